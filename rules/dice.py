@@ -1,0 +1,295 @@
+"""Dice sources, dice expressions and roll records.
+
+Every rule function that rolls takes a dice source and rolls through
+``source.roll(expr, purpose)``; the returned :class:`RollRecord` keeps each
+face, each explosion and what the roll was for, so the game log can show
+why an outcome came out as it did.
+
+Expressions are what a GM types: ``2d6+1``, ``d8!`` (exploding, "aces"),
+``4d6kh3`` / ``2d20kl1`` (keep highest / lowest), ``d100`` or ``d%``,
+``3dT`` (Tesseris dT: a d10 whose faces 6-10 are one success each and
+whose 9 and 10 explode; the term's value is the number of successes),
+and constants, joined by ``+`` and ``-``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+#: A chain of explosions longer than this is cut off; a fair die has odds
+#: of (1/6)**100 of getting here, so only a scripted source can.
+MAX_EXPLOSIONS = 100
+MAX_DICE = 1000
+MAX_SIDES = 1000
+
+DT_SIDES = 10
+DT_SUCCESS = 6  # faces 6-10 count one success
+DT_EXPLODE = 9  # faces 9 and 10 add another dT
+
+
+class DiceError(ValueError):
+    """A dice expression that cannot be read, with the reason."""
+
+
+class DiceExhausted(AssertionError):
+    """A scripted dice source ran out of faces: the test scripted too few."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """One parsed part of an expression: a constant or a group of dice."""
+
+    sign: int
+    count: int = 0
+    sides: int = 0  # 0 for a constant
+    constant: int = 0
+    explode: bool = False
+    dt: bool = False
+    keep: str | None = None  # "h" or "l"
+    keep_count: int = 0
+
+    @property
+    def is_constant(self) -> bool:
+        return self.sides == 0
+
+    def text(self) -> str:
+        if self.is_constant:
+            return str(self.constant)
+        if self.dt:
+            return f"{self.count}dT"
+        out = f"{self.count}d{self.sides}" + ("!" if self.explode else "")
+        if self.keep:
+            out += f"k{self.keep}{self.keep_count}"
+        return out
+
+
+_TERM = re.compile(
+    r"""(?P<sign>[+-])?\s*(?:
+        (?P<count>\d+)?\s*d\s*(?P<sides>\d+|%|[tT])\s*(?P<explode>!)?
+        (?:\s*k(?P<keep>[hl])\s*(?P<keep_count>\d+))?
+      | (?P<constant>\d+)
+    )\s*""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def parse(expr: str) -> tuple[Term, ...]:
+    """Parse a dice expression into terms, or raise :class:`DiceError`."""
+    if not isinstance(expr, str) or not expr.strip():
+        raise DiceError("empty dice expression")
+    if len(expr) > 200:
+        raise DiceError("dice expression is too long (200 characters at most)")
+    text = expr.strip()
+    terms: list[Term] = []
+    pos = 0
+    while pos < len(text):
+        m = _TERM.match(text, pos)
+        if not m or m.end() == pos:
+            raise DiceError(f"cannot read {text[pos:]!r} in dice expression {expr!r}")
+        if terms and not m.group("sign"):
+            raise DiceError(f"expected + or - before {text[pos:]!r} in {expr!r}")
+        sign = -1 if m.group("sign") == "-" else 1
+        if m.group("constant") is not None:
+            terms.append(Term(sign=sign, constant=int(m.group("constant"))))
+        else:
+            count = int(m.group("count")) if m.group("count") is not None else 1
+            raw = m.group("sides")
+            dt = raw in ("t", "T")
+            sides = DT_SIDES if dt else 100 if raw == "%" else int(raw)
+            if count > MAX_DICE:
+                raise DiceError(f"too many dice in {expr!r} ({MAX_DICE} at most)")
+            if sides < 2 or sides > MAX_SIDES:
+                raise DiceError(f"a die needs 2 to {MAX_SIDES} sides, not {sides}, in {expr!r}")
+            keep = m.group("keep")
+            keep_count = int(m.group("keep_count") or 0)
+            if keep and dt:
+                raise DiceError(f"keep highest/lowest does not apply to dT pools in {expr!r}")
+            if keep and not (1 <= keep_count <= count):
+                raise DiceError(f"can keep 1 to {count} dice, not {keep_count}, in {expr!r}")
+            if m.group("explode") and dt:
+                raise DiceError(f"dT dice explode by themselves; drop the ! in {expr!r}")
+            terms.append(
+                Term(
+                    sign=sign,
+                    count=count,
+                    sides=sides,
+                    explode=bool(m.group("explode")) or dt,
+                    dt=dt,
+                    keep=keep.lower() if keep else None,
+                    keep_count=keep_count,
+                )
+            )
+        pos = m.end()
+    return tuple(terms)
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die: its first face and every explosion after it."""
+
+    sides: int
+    rolls: tuple[int, ...]
+    kept: bool = True
+    dt: bool = False
+
+    @property
+    def value(self) -> int:
+        if self.dt:
+            return sum(1 for r in self.rolls if r >= DT_SUCCESS)
+        return sum(self.rolls)
+
+    @property
+    def exploded(self) -> bool:
+        return len(self.rolls) > 1
+
+
+@dataclass(frozen=True)
+class TermRoll:
+    term: Term
+    dice: tuple[DieRoll, ...] = ()
+
+    @property
+    def value(self) -> int:
+        if self.term.is_constant:
+            return self.term.sign * self.term.constant
+        return self.term.sign * sum(d.value for d in self.dice if d.kept)
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """What was rolled, why, and what came up."""
+
+    expr: str
+    purpose: str
+    terms: tuple[TermRoll, ...]
+    total: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(t.value for t in self.terms))
+
+    @property
+    def dice(self) -> list[DieRoll]:
+        return [d for t in self.terms for d in t.dice]
+
+    @property
+    def faces(self) -> list[int]:
+        """Every face that came up, explosions included, in rolling order."""
+        return [r for d in self.dice for r in d.rolls]
+
+    @property
+    def first_faces(self) -> list[int]:
+        """The first face of each die (to spot a natural 1, doubles, ...)."""
+        return [d.rolls[0] for d in self.dice]
+
+    def describe(self) -> str:
+        parts = []
+        for t in self.terms:
+            sign = "-" if t.term.sign < 0 else "+"
+            if t.term.is_constant:
+                parts.append(f"{sign} {t.term.constant}")
+                continue
+            shown = []
+            for d in t.dice:
+                s = "+".join(str(r) for r in d.rolls)
+                if d.exploded:
+                    s = f"({s})"
+                shown.append(s if d.kept else f"~{s}~")
+            parts.append(f"{sign} {t.term.text()}[{', '.join(shown)}]")
+        text = " ".join(parts)
+        if text.startswith("+ "):
+            text = text[2:]
+        label = f"{self.purpose}: " if self.purpose else ""
+        return f"{label}{text} = {self.total}"
+
+    def to_dict(self) -> dict:
+        return {
+            "expr": self.expr,
+            "purpose": self.purpose,
+            "total": self.total,
+            "dice": [
+                {"sides": d.sides, "rolls": list(d.rolls), "kept": d.kept, "dt": d.dt}
+                for d in self.dice
+            ],
+            "text": self.describe(),
+        }
+
+
+class DiceSource:
+    """Base of every dice source: subclasses supply :meth:`face`."""
+
+    def face(self, sides: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def roll(self, expr: str, purpose: str = "") -> RollRecord:
+        """Roll a dice expression; the one way rule code rolls dice."""
+        terms = parse(expr)
+        return RollRecord(expr=expr, purpose=purpose, terms=tuple(self._roll_term(t) for t in terms))
+
+    def _roll_die(self, term: Term) -> DieRoll:
+        rolls = [self._checked_face(term.sides)]
+        threshold = DT_EXPLODE if term.dt else term.sides
+        while term.explode and rolls[-1] >= threshold and len(rolls) <= MAX_EXPLOSIONS:
+            rolls.append(self._checked_face(term.sides))
+        return DieRoll(sides=term.sides, rolls=tuple(rolls), dt=term.dt)
+
+    def _roll_term(self, term: Term) -> TermRoll:
+        if term.is_constant:
+            return TermRoll(term=term)
+        dice = [self._roll_die(term) for _ in range(term.count)]
+        if term.keep:
+            order = sorted(range(len(dice)), key=lambda i: dice[i].value, reverse=term.keep == "h")
+            keep = set(order[: term.keep_count])
+            dice = [DieRoll(d.sides, d.rolls, kept=i in keep, dt=d.dt) for i, d in enumerate(dice)]
+        return TermRoll(term=term, dice=tuple(dice))
+
+    def _checked_face(self, sides: int) -> int:
+        value = self.face(sides)
+        if not 1 <= value <= sides:
+            raise DiceError(f"a d{sides} cannot show {value}")
+        return value
+
+
+class SeededDice(DiceSource):
+    """Pseudo-random dice: the same seed gives the same rolls."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def face(self, sides: int) -> int:
+        return self._random.randint(1, sides)
+
+
+class RandomDice(DiceSource):
+    """Dice from the operating system's randomness, for real play."""
+
+    def __init__(self) -> None:
+        self._random = random.SystemRandom()
+
+    def face(self, sides: int) -> int:
+        return self._random.randint(1, sides)
+
+
+class ScriptedDice(DiceSource):
+    """Hands out the given faces in order, for tests and worked examples.
+
+    Raises :class:`DiceExhausted` when a roll needs more faces than were
+    scripted, and :class:`DiceError` when a face cannot be on the die.
+    """
+
+    def __init__(self, faces) -> None:
+        self._faces = list(faces)
+        self._next = 0
+
+    @property
+    def remaining(self) -> list[int]:
+        return self._faces[self._next :]
+
+    def face(self, sides: int) -> int:
+        if self._next >= len(self._faces):
+            raise DiceExhausted(f"scripted dice ran out after {len(self._faces)} faces (wanted a d{sides})")
+        value = self._faces[self._next]
+        self._next += 1
+        return value

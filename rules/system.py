@@ -1,0 +1,200 @@
+"""The interface every game system implements and the app calls.
+
+The app never needs to know which game is played: it asks the system of
+the game for sheet fields, derived values, initiative, movement, range,
+cover and attacks, and shows the breakdown each result carries.
+
+Plain data in, plain data out: sheets are dicts of JSON-able values, so the
+app can store them in the event log as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from .dice import DiceSource, RollRecord
+
+BoardKind = Literal["grid", "zones"]
+Diagonal = Literal["chebyshev", "alternating", "manhattan", "euclidean"]
+
+
+class RuleNotImplemented(NotImplementedError):
+    """A rule the system does not automate (yet): the app says so, it does not pretend."""
+
+
+class RuleError(ValueError):
+    """A request the rules do not allow (wrong weapon, out of range...), with the reason."""
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One modifier of a roll or value, with where it comes from."""
+
+    label: str
+    value: int | float
+    source: str = ""  # the rule section or the sheet entry it comes from
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SheetField:
+    """One field of a character sheet, for the sheet form and validation."""
+
+    key: str
+    label: str
+    kind: Literal["int", "float", "die", "text", "bool", "choice", "list", "dict"] = "int"
+    default: Any = 0
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    group: str = ""
+
+
+@dataclass
+class Combatant:
+    """A token in a fight, as the rules see it."""
+
+    id: str
+    name: str
+    sheet: dict = field(default_factory=dict)
+    position: Any = None  # (x, y) on a grid, a zone name on a zone map
+    side: str = ""  # tokens on the same side are allies
+    is_player: bool = False
+    state: dict = field(default_factory=dict)  # per-combat state the system keeps (ticks, cards, ...)
+
+
+@dataclass
+class AttackRequest:
+    """Everything an attack needs that the app knows: who, with what, from where."""
+
+    attacker: Combatant
+    target: Combatant
+    weapon: str | None = None  # a key of the attacker's sheet weapons
+    distance: float = 0  # in squares on a grid; zone steps on a zone map
+    cover: Any = None  # a rules.los.Cover on a grid, a cover level name on zones
+    options: dict = field(default_factory=dict)  # system-specific choices (maneuver, called shot, ...)
+    board: Any = None  # the rules.board.Board, for templates and adjacency
+    others: list[Combatant] = field(default_factory=list)  # every other token, for gang-up, stray shots
+
+
+@dataclass
+class Effect:
+    """A change a result causes: damage, a wound, a condition, cover damaged..."""
+
+    kind: str
+    target: str
+    data: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class AttackResult:
+    """A resolved attack with its whole breakdown."""
+
+    hit: bool
+    summary: str
+    rolls: list[RollRecord] = field(default_factory=list)
+    modifiers: list[Modifier] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {
+            "hit": self.hit,
+            "summary": self.summary,
+            "rolls": [r.to_dict() for r in self.rolls],
+            "modifiers": [m.to_dict() for m in self.modifiers],
+            "effects": [e.to_dict() for e in self.effects],
+            "details": self.details,
+        }
+
+
+@dataclass(frozen=True)
+class CoverEffect:
+    """What a cover fraction means in a system: its level and modifier."""
+
+    level: str  # "none", "light", ... in the system's words
+    modifier: int = 0
+    label: str = ""
+
+
+@runtime_checkable
+class RuleSystem(Protocol):
+    id: str
+    name: str
+    board: BoardKind
+    diagonal: Diagonal
+
+    def sheet_fields(self) -> list[SheetField]: ...
+
+    def derived(self, sheet: dict) -> dict: ...
+
+    def initiative(self, combatants: list[Combatant], dice: DiceSource) -> list[dict]: ...
+
+    def move_allowance(self, sheet: dict, action: str = "move") -> float: ...
+
+    def range_band(self, distance: float, weapon: dict) -> str | None: ...
+
+    def cover_effect(self, cover: Any) -> CoverEffect: ...
+
+    def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult: ...
+
+    def odds(self, request: AttackRequest) -> dict: ...
+
+    def apply(self, sheet: dict, result: AttackResult) -> dict: ...
+
+
+class BaseSystem:
+    """Defaults for a system: it implements nothing it does not say it does."""
+
+    id = "base"
+    name = "Base"
+    board: BoardKind = "grid"
+    diagonal: Diagonal = "chebyshev"
+    #: template names, relative to the templates folder
+    sheet_template = "sheets/_generic.html"
+    help_template = "help/generic.html"
+    #: squares per grid cell in the system's distance unit, shown on the ruler
+    cell_size = 1.0
+    cell_unit = "square"
+
+    def sheet_fields(self) -> list[SheetField]:
+        return []
+
+    def default_sheet(self) -> dict:
+        return {f.key: f.default for f in self.sheet_fields()}
+
+    def derived(self, sheet: dict) -> dict:
+        return {}
+
+    def initiative(self, combatants: list[Combatant], dice: DiceSource) -> list[dict]:
+        raise RuleNotImplemented(f"{self.name}: initiative is not automated")
+
+    def move_allowance(self, sheet: dict, action: str = "move") -> float:
+        raise RuleNotImplemented(f"{self.name}: movement allowance is not automated")
+
+    def range_band(self, distance: float, weapon: dict) -> str | None:
+        raise RuleNotImplemented(f"{self.name}: range bands are not automated")
+
+    def cover_effect(self, cover: Any) -> CoverEffect:
+        raise RuleNotImplemented(f"{self.name}: cover is not automated")
+
+    def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
+        raise RuleNotImplemented(f"{self.name}: attacks are not automated")
+
+    def odds(self, request: AttackRequest) -> dict:
+        raise RuleNotImplemented(f"{self.name}: attack odds are not automated")
+
+    def apply(self, sheet: dict, result: AttackResult) -> dict:
+        raise RuleNotImplemented(f"{self.name}: applying results to sheets is not automated")
+
+
+class PlainGrid(BaseSystem):
+    """A square grid with no rules: tokens move, the table decides the rest."""
+
+    id = "plain_grid"
+    name = "Plain grid (no rules, tokens only)"
