@@ -1,0 +1,558 @@
+"""The square-grid board: cells, walls, doors, blocking cells, terrain, cover.
+
+Cells are ``(x, y)``: x to the right, y down; cell ``(x, y)`` spans
+``[x, x+1] x [y, y+1]`` and its centre is ``(x + 0.5, y + 0.5)``. Walls and
+doors are segments between any two points in grid units (the editor snaps
+them to grid corners, imported maps put them anywhere). A closed door is a
+wall; an open one is not.
+
+Ids are strings: ``wall-1``, ``door-1``, ``cover-1``... unless the caller
+gives one; a blocking cell's id is ``cell-x-y``.
+
+The board keeps lazily built indexes (walls bucketed by the cells they
+touch, the steps walls forbid); any change drops them, so a rule function
+always sees the board as it is.
+
+Movement's step rule (:meth:`Board.step_blocked`), the reading chosen for
+"a step may not cross a wall or cut a corner":
+
+- a step goes from a cell to one of its 8 neighbours, along the straight
+  segment between the two centres;
+- it is refused when the new cell is off the board or blocking, or when a
+  wall or closed door meets that segment anywhere, its two end points
+  included (a wall that merely ends on the segment still stops a token, and
+  a wall drawn through a cell's centre keeps tokens out of that cell);
+- a diagonal step passes through the corner the two cells share: it is
+  refused when a wall or closed door touches that corner (the segment goes
+  through it), and when either of the two cells beside it (the orthogonal
+  neighbours both cells share) is blocking. So a token may not slip
+  diagonally around the end of a wall or the corner of a pillar; it steps
+  around it orthogonally, as on a physical grid.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Mapping
+
+Cell = tuple[int, int]
+Point = tuple[float, float]
+
+_ID_NUMBER = re.compile(r"^(wall|door|cover)-(\d+)$")
+
+# The eight steps; a step's bit in a cell's mask says the step is refused.
+STEPS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
+_STEP_BIT = {d: 1 << i for i, d in enumerate(STEPS)}
+
+
+@dataclass(frozen=True)
+class Wall:
+    id: str
+    a: Point
+    b: Point
+
+
+@dataclass(frozen=True)
+class Door:
+    id: str
+    a: Point
+    b: Point
+    closed: bool = True
+
+
+@dataclass(frozen=True)
+class CoverPiece:
+    id: str
+    cell: Cell
+    material: str
+
+
+def _point(p) -> Point:
+    try:
+        x, y = p
+    except (TypeError, ValueError):
+        raise ValueError(f"a point is a pair (x, y), not {p!r}") from None
+    out = []
+    for v in (x, y):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ValueError(f"a point's coordinates are numbers, not {p!r}")
+        if not math.isfinite(v):
+            raise ValueError(f"a point's coordinates must be finite, not {p!r}")
+        out.append(int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**52 else v)
+    return (out[0], out[1])
+
+
+def _cell(c) -> Cell:
+    try:
+        x, y = c
+    except (TypeError, ValueError):
+        raise ValueError(f"a cell is a pair (x, y) of integers, not {c!r}") from None
+    if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, int) or not isinstance(y, int):
+        if isinstance(x, float) and isinstance(y, float) and x.is_integer() and y.is_integer():
+            return (int(x), int(y))
+        raise ValueError(f"a cell is a pair (x, y) of integers, not {c!r}")
+    return (x, y)
+
+
+def is_dyadic(v: float) -> bool:
+    """True when ``v`` is a multiple of 1/8 small enough for exact float sums
+    and products in the orientation tests (the editor's snapped points)."""
+    return abs(v) < 2**20 and (v * 8) == int(v * 8)
+
+
+class Board:
+    """A rectangular grid of cells with walls, doors, blocking cells,
+    terrain costs and pieces of cover."""
+
+    def __init__(self, width: int, height: int) -> None:
+        if isinstance(width, bool) or isinstance(height, bool) or not isinstance(width, int) or not isinstance(height, int):
+            raise ValueError("board width and height are whole numbers of cells")
+        if width < 1 or height < 1 or width * height > 4_000_000:
+            raise ValueError(f"a board is 1 to 4,000,000 cells, not {width} x {height}")
+        self.width = width
+        self.height = height
+        self._walls: dict[str, Wall] = {}
+        self._doors: dict[str, Door] = {}
+        self._blocked: set[Cell] = set()
+        self._terrain: dict[Cell, float] = {}
+        self._cover: dict[str, CoverPiece] = {}
+        self._cache: dict = {}
+        self._next_number: dict[str, int] = {}
+
+    # ---------------------------------------------------------------- queries
+
+    def in_bounds(self, cell) -> bool:
+        x, y = cell
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def is_blocked(self, cell) -> bool:
+        return tuple(cell) in self._blocked
+
+    def terrain_cost(self, cell) -> float:
+        """The multiplier of a step into ``cell`` (1 for normal ground)."""
+        return self._terrain.get(tuple(cell), 1)
+
+    @property
+    def walls(self) -> Mapping[str, Wall]:
+        return MappingProxyType(self._walls)
+
+    @property
+    def doors(self) -> Mapping[str, Door]:
+        return MappingProxyType(self._doors)
+
+    @property
+    def cover_pieces(self) -> Mapping[str, CoverPiece]:
+        return MappingProxyType(self._cover)
+
+    @property
+    def blocked(self) -> frozenset:
+        return frozenset(self._blocked)
+
+    @property
+    def terrain(self) -> Mapping[Cell, float]:
+        return MappingProxyType(self._terrain)
+
+    def cover_at(self, cell) -> list[CoverPiece]:
+        cell = tuple(cell)
+        return [c for c in self._cover.values() if c.cell == cell]
+
+    # -------------------------------------------------------------- changes
+
+    def _changed(self) -> None:
+        self._cache.clear()
+
+    def _new_id(self, kind: str, taken) -> str:
+        # the number after the highest ever used on this board, so an id is
+        # not handed out again (ids given by the caller count too)
+        n = self._next_number.get(kind, 0) + 1
+        while f"{kind}-{n}" in taken:
+            n += 1
+        self._next_number[kind] = n
+        return f"{kind}-{n}"
+
+    def _check_free_id(self, id: str) -> str:
+        if not isinstance(id, str) or not id:
+            raise ValueError(f"an id is a non-empty string, not {id!r}")
+        if id in self._walls or id in self._doors or id in self._cover or id.startswith("cell-"):
+            raise ValueError(f"id {id!r} is taken (or reserved for blocking cells)")
+        m = _ID_NUMBER.match(id)
+        if m:
+            kind, n = m.group(1), int(m.group(2))
+            self._next_number[kind] = max(self._next_number.get(kind, 0), n)
+        return id
+
+    def _segment(self, a, b) -> tuple[Point, Point]:
+        a, b = _point(a), _point(b)
+        if a == b:
+            raise ValueError(f"a wall or door needs two different end points, not {a} twice")
+        return a, b
+
+    def add_wall(self, a, b, id: str | None = None) -> str:
+        """Add a wall segment from point ``a`` to point ``b``; returns its id."""
+        a, b = self._segment(a, b)
+        id = self._new_id("wall", self._walls) if id is None else self._check_free_id(id)
+        self._walls[id] = Wall(id, a, b)
+        self._changed()
+        return id
+
+    def remove_wall(self, id: str) -> None:
+        if id not in self._walls:
+            raise KeyError(f"no wall {id!r}")
+        del self._walls[id]
+        self._changed()
+
+    def add_door(self, a, b, closed: bool = True, id: str | None = None) -> str:
+        """Add a door from ``a`` to ``b``; closed, it is a wall."""
+        a, b = self._segment(a, b)
+        id = self._new_id("door", self._doors) if id is None else self._check_free_id(id)
+        self._doors[id] = Door(id, a, b, bool(closed))
+        self._changed()
+        return id
+
+    def set_door(self, id: str, closed: bool) -> None:
+        door = self._doors.get(id)
+        if door is None:
+            raise KeyError(f"no door {id!r}")
+        if door.closed != bool(closed):
+            self._doors[id] = Door(id, door.a, door.b, bool(closed))
+            self._changed()
+
+    def remove_door(self, id: str) -> None:
+        if id not in self._doors:
+            raise KeyError(f"no door {id!r}")
+        del self._doors[id]
+        self._changed()
+
+    def _check_cell(self, cell) -> Cell:
+        cell = _cell(cell)
+        if not self.in_bounds(cell):
+            raise ValueError(f"cell {cell} is off the {self.width} x {self.height} board")
+        return cell
+
+    def block(self, cell) -> str:
+        """Make ``cell`` impassable and opaque (a pillar); returns ``cell-x-y``."""
+        cell = self._check_cell(cell)
+        if cell not in self._blocked:
+            self._blocked.add(cell)
+            self._changed()
+        return cell_id(cell)
+
+    def unblock(self, cell) -> None:
+        cell = _cell(cell)
+        if cell in self._blocked:
+            self._blocked.discard(cell)
+            self._changed()
+
+    def set_terrain(self, cell, cost: float) -> None:
+        """A step into ``cell`` costs ``cost`` times normal (difficult terrain: 2)."""
+        cell = self._check_cell(cell)
+        if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not math.isfinite(cost) or cost <= 0:
+            raise ValueError(f"a terrain cost is a positive number, not {cost!r}")
+        if cost == 1:
+            self._terrain.pop(cell, None)
+        else:
+            self._terrain[cell] = cost
+        self._changed()
+
+    def add_cover(self, cell, material: str, id: str | None = None) -> str:
+        """Put a piece of cover (crate, sandbags...) in ``cell``; returns its id."""
+        cell = self._check_cell(cell)
+        if not isinstance(material, str):
+            raise ValueError(f"a cover material is a name, not {material!r}")
+        id = self._new_id("cover", self._cover) if id is None else self._check_free_id(id)
+        self._cover[id] = CoverPiece(id, cell, material)
+        self._changed()
+        return id
+
+    def remove_cover(self, id: str) -> None:
+        if id not in self._cover:
+            raise KeyError(f"no cover piece {id!r}")
+        del self._cover[id]
+        self._changed()
+
+    # ---------------------------------------------------------- persistence
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able data; ``Board.from_dict`` gives the board back."""
+        return {
+            "width": self.width,
+            "height": self.height,
+            "walls": [{"id": w.id, "a": list(w.a), "b": list(w.b)} for w in self._walls.values()],
+            "doors": [
+                {"id": d.id, "a": list(d.a), "b": list(d.b), "closed": d.closed} for d in self._doors.values()
+            ],
+            "blocked": [list(c) for c in sorted(self._blocked)],
+            "terrain": [[x, y, cost] for (x, y), cost in sorted(self._terrain.items())],
+            "cover": [
+                {"id": c.id, "cell": list(c.cell), "material": c.material} for c in self._cover.values()
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Board":
+        try:
+            board = cls(d["width"], d["height"])
+            for w in d.get("walls", ()):
+                board.add_wall(w["a"], w["b"], id=w["id"])
+            for door in d.get("doors", ()):
+                board.add_door(door["a"], door["b"], closed=door.get("closed", True), id=door["id"])
+            for c in d.get("blocked", ()):
+                board.block(c)
+            for x, y, cost in d.get("terrain", ()):
+                board.set_terrain((x, y), cost)
+            for c in d.get("cover", ()):
+                board.add_cover(c["cell"], c["material"], id=c["id"])
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"not a board: {e!r}") from None
+        return board
+
+    def copy(self) -> "Board":
+        return Board.from_dict(self.to_dict())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Board) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return (
+            f"Board({self.width}x{self.height}, {len(self._walls)} walls, {len(self._doors)} doors, "
+            f"{len(self._blocked)} blocked, {len(self._cover)} cover)"
+        )
+
+    # -------------------------------------------------------------- indexes
+
+    def segments(self) -> "SegmentIndex":
+        """Walls and closed doors, bucketed by the cells they touch (cached)."""
+        index = self._cache.get("segments")
+        if index is None:
+            index = self._cache["segments"] = SegmentIndex(self)
+        return index
+
+    def step_masks(self) -> list[int]:
+        """For each cell (index ``y * width + x``), a bit mask of the refused steps."""
+        masks = self._cache.get("steps")
+        if masks is None:
+            masks = self._cache["steps"] = _step_masks(self)
+        return masks
+
+    def step_blocked(self, a, b) -> bool:
+        """True when a token may not step from cell ``a`` to the adjacent cell
+        ``b`` (diagonals included): see the module docstring for the rule."""
+        ax, ay = a
+        bx, by = b
+        d = (bx - ax, by - ay)
+        bit = _STEP_BIT.get(d)
+        if bit is None:
+            raise ValueError(f"cells {tuple(a)} and {tuple(b)} are not adjacent")
+        if not (0 <= ax < self.width and 0 <= ay < self.height):
+            return True
+        return bool(self.step_masks()[ay * self.width + ax] & bit)
+
+
+def cell_id(cell) -> str:
+    return f"cell-{cell[0]}-{cell[1]}"
+
+
+# --------------------------------------------------------------------------
+# exact geometry helpers
+
+
+def orient(px, py, qx, qy, rx, ry) -> int:
+    """Sign of the turn p -> q -> r (+1 left in y-down terms, -1, 0 collinear),
+    exact for any finite floats: a float filter, then exact fractions."""
+    t1 = (qx - px) * (ry - py)
+    t2 = (qy - py) * (rx - px)
+    d = t1 - t2
+    bound = 1e-12 * (abs(t1) + abs(t2))
+    if d > bound:
+        return 1
+    if d < -bound:
+        return -1
+    F = Fraction
+    px, py, qx, qy, rx, ry = F(px), F(py), F(qx), F(qy), F(rx), F(ry)
+    e = (qx - px) * (ry - py) - (qy - py) * (rx - px)
+    return (e > 0) - (e < 0)
+
+
+class Segment:
+    """A wall or closed door as the geometry sees it."""
+
+    __slots__ = ("id", "ax", "ay", "bx", "by", "exact", "n")
+
+    def __init__(self, n: int, id: str, a: Point, b: Point) -> None:
+        self.n = n
+        self.id = id
+        self.ax, self.ay = a
+        self.bx, self.by = b
+        self.exact = all(is_dyadic(v) for v in (*a, *b))
+
+
+class SegmentIndex:
+    """Walls and closed doors, each bucketed in the cells whose closed square
+    covers part of it, so that every point of a wall lies in the square of at
+    least one cell it is bucketed in. A ray then only looks at the walls in
+    the cells it passes through."""
+
+    def __init__(self, board: Board) -> None:
+        self.width, self.height = board.width, board.height
+        segs: list[Segment] = []
+        for w in board.walls.values():
+            segs.append(Segment(len(segs), w.id, w.a, w.b))
+        for d in board.doors.values():
+            if d.closed:
+                segs.append(Segment(len(segs), d.id, d.a, d.b))
+        self.segs = segs
+        buckets: list = [None] * (self.width * self.height)
+        for s in segs:
+            for i in _cells_of_segment(s, self.width, self.height):
+                b = buckets[i]
+                if b is None:
+                    buckets[i] = [s.n]
+                else:
+                    b.append(s.n)
+        self.buckets: list[tuple | None] = [tuple(b) if b else None for b in buckets]
+        # the wall end points, to tell "walls meeting at a corner" apart
+        self.blocked = frozenset(board.blocked)
+        cover: dict[int, list[str]] = {}
+        for c in board.cover_pieces.values():
+            cover.setdefault(c.cell[1] * self.width + c.cell[0], []).append(c.id)
+        self.cover = {k: tuple(sorted(v)) for k, v in cover.items()}
+        w = self.width
+        self.blocked_idx = frozenset(y * w + x for x, y in self.blocked)
+
+
+def _cells_of_segment(s: Segment, width: int, height: int):
+    """Indexes of on-board cells covering segment ``s``: every point of the
+    segment inside the board lies in the closed square of one of them."""
+    ax, ay, bx, by = s.ax, s.ay, s.bx, s.by
+    out: set[int] = set()
+    if ax > bx:
+        ax, ay, bx, by = bx, by, ax, ay
+    if ax == bx:
+        col = math.floor(ax)
+        if 0 <= col < width:
+            lo, hi = min(ay, by), max(ay, by)
+            for row in _span(lo, hi, height):
+                out.add(row * width + col)
+        return out
+    if ay == by:
+        row = math.floor(ay)
+        if 0 <= row < height:
+            for col in _span(ax, bx, width):
+                out.add(row * width + col)
+        return out
+    # any other direction: exact, column by column
+    F = Fraction
+    fax, fay, fbx, fby = F(ax), F(ay), F(bx), F(by)
+    slope = (fby - fay) / (fbx - fax)
+    for col in _span(fax, fbx, width):
+        x_lo = max(fax, F(col))
+        x_hi = min(fbx, F(col + 1))
+        y1 = fay + (x_lo - fax) * slope
+        y2 = fay + (x_hi - fax) * slope
+        for row in _span(min(y1, y2), max(y1, y2), height):
+            out.add(row * width + col)
+    return out
+
+
+def _span(lo, hi, size: int) -> range:
+    """The cells along one axis whose closed extent covers [lo, hi]."""
+    first = math.floor(lo)
+    last = max(first, math.ceil(hi) - 1)
+    return range(max(0, first), min(size - 1, last) + 1)
+
+
+def segment_touches(s: Segment, px, py, qx, qy) -> bool:
+    """True when segment ``s`` meets the closed segment p-q anywhere."""
+    if s.exact:
+        o1 = _sign((qx - px) * (s.ay - py) - (qy - py) * (s.ax - px))
+        o2 = _sign((qx - px) * (s.by - py) - (qy - py) * (s.bx - px))
+    else:
+        o1 = orient(px, py, qx, qy, s.ax, s.ay)
+        o2 = orient(px, py, qx, qy, s.bx, s.by)
+    if o1 and o1 == o2:
+        return False
+    if not o1 and not o2:  # collinear: do the extents overlap (or touch)?
+        F = Fraction if not s.exact else float
+        ux, uy = F(qx) - F(px), F(qy) - F(py)
+        ta = (F(s.ax) - F(px)) * ux + (F(s.ay) - F(py)) * uy
+        tb = (F(s.bx) - F(px)) * ux + (F(s.by) - F(py)) * uy
+        tq = ux * ux + uy * uy
+        return max(ta, tb) >= 0 and min(ta, tb) <= tq
+    if s.exact:
+        o3 = _sign((s.bx - s.ax) * (py - s.ay) - (s.by - s.ay) * (px - s.ax))
+        o4 = _sign((s.bx - s.ax) * (qy - s.ay) - (s.by - s.ay) * (qx - s.ax))
+    else:
+        o3 = orient(s.ax, s.ay, s.bx, s.by, px, py)
+        o4 = orient(s.ax, s.ay, s.bx, s.by, qx, qy)
+    return not (o3 and o3 == o4)
+
+
+def _sign(v) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _step_masks(board: Board) -> list[int]:
+    w, h = board.width, board.height
+    index = board.segments()
+    buckets, segs = index.buckets, index.segs
+    blocked = board._blocked
+    masks = [0] * (w * h)
+    bits = [(dx, dy, 1 << i) for i, (dx, dy) in enumerate(STEPS)]
+    # the board's edge
+    for y in range(h):
+        for x in (0, w - 1):
+            masks[y * w + x] |= _edge_bits(x, y, w, h, bits)
+    for x in range(w):
+        for y in (0, h - 1):
+            masks[y * w + x] |= _edge_bits(x, y, w, h, bits)
+    # blocking cells: no step into one, no diagonal past one
+    for bx, by in blocked:
+        for dx, dy, bit in bits:
+            x, y = bx - dx, by - dy
+            if 0 <= x < w and 0 <= y < h:
+                masks[y * w + x] |= bit
+        for dx, dy, bit in bits:
+            if dx and dy:
+                for x, y in ((bx - dx, by), (bx, by - dy)):
+                    if 0 <= x < w and 0 <= y < h:
+                        masks[y * w + x] |= bit
+    # walls and closed doors near a step (in a bucket of either cell or, for
+    # a diagonal, of the two cells beside the corner)
+    near: set[int] = set()
+    for i, bk in enumerate(buckets):
+        if bk:
+            cy, cx = divmod(i, w)
+            for y in range(max(0, cy - 1), min(h, cy + 2)):
+                for x in range(max(0, cx - 1), min(w, cx + 2)):
+                    near.add(y * w + x)
+    for i in near:
+        y, x = divmod(i, w)
+        m = masks[i]
+        for dx, dy, bit in bits:
+            if m & bit:
+                continue
+            nx, ny = x + dx, y + dy
+            cand: set[int] = set()
+            cells = ((x, y), (nx, ny), (nx, y), (x, ny)) if dx and dy else ((x, y), (nx, ny))
+            for cx, cy in cells:
+                bk = buckets[cy * w + cx]
+                if bk:
+                    cand.update(bk)
+            if cand:
+                px, py, qx, qy = x + 0.5, y + 0.5, nx + 0.5, ny + 0.5
+                if any(segment_touches(segs[n], px, py, qx, qy) for n in cand):
+                    m |= bit
+        masks[i] = m
+    return masks
+
+
+def _edge_bits(x: int, y: int, w: int, h: int, bits) -> int:
+    m = 0
+    for dx, dy, bit in bits:
+        if not (0 <= x + dx < w and 0 <= y + dy < h):
+            m |= bit
+    return m

@@ -1,0 +1,126 @@
+"""Real servers and a real browser: tacmap as a subprocess on a random port,
+driven by Playwright in Debian's Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("TACMAP_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+pytestmark = pytest.mark.e2e
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """`tacmap serve` in a subprocess; can be killed (-9) and started again on the same data."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.log = data_dir.parent / "server.log"
+
+    def start(self) -> "LiveServer":
+        cmd = [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--data-dir", str(self.data_dir)]
+        self.proc = subprocess.Popen(cmd, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
+                                     cwd=Path(__file__).resolve().parents[2])
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                urllib.request.urlopen(self.url + "/help/", timeout=1)
+                return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start in 20 s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def api(self, method: str, path: str, body=None, token: str | None = None):
+        req = urllib.request.Request(self.url + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+
+@pytest.fixture
+def server(tmp_path):
+    live = LiveServer(tmp_path / "data").start()
+    yield live
+    live.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Pages in separate browser contexts (separate cookies: GM, player, screen)."""
+    contexts = []
+
+    def make(viewport=None, **kw):
+        ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **kw)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(10000)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def game(server):
+    """A fresh game on the live server made through the JSON API."""
+    status, body = server.api("POST", "/api/games", {"name": "E2E skirmish", "system": "plain_grid"})
+    assert status == 201, body
+    return body
+
+
+@pytest.fixture
+def shot():
+    """Save a screenshot to test-artifacts/ (to look at what the users see)."""
+
+    def take(page, name: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+    return take

@@ -1,0 +1,48 @@
+"""The demo encounter a new user finds on the first start."""
+
+from __future__ import annotations
+
+from rules.board import Board
+
+from .table import FOE_COLOR, empty_game, evolve, new_game_events, token_added
+
+DEMO_NAME = "Demo: the ruined outpost"
+
+
+def demo_board() -> Board:
+    """24 x 16: a guard room with a door, a hall with an opening, a pillar and crates."""
+    board = Board(24, 16)
+    # the guard room (west), its door in the east wall
+    for a, b in [((2, 2), (10, 2)), ((2, 2), (2, 9)), ((2, 9), (10, 9)), ((10, 2), (10, 5)), ((10, 6), (10, 9))]:
+        board.add_wall(a, b)
+    board.add_door((10, 5), (10, 6), closed=True)
+    # the hall (north-east), open to the south at x 18..19
+    for a, b in [((14, 2), (22, 2)), ((22, 2), (22, 8)), ((14, 2), (14, 8)), ((14, 8), (18, 8)), ((19, 8), (22, 8))]:
+        board.add_wall(a, b)
+    board.block((17, 11))  # a pillar
+    board.block((6, 12))
+    board.add_cover((12, 11), "wood_thick")  # crates
+    board.add_cover((12, 12), "wood_thick")
+    for cell in [(4, 13), (5, 13), (4, 14), (5, 14), (3, 14)]:
+        board.set_terrain(cell, 2)  # rubble
+    return board
+
+
+def create_demo(hub):
+    game = empty_game("demo")
+    events = new_game_events(DEMO_NAME, "plain_grid", demo_board())
+    for event in events:
+        evolve(game, event)
+    setup = []
+    for name, x, y, kind, color in [
+        ("Aria", 4, 4, "pc", "#2563eb"),
+        ("Brann", 5, 6, "pc", "#16a34a"),
+        ("Cyra", 3, 7, "pc", "#9333ea"),
+        ("Goblin", 17, 4, "npc", FOE_COLOR),
+        ("Goblin archer", 20, 6, "npc", FOE_COLOR),
+        ("Ogre", 15, 12, "npc", "#b91c1c"),
+    ]:
+        event = token_added(game, name, x, y, kind=kind, color=color)
+        evolve(game, event)
+        setup.append(event)
+    return hub.create_game(DEMO_NAME, "plain_grid", demo_board(), setup=setup)

@@ -1,0 +1,225 @@
+"""The live side of a game: load it, run a command through it, tell every screen.
+
+One command, start to end (see DESIGN.md "The flow of one change"):
+parse -> authorize and decide (``table``) -> append to the log (``store``),
+committed -> apply to the cached state -> acknowledge -> render each
+audience's fragments and emit them to its Socket.IO room.
+
+The in-memory game is a cache of the log: it can always be rebuilt.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+import secrets
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+import segno
+from markupsafe import Markup
+
+import rules
+from rules.board import Board
+
+from . import render
+from .store import Conflict, GameRecord, Store
+from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
+
+SNAPSHOT_EVERY = 200
+JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+@dataclass(frozen=True)
+class Committed:
+    seq: int
+    events: list[Event]
+
+
+def room(game_id: str, audience: str) -> str:
+    return f"game:{game_id}:{audience}"
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Hub:
+    def __init__(self, app, store: Store, socketio) -> None:
+        self.app = app
+        self.store = store
+        self.socketio = socketio
+        self._games: dict[str, Game] = {}
+        self._locks: dict[str, threading.RLock] = {}
+        self._guard = threading.Lock()
+        # connections per (game, audience); presence is what is live now, not game state
+        self._presence: Counter[tuple[str, str]] = Counter()
+
+    # --- games ------------------------------------------------------------
+
+    def create_game(self, name: str, system: str, board: Board | None = None,
+                    setup: list[Event] | None = None) -> GameRecord:
+        if rules.get(system).board != "grid":  # KeyError for an unknown system
+            raise Rejected(f"{rules.get(system).name} plays on zone maps, which the app cannot show yet")
+        game_id = secrets.token_hex(4)
+        record = GameRecord(
+            id=game_id, name=name, system=system, gm_key=new_key(), screen_key=new_key(),
+            join_code="".join(secrets.choice(JOIN_ALPHABET) for _ in range(6)), created_at=time.time(),
+        )
+        events = new_game_events(name, system, board or Board(24, 16))
+        game = replay(game_id, events)
+        for event in setup or []:
+            evolve(game, event)
+        self.store.create_game(record, events + list(setup or []))
+        return record
+
+    def lock(self, game_id: str) -> threading.RLock:
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.RLock())
+
+    def game(self, game_id: str) -> Game | None:
+        """The current state of a game (from the cache, else rebuilt from the log)."""
+        with self.lock(game_id):
+            game = self._games.get(game_id)
+            if game is None:
+                if self.store.game(game_id) is None:
+                    return None
+                game = self._load(game_id)
+                self._games[game_id] = game
+            return game
+
+    def _load(self, game_id: str) -> Game:
+        snap = self.store.snapshot(game_id)
+        start = Game.from_dict(snap[1]) if snap else None
+        return replay(game_id, self.store.events(game_id, after=snap[0] if snap else 0), start)
+
+    def authenticate(self, game_id: str, key: Any) -> Actor | None:
+        """Who holds this key in this game: the GM, the table screen or a player."""
+        if not isinstance(key, str) or not key:
+            return None
+        record = self.store.game(game_id)
+        if record is None:
+            return None
+        if hmac.compare_digest(key, record.gm_key):
+            return GM
+        if hmac.compare_digest(key, record.screen_key):
+            return SCREEN
+        game = self.game(game_id)
+        digest = key_hash(key)
+        for player in game.players.values():
+            if hmac.compare_digest(digest, player.key_hash):
+                return Actor("player", player.id)
+        return None
+
+    def base_url(self, request_url: str | None = None) -> str:
+        """Where players reach this server: the configured LAN address, else the last page's host."""
+        configured = self.app.config.get("PUBLIC_URL")
+        if configured:
+            return configured.rstrip("/")
+        if request_url:
+            self._last_base = request_url.rstrip("/")
+        return getattr(self, "_last_base", "http://localhost:5000")
+
+    def join_info(self, game_id: str, request_url: str | None = None) -> dict:
+        record = self.store.game(game_id)
+        url = f"{self.base_url(request_url)}/join?code={record.join_code}"
+        qr = segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True)
+        return {"join_code": record.join_code, "join_url": url, "join_qr": Markup(qr)}
+
+    # --- commands ---------------------------------------------------------
+
+    def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
+        """Run a command; returns once its events are on disk."""
+        cmd = parse_command(payload)
+        return self.commit(game_id, lambda game: decide(game, cmd, actor))
+
+    def commit(self, game_id: str, decide_events) -> Committed:
+        """Decide events on the current state, append them, apply them, broadcast them."""
+        with self.lock(game_id):
+            game = self.game(game_id)
+            if game is None:
+                raise Rejected(f"no game {game_id!r}")
+            events = decide_events(game)
+            before = game.seq
+            try:
+                self.store.append(game_id, before, events)
+            except Conflict:
+                # another process wrote first: rebuild from the log and decide again
+                game = self._games[game_id] = self._load(game_id)
+                events = decide_events(game)
+                before = game.seq
+                self.store.append(game_id, before, events)
+            for event in events:
+                evolve(game, event)
+            if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
+                self.store.save_snapshot(game_id, game.seq, game.to_dict())
+            self._broadcast(game, before, events)
+            return Committed(game.seq, events)
+
+    # --- audiences --------------------------------------------------------
+
+    def connected(self, game_id: str, actor: Actor, delta: int) -> None:
+        key = (game_id, actor.audience)
+        with self._guard:
+            self._presence[key] += delta
+            if self._presence[key] <= 0:
+                del self._presence[key]
+        if actor.role == "player":
+            game = self.game(game_id)
+            with self.lock(game_id):
+                self._emit(game, {"players"}, only=["gm"], before=game.seq)
+
+    def online_players(self, game_id: str) -> set[str]:
+        with self._guard:
+            return {aud.split(":", 1)[1] for (g, aud), n in self._presence.items()
+                    if g == game_id and aud.startswith("player:") and n > 0}
+
+    def _audiences(self, game: Game) -> list[str]:
+        with self._guard:
+            return [aud for (g, aud), n in self._presence.items() if g == game.id and n > 0]
+
+    def _broadcast(self, game: Game, before: int, events: list[Event]) -> None:
+        self._emit(game, render.changes_for(events), before=before)
+
+    def _emit(self, game: Game, changes: set[str], before: int, only: list[str] | None = None) -> None:
+        for audience in only or self._audiences(game):
+            actor = actor_for_audience(audience)
+            with self.app.app_context():
+                html = render.fragments(game, actor, changes, online=self.online_players(game.id),
+                                        extra=self.join_info(game.id))
+            self.socketio.emit("update", {"seq": game.seq, "from_seq": before, "html": html},
+                               to=room(game.id, audience))
+
+    def resync(self, game_id: str, actor: Actor, sid: str) -> None:
+        """Send one client everything it shows, fresh (after a gap or a reconnect)."""
+        game = self.game(game_id)
+        with self.lock(game_id), self.app.app_context():
+            html = render.fragments(game, actor, render.EVERYTHING, online=self.online_players(game_id),
+                                    extra=self.join_info(game_id))
+            self.socketio.emit("update", {"seq": game.seq, "from_seq": None, "html": html}, to=sid)
+
+    def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
+        """A token on its way somewhere: shown to others, never stored."""
+        if not isinstance(payload, dict):
+            raise Rejected("a preview needs token_id, x and y")
+        token_id, x, y = payload.get("token_id"), payload.get("x"), payload.get("y")
+        if not isinstance(x, int) or not isinstance(y, int) or isinstance(x, bool) or isinstance(y, bool):
+            raise Rejected("a preview needs whole-number x and y")
+        game = self.game(game_id)
+        token = game.tokens.get(token_id) if isinstance(token_id, str) else None
+        if token is None or not game.may_see(actor, token):
+            raise Rejected(f"no token {token_id!r} in this game")
+        if actor.role != "gm" and token.owner != actor.player_id:
+            raise Rejected(f"{token.name} is not yours to move")
+        message = {"token_id": token.id, "x": x, "y": y, "done": bool(payload.get("done"))}
+        for audience in self._audiences(game):
+            if game.may_see(actor_for_audience(audience), token):
+                self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)
+
+
+def actor_for_audience(audience: str) -> Actor:
+    if audience.startswith("player:"):
+        return Actor("player", audience.split(":", 1)[1])
+    return GM if audience == "gm" else SCREEN

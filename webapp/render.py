@@ -1,0 +1,94 @@
+"""Render what an audience sees, for the page and for live updates.
+
+The page and the live update use the same partial templates: a partial
+rendered with ``oob=True`` carries ``hx-swap-oob`` and replaces its twin on
+the page. SVG partials are wrapped in ``<template><svg>`` so the browser
+parses them as SVG (htmx's out-of-band swap docs).
+"""
+
+from __future__ import annotations
+
+from flask import render_template
+
+import rules
+
+from .table import Actor, Event, Game
+
+#: what a screen shows that can change, by the name used in ``changes``
+PARTS = {
+    # name: (template, svg?, audiences that show it)
+    "tokens": ("_tokens.html", True, {"gm", "player", "screen"}),
+    "walls": ("_walls.html", True, {"gm", "player", "screen"}),
+    "token_list": ("_token_list.html", False, {"gm"}),
+    "my_tokens": ("_my_tokens.html", False, {"player"}),
+    "players": ("_players.html", False, {"gm"}),
+    "add_token": ("_add_token.html", False, {"gm"}),
+    "join_toggle": ("_join_toggle.html", False, {"gm"}),
+    "join_banner": ("_join_banner.html", False, {"screen"}),
+    "log": ("_log.html", False, {"gm", "player"}),
+}
+EVERYTHING = frozenset(PARTS)
+
+_BY_EVENT = {
+    "token_moved": {"log"},
+    "token_added": {"tokens", "token_list", "my_tokens", "log"},
+    "token_updated": {"tokens", "token_list", "my_tokens"},
+    "token_removed": {"tokens", "token_list", "my_tokens", "log"},
+    "door_set": {"walls", "log"},
+    "join_shown": {"join_toggle", "join_banner"},
+    "player_joined": {"players", "token_list", "add_token", "log"},
+    "game_created": set(EVERYTHING),
+}
+
+
+def changes_for(events: list[Event]) -> set[str]:
+    """The parts of the screens that these events change.
+
+    A move changes one token: it is sent as that token alone (``token:<id>``),
+    so a token someone else is dragging at that moment is left alone.
+    """
+    changes: set[str] = set()
+    for event in events:
+        changes |= _BY_EVENT.get(event.type, set(EVERYTHING))
+        if event.type == "token_moved":
+            changes.add(f"token:{event.data['token_id']}")
+    if "tokens" in changes:
+        changes = {c for c in changes if not c.startswith("token:")}
+    return changes
+
+
+def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dict | None = None) -> dict:
+    system = rules.get(game.system)
+    tokens = game.visible_tokens(actor)
+    return (extra or {}) | {
+        "game": game,
+        "actor": actor,
+        "system": system,
+        "board": game.board.to_dict(),
+        "tokens": tokens,
+        "my_tokens": [t for t in tokens if actor.player_id and t.owner == actor.player_id],
+        "players": list(game.players.values()),
+        "online": online or set(),
+        "log": list(reversed(game.log_for(actor)))[:20],
+    }
+
+
+def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: dict | None = None) -> str:
+    """The out-of-band fragments that bring this audience's screen up to date."""
+    ctx = context(game, actor, online, extra)
+    out: list[str] = []
+    svg: list[str] = []
+    for name in sorted(changes):
+        if name.startswith("token:"):
+            token = game.tokens.get(name.split(":", 1)[1])
+            if token is not None and game.may_see(actor, token):
+                svg.append(render_template("_token.html", token=token, oob=True, **ctx))
+            continue
+        template, is_svg, audiences = PARTS[name]
+        if actor.role not in audiences:
+            continue
+        html = render_template(template, oob=True, **ctx)
+        (svg if is_svg else out).append(html)
+    if svg:
+        out.append("<template><svg>" + "".join(svg) + "</svg></template>")
+    return "\n".join(out)

@@ -1,0 +1,30 @@
+"""HTTP blueprints: lobby, the game pages, the JSON API and the rules help."""
+
+from __future__ import annotations
+
+from flask import current_app, session
+
+from ..hub import Hub
+
+ROLES = ("gm", "player", "screen")
+
+
+def hub() -> Hub:
+    return current_app.extensions["tacmap"]
+
+
+def remember_key(role: str, game_id: str, key: str) -> None:
+    """Keep a browser's key for a game in its (signed) session cookie."""
+    keys = dict(session.get(role) or {})
+    keys[game_id] = key
+    session[role] = keys
+    session.permanent = True
+
+
+def remembered_key(role: str, game_id: str) -> str | None:
+    return (session.get(role) or {}).get(game_id)
+
+
+def is_local(remote_addr: str | None) -> bool:
+    """The laptop running the server is the GM's: it lists every game."""
+    return remote_addr in ("127.0.0.1", "::1") or (remote_addr or "").startswith("127.")

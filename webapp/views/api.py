@@ -1,0 +1,105 @@
+"""The JSON API, for scripts, bots and tests (docs/PROTOCOL.md)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+import rules
+
+from ..table import GM, Actor, Rejected
+from . import hub
+from .game import join_game
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _json_body() -> dict:
+    data = request.get_json(silent=True)
+    if data is None:
+        abort(400, "the body must be JSON (Content-Type: application/json)")
+    if not isinstance(data, dict):
+        abort(400, "the body must be a JSON object")
+    return data
+
+
+def _game_or_404(game_id: str):
+    record = hub().store.game(game_id)
+    if record is None:
+        abort(404, f"no game {game_id!r}")
+    return record
+
+
+def _bearer(game_id: str) -> Actor:
+    _game_or_404(game_id)
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer ") or not header[7:].strip():
+        abort(401, "send 'Authorization: Bearer <token>' (the gm, player or screen token)")
+    actor = hub().authenticate(game_id, header[7:].strip())
+    if actor is None:
+        abort(401, "that token is not valid for this game")
+    return actor
+
+
+def _run(game_id: str, actor: Actor, payload: dict):
+    try:
+        return hub().execute(game_id, actor, payload)
+    except Rejected as exc:
+        abort(422, str(exc))
+
+
+@bp.post("/games")
+def create_game():
+    data = _json_body()
+    name, system = data.get("name"), data.get("system", "plain_grid")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
+        abort(400, "name: a game needs a name of 1 to 40 characters")
+    if not isinstance(system, str):
+        abort(400, "system: must be a rule system id")
+    try:
+        record = hub().create_game(name.strip(), system)
+    except KeyError:
+        abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
+    except Rejected as exc:
+        abort(400, f"system: {exc}")
+    return jsonify(
+        id=record.id, gm_token=record.gm_key, join_code=record.join_code, screen_token=record.screen_key,
+        urls={
+            "gm": url_for("game.gm", game_id=record.id, key=record.gm_key, _external=True),
+            "join": url_for("game.join_form", code=record.join_code, _external=True),
+            "screen": url_for("game.screen", game_id=record.id, key=record.screen_key, _external=True),
+        },
+    ), 201
+
+
+@bp.post("/games/<game_id>/players")
+def add_player(game_id: str):
+    record = _game_or_404(game_id)
+    data = _json_body()
+    if data.get("join_code") != record.join_code:
+        abort(403, "join_code: wrong join code for this game")
+    try:
+        key, player_id = join_game(game_id, data.get("name"))
+    except Rejected as exc:
+        abort(400, f"name: {exc}")
+    return jsonify(player_id=player_id, player_token=key), 201
+
+
+@bp.post("/games/<game_id>/tokens")
+def add_token(game_id: str):
+    actor = _bearer(game_id)
+    if actor != GM:
+        abort(403, "only the GM can add tokens")
+    done = _run(game_id, actor, {**_json_body(), "type": "add_token"})
+    return jsonify(id=done.events[0].data["token"]["id"]), 201
+
+
+@bp.get("/games/<game_id>/state")
+def state(game_id: str):
+    actor = _bearer(game_id)
+    return jsonify(hub().game(game_id).public_state(actor))
+
+
+@bp.post("/games/<game_id>/commands")
+def command(game_id: str):
+    actor = _bearer(game_id)
+    return jsonify(ok=True, seq=_run(game_id, actor, _json_body()).seq)

@@ -1,0 +1,136 @@
+"""The game pages: the GM's view, a player's view, the table screen, joining."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from .. import render
+from ..table import Rejected, player_joined
+from . import hub, remember_key, remembered_key
+from .lobby import lobby_page
+
+bp = Blueprint("game", __name__)
+
+
+def _page_actor(game_id: str, role: str):
+    """The key this browser holds for the role (a ?key= link is remembered, then dropped from the URL)."""
+    h = hub()
+    if h.store.game(game_id) is None:
+        abort(404, "There is no such game.")
+    key = request.args.get("key")
+    if key:
+        actor = h.authenticate(game_id, key)
+        if actor is None or actor.role != role:
+            abort(403, "That link is not valid for this page.")
+        remember_key(role, game_id, key)
+        return None, None, redirect(url_for(request.endpoint, game_id=game_id))
+    key = remembered_key(role, game_id)
+    actor = h.authenticate(game_id, key) if key else None
+    if actor is None or actor.role != role:
+        return None, None, None
+    return actor, key, None
+
+
+def _render_page(template: str, game_id: str, actor, key: str, **extra):
+    h = hub()
+    game = h.game(game_id)
+    ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id, request.host_url))
+    return render_template(template, key=key, **ctx, **extra)
+
+
+@bp.get("/games/<game_id>/gm")
+def gm(game_id: str):
+    actor, key, redirect_to = _page_actor(game_id, "gm")
+    if redirect_to:
+        return redirect_to
+    if actor is None:
+        abort(403, "This is the GM's page: open it with the GM link that `tacmap serve` printed.")
+    record = hub().store.game(game_id)
+    screen_url = url_for("game.screen", game_id=game_id, key=record.screen_key)
+    return _render_page("gm.html", game_id, actor, key, screen_url=screen_url)
+
+
+@bp.get("/games/<game_id>/play")
+def play(game_id: str):
+    actor, key, redirect_to = _page_actor(game_id, "player")
+    if redirect_to:
+        return redirect_to
+    if actor is None:
+        return redirect(url_for("lobby.index"))
+    player = hub().game(game_id).players[actor.player_id]
+    return _render_page("play.html", game_id, actor, key, player=player)
+
+
+@bp.get("/games/<game_id>/screen")
+def screen(game_id: str):
+    actor, key, redirect_to = _page_actor(game_id, "screen")
+    if redirect_to:
+        return redirect_to
+    if actor is None:
+        abort(403, "This is the table screen: open it from the GM's page.")
+    return _render_page("screen.html", game_id, actor, key)
+
+
+@bp.get("/join")
+def join_form():
+    return lobby_page(code=(request.args.get("code") or "").strip().upper()[:12])
+
+
+@bp.post("/join")
+def join():
+    code = (request.form.get("code") or "").strip().upper()
+    name = request.form.get("name") or ""
+    h = hub()
+    record = h.store.game_by_join_code(code) if code else None
+    if record is None:
+        return lobby_page(code=code, error="No game has that join code.", status=404)
+    try:
+        key, _player_id = join_game(record.id, name)
+    except Rejected as exc:
+        return lobby_page(code=code, error=str(exc), status=400)
+    remember_key("player", record.id, key)
+    return redirect(url_for("game.play", game_id=record.id))
+
+
+def join_game(game_id: str, name: str) -> tuple[str, str]:
+    """Add a player; returns their key (shown once) and id."""
+    from ..hub import new_key
+
+    key = new_key()
+    holder: dict = {}
+
+    def decide(game):
+        event = player_joined(game, name, key)
+        holder["id"] = event.data["player_id"]
+        return [event]
+
+    hub().commit(game_id, decide)
+    return key, holder["id"]
+
+
+@bp.post("/games/<game_id>/commands")
+def command(game_id: str):
+    """A command from an htmx form (the live page's Socket.IO link takes the rest)."""
+    h = hub()
+    if h.store.game(game_id) is None:
+        abort(404, "There is no such game.")
+    actor = None
+    for role in ("gm", "player"):
+        key = remembered_key(role, game_id)
+        actor = h.authenticate(game_id, key) if key else None
+        if actor is not None:
+            break
+    if actor is None:
+        return "You are not in this game.", 403
+    payload = {}
+    for field, values in request.form.lists():
+        # an unchecked box sends only its hidden "false"; a checked one both: the last wins
+        value = values[-1]
+        if value == "" and field not in ("owner",):
+            continue
+        payload[field] = value
+    try:
+        h.execute(game_id, actor, payload)
+    except Rejected as exc:
+        return str(exc), 422
+    return "", 204

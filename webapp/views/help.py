@@ -1,0 +1,23 @@
+"""The rules help: what each system automates and every reading chosen."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template
+
+import rules
+
+bp = Blueprint("help", __name__, url_prefix="/help")
+
+
+@bp.get("/")
+def index():
+    return render_template("help/index.html", systems=rules.systems())
+
+
+@bp.get("/<system_id>")
+def system(system_id: str):
+    try:
+        chosen = rules.get(system_id)
+    except KeyError:
+        abort(404, f"No rule system {system_id!r}.")
+    return render_template(chosen.help_template, system=chosen)

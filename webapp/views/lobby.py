@@ -1,0 +1,41 @@
+"""The lobby: join a game by code, host a new one, reopen your games."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
+
+import rules
+
+from ..table import Rejected
+from . import hub, is_local, remember_key
+
+bp = Blueprint("lobby", __name__)
+
+
+def lobby_page(code: str | None = None, error: str | None = None, status: int = 200):
+    store = hub().store
+    mine = set((session.get("gm") or {}).keys())
+    games = [g for g in store.games() if is_local(request.remote_addr) or g.id in mine]
+    return render_template("lobby.html", systems=rules.systems(), games=games, host=True,
+                           code=code, error=error), status
+
+
+@bp.get("/")
+def index():
+    return lobby_page()
+
+
+@bp.post("/games")
+def create():
+    name = (request.form.get("name") or "").strip()
+    system = request.form.get("system") or "plain_grid"
+    if not name or len(name) > 40:
+        return lobby_page(error="A game needs a name of 1 to 40 characters.", status=400)
+    try:
+        record = hub().create_game(name, system)
+    except KeyError:
+        return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
+    except Rejected as exc:
+        return lobby_page(error=str(exc), status=400)
+    remember_key("gm", record.id, record.gm_key)
+    return redirect(url_for("game.gm", game_id=record.id))
