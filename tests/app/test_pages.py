@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import rules
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -70,3 +72,24 @@ def test_a_regular_install_carries_templates_and_static_files(tmp_path):
     assert "webapp/_templates/help/_layout.html" in names
     assert "webapp/_static/vendor/htmx-2.0.11.min.js" in names
     assert "webapp/_static/js/map.js" in names
+
+
+GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid" and s.id != "plain_grid"]
+
+
+@pytest.mark.parametrize("system_id", GRID_SYSTEMS)
+def test_every_grid_system_sheet_renders_in_the_app_and_escapes_names(client, system_id):
+    g = client.post("/api/games", json={"name": "Sheets", "system": system_id}).json
+    auth = {"Authorization": f"Bearer {g['gm_token']}"}
+    tid = client.post(f"/api/games/{g['id']}/tokens", json={"name": "<script>x</script>", "x": 1, "y": 1},
+                      headers=auth).json["id"]
+    client.get(g["urls"]["gm"])
+    page = client.get(f"/games/{g['id']}/tokens/{tid}/sheet").get_data(as_text=True)
+    assert f'id="sheet-{tid}"' in page and "example character" in page
+    assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+
+
+def test_a_sheet_is_private_to_the_gm_and_the_tokens_player(client, demo):
+    assert client.get(f"/games/{demo.id}/tokens/t1/sheet").status_code == 404
+    client.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
+    assert client.get(f"/games/{demo.id}/tokens/t1/sheet").status_code == 200

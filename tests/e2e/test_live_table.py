@@ -72,6 +72,21 @@ def test_a_token_dragged_by_the_gm_moves_on_every_screen(server, game, new_page,
     for page in (gm, player, screen):
         at(page, token, 6, 4).to_be_visible()
     expect(player.locator("#layer-preview .ghost")).to_have_count(0)
+
+    # the GM sees who is connected, and hides the join code on the table screen
+    expect(gm.locator('#players .player.online')).to_contain_text("Mira")
+    expect(screen.locator("#join-banner.shown")).to_contain_text(game["join_code"])
+    gm.click("#toggle-join")
+    expect(screen.locator("#join-banner")).not_to_have_class("join-banner shown")
+    expect(screen.locator("#join-banner")).to_be_hidden()
+
+    # hiding a token takes it off the player's and the screen's maps, not the GM's
+    row = gm.locator(f"#row-{token}")
+    row.locator("input[name=hidden][type=checkbox]").check()
+    row.locator("button", has_text="Save").click()
+    expect(player.locator(f"#token-{token}")).to_have_count(0)
+    expect(screen.locator(f"#token-{token}")).to_have_count(0)
+    expect(gm.locator(f"#token-{token}.hidden-token")).to_be_visible()
     shot(gm, "gm-after-drag")
     shot(player, "player-after-drag")
     shot(screen, "screen-after-drag")
@@ -98,6 +113,8 @@ def test_a_player_moves_own_token_but_not_others(server, game, new_page, shot):
     expect(player.locator(f"#token-{ogre}")).not_to_have_class("movable")
 
     # a finger drag on the phone moves the player's own token everywhere
+    # the phone page never scrolls sideways: the map pans inside its frame
+    assert player.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     drag(player, mine, (3, 2))
     for page in (gm, player, screen):
         at(page, mine, 3, 2).to_be_visible()

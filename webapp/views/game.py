@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+import rules
+
 from .. import render
 from ..table import Rejected, player_joined
 from . import hub, remember_key, remembered_key
@@ -134,3 +136,31 @@ def command(game_id: str):
     except Rejected as exc:
         return str(exc), 422
     return "", 204
+
+
+@bp.get("/games/<game_id>/tokens/<token_id>/sheet")
+def sheet(game_id: str, token_id: str):
+    """A token's character sheet, for the GM and the token's player."""
+    from rules.system import RuleNotImplemented
+
+    h = hub()
+    if h.store.game(game_id) is None:
+        abort(404, "There is no such game.")
+    actor = None
+    for role in ("gm", "player"):
+        key = remembered_key(role, game_id)
+        actor = h.authenticate(game_id, key) if key else None
+        if actor is not None:
+            break
+    game = h.game(game_id)
+    token = game.tokens.get(token_id)
+    if actor is None or token is None or not (actor.role == "gm" or token.owner == actor.player_id):
+        abort(404, "No such token, or not yours to look at.")
+    system = rules.get(game.system)
+    sheet = token.sheet or system.default_sheet()
+    try:
+        derived = system.derived(sheet)
+    except RuleNotImplemented:
+        derived = {}
+    return render_template("sheet.html", game=game, token=token, system=system, sheet=sheet,
+                           derived=derived, example=not token.sheet and bool(sheet))
