@@ -1,0 +1,710 @@
+"""Attacks, defenses, damage, jams and the cover they hit ("Attacking", "Rate of
+Fire (RoF)", "Ranged Weapons and Multiple Shots in a Round", "Weapon Jams",
+"Defending", "Armor", "Armor Penetration", "Bulk", "Damage, Stamina, and
+Wounds", "Common Physical Combat Modifiers", "Destroying Cover", "Swordpoint
+& Gunpoint").
+
+``plan_attack`` works out every pool and modifier without rolling (the
+odds use it too); ``resolve_attack`` rolls the plan through the dice source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .. import odds as odds_mod
+from ..dice import DiceSource, RollRecord
+from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
+from . import core
+from . import cover as cover_mod
+from .data import ACTIONS, DEFENSES, FIRE_MODE_SLOT, Action
+from .sheet import bulk, char, max_wounds, num, skill, stamina, weapon as sheet_weapon
+from .status import escalate, names as status_names, status_modifiers
+from .ticks import can_react, spend, state_of
+
+DEFAULT_SETTINGS = {
+    "range_gap_modifier": 0,
+    "prone_modifier": 2,
+    "critical_hit": "plus_d10",
+    "critical_basis": "net",
+    "bulk_applies_to": "all",
+    "jam_basis": "total",
+    "take_cover_reaction_ticks": 2,
+    "cover_min_fraction": 0.5,
+    "wall_cover_material": "stone",
+    "default_hit_location": "torso",
+    "default_defense": "best",
+    "delay_forfeit_after": 2,
+    "spend_ticks": True,
+}
+
+CLOAK_LOCATIONS = ("torso", "legs")  # "Armor": the cloak slot does not cover arms or head
+
+
+def settings_of(request_or_settings=None) -> dict:
+    if isinstance(request_or_settings, AttackRequest):
+        given = (request_or_settings.options or {}).get("settings") or {}
+    else:
+        given = request_or_settings or {}
+    return {**DEFAULT_SETTINGS, **given}
+
+
+def _mod(label: str, value: int, source: str) -> Modifier:
+    return Modifier(label, value, source)
+
+
+def _pos(c: Combatant):
+    p = c.position
+    return tuple(p) if isinstance(p, (list, tuple)) and len(p) == 2 else None
+
+
+def _adjacent(a, b) -> bool:
+    return a is not None and b is not None and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+
+
+def is_firearm(weapon: dict) -> bool:
+    if "firearm" in weapon:
+        return bool(weapon["firearm"])
+    return bool(weapon.get("jams", False))
+
+
+def outnumbers(attacker: Combatant, target: Combatant, others: list[Combatant]) -> bool:
+    """"Outnumber Opponent": the attacker and allies next to the target outnumber the
+    target and its allies next to the attacker by at least one."""
+    a, t = _pos(attacker), _pos(target)
+    if a is None or t is None:
+        return False
+    friends = 1 + sum(1 for o in others if o.side == attacker.side and o.id != attacker.id and _adjacent(_pos(o), t))
+    foes = 1 + sum(1 for o in others if o.side == target.side and o.id != target.id and _adjacent(_pos(o), a))
+    return friends >= 2 and friends - foes >= 1
+
+
+def melee_partners(target: Combatant, attacker: Combatant, others: list[Combatant]) -> list[str]:
+    """Other characters in melee with the target ("Firing into Melee"): foes of the
+    target next to it, not the shooter."""
+    t = _pos(target)
+    return sorted(o.id for o in others if o.id not in (attacker.id, target.id) and o.side != target.side and _adjacent(_pos(o), t))
+
+
+@dataclass
+class AttackPlan:
+    action: Action
+    weapon: dict
+    mode: str
+    attack_pool: int
+    attack_mods: list[Modifier]
+    bullets: int
+    defense: str  # duck, dodge, block, parry, grapple_defense, none
+    defense_pool: int = 0
+    defense_rerolls: int = 0
+    defense_mods: list[Modifier] = field(default_factory=list)
+    cover_bonus: int = 0
+    into_melee_penalty: int = 0
+    cover_piece: str | None = None
+    cover_material: str | None = None
+    location: str = "torso"
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def attack_flat(self) -> int:
+        return sum(m.value for m in self.attack_mods)
+
+    @property
+    def defense_flat(self) -> int:
+        return sum(m.value for m in self.defense_mods)
+
+
+def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[int, int, list[Modifier]]:
+    """Pool, re-rolls and flat modifiers of one defense ("Defending", "Bulk")."""
+    if kind == "grapple_defense":
+        melee = char(sheet, "agility") + skill(sheet, "melee")
+        ath = char(sheet, "strength") + skill(sheet, "athletics")
+        if melee >= ath:
+            return char(sheet, "agility"), 0, [_mod("Melee rank", skill(sheet, "melee"), "Grapple Defense")]
+        return char(sheet, "strength"), 0, [_mod("Athletics rank", skill(sheet, "athletics"), "Grapple Defense")]
+    spec = DEFENSES[kind]
+    pool = sum(max(0, char(sheet, c)) for c in spec["pools"])
+    mods = []
+    if spec["skill"]:
+        mods.append(_mod(f"{spec['skill'].title()} rank", skill(sheet, spec["skill"]), "Defending"))
+    b = bulk(sheet)
+    if b and (settings["bulk_applies_to"] == "all" or kind in ("duck", "dodge")):
+        mods.append(_mod("Armour Bulk", -b, "Bulk"))
+    rerolls = max(0, char(sheet, spec["reroll"])) if spec["reroll"] else 0
+    return pool, rerolls, mods
+
+
+@lru_cache(maxsize=512)
+def defense_distribution(pool: int, rerolls: int) -> tuple[tuple[int, float], ...]:
+    """Exact successes of a defense pool with up to ``rerolls`` duds re-rolled ("Defending", Duck)."""
+    if rerolls <= 0:
+        return tuple(odds_mod.distribution(f"{pool}dT").items()) if pool > 0 else ((0, 1.0),)
+    # per die: k explosions then a dud (k successes, 1 dud) or a plain success (k+1, 0 duds)
+    per: dict[tuple[int, int], float] = {}
+    reach, k = 1.0, 0
+    while reach >= odds_mod.PRECISION:
+        per[(k, 1)] = per.get((k, 1), 0) + reach * 0.5
+        per[(k + 1, 0)] = per.get((k + 1, 0), 0) + reach * 0.3
+        reach *= 0.2
+        k += 1
+    joint: dict[tuple[int, int], float] = {(0, 0): 1.0}
+    for _ in range(pool):
+        nxt: dict[tuple[int, int], float] = {}
+        for (s1, d1), p1 in joint.items():
+            for (s2, d2), p2 in per.items():
+                key = (s1 + s2, d1 + d2)
+                nxt[key] = nxt.get(key, 0) + p1 * p2
+        joint = {k_: v for k_, v in nxt.items() if v >= odds_mod.PRECISION * 1e-3}
+    out: dict[int, float] = {}
+    for (s, d), p in joint.items():
+        n = min(rerolls, d)
+        extra = odds_mod.distribution(f"{n}dT") if n else {0: 1.0}
+        for v, q in extra.items():
+            out[s + v] = out.get(s + v, 0) + p * q
+    return tuple(sorted(out.items()))
+
+
+def _mean(pool: int, rerolls: int) -> float:
+    return sum(v * p for v, p in defense_distribution(pool, rerolls))
+
+
+def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackPlan:
+    """Every pool and modifier of an attack and its defense, before any roll."""
+    settings = settings_of(settings if settings is not None else request)
+    opts = request.options or {}
+    att, tgt = request.attacker, request.target
+    a_state, t_state = state_of(att), state_of(tgt)
+    weapon = sheet_weapon(att.sheet, request.weapon)
+    kind = weapon.get("kind", "melee")
+    default_action = "melee_strike" if kind == "melee" else "straight_shot"
+    action_key = opts.get("action", default_action)
+    action = ACTIONS.get(action_key)
+    if action is None:
+        raise RuleError(f"unknown action {action_key!r}")
+    if not action.is_attack:
+        if action.category in ("melee", "ranged", "attack_misc", "social"):
+            raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
+        raise RuleError(f"{action.name} is not an attack")
+    mode = action.mode
+    if mode == "melee" and kind != "melee":
+        raise RuleError(f"{action.name} needs a melee weapon; {weapon.get('name')} is {kind}")
+    if mode == "ranged" and kind not in ("ranged", "thrown"):
+        raise RuleError(f"{action.name} needs a ranged or thrown weapon")
+    if weapon.get("key") in (a_state.get("jammed") or []):
+        raise RuleError(f"{weapon.get('name')} is jammed: Clear Jam (2 ticks) first")
+    if "hunkered" in a_state["stances"]:
+        raise RuleError("a hunkered-down character must Stand Up (1 tick) before attacking")
+    if "Pinned" in status_names(att.sheet.get("statuses")):
+        raise RuleError("a pinned character may only Break Pin or use Grapple Defense")
+    sec_melee, sec_ranged = "Melee Attack Actions", "Ranged Attack Actions"
+    section = sec_melee if mode == "melee" else sec_ranged
+    mods: list[Modifier] = []
+    notes: list[str] = []
+
+    # the skill and the pool ("Attacking")
+    skill_name = weapon.get("skill") or ("melee" if mode == "melee" else "rifles")
+    if mode == "melee":
+        pool_char = "agility"
+    else:
+        pool_char = "perception"
+    if action_key == "distracting_shot":
+        skill_name = "melee"
+    mods.append(_mod(f"{skill_name.replace('_', ' ').title()} rank", skill(att.sheet, skill_name), "Attacking"))
+    pool = max(0, char(att.sheet, pool_char))
+
+    # the action's own modifier
+    secondary = bool(opts.get("secondary"))
+    if action.key in ("multi_strike", "multi_strike_ranged"):
+        feats = " ".join(att.sheet.get("feats") or []).lower()
+        if "multi-weapon fighting" not in feats:
+            raise RuleError(f"{action.name} needs the {action.extra['feat']} feat")
+        mods.append(_mod(f"{action.name} ({'secondary' if secondary else 'primary'})", action.extra["secondary"] if secondary else action.attack, section))
+    elif action.attack:
+        value = action.attack
+        talents = " ".join(att.sheet.get("talents") or []).lower()
+        if action.extra.get("ambidextrous_ignores") and "ambidext" in talents:
+            value = 0
+            notes.append("Ambidextrous: no off-hand penalty")
+        if value:
+            mods.append(_mod(action.name, value, section))
+    if action.key == "pummel" and "Pinned" not in status_names(tgt.sheet.get("statuses")):
+        raise RuleError("Pummel needs a pinned opponent")
+    if action.key == "grapple_strike":
+        if "Grappled" not in status_names(att.sheet.get("statuses")):
+            raise RuleError("Grapple Strike needs the attacker to be grappled")
+        if not (weapon.get("light") or weapon.get("name", "").lower() == "unarmed"):
+            raise RuleError("only unarmed strikes and light weapons may be used while grappling")
+    if action.key == "charge":
+        moved = num(opts.get("charge_distance"), -1)
+        if moved >= 0 and moved < action.extra["min_move"]:
+            raise RuleError("a Charge must move at least 2 squares before the attack")
+        if opts.get("unaware"):
+            raise RuleError("no Charge against an unaware opponent (Attacking Unaware Opponent)")
+
+    # two weapons (not with a Multi-Strike, whose penalty replaces it)
+    tw = opts.get("two_weapons")
+    if tw and action.key not in ("multi_strike", "multi_strike_ranged"):
+        value = -1 if tw == "primary" else -3
+        if tw != "primary" and "ambidext" in " ".join(att.sheet.get("talents") or []).lower():
+            value += 2
+        mods.append(_mod(f"Wielding two weapons ({tw})", value, "Common Physical Combat Modifiers"))
+
+    # distance and range
+    distance = request.distance
+    a_pos, t_pos = _pos(att), _pos(tgt)
+    if (not distance) and a_pos is not None and t_pos is not None:
+        distance = core.grid_distance(a_pos, t_pos)
+    distance = int(round(distance or 0))
+    if mode == "melee":
+        reach = num(weapon.get("reach"), 1) or 1
+        if distance > reach:
+            raise RuleError(f"the target is {distance} squares away; {weapon.get('name', 'the weapon')} reaches {reach}")
+    else:
+        wrange = num(weapon.get("range"))
+        if wrange <= 0:
+            raise RuleError(f"{weapon.get('name')} has no listed range")
+        rmod = core.range_modifier(distance, wrange, num(settings["range_gap_modifier"]))
+        if rmod is None:
+            raise RuleError(f"the target is {distance} squares away, beyond 3x the listed range ({3 * wrange})")
+        band = core.range_band_name(distance, wrange)
+        if opts.get("firing_blind"):
+            mods.append(_mod("Firing blind", -3, "Common Physical Combat Modifiers"))
+            rmod = min(0, rmod)
+        if rmod:
+            mods.append(_mod(f"Range: {core.RANGE_BAND_LABELS[band]}", rmod, "Common Physical Combat Modifiers"))
+
+    # fire mode and bullets ("Rate of Fire (RoF)")
+    bullets = 1
+    if mode == "ranged":
+        rof = weapon.get("rof") or [1]
+        slot = FIRE_MODE_SLOT[action.fire_mode]
+        if action.fire_mode != "single":
+            if len(rof) <= slot or num(rof[slot]) <= 0:
+                raise RuleError(f"{weapon.get('name')} has no {action.fire_mode} fire mode")
+            bullets = num(rof[slot])
+        ammo = weapon.get("ammo")
+        if ammo is not None and num(ammo) <= 0:
+            raise RuleError(f"{weapon.get('name')} is out of ammunition: reload")
+        if ammo is not None:
+            bullets = min(bullets, num(ammo))
+
+    common = "Common Physical Combat Modifiers"
+    if opts.get("unaware"):
+        mods.append(_mod("Attacking an unaware opponent", 2 if mode == "melee" else 1, common))
+    if mode == "melee":
+        out = opts.get("outnumber")
+        if out is None:
+            out = outnumbers(att, tgt, request.others or [])
+        if out:
+            mods.append(_mod("Outnumbering the opponent", 1, common))
+    if opts.get("higher_ground"):
+        mods.append(_mod("Higher ground", 1, common))
+    if opts.get("mounted"):
+        mods.append(_mod("Attacking from a mount", 1 if mode == "melee" else -2, common))
+    if mode == "ranged" and a_state.get("prone") and is_firearm(weapon):
+        mods.append(_mod("Prone, bracing a firearm", num(settings["prone_modifier"]), common))
+    into_melee = 0
+    if mode == "ranged":
+        engaged = opts.get("into_melee")
+        if engaged is None:
+            engaged = bool(melee_partners(tgt, att, request.others or []))
+        if engaged:
+            into_melee = -2
+            mods.append(_mod("Firing into melee", -2, common))
+    earlier = num(a_state.get("attacks"))
+    if opts.get("secondary"):
+        earlier = max(0, earlier - 1)  # the secondary weapon shares the Multi-Strike's roll
+    if earlier > 0:
+        mods.append(_mod(f"Attack action no. {earlier + 1} this round", -earlier, common))
+    if "Grappled" in status_names(att.sheet.get("statuses")) and "Grappled" in status_names(tgt.sheet.get("statuses")):
+        mods.append(_mod("Grappled, against a grappled opponent", 1, "Physical Status Effects: Grappled"))
+    mods += status_modifiers(att.sheet.get("statuses"), "melee_attack" if mode == "melee" else "ranged_attack")
+    wp = core.wound_penalty(num(att.sheet.get("wounds")), stamina(att.sheet))
+    if wp:
+        mods.append(_mod("Wounds, out of Stamina", wp, "Effects of Wounds"))
+    if num(a_state.get("aim")):
+        mods.append(_mod("Aim or Focus", num(a_state["aim"]), "Miscellaneous Actions"))
+    mayhem = num(opts.get("mayhem"))
+    if mayhem:
+        if mayhem > num(att.sheet.get("mayhem")):
+            raise RuleError(f"{att.name} has {num(att.sheet.get('mayhem'))} Mayhem points, not {mayhem}")
+        mods.append(_mod("Mayhem points spent", mayhem, "Mayhem Points"))
+    if opts.get("swordpoint"):
+        if mode != "melee" and distance > 1:
+            raise RuleError("sword- or gunpoint needs the initiator next to the defender")
+        mods.append(_mod("Attack from sword/gunpoint", 2, "Swordpoint & Gunpoint"))
+    if num(opts.get("modifier")):
+        mods.append(_mod(opts.get("modifier_label") or "GM modifier", num(opts["modifier"]), "GM"))
+
+    # the defense
+    t_sheet = tgt.sheet
+    t_status = status_names(t_sheet.get("statuses"))
+    choice = opts.get("defense") or settings["default_defense"]
+    if "Unconscious" in t_status:
+        choice = "none"
+    elif "Pinned" in t_status:
+        choice = "grapple_defense" if choice != "none" else "none"
+    elif choice == "best":
+        candidates = ["duck", "dodge", "block"] + (["parry"] if mode == "melee" else [])
+        best, best_mean = "duck", -1e9
+        for c in candidates:
+            p, r, m = _defense_pool(t_sheet, c, mode, settings)
+            mean = _mean(p, r) + sum(x.value for x in m)
+            if mean > best_mean + 1e-9:
+                best, best_mean = c, mean
+        choice = best
+    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "none"):
+        raise RuleError(f"unknown defense {choice!r}")
+    if choice in ("dodge", "block", "parry", "grapple_defense") and t_state.get("surprised") and not can_react(t_state, 1):
+        if opts.get("defense"):
+            raise RuleError(f"{tgt.name} is surprised and has no ticks left for a {choice}")
+        choice = "duck"
+    if choice == "parry" and mode != "melee":
+        raise RuleError("Parry only defends against melee attacks")
+    d_pool, d_rerolls, d_mods = (0, 0, []) if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)
+
+    # cover from this direction, for a defender who took cover ("Cover", "Cover Bonuses")
+    covered = False
+    cover_bonus = 0
+    piece, material = None, None
+    if t_state.get("in_cover") or opts.get("in_cover"):
+        if request.cover is None:
+            covered = True
+        else:
+            covered = cover_mod.cover_effect(request.cover, settings).level == "cover"
+        if covered:
+            cover_bonus = cover_mod.defense_bonus({**t_state, "in_cover": True})
+            label = "Hunkered down in cover" if cover_bonus == cover_mod.HUNKERED_BONUS else "In cover"
+            d_mods.append(_mod(label, cover_bonus, "Cover Bonuses"))
+            piece, material = cover_mod.section_for(request.board, request.cover, _pos(tgt))
+        else:
+            notes.append("the target's cover does not face this attacker (directional cover)")
+    stances = t_state["stances"]
+    prone_like = t_state.get("prone") or ("hunkered" in stances and not covered)
+    pm = num(settings["prone_modifier"])
+    if prone_like and choice != "none":
+        d_mods.append(_mod("Prone", pm if mode == "ranged" else -pm, common))
+    if choice != "none":
+        if "all_out" in stances:
+            d_mods.append(_mod("All-Out Attack", -2, sec_melee))
+        if "guarded" in stances and choice in ("block", "dodge"):
+            d_mods.append(_mod("Guarded Attack", 1, sec_melee))
+        if "sprint" in stances:
+            d_mods.append(_mod("Sprinting", -3 if mode == "melee" else 1, "Movement Actions"))
+        if "total_defense" in stances:
+            d_mods.append(_mod("Total Defense", 2, "Defensive Actions"))
+        if opts.get("covering_fire") or "covered_by_fire" in stances:
+            d_mods.append(_mod("Covering fire from an ally", 1, "Defensive Actions"))
+        if opts.get("target_higher_ground") and mode == "ranged" and not covered:
+            d_mods.append(_mod("On higher ground, against a ranged attack", -1, common))
+        nth = num(t_state.get("defenses")) + 1
+        if nth > 3:
+            d_mods.append(_mod(f"Defense no. {nth} this round", -(nth - 3), common))
+        if "Grappled" in t_status and "Grappled" not in status_names(att.sheet.get("statuses")):
+            d_mods.append(_mod("Grappled, against a non-grappled foe", -3, "Physical Status Effects: Grappled"))
+        d_mods += status_modifiers(t_sheet.get("statuses"), "defense")
+        twp = core.wound_penalty(num(t_sheet.get("wounds")), stamina(t_sheet))
+        if twp:
+            d_mods.append(_mod("Wounds, out of Stamina", twp, "Effects of Wounds"))
+        if num(opts.get("defense_modifier")):
+            d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
+
+    location = opts.get("location") or action.extra.get("location") or settings["default_hit_location"]
+    if opts.get("swordpoint"):
+        location = "head"
+    if location not in cover_mod.ALL_LOCATIONS:
+        raise RuleError(f"unknown body location {location!r}")
+    return AttackPlan(
+        action=action,
+        weapon=weapon,
+        mode=mode,
+        attack_pool=pool,
+        attack_mods=mods,
+        bullets=bullets,
+        defense=choice,
+        defense_pool=d_pool,
+        defense_rerolls=d_rerolls,
+        defense_mods=d_mods,
+        cover_bonus=cover_bonus,
+        into_melee_penalty=into_melee,
+        cover_piece=piece,
+        cover_material=material,
+        location=location,
+        notes=notes,
+    )
+
+
+def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str) -> tuple[int, list[RollRecord]]:
+    """Roll a defense pool; Duck re-rolls up to ``rerolls`` duds (faces 1-5) ("Defending")."""
+    first = dice.roll(f"{pool}dT", purpose)
+    records = [first]
+    successes = first.total
+    duds = sum(1 for f in first.faces if f < 6)
+    n = min(rerolls, duds)
+    if n:
+        again = dice.roll(f"{n}dT", f"{purpose}: re-roll {n} dud{'s' if n > 1 else ''}")
+        records.append(again)
+        successes += again.total
+    return successes, records
+
+
+def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetration: int) -> tuple[int, list[Modifier]]:
+    """Armour Points stacked for a location, less Armour Penetration, plus misc. soak
+    ("Armor", "Armor Penetration", "Damage Soak", "Cover Bonuses", Total Defense)."""
+    parts = []
+    armour = num((sheet.get("armour") or {}).get("ap"))
+    if armour:
+        parts.append(_mod((sheet.get("armour") or {}).get("name") or "Armour", armour, "Armor"))
+    if location in CLOAK_LOCATIONS:
+        cloak = num((sheet.get("cloak") or {}).get("ap"))
+        if cloak:
+            parts.append(_mod((sheet.get("cloak") or {}).get("name") or "Cloak", cloak, "Armor"))
+    if cover_ap:
+        parts.append(_mod("Cover", cover_ap, "Cover Bonuses"))
+    if "total_defense" in (state.get("stances") or []):
+        parts.append(_mod("Total Defense", 2, "Defensive Actions"))
+    ap_total = sum(p.value for p in parts)
+    pen = min(ap_total, max(0, ap_penetration))
+    if pen:
+        parts.append(_mod("Armour Penetration", -pen, "Armor Penetration"))
+    misc = num(sheet.get("soak_bonus"))
+    if misc:
+        parts.append(_mod("Soak misc.", misc, "Damage Soak"))
+    return max(0, ap_total - pen) + misc, parts
+
+
+def _resolve_test(sheet: dict, difficulty: int, dice: DiceSource, purpose: str, wounds_apply: bool = True):
+    """A Resolve test: Willpower dT + Resolve + modifiers, passed at the difficulty or more."""
+    pool = max(0, char(sheet, "willpower"))
+    mods = [_mod("Resolve rank", skill(sheet, "resolve"), "sheet")]
+    if wounds_apply:
+        wp = core.wound_penalty(num(sheet.get("wounds")), stamina(sheet))
+        if wp:
+            mods.append(_mod("Wounds, out of Stamina", wp, "Effects of Wounds"))
+    mods += status_modifiers(sheet.get("statuses"), "test")
+    rec = dice.roll(f"{pool}dT", purpose)
+    total = rec.total + sum(m.value for m in mods)
+    return total >= difficulty, total, rec, mods
+
+
+def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | None]:
+    """Quick recovery from a jam, a free action ("Weapon Jams"): 1dT (2dT reliable),
+    any success clears it, explosions ignored, so a plain d10 of 6+ per die;
+    unreliable weapons cannot."""
+    rel = weapon.get("reliability", "normal")
+    if rel == "unreliable":
+        return False, None
+    n = 2 if rel == "reliable" else 1
+    rec = dice.roll(f"{n}d10", f"quick-recover {weapon.get('name', 'weapon')} (dT, explosions ignored)")
+    return any(f >= 6 for f in rec.faces), rec
+
+
+def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
+    """Roll an attack, its defense, the hits, jams, damage and cover damage."""
+    settings = settings_of(settings if settings is not None else request)
+    opts = request.options or {}
+    plan = plan_attack(request, settings)
+    att, tgt = request.attacker, request.target
+    sheet_a, sheet_t = att.sheet, tgt.sheet
+    a_state, t_state = state_of(att), state_of(tgt)
+    rolls: list[RollRecord] = []
+    effects: list[Effect] = []
+    weapon, action = plan.weapon, plan.action
+
+    # ticks: the attacker pays the action, the defender its reaction ("Ticks")
+    if settings.get("spend_ticks", True) and not opts.get("secondary"):
+        a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings, gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")))
+    a_state = {**a_state, "aim": 0}
+    if action.stance == "all_out" and "all_out" not in a_state["stances"]:
+        a_state["stances"] = [*a_state["stances"], "all_out"]
+
+    # the attack roll
+    if opts.get("dt_successes") is not None:
+        successes = num(opts["dt_successes"])
+        reused = True
+    else:
+        rec = dice.roll(f"{plan.attack_pool}dT", f"{att.name}: {action.name} with {weapon.get('name', 'weapon')}")
+        rolls.append(rec)
+        successes = rec.total
+        reused = False
+    attack_total = successes + plan.attack_flat
+
+    # the defense roll
+    defense_total = 0
+    d_mods = plan.defense_mods
+    if plan.defense != "none":
+        d_succ, d_recs = roll_defense_pool(dice, plan.defense_pool, plan.defense_rerolls, f"{tgt.name}: {plan.defense.replace('_', ' ').title()}")
+        rolls += d_recs
+        defense_total = d_succ + plan.defense_flat
+        if settings.get("spend_ticks", True):
+            spec_ticks = DEFENSES.get(plan.defense, {}).get("ticks", 1)
+            if spec_ticks:
+                t_state = spend(t_state, plan.defense if plan.defense in ("dodge", "block", "parry", "grapple_defense") else "dodge", reaction=True, settings=settings)
+        t_state = {**t_state, "defenses": num(t_state.get("defenses")) + 1}
+    else:
+        defense_total = plan.cover_bonus  # reading: cover still stands in the way of a target that does not defend
+        d_mods = [m for m in plan.defense_mods if m.source == "Cover Bonuses"]
+
+    totals = core.bullet_totals(attack_total, plan.bullets)
+    nets = [t - defense_total for t in totals]
+    hits_idx = [i for i, n in enumerate(nets) if n >= 1]
+    if action.key == "pummel" and hits_idx:
+        extra = (nets[0] - 1) // action.extra["extra_hits_every"]
+        hit_nets = [nets[0]] + [nets[0]] * extra
+    else:
+        hit_nets = [nets[i] for i in hits_idx]
+    hit = bool(hit_nets)
+    details: dict = {
+        "action": action.key,
+        "target": tgt.id,
+        "attacker": att.id,
+        "weapon": weapon.get("key"),
+        "attack_successes": successes,
+        "attack_total": attack_total,
+        "attack_reused": reused,
+        "defense": plan.defense,
+        "defense_total": defense_total,
+        "defense_modifiers": [m.to_dict() for m in d_mods],
+        "bullets": plan.bullets,
+        "bullet_totals": totals,
+        "nets": nets,
+        "hits": len(hit_nets),
+        "location": plan.location,
+        "notes": list(plan.notes),
+    }
+
+    # ammunition and jams ("Rate of Fire (RoF)", "Weapon Jams")
+    if plan.mode == "ranged" and weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plan.bullets}))
+    if plan.mode == "ranged" and not hit and weapon.get("jams"):
+        basis = attack_total if settings["jam_basis"] == "total" else successes
+        if basis % 2 == 0:
+            recovered, rec = quick_recover(weapon, dice)
+            if rec:
+                rolls.append(rec)
+            effects.append(Effect("jam", att.id, {"weapon": weapon.get("key"), "recovered": recovered, "round_lost": True}))
+            if weapon.get("ammo") is not None:
+                effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": 1, "reason": "round lost to the jam"}))
+            if not recovered:
+                a_state = {**a_state, "jammed": sorted(set(a_state.get("jammed") or []) | {weapon.get("key")})}
+            details["jam"] = {"recovered": recovered}
+
+    # a shot into melee that the -2 made miss strays to another character ("Firing into Melee")
+    if plan.into_melee_penalty and not hit and totals[0] - plan.into_melee_penalty - defense_total >= 1:
+        partners = melee_partners(tgt, att, request.others or [])
+        if partners:
+            pick = dice.roll(f"1d{len(partners)}", "stray shot: who in the melee") if len(partners) > 1 else None
+            if pick:
+                rolls.append(pick)
+            chosen = partners[(pick.total - 1) if pick else 0]
+            effects.append(Effect("stray_attack", chosen, {"dt_successes": successes, "attack_total": attack_total, "from": att.id, "weapon": weapon.get("key")}))
+            details["stray_to"] = chosen
+
+    # damage ("Damage, Stamina, and Wounds")
+    strength = char(sheet_a, "strength") if (plan.mode == "melee" or weapon.get("kind") == "thrown") else 0
+    cover_locs = cover_mod.covered_locations({**t_state, "in_cover": plan.cover_bonus > 0})
+    in_cover_loc = plan.cover_bonus > 0 and plan.location in cover_locs
+    cov_ap = cover_mod.cover_ap(plan.cover_material, settings) if in_cover_loc else 0
+    ap_pen = num(weapon.get("ap")) + num(action.extra.get("ap"))
+    st_left = stamina(sheet_t)
+    wounds_now = num(sheet_t.get("wounds"))
+    cover_taken = num((opts.get("cover_damage") or {}).get(plan.cover_piece)) if plan.cover_piece else 0
+    total_after = 0
+    swordpoint = bool(opts.get("swordpoint"))
+
+    def raw_damage(net: int, crit: bool, label: str) -> tuple[int, list[Modifier]]:
+        parts = [_mod(f"{weapon.get('name', 'Weapon')} damage", num(weapon.get("damage")), "weapon")]
+        if strength:
+            parts.append(_mod("Strength", strength, "Melee Damage" if plan.mode == "melee" else "Ranged Damage (thrown)"))
+        if weapon.get("impact"):
+            parts.append(_mod("Net successes (impact: 1 per 2)", net // 2, "Damage, Stamina, and Wounds"))
+        else:
+            parts.append(_mod("Net successes", net, "Damage, Stamina, and Wounds"))
+        if action.extra.get("damage"):
+            parts.append(_mod(action.name, action.extra["damage"], "Ranged Attack Actions"))
+        if crit and (swordpoint or settings["critical_hit"] == "plus_d10"):
+            crit_roll = dice.roll("1d10", f"critical hit {label}")
+            rolls.append(crit_roll)
+            parts.append(_mod("Critical hit (1d10)", crit_roll.total, "Swordpoint & Gunpoint" if swordpoint else "Defending (reading)"))
+        return sum(p.value for p in parts), parts
+
+    hit_reports = []
+    for n_i, net in enumerate(hit_nets):
+        basis = net if settings["critical_basis"] == "net" else net + defense_total
+        crit = swordpoint or basis >= core.CRITICAL_SUCCESSES
+        raw, parts = raw_damage(net, crit, f"hit {n_i + 1}")
+        if swordpoint:
+            soak, soak_parts = 0, [_mod("Head or neck, armour bypassed", 0, "Swordpoint & Gunpoint")]
+        else:
+            soak, soak_parts = soak_for(sheet_t, plan.location, t_state, cov_ap, ap_pen)
+        after = max(0, raw - soak)
+        total_after += after
+        if action.extra.get("no_wounds"):
+            lost, wounds = min(after, st_left), 0
+        else:
+            lost, wounds = core.damage_split(after, st_left)
+        wounds += num(action.extra.get("wounds"))
+        st_left -= lost
+        wounds_now += wounds
+        report = {
+            "hit": n_i + 1,
+            "net": net,
+            "critical": crit,
+            "damage": raw,
+            "damage_parts": [p.to_dict() for p in parts],
+            "soak": soak,
+            "soak_parts": [p.to_dict() for p in soak_parts],
+            "after_soak": after,
+            "stamina_lost": lost,
+            "wounds": wounds,
+        }
+        hit_reports.append(report)
+        effects.append(Effect("damage", tgt.id, {"stamina": lost, "wounds": wounds, "ego": wounds, "location": plan.location, "critical": crit, "after_soak": after}))
+        if in_cover_loc and plan.cover_piece and plan.cover_material:
+            share = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen) // 2
+            new = cover_mod.damage_section(plan.cover_piece, plan.cover_material, share, cover_taken, reason="hit a defender behind it: half the damage")
+            cover_taken += share
+            effects += new
+    details["hit_reports"] = hit_reports
+
+    # bullets the cover bonus turned into misses still hit the cover ("Destroying Cover")
+    if plan.cover_bonus and plan.cover_piece and plan.cover_material and not swordpoint:
+        for i, net in enumerate(nets):
+            if net < 1 and net + plan.cover_bonus >= 1:
+                raw, _ = raw_damage(net + plan.cover_bonus, False, f"bullet {i + 1} into the cover")
+                dmg = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen)
+                effects += cover_mod.damage_section(plan.cover_piece, plan.cover_material, dmg, cover_taken, reason="the cover bonus made the attack miss")
+                cover_taken += dmg
+    destroyed = any(e.kind == "cover_destroyed" for e in effects)
+    if destroyed:
+        details["cover_destroyed"] = plan.cover_piece
+
+    # status effects from the hit
+    statuses = list(sheet_t.get("statuses") or [])
+    if hit_nets:
+        if stamina(sheet_t) > 0 and st_left <= 0 and "Bloodied" not in status_names(statuses):
+            effects.append(Effect("status", tgt.id, {"add": "Bloodied", "reason": "out of Stamina"}))
+        chain = action.extra.get("resolve_chain")
+        if chain:
+            difficulty = max(r["after_soak"] for r in hit_reports)
+            passed, total, rec, _ = _resolve_test(sheet_t, difficulty, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})")
+            rolls.append(rec)
+            details["resolve"] = {"difficulty": difficulty, "total": total, "passed": passed}
+            if not passed:
+                _, applied = escalate(statuses, tuple(chain), att.id)
+                effects.append(Effect("status", tgt.id, {"add": applied, "chain": list(chain), "reason": action.name}))
+        if wounds_now >= min(max_wounds(sheet_t), core.max_stamina(char(sheet_t, "strength"), char(sheet_t, "willpower"), 0, num(sheet_t.get("stamina_bonus")))):
+            effects.append(Effect("dead", tgt.id, {"wounds": wounds_now, "fate_points": num(sheet_t.get("fate_points"))}))
+    if mayhem := num(opts.get("mayhem")):
+        effects.append(Effect("mayhem", att.id, {"spent": mayhem}))
+
+    details["states"] = {att.id: a_state, tgt.id: t_state}
+    details["damage_after_soak"] = total_after
+    hits_text = f"{len(hit_nets)} hit{'s' if len(hit_nets) != 1 else ''}" if plan.bullets > 1 or len(hit_nets) > 1 else ("hit" if hit else "miss")
+    summary = f"{att.name} {action.name} at {tgt.name}: {attack_total} vs {plan.defense} {defense_total}: {hits_text}"
+    if hit:
+        summary += f", {total_after} damage after soak"
+    if "jam" in details:
+        summary += ", weapon jammed" + (" (recovered)" if details["jam"]["recovered"] else "")
+    return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)

@@ -1,0 +1,213 @@
+"""Tesseris (ADS) tables as data: every combat action with its tick cost and
+modifiers, the status effects, the skills and what they roll.
+
+Sources are headings of the ADS "Combat" chapter (seeds/001): "Melee
+Attack Actions", "Ranged Attack Actions", "Miscellaneous Attack Actions",
+"Defensive Actions", "Movement Actions", "Miscellaneous Actions", "Social
+Combat Actions", "Physical Status Effects", "Social Status Effects".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CHARACTERISTICS = ("strength", "agility", "perception", "intelligence", "willpower", "charisma", "speed")
+
+#: skill -> the characteristic whose rank is the number of dT rolled.
+#: Melee and ranged skills are given by "Attacking"; Athletics (Block) and
+#: Acrobatics (Dodge) by "Defending"; the rest are readings (see help page).
+SKILL_CHARACTERISTIC = {
+    "melee": "agility",
+    "pistols": "perception",
+    "rifles": "perception",
+    "heavy_weapons": "perception",
+    "bows": "perception",
+    "throwing": "perception",
+    "athletics": "strength",
+    "acrobatics": "agility",
+    "resolve": "willpower",
+    "awareness": "perception",
+    "stealth": "agility",
+    "scrutiny": "perception",
+}
+SKILLS = tuple(SKILL_CHARACTERISTIC)
+RANGED_SKILLS = ("pistols", "rifles", "heavy_weapons", "bows", "throwing")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One combat action: its tick cost and what it does to the numbers."""
+
+    key: str
+    name: str
+    category: str  # melee, ranged, attack_misc, defense, movement, misc, social
+    ticks: int | None  # cost on the character's own turn; None: reaction only
+    reaction_ticks: int | None = None  # cost as a reaction; None: not a reaction
+    attack: int = 0  # modifier to this action's attack roll
+    provokes: str | None = None  # "path": foes adjacent to any square left; "adjacent": melee foes
+    mode: str | None = None  # "melee" or "ranged" for attacks
+    fire_mode: str = "single"  # single, burst, auto (ranged attacks)
+    stance: str | None = None  # defensive state until the start of the next turn
+    move_multiple: float = 0  # squares moved, as a multiple of Speed
+    varies: bool = False  # the document says the cost varies (GM)
+    automated: bool = True  # resolve() handles it; else the GM adjudicates the outcome
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def is_attack(self) -> bool:
+        return self.mode is not None
+
+
+_A = Action
+ACTION_LIST: tuple[Action, ...] = (
+    # Melee Attack Actions
+    _A("melee_strike", "Melee Strike", "melee", 2, mode="melee"),
+    _A("precision_strike", "Precision Strike", "melee", 3, attack=1, mode="melee"),
+    _A("off_hand_strike", "Off-hand Strike", "melee", 2, attack=-1, mode="melee"),
+    _A("all_out_attack", "All-Out Attack", "melee", 3, attack=2, mode="melee", stance="all_out"),
+    _A("reaction_strike", "Reaction Strike", "melee", None, reaction_ticks=1, mode="melee"),
+    _A("knockout_blow", "Knockout Blow", "melee", 3, attack=-2, mode="melee", extra={"no_wounds": True, "resolve_chain": ("Dazed", "Staggered", "Unconscious")}),
+    _A("pressure_point_strike", "Pressure-point Strike", "melee", 3, attack=-2, mode="melee", extra={"resolve_chain": ("Dazed", "Slowed")}),
+    _A("charge", "Charge", "melee", 4, attack=1, mode="melee", move_multiple=2, extra={"min_move": 2}),
+    _A("guarded_attack", "Guarded Attack", "melee", 3, attack=-2, mode="melee", stance="guarded"),
+    _A("multi_strike", "Multi-Strike", "melee", 3, attack=-1, mode="melee", varies=True, extra={"secondary": -3, "feat": "Multi-Weapon Fighting (Melee)"}),
+    _A("grapple", "Grapple", "melee", 3, mode="melee", automated=False),
+    _A("grapple_strike", "Grapple Strike", "melee", 3, mode="melee", extra={"requires_status": "Grappled"}),
+    _A("pin", "Pin", "melee", 3, automated=False),
+    _A("break_pin", "Break Pin", "melee", 4, automated=False),
+    _A("choke_out", "Choke Out", "melee", 4, automated=False),
+    _A("pummel", "Pummel", "melee", 4, attack=3, mode="melee", extra={"requires_target_status": "Pinned", "extra_hits_every": 2}),
+    _A("disarm", "Disarm", "melee", 3, attack=-1, automated=False),
+    _A("trip", "Trip", "melee", 3, attack=-2, automated=False),
+    # Ranged Attack Actions
+    _A("straight_shot", "Straight Shot", "ranged", 2, mode="ranged"),
+    _A("calculated_shot", "Calculated Shot", "ranged", 3, attack=1, mode="ranged"),
+    _A("off_hand_shot", "Off-hand Shot", "ranged", 2, attack=-2, mode="ranged", extra={"ambidextrous_ignores": True}),
+    _A("disabling_shot", "Disabling Shot", "ranged", 4, attack=-3, mode="ranged", extra={"resolve_chain": ("Disabled",)}),
+    _A("called_shot", "Called Shot", "ranged", 4, attack=-3, mode="ranged", extra={"ap": 2, "damage": 3, "wounds": 1, "location": "head", "resolve_chain": ("Dazed", "Stunned")}),
+    _A("distracting_shot", "Distracting Shot", "ranged", 3, attack=-2, automated=False),
+    _A("burst_fire", "Burst Fire", "ranged", 3, attack=-1, mode="ranged", fire_mode="burst"),
+    _A("hip_fire", "Hip Fire", "ranged", 4, attack=-2, mode="ranged", fire_mode="burst", move_multiple=2),
+    _A("full_auto", "Full-Auto", "ranged", 5, attack=-2, mode="ranged", fire_mode="auto"),
+    _A("multi_strike_ranged", "Multi-Strike (Ranged)", "ranged", 3, attack=-1, mode="ranged", varies=True, extra={"secondary": -3, "feat": "Multi-Weapon Fighting (Pistol/Ranged)"}),
+    _A("spray_n_pray", "Spray 'n Pray", "ranged", 5, attack=-3, mode="ranged", automated=False),
+    _A("overwatch", "Overwatch", "ranged", 4, stance="overwatch", extra={"overwatch_attack": -1}),
+    _A("overwatch_attack", "Overwatch attack", "ranged", None, reaction_ticks=0, attack=-1, mode="ranged", extra={"second_costs_reaction": True}),
+    _A("suppressing_fire", "Suppressing Fire", "ranged", 4, extra={"applies_status": "Suppressed", "fire_mode": "auto"}),
+    # Miscellaneous Attack Actions
+    _A("cast_offensive_spell", "Cast Offensive Spell", "attack_misc", 3, varies=True, automated=False),
+    _A("offensive_psychic_power", "Use Offensive Psychic Power", "attack_misc", 3, automated=False),
+    # Defensive Actions (Parry from "Defending")
+    _A("duck", "Duck", "defense", 0, reaction_ticks=0),
+    _A("dodge", "Dodge", "defense", None, reaction_ticks=1),
+    _A("block", "Block", "defense", None, reaction_ticks=1),
+    _A("parry", "Parry", "defense", None, reaction_ticks=1),
+    _A("grapple_defense", "Grapple Defense", "defense", None, reaction_ticks=1),
+    _A("covering_fire", "Covering Fire", "defense", 3, extra={"ally_defense": 1, "needs_full_auto": True}),
+    _A("dive_for_cover", "Dive for Cover", "defense", 1, reaction_ticks=1, provokes="path", extra={"max_move": 3, "ends_prone": True}),
+    _A("defend_ally", "Defend Ally", "defense", None, reaction_ticks=1, extra={"block": -2}),
+    _A("hunker_down", "Hunker Down", "defense", 1, stance="hunkered"),
+    _A("total_defense", "Total Defense", "defense", 3, stance="total_defense", extra={"defense": 2, "armour": 2}),
+    # Movement Actions
+    _A("move", "Move", "movement", 1, provokes="path", move_multiple=1),
+    _A("quick_step", "Quick Step", "movement", 0, extra={"squares": 1, "once_per_turn": True}),
+    _A("follow_step", "Follow Step", "movement", None, reaction_ticks=1, extra={"squares": 1}),
+    _A("run", "Run", "movement", 3, provokes="path", move_multiple=4, stance="ran"),
+    _A("sprint", "Sprint", "movement", 4, provokes="path", move_multiple=6, stance="sprint", extra={"turns": 1}),
+    _A("enter_vehicle", "Enter or leave a vehicle", "movement", 2),
+    _A("drop_prone", "Drop Prone", "movement", 1, reaction_ticks=1, provokes="adjacent"),
+    _A("stand_up", "Stand Up", "movement", 1, provokes="adjacent"),
+    _A("take_cover", "Take Cover", "movement", 0, reaction_ticks=1),
+    _A("leave_cover", "Stand up from cover", "movement", 0, provokes="adjacent"),
+    # Miscellaneous Actions
+    _A("aim", "Aim or Focus", "misc", 1, reaction_ticks=1, extra={"next_roll": 1, "once_per_round": True}),
+    _A("aid_ally", "Aid Ally", "misc", None, reaction_ticks=1, varies=True, extra={"reroll_per": 3}),
+    _A("clear_jam", "Clear Jam", "misc", 2),
+    _A("reload", "Reload", "misc", 3, varies=True),
+    _A("delay", "Delay", "misc", 0),
+    _A("draw_weapon", "Draw Weapon or Item", "misc", 1),
+    _A("drop_item", "Drop Weapon or Item", "misc", 0),
+    _A("initiate_swordpoint", "Initiate Sword/Gun-point", "misc", 3),
+    _A("grapple_assist", "Grapple Assist", "misc", 2, reaction_ticks=2, extra={"bonus_per": 3}),
+    _A("non_combat_skill", "Use Non-Combat, Non-Verbal Skill", "misc", 3, varies=True),
+    _A("verbal_action", "Verbal or Mental Only Non-Combat Action", "misc", 1),
+    _A("other_non_combat", "Other Non-Combat Action", "misc", 3, varies=True),
+    _A("recover_from_fear", "Recover from fear", "misc", 2),
+    # Social Combat Actions
+    _A("bribe", "Bribe", "social", 2, automated=False),
+    _A("charm", "Charm", "social", 2, automated=False, extra={"status_chain": ("Attracted", "Enticed", "Enthralled")}),
+    _A("inspire", "Inspire", "social", 2, automated=False, extra={"ally_bonus": 1}),
+    _A("intimidate", "Intimidate", "social", 2, automated=False, extra={"status_chain": ("Frightened", "Terrified", "Fleeing")}),
+    _A("manipulate", "Manipulate", "social", 2, automated=False),
+    _A("motivate", "Motivate", "social", 1, automated=False, extra={"ego_per": 3}),
+    _A("psych_up", "Psych Up", "social", 1, automated=False, extra={"ego_per": 3}),
+    _A("rally", "Rally", "social", 2, automated=False),
+    _A("subvert", "Subvert", "social", 2, automated=False),
+)
+ACTIONS: dict[str, Action] = {a.key: a for a in ACTION_LIST}
+
+#: the fire mode of each rate of fire slot ("Rate of Fire (RoF)")
+FIRE_MODE_SLOT = {"single": 0, "burst": 1, "auto": 2}
+
+#: defensive rolls ("Defending"): characteristic pools, flat skill, free or a reaction
+DEFENSES = {
+    "duck": {"pools": ("agility", "perception"), "skill": None, "reroll": "intelligence", "ticks": 0},
+    "dodge": {"pools": ("agility",), "skill": "acrobatics", "reroll": None, "ticks": 1},
+    "block": {"pools": ("strength",), "skill": "athletics", "reroll": None, "ticks": 1},
+    "parry": {"pools": ("agility",), "skill": "melee", "reroll": None, "ticks": 1, "melee_only": True},
+}
+
+
+@dataclass(frozen=True)
+class StatusEffect:
+    """A status effect and the numbers it changes ("Status Effects")."""
+
+    name: str
+    kind: str  # physical, social (technological effects are not listed in the chapter)
+    level: int
+    all_tests: int = 0
+    attack: int = 0  # physical attack rolls
+    melee_attack: int = 0
+    ranged_attack: int = 0
+    defense: int = 0  # physical defensive rolls
+    social_defense: int = 0
+    ticks_lost: int = 0  # at the start of each round while it lasts
+    rounds: int | None = None  # lasts this many rounds, then becomes `then`
+    then: str | None = None
+    speed: int = 0
+    upgrades_to: str | None = None
+    steps_down_to: str | None = None  # a level 2 effect at the end of the scene
+    damage_per_round: int = 0
+    note: str = ""
+
+
+_S = StatusEffect
+STATUS_LIST: tuple[StatusEffect, ...] = (
+    _S("Bleeding", "physical", 1, damage_per_round=1, note="first aid stops it"),
+    _S("Disabled", "physical", 1, note="-1 to tests that use the item or area (GM)"),
+    _S("Dazed", "physical", 1, all_tests=-1, ticks_lost=1, rounds=2, then=None),
+    _S("Grappled", "physical", 1, note="-3 defense vs non-grappled foes, +1 attack vs grappled foes; grappling actions only"),
+    _S("Suppressed", "physical", 1, attack=-2, defense=-2, note="from Suppressing Fire"),
+    _S("Blinded", "physical", 2, melee_attack=-4, ranged_attack=-6, defense=-2, steps_down_to="Disabled"),
+    _S("Bloodied", "physical", 2, attack=-1, defense=1, steps_down_to=None),
+    _S("Pinned", "physical", 2, note="only Break Pin and Grapple Defense", steps_down_to="Grappled"),
+    _S("Stunned", "physical", 2, all_tests=-2, ticks_lost=2, rounds=2, then="Dazed", steps_down_to="Dazed"),
+    _S("Slowed", "physical", 2, speed=-1, defense=-1, steps_down_to="Disabled"),
+    _S("Suffocating", "physical", 2, note="Resolve each round, difficulty 2 rising by 1", steps_down_to=None),
+    _S("Unconscious", "physical", 3, note="no actions"),
+    _S("Attracted", "social", 1, upgrades_to="Enticed", note="-2 social defense vs the source, +1 vs others"),
+    _S("Disheartened", "social", 1, defense=-1, social_defense=-1),
+    _S("Frightened", "social", 1, attack=-1, social_defense=-1, upgrades_to="Terrified"),
+    _S("Dejected", "social", 2, all_tests=-1, steps_down_to="Disheartened", note="-2 to Willpower tests; +2 Ego damage per failed social defense"),
+    _S("Enticed", "social", 2, upgrades_to="Enthralled", steps_down_to="Attracted", note="-3 social defense vs the source, +1 vs others"),
+    _S("Terrified", "social", 2, attack=-3, social_defense=-2, upgrades_to="Fleeing", steps_down_to="Frightened"),
+    _S("Blabbermouth", "social", 3),
+    _S("Enthralled", "social", 3, note="fails social defense vs the source"),
+    _S("Fleeing", "social", 3, note="flees; Scared to Death if it cannot"),
+    _S("Scared to Death", "social", 3, social_defense=-3),
+    _S("Surrendered", "social", 3),
+)
+STATUS_EFFECTS: dict[str, StatusEffect] = {s.name: s for s in STATUS_LIST}
+
+#: a name the chapter uses without defining it -> the effect used for it (reading)
+STATUS_ALIASES = {"Staggered": "Stunned"}

@@ -1,0 +1,152 @@
+"""Stamina, Wounds, Ego and what follows them: applying effects to a sheet,
+staying conscious, bleeding out, death and crippling, the end of a combat
+("Damage, Stamina, and Wounds", "Stamina", "Regaining Stamina", "Wounds",
+"Unconsciousness, Crippling, and Death", "Bleeding Out", "Crippling and
+Death", "Mayhem Points", "Status Effects").
+
+Every function returns a new sheet; the one given is left as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ..dice import DiceSource
+from ..system import AttackResult, Effect, Modifier, RuleError
+from . import core
+from .sheet import char, current_max_stamina, full_max_stamina, max_wounds, num, skill, stamina
+from .status import add_status, end_of_scene, names, remove_status, status_modifiers
+
+
+def is_dead(sheet: dict) -> bool:
+    """Dead at the maximum Wounds (typically 10), or as many Wounds as full Stamina ("Crippling and Death")."""
+    w = num(sheet.get("wounds"))
+    return w >= max_wounds(sheet) or w >= full_max_stamina(sheet)
+
+
+def take_damage(sheet: dict, damage: int, no_wounds: bool = False) -> tuple[dict, dict]:
+    """One hit's damage after soak ("Damage, Stamina, and Wounds", "Taking Wounds"):
+    Stamina first, a Wound per 5 Stamina lost, the rest as Wounds; each Wound costs
+    one Ego and one point of maximum Stamina; out of Stamina means Bloodied."""
+    st = stamina(sheet)
+    if no_wounds:
+        lost, wounds = min(max(0, damage), st), 0
+    else:
+        lost, wounds = core.damage_split(damage, st)
+    out = apply_effects(sheet, [Effect("damage", "", {"stamina": lost, "wounds": wounds, "ego": wounds})])
+    return out, {"stamina": lost, "wounds": wounds}
+
+
+def apply_effects(sheet: dict, effects: list[Effect], token_id: str | None = None) -> dict:
+    """The sheet after the effects aimed at ``token_id`` (all of them when None):
+    damage (Stamina, Wounds, Ego), statuses added or removed, Mayhem spent, ammunition."""
+    out = copy.deepcopy(sheet)
+    for e in effects:
+        if token_id is not None and e.target != token_id:
+            continue
+        d = e.data
+        if e.kind == "damage":
+            st = stamina(out) - num(d.get("stamina"))
+            out["wounds"] = num(out.get("wounds")) + num(d.get("wounds"))
+            out["ego"] = num(out.get("ego")) - num(d.get("ego", d.get("wounds")))
+            out["stamina"] = max(0, min(st, current_max_stamina(out)))
+            if out["stamina"] <= 0 and "Bloodied" not in names(out.get("statuses")):
+                out["statuses"] = add_status(out.get("statuses"), "Bloodied")
+        elif e.kind == "status":
+            if d.get("add"):
+                chain = d.get("chain") or []
+                current = out.get("statuses")
+                for earlier in chain:
+                    if earlier != d["add"] and earlier in names(current):
+                        current = remove_status(current, earlier)
+                out["statuses"] = add_status(current, d["add"], d.get("source"))
+            if d.get("remove"):
+                out["statuses"] = remove_status(out.get("statuses"), d["remove"])
+        elif e.kind == "mayhem":
+            out["mayhem"] = max(0, num(out.get("mayhem")) - num(d.get("spent")))
+        elif e.kind == "ammo":
+            weapons = out.get("weapons") or {}
+            w = weapons.get(d.get("weapon")) if isinstance(weapons, dict) else None
+            if w is not None and w.get("ammo") is not None:
+                w["ammo"] = max(0, num(w["ammo"]) - num(d.get("spent")))
+    return out
+
+
+def apply_result(sheet: dict, result: AttackResult, token_id: str | None = None) -> dict:
+    """The target's sheet after an attack result (or ``token_id``'s, e.g. the attacker's)."""
+    who = token_id if token_id is not None else result.details.get("target")
+    return apply_effects(sheet, result.effects, who)
+
+
+def consciousness_check(sheet: dict, dice: DiceSource) -> dict:
+    """At the start of the turn of a character out of Stamina: Resolve against the current
+    Wounds; failing it, they fall unconscious and begin dying; wound penalties do not
+    apply ("Unconsciousness, Crippling, and Death")."""
+    if stamina(sheet) > 0:
+        return {"needed": False, "sheet": sheet}
+    difficulty = num(sheet.get("wounds"))
+    mods = [Modifier("Resolve rank", skill(sheet, "resolve"), "sheet")] + status_modifiers(sheet.get("statuses"), "test")
+    rec = dice.roll(f"{max(0, char(sheet, 'willpower'))}dT", f"Resolve to stay conscious (difficulty {difficulty})")
+    total = rec.total + sum(m.value for m in mods)
+    passed = total >= difficulty
+    out = copy.deepcopy(sheet)
+    if not passed:
+        out["statuses"] = add_status(out.get("statuses"), "Unconscious")
+        out["dying"] = True
+    return {"needed": True, "passed": passed, "total": total, "difficulty": difficulty, "roll": rec, "modifiers": mods, "sheet": out}
+
+
+def bleed_out(sheet: dict, minutes: int) -> dict:
+    """A Wound per minute unconscious and dying without medical help ("Bleeding Out")."""
+    if not sheet.get("dying") or minutes <= 0:
+        return copy.deepcopy(sheet)
+    out = copy.deepcopy(sheet)
+    out["wounds"] = num(out.get("wounds")) + minutes
+    out["ego"] = num(out.get("ego")) - minutes
+    return out
+
+
+def regain_stamina(sheet: dict, points: int) -> dict:
+    """Stamina regained (first aid, ...): any point wakes a dying character ("Bleeding Out")."""
+    out = copy.deepcopy(sheet)
+    out["stamina"] = min(current_max_stamina(out), stamina(out) + max(0, points))
+    if out["stamina"] > 0 and out.get("dying"):
+        out["dying"] = False
+        out["statuses"] = remove_status(out.get("statuses"), "Unconscious")
+    if out["stamina"] > 0:
+        out["statuses"] = remove_status(out.get("statuses"), "Bloodied")
+    return out
+
+
+def burn_fate_point(sheet: dict, crippling: str) -> dict:
+    """Burn a Fate point to survive death with a permanent Crippling the GM describes
+    ("Crippling and Death"). Reading: the character stays at one Wound below death."""
+    if not is_dead(sheet):
+        raise RuleError("a Fate point is burnt to survive death; this character is not dead")
+    if num(sheet.get("fate_points")) < 1:
+        raise RuleError("no Fate point left to burn")
+    out = copy.deepcopy(sheet)
+    out["fate_points"] = num(out.get("fate_points")) - 1
+    out["wounds"] = min(max_wounds(out), full_max_stamina(out)) - 1
+    out["crippling"] = [*(out.get("crippling") or []), str(crippling)]
+    return out
+
+
+def end_of_combat(sheet: dict) -> dict:
+    """After a combat: Stamina back to the current maximum if conscious ("Regaining
+    Stamina"), unspent Mayhem lost ("Mayhem Points"), statuses step down at the end
+    of the scene ("Status Effects")."""
+    out = copy.deepcopy(sheet)
+    conscious = "Unconscious" not in names(out.get("statuses"))
+    out["statuses"] = end_of_scene(out.get("statuses"))
+    if conscious:
+        out["stamina"] = current_max_stamina(out)
+    out["mayhem"] = 0
+    return out
+
+
+def start_of_round_damage(sheet: dict, damage: int) -> dict:
+    """Damage statuses deal each round (Bleeding), taken as a hit of that much."""
+    if damage <= 0:
+        return copy.deepcopy(sheet)
+    return take_damage(sheet, damage)[0]

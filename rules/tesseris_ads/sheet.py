@@ -1,0 +1,167 @@
+"""The Tesseris character sheet: fields, reading values, derived numbers
+("Stamina", "Wounds", "Armor", "Bulk", "Initiative", "Movement Actions")."""
+
+from __future__ import annotations
+
+from ..system import RuleError, SheetField
+from . import core
+from .data import CHARACTERISTICS, SKILL_CHARACTERISTIC, SKILLS
+
+
+def num(value, default: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def char(sheet: dict, name: str) -> int:
+    """A characteristic rank (0 when missing)."""
+    return num(sheet.get(name, (sheet.get("characteristics") or {}).get(name, 0)))
+
+
+def skill(sheet: dict, name: str | None) -> int:
+    """A skill rank: a top-level field or an entry of ``skills`` (0 when untrained)."""
+    if not name:
+        return 0
+    if name in sheet and name not in CHARACTERISTICS:
+        return num(sheet[name])
+    return num((sheet.get("skills") or {}).get(name, 0))
+
+
+def skill_characteristic(sheet: dict, name: str) -> str:
+    """Which characteristic's dT a skill rolls (a sheet may override it)."""
+    own = (sheet.get("skill_characteristics") or {}).get(name)
+    return own or SKILL_CHARACTERISTIC.get(name, "agility")
+
+
+def bulk(sheet: dict) -> int:
+    """Total Bulk of worn armour as a positive number of successes lost ("Bulk")."""
+    return sum(abs(num((sheet.get(slot) or {}).get("bulk", 0))) for slot in ("armour", "cloak"))
+
+
+def full_max_stamina(sheet: dict) -> int:
+    return core.max_stamina(char(sheet, "strength"), char(sheet, "willpower"), 0, num(sheet.get("stamina_bonus")))
+
+
+def current_max_stamina(sheet: dict) -> int:
+    return core.max_stamina(
+        char(sheet, "strength"), char(sheet, "willpower"), num(sheet.get("wounds")), num(sheet.get("stamina_bonus"))
+    )
+
+
+def stamina(sheet: dict) -> int:
+    """Current Stamina (full when the sheet does not say), never above the current maximum."""
+    top = current_max_stamina(sheet)
+    value = sheet.get("stamina")
+    return top if value is None else max(0, min(num(value), top))
+
+
+def max_wounds(sheet: dict) -> int:
+    return num(sheet.get("max_wounds"), core.MAX_WOUNDS) or core.MAX_WOUNDS
+
+
+def speed(sheet: dict) -> int:
+    value = sheet.get("speed")
+    return core.HUMAN_SPEED if value is None else num(value)
+
+
+def weapon(sheet: dict, key: str | None) -> dict:
+    weapons = sheet.get("weapons") or {}
+    if isinstance(weapons, list):
+        weapons = {str(w.get("key") or w.get("name") or i): w for i, w in enumerate(weapons)}
+    if key is None:
+        if not weapons:
+            return {"name": "Unarmed", "kind": "melee", "damage": 0, "skill": "melee"}
+        key = next(iter(weapons))
+    if key not in weapons:
+        raise RuleError(f"no weapon {key!r} on the sheet; it has: {', '.join(weapons) or 'none'}")
+    return {"key": key, **weapons[key]}
+
+
+def sheet_fields() -> list[SheetField]:
+    f = SheetField
+    fields = [
+        f("strength", "Strength", default=3, group="Characteristics"),
+        f("agility", "Agility", default=3, group="Characteristics"),
+        f("perception", "Perception", default=3, group="Characteristics"),
+        f("intelligence", "Intelligence", default=2, group="Characteristics"),
+        f("willpower", "Willpower", default=3, group="Characteristics"),
+        f("charisma", "Charisma", default=2, group="Characteristics"),
+        f("speed", "Speed", default=3, help="squares per Move action", group="Characteristics"),
+    ]
+    defaults = {"melee": 2, "pistols": 1, "rifles": 2, "athletics": 1, "acrobatics": 1, "resolve": 1, "awareness": 2, "stealth": 1, "scrutiny": 1}
+    for key in SKILLS:
+        label = key.replace("_", " ").title()
+        fields.append(f(key, label, default=defaults.get(key, 0), help=f"rolls {SKILL_CHARACTERISTIC[key].title()} dT", group="Skills"))
+    fields += [
+        f("stamina", "Stamina (current)", default=None, help="empty: full", group="Health"),
+        f("stamina_bonus", "Bonus Stamina", default=0, group="Health"),
+        f("wounds", "Wounds", default=0, group="Health"),
+        f("max_wounds", "Wounds before death", default=10, group="Health"),
+        f("ego", "Ego", default=10, group="Health"),
+        f("fate_points", "Fate Points", default=1, group="Health"),
+        f("mayhem", "Mayhem Points", default=0, help="lost at the end of the combat", group="Health"),
+        f("tick_bonus", "Bonus ticks per round", default=0, group="Combat"),
+        f("initiative_bonus", "Initiative misc.", default=0, group="Combat"),
+        f("soak_bonus", "Soak misc.", default=0, group="Combat"),
+        f("armour", "Armour slot", kind="dict", default={"name": "Leather coat", "ap": 2, "bulk": 0}, help="name, ap, bulk", group="Gear"),
+        f("cloak", "Cloak slot", kind="dict", default={"name": "", "ap": 0, "bulk": 0}, help="covers torso and legs", group="Gear"),
+        f("weapons", "Weapons", kind="dict", default={}, help="key -> name, kind (melee/ranged/thrown), skill, damage, range, ap, rof [single, burst, auto], reliability, impact, jams", group="Gear"),
+        f("feats", "Feats", kind="list", default=[], group="Traits"),
+        f("talents", "Talents", kind="list", default=[], group="Traits"),
+        f("statuses", "Status effects", kind="list", default=[], group="Status"),
+        f("is_player", "Player character", kind="bool", default=True, group="Status"),
+    ]
+    return fields
+
+
+def default_sheet() -> dict:
+    sheet = {fld.key: fld.default for fld in sheet_fields()}
+    sheet.update(
+        name="Jim",
+        armour={"name": "Armoured coat", "ap": 3, "bulk": -1},
+        cloak={"name": "Duster", "ap": 1, "bulk": 0},
+        weapons={
+            "rifle": {"name": "Assault rifle", "kind": "ranged", "skill": "rifles", "damage": 6, "range": 30, "ap": 1, "rof": [1, 3, 8], "reliability": "normal", "jams": True, "ammo": 30},
+            "pistol": {"name": "Pistol", "kind": "ranged", "skill": "pistols", "damage": 4, "range": 12, "ap": 0, "rof": [1, 0, 0], "reliability": "reliable", "jams": True, "ammo": 8},
+            "knife": {"name": "Knife", "kind": "melee", "skill": "melee", "damage": 2, "ap": 0, "light": True},
+            "club": {"name": "Club", "kind": "melee", "skill": "melee", "damage": 3, "impact": True},
+        },
+        feats=[],
+        talents=[],
+        statuses=[],
+    )
+    return sheet
+
+
+def derived(sheet: dict) -> dict:
+    """Numbers the sheet shows and the rules use."""
+    st = stamina(sheet)
+    wounds = num(sheet.get("wounds"))
+    b = bulk(sheet)
+    out = {
+        "max_stamina": full_max_stamina(sheet),
+        "current_max_stamina": current_max_stamina(sheet),
+        "stamina": st,
+        "wounds": wounds,
+        "max_wounds": max_wounds(sheet),
+        "wound_penalty": core.wound_penalty(wounds, st),
+        "bloodied": st <= 0,
+        "ticks_per_round": core.BASE_TICKS + num(sheet.get("tick_bonus")),
+        "initiative_bonus": char(sheet, "agility") + speed(sheet) + num(sheet.get("initiative_bonus")),
+        "bulk": b,
+        "armour_ap": num((sheet.get("armour") or {}).get("ap")),
+        "cloak_ap": num((sheet.get("cloak") or {}).get("ap")),
+        "move": speed(sheet),
+        "run": 4 * speed(sheet),
+        "sprint": 6 * speed(sheet),
+        "defenses": {
+            "duck": f"{char(sheet, 'agility') + char(sheet, 'perception')}dT, re-roll {char(sheet, 'intelligence')}, -{b}",
+            "dodge": f"{char(sheet, 'agility')}dT + {skill(sheet, 'acrobatics')} - {b}",
+            "block": f"{char(sheet, 'strength')}dT + {skill(sheet, 'athletics')}",
+            "parry": f"{char(sheet, 'agility')}dT + {skill(sheet, 'melee')}",
+        },
+        "dead": wounds >= max_wounds(sheet) or wounds >= full_max_stamina(sheet),
+    }
+    return out
