@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 ENTRY_POINT_GROUP = "tacmap.rules"
 
 #: built-in system modules, in the order the lobby lists them
-BUILTIN_MODULES: tuple[str, ...] = ("gurps_lite", "tesseris_ads", "atomic_tomorrow", "phase_tn")
+BUILTIN_MODULES: tuple[str, ...] = ("savage_worlds", "gurps_lite", "tesseris_ads", "atomic_tomorrow", "phase_tn")
 
 _registry: dict[str, RuleSystem] | None = None
 

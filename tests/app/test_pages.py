@@ -72,6 +72,7 @@ def test_a_regular_install_carries_templates_and_static_files(tmp_path):
     assert "webapp/_templates/help/_layout.html" in names
     assert "webapp/_static/vendor/htmx-2.0.11.min.js" in names
     assert "webapp/_static/js/map.js" in names
+    assert "rules/tesseris_ads/__init__.py" in names
 
 
 GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid" and s.id != "plain_grid"]
