@@ -520,34 +520,77 @@ def _step_masks(board: Board) -> list[int]:
                 for x, y in ((bx - dx, by), (bx, by - dy)):
                     if 0 <= x < w and 0 <= y < h:
                         masks[y * w + x] |= bit
-    # walls and closed doors near a step (in a bucket of either cell or, for
-    # a diagonal, of the two cells beside the corner)
-    near: set[int] = set()
-    for i, bk in enumerate(buckets):
-        if bk:
-            cy, cx = divmod(i, w)
-            for y in range(max(0, cy - 1), min(h, cy + 2)):
-                for x in range(max(0, cx - 1), min(w, cx + 2)):
-                    near.add(y * w + x)
-    for i in near:
-        y, x = divmod(i, w)
-        m = masks[i]
-        for dx, dy, bit in bits:
-            if m & bit:
-                continue
-            nx, ny = x + dx, y + dy
-            cand: set[int] = set()
-            cells = ((x, y), (nx, ny), (nx, y), (x, ny)) if dx and dy else ((x, y), (nx, ny))
-            for cx, cy in cells:
-                bk = buckets[cy * w + cx]
-                if bk:
-                    cand.update(bk)
-            if cand:
-                px, py, qx, qy = x + 0.5, y + 0.5, nx + 0.5, ny + 0.5
-                if any(segment_touches(segs[n], px, py, qx, qy) for n in cand):
-                    m |= bit
-        masks[i] = m
+    # walls and closed doors
+    for seg in segs:
+        if not _grid_wall(seg, masks, w, h):
+            _any_wall(seg, masks, buckets, w, h)
     return masks
+
+
+def _mark(masks: list, w: int, h: int, x: int, y: int, dx: int, dy: int) -> None:
+    if 0 <= x < w and 0 <= y < h:
+        masks[y * w + x] |= _STEP_BIT[(dx, dy)]
+
+
+def _block_corner(masks: list, w: int, h: int, cx: int, cy: int) -> None:
+    """No diagonal step through the grid corner (cx, cy)."""
+    _mark(masks, w, h, cx - 1, cy - 1, 1, 1)
+    _mark(masks, w, h, cx, cy, -1, -1)
+    _mark(masks, w, h, cx, cy - 1, -1, 1)
+    _mark(masks, w, h, cx - 1, cy, 1, -1)
+
+
+def _grid_wall(seg: "Segment", masks: list, w: int, h: int) -> bool:
+    """A wall along a grid line between grid corners (the editor's walls):
+    it stops the orthogonal steps across the edges it covers and the
+    diagonal steps through every corner it touches. False for other walls."""
+    ax, ay, bx, by = seg.ax, seg.ay, seg.bx, seg.by
+    if not all(isinstance(v, int) for v in (ax, ay, bx, by)):
+        return False
+    if ay == by:
+        if not 0 <= ay <= h:
+            return True
+        x0, x1 = max(min(ax, bx), 0), min(max(ax, bx), w)  # what lies off the board stops nothing
+        for x in range(x0, x1 + 1):
+            _block_corner(masks, w, h, x, ay)
+        for x in range(x0, x1):
+            _mark(masks, w, h, x, ay - 1, 0, 1)
+            _mark(masks, w, h, x, ay, 0, -1)
+        return True
+    if ax == bx:
+        if not 0 <= ax <= w:
+            return True
+        y0, y1 = max(min(ay, by), 0), min(max(ay, by), h)
+        for y in range(y0, y1 + 1):
+            _block_corner(masks, w, h, ax, y)
+        for y in range(y0, y1):
+            _mark(masks, w, h, ax - 1, y, 1, 0)
+            _mark(masks, w, h, ax, y, -1, 0)
+        return True
+    return False
+
+
+def _any_wall(seg: "Segment", masks: list, buckets: list, w: int, h: int) -> None:
+    """Any other wall: test the steps that could meet it, i.e. those with
+    one of its bucket cells as either end or, for a diagonal, beside it."""
+    cells = _cells_of_segment(seg, w, h)
+    tried: set[tuple[int, int]] = set()
+    for b in cells:
+        by, bx = divmod(b, w)
+        for dx, dy in STEPS:
+            starts = [(bx, by), (bx - dx, by - dy)]
+            if dx and dy:
+                starts += [(bx - dx, by), (bx, by - dy)]
+            for x, y in starts:
+                if not (0 <= x < w and 0 <= y < h):
+                    continue
+                i = y * w + x
+                bit = _STEP_BIT[(dx, dy)]
+                if masks[i] & bit or (i, bit) in tried:
+                    continue
+                tried.add((i, bit))
+                if segment_touches(seg, x + 0.5, y + 0.5, x + dx + 0.5, y + dy + 0.5):
+                    masks[i] |= bit
 
 
 def _edge_bits(x: int, y: int, w: int, h: int, bits) -> int:

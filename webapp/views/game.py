@@ -33,6 +33,19 @@ def _page_actor(game_id: str, role: str):
     return actor, key, None
 
 
+def _seat(game_id: str):
+    """Who this browser is at the table (GM first, else player), or None; 404 for no game."""
+    h = hub()
+    if h.store.game(game_id) is None:
+        abort(404, "There is no such game.")
+    for role in ("gm", "player"):
+        key = remembered_key(role, game_id)
+        actor = h.authenticate(game_id, key) if key else None
+        if actor is not None:
+            return actor
+    return None
+
+
 def _render_page(template: str, game_id: str, actor, key: str, **extra):
     h = hub()
     game = h.game(game_id)
@@ -114,14 +127,7 @@ def join_game(game_id: str, name: str) -> tuple[str, str]:
 def command(game_id: str):
     """A command from an htmx form (the live page's Socket.IO link takes the rest)."""
     h = hub()
-    if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
-    actor = None
-    for role in ("gm", "player"):
-        key = remembered_key(role, game_id)
-        actor = h.authenticate(game_id, key) if key else None
-        if actor is not None:
-            break
+    actor = _seat(game_id)
     if actor is None:
         return "You are not in this game.", 403
     payload = {}
@@ -144,14 +150,7 @@ def sheet(game_id: str, token_id: str):
     from rules.system import RuleNotImplemented
 
     h = hub()
-    if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
-    actor = None
-    for role in ("gm", "player"):
-        key = remembered_key(role, game_id)
-        actor = h.authenticate(game_id, key) if key else None
-        if actor is not None:
-            break
+    actor = _seat(game_id)
     game = h.game(game_id)
     token = game.tokens.get(token_id)
     if actor is None or token is None or not (actor.role == "gm" or token.owner == actor.player_id):
