@@ -422,6 +422,38 @@ class SegmentIndex:
         self.cover = {k: tuple(sorted(v)) for k, v in cover.items()}
         w = self.width
         self.blocked_idx = frozenset(y * w + x for x, y in self.blocked)
+        self._visible: dict[int, tuple | None] = {}
+
+    def visible_part(self, n: int):
+        """Segment ``n`` cut to the board and a margin of one cell around it:
+        ``(x0, y0, x1, y1, err)`` with ``err`` a bound on how far the cut end
+        points may lie off the true wall (0 when nothing was cut), or None
+        when no part of it comes near the board."""
+        if n in self._visible:
+            return self._visible[n]
+        s = self.segs[n]
+        vx, vy = s.bx - s.ax, s.by - s.ay
+        t0, t1 = 0.0, 1.0
+        out = None
+        for p, q in ((-vx, s.ax + 1), (vx, self.width + 1 - s.ax), (-vy, s.ay + 1), (vy, self.height + 1 - s.ay)):
+            if p == 0:
+                if q < 0:
+                    break
+                continue
+            r = q / p
+            if p < 0:
+                t0 = max(t0, r)
+            else:
+                t1 = min(t1, r)
+        else:
+            if t0 < t1:
+                if t0 == 0.0 and t1 == 1.0:
+                    out = (s.ax, s.ay, s.bx, s.by, 0.0)
+                else:
+                    scale = abs(s.ax) + abs(s.ay) + abs(vx) + abs(vy)
+                    out = (s.ax + t0 * vx, s.ay + t0 * vy, s.ax + t1 * vx, s.ay + t1 * vy, 1e-14 * scale)
+        self._visible[n] = out
+        return out
 
 
 def _cells_of_segment(s: Segment, width: int, height: int):

@@ -1,0 +1,181 @@
+"""Benchmark of the rules core (board geometry, movement, dice odds).
+
+Run: ``python3 bench/bench_rules.py`` (from the repository root). Prints
+median times against the targets of issue 3 and, where the ``tcod``
+package has the same operation, its time measured in the same run and the
+ratio. Fixed seeds: the same board every run. Not part of the test run.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules import los, movement, odds  # noqa: E402
+from rules.board import Board  # noqa: E402
+
+WIDTH = HEIGHT = 100
+N_WALLS = 1000
+N_TOKENS = 30
+SEED = 20240603
+
+
+def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_walls: int = N_WALLS):
+    """A 100 x 100 board with 1,000 wall segments (four in five snapped to
+    the grid, one in five at arbitrary float points), 60 pillars, 30 pieces
+    of cover, 20 doors (half closed), some difficult terrain, and 30 tokens
+    on free cells."""
+    rnd = random.Random(seed)
+    board = Board(width, height)
+    for i in range(n_walls):
+        if i % 5:
+            x, y = rnd.randrange(width), rnd.randrange(height)
+            length = rnd.randint(1, 4)
+            if rnd.random() < 0.5:
+                b = (min(width, x + length), y)
+            else:
+                b = (x, min(height, y + length))
+            if b == (x, y):
+                b = (x - 1, y)
+            board.add_wall((x, y), b)
+        else:
+            x, y = rnd.uniform(0, width), rnd.uniform(0, height)
+            dx, dy = rnd.uniform(-3, 3), rnd.uniform(-3, 3)
+            board.add_wall((x, y), (x + dx, y + dy))
+    for i in range(20):
+        x, y = rnd.randrange(1, width - 1), rnd.randrange(1, height - 1)
+        board.add_door((x, y), (x + 1, y), closed=i % 2 == 0)
+    for _ in range(60):
+        board.block((rnd.randrange(width), rnd.randrange(height)))
+    for _ in range(200):
+        board.set_terrain((rnd.randrange(width), rnd.randrange(height)), 2)
+    for _ in range(30):
+        board.add_cover((rnd.randrange(width), rnd.randrange(height)), "crate")
+    tokens: list[tuple[int, int]] = []
+    while len(tokens) < N_TOKENS:
+        c = (rnd.randrange(width), rnd.randrange(height))
+        if c not in tokens and not board.is_blocked(c):
+            tokens.append(c)
+    return board, tokens
+
+
+def median_ms(fn, repeat: int = 15) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def per_call_ms(fn, args, rounds: int = 3) -> list[float]:
+    times = []
+    for _ in range(rounds):
+        for a in args:
+            t0 = time.perf_counter()
+            fn(a)
+            times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
+def tcod_rows(board: Board, tokens):
+    """The same operations in tcod (C), on grids built from the board:
+    opaque / impassable cells are the blocking cells and every cell a wall or
+    closed door passes through (tcod has no walls on cell edges, so its
+    board is coarser: a reference for speed, not for results)."""
+    try:
+        import numpy as np
+        import tcod
+    except ImportError:
+        return None
+    w, h = board.width, board.height
+    walls = np.zeros((h, w), dtype=bool)
+    index = board.segments()
+    for i, bucket in enumerate(index.buckets):
+        if bucket:
+            walls[divmod(i, w)] = True
+    for x, y in board.blocked:
+        walls[y, x] = True
+    transparent = ~walls
+    cost = np.ones((h, w), dtype=np.int32)
+    for (x, y), c in board.terrain.items():
+        cost[y, x] = max(1, round(c))
+    cost[walls] = 0
+    origin = tokens[0]
+    for t in tokens:
+        cost[t[1], t[0]] = 1
+        transparent[t[1], t[0]] = True
+
+    def fov(t):
+        return tcod.map.compute_fov(transparent, (t[1], t[0]), algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+
+    def whole_board():
+        dist = tcod.path.maxarray((h, w), dtype=np.int32)
+        dist[origin[1], origin[0]] = 0
+        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+
+    def path():
+        graph = tcod.path.SimpleGraph(cost=cost, cardinal=1, diagonal=1)
+        pf = tcod.path.Pathfinder(graph)
+        pf.add_root((origin[1], origin[0]))
+        pf.path_to((tokens[1][1], tokens[1][0]))
+
+    return {
+        "visible": statistics.median(per_call_ms(fov, tokens)),
+        "seen": statistics.median(int(fov(t).sum()) for t in tokens),
+        "whole": median_ms(whole_board),
+        "path": median_ms(path),
+        "version": tcod.__version__,
+    }
+
+
+def main() -> None:
+    board, tokens = make_board()
+    t0 = time.perf_counter()
+    board.segments()
+    t1 = time.perf_counter()
+    board.step_masks()
+    t2 = time.perf_counter()
+    los.visible_cells(board, tokens[0])  # builds the cached table of cell offsets for this board size
+    origin = tokens[0]
+    others = tokens[1:]
+    pairs = [(a, b) for i, a in enumerate(tokens) for b in tokens[i + 1 :]]
+    vis = per_call_ms(lambda t: los.visible_cells(board, t), tokens)
+    ref = tcod_rows(board, tokens)
+    rows = [
+        ("visible_cells, one token (median of 30)", 10, statistics.median(vis), ref and ref["visible"]),
+        ("visible_cells, slowest of the 30 tokens", 10, max(vis), None),
+        ("cover, one token to the 29 others", 10, median_ms(lambda: [los.cover(board, origin, t) for t in others]), None),
+        (f"line_of_fire, all {len(pairs)} pairs", 20, median_ms(lambda: [los.line_of_fire(board, a, b) for a, b in pairs]), None),
+        ("reachable, budget 12", 2, median_ms(lambda: movement.reachable(board, origin, 12, "chebyshev")), None),
+        ("reachable, budget 12, alternating", 2, median_ms(lambda: movement.reachable(board, origin, 12, "alternating")), None),
+        ("reachable, whole board", 60, median_ms(lambda: movement.reachable(board, origin, 10**9, "chebyshev")), ref and ref["whole"]),
+        ("shortest_path, token 1 to token 2", None, median_ms(lambda: movement.shortest_path(board, origin, tokens[1], "chebyshev")), ref and ref["path"]),
+        ("(index: walls by cell, after an edit)", None, (t1 - t0) * 1000, None),
+        ("(index: refused steps, after an edit)", None, (t2 - t1) * 1000, None),
+        ("odds: distribution('4d6kh3')", None, median_ms(lambda: odds.distribution("4d6kh3")), None),
+    ]
+    print(f"rules core, {WIDTH} x {HEIGHT} board, {N_WALLS} walls, {N_TOKENS} tokens, seed {SEED}")
+    print(f"python {sys.version.split()[0]}; " + (f"tcod {ref['version']}" if ref else "tcod not installed"))
+    print()
+    seen = statistics.median(len(los.visible_cells(board, t)) for t in tokens)
+    print(f"cells seen per token (median): {seen:.0f}" + (f"; tcod, walls as opaque cells: {ref['seen']:.0f}" if ref else ""))
+    print()
+    print(f"{'operation':42s} {'median ms':>10s} {'target':>7s} {'ok':>3s} {'tcod ms':>9s} {'ratio':>7s}")
+    for name, target, ms, tcod_ms in rows:
+        tgt = f"{target}" if target is not None else "-"
+        ok = "-" if target is None else ("yes" if ms <= target else "NO")
+        if tcod_ms:
+            ref_s, ratio = f"{tcod_ms:9.3f}", f"{ms / tcod_ms:6.0f}x"
+        else:
+            ref_s, ratio = f"{'-':>9s}", f"{'-':>7s}"
+        print(f"{name:42s} {ms:10.2f} {tgt:>7s} {ok:>3s} {ref_s} {ratio}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,703 @@
+"""Line of fire, cover and visible cells on a :class:`rules.board.Board`.
+
+The sight rule (used by all three):
+
+- A sight line is the straight segment between two points; for
+  ``line_of_fire`` and ``visible_cells`` those are the two cell centres.
+- It is blocked by a wall or closed door that crosses it, or that runs
+  along it for any length; it is blocked by a blocking cell whose inside
+  it passes through (the two end cells never block their own line).
+- A line that only touches a wall's end point, or the corner of a blocking
+  cell, is clear; but where walls, doors or blocking cells meet at a point
+  on the line from both sides of it (the line squeezes through a corner
+  where they join), it is blocked, and all of them are its blockers.
+- What touches the line exactly at one of its two end points is ignored
+  (a wall drawn through a cell's centre does not hide that cell).
+- The rule is the same read from either end, so line of fire is symmetric:
+  orientation tests are exact (integers on the quarter grid, exact
+  fractions for walls at arbitrary float points).
+
+Cover samples 9 sight lines, from the attacker's cell centre to the points
+at 1/4, 1/2 and 3/4 of the target cell's width and height (a 3 x 3
+lattice, its middle point being the target's centre). A line is
+obstructed by what blocks sight and also by a piece of cover whose cell it
+passes through, or whose cell's corner it grazes where something else
+meets that corner from the other side of the line (cover pieces in the
+attacker's or target's own cell do not count: they do not stand between
+the two). ``fraction`` is the share of
+the 9 lines obstructed; 1.0 means none reaches the target.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
+from heapq import heappop, heappush
+from dataclasses import dataclass, field
+
+from .board import Board, SegmentIndex, cell_id, orient
+
+#: the 3 x 3 lattice of cover sample points, in quarters of a cell
+COVER_SAMPLES: tuple[tuple[int, int], ...] = tuple((sx, sy) for sy in (1, 2, 3) for sx in (1, 2, 3))
+
+
+@dataclass(frozen=True)
+class LineOfFire:
+    clear: bool
+    cells: list = field(default_factory=list)
+    blockers: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"clear": self.clear, "cells": [list(c) for c in self.cells], "blockers": list(self.blockers)}
+
+
+@dataclass(frozen=True)
+class Cover:
+    fraction: float
+    blockers: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"fraction": self.fraction, "blockers": list(self.blockers)}
+
+
+# --------------------------------------------------------------------------
+# walking the grid
+
+
+def _walk(X0: int, Y0: int, X1: int, Y1: int, w: int):
+    """Cells a segment passes through, in quarter-cell integer coordinates.
+
+    Both end points lie strictly inside cells. Returns ``(path, corners)``:
+    the indexes (``y * w + x``) of the cells whose inside the segment
+    crosses, in order, and for each exact corner crossing
+    ``(corner_x, corner_y, side_cell_1, side_cell_2)``.
+    """
+    cx, cy = X0 >> 2, Y0 >> 2
+    ex, ey = X1 >> 2, Y1 >> 2
+    DX, DY = X1 - X0, Y1 - Y0
+    if DX > 0:
+        sx, nx, ADX = 1, 4 * (cx + 1) - X0, DX
+    elif DX < 0:
+        sx, nx, ADX = -1, X0 - 4 * cx, -DX
+    else:
+        sx, nx, ADX = 0, 1, 0
+    if DY > 0:
+        sy, ny, ADY = 1, 4 * (cy + 1) - Y0, DY
+    elif DY < 0:
+        sy, ny, ADY = -1, Y0 - 4 * cy, -DY
+    else:
+        sy, ny, ADY = 0, 1, 0
+    path = [cy * w + cx]
+    corners = []
+    append = path.append
+    while cx != ex or cy != ey:
+        a = nx * ADY
+        b = ny * ADX
+        if a < b:
+            cx += sx
+            nx += 4
+        elif b < a:
+            cy += sy
+            ny += 4
+        else:
+            corners.append((cx + (sx > 0), cy + (sy > 0), cy * w + cx + sx, (cy + sy) * w + cx))
+            cx += sx
+            cy += sy
+            nx += 4
+            ny += 4
+        append(cy * w + cx)
+    return path, corners
+
+
+# --------------------------------------------------------------------------
+# one segment against one sight line
+
+_NONE = 0
+_BLOCK = 1
+
+
+def _contact(s, px, py, qx, qy):
+    """How wall ``s`` meets the sight line p-q: ``_NONE``, ``_BLOCK``, or
+    ``(point, side)`` when one of its end points touches the open line and
+    the rest of it lies on ``side`` (+1 / -1)."""
+    ax, ay, bx, by = s.ax, s.ay, s.bx, s.by
+    if s.exact:
+        ux, uy = qx - px, qy - py
+        d1 = ux * (ay - py) - uy * (ax - px)
+        d2 = ux * (by - py) - uy * (bx - px)
+        if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
+            return _NONE
+        o1 = (d1 > 0) - (d1 < 0)
+        o2 = (d2 > 0) - (d2 < 0)
+    else:
+        o1 = orient(px, py, qx, qy, ax, ay)
+        o2 = orient(px, py, qx, qy, bx, by)
+        if o1 and o1 == o2:
+            return _NONE
+    if not o1 and not o2:
+        return _BLOCK if _overlap(s, px, py, qx, qy) else _NONE
+    if s.exact:
+        vx, vy = bx - ax, by - ay
+        d3 = vx * (py - ay) - vy * (px - ax)
+        d4 = vx * (qy - ay) - vy * (qx - ax)
+        o3 = (d3 > 0) - (d3 < 0)
+        o4 = (d4 > 0) - (d4 < 0)
+    else:
+        o3 = orient(ax, ay, bx, by, px, py)
+        o4 = orient(ax, ay, bx, by, qx, qy)
+    if not o3 or not o4 or o3 == o4:
+        return _NONE  # no contact, or contact at an end of the sight line
+    if o1 and o2:
+        return _BLOCK
+    return ((ax, ay), o2) if not o1 else ((bx, by), o1)
+
+
+def _overlap(s, px, py, qx, qy) -> bool:
+    """A wall collinear with the sight line: do they share a stretch?"""
+    from fractions import Fraction as F
+
+    ux, uy = F(qx) - F(px), F(qy) - F(py)
+    ta = (F(s.ax) - F(px)) * ux + (F(s.ay) - F(py)) * uy
+    tb = (F(s.bx) - F(px)) * ux + (F(s.by) - F(py)) * uy
+    lo, hi = max(min(ta, tb), 0), min(max(ta, tb), ux * ux + uy * uy)
+    return hi > lo
+
+
+def _side(px, py, qx, qy, cell: int, w: int) -> int:
+    y, x = divmod(cell, w)
+    d = (qx - px) * (y + 0.5 - py) - (qy - py) * (x + 0.5 - px)
+    return 1 if d > 0 else -1
+
+
+def _sight(index: SegmentIndex, X0, Y0, X1, Y1, ends, with_cover: bool, first: bool):
+    """Evaluate one sight line given in quarter-cell coordinates.
+
+    Returns ``(blocked, blockers, path, corners)``; with ``first`` it stops
+    at the first thing found to block and ``blockers`` may be partial.
+    """
+    w = index.width
+    path, corners = _walk(X0, Y0, X1, Y1, w)
+    px, py, qx, qy = X0 / 4, Y0 / 4, X1 / 4, Y1 / 4
+    blockers: set[str] = set()
+    blocked_idx = index.blocked_idx
+    cover = index.cover if with_cover else None
+    for i in path:
+        if i in blocked_idx and i not in ends:
+            blockers.add(cell_id(divmod(i, w)[::-1]))
+            if first:
+                return True, blockers, path, corners
+        if cover and i in cover and i not in ends:
+            blockers.update(cover[i])
+            if first:
+                return True, blockers, path, corners
+    buckets = index.buckets
+    cand: set[int] = set()
+    for i in path:
+        b = buckets[i]
+        if b:
+            cand.update(b)
+    for _cx, _cy, s1, s2 in corners:
+        b = buckets[s1]
+        if b:
+            cand.update(b)
+        b = buckets[s2]
+        if b:
+            cand.update(b)
+    touches: dict | None = None
+    segs = index.segs
+    for n in cand:
+        s = segs[n]
+        c = _contact(s, px, py, qx, qy)
+        if not c:
+            continue
+        if c == _BLOCK:
+            blockers.add(s.id)
+            if first:
+                return True, blockers, path, corners
+            continue
+        if touches is None:
+            touches = {}
+        t = touches.setdefault(c[0], [0, []])
+        t[0] |= 1 if c[1] > 0 else 2
+        t[1].append(s.id)
+    for cx, cy, s1, s2 in corners:
+        for sc in (s1, s2):
+            ids = None
+            if sc in blocked_idx:
+                ids = [cell_id(divmod(sc, w)[::-1])]
+            if cover and sc in cover:
+                ids = (ids or []) + list(cover[sc])
+            if ids:
+                if touches is None:
+                    touches = {}
+                t = touches.setdefault((cx, cy), [0, []])
+                t[0] |= 1 if _side(px, py, qx, qy, sc, w) > 0 else 2
+                t[1].extend(ids)
+    if touches:
+        for mask, ids in touches.values():
+            if mask == 3:
+                blockers.update(ids)
+                if first:
+                    return True, blockers, path, corners
+    return bool(blockers), blockers, path, corners
+
+
+def _check_cell(board: Board, cell) -> tuple[int, int]:
+    try:
+        x, y = cell
+    except (TypeError, ValueError):
+        raise ValueError(f"a cell is a pair (x, y), not {cell!r}") from None
+    if not isinstance(x, int) or not isinstance(y, int) or not board.in_bounds((x, y)):
+        raise ValueError(f"cell {cell!r} is not on the {board.width} x {board.height} board")
+    return x, y
+
+
+def _cells(indexes, w: int) -> list:
+    return [(i % w, i // w) for i in indexes]
+
+
+# --------------------------------------------------------------------------
+# the rule functions
+
+
+def line_of_fire(board: Board, a, b) -> LineOfFire:
+    """Line of fire from the centre of cell ``a`` to the centre of cell ``b``.
+
+    ``cells`` are the cells the line passes through, in order from ``a``
+    (where it crosses a corner exactly, both cells beside the corner);
+    ``blockers`` the sorted ids of every wall, door and blocking cell that
+    stops it. See the module docstring for the rule.
+    """
+    ax, ay = _check_cell(board, a)
+    bx, by = _check_cell(board, b)
+    index = board.segments()
+    w = index.width
+    if (ax, ay) == (bx, by):
+        return LineOfFire(True, [(ax, ay)], [])
+    ends = (ay * w + ax, by * w + bx)
+    blocked, blockers, path, corners = _sight(
+        index, 4 * ax + 2, 4 * ay + 2, 4 * bx + 2, 4 * by + 2, ends, False, False
+    )
+    if corners:
+        # a diagonal move along the path is a corner crossing: the two
+        # cells beside that corner come between its two path cells
+        order = [path[0]]
+        ci = 0
+        for prev, i in zip(path, path[1:]):
+            if abs(i - prev) not in (1, w):
+                order.extend(corners[ci][2:])
+                ci += 1
+            order.append(i)
+        cells = _cells(order, w)
+    else:
+        cells = _cells(path, w)
+    return LineOfFire(not blocked, cells, sorted(blockers))
+
+
+def cover(board: Board, attacker, target) -> Cover:
+    """The share of the 9 sight lines from the attacker's cell centre to the
+    3 x 3 lattice of points in the target's cell that something obstructs
+    (walls, doors, blocking cells, pieces of cover), and the sorted ids of
+    everything that obstructs at least one of them. 1.0: no line reaches."""
+    ax, ay = _check_cell(board, attacker)
+    tx, ty = _check_cell(board, target)
+    if (ax, ay) == (tx, ty):
+        return Cover(0.0, [])
+    index = board.segments()
+    w = index.width
+    ends = (ay * w + ax, ty * w + tx)
+    X0, Y0 = 4 * ax + 2, 4 * ay + 2
+    obstructed = 0
+    blockers: set[str] = set()
+    for sx, sy in COVER_SAMPLES:
+        blocked, ids, _p, _c = _sight(index, X0, Y0, 4 * tx + sx, 4 * ty + sy, ends, True, False)
+        if blocked:
+            obstructed += 1
+            blockers |= ids
+    return Cover(obstructed / len(COVER_SAMPLES), sorted(blockers))
+
+
+def can_see(board: Board, a, b) -> bool:
+    """``line_of_fire(board, a, b).clear``, without gathering the details."""
+    ax, ay = _check_cell(board, a)
+    bx, by = _check_cell(board, b)
+    if (ax, ay) == (bx, by):
+        return True
+    index = board.segments()
+    w = index.width
+    ends = (ay * w + ax, by * w + bx)
+    return not _sight(index, 4 * ax + 2, 4 * ay + 2, 4 * bx + 2, 4 * by + 2, ends, False, True)[0]
+
+
+def visible_cells(board: Board, origin, radius: float | None = None) -> set:
+    """The cells a token in ``origin`` sees (for fog of war): every cell
+    whose centre has a clear line of fire from the origin's centre (the
+    same rule as :func:`line_of_fire`), within ``radius`` cells (centre to
+    centre, Euclidean) when one is given. Blocking cells that are seen are
+    included (one sees the pillar, not what is behind it).
+
+    How it stays fast: cells are taken in order of distance while two sets
+    of directions grow, built from the walls and blocking cells met so far:
+    the *shadow* (directions in which something nearer than the cell
+    certainly crosses the sight line) and the *touched* directions (in which
+    something nearer might touch it). A cell in the shadow is hidden, a cell
+    outside every touched direction is seen, and only the cells in between
+    get the exact test of :func:`line_of_fire`. Both sets are widened or
+    narrowed by a small angle so that rounding can only send a cell to the
+    exact test, never decide it wrongly. Once the shadow covers every
+    direction that still leads onto the board, the search stops.
+    """
+    ox, oy = _check_cell(board, origin)
+    index = board.segments()
+    return _Fov(index, ox, oy, radius).run()
+
+
+_EPS = 1e-9  # radians: the margin between a decided direction and a doubtful one
+_NARROW = 1e-7  # a gap in the shadow this narrow holds at most exact directions
+_TWO_PI = 2 * math.pi
+
+
+@lru_cache(maxsize=8)
+def _offsets(w: int, h: int) -> tuple:
+    """Cell offsets ``(distance, angle, dx, dy)`` from any cell of a w x h
+    board, nearest first (a pure function of the board size, cached)."""
+    out = []
+    for dy in range(-h + 1, h):
+        for dx in range(-w + 1, w):
+            out.append((math.hypot(dx, dy), math.atan2(dy, dx), dx, dy))
+    out.sort()
+    return tuple(out)
+
+
+def _seg_distance(ax: float, ay: float, vx: float, vy: float) -> float:
+    """Distance from the origin to the segment a + t v, t in 0..1."""
+    vv = vx * vx + vy * vy
+    t = -(ax * vx + ay * vy) / vv if vv > 0 else 0.0
+    t = 0.0 if t < 0 else 1.0 if t > 1 else t
+    return math.hypot(ax + t * vx, ay + t * vy)
+
+
+class _Union:
+    """A union of angle intervals in (-pi, pi], as sorted disjoint lists."""
+
+    __slots__ = ("starts", "ends")
+
+    def __init__(self) -> None:
+        self.starts: list[float] = []
+        self.ends: list[float] = []
+
+    def add(self, lo: float, hi: float) -> None:
+        if lo < -math.pi:
+            self._add(lo + _TWO_PI, 4.0)
+            self._add(-4.0, hi)
+        elif hi > math.pi:
+            self._add(lo, 4.0)
+            self._add(-4.0, hi - _TWO_PI)
+        else:
+            self._add(lo, hi)
+
+    def _add(self, lo: float, hi: float) -> None:
+        S, E = self.starts, self.ends
+        k = bisect_left(E, lo)
+        j = bisect_right(S, hi)
+        if k < j:
+            if S[k] < lo:
+                lo = S[k]
+            if E[j - 1] > hi:
+                hi = E[j - 1]
+            S[k:j] = [lo]
+            E[k:j] = [hi]
+        else:
+            S.insert(k, lo)
+            E.insert(k, hi)
+
+    def __contains__(self, a: float) -> bool:
+        k = bisect_right(self.starts, a) - 1
+        return k >= 0 and a <= self.ends[k]
+
+    def gaps(self):
+        """The directions not in the union, as (lo, hi) pairs."""
+        S, E = self.starts, self.ends
+        if not S:
+            return [(-math.pi, math.pi)]
+        out = []
+        if S[0] > -math.pi:
+            out.append((-math.pi, S[0]))
+        for k in range(len(S) - 1):
+            out.append((E[k], S[k + 1]))
+        if E[-1] < math.pi:
+            out.append((E[-1], math.pi))
+        return out
+
+
+class _Fov:
+    def __init__(self, index: SegmentIndex, ox: int, oy: int, radius) -> None:
+        self.index = index
+        self.ox, self.oy = ox, oy
+        self.cx, self.cy = ox + 0.5, oy + 0.5
+        self.radius = radius
+        self.shadow = _Union()
+        self.touched = _Union()
+        self.pending: list = []  # (activation distance, lo, hi): shadows not yet valid
+        self.out = {(ox, oy)}
+        w = index.width
+        self.ends_origin = oy * w + ox
+        corners = [(0, 0), (index.width, 0), (0, index.height), (index.width, index.height)]
+        self.board_corners = [
+            (math.atan2(y - self.cy, x - self.cx), math.hypot(x - self.cx, y - self.cy)) for x, y in corners
+        ]
+
+    # obstacles -------------------------------------------------------------
+
+    def _span(self, points):
+        """Angular span (lo, hi) of points seen from the origin, and the
+        largest distance; None when the origin is in line with them all."""
+        cx, cy = self.cx, self.cy
+        base = None
+        lo = hi = 0.0
+        rmax = 0.0
+        for x, y in points:
+            ang = math.atan2(y - cy, x - cx)
+            r = math.hypot(x - cx, y - cy)
+            if r > rmax:
+                rmax = r
+            if base is None:
+                base = ang
+                continue
+            d = ang - base
+            if d > math.pi:
+                d -= _TWO_PI
+            elif d <= -math.pi:
+                d += _TWO_PI
+            if d < lo:
+                lo = d
+            if d > hi:
+                hi = d
+        return base + lo, base + hi, rmax
+
+    def _hidden(self, lo: float, hi: float) -> bool:
+        """True when the directions lo..hi are all in the shadow already: an
+        obstacle there can change nothing (the shadow only grows, and holds
+        for every cell still to come), so it is left out."""
+        if lo < -math.pi:
+            lo += _TWO_PI
+            hi += _TWO_PI
+        S, E = self.shadow.starts, self.shadow.ends
+        k = bisect_right(S, lo) - 1
+        if k < 0 or E[k] < min(hi, math.pi):
+            return False
+        if hi > math.pi:
+            k = bisect_right(S, -math.pi) - 1
+            return k >= 0 and E[k] >= hi - _TWO_PI
+        return True
+
+    def _add_segment(self, s) -> None:
+        # the part of the wall over the board (within a margin of one cell:
+        # no sight line on the board can meet the rest), its end points
+        # known to within ``err`` (exact when nothing was cut off)
+        piece = self.index.visible_part(s.n)
+        if piece is None:
+            return
+        p0x, p0y, p1x, p1y, err = piece
+        cx, cy = self.cx, self.cy
+        dmin = _seg_distance(p0x - cx, p0y - cy, p1x - p0x, p1y - p0y)
+        if dmin <= 1e-6 + 2 * err:
+            # (nearly) through the origin's centre: the exact test decides
+            self.touched.add(-4.0, 4.0)
+            return
+        margin = _EPS + 4 * err / dmin
+        lo, hi, rmax = self._span(((p0x, p0y), (p1x, p1y)))
+        if self._hidden(lo - margin, hi + margin):
+            return
+        self.touched.add(lo - margin, hi + margin)
+        length = math.hypot(p1x - p0x, p1y - p0y)
+        if length <= 4:
+            heappush(self.pending, (rmax + err + 1e-9, lo + margin, hi - margin))
+            return
+        # a long wall casts its shadow piece by piece, each piece from the
+        # distance of its own far end; the pieces overlap, so no direction
+        # between two of them is left out
+        vx, vy = p1x - p0x, p1y - p0y
+        k = min(400, math.ceil(length / 2))
+        for i in range(k):
+            t0 = max(0.0, (i - 0.25) / k)
+            t1 = min(1.0, (i + 1.25) / k)
+            plo, phi, prmax = self._span(((p0x + t0 * vx, p0y + t0 * vy), (p0x + t1 * vx, p0y + t1 * vy)))
+            heappush(self.pending, (prmax + err + 1e-6, plo + margin, phi - margin))
+
+    def _add_block(self, x: int, y: int) -> None:
+        lo, hi, rmax = self._span(((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)))
+        if self._hidden(lo - _EPS, hi + _EPS):
+            return
+        self.touched.add(lo - _EPS, hi + _EPS)
+        heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
+
+    def _obstacles(self) -> list:
+        """Every wall, closed door and blocking cell as ``(nearest distance
+        from the origin, number)``, nearest first; a blocking cell ``c`` is
+        numbered ``-1 - c``."""
+        index = self.index
+        cx, cy = self.cx, self.cy
+        out = []
+        for s in index.segs:
+            piece = index.visible_part(s.n)
+            if piece is None:
+                continue
+            p0x, p0y, p1x, p1y, err = piece
+            out.append((_seg_distance(p0x - cx, p0y - cy, p1x - p0x, p1y - p0y) - err - 1e-6, s.n))
+        w = index.width
+        for i in index.blocked_idx:
+            if i == self.ends_origin:
+                continue
+            y, x = divmod(i, w)
+            dx = max(x - cx, 0.0, cx - x - 1)
+            dy = max(y - cy, 0.0, cy - y - 1)
+            out.append((math.hypot(dx, dy) - 1e-6, -1 - i))
+        out.sort()
+        return out
+
+    # the end -----------------------------------------------------------------
+
+    def _exit(self, ang: float) -> float:
+        """Distance from the origin to the board's edge in direction ``ang``."""
+        c, s = math.cos(ang), math.sin(ang)
+        w, h = self.index.width, self.index.height
+        tx = (w - self.cx) / c if c > 1e-15 else (-self.cx / c if c < -1e-15 else math.inf)
+        ty = (h - self.cy) / s if s > 1e-15 else (-self.cy / s if s < -1e-15 else math.inf)
+        return min(tx, ty)
+
+    def _open_gaps(self, d: float):
+        """The gaps in the shadow that still lead onto the board beyond
+        distance ``d``; None when one of them is wide (keep searching)."""
+        narrow = []
+        for lo, hi in self.shadow.gaps():
+            if hi - lo < _NARROW:
+                if self._exit((lo + hi) / 2) > d - 1e-6:
+                    narrow.append((lo, hi))
+                continue
+            if self._exit(lo) > d - 1e-6 or self._exit(hi) > d - 1e-6:
+                return None
+            for ang, r in self.board_corners:
+                if lo <= ang <= hi and r > d - 1e-6:
+                    return None
+        return narrow
+
+    # the search --------------------------------------------------------------
+
+    def _test(self, x: int, y: int) -> None:
+        index = self.index
+        w = index.width
+        ox, oy = self.ox, self.oy
+        blocked = _sight(
+            index, 4 * ox + 2, 4 * oy + 2, 4 * x + 2, 4 * y + 2, (self.ends_origin, y * w + x), False, True
+        )[0]
+        if not blocked:
+            self.out.add((x, y))
+
+    def run(self) -> set:
+        index = self.index
+        w, h = index.width, index.height
+        ox, oy = self.ox, self.oy
+        offsets = _offsets(w, h)
+        radius = math.inf if self.radius is None else self.radius
+        shadow, pending = self.shadow, self.pending
+        s_starts, s_ends = shadow.starts, shadow.ends
+        t_starts, t_ends = self.touched.starts, self.touched.ends
+        segs = index.segs
+        add_segment, add_block, test = self._add_segment, self._add_block, self._test
+        out = self.out
+        obstacles = self._obstacles()
+        n_obs = len(obstacles)
+        g = 0  # obstacles[:g] are in the touched set (and pending or in the shadow)
+        next_check = 1.0
+        inf = math.inf
+        next_event = 0.0
+        for d, ang, dx, dy in offsets:
+            if d >= next_event:
+                # the slow path, once in a while: stop, grow the sets, check the end
+                if d > radius:
+                    return out
+                while g < n_obs and obstacles[g][0] <= d:
+                    m = obstacles[g][1]
+                    if m >= 0:
+                        add_segment(segs[m])
+                    else:
+                        y, x = divmod(-1 - m, w)
+                        add_block(x, y)
+                    g += 1
+                while pending and pending[0][0] < d:
+                    _r, lo, hi = heappop(pending)
+                    if lo < hi:
+                        shadow.add(lo, hi)
+                if d >= next_check:
+                    next_check = d + 1.0
+                    gaps = self._open_gaps(d)
+                    if gaps is not None:
+                        self._gap_walk(gaps, d, radius)
+                        return out
+                next_event = min(
+                    next_check,
+                    radius if radius < inf else inf,
+                    obstacles[g][0] if g < n_obs else inf,
+                    pending[0][0] if pending else inf,
+                )
+                if next_event <= d:
+                    next_event = math.nextafter(d, inf)
+                if d == 0:
+                    continue
+            x = ox + dx
+            if x < 0 or x >= w:
+                continue
+            y = oy + dy
+            if y < 0 or y >= h:
+                continue
+            j = bisect_right(s_starts, ang) - 1
+            if j >= 0 and ang <= s_ends[j]:
+                continue
+            j = bisect_right(t_starts, ang) - 1
+            if j < 0 or ang > t_ends[j]:
+                out.add((x, y))
+                continue
+            test(x, y)
+        return out
+
+    def _gap_walk(self, gaps, d: float, radius: float) -> None:
+        """After the search stopped at distance ``d``, the cells further away
+        whose direction lies in one of the narrow gaps left in the shadow."""
+        w, h = self.index.width, self.index.height
+        ox, oy = self.ox, self.oy
+        for lo, hi in gaps:
+            mid = (lo + hi) / 2
+            c, s = math.cos(mid), math.sin(mid)
+            lo -= _EPS
+            hi += _EPS
+            if abs(c) >= abs(s):
+                step = 1 if c > 0 else -1
+                for dx in range(step, (w if step > 0 else -w), step):
+                    x = ox + dx
+                    if not 0 <= x < w:
+                        break
+                    yc = dx * s / c
+                    for dy in (math.floor(yc), math.floor(yc) + 1):
+                        self._gap_cell(dx, dy, lo, hi, d, radius, w, h)
+            else:
+                step = 1 if s > 0 else -1
+                for dy in range(step, (h if step > 0 else -h), step):
+                    y = oy + dy
+                    if not 0 <= y < h:
+                        break
+                    xc = dy * c / s
+                    for dx in (math.floor(xc), math.floor(xc) + 1):
+                        self._gap_cell(dx, dy, lo, hi, d, radius, w, h)
+
+    def _gap_cell(self, dx, dy, lo, hi, d, radius, w, h) -> None:
+        x, y = self.ox + dx, self.oy + dy
+        if not (0 <= x < w and 0 <= y < h):
+            return
+        r = math.hypot(dx, dy)
+        if r < d - 1e-6 or r > radius:
+            return
+        a = math.atan2(dy, dx)
+        if lo <= a <= hi or lo <= a + _TWO_PI <= hi or lo <= a - _TWO_PI <= hi:
+            self._test(x, y)

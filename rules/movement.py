@@ -1,0 +1,260 @@
+"""Movement on a :class:`rules.board.Board`: step costs, diagonal policies,
+the cells a token can reach and the cheapest path.
+
+Diagonal policies (a system's ``diagonal``):
+
+- ``"chebyshev"``: a diagonal step costs 1, like an orthogonal one;
+- ``"alternating"``: diagonals cost 1, 2, 1, 2... over the whole path (the
+  first diagonal costs 1, the second 2, and so on; orthogonal steps in
+  between do not reset the count);
+- ``"manhattan"``: no diagonal steps;
+- ``"euclidean"``: a diagonal step costs the square root of 2.
+
+A step's cost is its base cost times the terrain cost of the cell it
+enters (difficult terrain: 2). Which steps are allowed is
+:meth:`rules.board.Board.step_blocked` (walls, closed doors, blocking
+cells, the board's edge, no cutting corners), plus: a token may not enter
+an ``occupied`` cell (its own start cell is fine).
+"""
+
+from __future__ import annotations
+
+import math
+from heapq import heappop, heappush
+
+from .board import STEPS, Board
+
+POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
+SQRT2 = math.sqrt(2)
+
+
+def _check_policy(diagonal: str) -> str:
+    if diagonal not in POLICIES:
+        raise ValueError(f"unknown diagonal policy {diagonal!r}; one of {', '.join(POLICIES)}")
+    return diagonal
+
+
+def _terrain_list(board: Board) -> list:
+    cached = board._cache.get("terrain")
+    if cached is None:
+        w = board.width
+        cached = [1] * (w * board.height)
+        for (x, y), cost in board.terrain.items():
+            cached[y * w + x] = cost
+        board._cache["terrain"] = cached
+    return cached
+
+
+def _cell(board: Board, cell) -> tuple[int, int]:
+    try:
+        x, y = cell
+    except (TypeError, ValueError):
+        raise ValueError(f"a cell is a pair (x, y), not {cell!r}") from None
+    if not isinstance(x, int) or not isinstance(y, int) or not board.in_bounds((x, y)):
+        raise ValueError(f"cell {cell!r} is not on the {board.width} x {board.height} board")
+    return x, y
+
+
+def _steps(board: Board, diagonal: str):
+    """``(bit, flat offset, base cost, is diagonal)`` for each allowed step."""
+    w = board.width
+    out = []
+    for i, (dx, dy) in enumerate(STEPS):
+        diag = bool(dx and dy)
+        if diag and diagonal == "manhattan":
+            continue
+        base = (SQRT2 if diagonal == "euclidean" else 1) if diag else 1
+        out.append((1 << i, dy * w + dx, base, diag))
+    return out
+
+
+def step_cost(board: Board, a, b, diagonal: str, diagonals_so_far: int = 0):
+    """The cost of one step from ``a`` to the adjacent ``b``, or None when
+    the step is not allowed. ``diagonals_so_far`` is the number of diagonal
+    steps already taken on the path (for ``"alternating"``)."""
+    _check_policy(diagonal)
+    ax, ay = _cell(board, a)
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    if max(abs(dx), abs(dy)) != 1:
+        return None
+    diag = bool(dx and dy)
+    if diag and diagonal == "manhattan":
+        return None
+    if board.step_blocked((ax, ay), (bx, by)):
+        return None
+    if not diag:
+        base = 1
+    elif diagonal == "euclidean":
+        base = SQRT2
+    elif diagonal == "alternating":
+        base = 1 + diagonals_so_far % 2
+    else:
+        base = 1
+    return base * board.terrain_cost((bx, by))
+
+
+def path_cost(board: Board, path, diagonal: str, occupied=()):
+    """The cost of moving along ``path`` (a list of cells, the start first),
+    or None when a step is not allowed (not adjacent, blocked, into an
+    occupied cell). A path of one cell costs 0."""
+    _check_policy(diagonal)
+    path = [tuple(c) for c in path]
+    if not path:
+        raise ValueError("a path has at least its start cell")
+    try:
+        _cell(board, path[0])
+    except ValueError:
+        return None
+    occupied = {tuple(c) for c in occupied}
+    total = 0
+    diagonals = 0
+    for a, b in zip(path, path[1:]):
+        if b in occupied and b != path[0]:
+            return None
+        try:
+            cost = step_cost(board, a, b, diagonal, diagonals)
+        except ValueError:
+            return None
+        if cost is None:
+            return None
+        if a[0] != b[0] and a[1] != b[1]:
+            diagonals += 1
+        total += cost
+    return total
+
+
+def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
+    """Dijkstra over (cell, parity of diagonals so far); parity only matters
+    for ``"alternating"``. Returns ``(dist, prev, found state or None)``
+    keyed by state ``cell_index * 2 + parity``."""
+    _check_policy(diagonal)
+    sx, sy = _cell(board, start)
+    w, h = board.width, board.height
+    masks = board.step_masks()
+    terr = _terrain_list(board)
+    steps = _steps(board, diagonal)
+    occ = set()
+    for c in occupied:
+        cx, cy = c
+        if 0 <= cx < w and 0 <= cy < h and (cx, cy) != (sx, sy):
+            occ.add(cy * w + cx)
+    goal_i = None
+    if goal is not None:
+        gx, gy = _cell(board, goal)
+        goal_i = gy * w + gx
+    alternating = diagonal == "alternating"
+    s0 = (sy * w + sx) * 2
+    dist = {s0: 0}
+    prev: dict[int, int] = {}
+    inf = math.inf
+    limit = inf if budget is None else budget
+    if goal_i is None:
+        heap = [(0, s0)]
+        while heap:
+            d, s = heappop(heap)
+            if d > dist[s]:
+                continue
+            i = s >> 1
+            parity = s & 1
+            m = masks[i]
+            for bit, off, base, diag in steps:
+                if m & bit:
+                    continue
+                j = i + off
+                if j in occ:
+                    continue
+                if diag and alternating:
+                    nd = d + (1 + parity) * terr[j]
+                    t = j * 2 + (1 - parity)
+                else:
+                    nd = d + base * terr[j]
+                    t = j * 2 + parity
+                if nd <= limit and nd < dist.get(t, inf):
+                    dist[t] = nd
+                    prev[t] = s
+                    heappush(heap, (nd, t))
+        return dist, prev, None
+    # towards one goal: A*, with a lower bound of the cost still to go (the
+    # cheapest terrain on the board times the policy's distance on an empty
+    # board); entries are re-opened when a cheaper way turns up, so the
+    # first time the goal comes off the heap its cost is the least
+    gy, gx = divmod(goal_i, w)
+    cheapest = min(1, min(terr)) * (1 - 1e-9)
+
+    def lower_bound(i: int) -> float:
+        y, x = divmod(i, w)
+        dx, dy = abs(x - gx), abs(y - gy)
+        lo, hi = (dx, dy) if dx < dy else (dy, dx)
+        if diagonal == "chebyshev":
+            return cheapest * hi
+        if diagonal == "manhattan":
+            return cheapest * (hi + lo)
+        if diagonal == "euclidean":
+            return cheapest * (hi - lo + SQRT2 * lo)
+        return cheapest * (hi + lo // 2)
+
+    heap = [(lower_bound(s0 >> 1), 0, s0)]
+    while heap:
+        _f, d, s = heappop(heap)
+        if d > dist[s]:
+            continue
+        i = s >> 1
+        if i == goal_i:
+            return dist, prev, s
+        parity = s & 1
+        m = masks[i]
+        for bit, off, base, diag in steps:
+            if m & bit:
+                continue
+            j = i + off
+            if j in occ:
+                continue
+            if diag and alternating:
+                nd = d + (1 + parity) * terr[j]
+                t = j * 2 + (1 - parity)
+            else:
+                nd = d + base * terr[j]
+                t = j * 2 + parity
+            if nd < dist.get(t, inf):
+                dist[t] = nd
+                prev[t] = s
+                heappush(heap, (nd + lower_bound(j), nd, t))
+    return dist, prev, None
+
+
+def reachable(board: Board, start, budget, diagonal: str, occupied=()) -> dict:
+    """Every cell reachable from ``start`` for at most ``budget`` (None: no
+    limit), with its least cost (the start cell costs 0)."""
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
+        raise ValueError(f"a movement budget is a number of at least 0, not {budget!r}")
+    dist, _prev, _ = _search(board, start, diagonal, budget, occupied)
+    w = board.width
+    out: dict = {}
+    for s, d in dist.items():
+        i = s >> 1
+        cell = (i % w, i // w)
+        if d < out.get(cell, math.inf):
+            out[cell] = d
+    return out
+
+
+def shortest_path(board: Board, start, goal, diagonal: str, occupied=()):
+    """The cheapest way from ``start`` to ``goal``: ``(cost, path)`` with the
+    path's cells from start to goal, or None when the goal cannot be
+    reached. Ties between equally cheap paths are broken the same way every
+    time."""
+    dist, prev, found = _search(board, start, diagonal, None, occupied, goal)
+    if found is None:
+        return None
+    w = board.width
+    path = []
+    s = found
+    while True:
+        i = s >> 1
+        path.append((i % w, i // w))
+        if s not in prev:
+            break
+        s = prev[s]
+    path.reverse()
+    return dist[found], path

@@ -1,0 +1,189 @@
+"""Movement: diagonal policies, terrain, walls, occupied cells, and the
+search (reachable / shortest_path) against an independent brute force."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.board import STEPS, Board
+from rules.movement import POLICIES, path_cost, reachable, shortest_path, step_cost
+
+DIAG4 = [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]
+
+
+class TestPolicies:
+    def test_straight_line_costs_one_a_step(self):
+        for policy in POLICIES:
+            assert path_cost(Board(6, 6), [(0, 0), (1, 0), (2, 0), (2, 1)], policy) == 3
+
+    def test_chebyshev(self):
+        assert path_cost(Board(6, 6), DIAG4, "chebyshev") == 4
+
+    def test_alternating_one_two_one_two(self):
+        assert path_cost(Board(6, 6), DIAG4, "alternating") == 1 + 2 + 1 + 2
+
+    def test_alternating_parity_carries_over_orthogonal_steps(self):
+        path = [(0, 0), (1, 1), (2, 1), (3, 1), (4, 2)]  # diagonal, two straight, diagonal
+        assert path_cost(Board(6, 6), path, "alternating") == 1 + 1 + 1 + 2
+
+    def test_manhattan_has_no_diagonals(self):
+        assert path_cost(Board(6, 6), DIAG4, "manhattan") is None
+        assert shortest_path(Board(6, 6), (0, 0), (2, 2), "manhattan")[0] == 4
+
+    def test_euclidean(self):
+        assert path_cost(Board(6, 6), DIAG4, "euclidean") == pytest.approx(4 * math.sqrt(2))
+
+    def test_unknown_policy(self):
+        with pytest.raises(ValueError, match="unknown diagonal policy"):
+            path_cost(Board(3, 3), [(0, 0)], "hex")
+
+    def test_terrain_multiplies_the_step_into_it(self):
+        b = Board(6, 6)
+        b.set_terrain((1, 1), 2)
+        assert path_cost(b, [(0, 0), (1, 1)], "chebyshev") == 2
+        assert path_cost(b, [(0, 0), (1, 1), (2, 2), (3, 3)], "alternating") == 2 + 2 + 1
+        assert path_cost(b, [(1, 1), (2, 1)], "chebyshev") == 1  # leaving it is normal
+        assert step_cost(b, (0, 1), (1, 1), "euclidean") == 2
+
+
+class TestWhatStopsAStep:
+    def test_impossible_paths_cost_none(self):
+        b = Board(6, 6)
+        b.add_wall((1, 0), (1, 2))
+        b.block((3, 3))
+        assert path_cost(b, [(0, 0), (1, 0)], "chebyshev") is None  # through a wall
+        assert path_cost(b, [(0, 0), (0, 2)], "chebyshev") is None  # not adjacent
+        assert path_cost(b, [(2, 3), (3, 3)], "chebyshev") is None  # into a pillar
+        assert path_cost(b, [(2, 2), (3, 2), (4, 3)], "chebyshev") is None  # past the pillar's corner
+        assert path_cost(b, [(5, 5), (6, 5)], "chebyshev") is None  # off the board
+        assert path_cost(b, [(0, 0)], "chebyshev") == 0
+
+    def test_occupied_cells_cannot_be_entered_but_the_start_is_fine(self):
+        b = Board(3, 1)
+        assert path_cost(b, [(0, 0), (1, 0), (2, 0)], "chebyshev", occupied=[(1, 0)]) is None
+        assert reachable(b, (0, 0), 5, "chebyshev", occupied=[(0, 0), (1, 0)]) == {(0, 0): 0}
+        assert shortest_path(b, (0, 0), (2, 0), "chebyshev", occupied=[(1, 0)]) is None
+
+    def test_closed_door_then_open(self):
+        b = Board(3, 1)
+        d = b.add_door((1, 0), (1, 1))
+        assert shortest_path(b, (0, 0), (2, 0), "chebyshev") is None
+        b.set_door(d, False)
+        assert shortest_path(b, (0, 0), (2, 0), "chebyshev") == (2, [(0, 0), (1, 0), (2, 0)])
+
+    def test_going_round_a_wall(self):
+        b = Board(5, 5)
+        b.add_wall((2, 0), (2, 4))
+        cost, path = shortest_path(b, (0, 0), (4, 0), "chebyshev")
+        assert path[0] == (0, 0) and path[-1] == (4, 0)
+        # no cutting the wall's end diagonally: (1, 3) -> (1, 4) -> (2, 4)
+        assert cost == path_cost(b, path, "chebyshev") == 9
+        assert (1, 4) in path and (2, 4) in path
+        assert (4, 0) not in reachable(b, (0, 0), 8, "chebyshev")
+        assert reachable(b, (0, 0), 9, "chebyshev")[(4, 0)] == 9
+
+
+class TestReachable:
+    def test_budget_bounds_the_set(self):
+        r = reachable(Board(9, 9), (4, 4), 2, "chebyshev")
+        assert set(r) == {(x, y) for x in range(2, 7) for y in range(2, 7)}
+        assert r[(4, 4)] == 0 and r[(6, 6)] == 2
+
+    def test_alternating_needs_the_parity_in_the_search(self):
+        r = reachable(Board(9, 9), (0, 0), 20, "alternating")
+        assert r[(3, 3)] == 4 and r[(5, 5)] == 7 and r[(4, 2)] == 5
+
+    def test_a_negative_budget_is_refused(self):
+        with pytest.raises(ValueError):
+            reachable(Board(3, 3), (0, 0), -1, "chebyshev")
+
+
+# ----------------------------------------------------------- brute force check
+
+
+def brute_force(board, start, diagonal, occupied=()):
+    """Least cost to each cell, by relaxing every (cell, parity) state until
+    nothing changes: slow, simple, independent of the module's search."""
+    best = {(start, 0): 0}
+    occupied = set(occupied) - {start}
+    changed = True
+    while changed:
+        changed = False
+        for (cell, parity), cost in list(best.items()):
+            for dx, dy in STEPS:
+                nxt = (cell[0] + dx, cell[1] + dy)
+                if nxt in occupied:
+                    continue
+                c = step_cost(board, cell, nxt, diagonal, parity)
+                if c is None:
+                    continue
+                state = (nxt, (parity + 1) % 2 if dx and dy else parity)
+                if cost + c < best.get(state, math.inf) - 1e-9:
+                    best[state] = cost + c
+                    changed = True
+    out = {}
+    for (cell, _p), cost in best.items():
+        out[cell] = min(cost, out.get(cell, math.inf))
+    return out
+
+
+@st.composite
+def boards(draw, size=6):
+    b = Board(size, size)
+    for _ in range(draw(st.integers(0, 6))):
+        x, y = draw(st.integers(0, size)), draw(st.integers(0, size))
+        n = draw(st.integers(1, 3))
+        c = (x + n, y) if draw(st.booleans()) else (x, y + n)
+        b.add_wall((x, y), c)
+    if draw(st.booleans()):
+        a = (draw(st.floats(0, size)), draw(st.floats(0, size)))
+        c = (draw(st.floats(0, size)), draw(st.floats(0, size)))
+        if a != c:
+            b.add_wall(a, c)
+    for _ in range(draw(st.integers(0, 5))):
+        b.block((draw(st.integers(0, size - 1)), draw(st.integers(0, size - 1))))
+    for _ in range(draw(st.integers(0, 6))):
+        b.set_terrain((draw(st.integers(0, size - 1)), draw(st.integers(0, size - 1))), draw(st.sampled_from([2, 3, 0.5])))
+    return b
+
+
+cells = st.tuples(st.integers(0, 5), st.integers(0, 5))
+policies = st.sampled_from(POLICIES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), cells, policies, st.lists(cells, max_size=3))
+def test_reachable_is_the_true_least_cost(board, start, policy, occupied):
+    expected = brute_force(board, start, policy, occupied)
+    got = reachable(board, start, 1000, policy, occupied)
+    assert set(got) == set(expected)
+    for cell, cost in got.items():
+        assert cost == pytest.approx(expected[cell])
+    budget = 3
+    small = reachable(board, start, budget, policy, occupied)
+    assert set(small) == {c for c, v in expected.items() if v <= budget + 1e-9}
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), cells, cells, policies)
+def test_shortest_path_agrees_with_reachable_and_costs_never_decrease(board, start, goal, policy):
+    found = shortest_path(board, start, goal, policy)
+    everywhere = reachable(board, start, 10**6, policy)
+    if found is None:
+        assert goal not in everywhere
+        return
+    cost, path = found
+    assert path[0] == start and path[-1] == goal
+    assert cost == pytest.approx(everywhere[goal])
+    assert path_cost(board, path, policy) == pytest.approx(cost)
+    prefix = [path_cost(board, path[: i + 1], policy) for i in range(len(path))]
+    assert all(p is not None for p in prefix)
+    assert all(a <= b for a, b in zip(prefix, prefix[1:]))
+
+
+def test_no_budget_means_the_whole_reachable_area():
+    b = Board(4, 4)
+    b.add_wall((2, 0), (2, 4))
+    assert set(reachable(b, (0, 0), None, "chebyshev")) == {(x, y) for x in range(2) for y in range(4)}
