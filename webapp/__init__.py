@@ -28,7 +28,7 @@ def _secret_key(data_dir: Path) -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC))
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
     data_dir = Path((config or {}).get("DATA_DIR") or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data").resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config.update(
