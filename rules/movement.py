@@ -149,50 +149,29 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
     prev: dict[int, int] = {}
     inf = math.inf
     limit = inf if budget is None else budget
-    if goal_i is None:
-        heap = [(0, s0)]
-        while heap:
-            d, s = heappop(heap)
-            if d > dist[s]:
-                continue
-            i = s >> 1
-            parity = s & 1
-            m = masks[i]
-            for bit, off, base, diag in steps:
-                if m & bit:
-                    continue
-                j = i + off
-                if j in occ:
-                    continue
-                if diag and alternating:
-                    nd = d + (1 + parity) * terr[j]
-                    t = j * 2 + (1 - parity)
-                else:
-                    nd = d + base * terr[j]
-                    t = j * 2 + parity
-                if nd <= limit and nd < dist.get(t, inf):
-                    dist[t] = nd
-                    prev[t] = s
-                    heappush(heap, (nd, t))
-        return dist, prev, None
-    # towards one goal: A*, with a lower bound of the cost still to go (the
+    # With a goal this is A*: a lower bound of the cost still to go (the
     # cheapest terrain on the board times the policy's distance on an empty
-    # board); entries are re-opened when a cheaper way turns up, so the
-    # first time the goal comes off the heap its cost is the least
-    gy, gx = divmod(goal_i, w)
-    cheapest = min(1, min(terr)) * (1 - 1e-9)
+    # board); entries are re-opened when a cheaper way turns up, so the first
+    # time the goal comes off the heap its cost is the least. Without a goal
+    # the bound is 0 and it is plain Dijkstra over everything in the budget.
+    if goal_i is None:
+        def lower_bound(i: int) -> float:
+            return 0
+    else:
+        gy, gx = divmod(goal_i, w)
+        cheapest = min(1, min(terr)) * (1 - 1e-9)
 
-    def lower_bound(i: int) -> float:
-        y, x = divmod(i, w)
-        dx, dy = abs(x - gx), abs(y - gy)
-        lo, hi = (dx, dy) if dx < dy else (dy, dx)
-        if diagonal == "chebyshev":
-            return cheapest * hi
-        if diagonal == "manhattan":
-            return cheapest * (hi + lo)
-        if diagonal == "euclidean":
-            return cheapest * (hi - lo + SQRT2 * lo)
-        return cheapest * (hi + lo // 2)
+        def lower_bound(i: int) -> float:
+            y, x = divmod(i, w)
+            dx, dy = abs(x - gx), abs(y - gy)
+            lo, hi = (dx, dy) if dx < dy else (dy, dx)
+            if diagonal == "chebyshev":
+                return cheapest * hi
+            if diagonal == "manhattan":
+                return cheapest * (hi + lo)
+            if diagonal == "euclidean":
+                return cheapest * (hi - lo + SQRT2 * lo)
+            return cheapest * (hi + lo // 2)
 
     heap = [(lower_bound(s0 >> 1), 0, s0)]
     while heap:
@@ -216,7 +195,7 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
             else:
                 nd = d + base * terr[j]
                 t = j * 2 + parity
-            if nd < dist.get(t, inf):
+            if nd <= limit and nd < dist.get(t, inf):
                 dist[t] = nd
                 prev[t] = s
                 heappush(heap, (nd + lower_bound(j), nd, t))
