@@ -113,6 +113,59 @@ class AttackResult:
         }
 
 
+@dataclass
+class ActionOption:
+    """One thing an actor may do now, as the system names it: the app lists these, it never invents them."""
+
+    key: str  # what the app sends back to ``act`` (or ``attack``/``move``): "move", "run", "hold", "aim"...
+    label: str  # in the system's words, for the button
+    kind: Literal["move", "attack", "defense", "turn", "other"] = "other"
+    cost: str = ""  # "1 action", "2 ticks", "free", "" where the system has no costs
+    available: bool = True
+    reason: str = ""  # why not, when not available
+    data: dict = field(default_factory=dict)  # e.g. {"allowance": 6} for a move, in the system's units
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class TurnUpdate:
+    """One step of a fight's lifecycle (begin, next turn, an act): what changed and what the table shows.
+
+    ``state`` is the system's own combat state: plain JSON-able data that only
+    the system reads. The app stores it with the game and hands it back on the
+    next call; it never interprets it. By convention ``state["combatants"][id]``
+    is the per-combatant state the app puts in ``Combatant.state`` for
+    attacks, moves and ``actions``.
+
+    The update is a fact: the app records it in an event and applies it
+    (``sheet_changes`` merged into the sheets, ``state`` stored) without
+    calling the rules again, so a replayed log gives the same fight.
+    """
+
+    state: dict
+    round: int = 1
+    order: list[str] = field(default_factory=list)  # combatant ids in acting order for this round (or phase)
+    current: str | None = None  # whose turn it is; None while the round waits (declarations done, GM to resolve...)
+    phase: str = ""  # a label for the step where the system has steps ("declare", "phase 3"); "" if not
+    rolls: list[RollRecord] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # lines for the game log, in the system's words
+    sheet_changes: dict[str, dict] = field(default_factory=dict)  # combatant id -> sheet fields to set
+
+    def to_dict(self) -> dict:
+        return {
+            "state": self.state,
+            "round": self.round,
+            "order": list(self.order),
+            "current": self.current,
+            "phase": self.phase,
+            "rolls": [r.to_dict() for r in self.rolls],
+            "log": list(self.log),
+            "sheet_changes": self.sheet_changes,
+        }
+
+
 @dataclass(frozen=True)
 class CoverEffect:
     """What a cover fraction means in a system: its level and modifier."""
@@ -146,6 +199,19 @@ class RuleSystem(Protocol):
     def odds(self, request: AttackRequest) -> dict: ...
 
     def apply(self, sheet: dict, result: AttackResult) -> dict: ...
+
+    # The turn lifecycle: each system owns its own turn rules (cards, ticks,
+    # phases, declarations, Shaken recovery, shock); the app only asks and shows.
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate: ...
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate: ...
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]: ...
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate: ...
 
 
 class BaseSystem:
@@ -192,9 +258,50 @@ class BaseSystem:
     def apply(self, sheet: dict, result: AttackResult) -> dict:
         raise RuleNotImplemented(f"{self.name}: applying results to sheets is not automated")
 
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        """Start a fight: the system's initiative, surprise, first round. (Systems override.)"""
+        raise RuleNotImplemented(f"{self.name}: turn order is not automated")
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        """End the current turn and start the next: the end-of-turn, new-round and start-of-turn steps."""
+        raise RuleNotImplemented(f"{self.name}: turn order is not automated")
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        """What this actor may do now, with the reason for what it may not."""
+        return []
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        """A turn action that is neither a move nor an attack (hold, delay, declare, aim, recover...)."""
+        raise RuleNotImplemented(f"{self.name}: the action {action!r} is not automated")
+
+
+def round_robin(order: list[str], state: dict | None = None) -> TurnUpdate:
+    """A fight in a fixed order, one turn each, round after round: for a table with no turn rules."""
+    if state is None:
+        return TurnUpdate(state={"order": list(order), "index": 0, "round": 1, "combatants": {i: {} for i in order}},
+                          round=1, order=list(order), current=order[0] if order else None, log=["Round 1"])
+    order = [i for i in state["order"] if i in set(order)] if order else list(state["order"])
+    index, round_ = state["index"] + 1, state["round"]
+    log: list[str] = []
+    if index >= len(order):
+        index, round_ = 0, round_ + 1
+        log.append(f"Round {round_}")
+    new = {**state, "order": order, "index": index, "round": round_}
+    return TurnUpdate(state=new, round=round_, order=order, current=order[index] if order else None, log=log)
+
 
 class PlainGrid(BaseSystem):
     """A square grid with no rules: tokens move, the table decides the rest."""
 
     id = "plain_grid"
     name = "Plain grid (no rules, tokens only)"
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        """No initiative here: the fight goes in the order the GM listed the tokens."""
+        return round_robin([c.id for c in combatants])
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return round_robin([c.id for c in combatants], state)

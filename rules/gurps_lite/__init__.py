@@ -20,9 +20,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import odds as _odds
-from .dice import DiceSource, RollRecord
-from .system import (
+from .. import odds as _odds
+from ..dice import DiceSource, RollRecord
+from ..system import (
     AttackRequest,
     AttackResult,
     BaseSystem,

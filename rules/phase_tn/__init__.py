@@ -19,9 +19,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import odds as _odds
-from .dice import DiceError, DiceSource, RollRecord, parse
-from .system import (
+from .. import odds as _odds
+from ..dice import DiceError, DiceSource, RollRecord, parse
+from ..system import (
     AttackRequest,
     AttackResult,
     BaseSystem,
@@ -651,7 +651,7 @@ def check_targeting(
     lost: list[dict] = []
     los = None
     if board is not None:
-        from . import los  # written beside this module; imported only when a board is given
+        from .. import los  # written beside this module; imported only when a board is given
     for shooter, held in targeting.items():
         target = held["target"]
         reason = ""

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any, Iterable
 
-from . import odds as _odds
-from .dice import DiceSource, RollRecord
-from .system import (
+from .. import odds as _odds
+from ..dice import DiceSource, RollRecord
+from ..system import (
     AttackRequest,
     AttackResult,
     BaseSystem,
@@ -1018,7 +1018,7 @@ class SavageWorlds(BaseSystem):
     def move_cost(self, board, path: list, prone: bool = False) -> float:
         """Step costs on the board (difficult terrain doubles them, diagonals
         count 1"), plus 2" to stand up first when prone."""
-        from . import movement
+        from .. import movement
 
         cost = movement.path_cost(board, path, self.diagonal)
         if cost is None:
@@ -1518,7 +1518,7 @@ class SavageWorlds(BaseSystem):
         stands fully between them."""
         if board is None or tuple(origin) == tuple(target):
             return 0
-        from . import los
+        from .. import los
 
         cov = self.cover_effect(los.cover(board, origin, target), settings)
         cov = self._pieces_only(board, origin, target, cov)
@@ -1532,7 +1532,7 @@ class SavageWorlds(BaseSystem):
         the whole target it is Near Total cover, not total."""
         if cover.level != "total":
             return cover
-        from . import los
+        from .. import los
 
         if los.line_of_fire(board, tuple(a), tuple(b)).clear:
             return CoverEffect(*COVER_LEVELS[-1])

@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .dice import DiceSource, RollRecord
-from .system import (
+from ..dice import DiceSource, RollRecord
+from ..system import (
     AttackRequest,
     AttackResult,
     BaseSystem,
