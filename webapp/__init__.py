@@ -35,6 +35,7 @@ def create_app(config: dict | None = None) -> Flask:
         DATA_DIR=str(data_dir),
         DEMO=True,
         PUBLIC_URL=None,
+        DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,

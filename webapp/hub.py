@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 import rules
 from rules.board import Board
+from rules.dice import DiceSource, RandomDice, SeededDice
 
 from . import render
 from .store import Conflict, GameRecord, Store
@@ -133,7 +134,14 @@ class Hub:
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk."""
         cmd = parse_command(payload)
-        return self.commit(game_id, lambda game: decide(game, cmd, actor))
+        return self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
+
+    def dice(self, game: Game) -> DiceSource:
+        """The game's dice: the system's randomness, or seeded per game and step when DICE_SEED is set (tests, demos)."""
+        seed = self.app.config.get("DICE_SEED")
+        if seed is None:
+            return RandomDice()
+        return SeededDice(f"{seed}:{game.id}:{game.seq}")
 
     def commit(self, game_id: str, decide_events) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them."""

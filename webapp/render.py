@@ -12,6 +12,7 @@ from flask import render_template
 
 import rules
 
+from . import combat
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -26,18 +27,27 @@ PARTS = {
     "join_toggle": ("_join_toggle.html", False, {"gm"}),
     "join_banner": ("_join_banner.html", False, {"screen"}),
     "log": ("_log.html", False, {"gm", "player"}),
+    "combat": ("_combat.html", False, {"gm", "player", "screen"}),
+    "settings": ("_settings_panel.html", False, {"gm"}),
 }
 EVERYTHING = frozenset(PARTS)
 
 _BY_EVENT = {
     "token_moved": {"log"},
-    "token_added": {"tokens", "token_list", "my_tokens", "log"},
-    "token_updated": {"tokens", "token_list", "my_tokens"},
-    "token_removed": {"tokens", "token_list", "my_tokens", "log"},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "log"},
+    "token_updated": {"tokens", "token_list", "my_tokens", "combat"},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "log"},
     "door_set": {"walls", "log"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
     "game_created": set(EVERYTHING),
+    "dice_rolled": {"log"},
+    "settings_set": {"settings", "log"},
+    # the current actor is drawn on the map, so a turn changes the tokens too
+    "combat_started": {"combat", "tokens", "log"},
+    "turn_started": {"combat", "tokens", "log"},
+    "order_set": {"combat", "log"},
+    "combat_ended": {"combat", "tokens", "log"},
 }
 
 
@@ -70,6 +80,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "players": list(game.players.values()),
         "online": online or set(),
         "log": list(reversed(game.log_for(actor)))[:20],
+        "combat_view": combat.combat_view(game, actor),
+        "settings": combat.settings_of(game) if actor.role == "gm" else {},
     }
 
 

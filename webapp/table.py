@@ -17,15 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 import rules
 from rules.board import Board
+from rules.dice import DiceSource, RandomDice
+
+from . import combat
+from .facts import Event, Rejected
 
 MAX_TOKENS = 500
 MAX_BOARD = 200
 PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#dc2626", "#0891b2", "#ca8a04", "#db2777")
 FOE_COLOR = "#dc2626"
-
-
-class Rejected(Exception):
-    """A command the table refuses; the message goes back to the sender."""
 
 
 # --- who is asking ---------------------------------------------------------
@@ -80,6 +80,7 @@ class LogEntry:
     seq: int
     text: str
     audience: Literal["all", "gm"] = "all"
+    detail: dict | None = None  # a roll's or an attack's breakdown
 
 
 @dataclass
@@ -94,6 +95,8 @@ class Game:
     show_join: bool = True
     counter: int = 0  # the last number used for a token or player id
     log: list[LogEntry] = field(default_factory=list)
+    settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
+    combat: dict | None = None  # {"state", "round", "order", "current", "phase"} while a fight is on
 
     LOG_KEEP = 50
 
@@ -129,6 +132,8 @@ class Game:
             "show_join": self.show_join,
             "counter": self.counter,
             "log": [asdict(e) for e in self.log],
+            "settings": self.settings,
+            "combat": self.combat,
         }
 
     @classmethod
@@ -144,6 +149,8 @@ class Game:
             show_join=d["show_join"],
             counter=d["counter"],
             log=[LogEntry(**e) for e in d["log"]],
+            settings=d.get("settings", {}),
+            combat=d.get("combat"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -161,6 +168,9 @@ class Game:
             ],
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
+            "settings": combat.settings_of(self),
+            "combat": combat.combat_view(self, actor),
+            "log": [asdict(e) for e in self.log_for(actor)],
             "you": {"role": actor.role, "player_id": actor.player_id},
         }
 
@@ -222,11 +232,12 @@ class ShowJoin(_Command):
 
 
 Command = Annotated[
-    Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin],
+    Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin, *combat.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
-COMMAND_TYPES = ("move_token", "add_token", "update_token", "remove_token", "set_door", "show_join")
+COMMAND_TYPES = ("move_token", "add_token", "update_token", "remove_token", "set_door", "show_join",
+                 *(c.model_fields["type"].annotation.__args__[0] for c in combat.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -251,15 +262,6 @@ def describe_validation(exc: ValidationError) -> str:
 
 
 # --- events ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Event:
-    type: str
-    data: dict
-
-    def to_dict(self) -> dict:
-        return {"type": self.type, "data": self.data}
 
 
 def new_game_events(name: str, system: str, board: Board) -> list[Event]:
@@ -325,8 +327,14 @@ def _check_owner(game: Game, owner: str | None) -> None:
         raise Rejected(f"no player {owner!r} in this game")
 
 
-def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
-    """The events a command causes, or Rejected: the state is not touched here."""
+def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -> list[Event]:
+    """The events a command causes, or Rejected: the state is not touched here.
+
+    ``dice`` is the game's dice source for commands that roll; what it rolls
+    goes into the events, so the log never needs it again.
+    """
+    if isinstance(cmd, combat.COMMANDS):
+        return combat.decide(game, cmd, actor, dice or RandomDice())
     authorize(game, cmd, actor)
     if isinstance(cmd, MoveToken):
         token = _token(game, cmd.token_id)
@@ -369,8 +377,8 @@ def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 
 
-def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all") -> None:
-    game.log.append(LogEntry(seq=game.seq, text=text, audience=audience))
+def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: dict | None = None) -> None:
+    game.log.append(LogEntry(seq=game.seq, text=text, audience=audience, detail=detail))
     del game.log[: -Game.LOG_KEEP]
 
 
@@ -384,7 +392,9 @@ def evolve(game: Game, event: Event) -> None:
     game.seq += 1
     d = event.data
     kind = event.type
-    if kind == "game_created":
+    if kind in combat.EVENTS:
+        combat.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])
     elif kind == "token_added":

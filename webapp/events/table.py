@@ -14,6 +14,7 @@ import threading
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
+from .. import combat
 from ..hub import room
 from ..table import Rejected
 
@@ -66,7 +67,7 @@ def register(socketio, hub) -> None:
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": "the server could not do that (see its log)"}
-        return {"ok": True, "seq": done.seq}
+        return {"ok": True, "seq": done.seq, **combat.ack(done.events, who[1])}
 
     @socketio.on("preview")
     def preview(payload=None):

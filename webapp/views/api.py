@@ -6,6 +6,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
+from .. import combat
 from ..table import GM, Actor, Rejected
 from . import hub
 from .game import join_game
@@ -102,4 +103,5 @@ def state(game_id: str):
 @bp.post("/games/<game_id>/commands")
 def command(game_id: str):
     actor = _bearer(game_id)
-    return jsonify(ok=True, seq=_run(game_id, actor, _json_body()).seq)
+    done = _run(game_id, actor, _json_body())
+    return jsonify(ok=True, seq=done.seq, **combat.ack(done.events, actor))

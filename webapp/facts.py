@@ -1,0 +1,18 @@
+"""The two things every command module shares: an event (a fact in the log) and a refusal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class Rejected(Exception):
+    """A command the table refuses; the message goes back to the sender."""
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    data: dict
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "data": self.data}
