@@ -25,7 +25,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import render
+from . import history, render
 from .store import Conflict, GameRecord, Store
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -134,6 +134,9 @@ class Hub:
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk."""
         cmd = parse_command(payload)
+        if isinstance(cmd, history.Undo):
+            return self.commit(game_id, lambda game: history.decide(
+                game, actor, self.store.events(game_id), lambda prefix: replay(game_id, prefix)))
         return self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
 
     def dice(self, game: Game) -> DiceSource:

@@ -48,6 +48,7 @@ _BY_EVENT = {
     "turn_started": {"combat", "tokens", "log"},
     "order_set": {"combat", "log"},
     "combat_ended": {"combat", "tokens", "log"},
+    "undone": set(EVERYTHING),  # an undo may restore any part
 }
 
 

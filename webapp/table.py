@@ -19,7 +19,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import combat
+from . import combat, history
 from .facts import Event, Rejected
 
 MAX_TOKENS = 500
@@ -97,6 +97,7 @@ class Game:
     log: list[LogEntry] = field(default_factory=list)
     settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
     combat: dict | None = None  # {"state", "round", "order", "current", "phase"} while a fight is on
+    undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
 
     LOG_KEEP = 50
 
@@ -134,6 +135,7 @@ class Game:
             "log": [asdict(e) for e in self.log],
             "settings": self.settings,
             "combat": self.combat,
+            "undone": self.undone,
         }
 
     @classmethod
@@ -151,6 +153,7 @@ class Game:
             log=[LogEntry(**e) for e in d["log"]],
             settings=d.get("settings", {}),
             combat=d.get("combat"),
+            undone=d.get("undone", []),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -232,11 +235,11 @@ class ShowJoin(_Command):
 
 
 Command = Annotated[
-    Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin, *combat.COMMANDS],
+    Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin, history.Undo, *combat.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
-COMMAND_TYPES = ("move_token", "add_token", "update_token", "remove_token", "set_door", "show_join",
+COMMAND_TYPES = ("move_token", "add_token", "update_token", "remove_token", "set_door", "show_join", "undo",
                  *(c.model_fields["type"].annotation.__args__[0] for c in combat.COMMANDS))
 
 
@@ -394,6 +397,8 @@ def evolve(game: Game, event: Event) -> None:
     kind = event.type
     if kind in combat.EVENTS:
         combat.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind == "undone":
+        history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])

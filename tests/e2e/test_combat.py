@@ -46,6 +46,14 @@ def test_a_fight_in_turn_order_on_every_screen_with_dice_in_the_log(seeded_dice,
 
     gm.click("#combat button:has-text('Next turn')")
     expect(screen.locator("#combat h2")).to_contain_text("Round 2")
+    # the GM takes the last turn back: round 1, the ogre again, on every screen; then forward again
+    gm.click("#log button:has-text('Undo')")
+    for page in (gm, player, screen):
+        expect(page.locator("#combat h2")).to_contain_text("Round 1")
+        expect(page.locator("#combat li.current")).to_contain_text("Ogre")
+    expect(player.locator("#log")).to_contain_text("the GM undid")
+    gm.click("#combat button:has-text('Next turn')")
+    expect(screen.locator("#combat h2")).to_contain_text("Round 2")
 
     # a roll from the phone: the answer flashes, the log shows every die on the GM's page
     player.fill("#roller input[name=expr]", "3d6+1")
