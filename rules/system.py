@@ -196,7 +196,21 @@ class RuleSystem(Protocol):
 
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult: ...
 
-    def odds(self, request: AttackRequest) -> dict: ...
+    def odds(self, request: AttackRequest) -> dict:
+        """The exact odds of an attack before it is rolled.
+
+        Besides anything of its own, the answer has ``"outcomes"``: a list of
+        ``{"label", "p"}``, mutually exclusive and summing to 1, in the
+        system's words ("miss", "hit: Shaken", "hit: 1 wound", "critical
+        failure"...), ``"hit"``: the chance of hitting at all, and
+        ``"modifiers"``: every modifier of the roll as ``Modifier.to_dict()``.
+        The app shows these and nothing system-specific.
+        """
+        ...
+
+    def weapons(self, sheet: dict) -> list[dict]:
+        """The sheet's weapons as ``{"key", "label", "data"}``: what an attack's ``weapon`` may name."""
+        ...
 
     def apply(self, sheet: dict, result: AttackResult) -> dict: ...
 
@@ -254,6 +268,19 @@ class BaseSystem:
 
     def odds(self, request: AttackRequest) -> dict:
         raise RuleNotImplemented(f"{self.name}: attack odds are not automated")
+
+    def weapons(self, sheet: dict) -> list[dict]:
+        """The sheet's ``weapons``, a table by name or a list of entries with a name: the usual shapes.
+        ``data`` is the weapon's own entry, what ``range_band`` takes."""
+        found = sheet.get("weapons") or {}
+        if isinstance(found, dict):
+            return [{"key": k, "label": str(k), "data": v if isinstance(v, dict) else {}} for k, v in found.items()]
+        out = []
+        for w in found:
+            if isinstance(w, dict) and (w.get("key") or w.get("name")):
+                key = str(w.get("key") or w.get("name"))
+                out.append({"key": key, "label": str(w.get("name") or key), "data": w})
+        return out
 
     def apply(self, sheet: dict, result: AttackResult) -> dict:
         raise RuleNotImplemented(f"{self.name}: applying results to sheets is not automated")

@@ -11,7 +11,7 @@ The in-memory game is a cache of the log: it can always be rebuilt.
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import secrets
 import threading
 import time
@@ -25,7 +25,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import history, render
+from . import attacks, combat, history, render
 from .store import Conflict, GameRecord, Store
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -37,6 +37,7 @@ JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 class Committed:
     seq: int
     events: list[Event]
+    reply: dict = field(default_factory=dict)  # what the sender hears besides ok and seq (a roll's dice...)
 
 
 def room(game_id: str, audience: str) -> str:
@@ -134,10 +135,28 @@ class Hub:
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk."""
         cmd = parse_command(payload)
+        if isinstance(cmd, attacks.PreviewAttack):
+            return self.preview_attack(game_id, actor, cmd)
         if isinstance(cmd, history.Undo):
             return self.commit(game_id, lambda game: history.decide(
                 game, actor, self.store.events(game_id), lambda prefix: replay(game_id, prefix)))
-        return self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
+        done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
+        return Committed(done.seq, done.events, combat.ack(done.events, actor))
+
+    def preview_attack(self, game_id: str, actor: Actor, cmd) -> Committed:
+        """An attack as it would be, with its odds: answered to the sender and shown to the GM; nothing stored."""
+        with self.lock(game_id):
+            game = self.game(game_id)
+            if game is None:
+                raise Rejected(f"no game {game_id!r}")
+            view = attacks.preview(game, cmd, actor)
+            with self.app.app_context():
+                html = render.attack_preview(game, actor, view)
+            if actor.role != "gm":
+                with self.app.app_context():
+                    gm_html = render.attack_preview(game, GM, view)
+                self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=room(game_id, "gm"))
+            return Committed(game.seq, [], {"preview": view, "html": html})
 
     def dice(self, game: Game) -> DiceSource:
         """The game's dice: the system's randomness, or seeded per game and step when DICE_SEED is set (tests, demos)."""

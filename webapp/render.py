@@ -49,6 +49,7 @@ _BY_EVENT = {
     "order_set": {"combat", "log"},
     "combat_ended": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens"},
 }
 
 
@@ -105,3 +106,9 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")
     return "\n".join(out)
+
+
+def attack_preview(game: Game, actor: Actor, view: dict) -> str:
+    """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
+    tokens = {t.id: t for t in game.visible_tokens(actor)}
+    return render_template("_attack_preview.html", view=view, tokens=tokens, actor=actor, game=game)

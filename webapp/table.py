@@ -19,7 +19,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import combat, history
+from . import attacks, combat, history
 from .facts import Event, Rejected
 
 MAX_TOKENS = 500
@@ -235,12 +235,13 @@ class ShowJoin(_Command):
 
 
 Command = Annotated[
-    Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin, history.Undo, *combat.COMMANDS],
+    Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin, history.Undo, *combat.COMMANDS,
+          *attacks.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_TYPES = ("move_token", "add_token", "update_token", "remove_token", "set_door", "show_join", "undo",
-                 *(c.model_fields["type"].annotation.__args__[0] for c in combat.COMMANDS))
+                 *(c.model_fields["type"].annotation.__args__[0] for c in combat.COMMANDS + attacks.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -338,6 +339,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     """
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
+    if isinstance(cmd, attacks.Attack):
+        return attacks.decide(game, cmd, actor, dice or RandomDice())
     authorize(game, cmd, actor)
     if isinstance(cmd, MoveToken):
         token = _token(game, cmd.token_id)
@@ -397,6 +400,8 @@ def evolve(game: Game, event: Event) -> None:
     kind = event.type
     if kind in combat.EVENTS:
         combat.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in attacks.EVENTS:
+        attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":

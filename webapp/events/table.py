@@ -14,7 +14,6 @@ import threading
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
-from .. import combat
 from ..hub import room
 from ..table import Rejected
 
@@ -67,7 +66,7 @@ def register(socketio, hub) -> None:
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": "the server could not do that (see its log)"}
-        return {"ok": True, "seq": done.seq, **combat.ack(done.events, who[1])}
+        return {"ok": True, "seq": done.seq, **done.reply}
 
     @socketio.on("preview")
     def preview(payload=None):

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
-from .. import combat
+from ..mapdata import grid_board
 from ..table import GM, Actor, Rejected
 from . import hub
 from .game import join_game
@@ -56,8 +56,14 @@ def create_game():
         abort(400, "name: a game needs a name of 1 to 40 characters")
     if not isinstance(system, str):
         abort(400, "system: must be a rule system id")
+    board = None
+    if data.get("map") is not None:
+        try:
+            board = grid_board(data["map"])
+        except Rejected as exc:
+            abort(400, str(exc))
     try:
-        record = hub().create_game(name.strip(), system)
+        record = hub().create_game(name.strip(), system, board)
     except KeyError:
         abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
     except Rejected as exc:
@@ -104,4 +110,4 @@ def state(game_id: str):
 def command(game_id: str):
     actor = _bearer(game_id)
     done = _run(game_id, actor, _json_body())
-    return jsonify(ok=True, seq=done.seq, **combat.ack(done.events, actor))
+    return jsonify(ok=True, seq=done.seq, **done.reply)
