@@ -18,6 +18,7 @@ from rules import los, movement
 from rules.dice import DiceSource
 from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
+from . import characters
 from .combat import combatant, settings_of
 from .facts import Event, Rejected
 
@@ -164,7 +165,7 @@ def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[
         token = game.tokens.get(token_id)
         if token is None:
             continue
-        sheet = token.sheet or system.default_sheet()
+        sheet = characters.sheet_of(game, token)
         try:
             sheets[token_id] = system.apply(sheet, _only(result, token_id))
         except RuleNotImplemented:
@@ -175,8 +176,7 @@ def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
     for token_id, sheet in d["sheets"].items():
-        if token_id in game.tokens:
-            game.tokens[token_id].sheet = sheet
+        characters.set_sheet(game, token_id, sheet)
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
     secret = bool((attacker and attacker.hidden) or (target and target.hidden))
     ruling = " (GM ruling)" if d.get("forced") else ""

@@ -20,6 +20,7 @@ import rules
 from rules.dice import DiceError, DiceSource, parse
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
+from . import characters
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def combatant(game: "Game", token: "Token") -> Combatant:
     system = rules.get(game.system)
     state = (game.combat or {}).get("state", {}).get("combatants", {}) if game.combat else {}
     return Combatant(
-        id=token.id, name=token.name, sheet=token.sheet or system.default_sheet(),
+        id=token.id, name=token.name, sheet=characters.sheet_of(game, token),
         position=(token.x, token.y), side=token.kind, is_player=token.kind == "pc",
         state=dict(state.get(token.id, {})) if isinstance(state, dict) else {},
     )
@@ -206,7 +207,7 @@ def _apply_update(game: "Game", update: dict, log) -> None:
     for token_id, changes in update.get("sheet_changes", {}).items():
         token = game.tokens.get(token_id)
         if token is not None:
-            token.sheet = {**(token.sheet or rules.get(game.system).default_sheet()), **changes}
+            characters.set_sheet(game, token_id, {**characters.sheet_of(game, token), **changes})
     game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
                    "current": update["current"], "phase": update.get("phase", "")}
     for line in update.get("log", []):

@@ -35,6 +35,7 @@ def _parts(game: "Game") -> dict:
         "board": game.board.to_dict(),
         "combat": game.combat,
         "settings": dict(game.settings),
+        "characters": [c.to_dict() for c in game.characters.values()],
     }
 
 
@@ -60,6 +61,7 @@ def decide(game: "Game", actor: "Actor", events: list[Event], replay) -> list[Ev
 
 
 def evolve(game: "Game", event: Event, log) -> None:
+    from .characters import Character
     from .table import Token
 
     d = event.data
@@ -72,6 +74,8 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.combat = restore["combat"]
     if "settings" in restore:
         game.settings = dict(restore["settings"])
+    if "characters" in restore:
+        game.characters = {c["id"]: Character(**c) for c in restore["characters"]}
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(f"the GM undid the last action ({what})", "all", None)

@@ -12,7 +12,7 @@ from flask import render_template
 
 import rules
 
-from . import combat
+from . import characters, combat
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -29,6 +29,7 @@ PARTS = {
     "log": ("_log.html", False, {"gm", "player"}),
     "combat": ("_combat.html", False, {"gm", "player", "screen"}),
     "settings": ("_settings_panel.html", False, {"gm"}),
+    "attack": ("_attack.html", False, {"gm", "player"}),
 }
 EVERYTHING = frozenset(PARTS)
 
@@ -50,6 +51,8 @@ _BY_EVENT = {
     "combat_ended": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens"},
+    "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
+    "sheet_updated": {"log", "tokens", "attack"},
 }
 
 
@@ -83,6 +86,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "online": online or set(),
         "log": list(reversed(game.log_for(actor)))[:20],
         "combat_view": combat.combat_view(game, actor),
+        "sheet_of": lambda token: characters.sheet_of(game, token),
         "settings": combat.settings_of(game) if actor.role == "gm" else {},
     }
 

@@ -19,7 +19,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import attacks, combat, history
+from . import attacks, characters, combat, history
 from .facts import Event, Rejected
 
 MAX_TOKENS = 500
@@ -98,6 +98,7 @@ class Game:
     settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
     combat: dict | None = None  # {"state", "round", "order", "current", "phase"} while a fight is on
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
+    characters: dict[str, characters.Character] = field(default_factory=dict)
 
     LOG_KEEP = 50
 
@@ -136,6 +137,7 @@ class Game:
             "settings": self.settings,
             "combat": self.combat,
             "undone": self.undone,
+            "characters": [c.to_dict() for c in self.characters.values()],
         }
 
     @classmethod
@@ -154,6 +156,7 @@ class Game:
             settings=d.get("settings", {}),
             combat=d.get("combat"),
             undone=d.get("undone", []),
+            characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -173,6 +176,7 @@ class Game:
             "show_join": self.show_join,
             "settings": combat.settings_of(self),
             "combat": combat.combat_view(self, actor),
+            "characters": characters.view(self, actor),
             "log": [asdict(e) for e in self.log_for(actor)],
             "you": {"role": actor.role, "player_id": actor.player_id},
         }
@@ -236,12 +240,12 @@ class ShowJoin(_Command):
 
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin, history.Undo, *combat.COMMANDS,
-          *attacks.COMMANDS],
+          *attacks.COMMANDS, *characters.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_TYPES = ("move_token", "add_token", "update_token", "remove_token", "set_door", "show_join", "undo",
-                 *(c.model_fields["type"].annotation.__args__[0] for c in combat.COMMANDS + attacks.COMMANDS))
+                 *(c.model_fields["type"].annotation.__args__[0] for c in combat.COMMANDS + attacks.COMMANDS + characters.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -341,6 +345,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return combat.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, attacks.Attack):
         return attacks.decide(game, cmd, actor, dice or RandomDice())
+    if isinstance(cmd, characters.COMMANDS):
+        return characters.decide(game, cmd, actor)
     authorize(game, cmd, actor)
     if isinstance(cmd, MoveToken):
         token = _token(game, cmd.token_id)
@@ -400,6 +406,10 @@ def evolve(game: Game, event: Event) -> None:
     kind = event.type
     if kind in combat.EVENTS:
         combat.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in characters.EVENTS:
+        characters.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+        if kind == "character_added":
+            _bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":

@@ -7,6 +7,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 import rules
 
 from .. import render
+from .. import characters
 from ..table import Rejected, player_joined
 from . import hub, remember_key, remembered_key
 from .lobby import lobby_page
@@ -156,10 +157,11 @@ def sheet(game_id: str, token_id: str):
     if actor is None or token is None or not (actor.role == "gm" or token.owner == actor.player_id):
         abort(404, "No such token, or not yours to look at.")
     system = rules.get(game.system)
-    sheet = token.sheet or system.default_sheet()
+    own = characters.of_token(game, token.id)
+    sheet = characters.sheet_of(game, token)
     try:
         derived = system.derived(sheet)
     except RuleNotImplemented:
         derived = {}
     return render_template("sheet.html", game=game, token=token, system=system, sheet=sheet,
-                           derived=derived, example=not token.sheet and bool(sheet))
+                           derived=derived, example=own is None and not token.sheet and bool(sheet))
