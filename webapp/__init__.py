@@ -53,7 +53,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["tacmap_socketio"] = socketio
 
     from .events import register as register_events
-    from .views import api, game, help, lobby
+    from .views import api, game, help, lobby, sheets  # noqa: F401 (sheets adds routes to game)
 
     for module in (lobby, game, api, help):
         app.register_blueprint(module.bp)

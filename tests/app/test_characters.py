@@ -103,3 +103,32 @@ def test_a_characters_sheet_is_what_its_token_fights_with(client):
     assert r.status_code == 200, r.json
     r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": tok, "target": bandit, "weapon": "Long sword"})
     assert r.status_code == 422 and "no weapon" in r.json["error"]
+
+
+def test_the_sheet_page_makes_the_character_then_saves_fields_and_shows_refusals_inline(client):
+    g, (mira, _), tok = setup(client)
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")  # this browser is the GM's
+    page = client.get(f"/games/{g['id']}/tokens/{tok}/sheet").get_data(as_text=True)
+    assert "example character" in page and "Make Aria's character" in page
+    r = client.post(f"/games/{g['id']}/tokens/{tok}/sheet")
+    assert r.status_code == 200 and "Edit the sheet" in r.get_data(as_text=True)
+    [c] = state(client, g, g["gm_token"])["characters"]
+    assert c["owner"] == mira["player_id"]  # the token's player owns the new character
+    form = {"attributes.agility": "d10", "name": "Aria", "pace": "6"}
+    body = client.post(f"/games/{g['id']}/tokens/{tok}/sheet", data=form).get_data(as_text=True)
+    assert "Saved." in body
+    assert state(client, g, g["gm_token"])["characters"][0]["sheet"]["attributes"]["agility"] == "d10"
+    body = client.post(f"/games/{g['id']}/tokens/{tok}/sheet", data={"pace": "fast"}).get_data(as_text=True)
+    assert 'role="alert"' in body and "Pace" in body
+    body = client.post(f"/games/{g['id']}/tokens/{tok}/sheet", data={"attributes.agility": "d9"}).get_data(as_text=True)
+    assert 'role="alert"' in body and "agility" in body
+    assert state(client, g, g["gm_token"])["characters"][0]["sheet"]["attributes"]["agility"] == "d10"
+    assert "Nothing changed." in client.post(f"/games/{g['id']}/tokens/{tok}/sheet", data={"pace": "6"}).get_data(as_text=True)
+
+
+def test_another_player_cannot_open_or_edit_the_sheet(client):
+    g, (_, olek), tok = setup(client)
+    client.post("/join", data={"code": g["join_code"], "name": "Olek"})  # this browser sits as a player
+    assert client.get(f"/games/{g['id']}/tokens/{tok}/sheet").status_code == 404
+    assert client.post(f"/games/{g['id']}/tokens/{tok}/sheet").status_code == 404
+    assert state(client, g, g["gm_token"])["characters"] == []

@@ -7,7 +7,6 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 import rules
 
 from .. import render
-from .. import characters
 from ..table import Rejected, player_joined
 from . import hub, remember_key, remembered_key
 from .lobby import lobby_page
@@ -143,25 +142,3 @@ def command(game_id: str):
     except Rejected as exc:
         return str(exc), 422
     return "", 204
-
-
-@bp.get("/games/<game_id>/tokens/<token_id>/sheet")
-def sheet(game_id: str, token_id: str):
-    """A token's character sheet, for the GM and the token's player."""
-    from rules.system import RuleNotImplemented
-
-    h = hub()
-    actor = _seat(game_id)
-    game = h.game(game_id)
-    token = game.tokens.get(token_id)
-    if actor is None or token is None or not (actor.role == "gm" or token.owner == actor.player_id):
-        abort(404, "No such token, or not yours to look at.")
-    system = rules.get(game.system)
-    own = characters.of_token(game, token.id)
-    sheet = characters.sheet_of(game, token)
-    try:
-        derived = system.derived(sheet)
-    except RuleNotImplemented:
-        derived = {}
-    return render_template("sheet.html", game=game, token=token, system=system, sheet=sheet,
-                           derived=derived, example=own is None and not token.sheet and bool(sheet))
