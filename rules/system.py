@@ -152,9 +152,12 @@ class TurnUpdate:
     rolls: list[RollRecord] = field(default_factory=list)
     log: list[str] = field(default_factory=list)  # lines for the game log, in the system's words
     sheet_changes: dict[str, dict] = field(default_factory=dict)  # combatant id -> sheet fields to set
+    due: list[dict] = field(default_factory=list)  # attacks the rules say happen now, for the app to roll:
+    # each {"attacker", "target", "weapon"?, "options"?} as an ``attack`` command takes them
 
     def to_dict(self) -> dict:
         return {
+            "due": list(self.due),
             "state": self.state,
             "round": self.round,
             "order": list(self.order),
@@ -164,6 +167,22 @@ class TurnUpdate:
             "log": list(self.log),
             "sheet_changes": self.sheet_changes,
         }
+
+
+@dataclass
+class MoveResult:
+    """A move in a fight as the rules judge it (the app found the path and its cost on the board)."""
+
+    state: dict  # the fight's state after the move (movement or actions spent...)
+    cost: float  # in the system's units (squares, yards, zones)
+    left: float | None = None  # movement left this turn; None when the rules set no limit
+    provokes: list[str] = field(default_factory=list)  # combatants the move gives a free or reactive attack
+    log: list[str] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"state": self.state, "cost": self.cost, "left": self.left, "provokes": list(self.provokes),
+                "log": list(self.log), "rolls": [r.to_dict() for r in self.rolls]}
 
 
 @dataclass(frozen=True)
@@ -227,6 +246,19 @@ class RuleSystem(Protocol):
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate: ...
 
+    # Moving and attacking inside a fight: the rules keep the books.
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None: ...
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult: ...
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict: ...
+
+    # What everyone sees on a token: wounds, conditions and resources.
+
+    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]: ...
+
 
 class BaseSystem:
     """Defaults for a system: it implements nothing it does not say it does."""
@@ -241,6 +273,8 @@ class BaseSystem:
     #: squares per grid cell in the system's distance unit, shown on the ruler
     cell_size = 1.0
     cell_unit = "square"
+    #: sheet fields (top-level keys) a player may not change on their own character: the rules set them
+    gm_only_fields: tuple[str, ...] = ()
 
     def sheet_fields(self) -> list[SheetField]:
         return []
@@ -302,6 +336,25 @@ class BaseSystem:
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         """A turn action that is neither a move nor an attack (hold, delay, declare, aim, recover...)."""
         raise RuleNotImplemented(f"{self.name}: the action {action!r} is not automated")
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        """How far the mover may still go this turn, in the system's units (None: the rules set no limit)."""
+        return None
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        """Judge a move along ``path`` (cells, or zone ids) that costs ``cost``: RuleError with the reason
+        when the rules forbid it (beyond the allowance, not this actor's turn...), else the books after it."""
+        return MoveResult(state=state, cost=cost)
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        """The fight's state after an attack (actions, ticks or shots spent): the app stores it."""
+        return state
+
+    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
+        """``{"label", "kind"}`` for each wound, condition or resource a token shows on every screen
+        (kind: "wound", "condition" or "resource")."""
+        return []
 
 
 def round_robin(order: list[str], state: dict | None = None) -> TurnUpdate:

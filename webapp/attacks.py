@@ -170,13 +170,18 @@ def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[
             sheets[token_id] = system.apply(sheet, _only(result, token_id))
         except RuleNotImplemented:
             pass  # the result is in the log; the GM applies it by hand
-    return [Event("attack_resolved", {**p["view"], "result": result.to_dict(), "sheets": sheets})]
+    data = {**p["view"], "result": result.to_dict(), "sheets": sheets}
+    if game.combat:  # the rules keep the books of the fight: actions, ticks or shots spent
+        data["fight_state"] = system.after_attack(game.combat["state"], result, settings_of(game))
+    return [Event("attack_resolved", data)]
 
 
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
     for token_id, sheet in d["sheets"].items():
         characters.set_sheet(game, token_id, sheet)
+    if game.combat and "fight_state" in d:
+        game.combat["state"] = d["fight_state"]
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
     secret = bool((attacker and attacker.hidden) or (target and target.hidden))
     ruling = " (GM ruling)" if d.get("forced") else ""

@@ -209,7 +209,7 @@ def _apply_update(game: "Game", update: dict, log) -> None:
         if token is not None:
             characters.set_sheet(game, token_id, {**characters.sheet_of(game, token), **changes})
     game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
-                   "current": update["current"], "phase": update.get("phase", "")}
+                   "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
     for line in update.get("log", []):
         log(line, "all", None)
     for roll in update.get("rolls", []):
@@ -267,6 +267,7 @@ def combat_view(game: "Game", actor: "Actor") -> dict | None:
         return None
     visible = {t.id for t in game.visible_tokens(actor)}
     current = game.combat["current"]
+    due = [a for a in game.combat.get("due", []) if a.get("attacker") in visible and a.get("target") in visible]
     return {"round": game.combat["round"], "phase": game.combat.get("phase", ""),
             "order": [i for i in game.combat["order"] if i in visible],
-            "current": current if current in visible else None}
+            "current": current if current in visible else None, "due": due}

@@ -89,7 +89,7 @@ def test_a_fight_goes_round_in_turn_order_and_players_end_only_their_own_turn(se
     assert command(seeded, g, player, {"type": "start_combat", "token_ids": [mira, ogre]}).status_code == 422
     assert command(seeded, g, gm, {"type": "start_combat", "token_ids": [mira, ogre, rat]}).status_code == 200
     fight = state(seeded, g, player)["combat"]
-    assert fight == {"round": 1, "phase": "", "order": [mira, ogre, rat], "current": mira}
+    assert fight == {"round": 1, "phase": "", "order": [mira, ogre, rat], "current": mira, "due": []}
     assert command(seeded, g, player, {"type": "next_turn"}).status_code == 200  # Mira's own turn
     r = command(seeded, g, player, {"type": "next_turn"})  # the ogre's turn is not hers to end
     assert r.status_code == 422 and "turn" in r.json["error"]
