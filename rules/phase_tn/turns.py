@@ -1,0 +1,402 @@
+"""Time in *Phase/TN Combat Sequence*: surprise, phases, declarations and resolution.
+
+"Combat Sequence": the surprised cannot react for a round, then roll
+Reflexes (TN 8, +1 per failed phase) at the start of each phase.
+"Initiative and Actions": at the start of each phase everyone who may
+declare a new action rolls initiative; declarations go from the lowest
+total to the highest; one new action a phase, not while waiting on one;
+actions resolve at the end of the time they take, shorter first, the same
+length together. "Combined Actions": round and turn actions keep their
+target and can only be cancelled.
+
+The combat state (the phase clock, initiative, declarations, pending
+actions, targeting) is plain JSON-able data; every function that changes
+it returns a new dict.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ..dice import DiceSource
+from ..system import Modifier, RuleError
+from .checks import attr, attribute_roll
+from .data import ACTIONS, LENGTHS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
+
+
+def length_in_phases(length: str, settings: dict | None = None) -> int:
+    """How many phases an action of this length takes ("Initiative and Actions").
+
+    A free action takes none of the phase's time and resolves at its end,
+    like a phase action, but before it.
+    """
+    s = resolve_settings(settings)
+    per_round = s["phases_per_round"]
+    per_turn = per_round * s["rounds_per_turn"]
+    table = {
+        "free": 1,
+        "phase": 1,
+        "round": per_round,
+        "turn": per_turn,
+        "minute": per_turn * s["turns_per_minute"],
+    }
+    try:
+        return table[length]
+    except KeyError:
+        raise RuleError(f"unknown action length {length!r}; lengths are {', '.join(LENGTHS)}") from None
+
+
+def resolves_at(declared_phase: int, length: str, settings: dict | None = None) -> int:
+    """The phase at whose end an action declared in ``declared_phase`` resolves.
+
+    "Initiative and Actions": actions resolve at the end of the time they
+    take, counted from the phase they were declared in.
+    """
+    return declared_phase + length_in_phases(length, settings) - 1
+
+
+def clock(phase: int, settings: dict | None = None) -> dict:
+    """Where an absolute phase number (1 = the encounter's first) falls."""
+    s = resolve_settings(settings)
+    per_round = s["phases_per_round"]
+    rnd = (phase - 1) // per_round + 1
+    turn = (rnd - 1) // s["rounds_per_turn"] + 1
+    return {
+        "phase": phase,
+        "round": rnd,
+        "phase_in_round": (phase - 1) % per_round + 1,
+        "turn": turn,
+        "minute": (turn - 1) // s["turns_per_minute"] + 1,
+    }
+
+
+def resolution_groups(actions: list[tuple[str, str]]) -> list[set[str]]:
+    """Who resolves together, in order, among actions ending in one phase.
+
+    "Initiative and Actions": shorter actions resolve before longer ones
+    (free, phase, round, turn, minute) and all actions of one length
+    resolve simultaneously. ``actions`` are ``(who, length)`` pairs.
+    """
+    buckets: dict[str, set[str]] = {}
+    for who, length in actions:
+        if length not in RANK:
+            raise RuleError(f"unknown action length {length!r}; lengths are {', '.join(LENGTHS)}")
+        buckets.setdefault(length, set()).add(who)
+    return [buckets[length] for length in LENGTHS if length in buckets]
+
+
+def declaration_order(initiatives: dict[str, int]) -> list[str]:
+    """Who declares first: lowest initiative to highest ("Initiative and Actions").
+
+    Ties are not covered by the document; they go in name order so the
+    order is the same every time.
+    """
+    return sorted(initiatives, key=lambda who: (initiatives[who], who))
+
+
+def roll_initiative(sheet: dict, dice: DiceSource, settings: dict | None = None) -> dict:
+    """Initiative for one phase: the dice + the initiative attributes + bonus.
+
+    "Combat Sequence": rolled at the start of each phase in which the
+    character declares. Which attributes are added is a setting.
+    """
+    s = resolve_settings(settings)
+    mods = [Modifier(a.capitalize(), attr(sheet, a), "sheet") for a in s["initiative_attributes"]]
+    bonus = sheet.get("initiative_bonus", 0)
+    if bonus:
+        mods.append(Modifier("initiative bonus", bonus, "sheet"))
+    record = dice.roll(s["roll_dice"], "initiative")
+    return {"total": record.total + sum(m.value for m in mods), "roll": record, "modifiers": mods}
+
+
+def initiative_list(combatants: list, dice: DiceSource, settings: dict | None = None) -> list[dict]:
+    """Everyone's initiative for one phase, in declaration order, lowest first ("Initiative and Actions")."""
+    rolled = {}
+    entries = {}
+    for c in combatants:
+        result = roll_initiative(c.sheet, dice, settings)
+        rolled[c.id] = result["total"]
+        entries[c.id] = {
+            "id": c.id,
+            "name": c.name,
+            "total": result["total"],
+            "rolls": [result["roll"]],
+            "modifiers": result["modifiers"],
+        }
+    return [{**entries[w], "declares": i + 1} for i, w in enumerate(declaration_order(rolled))]
+
+
+def surprised(aware: dict[str, list[str]], overt: list[tuple[str, str]]) -> set[str]:
+    """Who is surprised when the encounter opens ("Combat Sequence").
+
+    ``aware[x]`` lists whom x is aware of (the GM decides that);
+    ``overt`` lists ``(actor, target)`` overt actions such as attacks.
+    A target not aware of the actor of an overt action against it is
+    surprised.
+    """
+    return {target for actor, target in overt if actor not in set(aware.get(target, ()))}
+
+
+def new_combat(
+    combatants: list[str],
+    surprised_ids: set[str] | list[str] = (),
+    phase: int = 1,
+    settings: dict | None = None,
+) -> dict:
+    """A fresh combat state: the phase clock, nobody declared, nothing pending.
+
+    "Combat Sequence": the surprised cannot react for at least one round
+    (``surprise_rounds``); from the phase after that they roll Reflexes
+    at the start of each phase.
+    """
+    s = resolve_settings(settings)
+    ids = list(dict.fromkeys(combatants))
+    wait = s["surprise_rounds"] * s["phases_per_round"]
+    unknown = set(surprised_ids) - set(ids)
+    if unknown:
+        raise RuleError(f"surprised but not in the combat: {', '.join(sorted(unknown))}")
+    return {
+        "phase": phase,
+        "combatants": ids,
+        "surprise": {who: {"from_phase": phase + wait, "failures": 0} for who in sorted(set(surprised_ids))},
+        "initiative": {},
+        "order": [],
+        "declared": [],
+        "pending": [],
+        "next_action": 1,
+        "targeting": {},
+    }
+
+
+def surprise_check(
+    entry: dict, sheet: dict, dice: DiceSource, settings: dict | None = None
+) -> tuple[dict | None, dict]:
+    """One start-of-phase Reflexes roll to shake off surprise ("Combat Sequence").
+
+    TN 8, +1 for every phase already failed. Returns the new surprise
+    entry (None once the character may declare) and the roll.
+    """
+    s = resolve_settings(settings)
+    failures = entry.get("failures", 0)
+    mods = [Modifier("phases failed", failures, SRC_SEQUENCE)] if failures else []
+    result = attribute_roll(sheet, "reflexes", s["surprise_tn"], dice, s, modifiers=mods, purpose="surprise: Reflexes roll")
+    if result["success"]:
+        return None, result
+    return {**entry, "failures": failures + 1}, result
+
+
+def is_waiting(state: dict, who: str) -> bool:
+    """True while ``who`` has a non-free action that has not yet resolved."""
+    return any(a["who"] == who and a["length"] != "free" and a["resolves_phase"] >= state["phase"] for a in state["pending"])
+
+
+def can_declare(state: dict, who: str, settings: dict | None = None) -> tuple[bool, str]:
+    """Whether ``who`` may declare this phase, with the reason if not."""
+    s = resolve_settings(settings)
+    if who not in state["combatants"]:
+        return False, f"{who} is not in the combat"
+    entry = state["surprise"].get(who)
+    if entry is not None:
+        return False, f"{who} is surprised"
+    if is_waiting(state, who) and not s["free_while_waiting"]:
+        return False, f"{who} is waiting for an action to resolve"
+    return True, ""
+
+
+def begin_phase(
+    state: dict, sheets: dict[str, dict], dice: DiceSource, settings: dict | None = None
+) -> tuple[dict, list[dict]]:
+    """Start-of-phase rolls: surprise checks, then initiative for the declarers.
+
+    "Combat Sequence" and "Initiative and Actions". Returns the new state
+    (with this phase's initiative and declaration order) and the rolls,
+    each ``{"who", "kind", ...result}``.
+    """
+    s = resolve_settings(settings)
+    missing = [who for who in state["combatants"] if who not in sheets]
+    if missing:
+        raise RuleError(f"no sheet for {', '.join(missing)}")
+    new = copy.deepcopy(state)
+    rolls: list[dict] = []
+    for who in sorted(new["surprise"]):
+        entry = new["surprise"][who]
+        if new["phase"] < entry["from_phase"]:
+            continue
+        after, result = surprise_check(entry, sheets[who], dice, s)
+        rolls.append({"who": who, "kind": "surprise", **result})
+        if after is None:
+            del new["surprise"][who]
+        else:
+            new["surprise"][who] = after
+    initiative: dict[str, int] = {}
+    for who in new["combatants"]:
+        if not can_declare(new, who, s)[0]:
+            continue
+        result = roll_initiative(sheets[who], dice, s)
+        initiative[who] = result["total"]
+        rolls.append({"who": who, "kind": "initiative", **result})
+    new["initiative"] = initiative
+    order = declaration_order(initiative)
+    if s["initiative_ties"] == "reflexes":
+        order = sorted(order, key=lambda w: (initiative[w], attr(sheets[w], "reflexes"), w))
+    new["order"] = order
+    new["declared"] = []
+    return new, rolls
+
+
+def next_declarer(state: dict) -> str | None:
+    """Who declares next this phase (lowest initiative first), or None."""
+    for who in state["order"]:
+        if who not in state["declared"]:
+            return who
+    return None
+
+
+def _build_action(state: dict, who: str, spec: dict, s: dict) -> dict:
+    name = spec.get("name")
+    if not name:
+        raise RuleError("an action needs a name")
+    known = ACTIONS.get(name, {})
+    length = spec.get("length", known.get("length"))
+    if spec.get("free"):
+        length = "free"
+    if length not in RANK:
+        raise RuleError(f"action {name!r} needs a length: one of {', '.join(LENGTHS)}")
+    if known.get("combined") and length != known["length"]:
+        raise RuleError(f"{known['label']} is a {known['length']} action")
+    target = spec.get("target")
+    if known.get("targets") and not target:
+        raise RuleError(f"{known['label']} needs a target")
+    phase = state["phase"]
+    end = resolves_at(phase, length, s)
+    action = {
+        "id": f"a{state['next_action']}",
+        "who": who,
+        "name": name,
+        "length": length,
+        "declared_phase": phase,
+        "resolves_phase": end,
+        "target": target,
+        "combined": bool(known.get("combined")),
+        "note": str(spec.get("note", "")),
+    }
+    if "shots" in known:
+        action["shots"] = known["shots"]
+    if "burst" in known:
+        action["bullets"] = known["burst"]
+    if known.get("steps"):
+        action["shots"] = next(st.get("shots", 1) for st in known["steps"] if st["kind"] == "fire")
+        action["steps"] = [
+            {**{k: v for k, v in st.items() if k != "at"}, "phase": phase if st["at"] == "first" else end}
+            for st in known["steps"]
+        ]
+    return action
+
+
+def declare(state: dict, who: str, actions: list[dict], settings: dict | None = None) -> dict:
+    """Record what ``who`` declares this phase (an empty list passes).
+
+    "Initiative and Actions": declarations go from the lowest initiative
+    to the highest; one new action per phase, only when not waiting on
+    one; free actions besides it (``free_actions_per_phase``). Each action
+    is ``{"name", "length"?, "target"?, "free"?, "note"?}``; the lengths of
+    the known actions (:data:`ACTIONS`) are filled in. Declaring a shot or
+    a Targeting action at another target than the one held loses the
+    targeting ("Ranged Attacks").
+    """
+    s = resolve_settings(settings)
+    if who not in state["order"]:
+        ok, why = can_declare(state, who, s)
+        raise RuleError(why or f"{who} rolled no initiative this phase")
+    if who in state["declared"]:
+        raise RuleError(f"{who} has already declared this phase")
+    first = next_declarer(state)
+    if first != who:
+        raise RuleError(f"{first} declares before {who} (lower initiative declares first)")
+    new = copy.deepcopy(state)
+    built = []
+    for spec in actions:
+        built.append(_build_action(new, who, spec, s))
+        new["next_action"] += 1
+    free = [a for a in built if a["length"] == "free"]
+    timed = [a for a in built if a["length"] != "free"]
+    if len(timed) > 1:
+        raise RuleError("only one new action a phase (besides free actions)")
+    if len(free) > s["free_actions_per_phase"]:
+        raise RuleError(f"at most {s['free_actions_per_phase']} free action(s) a phase")
+    if timed and is_waiting(state, who):
+        raise RuleError(f"{who} is waiting for an action to resolve; cancel it first")
+    for action in built:
+        if action["name"] in SHOOTING or action["name"] == "target":
+            held = new["targeting"].get(who)
+            if held and held["target"] != action["target"]:
+                del new["targeting"][who]
+    new["pending"].extend(built)
+    new["declared"].append(who)
+    return new
+
+
+def cancel_action(state: dict, action_id: str) -> dict:
+    """Cancel a pending action; the only change a locked action allows ("Combined Actions")."""
+    if not any(a["id"] == action_id for a in state["pending"]):
+        raise RuleError(f"no pending action {action_id}")
+    new = copy.deepcopy(state)
+    new["pending"] = [a for a in new["pending"] if a["id"] != action_id]
+    return new
+
+
+def change_target(state: dict, action_id: str, target: str) -> dict:
+    """Retarget a pending action: only a one-phase action still in its phase may be.
+
+    "Combined Actions": round and turn actions (combined ones included)
+    cannot change target or otherwise change; they can only be cancelled.
+    """
+    found = [a for a in state["pending"] if a["id"] == action_id]
+    if not found:
+        raise RuleError(f"no pending action {action_id}")
+    action = found[0]
+    if action["length"] not in ("free", "phase"):
+        raise RuleError(f"{action['name']} is a {action['length']} action: it keeps its target; cancel it instead")
+    new = copy.deepcopy(state)
+    for a in new["pending"]:
+        if a["id"] == action_id:
+            a["target"] = target
+    held = new["targeting"].get(action["who"])
+    if held and held["target"] != target:
+        del new["targeting"][action["who"]]
+    return new
+
+
+def end_phase(state: dict, settings: dict | None = None) -> tuple[dict, list[dict]]:
+    """Resolve what ends this phase, then advance the clock.
+
+    "Initiative and Actions": shorter first, same lengths together. Steps
+    of combined actions that fall in this phase (the Targeting step of
+    "target and fire") resolve with the phase actions ("Combined
+    Actions"). Targeting actions that resolve give their shooter the
+    target ("Ranged Attacks"). Returns the new state and the groups
+    ``[{"length", "actions": [...]}]`` in order.
+    """
+    resolve_settings(settings)
+    new = copy.deepcopy(state)
+    phase = new["phase"]
+    ending = [a for a in new["pending"] if a["resolves_phase"] <= phase]
+    entries: list[dict] = list(ending)
+    for a in new["pending"]:
+        for i, step in enumerate(a.get("steps", [])):
+            if step["phase"] == phase and step["kind"] == "target":
+                entries.append({**a, "id": f"{a['id']}.{i + 1}", "length": "phase", "step": step, "name": f"{a['name']}: targeting"})
+    groups = []
+    for length in LENGTHS:
+        members = [e for e in entries if e["length"] == length]
+        if members:
+            groups.append({"length": length, "actions": members})
+    for e in entries:
+        if e["name"] == "target" or e.get("step", {}).get("kind") == "target":
+            new["targeting"][e["who"]] = {"target": e["target"], "acquired_phase": phase}
+    new["pending"] = [a for a in new["pending"] if a["resolves_phase"] > phase]
+    new["phase"] = phase + 1
+    new["initiative"] = {}
+    new["order"] = []
+    new["declared"] = []
+    return new, groups
