@@ -38,9 +38,13 @@ def weapon_of(sheet: dict, name: str | None) -> dict:
 
 
 def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
-    """Everything an attack and its odds share: settings, weapon, mode, targeting, TNs and modifiers."""
-    s = resolve_settings(settings)
+    """Everything an attack and its odds share: settings, weapon, mode, targeting, TNs and modifiers.
+
+    The game's settings come from ``settings`` or ``request.options["settings"]``
+    (the first wins where both set a key), over :func:`.data.default_settings`.
+    """
     opts = request.options or {}
+    s = resolve_settings({**(opts.get("settings") or {}), **(settings or {})})
     weapon = weapon_of(request.attacker.sheet, request.weapon)
     if weapon.get("melee"):
         raise RuleNotImplemented("phase_tn: the document's Melee Attacks section is empty")
@@ -102,6 +106,14 @@ def hits_for(total: int, setup: dict) -> int:
     return min(setup["bullets"], 1 + extra)
 
 
+def landing(location: str | None, impossible: set[str], first_arm: str) -> str | None:
+    """Where a hit on ``location`` lands when some areas cannot be hit ("Ranged Attacks":
+    the drift order "can also be used if an impossible location is rolled"); None if none can."""
+    if location in impossible:
+        return first_possible_location(location, impossible, first_arm)
+    return location
+
+
 def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
     """A ranged shot: dice + Reflexes + skill + modifiers against the TN ("Ranged Attacks").
 
@@ -133,11 +145,10 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         else:
             loc, loc_roll = hit_location(dice, s)
             rolls.append(loc_roll)
-        if loc in impossible:
-            loc = first_possible_location(loc, impossible, s["drift_first_arm"])
-            if loc is None:
-                details["blocked"] = True
-                continue
+        loc = landing(loc, impossible, s["drift_first_arm"])
+        if loc is None:
+            details["blocked"] = True
+            continue
         locations.append(loc)
         dmg = dice.roll(weapon.get("damage", "2d6"), f"damage ({loc})")
         rolls.append(dmg)

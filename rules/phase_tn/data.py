@@ -48,18 +48,45 @@ WILD_SHOT_MODIFIER = -2
 BURST_BULLETS = 3
 
 #: actions the module knows by name; any other name is a GM-described action
-#: whose length the declarer gives.
+#: whose length the declarer gives. ``mode`` is the fire mode of the shots the
+#: action fires (see :func:`.attack.attack`); ``weapon_modes`` the weapon
+#: modes (sheet ``weapons[].mode``) that can fire it.
 ACTIONS: dict[str, dict] = {
+    # "Ranged Attacks": Targeting is a phase action that lines up the weapon.
     "target": {"length": "phase", "targets": True, "label": "Targeting"},
-    "fire": {"length": "phase", "targets": True, "shots": 1, "label": "Fire"},
-    "three_round_burst": {"length": "phase", "targets": True, "burst": BURST_BULLETS, "label": "Three-round burst"},
-    "full_auto": {"length": "round", "targets": True, "auto": True, "label": "Full auto"},
-    # "Combined Actions": a round action whose first phase is a Targeting
-    # action and whose last phase fires two shots instead of one.
+    # "Ranged Attacks" names the Aim action and says a wild shot cannot use it;
+    # its length and bonus are readings (``aim_bonus``, ``aim_max``).
+    "aim": {"length": "phase", "targets": True, "needs_targeting": True, "label": "Aim"},
+    "fire": {"length": "phase", "targets": True, "shots": 1, "mode": "single", "label": "Fire"},
+    # "Special Ranged Attacks": full auto for one phase is a three-round burst.
+    "three_round_burst": {
+        "length": "phase",
+        "targets": True,
+        "shots": 1,
+        "burst": BURST_BULLETS,
+        "mode": "burst",
+        "weapon_modes": ("auto",),
+        "label": "Three-round burst",
+    },
+    # "Special Ranged Attacks": firing a fully automatic weapon is a round action.
+    "full_auto": {
+        "length": "round",
+        "targets": True,
+        "shots": 1,
+        "auto": True,
+        "mode": "full_auto",
+        "weapon_modes": ("auto",),
+        "label": "Full auto",
+    },
+    # "Combined Actions": a round action of a character with a semi-automatic
+    # firearm, whose first phase is a Targeting action and whose last phase
+    # fires two shots instead of one.
     "target_and_fire": {
         "length": "round",
         "targets": True,
         "combined": True,
+        "mode": "single",
+        "weapon_modes": ("semi", "auto"),
         "label": "Target and fire",
         "steps": [{"at": "first", "kind": "target"}, {"at": "last", "kind": "fire", "shots": 2}],
     },
@@ -111,6 +138,8 @@ def default_settings() -> dict:
             [7, 8, "right leg"],
             [9, 10, "left leg"],
         ],
+        "aim_bonus": 1,
+        "aim_max": 3,
         "burst_margin_per_extra_hit": 3,
         "full_auto_bullets": 10,
         "flesh_per_constitution": 3,
@@ -158,6 +187,9 @@ def resolve_settings(settings: dict | None = None) -> dict:
             raise RuleError(f"setting initiative_attributes: unknown attribute {attr!r}")
     if out["drift_first_arm"] not in ("right", "left"):
         raise RuleError("setting drift_first_arm must be 'right' or 'left'")
+    for key in ("aim_bonus", "aim_max", "burst_margin_per_extra_hit"):
+        if not isinstance(out[key], int) or out[key] < (1 if key == "burst_margin_per_extra_hit" else 0):
+            raise RuleError(f"setting {key} must be a whole number")
     if out["initiative_ties"] not in ("name", "reflexes"):
         raise RuleError("setting initiative_ties must be 'name' or 'reflexes'")
     return out

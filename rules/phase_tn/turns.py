@@ -20,8 +20,10 @@ import copy
 
 from ..dice import DiceSource
 from ..system import Modifier, RuleError
-from .checks import attr, attribute_roll
-from .data import ACTIONS, LENGTHS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
+from .attack import weapon_of
+from .checks import attr, attribute_roll, wound_modifiers
+from .data import ACTIONS, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
+from .targeting import is_targeted
 
 
 def length_in_phases(length: str, settings: dict | None = None) -> int:
@@ -98,13 +100,15 @@ def roll_initiative(sheet: dict, dice: DiceSource, settings: dict | None = None)
     """Initiative for one phase: the dice + the initiative attributes + bonus.
 
     "Combat Sequence": rolled at the start of each phase in which the
-    character declares. Which attributes are added is a setting.
+    character declares. Which attributes are added is a setting; the
+    traumatic-wound penalty applies as to every roll (``trauma_roll_penalty``).
     """
     s = resolve_settings(settings)
     mods = [Modifier(a.capitalize(), attr(sheet, a), "sheet") for a in s["initiative_attributes"]]
     bonus = sheet.get("initiative_bonus", 0)
     if bonus:
         mods.append(Modifier("initiative bonus", bonus, "sheet"))
+    mods += wound_modifiers(sheet, s)
     record = dice.roll(s["roll_dice"], "initiative")
     return {"total": record.total + sum(m.value for m in mods), "roll": record, "modifiers": mods}
 
@@ -252,7 +256,20 @@ def next_declarer(state: dict) -> str | None:
     return None
 
 
-def _build_action(state: dict, who: str, spec: dict, s: dict) -> dict:
+def _check_weapon(name: str, spec: dict, sheet: dict | None) -> str | None:
+    """The weapon a shooting action fires, checked against the modes that can fire it."""
+    known = ACTIONS.get(name, {})
+    if "mode" not in known or sheet is None:
+        return spec.get("weapon")
+    weapon = weapon_of(sheet, spec.get("weapon"))
+    modes = known.get("weapon_modes")
+    if modes and weapon.get("mode") not in modes:
+        need = " or ".join("semi-automatic" if m == "semi" else "automatic" for m in modes)
+        raise RuleError(f"{known['label']} needs a {need} weapon; {weapon.get('name')} is {weapon.get('mode', 'single')}")
+    return weapon.get("name")
+
+
+def _build_action(state: dict, who: str, spec: dict, s: dict, sheet: dict | None = None) -> dict:
     name = spec.get("name")
     if not name:
         raise RuleError("an action needs a name")
@@ -267,6 +284,19 @@ def _build_action(state: dict, who: str, spec: dict, s: dict) -> dict:
     target = spec.get("target")
     if known.get("targets") and not target:
         raise RuleError(f"{known['label']} needs a target")
+    held = state["targeting"].get(who)
+    holds = bool(held and held["target"] == target)
+    if known.get("needs_targeting") and not holds:
+        raise RuleError(f"{known['label']} needs Targeting on {target}: a wild shot cannot be aimed")
+    called = spec.get("called")
+    if called:
+        if called not in LOCATIONS:
+            raise RuleError(f"unknown location {called!r}; locations are {', '.join(LOCATIONS)}")
+        if known.get("mode") in ("burst", "full_auto"):
+            raise RuleError("bursts and full auto are not called shots (game setting reading)")
+        if name == "fire" and not holds:
+            raise RuleError(f"a wild shot cannot be called: {who} has no Targeting on {target}")
+    weapon = _check_weapon(name, spec, sheet)
     phase = state["phase"]
     end = resolves_at(phase, length, s)
     action = {
@@ -280,6 +310,10 @@ def _build_action(state: dict, who: str, spec: dict, s: dict) -> dict:
         "combined": bool(known.get("combined")),
         "note": str(spec.get("note", "")),
     }
+    if called:
+        action["called"] = called
+    if weapon:
+        action["weapon"] = weapon
     if "shots" in known:
         action["shots"] = known["shots"]
     if "burst" in known:
@@ -293,16 +327,24 @@ def _build_action(state: dict, who: str, spec: dict, s: dict) -> dict:
     return action
 
 
-def declare(state: dict, who: str, actions: list[dict], settings: dict | None = None) -> dict:
+def declare(
+    state: dict, who: str, actions: list[dict], settings: dict | None = None, sheet: dict | None = None
+) -> dict:
     """Record what ``who`` declares this phase (an empty list passes).
 
     "Initiative and Actions": declarations go from the lowest initiative
     to the highest; one new action per phase, only when not waiting on
     one; free actions besides it (``free_actions_per_phase``). Each action
-    is ``{"name", "length"?, "target"?, "free"?, "note"?}``; the lengths of
-    the known actions (:data:`ACTIONS`) are filled in. Declaring a shot or
-    a Targeting action at another target than the one held loses the
-    targeting ("Ranged Attacks").
+    is ``{"name", "length"?, "target"?, "free"?, "called"?, "weapon"?,
+    "note"?}``; the lengths of the known actions (:data:`ACTIONS`) are
+    filled in.
+
+    "Ranged Attacks": declaring a shot, a Targeting or an Aim at another
+    target than the one held loses the targeting; a wild shot cannot be
+    called or aimed, so Aim and a called "fire" need the Targeting held.
+    "Combined Actions" and "Special Ranged Attacks": with the declarer's
+    ``sheet``, "target and fire" needs a semi-automatic weapon (a reading:
+    an automatic one too), bursts and full auto an automatic one.
     """
     s = resolve_settings(settings)
     if who not in state["order"]:
@@ -316,7 +358,7 @@ def declare(state: dict, who: str, actions: list[dict], settings: dict | None = 
     new = copy.deepcopy(state)
     built = []
     for spec in actions:
-        built.append(_build_action(new, who, spec, s))
+        built.append(_build_action(new, who, spec, s, sheet))
         new["next_action"] += 1
     free = [a for a in built if a["length"] == "free"]
     timed = [a for a in built if a["length"] != "free"]
@@ -327,7 +369,7 @@ def declare(state: dict, who: str, actions: list[dict], settings: dict | None = 
     if timed and is_waiting(state, who):
         raise RuleError(f"{who} is waiting for an action to resolve; cancel it first")
     for action in built:
-        if action["name"] in SHOOTING or action["name"] == "target":
+        if action["name"] in SHOOTING or action["name"] in ("target", "aim"):
             held = new["targeting"].get(who)
             if held and held["target"] != action["target"]:
                 del new["targeting"][who]
@@ -374,10 +416,15 @@ def end_phase(state: dict, settings: dict | None = None) -> tuple[dict, list[dic
     of combined actions that fall in this phase (the Targeting step of
     "target and fire") resolve with the phase actions ("Combined
     Actions"). Targeting actions that resolve give their shooter the
-    target ("Ranged Attacks"). Returns the new state and the groups
-    ``[{"length", "actions": [...]}]`` in order.
+    target, and an Aim adds to the aim held on it ("Ranged Attacks").
+
+    Returns the new state and the groups ``[{"length", "actions": [...]}]``
+    in order. An action that fires carries ``"attack"``: the shot for
+    :func:`.attack.attack` (``attacker``, ``target``, ``weapon``,
+    ``shots``, and ``options`` with ``mode``, ``targeted``, ``called``,
+    ``aim``), read when its group resolves; a shot uses up the aim.
     """
-    resolve_settings(settings)
+    s = resolve_settings(settings)
     new = copy.deepcopy(state)
     phase = new["phase"]
     ending = [a for a in new["pending"] if a["resolves_phase"] <= phase]
@@ -389,14 +436,49 @@ def end_phase(state: dict, settings: dict | None = None) -> tuple[dict, list[dic
     groups = []
     for length in LENGTHS:
         members = [e for e in entries if e["length"] == length]
-        if members:
-            groups.append({"length": length, "actions": members})
-    for e in entries:
-        if e["name"] == "target" or e.get("step", {}).get("kind") == "target":
-            new["targeting"][e["who"]] = {"target": e["target"], "acquired_phase": phase}
+        if not members:
+            continue
+        targeting = new["targeting"]  # all of a group resolve at once: shots read the targeting before it
+        fired = set()
+        for e in members:
+            if e.get("step") is None and "mode" in ACTIONS.get(e["name"], {}):
+                e["attack"] = _shot(e, targeting, s)
+                fired.add(e["who"])
+        after = copy.deepcopy(targeting)
+        for who in fired:
+            if who in after:
+                after[who]["aims"] = 0
+        for e in members:
+            if e["name"] == "target" or e.get("step", {}).get("kind") == "target":
+                after[e["who"]] = {"target": e["target"], "acquired_phase": phase}
+            elif e["name"] == "aim" and is_targeted(targeting, e["who"], e["target"]):
+                held = after[e["who"]]
+                held["aims"] = min(s["aim_max"], held.get("aims", 0) + 1)
+        new["targeting"] = after
+        groups.append({"length": length, "actions": members})
     new["pending"] = [a for a in new["pending"] if a["resolves_phase"] > phase]
     new["phase"] = phase + 1
     new["initiative"] = {}
     new["order"] = []
     new["declared"] = []
     return new, groups
+
+
+def _shot(action: dict, targeting: dict, s: dict) -> dict:
+    """The attack a resolving shooting action makes, with what the shooter holds now."""
+    known = ACTIONS[action["name"]]
+    targeted = is_targeted(targeting, action["who"], action["target"])
+    options: dict = {"mode": known["mode"], "targeted": targeted}
+    if targeted and action.get("called"):
+        options["called"] = action["called"]
+    aims = targeting.get(action["who"], {}).get("aims", 0) if targeted else 0
+    if aims and s["aim_bonus"]:
+        options["aim"] = aims * s["aim_bonus"]
+    return {
+        "action": action["id"],
+        "attacker": action["who"],
+        "target": action["target"],
+        "weapon": action.get("weapon"),
+        "shots": action.get("shots", 1),
+        "options": options,
+    }
