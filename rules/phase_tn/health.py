@@ -18,7 +18,10 @@ from ..system import AttackResult
 from .checks import attr, attribute_roll, wound_modifiers
 from .data import resolve_settings
 
-__all__ = ["apply", "flesh_capacity", "trauma_check", "wound_state", "wound_modifiers"]
+__all__ = ["apply", "flesh_capacity", "incapacitated", "trauma_check", "wound_state", "wound_modifiers"]
+
+#: words in a ``trauma_effects`` entry that take the character out of the fight
+OUT_OF_FIGHT = ("unconscious", "dying", "dead")
 
 
 def flesh_capacity(sheet: dict, settings: dict | None = None) -> int:
@@ -54,6 +57,16 @@ def wound_state(sheet: dict, settings: dict | None = None) -> dict:
         "roll_penalty": sum(m.value for m in wound_modifiers(sheet, s)),
         "conditions": conditions,
     }
+
+
+def incapacitated(sheet: dict, settings: dict | None = None) -> str:
+    """Why the character can no longer act ("" if it can): down from flesh wounds at
+    capacity, or a traumatic wound whose effect is unconscious or dying (settings)."""
+    s = resolve_settings(settings)
+    for condition in wound_state(sheet, s)["conditions"]:
+        if condition.startswith("down") or any(word in condition for word in OUT_OF_FIGHT):
+            return condition
+    return ""
 
 
 def apply(sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:

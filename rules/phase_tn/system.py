@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField
+from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField, TurnUpdate
 from . import attack as _attack
 from . import cover as _cover
 from . import health as _health
@@ -61,3 +61,19 @@ class PhaseTNSystem(BaseSystem):
 
     def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
         return _health.apply(sheet, result, target_id)
+
+    # -- the fight lifecycle ("Combat Sequence", "Initiative and Actions"): see .turns
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return _turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return _turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        return _turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        return _turns.act(state, actor, action, combatants, dice, settings, options)

@@ -19,11 +19,12 @@ from __future__ import annotations
 import copy
 
 from ..dice import DiceSource
-from ..system import Modifier, RuleError
+from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
 from .attack import weapon_of
 from .checks import attr, attribute_roll, wound_modifiers
+from .health import incapacitated
 from .data import ACTIONS, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
-from .targeting import is_targeted
+from .targeting import is_targeted, lose_targeting
 
 
 def length_in_phases(length: str, settings: dict | None = None) -> int:
@@ -482,3 +483,357 @@ def _shot(action: dict, targeting: dict, s: dict) -> dict:
         "shots": action.get("shots", 1),
         "options": options,
     }
+
+
+# ---------------------------------------------------------------- the fight lifecycle
+#
+# The lifecycle state wraps the combat state above:
+#   {"combat": <new_combat / begin_phase / declare / end_phase state>,
+#    "combatants": {id: per-combatant view, what the app puts in Combatant.state},
+#    "names": {id: display name, for the log},
+#    "due": [attacks resolved at the last phase's end, for the app to roll],
+#    "resolved": [what resolved at the last phase's end, by length],
+#    "stage": "declare" (someone must declare) or "resolve" (next_turn resolves the phase)}
+
+
+def _names(combatants: list[Combatant], state: dict | None = None) -> dict[str, str]:
+    """Display names for the log: the ones seen before (who left) and the ones given now."""
+    return {**((state or {}).get("names") or {}), **{c.id: c.name or c.id for c in combatants}}
+
+
+def _view(combat: dict) -> dict:
+    """The per-combatant state: its Targeting (read by :func:`.attack.attack`), its
+    initiative this phase, whether it declared, is surprised or waits, and its actions."""
+    out = {}
+    for who in combat["combatants"]:
+        held = combat["targeting"].get(who)
+        out[who] = {
+            "targeting": {who: dict(held)} if held else {},
+            "initiative": combat["initiative"].get(who),
+            "declared": who in combat["declared"],
+            "surprised": who in combat["surprise"],
+            "waiting": is_waiting(combat, who),
+            "pending": [a["id"] for a in combat["pending"] if a["who"] == who],
+        }
+    return out
+
+
+def _label(combat: dict, s: dict) -> str:
+    where = clock(combat["phase"], s)
+    return f"phase {where['phase_in_round']} of {s['phases_per_round']}"
+
+
+def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due=None, resolved=None) -> TurnUpdate:
+    current = next_declarer(combat)
+    state = {
+        "combat": combat,
+        "names": dict(names),
+        "combatants": _view(combat),
+        "due": list(due or []),
+        "resolved": list(resolved or []),
+        "stage": "declare" if current else "resolve",
+    }
+    return TurnUpdate(
+        state=state,
+        round=clock(combat["phase"], s)["round"],
+        order=list(combat["order"]),
+        current=current,
+        phase=_label(combat, s),
+        rolls=rolls,
+        log=log,
+    )
+
+
+def _sync(combat: dict, combatants: list[Combatant], s: dict, names: dict) -> tuple[dict, list[str]]:
+    """Drop who left the fight or can no longer act (their actions, their Targeting,
+    Targeting on them: "the target remains in view"), add who joined."""
+    able = {}
+    log = []
+    for c in combatants:
+        why = incapacitated(c.sheet, s)
+        if why:
+            if c.id in combat["combatants"]:
+                log.append(f"{names.get(c.id, c.id)} is out of the fight ({why}).")
+        else:
+            able[c.id] = c
+    gone = [w for w in combat["combatants"] if w not in able]
+    new = copy.deepcopy(combat)
+    for who in gone:
+        if not any(c.id == who for c in combatants):
+            log.append(f"{names.get(who, who)} has left the fight.")
+        new["combatants"].remove(who)
+        new["order"] = [w for w in new["order"] if w != who]
+        new["declared"] = [w for w in new["declared"] if w != who]
+        new["initiative"].pop(who, None)
+        new["surprise"].pop(who, None)
+        new["pending"] = [a for a in new["pending"] if a["who"] != who]
+        new["targeting"].pop(who, None)
+    for shooter, held in list(new["targeting"].items()):
+        if held["target"] in gone:
+            del new["targeting"][shooter]
+            log.append(f"{names.get(shooter, shooter)} loses the Targeting: the target left view.")
+    for who in able:
+        if who not in new["combatants"]:
+            new["combatants"].append(who)
+    return new, log
+
+
+def _phase_log(combat: dict, rolls: list[dict], s: dict, names: dict) -> list[str]:
+    where = clock(combat["phase"], s)
+    log = []
+    if where["phase_in_round"] == 1:
+        log.append(f"Round {where['round']}")
+    log.append(f"Phase {where['phase_in_round']} of {s['phases_per_round']} (phase {combat['phase']} of the encounter)")
+    for r in rolls:
+        name = names.get(r["who"], r["who"])
+        if r["kind"] == "surprise":
+            verdict = "may declare" if r["success"] else "still surprised"
+            log.append(f"{name}: Reflexes roll against surprise {r['total']} vs TN {r['tn']}, {verdict}.")
+        else:
+            log.append(f"{name}: initiative {r['total']}.")
+    if combat["order"]:
+        log.append("Declarations, lowest initiative first: " + ", ".join(names.get(w, w) for w in combat["order"]) + ".")
+    else:
+        log.append("Nobody declares this phase.")
+    return log
+
+
+def _describe(action: dict, names: dict, who: bool = True) -> str:
+    text = ACTIONS.get(action["name"], {}).get("label", action["name"])
+    if who:
+        text = f"{names.get(action['who'], action['who'])}: {text}"
+    if action.get("target"):
+        text += f" at {names.get(action['target'], action['target'])}"
+    if action.get("called"):
+        text += f" ({action['called']})"
+    if action.get("note"):
+        text += f" [{action['note']}]"
+    return text
+
+
+def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """Open an encounter on phase 1: surprise, then initiative and declarations.
+
+    "Combat Sequence": a combatant whose ``Combatant.state["surprised"]`` is
+    true (the GM decides who was unaware of an overt act) cannot act for
+    ``surprise_rounds`` round(s), then rolls Reflexes (TN 8, +1 per failed
+    phase) at the start of each phase. "Initiative and Actions": everyone
+    who may declare rolls initiative; the lowest declares first, so
+    ``current`` is the lowest total.
+    """
+    s = resolve_settings(settings)
+    names = _names(combatants)
+    able = [c for c in combatants if not incapacitated(c.sheet, s)]
+    combat = new_combat([c.id for c in able], [c.id for c in able if c.state.get("surprised")], settings=s)
+    combat, rolled = begin_phase(combat, {c.id: c.sheet for c in able}, dice, s)
+    log = [f"{names[w]} is surprised: no action for {s['surprise_rounds']} round(s)." for w in sorted(combat["surprise"])]
+    return _update(combat, s, names, [r["roll"] for r in rolled], log + _phase_log(combat, rolled, s, names))
+
+
+def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """End the current declarer's turn, or, declarations done, resolve the phase and open the next.
+
+    While someone must still declare, that declarer declares nothing new and
+    the next one is current. Then ("Initiative and Actions") what ends this
+    phase resolves, free before phase before round before turn before
+    minute, the same length together: the non-attacks go to ``log``, the
+    shots to ``state["due"]`` (attacker, target, weapon, number of shots
+    and the :class:`AttackRequest` options) for the app to roll with
+    ``attack``; shots of the same length are simultaneous. The clock
+    advances a phase (a new round when the round's phases are done), the
+    surprised roll, and initiative is rolled for the new declarations.
+    """
+    s = resolve_settings(settings)
+    names = _names(combatants, state)
+    combat, log = _sync(state["combat"], combatants, s, names)
+    current = next_declarer(combat)
+    if current is not None:
+        combat = declare(combat, current, [], s)
+        log.append(f"{names.get(current, current)} declares no new action.")
+        return _update(combat, s, names, [], log)
+    where = clock(combat["phase"], s)
+    combat, groups = end_phase(combat, s)
+    due: list[dict] = []
+    resolved: list[dict] = []
+    log.append(f"End of phase {where['phase_in_round']} of {s['phases_per_round']}: actions resolve, shortest first.")
+    for i, group in enumerate(groups):
+        resolved.append({"length": group["length"], "actions": [
+            {k: a[k] for k in ("id", "who", "name", "target", "called", "note") if k in a} for a in group["actions"]
+        ]})
+        log.append(f"{group['length'].capitalize()} actions (together): " + "; ".join(_describe(a, names) for a in group["actions"]) + ".")
+        for a in group["actions"]:
+            if "attack" in a:
+                due.append({**a["attack"], "group": i, "length": group["length"]})
+    if not groups:
+        log.append("Nothing resolves this phase.")
+    if due:
+        log.append(f"{len(due)} attack(s) to roll; those of one length are simultaneous.")
+    sheets = {c.id: c.sheet for c in combatants}
+    combat, rolled = begin_phase(combat, sheets, dice, s)
+    log += _phase_log(combat, rolled, s, names)
+    return _update(combat, s, names, [r["roll"] for r in rolled], log, due, resolved)
+
+
+def _own_pending(combat: dict, who: str, action_id: str | None) -> dict:
+    found = [a for a in combat["pending"] if a["id"] == action_id]
+    if not found:
+        raise RuleError(f"no pending action {action_id}")
+    if found[0]["who"] != who:
+        raise RuleError(f"{action_id} is not {who}'s action")
+    return found[0]
+
+
+def _free_rolls(specs: list[dict], sheet: dict, dice: DiceSource, s: dict, name: str) -> tuple[list[dict], list, list[str]]:
+    """Roll the skill that would make an action free (Earl's fastdraw, "Initiative and
+    Actions"): a success makes it free, a failure leaves it its length, so the
+    declarer has no other new action left this phase."""
+    out, rolls, log = [], [], []
+    failed = False
+    for spec in specs:
+        spec = dict(spec)
+        check = spec.pop("free_roll", None)
+        if check:
+            if "tn" not in check:
+                raise RuleError("a free_roll needs the GM's TN")
+            result = attribute_roll(
+                sheet, check.get("attribute", "reflexes"), int(check["tn"]), dice, s,
+                skill=check.get("skill"), purpose=f"{check.get('skill') or 'roll'} to make {spec.get('name')} free",
+            )
+            rolls.append(result["roll"])
+            spec["free"] = result["success"]
+            failed = failed or not result["success"]
+            verdict = "succeeds: a free action" if result["success"] else "fails: it takes its time"
+            log.append(f"{name}: {check.get('skill') or 'roll'} {result['total']} vs TN {result['tn']}, {verdict}.")
+        out.append(spec)
+    timed = [sp for sp in out if not sp.get("free") and sp.get("length", ACTIONS.get(sp.get("name"), {}).get("length")) != "free"]
+    if failed and len(timed) > 1:
+        for extra in timed[1:]:
+            out.remove(extra)
+            log.append(f"{name} has no new action left for {extra.get('name')} this phase.")
+    return out, rolls, log
+
+
+def act(
+    state: dict,
+    actor: Combatant,
+    action: str,
+    combatants: list[Combatant],
+    dice: DiceSource,
+    settings: dict | None = None,
+    options: dict | None = None,
+) -> TurnUpdate:
+    """A declaration-time action ("Initiative and Actions", "Combined Actions", "Ranged Attacks").
+
+    - ``declare``: ``options["actions"]`` is the list of actions (see
+      :func:`declare`); an action may carry ``free_roll`` ``{"skill",
+      "attribute", "tn"}``, the roll that would make it a free action.
+    - ``wait``: the declarer declares no new action this phase.
+    - ``cancel``: ``options["action"]``, one of the actor's pending actions
+      (the only change a round or turn action allows); the actor declares
+      again from the next phase (a reading: this phase's initiative is rolled).
+    - ``change_target``: ``options["action"]`` and ``options["target"]``,
+      only for a free or phase action.
+    - ``lose_targeting``: a distracting event costs the actor its Targeting.
+    """
+    s = resolve_settings(settings)
+    opts = options or {}
+    names = _names(combatants, state)
+    combat, log = _sync(state["combat"], combatants, s, names)
+    who = actor.id
+    name = names.get(who, actor.name or who)
+    rolls: list = []
+    if who not in combat["combatants"]:
+        raise RuleError(f"{name} is not in the fight")
+    if action == "declare":
+        specs, rolls, more = _free_rolls(list(opts.get("actions") or []), actor.sheet, dice, s, name)
+        log += more
+        before = {a["id"] for a in combat["pending"]}
+        combat = declare(combat, who, specs, s, sheet=actor.sheet)
+        mine = [a for a in combat["pending"] if a["id"] not in before]
+        log.append(f"{name} declares " + ("; ".join(
+            f"{_describe(a, names, who=False)} ({a['length']} action, resolves at the end of phase {a['resolves_phase']})"
+            for a in mine) or "no new action") + ".")
+    elif action == "wait":
+        combat = declare(combat, who, [], s)
+        log.append(f"{name} declares no new action.")
+    elif action == "cancel":
+        pending = _own_pending(combat, who, opts.get("action"))
+        combat = cancel_action(combat, pending["id"])
+        log.append(f"{name} cancels {_describe(pending, names, who=False)}.")
+    elif action == "change_target":
+        pending = _own_pending(combat, who, opts.get("action"))
+        target = opts.get("target")
+        if not target:
+            raise RuleError("change_target needs a target")
+        combat = change_target(combat, pending["id"], target)
+        log.append(f"{name} switches {pending['name']} to {names.get(target, target)}.")
+    elif action == "lose_targeting":
+        if who not in combat["targeting"]:
+            raise RuleError(f"{name} holds no Targeting")
+        combat = {**combat, "targeting": lose_targeting(combat["targeting"], who)}
+        log.append(f"{name} loses the Targeting (a distracting event).")
+    else:
+        raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
+    if next_declarer(combat) is None:
+        log.append("Declarations are done: the phase resolves next.")
+    due = state.get("due", [])
+    return _update(combat, s, names, rolls, log, due, state.get("resolved", []))
+
+
+def _has_weapon(sheet: dict, modes) -> bool:
+    return any((w.get("mode") or "single") in modes and not w.get("melee") for w in sheet.get("weapons") or [])
+
+
+def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+    """What the actor may do now: declare (each known action, a described one, or no
+    new action) when it is its turn to declare, cancel or retarget its pending
+    actions, drop its Targeting; with the reason where the rules forbid it."""
+    s = resolve_settings(settings)
+    combat = state["combat"]
+    who = actor.id
+    if who not in combat["combatants"]:
+        return [ActionOption("declare", "Declare", "turn", available=False, reason="not in the fight")]
+    current = next_declarer(combat)
+    ok, why = can_declare(combat, who, s)
+    if ok and who not in combat["order"]:
+        ok, why = False, "rolled no initiative this phase (declares from the next phase)"
+    elif ok and who in combat["declared"]:
+        ok, why = False, "has declared this phase"
+    elif ok and current != who:
+        ok, why = False, f"{current} declares first (lowest initiative first)"
+    held = combat["targeting"].get(who)
+    out: list[ActionOption] = []
+    for key, known in ACTIONS.items():
+        reason = why
+        if ok and known.get("weapon_modes") and not _has_weapon(actor.sheet, known["weapon_modes"]):
+            kinds = " or ".join("semi-automatic" if m == "semi" else "automatic" for m in known["weapon_modes"])
+            reason = f"needs a {kinds} weapon"
+        elif ok and "mode" in known and not _has_weapon(actor.sheet, ("single", "semi", "auto")):
+            reason = "no ranged weapon on the sheet"
+        elif ok and known.get("needs_targeting") and not held:
+            reason = "no Targeting held: a wild shot cannot be aimed"
+        data: dict = {"action": {"name": key, "length": known["length"]}, "needs_target": bool(known.get("targets"))}
+        if held:
+            data["targeted"] = held["target"]
+        if "mode" in known:
+            data["wild"] = "a shot at a target without Targeting is a wild shot: -2, not called, not aimed"
+        kind = "attack" if "mode" in known else "turn"
+        out.append(ActionOption("declare", known["label"], kind, f"{known['length']} action", not reason, reason, data))
+    out.append(ActionOption("declare", "Other action (describe it, give its length)", "other", "free to minute",
+                            ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
+    out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why))
+    out.append(ActionOption("move", "Move", "move", available=False,
+                            reason="the document gives no movement rates: declare the move as an action with its length"))
+    for a in combat["pending"]:
+        if a["who"] != who:
+            continue
+        label = _describe(a, {}, who=False)
+        out.append(ActionOption("cancel", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
+        locked = a["length"] not in ("free", "phase")
+        out.append(ActionOption("change_target", f"Change the target of {label}", "turn", "", not locked,
+                                f"a {a['length']} action keeps its target: cancel it instead" if locked else "",
+                                {"action": a["id"]}))
+    if held:
+        out.append(ActionOption("lose_targeting", "Lose the Targeting (a distracting event)", "other", "", True, "",
+                                {"target": held["target"]}))
+    return out
