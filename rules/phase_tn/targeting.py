@@ -56,7 +56,7 @@ def check_targeting(
     lost: list[dict] = []
     los = None
     if board is not None:
-        from .. import los  # written beside this module; imported only when a board is given
+        from .. import los  # imported only when a board is given
     for shooter, held in targeting.items():
         target = held["target"]
         reason = ""

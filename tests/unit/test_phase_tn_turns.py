@@ -4,9 +4,12 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from rules import phase_tn as pt
-from rules.dice import ScriptedDice
+from rules.dice import ScriptedDice, SeededDice
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 SYSTEM = pt.SYSTEM
@@ -190,12 +193,6 @@ def test_a_casualty_leaves_the_fight_and_takes_its_actions_and_the_targeting_on_
     assert up.state["combatants"]["leroy"]["targeting"] == {}
     assert any("Earl is out of the fight" in line for line in up.log)
     assert any("Ann has left the fight" in line for line in up.log)
-
-
-from hypothesis import given, settings as hsettings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from rules.dice import SeededDice  # noqa: E402
 
 PLANS = st.lists(st.sampled_from(["wait", "fire", "target", "round", "free", "auto"]), min_size=1, max_size=30)
 
