@@ -1,15 +1,92 @@
-"""Tesseris (ADS) tables as data: every combat action with its tick cost and
-modifiers, the status effects, the skills and what they roll.
+"""Tesseris (ADS) tables and constants: the numbers of the rules, the cover
+materials, the range bands, every combat action with its tick cost and
+modifiers, the status effects, the skills and what they roll, and the default
+per-game settings (the readings where the document is silent).
 
-Sources are headings of the ADS "Combat" chapter (seeds/001): "Melee
-Attack Actions", "Ranged Attack Actions", "Miscellaneous Attack Actions",
-"Defensive Actions", "Movement Actions", "Miscellaneous Actions", "Social
-Combat Actions", "Physical Status Effects", "Social Status Effects".
+Sources are sections of *Tesseris Combat*: "Ticks", "Melee Attack Actions",
+"Ranged Attack Actions", "Miscellaneous Attack Actions", "Defensive Actions",
+"Movement Actions", "Miscellaneous Actions", "Social Combat Actions",
+"Common Physical Combat Modifiers", "Cover Materials Reference Chart",
+"Physical Status Effects", "Social Status Effects".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+BASE_TICKS = 5  # Ticks: 5 per round plus bonuses
+FREE_REACTIONS = 1
+HUMAN_SPEED = 3  # Movement Actions: human base speed
+MAX_WOUNDS = 10  # Wounds: "All characters can take up to 10 wounds"
+STAMINA_PER_WOUND = 5  # Taking Wounds: one Wound per 5 Stamina damage from one hit
+WOUNDS_PER_PENALTY = 3  # Effects of Wounds: -1 per 3 Wounds when out of Stamina
+BULLET_STEP = 2  # Ranged Weapons and Multiple Shots: -2 cumulative per bullet
+CRITICAL_SUCCESSES = 6  # Defending: 6 or more successes is a critical hit
+SECTION_YARDS = 1  # Destroying Cover: a section is one 1-yard line segment
+SURPRISE_REACTION_TICKS = 3  # Combat Order 1: the surprised react with up to three ticks
+CLOAK_LOCATIONS = ("torso", "legs")  # Armor: the cloak slot does not cover arms or head
+
+#: per-game settings: the readings where the document is silent (listed on the help page)
+DEFAULT_SETTINGS = {
+    "range_gap_modifier": 0,
+    "prone_modifier": 2,
+    "critical_hit": "plus_d10",
+    "critical_basis": "net",
+    "bulk_applies_to": "all",
+    "jam_basis": "total",
+    "take_cover_reaction_ticks": 2,
+    "cover_min_fraction": 0.5,
+    "wall_cover_material": "stone",
+    "default_hit_location": "torso",
+    "default_defense": "best",
+    "delay_forfeit_after": 2,
+    "spend_ticks": True,
+}
+
+#: Cover Materials Reference Chart: (Armour Points, Structure Points per section)
+COVER_MATERIALS: dict[str, tuple[int, int]] = {
+    "wood_thin": (2, 10),
+    "wood_thick": (3, 15),
+    "wood_reinforced": (4, 20),
+    "stone": (8, 30),
+    "sandbag": (18, 90),
+    "concrete": (25, 125),
+}
+
+COVER_MATERIAL_LABELS: dict[str, str] = {
+    "wood_thin": "Wood, thin (~1 in.)",
+    "wood_thick": "Wood, thick (2-3 in.)",
+    "wood_reinforced": "Wood, reinforced (4-6 in.)",
+    "stone": "Stone wall (6-8 in.)",
+    "sandbag": "Sandbag wall (10 in.)",
+    "concrete": "Concrete bunker (12-16 in.)",
+}
+
+#: other spellings a map editor or an imported map may use for the same materials
+_MATERIAL_ALIASES = {
+    "wood": "wood_thin",
+    "thin_wood": "wood_thin",
+    "thick_wood": "wood_thick",
+    "reinforced_wood": "wood_reinforced",
+    "stone_wall": "stone",
+    "sandbags": "sandbag",
+    "sandbag_wall": "sandbag",
+    "concrete_bunker": "concrete",
+    "bunker": "concrete",
+}
+
+
+#: Common Physical Combat Modifiers, the range rows: (name, modifier)
+RANGE_BANDS = ("point_blank", "short", "medium", "long", "far", "extreme")
+RANGE_BAND_MODIFIERS = {"point_blank": 2, "short": 1, "medium": 0, "long": -1, "far": -2, "extreme": -4}
+RANGE_BAND_LABELS = {
+    "point_blank": "Point blank (2 squares or less)",
+    "short": "Short (4 squares or less)",
+    "medium": "Medium (within the listed range)",
+    "long": "Long (up to 1.5x the listed range)",
+    "far": "Far (up to 2x the listed range)",
+    "extreme": "Extreme (up to 3x the listed range)",
+}
 
 CHARACTERISTICS = ("strength", "agility", "perception", "intelligence", "willpower", "charisma", "speed")
 
@@ -171,6 +248,7 @@ class StatusEffect:
     ranged_attack: int = 0
     defense: int = 0  # physical defensive rolls
     social_defense: int = 0
+    willpower_tests: int = 0  # Willpower tests (Resolve), in place of all_tests
     ticks_lost: int = 0  # at the start of each round while it lasts
     rounds: int | None = None  # lasts this many rounds, then becomes `then`
     then: str | None = None
@@ -198,7 +276,7 @@ STATUS_LIST: tuple[StatusEffect, ...] = (
     _S("Attracted", "social", 1, upgrades_to="Enticed", note="-2 social defense vs the source, +1 vs others"),
     _S("Disheartened", "social", 1, defense=-1, social_defense=-1),
     _S("Frightened", "social", 1, attack=-1, social_defense=-1, upgrades_to="Terrified"),
-    _S("Dejected", "social", 2, all_tests=-1, steps_down_to="Disheartened", note="-2 to Willpower tests; +2 Ego damage per failed social defense"),
+    _S("Dejected", "social", 2, all_tests=-1, willpower_tests=-2, steps_down_to="Disheartened", note="+2 Ego damage per failed social defense"),
     _S("Enticed", "social", 2, upgrades_to="Enthralled", steps_down_to="Attracted", note="-3 social defense vs the source, +1 vs others"),
     _S("Terrified", "social", 2, attack=-3, social_defense=-2, upgrades_to="Fleeing", steps_down_to="Frightened"),
     _S("Blabbermouth", "social", 3),

@@ -1,8 +1,9 @@
-"""Attacks, defenses, damage, jams and the cover they hit ("Attacking", "Rate of
-Fire (RoF)", "Ranged Weapons and Multiple Shots in a Round", "Weapon Jams",
-"Defending", "Armor", "Armor Penetration", "Bulk", "Damage, Stamina, and
-Wounds", "Common Physical Combat Modifiers", "Destroying Cover", "Swordpoint
-& Gunpoint").
+"""The attack pipeline of Tesseris: range bands, the attack's modifiers, the
+to-hit roll, the defense, bullets, jams, damage and the cover it hits
+(*Tesseris Combat*, "Attacking", "Rate of Fire (RoF)", "Ranged Weapons and
+Multiple Shots in a Round", "Weapon Jams", "Defending", "Armor", "Armor
+Penetration", "Bulk", "Damage, Stamina, and Wounds", "Common Physical Combat
+Modifiers", "Destroying Cover", "Swordpoint & Gunpoint").
 
 ``plan_attack`` works out every pool and modifier without rolling (the
 odds use it too); ``resolve_attack`` rolls the plan through the dice source.
@@ -11,35 +12,90 @@ odds use it too); ``resolve_attack`` rolls the plan through the dice source.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from .. import odds as odds_mod
 from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
-from . import core
 from . import cover as cover_mod
-from .data import ACTIONS, DEFENSES, FIRE_MODE_SLOT, Action
-from .sheet import bulk, char, max_wounds, num, skill, stamina, weapon as sheet_weapon
+from .checks import mean_successes, quick_recover_roll, roll_defense_pool, wound_penalty
+from .data import (
+    ACTIONS,
+    BULLET_STEP,
+    CLOAK_LOCATIONS,
+    CRITICAL_SUCCESSES,
+    DEFAULT_SETTINGS,
+    DEFENSES,
+    FIRE_MODE_SLOT,
+    RANGE_BAND_LABELS,
+    RANGE_BAND_MODIFIERS,
+    Action,
+)
+from .health import damage_split, resolve_test
+from .movement import grid_distance
+from .sheet import bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon
 from .status import escalate, names as status_names, status_modifiers
 from .ticks import can_react, spend, state_of
 
-DEFAULT_SETTINGS = {
-    "range_gap_modifier": 0,
-    "prone_modifier": 2,
-    "critical_hit": "plus_d10",
-    "critical_basis": "net",
-    "bulk_applies_to": "all",
-    "jam_basis": "total",
-    "take_cover_reaction_ticks": 2,
-    "cover_min_fraction": 0.5,
-    "wall_cover_material": "stone",
-    "default_hit_location": "torso",
-    "default_defense": "best",
-    "delay_forfeit_after": 2,
-    "spend_ticks": True,
-}
 
-CLOAK_LOCATIONS = ("torso", "legs")  # "Armor": the cloak slot does not cover arms or head
+def range_band_name(distance: int, weapon_range: int) -> str | None:
+    """The range band of a shot (*Tesseris Combat*, "Common Physical Combat Modifiers", Range rows).
+
+    Beyond the listed range the Long/Far/Extreme bands apply even within 4
+    squares (a short-ranged weapon is no better there); within the listed
+    range, 2 squares or less is Point Blank and 4 or less Short; the rest
+    (including the unnamed band between 4 squares and half the listed
+    range) is Medium. None beyond three times the listed range.
+    """
+    if distance < 0:
+        raise ValueError("distance cannot be negative")
+    if weapon_range <= 0:
+        raise ValueError("a ranged weapon needs a listed range of 1 or more")
+    if distance > weapon_range:
+        if 2 * distance <= 3 * weapon_range:
+            return "long"
+        if distance <= 2 * weapon_range:
+            return "far"
+        if distance <= 3 * weapon_range:
+            return "extreme"
+        return None
+    if distance <= 2:
+        return "point_blank"
+    if distance <= 4:
+        return "short"
+    return "medium"
+
+
+def range_modifier(distance: int, weapon_range: int, gap_modifier: int = 0) -> int | None:
+    """Attack modifier of the range bands (*Tesseris Combat*, "Common Physical Combat Modifiers", Range rows).
+
+    +2 point blank (<= 2), +1 short (<= 4), +0 medium (<= listed range),
+    -1 long (<= 1.5x), -2 far (<= 2x), -4 extreme (<= 3x), None beyond.
+    ``gap_modifier`` is the reading for the unnamed band from 5 squares to
+    half the listed range (default +0, as Medium).
+    """
+    band = range_band_name(distance, weapon_range)
+    if band is None:
+        return None
+    if band == "medium" and 4 < distance <= weapon_range / 2:
+        return gap_modifier
+    return RANGE_BAND_MODIFIERS[band]
+
+
+def bullet_totals(attack_total: int, bullets: int) -> list[int]:
+    """Effective attack total of each bullet (*Tesseris Combat*, "Ranged Weapons and Multiple Shots in a Round")."""
+    if bullets < 1:
+        raise ValueError("a shot fires at least one bullet")
+    return [attack_total - BULLET_STEP * i for i in range(bullets)]
+
+
+def burst_hits(attack_successes: int, defense_successes: int, bullets: int) -> int:
+    """Hits of a multi-bullet attack against one defense roll
+    (*Tesseris Combat*, "Ranged Weapons and Multiple Shots in a Round").
+
+    ``attack_successes`` already includes the fire mode's own penalty;
+    each bullet after the first is 2 lower, cumulative, and hits when it
+    beats the defense by at least one (ties go to the defender).
+    """
+    return sum(1 for t in bullet_totals(attack_successes, bullets) if t - defense_successes >= 1)
 
 
 def settings_of(request_or_settings=None) -> dict:
@@ -135,40 +191,6 @@ def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[in
     return pool, rerolls, mods
 
 
-@lru_cache(maxsize=512)
-def defense_distribution(pool: int, rerolls: int) -> tuple[tuple[int, float], ...]:
-    """Exact successes of a defense pool with up to ``rerolls`` duds re-rolled ("Defending", Duck)."""
-    if rerolls <= 0:
-        return tuple(odds_mod.distribution(f"{pool}dT").items()) if pool > 0 else ((0, 1.0),)
-    # per die: k explosions then a dud (k successes, 1 dud) or a plain success (k+1, 0 duds)
-    per: dict[tuple[int, int], float] = {}
-    reach, k = 1.0, 0
-    while reach >= odds_mod.PRECISION:
-        per[(k, 1)] = per.get((k, 1), 0) + reach * 0.5
-        per[(k + 1, 0)] = per.get((k + 1, 0), 0) + reach * 0.3
-        reach *= 0.2
-        k += 1
-    joint: dict[tuple[int, int], float] = {(0, 0): 1.0}
-    for _ in range(pool):
-        nxt: dict[tuple[int, int], float] = {}
-        for (s1, d1), p1 in joint.items():
-            for (s2, d2), p2 in per.items():
-                key = (s1 + s2, d1 + d2)
-                nxt[key] = nxt.get(key, 0) + p1 * p2
-        joint = {k_: v for k_, v in nxt.items() if v >= odds_mod.PRECISION * 1e-3}
-    out: dict[int, float] = {}
-    for (s, d), p in joint.items():
-        n = min(rerolls, d)
-        extra = odds_mod.distribution(f"{n}dT") if n else {0: 1.0}
-        for v, q in extra.items():
-            out[s + v] = out.get(s + v, 0) + p * q
-    return tuple(sorted(out.items()))
-
-
-def _mean(pool: int, rerolls: int) -> float:
-    return sum(v * p for v, p in defense_distribution(pool, rerolls))
-
-
 def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackPlan:
     """Every pool and modifier of an attack and its defense, before any roll."""
     settings = settings_of(settings if settings is not None else request)
@@ -254,7 +276,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     distance = request.distance
     a_pos, t_pos = _pos(att), _pos(tgt)
     if (not distance) and a_pos is not None and t_pos is not None:
-        distance = core.grid_distance(a_pos, t_pos)
+        distance = grid_distance(a_pos, t_pos)
     distance = int(round(distance or 0))
     if mode == "melee":
         reach = num(weapon.get("reach"), 1) or 1
@@ -264,15 +286,15 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         wrange = num(weapon.get("range"))
         if wrange <= 0:
             raise RuleError(f"{weapon.get('name')} has no listed range")
-        rmod = core.range_modifier(distance, wrange, num(settings["range_gap_modifier"]))
+        rmod = range_modifier(distance, wrange, num(settings["range_gap_modifier"]))
         if rmod is None:
             raise RuleError(f"the target is {distance} squares away, beyond 3x the listed range ({3 * wrange})")
-        band = core.range_band_name(distance, wrange)
+        band = range_band_name(distance, wrange)
         if opts.get("firing_blind"):
             mods.append(_mod("Firing blind", -3, "Common Physical Combat Modifiers"))
             rmod = min(0, rmod)
         if rmod:
-            mods.append(_mod(f"Range: {core.RANGE_BAND_LABELS[band]}", rmod, "Common Physical Combat Modifiers"))
+            mods.append(_mod(f"Range: {RANGE_BAND_LABELS[band]}", rmod, "Common Physical Combat Modifiers"))
 
     # fire mode and bullets ("Rate of Fire (RoF)")
     bullets = 1
@@ -320,7 +342,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if "Grappled" in status_names(att.sheet.get("statuses")) and "Grappled" in status_names(tgt.sheet.get("statuses")):
         mods.append(_mod("Grappled, against a grappled opponent", 1, "Physical Status Effects: Grappled"))
     mods += status_modifiers(att.sheet.get("statuses"), "melee_attack" if mode == "melee" else "ranged_attack")
-    wp = core.wound_penalty(num(att.sheet.get("wounds")), stamina(att.sheet))
+    wp = wound_penalty(num(att.sheet.get("wounds")), stamina(att.sheet))
     if wp:
         mods.append(_mod("Wounds, out of Stamina", wp, "Effects of Wounds"))
     if num(a_state.get("aim")):
@@ -350,7 +372,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         best, best_mean = "duck", -1e9
         for c in candidates:
             p, r, m = _defense_pool(t_sheet, c, mode, settings)
-            mean = _mean(p, r) + sum(x.value for x in m)
+            mean = mean_successes(p, r) + sum(x.value for x in m)
             if mean > best_mean + 1e-9:
                 best, best_mean = c, mean
         choice = best
@@ -404,7 +426,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if "Grappled" in t_status and "Grappled" not in status_names(att.sheet.get("statuses")):
             d_mods.append(_mod("Grappled, against a non-grappled foe", -3, "Physical Status Effects: Grappled"))
         d_mods += status_modifiers(t_sheet.get("statuses"), "defense")
-        twp = core.wound_penalty(num(t_sheet.get("wounds")), stamina(t_sheet))
+        twp = wound_penalty(num(t_sheet.get("wounds")), stamina(t_sheet))
         if twp:
             d_mods.append(_mod("Wounds, out of Stamina", twp, "Effects of Wounds"))
         if num(opts.get("defense_modifier")):
@@ -435,20 +457,6 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     )
 
 
-def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str) -> tuple[int, list[RollRecord]]:
-    """Roll a defense pool; Duck re-rolls up to ``rerolls`` duds (faces 1-5) ("Defending")."""
-    first = dice.roll(f"{pool}dT", purpose)
-    records = [first]
-    successes = first.total
-    duds = sum(1 for f in first.faces if f < 6)
-    n = min(rerolls, duds)
-    if n:
-        again = dice.roll(f"{n}dT", f"{purpose}: re-roll {n} dud{'s' if n > 1 else ''}")
-        records.append(again)
-        successes += again.total
-    return successes, records
-
-
 def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetration: int) -> tuple[int, list[Modifier]]:
     """Armour Points stacked for a location, less Armour Penetration, plus misc. soak
     ("Armor", "Armor Penetration", "Damage Soak", "Cover Bonuses", Total Defense)."""
@@ -474,20 +482,6 @@ def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetrat
     return max(0, ap_total - pen) + misc, parts
 
 
-def _resolve_test(sheet: dict, difficulty: int, dice: DiceSource, purpose: str, wounds_apply: bool = True):
-    """A Resolve test: Willpower dT + Resolve + modifiers, passed at the difficulty or more."""
-    pool = max(0, char(sheet, "willpower"))
-    mods = [_mod("Resolve rank", skill(sheet, "resolve"), "sheet")]
-    if wounds_apply:
-        wp = core.wound_penalty(num(sheet.get("wounds")), stamina(sheet))
-        if wp:
-            mods.append(_mod("Wounds, out of Stamina", wp, "Effects of Wounds"))
-    mods += status_modifiers(sheet.get("statuses"), "test")
-    rec = dice.roll(f"{pool}dT", purpose)
-    total = rec.total + sum(m.value for m in mods)
-    return total >= difficulty, total, rec, mods
-
-
 def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | None]:
     """Quick recovery from a jam, a free action ("Weapon Jams"): 1dT (2dT reliable),
     any success clears it, explosions ignored, so a plain d10 of 6+ per die;
@@ -495,9 +489,7 @@ def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | No
     rel = weapon.get("reliability", "normal")
     if rel == "unreliable":
         return False, None
-    n = 2 if rel == "reliable" else 1
-    rec = dice.roll(f"{n}d10", f"quick-recover {weapon.get('name', 'weapon')} (dT, explosions ignored)")
-    return any(f >= 6 for f in rec.faces), rec
+    return quick_recover_roll(dice, 2 if rel == "reliable" else 1, f"quick-recover {weapon.get('name', 'weapon')}")
 
 
 def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
@@ -546,7 +538,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         defense_total = plan.cover_bonus  # reading: cover still stands in the way of a target that does not defend
         d_mods = [m for m in plan.defense_mods if m.source == "Cover Bonuses"]
 
-    totals = core.bullet_totals(attack_total, plan.bullets)
+    totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]
     hits_idx = [i for i, n in enumerate(nets) if n >= 1]
     if action.key == "pummel" and hits_idx:
@@ -632,7 +624,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     hit_reports = []
     for n_i, net in enumerate(hit_nets):
         basis = net if settings["critical_basis"] == "net" else net + defense_total
-        crit = swordpoint or basis >= core.CRITICAL_SUCCESSES
+        crit = swordpoint or basis >= CRITICAL_SUCCESSES
         raw, parts = raw_damage(net, crit, f"hit {n_i + 1}")
         if swordpoint:
             soak, soak_parts = 0, [_mod("Head or neck, armour bypassed", 0, "Swordpoint & Gunpoint")]
@@ -643,7 +635,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         if action.extra.get("no_wounds"):
             lost, wounds = min(after, st_left), 0
         else:
-            lost, wounds = core.damage_split(after, st_left)
+            lost, wounds = damage_split(after, st_left)
         wounds += num(action.extra.get("wounds"))
         st_left -= lost
         wounds_now += wounds
@@ -688,13 +680,14 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         chain = action.extra.get("resolve_chain")
         if chain:
             difficulty = max(r["after_soak"] for r in hit_reports)
-            passed, total, rec, _ = _resolve_test(sheet_t, difficulty, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})")
-            rolls.append(rec)
+            test = resolve_test(sheet_t, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})")
+            passed, total = test.total >= difficulty, test.total
+            rolls += test.records
             details["resolve"] = {"difficulty": difficulty, "total": total, "passed": passed}
             if not passed:
                 _, applied = escalate(statuses, tuple(chain), att.id)
                 effects.append(Effect("status", tgt.id, {"add": applied, "chain": list(chain), "reason": action.name}))
-        if wounds_now >= min(max_wounds(sheet_t), core.max_stamina(char(sheet_t, "strength"), char(sheet_t, "willpower"), 0, num(sheet_t.get("stamina_bonus")))):
+        if wounds_now >= min(max_wounds(sheet_t), max_stamina(char(sheet_t, "strength"), char(sheet_t, "willpower"), 0, num(sheet_t.get("stamina_bonus")))):
             effects.append(Effect("dead", tgt.id, {"wounds": wounds_now, "fate_points": num(sheet_t.get("fate_points"))}))
     if mayhem := num(opts.get("mayhem")):
         effects.append(Effect("mayhem", att.id, {"spent": mayhem}))
@@ -708,3 +701,41 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     if "jam" in details:
         summary += ", weapon jammed" + (" (recovered)" if details["jam"]["recovered"] else "")
     return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def attack_cover_piece(
+    attacker: Combatant,
+    weapon_key: str | None,
+    piece_id: str,
+    material: str,
+    distance: int,
+    dice: DiceSource,
+    taken_before: int = 0,
+    modifiers: list[Modifier] | None = None,
+) -> AttackResult:
+    """Shoot or strike a cover section directly, like an unattended object ("Destroying
+    Cover"). Reading: an object does not defend, so every success is net; damage past
+    the section's Armour Points (less Armour Penetration) goes to its Structure Points."""
+    w = sheet_weapon(attacker.sheet, weapon_key)
+    melee = w.get("kind", "melee") == "melee"
+    mods = [Modifier(f"{(w.get('skill') or 'melee').title()} rank", skill(attacker.sheet, w.get("skill") or "melee"), "Attacking")]
+    if not melee:
+        rm = range_modifier(distance, num(w.get("range")) or 1)
+        if rm is None:
+            raise RuleError("the cover is beyond 3x the weapon's listed range")
+        if rm:
+            mods.append(Modifier("Range", rm, "Common Physical Combat Modifiers"))
+    elif distance > (num(w.get("reach"), 1) or 1):
+        raise RuleError("the cover is out of reach")
+    mods += list(modifiers or [])
+    rec = dice.roll(f"{max(0, char(attacker.sheet, 'agility' if melee else 'perception'))}dT", f"{attacker.name}: attack {piece_id}")
+    total = rec.total + sum(m.value for m in mods)
+    hit = total >= 1
+    effects: list[Effect] = []
+    dmg = 0
+    if hit:
+        raw = num(w.get("damage")) + (char(attacker.sheet, "strength") if melee or w.get("kind") == "thrown" else 0) + (total // 2 if w.get("impact") else total)
+        dmg = cover_mod.excess_over_ap(raw, material, num(w.get("ap")))
+        effects = cover_mod.damage_section(piece_id, material, dmg, taken_before, reason="targeted directly")
+    summary = f"{attacker.name} attacks {piece_id}: {total}, " + (f"{dmg} structure damage" if hit else "miss")
+    return AttackResult(hit=hit, summary=summary, rolls=[rec], modifiers=mods, effects=effects, details={"attack_total": total, "structure_damage": dmg, "piece": piece_id})
