@@ -67,3 +67,20 @@ def per_three(successes: int) -> int:
 def social_combat(*_args, **_kwargs):
     """Social combat rolls are in another chapter of the rules."""
     raise RuleNotImplemented("Tesseris: social combat rolls are not in the combat chapter; the GM resolves them")
+
+
+def clear_jam(state: dict, weapon_key: str | None = None) -> dict:
+    """The state after Clear Jam (2 ticks, paid by the caller): the weapon may fire again
+    (*Tesseris Combat*, "Weapon Jams": "the weapon may not be fired again until the jam is
+    cleared (2 Ticks)"). Without a weapon named, the one jammed weapon."""
+    jammed = list(state.get("jammed") or [])
+    if not jammed:
+        raise RuleError("no jammed weapon to clear")
+    if weapon_key is None:
+        if len(jammed) > 1:
+            raise RuleError(f"which weapon? jammed: {', '.join(jammed)}")
+        weapon_key = jammed[0]
+    if weapon_key not in jammed:
+        raise RuleError(f"{weapon_key} is not jammed")
+    return {**state, "jammed": [w for w in jammed if w != weapon_key]}
+

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import los
 from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
 from . import cover as cover_mod
@@ -33,7 +34,7 @@ from .health import damage_split, resolve_test
 from .movement import grid_distance
 from .sheet import bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon
 from .status import escalate, names as status_names, status_modifiers
-from .ticks import can_react, spend, state_of
+from .ticks import can_react, refusal, spend, state_of
 
 
 def range_band_name(distance: int, weapon_range: int) -> str | None:
@@ -96,6 +97,19 @@ def burst_hits(attack_successes: int, defense_successes: int, bullets: int) -> i
     beats the defense by at least one (ties go to the defender).
     """
     return sum(1 for t in bullet_totals(attack_successes, bullets) if t - defense_successes >= 1)
+
+
+def rof_bullets(weapon: dict, fire_mode: str) -> int:
+    """Bullets a fire mode spends, and so the most hits it can make (*Tesseris Combat*,
+    "Rate of Fire (RoF)": the rates are listed single/burst/auto, "the number listed
+    in each rate denotes the number of bullets ... expended in that fire mode"; the
+    first is the single shot, "most weapons typically only fire 1 round in this
+    mode"). A weapon without a listed rate fires one bullet a single shot."""
+    rof = weapon.get("rof") or [1]
+    slot = FIRE_MODE_SLOT[fire_mode]
+    if len(rof) <= slot or num(rof[slot]) <= 0:
+        raise RuleError(f"{weapon.get('name')} has no {fire_mode} fire mode")
+    return num(rof[slot])
 
 
 def settings_of(request_or_settings=None) -> dict:
@@ -191,6 +205,26 @@ def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[in
     return pool, rerolls, mods
 
 
+def across_cover(request: AttackRequest, settings: dict) -> bool:
+    """Whether the target is on the far side of the cover the hunkered-down attacker is
+    behind (*Tesseris Combat*, "Hunker Down": no offensive actions against "those
+    opponents" on the opposite side of the cover; opponents on the same side are not
+    shielded from). ``options["across_cover"]`` says so outright; otherwise, with a
+    board, the attacker counts as across the cover from the target when the target
+    would see the attacker in cover (the cover fraction from the target's side,
+    ``cover_min_fraction``). Without either it is assumed, as hunkering is done
+    against the foes one hides from.
+    """
+    given = (request.options or {}).get("across_cover")
+    if given is not None:
+        return bool(given)
+    a, t = _pos(request.attacker), _pos(request.target)
+    if request.board is None or a is None or t is None:
+        return True
+    seen = los.cover(request.board, t, a)
+    return cover_mod.cover_effect(seen, settings).level == "cover"
+
+
 def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackPlan:
     """Every pool and modifier of an attack and its defense, before any roll."""
     settings = settings_of(settings if settings is not None else request)
@@ -204,10 +238,13 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     action = ACTIONS.get(action_key)
     if action is None:
         raise RuleError(f"unknown action {action_key!r}")
-    if not action.is_attack:
+    if not action.is_attack or not action.automated:
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
+    if action_key == "grapple":
+        weapon = {"key": None, "name": "Grapple", "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
+        kind = "melee"
     mode = action.mode
     if mode == "melee" and kind != "melee":
         raise RuleError(f"{action.name} needs a melee weapon; {weapon.get('name')} is {kind}")
@@ -215,10 +252,12 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         raise RuleError(f"{action.name} needs a ranged or thrown weapon")
     if weapon.get("key") in (a_state.get("jammed") or []):
         raise RuleError(f"{weapon.get('name')} is jammed: Clear Jam (2 ticks) first")
-    if "hunkered" in a_state["stances"]:
-        raise RuleError("a hunkered-down character must Stand Up (1 tick) before attacking")
-    if "Pinned" in status_names(att.sheet.get("statuses")):
-        raise RuleError("a pinned character may only Break Pin or use Grapple Defense")
+    if not opts.get("secondary"):
+        reason = refusal(a_state, action_key, reaction=action.ticks is None, statuses=att.sheet.get("statuses"))
+        if reason:
+            raise RuleError(reason)
+    if "hunkered" in a_state["stances"] and across_cover(request, settings):
+        raise RuleError("a hunkered-down character must Stand Up (1 tick) before attacking an opponent across the cover")
     sec_melee, sec_ranged = "Melee Attack Actions", "Ranged Attack Actions"
     section = sec_melee if mode == "melee" else sec_ranged
     mods: list[Modifier] = []
@@ -299,12 +338,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     # fire mode and bullets ("Rate of Fire (RoF)")
     bullets = 1
     if mode == "ranged":
-        rof = weapon.get("rof") or [1]
-        slot = FIRE_MODE_SLOT[action.fire_mode]
-        if action.fire_mode != "single":
-            if len(rof) <= slot or num(rof[slot]) <= 0:
-                raise RuleError(f"{weapon.get('name')} has no {action.fire_mode} fire mode")
-            bullets = num(rof[slot])
+        bullets = rof_bullets(weapon, action.fire_mode)
         ammo = weapon.get("ammo")
         if ammo is not None and num(ammo) <= 0:
             raise RuleError(f"{weapon.get('name')} is out of ammunition: reload")
@@ -334,6 +368,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if engaged:
             into_melee = -2
             mods.append(_mod("Firing into melee", -2, common))
+    if a_state.get("guarded_round") and action.key != "guarded_attack":
+        mods.append(_mod("Guarded Attack this round", ACTIONS["guarded_attack"].attack, sec_melee))
     earlier = num(a_state.get("attacks"))
     if opts.get("secondary"):
         earlier = max(0, earlier - 1)  # the secondary weapon shares the Multi-Strike's roll
@@ -368,7 +404,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     elif "Pinned" in t_status:
         choice = "grapple_defense" if choice != "none" else "none"
     elif choice == "best":
-        candidates = ["duck", "dodge", "block"] + (["parry"] if mode == "melee" else [])
+        candidates = list(action.extra.get("defenses") or ["duck", "dodge", "block"] + (["parry"] if mode == "melee" else []))
         best, best_mean = "duck", -1e9
         for c in candidates:
             p, r, m = _defense_pool(t_sheet, c, mode, settings)
@@ -384,6 +420,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         choice = "duck"
     if choice == "parry" and mode != "melee":
         raise RuleError("Parry only defends against melee attacks")
+    if action.extra.get("defenses") and choice not in (*action.extra["defenses"], "none"):
+        raise RuleError(f"{action.name} is resisted with {' or '.join(d.title() for d in action.extra['defenses'])}")
     d_pool, d_rerolls, d_mods = (0, 0, []) if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)
 
     # cover from this direction, for a defender who took cover ("Cover", "Cover Bonuses")
@@ -492,6 +530,61 @@ def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | No
     return quick_recover_roll(dice, 2 if rel == "reliable" else 1, f"quick-recover {weapon.get('name', 'weapon')}")
 
 
+MULTI_STRIKES = ("multi_strike", "multi_strike_ranged")
+
+
+def multi_strike_defense(request: AttackRequest, target_state: dict) -> dict | None:
+    """The defense a Multi-Strike's secondary weapon meets: the one the defender rolled
+    against the primary (*Tesseris Combat*, "Multi-Strike": "The defender only rolls
+    once to defend with the result applying to all attacks from the Multi-Strike").
+
+    ``options["defense_roll"]`` (the primary's ``details["defense_roll"]``) gives it,
+    else the defender's state keeps it from the primary attack of the same attacker.
+    None for the primary, or for a secondary weapon aimed at another opponent, who
+    then rolls their one defense.
+    """
+    opts = request.options or {}
+    if (opts.get("action") not in MULTI_STRIKES) or not opts.get("secondary"):
+        return None
+    given = opts.get("defense_roll") or target_state.get("multi_strike_defense")
+    if not given or given.get("attacker") not in (None, request.attacker.id):
+        return None
+    return given
+
+
+def join_grapple(request: AttackRequest, a_state: dict, settings: dict) -> AttackResult:
+    """Joining a grapple already under way: a free action, no roll (*Tesseris Combat*,
+    "Grapple": "If an opponent is already grappled, you may join the grapple as a free
+    action"); the one who joins is Grappled too."""
+    att, tgt = request.attacker, request.target
+    if settings.get("spend_ticks", True):
+        a_state = spend(a_state, "join_grapple", settings=settings, statuses=att.sheet.get("statuses"))
+    effects = [Effect("status", att.id, {"add": "Grappled", "reason": f"joined the grapple on {tgt.name}"})]
+    details = {"action": "join_grapple", "attacker": att.id, "target": tgt.id, "grappled": [att.id],
+               "states": {att.id: a_state, tgt.id: state_of(tgt)}}
+    return AttackResult(hit=True, summary=f"{att.name} joins the grapple on {tgt.name} (free action)", effects=effects, details=details)
+
+
+def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                   rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Grapple: a Melee test the opponent may resist with a Duck or Dodge; no damage.
+    When it holds, everyone in the grapple gains the Grappled status (*Tesseris Combat*,
+    "Grapple"; "Grappled": two-handed weapons held are dropped)."""
+    att, tgt = request.attacker, request.target
+    held = attack_total - defense_total >= 1  # ties go to the defender ("Defending")
+    effects = []
+    if held:
+        for who in (att, tgt):
+            if "Grappled" not in status_names(who.sheet.get("statuses")):
+                effects.append(Effect("status", who.id, {"add": "Grappled", "reason": "Grapple", "drops_two_handed": True}))
+    details = {"action": "grapple", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "grappled": [att.id, tgt.id] if held else [], "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    verb = "grapples" if held else "fails to grapple"
+    summary = f"{att.name} {verb} {tgt.name}: {attack_total} vs {plan.defense} {defense_total}"
+    return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
 def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
     """Roll an attack, its defense, the hits, jams, damage and cover damage."""
     settings = settings_of(settings if settings is not None else request)
@@ -504,12 +597,18 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     effects: list[Effect] = []
     weapon, action = plan.weapon, plan.action
 
+    if action.key == "grapple" and "Grappled" in status_names(sheet_t.get("statuses")):
+        return join_grapple(request, a_state, settings)
+
     # ticks: the attacker pays the action, the defender its reaction ("Ticks")
     if settings.get("spend_ticks", True) and not opts.get("secondary"):
-        a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings, gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")))
+        a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings,
+                        gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=sheet_a.get("statuses"))
     a_state = {**a_state, "aim": 0}
-    if action.stance == "all_out" and "all_out" not in a_state["stances"]:
-        a_state["stances"] = [*a_state["stances"], "all_out"]
+    if action.stance in ("all_out", "guarded") and action.stance not in a_state["stances"]:
+        a_state["stances"] = [*a_state["stances"], action.stance]
+    if action.key == "guarded_attack":
+        a_state["guarded_round"] = True
 
     # the attack roll
     if opts.get("dt_successes") is not None:
@@ -522,10 +621,14 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         reused = False
     attack_total = successes + plan.attack_flat
 
-    # the defense roll
+    # the defense roll; a Multi-Strike's secondary weapons meet the defense rolled against the primary
     defense_total = 0
     d_mods = plan.defense_mods
-    if plan.defense != "none":
+    shared = multi_strike_defense(request, t_state)
+    if shared is not None:
+        plan.defense = shared["defense"]
+        defense_total = num(shared["total"])
+    elif plan.defense != "none":
         d_succ, d_recs = roll_defense_pool(dice, plan.defense_pool, plan.defense_rerolls, f"{tgt.name}: {plan.defense.replace('_', ' ').title()}")
         rolls += d_recs
         defense_total = d_succ + plan.defense_flat
@@ -537,6 +640,11 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     else:
         defense_total = plan.cover_bonus  # reading: cover still stands in the way of a target that does not defend
         d_mods = [m for m in plan.defense_mods if m.source == "Cover Bonuses"]
+
+    if action.key in MULTI_STRIKES and not opts.get("secondary"):
+        t_state = {**t_state, "multi_strike_defense": {"attacker": att.id, "defense": plan.defense, "total": defense_total}}
+    if action.key == "grapple":
+        return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
 
     totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]
@@ -557,6 +665,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         "attack_reused": reused,
         "defense": plan.defense,
         "defense_total": defense_total,
+        "defense_shared": shared is not None,
         "defense_modifiers": [m.to_dict() for m in d_mods],
         "bullets": plan.bullets,
         "bullet_totals": totals,
@@ -692,6 +801,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     if mayhem := num(opts.get("mayhem")):
         effects.append(Effect("mayhem", att.id, {"spent": mayhem}))
 
+    if action.key in MULTI_STRIKES:
+        details["defense_roll"] = {"attacker": att.id, "defense": plan.defense, "total": defense_total}
     details["states"] = {att.id: a_state, tgt.id: t_state}
     details["damage_after_soak"] = total_after
     hits_text = f"{len(hit_nets)} hit{'s' if len(hit_nets) != 1 else ''}" if plan.bullets > 1 or len(hit_nets) > 1 else ("hit" if hit else "miss")

@@ -103,6 +103,13 @@ def take_cover(state: dict, board: Any = None, cell=None, on_turn: bool = True) 
     }
 
 
+def after_reaction_cover() -> tuple[str, ...]:
+    """Locations in cover from the round after taking cover as a reaction ("Taking Cover":
+    head and arms "for the remainder of the round. After the start of the next round, so
+    long as they remain in cover, their Legs and Torso will count as being in cover")."""
+    return ON_TURN_LOCATIONS
+
+
 def leave_cover(state: dict) -> dict:
     """Moving away from the cover (or standing up from it) ends it."""
     s = state_of(state)

@@ -148,13 +148,14 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("charge", "Charge", "melee", 4, attack=1, mode="melee", move_multiple=2, extra={"min_move": 2}),
     _A("guarded_attack", "Guarded Attack", "melee", 3, attack=-2, mode="melee", stance="guarded"),
     _A("multi_strike", "Multi-Strike", "melee", 3, attack=-1, mode="melee", varies=True, extra={"secondary": -3, "feat": "Multi-Weapon Fighting (Melee)"}),
-    _A("grapple", "Grapple", "melee", 3, mode="melee", automated=False),
-    _A("grapple_strike", "Grapple Strike", "melee", 3, mode="melee", extra={"requires_status": "Grappled"}),
-    _A("pin", "Pin", "melee", 3, automated=False),
-    _A("break_pin", "Break Pin", "melee", 4, automated=False),
-    _A("choke_out", "Choke Out", "melee", 4, automated=False),
-    _A("pummel", "Pummel", "melee", 4, attack=3, mode="melee", extra={"requires_target_status": "Pinned", "extra_hits_every": 2}),
-    _A("disarm", "Disarm", "melee", 3, attack=-1, automated=False),
+    _A("grapple", "Grapple", "melee", 3, mode="melee", extra={"grappling": True, "defenses": ("duck", "dodge")}),
+    _A("join_grapple", "Join a grapple", "melee", 0, extra={"grappling": True}),
+    _A("grapple_strike", "Grapple Strike", "melee", 3, mode="melee", extra={"requires_status": "Grappled", "grappling": True}),
+    _A("pin", "Pin", "melee", 3, automated=False, extra={"grappling": True}),
+    _A("break_pin", "Break Pin", "melee", 4, automated=False, extra={"grappling": True}),
+    _A("choke_out", "Choke Out", "melee", 4, automated=False, extra={"grappling": True}),
+    _A("pummel", "Pummel", "melee", 4, attack=3, mode="melee", extra={"requires_target_status": "Pinned", "extra_hits_every": 2, "grappling": True}),
+    _A("disarm", "Disarm", "melee", 3, attack=-1, automated=False, extra={"grappling": True}),
     _A("trip", "Trip", "melee", 3, attack=-2, automated=False),
     # Ranged Attack Actions
     _A("straight_shot", "Straight Shot", "ranged", 2, mode="ranged"),
@@ -169,7 +170,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("multi_strike_ranged", "Multi-Strike (Ranged)", "ranged", 3, attack=-1, mode="ranged", varies=True, extra={"secondary": -3, "feat": "Multi-Weapon Fighting (Pistol/Ranged)"}),
     _A("spray_n_pray", "Spray 'n Pray", "ranged", 5, attack=-3, mode="ranged", automated=False),
     _A("overwatch", "Overwatch", "ranged", 4, stance="overwatch", extra={"overwatch_attack": -1}),
-    _A("overwatch_attack", "Overwatch attack", "ranged", None, reaction_ticks=0, attack=-1, mode="ranged", extra={"second_costs_reaction": True}),
+    _A("overwatch_attack", "Overwatch attack", "ranged", None, reaction_ticks=0, attack=-1, mode="ranged", extra={"needs_stance": "overwatch", "free": 1, "most": 2}),
     _A("suppressing_fire", "Suppressing Fire", "ranged", 4, extra={"applies_status": "Suppressed", "fire_mode": "auto"}),
     # Miscellaneous Attack Actions
     _A("cast_offensive_spell", "Cast Offensive Spell", "attack_misc", 3, varies=True, automated=False),
@@ -179,7 +180,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("dodge", "Dodge", "defense", None, reaction_ticks=1),
     _A("block", "Block", "defense", None, reaction_ticks=1),
     _A("parry", "Parry", "defense", None, reaction_ticks=1),
-    _A("grapple_defense", "Grapple Defense", "defense", None, reaction_ticks=1),
+    _A("grapple_defense", "Grapple Defense", "defense", None, reaction_ticks=1, extra={"grappling": True}),
     _A("covering_fire", "Covering Fire", "defense", 3, extra={"ally_defense": 1, "needs_full_auto": True}),
     _A("dive_for_cover", "Dive for Cover", "defense", 1, reaction_ticks=1, provokes="path", extra={"max_move": 3, "ends_prone": True}),
     _A("defend_ally", "Defend Ally", "defense", None, reaction_ticks=1, extra={"block": -2}),
@@ -205,7 +206,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("draw_weapon", "Draw Weapon or Item", "misc", 1),
     _A("drop_item", "Drop Weapon or Item", "misc", 0),
     _A("initiate_swordpoint", "Initiate Sword/Gun-point", "misc", 3),
-    _A("grapple_assist", "Grapple Assist", "misc", 2, reaction_ticks=2, extra={"bonus_per": 3}),
+    _A("grapple_assist", "Grapple Assist", "misc", 2, reaction_ticks=2, automated=False, extra={"bonus_per": 3, "grappling": True}),
     _A("non_combat_skill", "Use Non-Combat, Non-Verbal Skill", "misc", 3, varies=True),
     _A("verbal_action", "Verbal or Mental Only Non-Combat Action", "misc", 1),
     _A("other_non_combat", "Other Non-Combat Action", "misc", 3, varies=True),
@@ -222,6 +223,15 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("subvert", "Subvert", "social", 2, automated=False),
 )
 ACTIONS: dict[str, Action] = {a.key: a for a in ACTION_LIST}
+
+#: "Grappled": "May only take actions specific to grappling as denoted" (the
+#: actions marked "(Grapple)" and Grapple itself); defending stays possible, at -3
+#: against foes outside the grapple, and so do free actions that are no action
+#: at all (speaking, dropping an item, delaying).
+GRAPPLING_ACTIONS = frozenset(a.key for a in ACTION_LIST if a.extra.get("grappling"))
+WHILE_GRAPPLED = GRAPPLING_ACTIONS | {"duck", "dodge", "block", "parry", "drop_item", "verbal_action", "delay"}
+#: "Pinned": "May take no actions except to Break Pinning and Grapple Defense"
+WHILE_PINNED = frozenset({"break_pin", "grapple_defense", "delay"})
 
 #: the fire mode of each rate of fire slot ("Rate of Fire (RoF)")
 FIRE_MODE_SLOT = {"single": 0, "burst": 1, "auto": 2}

@@ -12,7 +12,7 @@ from ..system import Combatant, RuleError
 from .data import ACTIONS
 from .sheet import num, speed
 from .status import effect_of, names as status_names
-from .ticks import can_react, state_of
+from .ticks import can_react, refusal, state_of
 
 
 def diagonal_cost(straight: int, diagonal: int) -> int:
@@ -77,7 +77,9 @@ def sprint_turns(path: list) -> list[int]:
 def check_move(sheet: dict, action: str, path: list, state: dict | None = None) -> dict:
     """Whether a path fits an action ("Movement Actions"): its squares within the
     allowance; a Sprint turns once at most, by 90 degrees or less; a Charge moves at
-    least 2 squares. Terrain costs are the board's (``rules.movement``)."""
+    least 2 squares; and the action allowed now (``ticks.refusal``: no Move, Run or
+    Sprint in a turn with a Quick Step, nor a move while Grappled). Terrain costs are
+    the board's (``rules.movement``)."""
     path = [tuple(p) for p in path]
     squares = path_squares(path)
     allowed = move_allowance(sheet, action)
@@ -94,11 +96,9 @@ def check_move(sheet: dict, action: str, path: list, state: dict | None = None) 
                 raise RuleError("a Sprint may only turn by 90 degrees or less")
     if action == "charge" and squares < ACTIONS["charge"].extra["min_move"]:
         raise RuleError("a Charge must move at least 2 squares before attacking")
-    s = state_of(state or {})
-    if action == "quick_step" and s.get("moved"):
-        raise RuleError("no Quick Step in a turn with another move")
-    if action in ("move", "run", "sprint") and s.get("quick_step"):
-        raise RuleError("no move, run or sprint in a turn with a Quick Step")
+    reason = refusal(state_of(state or {}), action, reaction=ACTIONS[action].ticks is None, statuses=sheet.get("statuses"))
+    if reason:
+        raise RuleError(reason)
     return {"squares": squares, "allowed": allowed, "provokes": ACTIONS[action].provokes}
 
 

@@ -10,7 +10,7 @@ function returns a new dict.
 from __future__ import annotations
 
 from ..system import Combatant, RuleError
-from .data import ACTIONS, BASE_TICKS, FREE_REACTIONS, Action
+from .data import ACTIONS, BASE_TICKS, FREE_REACTIONS, WHILE_GRAPPLED, WHILE_PINNED, Action
 from .sheet import num
 
 #: stances that last "until the start of the character's next turn"
@@ -18,6 +18,8 @@ TURN_STANCES = ("all_out", "guarded", "sprint", "ran", "total_defense", "overwat
 #: what may be paid for with borrowed ticks ("Overspending or Borrowing Ticks")
 BORROWABLE_CATEGORIES = ("defense",)
 BORROWABLE_ACTIONS = ("reload", "clear_jam", "take_cover", "drop_prone")
+#: "Quick Step": "May not also move, run, or sprint in the same turn"
+QUICK_STEP_EXCLUDES = ("move", "run", "sprint")
 
 
 def ticks_per_round(sheet: dict) -> int:
@@ -70,6 +72,77 @@ def reaction_cost(action: Action, state: dict, settings: dict | None = None) -> 
     return ticks, False
 
 
+def refusal(state: dict, action_key: str, reaction: bool = False, statuses: list | None = None) -> str | None:
+    """Why the rules forbid this action now, or None when they allow it (the tick cost
+    aside). Sections of *Tesseris Combat*: "Combat Order" 1 (the surprised only react),
+    "Physical Status Effects" (Unconscious, Pinned, Grappled), "Defensive Actions"
+    (Total Defense: "may not take any attack actions this turn", only before an attack,
+    not hunkered down; Hunker Down needs cover), "Ranged Attack Actions" (an Overwatch
+    attack needs the Overwatch stance, one free and a second for a Reaction),
+    "Movement Actions" (Run: no attacks until the next turn; Quick Step: once a turn,
+    not with a Move, Run or Sprint), "Miscellaneous Actions" (Aim once a round).
+    """
+    action = ACTIONS.get(action_key)
+    if action is None:
+        return f"unknown action {action_key!r}"
+    s = state_of(state)
+    have = {x["name"] if isinstance(x, dict) else str(x) for x in (statuses or [])}
+    stances = s["stances"]
+    if "Unconscious" in have:
+        return "an unconscious character takes no actions"
+    if "Pinned" in have and action_key not in WHILE_PINNED:
+        return "a pinned character may only Break Pin or use Grapple Defense"
+    if "Grappled" in have and action_key not in WHILE_GRAPPLED:
+        return "a grappled character may only take grappling actions"
+    if s.get("surprised") and not reaction:
+        return "a surprised character may only take reactions this round"
+    if reaction and (action.reaction_ticks is None):
+        return f"{action.name} cannot be taken as a reaction"
+    if not reaction and action.ticks is None:
+        return f"{action.name} is only taken as a reaction"
+    if action.is_attack and not reaction:
+        if "total_defense" in stances:
+            return "no attack actions in a turn with Total Defense"
+        if "ran" in stances:
+            return "no attack actions after a Run until the start of the next turn"
+    if action.extra.get("needs_stance") and action.extra["needs_stance"] not in stances:
+        return f"an {action.name} needs the Overwatch stance (Overwatch, 4 ticks)"
+    if action_key == "overwatch_attack" and num(s.get("overwatch_attacks")) >= action.extra["most"]:
+        return "one free Overwatch attack and a second for a Reaction; no third"
+    if action.extra.get("once_per_round") and s.get("aimed_this_round"):
+        return f"{action.name} may only be taken once per round"
+    if action.extra.get("once_per_turn") and s.get("quick_step"):
+        return f"{action.name} may only be taken once per turn"
+    if action_key == "quick_step" and s.get("moved"):
+        return "no Quick Step in a turn with a Move, Run or Sprint"
+    if action_key in QUICK_STEP_EXCLUDES and s.get("quick_step"):
+        return f"no {action.name} in a turn with a Quick Step"
+    if action_key == "hunker_down" and not s.get("in_cover"):
+        return "Hunker Down needs the character to be in cover"
+    if action_key == "total_defense":
+        if num(s["attacks"]) > 0:
+            return "Total Defense is only possible before any attack action this turn"
+        if "hunkered" in stances:
+            return "Total Defense cannot be used while hunkered down"
+    return None
+
+
+def cost(state: dict, action_key: str, reaction: bool = False, settings: dict | None = None) -> tuple[int, bool]:
+    """Ticks an action costs now and whether the free Reaction pays for it ("Ticks",
+    "Action Types"; an Overwatch attack: the first free, the second a Reaction)."""
+    action = ACTIONS[action_key]
+    s = state_of(state)
+    if action_key == "overwatch_attack":
+        if num(s.get("overwatch_attacks")) < action.extra["free"]:
+            return 0, False
+        if s.get("free_reaction") and not s.get("surprised"):
+            return 0, True
+        return 1, False
+    if reaction:
+        return reaction_cost(action, s, settings)
+    return action.ticks or 0, False
+
+
 def spend(
     state: dict,
     action_key: str,
@@ -77,6 +150,7 @@ def spend(
     settings: dict | None = None,
     gm_allows_borrowing: bool = False,
     extra_ticks: int = 0,
+    statuses: list | None = None,
 ) -> dict:
     """The state after taking an action: its ticks paid ("Ticks", "Action Types",
     "Overspending or Borrowing Ticks", "Combat Order" 1 for the surprised).
@@ -84,62 +158,49 @@ def spend(
     Without enough ticks, defensive reactions, reloading and clearing a jam
     borrow from the next round (ticks go below zero); anything else is
     refused unless the GM allows it. A surprised character may only react,
-    with 3 ticks at most.
+    with 3 ticks at most. What the rules forbid now (``refusal``) is refused.
     """
     action = ACTIONS.get(action_key)
     if action is None:
         raise RuleError(f"unknown action {action_key!r}")
     s = state_of(state)
-    if s.get("surprised") and not reaction:
-        raise RuleError("a surprised character may only take reactions this round")
-    if reaction:
-        cost, free = reaction_cost(action, s, settings)
-    else:
-        if action.ticks is None:
-            raise RuleError(f"{action.name} is only taken as a reaction")
-        cost, free = action.ticks, False
-    cost += extra_ticks
-    if action.extra.get("once_per_round") and s.get("aimed_this_round"):
-        raise RuleError(f"{action.name} may only be taken once per round")
-    if action.extra.get("once_per_turn") and s.get("quick_step"):
-        raise RuleError(f"{action.name} may only be taken once per turn")
-    if action_key == "quick_step" and s.get("moved"):
-        raise RuleError("no Quick Step in a turn with another move")
-    if action.mode and not reaction and "ran" in s["stances"]:
-        raise RuleError("no attack actions after a Run until the start of the next turn")
-    borrow = cost > max(0, num(s["ticks"]))
+    reason = refusal(s, action_key, reaction, statuses)
+    if reason:
+        raise RuleError(reason)
+    paid, free = cost(s, action_key, reaction, settings)
+    paid += extra_ticks
+    borrow = paid > max(0, num(s["ticks"]))
     if borrow:
         if s.get("surprised"):
             raise RuleError("a surprised character has no more ticks for reactions this round")
         allowed = action.category in BORROWABLE_CATEGORIES or action_key in BORROWABLE_ACTIONS or gm_allows_borrowing
         if not allowed:
-            raise RuleError(f"{action.name} needs {cost} ticks and {max(0, num(s['ticks']))} are left; the GM may allow borrowing")
-    out = {**s, "ticks": num(s["ticks"]) - cost, "last_action": action_key, "last_cost": cost}
+            raise RuleError(f"{action.name} needs {paid} ticks and {max(0, num(s['ticks']))} are left; the GM may allow borrowing")
+    out = {**s, "ticks": num(s["ticks"]) - paid, "last_action": action_key, "last_cost": paid}
     if free:
         out["free_reaction"] = False
-    if action.mode:
+    if action.is_attack:
         out["attacks"] = num(s["attacks"]) + 1
     if action.stance and action.stance not in out["stances"]:
         out["stances"] = [*out["stances"], action.stance]
+    if action_key == "guarded_attack":
+        out["guarded_round"] = True
+    if action_key == "overwatch":
+        out["overwatch_attacks"] = 0
+    if action_key == "overwatch_attack":
+        out["overwatch_attacks"] = num(s.get("overwatch_attacks")) + 1
     if action_key == "aim":
         out["aimed_this_round"] = True
         out["aim"] = num(s.get("aim")) + 1
     if action_key == "quick_step":
         out["quick_step"] = True
-    if action.category == "movement" and action_key in ("move", "run", "sprint", "charge", "hip_fire"):
+    if action_key in QUICK_STEP_EXCLUDES:
         out["moved"] = True
     if action_key in ("drop_prone", "dive_for_cover"):
         out["prone"] = True
     if action_key == "stand_up":
         out["prone"] = False
         out["stances"] = [x for x in out["stances"] if x != "hunkered"]
-    if action_key == "hunker_down" and not s.get("in_cover"):
-        raise RuleError("Hunker Down needs the character to be in cover")
-    if action_key == "total_defense":
-        if num(s["attacks"]) > 0:
-            raise RuleError("Total Defense is only possible before any attack action this turn")
-        if "hunkered" in s["stances"]:
-            raise RuleError("Total Defense cannot be used while hunkered down")
     return out
 
 

@@ -10,6 +10,7 @@ from ..system import Combatant, Modifier, RuleError
 from .checks import roll_test
 from .data import FREE_REACTIONS, SURPRISE_REACTION_TICKS
 from .sheet import char, num, speed, test_pool
+from .cover import after_reaction_cover
 from .status import start_of_round
 from .ticks import TURN_STANCES, state_of, ticks_per_round
 
@@ -17,8 +18,10 @@ from .ticks import TURN_STANCES, state_of, ticks_per_round
 def new_round(state: dict, sheet: dict) -> dict:
     """The state at the start of a new round ("Rounds", "Overspending or Borrowing Ticks"):
     fresh ticks less the ticks borrowed last round and those statuses take (Dazed,
-    Stunned), the free Reaction back, attack and defense counts reset; statuses run
-    down (returned in ``status_update``: the app writes them to the sheet).
+    Stunned), the free Reaction back, attack and defense counts reset, the round's
+    Guarded Attack penalty and Aim ended; cover taken as a reaction moves from head and
+    arms to legs and torso ("Taking Cover"); statuses run down (returned in
+    ``status_update``: the app writes them to the sheet).
     """
     s = state_of(state, sheet)
     borrowed = max(0, -num(s["ticks"]))
@@ -26,8 +29,7 @@ def new_round(state: dict, sheet: dict) -> dict:
     st = start_of_round(sheet.get("statuses"))
     cover_locations = list(s["cover_locations"])
     if s["in_cover"] and s.get("cover_taken_as_reaction"):
-        # "Taking Cover": from the next round on, legs and torso count as in cover
-        cover_locations = sorted(set(cover_locations) | {"legs", "torso"})
+        cover_locations = list(after_reaction_cover())
     return {
         **s,
         "ticks": per_round - borrowed - st["ticks_lost"],
@@ -42,6 +44,8 @@ def new_round(state: dict, sheet: dict) -> dict:
         "moved": False,
         "cover_locations": cover_locations,
         "cover_taken_as_reaction": False,
+        "guarded_round": False,
+        "multi_strike_defense": None,
         "round": num(s.get("round"), 1) + 1,
         "status_update": {"statuses": st["statuses"], "damage": st["damage"], "ticks_lost": st["ticks_lost"]},
     }
@@ -51,7 +55,8 @@ def start_turn(state: dict) -> dict:
     """Stances that last until the start of the character's next turn end ("Attack Actions",
     "Defensive Actions", "Movement Actions")."""
     s = state_of(state)
-    return {**s, "stances": [x for x in s["stances"] if x not in TURN_STANCES], "quick_step": False, "moved": False}
+    return {**s, "stances": [x for x in s["stances"] if x not in TURN_STANCES], "quick_step": False, "moved": False,
+            "overwatch_attacks": 0}
 
 
 def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource) -> dict:

@@ -168,7 +168,9 @@ def test_take_cover_locations():
     r = cover.take_cover({}, board, (4, 4), on_turn=False)
     assert cover.covered_locations(r) == ("arms", "head")
     r2 = turns.new_round(r, {})
-    assert set(cover.covered_locations(r2)) == {"arms", "head", "legs", "torso"}
+    # "Taking Cover": head and arms "for the remainder of the round. After the start of the
+    # next round ... their Legs and Torso will count as being in cover" (not all four)
+    assert set(cover.covered_locations(r2)) == {"legs", "torso"}
     td = {**s, "stances": ["total_defense"]}
     assert cover.covered_locations(td) == cover.ALL_LOCATIONS
     with pytest.raises(RuleError):
