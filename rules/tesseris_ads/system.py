@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, RuleError, SheetField
+from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, RuleError, SheetField, TurnUpdate
 from . import cover, health, movement, sheet, turns
 from .attack import attack_cover_piece, range_band_name, resolve_attack, settings_of
 from .data import DEFAULT_SETTINGS
@@ -72,3 +72,23 @@ class TesserisSystem(BaseSystem):
 
     def apply(self, sheet_: dict, result: AttackResult) -> dict:
         return health.apply_result(sheet_, result)
+
+    # the fight lifecycle (turns.py): initiative every round, ticks, surprise, delay, reactions
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        return turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        return turns.act(state, actor, action, combatants, dice, settings, options)
+
+    def record_attack(self, state: dict, result: AttackResult) -> dict:
+        """The fight's state with the tick states an attack returned written back."""
+        return turns.record_attack(state, result.details)
+
