@@ -789,7 +789,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         chain = action.extra.get("resolve_chain")
         if chain:
             difficulty = max(r["after_soak"] for r in hit_reports)
-            test = resolve_test(sheet_t, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})")
+            test = resolve_test(sheet_t, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})", settings=settings)
             passed, total = test.total >= difficulty, test.total
             rolls += test.records
             details["resolve"] = {"difficulty": difficulty, "total": total, "passed": passed}

@@ -41,6 +41,7 @@ DEFAULT_SETTINGS = {
     "default_defense": "best",
     "delay_forfeit_after": 2,
     "spend_ticks": True,
+    "dejected_willpower": "table",
 }
 
 #: Cover Materials Reference Chart: (Armour Points, Structure Points per section)

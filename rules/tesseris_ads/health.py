@@ -34,7 +34,7 @@ def damage_split(damage: int, stamina: int) -> tuple[int, int]:
     return lost, overflow + lost // STAMINA_PER_WOUND
 
 
-def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool = True) -> TestRoll:
+def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool = True, settings: dict | None = None) -> TestRoll:
     """A Resolve test: Willpower dT + Resolve rank, status effects (Dejected's penalty to
     Willpower tests among them) and, unless this is the test to stay conscious, the
     wound penalty (*Tesseris Combat*, "Effects of Wounds", "Status Effects")."""
@@ -43,7 +43,8 @@ def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool
         wp = wound_penalty(num(sheet.get("wounds")), stamina(sheet))
         if wp:
             mods.append(Modifier("Wounds, out of Stamina", wp, "Effects of Wounds"))
-    mods += status_modifiers(sheet.get("statuses"), "test", characteristic="willpower")
+    mods += status_modifiers(sheet.get("statuses"), "test", characteristic="willpower",
+                             willpower_penalty=(settings or {}).get("dejected_willpower", "table"))
     return roll_test(dice, pool, mods, purpose)
 
 
@@ -107,14 +108,14 @@ def apply_result(sheet: dict, result: AttackResult, token_id: str | None = None)
     return apply_effects(sheet, result.effects, who)
 
 
-def consciousness_check(sheet: dict, dice: DiceSource) -> dict:
+def consciousness_check(sheet: dict, dice: DiceSource, settings: dict | None = None) -> dict:
     """At the start of the turn of a character out of Stamina: Resolve against the current
     Wounds; failing it, they fall unconscious and begin dying; wound penalties do not
     apply ("Unconsciousness, Crippling, and Death")."""
     if stamina(sheet) > 0:
         return {"needed": False, "sheet": sheet}
     difficulty = num(sheet.get("wounds"))
-    test = resolve_test(sheet, dice, f"Resolve to stay conscious (difficulty {difficulty})", wounds_apply=False)
+    test = resolve_test(sheet, dice, f"Resolve to stay conscious (difficulty {difficulty})", wounds_apply=False, settings=settings)
     total, rec, mods = test.total, test.records[0], test.modifiers
     passed = total >= difficulty
     out = copy.deepcopy(sheet)

@@ -79,22 +79,24 @@ def reduce_status(statuses: list | None, name: str) -> list[dict]:
     return out
 
 
-def status_modifiers(statuses: list | None, roll: str, characteristic: str | None = None) -> list[Modifier]:
+def status_modifiers(statuses: list | None, roll: str, characteristic: str | None = None,
+                     willpower_penalty: str = "table") -> list[Modifier]:
     """Modifiers statuses give a roll: ``roll`` is "melee_attack", "ranged_attack",
     "defense" (physical), "social_defense" or "test" (any other skill test);
     ``characteristic`` is the one the test rolls.
 
-    A status that names a penalty for Willpower tests (Dejected: "a -2 penalty to
-    all Willpower related tests") gives a Willpower test that penalty, in place of
-    its penalty to all actions ("Social Status Effects": the table's figure for
-    Willpower tests is -2).
+    A status that names a penalty for Willpower tests (Dejected: "All actions take a
+    -1 penalty, and a -2 penalty to all Willpower related tests") gives a Willpower
+    test that penalty ("Social Status Effects"): with ``willpower_penalty`` "table"
+    (the default setting ``dejected_willpower``) the -2 in place of the -1, with
+    "stacked" both (-3).
     """
     mods = []
     for s in _normalised(statuses):
         eff = effect_of(s["name"])
         value = eff.all_tests
         if roll == "test" and characteristic == "willpower" and eff.willpower_tests:
-            value = eff.willpower_tests
+            value = eff.willpower_tests + (eff.all_tests if willpower_penalty == "stacked" else 0)
         if roll in ("melee_attack", "ranged_attack"):
             value += eff.attack + (eff.melee_attack if roll == "melee_attack" else eff.ranged_attack)
         elif roll == "defense":

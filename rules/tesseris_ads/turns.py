@@ -186,8 +186,9 @@ def _row(r: dict) -> dict:
 class _Step:
     """What one lifecycle call accumulates: rolls, log lines, sheet changes (and the sheets as changed)."""
 
-    def __init__(self, state: dict, combatants: list[Combatant], dice: DiceSource):
+    def __init__(self, state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None):
         self.dice = dice
+        self.settings = _settings(settings)
         self.state = copy.deepcopy(state)
         self.by_id = {c.id: c for c in combatants}
         self.sheets = {c.id: copy.deepcopy(c.sheet) for c in combatants}
@@ -251,7 +252,7 @@ def _start_turn(step: _Step, cid: str) -> bool:
     step.state["started"] = sorted(set(step.state.get("started", [])) | {cid})
     sheet = step.sheets[cid]
     if stamina(sheet) <= 0 and "Unconscious" not in status_names(sheet.get("statuses")):
-        check = consciousness_check(sheet, step.dice)
+        check = consciousness_check(sheet, step.dice, step.settings)
         step.rolls.append(check["roll"])
         if check["passed"]:
             step.log.append(f"{step.name(cid)} stays conscious: Resolve {check['total']} against {check['difficulty']}")
@@ -322,7 +323,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     Awareness against Stealth, who fails only reacts, with 3 ticks; then initiative and
     the first character's turn."""
     step = _Step({"round": 1, "phase": "", "order": [], "initiative": [], "current": None, "acted": [], "started": [],
-                  "combatants": {}}, combatants, dice)
+                  "combatants": {}}, combatants, dice, settings)
     for c in combatants:
         step.state["combatants"][c.id] = _clean(state_of({k: v for k, v in (c.state or {}).items() if k not in ("hidden", "unaware")}, c.sheet))
     hidden = [c for c in combatants if (c.state or {}).get("hidden")]
@@ -349,7 +350,7 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     """End the current character's turn (its unspent ticks stay for reactions, "Ticks") and
     start the next one's; a new round when everyone has gone. A combatant missing from
     ``combatants`` has left the fight; an unconscious one is skipped."""
-    step = _Step(state, combatants, dice)
+    step = _Step(state, combatants, dice, settings)
     s = step.state
     for c in combatants:
         if c.id not in s["combatants"]:  # joined the fight: acts from the next round
@@ -465,7 +466,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     everyone = list(combatants)
     if actor.id not in {c.id for c in everyone}:
         everyone.append(actor)
-    step = _Step(state, everyone, dice)
+    step = _Step(state, everyone, dice, settings)
     s = step.state
     if actor.id not in s["combatants"]:
         raise RuleError(f"{actor.name} is not in this fight")

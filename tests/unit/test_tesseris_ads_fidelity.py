@@ -318,3 +318,12 @@ def test_odds_match_a_monte_carlo_of_attack_for_a_two_bullet_single_shot():
         seen[SYSTEM.attack(AttackRequest(a, t, "gun", options=opts), dice).details["hits"]] += 1
     for hits in (0, 1, 2):
         assert seen[hits] / n == pytest.approx(exact["hits"].get(hits, 0), abs=0.03)
+
+
+def test_dejected_stacked_reading_is_a_setting():
+    """Read the other way ("All actions take a -1 penalty, and a -2 penalty ..." as two
+    penalties), the setting ``dejected_willpower: stacked`` gives a Willpower test -3."""
+    sh = sheet(statuses=[{"name": "Dejected"}])
+    test = health.resolve_test(sh, ScriptedDice([1, 1, 1]), "Resolve", settings={"dejected_willpower": "stacked"})
+    assert [m.value for m in test.modifiers if m.label == "Dejected"] == [-3]
+    assert SYSTEM.default_settings()["dejected_willpower"] == "table"
