@@ -24,7 +24,6 @@ from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRI
 from .health import consciousness_check, start_of_round_damage
 from .movement import check_move, move_allowance, reactive_attackers
 from .sheet import char, num, speed, stamina, test_pool
-from .cover import after_reaction_cover
 from .status import add_status, names as status_names, start_of_round
 from .ticks import BORROWABLE_ACTIONS, BORROWABLE_CATEGORIES, TURN_STANCES, cost, refusal, spend, state_of, ticks_per_round
 
@@ -43,7 +42,7 @@ def new_round(state: dict, sheet: dict) -> dict:
     st = start_of_round(sheet.get("statuses"))
     cover_locations = list(s["cover_locations"])
     if s["in_cover"] and s.get("cover_taken_as_reaction"):
-        cover_locations = list(after_reaction_cover())
+        cover_locations = list(cover_mod.after_reaction_cover())
     return {
         **s,
         "ticks": per_round - borrowed - st["ticks_lost"],
@@ -424,7 +423,8 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             reason = reason or "not in cover"
         if a.key == "stand_up" and not (st.get("prone") or "hunkered" in st["stances"]):
             reason = reason or "not prone or hunkered down"
-        if a.key == "delay" and own and state.get("order") and state["order"][-1] == actor.id:
+        waiting = [i for i in state.get("order", []) if i not in state.get("acted", [])]
+        if a.key == "delay" and own and waiting and waiting[-1] == actor.id:
             reason = reason or "nobody left to delay behind"
         data: dict = {"ticks": paid if paid is not None else (a.reaction_ticks if reaction else a.ticks), "automated": a.automated}
         if a.varies:
