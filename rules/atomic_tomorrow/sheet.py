@@ -181,5 +181,14 @@ def derived(sheet: Mapping) -> dict:
 
 
 def with_defaults(sheet: Mapping) -> dict:
-    """The sheet over the sample sheet, so a sparse sheet still has every field."""
-    return {**default_sheet(), **sheet}
+    """The sheet over the sample sheet, so a sparse sheet still has every field (a new dict)."""
+    out = {**_SAMPLE, **sheet}
+    if "weapons" not in sheet:
+        out["weapons"] = copy.deepcopy(_SAMPLE["weapons"])
+    if "epithets" not in sheet:
+        out["epithets"] = []
+    return out
+
+
+#: the sample sheet, built once; never handed out without a copy
+_SAMPLE = default_sheet()
