@@ -8,7 +8,7 @@ the core facts (a grenade launcher hits everyone in the target zone).
 The attacker's and target's per-combatant state (``Combatant.state``: the
 round record, a Last Stand, a GRIT x 1 check already made) is read from
 the request; the changes come back as effects of kind ``round``,
-``last_stand`` and ``act_check``.
+``last_stand`` and ``act_check`` (``turns.record_attack`` stores them).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from .data import (
     settings_with_defaults,
 )
 from .defense import defense_skill
-from .economy import round_state
+from .economy import pending_check, round_state
 from .health import armour_reduction, incapacitated_check, soak_reduction, wound_state, wounds_of, wounds_taken
 from .ranges import check_weapon_range, zone_range
 from .sheet import find_weapon, with_defaults
@@ -207,7 +207,12 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
 
     # Acting at 4 wounds needs the GRIT x 1 check; at 5 the Last Stand already granted it.
     penalty = 0
-    if first and prep["wound_state"] == "incapacitated":
+    pending = pending_check(att_c.state, "significant")
+    if first and prep["wound_state"] == "incapacitated" and pending:
+        details["act_check"] = pending
+        effects.append(Effect("act_check", att_c.id, {"act_check": {**pending, "used": True}}))
+        penalty = int(pending["penalty"])
+    elif first and prep["wound_state"] == "incapacitated":
         rec = roll_d100(dice, f"{att_c.name}: GRIT x1 to act while incapacitated")
         rolls.append(rec)
         check = incapacitated_check(rec.total, int(prep["attacker"]["grit"]), settings["wounded_action_penalty"])

@@ -60,3 +60,15 @@ def spend_action(state: Mapping | None, action: str) -> dict:
         raise RuleError(f"the {action} action of this round is already spent")
     out[action] = True
     return out
+
+
+def pending_check(state: Mapping | None, action: str) -> dict | None:
+    """A GRIT x 1 success already rolled for this kind of action and not used yet, or None.
+
+    Section "INCAPACITATION": a new roll for each action attempted, so a
+    check serves the one action it was rolled for.
+    """
+    check = (state or {}).get("act_check") or {}
+    if check.get("may_act") and not check.get("used") and check.get("for") == action:
+        return dict(check)
+    return None

@@ -13,6 +13,7 @@ from ..system import AttackRequest
 from .attack import attack_skill, attack_wounds, prepare
 from .checks import is_success, opposed_winner, success_quality
 from .data import COVER_LEVELS, QUALITIES, SUCCESSES, check_level, check_wound_rating
+from .economy import pending_check
 from .health import armour_reduction, incapacitated_check, soak_reduction
 
 
@@ -104,7 +105,8 @@ def attack_odds(
 def request_odds(request: AttackRequest) -> dict:
     """Exact chances of the attack as requested, before it is rolled (see :func:`attack_odds`).
 
-    When the attacker has 4 wounds the GRIT x 1 check is folded in:
+    When the attacker has 4 wounds the GRIT x 1 check is folded in (unless
+    one already made for this action is pending in the attacker's state):
     ``p_act`` is its chance, and every other figure is the chance of the
     whole sequence (a failed check counts as ``cannot_act`` and 0 wounds).
     """
@@ -132,6 +134,9 @@ def request_odds(request: AttackRequest) -> dict:
         return {**base, "p_act": 1.0, **run(int(stand.get("penalty", 0)))}
     if prep["wound_state"] != "incapacitated":
         return {**base, "p_act": 1.0, **run(0)}
+    pending = pending_check(request.attacker.state, "significant")
+    if pending:
+        return {**base, "p_act": 1.0, **run(int(pending["penalty"]))}
     grit = int(prep["attacker"]["grit"])
     checks = Counter(
         incapacitated_check(r, grit, settings["wounded_action_penalty"])["penalty"]

@@ -7,7 +7,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField
+from ..system import (
+    ActionOption,
+    AttackRequest,
+    AttackResult,
+    BaseSystem,
+    Combatant,
+    CoverEffect,
+    SheetField,
+    TurnUpdate,
+)
 from . import attack as attack_
 from . import cover, health, movement, odds, sheet, turns
 from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, RANGES
@@ -61,6 +70,30 @@ class AtomicTomorrow(BaseSystem):
     def cover_effect(self, cover_: Any) -> CoverEffect:
         """Section "COVER PROTECTION": the level and its cut to the Wound Rating."""
         return cover.cover_effect(cover_)
+
+    # ---- the fight lifecycle ------------------------------------------
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        """Section "INITIATIVE AND TURN SEQUENCE" (see :func:`turns.begin_fight`)."""
+        return turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        """End the turn, start the next; a new round when the order is done (see :func:`turns.next_turn`)."""
+        return turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        """Section "ACTION ECONOMY": what the actor may do now (see :func:`turns.actions`)."""
+        return turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        """Move, quick or other significant action, GRIT x 1 check, Last Stand (see :func:`turns.act`)."""
+        return turns.act(state, actor, action, combatants, dice, settings, options)
+
+    def record_attack(self, state: dict, result: AttackResult) -> dict:
+        """The fight state after an attack's ``round``/``last_stand``/``act_check`` effects."""
+        return turns.record_attack(state, result)
 
     # ---- attacks ------------------------------------------------------
 
