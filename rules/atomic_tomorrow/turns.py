@@ -50,24 +50,17 @@ def initiative_order(entries: list[tuple[str, int, int, int]]) -> list[str]:
 
 def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
     """Section "INITIATIVE AND TURN SEQUENCE": d100 against REFLEX x 5, in acting order."""
-    rows = {}
-    entries = []
-    for c in combatants:
-        reflex = int(with_defaults(c.sheet)["reflex"])
-        value = reflex * 5
-        record = roll_d100(dice, f"initiative ({c.name})")
-        entries.append((c.id, record.total, value, reflex))
-        rows[c.id] = {
-            "id": c.id,
-            "name": c.name,
-            "roll": record.to_dict(),
-            "value": value,
-            "reflex": reflex,
-            "success": is_success(record.total, value),
-            "quality": success_quality(record.total, value),
-        }
-    order = initiative_order(entries)
-    return [{**rows[cid], "order": i + 1} for i, cid in enumerate(order)]
+    state: dict = {"initiative": {}}
+    rolls: list = []
+    _roll_initiative(state, combatants, dice, rolls, [])
+    by_id = {c.id: (c, rec) for c, rec in zip(combatants, rolls)}
+    rows = []
+    for i, cid in enumerate(_order(state, [c.id for c in combatants])):
+        c, rec = by_id[cid]
+        ini = state["initiative"][cid]
+        rows.append({"id": cid, "name": c.name, "roll": rec.to_dict(), "value": ini["value"], "reflex": ini["reflex"],
+                     "success": ini["success"], "quality": success_quality(rec.total, ini["value"]), "order": i + 1})
+    return rows
 
 
 def act_check(combatant: Combatant, dice: DiceSource, settings: Mapping | None = None) -> dict:
@@ -377,89 +370,104 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
 # ---- turn actions that are not a move or an attack ----------------------------
 
 
+def _spend(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict, options: dict) -> tuple:
+    """Section "ACTION ECONOMY": a move (``options["distance"]`` zone steps), a quick action or a
+    significant action other than an attack (``options["what"]``), each once a round."""
+    reason = _blocker(state, actor, action)
+    if reason:
+        raise RuleError(reason)
+    per = _per(state, actor.id)
+    if action == "move":
+        distance = options.get("distance", 0)
+        per["round"] = zone_move(per["round"], distance)
+        line = f"{actor.name} moves {'to an adjacent zone' if distance else 'within the zone'}"
+    else:
+        per["round"] = spend_action(per["round"], action)
+        what = str(options.get("what") or "").strip()
+        line = f"{actor.name} takes a {_ACTION_NAMES[action]}" + (f": {what}" if what else "")
+    condition = wound_state(wounds_of(with_defaults(actor.sheet)))
+    if condition == "incapacitated":
+        per["act_check"] = {**per["act_check"], "used": True}
+    elif condition == "dying":
+        per["last_stand"] = {**per["last_stand"], "used": True}
+    return [], [line]
+
+
+def _grit_check(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict,
+                options: dict) -> tuple:
+    """Section "INCAPACITATION": the GRIT x 1 roll for one action (``options["for"]``) at 4 wounds.
+
+    A success opens that action this turn (a critical with no penalty); a
+    failure loses it, since the roll is "to perform a single action".
+    """
+    s = with_defaults(actor.sheet)
+    if wound_state(wounds_of(s)) != "incapacitated":
+        raise RuleError(f"{actor.name} is not incapacitated (4 wounds); no GRIT x1 roll is needed")
+    per = _per(state, actor.id)
+    for_ = str(options.get("for") or "significant")
+    if for_ not in ACTIONS:
+        raise RuleError(f"a GRIT x1 roll is for one action: {', '.join(ACTIONS)}, not {for_!r}")
+    if round_state(per["round"])[for_]:
+        raise RuleError(f"the {_ACTION_NAMES[for_]} of this round is spent")
+    rec = roll_d100(dice, f"{actor.name}: GRIT x1 to act while incapacitated ({_ACTION_NAMES[for_]})")
+    check = incapacitated_check(rec.total, int(s["grit"]), settings["wounded_action_penalty"])
+    head = f"{actor.name} rolls {rec.total} against GRIT {check['target']}%: "
+    if not check["may_act"]:
+        per["act_check"] = None
+        per["round"] = spend_action(per["round"], for_)
+        return [rec], [head + f"the {_ACTION_NAMES[for_]} is lost"]
+    per["act_check"] = {**check, "for": for_, "used": False}
+    penalty = f", at {check['penalty']:+d}%" if check["penalty"] else ", with no penalty"
+    return [rec], [head + f"may take the {_ACTION_NAMES[for_]}{penalty}"]
+
+
+def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict,
+                options: dict) -> tuple:
+    """Section "LAST STAND": the dying character's NERVE x 5 roll, once; a failure collapses at once."""
+    s = with_defaults(actor.sheet)
+    if wound_state(wounds_of(s)) != "dying":
+        raise RuleError(f"{actor.name} is not dying (5 wounds); there is no Last Stand to make")
+    per = _per(state, actor.id)
+    if per["last_stand"] or per["status"] != ACTING:
+        raise RuleError(f"{actor.name} has already made the Last Stand")
+    rec = roll_d100(dice, f"{actor.name}: Last Stand (NERVE x5)")
+    outcome = last_stand_outcome(rec.total, int(s["nerve"]), settings["wounded_action_penalty"])
+    per["last_stand"] = {**outcome, "used": False}
+    head = f"{actor.name}'s Last Stand: {rec.total} against {outcome['target']}%, "
+    head += quality_label(rec.total, outcome["target"])
+    if not outcome["may_act"]:
+        per["status"] = COLLAPSED
+        return [rec], [head + f": {actor.name} collapses"]
+    penalty = f" at {outcome['penalty']:+d}%" if outcome["penalty"] else ""
+    return [rec], [head + ": one final action" + penalty]
+
+
+_TURN_ACTIONS = {"move": _spend, "significant": _spend, "quick": _spend, "grit_check": _grit_check,
+                 "last_stand": _last_stand}
+
+
 def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
         settings: Mapping | None = None, options: Mapping | None = None) -> TurnUpdate:
-    """One turn action of ``actor``; RuleError when the rules forbid it now.
+    """One turn action of ``actor``, on its turn; RuleError when the rules forbid it now.
 
     ``move`` (``options["distance"]``: zone steps, 0 or 1), ``significant``
     and ``quick`` (``options["what"]``, free text) spend the round's action
     ("ACTION ECONOMY"). ``grit_check`` (``options["for"]``: significant, move
-    or quick) is the GRIT x 1 roll at 4 wounds: a success opens that one
-    action, a failure loses it ("INCAPACITATION"). ``last_stand`` is the
-    dying character's NERVE x 5 roll ("LAST STAND"). Attacks go through
-    ``attack`` and :func:`record_attack`; holding or delaying a turn is not
-    in the document (RuleNotImplemented).
+    or quick) is the GRIT x 1 roll at 4 wounds ("INCAPACITATION").
+    ``last_stand`` is the dying character's NERVE x 5 roll ("LAST STAND").
+    Attacks go through ``attack`` and :func:`record_attack`; holding or
+    delaying a turn is not in the document (RuleNotImplemented).
     """
-    settings = settings_with_defaults(settings)
-    options = dict(options or {})
-    state = copy.deepcopy(dict(state))
-    s = with_defaults(actor.sheet)
-    per = _per(state, actor.id)
-    condition = wound_state(wounds_of(s))
-    rolls: list = []
-    log: list = []
-    if action in ACTIONS:
-        reason = _blocker(state, actor, action)
-        if reason:
-            raise RuleError(reason)
-        what = str(options.get("what") or "").strip()
-        if action == "move":
-            per["round"] = zone_move(per["round"], options.get("distance", 0))
-            distance = int(options.get("distance", 0))
-            log.append(f"{actor.name} moves {'to an adjacent zone' if distance else 'within the zone'}")
-        else:
-            per["round"] = spend_action(per["round"], action)
-            log.append(f"{actor.name} takes a {_ACTION_NAMES[action]}" + (f": {what}" if what else ""))
-        if condition == "incapacitated":
-            per["act_check"] = {**per["act_check"], "used": True}
-        if condition == "dying":
-            per["last_stand"] = {**per["last_stand"], "used": True}
-        return _update(state, rolls, log)
-    if action == "grit_check":
-        if state.get("current") != actor.id:
-            raise RuleError(f"it is not {actor.name}'s turn")
-        if condition != "incapacitated":
-            raise RuleError(f"{actor.name} is not incapacitated (4 wounds); no GRIT x1 roll is needed")
-        for_ = str(options.get("for") or "significant")
-        if for_ not in ACTIONS:
-            raise RuleError(f"a GRIT x1 roll is for one action: {', '.join(ACTIONS)}, not {for_!r}")
-        if round_state(per["round"])[for_]:
-            raise RuleError(f"the {_ACTION_NAMES[for_]} of this round is spent")
-        rec = roll_d100(dice, f"{actor.name}: GRIT x1 to act while incapacitated ({_ACTION_NAMES[for_]})")
-        rolls.append(rec)
-        check = incapacitated_check(rec.total, int(s["grit"]), settings["wounded_action_penalty"])
-        if check["may_act"]:
-            per["act_check"] = {**check, "for": for_, "used": False}
-            penalty = f", at {check['penalty']:+d}%" if check["penalty"] else ", with no penalty"
-            log.append(f"{actor.name} rolls {rec.total} against GRIT {check['target']}%: may take the "
-                       f"{_ACTION_NAMES[for_]}{penalty}")
-        else:
-            per["act_check"] = None
-            per["round"] = spend_action(per["round"], for_)
-            log.append(f"{actor.name} rolls {rec.total} against GRIT {check['target']}%: the "
-                       f"{_ACTION_NAMES[for_]} is lost")
-        return _update(state, rolls, log)
-    if action == "last_stand":
-        if state.get("current") != actor.id:
-            raise RuleError(f"it is not {actor.name}'s turn")
-        if condition != "dying":
-            raise RuleError(f"{actor.name} is not dying (5 wounds); there is no Last Stand to make")
-        if per["last_stand"] or per["status"] != ACTING:
-            raise RuleError(f"{actor.name} has already made the Last Stand")
-        rec = roll_d100(dice, f"{actor.name}: Last Stand (NERVE x5)")
-        rolls.append(rec)
-        outcome = last_stand_outcome(rec.total, int(s["nerve"]), settings["wounded_action_penalty"])
-        per["last_stand"] = {**outcome, "used": False}
-        head = f"{actor.name}'s Last Stand: {rec.total} against {outcome['target']}%, {quality_label(rec.total, outcome['target'])}"
-        if outcome["may_act"]:
-            log.append(head + ": one final action" + ("" if not outcome["penalty"] else f" at {outcome['penalty']:+d}%"))
-        else:
-            per["status"] = COLLAPSED
-            log.append(head + f": {actor.name} collapses")
-        return _update(state, rolls, log)
     if action == "attack" or action.startswith("attack:"):
         raise RuleNotImplemented("an attack is resolved by attack(); record it with record_attack()")
-    raise RuleNotImplemented(f"Atomic Tomorrow Adventures: the action {action!r} is not in the rules or not automated")
+    step = _TURN_ACTIONS.get(action)
+    if step is None:
+        raise RuleNotImplemented(f"Atomic Tomorrow Adventures: the action {action!r} is not in the rules")
+    if state.get("current") != actor.id:
+        raise RuleError(f"it is not {actor.name}'s turn")
+    state = copy.deepcopy(dict(state))
+    rolls, log = step(state, actor, action, dice, settings_with_defaults(settings), dict(options or {}))
+    return _update(state, rolls, log)
 
 
 def record_attack(state: Mapping, result: AttackResult) -> dict:
