@@ -88,7 +88,7 @@ def validate_sheet(sheet: dict) -> None:
 def weapon_defaults(w: dict) -> dict:
     out = {"damage": "Str", "range": "", "ap": 0, "rof": 1, "shotgun": False, "double_barrel": False,
            "reach": 0, "thrown": False, "two_handed": False, "improvised": "", "min_str": "",
-           "edged": False, "natural": False, "parry": 0, "ready": True, "launched": False}
+           "edged": False, "natural": False, "parry": 0, "ready": True, "launched": None}
     out.update(w or {})
     return out
 

@@ -14,7 +14,7 @@ from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
 from .attack import effective_toughness, plan_of, settings_of, target_toughness
 from .checks import trait_roll
 from .cover import area_cover
-from .data import BLAST_RADIUS, DEVIATION_MULTIPLIER, TN, merged_settings
+from .data import BLAST_RADIUS, DEVIATION_DICE, DEVIATION_MULTIPLIER, PRONE_AREA_REDUCTION, TN, merged_settings
 from .health import TargetState, active, state_effects
 from .movement import distance as square_distance
 
@@ -164,11 +164,12 @@ def template_cells(template: str, origin_cell, aim_cell, settings: dict | None =
 
 def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, dice: DiceSource,
               attacker_cell=None) -> dict:
-    """Area Effect Attacks, Deviation: d6" thrown or 2d6" launched, times the
+    """*Savage Worlds Combat System Reference*, "Area Effect Attacks": "Failure
+    with blast: Deviation — d6" (thrown) or 2d6" (launched)", times the
     band's multiplier, at most half the distance to the target, towards the
     clock direction a d12 shows. 12 o'clock points straight on, away from the
     attacker; 3 o'clock is a quarter turn clockwise as seen on the map."""
-    dist_roll = dice.roll("2d6" if launched else "d6", "deviation distance")
+    dist_roll = dice.roll(DEVIATION_DICE["launched" if launched else "thrown"], "deviation distance")
     clock = dice.roll("d12", "deviation direction")
     raw = dist_roll.total * deviation_multiplier(band)
     cap = distance_to_target / 2
@@ -189,9 +190,21 @@ def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, di
 
 
 
+def is_launched(plan: dict, options: dict) -> bool:
+    """Whether a missed blast deviates as launched (2d6") or thrown (d6")
+    (*Savage Worlds Combat System Reference*, "Area Effect Attacks"): a weapon
+    fired with Shooting is launched, one thrown with Athletics is thrown,
+    unless the sheet's weapon (``launched``) or the attack's options say otherwise."""
+    for given in (options.get("launched"), plan["weapon"].get("launched")):
+        if given is not None:
+            return bool(given)
+    return plan["skill"] == "shooting"
+
+
 def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
-    """Area Effect Attacks: one trait roll (TN 4 with range modifiers; no
-    target defences); on a success everyone under the template is hit, a
+    """*Savage Worlds Combat System Reference*, "Area Effect Attacks": one
+    trait roll (TN 4 with range modifiers; no target defences); on a success
+    everyone under the template is hit (the attacker and allies included), a
     raise adds +d6 to every target's damage, damage is rolled per target,
     less the armour value of any cover between the centre (or the
     attacker, for cones and lines) and the target; prone targets take 4
@@ -215,16 +228,17 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     raises = tr.raises
     if not hit and template in BLAST_RADIUS:
         dist_to_target = square_distance(a.position, centre) if a.position is not None else plan["distance"]
-        deviated = deviation(centre, dist_to_target, plan["band"], bool(plan["weapon"]["launched"] or opts.get("launched")),
-                             dice, a.position)
+        deviated = deviation(centre, dist_to_target, plan["band"], is_launched(plan, opts), dice, a.position)
+        deviated["launched"] = is_launched(plan, opts)
         rolls += deviated.pop("rolls")
         centre = deviated["cell"]
     width = height = None
     if request.board is not None:
         width, height = getattr(request.board, "width", None), getattr(request.board, "height", None)
     cells = template_cells(template, a.position, centre, settings, width=width, height=height)
-    victims = [c for c in [request.target] + request.others
-               if c.position is not None and tuple(c.position) in cells and c.id != a.id and active(c)]
+    # "Success = hits all in template": the attacker and allies too, not only foes
+    victims = [c for c in [request.target] + request.others + [a]
+               if c.position is not None and tuple(c.position) in cells and active(c)]
     seen = set()
     victims = [v for v in victims if not (v.id in seen or seen.add(v.id))]
     effects: list[Effect] = []
@@ -251,7 +265,7 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             if armour:
                 reductions.append(Modifier("Cover between the centre and the target", -armour, "Area Effect Attacks"))
             if vs.get("prone"):
-                reductions.append(Modifier("Prone target", -4, "Prone Targets"))
+                reductions.append(Modifier("Prone target", -PRONE_AREA_REDUCTION, "Prone Targets"))
             total += int(sum(m.value for m in reductions))
             st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))
             res = st.take(total, tough)
