@@ -77,6 +77,9 @@ def plan_of(request: AttackRequest) -> dict:
     if asheet.get("shaken") or asheet.get("stunned"):
         # Shaken and Stunned characters take no actions (core rules, reading)
         raise RuleError(f"{a.name} is {'Shaken' if asheet.get('shaken') else 'Stunned'} and cannot attack")
+    turn = a.state or {}  # the lifecycle's per-combatant state (turns.py): declared actions, running, Joker
+    if turn.get("free_only"):
+        raise RuleError(f"{a.name} recovered from Shaken this turn but has only free actions left")
     weapons = asheet.get("weapons") or {}
     if request.weapon is None:
         wname, w = "Unarmed", weapon_stats({"damage": "Str", "natural": True})
@@ -209,15 +212,15 @@ def plan_of(request: AttackRequest) -> dict:
         short = parse_die(w["min_str"]).step - parse_die(strength).step
         if short > 0:
             mods.append(Modifier(f"Strength below Min Str {w['min_str']}", -short, "Improvised Weapons (reading)"))
-    actions = int(opts.get("actions", 1) or 1)
+    actions = int(opts.get("actions", turn.get("actions", 1)) or 1)
     if actions > settings["max_actions"]:
         raise RuleError(f"at most {settings['max_actions']} actions in a turn")
     map_ = multi_action_penalty(actions)
     if map_:
         mods.append(Modifier(f"Multi-action ({actions} actions)", map_, "Actions Per Turn"))
-    if opts.get("running"):
+    if opts.get("running", turn.get("ran")):
         mods.append(Modifier("Running", -2, CORE))
-    joker = bool(opts.get("joker", a.state.get("joker") if a.state else False))
+    joker = bool(opts.get("joker", turn.get("joker", False)))
     if joker:
         mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))
         dmg_mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))

@@ -90,6 +90,7 @@ def default_settings() -> dict:
         "extreme_requires_aim": True,
         "area_cover_armor": {"light": 2, "medium": 4, "heavy": 6, "near_total": 8},
         "min_str_penalty": True,
+        "shaken_recovery": "swade",
     }
 
 

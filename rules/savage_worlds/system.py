@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import (AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField)
+from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField,
+                      TurnUpdate)
 from . import attack as _attack
 from . import cover as _cover
 from . import data, health, movement, sheet, templates, turns
@@ -50,6 +51,22 @@ class SavageWorlds(BaseSystem):
 
     def deal_round(self, deck, combatants, dice, settings=None, first_round=False) -> dict:
         return turns.deal_round(deck, combatants, dice, settings, first_round=first_round)
+
+    # -- the fight lifecycle: action cards, turns, Hold, Shaken recovery
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        return turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        return turns.act(state, actor, action, combatants, dice, settings, options)
 
     def move_allowance(self, sheet_: dict, action: str = "move") -> float:
         return movement.move_allowance(sheet_, action)
