@@ -184,7 +184,8 @@ def plan_of(request: AttackRequest) -> dict:
     # melee modifiers
     if kind == "melee":
         defender_armed = bool(ready_melee(tsheet)) or int(tsheet.get("shield", 0) or 0) > 0
-        if not w["unarmed"] and not w["natural"] and not defender_armed and not target_obj:
+        # Melee Attacks, Unarmed Defender: natural weapons arm an attacker as they arm a defender
+        if not w["unarmed"] and not defender_armed and not target_obj:
             mods.append(Modifier("Unarmed defender", 2, "Melee Attacks"))
         others_foes = [o for o in request.others if o.id not in (a.id, t.id) and o.side != t.side and active(o)
                        and not (o.sheet or {}).get("stunned") and adjacent(o.position, t.position)]

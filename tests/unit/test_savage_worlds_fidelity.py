@@ -1,5 +1,5 @@
 """Savage Worlds: the fidelity fixes, each checked against the words of
-*Savage Worlds Combat System Reference*, "Area Effect Attacks"."""
+*Savage Worlds Combat System Reference*, "Area Effect Attacks" and "Melee Attacks"."""
 
 from hypothesis import given, settings, strategies as st
 
@@ -121,3 +121,15 @@ def test_whoever_stands_under_the_landed_blast_is_hit(attacker_at, centre, other
     under = set(map(tuple, r.details["cells"]))
     expected = {c.id for c in [a, foe, *others] if tuple(c.position) in under}
     assert {t["target"] for t in r.details["targets"]} == expected
+
+
+def test_natural_weapons_arm_the_attacker_against_an_unarmed_defender():
+    """"Unarmed Defender: Armed attacker gets +2 to Fighting if target has no
+    weapon/shield". A defender with claws counts as armed (it gives no +2),
+    so an attacker with claws is armed too; a plain unarmed attack is not."""
+    wolf = tok("wolf", "npc", (0, 0), weapons={"Bite": {"damage": "Str+d6", "natural": True}})
+    monk = tok("monk", "pc", (1, 0), weapons={})
+    r = attack(AttackRequest(wolf, monk, "Bite"), [4, 1, 1, 1])
+    assert {m.label: m.value for m in r.modifiers}["Unarmed defender"] == 2
+    r = attack(AttackRequest(wolf, monk, None), [4, 1])
+    assert "Unarmed defender" not in {m.label for m in r.modifiers}
