@@ -10,7 +10,8 @@ from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Com
                       TurnUpdate)
 from . import attack as _attack
 from . import cover as _cover
-from . import data, health, movement, sheet, templates, turns
+from . import data, health, movement, templates, turns
+from . import sheet as character
 from . import odds as _odds
 
 
@@ -28,16 +29,16 @@ class SavageWorlds(BaseSystem):
     # -- sheet
 
     def sheet_fields(self) -> list[SheetField]:
-        return sheet.sheet_fields()
+        return character.sheet_fields()
 
     def default_sheet(self) -> dict:
-        return sheet.default_sheet()
+        return character.default_sheet()
 
-    def validate_sheet(self, sheet_: dict) -> None:
-        sheet.validate_sheet(sheet_)
+    def validate_sheet(self, sheet: dict) -> None:
+        character.validate_sheet(sheet)
 
-    def derived(self, sheet_: dict) -> dict:
-        return sheet.derived_values(sheet_)
+    def derived(self, sheet: dict) -> dict:
+        return character.derived_values(sheet)
 
     def default_settings(self) -> dict:
         return data.default_settings()
@@ -68,11 +69,11 @@ class SavageWorlds(BaseSystem):
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return turns.act(state, actor, action, combatants, dice, settings, options)
 
-    def move_allowance(self, sheet_: dict, action: str = "move") -> float:
-        return movement.move_allowance(sheet_, action)
+    def move_allowance(self, sheet: dict, action: str = "move") -> float:
+        return movement.move_allowance(sheet, action)
 
-    def run(self, sheet_: dict, dice: DiceSource) -> dict:
-        return movement.run(sheet_, dice)
+    def run(self, sheet: dict, dice: DiceSource) -> dict:
+        return movement.run(sheet, dice)
 
     def move_cost(self, board, path: list, prone: bool = False) -> float:
         return movement.move_cost(board, path, prone)
@@ -103,5 +104,5 @@ class SavageWorlds(BaseSystem):
     def odds(self, request: AttackRequest) -> dict:
         return _odds.odds(request)
 
-    def apply(self, sheet_: dict, result: AttackResult, target_id: str | None = None) -> dict:
-        return health.apply(sheet_, result, target_id)
+    def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
+        return health.apply(sheet, result, target_id)
