@@ -55,13 +55,11 @@ def half_die(die: Die) -> int:
     return die.sides // 2 + (die.bonus // 2 if die.bonus > 0 else -((-die.bonus + 1) // 2))
 
 
-
 def trait_result(total: int, tn: int = 4) -> tuple[bool, int]:
     """Core facts: success on ``tn`` or more; each full 4 over ``tn`` is a raise."""
     if total < tn:
         return False, 0
     return True, (total - tn) // RAISE
-
 
 
 @dataclass

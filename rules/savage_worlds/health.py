@@ -29,7 +29,6 @@ def damage_result(damage: int, toughness: int, shaken: bool = False) -> tuple[bo
     return True, raises
 
 
-
 @dataclass
 class TargetState:
     shaken: bool
@@ -55,7 +54,6 @@ class TargetState:
         return out
 
 
-
 def active(c: Combatant) -> bool:
     return not (c.sheet or {}).get("incapacitated")
 
@@ -69,7 +67,6 @@ def condition_modifiers(sheet: dict) -> list[Modifier]:
     if fatigue:
         mods.append(Modifier(f"Fatigue ({fatigue})", -fatigue, "Fatigue (reading)"))
     return mods
-
 
 
 def state_effects(target_id: str, state: TargetState, nonlethal: bool, dice: DiceSource,

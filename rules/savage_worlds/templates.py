@@ -29,7 +29,6 @@ def deviation_multiplier(band: str) -> int:
         raise RuleError(f"no deviation for range band {band!r}") from None
 
 
-
 def _cell_square(cell) -> list[tuple[float, float]]:
     x, y = cell
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
@@ -187,7 +186,6 @@ def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, di
     cell = (int(math.floor(point[0] + _EPS)), int(math.floor(point[1] + _EPS)))
     return {"cell": cell, "point": point, "inches": inches, "rolled_inches": raw, "capped": raw > cap,
             "clock": clock.total, "rolls": [dist_roll, clock]}
-
 
 
 def is_launched(plan: dict, options: dict) -> bool:

@@ -128,7 +128,6 @@ def start_round(deck: dict | None, dice: DiceSource) -> dict:
     return d
 
 
-
 def _deal_for(edges: list[str], deck: dict, dice: DiceSource, card_edges: dict) -> tuple[str, list[str], dict]:
     extra, keep, redraw = 0, "best", None
     for e in edges:
@@ -244,7 +243,6 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
                 if c.side == e["side"] and (c.sheet or {}).get("wild_card", True) and not (c.sheet or {}).get("incapacitated"):
                     effects.append(Effect("benny", c.id, {"amount": 1, "reason": f"{e['name']} drew a Joker"}))
     return {"order": order, "not_acting": waiting, "deck": deck, "effects": [x.to_dict() for x in effects]}, rolls
-
 
 
 # ---------------------------------------------------------------- the fight lifecycle
