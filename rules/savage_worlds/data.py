@@ -4,7 +4,6 @@ object Toughness, cover, template sizes, and the per-game settings."""
 
 from __future__ import annotations
 
-DOC = "Savage Worlds Combat System Reference"
 CORE = "Savage Worlds core facts"
 
 TN = 4
