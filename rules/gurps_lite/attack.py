@@ -11,12 +11,12 @@ from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, R
 from .checks import Check, check, contest_key
 from .cover import cover_effect
 from .data import LOCATIONS, MANEUVERS, PIERCING, S_AOE, S_ATTACK, S_GM, S_INJURY, S_MANEUVER, S_RANGED, S_READING, settings_of
-from .defenses import AttackInfo, available_defenses, defense_level
+from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, record_defense
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
 from .maneuvers import damage_adjustments
 from .movement import distance_yards, maneuver_movement
-from .ranged import extra_hits, range_penalty, rapid_fire_bonus
+from .ranged import extra_hits, range_penalty, rapid_fire_bonus, rapid_strike_shots
 from .sheet import attack_weapon, current_hp, has_trait, int_of, num_of, parse_damage, reach_of, skill_level, step_length, weapon_kind, weapons
 
 
@@ -212,7 +212,7 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
     tid = t.id
     used = {"dodge": "dodges", "parry": "parries", "block": "blocked"}[chosen["type"]]
     ctx.effects.append(Effect("defended", tid, {"defense": chosen["type"], "counter": used,
-                                                 "weapon": chosen.get("weapon")}))
+                                                 "weapon": chosen.get("weapon"), "limbs": parry_limbs(chosen)}))
     if chosen.get("dive"):
         ctx.effects.append(Effect("condition", tid, {"condition": "prone"}))
     if chosen.get("riposte") and d.success:
@@ -231,7 +231,7 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
 
 
 def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra: list[Modifier],
-                   label: str, hp_before: int) -> dict:
+                   label: str, hp_before: int, shots: int | None = None) -> dict:
     req = ctx.request
     opts = req.options or {}
     a, t = req.attacker, req.target
@@ -246,13 +246,15 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
     if location in ONLY_TYPES and damage_type not in ONLY_TYPES[location]:
         raise RuleError(f"{LOCATIONS[location].name} can only be targeted by {', '.join(ONLY_TYPES[location])}")
     ranged = facts["ranged"]
-    shots = max(1, int_of(opts.get("shots", 1)))
+    if shots is None:
+        shots = max(1, int_of(opts.get("shots", 1)))
     rof = int_of(weapon.get("rof"), 1)
     pellets = max(1, int_of(weapon.get("pellets"), 1))
     shotgun_mult = 1
     if ranged and shots > 1:
         if shots > rof:
             raise RuleError(f"{wname} fires at most {rof} shots (RoF)")
+    fired = shots
     if ranged and pellets > 1:
         half_d = num_of(weapon.get("half_d"))
         if half_d and req.distance <= 0.1 * half_d:
@@ -266,7 +268,8 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
             mods.append(Modifier(f"rapid fire ({shots} shots)", b, S_RANGED))
     chk = check(dice, f"{label}: {wname} ({blabel})", base, mods, blabel, cap)
     ctx.rolls.append(chk.roll)
-    out: dict = {"weapon": wname, "check": chk.to_dict(), "hits": 0, "landed": 0, "injury": 0, "damage": []}
+    out: dict = {"weapon": wname, "check": chk.to_dict(), "shots": fired if ranged else 0, "hits": 0, "landed": 0,
+                 "injury": 0, "damage": []}
     if not chk.success:
         if chk.margin == -1 and chk.result == "failure" and location in MISS_BY_ONE_TORSO:
             location = "torso"
@@ -362,7 +365,9 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     ``request.options``: ``maneuver`` and ``variant``, ``moved`` (yards),
     ``location`` (a key of LOCATIONS or ``random``), ``from_behind``,
     ``rapid_strike`` (levels), ``dual_weapon`` (second weapon name),
-    ``tip_slash``, ``braced``, ``aim_turns``, ``shots``, ``target_speed``,
+    ``tip_slash``, ``braced``, ``aim_turns``, ``shots`` (for a ranged Rapid
+    Strike: the total the attacks split, or a list per attack; never more
+    than the RoF, see :func:`rapid_strike_shots`), ``target_speed``,
     ``disarm`` with ``target_weapon``, ``defense`` (``best``, ``none``, a
     type or a dict for :func:`defense_level`), ``second_defense``,
     ``modifier``, ``settings``.
@@ -390,10 +395,11 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
                                  "with skill 8 + the rapid fire bonus (see the help page)")
     ranged = weapon_kind(weapon) in ("ranged", "thrown")
     plan: list[tuple[str, dict, list[Modifier]]] = []
+    shots_each: list[int | None] = []
     if opts.get("rapid_strike"):
         levels = int_of(opts["rapid_strike"])
-        if ranged and int_of(weapon.get("rof"), 1) <= 1:
-            raise RuleError("a Rapid Strike with a ranged weapon needs RoF above 1")
+        if ranged:
+            shots_each = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
         pen = rapid_strike_penalty(a.sheet, levels, ranged)
         plan = [(wname, weapon, list(pen)) for _ in range(2 ** levels)]
     elif opts.get("dual_weapon"):
@@ -415,13 +421,12 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     hp_now = current_hp(t.sheet)
     for i, (wn, w, extra) in enumerate(plan):
         label = "attack" if len(plan) == 1 else f"attack {i + 1}"
-        res = _single_attack(ctx, dice, wn, w, extra, label, hp_now)
+        res = _single_attack(ctx, dice, wn, w, extra, label, hp_now, shots_each[i] if shots_each else None)
         hp_now = res.get("hp_after", hp_now)
         results.append(res)
-        dfn = ((res.get("defense") or {}).get("defense") or {}).get("type")
-        if dfn:  # later attacks of the same turn see the defenses already used
-            key = {"dodge": "dodges", "parry": "parries", "block": "blocked"}[dfn]
-            t.state[key] = True if key == "blocked" else int_of(t.state.get(key)) + 1
+        used = (res.get("defense") or {}).get("defense")
+        if used:  # later attacks of the same turn see the defenses already used
+            t.state = record_defense(t.state, used)
     total = sum(r["injury"] for r in results)
     landed = sum(r["landed"] for r in results)
     mods: list[Modifier] = []

@@ -195,6 +195,11 @@ READINGS: tuple[tuple[str, str, str | None], ...] = (
     ("Half damage", "At or beyond 1/2D the damage roll is halved (round down); no attack beyond Max "
      "(published; the document names 1/2D only for shotguns).", None),
     ("Minimum damage", "Crushing 'has no minimum damage': other types do at least 1 damage.", None),
+    ("Rapid Strike shots", "A ranged Rapid Strike splits the RoF among its attacks: one shot each, or the "
+     "shots option as the total (split evenly, the earlier attacks taking the odd shots) or as a list per "
+     "attack; never more than the RoF in all. The attacks of one request share its target.", None),
+    ("Supported parry", "The free hand of a Supported parry can neither parry unarmed nor support another "
+     "parry for the rest of the round (the document: the limbs used cannot parry again this round).", None),
     ("Consecutive parries", "-4 per parry after the first (cumulative), -2 with a fencing weapon or "
      "Trained by a Master / Weapon Master, -1 with both.", None),
     ("Rapid fire and defense", "A successful defense against a rapid-fire attack stops one hit plus one per "
@@ -213,7 +218,9 @@ READINGS: tuple[tuple[str, str, str | None], ...] = (
     ("Groin", "Double shock from cr to a male token is capped at 8; the -5 knockdown applies to every "
      "groin knockdown roll.", None),
     ("Face", "cor is x1.5; blinds one eye on a major wound, both on injury over full HP.", None),
-    ("Shock", "Shock is the injury of the turn, capped at 4; fatigue damage causes no shock.", None),
+    ("Shock", "Shock is the injury of the turn, capped at 4; fatigue damage causes no shock. It penalises the "
+     "victim's next turn and clears when that turn ends; shock from injury taken during the victim's own turn "
+     "is kept for its next turn.", None),
     ("Death checks", "A HT roll each time HP reaches -1, -2, -3, -4 x HP; dead at -5 x HP, destroyed at "
      "-10 x HP. Collapse rolls start below 0 HP and are not needed under Do Nothing.", None),
     ("Disarm tie", "A tie in the disarm contest counts as the opponent winning by 0 (weapon unreadied); "

@@ -34,6 +34,46 @@ def feint_penalty(state: dict, attacker_id: str) -> int:
     return int_of(fp)
 
 
+#: per-round defense bookkeeping in a combatant's fight state ("Defending")
+ROUND_COUNTERS = ("dodges", "parries", "blocked", "limbs_used")
+FREE_HAND = "free hand"
+_COUNTER = {"dodge": "dodges", "parry": "parries", "block": "blocked"}
+
+
+def parry_limbs(defense: dict) -> list[str]:
+    """The limbs a Cross or Supported parry ties up for the rest of the round ("Defending": "you can't
+    parry any more attacks in the round with the limbs you just used"): both weapons of a Cross, the
+    weapon and the free hand of a Supported parry; none for any other defense."""
+    if defense.get("type") != "parry":
+        return []
+    if defense.get("cross"):
+        return [str(defense.get("weapon")), str(defense["cross"])]
+    if defense.get("supported"):
+        return [str(defense.get("weapon")), FREE_HAND]
+    return []
+
+
+def record_defense(state: dict, defense: dict) -> dict:
+    """A combatant's state after it used ``defense`` (a new dict): one more dodge or parry this round,
+    its block spent, the limbs of a Cross or Supported parry out of parrying ("Defending")."""
+    out = dict(state or {})
+    key = _COUNTER.get(defense.get("type") or "")
+    if key == "blocked":
+        out["blocked"] = True
+    elif key:
+        out[key] = int_of(out.get(key)) + 1
+    limbs = parry_limbs(defense)
+    if limbs:
+        out["limbs_used"] = sorted(set(out.get("limbs_used") or []) | set(limbs))
+    return out
+
+
+def new_round_defenses(state: dict) -> dict:
+    """A combatant's state at the start of a round: no dodges, parries or block used yet, every limb
+    free to parry again ("Defending": the limits of Block, Parry and Cross are per round)."""
+    return {k: v for k, v in (state or {}).items() if k not in ROUND_COUNTERS}
+
+
 def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
                   settings: dict | None = None) -> tuple[int, list[Modifier], str]:
     """Effective level of one active defense and its modifiers ("Defending").
@@ -42,6 +82,10 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
     ``retreat``, ``dive``, ``acrobatic`` (+2 / -2 from a roll made by the
     caller: pass ``acrobatic_result``), ``cross`` (second weapon) or
     ``supported``, ``riposte`` (points taken off the parry).
+    ``state`` is the target's fight state: the defender's maneuver, its
+    defenses used this round (``dodges``, ``parries``, ``blocked``, and
+    ``limbs_used`` by a Cross or Supported parry, which cannot parry again this
+    round), feints and ripostes against it.
     Returns (level, modifiers, base label); raises RuleError if it cannot be used.
     """
     st = settings_of(settings)
@@ -80,6 +124,11 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
         w = ws[wname]
         if weapon_kind(w) == "ranged" or not w.get("can_parry", True):
             raise RuleError(f"{wname} cannot parry")
+        used = set(state.get("limbs_used") or [])
+        if wname in used:
+            raise RuleError(f"{wname} was used in a Cross or Supported parry this round: it cannot parry again")
+        if w.get("unarmed") and FREE_HAND in used:
+            raise RuleError("the free hand supported a parry this round: it cannot parry again")
         if maneuver and maneuver.no_parry_with_attack_weapon and state.get("attacked_with") == wname:
             raise RuleError(f"cannot parry with {wname}: it attacked under {maneuver.name}")
         if attack.area:
@@ -107,8 +156,12 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
         if defense.get("cross"):
             if defense["cross"] not in ws or defense["cross"] == wname:
                 raise RuleError("a cross parry needs a second ready weapon")
+            if defense["cross"] in used:
+                raise RuleError(f"{defense['cross']} was used in a Cross or Supported parry this round")
             mods.append(Modifier("cross parry", 2, S_DEFEND))
         if defense.get("supported"):
+            if FREE_HAND in used:
+                raise RuleError("the free hand already supported a parry this round")
             mods.append(Modifier("supported parry", 2, S_DEFEND))
         rip = int_of(defense.get("riposte"))
         if rip:

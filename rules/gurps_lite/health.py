@@ -99,6 +99,27 @@ def collapse_check(sheet: dict, dice: DiceSource, maneuver: str | None = None) -
     return check(dice, "collapse below 0 HP (HT)", int_of(sheet.get("HT"), 10), [], "HT")
 
 
+def collapse(sheet: dict, dice: DiceSource, maneuver: str | None = None) -> dict:
+    """The collapse roll and what it does ("Injury": "Below 0 HP you are at risk of collapse, at the
+    start of your turn roll HT on a failure you fall unconscious"; "Do Nothing": "You won't fall
+    unconscious due to low HP"). Returns ``check`` (None when no roll is due) and ``conditions``
+    (``["unconscious"]`` on a failure)."""
+    if "unconscious" in (sheet.get("conditions") or []):
+        return {"check": None, "conditions": []}
+    chk = collapse_check(sheet, dice, maneuver)
+    return {"check": chk, "conditions": ["unconscious"] if chk is not None and not chk.success else []}
+
+
+def shock_after_turn(shock_now: int, shock_at_start: int) -> int:
+    """Shock left when the victim's turn ends ("Injury": shock gives its penalties "on your next turn").
+
+    The shock the victim carried into its turn has been that next turn and clears; shock from
+    injury taken during the turn itself (the sheet shows more than at the start) is kept for
+    the victim's next turn.
+    """
+    return max(0, int(shock_now) - max(0, int(shock_at_start)))
+
+
 def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource) -> tuple[list[Check], list[str]]:
     """Death checks for each multiple of -HP passed, death at -5xHP, destruction at -10xHP ("Injury")."""
     hp = max_hp(sheet)

@@ -14,7 +14,7 @@ from .defenses import available_defenses, defense_level
 from .health import location_injury
 from .locations import MISS_BY_ONE_TORSO, dr_at, location_mixture
 from .maneuvers import damage_adjustments
-from .ranged import extra_hits, rapid_fire_bonus
+from .ranged import extra_hits, rapid_fire_bonus, rapid_strike_shots
 from .sheet import attack_weapon, int_of, max_hp, num_of, parse_damage, weapon_kind
 
 
@@ -51,7 +51,13 @@ def injury_distribution(target: dict, weapon: dict, damage_type: str, location: 
 
 def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     """Exact chances before the roll: hit, critical hit, the defense succeeding, hits landing and the
-    distribution of total injury ("Attacking", "Defending", "Damage"; 3d6 core facts)."""
+    distribution of total injury ("Attacking", "Defending", "Damage"; 3d6 core facts).
+
+    An attack aimed at a location of note 1 ("Hit Locations": "if an attack missed by 1 it hits the
+    torso instead") that misses by exactly 1 lands on the torso: its injury is counted with the
+    torso's DR and wounding, as :func:`rules.gurps_lite.attack.attack` resolves it
+    (``p_torso_instead`` is the chance of that).
+    """
     opts = request.options or {}
     st = settings_of(settings or opts.get("settings"))
     request = own_copy(request)
@@ -68,6 +74,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     base, blabel, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
     location = facts["location"]
     shots = max(1, int_of(opts.get("shots", 1)))
+    if opts.get("rapid_strike") and facts["ranged"]:  # the first attack's share of the RoF
+        shots = rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** int_of(opts["rapid_strike"]), opts.get("shots"))[0]
     pellets = max(1, int_of(weapon.get("pellets"), 1))
     shotgun_mult = 1
     if facts["ranged"] and pellets > 1:
@@ -98,23 +106,26 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
             if choice != "best":
                 avail = [d for d in avail if d["type"] == choice]
             dlevel = avail[0]["level"] if avail else None
-    hits_dist: dict[int, float] = defaultdict(float)
-    p_hit = p_crit = 0.0
+    # hits by where they land: at the aimed location, or at the torso after a miss by 1
+    hits_at: dict[str, dict[int, float]] = {"aimed": defaultdict(float), "torso": defaultdict(float)}
+    p_hit = p_crit = p_torso = 0.0
     for r, p in THREE_D6.items():
         res = roll_result(r, skill)
         margin = skill - r
+        place = "aimed"
         if not is_success(res):
             if margin == -1 and res == "failure" and location in MISS_BY_ONE_TORSO:
-                margin = 0
+                margin, place = 0, "torso"
+                p_torso += p
             else:
-                hits_dist[0] += p
+                hits_at["aimed"][0] += p
                 continue
         p_hit += p
         hits = extra_hits(max(0, margin), rcl, shots) if shots > 1 else 1
         if res == "critical success":
             p_crit += p
         if dlevel is None or (res == "critical success" and st["critical_hit_no_defense"]):
-            hits_dist[hits] += p
+            hits_at[place][hits] += p
             continue
         for dr_, pd in THREE_D6.items():
             dres = roll_result(dr_, dlevel)
@@ -122,18 +133,28 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
                 stopped = min(hits, 1 + max(0, dlevel - dr_)) if st["defense_stops_extra_hits"] else hits
             else:
                 stopped = 0
-            hits_dist[hits - stopped] += p * pd
+            hits_at[place][hits - stopped] += p * pd
+    hits_dist: dict[int, float] = defaultdict(float)
+    for dist in hits_at.values():
+        for k, pk in dist.items():
+            hits_dist[k] += pk
     p_def = success_chance(dlevel) if dlevel is not None else 0.0
     half = bool(facts.get("half_damage"))
     dmg_bonus = int(sum(m.value for m in damage_adjustments(
         parse_damage(weapon.get("damage", "1d"), int_of(a.sheet.get("ST"), 10))[1],
         facts["maneuver"], facts["variant"], weapon)))
+    st_attacker = int_of(a.sheet.get("ST"), 10)
     one = injury_distribution(t.sheet, weapon, damage_type, location if location != "weapon" else "torso",
-                              int_of(a.sheet.get("ST"), 10), dmg_bonus, half, shotgun_mult, st)
+                              st_attacker, dmg_bonus, half, shotgun_mult, st)
+    per_hit = {"aimed": one}
+    if p_torso:
+        per_hit["torso"] = injury_distribution(t.sheet, weapon, damage_type, "torso", st_attacker, dmg_bonus, half,
+                                               shotgun_mult, st)
     total: dict[int, float] = defaultdict(float)
-    for k, pk in hits_dist.items():
-        for v, pv in _odds.power(one, k).items():
-            total[v] += pk * pv
+    for place, dist in hits_at.items():
+        for k, pk in dist.items():
+            for v, pv in _odds.power(per_hit.get(place, one), k).items():
+                total[v] += pk * pv
     n_attacks = 2 ** int_of(opts["rapid_strike"]) if opts.get("rapid_strike") else 2 if opts.get("dual_weapon") else 1
     return {
         "skill": skill,
@@ -145,6 +166,7 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         "p_damage": 1 - hits_dist.get(0, 0.0),
         "hits": dict(sorted(hits_dist.items())),
         "injury_per_hit": one,
+        "p_torso_instead": p_torso,
         "injury": dict(sorted(total.items())),
         "mean_injury": _odds.mean(total),
         "attacks": n_attacks,

@@ -5,6 +5,7 @@ fire bonus and extra hits, Spraying Fire and Suppression Fire.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..system import RuleError
 from .data import RANGE_TABLE, RAPID_FIRE_TABLE
@@ -85,3 +86,28 @@ def suppression_area_width(rof: int) -> int:
     if rof < 5:
         raise RuleError("Suppression Fire needs RoF 5+")
     return 4 if rof >= 10 else 2
+
+
+def rapid_strike_shots(rof: int, attacks: int, shots: Any = None) -> list[int]:
+    """Shots of each attack of a ranged Rapid Strike ("Attacking", Rapid Strike: "You split your
+    rate of fire among the different targets"): never more shots in all than the RoF.
+
+    ``shots`` is None (one shot each), the total to split (as evenly as it goes, the earlier
+    attacks taking the odd shots), or a list with each attack's shots.
+    """
+    if rof <= 1:
+        raise RuleError("a Rapid Strike with a ranged weapon needs RoF above 1")
+    if shots is None:
+        split = [1] * attacks
+    elif isinstance(shots, (list, tuple)):
+        if len(shots) != attacks:
+            raise RuleError(f"a Rapid Strike into {attacks} attacks splits its shots {attacks} ways")
+        split = [int(s) for s in shots]
+    else:
+        total = int(shots)
+        split = [total // attacks + (1 if i < total % attacks else 0) for i in range(attacks)]
+    if min(split) < 1:
+        raise RuleError(f"each of the {attacks} attacks fires at least one shot")
+    if sum(split) > rof:
+        raise RuleError(f"a Rapid Strike splits the RoF: {sum(split)} shots in all is more than RoF {rof}")
+    return split
