@@ -64,7 +64,18 @@ from .ranged import (
 )
 from .sheet import derived, parse_damage, skill_level
 from .system import GurpsLite
-from .turns import initiative, initiative_skill, surprise, surprise_level, surprise_recovery
+from .turns import (
+    act,
+    actions,
+    begin_fight,
+    initiative,
+    initiative_skill,
+    next_turn,
+    record_attack,
+    surprise,
+    surprise_level,
+    surprise_recovery,
+)
 
 SYSTEM = GurpsLite()
 
@@ -84,4 +95,5 @@ __all__ = [
     "attack", "attack_modifiers", "feint",
     "attack_odds", "injury_distribution",
     "initiative", "initiative_skill", "surprise", "surprise_level", "surprise_recovery",
+    "begin_fight", "next_turn", "actions", "act", "record_attack",
 ]

@@ -10,14 +10,38 @@ from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
 from .checks import Check, check, contest_key
 from .cover import cover_effect
-from .data import LOCATIONS, MANEUVERS, PIERCING, S_AOE, S_ATTACK, S_GM, S_INJURY, S_MANEUVER, S_RANGED, S_READING, settings_of
+from .data import (
+    LOCATIONS,
+    MANEUVERS,
+    PIERCING,
+    S_AOE,
+    S_ATTACK,
+    S_GM,
+    S_INJURY,
+    S_MANEUVER,
+    S_RANGED,
+    S_READING,
+    settings_of,
+)
 from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, record_defense
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
-from .maneuvers import damage_adjustments
+from .maneuvers import chosen_maneuver, damage_adjustments
 from .movement import distance_yards, maneuver_movement
 from .ranged import extra_hits, range_penalty, rapid_fire_bonus, rapid_strike_shots
-from .sheet import attack_weapon, current_hp, has_trait, int_of, num_of, parse_damage, reach_of, skill_level, step_length, weapon_kind, weapons
+from .sheet import (
+    attack_weapon,
+    current_hp,
+    has_trait,
+    int_of,
+    num_of,
+    parse_damage,
+    reach_of,
+    skill_level,
+    step_length,
+    weapon_kind,
+    weapons,
+)
 
 
 def own_copy(request: AttackRequest) -> AttackRequest:
@@ -77,8 +101,7 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
     facts: dict = {}
     kind = weapon_kind(weapon)
     ranged = kind in ("ranged", "thrown")
-    maneuver = opts.get("maneuver", "attack")
-    variant = opts.get("variant") or ""
+    maneuver, variant, moved = chosen_maneuver(opts, a.state)
     m = MANEUVERS.get(maneuver)
     if m is None or not m.attack:
         raise RuleError(f"{maneuver!r} is not an attacking maneuver")
@@ -88,7 +111,6 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
         raise RuleError(f"{m.name} is for ranged weapons")
     if variant and variant not in m.variants:
         raise RuleError(f"{m.name} has no {variant!r} option")
-    moved = num_of(opts.get("moved"))
     allowed = maneuver_movement(a.sheet, maneuver, variant)
     if moved > allowed + 1e-9:
         raise RuleError(f"{m.name} allows {allowed} yards of movement, not {moved:g}")
@@ -380,8 +402,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     ctx = _Ctx(request, st)
     if weapon.get("area"):
         return _area_attack(ctx, dice, wname, weapon)
-    maneuver = opts.get("maneuver", "attack")
-    variant = opts.get("variant") or ""
+    maneuver, variant, _moved = chosen_maneuver(opts, a.state)
     if maneuver == "feint":
         fr = feint(a, t, dice, wname, opts.get("target_weapon"))
         return AttackResult(

@@ -225,7 +225,23 @@ READINGS: tuple[tuple[str, str, str | None], ...] = (
      "-10 x HP. Collapse rolls start below 0 HP and are not needed under Do Nothing.", None),
     ("Disarm tie", "A tie in the disarm contest counts as the opponent winning by 0 (weapon unreadied); "
      "a critical failure on your contest roll disarms you.", None),
-    ("Stunned", "A stunned token may only Do Nothing and defends at -4 (published).", None),
+    ("Stunned", "A stunned token may only Do Nothing and defends at -4 (published); that forced Do Nothing "
+     "keeps its defenses, where a chosen Do Nothing has none (the maneuver table).", None),
+    ("Stun recovery", "Surprise stun: after the 1d seconds of Total Surprise (at once for Partial Surprise), an "
+     "IQ roll each turn, +1 for each earlier roll; the stun of a knockdown: a HT roll each turn (published). "
+     "The roll comes at the end of the stunned token's turn, recovering for its next turn (published), or at "
+     "its start, acting at once on a success.", "stun_recovery_roll"),
+    ("Collapse roll", "The HT roll below 0 HP is made when the token chooses its maneuver at the start of its "
+     "turn, so Do Nothing needs none; a failure ends the turn unconscious.", None),
+    ("Turn order for the fight", "The quick contest is rolled once, when the fight begins; the order holds "
+     "every round. A token that joins later acts last.", None),
+    ("Defenses per round", "Dodges, parries, the block and the limbs of a Cross or Supported parry are counted "
+     "per round (the document's 'in round') and reset when a new round begins.", None),
+    ("Aim and Evaluate", "Their bonus lasts to the token's next turn: choosing another maneuver, or defending "
+     "while aiming, loses it. Evaluate builds +1 a consecutive turn on the same target, up to +3; Aim adds +1, "
+     "then +2, for consecutive turns on the same target.", None),
+    ("Feints and ripostes", "A feint's penalty lasts to the end of the feinter's next turn; a riposte's to the "
+     "end of the riposter's next turn.", None),
     ("Area attacks", "Distance from the centre is counted in squares (Chebyshev); damage is divided by "
      "that distance (at least 1). Scatter direction is 1d8 (1 = north, clockwise).", None),
     ("Cover", "The document has no cover rules; cover fraction maps to a to-hit penalty: under 25% none, "
@@ -250,6 +266,7 @@ def default_settings() -> dict:
         "torso_vitals_roll": True,
         "shield_side": "left",
         "cover_penalties": {"none": 0, "partial": -2, "heavy": -4},
+        "stun_recovery_roll": "end_of_turn",  # or "start_of_turn"
     }
 
 

@@ -9,7 +9,18 @@ from dataclasses import dataclass
 from ..system import Modifier, RuleError
 from .checks import effective_skill, is_success
 from .data import MANEUVERS, RETREAT_PLUS3_SKILLS, S_DEFEND, S_GM, S_MANEUVER, S_READING, settings_of
-from .sheet import block_base, conditions_of, dodge_breakdown, has_trait, int_of, parry_base, reach_of, ready_weapons, weapon_kind, weapons
+from .sheet import (
+    block_base,
+    conditions_of,
+    dodge_breakdown,
+    has_trait,
+    int_of,
+    parry_base,
+    reach_of,
+    ready_weapons,
+    weapon_kind,
+    weapons,
+)
 
 
 @dataclass
@@ -53,16 +64,17 @@ def parry_limbs(defense: dict) -> list[str]:
     return []
 
 
-def record_defense(state: dict, defense: dict) -> dict:
+def record_defense(state: dict, defense: dict, limbs: list[str] | None = None) -> dict:
     """A combatant's state after it used ``defense`` (a new dict): one more dodge or parry this round,
-    its block spent, the limbs of a Cross or Supported parry out of parrying ("Defending")."""
+    its block spent, the limbs of a Cross or Supported parry (or ``limbs``, as an attack's "defended"
+    effect names them) out of parrying ("Defending")."""
     out = dict(state or {})
     key = _COUNTER.get(defense.get("type") or "")
     if key == "blocked":
         out["blocked"] = True
     elif key:
         out[key] = int_of(out.get(key)) + 1
-    limbs = parry_limbs(defense)
+    limbs = parry_limbs(defense) if limbs is None else limbs
     if limbs:
         out["limbs_used"] = sorted(set(out.get("limbs_used") or []) | set(limbs))
     return out
@@ -94,7 +106,7 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
     conds = conditions_of(target, state)
     if conds & {"unconscious", "dead", "destroyed", "mortally wounded"}:
         raise RuleError("an unconscious token cannot defend")
-    if maneuver and maneuver.no_defense:
+    if maneuver and maneuver.no_defense and not state.get("stunned_turn"):
         raise RuleError(f"no active defense after {maneuver.name}")
     if attack.area and not (kind == "dodge" and defense.get("dive")):
         raise RuleError("only a dive (a Dodge) helps against an area attack")
@@ -129,7 +141,9 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
             raise RuleError(f"{wname} was used in a Cross or Supported parry this round: it cannot parry again")
         if w.get("unarmed") and FREE_HAND in used:
             raise RuleError("the free hand supported a parry this round: it cannot parry again")
-        if maneuver and maneuver.no_parry_with_attack_weapon and state.get("attacked_with") == wname:
+        attacked_with = state.get("attacked_with") or []
+        attacked_with = [attacked_with] if isinstance(attacked_with, str) else attacked_with
+        if maneuver and maneuver.no_parry_with_attack_weapon and wname in attacked_with:
             raise RuleError(f"cannot parry with {wname}: it attacked under {maneuver.name}")
         if attack.area:
             raise RuleError("an area attack cannot be parried")

@@ -4,7 +4,6 @@ damage adjustments of the attacking ones.
 
 from __future__ import annotations
 
-
 from ..system import Modifier
 from .data import MANEUVERS, S_MANEUVER
 from .movement import maneuver_movement
@@ -71,3 +70,15 @@ def damage_adjustments(n_dice: int, maneuver: str, variant: str, weapon: dict) -
     if maneuver == "defensive_attack":
         mods.append(Modifier("Defensive Attack", -max(2, n_dice), S_MANEUVER))
     return mods
+
+
+def chosen_maneuver(options: dict | None, state: dict | None) -> tuple[str, str, float]:
+    """The maneuver, variant and yards moved an attack is made under: the request's options, else what
+    the attacker chose this turn (its fight state), else a plain Attack with no movement."""
+    opts, st = options or {}, state or {}
+    if opts.get("maneuver"):
+        maneuver, variant = opts["maneuver"], opts.get("variant") or ""
+    else:
+        maneuver, variant = st.get("maneuver") or "attack", (st.get("variant") or "") if st.get("maneuver") else ""
+    moved = opts["moved"] if "moved" in opts else st.get("moved", 0)
+    return maneuver, variant, float(moved or 0)

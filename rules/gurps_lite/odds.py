@@ -75,7 +75,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     location = facts["location"]
     shots = max(1, int_of(opts.get("shots", 1)))
     if opts.get("rapid_strike") and facts["ranged"]:  # the first attack's share of the RoF
-        shots = rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** int_of(opts["rapid_strike"]), opts.get("shots"))[0]
+        split = rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** int_of(opts["rapid_strike"]), opts.get("shots"))
+        shots = split[0]
     pellets = max(1, int_of(weapon.get("pellets"), 1))
     shotgun_mult = 1
     if facts["ranged"] and pellets > 1:

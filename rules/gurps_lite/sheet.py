@@ -195,9 +195,12 @@ def conditions_of(sheet: dict, state: dict | None) -> set[str]:
 
 
 def ready_weapons(sheet: dict, state: dict | None = None) -> dict[str, dict]:
-    """Weapons ready to use: all of the sheet's, less those the state lists as unready."""
+    """Weapons ready to use: the sheet's (less those marked ``ready: false`` unless the fight state lists
+    them as ``readied``), less those the state lists as ``unready``."""
     unready = set((state or {}).get("unready") or [])
-    return {k: w for k, w in weapons(sheet).items() if k not in unready and w.get("ready", True)}
+    readied = set((state or {}).get("readied") or [])
+    return {k: w for k, w in weapons(sheet).items()
+            if k not in unready and (w.get("ready", True) or k in readied)}
 
 
 def attack_weapon(sheet: dict, name: str | None, state: dict | None = None) -> tuple[str, dict]:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField
+from ..system import (
+    ActionOption,
+    AttackRequest,
+    AttackResult,
+    BaseSystem,
+    Combatant,
+    CoverEffect,
+    SheetField,
+    TurnUpdate,
+)
 from . import turns
 from .attack import attack
 from .cover import cover_effect
@@ -71,3 +80,17 @@ class GurpsLite(BaseSystem):
 
     def apply(self, sheet: dict, result: AttackResult, target: str | None = None) -> dict:
         return apply_result(sheet, result, target)
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        return turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        return turns.act(state, actor, action, combatants, dice, settings, options)
