@@ -75,6 +75,7 @@ def _roll_location(ctx: _Ctx, dice: DiceSource, damage_type: str) -> str:
 
 
 def attack_info(request: AttackRequest, weapon: dict, damage_type: str) -> AttackInfo:
+    """What the defender needs to know about an attack with this weapon ("Defending")."""
     kind = weapon_kind(weapon)
     return AttackInfo(
         ranged=kind in ("ranged", "thrown"),
@@ -370,6 +371,8 @@ def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
 
 
 def rapid_strike_penalty(sheet: dict, levels: int, ranged: bool) -> list[Modifier]:
+    """The to-hit penalty of each attack of a Rapid Strike ("Attacking": -6 per split, halved by Trained
+    By A Master or Weapon Master; Quick Shot buys it off for a ranged weapon)."""
     per = -3 if (has_trait(sheet, "trained_by_a_master") or has_trait(sheet, "weapon_master")) else -6
     mods = [Modifier(f"Rapid Strike x{2 ** levels}", per * levels, S_ATTACK)]
     if ranged:

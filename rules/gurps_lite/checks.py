@@ -10,11 +10,11 @@ from .. import odds as _odds
 from ..dice import DiceSource, RollRecord
 from ..system import Modifier
 
-
+#: the outcomes of a roll, worst first
 RESULTS = ("critical failure", "failure", "success", "critical success")
-
-
 RESULT_RANK = {r: i for i, r in enumerate(RESULTS)}
+#: the exact distribution of a 3d6 roll's total
+THREE_D6 = _odds.distribution("3d6")
 
 
 def roll_result(roll: int, skill: int) -> str:
@@ -34,6 +34,7 @@ def roll_result(roll: int, skill: int) -> str:
 
 
 def is_success(result: str) -> bool:
+    """A success or a critical success."""
     return result in ("success", "critical success")
 
 
@@ -68,6 +69,7 @@ class Check:
 
 
 def effective_skill(base: int, modifiers: list[Modifier], cap: int | None = None) -> int:
+    """The level rolled against: base plus modifiers, no higher than ``cap`` (Move and Attack's 9)."""
     value = base + int(sum(m.value for m in modifiers))
     return min(value, cap) if cap is not None else value
 
@@ -86,9 +88,6 @@ def contest_key(c: Check) -> tuple[int, int]:
     return (1 if c.success else 0, c.margin)
 
 
-THREE_D6 = _odds.distribution("3d6")
-
-
 def result_chances(skill: int) -> dict[str, float]:
     """Exact chance of each outcome of a 3d6 roll against ``skill``."""
     out = dict.fromkeys(RESULTS, 0.0)
@@ -98,5 +97,6 @@ def result_chances(skill: int) -> dict[str, float]:
 
 
 def success_chance(skill: int) -> float:
+    """Exact chance that a 3d6 roll against ``skill`` succeeds (critical successes included)."""
     c = result_chances(skill)
     return c["success"] + c["critical success"]

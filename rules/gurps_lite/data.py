@@ -39,8 +39,6 @@ WOUNDING = {
     "tbb": 1.0,
 }
 PIERCING = ("pi-", "pi", "pi+", "pi++")
-
-
 #: Ranged Attacks: (upper bound of range + speed in yards, penalty, band)
 RANGE_TABLE = (
     (5, 0, "close"),
@@ -119,8 +117,6 @@ BASIC_DAMAGE = {
 #: says Dodge loses the level).
 ENCUMBRANCE_MOVE = (1.0, 0.8, 0.6, 0.4, 0.2)
 ENCUMBRANCE_NAMES = ("None", "Light", "Medium", "Heavy", "Extra-heavy")
-
-
 UNARMED_SKILLS = ("Brawling", "Boxing", "Judo", "Karate")
 RETREAT_PLUS3_SKILLS = ("Boxing", "Judo", "Karate")
 
@@ -271,6 +267,7 @@ def default_settings() -> dict:
 
 
 def settings_of(settings: dict | None) -> dict:
+    """The per-game settings: the defaults with the known keys of ``settings`` over them."""
     out = default_settings()
     if settings:
         out.update({k: v for k, v in settings.items() if k in out})

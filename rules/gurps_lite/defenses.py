@@ -39,6 +39,7 @@ class AttackInfo:
 
 
 def feint_penalty(state: dict, attacker_id: str) -> int:
+    """The penalty a feint by ``attacker_id`` puts on this defender ("Maneuvers", Feint)."""
     fp = state.get("feint_penalty")
     if isinstance(fp, dict):
         return int_of(fp.get(attacker_id))

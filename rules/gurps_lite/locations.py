@@ -15,8 +15,6 @@ from .sheet import int_of, reach_of
 
 #: locations an attack that misses by 1 hits the torso instead of (note 1)
 MISS_BY_ONE_TORSO = {k for k, v in LOCATIONS.items() if 1 in v.notes}
-
-
 #: which damage types may target a location at all (notes 2, 10, 12)
 ONLY_TYPES = {
     "eye": ("imp", *PIERCING, "tbb"),
@@ -88,6 +86,8 @@ def location_penalty(location: str, target: dict, weapon_reach: Any = 1, from_be
 
 
 def dr_at(sheet: dict, location: str) -> tuple[int, bool]:
+    """DR at a location from the sheet (a side's entry, then the pair, e.g. ``left_arm``, ``arms``;
+    vitals fall back on the torso) and whether that armour is flexible."""
     dr = sheet.get("dr") or {}
     flex = sheet.get("flexible") or {}
     keys = [location]
@@ -120,6 +120,8 @@ def average_dr(sheet: dict) -> int:
 
 
 def location_mixture(damage_type: str, location: str, st: dict) -> dict[str, float]:
+    """Where a hit lands, with its chance: the aimed location, or the random table's spread
+    (hands and feet half each side), a torso hit going to the vitals on a 1 in 6 ("Hit Locations")."""
     if location != "random":
         locs = {location: 1.0}
     else:

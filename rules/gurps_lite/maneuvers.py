@@ -60,6 +60,8 @@ def allowed_maneuvers(sheet: dict, state: dict | None = None, moved: float = 0) 
 
 
 def damage_adjustments(n_dice: int, maneuver: str, variant: str, weapon: dict) -> list[Modifier]:
+    """Damage modifiers of the attacking maneuvers ("Maneuvers": All-Out Strong and Long, Committed
+    Strong, Defensive Attack), per die where that is greater."""
     mods = []
     if maneuver == "all_out_attack" and variant == "strong":
         mods.append(Modifier("All-Out Attack (Strong)", max(2, n_dice), S_MANEUVER))

@@ -14,6 +14,7 @@ from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, S_DEFEND, U
 
 
 def int_of(v: Any, default: int = 0) -> int:
+    """A sheet entry as an int, ``default`` when it is missing or not a number."""
     try:
         return int(v)
     except (TypeError, ValueError):
@@ -21,6 +22,7 @@ def int_of(v: Any, default: int = 0) -> int:
 
 
 def num_of(v: Any, default: float = 0.0) -> float:
+    """A sheet entry as a number, ``default`` when it is missing or not a number."""
     try:
         return float(v)
     except (TypeError, ValueError):
@@ -36,10 +38,12 @@ def skill_level(sheet: dict, skill: str | None, attribute: str = "DX") -> tuple[
 
 
 def max_hp(sheet: dict) -> int:
+    """HP, defaulting to ST (3d6 core facts)."""
     return max(1, int_of(sheet.get("HP") or sheet.get("ST"), 10))
 
 
 def current_hp(sheet: dict) -> int:
+    """Current HP: full HP until the sheet records a loss."""
     v = sheet.get("hp_current")
     return max_hp(sheet) if v is None or v == "" else int_of(v)
 
@@ -50,6 +54,7 @@ def is_reeling(sheet: dict) -> bool:
 
 
 def basic_move(sheet: dict) -> int:
+    """Basic Move, defaulting to Basic Speed rounded down."""
     return max(0, int_of(sheet.get("basic_move"), int(num_of(sheet.get("basic_speed"), 5))))
 
 
@@ -65,6 +70,7 @@ def current_move(sheet: dict) -> int:
 
 
 def step_length(sheet: dict) -> int:
+    """A step: one yard, or a tenth of Move if that is more."""
     return max(1, current_move(sheet) // 10)
 
 
@@ -85,6 +91,7 @@ def dodge_breakdown(sheet: dict) -> tuple[int, list[Modifier]]:
 
 
 def weapons(sheet: dict) -> dict[str, dict]:
+    """The sheet's weapons by name (a list of weapons is keyed by their names)."""
     w = sheet.get("weapons") or {}
     if isinstance(w, list):
         return {str(x.get("name", i)): x for i, x in enumerate(w)}
@@ -100,6 +107,7 @@ def reach_of(weapon: dict) -> float:
 
 
 def weapon_kind(weapon: dict) -> str:
+    """``melee``, ``ranged`` or ``thrown``: as the weapon says, else ranged when it has Max or RoF."""
     return weapon.get("kind") or ("ranged" if weapon.get("max") or weapon.get("rof") else "melee")
 
 
@@ -116,6 +124,7 @@ def parry_base(sheet: dict, weapon: dict) -> tuple[int, str]:
 
 
 def block_base(sheet: dict) -> int | None:
+    """Block = Shield skill/2 + 3 ("Defending"); None without a shield."""
     shield = sheet.get("shield") or {}
     if not shield:
         return None
@@ -124,6 +133,7 @@ def block_base(sheet: dict) -> int | None:
 
 
 def has_trait(sheet: dict, key: str) -> bool:
+    """Whether the sheet has a trait (a dict of flags or a list of names)."""
     traits = sheet.get("traits") or {}
     if isinstance(traits, dict):
         return bool(traits.get(key))
@@ -186,6 +196,7 @@ def derived(sheet: dict) -> dict:
 
 
 def conditions_of(sheet: dict, state: dict | None) -> set[str]:
+    """The conditions on the sheet and in the fight state (``stunned`` and the like may be flags there)."""
     out = set(sheet.get("conditions") or [])
     out |= set((state or {}).get("conditions") or [])
     for key in ("stunned", "unconscious", "dead", "destroyed", "mortally wounded"):
@@ -204,6 +215,7 @@ def ready_weapons(sheet: dict, state: dict | None = None) -> dict[str, dict]:
 
 
 def attack_weapon(sheet: dict, name: str | None, state: dict | None = None) -> tuple[str, dict]:
+    """The weapon an attack uses (the first on the sheet by default); it must be ready ("Maneuvers", Ready)."""
     ws = weapons(sheet)
     if not ws:
         raise RuleError("the attacker has no weapons on the sheet")
@@ -217,6 +229,7 @@ def attack_weapon(sheet: dict, name: str | None, state: dict | None = None) -> t
 
 
 def default_sheet() -> dict:
+    """A sample character: every field filled, for a new token."""
     return {
         "name": "Veteran",
         "ST": 11, "DX": 12, "IQ": 10, "HT": 11,

@@ -241,7 +241,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     return _update(state, steps, set(by_id))
 
 
-def _advance(state: dict, by_id: dict[str, Combatant], dice: DiceSource, st: dict, steps: _Steps, index: int) -> None:
+def _advance(state: dict, by_id: dict[str, Combatant], dice: DiceSource, st: dict, steps: _Steps,
+             index: int) -> None:
     order = state["order"]
     if not any(_able(by_id.get(i), state["combatants"].get(i)) for i in order):
         state["current"] = None
@@ -350,8 +351,9 @@ def _why_not(sheet: dict, cs: dict, key: str) -> str:
 
 def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
     """What ``actor`` may do now ("Maneuvers", "Defending"): on its turn, one maneuver from the table
-    (each with the movement it allows and its defense limits), then the move and attack that maneuver
-    allows; at any time, the active defenses it still has this round."""
+    (key: the maneuver's, kind ``turn``, with the movement it allows and its defense limits), then the
+    move and attack that maneuver allows (``move:<maneuver>`` with the yards left, ``attack:<maneuver>``);
+    at any time, the active defenses it still has this round (``dodge``, ``parry:<weapon>``, ``block``)."""
     st = settings_of(settings)
     cs = {**fresh_state(actor), **(state.get("combatants", {}).get(actor.id) or {})}
     its_turn = state.get("current") == actor.id
@@ -377,12 +379,12 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
         m = MANEUVERS[chosen]
         allowance = maneuver_movement(actor.sheet, chosen, cs.get("variant") or None)
         left = max(0.0, allowance - num_of(cs.get("moved")))
-        out.append(ActionOption("move", f"Move ({m.name})", "move", available=left > 0,
+        out.append(ActionOption(f"move:{chosen}", f"Move ({m.name})", "move", available=left > 0,
                                 reason="" if left > 0 else f"{m.name}: no movement left",
                                 data={"allowance": left, "moved": num_of(cs.get("moved"))}))
         if m.attack:
             done = int_of(cs.get("attacks")) > 0
-            out.append(ActionOption("attack", f"Attack ({m.name})", "attack", available=not done,
+            out.append(ActionOption(f"attack:{chosen}", f"Attack ({m.name})", "attack", available=not done,
                                     reason="the maneuver's attack is made" if done else "",
                                     data={"maneuver": chosen, "variant": cs.get("variant") or ""}))
     out += _defense_options(actor, cs, st)

@@ -61,7 +61,8 @@ def test_a_scripted_two_round_fight():
     u = g.SYSTEM.act(u.state, at(u, ann), "attack", fight, rolls())
     acts = options(g.SYSTEM.actions(u.state, at(u, ann)))
     assert not acts["move_and_attack"].available and "one maneuver a turn" in acts["move_and_attack"].reason
-    assert acts["attack"].kind == "attack" and acts["attack"].available
+    assert acts["attack:attack"].kind == "attack" and acts["attack:attack"].available
+    assert acts["move:attack"].data["allowance"] == 1
     with pytest.raises(RuleError, match="allows 1 yards"):
         g.SYSTEM.act(u.state, at(u, ann), "moved", fight, rolls(), options={"yards": 2})
     with pytest.raises(RuleError, match="one maneuver a turn"):
@@ -211,7 +212,7 @@ def test_evaluate_aim_wait_and_all_out_defense_bookkeeping():
     with pytest.raises(RuleError, match="All-Out Defense: choose"):
         g.SYSTEM.act(u.state, at(u, bob), "all_out_defense", fight, rolls())
     u = g.SYSTEM.act(u.state, at(u, bob), "all_out_defense", fight, rolls(), options={"variant": "enhanced_dodge"})
-    assert options(g.SYSTEM.actions(u.state, at(u, bob)), "move")["move"].data["allowance"] == 3
+    assert options(g.SYSTEM.actions(u.state, at(u, bob)), "move")["move:all_out_defense"].data["allowance"] == 3
     assert options(g.SYSTEM.actions(u.state, at(u, bob)), "defense")["dodge"].data["level"] == 10
     u = g.SYSTEM.next_turn(u.state, fight, rolls())
     u = g.SYSTEM.act(u.state, at(u, ann), "evaluate", fight, rolls(), options={"target": "bob"})
