@@ -189,3 +189,26 @@ def test_a_failed_collapse_roll_knocks_the_character_out():
     assert collapse(hurt, rolls(10))["conditions"] == []
     assert collapse(hurt, rolls(), maneuver="do_nothing") == {"check": None, "conditions": []}
     assert collapse(sheet(hp_current=0), rolls())["check"] is None
+
+
+def test_odds_of_a_miss_by_one_with_a_defense_match_the_attack():
+    """The torso hit of a miss by 1 may still be dodged; brute force over the attack roll, the
+    Dodge roll and the damage die, against ``attack_odds``."""
+    attacker = sheet(skills={"Broadsword": 15})
+    target = sheet(dr={"torso": 1})
+    opts = dict(location="face", defense="dodge", settings={"torso_vitals_roll": False})
+    odds = g.attack_odds(req("Club", attacker=attacker, target=target, **opts))
+    counts = three_d6_counts()
+    brute = defaultdict(float)
+    skill = 15 - 5
+    for total, n in counts.items():
+        result = g.roll_result(total, skill)
+        # the dice an attack asks for: a critical hit allows no defense roll ("critical hits" reading)
+        dodges = [(None, 216)] if result == "critical success" else counts.items()
+        for dodge, m in dodges:
+            for damage in range(1, 7):
+                faces = d3(total) + (d3(dodge) if dodge else []) + [damage] + [1, 1, 1] * 6
+                r = g.attack(req("Club", attacker=attacker, target=target, **opts), ScriptedDice(faces))
+                brute[r.details["injury"]] += n / 216 * m / 216 / 6
+    for k in set(brute) | set(odds["injury"]):
+        assert odds["injury"].get(k, 0.0) == pytest.approx(brute.get(k, 0.0), abs=1e-12)
