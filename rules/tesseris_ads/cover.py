@@ -1,6 +1,7 @@
-"""Cover: taking it, which body locations it protects, its defense bonus, and
-destructible cover sections ("Cover", "Taking Cover", "Cover Bonuses",
-"Destroying Cover", "Cover Materials Reference Chart").
+"""Cover: the cover fraction read as Tesseris cover, taking it, which body
+locations it protects, its defense bonus, and destructible cover sections
+(*Tesseris Combat*, "Cover", "Taking Cover", "Cover Bonuses", "Destroying
+Cover", "Cover Materials Reference Chart").
 
 The board's cover pieces (``rules.board.CoverPiece``: id, cell, material)
 carry no damage; the damage each section has taken is plain data the app
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..system import CoverEffect, Effect, RuleError
-from . import core
+from .data import _MATERIAL_ALIASES, COVER_MATERIALS
 from .ticks import state_of
 
 SECTION = "Cover"
@@ -34,6 +35,21 @@ def _pieces(board: Any) -> dict:
 
 def _piece_field(piece: Any, name: str):
     return piece.get(name) if isinstance(piece, dict) else getattr(piece, name, None)
+
+
+def normalise_material(name: str) -> str:
+    """The chart key for a material name ("Sandbags" -> "sandbag"); KeyError if unknown."""
+    key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
+    key = _MATERIAL_ALIASES.get(key, key)
+    if key not in COVER_MATERIALS:
+        raise KeyError(f"unknown cover material {name!r}; known: {', '.join(COVER_MATERIALS)}")
+    return key
+
+
+def cover_material(name: str) -> tuple[int, int]:
+    """Armour Points and Structure Points per one-yard section of a cover material
+    (*Tesseris Combat*, "Cover Materials Reference Chart")."""
+    return COVER_MATERIALS[normalise_material(name)]
 
 
 def adjacent(a, b) -> bool:
@@ -87,6 +103,13 @@ def take_cover(state: dict, board: Any = None, cell=None, on_turn: bool = True) 
     }
 
 
+def after_reaction_cover() -> tuple[str, ...]:
+    """Locations in cover from the round after taking cover as a reaction ("Taking Cover":
+    head and arms "for the remainder of the round. After the start of the next round, so
+    long as they remain in cover, their Legs and Torso will count as being in cover")."""
+    return ON_TURN_LOCATIONS
+
+
 def leave_cover(state: dict) -> dict:
     """Moving away from the cover (or standing up from it) ends it."""
     s = state_of(state)
@@ -132,7 +155,7 @@ def cover_ap(material: str | None, settings: dict | None = None) -> int:
     """Bonus Armour Points a cover section gives the locations behind it (reading: the
     material's Armour Points; a wall that is no cover piece uses ``wall_cover_material``)."""
     mat = material or (settings or {}).get("wall_cover_material", "stone")
-    return core.cover_material(mat)[0]
+    return cover_material(mat)[0]
 
 
 def damage_section(piece_id: str, material: str, points: int, taken_before: int = 0, cell=None, reason: str = "") -> list[Effect]:
@@ -143,8 +166,8 @@ def damage_section(piece_id: str, material: str, points: int, taken_before: int 
     points = max(0, int(points))
     if points == 0:
         return []
-    key = core.normalise_material(material)
-    _, structure = core.COVER_MATERIALS[key]
+    key = normalise_material(material)
+    _, structure = COVER_MATERIALS[key]
     total = max(0, int(taken_before)) + points
     effects = [
         Effect(

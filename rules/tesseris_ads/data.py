@@ -1,15 +1,93 @@
-"""Tesseris (ADS) tables as data: every combat action with its tick cost and
-modifiers, the status effects, the skills and what they roll.
+"""Tesseris (ADS) tables and constants: the numbers of the rules, the cover
+materials, the range bands, every combat action with its tick cost and
+modifiers, the status effects, the skills and what they roll, and the default
+per-game settings (the readings where the document is silent).
 
-Sources are headings of the ADS "Combat" chapter (seeds/001): "Melee
-Attack Actions", "Ranged Attack Actions", "Miscellaneous Attack Actions",
-"Defensive Actions", "Movement Actions", "Miscellaneous Actions", "Social
-Combat Actions", "Physical Status Effects", "Social Status Effects".
+Sources are sections of *Tesseris Combat*: "Ticks", "Melee Attack Actions",
+"Ranged Attack Actions", "Miscellaneous Attack Actions", "Defensive Actions",
+"Movement Actions", "Miscellaneous Actions", "Social Combat Actions",
+"Common Physical Combat Modifiers", "Cover Materials Reference Chart",
+"Physical Status Effects", "Social Status Effects".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+BASE_TICKS = 5  # Ticks: 5 per round plus bonuses
+FREE_REACTIONS = 1
+HUMAN_SPEED = 3  # Movement Actions: human base speed
+MAX_WOUNDS = 10  # Wounds: "All characters can take up to 10 wounds"
+STAMINA_PER_WOUND = 5  # Taking Wounds: one Wound per 5 Stamina damage from one hit
+WOUNDS_PER_PENALTY = 3  # Effects of Wounds: -1 per 3 Wounds when out of Stamina
+BULLET_STEP = 2  # Ranged Weapons and Multiple Shots: -2 cumulative per bullet
+CRITICAL_SUCCESSES = 6  # Defending: 6 or more successes is a critical hit
+SECTION_YARDS = 1  # Destroying Cover: a section is one 1-yard line segment
+SURPRISE_REACTION_TICKS = 3  # Combat Order 1: the surprised react with up to three ticks
+CLOAK_LOCATIONS = ("torso", "legs")  # Armor: the cloak slot does not cover arms or head
+
+#: per-game settings: the readings where the document is silent (listed on the help page)
+DEFAULT_SETTINGS = {
+    "range_gap_modifier": 0,
+    "prone_modifier": 2,
+    "critical_hit": "plus_d10",
+    "critical_basis": "net",
+    "bulk_applies_to": "all",
+    "jam_basis": "total",
+    "take_cover_reaction_ticks": 2,
+    "cover_min_fraction": 0.5,
+    "wall_cover_material": "stone",
+    "default_hit_location": "torso",
+    "default_defense": "best",
+    "delay_forfeit_after": 2,
+    "spend_ticks": True,
+    "dejected_willpower": "table",
+}
+
+#: Cover Materials Reference Chart: (Armour Points, Structure Points per section)
+COVER_MATERIALS: dict[str, tuple[int, int]] = {
+    "wood_thin": (2, 10),
+    "wood_thick": (3, 15),
+    "wood_reinforced": (4, 20),
+    "stone": (8, 30),
+    "sandbag": (18, 90),
+    "concrete": (25, 125),
+}
+
+COVER_MATERIAL_LABELS: dict[str, str] = {
+    "wood_thin": "Wood, thin (~1 in.)",
+    "wood_thick": "Wood, thick (2-3 in.)",
+    "wood_reinforced": "Wood, reinforced (4-6 in.)",
+    "stone": "Stone wall (6-8 in.)",
+    "sandbag": "Sandbag wall (10 in.)",
+    "concrete": "Concrete bunker (12-16 in.)",
+}
+
+#: other spellings a map editor or an imported map may use for the same materials
+_MATERIAL_ALIASES = {
+    "wood": "wood_thin",
+    "thin_wood": "wood_thin",
+    "thick_wood": "wood_thick",
+    "reinforced_wood": "wood_reinforced",
+    "stone_wall": "stone",
+    "sandbags": "sandbag",
+    "sandbag_wall": "sandbag",
+    "concrete_bunker": "concrete",
+    "bunker": "concrete",
+}
+
+
+#: Common Physical Combat Modifiers, the range rows: (name, modifier)
+RANGE_BANDS = ("point_blank", "short", "medium", "long", "far", "extreme")
+RANGE_BAND_MODIFIERS = {"point_blank": 2, "short": 1, "medium": 0, "long": -1, "far": -2, "extreme": -4}
+RANGE_BAND_LABELS = {
+    "point_blank": "Point blank (2 squares or less)",
+    "short": "Short (4 squares or less)",
+    "medium": "Medium (within the listed range)",
+    "long": "Long (up to 1.5x the listed range)",
+    "far": "Far (up to 2x the listed range)",
+    "extreme": "Extreme (up to 3x the listed range)",
+}
 
 CHARACTERISTICS = ("strength", "agility", "perception", "intelligence", "willpower", "charisma", "speed")
 
@@ -71,13 +149,14 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("charge", "Charge", "melee", 4, attack=1, mode="melee", move_multiple=2, extra={"min_move": 2}),
     _A("guarded_attack", "Guarded Attack", "melee", 3, attack=-2, mode="melee", stance="guarded"),
     _A("multi_strike", "Multi-Strike", "melee", 3, attack=-1, mode="melee", varies=True, extra={"secondary": -3, "feat": "Multi-Weapon Fighting (Melee)"}),
-    _A("grapple", "Grapple", "melee", 3, mode="melee", automated=False),
-    _A("grapple_strike", "Grapple Strike", "melee", 3, mode="melee", extra={"requires_status": "Grappled"}),
-    _A("pin", "Pin", "melee", 3, automated=False),
-    _A("break_pin", "Break Pin", "melee", 4, automated=False),
-    _A("choke_out", "Choke Out", "melee", 4, automated=False),
-    _A("pummel", "Pummel", "melee", 4, attack=3, mode="melee", extra={"requires_target_status": "Pinned", "extra_hits_every": 2}),
-    _A("disarm", "Disarm", "melee", 3, attack=-1, automated=False),
+    _A("grapple", "Grapple", "melee", 3, mode="melee", extra={"grappling": True, "defenses": ("duck", "dodge")}),
+    _A("join_grapple", "Join a grapple", "melee", 0, extra={"grappling": True}),
+    _A("grapple_strike", "Grapple Strike", "melee", 3, mode="melee", extra={"requires_status": "Grappled", "grappling": True}),
+    _A("pin", "Pin", "melee", 3, automated=False, extra={"grappling": True}),
+    _A("break_pin", "Break Pin", "melee", 4, automated=False, extra={"grappling": True}),
+    _A("choke_out", "Choke Out", "melee", 4, automated=False, extra={"grappling": True}),
+    _A("pummel", "Pummel", "melee", 4, attack=3, mode="melee", extra={"requires_target_status": "Pinned", "extra_hits_every": 2, "grappling": True}),
+    _A("disarm", "Disarm", "melee", 3, attack=-1, automated=False, extra={"grappling": True}),
     _A("trip", "Trip", "melee", 3, attack=-2, automated=False),
     # Ranged Attack Actions
     _A("straight_shot", "Straight Shot", "ranged", 2, mode="ranged"),
@@ -92,7 +171,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("multi_strike_ranged", "Multi-Strike (Ranged)", "ranged", 3, attack=-1, mode="ranged", varies=True, extra={"secondary": -3, "feat": "Multi-Weapon Fighting (Pistol/Ranged)"}),
     _A("spray_n_pray", "Spray 'n Pray", "ranged", 5, attack=-3, mode="ranged", automated=False),
     _A("overwatch", "Overwatch", "ranged", 4, stance="overwatch", extra={"overwatch_attack": -1}),
-    _A("overwatch_attack", "Overwatch attack", "ranged", None, reaction_ticks=0, attack=-1, mode="ranged", extra={"second_costs_reaction": True}),
+    _A("overwatch_attack", "Overwatch attack", "ranged", None, reaction_ticks=0, attack=-1, mode="ranged", extra={"needs_stance": "overwatch", "free": 1, "most": 2}),
     _A("suppressing_fire", "Suppressing Fire", "ranged", 4, extra={"applies_status": "Suppressed", "fire_mode": "auto"}),
     # Miscellaneous Attack Actions
     _A("cast_offensive_spell", "Cast Offensive Spell", "attack_misc", 3, varies=True, automated=False),
@@ -102,7 +181,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("dodge", "Dodge", "defense", None, reaction_ticks=1),
     _A("block", "Block", "defense", None, reaction_ticks=1),
     _A("parry", "Parry", "defense", None, reaction_ticks=1),
-    _A("grapple_defense", "Grapple Defense", "defense", None, reaction_ticks=1),
+    _A("grapple_defense", "Grapple Defense", "defense", None, reaction_ticks=1, extra={"grappling": True}),
     _A("covering_fire", "Covering Fire", "defense", 3, extra={"ally_defense": 1, "needs_full_auto": True}),
     _A("dive_for_cover", "Dive for Cover", "defense", 1, reaction_ticks=1, provokes="path", extra={"max_move": 3, "ends_prone": True}),
     _A("defend_ally", "Defend Ally", "defense", None, reaction_ticks=1, extra={"block": -2}),
@@ -128,7 +207,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("draw_weapon", "Draw Weapon or Item", "misc", 1),
     _A("drop_item", "Drop Weapon or Item", "misc", 0),
     _A("initiate_swordpoint", "Initiate Sword/Gun-point", "misc", 3),
-    _A("grapple_assist", "Grapple Assist", "misc", 2, reaction_ticks=2, extra={"bonus_per": 3}),
+    _A("grapple_assist", "Grapple Assist", "misc", 2, reaction_ticks=2, automated=False, extra={"bonus_per": 3, "grappling": True}),
     _A("non_combat_skill", "Use Non-Combat, Non-Verbal Skill", "misc", 3, varies=True),
     _A("verbal_action", "Verbal or Mental Only Non-Combat Action", "misc", 1),
     _A("other_non_combat", "Other Non-Combat Action", "misc", 3, varies=True),
@@ -145,6 +224,15 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("subvert", "Subvert", "social", 2, automated=False),
 )
 ACTIONS: dict[str, Action] = {a.key: a for a in ACTION_LIST}
+
+#: "Grappled": "May only take actions specific to grappling as denoted" (the
+#: actions marked "(Grapple)" and Grapple itself); defending stays possible, at -3
+#: against foes outside the grapple, and so do free actions that are no action
+#: at all (speaking, dropping an item, delaying).
+GRAPPLING_ACTIONS = frozenset(a.key for a in ACTION_LIST if a.extra.get("grappling"))
+WHILE_GRAPPLED = GRAPPLING_ACTIONS | {"duck", "dodge", "block", "parry", "drop_item", "verbal_action", "delay"}
+#: "Pinned": "May take no actions except to Break Pinning and Grapple Defense"
+WHILE_PINNED = frozenset({"break_pin", "grapple_defense", "delay"})
 
 #: the fire mode of each rate of fire slot ("Rate of Fire (RoF)")
 FIRE_MODE_SLOT = {"single": 0, "burst": 1, "auto": 2}
@@ -171,6 +259,7 @@ class StatusEffect:
     ranged_attack: int = 0
     defense: int = 0  # physical defensive rolls
     social_defense: int = 0
+    willpower_tests: int = 0  # Willpower tests (Resolve), in place of all_tests
     ticks_lost: int = 0  # at the start of each round while it lasts
     rounds: int | None = None  # lasts this many rounds, then becomes `then`
     then: str | None = None
@@ -198,7 +287,7 @@ STATUS_LIST: tuple[StatusEffect, ...] = (
     _S("Attracted", "social", 1, upgrades_to="Enticed", note="-2 social defense vs the source, +1 vs others"),
     _S("Disheartened", "social", 1, defense=-1, social_defense=-1),
     _S("Frightened", "social", 1, attack=-1, social_defense=-1, upgrades_to="Terrified"),
-    _S("Dejected", "social", 2, all_tests=-1, steps_down_to="Disheartened", note="-2 to Willpower tests; +2 Ego damage per failed social defense"),
+    _S("Dejected", "social", 2, all_tests=-1, willpower_tests=-2, steps_down_to="Disheartened", note="+2 Ego damage per failed social defense"),
     _S("Enticed", "social", 2, upgrades_to="Enthralled", steps_down_to="Attracted", note="-3 social defense vs the source, +1 vs others"),
     _S("Terrified", "social", 2, attack=-3, social_defense=-2, upgrades_to="Fleeing", steps_down_to="Frightened"),
     _S("Blabbermouth", "social", 3),

@@ -1,6 +1,7 @@
-"""Stamina, Wounds, Ego and what follows them: applying effects to a sheet,
-staying conscious, bleeding out, death and crippling, the end of a combat
-("Damage, Stamina, and Wounds", "Stamina", "Regaining Stamina", "Wounds",
+"""Damage, Stamina, Wounds, Ego and what follows them: a hit's damage split,
+applying effects to a sheet, Resolve tests, staying conscious, bleeding out,
+death and crippling, the end of a combat (*Tesseris Combat*, "Damage,
+Stamina, and Wounds", "Stamina", "Regaining Stamina", "Wounds",
 "Unconsciousness, Crippling, and Death", "Bleeding Out", "Crippling and
 Death", "Mayhem Points", "Status Effects").
 
@@ -13,9 +14,38 @@ import copy
 
 from ..dice import DiceSource
 from ..system import AttackResult, Effect, Modifier, RuleError
-from . import core
-from .sheet import char, current_max_stamina, full_max_stamina, max_wounds, num, skill, stamina
+from .checks import TestRoll, roll_test, wound_penalty
+from .data import STAMINA_PER_WOUND
+from .sheet import current_max_stamina, full_max_stamina, max_wounds, num, stamina, test_pool
 from .status import add_status, end_of_scene, names, remove_status, status_modifiers
+
+
+def damage_split(damage: int, stamina: int) -> tuple[int, int]:
+    """Stamina lost and Wounds gained from one hit after soak (*Tesseris Combat*, "Damage,
+    Stamina, and Wounds", "Taking Wounds").
+
+    Damage goes to Stamina until it is gone, then each further point is a
+    Wound; every full 5 points of Stamina lost to the one hit is a Wound too.
+    """
+    damage = max(0, int(damage))
+    stamina = max(0, int(stamina))
+    lost = min(damage, stamina)
+    overflow = damage - lost
+    return lost, overflow + lost // STAMINA_PER_WOUND
+
+
+def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool = True, settings: dict | None = None) -> TestRoll:
+    """A Resolve test: Willpower dT + Resolve rank, status effects (Dejected's penalty to
+    Willpower tests among them) and, unless this is the test to stay conscious, the
+    wound penalty (*Tesseris Combat*, "Effects of Wounds", "Status Effects")."""
+    pool, mods = test_pool(sheet, "resolve", "willpower")
+    if wounds_apply:
+        wp = wound_penalty(num(sheet.get("wounds")), stamina(sheet))
+        if wp:
+            mods.append(Modifier("Wounds, out of Stamina", wp, "Effects of Wounds"))
+    mods += status_modifiers(sheet.get("statuses"), "test", characteristic="willpower",
+                             willpower_penalty=(settings or {}).get("dejected_willpower", "table"))
+    return roll_test(dice, pool, mods, purpose)
 
 
 def is_dead(sheet: dict) -> bool:
@@ -32,7 +62,7 @@ def take_damage(sheet: dict, damage: int, no_wounds: bool = False) -> tuple[dict
     if no_wounds:
         lost, wounds = min(max(0, damage), st), 0
     else:
-        lost, wounds = core.damage_split(damage, st)
+        lost, wounds = damage_split(damage, st)
     out = apply_effects(sheet, [Effect("damage", "", {"stamina": lost, "wounds": wounds, "ego": wounds})])
     return out, {"stamina": lost, "wounds": wounds}
 
@@ -78,16 +108,15 @@ def apply_result(sheet: dict, result: AttackResult, token_id: str | None = None)
     return apply_effects(sheet, result.effects, who)
 
 
-def consciousness_check(sheet: dict, dice: DiceSource) -> dict:
+def consciousness_check(sheet: dict, dice: DiceSource, settings: dict | None = None) -> dict:
     """At the start of the turn of a character out of Stamina: Resolve against the current
     Wounds; failing it, they fall unconscious and begin dying; wound penalties do not
     apply ("Unconsciousness, Crippling, and Death")."""
     if stamina(sheet) > 0:
         return {"needed": False, "sheet": sheet}
     difficulty = num(sheet.get("wounds"))
-    mods = [Modifier("Resolve rank", skill(sheet, "resolve"), "sheet")] + status_modifiers(sheet.get("statuses"), "test")
-    rec = dice.roll(f"{max(0, char(sheet, 'willpower'))}dT", f"Resolve to stay conscious (difficulty {difficulty})")
-    total = rec.total + sum(m.value for m in mods)
+    test = resolve_test(sheet, dice, f"Resolve to stay conscious (difficulty {difficulty})", wounds_apply=False, settings=settings)
+    total, rec, mods = test.total, test.records[0], test.modifiers
     passed = total >= difficulty
     out = copy.deepcopy(sheet)
     if not passed:

@@ -1,21 +1,15 @@
-"""Exact odds of dT pools and of an attack before it is rolled ("Defending",
-"Ranged Weapons and Multiple Shots in a Round"; seeds README "Tesseris dT")."""
+"""Exact odds of an attack before it is rolled (*Tesseris Combat*, "Defending",
+"Ranged Weapons and Multiple Shots in a Round"; the core dT facts)."""
 
 from __future__ import annotations
 
 from .. import odds as core_odds
 from ..system import AttackRequest
-from . import core
-from .combat import defense_distribution, plan_attack, settings_of
+from .attack import burst_hits, plan_attack, settings_of
+from .checks import defense_distribution, pool_distribution
+from .data import CRITICAL_SUCCESSES
 
 Dist = dict[int, float]
-
-
-def pool_distribution(dice: int) -> Dist:
-    """Successes of ``dice`` dT, explosions included (exact up to the 1e-12 cut-off)."""
-    if dice <= 0:
-        return {0: 1.0}
-    return core_odds.distribution(f"{dice}dT")
 
 
 def net_distribution(attack_pool: int, attack_flat: int, defense_pool: int = 0, defense_flat: int = 0, defense_rerolls: int = 0) -> Dist:
@@ -31,7 +25,7 @@ def hits_distribution(net: Dist, bullets: int) -> Dist:
     """Number of bullets that hit, each after the first 2 lower, against one defense roll."""
     out: Dist = {}
     for n, p in net.items():
-        h = core.burst_hits(n, 0, bullets)
+        h = burst_hits(n, 0, bullets)
         out[h] = out.get(h, 0) + p
     return {h: out[h] for h in sorted(out)}
 
@@ -53,9 +47,9 @@ def attack_odds(request: AttackRequest) -> dict:
     hits = hits_distribution(net, plan.bullets)
     crit_basis = settings["critical_basis"]
     if crit_basis == "net":
-        crit = core_odds.at_least(net, core.CRITICAL_SUCCESSES)
+        crit = core_odds.at_least(net, CRITICAL_SUCCESSES)
     else:
-        crit = sum(pa * pd for a, pa in att.items() for d, pd in dfn.items() if a - d >= 1 and a >= core.CRITICAL_SUCCESSES)
+        crit = sum(pa * pd for a, pa in att.items() for d, pd in dfn.items() if a - d >= 1 and a >= CRITICAL_SUCCESSES)
     return {
         "hit": core_odds.at_least(net, 1),
         "critical": crit,

@@ -1,11 +1,13 @@
-"""The Tesseris character sheet: fields, reading values, derived numbers
-("Stamina", "Wounds", "Armor", "Bulk", "Initiative", "Movement Actions")."""
+"""The Tesseris character sheet: fields, the sample sheet, reading values,
+derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
+"Initiative", "Movement Actions")."""
 
 from __future__ import annotations
 
 from ..system import RuleError, SheetField
-from . import core
-from .data import CHARACTERISTICS, SKILL_CHARACTERISTIC, SKILLS
+from ..system import Modifier
+from .checks import wound_penalty
+from .data import BASE_TICKS, CHARACTERISTICS, HUMAN_SPEED, MAX_WOUNDS, SKILL_CHARACTERISTIC, SKILLS
 
 
 def num(value, default: int = 0) -> int:
@@ -35,17 +37,31 @@ def skill_characteristic(sheet: dict, name: str) -> str:
     return own or SKILL_CHARACTERISTIC.get(name, "agility")
 
 
+def test_pool(sheet: dict, skill_name: str, characteristic: str | None = None) -> tuple[int, list[Modifier]]:
+    """The dT pool and the rank of a skill test: the characteristic's rank in dT, the
+    skill rank added (the core dT facts: "Melee Skill + Agility (dT)")."""
+    ch = characteristic or skill_characteristic(sheet, skill_name)
+    rank = Modifier(f"{skill_name.replace('_', ' ').title()} rank", skill(sheet, skill_name), "sheet")
+    return max(0, char(sheet, ch)), [rank]
+
+
+def max_stamina(strength: int, willpower: int, wounds: int = 0, bonus: int = 0) -> int:
+    """Current maximum Stamina: 10 + 2 x Strength + Willpower + bonus, less one per Wound
+    (*Tesseris Combat*, "Stamina", "Taking Wounds")."""
+    return max(0, 10 + 2 * strength + willpower + bonus - max(0, wounds))
+
+
 def bulk(sheet: dict) -> int:
     """Total Bulk of worn armour as a positive number of successes lost ("Bulk")."""
     return sum(abs(num((sheet.get(slot) or {}).get("bulk", 0))) for slot in ("armour", "cloak"))
 
 
 def full_max_stamina(sheet: dict) -> int:
-    return core.max_stamina(char(sheet, "strength"), char(sheet, "willpower"), 0, num(sheet.get("stamina_bonus")))
+    return max_stamina(char(sheet, "strength"), char(sheet, "willpower"), 0, num(sheet.get("stamina_bonus")))
 
 
 def current_max_stamina(sheet: dict) -> int:
-    return core.max_stamina(
+    return max_stamina(
         char(sheet, "strength"), char(sheet, "willpower"), num(sheet.get("wounds")), num(sheet.get("stamina_bonus"))
     )
 
@@ -58,12 +74,12 @@ def stamina(sheet: dict) -> int:
 
 
 def max_wounds(sheet: dict) -> int:
-    return num(sheet.get("max_wounds"), core.MAX_WOUNDS) or core.MAX_WOUNDS
+    return num(sheet.get("max_wounds"), MAX_WOUNDS) or MAX_WOUNDS
 
 
 def speed(sheet: dict) -> int:
     value = sheet.get("speed")
-    return core.HUMAN_SPEED if value is None else num(value)
+    return HUMAN_SPEED if value is None else num(value)
 
 
 def weapon(sheet: dict, key: str | None) -> dict:
@@ -146,9 +162,9 @@ def derived(sheet: dict) -> dict:
         "stamina": st,
         "wounds": wounds,
         "max_wounds": max_wounds(sheet),
-        "wound_penalty": core.wound_penalty(wounds, st),
+        "wound_penalty": wound_penalty(wounds, st),
         "bloodied": st <= 0,
-        "ticks_per_round": core.BASE_TICKS + num(sheet.get("tick_bonus")),
+        "ticks_per_round": BASE_TICKS + num(sheet.get("tick_bonus")),
         "initiative_bonus": char(sheet, "agility") + speed(sheet) + num(sheet.get("initiative_bonus")),
         "bulk": b,
         "armour_ap": num((sheet.get("armour") or {}).get("ap")),

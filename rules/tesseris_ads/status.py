@@ -1,5 +1,6 @@
 """Status effects: adding, escalating, their modifiers, round and scene steps
-("Status Effects", "Physical Status Effects", "Social Status Effects").
+(*Tesseris Combat*, "Status Effects", "Physical Status Effects", "Social
+Status Effects").
 
 A character's statuses are a list of plain dicts ``{"name", "rounds",
 "source"}`` kept on the sheet; every function returns a new list.
@@ -78,13 +79,24 @@ def reduce_status(statuses: list | None, name: str) -> list[dict]:
     return out
 
 
-def status_modifiers(statuses: list | None, roll: str) -> list[Modifier]:
+def status_modifiers(statuses: list | None, roll: str, characteristic: str | None = None,
+                     willpower_penalty: str = "table") -> list[Modifier]:
     """Modifiers statuses give a roll: ``roll`` is "melee_attack", "ranged_attack",
-    "defense" (physical), "social_defense" or "test" (any other skill test)."""
+    "defense" (physical), "social_defense" or "test" (any other skill test);
+    ``characteristic`` is the one the test rolls.
+
+    A status that names a penalty for Willpower tests (Dejected: "All actions take a
+    -1 penalty, and a -2 penalty to all Willpower related tests") gives a Willpower
+    test that penalty ("Social Status Effects"): with ``willpower_penalty`` "table"
+    (the default setting ``dejected_willpower``) the -2 in place of the -1, with
+    "stacked" both (-3).
+    """
     mods = []
     for s in _normalised(statuses):
         eff = effect_of(s["name"])
         value = eff.all_tests
+        if roll == "test" and characteristic == "willpower" and eff.willpower_tests:
+            value = eff.willpower_tests + (eff.all_tests if willpower_penalty == "stacked" else 0)
         if roll in ("melee_attack", "ranged_attack"):
             value += eff.attack + (eff.melee_attack if roll == "melee_attack" else eff.ranged_attack)
         elif roll == "defense":

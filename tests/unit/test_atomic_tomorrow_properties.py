@@ -144,3 +144,28 @@ def test_zone_range_never_shrinks_with_distance(distance, engaged):
     here = at.zone_range(distance, engaged and distance == 0)
     there = at.zone_range(distance + 1)
     assert at.RANGES.index(there) >= at.RANGES.index(here)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(3, 18), min_size=1, max_size=5), st.integers(0, 10_000), st.booleans())
+def test_every_fighter_takes_one_turn_a_round_in_initiative_order(reflexes, seed, each_round):
+    """INITIATIVE AND TURN SEQUENCE: each round everyone acts once, successes before failures."""
+    import json
+
+    from rules.dice import SeededDice
+
+    fighters = [Combatant(f"c{i}", f"C{i}", {**SYSTEM.default_sheet(), "reflex": r}) for i, r in enumerate(reflexes)]
+    options = {"initiative_each_round": each_round}
+    dice = SeededDice(seed)
+    up = SYSTEM.begin_fight(fighters, dice, options)
+    for round_ in (1, 2, 3):
+        assert up.round == round_ and sorted(up.order) == sorted(c.id for c in fighters)
+        ini = up.state["initiative"]
+        flags = [ini[c]["success"] for c in up.order]
+        assert flags == sorted(flags, reverse=True)
+        seen = []
+        for _ in fighters:
+            seen.append(up.current)
+            json.dumps(up.to_dict())
+            up = SYSTEM.next_turn(up.state, fighters, dice, options)
+        assert seen == list(dict.fromkeys(seen)) and len(seen) == len(fighters)

@@ -53,3 +53,10 @@ def test_help_page_lists_every_setting_and_reading(env):
 def test_help_page_extends_the_app_layout():
     text = (TEMPLATES / SYSTEM.help_template).read_text()
     assert text.startswith('{% extends "help/_layout.html" %}')
+
+
+def test_help_page_names_the_turn_readings(env):
+    html = " ".join(env.get_template(SYSTEM.help_template).render(system=SYSTEM).split())
+    assert "<code>initiative_each_round</code>" in html
+    assert "Initiative each round" in html and "No surprise, no holding" in html
+    assert "The Last Stand's final action" in html and "A failed GRIT×1 roll" in html

@@ -680,7 +680,7 @@ def test_odds_rapid_fire_hits_distribution():
     o = g.attack_odds(req("Gun", distance=3, shots=10, settings=NO_VITALS))
     skill = 14
     expected = {}
-    for r, p in g._3D6.items():
+    for r, p in g.THREE_D6.items():
         res = g.roll_result(r, skill)
         h = g.extra_hits(skill - r, 2, 10) if g.is_success(res) else 0
         expected[h] = expected.get(h, 0) + p

@@ -1,11 +1,13 @@
 """Savage Worlds sheet partial and help page render, and escape sheet text."""
 
+from pathlib import Path
+
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 
 from rules import savage_worlds as sw
 
 S = sw.SYSTEM
-TEMPLATES = "/work/main/templates"
+TEMPLATES = str(Path(__file__).resolve().parents[2] / "templates")  # this checkout's pages
 
 
 def env():

@@ -17,9 +17,11 @@ from rules.tesseris_ads import (
     range_modifier,
     wound_penalty,
 )
-from rules.tesseris_ads.combat import defense_distribution
-from rules.tesseris_ads.core import bullet_totals, grid_distance, range_band_name
-from rules.tesseris_ads.odds import hits_distribution, net_distribution, pool_distribution
+from rules.tesseris_ads.checks import defense_distribution
+from rules.tesseris_ads.attack import bullet_totals, range_band_name
+from rules.tesseris_ads.movement import grid_distance
+from rules.tesseris_ads.checks import pool_distribution
+from rules.tesseris_ads.odds import hits_distribution, net_distribution
 
 
 def test_system_identity():

@@ -1,10 +1,12 @@
 """Tesseris (ADS): the sheet partial and the help page render and escape sheet text."""
 
+from pathlib import Path
+
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 
 from rules.tesseris_ads import SYSTEM
 
-TEMPLATES = "/work/main/templates"
+TEMPLATES = str(Path(__file__).resolve().parents[2] / "templates")  # this checkout's templates
 
 
 def env():

@@ -8,7 +8,7 @@ import pytest
 from rules.dice import ScriptedDice
 from rules.system import Combatant, RuleError, RuleNotImplemented
 from rules.tesseris_ads import SYSTEM
-from rules.tesseris_ads import actions, cover, health, status, ticks
+from rules.tesseris_ads import actions, cover, health, movement, status, ticks, turns
 from rules.tesseris_ads.data import ACTIONS, STATUS_EFFECTS
 
 
@@ -48,13 +48,13 @@ def test_spend_ticks_free_reaction_and_borrowing():
     with pytest.raises(RuleError):
         ticks.spend(s, "melee_strike")
     ticks.spend(s, "melee_strike", gm_allows_borrowing=True)
-    nxt = ticks.new_round(s, {})
+    nxt = turns.new_round(s, {})
     assert nxt["ticks"] == 4 and nxt["free_reaction"] and nxt["attacks"] == 0
 
 
 def test_tick_bonus_and_status_tick_loss():
     sh = {"tick_bonus": 1, "statuses": [{"name": "Dazed", "rounds": 2}]}
-    s = ticks.new_round(ticks.fresh_state(sh), sh)
+    s = turns.new_round(ticks.fresh_state(sh), sh)
     assert s["ticks"] == 6 - 1
     assert [(x["name"], x["rounds"]) for x in s["status_update"]["statuses"]] == [("Dazed", 1)]
 
@@ -66,7 +66,7 @@ def test_once_per_round_and_run_restrictions():
     s = ticks.spend(ticks.fresh_state({}), "run")
     with pytest.raises(RuleError):
         ticks.spend(s, "straight_shot")
-    assert "ran" not in ticks.start_turn(s)["stances"]
+    assert "ran" not in turns.start_turn(s)["stances"]
     with pytest.raises(RuleError):
         ticks.spend(ticks.fresh_state({}), "dodge")  # reaction only
     with pytest.raises(RuleError):
@@ -82,7 +82,7 @@ def test_surprise_round():
     hidden = [who("h1", stealth=3), who("h2", stealth=0)]
     unaware = [who("u1", side="npc", awareness=0), who("u2", side="npc", awareness=5)]
     # stealth: h1 Agility 3dT [6,6,1] = 2 + 3 = 5; h2 [1,1,1] = 0; awareness u1 3dT [6,1,1] = 1; u2 [1,1,1] = 5
-    out = ticks.surprise(unaware, hidden, ScriptedDice([6, 6, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1]))
+    out = turns.surprise(unaware, hidden, ScriptedDice([6, 6, 1, 1, 1, 1, 6, 1, 1, 1, 1, 1]))
     assert out["combatants"]["u1"]["aware"] is False
     assert out["combatants"]["u2"]["aware"] is True  # a tie goes to the one noticing
     st = out["combatants"]["u1"]["state"]
@@ -111,14 +111,14 @@ def test_initiative_order_and_ties():
 
 def test_delay_and_forfeit():
     order = [{"id": "a", "total": 12}, {"id": "b", "total": 9}, {"id": "c", "total": 4}]
-    o = ticks.delay(order, "a")
+    o = turns.delay(order, "a")
     assert [r["id"] for r in o] == ["b", "a", "c"] and o[1]["total"] == 8
-    o = ticks.delay(o, "a")
+    o = turns.delay(o, "a")
     assert [r["id"] for r in o] == ["b", "c", "a"] and o[2]["total"] == 3 and o[2]["delays"] == 2
-    assert ticks.delay_forfeits([{"id": "x", "delays": 2}, {"id": "y", "delays": 2}], ["x", "y"]) == ["x", "y"]
-    assert ticks.delay_forfeits([{"id": "x", "delays": 2}, {"id": "y", "delays": 1}], ["x", "y"]) == []
+    assert turns.delay_forfeits([{"id": "x", "delays": 2}, {"id": "y", "delays": 2}], ["x", "y"]) == ["x", "y"]
+    assert turns.delay_forfeits([{"id": "x", "delays": 2}, {"id": "y", "delays": 1}], ["x", "y"]) == []
     with pytest.raises(RuleError):
-        ticks.delay(order, "c")
+        turns.delay(order, "c")
 
 
 # -- movement and reactive attacks ------------------------------------------------------
@@ -130,19 +130,19 @@ def test_move_allowances():
 
 
 def test_check_move_diagonals_sprint_and_charge():
-    assert actions.path_squares([(0, 0), (1, 1), (2, 2), (3, 3)]) == 4
+    assert movement.path_squares([(0, 0), (1, 1), (2, 2), (3, 3)]) == 4
     with pytest.raises(RuleError):
-        actions.check_move(sheet(), "move", [(0, 0), (1, 1), (2, 2), (3, 3)])
+        movement.check_move(sheet(), "move", [(0, 0), (1, 1), (2, 2), (3, 3)])
     straight_then_turn = [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]
-    assert actions.check_move(sheet(), "sprint", straight_then_turn)["squares"] == 4
+    assert movement.check_move(sheet(), "sprint", straight_then_turn)["squares"] == 4
     with pytest.raises(RuleError):
-        actions.check_move(sheet(), "sprint", [(0, 0), (1, 0), (1, 1), (2, 1)])  # two turns
+        movement.check_move(sheet(), "sprint", [(0, 0), (1, 0), (1, 1), (2, 1)])  # two turns
     with pytest.raises(RuleError):
-        actions.check_move(sheet(), "sprint", [(0, 0), (1, 0), (2, 0), (1, 0)])  # turns back
+        movement.check_move(sheet(), "sprint", [(0, 0), (1, 0), (2, 0), (1, 0)])  # turns back
     with pytest.raises(RuleError):
-        actions.check_move(sheet(), "charge", [(0, 0), (1, 0)])
+        movement.check_move(sheet(), "charge", [(0, 0), (1, 0)])
     with pytest.raises(RuleError):
-        actions.check_move(sheet(), "move", [(0, 0), (1, 0)], {"quick_step": True})
+        movement.check_move(sheet(), "move", [(0, 0), (1, 0)], {"quick_step": True})
 
 
 def test_reactive_attackers():
@@ -152,11 +152,11 @@ def test_reactive_attackers():
     foe_far = who("f3", (12, 12), side="npc")
     foe_spent = who("f4", (4, 4), side="npc", state={"ticks": 0, "free_reaction": False})
     ally = who("a1", (5, 6))
-    out = actions.reactive_attackers("move", mover, [foe_near, foe_path, foe_far, foe_spent, ally], path=[(5, 5), (6, 4), (7, 4), (7, 3)])
+    out = movement.reactive_attackers("move", mover, [foe_near, foe_path, foe_far, foe_spent, ally], path=[(5, 5), (6, 4), (7, 4), (7, 3)])
     assert out == ["f1", "f2"]
-    assert actions.reactive_attackers("stand_up", mover, [foe_near, foe_path]) == ["f1"]
-    assert actions.reactive_attackers("quick_step", mover, [foe_near]) == []
-    assert actions.reactive_attackers("dive_for_cover", mover, [foe_near], path=[(5, 5), (4, 5)]) == ["f1"]
+    assert movement.reactive_attackers("stand_up", mover, [foe_near, foe_path]) == ["f1"]
+    assert movement.reactive_attackers("quick_step", mover, [foe_near]) == []
+    assert movement.reactive_attackers("dive_for_cover", mover, [foe_near], path=[(5, 5), (4, 5)]) == ["f1"]
 
 
 # -- cover ----------------------------------------------------------------------------
@@ -167,8 +167,10 @@ def test_take_cover_locations():
     assert cover.covered_locations(s) == ("legs", "torso") and s["cover_pieces"] == ["c1"]
     r = cover.take_cover({}, board, (4, 4), on_turn=False)
     assert cover.covered_locations(r) == ("arms", "head")
-    r2 = ticks.new_round(r, {})
-    assert set(cover.covered_locations(r2)) == {"arms", "head", "legs", "torso"}
+    r2 = turns.new_round(r, {})
+    # "Taking Cover": head and arms "for the remainder of the round. After the start of the
+    # next round ... their Legs and Torso will count as being in cover" (not all four)
+    assert set(cover.covered_locations(r2)) == {"legs", "torso"}
     td = {**s, "stances": ["total_defense"]}
     assert cover.covered_locations(td) == cover.ALL_LOCATIONS
     with pytest.raises(RuleError):

@@ -1,8 +1,9 @@
-"""Attacks, defenses, damage, jams and the cover they hit ("Attacking", "Rate of
-Fire (RoF)", "Ranged Weapons and Multiple Shots in a Round", "Weapon Jams",
-"Defending", "Armor", "Armor Penetration", "Bulk", "Damage, Stamina, and
-Wounds", "Common Physical Combat Modifiers", "Destroying Cover", "Swordpoint
-& Gunpoint").
+"""The attack pipeline of Tesseris: range bands, the attack's modifiers, the
+to-hit roll, the defense, bullets, jams, damage and the cover it hits
+(*Tesseris Combat*, "Attacking", "Rate of Fire (RoF)", "Ranged Weapons and
+Multiple Shots in a Round", "Weapon Jams", "Defending", "Armor", "Armor
+Penetration", "Bulk", "Damage, Stamina, and Wounds", "Common Physical Combat
+Modifiers", "Destroying Cover", "Swordpoint & Gunpoint").
 
 ``plan_attack`` works out every pool and modifier without rolling (the
 odds use it too); ``resolve_attack`` rolls the plan through the dice source.
@@ -11,35 +12,104 @@ odds use it too); ``resolve_attack`` rolls the plan through the dice source.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from .. import odds as odds_mod
+from .. import los
 from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
-from . import core
 from . import cover as cover_mod
-from .data import ACTIONS, DEFENSES, FIRE_MODE_SLOT, Action
-from .sheet import bulk, char, max_wounds, num, skill, stamina, weapon as sheet_weapon
+from .checks import mean_successes, quick_recover_roll, roll_defense_pool, wound_penalty
+from .data import (
+    ACTIONS,
+    BULLET_STEP,
+    CLOAK_LOCATIONS,
+    CRITICAL_SUCCESSES,
+    DEFAULT_SETTINGS,
+    DEFENSES,
+    FIRE_MODE_SLOT,
+    RANGE_BAND_LABELS,
+    RANGE_BAND_MODIFIERS,
+    Action,
+)
+from .health import damage_split, resolve_test
+from .movement import grid_distance
+from .sheet import bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon
 from .status import escalate, names as status_names, status_modifiers
-from .ticks import can_react, spend, state_of
+from .ticks import can_react, refusal, spend, state_of
 
-DEFAULT_SETTINGS = {
-    "range_gap_modifier": 0,
-    "prone_modifier": 2,
-    "critical_hit": "plus_d10",
-    "critical_basis": "net",
-    "bulk_applies_to": "all",
-    "jam_basis": "total",
-    "take_cover_reaction_ticks": 2,
-    "cover_min_fraction": 0.5,
-    "wall_cover_material": "stone",
-    "default_hit_location": "torso",
-    "default_defense": "best",
-    "delay_forfeit_after": 2,
-    "spend_ticks": True,
-}
 
-CLOAK_LOCATIONS = ("torso", "legs")  # "Armor": the cloak slot does not cover arms or head
+def range_band_name(distance: int, weapon_range: int) -> str | None:
+    """The range band of a shot (*Tesseris Combat*, "Common Physical Combat Modifiers", Range rows).
+
+    Beyond the listed range the Long/Far/Extreme bands apply even within 4
+    squares (a short-ranged weapon is no better there); within the listed
+    range, 2 squares or less is Point Blank and 4 or less Short; the rest
+    (including the unnamed band between 4 squares and half the listed
+    range) is Medium. None beyond three times the listed range.
+    """
+    if distance < 0:
+        raise ValueError("distance cannot be negative")
+    if weapon_range <= 0:
+        raise ValueError("a ranged weapon needs a listed range of 1 or more")
+    if distance > weapon_range:
+        if 2 * distance <= 3 * weapon_range:
+            return "long"
+        if distance <= 2 * weapon_range:
+            return "far"
+        if distance <= 3 * weapon_range:
+            return "extreme"
+        return None
+    if distance <= 2:
+        return "point_blank"
+    if distance <= 4:
+        return "short"
+    return "medium"
+
+
+def range_modifier(distance: int, weapon_range: int, gap_modifier: int = 0) -> int | None:
+    """Attack modifier of the range bands (*Tesseris Combat*, "Common Physical Combat Modifiers", Range rows).
+
+    +2 point blank (<= 2), +1 short (<= 4), +0 medium (<= listed range),
+    -1 long (<= 1.5x), -2 far (<= 2x), -4 extreme (<= 3x), None beyond.
+    ``gap_modifier`` is the reading for the unnamed band from 5 squares to
+    half the listed range (default +0, as Medium).
+    """
+    band = range_band_name(distance, weapon_range)
+    if band is None:
+        return None
+    if band == "medium" and 4 < distance <= weapon_range / 2:
+        return gap_modifier
+    return RANGE_BAND_MODIFIERS[band]
+
+
+def bullet_totals(attack_total: int, bullets: int) -> list[int]:
+    """Effective attack total of each bullet (*Tesseris Combat*, "Ranged Weapons and Multiple Shots in a Round")."""
+    if bullets < 1:
+        raise ValueError("a shot fires at least one bullet")
+    return [attack_total - BULLET_STEP * i for i in range(bullets)]
+
+
+def burst_hits(attack_successes: int, defense_successes: int, bullets: int) -> int:
+    """Hits of a multi-bullet attack against one defense roll
+    (*Tesseris Combat*, "Ranged Weapons and Multiple Shots in a Round").
+
+    ``attack_successes`` already includes the fire mode's own penalty;
+    each bullet after the first is 2 lower, cumulative, and hits when it
+    beats the defense by at least one (ties go to the defender).
+    """
+    return sum(1 for t in bullet_totals(attack_successes, bullets) if t - defense_successes >= 1)
+
+
+def rof_bullets(weapon: dict, fire_mode: str) -> int:
+    """Bullets a fire mode spends, and so the most hits it can make (*Tesseris Combat*,
+    "Rate of Fire (RoF)": the rates are listed single/burst/auto, "the number listed
+    in each rate denotes the number of bullets ... expended in that fire mode"; the
+    first is the single shot, "most weapons typically only fire 1 round in this
+    mode"). A weapon without a listed rate fires one bullet a single shot."""
+    rof = weapon.get("rof") or [1]
+    slot = FIRE_MODE_SLOT[fire_mode]
+    if len(rof) <= slot or num(rof[slot]) <= 0:
+        raise RuleError(f"{weapon.get('name')} has no {fire_mode} fire mode")
+    return num(rof[slot])
 
 
 def settings_of(request_or_settings=None) -> dict:
@@ -135,38 +205,24 @@ def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[in
     return pool, rerolls, mods
 
 
-@lru_cache(maxsize=512)
-def defense_distribution(pool: int, rerolls: int) -> tuple[tuple[int, float], ...]:
-    """Exact successes of a defense pool with up to ``rerolls`` duds re-rolled ("Defending", Duck)."""
-    if rerolls <= 0:
-        return tuple(odds_mod.distribution(f"{pool}dT").items()) if pool > 0 else ((0, 1.0),)
-    # per die: k explosions then a dud (k successes, 1 dud) or a plain success (k+1, 0 duds)
-    per: dict[tuple[int, int], float] = {}
-    reach, k = 1.0, 0
-    while reach >= odds_mod.PRECISION:
-        per[(k, 1)] = per.get((k, 1), 0) + reach * 0.5
-        per[(k + 1, 0)] = per.get((k + 1, 0), 0) + reach * 0.3
-        reach *= 0.2
-        k += 1
-    joint: dict[tuple[int, int], float] = {(0, 0): 1.0}
-    for _ in range(pool):
-        nxt: dict[tuple[int, int], float] = {}
-        for (s1, d1), p1 in joint.items():
-            for (s2, d2), p2 in per.items():
-                key = (s1 + s2, d1 + d2)
-                nxt[key] = nxt.get(key, 0) + p1 * p2
-        joint = {k_: v for k_, v in nxt.items() if v >= odds_mod.PRECISION * 1e-3}
-    out: dict[int, float] = {}
-    for (s, d), p in joint.items():
-        n = min(rerolls, d)
-        extra = odds_mod.distribution(f"{n}dT") if n else {0: 1.0}
-        for v, q in extra.items():
-            out[s + v] = out.get(s + v, 0) + p * q
-    return tuple(sorted(out.items()))
-
-
-def _mean(pool: int, rerolls: int) -> float:
-    return sum(v * p for v, p in defense_distribution(pool, rerolls))
+def across_cover(request: AttackRequest, settings: dict) -> bool:
+    """Whether the target is on the far side of the cover the hunkered-down attacker is
+    behind (*Tesseris Combat*, "Hunker Down": no offensive actions against "those
+    opponents" on the opposite side of the cover; opponents on the same side are not
+    shielded from). ``options["across_cover"]`` says so outright; otherwise, with a
+    board, the attacker counts as across the cover from the target when the target
+    would see the attacker in cover (the cover fraction from the target's side,
+    ``cover_min_fraction``). Without either it is assumed, as hunkering is done
+    against the foes one hides from.
+    """
+    given = (request.options or {}).get("across_cover")
+    if given is not None:
+        return bool(given)
+    a, t = _pos(request.attacker), _pos(request.target)
+    if request.board is None or a is None or t is None:
+        return True
+    seen = los.cover(request.board, t, a)
+    return cover_mod.cover_effect(seen, settings).level == "cover"
 
 
 def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackPlan:
@@ -182,10 +238,13 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     action = ACTIONS.get(action_key)
     if action is None:
         raise RuleError(f"unknown action {action_key!r}")
-    if not action.is_attack:
+    if not action.is_attack or not action.automated:
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
+    if action_key == "grapple":
+        weapon = {"key": None, "name": "Grapple", "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
+        kind = "melee"
     mode = action.mode
     if mode == "melee" and kind != "melee":
         raise RuleError(f"{action.name} needs a melee weapon; {weapon.get('name')} is {kind}")
@@ -193,10 +252,12 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         raise RuleError(f"{action.name} needs a ranged or thrown weapon")
     if weapon.get("key") in (a_state.get("jammed") or []):
         raise RuleError(f"{weapon.get('name')} is jammed: Clear Jam (2 ticks) first")
-    if "hunkered" in a_state["stances"]:
-        raise RuleError("a hunkered-down character must Stand Up (1 tick) before attacking")
-    if "Pinned" in status_names(att.sheet.get("statuses")):
-        raise RuleError("a pinned character may only Break Pin or use Grapple Defense")
+    if not opts.get("secondary"):
+        reason = refusal(a_state, action_key, reaction=action.ticks is None, statuses=att.sheet.get("statuses"))
+        if reason:
+            raise RuleError(reason)
+    if "hunkered" in a_state["stances"] and across_cover(request, settings):
+        raise RuleError("a hunkered-down character must Stand Up (1 tick) before attacking an opponent across the cover")
     sec_melee, sec_ranged = "Melee Attack Actions", "Ranged Attack Actions"
     section = sec_melee if mode == "melee" else sec_ranged
     mods: list[Modifier] = []
@@ -254,7 +315,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     distance = request.distance
     a_pos, t_pos = _pos(att), _pos(tgt)
     if (not distance) and a_pos is not None and t_pos is not None:
-        distance = core.grid_distance(a_pos, t_pos)
+        distance = grid_distance(a_pos, t_pos)
     distance = int(round(distance or 0))
     if mode == "melee":
         reach = num(weapon.get("reach"), 1) or 1
@@ -264,25 +325,20 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         wrange = num(weapon.get("range"))
         if wrange <= 0:
             raise RuleError(f"{weapon.get('name')} has no listed range")
-        rmod = core.range_modifier(distance, wrange, num(settings["range_gap_modifier"]))
+        rmod = range_modifier(distance, wrange, num(settings["range_gap_modifier"]))
         if rmod is None:
             raise RuleError(f"the target is {distance} squares away, beyond 3x the listed range ({3 * wrange})")
-        band = core.range_band_name(distance, wrange)
+        band = range_band_name(distance, wrange)
         if opts.get("firing_blind"):
             mods.append(_mod("Firing blind", -3, "Common Physical Combat Modifiers"))
             rmod = min(0, rmod)
         if rmod:
-            mods.append(_mod(f"Range: {core.RANGE_BAND_LABELS[band]}", rmod, "Common Physical Combat Modifiers"))
+            mods.append(_mod(f"Range: {RANGE_BAND_LABELS[band]}", rmod, "Common Physical Combat Modifiers"))
 
     # fire mode and bullets ("Rate of Fire (RoF)")
     bullets = 1
     if mode == "ranged":
-        rof = weapon.get("rof") or [1]
-        slot = FIRE_MODE_SLOT[action.fire_mode]
-        if action.fire_mode != "single":
-            if len(rof) <= slot or num(rof[slot]) <= 0:
-                raise RuleError(f"{weapon.get('name')} has no {action.fire_mode} fire mode")
-            bullets = num(rof[slot])
+        bullets = rof_bullets(weapon, action.fire_mode)
         ammo = weapon.get("ammo")
         if ammo is not None and num(ammo) <= 0:
             raise RuleError(f"{weapon.get('name')} is out of ammunition: reload")
@@ -312,6 +368,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if engaged:
             into_melee = -2
             mods.append(_mod("Firing into melee", -2, common))
+    if a_state.get("guarded_round") and action.key != "guarded_attack":
+        mods.append(_mod("Guarded Attack this round", ACTIONS["guarded_attack"].attack, sec_melee))
     earlier = num(a_state.get("attacks"))
     if opts.get("secondary"):
         earlier = max(0, earlier - 1)  # the secondary weapon shares the Multi-Strike's roll
@@ -320,7 +378,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if "Grappled" in status_names(att.sheet.get("statuses")) and "Grappled" in status_names(tgt.sheet.get("statuses")):
         mods.append(_mod("Grappled, against a grappled opponent", 1, "Physical Status Effects: Grappled"))
     mods += status_modifiers(att.sheet.get("statuses"), "melee_attack" if mode == "melee" else "ranged_attack")
-    wp = core.wound_penalty(num(att.sheet.get("wounds")), stamina(att.sheet))
+    wp = wound_penalty(num(att.sheet.get("wounds")), stamina(att.sheet))
     if wp:
         mods.append(_mod("Wounds, out of Stamina", wp, "Effects of Wounds"))
     if num(a_state.get("aim")):
@@ -346,11 +404,11 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     elif "Pinned" in t_status:
         choice = "grapple_defense" if choice != "none" else "none"
     elif choice == "best":
-        candidates = ["duck", "dodge", "block"] + (["parry"] if mode == "melee" else [])
+        candidates = list(action.extra.get("defenses") or ["duck", "dodge", "block"] + (["parry"] if mode == "melee" else []))
         best, best_mean = "duck", -1e9
         for c in candidates:
             p, r, m = _defense_pool(t_sheet, c, mode, settings)
-            mean = _mean(p, r) + sum(x.value for x in m)
+            mean = mean_successes(p, r) + sum(x.value for x in m)
             if mean > best_mean + 1e-9:
                 best, best_mean = c, mean
         choice = best
@@ -362,6 +420,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         choice = "duck"
     if choice == "parry" and mode != "melee":
         raise RuleError("Parry only defends against melee attacks")
+    if action.extra.get("defenses") and choice not in (*action.extra["defenses"], "none"):
+        raise RuleError(f"{action.name} is resisted with {' or '.join(d.title() for d in action.extra['defenses'])}")
     d_pool, d_rerolls, d_mods = (0, 0, []) if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)
 
     # cover from this direction, for a defender who took cover ("Cover", "Cover Bonuses")
@@ -404,7 +464,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if "Grappled" in t_status and "Grappled" not in status_names(att.sheet.get("statuses")):
             d_mods.append(_mod("Grappled, against a non-grappled foe", -3, "Physical Status Effects: Grappled"))
         d_mods += status_modifiers(t_sheet.get("statuses"), "defense")
-        twp = core.wound_penalty(num(t_sheet.get("wounds")), stamina(t_sheet))
+        twp = wound_penalty(num(t_sheet.get("wounds")), stamina(t_sheet))
         if twp:
             d_mods.append(_mod("Wounds, out of Stamina", twp, "Effects of Wounds"))
         if num(opts.get("defense_modifier")):
@@ -435,20 +495,6 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     )
 
 
-def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str) -> tuple[int, list[RollRecord]]:
-    """Roll a defense pool; Duck re-rolls up to ``rerolls`` duds (faces 1-5) ("Defending")."""
-    first = dice.roll(f"{pool}dT", purpose)
-    records = [first]
-    successes = first.total
-    duds = sum(1 for f in first.faces if f < 6)
-    n = min(rerolls, duds)
-    if n:
-        again = dice.roll(f"{n}dT", f"{purpose}: re-roll {n} dud{'s' if n > 1 else ''}")
-        records.append(again)
-        successes += again.total
-    return successes, records
-
-
 def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetration: int) -> tuple[int, list[Modifier]]:
     """Armour Points stacked for a location, less Armour Penetration, plus misc. soak
     ("Armor", "Armor Penetration", "Damage Soak", "Cover Bonuses", Total Defense)."""
@@ -474,20 +520,6 @@ def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetrat
     return max(0, ap_total - pen) + misc, parts
 
 
-def _resolve_test(sheet: dict, difficulty: int, dice: DiceSource, purpose: str, wounds_apply: bool = True):
-    """A Resolve test: Willpower dT + Resolve + modifiers, passed at the difficulty or more."""
-    pool = max(0, char(sheet, "willpower"))
-    mods = [_mod("Resolve rank", skill(sheet, "resolve"), "sheet")]
-    if wounds_apply:
-        wp = core.wound_penalty(num(sheet.get("wounds")), stamina(sheet))
-        if wp:
-            mods.append(_mod("Wounds, out of Stamina", wp, "Effects of Wounds"))
-    mods += status_modifiers(sheet.get("statuses"), "test")
-    rec = dice.roll(f"{pool}dT", purpose)
-    total = rec.total + sum(m.value for m in mods)
-    return total >= difficulty, total, rec, mods
-
-
 def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | None]:
     """Quick recovery from a jam, a free action ("Weapon Jams"): 1dT (2dT reliable),
     any success clears it, explosions ignored, so a plain d10 of 6+ per die;
@@ -495,9 +527,62 @@ def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | No
     rel = weapon.get("reliability", "normal")
     if rel == "unreliable":
         return False, None
-    n = 2 if rel == "reliable" else 1
-    rec = dice.roll(f"{n}d10", f"quick-recover {weapon.get('name', 'weapon')} (dT, explosions ignored)")
-    return any(f >= 6 for f in rec.faces), rec
+    return quick_recover_roll(dice, 2 if rel == "reliable" else 1, f"quick-recover {weapon.get('name', 'weapon')}")
+
+
+MULTI_STRIKES = ("multi_strike", "multi_strike_ranged")
+
+
+def multi_strike_defense(request: AttackRequest, target_state: dict) -> dict | None:
+    """The defense a Multi-Strike's secondary weapon meets: the one the defender rolled
+    against the primary (*Tesseris Combat*, "Multi-Strike": "The defender only rolls
+    once to defend with the result applying to all attacks from the Multi-Strike").
+
+    ``options["defense_roll"]`` (the primary's ``details["defense_roll"]``) gives it,
+    else the defender's state keeps it from the primary attack of the same attacker.
+    None for the primary, or for a secondary weapon aimed at another opponent, who
+    then rolls their one defense.
+    """
+    opts = request.options or {}
+    if (opts.get("action") not in MULTI_STRIKES) or not opts.get("secondary"):
+        return None
+    given = opts.get("defense_roll") or target_state.get("multi_strike_defense")
+    if not given or given.get("attacker") not in (None, request.attacker.id):
+        return None
+    return given
+
+
+def join_grapple(request: AttackRequest, a_state: dict, settings: dict) -> AttackResult:
+    """Joining a grapple already under way: a free action, no roll (*Tesseris Combat*,
+    "Grapple": "If an opponent is already grappled, you may join the grapple as a free
+    action"); the one who joins is Grappled too."""
+    att, tgt = request.attacker, request.target
+    if settings.get("spend_ticks", True):
+        a_state = spend(a_state, "join_grapple", settings=settings, statuses=att.sheet.get("statuses"))
+    effects = [Effect("status", att.id, {"add": "Grappled", "reason": f"joined the grapple on {tgt.name}"})]
+    details = {"action": "join_grapple", "attacker": att.id, "target": tgt.id, "grappled": [att.id],
+               "states": {att.id: a_state, tgt.id: state_of(tgt)}}
+    return AttackResult(hit=True, summary=f"{att.name} joins the grapple on {tgt.name} (free action)", effects=effects, details=details)
+
+
+def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                   rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Grapple: a Melee test the opponent may resist with a Duck or Dodge; no damage.
+    When it holds, everyone in the grapple gains the Grappled status (*Tesseris Combat*,
+    "Grapple"; "Grappled": two-handed weapons held are dropped)."""
+    att, tgt = request.attacker, request.target
+    held = attack_total - defense_total >= 1  # ties go to the defender ("Defending")
+    effects = []
+    if held:
+        for who in (att, tgt):
+            if "Grappled" not in status_names(who.sheet.get("statuses")):
+                effects.append(Effect("status", who.id, {"add": "Grappled", "reason": "Grapple", "drops_two_handed": True}))
+    details = {"action": "grapple", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "grappled": [att.id, tgt.id] if held else [], "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    verb = "grapples" if held else "fails to grapple"
+    summary = f"{att.name} {verb} {tgt.name}: {attack_total} vs {plan.defense} {defense_total}"
+    return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
 def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
@@ -512,12 +597,18 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     effects: list[Effect] = []
     weapon, action = plan.weapon, plan.action
 
+    if action.key == "grapple" and "Grappled" in status_names(sheet_t.get("statuses")):
+        return join_grapple(request, a_state, settings)
+
     # ticks: the attacker pays the action, the defender its reaction ("Ticks")
     if settings.get("spend_ticks", True) and not opts.get("secondary"):
-        a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings, gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")))
+        a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings,
+                        gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=sheet_a.get("statuses"))
     a_state = {**a_state, "aim": 0}
-    if action.stance == "all_out" and "all_out" not in a_state["stances"]:
-        a_state["stances"] = [*a_state["stances"], "all_out"]
+    if action.stance in ("all_out", "guarded") and action.stance not in a_state["stances"]:
+        a_state["stances"] = [*a_state["stances"], action.stance]
+    if action.key == "guarded_attack":
+        a_state["guarded_round"] = True
 
     # the attack roll
     if opts.get("dt_successes") is not None:
@@ -530,10 +621,14 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         reused = False
     attack_total = successes + plan.attack_flat
 
-    # the defense roll
+    # the defense roll; a Multi-Strike's secondary weapons meet the defense rolled against the primary
     defense_total = 0
     d_mods = plan.defense_mods
-    if plan.defense != "none":
+    shared = multi_strike_defense(request, t_state)
+    if shared is not None:
+        plan.defense = shared["defense"]
+        defense_total = num(shared["total"])
+    elif plan.defense != "none":
         d_succ, d_recs = roll_defense_pool(dice, plan.defense_pool, plan.defense_rerolls, f"{tgt.name}: {plan.defense.replace('_', ' ').title()}")
         rolls += d_recs
         defense_total = d_succ + plan.defense_flat
@@ -546,7 +641,12 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         defense_total = plan.cover_bonus  # reading: cover still stands in the way of a target that does not defend
         d_mods = [m for m in plan.defense_mods if m.source == "Cover Bonuses"]
 
-    totals = core.bullet_totals(attack_total, plan.bullets)
+    if action.key in MULTI_STRIKES and not opts.get("secondary"):
+        t_state = {**t_state, "multi_strike_defense": {"attacker": att.id, "defense": plan.defense, "total": defense_total}}
+    if action.key == "grapple":
+        return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+
+    totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]
     hits_idx = [i for i, n in enumerate(nets) if n >= 1]
     if action.key == "pummel" and hits_idx:
@@ -565,6 +665,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         "attack_reused": reused,
         "defense": plan.defense,
         "defense_total": defense_total,
+        "defense_shared": shared is not None,
         "defense_modifiers": [m.to_dict() for m in d_mods],
         "bullets": plan.bullets,
         "bullet_totals": totals,
@@ -632,7 +733,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     hit_reports = []
     for n_i, net in enumerate(hit_nets):
         basis = net if settings["critical_basis"] == "net" else net + defense_total
-        crit = swordpoint or basis >= core.CRITICAL_SUCCESSES
+        crit = swordpoint or basis >= CRITICAL_SUCCESSES
         raw, parts = raw_damage(net, crit, f"hit {n_i + 1}")
         if swordpoint:
             soak, soak_parts = 0, [_mod("Head or neck, armour bypassed", 0, "Swordpoint & Gunpoint")]
@@ -643,7 +744,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         if action.extra.get("no_wounds"):
             lost, wounds = min(after, st_left), 0
         else:
-            lost, wounds = core.damage_split(after, st_left)
+            lost, wounds = damage_split(after, st_left)
         wounds += num(action.extra.get("wounds"))
         st_left -= lost
         wounds_now += wounds
@@ -688,17 +789,20 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         chain = action.extra.get("resolve_chain")
         if chain:
             difficulty = max(r["after_soak"] for r in hit_reports)
-            passed, total, rec, _ = _resolve_test(sheet_t, difficulty, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})")
-            rolls.append(rec)
+            test = resolve_test(sheet_t, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})", settings=settings)
+            passed, total = test.total >= difficulty, test.total
+            rolls += test.records
             details["resolve"] = {"difficulty": difficulty, "total": total, "passed": passed}
             if not passed:
                 _, applied = escalate(statuses, tuple(chain), att.id)
                 effects.append(Effect("status", tgt.id, {"add": applied, "chain": list(chain), "reason": action.name}))
-        if wounds_now >= min(max_wounds(sheet_t), core.max_stamina(char(sheet_t, "strength"), char(sheet_t, "willpower"), 0, num(sheet_t.get("stamina_bonus")))):
+        if wounds_now >= min(max_wounds(sheet_t), max_stamina(char(sheet_t, "strength"), char(sheet_t, "willpower"), 0, num(sheet_t.get("stamina_bonus")))):
             effects.append(Effect("dead", tgt.id, {"wounds": wounds_now, "fate_points": num(sheet_t.get("fate_points"))}))
     if mayhem := num(opts.get("mayhem")):
         effects.append(Effect("mayhem", att.id, {"spent": mayhem}))
 
+    if action.key in MULTI_STRIKES:
+        details["defense_roll"] = {"attacker": att.id, "defense": plan.defense, "total": defense_total}
     details["states"] = {att.id: a_state, tgt.id: t_state}
     details["damage_after_soak"] = total_after
     hits_text = f"{len(hit_nets)} hit{'s' if len(hit_nets) != 1 else ''}" if plan.bullets > 1 or len(hit_nets) > 1 else ("hit" if hit else "miss")
@@ -708,3 +812,41 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     if "jam" in details:
         summary += ", weapon jammed" + (" (recovered)" if details["jam"]["recovered"] else "")
     return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def attack_cover_piece(
+    attacker: Combatant,
+    weapon_key: str | None,
+    piece_id: str,
+    material: str,
+    distance: int,
+    dice: DiceSource,
+    taken_before: int = 0,
+    modifiers: list[Modifier] | None = None,
+) -> AttackResult:
+    """Shoot or strike a cover section directly, like an unattended object ("Destroying
+    Cover"). Reading: an object does not defend, so every success is net; damage past
+    the section's Armour Points (less Armour Penetration) goes to its Structure Points."""
+    w = sheet_weapon(attacker.sheet, weapon_key)
+    melee = w.get("kind", "melee") == "melee"
+    mods = [Modifier(f"{(w.get('skill') or 'melee').title()} rank", skill(attacker.sheet, w.get("skill") or "melee"), "Attacking")]
+    if not melee:
+        rm = range_modifier(distance, num(w.get("range")) or 1)
+        if rm is None:
+            raise RuleError("the cover is beyond 3x the weapon's listed range")
+        if rm:
+            mods.append(Modifier("Range", rm, "Common Physical Combat Modifiers"))
+    elif distance > (num(w.get("reach"), 1) or 1):
+        raise RuleError("the cover is out of reach")
+    mods += list(modifiers or [])
+    rec = dice.roll(f"{max(0, char(attacker.sheet, 'agility' if melee else 'perception'))}dT", f"{attacker.name}: attack {piece_id}")
+    total = rec.total + sum(m.value for m in mods)
+    hit = total >= 1
+    effects: list[Effect] = []
+    dmg = 0
+    if hit:
+        raw = num(w.get("damage")) + (char(attacker.sheet, "strength") if melee or w.get("kind") == "thrown" else 0) + (total // 2 if w.get("impact") else total)
+        dmg = cover_mod.excess_over_ap(raw, material, num(w.get("ap")))
+        effects = cover_mod.damage_section(piece_id, material, dmg, taken_before, reason="targeted directly")
+    summary = f"{attacker.name} attacks {piece_id}: {total}, " + (f"{dmg} structure damage" if hit else "miss")
+    return AttackResult(hit=hit, summary=summary, rolls=[rec], modifiers=mods, effects=effects, details={"attack_total": total, "structure_damage": dmg, "piece": piece_id})

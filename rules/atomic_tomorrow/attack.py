@@ -1,0 +1,302 @@
+"""The attack pipeline of *Atomic Tomorrow Combat*, from the attack roll to the wounds taken.
+
+Sections "ATTACK SEQUENCE", "DEFENSE OPTION", "OPPOSED RESOLUTION",
+"WEAPON DAMAGE", "WOUND DETERMINATION", "COVER PROTECTION", "ARMOR
+PROTECTION" and "DAMAGE SOAKING", in that order; and the area weapons of
+the core facts (a grenade launcher hits everyone in the target zone).
+
+The attacker's and target's per-combatant state (``Combatant.state``: the
+round record, a Last Stand, a GRIT x 1 check already made) is read from
+the request; the changes come back as effects of kind ``round``,
+``last_stand`` and ``act_check`` (``turns.record_attack`` stores them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..dice import DiceSource, RollRecord
+from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError
+from .checks import (
+    as_modifier,
+    ends_in_0_or_5,
+    is_doubles,
+    is_success,
+    opposed_winner,
+    quality_label,
+    roll_d100,
+    situational_modifier,
+    success_quality,
+    tens_digit,
+)
+from .cover import cover_reduction, resolve_cover
+from .data import (
+    COVER_LEVELS,
+    DEFENSES,
+    MAX_WOUNDS,
+    QUALITY_LABELS,
+    RANGES,
+    SPECIAL_BONUS,
+    SUCCESSES,
+    check_wound_rating,
+    settings_with_defaults,
+)
+from .defense import defense_skill
+from .economy import pending_check, round_state
+from .health import armour_reduction, incapacitated_check, soak_reduction, wound_state, wounds_of, wounds_taken
+from .ranges import check_weapon_range, zone_range
+from .sheet import find_weapon, with_defaults
+
+
+def critical_bonus(roll: int) -> int:
+    """Section "WOUND DETERMINATION": a critical adds half the tens digit, rounded down.
+
+    22 adds 1, 55 adds 2, 88 adds 4 (and 11 adds nothing). This is the
+    critical bonus alone; :func:`attack_wounds` adds the special bonus too.
+    """
+    return tens_digit(roll) // 2 if is_doubles(roll) else 0
+
+
+def attack_wounds(
+    wound_rating: int,
+    roll: int,
+    skill: int,
+    cover: str = "none",
+    *,
+    critical_special_stacks: bool = True,
+) -> int:
+    """Wounds an attack deals before armour and soak (0 when it fails).
+
+    Sections "WEAPON DAMAGE", "WOUND DETERMINATION", "COVER PROTECTION".
+    Cover reduces the Wound Rating (not below 0) before the quality bonuses
+    are added: +1 for a roll ending in 0 or 5, half the tens digit for
+    doubles. The two stack, so a 55 adds 3 (setting
+    ``critical_special_stacks``; off, a 55 adds only its critical 2).
+    """
+    check_wound_rating(wound_rating)
+    reduction = cover_reduction(cover)
+    if not is_success(roll, skill):
+        return 0
+    wounds = max(0, wound_rating - reduction)
+    if is_doubles(roll):
+        wounds += critical_bonus(roll)
+        if ends_in_0_or_5(roll) and critical_special_stacks:
+            wounds += SPECIAL_BONUS
+    elif ends_in_0_or_5(roll):
+        wounds += SPECIAL_BONUS
+    return wounds
+
+
+def prepare(request: AttackRequest) -> dict:
+    """Everything an attack is decided by that is known before any roll."""
+    options = request.options or {}
+    settings = settings_with_defaults(options.get("settings"))
+    att = with_defaults(request.attacker.sheet)
+    tgt = with_defaults(request.target.sheet)
+    weapon = find_weapon(att, request.weapon, settings)
+    kind = "melee" if weapon["skill"] in ("melee", "unarmed") else "ranged"
+    if "range" in options:
+        band = str(options["range"]).lower()
+        if band not in RANGES:
+            raise RuleError(f"range band is one of {', '.join(RANGES)}, not {options['range']!r}")
+    else:
+        band = zone_range(int(request.distance or 0), bool(options.get("engaged", False)))
+    check_weapon_range(weapon, band)
+    cover = resolve_cover(request.cover, settings)
+    if cover == "total":
+        raise RuleError("no line of fire reaches the target")
+
+    rnd = round_state(request.attacker.state.get("round"))
+    if rnd["significant"]:
+        raise RuleError(f"{request.attacker.name} has already taken this round's significant action")
+
+    state = wound_state(wounds_of(att))
+    if state == "dying":
+        stand = request.attacker.state.get("last_stand") or {}
+        if not stand.get("may_act") or stand.get("used"):
+            raise RuleError(f"{request.attacker.name} is dying: a Last Stand success is needed to act")
+
+    mods = [as_modifier(m) for m in options.get("modifiers") or []]
+    defense = str(options.get("defense") or "none").lower()
+    if defense not in DEFENSES:
+        raise RuleError(f"a defense is one of {', '.join(DEFENSES)}, not {defense!r}")
+    d_skill = d_mods = d_round = None
+    if defense != "none":
+        d_skill, d_mods, d_round = defense_skill(tgt, defense, kind, request.target.state.get("round"))
+        d_sit, d_chosen = situational_modifier(options.get("defense_modifiers") or [], settings["modifier_rule"])
+        d_skill += d_sit
+        d_mods = [*d_mods, *d_chosen]
+    skill_base = int(att[weapon["skill"]])
+    return {
+        "settings": settings,
+        "attacker": att,
+        "target": tgt,
+        "weapon": weapon,
+        "kind": kind,
+        "band": band,
+        "cover": cover,
+        "round": rnd,
+        "wound_state": state,
+        "situational": mods,
+        "defense": defense,
+        "defense_skill": d_skill,
+        "defense_modifiers": d_mods or [],
+        "defense_round": d_round,
+        "skill_base": skill_base,
+        "armour": armour_reduction(tgt.get("armour", "none"), weapon["armour_piercing"]),
+    }
+
+
+def attack_skill(prep: dict, wound_penalty: int) -> tuple[int, list[Modifier]]:
+    """The attack skill after the single largest situational modifier (the wounded-action penalty is one)."""
+    mods = list(prep["situational"])
+    if wound_penalty:
+        mods.append(Modifier("acting while wounded", wound_penalty, "INCAPACITATION / LAST STAND"))
+    total, chosen = situational_modifier(mods, prep["settings"]["modifier_rule"])
+    label = prep["weapon"]["skill"].capitalize()
+    return prep["skill_base"] + total, [Modifier(label, prep["skill_base"], "sheet"), *chosen]
+
+
+def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
+    """Sections "ATTACK SEQUENCE" to "ARMOR PROTECTION", in order.
+
+    Rolls, in this order: the GRIT x 1 check when the attacker has 4
+    wounds, the attack, the defense (when ``options["defense"]`` is
+    parry, block or dodge and the attack succeeded), the soak (when any
+    wound gets past armour). Options: ``engaged`` or ``range``,
+    ``defense``, ``modifiers`` and ``defense_modifiers`` (situational,
+    steps of 20), ``settings`` (the game's settings).
+    """
+    return resolve(request, dice, prepare(request), None)
+
+
+def attack_zone(request: AttackRequest, targets: list[Combatant], dice: DiceSource,
+                defenses: Mapping[str, str] | None = None) -> list[AttackResult]:
+    """An area weapon (a grenade launcher) hits everyone in the target zone.
+
+    Core facts. One attack roll for the zone; each target defends
+    (``defenses`` by token id) and soaks on its own.
+    """
+    if not targets:
+        raise RuleError("nobody stands in the target zone")
+    first = prepare(AttackRequest(**{**request.__dict__, "target": targets[0]}))
+    if not first["weapon"]["area"]:
+        raise RuleError(f"{first['weapon']['name']} is not an area weapon")
+    shared: dict = {}
+    results = []
+    for t in targets:
+        opts = {**request.options, "defense": (defenses or {}).get(t.id, "none")}
+        req = AttackRequest(**{**request.__dict__, "target": t, "options": opts})
+        result = resolve(req, dice, prepare(req), shared)
+        results.append(result)
+        if "attack" not in shared:  # the attacker could not act at all
+            break
+    return results
+
+
+def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict | None) -> AttackResult:
+    """Roll and read one attack on one target; ``shared`` carries an area weapon's one roll across targets."""
+    att_c, tgt_c = request.attacker, request.target
+    settings = prep["settings"]
+    rolls: list[RollRecord] = []
+    effects: list[Effect] = []
+    details: dict = {"range": prep["band"], "cover": prep["cover"], "weapon": prep["weapon"]["name"],
+                     "defense": prep["defense"]}
+    new_round_state = dict(prep["round"], significant=True)
+    first = shared is None or "attack" not in shared
+
+    # Acting at 4 wounds needs the GRIT x 1 check; at 5 the Last Stand already granted it.
+    penalty = 0
+    pending = pending_check(att_c.state, "significant")
+    if first and prep["wound_state"] == "incapacitated" and pending:
+        details["act_check"] = pending
+        effects.append(Effect("act_check", att_c.id, {"act_check": {**pending, "used": True}}))
+        penalty = int(pending["penalty"])
+    elif first and prep["wound_state"] == "incapacitated":
+        rec = roll_d100(dice, f"{att_c.name}: GRIT x1 to act while incapacitated")
+        rolls.append(rec)
+        check = incapacitated_check(rec.total, int(prep["attacker"]["grit"]), settings["wounded_action_penalty"])
+        details["act_check"] = check
+        if not check["may_act"]:
+            effects.append(Effect("round", att_c.id, {"round": new_round_state}))
+            summary = f"{att_c.name} is incapacitated and fails the GRIT check ({rec.total} vs {check['target']})"
+            return AttackResult(False, summary, rolls, [], effects, details)
+        penalty = check["penalty"]
+    elif prep["wound_state"] == "dying":
+        stand = att_c.state.get("last_stand") or {}
+        penalty = int(stand.get("penalty", 0))
+        if first:
+            effects.append(Effect("last_stand", att_c.id, {"last_stand": {**stand, "used": True}}))
+
+    if first:
+        skill, mods = attack_skill(prep, penalty)
+        rec = roll_d100(dice, f"{att_c.name}: attack ({prep['weapon']['skill'].capitalize()} {skill}%)")
+        rolls.append(rec)
+        effects.append(Effect("round", att_c.id, {"round": new_round_state}))
+        if shared is not None:
+            shared["attack"] = (rec, skill, mods, penalty)
+    else:
+        rec, skill, mods, penalty = shared["attack"]
+        details["shared_attack_roll"] = True
+    roll = rec.total
+    quality = success_quality(roll, skill)
+    details.update(attack_roll=roll, attack_skill=skill, attack_quality=quality)
+    head = (
+        f"{att_c.name} attacks {tgt_c.name} with {prep['weapon']['name']} ({skill}%): "
+        f"{roll}, {QUALITY_LABELS[quality]}"
+    )
+    if quality not in SUCCESSES:
+        return AttackResult(False, head + "; no effect", rolls, mods, effects, details)
+
+    all_mods = list(mods)
+    if prep["defense"] != "none":
+        d_skill = prep["defense_skill"]
+        d_rec = roll_d100(dice, f"{tgt_c.name}: {prep['defense']} ({d_skill}%)")
+        rolls.append(d_rec)
+        effects.append(Effect("round", tgt_c.id, {"round": prep["defense_round"]}))
+        all_mods += [Modifier(f"defense: {m.label}", m.value, m.source) for m in prep["defense_modifiers"]]
+        winner = opposed_winner(roll, skill, d_rec.total, d_skill)
+        details.update(defense_roll=d_rec.total, defense_skill=d_skill,
+                       defense_quality=success_quality(d_rec.total, d_skill), winner=winner)
+        head += f"; {prep['defense']} ({d_skill}%): {d_rec.total}, {quality_label(d_rec.total, d_skill)}"
+        if winner == "defender":
+            return AttackResult(False, head + f"; {tgt_c.name} defends", rolls, all_mods, effects, details)
+
+    wr = prep["weapon"]["wound_rating"]
+    dealt = attack_wounds(wr, roll, skill, prep["cover"],
+                          critical_special_stacks=settings["critical_special_stacks"])
+    all_mods.append(Modifier("Wound Rating", wr, "WEAPON DAMAGE"))
+    if COVER_LEVELS[prep["cover"]]:
+        all_mods.append(Modifier(f"{prep['cover']} cover", -COVER_LEVELS[prep["cover"]], "COVER PROTECTION"))
+    if is_doubles(roll):
+        all_mods.append(
+            Modifier(f"critical {roll}: half the tens digit", critical_bonus(roll), "WOUND DETERMINATION")
+        )
+    if ends_in_0_or_5(roll) and (not is_doubles(roll) or settings["critical_special_stacks"]):
+        all_mods.append(Modifier("special: +1", SPECIAL_BONUS, "WOUND DETERMINATION"))
+    armour = prep["armour"]
+    if quality == "critical" and settings["critical_ignores_armour"]:
+        armour = 0
+        details["armour_ignored"] = True
+    if armour:
+        all_mods.append(Modifier(f"{prep['target'].get('armour')} armour", -armour, "ARMOR PROTECTION"))
+    after_armour = max(0, dealt - armour)
+    soak = 0
+    if after_armour:
+        grit = int(prep["target"]["grit"])
+        s_rec = roll_d100(dice, f"{tgt_c.name}: soak (GRIT x5 {grit * 5}%)")
+        rolls.append(s_rec)
+        soak = soak_reduction(s_rec.total, grit)
+        details.update(soak_roll=s_rec.total, soak_quality=success_quality(s_rec.total, grit * 5))
+        if soak:
+            all_mods.append(Modifier("soak", -soak, "DAMAGE SOAKING"))
+    taken = wounds_taken(dealt, armour, soak)
+    before = min(max(int(prep["target"].get("wounds", 0)), 0), MAX_WOUNDS)
+    after = min(MAX_WOUNDS, before + taken)
+    details.update(wounds_dealt=dealt, armour=armour, soak=soak, wounds_taken=taken,
+                   wounds_before=before, wounds_after=after, wound_state=wound_state(after))
+    effects.append(Effect("wounds", tgt_c.id, {"wounds": taken, "total": after, "state": wound_state(after)}))
+    summary = head + (
+        f"; hit: {dealt} wound(s), {armour} armour, {soak} soaked: {taken} taken ({wound_state(after)})"
+    )
+    return AttackResult(True, summary, rolls, all_mods, effects, details)

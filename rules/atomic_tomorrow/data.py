@@ -1,0 +1,146 @@
+"""Tables, constants and default settings of *Atomic Tomorrow Combat*.
+
+Numbers from the document's sections (named beside each table) and from the
+Atomic Tomorrow core facts the document assumes (attributes, percentile
+reading, weapon bands, modifier steps). The small checks at the end refuse
+a value that is not on these tables.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ..system import RuleError
+
+DOC = "Atomic Tomorrow Combat"
+
+#: core facts: the seven attributes (a check is the attribute x 5 %)
+ATTRIBUTES = ("brawn", "reflex", "nerve", "savvy", "charm", "grit", "guile")
+#: Section "ATTACK SEQUENCE": the Combat skills
+COMBAT_SKILLS = ("unarmed", "melee", "ranged")
+#: Section "SUCCESS AND FAILURE TYPES"
+QUALITIES = ("critical", "special", "ordinary", "failure", "special_failure", "critical_failure")
+SUCCESSES = ("critical", "special", "ordinary")
+#: opposed resolution compares these (Critical > Special > Ordinary)
+QUALITY_RANK = {"critical": 3, "special": 2, "ordinary": 1}
+QUALITY_LABELS = {
+    "critical": "critical success",
+    "special": "special success",
+    "ordinary": "ordinary success",
+    "failure": "failure",
+    "special_failure": "special failure",
+    "critical_failure": "critical failure",
+}
+AUTO_SUCCESS_MAX = 5  # 01-05
+AUTO_FAILURE_MIN = 96  # 96-00
+
+#: Section "POSITIONING": the four ranges
+RANGES = ("engaged", "near", "far", "distant")
+RANGE_LABELS = {"engaged": "Engaged", "near": "Near", "far": "Far", "distant": "Distant"}
+
+#: Section "COVER PROTECTION": cut to the Wound Rating
+COVER_LEVELS = {"none": 0, "partial": 1, "good": 2, "excellent": 3}
+#: Section "ARMOR PROTECTION": cut to the wounds
+ARMOUR_LEVELS = {"none": 0, "light": 1, "medium": 2, "heavy": 3}
+#: Section "DAMAGE SOAKING": wounds soaked by the GRIT x 5 roll
+SOAK_BY_QUALITY = {"critical": 3, "special": 2, "ordinary": 1}
+#: Section "WOUND DETERMINATION": a special success adds 1 wound
+SPECIAL_BONUS = 1
+
+#: Section "WOUND EFFECTS": 4 incapacitated, 5 dying
+MAX_WOUNDS = 5
+#: Section "WEAPON DAMAGE": a fixed Wound Rating 1-4
+WOUND_RATING_MIN, WOUND_RATING_MAX = 1, 4
+
+#: core facts: situational modifiers in steps of 20, +40 down to -80
+MODIFIER_STEP = 20
+MODIFIER_MIN, MODIFIER_MAX = -80, 40
+
+#: Section "DEFENSE OPTION" and "DEFENSE LIMITATIONS"
+DEFENSES = ("none", "parry", "block", "dodge")
+BLOCK_BONUS = 20
+DODGE_VS_MELEE = -20
+REPEAT_DEFENSE_PENALTY = -20
+#: the epithet that gives one more Parry/Block a turn without penalty
+TWO_FISTED = "two-fisted"
+
+#: Section "ACTION ECONOMY": one of each a round
+ACTIONS = ("significant", "move", "quick")
+#: Section "ACTION ECONOMY": a move stays in the zone or goes to an adjacent one
+MOVE_ZONES = 1
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    # "A critical special success adds both bonuses": a 55 adds 2 + 1.
+    "critical_special_stacks": True,
+    # The armour list breaks off at "Critical S"; the game's other chapters
+    # say critical hits ignore armour.
+    "critical_ignores_armour": True,
+    # "largest": the one modifier of largest size applies (a bonus and a
+    # penalty of the same size cancel); "largest_each": the largest bonus
+    # and the largest penalty both apply.
+    "modifier_rule": "largest",
+    # cover fraction (grid maps) at which partial, good, excellent start
+    "cover_thresholds": [0.25, 0.5, 0.75],
+    # the document gives no Wound Rating for bare hands
+    "unarmed_wound_rating": 1,
+    # an incapacitated or dying character acting on an ordinary or special
+    # success (a critical acts "with no penalties", so the others have one)
+    "wounded_action_penalty": -20,
+    # "Roll Initiative" opens the turn sequence; the document does not say
+    # whether the order is kept for the whole fight. True: roll every round.
+    "initiative_each_round": True,
+}
+
+MODIFIER_RULES = ("largest", "largest_each")
+
+
+def settings_with_defaults(settings: Mapping | None = None) -> dict:
+    """The game's settings over :data:`DEFAULT_SETTINGS`, checked."""
+    out = copy.deepcopy(DEFAULT_SETTINGS)
+    for key, value in (settings or {}).items():
+        if key not in DEFAULT_SETTINGS:
+            raise RuleError(f"unknown Atomic Tomorrow setting {key!r}")
+        out[key] = value
+    if out["modifier_rule"] not in MODIFIER_RULES:
+        raise RuleError(f"modifier_rule must be one of {', '.join(MODIFIER_RULES)}")
+    th = out["cover_thresholds"]
+    if (
+        not isinstance(th, (list, tuple))
+        or len(th) != 3
+        or not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in th)
+        or not 0 < th[0] < th[1] < th[2] <= 1
+    ):
+        raise RuleError("cover_thresholds: three increasing fractions between 0 and 1")
+    if not isinstance(out["initiative_each_round"], bool):
+        raise RuleError("initiative_each_round is true or false")
+    check_wound_rating(out["unarmed_wound_rating"])
+    check_modifier_value(out["wounded_action_penalty"])
+    return out
+
+
+def check_modifier_value(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"a situational modifier is a whole number, not {value!r}")
+    if value % MODIFIER_STEP or not MODIFIER_MIN <= value <= MODIFIER_MAX:
+        raise RuleError(
+            f"situational modifiers come in steps of {MODIFIER_STEP} from {MODIFIER_MAX:+d} "
+            f"to {MODIFIER_MIN:+d}, not {value:+d}"
+        )
+    return value
+
+
+def check_wound_rating(wound_rating: Any) -> int:
+    if isinstance(wound_rating, bool) or not isinstance(wound_rating, int):
+        raise RuleError(f"a Wound Rating is a whole number, not {wound_rating!r}")
+    if not WOUND_RATING_MIN <= wound_rating <= WOUND_RATING_MAX:
+        raise RuleError(f"a Wound Rating is {WOUND_RATING_MIN} to {WOUND_RATING_MAX}, not {wound_rating}")
+    return wound_rating
+
+
+def check_level(level: Any, table: dict, what: str) -> str:
+    key = str(level or "none").strip().lower()
+    if key not in table:
+        raise RuleError(f"{what} is one of {', '.join(table)}, not {level!r}")
+    return key

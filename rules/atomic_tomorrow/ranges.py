@@ -1,0 +1,64 @@
+"""The four ranges of *Atomic Tomorrow Combat* ("POSITIONING") on a zone map.
+
+The app measures the zone distance on its ``rules.zones.ZoneMap`` and
+whether two tokens are engaged; this module turns that into a range band
+and checks it against the bands a weapon lists (core facts: the range
+bands carry no to-hit modifier, a weapon reaches the bands it lists).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..system import RuleError
+from .data import RANGE_LABELS, RANGES
+
+
+def zone_range(zone_distance: int, engaged: bool = False) -> str:
+    """Section "POSITIONING": the range band between two tokens on a zone map.
+
+    Reading (the document gives no mapping): same zone and engaged =
+    engaged, same zone = near, adjacent zone = far, further = distant.
+    """
+    if isinstance(zone_distance, bool) or not isinstance(zone_distance, int) or zone_distance < 0:
+        raise RuleError(f"a zone distance is a whole number of steps, 0 or more, not {zone_distance!r}")
+    if engaged and zone_distance:
+        raise RuleError("engaged tokens stand in the same zone")
+    if zone_distance == 0:
+        return "engaged" if engaged else "near"
+    return "far" if zone_distance == 1 else "distant"
+
+
+def range_between(zone_map: Any, a: str, b: str, engaged: bool = False) -> str:
+    """The range band between zones ``a`` and ``b`` of a ``rules.zones.ZoneMap``."""
+    distance = zone_map.zone_distance(a, b)
+    if distance is None:
+        raise RuleError(f"zones {a!r} and {b!r} are not connected")
+    return zone_range(int(distance), engaged)
+
+
+def weapon_ranges(weapon: Mapping) -> list[str]:
+    """The bands a weapon reaches: listed on the weapon, Engaged for melee and unarmed."""
+    ranges = weapon.get("ranges")
+    if not ranges:
+        if weapon.get("skill", "melee") in ("melee", "unarmed"):
+            return ["engaged"]
+        raise RuleError(f"weapon {weapon.get('name', '?')!r} lists no range band it can reach")
+    out = []
+    for band in ranges:
+        key = str(band).strip().lower()
+        if key not in RANGES:
+            raise RuleError(f"range band is one of {', '.join(RANGES)}, not {band!r}")
+        out.append(key)
+    return out
+
+
+def check_weapon_range(weapon: Mapping, band: str) -> None:
+    """Core facts: an attack outside the bands a weapon lists is not possible."""
+    reach = weapon_ranges(weapon)
+    if band not in reach:
+        name = weapon.get("name", "that weapon")
+        raise RuleError(
+            f"{name} reaches {', '.join(RANGE_LABELS[r] for r in reach)}; the target is at {RANGE_LABELS[band]}"
+        )

@@ -1,0 +1,194 @@
+"""The Atomic Tomorrow character sheet: fields, the sample sheet, validation, derived values.
+
+Section "CHARACTER SHEET REFERENCE" of *Atomic Tomorrow Combat* (the x 5
+values) and the core facts (attributes, skills, Dodge and Parry).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ..system import RuleError, SheetField
+from .data import (
+    ARMOUR_LEVELS,
+    ATTRIBUTES,
+    BLOCK_BONUS,
+    COMBAT_SKILLS,
+    DEFAULT_SETTINGS,
+    MAX_WOUNDS,
+    TWO_FISTED,
+    check_level,
+    check_wound_rating,
+)
+from .health import wound_state
+from .ranges import weapon_ranges
+
+
+def whole(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{what} is a whole number, not {value!r}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise RuleError(f"{what} is {lo} to {hi}, not {value}")
+    return value
+
+
+def normalise_weapon(weapon: Mapping) -> dict:
+    """A weapon entry checked: name, skill, Wound Rating 1-4, armour piercing, range bands."""
+    if not isinstance(weapon, Mapping):
+        raise RuleError(f"a weapon is a table of values, not {weapon!r}")
+    name = str(weapon.get("name") or "").strip()
+    if not name:
+        raise RuleError("a weapon needs a name")
+    skill = str(weapon.get("skill") or "melee").lower()
+    if skill not in COMBAT_SKILLS:
+        raise RuleError(f"{name}: skill is one of {', '.join(COMBAT_SKILLS)}, not {skill!r}")
+    out = {
+        "name": name,
+        "skill": skill,
+        "wound_rating": check_wound_rating(weapon.get("wound_rating", 1)),
+        "armour_piercing": whole(weapon.get("armour_piercing", 0), f"{name}: armour piercing", 0, 3),
+        "ranges": weapon_ranges({**weapon, "skill": skill}),
+        "area": bool(weapon.get("area", False)),
+    }
+    return out
+
+
+def has_epithet(sheet: Mapping, epithet: str) -> bool:
+    want = epithet.replace(" ", "-").lower()
+    return any(str(e).strip().replace(" ", "-").lower() == want for e in sheet.get("epithets") or [])
+
+
+def find_weapon(sheet: Mapping, key: str | None, settings: Mapping | None = None) -> dict:
+    """A weapon of the sheet by name (or list index); None means bare hands."""
+    settings = settings or DEFAULT_SETTINGS
+    if key is None or str(key).strip().lower() in ("", "unarmed", "fists"):
+        return {
+            "name": "Unarmed",
+            "skill": "unarmed",
+            "wound_rating": settings["unarmed_wound_rating"],
+            "armour_piercing": 0,
+            "ranges": ["engaged"],
+            "area": False,
+        }
+    weapons = sheet.get("weapons") or []
+    for index, weapon in enumerate(weapons):
+        if str(weapon.get("name", "")).lower() == str(key).lower() or str(index) == str(key):
+            return normalise_weapon(weapon)
+    raise RuleError(f"no weapon {key!r} on the sheet")
+
+
+def parry_skill(sheet: Mapping) -> int:
+    """Parry: the sheet's own value, else the Melee skill with a melee weapon or the Unarmed skill.
+
+    Section "DEFENSE OPTION" (parry needs a weapon or the Unarmed Combat
+    skill) and the core facts (Parry uses the Unarmed or Melee skill).
+    """
+    if sheet.get("parry"):
+        return int(sheet["parry"])
+    has_melee = any(str(w.get("skill", "")).lower() == "melee" for w in sheet.get("weapons") or [])
+    return max(int(sheet.get("melee", 0)) if has_melee else 0, int(sheet.get("unarmed", 0)))
+
+
+def dodge_skill(sheet: Mapping) -> int:
+    """Dodge: the sheet's own value, else REFLEX x 2 + 10 (core facts)."""
+    if sheet.get("dodge"):
+        return int(sheet["dodge"])
+    return int(sheet.get("reflex", 0)) * 2 + 10
+
+
+def validate_sheet(sheet: Mapping) -> dict:
+    """The sheet checked and completed with defaults; RuleError names the first problem."""
+    out = default_sheet()
+    out.update({k: copy.deepcopy(v) for k, v in sheet.items()})
+    for attr in ATTRIBUTES:
+        whole(out[attr], attr.upper(), 1, 30)
+    for skill in (*COMBAT_SKILLS, "parry", "dodge"):
+        whole(out[skill], skill.capitalize(), 0, 200)
+    whole(out["wounds"], "wounds", 0, MAX_WOUNDS)
+    out["armour"] = check_level(out["armour"], ARMOUR_LEVELS, "armour")
+    out["shield"] = bool(out["shield"])
+    if not isinstance(out["epithets"], list):
+        raise RuleError("epithets are a list of names")
+    out["epithets"] = [str(e) for e in out["epithets"]]
+    if not isinstance(out["weapons"], list):
+        raise RuleError("weapons are a list")
+    out["weapons"] = [normalise_weapon(w) for w in out["weapons"]]
+    return out
+
+
+def sheet_fields() -> list[SheetField]:
+    """The fields of the sheet form."""
+    attrs = [
+        SheetField(a, a.upper(), "int", d, help="3-18 for humans; a check is x 5 %", group="attributes")
+        for a, d in zip(ATTRIBUTES, (12, 13, 11, 10, 9, 12, 10))
+    ]
+    return [
+        *attrs,
+        SheetField("unarmed", "Unarmed", "int", 34, help="%", group="combat"),
+        SheetField("melee", "Melee", "int", 34, help="%", group="combat"),
+        SheetField("ranged", "Ranged", "int", 46, help="%", group="combat"),
+        SheetField(
+            "parry", "Parry", "int", 0, help="%; 0 = Melee with a melee weapon, else Unarmed", group="defense"
+        ),
+        SheetField("dodge", "Dodge", "int", 0, help="%; 0 = REFLEX x 2 + 10", group="defense"),
+        SheetField("shield", "Shield", "bool", False, help="allows Block (+20%)", group="defense"),
+        SheetField("armour", "Armour", "choice", "light", choices=tuple(ARMOUR_LEVELS), group="defense"),
+        SheetField("epithets", "Epithets", "list", [], help="e.g. Two-Fisted", group="traits"),
+        SheetField(
+            "weapons",
+            "Weapons",
+            "list",
+            [],
+            help="name, skill (unarmed/melee/ranged), wound_rating 1-4, armour_piercing, ranges",
+            group="weapons",
+        ),
+        SheetField("wounds", "Wounds", "int", 0, help="0-5", group="condition"),
+    ]
+
+
+def default_sheet() -> dict:
+    """A sample character: the sheet fields' defaults with a blast pistol and a vibro-knife."""
+    sheet = {f.key: copy.deepcopy(f.default) for f in sheet_fields()}
+    sheet["weapons"] = [
+        {"name": "Blast pistol", "skill": "ranged", "wound_rating": 2, "armour_piercing": 0,
+         "ranges": ["near", "far"], "area": False},
+        {"name": "Vibro-knife", "skill": "melee", "wound_rating": 1, "armour_piercing": 0,
+         "ranges": ["engaged"], "area": False},
+    ]
+    return sheet
+
+
+def derived(sheet: Mapping) -> dict:
+    """Section "CHARACTER SHEET REFERENCE": the x 5 values, and the defenses."""
+    s = with_defaults(sheet)
+    parry = parry_skill(s)
+    wounds = int(s.get("wounds", 0))
+    return {
+        "soak": int(s["grit"]) * 5,
+        "initiative": int(s["reflex"]) * 5,
+        "last_stand": int(s["nerve"]) * 5,
+        "incapacitated_check": int(s["grit"]),
+        "parry": parry,
+        "block": parry + BLOCK_BONUS if s.get("shield") else None,
+        "dodge": dodge_skill(s),
+        "armour_reduction": ARMOUR_LEVELS.get(str(s.get("armour", "none")).lower(), 0),
+        "two_fisted": has_epithet(s, TWO_FISTED),
+        "wound_state": wound_state(min(max(wounds, 0), MAX_WOUNDS)),
+        "wounds_left": MAX_WOUNDS - min(max(wounds, 0), MAX_WOUNDS),
+    }
+
+
+def with_defaults(sheet: Mapping) -> dict:
+    """The sheet over the sample sheet, so a sparse sheet still has every field (a new dict)."""
+    out = {**_SAMPLE, **sheet}
+    if "weapons" not in sheet:
+        out["weapons"] = copy.deepcopy(_SAMPLE["weapons"])
+    if "epithets" not in sheet:
+        out["epithets"] = []
+    return out
+
+
+#: the sample sheet, built once; never handed out without a copy
+_SAMPLE = default_sheet()

@@ -1,0 +1,125 @@
+"""The Atomic Tomorrow Adventures system object the app calls: thin methods over the modules."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ..dice import DiceSource
+from ..system import (
+    ActionOption,
+    AttackRequest,
+    AttackResult,
+    BaseSystem,
+    Combatant,
+    CoverEffect,
+    SheetField,
+    TurnUpdate,
+)
+from . import attack as attack_
+from . import cover, health, movement, odds, sheet, turns
+from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, RANGES
+from .ranges import weapon_ranges, zone_range
+
+
+class AtomicTomorrow(BaseSystem):
+    id = "atomic_tomorrow"
+    name = "Atomic Tomorrow Adventures"
+    board = "zones"
+    diagonal = "chebyshev"
+    sheet_template = "sheets/_atomic_tomorrow.html"
+    help_template = "help/atomic_tomorrow.html"
+    cell_size = 1.0
+    cell_unit = "zone"
+
+    ranges = RANGES
+    cover_levels = tuple(COVER_LEVELS)
+    armour_levels = tuple(ARMOUR_LEVELS)
+
+    # ---- sheet -------------------------------------------------------
+
+    def sheet_fields(self) -> list[SheetField]:
+        return sheet.sheet_fields()
+
+    def default_sheet(self) -> dict:
+        return sheet.default_sheet()
+
+    def default_settings(self) -> dict:
+        return copy.deepcopy(DEFAULT_SETTINGS)
+
+    def derived(self, sheet_: dict) -> dict:
+        """Section "CHARACTER SHEET REFERENCE": the x 5 values, and the defenses."""
+        return sheet.derived(sheet_)
+
+    # ---- initiative, movement, range, cover ---------------------------
+
+    def initiative(self, combatants: list[Combatant], dice: DiceSource) -> list[dict]:
+        """Section "INITIATIVE AND TURN SEQUENCE": d100 against REFLEX x 5."""
+        return turns.initiative(combatants, dice)
+
+    def move_allowance(self, sheet_: dict, action: str = "move") -> float:
+        """Section "ACTION ECONOMY": one move, within the zone or to an adjacent zone."""
+        return movement.move_allowance(sheet_, action)
+
+    def range_band(self, distance: float, weapon: dict) -> str | None:
+        """The band at ``distance`` zone steps (not engaged), or None when the weapon cannot reach it."""
+        band = zone_range(int(distance))
+        return band if band in weapon_ranges(weapon) else None
+
+    def cover_effect(self, cover_: Any) -> CoverEffect:
+        """Section "COVER PROTECTION": the level and its cut to the Wound Rating."""
+        return cover.cover_effect(cover_)
+
+    # ---- the fight lifecycle ------------------------------------------
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        """Section "INITIATIVE AND TURN SEQUENCE" (see :func:`turns.begin_fight`)."""
+        return turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        """End the turn, start the next; a new round when the order is done (see :func:`turns.next_turn`)."""
+        return turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        """Section "ACTION ECONOMY": what the actor may do now (see :func:`turns.actions`)."""
+        return turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        """Move, quick or other significant action, GRIT x 1 check, Last Stand (see :func:`turns.act`)."""
+        return turns.act(state, actor, action, combatants, dice, settings, options)
+
+    def record_attack(self, state: dict, result: AttackResult) -> dict:
+        """The fight state after an attack's ``round``/``last_stand``/``act_check`` effects."""
+        return turns.record_attack(state, result)
+
+    # ---- attacks ------------------------------------------------------
+
+    def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
+        """Sections "ATTACK SEQUENCE" to "ARMOR PROTECTION" (see :func:`attack.attack`)."""
+        return attack_.attack(request, dice)
+
+    def attack_zone(self, request: AttackRequest, targets: list[Combatant], dice: DiceSource,
+                    defenses: Mapping[str, str] | None = None) -> list[AttackResult]:
+        """An area weapon hits everyone in the target zone (see :func:`attack.attack_zone`)."""
+        return attack_.attack_zone(request, targets, dice, defenses)
+
+    def odds(self, request: AttackRequest) -> dict:
+        """Exact chances of the attack as requested, before it is rolled (see :func:`odds.request_odds`)."""
+        return odds.request_odds(request)
+
+    # ---- wounds and their effects ------------------------------------
+
+    def apply(self, sheet_: dict, result: AttackResult) -> dict:
+        """The sheet after a result: the wounds it deals (never past 5)."""
+        return health.apply_result(sheet_, result)
+
+    def act_check(self, combatant: Combatant, dice: DiceSource, settings: Mapping | None = None) -> dict:
+        """The GRIT x 1 roll at 4 wounds or the Last Stand at 5 (see :func:`turns.act_check`)."""
+        return turns.act_check(combatant, dice, settings)
+
+    def apply_last_stand(self, sheet_: dict, outcome: Mapping) -> dict:
+        """The sheet after a Last Stand: a critical stabilises at 4 wounds."""
+        return health.apply_last_stand(sheet_, outcome)

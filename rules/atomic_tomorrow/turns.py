@@ -1,0 +1,480 @@
+"""Initiative, the turn sequence and the fight lifecycle of *Atomic Tomorrow Combat*.
+
+Section "INITIATIVE AND TURN SEQUENCE": percentile dice against INIT
+(REFLEX x 5); successes act first, highest roll first, then failures,
+highest first; ties go to the higher REFLEX. Section "ACTION ECONOMY":
+each round one significant action, one move and one quick action. The
+roll a wounded character makes to act ("INCAPACITATION", "LAST STAND") is
+made on its turn, before the action.
+
+The fight state is plain JSON-able data::
+
+    {"round": 1, "order": [ids], "index": 0, "current": id,
+     "initiative": {id: {"roll", "value", "reflex", "success"}},
+     "combatants": {id: {"round": <economy record>, "act_check": <GRIT x1
+                         success for one action> | None, "last_stand":
+                         <outcome> | None, "status": "acting" | "conscious"
+                         | "collapsed", "conscious_rounds": int | None}}}
+
+``state["combatants"][id]`` is what ``attack`` reads as ``Combatant.state``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+
+from ..dice import DiceSource
+from ..system import ActionOption, AttackResult, Combatant, RuleError, RuleNotImplemented, TurnUpdate
+from .checks import is_success, quality_label, roll_d100, success_quality
+from .data import ACTIONS, settings_with_defaults
+from .defense import defense_skill
+from .economy import new_round, pending_check, round_state, spend_action
+from .health import incapacitated_check, last_stand_outcome, wound_state, wounds_of
+from .movement import move_allowance, zone_move
+from .sheet import find_weapon, with_defaults
+
+
+def initiative_order(entries: list[tuple[str, int, int, int]]) -> list[str]:
+    """Acting order from ``(name, roll, initiative_value, reflex)`` entries.
+
+    Section "INITIATIVE AND TURN SEQUENCE": successful rolls act first,
+    highest roll first; failed rolls after, highest first; ties go to the
+    higher REFLEX. Reading: entries still tied keep the order given.
+    """
+    keyed = []
+    for index, (name, roll, value, reflex) in enumerate(entries):
+        keyed.append((not is_success(roll, value), -roll, -reflex, index, name))
+    return [k[-1] for k in sorted(keyed)]
+
+
+def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
+    """Section "INITIATIVE AND TURN SEQUENCE": d100 against REFLEX x 5, in acting order."""
+    state: dict = {"initiative": {}}
+    rolls: list = []
+    _roll_initiative(state, combatants, dice, rolls, [])
+    by_id = {c.id: (c, rec) for c, rec in zip(combatants, rolls)}
+    rows = []
+    for i, cid in enumerate(_order(state, [c.id for c in combatants])):
+        c, rec = by_id[cid]
+        ini = state["initiative"][cid]
+        rows.append({"id": cid, "name": c.name, "roll": rec.to_dict(), "value": ini["value"], "reflex": ini["reflex"],
+                     "success": ini["success"], "quality": success_quality(rec.total, ini["value"]), "order": i + 1})
+    return rows
+
+
+def act_check(combatant: Combatant, dice: DiceSource, settings: Mapping | None = None) -> dict:
+    """The roll a wounded character makes to act: GRIT x 1 at 4 wounds,
+    the Last Stand (NERVE x 5) at 5. Sections "INCAPACITATION", "LAST STAND"."""
+    settings = settings_with_defaults(settings)
+    s = with_defaults(combatant.sheet)
+    state = wound_state(wounds_of(s))
+    penalty = settings["wounded_action_penalty"]
+    if state == "fighting":
+        return {"check": None, "may_act": True, "penalty": 0, "rolls": []}
+    if state == "incapacitated":
+        rec = roll_d100(dice, f"{combatant.name}: GRIT x1 to act while incapacitated")
+        return {**incapacitated_check(rec.total, int(s["grit"]), penalty), "rolls": [rec.to_dict()]}
+    if (combatant.state.get("last_stand") or {}).get("check") == "last_stand":
+        raise RuleError(f"{combatant.name} has already made the Last Stand")
+    rec = roll_d100(dice, f"{combatant.name}: Last Stand (NERVE x5)")
+    out = last_stand_outcome(rec.total, int(s["nerve"]), penalty)
+    return {**out, "rolls": [rec.to_dict()]}
+
+
+# ---------------------------------------------------------------------------
+# The fight lifecycle: begin_fight, next_turn, actions, act (rules.system)
+# ---------------------------------------------------------------------------
+
+#: what a combatant's turn status means for the turn order
+ACTING, CONSCIOUS, COLLAPSED = "acting", "conscious", "collapsed"
+
+
+def fresh_combatant_state() -> dict:
+    """A combatant's state at the start of a fight: nothing spent, no check pending."""
+    return {"round": new_round(), "act_check": None, "last_stand": None, "status": ACTING,
+            "conscious_rounds": None}
+
+
+def _per(state: dict, cid: str) -> dict:
+    per = state.setdefault("combatants", {}).setdefault(cid, fresh_combatant_state())
+    for key, value in fresh_combatant_state().items():
+        per.setdefault(key, value)
+    return per
+
+
+def _update(state: dict, rolls: list, log: list, changes: dict | None = None) -> TurnUpdate:
+    return TurnUpdate(state=state, round=state["round"], order=list(state["order"]), current=state["current"],
+                      rolls=rolls, log=log, sheet_changes=changes or {})
+
+
+def _roll_initiative(state: dict, combatants: list[Combatant], dice: DiceSource, rolls: list, log: list) -> None:
+    """Section "INITIATIVE AND TURN SEQUENCE": a percentile roll against INIT (REFLEX x 5) each."""
+    for c in combatants:
+        reflex = int(with_defaults(c.sheet)["reflex"])
+        value = reflex * 5
+        rec = roll_d100(dice, f"initiative ({c.name})")
+        rolls.append(rec)
+        state["initiative"][c.id] = {"roll": rec.total, "value": value, "reflex": reflex,
+                                     "success": is_success(rec.total, value)}
+        log.append(f"{c.name}: initiative {rec.total} against {value}%, {quality_label(rec.total, value)}")
+
+
+def _order(state: dict, ids: list[str]) -> list[str]:
+    entries = [(cid, state["initiative"][cid]["roll"], state["initiative"][cid]["value"],
+                state["initiative"][cid]["reflex"]) for cid in ids]
+    return initiative_order(entries)
+
+
+def _names(ids: list[str], by_id: Mapping[str, Combatant]) -> str:
+    return ", ".join(by_id[i].name if i in by_id else i for i in ids) or "nobody"
+
+
+def _start_turn(state: dict, cid: str, actor: Combatant | None, log: list) -> None:
+    """Whose turn it is, and what a wounded character must roll to act ("INCAPACITATION", "LAST STAND")."""
+    name = actor.name if actor else cid
+    log.append(f"{name}'s turn")
+    if actor is None:
+        return
+    s = with_defaults(actor.sheet)
+    condition = wound_state(wounds_of(s))
+    per = _per(state, cid)
+    if condition == "incapacitated":
+        log.append(f"{name} is incapacitated: each action needs a GRIT x1 roll ({int(s['grit'])}%)")
+    elif condition == "dying" and not per["last_stand"]:
+        log.append(f"{name} is dying: one final act needs a Last Stand, NERVE x5 ({int(s['nerve']) * 5}%)")
+
+
+def _end_turn(state: dict, cid: str, actor: Combatant | None, log: list, changes: dict) -> None:
+    """After the actor's turn: a pending GRIT check lapses; a successful Last Stand ends as the document says.
+
+    Section "LAST STAND": success, one final action "before collapsing";
+    special, "conscious for tens die more rounds"; critical, "stabilizes at
+    4 Wounds". Reading: the final action is taken in the turn of the roll.
+    """
+    per = _per(state, cid)
+    per["act_check"] = None
+    stand = per["last_stand"]
+    if not stand or not stand.get("may_act") or stand.get("resolved"):
+        return
+    name = actor.name if actor else cid
+    stand["resolved"] = True
+    if stand.get("stabilise_at") is not None:
+        changes.setdefault(cid, {})["wounds"] = int(stand["stabilise_at"])
+        per["last_stand"] = None
+        log.append(f"{name} stabilises at {stand['stabilise_at']} wounds")
+    elif stand.get("conscious_rounds"):
+        per["status"] = CONSCIOUS
+        per["conscious_rounds"] = int(stand["conscious_rounds"])
+        log.append(f"{name} stays conscious for {stand['conscious_rounds']} more round(s)")
+    else:
+        per["status"] = COLLAPSED
+        log.append(f"{name} collapses")
+
+
+def _new_round(state: dict, present: list[Combatant], dice: DiceSource, settings: dict, rolls: list,
+               log: list, by_id: Mapping[str, Combatant]) -> None:
+    state["round"] += 1
+    log.append(f"Round {state['round']}")
+    for cid in list(state["combatants"]):
+        per = _per(state, cid)
+        per["round"] = new_round()
+        if per["status"] == CONSCIOUS:
+            if not per["conscious_rounds"]:
+                per["status"] = COLLAPSED
+                log.append(f"{by_id[cid].name if cid in by_id else cid} collapses: the Last Stand's rounds are over")
+            else:
+                per["conscious_rounds"] -= 1
+    acting = [c for c in present if _per(state, c.id)["status"] == ACTING]
+    if settings["initiative_each_round"]:
+        _roll_initiative(state, acting, dice, rolls, log)
+    else:
+        _roll_initiative(state, [c for c in acting if c.id not in state["initiative"]], dice, rolls, log)
+    state["order"] = _order(state, [c.id for c in acting])
+    state["index"] = 0
+    log.append(f"Order: {_names(state['order'], by_id)}")
+
+
+def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping | None = None) -> TurnUpdate:
+    """Section "INITIATIVE AND TURN SEQUENCE": everyone rolls, the first in the order acts.
+
+    The document has no surprise round; the GM may leave a surprised side
+    out of ``combatants`` until it joins (it rolls at the next round).
+    """
+    settings = settings_with_defaults(settings)
+    rolls: list = []
+    log = ["Round 1"]
+    state = {"round": 1, "order": [], "index": 0, "current": None, "initiative": {},
+             "combatants": {c.id: fresh_combatant_state() for c in combatants}}
+    by_id = {c.id: c for c in combatants}
+    _roll_initiative(state, combatants, dice, rolls, log)
+    state["order"] = _order(state, [c.id for c in combatants])
+    log.append(f"Order: {_names(state['order'], by_id)}")
+    if state["order"]:
+        state["current"] = state["order"][0]
+        _start_turn(state, state["current"], by_id[state["current"]], log)
+    return _update(state, rolls, log)
+
+
+def next_turn(state: Mapping, combatants: list[Combatant], dice: DiceSource,
+              settings: Mapping | None = None) -> TurnUpdate:
+    """End the current turn and start the next; a new round when the order is done.
+
+    Sections "ACTION ECONOMY" (the round's actions and defenses start
+    afresh each round), "INITIATIVE AND TURN SEQUENCE" (setting
+    ``initiative_each_round``: roll again each round, or keep the rolls and
+    roll only for newcomers) and "LAST STAND" (see :func:`_end_turn`).
+    Combatants missing from ``combatants`` or collapsed are skipped.
+    """
+    settings = settings_with_defaults(settings)
+    state = copy.deepcopy(dict(state))
+    by_id = {c.id: c for c in combatants}
+    rolls: list = []
+    log: list = []
+    changes: dict = {}
+    if state.get("current") is not None:
+        _end_turn(state, state["current"], by_id.get(state["current"]), log, changes)
+
+    def may_take_turn(cid: str) -> bool:
+        return cid in by_id and _per(state, cid)["status"] == ACTING
+
+    index = state.get("index", 0) + 1
+    while index < len(state["order"]) and not may_take_turn(state["order"][index]):
+        index += 1
+    if index >= len(state["order"]):
+        _new_round(state, combatants, dice, settings, rolls, log, by_id)
+        index = 0
+    state["index"] = index
+    state["current"] = state["order"][index] if index < len(state["order"]) else None
+    if state["current"] is None:
+        log.append("Nobody is left to act")
+    else:
+        _start_turn(state, state["current"], by_id[state["current"]], log)
+    return _update(state, rolls, log, changes)
+
+
+# ---- what an actor may do now -----------------------------------------------
+
+_ACTION_NAMES = {"significant": "significant action", "move": "move", "quick": "quick action"}
+
+
+def _blocker(state: Mapping, actor: Combatant, action: str, rolls_own_check: bool = False) -> str:
+    """Why ``actor`` may not take ``action`` (significant, move, quick) now; "" when it may.
+
+    ``rolls_own_check``: the action rolls the GRIT x 1 check itself (an attack does).
+    """
+    if state.get("current") != actor.id:
+        return f"it is not {actor.name}'s turn"
+    per = (state.get("combatants") or {}).get(actor.id) or actor.state or {}
+    status = per.get("status", ACTING)
+    if status == COLLAPSED:
+        return f"{actor.name} has collapsed"
+    if status == CONSCIOUS:
+        return "the Last Stand's one final action is spent"
+    if round_state(per.get("round"))[action]:
+        return f"the {_ACTION_NAMES[action]} of this round is spent"
+    condition = wound_state(wounds_of(with_defaults(actor.sheet)))
+    if condition == "dying":
+        stand = per.get("last_stand") or {}
+        if not stand:
+            return "dying: a Last Stand success is needed to act"
+        if not stand.get("may_act"):
+            return "the Last Stand failed"
+        if stand.get("used"):
+            return "the Last Stand's one final action is spent"
+    if condition == "incapacitated" and not rolls_own_check and not pending_check(per, action):
+        return "incapacitated: roll GRIT x1 for this action first"
+    return ""
+
+
+def _defense_option(sheet: Mapping, defense: str, rnd: Mapping, collapsed: bool) -> ActionOption:
+    skills: dict = {}
+    reasons = []
+    for kind in ("melee", "ranged"):
+        try:
+            skills[kind] = defense_skill(sheet, defense, kind, rnd)[0]
+        except RuleError as e:
+            skills[kind] = None
+            if str(e) not in reasons:
+                reasons.append(str(e))
+    open_ = any(v is not None for v in skills.values()) and not collapsed
+    if collapsed:
+        reasons = ["collapsed"]
+    made = int(rnd.get("defenses", 0))
+    return ActionOption(defense, defense.capitalize(), "defense",
+                        cost="free; each defense after the first this round -20%",
+                        available=open_, reason="" if open_ else "; ".join(reasons),
+                        data={"skill_vs_melee": skills["melee"], "skill_vs_ranged": skills["ranged"],
+                              "defenses_made": made})
+
+
+def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -> list[ActionOption]:
+    """What ``actor`` may do now, with the reason for what it may not.
+
+    Section "ACTION ECONOMY": each round one significant action (an attack,
+    using a device...), one move (``MOVE_ZONES`` zone: within the zone or to
+    an adjacent one) and one quick action (draw a weapon, flip a switch).
+    Defenses ("DEFENSE OPTION") are open on anyone's turn. At 4 wounds
+    every action needs a GRIT x 1 success first ("INCAPACITATION"; an attack
+    rolls it itself when none is pending); at 5 only the Last Stand opens
+    one final action ("LAST STAND").
+    """
+    settings = settings_with_defaults(settings)
+    s = with_defaults(actor.sheet)
+    per = (state.get("combatants") or {}).get(actor.id) or actor.state or {}
+    rnd = round_state(per.get("round"))
+    condition = wound_state(wounds_of(s))
+    out: list[ActionOption] = []
+
+    def option(key, label, kind, action, cost, data=None):
+        reason = _blocker(state, actor, action, rolls_own_check=kind == "attack")
+        out.append(ActionOption(key, label, kind, cost, not reason, reason, data or {}))
+
+    option("move", "Move (within the zone or to an adjacent zone)", "move", "move", "move action",
+           {"allowance": move_allowance(s), "zones": move_allowance(s), "unit": "zone"})
+    weapons = [find_weapon(s, None, settings)]
+    for index, _ in enumerate(s.get("weapons") or []):
+        try:
+            weapons.append(find_weapon(s, str(index), settings))
+        except RuleError:
+            continue  # a broken weapon entry: the sheet check names it
+    for w in weapons:
+        data = {"weapon": None if w["skill"] == "unarmed" and w["name"] == "Unarmed" else w["name"],
+                "skill": w["skill"], "percent": int(s[w["skill"]]), "ranges": w["ranges"],
+                "wound_rating": w["wound_rating"], "area": w["area"]}
+        if condition == "incapacitated" and not pending_check(per, "significant"):
+            data["check"] = f"GRIT x1 ({int(s['grit'])}%), rolled with the attack"
+        option(f"attack:{w['name']}", f"Attack with {w['name']}", "attack", "significant", "significant action",
+               data)
+    option("significant", "Another significant action (use a device...)", "other", "significant",
+           "significant action")
+    option("quick", "Quick action (draw a weapon, flip a switch...)", "other", "quick", "quick action")
+    for defense in ("parry", "block", "dodge"):
+        out.append(_defense_option(s, defense, rnd, per.get("status") == COLLAPSED))
+    if condition == "incapacitated":
+        on_turn = state.get("current") == actor.id
+        out.append(ActionOption("grit_check", "GRIT x1 roll to act while incapacitated", "turn", "",
+                                on_turn, "" if on_turn else f"it is not {actor.name}'s turn",
+                                {"target": int(s["grit"]), "for": list(ACTIONS)}))
+    if condition == "dying":
+        reason = ""
+        if state.get("current") != actor.id:
+            reason = f"it is not {actor.name}'s turn"
+        elif per.get("last_stand") or per.get("status", ACTING) != ACTING:
+            reason = "the Last Stand is made once"
+        out.append(ActionOption("last_stand", "Last Stand: NERVE x5 for one final heroic act", "turn", "",
+                                not reason, reason, {"target": int(s["nerve"]) * 5}))
+    return out
+
+
+# ---- turn actions that are not a move or an attack ----------------------------
+
+
+def _spend(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict, options: dict) -> tuple:
+    """Section "ACTION ECONOMY": a move (``options["distance"]`` zone steps), a quick action or a
+    significant action other than an attack (``options["what"]``), each once a round."""
+    reason = _blocker(state, actor, action)
+    if reason:
+        raise RuleError(reason)
+    per = _per(state, actor.id)
+    if action == "move":
+        distance = options.get("distance", 0)
+        per["round"] = zone_move(per["round"], distance)
+        line = f"{actor.name} moves {'to an adjacent zone' if distance else 'within the zone'}"
+    else:
+        per["round"] = spend_action(per["round"], action)
+        what = str(options.get("what") or "").strip()
+        line = f"{actor.name} takes a {_ACTION_NAMES[action]}" + (f": {what}" if what else "")
+    condition = wound_state(wounds_of(with_defaults(actor.sheet)))
+    if condition == "incapacitated":
+        per["act_check"] = {**per["act_check"], "used": True}
+    elif condition == "dying":
+        per["last_stand"] = {**per["last_stand"], "used": True}
+    return [], [line]
+
+
+def _grit_check(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict,
+                options: dict) -> tuple:
+    """Section "INCAPACITATION": the GRIT x 1 roll for one action (``options["for"]``) at 4 wounds.
+
+    A success opens that action this turn (a critical with no penalty); a
+    failure loses it, since the roll is "to perform a single action".
+    """
+    s = with_defaults(actor.sheet)
+    if wound_state(wounds_of(s)) != "incapacitated":
+        raise RuleError(f"{actor.name} is not incapacitated (4 wounds); no GRIT x1 roll is needed")
+    per = _per(state, actor.id)
+    for_ = str(options.get("for") or "significant")
+    if for_ not in ACTIONS:
+        raise RuleError(f"a GRIT x1 roll is for one action: {', '.join(ACTIONS)}, not {for_!r}")
+    if round_state(per["round"])[for_]:
+        raise RuleError(f"the {_ACTION_NAMES[for_]} of this round is spent")
+    rec = roll_d100(dice, f"{actor.name}: GRIT x1 to act while incapacitated ({_ACTION_NAMES[for_]})")
+    check = incapacitated_check(rec.total, int(s["grit"]), settings["wounded_action_penalty"])
+    head = f"{actor.name} rolls {rec.total} against GRIT {check['target']}%: "
+    if not check["may_act"]:
+        per["act_check"] = None
+        per["round"] = spend_action(per["round"], for_)
+        return [rec], [head + f"the {_ACTION_NAMES[for_]} is lost"]
+    per["act_check"] = {**check, "for": for_, "used": False}
+    penalty = f", at {check['penalty']:+d}%" if check["penalty"] else ", with no penalty"
+    return [rec], [head + f"may take the {_ACTION_NAMES[for_]}{penalty}"]
+
+
+def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict,
+                options: dict) -> tuple:
+    """Section "LAST STAND": the dying character's NERVE x 5 roll, once; a failure collapses at once."""
+    s = with_defaults(actor.sheet)
+    if wound_state(wounds_of(s)) != "dying":
+        raise RuleError(f"{actor.name} is not dying (5 wounds); there is no Last Stand to make")
+    per = _per(state, actor.id)
+    if per["last_stand"] or per["status"] != ACTING:
+        raise RuleError(f"{actor.name} has already made the Last Stand")
+    rec = roll_d100(dice, f"{actor.name}: Last Stand (NERVE x5)")
+    outcome = last_stand_outcome(rec.total, int(s["nerve"]), settings["wounded_action_penalty"])
+    per["last_stand"] = {**outcome, "used": False}
+    head = f"{actor.name}'s Last Stand: {rec.total} against {outcome['target']}%, "
+    head += quality_label(rec.total, outcome["target"])
+    if not outcome["may_act"]:
+        per["status"] = COLLAPSED
+        return [rec], [head + f": {actor.name} collapses"]
+    penalty = f" at {outcome['penalty']:+d}%" if outcome["penalty"] else ""
+    return [rec], [head + ": one final action" + penalty]
+
+
+_TURN_ACTIONS = {"move": _spend, "significant": _spend, "quick": _spend, "grit_check": _grit_check,
+                 "last_stand": _last_stand}
+
+
+def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+        settings: Mapping | None = None, options: Mapping | None = None) -> TurnUpdate:
+    """One turn action of ``actor``, on its turn; RuleError when the rules forbid it now.
+
+    ``move`` (``options["distance"]``: zone steps, 0 or 1), ``significant``
+    and ``quick`` (``options["what"]``, free text) spend the round's action
+    ("ACTION ECONOMY"). ``grit_check`` (``options["for"]``: significant, move
+    or quick) is the GRIT x 1 roll at 4 wounds ("INCAPACITATION").
+    ``last_stand`` is the dying character's NERVE x 5 roll ("LAST STAND").
+    Attacks go through ``attack`` and :func:`record_attack`; holding or
+    delaying a turn is not in the document (RuleNotImplemented).
+    """
+    if action == "attack" or action.startswith("attack:"):
+        raise RuleNotImplemented("an attack is resolved by attack(); record it with record_attack()")
+    step = _TURN_ACTIONS.get(action)
+    if step is None:
+        raise RuleNotImplemented(f"Atomic Tomorrow Adventures: the action {action!r} is not in the rules")
+    if state.get("current") != actor.id:
+        raise RuleError(f"it is not {actor.name}'s turn")
+    state = copy.deepcopy(dict(state))
+    rolls, log = step(state, actor, action, dice, settings_with_defaults(settings), dict(options or {}))
+    return _update(state, rolls, log)
+
+
+def record_attack(state: Mapping, result: AttackResult) -> dict:
+    """The fight state after an attack: the attacker's spent action, the defender's defense count,
+    a Last Stand or GRIT x 1 check used (the ``round``, ``last_stand`` and ``act_check`` effects)."""
+    state = copy.deepcopy(dict(state))
+    for effect in result.effects:
+        if effect.kind in ("round", "last_stand", "act_check"):
+            _per(state, effect.target)[effect.kind] = copy.deepcopy(effect.data[effect.kind])
+    return state

@@ -1,0 +1,566 @@
+"""The attack pipeline (*3d6 Combat*, "Attacking", "Hit Locations", "Ranged Attacks", "Area of
+Effects", "Maneuvers"): to-hit modifiers, the roll, the defense, and the damage of each hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..dice import DiceSource
+from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
+from .checks import Check, check, contest_key
+from .cover import cover_effect
+from .data import (
+    LOCATIONS,
+    MANEUVERS,
+    PIERCING,
+    S_AOE,
+    S_ATTACK,
+    S_GM,
+    S_INJURY,
+    S_MANEUVER,
+    S_RANGED,
+    S_READING,
+    settings_of,
+)
+from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, record_defense
+from .health import resolve_damage
+from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
+from .maneuvers import chosen_maneuver, damage_adjustments
+from .movement import distance_yards, maneuver_movement
+from .ranged import extra_hits, range_penalty, rapid_fire_bonus, rapid_strike_shots
+from .sheet import (
+    attack_weapon,
+    current_hp,
+    has_trait,
+    int_of,
+    num_of,
+    parse_damage,
+    reach_of,
+    skill_level,
+    step_length,
+    weapon_kind,
+    weapons,
+)
+
+
+def own_copy(request: AttackRequest) -> AttackRequest:
+    """A copy the resolution may annotate (defenses used, distance) without touching the caller's."""
+    a = replace(request.attacker, state=dict(request.attacker.state or {}))
+    t = replace(request.target, state=dict(request.target.state or {}))
+    distance = request.distance
+    if not distance and a.position is not None and t.position is not None:
+        distance = distance_yards(a.position, t.position)
+    return replace(request, attacker=a, target=t, distance=distance, options=dict(request.options or {}))
+
+
+@dataclass
+class _Ctx:
+    request: AttackRequest
+    settings: dict
+    rolls: list = field(default_factory=list)
+    effects: list = field(default_factory=list)
+    lines: list = field(default_factory=list)
+
+
+def _roll_location(ctx: _Ctx, dice: DiceSource, damage_type: str) -> str:
+    rec = dice.roll("3d6", "random hit location")
+    ctx.rolls.append(rec)
+    loc = hit_location(rec.total)
+    if loc in ("hand", "foot"):
+        side = dice.roll("1d6", f"{loc}: right (1-3) or left (4-6)")
+        ctx.rolls.append(side)
+        loc = ("right_" if side.total <= 3 else "left_") + loc
+    return loc
+
+
+def attack_info(request: AttackRequest, weapon: dict, damage_type: str) -> AttackInfo:
+    """What the defender needs to know about an attack with this weapon ("Defending")."""
+    kind = weapon_kind(weapon)
+    return AttackInfo(
+        ranged=kind in ("ranged", "thrown"),
+        thrown=kind == "thrown",
+        bullet=bool(weapon.get("bullet", kind == "ranged" and weapon.get("firearm", True))),
+        area=bool(weapon.get("area")),
+        flail=bool(weapon.get("flail")),
+        thrust=weapon.get("attack") == "thrust" or damage_type in ("imp", *PIERCING),
+        armed=not weapon.get("unarmed"),
+        distance=request.distance,
+        attacker_id=request.attacker.id,
+    )
+
+
+def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings: dict | None = None,
+                     n_attacks_penalty: list[Modifier] | None = None) -> tuple[int, str, list[Modifier], int | None, dict]:
+    """Base skill, modifiers and cap of one attack ("Attacking", "Hit Locations", "Ranged Attacks",
+    "Maneuvers"). Returns (base, base label, modifiers, cap, facts)."""
+    st = settings_of(settings)
+    opts = request.options or {}
+    a, t = request.attacker, request.target
+    base, label = skill_level(a.sheet, weapon.get("skill"))
+    mods: list[Modifier] = list(n_attacks_penalty or [])
+    facts: dict = {}
+    kind = weapon_kind(weapon)
+    ranged = kind in ("ranged", "thrown")
+    maneuver, variant, moved = chosen_maneuver(opts, a.state)
+    m = MANEUVERS.get(maneuver)
+    if m is None or not m.attack:
+        raise RuleError(f"{maneuver!r} is not an attacking maneuver")
+    if m.attack == "melee" and ranged:
+        raise RuleError(f"{m.name} is for melee weapons")
+    if m.attack == "ranged" and not ranged:
+        raise RuleError(f"{m.name} is for ranged weapons")
+    if variant and variant not in m.variants:
+        raise RuleError(f"{m.name} has no {variant!r} option")
+    allowed = maneuver_movement(a.sheet, maneuver, variant)
+    if moved > allowed + 1e-9:
+        raise RuleError(f"{m.name} allows {allowed} yards of movement, not {moved:g}")
+    shock_pts = int_of(a.sheet.get("shock")) or int_of(a.state.get("shock"))
+    if shock_pts:
+        mods.append(Modifier("shock", -min(shock_pts, 8), S_INJURY))
+    cap = None
+    if maneuver == "all_out_attack" and variant == "determined":
+        mods.append(Modifier("All-Out Attack (Determined)", 4, S_MANEUVER))
+    if maneuver == "all_out_attack_ranged" and variant == "determined":
+        mods.append(Modifier("All-Out Attack (ranged, Determined)", 1, S_MANEUVER))
+    if maneuver == "committed_attack":
+        if variant == "determined":
+            mods.append(Modifier("Committed Attack (Determined)", 2, S_MANEUVER))
+        if moved > step_length(a.sheet) + 1e-9:
+            mods.append(Modifier("Committed Attack: two steps", -2, S_MANEUVER))
+    if maneuver == "move_and_attack":
+        if ranged:
+            bulk = int_of(weapon.get("bulk"))
+            mods.append(Modifier("Move and Attack (ranged: -2 or Bulk)", min(-2, bulk), S_MANEUVER))
+        else:
+            mods.append(Modifier("Move and Attack (melee)", -4, S_MANEUVER))
+        if not opts.get("slam"):
+            cap = 9
+    ev = a.state.get("evaluate") or {}
+    if ev and ev.get("target") == t.id:
+        mods.append(Modifier("Evaluate", min(3, max(1, int_of(ev.get("turns"), 1))), S_MANEUVER))
+    location = opts.get("location", "torso") or "torso"
+    if location != "random":
+        target_weapon = weapons(t.sheet).get(opts.get("target_weapon") or "", {})
+        mods += location_penalty(location, t.sheet, target_weapon.get("reach", 1), bool(opts.get("from_behind")),
+                                 bool(weapon.get("fencing")), bool(opts.get("disarm")), st)
+    if not ranged and request.distance:
+        reach = max(1.0, reach_of(weapon)) + (1 if maneuver == "all_out_attack" and variant == "long" else 0)
+        if request.distance > reach + 1e-9:
+            raise RuleError(f"{wname} reaches {reach:g} yard(s); the target is {request.distance:g} away")
+    if ranged:
+        speed = num_of(opts.get("target_speed", t.state.get("last_move", 0)))
+        dist = request.distance
+        if weapon.get("max") and dist > num_of(weapon["max"]):
+            raise RuleError(f"{wname} reaches {weapon['max']} yards at most")
+        rp = range_penalty(dist, speed)
+        if rp:
+            mods.append(Modifier(f"range {dist:g} yd + speed {speed:g} yd/s" if speed >= 2 else f"range {dist:g} yd",
+                                 rp, S_RANGED))
+        facts["half_damage"] = bool(weapon.get("half_d")) and dist >= num_of(weapon["half_d"])
+        if dist <= num_of(st["close_quarters_yards"]) and int_of(weapon.get("bulk")):
+            mods.append(Modifier("close quarters: Bulk", -abs(int_of(weapon["bulk"])), S_RANGED))
+        aim = int_of(opts.get("aim_turns", a.state.get("aim_turns", 0)))
+        if aim:
+            acc = int_of(weapon.get("acc"))
+            if opts.get("braced"):
+                if moved:
+                    raise RuleError("moving unbraces the weapon")
+                acc += 1
+                mods.append(Modifier("braced: +1 Acc", 0, S_ATTACK))
+            mods.append(Modifier(f"aimed (Acc {acc})", acc, S_MANEUVER))
+            if aim >= 2:
+                mods.append(Modifier(f"aimed {aim} seconds", 1 if aim == 2 else 2, S_MANEUVER))
+        if opts.get("aim_at_ground") and weapon.get("area"):
+            mods.append(Modifier("area attack aimed at the ground", 4, S_AOE))
+    sm = int_of(t.sheet.get("sm"))
+    if sm and ranged:
+        mods.append(Modifier("target size modifier", sm, S_RANGED))
+    if request.cover is not None:
+        ce = cover_effect(request.cover, st)
+        if ce.level == "total":
+            raise RuleError("the target is completely behind cover")
+        if ce.modifier:
+            mods.append(Modifier(ce.label, ce.modifier, S_READING))
+    if opts.get("modifier"):
+        mods.append(Modifier(str(opts.get("modifier_label") or "GM modifier"), int_of(opts["modifier"]), S_GM))
+    facts.update({"maneuver": maneuver, "variant": variant, "location": location, "ranged": ranged})
+    return base, label, mods, cap, facts
+
+
+def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, hits: int) -> dict:
+    """The target's active defense against a hit ("Defending"); returns the hits it stops."""
+    req = ctx.request
+    t = req.target
+    opts = req.options or {}
+    st = ctx.settings
+    if attack_check.result == "critical success" and st["critical_hit_no_defense"]:
+        return {"stopped": 0, "defense": None, "note": "critical hit: no defense"}
+    choice = opts.get("defense", "best")
+    if choice in (None, "none"):
+        return {"stopped": 0, "defense": None, "note": "no defense chosen"}
+    if choice == "best" or isinstance(choice, str):
+        avail = available_defenses(t.sheet, t.state, info, st)
+        if isinstance(choice, str) and choice != "best":
+            avail = [d for d in avail if d["type"] == choice]
+        if not avail:
+            return {"stopped": 0, "defense": None, "note": "no defense available"}
+        chosen = {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")}
+    else:
+        chosen = dict(choice)
+    extra_rolls = []
+    if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
+        acro, _ = skill_level(t.sheet, "Acrobatics")
+        ac = check(dice, "acrobatic dodge (Acrobatics)", acro, [], "Acrobatics")
+        extra_rolls.append(ac)
+        chosen["acrobatic_result"] = ac.result
+    base, mods, label = defense_level(t.sheet, t.state, chosen, info, st)
+    d = check(dice, f"defense: {chosen['type']}", base, mods, label)
+    ctx.rolls += [c.roll for c in extra_rolls] + [d.roll]
+    checks = [d]
+    maneuver = t.state.get("maneuver")
+    if not d.success and maneuver == "all_out_defense" and t.state.get("variant") == "double" and opts.get("second_defense"):
+        second = dict(opts["second_defense"])
+        if second.get("type") == chosen["type"]:
+            raise RuleError("Double Defense uses two different defenses")
+        b2, m2, l2 = defense_level(t.sheet, t.state, second, info, st)
+        d2 = check(dice, f"second defense: {second['type']}", b2, m2, l2)
+        ctx.rolls.append(d2.roll)
+        checks.append(d2)
+        if d2.success:
+            d, chosen = d2, second
+    stopped = 0
+    if d.success:
+        stopped = min(hits, 1 + max(0, d.margin)) if st["defense_stops_extra_hits"] else hits
+    tid = t.id
+    used = {"dodge": "dodges", "parry": "parries", "block": "blocked"}[chosen["type"]]
+    ctx.effects.append(Effect("defended", tid, {"defense": chosen["type"], "counter": used,
+                                                 "weapon": chosen.get("weapon"), "limbs": parry_limbs(chosen)}))
+    if chosen.get("dive"):
+        ctx.effects.append(Effect("condition", tid, {"condition": "prone"}))
+    if chosen.get("riposte") and d.success:
+        ctx.effects.append(Effect("defense_penalty", req.attacker.id,
+                                  {"against": tid, "value": int_of(chosen["riposte"]) // 2}))
+    if maneuver == "aim":
+        ctx.effects.append(Effect("aim_lost", tid, {}))
+    if maneuver == "concentrate":
+        will = int_of(t.sheet.get("Will") or t.sheet.get("IQ"), 10)
+        cc = check(dice, "keep concentrating (Will-3)", will, [Modifier("defending while concentrating", -3, S_MANEUVER)], "Will")
+        ctx.rolls.append(cc.roll)
+        checks.append(cc)
+        if not cc.success:
+            ctx.effects.append(Effect("concentration_lost", tid, {}))
+    return {"stopped": stopped, "defense": chosen, "checks": [c.to_dict() for c in checks], "success": d.success}
+
+
+def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra: list[Modifier],
+                   label: str, hp_before: int, shots: int | None = None) -> dict:
+    req = ctx.request
+    opts = req.options or {}
+    a, t = req.attacker, req.target
+    st = ctx.settings
+    damage_type = weapon.get("type", "cr")
+    if opts.get("tip_slash"):
+        if damage_type != "imp" or weapon.get("attack") != "thrust":
+            raise RuleError("Tip Slash needs a thrusting impaling attack")
+        damage_type = "cut"
+    base, blabel, mods, cap, facts = attack_modifiers(req, wname, weapon, st, extra)
+    location = facts["location"]
+    if location in ONLY_TYPES and damage_type not in ONLY_TYPES[location]:
+        raise RuleError(f"{LOCATIONS[location].name} can only be targeted by {', '.join(ONLY_TYPES[location])}")
+    ranged = facts["ranged"]
+    if shots is None:
+        shots = max(1, int_of(opts.get("shots", 1)))
+    rof = int_of(weapon.get("rof"), 1)
+    pellets = max(1, int_of(weapon.get("pellets"), 1))
+    shotgun_mult = 1
+    if ranged and shots > 1:
+        if shots > rof:
+            raise RuleError(f"{wname} fires at most {rof} shots (RoF)")
+    fired = shots
+    if ranged and pellets > 1:
+        half_d = num_of(weapon.get("half_d"))
+        if half_d and req.distance <= 0.1 * half_d:
+            shotgun_mult = max(1, pellets // 2)
+            mods.append(Modifier(f"shotgun at close range: damage and DR x{shotgun_mult}", 0, S_RANGED))
+        else:
+            shots *= pellets
+    if ranged and shots > 1:
+        b = rapid_fire_bonus(shots)
+        if b:
+            mods.append(Modifier(f"rapid fire ({shots} shots)", b, S_RANGED))
+    chk = check(dice, f"{label}: {wname} ({blabel})", base, mods, blabel, cap)
+    ctx.rolls.append(chk.roll)
+    out: dict = {"weapon": wname, "check": chk.to_dict(), "shots": fired if ranged else 0, "hits": 0, "landed": 0,
+                 "injury": 0, "damage": []}
+    if not chk.success:
+        if chk.margin == -1 and chk.result == "failure" and location in MISS_BY_ONE_TORSO:
+            location = "torso"
+            out["note"] = "missed by 1: hits the torso instead"
+        else:
+            out["note"] = chk.result
+            return out
+    if location == "weapon":
+        if not opts.get("disarm"):
+            raise RuleNotImplemented("striking a weapon to break it is not automated; use the disarm option")
+    hits = extra_hits(max(0, chk.margin), max(1, int_of(weapon.get("rcl"), 1)), shots) if shots > 1 else 1
+    out["hits"] = hits
+    info = attack_info(req, weapon, damage_type)
+    defense = _defend(ctx, dice, info, chk, hits)
+    out["defense"] = defense
+    landed = hits - defense["stopped"]
+    out["landed"] = landed
+    if landed <= 0:
+        return out
+    if location == "weapon":
+        out["disarm"] = _disarm(ctx, dice, weapon)
+        return out
+    dmods = damage_adjustments(parse_damage(weapon.get("damage", "1d"), int_of(a.sheet.get("ST"), 10))[1],
+                           facts["maneuver"], facts["variant"], weapon)
+    hp_now = hp_before
+    for i in range(landed):
+        loc = _roll_location(ctx, dice, damage_type) if location == "random" else location
+        res = resolve_damage(t, weapon, damage_type, loc, dice, int_of(a.sheet.get("ST"), 10), dmods,
+                             facts.get("half_damage", False), shotgun_mult, settings=st, hp_before=hp_now,
+                             label=f"{label} damage" + (f" (hit {i + 1})" if landed > 1 else ""))
+        ctx.rolls += res.pop("rolls")
+        ctx.effects += res.pop("effects")
+        hp_now = res["hp_after"]
+        out["injury"] += res["injury"]
+        out["damage"].append(res)
+    out["hp_after"] = hp_now
+    return out
+
+
+def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
+    """Disarm ("Attacking"): after the hit, a quick contest of combat skills (ST-based if chosen)."""
+    req = ctx.request
+    opts = req.options or {}
+    a, t = req.attacker, req.target
+    twname = opts.get("target_weapon")
+    tws = weapons(t.sheet)
+    if twname not in tws:
+        raise RuleError("a disarm names the target's weapon (option target_weapon)")
+    tw = tws[twname]
+
+    def level(sheet: dict, w: dict, st_based: bool) -> tuple[int, list[Modifier], str]:
+        lvl, lab = skill_level(sheet, w.get("skill"))
+        mods = []
+        if st_based:
+            mods.append(Modifier("ST-based", int_of(sheet.get("ST"), 10) - int_of(sheet.get("DX"), 10), S_ATTACK))
+        return lvl, mods, lab
+
+    b1, m1, l1 = level(a.sheet, weapon, bool(opts.get("disarm_st_based")))
+    t_st = bool(opts.get("defender_st_based")) and weapon_kind(tw) != "ranged"
+    b2, m2, l2 = level(t.sheet, tw, t_st)
+    c1 = check(dice, "disarm contest (attacker)", b1, m1, l1)
+    c2 = check(dice, "disarm contest (defender)", b2, m2, l2)
+    ctx.rolls += [c1.roll, c2.roll]
+    if c1.result == "critical failure":
+        outcome = "attacker disarmed"
+        ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon}))
+    elif contest_key(c1) > contest_key(c2):
+        outcome = "weapon flung 1 yard"
+        ctx.effects.append(Effect("disarmed", t.id, {"weapon": twname, "yards": 1}))
+    elif c2.margin - c1.margin <= 3:
+        outcome = "weapon unreadied"
+        ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname}))
+    else:
+        outcome = "no effect"
+    return {"outcome": outcome, "attacker": c1.to_dict(), "defender": c2.to_dict()}
+
+
+def rapid_strike_penalty(sheet: dict, levels: int, ranged: bool) -> list[Modifier]:
+    """The to-hit penalty of each attack of a Rapid Strike ("Attacking": -6 per split, halved by Trained
+    By A Master or Weapon Master; Quick Shot buys it off for a ranged weapon)."""
+    per = -3 if (has_trait(sheet, "trained_by_a_master") or has_trait(sheet, "weapon_master")) else -6
+    mods = [Modifier(f"Rapid Strike x{2 ** levels}", per * levels, S_ATTACK)]
+    if ranged:
+        qs = int_of((sheet.get("techniques") or {}).get("Quick Shot"))
+        if qs:
+            mods.append(Modifier("Quick Shot technique", min(qs, -per * levels), S_ATTACK))
+    return mods
+
+
+def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
+    """Resolve an attack: to-hit, the target's defense, location, damage, injury and its
+    consequences ("Attacking", "Hit Locations", "Ranged Attacks", "Area of Effects", "Defending",
+    "Maneuvers", "Damage", "Injury").
+
+    ``request.options``: ``maneuver`` and ``variant``, ``moved`` (yards),
+    ``location`` (a key of LOCATIONS or ``random``), ``from_behind``,
+    ``rapid_strike`` (levels), ``dual_weapon`` (second weapon name),
+    ``tip_slash``, ``braced``, ``aim_turns``, ``shots`` (for a ranged Rapid
+    Strike: the total the attacks split, or a list per attack; never more
+    than the RoF, see :func:`rapid_strike_shots`), ``target_speed``,
+    ``disarm`` with ``target_weapon``, ``defense`` (``best``, ``none``, a
+    type or a dict for :func:`defense_level`), ``second_defense``,
+    ``modifier``, ``settings``.
+    """
+    opts = request.options or {}
+    st = settings_of(settings or opts.get("settings"))
+    request = own_copy(request)
+    a, t = request.attacker, request.target
+    wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
+    ctx = _Ctx(request, st)
+    if weapon.get("area"):
+        return _area_attack(ctx, dice, wname, weapon)
+    maneuver, variant, _moved = chosen_maneuver(opts, a.state)
+    if maneuver == "feint":
+        fr = feint(a, t, dice, wname, opts.get("target_weapon"))
+        return AttackResult(
+            hit=False,
+            summary=f"{a.name} feints {t.name}: " + (f"-{fr['margin']} to {t.name}'s defense against the next attack"
+                                                      if fr["margin"] else "no effect"),
+            rolls=fr["rolls"], modifiers=[], effects=fr["effects"],
+            details={"target": t.id, "attacker": a.id, "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
+    if maneuver == "all_out_attack_ranged" and variant == "suppression_fire":
+        raise RuleNotImplemented("Suppression Fire attacks whoever enters the area later: roll those attacks "
+                                 "with skill 8 + the rapid fire bonus (see the help page)")
+    ranged = weapon_kind(weapon) in ("ranged", "thrown")
+    plan: list[tuple[str, dict, list[Modifier]]] = []
+    shots_each: list[int | None] = []
+    if opts.get("rapid_strike"):
+        levels = int_of(opts["rapid_strike"])
+        if ranged:
+            shots_each = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
+        pen = rapid_strike_penalty(a.sheet, levels, ranged)
+        plan = [(wname, weapon, list(pen)) for _ in range(2 ** levels)]
+    elif opts.get("dual_weapon"):
+        w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
+        if w2name == wname:
+            raise RuleError("a Dual Weapon Attack uses two different weapons")
+        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
+        plan = [(wname, weapon, list(pen)), (w2name, w2, list(pen))]
+    elif maneuver == "all_out_attack" and variant == "double":
+        plan = [(wname, weapon, []), (wname, weapon, [])]
+    else:
+        plan = [(wname, weapon, [])]
+    if maneuver == "all_out_attack" and variant == "feint":
+        fr = feint(a, t, dice, wname)
+        ctx.rolls += fr["rolls"]
+        if fr["margin"] > 0:
+            t.state["feint_penalty"] = fr["margin"]
+    results = []
+    hp_now = current_hp(t.sheet)
+    for i, (wn, w, extra) in enumerate(plan):
+        label = "attack" if len(plan) == 1 else f"attack {i + 1}"
+        res = _single_attack(ctx, dice, wn, w, extra, label, hp_now, shots_each[i] if shots_each else None)
+        hp_now = res.get("hp_after", hp_now)
+        results.append(res)
+        used = (res.get("defense") or {}).get("defense")
+        if used:  # later attacks of the same turn see the defenses already used
+            t.state = record_defense(t.state, used)
+    total = sum(r["injury"] for r in results)
+    landed = sum(r["landed"] for r in results)
+    mods: list[Modifier] = []
+    for i, r in enumerate(results):
+        prefix = "" if len(results) == 1 else f"attack {i + 1}: "
+        mods += [Modifier(prefix + m["label"], m["value"], m["source"]) for m in r["check"]["modifiers"]]
+    parts = []
+    for i, r in enumerate(results):
+        c = r["check"]
+        s = f"{r['weapon']}: {c['roll']} vs {c['effective']} ({c['result']})"
+        if r.get("note"):
+            s += f", {r['note']}"
+        if r["hits"]:
+            dfn = r.get("defense") or {}
+            if dfn.get("defense"):
+                s += f", {dfn['defense']['type']} {'succeeds' if dfn.get('success') else 'fails'}"
+            if r["landed"]:
+                s += f", {r['landed']} hit(s), {r['injury']} injury"
+            if r.get("disarm"):
+                s += f", {r['disarm']['outcome']}"
+        parts.append(s)
+    summary = f"{a.name} attacks {t.name}: " + "; ".join(parts)
+    return AttackResult(
+        hit=landed > 0,
+        summary=summary,
+        rolls=[r for r in ctx.rolls if r is not None],
+        modifiers=mods,
+        effects=ctx.effects,
+        details={"target": t.id, "attacker": a.id, "attacks": results, "injury": total,
+                 "hp_after": hp_now, "settings": st},
+    )
+
+
+def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str | None = None,
+          target_weapon: str | None = None) -> dict:
+    """Feint ("Maneuvers"): quick contest of weapon skills; the winner's margin comes off the target's
+    defense against the attacker's next attack."""
+    _, w = attack_weapon(attacker.sheet, weapon, attacker.state)
+    tws = weapons(target.sheet)
+    tw = tws.get(target_weapon or "") or next(iter(tws.values()), {})
+    b1, l1 = skill_level(attacker.sheet, w.get("skill"))
+    b2, l2 = skill_level(target.sheet, tw.get("skill"))
+    c1 = check(dice, "feint (attacker)", b1, [], l1)
+    c2 = check(dice, "feint (defender)", b2, [], l2)
+    won = contest_key(c1) > contest_key(c2)
+    margin = (c1.margin - c2.margin) if won and c1.success else 0
+    return {"margin": max(0, margin), "attacker": c1.to_dict(), "defender": c2.to_dict(),
+            "rolls": [c1.roll, c2.roll],
+            "effects": [Effect("feint_penalty", target.id, {"against": attacker.id, "value": max(0, margin)})]}
+
+
+_DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> AttackResult:
+    """An area attack ("Area of Effects"): no active defense but a dive, damage divided by the distance
+    from the centre, scatter by the margin of a miss or of the dive."""
+    req = ctx.request
+    a, t = req.attacker, req.target
+    if t.position is None:
+        raise RuleError("an area attack needs the tokens' positions")
+    radius = num_of(weapon.get("area"))
+    base, blabel, mods, cap, facts = attack_modifiers(req, wname, weapon, ctx.settings)
+    chk = check(dice, f"area attack: {wname}", base, mods, blabel, cap)
+    ctx.rolls.append(chk.roll)
+    centre = tuple(t.position)
+    scatter = 0
+    dived: set[str] = set()
+    notes = []
+    info = attack_info(req, weapon, weapon.get("type", "cr"))
+    if not chk.success:
+        scatter = -chk.margin
+    else:
+        dfn = (req.options or {}).get("defense", "best")
+        if dfn not in (None, "none") and not (chk.result == "critical success" and ctx.settings["critical_hit_no_defense"]):
+            try:
+                base_d, mods_d, label_d = defense_level(t.sheet, t.state, {"type": "dodge", "dive": True}, info,
+                                                        ctx.settings)
+            except RuleError as exc:
+                notes.append(str(exc))
+            else:
+                d = check(dice, "dive away from the area", base_d, mods_d, label_d)
+                ctx.rolls.append(d.roll)
+                ctx.effects.append(Effect("condition", t.id, {"condition": "prone"}))
+                if d.success:
+                    dived.add(t.id)
+                    scatter = d.margin
+    if scatter:
+        drec = dice.roll("1d8", "scatter direction (1 = north, clockwise)")
+        ctx.rolls.append(drec)
+        dx, dy = _DIRECTIONS[drec.total - 1]
+        centre = (centre[0] + dx * scatter, centre[1] + dy * scatter)
+        notes.append(f"scatters {scatter} yd to {centre}")
+    victims = [c for c in [t, *req.others] if c.position is not None and c.id not in dived
+               and distance_yards(centre, c.position) <= radius]
+    total = 0
+    per_target = []
+    for v in victims:
+        dist = int(distance_yards(centre, v.position))
+        res = resolve_damage(v, weapon, weapon.get("type", "cr"), "torso", dice, int_of(a.sheet.get("ST"), 10),
+                             dr_override=average_dr(v.sheet), divide_by=max(1, dist), settings=ctx.settings,
+                             label=f"area damage to {v.name}", vitals_roll=False)
+        ctx.rolls += res.pop("rolls")
+        ctx.effects += res.pop("effects")
+        res["target"] = v.id
+        res["distance"] = dist
+        total += res["injury"]
+        per_target.append(res)
+    summary = (f"{a.name} attacks an area around {t.name}: {chk.roll.total if chk.roll else '?'} vs {chk.effective} "
+               f"({chk.result}); " + "; ".join(notes + [f"{r['target']}: {r['injury']} injury" for r in per_target]))
+    return AttackResult(hit=bool(per_target), summary=summary, rolls=ctx.rolls, modifiers=mods, effects=ctx.effects,
+                        details={"target": t.id, "attacker": a.id, "check": chk.to_dict(), "centre": centre,
+                                 "scatter": scatter, "damage": per_target, "injury": total, "settings": ctx.settings})

@@ -1,0 +1,250 @@
+"""Active defenses (*3d6 Combat*, "Defending"): Dodge, Parry and Block with their options, the
+defender's maneuver, feints and ripostes; the levels each defense has against an attack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..system import Modifier, RuleError
+from .checks import effective_skill, is_success
+from .data import MANEUVERS, RETREAT_PLUS3_SKILLS, S_DEFEND, S_GM, S_MANEUVER, S_READING, settings_of
+from .sheet import (
+    block_base,
+    conditions_of,
+    dodge_breakdown,
+    has_trait,
+    int_of,
+    parry_base,
+    reach_of,
+    ready_weapons,
+    weapon_kind,
+    weapons,
+)
+
+
+@dataclass
+class AttackInfo:
+    """What the defender needs to know about the attack."""
+
+    ranged: bool = False
+    thrown: bool = False
+    bullet: bool = False  # a high-speed missile: cannot be blocked
+    area: bool = False
+    flail: bool = False
+    thrust: bool = False
+    armed: bool = True
+    distance: float = 1
+    attacker_id: str = ""
+
+
+def feint_penalty(state: dict, attacker_id: str) -> int:
+    """The penalty a feint by ``attacker_id`` puts on this defender ("Maneuvers", Feint)."""
+    fp = state.get("feint_penalty")
+    if isinstance(fp, dict):
+        return int_of(fp.get(attacker_id))
+    return int_of(fp)
+
+
+#: per-round defense bookkeeping in a combatant's fight state ("Defending")
+ROUND_COUNTERS = ("dodges", "parries", "blocked", "limbs_used")
+FREE_HAND = "free hand"
+_COUNTER = {"dodge": "dodges", "parry": "parries", "block": "blocked"}
+
+
+def parry_limbs(defense: dict) -> list[str]:
+    """The limbs a Cross or Supported parry ties up for the rest of the round ("Defending": "you can't
+    parry any more attacks in the round with the limbs you just used"): both weapons of a Cross, the
+    weapon and the free hand of a Supported parry; none for any other defense."""
+    if defense.get("type") != "parry":
+        return []
+    if defense.get("cross"):
+        return [str(defense.get("weapon")), str(defense["cross"])]
+    if defense.get("supported"):
+        return [str(defense.get("weapon")), FREE_HAND]
+    return []
+
+
+def record_defense(state: dict, defense: dict, limbs: list[str] | None = None) -> dict:
+    """A combatant's state after it used ``defense`` (a new dict): one more dodge or parry this round,
+    its block spent, the limbs of a Cross or Supported parry (or ``limbs``, as an attack's "defended"
+    effect names them) out of parrying ("Defending")."""
+    out = dict(state or {})
+    key = _COUNTER.get(defense.get("type") or "")
+    if key == "blocked":
+        out["blocked"] = True
+    elif key:
+        out[key] = int_of(out.get(key)) + 1
+    limbs = parry_limbs(defense) if limbs is None else limbs
+    if limbs:
+        out["limbs_used"] = sorted(set(out.get("limbs_used") or []) | set(limbs))
+    return out
+
+
+def new_round_defenses(state: dict) -> dict:
+    """A combatant's state at the start of a round: no dodges, parries or block used yet, every limb
+    free to parry again ("Defending": the limits of Block, Parry and Cross are per round)."""
+    return {k: v for k, v in (state or {}).items() if k not in ROUND_COUNTERS}
+
+
+def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
+                  settings: dict | None = None) -> tuple[int, list[Modifier], str]:
+    """Effective level of one active defense and its modifiers ("Defending").
+
+    ``defense``: ``type`` (dodge / parry / block), ``weapon`` (for a parry),
+    ``retreat``, ``dive``, ``acrobatic`` (+2 / -2 from a roll made by the
+    caller: pass ``acrobatic_result``), ``cross`` (second weapon) or
+    ``supported``, ``riposte`` (points taken off the parry).
+    ``state`` is the target's fight state: the defender's maneuver, its
+    defenses used this round (``dodges``, ``parries``, ``blocked``, and
+    ``limbs_used`` by a Cross or Supported parry, which cannot parry again this
+    round), feints and ripostes against it.
+    Returns (level, modifiers, base label); raises RuleError if it cannot be used.
+    """
+    st = settings_of(settings)
+    kind = defense.get("type")
+    maneuver = MANEUVERS.get(state.get("maneuver") or "")
+    conds = conditions_of(target, state)
+    if conds & {"unconscious", "dead", "destroyed", "mortally wounded"}:
+        raise RuleError("an unconscious token cannot defend")
+    if maneuver and maneuver.no_defense and not state.get("stunned_turn"):
+        raise RuleError(f"no active defense after {maneuver.name}")
+    if attack.area and not (kind == "dodge" and defense.get("dive")):
+        raise RuleError("only a dive (a Dodge) helps against an area attack")
+    mods: list[Modifier] = []
+    if kind == "dodge":
+        base, mods = dodge_breakdown(target)
+        label = "Dodge (Basic Speed + 3)"
+        n = int_of(state.get("dodges"))
+        if n:
+            mods.append(Modifier(f"{n} earlier dodge(s) this round", -n, S_DEFEND))
+        if defense.get("dive"):
+            if not (attack.ranged or attack.area):
+                raise RuleError("a dive is only against ranged attacks")
+            mods.append(Modifier("dive (go prone)", 3, S_DEFEND))
+        if defense.get("acrobatic"):
+            res = defense.get("acrobatic_result")
+            if res is None:
+                raise RuleError("an acrobatic dodge needs its Acrobatics roll")
+            mods.append(Modifier("acrobatic dodge", 2 if is_success(res) else -2, S_DEFEND))
+        if feint_penalty(state, attack.attacker_id) and st["feint_affects"] in ("dodge", "all"):
+            mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
+    elif kind == "parry":
+        ws = ready_weapons(target, state)
+        wname = defense.get("weapon")
+        if wname not in ws:
+            raise RuleError(f"{wname!r} is not a ready weapon to parry with")
+        w = ws[wname]
+        if weapon_kind(w) == "ranged" or not w.get("can_parry", True):
+            raise RuleError(f"{wname} cannot parry")
+        used = set(state.get("limbs_used") or [])
+        if wname in used:
+            raise RuleError(f"{wname} was used in a Cross or Supported parry this round: it cannot parry again")
+        if w.get("unarmed") and FREE_HAND in used:
+            raise RuleError("the free hand supported a parry this round: it cannot parry again")
+        attacked_with = state.get("attacked_with") or []
+        attacked_with = [attacked_with] if isinstance(attacked_with, str) else attacked_with
+        if maneuver and maneuver.no_parry_with_attack_weapon and wname in attacked_with:
+            raise RuleError(f"cannot parry with {wname}: it attacked under {maneuver.name}")
+        if attack.area:
+            raise RuleError("an area attack cannot be parried")
+        if attack.ranged and not attack.thrown and attack.distance > max(1.0, reach_of(w)):
+            raise RuleError("a missile can only be parried within the weapon's reach of the attacker")
+        base, label = parry_base(target, w)
+        label = f"Parry ({label}/2 + 3)"
+        fencing = bool(w.get("fencing"))
+        trained = has_trait(target, "trained_by_a_master") or has_trait(target, "weapon_master")
+        n = int_of(state.get("parries"))
+        if n:
+            per = -1 if fencing and trained else -2 if fencing or trained else -4
+            mods.append(Modifier(f"{n} earlier parry(ies) this round", per * n, S_DEFEND))
+        if w.get("unarmed") and attack.armed and not attack.thrust:
+            skills = target.get("skills") or {}
+            if not any(s in skills for s in ("Judo", "Karate")):
+                mods.append(Modifier("unarmed parry against a weapon", -3, S_DEFEND))
+        if attack.flail:
+            if fencing and not defense.get("supported"):
+                raise RuleError("a fencing weapon cannot parry a flail unless supported")
+            mods.append(Modifier("parrying a flail", -4, S_DEFEND))
+        if defense.get("cross") and defense.get("supported"):
+            raise RuleError("cross or supported, not both")
+        if defense.get("cross"):
+            if defense["cross"] not in ws or defense["cross"] == wname:
+                raise RuleError("a cross parry needs a second ready weapon")
+            if defense["cross"] in used:
+                raise RuleError(f"{defense['cross']} was used in a Cross or Supported parry this round")
+            mods.append(Modifier("cross parry", 2, S_DEFEND))
+        if defense.get("supported"):
+            if FREE_HAND in used:
+                raise RuleError("the free hand already supported a parry this round")
+            mods.append(Modifier("supported parry", 2, S_DEFEND))
+        rip = int_of(defense.get("riposte"))
+        if rip:
+            current = effective_skill(base, mods)
+            if current - rip < 8:
+                raise RuleError("a riposte cannot take the parry below 8")
+            mods.append(Modifier("riposte", -rip, S_DEFEND))
+        if feint_penalty(state, attack.attacker_id) and st["feint_affects"] == "all":
+            mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
+    elif kind == "block":
+        base = block_base(target)
+        if base is None:
+            raise RuleError("no shield to block with")
+        label = "Block (Shield/2 + 3)"
+        if state.get("blocked"):
+            raise RuleError("only one block per round")
+        if attack.bullet:
+            raise RuleError("high-speed missiles cannot be blocked")
+        if attack.area:
+            raise RuleError("an area attack cannot be blocked")
+        if feint_penalty(state, attack.attacker_id) and st["feint_affects"] == "all":
+            mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
+    else:
+        raise RuleError(f"unknown defense {kind!r}")
+    if defense.get("retreat"):
+        if attack.ranged:
+            raise RuleError("retreat only helps against melee attacks")
+        if maneuver and maneuver.no_retreat:
+            raise RuleError(f"no retreat after {maneuver.name}")
+        big = kind == "dodge"
+        if kind == "parry":
+            w = weapons(target)[defense["weapon"]]
+            skill = w.get("skill")
+            big = bool(w.get("fencing")) or (w.get("unarmed") and any(
+                s in (target.get("skills") or {}) for s in RETREAT_PLUS3_SKILLS)) or skill in RETREAT_PLUS3_SKILLS
+        mods.append(Modifier("retreat", 3 if big else 1, S_DEFEND))
+    if maneuver and maneuver.defense_mod:
+        if not (maneuver.key == "defensive_attack" and kind == "parry"
+                and weapons(target)[defense["weapon"]].get("unbalanced")):
+            mods.append(Modifier(maneuver.name, maneuver.defense_mod, S_MANEUVER))
+    if maneuver and maneuver.key == "all_out_defense" and state.get("variant") == f"enhanced_{kind}":
+        mods.append(Modifier("All-Out Defense (enhanced)", 2, S_MANEUVER))
+    if "stunned" in conds:
+        mods.append(Modifier("stunned", -4, S_READING))
+    if st["combat_reflexes_defense_bonus"] and has_trait(target, "combat_reflexes"):
+        mods.append(Modifier("Combat Reflexes", 1, S_READING))
+    pen = state.get("defense_penalty") or {}
+    if isinstance(pen, dict) and attack.attacker_id and pen.get(attack.attacker_id):
+        mods.append(Modifier("riposted by the attacker", -int_of(pen[attack.attacker_id]), S_DEFEND))
+    if defense.get("modifier"):
+        mods.append(Modifier("GM modifier", int_of(defense["modifier"]), S_GM))
+    return base, mods, label
+
+
+def available_defenses(target: dict, state: dict, attack: AttackInfo, settings: dict | None = None) -> list[dict]:
+    """Every defense the target may use against this attack, with its level, best first ("Defending")."""
+    out = []
+    candidates: list[dict] = [{"type": "dodge", "dive": attack.area}]
+    for name, w in ready_weapons(target, state).items():
+        if weapon_kind(w) != "ranged" and w.get("can_parry", True):
+            candidates.append({"type": "parry", "weapon": name})
+    candidates.append({"type": "block"})
+    for d in candidates:
+        try:
+            base, mods, label = defense_level(target, state, d, attack, settings)
+        except RuleError:
+            continue
+        out.append({**d, "level": effective_skill(base, mods), "base": base, "label": label,
+                    "modifiers": [m.to_dict() for m in mods]})
+    out.sort(key=lambda d: -d["level"])
+    return out

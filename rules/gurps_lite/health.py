@@ -1,0 +1,317 @@
+"""Damage and injury (*3d6 Combat*, "Damage", "Injury"): penetration and wounding, shock, major
+wounds and knockdown, collapse and death checks, mortal wounds, and applying a result to a sheet.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..dice import DiceSource, RollRecord
+from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
+from .checks import Check, RESULT_RANK, check
+from .data import LOCATIONS, PIERCING, S_AOE, S_INJURY, S_LOC, S_READING, WOUNDING, settings_of
+from .locations import dr_at, wounding_multiplier
+from .sheet import current_hp, int_of, max_hp, num_of, parse_damage
+
+
+def effective_dr(dr: int, armor_divisor: float = 1) -> int:
+    """DR after an armour divisor ("Damage"), rounded down."""
+    if armor_divisor <= 0:
+        raise RuleError("an armour divisor must be positive")
+    return int(math.floor(max(0, dr) / armor_divisor + 1e-9))
+
+
+def injury(damage: int, dr: int, damage_type: str, armor_divisor: float = 1) -> int:
+    """Injury from basic damage against DR ("Damage"): (damage - DR/divisor) x wounding, round down.
+
+    Cutting damage less than twice the (effective) DR of armour wounds as crushing.
+    A torso hit; see :func:`location_injury` for the other locations.
+    """
+    return location_injury(damage, dr, damage_type, "torso", armor_divisor)["injury"]
+
+
+def location_injury(damage: int, dr: int, damage_type: str, location: str = "torso",
+                    armor_divisor: float = 1, flexible: bool = False, hp: int | None = None,
+                    male: bool = False) -> dict:
+    """Penetration, wounding and injury of one hit ("Damage", "Hit Locations" notes).
+
+    Returns a dict: ``dr`` (effective), ``penetrating``, ``wound_type``,
+    ``multiplier``, ``injury`` (after the cripple cap), ``blunt_trauma``,
+    ``crippled``.
+    """
+    if damage_type not in WOUNDING:
+        raise RuleError(f"unknown damage type {damage_type!r}; known: {', '.join(WOUNDING)}")
+    damage = max(0, int(damage))
+    eff = effective_dr(dr, armor_divisor)
+    pen = max(0, damage - eff)
+    wound_type = damage_type
+    if damage_type == "cut" and eff > 0 and damage < 2 * eff:
+        wound_type = "cr"  # Damage table: cut against armour
+    mult = wounding_multiplier(wound_type, location, male)
+    inj = int(math.floor(pen * mult + 1e-9))
+    blunt = 0
+    if pen == 0 and flexible and eff > 0 and damage > 0:
+        per = 5 if damage_type == "cr" else 10 if damage_type in (*PIERCING, "cut", "imp") else 0
+        if per:
+            blunt = damage // per
+            inj = blunt
+    crippled = False
+    loc = LOCATIONS[location]
+    if hp is not None and loc.cripple is not None and inj > 0:
+        threshold = hp * loc.cripple
+        if inj > threshold:
+            crippled = True
+            inj = min(inj, int(math.floor(threshold)) + 1)
+    return {"dr": eff, "penetrating": pen, "wound_type": wound_type, "multiplier": mult,
+            "injury": inj, "blunt_trauma": blunt, "crippled": crippled}
+
+
+def shock(injury_points: int, double: bool = False) -> int:
+    """Shock from one turn's injury ("Injury": one per point, at most 4; groin cr on a male doubles)."""
+    if double:
+        return min(8, 2 * max(0, injury_points))
+    return min(4, max(0, injury_points))
+
+
+def is_major_wound(injury_points: int, hp: int, crippled: bool = False) -> bool:
+    """Major wound: more than half HP from one injury, or any crippling injury ("Injury")."""
+    return crippled or injury_points * 2 > hp
+
+
+def knockdown(sheet: dict, dice: DiceSource, modifiers: list[Modifier] | None = None) -> tuple[Check, list[str]]:
+    """HT roll against knockdown ("Injury"): failure drops held items, prone, stunned; a critical
+    failure or failure by 5+ knocks out instead of stunning."""
+    chk = check(dice, "knockdown (HT)", int_of(sheet.get("HT"), 10), modifiers, "HT")
+    if chk.success:
+        return chk, []
+    conds = ["dropped held items", "prone"]
+    if chk.result == "critical failure" or chk.margin <= -5:
+        conds.append("unconscious")
+    else:
+        conds.append("stunned")
+    return chk, conds
+
+
+def collapse_check(sheet: dict, dice: DiceSource, maneuver: str | None = None) -> Check | None:
+    """Start-of-turn HT roll below 0 HP ("Injury"); none under Do Nothing or at 0 HP or more."""
+    if current_hp(sheet) >= 0 or maneuver == "do_nothing":
+        return None
+    return check(dice, "collapse below 0 HP (HT)", int_of(sheet.get("HT"), 10), [], "HT")
+
+
+def collapse(sheet: dict, dice: DiceSource, maneuver: str | None = None) -> dict:
+    """The collapse roll and what it does ("Injury": "Below 0 HP you are at risk of collapse, at the
+    start of your turn roll HT on a failure you fall unconscious"; "Do Nothing": "You won't fall
+    unconscious due to low HP"). Returns ``check`` (None when no roll is due) and ``conditions``
+    (``["unconscious"]`` on a failure)."""
+    if "unconscious" in (sheet.get("conditions") or []):
+        return {"check": None, "conditions": []}
+    chk = collapse_check(sheet, dice, maneuver)
+    return {"check": chk, "conditions": ["unconscious"] if chk is not None and not chk.success else []}
+
+
+def shock_after_turn(shock_now: int, shock_at_start: int) -> int:
+    """Shock left when the victim's turn ends ("Injury": shock gives its penalties "on your next turn").
+
+    The shock the victim carried into its turn has been that next turn and clears; shock from
+    injury taken during the turn itself (the sheet shows more than at the start) is kept for
+    the victim's next turn.
+    """
+    return max(0, int(shock_now) - max(0, int(shock_at_start)))
+
+
+def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource) -> tuple[list[Check], list[str]]:
+    """Death checks for each multiple of -HP passed, death at -5xHP, destruction at -10xHP ("Injury")."""
+    hp = max_hp(sheet)
+    checks, conds = [], []
+    if hp_after <= -10 * hp:
+        return checks, ["dead", "destroyed"]
+    if hp_after <= -5 * hp:
+        return checks, ["dead"]
+    for k in range(1, 5):
+        line = -k * hp
+        if hp_before > line >= hp_after:
+            chk = check(dice, f"death check at {line} HP (HT)", int_of(sheet.get("HT"), 10), [], "HT")
+            checks.append(chk)
+            if not chk.success:
+                if chk.margin >= -2:
+                    if "mortally wounded" not in conds:
+                        conds += ["mortally wounded", "unconscious"]
+                else:
+                    return checks, ["dead"]
+    return checks, conds
+
+
+def mortal_wound_check(sheet: dict, dice: DiceSource, physician_skill: int | None = None) -> dict:
+    """The half-hourly HT roll of a mortal wound, or the hourly HT and Physician rolls keeping
+    the better ("Injury"): failure is death, a critical success heals the mortal wound."""
+    checks = [check(dice, "mortal wound (HT)", int_of(sheet.get("HT"), 10), [], "HT")]
+    if physician_skill is not None:
+        checks.append(check(dice, "mortal wound (Physician)", int(physician_skill), [], "Physician"))
+    best = max(checks, key=lambda c: (RESULT_RANK[c.result], c.margin))
+    outcome = "healed" if best.result == "critical success" else "holds" if best.success else "dead"
+    return {"outcome": outcome, "checks": [c.to_dict() for c in checks], "rolls": [c.roll for c in checks]}
+
+
+def surgery_modifiers(hp_current: int, hp: int, attempt: int = 0) -> list[Modifier]:
+    """Modifiers to the Surgery roll that stabilizes a mortal wound ("Injury")."""
+    mods = []
+    if hp_current < -4 * hp:
+        mods.append(Modifier("below -4 x HP", -4, S_INJURY))
+    elif hp_current < -3 * hp:
+        mods.append(Modifier("below -3 x HP", -2, S_INJURY))
+    if attempt:
+        mods.append(Modifier(f"repeat attempt x{attempt}", -2 * attempt, S_INJURY))
+    return mods
+
+
+def stabilize(surgery_skill: int, hp_current: int, hp: int, dice: DiceSource, attempt: int = 0) -> Check:
+    """Surgery roll to stabilize a mortal wound ("Injury")."""
+    return check(dice, "stabilize mortal wound (Surgery)", surgery_skill,
+                 surgery_modifiers(hp_current, hp, attempt), "Surgery")
+
+
+def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: str, dice: DiceSource,
+                   attacker_st: int = 10, damage_mods: list[Modifier] | None = None, half_damage: bool = False,
+                   shotgun_multiplier: int = 1, dr_override: int | None = None, divide_by: int = 1,
+                   settings: dict | None = None, hp_before: int | None = None,
+                   label: str = "damage", vitals_roll: bool = True) -> dict:
+    """Roll one hit's damage and turn it into injury and its consequences ("Damage", "Injury",
+    "Hit Locations"). Returns rolls, effects, injury, the breakdown and the new HP."""
+    st = settings_of(settings)
+    rolls: list[RollRecord] = []
+    effects: list[Effect] = []
+    sheet = target.sheet
+    expr, n_dice, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
+    rec = dice.roll(expr, f"{label} ({weapon.get('damage')} {damage_type})")
+    rolls.append(rec)
+    mods = list(damage_mods or [])
+    basic = rec.total + int(sum(m.value for m in mods))
+    if half_damage:
+        basic = basic // 2
+        mods.append(Modifier("at or beyond 1/2D: half damage", 0, S_READING))
+    if divide_by > 1:
+        basic = basic // divide_by
+        mods.append(Modifier(f"area effect: divided by distance {divide_by}", 0, S_AOE))
+    basic = max(0 if damage_type == "cr" else 1, basic)
+    if shotgun_multiplier > 1:
+        basic *= shotgun_multiplier
+    # torso -> vitals (note 11)
+    if location == "torso" and vitals_roll and st["torso_vitals_roll"] and damage_type in ("imp", *PIERCING, "cr", "tbb"):
+        v = dice.roll("1d6", "torso hit: vitals on a 1")
+        rolls.append(v)
+        if v.total == 1:
+            location = "vitals"
+    wound_loc = "torso" if location in ("chinks_torso", "armour_gap", "groin") else location
+    dr, flexible = dr_at(sheet, "torso" if location in ("chinks_torso", "armour_gap") else location)
+    if location == "chinks_torso":
+        dr //= 2
+    elif location == "armour_gap":
+        dr = 0
+    elif location == "skull":
+        dr += 2  # note 3
+    elif location == "eye":
+        dr = 0  # note 2: as skull without DR
+    if dr_override is not None:
+        dr = dr_override
+    if shotgun_multiplier > 1:
+        dr *= shotgun_multiplier
+    hp = max_hp(sheet)
+    male = bool(sheet.get("male"))
+    info = location_injury(basic, dr, damage_type, wound_loc, num_of(weapon.get("armor_divisor"), 1) or 1,
+                           flexible, hp, male)
+    inj = info["injury"]
+    before = current_hp(sheet) if hp_before is None else hp_before
+    conds: list[str] = []
+    checks: list[Check] = []
+    if damage_type == "fat":
+        if inj:
+            effects.append(Effect("fatigue", target.id, {"fp": inj, "location": location}))
+        after = before
+    else:
+        after = before - inj
+        if inj:
+            effects.append(Effect("injury", target.id, {"injury": inj, "location": location}))
+            double = location == "groin" and damage_type == "cr" and male
+            effects.append(Effect("shock", target.id, {"shock": shock(inj, double), "cap": 8 if double else 4}))
+        if damage_type == "cor" and basic >= 5:
+            effects.append(Effect("dr_reduced", target.id, {"location": location, "by": basic // 5}))
+        if info["crippled"]:
+            effects.append(Effect("crippled", target.id, {"location": location}))
+        major = inj > 0 and is_major_wound(inj, hp, info["crippled"])
+        kd_mods: list[Modifier] = []
+        needs_kd = major
+        if inj > 0 and location in ("skull", "eye") and damage_type != "tox":
+            needs_kd = True
+            if major:
+                kd_mods.append(Modifier("major wound to the skull", -10, S_LOC))
+        if inj > 0 and location in ("face", "vitals"):
+            needs_kd = True
+            if major:
+                kd_mods.append(Modifier(f"major wound to the {location}", -5, S_LOC))
+        if location == "groin" and male and needs_kd:
+            kd_mods.append(Modifier("groin hit (male)", -5, S_LOC))
+        if location == "face" and damage_type == "cor":
+            if inj > hp:
+                conds.append("blinded (both eyes)")
+            elif major:
+                conds.append("blinded (one eye)")
+        if needs_kd:
+            kd, kd_conds = knockdown(sheet, dice, kd_mods)
+            checks.append(kd)
+            rolls.append(kd.roll)
+            conds += kd_conds
+        if after < before:
+            hp_checks, hp_conds = hp_loss_checks(sheet, before, after, dice)
+            checks += hp_checks
+            rolls += [c.roll for c in hp_checks]
+            conds += hp_conds
+            if after * 3 <= hp < before * 3:
+                conds.append("reeling")
+    for cond in dict.fromkeys(conds):
+        effects.append(Effect("condition", target.id, {"condition": cond}))
+    return {
+        "rolls": rolls, "effects": effects, "injury": inj, "location": location, "basic_damage": basic,
+        "damage_modifiers": [m.to_dict() for m in mods], "wound": info, "hp_before": before, "hp_after": after,
+        "checks": [c.to_dict() for c in checks],
+    }
+
+
+def apply_result(sheet: dict, result: AttackResult, target: str | None = None) -> dict:
+    """A new sheet with the result's effects on ``target`` (default: the attack's target) applied:
+    HP, FP, shock, conditions, crippled locations, DR lost to corrosion ("Damage", "Injury")."""
+    target = target or result.details.get("target")
+    out = {**sheet}
+    out["conditions"] = list(sheet.get("conditions") or [])
+    out["crippled"] = list(sheet.get("crippled") or [])
+    out["dr"] = dict(sheet.get("dr") or {})
+    hp = current_hp(sheet)
+    fp = int_of(sheet.get("fp_current", sheet.get("FP") or sheet.get("HT")), 10)
+    shock_pts = int_of(sheet.get("shock"))
+    for e in result.effects:
+        if e.target != target:
+            continue
+        if e.kind == "injury":
+            hp -= int_of(e.data.get("injury"))
+        elif e.kind == "fatigue":
+            fp -= int_of(e.data.get("fp"))
+        elif e.kind == "shock":
+            shock_pts = min(int_of(e.data.get("cap"), 4), shock_pts + int_of(e.data.get("shock")))
+        elif e.kind == "condition":
+            c = e.data.get("condition")
+            if c and c not in out["conditions"]:
+                out["conditions"].append(c)
+        elif e.kind == "crippled":
+            loc = e.data.get("location")
+            if loc and loc not in out["crippled"]:
+                out["crippled"].append(loc)
+        elif e.kind == "dr_reduced":
+            loc = e.data.get("location")
+            cur, _ = dr_at(sheet, loc)
+            out["dr"][loc] = max(0, cur - int_of(e.data.get("by")))
+    out["hp_current"] = hp
+    out["fp_current"] = fp
+    out["shock"] = shock_pts
+    if "reeling" in out["conditions"] and hp * 3 > max_hp(out):
+        out["conditions"].remove("reeling")
+    return out

@@ -1,0 +1,86 @@
+"""Maneuvers (*3d6 Combat*, "Maneuvers"): which ones a token may choose in its situation, and the
+damage adjustments of the attacking ones.
+"""
+
+from __future__ import annotations
+
+from ..system import Modifier
+from .data import MANEUVERS, S_MANEUVER
+from .movement import maneuver_movement
+from .sheet import conditions_of, int_of, ready_weapons, weapon_kind
+
+
+def allowed_maneuvers(sheet: dict, state: dict | None = None, moved: float = 0) -> list[dict]:
+    """The maneuvers a token may choose now ("Maneuvers"), each with its defense and movement.
+
+    ``state`` may hold ``conditions`` (or ``stunned`` etc.), ``unready``
+    (weapon names not ready); ``moved`` is how far the token already moved
+    this turn: a maneuver whose movement is shorter is not offered.
+    """
+    conds = conditions_of(sheet, state)
+    if conds & {"unconscious", "dead", "destroyed", "mortally wounded"}:
+        return []
+    keys = list(MANEUVERS)
+    if "stunned" in conds:
+        keys = ["do_nothing"]
+    ready = ready_weapons(sheet, state)
+    melee = {k: w for k, w in ready.items() if weapon_kind(w) != "ranged"}
+    ranged = {k: w for k, w in ready.items() if weapon_kind(w) in ("ranged", "thrown")}
+    out = []
+    for key in keys:
+        m = MANEUVERS[key]
+        if m.attack == "melee" and not melee:
+            continue
+        if m.attack == "ranged" and not ranged:
+            continue
+        if m.attack == "any" and not ready:
+            continue
+        if key == "aim" and not ranged:
+            continue
+        variants = list(m.variants)
+        if key == "all_out_attack_ranged" and not any(int_of(w.get("rof"), 1) >= 5 for w in ranged.values()):
+            variants = [v for v in variants if v != "suppression_fire"]
+        movement = maneuver_movement(sheet, key)
+        if key == "all_out_defense":
+            movement = maneuver_movement(sheet, key, "enhanced_dodge")
+        if moved > movement + 1e-9:
+            continue
+        if key == "all_out_defense" and moved > maneuver_movement(sheet, key) + 1e-9:
+            variants = ["enhanced_dodge"]
+        out.append({
+            "key": key,
+            "name": m.name,
+            "defense": m.defense,
+            "movement": movement,
+            "variants": variants,
+            "attack": m.attack,
+            "notes": m.notes,
+        })
+    return out
+
+
+def damage_adjustments(n_dice: int, maneuver: str, variant: str, weapon: dict) -> list[Modifier]:
+    """Damage modifiers of the attacking maneuvers ("Maneuvers": All-Out Strong and Long, Committed
+    Strong, Defensive Attack), per die where that is greater."""
+    mods = []
+    if maneuver == "all_out_attack" and variant == "strong":
+        mods.append(Modifier("All-Out Attack (Strong)", max(2, n_dice), S_MANEUVER))
+    if maneuver == "all_out_attack" and variant == "long" and weapon.get("attack", "swing") == "swing":
+        mods.append(Modifier("All-Out Attack (Long), swing", -max(2, n_dice), S_MANEUVER))
+    if maneuver == "committed_attack" and variant == "strong":
+        mods.append(Modifier("Committed Attack (Strong)", max(1, n_dice // 2), S_MANEUVER))
+    if maneuver == "defensive_attack":
+        mods.append(Modifier("Defensive Attack", -max(2, n_dice), S_MANEUVER))
+    return mods
+
+
+def chosen_maneuver(options: dict | None, state: dict | None) -> tuple[str, str, float]:
+    """The maneuver, variant and yards moved an attack is made under: the request's options, else what
+    the attacker chose this turn (its fight state), else a plain Attack with no movement."""
+    opts, st = options or {}, state or {}
+    if opts.get("maneuver"):
+        maneuver, variant = opts["maneuver"], opts.get("variant") or ""
+    else:
+        maneuver, variant = st.get("maneuver") or "attack", (st.get("variant") or "") if st.get("maneuver") else ""
+    moved = opts["moved"] if "moved" in opts else st.get("moved", 0)
+    return maneuver, variant, float(moved or 0)

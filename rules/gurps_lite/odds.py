@@ -1,0 +1,175 @@
+"""Exact odds of an attack before the roll: hit, critical hit, defense, hits landing, injury.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .. import odds as _odds
+from ..system import AttackRequest, Modifier, RuleError, RuleNotImplemented
+from .attack import attack_info, attack_modifiers, own_copy, rapid_strike_penalty
+from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
+from .data import S_ATTACK, S_RANGED, settings_of
+from .defenses import available_defenses, defense_level
+from .health import location_injury
+from .locations import MISS_BY_ONE_TORSO, dr_at, location_mixture
+from .maneuvers import damage_adjustments
+from .ranged import extra_hits, rapid_fire_bonus, rapid_strike_shots
+from .sheet import attack_weapon, int_of, max_hp, num_of, parse_damage, weapon_kind
+
+
+def injury_distribution(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                        attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                        shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[int, float]:
+    """Exact distribution of one hit's injury (damage dice, minimum, DR and divisor, wounding,
+    cripple cap; "Damage", "Hit Locations")."""
+    st = settings_of(settings)
+    expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
+    dmg = _odds.distribution(expr)
+    hp = max_hp(target)
+    out: dict[int, float] = defaultdict(float)
+    for loc, pl in location_mixture(damage_type, location, st).items():
+        wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
+        dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
+        if loc == "chinks_torso":
+            dr //= 2
+        elif loc == "armour_gap" or loc == "eye":
+            dr = 0
+        elif loc == "skull":
+            dr += 2
+        dr *= shotgun_multiplier
+        for d, pd in dmg.items():
+            basic = d + damage_bonus
+            if half_damage:
+                basic //= 2
+            basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
+            inj = location_injury(basic, dr, damage_type, wound_loc, num_of(weapon.get("armor_divisor"), 1) or 1,
+                                  flex, hp)["injury"]
+            out[inj] += pl * pd
+    return dict(sorted(out.items()))
+
+
+def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
+    """Exact chances before the roll: hit, critical hit, the defense succeeding, hits landing and the
+    distribution of total injury ("Attacking", "Defending", "Damage"; 3d6 core facts).
+
+    An attack aimed at a location of note 1 ("Hit Locations": "if an attack missed by 1 it hits the
+    torso instead") that misses by exactly 1 lands on the torso: its injury is counted with the
+    torso's DR and wounding, as :func:`rules.gurps_lite.attack.attack` resolves it
+    (``p_torso_instead`` is the chance of that).
+    """
+    opts = request.options or {}
+    st = settings_of(settings or opts.get("settings"))
+    request = own_copy(request)
+    a, t = request.attacker, request.target
+    wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
+    if weapon.get("area"):
+        raise RuleNotImplemented("odds of area attacks (scatter) are not computed")
+    damage_type = "cut" if opts.get("tip_slash") else weapon.get("type", "cr")
+    extra = []
+    if opts.get("rapid_strike"):
+        extra = rapid_strike_penalty(a.sheet, int_of(opts["rapid_strike"]), weapon_kind(weapon) != "melee")
+    elif opts.get("dual_weapon"):
+        extra = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
+    base, blabel, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
+    location = facts["location"]
+    shots = max(1, int_of(opts.get("shots", 1)))
+    if opts.get("rapid_strike") and facts["ranged"]:  # the first attack's share of the RoF
+        split = rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** int_of(opts["rapid_strike"]), opts.get("shots"))
+        shots = split[0]
+    pellets = max(1, int_of(weapon.get("pellets"), 1))
+    shotgun_mult = 1
+    if facts["ranged"] and pellets > 1:
+        half_d = num_of(weapon.get("half_d"))
+        if half_d and request.distance <= 0.1 * half_d:
+            shotgun_mult = max(1, pellets // 2)
+        else:
+            shots *= pellets
+    if facts["ranged"] and shots > 1:
+        b = rapid_fire_bonus(shots)
+        if b:
+            mods.append(Modifier(f"rapid fire ({shots} shots)", b, S_RANGED))
+    skill = effective_skill(base, mods, cap)
+    rcl = max(1, int_of(weapon.get("rcl"), 1))
+    # defense
+    info = attack_info(request, weapon, damage_type)
+    choice = opts.get("defense", "best")
+    dlevel = None
+    if choice not in (None, "none"):
+        if isinstance(choice, dict):
+            try:
+                b, m, _ = defense_level(t.sheet, t.state, choice, info, st)
+                dlevel = effective_skill(b, m)
+            except RuleError:
+                dlevel = None
+        else:
+            avail = available_defenses(t.sheet, t.state, info, st)
+            if choice != "best":
+                avail = [d for d in avail if d["type"] == choice]
+            dlevel = avail[0]["level"] if avail else None
+    # hits by where they land: at the aimed location, or at the torso after a miss by 1
+    hits_at: dict[str, dict[int, float]] = {"aimed": defaultdict(float), "torso": defaultdict(float)}
+    p_hit = p_crit = p_torso = 0.0
+    for r, p in THREE_D6.items():
+        res = roll_result(r, skill)
+        margin = skill - r
+        place = "aimed"
+        if not is_success(res):
+            if margin == -1 and res == "failure" and location in MISS_BY_ONE_TORSO:
+                margin, place = 0, "torso"
+                p_torso += p
+            else:
+                hits_at["aimed"][0] += p
+                continue
+        p_hit += p
+        hits = extra_hits(max(0, margin), rcl, shots) if shots > 1 else 1
+        if res == "critical success":
+            p_crit += p
+        if dlevel is None or (res == "critical success" and st["critical_hit_no_defense"]):
+            hits_at[place][hits] += p
+            continue
+        for dr_, pd in THREE_D6.items():
+            dres = roll_result(dr_, dlevel)
+            if is_success(dres):
+                stopped = min(hits, 1 + max(0, dlevel - dr_)) if st["defense_stops_extra_hits"] else hits
+            else:
+                stopped = 0
+            hits_at[place][hits - stopped] += p * pd
+    hits_dist: dict[int, float] = defaultdict(float)
+    for dist in hits_at.values():
+        for k, pk in dist.items():
+            hits_dist[k] += pk
+    p_def = success_chance(dlevel) if dlevel is not None else 0.0
+    half = bool(facts.get("half_damage"))
+    dmg_bonus = int(sum(m.value for m in damage_adjustments(
+        parse_damage(weapon.get("damage", "1d"), int_of(a.sheet.get("ST"), 10))[1],
+        facts["maneuver"], facts["variant"], weapon)))
+    st_attacker = int_of(a.sheet.get("ST"), 10)
+    one = injury_distribution(t.sheet, weapon, damage_type, location if location != "weapon" else "torso",
+                              st_attacker, dmg_bonus, half, shotgun_mult, st)
+    per_hit = {"aimed": one}
+    if p_torso:
+        per_hit["torso"] = injury_distribution(t.sheet, weapon, damage_type, "torso", st_attacker, dmg_bonus, half,
+                                               shotgun_mult, st)
+    total: dict[int, float] = defaultdict(float)
+    for place, dist in hits_at.items():
+        for k, pk in dist.items():
+            for v, pv in _odds.power(per_hit.get(place, one), k).items():
+                total[v] += pk * pv
+    n_attacks = 2 ** int_of(opts["rapid_strike"]) if opts.get("rapid_strike") else 2 if opts.get("dual_weapon") else 1
+    return {
+        "skill": skill,
+        "modifiers": [m.to_dict() for m in mods],
+        "p_hit": p_hit,
+        "p_critical_hit": p_crit,
+        "defense_level": dlevel,
+        "p_defense": p_def,
+        "p_damage": 1 - hits_dist.get(0, 0.0),
+        "hits": dict(sorted(hits_dist.items())),
+        "injury_per_hit": one,
+        "p_torso_instead": p_torso,
+        "injury": dict(sorted(total.items())),
+        "mean_injury": _odds.mean(total),
+        "attacks": n_attacks,
+        "note": "per attack" if n_attacks > 1 else "",
+    }

@@ -1,0 +1,304 @@
+"""The character sheet: its fields and sample, and what the rules read from it (skills and
+defaults, HP, Move, Dodge, Parry, Block, weapons, damage notation) and the derived values shown.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from ..system import Modifier, RuleError, SheetField
+from .checks import effective_skill
+from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, S_DEFEND, UNARMED_SKILLS
+
+
+def int_of(v: Any, default: int = 0) -> int:
+    """A sheet entry as an int, ``default`` when it is missing or not a number."""
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def num_of(v: Any, default: float = 0.0) -> float:
+    """A sheet entry as a number, ``default`` when it is missing or not a number."""
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def skill_level(sheet: dict, skill: str | None, attribute: str = "DX") -> tuple[int, str]:
+    """A skill's level from the sheet, or the attribute when it is not known ("Attacking")."""
+    skills = sheet.get("skills") or {}
+    if skill and skill in skills:
+        return int_of(skills[skill]), skill
+    return int_of(sheet.get(attribute, 10), 10), f"{attribute} (no {skill})" if skill else attribute
+
+
+def max_hp(sheet: dict) -> int:
+    """HP, defaulting to ST (3d6 core facts)."""
+    return max(1, int_of(sheet.get("HP") or sheet.get("ST"), 10))
+
+
+def current_hp(sheet: dict) -> int:
+    """Current HP: full HP until the sheet records a loss."""
+    v = sheet.get("hp_current")
+    return max_hp(sheet) if v is None or v == "" else int_of(v)
+
+
+def is_reeling(sheet: dict) -> bool:
+    """At HP/3 or below ("Injury")."""
+    return current_hp(sheet) * 3 <= max_hp(sheet)
+
+
+def basic_move(sheet: dict) -> int:
+    """Basic Move, defaulting to Basic Speed rounded down."""
+    return max(0, int_of(sheet.get("basic_move"), int(num_of(sheet.get("basic_speed"), 5))))
+
+
+def current_move(sheet: dict) -> int:
+    """Move after encumbrance and reeling (published encumbrance table; "Injury" for reeling)."""
+    enc = min(4, max(0, int_of(sheet.get("encumbrance"))))
+    move = basic_move(sheet)
+    if move > 0:
+        move = max(1, int(math.floor(move * ENCUMBRANCE_MOVE[enc] + 1e-9)))
+    if is_reeling(sheet):
+        move = math.ceil(move / 2)
+    return move
+
+
+def step_length(sheet: dict) -> int:
+    """A step: one yard, or a tenth of Move if that is more."""
+    return max(1, current_move(sheet) // 10)
+
+
+def dodge_breakdown(sheet: dict) -> tuple[int, list[Modifier]]:
+    """Dodge = Basic Speed + 3 - encumbrance, halved at HP/3 ("Defending"; core facts).
+
+    Returns (Basic Speed + 3, modifiers); the Dodge is their sum."""
+    base = int(math.floor(num_of(sheet.get("basic_speed"), 5.0))) + 3
+    mods = []
+    enc = min(4, max(0, int_of(sheet.get("encumbrance"))))
+    if enc:
+        mods.append(Modifier(f"encumbrance ({ENCUMBRANCE_NAMES[enc]})", -enc, S_DEFEND))
+    value = base - enc
+    if is_reeling(sheet):
+        halved = math.ceil(value / 2)
+        mods.append(Modifier("at HP/3 or below: Dodge halved", halved - value, S_DEFEND))
+    return base, mods
+
+
+def weapons(sheet: dict) -> dict[str, dict]:
+    """The sheet's weapons by name (a list of weapons is keyed by their names)."""
+    w = sheet.get("weapons") or {}
+    if isinstance(w, list):
+        return {str(x.get("name", i)): x for i, x in enumerate(w)}
+    return dict(w)
+
+
+def reach_of(weapon: dict) -> float:
+    """The longest reach of a weapon ('C' is 0, '1,2' is 2)."""
+    best = 0.0
+    for part in str(weapon.get("reach", "1")).replace(" ", "").split(","):
+        best = max(best, 0.0 if part.upper() in ("C", "") else num_of(part, 1.0))
+    return best
+
+
+def weapon_kind(weapon: dict) -> str:
+    """``melee``, ``ranged`` or ``thrown``: as the weapon says, else ranged when it has Max or RoF."""
+    return weapon.get("kind") or ("ranged" if weapon.get("max") or weapon.get("rof") else "melee")
+
+
+def parry_base(sheet: dict, weapon: dict) -> tuple[int, str]:
+    """Parry = combat skill/2 + 3 (or DX/2 + 3), plus the weapon's parry modifier ("Defending")."""
+    skill_name = weapon.get("skill")
+    skills = sheet.get("skills") or {}
+    if weapon.get("unarmed") and not (skill_name and skill_name in skills):
+        known = [s for s in UNARMED_SKILLS if s in skills]
+        if known:
+            skill_name = max(known, key=lambda s: int_of(skills[s]))
+    level, label = skill_level(sheet, skill_name)
+    return level // 2 + 3 + int_of(weapon.get("parry_mod")), label
+
+
+def block_base(sheet: dict) -> int | None:
+    """Block = Shield skill/2 + 3 ("Defending"); None without a shield."""
+    shield = sheet.get("shield") or {}
+    if not shield:
+        return None
+    level, _ = skill_level(sheet, shield.get("skill", "Shield"))
+    return level // 2 + 3
+
+
+def has_trait(sheet: dict, key: str) -> bool:
+    """Whether the sheet has a trait (a dict of flags or a list of names)."""
+    traits = sheet.get("traits") or {}
+    if isinstance(traits, dict):
+        return bool(traits.get(key))
+    return key in traits
+
+
+def parse_damage(damage: str, st: int = 10) -> tuple[str, int, int]:
+    """A weapon's damage in the game's notation ('2d+1', '1d-2', 'sw+2', 'thr') -> (dice expr, dice, adds)."""
+    text = str(damage).replace(" ", "").lower()
+    m = re.fullmatch(r"(thr|sw)([+-]\d+)?", text)
+    extra = 0
+    if m:
+        st = max(1, min(20, st))
+        base = BASIC_DAMAGE[st][0 if m.group(1) == "thr" else 1]
+        extra = int(m.group(2) or 0)
+        text = base
+    m = re.fullmatch(r"(\d+)d6?([+-]\d+)?", text)
+    if not m:
+        raise RuleError(f"cannot read weapon damage {damage!r} (use e.g. 2d+1, 1d-2, sw+1, thr)")
+    n = int(m.group(1))
+    adds = int(m.group(2) or 0) + extra
+    expr = f"{n}d6" + (f"{adds:+d}" if adds else "")
+    return expr, n, adds
+
+
+def derived(sheet: dict) -> dict:
+    """Derived values shown on the sheet: Dodge, Parry per weapon, Block, Move, step, state."""
+    dodge = effective_skill(*dodge_breakdown(sheet))
+    parries = {}
+    for name, w in weapons(sheet).items():
+        if weapon_kind(w) != "ranged" and w.get("can_parry", True):
+            parries[name] = parry_base(sheet, w)[0]
+    hp = max_hp(sheet)
+    cur = current_hp(sheet)
+    state = "fine"
+    if cur <= -10 * hp:
+        state = "destroyed"
+    elif cur <= -5 * hp:
+        state = "dead"
+    elif cur < 0:
+        state = "below 0 HP: collapse roll each turn"
+    elif is_reeling(sheet):
+        state = "reeling"
+    return {
+        "dodge": dodge,
+        "parry": parries,
+        "block": block_base(sheet),
+        "move": current_move(sheet),
+        "step": step_length(sheet),
+        "hp": hp,
+        "hp_current": cur,
+        "fp": int_of(sheet.get("FP") or sheet.get("HT"), 10),
+        "fp_current": int_of(sheet.get("fp_current", sheet.get("FP") or sheet.get("HT")), 10),
+        "reeling": is_reeling(sheet),
+        "status": state,
+        "major_wound": hp / 2,
+        "death_checks": [-k * hp for k in range(1, 5)],
+        "encumbrance": ENCUMBRANCE_NAMES[min(4, max(0, int_of(sheet.get("encumbrance"))))],
+    }
+
+
+def conditions_of(sheet: dict, state: dict | None) -> set[str]:
+    """The conditions on the sheet and in the fight state (``stunned`` and the like may be flags there)."""
+    out = set(sheet.get("conditions") or [])
+    out |= set((state or {}).get("conditions") or [])
+    for key in ("stunned", "unconscious", "dead", "destroyed", "mortally wounded"):
+        if (state or {}).get(key):
+            out.add(key)
+    return out
+
+
+def ready_weapons(sheet: dict, state: dict | None = None) -> dict[str, dict]:
+    """Weapons ready to use: the sheet's (less those marked ``ready: false`` unless the fight state lists
+    them as ``readied``), less those the state lists as ``unready``."""
+    unready = set((state or {}).get("unready") or [])
+    readied = set((state or {}).get("readied") or [])
+    return {k: w for k, w in weapons(sheet).items()
+            if k not in unready and (w.get("ready", True) or k in readied)}
+
+
+def attack_weapon(sheet: dict, name: str | None, state: dict | None = None) -> tuple[str, dict]:
+    """The weapon an attack uses (the first on the sheet by default); it must be ready ("Maneuvers", Ready)."""
+    ws = weapons(sheet)
+    if not ws:
+        raise RuleError("the attacker has no weapons on the sheet")
+    if name is None:
+        name = next(iter(ws))
+    if name not in ws:
+        raise RuleError(f"no weapon {name!r} on the sheet")
+    if name not in ready_weapons(sheet, state):
+        raise RuleError(f"{name} is not ready (take a Ready maneuver)")
+    return name, ws[name]
+
+
+def default_sheet() -> dict:
+    """A sample character: every field filled, for a new token."""
+    return {
+        "name": "Veteran",
+        "ST": 11, "DX": 12, "IQ": 10, "HT": 11,
+        "HP": 11, "FP": 11, "Will": 10, "Per": 10,
+        "basic_speed": 5.75, "basic_move": 5,
+        "hp_current": 11, "fp_current": 11, "shock": 0,
+        "encumbrance": 1, "sm": 0, "male": False,
+        "initiative_style": "tactics", "leader": False,
+        "skills": {"Broadsword": 13, "Shield": 12, "Guns (Pistol)": 12, "Brawling": 12, "Tactics": 10},
+        "techniques": {},
+        "traits": {"combat_reflexes": False, "trained_by_a_master": False, "weapon_master": False},
+        "dr": {"torso": 4, "groin": 4, "vitals": 4, "arms": 2, "legs": 2, "skull": 2},
+        "flexible": {"torso": True, "groin": True, "vitals": True, "arms": True, "legs": True},
+        "shield": {"skill": "Shield", "name": "Medium shield"},
+        "weapons": {
+            "Broadsword": {"skill": "Broadsword", "damage": "sw+1", "type": "cut", "reach": "1",
+                           "kind": "melee", "attack": "swing", "parry_mod": 0},
+            "Broadsword thrust": {"skill": "Broadsword", "damage": "thr+1", "type": "cr", "reach": "1",
+                                  "kind": "melee", "attack": "thrust", "can_parry": False},
+            "Pistol": {"skill": "Guns (Pistol)", "damage": "2d", "type": "pi", "kind": "ranged", "acc": 2,
+                       "rof": 3, "rcl": 2, "bulk": -2, "half_d": 150, "max": 1900, "shots": 8},
+            "Punch": {"skill": "Brawling", "damage": "thr-1", "type": "cr", "reach": "C", "kind": "melee",
+                      "unarmed": True, "attack": "thrust"},
+        },
+        "conditions": [],
+        "crippled": [],
+        "notes": "",
+    }
+
+
+def sheet_fields() -> list[SheetField]:
+    """The sheet form's fields, grouped, with their defaults from the sample sheet."""
+    d = default_sheet()
+    F = SheetField
+    return [
+        F("name", "Name", "text", d["name"], group="identity"),
+        F("ST", "ST", "int", d["ST"], group="attributes"),
+        F("DX", "DX", "int", d["DX"], group="attributes"),
+        F("IQ", "IQ", "int", d["IQ"], group="attributes"),
+        F("HT", "HT", "int", d["HT"], group="attributes"),
+        F("HP", "HP", "int", d["HP"], help="defaults to ST", group="secondary"),
+        F("FP", "FP", "int", d["FP"], group="secondary"),
+        F("Will", "Will", "int", d["Will"], group="secondary"),
+        F("Per", "Per", "int", d["Per"], group="secondary"),
+        F("basic_speed", "Basic Speed", "float", d["basic_speed"], group="secondary"),
+        F("basic_move", "Basic Move", "int", d["basic_move"], group="secondary"),
+        F("hp_current", "Current HP", "int", d["hp_current"], group="status"),
+        F("fp_current", "Current FP", "int", d["fp_current"], group="status"),
+        F("shock", "Shock", "int", 0, help="penalty to DX and IQ rolls next turn (max 4)", group="status"),
+        F("encumbrance", "Encumbrance", "choice", str(d["encumbrance"]), ("0", "1", "2", "3", "4"),
+          help="0 None, 1 Light, 2 Medium, 3 Heavy, 4 Extra-heavy", group="status"),
+        F("sm", "Size modifier", "int", 0, group="secondary"),
+        F("male", "Male (groin hits)", "bool", False, group="identity"),
+        F("initiative_style", "Initiative skill", "choice", "tactics", ("tactics", "primal", "thuggish"),
+          help="primal may use Survival, thuggish Streetwise", group="traits"),
+        F("leader", "Side leader", "bool", False, group="traits"),
+        F("skills", "Skills", "dict", d["skills"], help="skill name -> level", group="skills"),
+        F("techniques", "Techniques", "dict", {}, help="e.g. Quick Shot -> levels bought", group="skills"),
+        F("traits", "Traits", "dict", d["traits"],
+          help="combat_reflexes, trained_by_a_master, weapon_master", group="traits"),
+        F("dr", "DR by location", "dict", d["dr"], help="skull, face, neck, torso, vitals, groin, arms, legs, "
+          "hands, feet (or a side: left_arm...)", group="armour"),
+        F("flexible", "Flexible armour", "dict", d["flexible"], help="location -> true", group="armour"),
+        F("shield", "Shield", "dict", d["shield"], help="skill name", group="armour"),
+        F("weapons", "Weapons", "dict", d["weapons"],
+          help="name -> skill, damage (2d+1, sw+1, thr), type, reach, parry_mod, acc, rof, rcl, bulk, "
+               "half_d, max, armor_divisor, pellets, kind (melee/ranged/thrown), fencing, unbalanced, flail",
+          group="weapons"),
+        F("conditions", "Conditions", "list", [], group="status"),
+        F("crippled", "Crippled", "list", [], group="status"),
+        F("notes", "Notes", "text", "", group="identity"),
+    ]

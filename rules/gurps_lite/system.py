@@ -1,0 +1,96 @@
+"""The 3d6 roll-under system object the app calls: thin methods over the rule modules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dice import DiceSource
+from ..system import (
+    ActionOption,
+    AttackRequest,
+    AttackResult,
+    BaseSystem,
+    Combatant,
+    CoverEffect,
+    SheetField,
+    TurnUpdate,
+)
+from . import turns
+from .attack import attack
+from .cover import cover_effect
+from .data import LOCATIONS, MANEUVERS, READINGS, default_settings
+from .health import apply_result
+from .maneuvers import allowed_maneuvers
+from .movement import move_allowance
+from .odds import attack_odds
+from .ranged import range_band_name
+from .sheet import default_sheet, derived, num_of, sheet_fields
+
+
+class GurpsLite(BaseSystem):
+    """The 3d6 roll-under system, as the app calls it."""
+
+    id = "gurps_lite"
+    name = "3d6 roll-under (GURPS-Lite style)"
+    board = "grid"
+    diagonal = "alternating"
+    sheet_template = "sheets/_gurps_lite.html"
+    help_template = "help/gurps_lite.html"
+    cell_size = 1.0
+    cell_unit = "yard"
+
+    maneuvers = MANEUVERS
+    locations = LOCATIONS
+    readings = READINGS
+
+    def sheet_fields(self) -> list[SheetField]:
+        return sheet_fields()
+
+    def default_sheet(self) -> dict:
+        return default_sheet()
+
+    def default_settings(self) -> dict:
+        return default_settings()
+
+    def derived(self, sheet: dict) -> dict:
+        return derived(sheet)
+
+    def initiative(self, combatants: list[Combatant], dice: DiceSource) -> list[dict]:
+        return turns.initiative(combatants, dice)
+
+    def move_allowance(self, sheet: dict, action: str = "move") -> float:
+        return move_allowance(sheet, action)
+
+    def allowed_maneuvers(self, sheet: dict, state: dict | None = None, moved: float = 0) -> list[dict]:
+        return allowed_maneuvers(sheet, state, moved)
+
+    def range_band(self, distance: float, weapon: dict) -> str | None:
+        if weapon.get("max") and distance > num_of(weapon["max"]):
+            return None
+        return range_band_name(distance)
+
+    def cover_effect(self, cover: Any) -> CoverEffect:
+        return cover_effect(cover)
+
+    def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
+        return attack(request, dice)
+
+    def odds(self, request: AttackRequest) -> dict:
+        return attack_odds(request)
+
+    def apply(self, sheet: dict, result: AttackResult, target: str | None = None) -> dict:
+        return apply_result(sheet, result, target)
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        return turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        return turns.act(state, actor, action, combatants, dice, settings, options)

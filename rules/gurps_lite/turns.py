@@ -1,0 +1,547 @@
+"""Turn order, surprise and the fight lifecycle (*3d6 Combat*, "Turn Order", "Maneuvers", "Injury").
+
+A fight's state is plain JSON-able data: the acting order, the round, whose
+turn it is, and under ``state["combatants"][id]`` each combatant's fight state
+(the maneuver chosen this turn and its bookkeeping, the defenses used this
+round, surprise stun, feints and ripostes against it), which is what the
+attack and defense functions read as ``Combatant.state``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dice import DiceSource, RollRecord
+from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
+from .checks import Check, check, contest_key, effective_skill
+from .data import MANEUVERS, S_TURN, settings_of
+from .defenses import AttackInfo, defense_level, new_round_defenses, record_defense
+from .health import collapse, shock_after_turn
+from .maneuvers import allowed_maneuvers
+from .movement import maneuver_movement
+from .sheet import (
+    conditions_of,
+    current_hp,
+    has_trait,
+    int_of,
+    num_of,
+    ready_weapons,
+    skill_level,
+    weapon_kind,
+    weapons,
+)
+
+
+_INIT_SKILLS = {"tactics": ("Tactics",), "primal": ("Tactics", "Survival"), "thuggish": ("Tactics", "Streetwise")}
+_SKILL_ATTR = {"Tactics": "IQ", "Streetwise": "IQ", "Survival": "Per"}
+
+
+def initiative_skill(sheet: dict) -> tuple[int, str]:
+    """The skill a side's leader rolls ("Turn Order"): Tactics, or Survival / Streetwise if better."""
+    style = sheet.get("initiative_style") or "tactics"
+    best = None
+    for skill in _INIT_SKILLS.get(style, ("Tactics",)):
+        attr = _SKILL_ATTR[skill]
+        if attr == "Per" and "Per" not in sheet:
+            attr = "IQ"
+        level, label = skill_level(sheet, skill, attr)
+        if best is None or level > best[0]:
+            best = (level, label)
+    assert best is not None
+    return best
+
+
+def surprise_level(sheet: dict, kind: str) -> str:
+    """Total Surprise becomes Partial for Combat Reflexes ("Turn Order")."""
+    if kind == "total" and has_trait(sheet, "combat_reflexes"):
+        return "partial"
+    return kind
+
+
+def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
+    """Turn order ("Turn Order"): the sides' leaders roll a quick contest of Tactics.
+
+    A side with no token marked ``leader`` (state or sheet) is leaderless and
+    rolls at -2. Sides whose every token is surprised (``state['surprise']``)
+    act after the others.
+    """
+    return _initiative(combatants, dice)[0]
+
+
+def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dict], list[Check]]:
+    sides: dict[str, list[Combatant]] = defaultdict(list)
+    for c in combatants:
+        sides[c.side or c.id].append(c)
+    rolls = {}
+    for side, members in sides.items():
+        leaders = [c for c in members if c.state.get("leader") or c.sheet.get("leader")]
+        pool = leaders or members
+        roller = max(pool, key=lambda c: (initiative_skill(c.sheet)[0], c.name))
+        level, label = initiative_skill(roller.sheet)
+        mods = []
+        if not leaders:
+            mods.append(Modifier("leaderless side", -2, S_TURN))
+        surprised = all(c.state.get("surprise") in ("total", "partial") for c in members)
+        chk = check(dice, f"turn order: {side} ({roller.name})", level, mods, label)
+        rolls[side] = (surprised, chk, roller)
+    order = sorted(sorted(rolls), key=lambda s: (0 if rolls[s][0] else 1, contest_key(rolls[s][1]),
+                                                 rolls[s][1].effective), reverse=True)
+    out = []
+    for rank, side in enumerate(order):
+        surprised, chk, roller = rolls[side]
+        members = sorted(sides[side], key=lambda c: (-num_of(c.sheet.get("basic_speed"), 5),
+                                                       -int_of(c.sheet.get("DX"), 10), c.name))
+        for c in members:
+            out.append({
+                "id": c.id, "name": c.name, "side": side, "side_rank": rank, "order": len(out),
+                "leader": roller.id, "roll": chk.roll.to_dict() if chk.roll else None,
+                "check": chk.to_dict(), "surprised": bool(surprised),
+                "surprise": surprise_level(c.sheet, c.state["surprise"]) if c.state.get("surprise") else None,
+            })
+    return out, [rolls[side][1] for side in order]
+
+
+def surprise(sheet: dict, kind: str, dice: DiceSource) -> dict:
+    """Start of a surprise ("Turn Order"): Total Surprise stuns for 1d seconds before IQ rolls may end it."""
+    if kind not in ("total", "partial"):
+        raise RuleError("surprise is 'total' or 'partial'")
+    level = surprise_level(sheet, kind)
+    rolls = []
+    seconds = 0
+    if level == "total":
+        rec = dice.roll("1d6", "total surprise: seconds of mental stun")
+        rolls.append(rec)
+        seconds = rec.total
+    return {"level": level, "stunned": True, "stun_seconds": seconds, "rolls": rolls,
+            "modifiers": [Modifier("Combat Reflexes: partial, not total", 0, S_TURN)] if level != kind else []}
+
+
+def surprise_recovery(sheet: dict, attempt: int, dice: DiceSource) -> Check:
+    """IQ roll to shake off surprise stun ("Turn Order"); each later second is 1 easier (attempt 0, 1, ...)."""
+    mods = [Modifier("seconds since stun ended", attempt, S_TURN)] if attempt else []
+    return check(dice, "recover from surprise (IQ)", int_of(sheet.get("IQ"), 10), mods, "IQ")
+
+
+# ---------------------------------------------------------------------------
+# The fight lifecycle: begin_fight, next_turn, actions, act
+# ---------------------------------------------------------------------------
+
+#: conditions that take a combatant out of the turn order
+OUT_OF_FIGHT = ("unconscious", "dead", "destroyed", "mortally wounded")
+
+
+@dataclass
+class _Steps:
+    """What the steps of one lifecycle call rolled, logged and changed on sheets."""
+
+    rolls: list[RollRecord] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    sheet_changes: dict[str, dict] = field(default_factory=dict)
+
+    def change(self, c: Combatant, **fields: Any) -> None:
+        self.sheet_changes.setdefault(c.id, {}).update(fields)
+
+    def sheet(self, c: Combatant) -> dict:
+        """The combatant's sheet with the changes of this call so far."""
+        return {**c.sheet, **self.sheet_changes.get(c.id, {})}
+
+
+def fresh_state(c: Combatant) -> dict:
+    """A combatant's fight state when it enters the fight."""
+    return {
+        "side": c.side or c.id,
+        "leader": bool(c.state.get("leader") or c.sheet.get("leader")),
+        "maneuver": None, "variant": "", "moved": 0, "last_move": 0, "attacks": 0, "attacked_with": [],
+        "aim_turns": 0, "aim_target": None, "evaluate": None, "wait": None, "concentrating": None,
+        "unready": list(c.state.get("unready") or []), "readied": [],
+        "dodges": 0, "parries": 0, "blocked": False, "limbs_used": [],
+        "feint_penalty": {}, "defense_penalty": {},
+        "surprise": None, "stunned": False, "stun_seconds": 0, "recovery_attempt": 0,
+        "shock_at_start": 0, "collapse_pending": False, "collapsed": False, "stunned_turn": False,
+    }
+
+
+def _able(c: Combatant | None, cs: dict | None) -> bool:
+    if c is None or cs is None or cs.get("collapsed"):
+        return False
+    return not (set(c.sheet.get("conditions") or []) & set(OUT_OF_FIGHT))
+
+
+def _update(state: dict, steps: _Steps, present: set[str] | None = None) -> TurnUpdate:
+    order = [i for i in state["order"] if present is None or i in present]
+    return TurnUpdate(state=state, round=state["round"], order=order, current=state.get("current"),
+                      rolls=steps.rolls, log=steps.log, sheet_changes=steps.sheet_changes)
+
+
+def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """Start a fight ("Turn Order"): one leader of each side rolls Tactics in a quick contest (a
+    leaderless side at -2; Survival or Streetwise for primal or thuggish sides); the winners act
+    first, a surprised side last. Total Surprise stuns for 1d seconds before IQ rolls may end it;
+    Partial Surprise stuns with an IQ roll from the first turn; Combat Reflexes turns Total into
+    Partial. Tokens carry ``state["surprise"]`` (``"total"`` or ``"partial"``) and ``state["leader"]``.
+    """
+    st = settings_of(settings)
+    if not combatants:
+        raise RuleError("a fight needs at least one combatant")
+    rows, checks = _initiative(combatants, dice)
+    steps = _Steps(rolls=[c.roll for c in checks if c.roll is not None])
+    by_id = {c.id: c for c in combatants}
+    first_of_side: dict[str, dict] = {}
+    for row in rows:
+        first_of_side.setdefault(row["side"], row)
+    for row, chk in zip(first_of_side.values(), checks):
+        leader = by_id[row["leader"]]
+        steps.log.append(f"Turn order: {row['side']} ({leader.name}, {chk.base_label} {chk.effective}) rolls "
+                         f"{chk.roll.total if chk.roll else '?'}: {chk.result}, margin {chk.margin:+d}")
+    state = {"round": 1, "order": [r["id"] for r in rows], "index": 0, "current": None,
+             "combatants": {c.id: fresh_state(c) for c in combatants}}
+    for c in combatants:
+        kind = c.state.get("surprise")
+        if kind not in ("total", "partial"):
+            continue
+        s = surprise(c.sheet, kind, dice)
+        steps.rolls += s["rolls"]
+        cs = state["combatants"][c.id]
+        cs.update(surprise=s["level"], stunned=True, stun_seconds=s["stun_seconds"], recovery_attempt=0)
+        if s["level"] == "total":
+            steps.log.append(f"{c.name} is totally surprised: mentally stunned for {s['stun_seconds']} second(s)")
+        else:
+            steps.log.append(f"{c.name} is partially surprised" + (" (Combat Reflexes)" if kind == "total" else "")
+                             + ": mentally stunned, an IQ roll each turn to recover")
+    steps.log.append("Round 1")
+    _advance(state, by_id, dice, st, steps, 0)
+    return _update(state, steps, set(by_id))
+
+
+def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """End the current actor's turn and start the next one's ("Turn Order", "Maneuvers", "Injury").
+
+    End of turn: shock from before the turn clears (it penalised this turn, the victim's next);
+    stun recovery rolls; a feint or riposte of this actor's previous turn expires. A new round
+    resets every combatant's defenses (dodges, parries, block, Cross and Supported limbs). Start
+    of turn: last turn's maneuver ends (All-Out Defense and the like last until now); a token
+    below 0 HP owes a collapse roll when it chooses a maneuver other than Do Nothing.
+    """
+    st = settings_of(settings)
+    state = copy.deepcopy(state)
+    by_id = {c.id: c for c in combatants}
+    steps = _Steps()
+    for c in combatants:  # a token that joins the fight acts last
+        if c.id not in state["combatants"]:
+            state["combatants"][c.id] = fresh_state(c)
+            state["order"].append(c.id)
+            steps.log.append(f"{c.name} joins the fight and acts last")
+    current = state.get("current")
+    if current in by_id and current in state["combatants"]:
+        _end_turn(state, by_id[current], dice, st, steps)
+    _advance(state, by_id, dice, st, steps, state["index"] + 1)
+    return _update(state, steps, set(by_id))
+
+
+def _advance(state: dict, by_id: dict[str, Combatant], dice: DiceSource, st: dict, steps: _Steps,
+             index: int) -> None:
+    order = state["order"]
+    if not any(_able(by_id.get(i), state["combatants"].get(i)) for i in order):
+        state["current"] = None
+        steps.log.append("No one is left who can act")
+        return
+    while True:
+        if index >= len(order):
+            index = 0
+            state["round"] += 1
+            for cid, cs in state["combatants"].items():
+                state["combatants"][cid] = {**new_round_defenses(cs), "dodges": 0, "parries": 0, "blocked": False,
+                                            "limbs_used": []}
+            steps.log.append(f"Round {state['round']}")
+        cid = order[index]
+        if _able(by_id.get(cid), state["combatants"].get(cid)):
+            state["index"], state["current"] = index, cid
+            _start_turn(state, by_id[cid], dice, st, steps)
+            return
+        index += 1
+
+
+def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Steps) -> None:
+    cs = state["combatants"][c.id]
+    previous = cs.get("maneuver")
+    if previous != "aim":
+        cs.update(aim_turns=0, aim_target=None)
+    if previous != "evaluate":
+        cs["evaluate"] = None
+    cs.update(maneuver=None, variant="", moved=0, attacks=0, attacked_with=[], wait=None, concentrating=None,
+              stunned_turn=False,
+              shock_at_start=int_of(c.sheet.get("shock")), collapse_pending=current_hp(c.sheet) < 0)
+    steps.log.append(f"{c.name}'s turn")
+    if st["stun_recovery_roll"] == "start_of_turn":
+        _stun_recovery(cs, c, dice, steps)
+    if cs["stunned"]:
+        steps.log.append(f"{c.name} is mentally stunned (surprise): Do Nothing")
+    elif "stunned" in (steps.sheet(c).get("conditions") or []):
+        steps.log.append(f"{c.name} is stunned: Do Nothing")
+    if cs["collapse_pending"]:
+        steps.log.append(f"{c.name} is below 0 HP: a HT roll against collapse unless {c.name} does nothing")
+
+
+def _stun_recovery(cs: dict, c: Combatant, dice: DiceSource, steps: _Steps, surprise_roll: bool = True) -> None:
+    """The stun recovery rolls of one turn ("Turn Order": after the stun period an IQ roll, 1 easier
+    each second after; the stun of a knockdown: a HT roll, published)."""
+    if surprise_roll and cs["stunned"] and cs["stun_seconds"] <= 0:
+        chk = surprise_recovery(c.sheet, cs["recovery_attempt"], dice)
+        steps.rolls.append(chk.roll)
+        if chk.success:
+            cs.update(stunned=False, surprise=None)
+            steps.log.append(f"{c.name} shakes off the surprise (IQ {chk.effective}: {chk.roll.total})")
+        else:
+            cs["recovery_attempt"] += 1
+            steps.log.append(f"{c.name} is still stunned by the surprise (IQ {chk.effective}: {chk.roll.total})")
+    conditions = list(steps.sheet(c).get("conditions") or [])
+    if "stunned" in conditions:
+        chk = check(dice, "recover from stun (HT)", int_of(c.sheet.get("HT"), 10), [], "HT")
+        steps.rolls.append(chk.roll)
+        if chk.success:
+            steps.change(c, conditions=[x for x in conditions if x != "stunned"])
+            steps.log.append(f"{c.name} recovers from the stun (HT {chk.effective}: {chk.roll.total})")
+        else:
+            steps.log.append(f"{c.name} is still stunned (HT {chk.effective}: {chk.roll.total})")
+
+
+def _end_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Steps) -> None:
+    cs = state["combatants"][c.id]
+    shock_now = int_of(c.sheet.get("shock"))
+    left = shock_after_turn(shock_now, cs.get("shock_at_start", 0))
+    if left != shock_now:
+        steps.change(c, shock=left)
+        steps.log.append(f"{c.name}'s shock clears" if not left else f"{c.name}'s shock: {left} for the next turn")
+    cs["last_move"] = cs.get("moved", 0)
+    stun_period = cs["stunned"] and cs["stun_seconds"] > 0
+    if stun_period:  # one of the 1d seconds of Total Surprise has passed
+        cs["stun_seconds"] -= 1
+    if st["stun_recovery_roll"] == "end_of_turn":
+        _stun_recovery(cs, c, dice, steps, surprise_roll=not stun_period)
+    for other in state["combatants"].values():
+        if cs.get("maneuver") != "feint":
+            (other.get("feint_penalty") or {}).pop(c.id, None)
+        (other.get("defense_penalty") or {}).pop(c.id, None)
+
+
+def _why_not(sheet: dict, cs: dict, key: str) -> str:
+    """Why the rules do not offer a maneuver now."""
+    conds = conditions_of(sheet, cs)
+    if conds & set(OUT_OF_FIGHT):
+        return "out of the fight (" + ", ".join(sorted(conds & set(OUT_OF_FIGHT))) + ")"
+    if "stunned" in conds:
+        return "stunned: Do Nothing only"
+    m = MANEUVERS[key]
+    ready = ready_weapons(sheet, cs)
+    if key == "aim" or m.attack == "ranged":
+        if not any(weapon_kind(w) in ("ranged", "thrown") for w in ready.values()):
+            return "no ready ranged weapon"
+    if m.attack == "melee" and not any(weapon_kind(w) != "ranged" for w in ready.values()):
+        return "no ready melee weapon"
+    if m.attack == "any" and not ready:
+        return "no ready weapon"
+    moved = num_of(cs.get("moved"))
+    if moved:
+        return f"already moved {moved:g} yards; {m.name} allows {maneuver_movement(sheet, key):g}"
+    return "not allowed now"
+
+
+def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+    """What ``actor`` may do now ("Maneuvers", "Defending"): on its turn, one maneuver from the table
+    (key: the maneuver's, kind ``turn``, with the movement it allows and its defense limits), then the
+    move and attack that maneuver allows (``move:<maneuver>`` with the yards left, ``attack:<maneuver>``);
+    at any time, the active defenses it still has this round (``dodge``, ``parry:<weapon>``, ``block``)."""
+    st = settings_of(settings)
+    cs = {**fresh_state(actor), **(state.get("combatants", {}).get(actor.id) or {})}
+    its_turn = state.get("current") == actor.id
+    chosen = cs.get("maneuver")
+    allowed = {m["key"]: m for m in allowed_maneuvers(actor.sheet, cs, num_of(cs.get("moved")))}
+    out: list[ActionOption] = []
+    for key, m in MANEUVERS.items():
+        reason = ""
+        if not its_turn:
+            reason = f"not {actor.name}'s turn"
+        elif cs.get("collapsed"):
+            reason = "unconscious"
+        elif chosen:
+            reason = f"one maneuver a turn: {MANEUVERS[chosen].name} is chosen"
+        elif key not in allowed:
+            reason = _why_not(actor.sheet, cs, key)
+        info = allowed.get(key) or {}
+        out.append(ActionOption(
+            key=key, label=m.name, kind="turn", cost="the turn's maneuver", available=not reason, reason=reason,
+            data={"allowance": info.get("movement", maneuver_movement(actor.sheet, key)), "defense": m.defense,
+                  "attack": m.attack, "variants": list(info.get("variants", m.variants)), "notes": m.notes}))
+    if its_turn and chosen:
+        m = MANEUVERS[chosen]
+        allowance = maneuver_movement(actor.sheet, chosen, cs.get("variant") or None)
+        left = max(0.0, allowance - num_of(cs.get("moved")))
+        out.append(ActionOption(f"move:{chosen}", f"Move ({m.name})", "move", available=left > 0,
+                                reason="" if left > 0 else f"{m.name}: no movement left",
+                                data={"allowance": left, "moved": num_of(cs.get("moved"))}))
+        if m.attack:
+            done = int_of(cs.get("attacks")) > 0
+            out.append(ActionOption(f"attack:{chosen}", f"Attack ({m.name})", "attack", available=not done,
+                                    reason="the maneuver's attack is made" if done else "",
+                                    data={"maneuver": chosen, "variant": cs.get("variant") or ""}))
+    out += _defense_options(actor, cs, st)
+    return out
+
+
+def _defense_options(actor: Combatant, cs: dict, st: dict) -> list[ActionOption]:
+    """The active defenses left this round, at their level against a plain melee attack ("Defending")."""
+    candidates: list[tuple[str, str, dict]] = [("dodge", "Dodge", {"type": "dodge"})]
+    for name, w in weapons(actor.sheet).items():
+        if weapon_kind(w) != "ranged" and w.get("can_parry", True):
+            candidates.append((f"parry:{name}", f"Parry ({name})", {"type": "parry", "weapon": name}))
+    if actor.sheet.get("shield"):
+        candidates.append(("block", "Block", {"type": "block"}))
+    out = []
+    for key, label, d in candidates:
+        try:
+            base, mods, _ = defense_level(actor.sheet, cs, d, AttackInfo(), st)
+        except RuleError as exc:
+            out.append(ActionOption(key, label, "defense", available=False, reason=str(exc)))
+            continue
+        out.append(ActionOption(key, label, "defense", data={"level": effective_skill(base, mods)}))
+    return out
+
+
+def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+        settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+    """A turn action of ``actor`` ("Maneuvers"): choose the turn's maneuver (a key of the maneuver
+    table, ``options["variant"]``, ``options["target"]`` for Aim, Evaluate and Feint,
+    ``options["weapon"]`` for Aim and Ready, ``options["trigger"]`` for Wait); ``"moved"`` records the
+    yards moved (``options["yards"]``) within the maneuver's movement; ``"record_attack"`` folds an
+    attack's result (``options["result"]``) into the fight state: defenses used, Cross limbs,
+    feints, ripostes, aim lost, weapons unreadied.
+    """
+    st = settings_of(settings)
+    state = copy.deepcopy(state)
+    steps = _Steps()
+    opts = options or {}
+    present = {c.id for c in combatants} | {actor.id}
+    if actor.id not in state.get("combatants", {}):
+        raise RuleError(f"{actor.name} is not in this fight")
+    if action == "record_attack":
+        record_attack(state, opts.get("result"))
+        return _update(state, steps, present)
+    cs = state["combatants"][actor.id]
+    if state.get("current") != actor.id:
+        raise RuleError(f"it is not {actor.name}'s turn")
+    if action == "moved":
+        if not cs.get("maneuver"):
+            raise RuleError("choose the turn's maneuver before moving")
+        allowance = maneuver_movement(actor.sheet, cs["maneuver"], cs.get("variant") or None)
+        moved = num_of(cs.get("moved")) + num_of(opts.get("yards"))
+        if moved > allowance + 1e-9:
+            raise RuleError(f"{MANEUVERS[cs['maneuver']].name} allows {allowance:g} yards; {moved:g} is too far")
+        cs["moved"] = moved
+        return _update(state, steps, present)
+    if action not in MANEUVERS:
+        raise RuleNotImplemented(f"the action {action!r} is not automated (the GM adjudicates it)")
+    _choose_maneuver(cs, actor, action, dice, st, steps, opts)
+    return _update(state, steps, present)
+
+
+def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st: dict, steps: _Steps,
+                     opts: dict) -> None:
+    """One maneuver a turn, from those the situation allows ("Maneuvers"), with its bookkeeping."""
+    if cs.get("collapsed"):
+        raise RuleError(f"{actor.name} has collapsed")
+    if cs.get("maneuver"):
+        raise RuleError(f"one maneuver a turn: {MANEUVERS[cs['maneuver']].name} is chosen")
+    allowed = {m["key"]: m for m in allowed_maneuvers(actor.sheet, cs, num_of(cs.get("moved")))}
+    if key not in allowed:
+        raise RuleError(f"{MANEUVERS[key].name}: {_why_not(actor.sheet, cs, key)}")
+    m = MANEUVERS[key]
+    variant = opts.get("variant") or ""
+    if variant and variant not in allowed[key]["variants"]:
+        raise RuleError(f"{m.name} has no {variant!r} option here; options: {', '.join(allowed[key]['variants'])}")
+    if key == "all_out_defense" and not variant:
+        raise RuleError(f"All-Out Defense: choose one of {', '.join(m.variants)}")
+    if cs.get("collapse_pending"):
+        cs["collapse_pending"] = False
+        res = collapse(actor.sheet, dice, key)
+        if res["check"] is not None:
+            chk = res["check"]
+            steps.rolls.append(chk.roll)
+            steps.log.append(f"{actor.name} rolls against collapse (HT {chk.effective}): {chk.roll.total}, "
+                             f"{chk.result}")
+        if res["conditions"]:
+            conditions = list(actor.sheet.get("conditions") or [])
+            steps.change(actor, conditions=conditions + [c for c in res["conditions"] if c not in conditions])
+            cs.update(collapsed=True, maneuver=None)
+            steps.log.append(f"{actor.name} collapses, unconscious")
+            return
+    target = opts.get("target")
+    if key == "aim":
+        weapon = opts.get("weapon")
+        ready = ready_weapons(actor.sheet, cs)
+        if weapon is not None and (weapon not in ready or weapon_kind(ready[weapon]) not in ("ranged", "thrown")):
+            raise RuleError(f"{weapon!r} is not a ready ranged weapon")
+        same = cs.get("aim_turns") and cs.get("aim_target") == target
+        cs.update(aim_turns=int_of(cs.get("aim_turns")) + 1 if same else 1, aim_target=target)
+    elif key == "evaluate":
+        if not target:
+            raise RuleError("Evaluate names the enemy evaluated (option target)")
+        ev = cs.get("evaluate") or {}
+        turns = int_of(ev.get("turns")) + 1 if ev.get("target") == target else 1
+        cs["evaluate"] = {"target": target, "turns": min(3, turns)}
+    elif key == "ready":
+        weapon = opts.get("weapon")
+        if weapon not in weapons(actor.sheet):
+            raise RuleError(f"no weapon {weapon!r} on the sheet to ready")
+        cs["unready"] = [w for w in cs.get("unready") or [] if w != weapon]
+        cs["readied"] = sorted(set(cs.get("readied") or []) | {weapon})
+    elif key == "wait":
+        cs["wait"] = {"trigger": str(opts.get("trigger") or "")}
+    elif key == "concentrate":
+        cs["concentrating"] = str(opts.get("task") or "a mental task")
+    # a stunned token's Do Nothing is forced on it: it keeps its (stunned) defenses
+    forced = key == "do_nothing" and "stunned" in conditions_of(actor.sheet, cs)
+    cs.update(maneuver=key, variant=variant, stunned_turn=forced)
+    steps.log.append(f"{actor.name}: {m.name}" + (f" ({variant.replace('_', ' ')})" if variant else "")
+                     + (f" on {target}" if target and key in ("aim", "evaluate", "feint") else ""))
+
+
+def record_attack(state: dict, result: Any) -> dict:
+    """Fold an attack's result into the fight state (in place; returned for convenience): the
+    attacker's attack made with its weapons (a Committed Attack or Move and Attack cannot parry with
+    them), its aim and evaluation spent; each defense used (dodges, parries, block, the limbs of a
+    Cross or Supported parry, "Defending"); feints and ripostes; aim lost by defending; weapons
+    unreadied or flung by a disarm ("Attacking")."""
+    if result is None:
+        raise RuleError("record_attack needs the attack's result (option result)")
+    r = result if isinstance(result, dict) else result.to_dict()
+    details = r.get("details") or {}
+    people = state["combatants"]
+    attacker = people.get(details.get("attacker"))
+    if attacker is not None:
+        used = [a.get("weapon") for a in details.get("attacks") or [] if a.get("weapon")]
+        attacker["attacked_with"] = sorted(set(attacker.get("attacked_with") or []) | set(used))
+        attacker["attacks"] = int_of(attacker.get("attacks")) + 1
+        if details.get("attacks"):
+            attacker.update(aim_turns=0, aim_target=None, evaluate=None)
+    for e in r.get("effects") or []:
+        who = people.get(e.get("target"))
+        if who is None:
+            continue
+        kind, data = e.get("kind"), e.get("data") or {}
+        if kind == "defended":
+            people[e["target"]] = who = {**who, **record_defense(who, {"type": data.get("defense")},
+                                                                 list(data.get("limbs") or []))}
+        elif kind == "feint_penalty":
+            who.setdefault("feint_penalty", {})[data.get("against")] = int_of(data.get("value"))
+        elif kind == "defense_penalty":
+            who.setdefault("defense_penalty", {})[data.get("against")] = int_of(data.get("value"))
+        elif kind == "aim_lost":
+            who.update(aim_turns=0, aim_target=None)
+        elif kind == "concentration_lost":
+            who["concentrating"] = None
+        elif kind in ("unreadied", "disarmed") and data.get("weapon"):
+            who["unready"] = sorted(set(who.get("unready") or []) | {data["weapon"]})
+    return state

@@ -1,0 +1,173 @@
+"""The ranged attack of *Phase/TN Combat Sequence*, "Ranged Attacks" and "Special Ranged Attacks".
+
+One roll of the game's dice + Reflexes + the weapon's skill + modifiers
+against the TN (8 unless the GM sets another; the document gives no
+ranges). A shot without Targeting is a wild shot: -2, never called or
+aimed. A hit lands on the called area, or drifts from it on a partial
+success, or on the random table; then damage, flesh and trauma
+(:mod:`.health`). Melee and suppressive fire are empty sections in the
+document and are not automated.
+"""
+
+from __future__ import annotations
+
+from ..dice import DiceSource
+from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError, RuleNotImplemented
+from .checks import attr, wound_modifiers
+from .data import BURST_BULLETS, LOCATIONS, SRC_RANGED, resolve_settings
+from .health import trauma_check
+from .targeting import called_shot_drift_with, first_possible_location, hit_location, is_targeted, wild_shot_modifier
+
+
+def range_band(distance: float, weapon: dict) -> str | None:
+    """Not automated: the document gives no weapon ranges; the GM sets the TN."""
+    raise RuleNotImplemented("phase_tn: the document gives no weapon ranges; the GM sets the TN")
+
+
+def weapon_of(sheet: dict, name: str | None) -> dict:
+    """The named weapon of a sheet (the first one when no name is given)."""
+    weapons = sheet.get("weapons") or []
+    if not weapons:
+        raise RuleError("no weapon on the sheet")
+    if name is None:
+        return weapons[0]
+    for w in weapons:
+        if w.get("name") == name:
+            return w
+    raise RuleError(f"no weapon named {name!r} on the sheet")
+
+
+def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
+    """Everything an attack and its odds share: settings, weapon, mode, targeting, TNs and modifiers.
+
+    The game's settings come from ``settings`` or ``request.options["settings"]``
+    (the first wins where both set a key), over :func:`.data.default_settings`.
+    """
+    opts = request.options or {}
+    s = resolve_settings({**(opts.get("settings") or {}), **(settings or {})})
+    weapon = weapon_of(request.attacker.sheet, request.weapon)
+    if weapon.get("melee"):
+        raise RuleNotImplemented("phase_tn: the document's Melee Attacks section is empty")
+    mode = opts.get("mode", "single")
+    if mode == "suppressive":
+        raise RuleNotImplemented("phase_tn: the document's Suppressive Fire entry is empty")
+    if mode not in ("single", "burst", "full_auto"):
+        raise RuleError(f"unknown fire mode {mode!r}")
+    if mode != "single" and weapon.get("mode") != "auto":
+        raise RuleError(f"{weapon.get('name')} is not an automatic weapon")
+    if "targeted" in opts:
+        targeted = bool(opts["targeted"])
+    else:
+        targeted = is_targeted(request.attacker.state.get("targeting", {}), request.attacker.id, request.target.id)
+    called = opts.get("called")
+    aim = int(opts.get("aim", 0))
+    if not targeted and (called or aim):
+        raise RuleError("a wild shot (no Targeting) cannot be called or aimed")
+    if called and mode != "single":
+        raise RuleError("bursts and full auto are not called shots (game setting reading)")
+    if called and called not in LOCATIONS:
+        raise RuleError(f"unknown location {called!r}")
+    tn = int(opts.get("tn", s["ranged_tn"]))
+    sheet = request.attacker.sheet
+    mods = [Modifier(s["ranged_attribute"].capitalize(), attr(sheet, s["ranged_attribute"]), "sheet")]
+    skill = weapon.get("skill")
+    if skill:
+        mods.append(Modifier(f"skill {skill}", (sheet.get("skills") or {}).get(skill, 0), "sheet"))
+    if not targeted:
+        mods.append(Modifier("wild shot", wild_shot_modifier(False), SRC_RANGED))
+    if aim:
+        mods.append(Modifier("aim", aim, SRC_RANGED))
+    for label, value in (opts.get("modifiers") or {}).items():
+        mods.append(Modifier(str(label), int(value), "GM"))
+    mods += wound_modifiers(sheet, s)
+    called_tn = tn + s["called_shot_tn"][called] if called else None
+    bullets = {"single": 1, "burst": BURST_BULLETS, "full_auto": s["full_auto_bullets"]}[mode]
+    return {
+        "settings": s,
+        "weapon": weapon,
+        "mode": mode,
+        "targeted": targeted,
+        "called": called,
+        "tn": tn,
+        "called_tn": called_tn,
+        "modifiers": mods,
+        "bullets": bullets,
+    }
+
+
+def hits_for(total: int, setup: dict) -> int:
+    """How many hits a total scores: one for a hit; a burst or full auto adds one per
+    ``burst_margin_per_extra_hit`` points over the TN, up to the bullets fired (a setting)."""
+    if total < setup["tn"]:
+        return 0
+    if setup["mode"] == "single":
+        return 1
+    extra = (total - setup["tn"]) // setup["settings"]["burst_margin_per_extra_hit"]
+    return min(setup["bullets"], 1 + extra)
+
+
+def landing(location: str | None, impossible: set[str], first_arm: str) -> str | None:
+    """Where a hit on ``location`` lands when some areas cannot be hit ("Ranged Attacks":
+    the drift order "can also be used if an impossible location is rolled"); None if none can."""
+    if location in impossible:
+        return first_possible_location(location, impossible, first_arm)
+    return location
+
+
+def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
+    """A ranged shot: dice + Reflexes + skill + modifiers against the TN ("Ranged Attacks").
+
+    A called shot needs the TN plus the location's ``called_shot_tn``;
+    reaching the plain TN but not that is a partial success that drifts
+    one area per point short. Bursts and full auto ("Special Ranged
+    Attacks") hit once plus once per ``burst_margin_per_extra_hit``
+    points over the TN, up to the bullets fired (a setting).
+    """
+    setup = attack_setup(request, settings)
+    s, weapon, mode, called = setup["settings"], setup["weapon"], setup["mode"], setup["called"]
+    tn, called_tn, mods = setup["tn"], setup["called_tn"], setup["modifiers"]
+    record = dice.roll(s["roll_dice"], f"{weapon.get('name', 'weapon')} to hit")
+    rolls = [record]
+    total = record.total + sum(m.value for m in mods)
+    details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called}
+    if total < tn:
+        return AttackResult(False, f"miss ({total} vs TN {tn})", rolls, mods, [], details)
+    hits = hits_for(total, setup)
+    impossible = set((request.options or {}).get("impossible_locations", ()))
+    effects: list[Effect] = []
+    locations = []
+    for _ in range(hits):
+        if called:
+            steps = max(0, called_tn - total)
+            loc = called_shot_drift_with(called, steps, s["drift_first_arm"])
+            details["called_tn"] = called_tn
+            details["drift"] = steps
+        else:
+            loc, loc_roll = hit_location(dice, s)
+            rolls.append(loc_roll)
+        loc = landing(loc, impossible, s["drift_first_arm"])
+        if loc is None:
+            details["blocked"] = True
+            continue
+        locations.append(loc)
+        dmg = dice.roll(weapon.get("damage", "2d6"), f"damage ({loc})")
+        rolls.append(dmg)
+        stun = bool(weapon.get("stun"))
+        data = {"location": loc, "damage": dmg.total, "stun": stun}
+        effects.append(Effect("flesh", request.target.id, {"amount": 0 if stun else dmg.total, "location": loc}))
+        if s["trauma_check"] and not stun and dmg.total > 0:
+            check = trauma_check(request.target.sheet, loc, dmg.total, dice, s)
+            rolls.append(check["roll"])
+            data["trauma_check"] = {"tn": check["tn"], "total": check["total"]}
+            if not check["success"]:
+                effects.append(
+                    Effect("trauma", request.target.id, {"location": loc, "effect": s["trauma_effects"].get(loc, "")})
+                )
+        details.setdefault("hits", []).append(data)
+    details["locations"] = locations
+    summary = f"hit ({total} vs TN {tn})"
+    if locations:
+        summary += ": " + ", ".join(locations)
+    if called and called_tn is not None and total < called_tn:
+        summary += f" (partial success, {called_tn - total} short of the called TN {called_tn})"
+    return AttackResult(True, summary, rolls, mods, effects, details)

@@ -1,0 +1,195 @@
+"""Tables, constants and default settings of *Phase/TN Combat Sequence*.
+
+The numbers the document gives (the surprise TN, the wild-shot penalty,
+the burst's three rounds, the action lengths, the body areas) and a
+per-game setting for each place where it stops short (see
+:func:`default_settings`; every setting is listed on the help page).
+"""
+
+from __future__ import annotations
+
+from ..dice import DiceError, parse
+from ..system import RuleError
+
+SRC_SEQUENCE = "Combat Sequence"
+SRC_INITIATIVE = "Initiative and Actions"
+SRC_COMBINED = "Combined Actions"
+SRC_RANGED = "Ranged Attacks"
+SRC_SPECIAL = "Special Ranged Attacks"
+SRC_WOUNDS = "Damage and Wounds"
+SRC_SETTING = "game setting (the document is silent)"
+
+#: action lengths, shortest first: shorter actions resolve first
+LENGTHS: tuple[str, ...] = ("free", "phase", "round", "turn", "minute")
+RANK = {name: i for i, name in enumerate(LENGTHS)}
+
+LOCATIONS: tuple[str, ...] = (
+    "head",
+    "chest",
+    "abdomen",
+    "left arm",
+    "right arm",
+    "left leg",
+    "right leg",
+)
+
+ATTRIBUTES: tuple[str, ...] = (
+    "strength",
+    "reflexes",
+    "intelligence",
+    "perception",
+    "constitution",
+    "willpower",
+)
+
+#: the document's own numbers (sections "Combat Sequence" and "Ranged Attacks")
+SURPRISE_TN = 8
+WILD_SHOT_MODIFIER = -2
+BURST_BULLETS = 3
+
+#: actions the module knows by name; any other name is a GM-described action
+#: whose length the declarer gives. ``mode`` is the fire mode of the shots the
+#: action fires (see :func:`.attack.attack`); ``weapon_modes`` the weapon
+#: modes (sheet ``weapons[].mode``) that can fire it.
+ACTIONS: dict[str, dict] = {
+    # "Ranged Attacks": Targeting is a phase action that lines up the weapon.
+    "target": {"length": "phase", "targets": True, "label": "Targeting"},
+    # "Ranged Attacks" names the Aim action and says a wild shot cannot use it;
+    # its length and bonus are readings (``aim_bonus``, ``aim_max``).
+    "aim": {"length": "phase", "targets": True, "needs_targeting": True, "label": "Aim"},
+    "fire": {"length": "phase", "targets": True, "shots": 1, "mode": "single", "label": "Fire"},
+    # "Special Ranged Attacks": full auto for one phase is a three-round burst.
+    "three_round_burst": {
+        "length": "phase",
+        "targets": True,
+        "shots": 1,
+        "burst": BURST_BULLETS,
+        "mode": "burst",
+        "weapon_modes": ("auto",),
+        "label": "Three-round burst",
+    },
+    # "Special Ranged Attacks": firing a fully automatic weapon is a round action.
+    "full_auto": {
+        "length": "round",
+        "targets": True,
+        "shots": 1,
+        "auto": True,
+        "mode": "full_auto",
+        "weapon_modes": ("auto",),
+        "label": "Full auto",
+    },
+    # "Combined Actions": a round action of a character with a semi-automatic
+    # firearm, whose first phase is a Targeting action and whose last phase
+    # fires two shots instead of one.
+    "target_and_fire": {
+        "length": "round",
+        "targets": True,
+        "combined": True,
+        "mode": "single",
+        "weapon_modes": ("semi", "auto"),
+        "label": "Target and fire",
+        "steps": [{"at": "first", "kind": "target"}, {"at": "last", "kind": "fire", "shots": 2}],
+    },
+}
+SHOOTING = {"fire", "three_round_burst", "full_auto", "target_and_fire"}
+
+
+def default_settings() -> dict:
+    """Per-game choices for everything *Phase/TN Combat Sequence* leaves open.
+
+    Dice: the document gives "a Reflexes roll (TN 8)" and initiative
+    totals of 16 and 21. One d10 plus an attribute rated 1-10 (5 is
+    average) makes TN 8 a real test (an average Reflexes 5 needs 3+ on
+    the d10, 80%; Reflexes 2 needs 6+, 50%), which the +1 per failed phase
+    then eases; initiative as d10 + Reflexes + Intelligence averages 15.5,
+    so 16 is an ordinary total and 21 a quick one. With 2d10 + attribute
+    the TN 8 check would almost never fail (99% at Reflexes 5).
+    """
+    return {
+        "roll_dice": "d10",
+        "initiative_attributes": ["reflexes", "intelligence"],
+        "initiative_ties": "name",
+        "phases_per_round": 2,
+        "rounds_per_turn": 5,
+        "turns_per_minute": 6,
+        "free_actions_per_phase": 1,
+        "free_while_waiting": False,
+        "surprise_tn": SURPRISE_TN,
+        "surprise_rounds": 1,
+        "ranged_attribute": "reflexes",
+        "ranged_tn": 8,
+        "called_shot_tn": {
+            "head": 4,
+            "chest": 1,
+            "abdomen": 2,
+            "left arm": 3,
+            "right arm": 3,
+            "left leg": 2,
+            "right leg": 2,
+        },
+        "drift_first_arm": "right",
+        "hit_location_dice": "d10",
+        "hit_location_table": [
+            [1, 1, "head"],
+            [2, 3, "chest"],
+            [4, 4, "abdomen"],
+            [5, 5, "right arm"],
+            [6, 6, "left arm"],
+            [7, 8, "right leg"],
+            [9, 10, "left leg"],
+        ],
+        "aim_bonus": 1,
+        "aim_max": 3,
+        "burst_margin_per_extra_hit": 3,
+        "full_auto_bullets": 10,
+        "flesh_per_constitution": 3,
+        "trauma_check": True,
+        "trauma_attribute": "constitution",
+        "trauma_location_modifier": {
+            "head": 2,
+            "chest": 1,
+            "abdomen": 1,
+            "left arm": 0,
+            "right arm": 0,
+            "left leg": 0,
+            "right leg": 0,
+        },
+        "trauma_roll_penalty": 2,
+        "trauma_effects": {
+            "head": "unconscious",
+            "chest": "dying",
+            "abdomen": "dying",
+            "left arm": "left arm useless",
+            "right arm": "right arm useless",
+            "left leg": "left leg useless, falls prone",
+            "right leg": "right leg useless, falls prone",
+        },
+    }
+
+
+def resolve_settings(settings: dict | None = None) -> dict:
+    """The defaults overlaid with the game's settings, checked."""
+    out = default_settings()
+    for key, value in (settings or {}).items():
+        if key not in out:
+            raise RuleError(f"unknown phase_tn setting {key!r}")
+        out[key] = value
+    for key in ("roll_dice", "hit_location_dice"):
+        try:
+            parse(out[key])
+        except DiceError as exc:
+            raise RuleError(f"setting {key}: {exc}") from None
+    for key in ("phases_per_round", "rounds_per_turn", "turns_per_minute"):
+        if not isinstance(out[key], int) or out[key] < 1:
+            raise RuleError(f"setting {key} must be a whole number of at least 1")
+    for attr in out["initiative_attributes"]:
+        if attr not in ATTRIBUTES:
+            raise RuleError(f"setting initiative_attributes: unknown attribute {attr!r}")
+    if out["drift_first_arm"] not in ("right", "left"):
+        raise RuleError("setting drift_first_arm must be 'right' or 'left'")
+    for key in ("aim_bonus", "aim_max", "burst_margin_per_extra_hit"):
+        if not isinstance(out[key], int) or out[key] < (1 if key == "burst_margin_per_extra_hit" else 0):
+            raise RuleError(f"setting {key} must be a whole number")
+    if out["initiative_ties"] not in ("name", "reflexes"):
+        raise RuleError("setting initiative_ties must be 'name' or 'reflexes'")
+    return out

@@ -1,0 +1,79 @@
+"""The *Phase/TN Combat Sequence* rule system: thin methods over the modules of this package."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dice import DiceSource
+from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField, TurnUpdate
+from . import attack as _attack
+from . import cover as _cover
+from . import health as _health
+from . import movement as _movement
+from . import odds as _odds
+from . import sheet as _sheet
+from . import turns as _turns
+from .data import ACTIONS, LENGTHS, LOCATIONS, default_settings
+
+
+class PhaseTNSystem(BaseSystem):
+    id = "phase_tn"
+    name = "Phase / target-number system"
+    board = "grid"
+    diagonal = "chebyshev"
+    sheet_template = "sheets/_phase_tn.html"
+    help_template = "help/phase_tn.html"
+
+    ACTIONS = ACTIONS
+    LENGTHS = LENGTHS
+    LOCATIONS = LOCATIONS
+
+    def default_settings(self) -> dict:
+        return default_settings()
+
+    def sheet_fields(self) -> list[SheetField]:
+        return _sheet.sheet_fields()
+
+    def default_sheet(self) -> dict:
+        return _sheet.default_sheet()
+
+    def derived(self, sheet: dict, settings: dict | None = None) -> dict:
+        return _sheet.derived(sheet, settings)
+
+    def initiative(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> list[dict]:
+        """Initiative of one phase, in declaration order (lowest first), "Initiative and Actions"."""
+        return _turns.initiative_list(combatants, dice, settings)
+
+    def move_allowance(self, sheet: dict, action: str = "move") -> float:
+        return _movement.move_allowance(sheet, action)
+
+    def range_band(self, distance: float, weapon: dict) -> str | None:
+        return _attack.range_band(distance, weapon)
+
+    def cover_effect(self, cover: Any) -> CoverEffect:
+        return _cover.cover_effect(cover)
+
+    def attack(self, request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
+        return _attack.attack(request, dice, settings)
+
+    def odds(self, request: AttackRequest, settings: dict | None = None) -> dict:
+        return _odds.odds(request, settings)
+
+    def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
+        return _health.apply(sheet, result, target_id)
+
+    # -- the fight lifecycle ("Combat Sequence", "Initiative and Actions"): see .turns
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return _turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return _turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        return _turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        return _turns.act(state, actor, action, combatants, dice, settings, options)

@@ -1,0 +1,839 @@
+"""Time in *Phase/TN Combat Sequence*: surprise, phases, declarations and resolution.
+
+"Combat Sequence": the surprised cannot react for a round, then roll
+Reflexes (TN 8, +1 per failed phase) at the start of each phase.
+"Initiative and Actions": at the start of each phase everyone who may
+declare a new action rolls initiative; declarations go from the lowest
+total to the highest; one new action a phase, not while waiting on one;
+actions resolve at the end of the time they take, shorter first, the same
+length together. "Combined Actions": round and turn actions keep their
+target and can only be cancelled.
+
+The combat state (the phase clock, initiative, declarations, pending
+actions, targeting) is plain JSON-able data; every function that changes
+it returns a new dict.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ..dice import DiceSource
+from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
+from .attack import weapon_of
+from .checks import attr, attribute_roll, wound_modifiers
+from .health import incapacitated
+from .data import ACTIONS, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
+from .targeting import is_targeted, lose_targeting
+
+
+def length_in_phases(length: str, settings: dict | None = None) -> int:
+    """How many phases an action of this length takes ("Initiative and Actions").
+
+    A free action takes none of the phase's time and resolves at its end,
+    like a phase action, but before it.
+    """
+    s = resolve_settings(settings)
+    per_round = s["phases_per_round"]
+    per_turn = per_round * s["rounds_per_turn"]
+    table = {
+        "free": 1,
+        "phase": 1,
+        "round": per_round,
+        "turn": per_turn,
+        "minute": per_turn * s["turns_per_minute"],
+    }
+    try:
+        return table[length]
+    except KeyError:
+        raise RuleError(f"unknown action length {length!r}; lengths are {', '.join(LENGTHS)}") from None
+
+
+def resolves_at(declared_phase: int, length: str, settings: dict | None = None) -> int:
+    """The phase at whose end an action declared in ``declared_phase`` resolves.
+
+    "Initiative and Actions": actions resolve at the end of the time they
+    take, counted from the phase they were declared in.
+    """
+    return declared_phase + length_in_phases(length, settings) - 1
+
+
+def clock(phase: int, settings: dict | None = None) -> dict:
+    """Where an absolute phase number (1 = the encounter's first) falls."""
+    s = resolve_settings(settings)
+    per_round = s["phases_per_round"]
+    rnd = (phase - 1) // per_round + 1
+    turn = (rnd - 1) // s["rounds_per_turn"] + 1
+    return {
+        "phase": phase,
+        "round": rnd,
+        "phase_in_round": (phase - 1) % per_round + 1,
+        "turn": turn,
+        "minute": (turn - 1) // s["turns_per_minute"] + 1,
+    }
+
+
+def resolution_groups(actions: list[tuple[str, str]]) -> list[set[str]]:
+    """Who resolves together, in order, among actions ending in one phase.
+
+    "Initiative and Actions": shorter actions resolve before longer ones
+    (free, phase, round, turn, minute) and all actions of one length
+    resolve simultaneously. ``actions`` are ``(who, length)`` pairs.
+    """
+    buckets: dict[str, set[str]] = {}
+    for who, length in actions:
+        if length not in RANK:
+            raise RuleError(f"unknown action length {length!r}; lengths are {', '.join(LENGTHS)}")
+        buckets.setdefault(length, set()).add(who)
+    return [buckets[length] for length in LENGTHS if length in buckets]
+
+
+def declaration_order(initiatives: dict[str, int]) -> list[str]:
+    """Who declares first: lowest initiative to highest ("Initiative and Actions").
+
+    Ties are not covered by the document; they go in name order so the
+    order is the same every time.
+    """
+    return sorted(initiatives, key=lambda who: (initiatives[who], who))
+
+
+def roll_initiative(sheet: dict, dice: DiceSource, settings: dict | None = None) -> dict:
+    """Initiative for one phase: the dice + the initiative attributes + bonus.
+
+    "Combat Sequence": rolled at the start of each phase in which the
+    character declares. Which attributes are added is a setting; the
+    traumatic-wound penalty applies as to every roll (``trauma_roll_penalty``).
+    """
+    s = resolve_settings(settings)
+    mods = [Modifier(a.capitalize(), attr(sheet, a), "sheet") for a in s["initiative_attributes"]]
+    bonus = sheet.get("initiative_bonus", 0)
+    if bonus:
+        mods.append(Modifier("initiative bonus", bonus, "sheet"))
+    mods += wound_modifiers(sheet, s)
+    record = dice.roll(s["roll_dice"], "initiative")
+    return {"total": record.total + sum(m.value for m in mods), "roll": record, "modifiers": mods}
+
+
+def initiative_list(combatants: list, dice: DiceSource, settings: dict | None = None) -> list[dict]:
+    """Everyone's initiative for one phase, in declaration order, lowest first ("Initiative and Actions")."""
+    rolled = {}
+    entries = {}
+    for c in combatants:
+        result = roll_initiative(c.sheet, dice, settings)
+        rolled[c.id] = result["total"]
+        entries[c.id] = {
+            "id": c.id,
+            "name": c.name,
+            "total": result["total"],
+            "rolls": [result["roll"]],
+            "modifiers": result["modifiers"],
+        }
+    return [{**entries[w], "declares": i + 1} for i, w in enumerate(declaration_order(rolled))]
+
+
+def surprised(aware: dict[str, list[str]], overt: list[tuple[str, str]]) -> set[str]:
+    """Who is surprised when the encounter opens ("Combat Sequence").
+
+    ``aware[x]`` lists whom x is aware of (the GM decides that);
+    ``overt`` lists ``(actor, target)`` overt actions such as attacks.
+    A target not aware of the actor of an overt action against it is
+    surprised.
+    """
+    return {target for actor, target in overt if actor not in set(aware.get(target, ()))}
+
+
+def new_combat(
+    combatants: list[str],
+    surprised_ids: set[str] | list[str] = (),
+    phase: int = 1,
+    settings: dict | None = None,
+) -> dict:
+    """A fresh combat state: the phase clock, nobody declared, nothing pending.
+
+    "Combat Sequence": the surprised cannot react for at least one round
+    (``surprise_rounds``); from the phase after that they roll Reflexes
+    at the start of each phase.
+    """
+    s = resolve_settings(settings)
+    ids = list(dict.fromkeys(combatants))
+    wait = s["surprise_rounds"] * s["phases_per_round"]
+    unknown = set(surprised_ids) - set(ids)
+    if unknown:
+        raise RuleError(f"surprised but not in the combat: {', '.join(sorted(unknown))}")
+    return {
+        "phase": phase,
+        "combatants": ids,
+        "surprise": {who: {"from_phase": phase + wait, "failures": 0} for who in sorted(set(surprised_ids))},
+        "initiative": {},
+        "order": [],
+        "declared": [],
+        "pending": [],
+        "next_action": 1,
+        "targeting": {},
+    }
+
+
+def surprise_check(
+    entry: dict, sheet: dict, dice: DiceSource, settings: dict | None = None
+) -> tuple[dict | None, dict]:
+    """One start-of-phase Reflexes roll to shake off surprise ("Combat Sequence").
+
+    TN 8, +1 for every phase already failed. Returns the new surprise
+    entry (None once the character may declare) and the roll.
+    """
+    s = resolve_settings(settings)
+    failures = entry.get("failures", 0)
+    mods = [Modifier("phases failed", failures, SRC_SEQUENCE)] if failures else []
+    result = attribute_roll(sheet, "reflexes", s["surprise_tn"], dice, s, modifiers=mods, purpose="surprise: Reflexes roll")
+    if result["success"]:
+        return None, result
+    return {**entry, "failures": failures + 1}, result
+
+
+def is_waiting(state: dict, who: str) -> bool:
+    """True while ``who`` has a non-free action that has not yet resolved."""
+    return any(a["who"] == who and a["length"] != "free" and a["resolves_phase"] >= state["phase"] for a in state["pending"])
+
+
+def can_declare(state: dict, who: str, settings: dict | None = None) -> tuple[bool, str]:
+    """Whether ``who`` may declare this phase, with the reason if not."""
+    s = resolve_settings(settings)
+    if who not in state["combatants"]:
+        return False, f"{who} is not in the combat"
+    entry = state["surprise"].get(who)
+    if entry is not None:
+        return False, f"{who} is surprised"
+    if is_waiting(state, who) and not s["free_while_waiting"]:
+        return False, f"{who} is waiting for an action to resolve"
+    return True, ""
+
+
+def begin_phase(
+    state: dict, sheets: dict[str, dict], dice: DiceSource, settings: dict | None = None
+) -> tuple[dict, list[dict]]:
+    """Start-of-phase rolls: surprise checks, then initiative for the declarers.
+
+    "Combat Sequence" and "Initiative and Actions". Returns the new state
+    (with this phase's initiative and declaration order) and the rolls,
+    each ``{"who", "kind", ...result}``.
+    """
+    s = resolve_settings(settings)
+    missing = [who for who in state["combatants"] if who not in sheets]
+    if missing:
+        raise RuleError(f"no sheet for {', '.join(missing)}")
+    new = copy.deepcopy(state)
+    rolls: list[dict] = []
+    for who in sorted(new["surprise"]):
+        entry = new["surprise"][who]
+        if new["phase"] < entry["from_phase"]:
+            continue
+        after, result = surprise_check(entry, sheets[who], dice, s)
+        rolls.append({"who": who, "kind": "surprise", **result})
+        if after is None:
+            del new["surprise"][who]
+        else:
+            new["surprise"][who] = after
+    initiative: dict[str, int] = {}
+    for who in new["combatants"]:
+        if not can_declare(new, who, s)[0]:
+            continue
+        result = roll_initiative(sheets[who], dice, s)
+        initiative[who] = result["total"]
+        rolls.append({"who": who, "kind": "initiative", **result})
+    new["initiative"] = initiative
+    order = declaration_order(initiative)
+    if s["initiative_ties"] == "reflexes":
+        order = sorted(order, key=lambda w: (initiative[w], attr(sheets[w], "reflexes"), w))
+    new["order"] = order
+    new["declared"] = []
+    return new, rolls
+
+
+def next_declarer(state: dict) -> str | None:
+    """Who declares next this phase (lowest initiative first), or None."""
+    for who in state["order"]:
+        if who not in state["declared"]:
+            return who
+    return None
+
+
+def _check_weapon(name: str, spec: dict, sheet: dict | None) -> str | None:
+    """The weapon a shooting action fires, checked against the modes that can fire it."""
+    known = ACTIONS.get(name, {})
+    if "mode" not in known or sheet is None:
+        return spec.get("weapon")
+    weapon = weapon_of(sheet, spec.get("weapon"))
+    modes = known.get("weapon_modes")
+    if modes and weapon.get("mode") not in modes:
+        need = " or ".join("semi-automatic" if m == "semi" else "automatic" for m in modes)
+        raise RuleError(f"{known['label']} needs a {need} weapon; {weapon.get('name')} is {weapon.get('mode', 'single')}")
+    return weapon.get("name")
+
+
+def _build_action(state: dict, who: str, spec: dict, s: dict, sheet: dict | None = None) -> dict:
+    name = spec.get("name")
+    if not name:
+        raise RuleError("an action needs a name")
+    known = ACTIONS.get(name, {})
+    length = spec.get("length", known.get("length"))
+    if spec.get("free"):
+        length = "free"
+    if length not in RANK:
+        raise RuleError(f"action {name!r} needs a length: one of {', '.join(LENGTHS)}")
+    if known.get("combined") and length != known["length"]:
+        raise RuleError(f"{known['label']} is a {known['length']} action")
+    target = spec.get("target")
+    if known.get("targets") and not target:
+        raise RuleError(f"{known['label']} needs a target")
+    held = state["targeting"].get(who)
+    holds = bool(held and held["target"] == target)
+    if known.get("needs_targeting") and not holds:
+        raise RuleError(f"{known['label']} needs Targeting on {target}: a wild shot cannot be aimed")
+    called = spec.get("called")
+    if called:
+        if called not in LOCATIONS:
+            raise RuleError(f"unknown location {called!r}; locations are {', '.join(LOCATIONS)}")
+        if known.get("mode") in ("burst", "full_auto"):
+            raise RuleError("bursts and full auto are not called shots (game setting reading)")
+        if name == "fire" and not holds:
+            raise RuleError(f"a wild shot cannot be called: {who} has no Targeting on {target}")
+    weapon = _check_weapon(name, spec, sheet)
+    phase = state["phase"]
+    end = resolves_at(phase, length, s)
+    action = {
+        "id": f"a{state['next_action']}",
+        "who": who,
+        "name": name,
+        "length": length,
+        "declared_phase": phase,
+        "resolves_phase": end,
+        "target": target,
+        "combined": bool(known.get("combined")),
+        "note": str(spec.get("note", "")),
+    }
+    if called:
+        action["called"] = called
+    if weapon:
+        action["weapon"] = weapon
+    if "shots" in known:
+        action["shots"] = known["shots"]
+    if "burst" in known:
+        action["bullets"] = known["burst"]
+    if known.get("steps"):
+        action["shots"] = next(st.get("shots", 1) for st in known["steps"] if st["kind"] == "fire")
+        action["steps"] = [
+            {**{k: v for k, v in st.items() if k != "at"}, "phase": phase if st["at"] == "first" else end}
+            for st in known["steps"]
+        ]
+    return action
+
+
+def declare(
+    state: dict, who: str, actions: list[dict], settings: dict | None = None, sheet: dict | None = None
+) -> dict:
+    """Record what ``who`` declares this phase (an empty list passes).
+
+    "Initiative and Actions": declarations go from the lowest initiative
+    to the highest; one new action per phase, only when not waiting on
+    one; free actions besides it (``free_actions_per_phase``). Each action
+    is ``{"name", "length"?, "target"?, "free"?, "called"?, "weapon"?,
+    "note"?}``; the lengths of the known actions (:data:`ACTIONS`) are
+    filled in.
+
+    "Ranged Attacks": declaring a shot, a Targeting or an Aim at another
+    target than the one held loses the targeting; a wild shot cannot be
+    called or aimed, so Aim and a called "fire" need the Targeting held.
+    "Combined Actions" and "Special Ranged Attacks": with the declarer's
+    ``sheet``, "target and fire" needs a semi-automatic weapon (a reading:
+    an automatic one too), bursts and full auto an automatic one.
+    """
+    s = resolve_settings(settings)
+    if who not in state["order"]:
+        ok, why = can_declare(state, who, s)
+        raise RuleError(why or f"{who} rolled no initiative this phase")
+    if who in state["declared"]:
+        raise RuleError(f"{who} has already declared this phase")
+    first = next_declarer(state)
+    if first != who:
+        raise RuleError(f"{first} declares before {who} (lower initiative declares first)")
+    new = copy.deepcopy(state)
+    built = []
+    for spec in actions:
+        built.append(_build_action(new, who, spec, s, sheet))
+        new["next_action"] += 1
+    free = [a for a in built if a["length"] == "free"]
+    timed = [a for a in built if a["length"] != "free"]
+    if len(timed) > 1:
+        raise RuleError("only one new action a phase (besides free actions)")
+    if len(free) > s["free_actions_per_phase"]:
+        raise RuleError(f"at most {s['free_actions_per_phase']} free action(s) a phase")
+    if timed and is_waiting(state, who):
+        raise RuleError(f"{who} is waiting for an action to resolve; cancel it first")
+    for action in built:
+        if action["name"] in SHOOTING or action["name"] in ("target", "aim"):
+            held = new["targeting"].get(who)
+            if held and held["target"] != action["target"]:
+                del new["targeting"][who]
+    new["pending"].extend(built)
+    new["declared"].append(who)
+    return new
+
+
+def cancel_action(state: dict, action_id: str) -> dict:
+    """Cancel a pending action; the only change a locked action allows ("Combined Actions")."""
+    if not any(a["id"] == action_id for a in state["pending"]):
+        raise RuleError(f"no pending action {action_id}")
+    new = copy.deepcopy(state)
+    new["pending"] = [a for a in new["pending"] if a["id"] != action_id]
+    return new
+
+
+def change_target(state: dict, action_id: str, target: str) -> dict:
+    """Retarget a pending action: only a one-phase action still in its phase may be.
+
+    "Combined Actions": round and turn actions (combined ones included)
+    cannot change target or otherwise change; they can only be cancelled.
+    """
+    found = [a for a in state["pending"] if a["id"] == action_id]
+    if not found:
+        raise RuleError(f"no pending action {action_id}")
+    action = found[0]
+    if action["length"] not in ("free", "phase"):
+        raise RuleError(f"{action['name']} is a {action['length']} action: it keeps its target; cancel it instead")
+    new = copy.deepcopy(state)
+    for a in new["pending"]:
+        if a["id"] == action_id:
+            a["target"] = target
+    held = new["targeting"].get(action["who"])
+    if held and held["target"] != target:
+        del new["targeting"][action["who"]]
+    return new
+
+
+def end_phase(state: dict, settings: dict | None = None) -> tuple[dict, list[dict]]:
+    """Resolve what ends this phase, then advance the clock.
+
+    "Initiative and Actions": shorter first, same lengths together. Steps
+    of combined actions that fall in this phase (the Targeting step of
+    "target and fire") resolve with the phase actions ("Combined
+    Actions"). Targeting actions that resolve give their shooter the
+    target, and an Aim adds to the aim held on it ("Ranged Attacks").
+
+    Returns the new state and the groups ``[{"length", "actions": [...]}]``
+    in order. An action that fires carries ``"attack"``: the shot for
+    :func:`.attack.attack` (``attacker``, ``target``, ``weapon``,
+    ``shots``, and ``options`` with ``mode``, ``targeted``, ``called``,
+    ``aim``), read when its group resolves; a shot uses up the aim.
+    """
+    s = resolve_settings(settings)
+    new = copy.deepcopy(state)
+    phase = new["phase"]
+    ending = [a for a in new["pending"] if a["resolves_phase"] <= phase]
+    entries: list[dict] = list(ending)
+    for a in new["pending"]:
+        for i, step in enumerate(a.get("steps", [])):
+            if step["phase"] == phase and step["kind"] == "target":
+                entries.append({**a, "id": f"{a['id']}.{i + 1}", "length": "phase", "step": step, "name": f"{a['name']}: targeting"})
+    groups = []
+    for length in LENGTHS:
+        members = [e for e in entries if e["length"] == length]
+        if not members:
+            continue
+        targeting = new["targeting"]  # all of a group resolve at once: shots read the targeting before it
+        fired = set()
+        for e in members:
+            if e.get("step") is None and "mode" in ACTIONS.get(e["name"], {}):
+                e["attack"] = _shot(e, targeting, s)
+                fired.add(e["who"])
+        after = copy.deepcopy(targeting)
+        for who in fired:
+            if who in after:
+                after[who]["aims"] = 0
+        for e in members:
+            if e["name"] == "target" or e.get("step", {}).get("kind") == "target":
+                after[e["who"]] = {"target": e["target"], "acquired_phase": phase}
+            elif e["name"] == "aim" and is_targeted(targeting, e["who"], e["target"]):
+                held = after[e["who"]]
+                held["aims"] = min(s["aim_max"], held.get("aims", 0) + 1)
+        new["targeting"] = after
+        groups.append({"length": length, "actions": members})
+    new["pending"] = [a for a in new["pending"] if a["resolves_phase"] > phase]
+    new["phase"] = phase + 1
+    new["initiative"] = {}
+    new["order"] = []
+    new["declared"] = []
+    return new, groups
+
+
+def _shot(action: dict, targeting: dict, s: dict) -> dict:
+    """The attack a resolving shooting action makes, with what the shooter holds now."""
+    known = ACTIONS[action["name"]]
+    targeted = is_targeted(targeting, action["who"], action["target"])
+    options: dict = {"mode": known["mode"], "targeted": targeted}
+    if targeted and action.get("called"):
+        options["called"] = action["called"]
+    aims = targeting.get(action["who"], {}).get("aims", 0) if targeted else 0
+    if aims and s["aim_bonus"]:
+        options["aim"] = aims * s["aim_bonus"]
+    return {
+        "action": action["id"],
+        "attacker": action["who"],
+        "target": action["target"],
+        "weapon": action.get("weapon"),
+        "shots": action.get("shots", 1),
+        "options": options,
+    }
+
+
+# ---------------------------------------------------------------- the fight lifecycle
+#
+# The lifecycle state wraps the combat state above:
+#   {"combat": <new_combat / begin_phase / declare / end_phase state>,
+#    "combatants": {id: per-combatant view, what the app puts in Combatant.state},
+#    "names": {id: display name, for the log},
+#    "due": [attacks resolved at the last phase's end, for the app to roll],
+#    "resolved": [what resolved at the last phase's end, by length],
+#    "stage": "declare" (someone must declare) or "resolve" (next_turn resolves the phase)}
+
+
+def _names(combatants: list[Combatant], state: dict | None = None) -> dict[str, str]:
+    """Display names for the log: the ones seen before (who left) and the ones given now."""
+    return {**((state or {}).get("names") or {}), **{c.id: c.name or c.id for c in combatants}}
+
+
+def _view(combat: dict) -> dict:
+    """The per-combatant state: its Targeting (read by :func:`.attack.attack`), its
+    initiative this phase, whether it declared, is surprised or waits, and its actions."""
+    out = {}
+    for who in combat["combatants"]:
+        held = combat["targeting"].get(who)
+        out[who] = {
+            "targeting": {who: dict(held)} if held else {},
+            "initiative": combat["initiative"].get(who),
+            "declared": who in combat["declared"],
+            "surprised": who in combat["surprise"],
+            "waiting": is_waiting(combat, who),
+            "pending": [a["id"] for a in combat["pending"] if a["who"] == who],
+        }
+    return out
+
+
+def _label(combat: dict, s: dict) -> str:
+    where = clock(combat["phase"], s)
+    return f"phase {where['phase_in_round']} of {s['phases_per_round']}"
+
+
+def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due=None, resolved=None) -> TurnUpdate:
+    current = next_declarer(combat)
+    state = {
+        "combat": combat,
+        "names": dict(names),
+        "combatants": _view(combat),
+        "due": list(due or []),
+        "resolved": list(resolved or []),
+        "stage": "declare" if current else "resolve",
+    }
+    return TurnUpdate(
+        state=state,
+        round=clock(combat["phase"], s)["round"],
+        order=list(combat["order"]),
+        current=current,
+        phase=_label(combat, s),
+        rolls=rolls,
+        log=log,
+    )
+
+
+def _sync(combat: dict, combatants: list[Combatant], s: dict, names: dict) -> tuple[dict, list[str]]:
+    """Drop who left the fight or can no longer act (their actions, their Targeting,
+    Targeting on them: "the target remains in view"), add who joined."""
+    able = {}
+    log = []
+    for c in combatants:
+        why = incapacitated(c.sheet, s)
+        if why:
+            if c.id in combat["combatants"]:
+                log.append(f"{names.get(c.id, c.id)} is out of the fight ({why}).")
+        else:
+            able[c.id] = c
+    gone = [w for w in combat["combatants"] if w not in able]
+    new = copy.deepcopy(combat)
+    for who in gone:
+        if not any(c.id == who for c in combatants):
+            log.append(f"{names.get(who, who)} has left the fight.")
+        new["combatants"].remove(who)
+        new["order"] = [w for w in new["order"] if w != who]
+        new["declared"] = [w for w in new["declared"] if w != who]
+        new["initiative"].pop(who, None)
+        new["surprise"].pop(who, None)
+        new["pending"] = [a for a in new["pending"] if a["who"] != who]
+        new["targeting"].pop(who, None)
+    for shooter, held in list(new["targeting"].items()):
+        if held["target"] in gone:
+            del new["targeting"][shooter]
+            log.append(f"{names.get(shooter, shooter)} loses the Targeting: the target left view.")
+    for who in able:
+        if who not in new["combatants"]:
+            new["combatants"].append(who)
+    return new, log
+
+
+def _phase_log(combat: dict, rolls: list[dict], s: dict, names: dict) -> list[str]:
+    where = clock(combat["phase"], s)
+    log = []
+    if where["phase_in_round"] == 1:
+        log.append(f"Round {where['round']}")
+    log.append(f"Phase {where['phase_in_round']} of {s['phases_per_round']} (phase {combat['phase']} of the encounter)")
+    for r in rolls:
+        name = names.get(r["who"], r["who"])
+        if r["kind"] == "surprise":
+            verdict = "may declare" if r["success"] else "still surprised"
+            log.append(f"{name}: Reflexes roll against surprise {r['total']} vs TN {r['tn']}, {verdict}.")
+        else:
+            log.append(f"{name}: initiative {r['total']}.")
+    if combat["order"]:
+        log.append("Declarations, lowest initiative first: " + ", ".join(names.get(w, w) for w in combat["order"]) + ".")
+    else:
+        log.append("Nobody declares this phase.")
+    return log
+
+
+def _describe(action: dict, names: dict, who: bool = True) -> str:
+    text = ACTIONS.get(action["name"], {}).get("label", action["name"])
+    if who:
+        text = f"{names.get(action['who'], action['who'])}: {text}"
+    if action.get("target"):
+        text += f" at {names.get(action['target'], action['target'])}"
+    if action.get("called"):
+        text += f" ({action['called']})"
+    if action.get("note"):
+        text += f" [{action['note']}]"
+    return text
+
+
+def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """Open an encounter on phase 1: surprise, then initiative and declarations.
+
+    "Combat Sequence": a combatant whose ``Combatant.state["surprised"]`` is
+    true (the GM decides who was unaware of an overt act) cannot act for
+    ``surprise_rounds`` round(s), then rolls Reflexes (TN 8, +1 per failed
+    phase) at the start of each phase. "Initiative and Actions": everyone
+    who may declare rolls initiative; the lowest declares first, so
+    ``current`` is the lowest total.
+    """
+    s = resolve_settings(settings)
+    names = _names(combatants)
+    able = [c for c in combatants if not incapacitated(c.sheet, s)]
+    combat = new_combat([c.id for c in able], [c.id for c in able if c.state.get("surprised")], settings=s)
+    combat, rolled = begin_phase(combat, {c.id: c.sheet for c in able}, dice, s)
+    log = [f"{names[w]} is surprised: no action for {s['surprise_rounds']} round(s)." for w in sorted(combat["surprise"])]
+    return _update(combat, s, names, [r["roll"] for r in rolled], log + _phase_log(combat, rolled, s, names))
+
+
+def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """End the current declarer's turn, or, declarations done, resolve the phase and open the next.
+
+    While someone must still declare, that declarer declares nothing new and
+    the next one is current. Then ("Initiative and Actions") what ends this
+    phase resolves, free before phase before round before turn before
+    minute, the same length together: the non-attacks go to ``log``, the
+    shots to ``state["due"]`` (attacker, target, weapon, number of shots
+    and the :class:`AttackRequest` options) for the app to roll with
+    ``attack``; shots of the same length are simultaneous. The clock
+    advances a phase (a new round when the round's phases are done), the
+    surprised roll, and initiative is rolled for the new declarations.
+    """
+    s = resolve_settings(settings)
+    names = _names(combatants, state)
+    combat, log = _sync(state["combat"], combatants, s, names)
+    current = next_declarer(combat)
+    if current is not None:
+        combat = declare(combat, current, [], s)
+        log.append(f"{names.get(current, current)} declares no new action.")
+        return _update(combat, s, names, [], log)
+    where = clock(combat["phase"], s)
+    combat, groups = end_phase(combat, s)
+    due: list[dict] = []
+    resolved: list[dict] = []
+    log.append(f"End of phase {where['phase_in_round']} of {s['phases_per_round']}: actions resolve, shortest first.")
+    for i, group in enumerate(groups):
+        resolved.append({"length": group["length"], "actions": [
+            {k: a[k] for k in ("id", "who", "name", "target", "called", "note") if k in a} for a in group["actions"]
+        ]})
+        log.append(f"{group['length'].capitalize()} actions (together): " + "; ".join(_describe(a, names) for a in group["actions"]) + ".")
+        for a in group["actions"]:
+            if "attack" in a:
+                due.append({**a["attack"], "group": i, "length": group["length"]})
+    if not groups:
+        log.append("Nothing resolves this phase.")
+    if due:
+        log.append(f"{len(due)} attack(s) to roll; those of one length are simultaneous.")
+    sheets = {c.id: c.sheet for c in combatants}
+    combat, rolled = begin_phase(combat, sheets, dice, s)
+    log += _phase_log(combat, rolled, s, names)
+    return _update(combat, s, names, [r["roll"] for r in rolled], log, due, resolved)
+
+
+def _own_pending(combat: dict, who: str, action_id: str | None) -> dict:
+    found = [a for a in combat["pending"] if a["id"] == action_id]
+    if not found:
+        raise RuleError(f"no pending action {action_id}")
+    if found[0]["who"] != who:
+        raise RuleError(f"{action_id} is not {who}'s action")
+    return found[0]
+
+
+def _free_rolls(specs: list[dict], sheet: dict, dice: DiceSource, s: dict, name: str) -> tuple[list[dict], list, list[str]]:
+    """Roll the skill that would make an action free (Earl's fastdraw, "Initiative and
+    Actions"): a success makes it free, a failure leaves it its length, so the
+    declarer has no other new action left this phase."""
+    out, rolls, log = [], [], []
+    failed = False
+    for spec in specs:
+        spec = dict(spec)
+        check = spec.pop("free_roll", None)
+        if check:
+            if "tn" not in check:
+                raise RuleError("a free_roll needs the GM's TN")
+            result = attribute_roll(
+                sheet, check.get("attribute", "reflexes"), int(check["tn"]), dice, s,
+                skill=check.get("skill"), purpose=f"{check.get('skill') or 'roll'} to make {spec.get('name')} free",
+            )
+            rolls.append(result["roll"])
+            spec["free"] = result["success"]
+            failed = failed or not result["success"]
+            verdict = "succeeds: a free action" if result["success"] else "fails: it takes its time"
+            log.append(f"{name}: {check.get('skill') or 'roll'} {result['total']} vs TN {result['tn']}, {verdict}.")
+        out.append(spec)
+    timed = [sp for sp in out if not sp.get("free") and sp.get("length", ACTIONS.get(sp.get("name"), {}).get("length")) != "free"]
+    if failed and len(timed) > 1:
+        for extra in timed[1:]:
+            out.remove(extra)
+            log.append(f"{name} has no new action left for {extra.get('name')} this phase.")
+    return out, rolls, log
+
+
+def act(
+    state: dict,
+    actor: Combatant,
+    action: str,
+    combatants: list[Combatant],
+    dice: DiceSource,
+    settings: dict | None = None,
+    options: dict | None = None,
+) -> TurnUpdate:
+    """A declaration-time action ("Initiative and Actions", "Combined Actions", "Ranged Attacks").
+
+    - ``declare``: ``options["actions"]`` is the list of actions (see
+      :func:`declare`); an action may carry ``free_roll`` ``{"skill",
+      "attribute", "tn"}``, the roll that would make it a free action.
+    - ``wait``: the declarer declares no new action this phase.
+    - ``cancel``: ``options["action"]``, one of the actor's pending actions
+      (the only change a round or turn action allows); the actor declares
+      again from the next phase (a reading: this phase's initiative is rolled).
+    - ``change_target``: ``options["action"]`` and ``options["target"]``,
+      only for a free or phase action.
+    - ``lose_targeting``: a distracting event costs the actor its Targeting.
+    """
+    s = resolve_settings(settings)
+    opts = options or {}
+    names = _names(combatants, state)
+    combat, log = _sync(state["combat"], combatants, s, names)
+    who = actor.id
+    name = names.get(who, actor.name or who)
+    rolls: list = []
+    if who not in combat["combatants"]:
+        raise RuleError(f"{name} is not in the fight")
+    if action == "declare":
+        specs, rolls, more = _free_rolls(list(opts.get("actions") or []), actor.sheet, dice, s, name)
+        log += more
+        before = {a["id"] for a in combat["pending"]}
+        combat = declare(combat, who, specs, s, sheet=actor.sheet)
+        mine = [a for a in combat["pending"] if a["id"] not in before]
+        log.append(f"{name} declares " + ("; ".join(
+            f"{_describe(a, names, who=False)} ({a['length']} action, resolves at the end of phase {a['resolves_phase']})"
+            for a in mine) or "no new action") + ".")
+    elif action == "wait":
+        combat = declare(combat, who, [], s)
+        log.append(f"{name} declares no new action.")
+    elif action == "cancel":
+        pending = _own_pending(combat, who, opts.get("action"))
+        combat = cancel_action(combat, pending["id"])
+        log.append(f"{name} cancels {_describe(pending, names, who=False)}.")
+    elif action == "change_target":
+        pending = _own_pending(combat, who, opts.get("action"))
+        target = opts.get("target")
+        if not target:
+            raise RuleError("change_target needs a target")
+        combat = change_target(combat, pending["id"], target)
+        log.append(f"{name} switches {pending['name']} to {names.get(target, target)}.")
+    elif action == "lose_targeting":
+        if who not in combat["targeting"]:
+            raise RuleError(f"{name} holds no Targeting")
+        combat = {**combat, "targeting": lose_targeting(combat["targeting"], who)}
+        log.append(f"{name} loses the Targeting (a distracting event).")
+    else:
+        raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
+    if next_declarer(combat) is None:
+        log.append("Declarations are done: the phase resolves next.")
+    due = state.get("due", [])
+    return _update(combat, s, names, rolls, log, due, state.get("resolved", []))
+
+
+def _has_weapon(sheet: dict, modes) -> bool:
+    return any((w.get("mode") or "single") in modes and not w.get("melee") for w in sheet.get("weapons") or [])
+
+
+def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+    """What the actor may do now: declare (each known action, a described one, or no
+    new action) when it is its turn to declare, cancel or retarget its pending
+    actions, drop its Targeting; with the reason where the rules forbid it."""
+    s = resolve_settings(settings)
+    combat = state["combat"]
+    who = actor.id
+    if who not in combat["combatants"]:
+        return [ActionOption("declare", "Declare", "turn", available=False, reason="not in the fight")]
+    current = next_declarer(combat)
+    ok, why = can_declare(combat, who, s)
+    if ok and who not in combat["order"]:
+        ok, why = False, "rolled no initiative this phase (declares from the next phase)"
+    elif ok and who in combat["declared"]:
+        ok, why = False, "has declared this phase"
+    elif ok and current != who:
+        ok, why = False, f"{current} declares first (lowest initiative first)"
+    held = combat["targeting"].get(who)
+    out: list[ActionOption] = []
+    for key, known in ACTIONS.items():
+        reason = why
+        if ok and known.get("weapon_modes") and not _has_weapon(actor.sheet, known["weapon_modes"]):
+            kinds = " or ".join("semi-automatic" if m == "semi" else "automatic" for m in known["weapon_modes"])
+            reason = f"needs a {kinds} weapon"
+        elif ok and "mode" in known and not _has_weapon(actor.sheet, ("single", "semi", "auto")):
+            reason = "no ranged weapon on the sheet"
+        elif ok and known.get("needs_targeting") and not held:
+            reason = "no Targeting held: a wild shot cannot be aimed"
+        data: dict = {"action": {"name": key, "length": known["length"]}, "needs_target": bool(known.get("targets"))}
+        if held:
+            data["targeted"] = held["target"]
+        if "mode" in known:
+            data["wild"] = "a shot at a target without Targeting is a wild shot: -2, not called, not aimed"
+        kind = "attack" if "mode" in known else "turn"
+        out.append(ActionOption("declare", known["label"], kind, f"{known['length']} action", not reason, reason, data))
+    out.append(ActionOption("declare", "Other action (describe it, give its length)", "other", "free to minute",
+                            ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
+    out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why))
+    out.append(ActionOption("move", "Move", "move", available=False,
+                            reason="the document gives no movement rates: declare the move as an action with its length"))
+    for a in combat["pending"]:
+        if a["who"] != who:
+            continue
+        label = _describe(a, {}, who=False)
+        out.append(ActionOption("cancel", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
+        locked = a["length"] not in ("free", "phase")
+        out.append(ActionOption("change_target", f"Change the target of {label}", "turn", "", not locked,
+                                f"a {a['length']} action keeps its target: cancel it instead" if locked else "",
+                                {"action": a["id"]}))
+    if held:
+        out.append(ActionOption("lose_targeting", "Lose the Targeting (a distracting event)", "other", "", True, "",
+                                {"target": held["target"]}))
+    return out

@@ -1,0 +1,422 @@
+"""The attack pipeline: which skill and TN, range, cover, melee and ranged
+modifiers, Rate of Fire with one Wild Die, damage against Toughness, random
+targets on a miss.
+
+Sources: *Savage Worlds Combat System Reference*, "Melee Attacks", "Ranged
+Attacks", "Rate of Fire", "Damage Resolution", "Shotguns", "Improvised
+Weapons", "Mounted Combat", "Prone Targets", "Ranged in Melee", "Nonlethal
+Damage", "Two Weapons", "Random Targets" and "Object Toughness".
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..dice import DiceSource, RollRecord
+from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
+from .checks import damage_expression, parse_die, trait_die_modifiers, trait_result
+from .cover import cover_effect, cover_level, pieces_only
+from .data import (BLAST_RADIUS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS, RANGE_MODIFIERS,
+                   SHOTGUN_DAMAGE, TN, WILD_DIE, merged_settings)
+from .health import TargetState, active, condition_modifiers, state_effects
+from .movement import adjacent, distance as square_distance
+from .sheet import derived_values, ready_melee, skill_die, weapon_stats
+from .turns import multi_action_penalty
+
+
+def range_modifier(distance: int, short: int, medium: int, long: int) -> int | None:
+    """Ranged Attacks table: 0 Short, -2 Medium, -4 Long, -8 Extreme (up to 4x Long).
+
+    ``None`` beyond Extreme: the target cannot be shot.
+    """
+    if distance < 0:
+        raise RuleError("a distance cannot be negative")
+    for band, limit in (("short", short), ("medium", medium), ("long", long), ("extreme", EXTREME_FACTOR * long)):
+        if distance <= limit:
+            return RANGE_MODIFIERS[band]
+    return None
+
+
+def gang_up_bonus(other_adjacent_foes: int, adjacent_allies: int) -> int:
+    """Melee Attacks, Gang Up: +1 per other adjacent foe, at most +4; each adjacent
+    ally of the defender cancels one point of that (capped) bonus."""
+    if other_adjacent_foes < 0 or adjacent_allies < 0:
+        raise RuleError("counts of adjacent tokens cannot be negative")
+    return max(0, min(4, other_adjacent_foes) - adjacent_allies)
+
+
+def range_band(distance: float, weapon: dict) -> str | None:
+    """Ranged Attacks: the band of a distance for a weapon; melee weapons
+    answer ``"melee"`` within reach (adjacent plus Reach) and None beyond."""
+    w = weapon_stats(weapon)
+    if not w["ranged"]:
+        return "melee" if distance <= 1 + int(w["reach"]) else None
+    s, m, l = w["ranges"]
+    mod = range_modifier(int(math.ceil(distance)), s, m, l)
+    if mod is None:
+        return None
+    band = {v: k for k, v in RANGE_MODIFIERS.items()}[mod]
+    if w["shotgun"] and band == "extreme":
+        return None
+    return band
+
+
+def settings_of(request: AttackRequest) -> dict:
+    """The game's settings an attack carries in ``options["settings"]``, over the defaults."""
+    return merged_settings(request.options.get("settings"))
+
+
+def plan_of(request: AttackRequest) -> dict:
+    """Everything about an attack that is known before rolling: the trait,
+    TN, modifiers, damage expressions, RoF. Shared by attack and odds."""
+    a, t, opts = request.attacker, request.target, request.options
+    settings = settings_of(request)
+    asheet, tsheet = a.sheet or {}, t.sheet or {}
+    if asheet.get("incapacitated"):
+        raise RuleError(f"{a.name} is Incapacitated")
+    if asheet.get("shaken") or asheet.get("stunned"):
+        # Shaken and Stunned characters take no actions (core rules, reading)
+        raise RuleError(f"{a.name} is {'Shaken' if asheet.get('shaken') else 'Stunned'} and cannot attack")
+    turn = a.state or {}  # the lifecycle's per-combatant state (turns.py): declared actions, running, Joker
+    if turn.get("free_only"):
+        raise RuleError(f"{a.name} recovered from Shaken this turn but has only free actions left")
+    weapons = asheet.get("weapons") or {}
+    if request.weapon is None:
+        wname, w = "Unarmed", weapon_stats({"damage": "Str", "natural": True})
+        w["unarmed"] = True
+    else:
+        if request.weapon not in weapons:
+            raise RuleError(f"{a.name} has no weapon {request.weapon!r}")
+        wname, w = request.weapon, weapon_stats(weapons[request.weapon])
+        w["unarmed"] = False
+    attrs = asheet.get("attributes") or {}
+    strength = attrs.get("strength", "d6")
+    wild = bool(asheet.get("wild_card", True))
+    mods: list[Modifier] = []
+    dmg_mods: list[Modifier] = []
+    distance = request.distance
+    if request.attacker.position is not None and request.target.position is not None and not distance:
+        distance = square_distance(request.attacker.position, request.target.position)
+    target_adjacent = distance <= 1
+    target_obj = opts.get("object")
+    toughness_info = target_toughness(tsheet, target_obj)
+    area = opts.get("template")
+
+    # which skill
+    thrown = w["thrown"] and (w["ranged"] or area)
+    if area in BLAST_RADIUS and opts.get("centre") is not None and a.position is not None:
+        distance = square_distance(a.position, opts["centre"])
+    if area:
+        kind, skill = ("thrown", "athletics") if thrown else ("ranged", "shooting")
+    elif not w["ranged"]:
+        kind, skill = "melee", "fighting"
+        if distance > 1 + int(w["reach"]):
+            raise RuleError(f"{t.name} is {distance}\" away, beyond the reach of {wname}")
+    else:
+        kind, skill = ("thrown", "athletics") if thrown else ("ranged", "shooting")
+    die, unskilled = skill_die(asheet, skill)
+    mods += unskilled
+    if kind == "melee" and opts.get("mounted"):
+        riding, r_mods = skill_die(asheet, "riding")
+        if (parse_die(riding).step - 2 * len(r_mods)) < (parse_die(die).step - 2 * len(unskilled)):
+            die, mods = riding, r_mods + [Modifier("Mounted: Riding is lower than Fighting", 0, "Mounted Combat")]
+
+    # the TN
+    foes_adjacent_to_attacker = [o for o in request.others + [t] if o.side != a.side and active(o)
+                                 and adjacent(o.position, a.position)]
+    in_melee = bool(foes_adjacent_to_attacker)
+    tderived = derived_values(tsheet)
+    vulnerable_after = False
+    if kind == "melee":
+        tn = tderived["parry"]
+        tn_label = f"Parry {tn}"
+        if tsheet.get("prone") and not target_obj:
+            tn, tn_label = tn - 2, f"Parry {tn - 2} (prone -2)"
+    else:
+        tn, tn_label = TN, "TN 4"
+        if in_melee and area is None:
+            if w["two_handed"]:
+                raise RuleError(f"in melee only one-handed ranged weapons can be used, not {wname}")
+            if target_adjacent and not opts.get("target_is_object"):
+                tn, tn_label = tderived["parry"], f"Parry {tderived['parry']} (ranged in melee)"
+            else:
+                vulnerable_after = True
+    if target_obj:
+        tn, tn_label = TN, "TN 4 (object)"
+
+    # range
+    band = None
+    if area in ("cone", "line"):
+        band = "short"  # the template is the reach: no range modifier
+    elif area and not w["ranged"]:
+        raise RuleError(f"{wname} has no range to throw or fire a blast")
+    elif kind != "melee":
+        if target_adjacent and tn != TN:
+            band = "short"
+        else:
+            band = range_band(distance, w)
+            if band is None:
+                raise RuleError(f"{t.name} is beyond {wname}'s range" +
+                                (" (shotguns have no Extreme range)" if w["shotgun"] else ""))
+        if band == "extreme" and settings["extreme_requires_aim"] and not opts.get("aim"):
+            raise RuleError("Extreme range needs the Aim action first")
+        rm = RANGE_MODIFIERS[band]
+        if rm:
+            mods.append(Modifier(f"{band.title()} range", rm, "Ranged Attacks"))
+
+    # cover and prone (ranged), not for area templates (they use cover as armour)
+    cover = cover_effect(request.cover, settings) if (request.cover is not None and kind != "melee") else cover_level(0.0)
+    if cover.level == "total" and request.board is not None and a.position is not None and t.position is not None:
+        cover = pieces_only(request.board, a.position, t.position, cover)
+    if cover.level == "total" and area is None:
+        raise RuleError(f"no line of fire to {t.name}")
+    if tsheet.get("vulnerable") and not target_obj and area is None:
+        mods.append(Modifier("Vulnerable target", 2, "core rules (reading)"))
+    if kind != "melee" and area is None:
+        prone_mod = -4 if tsheet.get("prone") and distance >= 3 else 0
+        if prone_mod < cover.modifier:
+            mods.append(Modifier("Prone target (3\" or more)", -4, "Prone Targets"))
+            if cover.modifier:
+                mods.append(Modifier(f"{cover.label} (does not stack with prone)", 0, "Prone Targets"))
+        elif cover.modifier:
+            mods.append(Modifier(cover.label, cover.modifier, "Ranged Attacks / cover"))
+
+    # melee modifiers
+    if kind == "melee":
+        defender_armed = bool(ready_melee(tsheet)) or int(tsheet.get("shield", 0) or 0) > 0
+        # Melee Attacks, Unarmed Defender: natural weapons arm an attacker as they arm a defender
+        if not w["unarmed"] and not defender_armed and not target_obj:
+            mods.append(Modifier("Unarmed defender", 2, "Melee Attacks"))
+        others_foes = [o for o in request.others if o.id not in (a.id, t.id) and o.side != t.side and active(o)
+                       and not (o.sheet or {}).get("stunned") and adjacent(o.position, t.position)]
+        allies = [o for o in request.others if o.id not in (a.id, t.id) and o.side == t.side and active(o)
+                  and adjacent(o.position, t.position)]
+        g = gang_up_bonus(len(others_foes), len(allies))
+        if g and not target_obj:
+            mods.append(Modifier(f"Gang up ({len(others_foes)} foes, {len(allies)} allies)", g, "Melee Attacks"))
+        if asheet.get("prone"):
+            mods.append(Modifier("Attacking while prone", -2, "Prone Targets"))
+        if opts.get("two_weapons"):
+            t_weapons = [x for x in ready_melee(tsheet)]
+            natural = any(x["natural"] for x in t_weapons)
+            if len(t_weapons) <= 1 and not int(tsheet.get("shield", 0) or 0) and not natural:
+                mods.append(Modifier("Two weapons", 1, "Two Weapons"))
+        if opts.get("nonlethal") and w["edged"]:
+            mods.append(Modifier("Edged weapon used flat (nonlethal)", -1, "Nonlethal Damage"))
+
+    # the attacker's own state and choices
+    if w["shotgun"]:
+        mods.append(Modifier("Shotgun", 2, "Shotguns"))
+    if w["improvised"]:
+        mods.append(Modifier("Improvised weapon", -2, "Improvised Weapons"))
+    if w["min_str"] and settings["min_str_penalty"]:
+        short = parse_die(w["min_str"]).step - parse_die(strength).step
+        if short > 0:
+            mods.append(Modifier(f"Strength below Min Str {w['min_str']}", -short, "Improvised Weapons (reading)"))
+    actions = int(opts.get("actions", turn.get("actions", 1)) or 1)
+    if actions > settings["max_actions"]:
+        raise RuleError(f"at most {settings['max_actions']} actions in a turn")
+    map_ = multi_action_penalty(actions)
+    if map_:
+        mods.append(Modifier(f"Multi-action ({actions} actions)", map_, "Actions Per Turn"))
+    if opts.get("running", turn.get("ran")):
+        mods.append(Modifier("Running", -2, CORE))
+    joker = bool(opts.get("joker", turn.get("joker", False)))
+    if joker:
+        mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))
+        dmg_mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))
+    mods += condition_modifiers(asheet)
+    for label, value in opts.get("modifiers", []) or []:
+        mods.append(Modifier(str(label), int(value), "GM"))
+
+    # RoF
+    rof = int(opts.get("rof", w["rof"]) or 1)
+    if rof < 1 or rof > int(w["rof"]):
+        raise RuleError(f"{wname} fires 1 to {w['rof']} shots an action, not {rof}")
+    if rof > 1:
+        mods.append(Modifier("Recoil", -2, "Rate of Fire"))
+
+    # damage
+    explode = not target_obj
+    dmg_text = w["damage"]
+    if w["shotgun"]:
+        dmg_text = SHOTGUN_DAMAGE[band]
+    if w["double_barrel"] and opts.get("both_barrels"):
+        dmg_mods.append(Modifier("Both barrels", 4, "Shotguns"))
+    if opts.get("charge"):
+        dmg_mods.append(Modifier("Mounted charge", 4, "Mounted Combat"))
+    if kind == "melee" or "str" in str(dmg_text).lower():
+        dmg_expr, _ = damage_expression(dmg_text, strength, explode=explode)
+    else:
+        dmg_expr, _ = damage_expression(dmg_text, None, explode=explode)
+    raise_bonus = explode  # objects take no bonus damage from raises
+    return {
+        "kind": kind, "skill": skill, "die": die, "wild": wild, "tn": tn, "tn_label": tn_label,
+        "modifiers": mods, "damage_expr": dmg_expr, "damage_modifiers": dmg_mods, "rof": rof,
+        "ap": int(w["ap"]), "toughness": toughness_info, "raise_bonus": raise_bonus, "explode": explode,
+        "band": band, "weapon_name": wname, "weapon": w, "vulnerable_after": vulnerable_after,
+        "distance": distance, "random_target_faces": (1, 2) if (rof > 1 or w["shotgun"]) else (1,),
+        "settings": settings, "cover": cover,
+    }
+
+
+def target_toughness(tsheet: dict, obj: str | None) -> dict:
+    if obj:
+        key = str(obj).lower()
+        if key not in OBJECT_TOUGHNESS:
+            try:
+                value = int(obj)
+            except ValueError:
+                raise RuleError(f"unknown object {obj!r}; known: {', '.join(OBJECT_TOUGHNESS)}") from None
+        else:
+            value = OBJECT_TOUGHNESS[key]
+        return {"base": value, "armor": 0, "object": key}
+    d = derived_values(tsheet)
+    return {"base": d["toughness_base"], "armor": d["armor"], "object": None}
+
+
+def effective_toughness(tough: dict, ap: int) -> tuple[int, list[Modifier]]:
+    pierced = min(ap, tough["armor"])
+    notes = [Modifier(f"AP {ap} against armour {tough['armor']}", -pierced, "Damage Resolution")] if pierced else []
+    return tough["base"] + tough["armor"] - pierced, notes
+
+
+def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
+    """Resolve an attack: the trait roll(s), the damage of each hit, and
+    what it does to the target. Options: ``actions``, ``running``,
+    ``rof``, ``aim``, ``joker``, ``two_weapons``, ``nonlethal``,
+    ``both_barrels``, ``mounted``, ``charge``, ``object`` (Object
+    Toughness), ``modifiers`` ([label, value] from the GM), ``template``
+    (area templates are resolved by ``templates.area_attack``)."""
+    plan = plan_of(request)
+    a, t = request.attacker, request.target
+    rolls: list[RollRecord] = []
+    # RoF: one trait die per shot, one Wild Die that may replace the worst
+    trait_rolls = [dice.roll(f"d{parse_die(plan['die']).sides}!", f"{plan['skill'].title()} die"
+                             + (f" {i + 1}" if plan["rof"] > 1 else "")) for i in range(plan["rof"])]
+    wild = dice.roll(f"{WILD_DIE}!", "Wild Die") if plan["wild"] else None
+    rolls += trait_rolls + ([wild] if wild else [])
+    mods = trait_die_modifiers(parse_die(plan["die"]), plan["skill"].title()) + plan["modifiers"]
+    modsum = int(sum(m.value for m in mods))
+    kept = [r.total for r in trait_rolls]
+    replaced = None
+    if wild is not None:
+        worst = min(range(len(kept)), key=lambda i: kept[i])
+        if wild.total > kept[worst]:
+            kept[worst] = wild.total
+            replaced = worst
+    ones = sum(1 for r in trait_rolls if r.first_faces[0] == 1)
+    critical = wild is not None and wild.first_faces[0] == 1 and 2 * ones >= len(trait_rolls)
+    shots = []
+    for i, k in enumerate(kept):
+        total = k + modsum
+        ok, raises = trait_result(total, plan["tn"])
+        if critical:
+            ok, raises = False, 0
+        shots.append({"total": total, "hit": ok, "raises": raises, "wild_die": i == replaced})
+    hits = [s for s in shots if s["hit"]]
+
+    effects: list[Effect] = []
+    tsheet = request.target.sheet or {}
+    state = TargetState(bool(tsheet.get("shaken")), int(tsheet.get("wounds", 0) or 0),
+                         bool(tsheet.get("wild_card", True)))
+    toughness, t_notes = effective_toughness(plan["toughness"], plan["ap"])
+    dmg_mod = int(sum(m.value for m in plan["damage_modifiers"]))
+    damages = []
+    for n, s in enumerate(hits):
+        droll = dice.roll(plan["damage_expr"], f"damage{'' if len(hits) == 1 else f' (hit {n + 1})'}")
+        rolls.append(droll)
+        total = droll.total + dmg_mod
+        bonus = None
+        if s["raises"] and plan["raise_bonus"]:
+            bonus = dice.roll("d6!", "raise: bonus damage")
+            rolls.append(bonus)
+            total += bonus.total
+        if plan["toughness"]["object"]:
+            outcome = {"damage": total, "toughness": toughness, "broken": total >= toughness}
+        else:
+            outcome = state.take(total, toughness)
+        damages.append({"roll": droll.total, "bonus": bonus.total if bonus else 0, **outcome})
+
+    # random targets on a miss (the 1s rule)
+    stray = []
+    if plan["kind"] != "melee" and not plan["toughness"]["object"]:
+        faces = plan["random_target_faces"]
+        if plan["rof"] == 1 and plan["wild"] and not plan["weapon"]["shotgun"]:
+            count = 1 if (not hits and trait_rolls[0].first_faces[0] == 1 and wild.first_faces[0] == 1) else 0
+        else:
+            count = sum(1 for r, s in zip(trait_rolls, shots) if not s["hit"] and r.first_faces[0] in faces)
+        if count:
+            stray = random_targets(request, plan, count, dice, rolls, effects)
+
+    summary = summary_of(request, plan, shots, damages, critical, state)
+    if plan["toughness"]["object"] is None:
+        effects += state_effects(t.id, state, bool(request.options.get("nonlethal")), dice, rolls)
+    elif any(d.get("broken") for d in damages):
+        effects.append(Effect("object_broken", t.id, {"object": plan["toughness"]["object"]}))
+    if plan["vulnerable_after"]:
+        effects.append(Effect("vulnerable", a.id, {"reason": "shot a non-adjacent target while in melee"}))
+    return AttackResult(
+        hit=bool(hits),
+        summary=summary,
+        rolls=rolls,
+        modifiers=mods + plan["damage_modifiers"] + t_notes,
+        effects=effects,
+        details={
+            "kind": plan["kind"], "skill": plan["skill"], "die": plan["die"], "tn": plan["tn"],
+            "tn_label": plan["tn_label"], "band": plan["band"], "shots": shots, "critical_failure": critical,
+            "damage": damages, "toughness": toughness, "damage_expr": plan["damage_expr"],
+            "target": t.id, "attacker": a.id, "stray_hits": stray,
+        },
+    )
+
+
+def random_targets(request, plan, count, dice, rolls, effects) -> list[dict]:
+    """Random Targets: each qualifying die of a missed shot hits a random
+    token adjacent to the intended target; damage is rolled without raise."""
+    t = request.target
+    candidates = [o for o in request.others if o.id not in (request.attacker.id, t.id) and active(o)
+                  and adjacent(o.position, t.position)]
+    out = []
+    for _ in range(count):
+        if not candidates:
+            out.append({"target": None, "note": "no token next to the target"})
+            continue
+        pick = dice.roll(f"d{len(candidates)}", "random target") if len(candidates) > 1 else None
+        if pick:
+            rolls.append(pick)
+        victim = candidates[(pick.total - 1) if pick else 0]
+        vs = victim.sheet or {}
+        droll = dice.roll(plan["damage_expr"], f"damage to {victim.name} (random target)")
+        rolls.append(droll)
+        tough, _ = effective_toughness(target_toughness(vs, None), plan["ap"])
+        st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))
+        dmg = droll.total + int(sum(m.value for m in plan["damage_modifiers"]))
+        res = st.take(dmg, tough)
+        out.append({"target": victim.id, **res})
+        effects += state_effects(victim.id, st, bool(request.options.get("nonlethal")), dice, rolls)
+    return out
+
+
+def summary_of(request, plan, shots, damages, critical, state) -> str:
+    a, t = request.attacker.name, request.target.name
+    if critical:
+        return f"{a}: critical failure ({plan['skill'].title()} vs {plan['tn_label']})"
+    hits = [s for s in shots if s["hit"]]
+    if not hits:
+        best = max(s["total"] for s in shots)
+        return f"{a} misses {t} ({best} vs {plan['tn_label']})"
+    parts = []
+    for s, d in zip(hits, damages):
+        r = f" with {s['raises']} raise{'s' if s['raises'] > 1 else ''}" if s["raises"] else ""
+        if "broken" in d:
+            parts.append(f"hit{r}: {d['damage']} damage vs Toughness {d['toughness']}"
+                         + (" (broken)" if d["broken"] else " (holds)"))
+        else:
+            what = (f"{d['wounds']} Wound{'s' if d['wounds'] > 1 else ''}" if d["wounds"]
+                    else "Shaken" if d["shaken"] and d["damage"] >= d["toughness"] else "no effect")
+            parts.append(f"hit{r}: {d['damage']} damage vs Toughness {d['toughness']}, {what}")
+    tail = " - Incapacitated" if state.incapacitated else ""
+    return f"{a} hits {t}: " + "; ".join(parts) + tail
+
+# -- area effects ----------------------------------------------------------

@@ -1,0 +1,201 @@
+"""The Savage Worlds roll: a trait die (and a Wild Card's Wild Die) that ace,
+a success on 4 or more, a raise for each full 4 over, opposed rolls, and
+damage rolls (acing dice, no Wild Die).
+
+Sources: the Savage Worlds core facts; *Savage Worlds Combat System
+Reference*, "Damage Resolution" and "Hold".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..dice import DiceSource, RollRecord
+from ..system import Modifier, RuleError
+from .data import DIE_SIDES, RAISE, TN, WILD_DIE
+
+_DIE = re.compile(r"^\s*d(4|6|8|10|12)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Die:
+    """A trait or damage die as written on a sheet: ``d8``, ``d12+1``."""
+
+    sides: int
+    bonus: int = 0
+
+    @property
+    def text(self) -> str:
+        if self.bonus:
+            return f"d{self.sides}{self.bonus:+d}"
+        return f"d{self.sides}"
+
+    @property
+    def step(self) -> int:
+        """d4 is step 0, d12 step 4; the +n above d12 counts on."""
+        return DIE_SIDES.index(self.sides) + max(0, self.bonus if self.sides == 12 else 0)
+
+
+def parse_die(text: Any) -> Die:
+    """Read ``d4``-``d12`` with an optional ``+n``/``-n``; RuleError otherwise."""
+    if isinstance(text, Die):
+        return text
+    m = _DIE.match(str(text or ""))
+    if not m:
+        raise RuleError(f"not a Savage Worlds die: {text!r} (write d4, d6, d8, d10, d12 or d12+1)")
+    bonus = int(m.group(3) or 0) * (-1 if m.group(2) == "-" else 1)
+    return Die(int(m.group(1)), bonus)
+
+
+def half_die(die: Die) -> int:
+    """Half the die type plus half of any bonus, rounded down (Parry, Toughness)."""
+    return die.sides // 2 + (die.bonus // 2 if die.bonus > 0 else -((-die.bonus + 1) // 2))
+
+
+def trait_result(total: int, tn: int = 4) -> tuple[bool, int]:
+    """Core facts: success on ``tn`` or more; each full 4 over ``tn`` is a raise."""
+    if total < tn:
+        return False, 0
+    return True, (total - tn) // RAISE
+
+
+@dataclass
+class TraitRoll:
+    """One trait roll (or one die of a RoF attack) with its breakdown."""
+
+    die: str
+    trait: RollRecord
+    wild: RollRecord | None
+    modifiers: list[Modifier]
+    tn: int
+    used_wild: bool = False
+
+    @property
+    def modifier(self) -> int:
+        return int(sum(m.value for m in self.modifiers))
+
+    @property
+    def kept(self) -> int:
+        if self.wild is not None and self.wild.total > self.trait.total:
+            return self.wild.total
+        return self.trait.total
+
+    @property
+    def total(self) -> int:
+        return self.kept + self.modifier
+
+    @property
+    def critical_failure(self) -> bool:
+        return self.wild is not None and self.trait.first_faces[0] == 1 and self.wild.first_faces[0] == 1
+
+    @property
+    def success(self) -> bool:
+        return not self.critical_failure and trait_result(self.total, self.tn)[0]
+
+    @property
+    def raises(self) -> int:
+        return 0 if self.critical_failure else trait_result(self.total, self.tn)[1]
+
+    def to_dict(self) -> dict:
+        return {
+            "die": self.die,
+            "total": self.total,
+            "tn": self.tn,
+            "success": self.success,
+            "raises": self.raises,
+            "critical_failure": self.critical_failure,
+            "trait": self.trait.to_dict(),
+            "wild": self.wild.to_dict() if self.wild else None,
+            "modifiers": [m.to_dict() for m in self.modifiers],
+        }
+
+
+def trait_die_modifiers(die: Die, name: str) -> list[Modifier]:
+    return [Modifier(f"{name} {die.text}", die.bonus, "sheet")] if die.bonus else []
+
+
+def trait_roll(
+    die: str | Die,
+    dice: DiceSource,
+    *,
+    wild_card: bool = True,
+    modifiers: Iterable[Modifier] = (),
+    tn: int = TN,
+    name: str = "trait",
+) -> TraitRoll:
+    """Core facts: roll the trait die (acing) and, for a Wild Card, the Wild Die
+    d6 (acing); keep the better, add modifiers; double 1s are a critical failure."""
+    d = parse_die(die)
+    mods = trait_die_modifiers(d, name) + list(modifiers)
+    trait = dice.roll(f"d{d.sides}!", f"{name} die")
+    wild = dice.roll(f"{WILD_DIE}!", "Wild Die") if wild_card else None
+    return TraitRoll(d.text, trait, wild, mods, tn)
+
+
+def opposed_roll(
+    a_die: str, b_die: str, dice: DiceSource, *, a_wild: bool = True, b_wild: bool = True,
+    a_modifiers: Iterable[Modifier] = (), b_modifiers: Iterable[Modifier] = (), name: str = "Athletics",
+) -> dict:
+    """Hold: an interrupt is an opposed Athletics roll. The higher total acts
+    first; equal totals act at the same time (reading: the document is silent)."""
+    a = trait_roll(a_die, dice, wild_card=a_wild, modifiers=a_modifiers, name=name)
+    b = trait_roll(b_die, dice, wild_card=b_wild, modifiers=b_modifiers, name=name)
+    ta = -math.inf if a.critical_failure else a.total
+    tb = -math.inf if b.critical_failure else b.total
+    winner = "a" if ta > tb else "b" if tb > ta else "tie"
+    return {"winner": winner, "a": a.to_dict(), "b": b.to_dict(), "rolls": [a.trait, a.wild, b.trait, b.wild]}
+
+
+def interrupt(holder_athletics: str, actor_athletics: str, dice: DiceSource, *,
+              holder_wild: bool = True, actor_wild: bool = True) -> dict:
+    """Hold: the character on Hold tries to act before another. Returns
+    ``first``: "holder", "actor" or "simultaneous"; a loser acts right after."""
+    out = opposed_roll(holder_athletics, actor_athletics, dice, a_wild=holder_wild, b_wild=actor_wild)
+    out["first"] = {"a": "holder", "b": "actor", "tie": "simultaneous"}[out["winner"]]
+    return out
+
+
+_DAMAGE_TERM = re.compile(r"([+-]?)\s*(str|\d*d\d+|\d+)\s*", re.IGNORECASE)
+
+
+def damage_expression(damage: str, strength: str | Die | None, *, explode: bool = True) -> tuple[str, int]:
+    """Turn ``Str+d6``, ``2d6+1`` into a dice expression with acing dice.
+
+    Damage Resolution: melee damage is the Strength die plus the weapon's die;
+    every damage die aces (``explode=False`` for objects). Returns the
+    expression and the flat part (for the breakdown).
+    """
+    text = str(damage or "").strip()
+    if not text:
+        raise RuleError("the weapon has no damage")
+    pos, parts, flat = 0, [], 0
+    bang = "!" if explode else ""
+    while pos < len(text):
+        m = _DAMAGE_TERM.match(text, pos)
+        if not m or m.end() == pos:
+            raise RuleError(f"cannot read damage {damage!r}")
+        sign = m.group(1) or ("+" if parts else "")
+        tok = m.group(2).lower()
+        if parts and not m.group(1):
+            raise RuleError(f"cannot read damage {damage!r}")
+        if tok == "str":
+            if strength is None:
+                raise RuleError("damage uses Strength but the attacker has none")
+            s = parse_die(strength)
+            parts.append(f"{sign}d{s.sides}{bang}")
+            if s.bonus:
+                parts.append(f"{s.bonus:+d}")
+                flat += s.bonus
+        elif "d" in tok:
+            count, sides = tok.split("d")
+            parts.append(f"{sign}{count if count not in ('', '1') else ''}d{sides}{bang}")
+        else:
+            parts.append(f"{sign}{tok}")
+            flat += int(tok) * (-1 if sign == "-" else 1)
+        pos = m.end()
+    expr = "".join(parts).lstrip("+")
+    return expr, flat
+

@@ -1,0 +1,112 @@
+"""Damage against Toughness, Shaken and Wounds, Incapacitation, the penalties
+of wounds and Fatigue, and applying an attack's result to a sheet.
+
+Sources: *Savage Worlds Combat System Reference*, "Damage Resolution" and
+"Nonlethal Damage"; the Savage Worlds core facts (Wounds, Incapacitated).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..dice import DiceSource, RollRecord
+from ..system import AttackResult, Combatant, Effect, Modifier
+from .data import CORE, MAX_WOUNDS, RAISE
+
+
+def damage_result(damage: int, toughness: int, shaken: bool = False) -> tuple[bool, int]:
+    """Damage Resolution: (ends Shaken, Wounds taken).
+
+    Below Toughness: nothing changes. Equal or over: Shaken, and a target
+    already Shaken takes a Wound instead. Each raise (full 4 over Toughness)
+    is a Wound, and a wounded target is Shaken too.
+    """
+    if damage < toughness:
+        return shaken, 0
+    raises = (damage - toughness) // RAISE
+    if raises == 0:
+        return True, 1 if shaken else 0
+    return True, raises
+
+
+@dataclass
+class TargetState:
+    shaken: bool
+    wounds: int
+    wild: bool
+    incapacitated: bool = False
+    new_wounds: int = 0
+    became_shaken: bool = False
+    history: list = field(default_factory=list)
+
+    def take(self, damage: int, toughness: int) -> dict:
+        was_shaken = self.shaken
+        ends_shaken, wounds = damage_result(damage, toughness, self.shaken)
+        self.became_shaken = self.became_shaken or (ends_shaken and not was_shaken)
+        self.shaken = ends_shaken
+        self.new_wounds += wounds
+        self.wounds += wounds
+        if wounds and (not self.wild or self.wounds > MAX_WOUNDS):
+            self.incapacitated = True
+        out = {"damage": damage, "toughness": toughness, "shaken": ends_shaken, "wounds": wounds,
+               "incapacitated": self.incapacitated}
+        self.history.append(out)
+        return out
+
+
+def active(c: Combatant) -> bool:
+    return not (c.sheet or {}).get("incapacitated")
+
+
+def condition_modifiers(sheet: dict) -> list[Modifier]:
+    mods = []
+    wounds = min(MAX_WOUNDS, int(sheet.get("wounds", 0) or 0))
+    if wounds:
+        mods.append(Modifier(f"Wounds ({wounds})", -wounds, CORE))
+    fatigue = min(2, int(sheet.get("fatigue", 0) or 0))
+    if fatigue:
+        mods.append(Modifier(f"Fatigue ({fatigue})", -fatigue, "Fatigue (reading)"))
+    return mods
+
+
+def state_effects(target_id: str, state: TargetState, nonlethal: bool, dice: DiceSource,
+                  rolls: list[RollRecord]) -> list[Effect]:
+    """The effects of what a target took: Shaken, Wounds, Incapacitated (and,
+    for nonlethal damage, unconscious for d6 hours: "Nonlethal Damage")."""
+    effects = []
+    if state.became_shaken:
+        effects.append(Effect("shaken", target_id, {}))
+    if state.new_wounds:
+        effects.append(Effect("wounds", target_id, {"wounds": state.new_wounds}))
+    if state.incapacitated:
+        if nonlethal:
+            hours = dice.roll("d6", "unconscious (hours)")
+            rolls.append(hours)
+            effects.append(Effect("unconscious", target_id, {"hours": hours.total}))
+        effects.append(Effect("incapacitated", target_id, {"nonlethal": bool(nonlethal)}))
+    return effects
+
+
+def apply(sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
+    """A copy of ``sheet`` with the result's effects on ``target_id`` (by
+    default the attack's target) applied: Shaken, Wounds (at most 3 on a
+    Wild Card), Incapacitated, Vulnerable, Bennies."""
+    tid = target_id or result.details.get("target")
+    out = dict(sheet)
+    for e in result.effects:
+        if e.target != tid:
+            continue
+        if e.kind == "shaken":
+            out["shaken"] = True
+        elif e.kind == "wounds":
+            cap = MAX_WOUNDS if out.get("wild_card", True) else 1
+            out["wounds"] = min(cap, int(out.get("wounds", 0) or 0) + int(e.data["wounds"]))
+            out["shaken"] = True
+        elif e.kind == "incapacitated":
+            out["incapacitated"] = True
+        elif e.kind == "vulnerable":
+            out["vulnerable"] = True
+        elif e.kind == "benny":
+            out["bennies"] = int(out.get("bennies", 0) or 0) + int(e.data.get("amount", 1))
+    return out
+

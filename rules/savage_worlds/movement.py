@@ -1,0 +1,79 @@
+"""Movement in inches (one square is 1"): Pace, running, standing up, step
+costs on the board, and who gets a free attack when a token withdraws.
+
+Sources: the Savage Worlds core facts (Pace 6", running adds a d6,
+difficult terrain costs double); *Savage Worlds Combat System Reference*,
+"Actions Per Turn" (movement is not an action), "Prone Targets" (2" to
+stand) and "Withdrawing from Melee".
+"""
+
+from __future__ import annotations
+
+from .. import movement as grid_movement
+from ..dice import DiceSource
+from ..system import Combatant, Modifier, RuleError
+from .checks import parse_die
+from .data import CORE, RUNNING_PENALTY, STAND_COST
+from .health import active
+from .sheet import derived_values
+
+DIAGONAL = "chebyshev"
+
+
+def adjacent(a, b) -> bool:
+    """Two squares touch (diagonals too); a square is not adjacent to itself."""
+    if a is None or b is None:
+        return False
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1 and tuple(a) != tuple(b)
+
+
+def distance(a, b) -> int:
+    """Inches between two squares, diagonals counting 1"."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def move_allowance(sheet: dict, action: str = "move") -> float:
+    """Pace in squares. ``"run"`` is the most a run can give without an ace
+    of the running die (roll it with :func:`run`); ``"stand"`` is what is
+    left after standing up from prone (2")."""
+    d = derived_values(sheet)
+    if action == "move":
+        return float(d["pace"])
+    if action == "run":
+        return float(d["pace"] + parse_die(d["run_die"]).sides)
+    if action == "stand":
+        return float(max(0, d["pace"] - STAND_COST))
+    raise RuleError(f"no movement action {action!r} (move, run or stand)")
+
+
+def run(sheet: dict, dice: DiceSource) -> dict:
+    """Core facts: running adds the running die to Pace and is -2 to every
+    action that turn (the running die does not ace: it is not a trait roll)."""
+    d = derived_values(sheet)
+    r = dice.roll(d["run_die"], "running die")
+    return {"allowance": d["pace"] + r.total, "roll": r.to_dict(),
+            "modifier": Modifier("Running", RUNNING_PENALTY, CORE).to_dict()}
+
+
+def move_cost(board, path: list, prone: bool = False) -> float:
+    """Step costs on the board (difficult terrain doubles them, diagonals
+    count 1"), plus 2" to stand up first when prone."""
+    cost = grid_movement.path_cost(board, path, DIAGONAL)
+    if cost is None:
+        raise RuleError("that path cannot be walked (blocked, occupied or not step by step)")
+    return float(cost) + (float(STAND_COST) if prone else 0.0)
+
+
+def withdraw_attackers(mover: Combatant, others: list[Combatant]) -> list[str]:
+    """Withdrawing from Melee: the ids of every adjacent foe that is not Shaken
+    nor Stunned (nor Incapacitated); each gets one free attack."""
+    out = []
+    for o in others:
+        if o.id == mover.id or o.side == mover.side or not active(o):
+            continue
+        s = o.sheet or {}
+        if s.get("shaken") or s.get("stunned"):
+            continue
+        if adjacent(o.position, mover.position):
+            out.append(o.id)
+    return out

@@ -1,0 +1,108 @@
+"""The Savage Worlds rule system the app calls: thin methods over the modules
+of this package."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dice import DiceSource
+from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField,
+                      TurnUpdate)
+from . import attack as _attack
+from . import cover as _cover
+from . import data, health, movement, templates, turns
+from . import sheet as character
+from . import odds as _odds
+
+
+class SavageWorlds(BaseSystem):
+    id = "savage_worlds"
+    name = "Savage Worlds (SWADE)"
+    board = "grid"
+    diagonal = movement.DIAGONAL
+    sheet_template = "sheets/_savage_worlds.html"
+    help_template = "help/savage_worlds.html"
+    cell_size = 1.0
+    cell_unit = '"'
+    yards_per_square = 2
+
+    # -- sheet
+
+    def sheet_fields(self) -> list[SheetField]:
+        return character.sheet_fields()
+
+    def default_sheet(self) -> dict:
+        return character.default_sheet()
+
+    def validate_sheet(self, sheet: dict) -> None:
+        character.validate_sheet(sheet)
+
+    def derived(self, sheet: dict) -> dict:
+        return character.derived_values(sheet)
+
+    def default_settings(self) -> dict:
+        return data.default_settings()
+
+    # -- initiative and movement
+
+    def initiative(self, combatants: list[Combatant], dice: DiceSource, deck: dict | None = None,
+                   settings: dict | None = None, first_round: bool = False) -> list[dict]:
+        """The acting order of a round; use :func:`turns.deal_round` to get the new deck too."""
+        return turns.deal_round(deck, combatants, dice, settings, first_round=first_round)["order"]
+
+    def deal_round(self, deck, combatants, dice, settings=None, first_round=False) -> dict:
+        return turns.deal_round(deck, combatants, dice, settings, first_round=first_round)
+
+    # -- the fight lifecycle: action cards, turns, Hold, Shaken recovery
+
+    def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+        return turns.begin_fight(combatants, dice, settings)
+
+    def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return turns.next_turn(state, combatants, dice, settings)
+
+    def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+        return turns.actions(state, actor, settings)
+
+    def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+            settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+        return turns.act(state, actor, action, combatants, dice, settings, options)
+
+    def move_allowance(self, sheet: dict, action: str = "move") -> float:
+        return movement.move_allowance(sheet, action)
+
+    def run(self, sheet: dict, dice: DiceSource) -> dict:
+        return movement.run(sheet, dice)
+
+    def move_cost(self, board, path: list, prone: bool = False) -> float:
+        return movement.move_cost(board, path, prone)
+
+    def withdraw(self, mover: Combatant, others: list[Combatant]) -> list[str]:
+        return movement.withdraw_attackers(mover, others)
+
+    # -- range and cover
+
+    def range_band(self, distance: float, weapon: dict) -> str | None:
+        return _attack.range_band(distance, weapon)
+
+    def cover_effect(self, cover: Any, settings: dict | None = None) -> CoverEffect:
+        return _cover.cover_effect(cover, settings)
+
+    # -- attacks, odds, results
+
+    def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
+        """An attack; with ``options["template"]`` (small, medium, large, cone,
+        line) an area attack. Options are listed on :func:`attack.attack`."""
+        if request.options.get("template"):
+            return templates.area_attack(request, dice)
+        return _attack.attack(request, dice)
+
+    def area_attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
+        return templates.area_attack(request, dice)
+
+    def odds(self, request: AttackRequest) -> dict:
+        return _odds.odds(request)
+
+    def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
+        return health.apply(sheet, result, target_id)

@@ -1,0 +1,288 @@
+"""Area templates: Small, Medium and Large Blasts, the Cone and the Line on
+the board, deviation of a missed blast, and the area attack that hits
+everyone under a template.
+
+Source: *Savage Worlds Combat System Reference*, "Area Effect Attacks".
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..dice import DiceSource
+from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
+from .attack import effective_toughness, plan_of, settings_of, target_toughness
+from .checks import trait_roll
+from .cover import area_cover
+from .data import BLAST_RADIUS, DEVIATION_DICE, DEVIATION_MULTIPLIER, PRONE_AREA_REDUCTION, TN, merged_settings
+from .health import TargetState, active, state_effects
+from .movement import distance as square_distance
+
+_EPS = 1e-9
+
+
+def deviation_multiplier(band: str) -> int:
+    """Area Effect Attacks, Deviation: x1 Short, x2 Medium, x3 Long, x4 Extreme."""
+    try:
+        return DEVIATION_MULTIPLIER[str(band).lower()]
+    except KeyError:
+        raise RuleError(f"no deviation for range band {band!r}") from None
+
+
+def _cell_square(cell) -> list[tuple[float, float]]:
+    x, y = cell
+    return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
+
+
+def _overlaps_convex(poly: list[tuple[float, float]], cell) -> bool:
+    """Separating-axis test; cells that only touch the template's edge are out."""
+    sq = _cell_square(cell)
+    for shape in (poly, sq):
+        n = len(shape)
+        for i in range(n):
+            (x1, y1), (x2, y2) = shape[i], shape[(i + 1) % n]
+            ax, ay = y2 - y1, x1 - x2
+            if abs(ax) < _EPS and abs(ay) < _EPS:
+                continue
+            pa = [ax * px + ay * py for px, py in poly]
+            pb = [ax * px + ay * py for px, py in sq]
+            scale = math.hypot(ax, ay)
+            if min(max(pa), max(pb)) - max(min(pa), min(pb)) <= _EPS * scale:
+                return False
+    return True
+
+
+def _circle_touches(centre: tuple[float, float], radius: float, cell) -> bool:
+    x, y = cell
+    nx = min(max(centre[0], x), x + 1)
+    ny = min(max(centre[1], y), y + 1)
+    return math.hypot(nx - centre[0], ny - centre[1]) < radius - _EPS
+
+
+def _cells_near(centre, reach: float, width: int | None, height: int | None):
+    r = int(math.ceil(reach)) + 1
+    cx, cy = int(math.floor(centre[0])), int(math.floor(centre[1]))
+    for y in range(cy - r, cy + r + 1):
+        for x in range(cx - r, cx + r + 1):
+            if width is not None and not (0 <= x < width):
+                continue
+            if height is not None and not (0 <= y < height):
+                continue
+            yield (x, y)
+
+
+def cell_centre(cell) -> tuple[float, float]:
+    return (cell[0] + 0.5, cell[1] + 0.5)
+
+
+def blast_cells(centre_cell, size: str, *, coverage: str = "touched", width: int | None = None,
+                height: int | None = None) -> set:
+    """Area Effect Attacks, Templates: the cells under a Small, Medium or Large
+    Blast (radius 1", 2", 3") centred on the centre of ``centre_cell``.
+
+    ``coverage="touched"``: any part of the cell lies under the circle (a
+    Small Blast is 3x3, a Medium 5x5 less its corners, a Large 7x7 less its
+    corners); ``"centre"``: the cell's centre lies within the radius.
+    """
+    try:
+        radius = BLAST_RADIUS[size]
+    except KeyError:
+        raise RuleError(f"no blast template {size!r} (small, medium or large)") from None
+    c = cell_centre(centre_cell)
+    cells = set()
+    for cell in _cells_near(c, radius, width, height):
+        if coverage == "centre":
+            if math.dist(cell_centre(cell), c) <= radius + _EPS:
+                cells.add(cell)
+        elif _circle_touches(c, radius, cell):
+            cells.add(cell)
+    return cells
+
+
+def _unit(a, b) -> tuple[float, float]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = math.hypot(dx, dy)
+    if n < _EPS:
+        raise RuleError("a cone or line needs a direction: aim at another square")
+    return dx / n, dy / n
+
+
+def cone_polygon(origin_cell, aim_cell, length: float = 9.0, wide_end: float = 3.0) -> list[tuple[float, float]]:
+    """The Cone as a triangle: apex half a square from the attacker's centre
+    towards the aim point (narrow end touching the attacker), ``length`` long,
+    ``wide_end`` wide at the far end."""
+    o = cell_centre(origin_cell)
+    ux, uy = _unit(o, cell_centre(aim_cell))
+    ax, ay = o[0] + 0.5 * ux, o[1] + 0.5 * uy
+    fx, fy = ax + length * ux, ay + length * uy
+    px, py = -uy * wide_end / 2, ux * wide_end / 2
+    return [(ax, ay), (fx + px, fy + py), (fx - px, fy - py)]
+
+
+def line_polygon(origin_cell, aim_cell, length: float = 12.0, width: float = 1.0) -> list[tuple[float, float]]:
+    """The Line: a 12" by 1" strip from the attacker's edge towards the aim point."""
+    o = cell_centre(origin_cell)
+    ux, uy = _unit(o, cell_centre(aim_cell))
+    ax, ay = o[0] + 0.5 * ux, o[1] + 0.5 * uy
+    fx, fy = ax + length * ux, ay + length * uy
+    px, py = -uy * width / 2, ux * width / 2
+    return [(ax + px, ay + py), (fx + px, fy + py), (fx - px, fy - py), (ax - px, ay - py)]
+
+
+def polygon_cells(poly, *, width: int | None = None, height: int | None = None, exclude=()) -> set:
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    cells = set()
+    for y in range(int(math.floor(min(ys))) - 1, int(math.ceil(max(ys))) + 1):
+        for x in range(int(math.floor(min(xs))) - 1, int(math.ceil(max(xs))) + 1):
+            if width is not None and not (0 <= x < width):
+                continue
+            if height is not None and not (0 <= y < height):
+                continue
+            if (x, y) not in exclude and _overlaps_convex(poly, (x, y)):
+                cells.add((x, y))
+    return cells
+
+
+def template_cells(template: str, origin_cell, aim_cell, settings: dict | None = None, *,
+                   width: int | None = None, height: int | None = None) -> set:
+    """Cells under a template: blasts centre on ``aim_cell``; cones and lines
+    start at the attacker's square (which they never include)."""
+    s = merged_settings(settings)
+    if template in BLAST_RADIUS:
+        return blast_cells(aim_cell, template, coverage=s["template_coverage"], width=width, height=height)
+    origin_cell = tuple(origin_cell)
+    if template == "cone":
+        poly = cone_polygon(origin_cell, aim_cell, s["cone_length"], s["cone_width"])
+    elif template == "line":
+        poly = line_polygon(origin_cell, aim_cell, s["line_length"], 1.0)
+    else:
+        raise RuleError(f"no template {template!r} (small, medium, large, cone or line)")
+    return polygon_cells(poly, width=width, height=height, exclude={origin_cell})
+
+
+def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, dice: DiceSource,
+              attacker_cell=None) -> dict:
+    """*Savage Worlds Combat System Reference*, "Area Effect Attacks": "Failure
+    with blast: Deviation — d6" (thrown) or 2d6" (launched)", times the
+    band's multiplier, at most half the distance to the target, towards the
+    clock direction a d12 shows. 12 o'clock points straight on, away from the
+    attacker; 3 o'clock is a quarter turn clockwise as seen on the map."""
+    dist_roll = dice.roll(DEVIATION_DICE["launched" if launched else "thrown"], "deviation distance")
+    clock = dice.roll("d12", "deviation direction")
+    raw = dist_roll.total * deviation_multiplier(band)
+    cap = distance_to_target / 2
+    inches = min(raw, cap)
+    c = cell_centre(aim_cell)
+    if attacker_cell is not None and tuple(attacker_cell) != tuple(aim_cell):
+        ux, uy = _unit(cell_centre(attacker_cell), c)
+    else:
+        ux, uy = 0.0, -1.0  # no attacker given: 12 o'clock is the top of the map
+    theta = math.radians(30 * (clock.total % 12))
+    # y grows downwards, so this standard rotation turns clockwise on screen
+    dx = ux * math.cos(theta) - uy * math.sin(theta)
+    dy = ux * math.sin(theta) + uy * math.cos(theta)
+    point = (c[0] + dx * inches, c[1] + dy * inches)
+    cell = (int(math.floor(point[0] + _EPS)), int(math.floor(point[1] + _EPS)))
+    return {"cell": cell, "point": point, "inches": inches, "rolled_inches": raw, "capped": raw > cap,
+            "clock": clock.total, "rolls": [dist_roll, clock]}
+
+
+def is_launched(plan: dict, options: dict) -> bool:
+    """Whether a missed blast deviates as launched (2d6") or thrown (d6")
+    (*Savage Worlds Combat System Reference*, "Area Effect Attacks"): a weapon
+    fired with Shooting is launched, one thrown with Athletics is thrown,
+    unless the sheet's weapon (``launched``) or the attack's options say otherwise."""
+    for given in (options.get("launched"), plan["weapon"].get("launched")):
+        if given is not None:
+            return bool(given)
+    return plan["skill"] == "shooting"
+
+
+def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
+    """*Savage Worlds Combat System Reference*, "Area Effect Attacks": one
+    trait roll (TN 4 with range modifiers; no target defences); on a success
+    everyone under the template is hit (the attacker and allies included), a
+    raise adds +d6 to every target's damage, damage is rolled per target,
+    less the armour value of any cover between the centre (or the
+    attacker, for cones and lines) and the target; prone targets take 4
+    less. A failed blast deviates and hits what it lands on (no raise);
+    a failed cone or line misses."""
+    opts = request.options
+    template = opts["template"]
+    settings = settings_of(request)
+    plan = plan_of(request)
+    if plan["kind"] == "melee":
+        raise RuleError("templates are for thrown or ranged weapons")
+    if plan["rof"] > 1:
+        raise RuleError("an area attack fires once (RoF 1)")
+    centre = tuple(opts.get("centre") or request.target.position)
+    a = request.attacker
+    tr = trait_roll(plan["die"], dice, wild_card=plan["wild"], modifiers=plan["modifiers"], tn=TN,
+                    name=plan["skill"].title())
+    rolls = [r for r in (tr.trait, tr.wild) if r]
+    deviated = None
+    hit = tr.success
+    raises = tr.raises
+    if not hit and template in BLAST_RADIUS:
+        dist_to_target = square_distance(a.position, centre) if a.position is not None else plan["distance"]
+        deviated = deviation(centre, dist_to_target, plan["band"], is_launched(plan, opts), dice, a.position)
+        deviated["launched"] = is_launched(plan, opts)
+        rolls += deviated.pop("rolls")
+        centre = deviated["cell"]
+    width = height = None
+    if request.board is not None:
+        width, height = getattr(request.board, "width", None), getattr(request.board, "height", None)
+    cells = template_cells(template, a.position, centre, settings, width=width, height=height)
+    # "Success = hits all in template": the attacker and allies too, not only foes
+    victims = [c for c in [request.target] + request.others + [a]
+               if c.position is not None and tuple(c.position) in cells and active(c)]
+    seen = set()
+    victims = [v for v in victims if not (v.id in seen or seen.add(v.id))]
+    effects: list[Effect] = []
+    per_target = []
+    dmg_mod = int(sum(m.value for m in plan["damage_modifiers"]))
+    if hit or deviated is not None:
+        origin = centre if template in BLAST_RADIUS else tuple(a.position)
+        for v in victims:
+            vs = v.sheet or {}
+            tough, notes = effective_toughness(target_toughness(vs, None), plan["ap"])
+            droll = dice.roll(plan["damage_expr"], f"damage to {v.name}")
+            rolls.append(droll)
+            total = droll.total + dmg_mod
+            bonus = None
+            if hit and raises:
+                bonus = dice.roll("d6!", f"raise: bonus damage to {v.name}")
+                rolls.append(bonus)
+                total += bonus.total
+            reductions = []
+            armour = area_cover(request.board, origin, tuple(v.position), settings)
+            if armour is None:
+                per_target.append({"target": v.id, "protected": True, "note": "total cover from the centre"})
+                continue
+            if armour:
+                reductions.append(Modifier("Cover between the centre and the target", -armour, "Area Effect Attacks"))
+            if vs.get("prone"):
+                reductions.append(Modifier("Prone target", -PRONE_AREA_REDUCTION, "Prone Targets"))
+            total += int(sum(m.value for m in reductions))
+            st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))
+            res = st.take(total, tough)
+            per_target.append({"target": v.id, "roll": droll.total, "bonus": bonus.total if bonus else 0,
+                               "reductions": [m.to_dict() for m in reductions], **res})
+            effects += state_effects(v.id, st, bool(opts.get("nonlethal")), dice, rolls)
+    mods = tr.modifiers + plan["damage_modifiers"]
+    if deviated:
+        summary = (f"{a.name} misses: the {template} blast deviates {deviated['inches']:g}\" "
+                   f"toward {deviated['clock']} o'clock and lands on {deviated['cell']}")
+    elif hit:
+        summary = f"{a.name}'s {template} template hits {len(victims)} token(s)" + (" with a raise" if raises else "")
+    else:
+        summary = f"{a.name} misses with the {template} template"
+    if tr.critical_failure:
+        summary += " (critical failure)"
+    return AttackResult(
+        hit=hit, summary=summary, rolls=rolls, modifiers=mods, effects=effects,
+        details={"kind": "area", "template": template, "trait": tr.to_dict(), "cells": sorted(cells),
+                 "centre": centre, "deviation": deviated, "targets": per_target,
+                 "damage_expr": plan["damage_expr"], "attacker": a.id, "target": request.target.id},
+    )

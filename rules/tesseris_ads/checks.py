@@ -1,0 +1,123 @@
+"""The dT roll of Tesseris: how a test is rolled and read.
+
+A test rolls as many dT as a characteristic and adds the skill rank and
+modifiers (the core dT facts *Tesseris Combat* assumes: faces 6-10 are a
+success, 9 and 10 roll one more dT, 1-5 are duds and are re-rolled first).
+Also here: Duck's re-rolled duds, the exact odds of a pool, the quick
+recovery roll of a jam, and the wound penalty every skill test takes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .. import odds as odds_mod
+from ..dice import DT_SUCCESS, DiceSource, RollRecord
+from ..system import Modifier
+from .data import WOUNDS_PER_PENALTY
+
+
+@dataclass
+class TestRoll:
+    """One rolled test: its total, the dice and the modifiers."""
+
+    total: int
+    records: list[RollRecord]
+    modifiers: list[Modifier] = field(default_factory=list)
+
+    @property
+    def successes(self) -> int:
+        return sum(r.total for r in self.records)
+
+
+def dt_successes(faces: list[int]) -> int:
+    """Successes among rolled dT faces, explosion dice included (the core dT facts).
+
+    Every face of 6-10 is one success; a 9 or 10 also brought another die,
+    whose face is in the list too.
+    """
+    for f in faces:
+        if not 1 <= int(f) <= 10:
+            raise ValueError(f"a dT cannot show {f}")
+    return sum(1 for f in faces if f >= DT_SUCCESS)
+
+
+def roll_test(dice: DiceSource, pool: int, modifiers: list[Modifier], purpose: str) -> TestRoll:
+    """Roll ``pool`` dT and add the flat modifiers (skill rank and the rest)."""
+    record = dice.roll(f"{max(0, pool)}dT", purpose)
+    return TestRoll(record.total + sum(m.value for m in modifiers), [record], list(modifiers))
+
+
+def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str) -> tuple[int, list[RollRecord]]:
+    """Roll a defense pool; Duck re-rolls up to ``rerolls`` duds (faces 1-5) (*Tesseris Combat*, "Defending")."""
+    first = dice.roll(f"{pool}dT", purpose)
+    records = [first]
+    successes = first.total
+    duds = sum(1 for f in first.faces if f < DT_SUCCESS)
+    n = min(rerolls, duds)
+    if n:
+        again = dice.roll(f"{n}dT", f"{purpose}: re-roll {n} dud{'s' if n > 1 else ''}")
+        records.append(again)
+        successes += again.total
+    return successes, records
+
+
+def quick_recover_roll(dice: DiceSource, dice_count: int, purpose: str) -> tuple[bool, RollRecord]:
+    """The quick recovery roll of a jam (*Tesseris Combat*, "Weapon Jams"): ``dice_count`` dT,
+    any success clears it, explosions ignored, so a plain d10 of 6+ per die."""
+    rec = dice.roll(f"{dice_count}d10", f"{purpose} (dT, explosions ignored)")
+    return any(f >= DT_SUCCESS for f in rec.faces), rec
+
+
+def pool_distribution(dice: int) -> dict[int, float]:
+    """Successes of ``dice`` dT, explosions included (exact up to the 1e-12 cut-off)."""
+    if dice <= 0:
+        return {0: 1.0}
+    return odds_mod.distribution(f"{dice}dT")
+
+
+@lru_cache(maxsize=512)
+def defense_distribution(pool: int, rerolls: int) -> tuple[tuple[int, float], ...]:
+    """Exact successes of a defense pool with up to ``rerolls`` duds re-rolled (*Tesseris Combat*, "Defending", Duck)."""
+    if rerolls <= 0:
+        return tuple(pool_distribution(pool).items())
+    # per die: k explosions then a dud (k successes, 1 dud) or a plain success (k+1, 0 duds)
+    per: dict[tuple[int, int], float] = {}
+    reach, k = 1.0, 0
+    while reach >= odds_mod.PRECISION:
+        per[(k, 1)] = per.get((k, 1), 0) + reach * 0.5
+        per[(k + 1, 0)] = per.get((k + 1, 0), 0) + reach * 0.3
+        reach *= 0.2
+        k += 1
+    joint: dict[tuple[int, int], float] = {(0, 0): 1.0}
+    for _ in range(pool):
+        nxt: dict[tuple[int, int], float] = {}
+        for (s1, d1), p1 in joint.items():
+            for (s2, d2), p2 in per.items():
+                key = (s1 + s2, d1 + d2)
+                nxt[key] = nxt.get(key, 0) + p1 * p2
+        joint = {k_: v for k_, v in nxt.items() if v >= odds_mod.PRECISION * 1e-3}
+    out: dict[int, float] = {}
+    for (s, d), p in joint.items():
+        n = min(rerolls, d)
+        extra = pool_distribution(n) if n else {0: 1.0}
+        for v, q in extra.items():
+            out[s + v] = out.get(s + v, 0) + p * q
+    return tuple(sorted(out.items()))
+
+
+def mean_successes(pool: int, rerolls: int = 0) -> float:
+    return sum(v * p for v, p in defense_distribution(pool, rerolls))
+
+
+def wound_penalty(wounds: int, stamina: int) -> int:
+    """Penalty to skill tests from Wounds (*Tesseris Combat*, "Effects of Wounds").
+
+    None while the character has Stamina; out of Stamina, -1 per 3 Wounds,
+    at least -1 (1-5 Wounds -1, 6-8 -2, 9-11 -3). Not applied to the
+    Resolve test to stay conscious.
+    """
+    if stamina > 0:
+        return 0
+    return -max(1, max(0, wounds) // WOUNDS_PER_PENALTY)

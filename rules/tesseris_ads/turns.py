@@ -1,0 +1,594 @@
+"""Initiative, surprise, delaying, rounds and the fight lifecycle of Tesseris
+(*Tesseris Combat*, "Combat Order", "Initiative", "Rounds", "Delaying",
+"Overspending or Borrowing Ticks", "Action Types").
+
+The fight's state is plain JSON-able data::
+
+    {"round": 1, "phase": "surprise" | "", "order": [ids], "initiative": [rows],
+     "current": id | None, "acted": [ids], "started": [ids],
+     "combatants": {id: a combatant's tick state (``ticks.fresh_state``)}}
+
+``begin_fight``, ``next_turn``, ``actions`` and ``act`` at the bottom run it.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ..dice import DiceSource, RollRecord
+from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
+from . import actions as own_actions
+from . import cover as cover_mod
+from .checks import roll_test
+from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS
+from .health import consciousness_check, start_of_round_damage
+from .movement import check_move, move_allowance, reactive_attackers
+from .sheet import char, num, speed, stamina, test_pool
+from .status import add_status, names as status_names, start_of_round
+from .ticks import BORROWABLE_ACTIONS, BORROWABLE_CATEGORIES, TURN_STANCES, cost, refusal, spend, state_of, ticks_per_round
+
+
+def new_round(state: dict, sheet: dict) -> dict:
+    """The state at the start of a new round ("Rounds", "Overspending or Borrowing Ticks"):
+    fresh ticks less the ticks borrowed last round and those statuses take (Dazed,
+    Stunned), the free Reaction back, attack and defense counts reset, the round's
+    Guarded Attack penalty and Aim ended; cover taken as a reaction moves from head and
+    arms to legs and torso ("Taking Cover"); statuses run down (returned in
+    ``status_update``: the app writes them to the sheet).
+    """
+    s = state_of(state, sheet)
+    borrowed = max(0, -num(s["ticks"]))
+    per_round = ticks_per_round(sheet)
+    st = start_of_round(sheet.get("statuses"))
+    cover_locations = list(s["cover_locations"])
+    if s["in_cover"] and s.get("cover_taken_as_reaction"):
+        cover_locations = list(cover_mod.after_reaction_cover())
+    return {
+        **s,
+        "ticks": per_round - borrowed - st["ticks_lost"],
+        "borrowed_last_round": borrowed,
+        "free_reaction": FREE_REACTIONS > 0,
+        "attacks": 0,
+        "defenses": 0,
+        "delays": 0,
+        "surprised": False,
+        "aimed_this_round": False,
+        "quick_step": False,
+        "moved": False,
+        "cover_locations": cover_locations,
+        "cover_taken_as_reaction": False,
+        "guarded_round": False,
+        "multi_strike_defense": None,
+        "round": num(s.get("round"), 1) + 1,
+        "status_update": {"statuses": st["statuses"], "damage": st["damage"], "ticks_lost": st["ticks_lost"]},
+    }
+
+
+def start_turn(state: dict) -> dict:
+    """Stances that last until the start of the character's next turn end ("Attack Actions",
+    "Defensive Actions", "Movement Actions")."""
+    s = state_of(state)
+    return {**s, "stances": [x for x in s["stances"] if x not in TURN_STANCES], "quick_step": False, "moved": False,
+            "overwatch_attacks": 0}
+
+
+def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource) -> dict:
+    """The surprise round ("Combat Order" 1): each hidden character rolls Stealth, each
+    unaware one rolls Awareness against the best of them; who fails may only react,
+    with 3 ticks. Reading: ties go to the one who notices (as ties go to defenders).
+    Returns per id ``{"aware", "awareness", "stealth", "state"}`` and the rolls."""
+    rolls = []
+    stealth = {}
+    for h in hidden:
+        test = roll_test(dice, *test_pool(h.sheet, "stealth"), f"{h.name}: Stealth (ambush)")
+        stealth[h.id] = test.total
+        rolls += test.records
+    best = max(stealth.values()) if stealth else 0
+    out: dict = {"stealth": stealth, "rolls": rolls, "combatants": {}}
+    for u in unaware:
+        test = roll_test(dice, *test_pool(u.sheet, "awareness"), f"{u.name}: Awareness (surprise)")
+        total = test.total
+        rolls += test.records
+        aware = total >= best
+        st = state_of(u)
+        if not aware:
+            st = {**st, "surprised": True, "ticks": SURPRISE_REACTION_TICKS, "free_reaction": False}
+        out["combatants"][u.id] = {"aware": aware, "awareness": total, "against": best, "state": st}
+    return out
+
+
+def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
+    """Initiative order ("Initiative"): 1d10 + Agility + Speed + misc; ties by higher
+    Agility, then players before NPCs; what is still tied is flagged for the GM."""
+    rows = []
+    for c in combatants:
+        rec = dice.roll("1d10", f"{c.name}: initiative")
+        mods = [
+            Modifier("Agility", char(c.sheet, "agility"), "Initiative"),
+            Modifier("Speed", speed(c.sheet), "Initiative"),
+        ]
+        misc = num(c.sheet.get("initiative_bonus"))
+        if misc:
+            mods.append(Modifier("Misc.", misc, "sheet"))
+        rows.append(
+            {
+                "id": c.id,
+                "name": c.name,
+                "total": rec.total + sum(m.value for m in mods),
+                "agility": char(c.sheet, "agility"),
+                "is_player": bool(c.is_player),  # the app knows who plays whom
+                "roll": rec,
+                "modifiers": mods,
+            }
+        )
+    rows.sort(key=lambda r: (-r["total"], -r["agility"], not r["is_player"]))
+    for i, r in enumerate(rows):
+        r["order"] = i + 1
+        r["tied_with"] = [
+            o["id"] for o in rows if o is not r and (o["total"], o["agility"], o["is_player"]) == (r["total"], r["agility"], r["is_player"])
+        ]
+        r["gm_decides"] = bool(r["tied_with"])
+    return rows
+
+
+def delay(order: list[dict], who: str) -> list[dict]:
+    """Delay ("Miscellaneous Actions", "Delaying"): the character's initiative becomes one
+    less than the next character's, for this round, and moves after them."""
+    ids = [r["id"] for r in order]
+    if who not in ids:
+        raise RuleError(f"{who!r} is not in the initiative order")
+    i = ids.index(who)
+    if i == len(order) - 1:
+        raise RuleError("the last character in the order has nobody to delay behind")
+    me = dict(order[i])
+    nxt = order[i + 1]
+    me["total"] = nxt["total"] - 1
+    me["delays"] = num(me.get("delays")) + 1
+    out = [dict(r) for r in order[:i]] + [dict(nxt), me] + [dict(r) for r in order[i + 2 :]]
+    for n, r in enumerate(out):
+        r["order"] = n + 1
+    return out
+
+
+def delay_forfeits(order: list[dict], still_to_act: list[str], after: int = 2) -> list[str]:
+    """Who forfeits the rest of the round ("Delaying"): when only characters who keep
+    delaying are left to act and each has delayed ``after`` times, all of them forfeit
+    their remaining actions (ticks kept for reactions) and the next round starts."""
+    left = [r for r in order if r["id"] in still_to_act]
+    if len(left) >= 2 and all(num(r.get("delays")) >= after for r in left):
+        return [r["id"] for r in left]
+    return []
+
+
+# -- the fight lifecycle ------------------------------------------------------------------
+
+#: actions that move the character: ``act`` pays their ticks and checks the path
+MOVE_ACTIONS = ("move", "quick_step", "follow_step", "run", "sprint", "dive_for_cover")
+#: defenses are rolled inside ``attack()``, against the attack they answer
+ROLLED_DEFENSES = ("duck", "dodge", "block", "parry", "grapple_defense", "defend_ally")
+
+
+def _settings(settings: dict | None) -> dict:
+    return {**DEFAULT_SETTINGS, **(settings or {})}
+
+
+def _clean(state: dict) -> dict:
+    """A combatant's state as stored: the transient keys of one step dropped."""
+    return {k: v for k, v in state.items() if k not in ("status_update", "last_action", "last_cost")}
+
+
+def _row(r: dict) -> dict:
+    return {"id": r["id"], "name": r["name"], "total": r["total"], "agility": r["agility"], "is_player": r["is_player"],
+            "delays": 0, "gm_decides": r["gm_decides"], "tied_with": list(r["tied_with"])}
+
+
+class _Step:
+    """What one lifecycle call accumulates: rolls, log lines, sheet changes (and the sheets as changed)."""
+
+    def __init__(self, state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None):
+        self.dice = dice
+        self.settings = _settings(settings)
+        self.state = copy.deepcopy(state)
+        self.by_id = {c.id: c for c in combatants}
+        self.sheets = {c.id: copy.deepcopy(c.sheet) for c in combatants}
+        self.rolls: list[RollRecord] = []
+        self.log: list[str] = []
+        self.changes: dict[str, dict] = {}
+
+    def change(self, cid: str, fields: dict) -> None:
+        self.sheets.setdefault(cid, {}).update(copy.deepcopy(fields))
+        self.changes.setdefault(cid, {}).update(copy.deepcopy(fields))
+
+    def fighter(self, cid: str) -> Combatant:
+        """The combatant as it stands in this step: its sheet as changed, its state from the fight."""
+        c = self.by_id[cid]
+        return Combatant(c.id, c.name, self.sheets[cid], c.position, c.side, c.is_player, self.state["combatants"].get(cid, c.state))
+
+    def name(self, cid: str) -> str:
+        c = self.by_id.get(cid)
+        return c.name if c else cid
+
+    def can_act(self, cid: str) -> bool:
+        """In the fight, conscious, and not surprised in the surprise round ("Combat Order" 1)."""
+        if cid not in self.by_id:
+            return False
+        if "Unconscious" in status_names(self.sheets[cid].get("statuses")):
+            return False
+        return not self.state["combatants"].get(cid, {}).get("surprised")
+
+    def update(self) -> TurnUpdate:
+        s = self.state
+        return TurnUpdate(state=s, round=s["round"], order=list(s["order"]), current=s["current"], phase=s.get("phase", ""),
+                          rolls=self.rolls, log=self.log, sheet_changes=self.changes)
+
+
+def _roll_initiative(step: _Step) -> None:
+    """Every character in the fight rolls ("Combat Order" 2, "Initiative"); ties the rules
+    leave to the GM are logged."""
+    rows = initiative([step.fighter(cid) for cid in step.by_id if cid in step.state["combatants"]], step.dice)
+    step.rolls += [r["roll"] for r in rows]
+    step.state["initiative"] = [_row(r) for r in rows]
+    step.state["order"] = [r["id"] for r in rows]
+    step.log.append("Initiative: " + ", ".join(f"{r['name']} {r['total']}" for r in rows))
+    tied = [r for r in rows if r["gm_decides"]]
+    if tied:
+        step.log.append("Tied for the GM to order: " + ", ".join(r["name"] for r in tied))
+
+
+def _start_turn(step: _Step, cid: str) -> bool:
+    """The start of a character's turn: stances that last "until the start of the character's
+    next turn" end (All-Out, Guarded, Sprint, Run, Total Defense, Overwatch, and the
+    Covering Fire this character gave its allies); a character out of Stamina makes the
+    Resolve test against its Wounds ("Unconsciousness, Crippling, and Death").
+    False when the character falls unconscious and loses the turn."""
+    cs = step.state["combatants"]
+    cs[cid] = _clean(start_turn(cs.get(cid, {})))
+    for other, st in cs.items():
+        if cid in (st.get("covered_by") or []):
+            left = [x for x in st["covered_by"] if x != cid]
+            stances = st.get("stances", []) if left else [x for x in st.get("stances", []) if x != "covered_by_fire"]
+            cs[other] = {**st, "covered_by": left, "stances": stances}
+    step.state["started"] = sorted(set(step.state.get("started", [])) | {cid})
+    sheet = step.sheets[cid]
+    if stamina(sheet) <= 0 and "Unconscious" not in status_names(sheet.get("statuses")):
+        check = consciousness_check(sheet, step.dice, step.settings)
+        step.rolls.append(check["roll"])
+        if check["passed"]:
+            step.log.append(f"{step.name(cid)} stays conscious: Resolve {check['total']} against {check['difficulty']}")
+        else:
+            step.change(cid, {"statuses": check["sheet"]["statuses"], "dying": True})
+            step.log.append(f"{step.name(cid)} falls unconscious and begins dying: Resolve {check['total']} against {check['difficulty']}")
+            return False
+    step.log.append(f"{step.name(cid)}'s turn: {num(cs[cid]['ticks'])} ticks")
+    return True
+
+
+def _advance(step: _Step) -> None:
+    """The next character in the order who has not acted takes a turn; when nobody is
+    left, a new round starts ("Combat Order" 3-5)."""
+    s = step.state
+    for attempt in range(2):
+        for cid in s["order"]:
+            if cid in s["acted"]:
+                continue
+            if not step.can_act(cid):
+                s["acted"].append(cid)
+                if cid in step.by_id and s["combatants"].get(cid, {}).get("surprised"):
+                    step.log.append(f"{step.name(cid)} is surprised: reactions only this round")
+                continue
+            s["current"] = cid
+            if cid in s.get("started", []):
+                step.log.append(f"{step.name(cid)} acts after delaying")
+                return
+            if _start_turn(step, cid):
+                return
+            s["acted"].append(cid)
+        if attempt == 0:
+            _new_round(step)
+    s["current"] = None  # nobody can act (all down or surprised)
+
+
+def _new_round(step: _Step) -> None:
+    """A new round ("Rounds", "Combat Order" 5): fresh ticks less those overspent and those
+    statuses take, the free Reaction back, the round's limits ended (Aim, Guarded Attack's
+    penalty, defense counts, cover taken as a reaction now on legs and torso), status
+    durations run down and Bleeding bleeds, and initiative is rolled again."""
+    s = step.state
+    s["round"] = num(s.get("round"), 1) + 1
+    s["phase"] = ""
+    s["acted"], s["started"], s["current"] = [], [], None
+    step.log.append(f"Round {s['round']}")
+    for cid in list(s["combatants"]):
+        if cid not in step.by_id:
+            continue
+        sheet = step.sheets[cid]
+        fresh = new_round(s["combatants"][cid], sheet)
+        update = fresh["status_update"]
+        if update["statuses"] != (sheet.get("statuses") or []):
+            step.change(cid, {"statuses": update["statuses"]})
+        if update["ticks_lost"]:
+            step.log.append(f"{step.name(cid)} loses {update['ticks_lost']} tick(s) to status effects")
+        if update["damage"]:
+            hurt = start_of_round_damage(step.sheets[cid], update["damage"])
+            step.change(cid, {k: hurt.get(k) for k in ("stamina", "wounds", "ego", "statuses")})
+            step.log.append(f"{step.name(cid)} bleeds: {update['damage']} damage")
+        s["combatants"][cid] = _clean(fresh)
+    _roll_initiative(step)
+
+
+def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """Start a fight ("Combat Order"): the surprise round when some combatants are hidden
+    (``Combatant.state["hidden"]``) and others unaware of them (``state["unaware"]``):
+    Awareness against Stealth, who fails only reacts, with 3 ticks; then initiative and
+    the first character's turn."""
+    step = _Step({"round": 1, "phase": "", "order": [], "initiative": [], "current": None, "acted": [], "started": [],
+                  "combatants": {}}, combatants, dice, settings)
+    for c in combatants:
+        step.state["combatants"][c.id] = _clean(state_of({k: v for k, v in (c.state or {}).items() if k not in ("hidden", "unaware")}, c.sheet))
+    hidden = [c for c in combatants if (c.state or {}).get("hidden")]
+    unaware = [c for c in combatants if (c.state or {}).get("unaware")]
+    step.log.append("Round 1")
+    if hidden and unaware:
+        step.state["phase"] = "surprise"
+        step.log[-1] = "Round 1: the surprise round"
+        out = surprise(unaware, hidden, dice)
+        step.rolls += out["rolls"]
+        for cid, r in out["combatants"].items():
+            if r["aware"]:
+                step.log.append(f"{step.name(cid)} notices the ambush: Awareness {r['awareness']} against Stealth {r['against']}")
+            else:
+                step.state["combatants"][cid] = {**step.state["combatants"][cid], "surprised": True,
+                                                 "ticks": SURPRISE_REACTION_TICKS, "free_reaction": False}
+                step.log.append(f"{step.name(cid)} is surprised: Awareness {r['awareness']} against Stealth {r['against']}")
+    _roll_initiative(step)
+    _advance(step)
+    return step.update()
+
+
+def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """End the current character's turn (its unspent ticks stay for reactions, "Ticks") and
+    start the next one's; a new round when everyone has gone. A combatant missing from
+    ``combatants`` has left the fight; an unconscious one is skipped."""
+    step = _Step(state, combatants, dice, settings)
+    s = step.state
+    for c in combatants:
+        if c.id not in s["combatants"]:  # joined the fight: acts from the next round
+            s["combatants"][c.id] = _clean(state_of({}, c.sheet))
+            s["acted"].append(c.id)
+            s["order"].append(c.id)
+    cur = s.get("current")
+    if cur is not None and cur not in s["acted"]:
+        s["acted"].append(cur)
+        step.log.append(f"{step.name(cur)} ends the turn with {num(s['combatants'].get(cur, {}).get('ticks'))} ticks for reactions")
+    s["current"] = None
+    _advance(step)
+    return step.update()
+
+
+def _cost_text(ticks: int | None, reaction: bool) -> str:
+    if ticks is None:
+        return ""
+    text = "free" if ticks == 0 else f"{ticks} tick{'s' if ticks != 1 else ''}"
+    return f"{text} (reaction)" if reaction else text
+
+
+def _kind(key: str) -> str:
+    a = ACTIONS[key]
+    if a.is_attack:
+        return "attack"
+    if key in MOVE_ACTIONS:
+        return "move"
+    if a.category == "defense":
+        return "defense"
+    if key == "delay":
+        return "turn"
+    return "other"
+
+
+def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
+    """What ``actor`` may do now by *Tesseris Combat*'s action tables: on its own turn the
+    actions with a tick cost, else the reactions; each with its cost, and ``available``
+    False with the reason where the rules forbid it (``ticks.refusal``: surprised,
+    Grappled, Pinned, Total Defense, Run, Quick Step, Aim once a round, Overwatch...) or
+    the ticks are gone (defensive reactions, reloading and clearing a jam may borrow)."""
+    settings = _settings(settings)
+    own = state.get("current") == actor.id
+    st = state_of(state.get("combatants", {}).get(actor.id, actor.state), actor.sheet)
+    statuses = actor.sheet.get("statuses")
+    out = [ActionOption("end_turn", "End turn", "turn", "free", own, "" if own else "not this character's turn")]
+    for a in ACTION_LIST:
+        reaction = not own
+        if own and a.ticks is None:
+            continue  # reaction-only: listed on other characters' turns
+        if reaction and a.reaction_ticks is None:
+            continue
+        reason = refusal(st, a.key, reaction, statuses) or ""
+        paid = None
+        if not reason:
+            paid, _free = cost(st, a.key, reaction, settings)
+            short = paid > max(0, num(st["ticks"]))
+            if short and not (a.category in BORROWABLE_CATEGORIES or a.key in BORROWABLE_ACTIONS):
+                reason = f"needs {paid} ticks, {max(0, num(st['ticks']))} left"
+            elif short:
+                reason = ""
+        if a.extra.get("feat") and "multi-weapon fighting" not in " ".join(actor.sheet.get("feats") or []).lower():
+            reason = reason or f"needs the {a.extra['feat']} feat"
+        if a.extra.get("requires_status") and a.extra["requires_status"] not in status_names(statuses):
+            reason = reason or f"only while {a.extra['requires_status']}"
+        if a.key == "clear_jam" and not st.get("jammed"):
+            reason = reason or "no jammed weapon"
+        if a.key == "take_cover" and st.get("in_cover"):
+            reason = reason or "already in cover"
+        if a.key == "leave_cover" and not st.get("in_cover"):
+            reason = reason or "not in cover"
+        if a.key == "stand_up" and not (st.get("prone") or "hunkered" in st["stances"]):
+            reason = reason or "not prone or hunkered down"
+        waiting = [i for i in state.get("order", []) if i not in state.get("acted", [])]
+        if a.key == "delay" and own and waiting and waiting[-1] == actor.id:
+            reason = reason or "nobody left to delay behind"
+        data: dict = {"ticks": paid if paid is not None else (a.reaction_ticks if reaction else a.ticks), "automated": a.automated}
+        if a.varies:
+            data["varies"] = True
+        if a.key in MOVE_ACTIONS or a.move_multiple:
+            data["allowance"] = move_allowance(actor.sheet, a.key)
+        if a.is_attack:
+            data["attack_modifier"] = a.attack
+            data["mode"] = a.mode
+        cost_ticks = paid if paid is not None else (a.reaction_ticks if reaction else a.ticks)
+        out.append(ActionOption(a.key, a.name, _kind(a.key), _cost_text(cost_ticks, reaction), not reason, reason, data))
+    return out
+
+
+def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
+        settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
+    """Take an action that is not an attack (attacks go through ``attack()``, defenses are
+    rolled there): pay its ticks and do what it does (*Tesseris Combat*, "Miscellaneous
+    Actions", "Defensive Actions", "Movement Actions", "Delaying", "Taking Cover").
+
+    ``options``: ``reaction`` (taken on another's turn; the default when it is not the
+    actor's turn), ``weapon`` (Clear Jam, Reload, Covering Fire), ``ammo`` (Reload: the
+    rounds loaded), ``path`` (moves: the squares walked, checked against the allowance),
+    ``ticks`` (an action whose cost varies, as the GM rules), ``gm_allows_borrowing``.
+    """
+    settings = _settings(settings)
+    options = dict(options or {})
+    if action not in ACTIONS and action != "end_turn":
+        raise RuleError(f"unknown action {action!r}")
+    if action == "end_turn":
+        return next_turn(state, combatants, dice, settings)
+    a = ACTIONS[action]
+    if a.is_attack:
+        raise RuleError(f"{a.name} is an attack: resolve it with attack()")
+    if action in ROLLED_DEFENSES:
+        raise RuleError(f"{a.name} is rolled against the attack it answers, in attack()")
+    if not a.automated:
+        raise RuleNotImplemented(f"Tesseris: {a.name} is not automated; the GM adjudicates it")
+    everyone = list(combatants)
+    if actor.id not in {c.id for c in everyone}:
+        everyone.append(actor)
+    step = _Step(state, everyone, dice, settings)
+    s = step.state
+    if actor.id not in s["combatants"]:
+        raise RuleError(f"{actor.name} is not in this fight")
+    own = s.get("current") == actor.id
+    reaction = bool(options.get("reaction", not own))
+    if action == "delay":
+        return _delay(step, actor, settings)
+    me = state_of(s["combatants"][actor.id], actor.sheet)
+    statuses = step.sheets[actor.id].get("statuses")
+    extra = 0
+    if a.varies and options.get("ticks") is not None:
+        extra = num(options["ticks"]) - num(a.ticks)
+    paid_state = spend(me, action, reaction=reaction, settings=settings, extra_ticks=extra,
+                       gm_allows_borrowing=bool(options.get("gm_allows_borrowing")), statuses=statuses)
+    paid = num(me["ticks"]) - num(paid_state["ticks"])
+    new = _clean(paid_state)
+    line = f"{actor.name}: {a.name}" + (" (reaction)" if reaction else "") + f", {paid} tick{'s' if paid != 1 else ''}"
+    others = [step.fighter(c.id) for c in everyone if c.id != actor.id and c.id in s["combatants"]]
+    me_now = step.fighter(actor.id)
+
+    if action in MOVE_ACTIONS:
+        path = options.get("path")
+        if path:
+            check = check_move(step.sheets[actor.id], action, path, me)
+            line += f", {check['squares']} squares"
+        foes = reactive_attackers(action, me_now, others, path=path)
+        if foes:
+            line += "; Reaction Strike possible for " + ", ".join(step.name(f) for f in foes)
+            new["provoked"] = foes
+    elif action in ("drop_prone", "stand_up", "leave_cover"):
+        if action == "leave_cover":
+            new = _clean(cover_mod.leave_cover(new))
+        foes = reactive_attackers(action, me_now, others)
+        if foes:
+            line += "; Reaction Strike possible for " + ", ".join(step.name(f) for f in foes)
+            new["provoked"] = foes
+    elif action == "clear_jam":
+        new = own_actions.clear_jam(new, options.get("weapon"))
+        line += f": {options.get('weapon') or 'the weapon'} fires again"
+    elif action == "take_cover":
+        new = _clean(cover_mod.take_cover(new, on_turn=not reaction))
+        line += ": " + " and ".join(cover_mod.covered_locations(new)) + " in cover"
+    elif action == "covering_fire":
+        weapon_key = options.get("weapon")
+        weapon = (step.sheets[actor.id].get("weapons") or {}).get(weapon_key) if weapon_key else None
+        rof = (weapon or {}).get("rof") or []
+        if not weapon or len(rof) < 3 or num(rof[2]) <= 0:
+            raise RuleError("Covering Fire needs a weapon with a Full Auto rate of fire")
+        if weapon.get("ammo") is not None:
+            if num(weapon["ammo"]) <= 0:
+                raise RuleError(f"{weapon.get('name')} is out of ammunition: reload")
+            weapons = copy.deepcopy(step.sheets[actor.id].get("weapons"))
+            weapons[weapon_key]["ammo"] = max(0, num(weapon["ammo"]) - num(rof[2]))
+            step.change(actor.id, {"weapons": weapons})
+        allies = [c.id for c in everyone if c.id != actor.id and c.side == actor.side and c.id in s["combatants"]]
+        for ally in allies:
+            st = s["combatants"][ally]
+            stances = list(st.get("stances", []))
+            if "covered_by_fire" not in stances:
+                stances.append("covered_by_fire")
+            s["combatants"][ally] = {**st, "stances": stances, "covered_by": sorted(set(st.get("covered_by") or []) | {actor.id})}
+        line += ": +1 to the defense rolls of " + (", ".join(step.name(x) for x in allies) or "no ally") + " until " + actor.name + "'s next turn"
+    elif action == "join_grapple":
+        target = step.by_id.get(options.get("target"))
+        if target is None or "Grappled" not in status_names(step.sheets[target.id].get("statuses")):
+            raise RuleError("a grapple is joined on an opponent already grappled (options target)")
+        step.change(actor.id, {"statuses": add_status(statuses, "Grappled", target.id)})
+        line += f" on {target.name}: Grappled"
+    elif action == "reload":
+        weapon_key = options.get("weapon")
+        weapons = copy.deepcopy(step.sheets[actor.id].get("weapons") or {})
+        if weapon_key not in weapons:
+            raise RuleError("which weapon is reloaded?")
+        loaded = options.get("ammo", weapons[weapon_key].get("capacity"))
+        if loaded is None:
+            raise RuleError("how many rounds are loaded? (options ammo, or the weapon's capacity)")
+        weapons[weapon_key]["ammo"] = num(loaded)
+        step.change(actor.id, {"weapons": weapons})
+        line += f": {weapons[weapon_key].get('name', weapon_key)} holds {num(loaded)}"
+    elif action == "initiate_swordpoint":
+        target = step.by_id.get(options.get("target"))
+        if target is None:
+            raise RuleError("whom is the sword or gun pointed at? (options target)")
+        own_actions.can_initiate_swordpoint(actor, target, list(options.get("conditions") or []), options.get("weapon"))
+        new["swordpoint"] = target.id
+        line += f" on {target.name}"
+    s["combatants"][actor.id] = new
+    step.log.append(line)
+    return step.update()
+
+
+def record_attack(state: dict, result_details: dict) -> dict:
+    """The fight's state after an attack: the attacker's and defender's tick states the
+    attack returned (``AttackResult.details["states"]``: ticks paid, reactions used,
+    jams, stances) written back under ``state["combatants"]``."""
+    out = copy.deepcopy(state)
+    for cid, st in (result_details.get("states") or {}).items():
+        if cid in out.get("combatants", {}):
+            out["combatants"][cid] = _clean(st)
+    return out
+
+
+def _delay(step: _Step, actor: Combatant, settings: dict) -> TurnUpdate:
+    """Delay ("Miscellaneous Actions", "Delaying"): free; the character's initiative becomes
+    one less than the next character's for this round and the next character acts. When
+    the only characters left keep delaying (each ``delay_forfeit_after`` times), they
+    forfeit their remaining actions (the ticks stay for reactions) and the next round starts."""
+    s = step.state
+    if s.get("current") != actor.id:
+        raise RuleError("only the character whose turn it is may delay")
+    rows = [r for r in s["initiative"] if r["id"] not in s["acted"] or r["id"] == actor.id]
+    done = [r for r in s["initiative"] if r not in rows]
+    rows = delay(rows, actor.id)
+    s["initiative"] = done + rows
+    s["order"] = [r["id"] for r in s["initiative"]]
+    me = next(r for r in rows if r["id"] == actor.id)
+    step.log.append(f"{actor.name} delays to initiative {me['total']}")
+    left = [r["id"] for r in rows if step.can_act(r["id"])]
+    forfeit = delay_forfeits(rows, left, num(settings.get("delay_forfeit_after"), 2))
+    s["current"] = None
+    if forfeit:
+        step.log.append(", ".join(step.name(f) for f in forfeit) + " kept delaying: they forfeit the rest of the round")
+        s["acted"] += [f for f in forfeit if f not in s["acted"]]
+    _advance(step)
+    return step.update()
