@@ -117,7 +117,7 @@ class AttackResult:
 class ActionOption:
     """One thing an actor may do now, as the system names it: the app lists these, it never invents them."""
 
-    key: str  # what the app sends back to ``act`` (or ``attack``/``move``): "move", "run", "hold", "aim"...
+    key: str  # unique in one answer; what the app sends back to ``act``: "hold", "aim", "move:step"...
     label: str  # in the system's words, for the button
     kind: Literal["move", "attack", "defense", "turn", "other"] = "other"
     cost: str = ""  # "1 action", "2 ticks", "free", "" where the system has no costs
@@ -138,6 +138,13 @@ class TurnUpdate:
     next call; it never interprets it. By convention ``state["combatants"][id]``
     is the per-combatant state the app puts in ``Combatant.state`` for
     attacks, moves and ``actions``.
+
+    The app puts ``state["combatants"][id]`` into ``Combatant.state`` for every
+    combatant of a call, the target of an attack as well as the attacker (a
+    defense reads the defender's books). Before a fight a GM may mark a
+    combatant ``Combatant.state["surprised"] = True`` (or ``"unaware"``) for
+    ``begin_fight``. ``next_turn`` with ``current`` None (a round waiting on
+    held actions or declarations) moves the fight on as the system says.
 
     The update is a fact: the app records it in an event and applies it
     (``sheet_changes`` merged into the sheets, ``state`` stored) without
