@@ -360,7 +360,8 @@ class BaseSystem:
 
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
         """``{"label", "kind"}`` for each wound, condition or resource a token shows on every screen
-        (kind: "wound", "condition" or "resource")."""
+        (kind: "wound", "condition" or "resource"). ``state`` is the combatant's own books in a
+        fight (``state["combatants"][id]``), None outside one."""
         return []
 
 
