@@ -88,7 +88,10 @@
       if (f.type === "checkbox" || f.type === "radio") {
         if (f.checked !== f.defaultChecked) return true;
       } else if (f.tagName === "SELECT") {
-        for (const o of f.options) if (o.selected !== o.defaultSelected) return true;
+        // with no option marked selected, the first one is the default (single selects)
+        const opts = Array.from(f.options);
+        const marked = opts.some((o) => o.defaultSelected);
+        if (opts.some((o, i) => o.selected !== (marked ? o.defaultSelected : (!f.multiple && i === 0)))) return true;
       } else if (f.value !== f.defaultValue) {
         return true;
       }
