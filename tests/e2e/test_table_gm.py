@@ -146,6 +146,7 @@ def test_a_returning_device_continues_as_the_same_player(server, new_page, shot)
     # tapping the logo leads back too
     phone.click(".brand")
     expect(phone.locator("#seats")).to_contain_text("as Mira")
+    shot(phone, "table-lobby-seats-390")
     phone.click("#seats a")
     expect(phone.locator("#conn.ok")).to_be_visible()
     expect(phone.locator(".game-name")).to_contain_text("Mira")
@@ -165,6 +166,7 @@ def test_a_returning_device_continues_as_the_same_player(server, new_page, shot)
     gm.once("dialog", lambda d: d.accept())
     gm.locator("#players button", has_text="Remove Mira").click()
     expect(private.locator("#flash")).to_contain_text("took you out")
+    shot(private, "table-removed-360")
     expect(gm.locator("#players .empty")).to_be_visible()
 
 
@@ -203,7 +205,7 @@ def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, 
     shot(screen, "table-screen-1920")
 
 
-def test_quiet_saves_refusals_without_console_errors_and_pages_that_lead_back(server, game, new_page):
+def test_quiet_saves_refusals_without_console_errors_and_pages_that_lead_back(server, game, new_page, shot):
     gm = new_page()
     errors, failed = [], []
     gm.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -223,6 +225,7 @@ def test_quiet_saves_refusals_without_console_errors_and_pages_that_lead_back(se
     gm.click("#add-token button[type=submit]")
     expect(gm.locator("#flash.error.shown")).to_contain_text("(1, 1) is taken by Scout")
     expect(gm.locator("#add-token input[name=name]")).to_have_value("Twin")  # a refused form keeps its input
+    shot(gm, "table-gm-refused")
     assert errors == [] and failed == []
 
     # the server goes away: the status says so in plain words
@@ -235,5 +238,6 @@ def test_quiet_saves_refusals_without_console_errors_and_pages_that_lead_back(se
 
     gm.goto(f"{server.url}/games/{game['id']}/tokens/nosuch/sheet")
     expect(gm.locator(".topbar")).to_be_visible()
+    shot(gm, "table-error-404")
     gm.click("text=Back to your game")
     expect(gm.locator("#conn.ok")).to_be_visible()
