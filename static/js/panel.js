@@ -62,6 +62,11 @@
     if (!svg || !svg.contains(e.target)) return;
     e.preventDefault();
     e.stopPropagation();
+    placeAt(e);
+  }, true);
+
+  function placeAt(e) {
+    const svg = mapSvg();
     const [x, y] = cellAt(e);
     const width = parseInt(svg.dataset.width, 10), height = parseInt(svg.dataset.height, 10);
     if (x < 0 || y < 0 || x >= width || y >= height) return;
@@ -70,7 +75,34 @@
     f.elements.y.value = String(y);
     setPlacing(false);
     f.requestSubmit();
-  }, true);
+  }
+
+  // or drag the button onto the map (a mouse on the GM's laptop)
+  let carrying = false;
+  document.addEventListener("dragstart", (e) => {
+    if (!(e.target.closest && e.target.closest("#place-token"))) return;
+    const f = form();
+    if (!f.elements.name.value.trim()) {
+      e.preventDefault();
+      f.elements.name.reportValidity();
+      return;
+    }
+    carrying = true;
+    e.dataTransfer.setData("text/plain", f.elements.name.value.trim());
+    e.dataTransfer.effectAllowed = "copy";
+  });
+  document.addEventListener("dragend", () => { carrying = false; });
+  document.addEventListener("dragover", (e) => {
+    const svg = mapSvg();
+    if (carrying && svg && svg.contains(e.target)) e.preventDefault();
+  });
+  document.addEventListener("drop", (e) => {
+    const svg = mapSvg();
+    if (!carrying || !svg || !svg.contains(e.target)) return;
+    e.preventDefault();
+    carrying = false;
+    placeAt(e);
+  });
 
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && placing) setPlacing(false);

@@ -192,6 +192,15 @@ def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, 
     tid = troll.get_attribute("data-token-id")
     expect(screen.locator(f"#token-{tid}")).to_be_visible()
 
+    # or drag "Place on the map" onto a square
+    gm.fill("#add-token input[name=name]", "Wolf")
+    cx, cy = cell_center(gm, 14, 3)
+    box = gm.locator("#map").bounding_box()
+    gm.drag_and_drop("#place-token", "#map", target_position={"x": cx - box["x"], "y": cy - box["y"]})
+    wolf = gm.locator('.token[data-name="Wolf"]')
+    expect(wolf).to_have_attribute("data-x", "14")
+    expect(wolf).to_have_attribute("data-y", "3")
+
     # duplicate: numbered by the server, beside the first
     gm.locator(f"#row-{tid} button[aria-label='Duplicate Troll']").click()
     expect(gm.locator('.token[data-name="Troll 2"]')).to_be_visible()
