@@ -17,8 +17,9 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 import rules
-from rules import movement
-from rules.board import STEPS, Board
+from rules.board import Board
+
+from .moves import way_exists
 
 MAX_TOKENS = 500
 MAX_BOARD = 200
@@ -378,6 +379,8 @@ def authorize(game: Game, cmd: Any, actor: Actor) -> None:
             raise Rejected(f"no token {cmd.token_id!r} in this game")
         if token.owner != actor.player_id:
             raise Rejected(f"{token.name} is not yours to move")
+        if cmd.force:
+            raise Rejected("only the GM can force a move")
         return
     raise Rejected("only the GM can do that")
 
@@ -416,49 +419,6 @@ def diagonal_of(game: Game) -> str:
         return "chebyshev"
 
 
-def way_exists(board: Board, start: tuple[int, int], goal: tuple[int, int], size: int = 1,
-               diagonal: str = "chebyshev") -> bool:
-    """A path on the board from ``start`` to ``goal`` that crosses no wall, no closed door and no
-    blocking square, for a token covering ``size`` x ``size`` squares (its top-left square given).
-
-    Outside a fight there is no allowance to count, and tokens do not block the way (a player
-    must not learn where hidden tokens stand from a refused path).
-    """
-    if start == goal:
-        return True
-    if size == 1:
-        if not board.in_bounds(start):
-            return False
-        return movement.shortest_path(board, start, goal, diagonal) is not None
-    # A big token steps when every square it covers can make that step.
-    w, h = board.width, board.height
-    masks = board.step_masks()
-    steps = [(1 << i, dx, dy) for i, (dx, dy) in enumerate(STEPS) if not (dx and dy and diagonal == "manhattan")]
-
-    def fits(x: int, y: int) -> bool:
-        return 0 <= x and 0 <= y and x + size <= w and y + size <= h
-
-    if not fits(*start) or not fits(*goal):
-        return False
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for x, y in frontier:
-            for bit, dx, dy in steps:
-                t = (x + dx, y + dy)
-                if t in seen or not fits(*t):
-                    continue
-                if any(masks[(y + j) * w + x + i] & bit for j in range(size) for i in range(size)):
-                    continue
-                if t == goal:
-                    return True
-                seen.add(t)
-                nxt.append(t)
-        frontier = nxt
-    return False
-
-
 def _free_place_near(game: Game, token: Token) -> tuple[int, int]:
     """The nearest place a copy of ``token`` fits, on its side of the walls when there is one."""
     board = game.board
@@ -494,83 +454,119 @@ def _check_owner(game: Game, owner: str | None) -> None:
         raise Rejected(f"no player {owner!r} in this game")
 
 
+def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    if (token.x, token.y) == (cmd.x, cmd.y):
+        raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
+    _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
+    way = way_exists(game.board, (token.x, token.y), (cmd.x, cmd.y), token.size, diagonal_of(game))
+    if not way and not cmd.force:
+        raise Rejected(f"{token.name} has no way through to ({cmd.x}, {cmd.y}): "
+                       "walls or closed doors are in the way", code="no_way")
+    data = {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]}
+    if cmd.force:
+        data["forced"] = True
+    return [Event("token_moved", data)]
+
+
+def _add_token(game: Game, cmd: AddToken, actor: Actor) -> list[Event]:
+    if len(game.tokens) >= MAX_TOKENS:
+        raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+    _check_cell(game, cmd.x, cmd.y, size=cmd.size)
+    owner = cmd.owner or None
+    _check_owner(game, owner)
+    color = cmd.color or (PALETTE[len(game.tokens) % len(PALETTE)] if cmd.kind == "pc" else FOE_COLOR)
+    return [token_added(game, numbered_name(game, cmd.name), cmd.x, cmd.y, color=color, owner=owner,
+                        hidden=cmd.hidden, kind=cmd.kind, size=cmd.size)]
+
+
+def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    if len(game.tokens) >= MAX_TOKENS:
+        raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+    x, y = _free_place_near(game, token)
+    return [token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
+                        hidden=token.hidden, kind=token.kind, size=token.size, sheet=dict(token.sheet))]
+
+
+def _update_token(game: Game, cmd: UpdateToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    changes = {k: v for k, v in cmd.model_dump(exclude={"type", "token_id"}).items() if v is not None}
+    if "owner" in changes:
+        changes["owner"] = changes["owner"] or None
+        _check_owner(game, changes["owner"])
+    changes = {k: v for k, v in changes.items() if getattr(token, k) != v}
+    if not changes:
+        return []  # Save on an unchanged row: nothing to record, nothing to refuse
+    if "size" in changes:
+        _check_cell(game, token.x, token.y, moving=token.id, size=changes["size"])
+    if "name" in changes:
+        changes["name"] = numbered_name(game, changes["name"], exclude=token.id)
+    return [Event("token_updated", {"token_id": token.id, "changes": changes})]
+
+
+def _remove_token(game: Game, cmd: RemoveToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    return [Event("token_removed", {"token_id": token.id, "name": token.name})]
+
+
+def _set_door(game: Game, cmd: SetDoor, actor: Actor) -> list[Event]:
+    door = game.board.doors.get(cmd.door_id)
+    if door is None:
+        raise Rejected(f"no door {cmd.door_id!r} on this map")
+    if door.closed == cmd.closed:
+        raise Rejected(f"the door is already {'closed' if cmd.closed else 'open'}")
+    return [Event("door_set", {"door_id": cmd.door_id, "closed": cmd.closed})]
+
+
+def _show_join(game: Game, cmd: ShowJoin, actor: Actor) -> list[Event]:
+    if game.show_join == cmd.show:
+        raise Rejected(f"the join code is already {'shown' if cmd.show else 'hidden'}")
+    return [Event("join_shown", {"show": cmd.show})]
+
+
+def _remove_player(game: Game, cmd: RemovePlayer, actor: Actor) -> list[Event]:
+    player = _player(game, cmd.player_id)
+    tokens = [t.id for t in game.tokens.values() if t.owner == player.id]
+    return [Event("player_removed", {"player_id": player.id, "tokens": tokens})]
+
+
+def _merge_players(game: Game, cmd: MergePlayers, actor: Actor) -> list[Event]:
+    gone, kept = _player(game, cmd.player_id), _player(game, cmd.into)
+    if gone.id == kept.id:
+        raise Rejected("a player cannot be merged into themselves")
+    tokens = [t.id for t in game.tokens.values() if t.owner == gone.id]
+    return [Event("players_merged", {"player_id": gone.id, "into": kept.id, "tokens": tokens})]
+
+
+def _allow_reclaim(game: Game, cmd: AllowReclaim, actor: Actor) -> list[Event]:
+    if game.allow_reclaim == cmd.allow:
+        return []
+    return [Event("reclaim_allowed", {"allow": cmd.allow})]
+
+
+#: one decide per command type (DESIGN: one command, one place)
+DECIDE = {
+    MoveToken: _move_token,
+    AddToken: _add_token,
+    DuplicateToken: _duplicate_token,
+    UpdateToken: _update_token,
+    RemoveToken: _remove_token,
+    SetDoor: _set_door,
+    ShowJoin: _show_join,
+    RemovePlayer: _remove_player,
+    MergePlayers: _merge_players,
+    AllowReclaim: _allow_reclaim,
+}
+
+
 def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
-    """The events a command causes, or Rejected: the state is not touched here."""
+    """The events a command causes, or Rejected: the state is not touched here.
+
+    No events (an unchanged Save) is an answer too: nothing is recorded.
+    """
     authorize(game, cmd, actor)
-    if isinstance(cmd, MoveToken):
-        token = _token(game, cmd.token_id)
-        if (token.x, token.y) == (cmd.x, cmd.y):
-            raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
-        _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
-        if cmd.force:
-            if actor.role != "gm":
-                raise Rejected("only the GM can force a move")
-        elif not way_exists(game.board, (token.x, token.y), (cmd.x, cmd.y), token.size, diagonal_of(game)):
-            raise Rejected(f"{token.name} has no way through to ({cmd.x}, {cmd.y}): "
-                           "walls or closed doors are in the way", code="no_way")
-        data = {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]}
-        if cmd.force:
-            data["forced"] = True
-        return [Event("token_moved", data)]
-    if isinstance(cmd, AddToken):
-        if len(game.tokens) >= MAX_TOKENS:
-            raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
-        _check_cell(game, cmd.x, cmd.y, size=cmd.size)
-        owner = cmd.owner or None
-        _check_owner(game, owner)
-        color = cmd.color or (PALETTE[len(game.tokens) % len(PALETTE)] if cmd.kind == "pc" else FOE_COLOR)
-        return [token_added(game, numbered_name(game, cmd.name), cmd.x, cmd.y, color=color, owner=owner,
-                            hidden=cmd.hidden, kind=cmd.kind, size=cmd.size)]
-    if isinstance(cmd, DuplicateToken):
-        token = _token(game, cmd.token_id)
-        if len(game.tokens) >= MAX_TOKENS:
-            raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
-        x, y = _free_place_near(game, token)
-        return [token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
-                            hidden=token.hidden, kind=token.kind, size=token.size, sheet=dict(token.sheet))]
-    if isinstance(cmd, UpdateToken):
-        token = _token(game, cmd.token_id)
-        changes = {k: v for k, v in cmd.model_dump(exclude={"type", "token_id"}).items() if v is not None}
-        if "owner" in changes:
-            changes["owner"] = changes["owner"] or None
-            _check_owner(game, changes["owner"])
-        changes = {k: v for k, v in changes.items() if getattr(token, k) != v}
-        if not changes:
-            return []  # Save on an unchanged row: nothing to record, nothing to refuse
-        if "size" in changes:
-            _check_cell(game, token.x, token.y, moving=token.id, size=changes["size"])
-        if "name" in changes:
-            changes["name"] = numbered_name(game, changes["name"], exclude=token.id)
-        return [Event("token_updated", {"token_id": token.id, "changes": changes})]
-    if isinstance(cmd, RemoveToken):
-        token = _token(game, cmd.token_id)
-        return [Event("token_removed", {"token_id": token.id, "name": token.name})]
-    if isinstance(cmd, SetDoor):
-        door = game.board.doors.get(cmd.door_id)
-        if door is None:
-            raise Rejected(f"no door {cmd.door_id!r} on this map")
-        if door.closed == cmd.closed:
-            raise Rejected(f"the door is already {'closed' if cmd.closed else 'open'}")
-        return [Event("door_set", {"door_id": cmd.door_id, "closed": cmd.closed})]
-    if isinstance(cmd, ShowJoin):
-        if game.show_join == cmd.show:
-            raise Rejected(f"the join code is already {'shown' if cmd.show else 'hidden'}")
-        return [Event("join_shown", {"show": cmd.show})]
-    if isinstance(cmd, RemovePlayer):
-        player = _player(game, cmd.player_id)
-        tokens = [t.id for t in game.tokens.values() if t.owner == player.id]
-        return [Event("player_removed", {"player_id": player.id, "tokens": tokens})]
-    if isinstance(cmd, MergePlayers):
-        gone, kept = _player(game, cmd.player_id), _player(game, cmd.into)
-        if gone.id == kept.id:
-            raise Rejected("a player cannot be merged into themselves")
-        tokens = [t.id for t in game.tokens.values() if t.owner == gone.id]
-        return [Event("players_merged", {"player_id": gone.id, "into": kept.id, "tokens": tokens})]
-    if isinstance(cmd, AllowReclaim):
-        if game.allow_reclaim == cmd.allow:
-            return []
-        return [Event("reclaim_allowed", {"allow": cmd.allow})]
-    raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
+    return DECIDE[type(cmd)](game, cmd, actor)
 
 
 def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all") -> None:
