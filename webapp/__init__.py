@@ -35,14 +35,14 @@ def error_page(exc: HTTPException):
     game_id = (request.view_args or {}).get("game_id")
     if game_id:
         h = hub()
-        for role, endpoint, label in (("gm", "game.gm", "Back to your game"), ("player", "game.play", "Back to your game")):
+        for role, endpoint in (("gm", "game.gm"), ("player", "game.play")):
             key = remembered_key(role, game_id)
             try:
                 actor = h.authenticate(game_id, key) if key else None
             except Exception:  # an error page must never fail in turn
                 actor = None
             if actor is not None and actor.role == role:
-                back, back_label = url_for(endpoint, game_id=game_id), label
+                back, back_label = url_for(endpoint, game_id=game_id), "Back to your game"
                 break
     titles = {400: "That request was not understood", 403: "Not your seat", 404: "Not found",
               500: "Something went wrong on the server"}

@@ -27,7 +27,8 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def server_links(host: str, port: int, lan: list[str], public_url: str | None = None) -> tuple[list[str], str, str | None]:
+def server_links(host: str, port: int, lan: list[str],
+                 public_url: str | None = None) -> tuple[list[str], str, str | None]:
     """What to print for a server listening on ``host``: the addresses that answer there, the base of
     the GM links, and the address players should use (None: the address of the page they came from).
 

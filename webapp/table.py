@@ -459,8 +459,8 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     if (token.x, token.y) == (cmd.x, cmd.y):
         raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
-    way = way_exists(game.board, (token.x, token.y), (cmd.x, cmd.y), token.size, diagonal_of(game))
-    if not way and not cmd.force:
+    if not cmd.force and not way_exists(game.board, (token.x, token.y), (cmd.x, cmd.y), token.size,
+                                        diagonal_of(game)):
         raise Rejected(f"{token.name} has no way through to ({cmd.x}, {cmd.y}): "
                        "walls or closed doors are in the way", code="no_way")
     data = {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]}

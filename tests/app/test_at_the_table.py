@@ -57,7 +57,8 @@ def test_a_move_through_a_closed_door_is_refused_and_allowed_once_it_is_open(cli
     assert state(client, g.id, g.gm_key)["tokens"][0]["x"] == 4
     assert command(client, g.id, g.gm_key, type="set_door", door_id="door-1", closed=False).status_code == 200
     assert command(client, g.id, g.gm_key, type="move_token", token_id="t1", x=12, y=5).status_code == 200
-    assert (state(client, g.id, g.gm_key)["tokens"][0]["x"], state(client, g.id, g.gm_key)["tokens"][0]["y"]) == (12, 5)
+    aria = state(client, g.id, g.gm_key)["tokens"][0]
+    assert (aria["x"], aria["y"]) == (12, 5)
 
 
 def test_the_gm_may_force_a_move_and_the_log_says_it_was_a_ruling(app, client, hub):
@@ -105,9 +106,11 @@ def test_a_big_token_covers_all_its_squares(client):
     assert state(client, g["id"], gm)["tokens"][0]["size"] == 2
     r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 3, "y": 3}, headers=bearer(gm))
     assert r.status_code == 422 and "(3, 3) is taken by Ogre" in r.json["error"]
-    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 23, "y": 0, "size": 3}, headers=bearer(gm))
+    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 23, "y": 0, "size": 3},
+                    headers=bearer(gm))
     assert r.status_code == 422 and "off the map" in r.json["error"]
-    imp = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 4, "y": 2}, headers=bearer(gm)).json["id"]
+    imp = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 4, "y": 2},
+                      headers=bearer(gm)).json["id"]
     # growing into the imp's square is refused; elsewhere it is fine
     r = command(client, g["id"], gm, type="update_token", token_id=ogre, size=3)
     assert r.status_code == 422 and "taken by Imp" in r.json["error"]
@@ -132,7 +135,8 @@ def test_duplicating_a_token_numbers_its_name_and_puts_it_next_to_it(client, hub
     goblin = next(t for t in hub.game(demo.id).tokens.values() if t.name == "Goblin")
     assert command(client, demo.id, demo.gm_key, type="duplicate_token", token_id=goblin.id).status_code == 200
     assert command(client, demo.id, demo.gm_key, type="duplicate_token", token_id=goblin.id).status_code == 200
-    copies = [t for t in hub.game(demo.id).tokens.values() if t.name.startswith("Goblin ") and t.name != "Goblin archer"]
+    copies = [t for t in hub.game(demo.id).tokens.values()
+              if t.name.startswith("Goblin ") and t.name != "Goblin archer"]
     assert [t.name for t in copies] == ["Goblin 2", "Goblin 3"]
     for t in copies:
         assert max(abs(t.x - goblin.x), abs(t.y - goblin.y)) <= 2 and t.kind == goblin.kind
