@@ -320,3 +320,34 @@ def test_a_savage_worlds_sheet_is_titled_with_the_tokens_name(client):
     client.get(g["urls"]["gm"])
     page = client.get(f"/games/{g['id']}/tokens/{tid}/sheet").get_data(as_text=True)
     assert "<h3>Goblin" in page and "Hero" not in page
+
+
+@pytest.mark.parametrize("payload", [
+    {"type": "duplicate_token", "token_id": "t1"},
+    {"type": "remove_player", "player_id": "p7"},
+    {"type": "merge_players", "player_id": "p7", "into": "p7"},
+    {"type": "allow_reclaim", "allow": False},
+    {"type": "update_token", "token_id": "t1", "size": 2},
+])
+def test_only_the_gm_runs_the_panels_commands(client, hub, demo, payload):
+    mira = join(client, {"id": demo.id, "join_code": demo.join_code}, "Mira").json
+    payload = {k: (mira["player_id"] if v == "p7" else v) for k, v in payload.items()}
+    seq = hub.game(demo.id).seq
+    r = command(client, demo.id, mira["player_token"], **payload)
+    assert r.status_code == 422 and r.json["error"] == "only the GM can do that"
+    r = command(client, demo.id, demo.screen_key, **payload)
+    assert r.status_code == 422 and r.json["error"] == "the table screen only shows the map"
+    assert hub.game(demo.id).seq == seq
+
+
+def test_a_server_error_page_has_the_layout_and_a_way_back(app):
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("a bug")
+
+    r = app.test_client().get("/boom")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 500 and 'class="topbar"' in page and "Back to the lobby" in page
+    assert "a bug" not in page
