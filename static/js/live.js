@@ -98,7 +98,9 @@
     }
     return false;
   }
-  const busy = (el) => focusedIn(el) || unsaved(el);
+  // an opened <details> (a player's actions) stays open too
+  const opened = (el) => el.matches("details[open]") || !!el.querySelector("details[open]");
+  const busy = (el) => focusedIn(el) || unsaved(el) || opened(el);
 
   function sameNode(a, b) {
     if (a.id || b.id) return a.id === b.id;
@@ -132,7 +134,8 @@
       }
       prev = placed;
     }
-    olds.forEach((o) => { if (!used.has(o) && !busy(o)) o.remove(); });
+    // what is gone from the fresh copy goes, unless the user is typing in it right now
+    olds.forEach((o) => { if (!used.has(o) && !focusedIn(o)) o.remove(); });
     // the container's own attributes (classes, data-) follow the fresh copy
     for (const attr of Array.from(fresh.attributes)) {
       if (attr.name !== "hx-swap-oob") old.setAttribute(attr.name, attr.value);

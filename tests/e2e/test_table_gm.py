@@ -163,11 +163,16 @@ def test_a_returning_device_continues_as_the_same_player(server, new_page, shot)
 
     # the GM removes Mira: her page leaves at once, her tokens stay on the map
     gm.locator("#players summary").click()
+    other = new_page(**PHONE)
+    join(other, server, code, "Theo")  # a live update while the GM's menu is open leaves it open
+    expect(gm.locator("#players .player")).to_have_count(2)
+    expect(gm.locator("#players .player", has_text="Mira").locator("details[open]")).to_have_count(1)
     gm.once("dialog", lambda d: d.accept())
     gm.locator("#players button", has_text="Remove Mira").click()
     expect(private.locator("#flash")).to_contain_text("took you out")
     shot(private, "table-removed-360")
-    expect(gm.locator("#players .empty")).to_be_visible()
+    expect(gm.locator("#players .player")).to_have_count(1)
+    expect(gm.locator("#players .player")).to_contain_text("Theo")
 
 
 def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, new_page, shot):
