@@ -215,6 +215,19 @@ def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, 
     expect(screen.locator(f"#token-{tid}")).to_have_count(0)
     expect(gm.locator(f"#token-{tid}.hidden-token")).to_be_visible()
     expect(gm.locator(f"#row-{tid}")).to_have_class(re.compile("is-hidden"))
+    # the panel scrolls by itself: the page does not, and the map stays in view
+    for name in ("Bat", "Rat", "Cat", "Ant", "Elk", "Owl"):
+        gm.fill("#add-token input[name=name]", name)
+        gm.fill("#add-token input[name=x]", str(len(name) + "BRCAEO".index(name[0]) * 3))
+        gm.fill("#add-token input[name=y]", "1")
+        gm.click("#add-token button[type=submit]")
+        expect(gm.locator(f'.token[data-name="{name}"]')).to_be_visible()
+    assert gm.evaluate("getComputedStyle(document.querySelector('.panel')).overflowY") == "auto"
+    assert gm.evaluate("document.querySelector('.panel').scrollHeight > document.querySelector('.panel').clientHeight")
+    gm.locator("#add-token button[type=submit]").scroll_into_view_if_needed()
+    assert gm.evaluate("window.scrollY") == 0
+    box = gm.locator("#map").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 800
     shot(gm, "table-gm-panel")
     shot(screen, "table-screen-1920")
 
