@@ -163,9 +163,7 @@ class Hub:
             self._broadcast(game, before, events)
             return Committed(game.seq, events)
 
-    # --- audiences --------------------------------------------------------
-
-    # --- connections ------------------------------------------------------
+    # --- connections and audiences ----------------------------------------
 
     def session_opened(self, sid: str, game_id: str, actor: Actor) -> None:
         with self._guard:

@@ -167,11 +167,19 @@
     const form = e.target.closest && e.target.closest("form");
     if (form) setTimeout(() => settle(form, false), 0);
   });
+  // What a form held when it was sent: typing that goes on while the answer is on its way is kept.
+  const snapshot = (form) => new URLSearchParams(new FormData(form)).toString();
+  document.body.addEventListener("htmx:beforeRequest", (e) => {
+    const form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    if (form) form._tacmapSent = snapshot(form);
+  });
   document.body.addEventListener("htmx:afterRequest", (e) => {
     const form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
-    const refused = e.detail.xhr && e.detail.xhr.getResponseHeader("HX-Trigger") &&
-                    /tacmap:refused/.test(e.detail.xhr.getResponseHeader("HX-Trigger"));
-    if (e.detail.successful && !refused) setTimeout(() => settle(form, true), 0);
+    const trigger = (e.detail.xhr && e.detail.xhr.getResponseHeader("HX-Trigger")) || "";
+    if (!form || !e.detail.successful || /tacmap:refused/.test(trigger)) return;
+    if (snapshot(form) !== form._tacmapSent) return; // typed on since: still the user's
+    if (form.hasAttribute("data-reset-when-sent")) form.reset(); // "Add a token" starts blank again
+    settle(form, true);
   });
 
   document.body.addEventListener("htmx:oobBeforeSwap", (e) => {

@@ -309,8 +309,13 @@ def test_serve_on_loopback_prints_loopback_and_a_public_url_wins():
 def test_every_help_page_says_what_the_app_does_today(client, system_id):
     page = client.get(f"/help/{system_id}").get_data(as_text=True)
     assert page.count('id="app-status"') == 1
-    assert "What the app automates" not in page
-    assert "no wall, no closed door" in page
+    status = page[page.index('id="app-status"'):page.index("</section>", page.index('id="app-status"'))]
+    # the one "What the app automates" on the page is today's, in the status box
+    assert page.count("What the app automates") == 1 and "What the app automates today" in status
+    assert "no wall, no closed door" in status
+    if system_id != "plain_grid":
+        assert "Not in the app yet:" in status and "attacks, odds" in status
+        assert "What the rules module does (for the combat screens to come)" in page
 
 
 def test_a_savage_worlds_sheet_is_titled_with_the_tokens_name(client):
