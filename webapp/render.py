@@ -37,6 +37,10 @@ _BY_EVENT = {
     "door_set": {"walls", "log"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
+    "player_reclaimed": {"players", "log"},
+    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "log"},
+    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "log"},
+    "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
 }
 
