@@ -154,3 +154,144 @@ def test_no_page_scrolls_sideways_on_a_360_px_phone(server, new_page, shot):
         wide += sideways(gm)
         gm.context.close()
     assert wide == [], "\n".join(wide)
+
+
+# --- 1. the table screen, read from across the room -------------------------------
+
+CROWD = [  # a fight in a corner: nine foes and heroes on neighbouring squares, two long names
+    ("Goblin 1", 3, 3), ("Goblin 2", 4, 3), ("Goblin 3", 5, 3),
+    ("Goblin 4", 3, 4), ("Aria", 4, 4), ("Goblin 5", 5, 4),
+    ("Brann the Bold", 3, 5), ("Goblin archer", 4, 5), ("Cyra", 5, 5),
+    ("Ogre", 12, 8), ("Goblin 6", 13, 8),
+]
+
+
+def label_boxes(page) -> list[dict]:
+    return [page.locator("#layer-labels .label-pill").nth(i).bounding_box()
+            for i in range(page.locator("#layer-labels .label-pill").count())]
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
+def test_names_on_the_table_screen_are_large_apart_and_numbered(server, new_page, shot, size):
+    game = new_game(server)
+    ids = {name: add_token(server, game, name, x, y) for name, x, y in CROWD}
+    screen = new_page(viewport={"width": size[0], "height": size[1]})
+    screen.goto(game["urls"]["screen"])
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    expect(screen.locator("#layer-labels .label")).to_have_count(len(CROWD))
+
+    # every name is at least 28 px tall (the text itself, not only its pill), on a pill
+    heights = [screen.locator("#layer-labels .label-text").nth(i).bounding_box()["height"] for i in range(len(CROWD))]
+    assert min(heights) >= 28, heights
+    # and takes no smaller a share of a small projector's picture than of a 1080p one
+    assert min(heights) / size[1] >= 28 / 1080
+    pill = screen.locator("#layer-labels .label-pill").first
+    assert float(pill.get_attribute("rx")) > 0
+    fill = screen.evaluate("getComputedStyle(document.querySelector('.label-pill')).fill")
+    assert fill not in ("none", "transparent", "rgba(0, 0, 0, 0)"), fill
+
+    # no two names overlap, though their tokens stand on neighbouring squares
+    boxes = label_boxes(screen)
+    clashes = [(CROWD[i][0], CROWD[j][0]) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
+               if overlaps(boxes[i], boxes[j])]
+    assert clashes == []
+    # each name stays on the screen
+    for box in boxes:
+        assert box["x"] >= 0 and box["y"] >= 0
+        assert box["x"] + box["width"] <= size[0] and box["y"] + box["height"] <= size[1]
+
+    # numbered foes carry their number on the disc
+    for name in ("Goblin 2", "Goblin 6"):
+        expect(screen.locator(f"#token-{ids[name]} .token-initials")).to_have_text("G" + name.split()[1])
+    expect(screen.locator(f"#token-{ids['Aria']} .token-initials")).to_have_text("Ar")
+
+    # a move lays the names out again: the moved token's name follows it
+    server.api("POST", f"/api/games/{game['id']}/commands",
+               {"type": "move_token", "token_id": ids["Ogre"], "x": 20, "y": 12}, game["gm_token"])
+    token_at(screen, ids["Ogre"], 20, 12).to_be_attached()
+    body = screen.locator(f"#token-{ids['Ogre']} .token-body").bounding_box()
+    label = screen.locator(f'#layer-labels .label[data-for="{ids["Ogre"]}"] .label-pill').bounding_box()
+    assert abs((label["x"] + label["width"] / 2) - (body["x"] + body["width"] / 2)) < body["width"]
+    assert 0 <= label["y"] - (body["y"] + body["height"]) < body["height"]
+    shot(screen, f"screen-crowd-{size[1]}")
+
+
+def test_big_tokens_cover_size_by_size_squares(server, new_page, tmp_path):
+    """A Large (2) or Huge (3) token's disc spans 2 x 2 or 3 x 3 squares: rendered from the
+    token partial itself, so it holds before and after the state learns `size`."""
+    from types import SimpleNamespace
+
+    from flask import render_template
+
+    from webapp import create_app
+    from webapp.table import GM
+
+    app = create_app({"DATA_DIR": str(tmp_path / "render"), "DEMO": False, "SECRET_KEY": "test"})
+    tokens = [SimpleNamespace(id=f"t{size}", name=f"Beast {size}", x=1 + 4 * (size - 1), y=1, size=size,
+                              color="#b91c1c", kind="npc", owner=None, hidden=False) for size in (1, 2, 3)]
+    with app.test_request_context():
+        layer = render_template("_tokens.html", tokens=tokens, actor=GM, oob=False)
+    css = (app.static_folder + "/css/app.css")
+    page = new_page()
+    page.set_content(f'<style>{open(css).read()}</style>'
+                     f'<svg id="map" viewBox="0 0 12 6" style="width:600px;height:300px">{layer}</svg>')
+    cell = 50  # px per square
+    for size in (1, 2, 3):
+        disc = page.locator(f"#token-t{size} .token-body").bounding_box()
+        x0, y0 = (1 + 4 * (size - 1)) * cell, 1 * cell
+        assert size * cell * 0.8 <= disc["width"] <= size * cell, (size, disc)
+        assert x0 <= disc["x"] and disc["x"] + disc["width"] <= x0 + size * cell
+        assert y0 <= disc["y"] and disc["y"] + disc["height"] <= y0 + size * cell
+        assert page.locator(f"#token-t{size}").get_attribute("data-size") == str(size)
+
+
+def test_a_big_token_on_the_live_map(server, new_page):
+    """With the state's `size` field (the other half of this issue), the live map draws it too."""
+    game = new_game(server)
+    status, body = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Ogre", "x": 4, "y": 4, "size": 2},
+                              game["gm_token"])
+    if status != 201:
+        pytest.skip(f"this server has no token size yet: {body}")
+    gm = new_page()
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    a, b = cell_center(gm, 4, 4), cell_center(gm, 5, 5)
+    disc = gm.locator(f"#token-{body['id']} .token-body").bounding_box()
+    assert disc["width"] >= 0.8 * 2 * (b[0] - a[0])
+    # grabbed by its lower right square, it moves as one piece
+    mouse_drag(gm, b, cell_center(gm, 9, 7))
+    token_at(gm, body["id"], 8, 6).to_be_visible()
+
+
+# --- 2. the join banner and the title share the screen with the map ---------------
+
+
+def boxes_apart(page) -> None:
+    parts = {"map": page.locator("#map").bounding_box(), "title": page.locator(".screen-title").bounding_box()}
+    if page.locator("#join-banner.shown").count():
+        parts["banner"] = page.locator("#join-banner").bounding_box()
+    names = list(parts)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert not overlaps(parts[a], parts[b], slack=0), (a, parts[a], b, parts[b])
+    return parts
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
+def test_the_join_banner_sits_beside_the_map_not_over_it(server, new_page, shot, size):
+    game = new_game(server, name="The siege of Harrowgate keep")
+    add_token(server, game, "Aria", 22, 14)  # the corner a banner in the corner would hide
+    screen = new_page(viewport={"width": size[0], "height": size[1]})
+    screen.goto(game["urls"]["screen"])
+    expect(screen.locator("#join-banner.shown")).to_contain_text(game["join_code"])
+    expect(screen.locator("#join-banner .qr svg")).to_be_visible()
+    with_banner = boxes_apart(screen)
+    assert with_banner["map"]["width"] >= size[0] * 0.6
+    shot(screen, f"screen-banner-{size[1]}")
+
+    # the GM hides it: the map takes the room back, the title still clear of it
+    server.api("POST", f"/api/games/{game['id']}/commands", {"type": "show_join", "show": False}, game["gm_token"])
+    expect(screen.locator("#join-banner")).to_be_hidden()
+    without = boxes_apart(screen)
+    assert without["map"]["width"] > with_banner["map"]["width"]
+    shot(screen, f"screen-no-banner-{size[1]}")
