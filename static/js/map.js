@@ -127,6 +127,8 @@
       if (!ack.ok) {
         window.tacmap.flash(ack.error);
         springBack(d.id, true);
+      } else {
+        layoutLabels();
       }
       // accepted: the server's update (sent before its answer) has put the token there
     });
@@ -226,8 +228,7 @@
     s.classList.add("labels-laid");
     for (const t of tokens) {
       const g = document.createElementNS(NS, "g");
-      g.setAttribute("class", "label" + (t.el.classList.contains("hidden-token") ? " hidden-token" : "")
-                     + (t.el.classList.contains("mine") ? " mine" : ""));
+      g.setAttribute("class", ["label"].concat(["hidden-token", "mine", "pending"].filter((c) => t.el.classList.contains(c))).join(" "));
       g.dataset.for = t.el.dataset.tokenId;
       const leader = document.createElementNS(NS, "line");
       leader.setAttribute("class", "label-leader");

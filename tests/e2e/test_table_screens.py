@@ -295,3 +295,135 @@ def test_the_join_banner_sits_beside_the_map_not_over_it(server, new_page, shot,
     without = boxes_apart(screen)
     assert without["map"]["width"] > with_banner["map"]["width"]
     shot(screen, f"screen-no-banner-{size[1]}")
+
+
+# --- 3. phones in players' hands -------------------------------------------------
+
+
+def phone_table(server, new_page, phone=PHONE, mine_at=(18, 12)):
+    """A game with the player's token far from the top left, a foe, and the player's phone open."""
+    game = new_game(server, name="Phone skirmish")
+    player = join(server, game, "Mira")
+    mine = add_token(server, game, "Mira's fighter", *mine_at, owner=player["player_id"], kind="pc")
+    ogre = add_token(server, game, "Ogre", mine_at[0] - 2, mine_at[1])
+    page = new_page(**phone)
+    page.goto(player_url(server, game, player))
+    expect(page.locator("#conn.ok")).to_be_visible()
+    return game, page, mine, ogre
+
+
+def small_targets(page) -> list[str]:
+    return page.evaluate("""() => [...document.querySelectorAll('a, button, input, select')]
+        .filter((el) => el.offsetParent !== null && el.type !== 'hidden')
+        .map((el) => [el, el.getBoundingClientRect()])
+        .filter(([el, r]) => r.width < 43.5 || r.height < 43.5)
+        .map(([el, r]) => `${el.tagName.toLowerCase()} "${(el.textContent || el.name || '').trim()}" ${r.width.toFixed(0)}x${r.height.toFixed(0)}`)""")
+
+
+@pytest.mark.parametrize("phone", [PHONE, NARROW_PHONE], ids=["390", "360"])
+def test_a_phone_starts_on_the_players_token_with_fingertip_sized_targets(server, new_page, shot, phone):
+    game, page, mine, ogre = phone_table(server, new_page, phone)
+    # every button and link a finger presses is at least 44 px each way
+    assert small_targets(page) == []
+    # the token is big enough to hold, and in view: the starting view is on it
+    disc = page.locator(f"#token-{mine} .token-body").bounding_box()
+    assert disc["width"] >= 32 and disc["height"] >= 32, disc
+    frame = page.locator("#map-frame").bounding_box()
+    assert frame["x"] <= disc["x"] and disc["x"] + disc["width"] <= frame["x"] + frame["width"]
+    assert frame["y"] <= disc["y"] and disc["y"] + disc["height"] <= frame["y"] + frame["height"]
+    shot(page, f"phone-start-{phone['viewport']['width']}")
+    # the join page too
+    other = new_page(**phone)
+    other.goto(game["urls"]["join"])
+    assert small_targets(other) == []
+
+
+def test_find_my_token_centres_the_view_on_it(server, new_page, shot):
+    game, page, mine, ogre = phone_table(server, new_page)
+    page.evaluate("() => { const f = document.getElementById('map-frame'); f.scrollLeft = 0; f.scrollTop = 0; }")
+    frame = page.locator("#map-frame").bounding_box()
+    disc = page.locator(f"#token-{mine} .token-body").bounding_box()
+    assert disc["x"] > frame["x"] + frame["width"]  # out of sight to the right
+    page.click("#find-mine")
+    disc = page.locator(f"#token-{mine} .token-body").bounding_box()
+    centre_x = disc["x"] + disc["width"] / 2
+    assert abs(centre_x - (frame["x"] + frame["width"] / 2)) < disc["width"]
+    assert frame["y"] <= disc["y"] and disc["y"] + disc["height"] <= frame["y"] + frame["height"]
+    expect(page.locator(f"#token-{mine}.found")).to_be_attached()
+    shot(page, "phone-find-mine")
+
+
+def test_a_finger_anywhere_on_your_token_drags_it_not_the_map(server, new_page):
+    game, page, mine, ogre = phone_table(server, new_page, mine_at=(4, 4))
+    radius = page.locator(f"#token-{mine} .token-body").bounding_box()["width"] / 2
+    spots = [(0, 0), (0.8, 0), (-0.8, 0), (0, 0.8), (0, -0.8), (0.55, 0.55)]  # centre (the initials) and the rim
+    cells = [(5, 5), (6, 4), (5, 3), (4, 5), (6, 6), (4, 3)]
+    frame = page.locator("#map-frame")
+    for (dx, dy), to in zip(spots, cells):
+        token = page.locator(f"#token-{mine}")
+        x, y = int(token.get_attribute("data-x")), int(token.get_attribute("data-y"))
+        cx, cy = cell_center(page, x, y)
+        scroll = frame.evaluate("f => [f.scrollLeft, f.scrollTop]")
+        touch_drag(page, (cx + dx * radius, cy + dy * radius), cell_center(page, *to))
+        token_at(page, mine, *to).to_be_attached()
+        assert frame.evaluate("f => [f.scrollLeft, f.scrollTop]") == scroll  # the map did not pan
+    assert [(t["x"], t["y"]) for t in state(server, game)["tokens"] if t["id"] == mine] == [cells[-1]]
+
+
+def test_dragging_someone_elses_token_is_refused_with_a_word_and_it_springs_back(server, new_page, shot):
+    game, page, mine, ogre = phone_table(server, new_page, mine_at=(6, 4))
+    start = cell_center(page, 4, 4)
+    target = cell_center(page, 4, 6)
+    mouse_drag(page, start, target, release=False)
+    # it follows the finger while held (so the refusal is felt, not a dead touch)...
+    assert page.locator(f"#token-{ogre}").get_attribute("transform") == "translate(4 6)"
+    page.mouse.up()
+    # ...and the server's refusal is said and the token springs back
+    expect(page.locator("#flash.shown")).to_contain_text("Ogre is not yours to move")
+    expect(page.locator(f"#token-{ogre}")).to_have_attribute("transform", "translate(4 4)")
+    expect(page.locator(f"#token-{ogre}.pending")).to_have_count(0)
+    shot(page, "phone-refused")
+    # a real finger too
+    touch_drag(page, cell_center(page, 4, 4), cell_center(page, 3, 6))
+    expect(page.locator("#flash.shown")).to_contain_text("not yours to move")
+    expect(page.locator(f"#token-{ogre}")).to_have_attribute("transform", "translate(4 4)")
+    assert [(t["x"], t["y"]) for t in state(server, game)["tokens"] if t["id"] == ogre] == [(4, 4)]
+
+
+# --- 4. a drop while the server is away -------------------------------------------
+
+
+def test_a_drop_while_the_server_is_away_is_pending_until_it_answers(server, game, new_page, shot):
+    scout = add_token(server, game, "Scout", 1, 1)
+    ogre = add_token(server, game, "Ogre", 6, 6)
+    gm = new_page()
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+
+    server.kill()
+    expect(gm.locator("#conn.down")).to_be_visible()
+    mouse_drag(gm, cell_center(gm, 1, 1), cell_center(gm, 9, 7))
+    pending = gm.locator(f"#token-{scout}.pending")
+    expect(pending).to_have_attribute("transform", "translate(9 7)")  # shown where it was dropped,
+    expect(pending).to_have_attribute("data-x", "1")  # not yet moved as far as the table knows
+    ring = gm.evaluate(f"getComputedStyle(document.querySelector('#token-{scout} .token-body')).strokeDasharray")
+    assert ring not in ("none", ""), ring
+    assert float(gm.evaluate(f"getComputedStyle(document.getElementById('token-{scout}')).opacity")) < 1
+    shot(gm, "gm-pending")
+
+    server.start()
+    expect(gm.locator("#conn.ok")).to_be_visible(timeout=20000)
+    token_at(gm, scout, 9, 7).to_be_visible()
+    expect(gm.locator(".token.pending")).to_have_count(0)
+    assert [(t["x"], t["y"]) for t in state(server, game)["tokens"] if t["id"] == scout] == [(9, 7)]
+
+    # refused once the server is back (the square is taken): it goes back where it was
+    server.kill()
+    expect(gm.locator("#conn.down")).to_be_visible()
+    mouse_drag(gm, cell_center(gm, 9, 7), cell_center(gm, 6, 6))
+    expect(gm.locator(f"#token-{scout}.pending")).to_have_attribute("transform", "translate(6 6)")
+    server.start()
+    expect(gm.locator("#flash.shown")).to_contain_text("(6, 6) is taken by Ogre", timeout=20000)
+    expect(gm.locator(f"#token-{scout}")).to_have_attribute("transform", "translate(9 7)")
+    expect(gm.locator(".token.pending")).to_have_count(0)
+    token_at(gm, ogre, 6, 6).to_be_visible()
