@@ -68,7 +68,7 @@
     if (cell[0] === drag.cell[0] && cell[1] === drag.cell[1]) return;
     drag.cell = cell;
     place(tokenEl(drag.id), cell[0], cell[1]);
-    layoutLabels();
+    queueLayout();
     const now = Date.now();
     if (drag.own && connected() && now - drag.sent > PREVIEW_MS) {
       drag.sent = now;
