@@ -12,9 +12,6 @@
   const role = () => svg().dataset.role;
   const onScreen = document.body.classList.contains("screen-view");
   const PREVIEW_MS = 60;
-  // A drop waits this long for the server's answer (it may be restarting);
-  // until then the token shows as pending where it was dropped.
-  const DROP_WAIT_MS = 60000;
 
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
   const tokenEl = (id) => document.getElementById("token-" + id);
@@ -94,11 +91,11 @@
   }
 
   function sendMove(id, cell) {
-    // the socket keeps the command while the server is away and sends it on reconnecting
-    return new Promise((resolve) => {
-      window.tacmap.socket.timeout(DROP_WAIT_MS).emit("command", { type: "move_token", token_id: id, x: cell[0], y: cell[1] },
-        (err, ack) => resolve(err ? { ok: false, error: "the server did not answer; the token went back" } : ack));
-    });
+    // While the server is away the drop waits here, pending, and goes out on
+    // reconnecting, through the page's one command path (its refusals and offers).
+    const send = () => window.tacmap.command({ type: "move_token", token_id: id, x: cell[0], y: cell[1] });
+    if (connected()) return send();
+    return new Promise((resolve) => window.tacmap.socket.once("connect", () => send().then(resolve)));
   }
 
   function markPending(id) {
@@ -125,8 +122,7 @@
       const cur = tokenEl(d.id);
       if (cur) cur.classList.remove("pending");
       if (!ack.ok) {
-        window.tacmap.flash(ack.error);
-        springBack(d.id, true);
+        springBack(d.id, true); // the reason is already on the screen
       } else {
         layoutLabels();
       }

@@ -141,7 +141,7 @@ def test_no_page_scrolls_sideways_on_a_360_px_phone(server, new_page, shot):
         if page.locator(".sheet-table").count():
             page.locator(".sheet-table").first.scroll_into_view_if_needed()
         shot(page, f"sheet-360-{system}")
-        # the GM's view and a foe's sheet, the table screen
+        # the GM's view and a foe's sheet; the table screen
         gm = new_page(**NARROW_PHONE)
         gm.goto(game["urls"]["gm"])
         expect(gm.locator("#conn.ok")).to_be_visible()
@@ -149,10 +149,12 @@ def test_no_page_scrolls_sideways_on_a_360_px_phone(server, new_page, shot):
         gm.goto(f"{server.url}/games/{game['id']}/tokens/{foe}/sheet")
         expect(gm.locator(".sheet")).to_be_visible()
         wide += sideways(gm)
-        gm.goto(game["urls"]["screen"])
-        expect(gm.locator("#map")).to_be_visible()
-        wide += sideways(gm)
         gm.context.close()
+        screen = new_page(**NARROW_PHONE)  # the table screen's own browser
+        screen.goto(game["urls"]["screen"])
+        expect(screen.locator("#map")).to_be_visible()
+        wide += sideways(screen)
+        screen.context.close()
     assert wide == [], "\n".join(wide)
 
 
