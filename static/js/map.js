@@ -197,6 +197,13 @@
     const k = clamp(((ox - x1) * dx + (oy - y1) * dy) / len2, 0, 1);
     return Math.hypot(x1 + k * dx - ox, y1 + k * dy - oy) < r;
   }
+  function segmentInRect(x1, y1, x2, y2, r) {
+    for (let k = 0; k <= 12; k++) {
+      const x = x1 + (x2 - x1) * k / 12, y = y1 + (y2 - y1) * k / 12;
+      if (x > r.x && x < r.x + r.w && y > r.y && y < r.y + r.h) return true;
+    }
+    return false;
+  }
   const hits = (a, b, m) => a.x < b.x + b.w + m && b.x < a.x + a.w + m && a.y < b.y + b.h + m && b.y < a.y + a.h + m;
 
   function layoutLabels() {
@@ -217,9 +224,13 @@
       const size = sizeOf(el);
       return { el: el, x: x, y: y, size: size, disc: { x: x + 0.07, y: y + 0.07, w: size - 0.14, h: size - 0.14 } };
     });
-    tokens.sort((a, b) => a.y - b.y || a.x - b.x);
+    // the most hemmed-in tokens choose first: their names have the fewest good places
+    const crowd = (t) => tokens.filter((o) => o !== t && Math.abs(o.x - t.x) < t.size + 1 && Math.abs(o.y - t.y) < t.size + 1).length;
+    tokens.forEach((t) => { t.crowd = tokens.length <= LABEL_AVOID_LIMIT ? crowd(t) : 0; });
+    tokens.sort((a, b) => b.crowd - a.crowd || a.y - b.y || a.x - b.x);
     const avoid = tokens.length <= LABEL_AVOID_LIMIT;
     const placed = [];
+    const leaders = []; // [x1, y1, x2, y2] of the lines drawn so far
     layer.replaceChildren();
     s.classList.add("labels-laid");
     for (const t of tokens) {
@@ -255,11 +266,15 @@
           if (!inside(r) || placed.some((p) => hits(r, p, 0.04))) return false;
           return !discsToo || !tokens.some((o) => hits(r, o.disc, 0));
         };
-        // a pushed name's line should not cross other tokens: it would point at the wrong one
+        // a pushed name's line should not cross other tokens (it would point at the
+        // wrong one), nor other names, nor run under another name's pill
         const crossings = (c) => {
           const r = rectAt(c);
           const ex = clamp(cx, r.x, r.x + r.w), ey = clamp(cy, r.y, r.y + r.h);
-          return tokens.filter((o) => o !== t && segmentNearDisc(cx, cy, ex, ey, o)).length;
+          if (ex === cx && ey === cy) return 0;
+          return tokens.filter((o) => o !== t && segmentNearDisc(cx, cy, ex, ey, o)).length
+            + placed.filter((p) => segmentInRect(cx, cy, ex, ey, p)).length
+            + leaders.filter((l) => segmentInRect(l[0], l[1], l[2], l[3], r)).length;
         };
         const cost = (c) => dist(c) + 2 * crossings(c);
         const pick = (discsToo) => {
@@ -287,6 +302,7 @@
         const rad = t.size / 2 - 0.07;
         leader.setAttribute("x1", cx + (ex - cx) / len * rad); leader.setAttribute("y1", cy + (ey - cy) / len * rad);
         leader.setAttribute("x2", ex); leader.setAttribute("y2", ey);
+        leaders.push([cx, cy, ex, ey]);
         leader.setAttribute("stroke-width", Math.max(0.03, 2 / scale));
       } else {
         leader.remove();
