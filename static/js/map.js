@@ -115,8 +115,10 @@
     if (d.own && connected()) window.tacmap.preview({ token_id: d.id, x: d.cell[0], y: d.cell[1], done: true });
     if (cancelled || (d.cell[0] === d.from[0] && d.cell[1] === d.from[1])) { springBack(d.id, false); return; }
     pending.set(d.id, d.cell);
-    markPending(d.id);
-    layoutLabels();
+    place(el, d.cell[0], d.cell[1]);
+    // on a live link the answer comes in a blink: show "pending" only if it is slow in coming
+    const showPending = () => { if (pending.get(d.id) === d.cell) { markPending(d.id); layoutLabels(); } };
+    if (connected()) setTimeout(showPending, 250); else showPending();
     sendMove(d.id, d.cell).then((ack) => {
       pending.delete(d.id);
       const cur = tokenEl(d.id);
