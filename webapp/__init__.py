@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, request
+from flask import Flask, jsonify, render_template, request, send_from_directory, url_for
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
@@ -25,6 +25,30 @@ def _secret_key(data_dir: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def error_page(exc: HTTPException):
+    """An error in the site's layout, with a way back: to the game this browser sits in, else the lobby."""
+    from .views import hub, remembered_key
+
+    back, back_label = url_for("lobby.index"), "Back to the lobby"
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id:
+        h = hub()
+        for role, endpoint in (("gm", "game.gm"), ("player", "game.play")):
+            key = remembered_key(role, game_id)
+            try:
+                actor = h.authenticate(game_id, key) if key else None
+            except Exception:  # an error page must never fail in turn
+                actor = None
+            if actor is not None and actor.role == role:
+                back, back_label = url_for(endpoint, game_id=game_id), "Back to your game"
+                break
+    titles = {400: "That request was not understood", 403: "Not your seat", 404: "Not found",
+              500: "Something went wrong on the server"}
+    description = exc.description if exc.code != 500 else "The server could not do that; its log says why."
+    return render_template("error.html", code=exc.code, title=titles.get(exc.code, exc.name),
+                           description=description, back=back, back_label=back_label), exc.code
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -63,7 +87,11 @@ def create_app(config: dict | None = None) -> Flask:
     def http_error(exc: HTTPException):
         if request.path.startswith("/api/"):
             return jsonify(error=exc.description), exc.code
-        return exc
+        return error_page(exc)
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return send_from_directory(app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
     if app.config["DEMO"] and not store.games():
         from .demo import create_demo

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import sys
 
@@ -10,10 +11,45 @@ from . import create_app
 from .netinfo import lan_addresses
 
 
+WILDCARD = ("0.0.0.0", "::", "")
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def server_links(host: str, port: int, lan: list[str],
+                 public_url: str | None = None) -> tuple[list[str], str, str | None]:
+    """What to print for a server listening on ``host``: the addresses that answer there, the base of
+    the GM links, and the address players should use (None: the address of the page they came from).
+
+    Only addresses that reach the listening socket: a server on one LAN address does not answer on
+    localhost, and one on loopback does not answer from the LAN.
+    """
+    if host in WILDCARD:
+        urls = [_url(ip, port) for ip in lan] + [_url("localhost", port)]
+        public = public_url or (urls[0] if lan else None)
+        return urls, public or _url("localhost", port), public
+    if _is_loopback(host):
+        urls = [_url(host, port)] + ([_url("localhost", port)] if host == "127.0.0.1" else [])
+        return urls, public_url or urls[0], public_url
+    url = _url(host, port)
+    return [url], public_url or url, public_url or url
+
+
 def serve(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data"
-    lan = lan_addresses()
-    public = args.public_url or (f"http://{lan[0]}:{args.port}" if lan and args.host in ("0.0.0.0", "::") else None)
+    urls, base, public = server_links(args.host, args.port, lan_addresses() if args.host in WILDCARD else [],
+                                      args.public_url)
     config = {"DATA_DIR": data_dir, "DEMO": not args.no_demo}
     if args.dice_seed is not None:
         config["DICE_SEED"] = args.dice_seed
@@ -23,11 +59,9 @@ def serve(args: argparse.Namespace) -> int:
     hub = app.extensions["tacmap"]
     socketio = app.extensions["tacmap_socketio"]
 
-    hosts = lan if args.host in ("0.0.0.0", "::") else [args.host]
     print(f"tacmap is serving (data in {app.config['DATA_DIR']})", flush=True)
-    for host in hosts + (["localhost"] if args.host in ("0.0.0.0", "::", "127.0.0.1") else []):
-        print(f"  http://{host}:{args.port}/", flush=True)
-    base = public or f"http://localhost:{args.port}"
+    for url in urls:
+        print(f"  {url}/", flush=True)
     for record in hub.store.games()[:5]:
         print(f"GM link for {record.name!r}: {base}/games/{record.id}/gm?key={record.gm_key}", flush=True)
     print("Players join at the addresses above with the game's join code.", flush=True)

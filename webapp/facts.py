@@ -6,7 +6,15 @@ from dataclasses import dataclass
 
 
 class Rejected(Exception):
-    """A command the table refuses; the message goes back to the sender."""
+    """A command the table refuses; the message goes back to the sender.
+
+    ``code`` names the kind of refusal for clients that offer a way out
+    (``"no_way"``: the GM may force the move).
+    """
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)

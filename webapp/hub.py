@@ -58,6 +58,8 @@ class Hub:
         self._guard = threading.Lock()
         # connections per (game, audience); presence is what is live now, not game state
         self._presence: Counter[tuple[str, str]] = Counter()
+        # who is on each Socket.IO connection: sid -> (game id, actor)
+        self._sessions: dict[str, tuple[str, Actor]] = {}
 
     # --- games ------------------------------------------------------------
 
@@ -111,7 +113,7 @@ class Hub:
         game = self.game(game_id)
         digest = key_hash(key)
         for player in game.players.values():
-            if hmac.compare_digest(digest, player.key_hash):
+            if player.holds(digest):
                 return Actor("player", player.id)
         return None
 
@@ -172,6 +174,8 @@ class Hub:
             if game is None:
                 raise Rejected(f"no game {game_id!r}")
             events = decide_events(game)
+            if not events:  # nothing changed (Save on an unchanged row): nothing to write or tell
+                return Committed(game.seq, [])
             before = game.seq
             try:
                 self.store.append(game_id, before, events)
@@ -185,10 +189,47 @@ class Hub:
                 evolve(game, event)
             if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
                 self.store.save_snapshot(game_id, game.seq, game.to_dict())
+            self._end_sessions_for(game, events)
             self._broadcast(game, before, events)
             return Committed(game.seq, events)
 
-    # --- audiences --------------------------------------------------------
+    # --- connections and audiences ----------------------------------------
+
+    def session_opened(self, sid: str, game_id: str, actor: Actor) -> None:
+        with self._guard:
+            self._sessions[sid] = (game_id, actor)
+        self.connected(game_id, actor, +1)
+
+    def session_closed(self, sid: str) -> None:
+        with self._guard:
+            who = self._sessions.pop(sid, None)
+        if who:
+            self.connected(who[0], who[1], -1)
+
+    def session(self, sid: str) -> tuple[str, Actor] | None:
+        with self._guard:
+            return self._sessions.get(sid)
+
+    def end_sessions(self, game_id: str, player_ids, message: str, reload: bool = False) -> None:
+        """Close the connections of these players now (removed, merged, seat taken on another device)."""
+        with self._guard:
+            sids = [sid for sid, (g, actor) in self._sessions.items()
+                    if g == game_id and actor.player_id in player_ids]
+        for sid in sids:
+            self.socketio.emit("ended", {"message": message, "reload": reload}, to=sid)
+            self.socketio.server.disconnect(sid, namespace="/")
+            self.session_closed(sid)
+
+    def _end_sessions_for(self, game: Game, events: list[Event]) -> None:
+        for event in events:
+            d = event.data
+            if event.type == "player_removed":
+                self.end_sessions(game.id, {d["player_id"]}, "The GM took you out of this game.")
+            elif event.type == "players_merged":
+                self.end_sessions(game.id, {d["player_id"]}, "The GM merged your seat with another.", reload=True)
+            elif event.type == "player_reclaimed":
+                self.end_sessions(game.id, {d["player_id"]},
+                                  "Your seat was taken back on another device with your name.")
 
     def connected(self, game_id: str, actor: Actor, delta: int) -> None:
         key = (game_id, actor.audience)

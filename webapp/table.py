@@ -9,6 +9,7 @@ state is whatever the events say, so replaying the log rebuilds it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, Literal, Union
@@ -21,6 +22,8 @@ from rules.dice import DiceSource, RandomDice
 
 from . import attacks, characters, combat, history
 from .facts import Event, Rejected
+
+from .moves import way_exists
 
 MAX_TOKENS = 500
 MAX_BOARD = 200
@@ -63,9 +66,17 @@ class Token:
     hidden: bool = False
     kind: Literal["pc", "npc"] = "npc"
     sheet: dict = field(default_factory=dict)
+    size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def cells(self, x: int | None = None, y: int | None = None, size: int | None = None) -> list[tuple[int, int]]:
+        """The squares the token covers (at its place, or at another one)."""
+        x = self.x if x is None else x
+        y = self.y if y is None else y
+        n = size or self.size
+        return [(x + i, y + j) for j in range(n) for i in range(n)]
 
 
 @dataclass
@@ -73,6 +84,10 @@ class Player:
     id: str
     name: str
     key_hash: str
+    other_keys: list[str] = field(default_factory=list)  # devices of a player merged into this one
+
+    def holds(self, digest: str) -> bool:
+        return any(hmac.compare_digest(digest, k) for k in [self.key_hash, *self.other_keys])
 
 
 @dataclass
@@ -93,6 +108,7 @@ class Game:
     tokens: dict[str, Token] = field(default_factory=dict)
     players: dict[str, Player] = field(default_factory=dict)
     show_join: bool = True
+    allow_reclaim: bool = True  # a player may take their seat back on a new device with the join code and their name
     counter: int = 0  # the last number used for a token or player id
     log: list[LogEntry] = field(default_factory=list)
     settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
@@ -113,10 +129,15 @@ class Game:
         return actor.role == "gm" or not token.hidden
 
     def token_at(self, x: int, y: int, exclude: str | None = None) -> Token | None:
+        """The token covering square (x, y), big tokens included."""
         for t in self.tokens.values():
-            if t.x == x and t.y == y and t.id != exclude:
+            if t.id != exclude and t.x <= x < t.x + t.size and t.y <= y < t.y + t.size:
                 return t
         return None
+
+    def player_named(self, name: str) -> Player | None:
+        folded = name.casefold()
+        return next((p for p in self.players.values() if p.name.casefold() == folded), None)
 
     def log_for(self, actor: Actor) -> list[LogEntry]:
         return [e for e in self.log if e.audience == "all" or actor.role == "gm"]
@@ -132,6 +153,7 @@ class Game:
             "tokens": [t.to_dict() for t in self.tokens.values()],
             "players": [asdict(p) for p in self.players.values()],
             "show_join": self.show_join,
+            "allow_reclaim": self.allow_reclaim,
             "counter": self.counter,
             "log": [asdict(e) for e in self.log],
             "settings": self.settings,
@@ -151,6 +173,7 @@ class Game:
             tokens={t["id"]: Token(**t) for t in d["tokens"]},
             players={p["id"]: Player(**p) for p in d["players"]},
             show_join=d["show_join"],
+            allow_reclaim=d.get("allow_reclaim", True),
             counter=d["counter"],
             log=[LogEntry(**e) for e in d["log"]],
             settings=d.get("settings", {}),
@@ -174,6 +197,7 @@ class Game:
             ],
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
+            "allow_reclaim": self.allow_reclaim,
             "settings": combat.settings_of(self),
             "combat": combat.combat_view(self, actor),
             "characters": characters.view(self, actor),
@@ -188,6 +212,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 Coord = Annotated[int, Field(ge=-1000, le=1000)]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Size = Annotated[int, Field(ge=1, le=3)]
 
 
 class _Command(BaseModel):
@@ -199,6 +224,7 @@ class MoveToken(_Command):
     token_id: Id
     x: Coord
     y: Coord
+    force: bool = False  # the GM's ruling: through walls and closed doors
 
 
 class AddToken(_Command):
@@ -210,6 +236,7 @@ class AddToken(_Command):
     owner: Id | Literal[""] | None = None  # "" (the form's "GM") is nobody's
     hidden: bool = False
     kind: Literal["pc", "npc"] = "npc"
+    size: Size = 1
 
 
 class UpdateToken(_Command):
@@ -220,6 +247,12 @@ class UpdateToken(_Command):
     hidden: bool | None = None
     owner: Id | Literal[""] | None = None  # "" takes the token back from its player
     kind: Literal["pc", "npc"] | None = None
+    size: Size | None = None
+
+
+class DuplicateToken(_Command):
+    type: Literal["duplicate_token"]
+    token_id: Id
 
 
 class RemoveToken(_Command):
@@ -238,14 +271,33 @@ class ShowJoin(_Command):
     show: bool
 
 
+class RemovePlayer(_Command):
+    type: Literal["remove_player"]
+    player_id: Id
+
+
+class MergePlayers(_Command):
+    type: Literal["merge_players"]
+    player_id: Id  # the seat that goes away
+    into: Id  # the seat that keeps its name and gets the other's tokens and devices
+
+
+class AllowReclaim(_Command):
+    type: Literal["allow_reclaim"]
+    allow: bool
+
+
 Command = Annotated[
-    Union[MoveToken, AddToken, UpdateToken, RemoveToken, SetDoor, ShowJoin, history.Undo, *combat.COMMANDS,
-          *attacks.COMMANDS, *characters.COMMANDS],
+    Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
+          RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *attacks.COMMANDS,
+          *characters.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
-COMMAND_TYPES = ("move_token", "add_token", "update_token", "remove_token", "set_door", "show_join", "undo",
-                 *(c.model_fields["type"].annotation.__args__[0] for c in combat.COMMANDS + attacks.COMMANDS + characters.COMMANDS))
+COMMAND_TYPES = ("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door",
+                 "show_join", "remove_player", "merge_players", "allow_reclaim", "undo",
+                 *(c.model_fields["type"].annotation.__args__[0]
+                   for c in combat.COMMANDS + attacks.COMMANDS + characters.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -282,10 +334,32 @@ def token_added(game: Game, name: str, x: int, y: int, **extra) -> Event:
 
 
 def player_joined(game: Game, name: str, key: str) -> Event:
+    """A new seat, or (when the GM allows it) a player taking their seat back on a new device.
+
+    Two players never share a name: the same name is the same player.
+    """
     name = _check_name(name)
+    same = game.player_named(name)
+    if same is not None:
+        if not game.allow_reclaim:
+            raise Rejected(f"{same.name} is already at this table; pick another name, "
+                           "or ask the GM to let players take their seat back")
+        return Event("player_reclaimed", {"player_id": same.id, "key_hash": key_hash(key)})
     if len(game.players) >= 50:
         raise Rejected("this game has 50 players already")
     return Event("player_joined", {"player_id": game.next_id("p"), "name": name, "key_hash": key_hash(key)})
+
+
+def numbered_name(game: Game, name: str, exclude: str | None = None) -> str:
+    """``name``, or ``name 2``, ``name 3``... when a token has it already (the server numbers duplicates)."""
+    taken = {t.name.casefold() for t in game.tokens.values() if t.id != exclude}
+    if name.casefold() not in taken:
+        return name
+    base = re.sub(r"\s+\d+$", "", name) or name
+    n = 2
+    while f"{base} {n}".casefold() in taken:
+        n += 1
+    return f"{base[: 40 - len(str(n)) - 1]} {n}"
 
 
 def _check_name(name: Any) -> str:
@@ -308,6 +382,8 @@ def authorize(game: Game, cmd: Any, actor: Actor) -> None:
             raise Rejected(f"no token {cmd.token_id!r} in this game")
         if token.owner != actor.player_id:
             raise Rejected(f"{token.name} is not yours to move")
+        if cmd.force:
+            raise Rejected("only the GM can force a move")
         return
     raise Rejected("only the GM can do that")
 
@@ -319,15 +395,61 @@ def _token(game: Game, token_id: str) -> Token:
     return token
 
 
-def _check_cell(game: Game, x: int, y: int, moving: str | None = None) -> None:
+def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int = 1,
+                actor: Actor = GM) -> None:
+    """Every square a token of ``size`` at (x, y) covers is on the map, open and free.
+
+    A refusal names the token in the way only to someone who may see it.
+    """
     board = game.board
-    if not board.in_bounds((x, y)):
-        raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
-    if board.is_blocked((x, y)):
-        raise Rejected(f"({x}, {y}) is blocked")
-    other = game.token_at(x, y, exclude=moving)
-    if other is not None and other.id != moving:
-        raise Rejected(f"({x}, {y}) is taken by {other.name}")
+    for cx, cy in [(x + i, y + j) for j in range(size) for i in range(size)]:
+        if not board.in_bounds((cx, cy)):
+            where = f"({x}, {y})" if size == 1 else f"a {size} x {size} token at ({x}, {y})"
+            raise Rejected(f"{where} is off the map ({board.width} x {board.height})")
+        if board.is_blocked((cx, cy)):
+            raise Rejected(f"({cx}, {cy}) is blocked")
+        other = game.token_at(cx, cy, exclude=moving)
+        if other is not None:
+            if game.may_see(actor, other):
+                raise Rejected(f"({cx}, {cy}) is taken by {other.name}")
+            raise Rejected(f"({cx}, {cy}) is taken")
+
+
+def diagonal_of(game: Game) -> str:
+    try:
+        return getattr(rules.get(game.system), "diagonal", "chebyshev") or "chebyshev"
+    except KeyError:
+        return "chebyshev"
+
+
+def _free_place_near(game: Game, token: Token) -> tuple[int, int]:
+    """The nearest place a copy of ``token`` fits, on its side of the walls when there is one."""
+    board = game.board
+    diagonal = diagonal_of(game)
+    best = None
+    for r in range(1, max(board.width, board.height) + 1):
+        ring = [(token.x + dx, token.y + dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
+                if max(abs(dx), abs(dy)) == r]
+        for x, y in ring:
+            try:
+                _check_cell(game, x, y, size=token.size)
+            except Rejected:
+                continue
+            if way_exists(board, (token.x, token.y), (x, y), token.size, diagonal):
+                return x, y
+            best = best or (x, y)
+        if best is not None and r > 3:
+            return best
+    if best is None:
+        raise Rejected("there is no free square on the map for a copy")
+    return best
+
+
+def _player(game: Game, player_id: str) -> Player:
+    player = game.players.get(player_id)
+    if player is None:
+        raise Rejected(f"no player {player_id!r} in this game")
+    return player
 
 
 def _check_owner(game: Game, owner: str | None) -> None:
@@ -335,11 +457,119 @@ def _check_owner(game: Game, owner: str | None) -> None:
         raise Rejected(f"no player {owner!r} in this game")
 
 
+def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    if (token.x, token.y) == (cmd.x, cmd.y):
+        raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
+    _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
+    if not cmd.force and not way_exists(game.board, (token.x, token.y), (cmd.x, cmd.y), token.size,
+                                        diagonal_of(game)):
+        raise Rejected(f"{token.name} has no way through to ({cmd.x}, {cmd.y}): "
+                       "walls or closed doors are in the way", code="no_way")
+    data = {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]}
+    if cmd.force:
+        data["forced"] = True
+    return [Event("token_moved", data)]
+
+
+def _add_token(game: Game, cmd: AddToken, actor: Actor) -> list[Event]:
+    if len(game.tokens) >= MAX_TOKENS:
+        raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+    _check_cell(game, cmd.x, cmd.y, size=cmd.size)
+    owner = cmd.owner or None
+    _check_owner(game, owner)
+    color = cmd.color or (PALETTE[len(game.tokens) % len(PALETTE)] if cmd.kind == "pc" else FOE_COLOR)
+    return [token_added(game, numbered_name(game, cmd.name), cmd.x, cmd.y, color=color, owner=owner,
+                        hidden=cmd.hidden, kind=cmd.kind, size=cmd.size)]
+
+
+def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    if len(game.tokens) >= MAX_TOKENS:
+        raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+    x, y = _free_place_near(game, token)
+    return [token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
+                        hidden=token.hidden, kind=token.kind, size=token.size, sheet=dict(token.sheet))]
+
+
+def _update_token(game: Game, cmd: UpdateToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    changes = {k: v for k, v in cmd.model_dump(exclude={"type", "token_id"}).items() if v is not None}
+    if "owner" in changes:
+        changes["owner"] = changes["owner"] or None
+        _check_owner(game, changes["owner"])
+    changes = {k: v for k, v in changes.items() if getattr(token, k) != v}
+    if not changes:
+        return []  # Save on an unchanged row: nothing to record, nothing to refuse
+    if "size" in changes:
+        _check_cell(game, token.x, token.y, moving=token.id, size=changes["size"])
+    if "name" in changes:
+        changes["name"] = numbered_name(game, changes["name"], exclude=token.id)
+    return [Event("token_updated", {"token_id": token.id, "changes": changes})]
+
+
+def _remove_token(game: Game, cmd: RemoveToken, actor: Actor) -> list[Event]:
+    token = _token(game, cmd.token_id)
+    return [Event("token_removed", {"token_id": token.id, "name": token.name})]
+
+
+def _set_door(game: Game, cmd: SetDoor, actor: Actor) -> list[Event]:
+    door = game.board.doors.get(cmd.door_id)
+    if door is None:
+        raise Rejected(f"no door {cmd.door_id!r} on this map")
+    if door.closed == cmd.closed:
+        raise Rejected(f"the door is already {'closed' if cmd.closed else 'open'}")
+    return [Event("door_set", {"door_id": cmd.door_id, "closed": cmd.closed})]
+
+
+def _show_join(game: Game, cmd: ShowJoin, actor: Actor) -> list[Event]:
+    if game.show_join == cmd.show:
+        raise Rejected(f"the join code is already {'shown' if cmd.show else 'hidden'}")
+    return [Event("join_shown", {"show": cmd.show})]
+
+
+def _remove_player(game: Game, cmd: RemovePlayer, actor: Actor) -> list[Event]:
+    player = _player(game, cmd.player_id)
+    tokens = [t.id for t in game.tokens.values() if t.owner == player.id]
+    return [Event("player_removed", {"player_id": player.id, "tokens": tokens})]
+
+
+def _merge_players(game: Game, cmd: MergePlayers, actor: Actor) -> list[Event]:
+    gone, kept = _player(game, cmd.player_id), _player(game, cmd.into)
+    if gone.id == kept.id:
+        raise Rejected("a player cannot be merged into themselves")
+    tokens = [t.id for t in game.tokens.values() if t.owner == gone.id]
+    return [Event("players_merged", {"player_id": gone.id, "into": kept.id, "tokens": tokens})]
+
+
+def _allow_reclaim(game: Game, cmd: AllowReclaim, actor: Actor) -> list[Event]:
+    if game.allow_reclaim == cmd.allow:
+        return []
+    return [Event("reclaim_allowed", {"allow": cmd.allow})]
+
+
+#: one decide per command type (DESIGN: one command, one place)
+DECIDE = {
+    MoveToken: _move_token,
+    AddToken: _add_token,
+    DuplicateToken: _duplicate_token,
+    UpdateToken: _update_token,
+    RemoveToken: _remove_token,
+    SetDoor: _set_door,
+    ShowJoin: _show_join,
+    RemovePlayer: _remove_player,
+    MergePlayers: _merge_players,
+    AllowReclaim: _allow_reclaim,
+}
+
+
 def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -> list[Event]:
     """The events a command causes, or Rejected: the state is not touched here.
 
+    No events (an unchanged Save) is an answer too: nothing is recorded.
     ``dice`` is the game's dice source for commands that roll; what it rolls
-    goes into the events, so the log never needs it again.
+    goes into the events, so the log never needs it again. Fights, attacks
+    and characters are decided in their own modules, which check who may.
     """
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
@@ -348,45 +578,7 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
     authorize(game, cmd, actor)
-    if isinstance(cmd, MoveToken):
-        token = _token(game, cmd.token_id)
-        if (token.x, token.y) == (cmd.x, cmd.y):
-            raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
-        _check_cell(game, cmd.x, cmd.y, moving=token.id)
-        return [Event("token_moved", {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]})]
-    if isinstance(cmd, AddToken):
-        if len(game.tokens) >= MAX_TOKENS:
-            raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
-        _check_cell(game, cmd.x, cmd.y)
-        owner = cmd.owner or None
-        _check_owner(game, owner)
-        color = cmd.color or (PALETTE[len(game.tokens) % len(PALETTE)] if cmd.kind == "pc" else FOE_COLOR)
-        return [token_added(game, cmd.name, cmd.x, cmd.y, color=color, owner=owner, hidden=cmd.hidden, kind=cmd.kind)]
-    if isinstance(cmd, UpdateToken):
-        token = _token(game, cmd.token_id)
-        changes = {k: v for k, v in cmd.model_dump(exclude={"type", "token_id"}).items() if v is not None}
-        if "owner" in changes:
-            changes["owner"] = changes["owner"] or None
-            _check_owner(game, changes["owner"])
-        changes = {k: v for k, v in changes.items() if getattr(token, k) != v}
-        if not changes:
-            raise Rejected("nothing to change")
-        return [Event("token_updated", {"token_id": token.id, "changes": changes})]
-    if isinstance(cmd, RemoveToken):
-        token = _token(game, cmd.token_id)
-        return [Event("token_removed", {"token_id": token.id, "name": token.name})]
-    if isinstance(cmd, SetDoor):
-        door = game.board.doors.get(cmd.door_id)
-        if door is None:
-            raise Rejected(f"no door {cmd.door_id!r} on this map")
-        if door.closed == cmd.closed:
-            raise Rejected(f"the door is already {'closed' if cmd.closed else 'open'}")
-        return [Event("door_set", {"door_id": cmd.door_id, "closed": cmd.closed})]
-    if isinstance(cmd, ShowJoin):
-        if game.show_join == cmd.show:
-            raise Rejected(f"the join code is already {'shown' if cmd.show else 'hidden'}")
-        return [Event("join_shown", {"show": cmd.show})]
-    raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
+    return DECIDE[type(cmd)](game, cmd, actor)
 
 
 def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: dict | None = None) -> None:
@@ -425,7 +617,8 @@ def evolve(game: Game, event: Event) -> None:
     elif kind == "token_moved":
         token = game.tokens[d["token_id"]]
         token.x, token.y = d["x"], d["y"]
-        _log(game, f"{token.name} moved to ({token.x}, {token.y})", "gm" if token.hidden else "all")
+        ruling = "GM ruling: " if d.get("forced") else ""
+        _log(game, f"{ruling}{token.name} moved to ({token.x}, {token.y})", "gm" if token.hidden else "all")
     elif kind == "token_updated":
         token = game.tokens[d["token_id"]]
         for key, value in d["changes"].items():
@@ -442,6 +635,27 @@ def evolve(game: Game, event: Event) -> None:
         game.players[d["player_id"]] = Player(id=d["player_id"], name=d["name"], key_hash=d["key_hash"])
         _bump_counter(game, d["player_id"])
         _log(game, f"{d['name']} joined")
+    elif kind == "player_reclaimed":
+        player = game.players[d["player_id"]]
+        player.key_hash, player.other_keys = d["key_hash"], []
+        _log(game, f"{player.name} took their seat back on another device")
+    elif kind == "player_removed":
+        player = game.players.pop(d["player_id"])
+        for token_id in d["tokens"]:
+            if token_id in game.tokens:
+                game.tokens[token_id].owner = None
+        _log(game, f"the GM removed {player.name} from the game")
+    elif kind == "players_merged":
+        gone, kept = game.players.pop(d["player_id"]), game.players[d["into"]]
+        kept.other_keys = [*kept.other_keys, gone.key_hash, *gone.other_keys]
+        for token_id in d["tokens"]:
+            if token_id in game.tokens:
+                game.tokens[token_id].owner = kept.id
+        _log(game, f"the GM merged {gone.name} into {kept.name}")
+    elif kind == "reclaim_allowed":
+        game.allow_reclaim = d["allow"]
+        _log(game, "players may take their seat back on a new device" if d["allow"]
+             else "players may no longer take their seat back on a new device", "gm")
     else:
         raise ValueError(f"unknown event type {kind!r}")
 

@@ -8,28 +8,188 @@
   const key = root.dataset.key;
   let seq = parseInt(root.dataset.seq, 10) || 0;
   const status = document.getElementById("conn");
+  let ended = false;
 
-  function setStatus(text, cls) {
+  function setStatus(text, cls, title) {
     if (!status) return;
     status.textContent = text;
     status.className = "conn " + cls;
+    status.title = title || "";
   }
 
-  function flash(message, kind) {
+  // A message at the bottom of the screen; `action` adds one button ({label, run}).
+  function flash(message, kind, action) {
     const box = document.getElementById("flash");
     if (!box) return;
     box.textContent = message;
     box.className = "flash " + (kind || "error") + " shown";
+    if (action) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "flash-action";
+      b.textContent = action.label;
+      b.addEventListener("click", () => { box.classList.remove("shown"); action.run(); });
+      box.append(" ", b);
+      box.classList.add("with-action");
+    }
     clearTimeout(flash.timer);
-    flash.timer = setTimeout(() => box.classList.remove("shown"), 5000);
+    flash.timer = setTimeout(() => box.classList.remove("shown", "with-action"), action ? 9000 : 5000);
   }
 
   // `auth` is a function so that a reconnect tells the server how far we got.
   const socket = io({ auth: (cb) => cb({ game: game, token: key, since: seq }) });
 
   socket.on("connect", () => setStatus("live", "ok"));
-  socket.on("disconnect", () => setStatus("reconnecting…", "down"));
-  socket.on("connect_error", (err) => setStatus("offline: " + err.message, "down"));
+  socket.on("disconnect", () => {
+    if (!ended) setStatus("reconnecting…", "down", "The connection to the GM's computer dropped; trying again.");
+  });
+  socket.on("connect_error", (err) => {
+    if (ended) return;
+    if (/not valid/.test(err.message || "")) {
+      stop("This device no longer has a seat in this game.");
+      return;
+    }
+    // the server is away (laptop asleep, Wi-Fi dropped): say so in the table's words
+    setStatus("can't reach the game — retrying…", "down", "The GM's computer does not answer. " +
+              "Check that it is on and that this device is on the same Wi-Fi; this page keeps trying.");
+  });
+
+  function stop(message, reload) {
+    ended = true;
+    socket.disconnect();
+    if (reload) { window.location.reload(); return; }
+    setStatus("not in this game", "down", message);
+    const box = document.getElementById("flash");
+    if (box) {
+      box.innerHTML = "";
+      box.append(message + " ");
+      const a = document.createElement("a");
+      a.href = "/";
+      a.textContent = "Back to the lobby";
+      box.append(a);
+      box.className = "flash error shown with-action ended";
+    }
+  }
+  socket.on("ended", (msg) => stop(msg.message, msg.reload));
+
+  // --- keeping what the user is typing -------------------------------------
+  // A live update re-draws parts of the page. A form the user is in (a field
+  // has focus, or holds input not sent yet) is left as it is; the fresh copy
+  // waits on it and goes in once the form is sent or left unchanged.
+  const TYPING = "input:not([type=hidden]):not([type=submit]):not([type=button]), select, textarea";
+
+  function focusedIn(el) {
+    const a = document.activeElement;
+    return !!(a && el.contains(a) && a.matches(TYPING) && a.type !== "checkbox" && a.type !== "radio");
+  }
+  function unsaved(el) {
+    const fields = el.matches(TYPING) ? [el] : el.querySelectorAll(TYPING);
+    for (const f of fields) {
+      if (f.type === "checkbox" || f.type === "radio") {
+        if (f.checked !== f.defaultChecked) return true;
+      } else if (f.tagName === "SELECT") {
+        // with no option marked selected, the first one is the default (single selects)
+        const opts = Array.from(f.options);
+        const marked = opts.some((o) => o.defaultSelected);
+        if (opts.some((o, i) => o.selected !== (marked ? o.defaultSelected : (!f.multiple && i === 0)))) return true;
+      } else if (f.value !== f.defaultValue) {
+        return true;
+      }
+    }
+    return false;
+  }
+  // an opened <details> (a player's actions) stays open too
+  const opened = (el) => el.matches("details[open]") || !!el.querySelector("details[open]");
+  const busy = (el) => focusedIn(el) || unsaved(el) || opened(el);
+
+  function sameNode(a, b) {
+    if (a.id || b.id) return a.id === b.id;
+    return a.tagName === b.tagName;
+  }
+
+  // Bring `old` up to `fresh` without touching the parts the user is in.
+  function patch(old, fresh) {
+    if (!busy(old)) {
+      old.replaceWith(fresh);
+      htmx.process(fresh);
+      return fresh;
+    }
+    if (old.tagName === "FORM" || !old.children.length) {
+      old._tacmapFresh = fresh; // goes in by settle() once the user is done
+      return old;
+    }
+    const olds = Array.from(old.children);
+    const used = new Set();
+    let prev = null;
+    for (const child of Array.from(fresh.children)) {
+      const match = olds.find((o) => !used.has(o) && sameNode(o, child));
+      let placed;
+      if (match) {
+        used.add(match);
+        placed = patch(match, child);
+      } else {
+        placed = child;
+        if (prev) prev.after(child); else old.prepend(child);
+        htmx.process(child);
+      }
+      prev = placed;
+    }
+    // what is gone from the fresh copy goes, unless the user is typing in it right now
+    olds.forEach((o) => { if (!used.has(o) && !focusedIn(o)) o.remove(); });
+    // the container's own attributes (classes, data-) follow the fresh copy
+    for (const attr of Array.from(fresh.attributes)) {
+      if (attr.name !== "hx-swap-oob") old.setAttribute(attr.name, attr.value);
+    }
+    return old;
+  }
+
+  // The form is sent (its values are now the server's) or left alone: take the fresh copy if one waits.
+  function settle(form, sent) {
+    if (!form) return;
+    if (sent) {
+      form.querySelectorAll(TYPING).forEach((f) => {
+        if (f.type === "checkbox" || f.type === "radio") f.defaultChecked = f.checked;
+        else if (f.tagName === "SELECT") for (const o of f.options) o.defaultSelected = o.selected;
+        else f.defaultValue = f.value;
+      });
+    }
+    for (let el = form; el && el !== document.body; el = el.parentElement) {
+      if (el._tacmapFresh && !busy(el)) {
+        const fresh = el._tacmapFresh;
+        el._tacmapFresh = null;
+        el.replaceWith(fresh);
+        htmx.process(fresh);
+        return;
+      }
+    }
+  }
+  document.addEventListener("focusout", (e) => {
+    const form = e.target.closest && e.target.closest("form");
+    if (form) setTimeout(() => settle(form, false), 0);
+  });
+  // What a form held when it was sent: typing that goes on while the answer is on its way is kept.
+  const snapshot = (form) => new URLSearchParams(new FormData(form)).toString();
+  document.body.addEventListener("htmx:beforeRequest", (e) => {
+    const form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    if (form) form._tacmapSent = snapshot(form);
+  });
+  document.body.addEventListener("htmx:afterRequest", (e) => {
+    const form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    const trigger = (e.detail.xhr && e.detail.xhr.getResponseHeader("HX-Trigger")) || "";
+    if (!form || !e.detail.successful || /tacmap:refused/.test(trigger)) return;
+    if (snapshot(form) !== form._tacmapSent) return; // typed on since: still the user's
+    if (form.hasAttribute("data-reset-when-sent")) form.reset(); // "Add a token" starts blank again
+    settle(form, true);
+  });
+
+  document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+    const target = e.detail.target;
+    const fresh = e.detail.fragment && e.detail.fragment.firstElementChild;
+    if (!fresh || !target.querySelector || !target.querySelector("form") || !busy(target)) return;
+    e.detail.shouldSwap = false;
+    fresh.removeAttribute("hx-swap-oob");
+    patch(target, fresh);
+  });
 
   socket.on("update", (msg) => {
     if (msg.from_seq === null || msg.from_seq === undefined) {
@@ -50,11 +210,21 @@
     document.dispatchEvent(new CustomEvent("tacmap:preview", { detail: msg }));
   });
 
+  const isGM = () => document.body.classList.contains("gm-view");
+
   function command(payload) {
     return new Promise((resolve) => {
       socket.timeout(10000).emit("command", payload, (err, ack) => {
         if (err) ack = { ok: false, error: "the server did not answer; try again" };
-        if (!ack.ok) flash(ack.error);
+        if (!ack.ok) {
+          if (ack.code === "no_way" && isGM() && payload.type === "move_token") {
+            // the GM may rule otherwise: the same move, forced, goes in the log as a GM ruling
+            flash(ack.error, "error", { label: "Move anyway (GM ruling)",
+                                         run: () => command(Object.assign({}, payload, { force: true })) });
+          } else {
+            flash(ack.error);
+          }
+        }
         resolve(ack);
       });
     });
@@ -64,11 +234,14 @@
     socket.emit("preview", payload);
   }
 
-  // htmx forms post commands too; their answer is a flash fragment.
+  // htmx forms post commands too: a refusal or "nothing changed" comes back as an event, not an error.
+  document.body.addEventListener("tacmap:refused", (e) => flash(e.detail.value || "the table refused that"));
+  document.body.addEventListener("tacmap:notice", (e) => flash(e.detail.value || "done", "info"));
+  document.body.addEventListener("htmx:sendError", () => flash("The GM's computer did not answer; try again."));
   document.body.addEventListener("htmx:responseError", (e) => {
     flash(e.detail.xhr.responseText || "the server refused that");
   });
 
   window.tacmap = { command: command, preview: preview, flash: flash, socket: socket,
-                    seq: () => seq };
+                    seq: () => seq, settle: settle };
 })();

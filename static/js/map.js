@@ -1,36 +1,57 @@
 // The map under the pointer: drag tokens (mouse and touch), zoom and pan,
-// and the GM's door clicks. Every change is a command the server may refuse.
+// the GM's door clicks, and the tokens' names laid out so none hides another.
+// Every change is a command the server may refuse.
 (function () {
   "use strict";
   const frame = document.getElementById("map-frame");
   if (!frame) return;
+  const NS = "http://www.w3.org/2000/svg";
   const svg = () => document.getElementById("map");
   const width = () => parseInt(svg().dataset.width, 10);
   const height = () => parseInt(svg().dataset.height, 10);
+  const role = () => svg().dataset.role;
+  const onScreen = document.body.classList.contains("screen-view");
   const PREVIEW_MS = 60;
 
-  function pointToCell(evt) {
-    const s = svg();
-    const pt = s.createSVGPoint();
-    pt.x = evt.clientX;
-    pt.y = evt.clientY;
-    const p = pt.matrixTransform(s.getScreenCTM().inverse());
-    return [Math.floor(p.x), Math.floor(p.y)];
-  }
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
   const tokenEl = (id) => document.getElementById("token-" + id);
+  const sizeOf = (el) => parseInt(el.dataset.size || "1", 10) || 1;
+  const home = (el) => [parseInt(el.dataset.x, 10), parseInt(el.dataset.y, 10)];
+  function shownAt(el) {
+    const m = /translate\(\s*(-?[\d.]+)[ ,]+(-?[\d.]+)/.exec(el.getAttribute("transform") || "");
+    return m ? [parseFloat(m[1]), parseFloat(m[2])] : home(el);
+  }
   function place(el, x, y) { if (el) el.setAttribute("transform", `translate(${x} ${y})`); }
+  const connected = () => !!(window.tacmap && window.tacmap.socket && window.tacmap.socket.connected);
+
+  function mapPoint(clientX, clientY) {
+    const s = svg();
+    const pt = s.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    return pt.matrixTransform(s.getScreenCTM().inverse());
+  }
 
   // --- dragging a token ------------------------------------------------------
+  // The GM drags any token, a player their own. A player may also pick up
+  // someone else's: the drop goes to the server, which says no, and the token
+  // springs back with the server's reason (feedback instead of a dead finger).
   let drag = null;
+  const pending = new Map(); // token id -> the cell it was dropped on, until the server answers
 
   frame.addEventListener("pointerdown", (e) => {
-    const tok = e.target.closest && e.target.closest(".token.movable");
-    if (!tok || !window.tacmap) return;
+    if (e.button > 0 || role() === "screen" || !window.tacmap) return;
+    const tok = e.target.closest && e.target.closest(".token");
+    if (!tok || pending.has(tok.dataset.tokenId)) return;
     e.preventDefault();
     e.stopPropagation();
-    const x = parseInt(tok.dataset.x, 10), y = parseInt(tok.dataset.y, 10);
-    drag = { id: tok.dataset.tokenId, pointer: e.pointerId, from: [x, y], cell: [x, y], sent: 0 };
+    const [x, y] = home(tok);
+    const size = sizeOf(tok);
+    const p = mapPoint(e.clientX, e.clientY);
+    // where in a big token it was grabbed, so it moves under the finger as one piece
+    const grab = [clamp(Math.floor(p.x) - x, 0, size - 1), clamp(Math.floor(p.y) - y, 0, size - 1)];
+    drag = { id: tok.dataset.tokenId, pointer: e.pointerId, from: [x, y], cell: [x, y], grab: grab, size: size,
+             own: tok.classList.contains("movable"), sent: 0 };
     frame.setPointerCapture(e.pointerId);
     tok.classList.add("dragging");
   }, true);
@@ -38,17 +59,52 @@
   frame.addEventListener("pointermove", (e) => {
     if (!drag || e.pointerId !== drag.pointer) return;
     e.preventDefault();
-    const [cx, cy] = pointToCell(e);
-    const cell = [clamp(cx, 0, width() - 1), clamp(cy, 0, height() - 1)];
+    const p = mapPoint(e.clientX, e.clientY);
+    const cell = [clamp(Math.floor(p.x) - drag.grab[0], 0, width() - drag.size),
+                  clamp(Math.floor(p.y) - drag.grab[1], 0, height() - drag.size)];
     if (cell[0] === drag.cell[0] && cell[1] === drag.cell[1]) return;
     drag.cell = cell;
     place(tokenEl(drag.id), cell[0], cell[1]);
+    queueLayout();
     const now = Date.now();
-    if (now - drag.sent > PREVIEW_MS) {
+    if (drag.own && connected() && now - drag.sent > PREVIEW_MS) {
       drag.sent = now;
       window.tacmap.preview({ token_id: drag.id, x: cell[0], y: cell[1] });
     }
   });
+
+  function springBack(id, refused) {
+    const el = tokenEl(id);
+    if (!el) return;
+    const from = shownAt(el);
+    const [x, y] = home(el);
+    place(el, x, y);
+    if ((from[0] !== x || from[1] !== y) && el.animate) {
+      el.animate([{ transform: `translate(${from[0]}px, ${from[1]}px)` }, { transform: `translate(${x}px, ${y}px)` }],
+                 { duration: 260, easing: "cubic-bezier(0.3, 1.5, 0.6, 1)" });
+    }
+    if (refused) {
+      el.classList.add("refused");
+      setTimeout(() => { const cur = tokenEl(id); if (cur) cur.classList.remove("refused"); }, 900);
+    }
+    layoutLabels();
+  }
+
+  function sendMove(id, cell) {
+    // While the server is away the drop waits here, pending, and goes out on
+    // reconnecting, through the page's one command path (its refusals and offers).
+    const send = () => window.tacmap.command({ type: "move_token", token_id: id, x: cell[0], y: cell[1] });
+    if (connected()) return send();
+    return new Promise((resolve) => window.tacmap.socket.once("connect", () => send().then(resolve)));
+  }
+
+  function markPending(id) {
+    const el = tokenEl(id);
+    const cell = pending.get(id);
+    if (!el || !cell) return;
+    el.classList.add("pending");
+    place(el, cell[0], cell[1]);
+  }
 
   function endDrag(e, cancelled) {
     if (!drag || e.pointerId !== drag.pointer) return;
@@ -56,17 +112,41 @@
     drag = null;
     const el = tokenEl(d.id);
     if (el) el.classList.remove("dragging");
-    window.tacmap.preview({ token_id: d.id, x: d.cell[0], y: d.cell[1], done: true });
-    const snapBack = () => {
+    if (d.own && connected()) window.tacmap.preview({ token_id: d.id, x: d.cell[0], y: d.cell[1], done: true });
+    if (cancelled || (d.cell[0] === d.from[0] && d.cell[1] === d.from[1])) { springBack(d.id, false); return; }
+    pending.set(d.id, d.cell);
+    place(el, d.cell[0], d.cell[1]);
+    // on a live link the answer comes in a blink: show "pending" only if it is slow in coming
+    const showPending = () => { if (pending.get(d.id) === d.cell) { markPending(d.id); layoutLabels(); } };
+    if (connected()) setTimeout(showPending, 250); else showPending();
+    sendMove(d.id, d.cell).then((ack) => {
+      pending.delete(d.id);
       const cur = tokenEl(d.id);
-      if (cur) place(cur, parseInt(cur.dataset.x, 10), parseInt(cur.dataset.y, 10));
-    };
-    if (cancelled || (d.cell[0] === d.from[0] && d.cell[1] === d.from[1])) { snapBack(); return; }
-    window.tacmap.command({ type: "move_token", token_id: d.id, x: d.cell[0], y: d.cell[1] })
-      .then((ack) => { if (!ack.ok) snapBack(); });
+      if (cur) cur.classList.remove("pending");
+      if (!ack.ok) {
+        springBack(d.id, true); // the reason is already on the screen
+      } else {
+        layoutLabels();
+      }
+      // accepted: the server's update (sent before its answer) has put the token there
+    });
   }
   frame.addEventListener("pointerup", (e) => endDrag(e, false));
   frame.addEventListener("pointercancel", (e) => endDrag(e, true));
+
+  document.addEventListener("tacmap:update", () => {
+    // a swapped token arrives fresh: keep what this page is still doing with it
+    pending.forEach((cell, id) => {
+      const el = tokenEl(id);
+      if (!el) { pending.delete(id); return; }
+      const [x, y] = home(el);
+      if (x !== cell[0] || y !== cell[1]) markPending(id);
+    });
+    if (drag) {
+      const el = tokenEl(drag.id);
+      if (el) { el.classList.add("dragging"); place(el, drag.cell[0], drag.cell[1]); }
+    }
+  });
 
   // --- where others are dragging -------------------------------------------
   const ghosts = new Map();
@@ -75,12 +155,14 @@
     const layer = document.getElementById("layer-preview");
     let g = ghosts.get(msg.token_id);
     if (msg.done) { if (g) g.remove(); ghosts.delete(msg.token_id); return; }
+    const tok = tokenEl(msg.token_id);
+    const size = tok ? sizeOf(tok) : 1;
     if (!g || !g.isConnected) {
-      g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      g = document.createElementNS(NS, "g");
       g.setAttribute("class", "ghost");
       g.dataset.for = msg.token_id;
-      const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-      c.setAttribute("cx", "0.5"); c.setAttribute("cy", "0.5"); c.setAttribute("r", "0.42");
+      const c = document.createElementNS(NS, "circle");
+      c.setAttribute("cx", size / 2); c.setAttribute("cy", size / 2); c.setAttribute("r", size / 2 - 0.07);
       g.appendChild(c);
       layer.appendChild(g);
       ghosts.set(msg.token_id, g);
@@ -103,6 +185,143 @@
                             closed: door.dataset.closed !== "true" });
   });
 
+  // --- names: a pill per token, pushed clear of the other names ---------------
+  // Sized in screen pixels, not map units: on the table screen a name is read
+  // from three metres away (at least 28 px, more on a small projector).
+  const LABEL_AVOID_LIMIT = 150; // past this many tokens names are not pushed apart (too slow to be worth it)
+  function labelPx(scale) {
+    if (onScreen) return Math.max(28, window.innerHeight * 0.03);
+    return clamp(scale * 0.3, 11, 15);
+  }
+  function segmentNearDisc(x1, y1, x2, y2, o) {
+    const r = o.size / 2 - 0.07, ox = o.x + o.size / 2, oy = o.y + o.size / 2;
+    const dx = x2 - x1, dy = y2 - y1, len2 = dx * dx + dy * dy || 1;
+    const k = clamp(((ox - x1) * dx + (oy - y1) * dy) / len2, 0, 1);
+    return Math.hypot(x1 + k * dx - ox, y1 + k * dy - oy) < r;
+  }
+  function segmentInRect(x1, y1, x2, y2, r) {
+    for (let k = 0; k <= 12; k++) {
+      const x = x1 + (x2 - x1) * k / 12, y = y1 + (y2 - y1) * k / 12;
+      if (x > r.x && x < r.x + r.w && y > r.y && y < r.y + r.h) return true;
+    }
+    return false;
+  }
+  const hits = (a, b, m) => a.x < b.x + b.w + m && b.x < a.x + a.w + m && a.y < b.y + b.h + m && b.y < a.y + a.h + m;
+
+  function layoutLabels() {
+    const s = svg();
+    const layer = document.getElementById("layer-labels");
+    if (!s || !layer) return;
+    const ctm = s.getScreenCTM();
+    if (!ctm || !ctm.a) return;
+    const scale = ctm.a; // screen pixels per square
+    const font = labelPx(scale) / scale;
+    const gap = 0.06;
+    const box = s.getBoundingClientRect();
+    const p0 = mapPoint(box.left, box.top), p1 = mapPoint(box.right, box.bottom);
+    const bounds = { x: p0.x, y: p0.y, w: p1.x - p0.x, h: p1.y - p0.y };
+    const inside = (r) => r.x >= bounds.x && r.y >= bounds.y && r.x + r.w <= bounds.x + bounds.w && r.y + r.h <= bounds.y + bounds.h;
+    const tokens = [...s.querySelectorAll("#layer-tokens .token")].map((el) => {
+      const [x, y] = shownAt(el);
+      const size = sizeOf(el);
+      return { el: el, x: x, y: y, size: size, disc: { x: x + 0.07, y: y + 0.07, w: size - 0.14, h: size - 0.14 } };
+    });
+    // the most hemmed-in tokens choose first: their names have the fewest good places
+    const crowd = (t) => tokens.filter((o) => o !== t && Math.abs(o.x - t.x) < t.size + 1 && Math.abs(o.y - t.y) < t.size + 1).length;
+    tokens.forEach((t) => { t.crowd = tokens.length <= LABEL_AVOID_LIMIT ? crowd(t) : 0; });
+    tokens.sort((a, b) => b.crowd - a.crowd || a.y - b.y || a.x - b.x);
+    const avoid = tokens.length <= LABEL_AVOID_LIMIT;
+    const placed = [];
+    const leaders = []; // [x1, y1, x2, y2] of the lines drawn so far
+    layer.replaceChildren();
+    s.classList.add("labels-laid");
+    for (const t of tokens) {
+      const g = document.createElementNS(NS, "g");
+      g.setAttribute("class", ["label"].concat(["hidden-token", "mine", "pending"].filter((c) => t.el.classList.contains(c))).join(" "));
+      g.dataset.for = t.el.dataset.tokenId;
+      const leader = document.createElementNS(NS, "line");
+      leader.setAttribute("class", "label-leader");
+      const pill = document.createElementNS(NS, "rect");
+      pill.setAttribute("class", "label-pill");
+      pill.setAttribute("stroke", t.el.dataset.color || "#1f2328");
+      const text = document.createElementNS(NS, "text");
+      text.setAttribute("class", "label-text");
+      text.setAttribute("font-size", font);
+      text.textContent = t.el.dataset.name;
+      g.append(leader, pill, text);
+      layer.appendChild(g);
+      const tb = text.getBBox();
+      const padX = font * 0.4, padY = font * 0.12;
+      const w = tb.width + 2 * padX, h = tb.height + 2 * padY;
+      const cx = t.x + t.size / 2, cy = t.y + t.size / 2;
+      const below = [cx, t.y + t.size + gap + h / 2];
+      const rectAt = (c) => ({ x: c[0] - w / 2, y: c[1] - h / 2, w: w, h: h });
+      let best = below;
+      if (avoid) {
+        const cands = [below, [cx, t.y - gap - h / 2], [t.x + t.size + gap + w / 2, cy], [t.x - gap - w / 2, cy]];
+        for (let j = -8; j <= 8; j++) {
+          for (let i = -8; i <= 8; i++) cands.push([cx + i * w / 4, below[1] + j * (h + gap)]);
+        }
+        const dist = (c) => Math.hypot(c[0] - below[0], c[1] - below[1]);
+        const free = (c, discsToo) => {
+          const r = rectAt(c);
+          if (!inside(r) || placed.some((p) => hits(r, p, 0.04))) return false;
+          return !discsToo || !tokens.some((o) => hits(r, o.disc, 0));
+        };
+        // a pushed name's line should not cross other tokens (it would point at the
+        // wrong one), nor other names, nor run under another name's pill
+        const crossings = (c) => {
+          const r = rectAt(c);
+          const ex = clamp(cx, r.x, r.x + r.w), ey = clamp(cy, r.y, r.y + r.h);
+          if (ex === cx && ey === cy) return 0;
+          return tokens.filter((o) => o !== t && segmentNearDisc(cx, cy, ex, ey, o)).length
+            + placed.filter((p) => segmentInRect(cx, cy, ex, ey, p)).length
+            + leaders.filter((l) => segmentInRect(l[0], l[1], l[2], l[3], r)).length;
+        };
+        const cost = (c) => dist(c) + 2 * crossings(c);
+        const pick = (discsToo) => {
+          let choice = null, low = Infinity;
+          for (const c of cands) {
+            if (dist(c) - 0.01 > low) continue; // cost >= dist: nothing further away can win
+            if (!free(c, discsToo)) continue;
+            const k = cost(c);
+            if (k < low) { low = k; choice = c; }
+          }
+          return choice;
+        };
+        best = pick(true) || pick(false) || below;
+      }
+      const r = rectAt(best);
+      placed.push(r);
+      pill.setAttribute("x", r.x); pill.setAttribute("y", r.y);
+      pill.setAttribute("width", r.w); pill.setAttribute("height", r.h);
+      pill.setAttribute("rx", Math.min(r.h / 2, font * 0.6));
+      text.setAttribute("x", best[0] - (tb.x + tb.width / 2));
+      text.setAttribute("y", best[1] - (tb.y + tb.height / 2));
+      if (best !== below) { // pushed away: a line tells whose name it is
+        const ex = clamp(cx, r.x, r.x + r.w), ey = clamp(cy, r.y, r.y + r.h);
+        const len = Math.hypot(ex - cx, ey - cy) || 1;
+        const rad = t.size / 2 - 0.07;
+        leader.setAttribute("x1", cx + (ex - cx) / len * rad); leader.setAttribute("y1", cy + (ey - cy) / len * rad);
+        leader.setAttribute("x2", ex); leader.setAttribute("y2", ey);
+        leaders.push([cx, cy, ex, ey]);
+        leader.setAttribute("stroke-width", Math.max(0.03, 2 / scale));
+      } else {
+        leader.remove();
+      }
+    }
+  }
+  let layoutQueued = false;
+  function queueLayout() {
+    if (layoutQueued) return;
+    layoutQueued = true;
+    requestAnimationFrame(() => { layoutQueued = false; layoutLabels(); });
+  }
+  document.addEventListener("tacmap:update", layoutLabels);
+  window.addEventListener("resize", queueLayout);
+  if (window.ResizeObserver) new ResizeObserver(queueLayout).observe(frame);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(queueLayout);
+
   // --- zoom (buttons, wheel with ctrl, pinch) and pan ------------------------
   let zoom = 1;
   function applyZoom(z, focus) {
@@ -116,20 +335,50 @@
       frame.scrollTop = (frame.scrollTop + focus[1]) * k - focus[1];
     }
     frame.dataset.zoom = zoom.toFixed(2);
+    layoutLabels();
   }
-  // On a phone the whole map is too small to touch: start with squares of
-  // at least MIN_CELL pixels and let the fingers pan.
-  const MIN_CELL = 30;
+  // On a phone the whole map is too small to touch: start with squares of at
+  // least MIN_CELL pixels (a token a fingertip can hold) and let the fingers pan.
   function readableZoom() {
-    if (document.body.classList.contains("screen-view")) return 1;
+    if (onScreen) return 1;
+    const minCell = frame.clientWidth < 700 ? 42 : 30;
     const cell = frame.clientWidth / (width() + 1);
-    return cell >= MIN_CELL ? 1 : MIN_CELL / cell;
+    return cell >= minCell ? 1 : minCell / cell;
   }
+
+  function centreOn(el) {
+    const body = el.querySelector(".token-body") || el;
+    const r = body.getBoundingClientRect();
+    const f = frame.getBoundingClientRect();
+    frame.scrollLeft += (r.left + r.width / 2) - (f.left + frame.clientLeft + frame.clientWidth / 2);
+    frame.scrollTop += (r.top + r.height / 2) - (f.top + frame.clientTop + frame.clientHeight / 2);
+  }
+  let found = -1;
+  function findMine() {
+    const mine = [...document.querySelectorAll("#layer-tokens .token.mine")];
+    if (!mine.length) {
+      if (window.tacmap) window.tacmap.flash("The GM has not given you a token yet.", "info");
+      return;
+    }
+    if (zoom < readableZoom()) applyZoom(readableZoom());
+    found = (found + 1) % mine.length; // again: the next of your tokens
+    const el = mine[found];
+    frame.scrollIntoView({ block: "nearest" });
+    centreOn(el);
+    el.classList.remove("found");
+    void el.getBoundingClientRect();
+    el.classList.add("found");
+  }
+
   document.querySelectorAll("[data-zoom]").forEach((b) => b.addEventListener("click", () => {
     const what = b.dataset.zoom;
+    if (what === "mine") { findMine(); return; }
     applyZoom(what === "in" ? zoom * 1.25 : what === "out" ? zoom / 1.25 : 1);
   }));
   applyZoom(readableZoom());
+  const first = document.querySelector("#layer-tokens .token.mine");
+  if (first && zoom > 1) centreOn(first); // a phone starts on the player's own token
+
   frame.addEventListener("wheel", (e) => {
     if (!e.ctrlKey) return;
     e.preventDefault();

@@ -100,8 +100,8 @@ def test_the_log_survives_a_restart(tmp_path):
     demo = hub.store.games()[0]
     token = next(iter(hub.game(demo.id).tokens.values()))
     gm = connect(app, demo.id, demo.gm_key)
-    assert gm.emit("command", {"type": "move_token", "token_id": token.id, "x": 0, "y": 15}, callback=True)["ok"]
+    assert gm.emit("command", {"type": "move_token", "token_id": token.id, "x": 8, "y": 8}, callback=True)["ok"]
     again = create_app(config).extensions["tacmap"]
     assert len(again.store.games()) == 1  # no second demo
     moved = again.game(demo.id).tokens[token.id]
-    assert (moved.x, moved.y) == (0, 15)
+    assert (moved.x, moved.y) == (8, 8)

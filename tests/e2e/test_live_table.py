@@ -102,6 +102,7 @@ def test_a_player_moves_own_token_but_not_others(server, game, new_page, shot):
         gm.fill("#add-token input[name=y]", "1")
         gm.click("#add-token button[type=submit]")
         expect(gm.locator(f'.token[data-name="{name}"]')).to_be_visible()
+        expect(gm.locator("#add-token input[name=name]")).to_have_value("")  # the form's reset has run: the next fill stays
     state = server.api("GET", f"/api/games/{game['id']}/state", token=gm_key)[1]
     mine = next(t["id"] for t in state["tokens"] if t["name"] == "Mira's fighter")
     ogre = next(t["id"] for t in state["tokens"] if t["name"] == "Ogre")

@@ -9,7 +9,6 @@ sync      {"since"} -> a fresh copy of the page's live parts
 from __future__ import annotations
 
 import logging
-import threading
 
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
@@ -21,12 +20,8 @@ log = logging.getLogger(__name__)
 
 
 def register(socketio, hub) -> None:
-    sessions: dict[str, tuple] = {}  # sid -> (game_id, actor): who is on this connection
-    guard = threading.Lock()
-
     def current():
-        with guard:
-            return sessions.get(request.sid)
+        return hub.session(request.sid)
 
     @socketio.on("connect")
     def connect(auth=None):
@@ -38,10 +33,8 @@ def register(socketio, hub) -> None:
         actor = hub.authenticate(game_id, key)
         if actor is None:
             raise ConnectionRefusedError("that key is not valid for this game")
-        with guard:
-            sessions[request.sid] = (game_id, actor)
         join_room(room(game_id, actor.audience))
-        hub.connected(game_id, actor, +1)
+        hub.session_opened(request.sid, game_id, actor)
         since = auth.get("since")
         game = hub.game(game_id)
         if isinstance(since, int) and not isinstance(since, bool) and since != game.seq:
@@ -49,10 +42,7 @@ def register(socketio, hub) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*_args):
-        with guard:
-            who = sessions.pop(request.sid, None)
-        if who:
-            hub.connected(who[0], who[1], -1)
+        hub.session_closed(request.sid)
 
     @socketio.on("command")
     def command(payload=None):
@@ -62,7 +52,7 @@ def register(socketio, hub) -> None:
         try:
             done = hub.execute(who[0], who[1], payload)
         except Rejected as exc:
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": str(exc), **({"code": exc.code} if exc.code else {})}
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": "the server could not do that (see its log)"}

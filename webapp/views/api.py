@@ -85,10 +85,10 @@ def add_player(game_id: str):
     if data.get("join_code") != record.join_code:
         abort(403, "join_code: wrong join code for this game")
     try:
-        key, player_id = join_game(game_id, data.get("name"))
+        key, player_id, reclaimed = join_game(game_id, data.get("name"))
     except Rejected as exc:
         abort(400, f"name: {exc}")
-    return jsonify(player_id=player_id, player_token=key), 201
+    return jsonify(player_id=player_id, player_token=key, reclaimed=reclaimed), 200 if reclaimed else 201
 
 
 @bp.post("/games/<game_id>/tokens")

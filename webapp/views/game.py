@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 import rules
@@ -98,17 +100,27 @@ def join():
     h = hub()
     record = h.store.game_by_join_code(code) if code else None
     if record is None:
-        return lobby_page(code=code, error="No game has that join code.", status=404)
+        return lobby_page(code=code, error="No game has that join code.", status=404, name=name)
+    # this device sits at the table already under that name: it simply goes back in
+    held = remembered_key("player", record.id)
+    actor = h.authenticate(record.id, held) if held else None
+    if actor is not None and actor.role == "player":
+        player = h.game(record.id).players[actor.player_id]
+        if " ".join(name.split()).casefold() == player.name.casefold():
+            return redirect(url_for("game.play", game_id=record.id))
     try:
-        key, _player_id = join_game(record.id, name)
+        key, _player_id, _reclaimed = join_game(record.id, name)
     except Rejected as exc:
-        return lobby_page(code=code, error=str(exc), status=400)
+        return lobby_page(code=code, error=str(exc), status=400, name=name)
     remember_key("player", record.id, key)
     return redirect(url_for("game.play", game_id=record.id))
 
 
-def join_game(game_id: str, name: str) -> tuple[str, str]:
-    """Add a player; returns their key (shown once) and id."""
+def join_game(game_id: str, name: str) -> tuple[str, str, bool]:
+    """Add a player, or give a returning one their seat back on this device (when the GM allows it).
+
+    Returns the device's new key (shown once), the player id and whether it was a seat taken back.
+    """
     from ..hub import new_key
 
     key = new_key()
@@ -117,10 +129,11 @@ def join_game(game_id: str, name: str) -> tuple[str, str]:
     def decide(game):
         event = player_joined(game, name, key)
         holder["id"] = event.data["player_id"]
+        holder["reclaimed"] = event.type == "player_reclaimed"
         return [event]
 
     hub().commit(game_id, decide)
-    return key, holder["id"]
+    return key, holder["id"], holder["reclaimed"]
 
 
 @bp.post("/games/<game_id>/commands")
@@ -137,8 +150,16 @@ def command(game_id: str):
         if value == "" and field not in ("owner",):
             continue
         payload[field] = value
+    from_htmx = request.headers.get("HX-Request") == "true"
     try:
-        h.execute(game_id, actor, payload)
+        done = h.execute(game_id, actor, payload)
     except Rejected as exc:
+        if from_htmx:
+            # a refusal is an answer, not a failure: htmx gets a 200 and the page shows the reason
+            return "", 200, {"HX-Trigger": json.dumps({"tacmap:refused": str(exc)})}
         return str(exc), 422
+    if not done.events:
+        if from_htmx:
+            return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}
+        return "nothing changed", 200
     return "", 204

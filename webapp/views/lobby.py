@@ -12,12 +12,30 @@ from . import hub, is_local, remember_key
 bp = Blueprint("lobby", __name__)
 
 
-def lobby_page(code: str | None = None, error: str | None = None, status: int = 200):
+def seats() -> list[dict]:
+    """The games this device has a seat in (its session cookie holds the player keys), newest first."""
+    h = hub()
+    found = []
+    for game_id, key in (session.get("player") or {}).items():
+        record = h.store.game(game_id)
+        actor = h.authenticate(game_id, key) if record else None
+        if actor is None or actor.role != "player":
+            continue
+        player = h.game(game_id).players[actor.player_id]
+        found.append({"game_id": game_id, "game": record.name, "join_code": record.join_code,
+                      "player": player.name, "created_at": record.created_at})
+    return sorted(found, key=lambda s: -s["created_at"])
+
+
+def lobby_page(code: str | None = None, error: str | None = None, status: int = 200, name: str = ""):
     store = hub().store
     mine = set((session.get("gm") or {}).keys())
     games = [g for g in store.games() if is_local(request.remote_addr) or g.id in mine]
+    my_seats = seats()
+    here = [s for s in my_seats if code and s["join_code"] == code]
     return render_template("lobby.html", systems=rules.systems(), games=games, host=True,
-                           code=code, error=error), status
+                           code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
+                           name=name), status
 
 
 @bp.get("/")

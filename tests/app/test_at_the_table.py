@@ -1,0 +1,358 @@
+"""At a real table: walls stop moves, big tokens, the GM's panel commands, players coming back,
+honest pages. Flask and Flask-SocketIO test clients against the app."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rules
+from webapp.cli import server_links
+from webapp.demo import demo_board
+from webapp.table import Event, token_added
+
+GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid"]
+
+
+def bearer(key):
+    return {"Authorization": f"Bearer {key}"}
+
+
+def command(client, game_id, key, **payload):
+    return client.post(f"/api/games/{game_id}/commands", json=payload, headers=bearer(key))
+
+
+def state(client, game_id, key):
+    return client.get(f"/api/games/{game_id}/state", headers=bearer(key)).json
+
+
+def connect(app, game_id, key):
+    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
+
+
+def walled_game(hub, system="plain_grid"):
+    """The demo's board (a guard room whose east door is closed) with Aria inside it at (4, 4)."""
+    record = hub.create_game("Walls", system, demo_board())
+    hub.commit(record.id, lambda game: [token_added(game, "Aria", 4, 4, kind="pc")])
+    return record
+
+
+def join(client, record, name):
+    r = client.post(f"/api/games/{record['id'] if isinstance(record, dict) else record.id}/players",
+                    json={"join_code": record["join_code"] if isinstance(record, dict) else record.join_code,
+                          "name": name})
+    return r
+
+
+# --- 1. walls and closed doors stop a move --------------------------------------
+
+
+@pytest.mark.parametrize("system_id", GRID_SYSTEMS)
+def test_a_move_through_a_closed_door_is_refused_and_allowed_once_it_is_open(client, hub, system_id):
+    g = walled_game(hub, system_id)
+    # (12, 5) is just outside the room's east door: a straight line, but the door is shut
+    r = command(client, g.id, g.gm_key, type="move_token", token_id="t1", x=12, y=5)
+    assert r.status_code == 422 and "no way through" in r.json["error"]
+    assert state(client, g.id, g.gm_key)["tokens"][0]["x"] == 4
+    assert command(client, g.id, g.gm_key, type="set_door", door_id="door-1", closed=False).status_code == 200
+    assert command(client, g.id, g.gm_key, type="move_token", token_id="t1", x=12, y=5).status_code == 200
+    aria = state(client, g.id, g.gm_key)["tokens"][0]
+    assert (aria["x"], aria["y"]) == (12, 5)
+
+
+def test_the_gm_may_force_a_move_and_the_log_says_it_was_a_ruling(app, client, hub):
+    g = walled_game(hub)
+    gm = connect(app, g.id, g.gm_key)
+    ack = gm.emit("command", {"type": "move_token", "token_id": "t1", "x": 12, "y": 5}, callback=True)
+    assert ack["ok"] is False and ack["code"] == "no_way"
+    ack = gm.emit("command", {"type": "move_token", "token_id": "t1", "x": 12, "y": 5, "force": True}, callback=True)
+    assert ack["ok"] is True
+    assert hub.game(g.id).log[-1].text == "GM ruling: Aria moved to (12, 5)"
+
+
+def test_a_player_cannot_force_a_move(client, hub):
+    g = walled_game(hub)
+    player = join(client, g, "Mira").json
+    command(client, g.id, g.gm_key, type="update_token", token_id="t1", owner=player["player_id"])
+    r = command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=12, y=5, force=True)
+    assert r.status_code == 422 and r.json["error"] == "only the GM can force a move"
+    r = command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=12, y=5)
+    assert "no way through" in r.json["error"]
+    # inside the room the player's move goes
+    assert command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=8, y=8).status_code == 200
+
+
+def test_a_refusal_never_names_a_hidden_token(client, hub):
+    g = walled_game(hub)
+    player = join(client, g, "Mira").json
+    command(client, g.id, g.gm_key, type="update_token", token_id="t1", owner=player["player_id"])
+    command(client, g.id, g.gm_key, type="add_token", name="Lurker", x=6, y=6, hidden=True)
+    r = command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=6, y=6)
+    assert r.status_code == 422 and r.json["error"] == "(6, 6) is taken"
+    # the GM sees who is there
+    r = command(client, g.id, g.gm_key, type="move_token", token_id="t1", x=6, y=6)
+    assert r.json["error"] == "(6, 6) is taken by Lurker"
+
+
+# --- 10. token size ---------------------------------------------------------------
+
+
+def test_a_big_token_covers_all_its_squares(client):
+    g = client.post("/api/games", json={"name": "Big", "system": "plain_grid"}).json
+    gm = g["gm_token"]
+    ogre = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Ogre", "x": 2, "y": 2, "size": 2},
+                       headers=bearer(gm)).json["id"]
+    assert state(client, g["id"], gm)["tokens"][0]["size"] == 2
+    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 3, "y": 3}, headers=bearer(gm))
+    assert r.status_code == 422 and "(3, 3) is taken by Ogre" in r.json["error"]
+    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 23, "y": 0, "size": 3},
+                    headers=bearer(gm))
+    assert r.status_code == 422 and "off the map" in r.json["error"]
+    imp = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 4, "y": 2},
+                      headers=bearer(gm)).json["id"]
+    # growing into the imp's square is refused; elsewhere it is fine
+    r = command(client, g["id"], gm, type="update_token", token_id=ogre, size=3)
+    assert r.status_code == 422 and "taken by Imp" in r.json["error"]
+    assert command(client, g["id"], gm, type="move_token", token_id=imp, x=9, y=9).status_code == 200
+    assert command(client, g["id"], gm, type="update_token", token_id=ogre, size=3).status_code == 200
+    assert command(client, g["id"], gm, type="update_token", token_id=ogre, size=4).status_code == 422
+
+
+def test_a_big_token_does_not_fit_through_a_one_square_door(client, hub):
+    record = hub.create_game("Walls", "plain_grid", demo_board())
+    hub.commit(record.id, lambda game: [token_added(game, "Ogre", 4, 4, size=2),
+                                        Event("door_set", {"door_id": "door-1", "closed": False})])
+    r = command(client, record.id, record.gm_key, type="move_token", token_id="t1", x=12, y=5)
+    assert r.status_code == 422 and "no way through" in r.json["error"]
+    assert command(client, record.id, record.gm_key, type="move_token", token_id="t1", x=7, y=6).status_code == 200
+
+
+# --- 8. the GM's panel: duplicates, numbered names, the hidden switch ------------------
+
+
+def test_duplicating_a_token_numbers_its_name_and_puts_it_next_to_it(client, hub, demo):
+    goblin = next(t for t in hub.game(demo.id).tokens.values() if t.name == "Goblin")
+    assert command(client, demo.id, demo.gm_key, type="duplicate_token", token_id=goblin.id).status_code == 200
+    assert command(client, demo.id, demo.gm_key, type="duplicate_token", token_id=goblin.id).status_code == 200
+    copies = [t for t in hub.game(demo.id).tokens.values()
+              if t.name.startswith("Goblin ") and t.name != "Goblin archer"]
+    assert [t.name for t in copies] == ["Goblin 2", "Goblin 3"]
+    for t in copies:
+        assert max(abs(t.x - goblin.x), abs(t.y - goblin.y)) <= 2 and t.kind == goblin.kind
+    # adding a name that exists gets the next number too
+    assert command(client, demo.id, demo.gm_key, type="add_token", name="goblin", x=0, y=0).status_code == 200
+    assert "goblin 4" in [t.name for t in hub.game(demo.id).tokens.values()]
+
+
+def test_saving_an_unchanged_row_is_a_quiet_no_op(client, hub, demo):
+    client.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
+    seq = hub.game(demo.id).seq
+    form = {"type": "update_token", "token_id": "t1", "name": "Aria", "color": "#2563eb", "owner": "",
+            "size": "1", "hidden": "false"}
+    r = client.post(f"/games/{demo.id}/commands", data=form, headers={"HX-Request": "true"})
+    assert r.status_code == 200 and json.loads(r.headers["HX-Trigger"]) == {"tacmap:notice": "Nothing changed."}
+    assert hub.game(demo.id).seq == seq
+    # the hidden switch alone, as the panel sends it
+    r = client.post(f"/games/{demo.id}/commands", data={"type": "update_token", "token_id": "t1", "hidden": "true"},
+                    headers={"HX-Request": "true"})
+    assert r.status_code == 204 and hub.game(demo.id).tokens["t1"].hidden
+
+
+def test_a_refused_htmx_form_gets_an_answer_not_an_http_error(client, demo):
+    client.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
+    r = client.post(f"/games/{demo.id}/commands", data={"type": "add_token", "name": "X", "x": "17", "y": "11"},
+                    headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    assert json.loads(r.headers["HX-Trigger"]) == {"tacmap:refused": "(17, 11) is blocked"}
+
+
+def test_the_gm_panel_places_duplicates_and_sizes_tokens(client, demo):
+    page = client.get(f"/games/{demo.id}/gm?key={demo.gm_key}", follow_redirects=True).get_data(as_text=True)
+    assert 'id="place-token"' in page and "js/panel.js" in page and "css/panel.css" in page
+    assert 'name="size"' in page and 'value="duplicate_token"' in page
+    assert 'data-field="hidden"' in page
+
+
+# --- 3. players coming back ----------------------------------------------------
+
+
+def test_the_same_name_is_the_same_player_and_gets_a_new_key(client, hub):
+    g = client.post("/api/games", json={"name": "Rejoin", "system": "plain_grid"}).json
+    first = join(client, g, "Mira")
+    assert first.status_code == 201
+    again = join(client, g, "  mira ")
+    assert again.status_code == 200 and again.json["reclaimed"] is True
+    assert again.json["player_id"] == first.json["player_id"]
+    assert [p["name"] for p in state(client, g["id"], g["gm_token"])["players"]] == ["Mira"]
+    # the seat is on the new device now; the old key no longer opens it
+    assert client.get(f"/api/games/{g['id']}/state", headers=bearer(first.json["player_token"])).status_code == 401
+    assert client.get(f"/api/games/{g['id']}/state", headers=bearer(again.json["player_token"])).status_code == 200
+    assert hub.game(g["id"]).log[-1].text == "Mira took their seat back on another device"
+
+
+def test_the_gm_can_forbid_taking_a_seat_back(client, hub):
+    g = client.post("/api/games", json={"name": "Rejoin", "system": "plain_grid"}).json
+    join(client, g, "Mira")
+    assert command(client, g["id"], g["gm_token"], type="allow_reclaim", allow=False).status_code == 200
+    r = join(client, g, "Mira")
+    assert r.status_code == 400 and "already at this table" in r.json["error"]
+    assert len(state(client, g["id"], g["gm_token"])["players"]) == 1
+
+
+def test_a_returning_device_is_offered_to_continue_and_goes_back_in_without_a_new_seat(client, hub, demo):
+    r = client.post("/join", data={"code": demo.join_code, "name": "Mira"})
+    assert r.status_code == 302
+    page = client.get(f"/join?code={demo.join_code}").get_data(as_text=True)
+    assert "Continue as Mira" in page
+    seq = hub.game(demo.id).seq
+    r = client.post("/join", data={"code": demo.join_code, "name": "Mira"})
+    assert r.status_code == 302 and hub.game(demo.id).seq == seq  # nothing new: the same seat
+    # the logo's lobby lists the games this device sits in
+    lobby = client.get("/").get_data(as_text=True)
+    assert 'id="seats"' in lobby and f"/games/{demo.id}/play" in lobby
+
+
+def test_a_reclaim_on_another_device_is_logged_and_ends_the_old_connection(app, client, hub, demo):
+    phone = app.test_client()
+    phone.post("/join", data={"code": demo.join_code, "name": "Mira"})
+    with phone.session_transaction() as s:
+        old_key = s["player"][demo.id]
+    old = connect(app, demo.id, old_key)
+    assert old.is_connected()
+    private_tab = app.test_client()
+    assert private_tab.post("/join", data={"code": demo.join_code, "name": "Mira"}).status_code == 302
+    assert len(hub.game(demo.id).players) == 1
+    assert "Mira took their seat back on another device" in [e.text for e in hub.game(demo.id).log]
+    assert not old.is_connected()
+    assert private_tab.get(f"/games/{demo.id}/play").status_code == 200
+
+
+def test_removing_a_player_ends_their_sessions_and_keeps_their_tokens(app, client, hub, demo):
+    mira = join(client, {"id": demo.id, "join_code": demo.join_code}, "Mira").json
+    command(client, demo.id, demo.gm_key, type="update_token", token_id="t1", owner=mira["player_id"])
+    sock = connect(app, demo.id, mira["player_token"])
+    sock.get_received()
+    assert command(client, demo.id, demo.gm_key, type="remove_player", player_id=mira["player_id"]).status_code == 200
+    assert not sock.is_connected()
+    game = hub.game(demo.id)
+    assert game.players == {} and game.tokens["t1"].owner is None
+    assert client.get(f"/api/games/{demo.id}/state", headers=bearer(mira["player_token"])).status_code == 401
+
+
+def test_merging_two_players_moves_tokens_and_devices(app, client, hub, demo):
+    code = {"id": demo.id, "join_code": demo.join_code}
+    a = join(client, code, "Mira").json
+    b = join(client, code, "Mira B").json
+    command(client, demo.id, demo.gm_key, type="update_token", token_id="t2", owner=b["player_id"])
+    r = command(client, demo.id, demo.gm_key, type="merge_players", player_id=b["player_id"], into=a["player_id"])
+    assert r.status_code == 200
+    game = hub.game(demo.id)
+    assert list(game.players) == [a["player_id"]] and game.tokens["t2"].owner == a["player_id"]
+    you = state(client, demo.id, b["player_token"])["you"]
+    assert you == {"role": "player", "player_id": a["player_id"]}
+    r = command(client, demo.id, demo.gm_key, type="merge_players", player_id=a["player_id"], into=a["player_id"])
+    assert r.status_code == 422
+
+
+# --- 7. pages that lead somewhere --------------------------------------------------
+
+
+def test_error_pages_have_the_layout_and_a_way_back(client, demo):
+    r = client.get("/games/nosuch/gm")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 404 and 'class="topbar"' in page and 'href="/"' in page and "Back to the lobby" in page
+    client.post("/join", data={"code": demo.join_code, "name": "Mira"})
+    r = client.get(f"/games/{demo.id}/gm")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 403 and f'href="/games/{demo.id}/play"' in page and "Back to your game" in page
+    r = client.get(f"/games/{demo.id}/tokens/nosuch/sheet")
+    assert r.status_code == 404 and "Back to your game" in r.get_data(as_text=True)
+
+
+def test_the_favicon_is_served_and_linked(client):
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
+    assert 'rel="icon"' in client.get("/").get_data(as_text=True)
+
+
+# --- 4. the links `tacmap serve` prints --------------------------------------------
+
+
+def test_serve_on_one_lan_address_prints_only_that_address():
+    urls, gm_base, public = server_links("192.168.1.20", 5000, lan=["192.168.1.20", "10.0.0.5"])
+    assert urls == ["http://192.168.1.20:5000"] and gm_base == "http://192.168.1.20:5000"
+    assert public == "http://192.168.1.20:5000"
+    assert not any("localhost" in u for u in urls + [gm_base])
+
+
+def test_serve_on_every_address_prints_the_lan_ones_and_localhost():
+    urls, gm_base, public = server_links("0.0.0.0", 5000, lan=["192.168.1.20"])
+    assert urls == ["http://192.168.1.20:5000", "http://localhost:5000"]
+    assert gm_base == public == "http://192.168.1.20:5000"
+    urls, gm_base, public = server_links("0.0.0.0", 5000, lan=[])
+    assert urls == ["http://localhost:5000"] and gm_base == "http://localhost:5000" and public is None
+
+
+def test_serve_on_loopback_prints_loopback_and_a_public_url_wins():
+    urls, gm_base, public = server_links("127.0.0.1", 8000, lan=["192.168.1.20"])
+    assert urls == ["http://127.0.0.1:8000", "http://localhost:8000"] and public is None
+    _urls, gm_base, public = server_links("192.168.1.20", 5000, [], public_url="http://table.lan:5000")
+    assert gm_base == public == "http://table.lan:5000"
+    assert server_links("fd00::2", 5000, [])[0] == ["http://[fd00::2]:5000"]
+
+
+# --- 5 and 6. help and sheets say what is true --------------------------------------
+
+
+@pytest.mark.parametrize("system_id", [s.id for s in rules.systems()])
+def test_every_help_page_says_what_the_app_does_today(client, system_id):
+    page = client.get(f"/help/{system_id}").get_data(as_text=True)
+    assert page.count('id="app-status"') == 1
+    status = page[page.index('id="app-status"'):page.index("</section>", page.index('id="app-status"'))]
+    # the one "What the app automates" on the page is today's, in the status box
+    assert page.count("What the app automates") == 1 and "What the app automates today" in status
+    assert "no wall, no closed door" in status
+    if system_id != "plain_grid":
+        assert "Not in the app yet:" in status and "attacks, odds" in status
+        assert "What the rules module does (for the combat screens to come)" in page
+
+
+def test_a_savage_worlds_sheet_is_titled_with_the_tokens_name(client):
+    g = client.post("/api/games", json={"name": "SW", "system": "savage_worlds"}).json
+    tid = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Goblin", "x": 1, "y": 1},
+                      headers=bearer(g["gm_token"])).json["id"]
+    client.get(g["urls"]["gm"])
+    page = client.get(f"/games/{g['id']}/tokens/{tid}/sheet").get_data(as_text=True)
+    assert "<h3>Goblin" in page and "Hero" not in page
+
+
+@pytest.mark.parametrize("payload", [
+    {"type": "duplicate_token", "token_id": "t1"},
+    {"type": "remove_player", "player_id": "p7"},
+    {"type": "merge_players", "player_id": "p7", "into": "p7"},
+    {"type": "allow_reclaim", "allow": False},
+    {"type": "update_token", "token_id": "t1", "size": 2},
+])
+def test_only_the_gm_runs_the_panels_commands(client, hub, demo, payload):
+    mira = join(client, {"id": demo.id, "join_code": demo.join_code}, "Mira").json
+    payload = {k: (mira["player_id"] if v == "p7" else v) for k, v in payload.items()}
+    seq = hub.game(demo.id).seq
+    r = command(client, demo.id, mira["player_token"], **payload)
+    assert r.status_code == 422 and r.json["error"] == "only the GM can do that"
+    r = command(client, demo.id, demo.screen_key, **payload)
+    assert r.status_code == 422 and r.json["error"] == "the table screen only shows the map"
+    assert hub.game(demo.id).seq == seq
+
+
+def test_a_server_error_page_has_the_layout_and_a_way_back(app):
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("a bug")
+
+    r = app.test_client().get("/boom")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 500 and 'class="topbar"' in page and "Back to the lobby" in page
+    assert "a bug" not in page
