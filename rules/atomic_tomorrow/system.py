@@ -14,6 +14,7 @@ from ..system import (
     BaseSystem,
     Combatant,
     CoverEffect,
+    MoveResult,
     SheetField,
     TurnUpdate,
 )
@@ -91,9 +92,26 @@ class AtomicTomorrow(BaseSystem):
         """Move, quick or other significant action, GRIT x 1 check, Last Stand (see :func:`turns.act`)."""
         return turns.act(state, actor, action, combatants, dice, settings, options)
 
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        """The fight state after an attack: the significant action spent, the defender's defense counted,
+        a GRIT x 1 check or the Last Stand's final action used (see :func:`turns.after_attack`)."""
+        return turns.after_attack(state, result)
+
     def record_attack(self, state: dict, result: AttackResult) -> dict:
-        """The fight state after an attack's ``round``/``last_stand``/``act_check`` effects."""
-        return turns.record_attack(state, result)
+        """The wave-1 name of :meth:`after_attack`."""
+        return turns.after_attack(state, result)
+
+    # ---- moves on the zone map -----------------------------------------
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        """Section "ACTION ECONOMY": 1 zone step until the round's move is spent, then 0."""
+        return turns.movement_left(state, mover)
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        """The round's move, to the same or an adjacent zone, on the mover's turn; provokes nobody
+        (see :func:`turns.move`)."""
+        return MoveResult(**turns.move(state, mover, path, cost, combatants, settings))
 
     # ---- attacks ------------------------------------------------------
 
