@@ -539,3 +539,48 @@ def move(state: Mapping, mover: Combatant, path: list, cost, combatants: list[Co
     where = f"to {path[-1]}" if path and steps else ("to an adjacent zone" if steps else "within the zone")
     return {"state": state, "cost": steps, "left": movement_left(state, mover), "provokes": [],
             "log": [f"{mover.name} moves {where}"]}
+
+
+# ---- what a token shows -------------------------------------------------------------
+
+_STATE_LABELS = {"incapacitated": "Incapacitated", "dying": "Dying"}
+
+
+def badges(sheet: Mapping, per: Mapping | None = None) -> list[dict]:
+    """``{"label", "kind"}`` for the token: wounds, the wound state, and from the fight's books
+    (``per``: the combatant's own state, ``state["combatants"][id]``) a collapse, the rounds a Last
+    Stand keeps the character conscious, its final action still open, a GRIT x 1 roll still needed
+    or a success waiting for its action. Sections "WOUND EFFECTS", "INCAPACITATION", "LAST STAND"."""
+    s = with_defaults(sheet)
+    wounds = wounds_of(s)
+    out: list[dict] = []
+    if wounds:
+        out.append({"label": f"{wounds} wound{'s' if wounds > 1 else ''}", "kind": "wound"})
+    condition = wound_state(wounds)
+    per = per or {}
+    if "order" in per or "combatants" in per:  # a whole fight's state: whose books are not known here
+        per = {}
+    status = per.get("status", ACTING)
+    if status == COLLAPSED:
+        out.append({"label": "Collapsed", "kind": "condition"})
+        return out
+    if condition in _STATE_LABELS:
+        out.append({"label": _STATE_LABELS[condition], "kind": "condition"})
+    if status == CONSCIOUS:
+        rounds = int(per.get("conscious_rounds") or 0)
+        out.append({"label": f"Conscious {rounds} more round{'s' if rounds != 1 else ''}", "kind": "condition"})
+        return out
+    stand = per.get("last_stand") or {}
+    if condition == "dying":
+        if stand.get("may_act") and not stand.get("used"):
+            out.append({"label": "Last Stand: final action", "kind": "resource"})
+        elif not stand:
+            out.append({"label": "Last Stand to roll", "kind": "condition"})
+    if condition == "incapacitated":
+        check = per.get("act_check") or {}
+        if check.get("may_act") and not check.get("used"):
+            out.append({"label": f"GRIT passed: {_ACTION_NAMES.get(check.get('for'), 'action')}",
+                        "kind": "resource"})
+        else:
+            out.append({"label": "GRIT x1 to act", "kind": "condition"})
+    return out

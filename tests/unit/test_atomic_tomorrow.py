@@ -328,8 +328,8 @@ def test_range_between_uses_the_zone_map():
 def test_weapon_out_of_range_is_refused_with_reason():
     with pytest.raises(RuleError, match="Blast pistol reaches Near, Far; the target is at Distant"):
         SYSTEM.attack(request(distance=2), ScriptedDice([1]))
-    with pytest.raises(RuleError, match="Engaged"):
-        SYSTEM.attack(request(weapon="Vibro-knife", distance=0), ScriptedDice([1]))
+    with pytest.raises(RuleError, match="Engaged"):  # the GM says the two are not engaged
+        SYSTEM.attack(request(weapon="Vibro-knife", distance=0, engaged=False), ScriptedDice([1]))
 
 
 def test_range_band_method():

@@ -308,3 +308,67 @@ def test_after_attack_books_the_significant_action_and_the_defense():
     assert after["combatants"]["dee"]["round"]["defenses"] == 1
     assert up.state["combatants"]["ace"]["round"]["significant"] is False
     assert SYSTEM.record_attack(up.state, result) == after
+
+
+# ---- badges, weapons, the sheet check ------------------------------------------------
+
+
+def test_badges_show_wounds_the_wound_state_the_last_stand_and_the_grit_roll():
+    sheet = SYSTEM.default_sheet()
+    assert SYSTEM.badges(sheet) == []
+    assert SYSTEM.badges({**sheet, "wounds": 1}) == [{"label": "1 wound", "kind": "wound"}]
+    four = {**sheet, "wounds": 4}
+    assert SYSTEM.badges(four) == [{"label": "4 wounds", "kind": "wound"},
+                                   {"label": "Incapacitated", "kind": "condition"},
+                                   {"label": "GRIT x1 to act", "kind": "condition"}]
+    passed = {"act_check": {"may_act": True, "used": False, "for": "move", "penalty": -20}}
+    assert SYSTEM.badges(four, passed)[-1] == {"label": "GRIT passed: move", "kind": "resource"}
+    five = {**sheet, "wounds": 5}
+    assert [b["label"] for b in SYSTEM.badges(five)] == ["5 wounds", "Dying", "Last Stand to roll"]
+    stand = {"last_stand": {"may_act": True, "used": False}}
+    assert SYSTEM.badges(five, stand)[-1] == {"label": "Last Stand: final action", "kind": "resource"}
+    assert [b["label"] for b in SYSTEM.badges(five, {"status": "collapsed"})] == ["5 wounds", "Collapsed"]
+    assert SYSTEM.badges(five, {"status": "conscious", "conscious_rounds": 3})[-1]["label"] == \
+        "Conscious 3 more rounds"
+    # a fight's whole state, not one combatant's books: only what the sheet says
+    assert SYSTEM.badges(four, {"order": [], "combatants": {}})[-1]["label"] == "GRIT x1 to act"
+
+
+def test_the_books_of_a_fight_give_the_badges():
+    cy = make("cy", "Cy", wounds=5, nerve=10)
+    up = SYSTEM.begin_fight([cy], ScriptedDice([10]))
+    up = SYSTEM.act(up.state, cy, "last_stand", [cy], ScriptedDice([90]))
+    assert SYSTEM.badges(cy.sheet, up.state["combatants"]["cy"])[-1]["label"] == "Collapsed"
+
+
+def test_weapons_are_bare_hands_and_the_sheet_weapons_with_unique_keys():
+    sheet = {**SYSTEM.default_sheet(), "weapons": [
+        {"name": "Blast pistol", "skill": "ranged", "wound_rating": 2, "ranges": ["near", "far"]},
+        {"name": "Blast pistol", "skill": "ranged", "wound_rating": 2, "ranges": ["near", "far"]},
+        {"name": "Broken", "wound_rating": 9}]}
+    found = SYSTEM.weapons(sheet)
+    assert [w["key"] for w in found] == ["Unarmed", "Blast pistol", "1"]
+    assert [w["label"] for w in found] == ["Unarmed", "Blast pistol", "Blast pistol"]
+    assert SYSTEM.range_band(1, found[1]["data"]) == "far" and SYSTEM.range_band(1, found[0]["data"]) is None
+    assert SYSTEM.range_band(0, found[0]["data"]) == "engaged"  # a hand-to-hand attack engages
+    assert SYSTEM.range_band(0, found[1]["data"]) == "near"
+
+
+def test_the_sheet_check_names_the_field_and_wounds_are_the_gms():
+    assert SYSTEM.gm_only_fields == ("wounds",)
+    for bad, field in [({"wounds": 6}, "wounds"), ({"reflex": "x"}, "REFLEX"), ({"armour": "mithril"}, "armour"),
+                       ({"weapons": [{"name": "Ray", "wound_rating": 9}]}, "weapons, entry 1"),
+                       ({"ranged": -1}, "Ranged")]:
+        with pytest.raises(RuleError, match=field):
+            SYSTEM.validate_sheet({**SYSTEM.default_sheet(), **bad})
+    with pytest.raises(RuleError, match="table"):
+        SYSTEM.validate_sheet(["not", "a", "sheet"])
+
+
+def test_a_hand_to_hand_attack_in_the_same_zone_is_engaged_unless_the_gm_says_not():
+    ace, dee = make("ace", "Ace"), make("dee", "Dee")
+    result = SYSTEM.attack(AttackRequest(ace, dee, "Vibro-knife", 0), ScriptedDice([20, 100]))
+    assert result.details["range"] == "engaged"
+    assert SYSTEM.attack(AttackRequest(ace, dee, "Blast pistol", 0), ScriptedDice([20, 100])).details["range"] == "near"
+    with pytest.raises(RuleError, match="reaches Engaged; the target is at Near"):
+        SYSTEM.attack(AttackRequest(ace, dee, "Vibro-knife", 0, options={"engaged": False}), ScriptedDice([20]))
