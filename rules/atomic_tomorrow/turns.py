@@ -499,7 +499,7 @@ def movement_left(state: Mapping, mover: Combatant) -> int:
     the mover's turn, and the GRIT x 1 roll at 4 wounds, are for
     :func:`move` to judge: the allowance is still there once they allow it.
     """
-    per = (state.get("combatants") or {}).get(mover.id) or mover.state or {}
+    per = ((state or {}).get("combatants") or {}).get(mover.id) or mover.state or {}
     if per.get("status", ACTING) != ACTING or round_state(per.get("round"))["move"]:
         return 0
     if wound_state(wounds_of(with_defaults(mover.sheet))) == "dying":
