@@ -25,6 +25,8 @@ class SavageWorlds(BaseSystem):
     cell_size = 1.0
     cell_unit = '"'
     yards_per_square = 2
+    #: the sheet fields the rules set (an attack's result, the turn's actions): the GM's to edit
+    gm_only_fields = ("wounds", "fatigue", "shaken", "stunned", "vulnerable", "prone", "incapacitated")
 
     # -- sheet
 
@@ -80,6 +82,9 @@ class SavageWorlds(BaseSystem):
     def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
              board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
         return turns.move(state, mover, path, cost, combatants, board, dice, settings)
+
+    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
+        return health.badges(sheet, state)
 
     def move_allowance(self, sheet: dict, action: str = "move") -> float:
         return movement.move_allowance(sheet, action)

@@ -149,3 +149,46 @@ def test_withdrawing_gives_a_free_attack_to_each_adjacent_foe_it_leaves_not_shak
     ann.position = (5, 4)
     after = attack(moved.state, orc, ann, free_attack=True)
     assert after["combatants"].get("orc", {}).get("used", 0) == 0
+
+
+# ---- badges, sheets
+
+
+def test_badges_show_wounds_conditions_and_resources():
+    sheet = S.default_sheet()
+    assert S.badges(sheet) == [{"label": "3 Bennies", "kind": "resource"}]
+    sheet.update(wounds=2, shaken=True, prone=True, fatigue=1, bennies=1)
+    per = {"joker": True, "on_hold": True}
+    assert S.badges(sheet, per) == [
+        {"label": "2 wounds", "kind": "wound"}, {"label": "Shaken", "kind": "condition"},
+        {"label": "Prone", "kind": "condition"}, {"label": "On Hold", "kind": "condition"},
+        {"label": "Fatigued", "kind": "resource"}, {"label": "1 Benny", "kind": "resource"},
+        {"label": "Joker (+2)", "kind": "resource"}]
+    extra = dict(S.default_sheet(), wild_card=False, wounds=1, incapacitated=True, stunned=True)
+    assert S.badges(extra) == [{"label": "Incapacitated", "kind": "condition"}, {"label": "1 wound", "kind": "wound"},
+                               {"label": "Stunned", "kind": "condition"}]
+
+
+def test_the_fields_the_rules_set_are_the_gms():
+    assert {"wounds", "shaken", "stunned", "incapacitated", "fatigue", "prone"} <= set(S.gm_only_fields)
+    assert "bennies" not in S.gm_only_fields  # players spend them on rerolls and soaks
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"wounds": 4}, "wounds"), ({"wounds": "two"}, "wounds"), ({"fatigue": -1}, "fatigue"), ({"pace": 2.5}, "pace"),
+    ({"shaken": "yes"}, "shaken"), ({"attributes": {"vigor": "d7"}}, "attributes.vigor"),
+    ({"skills": {"fighting": "8"}}, "skills.fighting"), ({"edges": "Quick"}, "edges"),
+    ({"weapons": {"Colt": {"damage": "2d6", "range": "12/24", "rof": 1}}}, "weapons.Colt"),
+    ({"weapons": {"Colt": {"damage": "2d6", "rof": 0}}}, "weapons.Colt.rof"),
+    ({"weapons": {"Axe": {"damage": "Str+x"}}}, "weapons.Axe"), ({"weapons": ["sword"]}, "weapons"),
+])
+def test_a_bad_sheet_value_is_refused_naming_the_field(change, field):
+    sheet = dict(S.default_sheet(), **change)
+    with pytest.raises(RuleError) as err:
+        S.validate_sheet(sheet)
+    assert str(err.value).startswith(field), str(err.value)
+
+
+def test_the_sample_sheet_is_valid():
+    S.validate_sheet(S.default_sheet())
+    S.validate_sheet(dict(S.default_sheet(), wounds="2", size=-1))
