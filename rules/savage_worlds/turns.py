@@ -572,8 +572,11 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     pace, run_die = d["pace"], d["run_die"]
     allowance = movement_left(state, actor, settings)
     free_only = "Shaken: free actions only this turn" if (sheet.get("shaken") or per.get("free_only")) else ""
-    out.append(ActionOption("move", f"Move (Pace {pace}\")", "move", "free (not an action)", available=not why,
-                            reason=why, data={"allowance": allowance, "pace": pace,
+    no_more = "" if allowance > 0 else "no movement left this turn" + ("" if per.get("ran") else " (running adds "
+                                                                        f"{run_die})")
+    out.append(ActionOption("move", f"Move (Pace {pace}\")", "move", "free (not an action)",
+                            available=not (why or no_more), reason=why or no_more,
+                            data={"allowance": allowance, "pace": pace,
                                               "moved": float(per.get("moved", 0) or 0),
                                               "difficult_terrain": "costs double"}))
     out.append(ActionOption("run", f"Run (+{run_die} to Pace)", "move",

@@ -117,6 +117,8 @@ def test_running_adds_the_die_rolled_once_and_standing_costs_two():
     assert S.movement_left(ran.state, ann) == 6 + 5 - 2
     moved = S.move(ran.state, ann, [], 9, [ann], None, ScriptedDice([]))
     assert moved.left == 0 and not [o for o in S.actions(moved.state, ann) if o.key == "run" and o.available]
+    move_opt = next(o for o in S.actions(moved.state, ann) if o.key == "move")
+    assert not move_opt.available and move_opt.reason == "no movement left this turn"
 
 
 def test_only_the_actor_moves_on_its_turn_and_not_when_stunned():
