@@ -99,6 +99,15 @@ def burst_hits(attack_successes: int, defense_successes: int, bullets: int) -> i
     return sum(1 for t in bullet_totals(attack_successes, bullets) if t - defense_successes >= 1)
 
 
+def hit_nets_of(action: Action, nets: list[int]) -> list[int]:
+    """The net successes of each hit: every bullet that beats the defense by one or more
+    ("Ranged Weapons and Multiple Shots in a Round"); a Pummel that hits strikes once more
+    per 2 net successes past the first ("Pummel")."""
+    if action.key == "pummel" and nets and nets[0] >= 1:
+        return [nets[0]] * (1 + (nets[0] - 1) // action.extra["extra_hits_every"])
+    return [n for n in nets if n >= 1]
+
+
 def rof_bullets(weapon: dict, fire_mode: str) -> int:
     """Bullets a fire mode spends, and so the most hits it can make (*Tesseris Combat*,
     "Rate of Fire (RoF)": the rates are listed single/burst/auto, "the number listed
@@ -648,12 +657,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
 
     totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]
-    hits_idx = [i for i, n in enumerate(nets) if n >= 1]
-    if action.key == "pummel" and hits_idx:
-        extra = (nets[0] - 1) // action.extra["extra_hits_every"]
-        hit_nets = [nets[0]] + [nets[0]] * extra
-    else:
-        hit_nets = [nets[i] for i in hits_idx]
+    hit_nets = hit_nets_of(action, nets)
     hit = bool(hit_nets)
     details: dict = {
         "action": action.key,
