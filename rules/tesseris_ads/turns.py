@@ -348,8 +348,8 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
 
 
 def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-    """End the current character's turn (its unspent ticks stay for reactions, "Ticks") and
-    start the next one's; a new round when everyone has gone. A combatant missing from
+    """End the current character's turn (its unspent ticks stay for reactions, "Ticks"; what is
+    left of a move paid in this turn, its own or a reaction's, ends) and start the next one's; a new round when everyone has gone. A combatant missing from
     ``combatants`` has left the fight; an unconscious one is skipped."""
     step = _Step(state, combatants, dice, settings)
     s = step.state
@@ -359,6 +359,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
             s["acted"].append(c.id)
             s["order"].append(c.id)
     cur = s.get("current")
+    for cid, st in list(s["combatants"].items()):  # what is left of a move ends with the turn it was paid in
+        s["combatants"][cid] = {k: v for k, v in st.items() if k not in MOVE_KEYS}
     if cur is not None and cur not in s["acted"]:
         s["acted"].append(cur)
         step.log.append(f"{step.name(cur)} ends the turn with {num(s['combatants'].get(cur, {}).get('ticks'))} ticks for reactions")
