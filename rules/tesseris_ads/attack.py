@@ -843,6 +843,8 @@ def attack_cover_piece(
     elif distance > (num(w.get("reach"), 1) or 1):
         raise RuleError("the cover is out of reach")
     mods += list(modifiers or [])
+    action_key = "melee_strike" if melee else "straight_shot"
+    a_state = spend(state_of(attacker), action_key, statuses=attacker.sheet.get("statuses"))  # "Ticks": an attack's ticks
     rec = dice.roll(f"{max(0, char(attacker.sheet, 'agility' if melee else 'perception'))}dT", f"{attacker.name}: attack {piece_id}")
     total = rec.total + sum(m.value for m in mods)
     hit = total >= 1
@@ -853,4 +855,6 @@ def attack_cover_piece(
         dmg = cover_mod.excess_over_ap(raw, material, num(w.get("ap")))
         effects = cover_mod.damage_section(piece_id, material, dmg, taken_before, reason="targeted directly")
     summary = f"{attacker.name} attacks {piece_id}: {total}, " + (f"{dmg} structure damage" if hit else "miss")
-    return AttackResult(hit=hit, summary=summary, rolls=[rec], modifiers=mods, effects=effects, details={"attack_total": total, "structure_damage": dmg, "piece": piece_id})
+    details = {"attack_total": total, "structure_damage": dmg, "piece": piece_id, "action": action_key,
+               "attacker": attacker.id, "states": {attacker.id: a_state}}
+    return AttackResult(hit=hit, summary=summary, rolls=[rec], modifiers=mods, effects=effects, details=details)

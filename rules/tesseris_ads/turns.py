@@ -22,7 +22,7 @@ from . import cover as cover_mod
 from .checks import roll_test
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS
 from .health import consciousness_check, start_of_round_damage
-from .movement import MOVE_KEYS, grant, move_allowance, reactive_attackers
+from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_attackers
 from .sheet import char, num, speed, stamina, test_pool
 from .status import add_status, names as status_names, start_of_round
 from .ticks import BORROWABLE_ACTIONS, BORROWABLE_CATEGORIES, TURN_STANCES, cost, refusal, spend, state_of, ticks_per_round
@@ -435,6 +435,8 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             data["varies"] = True
         if a.key in MOVE_ACTIONS or a.move_multiple:
             data["allowance"] = move_allowance(actor.sheet, a.key)
+        if a.key == "move":
+            data["left"] = movement_left(state, actor, settings)  # squares the map may still move this turn
         if a.is_attack:
             data["attack_modifier"] = a.attack
             data["mode"] = a.mode

@@ -190,3 +190,12 @@ def test_the_sheet_the_app_edits():
                        ({"statuses": ["Sleepy"]}, "statuses[0]")]:
         with pytest.raises(RuleError, match=field.replace("[", r"\[").replace("]", r"\]")):
             SYSTEM.validate_sheet(sheet(**bad))
+
+
+def test_shooting_a_cover_piece_pays_the_attack_ticks_too():
+    a = person("a", (0, 0), "pc")
+    b = person("b", (5, 0), "npc")
+    u = fight(a, b)
+    r = SYSTEM.attack(req(at(u.state, a), b, "pistol", 3, target_cover={"id": "crate", "material": "wood_thin"}), SeededDice(5))
+    assert SYSTEM.after_attack(u.state, r)["combatants"]["a"]["ticks"] == 5 - 2  # Straight Shot, 2 ticks
+    assert next(o for o in SYSTEM.actions(u.state, a) if o.key == "move").data["left"] == 15
