@@ -152,7 +152,7 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
             if action.key == "grapple":
                 out["hit: Grappled"] = out.get("hit: Grappled", 0) + pa * pd
                 continue
-            key = (tuple(hit_nets), d if crit_basis == "total" else None)
+            key = (tuple(hit_nets), None if crit_basis == "net" else d)
             if key not in cache:
                 crit_b = "net" if crit_basis == "net" else "total"
                 if crit_basis == "always":

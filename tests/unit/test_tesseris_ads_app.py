@@ -29,15 +29,18 @@ SCENARIOS = {
     "club, impact": dict(weapon="club", distance=1),
     "rifle burst": dict(weapon="rifle", distance=5, action="burst_fire", defense="dodge"),
     "pistol, tired target": dict(weapon="pistol", distance=3, target=dict(stamina=3, wounds=2)),
-    "criticals on the total": dict(weapon="knife", distance=1, settings={"critical_basis": "total"}, attacker=dict(agility=6)),
+    "criticals on the attack": dict(weapon="knife", distance=1, settings={"critical_basis": "attack"}, attacker=dict(agility=6)),
     "no defense": dict(weapon="pistol", distance=2, defense="none"),
+    "sword/gunpoint": dict(weapon="knife", distance=1, swordpoint=True),
+    "target in cover, not defending": dict(weapon="rifle", distance=6, defense="none", target_state={"in_cover": True}),
+    "pummel": dict(weapon="knife", distance=1, action="pummel", target=dict(statuses=[{"name": "Pinned", "rounds": None}])),
 }
 
 
 def build(spec):
     spec = dict(spec)
     a = Combatant("a", "Ann", sheet(**spec.pop("attacker", {})), (0, 0), "pc", True)
-    t = Combatant("t", "Tom", sheet(**spec.pop("target", {})), (spec["distance"], 0), "npc")
+    t = Combatant("t", "Tom", sheet(**spec.pop("target", {})), (spec["distance"], 0), "npc", False, spec.pop("target_state", {}))
     weapon, distance = spec.pop("weapon"), spec.pop("distance")
     return req(a, t, weapon, distance, **spec)
 
