@@ -31,7 +31,7 @@ from .data import (
     Action,
 )
 from .health import damage_split, resolve_test
-from .movement import grid_distance
+from .movement import grant, grid_distance
 from .sheet import bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon
 from .status import escalate, names as status_names, status_modifiers
 from .ticks import can_react, refusal, spend, state_of
@@ -614,6 +614,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings,
                         gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=sheet_a.get("statuses"))
     a_state = {**a_state, "aim": 0}
+    if action.key == "hip_fire":  # "Move up to 2x normal movement speed while firing": squares for the map's moves
+        a_state = grant(a_state, sheet_a, "hip_fire")
     if action.stance in ("all_out", "guarded") and action.stance not in a_state["stances"]:
         a_state["stances"] = [*a_state["stances"], action.stance]
     if action.key == "guarded_attack":

@@ -202,3 +202,13 @@ def test_shooting_a_cover_piece_pays_the_attack_ticks_too():
     r = SYSTEM.attack(req(at(u.state, a), b, "pistol", 3, target_cover={"id": "crate", "material": "wood_thin"}), SeededDice(5))
     assert SYSTEM.after_attack(u.state, r)["combatants"]["a"]["ticks"] == 5 - 2  # Straight Shot, 2 ticks
     assert next(o for o in SYSTEM.actions(u.state, a) if o.key == "move").data["left"] == 15
+
+
+def test_hip_fire_gives_twice_the_speed_to_move_while_firing():
+    a, b = person("a", (0, 0), "pc"), person("b", (6, 0), "npc")
+    u = fight(a, b)
+    r = SYSTEM.attack(req(at(u.state, a), at(u.state, b), "rifle", 6, action="hip_fire"), SeededDice(8))
+    after = SYSTEM.after_attack(u.state, r)
+    assert after["combatants"]["a"]["ticks"] == 1 and after["combatants"]["a"]["move_left"] == 6  # 4 ticks, 2x Speed 3
+    m = SYSTEM.move(after, at(after, a), [], 6, [a, b], None, ScriptedDice([]))
+    assert m.state["combatants"]["a"]["ticks"] == 1 and "Hip Fire" in m.log[0]
