@@ -121,7 +121,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     reaching the plain TN but not that is a partial success that drifts
     one area per point short. Bursts and full auto ("Special Ranged
     Attacks") hit once plus once per ``burst_margin_per_extra_hit``
-    points over the TN, up to the bullets fired (a setting).
+    points over the TN, up to the bullets fired (a setting). A shot that
+    reaches the TN but finds no area it can hit is blocked: not a hit.
     """
     setup = attack_setup(request, settings)
     s, weapon, mode, called = setup["settings"], setup["weapon"], setup["mode"], setup["called"]
@@ -129,7 +130,10 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     record = dice.roll(s["roll_dice"], f"{weapon.get('name', 'weapon')} to hit")
     rolls = [record]
     total = record.total + sum(m.value for m in mods)
-    details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called}
+    details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called,
+                     "attacker": request.attacker.id, "target": request.target.id, "weapon": weapon.get("name")}
+    if (request.options or {}).get("due"):
+        details["due"] = request.options["due"]  # the shot of the fight's books this roll answers
     if total < tn:
         return AttackResult(False, f"miss ({total} vs TN {tn})", rolls, mods, [], details)
     hits = hits_for(total, setup)
@@ -165,6 +169,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
                 )
         details.setdefault("hits", []).append(data)
     details["locations"] = locations
+    if not locations:
+        return AttackResult(False, f"blocked ({total} vs TN {tn}): no area can be hit", rolls, mods, effects, details)
     summary = f"hit ({total} vs TN {tn})"
     if locations:
         summary += ": " + ", ".join(locations)
