@@ -67,6 +67,9 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
         raise RuleError("bursts and full auto are not called shots (game setting reading)")
     if called and called not in LOCATIONS:
         raise RuleError(f"unknown location {called!r}")
+    due = opts.get("due")
+    if due and "due" in request.attacker.state and due not in request.attacker.state["due"]:
+        raise RuleError(f"shot {due} is not due now: already rolled, or a shorter action's shots come first")
     tn = int(opts.get("tn", s["ranged_tn"]))
     sheet = request.attacker.sheet
     mods = [Modifier(s["ranged_attribute"].capitalize(), attr(sheet, s["ranged_attribute"]), "sheet")]

@@ -7,6 +7,7 @@ from typing import Any
 from ..dice import DiceSource
 from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField, TurnUpdate
 from . import attack as _attack
+from . import books as _books
 from . import cover as _cover
 from . import health as _health
 from . import movement as _movement
@@ -77,3 +78,8 @@ class PhaseTNSystem(BaseSystem):
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return _turns.act(state, actor, action, combatants, dice, settings, options)
+
+    # -- moving and shooting inside a fight: the rules keep the books (see .books, .movement)
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        return _books.after_attack(state, result, settings)

@@ -100,9 +100,15 @@ def test_two_rounds_of_leroy_and_earl():
                    options={"actions": [{"name": "fire", "target": "leroy"}]})
     up = SYSTEM.act(up.state, by_id(cs, "leroy"), "wait", cs, ScriptedDice([]))
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([1, 1]))
-    (pair,) = up.state["due"]
-    assert (pair["attacker"], pair["shots"], pair["length"]) == ("earl", 2, "round")
-    assert pair["options"]["targeted"] is True
+    assert any("1 shot(s) of the last phase were not rolled: Leroy at Earl" in line for line in up.log)
+    # "he is allowed to fire two shots, instead of the normal one": two shots to roll
+    pair = up.state["due"]
+    assert [(d["attacker"], d["shot"], d["shots"], d["length"]) for d in pair] == [
+        ("earl", 1, 2, "round"), ("earl", 2, 2, "round")]
+    assert all(d["options"]["targeted"] is True for d in pair)
+    # what the app rolls: as an attack command takes them, each naming its shot
+    assert up.due == [{"attacker": "earl", "target": "leroy", "weapon": "Sidearm",
+                       "options": {"mode": "single", "targeted": True, "due": d["id"]}} for d in pair]
     assert (up.round, up.phase) == (3, "phase 1 of 2")
 
 
