@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField, TurnUpdate
+from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, SheetField, TurnUpdate
 from . import attack as _attack
 from . import books as _books
 from . import cover as _cover
@@ -45,8 +45,8 @@ class PhaseTNSystem(BaseSystem):
         """Initiative of one phase, in declaration order (lowest first), "Initiative and Actions"."""
         return _turns.initiative_list(combatants, dice, settings)
 
-    def move_allowance(self, sheet: dict, action: str = "move") -> float:
-        return _movement.move_allowance(sheet, action)
+    def move_allowance(self, sheet: dict, action: str = "move", settings: dict | None = None) -> float:
+        return _movement.move_allowance(sheet, action, settings)
 
     def range_band(self, distance: float, weapon: dict) -> str | None:
         return _attack.range_band(distance, weapon)
@@ -83,3 +83,10 @@ class PhaseTNSystem(BaseSystem):
 
     def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
         return _books.after_attack(state, result, settings)
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        return _movement.movement_left(state, mover, settings)
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        return _movement.move(state, mover, path, cost, combatants, board, dice, settings)

@@ -792,7 +792,16 @@ def act(
     - ``lose_targeting``: a distracting event costs the actor its Targeting.
     """
     s = resolve_settings(settings)
-    opts = options or {}
+    opts = dict(options or {})
+    action, _, arg = action.partition(":")  # the keys actions() lists: "declare:fire", "cancel:a3"...
+    if action == "declare" and arg and not opts.get("actions"):
+        spec = {k: opts[k] for k in ("name", "target", "called", "weapon", "note", "length", "free", "free_roll")
+                if k in opts}
+        if arg != "other":
+            spec["name"] = arg
+        opts["actions"] = [spec]
+    elif action in ("cancel", "change_target") and arg:
+        opts["action"] = arg
     names = _names(combatants, state)
     combat, log = _sync(state["combat"], combatants, s, names)
     log = _dropped(state, names) + log
@@ -873,20 +882,27 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             data["targeted"] = held["target"]
         if "mode" in known:
             data["wild"] = "a shot at a target without Targeting is a wild shot: -2, not called, not aimed"
-        kind = "attack" if "mode" in known else "turn"
-        out.append(ActionOption("declare", known["label"], kind, f"{known['length']} action", not reason, reason, data))
-    out.append(ActionOption("declare", "Other action (describe it, give its length)", "other", "free to minute",
+        kind = "attack" if "mode" in known else "move" if known.get("moves") else "turn"
+        if known.get("moves"):
+            data["allowance"] = s["move_per_phase"]
+        label = "Declare a Move (then move the token)" if known.get("moves") else known["label"]
+        out.append(ActionOption(f"declare:{key}", label, kind, f"{known['length']} action", not reason,
+                                reason, data))
+    out.append(ActionOption("declare:other", "Other action (describe it, give its length)", "other", "free to minute",
                             ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
     out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why))
-    out.append(ActionOption("move", "Move", "move", available=False,
-                            reason="the document gives no movement rates: declare the move as an action with its length"))
+    from .movement import allowance_now  # movement builds on this module
+
+    left, stop = allowance_now(combat, who, s)
+    out.append(ActionOption("move", f"Move ({left:g} of {s['move_per_phase']:g} squares left)",
+                            "move", "phase action", bool(left), "" if left else stop, {"allowance": left}))
     for a in combat["pending"]:
         if a["who"] != who:
             continue
         label = _describe(a, {}, who=False)
-        out.append(ActionOption("cancel", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
+        out.append(ActionOption(f"cancel:{a['id']}", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
         locked = a["length"] not in ("free", "phase")
-        out.append(ActionOption("change_target", f"Change the target of {label}", "turn", "", not locked,
+        out.append(ActionOption(f"change_target:{a['id']}", f"Change the target of {label}", "turn", "", not locked,
                                 f"a {a['length']} action keeps its target: cancel it instead" if locked else "",
                                 {"action": a["id"]}))
     if held:

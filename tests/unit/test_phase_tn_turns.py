@@ -119,7 +119,7 @@ def test_surprised_combatant_sits_out_a_round_then_rolls_reflexes_each_phase():
     cs = fighters({"sentry": {"surprised": True}}, raider=sheet(), sentry=sheet(reflexes=5))
     up = SYSTEM.begin_fight(cs, ScriptedDice([5]))
     assert up.order == ["raider"] and up.state["combatants"]["sentry"]["surprised"]
-    sentry_opts = [o for o in SYSTEM.actions(up.state, by_id(cs, "sentry")) if o.key == "declare"]
+    sentry_opts = [o for o in SYSTEM.actions(up.state, by_id(cs, "sentry")) if o.key.startswith("declare")]
     assert not any(o.available for o in sentry_opts) and "surprised" in sentry_opts[0].reason
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([]))  # the raider declares nothing
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([5]))  # phase 2: still no roll
@@ -146,10 +146,15 @@ def test_actions_follow_the_declaration_rules():
     assert leroy["Target and fire"].available and leroy["Target and fire"].kind == "attack"
     assert not leroy["Full auto"].available and "automatic" in leroy["Full auto"].reason
     assert not leroy["Aim"].available and "wild shot" in leroy["Aim"].reason
-    assert not leroy["Move"].available
-    up = SYSTEM.act(up.state, by_id(cs, "leroy"), "declare", cs, ScriptedDice([]),
-                    options={"actions": [{"name": "target_and_fire", "target": "earl"}]})
-    mine = {o.key: o for o in SYSTEM.actions(up.state, by_id(cs, "leroy")) if o.key in ("cancel", "change_target")}
+    assert leroy["Move (3 of 3 squares left)"].available  # in his turn to declare, a Move is his action
+    assert not earl["Move (0 of 3 squares left)"].available
+    keys = [o.key for o in SYSTEM.actions(up.state, by_id(cs, "leroy"))]
+    assert len(keys) == len(set(keys))  # each key is what act takes back
+    up = SYSTEM.act(up.state, by_id(cs, "leroy"), "declare:target_and_fire", cs, ScriptedDice([]),
+                    options={"target": "earl"})
+    assert [(a["name"], a["target"]) for a in up.state["combat"]["pending"]] == [("target_and_fire", "earl")]
+    mine = {o.key.split(":")[0]: o for o in SYSTEM.actions(up.state, by_id(cs, "leroy"))
+            if o.key.startswith(("cancel", "change_target"))}
     assert mine["cancel"].available
     assert not mine["change_target"].available and "cancel it instead" in mine["change_target"].reason
     with pytest.raises(RuleError, match="cancel it instead"):
