@@ -24,6 +24,8 @@ class PhaseTNSystem(BaseSystem):
     diagonal = "chebyshev"
     sheet_template = "sheets/_phase_tn.html"
     help_template = "help/phase_tn.html"
+    #: wounds are what the rules set: the GM records them, the attack results add them
+    gm_only_fields = ("flesh", "trauma")
 
     ACTIONS = ACTIONS
     LENGTHS = LENGTHS
@@ -37,6 +39,9 @@ class PhaseTNSystem(BaseSystem):
 
     def default_sheet(self) -> dict:
         return _sheet.default_sheet()
+
+    def validate_sheet(self, sheet: dict) -> None:
+        _sheet.validate_sheet(sheet)
 
     def derived(self, sheet: dict, settings: dict | None = None) -> dict:
         return _sheet.derived(sheet, settings)
@@ -90,3 +95,8 @@ class PhaseTNSystem(BaseSystem):
     def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
              board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
         return _movement.move(state, mover, path, cost, combatants, board, dice, settings)
+
+    # -- what every screen shows on the token (see .health)
+
+    def badges(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> list[dict]:
+        return _health.badges(sheet, state, settings)

@@ -520,7 +520,7 @@ def _view(combat: dict, names: dict | None = None, due: list[dict] | None = None
             "declared": who in combat["declared"],
             "surprised": who in combat["surprise"],
             "waiting": is_waiting(combat, who),
-            "waiting_on": [f"{_describe(a, names, who=False)} ({a['length']} action)" for a in mine
+            "waiting_on": [_describe(a, names, who=False) for a in mine
                            if a["length"] != "free" and a["resolves_phase"] >= combat["phase"]],
             "pending": [a["id"] for a in mine],
             "due": [d["id"] for d in (due or []) if d["attacker"] == who and d["id"] in now],
