@@ -1,8 +1,9 @@
 """The fight's books after a shot (*Phase/TN Combat Sequence*, "Initiative and Actions", "Ranged Attacks").
 
-The shots that resolve at a phase's end are listed in ``state["due"]`` (see
+The shots that resolve at a phase's end are listed in ``state["shots"]`` (see
 :func:`.turns.next_turn`), one entry a shot, with the group of its action's
-length. :func:`after_attack` strikes the rolled shot off. Shorter actions
+length; ``state["due"]`` is :func:`.turns.due_now` of them, the list the app
+rolls from, as an ``attack`` command takes them. :func:`after_attack` strikes the rolled shot off. Shorter actions
 resolve before longer ones, so when the last shot of one length is rolled
 the next length's shots come due, without those whose shooter that volley
 took out of the fight; shots of one length are simultaneous, so a shooter
@@ -57,7 +58,7 @@ def after_attack(state: dict, result: AttackResult, settings: dict | None = None
     new = copy.deepcopy(state)
     combat = new["combat"]
     struck = _strike(new.get("struck") or {}, result)
-    due = new.get("due") or []
+    due = new.get("shots") or []
     now = {d["options"]["due"] for d in due_now(due)}
     wanted = result.details.get("due")
     shot = next((d for d in due if d["id"] == wanted and d["id"] in now), None)
@@ -80,7 +81,8 @@ def after_attack(state: dict, result: AttackResult, settings: dict | None = None
             del combat["targeting"][attacker]  # switching targets loses the Targeting
         else:
             held["aims"] = 0  # the shot uses up the aim
-    new["due"] = due
+    new["shots"] = due
+    new["due"] = due_now(due)
     new["struck"] = struck
     new["combatants"] = _view(combat, new.get("names") or {}, due)
     return new

@@ -561,7 +561,8 @@ def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due
         "combat": combat,
         "names": dict(names),
         "combatants": _view(combat, names, due),
-        "due": due,
+        "shots": due,
+        "due": due_now(due),
         "resolved": list(resolved or []),
         "struck": dict(struck or {}),
         "stage": "declare" if current else "resolve",
@@ -684,9 +685,11 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     the next one is current. Then ("Initiative and Actions") what ends this
     phase resolves, free before phase before round before turn before
     minute, the same length together: the non-attacks go to ``log``, the
-    shots to ``state["due"]`` (attacker, target, weapon, number of shots
-    and the :class:`AttackRequest` options) for the app to roll with
-    ``attack``; shots of the same length are simultaneous. The clock
+    shots to ``state["shots"]``, one entry a shot (``id``, attacker, target,
+    weapon, ``shot`` of ``shots``, ``group`` and ``length``, the
+    :class:`AttackRequest` options); ``state["due"]`` and ``TurnUpdate.due``
+    are those of the shortest length still to roll, as ``attack`` takes them
+    (see :mod:`.books`); shots of the same length are simultaneous. The clock
     advances a phase (a new round when the round's phases are done), the
     surprised roll, and initiative is rolled for the new declarations.
     """
@@ -698,8 +701,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     if current is not None:
         combat = declare(combat, current, [], s)
         log.append(f"{names.get(current, current)} declares no new action.")
-        return _update(combat, s, names, [], log, state.get("due", []), state.get("resolved", []), state.get("struck"))
-    unrolled = state.get("due") or []
+        return _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []), state.get("struck"))
+    unrolled = state.get("shots") or []
     if unrolled:
         log.append(f"{len(unrolled)} shot(s) of the last phase were not rolled: "
                    + "; ".join(f"{names.get(d['attacker'], d['attacker'])} at {names.get(d['target'], d['target'])}"
@@ -842,7 +845,7 @@ def act(
         raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
     if next_declarer(combat) is None:
         log.append("Declarations are done: the phase resolves next.")
-    return _update(combat, s, names, rolls, log, state.get("due", []), state.get("resolved", []), state.get("struck"))
+    return _update(combat, s, names, rolls, log, state.get("shots", []), state.get("resolved", []), state.get("struck"))
 
 
 def _has_weapon(sheet: dict, modes) -> bool:

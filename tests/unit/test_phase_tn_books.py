@@ -62,14 +62,14 @@ def test_shorter_actions_are_rolled_first_and_a_shooter_who_falls_to_them_does_n
     up = phase_two(cs, {"ann": [{"name": "fire", "target": "bob"}], "cy": [{"name": "fire", "target": "ann"}]})
     # the phase actions are due now; Bob's full auto (a round action) waits for them
     assert sorted(d["attacker"] for d in up.due) == ["ann", "cy"]
-    assert [d["length"] for d in up.state["due"]] == ["phase", "phase", "round"]
+    assert [d["length"] for d in up.state["shots"]] == ["phase", "phase", "round"]
     assert up.state["combatants"]["bob"]["due"] == []
     ann_shot = next(d for d in up.due if d["attacker"] == "ann")
     state = SYSTEM.after_attack(up.state, shot("ann", "bob", ann_shot["options"]["due"], out_cold("bob")))
     json.dumps(state)
     cy_shot = next(d for d in up.due if d["attacker"] == "cy")
     state = SYSTEM.after_attack(state, shot("cy", "ann", cy_shot["options"]["due"]))
-    assert state["due"] == []  # Bob went down before his full auto resolved
+    assert state["shots"] == [] and state["due"] == []  # Bob went down before his full auto resolved
     bob = {**cs[1].sheet, "trauma": {"head": 1}}
     cs[1] = Combatant("bob", "Bob", bob)
     after = SYSTEM.next_turn(state, cs, SeededDice(3))
@@ -82,12 +82,15 @@ def test_shots_of_one_length_are_simultaneous_a_shooter_hit_by_one_still_fires()
     cy_shot = next(d for d in up.due if d["attacker"] == "cy")
     state = SYSTEM.after_attack(up.state, shot("cy", "ann", cy_shot["options"]["due"], out_cold("ann")))
     # Ann fell to a shot of the same length: her shot at Bob is still due
-    assert [d["attacker"] for d in state["due"] if d["length"] == "phase"] == ["ann"]
-    assert state["combatants"]["ann"]["due"] == [state["due"][0]["id"]]
-    state = SYSTEM.after_attack(state, shot("ann", "bob", state["due"][0]["id"]))
+    assert [d["attacker"] for d in state["shots"] if d["length"] == "phase"] == ["ann"]
+    assert state["combatants"]["ann"]["due"] == [state["shots"][0]["id"]]
+    state = SYSTEM.after_attack(state, shot("ann", "bob", state["shots"][0]["id"]))
     # the phase actions are done: Bob's full auto is due now
-    assert [(d["attacker"], d["length"]) for d in state["due"]] == [("bob", "round")]
-    assert state["combatants"]["bob"]["due"] == [state["due"][0]["id"]]
+    assert [(d["attacker"], d["length"]) for d in state["shots"]] == [("bob", "round")]
+    # state["due"] is always the app's list, as an attack command takes it
+    assert state["due"] == [{"attacker": "bob", "target": "ann", "weapon": "SMG",
+                             "options": {"mode": "full_auto", "targeted": False, "due": state["shots"][0]["id"]}}]
+    assert state["combatants"]["bob"]["due"] == [state["shots"][0]["id"]]
 
 
 def test_a_rolled_shot_is_struck_off_and_cannot_be_rolled_twice():

@@ -67,7 +67,7 @@ def test_two_rounds_of_leroy_and_earl():
         ("free", [("earl", "draw")]),
         ("phase", [("leroy", "draw"), ("earl", "target")]),
     ]
-    assert up.state["due"] == []
+    assert up.state["shots"] == []
     assert (up.round, up.phase, up.order, up.current) == (1, "phase 2 of 2", ["leroy", "earl"], "leroy")
     assert up.state["combatants"]["earl"]["targeting"] == {"earl": {"target": "leroy", "acquired_phase": 1}}
     assert "Leroy: initiative 14." in up.log and "Earl: initiative 22." in up.log
@@ -79,7 +79,7 @@ def test_two_rounds_of_leroy_and_earl():
     # end of phase 2 (and of round 1): Earl's shot is due, targeted and called; round 2
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([2, 2]))
     assert [g["length"] for g in up.state["resolved"]] == ["free", "phase"]
-    (shot,) = up.state["due"]
+    (shot,) = up.state["shots"]
     assert (shot["attacker"], shot["target"], shot["shots"]) == ("earl", "leroy", 1)
     assert shot["options"] == {"mode": "single", "targeted": True, "called": "head"}
     assert (up.round, up.phase) == (2, "phase 1 of 2") and "Round 2" in up.log
@@ -91,7 +91,7 @@ def test_two_rounds_of_leroy_and_earl():
     up = SYSTEM.act(up.state, by_id(cs, "earl"), "declare", cs, ScriptedDice([]),
                     options={"actions": [{"name": "target_and_fire", "target": "leroy"}]})
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([6]))
-    (wild,) = up.state["due"]
+    (wild,) = up.state["shots"]
     assert wild["attacker"] == "leroy" and wild["options"]["targeted"] is False
     # phase 2 of round 2: Earl waits for his round action, so only Leroy rolls and declares
     assert up.order == ["leroy"] and up.state["combatants"]["earl"]["waiting"]
@@ -102,7 +102,7 @@ def test_two_rounds_of_leroy_and_earl():
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([1, 1]))
     assert any("1 shot(s) of the last phase were not rolled: Leroy at Earl" in line for line in up.log)
     # "he is allowed to fire two shots, instead of the normal one": two shots to roll
-    pair = up.state["due"]
+    pair = up.state["shots"]
     assert [(d["attacker"], d["shot"], d["shots"], d["length"]) for d in pair] == [
         ("earl", 1, 2, "round"), ("earl", 2, 2, "round")]
     assert all(d["options"]["targeted"] is True for d in pair)
@@ -232,7 +232,7 @@ def test_any_fight_keeps_json_state_and_declaration_order(seed, plan):
         if up.current is None:
             up = SYSTEM.next_turn(up.state, cs, dice)
             phases_seen += 1
-            for shot in up.state["due"]:
+            for shot in up.state["shots"]:
                 assert shot["length"] in ("phase", "round")
             assert up.round == (phases_seen - 1) // 2 + 1
             continue
