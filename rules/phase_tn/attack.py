@@ -37,13 +37,36 @@ def weapon_of(sheet: dict, name: str | None) -> dict:
     raise RuleError(f"no weapon named {name!r} on the sheet")
 
 
+def _with_books(request: AttackRequest) -> dict:
+    """The request's options, checked against the fight's books (``Combatant.state``) when
+    there are some: a shot the books owe (``options["due"]``) is fired as the books say (its
+    target, weapon, mode, Targeting, called area and aim as they stood when it resolved); any
+    other shot in a fight is targeted only if the shooter holds the Targeting on its target
+    (a request may waive the Targeting, not claim it)."""
+    opts = dict(request.options or {})
+    books = request.attacker.state or {}
+    due = opts.get("due")
+    if due and "due" in books:
+        owed = books["due"].get(due) if isinstance(books["due"], dict) else None
+        if owed is None:
+            raise RuleError(f"shot {due} is not due now: already rolled, or a shorter action's shots come first")
+        if owed["target"] != request.target.id or (request.weapon or owed.get("weapon")) != owed.get("weapon"):
+            raise RuleError(f"shot {due} is at {owed['target']} with {owed.get('weapon')}: it was declared so")
+        for key in ("mode", "targeted", "called", "aim"):
+            opts.pop(key, None)
+        opts.update(owed["options"])
+    elif "targeting" in books and opts.get("targeted"):
+        opts["targeted"] = is_targeted(books["targeting"], request.attacker.id, request.target.id)
+    return opts
+
+
 def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
     """Everything an attack and its odds share: settings, weapon, mode, targeting, TNs and modifiers.
 
     The game's settings come from ``settings`` or ``request.options["settings"]``
     (the first wins where both set a key), over :func:`.data.default_settings`.
     """
-    opts = request.options or {}
+    opts = _with_books(request)
     s = resolve_settings({**(opts.get("settings") or {}), **(settings or {})})
     weapon = weapon_of(request.attacker.sheet, request.weapon)
     if weapon.get("melee"):
@@ -67,9 +90,6 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
         raise RuleError("bursts and full auto are not called shots (game setting reading)")
     if called and called not in LOCATIONS:
         raise RuleError(f"unknown location {called!r}")
-    due = opts.get("due")
-    if due and "due" in request.attacker.state and due not in request.attacker.state["due"]:
-        raise RuleError(f"shot {due} is not due now: already rolled, or a shorter action's shots come first")
     tn = int(opts.get("tn", s["ranged_tn"]))
     sheet = request.attacker.sheet
     mods = [Modifier(s["ranged_attribute"].capitalize(), attr(sheet, s["ranged_attribute"]), "sheet")]

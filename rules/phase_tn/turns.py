@@ -523,7 +523,8 @@ def _view(combat: dict, names: dict | None = None, due: list[dict] | None = None
             "waiting_on": [_describe(a, names, who=False) for a in mine
                            if a["length"] != "free" and a["resolves_phase"] >= combat["phase"]],
             "pending": [a["id"] for a in mine],
-            "due": [d["id"] for d in (due or []) if d["attacker"] == who and d["id"] in now],
+            "due": {d["id"]: {"target": d["target"], "weapon": d.get("weapon"), "options": d["options"]}
+                    for d in (due or []) if d["attacker"] == who and d["id"] in now},
             "moved": moved.get("spent", 0) if moved.get("phase") == combat["phase"] else 0,
         }
     return out

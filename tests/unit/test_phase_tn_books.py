@@ -63,7 +63,7 @@ def test_shorter_actions_are_rolled_first_and_a_shooter_who_falls_to_them_does_n
     # the phase actions are due now; Bob's full auto (a round action) waits for them
     assert sorted(d["attacker"] for d in up.due) == ["ann", "cy"]
     assert [d["length"] for d in up.state["shots"]] == ["phase", "phase", "round"]
-    assert up.state["combatants"]["bob"]["due"] == []
+    assert up.state["combatants"]["bob"]["due"] == {}
     ann_shot = next(d for d in up.due if d["attacker"] == "ann")
     state = SYSTEM.after_attack(up.state, shot("ann", "bob", ann_shot["options"]["due"], out_cold("bob")))
     json.dumps(state)
@@ -83,14 +83,14 @@ def test_shots_of_one_length_are_simultaneous_a_shooter_hit_by_one_still_fires()
     state = SYSTEM.after_attack(up.state, shot("cy", "ann", cy_shot["options"]["due"], out_cold("ann")))
     # Ann fell to a shot of the same length: her shot at Bob is still due
     assert [d["attacker"] for d in state["shots"] if d["length"] == "phase"] == ["ann"]
-    assert state["combatants"]["ann"]["due"] == [state["shots"][0]["id"]]
+    assert list(state["combatants"]["ann"]["due"]) == [state["shots"][0]["id"]]
     state = SYSTEM.after_attack(state, shot("ann", "bob", state["shots"][0]["id"]))
     # the phase actions are done: Bob's full auto is due now
     assert [(d["attacker"], d["length"]) for d in state["shots"]] == [("bob", "round")]
     # state["due"] is always the app's list, as an attack command takes it
     assert state["due"] == [{"attacker": "bob", "target": "ann", "weapon": "SMG",
                              "options": {"mode": "full_auto", "targeted": False, "due": state["shots"][0]["id"]}}]
-    assert state["combatants"]["bob"]["due"] == [state["shots"][0]["id"]]
+    assert list(state["combatants"]["bob"]["due"]) == [state["shots"][0]["id"]]
 
 
 def test_a_rolled_shot_is_struck_off_and_cannot_be_rolled_twice():
@@ -120,3 +120,23 @@ def test_targeting_holds_on_the_target_fired_at_and_is_lost_on_a_switch():
     # a shot at Cy (a GM's ruling, not a declared one) switches targets
     state = SYSTEM.after_attack(state, shot("ann", "cy"))
     assert state["combatants"]["ann"]["targeting"] == {} and state["combatants"]["ann"]["targeting_name"] is None
+
+
+def test_a_due_shot_is_fired_as_the_books_say_and_a_request_cannot_claim_targeting():
+    """The app sends what the player chose; the rules fire the declared shot: its target,
+    weapon, and the Targeting as it stood when the shot resolved ("Ranged Attacks")."""
+    cs = fighters()
+    up = phase_two(cs, {"cy": [{"name": "fire", "target": "ann"}]})
+    (cy_shot,) = [d for d in up.due if d["attacker"] == "cy"]
+    cy = Combatant("cy", "Cy", cs[2].sheet, state=dict(up.state["combatants"]["cy"]))
+    ann = Combatant("ann", "Ann", cs[0].sheet, state=dict(up.state["combatants"]["ann"]))
+    bob = Combatant("bob", "Bob", cs[1].sheet, state=dict(up.state["combatants"]["bob"]))
+    forged = {**cy_shot["options"], "targeted": False, "called": None}
+    result = SYSTEM.attack(AttackRequest(cy, ann, weapon=cy_shot["weapon"], options=forged), SeededDice(5))
+    assert result.details["targeted"] is True  # Cy targeted Ann in phase 1: the books say so
+    with pytest.raises(RuleError, match="it was declared so"):
+        SYSTEM.attack(AttackRequest(cy, bob, weapon=cy_shot["weapon"], options=cy_shot["options"]), SeededDice(5))
+    # a shot the books do not owe: Bob holds no Targeting on Cy, a request cannot claim it
+    result = SYSTEM.attack(AttackRequest(bob, cy, weapon="SMG", options={"targeted": True}), SeededDice(5))
+    assert result.details["targeted"] is False
+    assert any(m.label == "wild shot" for m in result.modifiers)
