@@ -108,6 +108,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
         del combat["targeting"][shooter]
         log.append(f"{names.get(shooter, shooter)} loses the Targeting on {names.get(target, target)}: "
                    "the line of sight is broken.")
-    update = _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []), state.get("struck"))
+    update = _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
+                     state.get("struck"))
     left_now = max(0, s["move_per_phase"] - spent)
     return MoveResult(state=update.state, cost=cost, left=left_now, provokes=[], log=log)

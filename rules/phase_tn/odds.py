@@ -56,7 +56,8 @@ def odds(request: AttackRequest, settings: dict | None = None) -> dict:
     if called:
         for total, p in dist.items():
             if total >= tn:
-                area = landing(called_shot_drift_with(called, max(0, called_tn - total), first_arm), impossible, first_arm)
+                drift = called_shot_drift_with(called, max(0, called_tn - total), first_arm)
+                area = landing(drift, impossible, first_arm)
                 locations[area] += p
                 landed[0 if area is None else 1] += p
         out["called_location"] = _odds.at_least(dist, called_tn)
@@ -84,7 +85,8 @@ def odds(request: AttackRequest, settings: dict | None = None) -> dict:
     if setup["mode"] == "single":
         outcomes += [{"label": f"hit: {area}", "p": p} for area, p in out["locations"].items() if p > TINY]
     else:
-        outcomes += [{"label": f"hit: {n} hit{'s' if n > 1 else ''}", "p": p} for n, p in sorted(landed.items()) if p > TINY]
+        outcomes += [{"label": f"hit: {n} hit{'s' if n > 1 else ''}", "p": p}
+                     for n, p in sorted(landed.items()) if p > TINY]
     if blocked > TINY:
         outcomes.append({"label": "blocked", "p": blocked})
     rest = sum(o["p"] for o in outcomes[1:])

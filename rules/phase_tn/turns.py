@@ -572,7 +572,10 @@ def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due
         due=due_now(due),
         state=state,
         round=clock(combat["phase"], s)["round"],
-        order=list(combat["order"]),
+        # everyone in the fight (the app hands these back as the combatants of the next call):
+        # this phase's declarers, lowest initiative first, then who does not declare this
+        # phase (waiting on an action, surprised)
+        order=list(combat["order"]) + [w for w in combat["combatants"] if w not in combat["order"]],
         current=current,
         phase=_label(combat, s),
         rolls=rolls,
@@ -702,7 +705,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     if current is not None:
         combat = declare(combat, current, [], s)
         log.append(f"{names.get(current, current)} declares no new action.")
-        return _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []), state.get("struck"))
+        return _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
+                       state.get("struck"))
     unrolled = state.get("shots") or []
     if unrolled:
         log.append(f"{len(unrolled)} shot(s) of the last phase were not rolled: "
@@ -846,7 +850,8 @@ def act(
         raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
     if next_declarer(combat) is None:
         log.append("Declarations are done: the phase resolves next.")
-    return _update(combat, s, names, rolls, log, state.get("shots", []), state.get("resolved", []), state.get("struck"))
+    return _update(combat, s, names, rolls, log, state.get("shots", []), state.get("resolved", []),
+                   state.get("struck"))
 
 
 def _has_weapon(sheet: dict, modes) -> bool:

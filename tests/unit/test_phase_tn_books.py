@@ -20,7 +20,8 @@ SMG = {"name": "SMG", "skill": "handguns", "damage": "2d6", "mode": "auto"}
 def fighters():
     sheet = SYSTEM.default_sheet()
     auto = {**SYSTEM.default_sheet(), "weapons": [dict(SMG)]}
-    return [Combatant("ann", "Ann", sheet), Combatant("bob", "Bob", auto), Combatant("cy", "Cy", SYSTEM.default_sheet())]
+    return [Combatant("ann", "Ann", sheet), Combatant("bob", "Bob", auto),
+            Combatant("cy", "Cy", SYSTEM.default_sheet())]
 
 
 def declare_all(up, cs, plan):
@@ -105,7 +106,8 @@ def test_a_rolled_shot_is_struck_off_and_cannot_be_rolled_twice():
     state = SYSTEM.after_attack(up.state, result)
     again = Combatant("ann", "Ann", cs[0].sheet, state=dict(state["combatants"]["ann"]))
     with pytest.raises(RuleError, match="not due now"):
-        SYSTEM.attack(AttackRequest(again, bob, weapon=ann_shot["weapon"], options=ann_shot["options"]), ScriptedDice([5]))
+        SYSTEM.attack(AttackRequest(again, bob, weapon=ann_shot["weapon"], options=ann_shot["options"]),
+                      ScriptedDice([5]))
 
 
 def test_targeting_holds_on_the_target_fired_at_and_is_lost_on_a_switch():

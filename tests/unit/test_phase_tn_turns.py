@@ -94,7 +94,8 @@ def test_two_rounds_of_leroy_and_earl():
     (wild,) = up.state["shots"]
     assert wild["attacker"] == "leroy" and wild["options"]["targeted"] is False
     # phase 2 of round 2: Earl waits for his round action, so only Leroy rolls and declares
-    assert up.order == ["leroy"] and up.state["combatants"]["earl"]["waiting"]
+    assert up.state["combat"]["order"] == ["leroy"] and up.state["combatants"]["earl"]["waiting"]
+    assert up.order == ["leroy", "earl"]  # the fight's order lists who does not declare last
     with pytest.raises(RuleError, match="waiting"):
         SYSTEM.act(up.state, by_id(cs, "earl"), "declare", cs, ScriptedDice([]),
                    options={"actions": [{"name": "fire", "target": "leroy"}]})
@@ -118,19 +119,20 @@ def test_surprised_combatant_sits_out_a_round_then_rolls_reflexes_each_phase():
     phase it failed."""
     cs = fighters({"sentry": {"surprised": True}}, raider=sheet(), sentry=sheet(reflexes=5))
     up = SYSTEM.begin_fight(cs, ScriptedDice([5]))
-    assert up.order == ["raider"] and up.state["combatants"]["sentry"]["surprised"]
+    assert up.state["combat"]["order"] == ["raider"] and up.state["combatants"]["sentry"]["surprised"]
+    assert up.order == ["raider", "sentry"]
     sentry_opts = [o for o in SYSTEM.actions(up.state, by_id(cs, "sentry")) if o.key.startswith("declare")]
     assert not any(o.available for o in sentry_opts) and "surprised" in sentry_opts[0].reason
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([]))  # the raider declares nothing
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([5]))  # phase 2: still no roll
-    assert up.order == ["raider"]
+    assert up.state["combat"]["order"] == ["raider"]
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([]))
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([2, 5]))  # round 2: 2 + 5 = 7, failed
-    assert up.round == 2 and up.order == ["raider"]
+    assert up.round == 2 and up.state["combat"]["order"] == ["raider"]
     assert any("Reflexes roll against surprise 7 vs TN 8, still surprised" in line for line in up.log)
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([]))
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([2, 5, 4]))  # 2 + 5 + 1 = 8: may declare
-    assert set(up.order) == {"raider", "sentry"} and not up.state["combatants"]["sentry"]["surprised"]
+    assert set(up.state["combat"]["order"]) == {"raider", "sentry"} and not up.state["combatants"]["sentry"]["surprised"]
 
 
 def test_actions_follow_the_declaration_rules():
@@ -247,3 +249,18 @@ def test_any_fight_keeps_json_state_and_declaration_order(seed, plan):
                 up = SYSTEM.act(up.state, actor, "declare", cs, dice, options={"actions": specs[step]})
         except RuleError:
             up = SYSTEM.act(up.state, actor, "wait", cs, dice)
+
+
+def test_who_waits_or_is_surprised_stays_in_the_fight_the_app_hands_back():
+    """The app passes the combatants of ``TurnUpdate.order`` to the next call: a combatant
+    waiting on a round action ("Initiative and Actions") or surprised ("Combat Sequence")
+    declares nothing this phase but is still in the fight."""
+    cs = fighters({"sentry": {"surprised": True}}, leroy=LEROY, earl=EARL, sentry=sheet())
+    up = SYSTEM.begin_fight(cs, ScriptedDice([5, 8]))
+    up = SYSTEM.act(up.state, by_id(cs, "leroy"), "declare:first aid", cs, ScriptedDice([]), options={"length": "round"})
+    up = SYSTEM.act(up.state, by_id(cs, "earl"), "wait", cs, ScriptedDice([]))
+    up = SYSTEM.next_turn(up.state, [by_id(cs, w) for w in up.order], ScriptedDice([5]))
+    assert up.state["combat"]["order"] == ["earl"] and set(up.order) == {"earl", "leroy", "sentry"}
+    up = SYSTEM.next_turn(up.state, [by_id(cs, w) for w in up.order], ScriptedDice([5, 5, 5]))
+    assert set(up.state["combat"]["combatants"]) == {"leroy", "earl", "sentry"}
+    assert not any("left the fight" in line for line in up.log)
