@@ -403,6 +403,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     a, t = request.attacker, request.target
     wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
     ctx = _Ctx(request, st)
+    if a.state.get("maneuver") in MANEUVERS and int_of(a.state.get("attacks")) > 0:  # "Maneuvers": one a turn
+        raise RuleError(f"{a.name} has made the attack of {MANEUVERS[a.state['maneuver']].name} this turn")
     if weapon.get("area"):
         return _area_attack(ctx, dice, wname, weapon)
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)
@@ -413,7 +415,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             summary=f"{a.name} feints {t.name}: " + (f"-{fr['margin']} to {t.name}'s defense against the next attack"
                                                       if fr["margin"] else "no effect"),
             rolls=fr["rolls"], modifiers=[], effects=fr["effects"],
-            details={"target": t.id, "attacker": a.id, "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
+            details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
+                     "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
     if maneuver == "all_out_attack_ranged" and variant == "suppression_fire":
         raise RuleNotImplemented("Suppression Fire attacks whoever enters the area later: roll those attacks "
                                  "with skill 8 + the rapid fire bonus (see the help page)")
@@ -479,7 +482,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         rolls=[r for r in ctx.rolls if r is not None],
         modifiers=mods,
         effects=ctx.effects,
-        details={"target": t.id, "attacker": a.id, "attacks": results, "injury": total,
+        details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
+                 "attacks": results, "injury": total,
                  "hp_after": hp_now, "settings": st},
     )
 
@@ -562,5 +566,6 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     summary = (f"{a.name} attacks an area around {t.name}: {chk.roll.total if chk.roll else '?'} vs {chk.effective} "
                f"({chk.result}); " + "; ".join(notes + [f"{r['target']}: {r['injury']} injury" for r in per_target]))
     return AttackResult(hit=bool(per_target), summary=summary, rolls=ctx.rolls, modifiers=mods, effects=ctx.effects,
-                        details={"target": t.id, "attacker": a.id, "check": chk.to_dict(), "centre": centre,
+                        details={"target": t.id, "attacker": a.id, "maneuver": facts["maneuver"],
+                                 "variant": facts["variant"], "check": chk.to_dict(), "centre": centre,
                                  "scatter": scatter, "damage": per_target, "injury": total, "settings": ctx.settings})
