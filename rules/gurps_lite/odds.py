@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from .. import odds as _odds
 from ..system import AttackRequest, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_modifiers, own_copy, rapid_strike_penalty
+from .attack import attack_info, attack_modifiers, is_suppression, own_copy, rapid_strike_penalty
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
@@ -87,9 +87,6 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     if weapon.get("area"):
         raise RuleNotImplemented("odds of area attacks (scatter) are not computed")
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)
-    if maneuver == "all_out_attack_ranged" and variant == "suppression_fire":
-        raise RuleNotImplemented("Suppression Fire attacks whoever enters the area later: roll those attacks "
-                                 "with skill 8 + the rapid fire bonus (see the help page)")
     whole = attack_outcomes(request, wname, weapon, st)
     if maneuver == "feint":
         base, _label, mods, cap, _facts = attack_modifiers(request, wname, weapon, st)
@@ -104,6 +101,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     base, blabel, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
     location = facts["location"]
     shots = max(1, int_of(opts.get("shots", 1)))
+    if is_suppression(maneuver, variant):  # the whole RoF at whoever enters the area
+        shots = int_of(weapon.get("rof"), 1)
     if opts.get("rapid_strike") and facts["ranged"]:  # the first attack's share of the RoF
         split = rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** int_of(opts["rapid_strike"]), opts.get("shots"))
         shots = split[0]

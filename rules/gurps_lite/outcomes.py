@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_modifiers, rapid_strike_penalty
+from .attack import attack_info, attack_modifiers, is_suppression, rapid_strike_penalty
 from .checks import THREE_D6, contest_key, effective_skill, is_success, roll_result, success_chance
 from .data import LOCATIONS, S_ATTACK, S_RANGED
 from .defenses import available_defenses, defense_level, record_defense
@@ -122,6 +122,8 @@ def _plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[str, d
     a = request.attacker
     maneuver, variant, _ = chosen_maneuver(opts, a.state)
     ranged = weapon_kind(weapon) in ("ranged", "thrown")
+    if is_suppression(maneuver, variant):
+        return [(wname, weapon, [], int_of(weapon.get("rof"), 1))]
     if opts.get("rapid_strike"):
         levels = int_of(opts["rapid_strike"])
         shots: list[int | None] = [None] * (2 ** levels)

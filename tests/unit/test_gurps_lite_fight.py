@@ -118,6 +118,12 @@ def test_entering_an_area_under_suppression_fire_provokes_the_shooter():
     u = S.act(u.state, at(u.state, a), "move", [a, b], SeededDice(1))
     passing = S.move(u.state, at(u.state, a), [(1, 1), (2, 1), (3, 1), (4, 1)], 3, [a, b], None, SeededDice(1))
     assert passing.provokes == ["b"] and "Suppression Fire" in passing.log[-1]
+    # the app rolls the provoked attack: skill 8 + 2, as often as tokens enter the area
+    shot = S.attack(AttackRequest(at(passing.state, b), at(passing.state, a), "SMG", 2), SeededDice(3))
+    assert shot.details["attacks"][0]["check"]["effective"] == 10
+    after = S.after_attack(passing.state, shot)
+    again = S.attack(AttackRequest(at(after, b), at(after, a), "SMG", 2), SeededDice(4))
+    assert again.details["maneuver"] == "all_out_attack_ranged"
     around = S.move(u.state, at(u.state, a), [(1, 1), (2, 2), (2, 3)], 3, [a, b], None, SeededDice(1))
     assert around.provokes == []
 

@@ -16,8 +16,13 @@ from rules.system import AttackRequest, Combatant
 S = rules.get("gurps_lite")
 
 
+SMG = {"skill": "Guns (Pistol)", "damage": "2d", "type": "pi", "kind": "ranged", "rof": 10, "rcl": 2, "max": 200}
+
+
 def request(weapon, distance=1, options=None, target_state=None, attacker_state=None, target_sheet=None):
-    a = Combatant("a", "Ann", S.default_sheet(), (1, 1), "pc", True, state=dict(attacker_state or {}))
+    sheet = S.default_sheet()
+    sheet["weapons"]["SMG"] = SMG
+    a = Combatant("a", "Ann", sheet, (1, 1), "pc", True, state=dict(attacker_state or {}))
     b = Combatant("b", "Bob", target_sheet or S.default_sheet(), (1 + distance, 1), "npc",
                   state=dict(target_state or {}))
     return AttackRequest(a, b, weapon, distance, None, dict(options or {}))
@@ -39,6 +44,8 @@ SCENARIOS = {
         "Broadsword", 1, {"maneuver": "all_out_attack", "variant": "double"}, {"maneuver": "all_out_attack"}, {}),
     "all-out attack (feint)": ("Broadsword", 1, {"maneuver": "all_out_attack", "variant": "feint"}, {}, {}),
     "feint": ("Broadsword", 1, {"maneuver": "feint"}, {}, {}),
+    "suppression fire on whoever enters the area": (
+        "SMG", 4, {"maneuver": "all_out_attack_ranged", "variant": "suppression_fire"}, {}, {}),
     "double defense": ("Broadsword", 1, {"second_defense": {"type": "dodge"}},
                        {"maneuver": "all_out_defense", "variant": "double"}, {}),
 }
