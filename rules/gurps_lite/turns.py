@@ -494,6 +494,8 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
         cs["concentrating"] = str(opts.get("task") or "a mental task")
     elif key == "all_out_attack_ranged" and variant == "suppression_fire":
         cs["suppressing"] = _suppression_area(actor, cs, opts)
+        if not cs["suppressing"]["cells"]:
+            steps.log.append(f"{actor.name}'s Suppression Fire names no squares: the GM calls its attacks")
     # a stunned token's Do Nothing is forced on it: it keeps its (stunned) defenses
     forced = key == "do_nothing" and "stunned" in conditions_of(actor.sheet, cs)
     cs.update(maneuver=key, variant=variant, stunned_turn=forced)
@@ -504,15 +506,14 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
 def _suppression_area(actor: Combatant, cs: dict, opts: dict) -> dict:
     """The area a Suppression Fire keeps under fire until the shooter's next turn ("Maneuvers": a
     weapon of RoF 5+, "a 2 yard wide area ... (4 yard wide if ROF is 10+)"; whoever enters it is
-    attacked at 8 + the rapid fire bonus). ``options["weapon"]``, ``options["cells"]``: the squares."""
+    attacked at 8 + the rapid fire bonus). ``options["weapon"]``, ``options["cells"]``: the squares
+    (none named: no move provokes it, the GM calls the attacks)."""
     ready = ready_weapons(actor.sheet, cs)
     name = opts.get("weapon") or next((k for k, w in ready.items() if int_of(w.get("rof"), 1) >= 5), None)
     weapon = ready.get(name or "")
     if weapon is None or int_of(weapon.get("rof"), 1) < 5:
         raise RuleError("Suppression Fire needs a ready weapon of RoF 5 or more (option weapon)")
     cells = [list(c)[:2] for c in opts.get("cells") or [] if isinstance(c, (list, tuple)) and len(c) >= 2]
-    if not cells:
-        raise RuleError("Suppression Fire names the squares it keeps under fire (option cells)")
     rof = int_of(weapon.get("rof"), 1)
     return {"weapon": name, "cells": cells, "width": suppression_area_width(rof),
             "skill": suppression_fire_skill(rof)}

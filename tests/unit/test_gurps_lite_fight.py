@@ -107,9 +107,13 @@ def test_entering_an_area_under_suppression_fire_provokes_the_shooter():
     b = Combatant("b", "Bob", {**b.sheet, "weapons": {"SMG": smg}}, b.position, b.side)
     u = S.begin_fight([a, b], rolls(18, 3))
     assert u.current == "b"
-    with pytest.raises(RuleError, match="option cells"):
-        S.act(u.state, at(u.state, b), "all_out_attack_ranged", [a, b], SeededDice(1),
-              options={"variant": "suppression_fire"})
+    vague = S.act(u.state, at(u.state, b), "all_out_attack_ranged", [a, b], SeededDice(1),
+                  options={"variant": "suppression_fire"})
+    assert "names no squares" in vague.log[-2] and vague.state["combatants"]["b"]["suppressing"]["cells"] == []
+    pistol_only = Combatant("b", "Bob", S.default_sheet(), b.position, b.side)
+    with pytest.raises(RuleError, match="no .suppression_fire. option here"):
+        S.act(u.state, at(u.state, pistol_only), "all_out_attack_ranged", [a, b], SeededDice(1),
+              options={"variant": "suppression_fire", "weapon": "Pistol"})
     u = S.act(u.state, at(u.state, b), "all_out_attack_ranged", [a, b], SeededDice(1),
               options={"variant": "suppression_fire", "weapon": "SMG", "cells": [[3, 1], [3, 2]]})
     assert u.state["combatants"]["b"]["suppressing"]["skill"] == 8 + 2  # RoF 10: +2
