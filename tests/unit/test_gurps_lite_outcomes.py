@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import zlib
 from collections import Counter
 
 import pytest
@@ -60,7 +61,7 @@ def test_each_outcome_matches_a_monte_carlo_of_attack(name):
         exact[line(o["label"])] += o["p"]
     assert math.isclose(sum(exact.values()), 1, abs_tol=1e-9)
     n = 2000
-    dice = SeededDice(hash(name) % 10_000)
+    dice = SeededDice(zlib.crc32(name.encode()))  # a fixed seed per scenario
     seen: Counter = Counter()
     hits = 0
     for _ in range(n):
