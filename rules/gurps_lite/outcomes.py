@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotImplemented
 from .attack import attack_info, attack_modifiers, is_suppression, rapid_strike_penalty
-from .checks import THREE_D6, contest_key, effective_skill, is_success, roll_result, success_chance
+from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import LOCATIONS, S_ATTACK, S_RANGED
 from .defenses import available_defenses, defense_level, record_defense
 from .health import is_major_wound
@@ -246,7 +246,8 @@ def _defenses(request: AttackRequest, t_state: dict, info, st: dict) -> list[tup
         variants = [(pa, {**chosen, "acrobatic_result": "success"}),
                     (1 - pa, {**chosen, "acrobatic_result": "failure"})]
     second = None
-    if t_state.get("maneuver") == "all_out_defense" and t_state.get("variant") == "double" and opts.get("second_defense"):
+    double = t_state.get("maneuver") == "all_out_defense" and t_state.get("variant") == "double"
+    if double and opts.get("second_defense"):
         second = dict(opts["second_defense"])
     out = []
     for pv, d in variants:

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from rules import gurps_lite as g
 from rules.dice import ScriptedDice
-from rules.system import AttackRequest, Combatant, RuleError, RuleNotImplemented
+from rules.system import AttackRequest, Combatant, RuleError
 
 NO_VITALS = {"torso_vitals_roll": False}
 

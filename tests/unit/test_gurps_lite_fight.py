@@ -150,8 +150,8 @@ def test_a_major_wound_from_an_attack_shows_on_the_token():
     """"Major Wounds are any injury that deals more than 1/2 your HP"."""
     a, b = two()
     # 5 hits; no defense; sw+1 = 2d+1 for ST 11 rolls 6+6+1 = 13 cut, DR 4: 9 x 1.5 = 13 injury
-    r = S.attack(AttackRequest(a, b, "Broadsword", 1, options={"defense": "none", "settings": {"torso_vitals_roll": False}}),
-                 rolls(5, [6, 6], 10, 10))
+    options = {"defense": "none", "settings": {"torso_vitals_roll": False}}
+    r = S.attack(AttackRequest(a, b, "Broadsword", 1, options=options), rolls(5, [6, 6], 10, 10))
     sheet = S.apply(b.sheet, r)
     labels = [x["label"] for x in S.badges(sheet)]
     assert "major wound" in labels and labels[0] == f"HP {sheet['hp_current']}/11"
