@@ -195,6 +195,16 @@ def is_suppression(maneuver: str, variant: str) -> bool:
     return maneuver == "all_out_attack_ranged" and variant == "suppression_fire"
 
 
+def attack_still_open(attacker: Combatant) -> None:
+    """RuleError once the attack of the turn's maneuver is made ("Maneuvers": one maneuver a turn, its
+    attack once); the attacks of a Suppression Fire on whoever enters its area are not counted."""
+    st = attacker.state or {}
+    maneuver = st.get("maneuver")
+    made = maneuver in MANEUVERS and int_of(st.get("attacks")) > 0
+    if made and not is_suppression(maneuver, st.get("variant") or ""):
+        raise RuleError(f"{attacker.name} has made the attack of {MANEUVERS[maneuver].name} this turn")
+
+
 def _suppression_modifiers(request: AttackRequest, wname: str, weapon: dict, st: dict, facts: dict, maneuver: str,
                            variant: str) -> tuple[int, str, list[Modifier], None, dict]:
     """The attack Suppression Fire makes on whoever enters its area ("Maneuvers": "you attack them at
@@ -429,9 +439,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     a, t = request.attacker, request.target
     wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
     ctx = _Ctx(request, st)
-    if a.state.get("maneuver") in MANEUVERS and int_of(a.state.get("attacks")) > 0 and not is_suppression(
-            a.state["maneuver"], a.state.get("variant") or ""):  # "Maneuvers": one attack a turn
-        raise RuleError(f"{a.name} has made the attack of {MANEUVERS[a.state['maneuver']].name} this turn")
+    attack_still_open(a)
     if weapon.get("area"):
         return _area_attack(ctx, dice, wname, weapon)
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)

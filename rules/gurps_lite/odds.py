@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from .. import odds as _odds
 from ..system import AttackRequest, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_modifiers, is_suppression, own_copy, rapid_strike_penalty
+from .attack import attack_info, attack_modifiers, attack_still_open, is_suppression, own_copy, rapid_strike_penalty
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
@@ -84,6 +84,7 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     request = own_copy(request)
     a, t = request.attacker, request.target
     wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
+    attack_still_open(a)
     if weapon.get("area"):
         raise RuleNotImplemented("odds of area attacks (scatter) are not computed")
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)

@@ -49,6 +49,8 @@ def test_after_attack_books_the_defense_the_attack_and_the_maneuver_it_was_made_
     assert S.movement_left(after, at(after, a)) == 1  # Attack allows a step
     with pytest.raises(RuleError, match="has made the attack of Attack"):
         S.attack(AttackRequest(at(after, a), at(after, b), "Broadsword", 1), SeededDice(1))
+    with pytest.raises(RuleError, match="has made the attack of Attack"):
+        S.odds(AttackRequest(at(after, a), at(after, b), "Broadsword", 1))
     # the wave-1 action is the same books
     assert S.act(u.state, at(u.state, a), "record_attack", [a, b], SeededDice(1),
                  options={"result": r.to_dict()}).state == after
