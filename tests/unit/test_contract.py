@@ -116,6 +116,13 @@ def test_a_move_within_the_allowance_is_booked_and_one_beyond_it_refused(system_
         update = system.next_turn(update.state, [a, b], SeededDice(6), settings)
     mover = a if update.current == "a" else b
     mover.state = dict(update.state.get("combatants", {}).get(mover.id, {}))
+    offered = [o for o in system.actions(update.state, mover, settings) if o.available]
+    if not any(o.kind == "move" for o in offered):  # the turn's choice comes first (3d6: a maneuver)
+        turn = [o for o in offered if o.kind == "turn" and (o.data or {}).get("allowance")]
+        if turn:
+            choice = max(turn, key=lambda o: o.data["allowance"])
+            update = system.act(update.state, mover, choice.key, [a, b], SeededDice(8), settings)
+            mover.state = dict(update.state.get("combatants", {}).get(mover.id, {}))
     left = system.movement_left(update.state, mover, settings)
     if left is None:
         pytest.skip(f"{system.name} sets no movement limit")  # said on its help page
