@@ -262,6 +262,8 @@ class RuleSystem(Protocol):
 
     def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict: ...
 
+    def due_attacks(self, state: dict) -> list[dict] | None: ...
+
     # What everyone sees on a token: wounds, conditions and resources.
 
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]: ...
@@ -357,6 +359,12 @@ class BaseSystem:
     def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
         """The fight's state after an attack (actions, ticks or shots spent): the app stores it."""
         return state
+
+    def due_attacks(self, state: dict) -> list[dict] | None:
+        """The attacks the rules say happen now (as ``TurnUpdate.due``), read from the books, for the app
+        to refresh its list after an attack; None when the system keeps no such list (the app then drops
+        the attack just rolled from its list)."""
+        return None
 
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
         """``{"label", "kind"}`` for each wound, condition or resource a token shows on every screen

@@ -64,7 +64,7 @@ def _authorize(game: "Game", cmd: _AttackCommand, actor: "Actor", attacker: "Tok
     if actor.role == "player" and attacker.owner != actor.player_id:
         raise Rejected(f"{attacker.name} is not yours")
     current = game.combat.get("current") if game.combat else None
-    if game.combat and attacker.id != current and not cmd.force and actor.role != "gm":
+    if game.combat and attacker.id != current and not cmd.force and actor.role != "gm" and not _owed(game, cmd):
         raise Rejected(f"it is not {attacker.name}'s turn")
 
 
@@ -151,6 +151,26 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
     return view
 
 
+def _due_after(game: "Game", system, state: dict, cmd: _AttackCommand) -> list[dict]:
+    """The attacks still due once this one is rolled: the rules' own list where they keep one,
+    and the free attacks moves gave, less the one just made."""
+    due = list(game.combat.get("due", []))
+    for i, entry in enumerate(due):
+        if entry.get("attacker") == cmd.attacker and entry.get("target") == cmd.target:
+            del due[i]
+            break
+    fresh = system.due_attacks(state)
+    if fresh is None:
+        return due
+    return [e for e in due if e.get("options", {}).get("free_attack")] + fresh
+
+
+def _owed(game: "Game", cmd: _AttackCommand) -> bool:
+    """The rules (or a move) say this attack happens now."""
+    return any(e.get("attacker") == cmd.attacker and e.get("target") == cmd.target
+               for e in (game.combat or {}).get("due", []))
+
+
 def _only(result: AttackResult, token_id: str) -> AttackResult:
     effects = [e for e in result.effects if e.target == token_id]
     return AttackResult(result.hit, result.summary, result.rolls, result.modifiers, effects, result.details)
@@ -173,6 +193,7 @@ def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[
     data = {**p["view"], "result": result.to_dict(), "sheets": sheets}
     if game.combat:  # the rules keep the books of the fight: actions, ticks or shots spent
         data["fight_state"] = system.after_attack(game.combat["state"], result, settings_of(game))
+        data["due"] = _due_after(game, system, data["fight_state"], cmd)
     return [Event("attack_resolved", data)]
 
 
@@ -182,6 +203,7 @@ def evolve(game: "Game", event: Event, log) -> None:
         characters.set_sheet(game, token_id, sheet)
     if game.combat and "fight_state" in d:
         game.combat["state"] = d["fight_state"]
+        game.combat["due"] = d.get("due", game.combat.get("due", []))
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
     secret = bool((attacker and attacker.hidden) or (target and target.hidden))
     ruling = " (GM ruling)" if d.get("forced") else ""

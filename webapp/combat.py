@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
+from rules import movement
 from rules.dice import DiceError, DiceSource, parse
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
@@ -63,8 +64,25 @@ class EndCombat(_Command):
     type: Literal["end_combat"]
 
 
-COMMANDS = (Roll, SetSettings, StartCombat, NextTurn, SetOrder, EndCombat)
-EVENTS = ("dice_rolled", "settings_set", "combat_started", "turn_started", "order_set", "combat_ended")
+class Act(_Command):
+    """A turn action the system offers that is neither a move nor an attack (hold, a maneuver, aim...)."""
+
+    type: Literal["act"]
+    token_id: Id
+    action: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    options: dict[str, Any] = {}
+
+
+class Reach(_Command):
+    """Where a token can go now, with the cost of each square: a question, nothing is stored."""
+
+    type: Literal["reach"]
+    token_id: Id
+
+
+COMMANDS = (Roll, SetSettings, StartCombat, NextTurn, SetOrder, EndCombat, Act)
+QUERIES = (Reach,)
+EVENTS = ("dice_rolled", "settings_set", "combat_started", "turn_started", "order_set", "combat_ended", "acted")
 
 
 # --- who may ------------------------------------------------------------------
@@ -76,6 +94,11 @@ def authorize(game: "Game", cmd: Any, actor: "Actor") -> None:
     if actor.role == "screen":
         raise Rejected("the table screen only shows the map")
     if isinstance(cmd, Roll):
+        return
+    if isinstance(cmd, Act):
+        token = game.tokens.get(cmd.token_id)
+        if token is None or not game.may_see(actor, token) or token.owner != actor.player_id:
+            raise Rejected(f"no token {cmd.token_id!r} of yours in this game")
         return
     if isinstance(cmd, NextTurn):
         current = _current_token(game)
@@ -197,13 +220,20 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         return [Event("order_set", {"order": order})]
     if isinstance(cmd, EndCombat):
         return [Event("combat_ended", {"round": game.combat["round"]})]
+    if isinstance(cmd, Act):
+        if cmd.token_id not in game.combat["order"]:
+            raise Rejected(f"{game.tokens[cmd.token_id].name} is not in the fight")
+        actor_c = combatant(game, game.tokens[cmd.token_id])
+        update = _rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
+                                                settings_of(game), cmd.options))
+        return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 
 
 # --- applying -------------------------------------------------------------------
 
 
-def _apply_update(game: "Game", update: dict, log) -> None:
+def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> None:
     for token_id, changes in update.get("sheet_changes", {}).items():
         token = game.tokens.get(token_id)
         if token is not None:
@@ -215,7 +245,7 @@ def _apply_update(game: "Game", update: dict, log) -> None:
     for roll in update.get("rolls", []):
         log(roll["text"], "all", {"roll": roll})
     current = game.tokens.get(update["current"]) if update["current"] else None
-    if current is not None:
+    if current is not None and announce:
         log(f"{current.name}'s turn", "gm" if current.hidden else "all", None)
 
 
@@ -238,6 +268,8 @@ def evolve(game: "Game", event: Event, log) -> None:
     elif event.type == "order_set":
         game.combat["order"] = list(d["order"])
         log("the GM reordered the fight", "all", None)
+    elif event.type == "acted":
+        _apply_update(game, d["update"], log, announce=False)
     elif event.type == "combat_ended":
         game.combat = None
         log("The fight is over", "all", None)
@@ -250,6 +282,95 @@ def _who(game: "Game", audience: str) -> str:
         player = game.players.get(audience.split(":", 1)[1])
         return player.name if player else "a player"
     return "the GM" if audience == "gm" else "the table"
+
+
+def in_fight(game: "Game", token_id: str) -> bool:
+    return bool(game.combat) and token_id in game.combat["order"]
+
+
+def path_and_cost(game: "Game", token: "Token", goal: tuple[int, int]) -> tuple[list, float]:
+    """The cheapest way on the board and its cost by the system's diagonal policy and terrain."""
+    system = rules.get(game.system)
+    start = (token.x, token.y)
+    if getattr(token, "size", 1) == 1:
+        found = movement.shortest_path(game.board, start, goal, system.diagonal)
+        if found is not None:
+            cost, path = found
+            return [list(c) for c in path], cost
+    # a big token: the squares as the crow flies (table.way_exists has checked that a way exists)
+    return [list(start), list(goal)], movement.distance(start, goal, system.diagonal)
+
+
+def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Event]:
+    """A move of a token in the fight, judged by the rules (allowance, turn); the books go in the event."""
+    event = events[0]
+    token = game.tokens[event.data["token_id"]]
+    if not in_fight(game, token.id):
+        return events
+    system = rules.get(game.system)
+    path, cost = path_and_cost(game, token, (event.data["x"], event.data["y"]))
+    mover = combatant(game, token)
+    result = _rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
+                                             dice, settings_of(game)))
+    fight = result.to_dict()
+    fight["due"] = [{"attacker": p, "target": token.id, "options": {"free_attack": True}}
+                    for p in result.provokes if p in game.tokens]
+    return [Event(event.type, {**event.data, "fight": fight})]
+
+
+def book_move(game: "Game", token: "Token", fight: dict, log) -> None:
+    if not game.combat:
+        return
+    game.combat["state"] = fight["state"]
+    game.combat["due"] = list(game.combat.get("due", [])) + fight.get("due", [])
+    for line in fight.get("log", []):
+        log(line, "gm" if token.hidden else "all", None)
+    for roll in fight.get("rolls", []):
+        log(roll["text"], "gm" if token.hidden else "all", {"roll": roll})
+    for attack in fight.get("due", []):
+        foe = game.tokens.get(attack["attacker"])
+        if foe is not None:
+            log(f"{token.name}'s move gives {foe.name} a free attack", "gm" if (token.hidden or foe.hidden) else "all", None)
+
+
+def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
+    """The squares a token can reach now with their cost (in a fight, within what the rules leave it)."""
+    token = game.tokens.get(cmd.token_id)
+    if token is None or not game.may_see(actor, token):
+        raise Rejected(f"no token {cmd.token_id!r} in this game")
+    if actor.role == "screen":
+        raise Rejected("the table screen only shows the map")
+    system = rules.get(game.system)
+    left = None
+    if in_fight(game, token.id):
+        left = system.movement_left(game.combat["state"], combatant(game, token), settings_of(game))
+    budget = left
+    if budget is None and game.board.width * game.board.height > 4000:
+        budget = 30  # a ruler on a big board: the squares around, not the whole board on every pick-up
+    cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
+    return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": system.cell_size,
+            "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
+
+
+def badges(game: "Game", token: "Token") -> list[dict]:
+    """What every screen shows on a token: the system's badges from its sheet and its books in the fight."""
+    system = rules.get(game.system)
+    books = (game.combat or {}).get("state", {}).get("combatants", {}).get(token.id) if in_fight(game, token.id) else None
+    try:
+        return system.badges(characters.sheet_of(game, token), books)[:6]
+    except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
+        return []
+
+
+def actions_now(game: "Game", token: "Token") -> list[dict]:
+    """What the token may do now by the rules (for its turn's panel), with the reasons for what it may not."""
+    if not in_fight(game, token.id):
+        return []
+    system = rules.get(game.system)
+    try:
+        return [o.to_dict() for o in system.actions(game.combat["state"], combatant(game, token), settings_of(game))]
+    except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
+        return []
 
 
 def ack(events: list[Event], actor: "Actor") -> dict:

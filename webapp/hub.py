@@ -139,6 +139,12 @@ class Hub:
         cmd = parse_command(payload)
         if isinstance(cmd, attacks.PreviewAttack):
             return self.preview_attack(game_id, actor, cmd)
+        if isinstance(cmd, combat.Reach):
+            with self.lock(game_id):
+                game = self.game(game_id)
+                if game is None:
+                    raise Rejected(f"no game {game_id!r}")
+                return Committed(game.seq, [], combat.reach(game, cmd, actor))
         if isinstance(cmd, history.Undo):
             return self.commit(game_id, lambda game: history.decide(
                 game, actor, self.store.events(game_id), lambda prefix: replay(game_id, prefix)))

@@ -53,6 +53,7 @@ _BY_EVENT = {
     "turn_started": {"combat", "tokens", "log"},
     "order_set": {"combat", "log"},
     "combat_ended": {"combat", "tokens", "log"},
+    "acted": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens"},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
@@ -71,6 +72,8 @@ def changes_for(events: list[Event]) -> set[str]:
         changes |= _BY_EVENT.get(event.type, set(EVERYTHING))
         if event.type == "token_moved":
             changes.add(f"token:{event.data['token_id']}")
+            if "fight" in event.data:  # the rules booked it: moves left, free attacks offered
+                changes.add("combat")
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
     return changes
@@ -91,6 +94,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "log": list(reversed(game.log_for(actor)))[:20],
         "combat_view": combat.combat_view(game, actor),
         "sheet_of": lambda token: characters.sheet_of(game, token),
+        "badges_of": lambda token: combat.badges(game, token),
+        "actions_of": lambda token: combat.actions_now(game, token),
         "settings": combat.settings_of(game) if actor.role == "gm" else {},
     }
 

@@ -289,15 +289,15 @@ class AllowReclaim(_Command):
 
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
-          RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *attacks.COMMANDS,
-          *characters.COMMANDS],
+          RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
+          *attacks.COMMANDS, *characters.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_TYPES = ("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door",
                  "show_join", "remove_player", "merge_players", "allow_reclaim", "undo",
                  *(c.model_fields["type"].annotation.__args__[0]
-                   for c in combat.COMMANDS + attacks.COMMANDS + characters.COMMANDS))
+                   for c in combat.COMMANDS + combat.QUERIES + attacks.COMMANDS + characters.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -578,7 +578,10 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
     authorize(game, cmd, actor)
-    return DECIDE[type(cmd)](game, cmd, actor)
+    events = DECIDE[type(cmd)](game, cmd, actor)
+    if isinstance(cmd, MoveToken) and events and not cmd.force:
+        events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
+    return events
 
 
 def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: dict | None = None) -> None:
@@ -619,6 +622,8 @@ def evolve(game: Game, event: Event) -> None:
         token.x, token.y = d["x"], d["y"]
         ruling = "GM ruling: " if d.get("forced") else ""
         _log(game, f"{ruling}{token.name} moved to ({token.x}, {token.y})", "gm" if token.hidden else "all")
+        if "fight" in d:
+            combat.book_move(game, token, d["fight"], lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "token_updated":
         token = game.tokens[d["token_id"]]
         for key, value in d["changes"].items():

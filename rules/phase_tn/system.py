@@ -89,6 +89,10 @@ class PhaseTNSystem(BaseSystem):
     def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
         return _books.after_attack(state, result, settings)
 
+    def due_attacks(self, state: dict) -> list[dict] | None:
+        """The shots the books owe now: *Phase/TN Combat Sequence*, "Resolution" (by action length)."""
+        return [dict(d) for d in state.get("due", [])]
+
     def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
         return _movement.movement_left(state, mover, settings)
 
