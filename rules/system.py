@@ -366,6 +366,12 @@ class BaseSystem:
         the attack just rolled from its list)."""
         return None
 
+    def sample_encounter(self) -> dict | None:
+        """A ready fight for a demo game: ``{"name", "map", "combatants": [{"name", "side", "sheet",
+        "position"}]}`` (``map`` as ``POST /api/games`` takes it; ``position`` a zone id or ``[x, y]``),
+        or None."""
+        return None
+
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
         """``{"label", "kind"}`` for each wound, condition or resource a token shows on every screen
         (kind: "wound", "condition" or "resource"). ``state`` is the combatant's own books in a

@@ -19,7 +19,8 @@ from rules.dice import DiceSource
 from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
 from . import characters
-from .combat import combatant, settings_of
+from . import zonelayout
+from .combat import combatant, position_of, settings_of
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -94,8 +95,10 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     _authorize(game, cmd, actor, attacker)
     if attacker.id == target.id:
         raise Rejected("a token cannot attack itself")
+    if game.zones is not None:
+        return _plan_in_zones(game, cmd, actor, system, attacker, target)
     if system.board != "grid":
-        raise Rejected(f"not automated: attacks on {system.name}'s zone maps are not in the app yet")
+        raise Rejected(f"{system.name} plays on zone maps; this game has a square grid")
     a, b = (attacker.x, attacker.y), (target.x, target.y)
     line = los.line_of_fire(game.board, a, b)
     if not line.clear and not cmd.force:
@@ -131,6 +134,45 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
             "from": list(a), "to": list(b), "line": {"clear": line.clear, "blocked_by": len(line.blockers)},
             "cover": cover_view, "distance": distance, "unit": system.cell_unit, "band": band,
             "forced": cmd.force,
+        },
+    }
+
+
+def _plan_in_zones(game: "Game", cmd: _AttackCommand, actor: "Actor", system, attacker: "Token", target: "Token") -> dict:
+    """On a zone map: the distance is zone steps, the cover is the target's zone's, and no wall stands between."""
+    if system.board != "zones":
+        raise Rejected(f"{system.name} plays on a square grid; this game has a zone map")
+    za, zb = position_of(game, attacker), position_of(game, target)
+    way = zonelayout.path(game.zones, za, zb) if za and zb else None
+    if way is None:
+        raise Rejected(f"{attacker.name} cannot reach {target.name}: no way leads between their zones")
+    distance = len(way) - 1
+    cover = next(z for z in game.zones if z["id"] == zb).get("cover") or "none"
+    fighter = combatant(game, attacker)
+    weapon = _weapon(system, fighter.sheet, cmd.weapon, attacker.name)
+    request = AttackRequest(
+        attacker=fighter, target=combatant(game, target), weapon=cmd.weapon, distance=distance, cover=cover,
+        options={**cmd.options, "settings": settings_of(game)}, board=None,
+        others=[combatant(game, t) for t in game.tokens.values() if t.id not in (attacker.id, target.id)],
+    )
+    band = None
+    if weapon is not None:
+        try:
+            band = system.range_band(distance, weapon.get("data") or {})
+        except (RuleNotImplemented, RuleError, TypeError, ValueError):
+            band = None
+    try:
+        effect = system.cover_effect(cover)
+        cover_view = {"fraction": None, "level": effect.level, "modifier": effect.modifier, "label": effect.label}
+    except (RuleNotImplemented, RuleError):
+        cover_view = {"fraction": None, "level": cover, "modifier": 0, "label": cover}
+    return {
+        "system": system, "request": request, "attacker": attacker, "target": target,
+        "view": {
+            "attacker": attacker.id, "target": target.id, "weapon": cmd.weapon,
+            "from": [attacker.x, attacker.y], "to": [target.x, target.y], "line": {"clear": True, "blocked_by": 0},
+            "cover": cover_view, "distance": distance, "unit": "zone step", "band": band, "forced": cmd.force,
+            "zones": way,
         },
     }
 

@@ -21,7 +21,7 @@ from rules import movement
 from rules.dice import DiceError, DiceSource, parse
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
-from . import characters
+from . import characters, zonelayout
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -123,9 +123,17 @@ def combatant(game: "Game", token: "Token") -> Combatant:
     state = (game.combat or {}).get("state", {}).get("combatants", {}) if game.combat else {}
     return Combatant(
         id=token.id, name=token.name, sheet=characters.sheet_of(game, token),
-        position=(token.x, token.y), side=token.kind, is_player=token.kind == "pc",
+        position=position_of(game, token), side=token.kind, is_player=token.kind == "pc",
         state=dict(state.get(token.id, {})) if isinstance(state, dict) else {},
     )
+
+
+def position_of(game: "Game", token: "Token"):
+    """Where the rules see a token: its square, or on a zone map its zone's id."""
+    if game.zones is not None:
+        zone = zonelayout.zone_at(game.zones, token.x, token.y)
+        return zone["id"] if zone else None
+    return (token.x, token.y)
 
 
 def _current_token(game: "Game") -> "Token | None":
@@ -308,7 +316,13 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
     if not in_fight(game, token.id):
         return events
     system = rules.get(game.system)
-    path, cost = path_and_cost(game, token, (event.data["x"], event.data["y"]))
+    if game.zones is not None:
+        if "zone" not in event.data:
+            return events  # a step inside its zone: the rules count zones, not squares
+        path = event.data["zone_path"]
+        cost = len(path) - 1
+    else:
+        path, cost = path_and_cost(game, token, (event.data["x"], event.data["y"]))
     mover = combatant(game, token)
     result = _rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
                                              dice, settings_of(game)))
@@ -344,6 +358,13 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     left = None
     if in_fight(game, token.id):
         left = system.movement_left(game.combat["state"], combatant(game, token), settings_of(game))
+    if game.zones is not None:
+        here = position_of(game, token)
+        steps = zonelayout.within(game.zones, here, left) if here else {}
+        cells = [[x, y, d] for z in game.zones if z["id"] in steps for (x, y), d in
+                 ((c, steps[z["id"]]) for c in zonelayout.cells_of(z))]
+        return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": 1, "cells": cells,
+                "zones": steps}
     budget = left
     if budget is None and game.board.width * game.board.height > 4000:
         budget = 30  # a ruler on a big board: the squares around, not the whole board on every pick-up

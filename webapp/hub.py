@@ -25,7 +25,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import attacks, combat, history, render
+from . import attacks, combat, history, mapdata, render, zonelayout
 from .store import Conflict, GameRecord, Store
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -64,15 +64,16 @@ class Hub:
     # --- games ------------------------------------------------------------
 
     def create_game(self, name: str, system: str, board: Board | None = None,
-                    setup: list[Event] | None = None) -> GameRecord:
-        if rules.get(system).board != "grid":  # KeyError for an unknown system
-            raise Rejected(f"{rules.get(system).name} plays on zone maps, which the app cannot show yet")
+                    setup: list[Event] | None = None, zones: list[dict] | None = None) -> GameRecord:
+        """A new game; a zone system without a map of its own gets a small default zone map."""
+        if rules.get(system).board == "zones" and zones is None:  # KeyError for an unknown system
+            board, zones = mapdata.zone_map({"zones": zonelayout.DEFAULT_ZONES})
         game_id = secrets.token_hex(4)
         record = GameRecord(
             id=game_id, name=name, system=system, gm_key=new_key(), screen_key=new_key(),
             join_code="".join(secrets.choice(JOIN_ALPHABET) for _ in range(6)), created_at=time.time(),
         )
-        events = new_game_events(name, system, board or Board(24, 16))
+        events = new_game_events(name, system, board or Board(24, 16), zones)
         game = replay(game_id, events)
         for event in setup or []:
             evolve(game, event)

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, StrictBool, StrictInt
 
 from rules.board import Board
 
+from . import zonelayout
 from .facts import Rejected
 
 MAX_SIDE = 200
@@ -59,12 +60,49 @@ def _where(loc) -> str:
     return "map." + ".".join(str(p) for p in loc) if loc else "map"
 
 
+class ZoneIn(_Strict):
+    id: Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    adjacent: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(max_length=50)] = []
+    cover: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = None
+
+
+class ZoneMapIn(_Strict):
+    zones: Annotated[list[ZoneIn], Field(min_length=1, max_length=60)]
+
+
+def zone_map(payload) -> tuple[Board, list[dict]]:
+    """A zone map from a client (``{"zones": [{"id", "name", "adjacent", "cover"?}]}``): the zones laid
+    out as areas of a board, adjacency made both ways; Rejected naming the first thing wrong."""
+    try:
+        m = ZoneMapIn.model_validate(payload)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise Rejected(f"{_where(err['loc'])}: {err['msg']}") from None
+    ids = [z.id for z in m.zones]
+    if len(set(ids)) != len(ids):
+        raise Rejected(f"map.zones: two zones have the id {next(i for i in ids if ids.count(i) > 1)!r}")
+    links = {i: set() for i in ids}
+    for n, z in enumerate(m.zones):
+        for other in z.adjacent:
+            if other not in links:
+                raise Rejected(f"map.zones.{n}.adjacent: no zone {other!r}")
+            if other == z.id:
+                raise Rejected(f"map.zones.{n}.adjacent: a zone is not adjacent to itself")
+            links[z.id].add(other)
+            links[other].add(z.id)
+    boxes = zonelayout.layout(ids)
+    zones = [{"id": z.id, "name": z.name, "adjacent": sorted(links[z.id]), "cover": z.cover or "none",
+              "box": boxes[z.id]} for z in m.zones]
+    return Board(*zonelayout.board_size(zones)), zones
+
+
 def grid_board(payload) -> Board:
     """A board from a client's map, or Rejected naming the first thing wrong (``map.walls.3.a: ...``)."""
     if not isinstance(payload, dict):
         raise Rejected("map: must be an object with width and height")
     if "zones" in payload:
-        raise Rejected("map.zones: zone maps are not in the app yet")
+        raise Rejected("map.zones: this game system plays on a square grid")
     try:
         m = GridMapIn.model_validate(payload)
     except ValidationError as exc:

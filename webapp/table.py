@@ -20,7 +20,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import attacks, characters, combat, history
+from . import attacks, characters, combat, history, zonelayout
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -115,6 +115,7 @@ class Game:
     combat: dict | None = None  # {"state", "round", "order", "current", "phase"} while a fight is on
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
     characters: dict[str, characters.Character] = field(default_factory=dict)
+    zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
 
     LOG_KEEP = 50
 
@@ -160,6 +161,7 @@ class Game:
             "combat": self.combat,
             "undone": self.undone,
             "characters": [c.to_dict() for c in self.characters.values()],
+            "zones": self.zones,
         }
 
     @classmethod
@@ -180,6 +182,7 @@ class Game:
             combat=d.get("combat"),
             undone=d.get("undone", []),
             characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
+            zones=d.get("zones"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -193,8 +196,10 @@ class Game:
             "map": board,
             "tokens": [
                 {k: v for k, v in t.to_dict().items() if k != "sheet" or actor.role == "gm" or t.owner == actor.player_id}
+                | ({"zone": combat.position_of(self, t)} if self.zones is not None else {})
                 for t in self.visible_tokens(actor)
             ],
+            "zones": self.zones,
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
@@ -212,6 +217,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 Coord = Annotated[int, Field(ge=-1000, le=1000)]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+ZoneId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Size = Annotated[int, Field(ge=1, le=3)]
 
 
@@ -222,16 +228,18 @@ class _Command(BaseModel):
 class MoveToken(_Command):
     type: Literal["move_token"]
     token_id: Id
-    x: Coord
-    y: Coord
+    x: Coord | None = None  # on a zone map, a square or a zone
+    y: Coord | None = None
+    zone: ZoneId | None = None
     force: bool = False  # the GM's ruling: through walls and closed doors
 
 
 class AddToken(_Command):
     type: Literal["add_token"]
     name: Name
-    x: Coord
-    y: Coord
+    x: Coord | None = None  # on a zone map, x and y or a zone
+    y: Coord | None = None
+    zone: ZoneId | None = None
     color: Color | None = None
     owner: Id | Literal[""] | None = None  # "" (the form's "GM") is nobody's
     hidden: bool = False
@@ -324,8 +332,11 @@ def describe_validation(exc: ValidationError) -> str:
 # --- events ------------------------------------------------------------------
 
 
-def new_game_events(name: str, system: str, board: Board) -> list[Event]:
-    return [Event("game_created", {"name": name, "system": system, "board": board.to_dict()})]
+def new_game_events(name: str, system: str, board: Board, zones: list[dict] | None = None) -> list[Event]:
+    data = {"name": name, "system": system, "board": board.to_dict()}
+    if zones is not None:
+        data["zones"] = zones
+    return [Event("game_created", data)]
 
 
 def token_added(game: Game, name: str, x: int, y: int, **extra) -> Event:
@@ -402,6 +413,12 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
     A refusal names the token in the way only to someone who may see it.
     """
     board = game.board
+    if game.zones is not None:
+        zone = zonelayout.zone_at(game.zones, x, y)
+        if size != 1:
+            raise Rejected("tokens on a zone map take one square")
+        if zone is None or (x, y) not in set(zonelayout.cells_of(zone)):
+            raise Rejected(f"({x}, {y}) is not in a zone")
     for cx, cy in [(x + i, y + j) for j in range(size) for i in range(size)]:
         if not board.in_bounds((cx, cy)):
             where = f"({x}, {y})" if size == 1 else f"a {size} x {size} token at ({x}, {y})"
@@ -459,6 +476,8 @@ def _check_owner(game: Game, owner: str | None) -> None:
 
 def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
+    if game.zones is not None:
+        return _move_in_zones(game, cmd, actor, token)
     if (token.x, token.y) == (cmd.x, cmd.y):
         raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
@@ -472,9 +491,49 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     return [Event("token_moved", data)]
 
 
+def _place_of(game: Game, x: int | None, y: int | None, zone: str | None, actor: Actor = GM) -> tuple[int, int]:
+    """Where a token goes: its square, or on a zone map a free square of the zone named."""
+    if zone is not None:
+        if game.zones is None:
+            raise Rejected("this map has no zones: give x and y")
+        found = next((z for z in game.zones if z["id"] == zone), None)
+        if found is None:
+            raise Rejected(f"no zone {zone!r} on this map")
+        taken = {(t.x, t.y) for t in game.tokens.values()}
+        for cell in zonelayout.cells_of(found):
+            if cell not in taken:
+                return cell
+        raise Rejected(f"{found['name']} is full")
+    if x is None or y is None:
+        raise Rejected("x and y are needed" + (", or a zone" if game.zones is not None else ""))
+    return x, y
+
+
+def _move_in_zones(game: Game, cmd: MoveToken, actor: Actor, token: Token) -> list[Event]:
+    """On a zone map a token goes to a square of a zone; a new zone must be reachable by adjacency."""
+    if cmd.zone is not None and cmd.zone == zonelayout.zone_at(game.zones, token.x, token.y)["id"]:
+        raise Rejected(f"{token.name} is in that zone already")
+    x, y = _place_of(game, cmd.x, cmd.y, cmd.zone, actor)
+    if (token.x, token.y) == (x, y):
+        raise Rejected(f"{token.name} is already there")
+    _check_cell(game, x, y, moving=token.id, actor=actor)
+    here, there = zonelayout.zone_at(game.zones, token.x, token.y), zonelayout.zone_at(game.zones, x, y)
+    data = {"token_id": token.id, "x": x, "y": y, "from": [token.x, token.y]}
+    if here is not None and there["id"] != here["id"]:
+        way = zonelayout.path(game.zones, here["id"], there["id"])
+        if way is None and not cmd.force:
+            raise Rejected(f"{token.name} has no way from {here['name']} to {there['name']}", code="no_way")
+        data |= {"zone": there["id"], "from_zone": here["id"], "zone_path": way or [here["id"], there["id"]]}
+    if cmd.force:
+        data["forced"] = True
+    return [Event("token_moved", data)]
+
+
 def _add_token(game: Game, cmd: AddToken, actor: Actor) -> list[Event]:
     if len(game.tokens) >= MAX_TOKENS:
         raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+    x, y = _place_of(game, cmd.x, cmd.y, cmd.zone)
+    cmd = cmd.model_copy(update={"x": x, "y": y})
     _check_cell(game, cmd.x, cmd.y, size=cmd.size)
     owner = cmd.owner or None
     _check_owner(game, owner)
@@ -612,6 +671,7 @@ def evolve(game: Game, event: Event) -> None:
     elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])
+        game.zones = d.get("zones")
     elif kind == "token_added":
         token = Token(**d["token"])
         game.tokens[token.id] = token
@@ -621,7 +681,11 @@ def evolve(game: Game, event: Event) -> None:
         token = game.tokens[d["token_id"]]
         token.x, token.y = d["x"], d["y"]
         ruling = "GM ruling: " if d.get("forced") else ""
-        _log(game, f"{ruling}{token.name} moved to ({token.x}, {token.y})", "gm" if token.hidden else "all")
+        where = f"({token.x}, {token.y})"
+        if game.zones is not None:
+            zone = zonelayout.zone_at(game.zones, token.x, token.y)
+            where = zone["name"] if zone else where
+        _log(game, f"{ruling}{token.name} moved to {where}", "gm" if token.hidden else "all")
         if "fight" in d:
             combat.book_move(game, token, d["fight"], lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "token_updated":

@@ -1,32 +1,82 @@
-"""Where zones and the tokens in them are drawn when the map has no picture: a tidy grid of labelled areas.
+"""Zone maps on the table: zones are areas of cells, laid out in a tidy grid when the map has no
+picture, so tokens stand on squares inside their zone and every screen draws the same map.
 
-Zones a GM drew over a picture keep their outlines; the others are laid out
-here in map units, in the order they were listed, so every screen draws the
-same map.
+A token's zone is the zone whose box holds its square; the rules count distance in zone steps.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 
-ZONE_W, ZONE_H, GAP = 6.0, 4.0, 1.5
+ZONE_W, ZONE_H, GAP = 7, 5, 2
+
+#: a zone game with no map of its own: four zones in a loop, one with cover
+DEFAULT_ZONES = [
+    {"id": "west", "name": "West side", "adjacent": ["centre", "ridge"]},
+    {"id": "centre", "name": "Centre", "adjacent": ["west", "east", "ridge"]},
+    {"id": "east", "name": "East side", "adjacent": ["centre"]},
+    {"id": "ridge", "name": "Ridge", "adjacent": ["west", "centre"], "cover": "partial"},
+]
 
 
-def layout(zone_ids: list[str]) -> dict[str, tuple[float, float, float, float]]:
-    """Each zone's box ``(x, y, w, h)`` on a grid about as wide as it is tall."""
+def layout(zone_ids: list[str]) -> dict[str, list[int]]:
+    """Each zone's box ``[x, y, w, h]`` in cells, on a grid about as wide as it is tall."""
     cols = max(1, math.ceil(math.sqrt(len(zone_ids))))
-    return {zid: ((i % cols) * (ZONE_W + GAP), (i // cols) * (ZONE_H + GAP), ZONE_W, ZONE_H)
+    return {zid: [GAP // 2 + (i % cols) * (ZONE_W + GAP), GAP // 2 + (i // cols) * (ZONE_H + GAP), ZONE_W, ZONE_H]
             for i, zid in enumerate(zone_ids)}
 
 
-def size(boxes: dict) -> tuple[float, float]:
-    if not boxes:
-        return ZONE_W, ZONE_H
-    return (max(x + w for x, y, w, h in boxes.values()), max(y + h for x, y, w, h in boxes.values()))
+def board_size(zones: list[dict]) -> tuple[int, int]:
+    return (max(z["box"][0] + z["box"][2] for z in zones) + GAP // 2,
+            max(z["box"][1] + z["box"][3] for z in zones) + GAP // 2)
 
 
-def token_spots(box: tuple[float, float, float, float], count: int) -> list[tuple[float, float]]:
-    """Top-left corners of ``count`` one-unit tokens spread inside a zone's box (below its label)."""
-    x, y, w, h = box
-    per_row = max(1, int((w - 0.5) // 1.2))
-    return [(x + 0.4 + (i % per_row) * 1.2, y + 1.2 + (i // per_row) * 1.3) for i in range(count)]
+def zone_at(zones: list[dict], x: int, y: int) -> dict | None:
+    for z in zones:
+        bx, by, bw, bh = z["box"]
+        if bx <= x < bx + bw and by <= y < by + bh:
+            return z
+    return None
+
+
+def cells_of(zone: dict):
+    bx, by, bw, bh = zone["box"]
+    for y in range(by + 1, by + bh):  # the top row holds the zone's name
+        for x in range(bx, bx + bw):
+            yield x, y
+
+
+def path(zones: list[dict], a: str, b: str) -> list[str] | None:
+    """The fewest zone steps from ``a`` to ``b`` (both ends included), or None when no way leads there."""
+    links = {z["id"]: z.get("adjacent", []) for z in zones}
+    prev: dict[str, str | None] = {a: None}
+    queue = deque([a])
+    while queue:
+        here = queue.popleft()
+        if here == b:
+            out = [b]
+            while prev[out[-1]] is not None:
+                out.append(prev[out[-1]])
+            return out[::-1]
+        for nxt in links.get(here, []):
+            if nxt not in prev:
+                prev[nxt] = here
+                queue.append(nxt)
+    return None
+
+
+def within(zones: list[dict], start: str, steps: float | None) -> dict[str, int]:
+    """Every zone at most ``steps`` zone steps from ``start`` (None: no limit), with its distance."""
+    links = {z["id"]: z.get("adjacent", []) for z in zones}
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if steps is not None and dist[here] >= steps:
+            continue
+        for nxt in links.get(here, []):
+            if nxt not in dist:
+                dist[nxt] = dist[here] + 1
+                queue.append(nxt)
+    return dist

@@ -121,6 +121,13 @@ class AtomicTomorrow(BaseSystem):
     #: Section "WOUND EFFECTS": wounds come from attacks, soak and the Last Stand, so the GM sets them
     gm_only_fields = ("wounds",)
 
+    def sample_encounter(self) -> dict | None:
+        """The rocket-port ambush: the demo zones and four combatants in them."""
+        from .data import DEMO_ZONES, sample_encounter
+
+        return {"name": "Demo: ambush at the rocket-port", "map": copy.deepcopy(DEMO_ZONES),
+                "combatants": sample_encounter()}
+
     def badges(self, sheet_: dict, state: dict | None = None) -> list[dict]:
         """Wounds, Incapacitated/Dying, Collapsed, the Last Stand, a GRIT x 1 roll (see :func:`turns.badges`).
         ``state`` is the combatant's own books, ``state["combatants"][id]`` of the fight."""

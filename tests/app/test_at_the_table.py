@@ -310,7 +310,7 @@ def test_every_help_page_says_what_the_app_does_today(client, system_id):
     page = client.get(f"/help/{system_id}").get_data(as_text=True)
     assert page.count('id="app-status"') == 1
     status = page[page.index('id="app-status"'):page.index("</section>", page.index('id="app-status"'))]
-    assert "What the app does in every game" in status
+    assert "What the app automates in every game" in status
     assert "no wall, no closed door" in status and "secret roll reaches only the GM" in status
     if system_id != "plain_grid":
         assert "exact odds of each outcome" in status and "sheet page" in status

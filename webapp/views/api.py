@@ -6,7 +6,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
-from ..mapdata import grid_board
+from ..mapdata import grid_board, zone_map
 from ..table import GM, Actor, Rejected
 from . import hub
 from .game import join_game
@@ -56,14 +56,21 @@ def create_game():
         abort(400, "name: a game needs a name of 1 to 40 characters")
     if not isinstance(system, str):
         abort(400, "system: must be a rule system id")
-    board = None
-    if data.get("map") is not None:
+    board = zones = None
+    if isinstance(system, str) and data.get("map") is not None:
         try:
-            board = grid_board(data["map"])
+            if isinstance(data["map"], dict) and "zones" in data["map"]:
+                if system in {s.id for s in rules.systems()} and rules.get(system).board == "grid" and system != "plain_grid":
+                    raise Rejected("map.zones: this game system plays on a square grid")
+                board, zones = zone_map(data["map"])
+            else:
+                if system in {s.id for s in rules.systems()} and rules.get(system).board == "zones":
+                    raise Rejected("map: this game system plays on zone maps: give {\"zones\": [...]}")
+                board = grid_board(data["map"])
         except Rejected as exc:
             abort(400, str(exc))
     try:
-        record = hub().create_game(name.strip(), system, board)
+        record = hub().create_game(name.strip(), system, board, zones=zones)
     except KeyError:
         abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
     except Rejected as exc:
