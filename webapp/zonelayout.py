@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-ZONE_W, ZONE_H, GAP = 7, 5, 2
+ZONE_W, ZONE_H, GAP = 7, 6, 2
 
 #: a zone game with no map of its own: four zones in a loop, one with cover
 DEFAULT_ZONES = [
@@ -42,7 +42,7 @@ def zone_at(zones: list[dict], x: int, y: int) -> dict | None:
 
 def cells_of(zone: dict):
     bx, by, bw, bh = zone["box"]
-    for y in range(by + 1, by + bh):  # the top row holds the zone's name
+    for y in range(by + 2, by + bh):  # the top rows hold the zone's name and the names of tokens
         for x in range(bx, bx + bw):
             yield x, y
 
