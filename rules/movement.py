@@ -68,6 +68,20 @@ def _steps(board: Board, diagonal: str):
     return out
 
 
+def distance(a, b, diagonal: str) -> float:
+    """Squares between two cells as the crow flies, counted by the system's diagonal policy
+    (for range; a path around walls is ``shortest_path``)."""
+    _check_policy(diagonal)
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if diagonal == "chebyshev":
+        return max(dx, dy)
+    if diagonal == "alternating":  # every second diagonal counts double
+        return max(dx, dy) + min(dx, dy) // 2
+    if diagonal == "manhattan":
+        return dx + dy
+    return math.hypot(dx, dy)
+
+
 def step_cost(board: Board, a, b, diagonal: str, diagonals_so_far: int = 0):
     """The cost of one step from ``a`` to the adjacent ``b``, or None when
     the step is not allowed. ``diagonals_so_far`` is the number of diagonal

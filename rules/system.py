@@ -117,7 +117,7 @@ class AttackResult:
 class ActionOption:
     """One thing an actor may do now, as the system names it: the app lists these, it never invents them."""
 
-    key: str  # what the app sends back to ``act`` (or ``attack``/``move``): "move", "run", "hold", "aim"...
+    key: str  # unique in one answer; what the app sends back to ``act``: "hold", "aim", "move:step"...
     label: str  # in the system's words, for the button
     kind: Literal["move", "attack", "defense", "turn", "other"] = "other"
     cost: str = ""  # "1 action", "2 ticks", "free", "" where the system has no costs
@@ -139,6 +139,13 @@ class TurnUpdate:
     is the per-combatant state the app puts in ``Combatant.state`` for
     attacks, moves and ``actions``.
 
+    The app puts ``state["combatants"][id]`` into ``Combatant.state`` for every
+    combatant of a call, the target of an attack as well as the attacker (a
+    defense reads the defender's books). Before a fight a GM may mark a
+    combatant ``Combatant.state["surprised"] = True`` (or ``"unaware"``) for
+    ``begin_fight``. ``next_turn`` with ``current`` None (a round waiting on
+    held actions or declarations) moves the fight on as the system says.
+
     The update is a fact: the app records it in an event and applies it
     (``sheet_changes`` merged into the sheets, ``state`` stored) without
     calling the rules again, so a replayed log gives the same fight.
@@ -152,9 +159,12 @@ class TurnUpdate:
     rolls: list[RollRecord] = field(default_factory=list)
     log: list[str] = field(default_factory=list)  # lines for the game log, in the system's words
     sheet_changes: dict[str, dict] = field(default_factory=dict)  # combatant id -> sheet fields to set
+    due: list[dict] = field(default_factory=list)  # attacks the rules say happen now, for the app to roll:
+    # each {"attacker", "target", "weapon"?, "options"?} as an ``attack`` command takes them
 
     def to_dict(self) -> dict:
         return {
+            "due": list(self.due),
             "state": self.state,
             "round": self.round,
             "order": list(self.order),
@@ -164,6 +174,22 @@ class TurnUpdate:
             "log": list(self.log),
             "sheet_changes": self.sheet_changes,
         }
+
+
+@dataclass
+class MoveResult:
+    """A move in a fight as the rules judge it (the app found the path and its cost on the board)."""
+
+    state: dict  # the fight's state after the move (movement or actions spent...)
+    cost: float  # in the system's units (squares, yards, zones)
+    left: float | None = None  # movement left this turn; None when the rules set no limit
+    provokes: list[str] = field(default_factory=list)  # combatants the move gives a free or reactive attack
+    log: list[str] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"state": self.state, "cost": self.cost, "left": self.left, "provokes": list(self.provokes),
+                "log": list(self.log), "rolls": [r.to_dict() for r in self.rolls]}
 
 
 @dataclass(frozen=True)
@@ -196,7 +222,21 @@ class RuleSystem(Protocol):
 
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult: ...
 
-    def odds(self, request: AttackRequest) -> dict: ...
+    def odds(self, request: AttackRequest) -> dict:
+        """The exact odds of an attack before it is rolled.
+
+        Besides anything of its own, the answer has ``"outcomes"``: a list of
+        ``{"label", "p"}``, mutually exclusive and summing to 1, in the
+        system's words ("miss", "hit: Shaken", "hit: 1 wound", "critical
+        failure"...), ``"hit"``: the chance of hitting at all, and
+        ``"modifiers"``: every modifier of the roll as ``Modifier.to_dict()``.
+        The app shows these and nothing system-specific.
+        """
+        ...
+
+    def weapons(self, sheet: dict) -> list[dict]:
+        """The sheet's weapons as ``{"key", "label", "data"}``: what an attack's ``weapon`` may name."""
+        ...
 
     def apply(self, sheet: dict, result: AttackResult) -> dict: ...
 
@@ -213,6 +253,21 @@ class RuleSystem(Protocol):
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate: ...
 
+    # Moving and attacking inside a fight: the rules keep the books.
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None: ...
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult: ...
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict: ...
+
+    def due_attacks(self, state: dict) -> list[dict] | None: ...
+
+    # What everyone sees on a token: wounds, conditions and resources.
+
+    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]: ...
+
 
 class BaseSystem:
     """Defaults for a system: it implements nothing it does not say it does."""
@@ -227,6 +282,8 @@ class BaseSystem:
     #: squares per grid cell in the system's distance unit, shown on the ruler
     cell_size = 1.0
     cell_unit = "square"
+    #: sheet fields (top-level keys) a player may not change on their own character: the rules set them
+    gm_only_fields: tuple[str, ...] = ()
 
     def sheet_fields(self) -> list[SheetField]:
         return []
@@ -255,6 +312,19 @@ class BaseSystem:
     def odds(self, request: AttackRequest) -> dict:
         raise RuleNotImplemented(f"{self.name}: attack odds are not automated")
 
+    def weapons(self, sheet: dict) -> list[dict]:
+        """The sheet's ``weapons``, a table by name or a list of entries with a name: the usual shapes.
+        ``data`` is the weapon's own entry, what ``range_band`` takes."""
+        found = sheet.get("weapons") or {}
+        if isinstance(found, dict):
+            return [{"key": k, "label": str(k), "data": v if isinstance(v, dict) else {}} for k, v in found.items()]
+        out = []
+        for w in found:
+            if isinstance(w, dict) and (w.get("key") or w.get("name")):
+                key = str(w.get("key") or w.get("name"))
+                out.append({"key": key, "label": str(w.get("name") or key), "data": w})
+        return out
+
     def apply(self, sheet: dict, result: AttackResult) -> dict:
         raise RuleNotImplemented(f"{self.name}: applying results to sheets is not automated")
 
@@ -275,6 +345,38 @@ class BaseSystem:
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         """A turn action that is neither a move nor an attack (hold, delay, declare, aim, recover...)."""
         raise RuleNotImplemented(f"{self.name}: the action {action!r} is not automated")
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        """How far the mover may still go this turn, in the system's units (None: the rules set no limit)."""
+        return None
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        """Judge a move along ``path`` (cells, or zone ids) that costs ``cost``: RuleError with the reason
+        when the rules forbid it (beyond the allowance, not this actor's turn...), else the books after it."""
+        return MoveResult(state=state, cost=cost)
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        """The fight's state after an attack (actions, ticks or shots spent): the app stores it."""
+        return state
+
+    def due_attacks(self, state: dict) -> list[dict] | None:
+        """The attacks the rules say happen now (as ``TurnUpdate.due``), read from the books, for the app
+        to refresh its list after an attack; None when the system keeps no such list (the app then drops
+        the attack just rolled from its list)."""
+        return None
+
+    def sample_encounter(self) -> dict | None:
+        """A ready fight for a demo game: ``{"name", "map", "combatants": [{"name", "side", "sheet",
+        "position"}]}`` (``map`` as ``POST /api/games`` takes it; ``position`` a zone id or ``[x, y]``),
+        or None."""
+        return None
+
+    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
+        """``{"label", "kind"}`` for each wound, condition or resource a token shows on every screen
+        (kind: "wound", "condition" or "resource"). ``state`` is the combatant's own books in a
+        fight (``state["combatants"][id]``), None outside one."""
+        return []
 
 
 def round_robin(order: list[str], state: dict | None = None) -> TurnUpdate:

@@ -59,6 +59,7 @@ def create_app(config: dict | None = None) -> Flask:
         DATA_DIR=str(data_dir),
         DEMO=True,
         PUBLIC_URL=None,
+        DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -76,7 +77,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["tacmap_socketio"] = socketio
 
     from .events import register as register_events
-    from .views import api, game, help, lobby
+    from .views import api, game, help, lobby, sheets  # noqa: F401 (sheets adds routes to game)
 
     for module in (lobby, game, api, help):
         app.register_blueprint(module.bp)

@@ -51,6 +51,8 @@ def serve(args: argparse.Namespace) -> int:
     urls, base, public = server_links(args.host, args.port, lan_addresses() if args.host in WILDCARD else [],
                                       args.public_url)
     config = {"DATA_DIR": data_dir, "DEMO": not args.no_demo}
+    if args.dice_seed is not None:
+        config["DICE_SEED"] = args.dice_seed
     if public:
         config["PUBLIC_URL"] = public
     app = create_app(config)
@@ -77,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
     p.add_argument("--public-url", default=None, help="the address players use, if not the first LAN address")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")
+    p.add_argument("--dice-seed", default=None,
+                   help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.set_defaults(func=serve)
     args = parser.parse_args(argv)

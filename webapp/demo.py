@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from rules.board import Board
 
-from .table import FOE_COLOR, empty_game, evolve, new_game_events, token_added
+import rules
+
+from . import mapdata
+from .table import FOE_COLOR, GM, decide, empty_game, evolve, new_game_events, parse_command, token_added
 
 DEMO_NAME = "Demo: the ruined outpost"
 
@@ -29,6 +32,39 @@ def demo_board() -> Board:
 
 
 def create_demo(hub):
+    """The demo games: each system's own sample fight, where it has one, then the ruined outpost (newest)."""
+    for system in rules.systems():
+        sample = system.sample_encounter() if hasattr(system, "sample_encounter") else None
+        if sample:
+            create_sample(hub, system.id, sample)
+    return create_outpost(hub)
+
+
+def create_sample(hub, system_id: str, sample: dict):
+    """A system's sample encounter as a game: its map, a token and a character for each combatant."""
+    if "zones" in sample["map"]:
+        board, zones = mapdata.zone_map(sample["map"])
+    else:
+        board, zones = mapdata.grid_board(sample["map"]), None
+    game = empty_game("sample")
+    for event in new_game_events(sample["name"], system_id, board, zones):
+        evolve(game, event)
+    setup = []
+
+    def run(payload: dict) -> None:
+        for event in decide(game, parse_command(payload), GM):
+            evolve(game, event)
+            setup.append(event)
+
+    for c in sample["combatants"]:
+        where = {"zone": c["position"]} if isinstance(c["position"], str) else {"x": c["position"][0], "y": c["position"][1]}
+        run({"type": "add_token", "name": c["name"], "kind": "pc" if c["side"] == "pc" else "npc", **where})
+        token_id = setup[-1].data["token"]["id"]
+        run({"type": "add_character", "name": c["name"], "token_id": token_id, "sheet": c["sheet"]})
+    return hub.create_game(sample["name"], system_id, board, setup=setup, zones=zones)
+
+
+def create_outpost(hub):
     game = empty_game("demo")
     events = new_game_events(DEMO_NAME, "plain_grid", demo_board())
     for event in events:

@@ -11,7 +11,7 @@ The in-memory game is a cache of the log: it can always be rebuilt.
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import secrets
 import threading
 import time
@@ -23,8 +23,9 @@ from markupsafe import Markup
 
 import rules
 from rules.board import Board
+from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import render
+from . import attacks, combat, history, mapdata, render, zonelayout
 from .store import Conflict, GameRecord, Store
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -36,6 +37,7 @@ JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 class Committed:
     seq: int
     events: list[Event]
+    reply: dict = field(default_factory=dict)  # what the sender hears besides ok and seq (a roll's dice...)
 
 
 def room(game_id: str, audience: str) -> str:
@@ -62,15 +64,16 @@ class Hub:
     # --- games ------------------------------------------------------------
 
     def create_game(self, name: str, system: str, board: Board | None = None,
-                    setup: list[Event] | None = None) -> GameRecord:
-        if rules.get(system).board != "grid":  # KeyError for an unknown system
-            raise Rejected(f"{rules.get(system).name} plays on zone maps, which the app cannot show yet")
+                    setup: list[Event] | None = None, zones: list[dict] | None = None) -> GameRecord:
+        """A new game; a zone system without a map of its own gets a small default zone map."""
+        if rules.get(system).board == "zones" and zones is None:  # KeyError for an unknown system
+            board, zones = mapdata.zone_map({"zones": zonelayout.DEFAULT_ZONES})
         game_id = secrets.token_hex(4)
         record = GameRecord(
             id=game_id, name=name, system=system, gm_key=new_key(), screen_key=new_key(),
             join_code="".join(secrets.choice(JOIN_ALPHABET) for _ in range(6)), created_at=time.time(),
         )
-        events = new_game_events(name, system, board or Board(24, 16))
+        events = new_game_events(name, system, board or Board(24, 16), zones)
         game = replay(game_id, events)
         for event in setup or []:
             evolve(game, event)
@@ -135,7 +138,41 @@ class Hub:
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk."""
         cmd = parse_command(payload)
-        return self.commit(game_id, lambda game: decide(game, cmd, actor))
+        if isinstance(cmd, attacks.PreviewAttack):
+            return self.preview_attack(game_id, actor, cmd)
+        if isinstance(cmd, combat.Reach):
+            with self.lock(game_id):
+                game = self.game(game_id)
+                if game is None:
+                    raise Rejected(f"no game {game_id!r}")
+                return Committed(game.seq, [], combat.reach(game, cmd, actor))
+        if isinstance(cmd, history.Undo):
+            return self.commit(game_id, lambda game: history.decide(
+                game, actor, self.store.events(game_id), lambda prefix: replay(game_id, prefix)))
+        done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
+        return Committed(done.seq, done.events, combat.ack(done.events, actor))
+
+    def preview_attack(self, game_id: str, actor: Actor, cmd) -> Committed:
+        """An attack as it would be, with its odds: answered to the sender and shown to the GM; nothing stored."""
+        with self.lock(game_id):
+            game = self.game(game_id)
+            if game is None:
+                raise Rejected(f"no game {game_id!r}")
+            view = attacks.preview(game, cmd, actor)
+            with self.app.app_context():
+                html = render.attack_preview(game, actor, view)
+            if actor.role != "gm":
+                with self.app.app_context():
+                    gm_html = render.attack_preview(game, GM, view)
+                self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=room(game_id, "gm"))
+            return Committed(game.seq, [], {"preview": view, "html": html})
+
+    def dice(self, game: Game) -> DiceSource:
+        """The game's dice: the system's randomness, or seeded per game and step when DICE_SEED is set (tests, demos)."""
+        seed = self.app.config.get("DICE_SEED")
+        if seed is None:
+            return RandomDice()
+        return SeededDice(f"{seed}:{game.id}:{game.seq}")
 
     def commit(self, game_id: str, decide_events) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them."""

@@ -12,6 +12,7 @@ from flask import render_template
 
 import rules
 
+from . import characters, combat
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -26,14 +27,17 @@ PARTS = {
     "join_toggle": ("_join_toggle.html", False, {"gm"}),
     "join_banner": ("_join_banner.html", False, {"screen"}),
     "log": ("_log.html", False, {"gm", "player"}),
+    "combat": ("_combat.html", False, {"gm", "player", "screen"}),
+    "settings": ("_settings_panel.html", False, {"gm"}),
+    "attack": ("_attack.html", False, {"gm", "player"}),
 }
 EVERYTHING = frozenset(PARTS)
 
 _BY_EVENT = {
     "token_moved": {"log"},
-    "token_added": {"tokens", "token_list", "my_tokens", "log"},
-    "token_updated": {"tokens", "token_list", "my_tokens"},
-    "token_removed": {"tokens", "token_list", "my_tokens", "log"},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "log"},
+    "token_updated": {"tokens", "token_list", "my_tokens", "combat"},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "log"},
     "door_set": {"walls", "log"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
@@ -42,6 +46,18 @@ _BY_EVENT = {
     "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "log"},
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
+    "dice_rolled": {"log"},
+    "settings_set": {"settings", "log"},
+    # the current actor is drawn on the map, so a turn changes the tokens too
+    "combat_started": {"combat", "tokens", "log"},
+    "turn_started": {"combat", "tokens", "log"},
+    "order_set": {"combat", "log"},
+    "combat_ended": {"combat", "tokens", "log"},
+    "acted": {"combat", "tokens", "log"},
+    "undone": set(EVERYTHING),  # an undo may restore any part
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens"},
+    "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
+    "sheet_updated": {"log", "tokens", "attack"},
 }
 
 
@@ -56,6 +72,8 @@ def changes_for(events: list[Event]) -> set[str]:
         changes |= _BY_EVENT.get(event.type, set(EVERYTHING))
         if event.type == "token_moved":
             changes.add(f"token:{event.data['token_id']}")
+            if "fight" in event.data:  # the rules booked it: moves left, free attacks offered
+                changes.add("combat")
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
     return changes
@@ -74,6 +92,11 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "players": list(game.players.values()),
         "online": online or set(),
         "log": list(reversed(game.log_for(actor)))[:20],
+        "combat_view": combat.combat_view(game, actor),
+        "sheet_of": lambda token: characters.sheet_of(game, token),
+        "badges_of": lambda token: combat.badges(game, token),
+        "actions_of": lambda token: combat.actions_now(game, token),
+        "settings": combat.settings_of(game) if actor.role == "gm" else {},
     }
 
 
@@ -96,3 +119,9 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")
     return "\n".join(out)
+
+
+def attack_preview(game: Game, actor: Actor, view: dict) -> str:
+    """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
+    tokens = {t.id: t for t in game.visible_tokens(actor)}
+    return render_template("_attack_preview.html", view=view, tokens=tokens, actor=actor, game=game)

@@ -18,6 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 import rules
 from rules.board import Board
+from rules.dice import DiceSource, RandomDice
+
+from . import attacks, characters, combat, history, zonelayout
+from .facts import Event, Rejected
 
 from .moves import way_exists
 
@@ -25,18 +29,6 @@ MAX_TOKENS = 500
 MAX_BOARD = 200
 PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#dc2626", "#0891b2", "#ca8a04", "#db2777")
 FOE_COLOR = "#dc2626"
-
-
-class Rejected(Exception):
-    """A command the table refuses; the message goes back to the sender.
-
-    ``code`` names the kind of refusal for clients that offer a way out
-    (``"no_way"``: the GM may force the move).
-    """
-
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 # --- who is asking ---------------------------------------------------------
@@ -103,6 +95,7 @@ class LogEntry:
     seq: int
     text: str
     audience: Literal["all", "gm"] = "all"
+    detail: dict | None = None  # a roll's or an attack's breakdown
 
 
 @dataclass
@@ -118,6 +111,11 @@ class Game:
     allow_reclaim: bool = True  # a player may take their seat back on a new device with the join code and their name
     counter: int = 0  # the last number used for a token or player id
     log: list[LogEntry] = field(default_factory=list)
+    settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
+    combat: dict | None = None  # {"state", "round", "order", "current", "phase"} while a fight is on
+    undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
+    characters: dict[str, characters.Character] = field(default_factory=dict)
+    zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
 
     LOG_KEEP = 50
 
@@ -159,6 +157,11 @@ class Game:
             "allow_reclaim": self.allow_reclaim,
             "counter": self.counter,
             "log": [asdict(e) for e in self.log],
+            "settings": self.settings,
+            "combat": self.combat,
+            "undone": self.undone,
+            "characters": [c.to_dict() for c in self.characters.values()],
+            "zones": self.zones,
         }
 
     @classmethod
@@ -175,6 +178,11 @@ class Game:
             allow_reclaim=d.get("allow_reclaim", True),
             counter=d["counter"],
             log=[LogEntry(**e) for e in d["log"]],
+            settings=d.get("settings", {}),
+            combat=d.get("combat"),
+            undone=d.get("undone", []),
+            characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
+            zones=d.get("zones"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -188,11 +196,17 @@ class Game:
             "map": board,
             "tokens": [
                 {k: v for k, v in t.to_dict().items() if k != "sheet" or actor.role == "gm" or t.owner == actor.player_id}
+                | ({"zone": combat.position_of(self, t)} if self.zones is not None else {})
                 for t in self.visible_tokens(actor)
             ],
+            "zones": self.zones,
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
+            "settings": combat.settings_of(self),
+            "combat": combat.combat_view(self, actor),
+            "characters": characters.view(self, actor),
+            "log": [asdict(e) for e in self.log_for(actor)],
             "you": {"role": actor.role, "player_id": actor.player_id},
         }
 
@@ -203,6 +217,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 Coord = Annotated[int, Field(ge=-1000, le=1000)]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+ZoneId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Size = Annotated[int, Field(ge=1, le=3)]
 
 
@@ -213,16 +228,18 @@ class _Command(BaseModel):
 class MoveToken(_Command):
     type: Literal["move_token"]
     token_id: Id
-    x: Coord
-    y: Coord
+    x: Coord | None = None  # on a zone map, a square or a zone
+    y: Coord | None = None
+    zone: ZoneId | None = None
     force: bool = False  # the GM's ruling: through walls and closed doors
 
 
 class AddToken(_Command):
     type: Literal["add_token"]
     name: Name
-    x: Coord
-    y: Coord
+    x: Coord | None = None  # on a zone map, x and y or a zone
+    y: Coord | None = None
+    zone: ZoneId | None = None
     color: Color | None = None
     owner: Id | Literal[""] | None = None  # "" (the form's "GM") is nobody's
     hidden: bool = False
@@ -280,12 +297,15 @@ class AllowReclaim(_Command):
 
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
-          RemovePlayer, MergePlayers, AllowReclaim],
+          RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
+          *attacks.COMMANDS, *characters.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_TYPES = ("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door",
-                 "show_join", "remove_player", "merge_players", "allow_reclaim")
+                 "show_join", "remove_player", "merge_players", "allow_reclaim", "undo",
+                 *(c.model_fields["type"].annotation.__args__[0]
+                   for c in combat.COMMANDS + combat.QUERIES + attacks.COMMANDS + characters.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -312,17 +332,11 @@ def describe_validation(exc: ValidationError) -> str:
 # --- events ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Event:
-    type: str
-    data: dict
-
-    def to_dict(self) -> dict:
-        return {"type": self.type, "data": self.data}
-
-
-def new_game_events(name: str, system: str, board: Board) -> list[Event]:
-    return [Event("game_created", {"name": name, "system": system, "board": board.to_dict()})]
+def new_game_events(name: str, system: str, board: Board, zones: list[dict] | None = None) -> list[Event]:
+    data = {"name": name, "system": system, "board": board.to_dict()}
+    if zones is not None:
+        data["zones"] = zones
+    return [Event("game_created", data)]
 
 
 def token_added(game: Game, name: str, x: int, y: int, **extra) -> Event:
@@ -399,6 +413,12 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
     A refusal names the token in the way only to someone who may see it.
     """
     board = game.board
+    if game.zones is not None:
+        zone = zonelayout.zone_at(game.zones, x, y)
+        if size != 1:
+            raise Rejected("tokens on a zone map take one square")
+        if zone is None or (x, y) not in set(zonelayout.cells_of(zone)):
+            raise Rejected(f"({x}, {y}) is not in a zone")
     for cx, cy in [(x + i, y + j) for j in range(size) for i in range(size)]:
         if not board.in_bounds((cx, cy)):
             where = f"({x}, {y})" if size == 1 else f"a {size} x {size} token at ({x}, {y})"
@@ -456,6 +476,8 @@ def _check_owner(game: Game, owner: str | None) -> None:
 
 def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
+    if game.zones is not None:
+        return _move_in_zones(game, cmd, actor, token)
     if (token.x, token.y) == (cmd.x, cmd.y):
         raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
@@ -469,9 +491,49 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     return [Event("token_moved", data)]
 
 
+def _place_of(game: Game, x: int | None, y: int | None, zone: str | None, actor: Actor = GM) -> tuple[int, int]:
+    """Where a token goes: its square, or on a zone map a free square of the zone named."""
+    if zone is not None:
+        if game.zones is None:
+            raise Rejected("this map has no zones: give x and y")
+        found = next((z for z in game.zones if z["id"] == zone), None)
+        if found is None:
+            raise Rejected(f"no zone {zone!r} on this map")
+        taken = {(t.x, t.y) for t in game.tokens.values()}
+        for cell in zonelayout.cells_of(found):
+            if cell not in taken:
+                return cell
+        raise Rejected(f"{found['name']} is full")
+    if x is None or y is None:
+        raise Rejected("x and y are needed" + (", or a zone" if game.zones is not None else ""))
+    return x, y
+
+
+def _move_in_zones(game: Game, cmd: MoveToken, actor: Actor, token: Token) -> list[Event]:
+    """On a zone map a token goes to a square of a zone; a new zone must be reachable by adjacency."""
+    if cmd.zone is not None and cmd.zone == zonelayout.zone_at(game.zones, token.x, token.y)["id"]:
+        raise Rejected(f"{token.name} is in that zone already")
+    x, y = _place_of(game, cmd.x, cmd.y, cmd.zone, actor)
+    if (token.x, token.y) == (x, y):
+        raise Rejected(f"{token.name} is already there")
+    _check_cell(game, x, y, moving=token.id, actor=actor)
+    here, there = zonelayout.zone_at(game.zones, token.x, token.y), zonelayout.zone_at(game.zones, x, y)
+    data = {"token_id": token.id, "x": x, "y": y, "from": [token.x, token.y]}
+    if here is not None and there["id"] != here["id"]:
+        way = zonelayout.path(game.zones, here["id"], there["id"])
+        if way is None and not cmd.force:
+            raise Rejected(f"{token.name} has no way from {here['name']} to {there['name']}", code="no_way")
+        data |= {"zone": there["id"], "from_zone": here["id"], "zone_path": way or [here["id"], there["id"]]}
+    if cmd.force:
+        data["forced"] = True
+    return [Event("token_moved", data)]
+
+
 def _add_token(game: Game, cmd: AddToken, actor: Actor) -> list[Event]:
     if len(game.tokens) >= MAX_TOKENS:
         raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+    x, y = _place_of(game, cmd.x, cmd.y, cmd.zone)
+    cmd = cmd.model_copy(update={"x": x, "y": y})
     _check_cell(game, cmd.x, cmd.y, size=cmd.size)
     owner = cmd.owner or None
     _check_owner(game, owner)
@@ -560,17 +622,29 @@ DECIDE = {
 }
 
 
-def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
+def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -> list[Event]:
     """The events a command causes, or Rejected: the state is not touched here.
 
     No events (an unchanged Save) is an answer too: nothing is recorded.
+    ``dice`` is the game's dice source for commands that roll; what it rolls
+    goes into the events, so the log never needs it again. Fights, attacks
+    and characters are decided in their own modules, which check who may.
     """
+    if isinstance(cmd, combat.COMMANDS):
+        return combat.decide(game, cmd, actor, dice or RandomDice())
+    if isinstance(cmd, attacks.Attack):
+        return attacks.decide(game, cmd, actor, dice or RandomDice())
+    if isinstance(cmd, characters.COMMANDS):
+        return characters.decide(game, cmd, actor)
     authorize(game, cmd, actor)
-    return DECIDE[type(cmd)](game, cmd, actor)
+    events = DECIDE[type(cmd)](game, cmd, actor)
+    if isinstance(cmd, MoveToken) and events and not cmd.force:
+        events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
+    return events
 
 
-def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all") -> None:
-    game.log.append(LogEntry(seq=game.seq, text=text, audience=audience))
+def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: dict | None = None) -> None:
+    game.log.append(LogEntry(seq=game.seq, text=text, audience=audience, detail=detail))
     del game.log[: -Game.LOG_KEEP]
 
 
@@ -584,9 +658,20 @@ def evolve(game: Game, event: Event) -> None:
     game.seq += 1
     d = event.data
     kind = event.type
-    if kind == "game_created":
+    if kind in combat.EVENTS:
+        combat.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in characters.EVENTS:
+        characters.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+        if kind == "character_added":
+            _bump_counter(game, d["character"]["id"])
+    elif kind in attacks.EVENTS:
+        attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind == "undone":
+        history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])
+        game.zones = d.get("zones")
     elif kind == "token_added":
         token = Token(**d["token"])
         game.tokens[token.id] = token
@@ -596,7 +681,13 @@ def evolve(game: Game, event: Event) -> None:
         token = game.tokens[d["token_id"]]
         token.x, token.y = d["x"], d["y"]
         ruling = "GM ruling: " if d.get("forced") else ""
-        _log(game, f"{ruling}{token.name} moved to ({token.x}, {token.y})", "gm" if token.hidden else "all")
+        where = f"({token.x}, {token.y})"
+        if game.zones is not None:
+            zone = zonelayout.zone_at(game.zones, token.x, token.y)
+            where = zone["name"] if zone else where
+        _log(game, f"{ruling}{token.name} moved to {where}", "gm" if token.hidden else "all")
+        if "fight" in d:
+            combat.book_move(game, token, d["fight"], lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "token_updated":
         token = game.tokens[d["token_id"]]
         for key, value in d["changes"].items():

@@ -44,7 +44,7 @@ from .data import (
 from .defense import defense_skill
 from .economy import pending_check, round_state
 from .health import armour_reduction, incapacitated_check, soak_reduction, wound_state, wounds_of, wounds_taken
-from .ranges import check_weapon_range, zone_range
+from .ranges import check_weapon_range, weapon_band
 from .sheet import find_weapon, with_defaults
 
 
@@ -100,7 +100,8 @@ def prepare(request: AttackRequest) -> dict:
         if band not in RANGES:
             raise RuleError(f"range band is one of {', '.join(RANGES)}, not {options['range']!r}")
     else:
-        band = zone_range(int(request.distance or 0), bool(options.get("engaged", False)))
+        engaged = options.get("engaged")
+        band = weapon_band(int(request.distance or 0), weapon, None if engaged is None else bool(engaged))
     check_weapon_range(weapon, band)
     cover = resolve_cover(request.cover, settings)
     if cover == "total":

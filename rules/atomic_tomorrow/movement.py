@@ -12,7 +12,6 @@ from collections.abc import Mapping
 
 from ..system import RuleError
 from .data import MOVE_ZONES
-from .economy import spend_action
 
 
 def move_allowance(sheet: Mapping | None = None, action: str = "move") -> int:
@@ -32,9 +31,3 @@ def check_move(zone_distance: int | None) -> None:
         raise RuleError(f"a zone distance is 0 or more, not {zone_distance}")
     if zone_distance > MOVE_ZONES:
         raise RuleError(f"a move reaches only the same or an adjacent zone; that zone is {zone_distance} steps away")
-
-
-def zone_move(round_record: Mapping | None, zone_distance: int | None) -> dict:
-    """The round record after a move of ``zone_distance`` zone steps; RuleError if too far or already moved."""
-    check_move(zone_distance)
-    return spend_action(round_record, "move")

@@ -3,16 +3,24 @@
 Every d100 the attack may roll is enumerated (attack, defense, soak, and
 the GRIT x 1 check of an incapacitated attacker), each 1/100, through the
 same rule functions the attack uses.
+
+:func:`request_odds` (what the app shows) adds ``outcomes``: a handful of
+lines ``{"label", "p"}`` in the game's words (cannot act, miss, special
+failure, critical failure, the defense winning, a hit with each number of
+wounds taken), mutually exclusive and summing to 1; ``hit``, the chance
+that ``attack()`` returns a hit; and ``modifiers``. :func:`result_label`
+names the line an ``AttackResult`` falls on, for checking one against the
+other.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from ..system import AttackRequest
+from ..system import AttackRequest, AttackResult, Modifier
 from .attack import attack_skill, attack_wounds, prepare
 from .checks import is_success, opposed_winner, success_quality
-from .data import COVER_LEVELS, QUALITIES, SUCCESSES, check_level, check_wound_rating
+from .data import COVER_LEVELS, MAX_WOUNDS, QUALITIES, SUCCESSES, check_level, check_wound_rating
 from .economy import pending_check
 from .health import armour_reduction, incapacitated_check, soak_reduction
 
@@ -25,12 +33,14 @@ def _attack_counts(
     armour: int,
     critical_ignores_armour: bool,
     critical_special_stacks: bool,
-) -> tuple[Counter, Counter, Counter]:
+) -> tuple[Counter, Counter, Counter, Counter]:
     """Counts over the 100 x 100 attack and defense rolls (each pair once):
-    attack outcome, winner, wounds after armour (before soak)."""
+    attack quality, outcome, wounds after armour (before soak), and the
+    same for hits only."""
     outcome: Counter = Counter()
     quality_counts: Counter = Counter()
     before_soak: Counter = Counter()
+    hit_before: Counter = Counter()
     defense_rolls = range(1, 101)
     for a in range(1, 101):
         quality = success_quality(a, attack_skill)
@@ -52,7 +62,8 @@ def _attack_counts(
         before_soak[0] += 100 - hits
         outcome[f"hit_{quality}"] += hits
         before_soak[after] += hits
-    return quality_counts, outcome, before_soak
+        hit_before[after] += hits
+    return quality_counts, outcome, before_soak, hit_before
 
 
 def attack_odds(
@@ -72,13 +83,14 @@ def attack_odds(
     Enumerates every attack roll, every defense roll (when the defender
     defends) and every soak roll, each 1/100. Returns the chance of each
     attack quality, of each outcome (``miss``, ``defended``,
-    ``hit_<quality>``), the wounds after armour before soak, and the
-    wounds taken after soak.
+    ``hit_<quality>``), the wounds after armour before soak, the
+    wounds taken after soak, and ``hit_wounds``: the chance of a hit
+    with each number of wounds taken (summing to ``p_hit``).
     """
     check_wound_rating(wound_rating)
     cover = check_level(cover, COVER_LEVELS, "cover")
     arm = armour_reduction(armour, armour_piercing)
-    qualities, outcome, before = _attack_counts(
+    qualities, outcome, before, hit_before = _attack_counts(
         attack_skill, wound_rating, cover, defense_skill_value, arm, critical_ignores_armour, critical_special_stacks
     )
     soak = Counter(soak_reduction(r, grit) for r in range(1, 101))
@@ -89,6 +101,10 @@ def attack_odds(
             continue
         for s, m in soak.items():
             taken[max(0, w - s)] += n * m
+    hit_taken: Counter = Counter()
+    for w, n in hit_before.items():
+        for s, m in soak.items():
+            hit_taken[max(0, w - s) if w else 0] += n * m
     total = 100 * 100
     return {
         "attack_skill": attack_skill,
@@ -98,8 +114,80 @@ def attack_odds(
         "p_hit": sum(v for k, v in outcome.items() if k.startswith("hit_")) / total,
         "wounds_before_soak": {w: before[w] / total for w in sorted(before)},
         "wounds": {w: taken[w] / (total * 100) for w in sorted(taken)},
+        "hit_wounds": {w: hit_taken[w] / (total * 100) for w in sorted(hit_taken)},
         "expected_wounds": sum(w * n for w, n in taken.items()) / (total * 100),
     }
+
+
+DEFENDED = {"parry": "parried", "block": "blocked", "dodge": "dodged"}
+
+
+def hit_label(taken: int, before: int) -> str:
+    """The outcome line of a hit taking ``taken`` wounds on a target that had ``before``.
+
+    Section "WOUND EFFECTS": a hit that brings the target to 4 wounds says
+    incapacitated; every hit that brings it to 5 falls on one "dying" line.
+    """
+    before = min(max(int(before), 0), MAX_WOUNDS)
+    if taken <= 0:
+        return "hit: no wound"
+    if before < MAX_WOUNDS and before + taken >= MAX_WOUNDS:
+        need = MAX_WOUNDS - before
+        return f"hit: {need}+ wound{'s' if need > 1 else ''} (dying)"
+    text = f"hit: {taken} wound{'s' if taken > 1 else ''}"
+    return text + " (incapacitated)" if before + taken == MAX_WOUNDS - 1 else text
+
+
+def miss_label(quality: str) -> str:
+    """Section "SUCCESS AND FAILURE TYPES": a failed attack, by its kind of failure."""
+    return {"special_failure": "special failure", "critical_failure": "critical failure"}.get(quality, "miss")
+
+
+def defended_label(defense: str) -> str:
+    return f"{DEFENDED.get(defense, defense)}: no hit"
+
+
+def result_label(result: AttackResult) -> str:
+    """The ``outcomes`` line an ``attack()`` result falls on."""
+    d = result.details
+    if not (d.get("act_check") or {}).get("may_act", True):
+        return "cannot act (GRIT x1 failed)"
+    if d["attack_quality"] not in SUCCESSES:
+        return miss_label(d["attack_quality"])
+    if not result.hit:
+        return defended_label(d["defense"])
+    return hit_label(int(d["wounds_taken"]), int(d["wounds_before"]))
+
+
+def outcome_lines(odds: dict, defense: str, target_wounds: int) -> list[dict]:
+    """The ``outcomes`` list from the exact figures: every line with a chance above 0, summing to 1."""
+    lines: dict[str, float] = {}
+
+    def add(label: str, p: float) -> None:
+        if p > 0:
+            lines[label] = lines.get(label, 0.0) + p
+
+    add("cannot act (GRIT x1 failed)", odds["outcome_detail"].get("cannot_act", 0.0))
+    for quality in ("failure", "special_failure", "critical_failure"):
+        add(miss_label(quality), odds["attack_quality"].get(quality, 0.0))
+    add(defended_label(defense), odds["outcome_detail"].get("defended", 0.0))
+    for taken, p in sorted(odds["hit_wounds"].items()):
+        add(hit_label(taken, target_wounds), p)
+    return [{"label": k, "p": v} for k, v in lines.items()]
+
+
+def _modifiers(prep: dict, penalty: int) -> list[dict]:
+    """Every modifier of the roll and of the wounds, as ``Modifier.to_dict()``."""
+    _, mods = attack_skill(prep, penalty)
+    mods = list(mods)
+    if prep["defense"] != "none":
+        mods += [Modifier(f"defense: {m.label}", m.value, m.source) for m in prep["defense_modifiers"]]
+    mods.append(Modifier("Wound Rating", prep["weapon"]["wound_rating"], "WEAPON DAMAGE"))
+    if COVER_LEVELS[prep["cover"]]:
+        mods.append(Modifier(f"{prep['cover']} cover", -COVER_LEVELS[prep["cover"]], "COVER PROTECTION"))
+    if prep["armour"]:
+        mods.append(Modifier(f"{prep['target'].get('armour')} armour", -prep["armour"], "ARMOR PROTECTION"))
+    return [m.to_dict() for m in mods]
 
 
 def request_odds(request: AttackRequest) -> dict:
@@ -109,6 +197,8 @@ def request_odds(request: AttackRequest) -> dict:
     one already made for this action is pending in the attacker's state):
     ``p_act`` is its chance, and every other figure is the chance of the
     whole sequence (a failed check counts as ``cannot_act`` and 0 wounds).
+    ``outcome_detail`` is :func:`attack_odds`' ``outcomes`` table;
+    ``outcomes`` the lines the app shows; ``hit`` is ``p_hit``.
     """
     prep = prepare(request)
     settings = prep["settings"]
@@ -127,16 +217,24 @@ def request_odds(request: AttackRequest) -> dict:
             critical_special_stacks=settings["critical_special_stacks"],
         )
 
+    def finish(out: dict, penalty: int) -> dict:
+        out["outcome_detail"] = out.pop("outcomes")
+        out["outcomes"] = outcome_lines(out, prep["defense"], int(prep["target"].get("wounds", 0) or 0))
+        out["hit"] = out["p_hit"]
+        out["modifiers"] = _modifiers(prep, penalty)
+        return out
+
     base = {"range": prep["band"], "cover": prep["cover"], "defense": prep["defense"],
             "weapon": prep["weapon"]["name"]}
     if prep["wound_state"] == "dying":
         stand = request.attacker.state.get("last_stand") or {}
-        return {**base, "p_act": 1.0, **run(int(stand.get("penalty", 0)))}
+        penalty = int(stand.get("penalty", 0))
+        return finish({**base, "p_act": 1.0, **run(penalty)}, penalty)
     if prep["wound_state"] != "incapacitated":
-        return {**base, "p_act": 1.0, **run(0)}
+        return finish({**base, "p_act": 1.0, **run(0)}, 0)
     pending = pending_check(request.attacker.state, "significant")
     if pending:
-        return {**base, "p_act": 1.0, **run(int(pending["penalty"]))}
+        return finish({**base, "p_act": 1.0, **run(int(pending["penalty"]))}, int(pending["penalty"]))
     grit = int(prep["attacker"]["grit"])
     checks = Counter(
         incapacitated_check(r, grit, settings["wounded_action_penalty"])["penalty"]
@@ -144,7 +242,7 @@ def request_odds(request: AttackRequest) -> dict:
         for r in range(1, 101)
     )
     mixed: dict = {"attack_quality": Counter(), "outcomes": Counter(), "wounds_before_soak": Counter(),
-                   "wounds": Counter()}
+                   "wounds": Counter(), "hit_wounds": Counter()}
     expected = p_hit = 0.0
     for penalty, n in checks.items():
         w = n / 100
@@ -160,8 +258,9 @@ def request_odds(request: AttackRequest) -> dict:
         expected += w * part["expected_wounds"]
         p_hit += w * part["p_hit"]
     out = {k: dict(sorted(v.items(), key=lambda kv: str(kv[0]))) for k, v in mixed.items()}
-    out["wounds"] = dict(sorted(mixed["wounds"].items()))
-    out["wounds_before_soak"] = dict(sorted(mixed["wounds_before_soak"].items()))
-    return {**base, "p_act": sum(n for p, n in checks.items() if p is not None) / 100,
-            "attack_skill": prep["skill_base"], "defense_skill": prep["defense_skill"],
-            **out, "p_hit": p_hit, "expected_wounds": expected}
+    for key in ("wounds", "wounds_before_soak", "hit_wounds"):
+        out[key] = dict(sorted(mixed[key].items()))
+    # the penalty shown is the one an ordinary or special GRIT x 1 success gives (a critical has none)
+    return finish({**base, "p_act": sum(n for p, n in checks.items() if p is not None) / 100,
+                   "attack_skill": prep["skill_base"], "defense_skill": prep["defense_skill"],
+                   **out, "p_hit": p_hit, "expected_wounds": expected}, settings["wounded_action_penalty"])

@@ -30,6 +30,20 @@ def zone_range(zone_distance: int, engaged: bool = False) -> str:
     return "far" if zone_distance == 1 else "distant"
 
 
+def weapon_band(zone_distance: int, weapon: Mapping, engaged: bool | None = None) -> str:
+    """The band of an attack with ``weapon`` at ``zone_distance`` zone steps.
+
+    ``engaged`` None (nobody said): in the same zone a weapon that reaches
+    Engaged but not Near (melee, bare hands) attacks Engaged, since a
+    hand-to-hand attack is what engages two tokens; any other weapon is at
+    Near. True or False is the GM's word and is kept.
+    """
+    if engaged is None:
+        reach = weapon_ranges(weapon)
+        engaged = zone_distance == 0 and "engaged" in reach and "near" not in reach
+    return zone_range(zone_distance, bool(engaged))
+
+
 def range_between(zone_map: Any, a: str, b: str, engaged: bool = False) -> str:
     """The range band between zones ``a`` and ``b`` of a ``rules.zones.ZoneMap``."""
     distance = zone_map.zone_distance(a, b)

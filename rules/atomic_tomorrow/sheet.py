@@ -100,6 +100,8 @@ def dodge_skill(sheet: Mapping) -> int:
 
 def validate_sheet(sheet: Mapping) -> dict:
     """The sheet checked and completed with defaults; RuleError names the first problem."""
+    if not isinstance(sheet, Mapping):
+        raise RuleError("a sheet is a table of fields")
     out = default_sheet()
     out.update({k: copy.deepcopy(v) for k, v in sheet.items()})
     for attr in ATTRIBUTES:
@@ -114,7 +116,34 @@ def validate_sheet(sheet: Mapping) -> dict:
     out["epithets"] = [str(e) for e in out["epithets"]]
     if not isinstance(out["weapons"], list):
         raise RuleError("weapons are a list")
-    out["weapons"] = [normalise_weapon(w) for w in out["weapons"]]
+    checked = []
+    for index, weapon in enumerate(out["weapons"]):
+        try:
+            checked.append(normalise_weapon(weapon))
+        except RuleError as e:
+            raise RuleError(f"weapons, entry {index + 1}: {e}") from None
+    out["weapons"] = checked
+    return out
+
+
+def weapon_list(sheet: Mapping) -> list[dict]:
+    """``{"key", "label", "data"}`` for bare hands and each weapon that checks: what an attack may name.
+
+    The key is the weapon's name, or its list index when an earlier weapon
+    has the same name (``find_weapon`` takes either).
+    """
+    unarmed = find_weapon({}, None)
+    out = [{"key": "Unarmed", "label": "Unarmed", "data": unarmed}]
+    seen = {"unarmed", "", "fists"}
+    weapons = sheet.get("weapons") if isinstance(sheet, Mapping) else None
+    for index, weapon in enumerate(weapons if isinstance(weapons, list) else []):
+        try:
+            w = normalise_weapon(weapon)
+        except RuleError:
+            continue
+        key = w["name"] if w["name"].lower() not in seen else str(index)
+        seen.add(key.lower())
+        out.append({"key": key, "label": w["name"], "data": w})
     return out
 
 

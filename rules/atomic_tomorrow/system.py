@@ -14,13 +14,14 @@ from ..system import (
     BaseSystem,
     Combatant,
     CoverEffect,
+    MoveResult,
     SheetField,
     TurnUpdate,
 )
 from . import attack as attack_
 from . import cover, health, movement, odds, sheet, turns
 from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, RANGES
-from .ranges import weapon_ranges, zone_range
+from .ranges import weapon_band, weapon_ranges
 
 
 class AtomicTomorrow(BaseSystem):
@@ -63,8 +64,11 @@ class AtomicTomorrow(BaseSystem):
         return movement.move_allowance(sheet_, action)
 
     def range_band(self, distance: float, weapon: dict) -> str | None:
-        """The band at ``distance`` zone steps (not engaged), or None when the weapon cannot reach it."""
-        band = zone_range(int(distance))
+        """The band at ``distance`` zone steps, or None when the weapon cannot reach it.
+
+        Same zone: Engaged for a weapon that reaches Engaged but not Near (a hand-to-hand attack
+        engages), else Near; an adjacent zone Far; further Distant (see :func:`ranges.weapon_band`)."""
+        band = weapon_band(int(distance), weapon)
         return band if band in weapon_ranges(weapon) else None
 
     def cover_effect(self, cover_: Any) -> CoverEffect:
@@ -91,9 +95,52 @@ class AtomicTomorrow(BaseSystem):
         """Move, quick or other significant action, GRIT x 1 check, Last Stand (see :func:`turns.act`)."""
         return turns.act(state, actor, action, combatants, dice, settings, options)
 
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        """The fight state after an attack: the significant action spent, the defender's defense counted,
+        a GRIT x 1 check or the Last Stand's final action used (see :func:`turns.after_attack`)."""
+        return turns.after_attack(state, result)
+
     def record_attack(self, state: dict, result: AttackResult) -> dict:
-        """The fight state after an attack's ``round``/``last_stand``/``act_check`` effects."""
-        return turns.record_attack(state, result)
+        """The wave-1 name of :meth:`after_attack`."""
+        return turns.after_attack(state, result)
+
+    # ---- moves on the zone map -----------------------------------------
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        """Section "ACTION ECONOMY": 1 zone step until the round's move is spent, then 0."""
+        return turns.movement_left(state, mover)
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        """The round's move, to the same or an adjacent zone, on the mover's turn; provokes nobody
+        (see :func:`turns.move`)."""
+        return MoveResult(**turns.move(state, mover, path, cost, combatants, settings))
+
+    # ---- what a token shows, who edits what ---------------------------
+
+    #: Section "WOUND EFFECTS": wounds come from attacks, soak and the Last Stand, so the GM sets them
+    gm_only_fields = ("wounds",)
+
+    def sample_encounter(self) -> dict | None:
+        """The rocket-port ambush: the demo zones and four combatants in them."""
+        from .data import DEMO_ZONES, sample_encounter
+
+        return {"name": "Demo: ambush at the rocket-port", "map": copy.deepcopy(DEMO_ZONES),
+                "combatants": sample_encounter()}
+
+    def badges(self, sheet_: dict, state: dict | None = None) -> list[dict]:
+        """Wounds, Incapacitated/Dying, Collapsed, the Last Stand, a GRIT x 1 roll (see :func:`turns.badges`).
+        ``state`` is the combatant's own books, ``state["combatants"][id]`` of the fight."""
+        return turns.badges(sheet_, state)
+
+    def weapons(self, sheet_: dict) -> list[dict]:
+        """Bare hands, then the sheet's weapons by name, each ``data`` the checked entry (its ranges);
+        an entry that does not check is left out (the sheet check names it)."""
+        return sheet.weapon_list(sheet_)
+
+    def validate_sheet(self, sheet_: dict) -> dict:
+        """The sheet checked and completed; RuleError naming the first bad field."""
+        return sheet.validate_sheet(sheet_)
 
     # ---- attacks ------------------------------------------------------
 

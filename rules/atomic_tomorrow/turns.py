@@ -27,11 +27,11 @@ from collections.abc import Mapping
 from ..dice import DiceSource
 from ..system import ActionOption, AttackResult, Combatant, RuleError, RuleNotImplemented, TurnUpdate
 from .checks import is_success, quality_label, roll_d100, success_quality
-from .data import ACTIONS, settings_with_defaults
+from .data import ACTIONS, MOVE_ZONES, settings_with_defaults
 from .defense import defense_skill
 from .economy import new_round, pending_check, round_state, spend_action
 from .health import incapacitated_check, last_stand_outcome, wound_state, wounds_of
-from .movement import move_allowance, zone_move
+from .movement import check_move, move_allowance
 from .sheet import find_weapon, with_defaults
 
 
@@ -331,7 +331,8 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
         out.append(ActionOption(key, label, kind, cost, not reason, reason, data or {}))
 
     option("move", "Move (within the zone or to an adjacent zone)", "move", "move", "move action",
-           {"allowance": move_allowance(s), "zones": move_allowance(s), "unit": "zone"})
+           {"allowance": move_allowance(s), "zones": move_allowance(s), "unit": "zone",
+            "left": movement_left(state, actor)})
     weapons = [find_weapon(s, None, settings)]
     for index, _ in enumerate(s.get("weapons") or []):
         try:
@@ -370,26 +371,26 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
 # ---- turn actions that are not a move or an attack ----------------------------
 
 
+def _spend_wounded(per: dict, actor: Combatant) -> None:
+    """A pending GRIT x 1 success (4 wounds) or the Last Stand's final action (5) serves one action only."""
+    condition = wound_state(wounds_of(with_defaults(actor.sheet)))
+    if condition == "incapacitated" and per.get("act_check"):
+        per["act_check"] = {**per["act_check"], "used": True}
+    elif condition == "dying" and per.get("last_stand"):
+        per["last_stand"] = {**per["last_stand"], "used": True}
+
+
 def _spend(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict, options: dict) -> tuple:
-    """Section "ACTION ECONOMY": a move (``options["distance"]`` zone steps), a quick action or a
-    significant action other than an attack (``options["what"]``), each once a round."""
+    """Section "ACTION ECONOMY": a quick action or a significant action other than an attack
+    (``options["what"]``), each once a round. (A move goes through :func:`move`.)"""
     reason = _blocker(state, actor, action)
     if reason:
         raise RuleError(reason)
     per = _per(state, actor.id)
-    if action == "move":
-        distance = options.get("distance", 0)
-        per["round"] = zone_move(per["round"], distance)
-        line = f"{actor.name} moves {'to an adjacent zone' if distance else 'within the zone'}"
-    else:
-        per["round"] = spend_action(per["round"], action)
-        what = str(options.get("what") or "").strip()
-        line = f"{actor.name} takes a {_ACTION_NAMES[action]}" + (f": {what}" if what else "")
-    condition = wound_state(wounds_of(with_defaults(actor.sheet)))
-    if condition == "incapacitated":
-        per["act_check"] = {**per["act_check"], "used": True}
-    elif condition == "dying":
-        per["last_stand"] = {**per["last_stand"], "used": True}
+    per["round"] = spend_action(per["round"], action)
+    what = str(options.get("what") or "").strip()
+    line = f"{actor.name} takes a {_ACTION_NAMES[action]}" + (f": {what}" if what else "")
+    _spend_wounded(per, actor)
     return [], [line]
 
 
@@ -442,7 +443,7 @@ def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     return [rec], [head + ": one final action" + penalty]
 
 
-_TURN_ACTIONS = {"move": _spend, "significant": _spend, "quick": _spend, "grit_check": _grit_check,
+_TURN_ACTIONS = {"significant": _spend, "quick": _spend, "grit_check": _grit_check,
                  "last_stand": _last_stand}
 
 
@@ -450,16 +451,17 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
         settings: Mapping | None = None, options: Mapping | None = None) -> TurnUpdate:
     """One turn action of ``actor``, on its turn; RuleError when the rules forbid it now.
 
-    ``move`` (``options["distance"]``: zone steps, 0 or 1), ``significant``
-    and ``quick`` (``options["what"]``, free text) spend the round's action
-    ("ACTION ECONOMY"). ``grit_check`` (``options["for"]``: significant, move
+    ``significant`` and ``quick`` (``options["what"]``, free text) spend
+    the round's action ("ACTION ECONOMY"); a move goes through :func:`move`. ``grit_check`` (``options["for"]``: significant, move
     or quick) is the GRIT x 1 roll at 4 wounds ("INCAPACITATION").
     ``last_stand`` is the dying character's NERVE x 5 roll ("LAST STAND").
-    Attacks go through ``attack`` and :func:`record_attack`; holding or
+    Attacks go through ``attack`` and :func:`after_attack`; holding or
     delaying a turn is not in the document (RuleNotImplemented).
     """
     if action == "attack" or action.startswith("attack:"):
-        raise RuleNotImplemented("an attack is resolved by attack(); record it with record_attack()")
+        raise RuleNotImplemented("an attack is resolved by attack(); its books are kept by after_attack()")
+    if action == "move" or action.startswith("move:"):
+        raise RuleNotImplemented("a move is judged by move() with its path and cost in zone steps")
     step = _TURN_ACTIONS.get(action)
     if step is None:
         raise RuleNotImplemented(f"Atomic Tomorrow Adventures: the action {action!r} is not in the rules")
@@ -470,7 +472,7 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
     return _update(state, rolls, log)
 
 
-def record_attack(state: Mapping, result: AttackResult) -> dict:
+def after_attack(state: Mapping, result: AttackResult) -> dict:
     """The fight state after an attack: the attacker's spent action, the defender's defense count,
     a Last Stand or GRIT x 1 check used (the ``round``, ``last_stand`` and ``act_check`` effects)."""
     state = copy.deepcopy(dict(state))
@@ -478,3 +480,107 @@ def record_attack(state: Mapping, result: AttackResult) -> dict:
         if effect.kind in ("round", "last_stand", "act_check"):
             _per(state, effect.target)[effect.kind] = copy.deepcopy(effect.data[effect.kind])
     return state
+
+
+def record_attack(state: Mapping, result: AttackResult) -> dict:
+    """The wave-1 name of :func:`after_attack`."""
+    return after_attack(state, result)
+
+
+# ---- moves on the zone map ------------------------------------------------------
+
+
+def movement_left(state: Mapping, mover: Combatant) -> int:
+    """Zone steps ``mover`` may still move this round: ``MOVE_ZONES`` until the round's move is spent, 0 after.
+
+    Section "ACTION ECONOMY": one move a round, within the zone or to an
+    adjacent zone. 0 too for a character who has collapsed, whose Last Stand
+    failed or whose one final action is spent ("LAST STAND"). Whether it is
+    the mover's turn, and the GRIT x 1 roll at 4 wounds, are for
+    :func:`move` to judge: the allowance is still there once they allow it.
+    """
+    per = ((state or {}).get("combatants") or {}).get(mover.id) or mover.state or {}
+    if per.get("status", ACTING) != ACTING or round_state(per.get("round"))["move"]:
+        return 0
+    if wound_state(wounds_of(with_defaults(mover.sheet))) == "dying":
+        stand = per.get("last_stand") or {}
+        if stand and (not stand.get("may_act") or stand.get("used")):
+            return 0
+    return MOVE_ZONES
+
+
+def _whole_steps(cost) -> int:
+    if isinstance(cost, bool) or not isinstance(cost, (int, float)) or cost != int(cost):
+        raise RuleError(f"a move's cost is a whole number of zone steps, not {cost!r}")
+    return int(cost)
+
+
+def move(state: Mapping, mover: Combatant, path: list, cost, combatants: list[Combatant],
+         settings: Mapping | None = None) -> dict:
+    """Judge a move of ``cost`` zone steps along ``path`` (zone ids, start to end), on the mover's turn.
+
+    Section "ACTION ECONOMY": the round's one move reaches the same zone or
+    an adjacent one (``MOVE_ZONES``); at 4 wounds it needs a GRIT x 1
+    success rolled for it first, at 5 it is the Last Stand's one final
+    action. The document has no attack for leaving a fight, so a move
+    provokes nobody. Returns ``{"state", "cost", "left", "provokes", "log"}``.
+    """
+    steps = _whole_steps(cost)
+    if path and len(path) - 1 > steps:
+        steps = len(path) - 1  # a path of zone ids is one step from each zone to the next
+    reason = _blocker(state, mover, "move")
+    if reason:
+        raise RuleError(reason)
+    check_move(steps)
+    state = copy.deepcopy(dict(state))
+    per = _per(state, mover.id)
+    per["round"] = spend_action(per["round"], "move")
+    _spend_wounded(per, mover)
+    where = f"to {path[-1]}" if path and steps else ("to an adjacent zone" if steps else "within the zone")
+    return {"state": state, "cost": steps, "left": movement_left(state, mover), "provokes": [],
+            "log": [f"{mover.name} moves {where}"]}
+
+
+# ---- what a token shows -------------------------------------------------------------
+
+_STATE_LABELS = {"incapacitated": "Incapacitated", "dying": "Dying"}
+
+
+def badges(sheet: Mapping, per: Mapping | None = None) -> list[dict]:
+    """``{"label", "kind"}`` for the token: wounds, the wound state, and from the fight's books
+    (``per``: the combatant's own state, ``state["combatants"][id]``) a collapse, the rounds a Last
+    Stand keeps the character conscious, its final action still open, a GRIT x 1 roll still needed
+    or a success waiting for its action. Sections "WOUND EFFECTS", "INCAPACITATION", "LAST STAND"."""
+    s = with_defaults(sheet)
+    wounds = wounds_of(s)
+    out: list[dict] = []
+    if wounds:
+        out.append({"label": f"{wounds} wound{'s' if wounds > 1 else ''}", "kind": "wound"})
+    condition = wound_state(wounds)
+    per = per or {}
+    if "order" in per or "combatants" in per:  # a whole fight's state: whose books are not known here
+        per = {}
+    status = per.get("status", ACTING)
+    if status == COLLAPSED:
+        out.append({"label": "Collapsed", "kind": "condition"})
+        return out
+    if condition in _STATE_LABELS:
+        out.append({"label": _STATE_LABELS[condition], "kind": "condition"})
+    if status == CONSCIOUS:
+        rounds = int(per.get("conscious_rounds") or 0)
+        out.append({"label": f"Conscious {rounds} more round{'s' if rounds != 1 else ''}", "kind": "condition"})
+        return out
+    stand = per.get("last_stand") or {}
+    if condition == "dying":
+        if stand.get("may_act") and not stand.get("used"):
+            out.append({"label": "Last Stand: final action", "kind": "resource"})
+        elif not stand:
+            out.append({"label": "Last Stand to roll", "kind": "condition"})
+    if condition == "incapacitated":
+        check = per.get("act_check") or {}
+        if check.get("may_act") and not check.get("used"):
+            out.append({"label": f"GRIT passed: {_ACTION_NAMES.get(check.get('for'), 'action')}",
+                        "kind": "resource"})
+        else:
+            out.append({"label": "GRIT x1 to act", "kind": "condition"})
+    return out

@@ -115,6 +115,8 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
     allowed = maneuver_movement(a.sheet, maneuver, variant)
     if moved > allowed + 1e-9:
         raise RuleError(f"{m.name} allows {allowed} yards of movement, not {moved:g}")
+    if maneuver == "all_out_attack_ranged" and variant == "suppression_fire":
+        return _suppression_modifiers(request, wname, weapon, st, facts, maneuver, variant)
     shock_pts = int_of(a.sheet.get("shock")) or int_of(a.state.get("shock"))
     if shock_pts:
         mods.append(Modifier("shock", -min(shock_pts, 8), S_INJURY))
@@ -186,6 +188,40 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
         mods.append(Modifier(str(opts.get("modifier_label") or "GM modifier"), int_of(opts["modifier"]), S_GM))
     facts.update({"maneuver": maneuver, "variant": variant, "location": location, "ranged": ranged})
     return base, label, mods, cap, facts
+
+
+def is_suppression(maneuver: str, variant: str) -> bool:
+    """An All-Out Attack (ranged) keeping an area under Suppression Fire ("Maneuvers")."""
+    return maneuver == "all_out_attack_ranged" and variant == "suppression_fire"
+
+
+def attack_still_open(attacker: Combatant) -> None:
+    """RuleError once the attack of the turn's maneuver is made ("Maneuvers": one maneuver a turn, its
+    attack once); the attacks of a Suppression Fire on whoever enters its area are not counted."""
+    st = attacker.state or {}
+    maneuver = st.get("maneuver")
+    made = maneuver in MANEUVERS and int_of(st.get("attacks")) > 0
+    if made and not is_suppression(maneuver, st.get("variant") or ""):
+        raise RuleError(f"{attacker.name} has made the attack of {MANEUVERS[maneuver].name} this turn")
+
+
+def _suppression_modifiers(request: AttackRequest, wname: str, weapon: dict, st: dict, facts: dict, maneuver: str,
+                           variant: str) -> tuple[int, str, list[Modifier], None, dict]:
+    """The attack Suppression Fire makes on whoever enters its area ("Maneuvers": "you attack them at
+    a skill of 8+your rapid fire bonus"): skill 8, the weapon's whole RoF for the rapid fire bonus and
+    the extra hits, at the torso; no range or other modifier but the GM's."""
+    opts = request.options or {}
+    rof = int_of(weapon.get("rof"), 1)
+    if rof < 5:
+        raise RuleError("Suppression Fire needs a weapon of RoF 5 or more")
+    if weapon.get("max") and request.distance > num_of(weapon["max"]):
+        raise RuleError(f"{wname} reaches {weapon['max']} yards at most")
+    mods = []
+    if opts.get("modifier"):
+        mods.append(Modifier(str(opts.get("modifier_label") or "GM modifier"), int_of(opts["modifier"]), S_GM))
+    facts.update({"maneuver": maneuver, "variant": variant, "location": "torso", "ranged": True,
+                  "half_damage": bool(weapon.get("half_d")) and request.distance >= num_of(weapon["half_d"])})
+    return 8, "Suppression Fire", mods, None, facts
 
 
 def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, hits: int) -> dict:
@@ -403,6 +439,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     a, t = request.attacker, request.target
     wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
     ctx = _Ctx(request, st)
+    attack_still_open(a)
     if weapon.get("area"):
         return _area_attack(ctx, dice, wname, weapon)
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)
@@ -413,14 +450,15 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             summary=f"{a.name} feints {t.name}: " + (f"-{fr['margin']} to {t.name}'s defense against the next attack"
                                                       if fr["margin"] else "no effect"),
             rolls=fr["rolls"], modifiers=[], effects=fr["effects"],
-            details={"target": t.id, "attacker": a.id, "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
-    if maneuver == "all_out_attack_ranged" and variant == "suppression_fire":
-        raise RuleNotImplemented("Suppression Fire attacks whoever enters the area later: roll those attacks "
-                                 "with skill 8 + the rapid fire bonus (see the help page)")
+            details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
+                     "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
     ranged = weapon_kind(weapon) in ("ranged", "thrown")
     plan: list[tuple[str, dict, list[Modifier]]] = []
     shots_each: list[int | None] = []
-    if opts.get("rapid_strike"):
+    if is_suppression(maneuver, variant):
+        plan = [(wname, weapon, [])]
+        shots_each = [int_of(weapon.get("rof"), 1)]
+    elif opts.get("rapid_strike"):
         levels = int_of(opts["rapid_strike"])
         if ranged:
             shots_each = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
@@ -479,7 +517,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         rolls=[r for r in ctx.rolls if r is not None],
         modifiers=mods,
         effects=ctx.effects,
-        details={"target": t.id, "attacker": a.id, "attacks": results, "injury": total,
+        details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
+                 "attacks": results, "injury": total,
                  "hp_after": hp_now, "settings": st},
     )
 
@@ -562,5 +601,6 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     summary = (f"{a.name} attacks an area around {t.name}: {chk.roll.total if chk.roll else '?'} vs {chk.effective} "
                f"({chk.result}); " + "; ".join(notes + [f"{r['target']}: {r['injury']} injury" for r in per_target]))
     return AttackResult(hit=bool(per_target), summary=summary, rolls=ctx.rolls, modifiers=mods, effects=ctx.effects,
-                        details={"target": t.id, "attacker": a.id, "check": chk.to_dict(), "centre": centre,
+                        details={"target": t.id, "attacker": a.id, "maneuver": facts["maneuver"],
+                                 "variant": facts["variant"], "check": chk.to_dict(), "centre": centre,
                                  "scatter": scatter, "damage": per_target, "injury": total, "settings": ctx.settings})

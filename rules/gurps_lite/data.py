@@ -247,6 +247,19 @@ READINGS: tuple[tuple[str, str, str | None], ...] = (
     ("High-speed missiles", "A weapon of kind 'ranged' counts as a high-speed missile (no Block) unless its "
      "sheet entry says bullet: false (bows, slings); thrown weapons can be blocked.", None),
     ("Diagonals", "Moving diagonally costs 1 then 2 yards alternately.", None),
+    ("Moving before a maneuver", "Every movement belongs to a maneuver (a step, two steps, half Move, Move) and the "
+     "document never has a move choose one: a move before the turn's maneuver is chosen is refused ('choose a "
+     "maneuver first'); the movement shown then is the most a maneuver open to the token allows.", None),
+    ("Attacking before a maneuver", "An attack is made under an attacking maneuver: one made without a chosen "
+     "maneuver is a plain Attack (or the maneuver its options name), and the fight books it as the turn's "
+     "maneuver, with its movement and defense limits; the maneuver's attack is made once a turn.", None),
+    ("All-Out Attack movement", "'1/2 move forward': the half Move is enforced, the direction is the GM's.", None),
+    ("Suppression Fire area", "The shooter names the squares it keeps under fire; whoever enters one of them "
+     "before the shooter's next turn provokes its attack at 8 + the rapid fire bonus of its RoF.", None),
+    ("Outcome lines", "The odds list critical miss, miss, defended, and hits by the injury of the whole attack: no "
+     "injury (DR), 1-2, 3-5, 6+ HP (FP for fatigue damage), or a major wound (one hit over HP/2 or crippling: a "
+     "knockdown roll), for every attack a request makes.", None),
+    ("Major wound", "A major wound stays on the token as a condition until the GM clears it.", None),
     ("Thrust and swing", "Weapon damage 'thr' / 'sw' uses the published basic damage table (ST 1-20).", None),
 )
 

@@ -239,6 +239,8 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
         if info["crippled"]:
             effects.append(Effect("crippled", target.id, {"location": location}))
         major = inj > 0 and is_major_wound(inj, hp, info["crippled"])
+        if major:
+            conds.append("major wound")
         kd_mods: list[Modifier] = []
         needs_kd = major
         if inj > 0 and location in ("skull", "eye") and damage_type != "tox":

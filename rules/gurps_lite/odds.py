@@ -7,27 +7,29 @@ from collections import defaultdict
 
 from .. import odds as _odds
 from ..system import AttackRequest, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_modifiers, own_copy, rapid_strike_penalty
+from .attack import attack_info, attack_modifiers, attack_still_open, is_suppression, own_copy, rapid_strike_penalty
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
-from .health import location_injury
+from .health import is_major_wound, location_injury
 from .locations import MISS_BY_ONE_TORSO, dr_at, location_mixture
-from .maneuvers import damage_adjustments
+from .maneuvers import chosen_maneuver, damage_adjustments
+from .outcomes import attack_outcomes
 from .ranged import extra_hits, rapid_fire_bonus, rapid_strike_shots
 from .sheet import attack_weapon, int_of, max_hp, num_of, parse_damage, weapon_kind
 
 
-def injury_distribution(target: dict, weapon: dict, damage_type: str, location: str = "torso",
-                        attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
-                        shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[int, float]:
-    """Exact distribution of one hit's injury (damage dice, minimum, DR and divisor, wounding,
-    cripple cap; "Damage", "Hit Locations")."""
+def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                 attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                 shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[tuple[int, bool], float]:
+    """Exact distribution of one hit's (injury, major wound) ("Damage", "Hit Locations", "Injury":
+    a major wound is more than half the HP from one injury, or any crippling one; fatigue damage
+    wounds no one)."""
     st = settings_of(settings)
     expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
     dmg = _odds.distribution(expr)
     hp = max_hp(target)
-    out: dict[int, float] = defaultdict(float)
+    out: dict[tuple[int, bool], float] = defaultdict(float)
     for loc, pl in location_mixture(damage_type, location, st).items():
         wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
         dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
@@ -43,9 +45,23 @@ def injury_distribution(target: dict, weapon: dict, damage_type: str, location: 
             if half_damage:
                 basic //= 2
             basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
-            inj = location_injury(basic, dr, damage_type, wound_loc, num_of(weapon.get("armor_divisor"), 1) or 1,
-                                  flex, hp)["injury"]
-            out[inj] += pl * pd
+            info = location_injury(basic, dr, damage_type, wound_loc,
+                                   num_of(weapon.get("armor_divisor"), 1) or 1, flex, hp)
+            inj = info["injury"]
+            major = damage_type != "fat" and inj > 0 and is_major_wound(inj, hp, info["crippled"])
+            out[(inj, major)] += pl * pd
+    return dict(out)
+
+
+def injury_distribution(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                        attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                        shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[int, float]:
+    """Exact distribution of one hit's injury (damage dice, minimum, DR and divisor, wounding,
+    cripple cap; "Damage", "Hit Locations")."""
+    out: dict[int, float] = defaultdict(float)
+    for (inj, _major), p in hit_outcomes(target, weapon, damage_type, location, attacker_st, damage_bonus,
+                                         half_damage, shotgun_multiplier, settings).items():
+        out[inj] += p
     return dict(sorted(out.items()))
 
 
@@ -57,14 +73,26 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     torso instead") that misses by exactly 1 lands on the torso: its injury is counted with the
     torso's DR and wounding, as :func:`rules.gurps_lite.attack.attack` resolves it
     (``p_torso_instead`` is the chance of that).
+
+    The figures above are for the first attack of a request ("per attack" when it makes several);
+    ``hit`` and ``outcomes`` are for the whole request, as :func:`rules.gurps_lite.outcomes.attack_outcomes`
+    enumerates it: ``hit`` is ``AttackResult.hit`` (at least one hit lands past the defense), the
+    outcome lines critical miss, miss, defended, and the hits by injury band or a major wound.
     """
     opts = request.options or {}
     st = settings_of(settings or opts.get("settings"))
     request = own_copy(request)
     a, t = request.attacker, request.target
     wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
+    attack_still_open(a)
     if weapon.get("area"):
         raise RuleNotImplemented("odds of area attacks (scatter) are not computed")
+    maneuver, variant, _moved = chosen_maneuver(opts, a.state)
+    whole = attack_outcomes(request, wname, weapon, st)
+    if maneuver == "feint":
+        base, _label, mods, cap, _facts = attack_modifiers(request, wname, weapon, st)
+        return {"skill": effective_skill(base, mods, cap), "modifiers": [m.to_dict() for m in mods],
+                "p_hit": 0.0, "p_damage": 0.0, "attacks": 1, "note": "a feint: a quick contest, no attack", **whole}
     damage_type = "cut" if opts.get("tip_slash") else weapon.get("type", "cr")
     extra = []
     if opts.get("rapid_strike"):
@@ -74,6 +102,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     base, blabel, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
     location = facts["location"]
     shots = max(1, int_of(opts.get("shots", 1)))
+    if is_suppression(maneuver, variant):  # the whole RoF at whoever enters the area
+        shots = int_of(weapon.get("rof"), 1)
     if opts.get("rapid_strike") and facts["ranged"]:  # the first attack's share of the RoF
         split = rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** int_of(opts["rapid_strike"]), opts.get("shots"))
         shots = split[0]
@@ -172,4 +202,5 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         "mean_injury": _odds.mean(total),
         "attacks": n_attacks,
         "note": "per attack" if n_attacks > 1 else "",
+        **whole,
     }

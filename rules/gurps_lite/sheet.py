@@ -10,7 +10,7 @@ from typing import Any
 
 from ..system import Modifier, RuleError, SheetField
 from .checks import effective_skill
-from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, S_DEFEND, UNARMED_SKILLS
+from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, S_DEFEND, UNARMED_SKILLS, WOUNDING
 
 
 def int_of(v: Any, default: int = 0) -> int:
@@ -302,3 +302,83 @@ def sheet_fields() -> list[SheetField]:
         F("crippled", "Crippled", "list", [], group="status"),
         F("notes", "Notes", "text", "", group="identity"),
     ]
+
+
+_WHOLE = ("ST", "DX", "IQ", "HT", "HP", "FP", "Will", "Per", "basic_move", "hp_current", "fp_current", "shock", "sm")
+_WEAPON_NUMBERS = ("acc", "rof", "rcl", "bulk", "half_d", "max", "armor_divisor", "pellets", "parry_mod", "shots")
+
+
+def _whole(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise RuleError(f"{field}: a whole number, not {value!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise RuleError(f"{field}: a whole number, not {value!r}") from None
+    if number != int(number):
+        raise RuleError(f"{field}: a whole number, not {value!r}")
+    if low is not None and number < low:
+        raise RuleError(f"{field}: {low} or more, not {value!r}")
+    if high is not None and number > high:
+        raise RuleError(f"{field}: {high} or less, not {value!r}")
+    return int(number)
+
+
+def validate_sheet(sheet: dict) -> None:
+    """RuleError naming the field when a sheet entry is not one the rules can read: attributes and
+    levels whole numbers, Basic Speed a number, encumbrance 0-4, shock 0-8, DR not negative, every
+    weapon's damage in the game's notation with a known damage type."""
+    if not isinstance(sheet, dict):
+        raise RuleError("sheet: a table of fields")
+    for key in _WHOLE:
+        if sheet.get(key) not in (None, ""):
+            low = 1 if key in ("ST", "DX", "IQ", "HT", "HP") else 0 if key in ("basic_move", "FP", "Will", "Per",
+                                                                              "shock") else None
+            _whole(sheet[key], key, low, 8 if key == "shock" else None)
+    if sheet.get("basic_speed") not in (None, ""):
+        try:
+            speed = float(sheet["basic_speed"])
+        except (TypeError, ValueError):
+            raise RuleError(f"basic_speed: a number, not {sheet['basic_speed']!r}") from None
+        if speed < 0:
+            raise RuleError("basic_speed: not negative")
+    if sheet.get("encumbrance") not in (None, ""):
+        _whole(sheet["encumbrance"], "encumbrance", 0, 4)
+    if sheet.get("initiative_style") not in (None, "", "tactics", "primal", "thuggish"):
+        raise RuleError("initiative_style: tactics, primal or thuggish")
+    for table in ("skills", "techniques", "dr"):
+        entries = sheet.get(table)
+        if entries in (None, ""):
+            continue
+        if not isinstance(entries, dict):
+            raise RuleError(f"{table}: a table of name -> level")
+        for name, level in entries.items():
+            _whole(level, f"{table}.{name}", 0 if table == "dr" else None)
+    for table in ("conditions", "crippled"):
+        if sheet.get(table) not in (None, "") and not isinstance(sheet[table], list):
+            raise RuleError(f"{table}: a list")
+    ws = sheet.get("weapons")
+    if ws in (None, ""):
+        return
+    if not isinstance(ws, (dict, list)):
+        raise RuleError("weapons: a table of name -> weapon")
+    for name, w in weapons(sheet).items():
+        field = f"weapons.{name}"
+        if not isinstance(w, dict):
+            raise RuleError(f"{field}: a table (skill, damage, type, ...)")
+        try:
+            parse_damage(w.get("damage", "1d"), int_of(sheet.get("ST"), 10))
+        except RuleError as exc:
+            raise RuleError(f"{field}.damage: {exc}") from None
+        if w.get("type", "cr") not in WOUNDING:
+            raise RuleError(f"{field}.type: one of {', '.join(WOUNDING)}, not {w.get('type')!r}")
+        if w.get("kind") not in (None, "", "melee", "ranged", "thrown"):
+            raise RuleError(f"{field}.kind: melee, ranged or thrown, not {w.get('kind')!r}")
+        for key in _WEAPON_NUMBERS:
+            if w.get(key) not in (None, ""):
+                try:
+                    float(w[key])
+                except (TypeError, ValueError):
+                    raise RuleError(f"{field}.{key}: a number, not {w[key]!r}") from None
+        if w.get("armor_divisor") not in (None, "") and float(w["armor_divisor"]) <= 0:
+            raise RuleError(f"{field}.armor_divisor: more than 0")

@@ -12,10 +12,12 @@ from ..system import (
     BaseSystem,
     Combatant,
     CoverEffect,
+    MoveResult,
     SheetField,
     TurnUpdate,
 )
 from . import turns
+from .badges import badges
 from .attack import attack
 from .cover import cover_effect
 from .data import LOCATIONS, MANEUVERS, READINGS, default_settings
@@ -24,7 +26,7 @@ from .maneuvers import allowed_maneuvers
 from .movement import move_allowance
 from .odds import attack_odds
 from .ranged import range_band_name
-from .sheet import default_sheet, derived, num_of, sheet_fields
+from .sheet import default_sheet, derived, num_of, sheet_fields, validate_sheet, weapons
 
 
 class GurpsLite(BaseSystem):
@@ -38,6 +40,8 @@ class GurpsLite(BaseSystem):
     help_template = "help/gurps_lite.html"
     cell_size = 1.0
     cell_unit = "yard"
+    #: what injury, the turn steps and the GM set ("Injury"): a player does not edit them
+    gm_only_fields = ("hp_current", "fp_current", "shock", "conditions", "crippled")
 
     maneuvers = MANEUVERS
     locations = LOCATIONS
@@ -54,6 +58,14 @@ class GurpsLite(BaseSystem):
 
     def derived(self, sheet: dict) -> dict:
         return derived(sheet)
+
+    def validate_sheet(self, sheet: dict) -> None:
+        validate_sheet(sheet)
+
+    def weapons(self, sheet: dict) -> list[dict]:
+        """The sheet's weapons by name, labelled with their damage ("2d pi"): what ``attack`` takes."""
+        return [{"key": name, "label": f"{name} ({w.get('damage', '1d')} {w.get('type', 'cr')})", "data": w}
+                for name, w in weapons(sheet).items() if isinstance(w, dict)]
 
     def initiative(self, combatants: list[Combatant], dice: DiceSource) -> list[dict]:
         return turns.initiative(combatants, dice)
@@ -94,3 +106,16 @@ class GurpsLite(BaseSystem):
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return turns.act(state, actor, action, combatants, dice, settings, options)
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float:
+        return turns.movement_left(state, mover, settings)
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        return turns.move(state, mover, path, cost, combatants, board, dice, settings)
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        return turns.after_attack(state, result, settings)
+
+    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
+        return badges(sheet, state)

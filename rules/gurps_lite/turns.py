@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dice import DiceSource, RollRecord
-from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
+from ..system import ActionOption, Combatant, Modifier, MoveResult, RuleError, RuleNotImplemented, TurnUpdate
 from .checks import Check, check, contest_key, effective_skill
 from .data import MANEUVERS, S_TURN, settings_of
 from .defenses import AttackInfo, defense_level, new_round_defenses, record_defense
 from .health import collapse, shock_after_turn
 from .maneuvers import allowed_maneuvers
 from .movement import maneuver_movement
+from .ranged import suppression_area_width, suppression_fire_skill
 from .sheet import (
     conditions_of,
     current_hp,
@@ -156,6 +157,7 @@ def fresh_state(c: Combatant) -> dict:
         "leader": bool(c.state.get("leader") or c.sheet.get("leader")),
         "maneuver": None, "variant": "", "moved": 0, "last_move": 0, "attacks": 0, "attacked_with": [],
         "aim_turns": 0, "aim_target": None, "evaluate": None, "wait": None, "concentrating": None,
+        "suppressing": None,
         "unready": list(c.state.get("unready") or []), "readied": [],
         "dodges": 0, "parries": 0, "blocked": False, "limbs_used": [],
         "feint_penalty": {}, "defense_penalty": {},
@@ -272,6 +274,7 @@ def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _S
     if previous != "evaluate":
         cs["evaluate"] = None
     cs.update(maneuver=None, variant="", moved=0, attacks=0, attacked_with=[], wait=None, concentrating=None,
+              suppressing=None,
               stunned_turn=False,
               shock_at_start=int_of(c.sheet.get("shock")), collapse_pending=current_hp(c.sheet) < 0)
     steps.log.append(f"{c.name}'s turn")
@@ -414,10 +417,8 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
     """A turn action of ``actor`` ("Maneuvers"): choose the turn's maneuver (a key of the maneuver
     table, ``options["variant"]``, ``options["target"]`` for Aim, Evaluate and Feint,
-    ``options["weapon"]`` for Aim and Ready, ``options["trigger"]`` for Wait); ``"moved"`` records the
-    yards moved (``options["yards"]``) within the maneuver's movement; ``"record_attack"`` folds an
-    attack's result (``options["result"]``) into the fight state: defenses used, Cross limbs,
-    feints, ripostes, aim lost, weapons unreadied.
+    ``options["weapon"]`` for Aim and Ready, ``options["trigger"]`` for Wait). ``"record_attack"``
+    (``options["result"]``) is :func:`after_attack` as an action; moves go through :func:`move`.
     """
     st = settings_of(settings)
     state = copy.deepcopy(state)
@@ -427,20 +428,10 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     if actor.id not in state.get("combatants", {}):
         raise RuleError(f"{actor.name} is not in this fight")
     if action == "record_attack":
-        record_attack(state, opts.get("result"))
-        return _update(state, steps, present)
+        return _update(after_attack(state, opts.get("result"), st), steps, present)
     cs = state["combatants"][actor.id]
     if state.get("current") != actor.id:
         raise RuleError(f"it is not {actor.name}'s turn")
-    if action == "moved":
-        if not cs.get("maneuver"):
-            raise RuleError("choose the turn's maneuver before moving")
-        allowance = maneuver_movement(actor.sheet, cs["maneuver"], cs.get("variant") or None)
-        moved = num_of(cs.get("moved")) + num_of(opts.get("yards"))
-        if moved > allowance + 1e-9:
-            raise RuleError(f"{MANEUVERS[cs['maneuver']].name} allows {allowance:g} yards; {moved:g} is too far")
-        cs["moved"] = moved
-        return _update(state, steps, present)
     if action not in MANEUVERS:
         raise RuleNotImplemented(f"the action {action!r} is not automated (the GM adjudicates it)")
     _choose_maneuver(cs, actor, action, dice, st, steps, opts)
@@ -501,11 +492,31 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
         cs["wait"] = {"trigger": str(opts.get("trigger") or "")}
     elif key == "concentrate":
         cs["concentrating"] = str(opts.get("task") or "a mental task")
+    elif key == "all_out_attack_ranged" and variant == "suppression_fire":
+        cs["suppressing"] = _suppression_area(actor, cs, opts)
+        if not cs["suppressing"]["cells"]:
+            steps.log.append(f"{actor.name}'s Suppression Fire names no squares: the GM calls its attacks")
     # a stunned token's Do Nothing is forced on it: it keeps its (stunned) defenses
     forced = key == "do_nothing" and "stunned" in conditions_of(actor.sheet, cs)
     cs.update(maneuver=key, variant=variant, stunned_turn=forced)
     steps.log.append(f"{actor.name}: {m.name}" + (f" ({variant.replace('_', ' ')})" if variant else "")
                      + (f" on {target}" if target and key in ("aim", "evaluate", "feint") else ""))
+
+
+def _suppression_area(actor: Combatant, cs: dict, opts: dict) -> dict:
+    """The area a Suppression Fire keeps under fire until the shooter's next turn ("Maneuvers": a
+    weapon of RoF 5+, "a 2 yard wide area ... (4 yard wide if ROF is 10+)"; whoever enters it is
+    attacked at 8 + the rapid fire bonus). ``options["weapon"]``, ``options["cells"]``: the squares
+    (none named: no move provokes it, the GM calls the attacks)."""
+    ready = ready_weapons(actor.sheet, cs)
+    name = opts.get("weapon") or next((k for k, w in ready.items() if int_of(w.get("rof"), 1) >= 5), None)
+    weapon = ready.get(name or "")
+    if weapon is None or int_of(weapon.get("rof"), 1) < 5:
+        raise RuleError("Suppression Fire needs a ready weapon of RoF 5 or more (option weapon)")
+    cells = [list(c)[:2] for c in opts.get("cells") or [] if isinstance(c, (list, tuple)) and len(c) >= 2]
+    rof = int_of(weapon.get("rof"), 1)
+    return {"weapon": name, "cells": cells, "width": suppression_area_width(rof),
+            "skill": suppression_fire_skill(rof)}
 
 
 def record_attack(state: dict, result: Any) -> dict:
@@ -545,3 +556,89 @@ def record_attack(state: dict, result: Any) -> dict:
         elif kind in ("unreadied", "disarmed") and data.get("weapon"):
             who["unready"] = sorted(set(who.get("unready") or []) | {data["weapon"]})
     return state
+
+
+def after_attack(state: dict, result: Any, settings: dict | None = None) -> dict:
+    """The fight's state after an attack (a new dict): :func:`record_attack`, and the maneuver the
+    attack was made under booked as the attacker's maneuver of the turn when it had chosen none
+    ("Maneuvers": one maneuver a turn; an attack is made under one of the attacking maneuvers, so a
+    token that attacks without choosing has chosen the plain Attack, or the maneuver the attack
+    names, with its movement and defense limits)."""
+    state = copy.deepcopy(state)
+    record_attack(state, result)
+    r = result if isinstance(result, dict) else result.to_dict()
+    details = r.get("details") or {}
+    who = details.get("attacker")
+    cs = state.get("combatants", {}).get(who)
+    maneuver = details.get("maneuver")
+    if cs is not None and not cs.get("maneuver") and maneuver in MANEUVERS and state.get("current") == who:
+        cs.update(maneuver=maneuver, variant=details.get("variant") or "")
+    return state
+
+
+def movement_left(state: dict, mover: Combatant, settings: dict | None = None) -> float:
+    """Yards the mover may still move this turn ("Maneuvers", Movement column): the chosen maneuver's
+    movement (a step for Attack, Aim, Ready...; two steps for Committed Attack; half Move for All-Out
+    Attack; Move for Move and Move and Attack; none for Wait and Do Nothing) less the yards moved;
+    before a maneuver is chosen, the most any maneuver open to it would allow (Move for a token that
+    may move at all). 0 when it is not the mover's turn, or it is out of the fight."""
+    cs = {**fresh_state(mover), **(state.get("combatants", {}).get(mover.id) or {})}
+    if state.get("current") != mover.id or not _able(mover, cs):
+        return 0.0
+    moved = num_of(cs.get("moved"))
+    if cs.get("maneuver"):
+        allowance = maneuver_movement(mover.sheet, cs["maneuver"], cs.get("variant") or None)
+    else:
+        allowance = max((m["movement"] for m in allowed_maneuvers(mover.sheet, cs, moved)), default=0)
+    return float(max(0.0, allowance - moved))
+
+
+def move(state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant], board: Any,
+         dice: DiceSource, settings: dict | None = None) -> MoveResult:
+    """Judge a move of ``cost`` yards along ``path`` ("Maneuvers", Movement column): only on the
+    mover's turn, after it chose the turn's maneuver (the document ties every movement to a maneuver:
+    a step, two steps, half Move or Move, and says nothing of a move choosing one), within what that
+    maneuver allows less what it moved already. Books the yards moved (the target's speed for a
+    ranged attack next turn is read from them). ``provokes``: the document gives no free attack for
+    moving; a token entering an area under Suppression Fire is attacked (see :func:`suppression_targets`)."""
+    if mover.id not in state.get("combatants", {}):
+        raise RuleError(f"{mover.name} is not in this fight")
+    if state.get("current") != mover.id:
+        raise RuleError(f"it is not {mover.name}'s turn")
+    state = copy.deepcopy(state)
+    cs = state["combatants"][mover.id]
+    if not _able(mover, cs):
+        raise RuleError(f"{mover.name} is out of the fight")
+    if not cs.get("maneuver"):
+        raise RuleError("choose a maneuver first: each maneuver allows its own movement "
+                        "(a step for Attack, half Move for All-Out Attack, Move for Move)")
+    cost = float(cost)
+    if cost < 0:
+        raise RuleError("a move cannot cost less than nothing")
+    m = MANEUVERS[cs["maneuver"]]
+    allowance = maneuver_movement(mover.sheet, cs["maneuver"], cs.get("variant") or None)
+    moved = num_of(cs.get("moved"))
+    left = max(0.0, allowance - moved)
+    if cost > left + 1e-9:
+        raise RuleError(f"{m.name} allows {allowance:g} yards a turn; {moved:g} moved, {left:g} left: "
+                        f"{cost:g} is too far")
+    cs["moved"] = moved + cost
+    provokes = suppression_targets(state, mover, path)
+    log = [f"{mover.name} moves {cost:g} yard(s) ({m.name}: {left - cost:g} left)"]
+    by_id = {c.id: c for c in combatants}
+    for cid in provokes:
+        log.append(f"{mover.name} enters the area {by_id[cid].name if cid in by_id else cid} keeps under "
+                   f"Suppression Fire")
+    return MoveResult(state=state, cost=cost, left=float(left - cost), provokes=provokes, log=log)
+
+
+def suppression_targets(state: dict, mover: Combatant, path: list) -> list[str]:
+    """The combatants whose Suppression Fire area the path enters ("Maneuvers", All Out Attack
+    (Ranged), Suppression Fire: "When anyone enters this area you attack them")."""
+    cells = {tuple(c) for c in (path or [])[1:] if isinstance(c, (list, tuple))}
+    out = []
+    for cid, cs in state.get("combatants", {}).items():
+        area = (cs.get("suppressing") or {}).get("cells") or []
+        if cid != mover.id and cells & {tuple(c) for c in area}:
+            out.append(cid)
+    return out

@@ -37,13 +37,36 @@ def weapon_of(sheet: dict, name: str | None) -> dict:
     raise RuleError(f"no weapon named {name!r} on the sheet")
 
 
+def _with_books(request: AttackRequest) -> dict:
+    """The request's options, checked against the fight's books (``Combatant.state``) when
+    there are some: a shot the books owe (``options["due"]``) is fired as the books say (its
+    target, weapon, mode, Targeting, called area and aim as they stood when it resolved); any
+    other shot in a fight is targeted only if the shooter holds the Targeting on its target
+    (a request may waive the Targeting, not claim it)."""
+    opts = dict(request.options or {})
+    books = request.attacker.state or {}
+    due = opts.get("due")
+    if due and "due" in books:
+        owed = books["due"].get(due) if isinstance(books["due"], dict) else None
+        if owed is None:
+            raise RuleError(f"shot {due} is not due now: already rolled, or a shorter action's shots come first")
+        if owed["target"] != request.target.id or (request.weapon or owed.get("weapon")) != owed.get("weapon"):
+            raise RuleError(f"shot {due} is at {owed['target']} with {owed.get('weapon')}: it was declared so")
+        for key in ("mode", "targeted", "called", "aim"):
+            opts.pop(key, None)
+        opts.update(owed["options"])
+    elif "targeting" in books and opts.get("targeted"):
+        opts["targeted"] = is_targeted(books["targeting"], request.attacker.id, request.target.id)
+    return opts
+
+
 def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
     """Everything an attack and its odds share: settings, weapon, mode, targeting, TNs and modifiers.
 
     The game's settings come from ``settings`` or ``request.options["settings"]``
     (the first wins where both set a key), over :func:`.data.default_settings`.
     """
-    opts = request.options or {}
+    opts = _with_books(request)
     s = resolve_settings({**(opts.get("settings") or {}), **(settings or {})})
     weapon = weapon_of(request.attacker.sheet, request.weapon)
     if weapon.get("melee"):
@@ -121,7 +144,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     reaching the plain TN but not that is a partial success that drifts
     one area per point short. Bursts and full auto ("Special Ranged
     Attacks") hit once plus once per ``burst_margin_per_extra_hit``
-    points over the TN, up to the bullets fired (a setting).
+    points over the TN, up to the bullets fired (a setting). A shot that
+    reaches the TN but finds no area it can hit is blocked: not a hit.
     """
     setup = attack_setup(request, settings)
     s, weapon, mode, called = setup["settings"], setup["weapon"], setup["mode"], setup["called"]
@@ -129,7 +153,10 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     record = dice.roll(s["roll_dice"], f"{weapon.get('name', 'weapon')} to hit")
     rolls = [record]
     total = record.total + sum(m.value for m in mods)
-    details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called}
+    details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called,
+                     "attacker": request.attacker.id, "target": request.target.id, "weapon": weapon.get("name")}
+    if (request.options or {}).get("due"):
+        details["due"] = request.options["due"]  # the shot of the fight's books this roll answers
     if total < tn:
         return AttackResult(False, f"miss ({total} vs TN {tn})", rolls, mods, [], details)
     hits = hits_for(total, setup)
@@ -165,6 +192,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
                 )
         details.setdefault("hits", []).append(data)
     details["locations"] = locations
+    if not locations:
+        return AttackResult(False, f"blocked ({total} vs TN {tn}): no area can be hit", rolls, mods, effects, details)
     summary = f"hit ({total} vs TN {tn})"
     if locations:
         summary += ": " + ", ".join(locations)

@@ -78,6 +78,9 @@ ACTIONS: dict[str, dict] = {
         "weapon_modes": ("auto",),
         "label": "Full auto",
     },
+    # The document gives no movement rates: moving is a phase action of up to
+    # ``move_per_phase`` squares (a reading, see :mod:`.movement`).
+    "move": {"length": "phase", "label": "Move", "moves": True},
     # "Combined Actions": a round action of a character with a semi-automatic
     # firearm, whose first phase is a Targeting action and whose last phase
     # fires two shots instead of one.
@@ -104,6 +107,11 @@ def default_settings() -> dict:
     then eases; initiative as d10 + Reflexes + Intelligence averages 15.5,
     so 16 is an ordinary total and 21 a quick one. With 2d10 + attribute
     the TN 8 check would almost never fail (99% at Reflexes 5).
+
+    Movement: the document gives no rates. With 2 phases a round, 5 rounds
+    a turn and 6 turns a minute a phase is one second, and a Move phase
+    action covers ``move_per_phase`` squares (3: a jog of about 3 yards a
+    second).
     """
     return {
         "roll_dice": "d10",
@@ -138,6 +146,7 @@ def default_settings() -> dict:
             [7, 8, "right leg"],
             [9, 10, "left leg"],
         ],
+        "move_per_phase": 3,
         "aim_bonus": 1,
         "aim_max": 3,
         "burst_margin_per_extra_hit": 3,
@@ -187,6 +196,9 @@ def resolve_settings(settings: dict | None = None) -> dict:
             raise RuleError(f"setting initiative_attributes: unknown attribute {attr!r}")
     if out["drift_first_arm"] not in ("right", "left"):
         raise RuleError("setting drift_first_arm must be 'right' or 'left'")
+    if not isinstance(out["move_per_phase"], (int, float)) or isinstance(out["move_per_phase"], bool) \
+            or out["move_per_phase"] < 0:
+        raise RuleError("setting move_per_phase must be a number of squares, 0 or more")
     for key in ("aim_bonus", "aim_max", "burst_margin_per_extra_hit"):
         if not isinstance(out[key], int) or out[key] < (1 if key == "burst_margin_per_extra_hit" else 0):
             raise RuleError(f"setting {key} must be a whole number")

@@ -18,7 +18,7 @@ from ..system import AttackResult
 from .checks import attr, attribute_roll, wound_modifiers
 from .data import resolve_settings
 
-__all__ = ["apply", "flesh_capacity", "incapacitated", "trauma_check", "wound_state", "wound_modifiers"]
+__all__ = ["apply", "badges", "flesh_capacity", "incapacitated", "trauma_check", "wound_state", "wound_modifiers"]
 
 #: words in a ``trauma_effects`` entry that take the character out of the fight
 OUT_OF_FIGHT = ("unconscious", "dying", "dead")
@@ -83,3 +83,39 @@ def apply(sheet: dict, result: AttackResult, target_id: str | None = None) -> di
             loc = e.data["location"]
             new["trauma"][loc] = new["trauma"].get(loc, 0) + 1
     return new
+
+
+def badges(sheet: dict, state: dict | None = None, settings: dict | None = None) -> list[dict]:
+    """What the token shows: flesh wounds, each traumatic wound and its effect, the roll
+    penalty ("Damage and Wounds", with the settings' readings); from the fight's books
+    (``Combatant.state``): surprised, waiting on an action, the Targeting held and on whom,
+    aims, shots to roll now ("Combat Sequence", "Initiative and Actions", "Ranged Attacks")."""
+    s = resolve_settings(settings)
+    out: list[dict] = []
+    flesh = int(sheet.get("flesh", 0) or 0)
+    capacity = flesh_capacity(sheet, s)
+    if flesh:
+        count = f"{flesh}/{capacity}" if capacity else str(flesh)
+        out.append({"label": f"{count} flesh wound{'s' if flesh != 1 else ''}", "kind": "wound"})
+    for loc, n in (sheet.get("trauma") or {}).items():
+        if n:
+            out.append({"label": f"trauma: {loc}" + (f" x{n}" if n > 1 else ""), "kind": "wound"})
+    state_of = wound_state(sheet, s)
+    for condition in state_of["conditions"]:
+        out.append({"label": "down" if condition.startswith("down") else condition, "kind": "condition"})
+    if state_of["roll_penalty"]:
+        out.append({"label": f"{state_of['roll_penalty']} to rolls", "kind": "condition"})
+    state = state or {}
+    if state.get("surprised"):
+        out.append({"label": "surprised", "kind": "condition"})
+    for what in state.get("waiting_on") or []:
+        out.append({"label": f"waiting: {what}", "kind": "condition"})
+    if state.get("targeting"):
+        held = next(iter(state["targeting"].values()))
+        out.append({"label": f"Targeting {state.get('targeting_name') or held['target']}", "kind": "resource"})
+    if state.get("aims"):
+        out.append({"label": f"aim x{state['aims']}", "kind": "resource"})
+    if state.get("due"):
+        n = len(state["due"])
+        out.append({"label": f"{n} shot{'s' if n > 1 else ''} to roll", "kind": "resource"})
+    return out

@@ -1,14 +1,114 @@
 """Movement in *Phase/TN Combat Sequence*: the document gives no movement rates.
 
-Tokens move freely on the square grid and the GM rules on how far; moving
-is an action like any other (declared with its length, see :mod:`.turns`).
+The reading (a game setting): moving is an action like any other
+("Initiative and Actions"), a Move phase action of up to ``move_per_phase``
+squares. A combatant who has not yet declared this phase declares the Move
+by moving, in its turn to declare; one who declared a Move this phase may
+use what is left of it until the phase ends. One who declared another
+action, waits on a longer one, or is surprised does not move. A move that
+takes the line of sight away ends Targeting along it ("Ranged Attacks").
+The document has no free or reactive attacks: a move provokes none.
 """
 
 from __future__ import annotations
 
-from ..system import RuleNotImplemented
+import copy
+from typing import Any
+
+from .. import los
+from ..dice import DiceSource
+from ..system import Combatant, MoveResult, RuleError
+from .data import resolve_settings
+from .turns import _sync, _update, can_declare, declare, next_declarer
 
 
-def move_allowance(sheet: dict, action: str = "move") -> float:
-    """Not automated: the document gives no movement rates."""
-    raise RuleNotImplemented("phase_tn: the document gives no movement rates; the GM moves tokens")
+def move_allowance(sheet: dict, action: str = "move", settings: dict | None = None) -> float:
+    """Squares a Move phase action covers: the ``move_per_phase`` setting (the document gives no rates)."""
+    return resolve_settings(settings)["move_per_phase"]
+
+
+def _moving(combat: dict, who: str) -> bool:
+    """Whether ``who`` declared a Move this phase."""
+    return any(a["who"] == who and a["name"] == "move" and a["declared_phase"] == combat["phase"]
+               for a in combat["pending"])
+
+
+def _spent(combat: dict, who: str) -> float:
+    entry = combat.get("moves", {}).get(who, {})
+    return entry.get("spent", 0) if entry.get("phase") == combat["phase"] else 0
+
+
+def allowance_now(combat: dict, who: str, s: dict) -> tuple[float, str]:
+    """Squares ``who`` may still move this phase, and why not when none."""
+    if who not in combat["combatants"]:
+        return 0, f"{who} is not in the fight"
+    per_phase = s["move_per_phase"]
+    if _moving(combat, who):
+        left = max(0, per_phase - _spent(combat, who))
+        return left, "" if left else "the Move of this phase is used up"
+    if who in combat["declared"]:
+        return 0, f"{who} declared another action this phase: one new action a phase"
+    ok, why = can_declare(combat, who, s)
+    if not ok:
+        return 0, why
+    if who not in combat["order"]:
+        return 0, f"{who} rolled no initiative this phase"
+    first = next_declarer(combat)
+    if first != who:
+        return 0, f"{first} declares before {who} (lowest initiative first): a Move is declared in turn"
+    return per_phase, ""
+
+
+def movement_left(state: dict, mover: Combatant, settings: dict | None = None) -> float:
+    """How far the mover may still go this phase (see the module's reading)."""
+    return allowance_now(state["combat"], mover.id, resolve_settings(settings))[0]
+
+
+def _lines_lost(combat: dict, who: str, where: Any, combatants: list[Combatant], board: Any) -> list[tuple[str, str]]:
+    """Targeting by or on the mover whose line of sight the move breaks."""
+    if board is None or where is None:
+        return []
+    positions = {c.id: c.position for c in combatants}
+    positions[who] = where
+    lost = []
+    for shooter, held in combat["targeting"].items():
+        if who not in (shooter, held["target"]):
+            continue
+        a, b = positions.get(shooter), positions.get(held["target"])
+        if a is None or b is None:
+            continue
+        if not los.line_of_fire(board, tuple(a), tuple(b)).clear:
+            lost.append((shooter, held["target"]))
+    return lost
+
+
+def move(state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant], board: Any,
+         dice: DiceSource, settings: dict | None = None) -> MoveResult:
+    """Judge a move: refused beyond what is left of the Move, or when the mover may not
+    move now; else the Move declared (if it was not), the squares spent, Targeting lost
+    where the new position breaks the line of sight."""
+    s = resolve_settings(settings)
+    names = {**(state.get("names") or {}), **{c.id: c.name or c.id for c in combatants}}
+    combat, log = _sync(state["combat"], combatants, s, names)
+    who = mover.id
+    name = names.get(who, who)
+    left, why = allowance_now(combat, who, s)
+    if why and not left:
+        raise RuleError(f"{name} cannot move now: {why}")
+    if cost > left + 1e-9:
+        raise RuleError(f"{name} can move {left:g} more square(s) this phase; that move costs {cost:g}")
+    if not _moving(combat, who):
+        combat = declare(combat, who, [{"name": "move"}], s)
+        log.append(f"{name} declares a Move (phase action, up to {s['move_per_phase']:g} squares).")
+    combat = copy.deepcopy(combat)
+    spent = _spent(combat, who) + cost
+    combat.setdefault("moves", {})[who] = {"phase": combat["phase"], "spent": spent}
+    where = path[-1] if path else None
+    for shooter, target in _lines_lost(combat, who, where, combatants, board):
+        del combat["targeting"][shooter]
+        log.append(f"{names.get(shooter, shooter)} loses the Targeting on {names.get(target, target)}: "
+                   "the line of sight is broken.")
+    update = _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
+                     state.get("struck"))
+    left_now = max(0, s["move_per_phase"] - spent)
+    return MoveResult(state=update.state, cost=cost, left=left_now, provokes=[], log=log)

@@ -3,49 +3,93 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from math import comb
 
 from .. import odds as _odds
 from ..system import AttackRequest, RuleError
 from .attack import attack_setup, hits_for, landing
 from .targeting import called_shot_drift_with
 
+#: lines less likely than this are float noise, not outcomes
+TINY = 1e-12
+
+
+def _table_landing(s: dict, impossible: set[str]) -> dict[str | None, float]:
+    """Where one randomly located hit lands (None: no area can be hit), from the hit-location table."""
+    out: dict[str | None, float] = defaultdict(float)
+    for roll, p in _odds.distribution(s["hit_location_dice"]).items():
+        area = next((loc for low, high, loc in s["hit_location_table"] if low <= roll <= high), None)
+        if area is None:
+            raise RuleError(f"the hit-location table has no entry for {roll}")
+        out[landing(area, impossible, s["drift_first_arm"])] += p
+    return dict(out)
+
 
 def odds(request: AttackRequest, settings: dict | None = None) -> dict:
     """Exact chances of a shot ("Ranged Attacks", "Special Ranged Attacks").
 
-    ``hit``: the total reaches the TN. ``hits``: the chance of each number
-    of hits (bursts and full auto score extra hits by margin). ``locations``:
-    where the (first) hit lands, summing to ``hit``, with the called area's
-    drift or the hit-location table and the impossible locations skipped;
-    ``blocked`` is the chance of a hit with no area left to land on. For a
-    called shot, ``called_location`` is the chance to reach the called TN and
-    ``partial`` the chance of a hit short of it.
+    ``outcomes``: "miss", then for a single shot "hit: <area>" for each area
+    the hit can land on (the called area, its drift on a partial success, or
+    the hit-location table, impossible areas skipped along the drift order),
+    for a burst or full auto "hit: <n> hits" (hits that land), and "blocked"
+    when the TN is reached but no area can be hit. ``hit``: the chance that a
+    hit lands, :attr:`AttackResult.hit` of :func:`.attack.attack`. Besides:
+    ``reach`` (the total reaches the TN), ``hits`` (hits scored, bursts by
+    margin), ``locations`` (where the first hit lands, summing to ``hit``),
+    ``blocked``, and for a called shot ``called_location`` (the called TN is
+    reached) and ``partial`` (a hit short of it).
     """
     setup = attack_setup(request, settings)
     s, tn, called, called_tn = setup["settings"], setup["tn"], setup["called"], setup["called_tn"]
     bonus = sum(m.value for m in setup["modifiers"])
     dist = _odds.convolve(_odds.distribution(s["roll_dice"]), {bonus: 1.0})
-    out = {"hit": _odds.at_least(dist, tn), "tn": tn, "modifiers": [m.to_dict() for m in setup["modifiers"]]}
+    reach = _odds.at_least(dist, tn)
+    out: dict = {"tn": tn, "reach": reach, "modifiers": [m.to_dict() for m in setup["modifiers"]]}
     hits: dict[int, float] = defaultdict(float)
     for total, p in dist.items():
         hits[hits_for(total, setup)] += p
     out["hits"] = dict(sorted(hits.items()))
     impossible = set((request.options or {}).get("impossible_locations", ()))
     first_arm = s["drift_first_arm"]
-    locations: dict[str, float] = defaultdict(float)
+    locations: dict[str | None, float] = defaultdict(float)
+    landed: dict[int, float] = defaultdict(float)  # hits that land -> chance, given the TN is reached
     if called:
         for total, p in dist.items():
             if total >= tn:
-                locations[landing(called_shot_drift_with(called, max(0, called_tn - total), first_arm), impossible, first_arm)] += p
+                drift = called_shot_drift_with(called, max(0, called_tn - total), first_arm)
+                area = landing(drift, impossible, first_arm)
+                locations[area] += p
+                landed[0 if area is None else 1] += p
         out["called_location"] = _odds.at_least(dist, called_tn)
-        out["partial"] = out["hit"] - out["called_location"]
+        out["partial"] = reach - out["called_location"]
     else:
-        table = _odds.distribution(s["hit_location_dice"])
-        for roll, p in table.items():
-            area = next((loc for low, high, loc in s["hit_location_table"] if low <= roll <= high), None)
-            if area is None:
-                raise RuleError(f"the hit-location table has no entry for {roll}")
-            locations[landing(area, impossible, first_arm)] += p * out["hit"]
-    out["blocked"] = locations.pop(None, 0.0)
+        one = _table_landing(s, impossible)
+        q = 1.0 - one.get(None, 0.0)
+        for area, p in one.items():
+            locations[area] += p * reach
+        for k, p in hits.items():
+            for n in range(k + 1):
+                if k:
+                    landed[n] += p * comb(k, n) * q ** n * (1 - q) ** (k - n)
+    blocked = landed.pop(0, 0.0)
+    locations.pop(None, None)
+    out["hit"] = reach - blocked
+    out["blocked"] = blocked
     out["locations"] = dict(locations)
+    if not called:
+        # the first hit's area: given that some hit lands, the first landed one has the table's
+        # distribution over the areas that can be hit
+        q = sum(locations.values()) / reach if reach else 0.0
+        out["locations"] = {a: (p / reach / q) * out["hit"] if q else 0.0 for a, p in locations.items()}
+    outcomes = [{"label": "miss", "p": max(0.0, 1.0 - reach)}]
+    if setup["mode"] == "single":
+        outcomes += [{"label": f"hit: {area}", "p": p} for area, p in out["locations"].items() if p > TINY]
+    else:
+        outcomes += [{"label": f"hit: {n} hit{'s' if n > 1 else ''}", "p": p}
+                     for n, p in sorted(landed.items()) if p > TINY]
+    if blocked > TINY:
+        outcomes.append({"label": "blocked", "p": blocked})
+    rest = sum(o["p"] for o in outcomes[1:])
+    outcomes[0]["p"] = max(0.0, 1.0 - rest)  # the lines sum to 1 exactly, float noise on the miss line
+    out["outcomes"] = outcomes
     return out

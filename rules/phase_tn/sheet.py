@@ -6,9 +6,10 @@ names its dice or its attribute range); skills add their rank to a roll.
 
 from __future__ import annotations
 
-from ..system import SheetField
+from ..dice import DiceError, parse
+from ..system import RuleError, SheetField
 from .checks import attr
-from .data import ATTRIBUTES, resolve_settings
+from .data import ATTRIBUTES, LOCATIONS, resolve_settings
 from .health import wound_state
 
 SAMPLE_SKILLS = {"handguns": 3, "fastdraw": 2, "rifles": 1, "brawling": 2}
@@ -57,3 +58,56 @@ def derived(sheet: dict, settings: dict | None = None) -> dict:
         "roll_dice": s["roll_dice"],
         **wound_state(sheet, s),
     }
+
+
+WEAPON_MODES = ("single", "semi", "auto")
+
+
+def _whole(value, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RuleError(f"{field} must be a whole number, 0 or more (got {value!r})")
+    return value
+
+
+def validate_sheet(sheet: dict) -> None:
+    """RuleError naming the first field the rules cannot use."""
+    attributes = sheet.get("attributes") or {}
+    if not isinstance(attributes, dict):
+        raise RuleError("attributes must be a table of attribute: rating")
+    for name, value in attributes.items():
+        if name not in ATTRIBUTES:
+            raise RuleError(f"attributes.{name}: not an attribute; they are {', '.join(ATTRIBUTES)}")
+        _whole(value, f"attributes.{name}")
+    skills = sheet.get("skills") or {}
+    if not isinstance(skills, dict):
+        raise RuleError("skills must be a table of skill: rank")
+    for name, value in skills.items():
+        _whole(value, f"skills.{name}")
+    bonus = sheet.get("initiative_bonus", 0)
+    if not isinstance(bonus, int) or isinstance(bonus, bool):
+        raise RuleError(f"initiative_bonus must be a whole number (got {bonus!r})")
+    _whole(sheet.get("flesh", 0), "flesh")
+    trauma = sheet.get("trauma") or {}
+    if not isinstance(trauma, dict):
+        raise RuleError("trauma must be a table of location: count")
+    for loc, n in trauma.items():
+        if loc not in LOCATIONS:
+            raise RuleError(f"trauma.{loc}: not a location; they are {', '.join(LOCATIONS)}")
+        _whole(n, f"trauma.{loc}")
+    weapons = sheet.get("weapons") or []
+    if not isinstance(weapons, list):
+        raise RuleError("weapons must be a list of weapons, each with a name")
+    seen = set()
+    for i, w in enumerate(weapons):
+        if not isinstance(w, dict) or not w.get("name"):
+            raise RuleError(f"weapons[{i}] needs a name")
+        name = w["name"]
+        if name in seen:
+            raise RuleError(f"weapons: two weapons named {name!r}")
+        seen.add(name)
+        if w.get("mode", "single") not in WEAPON_MODES:
+            raise RuleError(f"weapons.{name}.mode must be one of {', '.join(WEAPON_MODES)}")
+        try:
+            parse(str(w.get("damage", "2d6")))
+        except DiceError as exc:
+            raise RuleError(f"weapons.{name}.damage: {exc}") from None

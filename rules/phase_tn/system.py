@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField, TurnUpdate
+from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, SheetField, TurnUpdate
 from . import attack as _attack
+from . import books as _books
 from . import cover as _cover
 from . import health as _health
 from . import movement as _movement
@@ -23,6 +24,8 @@ class PhaseTNSystem(BaseSystem):
     diagonal = "chebyshev"
     sheet_template = "sheets/_phase_tn.html"
     help_template = "help/phase_tn.html"
+    #: wounds are what the rules set: the GM records them, the attack results add them
+    gm_only_fields = ("flesh", "trauma")
 
     ACTIONS = ACTIONS
     LENGTHS = LENGTHS
@@ -37,6 +40,9 @@ class PhaseTNSystem(BaseSystem):
     def default_sheet(self) -> dict:
         return _sheet.default_sheet()
 
+    def validate_sheet(self, sheet: dict) -> None:
+        _sheet.validate_sheet(sheet)
+
     def derived(self, sheet: dict, settings: dict | None = None) -> dict:
         return _sheet.derived(sheet, settings)
 
@@ -44,8 +50,8 @@ class PhaseTNSystem(BaseSystem):
         """Initiative of one phase, in declaration order (lowest first), "Initiative and Actions"."""
         return _turns.initiative_list(combatants, dice, settings)
 
-    def move_allowance(self, sheet: dict, action: str = "move") -> float:
-        return _movement.move_allowance(sheet, action)
+    def move_allowance(self, sheet: dict, action: str = "move", settings: dict | None = None) -> float:
+        return _movement.move_allowance(sheet, action, settings)
 
     def range_band(self, distance: float, weapon: dict) -> str | None:
         return _attack.range_band(distance, weapon)
@@ -77,3 +83,24 @@ class PhaseTNSystem(BaseSystem):
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return _turns.act(state, actor, action, combatants, dice, settings, options)
+
+    # -- moving and shooting inside a fight: the rules keep the books (see .books, .movement)
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        return _books.after_attack(state, result, settings)
+
+    def due_attacks(self, state: dict) -> list[dict] | None:
+        """The shots the books owe now: *Phase/TN Combat Sequence*, "Resolution" (by action length)."""
+        return [dict(d) for d in state.get("due", [])]
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        return _movement.movement_left(state, mover, settings)
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        return _movement.move(state, mover, path, cost, combatants, board, dice, settings)
+
+    # -- what every screen shows on the token (see .health)
+
+    def badges(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> list[dict]:
+        return _health.badges(sheet, state, settings)

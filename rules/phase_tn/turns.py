@@ -22,7 +22,7 @@ from ..dice import DiceSource
 from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
 from .attack import weapon_of
 from .checks import attr, attribute_roll, wound_modifiers
-from .health import incapacitated
+from .health import flesh_capacity, incapacitated
 from .data import ACTIONS, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
 from .targeting import is_targeted, lose_targeting
 
@@ -501,19 +501,31 @@ def _names(combatants: list[Combatant], state: dict | None = None) -> dict[str, 
     return {**((state or {}).get("names") or {}), **{c.id: c.name or c.id for c in combatants}}
 
 
-def _view(combat: dict) -> dict:
-    """The per-combatant state: its Targeting (read by :func:`.attack.attack`), its
-    initiative this phase, whether it declared, is surprised or waits, and its actions."""
+def _view(combat: dict, names: dict | None = None, due: list[dict] | None = None) -> dict:
+    """The per-combatant state: its Targeting (read by :func:`.attack.attack`) and on whom,
+    its initiative this phase, whether it declared, is surprised or waits (and on what), its
+    actions, the shots it has to roll now (``due``), and its movement this phase."""
+    names = names or {}
+    now = {d["options"]["due"] for d in due_now(due or [])}
     out = {}
     for who in combat["combatants"]:
         held = combat["targeting"].get(who)
+        mine = [a for a in combat["pending"] if a["who"] == who]
+        moved = combat.get("moves", {}).get(who, {})
         out[who] = {
             "targeting": {who: dict(held)} if held else {},
+            "targeting_name": names.get(held["target"], held["target"]) if held else None,
+            "aims": held.get("aims", 0) if held else 0,
             "initiative": combat["initiative"].get(who),
             "declared": who in combat["declared"],
             "surprised": who in combat["surprise"],
             "waiting": is_waiting(combat, who),
-            "pending": [a["id"] for a in combat["pending"] if a["who"] == who],
+            "waiting_on": [_describe(a, names, who=False) for a in mine
+                           if a["length"] != "free" and a["resolves_phase"] >= combat["phase"]],
+            "pending": [a["id"] for a in mine],
+            "due": {d["id"]: {"target": d["target"], "weapon": d.get("weapon"), "options": d["options"]}
+                    for d in (due or []) if d["attacker"] == who and d["id"] in now},
+            "moved": moved.get("spent", 0) if moved.get("phase") == combat["phase"] else 0,
         }
     return out
 
@@ -523,20 +535,47 @@ def _label(combat: dict, s: dict) -> str:
     return f"phase {where['phase_in_round']} of {s['phases_per_round']}"
 
 
-def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due=None, resolved=None) -> TurnUpdate:
+def due_now(due: list[dict]) -> list[dict]:
+    """The shots the app rolls now, as an ``attack`` command takes them: those of the shortest
+    action length still to roll ("Initiative and Actions": shorter actions resolve first)."""
+    if not due:
+        return []
+    first = min(d["group"] for d in due)
+    return [{"attacker": d["attacker"], "target": d["target"], "weapon": d.get("weapon"),
+             "options": {**d["options"], "due": d["id"]}} for d in due if d["group"] == first]
+
+
+def _dropped(state: dict, names: dict) -> list[str]:
+    """Log lines for the shots :func:`.books.after_attack` struck off: their shooter fell
+    to a shorter action that resolved first."""
+    return [f"{names.get(d['attacker'], d['attacker'])} does not fire at {names.get(d['target'], d['target'])}: "
+            f"{d['why']} before the shot resolved." for d in state.get("dropped") or []]
+
+
+def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due=None, resolved=None,
+            struck=None) -> TurnUpdate:
     current = next_declarer(combat)
+    started = set((struck or {}).get("groups", []))
+    # a shot whose action had not begun to resolve when its shooter left the fight is not fired
+    due = [d for d in (due or []) if d["attacker"] in combat["combatants"] or d["group"] in started]
     state = {
         "combat": combat,
         "names": dict(names),
-        "combatants": _view(combat),
-        "due": list(due or []),
+        "combatants": _view(combat, names, due),
+        "shots": due,
+        "due": due_now(due),
         "resolved": list(resolved or []),
+        "struck": dict(struck or {}),
         "stage": "declare" if current else "resolve",
     }
     return TurnUpdate(
+        due=due_now(due),
         state=state,
         round=clock(combat["phase"], s)["round"],
-        order=list(combat["order"]),
+        # everyone in the fight (the app hands these back as the combatants of the next call):
+        # this phase's declarers, lowest initiative first, then who does not declare this
+        # phase (waiting on an action, surprised)
+        order=list(combat["order"]) + [w for w in combat["combatants"] if w not in combat["order"]],
         current=current,
         phase=_label(combat, s),
         rolls=rolls,
@@ -575,7 +614,19 @@ def _sync(combat: dict, combatants: list[Combatant], s: dict, names: dict) -> tu
     for who in able:
         if who not in new["combatants"]:
             new["combatants"].append(who)
+    # how many more flesh wounds put each one down: after_attack reads it to know who falls
+    # while the shots of one phase's end are rolled (it sees results, not sheets)
+    new["flesh_left"] = flesh_left(list(able.values()), s)
     return new, log
+
+
+def flesh_left(combatants: list[Combatant], s: dict) -> dict[str, int | None]:
+    """Flesh wounds each combatant can still take before going down (None: no capacity set)."""
+    out: dict[str, int | None] = {}
+    for c in combatants:
+        capacity = flesh_capacity(c.sheet, s)
+        out[c.id] = capacity - int(c.sheet.get("flesh", 0) or 0) if capacity else None
+    return out
 
 
 def _phase_log(combat: dict, rolls: list[dict], s: dict, names: dict) -> list[str]:
@@ -625,6 +676,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     names = _names(combatants)
     able = [c for c in combatants if not incapacitated(c.sheet, s)]
     combat = new_combat([c.id for c in able], [c.id for c in able if c.state.get("surprised")], settings=s)
+    combat["flesh_left"] = flesh_left(able, s)
     combat, rolled = begin_phase(combat, {c.id: c.sheet for c in able}, dice, s)
     log = [f"{names[w]} is surprised: no action for {s['surprise_rounds']} round(s)." for w in sorted(combat["surprise"])]
     return _update(combat, s, names, [r["roll"] for r in rolled], log + _phase_log(combat, rolled, s, names))
@@ -637,20 +689,29 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     the next one is current. Then ("Initiative and Actions") what ends this
     phase resolves, free before phase before round before turn before
     minute, the same length together: the non-attacks go to ``log``, the
-    shots to ``state["due"]`` (attacker, target, weapon, number of shots
-    and the :class:`AttackRequest` options) for the app to roll with
-    ``attack``; shots of the same length are simultaneous. The clock
+    shots to ``state["shots"]``, one entry a shot (``id``, attacker, target,
+    weapon, ``shot`` of ``shots``, ``group`` and ``length``, the
+    :class:`AttackRequest` options); ``state["due"]`` and ``TurnUpdate.due``
+    are those of the shortest length still to roll, as ``attack`` takes them
+    (see :mod:`.books`); shots of the same length are simultaneous. The clock
     advances a phase (a new round when the round's phases are done), the
     surprised roll, and initiative is rolled for the new declarations.
     """
     s = resolve_settings(settings)
     names = _names(combatants, state)
     combat, log = _sync(state["combat"], combatants, s, names)
+    log = _dropped(state, names) + log
     current = next_declarer(combat)
     if current is not None:
         combat = declare(combat, current, [], s)
         log.append(f"{names.get(current, current)} declares no new action.")
-        return _update(combat, s, names, [], log)
+        return _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
+                       state.get("struck"))
+    unrolled = state.get("shots") or []
+    if unrolled:
+        log.append(f"{len(unrolled)} shot(s) of the last phase were not rolled: "
+                   + "; ".join(f"{names.get(d['attacker'], d['attacker'])} at {names.get(d['target'], d['target'])}"
+                               for d in unrolled) + " (the GM's call).")
     where = clock(combat["phase"], s)
     combat, groups = end_phase(combat, s)
     due: list[dict] = []
@@ -663,11 +724,14 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         log.append(f"{group['length'].capitalize()} actions (together): " + "; ".join(_describe(a, names) for a in group["actions"]) + ".")
         for a in group["actions"]:
             if "attack" in a:
-                due.append({**a["attack"], "group": i, "length": group["length"]})
+                shot = a["attack"]
+                for n in range(1, shot["shots"] + 1):
+                    due.append({**shot, "id": f"{shot['action']}.{n}" if shot["shots"] > 1 else shot["action"],
+                                "shot": n, "group": i, "length": group["length"]})
     if not groups:
         log.append("Nothing resolves this phase.")
     if due:
-        log.append(f"{len(due)} attack(s) to roll; those of one length are simultaneous.")
+        log.append(f"{len(due)} shot(s) to roll, shorter actions first; those of one length are simultaneous.")
     sheets = {c.id: c.sheet for c in combatants}
     combat, rolled = begin_phase(combat, sheets, dice, s)
     log += _phase_log(combat, rolled, s, names)
@@ -736,9 +800,19 @@ def act(
     - ``lose_targeting``: a distracting event costs the actor its Targeting.
     """
     s = resolve_settings(settings)
-    opts = options or {}
+    opts = dict(options or {})
+    action, _, arg = action.partition(":")  # the keys actions() lists: "declare:fire", "cancel:a3"...
+    if action == "declare" and arg and not opts.get("actions"):
+        spec = {k: opts[k] for k in ("name", "target", "called", "weapon", "note", "length", "free", "free_roll")
+                if k in opts}
+        if arg != "other":
+            spec["name"] = arg
+        opts["actions"] = [spec]
+    elif action in ("cancel", "change_target") and arg:
+        opts["action"] = arg
     names = _names(combatants, state)
     combat, log = _sync(state["combat"], combatants, s, names)
+    log = _dropped(state, names) + log
     who = actor.id
     name = names.get(who, actor.name or who)
     rolls: list = []
@@ -776,8 +850,8 @@ def act(
         raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
     if next_declarer(combat) is None:
         log.append("Declarations are done: the phase resolves next.")
-    due = state.get("due", [])
-    return _update(combat, s, names, rolls, log, due, state.get("resolved", []))
+    return _update(combat, s, names, rolls, log, state.get("shots", []), state.get("resolved", []),
+                   state.get("struck"))
 
 
 def _has_weapon(sheet: dict, modes) -> bool:
@@ -817,20 +891,27 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             data["targeted"] = held["target"]
         if "mode" in known:
             data["wild"] = "a shot at a target without Targeting is a wild shot: -2, not called, not aimed"
-        kind = "attack" if "mode" in known else "turn"
-        out.append(ActionOption("declare", known["label"], kind, f"{known['length']} action", not reason, reason, data))
-    out.append(ActionOption("declare", "Other action (describe it, give its length)", "other", "free to minute",
+        kind = "attack" if "mode" in known else "move" if known.get("moves") else "turn"
+        if known.get("moves"):
+            data["allowance"] = s["move_per_phase"]
+        label = "Declare a Move (then move the token)" if known.get("moves") else known["label"]
+        out.append(ActionOption(f"declare:{key}", label, kind, f"{known['length']} action", not reason,
+                                reason, data))
+    out.append(ActionOption("declare:other", "Other action (describe it, give its length)", "other", "free to minute",
                             ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
     out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why))
-    out.append(ActionOption("move", "Move", "move", available=False,
-                            reason="the document gives no movement rates: declare the move as an action with its length"))
+    from .movement import allowance_now  # movement builds on this module
+
+    left, stop = allowance_now(combat, who, s)
+    out.append(ActionOption("move", f"Move ({left:g} of {s['move_per_phase']:g} squares left)",
+                            "move", "phase action", bool(left), "" if left else stop, {"allowance": left}))
     for a in combat["pending"]:
         if a["who"] != who:
             continue
         label = _describe(a, {}, who=False)
-        out.append(ActionOption("cancel", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
+        out.append(ActionOption(f"cancel:{a['id']}", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
         locked = a["length"] not in ("free", "phase")
-        out.append(ActionOption("change_target", f"Change the target of {label}", "turn", "", not locked,
+        out.append(ActionOption(f"change_target:{a['id']}", f"Change the target of {label}", "turn", "", not locked,
                                 f"a {a['length']} action keeps its target: cancel it instead" if locked else "",
                                 {"action": a["id"]}))
     if held:

@@ -216,6 +216,10 @@ def plan_of(request: AttackRequest) -> dict:
     actions = int(opts.get("actions", turn.get("actions", 1)) or 1)
     if actions > settings["max_actions"]:
         raise RuleError(f"at most {settings['max_actions']} actions in a turn")
+    used = int(turn.get("used", 0) or 0)
+    if used >= actions and not opts.get("free_attack"):
+        raise RuleError(f"{a.name} has taken the {actions} action{'s' if actions > 1 else ''} declared this turn"
+                        + (" (declare 2 or 3 actions before the first: Actions Per Turn)" if actions == 1 else ""))
     map_ = multi_action_penalty(actions)
     if map_:
         mods.append(Modifier(f"Multi-action ({actions} actions)", map_, "Actions Per Turn"))
@@ -367,6 +371,7 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             "tn_label": plan["tn_label"], "band": plan["band"], "shots": shots, "critical_failure": critical,
             "damage": damages, "toughness": toughness, "damage_expr": plan["damage_expr"],
             "target": t.id, "attacker": a.id, "stray_hits": stray,
+            "free_attack": bool(request.options.get("free_attack")),
         },
     )
 

@@ -110,3 +110,36 @@ def apply(sheet: dict, result: AttackResult, target_id: str | None = None) -> di
             out["bennies"] = int(out.get("bennies", 0) or 0) + int(e.data.get("amount", 1))
     return out
 
+
+
+FATIGUE_LABELS = {1: "Fatigued", 2: "Exhausted"}
+
+
+def badges(sheet: dict, state: dict | None = None) -> list[dict]:
+    """What a token shows on every screen: Wounds, Incapacitated, Shaken, Stunned, Prone,
+    Vulnerable, Fatigue, a Wild Card's Bennies; from the fight's per-combatant state (the
+    ``Combatant.state``), the Joker, Hold and a failed Notice on Surprise."""
+    s = sheet or {}
+    per = state or {}
+    out = []
+    if s.get("incapacitated"):
+        out.append({"label": "Incapacitated", "kind": "condition"})
+    wounds = int(s.get("wounds", 0) or 0)
+    if wounds:
+        out.append({"label": f"{wounds} wound{'s' if wounds > 1 else ''}", "kind": "wound"})
+    for key, label in (("shaken", "Shaken"), ("stunned", "Stunned"), ("prone", "Prone"), ("vulnerable", "Vulnerable")):
+        if s.get(key):
+            out.append({"label": label, "kind": "condition"})
+    if per.get("surprised"):
+        out.append({"label": "Surprised", "kind": "condition"})
+    if per.get("on_hold"):
+        out.append({"label": "On Hold", "kind": "condition"})
+    fatigue = int(s.get("fatigue", 0) or 0)
+    if fatigue:
+        out.append({"label": FATIGUE_LABELS.get(fatigue, f"Fatigue {fatigue}"), "kind": "resource"})
+    if s.get("wild_card", True):
+        b = int(s.get("bennies", 0) or 0)
+        out.append({"label": f"{b} Benn{'y' if b == 1 else 'ies'}", "kind": "resource"})
+    if per.get("joker"):
+        out.append({"label": "Joker (+2)", "kind": "resource"})
+    return out

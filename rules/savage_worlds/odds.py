@@ -9,13 +9,15 @@ failure); *Savage Worlds Combat System Reference*, "Rate of Fire" and
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import product
 from math import comb
 
 from .. import odds as _odds
-from ..system import AttackRequest, RuleNotImplemented
+from ..system import AttackRequest, AttackResult, RuleNotImplemented
 from .attack import effective_toughness, plan_of
-from .checks import parse_die
-from .data import RAISE, TN
+from .checks import parse_die, trait_die_modifiers
+from .data import MAX_WOUNDS, RAISE, TN
 
 
 def odds(request: AttackRequest) -> dict:
@@ -36,9 +38,202 @@ def odds(request: AttackRequest) -> dict:
     dmg_raise = _odds.convolve(dmg, _odds.die_distribution(6, explode=True)) if plan["raise_bonus"] else dmg
     shaken = bool(tsheet.get("shaken")) and not plan["toughness"]["object"]
     res = attack_odds(d.sides, plan["wild"], mod, tn, plan["rof"], dmg, dmg_raise, toughness, shaken)
+    obj = bool(plan["toughness"]["object"])
+    wounds = int(tsheet.get("wounds", 0) or 0)
+    target = {"object": obj, "shaken": shaken, "wounds": wounds, "wild": bool(tsheet.get("wild_card", True)),
+              "nonlethal": bool(request.options.get("nonlethal"))}
+    lines = outcome_odds(d.sides, plan["wild"], mod, tn, plan["rof"], dmg, dmg_raise, toughness, target)
+    _, ap_notes = effective_toughness(plan["toughness"], plan["ap"])
+    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + plan["damage_modifiers"] + ap_notes
     res.update({"tn": tn, "modifier": mod, "toughness": toughness, "damage_expr": plan["damage_expr"],
-                "rof": plan["rof"], "die": plan["die"], "wild_card": plan["wild"]})
+                "rof": plan["rof"], "die": plan["die"], "wild_card": plan["wild"], "outcomes": lines,
+                "modifiers": [m.to_dict() for m in mods]})
+    # the chance of hitting at all, as the outcomes count it (the same event as AttackResult.hit)
+    res["hit"] = sum(o["p"] for o in lines if o["label"].startswith("hit"))
     return res
+
+
+# -- outcomes as a player reads them ---------------------------------------------------------
+
+CRITICAL, MISS = "critical failure", "miss"
+
+
+def _wound_label(n: int) -> str:
+    return f"hit: {n} wound{'s' if n > 1 else ''}"
+
+
+def outcome_labels(target: dict) -> list[str]:
+    """The outcomes of an attack on ``target`` ({"object", "shaken", "wounds", "wild", "nonlethal"}),
+    in the order they are shown: worst for the attacker first."""
+    if target.get("object"):
+        return [CRITICAL, MISS, "hit: holds", "hit: broken"]
+    room = max(0, MAX_WOUNDS - int(target.get("wounds", 0))) if target.get("wild", True) else 0
+    incap = "hit: Incapacitated" + (" (nonlethal: unconscious)" if target.get("nonlethal") else "")
+    return [CRITICAL, MISS, "hit: no effect", "hit: Shaken"] + [_wound_label(n) for n in range(1, room + 1)] + [incap]
+
+
+def outcome_of(result: AttackResult) -> str:
+    """The outcome label of a rolled attack on its target, as :func:`outcome_odds` names them."""
+    d = result.details
+    tid = d.get("target")
+    if d.get("critical_failure"):
+        return CRITICAL
+    if not result.hit:
+        return MISS
+    damages = d.get("damage") or []
+    if damages and "broken" in damages[0]:
+        return "hit: broken" if any(x["broken"] for x in damages) else "hit: holds"
+    kinds = {e.kind: e for e in result.effects if e.target == tid}
+    if "incapacitated" in kinds:
+        return "hit: Incapacitated" + (" (nonlethal: unconscious)" if kinds["incapacitated"].data.get("nonlethal")
+                                       else "")
+    wounds = sum(int(x.get("wounds", 0)) for x in damages)
+    if wounds:
+        return _wound_label(wounds)
+    return "hit: Shaken" if "shaken" in kinds else "hit: no effect"
+
+
+def _hit_effects(dist: dict, toughness: int, cap: int, obj: bool) -> tuple[tuple, ...]:
+    """One hit's effect on the target, with its chance: 0 below Toughness, "s" Shaken, k >= 1 Wounds
+    (k at most ``cap``); on an object "b", broken."""
+    out: dict = {}
+    for v, p in dist.items():
+        if v < toughness:
+            e = 0
+        elif obj:
+            e = "b"
+        else:
+            r = (v - toughness) // RAISE
+            e = "s" if r == 0 else min(r, cap)
+        out[e] = out.get(e, 0.0) + p
+    return tuple(out.items())
+
+
+def outcome_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int, damage: dict,
+                 damage_raise: dict, toughness: int, target: dict) -> list[dict]:
+    """Exact chance of each outcome of :func:`outcome_labels`, summing to 1.
+
+    The trait dice are enumerated by type (a 1, else miss / hit / raise by
+    total) in the order they are rolled, with the Wild Die (a 1, or a
+    category). The Wild Die replaces the lowest trait die when it is higher:
+    that die is in the lowest category present, and which of the dice of
+    that category it is (the lowest value, the first on a tie) is weighed
+    exactly. Hits are then applied in the order of the dice, as
+    :func:`attack.attack` does, since a Shaken-only hit before or after a
+    wounding one is not the same (Shaken again is a Wound)."""
+    labels = outcome_labels(target)
+    obj = bool(target.get("object"))
+    wild_t = bool(target.get("wild", True))
+    shaken0 = bool(target.get("shaken")) and not obj
+    existing = int(target.get("wounds", 0) or 0)
+    cap = max(1, MAX_WOUNDS + 1 - existing) if wild_t else 1
+    incap = labels[-1]
+    fx = {1: _hit_effects(damage, toughness, cap, obj), 2: _hit_effects(damage_raise, toughness, cap, obj)}
+
+    def cat(v: int) -> int:
+        t = v + modifier
+        return 0 if t < tn else 1 if t < tn + RAISE else 2
+
+    trait = _odds.die_distribution(sides, explode=True)
+    ttypes: dict = {}
+    values: dict[int, list] = {0: [], 1: [], 2: []}
+    for v, p in sorted(trait.items()):
+        key = "one" if v == 1 else cat(v)
+        ttypes[key] = ttypes.get(key, 0.0) + p
+        if v != 1:
+            values[cat(v)].append((v, p))
+    type_cat = {"one": cat(1), 0: 0, 1: 1, 2: 2}
+    if wild_card:
+        wtypes: dict = {}
+        for v, p in _odds.die_distribution(6, explode=True).items():
+            key = "one" if v == 1 else cat(v)
+            wtypes[key] = wtypes.get(key, 0.0) + p
+    else:
+        wtypes = {None: 1.0}
+
+    def first_lowest(c: int, s: int) -> list[float]:
+        """Of ``s`` dice of category ``c`` (none a 1), the chance that the k-th is the lowest (first on a tie)."""
+        vals = values[c]
+        total = sum(p for _, p in vals)
+        q = [(v, p / total) for v, p in vals]
+        out = []
+        for k in range(s):
+            acc, above = 0.0, 1.0
+            for v, p in q:
+                above -= p  # strictly above v
+                acc += p * above ** k * (above + p) ** (s - 1 - k)
+            out.append(acc)
+        return out
+
+    @lru_cache(maxsize=None)
+    def after(hits: tuple) -> tuple:
+        """The outcome of these hits (1 plain, 2 with a raise) in order, as (label, chance) pairs."""
+        states = {(shaken0, 0, False): 1.0}
+        for h in hits:
+            nxt: dict = {}
+            for (sh, w, broken), p in states.items():
+                for e, pe in fx[h]:
+                    if e == 0:
+                        key = (sh, w, broken)
+                    elif e == "b":
+                        key = (sh, w, True)
+                    elif e == "s":
+                        key = (True, min(cap, w + 1), broken) if sh else (True, w, broken)
+                    else:
+                        key = (True, min(cap, w + e), broken)
+                    nxt[key] = nxt.get(key, 0.0) + p * pe
+            states = nxt
+        out: dict = {}
+        for (sh, w, broken), p in states.items():
+            if obj:
+                label = "hit: broken" if broken else "hit: holds"
+            elif w and (not wild_t or existing + w > MAX_WOUNDS):
+                label = incap
+            elif w:
+                label = _wound_label(w)
+            else:
+                label = "hit: Shaken" if sh and not shaken0 else "hit: no effect"
+            out[label] = out.get(label, 0.0) + p
+        return tuple(out.items())
+
+    result = {label: 0.0 for label in labels}
+
+    def add(cats: list[int], p: float) -> None:
+        hits = tuple(c for c in cats if c > 0)
+        if not hits:
+            result[MISS] += p
+            return
+        for label, pl in after(hits):
+            result[label] += p * pl
+
+    for seq in product(list(ttypes), repeat=rof):
+        p_seq = 1.0
+        for t in seq:
+            p_seq *= ttypes[t]
+        if p_seq == 0:
+            continue
+        ones = seq.count("one")
+        cats = [type_cat[t] for t in seq]
+        low = min(cats)
+        for w, pw in wtypes.items():
+            p = p_seq * pw
+            if w == "one" and 2 * ones >= rof:
+                result[CRITICAL] += p
+                continue
+            if w is None or w == "one" or w <= low:
+                add(cats, p)  # the Wild Die is lower, or changes no category
+                continue
+            slots = [i for i, c in enumerate(cats) if c == low]
+            firsts = [i for i in slots if seq[i] == "one"]
+            if firsts:
+                choices = [(firsts[0], 1.0)]
+            else:
+                choices = list(zip(slots, first_lowest(low, len(slots))))
+            for i, pi in choices:
+                new = list(cats)
+                new[i] = w
+                add(new, p * pi)
+    return [{"label": label, "p": p} for label, p in result.items() if p > 0 or label in (MISS,)]
 
 # -- applying results ---------------------------------------------------------
 

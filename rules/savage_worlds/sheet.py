@@ -68,21 +68,69 @@ def default_sheet() -> dict:
     }
 
 
+_COUNTS = {"wounds": (0, MAX_WOUNDS), "fatigue": (0, 2), "bennies": (0, None), "armor": (0, None),
+           "pace": (0, None), "shield": (0, None), "size": (None, None)}
+_FLAGS = ("wild_card", "shaken", "stunned", "vulnerable", "prone", "incapacitated")
+_WEAPON_COUNTS = {"ap": 0, "rof": 1, "reach": 0, "parry": 0}
+
+
+def _whole(key: str, value, low, high) -> int:
+    """A whole number for ``key`` within [low, high]; RuleError naming the field otherwise."""
+    try:
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            raise ValueError
+        n = int(value)
+    except (TypeError, ValueError):
+        raise RuleError(f"{key}: a whole number, not {value!r}") from None
+    if low is not None and n < low:
+        raise RuleError(f"{key}: {n} is below {low}" if low else f"{key} cannot be negative")
+    if high is not None and n > high:
+        raise RuleError(f"{key}: at most {high}, not {n}")
+    return n
+
+
+def _die_field(key: str, value) -> None:
+    try:
+        parse_die(value)
+    except RuleError:
+        raise RuleError(f"{key}: not a die: {value!r} (write d4, d6, d8, d10, d12 or d12+1)") from None
+
+
 def validate_sheet(sheet: dict) -> None:
-    """RuleError naming the first field that is not valid."""
+    """RuleError naming the first field that is not valid (``attributes.vigor``, ``weapons.Colt.rof``...)."""
+    if not isinstance(sheet, dict):
+        raise RuleError("a sheet is a table of fields")
+    for key in ("attributes", "skills", "weapons"):
+        if not isinstance(sheet.get(key) or {}, dict):
+            raise RuleError(f"{key}: a table of name to {'die' if key != 'weapons' else 'weapon'}")
     for a in ATTRIBUTES:
-        parse_die((sheet.get("attributes") or {}).get(a, "d6"))
+        _die_field(f"attributes.{a}", (sheet.get("attributes") or {}).get(a, "d6"))
     for k, v in (sheet.get("skills") or {}).items():
-        try:
-            parse_die(v)
-        except RuleError:
-            raise RuleError(f"skill {k}: not a die: {v!r}") from None
+        _die_field(f"skills.{k}", v)
+    for key, (low, high) in _COUNTS.items():
+        if key in sheet:
+            _whole(key, sheet[key], low, high)
+    for key in _FLAGS:
+        if key in sheet and not isinstance(sheet[key], bool):
+            raise RuleError(f"{key}: yes or no (true/false), not {sheet[key]!r}")
+    for key in ("edges", "hindrances"):
+        v = sheet.get(key) or []
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise RuleError(f"{key}: a list of names")
     for k, w in (sheet.get("weapons") or {}).items():
-        ws = weapon_stats(w)
-        damage_expression(ws["damage"], "d6")
-    for k in ("wounds", "fatigue", "bennies", "armor", "pace"):
-        if int(sheet.get(k, 0) or 0) < 0:
-            raise RuleError(f"{k} cannot be negative")
+        if not isinstance(w, dict):
+            raise RuleError(f"weapons.{k}: a table of damage, range, AP, RoF...")
+        for key, low in _WEAPON_COUNTS.items():
+            if key in w:
+                _whole(f"weapons.{k}.{key}", w[key], low, None)
+        try:
+            ws = weapon_stats(w)
+            damage_expression(ws["damage"], "d6")
+            for key in ("min_str",):
+                if ws[key]:
+                    parse_die(ws[key])
+        except RuleError as exc:
+            raise RuleError(f"weapons.{k}: {exc}") from None
 
 
 def weapon_defaults(w: dict) -> dict:

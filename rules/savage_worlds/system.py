@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, SheetField,
-                      TurnUpdate)
+from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult,
+                      SheetField, TurnUpdate)
 from . import attack as _attack
 from . import cover as _cover
 from . import data, health, movement, templates, turns
@@ -25,6 +25,8 @@ class SavageWorlds(BaseSystem):
     cell_size = 1.0
     cell_unit = '"'
     yards_per_square = 2
+    #: the sheet fields the rules set (an attack's result, the turn's actions): the GM's to edit
+    gm_only_fields = ("wounds", "fatigue", "shaken", "stunned", "vulnerable", "prone", "incapacitated")
 
     # -- sheet
 
@@ -68,6 +70,21 @@ class SavageWorlds(BaseSystem):
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return turns.act(state, actor, action, combatants, dice, settings, options)
+
+    # -- the fight's books: actions taken, movement spent, who a withdrawal provokes
+
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        return turns.after_attack(state, result, settings)
+
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        return turns.movement_left(state, mover, settings)
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        return turns.move(state, mover, path, cost, combatants, board, dice, settings)
+
+    def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
+        return health.badges(sheet, state)
 
     def move_allowance(self, sheet: dict, action: str = "move") -> float:
         return movement.move_allowance(sheet, action)

@@ -284,5 +284,6 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
         hit=hit, summary=summary, rolls=rolls, modifiers=mods, effects=effects,
         details={"kind": "area", "template": template, "trait": tr.to_dict(), "cells": sorted(cells),
                  "centre": centre, "deviation": deviated, "targets": per_target,
-                 "damage_expr": plan["damage_expr"], "attacker": a.id, "target": request.target.id},
+                 "damage_expr": plan["damage_expr"], "attacker": a.id, "target": request.target.id,
+                 "free_attack": bool(opts.get("free_attack"))},
     )

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 
 from ..dice import DiceSource, RollRecord
-from ..system import ActionOption, Combatant, Effect, Modifier, RuleError, RuleNotImplemented, TurnUpdate
+from ..system import (ActionOption, AttackResult, Combatant, Effect, Modifier, MoveResult, RuleError,
+                      RuleNotImplemented, TurnUpdate)
 from .checks import opposed_roll, parse_die, trait_roll
 from .data import (CORE, JOKER_BONUS, JOKERS, MULTI_ACTION_STEP, RANKS, RUNNING_PENALTY, STAND_COST, SUITS,
                    merged_settings)
 from .health import condition_modifiers
+from .movement import adjacent, withdraw_attackers
 from .sheet import derived_values, skill_die, weapon_stats
 
 
@@ -254,10 +256,12 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
 #    "after": [ids that lost an interrupt: they act as soon as the current turn ends],
 #    "combatants": {id: per-combatant state}}
 # and the per-combatant state (``Combatant.state`` for attacks and moves):
-#   card, drawn, joker, on_hold, acted, surprised, actions (declared this turn),
-#   ran, run_allowance, stood, free_only (Shaken: free actions only this turn).
+#   card, drawn, joker, on_hold, acted, surprised, actions (declared this turn), used (actions
+#   taken this turn: attacks and other actions), moved (inches moved this turn), ran,
+#   run_allowance, stood, free_only (Shaken: free actions only this turn).
 
-_TURN_FRESH = {"actions": 1, "ran": False, "run_allowance": None, "stood": False, "free_only": False}
+_TURN_FRESH = {"actions": 1, "used": 0, "moved": 0.0, "ran": False, "run_allowance": None, "stood": False,
+               "free_only": False}
 
 
 def _by_id(combatants: list[Combatant]) -> dict[str, Combatant]:
@@ -504,10 +508,20 @@ def _why_not(state: dict, actor: Combatant) -> str:
     return ""
 
 
+def _spent(per: dict) -> str:
+    """Why no action is left this turn, or "" (Actions Per Turn: the declared actions are taken)."""
+    n, used = int(per.get("actions", 1) or 1), int(per.get("used", 0) or 0)
+    if used < n:
+        return ""
+    return (f"the {n} action{'s' if n > 1 else ''} declared this turn {'are' if n > 1 else 'is'} taken"
+            + (" (declare more before the first)" if n == 1 else ""))
+
+
 def _attack_options(per: dict, sheet: dict, why: str) -> list[ActionOption]:
     mods = _turn_modifiers(per, sheet)
     penalty = int(sum(m.value for m in mods))
     n = int(per.get("actions", 1) or 1)
+    why = why or _spent(per)
     weapons = [(None, weapon_stats({"damage": "Str", "natural": True}))]
     weapons += [(name, weapon_stats(w)) for name, w in (sheet.get("weapons") or {}).items()]
     out = []
@@ -519,7 +533,8 @@ def _attack_options(per: dict, sheet: dict, why: str) -> list[ActionOption]:
             "attack", f"Attack: {name or 'Unarmed'} ({skill.title()})", "attack",
             cost="1 action" + (f" of {n} (each {multi_action_penalty(n):+d})" if n > 1 else ""),
             available=not why, reason=why,
-            data={"weapon": name, "skill": skill, "rof": int(w["rof"]), "actions": n, "penalty": penalty,
+            data={"weapon": name, "skill": skill, "rof": int(w["rof"]), "actions": n,
+                  "used": int(per.get("used", 0) or 0), "penalty": penalty,
                   "modifiers": [m.to_dict() for m in mods]}))
     return out
 
@@ -555,11 +570,14 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
         return out
     d = derived_values(sheet)
     pace, run_die = d["pace"], d["run_die"]
-    stood = 2 if per.get("stood") else 0
-    allowance = (per["run_allowance"] if per.get("ran") else pace) - stood
+    allowance = movement_left(state, actor, settings)
     free_only = "Shaken: free actions only this turn" if (sheet.get("shaken") or per.get("free_only")) else ""
-    out.append(ActionOption("move", f"Move (Pace {pace}\")", "move", "free (not an action)", available=not why,
-                            reason=why, data={"allowance": max(0, allowance), "pace": pace,
+    no_more = "" if allowance > 0 else "no movement left this turn" + ("" if per.get("ran") else " (running adds "
+                                                                        f"{run_die})")
+    out.append(ActionOption("move", f"Move (Pace {pace}\")", "move", "free (not an action)",
+                            available=not (why or no_more), reason=why or no_more,
+                            data={"allowance": allowance, "pace": pace,
+                                              "moved": float(per.get("moved", 0) or 0),
                                               "difficult_terrain": "costs double"}))
     out.append(ActionOption("run", f"Run (+{run_die} to Pace)", "move",
                             f"free; {RUNNING_PENALTY} to this turn's actions",
@@ -573,15 +591,21 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     else:
         out.append(ActionOption("fall_prone", "Fall prone", "other", "free", available=not why, reason=why))
     out += _attack_options(per, sheet, why or free_only)
-    n = int(per.get("actions", 1) or 1)
+    n, used = int(per.get("actions", 1) or 1), int(per.get("used", 0) or 0)
+    spent = _spent(per)
+    out.append(ActionOption("other_action", "Another action (Aim, a Test, a power...: the GM resolves it)", "other",
+                            "1 action", available=not (why or free_only or spent), reason=why or free_only or spent,
+                            data={"actions": n, "used": used}))
+    fixed = f"already took {used} action{'s' if used > 1 else ''}: the count is set before the first" if used else ""
     for k in range(1, int(settings["max_actions"]) + 1):
         if k == n:
             continue
         pen = multi_action_penalty(k)
         label = f"Take {k} actions this turn ({pen} to each)" if k > 1 else "Take a single action (no penalty)"
-        out.append(ActionOption("multi_action", label, "turn", available=not (why or (free_only and k > 1)),
-                                reason=why or (free_only if k > 1 else ""), data={"actions": k, "penalty": pen}))
-    fresh = n == 1 and not per.get("ran")
+        reason = why or (free_only if k > 1 else "") or fixed
+        out.append(ActionOption("multi_action", label, "turn", available=not reason, reason=reason,
+                                data={"actions": k, "penalty": pen}))
+    fresh = n == 1 and not per.get("ran") and not used and not per.get("moved")
     out.append(ActionOption("hold", "Go on Hold", "turn", "the turn", available=not why and fresh,
                             reason=why or ("" if fresh else "Hold is taken instead of acting")))
     out.append(ActionOption("end_turn", "End the turn", "turn"))
@@ -654,7 +678,8 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     ``hold``, ``interrupt`` (from Hold, while someone acts), ``act_now``
     (from Hold, while no one acts), ``multi_action`` (``options["actions"]``: 1 to
     ``max_actions``), ``run`` (rolls the running die), ``stand``,
-    ``fall_prone``, ``benny_unshake``, ``end_turn``. Others raise
+    ``fall_prone``, ``benny_unshake``, ``other_action`` (an action the GM resolves, counted
+    against the declared ones), ``end_turn``. Others raise
     RuleNotImplemented; what the rules forbid raises RuleError."""
     settings = merged_settings(settings)
     options = options or {}
@@ -662,7 +687,8 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     rolls: list[RollRecord] = []
     log: list[str] = []
     changes: dict[str, dict] = {}
-    known = {"hold", "interrupt", "act_now", "multi_action", "run", "stand", "fall_prone", "benny_unshake", "end_turn"}
+    known = {"hold", "interrupt", "act_now", "multi_action", "run", "stand", "fall_prone", "benny_unshake", "end_turn",
+             "other_action"}
     if action not in known:
         raise RuleNotImplemented(f"Savage Worlds: {action!r} is not automated; the GM adjudicates it")
     if action == "end_turn":
@@ -704,8 +730,80 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     elif action == "fall_prone":
         changes[actor.id] = {"prone": True}
         log.append(f"{actor.name} drops prone")
+    elif action == "other_action":
+        per["used"] = int(per.get("used", 0) or 0) + 1
+        log.append(f"{actor.name} takes an action ({per['used']} of {per.get('actions', 1)} this turn)")
     elif action == "benny_unshake":
         changes[actor.id] = {"shaken": False, "bennies": int(sheet.get("bennies", 0) or 0) - 1}
         per["free_only"] = False
         log.append(f"{actor.name} spends a Benny and is no longer Shaken")
     return _update(state, rolls, log, changes)
+
+
+# ---------------------------------------------------------------- the books of attacks and moves
+
+
+def after_attack(state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+    """Actions Per Turn: an attack on the attacker's own turn is one of the actions declared for
+    it (``used``), so one more than declared is refused. A free attack (``options["free_attack"]``,
+    Withdrawing from Melee) or an attack off the attacker's turn (a GM ruling) counts none."""
+    state = _copy(state)
+    aid = result.details.get("attacker")
+    if aid and aid == state.get("current") and not result.details.get("free_attack"):
+        per = state.setdefault("combatants", {}).setdefault(aid, _fresh_state())
+        per["used"] = int(per.get("used", 0) or 0) + 1
+    return state
+
+
+def movement_left(state: dict, mover: Combatant, settings: dict | None = None) -> float:
+    """Inches the current actor may still move this turn: Pace, or Pace plus the running die
+    rolled once when it ran, less 2" if it stood up and what it moved already (difficult terrain
+    is in the cost of each move). Anyone else, or one who cannot act, has 0."""
+    sheet = mover.sheet or {}
+    pace = derived_values(sheet)["pace"]
+    if "current" not in state:  # no fight: a plain Pace
+        return float(pace)
+    if state.get("current") != mover.id or _why_not(state, mover):
+        return 0.0
+    per = state.get("combatants", {}).get(mover.id, {})
+    base = per["run_allowance"] if per.get("ran") and per.get("run_allowance") is not None else pace
+    left = base - (STAND_COST if per.get("stood") else 0) - float(per.get("moved", 0) or 0)
+    return float(max(0.0, left))
+
+
+def move(state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant], board,
+         dice: DiceSource, settings: dict | None = None) -> MoveResult:
+    """A move on the mover's turn (movement is not an action) within what is left of its Pace
+    (or its run); a prone token stands up first (2", "Prone Targets"). Withdrawing from Melee:
+    every adjacent foe, not Shaken nor Stunned, that the move leaves gets a free attack
+    (``provokes``)."""
+    state = _copy(state)
+    sheet = mover.sheet or {}
+    if state.get("current") != mover.id:
+        raise RuleError(f"it is not {mover.name}'s turn")
+    why = _why_not(state, mover)
+    if why:
+        raise RuleError(f"{mover.name} cannot move: {why}")
+    if sheet.get("prone"):
+        raise RuleError(f"{mover.name} is prone: stand up first ({STAND_COST}\" of movement)")
+    cost = float(cost)
+    if cost < 0:
+        raise RuleError("a move cannot cost less than nothing")
+    left = movement_left(state, mover, settings)
+    per = state.setdefault("combatants", {}).setdefault(mover.id, _fresh_state())
+    if cost > left + 1e-9:
+        hint = "" if per.get("ran") else f"; running adds {derived_values(sheet)['run_die']}"
+        raise RuleError(f"{mover.name} has {left:g}\" of movement left this turn and the path costs {cost:g}\"{hint}")
+    per["moved"] = float(per.get("moved", 0) or 0) + cost
+    start = tuple(path[0]) if path else mover.position
+    end = tuple(path[-1]) if path else mover.position
+    at_start = Combatant(mover.id, mover.name, sheet, start, mover.side, mover.is_player, per)
+    others = [c for c in combatants if c.id != mover.id]
+    provokes = [cid for cid in withdraw_attackers(at_start, others)
+                if not adjacent(next(c for c in others if c.id == cid).position, end)]
+    now = left - cost
+    log = [f"{mover.name} moves {cost:g}\" ({now:g}\" left this turn)"]
+    if provokes:
+        names = ", ".join(c.name for c in others if c.id in provokes)
+        log.append(f"{mover.name} withdraws from melee: a free attack for {names}")
+    return MoveResult(state=state, cost=cost, left=max(0.0, now), provokes=provokes, log=log)

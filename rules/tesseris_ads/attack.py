@@ -31,7 +31,7 @@ from .data import (
     Action,
 )
 from .health import damage_split, resolve_test
-from .movement import grid_distance
+from .movement import grant, grid_distance
 from .sheet import bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon
 from .status import escalate, names as status_names, status_modifiers
 from .ticks import can_react, refusal, spend, state_of
@@ -97,6 +97,15 @@ def burst_hits(attack_successes: int, defense_successes: int, bullets: int) -> i
     beats the defense by at least one (ties go to the defender).
     """
     return sum(1 for t in bullet_totals(attack_successes, bullets) if t - defense_successes >= 1)
+
+
+def hit_nets_of(action: Action, nets: list[int]) -> list[int]:
+    """The net successes of each hit: every bullet that beats the defense by one or more
+    ("Ranged Weapons and Multiple Shots in a Round"); a Pummel that hits strikes once more
+    per 2 net successes past the first ("Pummel")."""
+    if action.key == "pummel" and nets and nets[0] >= 1:
+        return [nets[0]] * (1 + (nets[0] - 1) // action.extra["extra_hits_every"])
+    return [n for n in nets if n >= 1]
 
 
 def rof_bullets(weapon: dict, fire_mode: str) -> int:
@@ -605,6 +614,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings,
                         gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=sheet_a.get("statuses"))
     a_state = {**a_state, "aim": 0}
+    if action.key == "hip_fire":  # "Move up to 2x normal movement speed while firing": squares for the map's moves
+        a_state = grant(a_state, sheet_a, "hip_fire")
     if action.stance in ("all_out", "guarded") and action.stance not in a_state["stances"]:
         a_state["stances"] = [*a_state["stances"], action.stance]
     if action.key == "guarded_attack":
@@ -648,12 +659,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
 
     totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]
-    hits_idx = [i for i, n in enumerate(nets) if n >= 1]
-    if action.key == "pummel" and hits_idx:
-        extra = (nets[0] - 1) // action.extra["extra_hits_every"]
-        hit_nets = [nets[0]] + [nets[0]] * extra
-    else:
-        hit_nets = [nets[i] for i in hits_idx]
+    hit_nets = hit_nets_of(action, nets)
     hit = bool(hit_nets)
     details: dict = {
         "action": action.key,
@@ -839,6 +845,8 @@ def attack_cover_piece(
     elif distance > (num(w.get("reach"), 1) or 1):
         raise RuleError("the cover is out of reach")
     mods += list(modifiers or [])
+    action_key = "melee_strike" if melee else "straight_shot"
+    a_state = spend(state_of(attacker), action_key, statuses=attacker.sheet.get("statuses"))  # "Ticks": an attack's ticks
     rec = dice.roll(f"{max(0, char(attacker.sheet, 'agility' if melee else 'perception'))}dT", f"{attacker.name}: attack {piece_id}")
     total = rec.total + sum(m.value for m in mods)
     hit = total >= 1
@@ -849,4 +857,6 @@ def attack_cover_piece(
         dmg = cover_mod.excess_over_ap(raw, material, num(w.get("ap")))
         effects = cover_mod.damage_section(piece_id, material, dmg, taken_before, reason="targeted directly")
     summary = f"{attacker.name} attacks {piece_id}: {total}, " + (f"{dmg} structure damage" if hit else "miss")
-    return AttackResult(hit=hit, summary=summary, rolls=[rec], modifiers=mods, effects=effects, details={"attack_total": total, "structure_damage": dmg, "piece": piece_id})
+    details = {"attack_total": total, "structure_damage": dmg, "piece": piece_id, "action": action_key,
+               "attacker": attacker.id, "states": {attacker.id: a_state}}
+    return AttackResult(hit=hit, summary=summary, rolls=[rec], modifiers=mods, effects=effects, details=details)

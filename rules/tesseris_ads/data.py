@@ -42,6 +42,7 @@ DEFAULT_SETTINGS = {
     "delay_forfeit_after": 2,
     "spend_ticks": True,
     "dejected_willpower": "table",
+    "move_remainder": "turn",
 }
 
 #: Cover Materials Reference Chart: (Armour Points, Structure Points per section)

@@ -6,13 +6,14 @@ Strike"). Terrain costs are the board's (``rules.movement``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..system import Combatant, RuleError
 from .data import ACTIONS
 from .sheet import num, speed
 from .status import effect_of, names as status_names
-from .ticks import can_react, refusal, state_of
+from .ticks import can_react, refusal, spend, state_of
 
 
 def diagonal_cost(straight: int, diagonal: int) -> int:
@@ -159,3 +160,138 @@ def reactive_attackers(
         if any(c is not None and 0 < max(abs(c[0] - pos[0]), abs(c[1] - pos[1])) <= reach and _line_clear(board, pos, c) for c in cells):
             out.append(o.id)
     return sorted(out)
+
+
+# -- moves in a fight: the ticks pay for the squares ------------------------------------------
+
+#: per-combatant keys of the squares bought this turn (cleared at the start of a turn and a round)
+MOVE_KEYS = ("move_left", "move_action", "moved_squares", "sprint_turned")
+#: declared moves whose squares ``move`` spends: the action's allowance is granted when it is paid
+DECLARED_MOVES = ("move", "run", "sprint", "quick_step", "dive_for_cover", "take_cover")
+
+
+def grant(state: dict, sheet: dict, action: str, reaction: bool = False) -> dict:
+    """A combatant's state after paying for a moving action (``act``): its squares are there
+    to spend with ``move`` ("Movement Actions": Move Speed, Run 4x, Sprint 6x, Quick Step 1,
+    Dive for Cover 3; "Taking Cover": off-turn, up to the normal Speed to reach cover)."""
+    if action == "take_cover":
+        squares = move_allowance(sheet, "move") if reaction else 0
+    else:
+        squares = move_allowance(sheet, action)
+    if not squares:
+        return state
+    return {**state, "move_left": num(state.get("move_left")) + squares, "move_action": action}
+
+
+def _fighter_state(state: dict, mover: Combatant) -> dict:
+    stored = (state.get("combatants") or {}).get(mover.id)
+    return state_of(mover.state if stored is None else stored, mover.sheet)
+
+
+def _quick_step_possible(s: dict, statuses) -> bool:
+    return refusal(s, "quick_step", statuses=statuses) is None
+
+
+def movement_left(state: dict, mover: Combatant, settings: dict | None = None) -> float:
+    """Squares the mover may still move this turn (*Tesseris Combat*, "Ticks", "Movement
+    Actions"): what is left of the moving actions it paid for, and on its own turn one Move
+    action (1 tick, Speed squares) for each tick left; no tick left and no move yet, the
+    free Quick Step's 1 square. Off its turn only what a reaction paid for (Dive for Cover,
+    Take Cover). A Run or Sprint declared with ``act`` adds its 4x or 6x Speed."""
+    s = _fighter_state(state, mover)
+    statuses = mover.sheet.get("statuses")
+    left = max(0, num(s.get("move_left")))
+    if state.get("current") != mover.id:
+        return float(left)
+    speed = move_allowance(mover.sheet, "move")
+    if refusal(s, "move", statuses=statuses) is None and speed > 0:
+        left += max(0, num(s["ticks"])) * speed
+    if left < 1 and _quick_step_possible(s, statuses):
+        left = 1
+    return float(left)
+
+
+def move(state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant], board: Any = None,
+         settings: dict | None = None) -> dict:
+    """Judge a move of ``cost`` squares along ``path`` (*Tesseris Combat*, "Movement Actions",
+    "Moving", "Ticks", "Reaction Strike"): the squares left of a paid moving action first,
+    then as many Move actions as the rest needs (1 tick, Speed squares each; ticks are not
+    borrowed for a Move), or the free Quick Step for one square when no tick is left. A
+    Sprint turns once at most. Refused with the reason beyond what is left.
+
+    Returns ``{"state", "cost", "ticks", "moves", "action", "left", "provokes", "log"}``:
+    ``provokes`` the foes a provoking move lets take a Reaction Strike (adjacent to the
+    start or a square moved through)."""
+    settings = settings or {}
+    fight = state.get("combatants") or {}
+    if mover.id not in fight:
+        raise RuleError(f"{mover.name} is not in this fight")
+    own = state.get("current") == mover.id
+    s = _fighter_state(state, mover)
+    statuses = mover.sheet.get("statuses")
+    cost = float(cost)
+    if cost < 0:
+        raise RuleError("a move cannot cost less than nothing")
+    have = max(0, num(s.get("move_left")))
+    action = s.get("move_action") or "move"
+    moves = 0
+    ticks_before = num(s["ticks"])
+    if cost > have + 1e-9:
+        need = cost - have
+        if not own:
+            raise RuleError(f"not {mover.name}'s turn: off-turn moves are Dive for Cover or Take Cover (reactions), "
+                            f"{have} square{'s' if have != 1 else ''} left")
+        speed = move_allowance(mover.sheet, "move")
+        reason = refusal(s, "move", statuses=statuses)
+        moves = math.ceil(need / speed - 1e-9) if speed > 0 else 0
+        if reason is None and speed > 0 and moves <= max(0, num(s["ticks"])):
+            for _ in range(moves):
+                s = spend(s, "move", settings=settings, statuses=statuses)
+            have += moves * speed
+            action = "move"
+        elif have == 0 and cost <= 1 and _quick_step_possible(s, statuses):
+            s = spend(s, "quick_step", settings=settings, statuses=statuses)
+            have, action, moves = 1, "quick_step", 0
+        else:
+            if reason is None and speed <= 0:
+                reason = f"{mover.name} has Speed 0"
+            most = movement_left(state, mover, settings)
+            raise RuleError(reason or (f"{cost:g} squares need {moves} Move action{'s' if moves != 1 else ''} "
+                                       f"({moves} tick{'s' if moves != 1 else ''}) and {max(0, num(s['ticks']))} "
+                                       f"are left: {most:g} squares at most"))
+    cells = [tuple(p) for p in path if isinstance(p, (list, tuple)) and len(p) == 2]
+    if action == "sprint" and len(cells) > 1:
+        turns = sprint_turns(cells)
+        if turns:
+            steps = _steps(cells)
+            a, b = steps[turns[0] - 1], steps[turns[0]]
+            if len(turns) > 1 or s.get("sprint_turned") or a[0] * b[0] + a[1] * b[1] < 0:
+                raise RuleError("a Sprint may only turn once, by 90 degrees or less")
+            s = {**s, "sprint_turned": True}
+    have -= cost
+    s = {**s, "move_left": round(have, 6) if have > 1e-9 else 0, "move_action": action if have > 1e-9 else None,
+         "moved_squares": num(s.get("moved_squares")) + cost}
+    for k in ("last_action", "last_cost"):
+        s.pop(k, None)
+    paid = ticks_before - num(s["ticks"])
+    others = []
+    for c in combatants:
+        if c.id == mover.id:
+            continue
+        others.append(Combatant(c.id, c.name, c.sheet, c.position, c.side, c.is_player, fight.get(c.id, c.state)))
+    start = Combatant(mover.id, mover.name, mover.sheet, cells[0] if cells else mover.position, mover.side, mover.is_player, s)
+    foes = reactive_attackers(action, start, others, path=cells or None, board=board) if action != "quick_step" else []
+    if foes:
+        s["provoked"] = foes
+    else:
+        s.pop("provoked", None)
+    new = {**state, "combatants": {**fight, mover.id: s}}
+    what = {"move": f"{moves} Move action{'s' if moves != 1 else ''}", "quick_step": "Quick Step"}.get(action, ACTIONS[action].name)
+    bought = f"{what}, {paid} tick{'s' if paid != 1 else ''}" if (moves or action == "quick_step") else f"of the {what} already paid"
+    line = f"{mover.name} moves {cost:g} square{'s' if cost != 1 else ''} ({bought})"
+    if foes:
+        names = {c.id: c.name for c in combatants}
+        line += "; Reaction Strike possible for " + ", ".join(names.get(f, f) for f in foes)
+    left = movement_left(new, Combatant(mover.id, mover.name, mover.sheet, mover.position, mover.side, mover.is_player, s), settings)
+    return {"state": new, "cost": cost, "ticks": paid, "moves": moves, "action": action, "left": left,
+            "provokes": foes, "log": [line]}

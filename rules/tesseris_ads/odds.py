@@ -4,10 +4,15 @@
 from __future__ import annotations
 
 from .. import odds as core_odds
-from ..system import AttackRequest
-from .attack import burst_hits, plan_attack, settings_of
+from ..system import AttackRequest, AttackResult
+from . import cover as cover_mod
+from .attack import burst_hits, hit_nets_of, multi_strike_defense, plan_attack, settings_of, soak_for
 from .checks import defense_distribution, pool_distribution
 from .data import CRITICAL_SUCCESSES
+from .health import damage_split
+from .sheet import char, num, stamina
+from .status import names as status_names
+from .ticks import state_of
 
 Dist = dict[int, float]
 
@@ -30,6 +35,137 @@ def hits_distribution(net: Dist, bullets: int) -> Dist:
     return {h: out[h] for h in sorted(out)}
 
 
+#: the outcome lines, in this order, in the words of *Tesseris Combat*
+SEVERITIES = ("armour soaks it", "Stamina only", "1 wound", "2+ wounds")
+
+
+def _avoided(attack_total: int, defense: str) -> str:
+    """A miss in Tesseris words: no success at all, or the defense (or the cover) avoided it."""
+    if attack_total < 1:
+        return "miss"
+    if defense == "none":
+        return "cover stops it"
+    return f"{defense.replace('_', ' ').title()} avoids"
+
+
+def _severity(after_soak: int, wounds: int) -> str:
+    if wounds >= 2:
+        return SEVERITIES[3]
+    if wounds == 1:
+        return SEVERITIES[2]
+    return SEVERITIES[1] if after_soak > 0 else SEVERITIES[0]
+
+
+def outcome_label(result: AttackResult) -> str:
+    """The outcome line of ``attack_odds`` that a rolled attack falls in (*Tesseris Combat*,
+    "Defending", "Damage, Stamina, and Wounds"): a miss or the defense that avoided it,
+    else a hit (a critical when any hit was one) by what it did: soaked by the armour,
+    Stamina only, one Wound, two or more."""
+    d = result.details
+    if d.get("action") == "join_grapple":
+        return "joins the grapple"
+    if not result.hit:
+        return _avoided(num(d.get("attack_total")), d.get("defense", "none"))
+    if d.get("action") == "grapple":
+        return "hit: Grappled"
+    reports = d.get("hit_reports") or []
+    crit = any(r["critical"] for r in reports)
+    after = sum(r["after_soak"] for r in reports)
+    wounds = sum(r["wounds"] for r in reports)
+    return f"{'critical' if crit else 'hit'}: {_severity(after, wounds)}"
+
+
+def _order(label: str) -> tuple:
+    if not label.startswith(("hit:", "critical:")):
+        return (0, label != "miss", label)
+    head, tail = label.split(": ", 1)
+    return (1 + (head == "critical"), SEVERITIES.index(tail) if tail in SEVERITIES else -1, label)
+
+
+def _hits_outcome(hit_nets: list[int], defense_total: int, base: int, impact: bool, crit_d10: bool, crit_basis: str,
+                  soak: int, stamina_left: int, no_wounds: bool, extra_wounds: int) -> dict[str, float]:
+    """Outcome lines of the hits of one attack and defense total: the damage of each hit
+    (a critical's d10 enumerated), Stamina first and Wounds after, hit after hit."""
+    crit_any = False
+    # states: (Stamina left, Wounds, damage after soak > 0) -> p
+    states: dict[tuple[int, int, bool], float] = {(stamina_left, 0, False): 1.0}
+    for net in hit_nets:
+        basis = net if crit_basis == "net" else net + defense_total
+        crit = basis >= CRITICAL_SUCCESSES
+        crit_any = crit_any or crit
+        raw = base + (net // 2 if impact else net)
+        extra = [(k, 0.1) for k in range(1, 11)] if crit and crit_d10 else [(0, 1.0)]
+        nxt: dict[tuple[int, int, bool], float] = {}
+        for (st, w, hurt), p in states.items():
+            for k, q in extra:
+                after = max(0, raw + k - soak)
+                if no_wounds:
+                    lost, wounds = min(after, st), 0
+                else:
+                    lost, wounds = damage_split(after, st)
+                key = (st - lost, w + wounds + extra_wounds, hurt or after > 0)
+                nxt[key] = nxt.get(key, 0) + p * q
+        states = nxt
+    head = "critical" if crit_any else "hit"
+    out: dict[str, float] = {}
+    for (_st, w, hurt), p in states.items():
+        label = f"{head}: {_severity(1 if hurt else 0, w)}"
+        out[label] = out.get(label, 0) + p
+    return out
+
+
+def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: dict) -> list[dict]:
+    """Every outcome line with its chance, by exact enumeration of the attack and defense
+    totals (and a critical's d10), mirroring ``resolve_attack``."""
+    action, weapon = plan.action, plan.weapon
+    opts = request.options or {}
+    tgt = request.target
+    t_state = state_of(tgt)
+    if action.key == "grapple":
+        if "Grappled" in status_names(tgt.sheet.get("statuses")):
+            return [{"label": "joins the grapple", "p": 1.0}]
+    strength = char(request.attacker.sheet, "strength") if (plan.mode == "melee" or weapon.get("kind") == "thrown") else 0
+    base = num(weapon.get("damage")) + strength + num(action.extra.get("damage"))
+    impact = bool(weapon.get("impact"))
+    swordpoint = bool(opts.get("swordpoint"))
+    crit_d10 = swordpoint or settings["critical_hit"] == "plus_d10"
+    crit_basis = "always" if swordpoint else settings["critical_basis"]
+    if swordpoint:
+        soak = 0
+    else:
+        in_cover_loc = plan.cover_bonus > 0 and plan.location in cover_mod.covered_locations({**t_state, "in_cover": True})
+        cov_ap = cover_mod.cover_ap(plan.cover_material, settings) if in_cover_loc else 0
+        soak, _ = soak_for(tgt.sheet, plan.location, t_state, cov_ap, num(weapon.get("ap")) + num(action.extra.get("ap")))
+    st_left = stamina(tgt.sheet)
+    no_wounds = bool(action.extra.get("no_wounds"))
+    extra_wounds = num(action.extra.get("wounds"))
+    out: dict[str, float] = {}
+    cache: dict[tuple, dict[str, float]] = {}
+    for a, pa in att.items():
+        for d, pd in dfn.items():
+            nets = [a - 2 * i - d for i in range(plan.bullets)]
+            hit_nets = hit_nets_of(action, nets)
+            if not hit_nets:
+                label = _avoided(a, plan.defense)
+                out[label] = out.get(label, 0) + pa * pd
+                continue
+            if action.key == "grapple":
+                out["hit: Grappled"] = out.get("hit: Grappled", 0) + pa * pd
+                continue
+            key = (tuple(hit_nets), None if crit_basis == "net" else d)
+            if key not in cache:
+                crit_b = "net" if crit_basis == "net" else "total"
+                if crit_basis == "always":
+                    lines = _hits_outcome(hit_nets, 10 ** 6, base, impact, crit_d10, "total", soak, st_left, no_wounds, extra_wounds)
+                else:
+                    lines = _hits_outcome(hit_nets, d, base, impact, crit_d10, crit_b, soak, st_left, no_wounds, extra_wounds)
+                cache[key] = lines
+            for label, q in cache[key].items():
+                out[label] = out.get(label, 0) + pa * pd * q
+    total = sum(out.values()) or 1.0
+    return [{"label": k, "p": v / total} for k, v in sorted(out.items(), key=lambda kv: _order(kv[0])) if v > 0]
+
+
 def attack_odds(request: AttackRequest) -> dict:
     """The chances of an attack as planned (same pools and modifiers as the roll)."""
     settings = settings_of(request)
@@ -38,7 +174,10 @@ def attack_odds(request: AttackRequest) -> dict:
         att = {int(request.options["dt_successes"]) + plan.attack_flat: 1.0}
     else:
         att = {v + plan.attack_flat: p for v, p in pool_distribution(plan.attack_pool).items()}
-    if plan.defense == "none":
+    shared = multi_strike_defense(request, state_of(request.target))
+    if shared is not None:
+        dfn = {num(shared["total"]): 1.0}
+    elif plan.defense == "none":
         dfn = {plan.cover_bonus: 1.0}
     else:
         dfn = {v + plan.defense_flat: p for v, p in defense_distribution(plan.defense_pool, plan.defense_rerolls)}
@@ -50,8 +189,14 @@ def attack_odds(request: AttackRequest) -> dict:
         crit = core_odds.at_least(net, CRITICAL_SUCCESSES)
     else:
         crit = sum(pa * pd for a, pa in att.items() for d, pd in dfn.items() if a - d >= 1 and a >= CRITICAL_SUCCESSES)
+    outcomes = outcome_odds(request, plan, att, dfn, settings)
+    name = request.target.name
+    modifiers = [m.to_dict() for m in plan.attack_mods]
+    modifiers += [{**m.to_dict(), "label": f"{name}'s {plan.defense.replace('_', ' ').title()}: {m.label}"} for m in plan.defense_mods]
     return {
-        "hit": core_odds.at_least(net, 1),
+        "outcomes": outcomes,
+        "modifiers": modifiers,
+        "hit": sum(o["p"] for o in outcomes if o["label"].startswith(("hit", "critical", "joins"))),
         "critical": crit,
         "attack": att,
         "defense": dfn,

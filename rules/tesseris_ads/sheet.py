@@ -82,6 +82,23 @@ def speed(sheet: dict) -> int:
     return HUMAN_SPEED if value is None else num(value)
 
 
+#: the unarmed strike every character has, whatever its sheet lists
+UNARMED = "unarmed"
+
+
+def weapon_list(sheet: dict) -> list[dict]:
+    """The weapons an attack may name, as ``{"key", "label", "data"}``: the sheet's (a table
+    by key or a list of entries with a key or a name), then the unarmed strike."""
+    weapons = sheet.get("weapons") or {}
+    if isinstance(weapons, list):
+        weapons = {str(w.get("key") or w.get("name") or i): w for i, w in enumerate(weapons) if isinstance(w, dict)}
+    out = [{"key": str(k), "label": str((w or {}).get("name") or k), "data": w if isinstance(w, dict) else {}}
+           for k, w in weapons.items()]
+    if UNARMED not in weapons:
+        out.append({"key": UNARMED, "label": "Unarmed", "data": weapon(sheet, UNARMED)})
+    return out
+
+
 def weapon(sheet: dict, key: str | None) -> dict:
     weapons = sheet.get("weapons") or {}
     if isinstance(weapons, list):
@@ -90,9 +107,83 @@ def weapon(sheet: dict, key: str | None) -> dict:
         if not weapons:
             return {"name": "Unarmed", "kind": "melee", "damage": 0, "skill": "melee"}
         key = next(iter(weapons))
+    if key not in weapons and key == UNARMED:
+        return {"key": UNARMED, "name": "Unarmed", "kind": "melee", "damage": 0, "skill": "melee"}
     if key not in weapons:
         raise RuleError(f"no weapon {key!r} on the sheet; it has: {', '.join(weapons) or 'none'}")
     return {"key": key, **weapons[key]}
+
+
+def _int(value, field: str, low: int | None = 0, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            if isinstance(value, bool) or value is None or int(str(value)) != float(str(value)):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise RuleError(f"{field}: a whole number, not {value!r}") from None
+        value = int(str(value))
+    if low is not None and value < low:
+        raise RuleError(f"{field}: {low} or more, not {value}")
+
+
+WEAPON_KINDS = ("melee", "ranged", "thrown")
+
+
+def validate_sheet(sheet: dict) -> None:
+    """RuleError naming the first field the rules cannot use: ranks, Stamina, Wounds and the
+    gear's numbers whole and not negative, weapons of a known kind with a listed range when
+    ranged, [single, burst, auto] rates of fire, known status effects."""
+    from .status import effect_of  # the status table; status imports this module's helpers
+
+    for key in (*CHARACTERISTICS, "speed", *SKILLS, "wounds", "max_wounds", "ego", "fate_points", "mayhem"):
+        if key in sheet:
+            _int(sheet[key], key)
+    _int(sheet.get("stamina"), "stamina", allow_none=True)
+    for key in ("stamina_bonus", "tick_bonus", "initiative_bonus", "soak_bonus"):
+        if key in sheet:
+            _int(sheet[key], key, low=None)
+    for slot in ("armour", "cloak"):
+        gear = sheet.get(slot)
+        if gear is None:
+            continue
+        if not isinstance(gear, dict):
+            raise RuleError(f"{slot}: a table of name, ap, bulk")
+        _int(gear.get("ap", 0), f"{slot}.ap")
+        _int(gear.get("bulk", 0), f"{slot}.bulk", low=None)
+    weapons = sheet.get("weapons") or {}
+    if not isinstance(weapons, (dict, list)):
+        raise RuleError("weapons: a table of weapons by key")
+    entries = weapons.items() if isinstance(weapons, dict) else ((str(w.get("key") or w.get("name") or i) if isinstance(w, dict) else str(i), w) for i, w in enumerate(weapons))
+    for key, w in entries:
+        where = f"weapons.{key}"
+        if not isinstance(w, dict):
+            raise RuleError(f"{where}: a table (name, kind, damage, ...)")
+        kind = w.get("kind", "melee")
+        if kind not in WEAPON_KINDS:
+            raise RuleError(f"{where}.kind: one of {', '.join(WEAPON_KINDS)}, not {kind!r}")
+        for k in ("damage", "ap", "reach", "ammo", "capacity"):
+            if w.get(k) is not None:
+                _int(w[k], f"{where}.{k}")
+        if kind != "melee":
+            _int(w.get("range"), f"{where}.range", low=1)
+        if w.get("rof") is not None:
+            if not isinstance(w["rof"], list) or not 1 <= len(w["rof"]) <= 3:
+                raise RuleError(f"{where}.rof: [single, burst, auto] bullets")
+            for i, r in enumerate(w["rof"]):
+                _int(r, f"{where}.rof[{i}]")
+        if w.get("reliability", "normal") not in ("reliable", "normal", "unreliable"):
+            raise RuleError(f"{where}.reliability: reliable, normal or unreliable")
+    statuses = sheet.get("statuses") or []
+    if not isinstance(statuses, list):
+        raise RuleError("statuses: a list of status effects")
+    for i, st in enumerate(statuses):
+        name = st.get("name") if isinstance(st, dict) else st
+        try:
+            effect_of(str(name))
+        except RuleError:
+            raise RuleError(f"statuses[{i}]: unknown status effect {name!r}") from None
 
 
 def sheet_fields() -> list[SheetField]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, RuleError, SheetField, TurnUpdate
+from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, RuleError, SheetField, TurnUpdate
+from . import badges as own_badges
 from . import cover, health, movement, sheet, turns
 from .attack import attack_cover_piece, range_band_name, resolve_attack, settings_of
 from .data import DEFAULT_SETTINGS
@@ -21,6 +22,8 @@ class TesserisSystem(BaseSystem):
     help_template = "help/tesseris_ads.html"
     cell_size = 1.0
     cell_unit = "yard"
+    #: what the rules and the GM set, not the player: damage taken, Ego lost, status effects
+    gm_only_fields = ("stamina", "wounds", "ego", "statuses")
 
     def sheet_fields(self) -> list[SheetField]:
         return sheet.sheet_fields()
@@ -88,7 +91,28 @@ class TesserisSystem(BaseSystem):
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return turns.act(state, actor, action, combatants, dice, settings, options)
 
-    def record_attack(self, state: dict, result: AttackResult) -> dict:
-        """The fight's state with the tick states an attack returned written back."""
-        return turns.record_attack(state, result.details)
+    def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
+        """The fight's books after an attack: both sides' tick states written back (turns.after_attack)."""
+        return turns.after_attack(state, result, settings)
 
+    def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
+        """Squares still to move this turn: the rest of a paid moving action, a Move (1 tick, Speed squares) per tick left."""
+        return movement.movement_left(state, mover, settings)
+
+    def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
+             board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
+        """A move on the map: the Move actions (ticks) it takes paid, the Reaction Strikes it provokes (movement.move)."""
+        out = movement.move(state, mover, path, cost, combatants, board, {**self.default_settings(), **(settings or {})})
+        return MoveResult(state=out["state"], cost=out["cost"], left=out["left"], provokes=out["provokes"], log=out["log"])
+
+    def badges(self, sheet_: dict, state: dict | None = None) -> list[dict]:
+        """Stamina, Wounds, status effects and, in a fight, ticks left, stances and a jammed weapon."""
+        return own_badges.badges(sheet_, state)
+
+    def weapons(self, sheet_: dict) -> list[dict]:
+        """The sheet's weapons by key, labelled by name, and the unarmed strike every character has."""
+        return sheet.weapon_list(sheet_)
+
+    def validate_sheet(self, sheet_: dict) -> None:
+        """RuleError naming the first field the rules cannot use."""
+        sheet.validate_sheet(sheet_)

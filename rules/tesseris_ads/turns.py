@@ -22,7 +22,7 @@ from . import cover as cover_mod
 from .checks import roll_test
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS
 from .health import consciousness_check, start_of_round_damage
-from .movement import check_move, move_allowance, reactive_attackers
+from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_attackers
 from .sheet import char, num, speed, stamina, test_pool
 from .status import add_status, names as status_names, start_of_round
 from .ticks import BORROWABLE_ACTIONS, BORROWABLE_CATEGORIES, TURN_STANCES, cost, refusal, spend, state_of, ticks_per_round
@@ -43,6 +43,7 @@ def new_round(state: dict, sheet: dict) -> dict:
     cover_locations = list(s["cover_locations"])
     if s["in_cover"] and s.get("cover_taken_as_reaction"):
         cover_locations = list(cover_mod.after_reaction_cover())
+    s = {k: v for k, v in s.items() if k not in MOVE_KEYS and k != "provoked"}
     return {
         **s,
         "ticks": per_round - borrowed - st["ticks_lost"],
@@ -68,8 +69,9 @@ def start_turn(state: dict) -> dict:
     """Stances that last until the start of the character's next turn end ("Attack Actions",
     "Defensive Actions", "Movement Actions")."""
     s = state_of(state)
-    return {**s, "stances": [x for x in s["stances"] if x not in TURN_STANCES], "quick_step": False, "moved": False,
-            "overwatch_attacks": 0}
+    out = {**s, "stances": [x for x in s["stances"] if x not in TURN_STANCES], "quick_step": False, "moved": False,
+           "overwatch_attacks": 0}
+    return {k: v for k, v in out.items() if k not in MOVE_KEYS and k != "provoked"}
 
 
 def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource) -> dict:
@@ -346,8 +348,8 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
 
 
 def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-    """End the current character's turn (its unspent ticks stay for reactions, "Ticks") and
-    start the next one's; a new round when everyone has gone. A combatant missing from
+    """End the current character's turn (its unspent ticks stay for reactions, "Ticks"; what is
+    left of a move paid in this turn, its own or a reaction's, ends) and start the next one's; a new round when everyone has gone. A combatant missing from
     ``combatants`` has left the fight; an unconscious one is skipped."""
     step = _Step(state, combatants, dice, settings)
     s = step.state
@@ -357,6 +359,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
             s["acted"].append(c.id)
             s["order"].append(c.id)
     cur = s.get("current")
+    for cid, st in list(s["combatants"].items()):  # what is left of a move ends with the turn it was paid in
+        s["combatants"][cid] = {k: v for k, v in st.items() if k not in MOVE_KEYS}
     if cur is not None and cur not in s["acted"]:
         s["acted"].append(cur)
         step.log.append(f"{step.name(cur)} ends the turn with {num(s['combatants'].get(cur, {}).get('ticks'))} ticks for reactions")
@@ -431,6 +435,8 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             data["varies"] = True
         if a.key in MOVE_ACTIONS or a.move_multiple:
             data["allowance"] = move_allowance(actor.sheet, a.key)
+        if a.key == "move":
+            data["left"] = movement_left(state, actor, settings)  # squares the map may still move this turn
         if a.is_attack:
             data["attack_modifier"] = a.attack
             data["mode"] = a.mode
@@ -445,10 +451,13 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     rolled there): pay its ticks and do what it does (*Tesseris Combat*, "Miscellaneous
     Actions", "Defensive Actions", "Movement Actions", "Delaying", "Taking Cover").
 
+    A moving action (Move, Run, Sprint, Quick Step, Dive for Cover, Take Cover as a
+    reaction) is paid here and its squares granted; ``move`` spends them along the path the
+    app found, and buys plain Move actions by itself.
+
     ``options``: ``reaction`` (taken on another's turn; the default when it is not the
     actor's turn), ``weapon`` (Clear Jam, Reload, Covering Fire), ``ammo`` (Reload: the
-    rounds loaded), ``path`` (moves: the squares walked, checked against the allowance),
-    ``ticks`` (an action whose cost varies, as the GM rules), ``gm_allows_borrowing``.
+    rounds loaded), ``ticks`` (an action whose cost varies, as the GM rules), ``gm_allows_borrowing``.
     """
     settings = _settings(settings)
     options = dict(options or {})
@@ -488,14 +497,9 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     me_now = step.fighter(actor.id)
 
     if action in MOVE_ACTIONS:
-        path = options.get("path")
-        if path:
-            check = check_move(step.sheets[actor.id], action, path, me)
-            line += f", {check['squares']} squares"
-        foes = reactive_attackers(action, me_now, others, path=path)
-        if foes:
-            line += "; Reaction Strike possible for " + ", ".join(step.name(f) for f in foes)
-            new["provoked"] = foes
+        new = grant(new, step.sheets[actor.id], action, reaction)
+        if new.get("move_left"):
+            line += f": {num(new['move_left'])} squares to move (moves on the map spend them)"
     elif action in ("drop_prone", "stand_up", "leave_cover"):
         if action == "leave_cover":
             new = _clean(cover_mod.leave_cover(new))
@@ -507,8 +511,10 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         new = own_actions.clear_jam(new, options.get("weapon"))
         line += f": {options.get('weapon') or 'the weapon'} fires again"
     elif action == "take_cover":
-        new = _clean(cover_mod.take_cover(new, on_turn=not reaction))
+        new = _clean(grant(cover_mod.take_cover(new, on_turn=not reaction), step.sheets[actor.id], action, reaction))
         line += ": " + " and ".join(cover_mod.covered_locations(new)) + " in cover"
+        if new.get("move_left"):
+            line += f", up to {num(new['move_left'])} squares to reach it"
     elif action == "covering_fire":
         weapon_key = options.get("weapon")
         weapon = (step.sheets[actor.id].get("weapons") or {}).get(weapon_key) if weapon_key else None
@@ -553,9 +559,25 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         own_actions.can_initiate_swordpoint(actor, target, list(options.get("conditions") or []), options.get("weapon"))
         new["swordpoint"] = target.id
         line += f" on {target.name}"
+    if action not in MOVE_ACTIONS and action != "take_cover" and settings.get("move_remainder") == "action":
+        new = {k: v for k, v in new.items() if k not in ("move_left", "move_action")}
     s["combatants"][actor.id] = new
     step.log.append(line)
     return step.update()
+
+
+def after_attack(state: dict, result, settings: dict | None = None) -> dict:
+    """The fight's books after an attack (*Tesseris Combat*, "Ticks", "Action Types",
+    "Weapon Jams", "Defending"): the attacker's and the defender's tick states the attack
+    returned (ticks paid, the free Reaction used, attack and defense counts, stances, a
+    jammed weapon, Aim spent) written back. With the ``move_remainder`` setting "action",
+    what was left of the attacker's Move is lost."""
+    details = result.details if hasattr(result, "details") else dict(result or {})
+    out = record_attack(state, details)
+    attacker = details.get("attacker")
+    if _settings(settings).get("move_remainder") == "action" and attacker in out.get("combatants", {}):
+        out["combatants"][attacker] = {k: v for k, v in out["combatants"][attacker].items() if k not in ("move_left", "move_action")}
+    return out
 
 
 def record_attack(state: dict, result_details: dict) -> dict:

@@ -54,6 +54,7 @@
              own: tok.classList.contains("movable"), sent: 0 };
     frame.setPointerCapture(e.pointerId);
     tok.classList.add("dragging");
+    if (drag.own) document.dispatchEvent(new CustomEvent("tacmap:dragstart", { detail: { id: drag.id, from: drag.from } }));
   }, true);
 
   frame.addEventListener("pointermove", (e) => {
@@ -65,6 +66,7 @@
     if (cell[0] === drag.cell[0] && cell[1] === drag.cell[1]) return;
     drag.cell = cell;
     place(tokenEl(drag.id), cell[0], cell[1]);
+    document.dispatchEvent(new CustomEvent("tacmap:dragcell", { detail: { id: drag.id, cell: cell } }));
     queueLayout();
     const now = Date.now();
     if (drag.own && connected() && now - drag.sent > PREVIEW_MS) {
@@ -112,6 +114,7 @@
     drag = null;
     const el = tokenEl(d.id);
     if (el) el.classList.remove("dragging");
+    document.dispatchEvent(new CustomEvent("tacmap:dragend", { detail: { id: d.id } }));
     if (d.own && connected()) window.tacmap.preview({ token_id: d.id, x: d.cell[0], y: d.cell[1], done: true });
     if (cancelled || (d.cell[0] === d.from[0] && d.cell[1] === d.from[1])) { springBack(d.id, false); return; }
     pending.set(d.id, d.cell);

@@ -310,12 +310,11 @@ def test_every_help_page_says_what_the_app_does_today(client, system_id):
     page = client.get(f"/help/{system_id}").get_data(as_text=True)
     assert page.count('id="app-status"') == 1
     status = page[page.index('id="app-status"'):page.index("</section>", page.index('id="app-status"'))]
-    # the one "What the app automates" on the page is today's, in the status box
-    assert page.count("What the app automates") == 1 and "What the app automates today" in status
-    assert "no wall, no closed door" in status
+    assert "What the app automates in every game" in status
+    assert "no wall, no closed door" in status and "secret roll reaches only the GM" in status
     if system_id != "plain_grid":
-        assert "Not in the app yet:" in status and "attacks, odds" in status
-        assert "What the rules module does (for the combat screens to come)" in page
+        assert "exact odds of each outcome" in status and "sheet page" in status
+    assert "not in the app yet" not in page.lower() and "to come" not in page
 
 
 def test_a_savage_worlds_sheet_is_titled_with_the_tokens_name(client):

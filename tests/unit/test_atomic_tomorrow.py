@@ -328,8 +328,8 @@ def test_range_between_uses_the_zone_map():
 def test_weapon_out_of_range_is_refused_with_reason():
     with pytest.raises(RuleError, match="Blast pistol reaches Near, Far; the target is at Distant"):
         SYSTEM.attack(request(distance=2), ScriptedDice([1]))
-    with pytest.raises(RuleError, match="Engaged"):
-        SYSTEM.attack(request(weapon="Vibro-knife", distance=0), ScriptedDice([1]))
+    with pytest.raises(RuleError, match="Engaged"):  # the GM says the two are not engaged
+        SYSTEM.attack(request(weapon="Vibro-knife", distance=0, engaged=False), ScriptedDice([1]))
 
 
 def test_range_band_method():
@@ -626,7 +626,7 @@ def test_scripted_dice_run_out_loudly():
 def test_odds_sum_to_one_and_match_the_quality_table():
     o = SYSTEM.odds(request())
     assert sum(o["wounds"].values()) == pytest.approx(1)
-    assert sum(o["outcomes"].values()) == pytest.approx(1)
+    assert sum(o["outcome_detail"].values()) == pytest.approx(1)
     success = sum(1 for r in range(1, 101) if at.is_success(r, 46)) / 100
     assert o["p_hit"] == pytest.approx(success)
     assert o["attack_quality"]["critical"] == pytest.approx(0.04)  # 11, 22, 33, 44
@@ -659,7 +659,7 @@ def test_odds_agree_with_every_scripted_attack_with_defense():
 def test_odds_of_an_incapacitated_attacker_include_the_grit_check():
     o = SYSTEM.odds(request(attacker=hero(wounds=4, grit=12)))
     assert o["p_act"] == pytest.approx(0.12)
-    assert o["outcomes"]["cannot_act"] == pytest.approx(0.88)
+    assert o["outcome_detail"]["cannot_act"] == pytest.approx(0.88)
     assert sum(o["wounds"].values()) == pytest.approx(1)
 
 

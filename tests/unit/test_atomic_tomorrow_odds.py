@@ -41,7 +41,7 @@ def test_incapacitated_attacker_odds_match_every_grit_and_attack_roll():
     o = SYSTEM.odds(req)
     assert {w: n / 10_000 for w, n in counts.items()} == pytest.approx(o["wounds_before_soak"])
     assert hits / 10_000 == pytest.approx(o["p_hit"])
-    assert cannot / 10_000 == pytest.approx(o["outcomes"]["cannot_act"]) == pytest.approx(1 - o["p_act"])
+    assert cannot / 10_000 == pytest.approx(o["outcome_detail"]["cannot_act"]) == pytest.approx(1 - o["p_act"])
 
 
 def test_parry_cover_and_armour_odds_match_every_attack_and_defense_roll():
@@ -63,7 +63,7 @@ def test_parry_cover_and_armour_odds_match_every_attack_and_defense_roll():
                 outcomes["miss"] += 1
     o = SYSTEM.odds(req)
     assert {w: n / 10_000 for w, n in counts.items()} == pytest.approx(o["wounds_before_soak"])
-    assert {k: n / 10_000 for k, n in outcomes.items()} == pytest.approx(o["outcomes"])
+    assert {k: n / 10_000 for k, n in outcomes.items()} == pytest.approx(o["outcome_detail"])
 
 
 def _monte_carlo(req, n, seed):
@@ -97,3 +97,41 @@ def test_odds_match_a_monte_carlo_of_the_whole_attack(attacker, target, weapon, 
         assert abs(seen.get(w, 0.0) - p) <= tolerance, (w, seen.get(w, 0.0), p)
     mean = sum(w * p for w, p in seen.items())
     assert mean == pytest.approx(odds["expected_wounds"], abs=0.05)
+
+
+# ---- the outcome lines the app shows, line by line against attack() ---------------
+
+
+def test_outcome_lines_match_every_scripted_attack_and_soak_roll():
+    """Each line of ``outcomes`` (miss kinds, hits by wounds taken up to dying) counted over all 100 x 100
+    attack and soak rolls of the real ``attack()``; the target already has 2 wounds."""
+    req = AttackRequest(combatant("h", ranged=70), combatant("f", armour="light", grit=11, wounds=2),
+                        "Blast pistol", 1)
+    seen: Counter = Counter()
+    hits = 0
+    for a in range(1, 101):
+        for s in range(1, 101):
+            r = SYSTEM.attack(req, ScriptedDice([a, s]))
+            seen[at.odds.result_label(r)] += 1
+            hits += r.hit
+    o = SYSTEM.odds(req)
+    lines = {line["label"]: line["p"] for line in o["outcomes"]}
+    assert len(lines) == len(o["outcomes"]) and sum(lines.values()) == pytest.approx(1)
+    assert {k: n / 10_000 for k, n in seen.items()} == pytest.approx(lines)
+    assert o["hit"] == pytest.approx(hits / 10_000) == pytest.approx(o["p_hit"])
+    assert "hit: 3+ wounds (dying)" in lines and "hit: 2 wounds (incapacitated)" in lines
+    assert "critical failure" in lines and "miss" in lines
+    assert {m["label"] for m in o["modifiers"]} >= {"Ranged", "Wound Rating", "light armour"}
+
+
+def test_outcome_lines_match_a_monte_carlo_with_the_grit_check_and_a_dodge():
+    """An incapacitated attacker (GRIT x 1 first) against a dodge: every line within 4 standard errors."""
+    req = AttackRequest(combatant("h", wounds=4, grit=15, ranged=80), combatant("f", reflex=12),
+                        "Blast pistol", 1, None, {"defense": "dodge"})
+    n = 12_000
+    dice = SeededDice(77)
+    seen = Counter(at.odds.result_label(SYSTEM.attack(req, dice)) for _ in range(n))
+    lines = {line["label"]: line["p"] for line in SYSTEM.odds(req)["outcomes"]}
+    assert set(seen) <= set(lines) and "cannot act (GRIT x1 failed)" in lines and "dodged: no hit" in lines
+    for label, p in lines.items():
+        assert abs(seen[label] / n - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-3, (label, seen[label] / n, p)

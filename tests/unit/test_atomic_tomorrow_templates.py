@@ -60,3 +60,16 @@ def test_help_page_names_the_turn_readings(env):
     assert "<code>initiative_each_round</code>" in html
     assert "Initiative each round" in html and "No surprise, no holding" in html
     assert "The Last Stand's final action" in html and "A failed GRIT×1 roll" in html
+
+
+def test_help_page_says_what_the_map_automates_and_keeps_the_status_include(env):
+    text = (TEMPLATES / SYSTEM.help_template).read_text()
+    assert '{% include "help/_app_status.html" %}' in text
+    status = DictLoader({"help/_app_status.html": "<p>APP STATUS</p>",
+                         "help/_layout.html": "<main>{% block help %}{% endblock %}</main>"})
+    with_status = Environment(loader=ChoiceLoader([status, FileSystemLoader(str(TEMPLATES))]), autoescape=True)
+    assert "APP STATUS" in with_status.get_template(SYSTEM.help_template).render(system=SYSTEM)
+    html = " ".join(env.get_template(SYSTEM.help_template).render(system=SYSTEM).split())
+    for words in ("Moves with the allowance", "1 zone step", "never gives anyone a free attack",
+                  "Attacks with odds", "Badges", "Collapsed", "wounds are set by the rules and the GM"):
+        assert words in html, words

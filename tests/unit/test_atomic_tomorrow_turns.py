@@ -61,20 +61,20 @@ def test_a_scripted_two_round_fight():
     assert not options(up.state, bo)["move"].available
     assert options(up.state, bo)["move"].reason == "it is not Bo's turn"
     with pytest.raises(RuleError, match="not Bo's turn"):
-        SYSTEM.act(up.state, bo, "move", fighters, dice, options={"distance": 1})
+        SYSTEM.move(up.state, bo, [], 1, fighters, None, dice)
     with pytest.raises(RuleError, match="adjacent"):
-        SYSTEM.act(up.state, ace, "move", fighters, dice, options={"distance": 2})
-    up = SYSTEM.act(up.state, ace, "move", fighters, dice, options={"distance": 1})
+        SYSTEM.move(up.state, ace, [], 2, fighters, None, dice)
+    up = SYSTEM.move(up.state, ace, [], 1, fighters, None, dice)
     assert not options(up.state, ace)["move"].available
     with pytest.raises(RuleError, match="spent"):
-        SYSTEM.act(up.state, ace, "move", fighters, dice, options={"distance": 0})
+        SYSTEM.move(up.state, ace, [], 0, fighters, None, dice)
 
     # the attack is the significant action; Dee dodges (42%): 30 is a special, beating Ace's ordinary 37
     req = AttackRequest(with_state(ace, up.state), with_state(dee, up.state), "Blast pistol", 1,
                         options={"defense": "dodge"})
     result = SYSTEM.attack(req, ScriptedDice([37, 30]))
     assert not result.hit
-    state = SYSTEM.record_attack(up.state, result)
+    state = SYSTEM.after_attack(up.state, result)
     assert options(state, ace)["attack:Blast pistol"].reason == "the significant action of this round is spent"
     assert options(state, ace)["quick"].available
     # "Each successive Defense in a turn incurs a -20% penalty"
@@ -103,7 +103,7 @@ def test_a_scripted_two_round_fight():
     assert opts["grit_check"].available and opts["grit_check"].data["target"] == 12
     up = SYSTEM.act(up.state, bo, "grit_check", fighters, ScriptedDice([7]), options={"for": "move"})
     assert options(up.state, bo)["move"].available and not options(up.state, bo)["quick"].available
-    up = SYSTEM.act(up.state, bo, "move", fighters, dice, options={"distance": 1})
+    up = SYSTEM.move(up.state, bo, [], 1, fighters, None, dice)
     # a failed GRIT roll loses the action it was rolled for
     up = SYSTEM.act(up.state, bo, "grit_check", fighters, ScriptedDice([50]), options={"for": "quick"})
     assert options(up.state, bo)["quick"].reason == "the quick action of this round is spent"
@@ -161,7 +161,7 @@ def test_a_critical_last_stand_stabilises_at_four_wounds_after_the_action():
     req = AttackRequest(with_state(cy, up.state), ace, "Blast pistol", 1)
     result = SYSTEM.attack(req, ScriptedDice([37, 99]))
     assert result.details["attack_skill"] == 46
-    state = SYSTEM.record_attack(up.state, result)
+    state = SYSTEM.after_attack(up.state, result)
     up = SYSTEM.next_turn(state, [cy, ace], ScriptedDice([]))
     assert up.sheet_changes == {"cy": {"wounds": 4}} and up.current == "ace"
 
@@ -198,7 +198,7 @@ def test_a_grit_check_rolled_before_the_attack_is_used_by_it():
     dice = ScriptedDice([37, 99])  # the attack and the soak: no GRIT roll
     result = SYSTEM.attack(req, dice)
     assert result.hit and result.details["attack_skill"] == 46 and dice.remaining == []
-    state = SYSTEM.record_attack(up.state, result)
+    state = SYSTEM.after_attack(up.state, result)
     assert state["combatants"]["bo"]["act_check"]["used"]
     assert not options(state, bo)["significant"].available
 
@@ -253,3 +253,122 @@ def test_defense_options_follow_the_defense_rules():
     assert opts["parry"].data["skill_vs_ranged"] is None
     assert not opts["block"].available and "shield" in opts["block"].reason
     assert opts["dodge"].data == {"skill_vs_melee": 42 - 20, "skill_vs_ranged": 42, "defenses_made": 0}
+
+
+# ---- moves on the zone map and the books after an attack (the app's move/after_attack) ----
+
+
+def test_a_move_spends_the_round_move_reaches_one_zone_and_provokes_nobody():
+    """ACTION ECONOMY: "Move within their zone or to an adjacent zone", once a round; no free attacks."""
+    ace, dee = make("ace", "Ace", reflex=16), make("dee", "Dee", reflex=10)
+    up = SYSTEM.begin_fight([ace, dee], ScriptedDice([10, 90]))
+    assert up.current == "ace"
+    assert SYSTEM.movement_left(up.state, ace) == 1 and SYSTEM.movement_left(up.state, dee) == 1
+    with pytest.raises(RuleError, match="adjacent"):
+        SYSTEM.move(up.state, ace, ["pad", "bay", "tower"], 2, [ace, dee], None, ScriptedDice([]))
+    with pytest.raises(RuleError, match="whole number"):
+        SYSTEM.move(up.state, ace, [], 0.5, [ace, dee], None, ScriptedDice([]))
+    with pytest.raises(RuleError, match="not Dee's turn"):
+        SYSTEM.move(up.state, dee, [], 1, [ace, dee], None, ScriptedDice([]))
+    moved = SYSTEM.move(up.state, ace, ["pad", "bay"], 1.0, [ace, dee], None, ScriptedDice([]))
+    assert moved.cost == 1 and moved.left == 0 and moved.provokes == [] and moved.log == ["Ace moves to bay"]
+    json.dumps(moved.to_dict())
+    assert SYSTEM.movement_left(moved.state, ace) == 0
+    assert SYSTEM.movement_left(up.state, ace) == 1  # the state handed in is not changed
+    with pytest.raises(RuleError, match="spent"):
+        SYSTEM.move(moved.state, ace, ["bay"], 0, [ace, dee], None, ScriptedDice([]))
+    assert options(moved.state, ace)["move"].data["left"] == 0
+    with pytest.raises(RuleNotImplemented, match="move()"):
+        SYSTEM.act(up.state, ace, "move", [ace, dee], ScriptedDice([]), options={"distance": 1})
+    # the next round gives the move back
+    up = SYSTEM.next_turn(moved.state, [ace, dee], ScriptedDice([]))
+    up = SYSTEM.next_turn(up.state, [ace, dee], ScriptedDice([10, 90]))
+    assert up.round == 2 and SYSTEM.movement_left(up.state, ace) == 1
+
+
+def test_no_movement_left_after_collapse_or_a_failed_last_stand():
+    cy = make("cy", "Cy", wounds=5, nerve=10)
+    up = SYSTEM.begin_fight([cy], ScriptedDice([10]))
+    assert SYSTEM.movement_left(up.state, cy) == 1  # a Last Stand may still open one final move
+    with pytest.raises(RuleError, match="Last Stand"):
+        SYSTEM.move(up.state, cy, [], 1, [cy], None, ScriptedDice([]))
+    up = SYSTEM.act(up.state, cy, "last_stand", [cy], ScriptedDice([90]))
+    assert SYSTEM.movement_left(up.state, cy) == 0
+
+
+def test_after_attack_books_the_significant_action_and_the_defense():
+    ace, dee = make("ace", "Ace", reflex=16), make("dee", "Dee", reflex=10)
+    up = SYSTEM.begin_fight([ace, dee], ScriptedDice([10, 90]))
+    req = AttackRequest(with_state(ace, up.state), with_state(dee, up.state), "Blast pistol", 1,
+                        options={"defense": "dodge"})
+    result = SYSTEM.attack(req, ScriptedDice([37, 80, 100]))
+    after = SYSTEM.after_attack(up.state, result, SYSTEM.default_settings())
+    json.dumps(after)
+    assert after["combatants"]["ace"]["round"]["significant"] is True
+    assert after["combatants"]["dee"]["round"]["defenses"] == 1
+    assert up.state["combatants"]["ace"]["round"]["significant"] is False
+    assert SYSTEM.record_attack(up.state, result) == after
+
+
+# ---- badges, weapons, the sheet check ------------------------------------------------
+
+
+def test_badges_show_wounds_the_wound_state_the_last_stand_and_the_grit_roll():
+    sheet = SYSTEM.default_sheet()
+    assert SYSTEM.badges(sheet) == []
+    assert SYSTEM.badges({**sheet, "wounds": 1}) == [{"label": "1 wound", "kind": "wound"}]
+    four = {**sheet, "wounds": 4}
+    assert SYSTEM.badges(four) == [{"label": "4 wounds", "kind": "wound"},
+                                   {"label": "Incapacitated", "kind": "condition"},
+                                   {"label": "GRIT x1 to act", "kind": "condition"}]
+    passed = {"act_check": {"may_act": True, "used": False, "for": "move", "penalty": -20}}
+    assert SYSTEM.badges(four, passed)[-1] == {"label": "GRIT passed: move", "kind": "resource"}
+    five = {**sheet, "wounds": 5}
+    assert [b["label"] for b in SYSTEM.badges(five)] == ["5 wounds", "Dying", "Last Stand to roll"]
+    stand = {"last_stand": {"may_act": True, "used": False}}
+    assert SYSTEM.badges(five, stand)[-1] == {"label": "Last Stand: final action", "kind": "resource"}
+    assert [b["label"] for b in SYSTEM.badges(five, {"status": "collapsed"})] == ["5 wounds", "Collapsed"]
+    assert SYSTEM.badges(five, {"status": "conscious", "conscious_rounds": 3})[-1]["label"] == \
+        "Conscious 3 more rounds"
+    # a fight's whole state, not one combatant's books: only what the sheet says
+    assert SYSTEM.badges(four, {"order": [], "combatants": {}})[-1]["label"] == "GRIT x1 to act"
+
+
+def test_the_books_of_a_fight_give_the_badges():
+    cy = make("cy", "Cy", wounds=5, nerve=10)
+    up = SYSTEM.begin_fight([cy], ScriptedDice([10]))
+    up = SYSTEM.act(up.state, cy, "last_stand", [cy], ScriptedDice([90]))
+    assert SYSTEM.badges(cy.sheet, up.state["combatants"]["cy"])[-1]["label"] == "Collapsed"
+
+
+def test_weapons_are_bare_hands_and_the_sheet_weapons_with_unique_keys():
+    sheet = {**SYSTEM.default_sheet(), "weapons": [
+        {"name": "Blast pistol", "skill": "ranged", "wound_rating": 2, "ranges": ["near", "far"]},
+        {"name": "Blast pistol", "skill": "ranged", "wound_rating": 2, "ranges": ["near", "far"]},
+        {"name": "Broken", "wound_rating": 9}]}
+    found = SYSTEM.weapons(sheet)
+    assert [w["key"] for w in found] == ["Unarmed", "Blast pistol", "1"]
+    assert [w["label"] for w in found] == ["Unarmed", "Blast pistol", "Blast pistol"]
+    assert SYSTEM.range_band(1, found[1]["data"]) == "far" and SYSTEM.range_band(1, found[0]["data"]) is None
+    assert SYSTEM.range_band(0, found[0]["data"]) == "engaged"  # a hand-to-hand attack engages
+    assert SYSTEM.range_band(0, found[1]["data"]) == "near"
+
+
+def test_the_sheet_check_names_the_field_and_wounds_are_the_gms():
+    assert SYSTEM.gm_only_fields == ("wounds",)
+    for bad, field in [({"wounds": 6}, "wounds"), ({"reflex": "x"}, "REFLEX"), ({"armour": "mithril"}, "armour"),
+                       ({"weapons": [{"name": "Ray", "wound_rating": 9}]}, "weapons, entry 1"),
+                       ({"ranged": -1}, "Ranged")]:
+        with pytest.raises(RuleError, match=field):
+            SYSTEM.validate_sheet({**SYSTEM.default_sheet(), **bad})
+    with pytest.raises(RuleError, match="table"):
+        SYSTEM.validate_sheet(["not", "a", "sheet"])
+
+
+def test_a_hand_to_hand_attack_in_the_same_zone_is_engaged_unless_the_gm_says_not():
+    ace, dee = make("ace", "Ace"), make("dee", "Dee")
+    result = SYSTEM.attack(AttackRequest(ace, dee, "Vibro-knife", 0), ScriptedDice([20, 100]))
+    assert result.details["range"] == "engaged"
+    assert SYSTEM.attack(AttackRequest(ace, dee, "Blast pistol", 0), ScriptedDice([20, 100])).details["range"] == "near"
+    with pytest.raises(RuleError, match="reaches Engaged; the target is at Near"):
+        SYSTEM.attack(AttackRequest(ace, dee, "Vibro-knife", 0, options={"engaged": False}), ScriptedDice([20]))

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from rules import gurps_lite as g
 from rules.dice import ScriptedDice
-from rules.system import AttackRequest, Combatant, RuleError, RuleNotImplemented
+from rules.system import AttackRequest, Combatant, RuleError
 
 NO_VITALS = {"torso_vitals_roll": False}
 
@@ -382,8 +382,11 @@ def test_spraying_and_suppression():
         g.spraying_fire(10, [5, 5], [1])
     assert g.suppression_fire_skill(10) == 10
     assert g.suppression_area_width(5) == 2 and g.suppression_area_width(10) == 4
-    with pytest.raises(RuleNotImplemented):
-        g.attack(req("Gun", distance=3, maneuver="all_out_attack_ranged", variant="suppression_fire"), rolls())
+    # whoever enters the area: skill 8 + the rapid fire bonus of RoF 10 (+2); made by 4: 1 + 4 // Rcl 2 = 3 hits
+    r = g.attack(req("Gun", distance=3, maneuver="all_out_attack_ranged", variant="suppression_fire",
+                     defense="none", settings=NO_VITALS), rolls(6, [1], [1], [1]))
+    attack = r.details["attacks"][0]
+    assert attack["check"]["effective"] == 10 and attack["hits"] == 3 and attack["shots"] == 10
 
 
 def test_area_attack_divides_damage_and_only_a_dive_defends():

@@ -64,7 +64,7 @@ def test_a_scripted_two_round_fight():
     assert acts["attack:attack"].kind == "attack" and acts["attack:attack"].available
     assert acts["move:attack"].data["allowance"] == 1
     with pytest.raises(RuleError, match="allows 1 yards"):
-        g.SYSTEM.act(u.state, at(u, ann), "moved", fight, rolls(), options={"yards": 2})
+        g.SYSTEM.move(u.state, at(u, ann), [], 2, fight, None, rolls())
     with pytest.raises(RuleError, match="one maneuver a turn"):
         g.SYSTEM.act(u.state, at(u, ann), "move", fight, rolls())
 

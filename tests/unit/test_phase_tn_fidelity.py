@@ -167,7 +167,21 @@ CASES = [
     ("burst", "d10", {"targeted": True, "mode": "burst", "tn": 6, "weapon": "SMG"}),
     ("full auto", "2d10", {"targeted": True, "mode": "full_auto", "tn": 10, "weapon": "SMG"}),
     ("called chest, 2d10", "2d10", {"targeted": True, "called": "chest", "tn": 14}),
+    ("called head, nothing above the legs", "d10", {"targeted": True, "called": "head", "tn": 7,
+                                                    "impossible_locations": ["head", "chest", "abdomen", "left arm", "right arm"]}),
+    ("burst, all covered", "d10", {"targeted": True, "mode": "burst", "tn": 6, "weapon": "SMG",
+                                   "impossible_locations": list(pt.LOCATIONS)}),
 ]
+
+
+def _outcome(result, mode):
+    """The odds' outcome line an attack() result is, in the same words."""
+    if not result.hit:
+        return "blocked" if result.details.get("blocked") else "miss"
+    if mode == "single":
+        return f"hit: {result.details['locations'][0]}"
+    n = len(result.details["locations"])
+    return f"hit: {n} hit{'s' if n > 1 else ''}"
 
 
 @pytest.mark.parametrize("label,roll_dice,options", CASES, ids=[c[0] for c in CASES])
@@ -184,6 +198,7 @@ def test_odds_equal_a_brute_force_of_attack(label, roll_dice, options):
     hit = Counter()
     hits = Counter()
     first = Counter()
+    outcome = Counter()
     cases = 0
     for to_hit in itertools.product(range(1, sides + 1), repeat=n_dice):
         # the location die of each hit is the same face: enumerate it too
@@ -194,6 +209,7 @@ def test_odds_equal_a_brute_force_of_attack(label, roll_dice, options):
                 faces += ([] if loc_face is None else [loc_face]) + [1, 1]
             result = pt.SYSTEM.attack(req, ScriptedDice(faces), settings)
             hit[result.hit] += 1
+            outcome[_outcome(result, options.get("mode", "single"))] += 1
             hits[len(result.details.get("hits", []))] += 1
             locs = result.details.get("locations", [])
             first[locs[0] if locs else ("blocked" if result.details.get("blocked") else None)] += 1
@@ -202,7 +218,11 @@ def test_odds_equal_a_brute_force_of_attack(label, roll_dice, options):
         assert exact["blocked"] == pytest.approx(first["blocked"] / cases)
     for loc, p in exact["locations"].items():
         assert p == pytest.approx(first[loc] / cases), loc
-    assert sum(exact["locations"].values()) + exact["blocked"] == pytest.approx(exact["hit"])
+    assert sum(exact["locations"].values()) == pytest.approx(exact["hit"])
+    assert exact["hit"] + exact["blocked"] == pytest.approx(exact["reach"])
+    # outcome by outcome, in the odds' own words, against what attack() rolled
+    assert {o["label"]: o["p"] for o in exact["outcomes"] if o["p"] > 1e-12} == pytest.approx(
+        {label: c / cases for label, c in outcome.items()})
     if "impossible_locations" not in options:
         assert {n: p for n, p in exact["hits"].items() if p} == pytest.approx({n: c / cases for n, c in hits.items()})
     if options.get("called"):
@@ -210,3 +230,23 @@ def test_odds_equal_a_brute_force_of_attack(label, roll_dice, options):
         reached = sum(1 for t in itertools.product(range(1, sides + 1), repeat=n_dice)
                       if sum(t) + 8 >= called_tn) / sides ** n_dice
         assert exact["called_location"] == pytest.approx(reached)
+
+
+def test_burst_outcomes_with_some_areas_covered_match_a_monte_carlo_of_attack():
+    """"Ranged Attacks": a hit on an impossible area moves along the drift order; each hit
+    of a burst rolls its own area, so some hits of one burst may find no area while others
+    land. The odds' lines ("miss", "hit: n hits", "blocked") against 6000 rolled bursts."""
+    from rules.dice import SeededDice
+
+    settings = {"trauma_check": False, "hit_location_table": [[1, 5, "left leg"], [6, 10, "head"]]}
+    # legs covered with everything their drift order reaches: a leg hit finds no area
+    covered = ["left leg", "right leg", "abdomen", "left arm", "right arm", "chest"]
+    req = AttackRequest(_shooter(), Combatant("b", "B", sheet()), weapon="SMG",
+                        options={"targeted": True, "mode": "burst", "tn": 6, "impossible_locations": covered})
+    exact = {o["label"]: o["p"] for o in pt.SYSTEM.odds(req, settings)["outcomes"]}
+    assert set(exact) == {"miss", "hit: 1 hit", "hit: 2 hits", "hit: 3 hits", "blocked"}
+    assert sum(exact.values()) == pytest.approx(1)
+    dice, n = SeededDice(11), 6000
+    seen = Counter(_outcome(pt.SYSTEM.attack(req, dice, settings), "burst") for _ in range(n))
+    for label, p in exact.items():
+        assert abs(seen[label] / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 0.005, (label, seen[label] / n, p)

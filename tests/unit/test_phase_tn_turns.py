@@ -67,7 +67,7 @@ def test_two_rounds_of_leroy_and_earl():
         ("free", [("earl", "draw")]),
         ("phase", [("leroy", "draw"), ("earl", "target")]),
     ]
-    assert up.state["due"] == []
+    assert up.state["shots"] == []
     assert (up.round, up.phase, up.order, up.current) == (1, "phase 2 of 2", ["leroy", "earl"], "leroy")
     assert up.state["combatants"]["earl"]["targeting"] == {"earl": {"target": "leroy", "acquired_phase": 1}}
     assert "Leroy: initiative 14." in up.log and "Earl: initiative 22." in up.log
@@ -79,7 +79,7 @@ def test_two_rounds_of_leroy_and_earl():
     # end of phase 2 (and of round 1): Earl's shot is due, targeted and called; round 2
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([2, 2]))
     assert [g["length"] for g in up.state["resolved"]] == ["free", "phase"]
-    (shot,) = up.state["due"]
+    (shot,) = up.state["shots"]
     assert (shot["attacker"], shot["target"], shot["shots"]) == ("earl", "leroy", 1)
     assert shot["options"] == {"mode": "single", "targeted": True, "called": "head"}
     assert (up.round, up.phase) == (2, "phase 1 of 2") and "Round 2" in up.log
@@ -91,18 +91,25 @@ def test_two_rounds_of_leroy_and_earl():
     up = SYSTEM.act(up.state, by_id(cs, "earl"), "declare", cs, ScriptedDice([]),
                     options={"actions": [{"name": "target_and_fire", "target": "leroy"}]})
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([6]))
-    (wild,) = up.state["due"]
+    (wild,) = up.state["shots"]
     assert wild["attacker"] == "leroy" and wild["options"]["targeted"] is False
     # phase 2 of round 2: Earl waits for his round action, so only Leroy rolls and declares
-    assert up.order == ["leroy"] and up.state["combatants"]["earl"]["waiting"]
+    assert up.state["combat"]["order"] == ["leroy"] and up.state["combatants"]["earl"]["waiting"]
+    assert up.order == ["leroy", "earl"]  # the fight's order lists who does not declare last
     with pytest.raises(RuleError, match="waiting"):
         SYSTEM.act(up.state, by_id(cs, "earl"), "declare", cs, ScriptedDice([]),
                    options={"actions": [{"name": "fire", "target": "leroy"}]})
     up = SYSTEM.act(up.state, by_id(cs, "leroy"), "wait", cs, ScriptedDice([]))
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([1, 1]))
-    (pair,) = up.state["due"]
-    assert (pair["attacker"], pair["shots"], pair["length"]) == ("earl", 2, "round")
-    assert pair["options"]["targeted"] is True
+    assert any("1 shot(s) of the last phase were not rolled: Leroy at Earl" in line for line in up.log)
+    # "he is allowed to fire two shots, instead of the normal one": two shots to roll
+    pair = up.state["shots"]
+    assert [(d["attacker"], d["shot"], d["shots"], d["length"]) for d in pair] == [
+        ("earl", 1, 2, "round"), ("earl", 2, 2, "round")]
+    assert all(d["options"]["targeted"] is True for d in pair)
+    # what the app rolls: as an attack command takes them, each naming its shot
+    assert up.due == [{"attacker": "earl", "target": "leroy", "weapon": "Sidearm",
+                       "options": {"mode": "single", "targeted": True, "due": d["id"]}} for d in pair]
     assert (up.round, up.phase) == (3, "phase 1 of 2")
 
 
@@ -112,19 +119,20 @@ def test_surprised_combatant_sits_out_a_round_then_rolls_reflexes_each_phase():
     phase it failed."""
     cs = fighters({"sentry": {"surprised": True}}, raider=sheet(), sentry=sheet(reflexes=5))
     up = SYSTEM.begin_fight(cs, ScriptedDice([5]))
-    assert up.order == ["raider"] and up.state["combatants"]["sentry"]["surprised"]
-    sentry_opts = [o for o in SYSTEM.actions(up.state, by_id(cs, "sentry")) if o.key == "declare"]
+    assert up.state["combat"]["order"] == ["raider"] and up.state["combatants"]["sentry"]["surprised"]
+    assert up.order == ["raider", "sentry"]
+    sentry_opts = [o for o in SYSTEM.actions(up.state, by_id(cs, "sentry")) if o.key.startswith("declare")]
     assert not any(o.available for o in sentry_opts) and "surprised" in sentry_opts[0].reason
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([]))  # the raider declares nothing
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([5]))  # phase 2: still no roll
-    assert up.order == ["raider"]
+    assert up.state["combat"]["order"] == ["raider"]
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([]))
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([2, 5]))  # round 2: 2 + 5 = 7, failed
-    assert up.round == 2 and up.order == ["raider"]
+    assert up.round == 2 and up.state["combat"]["order"] == ["raider"]
     assert any("Reflexes roll against surprise 7 vs TN 8, still surprised" in line for line in up.log)
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([]))
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([2, 5, 4]))  # 2 + 5 + 1 = 8: may declare
-    assert set(up.order) == {"raider", "sentry"} and not up.state["combatants"]["sentry"]["surprised"]
+    assert set(up.state["combat"]["order"]) == {"raider", "sentry"} and not up.state["combatants"]["sentry"]["surprised"]
 
 
 def test_actions_follow_the_declaration_rules():
@@ -140,10 +148,15 @@ def test_actions_follow_the_declaration_rules():
     assert leroy["Target and fire"].available and leroy["Target and fire"].kind == "attack"
     assert not leroy["Full auto"].available and "automatic" in leroy["Full auto"].reason
     assert not leroy["Aim"].available and "wild shot" in leroy["Aim"].reason
-    assert not leroy["Move"].available
-    up = SYSTEM.act(up.state, by_id(cs, "leroy"), "declare", cs, ScriptedDice([]),
-                    options={"actions": [{"name": "target_and_fire", "target": "earl"}]})
-    mine = {o.key: o for o in SYSTEM.actions(up.state, by_id(cs, "leroy")) if o.key in ("cancel", "change_target")}
+    assert leroy["Move (3 of 3 squares left)"].available  # in his turn to declare, a Move is his action
+    assert not earl["Move (0 of 3 squares left)"].available
+    keys = [o.key for o in SYSTEM.actions(up.state, by_id(cs, "leroy"))]
+    assert len(keys) == len(set(keys))  # each key is what act takes back
+    up = SYSTEM.act(up.state, by_id(cs, "leroy"), "declare:target_and_fire", cs, ScriptedDice([]),
+                    options={"target": "earl"})
+    assert [(a["name"], a["target"]) for a in up.state["combat"]["pending"]] == [("target_and_fire", "earl")]
+    mine = {o.key.split(":")[0]: o for o in SYSTEM.actions(up.state, by_id(cs, "leroy"))
+            if o.key.startswith(("cancel", "change_target"))}
     assert mine["cancel"].available
     assert not mine["change_target"].available and "cancel it instead" in mine["change_target"].reason
     with pytest.raises(RuleError, match="cancel it instead"):
@@ -221,7 +234,7 @@ def test_any_fight_keeps_json_state_and_declaration_order(seed, plan):
         if up.current is None:
             up = SYSTEM.next_turn(up.state, cs, dice)
             phases_seen += 1
-            for shot in up.state["due"]:
+            for shot in up.state["shots"]:
                 assert shot["length"] in ("phase", "round")
             assert up.round == (phases_seen - 1) // 2 + 1
             continue
@@ -236,3 +249,18 @@ def test_any_fight_keeps_json_state_and_declaration_order(seed, plan):
                 up = SYSTEM.act(up.state, actor, "declare", cs, dice, options={"actions": specs[step]})
         except RuleError:
             up = SYSTEM.act(up.state, actor, "wait", cs, dice)
+
+
+def test_who_waits_or_is_surprised_stays_in_the_fight_the_app_hands_back():
+    """The app passes the combatants of ``TurnUpdate.order`` to the next call: a combatant
+    waiting on a round action ("Initiative and Actions") or surprised ("Combat Sequence")
+    declares nothing this phase but is still in the fight."""
+    cs = fighters({"sentry": {"surprised": True}}, leroy=LEROY, earl=EARL, sentry=sheet())
+    up = SYSTEM.begin_fight(cs, ScriptedDice([5, 8]))
+    up = SYSTEM.act(up.state, by_id(cs, "leroy"), "declare:first aid", cs, ScriptedDice([]), options={"length": "round"})
+    up = SYSTEM.act(up.state, by_id(cs, "earl"), "wait", cs, ScriptedDice([]))
+    up = SYSTEM.next_turn(up.state, [by_id(cs, w) for w in up.order], ScriptedDice([5]))
+    assert up.state["combat"]["order"] == ["earl"] and set(up.order) == {"earl", "leroy", "sentry"}
+    up = SYSTEM.next_turn(up.state, [by_id(cs, w) for w in up.order], ScriptedDice([5, 5, 5]))
+    assert set(up.state["combat"]["combatants"]) == {"leroy", "earl", "sentry"}
+    assert not any("left the fight" in line for line in up.log)

@@ -46,12 +46,15 @@ def test_a_scripted_two_round_fight():
     # Ann moves (1 tick, Speed 3 squares), shoots (2 ticks); the shot jams
     move = option(SYSTEM.actions(u.state, ann), "move")
     assert move.available and move.data["allowance"] == 3 and move.cost == "1 tick"
-    u = SYSTEM.act(u.state, ann, "move", fighters, dice, options={"path": [(0, 0), (1, 0), (2, 0), (3, 0)]})
+    assert SYSTEM.movement_left(u.state, ann) == 5 * 3  # a Move (1 tick, Speed 3 squares) per tick
+    moved = SYSTEM.move(u.state, ann, [(0, 0), (1, 0), (2, 0), (3, 0)], 3, fighters, None, dice)
+    assert moved.left == 4 * 3 and moved.provokes == [] and "1 tick" in moved.log[0]
+    u.state = moved.state
     ann = Combatant("ann", "Ann", ann.sheet, (3, 0), "pc", True, {})
     fighters = [ann, bob]
     shot = SYSTEM.attack(AttackRequest(now(u, ann), now(u, bob), "rifle", options={"defense": "dodge", "into_melee": False}), dice)
     assert not shot.hit and shot.details["jam"] == {"recovered": False}
-    u.state = SYSTEM.record_attack(u.state, shot)
+    u.state = SYSTEM.after_attack(u.state, shot)
     ann_state, bob_state = u.state["combatants"]["ann"], u.state["combatants"]["bob"]
     assert ann_state["ticks"] == 5 - 1 - 2 and ann_state["jammed"] == ["rifle"]
     # Bob's Dodge was his free Reaction: no tick spent ("one free Reaction, which does not take any ticks")
@@ -182,20 +185,27 @@ def test_act_refuses_what_it_does_not_do():
         SYSTEM.act(u.state, b, "delay", [a, b], ScriptedDice([]))
     with pytest.raises(RuleError, match="reaction"):
         SYSTEM.act(u.state, b, "hunker_down", [a, b], ScriptedDice([]))  # not b's turn: no reaction
-    # a Move across 4 squares with Speed 3 is refused and costs nothing
-    with pytest.raises(RuleError, match="moves 3"):
-        SYSTEM.act(u.state, a, "move", [a, b], ScriptedDice([]), options={"path": [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]})
+    # a move beyond what the ticks buy is refused and costs nothing (5 ticks, Speed 3: 15 squares)
+    with pytest.raises(RuleError, match="15 squares at most"):
+        SYSTEM.move(u.state, a, [], 16, [a, b], None, ScriptedDice([]))
+    assert u.state["combatants"]["a"]["ticks"] == 5
+    with pytest.raises(RuleError, match="turn"):
+        SYSTEM.move(u.state, b, [], 1, [a, b], None, ScriptedDice([]))
 
 
-def test_moving_away_provokes_and_quick_step_rules_hold_in_act():
+def test_moving_away_provokes_and_quick_step_rules_hold():
     a, b = person("a", (0, 0), "pc"), person("b", (1, 0), "npc")
     u = SYSTEM.begin_fight([a, b], ScriptedDice([9, 1]))
-    moved = SYSTEM.act(u.state, a, "move", [a, b], ScriptedDice([]), options={"path": [(0, 0), (0, 1), (0, 2)]})
-    assert moved.state["combatants"]["a"]["provoked"] == ["b"]  # "Provokes a Reactive Attack from foes adjacent"
-    stepped = SYSTEM.act(u.state, a, "quick_step", [a, b], ScriptedDice([]), options={"path": [(0, 0), (0, 1)]})
-    assert "provoked" not in stepped.state["combatants"]["a"]
-    blocked = option(SYSTEM.actions(stepped.state, a), "move")
+    moved = SYSTEM.move(u.state, a, [(0, 0), (0, 1), (0, 2)], 2, [a, b], None, ScriptedDice([]))
+    assert moved.provokes == ["b"]  # "Provokes a Reactive Attack from foes adjacent to you or squares you move through"
+    assert moved.state["combatants"]["a"]["provoked"] == ["b"]
+    stepped = SYSTEM.act(u.state, a, "quick_step", [a, b], ScriptedDice([]))
+    assert stepped.state["combatants"]["a"]["move_left"] == 1
+    away = SYSTEM.move(stepped.state, a, [(0, 0), (0, 1)], 1, [a, b], None, ScriptedDice([]))
+    assert away.provokes == [] and away.state["combatants"]["a"]["ticks"] == 5  # Quick Step: free, no asterisk
+    blocked = option(SYSTEM.actions(away.state, a), "move")
     assert not blocked.available and "Quick Step" in blocked.reason
+    assert away.left == 0  # "May not also move, run, or sprint in the same turn"
 
 
 def test_covering_fire_gives_allies_plus_one_until_the_next_turn():

@@ -56,7 +56,7 @@ def register(socketio, hub) -> None:
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": "the server could not do that (see its log)"}
-        return {"ok": True, "seq": done.seq}
+        return {"ok": True, "seq": done.seq, **done.reply}
 
     @socketio.on("preview")
     def preview(payload=None):

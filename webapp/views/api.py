@@ -6,6 +6,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
+from ..mapdata import grid_board, zone_map
 from ..table import GM, Actor, Rejected
 from . import hub
 from .game import join_game
@@ -55,8 +56,21 @@ def create_game():
         abort(400, "name: a game needs a name of 1 to 40 characters")
     if not isinstance(system, str):
         abort(400, "system: must be a rule system id")
+    board = zones = None
+    if isinstance(system, str) and data.get("map") is not None:
+        try:
+            if isinstance(data["map"], dict) and "zones" in data["map"]:
+                if system in {s.id for s in rules.systems()} and rules.get(system).board == "grid" and system != "plain_grid":
+                    raise Rejected("map.zones: this game system plays on a square grid")
+                board, zones = zone_map(data["map"])
+            else:
+                if system in {s.id for s in rules.systems()} and rules.get(system).board == "zones":
+                    raise Rejected("map: this game system plays on zone maps: give {\"zones\": [...]}")
+                board = grid_board(data["map"])
+        except Rejected as exc:
+            abort(400, str(exc))
     try:
-        record = hub().create_game(name.strip(), system)
+        record = hub().create_game(name.strip(), system, board, zones=zones)
     except KeyError:
         abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
     except Rejected as exc:
@@ -102,4 +116,5 @@ def state(game_id: str):
 @bp.post("/games/<game_id>/commands")
 def command(game_id: str):
     actor = _bearer(game_id)
-    return jsonify(ok=True, seq=_run(game_id, actor, _json_body()).seq)
+    done = _run(game_id, actor, _json_body())
+    return jsonify(ok=True, seq=done.seq, **done.reply)

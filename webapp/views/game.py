@@ -163,24 +163,3 @@ def command(game_id: str):
             return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}
         return "nothing changed", 200
     return "", 204
-
-
-@bp.get("/games/<game_id>/tokens/<token_id>/sheet")
-def sheet(game_id: str, token_id: str):
-    """A token's character sheet, for the GM and the token's player."""
-    from rules.system import RuleNotImplemented
-
-    h = hub()
-    actor = _seat(game_id)
-    game = h.game(game_id)
-    token = game.tokens.get(token_id)
-    if actor is None or token is None or not (actor.role == "gm" or token.owner == actor.player_id):
-        abort(404, "No such token, or not yours to look at.")
-    system = rules.get(game.system)
-    sheet = token.sheet or system.default_sheet()
-    try:
-        derived = system.derived(sheet)
-    except RuleNotImplemented:
-        derived = {}
-    return render_template("sheet.html", game=game, token=token, system=system, sheet=sheet,
-                           derived=derived, example=not token.sheet and bool(sheet))

@@ -1,0 +1,75 @@
+"""What a Tesseris token shows on every screen (*Tesseris Combat*, "Stamina", "Wounds",
+"Ticks", "Status Effects", "Attack Actions", "Defensive Actions", "Movement Actions",
+"Weapon Jams", "Cover").
+
+``state`` is the combatant's own fight state (``state["combatants"][id]``, what the app
+puts in ``Combatant.state``); a whole fight state is not read.
+"""
+
+from __future__ import annotations
+
+from .health import is_dead
+from .sheet import current_max_stamina, num, stamina, weapon_list
+from .ticks import ticks_per_round
+
+#: stances as the table calls them
+STANCE_LABELS = {
+    "all_out": "All-Out Attack",
+    "guarded": "Guarded",
+    "sprint": "Sprinting",
+    "ran": "Ran",
+    "total_defense": "Total Defense",
+    "overwatch": "Overwatch",
+    "hunkered": "Hunkered down",
+    "covered_by_fire": "Covering fire",
+}
+
+
+def _b(label: str, kind: str) -> dict:
+    return {"label": label, "kind": kind}
+
+
+def badges(sheet: dict, state: dict | None = None) -> list[dict]:
+    """Wounds and Stamina; Dead, Dying and each status effect (with the rounds it has left);
+    in a fight the ticks left (borrowed ones shown as such), what is left of a paid move,
+    prone, in cover, surprised, stances, Aim and a jammed weapon."""
+    out: list[dict] = []
+    wounds = num(sheet.get("wounds"))
+    if is_dead(sheet):
+        out.append(_b("Dead", "condition"))
+    if wounds:
+        out.append(_b(f"{wounds} wound{'s' if wounds != 1 else ''}", "wound"))
+    out.append(_b(f"Stamina {stamina(sheet)}/{current_max_stamina(sheet)}", "resource"))
+    if sheet.get("dying"):
+        out.append(_b("Dying", "condition"))
+    for s in sheet.get("statuses") or []:
+        name = s.get("name") if isinstance(s, dict) else str(s)
+        rounds = s.get("rounds") if isinstance(s, dict) else None
+        if name:
+            out.append(_b(f"{name} ({rounds} rd)" if isinstance(rounds, int) and rounds > 0 else str(name), "condition"))
+    if not state:
+        return out
+    if "ticks" in state:
+        ticks = num(state.get("ticks"), ticks_per_round(sheet))
+        if ticks < 0:
+            out.append(_b(f"{-ticks} tick{'s' if ticks != -1 else ''} borrowed", "resource"))
+        else:
+            out.append(_b(f"{ticks} tick{'s' if ticks != 1 else ''}", "resource"))
+    if state.get("free_reaction") is False and not state.get("surprised"):
+        out.append(_b("Reaction used", "resource"))
+    if num(state.get("move_left")):
+        out.append(_b(f"{num(state['move_left'])} sq. to move", "resource"))
+    if state.get("surprised"):
+        out.append(_b("Surprised", "condition"))
+    if state.get("prone"):
+        out.append(_b("Prone", "condition"))
+    if state.get("in_cover"):
+        out.append(_b("In cover", "condition"))
+    for st in state.get("stances") or []:
+        out.append(_b(STANCE_LABELS.get(st, str(st).replace("_", " ").title()), "condition"))
+    if num(state.get("aim")):
+        out.append(_b(f"Aim +{num(state['aim'])}", "condition"))
+    names = {w["key"]: w["label"] for w in weapon_list(sheet)}
+    for key in state.get("jammed") or []:
+        out.append(_b(f"{names.get(key, key)} jammed", "condition"))
+    return out

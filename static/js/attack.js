@@ -1,0 +1,86 @@
+// The attack card: preview an attack (its line on the map, its odds), then roll it.
+// The server decides everything; this only sends the choice and shows the answer.
+(function () {
+  "use strict";
+  const SVG_NS = "http://www.w3.org/2000/svg";
+
+  function aimLayer() {
+    const svg = document.getElementById("map");
+    if (!svg) return null;
+    let layer = document.getElementById("layer-aim");
+    if (!layer) {
+      layer = document.createElementNS(SVG_NS, "g");
+      layer.id = "layer-aim";
+      svg.appendChild(layer);
+    }
+    return layer;
+  }
+
+  function clearAim() {
+    const layer = document.getElementById("layer-aim");
+    if (layer) layer.replaceChildren();
+    const box = document.getElementById("attack-preview");
+    if (box) box.replaceChildren();
+  }
+
+  function show(html) {
+    const box = document.getElementById("attack-preview");
+    if (!box) return;
+    box.innerHTML = html; // rendered and escaped by the server
+    const p = box.querySelector(".attack-preview");
+    const layer = aimLayer();
+    if (!p || !layer) return;
+    const [x1, y1] = p.dataset.from.split(",").map(Number);
+    const [x2, y2] = p.dataset.to.split(",").map(Number);
+    const line = document.createElementNS(SVG_NS, "line");
+    line.setAttribute("x1", x1 + 0.5); line.setAttribute("y1", y1 + 0.5);
+    line.setAttribute("x2", x2 + 0.5); line.setAttribute("y2", y2 + 0.5);
+    line.setAttribute("class", "aim-line " + (p.dataset.clear === "yes" ? "clear" : "blocked"));
+    layer.replaceChildren(line);
+  }
+
+  function syncWeapons(form) {
+    const attacker = form.elements.attacker.value;
+    const select = form.elements.weapon;
+    let first = null;
+    for (const opt of select.options) {
+      const mine = opt.dataset.attacker === attacker;
+      opt.hidden = !mine;
+      opt.disabled = !mine;
+      if (mine && !first) first = opt;
+    }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = first ? first.value : "";
+    if (!first) select.value = "";
+  }
+
+  document.addEventListener("change", (e) => {
+    const form = e.target.closest("#attack-form");
+    if (form && e.target.name === "attacker") syncWeapons(form);
+  });
+  document.addEventListener("tacmap:update", () => {
+    const form = document.getElementById("attack-form");
+    if (form) syncWeapons(form);
+  });
+  const initial = document.getElementById("attack-form");
+  if (initial) syncWeapons(initial);
+
+  document.addEventListener("click", async (e) => {
+    const button = e.target.closest("[data-attack]");
+    if (!button || !window.tacmap) return;
+    const form = button.closest("#attack-form");
+    const kind = button.dataset.attack;
+    if (kind === "clear") return clearAim();
+    const payload = { type: kind, attacker: form.elements.attacker.value, target: form.elements.target.value };
+    if (form.elements.weapon.value) payload.weapon = form.elements.weapon.value;
+    if (form.elements.force && form.elements.force.checked) payload.force = true;
+    const ack = await window.tacmap.command(payload);
+    if (!ack.ok) return;
+    if (kind === "preview_attack") show(ack.html);
+    else clearAim();
+  });
+
+  if (window.tacmap && window.tacmap.socket) {
+    // the GM sees a player's attack drawn before it is rolled
+    window.tacmap.socket.on("attack_preview", (msg) => show(msg.html));
+  }
+})();

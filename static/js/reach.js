@@ -1,0 +1,75 @@
+// While your token is picked up: the squares it can reach now shaded (in a fight, within
+// what the rules leave it this turn), and a ruler by the token with the cost of the way
+// to the square under it, in the game's units. The server answers; this only draws.
+(function () {
+  "use strict";
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  let reach = null; // {id, left, unit, size, costs: Map "x,y" -> cost}
+
+  function layer() {
+    const svg = document.getElementById("map");
+    if (!svg) return null;
+    let g = document.getElementById("layer-reach");
+    if (!g) {
+      g = document.createElementNS(SVG_NS, "g");
+      g.id = "layer-reach";
+      const tokens = document.getElementById("layer-tokens");
+      svg.insertBefore(g, tokens || null);
+    }
+    return g;
+  }
+
+  function clear() {
+    reach = null;
+    const g = document.getElementById("layer-reach");
+    if (g) g.replaceChildren();
+  }
+
+  function units(cost) {
+    const n = Math.round(cost * reach.size * 10) / 10;
+    return n + " " + reach.unit + (n === 1 ? "" : "s");
+  }
+
+  function ruler(cell) {
+    const g = layer();
+    if (!g || !reach) return;
+    let label = document.getElementById("reach-ruler");
+    if (!label) {
+      label = document.createElementNS(SVG_NS, "text");
+      label.id = "reach-ruler";
+      g.appendChild(label);
+    }
+    const cost = reach.costs.get(cell[0] + "," + cell[1]);
+    label.setAttribute("x", cell[0] + 0.5);
+    label.setAttribute("y", cell[1] - 0.25);
+    if (cost === undefined) {
+      label.textContent = reach.left === null ? "no way there" : "too far";
+      label.setAttribute("class", "reach-ruler out");
+    } else {
+      label.textContent = units(cost) + (reach.left === null ? "" : " of " + units(reach.left));
+      label.setAttribute("class", "reach-ruler");
+    }
+  }
+
+  document.addEventListener("tacmap:dragstart", async (e) => {
+    clear();
+    if (!window.tacmap) return;
+    const id = e.detail.id;
+    const ack = await window.tacmap.command({ type: "reach", token_id: id });
+    if (!ack.ok) return;
+    const g = layer();
+    reach = { id: id, left: ack.left, unit: ack.unit, size: ack.cell_size, costs: new Map() };
+    const frag = document.createDocumentFragment();
+    for (const [x, y, cost] of ack.cells) {
+      reach.costs.set(x + "," + y, cost);
+      if (ack.left === null) continue; // outside a fight only the ruler: every square is "reachable"
+      const r = document.createElementNS(SVG_NS, "rect");
+      r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", 1); r.setAttribute("height", 1);
+      r.setAttribute("class", "reach-cell");
+      frag.appendChild(r);
+    }
+    g.replaceChildren(frag);
+  });
+  document.addEventListener("tacmap:dragcell", (e) => { if (reach && reach.id === e.detail.id) ruler(e.detail.cell); });
+  document.addEventListener("tacmap:dragend", clear);
+})();

@@ -1,0 +1,160 @@
+"""Fights and dice through the JSON API: turn order from the rule system, rolls with their dice, settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from webapp import create_app
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def seeded(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                       "DICE_SEED": "42"}).test_client()
+
+
+def setup(client, system="plain_grid"):
+    g = client.post("/api/games", json={"name": "Fight", "system": system}).json
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    ids = []
+    for i, (name, owner) in enumerate([("Mira", p["player_id"]), ("Ogre", None), ("Rat", None)]):
+        body = {"name": name, "x": i, "y": 0, **({"owner": owner, "kind": "pc"} if owner else {})}
+        ids.append(client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"])
+    return g, p, ids
+
+
+def command(client, g, token, body):
+    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
+
+
+def state(client, g, token):
+    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token)).json
+
+
+def test_a_roll_answers_with_its_total_and_every_die_and_is_in_the_log(seeded):
+    g, p, _ = setup(seeded)
+    r = command(seeded, g, p["player_token"], {"type": "roll", "expr": "3d6+2"})
+    assert r.status_code == 200, r.json
+    faces = [d["rolls"][0] for d in r.json["dice"]]
+    assert len(faces) == 3 and r.json["total"] == sum(faces) + 2
+    log = state(seeded, g, g["screen_token"])["log"]
+    assert log[-1]["text"].startswith("Mira rolled 3d6+2")
+    assert log[-1]["detail"]["roll"]["total"] == r.json["total"]
+
+
+def test_a_seeded_server_rolls_the_same_dice_for_the_same_game_and_step(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
+    hub = app.extensions["tacmap"]
+    game = hub.game(hub.store.games()[0].id)
+    first = hub.dice(game).roll("10d100").total
+    assert hub.dice(game).roll("10d100").total == first  # same game, same step, same seed
+    app.config["DICE_SEED"] = "8"
+    assert hub.dice(game).roll("10d100").total != first  # another seed, other dice
+    app.config["DICE_SEED"] = None
+    assert type(hub.dice(game)).__name__ == "RandomDice"  # no seed: real randomness
+
+
+def test_a_secret_roll_reaches_only_the_gm(seeded):
+    g, p, _ = setup(seeded)
+    r = command(seeded, g, p["player_token"], {"type": "roll", "expr": "d20", "secret": True})
+    assert r.status_code == 200 and "total" not in r.json
+    gm_log = state(seeded, g, g["gm_token"])["log"]
+    assert gm_log[-1]["text"].startswith("Mira rolled d20") and gm_log[-1]["audience"] == "gm"
+    for token in (p["player_token"], g["screen_token"]):
+        assert all("d20" not in e["text"] for e in state(seeded, g, token)["log"])
+
+
+@pytest.mark.parametrize("expr, why", [("2d6+", "expr"), ("101d6", "100 dice"), ("d0", "expr"), ("", "expr")])
+def test_a_bad_roll_is_refused_and_changes_nothing(seeded, expr, why):
+    g, p, _ = setup(seeded)
+    before = state(seeded, g, g["gm_token"])
+    r = command(seeded, g, p["player_token"], {"type": "roll", "expr": expr})
+    assert r.status_code in (400, 422) and why in r.json["error"]
+    assert state(seeded, g, g["gm_token"]) == before
+
+
+def test_the_table_screen_cannot_roll(seeded):
+    g, _, _ = setup(seeded)
+    r = command(seeded, g, g["screen_token"], {"type": "roll", "expr": "d6"})
+    assert r.status_code == 422 and "screen" in r.json["error"]
+
+
+def test_a_fight_goes_round_in_turn_order_and_players_end_only_their_own_turn(seeded):
+    g, p, (mira, ogre, rat) = setup(seeded)
+    gm, player = g["gm_token"], p["player_token"]
+    assert command(seeded, g, player, {"type": "start_combat", "token_ids": [mira, ogre]}).status_code == 422
+    assert command(seeded, g, gm, {"type": "start_combat", "token_ids": [mira, ogre, rat]}).status_code == 200
+    fight = state(seeded, g, player)["combat"]
+    assert fight == {"round": 1, "phase": "", "order": [mira, ogre, rat], "current": mira, "due": []}
+    assert command(seeded, g, player, {"type": "next_turn"}).status_code == 200  # Mira's own turn
+    r = command(seeded, g, player, {"type": "next_turn"})  # the ogre's turn is not hers to end
+    assert r.status_code == 422 and "turn" in r.json["error"]
+    command(seeded, g, gm, {"type": "next_turn"})
+    command(seeded, g, gm, {"type": "next_turn"})
+    assert state(seeded, g, gm)["combat"]["round"] == 2
+    assert state(seeded, g, gm)["combat"]["current"] == mira
+    assert command(seeded, g, gm, {"type": "start_combat", "token_ids": [mira]}).status_code == 422
+    assert command(seeded, g, gm, {"type": "end_combat"}).status_code == 200
+    assert state(seeded, g, gm)["combat"] is None
+    assert command(seeded, g, gm, {"type": "next_turn"}).json["error"] == "there is no fight on"
+
+
+def test_the_gm_reorders_by_hand_but_must_list_everyone(seeded):
+    g, _, (mira, ogre, rat) = setup(seeded)
+    gm = g["gm_token"]
+    command(seeded, g, gm, {"type": "start_combat", "token_ids": [mira, ogre, rat]})
+    assert command(seeded, g, gm, {"type": "set_order", "order": [rat, mira]}).status_code == 422
+    assert command(seeded, g, gm, {"type": "set_order", "order": [rat, mira, ogre]}).status_code == 200
+    assert state(seeded, g, gm)["combat"]["order"] == [rat, mira, ogre]
+
+
+def test_hidden_tokens_are_left_out_of_the_order_players_see(seeded):
+    g, p, (mira, ogre, rat) = setup(seeded)
+    gm = g["gm_token"]
+    command(seeded, g, gm, {"type": "update_token", "token_id": rat, "hidden": True})
+    command(seeded, g, gm, {"type": "start_combat", "token_ids": [mira, ogre, rat]})
+    assert state(seeded, g, gm)["combat"]["order"] == [mira, ogre, rat]
+    assert rat not in str(state(seeded, g, p["player_token"])["combat"])
+
+
+def test_start_combat_with_an_unknown_token_is_refused(seeded):
+    g, _, (mira, _, _) = setup(seeded)
+    r = command(seeded, g, g["gm_token"], {"type": "start_combat", "token_ids": [mira, "t999"]})
+    assert r.status_code == 422 and "t999" in r.json["error"]
+
+
+def test_settings_are_checked_against_the_systems_defaults(seeded):
+    g = seeded.post("/api/games", json={"name": "Wild", "system": "savage_worlds"}).json
+    gm = g["gm_token"]
+    assert state(seeded, g, gm)["settings"]["max_actions"] == 3
+    r = command(seeded, g, gm, {"type": "set_settings", "settings": {"max_actions": 2}})
+    assert r.status_code == 200
+    assert state(seeded, g, gm)["settings"]["max_actions"] == 2
+    for bad, why in [({"no_such": 1}, "no setting 'no_such'"), ({"max_actions": "2"}, "whole number"),
+                     ({"extreme_requires_aim": 1}, "yes or no"), ({"max_actions": 2}, "nothing to change")]:
+        r = command(seeded, g, gm, {"type": "set_settings", "settings": bad})
+        assert r.status_code == 422 and why in r.json["error"], (bad, r.json)
+
+
+def test_only_the_gm_sets_settings(seeded):
+    g, p, _ = setup(seeded, "savage_worlds")
+    r = command(seeded, g, p["player_token"], {"type": "set_settings", "settings": {"max_actions": 2}})
+    assert r.status_code == 422 and "GM" in r.json["error"]
+
+
+def test_a_fight_and_its_rolls_survive_a_restart(tmp_path):
+    config = {"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False, "DICE_SEED": "1"}
+    client = create_app(config).test_client()
+    g, _, (mira, ogre, rat) = setup(client)
+    command(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [mira, ogre, rat]})
+    command(client, g, g["gm_token"], {"type": "next_turn"})
+    roll = command(client, g, g["gm_token"], {"type": "roll", "expr": "4d6"}).json
+    before = state(client, g, g["gm_token"])
+    again = create_app(config).test_client()
+    after = state(again, g, g["gm_token"])
+    assert after == before and after["combat"]["current"] == ogre
+    assert after["log"][-1]["detail"]["roll"]["total"] == roll["total"]

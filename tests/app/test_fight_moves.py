@@ -1,0 +1,97 @@
+"""Moves in a fight: the rules count them against what they leave the token this turn; the reach
+question shades where it can go; turn actions go to the rules; badges show on the token."""
+
+from __future__ import annotations
+
+import pytest
+
+from webapp import create_app
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                       "DICE_SEED": "9"}).test_client()
+
+
+def send(client, g, token, body):
+    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
+
+
+def state(client, g, token=None):
+    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
+
+
+def savage_fight(client):
+    g = client.post("/api/games", json={"name": "Moves", "system": "savage_worlds", "map": {"width": 30, "height": 6}}).json
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    hero = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 2, "y": 2, "owner": p["player_id"], "kind": "pc"},
+                       headers=bearer(g["gm_token"])).json["id"]
+    orc = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 3, "y": 2},
+                      headers=bearer(g["gm_token"])).json["id"]
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [hero, orc]})
+    while state(client, g)["combat"]["current"] != hero:
+        send(client, g, g["gm_token"], {"type": "next_turn"})
+    return g, p, hero, orc
+
+
+def test_a_move_beyond_pace_is_refused_with_the_rules_reason(client):
+    g, p, hero, orc = savage_fight(client)
+    before = state(client, g)
+    r = send(client, g, p["player_token"], {"type": "move_token", "token_id": hero, "x": 2 + 8, "y": 2})
+    assert r.status_code == 422 and ("Pace" in r.json["error"] or "left" in r.json["error"]), r.json
+    assert state(client, g) == before
+
+
+def test_moves_within_pace_are_counted_until_it_is_spent(client):
+    g, p, hero, orc = savage_fight(client)
+    reach = send(client, g, p["player_token"], {"type": "reach", "token_id": hero}).json
+    assert reach["left"] == 6 and reach["unit"]
+    assert all(cost <= 6 for _, _, cost in reach["cells"]) and [8, 2, 6] in reach["cells"]
+    r = send(client, g, p["player_token"], {"type": "move_token", "token_id": hero, "x": 2, "y": 5})
+    assert r.status_code == 200, r.json
+    left = send(client, g, p["player_token"], {"type": "reach", "token_id": hero}).json["left"]
+    assert left == 3
+    r = send(client, g, p["player_token"], {"type": "move_token", "token_id": hero, "x": 6, "y": 5})
+    assert r.status_code == 422
+
+
+def test_withdrawing_from_an_adjacent_foe_offers_it_a_free_attack(client):
+    g, p, hero, orc = savage_fight(client)
+    r = send(client, g, p["player_token"], {"type": "move_token", "token_id": hero, "x": 0, "y": 2})
+    assert r.status_code == 200, r.json
+    fight = state(client, g)["combat"]
+    assert {"attacker": orc, "target": hero, "options": {"free_attack": True}} in fight["due"]
+    assert any("free attack" in e["text"] for e in state(client, g)["log"])
+
+
+def test_the_gm_moves_anyone_past_the_rules_as_a_ruling(client):
+    g, p, hero, orc = savage_fight(client)
+    r = send(client, g, g["gm_token"], {"type": "move_token", "token_id": orc, "x": 20, "y": 2, "force": True})
+    assert r.status_code == 200 and state(client, g)["log"][-1]["text"].startswith("GM ruling")
+
+
+def test_turn_actions_go_to_the_rules_and_only_for_your_own_token(client):
+    g, p, hero, orc = savage_fight(client)
+    r = send(client, g, p["player_token"], {"type": "act", "token_id": orc, "action": "hold"})
+    assert r.status_code == 422
+    r = send(client, g, p["player_token"], {"type": "act", "token_id": hero, "action": "no_such_thing"})
+    assert r.status_code == 422 and r.json["error"].startswith("not automated")
+    r = send(client, g, p["player_token"], {"type": "act", "token_id": hero, "action": "hold"})
+    assert r.status_code == 200, r.json
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "On Hold" in page  # the badge the rules give a token on Hold
+
+
+def test_outside_a_fight_reach_is_a_ruler_with_no_limit(client):
+    g = client.post("/api/games", json={"name": "Ruler", "system": "gurps_lite",
+                                        "map": {"width": 10, "height": 10, "walls": [{"a": [5, 0], "b": [5, 9]}]}}).json
+    tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "A", "x": 1, "y": 1}, headers=bearer(g["gm_token"])).json["id"]
+    reach = send(client, g, g["gm_token"], {"type": "reach", "token_id": tok}).json
+    assert reach["left"] is None and reach["unit"] == "yard"
+    costs = {(x, y): c for x, y, c in reach["cells"]}
+    assert costs[(4, 1)] == 3 and costs[(6, 1)] > 5  # around the wall's end, not through it

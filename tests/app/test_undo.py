@@ -1,0 +1,104 @@
+"""Undo: the GM takes back the last action with a new event; the log keeps both."""
+
+from __future__ import annotations
+
+import pytest
+
+from webapp import create_app
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def config(tmp_path):
+    return {"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False}
+
+
+def play(client, g, token, body):
+    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
+
+
+def state(client, g, token=None):
+    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
+
+
+def new_game(client):
+    g = client.post("/api/games", json={"name": "Undo", "system": "plain_grid"}).json
+    tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Ogre", "x": 1, "y": 1},
+                      headers=bearer(g["gm_token"])).json["id"]
+    return g, tok
+
+
+def where(client, g, tok):
+    t = next(t for t in state(client, g)["tokens"] if t["id"] == tok)
+    return t["x"], t["y"]
+
+
+def test_undo_takes_back_the_last_move_then_the_one_before(config):
+    client = create_app(config).test_client()
+    g, tok = new_game(client)
+    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 3, "y": 1})
+    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 5, "y": 2})
+    assert play(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
+    assert where(client, g, tok) == (3, 1)
+    play(client, g, g["gm_token"], {"type": "undo"})
+    assert where(client, g, tok) == (1, 1)
+    log = [e["text"] for e in state(client, g)["log"]]
+    assert any("moved to (5, 2)" in t for t in log) and log[-1].startswith("the GM undid")
+
+
+def test_undo_brings_back_a_removed_token(config):
+    client = create_app(config).test_client()
+    g, tok = new_game(client)
+    play(client, g, g["gm_token"], {"type": "remove_token", "token_id": tok})
+    play(client, g, g["gm_token"], {"type": "undo"})
+    assert where(client, g, tok) == (1, 1)
+
+
+def test_undo_steps_a_fight_back_a_turn(config):
+    client = create_app(config).test_client()
+    g, tok = new_game(client)
+    other = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Rat", "x": 2, "y": 2},
+                        headers=bearer(g["gm_token"])).json["id"]
+    play(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [tok, other]})
+    play(client, g, g["gm_token"], {"type": "next_turn"})
+    assert state(client, g)["combat"]["current"] == other
+    play(client, g, g["gm_token"], {"type": "undo"})
+    assert state(client, g)["combat"]["current"] == tok
+    play(client, g, g["gm_token"], {"type": "undo"})
+    assert state(client, g)["combat"] is None
+
+
+def test_rolls_and_joins_are_facts_undo_passes_over(config):
+    client = create_app(config).test_client()
+    g, tok = new_game(client)
+    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 4, "y": 4})
+    play(client, g, g["gm_token"], {"type": "roll", "expr": "d6"})
+    client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"})
+    play(client, g, g["gm_token"], {"type": "undo"})
+    assert where(client, g, tok) == (1, 1)  # the move, not the roll or the join
+    assert [p["name"] for p in state(client, g)["players"]] == ["Mira"]
+
+
+def test_only_the_gm_undoes_and_an_empty_history_says_so(config):
+    client = create_app(config).test_client()
+    g = client.post("/api/games", json={"name": "Undo", "system": "plain_grid"}).json
+    r = play(client, g, g["gm_token"], {"type": "undo"})
+    assert r.status_code == 422 and r.json["error"] == "there is nothing to undo"
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    r = play(client, g, p["player_token"], {"type": "undo"})
+    assert r.status_code == 422 and "GM" in r.json["error"]
+
+
+def test_an_undone_game_replays_the_same_after_a_restart(config):
+    client = create_app(config).test_client()
+    g, tok = new_game(client)
+    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 3, "y": 3})
+    play(client, g, g["gm_token"], {"type": "undo"})
+    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 6, "y": 6})
+    play(client, g, g["gm_token"], {"type": "undo"})
+    before = state(client, g)
+    after = state(create_app(config).test_client(), g)
+    assert after == before and where(client, g, tok) == (1, 1)

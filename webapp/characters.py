@@ -1,0 +1,195 @@
+"""Characters: a name, a sheet in the game system's shape, an owner, and the token that stands for it.
+
+A token with no character plays with its own sheet (or the system's sample
+character); a character may wait off the map with no token. Every sheet
+change goes through the system's validation before it is stored.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+import rules
+from rules.system import RuleError, RuleNotImplemented
+
+from .facts import Event, Rejected
+
+if TYPE_CHECKING:
+    from .table import Actor, Game, Token
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+MAX_CHARACTERS = 500
+MAX_SHEET_BYTES = 64_000
+
+
+@dataclass
+class Character:
+    id: str
+    name: str
+    owner: str | None = None
+    token_id: str | None = None
+    sheet: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
+
+
+class AddCharacter(_Command):
+    type: Literal["add_character"]
+    name: Name
+    token_id: Id | None = None
+    owner: Id | None = None
+    sheet: dict[str, Any] | None = None
+
+
+class UpdateSheet(_Command):
+    type: Literal["update_sheet"]
+    character_id: Id
+    changes: dict[str, Any]
+
+
+COMMANDS = (AddCharacter, UpdateSheet)
+EVENTS = ("character_added", "sheet_updated")
+
+
+def of_token(game: "Game", token_id: str) -> Character | None:
+    for c in game.characters.values():
+        if c.token_id == token_id:
+            return c
+    return None
+
+
+def sheet_of(game: "Game", token: "Token") -> dict:
+    """The sheet a token plays with: its character's, else its own, else the system's sample character."""
+    character = of_token(game, token.id)
+    if character is not None:
+        return character.sheet
+    return token.sheet or rules.get(game.system).default_sheet()
+
+
+def set_sheet(game: "Game", token_id: str, sheet: dict) -> None:
+    character = of_token(game, token_id)
+    if character is not None:
+        character.sheet = sheet
+    elif token_id in game.tokens:
+        game.tokens[token_id].sheet = sheet
+
+
+def check_sheet(game: "Game", sheet: dict) -> None:
+    """Rejected with the system's reason when the sheet is not one its rules can use."""
+    import json
+
+    try:
+        size = len(json.dumps(sheet))
+    except (TypeError, ValueError):
+        raise Rejected("sheet: only plain values (text, numbers, lists, tables)") from None
+    if size > MAX_SHEET_BYTES:
+        raise Rejected(f"sheet: {MAX_SHEET_BYTES // 1000} kB at most")
+    system = rules.get(game.system)
+    try:
+        validate = getattr(system, "validate_sheet", None)
+        if validate is not None:
+            validate(sheet)
+        system.derived(sheet)
+    except RuleNotImplemented:
+        pass
+    except (RuleError, ValueError, TypeError, KeyError) as exc:
+        raise Rejected(f"sheet: {exc}") from None
+
+
+def _apply_changes(sheet: dict, changes: dict) -> dict:
+    """A new sheet with ``changes`` set; a dotted key ("attributes.Agility") reaches into a table."""
+    new = copy.deepcopy(sheet)
+    for key, value in changes.items():
+        parts = key.split(".")
+        at = new
+        for part in parts[:-1]:
+            if not isinstance(at.get(part), dict):
+                raise Rejected(f"changes.{key}: the sheet has no table {part!r}")
+            at = at[part]
+        at[parts[-1]] = value
+    return new
+
+
+def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
+    system = rules.get(game.system)
+    if actor.role == "screen":
+        raise Rejected("the table screen only shows the map")
+    if isinstance(cmd, AddCharacter):
+        if actor.role != "gm" and cmd.owner not in (None, actor.player_id):
+            raise Rejected("a player adds characters for themselves only")
+        if actor.role != "gm" and cmd.token_id is not None:
+            raise Rejected("only the GM puts a character on a token")
+        if len(game.characters) >= MAX_CHARACTERS:
+            raise Rejected(f"a game holds {MAX_CHARACTERS} characters at most")
+        owner = cmd.owner if actor.role == "gm" else actor.player_id
+        if owner and owner not in game.players:
+            raise Rejected(f"no player {owner!r} in this game")
+        if cmd.token_id is not None:
+            if cmd.token_id not in game.tokens:
+                raise Rejected(f"no token {cmd.token_id!r} in this game")
+            if of_token(game, cmd.token_id) is not None:
+                raise Rejected(f"{game.tokens[cmd.token_id].name} has a character already")
+        sheet = cmd.sheet if cmd.sheet is not None else system.default_sheet()
+        check_sheet(game, sheet)
+        character = Character(id=game.next_id("c"), name=cmd.name, owner=owner, token_id=cmd.token_id, sheet=sheet)
+        return [Event("character_added", {"character": character.to_dict()})]
+    if isinstance(cmd, UpdateSheet):
+        character = game.characters.get(cmd.character_id)
+        if character is None or (actor.role != "gm" and character.owner != actor.player_id):
+            raise Rejected(f"no character {cmd.character_id!r} of yours in this game")
+        if not cmd.changes:
+            raise Rejected("nothing to change")
+        locked = set(getattr(system, "gm_only_fields", ()))
+        if actor.role != "gm":
+            refused = sorted(k for k in cmd.changes if k.split(".")[0] in locked)
+            if refused:
+                raise Rejected(f"only the GM changes {', '.join(refused)}")
+        sheet = _apply_changes(character.sheet, cmd.changes)
+        if sheet == character.sheet:
+            raise Rejected("nothing to change")
+        check_sheet(game, sheet)
+        return [Event("sheet_updated", {"character_id": character.id, "changes": cmd.changes, "sheet": sheet})]
+    raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
+
+
+def evolve(game: "Game", event: Event, log) -> None:
+    d = event.data
+    if event.type == "character_added":
+        character = Character(**d["character"])
+        game.characters[character.id] = character
+        log(f"{character.name} joined the cast", "all", None)
+    elif event.type == "sheet_updated":
+        character = game.characters[d["character_id"]]
+        character.sheet = d["sheet"]
+        log(f"{character.name}'s sheet changed: {', '.join(d['changes'])}", "gm", None)
+
+
+def view(game: "Game", actor: "Actor") -> list[dict]:
+    """The characters this audience may know: a sheet only for the GM and the owner; none on hidden tokens."""
+    system = rules.get(game.system)
+    out = []
+    for c in game.characters.values():
+        token = game.tokens.get(c.token_id) if c.token_id else None
+        if token is not None and not game.may_see(actor, token):
+            continue
+        if token is None and actor.role != "gm" and c.owner != actor.player_id:
+            continue  # off the map: the GM's business, and the owner's
+        entry = {"id": c.id, "name": c.name, "owner": c.owner, "token_id": c.token_id}
+        if actor.role == "gm" or (c.owner and c.owner == actor.player_id):
+            try:
+                derived = system.derived(c.sheet)
+            except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
+                derived = {}
+            entry |= {"sheet": c.sheet, "derived": derived}
+        out.append(entry)
+    return out

@@ -1,0 +1,415 @@
+"""Fights and dice: the commands that ask a game's rule system for turns and rolls.
+
+Pure like ``table``: ``decide`` checks a command and returns events, every
+die already rolled (from the dice source the hub hands in) and every rule
+outcome already in the event; ``evolve`` applies an event without calling the
+rules again, so replaying the log after a rule fix gives the same game.
+
+The system's own combat state (cards, ticks, phases...) is stored as the
+system returned it and handed back on the next call; this module never reads
+inside it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+import rules
+from rules import movement
+from rules.dice import DiceError, DiceSource, parse
+from rules.system import Combatant, RuleError, RuleNotImplemented
+
+from . import characters, zonelayout
+from .facts import Event, Rejected
+
+if TYPE_CHECKING:
+    from .table import Actor, Game, Token
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+MAX_ROLL_DICE = 100
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
+
+
+class Roll(_Command):
+    type: Literal["roll"]
+    expr: Annotated[str, StringConstraints(min_length=1, max_length=60)]
+    secret: bool = False
+
+
+class SetSettings(_Command):
+    type: Literal["set_settings"]
+    settings: dict[str, Any]
+
+
+class StartCombat(_Command):
+    type: Literal["start_combat"]
+    token_ids: Annotated[list[Id], Field(min_length=1, max_length=100)]
+
+
+class NextTurn(_Command):
+    type: Literal["next_turn"]
+
+
+class SetOrder(_Command):
+    type: Literal["set_order"]
+    order: Annotated[list[Id], Field(min_length=1, max_length=100)]
+
+
+class EndCombat(_Command):
+    type: Literal["end_combat"]
+
+
+class Act(_Command):
+    """A turn action the system offers that is neither a move nor an attack (hold, a maneuver, aim...)."""
+
+    type: Literal["act"]
+    token_id: Id
+    action: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    options: dict[str, Any] = {}
+
+
+class Reach(_Command):
+    """Where a token can go now, with the cost of each square: a question, nothing is stored."""
+
+    type: Literal["reach"]
+    token_id: Id
+
+
+COMMANDS = (Roll, SetSettings, StartCombat, NextTurn, SetOrder, EndCombat, Act)
+QUERIES = (Reach,)
+EVENTS = ("dice_rolled", "settings_set", "combat_started", "turn_started", "order_set", "combat_ended", "acted")
+
+
+# --- who may ------------------------------------------------------------------
+
+
+def authorize(game: "Game", cmd: Any, actor: "Actor") -> None:
+    if actor.role == "gm":
+        return
+    if actor.role == "screen":
+        raise Rejected("the table screen only shows the map")
+    if isinstance(cmd, Roll):
+        return
+    if isinstance(cmd, Act):
+        token = game.tokens.get(cmd.token_id)
+        if token is None or not game.may_see(actor, token) or token.owner != actor.player_id:
+            raise Rejected(f"no token {cmd.token_id!r} of yours in this game")
+        return
+    if isinstance(cmd, NextTurn):
+        current = _current_token(game)
+        if current is not None and current.owner == actor.player_id:
+            return  # a player ends their own turn
+        raise Rejected("only the GM, or the player whose turn it is, can end the turn")
+    raise Rejected("only the GM can do that")
+
+
+# --- deciding -----------------------------------------------------------------
+
+
+def settings_of(game: "Game") -> dict:
+    """The system's defaults with this game's choices over them: what every rule call gets."""
+    system = rules.get(game.system)
+    defaults = system.default_settings() if hasattr(system, "default_settings") else {}
+    return {**defaults, **game.settings}
+
+
+def combatant(game: "Game", token: "Token") -> Combatant:
+    system = rules.get(game.system)
+    state = (game.combat or {}).get("state", {}).get("combatants", {}) if game.combat else {}
+    return Combatant(
+        id=token.id, name=token.name, sheet=characters.sheet_of(game, token),
+        position=position_of(game, token), side=token.kind, is_player=token.kind == "pc",
+        state=dict(state.get(token.id, {})) if isinstance(state, dict) else {},
+    )
+
+
+def position_of(game: "Game", token: "Token"):
+    """Where the rules see a token: its square, or on a zone map its zone's id."""
+    if game.zones is not None:
+        zone = zonelayout.zone_at(game.zones, token.x, token.y)
+        return zone["id"] if zone else None
+    return (token.x, token.y)
+
+
+def _current_token(game: "Game") -> "Token | None":
+    if not game.combat or not game.combat.get("current"):
+        return None
+    return game.tokens.get(game.combat["current"])
+
+
+def _fighters(game: "Game") -> list[Combatant]:
+    order = game.combat["order"] if game.combat else []
+    return [combatant(game, game.tokens[i]) for i in order if i in game.tokens]
+
+
+def _rules_call(call):
+    """A rule call whose refusal goes back to the sender in the rules' own words."""
+    try:
+        return call()
+    except RuleNotImplemented as exc:
+        raise Rejected(f"not automated: {exc}") from None
+    except RuleError as exc:
+        raise Rejected(str(exc)) from None
+
+
+def _check_roll(expr: str) -> None:
+    try:
+        terms = parse(expr)
+    except DiceError as exc:
+        raise Rejected(f"expr: {exc}") from None
+    dice = sum(t.count for t in terms)
+    if dice > MAX_ROLL_DICE:
+        raise Rejected(f"expr: a roll has {MAX_ROLL_DICE} dice at most")
+
+
+def _check_settings(game: "Game", changes: dict) -> dict:
+    defaults = settings_of(game)
+    system = rules.get(game.system)
+    if not defaults:
+        raise Rejected(f"{system.name} has no settings")
+    for key, value in changes.items():
+        if key not in defaults:
+            raise Rejected(f"settings: {system.name} has no setting {key!r}; it has {', '.join(sorted(defaults))}")
+        want = defaults[key]
+        same = type(value) is type(want) or (isinstance(want, float) and type(value) is int)
+        if not same:
+            raise Rejected(f"settings.{key}: must be {_kind(want)}, like the default {want!r}")
+    changed = {k: v for k, v in changes.items() if game.settings.get(k, defaults[k]) != v}
+    if not changed:
+        raise Rejected("nothing to change")
+    validate = getattr(system, "validate_settings", None)
+    if validate is not None:
+        try:
+            validate({**defaults, **changed})
+        except (RuleError, ValueError) as exc:
+            raise Rejected(f"settings: {exc}") from None
+    return changed
+
+
+def _kind(value: Any) -> str:
+    return {bool: "yes or no (true/false)", int: "a whole number", float: "a number", str: "text",
+            list: "a list", dict: "a table of values"}.get(type(value), type(value).__name__)
+
+
+def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Event]:
+    authorize(game, cmd, actor)
+    system = rules.get(game.system)
+    if isinstance(cmd, Roll):
+        _check_roll(cmd.expr)
+        record = dice.roll(cmd.expr, "roll")
+        return [Event("dice_rolled", {"by": actor.audience, "expr": cmd.expr, "secret": cmd.secret,
+                                      "roll": record.to_dict()})]
+    if isinstance(cmd, SetSettings):
+        return [Event("settings_set", {"changes": _check_settings(game, cmd.settings)})]
+    if isinstance(cmd, StartCombat):
+        if game.combat:
+            raise Rejected("a fight is on already; end it first")
+        ids = list(dict.fromkeys(cmd.token_ids))
+        missing = [i for i in ids if i not in game.tokens]
+        if missing:
+            raise Rejected(f"no token {missing[0]!r} in this game")
+        fighters = [combatant(game, game.tokens[i]) for i in ids]
+        update = _rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)))
+        return [Event("combat_started", {"token_ids": ids, "update": update.to_dict()})]
+    if not game.combat:
+        raise Rejected("there is no fight on")
+    if isinstance(cmd, NextTurn):
+        update = _rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)))
+        return [Event("turn_started", {"update": update.to_dict()})]
+    if isinstance(cmd, SetOrder):
+        order = list(dict.fromkeys(cmd.order))
+        if sorted(order) != sorted(game.combat["order"]):
+            raise Rejected("a new order lists every token in the fight once")
+        return [Event("order_set", {"order": order})]
+    if isinstance(cmd, EndCombat):
+        return [Event("combat_ended", {"round": game.combat["round"]})]
+    if isinstance(cmd, Act):
+        if cmd.token_id not in game.combat["order"]:
+            raise Rejected(f"{game.tokens[cmd.token_id].name} is not in the fight")
+        actor_c = combatant(game, game.tokens[cmd.token_id])
+        update = _rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
+                                                settings_of(game), cmd.options))
+        return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
+    raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
+
+
+# --- applying -------------------------------------------------------------------
+
+
+def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> None:
+    for token_id, changes in update.get("sheet_changes", {}).items():
+        token = game.tokens.get(token_id)
+        if token is not None:
+            characters.set_sheet(game, token_id, {**characters.sheet_of(game, token), **changes})
+    game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
+                   "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
+    for line in update.get("log", []):
+        log(line, "all", None)
+    for roll in update.get("rolls", []):
+        log(roll["text"], "all", {"roll": roll})
+    current = game.tokens.get(update["current"]) if update["current"] else None
+    if current is not None and announce:
+        log(f"{current.name}'s turn", "gm" if current.hidden else "all", None)
+
+
+def evolve(game: "Game", event: Event, log) -> None:
+    """Apply a fight or dice event; ``log(text, audience, detail)`` writes the game log."""
+    d = event.data
+    if event.type == "dice_rolled":
+        who = _who(game, d["by"])
+        audience = "gm" if d["secret"] else "all"
+        detail = {"roll": d["roll"], "by": d["by"]}
+        log(f"{who} rolled {d['expr']}: {d['roll']['text']}" + (" (secret)" if d["secret"] else ""), audience, detail)
+    elif event.type == "settings_set":
+        game.settings.update(d["changes"])
+        log("the GM changed the rules settings: " + ", ".join(f"{k} = {v}" for k, v in d["changes"].items()), "all", None)
+    elif event.type == "combat_started":
+        log("A fight begins", "all", None)
+        _apply_update(game, d["update"], log)
+    elif event.type == "turn_started":
+        _apply_update(game, d["update"], log)
+    elif event.type == "order_set":
+        game.combat["order"] = list(d["order"])
+        log("the GM reordered the fight", "all", None)
+    elif event.type == "acted":
+        _apply_update(game, d["update"], log, announce=False)
+    elif event.type == "combat_ended":
+        game.combat = None
+        log("The fight is over", "all", None)
+    else:  # pragma: no cover - table.evolve routes only EVENTS here
+        raise ValueError(f"unknown event type {event.type!r}")
+
+
+def _who(game: "Game", audience: str) -> str:
+    if audience.startswith("player:"):
+        player = game.players.get(audience.split(":", 1)[1])
+        return player.name if player else "a player"
+    return "the GM" if audience == "gm" else "the table"
+
+
+def in_fight(game: "Game", token_id: str) -> bool:
+    return bool(game.combat) and token_id in game.combat["order"]
+
+
+def path_and_cost(game: "Game", token: "Token", goal: tuple[int, int]) -> tuple[list, float]:
+    """The cheapest way on the board and its cost by the system's diagonal policy and terrain."""
+    system = rules.get(game.system)
+    start = (token.x, token.y)
+    if getattr(token, "size", 1) == 1:
+        found = movement.shortest_path(game.board, start, goal, system.diagonal)
+        if found is not None:
+            cost, path = found
+            return [list(c) for c in path], cost
+    # a big token: the squares as the crow flies (table.way_exists has checked that a way exists)
+    return [list(start), list(goal)], movement.distance(start, goal, system.diagonal)
+
+
+def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Event]:
+    """A move of a token in the fight, judged by the rules (allowance, turn); the books go in the event."""
+    event = events[0]
+    token = game.tokens[event.data["token_id"]]
+    if not in_fight(game, token.id):
+        return events
+    system = rules.get(game.system)
+    if game.zones is not None:
+        if "zone" not in event.data:
+            return events  # a step inside its zone: the rules count zones, not squares
+        path = event.data["zone_path"]
+        cost = len(path) - 1
+    else:
+        path, cost = path_and_cost(game, token, (event.data["x"], event.data["y"]))
+    mover = combatant(game, token)
+    result = _rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
+                                             dice, settings_of(game)))
+    fight = result.to_dict()
+    fight["due"] = [{"attacker": p, "target": token.id, "options": {"free_attack": True}}
+                    for p in result.provokes if p in game.tokens]
+    return [Event(event.type, {**event.data, "fight": fight})]
+
+
+def book_move(game: "Game", token: "Token", fight: dict, log) -> None:
+    if not game.combat:
+        return
+    game.combat["state"] = fight["state"]
+    game.combat["due"] = list(game.combat.get("due", [])) + fight.get("due", [])
+    for line in fight.get("log", []):
+        log(line, "gm" if token.hidden else "all", None)
+    for roll in fight.get("rolls", []):
+        log(roll["text"], "gm" if token.hidden else "all", {"roll": roll})
+    for attack in fight.get("due", []):
+        foe = game.tokens.get(attack["attacker"])
+        if foe is not None:
+            log(f"{token.name}'s move gives {foe.name} a free attack", "gm" if (token.hidden or foe.hidden) else "all", None)
+
+
+def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
+    """The squares a token can reach now with their cost (in a fight, within what the rules leave it)."""
+    token = game.tokens.get(cmd.token_id)
+    if token is None or not game.may_see(actor, token):
+        raise Rejected(f"no token {cmd.token_id!r} in this game")
+    if actor.role == "screen":
+        raise Rejected("the table screen only shows the map")
+    system = rules.get(game.system)
+    left = None
+    if in_fight(game, token.id):
+        left = system.movement_left(game.combat["state"], combatant(game, token), settings_of(game))
+    if game.zones is not None:
+        here = position_of(game, token)
+        steps = zonelayout.within(game.zones, here, left) if here else {}
+        cells = [[x, y, d] for z in game.zones if z["id"] in steps for (x, y), d in
+                 ((c, steps[z["id"]]) for c in zonelayout.cells_of(z))]
+        return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": 1, "cells": cells,
+                "zones": steps}
+    budget = left
+    if budget is None and game.board.width * game.board.height > 4000:
+        budget = 30  # a ruler on a big board: the squares around, not the whole board on every pick-up
+    cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
+    return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": system.cell_size,
+            "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
+
+
+def badges(game: "Game", token: "Token") -> list[dict]:
+    """What every screen shows on a token: the system's badges from its sheet and its books in the fight."""
+    system = rules.get(game.system)
+    books = (game.combat or {}).get("state", {}).get("combatants", {}).get(token.id) if in_fight(game, token.id) else None
+    try:
+        return system.badges(characters.sheet_of(game, token), books)[:6]
+    except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
+        return []
+
+
+def actions_now(game: "Game", token: "Token") -> list[dict]:
+    """What the token may do now by the rules (for its turn's panel), with the reasons for what it may not."""
+    if not in_fight(game, token.id):
+        return []
+    system = rules.get(game.system)
+    try:
+        return [o.to_dict() for o in system.actions(game.combat["state"], combatant(game, token), settings_of(game))]
+    except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
+        return []
+
+
+def ack(events: list[Event], actor: "Actor") -> dict:
+    """What the sender hears back besides ok and seq: a roll's result (a player's secret roll stays with the GM)."""
+    for event in events:
+        if event.type == "dice_rolled" and (not event.data["secret"] or actor.role == "gm"):
+            roll = event.data["roll"]
+            return {"total": roll["total"], "dice": roll["dice"], "text": roll["text"]}
+    return {}
+
+
+def combat_view(game: "Game", actor: "Actor") -> dict | None:
+    """The fight as this audience may see it: hidden tokens are left out of the order."""
+    if not game.combat:
+        return None
+    visible = {t.id for t in game.visible_tokens(actor)}
+    current = game.combat["current"]
+    due = [a for a in game.combat.get("due", []) if a.get("attacker") in visible and a.get("target") in visible]
+    return {"round": game.combat["round"], "phase": game.combat.get("phase", ""),
+            "order": [i for i in game.combat["order"] if i in visible],
+            "current": current if current in visible else None, "due": due}
