@@ -87,6 +87,30 @@ def _weapon(system, attacker_sheet: dict, key: str | None, name: str) -> dict | 
     raise Rejected(f"{name} has no weapon {key!r}")
 
 
+def _request(game: "Game", cmd: _AttackCommand, system, attacker: "Token", target: "Token", distance: float,
+             cover, board, fraction: float | None):
+    """The rules' request for this attack, with the range band and the cover as the preview shows them."""
+    fighter = combatant(game, attacker)
+    weapon = _weapon(system, fighter.sheet, cmd.weapon, attacker.name)
+    request = AttackRequest(
+        attacker=fighter, target=combatant(game, target), weapon=cmd.weapon, distance=distance, cover=cover,
+        options={**cmd.options, "settings": settings_of(game)}, board=board,
+        others=[combatant(game, t) for t in game.tokens.values() if t.id not in (attacker.id, target.id)],
+    )
+    band = None
+    if weapon is not None:
+        try:
+            band = system.range_band(distance, weapon.get("data") or {})
+        except (RuleNotImplemented, RuleError, TypeError, ValueError):
+            band = None
+    try:
+        effect = system.cover_effect(cover)
+        cover_view = {"fraction": fraction, "level": effect.level, "modifier": effect.modifier, "label": effect.label}
+    except (RuleNotImplemented, RuleError):
+        cover_view = {"fraction": fraction, "level": "", "modifier": 0, "label": "not automated"}
+    return request, band, cover_view
+
+
 def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     """Everything the table knows about an attack before the rules judge it; Rejected when it cannot happen."""
     system = rules.get(game.system)
@@ -108,25 +132,7 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     if not line.clear:  # forced: the GM rules the line clear, so the rules are not shown the wall either
         cover, board = los.Cover(0.0, []), None
     distance = movement.distance(a, b, system.diagonal)
-    fighter = combatant(game, attacker)
-    weapon = _weapon(system, fighter.sheet, cmd.weapon, attacker.name)
-    settings = settings_of(game)
-    request = AttackRequest(
-        attacker=fighter, target=combatant(game, target), weapon=cmd.weapon, distance=distance, cover=cover,
-        options={**cmd.options, "settings": settings}, board=board,
-        others=[combatant(game, t) for t in game.tokens.values() if t.id not in (attacker.id, target.id)],
-    )
-    band = None
-    if weapon is not None:
-        try:
-            band = system.range_band(distance, weapon.get("data") or {})
-        except (RuleNotImplemented, RuleError, TypeError, ValueError):
-            band = None
-    try:
-        effect = system.cover_effect(cover)
-        cover_view = {"fraction": cover.fraction, "level": effect.level, "modifier": effect.modifier, "label": effect.label}
-    except RuleNotImplemented:
-        cover_view = {"fraction": cover.fraction, "level": "", "modifier": 0, "label": "not automated"}
+    request, band, cover_view = _request(game, cmd, system, attacker, target, distance, cover, board, cover.fraction)
     return {
         "system": system, "request": request, "attacker": attacker, "target": target,
         "view": {
@@ -148,24 +154,7 @@ def _plan_in_zones(game: "Game", cmd: _AttackCommand, actor: "Actor", system, at
         raise Rejected(f"{attacker.name} cannot reach {target.name}: no way leads between their zones")
     distance = len(way) - 1
     cover = next(z for z in game.zones if z["id"] == zb).get("cover") or "none"
-    fighter = combatant(game, attacker)
-    weapon = _weapon(system, fighter.sheet, cmd.weapon, attacker.name)
-    request = AttackRequest(
-        attacker=fighter, target=combatant(game, target), weapon=cmd.weapon, distance=distance, cover=cover,
-        options={**cmd.options, "settings": settings_of(game)}, board=None,
-        others=[combatant(game, t) for t in game.tokens.values() if t.id not in (attacker.id, target.id)],
-    )
-    band = None
-    if weapon is not None:
-        try:
-            band = system.range_band(distance, weapon.get("data") or {})
-        except (RuleNotImplemented, RuleError, TypeError, ValueError):
-            band = None
-    try:
-        effect = system.cover_effect(cover)
-        cover_view = {"fraction": None, "level": effect.level, "modifier": effect.modifier, "label": effect.label}
-    except (RuleNotImplemented, RuleError):
-        cover_view = {"fraction": None, "level": cover, "modifier": 0, "label": cover}
+    request, band, cover_view = _request(game, cmd, system, attacker, target, distance, cover, None, None)
     return {
         "system": system, "request": request, "attacker": attacker, "target": target,
         "view": {
