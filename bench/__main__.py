@@ -24,7 +24,7 @@ from .report import Row, met, ms, ratio, size
 REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ("propagation", "pages", "rules", "throughput")
 
-FULL = {"propagation": {8: 100, 50: 40}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
+FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 60}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 30}}

@@ -12,7 +12,8 @@ it is one clock). Median and p99 are over every (move, client) pair.
 In the same run, beside it: a bare Flask-SocketIO app (``bare_broadcast.py``: same async mode and
 websocket server, no app) with N clients in one room; one client sends a command and the server
 broadcasts a message whose html is as long as the mean html the tacmap clients were sent for a move.
-The two are measured in alternating blocks, so noise on the shared machine falls on both alike.
+The two are measured in alternating blocks (10 moves, then 20 broadcasts: more samples steady the
+reference's p99 at little cost), so noise on the shared machine falls on both alike.
 Also measured: the CPU time each server process spends per move (from /proc). Target: tacmap's p99
 within 1.5x of the bare broadcast's p99.
 """
@@ -34,6 +35,7 @@ from bench.live import progress, Arrivals, Client, Server, close_all, connect_al
 
 TARGET_RATIO = 1.5
 WARMUP = 5
+BARE_ROUNDS = 2  # bare broadcasts per move: they are cheap, and more samples steady its p99
 PAUSE = 0.01  # between moves: a table is not a flood (the throughput figure is)
 
 
@@ -90,27 +92,30 @@ def measure(n: int, moves: int, block: int = 10) -> dict:
 
         progress(f"propagation N={n}: warmed up")
         tac_ms, bare_ms, missed = [], [], {"tacmap": 0, "bare": 0}
-        cpu = {"tacmap": 0.0, "bare": 0.0}
-        deadline = time.monotonic() + 150
+        cpu = {"tacmap": 0.0, "bare": 0.0}  # seconds, over `counted` rounds
+        counted = {"tacmap": 0, "bare": 0}
+        deadline = time.monotonic() + 90  # the whole run stays in its few minutes on a slow day
         done = 0
         while done < moves and time.monotonic() < deadline:
             k = min(block, moves - done)
-            for name, server, run, into in (("tacmap", tac, tac_move, tac_ms),
-                                            ("bare", bare, lambda: _round(bare_sender, bare_others, bare_arrivals,
-                                                                          {"size": size}), bare_ms)):
+            for name, server, run, into, rounds in (
+                    ("tacmap", tac, tac_move, tac_ms, k),
+                    ("bare", bare, lambda: _round(bare_sender, bare_others, bare_arrivals, {"size": size}), bare_ms,
+                     k * BARE_ROUNDS)):
                 c0 = server.cpu_seconds()
-                for _ in range(k):
+                for _ in range(rounds):
                     got, miss = run()
                     into.extend(got)
                     missed[name] += miss
                     time.sleep(PAUSE)
                 cpu[name] += server.cpu_seconds() - c0
+                counted[name] += rounds
             done += k
         progress(f"propagation N={n}: {done} moves done")
         return {
             "n": n, "moves": done, "size": size,
             "tacmap": tac_ms, "bare": bare_ms, "missed": missed,
-            "cpu_ms": {name: cpu[name] * 1000 / max(done, 1) for name in cpu},
+            "cpu_ms": {name: cpu[name] * 1000 / max(counted[name], 1) for name in cpu},
         }
 
 

@@ -31,6 +31,7 @@ class Row:
 
 
 def ms(value: float) -> str:
+    value = round(value, 6)  # 9.9999999 from CPU clock ticks reads 10.0
     if value >= 100:
         return f"{value:,.0f} ms"
     if value >= 10:
