@@ -18,7 +18,7 @@ import traceback
 from pathlib import Path
 
 from . import report
-from .live import percentile, progress
+from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"),
                         help="where to write the table (default BENCHMARKS.md at the repository root; '-' for none)")
     args = parser.parse_args(argv)
+    exit_cleanly_on_sigterm()
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(only) - set(SECTIONS)
     if unknown:

@@ -31,7 +31,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import scenario  # noqa: E402
-from bench.live import progress, Arrivals, Client, Server, close_all, connect_all, percentile  # noqa: E402
+from bench.live import exit_cleanly_on_sigterm, progress, Arrivals, Client, Server, close_all, connect_all, percentile  # noqa: E402
 
 TARGET_RATIO = 1.5
 WARMUP = 5
@@ -130,6 +130,7 @@ def summary(f: dict) -> str:
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    exit_cleanly_on_sigterm()
     for n in (8, 50):
         print(summary(measure(n, 20 if quick else 100)), flush=True)
 

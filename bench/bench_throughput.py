@@ -31,7 +31,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import scenario  # noqa: E402
-from bench.live import Arrivals, Client, Server, close_all, connect_all, percentile, progress  # noqa: E402
+from bench.live import exit_cleanly_on_sigterm, Arrivals, Client, Server, close_all, connect_all, percentile, progress  # noqa: E402
 
 TARGET_RATE = 300
 SCREENS = (0, 2, 10, 50)
@@ -155,6 +155,7 @@ def measure(batches: int = 3, rounds: int = 3, count: int = 60, window: int = 4)
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    exit_cleanly_on_sigterm()
     f = measure(1, 1, 30) if quick else measure()
     base = statistics.median(f["sweep"][0]["cpu_ms"])
     for n, s in f["sweep"].items():

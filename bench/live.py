@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -35,6 +36,15 @@ def _kill_all_at_exit() -> None:
 
 
 atexit.register(_kill_all_at_exit)
+
+
+def exit_cleanly_on_sigterm() -> None:
+    """A SIGTERM unwinds like Ctrl-C (so every ``with`` kills its server) instead of ending at once."""
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
 
 
 _T0 = time.monotonic()
