@@ -71,6 +71,9 @@ def pages_rows(plan) -> list[Row]:
     j = f["join_info"]
     rows.append(Row("(Hub.join_info, QR code: built again per audience per update)", ms(statistics.median(j)),
                     ms(percentile(j, 99))))
+    d = f["board_to_dict"]
+    rows.append(Row("(Board.to_dict, 1,000 walls: in render.context, so in every render)", ms(statistics.median(d)),
+                    ms(percentile(d, 99))))
     return rows
 
 
@@ -124,7 +127,7 @@ def throughput_rows(plan) -> list[Row]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions (about a minute and a half)")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (about a minute)")
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help=f"comma-separated sections to run (default all: {','.join(SECTIONS)})")
     parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"),

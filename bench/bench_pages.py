@@ -37,7 +37,8 @@ def test_client_call(client):
 
 def measure(repeat: int = 20, moves: int = 40) -> dict:
     """``pages``: [(name, times ms, bytes)]; ``fragments``: [(audience, times ms, bytes)];
-    ``join_info``: times ms of ``Hub.join_info`` (the per-audience extra ``Hub._emit`` builds)."""
+    ``join_info``: times ms of ``Hub.join_info`` (the per-audience extra ``Hub._emit`` builds);
+    ``board_to_dict``: times ms of ``Board.to_dict`` (part of ``render.context``, so of each render)."""
     from webapp import create_app, render
     from webapp.table import GM, SCREEN, Actor
 
@@ -66,7 +67,7 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
         token_id, a, b = game.movers[0]
         audiences = (("GM", GM), ("table screen", SCREEN), ("a player", Actor("player", game.players[-1][0])))
         frag = {name: ([], 0) for name, _ in audiences}
-        join_times = []
+        join_times, board_times = [], []
         for i in range(moves):
             done = hub.execute(game.id, GM, scenario.move(token_id, b if i % 2 == 0 else a))
             changes = render.changes_for(done.events)
@@ -79,9 +80,13 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
                     html = render.fragments(state, actor, changes, online=hub.online_players(game.id), extra=extra)
                     t2 = time.perf_counter()
                 join_times.append((t1 - t0) * 1000)
+                t3 = time.perf_counter()
+                state.board.to_dict()  # what render.context does for each audience of each update
+                board_times.append((time.perf_counter() - t3) * 1000)
                 frag[name][0].append((t2 - t1) * 1000)
                 frag[name] = (frag[name][0], len(html.encode()))
-        return {"pages": pages, "fragments": [(n, t, s) for n, (t, s) in frag.items()], "join_info": join_times}
+        return {"pages": pages, "fragments": [(n, t, s) for n, (t, s) in frag.items()], "join_info": join_times,
+                "board_to_dict": board_times}
 
 
 def main() -> None:
@@ -93,6 +98,7 @@ def main() -> None:
         print(f"{'move fragments, ' + name:<34} {statistics.median(times):>10.2f} {size:>10,}   "
               f"target {FRAGMENT_MS:.0f} ms, 4 KB")
     print(f"{'join_info per audience per update':<34} {statistics.median(f['join_info']):>10.2f}")
+    print(f"{'board.to_dict in each render':<34} {statistics.median(f['board_to_dict']):>10.2f}")
 
 
 if __name__ == "__main__":
