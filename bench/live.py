@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import math
 import os
 import signal
 import socket
@@ -195,5 +196,4 @@ def close_all(clients: list[Client]) -> None:
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (nearest rank) of the values."""
     s = sorted(values)
-    k = max(0, min(len(s) - 1, round(q / 100 * len(s) + 0.5) - 1))
-    return s[k]
+    return s[max(0, min(len(s) - 1, math.ceil(q / 100 * len(s)) - 1))]
