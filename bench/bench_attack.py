@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rules  # noqa: E402
-from bench_rules import make_board  # noqa: E402
+from bench.bench_rules import make_board  # noqa: E402
 from webapp import attacks  # noqa: E402
 from webapp.table import GM, Game, Token  # noqa: E402
 
@@ -33,8 +33,11 @@ def game_for(system_id: str) -> Game:
     return game
 
 
-def main() -> None:
-    print(f"{'system':<16} {'weapon':<22} {'median ms':>10} {'slowest ms':>11} {'target':>7}  answered")
+def measure(rounds: int = 3) -> list[dict]:
+    """Per grid system: ``system``, ``weapon``, ``median_ms`` and ``slowest_ms`` of ``preview_attack``
+    from token 0 to each of the 29 others (``rounds`` times over; every time in ``times``), and how many
+    pairs got odds."""
+    out = []
     for system in rules.systems():
         if system.board != "grid" or system.id == "plain_grid":
             continue
@@ -43,19 +46,27 @@ def main() -> None:
         ranged = [w for w in weapons if (w.get("data") or {}).get("range") or "range" in str(w.get("data"))]
         weapon = (ranged or weapons)[0]["key"]
         times, answered = [], 0
-        for rounds in range(3):
+        for r in range(rounds):
             for i in range(1, 30):
                 cmd = attacks.PreviewAttack(type="preview_attack", attacker="t0", target=f"t{i}", weapon=weapon,
                                             force=True)  # force: judge every pair, walls or not
                 t0 = time.perf_counter()
                 try:
                     view = attacks.preview(game, cmd, GM)
-                    answered += rounds == 0 and view.get("odds") is not None
+                    answered += r == 0 and view.get("odds") is not None
                 except Exception:  # out of reach and the like: the rules' answer, timed all the same
                     pass
                 times.append((time.perf_counter() - t0) * 1000)
-        print(f"{system.id:<16} {weapon[:22]:<22} {statistics.median(times):>10.2f} {max(times):>11.2f} "
-              f"{TARGET_MS:>7.0f}  {answered}/29 with odds")
+        out.append({"system": system.id, "weapon": weapon, "median_ms": statistics.median(times),
+                    "slowest_ms": max(times), "times": times, "answered": answered, "pairs": 29})
+    return out
+
+
+def main() -> None:
+    print(f"{'system':<16} {'weapon':<22} {'median ms':>10} {'slowest ms':>11} {'target':>7}  answered")
+    for f in measure():
+        print(f"{f['system']:<16} {f['weapon'][:22]:<22} {f['median_ms']:>10.2f} {f['slowest_ms']:>11.2f} "
+              f"{TARGET_MS:>7.0f}  {f['answered']}/{f['pairs']} with odds")
 
 
 if __name__ == "__main__":

@@ -25,11 +25,12 @@ N_TOKENS = 30
 SEED = 20240603
 
 
-def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_walls: int = N_WALLS):
+def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_walls: int = N_WALLS,
+               n_tokens: int = N_TOKENS):
     """A 100 x 100 board with 1,000 wall segments (four in five snapped to
     the grid, one in five at arbitrary float points), 60 pillars, 30 pieces
     of cover, 20 doors (half closed), some difficult terrain, and 30 tokens
-    on free cells."""
+    on free cells (``n_tokens``: more; the first 30 stay where they were)."""
     rnd = random.Random(seed)
     board = Board(width, height)
     for i in range(n_walls):
@@ -57,7 +58,7 @@ def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_wal
     for _ in range(30):
         board.add_cover((rnd.randrange(width), rnd.randrange(height)), "crate")
     tokens: list[tuple[int, int]] = []
-    while len(tokens) < N_TOKENS:
+    while len(tokens) < n_tokens:
         c = (rnd.randrange(width), rnd.randrange(height))
         if c not in tokens and not board.is_blocked(c):
             tokens.append(c)
@@ -83,7 +84,7 @@ def per_call_ms(fn, args, rounds: int = 3) -> list[float]:
     return times
 
 
-def tcod_rows(board: Board, tokens):
+def tcod_rows(board: Board, tokens, repeat: int = 15, rounds: int = 3):
     """The same operations in tcod (C), on grids built from the board:
     opaque / impassable cells are the blocking cells and every cell a wall or
     closed door passes through (tcod has no walls on cell edges, so its
@@ -126,15 +127,18 @@ def tcod_rows(board: Board, tokens):
         pf.path_to((tokens[1][1], tokens[1][0]))
 
     return {
-        "visible": statistics.median(per_call_ms(fov, tokens)),
+        "visible": statistics.median(per_call_ms(fov, tokens, rounds)),
         "seen": statistics.median(int(fov(t).sum()) for t in tokens),
-        "whole": median_ms(whole_board),
-        "path": median_ms(path),
+        "whole": median_ms(whole_board, repeat),
+        "path": median_ms(path, repeat),
         "version": tcod.__version__,
     }
 
 
-def main() -> None:
+def measure(repeat: int = 15, rounds: int = 3) -> dict:
+    """Every figure of this benchmark: ``rows`` of (operation, target ms or None, median ms, tcod ms or
+    None), plus ``seen`` (cells seen per token, median), ``tcod_seen`` and ``tcod`` (its version, or
+    None when it is not installed). ``repeat`` and ``rounds``: how many timed runs make a median."""
     board, tokens = make_board()
     t0 = time.perf_counter()
     board.segments()
@@ -145,29 +149,43 @@ def main() -> None:
     origin = tokens[0]
     others = tokens[1:]
     pairs = [(a, b) for i, a in enumerate(tokens) for b in tokens[i + 1 :]]
-    vis = per_call_ms(lambda t: los.visible_cells(board, t), tokens)
-    ref = tcod_rows(board, tokens)
+    vis = per_call_ms(lambda t: los.visible_cells(board, t), tokens, rounds)
+    ref = tcod_rows(board, tokens, repeat, rounds)
+
+    def med(fn):
+        return median_ms(fn, repeat)
+
     rows = [
         ("visible_cells, one token (median of 30)", 10, statistics.median(vis), ref and ref["visible"]),
         ("visible_cells, slowest of the 30 tokens", 10, max(vis), None),
-        ("cover, one token to the 29 others", 10, median_ms(lambda: [los.cover(board, origin, t) for t in others]), None),
-        (f"line_of_fire, all {len(pairs)} pairs", 20, median_ms(lambda: [los.line_of_fire(board, a, b) for a, b in pairs]), None),
-        ("reachable, budget 12", 2, median_ms(lambda: movement.reachable(board, origin, 12, "chebyshev")), None),
-        ("reachable, budget 12, alternating", 2, median_ms(lambda: movement.reachable(board, origin, 12, "alternating")), None),
-        ("reachable, whole board", 60, median_ms(lambda: movement.reachable(board, origin, 10**9, "chebyshev")), ref and ref["whole"]),
-        ("shortest_path, token 1 to token 2", None, median_ms(lambda: movement.shortest_path(board, origin, tokens[1], "chebyshev")), ref and ref["path"]),
+        ("cover, one token to the 29 others", 10, med(lambda: [los.cover(board, origin, t) for t in others]), None),
+        (f"line_of_fire, all {len(pairs)} pairs", 20, med(lambda: [los.line_of_fire(board, a, b) for a, b in pairs]), None),
+        ("reachable, budget 12", 2, med(lambda: movement.reachable(board, origin, 12, "chebyshev")), None),
+        ("reachable, budget 12, alternating", 2, med(lambda: movement.reachable(board, origin, 12, "alternating")), None),
+        ("reachable, whole board", 60, med(lambda: movement.reachable(board, origin, 10**9, "chebyshev")), ref and ref["whole"]),
+        ("shortest_path, token 1 to token 2", None, med(lambda: movement.shortest_path(board, origin, tokens[1], "chebyshev")), ref and ref["path"]),
         ("(index: walls by cell, after an edit)", None, (t1 - t0) * 1000, None),
         ("(index: refused steps, after an edit)", None, (t2 - t1) * 1000, None),
-        ("odds: distribution('4d6kh3')", None, median_ms(lambda: odds.distribution("4d6kh3")), None),
+        ("odds: distribution('4d6kh3')", None, med(lambda: odds.distribution("4d6kh3")), None),
     ]
+    return {
+        "rows": rows,
+        "seen": statistics.median(len(los.visible_cells(board, t)) for t in tokens),
+        "tcod_seen": ref and ref["seen"],
+        "tcod": ref and ref["version"],
+    }
+
+
+def main() -> None:
+    figures = measure()
     print(f"rules core, {WIDTH} x {HEIGHT} board, {N_WALLS} walls, {N_TOKENS} tokens, seed {SEED}")
-    print(f"python {sys.version.split()[0]}; " + (f"tcod {ref['version']}" if ref else "tcod not installed"))
+    print(f"python {sys.version.split()[0]}; " + (f"tcod {figures['tcod']}" if figures["tcod"] else "tcod not installed"))
     print()
-    seen = statistics.median(len(los.visible_cells(board, t)) for t in tokens)
-    print(f"cells seen per token (median): {seen:.0f}" + (f"; tcod, walls as opaque cells: {ref['seen']:.0f}" if ref else ""))
+    print(f"cells seen per token (median): {figures['seen']:.0f}"
+          + (f"; tcod, walls as opaque cells: {figures['tcod_seen']:.0f}" if figures["tcod"] else ""))
     print()
     print(f"{'operation':42s} {'median ms':>10s} {'target':>7s} {'ok':>3s} {'tcod ms':>9s} {'ratio':>7s}")
-    for name, target, ms, tcod_ms in rows:
+    for name, target, ms, tcod_ms in figures["rows"]:
         tgt = f"{target}" if target is not None else "-"
         ok = "-" if target is None else ("yes" if ms <= target else "NO")
         if tcod_ms:

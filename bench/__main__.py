@@ -1,0 +1,173 @@
+"""``python -m bench [--quick] [--only SECTIONS] [--output FILE]``: every benchmark, one table.
+
+Runs the four sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
+servers), prints one table with the machine it ran on, and writes the same to BENCHMARKS.md at the
+repository root. Progress goes to stderr. A section that fails to run is shown as failed in the
+table and the others still run (exit status 1 then); a figure off its target is not a failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import statistics
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from . import report
+from .live import exit_cleanly_on_sigterm, percentile, progress
+from .report import Row, met, ms, ratio, size
+
+REPO = Path(__file__).resolve().parent.parent
+SECTIONS = ("propagation", "pages", "rules", "throughput")
+
+FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
+        "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 60}}
+QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
+         "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 30}}
+
+
+def propagation_rows(plan) -> list[Row]:
+    from . import bench_propagation as bp
+
+    rows = [Row("1. Move propagation: a GM's move to every other client (live server, loopback)", section=True)]
+    for n, moves in plan.items():
+        f = bp.measure(n, moves)
+        t, b = f["tacmap"], f["bare"]
+        tp, bpp = percentile(t, 99), percentile(b, 99)
+        who = f"GM, table screen, {n - 2} players"
+        rows.append(Row(f"N={n} ({who}): until each client has the update, {f['moves']} moves",
+                        ms(statistics.median(t)), ms(tp),
+                        f"bare broadcast ({size(f['size'])}): {ms(statistics.median(b))}, p99 {ms(bpp)}",
+                        f"p99 {ratio(tp / bpp)} (median {ratio(statistics.median(t) / statistics.median(b))})",
+                        "p99 <= 1.5x bare", met(tp <= bp.TARGET_RATIO * bpp)))
+        missed = f["missed"]
+        rows.append(Row(f"N={n}: server CPU per move" + (f" (missed updates: {missed})" if any(missed.values()) else ""),
+                        ms(f["cpu_ms"]["tacmap"]), reference=f"bare: {ms(f['cpu_ms']['bare'])}",
+                        ratio=ratio(f["cpu_ms"]["tacmap"] / max(f["cpu_ms"]["bare"], 1e-9))))
+    return rows
+
+
+def pages_rows(plan) -> list[Row]:
+    from . import bench_pages as bpg
+
+    f = bpg.measure(**plan)
+    rows = [Row("2. Pages and one move's fragments: 100 x 100 map, 1,000 walls, 50 tokens (Flask test client)",
+                section=True)]
+    for name, times, n in f["pages"]:
+        m = statistics.median(times)
+        rows.append(Row(f"{name}: server time", ms(m), ms(percentile(times, 99)), target="<= 100 ms",
+                        met=met(m <= bpg.PAGE_MS)))
+        rows.append(Row(f"{name}: bytes", size(n), target="<= 1 MB", met=met(n <= bpg.PAGE_BYTES)))
+    for name, times, n in f["fragments"]:
+        m = statistics.median(times)
+        rows.append(Row(f"one move's fragments, {name}: render", ms(m), ms(percentile(times, 99)), target="<= 5 ms",
+                        met=met(m <= bpg.FRAGMENT_MS)))
+        rows.append(Row(f"one move's fragments, {name}: bytes", size(n), target="<= 4 KB",
+                        met=met(n <= bpg.FRAGMENT_BYTES)))
+    j = f["join_info"]
+    rows.append(Row("(Hub.join_info, QR code: built again per audience per update)", ms(statistics.median(j)),
+                    ms(percentile(j, 99))))
+    d = f["board_to_dict"]
+    rows.append(Row("(Board.to_dict, 1,000 walls: in render.context, so in every render)", ms(statistics.median(d)),
+                    ms(percentile(d, 99))))
+    return rows
+
+
+def rules_rows(plan, attack_plan) -> list[Row]:
+    from . import bench_attack, bench_rules
+
+    f = bench_rules.measure(**plan)
+    tcod = f"tcod {f['tcod']}" if f["tcod"] else "tcod not installed"
+    rows = [Row(f"3. Rules core: bench_rules.py (100 x 100, 1,000 walls, 30 tokens; reference: {tcod})",
+                section=True)]
+    for name, target, m, ref in f["rows"]:
+        rows.append(Row(name, ms(m), reference=f"tcod: {ms(ref)}" if ref else "-",
+                        ratio=ratio(m / ref) if ref else "-", target=f"<= {target} ms" if target else "-",
+                        met=met(None if target is None else m <= target)))
+    rows.append(Row("Attack preview with odds: bench_attack.py (token 0 to the 29 others)", section=True))
+    for a in bench_attack.measure(**attack_plan):
+        rows.append(Row(f"preview_attack, {a['system']} ({a['weapon']}; {a['answered']}/{a['pairs']} with odds)",
+                        ms(a["median_ms"]), ms(percentile(a["times"], 99)), target=f"<= {bench_attack.TARGET_MS:.0f} ms",
+                        met=met(a["median_ms"] <= bench_attack.TARGET_MS)))
+    return rows
+
+
+def throughput_rows(plan) -> list[Row]:
+    from . import bench_throughput as bt
+
+    f = bt.measure(**plan)
+    rows = [Row("4. Throughput: GM moves over Socket.IO, one game (live server, loopback)", section=True)]
+    rates = [r["rate"] for r in f["runs"]]
+    rate = statistics.median(rates)
+    cpu = statistics.median(r["cpu_ms"] for r in f["runs"])
+    acks = [x for r in f["runs"] for x in r["ack_ms"]]
+    rows.append(Row(f"commands/s, 10 open screens (GM page, table screen, 8 players), {f['window']} in flight",
+                    f"{rate:,.1f}/s", target=f">= {bt.TARGET_RATE}/s", met=met(rate >= bt.TARGET_RATE)))
+    rows.append(Row(f"  same run: ack time / server CPU {ms(cpu)} per command", ms(statistics.median(acks)),
+                    ms(percentile(acks, 99))))
+    two = statistics.median(f["sweep"][2]["cpu_ms"])
+    for n, s in f["sweep"].items():
+        lat = s["latency_ms"]
+        until = "the ack" if n == 0 else "the last screen has it"
+        rows.append(Row(f"one command, {n} table screens: until {until}", ms(statistics.median(lat)),
+                        ms(percentile(lat, 99))))
+        c = statistics.median(s["cpu_ms"])
+        grows = n > 2
+        rows.append(Row(f"one command, {n} table screens: server CPU", ms(c),
+                        reference=f"2 screens: {ms(two)}" if grows else "-",
+                        ratio=ratio(c / two) if grows else "-",
+                        target="flat: <= 1.25x of 2 screens" if grows else "-",
+                        met=met(c <= 1.25 * two) if grows else "-"))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (about a minute)")
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections to run (default all: {','.join(SECTIONS)})")
+    parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"),
+                        help="where to write the table (default BENCHMARKS.md at the repository root; '-' for none)")
+    args = parser.parse_args(argv)
+    exit_cleanly_on_sigterm()
+    only = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(only) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown section(s): {', '.join(sorted(unknown))}; known: {', '.join(SECTIONS)}")
+    plan = QUICK if args.quick else FULL
+    started = datetime.datetime.now(datetime.timezone.utc)
+    load = os.getloadavg()
+    t0 = time.monotonic()
+    runners = {
+        "propagation": lambda: propagation_rows(plan["propagation"]),
+        "pages": lambda: pages_rows(plan["pages"]),
+        "rules": lambda: rules_rows(plan["rules"], plan["attack"]),
+        "throughput": lambda: throughput_rows(plan["throughput"]),
+    }
+    rows: list[Row] = []
+    failed = False
+    for name in SECTIONS:
+        if name not in only:
+            continue
+        progress(f"{name} ...")
+        try:
+            rows += runners[name]()
+        except Exception as exc:  # one broken section must not lose the others' figures
+            failed = True
+            traceback.print_exc()
+            rows.append(Row(f"{name}: FAILED to run ({type(exc).__name__}: {exc})"[:200], section=True))
+    header = report.machine(started, load, time.monotonic() - t0, "quick" if args.quick else "full")
+    text = report.document(rows, header)
+    print(text)
+    if args.output != "-":
+        Path(args.output).write_text(text)
+        progress(f"written to {args.output}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

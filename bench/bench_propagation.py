@@ -1,0 +1,139 @@
+"""Move propagation: how long a move takes to reach every other screen, beside a bare broadcast.
+
+Run: ``python3 -m bench.bench_propagation [--quick]`` (from the repository root).
+
+A real ``tacmap serve`` (subprocess, random loopback port, temp data dir, ``--no-demo``) holds the
+bench game (``scenario``) and N Socket.IO clients: the GM (who moves), the table screen and N - 2
+players, each player a seat (an audience) of their own. The GM moves a visible NPC token one square,
+alternating between two squares; the latency of one client is the time from just before the GM sends
+the ``command`` to that client's ``update`` with the move's seq (all clients live in this process, so
+it is one clock). Median and p99 are over every (move, client) pair.
+
+In the same run, beside it: a bare Flask-SocketIO app (``bare_broadcast.py``: same async mode and
+websocket server, no app) with N clients in one room; one client sends a command and the server
+broadcasts a message whose html is as long as the mean html the tacmap clients were sent for a move.
+The two are measured in alternating blocks (10 moves, then 20 broadcasts: more samples steady the
+reference's p99 at little cost), so noise on the shared machine falls on both alike.
+Also measured: the CPU time each server process spends per move (from /proc). Target: tacmap's p99
+within 1.5x of the bare broadcast's p99.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import scenario  # noqa: E402
+from bench.live import exit_cleanly_on_sigterm, progress, Arrivals, Client, Server, close_all, connect_all, percentile  # noqa: E402
+
+TARGET_RATIO = 1.5
+WARMUP = 5
+BARE_ROUNDS = 2  # bare broadcasts per move: they are cheap, and more samples steady its p99
+PAUSE = 0.01  # between moves: a table is not a flood (the throughput figure is)
+
+
+def _round(sender: Client, receivers: list[Client], arrivals: Arrivals, payload: dict) -> tuple[list[float], int]:
+    """One command and its arrival at every receiver: (latencies ms, receivers that missed it)."""
+    t0 = time.perf_counter()
+    ack = sender.call(payload)
+    if not ack or not ack.get("ok"):
+        raise RuntimeError(f"command refused: {ack}")
+    seq = ack["seq"]
+    arrivals.wait(receivers, seq)
+    got = [(c.seen[seq][0] - t0) * 1000 for c in receivers if seq in c.seen]
+    return got, len(receivers) - len(got)
+
+
+def measure(n: int, moves: int, block: int = 10) -> dict:
+    """Both servers, N clients each, ``moves`` moves and as many bare broadcasts in alternating blocks."""
+    with ExitStack() as stack:
+        data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-bench-"))
+        tac = stack.enter_context(Server.tacmap(data_dir))
+        bare = stack.enter_context(Server.bare())
+        progress(f"propagation N={n}: servers up")
+        game = scenario.build(tac.api, n_players=n - 2)
+        progress(f"propagation N={n}: game built")
+        token_id, a, b = game.movers[0]
+
+        arrivals = Arrivals()
+        gm = Client(tac.url, {"game": game.id, "token": game.gm}, arrivals)
+        others = [Client(tac.url, {"game": game.id, "token": game.screen}, arrivals)]
+        others += [Client(tac.url, {"game": game.id, "token": key}, arrivals) for _pid, key in game.players]
+        bare_arrivals = Arrivals()
+        bare_clients = [Client(bare.url, {}, bare_arrivals) for _ in range(n)]
+        clients = [gm, *others, *bare_clients]
+        stack.callback(close_all, clients)
+        stack.callback(bare.kill)  # the servers go first: their clients then close at once
+        stack.callback(tac.kill)
+        connect_all([gm, *others])
+        connect_all(bare_clients)
+        bare_sender, bare_others = bare_clients[0], bare_clients[1:]
+        progress(f"propagation N={n}: {len(clients)} clients connected")
+
+        step = {"i": 0}
+
+        def tac_move():
+            step["i"] += 1
+            return _round(gm, others, arrivals, scenario.move(token_id, b if step["i"] % 2 else a))
+
+        for _ in range(WARMUP):
+            tac_move()
+        sizes = [c.seen[s][1] for c in others for s in c.seen]
+        size = round(statistics.mean(sizes))
+        for _ in range(WARMUP):
+            _round(bare_sender, bare_others, bare_arrivals, {"size": size})
+
+        progress(f"propagation N={n}: warmed up")
+        tac_ms, bare_ms, missed = [], [], {"tacmap": 0, "bare": 0}
+        cpu = {"tacmap": 0.0, "bare": 0.0}  # seconds, over `counted` rounds
+        counted = {"tacmap": 0, "bare": 0}
+        deadline = time.monotonic() + 90  # the whole run stays in its few minutes on a slow day
+        done = 0
+        while done < moves and time.monotonic() < deadline:
+            k = min(block, moves - done)
+            for name, server, run, into, rounds in (
+                    ("tacmap", tac, tac_move, tac_ms, k),
+                    ("bare", bare, lambda: _round(bare_sender, bare_others, bare_arrivals, {"size": size}), bare_ms,
+                     k * BARE_ROUNDS)):
+                c0 = server.cpu_seconds()
+                for _ in range(rounds):
+                    got, miss = run()
+                    into.extend(got)
+                    missed[name] += miss
+                    time.sleep(PAUSE)
+                cpu[name] += server.cpu_seconds() - c0
+                counted[name] += rounds
+            done += k
+        progress(f"propagation N={n}: {done} moves done")
+        return {
+            "n": n, "moves": done, "size": size,
+            "tacmap": tac_ms, "bare": bare_ms, "missed": missed,
+            "cpu_ms": {name: cpu[name] * 1000 / max(counted[name], 1) for name in cpu},
+        }
+
+
+def summary(f: dict) -> str:
+    t, b = f["tacmap"], f["bare"]
+    tp99, bp99 = percentile(t, 99), percentile(b, 99)
+    return (f"N={f['n']:<3} moves={f['moves']:<4} tacmap median {statistics.median(t):7.1f} p99 {tp99:7.1f} ms | "
+            f"bare ({f['size']} B) median {statistics.median(b):6.1f} p99 {bp99:6.1f} ms | p99 ratio "
+            f"{tp99 / bp99:5.1f}x (target {TARGET_RATIO}x) | CPU/move tacmap {f['cpu_ms']['tacmap']:.1f} ms, "
+            f"bare {f['cpu_ms']['bare']:.1f} ms | missed {f['missed']}")
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    exit_cleanly_on_sigterm()
+    for n in (8, 50):
+        print(summary(measure(n, 20 if quick else 100)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""Real servers and real Socket.IO clients on 127.0.0.1, for the live figures.
+
+Every server is a subprocess on a random loopback port, killed when its ``with`` ends (errors
+included) and at exit; every wait has a deadline; every client is closed before its server goes.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import socketio
+
+REPO = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+_running: dict[int, subprocess.Popen] = {}
+
+
+def _kill_all_at_exit() -> None:
+    for proc in list(_running.values()):
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+
+
+atexit.register(_kill_all_at_exit)
+
+
+def exit_cleanly_on_sigterm() -> None:
+    """A SIGTERM unwinds like Ctrl-C (so every ``with`` kills its server) instead of ending at once."""
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+
+
+_T0 = time.monotonic()
+
+
+def progress(message: str) -> None:
+    """A line on stderr, so the table on stdout stays clean."""
+    print(f"[{time.monotonic() - _T0:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A server subprocess; ``with Server(...) as s``: started and answering, then killed."""
+
+    def __init__(self, name: str, argv: list[str], port: int, ready_path: str) -> None:
+        self.name, self.argv, self.port, self.ready_path = name, argv, port, ready_path
+        self.url = f"http://{HOST}:{port}"
+        self.proc: subprocess.Popen | None = None
+        self._log = tempfile.TemporaryFile()
+
+    @classmethod
+    def tacmap(cls, data_dir: str) -> "Server":
+        port = free_port()
+        return cls("tacmap", [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(port),
+                              "--data-dir", data_dir, "--no-demo", "--dice-seed", "bench"], port, "/help/")
+
+    @classmethod
+    def bare(cls) -> "Server":
+        port = free_port()
+        return cls("bare broadcast", [sys.executable, str(REPO / "bench" / "bare_broadcast.py"),
+                                      "--host", HOST, "--port", str(port)], port, "/")
+
+    def __enter__(self) -> "Server":
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        self.proc = subprocess.Popen(self.argv, cwd=REPO, stdout=self._log, stderr=subprocess.STDOUT, env=env)
+        _running[self.proc.pid] = self.proc
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited: {self.log()[-2000:]}")
+            try:
+                urllib.request.urlopen(self.url + self.ready_path, timeout=1).read()
+                return self
+            except OSError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"{self.name} did not answer in 30 s")
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(10)
+            _running.pop(self.proc.pid, None)
+
+    def log(self) -> str:
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far (all its threads, ended ones too)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def api(self, method: str, path: str, body=None, token: str | None = None):
+        req = urllib.request.Request(self.url + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+
+class Arrivals:
+    """When each client first saw each change (``update`` with a new seq), on one clock."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+
+    def wait(self, clients: list["Client"], seq: int, timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not all(seq in c.seen for c in clients):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.cond.wait(left)
+        return True
+
+
+class Client:
+    """One screen: a python-socketio client that notes the time and size of each change it is sent."""
+
+    def __init__(self, url: str, auth: dict, arrivals: Arrivals) -> None:
+        self.url, self.auth, self.arrivals = url, auth, arrivals
+        self.seen: dict[int, tuple[float, int]] = {}  # seq -> (perf_counter, bytes of html)
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("update", self._update)
+
+    def _update(self, data) -> None:
+        t = time.perf_counter()
+        seq, before = data.get("seq"), data.get("from_seq")
+        if before is None or before == seq or seq in self.seen:  # a fresh copy or presence: not a change
+            return
+        with self.arrivals.cond:
+            self.seen[seq] = (t, len(data.get("html", "")))
+            self.arrivals.cond.notify_all()
+
+    def connect(self) -> "Client":
+        self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=15)
+        return self
+
+    def call(self, payload: dict, timeout: float = 15.0):
+        return self.sio.call("command", payload, timeout=timeout)
+
+    def close(self) -> None:
+        try:
+            self.sio.disconnect()
+        except Exception:  # the server may be gone already
+            pass
+
+
+def connect_all(clients: list[Client]) -> list[Client]:
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(Client.connect, clients))
+    return clients
+
+
+def close_all(clients: list[Client]) -> None:
+    """Disconnect them all at once: websocket-client waits up to 3 s for each close handshake."""
+    if clients:
+        with ThreadPoolExecutor(len(clients)) as pool:
+            list(pool.map(Client.close, clients))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of the values."""
+    s = sorted(values)
+    return s[max(0, min(len(s) - 1, math.ceil(q / 100 * len(s)) - 1))]
