@@ -10,6 +10,7 @@ The in-memory game is a cache of the log: it can always be rebuilt.
 
 from __future__ import annotations
 
+import functools
 import hmac
 from dataclasses import dataclass, field
 import secrets
@@ -38,6 +39,12 @@ class Committed:
     seq: int
     events: list[Event]
     reply: dict = field(default_factory=dict)  # what the sender hears besides ok and seq (a roll's dice...)
+
+
+@functools.lru_cache(maxsize=64)
+def _qr_svg(url: str) -> Markup:
+    """The join link's QR code: the same link, the same picture, so it is drawn once, not on every update."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True))
 
 
 def room(game_id: str, audience: str) -> str:
@@ -130,8 +137,7 @@ class Hub:
     def join_info(self, game_id: str, request_url: str | None = None) -> dict:
         record = self.store.game(game_id)
         url = f"{self.base_url(request_url)}/join?code={record.join_code}"
-        qr = segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True)
-        return {"join_code": record.join_code, "join_url": url, "join_qr": Markup(qr)}
+        return {"join_code": record.join_code, "join_url": url, "join_qr": _qr_svg(url)}
 
     # --- commands ---------------------------------------------------------
 
@@ -262,11 +268,11 @@ class Hub:
         self._emit(game, render.changes_for(events), before=before)
 
     def _emit(self, game: Game, changes: set[str], before: int, only: list[str] | None = None) -> None:
+        extra, online = self.join_info(game.id), self.online_players(game.id)  # the same for every audience
         for audience in only or self._audiences(game):
             actor = actor_for_audience(audience)
             with self.app.app_context():
-                html = render.fragments(game, actor, changes, online=self.online_players(game.id),
-                                        extra=self.join_info(game.id))
+                html = render.fragments(game, actor, changes, online=online, extra=extra)
             self.socketio.emit("update", {"seq": game.seq, "from_seq": before, "html": html},
                                to=room(game.id, audience))
 
