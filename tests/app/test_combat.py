@@ -58,6 +58,17 @@ def test_a_seeded_server_rolls_the_same_dice_for_the_same_game_and_step(tmp_path
     assert type(hub.dice(game)).__name__ == "RandomDice"  # no seed: real randomness
 
 
+def test_a_seeded_server_rolls_the_same_dice_in_a_game_made_afresh(tmp_path):
+    """Game ids are random; a test that makes its game anew on a seeded server still gets the same dice."""
+    totals = []
+    for run in ("a", "b"):
+        app = create_app({"DATA_DIR": str(tmp_path / run), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
+        hub = app.extensions["tacmap"]
+        game = hub.game(hub.create_game("Ambush", "savage_worlds").id)
+        totals.append(hub.dice(game).roll("10d100").total)
+    assert totals[0] == totals[1]
+
+
 def test_a_secret_roll_reaches_only_the_gm(seeded):
     g, p, _ = setup(seeded)
     r = command(seeded, g, p["player_token"], {"type": "roll", "expr": "d20", "secret": True})
