@@ -194,8 +194,12 @@ class Table:
     def roll_attack(self, page) -> str:
         before = len([e for e in self.state()["log"] if (e.get("detail") or {}).get("attack")])
         page.locator("#attack-form button[data-attack=attack]").click()
-        expect(page.locator("#layer-aim line.aim-line")).to_have_count(0)
-        return self.attack_logged(before)
+        result = self.attack_logged(before)
+        # rolled: the aim line and the odds go, from the GM's page too (it was shown the preview)
+        for p in {page, self.gm}:
+            expect(p.locator("#layer-aim line.aim-line")).to_have_count(0)
+            expect(p.locator("#attack-preview .attack-preview")).to_have_count(0)
+        return result
 
     def attack_logged(self, before: int) -> str:
         for _ in range(50):
