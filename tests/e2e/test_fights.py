@@ -247,9 +247,11 @@ class Table:
 
 
 def play_two_rounds(table: Table, shot, system: str, *, weapon: str, moves: dict, too_far: tuple, before_move=None,
-                    foe_attack=None) -> None:
+                    foe_attack=None, screen_after_attack=None) -> None:
     """Turns in the order the rules deal them, for two rounds: players move, preview, roll and end
-    their turn on their phones; the foe's turn is the GM's (round 1: Next turn, round 2: an attack)."""
+    their turn on their phones (the first attack is undone by the GM and rolled again; Theo's first
+    turn also tries a move too far); a foe's turn is the GM's: an attack while none has been made
+    and the rules offer one, then Next turn."""
     first_attack = True
     far_done = False
     gm_attacked = False
@@ -266,7 +268,10 @@ def play_two_rounds(table: Table, shot, system: str, *, weapon: str, moves: dict
             target = table.pick_target(phone, name, FOES, weapon)
             screen_before = " ".join(table.screen.locator("#combat").text_content().split())
             table.roll_attack(phone)
+            # the screen has no log: it shows whose turn it still is, and the books the attack changed
             expect(table.screen.locator("#combat li.current")).to_contain_text(name)
+            if screen_after_attack:
+                expect(table.screen.locator("#combat li.current .chip", has_text=screen_after_attack)).to_have_count(1)
             if first_attack:
                 first_attack = False
                 table.shots(shot, system)
@@ -324,9 +329,9 @@ def test_savage_worlds_two_rounds_with_cards(seeded_dice, server, new_page, shot
     table = Table(server, new_page, "savage_worlds", GRID, GRID_PLACES)
     table.start_fight()
     # action cards are dealt: the log names each card
-    expect(table.gm.locator("#log")).to_contain_text(re.compile(r"'s turn \((?:[2-9TJQKA]|10)[CDHS]|[RB]J\)"))
+    expect(table.gm.locator("#log")).to_contain_text(re.compile(r"'s turn \((?:(?:[2-9TJQKA]|10)[CDHS]|[RB]J)\)"))
     play_two_rounds(table, shot, "savage_worlds", weapon="Colt Peacemaker", moves=GRID_MOVES,
-                    too_far=((14, 5), re.compile(r"Pace|allowance|too far|left", re.I)),
+                    too_far=((14, 5), "of movement left this turn"),
                     foe_attack=gm_attacks("Colt Peacemaker"))
     expect(table.gm.locator("#log")).to_contain_text("is dealt")
 
@@ -338,8 +343,7 @@ def choose_maneuver(maneuver: str):
         panel = phone.locator("#combat .turn-actions")
         expect(panel).to_contain_text(f"{name} may")
         table.act(phone, maneuver)
-        table.expect_in_logs(f"{name}")
-        expect(phone.locator("#log li").first).to_contain_text(maneuver)
+        table.expect_in_logs(f"{name}: {maneuver}")
     return go
 
 
@@ -347,7 +351,7 @@ def test_gurps_lite_two_rounds_with_maneuvers(seeded_dice, server, new_page, sho
     table = Table(server, new_page, "gurps_lite", GRID, GRID_PLACES)
     table.start_fight()
     play_two_rounds(table, shot, "gurps_lite", weapon="Pistol", moves=GRID_MOVES,
-                    too_far=((14, 5), re.compile(r"yard|allowance|left|Move", re.I)),
+                    too_far=((14, 5), "Move and Attack allows 4 yards a turn"),
                     before_move=choose_maneuver("Move and Attack"),
                     foe_attack=gm_attacks("Pistol", maneuver="Attack"))
 
@@ -357,21 +361,23 @@ def test_tesseris_ads_two_rounds_spending_ticks(seeded_dice, server, new_page, s
     table.start_fight()
     expect(table.gm.locator("#log")).to_contain_text("ticks")
     play_two_rounds(table, shot, "tesseris_ads", weapon="pistol", moves=GRID_MOVES,
-                    too_far=((14, 5), re.compile(r"tick|left|Speed", re.I)),
-                    foe_attack=gm_attacks("pistol"))
+                    too_far=((14, 5), re.compile(r"need \d+ Move actions \(\d+ ticks\)")),
+                    foe_attack=gm_attacks("pistol"),
+                    screen_after_attack=re.compile(r"^[0-4] ticks?$"))  # a turn starts with 5
 
 
 def test_atomic_tomorrow_two_rounds_on_a_zone_map(seeded_dice, server, new_page, shot):
     # Hangar (west) and Gantry (centre) side by side, the Launch pad (east) below the Hangar,
     # linked Hangar - Gantry - Launch pad; the players start in the Hangar, the foe on the pad
-    table = Table(server, new_page, "atomic_tomorrow", ZONES, {"Mira": (2, 3), "Theo": (3, 5), "Brute": (3, 12), "Goon": (5, 13)})
+    table = Table(server, new_page, "atomic_tomorrow", ZONES,
+                  {"Mira": (2, 3), "Theo": (3, 5), "Brute": (3, 12), "Goon": (5, 13)})
     for page in table.pages:
         expect(page.locator("#layer-zones .zone")).to_have_count(3)
     table.start_fight()
     # one zone a round: into the Gantry in round 1, a step inside it in round 2
     play_two_rounds(table, shot, "atomic_tomorrow", weapon="Blast pistol",
                     moves={"Mira": [(11, 4), (12, 4)], "Theo": [(12, 5), (13, 5)]},
-                    too_far=((4, 13), re.compile(r"zone|move", re.I)),
+                    too_far=((4, 13), "the move of this round is spent"),
                     foe_attack=gm_attacks("Blast pistol"))
 
 
@@ -394,7 +400,6 @@ def roll_due(table: Table, page, who: str, at_whom: str) -> str:
 
 
 def test_phase_tn_two_rounds_of_declarations_and_due_shots(seeded_dice, server, new_page, shot):
-    # phase/TN hits hard (one hit may put a foe down): two foes
     table = Table(server, new_page, "phase_tn", GRID, GRID_PLACES)
     table.start_fight()
     expect(table.gm.locator("#combat h2")).to_contain_text("phase 1 of")
@@ -440,7 +445,7 @@ def test_phase_tn_two_rounds_of_declarations_and_due_shots(seeded_dice, server, 
                 x, y = table.where(name)
                 if name == "Theo":
                     far_done = True
-                    table.move_too_far(name, (x + 5, y), re.compile(r"square|left|move", re.I))
+                    table.move_too_far(name, (x + 5, y), re.compile(r"can move \d+ more square\(s\) this phase"))
                 table.move(name, (x + 1, y))
                 moved[name] += 1
             else:
