@@ -12,6 +12,8 @@ inside it.
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -249,12 +251,21 @@ def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> Non
     game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
                    "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
     for line in update.get("log", []):
-        log(line, "all", None)
+        log(line, _audience_of(game, line), None)
     for roll in update.get("rolls", []):
-        log(roll["text"], "all", {"roll": roll})
+        log(roll["text"], _audience_of(game, roll["text"]), {"roll": roll})
     current = game.tokens.get(update["current"]) if update["current"] else None
-    if current is not None and announce:
+    said = any(line.startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
+    if current is not None and announce and not said:  # the rules' own line ("Mira's turn (KH)") says it already
         log(f"{current.name}'s turn", "gm" if current.hidden else "all", None)
+
+
+def _audience_of(game: "Game", line: str) -> str:
+    """The rules write their lines in plain words: one that names a hidden token is the GM's alone."""
+    for token in game.tokens.values():
+        if token.hidden and re.search(rf"(?<!\w){re.escape(token.name)}(?!\w)", line):
+            return "gm"
+    return "all"
 
 
 def evolve(game: "Game", event: Event, log) -> None:

@@ -174,11 +174,14 @@ class Hub:
             return Committed(game.seq, [], {"preview": view, "html": html})
 
     def dice(self, game: Game) -> DiceSource:
-        """The game's dice: the system's randomness, or seeded per game and step when DICE_SEED is set (tests, demos)."""
+        """The game's dice: the system's randomness, or seeded per game and step when DICE_SEED is set (tests, demos).
+
+        Seeded by the game's name and system, not its id: the id is random, so a test or a demo
+        that makes its game afresh rolls the same dice on every run."""
         seed = self.app.config.get("DICE_SEED")
         if seed is None:
             return RandomDice()
-        return SeededDice(f"{seed}:{game.id}:{game.seq}")
+        return SeededDice(f"{seed}:{game.name}:{game.system}:{game.seq}")
 
     def commit(self, game_id: str, decide_events) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them."""

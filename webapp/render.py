@@ -35,15 +35,15 @@ EVERYTHING = frozenset(PARTS)
 
 _BY_EVENT = {
     "token_moved": {"log"},
-    "token_added": {"tokens", "token_list", "my_tokens", "combat", "log"},
-    "token_updated": {"tokens", "token_list", "my_tokens", "combat"},
-    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "log"},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log"},
+    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack"},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log"},
     "door_set": {"walls", "log"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
     "player_reclaimed": {"players", "log"},
-    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "log"},
-    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "log"},
+    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log"},
+    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log"},
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log"},
@@ -55,7 +55,7 @@ _BY_EVENT = {
     "combat_ended": {"combat", "tokens", "log"},
     "acted": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
-    "attack_resolved": {"log", "tokens", "token_list", "my_tokens"},
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat"},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
 }

@@ -57,9 +57,18 @@
     const form = e.target.closest("#attack-form");
     if (form && e.target.name === "attacker") syncWeapons(form);
   });
+  // an attack rolled since the preview was drawn (by anyone: the GM sees players' previews)
+  // makes it stale: the aim line and the odds go
+  const newestAttack = () => {
+    const li = document.querySelector("#log li.attack");
+    return li ? li.dataset.seq : null;
+  };
+  let lastAttack = newestAttack();
   document.addEventListener("tacmap:update", () => {
     const form = document.getElementById("attack-form");
     if (form) syncWeapons(form);
+    const now = newestAttack();
+    if (now !== lastAttack) { lastAttack = now; clearAim(); }
   });
   const initial = document.getElementById("attack-form");
   if (initial) syncWeapons(initial);

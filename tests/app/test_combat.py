@@ -58,6 +58,17 @@ def test_a_seeded_server_rolls_the_same_dice_for_the_same_game_and_step(tmp_path
     assert type(hub.dice(game)).__name__ == "RandomDice"  # no seed: real randomness
 
 
+def test_a_seeded_server_rolls_the_same_dice_in_a_game_made_afresh(tmp_path):
+    """Game ids are random; a test that makes its game anew on a seeded server still gets the same dice."""
+    totals = []
+    for run in ("a", "b"):
+        app = create_app({"DATA_DIR": str(tmp_path / run), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
+        hub = app.extensions["tacmap"]
+        game = hub.game(hub.create_game("Ambush", "savage_worlds").id)
+        totals.append(hub.dice(game).roll("10d100").total)
+    assert totals[0] == totals[1]
+
+
 def test_a_secret_roll_reaches_only_the_gm(seeded):
     g, p, _ = setup(seeded)
     r = command(seeded, g, p["player_token"], {"type": "roll", "expr": "d20", "secret": True})
@@ -158,3 +169,31 @@ def test_a_fight_and_its_rolls_survive_a_restart(tmp_path):
     after = state(again, g, g["gm_token"])
     assert after == before and after["combat"]["current"] == ogre
     assert after["log"][-1]["detail"]["roll"]["total"] == roll["total"]
+
+
+@pytest.mark.parametrize("system", ["savage_worlds", "gurps_lite", "tesseris_ads", "phase_tn"])
+def test_the_rules_lines_about_a_hidden_foe_reach_only_the_gm(seeded, system):
+    g, p, (mira, ogre, rat) = setup(seeded, system)
+    gm = g["gm_token"]
+    assert command(seeded, g, gm, {"type": "update_token", "token_id": ogre, "hidden": True}).status_code == 200
+    command(seeded, g, gm, {"type": "start_combat", "token_ids": [mira, ogre, rat]})
+    for _ in range(4):
+        command(seeded, g, gm, {"type": "next_turn"})
+    gm_log = [e["text"] for e in state(seeded, g, gm)["log"]]
+    assert any("Ogre" in line for line in gm_log)
+    for key in (p["player_token"], g["screen_token"]):
+        log = [e["text"] for e in state(seeded, g, key)["log"]]
+        fight = log[log.index("A fight begins"):]  # (before it was hidden, the ogre was added in sight)
+        assert len(fight) > 3 and not [line for line in fight if "Ogre" in line]
+
+
+@pytest.mark.parametrize("system", ["plain_grid", "savage_worlds", "gurps_lite", "tesseris_ads"])
+def test_each_turn_is_announced_once(seeded, system):
+    g, _, ids = setup(seeded, system)
+    gm = g["gm_token"]
+    command(seeded, g, gm, {"type": "start_combat", "token_ids": ids})
+    for _ in range(3):
+        command(seeded, g, gm, {"type": "next_turn"})
+    log = [e["text"] for e in state(seeded, g, gm)["log"]]
+    for a, b in zip(log, log[1:]):
+        assert not (a.startswith(b) and b.endswith("'s turn")), (a, b)

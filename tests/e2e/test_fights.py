@@ -1,0 +1,461 @@
+"""Two rounds of a fight in each rule system, played from the users' screens: the GM
+on a laptop, two players on phones (who join with the code) and the table screen.
+
+Setup goes through the JSON API; after that everything happens in the pages: the
+GM starts the fight, players drag their tokens (the reachable squares shade),
+preview and roll attacks, end their turns; the GM acts for the foes and takes
+the first attack back with Undo. Each system's own steps come from its turn
+panel (a 3d6 maneuver, phase/TN declarations and the shots due at the phase's
+end, Tesseris ticks, Savage Worlds cards, Atomic Tomorrow zones).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from test_live_table import at, cell_center
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+GRID = {"width": 16, "height": 8}
+# Atomic Tomorrow: three zones in a row; the board lays them out (west and centre on top, east below)
+ZONES = {"zones": [{"id": "west", "name": "Hangar", "adjacent": ["centre"]},
+                   {"id": "centre", "name": "Gantry", "adjacent": ["west", "east"], "cover": "partial"},
+                   {"id": "east", "name": "Launch pad", "adjacent": ["centre"]}]}
+PERCENT = re.compile(r"^\d+\.\d%$")
+
+
+@pytest.fixture
+def seeded_dice(monkeypatch):
+    """Seeded dice on the server started after this fixture (it inherits the environment)."""
+    monkeypatch.setenv("TACMAP_DICE_SEED", "5")
+
+
+class Table:
+    """One game on the live server and the four screens around it."""
+
+    def __init__(self, server, new_page, system: str, board: dict, places: dict):
+        self.server = server
+        status, self.game = server.api("POST", "/api/games", {"name": f"{system} skirmish", "system": system, "map": board})
+        assert status == 201, self.game
+        self.gm = new_page(viewport={"width": 1280, "height": 800})
+        self.gm.goto(self.game["urls"]["gm"])
+        expect(self.gm.locator("#conn.ok")).to_be_visible()
+        self.screen = new_page(viewport={"width": 1920, "height": 1080})
+        self.screen.goto(self.game["urls"]["screen"])
+        expect(self.screen.locator("#conn.ok")).to_be_attached()
+        self.phones = {}
+        for name in ("Mira", "Theo"):
+            phone = new_page(**PHONE)
+            phone.goto(self.game["urls"]["join"])
+            phone.fill("input[name=name]", name)
+            phone.click("button:has-text('Join')")
+            expect(phone.locator("#conn.ok")).to_be_visible()
+            self.phones[name] = phone
+        seats = {p["name"]: p["id"] for p in self.state()["players"]}
+        self.ids = {}
+        for name, (x, y) in places.items():
+            body = {"name": name, "x": x, "y": y}
+            if name in seats:
+                body |= {"owner": seats[name], "kind": "pc"}
+            status, made = server.api("POST", f"/api/games/{self.game['id']}/tokens", body, self.game["gm_token"])
+            assert status == 201, made
+            self.ids[name] = made["id"]
+        self.names = {v: k for k, v in self.ids.items()}
+        for page in self.pages:
+            expect(page.locator("#layer-tokens .token")).to_have_count(len(places))
+
+    @property
+    def pages(self):
+        return [self.gm, *self.phones.values(), self.screen]
+
+    def state(self) -> dict:
+        status, state = self.server.api("GET", f"/api/games/{self.game['id']}/state", token=self.game["gm_token"])
+        assert status == 200
+        return state
+
+    def whose_turn(self) -> str | None:
+        current = self.state()["combat"]["current"]
+        return self.names.get(current) if current else None
+
+    def where(self, name: str) -> tuple[int, int]:
+        t = next(t for t in self.state()["tokens"] if t["id"] == self.ids[name])
+        return t["x"], t["y"]
+
+    def last_attack(self) -> str:
+        return [e["text"] for e in self.state()["log"] if (e.get("detail") or {}).get("attack")][-1]
+
+    # --- what every screen shows -------------------------------------------------
+
+    def start_fight(self) -> None:
+        self.gm.click("#combat button:has-text('Start fight')")
+        for page in self.pages:
+            expect(page.locator("#combat .turn-order li")).to_have_count(len(self.ids))
+        self.expect_turn(self.whose_turn())
+
+    def expect_turn(self, name: str | None, round_: int | None = None) -> None:
+        for page in self.pages:
+            if name is None:
+                expect(page.locator("#combat li.current")).to_have_count(0)
+            else:
+                expect(page.locator("#combat li.current")).to_contain_text(name)
+                expect(page.locator(f"#token-{self.ids[name]}.acting")).to_be_attached()
+            if round_ is not None:
+                expect(page.locator("#combat h2")).to_contain_text(f"Round {round_}")
+
+    def expect_in_logs(self, text: str) -> None:
+        """The GM's and the players' logs show it (the table screen has no log)."""
+        for page in (self.gm, *self.phones.values()):
+            expect(page.locator("#log")).to_contain_text(text)
+
+    # --- a player's phone -----------------------------------------------------------
+
+    def fit(self, phone) -> None:
+        """The whole map in the phone's frame, so a drag's both ends are on the glass."""
+        phone.click("[data-zoom=fit]")
+        phone.locator("#map-frame").scroll_into_view_if_needed()
+
+    def drag(self, page, name: str, to: tuple[int, int], check_reach: bool) -> None:
+        token = page.locator(f"#token-{self.ids[name]}")
+        x, y = int(token.get_attribute("data-x")), int(token.get_attribute("data-y"))
+        sx, sy = cell_center(page, x, y)
+        tx, ty = cell_center(page, *to)
+        vw = page.viewport_size["width"]
+        assert 0 < sx < vw and 0 < tx < vw, "both ends of the drag are on the screen"
+        page.mouse.move(sx, sy)
+        page.mouse.down()
+        page.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=3)
+        page.mouse.move(tx, ty, steps=3)
+        if check_reach:  # picked up in a fight: where it can go is shaded
+            expect(page.locator("#layer-reach .reach-cell").first).to_be_attached()
+        page.mouse.up()
+
+    def move(self, name: str, to: tuple[int, int]) -> None:
+        phone = self.phones[name]
+        self.fit(phone)
+        self.drag(phone, name, to, check_reach=True)
+        for page in self.pages:
+            at(page, self.ids[name], *to).to_be_attached()
+
+    def move_too_far(self, name: str, to: tuple[int, int], reason: str | re.Pattern) -> None:
+        phone = self.phones[name]
+        home = self.where(name)
+        self.fit(phone)
+        self.drag(phone, name, to, check_reach=True)
+        expect(phone.locator("#flash.shown")).to_contain_text(reason)
+        token = phone.locator(f"#token-{self.ids[name]}")
+        expect(token).to_have_attribute("transform", f"translate({home[0]} {home[1]})")  # sprang back
+        for page in self.pages:
+            at(page, self.ids[name], *home).to_be_attached()
+        assert self.where(name) == home
+
+    def preview(self, page, attacker: str, target: str, weapon: str, gm_sees: bool = True) -> str | None:
+        """Preview on the attack card: None when the card shows the odds and the aim line is drawn,
+        else the reason the rules refused, as the page flashed it."""
+        page.evaluate("document.getElementById('flash').className = 'flash'")
+        form = page.locator("#attack-form")
+        if page is self.gm:
+            form.locator("select[name=attacker]").select_option(self.ids[attacker])
+        form.locator("select[name=target]").select_option(self.ids[target])
+        # the GM's list holds every token's weapons (one key per token); this attacker's are enabled
+        index = form.locator("select[name=weapon]").evaluate(
+            "(s, [who, key]) => [...s.options].findIndex((o) => o.dataset.attacker === who && o.value === key)",
+            [self.ids[attacker], weapon])
+        assert index >= 0, f"{attacker} has no weapon {weapon!r}"
+        form.locator("select[name=weapon]").select_option(index=index)
+        form.locator("button[data-attack=preview_attack]").click()
+        card = page.locator("#attack-preview .attack-preview", has_text=f"{attacker} → {target}")
+        refused = page.locator("#flash.shown.error")
+        expect(card.or_(refused).first).to_be_visible()
+        if refused.count():
+            reason = refused.text_content()
+            assert reason.strip(), "a refusal says why"
+            return reason
+        expect(card.locator("ol.outcomes li").first).to_be_attached()
+        for p in card.locator("ol.outcomes li .p").all_inner_texts():
+            assert PERCENT.match(p), p
+        expect(page.locator("#layer-aim line.aim-line")).to_have_count(1)
+        if gm_sees and page is not self.gm:  # the GM is shown a player's preview too
+            expect(self.gm.locator("#attack-preview .attack-preview")).to_contain_text(f"{attacker} → {target}")
+        return None
+
+    def pick_target(self, page, attacker: str, targets, weapon: str) -> str:
+        """The first of the targets the rules let the attacker shoot at now (previewed)."""
+        refusals = {}
+        for target in targets:
+            reason = self.preview(page, attacker, target, weapon)
+            if reason is None:
+                return target
+            refusals[target] = reason
+        raise AssertionError(f"{attacker} may attack nobody: {refusals}")
+
+    def roll_attack(self, page) -> str:
+        before = len([e for e in self.state()["log"] if (e.get("detail") or {}).get("attack")])
+        page.locator("#attack-form button[data-attack=attack]").click()
+        result = self.attack_logged(before)
+        # rolled: the aim line and the odds go, from the GM's page too (it was shown the preview)
+        for p in {page, self.gm}:
+            expect(p.locator("#layer-aim line.aim-line")).to_have_count(0)
+            expect(p.locator("#attack-preview .attack-preview")).to_have_count(0)
+        return result
+
+    def attack_logged(self, before: int) -> str:
+        for _ in range(50):
+            attacks = [e["text"] for e in self.state()["log"] if (e.get("detail") or {}).get("attack")]
+            if len(attacks) > before:
+                break
+            self.gm.wait_for_timeout(100)
+        assert len(attacks) == before + 1, "the attack is in the game's log"
+        self.expect_in_logs(attacks[-1])
+        return attacks[-1]
+
+    def undo_attack(self, attacker: str, screen_before: str) -> None:
+        """The GM takes the attack back: the logs say so and the screen shows what it showed before."""
+        self.gm.click("#log button:has-text('Undo')")
+        for page in (self.gm, *self.phones.values()):
+            expect(page.locator("#log li").first).to_contain_text("the GM undid the last action (attack resolved)")
+        expect(self.screen.locator("#combat")).to_have_text(screen_before)
+        self.expect_turn(attacker)
+
+    def turn_key(self) -> tuple:
+        c = self.state()["combat"]
+        return c["round"], c["phase"], c["current"]
+
+    def next_turn(self, page, button: str) -> None:
+        """Press the button that ends the turn; every screen shows the next one."""
+        before = self.turn_key()
+        page.click(f"#combat button:has-text('{button}')")
+        for _ in range(50):
+            if self.turn_key() != before:
+                break
+            page.wait_for_timeout(100)
+        assert self.turn_key() != before, f"{button} ended the turn"
+        self.expect_turn(self.whose_turn(), self.state()["combat"]["round"])
+
+    def end_my_turn(self, name: str) -> None:
+        self.next_turn(self.phones[name], "End my turn")
+
+    def act(self, page, label: str) -> None:
+        page.locator("#combat .turn-actions button", has_text=label).first.click()
+
+    def shots(self, shot, system: str) -> None:
+        shot(self.gm, f"fight-{system}-gm")
+        shot(self.phones["Mira"], f"fight-{system}-phone")
+        shot(self.screen, f"fight-{system}-screen")
+
+
+def play_two_rounds(table: Table, shot, system: str, *, weapon: str, moves: dict, too_far: tuple, before_move=None,
+                    foe_attack=None, screen_after_attack=None) -> None:
+    """Turns in the order the rules deal them, for two rounds: players move, preview, roll and end
+    their turn on their phones (the first attack is undone by the GM and rolled again; Theo's first
+    turn also tries a move too far); a foe's turn is the GM's: an attack while none has been made
+    and the rules offer one, then Next turn."""
+    first_attack = True
+    far_done = False
+    gm_attacked = False
+    turns = 0
+    round_ = 1
+    while round_ <= 2:
+        name = table.whose_turn()
+        table.expect_turn(name, round_)
+        if name in table.phones:
+            phone = table.phones[name]
+            if before_move:
+                before_move(table, name)
+            table.move(name, moves[name][round_ - 1])
+            target = table.pick_target(phone, name, FOES, weapon)
+            screen_before = " ".join(table.screen.locator("#combat").text_content().split())
+            table.roll_attack(phone)
+            # the screen has no log: it shows whose turn it still is, and the books the attack changed
+            expect(table.screen.locator("#combat li.current")).to_contain_text(name)
+            if screen_after_attack:
+                expect(table.screen.locator("#combat li.current .chip", has_text=screen_after_attack)).to_have_count(1)
+            if first_attack:
+                first_attack = False
+                table.shots(shot, system)
+                table.undo_attack(name, screen_before)
+                assert table.preview(phone, name, target, weapon, gm_sees=False) is None
+                table.roll_attack(phone)
+            if name == "Theo" and not far_done:
+                far_done = True
+                table.move_too_far(name, too_far[0], too_far[1])
+            table.end_my_turn(name)
+        else:
+            if foe_attack and not gm_attacked:
+                gm_attacked = foe_attack(table)
+            table.next_turn(table.gm, "Next turn")
+        turns += 1
+        state = table.state()["combat"]
+        round_ = state["round"]
+        assert turns < 14
+    table.expect_turn(table.whose_turn(), 3)
+    assert far_done and not first_attack
+    assert gm_attacked or not foe_attack, "the GM attacked with the foe on one of its turns"
+
+
+FOES = ("Brute", "Goon")
+
+
+def gm_attacks(weapon: str, maneuver: str | None = None):
+    """A foe's turn: the GM attacks a player when the rules offer the foe an attack now (its turn
+    panel lists one available; a 3d6 foe picks the maneuver first), else the panel says why."""
+    def go(table: Table) -> bool:
+        foe = table.whose_turn()
+        panel = table.gm.locator("#combat .turn-actions")
+        expect(panel).to_contain_text(f"{foe} may")
+        if maneuver:
+            if panel.locator("button", has_text=maneuver).count() == 0:  # e.g. stunned: Do Nothing only
+                expect(panel.locator("li.unavailable .why").first).not_to_be_empty()
+                return False
+            table.act(table.gm, maneuver)
+            expect(table.gm.locator("#log")).to_contain_text(f"{foe}: {maneuver}")
+        offered = panel.locator("li.attack:not(.unavailable)")
+        if offered.count() == 0:
+            expect(panel.locator("li.attack .why").first).not_to_be_empty()
+            return False
+        table.pick_target(table.gm, foe, ("Mira", "Theo"), weapon)
+        table.roll_attack(table.gm)
+        return True
+    return go
+
+
+GRID_PLACES = {"Mira": (1, 2), "Theo": (1, 5), "Brute": (7, 3), "Goon": (7, 6)}
+GRID_MOVES = {"Mira": [(2, 2), (3, 2)], "Theo": [(2, 5), (3, 5)]}
+
+
+def test_savage_worlds_two_rounds_with_cards(seeded_dice, server, new_page, shot):
+    table = Table(server, new_page, "savage_worlds", GRID, GRID_PLACES)
+    table.start_fight()
+    # action cards are dealt: the log names each card
+    expect(table.gm.locator("#log")).to_contain_text(re.compile(r"'s turn \((?:(?:[2-9TJQKA]|10)[CDHS]|[RB]J)\)"))
+    play_two_rounds(table, shot, "savage_worlds", weapon="Colt Peacemaker", moves=GRID_MOVES,
+                    too_far=((14, 5), "of movement left this turn"),
+                    foe_attack=gm_attacks("Colt Peacemaker"))
+    expect(table.gm.locator("#log")).to_contain_text("is dealt")
+
+
+def choose_maneuver(maneuver: str):
+    """3d6: a move needs the turn's maneuver first; the player picks it from the turn panel."""
+    def go(table: Table, name: str) -> None:
+        phone = table.phones[name]
+        panel = phone.locator("#combat .turn-actions")
+        expect(panel).to_contain_text(f"{name} may")
+        table.act(phone, maneuver)
+        table.expect_in_logs(f"{name}: {maneuver}")
+    return go
+
+
+def test_gurps_lite_two_rounds_with_maneuvers(seeded_dice, server, new_page, shot):
+    table = Table(server, new_page, "gurps_lite", GRID, GRID_PLACES)
+    table.start_fight()
+    play_two_rounds(table, shot, "gurps_lite", weapon="Pistol", moves=GRID_MOVES,
+                    too_far=((14, 5), "Move and Attack allows 4 yards a turn"),
+                    before_move=choose_maneuver("Move and Attack"),
+                    foe_attack=gm_attacks("Pistol", maneuver="Attack"))
+
+
+def test_tesseris_ads_two_rounds_spending_ticks(seeded_dice, server, new_page, shot):
+    table = Table(server, new_page, "tesseris_ads", GRID, GRID_PLACES)
+    table.start_fight()
+    expect(table.gm.locator("#log")).to_contain_text("ticks")
+    play_two_rounds(table, shot, "tesseris_ads", weapon="pistol", moves=GRID_MOVES,
+                    too_far=((14, 5), re.compile(r"need \d+ Move actions \(\d+ ticks\)")),
+                    foe_attack=gm_attacks("pistol"),
+                    screen_after_attack=re.compile(r"^[0-4] ticks?$"))  # a turn starts with 5
+
+
+def test_atomic_tomorrow_two_rounds_on_a_zone_map(seeded_dice, server, new_page, shot):
+    # Hangar (west) and Gantry (centre) side by side, the Launch pad (east) below the Hangar,
+    # linked Hangar - Gantry - Launch pad; the players start in the Hangar, the foe on the pad
+    table = Table(server, new_page, "atomic_tomorrow", ZONES,
+                  {"Mira": (2, 3), "Theo": (3, 5), "Brute": (3, 12), "Goon": (5, 13)})
+    for page in table.pages:
+        expect(page.locator("#layer-zones .zone")).to_have_count(3)
+    table.start_fight()
+    # one zone a round: into the Gantry in round 1, a step inside it in round 2
+    play_two_rounds(table, shot, "atomic_tomorrow", weapon="Blast pistol",
+                    moves={"Mira": [(11, 4), (12, 4)], "Theo": [(12, 5), (13, 5)]},
+                    too_far=((4, 13), "the move of this round is spent"),
+                    foe_attack=gm_attacks("Blast pistol"))
+
+
+def declare_fire(table: Table, page, who: str, at_whom: str) -> None:
+    """phase/TN: a shot is declared on one's turn to declare (Fire, at a target picked in the panel)."""
+    item = page.locator("#combat .turn-actions li", has=page.locator("button", has_text=re.compile(r"^Fire$")))
+    item.locator("select[name='options.target']").select_option(table.ids[at_whom])
+    item.locator("button").click()
+    table.expect_in_logs(f"{who} declares Fire at {at_whom}")
+
+
+def roll_due(table: Table, page, who: str, at_whom: str) -> str:
+    """phase/TN: a shot due at the phase's end is rolled from 'Attacks due now' by its owner."""
+    due = page.locator("#combat ul.due li", has_text=f"{who} → {at_whom}")
+    expect(table.screen.locator("#combat ul.due")).to_contain_text(f"{who} → {at_whom}")  # the screen lists it, no button
+    expect(table.screen.locator("#combat ul.due button")).to_have_count(0)
+    before = len([e for e in table.state()["log"] if (e.get("detail") or {}).get("attack")])
+    due.locator("button:has-text('Roll')").first.click()
+    return table.attack_logged(before)
+
+
+def test_phase_tn_two_rounds_of_declarations_and_due_shots(seeded_dice, server, new_page, shot):
+    table = Table(server, new_page, "phase_tn", GRID, GRID_PLACES)
+    table.start_fight()
+    expect(table.gm.locator("#combat h2")).to_contain_text("phase 1 of")
+    moved = {"Mira": 0, "Theo": 0}
+    first_shot, far_done, gm_fired, shots_rolled, steps = True, False, False, 0, 0
+    while table.state()["combat"]["round"] <= 2:
+        steps += 1
+        assert steps < 40
+        combat = table.state()["combat"]
+        name = table.whose_turn()
+        table.expect_turn(name, combat["round"])
+        first_phase = combat["phase"].startswith("phase 1")
+        if combat["due"]:
+            shot_ = combat["due"][0]
+            who, whom = table.names[shot_["attacker"]], table.names[shot_["target"]]
+            page = table.phones.get(who, table.gm)
+            if page is not table.gm:  # the player looks at the odds first, on the attack card
+                table.preview(page, who, whom, "Sidearm")
+            screen_before = " ".join(table.screen.locator("#combat").text_content().split())
+            roll_due(table, page, who, whom)
+            shots_rolled += 1
+            if first_shot:
+                first_shot = False
+                table.shots(shot, "phase_tn")
+                table.undo_attack(name, screen_before)
+                expect(table.screen.locator("#combat ul.due")).to_contain_text(f"{who} → {whom}")  # due again
+                roll_due(table, page, who, whom)
+            # the rolled shot leaves the list on every screen
+            for p in table.pages:
+                expect(p.locator("#combat ul.due li", has_text=f"{who} → {whom}")).to_have_count(
+                    len([d for d in table.state()["combat"]["due"] if d["attacker"] == shot_["attacker"]]))
+        elif name is None:  # declarations are done: the GM resolves the phase
+            expect(table.gm.locator("#log")).to_contain_text("Declarations are done")
+            table.next_turn(table.gm, "Next turn")
+        elif name in table.phones:
+            phone = table.phones[name]
+            if first_phase:  # a shot, at the end of this phase, at a foe still in the fight
+                foe = next(table.names[t] for t in combat["order"] if table.names[t] in ("Brute", "Goon"))
+                declare_fire(table, phone, name, foe)
+            elif combat["round"] == 1:  # a Move is the phase's action: declared in the panel, then dragged
+                table.act(phone, "Declare a Move")
+                table.expect_in_logs(f"{name} declares Move")
+                x, y = table.where(name)
+                if name == "Theo":
+                    far_done = True
+                    table.move_too_far(name, (x + 5, y), re.compile(r"can move \d+ more square\(s\) this phase"))
+                table.move(name, (x + 1, y))
+                moved[name] += 1
+            else:
+                table.end_my_turn(name)  # declares no new action this phase
+                table.expect_in_logs(f"{name} declares no new action")
+        else:
+            if first_phase and not gm_fired:
+                gm_fired = True
+                declare_fire(table, table.gm, name, "Mira")
+            else:
+                table.act(table.gm, "No new action this phase")
+                table.expect_in_logs(f"{name} declares no new action")
+    assert moved == {"Mira": 1, "Theo": 1} and far_done and gm_fired and shots_rolled >= 5
