@@ -6,36 +6,9 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from test_live_table import at, cell_center, drag  # the same pointer helpers as the first live-table tests
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def cell_center(page, x: int, y: int) -> tuple[float, float]:
-    return page.evaluate(
-        """([x, y]) => {
-            const svg = document.getElementById('map');
-            const pt = svg.createSVGPoint(); pt.x = x + 0.5; pt.y = y + 0.5;
-            const p = pt.matrixTransform(svg.getScreenCTM());
-            return [p.x, p.y];
-        }""",
-        [x, y],
-    )
-
-
-def drag(page, token_id: str, to: tuple[int, int]) -> None:
-    token = page.locator(f"#token-{token_id}")
-    x, y = int(token.get_attribute("data-x")), int(token.get_attribute("data-y"))
-    sx, sy = cell_center(page, x, y)
-    tx, ty = cell_center(page, *to)
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    page.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=4)
-    page.mouse.move(tx, ty, steps=4)
-    page.mouse.up()
-
-
-def at(page, token_id: str, x: int, y: int):
-    return expect(page.locator(f'#token-{token_id}[data-x="{x}"][data-y="{y}"]'))
 
 
 def open_demo_as_gm(server, new_page, **kw):
