@@ -127,3 +127,17 @@ def test_the_table_screen_cannot_attack(client):
     g, _, ids = setup(client)
     r = send(client, g, g["screen_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"]})
     assert r.status_code == 422 and "screen" in r.json["error"]
+
+
+def test_the_attack_card_starts_on_the_acting_token_and_a_foe(client):
+    g, p, ids = setup(client)
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Bandit"], ids["Hero"], ids["Sniper"]]})
+    current = state(client, g)["combat"]["current"]
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    card = page[page.index('id="attack-form"'):page.index('name="weapon"')]
+    attacker = card[card.index('name="attacker"'):card.index('name="target"')]
+    target = card[card.index('name="target"'):]
+    assert f'<option value="{current}" selected>' in attacker
+    acting_is_hero = current == ids["Hero"]
+    foe = ids["Bandit"] if acting_is_hero else ids["Hero"]  # the first token of the other side
+    assert f'<option value="{foe}" selected>' in target
