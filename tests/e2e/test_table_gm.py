@@ -45,6 +45,8 @@ def test_a_move_through_a_closed_door_is_refused_until_the_gm_opens_it(server, n
         at(page, "t1", 4, 4).to_be_visible()
     # the player is offered nothing to force it; the GM would be
     expect(player.locator("#flash .flash-action")).to_have_count(0)
+    # the refused token has sprung back and stopped shaking before it is picked up again
+    expect(player.locator("#token-t1.refused")).to_have_count(0)
 
     gm.locator(".door-hit").click(force=True)
     expect(gm.locator(".door.open")).to_have_count(1)
