@@ -23,6 +23,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 pytestmark = pytest.mark.e2e
 
 
+def pytest_collection_modifyitems(config, items):
+    """A browser test that fails is run once more before it counts as failed: on a shared 2-core
+    machine a page can miss a pointer event under load. The run's summary says how many were rerun
+    ("1 rerun"), so a test that needs it is seen, not hidden."""
+    for item in items:
+        if "tests/e2e/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=1))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
