@@ -20,7 +20,7 @@ from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemen
 
 from . import characters
 from . import zonelayout
-from .combat import combatant, position_of, settings_of
+from .combat import combatant, position_of, rules_call, settings_of
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -67,15 +67,6 @@ def _authorize(game: "Game", cmd: _AttackCommand, actor: "Actor", attacker: "Tok
     current = game.combat.get("current") if game.combat else None
     if game.combat and attacker.id != current and not cmd.force and actor.role != "gm" and not _owed(game, cmd):
         raise Rejected(f"it is not {attacker.name}'s turn")
-
-
-def _rules(call):
-    try:
-        return call()
-    except RuleNotImplemented as exc:
-        raise Rejected(f"not automated: {exc}") from None
-    except RuleError as exc:
-        raise Rejected(str(exc)) from None
 
 
 def _weapon(system, attacker_sheet: dict, key: str | None, name: str) -> dict | None:
@@ -210,7 +201,7 @@ def _only(result: AttackResult, token_id: str) -> AttackResult:
 def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[Event]:
     p = plan(game, cmd, actor)
     system = p["system"]
-    result = _rules(lambda: system.attack(p["request"], dice))
+    result = rules_call(lambda: system.attack(p["request"], dice))
     sheets = {}
     for token_id in dict.fromkeys(e.target for e in result.effects):
         token = game.tokens.get(token_id)

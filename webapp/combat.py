@@ -121,7 +121,6 @@ def settings_of(game: "Game") -> dict:
 
 
 def combatant(game: "Game", token: "Token") -> Combatant:
-    system = rules.get(game.system)
     state = (game.combat or {}).get("state", {}).get("combatants", {}) if game.combat else {}
     return Combatant(
         id=token.id, name=token.name, sheet=characters.sheet_of(game, token),
@@ -149,7 +148,7 @@ def _fighters(game: "Game") -> list[Combatant]:
     return [combatant(game, game.tokens[i]) for i in order if i in game.tokens]
 
 
-def _rules_call(call):
+def rules_call(call):
     """A rule call whose refusal goes back to the sender in the rules' own words."""
     try:
         return call()
@@ -216,12 +215,12 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         if missing:
             raise Rejected(f"no token {missing[0]!r} in this game")
         fighters = [combatant(game, game.tokens[i]) for i in ids]
-        update = _rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)))
+        update = rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)))
         return [Event("combat_started", {"token_ids": ids, "update": update.to_dict()})]
     if not game.combat:
         raise Rejected("there is no fight on")
     if isinstance(cmd, NextTurn):
-        update = _rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)))
+        update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)))
         return [Event("turn_started", {"update": update.to_dict()})]
     if isinstance(cmd, SetOrder):
         order = list(dict.fromkeys(cmd.order))
@@ -234,7 +233,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         if cmd.token_id not in game.combat["order"]:
             raise Rejected(f"{game.tokens[cmd.token_id].name} is not in the fight")
         actor_c = combatant(game, game.tokens[cmd.token_id])
-        update = _rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
+        update = rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
                                                 settings_of(game), cmd.options))
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
@@ -335,7 +334,7 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
     else:
         path, cost = path_and_cost(game, token, (event.data["x"], event.data["y"]))
     mover = combatant(game, token)
-    result = _rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
+    result = rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
                                              dice, settings_of(game)))
     fight = result.to_dict()
     fight["due"] = [{"attacker": p, "target": token.id, "options": {"free_attack": True}}

@@ -6,8 +6,6 @@ import json
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-import rules
-
 from .. import render
 from ..table import Rejected, player_joined
 from . import hub, remember_key, remembered_key
