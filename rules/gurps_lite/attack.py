@@ -289,18 +289,18 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
     return {"stopped": stopped, "defense": chosen, "checks": [c.to_dict() for c in checks], "success": d.success}
 
 
-def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra: list[Modifier],
-                   label: str, hp_before: int, shots: int | None = None) -> dict:
-    req = ctx.request
-    opts = req.options or {}
-    a, t = req.attacker, req.target
-    st = ctx.settings
+def attack_setup(request: AttackRequest, wname: str, weapon: dict, st: dict, extra: list[Modifier],
+                 shots: int | None = None) -> dict:
+    """What one attack is before its roll, shared by ``attack()`` and the exact odds: the damage type
+    (Tip Slash), the effective-skill pieces, the location's limits, and the shots with RoF, shotgun
+    pellets and the rapid-fire bonus (sections "Ranged Attacks", "Hit Location")."""
+    opts = request.options or {}
     damage_type = weapon.get("type", "cr")
     if opts.get("tip_slash"):
         if damage_type != "imp" or weapon.get("attack") != "thrust":
             raise RuleError("Tip Slash needs a thrusting impaling attack")
         damage_type = "cut"
-    base, blabel, mods, cap, facts = attack_modifiers(req, wname, weapon, st, extra)
+    base, blabel, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
     location = facts["location"]
     if location in ONLY_TYPES and damage_type not in ONLY_TYPES[location]:
         raise RuleError(f"{LOCATIONS[location].name} can only be targeted by {', '.join(ONLY_TYPES[location])}")
@@ -308,15 +308,14 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
     if shots is None:
         shots = max(1, int_of(opts.get("shots", 1)))
     rof = int_of(weapon.get("rof"), 1)
+    if ranged and shots > 1 and shots > rof:
+        raise RuleError(f"{wname} fires at most {rof} shots (RoF)")
+    fired = shots
     pellets = max(1, int_of(weapon.get("pellets"), 1))
     shotgun_mult = 1
-    if ranged and shots > 1:
-        if shots > rof:
-            raise RuleError(f"{wname} fires at most {rof} shots (RoF)")
-    fired = shots
     if ranged and pellets > 1:
         half_d = num_of(weapon.get("half_d"))
-        if half_d and req.distance <= 0.1 * half_d:
+        if half_d and request.distance <= 0.1 * half_d:
             shotgun_mult = max(1, pellets // 2)
             mods.append(Modifier(f"shotgun at close range: damage and DR x{shotgun_mult}", 0, S_RANGED))
         else:
@@ -325,6 +324,21 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
         b = rapid_fire_bonus(shots)
         if b:
             mods.append(Modifier(f"rapid fire ({shots} shots)", b, S_RANGED))
+    return {"damage_type": damage_type, "base": base, "label": blabel, "modifiers": mods, "cap": cap,
+            "facts": facts, "shots": shots, "fired": fired, "shotgun_mult": shotgun_mult}
+
+
+def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra: list[Modifier],
+                   label: str, hp_before: int, shots: int | None = None) -> dict:
+    req = ctx.request
+    opts = req.options or {}
+    a, t = req.attacker, req.target
+    st = ctx.settings
+    setup = attack_setup(req, wname, weapon, st, extra, shots)
+    damage_type, base, blabel, mods, cap, facts = (setup["damage_type"], setup["base"], setup["label"],
+                                                   setup["modifiers"], setup["cap"], setup["facts"])
+    location, ranged = facts["location"], facts["ranged"]
+    shots, fired, shotgun_mult = setup["shots"], setup["fired"], setup["shotgun_mult"]
     chk = check(dice, f"{label}: {wname} ({blabel})", base, mods, blabel, cap)
     ctx.rolls.append(chk.roll)
     out: dict = {"weapon": wname, "check": chk.to_dict(), "shots": fired if ranged else 0, "hits": 0, "landed": 0,

@@ -15,15 +15,15 @@ from collections import defaultdict
 from dataclasses import replace
 
 from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_modifiers, is_suppression, rapid_strike_penalty
+from .attack import attack_info, attack_setup, is_suppression, rapid_strike_penalty
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
-from .data import LOCATIONS, S_ATTACK, S_RANGED
+from .data import S_ATTACK
 from .defenses import available_defenses, defense_level, record_defense
 from .health import is_major_wound
-from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES
+from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
-from .ranged import extra_hits, rapid_fire_bonus, rapid_strike_shots
-from .sheet import attack_weapon, int_of, max_hp, num_of, parse_damage, skill_level, weapon_kind, weapons
+from .ranged import extra_hits, rapid_strike_shots
+from .sheet import attack_weapon, int_of, max_hp, parse_damage, skill_level, weapon_kind, weapons
 
 #: total injury at which the bands stop counting ("hit: 6+ HP")
 INJURY_CAP = 6
@@ -149,34 +149,13 @@ class _Attack:
                  st: dict):
         opts = request.options or {}
         a, t = request.attacker, request.target
-        damage_type = weapon.get("type", "cr")
-        if opts.get("tip_slash"):
-            if damage_type != "imp" or weapon.get("attack") != "thrust":
-                raise RuleError("Tip Slash needs a thrusting impaling attack")
-            damage_type = "cut"
-        base, _label, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
+        setup = attack_setup(request, wname, weapon, st, extra, shots)
+        damage_type, base, mods, cap, facts = (setup["damage_type"], setup["base"], setup["modifiers"],
+                                               setup["cap"], setup["facts"])
         location = facts["location"]
-        if location in ONLY_TYPES and damage_type not in ONLY_TYPES[location]:
-            raise RuleError(f"{LOCATIONS[location].name} can only be targeted by {', '.join(ONLY_TYPES[location])}")
+        shots, shotgun_mult = setup["shots"], setup["shotgun_mult"]
         if location == "weapon" and not opts.get("disarm"):
             raise RuleNotImplemented("striking a weapon to break it is not automated; use the disarm option")
-        ranged = facts["ranged"]
-        if shots is None:
-            shots = max(1, int_of(opts.get("shots", 1)))
-        if ranged and shots > 1 and shots > int_of(weapon.get("rof"), 1):
-            raise RuleError(f"{wname} fires at most {int_of(weapon.get('rof'), 1)} shots (RoF)")
-        pellets = max(1, int_of(weapon.get("pellets"), 1))
-        shotgun_mult = 1
-        if ranged and pellets > 1:
-            half_d = num_of(weapon.get("half_d"))
-            if half_d and request.distance <= 0.1 * half_d:
-                shotgun_mult = max(1, pellets // 2)
-            else:
-                shots *= pellets
-        if ranged and shots > 1:
-            b = rapid_fire_bonus(shots)
-            if b:
-                mods.append(Modifier(f"rapid fire ({shots} shots)", b, S_RANGED))
         self.skill = effective_skill(base, mods, cap)
         self.modifiers = mods
         self.shots = shots
