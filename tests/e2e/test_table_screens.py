@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+from test_live_table import cell_center  # the map point under a cell's centre, shared with the first live-table tests
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 NARROW_PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
@@ -41,19 +42,6 @@ def player_url(server, game: dict, player: dict) -> str:
 
 def state(server, game: dict) -> dict:
     return server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]
-
-
-def cell_center(page, x: float, y: float) -> tuple[float, float]:
-    """Where on the page the point (x + 0.5, y + 0.5) of the map is."""
-    return page.evaluate(
-        """([x, y]) => {
-            const svg = document.getElementById('map');
-            const pt = svg.createSVGPoint(); pt.x = x + 0.5; pt.y = y + 0.5;
-            const p = pt.matrixTransform(svg.getScreenCTM());
-            return [p.x, p.y];
-        }""",
-        [x, y],
-    )
 
 
 def mouse_drag(page, start: tuple[float, float], end: tuple[float, float], release: bool = True) -> None:
