@@ -4,6 +4,9 @@ connect   auth={"game", "token", "since"?}; a bad key is refused.
 command   {"type": ..., ...} -> ack {"ok": true, "seq"} or {"ok": false, "error"}
 preview   {"token_id", "x", "y", "done"?} -> others see it; nothing is stored
 sync      {"since"} -> a fresh copy of the page's live parts
+
+Each takes exactly one argument; anything else is answered with an error. A
+connection's events run in the order sent, a few at a time (``lanes``).
 """
 
 from __future__ import annotations
@@ -15,11 +18,21 @@ from flask_socketio import ConnectionRefusedError, join_room
 
 from ..hub import room
 from ..table import Rejected
+from .lanes import Lanes
 
 log = logging.getLogger(__name__)
 
 
+def one_argument(event: str, args: tuple, shape: str):
+    """The payload of an event that takes one JSON object, or the error to answer."""
+    if len(args) != 1 or not isinstance(args[0], dict):
+        return None, {"ok": False, "error": f"{event} takes one JSON object: {shape}"}
+    return args[0], None
+
+
 def register(socketio, hub) -> None:
+    lanes = Lanes(socketio.server)
+
     def current():
         return hub.session(request.sid)
 
@@ -42,13 +55,17 @@ def register(socketio, hub) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*_args):
+        lanes.close(request.sid)
         hub.session_closed(request.sid)
 
     @socketio.on("command")
-    def command(payload=None):
+    def command(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("command", args, '{"type": ..., ...}')
+        if refused:
+            return refused
         try:
             done = hub.execute(who[0], who[1], payload)
         except Rejected as exc:
@@ -59,10 +76,13 @@ def register(socketio, hub) -> None:
         return {"ok": True, "seq": done.seq, **done.reply}
 
     @socketio.on("preview")
-    def preview(payload=None):
+    def preview(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("preview", args, '{"token_id", "x", "y", "done"?}')
+        if refused:
+            return refused
         try:
             hub.preview(who[0], who[1], payload, request.sid)
         except Rejected as exc:
@@ -70,9 +90,11 @@ def register(socketio, hub) -> None:
         return {"ok": True}
 
     @socketio.on("sync")
-    def sync(_payload=None):
+    def sync(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
+        if len(args) > 1 or (args and args[0] is not None and not isinstance(args[0], dict)):
+            return {"ok": False, "error": 'sync takes one JSON object: {"since"?}'}
         hub.resync(who[0], who[1], request.sid)
         return {"ok": True}
