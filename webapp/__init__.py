@@ -8,11 +8,11 @@ from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request, send_from_directory, url_for
 from flask_socketio import SocketIO
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from .assets import STATIC, TEMPLATES
 from .hub import Hub
-from .store import Store
+from .store import DamagedLog, DataError, Store
 
 MAX_UPLOAD = 16 * 1024 * 1024  # a map picture with its walls
 MAX_SOCKET_MESSAGE = 1024 * 1024
@@ -21,10 +21,15 @@ MAX_SOCKET_MESSAGE = 1024 * 1024
 def _secret_key(data_dir: Path) -> str:
     """One secret per data folder, so sessions survive a restart."""
     path = data_dir / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:
+        if not path.exists():
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
+        return path.read_text().strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise DataError(f"cannot read or write {path}: {reason}. Give your user access to the data folder "
+                        "(chmod u+rwx), or start with --data-dir set to a folder you may write to.") from None
 
 
 def error_page(exc: HTTPException):
@@ -54,7 +59,11 @@ def error_page(exc: HTTPException):
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
     data_dir = Path((config or {}).get("DATA_DIR") or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data").resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"cannot create the data folder {data_dir}: {exc.strerror}. Create it, or start with "
+                        "--data-dir set to a folder you may write to.") from None
     app.config.update(
         DATA_DIR=str(data_dir),
         DEMO=True,
@@ -88,6 +97,10 @@ def create_app(config: dict | None = None) -> Flask:
         if request.path.startswith("/api/"):
             return jsonify(error=exc.description), exc.code
         return error_page(exc)
+
+    @app.errorhandler(DamagedLog)
+    def damaged_log(exc: DamagedLog):  # this game is out of service; the others are not
+        return http_error(ServiceUnavailable(str(exc)))
 
     @app.get("/favicon.ico")
     def favicon():

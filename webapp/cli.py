@@ -8,6 +8,7 @@ import os
 import sys
 
 from . import create_app
+from .store import DataError
 from .netinfo import lan_addresses
 
 
@@ -46,6 +47,15 @@ def server_links(host: str, port: int, lan: list[str],
     return [url], public_url or url, public_url or url
 
 
+def open_app(config: dict):
+    """The app on its data, or None after saying on stderr which file is wrong and what to do (no traceback)."""
+    try:
+        return create_app(config)
+    except DataError as exc:
+        print(f"tacmap cannot start: {exc}", file=sys.stderr, flush=True)
+        return None
+
+
 def serve(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data"
     urls, base, public = server_links(args.host, args.port, lan_addresses() if args.host in WILDCARD else [],
@@ -55,7 +65,9 @@ def serve(args: argparse.Namespace) -> int:
         config["DICE_SEED"] = args.dice_seed
     if public:
         config["PUBLIC_URL"] = public
-    app = create_app(config)
+    app = open_app(config)
+    if app is None:
+        return 2
     hub = app.extensions["tacmap"]
     socketio = app.extensions["tacmap_socketio"]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import logging
 from dataclasses import dataclass, field
 import secrets
 import threading
@@ -27,8 +28,10 @@ from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
 from . import attacks, combat, history, mapdata, render, zonelayout
-from .store import Conflict, GameRecord, Store
+from .store import Conflict, DamagedLog, GameRecord, Store, WriteFailed
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 200
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
@@ -45,6 +48,26 @@ class Committed:
 def _qr_svg(url: str) -> Markup:
     """The join link's QR code: the same link, the same picture, so it is drawn once, not on every update."""
     return Markup(segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True))
+
+
+def load_game(store: Store, game_id: str) -> Game:
+    """A game rebuilt from its log (from the latest snapshot on); DamagedLog says where the log breaks."""
+    snap = store.snapshot(game_id)
+    start = None
+    if snap:
+        try:
+            start = Game.from_dict(snap[1])
+        except Exception:  # a snapshot is only a shortcut: replay the whole log instead
+            snap = None
+    after = snap[0] if snap else 0
+    events = store.events(game_id, after=after)
+    game = start or replay(game_id, [])
+    for seq, event in enumerate(events, start=after + 1):
+        try:
+            evolve(game, event)
+        except Exception as exc:
+            raise DamagedLog(game_id, seq, f"a {event.type!r} event that cannot be applied: {exc!r}") from exc
+    return game
 
 
 def room(game_id: str, audience: str) -> str:
@@ -103,9 +126,7 @@ class Hub:
             return game
 
     def _load(self, game_id: str) -> Game:
-        snap = self.store.snapshot(game_id)
-        start = Game.from_dict(snap[1]) if snap else None
-        return replay(game_id, self.store.events(game_id, after=snap[0] if snap else 0), start)
+        return load_game(self.store, game_id)
 
     def authenticate(self, game_id: str, key: Any) -> Actor | None:
         """Who holds this key in this game: the GM, the table screen or a player."""
@@ -194,17 +215,25 @@ class Hub:
                 return Committed(game.seq, [])
             before = game.seq
             try:
-                self.store.append(game_id, before, events)
-            except Conflict:
-                # another process wrote first: rebuild from the log and decide again
-                game = self._games[game_id] = self._load(game_id)
-                events = decide_events(game)
-                before = game.seq
-                self.store.append(game_id, before, events)
+                try:
+                    self.store.append(game_id, before, events)
+                except Conflict:
+                    # another process wrote first: rebuild from the log and decide again
+                    game = self._games[game_id] = self._load(game_id)
+                    events = decide_events(game)
+                    before = game.seq
+                    self.store.append(game_id, before, events)
+            except WriteFailed as exc:
+                # not on disk, so not in memory either: the state never runs ahead of the log
+                log.error("game %s: %s", game_id, exc.__cause__ or exc)
+                raise Rejected(str(exc), code="not_stored") from None
             for event in events:
                 evolve(game, event)
             if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
-                self.store.save_snapshot(game_id, game.seq, game.to_dict())
+                try:
+                    self.store.save_snapshot(game_id, game.seq, game.to_dict())
+                except Exception:  # the events are stored; a snapshot is only a shortcut
+                    log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             self._end_sessions_for(game, events)
             self._broadcast(game, before, events)
             return Committed(game.seq, events)

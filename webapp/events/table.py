@@ -17,6 +17,7 @@ from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
 from ..hub import room
+from ..store import DamagedLog
 from ..table import Rejected
 from .lanes import Lanes
 
@@ -43,13 +44,16 @@ def register(socketio, hub) -> None:
         game_id, key = auth.get("game"), auth.get("token")
         if not isinstance(game_id, str) or not isinstance(key, str):
             raise ConnectionRefusedError("connect with auth={game, token}")
-        actor = hub.authenticate(game_id, key)
+        try:
+            actor = hub.authenticate(game_id, key)
+            game = hub.game(game_id)
+        except DamagedLog as exc:
+            raise ConnectionRefusedError(str(exc)) from None
         if actor is None:
             raise ConnectionRefusedError("that key is not valid for this game")
         join_room(room(game_id, actor.audience))
         hub.session_opened(request.sid, game_id, actor)
         since = auth.get("since")
-        game = hub.game(game_id)
         if isinstance(since, int) and not isinstance(since, bool) and since != game.seq:
             hub.resync(game_id, actor, request.sid)
 
@@ -70,6 +74,8 @@ def register(socketio, hub) -> None:
             done = hub.execute(who[0], who[1], payload)
         except Rejected as exc:
             return {"ok": False, "error": str(exc), **({"code": exc.code} if exc.code else {})}
+        except DamagedLog as exc:
+            return {"ok": False, "error": str(exc), "code": "damaged_log"}
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": "the server could not do that (see its log)"}
@@ -85,7 +91,7 @@ def register(socketio, hub) -> None:
             return refused
         try:
             hub.preview(who[0], who[1], payload, request.sid)
-        except Rejected as exc:
+        except (Rejected, DamagedLog) as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True}
 
@@ -96,5 +102,8 @@ def register(socketio, hub) -> None:
             return {"ok": False, "error": "not connected to a game"}
         if len(args) > 1 or (args and args[0] is not None and not isinstance(args[0], dict)):
             return {"ok": False, "error": 'sync takes one JSON object: {"since"?}'}
-        hub.resync(who[0], who[1], request.sid)
+        try:
+            hub.resync(who[0], who[1], request.sid)
+        except DamagedLog as exc:
+            return {"ok": False, "error": str(exc), "code": "damaged_log"}
         return {"ok": True}

@@ -6,6 +6,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 
 import rules
 
+from ..store import DamagedLog
 from ..table import Rejected
 from . import hub, is_local, remember_key
 
@@ -18,10 +19,13 @@ def seats() -> list[dict]:
     found = []
     for game_id, key in (session.get("player") or {}).items():
         record = h.store.game(game_id)
-        actor = h.authenticate(game_id, key) if record else None
-        if actor is None or actor.role != "player":
+        try:
+            actor = h.authenticate(game_id, key) if record else None
+            if actor is None or actor.role != "player":
+                continue
+            player = h.game(game_id).players[actor.player_id]
+        except DamagedLog:  # that game is out of service; the lobby is not
             continue
-        player = h.game(game_id).players[actor.player_id]
         found.append({"game_id": game_id, "game": record.name, "join_code": record.join_code,
                       "player": player.name, "created_at": record.created_at})
     return sorted(found, key=lambda s: -s["created_at"])
