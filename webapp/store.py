@@ -18,6 +18,8 @@ from pathlib import Path
 
 from .table import Event
 
+DB_NAME = "tacmap.sqlite3"  # in the data folder
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
