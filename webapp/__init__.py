@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from .assets import STATIC, TEMPLATES
 from .hub import Hub
-from .store import DamagedLog, DataError, Store
+from .store import DamagedLog, DataError, Store, WriteFailed
 
 MAX_UPLOAD = 16 * 1024 * 1024  # a map picture with its walls
 MAX_SOCKET_MESSAGE = 1024 * 1024
@@ -32,6 +32,11 @@ def _secret_key(data_dir: Path) -> str:
                         "(chmod u+rwx), or start with --data-dir set to a folder you may write to.") from None
 
 
+class InsufficientStorage(HTTPException):
+    code = 507
+    name = "Insufficient Storage"
+
+
 def error_page(exc: HTTPException):
     """An error in the site's layout, with a way back: to the game this browser sits in, else the lobby."""
     from .views import hub, remembered_key
@@ -44,13 +49,16 @@ def error_page(exc: HTTPException):
             key = remembered_key(role, game_id)
             try:
                 actor = h.authenticate(game_id, key) if key else None
+                if actor is not None:
+                    h.game(game_id)  # a game whose log is damaged is no way back
             except Exception:  # an error page must never fail in turn
                 actor = None
             if actor is not None and actor.role == role:
                 back, back_label = url_for(endpoint, game_id=game_id), "Back to your game"
                 break
     titles = {400: "That request was not understood", 403: "Not your seat", 404: "Not found",
-              500: "Something went wrong on the server"}
+              500: "Something went wrong on the server", 503: "This game is out of service",
+              507: "The server's disk is full"}
     description = exc.description if exc.code != 500 else "The server could not do that; its log says why."
     return render_template("error.html", code=exc.code, title=titles.get(exc.code, exc.name),
                            description=description, back=back, back_label=back_label), exc.code
@@ -101,6 +109,10 @@ def create_app(config: dict | None = None) -> Flask:
     @app.errorhandler(DamagedLog)
     def damaged_log(exc: DamagedLog):  # this game is out of service; the others are not
         return http_error(ServiceUnavailable(str(exc)))
+
+    @app.errorhandler(WriteFailed)
+    def not_stored(exc: WriteFailed):  # a new game or seat the disk could not take: nothing was made
+        return http_error(InsufficientStorage(str(exc)))
 
     @app.get("/favicon.ico")
     def favicon():

@@ -169,7 +169,8 @@ def test_a_damaged_event_takes_its_game_out_of_service_and_spares_the_others(tmp
     assert page.status_code == 503
     text = page.get_data(as_text=True)
     assert "damaged at seq 4" in text and why in text and f"tacmap export {damaged}" in text
-    assert "Traceback" not in text
+    assert "Traceback" not in text and "This game is out of service" in text
+    assert "Back to the lobby" in text  # not back to the game that cannot open
     api = client.get(f"/api/games/{damaged}/state", headers={"Authorization": f"Bearer {damaged_key}"})
     assert api.status_code == 503 and "damaged at seq 4" in api.json["error"]
     sio = app.extensions["tacmap_socketio"].test_client(app, auth={"game": damaged, "token": damaged_key})
@@ -239,3 +240,20 @@ def test_a_stranger_database_is_left_as_it_was(place):
     con = sqlite3.connect(data / "tacmap.sqlite3")
     assert [r[0] for r in con.execute("SELECT name FROM sqlite_master")] == ["recipes"]
     con.close()
+
+
+def test_a_full_disk_refuses_a_new_game_with_a_message(app, hub):
+    client = app.test_client()
+    db = hub.store._db
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    for _ in range(100):  # until the disk is full
+        before = len(hub.store.games())
+        r = client.post("/api/games", json={"name": "X" * 40, "system": "plain_grid"})
+        if r.status_code != 201:
+            break
+    assert r.status_code == 507 and "disk is full" in r.json["error"]
+    assert len(hub.store.games()) == before
+    page = client.post("/games", data={"name": "Y" * 40, "system": "plain_grid"})
+    assert page.status_code == 507 and "The server&#39;s disk is full" in page.get_data(as_text=True)
+    assert len(hub.store.games()) == before
