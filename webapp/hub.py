@@ -10,6 +10,7 @@ The in-memory game is a cache of the log: it can always be rebuilt.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import hmac
 import logging
@@ -34,6 +35,9 @@ from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 200
+#: when the sender of the command being run stops waiting for its answer (set by events.lanes)
+SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("sender_gives_up", default=None)
+TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
@@ -207,6 +211,9 @@ class Hub:
     def commit(self, game_id: str, decide_events) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them."""
         with self.lock(game_id):
+            gives_up = SENDER_GIVES_UP.get()
+            if gives_up is not None and time.monotonic() > gives_up:  # the lock took that long: too late now
+                raise Rejected(TOO_LATE, code="busy")
             game = self.game(game_id)
             if game is None:
                 raise Rejected(f"no game {game_id!r}")

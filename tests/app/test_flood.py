@@ -5,6 +5,8 @@ The whole path, with a real server and real clients, is tests/e2e/test_flood.py.
 from __future__ import annotations
 
 import threading
+
+import pytest
 import time
 
 from webapp.events import lanes
@@ -99,3 +101,21 @@ def test_a_command_with_two_arguments_or_none_gets_an_error(app):
     assert sio.emit("sync", 1, 2, callback=True)["ok"] is False
     assert sio.emit("sync", callback=True) == {"ok": True}
     assert sio.emit("command", {"type": "roll", "expr": "d6"}, callback=True)["ok"] is True
+
+
+def test_a_command_whose_sender_gave_up_while_it_waited_for_the_game_is_not_done(app, hub):
+    import time as clock
+
+    from webapp.hub import SENDER_GIVES_UP
+    from webapp.table import GM, Rejected
+
+    g = app.test_client().post("/api/games", json={"name": "Late", "system": "plain_grid"}).json
+    seq = hub.game(g["id"]).seq
+    token = SENDER_GIVES_UP.set(clock.monotonic() - 0.1)
+    try:
+        with pytest.raises(Rejected, match="too busy to do that in time"):
+            hub.execute(g["id"], GM, {"type": "roll", "expr": "d6"})
+    finally:
+        SENDER_GIVES_UP.reset(token)
+    assert hub.game(g["id"]).seq == seq == hub.store.last_seq(g["id"])
+    assert hub.execute(g["id"], GM, {"type": "roll", "expr": "d6"}).seq == seq + 1

@@ -11,8 +11,9 @@ order) and runs them on one worker of its own:
 - at most ``MAX_COMMANDS`` commands wait; the next one is refused at once
   (``TOO_MANY``), so whatever is accepted is done long before the sender's
   timeout;
-- a command that waited longer than ``STALE_AFTER`` is refused, not applied:
-  its sender has stopped waiting (the page gives up after 10 s);
+- a command that waited longer than ``STALE_AFTER`` (in the lane, or then for
+  the game's lock: ``hub.SENDER_GIVES_UP``) is refused, not applied: its
+  sender is about to stop waiting (the page gives up after 10 s);
 - previews and syncs are coalesced: only the newest of each waits (an older
   preview's position is out of date; one fresh copy serves every sync asked).
 
@@ -31,13 +32,14 @@ from typing import Callable
 
 from socketio import packet
 
+from ..hub import SENDER_GIVES_UP, TOO_LATE
+
 log = logging.getLogger(__name__)
 
 LANED = frozenset({"command", "preview", "sync"})
 MAX_COMMANDS = 16
 STALE_AFTER = 5.0
 TOO_MANY = "too many commands at once; slow down"
-TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
 FAILED = "the server could not do that (see its log)"
 
 
@@ -107,11 +109,14 @@ class Lane:
             if job.event == "command" and time.monotonic() - job.arrived > STALE_AFTER:
                 job.answer({"ok": False, "error": TOO_LATE, "code": "busy"})
                 continue
+            token = SENDER_GIVES_UP.set(job.arrived + STALE_AFTER if job.event == "command" else None)
             try:
                 job.run()
             except Exception:  # the handler failed before answering: answer for it
                 log.exception("%s failed", job.event)
                 job.answer({"ok": False, "error": FAILED})
+            finally:
+                SENDER_GIVES_UP.reset(token)
 
 
 class Lanes:
