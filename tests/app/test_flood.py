@@ -5,9 +5,9 @@ The whole path, with a real server and real clients, is tests/e2e/test_flood.py.
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
-import time
 
 from webapp.events import lanes
 from webapp.events.lanes import Job, Lane
