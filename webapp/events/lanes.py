@@ -126,6 +126,11 @@ class Lanes:
         self.server = server
         self._lanes: dict[str, Lane] = {}
         self._guard = threading.Lock()
+        # python-socketio has no public hook between reading an event and running its handler: these three
+        # (stable through 5.x) are the seam; without them every event keeps its own thread, unordered
+        if not all(hasattr(server, name) for name in ("_handle_event", "_handle_event_internal", "_send_packet")):
+            log.warning("python-socketio %s: events are not run in lanes", getattr(server, "__version__", "?"))
+            return
         original = server._handle_event
 
         def handle_event(eio_sid, namespace, id, data):
