@@ -125,10 +125,11 @@ class Screen:
 
 def test_two_clients_moving_one_token_at_once_leave_every_screen_showing_the_last_move_in_the_log(tmp_path):
     server = LiveServer(tmp_path / "data").start()
+    screens: dict[str, Screen] = {}
     try:
         game = table_with_players(server, ["Ann", "Bo"])
         ann = game["seats"]["Ann"]
-        screens = {"gm": Screen(server, game["id"], game["gm_token"]),
+        screens |= {"gm": Screen(server, game["id"], game["gm_token"]),
                    "Ann": Screen(server, game["id"], ann["key"]),
                    "Bo": Screen(server, game["id"], game["seats"]["Bo"]["key"]),
                    "screen": Screen(server, game["id"], game["screen_token"])}
@@ -153,7 +154,7 @@ def test_two_clients_moving_one_token_at_once_leave_every_screen_showing_the_las
         for name, screen in screens.items():
             with screen.lock:
                 assert screen.tokens.get(ann["token_id"]) == last, name
+    finally:
+        server.kill()  # before the clients leave: a client's goodbye to a live server takes seconds
         for screen in screens.values():
             screen.sio.disconnect()
-    finally:
-        server.kill()

@@ -134,6 +134,7 @@ def test_a_flooding_client_does_not_hold_up_the_others(live):
     while any(r["ack"] is None for r in sent) and time.monotonic() < deadline:
         time.sleep(0.2)
     time.sleep(0.5)
+    live.kill()  # before the clients leave: a client's goodbye to a live server takes seconds
     for sio in clients.values():
         sio.disconnect()
 
@@ -152,12 +153,7 @@ def test_a_flooding_client_does_not_hold_up_the_others(live):
     assert all(r["at"] - r["sent"] <= ACK_TIMEOUT for r in sent)
     too_many = [r for r in refused if r["ack"]["error"] == "too many commands at once; slow down"]
     assert len(too_many) > 1000
-    print("others", statistics.median(every), max(every), len(every), "done", len(done), "refused", len(refused),
-          "their answers after", statistics.median([r["at"] - r["sent"] for r in too_many]),
-          "errors", {r["ack"]["error"] for r in refused})
-
     # the log holds exactly the flooder's moves it was told were done, in the order it sent them
-    live.kill()
     moves = [(seq, d) for seq, d in logged_moves(live.data_dir, game["id"]) if d["token_id"] == flood_seat["token_id"]]
     assert [seq for seq, _ in moves] == [r["ack"]["seq"] for r in done]
     assert [(d["x"], d["y"]) for _, d in moves] == [(r["x"], r["y"]) for r in done]
