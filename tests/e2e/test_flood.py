@@ -9,6 +9,7 @@ log, and what it was told was done is in the log in the order it sent it.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import statistics
 import threading
@@ -54,8 +55,6 @@ def logged_moves(data_dir, game_id: str) -> list[tuple[int, dict]]:
                           (game_id,)).fetchall()
     finally:
         db.close()
-    import json
-
     return [(seq, json.loads(data)) for seq, data in rows]
 
 
@@ -153,6 +152,7 @@ def test_a_flooding_client_does_not_hold_up_the_others(live):
     assert all(r["at"] - r["sent"] <= ACK_TIMEOUT for r in sent)
     too_many = [r for r in refused if r["ack"]["error"] == "too many commands at once; slow down"]
     assert len(too_many) > 1000
+
     # the log holds exactly the flooder's moves it was told were done, in the order it sent them
     moves = [(seq, d) for seq, d in logged_moves(live.data_dir, game["id"]) if d["token_id"] == flood_seat["token_id"]]
     assert [seq for seq, _ in moves] == [r["ack"]["seq"] for r in done]
