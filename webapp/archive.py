@@ -353,7 +353,7 @@ def backup(data_dir: Path, dest: Path) -> dict:
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         tmp.mkdir(parents=True)
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True)
         try:
             out = sqlite3.connect(tmp / DB_NAME)
             try:
@@ -392,7 +392,8 @@ def backup(data_dir: Path, dest: Path) -> dict:
 
 def repair(data_dir: Path, game_id: str) -> dict | None:
     """Cut a damaged log back to the last event before the damage; what is cut goes to a file in
-    ``<data>/repairs/``. None when the log is whole."""
+    ``<data>/repairs/``. None when the log is whole. Run it with the server stopped: a server that still
+    holds the game in memory would go on from the events cut away."""
     from .hub import load_game
 
     data_dir = Path(data_dir)

@@ -191,7 +191,8 @@ def add_data_commands(sub) -> None:
                    help="a new folder (default: <data folder>-backup-<date-time> beside it)")
     data_dir_option(p)
     p.set_defaults(func=backup_data)
-    p = sub.add_parser("repair", help="cut a damaged game log back to before the damage (the rest kept in a file)")
+    p = sub.add_parser("repair", help="cut a damaged game log back to before the damage (the rest kept in a file); "
+                                             "stop the server first")
     p.add_argument("game")
     data_dir_option(p)
     p.set_defaults(func=repair_game)

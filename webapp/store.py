@@ -74,7 +74,8 @@ class DamagedLog(Exception):
         super().__init__(
             f"The log of game {game_id} is damaged at seq {seq} ({reason}). Nothing more can be done in it "
             f"until it is repaired: on the server, `tacmap export {game_id} FILE` keeps a copy of all of it, "
-            f"then `tacmap repair {game_id}` cuts the log back to seq {seq - 1} (what follows is kept in a file)."
+            f"then, with the server stopped, `tacmap repair {game_id}` cuts the log back to seq {seq - 1} "
+            "(what follows is kept in a file)."
         )
 
 
