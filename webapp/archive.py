@@ -251,10 +251,14 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
     try:
         db = store._db
         here = _tables(db)
+        if "games" in tables:
+            raise ArchiveError(f"{path} is damaged: the game's record belongs in its manifest; nothing was imported")
         for table, rows in [("games", [record]), *tables.items()]:
             if table not in here:
                 raise ArchiveError(f"{path} has a table {table!r} this tacmap does not know (made by a newer "
                                    "version?); nothing was imported")
+            if table != "games" and "game_id" not in here[table]:
+                raise ArchiveError(f"{path} is damaged: {table!r} is not a table of one game; nothing was imported")
             unknown = {c for r in rows for c in r} - set(here[table])
             if unknown:
                 raise ArchiveError(f"{path}: table {table!r} has columns this tacmap does not know "

@@ -141,6 +141,19 @@ def manifest_with(**changes):
     return change
 
 
+def with_table(file: Path, out: Path, table: str, rows: list[dict]) -> Path:
+    """A copy of a game file with one more table in it."""
+    def change(name, content):
+        if name != "manifest.json":
+            return content
+        m = json.loads(content)
+        return json.dumps({**m, "tables": {**m["tables"], table: len(rows)}})
+    rewrite(file, out, change)
+    with zipfile.ZipFile(out, "a") as z:
+        z.writestr(f"tables/{table}.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    return out
+
+
 def test_a_broken_or_foreign_file_imports_nothing_and_says_why(table, tmp_path):
     game = table["game"]
     good = tmp_path / "g.tacmap"
@@ -170,6 +183,7 @@ def test_a_broken_or_foreign_file_imports_nothing_and_says_why(table, tmp_path):
         rewrite(good, tmp_path / "f.zip", bad_event): "holds a damaged log (seq 6",
         rewrite(good, tmp_path / "g.zip", manifest_with(tables={"events": 20, "scores": 1})):
             "should hold 20 rows",
+        with_table(good, tmp_path / "h.zip", "games", [{"id": "x"}]): "belongs in its manifest",
     }
     there = tmp_path / "there"
     for file, message in cases.items():
