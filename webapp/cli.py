@@ -91,17 +91,29 @@ def _data_dir(args: argparse.Namespace) -> Path:
     return Path(args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data")
 
 
+def _existing_data_dir(args: argparse.Namespace) -> Path:
+    """The data folder to read from: one that is not there is an error, not a new empty one."""
+    from .archive import ArchiveError
+    from .store import DB_NAME
+
+    data_dir = _data_dir(args)
+    if not (data_dir / DB_NAME).is_file():
+        raise ArchiveError(f"there is no tacmap data in {data_dir} (no {DB_NAME}); name the folder with --data-dir")
+    return data_dir
+
+
 def _fail(message: str) -> int:
     print(f"tacmap: {message}", file=sys.stderr, flush=True)
     return 2
 
 
 def list_games(args: argparse.Namespace) -> int:
+    from .archive import ArchiveError
     from .store import DB_NAME, Store
 
     try:
-        store = Store(_data_dir(args) / DB_NAME)
-    except DataError as exc:
+        store = Store(_existing_data_dir(args) / DB_NAME)
+    except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     try:
         for record in store.games():
@@ -116,7 +128,7 @@ def export_game(args: argparse.Namespace) -> int:
     from .archive import ArchiveError, export_game as export
 
     try:
-        manifest = export(_data_dir(args), args.game, Path(args.file))
+        manifest = export(_existing_data_dir(args), args.game, Path(args.file))
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     print(f"exported {manifest['game']['name']!r} ({args.game}): {manifest['last_seq']} events, "
@@ -141,10 +153,10 @@ def import_game(args: argparse.Namespace) -> int:
 def backup_data(args: argparse.Namespace) -> int:
     from .archive import ArchiveError, backup
 
-    data_dir = _data_dir(args)
-    dest = Path(args.dest) if args.dest else data_dir.resolve().parent / (
-        f"{data_dir.resolve().name}-backup-{time.strftime('%Y%m%d-%H%M%S')}")
     try:
+        data_dir = _existing_data_dir(args)
+        dest = Path(args.dest) if args.dest else data_dir.resolve().parent / (
+            f"{data_dir.resolve().name}-backup-{time.strftime('%Y%m%d-%H%M%S')}")
         done = backup(data_dir, dest)
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
@@ -157,7 +169,7 @@ def repair_game(args: argparse.Namespace) -> int:
     from .archive import ArchiveError, repair
 
     try:
-        done = repair(_data_dir(args), args.game)
+        done = repair(_existing_data_dir(args), args.game)
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     if done is None:

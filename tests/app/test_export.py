@@ -326,6 +326,10 @@ def test_the_commands(table, tmp_path, capsys):
     assert "there is no game 'nosuchgame'" in capsys.readouterr().err
     assert cli.main(["backup", str(tmp_path / "b"), "--data-dir", data]) == 0
     assert "backed up 2 games" in capsys.readouterr().out
+    for args in (["list"], ["export", game["id"], file], ["backup"], ["repair", game["id"]]):
+        assert cli.main([*args, "--data-dir", str(tmp_path / "nowhere")]) == 2
+        assert "there is no tacmap data in" in capsys.readouterr().err
+        assert not (tmp_path / "nowhere").exists()
 
 
 def test_repair_cuts_a_damaged_log_back_and_keeps_the_rest_in_a_file(table, capsys):
