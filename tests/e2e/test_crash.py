@@ -162,3 +162,59 @@ def test_two_clients_moving_one_token_at_once_leave_every_screen_showing_the_las
         server.kill()  # before the clients leave: a client's goodbye to a live server takes seconds
         for screen in screens.values():
             screen.sio.disconnect()
+
+
+def test_tacmap_backup_beside_a_busy_server_copies_one_moment_of_the_log(tmp_path):
+    """`tacmap backup` as its own process while players' moves stream into a live server: the copy opens, its
+    log is whole and is the live log as it was at one moment (a prefix of what the server went on to write)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from webapp.hub import load_game
+    from webapp.store import Store
+
+    server = LiveServer(tmp_path / "data").start()
+    clients: list[socketio.Client] = []
+    try:
+        game = table_with_players(server, ["Ann", "Bo"])
+        stop = threading.Event()
+
+        def play(name: str):
+            seat = game["seats"][name]
+            sio = connect(server, game["id"], seat["key"])
+            clients.append(sio)
+            step = 0
+            while not stop.is_set():
+                x, y = seat["column"] * 6 + step % 5, 1 + (step // 5) % 12
+                sio.call("command", {"type": "move_token", "token_id": seat["token_id"], "x": x, "y": y}, timeout=10)
+                step += 1
+
+        threads = [threading.Thread(target=play, args=(n,)) for n in ("Ann", "Bo")]
+        for t in threads:
+            t.start()
+        time.sleep(1)
+        dest = tmp_path / "copy"
+        done = subprocess.run([sys.executable, "-m", "webapp.cli", "backup", str(dest), "--data-dir",
+                               str(server.data_dir)], capture_output=True, text=True, timeout=60,
+                              cwd=Path(__file__).resolve().parents[2])
+        time.sleep(0.5)
+        stop.set()
+        for t in threads:
+            t.join(10)
+        assert done.returncode == 0, done.stderr
+        assert "backed up" in done.stdout
+    finally:
+        server.kill()
+        for sio in clients:
+            sio.disconnect()
+
+    copy, live = Store(dest / "tacmap.sqlite3"), Store(server.data_dir / "tacmap.sqlite3")
+    try:
+        copied, written = copy.events(game["id"]), live.events(game["id"])
+        assert 20 < len(copied) < len(written)  # taken mid-stream: the server went on writing after it
+        assert [(e.type, e.data) for e in copied] == [(e.type, e.data) for e in written[: len(copied)]]
+        assert load_game(copy, game["id"]).seq == len(copied)
+    finally:
+        copy.close(), live.close()
+    assert (dest / "secret_key").read_text() == (server.data_dir / "secret_key").read_text()
