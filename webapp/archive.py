@@ -60,7 +60,7 @@ def _plain(value):
 
 def _unplain(value):
     if isinstance(value, dict) and set(value) == {"$b64"}:
-        return base64.b64decode(value["$b64"])
+        return base64.b64decode(value["$b64"], validate=True)
     return value
 
 
@@ -189,13 +189,13 @@ def _read_archive(path: Path) -> tuple[dict, dict[str, list[dict]], dict[str, by
             try:
                 text = z.read(f"tables/{table}.jsonl").decode()
                 rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+                if len(rows) != count or not all(isinstance(r, dict) for r in rows):
+                    raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl should hold {count} rows")
+                tables[table] = [{c: _unplain(v) for c, v in r.items()} for r in rows]
             except KeyError:
                 raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl is missing") from None
-            except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as exc:
+            except (ValueError, TypeError, zipfile.BadZipFile, OSError) as exc:
                 raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl cannot be read ({exc})") from None
-            if len(rows) != count or not all(isinstance(r, dict) for r in rows):
-                raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl should hold {count} rows")
-            tables[table] = [{c: _unplain(v) for c, v in r.items()} for r in rows]
         files: dict[str, bytes] = {}
         for meta in manifest.get("files") or []:
             rel = meta.get("path") if isinstance(meta, dict) else None
@@ -223,7 +223,11 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> None:
     """The log in the file must be whole and replay; a damaged one stays out (repair it where it is)."""
     from .hub import load_game
 
-    events = sorted(tables["events"], key=lambda r: r.get("seq", 0))
+    for r in tables["events"]:
+        if not (isinstance(r.get("seq"), int) and isinstance(r.get("type"), str) and isinstance(r.get("data"), str)):
+            raise ArchiveError(f"{path} is damaged: its log holds a row that is not an event "
+                               f"({json.dumps(r, default=str)[:80]}); nothing was imported")
+    events = sorted(tables["events"], key=lambda r: r["seq"])
     scratch = Store(":memory:")
     try:
         scratch._db.execute("PRAGMA foreign_keys=OFF")  # the log alone, without its game's row

@@ -184,6 +184,10 @@ def test_a_broken_or_foreign_file_imports_nothing_and_says_why(table, tmp_path):
         rewrite(good, tmp_path / "g.zip", manifest_with(tables={"events": 20, "scores": 1})):
             "should hold 20 rows",
         with_table(good, tmp_path / "h.zip", "games", [{"id": "x"}]): "belongs in its manifest",
+        rewrite(good, tmp_path / "i.zip", lambda n, c: c.replace(b'"seq": 3,', b'"seq": null,')
+                if n == "tables/events.jsonl" else c): "a row that is not an event",
+        rewrite(good, tmp_path / "j.zip", lambda n, c: c.replace(b'"state": "', b'"state": {"$b64": "!!"}, "x": "', 1)
+                if n == "tables/snapshots.jsonl" else c): "tables/snapshots.jsonl cannot be read",
     }
     there = tmp_path / "there"
     for file, message in cases.items():
