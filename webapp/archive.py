@@ -181,6 +181,9 @@ def _read_archive(path: Path) -> tuple[dict, dict[str, list[dict]], dict[str, by
         record = manifest.get("game")
         if not isinstance(record, dict) or not isinstance(record.get("id"), str) or not record["id"]:
             raise ArchiveError(f"{path} is damaged: its manifest has no game record")
+        wrong = [k for k in ("name", "system", "gm_key", "screen_key", "join_code") if not isinstance(record.get(k), str)]
+        if wrong or not isinstance(record.get("created_at"), (int, float)):
+            raise ArchiveError(f"{path} is damaged: its game record lacks {', '.join(wrong) or 'created_at'}")
         tables: dict[str, list[dict]] = {}
         counts = manifest.get("tables")
         if not isinstance(counts, dict) or "events" not in counts:

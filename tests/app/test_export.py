@@ -184,6 +184,8 @@ def test_a_broken_or_foreign_file_imports_nothing_and_says_why(table, tmp_path):
         rewrite(good, tmp_path / "g.zip", manifest_with(tables={"events": 20, "scores": 1})):
             "should hold 20 rows",
         with_table(good, tmp_path / "h.zip", "games", [{"id": "x"}]): "belongs in its manifest",
+        rewrite(good, tmp_path / "k.zip", manifest_with(game={"id": "abc", "gm_key": 5})):
+            "its game record lacks name, system, gm_key, screen_key, join_code",
         rewrite(good, tmp_path / "i.zip", lambda n, c: c.replace(b'"seq": 3,', b'"seq": null,')
                 if n == "tables/events.jsonl" else c): "a row that is not an event",
         rewrite(good, tmp_path / "j.zip", lambda n, c: c.replace(b'"state": "', b'"state": {"$b64": "!!"}, "x": "', 1)
