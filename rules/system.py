@@ -328,6 +328,21 @@ class BaseSystem:
     def apply(self, sheet: dict, result: AttackResult) -> dict:
         raise RuleNotImplemented(f"{self.name}: applying results to sheets is not automated")
 
+    def area_templates(self) -> list[dict]:
+        """The templates the system's area attacks use, as ``{"key", "label", "shape", "size"}``:
+        ``shape`` one of ``rules.areas.SHAPES`` ("circle", "cone", "line"), ``size`` in squares (a
+        circle's radius; None where the rules fix the length themselves). ``key`` is what the attack
+        takes in ``options["template"]``, with ``options["centre"]`` the square it is aimed at; the
+        result then has one entry per token under it in ``details["targets"]`` (``{"target", ...}``).
+        ``[]``: no area attacks with templates."""
+        return []
+
+    def defenses(self, request: AttackRequest) -> list[dict]:
+        """The choices the rules give the target against this attack, before the roll: each
+        ``{"key", "label", "available", "reason"}``, ``key`` what ``options["defense"]`` takes.
+        ``[]``: the defender has no choice to make (a fixed defense, or none)."""
+        return []
+
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
         """Start a fight: the system's initiative, surprise, first round. (Systems override.)"""
         raise RuleNotImplemented(f"{self.name}: turn order is not automated")

@@ -9,6 +9,7 @@ rules again.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -36,6 +37,7 @@ class _AttackCommand(BaseModel):
     weapon: Annotated[str, StringConstraints(max_length=80)] | None = None
     options: dict[str, Any] = {}
     force: bool = False  # GM only: past the table's checks (turn, line of fire); logged as a GM ruling
+    template: Id | None = None  # a template on the map: an area attack where the system has them
 
 
 class PreviewAttack(_AttackCommand):
@@ -111,12 +113,20 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     if attacker.id == target.id:
         raise Rejected("a token cannot attack itself")
     if game.zones is not None:
+        if cmd.template is not None:
+            raise Rejected("attacks with a template are for square grids; on a zone map the rules' area weapons hit a zone")
         return _plan_in_zones(game, cmd, actor, system, attacker, target)
     if system.board != "grid":
         raise Rejected(f"{system.name} plays on zone maps; this game has a square grid")
     a, b = (attacker.x, attacker.y), (target.x, target.y)
+    area = _area(game, cmd, system, attacker)
+    if area is not None:
+        b = tuple(area["aim"])
+        cmd = cmd.model_copy(update={"options": {**cmd.options, **area["options"]}})
     line = los.line_of_fire(game.board, a, b)
     if not line.clear and not cmd.force:
+        if area is not None:
+            raise Rejected(f"{attacker.name} has no line of fire to the template: a wall or door is in the way")
         raise Rejected(f"{attacker.name} has no line of fire to {target.name}: a wall or door is in the way")
     cover = los.cover(game.board, a, b)
     board = game.board
@@ -131,8 +141,44 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
             "from": list(a), "to": list(b), "line": {"clear": line.clear, "blocked_by": len(line.blockers)},
             "cover": cover_view, "distance": distance, "unit": system.cell_unit, "band": band,
             "forced": cmd.force,
+            **({"template": area["view"]} if area is not None else {}),
         },
     }
+
+
+def _area(game: "Game", cmd: _AttackCommand, system, attacker: "Token") -> dict | None:
+    """An attack with a template on the map: the system's own template of that shape and size, aimed
+    where the map's template lies (a blast centred on its centre's square; a cone or a line starts at
+    the attacker and points the template's way). None for an attack without one."""
+    if cmd.template is None:
+        return None
+    template = game.templates.get(cmd.template)
+    if template is None:
+        raise Rejected(f"no template {cmd.template!r} on this map")
+    offered = area_templates(system)
+    if not offered:
+        raise Rejected(f"{system.name} has no area templates for attacks: the table's templates only show who is under")
+    same = [o for o in offered if o["shape"] == template["shape"]]
+    match = next((o for o in same if o.get("size") is None or abs(o["size"] - template["size"]) < 1e-9), None)
+    if match is None:
+        sizes = ", ".join(f"{o['label']}" for o in offered)
+        raise Rejected(f"{system.name} has no {template['shape']} template of {template['size']:g}: it has {sizes}")
+    if template["shape"] == "circle":
+        aim = (math.floor(template["x"]), math.floor(template["y"]))
+    else:
+        angle = math.radians(template.get("direction", 0))
+        aim = (min(max(attacker.x + round(3 * math.cos(angle)), 0), game.board.width - 1),
+               min(max(attacker.y + round(3 * math.sin(angle)), 0), game.board.height - 1))
+    if not game.board.in_bounds(aim) and template["shape"] == "circle":
+        raise Rejected("the template's centre is off the map")
+    return {"aim": aim, "options": {"template": match["key"], "centre": list(aim)},
+            "view": {"id": template["id"], "key": match["key"], "label": match["label"], "aim": list(aim)}}
+
+
+def area_templates(system) -> list[dict]:
+    """The system's templates for area attacks (``[]`` for a system without, or an older one)."""
+    offered = getattr(system, "area_templates", None)
+    return list(offered()) if callable(offered) else []
 
 
 def _plan_in_zones(game: "Game", cmd: _AttackCommand, actor: "Actor", system, attacker: "Token", target: "Token") -> dict:
@@ -194,8 +240,12 @@ def _owed(game: "Game", cmd: _AttackCommand) -> bool:
 
 
 def _only(result: AttackResult, token_id: str) -> AttackResult:
+    """The result as one token takes it: its effects alone, and it named as the target (an ``apply``
+    that reads ``details["target"]`` would otherwise look for the aimed-at token's effects on every
+    sheet an area attack or a stray shot touched)."""
     effects = [e for e in result.effects if e.target == token_id]
-    return AttackResult(result.hit, result.summary, result.rolls, result.modifiers, effects, result.details)
+    return AttackResult(result.hit, result.summary, result.rolls, result.modifiers, effects,
+                        {**result.details, "target": token_id})
 
 
 def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[Event]:
@@ -227,6 +277,49 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.combat["state"] = d["fight_state"]
         game.combat["due"] = d.get("due", game.combat.get("due", []))
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
-    secret = bool((attacker and attacker.hidden) or (target and target.hidden))
+    struck = [game.tokens[i] for i in dict.fromkeys(e["target"] for e in d["result"]["effects"]) if i in game.tokens]
+    secret = bool((attacker and attacker.hidden) or (target and target.hidden) or any(t.hidden for t in struck))
     ruling = " (GM ruling)" if d.get("forced") else ""
-    log(d["result"]["summary"] + ruling, "gm" if secret else "all", {"attack": d["result"]})
+    log(d["result"]["summary"] + ruling, "gm" if secret else "all", {"attack": d["result"], "card": _card(game, d)})
+
+
+def _card(game: "Game", d: dict) -> dict:
+    """What the table screen's result card says: who attacked whom, hit or miss, and what each
+    target took (the wound state is read from the sheets when the card is drawn)."""
+    result = d["result"]
+    per_target = {t.get("target"): t for t in (result.get("details") or {}).get("targets") or []
+                  if isinstance(t, dict)}
+    ids = list(dict.fromkeys([*([] if d.get("template") else [d["target"]]),
+                              *per_target, *(e["target"] for e in result["effects"])]))
+    attacker = game.tokens.get(d["attacker"])
+    targets = []
+    for tid in ids:
+        token = game.tokens.get(tid)
+        if token is None:
+            continue
+        effects = [e for e in result["effects"] if e["target"] == tid]
+        targets.append({"id": tid, "name": token.name, "effects": [_effect_words(e) for e in effects],
+                        "detail": _target_words(per_target.get(tid))})
+    return {"attacker": attacker.name if attacker else "?", "hit": bool(result["hit"]),
+            "area": (d.get("template") or {}).get("label"), "targets": targets}
+
+
+def _effect_words(effect: dict) -> str:
+    data = effect.get("data") or {}
+    bits = [f"{k} {v}" for k, v in data.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
+    flags = [k for k, v in data.items() if v is True]
+    return effect["kind"].replace("_", " ") + (f" ({', '.join(bits + flags)})" if bits or flags else "")
+
+
+def _target_words(entry: dict | None) -> str:
+    """One target's line of an area attack's breakdown, from the rules' own per-target record."""
+    if not entry:
+        return ""
+    if entry.get("protected"):
+        return entry.get("note") or "protected"
+    bits = []
+    for key in ("roll", "bonus", "damage", "toughness", "wounds"):
+        if isinstance(entry.get(key), (int, float)) and not isinstance(entry.get(key), bool):
+            bits.append(f"{key} {entry[key]:g}")
+    bits += [f"{r['label']} {r['value']:+g}" for r in entry.get("reductions") or [] if isinstance(r, dict)]
+    return ", ".join(bits)

@@ -3,6 +3,7 @@
 connect   auth={"game", "token", "since"?}; a bad key is refused.
 command   {"type": ..., ...} -> ack {"ok": true, "seq"} or {"ok": false, "error"}
 preview   {"token_id", "x", "y", "done"?} -> others see it; nothing is stored
+map_ping  {"x", "y"} -> every screen flashes the spot with the pinger's name ("map_ping"); nothing is stored
 sync      {"since"} -> a fresh copy of the page's live parts
 """
 
@@ -65,6 +66,17 @@ def register(socketio, hub) -> None:
             return {"ok": False, "error": "not connected to a game"}
         try:
             hub.preview(who[0], who[1], payload, request.sid)
+        except Rejected as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
+    @socketio.on("map_ping")
+    def map_ping(payload=None):
+        who = current()
+        if who is None:
+            return {"ok": False, "error": "not connected to a game"}
+        try:
+            hub.ping(who[0], who[1], payload, request.sid)
         except Rejected as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True}

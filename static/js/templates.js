@@ -1,0 +1,140 @@
+// Area templates: lay one on the map from the Templates card, drag it, take it away; and the table
+// screen's result card, shown for a few seconds when a new attack comes in.
+// The server decides who is under a template and draws it for every screen; this only sends commands.
+(function () {
+  "use strict";
+  const frame = document.getElementById("map-frame");
+  const svg = () => document.getElementById("map");
+  const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+  const half = (v) => Math.round(v * 2) / 2;
+
+  function mapPoint(clientX, clientY) {
+    const s = svg();
+    const pt = s.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    return pt.matrixTransform(s.getScreenCTM().inverse());
+  }
+  const inBoard = (p) => [clamp(half(p.x), 0, parseInt(svg().dataset.width, 10)),
+                          clamp(half(p.y), 0, parseInt(svg().dataset.height, 10))];
+
+  // --- laying a template: press "Place on the map", then click the map ----------------
+  let arming = false;
+  function arm(on) {
+    arming = on;
+    const button = document.getElementById("place-template");
+    const hint = document.getElementById("template-hint");
+    if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
+    if (hint) hint.hidden = !on;
+    if (frame) frame.classList.toggle("placing", on);
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target.closest && e.target.closest("#place-template")) { arm(!arming); return; }
+    const remove = e.target.closest && e.target.closest("[data-template-remove]");
+    if (remove && window.tacmap) {
+      window.tacmap.command({ type: "remove_template", template_id: remove.dataset.templateRemove });
+    }
+  });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && arming) arm(false); });
+
+  function placeAt(p) {
+    const form = document.getElementById("template-form");
+    if (!form || !window.tacmap) return;
+    const payload = { type: "place_template", shape: form.elements.shape.value,
+                      size: Number(form.elements.size.value) || 1, direction: Number(form.elements.direction.value) || 0 };
+    const label = form.elements.label.value.trim();
+    if (label) payload.label = label;
+    const zone = p.target && p.target.closest && p.target.closest(".zone");
+    if (svg().dataset.board === "zones") {
+      if (!zone) { window.tacmap.flash("Click a zone: on a zone map a template covers a zone."); return; }
+      payload.zone = zone.dataset.zone;
+    } else {
+      [payload.x, payload.y] = inBoard(p);
+    }
+    window.tacmap.command(payload).then((ack) => { if (ack.ok) { arm(false); form.elements.label.value = ""; } });
+  }
+
+  // --- dragging a template (the GM's any, a player's own) ----------------------------
+  let drag = null;
+  if (frame) {
+    frame.addEventListener("pointerdown", (e) => {
+      if (e.button > 0 || !window.tacmap || !svg() || svg().dataset.role === "screen") return;
+      if (arming) {
+        if (e.target.closest && e.target.closest(".token")) return; // a token is picked up as usual
+        e.preventDefault();
+        e.stopPropagation();
+        const p = mapPoint(e.clientX, e.clientY);
+        p.target = e.target;
+        placeAt(p);
+        return;
+      }
+      const el = e.target.closest && e.target.closest(".area-template.movable");
+      if (!el || (e.target.closest && e.target.closest(".token"))) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const p = mapPoint(e.clientX, e.clientY);
+      drag = { el: el, id: el.dataset.templateId, pointer: e.pointerId, start: [p.x, p.y],
+               at: [parseFloat(el.dataset.x), parseFloat(el.dataset.y)], moved: [0, 0] };
+      frame.setPointerCapture(e.pointerId);
+      el.classList.add("dragging");
+    }, true);
+    frame.addEventListener("pointermove", (e) => {
+      if (!drag || e.pointerId !== drag.pointer) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const p = mapPoint(e.clientX, e.clientY);
+      drag.moved = [half(p.x - drag.start[0]), half(p.y - drag.start[1])];
+      drag.el.querySelectorAll(".template-shape, .template-label").forEach((g) => {
+        g.setAttribute("transform", `translate(${drag.moved[0]} ${drag.moved[1]})`);
+      });
+    }, true);
+    const end = (e, cancelled) => {
+      if (!drag || e.pointerId !== drag.pointer) return;
+      const d = drag;
+      drag = null;
+      e.stopPropagation();
+      d.el.classList.remove("dragging");
+      const back = () => d.el.querySelectorAll("[transform]").forEach((g) => g.removeAttribute("transform"));
+      if (cancelled || (!d.moved[0] && !d.moved[1])) { back(); return; }
+      const payload = { type: "move_template", template_id: d.id };
+      if (d.el.dataset.zone) {
+        const under = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.closest && n.closest(".zone"));
+        if (!under) { back(); return; }
+        payload.zone = under.closest(".zone").dataset.zone;
+      } else {
+        const w = parseInt(svg().dataset.width, 10), h = parseInt(svg().dataset.height, 10);
+        payload.x = clamp(d.at[0] + d.moved[0], 0, w);
+        payload.y = clamp(d.at[1] + d.moved[1], 0, h);
+      }
+      window.tacmap.command(payload).then((ack) => { if (!ack.ok) back(); });
+    };
+    frame.addEventListener("pointerup", (e) => end(e, false), true);
+    frame.addEventListener("pointercancel", (e) => end(e, true), true);
+  }
+
+  // --- the table screen's result card ------------------------------------------------
+  const SHOW_MS = 9000;
+  let shownSeq = null;
+  function showResult(first) {
+    const card = document.getElementById("result-card");
+    if (!card) return;
+    const seq = card.dataset.seq || null;
+    if (first) { shownSeq = seq; return; } // a page opened late does not replay an old attack
+    if (!seq || seq === shownSeq) return;
+    shownSeq = seq;
+    card.classList.add("shown");
+    clearTimeout(showResult.timer);
+    showResult.timer = setTimeout(() => {
+      showResult.timer = null;
+      const now = document.getElementById("result-card");
+      if (now) now.classList.remove("shown");
+    }, SHOW_MS);
+  }
+  showResult(true);
+  document.addEventListener("tacmap:update", () => {
+    const card = document.getElementById("result-card");
+    // a swapped card keeps showing while its time runs
+    if (card && card.dataset.seq === shownSeq && showResult.timer) card.classList.add("shown");
+    showResult(false);
+  });
+})();
