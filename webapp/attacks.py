@@ -211,6 +211,12 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         odds = p["system"].odds(p["request"])
         view["odds"] = {"hit": odds.get("hit"), "outcomes": odds.get("outcomes") or [],
                         "modifiers": odds.get("modifiers") if isinstance(odds.get("modifiers"), list) else []}
+        if isinstance(odds.get("targets"), list):  # an area attack: each token under it, the ones this audience sees
+            shown = {t.id for t in game.visible_tokens(actor)}
+            view["odds"]["targets"] = [t for t in odds["targets"] if isinstance(t, dict) and t.get("id") in shown]
+            view["odds"]["note"] = str(odds.get("note") or "")
+            if "template" in view and isinstance(odds.get("cells"), list):
+                view["template"]["cells"] = [list(c) for c in odds["cells"]]
     except RuleNotImplemented as exc:
         view["odds"] = None
         view["odds_missing"] = f"not automated: {exc}"
@@ -277,10 +283,24 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.combat["state"] = d["fight_state"]
         game.combat["due"] = d.get("due", game.combat.get("due", []))
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
-    struck = [game.tokens[i] for i in dict.fromkeys(e["target"] for e in d["result"]["effects"]) if i in game.tokens]
-    secret = bool((attacker and attacker.hidden) or (target and target.hidden) or any(t.hidden for t in struck))
     ruling = " (GM ruling)" if d.get("forced") else ""
-    log(d["result"]["summary"] + ruling, "gm" if secret else "all", {"attack": d["result"], "card": _card(game, d)})
+    card = _card(game, d)
+    if (attacker and attacker.hidden) or (target and target.hidden):
+        log(d["result"]["summary"] + ruling, "gm", {"attack": d["result"], "card": card})
+        return
+    hidden = {t["id"] for t in card["targets"] if game.tokens[t["id"]].hidden}
+    if not hidden:
+        log(d["result"]["summary"] + ruling, "all", {"attack": d["result"], "card": card})
+        return
+    # an area attack that caught a hidden token: the GM reads it all; the table, who it can see was hit
+    log(d["result"]["summary"] + ruling, "gm", {"attack": d["result"], "card": card})
+    seen = {**card, "targets": [t for t in card["targets"] if t["id"] not in hidden]}
+    names = ", ".join(t["name"] for t in seen["targets"]) or "nobody the table can see"
+    told = {"hit": d["result"]["hit"], "summary": "", "rolls": [], "modifiers": [], "details": {},
+            "effects": [e for e in d["result"]["effects"] if e["target"] not in hidden]}
+    who = attacker.name if attacker else "?"
+    log(f"{who}'s area attack {'hits' if d['result']['hit'] else 'goes off'}: {names}{ruling}", "all",
+        {"attack": told, "card": seen})
 
 
 def _card(game: "Game", d: dict) -> dict:

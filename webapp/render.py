@@ -12,7 +12,7 @@ from flask import render_template
 
 import rules
 
-from . import characters, combat, templates_cmds
+from . import attacks, characters, combat, templates_cmds
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -62,9 +62,9 @@ _BY_EVENT = {
     "acted": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", *_UNDER},
-    "template_placed": {"log", *_UNDER},
+    "template_placed": {"log", "attack", *_UNDER},
     "template_moved": {"log", *_UNDER},
-    "template_removed": {"log", *_UNDER},
+    "template_removed": {"log", "attack", *_UNDER},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
 }
@@ -107,6 +107,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "actions_of": lambda token: combat.actions_now(game, token),
         "settings": combat.settings_of(game) if actor.role == "gm" else {},
         "templates_view": templates_cmds.view(game, actor),
+        "area_templates": attacks.area_templates(system),
         "last_attack": last_attack(game, actor),
     }
 

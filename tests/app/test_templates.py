@@ -260,3 +260,45 @@ def test_a_system_without_area_templates_says_so(client):
     r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
                                         "template": tid})
     assert r.status_code == 422 and "no area templates" in r.json["error"]
+
+
+def test_an_area_preview_lists_each_token_under_it_with_odds_and_never_a_hidden_one(client):
+    g, p, ids = setup(client)
+    grenadier(client, g, ids)
+    lurker = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Lurker", "x": 7, "y": 3, "hidden": True},
+                         headers=bearer(g["gm_token"])).json["id"]
+    place(client, g, p["player_token"], shape="circle", x=6.5, y=2.5, size=2)
+    tid = templates_of(client, g)[0]["id"]
+    body = {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Orc 1"], "weapon": "Grenade",
+            "template": tid}
+    before = state(client, g)
+    r = send(client, g, g["gm_token"], body)
+    assert r.status_code == 200, r.json
+    odds = r.json["preview"]["odds"]
+    assert {t["id"] for t in odds["targets"]} == {ids["Orc 1"], ids["Orc 2"], lurker}
+    assert all(abs(sum(o["p"] for o in t["outcomes"]) - 1) < 1e-9 for t in odds["targets"])
+    assert [6, 2] in r.json["preview"]["template"]["cells"]
+    r = send(client, g, p["player_token"], body)
+    assert {t["id"] for t in r.json["preview"]["odds"]["targets"]} == {ids["Orc 1"], ids["Orc 2"]}
+    assert "Lurker" not in r.json["html"] and "Orc 2" in r.json["html"]
+    assert state(client, g) == before
+
+
+def test_a_blast_that_catches_a_hidden_token_tells_the_table_only_who_it_can_see(app, client):
+    g, p, ids = setup(client)
+    grenadier(client, g, ids)
+    lurker = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Lurker", "x": 7, "y": 3, "hidden": True},
+                         headers=bearer(g["gm_token"])).json["id"]
+    place(client, g, p["player_token"], shape="circle", x=6.5, y=2.5, size=2)
+    tid = templates_of(client, g)[0]["id"]
+    app.extensions["tacmap"].dice = lambda game: ScriptedDice([5, 2] + [3, 3, 2] * 3)
+    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
+                                            "weapon": "Grenade", "template": tid})
+    assert r.status_code == 200, r.json
+    gm_entry = state(client, g)["log"][-2]
+    assert lurker in {t["id"] for t in gm_entry["detail"]["card"]["targets"]}
+    told = state(client, g, p["player_token"])["log"][-1]
+    assert told["text"] == "Hero's area attack hits: Orc 1, Orc 2"
+    assert lurker not in str(told) and "Lurker" not in str(told)
+    screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "Lurker" not in screen and "Orc 2" in screen[screen.index('id="result-card"'):]
