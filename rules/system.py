@@ -10,7 +10,7 @@ app can store them in the event log as they are.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .dice import DiceSource, RollRecord
@@ -339,7 +339,8 @@ class BaseSystem:
 
     def defenses(self, request: AttackRequest) -> list[dict]:
         """The choices the rules give the target against this attack, before the roll: each
-        ``{"key", "label", "available", "reason"}``, ``key`` what ``options["defense"]`` takes.
+        ``{"key", "label", "value", "available", "reason"}``: ``value`` is what ``options["defense"]``
+        takes for it (the app sends the ``key`` the defender picked and puts its ``value`` there).
         ``[]``: the defender has no choice to make (a fixed defense, or none)."""
         return []
 
@@ -392,6 +393,21 @@ class BaseSystem:
         (kind: "wound", "condition" or "resource"). ``state`` is the combatant's own books in a
         fight (``state["combatants"][id]``), None outside one."""
         return []
+
+
+def checked_defenses(system, request: AttackRequest, labels: dict[str, str]) -> list[dict]:
+    """``defenses()`` for a system whose ``options["defense"]`` takes a name: each of ``labels``
+    (name -> label), available unless the system's odds refuse it, with the rules' reason."""
+    out = []
+    for key, label in labels.items():
+        try:
+            system.odds(replace(request, options={**(request.options or {}), "defense": key}))
+            out.append({"key": key, "label": label, "value": key, "available": True, "reason": ""})
+        except RuleError as exc:
+            out.append({"key": key, "label": label, "value": key, "available": False, "reason": str(exc)})
+        except RuleNotImplemented:
+            continue
+    return out
 
 
 def round_robin(order: list[str], state: dict | None = None) -> TurnUpdate:
