@@ -10,6 +10,7 @@ rules again.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -38,6 +39,7 @@ class _AttackCommand(BaseModel):
     options: dict[str, Any] = {}
     force: bool = False  # GM only: past the table's checks (turn, line of fire); logged as a GM ruling
     template: Id | None = None  # a template on the map: an area attack where the system has them
+    defense: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None  # a key of defenses()
 
 
 class PreviewAttack(_AttackCommand):
@@ -48,8 +50,17 @@ class Attack(_AttackCommand):
     type: Literal["attack"]
 
 
-COMMANDS = (PreviewAttack, Attack)
-EVENTS = ("attack_resolved",)
+class ChooseDefense(BaseModel):
+    """The defender's answer to an attack that waits on it (or the GM's, for anyone; ``cancel``: the GM drops it)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
+    type: Literal["choose_defense"]
+    defense: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None
+    cancel: bool = False
+
+
+COMMANDS = (PreviewAttack, Attack, ChooseDefense)
+EVENTS = ("attack_resolved", "defense_asked", "defense_dropped")
 
 
 def _visible_token(game: "Game", actor: "Actor", token_id: str) -> "Token":
@@ -222,6 +233,8 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         view["odds_missing"] = f"not automated: {exc}"
     except RuleError as exc:
         raise Rejected(str(exc)) from None
+    if cmd.template is None:
+        view["defenses"] = defense_choices(p["system"], p["request"])
     return view
 
 
@@ -254,8 +267,88 @@ def _only(result: AttackResult, token_id: str) -> AttackResult:
                         {**result.details, "target": token_id})
 
 
-def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[Event]:
+def defense_choices(system, request: AttackRequest) -> list[dict]:
+    """The rules' choices for the defender, each with the attacker's chance to hit against it."""
+    try:
+        choices = system.defenses(request) if hasattr(system, "defenses") else []
+    except (RuleNotImplemented, RuleError):
+        return []
+    out = []
+    for c in choices:
+        entry = {k: c.get(k) for k in ("key", "label", "available", "reason")} | {"hit": None}
+        if c.get("available"):
+            try:
+                odds = system.odds(replace(request, options={**request.options, "defense": c.get("value")}))
+                entry["hit"] = odds.get("hit")
+            except (RuleNotImplemented, RuleError):
+                pass
+        out.append(entry)
+    return out
+
+
+def _chosen(system, request: AttackRequest, key: str, target: "Token") -> Any:
+    """The value the rules take for the defense ``key``; Rejected when the rules do not offer it now."""
+    choices = rules_call(lambda: system.defenses(request)) if hasattr(system, "defenses") else []
+    found = next((c for c in choices if c.get("key") == key), None)
+    if found is None:
+        offered = ", ".join(c["key"] for c in choices if c.get("available")) or "none: the rules give no choice here"
+        raise Rejected(f"{target.name} has no defense {key!r} here; the choices are: {offered}")
+    if not found.get("available"):
+        raise Rejected(f"{target.name} cannot {found['label']}: {found.get('reason') or 'the rules say no'}")
+    return found.get("value")
+
+
+def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
+    if isinstance(cmd, ChooseDefense):
+        return _choose_defense(game, cmd, actor, dice)
+    if game.pending_defense:
+        waiting = game.tokens.get(game.pending_defense["target"])
+        name = waiting.name if waiting is not None and game.may_see(actor, waiting) else "a defender"
+        raise Rejected(f"an attack is waiting for {name}'s defense: it goes first")
     p = plan(game, cmd, actor)
+    system = p["system"]
+    target = p["target"]
+    if cmd.defense is not None:
+        if actor.role == "player" and target.owner != actor.player_id:
+            raise Rejected(f"{target.name}'s player (or the GM) chooses {target.name}'s defense")
+        p["request"].options["defense"] = _chosen(system, p["request"], cmd.defense, target)
+    elif target.owner and not (actor.role == "player" and actor.player_id == target.owner) and cmd.template is None:
+        choices = defense_choices(system, p["request"])
+        if any(c["available"] for c in choices):  # a player's token: its player chooses, before the roll
+            return [Event("defense_asked", {
+                "attack": cmd.model_dump(exclude_none=True), "sender": {"role": actor.role, "player_id": actor.player_id},
+                "attacker": p["attacker"].id, "target": target.id, "weapon": cmd.weapon, "choices": choices})]
+    return _roll(game, cmd, p, dice)
+
+
+def _choose_defense(game: "Game", cmd: ChooseDefense, actor: "Actor", dice: DiceSource) -> list[Event]:
+    from .table import Actor
+
+    pending = game.pending_defense
+    if actor.role == "screen":
+        raise Rejected("the table screen only shows the map")
+    if not pending:
+        raise Rejected("no attack is waiting for a defense")
+    target = game.tokens.get(pending["target"])
+    if actor.role != "gm" and (target is None or target.owner != actor.player_id):
+        raise Rejected("only the defender's player or the GM chooses this defense")
+    if cmd.cancel:
+        if actor.role != "gm":
+            raise Rejected("only the GM can call an attack off")
+        return [Event("defense_dropped", {"target": pending["target"]})]
+    if cmd.defense is None:
+        raise Rejected("pick a defense")
+    sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
+    attack = Attack(**pending["attack"])
+    p = plan(game, attack, sender)
+    p["request"].options["defense"] = _chosen(p["system"], p["request"], cmd.defense, p["target"])
+    events = _roll(game, attack, p, dice)
+    for event in events:
+        event.data["defense"] = {"key": cmd.defense, "by": "gm" if actor.role == "gm" else "player"}
+    return events
+
+
+def _roll(game: "Game", cmd: _AttackCommand, p: dict, dice: DiceSource) -> list[Event]:
     system = p["system"]
     result = rules_call(lambda: system.attack(p["request"], dice))
     sheets = {}
@@ -277,6 +370,18 @@ def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[
 
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
+    if event.type == "defense_asked":
+        game.pending_defense = dict(d)
+        attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
+        secret = bool((attacker and attacker.hidden) or (target and target.hidden))
+        log(f"{attacker.name if attacker else '?'} attacks {target.name if target else '?'}: "
+            f"waiting for {target.name if target else '?'}'s defense", "gm" if secret else "all", None)
+        return
+    if event.type == "defense_dropped":
+        game.pending_defense = None
+        log("the GM called the attack off", "all", None)
+        return
+    game.pending_defense = None
     for token_id, sheet in d["sheets"].items():
         characters.set_sheet(game, token_id, sheet)
     if game.combat and "fight_state" in d:
@@ -343,3 +448,22 @@ def _target_words(entry: dict | None) -> str:
             bits.append(f"{key} {entry[key]:g}")
     bits += [f"{r['label']} {r['value']:+g}" for r in entry.get("reductions") or [] if isinstance(r, dict)]
     return ", ".join(bits)
+
+
+def pending_view(game: "Game", actor: "Actor") -> dict | None:
+    """The attack waiting for a defense, as this audience may see it: the defender's player and the GM
+    get the choices; the player who attacked, that it waits; anyone else, nothing."""
+    pending = game.pending_defense
+    if not pending:
+        return None
+    attacker, target = game.tokens.get(pending["attacker"]), game.tokens.get(pending["target"])
+    if target is None or not game.may_see(actor, target):
+        return None
+    chooser = actor.role == "gm" or (actor.role == "player" and target.owner == actor.player_id)
+    sender = pending["sender"]
+    waiting = actor.role == "player" and sender.get("role") == "player" and sender.get("player_id") == actor.player_id
+    if not chooser and not waiting:
+        return None
+    return {"attacker": attacker.name if attacker is not None and game.may_see(actor, attacker) else "an unseen foe",
+            "target": target.name, "target_id": target.id, "weapon": pending.get("weapon"),
+            "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}

@@ -37,6 +37,7 @@ def _parts(game: "Game") -> dict:
         "settings": dict(game.settings),
         "characters": [c.to_dict() for c in game.characters.values()],
         "templates": [dict(t) for t in game.templates.values()],
+        "pending_defense": game.pending_defense,
     }
 
 
@@ -77,6 +78,8 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.settings = dict(restore["settings"])
     if "characters" in restore:
         game.characters = {c["id"]: Character(**c) for c in restore["characters"]}
+    if "pending_defense" in restore:
+        game.pending_defense = restore["pending_defense"]
     if "templates" in restore:
         game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     game.undone.append(d["seq"])

@@ -33,6 +33,7 @@ PARTS = {
     "templates": ("_templates.html", True, {"gm", "player", "screen"}),
     "template_list": ("_template_list.html", False, {"gm", "player"}),
     "result_card": ("_result_card.html", False, {"screen"}),
+    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player"}),
 }
 EVERYTHING = frozenset(PARTS)
 
@@ -61,7 +62,9 @@ _BY_EVENT = {
     "combat_ended": {"combat", "tokens", "log"},
     "acted": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
-    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", *_UNDER},
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "defense_prompt", *_UNDER},
+    "defense_asked": {"log", "defense_prompt"},
+    "defense_dropped": {"log", "defense_prompt"},
     "template_placed": {"log", "attack", *_UNDER},
     "template_moved": {"log", *_UNDER},
     "template_removed": {"log", "attack", *_UNDER},
@@ -108,6 +111,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "settings": combat.settings_of(game) if actor.role == "gm" else {},
         "templates_view": templates_cmds.view(game, actor),
         "area_templates": attacks.area_templates(system),
+        "pending": attacks.pending_view(game, actor),
         "last_attack": last_attack(game, actor),
     }
 

@@ -117,6 +117,7 @@ class Game:
     characters: dict[str, characters.Character] = field(default_factory=dict)
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
+    pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
 
     LOG_KEEP = 50
 
@@ -164,6 +165,7 @@ class Game:
             "characters": [c.to_dict() for c in self.characters.values()],
             "zones": self.zones,
             "templates": list(self.templates.values()),
+            "pending_defense": self.pending_defense,
         }
 
     @classmethod
@@ -186,6 +188,7 @@ class Game:
             characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
             zones=d.get("zones"),
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
+            pending_defense=d.get("pending_defense"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -205,6 +208,7 @@ class Game:
             "zones": self.zones,
             "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                            "under": [u.id for u in t["under"]]} for t in templates_cmds.view(self, actor)],
+            "pending_defense": attacks.pending_view(self, actor),
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
@@ -638,7 +642,7 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     """
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
-    if isinstance(cmd, attacks.Attack):
+    if isinstance(cmd, (attacks.Attack, attacks.ChooseDefense)):
         return attacks.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)

@@ -302,3 +302,101 @@ def test_a_blast_that_catches_a_hidden_token_tells_the_table_only_who_it_can_see
     assert lurker not in str(told) and "Lurker" not in str(told)
     screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
     assert "Lurker" not in screen and "Orc 2" in screen[screen.index('id="result-card"'):]
+
+
+# --- the defender's choice --------------------------------------------------------------------
+
+
+def duel(client, system="gurps_lite"):
+    """The GM's Brute next to Mira's Hero in a system where the defender chooses."""
+    g = client.post("/api/games", json={"name": "Duel", "system": system, "map": OPEN}).json
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    ids = {}
+    for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Brute", (3, 2), None)]:
+        body = {"name": name, "x": x, "y": y, **({"owner": owner, "kind": "pc"} if owner else {})}
+        ids[name] = client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+    return g, p, ids
+
+
+def test_the_preview_shows_each_defense_with_the_chance_to_hit_against_it(client):
+    g, p, ids = duel(client)
+    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "Broadsword"})
+    assert r.status_code == 200, r.json
+    choices = {c["key"]: c for c in r.json["preview"]["defenses"]}
+    assert {"dodge", "none"} <= set(choices) and any(k.startswith("parry:") for k in choices)
+    assert choices["none"]["hit"] > choices["dodge"]["hit"] > 0  # a defense makes a hit less likely
+    html = r.json["html"]
+    assert "s choice</h3>" in html and "Dodge" in html and "No defense" in html
+
+
+def test_an_attack_on_a_players_token_waits_for_its_defense_then_rolls_with_it(client):
+    g, p, ids = duel(client)
+    body = {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"}
+    r = send(client, g, g["gm_token"], body)
+    assert r.status_code == 200, r.json
+    s = state(client, g)
+    assert not any((e.get("detail") or {}).get("attack") for e in s["log"])  # nothing rolled yet
+    assert "waiting for Hero's defense" in s["log"][-1]["text"]
+    mine = state(client, g, p["player_token"])["pending_defense"]
+    assert mine["chooser"] and {c["key"] for c in mine["choices"]} >= {"dodge", "none"}
+    assert state(client, g, g["screen_token"])["pending_defense"] is None
+    page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "Hero: defend!" in page and 'data-defense="dodge"' in page
+    # another attack waits its turn; a choice the rules do not offer is refused
+    r = send(client, g, g["gm_token"], body)
+    assert r.status_code == 422 and "waiting for Hero's defense" in r.json["error"]
+    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": "fly"})
+    assert r.status_code == 422 and "no defense 'fly'" in r.json["error"]
+    r = send(client, g, g["screen_token"], {"type": "choose_defense", "defense": "dodge"})
+    assert r.status_code == 422 and "screen" in r.json["error"]
+    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": "dodge+retreat"})
+    assert r.status_code == 200, r.json
+    s = state(client, g)
+    assert s["pending_defense"] is None
+    [attack] = s["log"][-1]["detail"]["attack"]["details"]["attacks"]
+    if attack["check"]["result"] in ("success", "critical success") and attack.get("defense"):
+        assert attack["defense"]["defense"] == {"type": "dodge", "retreat": True}  # the player's choice, rolled
+    else:
+        assert attack["check"]["result"] in ("failure", "critical failure")  # missed: nothing to defend
+
+
+def test_only_the_defenders_player_or_the_gm_chooses_and_the_gm_can_call_it_off(client):
+    g, p, ids = duel(client)
+    other = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ollie"}).json
+    send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                    "weapon": "Broadsword"})
+    assert state(client, g, other["player_token"])["pending_defense"] is None
+    r = send(client, g, other["player_token"], {"type": "choose_defense", "defense": "dodge"})
+    assert r.status_code == 422 and "defender's player or the GM" in r.json["error"]
+    r = send(client, g, p["player_token"], {"type": "choose_defense", "cancel": True})
+    assert r.status_code == 422 and "only the GM" in r.json["error"]
+    r = send(client, g, g["gm_token"], {"type": "choose_defense", "cancel": True})
+    assert r.status_code == 200 and state(client, g)["pending_defense"] is None
+    r = send(client, g, g["gm_token"], {"type": "choose_defense", "defense": "dodge"})
+    assert r.status_code == 422 and "no attack is waiting" in r.json["error"]
+
+
+def test_the_gm_chooses_for_anyone_in_the_attack_itself_and_a_player_never_for_a_foe(client):
+    g, p, ids = duel(client, "tesseris_ads")
+    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "pistol", "defense": "duck"})
+    assert r.status_code == 200, r.json
+    entry = state(client, g)["log"][-1]
+    assert entry["detail"]["attack"]["details"]["defense"] == "duck"
+    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "pistol", "defense": "parry"})
+    assert r.status_code == 422 and "Parry only defends against melee" in r.json["error"]
+    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                            "weapon": "pistol", "defense": "none"})
+    assert r.status_code == 422 and "Brute's player (or the GM)" in r.json["error"]
+
+
+def test_undo_brings_the_waiting_attack_back(client):
+    g, p, ids = duel(client)
+    send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                    "weapon": "Broadsword"})
+    send(client, g, p["player_token"], {"type": "choose_defense", "defense": "dodge"})
+    assert state(client, g)["pending_defense"] is None
+    send(client, g, g["gm_token"], {"type": "undo"})
+    assert state(client, g)["pending_defense"]["target"] == "Hero"
