@@ -430,10 +430,17 @@ def _card(game: "Game", d: dict) -> dict:
 
 
 def _effect_words(effect: dict) -> str:
-    data = effect.get("data") or {}
-    bits = [f"{k} {v}" for k, v in data.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
-    flags = [k for k, v in data.items() if v is True]
-    return effect["kind"].replace("_", " ") + (f" ({', '.join(bits + flags)})" if bits or flags else "")
+    """An effect as the card reads it: "shaken", "wounds 3", "damage 5 (location torso)"."""
+    data = dict(effect.get("data") or {})
+    kind = effect["kind"]
+    head = kind.replace("_", " ")
+    own = data.pop(kind, None)  # {"kind": "wounds", "data": {"wounds": 3}} reads "wounds 3"
+    if isinstance(own, (int, float, str)) and not isinstance(own, bool):
+        head += f" {own}"
+    bits = [f"{k.replace('_', ' ')} {v}" for k, v in data.items()
+            if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
+    flags = [k.replace("_", " ") for k, v in data.items() if v is True]
+    return head + (f" ({', '.join(bits + flags)})" if bits or flags else "")
 
 
 def _target_words(entry: dict | None) -> str:

@@ -57,10 +57,12 @@
   // --- dragging a template (the GM's any, a player's own) ----------------------------
   let drag = null;
   if (frame) {
-    frame.addEventListener("pointerdown", (e) => {
+    // on the document, before the map's own handlers: while laying a template a click on a token's
+    // square lays it there instead of picking the token up
+    document.addEventListener("pointerdown", (e) => {
       if (e.button > 0 || !window.tacmap || !svg() || svg().dataset.role === "screen") return;
+      if (!frame.contains(e.target)) return;
       if (arming) {
-        if (e.target.closest && e.target.closest(".token")) return; // a token is picked up as usual
         e.preventDefault();
         e.stopPropagation();
         const p = mapPoint(e.clientX, e.clientY);
@@ -68,8 +70,11 @@
         placeAt(p);
         return;
       }
-      const el = e.target.closest && e.target.closest(".area-template.movable");
-      if (!el || (e.target.closest && e.target.closest(".token"))) return;
+      // a token of one's own on top is picked up as usual; one that is not, leaves the template under it
+      if (e.target.closest && e.target.closest(".token.movable")) return;
+      const hit = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.closest && n.closest(".area-template.movable"));
+      const el = hit && hit.closest(".area-template.movable");
+      if (!el) return;
       e.preventDefault();
       e.stopPropagation();
       const p = mapPoint(e.clientX, e.clientY);

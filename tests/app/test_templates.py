@@ -400,3 +400,49 @@ def test_undo_brings_the_waiting_attack_back(client):
     assert state(client, g)["pending_defense"] is None
     send(client, g, g["gm_token"], {"type": "undo"})
     assert state(client, g)["pending_defense"]["target"] == "Hero"
+
+
+# --- pings ------------------------------------------------------------------------------------
+
+
+def connect(app, game_id, key):
+    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
+
+
+def test_a_ping_flashes_on_every_screen_with_the_pingers_name_and_is_not_stored(app, client):
+    g, p, _ = setup(client)
+    hub = app.extensions["tacmap"]
+    phone, gm, screen = (connect(app, g["id"], k) for k in (p["player_token"], g["gm_token"], g["screen_token"]))
+    for c in (phone, gm, screen):
+        c.get_received()
+    seq = hub.game(g["id"]).seq
+    ack = phone.emit("map_ping", {"x": 3.5, "y": 4.25}, callback=True)
+    assert ack == {"ok": True}
+    for c in (gm, screen, phone):
+        pings = [m["args"][0] for m in c.get_received() if m["name"] == "map_ping"]
+        assert pings == [{"x": 3.5, "y": 4.25, "by": "Mira"}]
+    assert hub.game(g["id"]).seq == seq  # nothing in the log
+    assert gm.emit("map_ping", {"x": 0, "y": 0}, callback=True) == {"ok": True}
+    assert [m["args"][0]["by"] for m in screen.get_received() if m["name"] == "map_ping"] == ["GM"]
+
+
+@pytest.mark.parametrize("payload, why", [({"x": 13, "y": 1}, "off the map"), ({"x": -0.5, "y": 1}, "off the map"),
+                                          ({"x": "1", "y": 1}, "numbers"), ({"x": True, "y": 1}, "numbers"),
+                                          ({"x": 1}, "numbers"), (None, "x and y"), ([], "x and y")])
+def test_a_bad_ping_is_refused_and_reaches_nobody(app, client, payload, why):
+    g, p, _ = setup(client)
+    phone, screen = connect(app, g["id"], p["player_token"]), connect(app, g["id"], g["screen_token"])
+    screen.get_received()
+    ack = phone.emit("map_ping", payload, callback=True)
+    assert ack["ok"] is False and why in ack["error"]
+    assert not [m for m in screen.get_received() if m["name"] == "map_ping"]
+
+
+def test_the_screen_cannot_ping_and_a_client_pings_a_few_times_a_second_at_most(app, client):
+    g, p, _ = setup(client)
+    screen, phone = connect(app, g["id"], g["screen_token"]), connect(app, g["id"], p["player_token"])
+    ack = screen.emit("map_ping", {"x": 1, "y": 1}, callback=True)
+    assert ack["ok"] is False and "screen" in ack["error"]
+    acks = [phone.emit("map_ping", {"x": 1, "y": 1}, callback=True) for _ in range(5)]
+    assert [a["ok"] for a in acks] == [True, True, True, False, False]
+    assert "a few pings a second" in acks[-1]["error"]
