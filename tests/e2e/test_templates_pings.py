@@ -184,3 +184,28 @@ def test_a_long_press_on_a_phone_pings_the_gm_and_the_table_screen(server, new_p
     gx, gy = cell_center(gm, 1, 1)
     gm.mouse.click(gx, gy, button="right")
     expect(screen.locator("#layer-pings .ping .ping-name")).to_have_text("GM")
+
+
+def test_a_gm_attack_on_a_players_token_waits_for_the_defense_picked_on_the_phone(server, new_page, shot):
+    g, gm, screen, phone, ids = open_game(server, new_page, system="gurps_lite")
+    server.api("POST", f"/api/games/{g['id']}/commands",
+               {"type": "move_token", "token_id": ids["Brute"], "x": 3, "y": 3}, g["gm_token"])
+    card = gm.locator("#attack-form")
+    card.locator("select[name=attacker]").select_option(ids["Brute"])
+    card.locator("select[name=target]").select_option(ids["Hero"])
+    index = card.locator("select[name=weapon]").evaluate(
+        "(s, who) => [...s.options].findIndex((o) => o.dataset.attacker === who && o.value === 'Broadsword')", ids["Brute"])
+    card.locator("select[name=weapon]").select_option(index=index)
+    card.locator("button[data-attack=preview_attack]").click()
+    expect(gm.locator("#attack-preview .defense-odds li").first).to_be_visible()
+    card.locator("button[data-attack=attack]").click()
+    prompt = phone.locator("#defense-prompt.asking")
+    expect(prompt).to_be_visible()
+    expect(prompt).to_contain_text("Brute attacks Hero with Broadsword")
+    expect(prompt.locator("button[data-defense]").first).to_contain_text("they hit")
+    expect(gm.locator("#defense-prompt.asking")).to_be_visible()  # the GM may answer for the player
+    shot(phone, "defense-prompt-phone")
+    prompt.locator("button[data-defense=dodge]").click()
+    expect(phone.locator("#defense-prompt")).to_be_hidden()
+    expect(gm.locator("#log li.attack").first).to_contain_text("Brute attacks Hero")
+    expect(screen.locator("#result-card.shown .result-who")).to_contain_text("Brute → Hero")
