@@ -451,7 +451,8 @@ def _target_words(entry: dict | None) -> str:
         return entry.get("note") or "protected"
     bits = []
     for key in ("roll", "bonus", "damage", "toughness", "wounds"):
-        if isinstance(entry.get(key), (int, float)) and not isinstance(entry.get(key), bool):
+        if isinstance(entry.get(key), (int, float)) and not isinstance(entry.get(key), bool) \
+                and not (key == "bonus" and not entry[key]):
             bits.append(f"{key} {entry[key]:g}")
     bits += [f"{r['label']} {r['value']:+g}" for r in entry.get("reductions") or [] if isinstance(r, dict)]
     return ", ".join(bits)

@@ -30,6 +30,12 @@
   }
   document.addEventListener("click", (e) => {
     if (e.target.closest && e.target.closest("#place-template")) { arm(!arming); return; }
+    const turn = e.target.closest && e.target.closest("[data-template-turn]");
+    if (turn && window.tacmap) {
+      window.tacmap.command({ type: "move_template", template_id: turn.dataset.templateTurn,
+                              direction: Number(turn.dataset.direction) });
+      return;
+    }
     const remove = e.target.closest && e.target.closest("[data-template-remove]");
     if (remove && window.tacmap) {
       window.tacmap.command({ type: "remove_template", template_id: remove.dataset.templateRemove });

@@ -222,6 +222,10 @@ def test_a_medium_blast_is_resolved_for_each_token_under_it(app, client):
     screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
     card_html = screen[screen.index('id="result-card"'):]
     assert "HIT" in card_html and "Orc 1" in card_html and "Orc 2" in card_html and "Shaken" in card_html
+    # the log's breakdown has a line per target
+    gm = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "<strong>Orc 1</strong>: shaken (roll 8, damage 8, toughness 7, wounds 0)" in gm
+    assert "<strong>Orc 2</strong>: shaken (roll 8, damage 8, toughness 7, wounds 0)" in gm
 
 
 def test_a_missed_blast_deviates_and_hits_what_it_lands_on(app, client):
@@ -446,3 +450,19 @@ def test_the_screen_cannot_ping_and_a_client_pings_a_few_times_a_second_at_most(
     acks = [phone.emit("map_ping", {"x": 1, "y": 1}, callback=True) for _ in range(5)]
     assert [a["ok"] for a in acks] == [True, True, True, False, False]
     assert "a few pings a second" in acks[-1]["error"]
+
+
+def test_a_cone_turns_in_place_and_the_list_under_it_follows(client):
+    g, p, ids = setup(client)
+    place(client, g, p["player_token"], shape="cone", x=2.5, y=2.5, size=5, direction=180)
+    t = templates_of(client, g)[0]
+    assert t["under"] == [ids["Hero"]]
+    page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
+    assert f'data-template-turn="{t["id"]}" data-direction="135.0"' in page
+    r = send(client, g, p["player_token"], {"type": "move_template", "template_id": t["id"], "direction": 0})
+    assert r.status_code == 200, r.json
+    t = templates_of(client, g)[0]
+    assert (t["x"], t["y"], t["direction"]) == (2.5, 2.5, 0)
+    assert sorted(t["under"]) == sorted([ids["Hero"], ids["Orc 1"], ids["Orc 2"]])
+    assert send(client, g, p["player_token"], {"type": "move_template", "template_id": t["id"],
+                                               "direction": 0}).json["seq"] == state(client, g)["seq"]
