@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from rules.areas import Area
+from rules.areas import Area, under
 
 from . import zonelayout
 from .facts import Event, Rejected
@@ -25,11 +25,10 @@ if TYPE_CHECKING:
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Point = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 MAX_TEMPLATES = 40
-SHAPE_WORDS = {"circle": "circle", "cone": "cone", "line": "line"}
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
 
 class PlaceTemplate(_Command):
@@ -112,10 +111,10 @@ def area_of(template: dict) -> Area:
 
 def describe(template: dict) -> str:
     what = f"{template['shape']} template"
-    return f"{what} {template['label']!r}" if template.get("label") else what
+    return f"{what} ‘{template['label']}’" if template.get("label") else what
 
 
-def _size_words(template: dict, unit: str = "square") -> str:
+def _size_words(template: dict) -> str:
     size = f"{template['size']:g}"
     return f"radius {size}" if template["shape"] == "circle" else f"{size} long"
 
@@ -192,15 +191,8 @@ def tokens_under(game: "Game", template: dict, actor: "Actor") -> list["Token"]:
         if zone is None:
             return []
         return [t for t in visible if zonelayout.zone_at(game.zones, t.x, t.y) is zone]
-    area = area_of(template)
-    ids = set(_under_ids(area, visible))
+    ids = set(under(area_of(template), [(t.id, t.cells()) for t in visible]))
     return [t for t in visible if t.id in ids]
-
-
-def _under_ids(area: Area, tokens) -> list[str]:
-    from rules.areas import under
-
-    return under(area, [(t.id, t.cells()) for t in tokens])
 
 
 def view(game: "Game", actor: "Actor") -> list[dict]:

@@ -66,7 +66,7 @@ def test_a_player_lays_a_circle_and_everyone_sees_who_is_under_it(client):
         assert t["shape"] == "circle" and t["label"] == "Grenade" and t["size"] == 1
         assert sorted(t["under"]) == sorted([ids["Orc 1"], ids["Orc 2"]])
     log = state(client, g)["log"]
-    assert "Mira laid a circle template 'Grenade'" in log[-1]["text"]
+    assert "Mira laid a circle template ‘Grenade’" in log[-1]["text"]
     screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
     assert 'class="area-template circle"' in screen and "Grenade: Orc 1, Orc 2" in screen
     assert "movable" not in screen[screen.index('id="layer-templates"'):screen.index('id="layer-preview"')]
@@ -105,6 +105,8 @@ def test_a_cone_points_its_way(client):
     ({"shape": "circle", "x": 1, "y": 1, "size": 40}, "bigger than the map"),
     ({"shape": "circle", "x": 1, "y": 1, "label": "x" * 41}, "label"),
     ({"shape": "circle", "x": "a", "y": 1}, "x"),
+    ({"shape": "circle", "x": "2", "y": 1}, "x"),
+    ({"shape": "circle", "x": 1, "y": 1, "direction": "90"}, "direction"),
 ])
 def test_bad_templates_are_refused_and_change_nothing(client, body, why):
     g, p, _ = setup(client)

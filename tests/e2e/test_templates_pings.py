@@ -79,7 +79,7 @@ def test_a_player_lays_a_template_and_every_screen_shows_who_is_under_it(server,
         expect(tpl.locator(".under-mark")).to_have_count(2)
         expect(tpl.locator(".template-label")).to_have_text("Grenade: Brute, Goon")
     expect(gm.locator("#templates-card .under-list")).to_have_text("Brute, Goon")
-    expect(gm.locator("#log")).to_contain_text("Mira laid a circle template 'Grenade'")
+    expect(gm.locator("#log")).to_contain_text("Mira laid a circle template ‘Grenade’")
     expect(screen.locator("#layer-templates .area-template.movable")).to_have_count(0)
     shot(gm, "templates-gm")
     shot(phone, "templates-phone")
