@@ -90,6 +90,9 @@
     if (form.elements.weapon.value) payload.weapon = form.elements.weapon.value;
     if (form.elements.force && form.elements.force.checked) payload.force = true;
     if (form.elements.template && form.elements.template.value) payload.template = form.elements.template.value;
+    // a defense ticked in the preview (the GM's, or the defender's own player's)
+    const picked = kind === "attack" && document.querySelector("#attack-preview input[name=defense-choice]:checked");
+    if (picked) payload.defense = picked.value;
     const ack = await window.tacmap.command(payload);
     if (!ack.ok) return;
     if (kind === "preview_attack") show(ack.html);

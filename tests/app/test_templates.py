@@ -334,6 +334,10 @@ def test_the_preview_shows_each_defense_with_the_chance_to_hit_against_it(client
     assert choices["none"]["hit"] > choices["dodge"]["hit"] > 0  # a defense makes a hit less likely
     html = r.json["html"]
     assert "s choice</h3>" in html and "Dodge" in html and "No defense" in html
+    assert 'name="defense-choice" value="dodge"' in html  # the GM may tick the defense to roll with
+    r = send(client, g, p["player_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                            "weapon": "Broadsword"})
+    assert "Dodge" in r.json["html"] and "defense-choice" not in r.json["html"]  # not the foe's player
 
 
 def test_an_attack_on_a_players_token_waits_for_its_defense_then_rolls_with_it(client):

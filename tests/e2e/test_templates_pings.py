@@ -126,6 +126,8 @@ def test_a_blast_from_a_phone_is_resolved_for_both_foes_under_it_on_the_table_sc
     expect(preview).to_contain_text("Brute")
     expect(preview).to_contain_text("Goon")
     expect(phone.locator("#layer-aim rect.aim-cell").first).to_be_attached()
+    preview.scroll_into_view_if_needed()
+    shot(phone, "blast-preview-phone")
     for attempt in range(12):  # seeded dice: a miss deviates; the GM takes it back until the blast lands
         before = len([e for e in state_of(server, g)["log"] if (e.get("detail") or {}).get("card")])
         if attempt:
@@ -205,6 +207,7 @@ def test_a_gm_attack_on_a_players_token_waits_for_the_defense_picked_on_the_phon
     expect(prompt.locator("button[data-defense]").first).to_contain_text("they hit")
     expect(gm.locator("#defense-prompt.asking")).to_be_visible()  # the GM may answer for the player
     shot(phone, "defense-prompt-phone")
+    shot(gm, "defense-preview-gm")
     prompt.locator("button[data-defense=dodge]").click()
     expect(phone.locator("#defense-prompt")).to_be_hidden()
     expect(gm.locator("#log li.attack").first).to_contain_text("Brute attacks Hero")
