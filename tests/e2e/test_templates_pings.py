@@ -207,7 +207,8 @@ def test_a_gm_attack_on_a_players_token_waits_for_the_defense_picked_on_the_phon
     expect(prompt.locator("button[data-defense]").first).to_contain_text("they hit")
     expect(gm.locator("#defense-prompt.asking")).to_be_visible()  # the GM may answer for the player
     shot(phone, "defense-prompt-phone")
-    shot(gm, "defense-preview-gm")
+    gm.locator("#defense-prompt").scroll_into_view_if_needed()
+    shot(gm, "defense-prompt-gm")
     prompt.locator("button[data-defense=dodge]").click()
     expect(phone.locator("#defense-prompt")).to_be_hidden()
     expect(gm.locator("#log li.attack").first).to_contain_text("Brute attacks Hero")
