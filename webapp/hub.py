@@ -334,6 +334,28 @@ class Hub:
             self.socketio.emit("map_ping", message, to=room(game_id, audience))
         return message
 
+    def template_preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
+        """A template on its way somewhere (dragged by ``dx``, ``dy`` squares): shown to others, never stored."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if not isinstance(payload, dict):
+            raise Rejected("a template preview needs template_id, dx and dy")
+        game = self.game(game_id)
+        template = game.templates.get(payload.get("template_id")) if isinstance(payload.get("template_id"), str) else None
+        if template is None:
+            raise Rejected(f"no template {payload.get('template_id')!r} on this map")
+        if actor.role == "player" and template.get("by") != actor.player_id:
+            raise Rejected("that template is not yours to move")
+        dx, dy = payload.get("dx"), payload.get("dy")
+        reach = game.board.width + game.board.height
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= reach
+                   for v in (dx, dy)):
+            raise Rejected("a template preview needs dx and dy in squares, within the map")
+        message = {"template_id": template["id"], "dx": round(float(dx), 2), "dy": round(float(dy), 2),
+                   "done": bool(payload.get("done"))}
+        for audience in self._audiences(game):
+            self.socketio.emit("template_preview", message, to=room(game_id, audience), skip_sid=sid)
+
 PING_BURST, PING_WINDOW = 3, 1.0  # a client pings at most 3 times a second
 
 

@@ -61,6 +61,34 @@
   }
 
   // --- dragging a template (the GM's any, a player's own) ----------------------------
+  const PREVIEW_MS = 80;
+  function shift(el, dx, dy) {
+    el.querySelectorAll(".template-shape, .template-label").forEach((g) => {
+      if (dx || dy) g.setAttribute("transform", `translate(${dx} ${dy})`); else g.removeAttribute("transform");
+    });
+  }
+  // someone else dragging one: it moves here too until the drop lands (or four seconds of silence)
+  const moving = new Map();
+  if (window.tacmap && window.tacmap.socket) {
+    window.tacmap.socket.on("template_preview", (msg) => {
+      const el = document.getElementById("template-" + msg.template_id);
+      clearTimeout(moving.get(msg.template_id));
+      if (!el) return;
+      el.classList.toggle("previewing", !msg.done);
+      if (msg.done) { moving.delete(msg.template_id); return; } // the drop's update draws it where it lands
+      shift(el, msg.dx, msg.dy);
+      moving.set(msg.template_id, setTimeout(() => { shift(el, 0, 0); moving.delete(msg.template_id); }, 4000));
+    });
+  }
+  // others see it on its way: at most one message every PREVIEW_MS, the last place always sent
+  function sendPreview(d) {
+    clearTimeout(d.trailing);
+    const wait = PREVIEW_MS - (Date.now() - (d.sent || 0));
+    if (wait > 0) { d.trailing = setTimeout(() => sendPreview(d), wait); return; }
+    if (!window.tacmap.socket.connected) return;
+    d.sent = Date.now();
+    window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: d.moved[0], dy: d.moved[1] });
+  }
   let drag = null;
   if (frame) {
     // on the document, before the map's own handlers: while laying a template a click on a token's
@@ -94,10 +122,11 @@
       e.preventDefault();
       e.stopPropagation();
       const p = mapPoint(e.clientX, e.clientY);
-      drag.moved = [half(p.x - drag.start[0]), half(p.y - drag.start[1])];
-      drag.el.querySelectorAll(".template-shape, .template-label").forEach((g) => {
-        g.setAttribute("transform", `translate(${drag.moved[0]} ${drag.moved[1]})`);
-      });
+      const moved = [half(p.x - drag.start[0]), half(p.y - drag.start[1])];
+      if (moved[0] === drag.moved[0] && moved[1] === drag.moved[1]) return;
+      drag.moved = moved;
+      shift(drag.el, moved[0], moved[1]);
+      sendPreview(drag);
     }, true);
     const end = (e, cancelled) => {
       if (!drag || e.pointerId !== drag.pointer) return;
@@ -105,6 +134,10 @@
       drag = null;
       e.stopPropagation();
       d.el.classList.remove("dragging");
+      clearTimeout(d.trailing);
+      if (window.tacmap.socket.connected) {
+        window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: 0, dy: 0, done: true });
+      }
       const back = () => d.el.querySelectorAll("[transform]").forEach((g) => g.removeAttribute("transform"));
       if (cancelled || (!d.moved[0] && !d.moved[1])) { back(); return; }
       const payload = { type: "move_template", template_id: d.id };

@@ -472,3 +472,30 @@ def test_a_cone_turns_in_place_and_the_list_under_it_follows(client):
     assert sorted(t["under"]) == sorted([ids["Hero"], ids["Orc 1"], ids["Orc 2"]])
     assert send(client, g, p["player_token"], {"type": "move_template", "template_id": t["id"],
                                                "direction": 0}).json["seq"] == state(client, g)["seq"]
+
+
+def test_a_template_being_dragged_is_shown_to_others_and_not_stored(app, client):
+    g, p, _ = setup(client)
+    hub = app.extensions["tacmap"]
+    place(client, g, p["player_token"], shape="circle", x=3, y=3)
+    tid = templates_of(client, g)[0]["id"]
+    phone, gm, screen = (connect(app, g["id"], k) for k in (p["player_token"], g["gm_token"], g["screen_token"]))
+    for c in (phone, gm, screen):
+        c.get_received()
+    seq = hub.game(g["id"]).seq
+    assert phone.emit("template_preview", {"template_id": tid, "dx": 1.5, "dy": -2}, callback=True) == {"ok": True}
+    for c in (gm, screen):
+        assert [m["args"][0] for m in c.get_received() if m["name"] == "template_preview"] == [
+            {"template_id": tid, "dx": 1.5, "dy": -2.0, "done": False}]
+    assert not [m for m in phone.get_received() if m["name"] == "template_preview"]  # not back to the dragger
+    assert hub.game(g["id"]).seq == seq
+    other = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ollie"}).json
+    ollie = connect(app, g["id"], other["player_token"])
+    for who, payload, why in [(ollie, {"template_id": tid, "dx": 1, "dy": 1}, "not yours"),
+                              (screen, {"template_id": tid, "dx": 1, "dy": 1}, "screen"),
+                              (phone, {"template_id": "nope", "dx": 1, "dy": 1}, "no template"),
+                              (phone, {"template_id": tid, "dx": 1e9, "dy": 1}, "within the map"),
+                              (phone, {"template_id": tid, "dx": "1", "dy": 1}, "dx and dy"),
+                              (phone, [], "template_id")]:
+        ack = who.emit("template_preview", payload, callback=True)
+        assert ack["ok"] is False and why in ack["error"], (payload, ack)

@@ -93,6 +93,9 @@ def test_a_player_lays_a_template_and_every_screen_shows_who_is_under_it(server,
     phone.mouse.down()
     phone.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=4)
     phone.mouse.move(tx, ty, steps=4)
+    for page in (gm, screen):  # on its way: the others see it move before the drop
+        expect(page.locator("#layer-templates .area-template .template-shape")).to_have_attribute(
+            "transform", re.compile(r"translate\((2\.5|3) 4\)"))
     phone.mouse.up()
     for page in (gm, screen):
         expect(page.locator("#layer-templates .area-template")).to_have_attribute("data-under", "Scout")
