@@ -499,3 +499,29 @@ def test_a_template_being_dragged_is_shown_to_others_and_not_stored(app, client)
                               (phone, [], "template_id")]:
         ack = who.emit("template_preview", payload, callback=True)
         assert ack["ok"] is False and why in ack["error"], (payload, ack)
+
+
+def test_on_a_zone_map_a_template_moves_to_another_zone_and_a_point_picks_its_zone(client):
+    g = client.post("/api/games", json={"name": "Zones", "system": "atomic_tomorrow"}).json
+    zones = state(client, g)["zones"]
+    a, b = zones[0], zones[1]
+    r = place(client, g, g["gm_token"], shape="cone", x=a["box"][0] + 1.5, y=a["box"][1] + 2.5)
+    assert r.status_code == 200, r.json
+    tid = templates_of(client, g)[0]["id"]
+    assert templates_of(client, g)[0]["zone"] == a["id"]
+    r = send(client, g, g["gm_token"], {"type": "move_template", "template_id": tid, "zone": b["id"]})
+    assert r.status_code == 200 and templates_of(client, g)[0]["zone"] == b["id"]
+    between = (a["box"][0] + a["box"][2] + 0.5, a["box"][1] + 0.5)  # the gap between two zones
+    r = place(client, g, g["gm_token"], shape="circle", x=between[0], y=between[1])
+    assert r.status_code == 422 and "not in a zone" in r.json["error"]
+    r = place(client, g, g["gm_token"], shape="circle", zone=a["id"], label="Gas")
+    screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
+    assert 'data-zone="%s"' % a["id"] in screen and ">Gas</text>" in screen
+
+
+def test_a_map_holds_forty_templates_at_most(client):
+    g, p, _ = setup(client)
+    for i in range(40):
+        assert place(client, g, g["gm_token"], shape="circle", x=1, y=1).status_code == 200
+    r = place(client, g, p["player_token"], shape="circle", x=1, y=1)
+    assert r.status_code == 422 and "40 templates at most" in r.json["error"]
