@@ -49,7 +49,8 @@
     // a right-click pings; a long press on a phone already has (the menu would cover the map)
     e.preventDefault();
     if (!canPing()) return;
-    if (e.pointerType === "touch" || (hold && hold.fired)) return;
+    if (hold && hold.fired) return; // the long press has pinged already
+    if (hold) { clearTimeout(hold.timer); hold.fired = true; } // the press's own menu: one ping, not two
     send(e.clientX, e.clientY);
   });
 
