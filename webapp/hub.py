@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import math
 import hmac
 import logging
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ class Hub:
         self._presence: Counter[tuple[str, str]] = Counter()
         # who is on each Socket.IO connection: sid -> (game id, actor)
         self._sessions: dict[str, tuple[str, Actor]] = {}
+        self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
 
     # --- games ------------------------------------------------------------
 
@@ -255,6 +257,7 @@ class Hub:
     def session_closed(self, sid: str) -> None:
         with self._guard:
             who = self._sessions.pop(sid, None)
+            self._pings.pop(sid, None)
         if who:
             self.connected(who[0], who[1], -1)
 
@@ -340,6 +343,56 @@ class Hub:
         for audience in self._audiences(game):
             if game.may_see(actor_for_audience(audience), token):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)
+
+
+    def ping(self, game_id: str, actor: Actor, payload: Any, sid: str) -> dict:
+        """A spot flashed on every screen with the pinger's name: shown, never stored (like a drag preview)."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if not isinstance(payload, dict):
+            raise Rejected("a ping needs x and y")
+        x, y = payload.get("x"), payload.get("y")
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (x, y)):
+            raise Rejected("a ping needs x and y as numbers")
+        game = self.game(game_id)
+        if not (0 <= x <= game.board.width and 0 <= y <= game.board.height):
+            raise Rejected(f"({x:g}, {y:g}) is off the map ({game.board.width} x {game.board.height})")
+        now = time.monotonic()
+        with self._guard:
+            recent = [t for t in self._pings.get(sid, []) if now - t < PING_WINDOW]
+            if len(recent) >= PING_BURST:
+                self._pings[sid] = recent
+                raise Rejected("easy: a few pings a second at most")
+            self._pings[sid] = recent + [now]
+        player = game.players.get(actor.player_id or "")
+        message = {"x": round(float(x), 2), "y": round(float(y), 2), "by": player.name if player else "GM"}
+        for audience in self._audiences(game):
+            self.socketio.emit("map_ping", message, to=room(game_id, audience))
+        return message
+
+    def template_preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
+        """A template on its way somewhere (dragged by ``dx``, ``dy`` squares): shown to others, never stored."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if not isinstance(payload, dict):
+            raise Rejected("a template preview needs template_id, dx and dy")
+        game = self.game(game_id)
+        template = game.templates.get(payload.get("template_id")) if isinstance(payload.get("template_id"), str) else None
+        if template is None:
+            raise Rejected(f"no template {payload.get('template_id')!r} on this map")
+        if actor.role == "player" and template.get("by") != actor.player_id:
+            raise Rejected("that template is not yours to move")
+        dx, dy = payload.get("dx"), payload.get("dy")
+        reach = game.board.width + game.board.height
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= reach
+                   for v in (dx, dy)):
+            raise Rejected("a template preview needs dx and dy in squares, within the map")
+        message = {"template_id": template["id"], "dx": round(float(dx), 2), "dy": round(float(dy), 2),
+                   "done": bool(payload.get("done"))}
+        for audience in self._audiences(game):
+            self.socketio.emit("template_preview", message, to=room(game_id, audience), skip_sid=sid)
+
+PING_BURST, PING_WINDOW = 3, 1.0  # a client pings at most 3 times a second
 
 
 def actor_for_audience(audience: str) -> Actor:

@@ -20,7 +20,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import attacks, characters, combat, history, zonelayout
+from . import attacks, characters, combat, history, templates_cmds, zonelayout
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -116,6 +116,8 @@ class Game:
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
     characters: dict[str, characters.Character] = field(default_factory=dict)
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
+    templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
+    pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
 
     LOG_KEEP = 50
 
@@ -162,6 +164,8 @@ class Game:
             "undone": self.undone,
             "characters": [c.to_dict() for c in self.characters.values()],
             "zones": self.zones,
+            "templates": list(self.templates.values()),
+            "pending_defense": self.pending_defense,
         }
 
     @classmethod
@@ -183,6 +187,8 @@ class Game:
             undone=d.get("undone", []),
             characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
             zones=d.get("zones"),
+            templates={t["id"]: dict(t) for t in d.get("templates", [])},
+            pending_defense=d.get("pending_defense"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -200,6 +206,9 @@ class Game:
                 for t in self.visible_tokens(actor)
             ],
             "zones": self.zones,
+            "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
+                           "under": [u.id for u in t["under"]]} for t in templates_cmds.view(self, actor)],
+            "pending_defense": attacks.pending_view(self, actor),
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
@@ -298,14 +307,15 @@ class AllowReclaim(_Command):
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
           RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
-          *attacks.COMMANDS, *characters.COMMANDS],
+          *attacks.COMMANDS, *characters.COMMANDS, *templates_cmds.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_TYPES = ("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door",
                  "show_join", "remove_player", "merge_players", "allow_reclaim", "undo",
                  *(c.model_fields["type"].annotation.__args__[0]
-                   for c in combat.COMMANDS + combat.QUERIES + attacks.COMMANDS + characters.COMMANDS))
+                   for c in combat.COMMANDS + combat.QUERIES + attacks.COMMANDS + characters.COMMANDS
+                   + templates_cmds.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -632,10 +642,12 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     """
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
-    if isinstance(cmd, attacks.Attack):
+    if isinstance(cmd, (attacks.Attack, attacks.ChooseDefense)):
         return attacks.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
+    if isinstance(cmd, templates_cmds.COMMANDS):
+        return templates_cmds.decide(game, cmd, actor)
     authorize(game, cmd, actor)
     events = DECIDE[type(cmd)](game, cmd, actor)
     if isinstance(cmd, MoveToken) and events and not cmd.force:
@@ -666,6 +678,8 @@ def evolve(game: Game, event: Event) -> None:
             _bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in templates_cmds.EVENTS:
+        templates_cmds.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":

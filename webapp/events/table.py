@@ -3,6 +3,8 @@
 connect   auth={"game", "token", "since"?}; a bad key is refused.
 command   {"type": ..., ...} -> ack {"ok": true, "seq"} or {"ok": false, "error"}
 preview   {"token_id", "x", "y", "done"?} -> others see it; nothing is stored
+map_ping  {"x", "y"} -> every screen flashes the spot with the pinger's name ("map_ping"); nothing is stored
+template_preview {"template_id", "dx", "dy", "done"?} -> others see a template being dragged; nothing is stored
 sync      {"since"} -> a fresh copy of the page's live parts
 
 Each takes exactly one argument; anything else is answered with an error. A
@@ -92,6 +94,28 @@ def register(socketio, hub) -> None:
         try:
             hub.preview(who[0], who[1], payload, request.sid)
         except (Rejected, DamagedLog) as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
+    @socketio.on("map_ping")
+    def map_ping(payload=None):
+        who = current()
+        if who is None:
+            return {"ok": False, "error": "not connected to a game"}
+        try:
+            hub.ping(who[0], who[1], payload, request.sid)
+        except Rejected as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
+    @socketio.on("template_preview")
+    def template_preview(payload=None):
+        who = current()
+        if who is None:
+            return {"ok": False, "error": "not connected to a game"}
+        try:
+            hub.template_preview(who[0], who[1], payload, request.sid)
+        except Rejected as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True}
 
