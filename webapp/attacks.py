@@ -18,7 +18,7 @@ from rules import los, movement
 from rules.dice import DiceSource
 from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
-from . import characters
+from . import characters, text
 from . import zonelayout
 from .combat import combatant, position_of, rules_call, settings_of
 from .facts import Event, Rejected
@@ -26,14 +26,14 @@ from .facts import Event, Rejected
 if TYPE_CHECKING:
     from .table import Actor, Game, Token
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Id = text.Id
 
 
 class _AttackCommand(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
     attacker: Id
     target: Id
-    weapon: Annotated[str, StringConstraints(max_length=80)] | None = None
+    weapon: Annotated[text.Line, StringConstraints(max_length=80)] | None = None
     options: dict[str, Any] = {}
     force: bool = False  # GM only: past the table's checks (turn, line of fire); logged as a GM ruling
 

@@ -11,19 +11,20 @@ import copy
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict
 
 import rules
 from rules.system import RuleError, RuleNotImplemented
 
+from . import text
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
     from .table import Actor, Game, Token
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
-MAX_CHARACTERS = 500
+Id = text.Id
+Name = text.Name
+MAX_CHARACTERS = 2_000
 MAX_SHEET_BYTES = 64_000
 
 

@@ -32,6 +32,7 @@ from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key
 
 SNAPSHOT_EVERY = 200
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 
 
 @dataclass(frozen=True)
@@ -125,18 +126,18 @@ class Hub:
                 return Actor("player", player.id)
         return None
 
-    def base_url(self, request_url: str | None = None) -> str:
-        """Where players reach this server: the configured LAN address, else the last page's host."""
-        configured = self.app.config.get("PUBLIC_URL")
+    def base_url(self) -> str:
+        """Where players reach this server: the configured public address, else the address ``tacmap serve``
+        listens on (``LISTEN_URL``), else localhost. Never the request's Host header: anyone can send one,
+        and the join link and its QR code would then lead players to their server."""
+        configured = self.app.config.get("PUBLIC_URL") or self.app.config.get("LISTEN_URL")
         if configured:
-            return configured.rstrip("/")
-        if request_url:
-            self._last_base = request_url.rstrip("/")
-        return getattr(self, "_last_base", "http://localhost:5000")
+            return str(configured).rstrip("/")
+        return DEFAULT_BASE_URL
 
-    def join_info(self, game_id: str, request_url: str | None = None) -> dict:
+    def join_info(self, game_id: str) -> dict:
         record = self.store.game(game_id)
-        url = f"{self.base_url(request_url)}/join?code={record.join_code}"
+        url = f"{self.base_url()}/join?code={record.join_code}"
         return {"join_code": record.join_code, "join_url": url, "join_qr": _qr_svg(url)}
 
     # --- commands ---------------------------------------------------------

@@ -75,12 +75,13 @@ def create_game():
         abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
     except Rejected as exc:
         abort(400, f"system: {exc}")
+    base = hub().base_url()
     return jsonify(
         id=record.id, gm_token=record.gm_key, join_code=record.join_code, screen_token=record.screen_key,
-        urls={
-            "gm": url_for("game.gm", game_id=record.id, key=record.gm_key, _external=True),
-            "join": url_for("game.join_form", code=record.join_code, _external=True),
-            "screen": url_for("game.screen", game_id=record.id, key=record.screen_key, _external=True),
+        urls={  # from the server's own address, never the request's Host header
+            "gm": base + url_for("game.gm", game_id=record.id, key=record.gm_key),
+            "join": base + url_for("game.join_form", code=record.join_code),
+            "screen": base + url_for("game.screen", game_id=record.id, key=record.screen_key),
         },
     ), 201
 
