@@ -3,19 +3,41 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request, send_from_directory, url_for
+from flask import Flask, Response, jsonify, render_template, request, send_from_directory, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
 from .assets import STATIC, TEMPLATES
 from .hub import Hub
 from .store import Store
+from .text import scrub
 
-MAX_UPLOAD = 16 * 1024 * 1024  # a map picture with its walls
-MAX_SOCKET_MESSAGE = 1024 * 1024
+MAX_UPLOAD = 16 * 1024 * 1024  # a map picture with its walls (POST /api/games/<id>/maps)
+MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
+MAX_SOCKET_MESSAGE = 256 * 1024
+_UPLOAD_PATH = re.compile(r"^/api/games/[^/]+/maps$")
+
+
+class TextResponse(Response):
+    """A response whose text is encoded whatever it holds: an old log may hold a name with a lone surrogate
+    (written before webapp/text.py refused them), and a page showing it must still load."""
+
+    def set_data(self, value):
+        if isinstance(value, str):
+            value = scrub(value)
+        super().set_data(value)
+
+
+class SafeJSON(DefaultJSONProvider):
+    """JSON with <, > and & written as \\u escapes: an error that quotes the input never carries markup."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return super().dumps(obj, **kwargs).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _secret_key(data_dir: Path) -> str:
@@ -53,6 +75,8 @@ def error_page(exc: HTTPException):
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
+    app.response_class = TextResponse
+    app.json = SafeJSON(app)
     data_dir = Path((config or {}).get("DATA_DIR") or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data").resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config.update(
@@ -82,6 +106,13 @@ def create_app(config: dict | None = None) -> Flask:
     for module in (lobby, game, api, help):
         app.register_blueprint(module.bp)
     register_events(socketio, hub)
+
+    @app.before_request
+    def limit_body():
+        # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
+        if not _UPLOAD_PATH.match(request.path):
+            request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
+            request.max_form_memory_size = MAX_BODY
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -146,8 +146,10 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         return [Event("character_added", {"character": character.to_dict()})]
     if isinstance(cmd, UpdateSheet):
         character = game.characters.get(cmd.character_id)
-        if character is None or (actor.role != "gm" and character.owner != actor.player_id):
-            raise Rejected(f"no character {cmd.character_id!r} of yours in this game")
+        token = game.tokens.get(character.token_id) if character and character.token_id else None
+        if character is None or (actor.role != "gm" and (
+                character.owner != actor.player_id or (token is not None and not game.may_see(actor, token)))):
+            raise Rejected(f"no character {cmd.character_id!r} of yours in this game")  # a hidden token's too
         if not cmd.changes:
             raise Rejected("nothing to change")
         locked = set(getattr(system, "gm_only_fields", ()))

@@ -26,7 +26,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import attacks, combat, history, mapdata, render, zonelayout
+from . import attacks, combat, history, mapdata, render, text, zonelayout
 from .store import Conflict, GameRecord, Store
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -110,8 +110,8 @@ class Hub:
 
     def authenticate(self, game_id: str, key: Any) -> Actor | None:
         """Who holds this key in this game: the GM, the table screen or a player."""
-        if not isinstance(key, str) or not key:
-            return None
+        if not isinstance(key, str) or not key or not key.isascii() or len(key) > 200:
+            return None  # keys are short ASCII; anything else is no key (and hmac compares ASCII only)
         record = self.store.game(game_id)
         if record is None:
             return None
@@ -289,19 +289,33 @@ class Hub:
             self.socketio.emit("update", {"seq": game.seq, "from_seq": None, "html": html}, to=sid)
 
     def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
-        """A token on its way somewhere: shown to others, never stored."""
+        """A token on its way somewhere: shown to others, never stored.
+
+        Checked like a move: the sender must be allowed to move the token, and the square must be on
+        the board (a preview is relayed to every screen, so nothing unchecked goes out)."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
         if not isinstance(payload, dict):
             raise Rejected("a preview needs token_id, x and y")
-        token_id, x, y = payload.get("token_id"), payload.get("x"), payload.get("y")
+        text.check_payload(payload)
+        if set(payload) - {"token_id", "x", "y", "done"}:
+            raise Rejected("a preview has token_id, x, y and done only")
+        token_id, x, y, done = payload.get("token_id"), payload.get("x"), payload.get("y"), payload.get("done", False)
         if not isinstance(x, int) or not isinstance(y, int) or isinstance(x, bool) or isinstance(y, bool):
             raise Rejected("a preview needs whole-number x and y")
+        if not isinstance(done, bool):
+            raise Rejected("done: must be true or false")
         game = self.game(game_id)
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {token_id!r} in this game")
+            shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
+            raise Rejected(f"no token {shown} in this game")
         if actor.role != "gm" and token.owner != actor.player_id:
             raise Rejected(f"{token.name} is not yours to move")
-        message = {"token_id": token.id, "x": x, "y": y, "done": bool(payload.get("done"))}
+        board = game.board
+        if not (0 <= x <= board.width - token.size and 0 <= y <= board.height - token.size):
+            raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
+        message = {"token_id": token.id, "x": x, "y": y, "done": done}
         for audience in self._audiences(game):
             if game.may_see(actor_for_audience(audience), token):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)

@@ -50,14 +50,14 @@ def check(value: str, where: str = "text", single_line: bool = True) -> str:
     return value
 
 
-def _valid_line(value: str) -> str:
+def valid_line(value: str) -> str:
     why = problem(value, True)
     if why:
         raise ValueError(f"text {why}")
     return value
 
 
-def _valid_text(value: str) -> str:
+def valid_text(value: str) -> str:
     why = problem(value, False)
     if why:
         raise ValueError(f"text {why}")
@@ -66,13 +66,13 @@ def _valid_text(value: str) -> str:
 
 #: a name (game, player, token, character): one line of 1 to 40 characters
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME),
-                 AfterValidator(_valid_line)]
+                 AfterValidator(valid_line)]
 #: one line of text (a zone id, a weapon, an action)
-Line = Annotated[str, AfterValidator(_valid_line)]
+Line = Annotated[str, AfterValidator(valid_line)]
 #: the id of a token, a player, a character, a door
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(_valid_line)]
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(valid_line)]
 #: free text: line breaks allowed
-Text = Annotated[str, StringConstraints(max_length=MAX_TEXT), AfterValidator(_valid_text)]
+Text = Annotated[str, StringConstraints(max_length=MAX_TEXT), AfterValidator(valid_text)]
 
 
 def check_payload(payload: Any, where: str = "") -> None:

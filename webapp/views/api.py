@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
+from .. import text
 from ..mapdata import grid_board, zone_map
 from ..table import GM, Actor, Rejected
 from . import hub
@@ -15,11 +18,21 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _json_body() -> dict:
-    data = request.get_json(silent=True)
-    if data is None:
+    """The request's JSON object, checked as every client payload is (text, nesting); 400 otherwise."""
+    if not request.is_json:
+        abort(400, "the body must be JSON (Content-Type: application/json)")
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except RecursionError:
+        abort(400, f"the body nests too deep ({text.MAX_DEPTH} levels at most)")
+    except ValueError:
         abort(400, "the body must be JSON (Content-Type: application/json)")
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")
+    try:
+        text.check_payload(data)
+    except Rejected as exc:
+        abort(400, str(exc))
     return data
 
 
@@ -52,9 +65,12 @@ def _run(game_id: str, actor: Actor, payload: dict):
 def create_game():
     data = _json_body()
     name, system = data.get("name"), data.get("system", "plain_grid")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
-        abort(400, "name: a game needs a name of 1 to 40 characters")
-    if not isinstance(system, str):
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > text.MAX_NAME:
+        abort(400, f"name: a game needs a name of 1 to {text.MAX_NAME} characters")
+    why = text.problem(name)
+    if why:
+        abort(400, f"name: the name {why}")
+    if not isinstance(system, str) or len(system) > 40:
         abort(400, "system: must be a rule system id")
     board = zones = None
     if isinstance(system, str) and data.get("map") is not None:
