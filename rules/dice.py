@@ -104,7 +104,7 @@ def parse(expr: str) -> tuple[Term, ...]:
             dt = raw in ("t", "T")
             sides = DT_SIDES if dt else 100 if raw == "%" else int(raw)
             if count + sum(t.count for t in terms) > MAX_DICE:
-                raise DiceError(f"too many dice in {expr!r} ({MAX_DICE} at most)")
+                raise DiceError(f"too many dice in {expr!r} ({MAX_DICE} dice at most)")
             if sides < 2 or sides > MAX_SIDES:
                 raise DiceError(f"a die needs 2 to {MAX_SIDES} sides, not {sides}, in {expr!r}")
             keep = m.group("keep")
