@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from markupsafe import escape
 
 from .. import render
 from ..table import Rejected, from_form, player_joined
@@ -13,6 +14,7 @@ from .lobby import lobby_page
 
 bp = Blueprint("game", __name__)
 PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
+HTML = {"Content-Type": "text/html; charset=utf-8"}
 
 
 def _page_actor(game_id: str, role: str):
@@ -155,8 +157,8 @@ def command(game_id: str):
     except Rejected as exc:
         if from_htmx:
             # a refusal is an answer, not a failure: htmx gets a 200 and the page shows the reason
-            return "", 200, {"HX-Trigger": json.dumps({"tacmap:refused": str(exc)})}
-        return str(exc), 422, PLAIN  # plain text: a refusal may quote the input, never as HTML
+            return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:refused": str(exc)})}  # <, > as \u
+        return escape(str(exc)), 422, HTML  # a refusal may quote the input: escaped, never markup
     if not done.events:
         if from_htmx:
             return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}
