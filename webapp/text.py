@@ -93,10 +93,12 @@ def check_payload(payload: Any, where: str = "") -> None:
             for key, item in value.items():
                 if not isinstance(key, str):
                     raise Rejected(f"{path or 'the payload'}: keys must be text")
+                if len(key) > MAX_KEY:
+                    raise Rejected(f"{path or 'the payload'}: a key has {MAX_KEY} characters at most")
+                why = problem(key, single_line=True)
+                if why:
+                    raise Rejected(f"{path or 'the payload'}: a key {why}")
                 where_key = f"{path}.{key}" if path else key
-                if len(key) > MAX_KEY or problem(key, single_line=True):
-                    raise Rejected(f"{path or 'the payload'}: a key is not acceptable text "
-                                   f"(one line of {MAX_KEY} characters at most)")
                 stack.append((item, where_key, depth + 1))
         elif isinstance(value, (list, tuple)):
             for i, item in enumerate(value):
