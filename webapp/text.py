@@ -20,7 +20,7 @@ from pydantic import AfterValidator, StringConstraints
 from .facts import Rejected
 
 MAX_NAME = 40
-MAX_TEXT = 2_000  # a free-text field (a sheet's notes, a weapon's label...) in a payload
+MAX_TEXT = 10_000  # any one text in a payload (a sheet's notes are the longest)
 MAX_KEY = 100  # a key in a payload's table
 MAX_DEPTH = 12  # nesting of a client's JSON: a sheet is a table of tables of lists, never deeper
 
@@ -76,7 +76,8 @@ Text = Annotated[str, StringConstraints(max_length=MAX_TEXT), AfterValidator(val
 
 
 def check_payload(payload: Any, where: str = "") -> None:
-    """Rejected when a client's JSON nests too deep, or holds text (a value or a key) that is not acceptable.
+    """Rejected when a client's JSON nests too deep, or holds text (a value or a key) that is not acceptable
+    or too long.
 
     Walks without recursion, so a payload nested thousands deep is refused, not a RecursionError.
     """
@@ -86,7 +87,7 @@ def check_payload(payload: Any, where: str = "") -> None:
         if depth > MAX_DEPTH:
             raise Rejected(f"{path or 'the payload'}: nested more than {MAX_DEPTH} levels deep")
         if isinstance(value, str):
-            why = problem(value, single_line=False)
+            why = f"a text has {MAX_TEXT} characters at most" if len(value) > MAX_TEXT else problem(value, False)
             if why:
                 raise Rejected(f"{path or 'the payload'}: {why}")
         elif isinstance(value, dict):

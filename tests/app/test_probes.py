@@ -489,6 +489,7 @@ def test_request_bodies_have_a_limit(app):
     client.get(g["urls"]["gm"])
     r = client.post(f"/games/{g['id']}/commands", data={"type": "roll", "expr": big})
     assert r.status_code == 413
-    long_note = "y" * 3000
-    r = send(client, g, g["gm_token"], {"type": "roll", "expr": "1d6", "secret": False, "note": long_note})
-    assert r.status_code == 422
+    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "sheet": {"notes": "y" * 10_001}})
+    assert r.status_code == 400 and "10000 characters at most" in r.json["error"]
+    ack = connect(app, g, g["gm_token"]).emit("command", {"type": "roll", "expr": big}, callback=True)
+    assert ack["ok"] is False and "characters at most" in ack["error"]
