@@ -534,6 +534,8 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
     if game.zones is not None:
         return _move_in_zones(game, cmd, actor, token)
+    if cmd.zone is not None or cmd.x is None or cmd.y is None:
+        _place_of(game, cmd.x, cmd.y, cmd.zone, actor)  # says what is missing
     if (token.x, token.y) == (cmd.x, cmd.y):
         raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
