@@ -9,6 +9,9 @@ rules again.
 
 from __future__ import annotations
 
+import json
+import re
+
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -219,6 +222,18 @@ def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[
     return [Event("attack_resolved", data)]
 
 
+def _names_hidden(game: "Game", data: dict) -> bool:
+    """Whether an attack's result touches or names a hidden token (a bystander hit, a template's victim):
+    then its log line is the GM's alone."""
+    hidden = [t for t in game.tokens.values() if t.hidden]
+    if not hidden:
+        return False
+    if any(game.tokens[i].hidden for i in data.get("sheets", {}) if i in game.tokens):
+        return True
+    said = json.dumps(data.get("result"), default=str)
+    return any(json.dumps(t.id) in said or re.search(rf"(?<!\w){re.escape(t.name)}(?!\w)", said) for t in hidden)
+
+
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
     for token_id, sheet in d["sheets"].items():
@@ -227,6 +242,6 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.combat["state"] = d["fight_state"]
         game.combat["due"] = d.get("due", game.combat.get("due", []))
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
-    secret = bool((attacker and attacker.hidden) or (target and target.hidden))
+    secret = bool((attacker and attacker.hidden) or (target and target.hidden)) or _names_hidden(game, d)
     ruling = " (GM ruling)" if d.get("forced") else ""
     log(d["result"]["summary"] + ruling, "gm" if secret else "all", {"attack": d["result"]})

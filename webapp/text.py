@@ -12,6 +12,7 @@ encoded (see ``create_app``'s response class).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any
 
@@ -22,6 +23,7 @@ from .facts import Rejected
 MAX_NAME = 40
 MAX_TEXT = 10_000  # any one text in a payload (a sheet's notes are the longest)
 MAX_KEY = 100  # a key in a payload's table
+MAX_NUMBER = 2**53  # the largest whole number a browser's JavaScript holds exactly
 MAX_DEPTH = 12  # nesting of a client's JSON: a sheet is a table of tables of lists, never deeper
 
 _BIDI = "\u202a-\u202e\u2066-\u2069"
@@ -90,6 +92,12 @@ def check_payload(payload: Any, where: str = "") -> None:
             why = f"a text has {MAX_TEXT} characters at most" if len(value) > MAX_TEXT else problem(value, False)
             if why:
                 raise Rejected(f"{path or 'the payload'}: {why}")
+        elif isinstance(value, bool):
+            pass
+        elif isinstance(value, int) and abs(value) > MAX_NUMBER:
+            raise Rejected(f"{path or 'the payload'}: a number is {MAX_NUMBER} at most (either side of 0)")
+        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
+            raise Rejected(f"{path or 'the payload'}: a number must be finite, {MAX_NUMBER} at most")
         elif isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):

@@ -360,7 +360,8 @@ def test_previews_are_checked_like_moves(app):
         c.get_received()
     for sender, payload, why in [
         (screen, {"token_id": aria, "x": 2, "y": 2}, "the table screen only shows the map"),
-        (player, {"token_id": aria, "x": 10 ** 18, "y": 2}, "off the map"),
+        (player, {"token_id": aria, "x": 10 ** 18, "y": 2}, "at most"),
+        (player, {"token_id": aria, "x": 10 ** 6, "y": 2}, "off the map"),
         (player, {"token_id": aria, "x": -1, "y": 2}, "off the map"),
         (gm, {"token_id": goblin, "x": 24, "y": 0}, "off the map"),
         (player, {"token_id": goblin, "x": 2, "y": 2}, "not yours to move"),
@@ -493,3 +494,29 @@ def test_request_bodies_have_a_limit(app):
     assert r.status_code == 400 and "10000 characters at most" in r.json["error"]
     ack = connect(app, g, g["gm_token"]).emit("command", {"type": "roll", "expr": big}, callback=True)
     assert ack["ok"] is False and "characters at most" in ack["error"]
+
+
+def test_an_attack_that_touches_a_hidden_token_is_logged_for_the_gm_only(app):
+    """A stray shot or a template that hits a hidden bystander: the log line and its detail would name it."""
+    client = app.test_client()
+    g, mira, aria, goblin, hidden = table(client)
+    hub = app.extensions["tacmap"]
+    result = {"summary": "Aria misses Goblin; the shot hits Nightblade", "hit": False, "rolls": [], "modifiers": [],
+              "effects": [{"token": hidden, "kind": "wound"}], "details": {}}
+    hub.commit(g["id"], lambda game: [Event("attack_resolved", {"attacker": aria, "target": goblin, "sheets": {},
+                                                                 "result": result})])
+    assert "Nightblade" not in json.dumps(state(client, g, mira["player_token"]))
+    assert state(client, g)["log"][-1]["text"] == result["summary"]
+
+
+@pytest.mark.parametrize("raw", ['{"type": "add_character", "name": "A", "sheet": {"pace": NaN}}',
+                                 '{"type": "add_character", "name": "A", "sheet": {"pace": Infinity}}',
+                                 '{"type": "add_character", "name": "A", "sheet": {"pace": 1e999}}',
+                                 '{"type": "add_character", "name": "A", "sheet": {"pace": 99999999999999999999}}'])
+def test_numbers_a_browser_cannot_read_back_are_refused(app, raw):
+    client = app.test_client()
+    g = new_game(client, "savage_worlds")
+    r = client.post(f"/api/games/{g['id']}/commands", data=raw, content_type="application/json",
+                    headers=bearer(g["gm_token"]))
+    assert r.status_code == 400 and "number" in r.json["error"]
+    assert state(client, g)["characters"] == []
