@@ -112,6 +112,8 @@ class Hub:
         """Who holds this key in this game: the GM, the table screen or a player."""
         if not isinstance(key, str) or not key or not key.isascii() or len(key) > 200:
             return None  # keys are short ASCII; anything else is no key (and hmac compares ASCII only)
+        if not isinstance(game_id, str) or not game_id.isascii() or len(game_id) > 64:
+            return None  # game ids are hex: a lone surrogate must not reach the database
         record = self.store.game(game_id)
         if record is None:
             return None

@@ -170,6 +170,10 @@ def test_a_key_that_is_not_ascii_is_no_key(app):
     assert client.get(f"/api/games/{g['id']}/state", headers={"Authorization": "Bearer é"}).status_code == 401
     sock = app.extensions["tacmap_socketio"].test_client(app, auth={"game": g["id"], "token": "\ud800é"})
     assert not sock.is_connected()
+    sock = app.extensions["tacmap_socketio"].test_client(app, auth={"game": "\ud800", "token": g["gm_token"]})
+    assert not sock.is_connected()
+    sock = app.extensions["tacmap_socketio"].test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
+    assert sock.is_connected()
 
 
 # --- 2. a refusal never names or places a hidden token -----------------------------------------
