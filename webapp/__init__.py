@@ -17,10 +17,10 @@ from .hub import Hub
 from .store import Store
 from .text import scrub
 
-MAX_UPLOAD = 16 * 1024 * 1024  # a map picture with its walls (POST /api/games/<id>/maps)
+MAX_UPLOAD = 16 * 1024 * 1024  # a map with its walls (POST /api/games, POST /api/games/<id>/maps)
 MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
 MAX_SOCKET_MESSAGE = 256 * 1024
-_UPLOAD_PATH = re.compile(r"^/api/games/[^/]+/maps$")
+_UPLOAD_PATH = re.compile(r"^/api/games(/[^/]+/maps)?$")  # the routes that take a whole map
 
 
 class TextResponse(Response):
