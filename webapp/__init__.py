@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 from .assets import STATIC, TEMPLATES
 from .hub import Hub
 from .store import Store
-from .text import scrub
+from .text import SocketJSON, scrub
 
 MAX_UPLOAD = 16 * 1024 * 1024  # a map with its walls (POST /api/games, POST /api/games/<id>/maps)
 MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
@@ -94,7 +94,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE,
-                        logger=False, engineio_logger=False)
+                        logger=False, engineio_logger=False, json=SocketJSON)  # deep JSON: an error ack
     store = Store(data_dir / "tacmap.sqlite3")
     hub = Hub(app, store, socketio)
     app.extensions["tacmap"] = hub

@@ -297,6 +297,8 @@ class Hub:
         the board (a preview is relayed to every screen, so nothing unchecked goes out)."""
         if actor.role == "screen":
             raise Rejected("the table screen only shows the map")
+        if isinstance(payload, text.TooDeep):
+            raise Rejected(text.too_deep_message())
         if not isinstance(payload, dict):
             raise Rejected("a preview needs token_id, x and y")
         text.check_payload(payload)

@@ -324,6 +324,8 @@ COMMAND_TYPES = tuple(COMMAND_MODELS)
 
 def parse_command(payload: Any) -> Any:
     """A typed command from a JSON payload, or Rejected with a readable reason."""
+    if isinstance(payload, text.TooDeep):
+        raise Rejected(text.too_deep_message())
     if not isinstance(payload, dict):
         raise Rejected("a command must be a JSON object with a 'type'")
     text.check_payload(payload)

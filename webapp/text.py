@@ -12,6 +12,7 @@ encoded (see ``create_app``'s response class).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Annotated, Any
@@ -112,6 +113,31 @@ def check_payload(payload: Any, where: str = "") -> None:
         elif isinstance(value, (list, tuple)):
             for i, item in enumerate(value):
                 stack.append((item, f"{path}.{i}" if path else str(i), depth + 1))
+
+
+class TooDeep:
+    """What a Socket.IO payload nested too deep for the JSON decoder becomes: the handler answers it
+    with a clear error instead of the packet being dropped with a RecursionError in the log."""
+
+
+class SocketJSON:
+    """The JSON module Socket.IO packets are read with (``SocketIO(json=...)``)."""
+
+    @staticmethod
+    def dumps(*args, **kwargs):
+        return json.dumps(*args, **kwargs)
+
+    @staticmethod
+    def loads(s, *args, **kwargs):
+        try:
+            return json.loads(s, *args, **kwargs)
+        except RecursionError:
+            event = re.match(r'\s*\[\s*("[A-Za-z_]{1,40}")\s*,', s if isinstance(s, str) else "")
+            return [json.loads(event.group(1)), TooDeep()] if event else TooDeep()
+
+
+def too_deep_message() -> str:
+    return f"the payload nests too deep ({MAX_DEPTH} levels at most)"
 
 
 def scrub(value: str) -> str:

@@ -404,6 +404,13 @@ def test_socket_payloads_nested_deep_get_a_clear_error(app):
     assert ack["ok"] is False and "deep" in ack["error"]
     ack = sock.emit("preview", {"token_id": aria, "x": 2, "y": 2, "done": nested}, callback=True)
     assert ack["ok"] is False and "deep" in ack["error"]
+    # a packet nested past what the JSON decoder can read (the test client cannot even encode it: sent raw)
+    deep = "[" * 5000 + "]" * 5000
+    for n, event in enumerate(("command", "preview"), start=1):
+        sock.socketio.server._handle_eio_message(sock.eio_sid, f'2{n}["{event}",{deep}]')
+        assert sock.acks["args"][0] == {"ok": False, "error": "the payload nests too deep (12 levels at most)"}
+        sock.acks = None
+    assert sock.emit("command", {"type": "roll", "expr": "1d6"}, callback=True)["ok"] is True
 
 
 # --- 8. strict parsing -------------------------------------------------------------------------------------
