@@ -130,11 +130,14 @@ class Hub:
 
     def base_url(self) -> str:
         """Where players reach this server: the configured public address, else the address ``tacmap serve``
-        listens on (``LISTEN_URL``), else localhost. Never the request's Host header: anyone can send one,
+        listens on (``LISTEN_URL``), else Flask's ``SERVER_NAME``, else localhost:5000. Never the request's Host header: anyone can send one,
         and the join link and its QR code would then lead players to their server."""
-        configured = self.app.config.get("PUBLIC_URL") or self.app.config.get("LISTEN_URL")
+        config = self.app.config
+        configured = config.get("PUBLIC_URL") or config.get("LISTEN_URL")
         if configured:
             return str(configured).rstrip("/")
+        if config.get("SERVER_NAME"):
+            return f"{config.get('PREFERRED_URL_SCHEME') or 'http'}://{config['SERVER_NAME']}"
         return DEFAULT_BASE_URL
 
     def join_info(self, game_id: str) -> dict:
