@@ -130,8 +130,9 @@ class Hub:
 
     def base_url(self) -> str:
         """Where players reach this server: the configured public address, else the address ``tacmap serve``
-        listens on (``LISTEN_URL``), else Flask's ``SERVER_NAME``, else localhost:5000. Never the request's Host header: anyone can send one,
-        and the join link and its QR code would then lead players to their server."""
+        listens on (``LISTEN_URL``), else Flask's ``SERVER_NAME``, else localhost:5000. Never the request's
+        Host header: anyone can send one, and the join link and its QR code would then lead players to
+        their server."""
         config = self.app.config
         configured = config.get("PUBLIC_URL") or config.get("LISTEN_URL")
         if configured:
