@@ -118,6 +118,8 @@ def create_app(config: dict | None = None) -> Flask:
     def http_error(exc: HTTPException):
         if request.path.startswith("/api/"):
             return jsonify(error=exc.description), exc.code
+        if request.headers.get("HX-Request") == "true":  # the page flashes the answer's text: plain words
+            return exc.description or exc.name, exc.code, {"Content-Type": "text/plain; charset=utf-8"}
         return error_page(exc)
 
     @app.get("/favicon.ico")

@@ -503,7 +503,9 @@ def test_request_bodies_have_a_limit(app):
     assert r.status_code == 413 and "error" in r.json
     client.get(g["urls"]["gm"])
     r = client.post(f"/games/{g['id']}/commands", data={"type": "roll", "expr": big})
-    assert r.status_code == 413
+    assert r.status_code == 413 and r.mimetype == "text/html"  # the error page
+    r = client.post(f"/games/{g['id']}/commands", data={"type": "roll", "expr": big}, headers={"HX-Request": "true"})
+    assert r.status_code == 413 and r.mimetype == "text/plain" and "<" not in r.get_data(as_text=True)
     r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "sheet": {"notes": "y" * 10_001}})
     assert r.status_code == 400 and "10000 characters at most" in r.json["error"]
     ack = connect(app, g, g["gm_token"]).emit("command", {"type": "roll", "expr": big}, callback=True)
