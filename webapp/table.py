@@ -435,7 +435,7 @@ def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise Rejected("a name is needed")
     text.check(name, "a name")
-    name = re.sub(r"\s+", " ", name.strip())
+    name = re.sub(r"\s+", " ", text.valid_name(name.strip()))
     if len(name) > text.MAX_NAME:
         raise Rejected(f"a name has {text.MAX_NAME} characters at most")
     return name

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, StringConstraints
@@ -28,8 +29,11 @@ MAX_NUMBER = 2**53  # the largest whole number a browser's JavaScript holds exac
 MAX_DEPTH = 12  # nesting of a client's JSON: a sheet is a table of tables of lists, never deeper
 
 _BIDI = "\u202a-\u202e\u2066-\u2069"
+# invisible characters that make one name look like another ("Mira" and "Mira" + a zero-width space),
+# and the bidi marks: in a name they only serve to mislead
+_INVISIBLE = "\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\ufeff"
 # C0 and C1 controls, DEL, bidi overrides and isolates, line and paragraph separators
-_BAD_IN_NAME = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\u2028\u2029]")
+_BAD_IN_NAME = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_INVISIBLE}\u2028\u2029]")
 _BAD_IN_TEXT = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
 
 
@@ -41,7 +45,7 @@ def problem(value: str, single_line: bool = True) -> str | None:
         return "is not valid Unicode text"
     found = (_BAD_IN_NAME if single_line else _BAD_IN_TEXT).search(value)
     if found:
-        return f"may not hold the control or direction character U+{ord(found.group()):04X}"
+        return f"may not hold the control, direction or invisible character U+{ord(found.group()):04X}"
     return None
 
 
@@ -60,6 +64,11 @@ def valid_line(value: str) -> str:
     return value
 
 
+def valid_name(value: str) -> str:
+    """A name in one form (NFC), so "é" typed on two devices is the same name, and one line of clean text."""
+    return unicodedata.normalize("NFC", valid_line(value))
+
+
 def valid_text(value: str) -> str:
     why = problem(value, False)
     if why:
@@ -69,7 +78,7 @@ def valid_text(value: str) -> str:
 
 #: a name (game, player, token, character): one line of 1 to 40 characters
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME),
-                 AfterValidator(valid_line)]
+                 AfterValidator(valid_name)]
 #: one line of text (a zone id, a weapon, an action)
 Line = Annotated[str, AfterValidator(valid_line)]
 #: the id of a token, a player, a character, a door

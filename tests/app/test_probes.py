@@ -17,7 +17,7 @@ from webapp.store import GameRecord
 from webapp.table import key_hash
 
 BAD_UNICODE = "Mira\ud800"  # a lone surrogate: what JSON's "\ud800" decodes to
-BAD_NAMES = [BAD_UNICODE, "Ar\u202eia", "Ar\u2066ia", "Ar\x00ia", "Ar\x1bia", "Ar\nia", "Ar\x85ia"]
+BAD_NAMES = [BAD_UNICODE, "Ar\u202eia", "Ar\u2066ia", "Ar\x00ia", "Ar\x1bia", "Ar\nia", "Ar\x85ia", "Aria\u200b"]
 
 
 def make_app(tmp_path, **config):
@@ -122,7 +122,7 @@ def test_every_command_string_refuses_bad_text_over_the_api_and_the_socket(app, 
     body = {k: ids.get(v, v) if isinstance(v, str) else v for k, v in body.items()}
     before = state(client, g)
     r = send(client, g, g["gm_token"], body)
-    said = re.compile(r"not valid Unicode|control or direction character U\+")
+    said = re.compile(r"not valid Unicode|control, direction or invisible character U\+")
     assert r.status_code in (400, 422) and said.search(r.json["error"]), r.json
     ack = connect(app, g, g["gm_token"]).emit("command", body, callback=True)
     assert ack["ok"] is False and said.search(ack["error"]), ack
@@ -536,3 +536,16 @@ def test_numbers_a_browser_cannot_read_back_are_refused(app, raw):
                     headers=bearer(g["gm_token"]))
     assert r.status_code == 400 and "number" in r.json["error"]
     assert state(client, g)["characters"] == []
+
+
+def test_a_name_typed_in_another_unicode_form_is_the_same_name(app):
+    """"José" composed (é) and decomposed (e + U+0301) look the same: one seat, not two."""
+    client = app.test_client()
+    g = new_game(client)
+    assert join(client, g, "Jos\u00e9").status_code == 201
+    r = join(client, g, "Jose\u0301")
+    assert r.status_code == 200 and r.json["reclaimed"] is True
+    assert [p["name"] for p in state(client, g)["players"]] == ["Jos\u00e9"]
+    add_token(client, g, name="Ren\u00e9e", x=1, y=1)
+    add_token(client, g, name="Rene\u0301e", x=2, y=1)
+    assert sorted(t["name"] for t in state(client, g)["tokens"]) == ["Ren\u00e9e", "Ren\u00e9e 2"]

@@ -86,7 +86,7 @@ def create_game():
         except Rejected as exc:
             abort(400, str(exc))
     try:
-        record = hub().create_game(name.strip(), system, board, zones=zones)
+        record = hub().create_game(text.valid_name(name.strip()), system, board, zones=zones)
     except KeyError:
         abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
     except Rejected as exc:

@@ -56,7 +56,7 @@ def create():
     if len(system) > 40:
         return lobby_page(error="Unknown rule system.", status=400)
     try:
-        record = hub().create_game(name, system)
+        record = hub().create_game(text.valid_name(name), system)
     except KeyError:
         return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
     except Rejected as exc:
