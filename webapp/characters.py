@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 Id = text.Id
 Name = text.Name
 MAX_CHARACTERS = 2_000
+PER_PLAYER = 20  # characters a player may make for themselves (the GM's are not counted)
 MAX_SHEET_BYTES = 64_000
 
 
@@ -132,6 +133,8 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
             raise Rejected("only the GM puts a character on a token")
         if len(game.characters) >= MAX_CHARACTERS:
             raise Rejected(f"a game holds {MAX_CHARACTERS} characters at most")
+        if actor.role != "gm" and sum(c.owner == actor.player_id for c in game.characters.values()) >= PER_PLAYER:
+            raise Rejected(f"a player holds {PER_PLAYER} characters at most")
         owner = cmd.owner if actor.role == "gm" else actor.player_id
         if owner and owner not in game.players:
             raise Rejected(f"no player {owner!r} in this game")

@@ -549,3 +549,14 @@ def test_a_name_typed_in_another_unicode_form_is_the_same_name(app):
     add_token(client, g, name="Ren\u00e9e", x=1, y=1)
     add_token(client, g, name="Rene\u0301e", x=2, y=1)
     assert sorted(t["name"] for t in state(client, g)["tokens"]) == ["Ren\u00e9e", "Ren\u00e9e 2"]
+
+
+def test_a_player_makes_20_characters_at_most(app):
+    client = app.test_client()
+    g, mira, _aria, _goblin, _hidden = table(client)
+    for i in range(20):
+        assert send(client, g, mira["player_token"], {"type": "add_character", "name": f"Alt {i}"}).status_code == 200
+    r = send(client, g, mira["player_token"], {"type": "add_character", "name": "One more"})
+    assert r.status_code == 422 and "20 characters at most" in r.json["error"]
+    assert send(client, g, g["gm_token"], {"type": "add_character", "name": "The GM's",
+                                           "owner": mira["player_id"]}).status_code == 200
