@@ -69,13 +69,6 @@ def valid_name(value: str) -> str:
     return unicodedata.normalize("NFC", valid_line(value))
 
 
-def valid_text(value: str) -> str:
-    why = problem(value, False)
-    if why:
-        raise ValueError(f"text {why}")
-    return value
-
-
 #: a name (game, player, token, character): one line of 1 to 40 characters
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME),
                  AfterValidator(valid_name)]
@@ -83,8 +76,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Line = Annotated[str, AfterValidator(valid_line)]
 #: the id of a token, a player, a character, a door
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(valid_line)]
-#: free text: line breaks allowed
-Text = Annotated[str, StringConstraints(max_length=MAX_TEXT), AfterValidator(valid_text)]
+# free text (a sheet's notes) is checked by check_payload, which every command goes through
 
 
 def check_payload(payload: Any, where: str = "") -> None:
