@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from webapp import create_app
 from webapp.table import COMMAND_MODELS, COMMAND_TYPES
 
-FUZZ = settings(max_examples=100, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 INTERNAL = "the server could not do that"  # the socket handler's words for an exception it caught
 
@@ -109,8 +109,11 @@ def field_value(table: Table, annotation) -> st.SearchStrategy:
     if "list" in kinds:
         own.append(st.lists(st.sampled_from(table.ids), max_size=4))
     if "dict" in kinds:
-        own.append(st.dictionaries(st.sampled_from(["notes", "skills.fighting", "attributes.agility", "x"]),
-                                   SCALARS, max_size=3))
+        own.append(st.dictionaries(st.sampled_from(["notes", "skills.fighting", "attributes.agility", "x",
+                                                    # option keys the rule systems read
+                                                    "modifiers", "defense", "called", "aim", "mode", "rof",
+                                                    "location", "maneuver", "template", "target", "shots"]),
+                                   st.one_of(SCALARS, JSONISH), max_size=3))
     return st.one_of(*own, ANY_VALUE) if own else ANY_VALUE
 
 
