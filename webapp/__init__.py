@@ -3,19 +3,41 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request, send_from_directory, url_for
+from flask import Flask, Response, jsonify, render_template, request, send_from_directory, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from .assets import STATIC, TEMPLATES
 from .hub import Hub
 from .store import DamagedLog, DataError, Store, WriteFailed
+from .text import SocketJSON, scrub
 
-MAX_UPLOAD = 16 * 1024 * 1024  # a map picture with its walls
-MAX_SOCKET_MESSAGE = 1024 * 1024
+MAX_UPLOAD = 16 * 1024 * 1024  # a map with its walls (POST /api/games, POST /api/games/<id>/maps)
+MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
+MAX_SOCKET_MESSAGE = 256 * 1024
+_UPLOAD_PATH = re.compile(r"^/api/games(/[^/]+/maps)?$")  # the routes that take a whole map
+
+
+class TextResponse(Response):
+    """A response whose text is encoded whatever it holds: an old log may hold a name with a lone surrogate
+    (written before webapp/text.py refused them), and a page showing it must still load."""
+
+    def set_data(self, value):
+        if isinstance(value, str):
+            value = scrub(value)
+        super().set_data(value)
+
+
+class SafeJSON(DefaultJSONProvider):
+    """JSON with <, > and & written as \\u escapes: an error that quotes the input never carries markup."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return super().dumps(obj, **kwargs).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _secret_key(data_dir: Path) -> str:
@@ -66,6 +88,8 @@ def error_page(exc: HTTPException):
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
+    app.response_class = TextResponse
+    app.json = SafeJSON(app)
     data_dir = Path((config or {}).get("DATA_DIR") or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data").resolve()
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -87,7 +111,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE,
-                        logger=False, engineio_logger=False)
+                        logger=False, engineio_logger=False, json=SocketJSON)  # deep JSON: an error ack
     store = Store(data_dir / "tacmap.sqlite3")
     hub = Hub(app, store, socketio)
     app.extensions["tacmap"] = hub
@@ -100,10 +124,19 @@ def create_app(config: dict | None = None) -> Flask:
         app.register_blueprint(module.bp)
     register_events(socketio, hub)
 
+    @app.before_request
+    def limit_body():
+        # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
+        if not _UPLOAD_PATH.match(request.path):
+            request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
+            request.max_form_memory_size = MAX_BODY
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         if request.path.startswith("/api/"):
             return jsonify(error=exc.description), exc.code
+        if request.headers.get("HX-Request") == "true":  # the page flashes the answer's text: plain words
+            return exc.description or exc.name, exc.code, {"Content-Type": "text/plain; charset=utf-8"}
         return error_page(exc)
 
     @app.errorhandler(DamagedLog)

@@ -9,8 +9,11 @@ rules again.
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from dataclasses import replace
+
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -20,7 +23,7 @@ from rules import los, movement
 from rules.dice import DiceSource
 from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
-from . import characters
+from . import characters, text
 from . import zonelayout
 from .combat import combatant, position_of, rules_call, settings_of
 from .facts import Event, Rejected
@@ -28,14 +31,14 @@ from .facts import Event, Rejected
 if TYPE_CHECKING:
     from .table import Actor, Game, Token
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Id = text.Id
 
 
 class _AttackCommand(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
     attacker: Id
     target: Id
-    weapon: Annotated[str, StringConstraints(max_length=80)] | None = None
+    weapon: Annotated[text.Line, StringConstraints(max_length=80)] | None = None
     options: dict[str, Any] = {}
     force: bool = False  # GM only: past the table's checks (turn, line of fire); logged as a GM ruling
     template: Id | None = None  # a template on the map: an area attack where the system has them
@@ -368,6 +371,18 @@ def _roll(game: "Game", cmd: _AttackCommand, p: dict, dice: DiceSource) -> list[
     return [Event("attack_resolved", data)]
 
 
+def _names_hidden(game: "Game", data: dict) -> bool:
+    """Whether an attack's result touches or names a hidden token (a bystander hit, a template's victim):
+    then its log line is the GM's alone."""
+    hidden = [t for t in game.tokens.values() if t.hidden]
+    if not hidden:
+        return False
+    if any(game.tokens[i].hidden for i in data.get("sheets", {}) if i in game.tokens):
+        return True
+    said = json.dumps(data.get("result"), default=str)
+    return any(json.dumps(t.id) in said or re.search(rf"(?<!\w){re.escape(t.name)}(?!\w)", said) for t in hidden)
+
+
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
     if event.type == "defense_asked":
@@ -390,7 +405,8 @@ def evolve(game: "Game", event: Event, log) -> None:
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
     ruling = " (GM ruling)" if d.get("forced") else ""
     card = _card(game, d)
-    if (attacker and attacker.hidden) or (target and target.hidden):
+    if (attacker and attacker.hidden) or (target and target.hidden) or \
+            (not d.get("template") and _names_hidden(game, d)):  # a bystander hit by a miss, say
         log(d["result"]["summary"] + ruling, "gm", {"attack": d["result"], "card": card})
         return
     hidden = {t["id"] for t in card["targets"] if game.tokens[t["id"]].hidden}

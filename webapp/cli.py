@@ -67,6 +67,7 @@ def serve(args: argparse.Namespace) -> int:
         config["DICE_SEED"] = args.dice_seed
     if public:
         config["PUBLIC_URL"] = public
+    config["LISTEN_URL"] = base  # the join link and QR code are built from it, never from a request's Host
     app = open_app(config)
     if app is None:
         return 2

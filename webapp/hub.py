@@ -29,7 +29,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import attacks, combat, history, mapdata, render, zonelayout
+from . import attacks, combat, history, mapdata, render, text, zonelayout
 from .store import Conflict, DamagedLog, GameRecord, Store, WriteFailed
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -40,6 +40,7 @@ SNAPSHOT_EVERY = 200
 SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("sender_gives_up", default=None)
 TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,10 @@ class Hub:
 
     def authenticate(self, game_id: str, key: Any) -> Actor | None:
         """Who holds this key in this game: the GM, the table screen or a player."""
-        if not isinstance(key, str) or not key:
-            return None
+        if not isinstance(key, str) or not key or not key.isascii() or len(key) > 200:
+            return None  # keys are short ASCII; anything else is no key (and hmac compares ASCII only)
+        if not isinstance(game_id, str) or not game_id.isascii() or len(game_id) > 64:
+            return None  # game ids are hex: a lone surrogate must not reach the database
         record = self.store.game(game_id)
         if record is None:
             return None
@@ -152,18 +155,22 @@ class Hub:
                 return Actor("player", player.id)
         return None
 
-    def base_url(self, request_url: str | None = None) -> str:
-        """Where players reach this server: the configured LAN address, else the last page's host."""
-        configured = self.app.config.get("PUBLIC_URL")
+    def base_url(self) -> str:
+        """Where players reach this server: the configured public address, else the address ``tacmap serve``
+        listens on (``LISTEN_URL``), else Flask's ``SERVER_NAME``, else localhost:5000. Never the request's
+        Host header: anyone can send one, and the join link and its QR code would then lead players to
+        their server."""
+        config = self.app.config
+        configured = config.get("PUBLIC_URL") or config.get("LISTEN_URL")
         if configured:
-            return configured.rstrip("/")
-        if request_url:
-            self._last_base = request_url.rstrip("/")
-        return getattr(self, "_last_base", "http://localhost:5000")
+            return str(configured).rstrip("/")
+        if config.get("SERVER_NAME"):
+            return f"{config.get('PREFERRED_URL_SCHEME') or 'http'}://{config['SERVER_NAME']}"
+        return DEFAULT_BASE_URL
 
-    def join_info(self, game_id: str, request_url: str | None = None) -> dict:
+    def join_info(self, game_id: str) -> dict:
         record = self.store.game(game_id)
-        url = f"{self.base_url(request_url)}/join?code={record.join_code}"
+        url = f"{self.base_url()}/join?code={record.join_code}"
         return {"join_code": record.join_code, "join_url": url, "join_qr": _qr_svg(url)}
 
     # --- commands ---------------------------------------------------------
@@ -327,19 +334,35 @@ class Hub:
             self.socketio.emit("update", {"seq": game.seq, "from_seq": None, "html": html}, to=sid)
 
     def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
-        """A token on its way somewhere: shown to others, never stored."""
+        """A token on its way somewhere: shown to others, never stored.
+
+        Checked like a move: the sender must be allowed to move the token, and the square must be on
+        the board (a preview is relayed to every screen, so nothing unchecked goes out)."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if isinstance(payload, text.TooDeep):
+            raise Rejected(text.too_deep_message())
         if not isinstance(payload, dict):
             raise Rejected("a preview needs token_id, x and y")
-        token_id, x, y = payload.get("token_id"), payload.get("x"), payload.get("y")
+        text.check_payload(payload)
+        if set(payload) - {"token_id", "x", "y", "done"}:
+            raise Rejected("a preview has token_id, x, y and done only")
+        token_id, x, y, done = payload.get("token_id"), payload.get("x"), payload.get("y"), payload.get("done", False)
         if not isinstance(x, int) or not isinstance(y, int) or isinstance(x, bool) or isinstance(y, bool):
             raise Rejected("a preview needs whole-number x and y")
+        if not isinstance(done, bool):
+            raise Rejected("done: must be true or false")
         game = self.game(game_id)
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {token_id!r} in this game")
+            shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
+            raise Rejected(f"no token {shown} in this game")
         if actor.role != "gm" and token.owner != actor.player_id:
             raise Rejected(f"{token.name} is not yours to move")
-        message = {"token_id": token.id, "x": x, "y": y, "done": bool(payload.get("done"))}
+        board = game.board
+        if not (0 <= x <= board.width - token.size and 0 <= y <= board.height - token.size):
+            raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
+        message = {"token_id": token.id, "x": x, "y": y, "done": done}
         for audience in self._audiences(game):
             if game.may_see(actor_for_audience(audience), token):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)

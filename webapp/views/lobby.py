@@ -7,6 +7,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 import rules
 
 from ..store import DamagedLog
+from .. import text
 from ..table import Rejected
 from . import hub, is_local, remember_key
 
@@ -51,10 +52,15 @@ def index():
 def create():
     name = (request.form.get("name") or "").strip()
     system = request.form.get("system") or "plain_grid"
-    if not name or len(name) > 40:
-        return lobby_page(error="A game needs a name of 1 to 40 characters.", status=400)
+    if not name or len(name) > text.MAX_NAME:
+        return lobby_page(error=f"A game needs a name of 1 to {text.MAX_NAME} characters.", status=400)
+    why = text.problem(name)
+    if why:
+        return lobby_page(error=f"The game's name {why}.", status=400)
+    if len(system) > 40:
+        return lobby_page(error="Unknown rule system.", status=400)
     try:
-        record = hub().create_game(name, system)
+        record = hub().create_game(text.valid_name(name), system)
     except KeyError:
         return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
     except Rejected as exc:
