@@ -518,7 +518,7 @@ def test_an_attack_that_touches_a_hidden_token_is_logged_for_the_gm_only(app):
     g, mira, aria, goblin, hidden = table(client)
     hub = app.extensions["tacmap"]
     result = {"summary": "Aria misses Goblin; the shot hits Nightblade", "hit": False, "rolls": [], "modifiers": [],
-              "effects": [{"token": hidden, "kind": "wound"}], "details": {}}
+              "effects": [{"target": hidden, "kind": "wound", "data": {}}], "details": {}}
     hub.commit(g["id"], lambda game: [Event("attack_resolved", {"attacker": aria, "target": goblin, "sheets": {},
                                                                  "result": result})])
     assert "Nightblade" not in json.dumps(state(client, g, mira["player_token"]))

@@ -21,6 +21,7 @@ from flask_socketio import ConnectionRefusedError, join_room
 from ..hub import room
 from ..store import DamagedLog
 from ..table import Rejected
+from ..text import TooDeep, too_deep_message
 from .lanes import Lanes
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,8 @@ log = logging.getLogger(__name__)
 
 def one_argument(event: str, args: tuple, shape: str):
     """The payload of an event that takes one JSON object, or the error to answer."""
+    if len(args) == 1 and isinstance(args[0], TooDeep):  # past what the JSON decoder reads (webapp/text.py)
+        return None, {"ok": False, "error": too_deep_message()}
     if len(args) != 1 or not isinstance(args[0], dict):
         return None, {"ok": False, "error": f"{event} takes one JSON object: {shape}"}
     return args[0], None
@@ -48,11 +51,11 @@ def register(socketio, hub) -> None:
             raise ConnectionRefusedError("connect with auth={game, token}")
         try:
             actor = hub.authenticate(game_id, key)
+            if actor is None:  # before the game is looked up: a made-up id never reaches the database
+                raise ConnectionRefusedError("that key is not valid for this game")
             game = hub.game(game_id)
         except DamagedLog as exc:
             raise ConnectionRefusedError(str(exc)) from None
-        if actor is None:
-            raise ConnectionRefusedError("that key is not valid for this game")
         join_room(room(game_id, actor.audience))
         hub.session_opened(request.sid, game_id, actor)
         since = auth.get("since")
@@ -98,10 +101,13 @@ def register(socketio, hub) -> None:
         return {"ok": True}
 
     @socketio.on("map_ping")
-    def map_ping(payload=None):
+    def map_ping(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("map_ping", args, '{"x", "y"}, x and y in squares')
+        if refused:
+            return refused
         try:
             hub.ping(who[0], who[1], payload, request.sid)
         except Rejected as exc:
@@ -109,10 +115,13 @@ def register(socketio, hub) -> None:
         return {"ok": True}
 
     @socketio.on("template_preview")
-    def template_preview(payload=None):
+    def template_preview(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("template_preview", args, '{"template_id", "dx", "dy", "done"?}')
+        if refused:
+            return refused
         try:
             hub.template_preview(who[0], who[1], payload, request.sid)
         except Rejected as exc:
