@@ -53,13 +53,19 @@ def normalize_origin(origin: str) -> str:
 
 
 def allowed_origins(app: Flask) -> set[str]:
-    """The origins configured besides the server's own: a list, or a comma-separated string."""
+    """The origins allowed besides the request's own: ``ALLOWED_ORIGINS`` (a list, or a comma-separated
+    string; else ``$TACMAP_ALLOWED_ORIGINS``) and the origin of ``PUBLIC_URL``."""
     value = app.config.get("ALLOWED_ORIGINS")
     if value is None:
         value = os.environ.get("TACMAP_ALLOWED_ORIGINS", "")
     if isinstance(value, str):
         value = value.split(",")
-    return {normalize_origin(o) for o in value if o and o.strip()}
+    origins = {normalize_origin(o) for o in value if o and o.strip()}
+    try:  # the address players are told to use is this site too
+        origins.add(normalize_origin(app.config.get("PUBLIC_URL") or ""))
+    except ValueError:
+        pass
+    return origins
 
 
 def socket_origin_check(app: Flask):
