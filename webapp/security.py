@@ -105,8 +105,8 @@ def csrf_field() -> Markup:
 
 
 CSRF_HELP = ("This form did not come with this site's check token ({reason}), so nothing was done. "
-             "That happens when a page was open a long time, the browser dropped this site's cookie, "
-             "or another web site tried to send it. Reload the page and try again.")
+             "That happens when the browser dropped this site's cookie (restarted, or a private tab closed) "
+             "or when another web site tried to send it. Reload the page and try again.")
 
 
 def init_security(app: Flask) -> None:

@@ -219,3 +219,54 @@ def test_hostile_text_in_every_field_stays_text_on_every_page(server, new_page, 
     expect(player.page.locator(".flash.error")).to_have_text("No game has that join code.")
     expect(join_form.locator("input[name=name]")).to_have_value(FOE)
     player.check("refused join", 404)
+
+
+def test_a_websocket_from_another_sites_page_is_refused_and_ours_connects(server, game):
+    """Over a real websocket (no polling first): the Origin a browser sends decides."""
+    import socketio
+
+    auth = {"game": game["id"], "token": game["gm_token"]}
+
+    def connect(origin):
+        client = socketio.Client(reconnection=False, websocket_extra_options={"origin": origin})
+        try:
+            client.connect(server.url, transports=["websocket"], auth=auth, wait_timeout=5)
+            return client.connected
+        except socketio.exceptions.ConnectionError:
+            return False
+        finally:
+            client.disconnect()
+
+    assert connect("http://evil.example") is False
+    assert connect(server.url.replace("127.0.0.1", "localhost")) is False  # another host name, another origin
+    assert connect(server.url) is True
+    assert connect(None) is True  # websocket-client's own Origin: the URL it connects to
+
+
+def test_a_form_that_lost_its_token_gets_a_clear_refusal_and_changes_nothing(server, game, new_page, shot):
+    """What a user sees when a CSRF check fails (as a forged post from another site would)."""
+    page = new_page()
+    page.goto(server.url + "/")
+    create = page.locator("form[action='/games']")
+    create.locator("input[name=name]").fill("Never made")
+    page.evaluate("document.querySelector(\"form[action='/games'] input[name=csrf_token]\").remove()")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        create.locator("button[type=submit]").click()
+    assert answer.value.status == 400
+    expect(page.locator(".error-page h1")).to_have_text("That request was not understood")
+    expect(page.locator(".error-page")).to_contain_text("Reload the page and try again")
+    shot(page, "csrf-refused")
+    page.goto(server.url + "/")
+    expect(page.locator(".game-rows")).not_to_contain_text("Never made")
+
+    # an htmx form on the GM's page with a stale token: the refusal is a message, the token keeps its name
+    page.goto(game["urls"]["gm"])
+    expect(page.locator("#conn.ok")).to_be_visible()
+    page.evaluate("document.querySelector('meta[name=csrf-token]').content = 'stale'")
+    add = page.locator("#add-token")
+    add.locator("input[name=name]").fill("Intruder")
+    add.locator("button[type=submit]").click()
+    expect(page.locator("#flash.error.shown")).to_contain_text("Reload the page and try again")
+    page.reload()
+    expect(page.locator("#conn.ok")).to_be_visible()
+    expect(page.locator("#token-list")).not_to_contain_text("Intruder")
