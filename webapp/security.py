@@ -141,7 +141,7 @@ def init_security(app: Flask) -> None:
         reason = (exc.description or "CSRF check failed").rstrip(".")
         reason = reason[0].lower() + reason[1:]
         message = CSRF_HELP.format(reason=reason)
-        if request.headers.get("HX-Request") == "true" or request.path.startswith("/api/"):
+        if request.headers.get("HX-Request") == "true":
             # htmx shows the answer's text in the page's message line: plain words, no page
             return message, 400, {"Content-Type": "text/plain; charset=utf-8"}
         from . import error_page
