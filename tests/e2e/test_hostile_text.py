@@ -270,3 +270,27 @@ def test_a_form_that_lost_its_token_gets_a_clear_refusal_and_changes_nothing(ser
     page.reload()
     expect(page.locator("#conn.ok")).to_be_visible()
     expect(page.locator("#token-list")).not_to_contain_text("Intruder")
+
+
+def test_hostile_zone_names_and_a_hostile_game_from_the_api_stay_text(server, new_page, shot):
+    """A zone map sent through the JSON API (zone names, game name, token name) shown on the GM's page
+    and the table screen: the SVG map is markup too."""
+    zones = [{"id": "dock", "name": FOE, "adjacent": ["bay"]}, {"id": "bay", "name": PLAYER, "cover": "light"}]
+    status, g = server.api("POST", "/api/games", {"name": RENAMED, "system": "atomic_tomorrow",
+                                                  "map": {"zones": zones}})
+    assert status == 201, g
+    status, body = server.api("POST", f"/api/games/{g['id']}/tokens", {"name": GAME, "zone": "dock"},
+                              g["gm_token"])
+    assert status == 201, body
+    gm = Watched(new_page(), "GM")
+    goto(gm, g["urls"]["gm"])
+    screen = Watched(new_page(viewport={"width": 1920, "height": 1080}), "screen")
+    goto(screen, g["urls"]["screen"])
+    for w in (gm, screen):
+        expect(w.page.locator("#conn.ok")).to_be_attached()
+        expect(w.page.locator(".zone[data-zone=dock] .zone-name")).to_have_text(FOE)
+        expect(w.page.locator(".zone[data-zone=bay] .zone-name")).to_have_text(PLAYER)
+        expect(w.page.locator(f"#token-{body['id']} .token-label")).to_have_text(GAME)
+        w.check("zone map")
+    expect(screen.page.locator(".screen-title")).to_contain_text(RENAMED)
+    shot(screen.page, "hostile-zones-screen")
