@@ -239,3 +239,24 @@ def test_the_serve_command_takes_allowed_origins(monkeypatch, tmp_path):
         cli.main(["serve", "--host", "127.0.0.1", "--data-dir", str(tmp_path), "--allowed-origin",
                   "https://maps.example.org", "--allowed-origin", "https://other.example"])
     assert seen["ALLOWED_ORIGINS"] == ["https://maps.example.org", "https://other.example"]
+
+
+def test_no_template_or_script_needs_what_the_policy_forbids():
+    """The CSP runs only script files: no inline script, handler attribute, hx-on, javascript: URL, or eval."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    inline_script = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>", re.I)
+    handler = re.compile(r"<[a-z][^>]*\s(on[a-z]+|hx-on[:a-z-]*)\s*=", re.I)
+    found = []
+    for path in sorted((root / "templates").rglob("*.html")):
+        text = path.read_text()
+        for pattern in (inline_script, handler, re.compile(r"javascript:", re.I),
+                        re.compile(r"hx-vals\s*=\s*['\"]\s*js:", re.I)):
+            found += [f"{path.relative_to(root)}: {m.group(0)[:60]}" for m in pattern.finditer(text)]
+    for path in sorted((root / "static" / "js").rglob("*.js")):
+        text = path.read_text()
+        for pattern in (re.compile(r"\beval\s*\("), re.compile(r"new\s+Function\s*\("),
+                        re.compile(r"set(Timeout|Interval)\s*\(\s*['\"`]")):
+            found += [f"{path.relative_to(root)}: {m.group(0)}" for m in pattern.finditer(text)]
+    assert found == []
