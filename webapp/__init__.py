@@ -110,8 +110,12 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
+    from .security import init_security, socket_origin_check
+
+    init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE,
-                        logger=False, engineio_logger=False, json=SocketJSON)  # deep JSON: an error ack
+                        cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
+                        json=SocketJSON)  # deep JSON: an error ack
     store = Store(data_dir / "tacmap.sqlite3")
     hub = Hub(app, store, socketio)
     app.extensions["tacmap"] = hub

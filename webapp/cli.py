@@ -68,6 +68,8 @@ def serve(args: argparse.Namespace) -> int:
     if public:
         config["PUBLIC_URL"] = public
     config["LISTEN_URL"] = base  # the join link and QR code are built from it, never from a request's Host
+    if args.allowed_origin:
+        config["ALLOWED_ORIGINS"] = args.allowed_origin
     app = open_app(config)
     if app is None:
         return 2
@@ -219,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
     p.add_argument("--public-url", default=None, help="the address players use, if not the first LAN address")
+    p.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a reverse proxy's public origin (https://maps.example.org) whose pages may open "
+                        "the live link; repeatable (default: $TACMAP_ALLOWED_ORIGINS, comma-separated)")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")
     p.add_argument("--dice-seed", default=None,
                    help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")

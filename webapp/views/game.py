@@ -146,6 +146,8 @@ def command(game_id: str):
         return "You are not in this game.", 403, PLAIN
     fields = {}
     for field, values in request.form.lists():
+        if field == "csrf_token":  # checked by CSRFProtect before this view; not part of the command
+            continue
         # an unchecked box sends only its hidden "false"; a checked one both: the last wins
         value = values[-1]
         if value == "" and field not in ("owner",):
