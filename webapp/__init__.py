@@ -110,6 +110,13 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
+    @app.before_request  # first: the CSRF check below reads the form, and must read it with this limit
+    def limit_body():
+        # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
+        if not _UPLOAD_PATH.match(request.path):
+            request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
+            request.max_form_memory_size = MAX_BODY
+
     from .security import init_security, socket_origin_check
 
     init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
@@ -127,13 +134,6 @@ def create_app(config: dict | None = None) -> Flask:
     for module in (lobby, game, api, help):
         app.register_blueprint(module.bp)
     register_events(socketio, hub)
-
-    @app.before_request
-    def limit_body():
-        # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
-        if not _UPLOAD_PATH.match(request.path):
-            request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
-            request.max_form_memory_size = MAX_BODY
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
