@@ -20,7 +20,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import attacks, characters, combat, history, zonelayout
+from . import access, attacks, characters, combat, history, security, zonelayout
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -116,6 +116,7 @@ class Game:
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
     characters: dict[str, characters.Character] = field(default_factory=dict)
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
+    gm_password: str | None = None  # a salted hash (webapp/security.py), never the password; never sent
 
     LOG_KEEP = 50
 
@@ -162,6 +163,7 @@ class Game:
             "undone": self.undone,
             "characters": [c.to_dict() for c in self.characters.values()],
             "zones": self.zones,
+            "gm_password": self.gm_password,
         }
 
     @classmethod
@@ -183,6 +185,7 @@ class Game:
             undone=d.get("undone", []),
             characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
             zones=d.get("zones"),
+            gm_password=d.get("gm_password"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -383,20 +386,10 @@ def _check_name(name: Any) -> str:
 
 
 def authorize(game: Game, cmd: Any, actor: Actor) -> None:
-    if actor.role == "gm":
-        return
-    if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
-    if isinstance(cmd, MoveToken):
-        token = game.tokens.get(cmd.token_id)
-        if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {cmd.token_id!r} in this game")
-        if token.owner != actor.player_id:
-            raise Rejected(f"{token.name} is not yours to move")
-        if cmd.force:
-            raise Rejected("only the GM can force a move")
-        return
-    raise Rejected("only the GM can do that")
+    """Who may send this command at all: the access matrix (webapp/access.py); then the finer checks."""
+    access.check_command(game, cmd, actor)
+    if isinstance(cmd, MoveToken) and cmd.force and actor.role != "gm":
+        raise Rejected("only the GM can force a move")
 
 
 def _token(game: Game, token_id: str) -> Token:
@@ -630,13 +623,13 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     goes into the events, so the log never needs it again. Fights, attacks
     and characters are decided in their own modules, which check who may.
     """
+    authorize(game, cmd, actor)
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, attacks.Attack):
         return attacks.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
-    authorize(game, cmd, actor)
     events = DECIDE[type(cmd)](game, cmd, actor)
     if isinstance(cmd, MoveToken) and events and not cmd.force:
         events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
@@ -666,6 +659,8 @@ def evolve(game: Game, event: Event) -> None:
             _bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in security.EVENTS:
+        security.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":
