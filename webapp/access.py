@@ -20,6 +20,10 @@ from typing import Any
 
 from .facts import Rejected
 
+
+class Forbidden(Rejected):
+    """A refusal of the access matrix: this sender may not send this (the sender sees only the message)."""
+
 GM = "gm"
 OWNER = "owner"  # a player, on their own token or character (or turn)
 PLAYER = "player"  # any player
@@ -93,21 +97,21 @@ def _referent_is_theirs(game, cmd: Any, actor, rule: Rule) -> None:
         token_id = _field(cmd, name)
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {token_id!r} in this game")
+            raise Forbidden(f"no token {token_id!r} in this game")
         if token.owner != actor.player_id:
-            raise Rejected(rule.not_yours.format(name=token.name))
+            raise Forbidden(rule.not_yours.format(name=token.name))
         return
     if kind == "character":
         character_id = _field(cmd, name)
         character = game.characters.get(character_id) if isinstance(character_id, str) else None
         token = game.tokens.get(character.token_id) if character and character.token_id else None
         if character is None or character.owner != actor.player_id or (token and not game.may_see(actor, token)):
-            raise Rejected(f"no character {character_id!r} of yours in this game")
+            raise Forbidden(f"no character {character_id!r} of yours in this game")
         return
     if kind == "turn":
         current = game.tokens.get((game.combat or {}).get("current") or "")
         if current is None or current.owner != actor.player_id or not game.may_see(actor, current):
-            raise Rejected("only the GM, or the player whose turn it is, can end the turn")
+            raise Forbidden("only the GM, or the player whose turn it is, can end the turn")
         return
     raise AssertionError(f"unknown referent {kind!r}")  # pragma: no cover
 
@@ -117,21 +121,21 @@ def check_command(game, cmd: Any, actor, kind: str | None = None) -> None:
     kind = kind or _field(cmd, "type")
     rule = COMMANDS.get(kind)
     if rule is None:
-        raise Rejected(f"no access rule for {kind!r}")  # a command nobody listed is nobody's
+        raise Forbidden(f"no access rule for {kind!r}")  # a command nobody listed is nobody's
     if actor.role == "gm":
         if GM in rule.who:
             return
-        raise Rejected("nobody may do that")  # pragma: no cover - every row lists the GM today
+        raise Forbidden("nobody may do that")  # pragma: no cover - every row lists the GM today
     if actor.role == "screen":
         if SCREEN in rule.who:
             return
-        raise Rejected("the table screen only shows the map")
+        raise Forbidden("the table screen only shows the map")
     if PLAYER in rule.who:
         return
     if OWNER in rule.who:
         _referent_is_theirs(game, cmd, actor, rule)
         return
-    raise Rejected("only the GM can do that")
+    raise Forbidden("only the GM can do that")
 
 
 # --- HTTP routes --------------------------------------------------------------
@@ -219,12 +223,13 @@ def gate():
     if not isinstance(game_id, str) or h.store.game(game_id) is None:
         abort(404, f"no game {game_id!r}" if api else "There is no such game.")
     game = h.game(game_id)
+    blocked = h.password_blocked(game_id)  # before this request's guess: its own wrong guess says "wrong"
     actors, locked = credentials(h, game_id, api)
     if any(route_allows(rule, game, actor, view_args) for actor in actors):
         return None
     if locked and GM in rule.who:
         if api:
-            if h.password_blocked(game_id):
+            if blocked:
                 abort(429, "too many wrong GM passwords for this game: wait a minute")
             abort(401, "this game's GM key needs the GM password too: send it in the X-Tacmap-Password header")
         if endpoint == "game.gm_password":

@@ -255,8 +255,11 @@ class Hub:
 
     def _emit_gm_extra(self, game: Game) -> None:
         """The GM's security card and table-screen link, fresh after a new key or code."""
-        with self.app.app_context():
+        if has_request_context():
             html = render_security(self, game)
+        else:  # a script or a test calling the hub directly: links need a request to be built
+            with self.app.test_request_context(base_url=self.base_url()):
+                html = render_security(self, game)
         self.socketio.emit("update", {"seq": game.seq, "from_seq": game.seq, "html": html}, to=room(game.id, "gm"))
 
     def preview_attack(self, game_id: str, actor: Actor, cmd) -> Committed:
