@@ -256,10 +256,10 @@ class Hub:
     def _emit_gm_extra(self, game: Game) -> None:
         """The GM's security card and table-screen link, fresh after a new key or code."""
         if has_request_context():
-            html = render_security(self, game)
+            html = render_security(self, game, card=False)
         else:  # a script or a test calling the hub directly: links need a request to be built
             with self.app.test_request_context(base_url=self.base_url()):
-                html = render_security(self, game)
+                html = render_security(self, game, card=False)
         self.socketio.emit("update", {"seq": game.seq, "from_seq": game.seq, "html": html}, to=room(game.id, "gm"))
 
     def preview_attack(self, game_id: str, actor: Actor, cmd) -> Committed:

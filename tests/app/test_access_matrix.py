@@ -375,7 +375,7 @@ def test_a_new_screen_key_disconnects_the_old_screen_with_a_message(app, hub):
     ended = [m["args"][0] for m in received(screen) if m["name"] == "ended"]
     assert ended and "new link" in ended[0]["message"] and not screen.is_connected()
     gm_html = "".join(m["args"][0]["html"] for m in gm_live.get_received() if m["name"] == "update")
-    assert f"key={new}" in gm_html and 'id="screen-link"' in gm_html
+    assert f"key={new}" in gm_html and "id=\"screen-link\"" in gm_html and "id=\"security\"" not in gm_html
     assert browser.get(f"/games/{g}/screen").status_code == 403
     assert app.test_client().get(f"/api/games/{g}/state", headers=bearer(old)).status_code == 401
     assert not socket_client(app, g, old).is_connected()
