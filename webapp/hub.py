@@ -217,8 +217,11 @@ class Hub:
 
     # --- keys and password (GM) ----------------------------------------------
 
-    def security_command(self, game_id: str, actor: Actor, cmd) -> Committed:
-        """Set or clear the GM password, or give the game a new join code or table-screen key."""
+    def security_command(self, game_id: str, actor: Actor, cmd, end_gm_sessions: bool = True) -> Committed:
+        """Set or clear the GM password, or give the game a new join code or table-screen key.
+
+        ``end_gm_sessions=False``: the caller ends the GM connections itself, later (the Security card
+        does once its answer, which unlocks the GM's own browser, has been sent)."""
         game = self.game(game_id)
         if game is None:
             raise Rejected(f"no game {game_id!r}")
@@ -228,8 +231,8 @@ class Hub:
             if password is None and game.gm_password is None:
                 return Committed(game.seq, [])
             done = self.commit(game_id, lambda g: [security.password_event(password)])
-            if password is not None:  # every GM connection opened without it ends (pages reload and ask)
-                self.end_sessions(game_id, None, "The GM link now needs its password.", reload=True, role="gm")
+            if password is not None and end_gm_sessions:  # every GM connection opened without it ends
+                self.end_gm_sessions(game_id)
             return done
         if isinstance(cmd, security.RotateJoinCode):
             code = self.rotate_join_code(game_id)
@@ -240,6 +243,10 @@ class Hub:
                           "Open the table screen again from the GM's page.", role="screen")
         self._emit_gm_extra(game)
         return Committed(game.seq, [], {"screen_token": key})
+
+    def end_gm_sessions(self, game_id: str) -> None:
+        """The GM link got a password: its connections end; their pages reload and ask for it."""
+        self.end_sessions(game_id, None, "The GM link now needs its password.", reload=True, role="gm")
 
     def rotate_join_code(self, game_id: str) -> str:
         for _ in range(10):

@@ -332,9 +332,12 @@ def test_a_password_set_from_the_security_card_unlocks_the_gm_who_set_it(app, hu
     r = browser.post(f"/games/{t['id']}/security", data={"type": "set_gm_password", "password": "abcd",
                                                          "confirm": "abce"})
     assert "The two passwords differ" in r.get_data(as_text=True) and hub.game(t["id"]).gm_password is None
+    elsewhere = socket_client(app, t["id"], t["gm_token"])  # another device with the GM link
     r = browser.post(f"/games/{t['id']}/security", data={"type": "set_gm_password", "password": "abcd",
                                                          "confirm": "abcd"})
     assert "now needs this password" in r.get_data(as_text=True) and hub.game(t["id"]).gm_password
+    r.close()  # once the answer is sent, the GM connections opened without the password end
+    assert [m for m in received(elsewhere) if m["name"] == "ended"] and not elsewhere.is_connected()
     assert "abcd" not in r.get_data(as_text=True)
     assert browser.get(f"/games/{t['id']}/gm").status_code == 200
     assert app.test_client().get(f"/games/{t['id']}/gm?key={t['gm_token']}", follow_redirects=True).request.path \

@@ -6,7 +6,7 @@ import json
 
 import time
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, session, url_for
 
 from .. import access, render, security
 from ..hub import render_security
@@ -106,12 +106,19 @@ def security_panel(game_id: str):
         payload["password"] = request.form.get("password") or ""
         if payload["password"] != (request.form.get("confirm") or ""):
             return _security(game_id, error="The two passwords differ.")
+    setting = payload["type"] == "set_gm_password"
     try:
-        done = h.execute(game_id, actor, payload)
+        if setting:  # this browser is unlocked by this answer: the GM connections end once it is sent
+            done = h.security_command(game_id, actor, security.parse(payload), end_gm_sessions=False)
+        else:
+            done = h.execute(game_id, actor, payload)
     except Rejected as exc:
         return _security(game_id, error=str(exc))
-    if payload["type"] == "set_gm_password":
+    if setting:
         unlock(game_id, h.password_hash(game_id))
+        response = make_response(_security(game_id, notice="The GM link now needs this password."))
+        response.call_on_close(lambda: h.end_gm_sessions(game_id))
+        return response
     notice = {"set_gm_password": "The GM link now needs this password.",
               "clear_gm_password": "The GM link no longer needs a password." if done.events else "There was no password.",
               "rotate_join_code": "New join code: the old one no longer works.",
