@@ -202,6 +202,10 @@ def route_allows(rule: Route, game, actor, view_args: dict) -> bool:
     return False
 
 
+#: the pages a ``?key=`` link opens: they remember the key and drop it from the address
+LINK_PAGES = ("game.gm", "game.play", "game.screen")
+
+
 def gate():
     """Before every request: refuse a route to whoever its row does not list (Flask ``before_request``)."""
     from flask import abort, redirect, request, url_for
@@ -258,7 +262,8 @@ def credentials(h, game_id: str, api: bool):
         keys = [key] if key else []
         password = request.headers.get("X-Tacmap-Password")
     else:
-        keys = [k for k in (request.args.get("key"), *(remembered_key(r, game_id) for r in ("gm", "player", "screen"))) if k]
+        link = request.args.get("key") if request.endpoint in LINK_PAGES else None
+        keys = [k for k in (link, *(remembered_key(r, game_id) for r in ("gm", "player", "screen"))) if k]
         password = None
     actors, locked = [], False
     for key in keys:
@@ -266,7 +271,7 @@ def credentials(h, game_id: str, api: bool):
         if actor is None and h.key_actor(game_id, key) is not None:
             raw = h.key_actor(game_id, key)
             if raw.role == "gm":
-                if not api and key == request.args.get("key"):
+                if not api and key == request.args.get("key") and request.endpoint in LINK_PAGES:
                     actor = raw  # a GM link: the page remembers the key, then asks for the password
                 else:
                     locked = True

@@ -403,3 +403,16 @@ def test_a_removed_player_is_out_everywhere_at_once_and_their_character_stays(ap
     for k in (key, mira_key):
         assert app.test_client().get(f"/api/games/{g}/state", headers=bearer(k)).status_code == 401
     assert t["character"] in hub.game(g).characters and hub.game(g).tokens[t["ids"]["Aria"]].owner is None
+
+
+def test_a_gm_link_in_the_address_opens_only_the_gm_page_and_never_skips_the_password(app, hub):
+    t = make_table(app)
+    g, key = t["id"], t["gm_token"]
+    app.test_client().post(f"/api/games/{g}/commands", json={"type": "set_gm_password", "password": "swordfish"},
+                           headers=bearer(key))
+    seq = hub.game(g).seq
+    c = app.test_client()
+    assert c.post(f"/games/{g}/security?key={key}", data={"type": "clear_gm_password"}).status_code == 403
+    assert c.post(f"/games/{g}/commands?key={key}", data={"type": "roll", "expr": "d6"}).status_code == 403
+    assert c.get(f"/games/{g}/tokens/{t['ids']['Ogre']}/sheet?key={key}").status_code == 404
+    assert hub.game(g).seq == seq and hub.game(g).gm_password

@@ -101,6 +101,8 @@ def security_panel(game_id: str):
     """The GM's Security card: set or clear the GM password, new join code, new table-screen link."""
     h = hub()
     actor = h.authenticate(game_id, remembered_key("gm", game_id))
+    if actor is None:  # the gate lets only an unlocked GM in; never act for nobody
+        abort(403, "Only the GM changes the game's keys and password.")
     payload = {"type": request.form.get("type") or ""}
     if payload["type"] == "set_gm_password":
         payload["password"] = request.form.get("password") or ""
