@@ -47,7 +47,7 @@ def _rule(*who: str, refers_to=None, not_yours: str = "{name} is not yours") -> 
     return Rule(frozenset(who), refers_to, not_yours)
 
 
-#: every command type (``table.COMMAND_TYPES``, the queries, the security commands) and the drag preview
+#: every command type (``table.COMMAND_TYPES``, the queries, the keys commands) and the drag preview
 COMMANDS: dict[str, Rule] = {
     # the board
     "move_token": _rule(GM, OWNER, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
@@ -76,7 +76,7 @@ COMMANDS: dict[str, Rule] = {
     # characters (a player adds characters for themselves only: decided in characters.decide)
     "add_character": _rule(GM, PLAYER),
     "update_sheet": _rule(GM, OWNER, refers_to=("character", "character_id")),
-    # security (webapp/security.py)
+    # keys and the GM password (webapp/keys.py)
     "set_gm_password": _rule(GM),
     "clear_gm_password": _rule(GM),
     "rotate_join_code": _rule(GM),

@@ -28,7 +28,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import access, attacks, combat, history, mapdata, render, security, zonelayout
+from . import access, attacks, combat, history, keys, mapdata, render, zonelayout
 from .store import Conflict, GameRecord, Store
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, authorize, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -69,7 +69,7 @@ class Hub:
         self._presence: Counter[tuple[str, str]] = Counter()
         # who is on each Socket.IO connection: sid -> (game id, actor)
         self._sessions: dict[str, tuple[str, Actor]] = {}
-        self._guesses = security.Guesses()
+        self._guesses = keys.Guesses()
         self._good_passwords: set[tuple[str, str, str]] = set()
 
     # --- games ------------------------------------------------------------
@@ -152,7 +152,7 @@ class Hub:
             return self.check_password(game_id, password)
         if has_request_context():
             proof = (session.get("gm_unlocked") or {}).get(game_id)
-            return isinstance(proof, str) and hmac.compare_digest(proof, security.proof_of(stored))
+            return isinstance(proof, str) and hmac.compare_digest(proof, keys.proof_of(stored))
         return False
 
     def password_blocked(self, game_id: str) -> bool:
@@ -160,7 +160,7 @@ class Hub:
 
     def check_password(self, game_id: str, password: str) -> bool:
         """The GM password, checked against its salted hash; wrong guesses are limited per game
-        (security.MAX_WRONG a minute: after that every guess is refused until the minute is over)."""
+        (keys.MAX_WRONG a minute: after that every guess is refused until the minute is over)."""
         stored = self.password_hash(game_id)
         if stored is None:
             return True
@@ -169,7 +169,7 @@ class Hub:
         seen = (game_id, stored, hashlib.sha256(password.encode()).hexdigest())
         if seen in self._good_passwords:  # a script sending the header on every call: scrypt once
             return True
-        if security.verify(stored, password):
+        if keys.verify(stored, password):
             self._good_passwords.add(seen)
             return True
         self._guesses.wrong(game_id)
@@ -193,8 +193,8 @@ class Hub:
 
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk."""
-        if isinstance(payload, dict) and payload.get("type") in security.COMMAND_TYPES:
-            return self.security_command(game_id, actor, security.parse(payload))
+        if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
+            return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)
         with self.lock(game_id):
             game = self.game(game_id)
@@ -226,15 +226,15 @@ class Hub:
         if game is None:
             raise Rejected(f"no game {game_id!r}")
         access.check_command(game, cmd, actor)
-        if isinstance(cmd, (security.SetGmPassword, security.ClearGmPassword)):
-            password = cmd.password if isinstance(cmd, security.SetGmPassword) else None
+        if isinstance(cmd, (keys.SetGmPassword, keys.ClearGmPassword)):
+            password = cmd.password if isinstance(cmd, keys.SetGmPassword) else None
             if password is None and game.gm_password is None:
                 return Committed(game.seq, [])
-            done = self.commit(game_id, lambda g: [security.password_event(password)])
+            done = self.commit(game_id, lambda g: [keys.password_event(password)])
             if password is not None and end_gm_sessions:  # every GM connection opened without it ends
                 self.end_gm_sessions(game_id)
             return done
-        if isinstance(cmd, security.RotateJoinCode):
+        if isinstance(cmd, keys.RotateJoinCode):
             code = self.rotate_join_code(game_id)
             return Committed(game.seq, [], {"join_code": code})
         key = new_key()
@@ -261,7 +261,7 @@ class Hub:
         return code
 
     def _emit_gm_extra(self, game: Game) -> None:
-        """The GM's security card and table-screen link, fresh after a new key or code."""
+        """The GM's table-screen link, fresh after a new key (the card itself is the answer to its form)."""
         if has_request_context():
             html = render_security(self, game, card=False)
         else:  # a script or a test calling the hub directly: links need a request to be built

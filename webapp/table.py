@@ -20,7 +20,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import access, attacks, characters, combat, history, security, zonelayout
+from . import access, attacks, characters, combat, history, keys, zonelayout
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -116,7 +116,7 @@ class Game:
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
     characters: dict[str, characters.Character] = field(default_factory=dict)
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
-    gm_password: str | None = None  # a salted hash (webapp/security.py), never the password; never sent
+    gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
 
     LOG_KEEP = 50
 
@@ -659,8 +659,8 @@ def evolve(game: Game, event: Event) -> None:
             _bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
-    elif kind in security.EVENTS:
-        security.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in keys.EVENTS:
+        keys.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":

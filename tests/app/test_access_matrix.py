@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import access, create_app, security
+from webapp import access, create_app, keys
 from webapp.table import COMMAND_TYPES, GM, SCREEN, Actor
 
-ALL_COMMANDS = (*COMMAND_TYPES, *security.COMMAND_TYPES, "drag_preview")
+ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, "drag_preview")
 
 
 @pytest.fixture(scope="module")
@@ -308,7 +308,7 @@ def test_wrong_gm_passwords_are_limited_per_game(app, hub):
     g, gm = t["id"], bearer(t["gm_token"])
     app.test_client().post(f"/api/games/{g}/commands", json={"type": "set_gm_password", "password": "swordfish"},
                            headers=gm)
-    for _ in range(security.MAX_WRONG):
+    for _ in range(keys.MAX_WRONG):
         assert app.test_client().get(f"/api/games/{g}/state",
                                      headers=gm | {"X-Tacmap-Password": "guess"}).status_code == 401
     # the limit is reached: even the right password is refused for the rest of the minute

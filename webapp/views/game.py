@@ -8,7 +8,7 @@ import time
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, session, url_for
 
-from .. import access, render, security
+from .. import access, keys, render
 from ..hub import render_security
 from ..table import Rejected, player_joined
 from . import hub, remember_key, remembered_key
@@ -72,7 +72,7 @@ def gm(game_id: str):
 def unlock(game_id: str, stored: str) -> None:
     """This browser session gave the GM password (or set it): its GM key works until the session ends."""
     unlocked = dict(session.get("gm_unlocked") or {})
-    unlocked[game_id] = security.proof_of(stored)
+    unlocked[game_id] = keys.proof_of(stored)
     session["gm_unlocked"] = unlocked
 
 
@@ -111,7 +111,7 @@ def security_panel(game_id: str):
     setting = payload["type"] == "set_gm_password"
     try:
         if setting:  # this browser is unlocked by this answer: the GM connections end once it is sent
-            done = h.security_command(game_id, actor, security.parse(payload), end_gm_sessions=False)
+            done = h.security_command(game_id, actor, keys.parse(payload), end_gm_sessions=False)
         else:
             done = h.execute(game_id, actor, payload)
     except Rejected as exc:
