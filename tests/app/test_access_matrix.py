@@ -84,6 +84,7 @@ def payload(kind: str, t: dict) -> dict:
         "rotate_screen_key": {},
         "drag_preview": {"token_id": ids["Aria"], "x": 2, "y": 2},
     }
+    assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
 
 
@@ -164,7 +165,7 @@ def test_a_refusal_reaches_the_sender_as_its_ack_and_an_unknown_command_is_nobod
 def request_for(endpoint: str, t: dict):
     """(method, path, form or json) to try each endpoint with; Aria's sheet for the owner-rule pages."""
     g, aria = t["id"], t["ids"]["Aria"]
-    return {
+    requests = {
         "static": ("GET", "/static/css/app.css", None),
         "favicon": ("GET", "/favicon.ico", None),
         "help.index": ("GET", "/help/", None),
@@ -186,7 +187,9 @@ def request_for(endpoint: str, t: dict):
         "api.add_token": ("POST", f"/api/games/{g}/tokens", {"name": "Imp", "x": 9, "y": 9}),
         "api.state": ("GET", f"/api/games/{g}/state", None),
         "api.command": ("POST", f"/api/games/{g}/commands", {"type": "roll", "expr": "d6"}),
-    }[endpoint]
+    }
+    assert endpoint in requests, f"add a request to try {endpoint} with to request_for()"
+    return requests[endpoint]
 
 
 def client_as(app, t: dict, role: str, api: bool):
