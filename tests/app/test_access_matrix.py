@@ -102,7 +102,8 @@ def snapshot(hub, game_id: str):
 
 
 def test_every_command_has_a_row_and_every_row_a_command():
-    assert set(ALL_COMMANDS) == set(access.COMMANDS), "a command without a row, or a row without a command"
+    assert not set(ALL_COMMANDS) - set(access.COMMANDS), "commands without a row in webapp/access.py COMMANDS"
+    assert not set(access.COMMANDS) - set(ALL_COMMANDS) - access.AWAITED, "rows for commands that do not exist"
 
 
 @pytest.mark.parametrize("kind", ALL_COMMANDS)
@@ -213,11 +214,14 @@ def test_every_route_has_a_row(app):
     endpoints = {r.endpoint for r in app.url_map.iter_rules()}
     missing = sorted(endpoints - set(access.ROUTES))
     assert not missing, f"routes with no row in webapp/access.py ROUTES: {missing}"
-    assert not sorted(set(access.ROUTES) - endpoints), "rows for routes that do not exist"
+    assert not sorted(set(access.ROUTES) - endpoints - access.AWAITED), "rows for routes that do not exist"
 
 
 @pytest.mark.parametrize("endpoint", sorted(access.ROUTES))
 def test_each_route_by_each_role_gets_the_matrix_answer(app, hub, endpoint):
+    if endpoint not in {r.endpoint for r in app.url_map.iter_rules()}:
+        assert endpoint in access.AWAITED
+        pytest.skip(f"{endpoint}: its row waits for its route")
     rule = access.ROUTES[endpoint]
     api = endpoint.startswith("api.")
     for role in access.ROLES:
