@@ -36,6 +36,8 @@ def _parts(game: "Game") -> dict:
         "combat": game.combat,
         "settings": dict(game.settings),
         "characters": [c.to_dict() for c in game.characters.values()],
+        "zones": game.zones,
+        "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
     }
 
 
@@ -76,6 +78,11 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.settings = dict(restore["settings"])
     if "characters" in restore:
         game.characters = {c["id"]: Character(**c) for c in restore["characters"]}
+    if "zones" in restore:
+        game.zones = restore["zones"]
+    if "fog" in restore:
+        game.fog_on = restore["fog"]["enabled"]
+        game.revealed = {tuple(c) for c in restore["fog"]["revealed"]}
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(f"the GM undid the last action ({what})", "all", None)

@@ -12,7 +12,7 @@ from flask import render_template
 
 import rules
 
-from . import characters, combat
+from . import characters, combat, editor, fog
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -30,20 +30,23 @@ PARTS = {
     "combat": ("_combat.html", False, {"gm", "player", "screen"}),
     "settings": ("_settings_panel.html", False, {"gm"}),
     "attack": ("_attack.html", False, {"gm", "player"}),
+    "fog": ("_fog.html", True, {"gm", "player", "screen"}),
+    "map": ("_map.html", False, {"gm", "player", "screen"}),  # the whole map: its size or zones changed
+    "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
 EVERYTHING = frozenset(PARTS)
 
 _BY_EVENT = {
-    "token_moved": {"log"},
-    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log"},
-    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack"},
-    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log"},
-    "door_set": {"walls", "log"},
+    "token_moved": {"log", "fog"},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog"},
+    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog"},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog"},
+    "door_set": {"walls", "log", "fog"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
     "player_reclaimed": {"players", "log"},
-    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log"},
-    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log"},
+    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
+    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log"},
@@ -58,6 +61,14 @@ _BY_EVENT = {
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat"},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
+    # the map editor: what is drawn on the board changes what tokens see
+    **{kind: {"walls", "fog", "log"} for kind in (
+        "wall_added", "wall_removed", "door_added", "door_removed", "cell_blocked", "cell_unblocked",
+        "terrain_set", "cover_added", "cover_removed")},
+    **{kind: {"map", "log", "editor", "add_token", "combat", "attack"} for kind in (
+        "map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")},
+    "cells_revealed": {"fog", "tokens", "log", "combat", "attack"},
+    "cells_hidden": {"fog", "tokens", "log", "combat", "attack"},
 }
 
 
@@ -97,11 +108,23 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "badges_of": lambda token: combat.badges(game, token),
         "actions_of": lambda token: combat.actions_now(game, token),
         "settings": combat.settings_of(game) if actor.role == "gm" else {},
+        "fog_layer": lambda: fog.layer(game, actor),
+        "materials": editor.materials(game) if actor.role == "gm" else [],
+        "zone_cover": editor.ZONE_COVER,
     }
 
 
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: dict | None = None) -> str:
     """The out-of-band fragments that bring this audience's screen up to date."""
+    changes = set(changes)
+    if "fog" in changes and not fog.enabled(game):
+        changes.discard("fog")
+    elif "fog" in changes and actor.role != "gm":
+        # what this audience sees changed: tokens may come into view or leave it, so the
+        # whole layer goes (a token that left the view is not in it), and what they know of the fight
+        changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+    if "map" in changes:  # the map holds the walls, the fog and the tokens
+        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
     ctx = context(game, actor, online, extra)
     out: list[str] = []
     svg: list[str] = []

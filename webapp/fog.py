@@ -1,0 +1,208 @@
+"""Fog of war: which squares each audience sees, and so which tokens reach it.
+
+With fog on, a player sees what their tokens see (``rules.los.visible_cells``
+from every square a token covers; on a zone map, the token's zone and the
+zones linked to it), plus the areas the GM revealed by hand. The squares a
+player has seen before stay on their map, dimmed (``Game.explored``, kept
+in the game state and grown after every event, so a replay gives it back).
+The table screen sees what the players together see; the GM sees all.
+
+Views are cached twice: each token's view by (board version, square, size),
+so a move recomputes the view of the token that moved and no other; and
+each audience's view by (game seq, audience), so one move computes each
+player's view once however many fragments, previews and checks ask.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.los import visible_cells
+
+from . import zonelayout
+
+if TYPE_CHECKING:
+    from .table import Actor, Game, Token
+
+Cells = frozenset
+
+
+class Vision:
+    """A game's cache of views; process memory only (rebuilt from the state at will)."""
+
+    __slots__ = ("board_index", "tokens", "audiences")
+
+    def __init__(self) -> None:
+        self.board_index = None  # the board's segment index the token views were computed on
+        self.tokens: dict[tuple, Cells] = {}
+        self.audiences: dict[tuple[int, str], Cells] = {}
+
+
+def _vision(game: "Game") -> Vision:
+    if game.vision is None:
+        game.vision = Vision()
+    return game.vision
+
+
+def enabled(game: "Game") -> bool:
+    return bool(game.fog_on)
+
+
+def token_view(game: "Game", token: "Token") -> Cells:
+    """The squares ``token`` sees from where it stands."""
+    vision = _vision(game)
+    board = game.board
+    index = board.segments()  # a new index object after any change to the board: the board's version
+    if vision.board_index is not index:
+        vision.board_index, vision.tokens = index, {}
+    key = (token.x, token.y, token.size, id(game.zones) if game.zones is not None else None)
+    cells = vision.tokens.get(key)
+    if cells is None:
+        cells = vision.tokens[key] = _compute(game, token)
+        if len(vision.tokens) > 4096:
+            vision.tokens.clear()
+            vision.tokens[key] = cells
+    return cells
+
+
+def _compute(game: "Game", token: "Token") -> Cells:
+    board = game.board
+    if game.zones is not None:
+        here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in token.cells()
+                if zonelayout.zone_at(game.zones, x, y) is not None}
+        seen = set(here)
+        for z in game.zones:
+            if z["id"] in here:
+                seen.update(z.get("adjacent", []))
+        out = set(token.cells())
+        for z in game.zones:
+            if z["id"] in seen:
+                bx, by, bw, bh = z["box"]
+                out.update((x, y) for y in range(by, by + bh) for x in range(bx, bx + bw))
+        return frozenset(c for c in out if board.in_bounds(c))
+    out: set = set()
+    for cell in token.cells():
+        if board.in_bounds(cell) and not board.is_blocked(cell):
+            out |= visible_cells(board, cell)
+        elif board.in_bounds(cell):
+            out.add(cell)
+    return frozenset(out)
+
+
+def _cached(game: "Game", audience: str, compute) -> Cells:
+    vision = _vision(game)
+    key = (game.seq, audience)
+    cells = vision.audiences.get(key)
+    if cells is None:
+        if len(vision.audiences) > 256:
+            vision.audiences = {k: v for k, v in vision.audiences.items() if k[0] >= game.seq - 1}
+        cells = vision.audiences[key] = compute()
+    return cells
+
+
+def player_view(game: "Game", player_id: str) -> Cells:
+    """What a player sees now: their tokens' views and what the GM revealed."""
+    def compute():
+        out = set(game.revealed)
+        for t in game.tokens.values():
+            if t.owner == player_id:
+                out |= token_view(game, t)
+        return frozenset(out)
+    return _cached(game, f"player:{player_id}", compute)
+
+
+def screen_view(game: "Game") -> Cells:
+    """What the players together see (the table screen's view)."""
+    def compute():
+        out = set(game.revealed)
+        for pid in {t.owner for t in game.tokens.values() if t.owner}:
+            out |= player_view(game, pid)
+        return frozenset(out)
+    return _cached(game, "screen", compute)
+
+
+def view(game: "Game", actor: "Actor") -> Cells | None:
+    """The squares this audience sees now; None when it sees everything (GM, or no fog)."""
+    if actor.role == "gm" or not enabled(game):
+        return None
+    if actor.role == "player":
+        return player_view(game, actor.player_id)
+    return screen_view(game)
+
+
+def explored(game: "Game", actor: "Actor") -> Cells:
+    """The squares this audience has seen before (dimmed on its map)."""
+    if actor.role == "player":
+        return frozenset(game.explored.get(actor.player_id, ()))
+    out: set = set()
+    for cells in game.explored.values():
+        out |= cells
+    return frozenset(out)
+
+
+def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
+    """The GM sees every token; others no hidden one, and with fog only those in their view (own tokens always)."""
+    if actor.role == "gm":
+        return True
+    if token.hidden:
+        return False
+    if not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
+        return True
+    seen = view(game, actor)
+    return any(c in seen for c in token.cells())
+
+
+def remember(game: "Game") -> None:
+    """After an event: every player's map keeps what their tokens see now (explored memory)."""
+    if not enabled(game):
+        return
+    for pid in {t.owner for t in game.tokens.values() if t.owner and t.owner in game.players}:
+        seen = player_view(game, pid)
+        known = game.explored.get(pid)
+        if known is None:
+            game.explored[pid] = set(seen)
+        elif not seen <= known:
+            known |= seen
+
+
+# --- drawing ---------------------------------------------------------------
+
+
+def cells_path(cells, width: int, height: int) -> str:
+    """One SVG path covering ``cells``: a rectangle per run of squares in a row."""
+    rows: dict[int, list[int]] = {}
+    for x, y in cells:
+        if 0 <= x < width and 0 <= y < height:
+            rows.setdefault(y, []).append(x)
+    parts = []
+    for y in sorted(rows):
+        xs = sorted(rows[y])
+        start = prev = xs[0]
+        for x in xs[1:] + [None]:
+            if x is not None and x == prev + 1:
+                prev = x
+                continue
+            parts.append(f"M{start} {y}h{prev - start + 1}v1h{start - prev - 1}z")
+            if x is not None:
+                start = prev = x
+    return "".join(parts)
+
+
+def complement(cells, width: int, height: int) -> set:
+    return {(x, y) for y in range(height) for x in range(width) if (x, y) not in cells}
+
+
+def layer(game: "Game", actor: "Actor") -> dict | None:
+    """What the fog layer draws for this audience: ``dark`` (never seen), ``dim`` (seen before,
+    not now) as SVG path data; the GM gets ``tint`` (what no player sees now). None without fog."""
+    if not enabled(game):
+        return None
+    w, h = game.board.width, game.board.height
+    if actor.role == "gm":
+        seen = screen_view(game)
+        known = explored(game, actor) | seen
+        return {"tint": cells_path(complement(known, w, h), w, h),
+                "dim": cells_path(known - seen, w, h), "dark": ""}
+    seen = view(game, actor)
+    known = explored(game, actor) | seen
+    return {"dark": cells_path(complement(known, w, h), w, h), "dim": cells_path(known - seen, w, h), "tint": ""}
