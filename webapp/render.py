@@ -31,7 +31,7 @@ PARTS = {
     "settings": ("_settings_panel.html", False, {"gm"}),
     "attack": ("_attack.html", False, {"gm", "player"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
-    "map": ("_map.html", False, {"gm", "player", "screen"}),  # the whole map: its size or zones changed
+    "map": ("_map_svg.html", False, {"gm", "player", "screen"}),  # the whole map: its size or zones changed
     "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
 EVERYTHING = frozenset(PARTS)

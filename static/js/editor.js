@@ -66,7 +66,7 @@
     const f = frame();
     if (f) {
       f.classList.toggle("editing", !!tool);
-      f.dataset.tool = tool;
+      f.dataset.editTool = tool;
     }
     const hint = document.getElementById("editor-hint");
     if (hint) {
