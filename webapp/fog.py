@@ -130,14 +130,17 @@ def view(game: "Game", actor: "Actor") -> Cells | None:
     return screen_view(game)
 
 
-def explored(game: "Game", actor: "Actor") -> Cells:
-    """The squares this audience has seen before (dimmed on its map)."""
+def explored(game: "Game", actor: "Actor"):
+    """The squares this audience has seen before (dimmed on its map); read only."""
     if actor.role == "player":
-        return frozenset(game.explored.get(actor.player_id, ()))
-    out: set = set()
-    for cells in game.explored.values():
-        out |= cells
-    return frozenset(out)
+        return game.explored.get(actor.player_id, frozenset())
+
+    def compute():
+        out: set = set()
+        for cells in game.explored.values():
+            out |= cells
+        return frozenset(out)
+    return _cached(game, "explored", compute)
 
 
 def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
@@ -168,41 +171,82 @@ def remember(game: "Game") -> None:
 # --- drawing ---------------------------------------------------------------
 
 
-def cells_path(cells, width: int, height: int) -> str:
-    """One SVG path covering ``cells``: a rectangle per run of squares in a row."""
+def _runs(cells, width: int, height: int) -> dict[int, list[tuple[int, int]]]:
+    """Each row's runs of squares ``[x0, x1)`` among ``cells``."""
     rows: dict[int, list[int]] = {}
     for x, y in cells:
         if 0 <= x < width and 0 <= y < height:
             rows.setdefault(y, []).append(x)
-    parts = []
-    for y in sorted(rows):
-        xs = sorted(rows[y])
+    out = {}
+    for y, xs in rows.items():
+        xs.sort()
+        runs = []
         start = prev = xs[0]
-        for x in xs[1:] + [None]:
-            if x is not None and x == prev + 1:
-                prev = x
-                continue
-            parts.append(f"M{start} {y}h{prev - start + 1}v1h{start - prev - 1}z")
-            if x is not None:
-                start = prev = x
-    return "".join(parts)
+        for x in xs[1:]:
+            if x != prev + 1:
+                runs.append((start, prev + 1))
+                start = x
+            prev = x
+        runs.append((start, prev + 1))
+        out[y] = runs
+    return out
 
 
-def complement(cells, width: int, height: int) -> set:
-    return {(x, y) for y in range(height) for x in range(width) if (x, y) not in cells}
+def _path(runs: dict[int, list[tuple[int, int]]]) -> str:
+    """One SVG path: a rectangle per run."""
+    return "".join(f"M{x0} {y}h{x1 - x0}v1h{x0 - x1}z" for y in sorted(runs) for x0, x1 in runs[y])
+
+
+def _gaps(runs: dict[int, list[tuple[int, int]]], width: int, height: int) -> dict[int, list[tuple[int, int]]]:
+    """The runs of the squares not in ``runs``."""
+    out = {}
+    for y in range(height):
+        gaps, at = [], 0
+        for x0, x1 in runs.get(y, ()):
+            if x0 > at:
+                gaps.append((at, x0))
+            at = x1
+        if at < width:
+            gaps.append((at, width))
+        if gaps:
+            out[y] = gaps
+    return out
+
+
+def cells_path(cells, width: int, height: int) -> str:
+    """One SVG path covering ``cells``: a rectangle per run of squares in a row."""
+    return _path(_runs(cells, width, height))
 
 
 def layer(game: "Game", actor: "Actor") -> dict | None:
     """What the fog layer draws for this audience: ``dark`` (never seen), ``dim`` (seen before,
-    not now) as SVG path data; the GM gets ``tint`` (what no player sees now). None without fog."""
+    not now) as SVG path data; the GM gets ``tint`` (what no player ever saw) and ``dim`` (what they
+    saw but do not see now). None without fog. Cached per (seq, audience) like the views."""
     if not enabled(game):
         return None
+    key = (game.seq, "layer:" + ("gm" if actor.role == "gm" else actor.audience))
+    vision = _vision(game)
+    found = vision.audiences.get(key)
+    if found is not None:
+        return found
     w, h = game.board.width, game.board.height
     if actor.role == "gm":
-        seen = screen_view(game)
-        known = explored(game, actor) | seen
-        return {"tint": cells_path(complement(known, w, h), w, h),
-                "dim": cells_path(known - seen, w, h), "dark": ""}
-    seen = view(game, actor)
-    known = explored(game, actor) | seen
-    return {"dark": cells_path(complement(known, w, h), w, h), "dim": cells_path(known - seen, w, h), "tint": ""}
+        seen, known = screen_view(game), explored(game, SCREEN_ACTOR)
+    else:
+        seen, known = view(game, actor), explored(game, actor)
+    dim = [c for c in known if c not in seen]
+    known_runs = _runs(seen, w, h) if not known else _runs(set(known) | seen, w, h)
+    unseen = _path(_gaps(known_runs, w, h))
+    out = {"dark": "" if actor.role == "gm" else unseen, "tint": unseen if actor.role == "gm" else "",
+           "dim": cells_path(dim, w, h)}
+    vision.audiences[key] = out
+    return out
+
+
+class _Screen:
+    role = "screen"
+    player_id = None
+    audience = "screen"
+
+
+SCREEN_ACTOR = _Screen()
