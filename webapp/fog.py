@@ -155,6 +155,14 @@ def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
     return any(c in seen for c in token.cells())
 
 
+def may_see_at(game: "Game", actor: "Actor", token: "Token", x: int, y: int) -> bool:
+    """Whether this audience may see ``token`` standing at (x, y) (a drag preview's square)."""
+    if actor.role == "gm" or not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
+        return True
+    seen = view(game, actor)
+    return any((x + i, y + j) in seen for j in range(token.size) for i in range(token.size))
+
+
 def remember(game: "Game") -> None:
     """After an event: every player's map keeps what their tokens see now (explored memory)."""
     if not enabled(game):

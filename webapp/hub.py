@@ -26,7 +26,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import attacks, combat, history, mapdata, render, zonelayout
+from . import attacks, combat, fog, history, mapdata, render, zonelayout
 from .store import Conflict, GameRecord, Store
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -302,7 +302,9 @@ class Hub:
             raise Rejected(f"{token.name} is not yours to move")
         message = {"token_id": token.id, "x": x, "y": y, "done": bool(payload.get("done"))}
         for audience in self._audiences(game):
-            if game.may_see(actor_for_audience(audience), token):
+            watcher = actor_for_audience(audience)
+            # with fog, a token dragged into someone's fog is not shown going there
+            if game.may_see(watcher, token) and (message["done"] or fog.may_see_at(game, watcher, token, x, y)):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)
 
 

@@ -128,6 +128,18 @@ def test_drag_previews_of_a_foe_in_the_fog_do_not_reach_the_player(app, client, 
     assert ack["ok"] is False and FOE not in json.dumps(ack)
 
 
+def test_a_foe_dragged_into_the_fog_is_not_shown_going_there(app, client, room):
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    gm = connect(app, room["id"], room["gm_token"])
+    player = connect(app, room["id"], room["player_token"])
+    player.get_received()
+    foe = token_id(client, room, FOE)
+    gm.emit("preview", {"token_id": foe, "x": 8, "y": 3}, callback=True)  # in the hero's sight, through the door
+    assert [m["args"][0]["x"] for m in player.get_received() if m["name"] == "preview"] == [8]
+    gm.emit("preview", {"token_id": foe, "x": 9, "y": 0}, callback=True)  # behind the wall: in the fog
+    assert player.get_received() == []
+
+
 def test_the_gm_reveals_and_hides_an_area(client, room):
     r = run(client, room, room["screen_token"], {"type": "reveal_cells", "x": 8, "y": 2, "w": 3, "h": 3})
     assert r.status_code == 422
