@@ -15,6 +15,8 @@ player's view once however many fragments, previews and checks ask.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from rules.los import visible_cells
@@ -25,6 +27,19 @@ if TYPE_CHECKING:
     from .table import Actor, Game, Token
 
 Cells = frozenset
+
+#: off while a past state is rebuilt only to read its board and tokens (undo): no memory to keep
+_REMEMBER: ContextVar[bool] = ContextVar("fog_remember", default=True)
+
+
+@contextmanager
+def without_memory():
+    """Replays inside this block skip the explored memory (the costly part of a replay with fog)."""
+    token = _REMEMBER.set(False)
+    try:
+        yield
+    finally:
+        _REMEMBER.reset(token)
 
 
 class Vision:
@@ -105,7 +120,7 @@ def player_view(game: "Game", player_id: str) -> Cells:
     def compute():
         out = set(game.revealed)
         for t in game.tokens.values():
-            if t.owner == player_id:
+            if t.owner == player_id and not t.hidden:  # a hidden token is the GM's to see with
                 out |= token_view(game, t)
         return frozenset(out)
     return _cached(game, f"player:{player_id}", compute)
@@ -165,7 +180,7 @@ def may_see_at(game: "Game", actor: "Actor", token: "Token", x: int, y: int) -> 
 
 def remember(game: "Game") -> None:
     """After an event: every player's map keeps what their tokens see now (explored memory)."""
-    if not enabled(game):
+    if not enabled(game) or not _REMEMBER.get():
         return
     for pid in {t.owner for t in game.tokens.values() if t.owner and t.owner in game.players}:
         seen = player_view(game, pid)

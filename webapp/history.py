@@ -57,7 +57,11 @@ def decide(game: "Game", actor: "Actor", events: list[Event], replay) -> list[Ev
     seq = last_action(game, events)
     if seq is None:
         raise Rejected("there is nothing to undo")
-    before, now = _parts(replay(events[: seq - 1])), _parts(game)
+    from .fog import without_memory
+
+    with without_memory():  # undo restores the board and tokens, never what players have seen
+        before = _parts(replay(events[: seq - 1]))
+    now = _parts(game)
     restore = {k: v for k, v in before.items() if v != now[k]}
     return [Event("undone", {"seq": seq, "type": events[seq - 1].type, "restore": restore})]
 

@@ -186,3 +186,21 @@ def test_visibility_is_computed_once_per_move_for_each_audience(client, room, hu
     run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 2, "y": 2})
     state(client, room, room["player_token"]), state(client, room, room["screen_token"])
     assert calls == ["Hero"]  # the hero moved: its view once; nothing else is recomputed
+
+
+def test_undoing_a_move_takes_the_token_back_but_not_what_the_player_saw(client, room):
+    hero = token_id(client, room, "Hero")
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 2})
+    assert run(client, room, room["gm_token"], {"type": "undo"}).status_code == 200
+    s = state(client, room, room["player_token"])
+    assert next(t for t in s["tokens"] if t["name"] == "Hero")["x"] == 1
+    assert [10, 6] in s["fog"]["explored"]
+
+
+def test_a_hidden_token_of_a_player_lends_them_no_sight(client, room):
+    gm = _auth(room["gm_token"])
+    client.post(f"/api/games/{room['id']}/tokens", json={"name": "Spy", "x": 10, "y": 5, "owner": room["player_id"],
+                                                         "hidden": True}, headers=gm)
+    s = state(client, room, room["player_token"])
+    assert FOE not in json.dumps(s) and [10, 5] not in s["fog"]["visible"]

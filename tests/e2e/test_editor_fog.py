@@ -117,3 +117,38 @@ def test_the_gm_draws_a_wall_and_a_door_and_the_fog_follows(server, new_page, sh
     assert not any(GHOST in f for f in frames)
     assert GHOST not in screen.content()
     shot(gm, "editor-gm-fog")
+
+
+def test_the_gm_draws_a_zone_names_and_links_it(server, new_page, shot):
+    status, game = server.api("POST", "/api/games", {"name": "Zone edit", "system": "plain_grid", "map": {"zones": [
+        {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall"}]}})
+    assert status == 201, game
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    screen = new_page(viewport={"width": 1920, "height": 1080})
+    screen.goto(game["urls"]["screen"])
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    # room for a third zone: a taller map
+    gm.click("#editor summary")
+    gm.fill("#editor form[data-command=resize_map] input[name=height]", "16")
+    gm.click("#editor form[data-command=resize_map] button")
+    expect(screen.locator("#map")).to_have_attribute("data-height", "16")
+    gm.click("[data-zoom=out]")  # the whole taller map in the frame
+    gm.fill("#editor-zone-name", "Roof")
+    gm.click("#editor [data-tool=zone]")
+    draw(gm, (1.5, 9.5), (6.5, 13.5))
+    expect(gm.locator(".zone[data-zone=roof]")).to_be_attached()
+    expect(screen.locator(".zone[data-zone=roof] .zone-name")).to_have_text("Roof")
+    row = gm.locator("#zone-row-roof")
+    row.locator("select[name=cover]").select_option("partial")
+    row.locator("button", has_text="Save").click()
+    expect(screen.locator(".zone[data-zone=roof] .zone-cover")).to_have_text("partial cover")
+    link = gm.locator("#editor form.link-zones")
+    link.locator("select[name=a]").select_option("roof")
+    link.locator("select[name=b]").select_option("yard")
+    link.locator("button").click()
+    expect(screen.locator("#layer-zones .zone-link")).to_have_count(2)
+    zones = {z["id"]: z for z in server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]["zones"]}
+    assert zones["roof"]["box"] == [1, 9, 6, 5] and zones["roof"]["adjacent"] == ["yard"]
+    shot(gm, "editor-gm-zones")
