@@ -445,20 +445,18 @@ def evolve(game: "Game", kind: str, d: dict, log) -> None:
         if board is game.board:
             game.board = new
             game.revealed = {c for c in game.revealed if new.in_bounds(c)}
-            for cells in game.explored.values():
-                cells.intersection_update({c for c in cells if new.in_bounds(c)})
+            game.explored = {pid: {c for c in cells if new.in_bounds(c)} for pid, cells in game.explored.items()}
         log(f"the GM made the map {d['width']} x {d['height']}", "all", None)
     elif kind == "fog_set":
         game.fog_on = d["enabled"]
         log(f"fog of war {'on' if d['enabled'] else 'off'}", "all", None)
     elif kind == "cells_revealed":
-        game.revealed |= _area(d)
+        game.revealed = game.revealed | _area(d)
         log("the GM revealed part of the map", "all", None)
     elif kind == "cells_hidden":
         area = _area(d)
-        game.revealed -= area
-        for cells in game.explored.values():
-            cells -= area
+        game.revealed = game.revealed - area
+        game.explored = {pid: cells - area for pid, cells in game.explored.items()}
         log("the GM hid part of the map", "all", None)
     elif kind == "zone_added":
         game.zones = [*game.zones, dict(d["zone"])]
@@ -485,9 +483,4 @@ def evolve(game: "Game", kind: str, d: dict, log) -> None:
         raise ValueError(f"unknown map event {kind!r}")
 
 
-def fog_parts(game: "Game") -> dict:
-    """The fog state an undo may restore."""
-    return {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)}
-
-
-__all__ = ["COMMANDS", "EVENTS", "decide", "evolve", "map_board", "materials", "fog_parts"]
+__all__ = ["COMMANDS", "EVENTS", "decide", "evolve", "map_board", "materials"]

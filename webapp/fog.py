@@ -185,10 +185,9 @@ def remember(game: "Game") -> None:
     for pid in {t.owner for t in game.tokens.values() if t.owner and t.owner in game.players}:
         seen = player_view(game, pid)
         known = game.explored.get(pid)
-        if known is None:
-            game.explored[pid] = set(seen)
-        elif not seen <= known:
-            known |= seen
+        if known is None or not seen <= known:
+            # a new set, not one grown in place: a page being drawn in another thread may be reading it
+            game.explored[pid] = set(seen) if known is None else known | seen
 
 
 # --- drawing ---------------------------------------------------------------
