@@ -134,12 +134,16 @@ def test_the_gm_draws_a_zone_names_and_links_it(server, new_page, shot):
     gm.fill("#editor form[data-command=resize_map] input[name=height]", "16")
     gm.click("#editor form[data-command=resize_map] button")
     expect(screen.locator("#map")).to_have_attribute("data-height", "16")
-    gm.click("[data-zoom=out]")  # the whole taller map in the frame
+    expect(gm.locator("#map")).to_have_attribute("data-height", "16")
     gm.fill("#editor-zone-name", "Roof")
+    gm.click("#editor summary")  # closed again: the map moves up
+    gm.click("[data-zoom=out]")  # the whole taller map in the frame
+    gm.click("[data-zoom=out]")
     gm.click("#editor [data-tool=zone]")
     draw(gm, (1.5, 9.5), (6.5, 13.5))
     expect(gm.locator(".zone[data-zone=roof]")).to_be_attached()
     expect(screen.locator(".zone[data-zone=roof] .zone-name")).to_have_text("Roof")
+    gm.click("#editor summary")
     row = gm.locator("#zone-row-roof")
     row.locator("select[name=cover]").select_option("partial")
     row.locator("button", has_text="Save").click()
