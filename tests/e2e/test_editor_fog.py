@@ -118,6 +118,19 @@ def test_the_gm_draws_a_wall_and_a_door_and_the_fog_follows(server, new_page, sh
     assert GHOST not in screen.content()
     shot(gm, "editor-gm-fog")
 
+    # painting a square blocked and erasing a wall show on the table screen too
+    gm.click("#editor [data-tool=block]")
+    x, y = corner(gm, 4.5, 1.5)
+    gm.mouse.click(x, y)
+    expect(screen.locator('#layer-walls .blocked[data-cell="4,1"]')).to_have_count(1)
+    gm.click("#editor [data-tool=erase]")
+    x, y = corner(gm, 8.05, 7.5)  # beside the lower wall: the eraser takes the nearest within reach
+    gm.mouse.click(x, y)
+    expect(screen.locator("#layer-walls line.wall")).to_have_count(1)
+    x, y = corner(gm, 4.5, 1.5)
+    gm.mouse.click(x, y)
+    expect(screen.locator("#layer-walls .blocked")).to_have_count(0)
+
 
 def test_the_gm_draws_a_zone_names_and_links_it(server, new_page, shot):
     status, game = server.api("POST", "/api/games", {"name": "Zone edit", "system": "plain_grid", "map": {"zones": [
