@@ -45,12 +45,13 @@ def without_memory():
 class Vision:
     """A game's cache of views; process memory only (rebuilt from the state at will)."""
 
-    __slots__ = ("board_index", "tokens", "audiences")
+    __slots__ = ("board_index", "tokens", "audiences", "walls_known")
 
     def __init__(self) -> None:
         self.board_index = None  # the board's segment index the token views were computed on
         self.tokens: dict[tuple, Cells] = {}
         self.audiences: dict[tuple[int, str], Cells] = {}
+        self.walls_known: dict[str, int] = {}  # audience -> how many squares it knew when its walls were last drawn
 
 
 def _vision(game: "Game") -> Vision:
@@ -188,6 +189,77 @@ def remember(game: "Game") -> None:
         if known is None or not seen <= known:
             # a new set, not one grown in place: a page being drawn in another thread may be reading it
             game.explored[pid] = set(seen) if known is None else known | seen
+
+
+def known(game: "Game", actor: "Actor") -> Cells | None:
+    """The squares this audience sees now or saw before; None when it knows the whole map."""
+    if actor.role == "gm" or not enabled(game):
+        return None
+    return _cached(game, "known:" + actor.audience,
+                   lambda: frozenset(explored(game, actor)) | view(game, actor))
+
+
+def _segment_cells(a, b) -> set:
+    """The squares a wall or door touches (a point on a square's edge touches the squares on both sides)."""
+    (ax, ay), (bx, by) = a, b
+    steps = max(1, int(max(abs(bx - ax), abs(by - ay)) * 4) + 1)
+    out = set()
+    for i in range(steps + 1):
+        px, py = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
+        fx, fy = int(px // 1), int(py // 1)
+        for x in ((fx, fx - 1) if px == fx else (fx,)):
+            for y in ((fy, fy - 1) if py == fy else (fy,)):
+                out.add((x, y))
+    return out
+
+
+def _segments_by_cell(game: "Game") -> dict:
+    """Square -> the ids of the walls and doors touching it; built once per board version."""
+    vision = _vision(game)
+    index = game.board.segments()
+    if vision.board_index is not index:
+        vision.board_index, vision.tokens = index, {}
+    found = vision.tokens.get("segments by cell")
+    if found is None:
+        found = {}
+        for s in list(game.board.walls.values()) + list(game.board.doors.values()):
+            for cell in _segment_cells(s.a, s.b):
+                found.setdefault(cell, []).append(s.id)
+        vision.tokens["segments by cell"] = found
+    return found
+
+
+def board_view(game: "Game", actor: "Actor") -> dict:
+    """The map as this audience may know it: with fog, only the walls, doors, blocking squares,
+    terrain and cover of the squares it has seen (the rest of the map is not sent at all)."""
+    cells = known(game, actor)
+    key = "board" if cells is None else "board:" + actor.audience
+    def compute():
+        board = game.board.to_dict()
+        if cells is None:
+            return board
+        by_cell = _segments_by_cell(game)
+        near = {i for c in cells for i in by_cell.get(c, ())}
+        return board | {
+            "walls": [w for w in board["walls"] if w["id"] in near],
+            "doors": [d for d in board["doors"] if d["id"] in near],
+            "blocked": [c for c in board["blocked"] if tuple(c) in cells],
+            "terrain": [t for t in board["terrain"] if (t[0], t[1]) in cells],
+            "cover": [c for c in board["cover"] if tuple(c["cell"]) in cells],
+        }
+    return _cached(game, key, compute)
+
+
+def walls_stale(game: "Game", actor: "Actor") -> bool:
+    """Whether this audience knows more squares than when its walls were last drawn."""
+    cells = known(game, actor)
+    return cells is not None and _vision(game).walls_known.get(actor.audience) != len(cells)
+
+
+def walls_drawn(game: "Game", actor: "Actor") -> None:
+    cells = known(game, actor)
+    if cells is not None:
+        _vision(game).walls_known[actor.audience] = len(cells)
 
 
 # --- drawing ---------------------------------------------------------------

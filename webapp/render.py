@@ -97,7 +97,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "game": game,
         "actor": actor,
         "system": system,
-        "board": game.board.to_dict(),
+        "board": fog.board_view(game, actor),
         "tokens": tokens,
         "my_tokens": [t for t in tokens if actor.player_id and t.owner == actor.player_id],
         "players": list(game.players.values()),
@@ -123,6 +123,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         # what this audience sees changed: tokens may come into view or leave it, so the
         # whole layer goes (a token that left the view is not in it), and what they know of the fight
         changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+        if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
+            changes.add("walls")
     if "map" in changes:  # the map holds the walls, the fog and the tokens
         changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
     ctx = context(game, actor, online, extra)
@@ -138,6 +140,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         if actor.role not in audiences:
             continue
         html = render_template(template, oob=True, **ctx)
+        if name in ("walls", "map"):
+            fog.walls_drawn(game, actor)
         (svg if is_svg else out).append(html)
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")

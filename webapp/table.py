@@ -216,7 +216,7 @@ class Game:
 
     def public_state(self, actor: Actor) -> dict:
         """The game as this audience may see it (the JSON API's state)."""
-        board = self.board.to_dict()
+        board = fog.board_view(self, actor)
         return {
             "id": self.id,
             "name": self.name,

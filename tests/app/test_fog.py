@@ -204,3 +204,24 @@ def test_a_hidden_token_of_a_player_lends_them_no_sight(client, room):
                                                          "hidden": True}, headers=gm)
     s = state(client, room, room["player_token"])
     assert FOE not in json.dumps(s) and [10, 5] not in s["fog"]["visible"]
+
+
+def test_walls_and_cover_of_squares_never_seen_are_not_sent(app, client, room):
+    gm = room["gm_token"]
+    run(client, room, gm, {"type": "add_wall", "a": [9, 1], "b": [11, 1]})
+    run(client, room, gm, {"type": "add_cover", "x": 10, "y": 6, "material": "stone"})
+    s = state(client, room, room["player_token"])
+    assert sorted(w["a"] for w in s["map"]["walls"]) == [[6, 0], [6, 4]]  # the middle wall, seen from the west
+    assert s["map"]["cover"] == [] and len(s["map"]["doors"]) == 1
+    page = client.get(f"/games/{room['id']}/play?key={room['player_token']}", follow_redirects=True).text
+    assert 'x1="9" y1="1"' not in page and "cover: stone" not in page
+    assert len(state(client, room, gm)["map"]["walls"]) == 3  # the GM has them all
+    player = connect(app, room["id"], room["player_token"])
+    player.get_received()
+    run(client, room, gm, {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    hero = token_id(client, room, "Hero")
+    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 8, "y": 3})
+    html = "".join(m["args"][0]["html"] for m in player.get_received() if m["name"] == "update")
+    assert 'x1="9" y1="1" x2="11" y2="1"' in html and "cover: stone" in html
+    s = state(client, room, room["player_token"])
+    assert len(s["map"]["walls"]) == 3 and len(s["map"]["cover"]) == 1
