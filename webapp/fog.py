@@ -233,11 +233,12 @@ def board_view(game: "Game", actor: "Actor") -> dict:
     """The map as this audience may know it: with fog, only the walls, doors, blocking squares,
     terrain and cover of the squares it has seen (the rest of the map is not sent at all)."""
     cells = known(game, actor)
-    key = "board" if cells is None else "board:" + actor.audience
+    whole = _cached(game, "board", game.board.to_dict)  # once per seq, shared by every audience
+    if cells is None:
+        return whole
+
     def compute():
-        board = game.board.to_dict()
-        if cells is None:
-            return board
+        board = whole
         by_cell = _segments_by_cell(game)
         near = {i for c in cells for i in by_cell.get(c, ())}
         return board | {
@@ -247,7 +248,7 @@ def board_view(game: "Game", actor: "Actor") -> dict:
             "terrain": [t for t in board["terrain"] if (t[0], t[1]) in cells],
             "cover": [c for c in board["cover"] if tuple(c["cell"]) in cells],
         }
-    return _cached(game, key, compute)
+    return _cached(game, "board:" + actor.audience, compute)
 
 
 def walls_stale(game: "Game", actor: "Actor") -> bool:
