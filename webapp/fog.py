@@ -71,7 +71,9 @@ def token_view(game: "Game", token: "Token") -> Cells:
     index = board.segments()  # a new index object after any change to the board: the board's version
     if vision.board_index is not index:
         vision.board_index, vision.tokens = index, {}
-    key = (token.x, token.y, token.size, id(game.zones) if game.zones is not None else None)
+    zones = None if game.zones is None else tuple(
+        (z["id"], tuple(z["box"]), tuple(z.get("adjacent", []))) for z in game.zones)
+    key = (token.x, token.y, token.size, zones)
     cells = vision.tokens.get(key)
     if cells is None:
         cells = vision.tokens[key] = _compute(game, token)

@@ -225,3 +225,21 @@ def test_walls_and_cover_of_squares_never_seen_are_not_sent(app, client, room):
     assert 'x1="9" y1="1" x2="11" y2="1"' in html and "cover: stone" in html
     s = state(client, room, room["player_token"])
     assert len(s["map"]["walls"]) == 3 and len(s["map"]["cover"]) == 1
+
+
+def test_on_a_zone_map_a_token_sees_its_zone_and_the_zones_linked_to_it(client):
+    g = client.post("/api/games", json={"name": "Zfog", "system": "plain_grid", "map": {"zones": [
+        {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall", "adjacent": ["vault"]},
+        {"id": "vault", "name": "Vault"}]}}).json
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
+    gm = _auth(g["gm_token"])
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "zone": "yard", "owner": p["player_id"]}, headers=gm)
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": "Guard", "zone": "hall"}, headers=gm)
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": FOE, "zone": "vault"}, headers=gm)
+    g = g | {"player_token": p["player_token"]}
+    run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True})
+    names = {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
+    assert names == {"Hero", "Guard"}
+    hero = token_id(client, g, "Hero")
+    run(client, g, g["player_token"], {"type": "move_token", "token_id": hero, "zone": "hall"})
+    assert FOE in {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
