@@ -196,9 +196,9 @@ def _segment(board: Board, a, b) -> tuple[list, list]:
 
 
 def _fresh_id(board: Board, kind: str, taken) -> str:
+    """The next id of its kind (decided here, so the event carries it and a replay gives the same)."""
     numbers = [int(m.group(1)) for i in taken if (m := re.match(rf"^{kind}-(\d+)$", i))]
-    n = max([board._next_number.get(kind, 0), *numbers]) + 1
-    return f"{kind}-{n}"
+    return f"{kind}-{max(numbers, default=0) + 1}"
 
 
 def _cell_on(board: Board, x: int, y: int) -> tuple[int, int]:
