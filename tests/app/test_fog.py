@@ -243,3 +243,24 @@ def test_on_a_zone_map_a_token_sees_its_zone_and_the_zones_linked_to_it(client):
     hero = token_id(client, g, "Hero")
     run(client, g, g["player_token"], {"type": "move_token", "token_id": hero, "zone": "hall"})
     assert FOE in {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
+
+
+def _cells_of_path(d: str) -> set:
+    import re
+    out = set()
+    for x0, y, w in re.findall(r"M(-?\d+) (-?\d+)h(\d+)v1h-?\d+z", d):
+        out |= {(int(x0) + i, int(y)) for i in range(int(w))}
+    return out
+
+
+def test_the_fog_paths_cover_exactly_their_squares():
+    import random
+
+    from webapp.fog import _gaps, _path, _runs, cells_path
+    rnd = random.Random(12)
+    for _ in range(50):
+        w, h = rnd.randint(1, 30), rnd.randint(1, 30)
+        cells = {(rnd.randrange(w), rnd.randrange(h)) for _ in range(rnd.randint(0, w * h))}
+        assert _cells_of_path(cells_path(cells, w, h)) == cells
+        everything = {(x, y) for y in range(h) for x in range(w)}
+        assert _cells_of_path(_path(_gaps(_runs(cells, w, h), w, h))) == everything - cells
