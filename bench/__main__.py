@@ -93,6 +93,13 @@ def rules_rows(plan, attack_plan) -> list[Row]:
         rows.append(Row(f"preview_attack, {a['system']} ({a['weapon']}; {a['answered']}/{a['pairs']} with odds)",
                         ms(a["median_ms"]), ms(percentile(a["times"], 99)), target=f"<= {bench_attack.TARGET_MS:.0f} ms",
                         met=met(a["median_ms"] <= bench_attack.TARGET_MS)))
+    from . import bench_fog
+
+    fog = bench_fog.measure(repeat=max(8, plan["repeat"]))
+    rows.append(Row("Fog of war: bench_fog.py (the same board, 6 player tokens, one moves)", section=True))
+    for name, med, worst, target in bench_fog.rows(fog):
+        rows.append(Row(name, ms(med), ms(worst), target=f"<= {target} ms" if target else "-",
+                        met=met(None if target is None else med <= target)))
     return rows
 
 

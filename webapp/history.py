@@ -38,6 +38,8 @@ def _parts(game: "Game") -> dict:
         "characters": [c.to_dict() for c in game.characters.values()],
         "templates": [dict(t) for t in game.templates.values()],
         "pending_defense": game.pending_defense,
+        "zones": game.zones,
+        "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
     }
 
 
@@ -57,7 +59,11 @@ def decide(game: "Game", actor: "Actor", events: list[Event], replay) -> list[Ev
     seq = last_action(game, events)
     if seq is None:
         raise Rejected("there is nothing to undo")
-    before, now = _parts(replay(events[: seq - 1])), _parts(game)
+    from .fog import without_memory
+
+    with without_memory():  # undo restores the board and tokens, never what players have seen
+        before = _parts(replay(events[: seq - 1]))
+    now = _parts(game)
     restore = {k: v for k, v in before.items() if v != now[k]}
     return [Event("undone", {"seq": seq, "type": events[seq - 1].type, "restore": restore})]
 
@@ -82,6 +88,11 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.pending_defense = restore["pending_defense"]
     if "templates" in restore:
         game.templates = {t["id"]: dict(t) for t in restore["templates"]}
+    if "zones" in restore:
+        game.zones = restore["zones"]
+    if "fog" in restore:
+        game.fog_on = restore["fog"]["enabled"]
+        game.revealed = {tuple(c) for c in restore["fog"]["revealed"]}
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(f"the GM undid the last action ({what})", "all", None)

@@ -31,7 +31,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import access, attacks, combat, history, keys, mapdata, render, text, zonelayout
+from . import access, attacks, combat, fog, history, keys, mapdata, render, text, zonelayout
 from .store import Conflict, DamagedLog, GameRecord, Store, WriteFailed
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, authorize, decide, evolve, key_hash, new_game_events, parse_command, replay
 
@@ -474,7 +474,9 @@ class Hub:
             raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
         message = {"token_id": token.id, "x": x, "y": y, "done": done}
         for audience in self._audiences(game):
-            if game.may_see(actor_for_audience(audience), token):
+            watcher = actor_for_audience(audience)
+            # with fog, a token dragged into someone's fog is not shown going there
+            if game.may_see(watcher, token) and (message["done"] or fog.may_see_at(game, watcher, token, x, y)):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)
 
 

@@ -12,7 +12,7 @@ from flask import render_template
 
 import rules
 
-from . import attacks, characters, combat, templates_cmds
+from . import attacks, characters, combat, editor, fog, templates_cmds
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -34,6 +34,9 @@ PARTS = {
     "template_list": ("_template_list.html", False, {"gm", "player"}),
     "result_card": ("_result_card.html", False, {"screen"}),
     "defense_prompt": ("_defense_prompt.html", False, {"gm", "player"}),
+    "fog": ("_fog.html", True, {"gm", "player", "screen"}),
+    "map": ("_map_svg.html", False, {"gm", "player", "screen"}),  # the whole map: its size or zones changed
+    "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
 EVERYTHING = frozenset(PARTS)
 
@@ -41,16 +44,16 @@ EVERYTHING = frozenset(PARTS)
 _UNDER = ("templates", "template_list")
 
 _BY_EVENT = {
-    "token_moved": {"log", *_UNDER},
-    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", *_UNDER},
-    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", *_UNDER},
-    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", *_UNDER},
-    "door_set": {"walls", "log"},
+    "token_moved": {"log", "fog", *_UNDER},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
+    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog", *_UNDER},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
+    "door_set": {"walls", "log", "fog"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
     "player_reclaimed": {"players", "log"},
-    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log"},
-    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log"},
+    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
+    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log"},
@@ -71,6 +74,14 @@ _BY_EVENT = {
     "template_removed": {"log", "attack", *_UNDER},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
+    # the map editor: what is drawn on the board changes what tokens see
+    **{kind: {"walls", "fog", "log"} for kind in (
+        "wall_added", "wall_removed", "door_added", "door_removed", "cell_blocked", "cell_unblocked",
+        "terrain_set", "cover_added", "cover_removed")},
+    **{kind: {"map", "log", "editor", "add_token", "combat", "attack"} for kind in (
+        "map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")},
+    "cells_revealed": {"fog", "tokens", "log", "combat", "attack"},
+    "cells_hidden": {"fog", "tokens", "log", "combat", "attack"},
 }
 
 
@@ -99,7 +110,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "game": game,
         "actor": actor,
         "system": system,
-        "board": game.board.to_dict(),
+        "board": fog.board_view(game, actor),
         "tokens": tokens,
         "my_tokens": [t for t in tokens if actor.player_id and t.owner == actor.player_id],
         "players": list(game.players.values()),
@@ -114,11 +125,25 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "area_templates": attacks.area_templates(system),
         "pending": attacks.pending_view(game, actor),
         "last_attack": last_attack(game, actor),
+        "fog_layer": lambda: fog.layer(game, actor),
+        "materials": editor.materials(game) if actor.role == "gm" else [],
+        "zone_cover": editor.ZONE_COVER,
     }
 
 
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: dict | None = None) -> str:
     """The out-of-band fragments that bring this audience's screen up to date."""
+    changes = set(changes)
+    if "fog" in changes and not fog.enabled(game):
+        changes.discard("fog")
+    elif "fog" in changes and actor.role != "gm":
+        # what this audience sees changed: tokens may come into view or leave it, so the
+        # whole layer goes (a token that left the view is not in it), and what they know of the fight
+        changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+        if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
+            changes.add("walls")
+    if "map" in changes:  # the map holds the walls, the fog and the tokens
+        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
     ctx = context(game, actor, online, extra)
     out: list[str] = []
     svg: list[str] = []
@@ -132,6 +157,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         if actor.role not in audiences:
             continue
         html = render_template(template, oob=True, **ctx)
+        if name in ("walls", "map"):
+            fog.walls_drawn(game, actor)
         (svg if is_svg else out).append(html)
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")

@@ -21,7 +21,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import access, attacks, characters, combat, history, keys, templates_cmds, text, zonelayout
+from . import access, attacks, characters, combat, editor, fog, history, keys, templates_cmds, text, zonelayout
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -121,6 +121,10 @@ class Game:
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
     gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
+    fog_on: bool = False  # dynamic fog of war on the active map (webapp/fog.py)
+    revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
+    explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
+    vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
 
@@ -134,11 +138,12 @@ class Game:
                 return new
 
     def visible_tokens(self, actor: Actor) -> list[Token]:
-        """The tokens this audience may know about: the GM sees hidden ones too."""
-        return [t for t in self.tokens.values() if actor.role == "gm" or not t.hidden]
+        """The tokens this audience may know about: the GM sees all; others no hidden token and,
+        with fog on, only tokens in their view (a player's own tokens always)."""
+        return [t for t in self.tokens.values() if fog.may_see(self, actor, t)]
 
     def may_see(self, actor: Actor, token: Token) -> bool:
-        return actor.role == "gm" or not token.hidden
+        return fog.may_see(self, actor, token)
 
     def token_at(self, x: int, y: int, exclude: str | None = None, seen_by: Actor | None = None) -> Token | None:
         """The token covering square (x, y), big tokens included (only those ``seen_by`` may see, when given)."""
@@ -153,7 +158,15 @@ class Game:
         return next((p for p in self.players.values() if p.name.casefold() == folded), None)
 
     def log_for(self, actor: Actor) -> list[LogEntry]:
-        return [e for e in self.log if e.audience == "all" or actor.role == "gm"]
+        entries = [e for e in self.log if e.audience == "all" or actor.role == "gm"]
+        if actor.role != "gm" and self.fog_on:
+            # a line written before the fog fell (or before the token went out of view) must not name it
+            unseen = [t.name for t in self.tokens.values() if not self.may_see(actor, t)]
+            if unseen:
+                pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in unseen))
+                entries = [e for e in entries if not pattern.search(e.text)
+                           and not (e.detail and pattern.search(repr(e.detail)))]
+        return entries
 
     def to_dict(self) -> dict:
         """The whole state, secrets included: for snapshots, never for clients."""
@@ -177,6 +190,9 @@ class Game:
             "templates": list(self.templates.values()),
             "pending_defense": self.pending_defense,
             "gm_password": self.gm_password,
+            "fog_on": self.fog_on,
+            "revealed": sorted(list(c) for c in self.revealed),
+            "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
         }
 
     @classmethod
@@ -201,11 +217,24 @@ class Game:
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
             pending_defense=d.get("pending_defense"),
             gm_password=d.get("gm_password"),
+            fog_on=d.get("fog_on", False),
+            revealed={tuple(c) for c in d.get("revealed", [])},
+            explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
         )
+
+    def fog_state(self, actor: Actor) -> dict:
+        """Fog as this audience may know it: on or off, and the squares it sees now and saw before."""
+        out: dict = {"enabled": self.fog_on}
+        if self.fog_on:
+            seen = fog.view(self, actor)
+            out["visible"] = None if seen is None else sorted(list(c) for c in seen)
+            out["explored"] = sorted(list(c) for c in fog.explored(self, actor))
+            out["revealed"] = sorted(list(c) for c in self.revealed)
+        return out
 
     def public_state(self, actor: Actor) -> dict:
         """The game as this audience may see it (the JSON API's state)."""
-        board = self.board.to_dict()
+        board = fog.board_view(self, actor)
         return {
             "id": self.id,
             "name": self.name,
@@ -221,6 +250,7 @@ class Game:
             "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                            "under": [u.id for u in t["under"]]} for t in templates_cmds.view(self, actor)],
             "pending_defense": attacks.pending_view(self, actor),
+            "fog": self.fog_state(actor),
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
@@ -320,7 +350,7 @@ class AllowReclaim(_Command):
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
           RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
-          *attacks.COMMANDS, *characters.COMMANDS, *templates_cmds.COMMANDS],
+          *attacks.COMMANDS, *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
@@ -329,7 +359,7 @@ COMMAND_MODELS: dict[str, type[BaseModel]] = {
     c.model_fields["type"].annotation.__args__[0]: c
     for c in (MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin, RemovePlayer,
               MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-              *characters.COMMANDS, *templates_cmds.COMMANDS)
+              *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS)
 }
 COMMAND_TYPES = tuple(COMMAND_MODELS)
 
@@ -701,6 +731,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return characters.decide(game, cmd, actor)
     if isinstance(cmd, templates_cmds.COMMANDS):
         return templates_cmds.decide(game, cmd, actor)
+    if isinstance(cmd, editor.COMMANDS):
+        return editor.decide(game, cmd, actor)
     events = DECIDE[type(cmd)](game, cmd, actor)
     if isinstance(cmd, MoveToken) and events and not cmd.force:
         events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
@@ -736,6 +768,8 @@ def evolve(game: Game, event: Event) -> None:
         templates_cmds.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in keys.EVENTS:
         keys.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in editor.EVENTS:
+        editor.evolve(game, kind, d, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":
@@ -746,7 +780,7 @@ def evolve(game: Game, event: Event) -> None:
         token = Token(**d["token"])
         game.tokens[token.id] = token
         _bump_counter(game, token.id)
-        _log(game, f"{token.name} was added", "gm" if token.hidden else "all")
+        _log(game, f"{token.name} was added", "gm" if token.hidden or game.fog_on else "all")
     elif kind == "token_moved":
         token = game.tokens[d["token_id"]]
         token.x, token.y = d["x"], d["y"]
@@ -755,7 +789,8 @@ def evolve(game: Game, event: Event) -> None:
         if game.zones is not None:
             zone = zonelayout.zone_at(game.zones, token.x, token.y)
             where = zone["name"] if zone else where
-        _log(game, f"{ruling}{token.name} moved to {where}", "gm" if token.hidden else "all")
+        # with fog on, where a token went is news only for those who see it: the map shows them
+        _log(game, f"{ruling}{token.name} moved to {where}", "gm" if token.hidden or game.fog_on else "all")
         if "fight" in d:
             combat.book_move(game, token, d["fight"], lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "token_updated":
@@ -797,6 +832,7 @@ def evolve(game: Game, event: Event) -> None:
              else "players may no longer take their seat back on a new device", "gm")
     else:
         raise ValueError(f"unknown event type {kind!r}")
+    fog.remember(game)
 
 
 def empty_game(game_id: str) -> Game:

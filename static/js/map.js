@@ -379,6 +379,8 @@
     applyZoom(what === "in" ? zoom * 1.25 : what === "out" ? zoom / 1.25 : 1);
   }));
   applyZoom(readableZoom());
+  // a map swapped whole (new size, zones, fog switched) comes without the zoom: keep it
+  document.addEventListener("tacmap:update", () => { if (!svg().style.width) applyZoom(zoom); });
   const first = document.querySelector("#layer-tokens .token.mine");
   if (first && zoom > 1) centreOn(first); // a phone starts on the player's own token
 

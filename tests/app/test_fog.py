@@ -1,0 +1,266 @@
+"""Fog of war: what each audience sees, what it never receives, and what it remembers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_live import connect
+
+# a wall down the middle of a 12 x 8 room with one door in it, at (6, 3)-(6, 4)
+ROOM = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 3]}, {"a": [6, 4], "b": [6, 8]}],
+        "doors": [{"a": [6, 3], "b": [6, 4], "closed": True}]}
+FOE = "Orcmarker-q7z"  # a unique name: any trace of it in a player's traffic is a leak
+GHOST = "Ghostmarker-k2w"  # a hidden token: never sent to a player, fog or not
+
+
+def _auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def run(client, game, token, payload):
+    return client.post(f"/api/games/{game['id']}/commands", json=payload, headers=_auth(token))
+
+
+def state(client, game, token):
+    return client.get(f"/api/games/{game['id']}/state", headers=_auth(token)).json
+
+
+def token_id(client, game, name):
+    return next(t["id"] for t in state(client, game, game["gm_token"])["tokens"] if t["name"] == name)
+
+
+@pytest.fixture
+def room(client):
+    g = client.post("/api/games", json={"name": "Fog", "system": "plain_grid", "map": ROOM}).json
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
+    gm = _auth(g["gm_token"])
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 1, "y": 3, "owner": p["player_id"],
+                                                       "kind": "pc"}, headers=gm)
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": FOE, "x": 9, "y": 3}, headers=gm)
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": GHOST, "x": 2, "y": 5, "hidden": True}, headers=gm)
+    g = g | {"player_token": p["player_token"], "player_id": p["player_id"]}
+    assert run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True}).status_code == 200
+    return g
+
+
+def door_id(client, game):
+    return state(client, game, game["gm_token"])["map"]["doors"][0]["id"]
+
+
+def test_fog_is_off_by_default_and_only_the_gm_turns_it_on(client):
+    g = client.post("/api/games", json={"name": "Plain", "system": "plain_grid", "map": ROOM}).json
+    assert state(client, g, g["gm_token"])["fog"] == {"enabled": False}
+    r = run(client, g, g["screen_token"], {"type": "set_fog", "enabled": True})
+    assert r.status_code == 422
+    assert run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True}).status_code == 200
+    assert run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True}).status_code == 422  # on already
+
+
+def test_a_token_behind_a_closed_door_is_not_in_the_players_state_or_page(client, room):
+    s = state(client, room, room["player_token"])
+    assert FOE not in json.dumps(s) and GHOST not in json.dumps(s)
+    assert [t["name"] for t in s["tokens"]] == ["Hero"]
+    assert [6, 3] not in s["fog"]["visible"] and [5, 3] in s["fog"]["visible"]
+    page = client.get(f"/games/{room['id']}/play?key={room['player_token']}", follow_redirects=True)
+    assert page.status_code == 200 and "Hero" in page.text
+    assert FOE not in page.text and GHOST not in page.text
+    assert 'class="fog-dark"' in page.text
+    screen = state(client, room, room["screen_token"])
+    assert FOE not in json.dumps(screen)
+    gm = state(client, room, room["gm_token"])
+    assert {FOE, GHOST, "Hero"} <= {t["name"] for t in gm["tokens"]}
+
+
+def test_opening_the_door_brings_the_foe_into_view_live(app, client, room):
+    player = connect(app, room["id"], room["player_token"])
+    screen = connect(app, room["id"], room["screen_token"])
+    player.get_received(), screen.get_received()
+    # a foe moving about in the fog: nothing of it reaches the player
+    run(client, room, room["gm_token"], {"type": "move_token", "token_id": token_id(client, room, FOE), "x": 10, "y": 3})
+    assert FOE not in json.dumps(player.get_received())
+    assert FOE not in json.dumps(screen.get_received())
+    r = run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    assert r.status_code == 200
+    seen = json.dumps(player.get_received())
+    assert FOE in seen and GHOST not in seen
+    assert FOE in json.dumps(screen.get_received())
+    assert FOE in json.dumps(state(client, room, room["player_token"]))
+    # closing it again takes the foe off the player's map: the fresh token layer has no trace of it
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": True})
+    updates = [m["args"][0]["html"] for m in player.get_received() if m["name"] == "update"]
+    assert updates and 'id="layer-tokens"' in updates[-1] and FOE not in updates[-1]
+    assert FOE not in json.dumps(state(client, room, room["player_token"]))
+
+
+def test_a_player_moving_into_view_sees_the_foe_and_explored_squares_stay(client, room):
+    hero = token_id(client, room, "Hero")
+    before = state(client, room, room["player_token"])["fog"]
+    assert [8, 3] not in before["explored"]
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 2})
+    s = state(client, room, room["player_token"])
+    assert FOE in {t["name"] for t in s["tokens"]}
+    assert [10, 6] in s["fog"]["visible"]
+    # back through the door, and the door shut: the east side is remembered, dimmed, and the foe is gone
+    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 2, "y": 3})
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": True})
+    s = state(client, room, room["player_token"])
+    assert [10, 6] in s["fog"]["explored"] and [10, 6] not in s["fog"]["visible"]
+    assert FOE not in json.dumps(s)
+    page = client.get(f"/games/{room['id']}/play?key={room['player_token']}", follow_redirects=True)
+    assert "Hero" in page.text and FOE not in page.text and 'class="fog-dim"' in page.text
+
+
+def test_drag_previews_of_a_foe_in_the_fog_do_not_reach_the_player(app, client, room):
+    gm = connect(app, room["id"], room["gm_token"])
+    player = connect(app, room["id"], room["player_token"])
+    player.get_received()
+    foe = token_id(client, room, FOE)
+    assert gm.emit("preview", {"token_id": foe, "x": 8, "y": 3}, callback=True)["ok"]
+    assert player.get_received() == []
+    # and a player cannot preview, attack or ask about it
+    ack = player.emit("preview", {"token_id": foe, "x": 8, "y": 3}, callback=True)
+    assert ack["ok"] is False and FOE not in json.dumps(ack)
+    hero = token_id(client, room, "Hero")
+    ack = player.emit("command", {"type": "preview_attack", "attacker": hero, "target": foe}, callback=True)
+    assert ack["ok"] is False and FOE not in json.dumps(ack)
+
+
+def test_a_foe_dragged_into_the_fog_is_not_shown_going_there(app, client, room):
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    gm = connect(app, room["id"], room["gm_token"])
+    player = connect(app, room["id"], room["player_token"])
+    player.get_received()
+    foe = token_id(client, room, FOE)
+    gm.emit("preview", {"token_id": foe, "x": 8, "y": 3}, callback=True)  # in the hero's sight, through the door
+    assert [m["args"][0]["x"] for m in player.get_received() if m["name"] == "preview"] == [8]
+    gm.emit("preview", {"token_id": foe, "x": 9, "y": 0}, callback=True)  # behind the wall: in the fog
+    assert player.get_received() == []
+
+
+def test_the_gm_reveals_and_hides_an_area(client, room):
+    r = run(client, room, room["screen_token"], {"type": "reveal_cells", "x": 8, "y": 2, "w": 3, "h": 3})
+    assert r.status_code == 422
+    assert run(client, room, room["gm_token"], {"type": "reveal_cells", "x": 8, "y": 2, "w": 3, "h": 3}).status_code == 200
+    s = state(client, room, room["player_token"])
+    assert [9, 3] in s["fog"]["visible"] and FOE in {t["name"] for t in s["tokens"]}
+    assert FOE in json.dumps(state(client, room, room["screen_token"]))
+    assert run(client, room, room["gm_token"], {"type": "hide_cells", "x": 8, "y": 2, "w": 3, "h": 3}).status_code == 200
+    s = state(client, room, room["player_token"])
+    assert [9, 3] not in s["fog"]["visible"] and [9, 3] not in s["fog"]["explored"]
+    assert FOE not in json.dumps(s)
+    assert run(client, room, room["gm_token"], {"type": "reveal_cells", "x": 50, "y": 2}).status_code == 422
+
+
+def test_the_gm_page_shows_the_fog_as_a_tint_and_every_token(client, room):
+    page = client.get(f"/games/{room['id']}/gm?key={room['gm_token']}", follow_redirects=True)
+    assert 'class="fog-tint"' in page.text and 'class="fog-dark"' not in page.text
+    assert FOE in page.text and GHOST in page.text
+    assert 'id="editor"' in page.text
+
+
+def test_explored_memory_survives_a_reload_from_the_log(app, client, room, hub):
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": True})
+    explored = set(map(tuple, state(client, room, room["player_token"])["fog"]["explored"]))
+    assert (10, 3) in explored
+    hub._games.clear()  # the cache goes; the log rebuilds the game
+    again = set(map(tuple, state(client, room, room["player_token"])["fog"]["explored"]))
+    assert again == explored
+
+
+def test_turning_fog_off_shows_every_token_that_is_not_hidden(client, room):
+    run(client, room, room["gm_token"], {"type": "set_fog", "enabled": False})
+    names = {t["name"] for t in state(client, room, room["player_token"])["tokens"]}
+    assert FOE in names and GHOST not in names
+
+
+def test_visibility_is_computed_once_per_move_for_each_audience(client, room, hub, monkeypatch):
+    from webapp import fog
+    calls = []
+    real = fog._compute
+    monkeypatch.setattr(fog, "_compute", lambda game, token: calls.append(token.name) or real(game, token))
+    hero = token_id(client, room, "Hero")
+    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 2, "y": 2})
+    state(client, room, room["player_token"]), state(client, room, room["screen_token"])
+    assert calls == ["Hero"]  # the hero moved: its view once; nothing else is recomputed
+
+
+def test_undoing_a_move_takes_the_token_back_but_not_what_the_player_saw(client, room):
+    hero = token_id(client, room, "Hero")
+    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 2})
+    assert run(client, room, room["gm_token"], {"type": "undo"}).status_code == 200
+    s = state(client, room, room["player_token"])
+    assert next(t for t in s["tokens"] if t["name"] == "Hero")["x"] == 1
+    assert [10, 6] in s["fog"]["explored"]
+
+
+def test_a_hidden_token_of_a_player_lends_them_no_sight(client, room):
+    gm = _auth(room["gm_token"])
+    client.post(f"/api/games/{room['id']}/tokens", json={"name": "Spy", "x": 10, "y": 5, "owner": room["player_id"],
+                                                         "hidden": True}, headers=gm)
+    s = state(client, room, room["player_token"])
+    assert FOE not in json.dumps(s) and [10, 5] not in s["fog"]["visible"]
+
+
+def test_walls_and_cover_of_squares_never_seen_are_not_sent(app, client, room):
+    gm = room["gm_token"]
+    run(client, room, gm, {"type": "add_wall", "a": [9, 1], "b": [11, 1]})
+    run(client, room, gm, {"type": "add_cover", "x": 10, "y": 6, "material": "stone"})
+    s = state(client, room, room["player_token"])
+    assert sorted(w["a"] for w in s["map"]["walls"]) == [[6, 0], [6, 4]]  # the middle wall, seen from the west
+    assert s["map"]["cover"] == [] and len(s["map"]["doors"]) == 1
+    page = client.get(f"/games/{room['id']}/play?key={room['player_token']}", follow_redirects=True).text
+    assert 'x1="9" y1="1"' not in page and "cover: stone" not in page
+    assert len(state(client, room, gm)["map"]["walls"]) == 3  # the GM has them all
+    player = connect(app, room["id"], room["player_token"])
+    player.get_received()
+    run(client, room, gm, {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    hero = token_id(client, room, "Hero")
+    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 8, "y": 3})
+    html = "".join(m["args"][0]["html"] for m in player.get_received() if m["name"] == "update")
+    assert 'x1="9" y1="1" x2="11" y2="1"' in html and "cover: stone" in html
+    s = state(client, room, room["player_token"])
+    assert len(s["map"]["walls"]) == 3 and len(s["map"]["cover"]) == 1
+
+
+def test_on_a_zone_map_a_token_sees_its_zone_and_the_zones_linked_to_it(client):
+    g = client.post("/api/games", json={"name": "Zfog", "system": "plain_grid", "map": {"zones": [
+        {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall", "adjacent": ["vault"]},
+        {"id": "vault", "name": "Vault"}]}}).json
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
+    gm = _auth(g["gm_token"])
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "zone": "yard", "owner": p["player_id"]}, headers=gm)
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": "Guard", "zone": "hall"}, headers=gm)
+    client.post(f"/api/games/{g['id']}/tokens", json={"name": FOE, "zone": "vault"}, headers=gm)
+    g = g | {"player_token": p["player_token"]}
+    run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True})
+    names = {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
+    assert names == {"Hero", "Guard"}
+    hero = token_id(client, g, "Hero")
+    run(client, g, g["player_token"], {"type": "move_token", "token_id": hero, "zone": "hall"})
+    assert FOE in {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
+
+
+def _cells_of_path(d: str) -> set:
+    import re
+    out = set()
+    for x0, y, w in re.findall(r"M(-?\d+) (-?\d+)h(\d+)v1h-?\d+z", d):
+        out |= {(int(x0) + i, int(y)) for i in range(int(w))}
+    return out
+
+
+def test_the_fog_paths_cover_exactly_their_squares():
+    import random
+
+    from webapp.fog import _gaps, _path, _runs, cells_path
+    rnd = random.Random(12)
+    for _ in range(50):
+        w, h = rnd.randint(1, 30), rnd.randint(1, 30)
+        cells = {(rnd.randrange(w), rnd.randrange(h)) for _ in range(rnd.randint(0, w * h))}
+        assert _cells_of_path(cells_path(cells, w, h)) == cells
+        everything = {(x, y) for y in range(h) for x in range(w)}
+        assert _cells_of_path(_path(_gaps(_runs(cells, w, h), w, h))) == everything - cells

@@ -1,0 +1,486 @@
+"""The GM's map editor and fog controls: every edit is a command, decided here and applied by ``evolve``.
+
+Walls, doors, blocking squares, difficult terrain, cover pieces, the map's
+size; on a zone map the zones (a rectangle of squares each, a name, links,
+a cover level); fog on or off, and areas revealed or hidden by hand. Each
+command may name the map it edits (``map_id``); :func:`map_board` resolves
+it (today only the active map exists).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+import rules
+from rules.board import Board
+
+from . import zonelayout
+from .facts import Event, Rejected
+
+if TYPE_CHECKING:
+    from .table import Actor, Game
+
+MAX_SEGMENTS = 20_000  # walls and doors on one map
+MAX_SIDE = 200
+MAX_ZONES = 60
+MAX_TERRAIN = 10
+GENERIC_MATERIALS = ("wood", "stone", "metal", "sandbags", "concrete", "crate")
+ZONE_COVER = ("none", "light", "partial", "medium", "good", "heavy", "excellent", "full", "total")
+
+Num = Annotated[float, Field(ge=-1, le=MAX_SIDE + 1, allow_inf_nan=False)]
+Point = Annotated[list[Num], Field(min_length=2, max_length=2)]
+Cell = Annotated[int, Field(ge=0, lt=MAX_SIDE)]
+Side = Annotated[int, Field(ge=1, le=MAX_SIDE)]
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+MapId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | None
+ZoneName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+def map_board(game: "Game", map_id: str | None) -> Board:
+    """The board a command edits. Only the active map exists here: None (or its id) is it;
+    another id is refused. (The several-maps work replaces this with the real lookup.)"""
+    if map_id is None or map_id == getattr(game, "active_map", None):
+        return game.board
+    raise Rejected(f"no map {map_id!r} in this game")
+
+
+class _Edit(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    map_id: MapId = None
+
+
+class AddWall(_Edit):
+    type: Literal["add_wall"]
+    a: Point
+    b: Point
+
+
+class RemoveWall(_Edit):
+    type: Literal["remove_wall"]
+    wall_id: Id
+
+
+class AddDoor(_Edit):
+    type: Literal["add_door"]
+    a: Point
+    b: Point
+    closed: bool = True
+
+
+class RemoveDoor(_Edit):
+    type: Literal["remove_door"]
+    door_id: Id
+
+
+class BlockCell(_Edit):
+    type: Literal["block_cell"]
+    x: Cell
+    y: Cell
+
+
+class UnblockCell(_Edit):
+    type: Literal["unblock_cell"]
+    x: Cell
+    y: Cell
+
+
+class SetTerrain(_Edit):
+    type: Literal["set_terrain"]
+    x: Cell
+    y: Cell
+    cost: Annotated[float, Field(gt=0, le=MAX_TERRAIN, allow_inf_nan=False)] = 2
+
+
+class AddCover(_Edit):
+    type: Literal["add_cover"]
+    x: Cell
+    y: Cell
+    material: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class RemoveCover(_Edit):
+    type: Literal["remove_cover"]
+    cover_id: Id
+
+
+class ResizeMap(_Edit):
+    type: Literal["resize_map"]
+    width: Side
+    height: Side
+
+
+Box = Annotated[list[Annotated[int, Field(ge=0, le=MAX_SIDE)]], Field(min_length=4, max_length=4)]
+
+
+class AddZone(_Edit):
+    type: Literal["add_zone"]
+    name: ZoneName
+    box: Box  # [x, y, w, h] in squares
+    cover: Literal[ZONE_COVER] = "none"  # type: ignore[valid-type]
+
+
+class UpdateZone(_Edit):
+    type: Literal["update_zone"]
+    zone_id: Id
+    name: ZoneName | None = None
+    box: Box | None = None
+    cover: Literal[ZONE_COVER] | None = None  # type: ignore[valid-type]
+
+
+class RemoveZone(_Edit):
+    type: Literal["remove_zone"]
+    zone_id: Id
+
+
+class LinkZones(_Edit):
+    type: Literal["link_zones"]
+    a: Id
+    b: Id
+    linked: bool = True
+
+
+class SetFog(_Edit):
+    type: Literal["set_fog"]
+    enabled: bool
+
+
+class _Area(_Edit):
+    x: Cell
+    y: Cell
+    w: Side = 1
+    h: Side = 1
+
+
+class RevealCells(_Area):
+    type: Literal["reveal_cells"]
+
+
+class HideCells(_Area):
+    type: Literal["hide_cells"]
+
+
+COMMANDS = (AddWall, RemoveWall, AddDoor, RemoveDoor, BlockCell, UnblockCell, SetTerrain, AddCover, RemoveCover,
+            ResizeMap, AddZone, UpdateZone, RemoveZone, LinkZones, SetFog, RevealCells, HideCells)
+EVENTS = ("wall_added", "wall_removed", "door_added", "door_removed", "cell_blocked", "cell_unblocked",
+          "terrain_set", "cover_added", "cover_removed", "map_resized", "zone_added", "zone_updated",
+          "zone_removed", "zones_linked", "fog_set", "cells_revealed", "cells_hidden")
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def _snap(v: float) -> float | int:
+    """Free points are kept to an eighth of a square: exact geometry, and closer than any hand."""
+    v = round(v * 8) / 8
+    return int(v) if float(v).is_integer() else v
+
+
+def _segment(board: Board, a, b) -> tuple[list, list]:
+    a, b = [_snap(v) for v in a], [_snap(v) for v in b]
+    for p in (a, b):
+        if not (0 <= p[0] <= board.width and 0 <= p[1] <= board.height):
+            raise Rejected(f"({p[0]}, {p[1]}) is off the map (0..{board.width}, 0..{board.height})")
+    if a == b:
+        raise Rejected("a wall or door needs two different end points")
+    if len(board.walls) + len(board.doors) >= MAX_SEGMENTS:
+        raise Rejected(f"a map holds {MAX_SEGMENTS:,} wall and door segments at most")
+    same = {tuple(a), tuple(b)}
+    for s in list(board.walls.values()) + list(board.doors.values()):
+        if {tuple(s.a), tuple(s.b)} == same:
+            raise Rejected(f"there is a {'door' if s.id in board.doors else 'wall'} there already")
+    return a, b
+
+
+def _fresh_id(board: Board, kind: str, taken) -> str:
+    """The next id of its kind (decided here, so the event carries it and a replay gives the same)."""
+    numbers = [int(m.group(1)) for i in taken if (m := re.match(rf"^{kind}-(\d+)$", i))]
+    return f"{kind}-{max(numbers, default=0) + 1}"
+
+
+def _cell_on(board: Board, x: int, y: int) -> tuple[int, int]:
+    if not board.in_bounds((x, y)):
+        raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
+    return x, y
+
+
+def materials(game: "Game") -> list[str]:
+    """The cover materials the game's system knows (its material table), else plain ones."""
+    try:
+        system = rules.get(game.system)
+    except KeyError:
+        return list(GENERIC_MATERIALS)
+    table = getattr(system, "cover_materials", None)
+    if table is None:
+        try:
+            table = getattr(importlib.import_module(f"rules.{system.id}.data"), "COVER_MATERIALS", None)
+        except ImportError:
+            table = None
+    return list(table) if table else list(GENERIC_MATERIALS)
+
+
+def _zone(game: "Game", zone_id: str) -> dict:
+    if game.zones is None:
+        raise Rejected("this map has no zones")
+    found = next((z for z in game.zones if z["id"] == zone_id), None)
+    if found is None:
+        raise Rejected(f"no zone {zone_id!r} on this map")
+    return found
+
+
+def _check_box(game: "Game", board: Board, box: list[int], exclude: str | None = None) -> None:
+    x, y, w, h = box
+    if w < 2 or h < 3:
+        raise Rejected("a zone is at least 2 squares wide and 3 high (its name takes the top rows)")
+    if x + w > board.width or y + h > board.height:
+        raise Rejected(f"the zone does not fit on the map ({board.width} x {board.height})")
+    for z in game.zones or []:
+        if z["id"] == exclude:
+            continue
+        zx, zy, zw, zh = z["box"]
+        if x < zx + zw and zx < x + w and y < zy + zh and zy < y + h:
+            raise Rejected(f"the zone would overlap {z['name']}")
+
+
+def _tokens_in(game: "Game", cells) -> list:
+    cells = set(cells)
+    return [t for t in game.tokens.values() if any(c in cells for c in t.cells())]
+
+
+# --- decide ----------------------------------------------------------------------
+
+
+def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
+    if actor.role != "gm":
+        raise Rejected("only the GM can edit the map")
+    board = map_board(game, cmd.map_id)
+    where = {"map_id": cmd.map_id} if cmd.map_id is not None else {}
+    grid_only = (AddWall, AddDoor, BlockCell, SetTerrain, AddCover)
+    if game.zones is not None and isinstance(cmd, grid_only):
+        raise Rejected("this is a zone map: draw zones, not walls")
+    match cmd:
+        case AddWall(a=a, b=b):
+            a, b = _segment(board, a, b)
+            return [Event("wall_added", {"id": _fresh_id(board, "wall", board.walls), "a": a, "b": b, **where})]
+        case AddDoor(a=a, b=b, closed=closed):
+            a, b = _segment(board, a, b)
+            return [Event("door_added", {"id": _fresh_id(board, "door", board.doors), "a": a, "b": b,
+                                         "closed": closed, **where})]
+        case RemoveWall(wall_id=wid):
+            wall = board.walls.get(wid)
+            if wall is None:
+                raise Rejected(f"no wall {wid!r} on this map")
+            return [Event("wall_removed", {"id": wid, **where})]
+        case RemoveDoor(door_id=did):
+            if did not in board.doors:
+                raise Rejected(f"no door {did!r} on this map")
+            return [Event("door_removed", {"id": did, **where})]
+        case BlockCell(x=x, y=y):
+            _cell_on(board, x, y)
+            if board.is_blocked((x, y)):
+                raise Rejected(f"({x}, {y}) is blocked already")
+            if board is game.board and _tokens_in(game, [(x, y)]):
+                raise Rejected(f"a token stands on ({x}, {y}): move it first")
+            return [Event("cell_blocked", {"x": x, "y": y, **where})]
+        case UnblockCell(x=x, y=y):
+            _cell_on(board, x, y)
+            if not board.is_blocked((x, y)):
+                raise Rejected(f"({x}, {y}) is not blocked")
+            return [Event("cell_unblocked", {"x": x, "y": y, **where})]
+        case SetTerrain(x=x, y=y, cost=cost):
+            _cell_on(board, x, y)
+            if board.terrain_cost((x, y)) == cost:
+                raise Rejected(f"({x}, {y}) has that terrain already")
+            return [Event("terrain_set", {"x": x, "y": y, "cost": int(cost) if cost.is_integer() else cost, **where})]
+        case AddCover(x=x, y=y, material=material):
+            _cell_on(board, x, y)
+            known = materials(game)
+            if material not in known:
+                raise Rejected(f"unknown cover material {material!r}; known: {', '.join(known)}")
+            if len(board.cover_pieces) >= 5000:
+                raise Rejected("a map holds 5,000 cover pieces at most")
+            if board.cover_at((x, y)):
+                raise Rejected(f"({x}, {y}) has a cover piece already")
+            return [Event("cover_added", {"id": _fresh_id(board, "cover", board.cover_pieces), "cell": [x, y],
+                                          "material": material, **where})]
+        case RemoveCover(cover_id=cid):
+            if cid not in board.cover_pieces:
+                raise Rejected(f"no cover piece {cid!r} on this map")
+            return [Event("cover_removed", {"id": cid, **where})]
+        case ResizeMap(width=w, height=h):
+            if (w, h) == (board.width, board.height):
+                raise Rejected(f"the map is {w} x {h} already")
+            if board is game.board:
+                off = [t for t in game.tokens.values() if t.x + t.size > w or t.y + t.size > h]
+                if off:
+                    raise Rejected(f"{len(off)} token{'s' if len(off) > 1 else ''} would be off a {w} x {h} map: "
+                                   "move them first")
+                for z in game.zones or []:
+                    zx, zy, zw, zh = z["box"]
+                    if zx + zw > w or zy + zh > h:
+                        raise Rejected(f"zone {z['name']} would be off a {w} x {h} map")
+            return [Event("map_resized", {"width": w, "height": h, **where})]
+        case SetFog(enabled=on):
+            if bool(game.fog_on) == on:
+                raise Rejected(f"fog of war is {'on' if on else 'off'} already")
+            return [Event("fog_set", {"enabled": on, **where})]
+        case RevealCells(x=x, y=y, w=w, h=h) | HideCells(x=x, y=y, w=w, h=h):
+            _cell_on(board, x, y)
+            w, h = min(w, board.width - x), min(h, board.height - y)
+            kind = "cells_revealed" if isinstance(cmd, RevealCells) else "cells_hidden"
+            return [Event(kind, {"x": x, "y": y, "w": w, "h": h, **where})]
+    return _decide_zone(game, cmd, board, where)
+
+
+def _zone_id(game: "Game", name: str) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:30] or "zone"
+    taken = {z["id"] for z in game.zones or []}
+    zid, n = base, 1
+    while zid in taken:
+        n += 1
+        zid = f"{base}-{n}"
+    return zid
+
+
+def _decide_zone(game: "Game", cmd, board: Board, where: dict) -> list[Event]:
+    if game.zones is None:
+        raise Rejected("this is a square-grid map: zones are drawn on zone maps")
+    match cmd:
+        case AddZone(name=name, box=box, cover=cover):
+            if len(game.zones) >= MAX_ZONES:
+                raise Rejected(f"a map holds {MAX_ZONES} zones at most")
+            _check_box(game, board, box)
+            zone = {"id": _zone_id(game, name), "name": name, "adjacent": [], "cover": cover, "box": list(box)}
+            return [Event("zone_added", {"zone": zone, **where})]
+        case UpdateZone(zone_id=zid):
+            zone = _zone(game, zid)
+            changes = {k: v for k, v in cmd.model_dump(include={"name", "box", "cover"}).items()
+                       if v is not None and zone.get(k) != v}
+            if not changes:
+                return []
+            if "box" in changes:
+                _check_box(game, board, changes["box"], exclude=zid)
+                x, y, w, h = changes["box"]
+                inside = set(zonelayout.cells_of({"box": changes["box"]}))
+                stranded = [t for t in game.tokens.values()
+                            if zonelayout.zone_at([zone], t.x, t.y) and (t.x, t.y) not in inside]
+                if stranded:
+                    raise Rejected(f"{len(stranded)} token(s) would be left outside the zone: move them first")
+            return [Event("zone_updated", {"zone_id": zid, "changes": changes, **where})]
+        case RemoveZone(zone_id=zid):
+            zone = _zone(game, zid)
+            if len(game.zones) == 1:
+                raise Rejected("a zone map keeps at least one zone")
+            if any(zonelayout.zone_at([zone], t.x, t.y) for t in game.tokens.values()):
+                raise Rejected(f"tokens stand in {zone['name']}: move them first")
+            return [Event("zone_removed", {"zone_id": zid, **where})]
+        case LinkZones(a=a, b=b, linked=linked):
+            za, zb = _zone(game, a), _zone(game, b)
+            if a == b:
+                raise Rejected("a zone is not linked to itself")
+            if (b in za.get("adjacent", [])) == linked:
+                raise Rejected(f"{za['name']} and {zb['name']} are {'linked' if linked else 'not linked'} already")
+            return [Event("zones_linked", {"a": a, "b": b, "linked": linked, **where})]
+    raise Rejected("not a map edit")
+
+
+# --- evolve ----------------------------------------------------------------------
+
+
+def _resized(board: Board, w: int, h: int) -> Board:
+    """The board cut or grown to w x h: what lies off the new edge goes."""
+    d = board.to_dict()
+
+    def inside(p):
+        return 0 <= p[0] <= w and 0 <= p[1] <= h
+
+    return Board.from_dict({
+        "width": w, "height": h,
+        "walls": [s for s in d["walls"] if inside(s["a"]) and inside(s["b"])],
+        "doors": [s for s in d["doors"] if inside(s["a"]) and inside(s["b"])],
+        "blocked": [c for c in d["blocked"] if c[0] < w and c[1] < h],
+        "terrain": [t for t in d["terrain"] if t[0] < w and t[1] < h],
+        "cover": [c for c in d["cover"] if c["cell"][0] < w and c["cell"][1] < h],
+    })
+
+
+def _area(d: dict) -> set:
+    return {(x, y) for y in range(d["y"], d["y"] + d["h"]) for x in range(d["x"], d["x"] + d["w"])}
+
+
+def evolve(game: "Game", kind: str, d: dict, log) -> None:
+    board = map_board(game, d.get("map_id"))
+    if kind == "wall_added":
+        board.add_wall(d["a"], d["b"], id=d["id"])
+        log("the GM drew a wall", "gm", None)
+    elif kind == "wall_removed":
+        board.remove_wall(d["id"])
+        log("the GM erased a wall", "gm", None)
+    elif kind == "door_added":
+        board.add_door(d["a"], d["b"], closed=d["closed"], id=d["id"])
+        log("the GM drew a door", "gm", None)
+    elif kind == "door_removed":
+        board.remove_door(d["id"])
+        log("the GM erased a door", "gm", None)
+    elif kind == "cell_blocked":
+        board.block((d["x"], d["y"]))
+        log(f"the GM blocked ({d['x']}, {d['y']})", "gm", None)
+    elif kind == "cell_unblocked":
+        board.unblock((d["x"], d["y"]))
+        log(f"the GM cleared ({d['x']}, {d['y']})", "gm", None)
+    elif kind == "terrain_set":
+        board.set_terrain((d["x"], d["y"]), d["cost"])
+        log(f"the GM set the terrain of ({d['x']}, {d['y']})", "gm", None)
+    elif kind == "cover_added":
+        board.add_cover(d["cell"], d["material"], id=d["id"])
+        log(f"the GM put {d['material']} cover on ({d['cell'][0]}, {d['cell'][1]})", "gm", None)
+    elif kind == "cover_removed":
+        board.remove_cover(d["id"])
+        log("the GM removed a cover piece", "gm", None)
+    elif kind == "map_resized":
+        new = _resized(board, d["width"], d["height"])
+        if board is game.board:
+            game.board = new
+            game.revealed = {c for c in game.revealed if new.in_bounds(c)}
+            game.explored = {pid: {c for c in cells if new.in_bounds(c)} for pid, cells in game.explored.items()}
+        log(f"the GM made the map {d['width']} x {d['height']}", "all", None)
+    elif kind == "fog_set":
+        game.fog_on = d["enabled"]
+        log(f"fog of war {'on' if d['enabled'] else 'off'}", "all", None)
+    elif kind == "cells_revealed":
+        game.revealed = game.revealed | _area(d)
+        log("the GM revealed part of the map", "all", None)
+    elif kind == "cells_hidden":
+        area = _area(d)
+        game.revealed = game.revealed - area
+        game.explored = {pid: cells - area for pid, cells in game.explored.items()}
+        log("the GM hid part of the map", "all", None)
+    elif kind == "zone_added":
+        game.zones = [*game.zones, dict(d["zone"])]
+        log(f"the GM drew the zone {d['zone']['name']}", "gm", None)
+    elif kind == "zone_updated":
+        game.zones = [z | d["changes"] if z["id"] == d["zone_id"] else z for z in game.zones]
+        log("the GM changed a zone", "gm", None)
+    elif kind == "zone_removed":
+        zid = d["zone_id"]
+        game.zones = [{**z, "adjacent": [a for a in z.get("adjacent", []) if a != zid]}
+                      for z in game.zones if z["id"] != zid]
+        log("the GM removed a zone", "gm", None)
+    elif kind == "zones_linked":
+        a, b, on = d["a"], d["b"], d["linked"]
+        out = []
+        for z in game.zones:
+            adj = [x for x in z.get("adjacent", []) if x not in (a, b) or z["id"] not in (a, b)]
+            if on and z["id"] in (a, b):
+                adj.append(b if z["id"] == a else a)
+            out.append({**z, "adjacent": sorted(set(adj))})
+        game.zones = out
+        log("the GM " + ("linked" if on else "unlinked") + " two zones", "gm", None)
+    else:
+        raise ValueError(f"unknown map event {kind!r}")
+
+
+__all__ = ["COMMANDS", "EVENTS", "decide", "evolve", "map_board", "materials"]

@@ -1,0 +1,349 @@
+"""Fog of war: which squares each audience sees, and so which tokens reach it.
+
+With fog on, a player sees what their tokens see (``rules.los.visible_cells``
+from every square a token covers; on a zone map, the token's zone and the
+zones linked to it), plus the areas the GM revealed by hand. The squares a
+player has seen before stay on their map, dimmed (``Game.explored``, kept
+in the game state and grown after every event, so a replay gives it back).
+The table screen sees what the players together see; the GM sees all.
+
+Views are cached twice: each token's view by (board version, square, size),
+so a move recomputes the view of the token that moved and no other; and
+each audience's view by (game seq, audience), so one move computes each
+player's view once however many fragments, previews and checks ask.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING
+
+from rules.los import visible_cells
+
+from . import zonelayout
+
+if TYPE_CHECKING:
+    from .table import Actor, Game, Token
+
+Cells = frozenset
+
+#: off while a past state is rebuilt only to read its board and tokens (undo): no memory to keep
+_REMEMBER: ContextVar[bool] = ContextVar("fog_remember", default=True)
+
+
+@contextmanager
+def without_memory():
+    """Replays inside this block skip the explored memory (the costly part of a replay with fog)."""
+    token = _REMEMBER.set(False)
+    try:
+        yield
+    finally:
+        _REMEMBER.reset(token)
+
+
+class Vision:
+    """A game's cache of views; process memory only (rebuilt from the state at will)."""
+
+    __slots__ = ("board_index", "tokens", "audiences", "walls_known")
+
+    def __init__(self) -> None:
+        self.board_index = None  # the board's segment index the token views were computed on
+        self.tokens: dict[tuple, Cells] = {}
+        self.audiences: dict[tuple[int, str], Cells] = {}
+        self.walls_known: dict[str, int] = {}  # audience -> how many squares it knew when its walls were last drawn
+
+
+def _vision(game: "Game") -> Vision:
+    if game.vision is None:
+        game.vision = Vision()
+    return game.vision
+
+
+def enabled(game: "Game") -> bool:
+    return bool(game.fog_on)
+
+
+def token_view(game: "Game", token: "Token") -> Cells:
+    """The squares ``token`` sees from where it stands."""
+    vision = _vision(game)
+    board = game.board
+    index = board.segments()  # a new index object after any change to the board: the board's version
+    if vision.board_index is not index:
+        vision.board_index, vision.tokens = index, {}
+    zones = None if game.zones is None else tuple(
+        (z["id"], tuple(z["box"]), tuple(z.get("adjacent", []))) for z in game.zones)
+    key = (token.x, token.y, token.size, zones)
+    cells = vision.tokens.get(key)
+    if cells is None:
+        cells = vision.tokens[key] = _compute(game, token)
+        if len(vision.tokens) > 4096:
+            vision.tokens.clear()
+            vision.tokens[key] = cells
+    return cells
+
+
+def _compute(game: "Game", token: "Token") -> Cells:
+    board = game.board
+    if game.zones is not None:
+        here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in token.cells()
+                if zonelayout.zone_at(game.zones, x, y) is not None}
+        seen = set(here)
+        for z in game.zones:
+            if z["id"] in here:
+                seen.update(z.get("adjacent", []))
+        out = set(token.cells())
+        for z in game.zones:
+            if z["id"] in seen:
+                bx, by, bw, bh = z["box"]
+                out.update((x, y) for y in range(by, by + bh) for x in range(bx, bx + bw))
+        return frozenset(c for c in out if board.in_bounds(c))
+    out: set = set()
+    for cell in token.cells():
+        if board.in_bounds(cell) and not board.is_blocked(cell):
+            out |= visible_cells(board, cell)
+        elif board.in_bounds(cell):
+            out.add(cell)
+    return frozenset(out)
+
+
+def _cached(game: "Game", audience: str, compute) -> Cells:
+    vision = _vision(game)
+    key = (game.seq, audience)
+    cells = vision.audiences.get(key)
+    if cells is None:
+        if len(vision.audiences) > 256:
+            vision.audiences = {k: v for k, v in vision.audiences.items() if k[0] >= game.seq - 1}
+        cells = vision.audiences[key] = compute()
+    return cells
+
+
+def player_view(game: "Game", player_id: str) -> Cells:
+    """What a player sees now: their tokens' views and what the GM revealed."""
+    def compute():
+        out = set(game.revealed)
+        for t in game.tokens.values():
+            if t.owner == player_id and not t.hidden:  # a hidden token is the GM's to see with
+                out |= token_view(game, t)
+        return frozenset(out)
+    return _cached(game, f"player:{player_id}", compute)
+
+
+def screen_view(game: "Game") -> Cells:
+    """What the players together see (the table screen's view)."""
+    def compute():
+        out = set(game.revealed)
+        for pid in {t.owner for t in game.tokens.values() if t.owner}:
+            out |= player_view(game, pid)
+        return frozenset(out)
+    return _cached(game, "screen", compute)
+
+
+def view(game: "Game", actor: "Actor") -> Cells | None:
+    """The squares this audience sees now; None when it sees everything (GM, or no fog)."""
+    if actor.role == "gm" or not enabled(game):
+        return None
+    if actor.role == "player":
+        return player_view(game, actor.player_id)
+    return screen_view(game)
+
+
+def explored(game: "Game", actor: "Actor"):
+    """The squares this audience has seen before (dimmed on its map); read only."""
+    if actor.role == "player":
+        return game.explored.get(actor.player_id, frozenset())
+
+    def compute():
+        out: set = set()
+        for cells in game.explored.values():
+            out |= cells
+        return frozenset(out)
+    return _cached(game, "explored", compute)
+
+
+def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
+    """The GM sees every token; others no hidden one, and with fog only those in their view (own tokens always)."""
+    if actor.role == "gm":
+        return True
+    if token.hidden:
+        return False
+    if not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
+        return True
+    seen = view(game, actor)
+    return any(c in seen for c in token.cells())
+
+
+def may_see_at(game: "Game", actor: "Actor", token: "Token", x: int, y: int) -> bool:
+    """Whether this audience may see ``token`` standing at (x, y) (a drag preview's square)."""
+    if actor.role == "gm" or not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
+        return True
+    seen = view(game, actor)
+    return any((x + i, y + j) in seen for j in range(token.size) for i in range(token.size))
+
+
+def remember(game: "Game") -> None:
+    """After an event: every player's map keeps what their tokens see now (explored memory)."""
+    if not enabled(game) or not _REMEMBER.get():
+        return
+    for pid in {t.owner for t in game.tokens.values() if t.owner and t.owner in game.players}:
+        seen = player_view(game, pid)
+        known = game.explored.get(pid)
+        if known is None or not seen <= known:
+            # a new set, not one grown in place: a page being drawn in another thread may be reading it
+            game.explored[pid] = set(seen) if known is None else known | seen
+
+
+def known(game: "Game", actor: "Actor") -> Cells | None:
+    """The squares this audience sees now or saw before; None when it knows the whole map."""
+    if actor.role == "gm" or not enabled(game):
+        return None
+    return _cached(game, "known:" + actor.audience,
+                   lambda: frozenset(explored(game, actor)) | view(game, actor))
+
+
+def _segment_cells(a, b) -> set:
+    """The squares a wall or door touches (a point on a square's edge touches the squares on both sides)."""
+    (ax, ay), (bx, by) = a, b
+    steps = max(1, int(max(abs(bx - ax), abs(by - ay)) * 4) + 1)
+    out = set()
+    for i in range(steps + 1):
+        px, py = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
+        fx, fy = int(px // 1), int(py // 1)
+        for x in ((fx, fx - 1) if px == fx else (fx,)):
+            for y in ((fy, fy - 1) if py == fy else (fy,)):
+                out.add((x, y))
+    return out
+
+
+def _segments_by_cell(game: "Game") -> dict:
+    """Square -> the ids of the walls and doors touching it; built once per board version."""
+    vision = _vision(game)
+    index = game.board.segments()
+    if vision.board_index is not index:
+        vision.board_index, vision.tokens = index, {}
+    found = vision.tokens.get("segments by cell")
+    if found is None:
+        found = {}
+        for s in list(game.board.walls.values()) + list(game.board.doors.values()):
+            for cell in _segment_cells(s.a, s.b):
+                found.setdefault(cell, []).append(s.id)
+        vision.tokens["segments by cell"] = found
+    return found
+
+
+def board_view(game: "Game", actor: "Actor") -> dict:
+    """The map as this audience may know it: with fog, only the walls, doors, blocking squares,
+    terrain and cover of the squares it has seen (the rest of the map is not sent at all)."""
+    cells = known(game, actor)
+    whole = _cached(game, "board", game.board.to_dict)  # once per seq, shared by every audience
+    if cells is None:
+        return whole
+
+    def compute():
+        board = whole
+        by_cell = _segments_by_cell(game)
+        near = {i for c in cells for i in by_cell.get(c, ())}
+        return board | {
+            "walls": [w for w in board["walls"] if w["id"] in near],
+            "doors": [d for d in board["doors"] if d["id"] in near],
+            "blocked": [c for c in board["blocked"] if tuple(c) in cells],
+            "terrain": [t for t in board["terrain"] if (t[0], t[1]) in cells],
+            "cover": [c for c in board["cover"] if tuple(c["cell"]) in cells],
+        }
+    return _cached(game, "board:" + actor.audience, compute)
+
+
+def walls_stale(game: "Game", actor: "Actor") -> bool:
+    """Whether this audience knows more squares than when its walls were last drawn."""
+    cells = known(game, actor)
+    return cells is not None and _vision(game).walls_known.get(actor.audience) != len(cells)
+
+
+def walls_drawn(game: "Game", actor: "Actor") -> None:
+    cells = known(game, actor)
+    if cells is not None:
+        _vision(game).walls_known[actor.audience] = len(cells)
+
+
+# --- drawing ---------------------------------------------------------------
+
+
+def _runs(cells, width: int, height: int) -> dict[int, list[tuple[int, int]]]:
+    """Each row's runs of squares ``[x0, x1)`` among ``cells``."""
+    rows: dict[int, list[int]] = {}
+    for x, y in cells:
+        if 0 <= x < width and 0 <= y < height:
+            rows.setdefault(y, []).append(x)
+    out = {}
+    for y, xs in rows.items():
+        xs.sort()
+        runs = []
+        start = prev = xs[0]
+        for x in xs[1:]:
+            if x != prev + 1:
+                runs.append((start, prev + 1))
+                start = x
+            prev = x
+        runs.append((start, prev + 1))
+        out[y] = runs
+    return out
+
+
+def _path(runs: dict[int, list[tuple[int, int]]]) -> str:
+    """One SVG path: a rectangle per run."""
+    return "".join(f"M{x0} {y}h{x1 - x0}v1h{x0 - x1}z" for y in sorted(runs) for x0, x1 in runs[y])
+
+
+def _gaps(runs: dict[int, list[tuple[int, int]]], width: int, height: int) -> dict[int, list[tuple[int, int]]]:
+    """The runs of the squares not in ``runs``."""
+    out = {}
+    for y in range(height):
+        gaps, at = [], 0
+        for x0, x1 in runs.get(y, ()):
+            if x0 > at:
+                gaps.append((at, x0))
+            at = x1
+        if at < width:
+            gaps.append((at, width))
+        if gaps:
+            out[y] = gaps
+    return out
+
+
+def cells_path(cells, width: int, height: int) -> str:
+    """One SVG path covering ``cells``: a rectangle per run of squares in a row."""
+    return _path(_runs(cells, width, height))
+
+
+def layer(game: "Game", actor: "Actor") -> dict | None:
+    """What the fog layer draws for this audience: ``dark`` (never seen), ``dim`` (seen before,
+    not now) as SVG path data; the GM gets ``tint`` (what no player ever saw) and ``dim`` (what they
+    saw but do not see now). None without fog. Cached per (seq, audience) like the views."""
+    if not enabled(game):
+        return None
+    key = (game.seq, "layer:" + ("gm" if actor.role == "gm" else actor.audience))
+    vision = _vision(game)
+    found = vision.audiences.get(key)
+    if found is not None:
+        return found
+    w, h = game.board.width, game.board.height
+    if actor.role == "gm":
+        seen, known = screen_view(game), explored(game, SCREEN_ACTOR)
+    else:
+        seen, known = view(game, actor), explored(game, actor)
+    dim = [c for c in known if c not in seen]
+    known_runs = _runs(seen, w, h) if not known else _runs(set(known) | seen, w, h)
+    unseen = _path(_gaps(known_runs, w, h))
+    out = {"dark": "" if actor.role == "gm" else unseen, "tint": unseen if actor.role == "gm" else "",
+           "dim": cells_path(dim, w, h)}
+    vision.audiences[key] = out
+    return out
+
+
+class _Screen:
+    role = "screen"
+    player_id = None
+    audience = "screen"
+
+
+SCREEN_ACTOR = _Screen()
