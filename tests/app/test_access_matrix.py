@@ -87,6 +87,23 @@ def payload(kind: str, t: dict) -> dict:
         "place_template": {"shape": "circle", "x": 3, "y": 3, "size": 1},
         "move_template": {"template_id": "tpl-none", "x": 2, "y": 2},
         "remove_template": {"template_id": "tpl-none"},
+        "add_wall": {"a": [1, 1], "b": [1, 3]},
+        "remove_wall": {"wall_id": "wall-none"},
+        "add_door": {"a": [2, 1], "b": [2, 2]},
+        "remove_door": {"door_id": "door-1"},
+        "block_cell": {"x": 9, "y": 9},
+        "unblock_cell": {"x": 9, "y": 9},
+        "set_terrain": {"x": 9, "y": 9, "cost": 2},
+        "add_cover": {"x": 9, "y": 8, "material": "wood"},
+        "remove_cover": {"cover_id": "cover-none"},
+        "resize_map": {"width": 20, "height": 14},
+        "add_zone": {"name": "Yard", "box": [0, 0, 3, 3]},
+        "update_zone": {"zone_id": "none", "name": "Hall"},
+        "remove_zone": {"zone_id": "none"},
+        "link_zones": {"a": "none", "b": "other"},
+        "set_fog": {"enabled": True},
+        "reveal_cells": {"x": 1, "y": 1},
+        "hide_cells": {"x": 1, "y": 1},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
