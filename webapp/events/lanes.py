@@ -14,8 +14,9 @@ order) and runs them on one worker of its own:
 - a command that waited longer than ``STALE_AFTER`` (in the lane, or then for
   the game's lock: ``hub.SENDER_GIVES_UP``) is refused, not applied: its
   sender is about to stop waiting (the page gives up after 10 s);
-- previews and syncs are coalesced: only the newest of each waits (an older
-  preview's position is out of date; one fresh copy serves every sync asked).
+- previews (tokens', templates'), pings and syncs are coalesced: only the
+  newest of each waits (an older preview's position is out of date; one
+  fresh copy serves every sync asked).
 
 Only this connection's worker waits on its backlog; another connection's
 commands take their turn at the game's lock between two of the flooder's.
@@ -36,7 +37,8 @@ from ..hub import SENDER_GIVES_UP, TOO_LATE
 
 log = logging.getLogger(__name__)
 
-LANED = frozenset({"command", "preview", "sync"})
+#: a drag's previews (token or template), pings and syncs are coalesced by name: only the newest waits
+LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync"})
 MAX_COMMANDS = 16
 STALE_AFTER = 5.0
 TOO_MANY = "too many commands at once; slow down"
