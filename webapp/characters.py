@@ -173,7 +173,8 @@ def evolve(game: "Game", event: Event, log) -> None:
     if event.type == "character_added":
         character = Character(**d["character"])
         game.characters[character.id] = character
-        log(f"{character.name} joined the cast", "all", None)
+        token = game.tokens.get(character.token_id) if character.token_id else None
+        log(f"{character.name} joined the cast", "gm" if token is not None and token.hidden else "all", None)
     elif event.type == "sheet_updated":
         character = game.characters[d["character_id"]]
         character.sheet = d["sheet"]

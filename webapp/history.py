@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .table import Actor, Game
 
 #: facts that are not the GM's to take back: who joined, what the dice said, undo itself
-NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone"})
+NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone", "gm_password_set"})
 
 
 class Undo(BaseModel):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import hashlib
 import math
 import hmac
 import logging
@@ -23,15 +24,16 @@ from collections import Counter
 from typing import Any
 
 import segno
+from flask import has_request_context, session
 from markupsafe import Markup
 
 import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import attacks, combat, history, mapdata, render, text, zonelayout
+from . import access, attacks, combat, history, keys, mapdata, render, text, zonelayout
 from .store import Conflict, DamagedLog, GameRecord, Store, WriteFailed
-from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
+from .table import GM, SCREEN, Actor, Event, Game, Rejected, authorize, decide, evolve, key_hash, new_game_events, parse_command, replay
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +99,8 @@ class Hub:
         # who is on each Socket.IO connection: sid -> (game id, actor)
         self._sessions: dict[str, tuple[str, Actor]] = {}
         self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
+        self._guesses = keys.Guesses()
+        self._good_passwords: set[tuple[str, str, str]] = set()
 
     # --- games ------------------------------------------------------------
 
@@ -135,8 +139,8 @@ class Hub:
     def _load(self, game_id: str) -> Game:
         return load_game(self.store, game_id)
 
-    def authenticate(self, game_id: str, key: Any) -> Actor | None:
-        """Who holds this key in this game: the GM, the table screen or a player."""
+    def key_actor(self, game_id: str, key: Any) -> Actor | None:
+        """Who holds this key in this game (the GM, the table screen or a player), the GM password aside."""
         if not isinstance(key, str) or not key or not key.isascii() or len(key) > 200:
             return None  # keys are short ASCII; anything else is no key (and hmac compares ASCII only)
         if not isinstance(game_id, str) or not game_id.isascii() or len(game_id) > 64:
@@ -154,6 +158,52 @@ class Hub:
             if player.holds(digest):
                 return Actor("player", player.id)
         return None
+
+    def authenticate(self, game_id: str, key: Any, password: str | None = None) -> Actor | None:
+        """Who holds this key in this game; the GM key of a game with a GM password counts only
+        with the password (``password``, else this browser session's proof that it was given)."""
+        actor = self.key_actor(game_id, key)
+        if actor is not None and actor.role == "gm" and not self.gm_unlocked(game_id, password):
+            return None
+        return actor
+
+    # --- the GM password ---------------------------------------------------
+
+    def password_hash(self, game_id: str) -> str | None:
+        game = self.game(game_id)
+        return game.gm_password if game is not None else None
+
+    def gm_unlocked(self, game_id: str, password: str | None = None) -> bool:
+        """No GM password, or the right one now, or this browser session gave it (its proof is in the session)."""
+        stored = self.password_hash(game_id)
+        if stored is None:
+            return True
+        if password is not None:
+            return self.check_password(game_id, password)
+        if has_request_context():
+            proof = (session.get("gm_unlocked") or {}).get(game_id)
+            return isinstance(proof, str) and hmac.compare_digest(proof, keys.proof_of(stored))
+        return False
+
+    def password_blocked(self, game_id: str) -> bool:
+        return self._guesses.blocked(game_id)
+
+    def check_password(self, game_id: str, password: str) -> bool:
+        """The GM password, checked against its salted hash; wrong guesses are limited per game
+        (keys.MAX_WRONG a minute: after that every guess is refused until the minute is over)."""
+        stored = self.password_hash(game_id)
+        if stored is None:
+            return True
+        if not isinstance(password, str) or self._guesses.blocked(game_id):
+            return False
+        seen = (game_id, stored, hashlib.sha256(password.encode()).hexdigest())
+        if seen in self._good_passwords:  # a script sending the header on every call: scrypt once
+            return True
+        if keys.verify(stored, password):
+            self._good_passwords.add(seen)
+            return True
+        self._guesses.wrong(game_id)
+        return False
 
     def base_url(self) -> str:
         """Where players reach this server: the configured public address, else the address ``tacmap serve``
@@ -177,7 +227,14 @@ class Hub:
 
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk."""
+        if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
+            return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)
+        with self.lock(game_id):
+            game = self.game(game_id)
+            if game is None:
+                raise Rejected(f"no game {game_id!r}")
+            authorize(game, cmd, actor)  # the access matrix: who may send this at all
         if isinstance(cmd, attacks.PreviewAttack):
             return self.preview_attack(game_id, actor, cmd)
         if isinstance(cmd, combat.Reach):
@@ -191,6 +248,60 @@ class Hub:
                 game, actor, self.store.events(game_id), lambda prefix: replay(game_id, prefix)))
         done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
         return Committed(done.seq, done.events, combat.ack(done.events, actor))
+
+    # --- keys and password (GM) ----------------------------------------------
+
+    def security_command(self, game_id: str, actor: Actor, cmd, end_gm_sessions: bool = True) -> Committed:
+        """Set or clear the GM password, or give the game a new join code or table-screen key.
+
+        ``end_gm_sessions=False``: the caller ends the GM connections itself, later (the Security card
+        does once its answer, which unlocks the GM's own browser, has been sent)."""
+        game = self.game(game_id)
+        if game is None:
+            raise Rejected(f"no game {game_id!r}")
+        access.check_command(game, cmd, actor)
+        if isinstance(cmd, (keys.SetGmPassword, keys.ClearGmPassword)):
+            password = cmd.password if isinstance(cmd, keys.SetGmPassword) else None
+            if password is None and game.gm_password is None:
+                return Committed(game.seq, [])
+            done = self.commit(game_id, lambda g: [keys.password_event(password)])
+            if password is not None and end_gm_sessions:  # every GM connection opened without it ends
+                self.end_gm_sessions(game_id)
+            return done
+        if isinstance(cmd, keys.RotateJoinCode):
+            code = self.rotate_join_code(game_id)
+            return Committed(game.seq, [], {"join_code": code})
+        key = new_key()
+        self.store.update_access(game_id, screen_key=key)
+        self.end_sessions(game_id, None, "The GM gave the table screen a new link: this one no longer works. "
+                          "Open the table screen again from the GM's page.", role="screen")
+        self._emit_gm_extra(game)
+        return Committed(game.seq, [], {"screen_token": key})
+
+    def end_gm_sessions(self, game_id: str) -> None:
+        """The GM link got a password: its connections end; their pages reload and ask for it."""
+        self.end_sessions(game_id, None, "The GM link now needs its password.", reload=True, role="gm")
+
+    def rotate_join_code(self, game_id: str) -> str:
+        for _ in range(10):
+            code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(6))
+            if self.store.game_by_join_code(code) is None:
+                break
+        self.store.update_access(game_id, join_code=code)
+        game = self.game(game_id)
+        with self.lock(game_id):
+            self._emit(game, {"join_toggle", "join_banner"}, before=game.seq)
+        self._emit_gm_extra(game)
+        return code
+
+    def _emit_gm_extra(self, game: Game) -> None:
+        """The GM's table-screen link, fresh after a new key (the card itself is the answer to its form)."""
+        if has_request_context():
+            html = render_security(self, game, card=False)
+        else:  # a script or a test calling the hub directly: links need a request to be built
+            with self.app.test_request_context(base_url=self.base_url()):
+                html = render_security(self, game, card=False)
+        self.socketio.emit("update", {"seq": game.seq, "from_seq": game.seq, "html": html}, to=room(game.id, "gm"))
 
     def preview_attack(self, game_id: str, actor: Actor, cmd) -> Committed:
         """An attack as it would be, with its odds: answered to the sender and shown to the GM; nothing stored."""
@@ -272,11 +383,13 @@ class Hub:
         with self._guard:
             return self._sessions.get(sid)
 
-    def end_sessions(self, game_id: str, player_ids, message: str, reload: bool = False) -> None:
-        """Close the connections of these players now (removed, merged, seat taken on another device)."""
+    def end_sessions(self, game_id: str, player_ids, message: str, reload: bool = False,
+                     role: str | None = None) -> None:
+        """Close the connections of these players now (removed, merged, seat taken on another device),
+        or of every connection of a role (``role="screen"``: the screen's key changed)."""
         with self._guard:
             sids = [sid for sid, (g, actor) in self._sessions.items()
-                    if g == game_id and actor.player_id in player_ids]
+                    if g == game_id and (actor.role == role if role else actor.player_id in player_ids)]
         for sid in sids:
             self.socketio.emit("ended", {"message": message, "reload": reload}, to=sid)
             self.socketio.server.disconnect(sid, namespace="/")
@@ -338,8 +451,6 @@ class Hub:
 
         Checked like a move: the sender must be allowed to move the token, and the square must be on
         the board (a preview is relayed to every screen, so nothing unchecked goes out)."""
-        if actor.role == "screen":
-            raise Rejected("the table screen only shows the map")
         if isinstance(payload, text.TooDeep):
             raise Rejected(text.too_deep_message())
         if not isinstance(payload, dict):
@@ -353,12 +464,11 @@ class Hub:
         if not isinstance(done, bool):
             raise Rejected("done: must be true or false")
         game = self.game(game_id)
+        access.check_command(game, payload, actor, kind="drag_preview")
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not game.may_see(actor, token):
             shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
             raise Rejected(f"no token {shown} in this game")
-        if actor.role != "gm" and token.owner != actor.player_id:
-            raise Rejected(f"{token.name} is not yours to move")
         board = game.board
         if not (0 <= x <= board.width - token.size and 0 <= y <= board.height - token.size):
             raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
@@ -422,3 +532,13 @@ def actor_for_audience(audience: str) -> Actor:
     if audience.startswith("player:"):
         return Actor("player", audience.split(":", 1)[1])
     return GM if audience == "gm" else SCREEN
+
+
+def render_security(hub: Hub, game: Game, oob: bool = True, **extra) -> str:
+    """The GM's Security card (and the table-screen link in the top bar), as out-of-band fragments."""
+    from flask import render_template, url_for
+
+    record = hub.store.game(game.id)
+    screen_url = url_for("game.screen", game_id=game.id, key=record.screen_key)
+    return render_template("_security.html", game=game, oob=oob, screen_url=screen_url,
+                           **hub.join_info(game.id), **extra)

@@ -54,6 +54,7 @@ _BY_EVENT = {
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log"},
+    "gm_password_set": {"log"},
     "settings_set": {"settings", "log"},
     # the current actor is drawn on the map, so a turn changes the tokens too
     "combat_started": {"combat", "tokens", "log"},

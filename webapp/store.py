@@ -215,6 +215,14 @@ class Store:
         with self._lock:
             self._db.execute("UPDATE games SET name = ? WHERE id = ?", (name, game_id))
 
+    def update_access(self, game_id: str, **keys: str) -> None:
+        """A game's new ``gm_key``, ``screen_key`` or ``join_code`` (a rotation): the old one stops working now."""
+        if not keys or not set(keys) <= {"gm_key", "screen_key", "join_code"}:
+            raise ValueError(f"update_access takes gm_key, screen_key or join_code, not {sorted(keys)}")
+        with self._lock:
+            self._db.execute(f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
+                             (*keys.values(), game_id))
+
     # --- the log ----------------------------------------------------------
 
     def append(self, game_id: str, last_seq: int, events: list[Event]) -> int:

@@ -21,7 +21,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import attacks, characters, combat, history, templates_cmds, text, zonelayout
+from . import access, attacks, characters, combat, history, keys, templates_cmds, text, zonelayout
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -120,6 +120,7 @@ class Game:
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
+    gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
 
     LOG_KEEP = 50
 
@@ -175,6 +176,7 @@ class Game:
             "zones": self.zones,
             "templates": list(self.templates.values()),
             "pending_defense": self.pending_defense,
+            "gm_password": self.gm_password,
         }
 
     @classmethod
@@ -198,6 +200,7 @@ class Game:
             zones=d.get("zones"),
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
             pending_defense=d.get("pending_defense"),
+            gm_password=d.get("gm_password"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -451,20 +454,10 @@ def _check_name(name: Any) -> str:
 
 
 def authorize(game: Game, cmd: Any, actor: Actor) -> None:
-    if actor.role == "gm":
-        return
-    if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
-    if isinstance(cmd, MoveToken):
-        token = game.tokens.get(cmd.token_id)
-        if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {cmd.token_id!r} in this game")
-        if token.owner != actor.player_id:
-            raise Rejected(f"{token.name} is not yours to move")
-        if cmd.force:
-            raise Rejected("only the GM can force a move")
-        return
-    raise Rejected("only the GM can do that")
+    """Who may send this command at all: the access matrix (webapp/access.py); then the finer checks."""
+    access.check_command(game, cmd, actor)
+    if isinstance(cmd, MoveToken) and cmd.force and actor.role != "gm":
+        raise Rejected("only the GM can force a move")
 
 
 def _token(game: Game, token_id: str) -> Token:
@@ -699,6 +692,7 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     goes into the events, so the log never needs it again. Fights, attacks
     and characters are decided in their own modules, which check who may.
     """
+    authorize(game, cmd, actor)
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, (attacks.Attack, attacks.ChooseDefense)):
@@ -707,7 +701,6 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return characters.decide(game, cmd, actor)
     if isinstance(cmd, templates_cmds.COMMANDS):
         return templates_cmds.decide(game, cmd, actor)
-    authorize(game, cmd, actor)
     events = DECIDE[type(cmd)](game, cmd, actor)
     if isinstance(cmd, MoveToken) and events and not cmd.force:
         events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
@@ -741,6 +734,8 @@ def evolve(game: Game, event: Event) -> None:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in templates_cmds.EVENTS:
         templates_cmds.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in keys.EVENTS:
+        keys.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":

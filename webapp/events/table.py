@@ -49,9 +49,13 @@ def register(socketio, hub) -> None:
         game_id, key = auth.get("game"), auth.get("token")
         if not isinstance(game_id, str) or not isinstance(key, str):
             raise ConnectionRefusedError("connect with auth={game, token}")
+        password = auth.get("password") if isinstance(auth.get("password"), str) else None
         try:
-            actor = hub.authenticate(game_id, key)
+            actor = hub.authenticate(game_id, key, password=password)  # the GM password: this session's proof, or given
             if actor is None:  # before the game is looked up: a made-up id never reaches the database
+                held = hub.key_actor(game_id, key)
+                if held is not None and held.role == "gm":
+                    raise ConnectionRefusedError("this GM key needs the GM password: open the GM page again")
                 raise ConnectionRefusedError("that key is not valid for this game")
             game = hub.game(game_id)
         except DamagedLog as exc:

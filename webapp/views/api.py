@@ -48,7 +48,7 @@ def _bearer(game_id: str) -> Actor:
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer ") or not header[7:].strip():
         abort(401, "send 'Authorization: Bearer <token>' (the gm, player or screen token)")
-    actor = hub().authenticate(game_id, header[7:].strip())
+    actor = hub().authenticate(game_id, header[7:].strip(), password=request.headers.get("X-Tacmap-Password"))
     if actor is None:
         abort(401, "that token is not valid for this game")
     return actor
