@@ -36,6 +36,8 @@ def _parts(game: "Game") -> dict:
         "combat": game.combat,
         "settings": dict(game.settings),
         "characters": [c.to_dict() for c in game.characters.values()],
+        "templates": [dict(t) for t in game.templates.values()],
+        "pending_defense": game.pending_defense,
     }
 
 
@@ -76,6 +78,10 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.settings = dict(restore["settings"])
     if "characters" in restore:
         game.characters = {c["id"]: Character(**c) for c in restore["characters"]}
+    if "pending_defense" in restore:
+        game.pending_defense = restore["pending_defense"]
+    if "templates" in restore:
+        game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(f"the GM undid the last action ({what})", "all", None)

@@ -83,6 +83,10 @@ def payload(kind: str, t: dict) -> dict:
         "rotate_join_code": {},
         "rotate_screen_key": {},
         "drag_preview": {"token_id": ids["Aria"], "x": 2, "y": 2},
+        "choose_defense": {"defense": "dodge"},
+        "place_template": {"shape": "circle", "x": 5, "y": 5, "size": 1},
+        "move_template": {"template_id": "no-such-template", "x": 3, "y": 3},
+        "remove_template": {"template_id": "no-such-template"},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
