@@ -98,9 +98,9 @@ class Hub:
         self._presence: Counter[tuple[str, str]] = Counter()
         # who is on each Socket.IO connection: sid -> (game id, actor)
         self._sessions: dict[str, tuple[str, Actor]] = {}
+        self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
         self._guesses = keys.Guesses()
         self._good_passwords: set[tuple[str, str, str]] = set()
-        self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
 
     # --- games ------------------------------------------------------------
 
@@ -451,8 +451,6 @@ class Hub:
 
         Checked like a move: the sender must be allowed to move the token, and the square must be on
         the board (a preview is relayed to every screen, so nothing unchecked goes out)."""
-        if actor.role == "screen":  # the matrix's answer, before the payload is even read
-            access.check_command(self.game(game_id), {}, actor, kind="drag_preview")
         if isinstance(payload, text.TooDeep):
             raise Rejected(text.too_deep_message())
         if not isinstance(payload, dict):

@@ -118,9 +118,9 @@ class Game:
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
     characters: dict[str, characters.Character] = field(default_factory=dict)
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
-    gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
+    gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
 
     LOG_KEEP = 50
 
@@ -174,9 +174,9 @@ class Game:
             "undone": self.undone,
             "characters": [c.to_dict() for c in self.characters.values()],
             "zones": self.zones,
-            "gm_password": self.gm_password,
             "templates": list(self.templates.values()),
             "pending_defense": self.pending_defense,
+            "gm_password": self.gm_password,
         }
 
     @classmethod
@@ -198,9 +198,9 @@ class Game:
             undone=d.get("undone", []),
             characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
             zones=d.get("zones"),
-            gm_password=d.get("gm_password"),
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
             pending_defense=d.get("pending_defense"),
+            gm_password=d.get("gm_password"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -732,10 +732,10 @@ def evolve(game: Game, event: Event) -> None:
             _bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
-    elif kind in keys.EVENTS:
-        keys.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in templates_cmds.EVENTS:
         templates_cmds.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in keys.EVENTS:
+        keys.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":

@@ -84,9 +84,9 @@ def payload(kind: str, t: dict) -> dict:
         "rotate_screen_key": {},
         "drag_preview": {"token_id": ids["Aria"], "x": 2, "y": 2},
         "choose_defense": {"defense": "dodge"},
-        "place_template": {"shape": "circle", "x": 5, "y": 5, "size": 1},
-        "move_template": {"template_id": "no-such-template", "x": 3, "y": 3},
-        "remove_template": {"template_id": "no-such-template"},
+        "place_template": {"shape": "circle", "x": 3, "y": 3, "size": 1},
+        "move_template": {"template_id": "tpl-none", "x": 2, "y": 2},
+        "remove_template": {"template_id": "tpl-none"},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]

@@ -49,8 +49,8 @@ def register(socketio, hub) -> None:
         game_id, key = auth.get("game"), auth.get("token")
         if not isinstance(game_id, str) or not isinstance(key, str):
             raise ConnectionRefusedError("connect with auth={game, token}")
+        password = auth.get("password") if isinstance(auth.get("password"), str) else None
         try:
-            password = auth.get("password") if isinstance(auth.get("password"), str) else None
             actor = hub.authenticate(game_id, key, password=password)  # the GM password: this session's proof, or given
             if actor is None:  # before the game is looked up: a made-up id never reaches the database
                 held = hub.key_actor(game_id, key)

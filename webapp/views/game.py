@@ -16,9 +16,9 @@ from . import hub, remember_key, remembered_key
 from .lobby import lobby_page
 
 bp = Blueprint("game", __name__)
-bp.before_app_request(access.gate)  # every route is checked against the access matrix first
 PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
 HTML = {"Content-Type": "text/html; charset=utf-8"}
+bp.before_app_request(access.gate)  # every route is checked against the access matrix first
 
 
 def _page_actor(game_id: str, role: str):
