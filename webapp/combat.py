@@ -226,7 +226,11 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         order = list(dict.fromkeys(cmd.order))
         if sorted(order) != sorted(game.combat["order"]):
             raise Rejected("a new order lists every token in the fight once")
-        return [Event("order_set", {"order": order})]
+        if order == game.combat["order"]:
+            raise Rejected("that is the order already")
+        state = rules_call(lambda: system.reorder(game.combat["state"], order, game.combat["current"],
+                                                  settings_of(game)))
+        return [Event("order_set", {"order": order, "state": state})]
     if isinstance(cmd, EndCombat):
         return [Event("combat_ended", {"round": game.combat["round"]})]
     if isinstance(cmd, Act):
@@ -285,7 +289,13 @@ def evolve(game: "Game", event: Event, log) -> None:
         _apply_update(game, d["update"], log)
     elif event.type == "order_set":
         game.combat["order"] = list(d["order"])
-        log("the GM reordered the fight", "all", None)
+        if "state" in d:
+            game.combat["state"] = d["state"]
+        tokens = [game.tokens[i] for i in d["order"] if i in game.tokens]
+        seen = [t.name for t in tokens if not t.hidden]
+        log("the GM changed the turn order: " + ", ".join(seen), "all", None)
+        if len(seen) < len(tokens):
+            log("(with the hidden: " + ", ".join(t.name for t in tokens) + ")", "gm", None)
     elif event.type == "acted":
         _apply_update(game, d["update"], log, announce=False)
     elif event.type == "combat_ended":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from typing import Any
 
 from ..dice import DiceSource
@@ -83,6 +85,15 @@ class PhaseTNSystem(BaseSystem):
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return _turns.act(state, actor, action, combatants, dice, settings, options)
+
+    def reorder(self, state: dict, order: list[str], current: str | None, settings: dict | None = None) -> dict:
+        """The GM's declaration order by hand for this phase (the rules' is lowest initiative first,
+        "Initiative and Actions"); who is declaring keeps the turn, the next declarer follows the
+        new order, and the next phase rolls initiative again."""
+        new = copy.deepcopy(state)
+        declaring = set(new["combat"]["order"])
+        new["combat"]["order"] = [w for w in order if w in declaring]
+        return new
 
     # -- moving and shooting inside a fight: the rules keep the books (see .books, .movement)
 
