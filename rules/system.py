@@ -188,10 +188,17 @@ class MoveResult:
     provokes: list[str] = field(default_factory=list)  # combatants the move gives a free or reactive attack
     log: list[str] = field(default_factory=list)
     rolls: list[RollRecord] = field(default_factory=list)
+    # when the move is the turn's whole action and passes the turn (phase/TN: moving declares the
+    # phase's Move, the next declarer is up): the fight as it stands after (its ``state`` is this
+    # result's, its ``log`` empty: the move's lines are above); None when the turn goes on
+    turn: "TurnUpdate | None" = None
 
     def to_dict(self) -> dict:
-        return {"state": self.state, "cost": self.cost, "left": self.left, "provokes": list(self.provokes),
-                "log": list(self.log), "rolls": [r.to_dict() for r in self.rolls]}
+        out = {"state": self.state, "cost": self.cost, "left": self.left, "provokes": list(self.provokes),
+               "log": list(self.log), "rolls": [r.to_dict() for r in self.rolls]}
+        if self.turn is not None:
+            out["turn"] = self.turn.to_dict()
+        return out
 
 
 @dataclass(frozen=True)

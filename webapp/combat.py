@@ -148,14 +148,33 @@ def _fighters(game: "Game") -> list[Combatant]:
     return [combatant(game, game.tokens[i]) for i in order if i in game.tokens]
 
 
-def rules_call(call):
-    """A rule call whose refusal goes back to the sender in the rules' own words."""
+def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
+    """A rule call whose refusal goes back to the sender in the rules' own words (with ``game``,
+    any token id in them put as its name: see :func:`named`)."""
     try:
         return call()
     except RuleNotImplemented as exc:
-        raise Rejected(f"not automated: {exc}") from None
+        raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
     except RuleError as exc:
-        raise Rejected(str(exc)) from None
+        raise Rejected(named(game, str(exc), actor, hidden_as="someone")) from None
+
+
+def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_as: str | None = None) -> str:
+    """The rules' words with any token id they let through put as the token's name: people read
+    names, never ids. With ``hidden_as``, a token this ``actor`` may not see (any hidden token
+    when no actor is given) is put as those words instead, so a refusal names no hidden token."""
+    if game is None or not game.tokens or not text:
+        return text
+    ids = sorted(game.tokens, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
+
+    def name(match: re.Match) -> str:
+        token = game.tokens[match.group(1)]
+        if hidden_as is not None and (not game.may_see(actor, token) if actor is not None else token.hidden):
+            return hidden_as
+        return token.name
+
+    return pattern.sub(name, text)
 
 
 def _check_roll(expr: str) -> None:
@@ -215,12 +234,13 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         if missing:
             raise Rejected(f"no token {missing[0]!r} in this game")
         fighters = [combatant(game, game.tokens[i]) for i in ids]
-        update = rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)))
+        update = rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)), game, actor)
         return [Event("combat_started", {"token_ids": ids, "update": update.to_dict()})]
     if not game.combat:
         raise Rejected("there is no fight on")
     if isinstance(cmd, NextTurn):
-        update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)))
+        update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)),
+                            game, actor)
         return [Event("turn_started", {"update": update.to_dict()})]
     if isinstance(cmd, SetOrder):
         order = list(dict.fromkeys(cmd.order))
@@ -229,16 +249,18 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         if order == game.combat["order"]:
             raise Rejected("that is the order already")
         state = rules_call(lambda: system.reorder(game.combat["state"], order, game.combat["current"],
-                                                  settings_of(game)))
+                                                  settings_of(game)), game, actor)
         return [Event("order_set", {"order": order, "state": state})]
     if isinstance(cmd, EndCombat):
         return [Event("combat_ended", {"round": game.combat["round"]})]
     if isinstance(cmd, Act):
+        if cmd.token_id not in game.tokens:
+            raise Rejected(f"no token {cmd.token_id!r} in this game")
         if cmd.token_id not in game.combat["order"]:
             raise Rejected(f"{game.tokens[cmd.token_id].name} is not in the fight")
         actor_c = combatant(game, game.tokens[cmd.token_id])
         update = rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
-                                                settings_of(game), cmd.options))
+                                                settings_of(game), cmd.options), game, actor)
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 
@@ -254,11 +276,13 @@ def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> Non
     game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
                    "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
     for line in update.get("log", []):
+        line = named(game, line)
         log(line, _audience_of(game, line), None)
     for roll in update.get("rolls", []):
-        log(roll["text"], _audience_of(game, roll["text"]), {"roll": roll})
+        text = named(game, roll["text"])
+        log(text, _audience_of(game, text), {"roll": roll})
     current = game.tokens.get(update["current"]) if update["current"] else None
-    said = any(line.startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
+    said = any(named(game, line).startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
     if current is not None and announce and not said:  # the rules' own line ("Mira's turn (KH)") says it already
         log(f"{current.name}'s turn", "gm" if current.hidden else "all", None)
 
@@ -345,7 +369,7 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
         path, cost = path_and_cost(game, token, (event.data["x"], event.data["y"]))
     mover = combatant(game, token)
     result = rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
-                                             dice, settings_of(game)))
+                                             dice, settings_of(game)), game)
     fight = result.to_dict()
     fight["due"] = [{"attacker": p, "target": token.id, "options": {"free_attack": True}}
                     for p in result.provokes if p in game.tokens]
@@ -355,12 +379,18 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
 def book_move(game: "Game", token: "Token", fight: dict, log) -> None:
     if not game.combat:
         return
+    due = list(game.combat.get("due", []))
     game.combat["state"] = fight["state"]
-    game.combat["due"] = list(game.combat.get("due", [])) + fight.get("due", [])
     for line in fight.get("log", []):
-        log(line, "gm" if token.hidden else "all", None)
+        line = named(game, line)
+        log(line, "gm" if token.hidden else _audience_of(game, line), None)
     for roll in fight.get("rolls", []):
-        log(roll["text"], "gm" if token.hidden else "all", {"roll": roll})
+        text = named(game, roll["text"])
+        log(text, "gm" if token.hidden else _audience_of(game, text), {"roll": roll})
+    if fight.get("turn"):  # the move was the turn's action (phase/TN's Move): the turn passes
+        _apply_update(game, fight["turn"], log)
+        due = list(game.combat.get("due", []))
+    game.combat["due"] = due + fight.get("due", [])
     for attack in fight.get("due", []):
         foe = game.tokens.get(attack["attacker"])
         if foe is not None:
@@ -409,9 +439,12 @@ def actions_now(game: "Game", token: "Token") -> list[dict]:
         return []
     system = rules.get(game.system)
     try:
-        return [o.to_dict() for o in system.actions(game.combat["state"], combatant(game, token), settings_of(game))]
+        offered = [o.to_dict() for o in system.actions(game.combat["state"], combatant(game, token), settings_of(game))]
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
         return []
+    for o in offered:  # a reason or a label the rules wrote with an id reads with the name
+        o["label"], o["reason"] = named(game, o["label"], hidden_as="someone"), named(game, o.get("reason") or "", hidden_as="someone")
+    return offered
 
 
 def ack(events: list[Event], actor: "Actor") -> dict:

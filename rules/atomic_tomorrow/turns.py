@@ -536,7 +536,7 @@ def move(state: Mapping, mover: Combatant, path: list, cost, combatants: list[Co
     per = _per(state, mover.id)
     per["round"] = spend_action(per["round"], "move")
     _spend_wounded(per, mover)
-    where = f"to {path[-1]}" if path and steps else ("to an adjacent zone" if steps else "within the zone")
+    where = ("to the next zone" if steps == 1 else "across zones") if steps else "within the zone"  # the zone's name is the app's line
     return {"state": state, "cost": steps, "left": movement_left(state, mover), "provokes": [],
             "log": [f"{mover.name} moves {where}"]}
 

@@ -95,3 +95,45 @@ def test_outside_a_fight_reach_is_a_ruler_with_no_limit(client):
     assert reach["left"] is None and reach["unit"] == "yard"
     costs = {(x, y): c for x, y, c in reach["cells"]}
     assert costs[(4, 1)] == 3 and costs[(6, 1)] > 5  # around the wall's end, not through it
+
+
+def test_a_plain_drag_in_phase_tn_is_the_declared_move_and_passes_the_turn(client):
+    """*Phase/TN*, "Initiative and Actions": one new action a phase, declared lowest initiative first.
+    Moving the token declares the phase's Move, so the next declarer is up."""
+    g = client.post("/api/games", json={"name": "Phases", "system": "phase_tn", "map": {"width": 20, "height": 8}}).json
+    ids = {name: client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": 2 + 4 * i, "y": 2},
+                             headers=bearer(g["gm_token"])).json["id"] for i, name in enumerate(["Leroy", "Earl", "Ann"])}
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    fight = state(client, g)["combat"]
+    first, second = fight["order"][0], fight["order"][1]
+    assert fight["current"] == first and fight["phase"].endswith("declarations")
+    mover = next(t for t in state(client, g)["tokens"] if t["id"] == first)
+    r = send(client, g, g["gm_token"], {"type": "move_token", "token_id": first, "x": mover["x"], "y": mover["y"] + 2})
+    assert r.status_code == 200, r.json
+    after = state(client, g)
+    assert after["combat"]["current"] == second  # the move was the declaration: the turn passed
+    names = {t["id"]: t["name"] for t in after["tokens"]}
+    texts = [e["text"] for e in after["log"]]
+    assert f"{names[first]} declares a Move (phase action, up to 3 squares)." in texts
+    assert f"{names[second]}'s turn to declare (lowest initiative first)." == texts[-1]
+    assert not any(i in t for t in texts for i in ids.values())  # names, never ids
+    # the rest of the Move is still the mover's this phase; the reach says so
+    assert send(client, g, g["gm_token"], {"type": "reach", "token_id": first}).json["left"] == 1
+
+
+def test_phase_tn_refusals_and_the_turn_panel_name_tokens_never_ids(client):
+    g = client.post("/api/games", json={"name": "Phases", "system": "phase_tn", "map": {"width": 20, "height": 8}}).json
+    ids = {name: client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": 2 + 4 * i, "y": 2},
+                             headers=bearer(g["gm_token"])).json["id"] for i, name in enumerate(["Leroy", "Earl"])}
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    fight = state(client, g)["combat"]
+    names = {v: k for k, v in ids.items()}
+    first, second = fight["order"]
+    r = send(client, g, g["gm_token"], {"type": "move_token", "token_id": second, "x": 10, "y": 4})
+    assert r.status_code == 422
+    assert r.json["error"] == (f"{names[second]} cannot move now: {names[first]} declares before {names[second]} "
+                               "(lowest initiative first): a Move is declared in turn")
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "phase 1 of 2 · declarations" in page
+    for token_id in ids.values():
+        assert f"{token_id} declares" not in page and f"declares first ({token_id}" not in page
