@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 import rules
-from rules import los, movement
+from rules import los
 from rules.dice import DiceSource
 from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
 from . import characters
 from . import zonelayout
-from .combat import combatant, position_of, rules_call, settings_of
+from .combat import aim_squares, combatant, position_of, rules_call, settings_of
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
         return _plan_in_zones(game, cmd, actor, system, attacker, target)
     if system.board != "grid":
         raise Rejected(f"{system.name} plays on zone maps; this game has a square grid")
-    a, b = (attacker.x, attacker.y), (target.x, target.y)
+    a, b, distance = aim_squares(game, attacker, target)  # big tokens: from their best squares
     line = los.line_of_fire(game.board, a, b)
     if not line.clear and not cmd.force:
         raise Rejected(f"{attacker.name} has no line of fire to {target.name}: a wall or door is in the way")
@@ -122,7 +122,6 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     board = game.board
     if not line.clear:  # forced: the GM rules the line clear, so the rules are not shown the wall either
         cover, board = los.Cover(0.0, []), None
-    distance = movement.distance(a, b, system.diagonal)
     request, band, cover_view = _request(game, cmd, system, attacker, target, distance, cover, board, cover.fraction)
     return {
         "system": system, "request": request, "attacker": attacker, "target": target,

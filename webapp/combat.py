@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
-from rules import movement
+from rules import los, movement
 from rules.dice import DiceError, DiceSource, parse
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
-from . import characters, zonelayout
+from . import characters, moves, zonelayout
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -344,13 +344,50 @@ def path_and_cost(game: "Game", token: "Token", goal: tuple[int, int]) -> tuple[
     """The cheapest way on the board and its cost by the system's diagonal policy and terrain."""
     system = rules.get(game.system)
     start = (token.x, token.y)
-    if getattr(token, "size", 1) == 1:
+    size = getattr(token, "size", 1)
+    if size == 1:
         found = movement.shortest_path(game.board, start, goal, system.diagonal)
         if found is not None:
             cost, path = found
             return [list(c) for c in path], cost
-    # a big token: the squares as the crow flies (table.way_exists has checked that a way exists)
+    else:  # a big token: the way its whole footprint can take, counted from its top-left square
+        costs, path = moves.footprint_search(game.board, start, size, system.diagonal, goal=goal)
+        if path is not None:
+            return [list(c) for c in path], costs[goal]
+    # no way (a forced move): the squares as the crow flies
     return [list(start), list(goal)], movement.distance(start, goal, system.diagonal)
+
+
+def squares_of(token: "Token") -> list[tuple[int, int]]:
+    """Every square a token covers (its top-left square first)."""
+    size = getattr(token, "size", 1)
+    return [(token.x + i, token.y + j) for j in range(size) for i in range(size)]
+
+
+def aim_squares(game: "Game", attacker: "Token", target: "Token") -> tuple[tuple[int, int], tuple[int, int], float]:
+    """The squares an attack is judged between, and its range, for tokens of any size (docs/RULES.md,
+    "Big tokens"): the range is counted between the closest pair of squares, one of each token; the
+    line of fire and the cover are those of the best pair (a clear line first, then the least cover,
+    then the closest), as a shooter leans out from whichever part of its space sees best. One square
+    each: their squares."""
+    system = rules.get(game.system)
+    if getattr(attacker, "size", 1) == 1 and getattr(target, "size", 1) == 1:
+        a, b = (attacker.x, attacker.y), (target.x, target.y)
+        return a, b, movement.distance(a, b, system.diagonal)
+    pairs = sorted(((movement.distance(a, b, system.diagonal), a, b) for a in squares_of(attacker)
+                    for b in squares_of(target)), key=lambda p: p[0])
+    nearest = pairs[0][0]
+    best = None
+    for d, a, b in pairs:
+        if not los.line_of_fire(game.board, a, b).clear:
+            continue
+        fraction = los.cover(game.board, a, b).fraction
+        if best is None or fraction < best[0]:
+            best = (fraction, a, b)
+            if fraction == 0:
+                break
+    a, b = (best[1], best[2]) if best else (pairs[0][1], pairs[0][2])
+    return a, b, nearest
 
 
 def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Event]:
@@ -418,9 +455,13 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     budget = left
     if budget is None and game.board.width * game.board.height > 4000:
         budget = 30  # a ruler on a big board: the squares around, not the whole board on every pick-up
-    cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
+    size = getattr(token, "size", 1)
+    if size == 1:
+        cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
+    else:  # where its top-left square can go with the whole footprint (reach.js shades the footprints)
+        cells, _ = moves.footprint_search(game.board, (token.x, token.y), size, system.diagonal, budget)
     return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": system.cell_size,
-            "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
+            "size": size, "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
 
 
 def badges(game: "Game", token: "Token") -> list[dict]:
