@@ -196,6 +196,8 @@ class AttackPlan:
 
 def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[int, int, list[Modifier]]:
     """Pool, re-rolls and flat modifiers of one defense ("Defending", "Bulk")."""
+    if kind == "athletics":  # resisting a Trip or a Disarm: an Athletics test, Strength (dT) + Athletics
+        return max(0, char(sheet, "strength")), 0, [_mod("Athletics rank", skill(sheet, "athletics"), "Trip")]
     if kind == "grapple_defense":
         melee = char(sheet, "agility") + skill(sheet, "melee")
         ath = char(sheet, "strength") + skill(sheet, "athletics")
@@ -251,8 +253,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
-    if action_key == "grapple":
-        weapon = {"key": None, "name": "Grapple", "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
+    if action_key in ("grapple", "trip"):  # a Melee test, no weapon's damage
+        weapon = {"key": None, "name": action.name, "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
         kind = "melee"
     mode = action.mode
     if mode == "melee" and kind != "melee":
@@ -421,9 +423,11 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             if mean > best_mean + 1e-9:
                 best, best_mean = c, mean
         choice = best
-    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "none"):
+    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "none"):
         raise RuleError(f"unknown defense {choice!r}")
-    if choice in ("dodge", "block", "parry", "grapple_defense") and t_state.get("surprised") and not can_react(t_state, 1):
+    if choice == "athletics" and "athletics" not in (action.extra.get("defenses") or ()):
+        raise RuleError(f"an Athletics test resists a Trip or a Disarm, not a {action.name}")
+    if choice in ("dodge", "block", "parry", "grapple_defense", "athletics") and t_state.get("surprised") and not can_react(t_state, 1):
         if opts.get("defense"):
             raise RuleError(f"{tgt.name} is surprised and has no ticks left for a {choice}")
         choice = "duck"
@@ -594,6 +598,25 @@ def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, 
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
+def trip_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Trip (*Tesseris Combat*, "Melee Attack Actions", Trip: 3 ticks, -2 to the attack roll):
+    "Trip an opponent with a successful Melee test. Opponent may resist [...] with a successful
+    Duck, Dodge, or Athletics test. If the opponent fails their roll, they immediately fall
+    Prone." No damage; ties go to the defender ("Defending")."""
+    att, tgt = request.attacker, request.target
+    down = attack_total - defense_total >= 1  # as for every attack: beat the defense by one
+    if down:
+        t_state = {**t_state, "prone": True}
+    details = {"action": "trip", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "prone": down, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = "no resistance" if plan.defense == "none" else f"{plan.defense.replace('_', ' ').title()} {defense_total}"
+    summary = (f"{att.name} trips {tgt.name}: Prone ({attack_total} vs {resisted})" if down else
+               f"{att.name} fails to trip {tgt.name}: {attack_total} vs {resisted}")
+    return AttackResult(hit=down, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=[], details=details)
+
+
 def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
     """Roll an attack, its defense, the hits, jams, damage and cover damage."""
     settings = settings_of(settings if settings is not None else request)
@@ -645,7 +668,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         defense_total = d_succ + plan.defense_flat
         if settings.get("spend_ticks", True):
             spec_ticks = DEFENSES.get(plan.defense, {}).get("ticks", 1)
-            if spec_ticks:
+            if spec_ticks:  # an Athletics test against a Trip is a reaction like a Dodge (reading)
                 t_state = spend(t_state, plan.defense if plan.defense in ("dodge", "block", "parry", "grapple_defense") else "dodge", reaction=True, settings=settings)
         t_state = {**t_state, "defenses": num(t_state.get("defenses")) + 1}
     else:
@@ -656,6 +679,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         t_state = {**t_state, "multi_strike_defense": {"attacker": att.id, "defense": plan.defense, "total": defense_total}}
     if action.key == "grapple":
         return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "trip":
+        return trip_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
 
     totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]

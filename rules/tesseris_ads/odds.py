@@ -68,6 +68,8 @@ def outcome_label(result: AttackResult) -> str:
         return _avoided(num(d.get("attack_total")), d.get("defense", "none"))
     if d.get("action") == "grapple":
         return "hit: Grappled"
+    if d.get("action") == "trip":
+        return "hit: Prone"
     reports = d.get("hit_reports") or []
     crit = any(r["critical"] for r in reports)
     after = sum(r["after_soak"] for r in reports)
@@ -149,8 +151,9 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
                 label = _avoided(a, plan.defense)
                 out[label] = out.get(label, 0) + pa * pd
                 continue
-            if action.key == "grapple":
-                out["hit: Grappled"] = out.get("hit: Grappled", 0) + pa * pd
+            if action.key in ("grapple", "trip"):
+                label = "hit: Grappled" if action.key == "grapple" else "hit: Prone"
+                out[label] = out.get(label, 0) + pa * pd
                 continue
             key = (tuple(hit_nets), None if crit_basis == "net" else d)
             if key not in cache:

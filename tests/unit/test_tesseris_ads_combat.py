@@ -352,7 +352,7 @@ def test_not_automated_actions_raise():
     a = fighter("a", (0, 0), "pc")
     t = fighter("t", (1, 0), "npc")
     with pytest.raises(RuleNotImplemented):
-        SYSTEM.attack(req(a, t, "sword", action="trip"), ScriptedDice([]))
+        SYSTEM.attack(req(a, t, "sword", action="pin"), ScriptedDice([]))
     with pytest.raises(RuleError):
         SYSTEM.attack(req(a, t, "sword", action="move"), ScriptedDice([]))
     with pytest.raises(RuleError):
@@ -478,3 +478,41 @@ def test_with_the_real_board_and_line_of_fire():
     r = SYSTEM.attack(AttackRequest(a, t, "rifle", cover=cov, board=b, options={"defense": "dodge", "into_melee": False}), ScriptedDice([6, 6, 1, 6, 1, 1, 7]))
     assert not r.hit
     assert [e.target for e in r.effects if e.kind == "cover_damage"] == [pid]
+
+
+def test_trip_knocks_the_target_prone_when_the_melee_test_beats_its_resistance():
+    """*Tesseris Combat*, "Melee Attack Actions", Trip: "3 Ticks -2 to attack roll. Trip an
+    opponent with a successful Melee test. Opponent may resist [...] with a successful Duck,
+    Dodge, or Athletics test. If the opponent fails their roll, they immediately fall Prone."
+    No damage; ties go to the defender ("Defending")."""
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    # Melee test 3dT [6, 6, 6] = 3 + Melee 2 - Trip 2 = 3; Athletics: Strength 3dT [6, 1, 1] = 1 + Athletics 1 = 2
+    r = SYSTEM.attack(req(a, t, "sword", action="trip", defense="athletics"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["attack_total"] == 3 and r.details["defense_total"] == 2
+    assert any(m.label == "Trip" and m.value == -2 for m in r.modifiers)
+    assert r.details["states"]["t"]["prone"] is True and r.effects == []  # no damage, Prone in the books
+    assert r.summary == "A trips T: Prone (3 vs Athletics 2)"
+    assert r.details["states"]["a"]["last_cost"] == 3  # the action's 3 ticks
+    assert any(b["label"] == "Prone" for b in SYSTEM.badges(t.sheet, r.details["states"]["t"]))
+    # a tie is the defender's: [6, 6, 1] = 2 + 2 - 2 = 2 vs Dodge 3dT [6, 1, 1] = 1 + Acrobatics 1 = 2
+    r = SYSTEM.attack(req(a, t, "sword", action="trip", defense="dodge"), ScriptedDice([6, 6, 1, 6, 1, 1]))
+    assert not r.hit and not r.details["states"]["t"].get("prone")
+    # Parry and Block do not resist a Trip; an Athletics test resists nothing but a Trip or a Disarm
+    with pytest.raises(RuleError, match="Duck or Dodge or Athletics"):
+        SYSTEM.attack(req(a, t, "sword", action="trip", defense="parry"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="Athletics test resists a Trip"):
+        SYSTEM.attack(req(a, t, "sword", defense="athletics"), ScriptedDice([]))
+
+
+def test_trip_odds_match_its_rolls():
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    odds = SYSTEM.odds(req(a, t, "sword", action="trip", defense="dodge"))
+    labels = {o["label"]: o["p"] for o in odds["outcomes"]}
+    assert set(labels) <= {"miss", "Dodge avoids", "hit: Prone"} and abs(sum(labels.values()) - 1) < 1e-9
+    dice = SeededDice("trip")
+    n, prone = 4000, 0
+    for _ in range(n):
+        prone += SYSTEM.attack(req(a, t, "sword", action="trip", defense="dodge"), dice).hit
+    assert abs(prone / n - labels["hit: Prone"]) < 0.03
