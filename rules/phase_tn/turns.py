@@ -720,6 +720,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     if current is not None:
         combat = declare(combat, current, [], s)
         log.append(f"{names.get(current, current)} declares no new action.")
+        if next_declarer(combat) is None:
+            log.append("Declarations are done: the phase resolves next.")
         return _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
                        state.get("struck"))
     unrolled = state.get("shots") or []
