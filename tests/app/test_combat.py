@@ -242,3 +242,24 @@ def test_each_turn_is_announced_once(seeded, system):
     log = [e["text"] for e in state(seeded, g, gm)["log"]]
     for a, b in zip(log, log[1:]):
         assert not (a.startswith(b) and b.endswith("'s turn")), (a, b)
+
+
+def test_a_tesseris_shot_spends_the_shooters_ammunition_on_its_sheet(seeded):
+    """The app hands each sheet its own effects: the attacker's bullets spent reach the attacker's sheet
+    (*Tesseris Combat*, "Rate of Fire (RoF)": each fire mode spends the bullets its slot lists)."""
+    g = seeded.post("/api/games", json={"name": "Ammo", "system": "tesseris_ads", "map": {"width": 20, "height": 8}}).json
+    gm = g["gm_token"]
+    add = lambda name, x: seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
+                                      headers=bearer(gm)).json["id"]
+    jim, foe = add("Jim", 1), add("Foe", 6)
+    for name, token in (("Jim", jim), ("Foe", foe)):
+        command(seeded, g, gm, {"type": "add_character", "name": name, "token_id": token})
+    r = command(seeded, g, gm, {"type": "attack", "attacker": jim, "target": foe, "weapon": "rifle"})
+    assert r.status_code == 200, r.json
+    after = state(seeded, g, gm)
+    effects = after["log"][-1]["detail"]["attack"]["effects"]
+    spent = sum(e["data"]["spent"] for e in effects if e["kind"] == "ammo" and e["target"] == jim)
+    assert spent >= 1
+    sheets = {c["name"]: c["sheet"] for c in after["characters"]}
+    assert sheets["Jim"]["weapons"]["rifle"]["ammo"] == 30 - spent
+    assert sheets["Foe"]["weapons"]["rifle"]["ammo"] == 30
