@@ -137,3 +137,19 @@ def test_phase_tn_refusals_and_the_turn_panel_name_tokens_never_ids(client):
     assert "phase 1 of 2 · declarations" in page
     for token_id in ids.values():
         assert f"{token_id} declares" not in page and f"declares first ({token_id}" not in page
+
+
+def test_a_token_on_hold_is_offered_to_act_from_hold_off_its_turn(client):
+    """Savage Worlds, "Hold": a held character may interrupt another's turn; the player sees the
+    button on their own page while someone else acts (and the table screen has no such controls)."""
+    g, p, hero, orc = savage_fight(client)
+    assert send(client, g, p["player_token"], {"type": "act", "token_id": hero, "action": "hold"}).status_code == 200
+    fight = state(client, g)["combat"]
+    assert fight["current"] != hero
+    page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "Hero may, off turn" in page and "Act from Hold" in page
+    screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "off turn" not in screen
+    if fight["current"] is not None:  # someone acts: the hero may interrupt them, as the button sends
+        r = send(client, g, p["player_token"], {"type": "act", "token_id": hero, "action": "interrupt"})
+        assert r.status_code == 200, r.json
