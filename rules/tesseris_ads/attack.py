@@ -32,7 +32,7 @@ from .data import (
 )
 from .health import damage_split, resolve_test
 from .movement import grant, grid_distance
-from .sheet import bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon
+from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon, weapon_list
 from .status import escalate, names as status_names, status_modifiers
 from .ticks import can_react, refusal, spend, state_of
 
@@ -253,7 +253,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
-    if action_key in ("grapple", "trip"):  # a Melee test, no weapon's damage
+    if action_key in ("grapple", "trip", "disarm"):  # a Melee test, no weapon's damage
         weapon = {"key": None, "name": action.name, "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
         kind = "melee"
     mode = action.mode
@@ -427,6 +427,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         raise RuleError(f"unknown defense {choice!r}")
     if choice == "athletics" and "athletics" not in (action.extra.get("defenses") or ()):
         raise RuleError(f"an Athletics test resists a Trip or a Disarm, not a {action.name}")
+    if action_key == "disarm":
+        disarm_weapon(tgt.sheet, opts.get("target_weapon"))  # refused now when there is nothing to knock away
     if choice in ("dodge", "block", "parry", "grapple_defense", "athletics") and t_state.get("surprised") and not can_react(t_state, 1):
         if opts.get("defense"):
             raise RuleError(f"{tgt.name} is surprised and has no ticks left for a {choice}")
@@ -617,6 +619,55 @@ def trip_result(request: AttackRequest, plan: AttackPlan, attack_total: int, def
     return AttackResult(hit=down, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=[], details=details)
 
 
+def disarm_weapon(sheet: dict, key: str | None) -> dict:
+    """The weapon a Disarm knocks away: the one named, else the first the sheet lists (not the
+    unarmed strike, which cannot be knocked away)."""
+    held = [w for w in weapon_list(sheet) if w["key"] != UNARMED]
+    if key:
+        found = next((w for w in held if w["key"] == key), None)
+        if found is None:
+            raise RuleError(f"the target holds no weapon {key!r} to knock away; it has: "
+                            + (", ".join(w["label"] for w in held) or "none"))
+        return found
+    if not held:
+        raise RuleError("the target holds no weapon to knock away")
+    return held[0]
+
+
+def disarm_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                  rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Disarm (*Tesseris Combat*, "Melee Attack Actions", Disarm: 3 ticks, -1 to the attack
+    roll): "Knock away an opponent's weapon with a Melee test. Opponent may resist [...] with a
+    successful Duck, Dodge, or Athletics test. If the attacker beats the opponent's roll by 3 or
+    more successes, they may take immediate possession of the weapon." No damage; ties go to the
+    defender. The weapon leaves the target's sheet; beaten by 3 or more, it goes to the attacker's
+    (``options["take"]`` false leaves it on the ground)."""
+    att, tgt = request.attacker, request.target
+    opts = request.options or {}
+    lost = disarm_weapon(tgt.sheet, opts.get("target_weapon"))
+    margin = attack_total - defense_total
+    knocked = margin >= 1
+    taken = knocked and margin >= plan.action.extra["take_margin"] and opts.get("take", True) is not False
+    effects = []
+    if knocked:
+        effects.append(Effect("disarm", tgt.id, {"weapon": lost["key"], "taken_by": att.id if taken else None}))
+    if taken:
+        effects.append(Effect("take_weapon", att.id, {"weapon": lost["key"], "item": dict(lost["data"]), "from": tgt.id}))
+    details = {"action": "disarm", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "weapon_lost": lost["key"] if knocked else None, "taken": taken, "hits": 0,
+               "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = "no resistance" if plan.defense == "none" else f"{plan.defense.replace('_', ' ').title()} {defense_total}"
+    if taken:
+        summary = f"{att.name} disarms {tgt.name} and takes the {lost['label']} ({attack_total} vs {resisted})"
+    elif knocked:
+        summary = f"{att.name} knocks {tgt.name}'s {lost['label']} away ({attack_total} vs {resisted})"
+    else:
+        summary = f"{att.name} fails to disarm {tgt.name}: {attack_total} vs {resisted}"
+    return AttackResult(hit=knocked, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects,
+                        details=details)
+
+
 def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
     """Roll an attack, its defense, the hits, jams, damage and cover damage."""
     settings = settings_of(settings if settings is not None else request)
@@ -681,6 +732,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "trip":
         return trip_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "disarm":
+        return disarm_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
 
     totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]

@@ -516,3 +516,54 @@ def test_trip_odds_match_its_rolls():
     for _ in range(n):
         prone += SYSTEM.attack(req(a, t, "sword", action="trip", defense="dodge"), dice).hit
     assert abs(prone / n - labels["hit: Prone"]) < 0.03
+
+
+def test_disarm_knocks_the_weapon_away_and_a_margin_of_three_takes_it():
+    """*Tesseris Combat*, "Melee Attack Actions", Disarm: "3 Ticks -1 to attack roll. Knock away an
+    opponent's weapon with a Melee test. Opponent may resist [...] with a successful Duck, Dodge, or
+    Athletics test. If the attacker beats the opponent's roll by 3 more more success, they may take
+    immediate possession of the weapon." No damage; ties go to the defender."""
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    # Melee test 3dT [6, 6, 1] = 2 + Melee 2 - Disarm 1 = 3; Athletics 3dT [6, 1, 1] = 1 + 1 = 2: knocked away
+    r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="athletics", target_weapon="sword"),
+                      ScriptedDice([6, 6, 1, 6, 1, 1]))
+    assert r.hit and not r.details["taken"] and r.details["weapon_lost"] == "sword"
+    assert any(m.label == "Disarm" and m.value == -1 for m in r.modifiers)
+    assert r.summary == "A knocks T's Sword away (3 vs Athletics 2)"
+    assert "sword" not in SYSTEM.apply(t.sheet, r)["weapons"] and "rifle" in SYSTEM.apply(t.sheet, r)["weapons"]
+    # [6, 6, 6] = 3 + 2 - 1 = 4 against Athletics [1, 1, 1] = 0 + 1 = 1: beaten by 3, the attacker takes it
+    r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="athletics", target_weapon="club"),
+                      ScriptedDice([6, 6, 6, 1, 1, 1]))
+    assert r.details["taken"] and r.summary.startswith("A disarms T and takes the Club")
+    mine = [e for e in r.effects if e.target == "a"]
+    gained = SYSTEM.apply(a.sheet, AttackResult_only(r, "a"))
+    assert mine and gained["weapons"]["club_taken"]["name"] == "Club"  # a's own club stays a's
+    # a tie is the defender's; an empty hand cannot be disarmed
+    r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="athletics"), ScriptedDice([6, 1, 1, 6, 6, 1]))
+    assert not r.hit and r.effects == []
+    bare = fighter("bare", (1, 0), "npc", weapons={})
+    with pytest.raises(RuleError, match="no weapon to knock away"):
+        SYSTEM.attack(req(a, bare, "sword", action="disarm"), ScriptedDice([]))
+
+
+def AttackResult_only(result, who):
+    from rules.system import AttackResult
+
+    return AttackResult(result.hit, result.summary, result.rolls, result.modifiers,
+                        [e for e in result.effects if e.target == who], result.details)
+
+
+def test_disarm_odds_match_its_rolls():
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    odds = {o["label"]: o["p"] for o in SYSTEM.odds(req(a, t, "sword", action="disarm", defense="dodge"))["outcomes"]}
+    assert set(odds) <= {"miss", "Dodge avoids", "hit: disarmed", "hit: weapon taken"}
+    dice, n = SeededDice("disarm"), 4000
+    seen = {"hit: disarmed": 0, "hit: weapon taken": 0}
+    for _ in range(n):
+        r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="dodge"), dice)
+        if r.hit:
+            seen["hit: weapon taken" if r.details["taken"] else "hit: disarmed"] += 1
+    for label, count in seen.items():
+        assert abs(count / n - odds.get(label, 0)) < 0.03, label
