@@ -263,3 +263,32 @@ def test_a_tesseris_shot_spends_the_shooters_ammunition_on_its_sheet(seeded):
     sheets = {c["name"]: c["sheet"] for c in after["characters"]}
     assert sheets["Jim"]["weapons"]["rifle"]["ammo"] == 30 - spent
     assert sheets["Foe"]["weapons"]["rifle"]["ammo"] == 30
+
+
+def test_a_tesseris_disarm_moves_the_weapon_between_the_sheets(seeded):
+    g = seeded.post("/api/games", json={"name": "Disarm", "system": "tesseris_ads", "map": {"width": 10, "height": 4}}).json
+    gm = g["gm_token"]
+    add = lambda name, x: seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
+                                      headers=bearer(gm)).json["id"]
+    ann, bob = add("Ann", 1), add("Bob", 2)
+    for name, token in (("Ann", ann), ("Bob", bob)):
+        command(seeded, g, gm, {"type": "add_character", "name": name, "token_id": token})
+    outcomes = set()
+    for _ in range(12):  # seeded dice: tries until the weapon goes or the sheet runs out of weapons
+        sheets = {c["name"]: c["sheet"] for c in state(seeded, g, gm)["characters"]}
+        if "knife" not in sheets["Bob"]["weapons"]:
+            break
+        r = command(seeded, g, gm, {"type": "attack", "attacker": ann, "target": bob, "weapon": "knife",
+                                    "options": {"action": "disarm", "target_weapon": "knife", "defense": "athletics"}})
+        assert r.status_code == 200, r.json
+        outcomes.add(state(seeded, g, gm)["log"][-1]["text"].split(":")[0].split(" (")[0])
+    after = {c["name"]: c["sheet"] for c in state(seeded, g, gm)["characters"]}
+    assert "knife" not in after["Bob"]["weapons"], outcomes
+    text = [e["text"] for e in state(seeded, g, gm)["log"] if "Knife" in e["text"]][-1]
+    if "takes the Knife" in text:
+        assert "knife_taken" in after["Ann"]["weapons"]
+    else:
+        assert "knocks Bob's Knife away" in text and "knife_taken" not in after["Ann"]["weapons"]
+    r = command(seeded, g, gm, {"type": "attack", "attacker": ann, "target": bob, "weapon": "knife",
+                                "options": {"action": "disarm", "target_weapon": "knife"}})
+    assert r.status_code == 422 and "no weapon 'knife' to knock away" in r.json["error"]
