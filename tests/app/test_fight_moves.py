@@ -3,6 +3,8 @@ question shades where it can go; turn actions go to the rules; badges show on th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from webapp import create_app
@@ -153,3 +155,49 @@ def test_a_token_on_hold_is_offered_to_act_from_hold_off_its_turn(client):
     if fight["current"] is not None:  # someone acts: the hero may interrupt them, as the button sends
         r = send(client, g, p["player_token"], {"type": "act", "token_id": hero, "action": "interrupt"})
         assert r.status_code == 200, r.json
+
+
+@pytest.mark.parametrize("system", ["savage_worlds", "gurps_lite", "tesseris_ads", "phase_tn", "atomic_tomorrow"])
+def test_no_log_line_or_refusal_of_a_fight_names_a_token_by_its_id(client, system):
+    g = client.post("/api/games", json={"name": "Ids", "system": system,
+                                        **({} if system == "atomic_tomorrow" else {"map": {"width": 16, "height": 8}})}).json
+    gm = g["gm_token"]
+    zones = state(client, g).get("zones")
+    ids = []
+    for i, name in enumerate(["Ann", "Bob", "Cat"]):
+        where = {"zone": zones[i % len(zones)]["id"]} if zones else {"x": 2 + 3 * i, "y": 3}
+        ids.append(client.post(f"/api/games/{g['id']}/tokens", json={"name": name, **where},
+                               headers=bearer(gm)).json["id"])
+        send(client, g, gm, {"type": "add_character", "name": name, "token_id": ids[-1]})
+    send(client, g, gm, {"type": "start_combat", "token_ids": ids})
+    errors = []
+    for step in range(8):
+        current = state(client, g)["combat"]["current"]
+        if current:
+            other = next(i for i in ids if i != current)
+            for body in ({"type": "attack", "attacker": current, "target": other},
+                         {"type": "move_token", "token_id": other, **({"zone": zones[-1]["id"]} if zones else {"x": 15, "y": 7})},
+                         {"type": "act", "token_id": other, "action": "hold"}):
+                r = send(client, g, gm, body)
+                if r.status_code != 200:
+                    errors.append(r.json["error"])
+        send(client, g, gm, {"type": "next_turn"})
+    texts = [e["text"] for e in state(client, g)["log"]] + errors
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(i)}(?![\w-])" for i in ids))
+    assert not [t for t in texts if pattern.search(t)]
+
+
+def test_an_id_the_rules_let_through_reads_as_the_name_and_a_hidden_one_as_someone(tmp_path):
+    from webapp.combat import named
+    from webapp.table import GM, Actor
+
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    c = app.test_client()
+    g = c.post("/api/games", json={"name": "Names", "system": "plain_grid"}).json
+    add = lambda body: c.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+    ann, lurker = add({"name": "Ann", "x": 1, "y": 1}), add({"name": "Lurker", "x": 3, "y": 1, "hidden": True})
+    game = app.extensions["tacmap"].game(g["id"])
+    text = f"{ann} declares before {lurker} ({lurker}x is not an id)"
+    assert named(game, text) == f"Ann declares before Lurker ({lurker}x is not an id)"
+    assert named(game, text, Actor("player", "p1"), hidden_as="someone").startswith("Ann declares before someone")
+    assert named(game, text, GM, hidden_as="someone").startswith("Ann declares before Lurker")
