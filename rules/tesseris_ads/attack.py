@@ -253,7 +253,9 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
-    if action_key in ("grapple", "trip", "disarm"):  # a Melee test, no weapon's damage
+    if action_key == "pin" and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
+        raise RuleError("Pin needs the attacker and the target grappled (Grapple first)")
+    if action_key in ("grapple", "trip", "disarm", "pin"):  # a Melee test, no weapon's damage
         weapon = {"key": None, "name": action.name, "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
         kind = "melee"
     mode = action.mode
@@ -619,6 +621,25 @@ def trip_result(request: AttackRequest, plan: AttackPlan, attack_total: int, def
     return AttackResult(hit=down, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=[], details=details)
 
 
+def pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+               rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Pin (*Tesseris Combat*, "Melee Attack Actions", Pin (Grapple): 3 ticks): "Pin a grappled
+    opponent with a successful opposed Melee or Athletics test. Opponent may oppose with either
+    Melee or Athletics" (its Grapple Defense, the better of the two). The attacker rolls Melee
+    (reading: an Athletics roll for the attacker is the GM's call). Beaten, the opponent is Pinned
+    ("Pinned": only Break Pin and Grapple Defense); no damage; ties go to the defender."""
+    att, tgt = request.attacker, request.target
+    held = attack_total - defense_total >= 1
+    effects = [Effect("status", tgt.id, {"add": "Pinned", "reason": "Pin"})] if held else []
+    details = {"action": "pin", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "pinned": held, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = f"{plan.defense.replace('_', ' ').title()} {defense_total}" if plan.defense != "none" else "no resistance"
+    summary = (f"{att.name} pins {tgt.name} ({attack_total} vs {resisted})" if held else
+               f"{att.name} fails to pin {tgt.name}: {attack_total} vs {resisted}")
+    return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
 def disarm_weapon(sheet: dict, key: str | None) -> dict:
     """The weapon a Disarm knocks away: the one named, else the first the sheet lists (not the
     unarmed strike, which cannot be knocked away)."""
@@ -732,6 +753,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "trip":
         return trip_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "pin":
+        return pin_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "disarm":
         return disarm_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
 

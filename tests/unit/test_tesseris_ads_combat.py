@@ -352,7 +352,7 @@ def test_not_automated_actions_raise():
     a = fighter("a", (0, 0), "pc")
     t = fighter("t", (1, 0), "npc")
     with pytest.raises(RuleNotImplemented):
-        SYSTEM.attack(req(a, t, "sword", action="pin"), ScriptedDice([]))
+        SYSTEM.attack(req(a, t, "sword", action="choke_out"), ScriptedDice([]))
     with pytest.raises(RuleError):
         SYSTEM.attack(req(a, t, "sword", action="move"), ScriptedDice([]))
     with pytest.raises(RuleError):
@@ -567,3 +567,26 @@ def test_disarm_odds_match_its_rolls():
             seen["hit: weapon taken" if r.details["taken"] else "hit: disarmed"] += 1
     for label, count in seen.items():
         assert abs(count / n - odds.get(label, 0)) < 0.03, label
+
+
+def test_pin_pins_a_grappled_opponent_who_fails_its_grapple_defense():
+    """*Tesseris Combat*, "Melee Attack Actions", Pin (Grapple): "3 Ticks. Pin a grappled opponent
+    with a successful opposed Melee or Athletics test. Opponent may oppose with either Melee or
+    Athletics." "Pinned": only Break Pin and Grapple Defense."""
+    grappled = [{"name": "Grappled"}]
+    a = fighter("a", (0, 0), "pc", statuses=grappled)
+    t = fighter("t", (1, 0), "npc", statuses=grappled, melee=1, athletics=2)
+    # Melee 3dT [6, 6, 6] = 3 + Melee 2 + 1 (grappled, against a grappled opponent) = 6;
+    # Grapple Defense: Athletics (Strength 3 + 2 beats Agility 3 + 1): 3dT [6, 1, 1] = 1 + 2 = 3
+    r = SYSTEM.attack(req(a, t, "sword", action="pin"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["defense"] == "grapple_defense" and r.details["defense_total"] == 3
+    assert r.summary == "A pins T (6 vs Grapple Defense 3)"
+    assert "Pinned" in [s["name"] for s in SYSTEM.apply(t.sheet, r)["statuses"]]
+    # beaten, the defender holds: [6, 1, 1] = 1 + 2 + 1 = 4 vs [6, 6, 6] = 3 + 2 = 5
+    r = SYSTEM.attack(req(a, t, "sword", action="pin"), ScriptedDice([6, 1, 1, 6, 6, 6]))
+    assert not r.hit and r.effects == []
+    free = fighter("free", (1, 0), "npc")
+    with pytest.raises(RuleError, match="Grapple first"):
+        SYSTEM.attack(req(a, free, "sword", action="pin"), ScriptedDice([]))
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="pin"))["outcomes"]}
+    assert odds <= {"miss", "Grapple Defense avoids", "hit: Pinned"} and "hit: Pinned" in odds
