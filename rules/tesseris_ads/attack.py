@@ -253,9 +253,9 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
-    if action_key == "pin" and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
-        raise RuleError("Pin needs the attacker and the target grappled (Grapple first)")
-    if action_key in ("grapple", "trip", "disarm", "pin"):  # a Melee test, no weapon's damage
+    if action_key in ("pin", "choke_out") and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
+        raise RuleError(f"{action.name} needs the attacker and the target grappled (Grapple first)")
+    if action_key in ("grapple", "trip", "disarm", "pin", "choke_out"):  # a Melee test, no weapon's damage
         weapon = {"key": None, "name": action.name, "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
         kind = "melee"
     mode = action.mode
@@ -284,6 +284,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         pool_char = "perception"
     if action_key == "distracting_shot":
         skill_name = "melee"
+    if action_key == "choke_out":  # "an opposed Athletics": Strength (dT) + Athletics, as Block's pool
+        skill_name, pool_char = "athletics", "strength"
     mods.append(_mod(f"{skill_name.replace('_', ' ').title()} rank", skill(att.sheet, skill_name), "Attacking"))
     pool = max(0, char(att.sheet, pool_char))
 
@@ -414,7 +416,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     choice = opts.get("defense") or settings["default_defense"]
     if "Unconscious" in t_status:
         choice = "none"
-    elif "Pinned" in t_status:
+    elif "Pinned" in t_status and "grapple_defense" in (action.extra.get("defenses") or ("grapple_defense",)):
         choice = "grapple_defense" if choice != "none" else "none"
     elif choice == "best":
         candidates = list(action.extra.get("defenses") or ["duck", "dodge", "block"] + (["parry"] if mode == "melee" else []))
@@ -428,7 +430,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "none"):
         raise RuleError(f"unknown defense {choice!r}")
     if choice == "athletics" and "athletics" not in (action.extra.get("defenses") or ()):
-        raise RuleError(f"an Athletics test resists a Trip or a Disarm, not a {action.name}")
+        raise RuleError(f"an Athletics test resists a Trip, a Disarm or a Choke Out, not a {action.name}")
     if action_key == "disarm":
         disarm_weapon(tgt.sheet, opts.get("target_weapon"))  # refused now when there is nothing to knock away
     if choice in ("dodge", "block", "parry", "grapple_defense", "athletics") and t_state.get("surprised") and not can_react(t_state, 1):
@@ -640,6 +642,24 @@ def pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defe
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
+def choke_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                 rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """Choke Out (*Tesseris Combat*, "Melee Attack Actions", Choke Out (Grapple): 4 ticks): "Take an
+    opposed Athletics to choke out an opponent. If opponent fails their Athletics test (free), they
+    immediately fall Unconscious." Both grappled; the opponent's test costs it no tick; ties go to
+    the defender. "Only usable against biological humanoid opponents" is the GM's to say."""
+    att, tgt = request.attacker, request.target
+    out = attack_total - defense_total >= 1
+    effects = [Effect("status", tgt.id, {"add": "Unconscious", "reason": "Choke Out"})] if out else []
+    details = {"action": "choke_out", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "unconscious": out, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = f"Athletics {defense_total}" if plan.defense != "none" else "no resistance"
+    summary = (f"{att.name} chokes {tgt.name} out: Unconscious ({attack_total} vs {resisted})" if out else
+               f"{att.name} fails to choke {tgt.name} out: {attack_total} vs {resisted}")
+    return AttackResult(hit=out, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
 def disarm_weapon(sheet: dict, key: str | None) -> dict:
     """The weapon a Disarm knocks away: the one named, else the first the sheet lists (not the
     unarmed strike, which cannot be knocked away)."""
@@ -739,7 +759,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         rolls += d_recs
         defense_total = d_succ + plan.defense_flat
         if settings.get("spend_ticks", True):
-            spec_ticks = DEFENSES.get(plan.defense, {}).get("ticks", 1)
+            spec_ticks = 0 if action.extra.get("free_defense") else DEFENSES.get(plan.defense, {}).get("ticks", 1)
             if spec_ticks:  # an Athletics test against a Trip is a reaction like a Dodge (reading)
                 t_state = spend(t_state, plan.defense if plan.defense in ("dodge", "block", "parry", "grapple_defense") else "dodge", reaction=True, settings=settings)
         t_state = {**t_state, "defenses": num(t_state.get("defenses")) + 1}
@@ -753,6 +773,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "trip":
         return trip_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "choke_out":
+        return choke_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "pin":
         return pin_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "disarm":

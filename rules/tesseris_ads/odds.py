@@ -72,6 +72,8 @@ def outcome_label(result: AttackResult) -> str:
         return "hit: Prone"
     if d.get("action") == "pin":
         return "hit: Pinned"
+    if d.get("action") == "choke_out":
+        return "hit: Unconscious"
     if d.get("action") == "disarm":
         return "hit: weapon taken" if d.get("taken") else "hit: disarmed"
     reports = d.get("hit_reports") or []
@@ -155,8 +157,9 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
                 label = _avoided(a, plan.defense)
                 out[label] = out.get(label, 0) + pa * pd
                 continue
-            if action.key in ("grapple", "trip", "disarm", "pin"):
-                label = {"grapple": "hit: Grappled", "trip": "hit: Prone", "pin": "hit: Pinned"}.get(action.key, "hit: disarmed")
+            if action.key in ("grapple", "trip", "disarm", "pin", "choke_out"):
+                label = {"grapple": "hit: Grappled", "trip": "hit: Prone", "pin": "hit: Pinned",
+                         "choke_out": "hit: Unconscious"}.get(action.key, "hit: disarmed")
                 if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
                     label = "hit: weapon taken"
                 out[label] = out.get(label, 0) + pa * pd

@@ -352,7 +352,7 @@ def test_not_automated_actions_raise():
     a = fighter("a", (0, 0), "pc")
     t = fighter("t", (1, 0), "npc")
     with pytest.raises(RuleNotImplemented):
-        SYSTEM.attack(req(a, t, "sword", action="choke_out"), ScriptedDice([]))
+        SYSTEM.attack(req(a, t, "sword", action="break_pin"), ScriptedDice([]))
     with pytest.raises(RuleError):
         SYSTEM.attack(req(a, t, "sword", action="move"), ScriptedDice([]))
     with pytest.raises(RuleError):
@@ -590,3 +590,28 @@ def test_pin_pins_a_grappled_opponent_who_fails_its_grapple_defense():
         SYSTEM.attack(req(a, free, "sword", action="pin"), ScriptedDice([]))
     odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="pin"))["outcomes"]}
     assert odds <= {"miss", "Grapple Defense avoids", "hit: Pinned"} and "hit: Pinned" in odds
+
+
+def test_choke_out_puts_a_grappled_opponent_who_loses_the_athletics_contest_unconscious():
+    """*Tesseris Combat*, "Melee Attack Actions", Choke Out (Grapple): "4 Ticks. Take an opposed
+    Athletics to choke out an opponent. If opponent fails their Athletics test (free), they
+    immediately fall Unconscious." """
+    grappled = [{"name": "Grappled"}]
+    a = fighter("a", (0, 0), "pc", statuses=grappled, athletics=2)
+    t = fighter("t", (1, 0), "npc", statuses=[{"name": "Pinned"}, {"name": "Grappled"}])
+    # Athletics: Strength 3dT [6, 6, 6] = 3 + Athletics 2 + 1 (grappled, against a grappled opponent) = 6;
+    # the opponent's Athletics 3dT [6, 1, 1] = 1 + 1 = 2, free
+    r = SYSTEM.attack(req(a, t, "sword", action="choke_out"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["defense"] == "athletics" and r.details["defense_total"] == 2
+    assert any(m.label == "Athletics rank" and m.value == 2 for m in r.modifiers)
+    assert "Unconscious" in [s["name"] for s in SYSTEM.apply(t.sheet, r)["statuses"]]
+    fresh = SYSTEM.attack(req(a, t, "sword", action="choke_out", defense="none"), ScriptedDice([1, 1, 1])).details["states"]["t"]
+    assert r.details["states"]["t"]["ticks"] == fresh["ticks"]  # the test is free: no tick,
+    assert r.details["states"]["t"]["free_reaction"] == fresh["free_reaction"]  # no reaction spent
+    assert r.details["states"]["a"]["last_cost"] == 4
+    r = SYSTEM.attack(req(a, t, "sword", action="choke_out"), ScriptedDice([6, 1, 1, 6, 6, 6]))
+    assert not r.hit and r.effects == []
+    with pytest.raises(RuleError, match="Grapple first"):
+        SYSTEM.attack(req(a, fighter("free", (1, 0), "npc"), "sword", action="choke_out"), ScriptedDice([]))
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="choke_out"))["outcomes"]}
+    assert "hit: Unconscious" in odds and odds <= {"miss", "Athletics avoids", "hit: Unconscious"}
