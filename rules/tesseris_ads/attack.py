@@ -196,6 +196,8 @@ class AttackPlan:
 
 def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[int, int, list[Modifier]]:
     """Pool, re-rolls and flat modifiers of one defense ("Defending", "Bulk")."""
+    if kind == "scrutiny":  # against a Distracting Shot: a Scrutiny test, Perception (dT) + Scrutiny
+        return max(0, char(sheet, "perception")), 0, [_mod("Scrutiny rank", skill(sheet, "scrutiny"), "Distracting Shot")]
     if kind == "athletics":  # resisting a Trip or a Disarm: an Athletics test, Strength (dT) + Athletics
         return max(0, char(sheet, "strength")), 0, [_mod("Athletics rank", skill(sheet, "athletics"), "Trip")]
     if kind == "grapple_defense":
@@ -427,8 +429,10 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             if mean > best_mean + 1e-9:
                 best, best_mean = c, mean
         choice = best
-    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "none"):
+    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "scrutiny", "none"):
         raise RuleError(f"unknown defense {choice!r}")
+    if choice == "scrutiny" and "scrutiny" not in (action.extra.get("defenses") or ()):
+        raise RuleError(f"a Scrutiny test resists a Distracting Shot, not a {action.name}")
     if choice == "athletics" and "athletics" not in (action.extra.get("defenses") or ()):
         raise RuleError(f"an Athletics test resists a Trip, a Disarm or a Choke Out, not a {action.name}")
     if action_key == "disarm":
@@ -489,6 +493,11 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if num(opts.get("defense_modifier")):
             d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
 
+    if action.extra.get("test_only"):  # an opposed test, not a defense: no cover, stance or prone modifiers
+        d_mods = [] if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)[2]
+        if num(opts.get("defense_modifier")):
+            d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
+        cover_bonus, piece, material = 0, None, None
     location = opts.get("location") or action.extra.get("location") or settings["default_hit_location"]
     if opts.get("swordpoint"):
         location = "head"
@@ -642,6 +651,29 @@ def pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defe
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
+def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                    rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Distracting Shot (*Tesseris Combat*, "Ranged Attack Actions": 3 ticks, -2): "Fire a single
+    shot past an opponent's head [...]. Roll a Melee skill test at a -2 penalty opposed by opponent's
+    Scrutiny. If the opponent fails, they lose 2 Ticks on their next turn." The bullet is spent; no
+    damage; ties go to the opponent. Reading: the ticks come off the opponent's next round (the
+    books keep ``distracted``; the new round takes them)."""
+    att, tgt = request.attacker, request.target
+    lost = attack_total - defense_total >= 1
+    if lost:
+        t_state = {**t_state, "distracted": num(t_state.get("distracted")) + plan.action.extra["distract_ticks"]}
+    effects = []
+    if plan.weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1}))
+    details = {"action": "distracting_shot", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "distracted": lost, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = f"Scrutiny {defense_total}" if plan.defense != "none" else "no resistance"
+    summary = (f"{att.name} distracts {tgt.name}: 2 ticks lost next round ({attack_total} vs {resisted})" if lost else
+               f"{att.name} fails to distract {tgt.name}: {attack_total} vs {resisted}")
+    return AttackResult(hit=lost, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
 def choke_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
                  rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
     """Choke Out (*Tesseris Combat*, "Melee Attack Actions", Choke Out (Grapple): 4 ticks): "Take an
@@ -773,6 +805,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "trip":
         return trip_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "distracting_shot":
+        return distract_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "choke_out":
         return choke_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "pin":

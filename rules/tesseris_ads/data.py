@@ -165,7 +165,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("off_hand_shot", "Off-hand Shot", "ranged", 2, attack=-2, mode="ranged", extra={"ambidextrous_ignores": True}),
     _A("disabling_shot", "Disabling Shot", "ranged", 4, attack=-3, mode="ranged", extra={"resolve_chain": ("Disabled",)}),
     _A("called_shot", "Called Shot", "ranged", 4, attack=-3, mode="ranged", extra={"ap": 2, "damage": 3, "wounds": 1, "location": "head", "resolve_chain": ("Dazed", "Stunned")}),
-    _A("distracting_shot", "Distracting Shot", "ranged", 3, attack=-2, automated=False),
+    _A("distracting_shot", "Distracting Shot", "ranged", 3, attack=-2, mode="ranged", extra={"defenses": ("scrutiny",), "free_defense": True, "test_only": True, "distract_ticks": 2}),
     _A("burst_fire", "Burst Fire", "ranged", 3, attack=-1, mode="ranged", fire_mode="burst"),
     _A("hip_fire", "Hip Fire", "ranged", 4, attack=-2, mode="ranged", fire_mode="burst", move_multiple=2),
     _A("full_auto", "Full-Auto", "ranged", 5, attack=-2, mode="ranged", fire_mode="auto"),

@@ -74,6 +74,8 @@ def outcome_label(result: AttackResult) -> str:
         return "hit: Pinned"
     if d.get("action") == "choke_out":
         return "hit: Unconscious"
+    if d.get("action") == "distracting_shot":
+        return "hit: 2 ticks lost"
     if d.get("action") == "disarm":
         return "hit: weapon taken" if d.get("taken") else "hit: disarmed"
     reports = d.get("hit_reports") or []
@@ -157,9 +159,9 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
                 label = _avoided(a, plan.defense)
                 out[label] = out.get(label, 0) + pa * pd
                 continue
-            if action.key in ("grapple", "trip", "disarm", "pin", "choke_out"):
+            if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot"):
                 label = {"grapple": "hit: Grappled", "trip": "hit: Prone", "pin": "hit: Pinned",
-                         "choke_out": "hit: Unconscious"}.get(action.key, "hit: disarmed")
+                         "choke_out": "hit: Unconscious", "distracting_shot": "hit: 2 ticks lost"}.get(action.key, "hit: disarmed")
                 if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
                     label = "hit: weapon taken"
                 out[label] = out.get(label, 0) + pa * pd

@@ -615,3 +615,29 @@ def test_choke_out_puts_a_grappled_opponent_who_loses_the_athletics_contest_unco
         SYSTEM.attack(req(a, fighter("free", (1, 0), "npc"), "sword", action="choke_out"), ScriptedDice([]))
     odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="choke_out"))["outcomes"]}
     assert "hit: Unconscious" in odds and odds <= {"miss", "Athletics avoids", "hit: Unconscious"}
+
+
+def test_a_distracting_shot_costs_the_opponent_two_ticks_of_its_next_round():
+    """*Tesseris Combat*, "Ranged Attack Actions", Distracting Shot: "3 Ticks -2 Penalty. Fire a
+    single shot past an opponent's head [...]. Roll a Melee skill test at a -2 penalty opposed by
+    opponent's Scrutiny. If the opponent fails, they lose 2 Ticks on their next turn." """
+    from rules.tesseris_ads.ticks import ticks_per_round
+    from rules.tesseris_ads.turns import new_round
+
+    a = fighter("a", (0, 0), "pc")
+    a.sheet["weapons"]["rifle"]["ammo"] = 10
+    t = fighter("t", (5, 0), "npc", state={"in_cover": True})
+    # Perception 3dT [6, 6, 6] = 3 + Melee 2 - 2 = 3 (range 5 of the rifle's 30: no range modifier);
+    # Scrutiny: Perception 3dT [6, 1, 1] = 1 + Scrutiny 1 = 2, free, and cover does not help it
+    r = SYSTEM.attack(req(a, t, "rifle", action="distracting_shot"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["defense"] == "scrutiny" and (r.details["attack_total"], r.details["defense_total"]) == (3, 2)
+    assert [(e.kind, e.data["spent"]) for e in r.effects] == [("ammo", 1)]  # the single shot's bullet
+    books = r.details["states"]["t"]
+    assert books["distracted"] == 2
+    assert new_round(books, t.sheet)["ticks"] == ticks_per_round(t.sheet) - 2
+    assert new_round(new_round(books, t.sheet), t.sheet)["ticks"] == ticks_per_round(t.sheet)  # once
+    # a tie is the opponent's: nothing lost
+    r = SYSTEM.attack(req(a, t, "rifle", action="distracting_shot"), ScriptedDice([6, 6, 1, 6, 6, 1]))
+    assert not r.hit and not r.details["states"]["t"].get("distracted")
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "rifle", action="distracting_shot"))["outcomes"]}
+    assert "hit: 2 ticks lost" in odds and odds <= {"miss", "Scrutiny avoids", "hit: 2 ticks lost"}
