@@ -269,3 +269,14 @@ def test_a_big_token_in_a_fight_pays_the_way_round_a_wall_not_the_crow_flight(cl
     assert costs[(4, 9)] == 2 and (8, 7) not in costs  # round the wall's end (rows 10-11) is 7: too far
     r = gm_send(client, g, {"type": "move_token", "token_id": ogre, "x": 8, "y": 7})
     assert r.status_code == 422 and str(left).rstrip("0").rstrip(".") in r.json["error"]
+
+
+def test_the_gm_sees_a_foe_on_hold_offered_to_interrupt_but_not_every_foes_reactions(client):
+    g, p, hero, orc = savage_fight(client)
+    send(client, g, p["player_token"], {"type": "next_turn"})  # the hero's turn ends: the orc's
+    while state(client, g)["combat"]["current"] != orc:
+        send(client, g, g["gm_token"], {"type": "next_turn"})
+    assert send(client, g, g["gm_token"], {"type": "act", "token_id": orc, "action": "hold"}).status_code == 200
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "Orc may, off turn" in page and "Act from Hold" in page
+    assert "Hero may, off turn" not in page  # the hero has nothing but reactions off turn
