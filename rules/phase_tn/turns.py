@@ -530,6 +530,16 @@ def _view(combat: dict, names: dict | None = None, due: list[dict] | None = None
     return out
 
 
+def _named_rolls(rolled: list[dict], names: dict) -> list:
+    """The phase's rolls, each saying whose it is ("Leroy's initiative", "Earl's Reflexes against
+    surprise"): the log shows them one after another."""
+    import dataclasses
+
+    what = {"surprise": "Reflexes against surprise"}
+    return [dataclasses.replace(r["roll"], purpose=f"{names.get(r['who'], r['who'])}'s {what.get(r.get('kind'), r['roll'].purpose)}")
+            for r in rolled]
+
+
 def named(text: str, names: dict) -> str:
     """``text`` with each combatant id in it put as the combatant's name: the reference functions
     speak of ids, a person reads names."""
@@ -694,7 +704,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     combat["flesh_left"] = flesh_left(able, s)
     combat, rolled = begin_phase(combat, {c.id: c.sheet for c in able}, dice, s)
     log = [f"{names[w]} is surprised: no action for {s['surprise_rounds']} round(s)." for w in sorted(combat["surprise"])]
-    return _update(combat, s, names, [r["roll"] for r in rolled], log + _phase_log(combat, rolled, s, names))
+    return _update(combat, s, names, _named_rolls(rolled, names), log + _phase_log(combat, rolled, s, names))
 
 
 def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
@@ -752,7 +762,7 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     sheets = {c.id: c.sheet for c in combatants}
     combat, rolled = begin_phase(combat, sheets, dice, s)
     log += _phase_log(combat, rolled, s, names)
-    return _update(combat, s, names, [r["roll"] for r in rolled], log, due, resolved)
+    return _update(combat, s, names, _named_rolls(rolled, names), log, due, resolved)
 
 
 def _own_pending(combat: dict, who: str, action_id: str | None) -> dict:

@@ -45,7 +45,7 @@ def test_two_rounds_of_leroy_and_earl():
     up = SYSTEM.begin_fight(cs, ScriptedDice([5, 8]))
     assert (up.round, up.phase, up.order, up.current) == (1, "phase 1 of 2 · declarations", ["leroy", "earl"], "leroy")
     assert up.state["combatants"]["leroy"]["initiative"] == 16 and up.state["combatants"]["earl"]["initiative"] == 21
-    assert [r.purpose for r in up.rolls] == ["initiative", "initiative"]
+    assert [r.purpose for r in up.rolls] == ["Leroy's initiative", "Earl's initiative"]  # whose roll each is
     json.dumps(up.to_dict())  # the state is stored as JSON
 
     with pytest.raises(RuleError, match="Leroy declares before Earl"):
