@@ -196,6 +196,9 @@ class AttackPlan:
 
 def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[int, int, list[Modifier]]:
     """Pool, re-rolls and flat modifiers of one defense ("Defending", "Bulk")."""
+    if kind == "melee_or_acrobatics":  # the opposed test of a Break Pin: Agility (dT) + the better rank
+        best = max(("melee", "acrobatics"), key=lambda k: skill(sheet, k))
+        return max(0, char(sheet, "agility")), 0, [_mod(f"{best.title()} rank", skill(sheet, best), "Break Pin")]
     if kind == "scrutiny":  # against a Distracting Shot: a Scrutiny test, Perception (dT) + Scrutiny
         return max(0, char(sheet, "perception")), 0, [_mod("Scrutiny rank", skill(sheet, "scrutiny"), "Distracting Shot")]
     if kind == "athletics":  # resisting a Trip or a Disarm: an Athletics test, Strength (dT) + Athletics
@@ -255,9 +258,16 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
+    if action_key == "break_pin":
+        freed = opts.get("free") or att.id
+        pinned = [c for c in (att, *request.others) if c.id == freed]
+        if not pinned or "Pinned" not in status_names(pinned[0].sheet.get("statuses")):
+            raise RuleError("Break Pin frees a Pinned character (yourself, or an ally in the grapple: options free)")
+        if "Grappled" not in status_names(tgt.sheet.get("statuses")):
+            raise RuleError("Break Pin is taken against the opponent in the grapple")
     if action_key in ("pin", "choke_out") and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
         raise RuleError(f"{action.name} needs the attacker and the target grappled (Grapple first)")
-    if action_key in ("grapple", "trip", "disarm", "pin", "choke_out"):  # a Melee test, no weapon's damage
+    if action_key in ("grapple", "trip", "disarm", "pin", "choke_out", "break_pin"):  # a Melee test, no weapon's damage
         weapon = {"key": None, "name": action.name, "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
         kind = "melee"
     mode = action.mode
@@ -288,6 +298,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         skill_name = "melee"
     if action_key == "choke_out":  # "an opposed Athletics": Strength (dT) + Athletics, as Block's pool
         skill_name, pool_char = "athletics", "strength"
+    if action_key == "break_pin":  # "an opposed Melee or Acrobatics test": Agility (dT) + the better rank
+        skill_name = max(("melee", "acrobatics"), key=lambda k: skill(att.sheet, k))
     mods.append(_mod(f"{skill_name.replace('_', ' ').title()} rank", skill(att.sheet, skill_name), "Attacking"))
     pool = max(0, char(att.sheet, pool_char))
 
@@ -429,7 +441,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             if mean > best_mean + 1e-9:
                 best, best_mean = c, mean
         choice = best
-    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "scrutiny", "none"):
+    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "scrutiny", "melee_or_acrobatics", "none"):
         raise RuleError(f"unknown defense {choice!r}")
     if choice == "scrutiny" and "scrutiny" not in (action.extra.get("defenses") or ()):
         raise RuleError(f"a Scrutiny test resists a Distracting Shot, not a {action.name}")
@@ -651,6 +663,26 @@ def pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defe
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
+def break_pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                     rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """Break Pin (*Tesseris Combat*, "Melee Attack Actions", Break Pin (Grapple): 4 ticks): "Break an
+    opponent's Pin against yourself or an ally in the same Grapple with an opposed Melee or Acrobatics
+    test." Each side rolls Agility dT plus its better rank of the two (reading); the opponent's test
+    costs it nothing; ties go to the opponent. Won, the freed one is no longer Pinned (still Grappled)."""
+    att, tgt = request.attacker, request.target
+    freed = (request.options or {}).get("free") or att.id
+    broke = attack_total - defense_total >= 1
+    effects = [Effect("status", freed, {"remove": "Pinned", "reason": "Break Pin"})] if broke else []
+    names = {c.id: c.name for c in (att, tgt, *request.others)}
+    details = {"action": "break_pin", "attacker": att.id, "target": tgt.id, "freed": freed if broke else None,
+               "attack_successes": successes, "attack_total": attack_total, "defense": plan.defense,
+               "defense_total": defense_total, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    whom = "the pin" if freed == att.id else f"{tgt.name}'s pin on {names.get(freed, freed)}"
+    summary = (f"{att.name} breaks {whom} ({attack_total} vs {defense_total})" if broke else
+               f"{att.name} fails to break {whom}: {attack_total} vs {defense_total}")
+    return AttackResult(hit=broke, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
 def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
                     rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
     """A Distracting Shot (*Tesseris Combat*, "Ranged Attack Actions": 3 ticks, -2): "Fire a single
@@ -805,6 +837,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "trip":
         return trip_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "break_pin":
+        return break_pin_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "distracting_shot":
         return distract_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
     if action.key == "choke_out":

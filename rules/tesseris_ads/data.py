@@ -154,7 +154,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("join_grapple", "Join a grapple", "melee", 0, extra={"grappling": True}),
     _A("grapple_strike", "Grapple Strike", "melee", 3, mode="melee", extra={"requires_status": "Grappled", "grappling": True}),
     _A("pin", "Pin", "melee", 3, mode="melee", extra={"grappling": True, "requires_status": "Grappled", "defenses": ("grapple_defense",)}),
-    _A("break_pin", "Break Pin", "melee", 4, automated=False, extra={"grappling": True}),
+    _A("break_pin", "Break Pin", "melee", 4, mode="melee", extra={"grappling": True, "defenses": ("melee_or_acrobatics",), "free_defense": True, "test_only": True}),
     _A("choke_out", "Choke Out", "melee", 4, mode="melee", extra={"grappling": True, "requires_status": "Grappled", "defenses": ("athletics",), "free_defense": True}),
     _A("pummel", "Pummel", "melee", 4, attack=3, mode="melee", extra={"requires_target_status": "Pinned", "extra_hits_every": 2, "grappling": True}),
     _A("disarm", "Disarm", "melee", 3, attack=-1, mode="melee", extra={"grappling": True, "defenses": ("duck", "dodge", "athletics"), "take_margin": 3}),

@@ -76,6 +76,8 @@ def outcome_label(result: AttackResult) -> str:
         return "hit: Unconscious"
     if d.get("action") == "distracting_shot":
         return "hit: 2 ticks lost"
+    if d.get("action") == "break_pin":
+        return "hit: pin broken"
     if d.get("action") == "disarm":
         return "hit: weapon taken" if d.get("taken") else "hit: disarmed"
     reports = d.get("hit_reports") or []
@@ -159,9 +161,10 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
                 label = _avoided(a, plan.defense)
                 out[label] = out.get(label, 0) + pa * pd
                 continue
-            if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot"):
+            if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot", "break_pin"):
                 label = {"grapple": "hit: Grappled", "trip": "hit: Prone", "pin": "hit: Pinned",
-                         "choke_out": "hit: Unconscious", "distracting_shot": "hit: 2 ticks lost"}.get(action.key, "hit: disarmed")
+                         "choke_out": "hit: Unconscious", "distracting_shot": "hit: 2 ticks lost",
+                         "break_pin": "hit: pin broken"}.get(action.key, "hit: disarmed")
                 if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
                     label = "hit: weapon taken"
                 out[label] = out.get(label, 0) + pa * pd

@@ -352,7 +352,7 @@ def test_not_automated_actions_raise():
     a = fighter("a", (0, 0), "pc")
     t = fighter("t", (1, 0), "npc")
     with pytest.raises(RuleNotImplemented):
-        SYSTEM.attack(req(a, t, "sword", action="break_pin"), ScriptedDice([]))
+        SYSTEM.attack(req(a, t, "sword", action="cast_offensive_spell"), ScriptedDice([]))
     with pytest.raises(RuleError):
         SYSTEM.attack(req(a, t, "sword", action="move"), ScriptedDice([]))
     with pytest.raises(RuleError):
@@ -641,3 +641,28 @@ def test_a_distracting_shot_costs_the_opponent_two_ticks_of_its_next_round():
     assert not r.hit and not r.details["states"]["t"].get("distracted")
     odds = {o["label"] for o in SYSTEM.odds(req(a, t, "rifle", action="distracting_shot"))["outcomes"]}
     assert "hit: 2 ticks lost" in odds and odds <= {"miss", "Scrutiny avoids", "hit: 2 ticks lost"}
+
+
+def test_break_pin_frees_the_pinned_one_when_it_wins_the_opposed_test():
+    """*Tesseris Combat*, "Melee Attack Actions", Break Pin (Grapple): "4 Ticks. Break an opponent's
+    Pin against yourself or an ally in the same Grapple with an opposed Melee or Acrobatics test." """
+    a = fighter("a", (0, 0), "pc", statuses=[{"name": "Pinned"}, {"name": "Grappled"}], acrobatics=3)
+    t = fighter("t", (1, 0), "npc", statuses=[{"name": "Grappled"}], melee=1, acrobatics=0)
+    # Agility 3dT [6, 6, 6] = 3 + Acrobatics 3 (better than Melee 2) + 1 (grappled vs grappled) = 7
+    # (less what Pinned takes); the opponent: Agility 3dT [6, 1, 1] = 1 + Melee 1 = 2
+    r = SYSTEM.attack(req(a, t, "sword", action="break_pin"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["freed"] == "a" and r.details["defense_total"] == 2
+    assert any(m.label == "Acrobatics rank" and m.value == 3 for m in r.modifiers)
+    after = [s["name"] for s in SYSTEM.apply(a.sheet, AttackResult_only(r, "a"))["statuses"]]
+    assert "Pinned" not in after and "Grappled" in after
+    assert r.summary.startswith("A breaks the pin")
+    # an ally in the grapple frees another: options free
+    ally = fighter("b", (0, 1), "pc", statuses=[{"name": "Pinned"}, {"name": "Grappled"}])
+    helper = fighter("h", (1, 1), "pc", statuses=[{"name": "Grappled"}])
+    r = SYSTEM.attack(req(helper, t, "sword", others=[ally], action="break_pin", free="b"),
+                      ScriptedDice([6, 6, 6, 1, 1, 1]))
+    assert r.hit and [e.target for e in r.effects] == ["b"] and "T's pin on B" in r.summary
+    with pytest.raises(RuleError, match="frees a Pinned character"):
+        SYSTEM.attack(req(helper, t, "sword", action="break_pin"), ScriptedDice([]))
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="break_pin"))["outcomes"]}
+    assert "hit: pin broken" in odds
