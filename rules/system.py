@@ -10,6 +10,8 @@ app can store them in the event log as they are.
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -186,10 +188,17 @@ class MoveResult:
     provokes: list[str] = field(default_factory=list)  # combatants the move gives a free or reactive attack
     log: list[str] = field(default_factory=list)
     rolls: list[RollRecord] = field(default_factory=list)
+    # when the move is the turn's whole action and passes the turn (phase/TN: moving declares the
+    # phase's Move, the next declarer is up): the fight as it stands after (its ``state`` is this
+    # result's, its ``log`` empty: the move's lines are above); None when the turn goes on
+    turn: "TurnUpdate | None" = None
 
     def to_dict(self) -> dict:
-        return {"state": self.state, "cost": self.cost, "left": self.left, "provokes": list(self.provokes),
-                "log": list(self.log), "rolls": [r.to_dict() for r in self.rolls]}
+        out = {"state": self.state, "cost": self.cost, "left": self.left, "provokes": list(self.provokes),
+               "log": list(self.log), "rolls": [r.to_dict() for r in self.rolls]}
+        if self.turn is not None:
+            out["turn"] = self.turn.to_dict()
+        return out
 
 
 @dataclass(frozen=True)
@@ -261,6 +270,8 @@ class RuleSystem(Protocol):
              board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult: ...
 
     def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict: ...
+
+    def reorder(self, state: dict, order: list[str], current: str | None, settings: dict | None = None) -> dict: ...
 
     def due_attacks(self, state: dict) -> list[dict] | None: ...
 
@@ -371,6 +382,25 @@ class BaseSystem:
         """Judge a move along ``path`` (cells, or zone ids) that costs ``cost``: RuleError with the reason
         when the rules forbid it (beyond the allowance, not this actor's turn...), else the books after it."""
         return MoveResult(state=state, cost=cost)
+
+    def reorder(self, state: dict, order: list[str], current: str | None, settings: dict | None = None) -> dict:
+        """The fight's state with the GM's turn order by hand (``order``: every id of the fight once).
+
+        The one whose turn it is keeps it; the next turn goes to whoever follows it in the new
+        order, and those the GM put before it who have not acted this round are passed over
+        (a system that keeps "acted" books lets them act later). A system whose order is
+        dealt again each round (cards, initiative rolls) deals it again then. This default
+        serves books kept as ``state["order"]`` with an ``index`` into it; a system that
+        keeps its order elsewhere overrides it."""
+        kept = state.get("order") if isinstance(state, dict) else None
+        if not isinstance(kept, list):
+            raise RuleNotImplemented(f"{self.name}: the turn order cannot be changed by hand")
+        mine = set(kept)
+        new = copy.deepcopy(state)
+        new["order"] = [i for i in order if i in mine] + [i for i in kept if i not in set(order)]
+        if "index" in new and current in new["order"]:
+            new["index"] = new["order"].index(current)
+        return new
 
     def after_attack(self, state: dict, result: AttackResult, settings: dict | None = None) -> dict:
         """The fight's state after an attack (actions, ticks or shots spent): the app stores it."""

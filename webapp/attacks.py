@@ -25,7 +25,7 @@ from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemen
 
 from . import characters, text
 from . import zonelayout
-from .combat import combatant, position_of, rules_call, settings_of
+from .combat import aim_squares, combatant, position_of, rules_call, settings_of
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -132,10 +132,11 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
         return _plan_in_zones(game, cmd, actor, system, attacker, target)
     if system.board != "grid":
         raise Rejected(f"{system.name} plays on zone maps; this game has a square grid")
-    a, b = (attacker.x, attacker.y), (target.x, target.y)
+    a, b, distance = aim_squares(game, attacker, target)  # big tokens: from their best squares
     area = _area(game, cmd, system, attacker)
-    if area is not None:
-        b = tuple(area["aim"])
+    if area is not None:  # at the template's aim point, from the attacker's own square
+        a, b = (attacker.x, attacker.y), tuple(area["aim"])
+        distance = movement.distance(a, b, system.diagonal)
         cmd = cmd.model_copy(update={"options": {**cmd.options, **area["options"]}})
     line = los.line_of_fire(game.board, a, b)
     if not line.clear and not cmd.force:
@@ -146,7 +147,6 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     board = game.board
     if not line.clear:  # forced: the GM rules the line clear, so the rules are not shown the wall either
         cover, board = los.Cover(0.0, []), None
-    distance = movement.distance(a, b, system.diagonal)
     request, band, cover_view = _request(game, cmd, system, attacker, target, distance, cover, board, cover.fraction)
     return {
         "system": system, "request": request, "attacker": attacker, "target": target,

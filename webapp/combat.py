@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
-from rules import movement
+from rules import los, movement
 from rules.dice import DiceError, DiceSource, parse
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
-from . import characters, text, zonelayout
+from . import characters, moves, text, zonelayout
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
@@ -148,14 +148,33 @@ def _fighters(game: "Game") -> list[Combatant]:
     return [combatant(game, game.tokens[i]) for i in order if i in game.tokens]
 
 
-def rules_call(call):
-    """A rule call whose refusal goes back to the sender in the rules' own words."""
+def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
+    """A rule call whose refusal goes back to the sender in the rules' own words (with ``game``,
+    any token id in them put as its name: see :func:`named`)."""
     try:
         return call()
     except RuleNotImplemented as exc:
-        raise Rejected(f"not automated: {exc}") from None
+        raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
     except RuleError as exc:
-        raise Rejected(str(exc)) from None
+        raise Rejected(named(game, str(exc), actor, hidden_as="someone")) from None
+
+
+def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_as: str | None = None) -> str:
+    """The rules' words with any token id they let through put as the token's name: people read
+    names, never ids. With ``hidden_as``, a token this ``actor`` may not see (any hidden token
+    when no actor is given) is put as those words instead, so a refusal names no hidden token."""
+    if game is None or not game.tokens or not text:
+        return text
+    ids = sorted(game.tokens, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
+
+    def name(match: re.Match) -> str:
+        token = game.tokens[match.group(1)]
+        if hidden_as is not None and (not game.may_see(actor, token) if actor is not None else token.hidden):
+            return hidden_as
+        return token.name
+
+    return pattern.sub(name, text)
 
 
 def _check_roll(expr: str) -> None:
@@ -215,26 +234,33 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         if missing:
             raise Rejected(f"no token {missing[0]!r} in this game")
         fighters = [combatant(game, game.tokens[i]) for i in ids]
-        update = rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)))
+        update = rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)), game, actor)
         return [Event("combat_started", {"token_ids": ids, "update": update.to_dict()})]
     if not game.combat:
         raise Rejected("there is no fight on")
     if isinstance(cmd, NextTurn):
-        update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)))
+        update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)),
+                            game, actor)
         return [Event("turn_started", {"update": update.to_dict()})]
     if isinstance(cmd, SetOrder):
         order = list(dict.fromkeys(cmd.order))
         if sorted(order) != sorted(game.combat["order"]):
             raise Rejected("a new order lists every token in the fight once")
-        return [Event("order_set", {"order": order})]
+        if order == game.combat["order"]:
+            raise Rejected("that is the order already")
+        state = rules_call(lambda: system.reorder(game.combat["state"], order, game.combat["current"],
+                                                  settings_of(game)), game, actor)
+        return [Event("order_set", {"order": order, "state": state})]
     if isinstance(cmd, EndCombat):
         return [Event("combat_ended", {"round": game.combat["round"]})]
     if isinstance(cmd, Act):
+        if cmd.token_id not in game.tokens:
+            raise Rejected(f"no token {cmd.token_id!r} in this game")
         if cmd.token_id not in game.combat["order"]:
             raise Rejected(f"{game.tokens[cmd.token_id].name} is not in the fight")
         actor_c = combatant(game, game.tokens[cmd.token_id])
         update = rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
-                                                settings_of(game), cmd.options))
+                                                settings_of(game), cmd.options), game, actor)
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 
@@ -250,11 +276,13 @@ def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> Non
     game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
                    "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
     for line in update.get("log", []):
+        line = named(game, line)
         log(line, _audience_of(game, line), None)
     for roll in update.get("rolls", []):
-        log(roll["text"], _audience_of(game, roll["text"]), {"roll": roll})
+        text = named(game, roll["text"])
+        log(text, _audience_of(game, text), {"roll": roll})
     current = game.tokens.get(update["current"]) if update["current"] else None
-    said = any(line.startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
+    said = any(named(game, line).startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
     if current is not None and announce and not said:  # the rules' own line ("Mira's turn (KH)") says it already
         log(f"{current.name}'s turn", "gm" if current.hidden else "all", None)
 
@@ -285,7 +313,13 @@ def evolve(game: "Game", event: Event, log) -> None:
         _apply_update(game, d["update"], log)
     elif event.type == "order_set":
         game.combat["order"] = list(d["order"])
-        log("the GM reordered the fight", "all", None)
+        if "state" in d:
+            game.combat["state"] = d["state"]
+        tokens = [game.tokens[i] for i in d["order"] if i in game.tokens]
+        seen = [t.name for t in tokens if not t.hidden]
+        log("the GM changed the turn order: " + ", ".join(seen), "all", None)
+        if len(seen) < len(tokens):
+            log("(with the hidden: " + ", ".join(t.name for t in tokens) + ")", "gm", None)
     elif event.type == "acted":
         _apply_update(game, d["update"], log, announce=False)
     elif event.type == "combat_ended":
@@ -310,13 +344,50 @@ def path_and_cost(game: "Game", token: "Token", goal: tuple[int, int]) -> tuple[
     """The cheapest way on the board and its cost by the system's diagonal policy and terrain."""
     system = rules.get(game.system)
     start = (token.x, token.y)
-    if getattr(token, "size", 1) == 1:
+    size = getattr(token, "size", 1)
+    if size == 1:
         found = movement.shortest_path(game.board, start, goal, system.diagonal)
         if found is not None:
             cost, path = found
             return [list(c) for c in path], cost
-    # a big token: the squares as the crow flies (table.way_exists has checked that a way exists)
+    else:  # a big token: the way its whole footprint can take, counted from its top-left square
+        costs, path = moves.footprint_search(game.board, start, size, system.diagonal, goal=goal)
+        if path is not None:
+            return [list(c) for c in path], costs[goal]
+    # no way (a forced move): the squares as the crow flies
     return [list(start), list(goal)], movement.distance(start, goal, system.diagonal)
+
+
+def squares_of(token: "Token") -> list[tuple[int, int]]:
+    """Every square a token covers (its top-left square first)."""
+    size = getattr(token, "size", 1)
+    return [(token.x + i, token.y + j) for j in range(size) for i in range(size)]
+
+
+def aim_squares(game: "Game", attacker: "Token", target: "Token") -> tuple[tuple[int, int], tuple[int, int], float]:
+    """The squares an attack is judged between, and its range, for tokens of any size (docs/RULES.md,
+    "Big tokens"): the range is counted between the closest pair of squares, one of each token; the
+    line of fire and the cover are those of the best pair (a clear line first, then the least cover,
+    then the closest), as a shooter leans out from whichever part of its space sees best. One square
+    each: their squares."""
+    system = rules.get(game.system)
+    if getattr(attacker, "size", 1) == 1 and getattr(target, "size", 1) == 1:
+        a, b = (attacker.x, attacker.y), (target.x, target.y)
+        return a, b, movement.distance(a, b, system.diagonal)
+    pairs = sorted(((movement.distance(a, b, system.diagonal), a, b) for a in squares_of(attacker)
+                    for b in squares_of(target)), key=lambda p: p[0])
+    nearest = pairs[0][0]
+    best = None
+    for d, a, b in pairs:
+        if not los.line_of_fire(game.board, a, b).clear:
+            continue
+        fraction = los.cover(game.board, a, b).fraction
+        if best is None or fraction < best[0]:
+            best = (fraction, a, b)
+            if fraction == 0:
+                break
+    a, b = (best[1], best[2]) if best else (pairs[0][1], pairs[0][2])
+    return a, b, nearest
 
 
 def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Event]:
@@ -335,7 +406,7 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
         path, cost = path_and_cost(game, token, (event.data["x"], event.data["y"]))
     mover = combatant(game, token)
     result = rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
-                                             dice, settings_of(game)))
+                                             dice, settings_of(game)), game)
     fight = result.to_dict()
     fight["due"] = [{"attacker": p, "target": token.id, "options": {"free_attack": True}}
                     for p in result.provokes if p in game.tokens]
@@ -345,12 +416,18 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
 def book_move(game: "Game", token: "Token", fight: dict, log) -> None:
     if not game.combat:
         return
+    due = list(game.combat.get("due", []))
     game.combat["state"] = fight["state"]
-    game.combat["due"] = list(game.combat.get("due", [])) + fight.get("due", [])
     for line in fight.get("log", []):
-        log(line, "gm" if token.hidden else "all", None)
+        line = named(game, line)
+        log(line, "gm" if token.hidden else _audience_of(game, line), None)
     for roll in fight.get("rolls", []):
-        log(roll["text"], "gm" if token.hidden else "all", {"roll": roll})
+        text = named(game, roll["text"])
+        log(text, "gm" if token.hidden else _audience_of(game, text), {"roll": roll})
+    if fight.get("turn"):  # the move was the turn's action (phase/TN's Move): the turn passes
+        _apply_update(game, fight["turn"], log)
+        due = list(game.combat.get("due", []))
+    game.combat["due"] = due + fight.get("due", [])
     for attack in fight.get("due", []):
         foe = game.tokens.get(attack["attacker"])
         if foe is not None:
@@ -378,9 +455,13 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     budget = left
     if budget is None and game.board.width * game.board.height > 4000:
         budget = 30  # a ruler on a big board: the squares around, not the whole board on every pick-up
-    cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
+    size = getattr(token, "size", 1)
+    if size == 1:
+        cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
+    else:  # where its top-left square can go with the whole footprint (reach.js shades the footprints)
+        cells, _ = moves.footprint_search(game.board, (token.x, token.y), size, system.diagonal, budget)
     return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": system.cell_size,
-            "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
+            "size": size, "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
 
 
 def badges(game: "Game", token: "Token") -> list[dict]:
@@ -399,9 +480,12 @@ def actions_now(game: "Game", token: "Token") -> list[dict]:
         return []
     system = rules.get(game.system)
     try:
-        return [o.to_dict() for o in system.actions(game.combat["state"], combatant(game, token), settings_of(game))]
+        offered = [o.to_dict() for o in system.actions(game.combat["state"], combatant(game, token), settings_of(game))]
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
         return []
+    for o in offered:  # a reason or a label the rules wrote with an id reads with the name
+        o["label"], o["reason"] = named(game, o["label"], hidden_as="someone"), named(game, o.get("reason") or "", hidden_as="someone")
+    return offered
 
 
 def ack(events: list[Event], actor: "Actor") -> dict:

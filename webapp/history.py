@@ -4,6 +4,10 @@ The inverse is a fact like any other event: ``undone`` carries the parts of
 the state as they were before the action (only the parts that differ now),
 taken from a replay of the log up to it. Applying it needs neither the rules
 nor the log, so a replay gives the same game.
+
+The replay starts from the game's snapshot when the action comes after it (the
+store keeps the newest one, written every few hundred events), so an undo in a
+long campaign replays a few hundred events, not the whole log.
 """
 
 from __future__ import annotations
@@ -43,29 +47,45 @@ def _parts(game: "Game") -> dict:
     }
 
 
-def last_action(game: "Game", events: list[Event]) -> int | None:
-    """The seq of the newest event that can be undone and is not undone yet (seq = index + 1)."""
+def last_action(game: "Game", events: list[Event], first_seq: int = 1) -> int | None:
+    """The seq of the newest event that can be undone and is not undone yet (``events[0]`` has ``first_seq``)."""
     for index in range(len(events) - 1, -1, -1):
-        seq = index + 1
+        seq = first_seq + index
         if events[index].type not in NOT_UNDOABLE and seq not in game.undone:
             return seq
     return None
 
 
-def decide(game: "Game", actor: "Actor", events: list[Event], replay) -> list[Event]:
-    """``events`` is the whole log of the game; ``replay(events)`` rebuilds a state from a prefix of it."""
+def state_before(game_id: str, seq: int, store) -> "Game":
+    """The game as it was just before event ``seq``: from the snapshot when it is older, else from the start."""
+    from .table import Game, replay
+
+    snap = store.snapshot(game_id)
+    if snap is not None and snap[0] < seq:
+        return replay(game_id, store.events(game_id, after=snap[0])[: seq - 1 - snap[0]], Game.from_dict(snap[1]))
+    return replay(game_id, store.events(game_id)[: seq - 1])
+
+
+def decide(game: "Game", actor: "Actor", store, game_id: str) -> list[Event]:
+    """``store`` is the game's log (``events(game_id, after)``, ``snapshot(game_id)``), read, never written."""
     if actor.role != "gm":
         raise Rejected("only the GM can undo")
-    seq = last_action(game, events)
+    snap = store.snapshot(game_id)
+    after = snap[0] if snap is not None else 0
+    tail = store.events(game_id, after=after)
+    seq = last_action(game, tail, after + 1)
+    if seq is None and after:
+        seq = last_action(game, store.events(game_id))
     if seq is None:
         raise Rejected("there is nothing to undo")
+    kind = (tail[seq - after - 1] if seq > after else store.events(game_id, after=seq - 1)[0]).type
     from .fog import without_memory
 
     with without_memory():  # undo restores the board and tokens, never what players have seen
-        before = _parts(replay(events[: seq - 1]))
+        before = _parts(state_before(game_id, seq, store))
     now = _parts(game)
     restore = {k: v for k, v in before.items() if v != now[k]}
-    return [Event("undone", {"seq": seq, "type": events[seq - 1].type, "restore": restore})]
+    return [Event("undone", {"seq": seq, "type": kind, "restore": restore})]
 
 
 def evolve(game: "Game", event: Event, log) -> None:

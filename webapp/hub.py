@@ -244,8 +244,7 @@ class Hub:
                     raise Rejected(f"no game {game_id!r}")
                 return Committed(game.seq, [], combat.reach(game, cmd, actor))
         if isinstance(cmd, history.Undo):
-            return self.commit(game_id, lambda game: history.decide(
-                game, actor, self.store.events(game_id), lambda prefix: replay(game_id, prefix)))
+            return self.commit(game_id, lambda game: history.decide(game, actor, self.store, game_id))
         done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
         return Committed(done.seq, done.events, combat.ack(done.events, actor))
 

@@ -98,6 +98,8 @@ def changes_for(events: list[Event]) -> set[str]:
             changes.add(f"token:{event.data['token_id']}")
             if "fight" in event.data:  # the rules booked it: moves left, free attacks offered
                 changes.add("combat")
+                if event.data["fight"].get("turn"):  # the move passed the turn: the acting ring moves
+                    changes.add("tokens")
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
     return changes

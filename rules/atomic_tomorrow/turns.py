@@ -536,9 +536,13 @@ def move(state: Mapping, mover: Combatant, path: list, cost, combatants: list[Co
     per = _per(state, mover.id)
     per["round"] = spend_action(per["round"], "move")
     _spend_wounded(per, mover)
-    where = f"to {path[-1]}" if path and steps else ("to an adjacent zone" if steps else "within the zone")
+    where = ("to the next zone" if steps == 1 else "across zones") if steps else "within the zone"  # the zone's name is the app's line
+    spent = round_state(per["round"])
+    left = [what for what, key in (("the significant action", "significant"), ("the quick action", "quick"))
+            if not spent[key]]
+    after = f" (the round's move is spent; {' and '.join(left)} left)" if left else " (the round's move is spent: nothing left; End turn)"
     return {"state": state, "cost": steps, "left": movement_left(state, mover), "provokes": [],
-            "log": [f"{mover.name} moves {where}"]}
+            "log": [f"{mover.name} moves {where}{after}"]}
 
 
 # ---- what a token shows -------------------------------------------------------------

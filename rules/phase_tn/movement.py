@@ -13,6 +13,7 @@ The document has no free or reactive attacks: a move provokes none.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 from .. import los
@@ -38,30 +39,32 @@ def _spent(combat: dict, who: str) -> float:
     return entry.get("spent", 0) if entry.get("phase") == combat["phase"] else 0
 
 
-def allowance_now(combat: dict, who: str, s: dict) -> tuple[float, str]:
-    """Squares ``who`` may still move this phase, and why not when none."""
+def allowance_now(combat: dict, who: str, s: dict, names: dict | None = None) -> tuple[float, str]:
+    """Squares ``who`` may still move this phase, and why not when none (``names``: id -> name)."""
+    names = names or {}
+    name = names.get(who, who)
     if who not in combat["combatants"]:
-        return 0, f"{who} is not in the fight"
+        return 0, f"{name} is not in the fight"
     per_phase = s["move_per_phase"]
     if _moving(combat, who):
         left = max(0, per_phase - _spent(combat, who))
         return left, "" if left else "the Move of this phase is used up"
     if who in combat["declared"]:
-        return 0, f"{who} declared another action this phase: one new action a phase"
+        return 0, f"{name} declared another action this phase: one new action a phase"
     ok, why = can_declare(combat, who, s)
     if not ok:
         return 0, why
     if who not in combat["order"]:
-        return 0, f"{who} rolled no initiative this phase"
+        return 0, f"{name} rolled no initiative this phase"
     first = next_declarer(combat)
     if first != who:
-        return 0, f"{first} declares before {who} (lowest initiative first): a Move is declared in turn"
+        return 0, f"{names.get(first, first)} declares before {name} (lowest initiative first): a Move is declared in turn"
     return per_phase, ""
 
 
 def movement_left(state: dict, mover: Combatant, settings: dict | None = None) -> float:
     """How far the mover may still go this phase (see the module's reading)."""
-    return allowance_now(state["combat"], mover.id, resolve_settings(settings))[0]
+    return allowance_now(state["combat"], mover.id, resolve_settings(settings), state.get("names"))[0]
 
 
 def _lines_lost(combat: dict, who: str, where: Any, combatants: list[Combatant], board: Any) -> list[tuple[str, str]]:
@@ -92,12 +95,13 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     combat, log = _sync(state["combat"], combatants, s, names)
     who = mover.id
     name = names.get(who, who)
-    left, why = allowance_now(combat, who, s)
+    left, why = allowance_now(combat, who, s, names)
     if why and not left:
         raise RuleError(f"{name} cannot move now: {why}")
     if cost > left + 1e-9:
         raise RuleError(f"{name} can move {left:g} more square(s) this phase; that move costs {cost:g}")
-    if not _moving(combat, who):
+    declaring = not _moving(combat, who)
+    if declaring:
         combat = declare(combat, who, [{"name": "move"}], s)
         log.append(f"{name} declares a Move (phase action, up to {s['move_per_phase']:g} squares).")
     combat = copy.deepcopy(combat)
@@ -108,7 +112,13 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
         del combat["targeting"][shooter]
         log.append(f"{names.get(shooter, shooter)} loses the Targeting on {names.get(target, target)}: "
                    "the line of sight is broken.")
-    update = _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
-                     state.get("struck"))
     left_now = max(0, s["move_per_phase"] - spent)
-    return MoveResult(state=update.state, cost=cost, left=left_now, provokes=[], log=log)
+    if left_now:
+        log.append(f"{name} may move {left_now:g} more square(s) this phase.")
+    if declaring and next_declarer(combat) is None:
+        log.append("Declarations are done: the phase resolves next.")
+    update = _update(combat, s, names, [], list(log), state.get("shots", []), state.get("resolved", []),
+                     state.get("struck"))
+    # the move was the declaration: the next declarer is up ("X's turn to declare")
+    turn = dataclasses.replace(update, log=update.log[len(log):]) if declaring else None
+    return MoveResult(state=update.state, cost=cost, left=left_now, provokes=[], log=log, turn=turn)

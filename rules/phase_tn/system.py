@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, SheetField, TurnUpdate
+from ..system import RuleError, ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, SheetField, TurnUpdate
 from . import attack as _attack
 from . import books as _books
 from . import cover as _cover
@@ -15,6 +17,15 @@ from . import odds as _odds
 from . import sheet as _sheet
 from . import turns as _turns
 from .data import ACTIONS, LENGTHS, LOCATIONS, default_settings
+
+
+def _by_name(call, state: dict, combatants: list[Combatant]):
+    """A refusal of the reference functions (which speak of ids) with the combatants' names."""
+    try:
+        return call()
+    except RuleError as exc:
+        names = {**(state.get("names") or {}), **{c.id: c.name for c in combatants if c.name}}
+        raise RuleError(_turns.named(str(exc), names)) from None
 
 
 class PhaseTNSystem(BaseSystem):
@@ -82,7 +93,16 @@ class PhaseTNSystem(BaseSystem):
 
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
-        return _turns.act(state, actor, action, combatants, dice, settings, options)
+        return _by_name(lambda: _turns.act(state, actor, action, combatants, dice, settings, options), state, combatants)
+
+    def reorder(self, state: dict, order: list[str], current: str | None, settings: dict | None = None) -> dict:
+        """The GM's declaration order by hand for this phase (the rules' is lowest initiative first,
+        "Initiative and Actions"); who is declaring keeps the turn, the next declarer follows the
+        new order, and the next phase rolls initiative again."""
+        new = copy.deepcopy(state)
+        declaring = set(new["combat"]["order"])
+        new["combat"]["order"] = [w for w in order if w in declaring]
+        return new
 
     # -- moving and shooting inside a fight: the rules keep the books (see .books, .movement)
 
@@ -98,7 +118,8 @@ class PhaseTNSystem(BaseSystem):
 
     def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
              board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
-        return _movement.move(state, mover, path, cost, combatants, board, dice, settings)
+        return _by_name(lambda: _movement.move(state, mover, path, cost, combatants, board, dice, settings),
+                        state, combatants)
 
     # -- what every screen shows on the token (see .health)
 

@@ -382,7 +382,7 @@ def declare(
 def cancel_action(state: dict, action_id: str) -> dict:
     """Cancel a pending action; the only change a locked action allows ("Combined Actions")."""
     if not any(a["id"] == action_id for a in state["pending"]):
-        raise RuleError(f"no pending action {action_id}")
+        raise RuleError(f"no pending action {action_id!r} (it has resolved, or was cancelled)")
     new = copy.deepcopy(state)
     new["pending"] = [a for a in new["pending"] if a["id"] != action_id]
     return new
@@ -396,7 +396,7 @@ def change_target(state: dict, action_id: str, target: str) -> dict:
     """
     found = [a for a in state["pending"] if a["id"] == action_id]
     if not found:
-        raise RuleError(f"no pending action {action_id}")
+        raise RuleError(f"no pending action {action_id!r} (it has resolved, or was cancelled)")
     action = found[0]
     if action["length"] not in ("free", "phase"):
         raise RuleError(f"{action['name']} is a {action['length']} action: it keeps its target; cancel it instead")
@@ -530,9 +530,32 @@ def _view(combat: dict, names: dict | None = None, due: list[dict] | None = None
     return out
 
 
+def _named_rolls(rolled: list[dict], names: dict) -> list:
+    """The phase's rolls, each saying whose it is ("Leroy's initiative", "Earl's Reflexes against
+    surprise"): the log shows them one after another."""
+    import dataclasses
+
+    what = {"surprise": "Reflexes against surprise"}
+    return [dataclasses.replace(r["roll"], purpose=f"{names.get(r['who'], r['who'])}'s {what.get(r.get('kind'), r['roll'].purpose)}")
+            for r in rolled]
+
+
+def named(text: str, names: dict) -> str:
+    """``text`` with each combatant id in it put as the combatant's name: the reference functions
+    speak of ids, a person reads names."""
+    import re
+
+    ids = sorted((i for i in names if i and names[i] != i), key=len, reverse=True)
+    if not text or not ids:
+        return text
+    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])", lambda m: names[m.group(1)], text)
+
+
 def _label(combat: dict, s: dict) -> str:
+    """The tracker's words for where the fight is: the phase of the round and what happens in it now."""
     where = clock(combat["phase"], s)
-    return f"phase {where['phase_in_round']} of {s['phases_per_round']}"
+    now = "declarations" if next_declarer(combat) else "declarations done: Next turn resolves the phase"
+    return f"phase {where['phase_in_round']} of {s['phases_per_round']} · {now}"
 
 
 def due_now(due: list[dict]) -> list[dict]:
@@ -555,6 +578,8 @@ def _dropped(state: dict, names: dict) -> list[str]:
 def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due=None, resolved=None,
             struck=None) -> TurnUpdate:
     current = next_declarer(combat)
+    if current is not None:
+        log = [*log, f"{names.get(current, current)}'s turn to declare (lowest initiative first)."]
     started = set((struck or {}).get("groups", []))
     # a shot whose action had not begun to resolve when its shooter left the fight is not fired
     due = [d for d in (due or []) if d["attacker"] in combat["combatants"] or d["group"] in started]
@@ -679,7 +704,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     combat["flesh_left"] = flesh_left(able, s)
     combat, rolled = begin_phase(combat, {c.id: c.sheet for c in able}, dice, s)
     log = [f"{names[w]} is surprised: no action for {s['surprise_rounds']} round(s)." for w in sorted(combat["surprise"])]
-    return _update(combat, s, names, [r["roll"] for r in rolled], log + _phase_log(combat, rolled, s, names))
+    return _update(combat, s, names, _named_rolls(rolled, names), log + _phase_log(combat, rolled, s, names))
 
 
 def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
@@ -705,6 +730,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     if current is not None:
         combat = declare(combat, current, [], s)
         log.append(f"{names.get(current, current)} declares no new action.")
+        if next_declarer(combat) is None:
+            log.append("Declarations are done: the phase resolves next.")
         return _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
                        state.get("struck"))
     unrolled = state.get("shots") or []
@@ -735,15 +762,15 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     sheets = {c.id: c.sheet for c in combatants}
     combat, rolled = begin_phase(combat, sheets, dice, s)
     log += _phase_log(combat, rolled, s, names)
-    return _update(combat, s, names, [r["roll"] for r in rolled], log, due, resolved)
+    return _update(combat, s, names, _named_rolls(rolled, names), log, due, resolved)
 
 
 def _own_pending(combat: dict, who: str, action_id: str | None) -> dict:
     found = [a for a in combat["pending"] if a["id"] == action_id]
     if not found:
-        raise RuleError(f"no pending action {action_id}")
+        raise RuleError(f"no pending action {action_id!r} (it has resolved, or was cancelled)")
     if found[0]["who"] != who:
-        raise RuleError(f"{action_id} is not {who}'s action")
+        raise RuleError(f"that action is not {who}'s: {_describe(found[0], {})}")
     return found[0]
 
 
@@ -864,17 +891,19 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     actions, drop its Targeting; with the reason where the rules forbid it."""
     s = resolve_settings(settings)
     combat = state["combat"]
+    names = {**(state.get("names") or {}), actor.id: actor.name or actor.id}
     who = actor.id
     if who not in combat["combatants"]:
         return [ActionOption("declare", "Declare", "turn", available=False, reason="not in the fight")]
     current = next_declarer(combat)
     ok, why = can_declare(combat, who, s)
+    why = named(why, names)
     if ok and who not in combat["order"]:
         ok, why = False, "rolled no initiative this phase (declares from the next phase)"
     elif ok and who in combat["declared"]:
         ok, why = False, "has declared this phase"
     elif ok and current != who:
-        ok, why = False, f"{current} declares first (lowest initiative first)"
+        ok, why = False, f"{names.get(current, current)} declares first (lowest initiative first)"
     held = combat["targeting"].get(who)
     out: list[ActionOption] = []
     for key, known in ACTIONS.items():
@@ -902,13 +931,13 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why))
     from .movement import allowance_now  # movement builds on this module
 
-    left, stop = allowance_now(combat, who, s)
+    left, stop = allowance_now(combat, who, s, names)
     out.append(ActionOption("move", f"Move ({left:g} of {s['move_per_phase']:g} squares left)",
                             "move", "phase action", bool(left), "" if left else stop, {"allowance": left}))
     for a in combat["pending"]:
         if a["who"] != who:
             continue
-        label = _describe(a, {}, who=False)
+        label = _describe(a, names, who=False)
         out.append(ActionOption(f"cancel:{a['id']}", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
         locked = a["length"] not in ("free", "phase")
         out.append(ActionOption(f"change_target:{a['id']}", f"Change the target of {label}", "turn", "", not locked,

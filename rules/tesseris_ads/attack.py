@@ -32,7 +32,7 @@ from .data import (
 )
 from .health import damage_split, resolve_test
 from .movement import grant, grid_distance
-from .sheet import bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon
+from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon, weapon_list
 from .status import escalate, names as status_names, status_modifiers
 from .ticks import can_react, refusal, spend, state_of
 
@@ -196,6 +196,13 @@ class AttackPlan:
 
 def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[int, int, list[Modifier]]:
     """Pool, re-rolls and flat modifiers of one defense ("Defending", "Bulk")."""
+    if kind == "melee_or_acrobatics":  # the opposed test of a Break Pin: Agility (dT) + the better rank
+        best = max(("melee", "acrobatics"), key=lambda k: skill(sheet, k))
+        return max(0, char(sheet, "agility")), 0, [_mod(f"{best.title()} rank", skill(sheet, best), "Break Pin")]
+    if kind == "scrutiny":  # against a Distracting Shot: a Scrutiny test, Perception (dT) + Scrutiny
+        return max(0, char(sheet, "perception")), 0, [_mod("Scrutiny rank", skill(sheet, "scrutiny"), "Distracting Shot")]
+    if kind == "athletics":  # resisting a Trip or a Disarm: an Athletics test, Strength (dT) + Athletics
+        return max(0, char(sheet, "strength")), 0, [_mod("Athletics rank", skill(sheet, "athletics"), "Trip")]
     if kind == "grapple_defense":
         melee = char(sheet, "agility") + skill(sheet, "melee")
         ath = char(sheet, "strength") + skill(sheet, "athletics")
@@ -251,8 +258,17 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
         raise RuleError(f"{action.name} is not an attack")
-    if action_key == "grapple":
-        weapon = {"key": None, "name": "Grapple", "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
+    if action_key == "break_pin":
+        freed = opts.get("free") or att.id
+        pinned = [c for c in (att, *request.others) if c.id == freed]
+        if not pinned or "Pinned" not in status_names(pinned[0].sheet.get("statuses")):
+            raise RuleError("Break Pin frees a Pinned character (yourself, or an ally in the grapple: options free)")
+        if "Grappled" not in status_names(tgt.sheet.get("statuses")):
+            raise RuleError("Break Pin is taken against the opponent in the grapple")
+    if action_key in ("pin", "choke_out") and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
+        raise RuleError(f"{action.name} needs the attacker and the target grappled (Grapple first)")
+    if action_key in ("grapple", "trip", "disarm", "pin", "choke_out", "break_pin"):  # a Melee test, no weapon's damage
+        weapon = {"key": None, "name": action.name, "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
         kind = "melee"
     mode = action.mode
     if mode == "melee" and kind != "melee":
@@ -280,6 +296,10 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         pool_char = "perception"
     if action_key == "distracting_shot":
         skill_name = "melee"
+    if action_key == "choke_out":  # "an opposed Athletics": Strength (dT) + Athletics, as Block's pool
+        skill_name, pool_char = "athletics", "strength"
+    if action_key == "break_pin":  # "an opposed Melee or Acrobatics test": Agility (dT) + the better rank
+        skill_name = max(("melee", "acrobatics"), key=lambda k: skill(att.sheet, k))
     mods.append(_mod(f"{skill_name.replace('_', ' ').title()} rank", skill(att.sheet, skill_name), "Attacking"))
     pool = max(0, char(att.sheet, pool_char))
 
@@ -410,7 +430,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     choice = opts.get("defense") or settings["default_defense"]
     if "Unconscious" in t_status:
         choice = "none"
-    elif "Pinned" in t_status:
+    elif "Pinned" in t_status and "grapple_defense" in (action.extra.get("defenses") or ("grapple_defense",)):
         choice = "grapple_defense" if choice != "none" else "none"
     elif choice == "best":
         candidates = list(action.extra.get("defenses") or ["duck", "dodge", "block"] + (["parry"] if mode == "melee" else []))
@@ -421,9 +441,15 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             if mean > best_mean + 1e-9:
                 best, best_mean = c, mean
         choice = best
-    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "none"):
+    if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "scrutiny", "melee_or_acrobatics", "none"):
         raise RuleError(f"unknown defense {choice!r}")
-    if choice in ("dodge", "block", "parry", "grapple_defense") and t_state.get("surprised") and not can_react(t_state, 1):
+    if choice == "scrutiny" and "scrutiny" not in (action.extra.get("defenses") or ()):
+        raise RuleError(f"a Scrutiny test resists a Distracting Shot, not a {action.name}")
+    if choice == "athletics" and "athletics" not in (action.extra.get("defenses") or ()):
+        raise RuleError(f"an Athletics test resists a Trip, a Disarm or a Choke Out, not a {action.name}")
+    if action_key == "disarm":
+        disarm_weapon(tgt.sheet, opts.get("target_weapon"))  # refused now when there is nothing to knock away
+    if choice in ("dodge", "block", "parry", "grapple_defense", "athletics") and t_state.get("surprised") and not can_react(t_state, 1):
         if opts.get("defense"):
             raise RuleError(f"{tgt.name} is surprised and has no ticks left for a {choice}")
         choice = "duck"
@@ -479,6 +505,11 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if num(opts.get("defense_modifier")):
             d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
 
+    if action.extra.get("test_only"):  # an opposed test, not a defense: no cover, stance or prone modifiers
+        d_mods = [] if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)[2]
+        if num(opts.get("defense_modifier")):
+            d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
+        cover_bonus, piece, material = 0, None, None
     location = opts.get("location") or action.extra.get("location") or settings["default_hit_location"]
     if opts.get("swordpoint"):
         location = "head"
@@ -594,6 +625,154 @@ def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, 
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
+def trip_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Trip (*Tesseris Combat*, "Melee Attack Actions", Trip: 3 ticks, -2 to the attack roll):
+    "Trip an opponent with a successful Melee test. Opponent may resist [...] with a successful
+    Duck, Dodge, or Athletics test. If the opponent fails their roll, they immediately fall
+    Prone." No damage; ties go to the defender ("Defending")."""
+    att, tgt = request.attacker, request.target
+    down = attack_total - defense_total >= 1  # as for every attack: beat the defense by one
+    if down:
+        t_state = {**t_state, "prone": True}
+    details = {"action": "trip", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "prone": down, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = "no resistance" if plan.defense == "none" else f"{plan.defense.replace('_', ' ').title()} {defense_total}"
+    summary = (f"{att.name} trips {tgt.name}: Prone ({attack_total} vs {resisted})" if down else
+               f"{att.name} fails to trip {tgt.name}: {attack_total} vs {resisted}")
+    return AttackResult(hit=down, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=[], details=details)
+
+
+def pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+               rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Pin (*Tesseris Combat*, "Melee Attack Actions", Pin (Grapple): 3 ticks): "Pin a grappled
+    opponent with a successful opposed Melee or Athletics test. Opponent may oppose with either
+    Melee or Athletics" (its Grapple Defense, the better of the two). The attacker rolls Melee
+    (reading: an Athletics roll for the attacker is the GM's call). Beaten, the opponent is Pinned
+    ("Pinned": only Break Pin and Grapple Defense); no damage; ties go to the defender."""
+    att, tgt = request.attacker, request.target
+    held = attack_total - defense_total >= 1
+    effects = [Effect("status", tgt.id, {"add": "Pinned", "reason": "Pin"})] if held else []
+    details = {"action": "pin", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "pinned": held, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = f"{plan.defense.replace('_', ' ').title()} {defense_total}" if plan.defense != "none" else "no resistance"
+    summary = (f"{att.name} pins {tgt.name} ({attack_total} vs {resisted})" if held else
+               f"{att.name} fails to pin {tgt.name}: {attack_total} vs {resisted}")
+    return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def break_pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                     rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """Break Pin (*Tesseris Combat*, "Melee Attack Actions", Break Pin (Grapple): 4 ticks): "Break an
+    opponent's Pin against yourself or an ally in the same Grapple with an opposed Melee or Acrobatics
+    test." Each side rolls Agility dT plus its better rank of the two (reading); the opponent's test
+    costs it nothing; ties go to the opponent. Won, the freed one is no longer Pinned (still Grappled)."""
+    att, tgt = request.attacker, request.target
+    freed = (request.options or {}).get("free") or att.id
+    broke = attack_total - defense_total >= 1
+    effects = [Effect("status", freed, {"remove": "Pinned", "reason": "Break Pin"})] if broke else []
+    names = {c.id: c.name for c in (att, tgt, *request.others)}
+    details = {"action": "break_pin", "attacker": att.id, "target": tgt.id, "freed": freed if broke else None,
+               "attack_successes": successes, "attack_total": attack_total, "defense": plan.defense,
+               "defense_total": defense_total, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    whom = "the pin" if freed == att.id else f"{tgt.name}'s pin on {names.get(freed, freed)}"
+    summary = (f"{att.name} breaks {whom} ({attack_total} vs {defense_total})" if broke else
+               f"{att.name} fails to break {whom}: {attack_total} vs {defense_total}")
+    return AttackResult(hit=broke, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                    rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Distracting Shot (*Tesseris Combat*, "Ranged Attack Actions": 3 ticks, -2): "Fire a single
+    shot past an opponent's head [...]. Roll a Melee skill test at a -2 penalty opposed by opponent's
+    Scrutiny. If the opponent fails, they lose 2 Ticks on their next turn." The bullet is spent; no
+    damage; ties go to the opponent. Reading: the ticks come off the opponent's next round (the
+    books keep ``distracted``; the new round takes them)."""
+    att, tgt = request.attacker, request.target
+    lost = attack_total - defense_total >= 1
+    if lost:
+        t_state = {**t_state, "distracted": num(t_state.get("distracted")) + plan.action.extra["distract_ticks"]}
+    effects = []
+    if plan.weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1}))
+    details = {"action": "distracting_shot", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "distracted": lost, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = f"Scrutiny {defense_total}" if plan.defense != "none" else "no resistance"
+    summary = (f"{att.name} distracts {tgt.name}: 2 ticks lost next round ({attack_total} vs {resisted})" if lost else
+               f"{att.name} fails to distract {tgt.name}: {attack_total} vs {resisted}")
+    return AttackResult(hit=lost, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def choke_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                 rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """Choke Out (*Tesseris Combat*, "Melee Attack Actions", Choke Out (Grapple): 4 ticks): "Take an
+    opposed Athletics to choke out an opponent. If opponent fails their Athletics test (free), they
+    immediately fall Unconscious." Both grappled; the opponent's test costs it no tick; ties go to
+    the defender. "Only usable against biological humanoid opponents" is the GM's to say."""
+    att, tgt = request.attacker, request.target
+    out = attack_total - defense_total >= 1
+    effects = [Effect("status", tgt.id, {"add": "Unconscious", "reason": "Choke Out"})] if out else []
+    details = {"action": "choke_out", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "unconscious": out, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = f"Athletics {defense_total}" if plan.defense != "none" else "no resistance"
+    summary = (f"{att.name} chokes {tgt.name} out: Unconscious ({attack_total} vs {resisted})" if out else
+               f"{att.name} fails to choke {tgt.name} out: {attack_total} vs {resisted}")
+    return AttackResult(hit=out, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def disarm_weapon(sheet: dict, key: str | None) -> dict:
+    """The weapon a Disarm knocks away: the one named, else the first the sheet lists (not the
+    unarmed strike, which cannot be knocked away)."""
+    held = [w for w in weapon_list(sheet) if w["key"] != UNARMED]
+    if key:
+        found = next((w for w in held if w["key"] == key), None)
+        if found is None:
+            raise RuleError(f"the target holds no weapon {key!r} to knock away; it has: "
+                            + (", ".join(w["label"] for w in held) or "none"))
+        return found
+    if not held:
+        raise RuleError("the target holds no weapon to knock away")
+    return held[0]
+
+
+def disarm_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                  rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
+    """A Disarm (*Tesseris Combat*, "Melee Attack Actions", Disarm: 3 ticks, -1 to the attack
+    roll): "Knock away an opponent's weapon with a Melee test. Opponent may resist [...] with a
+    successful Duck, Dodge, or Athletics test. If the attacker beats the opponent's roll by 3 or
+    more successes, they may take immediate possession of the weapon." No damage; ties go to the
+    defender. The weapon leaves the target's sheet; beaten by 3 or more, it goes to the attacker's
+    (``options["take"]`` false leaves it on the ground)."""
+    att, tgt = request.attacker, request.target
+    opts = request.options or {}
+    lost = disarm_weapon(tgt.sheet, opts.get("target_weapon"))
+    margin = attack_total - defense_total
+    knocked = margin >= 1
+    taken = knocked and margin >= plan.action.extra["take_margin"] and opts.get("take", True) is not False
+    effects = []
+    if knocked:
+        effects.append(Effect("disarm", tgt.id, {"weapon": lost["key"], "taken_by": att.id if taken else None}))
+    if taken:
+        effects.append(Effect("take_weapon", att.id, {"weapon": lost["key"], "item": dict(lost["data"]), "from": tgt.id}))
+    details = {"action": "disarm", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
+               "weapon_lost": lost["key"] if knocked else None, "taken": taken, "hits": 0,
+               "states": {att.id: a_state, tgt.id: t_state}}
+    resisted = "no resistance" if plan.defense == "none" else f"{plan.defense.replace('_', ' ').title()} {defense_total}"
+    if taken:
+        summary = f"{att.name} disarms {tgt.name} and takes the {lost['label']} ({attack_total} vs {resisted})"
+    elif knocked:
+        summary = f"{att.name} knocks {tgt.name}'s {lost['label']} away ({attack_total} vs {resisted})"
+    else:
+        summary = f"{att.name} fails to disarm {tgt.name}: {attack_total} vs {resisted}"
+    return AttackResult(hit=knocked, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects,
+                        details=details)
+
+
 def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
     """Roll an attack, its defense, the hits, jams, damage and cover damage."""
     settings = settings_of(settings if settings is not None else request)
@@ -644,8 +823,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         rolls += d_recs
         defense_total = d_succ + plan.defense_flat
         if settings.get("spend_ticks", True):
-            spec_ticks = DEFENSES.get(plan.defense, {}).get("ticks", 1)
-            if spec_ticks:
+            spec_ticks = 0 if action.extra.get("free_defense") else DEFENSES.get(plan.defense, {}).get("ticks", 1)
+            if spec_ticks:  # an Athletics test against a Trip is a reaction like a Dodge (reading)
                 t_state = spend(t_state, plan.defense if plan.defense in ("dodge", "block", "parry", "grapple_defense") else "dodge", reaction=True, settings=settings)
         t_state = {**t_state, "defenses": num(t_state.get("defenses")) + 1}
     else:
@@ -656,6 +835,18 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         t_state = {**t_state, "multi_strike_defense": {"attacker": att.id, "defense": plan.defense, "total": defense_total}}
     if action.key == "grapple":
         return grapple_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "trip":
+        return trip_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "break_pin":
+        return break_pin_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "distracting_shot":
+        return distract_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "choke_out":
+        return choke_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "pin":
+        return pin_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
+    if action.key == "disarm":
+        return disarm_result(request, plan, attack_total, defense_total, rolls, a_state, t_state, successes)
 
     totals = bullet_totals(attack_total, plan.bullets)
     nets = [t - defense_total for t in totals]

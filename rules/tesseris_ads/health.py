@@ -94,6 +94,19 @@ def apply_effects(sheet: dict, effects: list[Effect], token_id: str | None = Non
                 out["statuses"] = remove_status(out.get("statuses"), d["remove"])
         elif e.kind == "mayhem":
             out["mayhem"] = max(0, num(out.get("mayhem")) - num(d.get("spent")))
+        elif e.kind in ("disarm", "take_weapon"):  # a Disarm: the weapon leaves one sheet, maybe for another
+            weapons = out.get("weapons") or {}
+            if isinstance(weapons, list):
+                weapons = {str(w.get("key") or w.get("name") or i): w for i, w in enumerate(weapons) if isinstance(w, dict)}
+            weapons = dict(weapons)
+            if e.kind == "disarm":
+                weapons.pop(d.get("weapon"), None)
+            else:
+                key = d.get("weapon") or "weapon"
+                while key in weapons:
+                    key += "_taken"
+                weapons[key] = dict(d.get("item") or {})
+            out["weapons"] = weapons
         elif e.kind == "ammo":
             weapons = out.get("weapons") or {}
             w = weapons.get(d.get("weapon")) if isinstance(weapons, dict) else None

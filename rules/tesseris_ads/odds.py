@@ -68,6 +68,18 @@ def outcome_label(result: AttackResult) -> str:
         return _avoided(num(d.get("attack_total")), d.get("defense", "none"))
     if d.get("action") == "grapple":
         return "hit: Grappled"
+    if d.get("action") == "trip":
+        return "hit: Prone"
+    if d.get("action") == "pin":
+        return "hit: Pinned"
+    if d.get("action") == "choke_out":
+        return "hit: Unconscious"
+    if d.get("action") == "distracting_shot":
+        return "hit: 2 ticks lost"
+    if d.get("action") == "break_pin":
+        return "hit: pin broken"
+    if d.get("action") == "disarm":
+        return "hit: weapon taken" if d.get("taken") else "hit: disarmed"
     reports = d.get("hit_reports") or []
     crit = any(r["critical"] for r in reports)
     after = sum(r["after_soak"] for r in reports)
@@ -149,8 +161,13 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
                 label = _avoided(a, plan.defense)
                 out[label] = out.get(label, 0) + pa * pd
                 continue
-            if action.key == "grapple":
-                out["hit: Grappled"] = out.get("hit: Grappled", 0) + pa * pd
+            if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot", "break_pin"):
+                label = {"grapple": "hit: Grappled", "trip": "hit: Prone", "pin": "hit: Pinned",
+                         "choke_out": "hit: Unconscious", "distracting_shot": "hit: 2 ticks lost",
+                         "break_pin": "hit: pin broken"}.get(action.key, "hit: disarmed")
+                if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
+                    label = "hit: weapon taken"
+                out[label] = out.get(label, 0) + pa * pd
                 continue
             key = (tuple(hit_nets), None if crit_basis == "net" else d)
             if key not in cache:

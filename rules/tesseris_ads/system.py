@@ -83,7 +83,11 @@ class TesserisSystem(BaseSystem):
         return _checked_defenses(self, request, labels)
 
     def apply(self, sheet_: dict, result: AttackResult) -> dict:
-        return health.apply_result(sheet_, result)
+        """The sheet after the result's effects on its target; when every effect is aimed at one
+        character (the app hands each sheet its own effects: the attacker's ammunition and jams,
+        the target's damage), that character's."""
+        aimed = {e.target for e in result.effects}
+        return health.apply_result(sheet_, result, aimed.pop() if len(aimed) == 1 else None)
 
     # the fight lifecycle (turns.py): initiative every round, ticks, surprise, delay, reactions
 

@@ -46,7 +46,8 @@ def new_round(state: dict, sheet: dict) -> dict:
     s = {k: v for k, v in s.items() if k not in MOVE_KEYS and k != "provoked"}
     return {
         **s,
-        "ticks": per_round - borrowed - st["ticks_lost"],
+        "ticks": per_round - borrowed - st["ticks_lost"] - num(s.get("distracted")),  # a Distracting Shot's 2
+        "distracted": 0,
         "borrowed_last_round": borrowed,
         "free_reaction": FREE_REACTIONS > 0,
         "attacks": 0,

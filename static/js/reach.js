@@ -60,13 +60,22 @@
     const g = layer();
     reach = { id: id, left: ack.left, unit: ack.unit, size: ack.cell_size, costs: new Map() };
     const frag = document.createDocumentFragment();
+    // a big token's cells are where its top-left square can go: shade every square it would cover
+    const size = ack.size || 1, shaded = new Set();
     for (const [x, y, cost] of ack.cells) {
       reach.costs.set(x + "," + y, cost);
       if (ack.left === null) continue; // outside a fight only the ruler: every square is "reachable"
-      const r = document.createElementNS(SVG_NS, "rect");
-      r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", 1); r.setAttribute("height", 1);
-      r.setAttribute("class", "reach-cell");
-      frag.appendChild(r);
+      for (let j = 0; j < size; j++) {
+        for (let i = 0; i < size; i++) {
+          const key = (x + i) + "," + (y + j);
+          if (shaded.has(key)) continue;
+          shaded.add(key);
+          const r = document.createElementNS(SVG_NS, "rect");
+          r.setAttribute("x", x + i); r.setAttribute("y", y + j); r.setAttribute("width", 1); r.setAttribute("height", 1);
+          r.setAttribute("class", "reach-cell");
+          frag.appendChild(r);
+        }
+      }
     }
     g.replaceChildren(frag);
   });

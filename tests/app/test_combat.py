@@ -21,8 +21,10 @@ def setup(client, system="plain_grid"):
     g = client.post("/api/games", json={"name": "Fight", "system": system}).json
     p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
     ids = []
+    zones = client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json.get("zones")
     for i, (name, owner) in enumerate([("Mira", p["player_id"]), ("Ogre", None), ("Rat", None)]):
-        body = {"name": name, "x": i, "y": 0, **({"owner": owner, "kind": "pc"} if owner else {})}
+        where = {"zone": zones[i]["id"]} if zones else {"x": i, "y": 0}
+        body = {"name": name, **where, **({"owner": owner, "kind": "pc"} if owner else {})}
         ids.append(client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"])
     return g, p, ids
 
@@ -121,6 +123,49 @@ def test_the_gm_reorders_by_hand_but_must_list_everyone(seeded):
     assert command(seeded, g, gm, {"type": "set_order", "order": [rat, mira]}).status_code == 422
     assert command(seeded, g, gm, {"type": "set_order", "order": [rat, mira, ogre]}).status_code == 200
     assert state(seeded, g, gm)["combat"]["order"] == [rat, mira, ogre]
+    assert state(seeded, g, gm)["log"][-1]["text"] == "the GM changed the turn order: Rat, Mira, Ogre"
+    r = command(seeded, g, gm, {"type": "set_order", "order": [rat, mira, ogre]})
+    assert r.status_code == 422 and r.json["error"] == "that is the order already"
+
+
+@pytest.mark.parametrize("system", ["plain_grid", "gurps_lite", "savage_worlds", "tesseris_ads", "atomic_tomorrow"])
+def test_the_next_turn_follows_the_gms_order(seeded, system):
+    """The rules keep their own books of the order: a reorder by hand is what the next turn follows."""
+    g, p, ids = setup(seeded, system)
+    gm = g["gm_token"]
+    assert command(seeded, g, gm, {"type": "start_combat", "token_ids": ids}).status_code == 200
+    fight = state(seeded, g, gm)["combat"]
+    current = fight["current"]
+    others = [i for i in fight["order"] if i != current]
+    wanted = [current, others[1], others[0]]  # the one who was last comes next
+    r = command(seeded, g, gm, {"type": "set_order", "order": wanted})
+    assert r.status_code == 200, r.json
+    assert state(seeded, g, gm)["combat"]["current"] == current  # the turn stays where it was
+    command(seeded, g, gm, {"type": "next_turn"})
+    after = state(seeded, g, gm)["combat"]
+    assert after["current"] == others[1] and after["order"][:3] == wanted
+
+
+def test_the_phase_tn_gm_orders_the_declarations_by_hand(seeded):
+    g, p, ids = setup(seeded, "phase_tn")
+    gm = g["gm_token"]
+    command(seeded, g, gm, {"type": "start_combat", "token_ids": ids})
+    fight = state(seeded, g, gm)["combat"]
+    first, second, third = fight["order"]
+    assert command(seeded, g, gm, {"type": "set_order", "order": [first, third, second]}).status_code == 200
+    command(seeded, g, gm, {"type": "next_turn"})  # the first declares nothing new
+    assert state(seeded, g, gm)["combat"]["current"] == third
+
+
+def test_players_see_the_new_order_and_may_not_reorder(seeded):
+    g, p, (mira, ogre, rat) = setup(seeded)
+    gm = g["gm_token"]
+    command(seeded, g, gm, {"type": "start_combat", "token_ids": [mira, ogre, rat]})
+    r = command(seeded, g, p["player_token"], {"type": "set_order", "order": [mira, rat, ogre]})
+    assert r.status_code == 422 and "GM" in r.json["error"]
+    command(seeded, g, gm, {"type": "set_order", "order": [mira, rat, ogre]})
+    for token in (p["player_token"], g["screen_token"]):
+        assert state(seeded, g, token)["combat"]["order"] == [mira, rat, ogre]
 
 
 def test_hidden_tokens_are_left_out_of_the_order_players_see(seeded):
@@ -197,3 +242,53 @@ def test_each_turn_is_announced_once(seeded, system):
     log = [e["text"] for e in state(seeded, g, gm)["log"]]
     for a, b in zip(log, log[1:]):
         assert not (a.startswith(b) and b.endswith("'s turn")), (a, b)
+
+
+def test_a_tesseris_shot_spends_the_shooters_ammunition_on_its_sheet(seeded):
+    """The app hands each sheet its own effects: the attacker's bullets spent reach the attacker's sheet
+    (*Tesseris Combat*, "Rate of Fire (RoF)": each fire mode spends the bullets its slot lists)."""
+    g = seeded.post("/api/games", json={"name": "Ammo", "system": "tesseris_ads", "map": {"width": 20, "height": 8}}).json
+    gm = g["gm_token"]
+    add = lambda name, x: seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
+                                      headers=bearer(gm)).json["id"]
+    jim, foe = add("Jim", 1), add("Foe", 6)
+    for name, token in (("Jim", jim), ("Foe", foe)):
+        command(seeded, g, gm, {"type": "add_character", "name": name, "token_id": token})
+    r = command(seeded, g, gm, {"type": "attack", "attacker": jim, "target": foe, "weapon": "rifle"})
+    assert r.status_code == 200, r.json
+    after = state(seeded, g, gm)
+    effects = after["log"][-1]["detail"]["attack"]["effects"]
+    spent = sum(e["data"]["spent"] for e in effects if e["kind"] == "ammo" and e["target"] == jim)
+    assert spent >= 1
+    sheets = {c["name"]: c["sheet"] for c in after["characters"]}
+    assert sheets["Jim"]["weapons"]["rifle"]["ammo"] == 30 - spent
+    assert sheets["Foe"]["weapons"]["rifle"]["ammo"] == 30
+
+
+def test_a_tesseris_disarm_moves_the_weapon_between_the_sheets(seeded):
+    g = seeded.post("/api/games", json={"name": "Disarm", "system": "tesseris_ads", "map": {"width": 10, "height": 4}}).json
+    gm = g["gm_token"]
+    add = lambda name, x: seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
+                                      headers=bearer(gm)).json["id"]
+    ann, bob = add("Ann", 1), add("Bob", 2)
+    for name, token in (("Ann", ann), ("Bob", bob)):
+        command(seeded, g, gm, {"type": "add_character", "name": name, "token_id": token})
+    outcomes = set()
+    for _ in range(12):  # seeded dice: tries until the weapon goes or the sheet runs out of weapons
+        sheets = {c["name"]: c["sheet"] for c in state(seeded, g, gm)["characters"]}
+        if "knife" not in sheets["Bob"]["weapons"]:
+            break
+        r = command(seeded, g, gm, {"type": "attack", "attacker": ann, "target": bob, "weapon": "knife",
+                                    "options": {"action": "disarm", "target_weapon": "knife", "defense": "athletics"}})
+        assert r.status_code == 200, r.json
+        outcomes.add(state(seeded, g, gm)["log"][-1]["text"].split(":")[0].split(" (")[0])
+    after = {c["name"]: c["sheet"] for c in state(seeded, g, gm)["characters"]}
+    assert "knife" not in after["Bob"]["weapons"], outcomes
+    text = [e["text"] for e in state(seeded, g, gm)["log"] if "Knife" in e["text"]][-1]
+    if "takes the Knife" in text:
+        assert "knife_taken" in after["Ann"]["weapons"]
+    else:
+        assert "knocks Bob's Knife away" in text and "knife_taken" not in after["Ann"]["weapons"]
+    r = command(seeded, g, gm, {"type": "attack", "attacker": ann, "target": bob, "weapon": "knife",
+                                "options": {"action": "disarm", "target_weapon": "knife"}})
+    assert r.status_code == 422 and "no weapon 'knife' to knock away" in r.json["error"]

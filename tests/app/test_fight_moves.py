@@ -3,6 +3,8 @@ question shades where it can go; turn actions go to the rules; badges show on th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from webapp import create_app
@@ -95,3 +97,186 @@ def test_outside_a_fight_reach_is_a_ruler_with_no_limit(client):
     assert reach["left"] is None and reach["unit"] == "yard"
     costs = {(x, y): c for x, y, c in reach["cells"]}
     assert costs[(4, 1)] == 3 and costs[(6, 1)] > 5  # around the wall's end, not through it
+
+
+def test_a_plain_drag_in_phase_tn_is_the_declared_move_and_passes_the_turn(client):
+    """*Phase/TN*, "Initiative and Actions": one new action a phase, declared lowest initiative first.
+    Moving the token declares the phase's Move, so the next declarer is up."""
+    g = client.post("/api/games", json={"name": "Phases", "system": "phase_tn", "map": {"width": 20, "height": 8}}).json
+    ids = {name: client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": 2 + 4 * i, "y": 2},
+                             headers=bearer(g["gm_token"])).json["id"] for i, name in enumerate(["Leroy", "Earl", "Ann"])}
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    fight = state(client, g)["combat"]
+    first, second = fight["order"][0], fight["order"][1]
+    assert fight["current"] == first and fight["phase"].endswith("declarations")
+    mover = next(t for t in state(client, g)["tokens"] if t["id"] == first)
+    r = send(client, g, g["gm_token"], {"type": "move_token", "token_id": first, "x": mover["x"], "y": mover["y"] + 2})
+    assert r.status_code == 200, r.json
+    after = state(client, g)
+    assert after["combat"]["current"] == second  # the move was the declaration: the turn passed
+    names = {t["id"]: t["name"] for t in after["tokens"]}
+    texts = [e["text"] for e in after["log"]]
+    assert f"{names[first]} declares a Move (phase action, up to 3 squares)." in texts
+    assert f"{names[second]}'s turn to declare (lowest initiative first)." == texts[-1]
+    assert not any(i in t for t in texts for i in ids.values())  # names, never ids
+    # the rest of the Move is still the mover's this phase; the reach says so
+    assert send(client, g, g["gm_token"], {"type": "reach", "token_id": first}).json["left"] == 1
+
+
+def test_phase_tn_refusals_and_the_turn_panel_name_tokens_never_ids(client):
+    g = client.post("/api/games", json={"name": "Phases", "system": "phase_tn", "map": {"width": 20, "height": 8}}).json
+    ids = {name: client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": 2 + 4 * i, "y": 2},
+                             headers=bearer(g["gm_token"])).json["id"] for i, name in enumerate(["Leroy", "Earl"])}
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    fight = state(client, g)["combat"]
+    names = {v: k for k, v in ids.items()}
+    first, second = fight["order"]
+    r = send(client, g, g["gm_token"], {"type": "move_token", "token_id": second, "x": 10, "y": 4})
+    assert r.status_code == 422
+    assert r.json["error"] == (f"{names[second]} cannot move now: {names[first]} declares before {names[second]} "
+                               "(lowest initiative first): a Move is declared in turn")
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "phase 1 of 2 · declarations" in page
+    for token_id in ids.values():
+        assert f"{token_id} declares" not in page and f"declares first ({token_id}" not in page
+
+
+def test_a_token_on_hold_is_offered_to_act_from_hold_off_its_turn(client):
+    """Savage Worlds, "Hold": a held character may interrupt another's turn; the player sees the
+    button on their own page while someone else acts (and the table screen has no such controls)."""
+    g, p, hero, orc = savage_fight(client)
+    assert send(client, g, p["player_token"], {"type": "act", "token_id": hero, "action": "hold"}).status_code == 200
+    fight = state(client, g)["combat"]
+    assert fight["current"] != hero
+    page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "Hero may, off turn" in page and "Act from Hold" in page
+    screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "off turn" not in screen
+    if fight["current"] is not None:  # someone acts: the hero may interrupt them, as the button sends
+        r = send(client, g, p["player_token"], {"type": "act", "token_id": hero, "action": "interrupt"})
+        assert r.status_code == 200, r.json
+
+
+@pytest.mark.parametrize("system", ["savage_worlds", "gurps_lite", "tesseris_ads", "phase_tn", "atomic_tomorrow"])
+def test_no_log_line_or_refusal_of_a_fight_names_a_token_by_its_id(client, system):
+    g = client.post("/api/games", json={"name": "Ids", "system": system,
+                                        **({} if system == "atomic_tomorrow" else {"map": {"width": 16, "height": 8}})}).json
+    gm = g["gm_token"]
+    zones = state(client, g).get("zones")
+    ids = []
+    for i, name in enumerate(["Ann", "Bob", "Cat"]):
+        where = {"zone": zones[i % len(zones)]["id"]} if zones else {"x": 2 + 3 * i, "y": 3}
+        ids.append(client.post(f"/api/games/{g['id']}/tokens", json={"name": name, **where},
+                               headers=bearer(gm)).json["id"])
+        send(client, g, gm, {"type": "add_character", "name": name, "token_id": ids[-1]})
+    send(client, g, gm, {"type": "start_combat", "token_ids": ids})
+    errors = []
+    for step in range(8):
+        current = state(client, g)["combat"]["current"]
+        if current:
+            other = next(i for i in ids if i != current)
+            for body in ({"type": "attack", "attacker": current, "target": other},
+                         {"type": "move_token", "token_id": other, **({"zone": zones[-1]["id"]} if zones else {"x": 15, "y": 7})},
+                         {"type": "act", "token_id": other, "action": "hold"}):
+                r = send(client, g, gm, body)
+                if r.status_code != 200:
+                    errors.append(r.json["error"])
+        send(client, g, gm, {"type": "next_turn"})
+    texts = [e["text"] for e in state(client, g)["log"]] + errors
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(i)}(?![\w-])" for i in ids))
+    assert not [t for t in texts if pattern.search(t)]
+
+
+def test_an_id_the_rules_let_through_reads_as_the_name_and_a_hidden_one_as_someone(tmp_path):
+    from webapp.combat import named
+    from webapp.table import GM, Actor
+
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    c = app.test_client()
+    g = c.post("/api/games", json={"name": "Names", "system": "plain_grid"}).json
+    add = lambda body: c.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+    ann, lurker = add({"name": "Ann", "x": 1, "y": 1}), add({"name": "Lurker", "x": 3, "y": 1, "hidden": True})
+    game = app.extensions["tacmap"].game(g["id"])
+    text = f"{ann} declares before {lurker} ({lurker}x is not an id)"
+    assert named(game, text) == f"Ann declares before Lurker ({lurker}x is not an id)"
+    assert named(game, text, Actor("player", "p1"), hidden_as="someone").startswith("Ann declares before someone")
+    assert named(game, text, GM, hidden_as="someone").startswith("Ann declares before Lurker")
+
+
+# --- big tokens (2 x 2, 3 x 3) in a fight: range, line of fire, reach and movement count from the
+# squares they cover, not from their top-left square (docs/RULES.md, "Big tokens")
+
+
+def gm_send(client, g, body):
+    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(g["gm_token"]))
+
+
+def big_game(client, system="phase_tn", walls=()):
+    g = client.post("/api/games", json={"name": "Big", "system": system,
+                                        "map": {"width": 20, "height": 12, "walls": list(walls)}}).json
+    add = lambda body: client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+    return g, add
+
+
+def test_range_is_counted_to_the_nearest_square_of_a_big_target(client):
+    g, add = big_game(client)
+    ogre = add({"name": "Ogre", "x": 5, "y": 5, "size": 2})  # covers (5..6, 5..6)
+    archer = add({"name": "Archer", "x": 10, "y": 5})
+    view = gm_send(client, g, {"type": "preview_attack", "attacker": archer, "target": ogre}).json["preview"]
+    assert view["distance"] == 4  # from (10, 5) to (6, 5), not to the top-left (5, 5)
+    assert view["to"] == [6, 5]
+    view = gm_send(client, g, {"type": "preview_attack", "attacker": ogre, "target": archer}).json["preview"]
+    assert view["distance"] == 4 and view["from"] == [6, 5]
+
+
+def test_a_big_shooter_fires_from_whichever_of_its_squares_sees_the_target(client):
+    # a wall across the ogre's top row line: (5, 5) cannot see (12, 5), its lower squares can
+    g, add = big_game(client, walls=[{"a": [8, 4], "b": [8, 6]}])
+    ogre = add({"name": "Ogre", "x": 5, "y": 5, "size": 2})
+    archer = add({"name": "Archer", "x": 12, "y": 5})
+    rat = add({"name": "Rat", "x": 12, "y": 8})
+    r = gm_send(client, g, {"type": "preview_attack", "attacker": ogre, "target": archer})
+    assert r.status_code == 200, r.json
+    view = r.json["preview"]
+    assert view["line"]["clear"] and view["from"][1] == 6  # from its lower row
+    assert gm_send(client, g, {"type": "preview_attack", "attacker": rat, "target": archer}).status_code == 200
+    # one square each is judged square to square as before: the wall blocks
+    small = add({"name": "Imp", "x": 5, "y": 4})
+    r = gm_send(client, g, {"type": "preview_attack", "attacker": small, "target": archer})
+    assert r.status_code == 422 and "no line of fire" in r.json["error"]
+
+
+def test_reach_of_a_big_token_keeps_its_whole_footprint_clear(client):
+    # a wall with a one-square gap at y = 5: a 2 x 2 token cannot squeeze through it
+    walls = [{"a": [8, 0], "b": [8, 5]}, {"a": [8, 6], "b": [8, 12]}]
+    g, add = big_game(client, "gurps_lite", walls=walls)
+    ogre = add({"name": "Ogre", "x": 5, "y": 4, "size": 2})
+    reach = gm_send(client, g, {"type": "reach", "token_id": ogre}).json
+    assert reach["size"] == 2
+    tops = {(x, y) for x, y, _ in reach["cells"]}
+    assert (6, 4) in tops and not any(x >= 8 for x, _ in tops)  # the gap is one square: no way through
+    imp = add({"name": "Imp", "x": 5, "y": 9})
+    small = {(x, y) for x, y, _ in gm_send(client, g, {"type": "reach", "token_id": imp}).json["cells"]}
+    assert (9, 5) in small  # a one-square token goes through the gap
+
+
+def test_a_big_token_in_a_fight_pays_the_way_round_a_wall_not_the_crow_flight(client):
+    g, add = big_game(client, "savage_worlds", walls=[{"a": [7, 0], "b": [7, 10]}])
+    ogre = add({"name": "Ogre", "x": 4, "y": 7, "size": 2})
+    gm_send(client, g, {"type": "start_combat", "token_ids": [ogre]})
+    left = gm_send(client, g, {"type": "reach", "token_id": ogre}).json["left"]
+    costs = {(x, y): c for x, y, c in gm_send(client, g, {"type": "reach", "token_id": ogre}).json["cells"]}
+    assert costs[(4, 9)] == 2 and (8, 7) not in costs  # round the wall's end (rows 10-11) is 7: too far
+    r = gm_send(client, g, {"type": "move_token", "token_id": ogre, "x": 8, "y": 7})
+    assert r.status_code == 422 and str(left).rstrip("0").rstrip(".") in r.json["error"]
+
+
+def test_the_gm_sees_a_foe_on_hold_offered_to_interrupt_but_not_every_foes_reactions(client):
+    g, p, hero, orc = savage_fight(client)
+    send(client, g, p["player_token"], {"type": "next_turn"})  # the hero's turn ends: the orc's
+    while state(client, g)["combat"]["current"] != orc:
+        send(client, g, g["gm_token"], {"type": "next_turn"})
+    assert send(client, g, g["gm_token"], {"type": "act", "token_id": orc, "action": "hold"}).status_code == 200
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "Orc may, off turn" in page and "Act from Hold" in page
+    assert "Hero may, off turn" not in page  # the hero has nothing but reactions off turn

@@ -102,3 +102,54 @@ def test_an_undone_game_replays_the_same_after_a_restart(config):
     before = state(client, g)
     after = state(create_app(config).test_client(), g)
     assert after == before and where(client, g, tok) == (1, 1)
+
+
+def test_undo_in_a_long_game_starts_from_the_snapshot_and_stays_fast(config):
+    """A campaign of more than 1,000 events: undo replays from the newest snapshot, not from the start."""
+    import time
+
+    from webapp.table import Event, replay
+
+    app = create_app(config)
+    client = app.test_client()
+    g, tok = new_game(client)
+    hub = app.extensions["tacmap"]
+    moves = [(x % 20, 1 + (x // 20) % 10) for x in range(2, 1102)]
+    for start in range(0, len(moves), 50):  # a command of 50 moves at a time: snapshots fall as in play
+        batch = moves[start:start + 50]
+        hub.commit(g["id"], lambda game, batch=batch: [
+            Event("token_moved", {"token_id": tok, "x": x, "y": y, "from": [0, 0]}) for x, y in batch])
+    snap = hub.store.snapshot(g["id"])
+    assert hub.store.last_seq(g["id"]) > 1000 and snap is not None and snap[0] >= 1000
+    reads, events_of = [], hub.store.events
+    hub.store.events = lambda game_id, after=0: reads.append(after) or events_of(game_id, after)
+    began = time.perf_counter()
+    assert play(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
+    took = time.perf_counter() - began
+    hub.store.events = events_of
+    assert reads and min(reads) == snap[0]  # only the events after the snapshot were read
+    assert where(client, g, tok) == moves[-2]
+    assert took < 0.25, f"undo took {took:.3f} s"
+    # the same game as a replay of the whole log from the start
+    events = hub.store.events(g["id"])
+    assert replay(g["id"], events).to_dict()["tokens"] == hub.game(g["id"]).to_dict()["tokens"]
+
+
+def test_undo_back_past_the_snapshot_replays_from_the_start(config):
+    app = create_app(config)
+    client = app.test_client()
+    g, tok = new_game(client)
+    hub = app.extensions["tacmap"]
+    seq = hub.store.last_seq(g["id"])
+    hub.commit(g["id"], lambda game: [Event_moved(tok, 2 + i % 10, 3) for i in range(199 - seq)])
+    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 15, "y": 9})
+    snap = hub.store.snapshot(g["id"])
+    assert snap is not None and snap[0] == hub.store.last_seq(g["id"])  # the move is the snapshot's last event
+    play(client, g, g["gm_token"], {"type": "undo"})  # its state before is older than the snapshot
+    assert where(client, g, tok) == (2 + (198 - seq) % 10, 3)
+
+
+def Event_moved(tok, x, y):
+    from webapp.table import Event
+
+    return Event("token_moved", {"token_id": tok, "x": x, "y": y, "from": [0, 0]})

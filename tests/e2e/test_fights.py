@@ -192,12 +192,12 @@ class Table:
         raise AssertionError(f"{attacker} may attack nobody: {refusals}")
 
     def roll_attack(self, page, defender=None) -> str:
-        before = len([e for e in self.state()["log"] if (e.get("detail") or {}).get("attack")])
+        before = self.attacks_seq()
         page.locator("#attack-form button[data-attack=attack]").click()
         if defender is not None:  # a player's token: where the rules give a choice, its player defends first
             choice = defender.locator("#defense-prompt.asking button[data-defense]:enabled").first
             for _ in range(50):
-                rolled = len([e for e in self.state()["log"] if (e.get("detail") or {}).get("attack")]) > before
+                rolled = self.attacks_seq() > before
                 if choice.count() or rolled:
                     break
                 self.gm.wait_for_timeout(100)
@@ -210,15 +210,20 @@ class Table:
             expect(p.locator("#attack-preview .attack-preview")).to_have_count(0)
         return result
 
+    def attacks_seq(self) -> int:
+        """The seq of the newest attack in the log (the log keeps its last 50 lines: count by seq)."""
+        return max([e["seq"] for e in self.state()["log"] if (e.get("detail") or {}).get("attack")], default=0)
+
     def attack_logged(self, before: int) -> str:
+        """The one attack rolled since the attack of seq ``before``, in every log."""
         for _ in range(50):
-            attacks = [e["text"] for e in self.state()["log"] if (e.get("detail") or {}).get("attack")]
-            if len(attacks) > before:
+            attacks = [e for e in self.state()["log"] if (e.get("detail") or {}).get("attack") and e["seq"] > before]
+            if attacks:
                 break
             self.gm.wait_for_timeout(100)
-        assert len(attacks) == before + 1, "the attack is in the game's log"
-        self.expect_in_logs(attacks[-1])
-        return attacks[-1]
+        assert len(attacks) == 1, "the attack is in the game's log"
+        self.expect_in_logs(attacks[-1]["text"])
+        return attacks[-1]["text"]
 
     def undo_attack(self, attacker: str, screen_before: str) -> None:
         """The GM takes the attack back: the logs say so and the screen shows what it showed before."""
@@ -403,7 +408,7 @@ def roll_due(table: Table, page, who: str, at_whom: str) -> str:
     due = page.locator("#combat ul.due li", has_text=f"{who} → {at_whom}")
     expect(table.screen.locator("#combat ul.due")).to_contain_text(f"{who} → {at_whom}")  # the screen lists it, no button
     expect(table.screen.locator("#combat ul.due button")).to_have_count(0)
-    before = len([e for e in table.state()["log"] if (e.get("detail") or {}).get("attack")])
+    before = table.attacks_seq()
     due.locator("button:has-text('Roll')").first.click()
     return table.attack_logged(before)
 
@@ -448,6 +453,17 @@ def test_phase_tn_two_rounds_of_declarations_and_due_shots(seeded_dice, server, 
             if first_phase:  # a shot, at the end of this phase, at a foe still in the fight
                 foe = next(table.names[t] for t in combat["order"] if table.names[t] in ("Brute", "Goon"))
                 declare_fire(table, phone, name, foe)
+            elif combat["round"] == 1 and name == "Mira":
+                # a plain drag is the phase's Move: it declares it, and the turn to declare passes on
+                x, y = table.where(name)
+                table.move(name, (x + 1, y))
+                moved[name] += 1
+                table.expect_in_logs(f"{name} declares a Move")
+                after = table.whose_turn()
+                assert after != name
+                table.expect_turn(after)
+                if after:
+                    table.expect_in_logs(f"{after}'s turn to declare")
             elif combat["round"] == 1:  # a Move is the phase's action: declared in the panel, then dragged
                 table.act(phone, "Declare a Move")
                 table.expect_in_logs(f"{name} declares Move")

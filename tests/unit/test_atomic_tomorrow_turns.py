@@ -271,7 +271,7 @@ def test_a_move_spends_the_round_move_reaches_one_zone_and_provokes_nobody():
     with pytest.raises(RuleError, match="not Dee's turn"):
         SYSTEM.move(up.state, dee, [], 1, [ace, dee], None, ScriptedDice([]))
     moved = SYSTEM.move(up.state, ace, ["pad", "bay"], 1.0, [ace, dee], None, ScriptedDice([]))
-    assert moved.cost == 1 and moved.left == 0 and moved.provokes == [] and moved.log == ["Ace moves to bay"]
+    assert moved.cost == 1 and moved.left == 0 and moved.provokes == [] and moved.log == ["Ace moves to the next zone (the round's move is spent; the significant action and the quick action left)"]
     json.dumps(moved.to_dict())
     assert SYSTEM.movement_left(moved.state, ace) == 0
     assert SYSTEM.movement_left(up.state, ace) == 1  # the state handed in is not changed

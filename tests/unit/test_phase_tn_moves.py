@@ -26,7 +26,7 @@ def test_a_move_is_the_movers_action_of_the_phase_declared_in_turn():
     ann, bob = cs
     assert up.current == "ann"
     assert SYSTEM.movement_left(up.state, ann) == 3 and SYSTEM.movement_left(up.state, bob) == 0
-    with pytest.raises(RuleError, match="ann declares before bob"):
+    with pytest.raises(RuleError, match="Ann declares before Bob"):
         SYSTEM.move(up.state, bob, [(6, 1), (5, 1)], 1, cs, None, ScriptedDice([]))
     moved = SYSTEM.move(up.state, ann, [(1, 1), (2, 1), (3, 1)], 2, cs, None, ScriptedDice([]))
     assert moved.left == 1 and moved.provokes == []

@@ -43,12 +43,12 @@ def test_two_rounds_of_leroy_and_earl():
     actions resolve before phase actions, phase before round."""
     cs = fighters(leroy=LEROY, earl=EARL)
     up = SYSTEM.begin_fight(cs, ScriptedDice([5, 8]))
-    assert (up.round, up.phase, up.order, up.current) == (1, "phase 1 of 2", ["leroy", "earl"], "leroy")
+    assert (up.round, up.phase, up.order, up.current) == (1, "phase 1 of 2 · declarations", ["leroy", "earl"], "leroy")
     assert up.state["combatants"]["leroy"]["initiative"] == 16 and up.state["combatants"]["earl"]["initiative"] == 21
-    assert [r.purpose for r in up.rolls] == ["initiative", "initiative"]
+    assert [r.purpose for r in up.rolls] == ["Leroy's initiative", "Earl's initiative"]  # whose roll each is
     json.dumps(up.to_dict())  # the state is stored as JSON
 
-    with pytest.raises(RuleError, match="leroy declares before earl"):
+    with pytest.raises(RuleError, match="Leroy declares before Earl"):
         SYSTEM.act(up.state, by_id(cs, "earl"), "wait", cs, ScriptedDice([]))
     up = SYSTEM.act(up.state, by_id(cs, "leroy"), "declare", cs, ScriptedDice([]),
                     options={"actions": [{"name": "draw", "length": "phase"}]})
@@ -68,7 +68,7 @@ def test_two_rounds_of_leroy_and_earl():
         ("phase", [("leroy", "draw"), ("earl", "target")]),
     ]
     assert up.state["shots"] == []
-    assert (up.round, up.phase, up.order, up.current) == (1, "phase 2 of 2", ["leroy", "earl"], "leroy")
+    assert (up.round, up.phase, up.order, up.current) == (1, "phase 2 of 2 · declarations", ["leroy", "earl"], "leroy")
     assert up.state["combatants"]["earl"]["targeting"] == {"earl": {"target": "leroy", "acquired_phase": 1}}
     assert "Leroy: initiative 14." in up.log and "Earl: initiative 22." in up.log
 
@@ -82,7 +82,7 @@ def test_two_rounds_of_leroy_and_earl():
     (shot,) = up.state["shots"]
     assert (shot["attacker"], shot["target"], shot["shots"]) == ("earl", "leroy", 1)
     assert shot["options"] == {"mode": "single", "targeted": True, "called": "head"}
-    assert (up.round, up.phase) == (2, "phase 1 of 2") and "Round 2" in up.log
+    assert (up.round, up.phase) == (2, "phase 1 of 2 · declarations") and "Round 2" in up.log
     assert up.order == ["leroy", "earl"]  # 2 + 11 = 13, 2 + 13 = 15
 
     # round 2: Earl calls target and fire (a round action); Leroy fires back, a wild shot
@@ -110,7 +110,7 @@ def test_two_rounds_of_leroy_and_earl():
     # what the app rolls: as an attack command takes them, each naming its shot
     assert up.due == [{"attacker": "earl", "target": "leroy", "weapon": "Sidearm",
                        "options": {"mode": "single", "targeted": True, "due": d["id"]}} for d in pair]
-    assert (up.round, up.phase) == (3, "phase 1 of 2")
+    assert (up.round, up.phase) == (3, "phase 1 of 2 · declarations")
 
 
 def test_surprised_combatant_sits_out_a_round_then_rolls_reflexes_each_phase():
@@ -142,7 +142,7 @@ def test_actions_follow_the_declaration_rules():
     cs = fighters(leroy=LEROY, earl=EARL)
     up = SYSTEM.begin_fight(cs, ScriptedDice([5, 8]))
     earl = {o.label: o for o in SYSTEM.actions(up.state, by_id(cs, "earl"))}
-    assert not earl["Targeting"].available and "leroy declares first" in earl["Targeting"].reason
+    assert not earl["Targeting"].available and "Leroy declares first" in earl["Targeting"].reason
     leroy = {o.label: o for o in SYSTEM.actions(up.state, by_id(cs, "leroy"))}
     assert leroy["Targeting"].available and leroy["Targeting"].cost == "phase action"
     assert leroy["Target and fire"].available and leroy["Target and fire"].kind == "attack"
@@ -162,7 +162,7 @@ def test_actions_follow_the_declaration_rules():
     with pytest.raises(RuleError, match="cancel it instead"):
         SYSTEM.act(up.state, by_id(cs, "leroy"), "change_target", cs, ScriptedDice([]),
                    options={"action": mine["cancel"].data["action"], "target": "x"})
-    with pytest.raises(RuleError, match="not earl's"):
+    with pytest.raises(RuleError, match="not Earl's"):
         SYSTEM.act(up.state, by_id(cs, "earl"), "cancel", cs, ScriptedDice([]),
                    options={"action": mine["cancel"].data["action"]})
     up = SYSTEM.act(up.state, by_id(cs, "leroy"), "cancel", cs, ScriptedDice([]),

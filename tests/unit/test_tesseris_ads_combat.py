@@ -352,7 +352,7 @@ def test_not_automated_actions_raise():
     a = fighter("a", (0, 0), "pc")
     t = fighter("t", (1, 0), "npc")
     with pytest.raises(RuleNotImplemented):
-        SYSTEM.attack(req(a, t, "sword", action="trip"), ScriptedDice([]))
+        SYSTEM.attack(req(a, t, "sword", action="cast_offensive_spell"), ScriptedDice([]))
     with pytest.raises(RuleError):
         SYSTEM.attack(req(a, t, "sword", action="move"), ScriptedDice([]))
     with pytest.raises(RuleError):
@@ -478,3 +478,191 @@ def test_with_the_real_board_and_line_of_fire():
     r = SYSTEM.attack(AttackRequest(a, t, "rifle", cover=cov, board=b, options={"defense": "dodge", "into_melee": False}), ScriptedDice([6, 6, 1, 6, 1, 1, 7]))
     assert not r.hit
     assert [e.target for e in r.effects if e.kind == "cover_damage"] == [pid]
+
+
+def test_trip_knocks_the_target_prone_when_the_melee_test_beats_its_resistance():
+    """*Tesseris Combat*, "Melee Attack Actions", Trip: "3 Ticks -2 to attack roll. Trip an
+    opponent with a successful Melee test. Opponent may resist [...] with a successful Duck,
+    Dodge, or Athletics test. If the opponent fails their roll, they immediately fall Prone."
+    No damage; ties go to the defender ("Defending")."""
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    # Melee test 3dT [6, 6, 6] = 3 + Melee 2 - Trip 2 = 3; Athletics: Strength 3dT [6, 1, 1] = 1 + Athletics 1 = 2
+    r = SYSTEM.attack(req(a, t, "sword", action="trip", defense="athletics"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["attack_total"] == 3 and r.details["defense_total"] == 2
+    assert any(m.label == "Trip" and m.value == -2 for m in r.modifiers)
+    assert r.details["states"]["t"]["prone"] is True and r.effects == []  # no damage, Prone in the books
+    assert r.summary == "A trips T: Prone (3 vs Athletics 2)"
+    assert r.details["states"]["a"]["last_cost"] == 3  # the action's 3 ticks
+    assert any(b["label"] == "Prone" for b in SYSTEM.badges(t.sheet, r.details["states"]["t"]))
+    # a tie is the defender's: [6, 6, 1] = 2 + 2 - 2 = 2 vs Dodge 3dT [6, 1, 1] = 1 + Acrobatics 1 = 2
+    r = SYSTEM.attack(req(a, t, "sword", action="trip", defense="dodge"), ScriptedDice([6, 6, 1, 6, 1, 1]))
+    assert not r.hit and not r.details["states"]["t"].get("prone")
+    # Parry and Block do not resist a Trip; an Athletics test resists nothing but a Trip or a Disarm
+    with pytest.raises(RuleError, match="Duck or Dodge or Athletics"):
+        SYSTEM.attack(req(a, t, "sword", action="trip", defense="parry"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="Athletics test resists a Trip"):
+        SYSTEM.attack(req(a, t, "sword", defense="athletics"), ScriptedDice([]))
+
+
+def test_trip_odds_match_its_rolls():
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    odds = SYSTEM.odds(req(a, t, "sword", action="trip", defense="dodge"))
+    labels = {o["label"]: o["p"] for o in odds["outcomes"]}
+    assert set(labels) <= {"miss", "Dodge avoids", "hit: Prone"} and abs(sum(labels.values()) - 1) < 1e-9
+    dice = SeededDice("trip")
+    n, prone = 4000, 0
+    for _ in range(n):
+        prone += SYSTEM.attack(req(a, t, "sword", action="trip", defense="dodge"), dice).hit
+    assert abs(prone / n - labels["hit: Prone"]) < 0.03
+
+
+def test_disarm_knocks_the_weapon_away_and_a_margin_of_three_takes_it():
+    """*Tesseris Combat*, "Melee Attack Actions", Disarm: "3 Ticks -1 to attack roll. Knock away an
+    opponent's weapon with a Melee test. Opponent may resist [...] with a successful Duck, Dodge, or
+    Athletics test. If the attacker beats the opponent's roll by 3 more more success, they may take
+    immediate possession of the weapon." No damage; ties go to the defender."""
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    # Melee test 3dT [6, 6, 1] = 2 + Melee 2 - Disarm 1 = 3; Athletics 3dT [6, 1, 1] = 1 + 1 = 2: knocked away
+    r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="athletics", target_weapon="sword"),
+                      ScriptedDice([6, 6, 1, 6, 1, 1]))
+    assert r.hit and not r.details["taken"] and r.details["weapon_lost"] == "sword"
+    assert any(m.label == "Disarm" and m.value == -1 for m in r.modifiers)
+    assert r.summary == "A knocks T's Sword away (3 vs Athletics 2)"
+    assert "sword" not in SYSTEM.apply(t.sheet, r)["weapons"] and "rifle" in SYSTEM.apply(t.sheet, r)["weapons"]
+    # [6, 6, 6] = 3 + 2 - 1 = 4 against Athletics [1, 1, 1] = 0 + 1 = 1: beaten by 3, the attacker takes it
+    r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="athletics", target_weapon="club"),
+                      ScriptedDice([6, 6, 6, 1, 1, 1]))
+    assert r.details["taken"] and r.summary.startswith("A disarms T and takes the Club")
+    mine = [e for e in r.effects if e.target == "a"]
+    gained = SYSTEM.apply(a.sheet, AttackResult_only(r, "a"))
+    assert mine and gained["weapons"]["club_taken"]["name"] == "Club"  # a's own club stays a's
+    # a tie is the defender's; an empty hand cannot be disarmed
+    r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="athletics"), ScriptedDice([6, 1, 1, 6, 6, 1]))
+    assert not r.hit and r.effects == []
+    bare = fighter("bare", (1, 0), "npc", weapons={})
+    with pytest.raises(RuleError, match="no weapon to knock away"):
+        SYSTEM.attack(req(a, bare, "sword", action="disarm"), ScriptedDice([]))
+
+
+def AttackResult_only(result, who):
+    from rules.system import AttackResult
+
+    return AttackResult(result.hit, result.summary, result.rolls, result.modifiers,
+                        [e for e in result.effects if e.target == who], result.details)
+
+
+def test_disarm_odds_match_its_rolls():
+    a = fighter("a", (0, 0), "pc")
+    t = fighter("t", (1, 0), "npc")
+    odds = {o["label"]: o["p"] for o in SYSTEM.odds(req(a, t, "sword", action="disarm", defense="dodge"))["outcomes"]}
+    assert set(odds) <= {"miss", "Dodge avoids", "hit: disarmed", "hit: weapon taken"}
+    dice, n = SeededDice("disarm"), 4000
+    seen = {"hit: disarmed": 0, "hit: weapon taken": 0}
+    for _ in range(n):
+        r = SYSTEM.attack(req(a, t, "sword", action="disarm", defense="dodge"), dice)
+        if r.hit:
+            seen["hit: weapon taken" if r.details["taken"] else "hit: disarmed"] += 1
+    for label, count in seen.items():
+        assert abs(count / n - odds.get(label, 0)) < 0.03, label
+
+
+def test_pin_pins_a_grappled_opponent_who_fails_its_grapple_defense():
+    """*Tesseris Combat*, "Melee Attack Actions", Pin (Grapple): "3 Ticks. Pin a grappled opponent
+    with a successful opposed Melee or Athletics test. Opponent may oppose with either Melee or
+    Athletics." "Pinned": only Break Pin and Grapple Defense."""
+    grappled = [{"name": "Grappled"}]
+    a = fighter("a", (0, 0), "pc", statuses=grappled)
+    t = fighter("t", (1, 0), "npc", statuses=grappled, melee=1, athletics=2)
+    # Melee 3dT [6, 6, 6] = 3 + Melee 2 + 1 (grappled, against a grappled opponent) = 6;
+    # Grapple Defense: Athletics (Strength 3 + 2 beats Agility 3 + 1): 3dT [6, 1, 1] = 1 + 2 = 3
+    r = SYSTEM.attack(req(a, t, "sword", action="pin"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["defense"] == "grapple_defense" and r.details["defense_total"] == 3
+    assert r.summary == "A pins T (6 vs Grapple Defense 3)"
+    assert "Pinned" in [s["name"] for s in SYSTEM.apply(t.sheet, r)["statuses"]]
+    # beaten, the defender holds: [6, 1, 1] = 1 + 2 + 1 = 4 vs [6, 6, 6] = 3 + 2 = 5
+    r = SYSTEM.attack(req(a, t, "sword", action="pin"), ScriptedDice([6, 1, 1, 6, 6, 6]))
+    assert not r.hit and r.effects == []
+    free = fighter("free", (1, 0), "npc")
+    with pytest.raises(RuleError, match="Grapple first"):
+        SYSTEM.attack(req(a, free, "sword", action="pin"), ScriptedDice([]))
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="pin"))["outcomes"]}
+    assert odds <= {"miss", "Grapple Defense avoids", "hit: Pinned"} and "hit: Pinned" in odds
+
+
+def test_choke_out_puts_a_grappled_opponent_who_loses_the_athletics_contest_unconscious():
+    """*Tesseris Combat*, "Melee Attack Actions", Choke Out (Grapple): "4 Ticks. Take an opposed
+    Athletics to choke out an opponent. If opponent fails their Athletics test (free), they
+    immediately fall Unconscious." """
+    grappled = [{"name": "Grappled"}]
+    a = fighter("a", (0, 0), "pc", statuses=grappled, athletics=2)
+    t = fighter("t", (1, 0), "npc", statuses=[{"name": "Pinned"}, {"name": "Grappled"}])
+    # Athletics: Strength 3dT [6, 6, 6] = 3 + Athletics 2 + 1 (grappled, against a grappled opponent) = 6;
+    # the opponent's Athletics 3dT [6, 1, 1] = 1 + 1 = 2, free
+    r = SYSTEM.attack(req(a, t, "sword", action="choke_out"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["defense"] == "athletics" and r.details["defense_total"] == 2
+    assert any(m.label == "Athletics rank" and m.value == 2 for m in r.modifiers)
+    assert "Unconscious" in [s["name"] for s in SYSTEM.apply(t.sheet, r)["statuses"]]
+    fresh = SYSTEM.attack(req(a, t, "sword", action="choke_out", defense="none"), ScriptedDice([1, 1, 1])).details["states"]["t"]
+    assert r.details["states"]["t"]["ticks"] == fresh["ticks"]  # the test is free: no tick,
+    assert r.details["states"]["t"]["free_reaction"] == fresh["free_reaction"]  # no reaction spent
+    assert r.details["states"]["a"]["last_cost"] == 4
+    r = SYSTEM.attack(req(a, t, "sword", action="choke_out"), ScriptedDice([6, 1, 1, 6, 6, 6]))
+    assert not r.hit and r.effects == []
+    with pytest.raises(RuleError, match="Grapple first"):
+        SYSTEM.attack(req(a, fighter("free", (1, 0), "npc"), "sword", action="choke_out"), ScriptedDice([]))
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="choke_out"))["outcomes"]}
+    assert "hit: Unconscious" in odds and odds <= {"miss", "Athletics avoids", "hit: Unconscious"}
+
+
+def test_a_distracting_shot_costs_the_opponent_two_ticks_of_its_next_round():
+    """*Tesseris Combat*, "Ranged Attack Actions", Distracting Shot: "3 Ticks -2 Penalty. Fire a
+    single shot past an opponent's head [...]. Roll a Melee skill test at a -2 penalty opposed by
+    opponent's Scrutiny. If the opponent fails, they lose 2 Ticks on their next turn." """
+    from rules.tesseris_ads.ticks import ticks_per_round
+    from rules.tesseris_ads.turns import new_round
+
+    a = fighter("a", (0, 0), "pc")
+    a.sheet["weapons"]["rifle"]["ammo"] = 10
+    t = fighter("t", (5, 0), "npc", state={"in_cover": True})
+    # Perception 3dT [6, 6, 6] = 3 + Melee 2 - 2 = 3 (range 5 of the rifle's 30: no range modifier);
+    # Scrutiny: Perception 3dT [6, 1, 1] = 1 + Scrutiny 1 = 2, free, and cover does not help it
+    r = SYSTEM.attack(req(a, t, "rifle", action="distracting_shot"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["defense"] == "scrutiny" and (r.details["attack_total"], r.details["defense_total"]) == (3, 2)
+    assert [(e.kind, e.data["spent"]) for e in r.effects] == [("ammo", 1)]  # the single shot's bullet
+    books = r.details["states"]["t"]
+    assert books["distracted"] == 2
+    assert new_round(books, t.sheet)["ticks"] == ticks_per_round(t.sheet) - 2
+    assert new_round(new_round(books, t.sheet), t.sheet)["ticks"] == ticks_per_round(t.sheet)  # once
+    # a tie is the opponent's: nothing lost
+    r = SYSTEM.attack(req(a, t, "rifle", action="distracting_shot"), ScriptedDice([6, 6, 1, 6, 6, 1]))
+    assert not r.hit and not r.details["states"]["t"].get("distracted")
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "rifle", action="distracting_shot"))["outcomes"]}
+    assert "hit: 2 ticks lost" in odds and odds <= {"miss", "Scrutiny avoids", "hit: 2 ticks lost"}
+
+
+def test_break_pin_frees_the_pinned_one_when_it_wins_the_opposed_test():
+    """*Tesseris Combat*, "Melee Attack Actions", Break Pin (Grapple): "4 Ticks. Break an opponent's
+    Pin against yourself or an ally in the same Grapple with an opposed Melee or Acrobatics test." """
+    a = fighter("a", (0, 0), "pc", statuses=[{"name": "Pinned"}, {"name": "Grappled"}], acrobatics=3)
+    t = fighter("t", (1, 0), "npc", statuses=[{"name": "Grappled"}], melee=1, acrobatics=0)
+    # Agility 3dT [6, 6, 6] = 3 + Acrobatics 3 (better than Melee 2) + 1 (grappled vs grappled) = 7
+    # (less what Pinned takes); the opponent: Agility 3dT [6, 1, 1] = 1 + Melee 1 = 2
+    r = SYSTEM.attack(req(a, t, "sword", action="break_pin"), ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert r.hit and r.details["freed"] == "a" and r.details["defense_total"] == 2
+    assert any(m.label == "Acrobatics rank" and m.value == 3 for m in r.modifiers)
+    after = [s["name"] for s in SYSTEM.apply(a.sheet, AttackResult_only(r, "a"))["statuses"]]
+    assert "Pinned" not in after and "Grappled" in after
+    assert r.summary.startswith("A breaks the pin")
+    # an ally in the grapple frees another: options free
+    ally = fighter("b", (0, 1), "pc", statuses=[{"name": "Pinned"}, {"name": "Grappled"}])
+    helper = fighter("h", (1, 1), "pc", statuses=[{"name": "Grappled"}])
+    r = SYSTEM.attack(req(helper, t, "sword", others=[ally], action="break_pin", free="b"),
+                      ScriptedDice([6, 6, 6, 1, 1, 1]))
+    assert r.hit and [e.target for e in r.effects] == ["b"] and "T's pin on B" in r.summary
+    with pytest.raises(RuleError, match="frees a Pinned character"):
+        SYSTEM.attack(req(helper, t, "sword", action="break_pin"), ScriptedDice([]))
+    odds = {o["label"] for o in SYSTEM.odds(req(a, t, "sword", action="break_pin"))["outcomes"]}
+    assert "hit: pin broken" in odds

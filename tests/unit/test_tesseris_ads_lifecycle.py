@@ -178,7 +178,7 @@ def test_act_refuses_what_it_does_not_do():
     with pytest.raises(RuleError, match="attack"):
         SYSTEM.act(u.state, a, "melee_strike", [a, b], ScriptedDice([]))
     with pytest.raises(RuleNotImplemented):
-        SYSTEM.act(u.state, a, "pin", [a, b], ScriptedDice([]))
+        SYSTEM.act(u.state, a, "cast_offensive_spell", [a, b], ScriptedDice([]))
     with pytest.raises(RuleNotImplemented):
         SYSTEM.act(u.state, a, "charm", [a, b], ScriptedDice([]))
     with pytest.raises(RuleError, match="turn"):
@@ -239,7 +239,8 @@ def test_actions_say_why_not():
     opts = SYSTEM.actions(u.state, a)
     assert "Grappled" in option(opts, "grapple_strike").reason
     assert "Multi-Weapon" in option(opts, "multi_strike").reason
-    assert option(opts, "pin").data["automated"] is False
+    assert option(opts, "cast_offensive_spell").data["automated"] is False
+    assert "Grappled" in option(opts, "pin").reason  # Pin is automated now, for the grappled
     joined = SYSTEM.act(u.state, a, "join_grapple", [a, b], ScriptedDice([]), options={"target": "b"})
     assert [s["name"] for s in joined.sheet_changes["a"]["statuses"]] == ["Grappled"]
     grappled = Combatant("a", "A", {**a.sheet, **joined.sheet_changes["a"]}, (0, 0), "pc", True, {})
