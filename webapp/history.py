@@ -38,6 +38,8 @@ def _parts(game: "Game") -> dict:
         "characters": [c.to_dict() for c in game.characters.values()],
         "zones": game.zones,
         "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
+        "templates": [dict(t) for t in game.templates.values()],
+        "pending_defense": game.pending_defense,
     }
 
 
@@ -87,6 +89,10 @@ def evolve(game: "Game", event: Event, log) -> None:
     if "fog" in restore:
         game.fog_on = restore["fog"]["enabled"]
         game.revealed = {tuple(c) for c in restore["fog"]["revealed"]}
+    if "pending_defense" in restore:
+        game.pending_defense = restore["pending_defense"]
+    if "templates" in restore:
+        game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(f"the GM undid the last action ({what})", "all", None)

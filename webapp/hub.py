@@ -10,8 +10,11 @@ The in-memory game is a cache of the log: it can always be rebuilt.
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import math
 import hmac
+import logging
 from dataclasses import dataclass, field
 import secrets
 import threading
@@ -26,12 +29,18 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import attacks, combat, fog, history, mapdata, render, zonelayout
-from .store import Conflict, GameRecord, Store
+from . import attacks, combat, fog, history, mapdata, render, text, zonelayout
+from .store import Conflict, DamagedLog, GameRecord, Store, WriteFailed
 from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
 
+log = logging.getLogger(__name__)
+
 SNAPSHOT_EVERY = 200
+#: when the sender of the command being run stops waiting for its answer (set by events.lanes)
+SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("sender_gives_up", default=None)
+TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,26 @@ class Committed:
 def _qr_svg(url: str) -> Markup:
     """The join link's QR code: the same link, the same picture, so it is drawn once, not on every update."""
     return Markup(segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True))
+
+
+def load_game(store: Store, game_id: str) -> Game:
+    """A game rebuilt from its log (from the latest snapshot on); DamagedLog says where the log breaks."""
+    snap = store.snapshot(game_id)
+    start = None
+    if snap:
+        try:
+            start = Game.from_dict(snap[1])
+        except Exception:  # a snapshot is only a shortcut: replay the whole log instead
+            snap = None
+    after = snap[0] if snap else 0
+    events = store.events(game_id, after=after)
+    game = start or replay(game_id, [])
+    for seq, event in enumerate(events, start=after + 1):
+        try:
+            evolve(game, event)
+        except Exception as exc:
+            raise DamagedLog(game_id, seq, f"a {event.type!r} event that cannot be applied: {exc!r}") from exc
+    return game
 
 
 def room(game_id: str, audience: str) -> str:
@@ -67,6 +96,7 @@ class Hub:
         self._presence: Counter[tuple[str, str]] = Counter()
         # who is on each Socket.IO connection: sid -> (game id, actor)
         self._sessions: dict[str, tuple[str, Actor]] = {}
+        self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
 
     # --- games ------------------------------------------------------------
 
@@ -103,14 +133,14 @@ class Hub:
             return game
 
     def _load(self, game_id: str) -> Game:
-        snap = self.store.snapshot(game_id)
-        start = Game.from_dict(snap[1]) if snap else None
-        return replay(game_id, self.store.events(game_id, after=snap[0] if snap else 0), start)
+        return load_game(self.store, game_id)
 
     def authenticate(self, game_id: str, key: Any) -> Actor | None:
         """Who holds this key in this game: the GM, the table screen or a player."""
-        if not isinstance(key, str) or not key:
-            return None
+        if not isinstance(key, str) or not key or not key.isascii() or len(key) > 200:
+            return None  # keys are short ASCII; anything else is no key (and hmac compares ASCII only)
+        if not isinstance(game_id, str) or not game_id.isascii() or len(game_id) > 64:
+            return None  # game ids are hex: a lone surrogate must not reach the database
         record = self.store.game(game_id)
         if record is None:
             return None
@@ -125,18 +155,22 @@ class Hub:
                 return Actor("player", player.id)
         return None
 
-    def base_url(self, request_url: str | None = None) -> str:
-        """Where players reach this server: the configured LAN address, else the last page's host."""
-        configured = self.app.config.get("PUBLIC_URL")
+    def base_url(self) -> str:
+        """Where players reach this server: the configured public address, else the address ``tacmap serve``
+        listens on (``LISTEN_URL``), else Flask's ``SERVER_NAME``, else localhost:5000. Never the request's
+        Host header: anyone can send one, and the join link and its QR code would then lead players to
+        their server."""
+        config = self.app.config
+        configured = config.get("PUBLIC_URL") or config.get("LISTEN_URL")
         if configured:
-            return configured.rstrip("/")
-        if request_url:
-            self._last_base = request_url.rstrip("/")
-        return getattr(self, "_last_base", "http://localhost:5000")
+            return str(configured).rstrip("/")
+        if config.get("SERVER_NAME"):
+            return f"{config.get('PREFERRED_URL_SCHEME') or 'http'}://{config['SERVER_NAME']}"
+        return DEFAULT_BASE_URL
 
-    def join_info(self, game_id: str, request_url: str | None = None) -> dict:
+    def join_info(self, game_id: str) -> dict:
         record = self.store.game(game_id)
-        url = f"{self.base_url(request_url)}/join?code={record.join_code}"
+        url = f"{self.base_url()}/join?code={record.join_code}"
         return {"join_code": record.join_code, "join_url": url, "join_qr": _qr_svg(url)}
 
     # --- commands ---------------------------------------------------------
@@ -186,6 +220,9 @@ class Hub:
     def commit(self, game_id: str, decide_events) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them."""
         with self.lock(game_id):
+            gives_up = SENDER_GIVES_UP.get()
+            if gives_up is not None and time.monotonic() > gives_up:  # the lock took that long: too late now
+                raise Rejected(TOO_LATE, code="busy")
             game = self.game(game_id)
             if game is None:
                 raise Rejected(f"no game {game_id!r}")
@@ -194,17 +231,25 @@ class Hub:
                 return Committed(game.seq, [])
             before = game.seq
             try:
-                self.store.append(game_id, before, events)
-            except Conflict:
-                # another process wrote first: rebuild from the log and decide again
-                game = self._games[game_id] = self._load(game_id)
-                events = decide_events(game)
-                before = game.seq
-                self.store.append(game_id, before, events)
+                try:
+                    self.store.append(game_id, before, events)
+                except Conflict:
+                    # another process wrote first: rebuild from the log and decide again
+                    game = self._games[game_id] = self._load(game_id)
+                    events = decide_events(game)
+                    before = game.seq
+                    self.store.append(game_id, before, events)
+            except WriteFailed as exc:
+                # not on disk, so not in memory either: the state never runs ahead of the log
+                log.error("game %s: %s", game_id, exc.__cause__ or exc)
+                raise Rejected(str(exc), code="not_stored") from None
             for event in events:
                 evolve(game, event)
             if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
-                self.store.save_snapshot(game_id, game.seq, game.to_dict())
+                try:
+                    self.store.save_snapshot(game_id, game.seq, game.to_dict())
+                except Exception:  # the events are stored; a snapshot is only a shortcut
+                    log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             self._end_sessions_for(game, events)
             self._broadcast(game, before, events)
             return Committed(game.seq, events)
@@ -219,6 +264,7 @@ class Hub:
     def session_closed(self, sid: str) -> None:
         with self._guard:
             who = self._sessions.pop(sid, None)
+            self._pings.pop(sid, None)
         if who:
             self.connected(who[0], who[1], -1)
 
@@ -288,24 +334,90 @@ class Hub:
             self.socketio.emit("update", {"seq": game.seq, "from_seq": None, "html": html}, to=sid)
 
     def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
-        """A token on its way somewhere: shown to others, never stored."""
+        """A token on its way somewhere: shown to others, never stored.
+
+        Checked like a move: the sender must be allowed to move the token, and the square must be on
+        the board (a preview is relayed to every screen, so nothing unchecked goes out)."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if isinstance(payload, text.TooDeep):
+            raise Rejected(text.too_deep_message())
         if not isinstance(payload, dict):
             raise Rejected("a preview needs token_id, x and y")
-        token_id, x, y = payload.get("token_id"), payload.get("x"), payload.get("y")
+        text.check_payload(payload)
+        if set(payload) - {"token_id", "x", "y", "done"}:
+            raise Rejected("a preview has token_id, x, y and done only")
+        token_id, x, y, done = payload.get("token_id"), payload.get("x"), payload.get("y"), payload.get("done", False)
         if not isinstance(x, int) or not isinstance(y, int) or isinstance(x, bool) or isinstance(y, bool):
             raise Rejected("a preview needs whole-number x and y")
+        if not isinstance(done, bool):
+            raise Rejected("done: must be true or false")
         game = self.game(game_id)
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {token_id!r} in this game")
+            shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
+            raise Rejected(f"no token {shown} in this game")
         if actor.role != "gm" and token.owner != actor.player_id:
             raise Rejected(f"{token.name} is not yours to move")
-        message = {"token_id": token.id, "x": x, "y": y, "done": bool(payload.get("done"))}
+        board = game.board
+        if not (0 <= x <= board.width - token.size and 0 <= y <= board.height - token.size):
+            raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
+        message = {"token_id": token.id, "x": x, "y": y, "done": done}
         for audience in self._audiences(game):
             watcher = actor_for_audience(audience)
             # with fog, a token dragged into someone's fog is not shown going there
             if game.may_see(watcher, token) and (message["done"] or fog.may_see_at(game, watcher, token, x, y)):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)
+
+
+    def ping(self, game_id: str, actor: Actor, payload: Any, sid: str) -> dict:
+        """A spot flashed on every screen with the pinger's name: shown, never stored (like a drag preview)."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if not isinstance(payload, dict):
+            raise Rejected("a ping needs x and y")
+        x, y = payload.get("x"), payload.get("y")
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (x, y)):
+            raise Rejected("a ping needs x and y as numbers")
+        game = self.game(game_id)
+        if not (0 <= x <= game.board.width and 0 <= y <= game.board.height):
+            raise Rejected(f"({x:g}, {y:g}) is off the map ({game.board.width} x {game.board.height})")
+        now = time.monotonic()
+        with self._guard:
+            recent = [t for t in self._pings.get(sid, []) if now - t < PING_WINDOW]
+            if len(recent) >= PING_BURST:
+                self._pings[sid] = recent
+                raise Rejected("easy: a few pings a second at most")
+            self._pings[sid] = recent + [now]
+        player = game.players.get(actor.player_id or "")
+        message = {"x": round(float(x), 2), "y": round(float(y), 2), "by": player.name if player else "GM"}
+        for audience in self._audiences(game):
+            self.socketio.emit("map_ping", message, to=room(game_id, audience))
+        return message
+
+    def template_preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
+        """A template on its way somewhere (dragged by ``dx``, ``dy`` squares): shown to others, never stored."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if not isinstance(payload, dict):
+            raise Rejected("a template preview needs template_id, dx and dy")
+        game = self.game(game_id)
+        template = game.templates.get(payload.get("template_id")) if isinstance(payload.get("template_id"), str) else None
+        if template is None:
+            raise Rejected(f"no template {payload.get('template_id')!r} on this map")
+        if actor.role == "player" and template.get("by") != actor.player_id:
+            raise Rejected("that template is not yours to move")
+        dx, dy = payload.get("dx"), payload.get("dy")
+        reach = game.board.width + game.board.height
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= reach
+                   for v in (dx, dy)):
+            raise Rejected("a template preview needs dx and dy in squares, within the map")
+        message = {"template_id": template["id"], "dx": round(float(dx), 2), "dy": round(float(dy), 2),
+                   "done": bool(payload.get("done"))}
+        for audience in self._audiences(game):
+            self.socketio.emit("template_preview", message, to=room(game_id, audience), skip_sid=sid)
+
+PING_BURST, PING_WINDOW = 3, 1.0  # a client pings at most 3 times a second
 
 
 def actor_for_audience(audience: str) -> Actor:

@@ -12,7 +12,7 @@ from flask import render_template
 
 import rules
 
-from . import characters, combat, editor, fog
+from . import attacks, characters, combat, editor, fog, templates_cmds
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -33,14 +33,21 @@ PARTS = {
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
     "map": ("_map_svg.html", False, {"gm", "player", "screen"}),  # the whole map: its size or zones changed
     "editor": ("_editor_toolbar.html", False, {"gm"}),
+    "templates": ("_templates.html", True, {"gm", "player", "screen"}),
+    "template_list": ("_template_list.html", False, {"gm", "player"}),
+    "result_card": ("_result_card.html", False, {"screen"}),
+    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player"}),
 }
 EVERYTHING = frozenset(PARTS)
 
+#: who is under a template changes when a token comes, goes, moves or hides
+_UNDER = ("templates", "template_list")
+
 _BY_EVENT = {
-    "token_moved": {"log", "fog"},
-    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog"},
-    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog"},
-    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog"},
+    "token_moved": {"log", "fog", *_UNDER},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
+    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog", *_UNDER},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
     "door_set": {"walls", "log", "fog"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
@@ -58,7 +65,12 @@ _BY_EVENT = {
     "combat_ended": {"combat", "tokens", "log"},
     "acted": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
-    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat"},
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "defense_prompt", *_UNDER},
+    "defense_asked": {"log", "defense_prompt"},
+    "defense_dropped": {"log", "defense_prompt"},
+    "template_placed": {"log", "attack", *_UNDER},
+    "template_moved": {"log", *_UNDER},
+    "template_removed": {"log", "attack", *_UNDER},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
     # the map editor: what is drawn on the board changes what tokens see
@@ -67,8 +79,8 @@ _BY_EVENT = {
         "terrain_set", "cover_added", "cover_removed")},
     **{kind: {"map", "log", "editor", "add_token", "combat", "attack"} for kind in (
         "map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")},
-    "cells_revealed": {"fog", "tokens", "log", "combat", "attack"},
-    "cells_hidden": {"fog", "tokens", "log", "combat", "attack"},
+    "cells_revealed": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
+    "cells_hidden": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
 }
 
 
@@ -111,6 +123,10 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "fog_layer": lambda: fog.layer(game, actor),
         "materials": editor.materials(game) if actor.role == "gm" else [],
         "zone_cover": editor.ZONE_COVER,
+        "templates_view": templates_cmds.view(game, actor),
+        "area_templates": attacks.area_templates(system),
+        "pending": attacks.pending_view(game, actor),
+        "last_attack": last_attack(game, actor),
     }
 
 
@@ -122,11 +138,11 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     elif "fog" in changes and actor.role != "gm":
         # what this audience sees changed: tokens may come into view or leave it, so the
         # whole layer goes (a token that left the view is not in it), and what they know of the fight
-        changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+        changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack", *_UNDER}
         if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
             changes.add("walls")
     if "map" in changes:  # the map holds the walls, the fog and the tokens
-        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
+        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens", "templates")}
     ctx = context(game, actor, online, extra)
     out: list[str] = []
     svg: list[str] = []
@@ -152,3 +168,11 @@ def attack_preview(game: Game, actor: Actor, view: dict) -> str:
     """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
     tokens = {t.id: t for t in game.visible_tokens(actor)}
     return render_template("_attack_preview.html", view=view, tokens=tokens, actor=actor, game=game)
+
+
+def last_attack(game: Game, actor: Actor) -> dict | None:
+    """The newest attack this audience may read in the log, for the table screen's result card."""
+    for entry in reversed(game.log_for(actor)):
+        if entry.detail and entry.detail.get("card"):
+            return {"seq": entry.seq, "text": entry.text, **entry.detail["card"]}
+    return None

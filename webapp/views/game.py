@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from markupsafe import escape
 
 from .. import render
-from ..table import Rejected, player_joined
+from ..table import Rejected, from_form, player_joined
 from . import hub, remember_key, remembered_key
 from .lobby import lobby_page
 
 bp = Blueprint("game", __name__)
+PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
+HTML = {"Content-Type": "text/html; charset=utf-8"}
 
 
 def _page_actor(game_id: str, role: str):
@@ -49,7 +52,7 @@ def _seat(game_id: str):
 def _render_page(template: str, game_id: str, actor, key: str, **extra):
     h = hub()
     game = h.game(game_id)
-    ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id, request.host_url))
+    ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id))
     return render_template(template, key=key, **ctx, **extra)
 
 
@@ -140,24 +143,26 @@ def command(game_id: str):
     h = hub()
     actor = _seat(game_id)
     if actor is None:
-        return "You are not in this game.", 403
-    payload = {}
+        return "You are not in this game.", 403, PLAIN
+    fields = {}
     for field, values in request.form.lists():
+        if field == "csrf_token":  # checked by CSRFProtect before this view; not part of the command
+            continue
         # an unchecked box sends only its hidden "false"; a checked one both: the last wins
         value = values[-1]
         if value == "" and field not in ("owner",):
             continue
-        payload[field] = value
+        fields[field] = value
     from_htmx = request.headers.get("HX-Request") == "true"
     try:
-        done = h.execute(game_id, actor, payload)
+        done = h.execute(game_id, actor, from_form(fields))
     except Rejected as exc:
         if from_htmx:
             # a refusal is an answer, not a failure: htmx gets a 200 and the page shows the reason
-            return "", 200, {"HX-Trigger": json.dumps({"tacmap:refused": str(exc)})}
-        return str(exc), 422
+            return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:refused": str(exc)})}  # <, > as \u
+        return escape(str(exc)), 422, HTML  # a refusal may quote the input: escaped, never markup
     if not done.events:
         if from_htmx:
             return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}
-        return "nothing changed", 200
+        return "nothing changed", 200, PLAIN
     return "", 204
