@@ -48,7 +48,7 @@ _BY_EVENT = {
     "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
     "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog", *_UNDER},
     "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
-    "door_set": {"walls", "log", "fog"},
+    "door_set": {"walls", "log", "fog", *_UNDER},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
     "player_reclaimed": {"players", "log"},
@@ -75,13 +75,13 @@ _BY_EVENT = {
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
     # the map editor: what is drawn on the board changes what tokens see
-    **{kind: {"walls", "fog", "log"} for kind in (
+    **{kind: {"walls", "fog", "log", *_UNDER} for kind in (
         "wall_added", "wall_removed", "door_added", "door_removed", "cell_blocked", "cell_unblocked",
         "terrain_set", "cover_added", "cover_removed")},
     **{kind: {"map", "log", "editor", "add_token", "combat", "attack"} for kind in (
         "map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")},
-    "cells_revealed": {"fog", "tokens", "log", "combat", "attack"},
-    "cells_hidden": {"fog", "tokens", "log", "combat", "attack"},
+    "cells_revealed": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
+    "cells_hidden": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
 }
 
 
