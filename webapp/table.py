@@ -21,6 +21,7 @@ from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
 from . import attacks, characters, combat, history, zonelayout
+from . import maps as game_maps
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -116,6 +117,10 @@ class Game:
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
     characters: dict[str, characters.Character] = field(default_factory=dict)
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
+    # the game's maps by id (webapp/maps.py): board, zones and tokens above are the active map's
+    maps: dict[str, game_maps.GameMap] = field(default_factory=dict)
+    active_map: str = game_maps.FIRST_MAP
+    gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
 
     LOG_KEEP = 50
 
@@ -162,6 +167,9 @@ class Game:
             "undone": self.undone,
             "characters": [c.to_dict() for c in self.characters.values()],
             "zones": self.zones,
+            "maps": [m.to_dict() for m in self.maps.values()],
+            "active_map": self.active_map,
+            "gm_view": self.gm_view,
         }
 
     @classmethod
@@ -183,6 +191,10 @@ class Game:
             undone=d.get("undone", []),
             characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
             zones=d.get("zones"),
+            maps={m["id"]: game_maps.GameMap.from_dict(m) for m in d.get("maps", [])}
+            or {game_maps.FIRST_MAP: game_maps.GameMap(id=game_maps.FIRST_MAP, name="Main map", board=None)},
+            active_map=d.get("active_map", game_maps.FIRST_MAP),
+            gm_view=d.get("gm_view"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -200,6 +212,9 @@ class Game:
                 for t in self.visible_tokens(actor)
             ],
             "zones": self.zones,
+            "active_map": self.active_map,
+            "picture": _picture_view(self),
+            **({"maps": game_maps.summary(self), "gm_view": self.gm_view} if actor.role == "gm" else {}),
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
@@ -209,6 +224,14 @@ class Game:
             "log": [asdict(e) for e in self.log_for(actor)],
             "you": {"role": actor.role, "player_id": actor.player_id},
         }
+
+
+def _picture_view(game: Game) -> dict | None:
+    m = game.maps.get(game.active_map)
+    if m is None or not m.picture:
+        return None
+    return {"name": m.picture["name"], "content_type": m.picture["content_type"], "align": dict(m.align),
+            "url": f"/games/{game.id}/pictures/{m.picture['name']}"}
 
 
 # --- commands ----------------------------------------------------------------
@@ -298,14 +321,15 @@ class AllowReclaim(_Command):
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
           RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
-          *attacks.COMMANDS, *characters.COMMANDS],
+          *attacks.COMMANDS, *characters.COMMANDS, *game_maps.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_TYPES = ("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door",
                  "show_join", "remove_player", "merge_players", "allow_reclaim", "undo",
                  *(c.model_fields["type"].annotation.__args__[0]
-                   for c in combat.COMMANDS + combat.QUERIES + attacks.COMMANDS + characters.COMMANDS))
+                   for c in combat.COMMANDS + combat.QUERIES + attacks.COMMANDS + characters.COMMANDS
+                   + game_maps.COMMANDS))
 
 
 def parse_command(payload: Any) -> Any:
@@ -636,6 +660,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return attacks.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
+    if isinstance(cmd, game_maps.COMMANDS):
+        return game_maps.decide(game, cmd, actor)
     authorize(game, cmd, actor)
     events = DECIDE[type(cmd)](game, cmd, actor)
     if isinstance(cmd, MoveToken) and events and not cmd.force:
@@ -666,12 +692,15 @@ def evolve(game: Game, event: Event) -> None:
             _bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in game_maps.EVENTS:
+        game_maps.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])
         game.zones = d.get("zones")
+        game_maps.first_map(game)
     elif kind == "token_added":
         token = Token(**d["token"])
         game.tokens[token.id] = token
