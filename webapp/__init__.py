@@ -77,9 +77,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["tacmap_socketio"] = socketio
 
     from .events import register as register_events
-    from .views import api, game, help, lobby, sheets  # noqa: F401 (sheets adds routes to game)
+    from .views import api, game, help, lobby, maps, sheets  # noqa: F401 (sheets adds routes to game)
 
-    for module in (lobby, game, api, help):
+    for module in (lobby, game, api, help, maps):
         app.register_blueprint(module.bp)
     register_events(socketio, hub)
 
