@@ -187,9 +187,9 @@ def parse(raw: bytes | str) -> UvttMap:
     except UnicodeDecodeError:
         raise UvttError("not a Universal VTT file: it is not text (JSON)") from None
     except json.JSONDecodeError as exc:
-        at_end = exc.pos >= len(raw.rstrip()) - 1
-        raise UvttError(f"not valid JSON ({'the file ends too early: truncated?' if at_end else exc.msg}"
-                        f" at line {exc.lineno}, column {exc.colno})") from None
+        ends_early = exc.pos >= len(raw.rstrip()) - 1 or exc.msg.startswith("Unterminated")
+        raise UvttError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                        + ("; the file ends too early: is it truncated?" if ends_early else "")) from None
     except RecursionError:
         raise UvttError("not a Universal VTT file: its JSON is nested absurdly deep") from None
     if not isinstance(d, dict):
