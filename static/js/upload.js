@@ -9,14 +9,28 @@
     return meta ? meta.getAttribute("content") : null;
   }
 
-  function say(form, text, kind) {
+  // the panel is re-drawn by the live update an upload causes: what was said is said again there
+  const said = new Map(); // form id -> {text, kind, at}
+  function show(form, text, kind) {
     const out = form.querySelector(".upload-status");
-    if (out) {
-      out.textContent = text;
-      out.className = "upload-status " + (kind || "");
-    }
-    if (kind === "error" && window.tacmap) window.tacmap.flash(text);
+    if (!out) return;
+    out.textContent = text;
+    out.className = "upload-status " + (kind || "");
   }
+  function say(form, text, kind) {
+    show(form, text, kind);
+    if (form.id) said.set(form.id, { text: text, kind: kind, at: Date.now() });
+    if (kind === "error" && window.tacmap) window.tacmap.flash(text);
+    if (kind === "ok" && window.tacmap) window.tacmap.flash(text, "info");
+  }
+  function sayAgain() {
+    said.forEach((s, id) => {
+      const form = document.getElementById(id);
+      if (Date.now() - s.at > 20000) { said.delete(id); return; }
+      if (form) show(form, s.text, s.kind);
+    });
+  }
+  document.addEventListener("tacmap:update", sayAgain);
 
   function mb(bytes) { return (bytes / 1048576).toFixed(1) + " MB"; }
 
@@ -53,6 +67,9 @@
           : "The picture is on the map.";
         say(form, what, "ok");
         form.reset();
+        // a fresh copy of the form waited while a file was picked in it: it goes in now
+        if (window.tacmap && window.tacmap.settle) window.tacmap.settle(form, true);
+        sayAgain();
       } else {
         say(form, body.error || `The server refused the file (${xhr.status}).`, "error");
       }
