@@ -389,3 +389,29 @@ def test_tacmap_import_map_refuses_a_broken_file(app, hub, g, tmp_path, capsys):
     assert "truncated" in capsys.readouterr().err
     assert hub.store.last_seq(g["id"]) == before
     assert cli.main(["import-map", "nosuchgame", str(SAMPLE), "--data-dir", app.config["DATA_DIR"]]) == 2
+
+
+def test_preparing_a_map_sends_the_players_nothing_of_it(app, client, g):
+    socketio = app.extensions["tacmap_socketio"]
+    player = socketio.test_client(app, auth={"game": g["id"], "token": g["player_token"]})
+    command(client, g, {"type": "add_map", "name": "Secret lair", "width": 9, "height": 9})
+    lair = map_named(client, g, "Secret lair")["id"]
+    add_token(client, g, "Ambusher", 2, 2)
+    command(client, g, {"type": "view_map", "map_id": lair})
+    traffic = json.dumps(player.get_received())
+    assert "Secret lair" not in traffic and lair not in traffic
+
+
+def test_a_zone_game_gets_zone_maps(client):
+    g = client.post("/api/games", json={"name": "Rockets", "system": "atomic_tomorrow"}).json
+    r = client.post(f"/api/games/{g['id']}/commands", json={"type": "add_map", "name": "Hangar"},
+                    headers=bearer(g["gm_token"]))
+    assert r.status_code == 200
+    hangar = next(m for m in state(client, g)["maps"] if m["name"] == "Hangar")
+    assert hangar["zones"] is True
+    client.post(f"/api/games/{g['id']}/commands", json={"type": "activate_map", "map_id": hangar["id"]},
+                headers=bearer(g["gm_token"]))
+    st = state(client, g)
+    assert [z["id"] for z in st["zones"]] == ["west", "centre", "east", "ridge"]
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
+    assert 'data-board="zones"' in client.get(f"/games/{g['id']}/gm").get_data(as_text=True)
