@@ -295,6 +295,7 @@ class SetDoor(_Command):
     type: Literal["set_door"]
     door_id: Id
     closed: bool
+    map_id: Id | None = None  # a map being prepared (default: the active map)
 
 
 class ShowJoin(_Command):
@@ -597,12 +598,15 @@ def _remove_token(game: Game, cmd: RemoveToken, actor: Actor) -> list[Event]:
 
 
 def _set_door(game: Game, cmd: SetDoor, actor: Actor) -> list[Event]:
-    door = game.board.doors.get(cmd.door_id)
+    door = game_maps.map_board(game, cmd.map_id).doors.get(cmd.door_id)
     if door is None:
         raise Rejected(f"no door {cmd.door_id!r} on this map")
     if door.closed == cmd.closed:
         raise Rejected(f"the door is already {'closed' if cmd.closed else 'open'}")
-    return [Event("door_set", {"door_id": cmd.door_id, "closed": cmd.closed})]
+    data = {"door_id": cmd.door_id, "closed": cmd.closed}
+    if cmd.map_id is not None and cmd.map_id != game.active_map:
+        data["map_id"] = cmd.map_id
+    return [Event("door_set", data)]
 
 
 def _show_join(game: Game, cmd: ShowJoin, actor: Actor) -> list[Event]:
@@ -725,8 +729,8 @@ def evolve(game: Game, event: Event) -> None:
         token = game.tokens.pop(d["token_id"])
         _log(game, f"{token.name} was removed", "gm" if token.hidden else "all")
     elif kind == "door_set":
-        game.board.set_door(d["door_id"], d["closed"])
-        _log(game, f"a door was {'closed' if d['closed'] else 'opened'}")
+        game_maps.map_board(game, d.get("map_id")).set_door(d["door_id"], d["closed"])
+        _log(game, f"a door was {'closed' if d['closed'] else 'opened'}", "gm" if d.get("map_id") else "all")
     elif kind == "join_shown":
         game.show_join = d["show"]
     elif kind == "player_joined":

@@ -415,3 +415,19 @@ def test_a_zone_game_gets_zone_maps(client):
     assert [z["id"] for z in st["zones"]] == ["west", "centre", "east", "ridge"]
     client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
     assert 'data-board="zones"' in client.get(f"/games/{g['id']}/gm").get_data(as_text=True)
+
+
+def test_a_door_on_a_prepared_map_is_that_maps_door(hub, client, g):
+    """Door ids repeat from map to map: the GM's click on a prepared map's door names the map."""
+    r = client.post("/api/games", json={"name": "Doors", "system": "plain_grid",
+                                        "map": {"width": 6, "height": 6, "doors": [{"a": [3, 0], "b": [3, 1]}]}})
+    g = r.json
+    upload(client, g, SAMPLE.read_bytes())  # the cave is shown; the first map has its own door-1
+    command(client, g, {"type": "view_map", "map_id": maps.FIRST_MAP})
+    r = command(client, g, {"type": "set_door", "door_id": "door-1", "closed": False, "map_id": maps.FIRST_MAP})
+    assert r.status_code == 200
+    game = hub.game(g["id"])
+    assert not maps.map_board(game, maps.FIRST_MAP).doors["door-1"].closed
+    assert game.board.doors["door-1"].closed  # the cave's door-1 is untouched
+    player = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ann"}).json
+    assert "a door was opened" not in json.dumps(state(client, g, player["player_token"])["log"])
