@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PIL import Image
 from playwright.sync_api import expect
 
 from test_live_table import cell_center
@@ -81,7 +82,7 @@ def test_the_gm_uploads_the_sample_and_every_screen_shows_it(server, game, new_p
     shot(screen, "maps-screen-imported")
 
 
-def test_switching_maps_moves_every_screen(server, game, new_page, shot):
+def test_switching_maps_moves_every_screen(server, game, new_page, shot, tmp_path):
     gm, phone, screen = open_pages(game, new_page)
     # the GM prepares a small cellar while the players still see the main map
     gm.locator("#maps-panel .map-new summary").click()
@@ -96,6 +97,17 @@ def test_switching_maps_moves_every_screen(server, game, new_page, shot):
     expect(gm.locator("#maps-panel .preparing-note")).to_contain_text("Cellar")
     for page in (phone, screen):
         expect(page.locator("#map")).to_have_attribute("data-width", "24")
+
+    # a picture for the prepared map: on the GM's screen only, until the map is shown
+    picture = tmp_path / "cellar.webp"
+    Image.new("RGB", (600, 450), (90, 70, 50)).save(picture, "WEBP")
+    gm.locator("#maps-panel .map-picture-tools summary").click()
+    gm.set_input_files("#picture-upload input[type=file]", str(picture))
+    gm.click("#picture-upload button[type=submit]")
+    expect(gm.locator("#map image.map-picture")).to_have_count(1)
+    expect(gm.locator("#map image.map-picture")).to_have_attribute("width", "12.0")
+    for page in (phone, screen):
+        expect(page.locator("#map image.map-picture")).to_have_count(0)
     shot(gm, "maps-gm-preparing")
 
     # "Show to everyone": every screen switches at once
@@ -106,6 +118,8 @@ def test_switching_maps_moves_every_screen(server, game, new_page, shot):
         expect(page.locator("#map")).to_have_attribute("data-height", "9")
     expect(gm.locator("#maps-panel .map-row.active")).to_contain_text("Cellar")
     expect(gm.locator("#maps-panel .preparing-note")).to_have_count(0)
+    expect(screen.locator("#map image.map-picture")).to_have_count(1)
+    shot(screen, "maps-screen-cellar")
     # and back
     gm.once("dialog", lambda d: d.accept())
     gm.locator("#maps-panel .map-row", has_text="Main map").locator("button[data-activate]").click()
