@@ -90,6 +90,14 @@ def test_line_of_fire_across_an_imported_wall_is_blocked_and_through_an_opened_d
     assert los.line_of_fire(board, (11, 6), (11, 5)).clear  # symmetric
 
 
+def test_cover_counts_the_imported_walls(sample):
+    # the cave's jagged outer wall hides a third of the sight lines between these two squares
+    partial = los.cover(sample.board, (0, 3), (0, 7))
+    assert partial.fraction == pytest.approx(1 / 3) and partial.blockers == ["wall-138"]
+    assert los.line_of_fire(sample.board, (0, 3), (0, 7)).clear
+    assert los.cover(sample.board, (8, 4), (8, 6)).fraction == 1.0
+
+
 def test_a_step_through_an_imported_wall_is_refused(sample):
     board = sample.board
     assert board.step_blocked((8, 4), (8, 5))
