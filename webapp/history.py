@@ -48,6 +48,8 @@ def last_action(game: "Game", events: list[Event]) -> int | None:
         seq = index + 1
         if events[index].type in MAP_SWITCH:
             return None
+        if events[index].data.get("map_id") and events[index].type == "door_set":
+            continue  # a door on a map being prepared: not the board undo restores
         if events[index].type not in NOT_UNDOABLE and seq not in game.undone:
             return seq
     return None

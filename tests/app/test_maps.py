@@ -431,3 +431,12 @@ def test_a_door_on_a_prepared_map_is_that_maps_door(hub, client, g):
     assert game.board.doors["door-1"].closed  # the cave's door-1 is untouched
     player = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ann"}).json
     assert "a door was opened" not in json.dumps(state(client, g, player["player_token"])["log"])
+
+
+def test_undo_does_not_reach_back_past_a_map_switch(client, g):
+    hero = add_token(client, g, "Hero", 3, 3, kind="pc")
+    command(client, g, {"type": "move_token", "token_id": hero, "x": 4, "y": 3})
+    upload(client, g, SAMPLE.read_bytes())
+    r = command(client, g, {"type": "undo"})
+    assert r.status_code == 422 and "nothing to undo" in r.json["error"]
+    assert (token_named(state(client, g), "Hero")["x"], token_named(state(client, g), "Hero")["y"]) == (4, 3)
