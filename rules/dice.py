@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 #: A chain of explosions longer than this is cut off; a fair die has odds
 #: of (1/6)**100 of getting here, so only a scripted source can.
 MAX_EXPLOSIONS = 100
-MAX_DICE = 1000
+MAX_DICE = 100  # in one expression, all terms together
 MAX_SIDES = 1000
+MAX_CONSTANT = 10_000
+MAX_EXPR = 100  # characters
 
 DT_SIDES = 10
 DT_SUCCESS = 6  # faces 6-10 count one success
@@ -79,8 +81,8 @@ def parse(expr: str) -> tuple[Term, ...]:
     """Parse a dice expression into terms, or raise :class:`DiceError`."""
     if not isinstance(expr, str) or not expr.strip():
         raise DiceError("empty dice expression")
-    if len(expr) > 200:
-        raise DiceError("dice expression is too long (200 characters at most)")
+    if len(expr) > MAX_EXPR:
+        raise DiceError(f"dice expression is too long ({MAX_EXPR} characters at most)")
     text = expr.strip()
     terms: list[Term] = []
     pos = 0
@@ -92,14 +94,17 @@ def parse(expr: str) -> tuple[Term, ...]:
             raise DiceError(f"expected + or - before {text[pos:]!r} in {expr!r}")
         sign = -1 if m.group("sign") == "-" else 1
         if m.group("constant") is not None:
-            terms.append(Term(sign=sign, constant=int(m.group("constant"))))
+            constant = int(m.group("constant"))
+            if constant > MAX_CONSTANT:
+                raise DiceError(f"a number in a dice expression is {MAX_CONSTANT} at most, in {expr!r}")
+            terms.append(Term(sign=sign, constant=constant))
         else:
             count = int(m.group("count")) if m.group("count") is not None else 1
             raw = m.group("sides")
             dt = raw in ("t", "T")
             sides = DT_SIDES if dt else 100 if raw == "%" else int(raw)
-            if count > MAX_DICE:
-                raise DiceError(f"too many dice in {expr!r} ({MAX_DICE} at most)")
+            if count + sum(t.count for t in terms) > MAX_DICE:
+                raise DiceError(f"too many dice in {expr!r} ({MAX_DICE} dice at most)")
             if sides < 2 or sides > MAX_SIDES:
                 raise DiceError(f"a die needs 2 to {MAX_SIDES} sides, not {sides}, in {expr!r}")
             keep = m.group("keep")

@@ -10,7 +10,7 @@ app can store them in the event log as they are.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .dice import DiceSource, RollRecord
@@ -328,6 +328,22 @@ class BaseSystem:
     def apply(self, sheet: dict, result: AttackResult) -> dict:
         raise RuleNotImplemented(f"{self.name}: applying results to sheets is not automated")
 
+    def area_templates(self) -> list[dict]:
+        """The templates the system's area attacks use, as ``{"key", "label", "shape", "size"}``:
+        ``shape`` one of ``rules.areas.SHAPES`` ("circle", "cone", "line"), ``size`` in squares (a
+        circle's radius; None where the rules fix the length themselves). ``key`` is what the attack
+        takes in ``options["template"]``, with ``options["centre"]`` the square it is aimed at; the
+        result then has one entry per token under it in ``details["targets"]`` (``{"target", ...}``).
+        ``[]``: no area attacks with templates."""
+        return []
+
+    def defenses(self, request: AttackRequest) -> list[dict]:
+        """The choices the rules give the target against this attack, before the roll: each
+        ``{"key", "label", "value", "available", "reason"}``: ``value`` is what ``options["defense"]``
+        takes for it (the app sends the ``key`` the defender picked and puts its ``value`` there).
+        ``[]``: the defender has no choice to make (a fixed defense, or none)."""
+        return []
+
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
         """Start a fight: the system's initiative, surprise, first round. (Systems override.)"""
         raise RuleNotImplemented(f"{self.name}: turn order is not automated")
@@ -377,6 +393,21 @@ class BaseSystem:
         (kind: "wound", "condition" or "resource"). ``state`` is the combatant's own books in a
         fight (``state["combatants"][id]``), None outside one."""
         return []
+
+
+def checked_defenses(system, request: AttackRequest, labels: dict[str, str]) -> list[dict]:
+    """``defenses()`` for a system whose ``options["defense"]`` takes a name: each of ``labels``
+    (name -> label), available unless the system's odds refuse it, with the rules' reason."""
+    out = []
+    for key, label in labels.items():
+        try:
+            system.odds(replace(request, options={**(request.options or {}), "defense": key}))
+            out.append({"key": key, "label": label, "value": key, "available": True, "reason": ""})
+        except RuleError as exc:
+            out.append({"key": key, "label": label, "value": key, "available": False, "reason": str(exc)})
+        except RuleNotImplemented:
+            continue
+    return out
 
 
 def round_robin(order: list[str], state: dict | None = None) -> TurnUpdate:

@@ -2,9 +2,47 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from webapp import create_app
+
+
+class BrowserClient(FlaskClient):
+    """A test client that posts like the site's pages do: with the CSRF token of its session (the one
+    a page's <meta name="csrf-token"> holds) in the X-CSRFToken header. The JSON API needs none, and
+    ``csrf=False`` sends none (to test the refusal)."""
+
+    def open(self, *args, csrf: bool = True, **kwargs):
+        method = (kwargs.get("method") or "GET").upper()
+        path = args[0] if args and isinstance(args[0], str) else ""
+        if csrf and method in ("POST", "PUT", "PATCH", "DELETE") and not path.startswith("/api/"):
+            headers = dict(kwargs.get("headers") or {})
+            headers.setdefault("X-CSRFToken", self.csrf_token())
+            kwargs["headers"] = headers
+        return super().open(*args, **kwargs)
+
+    def csrf_token(self) -> str:
+        with self.session_transaction() as session:
+            raw = session.get("csrf_token")
+        if raw is None or getattr(self, "_csrf", (None, None))[0] != raw:
+            page = super().open("/help/", method="GET").get_data(as_text=True)
+            token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
+            with self.session_transaction() as session:
+                self._csrf = (session.get("csrf_token"), token)
+        return self._csrf[1]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def browser_like_test_clients():
+    """Every app's test_client() posts with its CSRF token, like the pages do (CSRF stays on)."""
+    before = Flask.test_client_class
+    Flask.test_client_class = BrowserClient
+    yield
+    Flask.test_client_class = before
 
 
 @pytest.fixture

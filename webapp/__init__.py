@@ -3,28 +3,62 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request, send_from_directory, url_for
+from flask import Flask, Response, jsonify, render_template, request, send_from_directory, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_socketio import SocketIO
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from .assets import STATIC, TEMPLATES
 from .hub import Hub
-from .store import Store
+from .store import DamagedLog, DataError, Store, WriteFailed
+from .text import SocketJSON, scrub
 
-MAX_UPLOAD = 16 * 1024 * 1024  # a map picture with its walls
-MAX_SOCKET_MESSAGE = 1024 * 1024
+MAX_UPLOAD = 16 * 1024 * 1024  # a map with its walls (POST /api/games, POST /api/games/<id>/maps)
+MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
+MAX_SOCKET_MESSAGE = 256 * 1024
+_UPLOAD_PATH = re.compile(r"^/api/games(/[^/]+/maps)?$")  # the routes that take a whole map
+#: the routes that take a map file (a Universal VTT import, a picture): up to uvtt.MAX_FILE_BYTES
+_MAP_FILE_PATH = re.compile(r"^(/api)?/games/[^/]+/maps(/[^/]+)?(/picture)?$")
+
+
+class TextResponse(Response):
+    """A response whose text is encoded whatever it holds: an old log may hold a name with a lone surrogate
+    (written before webapp/text.py refused them), and a page showing it must still load."""
+
+    def set_data(self, value):
+        if isinstance(value, str):
+            value = scrub(value)
+        super().set_data(value)
+
+
+class SafeJSON(DefaultJSONProvider):
+    """JSON with <, > and & written as \\u escapes: an error that quotes the input never carries markup."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return super().dumps(obj, **kwargs).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _secret_key(data_dir: Path) -> str:
     """One secret per data folder, so sessions survive a restart."""
     path = data_dir / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:
+        if not path.exists():
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
+        return path.read_text().strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise DataError(f"cannot read or write {path}: {reason}. Give your user access to the data folder "
+                        "(chmod u+rwx), or start with --data-dir set to a folder you may write to.") from None
+
+
+class InsufficientStorage(HTTPException):
+    code = 507
+    name = "Insufficient Storage"
 
 
 def error_page(exc: HTTPException):
@@ -39,13 +73,16 @@ def error_page(exc: HTTPException):
             key = remembered_key(role, game_id)
             try:
                 actor = h.authenticate(game_id, key) if key else None
+                if actor is not None:
+                    h.game(game_id)  # a game whose log is damaged is no way back
             except Exception:  # an error page must never fail in turn
                 actor = None
             if actor is not None and actor.role == role:
                 back, back_label = url_for(endpoint, game_id=game_id), "Back to your game"
                 break
     titles = {400: "That request was not understood", 403: "Not your seat", 404: "Not found",
-              500: "Something went wrong on the server"}
+              500: "Something went wrong on the server", 503: "This game is out of service",
+              507: "The server's disk is full"}
     description = exc.description if exc.code != 500 else "The server could not do that; its log says why."
     return render_template("error.html", code=exc.code, title=titles.get(exc.code, exc.name),
                            description=description, back=back, back_label=back_label), exc.code
@@ -53,8 +90,14 @@ def error_page(exc: HTTPException):
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
+    app.response_class = TextResponse
+    app.json = SafeJSON(app)
     data_dir = Path((config or {}).get("DATA_DIR") or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data").resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"cannot create the data folder {data_dir}: {exc.strerror}. Create it, or start with "
+                        "--data-dir set to a folder you may write to.") from None
     app.config.update(
         DATA_DIR=str(data_dir),
         DEMO=True,
@@ -69,8 +112,23 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
+    @app.before_request  # first: the CSRF check below reads the form, and must read it with this limit
+    def limit_body():
+        # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
+        if _MAP_FILE_PATH.match(request.path) and request.method == "POST":
+            from .uvtt import MAX_FILE_BYTES
+
+            request.max_content_length = MAX_FILE_BYTES + 64 * 1024  # each route checks its own limit too
+        elif not _UPLOAD_PATH.match(request.path):
+            request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
+            request.max_form_memory_size = MAX_BODY
+
+    from .security import init_security, socket_origin_check
+
+    init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE,
-                        logger=False, engineio_logger=False)
+                        cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
+                        json=SocketJSON)  # deep JSON: an error ack
     store = Store(data_dir / "tacmap.sqlite3")
     hub = Hub(app, store, socketio)
     app.extensions["tacmap"] = hub
@@ -87,7 +145,17 @@ def create_app(config: dict | None = None) -> Flask:
     def http_error(exc: HTTPException):
         if request.path.startswith("/api/"):
             return jsonify(error=exc.description), exc.code
+        if request.headers.get("HX-Request") == "true":  # the page flashes the answer's text: plain words
+            return exc.description or exc.name, exc.code, {"Content-Type": "text/plain; charset=utf-8"}
         return error_page(exc)
+
+    @app.errorhandler(DamagedLog)
+    def damaged_log(exc: DamagedLog):  # this game is out of service; the others are not
+        return http_error(ServiceUnavailable(str(exc)))
+
+    @app.errorhandler(WriteFailed)
+    def not_stored(exc: WriteFailed):  # a new game or seat the disk could not take: nothing was made
+        return http_error(InsufficientStorage(str(exc)))
 
     @app.get("/favicon.ico")
     def favicon():

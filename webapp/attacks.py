@@ -9,6 +9,11 @@ rules again.
 
 from __future__ import annotations
 
+import json
+import math
+import re
+from dataclasses import replace
+
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -18,7 +23,7 @@ from rules import los, movement
 from rules.dice import DiceSource
 from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
-from . import characters
+from . import characters, text
 from . import zonelayout
 from .combat import combatant, position_of, rules_call, settings_of
 from .facts import Event, Rejected
@@ -26,16 +31,18 @@ from .facts import Event, Rejected
 if TYPE_CHECKING:
     from .table import Actor, Game, Token
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Id = text.Id
 
 
 class _AttackCommand(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
     attacker: Id
     target: Id
-    weapon: Annotated[str, StringConstraints(max_length=80)] | None = None
+    weapon: Annotated[text.Line, StringConstraints(max_length=80)] | None = None
     options: dict[str, Any] = {}
     force: bool = False  # GM only: past the table's checks (turn, line of fire); logged as a GM ruling
+    template: Id | None = None  # a template on the map: an area attack where the system has them
+    defense: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None  # a key of defenses()
 
 
 class PreviewAttack(_AttackCommand):
@@ -46,8 +53,17 @@ class Attack(_AttackCommand):
     type: Literal["attack"]
 
 
-COMMANDS = (PreviewAttack, Attack)
-EVENTS = ("attack_resolved",)
+class ChooseDefense(BaseModel):
+    """The defender's answer to an attack that waits on it (or the GM's, for anyone; ``cancel``: the GM drops it)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
+    type: Literal["choose_defense"]
+    defense: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None
+    cancel: bool = False
+
+
+COMMANDS = (PreviewAttack, Attack, ChooseDefense)
+EVENTS = ("attack_resolved", "defense_asked", "defense_dropped")
 
 
 def _visible_token(game: "Game", actor: "Actor", token_id: str) -> "Token":
@@ -111,12 +127,20 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     if attacker.id == target.id:
         raise Rejected("a token cannot attack itself")
     if game.zones is not None:
+        if cmd.template is not None:
+            raise Rejected("attacks with a template are for square grids; on a zone map the rules' area weapons hit a zone")
         return _plan_in_zones(game, cmd, actor, system, attacker, target)
     if system.board != "grid":
         raise Rejected(f"{system.name} plays on zone maps; this game has a square grid")
     a, b = (attacker.x, attacker.y), (target.x, target.y)
+    area = _area(game, cmd, system, attacker)
+    if area is not None:
+        b = tuple(area["aim"])
+        cmd = cmd.model_copy(update={"options": {**cmd.options, **area["options"]}})
     line = los.line_of_fire(game.board, a, b)
     if not line.clear and not cmd.force:
+        if area is not None:
+            raise Rejected(f"{attacker.name} has no line of fire to the template: a wall or door is in the way")
         raise Rejected(f"{attacker.name} has no line of fire to {target.name}: a wall or door is in the way")
     cover = los.cover(game.board, a, b)
     board = game.board
@@ -131,8 +155,44 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
             "from": list(a), "to": list(b), "line": {"clear": line.clear, "blocked_by": len(line.blockers)},
             "cover": cover_view, "distance": distance, "unit": system.cell_unit, "band": band,
             "forced": cmd.force,
+            **({"template": area["view"]} if area is not None else {}),
         },
     }
+
+
+def _area(game: "Game", cmd: _AttackCommand, system, attacker: "Token") -> dict | None:
+    """An attack with a template on the map: the system's own template of that shape and size, aimed
+    where the map's template lies (a blast centred on its centre's square; a cone or a line starts at
+    the attacker and points the template's way). None for an attack without one."""
+    if cmd.template is None:
+        return None
+    template = game.templates.get(cmd.template)
+    if template is None:
+        raise Rejected(f"no template {cmd.template!r} on this map")
+    offered = area_templates(system)
+    if not offered:
+        raise Rejected(f"{system.name} has no area templates for attacks: the table's templates only show who is under")
+    same = [o for o in offered if o["shape"] == template["shape"]]
+    match = next((o for o in same if o.get("size") is None or abs(o["size"] - template["size"]) < 1e-9), None)
+    if match is None:
+        sizes = ", ".join(f"{o['label']}" for o in offered)
+        raise Rejected(f"{system.name} has no {template['shape']} template of {template['size']:g}: it has {sizes}")
+    if template["shape"] == "circle":
+        aim = (math.floor(template["x"]), math.floor(template["y"]))
+    else:
+        angle = math.radians(template.get("direction", 0))
+        aim = (min(max(attacker.x + round(3 * math.cos(angle)), 0), game.board.width - 1),
+               min(max(attacker.y + round(3 * math.sin(angle)), 0), game.board.height - 1))
+    if not game.board.in_bounds(aim) and template["shape"] == "circle":
+        raise Rejected("the template's centre is off the map")
+    return {"aim": aim, "options": {"template": match["key"], "centre": list(aim)},
+            "view": {"id": template["id"], "key": match["key"], "label": match["label"], "aim": list(aim)}}
+
+
+def area_templates(system) -> list[dict]:
+    """The system's templates for area attacks (``[]`` for a system without, or an older one)."""
+    offered = getattr(system, "area_templates", None)
+    return list(offered()) if callable(offered) else []
 
 
 def _plan_in_zones(game: "Game", cmd: _AttackCommand, actor: "Actor", system, attacker: "Token", target: "Token") -> dict:
@@ -165,11 +225,19 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         odds = p["system"].odds(p["request"])
         view["odds"] = {"hit": odds.get("hit"), "outcomes": odds.get("outcomes") or [],
                         "modifiers": odds.get("modifiers") if isinstance(odds.get("modifiers"), list) else []}
+        if isinstance(odds.get("targets"), list):  # an area attack: each token under it, the ones this audience sees
+            shown = {t.id for t in game.visible_tokens(actor)}
+            view["odds"]["targets"] = [t for t in odds["targets"] if isinstance(t, dict) and t.get("id") in shown]
+            view["odds"]["note"] = str(odds.get("note") or "")
+            if "template" in view and isinstance(odds.get("cells"), list):
+                view["template"]["cells"] = [list(c) for c in odds["cells"]]
     except RuleNotImplemented as exc:
         view["odds"] = None
         view["odds_missing"] = f"not automated: {exc}"
     except RuleError as exc:
         raise Rejected(str(exc)) from None
+    if cmd.template is None:
+        view["defenses"] = defense_choices(p["system"], p["request"])
     return view
 
 
@@ -194,12 +262,96 @@ def _owed(game: "Game", cmd: _AttackCommand) -> bool:
 
 
 def _only(result: AttackResult, token_id: str) -> AttackResult:
+    """The result as one token takes it: its effects alone, and it named as the target (an ``apply``
+    that reads ``details["target"]`` would otherwise look for the aimed-at token's effects on every
+    sheet an area attack or a stray shot touched)."""
     effects = [e for e in result.effects if e.target == token_id]
-    return AttackResult(result.hit, result.summary, result.rolls, result.modifiers, effects, result.details)
+    return AttackResult(result.hit, result.summary, result.rolls, result.modifiers, effects,
+                        {**result.details, "target": token_id})
 
 
-def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[Event]:
+def defense_choices(system, request: AttackRequest) -> list[dict]:
+    """The rules' choices for the defender, each with the attacker's chance to hit against it."""
+    try:
+        choices = system.defenses(request) if hasattr(system, "defenses") else []
+    except (RuleNotImplemented, RuleError):
+        return []
+    out = []
+    for c in choices:
+        entry = {k: c.get(k) for k in ("key", "label", "available", "reason")} | {"hit": None}
+        if c.get("available"):
+            try:
+                odds = system.odds(replace(request, options={**request.options, "defense": c.get("value")}))
+                entry["hit"] = odds.get("hit")
+            except (RuleNotImplemented, RuleError):
+                pass
+        out.append(entry)
+    return out
+
+
+def _chosen(system, request: AttackRequest, key: str, target: "Token") -> Any:
+    """The value the rules take for the defense ``key``; Rejected when the rules do not offer it now."""
+    choices = rules_call(lambda: system.defenses(request)) if hasattr(system, "defenses") else []
+    found = next((c for c in choices if c.get("key") == key), None)
+    if found is None:
+        offered = ", ".join(c["key"] for c in choices if c.get("available")) or "none: the rules give no choice here"
+        raise Rejected(f"{target.name} has no defense {key!r} here; the choices are: {offered}")
+    if not found.get("available"):
+        raise Rejected(f"{target.name} cannot {found['label']}: {found.get('reason') or 'the rules say no'}")
+    return found.get("value")
+
+
+def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
+    if isinstance(cmd, ChooseDefense):
+        return _choose_defense(game, cmd, actor, dice)
+    if game.pending_defense:
+        waiting = game.tokens.get(game.pending_defense["target"])
+        name = waiting.name if waiting is not None and game.may_see(actor, waiting) else "a defender"
+        raise Rejected(f"an attack is waiting for {name}'s defense: it goes first")
     p = plan(game, cmd, actor)
+    system = p["system"]
+    target = p["target"]
+    if cmd.defense is not None:
+        if actor.role == "player" and target.owner != actor.player_id:
+            raise Rejected(f"{target.name}'s player (or the GM) chooses {target.name}'s defense")
+        p["request"].options["defense"] = _chosen(system, p["request"], cmd.defense, target)
+    elif target.owner and not (actor.role == "player" and actor.player_id == target.owner) and cmd.template is None:
+        choices = defense_choices(system, p["request"])
+        if any(c["available"] for c in choices):  # a player's token: its player chooses, before the roll
+            return [Event("defense_asked", {
+                "attack": cmd.model_dump(exclude_none=True), "sender": {"role": actor.role, "player_id": actor.player_id},
+                "attacker": p["attacker"].id, "target": target.id, "weapon": cmd.weapon, "choices": choices})]
+    return _roll(game, cmd, p, dice)
+
+
+def _choose_defense(game: "Game", cmd: ChooseDefense, actor: "Actor", dice: DiceSource) -> list[Event]:
+    from .table import Actor
+
+    pending = game.pending_defense
+    if actor.role == "screen":
+        raise Rejected("the table screen only shows the map")
+    if not pending:
+        raise Rejected("no attack is waiting for a defense")
+    target = game.tokens.get(pending["target"])
+    if actor.role != "gm" and (target is None or target.owner != actor.player_id):
+        raise Rejected("only the defender's player or the GM chooses this defense")
+    if cmd.cancel:
+        if actor.role != "gm":
+            raise Rejected("only the GM can call an attack off")
+        return [Event("defense_dropped", {"target": pending["target"]})]
+    if cmd.defense is None:
+        raise Rejected("pick a defense")
+    sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
+    attack = Attack(**pending["attack"])
+    p = plan(game, attack, sender)
+    p["request"].options["defense"] = _chosen(p["system"], p["request"], cmd.defense, p["target"])
+    events = _roll(game, attack, p, dice)
+    for event in events:
+        event.data["defense"] = {"key": cmd.defense, "by": "gm" if actor.role == "gm" else "player"}
+    return events
+
+
+def _roll(game: "Game", cmd: _AttackCommand, p: dict, dice: DiceSource) -> list[Event]:
     system = p["system"]
     result = rules_call(lambda: system.attack(p["request"], dice))
     sheets = {}
@@ -219,14 +371,123 @@ def decide(game: "Game", cmd: Attack, actor: "Actor", dice: DiceSource) -> list[
     return [Event("attack_resolved", data)]
 
 
+def _names_hidden(game: "Game", data: dict) -> bool:
+    """Whether an attack's result touches or names a hidden token (a bystander hit, a template's victim):
+    then its log line is the GM's alone."""
+    hidden = [t for t in game.tokens.values() if t.hidden]
+    if not hidden:
+        return False
+    if any(game.tokens[i].hidden for i in data.get("sheets", {}) if i in game.tokens):
+        return True
+    said = json.dumps(data.get("result"), default=str)
+    return any(json.dumps(t.id) in said or re.search(rf"(?<!\w){re.escape(t.name)}(?!\w)", said) for t in hidden)
+
+
 def evolve(game: "Game", event: Event, log) -> None:
     d = event.data
+    if event.type == "defense_asked":
+        game.pending_defense = dict(d)
+        attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
+        secret = bool((attacker and attacker.hidden) or (target and target.hidden))
+        log(f"{attacker.name if attacker else '?'} attacks {target.name if target else '?'}: "
+            f"waiting for {target.name if target else '?'}'s defense", "gm" if secret else "all", None)
+        return
+    if event.type == "defense_dropped":
+        game.pending_defense = None
+        log("the GM called the attack off", "all", None)
+        return
+    game.pending_defense = None
     for token_id, sheet in d["sheets"].items():
         characters.set_sheet(game, token_id, sheet)
     if game.combat and "fight_state" in d:
         game.combat["state"] = d["fight_state"]
         game.combat["due"] = d.get("due", game.combat.get("due", []))
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
-    secret = bool((attacker and attacker.hidden) or (target and target.hidden))
     ruling = " (GM ruling)" if d.get("forced") else ""
-    log(d["result"]["summary"] + ruling, "gm" if secret else "all", {"attack": d["result"]})
+    card = _card(game, d)
+    if (attacker and attacker.hidden) or (target and target.hidden) or \
+            (not d.get("template") and _names_hidden(game, d)):  # a bystander hit by a miss, say
+        log(d["result"]["summary"] + ruling, "gm", {"attack": d["result"], "card": card})
+        return
+    hidden = {t["id"] for t in card["targets"] if game.tokens[t["id"]].hidden}
+    if not hidden:
+        log(d["result"]["summary"] + ruling, "all", {"attack": d["result"], "card": card})
+        return
+    # an area attack that caught a hidden token: the GM reads it all; the table, who it can see was hit
+    log(d["result"]["summary"] + ruling, "gm", {"attack": d["result"], "card": card})
+    seen = {**card, "targets": [t for t in card["targets"] if t["id"] not in hidden]}
+    names = ", ".join(t["name"] for t in seen["targets"]) or "nobody the table can see"
+    told = {"hit": d["result"]["hit"], "summary": "", "rolls": [], "modifiers": [], "details": {},
+            "effects": [e for e in d["result"]["effects"] if e["target"] not in hidden]}
+    who = attacker.name if attacker else "?"
+    log(f"{who}'s area attack {'hits' if d['result']['hit'] else 'goes off'}: {names}{ruling}", "all",
+        {"attack": told, "card": seen})
+
+
+def _card(game: "Game", d: dict) -> dict:
+    """What the table screen's result card says: who attacked whom, hit or miss, and what each
+    target took (the wound state is read from the sheets when the card is drawn)."""
+    result = d["result"]
+    per_target = {t.get("target"): t for t in (result.get("details") or {}).get("targets") or []
+                  if isinstance(t, dict)}
+    ids = list(dict.fromkeys([*([] if d.get("template") else [d["target"]]),
+                              *per_target, *(e["target"] for e in result["effects"])]))
+    attacker = game.tokens.get(d["attacker"])
+    targets = []
+    for tid in ids:
+        token = game.tokens.get(tid)
+        if token is None:
+            continue
+        effects = [e for e in result["effects"] if e["target"] == tid]
+        targets.append({"id": tid, "name": token.name, "effects": [_effect_words(e) for e in effects],
+                        "detail": _target_words(per_target.get(tid))})
+    return {"attacker": attacker.name if attacker else "?", "hit": bool(result["hit"]),
+            "area": (d.get("template") or {}).get("label"), "targets": targets}
+
+
+def _effect_words(effect: dict) -> str:
+    """An effect as the card reads it: "shaken", "wounds 3", "damage 5 (location torso)"."""
+    data = dict(effect.get("data") or {})
+    kind = effect["kind"]
+    head = kind.replace("_", " ")
+    own = data.pop(kind, None)  # {"kind": "wounds", "data": {"wounds": 3}} reads "wounds 3"
+    if isinstance(own, (int, float, str)) and not isinstance(own, bool):
+        head += f" {own}"
+    bits = [f"{k.replace('_', ' ')} {v}" for k, v in data.items()
+            if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
+    flags = [k.replace("_", " ") for k, v in data.items() if v is True]
+    return head + (f" ({', '.join(bits + flags)})" if bits or flags else "")
+
+
+def _target_words(entry: dict | None) -> str:
+    """One target's line of an area attack's breakdown, from the rules' own per-target record."""
+    if not entry:
+        return ""
+    if entry.get("protected"):
+        return entry.get("note") or "protected"
+    bits = []
+    for key in ("roll", "bonus", "damage", "toughness", "wounds"):
+        if isinstance(entry.get(key), (int, float)) and not isinstance(entry.get(key), bool) \
+                and not (key == "bonus" and not entry[key]):
+            bits.append(f"{key} {entry[key]:g}")
+    bits += [f"{r['label']} {r['value']:+g}" for r in entry.get("reductions") or [] if isinstance(r, dict)]
+    return ", ".join(bits)
+
+
+def pending_view(game: "Game", actor: "Actor") -> dict | None:
+    """The attack waiting for a defense, as this audience may see it: the defender's player and the GM
+    get the choices; the player who attacked, that it waits; anyone else, nothing."""
+    pending = game.pending_defense
+    if not pending:
+        return None
+    attacker, target = game.tokens.get(pending["attacker"]), game.tokens.get(pending["target"])
+    if target is None or not game.may_see(actor, target):
+        return None
+    chooser = actor.role == "gm" or (actor.role == "player" and target.owner == actor.player_id)
+    sender = pending["sender"]
+    waiting = actor.role == "player" and sender.get("role") == "player" and sender.get("player_id") == actor.player_id
+    if not chooser and not waiting:
+        return None
+    return {"attacker": attacker.name if attacker is not None and game.may_see(actor, attacker) else "an unseen foe",
+            "target": target.name, "target_id": target.id, "weapon": pending.get("weapon"),
+            "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}

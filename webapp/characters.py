@@ -11,19 +11,21 @@ import copy
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict
 
 import rules
 from rules.system import RuleError, RuleNotImplemented
 
+from . import text
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
     from .table import Actor, Game, Token
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
-MAX_CHARACTERS = 500
+Id = text.Id
+Name = text.Name
+MAX_CHARACTERS = 2_000
+PER_PLAYER = 20  # characters a player may make for themselves (the GM's are not counted)
 MAX_SHEET_BYTES = 64_000
 
 
@@ -131,6 +133,8 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
             raise Rejected("only the GM puts a character on a token")
         if len(game.characters) >= MAX_CHARACTERS:
             raise Rejected(f"a game holds {MAX_CHARACTERS} characters at most")
+        if actor.role != "gm" and sum(c.owner == actor.player_id for c in game.characters.values()) >= PER_PLAYER:
+            raise Rejected(f"a player holds {PER_PLAYER} characters at most")
         owner = cmd.owner if actor.role == "gm" else actor.player_id
         if owner and owner not in game.players:
             raise Rejected(f"no player {owner!r} in this game")
@@ -145,8 +149,10 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         return [Event("character_added", {"character": character.to_dict()})]
     if isinstance(cmd, UpdateSheet):
         character = game.characters.get(cmd.character_id)
-        if character is None or (actor.role != "gm" and character.owner != actor.player_id):
-            raise Rejected(f"no character {cmd.character_id!r} of yours in this game")
+        token = game.tokens.get(character.token_id) if character and character.token_id else None
+        if character is None or (actor.role != "gm" and (
+                character.owner != actor.player_id or (token is not None and not game.may_see(actor, token)))):
+            raise Rejected(f"no character {cmd.character_id!r} of yours in this game")  # a hidden token's too
         if not cmd.changes:
             raise Rejected("nothing to change")
         locked = set(getattr(system, "gm_only_fields", ()))
@@ -167,7 +173,8 @@ def evolve(game: "Game", event: Event, log) -> None:
     if event.type == "character_added":
         character = Character(**d["character"])
         game.characters[character.id] = character
-        log(f"{character.name} joined the cast", "all", None)
+        token = game.tokens.get(character.token_id) if character.token_id else None
+        log(f"{character.name} joined the cast", "gm" if token is not None and token.hidden else "all", None)
     elif event.type == "sheet_updated":
         character = game.characters[d["character_id"]]
         character.sheet = d["sheet"]

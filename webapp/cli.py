@@ -6,8 +6,11 @@ import argparse
 import ipaddress
 import os
 import sys
+import time
+from pathlib import Path
 
 from . import create_app
+from .store import DataError
 from .netinfo import lan_addresses
 
 
@@ -46,6 +49,15 @@ def server_links(host: str, port: int, lan: list[str],
     return [url], public_url or url, public_url or url
 
 
+def open_app(config: dict):
+    """The app on its data, or None after saying on stderr which file is wrong and what to do (no traceback)."""
+    try:
+        return create_app(config)
+    except DataError as exc:
+        print(f"tacmap cannot start: {exc}", file=sys.stderr, flush=True)
+        return None
+
+
 def serve(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data"
     urls, base, public = server_links(args.host, args.port, lan_addresses() if args.host in WILDCARD else [],
@@ -55,7 +67,12 @@ def serve(args: argparse.Namespace) -> int:
         config["DICE_SEED"] = args.dice_seed
     if public:
         config["PUBLIC_URL"] = public
-    app = create_app(config)
+    config["LISTEN_URL"] = base  # the join link and QR code are built from it, never from a request's Host
+    if args.allowed_origin:
+        config["ALLOWED_ORIGINS"] = args.allowed_origin
+    app = open_app(config)
+    if app is None:
+        return 2
     hub = app.extensions["tacmap"]
     socketio = app.extensions["tacmap_socketio"]
 
@@ -120,6 +137,132 @@ def import_map(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- the data: list, export, import, backup, repair ------------------------------
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    return Path(args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data")
+
+
+def _existing_data_dir(args: argparse.Namespace) -> Path:
+    """The data folder to read from: one that is not there is an error, not a new empty one."""
+    from .archive import ArchiveError
+    from .store import DB_NAME
+
+    data_dir = _data_dir(args)
+    if not (data_dir / DB_NAME).is_file():
+        raise ArchiveError(f"there is no tacmap data in {data_dir} (no {DB_NAME}); name the folder with --data-dir")
+    return data_dir
+
+
+def _fail(message: str) -> int:
+    print(f"tacmap: {message}", file=sys.stderr, flush=True)
+    return 2
+
+
+def list_games(args: argparse.Namespace) -> int:
+    from .archive import ArchiveError
+    from .store import DB_NAME, Store
+
+    try:
+        store = Store(_existing_data_dir(args) / DB_NAME)
+    except (ArchiveError, DataError) as exc:
+        return _fail(str(exc))
+    try:
+        for record in store.games():
+            print(f"{record.id}  {store.last_seq(record.id):>6} "
+                  f"events  {record.system:<16} {record.name}")
+    finally:
+        store.close()
+    return 0
+
+
+def export_game(args: argparse.Namespace) -> int:
+    from .archive import ArchiveError, export_game as export
+
+    try:
+        manifest = export(_existing_data_dir(args), args.game, Path(args.file))
+    except (ArchiveError, DataError) as exc:
+        return _fail(str(exc))
+    print(f"exported {manifest['game']['name']!r} ({args.game}): {manifest['last_seq']} events, "
+          f"{len(manifest['files'])} files, to {args.file}")
+    return 0
+
+
+def import_game(args: argparse.Namespace) -> int:
+    from .archive import ArchiveError, import_game as do_import
+
+    try:
+        done = do_import(_data_dir(args), Path(args.file), new_keys=args.new_keys, new_id=args.new_id)
+    except (ArchiveError, DataError) as exc:
+        return _fail(str(exc))
+    print(f"imported {done.name!r} as game {done.game_id}: {done.events} events, {done.files} files")
+    for note in done.notes:
+        print(f"  {note}")
+    print(f"GM link: /games/{done.game_id}/gm?key={done.gm_key} (after the server's address)")
+    return 0
+
+
+def backup_data(args: argparse.Namespace) -> int:
+    from .archive import ArchiveError, backup
+
+    try:
+        data_dir = _existing_data_dir(args)
+        dest = Path(args.dest) if args.dest else data_dir.resolve().parent / (
+            f"{data_dir.resolve().name}-backup-{time.strftime('%Y%m%d-%H%M%S')}")
+        done = backup(data_dir, dest)
+    except (ArchiveError, DataError) as exc:
+        return _fail(str(exc))
+    print(f"backed up {done['games']} games ({done['events']} events) to {done['dest']}")
+    print(f"to restore: stop tacmap, then start it with --data-dir {done['dest']} (or copy it back)")
+    return 0
+
+
+def repair_game(args: argparse.Namespace) -> int:
+    from .archive import ArchiveError, repair
+
+    try:
+        done = repair(_existing_data_dir(args), args.game)
+    except (ArchiveError, DataError) as exc:
+        return _fail(str(exc))
+    if done is None:
+        print(f"the log of game {args.game} is whole: nothing to repair")
+        return 0
+    print(f"game {args.game}: the log was damaged at seq {done['seq']} ({done['reason']}); cut back to seq "
+          f"{done['seq'] - 1}. The {done['cut']} events from seq {done['seq']} on are kept in {done['kept']}.")
+    return 0
+
+
+def add_data_commands(sub) -> None:
+    def data_dir_option(p):
+        p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
+
+    p = sub.add_parser("list", help="list the games in the data folder (id, events, system, name)")
+    data_dir_option(p)
+    p.set_defaults(func=list_games)
+    p = sub.add_parser("export", help="write one game (record, log, snapshots, its files) to one file")
+    p.add_argument("game", help="the game's id (`tacmap list`)")
+    p.add_argument("file", help="the file to write (a zip; .tacmap by habit)")
+    data_dir_option(p)
+    p.set_defaults(func=export_game)
+    p = sub.add_parser("import", help="add a game from a file made by `tacmap export`")
+    p.add_argument("file")
+    p.add_argument("--new-keys", action="store_true", help="new GM and screen keys and join code (old links stop)")
+    p.add_argument("--new-id", action="store_true", help="a new id and keys: a copy beside the original")
+    data_dir_option(p)
+    p.set_defaults(func=import_game)
+    p = sub.add_parser("backup", help="copy the data folder consistently, even while the server runs")
+    p.add_argument("dest", nargs="?", default=None,
+                   help="a new folder (default: <data folder>-backup-<date-time> beside it)")
+    data_dir_option(p)
+    p.set_defaults(func=backup_data)
+    p = sub.add_parser("repair", help="cut a damaged game log back to before the damage (the rest kept in a file); "
+                                             "stop the server first")
+    p.add_argument("game")
+    data_dir_option(p)
+    p.set_defaults(func=repair_game)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tacmap", description="A live battle map for the table.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -128,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
     p.add_argument("--public-url", default=None, help="the address players use, if not the first LAN address")
+    p.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a reverse proxy's public origin (https://maps.example.org) whose pages may open "
+                        "the live link; repeatable (default: $TACMAP_ALLOWED_ORIGINS, comma-separated)")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")
     p.add_argument("--dice-seed", default=None,
                    help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")
@@ -139,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", default=None, help="the map's name (default: the file's name)")
     p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
     p.set_defaults(func=import_map)
+    add_data_commands(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 

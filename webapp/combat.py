@@ -23,13 +23,13 @@ from rules import movement
 from rules.dice import DiceError, DiceSource, parse
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
-from . import characters, zonelayout
+from . import characters, text, zonelayout
 from .facts import Event, Rejected
 
 if TYPE_CHECKING:
     from .table import Actor, Game, Token
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Id = text.Id
 MAX_ROLL_DICE = 100
 
 
@@ -39,7 +39,7 @@ class _Command(BaseModel):
 
 class Roll(_Command):
     type: Literal["roll"]
-    expr: Annotated[str, StringConstraints(min_length=1, max_length=60)]
+    expr: Annotated[text.Line, StringConstraints(min_length=1, max_length=60)]
     secret: bool = False
 
 
@@ -71,7 +71,7 @@ class Act(_Command):
 
     type: Literal["act"]
     token_id: Id
-    action: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    action: Annotated[text.Line, StringConstraints(min_length=1, max_length=80)]
     options: dict[str, Any] = {}
 
 

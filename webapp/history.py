@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .table import Actor, Game
 
 #: facts that are not the GM's to take back: who joined, what the dice said, undo itself
-NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone",
+NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone", "gm_password_set",
                           "map_added", "map_renamed", "map_removed", "map_viewed", "picture_set", "picture_aligned"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
@@ -39,6 +39,8 @@ def _parts(game: "Game") -> dict:
         "combat": game.combat,
         "settings": dict(game.settings),
         "characters": [c.to_dict() for c in game.characters.values()],
+        "templates": [dict(t) for t in game.templates.values()],
+        "pending_defense": game.pending_defense,
     }
 
 
@@ -83,6 +85,10 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.settings = dict(restore["settings"])
     if "characters" in restore:
         game.characters = {c["id"]: Character(**c) for c in restore["characters"]}
+    if "pending_defense" in restore:
+        game.pending_defense = restore["pending_defense"]
+    if "templates" in restore:
+        game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(f"the GM undid the last action ({what})", "all", None)

@@ -10,8 +10,12 @@ The in-memory game is a cache of the log: it can always be rebuilt.
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import hashlib
+import math
 import hmac
+import logging
 from dataclasses import dataclass, field
 import secrets
 import threading
@@ -20,18 +24,25 @@ from collections import Counter
 from typing import Any
 
 import segno
+from flask import has_request_context, session
 from markupsafe import Markup
 
 import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import attacks, combat, history, mapdata, render, zonelayout
-from .store import Conflict, GameRecord, Store
-from .table import GM, SCREEN, Actor, Event, Game, Rejected, decide, evolve, key_hash, new_game_events, parse_command, replay
+from . import access, attacks, combat, history, keys, mapdata, render, text, zonelayout
+from .store import Conflict, DamagedLog, GameRecord, Store, WriteFailed
+from .table import GM, SCREEN, Actor, Event, Game, Rejected, authorize, decide, evolve, key_hash, new_game_events, parse_command, replay
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 200
+#: when the sender of the command being run stops waiting for its answer (set by events.lanes)
+SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("sender_gives_up", default=None)
+TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,26 @@ class Committed:
 def _qr_svg(url: str) -> Markup:
     """The join link's QR code: the same link, the same picture, so it is drawn once, not on every update."""
     return Markup(segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True))
+
+
+def load_game(store: Store, game_id: str) -> Game:
+    """A game rebuilt from its log (from the latest snapshot on); DamagedLog says where the log breaks."""
+    snap = store.snapshot(game_id)
+    start = None
+    if snap:
+        try:
+            start = Game.from_dict(snap[1])
+        except Exception:  # a snapshot is only a shortcut: replay the whole log instead
+            snap = None
+    after = snap[0] if snap else 0
+    events = store.events(game_id, after=after)
+    game = start or replay(game_id, [])
+    for seq, event in enumerate(events, start=after + 1):
+        try:
+            evolve(game, event)
+        except Exception as exc:
+            raise DamagedLog(game_id, seq, f"a {event.type!r} event that cannot be applied: {exc!r}") from exc
+    return game
 
 
 def room(game_id: str, audience: str) -> str:
@@ -67,6 +98,9 @@ class Hub:
         self._presence: Counter[tuple[str, str]] = Counter()
         # who is on each Socket.IO connection: sid -> (game id, actor)
         self._sessions: dict[str, tuple[str, Actor]] = {}
+        self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
+        self._guesses = keys.Guesses()
+        self._good_passwords: set[tuple[str, str, str]] = set()
 
     # --- games ------------------------------------------------------------
 
@@ -103,14 +137,14 @@ class Hub:
             return game
 
     def _load(self, game_id: str) -> Game:
-        snap = self.store.snapshot(game_id)
-        start = Game.from_dict(snap[1]) if snap else None
-        return replay(game_id, self.store.events(game_id, after=snap[0] if snap else 0), start)
+        return load_game(self.store, game_id)
 
-    def authenticate(self, game_id: str, key: Any) -> Actor | None:
-        """Who holds this key in this game: the GM, the table screen or a player."""
-        if not isinstance(key, str) or not key:
-            return None
+    def key_actor(self, game_id: str, key: Any) -> Actor | None:
+        """Who holds this key in this game (the GM, the table screen or a player), the GM password aside."""
+        if not isinstance(key, str) or not key or not key.isascii() or len(key) > 200:
+            return None  # keys are short ASCII; anything else is no key (and hmac compares ASCII only)
+        if not isinstance(game_id, str) or not game_id.isascii() or len(game_id) > 64:
+            return None  # game ids are hex: a lone surrogate must not reach the database
         record = self.store.game(game_id)
         if record is None:
             return None
@@ -125,25 +159,82 @@ class Hub:
                 return Actor("player", player.id)
         return None
 
-    def base_url(self, request_url: str | None = None) -> str:
-        """Where players reach this server: the configured LAN address, else the last page's host."""
-        configured = self.app.config.get("PUBLIC_URL")
-        if configured:
-            return configured.rstrip("/")
-        if request_url:
-            self._last_base = request_url.rstrip("/")
-        return getattr(self, "_last_base", "http://localhost:5000")
+    def authenticate(self, game_id: str, key: Any, password: str | None = None) -> Actor | None:
+        """Who holds this key in this game; the GM key of a game with a GM password counts only
+        with the password (``password``, else this browser session's proof that it was given)."""
+        actor = self.key_actor(game_id, key)
+        if actor is not None and actor.role == "gm" and not self.gm_unlocked(game_id, password):
+            return None
+        return actor
 
-    def join_info(self, game_id: str, request_url: str | None = None) -> dict:
+    # --- the GM password ---------------------------------------------------
+
+    def password_hash(self, game_id: str) -> str | None:
+        game = self.game(game_id)
+        return game.gm_password if game is not None else None
+
+    def gm_unlocked(self, game_id: str, password: str | None = None) -> bool:
+        """No GM password, or the right one now, or this browser session gave it (its proof is in the session)."""
+        stored = self.password_hash(game_id)
+        if stored is None:
+            return True
+        if password is not None:
+            return self.check_password(game_id, password)
+        if has_request_context():
+            proof = (session.get("gm_unlocked") or {}).get(game_id)
+            return isinstance(proof, str) and hmac.compare_digest(proof, keys.proof_of(stored))
+        return False
+
+    def password_blocked(self, game_id: str) -> bool:
+        return self._guesses.blocked(game_id)
+
+    def check_password(self, game_id: str, password: str) -> bool:
+        """The GM password, checked against its salted hash; wrong guesses are limited per game
+        (keys.MAX_WRONG a minute: after that every guess is refused until the minute is over)."""
+        stored = self.password_hash(game_id)
+        if stored is None:
+            return True
+        if not isinstance(password, str) or self._guesses.blocked(game_id):
+            return False
+        seen = (game_id, stored, hashlib.sha256(password.encode()).hexdigest())
+        if seen in self._good_passwords:  # a script sending the header on every call: scrypt once
+            return True
+        if keys.verify(stored, password):
+            self._good_passwords.add(seen)
+            return True
+        self._guesses.wrong(game_id)
+        return False
+
+    def base_url(self) -> str:
+        """Where players reach this server: the configured public address, else the address ``tacmap serve``
+        listens on (``LISTEN_URL``), else Flask's ``SERVER_NAME``, else localhost:5000. Never the request's
+        Host header: anyone can send one, and the join link and its QR code would then lead players to
+        their server."""
+        config = self.app.config
+        configured = config.get("PUBLIC_URL") or config.get("LISTEN_URL")
+        if configured:
+            return str(configured).rstrip("/")
+        if config.get("SERVER_NAME"):
+            return f"{config.get('PREFERRED_URL_SCHEME') or 'http'}://{config['SERVER_NAME']}"
+        return DEFAULT_BASE_URL
+
+    def join_info(self, game_id: str) -> dict:
         record = self.store.game(game_id)
-        url = f"{self.base_url(request_url)}/join?code={record.join_code}"
+        url = f"{self.base_url()}/join?code={record.join_code}"
         return {"join_code": record.join_code, "join_url": url, "join_qr": _qr_svg(url)}
 
     # --- commands ---------------------------------------------------------
 
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk."""
+        if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
+            return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)
+        with self.lock(game_id):
+            game = self.game(game_id)
+            if game is None:
+                raise Rejected(f"no game {game_id!r}")
+            authorize(game, cmd, actor)  # the access matrix: who may send this at all
         if isinstance(cmd, attacks.PreviewAttack):
             return self.preview_attack(game_id, actor, cmd)
         if isinstance(cmd, combat.Reach):
@@ -157,6 +248,60 @@ class Hub:
                 game, actor, self.store.events(game_id), lambda prefix: replay(game_id, prefix)))
         done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
         return Committed(done.seq, done.events, combat.ack(done.events, actor))
+
+    # --- keys and password (GM) ----------------------------------------------
+
+    def security_command(self, game_id: str, actor: Actor, cmd, end_gm_sessions: bool = True) -> Committed:
+        """Set or clear the GM password, or give the game a new join code or table-screen key.
+
+        ``end_gm_sessions=False``: the caller ends the GM connections itself, later (the Security card
+        does once its answer, which unlocks the GM's own browser, has been sent)."""
+        game = self.game(game_id)
+        if game is None:
+            raise Rejected(f"no game {game_id!r}")
+        access.check_command(game, cmd, actor)
+        if isinstance(cmd, (keys.SetGmPassword, keys.ClearGmPassword)):
+            password = cmd.password if isinstance(cmd, keys.SetGmPassword) else None
+            if password is None and game.gm_password is None:
+                return Committed(game.seq, [])
+            done = self.commit(game_id, lambda g: [keys.password_event(password)])
+            if password is not None and end_gm_sessions:  # every GM connection opened without it ends
+                self.end_gm_sessions(game_id)
+            return done
+        if isinstance(cmd, keys.RotateJoinCode):
+            code = self.rotate_join_code(game_id)
+            return Committed(game.seq, [], {"join_code": code})
+        key = new_key()
+        self.store.update_access(game_id, screen_key=key)
+        self.end_sessions(game_id, None, "The GM gave the table screen a new link: this one no longer works. "
+                          "Open the table screen again from the GM's page.", role="screen")
+        self._emit_gm_extra(game)
+        return Committed(game.seq, [], {"screen_token": key})
+
+    def end_gm_sessions(self, game_id: str) -> None:
+        """The GM link got a password: its connections end; their pages reload and ask for it."""
+        self.end_sessions(game_id, None, "The GM link now needs its password.", reload=True, role="gm")
+
+    def rotate_join_code(self, game_id: str) -> str:
+        for _ in range(10):
+            code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(6))
+            if self.store.game_by_join_code(code) is None:
+                break
+        self.store.update_access(game_id, join_code=code)
+        game = self.game(game_id)
+        with self.lock(game_id):
+            self._emit(game, {"join_toggle", "join_banner"}, before=game.seq)
+        self._emit_gm_extra(game)
+        return code
+
+    def _emit_gm_extra(self, game: Game) -> None:
+        """The GM's table-screen link, fresh after a new key (the card itself is the answer to its form)."""
+        if has_request_context():
+            html = render_security(self, game, card=False)
+        else:  # a script or a test calling the hub directly: links need a request to be built
+            with self.app.test_request_context(base_url=self.base_url()):
+                html = render_security(self, game, card=False)
+        self.socketio.emit("update", {"seq": game.seq, "from_seq": game.seq, "html": html}, to=room(game.id, "gm"))
 
     def preview_attack(self, game_id: str, actor: Actor, cmd) -> Committed:
         """An attack as it would be, with its odds: answered to the sender and shown to the GM; nothing stored."""
@@ -186,6 +331,9 @@ class Hub:
     def commit(self, game_id: str, decide_events) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them."""
         with self.lock(game_id):
+            gives_up = SENDER_GIVES_UP.get()
+            if gives_up is not None and time.monotonic() > gives_up:  # the lock took that long: too late now
+                raise Rejected(TOO_LATE, code="busy")
             game = self.game(game_id)
             if game is None:
                 raise Rejected(f"no game {game_id!r}")
@@ -194,17 +342,25 @@ class Hub:
                 return Committed(game.seq, [])
             before = game.seq
             try:
-                self.store.append(game_id, before, events)
-            except Conflict:
-                # another process wrote first: rebuild from the log and decide again
-                game = self._games[game_id] = self._load(game_id)
-                events = decide_events(game)
-                before = game.seq
-                self.store.append(game_id, before, events)
+                try:
+                    self.store.append(game_id, before, events)
+                except Conflict:
+                    # another process wrote first: rebuild from the log and decide again
+                    game = self._games[game_id] = self._load(game_id)
+                    events = decide_events(game)
+                    before = game.seq
+                    self.store.append(game_id, before, events)
+            except WriteFailed as exc:
+                # not on disk, so not in memory either: the state never runs ahead of the log
+                log.error("game %s: %s", game_id, exc.__cause__ or exc)
+                raise Rejected(str(exc), code="not_stored") from None
             for event in events:
                 evolve(game, event)
             if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
-                self.store.save_snapshot(game_id, game.seq, game.to_dict())
+                try:
+                    self.store.save_snapshot(game_id, game.seq, game.to_dict())
+                except Exception:  # the events are stored; a snapshot is only a shortcut
+                    log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             self._end_sessions_for(game, events)
             self._broadcast(game, before, events)
             return Committed(game.seq, events)
@@ -219,6 +375,7 @@ class Hub:
     def session_closed(self, sid: str) -> None:
         with self._guard:
             who = self._sessions.pop(sid, None)
+            self._pings.pop(sid, None)
         if who:
             self.connected(who[0], who[1], -1)
 
@@ -226,11 +383,13 @@ class Hub:
         with self._guard:
             return self._sessions.get(sid)
 
-    def end_sessions(self, game_id: str, player_ids, message: str, reload: bool = False) -> None:
-        """Close the connections of these players now (removed, merged, seat taken on another device)."""
+    def end_sessions(self, game_id: str, player_ids, message: str, reload: bool = False,
+                     role: str | None = None) -> None:
+        """Close the connections of these players now (removed, merged, seat taken on another device),
+        or of every connection of a role (``role="screen"``: the screen's key changed)."""
         with self._guard:
             sids = [sid for sid, (g, actor) in self._sessions.items()
-                    if g == game_id and actor.player_id in player_ids]
+                    if g == game_id and (actor.role == role if role else actor.player_id in player_ids)]
         for sid in sids:
             self.socketio.emit("ended", {"message": message, "reload": reload}, to=sid)
             self.socketio.server.disconnect(sid, namespace="/")
@@ -288,25 +447,98 @@ class Hub:
             self.socketio.emit("update", {"seq": game.seq, "from_seq": None, "html": html}, to=sid)
 
     def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
-        """A token on its way somewhere: shown to others, never stored."""
+        """A token on its way somewhere: shown to others, never stored.
+
+        Checked like a move: the sender must be allowed to move the token, and the square must be on
+        the board (a preview is relayed to every screen, so nothing unchecked goes out)."""
+        if isinstance(payload, text.TooDeep):
+            raise Rejected(text.too_deep_message())
         if not isinstance(payload, dict):
             raise Rejected("a preview needs token_id, x and y")
-        token_id, x, y = payload.get("token_id"), payload.get("x"), payload.get("y")
+        text.check_payload(payload)
+        if set(payload) - {"token_id", "x", "y", "done"}:
+            raise Rejected("a preview has token_id, x, y and done only")
+        token_id, x, y, done = payload.get("token_id"), payload.get("x"), payload.get("y"), payload.get("done", False)
         if not isinstance(x, int) or not isinstance(y, int) or isinstance(x, bool) or isinstance(y, bool):
             raise Rejected("a preview needs whole-number x and y")
+        if not isinstance(done, bool):
+            raise Rejected("done: must be true or false")
         game = self.game(game_id)
+        access.check_command(game, payload, actor, kind="drag_preview")
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {token_id!r} in this game")
-        if actor.role != "gm" and token.owner != actor.player_id:
-            raise Rejected(f"{token.name} is not yours to move")
-        message = {"token_id": token.id, "x": x, "y": y, "done": bool(payload.get("done"))}
+            shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
+            raise Rejected(f"no token {shown} in this game")
+        board = game.board
+        if not (0 <= x <= board.width - token.size and 0 <= y <= board.height - token.size):
+            raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
+        message = {"token_id": token.id, "x": x, "y": y, "done": done}
         for audience in self._audiences(game):
             if game.may_see(actor_for_audience(audience), token):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)
+
+
+    def ping(self, game_id: str, actor: Actor, payload: Any, sid: str) -> dict:
+        """A spot flashed on every screen with the pinger's name: shown, never stored (like a drag preview)."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if not isinstance(payload, dict):
+            raise Rejected("a ping needs x and y")
+        x, y = payload.get("x"), payload.get("y")
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (x, y)):
+            raise Rejected("a ping needs x and y as numbers")
+        game = self.game(game_id)
+        if not (0 <= x <= game.board.width and 0 <= y <= game.board.height):
+            raise Rejected(f"({x:g}, {y:g}) is off the map ({game.board.width} x {game.board.height})")
+        now = time.monotonic()
+        with self._guard:
+            recent = [t for t in self._pings.get(sid, []) if now - t < PING_WINDOW]
+            if len(recent) >= PING_BURST:
+                self._pings[sid] = recent
+                raise Rejected("easy: a few pings a second at most")
+            self._pings[sid] = recent + [now]
+        player = game.players.get(actor.player_id or "")
+        message = {"x": round(float(x), 2), "y": round(float(y), 2), "by": player.name if player else "GM"}
+        for audience in self._audiences(game):
+            self.socketio.emit("map_ping", message, to=room(game_id, audience))
+        return message
+
+    def template_preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
+        """A template on its way somewhere (dragged by ``dx``, ``dy`` squares): shown to others, never stored."""
+        if actor.role == "screen":
+            raise Rejected("the table screen only shows the map")
+        if not isinstance(payload, dict):
+            raise Rejected("a template preview needs template_id, dx and dy")
+        game = self.game(game_id)
+        template = game.templates.get(payload.get("template_id")) if isinstance(payload.get("template_id"), str) else None
+        if template is None:
+            raise Rejected(f"no template {payload.get('template_id')!r} on this map")
+        if actor.role == "player" and template.get("by") != actor.player_id:
+            raise Rejected("that template is not yours to move")
+        dx, dy = payload.get("dx"), payload.get("dy")
+        reach = game.board.width + game.board.height
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= reach
+                   for v in (dx, dy)):
+            raise Rejected("a template preview needs dx and dy in squares, within the map")
+        message = {"template_id": template["id"], "dx": round(float(dx), 2), "dy": round(float(dy), 2),
+                   "done": bool(payload.get("done"))}
+        for audience in self._audiences(game):
+            self.socketio.emit("template_preview", message, to=room(game_id, audience), skip_sid=sid)
+
+PING_BURST, PING_WINDOW = 3, 1.0  # a client pings at most 3 times a second
 
 
 def actor_for_audience(audience: str) -> Actor:
     if audience.startswith("player:"):
         return Actor("player", audience.split(":", 1)[1])
     return GM if audience == "gm" else SCREEN
+
+
+def render_security(hub: Hub, game: Game, oob: bool = True, **extra) -> str:
+    """The GM's Security card (and the table-screen link in the top bar), as out-of-band fragments."""
+    from flask import render_template, url_for
+
+    record = hub.store.game(game.id)
+    screen_url = url_for("game.screen", game_id=game.id, key=record.screen_key)
+    return render_template("_security.html", game=game, oob=oob, screen_url=screen_url,
+                           **hub.join_info(game.id), **extra)

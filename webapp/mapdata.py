@@ -4,20 +4,25 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, Strict, StrictBool, StrictInt, StrictStr,
+                      ValidationError)
 
 from rules.board import Board
 
-from . import zonelayout
+from . import text, zonelayout
 from .facts import Rejected
+from .table import MAX_BOARD
 
-MAX_SIDE = 200
-MAX_WALLS = 20_000
+MAX_SIDE = MAX_BOARD  # squares on a side
+MAX_WALLS = 20_000  # wall segments on a map
+MAX_DOORS = 1_000
+MAX_COVER = 5_000
 Number = Annotated[float, Strict(), Field(ge=-1, le=MAX_SIDE + 1, allow_inf_nan=False)]
 Point = Annotated[list[Number], Field(min_length=2, max_length=2)]
 Cell = Annotated[list[Annotated[int, Strict(), Field(ge=0, lt=MAX_SIDE)]], Field(min_length=2, max_length=2)]
 Terrain = Annotated[list[Annotated[float, Strict(), Field(ge=0, le=MAX_SIDE)]], Field(min_length=3, max_length=3)]
-Id = Annotated[StrictStr, Field(min_length=1, max_length=64)]
+Id = Annotated[StrictStr, Field(min_length=1, max_length=64), AfterValidator(text.valid_line)]
+Label = Annotated[StrictStr, Field(min_length=1, max_length=40), AfterValidator(text.valid_line)]
 
 
 class _Strict(BaseModel):
@@ -36,7 +41,7 @@ class DoorIn(WallIn):
 
 class CoverIn(_Strict):
     cell: Cell
-    material: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    material: Label
     id: Id | None = None
 
 
@@ -44,10 +49,10 @@ class GridMapIn(_Strict):
     width: Annotated[StrictInt, Field(ge=1, le=MAX_SIDE)]
     height: Annotated[StrictInt, Field(ge=1, le=MAX_SIDE)]
     walls: Annotated[list[WallIn], Field(max_length=MAX_WALLS)] = []
-    doors: Annotated[list[DoorIn], Field(max_length=1000)] = []
+    doors: Annotated[list[DoorIn], Field(max_length=MAX_DOORS)] = []
     blocked: Annotated[list[Cell], Field(max_length=MAX_SIDE * MAX_SIDE)] = []
     terrain: Annotated[list[Terrain], Field(max_length=MAX_SIDE * MAX_SIDE)] = []  # [x, y, cost]
-    cover: Annotated[list[CoverIn], Field(max_length=5000)] = []
+    cover: Annotated[list[CoverIn], Field(max_length=MAX_COVER)] = []
 
 
 def _cell(xy) -> tuple[int, int]:
@@ -62,9 +67,9 @@ def _where(loc) -> str:
 
 class ZoneIn(_Strict):
     id: Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
-    name: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    name: Label
     adjacent: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(max_length=50)] = []
-    cover: Annotated[StrictStr, Field(min_length=1, max_length=20)] | None = None
+    cover: Annotated[StrictStr, Field(min_length=1, max_length=20), AfterValidator(text.valid_line)] | None = None
 
 
 class ZoneMapIn(_Strict):

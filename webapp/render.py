@@ -12,7 +12,7 @@ from flask import render_template, url_for
 
 import rules
 
-from . import characters, combat, maps, uvtt
+from . import attacks, characters, combat, maps, templates_cmds, uvtt
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -34,16 +34,23 @@ PARTS = {
     "map": ("_map.html", False, {"gm", "player", "screen"}),
     "gm_map": ("_map.html", False, {"gm"}),  # the GM looks at another map; the others see no change
     "maps": ("_maps_panel.html", False, {"gm"}),
+    "templates": ("_templates.html", True, {"gm", "player", "screen"}),
+    "template_list": ("_template_list.html", False, {"gm", "player"}),
+    "result_card": ("_result_card.html", False, {"screen"}),
+    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
-_IN_MAP = {"tokens", "walls"}
+_IN_MAP = {"tokens", "walls", "templates"}
 EVERYTHING = frozenset(PARTS)
 
+#: who is under a template changes when a token comes, goes, moves or hides
+_UNDER = ("templates", "template_list")
+
 _BY_EVENT = {
-    "token_moved": {"log"},
-    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log"},
-    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack"},
-    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log"},
+    "token_moved": {"log", *_UNDER},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", *_UNDER},
+    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", *_UNDER},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", *_UNDER},
     "door_set": {"walls", "log"},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
@@ -53,6 +60,7 @@ _BY_EVENT = {
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log"},
+    "gm_password_set": {"log"},
     "settings_set": {"settings", "log"},
     # the current actor is drawn on the map, so a turn changes the tokens too
     "combat_started": {"combat", "tokens", "log"},
@@ -61,7 +69,12 @@ _BY_EVENT = {
     "combat_ended": {"combat", "tokens", "log"},
     "acted": {"combat", "tokens", "log"},
     "undone": set(EVERYTHING),  # an undo may restore any part
-    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat"},
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "defense_prompt", *_UNDER},
+    "defense_asked": {"log", "defense_prompt"},
+    "defense_dropped": {"log", "defense_prompt"},
+    "template_placed": {"log", "attack", *_UNDER},
+    "template_moved": {"log", *_UNDER},
+    "template_removed": {"log", "attack", *_UNDER},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
     "map_added": {"maps", "log"},
@@ -138,6 +151,10 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dic
         "badges_of": lambda token: combat.badges(game, token),
         "actions_of": lambda token: combat.actions_now(game, token),
         "settings": combat.settings_of(game) if actor.role == "gm" else {},
+        "templates_view": templates_cmds.view(game, actor),
+        "area_templates": attacks.area_templates(system),
+        "pending": attacks.pending_view(game, actor),
+        "last_attack": last_attack(game, actor),
     }
 
 
@@ -174,3 +191,11 @@ def attack_preview(game: Game, actor: Actor, view: dict) -> str:
     """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
     tokens = {t.id: t for t in game.visible_tokens(actor)}
     return render_template("_attack_preview.html", view=view, tokens=tokens, actor=actor, game=game)
+
+
+def last_attack(game: Game, actor: Actor) -> dict | None:
+    """The newest attack this audience may read in the log, for the table screen's result card."""
+    for entry in reversed(game.log_for(actor)):
+        if entry.detail and entry.detail.get("card"):
+            return {"seq": entry.seq, "text": entry.text, **entry.detail["card"]}
+    return None

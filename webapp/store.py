@@ -9,6 +9,7 @@ same step (a second process would get :class:`Conflict` and reload).
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .table import Event
+
+DB_NAME = "tacmap.sqlite3"  # in the data folder
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -43,8 +46,37 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
+#: the columns each table must have (a database made by something else is refused at start)
+COLUMNS = {
+    "games": {"id", "name", "system", "gm_key", "screen_key", "join_code", "created_at"},
+    "events": {"game_id", "seq", "type", "data", "created_at"},
+    "snapshots": {"game_id", "seq", "state"},
+}
+
+
 class Conflict(Exception):
     """Someone else appended to this game's log first: reload and try again."""
+
+
+class DataError(Exception):
+    """The data folder or its database cannot be used: the message names the file and what to do."""
+
+
+class WriteFailed(Exception):
+    """The log could not be written (disk full, file gone read-only...): nothing of the command was stored."""
+
+
+class DamagedLog(Exception):
+    """One game's log cannot be read back at ``seq``: that game is out of service, the others are not."""
+
+    def __init__(self, game_id: str, seq: int, reason: str) -> None:
+        self.game_id, self.seq, self.reason = game_id, seq, reason
+        super().__init__(
+            f"The log of game {game_id} is damaged at seq {seq} ({reason}). Nothing more can be done in it "
+            f"until it is repaired: on the server, `tacmap export {game_id} FILE` keeps a copy of all of it, "
+            f"then, with the server stopped, `tacmap repair {game_id}` cuts the log back to seq {seq - 1} "
+            "(what follows is kept in a file)."
+        )
 
 
 @dataclass(frozen=True)
@@ -58,16 +90,82 @@ class GameRecord:
     created_at: float
 
 
+def _unusable(path: Path, why: str) -> DataError:
+    return DataError(
+        f"{path} {why}. If it is damaged, move it aside (mv {path} {path}.damaged) and put back a copy "
+        "made by `tacmap backup`, or start with another --data-dir (an empty folder starts afresh)."
+    )
+
+
+def _check_schema(db: sqlite3.Connection, path: Path) -> None:
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    foreign = "Start with another --data-dir, or move the file aside if tacmap's data should be there."
+    if tables and "games" not in tables:
+        raise DataError(f"{path} is a SQLite database, but not tacmap's (it has no table 'games'). {foreign}")
+    for table, wanted in COLUMNS.items():
+        if table not in tables:
+            continue
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if not wanted <= have:
+            raise DataError(f"{path} is a SQLite database, but not tacmap's: its table {table!r} lacks "
+                            f"{', '.join(sorted(wanted - have))}. {foreign}")
+
+
 class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        """The database, checked before anything is served: a clear DataError, never a traceback."""
+        folder, path = self.path.parent, self.path
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DataError(f"cannot create the data folder {folder}: {exc.strerror}. Create it, or start "
+                            "with --data-dir set to a folder you may write to.") from None
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise DataError(f"the data folder {folder} is not writable (SQLite keeps its journal beside the "
+                            f"database). Give your user write access (chmod u+rwx {folder}) or start with "
+                            "--data-dir set to a folder you may write to.")
+        if path.exists() and not path.is_file():
+            raise DataError(f"{path} is not a file. Move it away, or start with another --data-dir.")
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            raise DataError(f"cannot read and write {path} (permission denied). Give your user read and write "
+                            f"access (chmod u+rw {path}), or start with another --data-dir.")
+        db = None
+        try:
+            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall() if row[0] != "ok"]
+            if problems:
+                raise _unusable(path, f"is a damaged SQLite database ({problems[0]})")
+            _check_schema(db, path)  # before changing anything: a stranger's file is left as it was
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+            db.execute("BEGIN IMMEDIATE")  # can we write? (a read-only file opens, then refuses every write)
+            db.execute("ROLLBACK")
+        except DataError:
+            if db is not None:
+                db.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            if db is not None:
+                db.close()
+            message = str(exc)
+            if "readonly" in message or "read-only" in message:
+                raise DataError(f"{path} can only be read, not written ({message}). Give your user write access "
+                                f"to it and to {folder}, or start with another --data-dir.") from None
+            if "locked" in message:
+                raise DataError(f"{path} is in use by another program (another tacmap serving it?): {message}. "
+                                "Stop that one first, or start with another --data-dir.") from None
+            if "unable to open" in message:
+                raise DataError(f"cannot open {path} ({message}). Check that your user may read and write it "
+                                "and its folder, or start with another --data-dir.") from None
+            raise _unusable(path, f"is not a database tacmap can read ({message})") from None
+        return db
 
     def close(self) -> None:
         with self._lock:
@@ -75,10 +173,15 @@ class Store:
 
     # --- games ------------------------------------------------------------
 
+    def _rollback(self) -> None:
+        # SQLite may have rolled back by itself already (a full disk does that)
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
     def create_game(self, record: GameRecord, events: list[Event]) -> None:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
+                self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute(
                     "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (record.id, record.name, record.system, record.gm_key, record.screen_key,
@@ -86,8 +189,11 @@ class Store:
                 )
                 self._insert_events(record.id, 0, events)
                 self._db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                self._rollback()
+                raise WriteFailed(write_failure(exc)) from exc
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
 
     def games(self) -> list[GameRecord]:
@@ -109,20 +215,31 @@ class Store:
         with self._lock:
             self._db.execute("UPDATE games SET name = ? WHERE id = ?", (name, game_id))
 
+    def update_access(self, game_id: str, **keys: str) -> None:
+        """A game's new ``gm_key``, ``screen_key`` or ``join_code`` (a rotation): the old one stops working now."""
+        if not keys or not set(keys) <= {"gm_key", "screen_key", "join_code"}:
+            raise ValueError(f"update_access takes gm_key, screen_key or join_code, not {sorted(keys)}")
+        with self._lock:
+            self._db.execute(f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
+                             (*keys.values(), game_id))
+
     # --- the log ----------------------------------------------------------
 
     def append(self, game_id: str, last_seq: int, events: list[Event]) -> int:
         """Append events after ``last_seq`` in one transaction; the new last seq."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
+                self._db.execute("BEGIN IMMEDIATE")
                 self._insert_events(game_id, last_seq, events)
                 self._db.execute("COMMIT")
             except sqlite3.IntegrityError:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise Conflict(f"game {game_id} moved past seq {last_seq}") from None
+            except sqlite3.OperationalError as exc:
+                self._rollback()
+                raise WriteFailed(write_failure(exc)) from exc
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
         return last_seq + len(events)
 
@@ -134,11 +251,23 @@ class Store:
         )
 
     def events(self, game_id: str, after: int = 0) -> list[Event]:
+        """The log after ``after``; DamagedLog names the first event that cannot be read, or a gap."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT type, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+                "SELECT seq, type, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
             ).fetchall()
-        return [Event(t, json.loads(d)) for t, d in rows]
+        out = []
+        for expected, (seq, kind, data) in enumerate(rows, start=after + 1):
+            if seq != expected:
+                raise DamagedLog(game_id, expected, "this event is missing")
+            try:
+                value = json.loads(data)
+            except (TypeError, ValueError) as exc:
+                raise DamagedLog(game_id, seq, f"not readable JSON: {exc}") from None
+            if not isinstance(kind, str) or not isinstance(value, dict):
+                raise DamagedLog(game_id, seq, "not an event")
+            out.append(Event(kind, value))
+        return out
 
     def last_seq(self, game_id: str) -> int:
         with self._lock:
@@ -148,6 +277,7 @@ class Store:
     # --- snapshots --------------------------------------------------------
 
     def save_snapshot(self, game_id: str, seq: int, state: dict) -> None:
+        """A shortcut for loading (the log stays the truth); a failure to write it loses nothing."""
         with self._lock:
             self._db.execute(
                 "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state",
@@ -155,6 +285,24 @@ class Store:
             )
 
     def snapshot(self, game_id: str) -> tuple[int, dict] | None:
+        """The latest snapshot, or None when there is none or it cannot be read (then the log is replayed)."""
         with self._lock:
             row = self._db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+        if not row:
+            return None
+        try:
+            state = json.loads(row[1])
+        except (TypeError, ValueError):
+            return None
+        return (row[0], state) if isinstance(state, dict) else None
+
+
+def write_failure(exc: sqlite3.OperationalError) -> str:
+    """What the sender of a command hears when the log could not be written."""
+    message = str(exc)
+    if "full" in message:
+        return ("the server's disk is full: nothing was stored. Free some space on the computer running "
+                "tacmap, then try again")
+    if "readonly" in message or "read-only" in message:
+        return "the server's data file became read-only: nothing was stored (see the server's log)"
+    return f"the server could not write the game's log ({message}): nothing was stored"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, Literal, Union
 
@@ -20,14 +21,15 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import attacks, characters, combat, history, zonelayout
+from . import access, attacks, characters, combat, history, keys, templates_cmds, text, zonelayout
 from . import maps as game_maps
 from .facts import Event, Rejected
 
 from .moves import way_exists
 
-MAX_TOKENS = 500
-MAX_BOARD = 200
+MAX_TOKENS = 2_000
+MAX_BOARD = 300  # squares on a side (webapp/mapdata.py checks a client's map against it)
+MAX_PLAYERS = 50
 PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#dc2626", "#0891b2", "#ca8a04", "#db2777")
 FOE_COLOR = "#dc2626"
 
@@ -121,11 +123,20 @@ class Game:
     maps: dict[str, game_maps.GameMap] = field(default_factory=dict)
     active_map: str = game_maps.FIRST_MAP
     gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
+    templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
+    pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
+    gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
 
     LOG_KEEP = 50
 
     def next_id(self, prefix: str) -> str:
-        return f"{prefix}{self.counter + 1}"
+        """A new random id (``t-9f3c01ab``): numbers in a row would let a player count the hidden tokens
+        in the gaps. The id goes into the event, so a replay gives every token the same id again."""
+        taken = set(self.tokens) | set(self.players) | set(self.characters)
+        while True:
+            new = f"{prefix}-{secrets.token_hex(4)}"
+            if new not in taken:
+                return new
 
     def visible_tokens(self, actor: Actor) -> list[Token]:
         """The tokens this audience may know about: the GM sees hidden ones too."""
@@ -134,11 +145,12 @@ class Game:
     def may_see(self, actor: Actor, token: Token) -> bool:
         return actor.role == "gm" or not token.hidden
 
-    def token_at(self, x: int, y: int, exclude: str | None = None) -> Token | None:
-        """The token covering square (x, y), big tokens included."""
+    def token_at(self, x: int, y: int, exclude: str | None = None, seen_by: Actor | None = None) -> Token | None:
+        """The token covering square (x, y), big tokens included (only those ``seen_by`` may see, when given)."""
         for t in self.tokens.values():
             if t.id != exclude and t.x <= x < t.x + t.size and t.y <= y < t.y + t.size:
-                return t
+                if seen_by is None or self.may_see(seen_by, t):
+                    return t
         return None
 
     def player_named(self, name: str) -> Player | None:
@@ -170,6 +182,9 @@ class Game:
             "maps": [m.to_dict() for m in self.maps.values()],
             "active_map": self.active_map,
             "gm_view": self.gm_view,
+            "templates": list(self.templates.values()),
+            "pending_defense": self.pending_defense,
+            "gm_password": self.gm_password,
         }
 
     @classmethod
@@ -195,6 +210,9 @@ class Game:
             or {game_maps.FIRST_MAP: game_maps.GameMap(id=game_maps.FIRST_MAP, name="Main map", board=None)},
             active_map=d.get("active_map", game_maps.FIRST_MAP),
             gm_view=d.get("gm_view"),
+            templates={t["id"]: dict(t) for t in d.get("templates", [])},
+            pending_defense=d.get("pending_defense"),
+            gm_password=d.get("gm_password"),
         )
 
     def public_state(self, actor: Actor) -> dict:
@@ -215,6 +233,9 @@ class Game:
             "active_map": self.active_map,
             "picture": _picture_view(self),
             **({"maps": game_maps.summary(self), "gm_view": self.gm_view} if actor.role == "gm" else {}),
+            "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
+                           "under": [u.id for u in t["under"]]} for t in templates_cmds.view(self, actor)],
+            "pending_defense": attacks.pending_view(self, actor),
             "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
@@ -236,16 +257,17 @@ def _picture_view(game: Game) -> dict | None:
 
 # --- commands ----------------------------------------------------------------
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Name = text.Name
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 Coord = Annotated[int, Field(ge=-1000, le=1000)]
-Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
-ZoneId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+Id = text.Id
+ZoneId = Annotated[text.Line, StringConstraints(min_length=1, max_length=40)]
 Size = Annotated[int, Field(ge=1, le=3)]
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # strict: an int is an int, a bool a bool ("2" and "yes" are refused); forms convert their strings first
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
 
 class MoveToken(_Command):
@@ -322,28 +344,75 @@ class AllowReclaim(_Command):
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
           RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
-          *attacks.COMMANDS, *characters.COMMANDS, *game_maps.COMMANDS],
+          *attacks.COMMANDS, *characters.COMMANDS, *templates_cmds.COMMANDS, *game_maps.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
-COMMAND_TYPES = ("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door",
-                 "show_join", "remove_player", "merge_players", "allow_reclaim", "undo",
-                 *(c.model_fields["type"].annotation.__args__[0]
-                   for c in combat.COMMANDS + combat.QUERIES + attacks.COMMANDS + characters.COMMANDS
-                   + game_maps.COMMANDS))
+#: each command type's model (the fuzz test and the form endpoint read their fields)
+COMMAND_MODELS: dict[str, type[BaseModel]] = {
+    c.model_fields["type"].annotation.__args__[0]: c
+    for c in (MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin, RemovePlayer,
+              MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
+              *characters.COMMANDS, *templates_cmds.COMMANDS, *game_maps.COMMANDS)
+}
+COMMAND_TYPES = tuple(COMMAND_MODELS)
 
 
 def parse_command(payload: Any) -> Any:
     """A typed command from a JSON payload, or Rejected with a readable reason."""
+    if isinstance(payload, text.TooDeep):
+        raise Rejected(text.too_deep_message())
     if not isinstance(payload, dict):
         raise Rejected("a command must be a JSON object with a 'type'")
+    text.check_payload(payload)
     kind = payload.get("type")
-    if kind not in COMMAND_TYPES:
-        raise Rejected(f"unknown command type {kind!r}; expected one of: {', '.join(COMMAND_TYPES)}")
+    if not isinstance(kind, str) or kind not in COMMAND_TYPES:
+        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"
+        raise Rejected(f"unknown command type {shown}; expected one of: {', '.join(COMMAND_TYPES)}")
     try:
         return _command_adapter.validate_python(payload)
     except ValidationError as exc:
         raise Rejected(describe_validation(exc)) from None
+
+
+def from_form(fields: dict[str, str]) -> dict:
+    """A command from a plain form's fields: every value is text there, so the fields the command's model
+    wants as a whole number or a yes/no are converted here, explicitly (parsing itself is strict).
+    A value that does not convert stays text, and the model refuses it with the field's name."""
+    model = COMMAND_MODELS.get(fields.get("type"))
+    if model is None:
+        return dict(fields)
+    payload: dict[str, Any] = {}
+    for name, raw in fields.items():
+        info = model.model_fields.get(name)
+        kinds = _base_types(info.annotation) if info is not None else set()
+        value: Any = raw
+        if bool in kinds and str not in kinds and raw.strip().lower() in _YES_NO:
+            value = _YES_NO[raw.strip().lower()]
+        elif int in kinds and str not in kinds and re.fullmatch(r"[+-]?\d{1,9}", raw.strip()):
+            value = int(raw.strip())
+        payload[name] = value
+    return payload
+
+
+_YES_NO = {"true": True, "on": True, "yes": True, "1": True, "false": False, "off": False, "no": False, "0": False}
+
+
+def _base_types(annotation: Any) -> set[type]:
+    """The plain types an annotation accepts (``int | None`` -> {int, NoneType})."""
+    import typing
+
+    if annotation in (int, bool, str, float):
+        return {annotation}
+    found: set[type] = set()
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return {type(a) for a in typing.get_args(annotation)}
+    for arg in typing.get_args(annotation):
+        if origin is Annotated and arg is not typing.get_args(annotation)[0]:
+            continue
+        found |= _base_types(arg)
+    return found
 
 
 def describe_validation(exc: ValidationError) -> str:
@@ -381,8 +450,8 @@ def player_joined(game: Game, name: str, key: str) -> Event:
             raise Rejected(f"{same.name} is already at this table; pick another name, "
                            "or ask the GM to let players take their seat back")
         return Event("player_reclaimed", {"player_id": same.id, "key_hash": key_hash(key)})
-    if len(game.players) >= 50:
-        raise Rejected("this game has 50 players already")
+    if len(game.players) >= MAX_PLAYERS:
+        raise Rejected(f"this game has {MAX_PLAYERS} players already")
     return Event("player_joined", {"player_id": game.next_id("p"), "name": name, "key_hash": key_hash(key)})
 
 
@@ -401,27 +470,18 @@ def numbered_name(game: Game, name: str, exclude: str | None = None) -> str:
 def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise Rejected("a name is needed")
-    name = re.sub(r"\s+", " ", name.strip())
-    if len(name) > 40:
-        raise Rejected("a name has 40 characters at most")
+    text.check(name, "a name")
+    name = re.sub(r"\s+", " ", text.valid_name(name.strip()))
+    if len(name) > text.MAX_NAME:
+        raise Rejected(f"a name has {text.MAX_NAME} characters at most")
     return name
 
 
 def authorize(game: Game, cmd: Any, actor: Actor) -> None:
-    if actor.role == "gm":
-        return
-    if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
-    if isinstance(cmd, MoveToken):
-        token = game.tokens.get(cmd.token_id)
-        if token is None or not game.may_see(actor, token):
-            raise Rejected(f"no token {cmd.token_id!r} in this game")
-        if token.owner != actor.player_id:
-            raise Rejected(f"{token.name} is not yours to move")
-        if cmd.force:
-            raise Rejected("only the GM can force a move")
-        return
-    raise Rejected("only the GM can do that")
+    """Who may send this command at all: the access matrix (webapp/access.py); then the finer checks."""
+    access.check_command(game, cmd, actor)
+    if isinstance(cmd, MoveToken) and cmd.force and actor.role != "gm":
+        raise Rejected("only the GM can force a move")
 
 
 def _token(game: Game, token_id: str) -> Token:
@@ -435,7 +495,8 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
                 actor: Actor = GM) -> None:
     """Every square a token of ``size`` at (x, y) covers is on the map, open and free.
 
-    A refusal names the token in the way only to someone who may see it.
+    Free for the sender: a token the sender may not see does not take a square (the two then share it,
+    and the GM sees both), so no refusal tells a player where a hidden token stands.
     """
     board = game.board
     if game.zones is not None:
@@ -450,11 +511,9 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
             raise Rejected(f"{where} is off the map ({board.width} x {board.height})")
         if board.is_blocked((cx, cy)):
             raise Rejected(f"({cx}, {cy}) is blocked")
-        other = game.token_at(cx, cy, exclude=moving)
+        other = game.token_at(cx, cy, exclude=moving, seen_by=actor)
         if other is not None:
-            if game.may_see(actor, other):
-                raise Rejected(f"({cx}, {cy}) is taken by {other.name}")
-            raise Rejected(f"({cx}, {cy}) is taken")
+            raise Rejected(f"({cx}, {cy}) is taken by {other.name}")
 
 
 def diagonal_of(game: Game) -> str:
@@ -503,6 +562,8 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
     if game.zones is not None:
         return _move_in_zones(game, cmd, actor, token)
+    if cmd.zone is not None or cmd.x is None or cmd.y is None:
+        _place_of(game, cmd.x, cmd.y, cmd.zone, actor)  # says what is missing
     if (token.x, token.y) == (cmd.x, cmd.y):
         raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
@@ -524,7 +585,7 @@ def _place_of(game: Game, x: int | None, y: int | None, zone: str | None, actor:
         found = next((z for z in game.zones if z["id"] == zone), None)
         if found is None:
             raise Rejected(f"no zone {zone!r} on this map")
-        taken = {(t.x, t.y) for t in game.tokens.values()}
+        taken = {(t.x, t.y) for t in game.visible_tokens(actor)}  # a hidden token takes no square from a player
         for cell in zonelayout.cells_of(found):
             if cell not in taken:
                 return cell
@@ -658,15 +719,17 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     goes into the events, so the log never needs it again. Fights, attacks
     and characters are decided in their own modules, which check who may.
     """
+    authorize(game, cmd, actor)
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
-    if isinstance(cmd, attacks.Attack):
+    if isinstance(cmd, (attacks.Attack, attacks.ChooseDefense)):
         return attacks.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
+    if isinstance(cmd, templates_cmds.COMMANDS):
+        return templates_cmds.decide(game, cmd, actor)
     if isinstance(cmd, game_maps.COMMANDS):
         return game_maps.decide(game, cmd, actor)
-    authorize(game, cmd, actor)
     events = DECIDE[type(cmd)](game, cmd, actor)
     if isinstance(cmd, MoveToken) and events and not cmd.force:
         events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
@@ -679,8 +742,10 @@ def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: 
 
 
 def _bump_counter(game: Game, new_id: str) -> None:
-    number = int(re.sub(r"\D", "", new_id) or 0)
-    game.counter = max(game.counter, number)
+    """Old logs numbered their ids (t1, p2, c3): the counter remembers the last number (random ids have none)."""
+    numbered = re.fullmatch(r"[a-z]+(\d{1,9})", new_id)
+    if numbered:
+        game.counter = max(game.counter, int(numbered.group(1)))
 
 
 def evolve(game: Game, event: Event) -> None:
@@ -698,6 +763,10 @@ def evolve(game: Game, event: Event) -> None:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in game_maps.EVENTS:
         game_maps.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in templates_cmds.EVENTS:
+        templates_cmds.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in keys.EVENTS:
+        keys.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
         history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":

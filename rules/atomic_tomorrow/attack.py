@@ -117,7 +117,10 @@ def prepare(request: AttackRequest) -> dict:
         if not stand.get("may_act") or stand.get("used"):
             raise RuleError(f"{request.attacker.name} is dying: a Last Stand success is needed to act")
 
-    mods = [as_modifier(m) for m in options.get("modifiers") or []]
+    given = options.get("modifiers") or []
+    if not isinstance(given, list):
+        raise RuleError("modifiers: a list of modifiers (steps of 20 from +40 to -80)")
+    mods = [as_modifier(m) for m in given]
     defense = str(options.get("defense") or "none").lower()
     if defense not in DEFENSES:
         raise RuleError(f"a defense is one of {', '.join(DEFENSES)}, not {defense!r}")

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..dice import DiceSource
+from ..system import checked_defenses
 from ..system import (
     ActionOption,
     AttackRequest,
@@ -158,6 +159,12 @@ class AtomicTomorrow(BaseSystem):
         return odds.request_odds(request)
 
     # ---- wounds and their effects ------------------------------------
+
+    def defenses(self, request: AttackRequest) -> list[dict]:
+        """Sections "DEFENSE OPTION" and "DEFENSE LIMITATIONS": Parry (melee only), Block (a shield),
+        Dodge, or no defense; each one the rules refuse here says why."""
+        labels = {"parry": "Parry", "block": "Block", "dodge": "Dodge", "none": "No defense"}
+        return checked_defenses(self, request, labels)
 
     def apply(self, sheet_: dict, result: AttackResult) -> dict:
         """The sheet after a result: the wounds it deals (never past 5)."""

@@ -14,7 +14,7 @@ from itertools import product
 from math import comb
 
 from .. import odds as _odds
-from ..system import AttackRequest, AttackResult, RuleNotImplemented
+from ..system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 from .attack import effective_toughness, plan_of
 from .checks import parse_die, trait_die_modifiers
 from .data import MAX_WOUNDS, RAISE, TN
@@ -25,7 +25,7 @@ def odds(request: AttackRequest) -> dict:
     Shake or Wound the target with at least one hit (RoF dice, Wild Die
     replacing the worst die, critical failures, bonus damage all counted)."""
     if request.options.get("template"):
-        raise RuleNotImplemented("odds of area templates are not computed (they depend on who is under it)")
+        return area_odds(request)
     plan = plan_of(request)
     d = parse_die(plan["die"])
     mod = int(sum(m.value for m in plan["modifiers"])) + d.bonus
@@ -51,6 +51,66 @@ def odds(request: AttackRequest) -> dict:
     # the chance of hitting at all, as the outcomes count it (the same event as AttackResult.hit)
     res["hit"] = sum(o["p"] for o in lines if o["label"].startswith("hit"))
     return res
+
+
+def area_odds(request: AttackRequest) -> dict:
+    """*Savage Worlds Combat System Reference*, "Area Effect Attacks", before the roll: the one trait
+    roll against TN 4 (its outcomes are the attack's), and for each token under the template as aimed
+    its exact outcome odds, as :func:`templates.area_attack` resolves them (damage per target, +d6 on a
+    raise, cover as armour from the centre, 4 less when prone). A missed blast deviates and may land on
+    others: where it lands is not in these odds (``note`` says so); a missed cone or line misses."""
+    from .templates import BLAST_RADIUS, PRONE_AREA_REDUCTION, area_cover, template_cells, active
+    from .attack import settings_of, target_toughness
+
+    opts = request.options
+    template = opts["template"]
+    plan = plan_of(request)
+    if plan["kind"] == "melee":
+        raise RuleError("templates are for thrown or ranged weapons")
+    settings = settings_of(request)
+    d = parse_die(plan["die"])
+    mod = int(sum(m.value for m in plan["modifiers"])) + d.bonus
+    a = request.attacker
+    centre = tuple(opts.get("centre") or request.target.position)
+    board = request.board
+    width, height = getattr(board, "width", None), getattr(board, "height", None)
+    cells = template_cells(template, a.position, centre, settings, width=width, height=height)
+    seen: set = set()
+    victims = [c for c in [request.target] + request.others + [a]
+               if c.position is not None and tuple(c.position) in cells and active(c)
+               and not (c.id in seen or seen.add(c.id))]
+    dmg_mod = int(sum(m.value for m in plan["damage_modifiers"]))
+    base = {v + dmg_mod: p for v, p in _odds.distribution(plan["damage_expr"]).items()}
+    origin = centre if template in BLAST_RADIUS else tuple(a.position)
+    targets = []
+    for v in victims:
+        vs = v.sheet or {}
+        armour = area_cover(board, origin, tuple(v.position), settings)
+        if armour is None:
+            targets.append({"id": v.id, "name": v.name, "hit": 0.0,
+                            "outcomes": [{"label": "protected: total cover from the centre", "p": 1.0}]})
+            continue
+        less = armour + (PRONE_AREA_REDUCTION if vs.get("prone") else 0)
+        dmg = {x - less: p for x, p in base.items()}
+        dmg_raise = _odds.convolve(dmg, _odds.die_distribution(6, explode=True))
+        tough, _ = effective_toughness(target_toughness(vs, None), plan["ap"])
+        target = {"object": False, "shaken": bool(vs.get("shaken")), "wounds": int(vs.get("wounds", 0) or 0),
+                  "wild": bool(vs.get("wild_card", True)), "nonlethal": bool(opts.get("nonlethal"))}
+        lines = outcome_odds(d.sides, plan["wild"], mod, TN, 1, dmg, dmg_raise, tough, target)
+        targets.append({"id": v.id, "name": v.name, "toughness": tough, "outcomes": lines,
+                        "hit": sum(o["p"] for o in lines if o["label"].startswith("hit"))})
+    trait = trait_odds(d.sides, plan["wild"], mod, TN)
+    blast = template in BLAST_RADIUS
+    outcomes = [{"label": CRITICAL + (" (the blast deviates)" if blast else ""), "p": trait["critical_failure"]},
+                {"label": MISS + (" (the blast deviates)" if blast else ""),
+                 "p": max(0.0, 1 - trait["hit"] - trait["critical_failure"])},
+                {"label": "hit: everyone under it", "p": trait["hit"] - trait["raise"]},
+                {"label": "hit with a raise: +d6 damage to everyone under it", "p": trait["raise"]}]
+    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + plan["damage_modifiers"]
+    return {"hit": trait["hit"], "outcomes": outcomes, "modifiers": [m.to_dict() for m in mods], "tn": TN,
+            "targets": targets, "cells": sorted(cells), "centre": list(centre), "template": template,
+            "note": "a missed blast deviates and may land on others: where it lands is not in these odds"
+                    if blast else ""}
 
 
 # -- outcomes as a player reads them ---------------------------------------------------------

@@ -121,5 +121,14 @@ class SavageWorlds(BaseSystem):
     def odds(self, request: AttackRequest) -> dict:
         return _odds.odds(request)
 
+    def area_templates(self) -> list[dict]:
+        """*Savage Worlds Combat System Reference*, "Area Effect Attacks": the Small, Medium and Large
+        Blasts (radius 1", 2", 3") and the Cone and the Line, whose lengths the rules (and the game's
+        settings) fix."""
+        return [{"key": k, "label": f"{k.title()} Blast ({r:g}\" radius)", "shape": "circle", "size": r}
+                for k, r in data.BLAST_RADIUS.items()] + [
+            {"key": "cone", "label": "Cone", "shape": "cone", "size": None},
+            {"key": "line", "label": "Line (1\" wide)", "shape": "line", "size": None}]
+
     def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
         return health.apply(sheet, result, target_id)

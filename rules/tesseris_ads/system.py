@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
+from ..system import checked_defenses as _checked_defenses
 from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, RuleError, SheetField, TurnUpdate
 from . import badges as own_badges
 from . import cover, health, movement, sheet, turns
@@ -72,6 +73,14 @@ class TesserisSystem(BaseSystem):
 
     def odds(self, request: AttackRequest) -> dict:
         return attack_odds(request)
+
+    def defenses(self, request: AttackRequest) -> list[dict]:
+        """"Defending": the defender's reaction to this attack: Duck (free), Dodge, Block, Parry (against
+        melee; 1 tick each), or none; each one the rules refuse here says why (no ticks left when
+        surprised, Parry against a ranged attack, an action resisted only in some ways)."""
+        labels = {"duck": "Duck (free)", "dodge": "Dodge (1 tick)", "block": "Block (1 tick)",
+                  "parry": "Parry (1 tick)", "none": "No defense"}
+        return _checked_defenses(self, request, labels)
 
     def apply(self, sheet_: dict, result: AttackResult) -> dict:
         return health.apply_result(sheet_, result)

@@ -37,6 +37,13 @@
     line.setAttribute("x2", x2 + 0.5); line.setAttribute("y2", y2 + 0.5);
     line.setAttribute("class", "aim-line " + (p.dataset.clear === "yes" ? "clear" : "blocked"));
     layer.replaceChildren(line);
+    // an area attack: the squares the rules' template covers, as aimed
+    for (const [x, y] of JSON.parse(p.dataset.cells || "[]")) {
+      const r = document.createElementNS(SVG_NS, "rect");
+      r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", 1); r.setAttribute("height", 1);
+      r.setAttribute("class", "aim-cell");
+      layer.appendChild(r);
+    }
   }
 
   function syncWeapons(form) {
@@ -82,6 +89,10 @@
     const payload = { type: kind, attacker: form.elements.attacker.value, target: form.elements.target.value };
     if (form.elements.weapon.value) payload.weapon = form.elements.weapon.value;
     if (form.elements.force && form.elements.force.checked) payload.force = true;
+    if (form.elements.template && form.elements.template.value) payload.template = form.elements.template.value;
+    // a defense ticked in the preview (the GM's, or the defender's own player's)
+    const picked = kind === "attack" && document.querySelector("#attack-preview input[name=defense-choice]:checked");
+    if (picked) payload.defense = picked.value;
     const ack = await window.tacmap.command(payload);
     if (!ack.ok) return;
     if (kind === "preview_attack") show(ack.html);

@@ -38,6 +38,11 @@ def walled_game(hub, system="plain_grid"):
     return record
 
 
+def token_id(hub, game_id, name):
+    """A token's id by its name (ids are random)."""
+    return next(t.id for t in hub.game(game_id).tokens.values() if t.name == name)
+
+
 def join(client, record, name):
     r = client.post(f"/api/games/{record['id'] if isinstance(record, dict) else record.id}/players",
                     json={"join_code": record["join_code"] if isinstance(record, dict) else record.join_code,
@@ -51,48 +56,55 @@ def join(client, record, name):
 @pytest.mark.parametrize("system_id", GRID_SYSTEMS)
 def test_a_move_through_a_closed_door_is_refused_and_allowed_once_it_is_open(client, hub, system_id):
     g = walled_game(hub, system_id)
+    t1 = token_id(hub, g.id, "Aria")
     # (12, 5) is just outside the room's east door: a straight line, but the door is shut
-    r = command(client, g.id, g.gm_key, type="move_token", token_id="t1", x=12, y=5)
+    r = command(client, g.id, g.gm_key, type="move_token", token_id=t1, x=12, y=5)
     assert r.status_code == 422 and "no way through" in r.json["error"]
     assert state(client, g.id, g.gm_key)["tokens"][0]["x"] == 4
     assert command(client, g.id, g.gm_key, type="set_door", door_id="door-1", closed=False).status_code == 200
-    assert command(client, g.id, g.gm_key, type="move_token", token_id="t1", x=12, y=5).status_code == 200
+    assert command(client, g.id, g.gm_key, type="move_token", token_id=t1, x=12, y=5).status_code == 200
     aria = state(client, g.id, g.gm_key)["tokens"][0]
     assert (aria["x"], aria["y"]) == (12, 5)
 
 
 def test_the_gm_may_force_a_move_and_the_log_says_it_was_a_ruling(app, client, hub):
     g = walled_game(hub)
+    t1 = token_id(hub, g.id, "Aria")
     gm = connect(app, g.id, g.gm_key)
-    ack = gm.emit("command", {"type": "move_token", "token_id": "t1", "x": 12, "y": 5}, callback=True)
+    ack = gm.emit("command", {"type": "move_token", "token_id": t1, "x": 12, "y": 5}, callback=True)
     assert ack["ok"] is False and ack["code"] == "no_way"
-    ack = gm.emit("command", {"type": "move_token", "token_id": "t1", "x": 12, "y": 5, "force": True}, callback=True)
+    ack = gm.emit("command", {"type": "move_token", "token_id": t1, "x": 12, "y": 5, "force": True}, callback=True)
     assert ack["ok"] is True
     assert hub.game(g.id).log[-1].text == "GM ruling: Aria moved to (12, 5)"
 
 
 def test_a_player_cannot_force_a_move(client, hub):
     g = walled_game(hub)
+    t1 = token_id(hub, g.id, "Aria")
     player = join(client, g, "Mira").json
-    command(client, g.id, g.gm_key, type="update_token", token_id="t1", owner=player["player_id"])
-    r = command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=12, y=5, force=True)
+    command(client, g.id, g.gm_key, type="update_token", token_id=t1, owner=player["player_id"])
+    r = command(client, g.id, player["player_token"], type="move_token", token_id=t1, x=12, y=5, force=True)
     assert r.status_code == 422 and r.json["error"] == "only the GM can force a move"
-    r = command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=12, y=5)
+    r = command(client, g.id, player["player_token"], type="move_token", token_id=t1, x=12, y=5)
     assert "no way through" in r.json["error"]
     # inside the room the player's move goes
-    assert command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=8, y=8).status_code == 200
+    assert command(client, g.id, player["player_token"], type="move_token", token_id=t1, x=8, y=8).status_code == 200
 
 
 def test_a_refusal_never_names_a_hidden_token(client, hub):
     g = walled_game(hub)
+    t1 = token_id(hub, g.id, "Aria")
     player = join(client, g, "Mira").json
-    command(client, g.id, g.gm_key, type="update_token", token_id="t1", owner=player["player_id"])
+    command(client, g.id, g.gm_key, type="update_token", token_id=t1, owner=player["player_id"])
     command(client, g.id, g.gm_key, type="add_token", name="Lurker", x=6, y=6, hidden=True)
-    r = command(client, g.id, player["player_token"], type="move_token", token_id="t1", x=6, y=6)
-    assert r.status_code == 422 and r.json["error"] == "(6, 6) is taken"
-    # the GM sees who is there
-    r = command(client, g.id, g.gm_key, type="move_token", token_id="t1", x=6, y=6)
+    # the GM is refused, and told who is there
+    r = command(client, g.id, g.gm_key, type="move_token", token_id=t1, x=6, y=6)
     assert r.json["error"] == "(6, 6) is taken by Lurker"
+    # for the player the square is free: a refusal would say where the hidden token stands
+    r = command(client, g.id, player["player_token"], type="move_token", token_id=t1, x=6, y=6)
+    assert r.status_code == 200
+    assert [(t["name"], t["x"], t["y"]) for t in state(client, g.id, player["player_token"])["tokens"]] == [
+        ("Aria", 6, 6)]
 
 
 # --- 10. token size ---------------------------------------------------------------
@@ -123,9 +135,10 @@ def test_a_big_token_does_not_fit_through_a_one_square_door(client, hub):
     record = hub.create_game("Walls", "plain_grid", demo_board())
     hub.commit(record.id, lambda game: [token_added(game, "Ogre", 4, 4, size=2),
                                         Event("door_set", {"door_id": "door-1", "closed": False})])
-    r = command(client, record.id, record.gm_key, type="move_token", token_id="t1", x=12, y=5)
+    t1 = token_id(hub, record.id, "Ogre")
+    r = command(client, record.id, record.gm_key, type="move_token", token_id=t1, x=12, y=5)
     assert r.status_code == 422 and "no way through" in r.json["error"]
-    assert command(client, record.id, record.gm_key, type="move_token", token_id="t1", x=7, y=6).status_code == 200
+    assert command(client, record.id, record.gm_key, type="move_token", token_id=t1, x=7, y=6).status_code == 200
 
 
 # --- 8. the GM's panel: duplicates, numbered names, the hidden switch ------------------
@@ -146,17 +159,18 @@ def test_duplicating_a_token_numbers_its_name_and_puts_it_next_to_it(client, hub
 
 
 def test_saving_an_unchanged_row_is_a_quiet_no_op(client, hub, demo):
+    t1 = token_id(hub, demo.id, "Aria")
     client.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
     seq = hub.game(demo.id).seq
-    form = {"type": "update_token", "token_id": "t1", "name": "Aria", "color": "#2563eb", "owner": "",
+    form = {"type": "update_token", "token_id": t1, "name": "Aria", "color": "#2563eb", "owner": "",
             "size": "1", "hidden": "false"}
     r = client.post(f"/games/{demo.id}/commands", data=form, headers={"HX-Request": "true"})
     assert r.status_code == 200 and json.loads(r.headers["HX-Trigger"]) == {"tacmap:notice": "Nothing changed."}
     assert hub.game(demo.id).seq == seq
     # the hidden switch alone, as the panel sends it
-    r = client.post(f"/games/{demo.id}/commands", data={"type": "update_token", "token_id": "t1", "hidden": "true"},
+    r = client.post(f"/games/{demo.id}/commands", data={"type": "update_token", "token_id": t1, "hidden": "true"},
                     headers={"HX-Request": "true"})
-    assert r.status_code == 204 and hub.game(demo.id).tokens["t1"].hidden
+    assert r.status_code == 204 and hub.game(demo.id).tokens[t1].hidden
 
 
 def test_a_refused_htmx_form_gets_an_answer_not_an_http_error(client, demo):
@@ -230,13 +244,14 @@ def test_a_reclaim_on_another_device_is_logged_and_ends_the_old_connection(app, 
 
 def test_removing_a_player_ends_their_sessions_and_keeps_their_tokens(app, client, hub, demo):
     mira = join(client, {"id": demo.id, "join_code": demo.join_code}, "Mira").json
-    command(client, demo.id, demo.gm_key, type="update_token", token_id="t1", owner=mira["player_id"])
+    t1 = token_id(hub, demo.id, "Aria")
+    command(client, demo.id, demo.gm_key, type="update_token", token_id=t1, owner=mira["player_id"])
     sock = connect(app, demo.id, mira["player_token"])
     sock.get_received()
     assert command(client, demo.id, demo.gm_key, type="remove_player", player_id=mira["player_id"]).status_code == 200
     assert not sock.is_connected()
     game = hub.game(demo.id)
-    assert game.players == {} and game.tokens["t1"].owner is None
+    assert game.players == {} and game.tokens[t1].owner is None
     assert client.get(f"/api/games/{demo.id}/state", headers=bearer(mira["player_token"])).status_code == 401
 
 
@@ -244,11 +259,12 @@ def test_merging_two_players_moves_tokens_and_devices(app, client, hub, demo):
     code = {"id": demo.id, "join_code": demo.join_code}
     a = join(client, code, "Mira").json
     b = join(client, code, "Mira B").json
-    command(client, demo.id, demo.gm_key, type="update_token", token_id="t2", owner=b["player_id"])
+    t2 = token_id(hub, demo.id, "Brann")
+    command(client, demo.id, demo.gm_key, type="update_token", token_id=t2, owner=b["player_id"])
     r = command(client, demo.id, demo.gm_key, type="merge_players", player_id=b["player_id"], into=a["player_id"])
     assert r.status_code == 200
     game = hub.game(demo.id)
-    assert list(game.players) == [a["player_id"]] and game.tokens["t2"].owner == a["player_id"]
+    assert list(game.players) == [a["player_id"]] and game.tokens[t2].owner == a["player_id"]
     you = state(client, demo.id, b["player_token"])["you"]
     assert you == {"role": "player", "player_id": a["player_id"]}
     r = command(client, demo.id, demo.gm_key, type="merge_players", player_id=a["player_id"], into=a["player_id"])
@@ -327,15 +343,16 @@ def test_a_savage_worlds_sheet_is_titled_with_the_tokens_name(client):
 
 
 @pytest.mark.parametrize("payload", [
-    {"type": "duplicate_token", "token_id": "t1"},
-    {"type": "remove_player", "player_id": "p7"},
-    {"type": "merge_players", "player_id": "p7", "into": "p7"},
+    {"type": "duplicate_token", "token_id": "ARIA"},
+    {"type": "remove_player", "player_id": "MIRA"},
+    {"type": "merge_players", "player_id": "MIRA", "into": "MIRA"},
     {"type": "allow_reclaim", "allow": False},
-    {"type": "update_token", "token_id": "t1", "size": 2},
+    {"type": "update_token", "token_id": "ARIA", "size": 2},
 ])
 def test_only_the_gm_runs_the_panels_commands(client, hub, demo, payload):
     mira = join(client, {"id": demo.id, "join_code": demo.join_code}, "Mira").json
-    payload = {k: (mira["player_id"] if v == "p7" else v) for k, v in payload.items()}
+    ids = {"MIRA": mira["player_id"], "ARIA": token_id(hub, demo.id, "Aria")}
+    payload = {k: ids.get(v, v) if isinstance(v, str) else v for k, v in payload.items()}
     seq = hub.game(demo.id).seq
     r = command(client, demo.id, mira["player_token"], **payload)
     assert r.status_code == 422 and r.json["error"] == "only the GM can do that"
@@ -344,8 +361,11 @@ def test_only_the_gm_runs_the_panels_commands(client, hub, demo, payload):
     assert hub.game(demo.id).seq == seq
 
 
-def test_a_server_error_page_has_the_layout_and_a_way_back(app):
+def test_a_server_error_page_has_the_layout_and_a_way_back(app, monkeypatch):
+    from webapp import access
+
     app.config["PROPAGATE_EXCEPTIONS"] = False
+    monkeypatch.setitem(access.ROUTES, "boom", access.ROUTES["help.index"])  # every route has an access row
 
     @app.get("/boom")
     def boom():

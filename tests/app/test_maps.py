@@ -113,7 +113,7 @@ def test_only_the_gm_changes_maps(client, g):
         for token in (g["player_token"], g["screen_token"]):
             assert command(client, g, payload, token).status_code == 422
     r = upload(client, g, SAMPLE.read_bytes(), token=g["player_token"])
-    assert r.status_code == 403 and "only the GM" in r.json["error"]
+    assert r.status_code == 403 and "only the gm" in r.json["error"].lower()
 
 
 def test_switching_maps_keeps_each_maps_tokens_and_brings_the_party(client, g):
@@ -302,7 +302,7 @@ def test_the_gm_page_imports_with_its_session(client, g):
 def test_the_page_upload_needs_the_gm(client, g):
     r = client.post(f"/games/{g['id']}/maps", data={"file": (io.BytesIO(SAMPLE.read_bytes()), "x.dd2vtt")},
                     content_type="multipart/form-data")
-    assert r.status_code == 403 and "only the GM" in r.json["error"]
+    assert r.status_code == 403 and "only the gm" in r.json["error"].lower()
 
 
 # --- pictures -----------------------------------------------------------------

@@ -22,11 +22,12 @@ def test_demo_game_is_ready_on_first_start(hub, demo):
     assert game.board.doors and game.board.walls and game.board.blocked and game.board.cover_pieces
 
 
-def test_gm_link_is_remembered_and_dropped_from_the_address(client, demo):
+def test_gm_link_is_remembered_and_dropped_from_the_address(client, hub, demo):
     r = client.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
     assert r.status_code == 302 and r.location.endswith(f"/games/{demo.id}/gm")
     page = client.get(r.location).get_data(as_text=True)
-    assert 'id="map"' in page and 'data-token-id="t1"' in page and demo.join_code in page
+    aria = next(t.id for t in hub.game(demo.id).tokens.values() if t.name == "Aria")
+    assert 'id="map"' in page and f'data-token-id="{aria}"' in page and demo.join_code in page
 
 
 def test_pages_refuse_the_wrong_key(client, demo):
@@ -101,7 +102,8 @@ def test_every_grid_system_sheet_renders_in_the_app_and_escapes_names(client, sy
     assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
 
 
-def test_a_sheet_is_private_to_the_gm_and_the_tokens_player(client, demo):
-    assert client.get(f"/games/{demo.id}/tokens/t1/sheet").status_code == 404
+def test_a_sheet_is_private_to_the_gm_and_the_tokens_player(client, hub, demo):
+    aria = next(t.id for t in hub.game(demo.id).tokens.values() if t.name == "Aria")
+    assert client.get(f"/games/{demo.id}/tokens/{aria}/sheet").status_code == 404
     client.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
-    assert client.get(f"/games/{demo.id}/tokens/t1/sheet").status_code == 200
+    assert client.get(f"/games/{demo.id}/tokens/{aria}/sheet").status_code == 200

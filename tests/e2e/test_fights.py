@@ -191,9 +191,18 @@ class Table:
             refusals[target] = reason
         raise AssertionError(f"{attacker} may attack nobody: {refusals}")
 
-    def roll_attack(self, page) -> str:
+    def roll_attack(self, page, defender=None) -> str:
         before = len([e for e in self.state()["log"] if (e.get("detail") or {}).get("attack")])
         page.locator("#attack-form button[data-attack=attack]").click()
+        if defender is not None:  # a player's token: where the rules give a choice, its player defends first
+            choice = defender.locator("#defense-prompt.asking button[data-defense]:enabled").first
+            for _ in range(50):
+                rolled = len([e for e in self.state()["log"] if (e.get("detail") or {}).get("attack")]) > before
+                if choice.count() or rolled:
+                    break
+                self.gm.wait_for_timeout(100)
+            if choice.count():
+                choice.click()
         result = self.attack_logged(before)
         # rolled: the aim line and the odds go, from the GM's page too (it was shown the preview)
         for p in {page, self.gm}:
@@ -315,8 +324,8 @@ def gm_attacks(weapon: str, maneuver: str | None = None):
         if offered.count() == 0:
             expect(panel.locator("li.attack .why").first).not_to_be_empty()
             return False
-        table.pick_target(table.gm, foe, ("Mira", "Theo"), weapon)
-        table.roll_attack(table.gm)
+        target = table.pick_target(table.gm, foe, ("Mira", "Theo"), weapon)
+        table.roll_attack(table.gm, defender=table.phones[target])
         return True
     return go
 

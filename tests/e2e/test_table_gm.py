@@ -20,6 +20,11 @@ def open_demo_as_gm(server, new_page, **kw):
     return gm
 
 
+def token_id(page, name: str) -> str:
+    """A token's id on the page by its name (ids are random)."""
+    return page.locator(f'#map .token[data-name="{name}"]').first.get_attribute("data-token-id")
+
+
 def join(page, server, code: str, name: str) -> None:
     page.goto(f"{server.url}/join?code={code}")
     page.fill("input[name=name]", name)
@@ -32,37 +37,38 @@ def test_a_move_through_a_closed_door_is_refused_until_the_gm_opens_it(server, n
     code = gm.locator("#join-toggle .join-code").inner_text()
     player = new_page()
     join(player, server, code, "Mira")
+    t1, t2 = token_id(gm, "Aria"), token_id(gm, "Brann")
     # the GM gives Aria (inside the guard room, at 4, 4) to Mira
-    row = gm.locator("#row-t1")
+    row = gm.locator(f"#row-{t1}")
     row.locator("select[name=owner]").select_option(label="Mira")
     row.locator("button", has_text="Save").click()
-    expect(player.locator("#token-t1.movable")).to_be_visible()
+    expect(player.locator(f"#token-{t1}.movable")).to_be_visible()
 
     # straight through the east wall's closed door to (12, 5): no way through, nobody moves
-    drag(player, "t1", (12, 5))
+    drag(player, t1, (12, 5))
     expect(player.locator("#flash")).to_contain_text("no way through")
     for page in (gm, player):
-        at(page, "t1", 4, 4).to_be_visible()
+        at(page, t1, 4, 4).to_be_visible()
     # the player is offered nothing to force it; the GM would be
     expect(player.locator("#flash .flash-action")).to_have_count(0)
     # the refused token has sprung back and stopped shaking before it is picked up again
-    expect(player.locator("#token-t1.refused")).to_have_count(0)
+    expect(player.locator(f"#token-{t1}.refused")).to_have_count(0)
 
     gm.locator(".door-hit").click(force=True)
     expect(gm.locator(".door.open")).to_have_count(1)
     expect(player.locator(".door.open")).to_have_count(1)
-    drag(player, "t1", (12, 5))
+    drag(player, t1, (12, 5))
     for page in (gm, player):
-        at(page, "t1", 12, 5).to_be_visible()
+        at(page, t1, 12, 5).to_be_visible()
 
     # the GM closes it again, walks Brann at the wall, is refused, and rules it anyway
     gm.locator(".door-hit").click(force=True)
     expect(gm.locator(".door.closed")).to_have_count(1)
-    drag(gm, "t2", (13, 6))
+    drag(gm, t2, (13, 6))
     expect(gm.locator("#flash")).to_contain_text("no way through")
     gm.locator("#flash .flash-action", has_text="Move anyway").click()
     for page in (gm, player):
-        at(page, "t2", 13, 6).to_be_visible()
+        at(page, t2, 13, 6).to_be_visible()
     expect(gm.locator("#log")).to_contain_text("GM ruling: Brann moved to (13, 6)")
     shot(player, "table-door-player")
 
@@ -72,8 +78,9 @@ def test_a_half_typed_form_survives_a_player_joining_and_a_token_move(server, ne
     code = gm.locator("#join-toggle .join-code").inner_text()
     game_id = gm.locator("#live").get_attribute("data-game")
     gm_key = gm.locator("#live").get_attribute("data-key")
+    t2, t3, t6 = token_id(gm, "Brann"), token_id(gm, "Cyra"), token_id(gm, "Ogre")
     # a row being renamed (not saved) and the Add form being typed in (focused)
-    gm.locator("#row-t2 input[name=name]").fill("Brann the B")
+    gm.locator(f"#row-{t2} input[name=name]").fill("Brann the B")
     gm.locator("#add-token input[name=name]").click()
     gm.keyboard.type("Gobl")
 
@@ -81,17 +88,17 @@ def test_a_half_typed_form_survives_a_player_joining_and_a_token_move(server, ne
     join(player, server, code, "Mira")
     expect(gm.locator("#players .player")).to_contain_text("Mira")  # the update reached the panel
     status, _ = server.api("POST", f"/api/games/{game_id}/commands",
-                           {"type": "move_token", "token_id": "t3", "x": 4, "y": 7}, gm_key)
+                           {"type": "move_token", "token_id": t3, "x": 4, "y": 7}, gm_key)
     assert status == 200
-    at(gm, "t3", 4, 7).to_be_visible()
+    at(gm, t3, 4, 7).to_be_visible()
     status, _ = server.api("POST", f"/api/games/{game_id}/commands",
-                           {"type": "update_token", "token_id": "t6", "name": "Ogre chief"}, gm_key)
+                           {"type": "update_token", "token_id": t6, "name": "Ogre chief"}, gm_key)
     assert status == 200
-    expect(gm.locator("#row-t6 input[name=name]")).to_have_value("Ogre chief")  # other rows do follow
+    expect(gm.locator(f"#row-{t6} input[name=name]")).to_have_value("Ogre chief")  # other rows do follow
 
     expect(gm.locator("#add-token input[name=name]")).to_have_value("Gobl")
     expect(gm.locator("#add-token input[name=name]")).to_be_focused()
-    expect(gm.locator("#row-t2 input[name=name]")).to_have_value("Brann the B")
+    expect(gm.locator(f"#row-{t2} input[name=name]")).to_have_value("Brann the B")
 
     # the GM finishes typing and adds it: the server numbers the name, the form is fresh again
     gm.keyboard.type("in")
@@ -101,8 +108,8 @@ def test_a_half_typed_form_survives_a_player_joining_and_a_token_move(server, ne
     expect(gm.locator('.token[data-name="Goblin 2"]')).to_be_visible()
     expect(gm.locator("#add-token input[name=name]")).to_have_value("")
     expect(gm.locator("#add-token select[name=owner] option", has_text="Mira")).to_have_count(1)
-    gm.locator("#row-t2 button", has_text="Save").click()
-    expect(gm.locator("#token-t2")).to_have_attribute("data-name", "Brann the B")
+    gm.locator(f"#row-{t2} button", has_text="Save").click()
+    expect(gm.locator(f"#token-{t2}")).to_have_attribute("data-name", "Brann the B")
     shot(gm, "table-gm-typing")
 
 

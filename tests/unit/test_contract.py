@@ -145,3 +145,37 @@ def test_badges_are_labelled_and_gm_only_fields_are_sheet_fields(system_id):
     assert all(set(b) >= {"label", "kind"} and b["kind"] in KINDS for b in badges)
     tops = {f.key.split(".")[0] for f in system.sheet_fields()} | set(system.default_sheet())
     assert set(system.gm_only_fields) <= tops
+
+
+def test_a_system_without_choices_offers_none():
+    plain = rules.get("plain_grid")
+    a, b = Combatant("a", "Ann", position=(0, 0)), Combatant("b", "Bob", position=(1, 0))
+    assert plain.defenses(AttackRequest(a, b)) == [] and plain.area_templates() == []
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_defense_choices_are_labelled_and_each_available_one_is_what_attack_and_odds_take(system_id):
+    system = rules.get(system_id)
+    for distance, weapon in attacks(system):
+        req = request(system, distance, weapon)
+        choices = system.defenses(req)
+        json.dumps(choices)
+        keys = [c["key"] for c in choices]
+        assert len(keys) == len(set(keys))
+        for c in choices:
+            assert set(c) >= {"key", "label", "value", "available", "reason"} and c["label"]
+            assert c["available"] or c["reason"], c
+            if c["available"]:
+                options = {**req.options, "defense": c["value"]}
+                odds = system.odds(AttackRequest(**{**req.__dict__, "options": options}))
+                assert math.isclose(sum(o["p"] for o in odds["outcomes"]), 1, abs_tol=1e-9)
+                system.attack(AttackRequest(**{**req.__dict__, "options": options}), SeededDice(3))
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_area_templates_have_a_table_shape(system_id):
+    from rules.areas import SHAPES
+
+    for t in rules.get(system_id).area_templates():
+        assert set(t) >= {"key", "label", "shape", "size"} and t["shape"] in SHAPES
+        assert t["size"] is None or t["size"] > 0

@@ -196,10 +196,10 @@ def test_cone_hit_from_the_attacker():
     assert [t["target"] for t in r.details["targets"]] == ["b1"]
 
 
-def test_area_odds_are_not_pretended():
+def test_area_odds_count_the_roll_and_each_token_under_it_but_not_where_a_miss_deviates():
     a = grenade_thrower()
-    with pytest.raises(sw.RuleNotImplemented):
-        S.odds(AttackRequest(a, tok("b", "npc", (5, 5)), "Grenade", options={"template": "small"}))
+    odds = S.odds(AttackRequest(a, tok("b", "npc", (5, 5)), "Grenade", options={"template": "small"}))
+    assert [t["id"] for t in odds["targets"]] == ["b"] and "deviates" in odds["note"]
 
 
 def test_blast_needs_a_ranged_weapon():

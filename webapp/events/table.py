@@ -3,7 +3,12 @@
 connect   auth={"game", "token", "since"?}; a bad key is refused.
 command   {"type": ..., ...} -> ack {"ok": true, "seq"} or {"ok": false, "error"}
 preview   {"token_id", "x", "y", "done"?} -> others see it; nothing is stored
+map_ping  {"x", "y"} -> every screen flashes the spot with the pinger's name ("map_ping"); nothing is stored
+template_preview {"template_id", "dx", "dy", "done"?} -> others see a template being dragged; nothing is stored
 sync      {"since"} -> a fresh copy of the page's live parts
+
+Each takes exactly one argument; anything else is answered with an error. A
+connection's events run in the order sent, a few at a time (``lanes``).
 """
 
 from __future__ import annotations
@@ -14,12 +19,26 @@ from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
 from ..hub import room
+from ..store import DamagedLog
 from ..table import Rejected
+from ..text import TooDeep, too_deep_message
+from .lanes import Lanes
 
 log = logging.getLogger(__name__)
 
 
+def one_argument(event: str, args: tuple, shape: str):
+    """The payload of an event that takes one JSON object, or the error to answer."""
+    if len(args) == 1 and isinstance(args[0], TooDeep):  # past what the JSON decoder reads (webapp/text.py)
+        return None, {"ok": False, "error": too_deep_message()}
+    if len(args) != 1 or not isinstance(args[0], dict):
+        return None, {"ok": False, "error": f"{event} takes one JSON object: {shape}"}
+    return args[0], None
+
+
 def register(socketio, hub) -> None:
+    lanes = Lanes(socketio.server)
+
     def current():
         return hub.session(request.sid)
 
@@ -30,49 +49,98 @@ def register(socketio, hub) -> None:
         game_id, key = auth.get("game"), auth.get("token")
         if not isinstance(game_id, str) or not isinstance(key, str):
             raise ConnectionRefusedError("connect with auth={game, token}")
-        actor = hub.authenticate(game_id, key)
-        if actor is None:
-            raise ConnectionRefusedError("that key is not valid for this game")
+        password = auth.get("password") if isinstance(auth.get("password"), str) else None
+        try:
+            actor = hub.authenticate(game_id, key, password=password)  # the GM password: this session's proof, or given
+            if actor is None:  # before the game is looked up: a made-up id never reaches the database
+                held = hub.key_actor(game_id, key)
+                if held is not None and held.role == "gm":
+                    raise ConnectionRefusedError("this GM key needs the GM password: open the GM page again")
+                raise ConnectionRefusedError("that key is not valid for this game")
+            game = hub.game(game_id)
+        except DamagedLog as exc:
+            raise ConnectionRefusedError(str(exc)) from None
         join_room(room(game_id, actor.audience))
         hub.session_opened(request.sid, game_id, actor)
         since = auth.get("since")
-        game = hub.game(game_id)
         if isinstance(since, int) and not isinstance(since, bool) and since != game.seq:
             hub.resync(game_id, actor, request.sid)
 
     @socketio.on("disconnect")
     def disconnect(*_args):
+        lanes.close(request.sid)
         hub.session_closed(request.sid)
 
     @socketio.on("command")
-    def command(payload=None):
+    def command(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("command", args, '{"type": ..., ...}')
+        if refused:
+            return refused
         try:
             done = hub.execute(who[0], who[1], payload)
         except Rejected as exc:
             return {"ok": False, "error": str(exc), **({"code": exc.code} if exc.code else {})}
+        except DamagedLog as exc:
+            return {"ok": False, "error": str(exc), "code": "damaged_log"}
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": "the server could not do that (see its log)"}
         return {"ok": True, "seq": done.seq, **done.reply}
 
     @socketio.on("preview")
-    def preview(payload=None):
+    def preview(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("preview", args, '{"token_id", "x", "y", "done"?}')
+        if refused:
+            return refused
         try:
             hub.preview(who[0], who[1], payload, request.sid)
+        except (Rejected, DamagedLog) as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
+    @socketio.on("map_ping")
+    def map_ping(*args):
+        who = current()
+        if who is None:
+            return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("map_ping", args, '{"x", "y"}, x and y in squares')
+        if refused:
+            return refused
+        try:
+            hub.ping(who[0], who[1], payload, request.sid)
+        except Rejected as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
+    @socketio.on("template_preview")
+    def template_preview(*args):
+        who = current()
+        if who is None:
+            return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument("template_preview", args, '{"template_id", "dx", "dy", "done"?}')
+        if refused:
+            return refused
+        try:
+            hub.template_preview(who[0], who[1], payload, request.sid)
         except Rejected as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True}
 
     @socketio.on("sync")
-    def sync(_payload=None):
+    def sync(*args):
         who = current()
         if who is None:
             return {"ok": False, "error": "not connected to a game"}
-        hub.resync(who[0], who[1], request.sid)
+        if len(args) > 1 or (args and args[0] is not None and not isinstance(args[0], dict)):
+            return {"ok": False, "error": 'sync takes one JSON object: {"since"?}'}
+        try:
+            hub.resync(who[0], who[1], request.sid)
+        except DamagedLog as exc:
+            return {"ok": False, "error": str(exc), "code": "damaged_log"}
         return {"ok": True}

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
+from .. import text
 from ..mapdata import grid_board, zone_map
 from ..table import GM, Actor, Rejected
 from . import hub
@@ -15,11 +18,21 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _json_body() -> dict:
-    data = request.get_json(silent=True)
-    if data is None:
+    """The request's JSON object, checked as every client payload is (text, nesting); 400 otherwise."""
+    if not request.is_json:
+        abort(400, "the body must be JSON (Content-Type: application/json)")
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except RecursionError:
+        abort(400, f"the body nests too deep ({text.MAX_DEPTH} levels at most)")
+    except ValueError:
         abort(400, "the body must be JSON (Content-Type: application/json)")
     if not isinstance(data, dict):
         abort(400, "the body must be a JSON object")
+    try:
+        text.check_payload(data)
+    except Rejected as exc:
+        abort(400, str(exc))
     return data
 
 
@@ -35,7 +48,7 @@ def _bearer(game_id: str) -> Actor:
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer ") or not header[7:].strip():
         abort(401, "send 'Authorization: Bearer <token>' (the gm, player or screen token)")
-    actor = hub().authenticate(game_id, header[7:].strip())
+    actor = hub().authenticate(game_id, header[7:].strip(), password=request.headers.get("X-Tacmap-Password"))
     if actor is None:
         abort(401, "that token is not valid for this game")
     return actor
@@ -52,9 +65,12 @@ def _run(game_id: str, actor: Actor, payload: dict):
 def create_game():
     data = _json_body()
     name, system = data.get("name"), data.get("system", "plain_grid")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
-        abort(400, "name: a game needs a name of 1 to 40 characters")
-    if not isinstance(system, str):
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > text.MAX_NAME:
+        abort(400, f"name: a game needs a name of 1 to {text.MAX_NAME} characters")
+    why = text.problem(name)
+    if why:
+        abort(400, f"name: the name {why}")
+    if not isinstance(system, str) or len(system) > 40:
         abort(400, "system: must be a rule system id")
     board = zones = None
     if isinstance(system, str) and data.get("map") is not None:
@@ -70,17 +86,18 @@ def create_game():
         except Rejected as exc:
             abort(400, str(exc))
     try:
-        record = hub().create_game(name.strip(), system, board, zones=zones)
+        record = hub().create_game(text.valid_name(name.strip()), system, board, zones=zones)
     except KeyError:
         abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
     except Rejected as exc:
         abort(400, f"system: {exc}")
+    base = hub().base_url()
     return jsonify(
         id=record.id, gm_token=record.gm_key, join_code=record.join_code, screen_token=record.screen_key,
-        urls={
-            "gm": url_for("game.gm", game_id=record.id, key=record.gm_key, _external=True),
-            "join": url_for("game.join_form", code=record.join_code, _external=True),
-            "screen": url_for("game.screen", game_id=record.id, key=record.screen_key, _external=True),
+        urls={  # from the server's own address, never the request's Host header
+            "gm": base + url_for("game.gm", game_id=record.id, key=record.gm_key),
+            "join": base + url_for("game.join_form", code=record.join_code),
+            "screen": base + url_for("game.screen", game_id=record.id, key=record.screen_key),
         },
     ), 201
 

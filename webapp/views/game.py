@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+import time
 
-from .. import render
-from ..table import Rejected, player_joined
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, session, url_for
+from markupsafe import escape
+
+from .. import access, keys, render
+from ..hub import render_security
+from ..table import Rejected, from_form, player_joined
 from . import hub, remember_key, remembered_key
 from .lobby import lobby_page
 
 bp = Blueprint("game", __name__)
+PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
+HTML = {"Content-Type": "text/html; charset=utf-8"}
+bp.before_app_request(access.gate)  # every route is checked against the access matrix first
 
 
 def _page_actor(game_id: str, role: str):
@@ -21,7 +28,7 @@ def _page_actor(game_id: str, role: str):
         abort(404, "There is no such game.")
     key = request.args.get("key")
     if key:
-        actor = h.authenticate(game_id, key)
+        actor = h.key_actor(game_id, key)  # a GM link is remembered even before its password is given
         if actor is None or actor.role != role:
             abort(403, "That link is not valid for this page.")
         remember_key(role, game_id, key)
@@ -49,7 +56,7 @@ def _seat(game_id: str):
 def _render_page(template: str, game_id: str, actor, key: str, **extra):
     h = hub()
     game = h.game(game_id)
-    ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id, request.host_url))
+    ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id))
     return render_template(template, key=key, **ctx, **extra)
 
 
@@ -63,6 +70,70 @@ def gm(game_id: str):
     record = hub().store.game(game_id)
     screen_url = url_for("game.screen", game_id=game_id, key=record.screen_key)
     return _render_page("gm.html", game_id, actor, key, screen_url=screen_url)
+
+
+def unlock(game_id: str, stored: str) -> None:
+    """This browser session gave the GM password (or set it): its GM key works until the session ends."""
+    unlocked = dict(session.get("gm_unlocked") or {})
+    unlocked[game_id] = keys.proof_of(stored)
+    session["gm_unlocked"] = unlocked
+
+
+@bp.route("/games/<game_id>/gm/password", methods=["GET", "POST"])
+def gm_password(game_id: str):
+    """The GM password, asked once per browser session when the GM has set one."""
+    h = hub()
+    record = h.store.game(game_id)
+    if h.password_hash(game_id) is None or h.gm_unlocked(game_id):
+        return redirect(url_for("game.gm", game_id=game_id))
+    error, status = None, 200
+    if request.method == "POST":
+        if h.password_blocked(game_id):
+            error, status = "Too many wrong passwords for this game. Wait a minute, then try again.", 429
+        elif h.check_password(game_id, request.form.get("password") or ""):
+            unlock(game_id, h.password_hash(game_id))
+            return redirect(url_for("game.gm", game_id=game_id))
+        else:
+            time.sleep(0.5)  # a wrong guess is slow, besides the limit per minute
+            error, status = "That is not the GM password.", 401
+    return render_template("gm_password.html", record=record, error=error), status
+
+
+@bp.post("/games/<game_id>/security")
+def security_panel(game_id: str):
+    """The GM's Security card: set or clear the GM password, new join code, new table-screen link."""
+    h = hub()
+    actor = h.authenticate(game_id, remembered_key("gm", game_id))
+    if actor is None:  # the gate lets only an unlocked GM in; never act for nobody
+        abort(403, "Only the GM changes the game's keys and password.")
+    payload = {"type": request.form.get("type") or ""}
+    if payload["type"] == "set_gm_password":
+        payload["password"] = request.form.get("password") or ""
+        if payload["password"] != (request.form.get("confirm") or ""):
+            return _security(game_id, error="The two passwords differ.")
+    setting = payload["type"] == "set_gm_password"
+    try:
+        if setting:  # this browser is unlocked by this answer: the GM connections end once it is sent
+            done = h.security_command(game_id, actor, keys.parse(payload), end_gm_sessions=False)
+        else:
+            done = h.execute(game_id, actor, payload)
+    except Rejected as exc:
+        return _security(game_id, error=str(exc))
+    if setting:
+        unlock(game_id, h.password_hash(game_id))
+        response = make_response(_security(game_id, notice="The GM link now needs this password."))
+        response.call_on_close(lambda: h.end_gm_sessions(game_id))
+        return response
+    notice = {"set_gm_password": "The GM link now needs this password.",
+              "clear_gm_password": "The GM link no longer needs a password." if done.events else "There was no password.",
+              "rotate_join_code": "New join code: the old one no longer works.",
+              "rotate_screen_key": "New table-screen link: the old one no longer works; open it again on the screen."}
+    return _security(game_id, notice=notice.get(payload["type"], ""))
+
+
+def _security(game_id: str, **extra):
+    h = hub()
+    return render_security(h, h.game(game_id), oob=False, **extra)
 
 
 @bp.get("/games/<game_id>/play")
@@ -140,24 +211,26 @@ def command(game_id: str):
     h = hub()
     actor = _seat(game_id)
     if actor is None:
-        return "You are not in this game.", 403
-    payload = {}
+        return "You are not in this game.", 403, PLAIN
+    fields = {}
     for field, values in request.form.lists():
+        if field == "csrf_token":  # checked by CSRFProtect before this view; not part of the command
+            continue
         # an unchecked box sends only its hidden "false"; a checked one both: the last wins
         value = values[-1]
         if value == "" and field not in ("owner",):
             continue
-        payload[field] = value
+        fields[field] = value
     from_htmx = request.headers.get("HX-Request") == "true"
     try:
-        done = h.execute(game_id, actor, payload)
+        done = h.execute(game_id, actor, from_form(fields))
     except Rejected as exc:
         if from_htmx:
             # a refusal is an answer, not a failure: htmx gets a 200 and the page shows the reason
-            return "", 200, {"HX-Trigger": json.dumps({"tacmap:refused": str(exc)})}
-        return str(exc), 422
+            return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:refused": str(exc)})}  # <, > as \u
+        return escape(str(exc)), 422, HTML  # a refusal may quote the input: escaped, never markup
     if not done.events:
         if from_htmx:
             return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}
-        return "nothing changed", 200
+        return "nothing changed", 200, PLAIN
     return "", 204

@@ -6,6 +6,8 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 
 import rules
 
+from ..store import DamagedLog
+from .. import text
 from ..table import Rejected
 from . import hub, is_local, remember_key
 
@@ -18,10 +20,13 @@ def seats() -> list[dict]:
     found = []
     for game_id, key in (session.get("player") or {}).items():
         record = h.store.game(game_id)
-        actor = h.authenticate(game_id, key) if record else None
-        if actor is None or actor.role != "player":
+        try:
+            actor = h.authenticate(game_id, key) if record else None
+            if actor is None or actor.role != "player":
+                continue
+            player = h.game(game_id).players[actor.player_id]
+        except DamagedLog:  # that game is out of service; the lobby is not
             continue
-        player = h.game(game_id).players[actor.player_id]
         found.append({"game_id": game_id, "game": record.name, "join_code": record.join_code,
                       "player": player.name, "created_at": record.created_at})
     return sorted(found, key=lambda s: -s["created_at"])
@@ -47,10 +52,15 @@ def index():
 def create():
     name = (request.form.get("name") or "").strip()
     system = request.form.get("system") or "plain_grid"
-    if not name or len(name) > 40:
-        return lobby_page(error="A game needs a name of 1 to 40 characters.", status=400)
+    if not name or len(name) > text.MAX_NAME:
+        return lobby_page(error=f"A game needs a name of 1 to {text.MAX_NAME} characters.", status=400)
+    why = text.problem(name)
+    if why:
+        return lobby_page(error=f"The game's name {why}.", status=400)
+    if len(system) > 40:
+        return lobby_page(error="Unknown rule system.", status=400)
     try:
-        record = hub().create_game(name, system)
+        record = hub().create_game(text.valid_name(name), system)
     except KeyError:
         return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
     except Rejected as exc:

@@ -9,6 +9,7 @@ inline beside the form, with nothing stored.
 from __future__ import annotations
 
 import json
+import math
 
 from flask import abort, render_template, request
 
@@ -67,11 +68,17 @@ def _parse(kind: str, raw: str):
     if kind == "int":
         return int(raw)
     if kind == "float":
-        return float(raw)
+        value = float(raw)
+        if not math.isfinite(value):
+            raise ValueError("expected a finite number")
+        return value
     if kind == "bool":
         return raw in ("true", "on", "yes", "1")
     if kind in ("list", "dict"):
-        value = json.loads(raw)
+        try:
+            value = json.loads(raw)
+        except RecursionError:
+            raise ValueError("nested too deep") from None
         if not isinstance(value, list if kind == "list" else dict):
             raise ValueError(f"expected a {'list' if kind == 'list' else 'table'} in JSON")
         return value

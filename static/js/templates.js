@@ -1,0 +1,184 @@
+// Area templates: lay one on the map from the Templates card, drag it, take it away; and the table
+// screen's result card, shown for a few seconds when a new attack comes in.
+// The server decides who is under a template and draws it for every screen; this only sends commands.
+(function () {
+  "use strict";
+  const frame = document.getElementById("map-frame");
+  const svg = () => document.getElementById("map");
+  const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+  const half = (v) => Math.round(v * 2) / 2;
+
+  function mapPoint(clientX, clientY) {
+    const s = svg();
+    const pt = s.createSVGPoint();
+    pt.x = clientX;
+    pt.y = clientY;
+    return pt.matrixTransform(s.getScreenCTM().inverse());
+  }
+  const inBoard = (p) => [clamp(half(p.x), 0, parseInt(svg().dataset.width, 10)),
+                          clamp(half(p.y), 0, parseInt(svg().dataset.height, 10))];
+
+  // --- laying a template: press "Place on the map", then click the map ----------------
+  let arming = false;
+  function arm(on) {
+    arming = on;
+    const button = document.getElementById("place-template");
+    const hint = document.getElementById("template-hint");
+    if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
+    if (hint) hint.hidden = !on;
+    if (frame) frame.classList.toggle("placing", on);
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target.closest && e.target.closest("#place-template")) { arm(!arming); return; }
+    const turn = e.target.closest && e.target.closest("[data-template-turn]");
+    if (turn && window.tacmap) {
+      window.tacmap.command({ type: "move_template", template_id: turn.dataset.templateTurn,
+                              direction: Number(turn.dataset.direction) });
+      return;
+    }
+    const remove = e.target.closest && e.target.closest("[data-template-remove]");
+    if (remove && window.tacmap) {
+      window.tacmap.command({ type: "remove_template", template_id: remove.dataset.templateRemove });
+    }
+  });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && arming) arm(false); });
+
+  function placeAt(p) {
+    const form = document.getElementById("template-form");
+    if (!form || !window.tacmap) return;
+    const payload = { type: "place_template", shape: form.elements.shape.value,
+                      size: Number(form.elements.size.value) || 1, direction: Number(form.elements.direction.value) || 0 };
+    const label = form.elements.label.value.trim();
+    if (label) payload.label = label;
+    const zone = p.target && p.target.closest && p.target.closest(".zone");
+    if (svg().dataset.board === "zones") {
+      if (!zone) { window.tacmap.flash("Click a zone: on a zone map a template covers a zone."); return; }
+      payload.zone = zone.dataset.zone;
+    } else {
+      [payload.x, payload.y] = inBoard(p);
+    }
+    window.tacmap.command(payload).then((ack) => { if (ack.ok) { arm(false); form.elements.label.value = ""; } });
+  }
+
+  // --- dragging a template (the GM's any, a player's own) ----------------------------
+  const PREVIEW_MS = 80;
+  function shift(el, dx, dy) {
+    el.querySelectorAll(".template-shape, .template-label").forEach((g) => {
+      if (dx || dy) g.setAttribute("transform", `translate(${dx} ${dy})`); else g.removeAttribute("transform");
+    });
+  }
+  // someone else dragging one: it moves here too until the drop lands (or four seconds of silence)
+  const moving = new Map();
+  if (window.tacmap && window.tacmap.socket) {
+    window.tacmap.socket.on("template_preview", (msg) => {
+      const el = document.getElementById("template-" + msg.template_id);
+      clearTimeout(moving.get(msg.template_id));
+      if (!el) return;
+      el.classList.toggle("previewing", !msg.done);
+      if (msg.done) { moving.delete(msg.template_id); return; } // the drop's update draws it where it lands
+      shift(el, msg.dx, msg.dy);
+      moving.set(msg.template_id, setTimeout(() => { shift(el, 0, 0); moving.delete(msg.template_id); }, 4000));
+    });
+  }
+  // others see it on its way: at most one message every PREVIEW_MS, the last place always sent
+  function sendPreview(d) {
+    clearTimeout(d.trailing);
+    const wait = PREVIEW_MS - (Date.now() - (d.sent || 0));
+    if (wait > 0) { d.trailing = setTimeout(() => sendPreview(d), wait); return; }
+    if (!window.tacmap.socket.connected) return;
+    d.sent = Date.now();
+    window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: d.moved[0], dy: d.moved[1] });
+  }
+  let drag = null;
+  if (frame) {
+    // on the document, before the map's own handlers: while laying a template a click on a token's
+    // square lays it there instead of picking the token up
+    document.addEventListener("pointerdown", (e) => {
+      if (e.button > 0 || !window.tacmap || !svg() || svg().dataset.role === "screen") return;
+      if (!frame.contains(e.target)) return;
+      if (arming) {
+        e.preventDefault();
+        e.stopPropagation();
+        const p = mapPoint(e.clientX, e.clientY);
+        p.target = e.target;
+        placeAt(p);
+        return;
+      }
+      // a token of one's own on top is picked up as usual; one that is not, leaves the template under it
+      if (e.target.closest && e.target.closest(".token.movable")) return;
+      const hit = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.closest && n.closest(".area-template.movable"));
+      const el = hit && hit.closest(".area-template.movable");
+      if (!el) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const p = mapPoint(e.clientX, e.clientY);
+      drag = { el: el, id: el.dataset.templateId, pointer: e.pointerId, start: [p.x, p.y],
+               at: [parseFloat(el.dataset.x), parseFloat(el.dataset.y)], moved: [0, 0] };
+      frame.setPointerCapture(e.pointerId);
+      el.classList.add("dragging");
+    }, true);
+    frame.addEventListener("pointermove", (e) => {
+      if (!drag || e.pointerId !== drag.pointer) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const p = mapPoint(e.clientX, e.clientY);
+      const moved = [half(p.x - drag.start[0]), half(p.y - drag.start[1])];
+      if (moved[0] === drag.moved[0] && moved[1] === drag.moved[1]) return;
+      drag.moved = moved;
+      shift(drag.el, moved[0], moved[1]);
+      sendPreview(drag);
+    }, true);
+    const end = (e, cancelled) => {
+      if (!drag || e.pointerId !== drag.pointer) return;
+      const d = drag;
+      drag = null;
+      e.stopPropagation();
+      d.el.classList.remove("dragging");
+      clearTimeout(d.trailing);
+      if (window.tacmap.socket.connected) {
+        window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: 0, dy: 0, done: true });
+      }
+      const back = () => d.el.querySelectorAll("[transform]").forEach((g) => g.removeAttribute("transform"));
+      if (cancelled || (!d.moved[0] && !d.moved[1])) { back(); return; }
+      const payload = { type: "move_template", template_id: d.id };
+      if (d.el.dataset.zone) {
+        const under = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.closest && n.closest(".zone"));
+        if (!under) { back(); return; }
+        payload.zone = under.closest(".zone").dataset.zone;
+      } else {
+        const w = parseInt(svg().dataset.width, 10), h = parseInt(svg().dataset.height, 10);
+        payload.x = clamp(d.at[0] + d.moved[0], 0, w);
+        payload.y = clamp(d.at[1] + d.moved[1], 0, h);
+      }
+      window.tacmap.command(payload).then((ack) => { if (!ack.ok) back(); });
+    };
+    frame.addEventListener("pointerup", (e) => end(e, false), true);
+    frame.addEventListener("pointercancel", (e) => end(e, true), true);
+  }
+
+  // --- the table screen's result card ------------------------------------------------
+  const SHOW_MS = 9000;
+  let shownSeq = null;
+  function showResult(first) {
+    const card = document.getElementById("result-card");
+    if (!card) return;
+    const seq = card.dataset.seq || null;
+    if (first) { shownSeq = seq; return; } // a page opened late does not replay an old attack
+    if (!seq || seq === shownSeq) return;
+    shownSeq = seq;
+    card.classList.add("shown");
+    clearTimeout(showResult.timer);
+    showResult.timer = setTimeout(() => {
+      showResult.timer = null;
+      const now = document.getElementById("result-card");
+      if (now) now.classList.remove("shown");
+    }, SHOW_MS);
+  }
+  showResult(true);
+  document.addEventListener("tacmap:update", () => {
+    const card = document.getElementById("result-card");
+    // a swapped card keeps showing while its time runs
+    if (card && card.dataset.seq === shownSeq && showResult.timer) card.classList.add("shown");
+    showResult(false);
+  });
+})();

@@ -1,0 +1,307 @@
+"""Who may do what: every command and every HTTP route, by role, in one place.
+
+Roles: the GM (their key, and the GM password when the game has one), a
+player (``owner`` when the command or page is about their own token or
+character, ``player`` for any player), the table screen (watches, controls
+nothing), no credential, a credential of another game (the same as none).
+
+``check_command`` says who may send a command at all, and for owner-rules
+whether what it refers to is the sender's; the decide functions keep their
+finer checks ("not your turn", "only the GM can force a move"). ``gate`` runs
+before every HTTP request and refuses a route to a role the table below does
+not list. A command or route with no row is refused (and fails the
+table-driven test in tests/app/test_access_matrix.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .facts import Rejected
+
+
+class Forbidden(Rejected):
+    """A refusal of the access matrix: this sender may not send this (the sender sees only the message)."""
+
+GM = "gm"
+OWNER = "owner"  # a player, on their own token or character (or turn)
+PLAYER = "player"  # any player
+SCREEN = "screen"
+ANYONE = "anyone"  # no credential needed (the join code, where one is asked, is checked by the route)
+
+#: the roles the table-driven test plays, for commands and routes
+ROLES = ("gm", "owner", "other_player", "screen", "none", "other_game")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who may send a command; ``refers_to`` is what an owner-rule checks: (kind, field)."""
+
+    who: frozenset
+    refers_to: tuple[str, str | None] | None = None
+    not_yours: str = "{name} is not yours"
+
+
+def _rule(*who: str, refers_to=None, not_yours: str = "{name} is not yours") -> Rule:
+    return Rule(frozenset(who), refers_to, not_yours)
+
+
+#: every command type (``table.COMMAND_TYPES``, the queries, the keys commands) and the drag preview
+COMMANDS: dict[str, Rule] = {
+    # the board
+    "move_token": _rule(GM, OWNER, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
+    "add_token": _rule(GM),
+    "update_token": _rule(GM),
+    "duplicate_token": _rule(GM),
+    "remove_token": _rule(GM),
+    "set_door": _rule(GM),
+    # the seats
+    "show_join": _rule(GM),
+    "remove_player": _rule(GM),
+    "merge_players": _rule(GM),
+    "allow_reclaim": _rule(GM),
+    "undo": _rule(GM),
+    # dice and fights
+    "roll": _rule(GM, PLAYER),
+    "set_settings": _rule(GM),
+    "start_combat": _rule(GM),
+    "next_turn": _rule(GM, OWNER, refers_to=("turn", None)),
+    "set_order": _rule(GM),
+    "end_combat": _rule(GM),
+    "act": _rule(GM, OWNER, refers_to=("token", "token_id")),
+    "reach": _rule(GM, PLAYER),  # a question about a token the sender can see
+    "preview_attack": _rule(GM, OWNER, refers_to=("token", "attacker")),
+    "attack": _rule(GM, OWNER, refers_to=("token", "attacker")),
+    # characters (a player adds characters for themselves only: decided in characters.decide)
+    "add_character": _rule(GM, PLAYER),
+    "update_sheet": _rule(GM, OWNER, refers_to=("character", "character_id")),
+    # keys and the GM password (webapp/keys.py)
+    "set_gm_password": _rule(GM),
+    "clear_gm_password": _rule(GM),
+    "rotate_join_code": _rule(GM),
+    "rotate_screen_key": _rule(GM),
+    # Socket.IO ``preview``: a token being dragged (not a command, never stored)
+    "drag_preview": _rule(GM, OWNER, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
+    # the map editor and fog of war (GM)
+    **{kind: _rule(GM) for kind in (
+        "add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",
+        "add_cover", "remove_cover", "resize_map", "add_zone", "update_zone", "remove_zone", "link_zones",
+        "set_fog", "reveal_cells", "hide_cells")},
+    # maps and pictures (GM)
+    **{kind: _rule(GM) for kind in (
+        "add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture", "remove_picture")},
+    # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
+    "choose_defense": _rule(GM, PLAYER),
+    # area templates: any player lays one; moving or removing it is for whoever laid it (decided in templates_cmds)
+    "place_template": _rule(GM, PLAYER),
+    "move_template": _rule(GM, PLAYER),
+    "remove_template": _rule(GM, PLAYER),
+}
+
+#: rows written ahead of the code they are for (branches being merged: fog, maps, fighta); the
+#: matrix test lets a row wait for its command or route only when it is named here
+AWAITED = frozenset({
+    "add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",
+    "add_cover", "remove_cover", "resize_map", "add_zone", "update_zone", "remove_zone", "link_zones",
+    "set_fog", "reveal_cells", "hide_cells",
+    "choose_defense", "place_template", "move_template", "remove_template",
+})
+
+
+def _field(cmd: Any, name: str) -> Any:
+    return cmd.get(name) if isinstance(cmd, dict) else getattr(cmd, name, None)
+
+
+def _referent_is_theirs(game, cmd: Any, actor, rule: Rule) -> None:
+    """Rejected unless what an owner-rule command refers to is the player's (a hidden one does not exist)."""
+    kind, name = rule.refers_to
+    if kind == "token":
+        token_id = _field(cmd, name)
+        token = game.tokens.get(token_id) if isinstance(token_id, str) else None
+        if token is None or not game.may_see(actor, token):
+            raise Forbidden(f"no token {token_id!r} in this game")
+        if token.owner != actor.player_id:
+            raise Forbidden(rule.not_yours.format(name=token.name))
+        return
+    if kind == "character":
+        character_id = _field(cmd, name)
+        character = game.characters.get(character_id) if isinstance(character_id, str) else None
+        token = game.tokens.get(character.token_id) if character and character.token_id else None
+        if character is None or character.owner != actor.player_id or (token and not game.may_see(actor, token)):
+            raise Forbidden(f"no character {character_id!r} of yours in this game")
+        return
+    if kind == "turn":
+        current = game.tokens.get((game.combat or {}).get("current") or "")
+        if current is None or current.owner != actor.player_id or not game.may_see(actor, current):
+            raise Forbidden("only the GM, or the player whose turn it is, can end the turn")
+        return
+    raise AssertionError(f"unknown referent {kind!r}")  # pragma: no cover
+
+
+def check_command(game, cmd: Any, actor, kind: str | None = None) -> None:
+    """Rejected when this sender may not send this command (at all, or about that token or character)."""
+    kind = kind or _field(cmd, "type")
+    rule = COMMANDS.get(kind)
+    if rule is None:
+        raise Forbidden(f"no access rule for {kind!r}")  # a command nobody listed is nobody's
+    if actor.role == "gm":
+        if GM in rule.who:
+            return
+        raise Forbidden("nobody may do that")  # pragma: no cover - every row lists the GM today
+    if actor.role == "screen":
+        if SCREEN in rule.who:
+            return
+        raise Forbidden("the table screen only shows the map")
+    if PLAYER in rule.who:
+        return
+    if OWNER in rule.who:
+        _referent_is_theirs(game, cmd, actor, rule)
+        return
+    raise Forbidden("only the GM can do that")
+
+
+# --- HTTP routes --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Route:
+    """Who may use a route; ``refused`` is the answer to anyone else (302: back to the lobby);
+    ``anonymous`` the answer to a request with no credential of this game (default: ``refused``)."""
+
+    who: frozenset
+    refused: int = 403
+    anonymous: int | None = None
+    refers_to: tuple[str, str] | None = None  # ("token", view arg) for owner-rules
+    message: str = "This page is not for your seat."
+
+
+def _route(*who: str, refused: int = 403, anonymous: int | None = None, refers_to=None,
+           message: str = "This page is not for your seat.") -> Route:
+    return Route(frozenset(who), refused, anonymous, refers_to, message)
+
+
+#: every endpoint of ``app.url_map``
+ROUTES: dict[str, Route] = {
+    "static": _route(ANYONE),
+    "favicon": _route(ANYONE),
+    "help.index": _route(ANYONE),
+    "help.system": _route(ANYONE),
+    "lobby.index": _route(ANYONE),
+    "lobby.create": _route(ANYONE),
+    "game.join_form": _route(ANYONE),
+    "game.join": _route(ANYONE),  # the join code is the credential; the route checks it
+    "game.gm": _route(GM, message="This is the GM's page: open it with the GM link that `tacmap serve` printed."),
+    "game.gm_password": _route(GM, message="Open the GM link first; then this page asks for the password."),
+    "game.security_panel": _route(GM, message="Only the GM changes the game's keys and password."),
+    "game.play": _route(PLAYER, refused=302),
+    "game.screen": _route(SCREEN, message="This is the table screen: open it from the GM's page."),
+    "game.command": _route(GM, PLAYER, message="You are not in this game."),
+    "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
+                         message="No such token, or not yours to look at."),
+    "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
+                              message="No such token, or not yours to look at."),
+    "api.create_game": _route(ANYONE),
+    "api.add_player": _route(ANYONE),  # the join code in the body is checked by the route (403)
+    "api.add_token": _route(GM, anonymous=401, message="only the GM can add tokens"),
+    "api.state": _route(GM, PLAYER, SCREEN, anonymous=401),
+    "api.command": _route(GM, PLAYER, SCREEN, anonymous=401),  # the command's own row decides then (422)
+    "api.import_map": _route(GM, anonymous=401, message="only the GM imports maps"),
+    "api.map_picture": _route(GM, anonymous=401, message="only the GM sets a map's picture"),
+    "maps.page_import": _route(GM, message="Only the GM imports maps."),
+    "maps.page_picture": _route(GM, message="Only the GM sets a map's picture."),
+    "maps.picture": _route(GM, PLAYER, SCREEN, message="Pictures are for the seats of this game."),
+}
+
+
+def route_allows(rule: Route, game, actor, view_args: dict) -> bool:
+    """Whether this (authenticated) actor may use the route."""
+    if ANYONE in rule.who:
+        return True
+    if actor.role == "gm":
+        return GM in rule.who
+    if actor.role == "screen":
+        return SCREEN in rule.who
+    if PLAYER in rule.who:
+        return True
+    if OWNER in rule.who and rule.refers_to is not None:
+        token = game.tokens.get(view_args.get(rule.refers_to[1]) or "")
+        return token is not None and game.may_see(actor, token) and token.owner == actor.player_id
+    return False
+
+
+#: the pages a ``?key=`` link opens: they remember the key and drop it from the address
+LINK_PAGES = ("game.gm", "game.play", "game.screen")
+
+
+def gate():
+    """Before every request: refuse a route to whoever its row does not list (Flask ``before_request``)."""
+    from flask import abort, redirect, request, url_for
+
+    from .views import hub
+
+    endpoint = request.endpoint
+    if endpoint is None:
+        return None  # no such route: Flask answers 404/405
+    rule = ROUTES.get(endpoint)
+    if rule is None:
+        abort(403, f"no access rule for {endpoint}")  # a route nobody listed is nobody's
+    if ANYONE in rule.who:
+        return None
+    h = hub()
+    view_args = request.view_args or {}
+    game_id = view_args.get("game_id")
+    api = endpoint.startswith("api.")
+    if not isinstance(game_id, str) or h.store.game(game_id) is None:
+        abort(404, f"no game {game_id!r}" if api else "There is no such game.")
+    game = h.game(game_id)
+    blocked = h.password_blocked(game_id)  # before this request's guess: its own wrong guess says "wrong"
+    actors, locked = credentials(h, game_id, api)
+    if any(route_allows(rule, game, actor, view_args) for actor in actors):
+        return None
+    if locked and GM in rule.who:
+        if api:
+            if blocked:
+                abort(429, "too many wrong GM passwords for this game: wait a minute")
+            abort(401, "this game's GM key needs the GM password too: send it in the X-Tacmap-Password header")
+        if endpoint == "game.gm_password":
+            return None  # the GM key opens the password page, which unlocks the rest
+        if request.method == "GET":
+            return redirect(url_for("game.gm_password", game_id=game_id))
+        abort(403, "Enter the GM password first: open the GM page.")
+    if not actors and rule.anonymous:
+        if api and not request.headers.get("Authorization", "").startswith("Bearer "):
+            abort(rule.anonymous, "send 'Authorization: Bearer <token>' (the gm, player or screen token)")
+        abort(rule.anonymous, "that token is not valid for this game")
+    if rule.refused == 302:
+        return redirect(url_for("lobby.index"))
+    abort(rule.refused, rule.message)
+
+
+def credentials(h, game_id: str, api: bool):
+    """The actors this request holds for the game, and whether it holds a GM key still locked by the password."""
+    from flask import request
+
+    from .views import remembered_key
+
+    header = request.headers.get("Authorization", "")
+    bearer = header[7:].strip() if header.startswith("Bearer ") else ""
+    password = request.headers.get("X-Tacmap-Password") if bearer else None
+    if api:
+        keys = [bearer] if bearer else []
+    else:  # a page: the keys this browser remembers, a ?key= link, or a script's Bearer (a map's picture)
+        link = request.args.get("key") if request.endpoint in LINK_PAGES else None
+        keys = [k for k in (bearer, link, *(remembered_key(r, game_id) for r in ("gm", "player", "screen"))) if k]
+    actors, locked = [], False
+    for key in keys:
+        actor = h.authenticate(game_id, key, password=password if key == bearer else None)
+        if actor is None and h.key_actor(game_id, key) is not None:
+            raw = h.key_actor(game_id, key)
+            if raw.role == "gm":
+                if not api and key == request.args.get("key") and request.endpoint in LINK_PAGES:
+                    actor = raw  # a GM link: the page remembers the key, then asks for the password
+                else:
+                    locked = True
+        if actor is not None:
+            actors.append(actor)
+    return actors, locked

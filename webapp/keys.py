@@ -1,0 +1,110 @@
+"""The game's keys and the GM password: the commands that change them, and how a password is kept.
+
+Only a salted hash of the GM password is stored (werkzeug's scrypt, in the
+``gm_password_set`` event of the game's log); the password itself is never
+written, logged or sent. The join code and the table screen's key live in
+the game's record (``Store.update_access``); rotating one makes the old one
+stop working at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import defaultdict, deque
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .facts import Rejected
+
+MIN_PASSWORD = 4
+MAX_WRONG = 5  # wrong GM passwords per game in WINDOW seconds; then every guess is refused until it passes
+WINDOW = 60.0
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SetGmPassword(_Command):
+    type: Literal["set_gm_password"]
+    password: Annotated[str, StringConstraints(min_length=MIN_PASSWORD, max_length=200)]
+
+
+class ClearGmPassword(_Command):
+    type: Literal["clear_gm_password"]
+
+
+class RotateJoinCode(_Command):
+    type: Literal["rotate_join_code"]
+
+
+class RotateScreenKey(_Command):
+    type: Literal["rotate_screen_key"]
+
+
+COMMANDS = (SetGmPassword, ClearGmPassword, RotateJoinCode, RotateScreenKey)
+COMMAND_TYPES = tuple(c.model_fields["type"].annotation.__args__[0] for c in COMMANDS)
+EVENTS = ("gm_password_set",)
+_adapter: TypeAdapter[Any] = TypeAdapter(Annotated[Union[COMMANDS], Field(discriminator="type")])
+
+
+def parse(payload: dict) -> Any:
+    try:
+        return _adapter.validate_python(payload)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        if err["loc"][-1:] == ("password",):
+            raise Rejected(f"password: {MIN_PASSWORD} to 200 characters") from None
+        raise Rejected(err["msg"]) from None
+
+
+def hash_password(password: str) -> str:
+    return generate_password_hash(password)  # scrypt with a random salt
+
+
+def verify(stored: str, password: str) -> bool:
+    return check_password_hash(stored, password)
+
+
+def proof_of(stored: str) -> str:
+    """What a browser session keeps once it gave the password: changes with every new password (new salt)."""
+    return hashlib.sha256(f"tacmap-gm-unlocked:{stored}".encode()).hexdigest()[:32]
+
+
+def password_event(password: str | None):
+    from .facts import Event
+
+    return Event("gm_password_set", {"hash": hash_password(password) if password is not None else None})
+
+
+def evolve(game, event, log) -> None:
+    game.gm_password = event.data["hash"]
+    log("the GM set a password on the GM link" if game.gm_password else "the GM took the password off the GM link",
+        "gm", None)
+
+
+class Guesses:
+    """Wrong GM passwords per game in the last minute (in memory: a restart forgets them)."""
+
+    def __init__(self) -> None:
+        self._wrong: dict[str, deque] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def _trim(self, game_id: str, now: float) -> deque:
+        times = self._wrong[game_id]
+        while times and now - times[0] > WINDOW:
+            times.popleft()
+        return times
+
+    def blocked(self, game_id: str) -> bool:
+        with self._lock:
+            return len(self._trim(game_id, time.monotonic())) >= MAX_WRONG
+
+    def wrong(self, game_id: str) -> None:
+        with self._lock:
+            now = time.monotonic()
+            self._trim(game_id, now).append(now)

@@ -1,0 +1,146 @@
+"""What text the table accepts, in one place: every name, field and payload a client sends goes through here.
+
+Text must be valid Unicode (a lone surrogate from JSON's ``"\\ud800"`` cannot be
+stored or shown), and holds no control characters (tab and line breaks are
+allowed in free text, never in a name) and no bidi overrides or isolates, which
+can make a name read backwards on another player's screen. Payloads are also
+kept shallow: a client's JSON nests at most ``MAX_DEPTH`` levels.
+
+Pages still render what an old log holds: :func:`scrub` replaces what cannot be
+encoded (see ``create_app``'s response class).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, StringConstraints
+
+from .facts import Rejected
+
+MAX_NAME = 40
+MAX_TEXT = 10_000  # any one text in a payload (a sheet's notes are the longest)
+MAX_KEY = 100  # a key in a payload's table
+MAX_NUMBER = 2**53  # the largest whole number a browser's JavaScript holds exactly
+MAX_DEPTH = 12  # nesting of a client's JSON: a sheet is a table of tables of lists, never deeper
+
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+# invisible characters that make one name look like another ("Mira" and "Mira" + a zero-width space),
+# and the bidi marks: in a name they only serve to mislead
+_INVISIBLE = "\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\ufeff"
+# C0 and C1 controls, DEL, bidi overrides and isolates, line and paragraph separators
+_BAD_IN_NAME = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_INVISIBLE}\u2028\u2029]")
+_BAD_IN_TEXT = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
+
+
+def problem(value: str, single_line: bool = True) -> str | None:
+    """Why ``value`` is not acceptable text, or None."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid Unicode text"
+    found = (_BAD_IN_NAME if single_line else _BAD_IN_TEXT).search(value)
+    if found:
+        return f"may not hold the control, direction or invisible character U+{ord(found.group()):04X}"
+    return None
+
+
+def check(value: str, where: str = "text", single_line: bool = True) -> str:
+    """``value`` when it is acceptable text, else Rejected naming ``where``."""
+    why = problem(value, single_line)
+    if why:
+        raise Rejected(f"{where} {why}")
+    return value
+
+
+def valid_line(value: str) -> str:
+    why = problem(value, True)
+    if why:
+        raise ValueError(f"text {why}")
+    return value
+
+
+def valid_name(value: str) -> str:
+    """A name in one form (NFC), so "é" typed on two devices is the same name, and one line of clean text."""
+    return unicodedata.normalize("NFC", valid_line(value))
+
+
+#: a name (game, player, token, character): one line of 1 to 40 characters
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME),
+                 AfterValidator(valid_name)]
+#: one line of text (a zone id, a weapon, an action)
+Line = Annotated[str, AfterValidator(valid_line)]
+#: the id of a token, a player, a character, a door
+Id = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(valid_line)]
+# free text (a sheet's notes) is checked by check_payload, which every command goes through
+
+
+def check_payload(payload: Any, where: str = "") -> None:
+    """Rejected when a client's JSON nests too deep, or holds text (a value or a key) that is not acceptable
+    or too long.
+
+    Walks without recursion, so a payload nested thousands deep is refused, not a RecursionError.
+    """
+    stack: list[tuple[Any, str, int]] = [(payload, where, 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise Rejected(f"{path or 'the payload'}: nested more than {MAX_DEPTH} levels deep")
+        if isinstance(value, str):
+            why = f"a text has {MAX_TEXT} characters at most" if len(value) > MAX_TEXT else problem(value, False)
+            if why:
+                raise Rejected(f"{path or 'the payload'}: {why}")
+        elif isinstance(value, bool):
+            pass
+        elif isinstance(value, int) and abs(value) > MAX_NUMBER:
+            raise Rejected(f"{path or 'the payload'}: a number is {MAX_NUMBER} at most (either side of 0)")
+        elif isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
+            raise Rejected(f"{path or 'the payload'}: a number must be finite, {MAX_NUMBER} at most")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise Rejected(f"{path or 'the payload'}: keys must be text")
+                if len(key) > MAX_KEY:
+                    raise Rejected(f"{path or 'the payload'}: a key has {MAX_KEY} characters at most")
+                why = problem(key, single_line=True)
+                if why:
+                    raise Rejected(f"{path or 'the payload'}: a key {why}")
+                where_key = f"{path}.{key}" if path else key
+                stack.append((item, where_key, depth + 1))
+        elif isinstance(value, (list, tuple)):
+            for i, item in enumerate(value):
+                stack.append((item, f"{path}.{i}" if path else str(i), depth + 1))
+
+
+class TooDeep:
+    """What a Socket.IO payload nested too deep for the JSON decoder becomes: the handler answers it
+    with a clear error instead of the packet being dropped with a RecursionError in the log."""
+
+
+class SocketJSON:
+    """The JSON module Socket.IO packets are read with (``SocketIO(json=...)``)."""
+
+    @staticmethod
+    def dumps(*args, **kwargs):
+        return json.dumps(*args, **kwargs)
+
+    @staticmethod
+    def loads(s, *args, **kwargs):
+        try:
+            return json.loads(s, *args, **kwargs)
+        except RecursionError:
+            event = re.match(r'\s*\[\s*("[A-Za-z_]{1,40}")\s*,', s if isinstance(s, str) else "")
+            return [json.loads(event.group(1)), TooDeep()] if event else TooDeep()
+
+
+def too_deep_message() -> str:
+    return f"the payload nests too deep ({MAX_DEPTH} levels at most)"
+
+
+def scrub(value: str) -> str:
+    """``value`` with what cannot be encoded replaced (text from an old log, written before these checks)."""
+    return value.encode("utf-8", "replace").decode("utf-8")
