@@ -21,6 +21,8 @@ MAX_UPLOAD = 16 * 1024 * 1024  # a map with its walls (POST /api/games, POST /ap
 MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
 MAX_SOCKET_MESSAGE = 256 * 1024
 _UPLOAD_PATH = re.compile(r"^/api/games(/[^/]+/maps)?$")  # the routes that take a whole map
+#: the routes that take a map file (a Universal VTT import, a picture): up to uvtt.MAX_FILE_BYTES
+_MAP_FILE_PATH = re.compile(r"^(/api)?/games/[^/]+/maps(/[^/]+)?(/picture)?$")
 
 
 class TextResponse(Response):
@@ -113,7 +115,11 @@ def create_app(config: dict | None = None) -> Flask:
     @app.before_request  # first: the CSRF check below reads the form, and must read it with this limit
     def limit_body():
         # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
-        if not _UPLOAD_PATH.match(request.path):
+        if _MAP_FILE_PATH.match(request.path) and request.method == "POST":
+            from .uvtt import MAX_FILE_BYTES
+
+            request.max_content_length = MAX_FILE_BYTES + 64 * 1024  # each route checks its own limit too
+        elif not _UPLOAD_PATH.match(request.path):
             request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
             request.max_form_memory_size = MAX_BODY
 
@@ -129,9 +135,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["tacmap_socketio"] = socketio
 
     from .events import register as register_events
-    from .views import api, game, help, lobby, sheets  # noqa: F401 (sheets adds routes to game)
+    from .views import api, game, help, lobby, maps, sheets  # noqa: F401 (sheets adds routes to game)
 
-    for module in (lobby, game, api, help):
+    for module in (lobby, game, api, help, maps):
         app.register_blueprint(module.bp)
     register_events(socketio, hub)
 

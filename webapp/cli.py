@@ -87,6 +87,56 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def import_map(args: argparse.Namespace) -> int:
+    """``tacmap import-map GAME FILE``: a Universal VTT file becomes the game's active map.
+
+    It appends to the game's log like any command, so it may run while the server runs: the
+    server sees the new map at its next change (its append meets the newer log and it reloads;
+    open pages then fetch a fresh copy). To have every screen switch at once, import from the
+    GM page or the HTTP API instead.
+    """
+    from pathlib import Path
+
+    from . import pictures, uvtt
+    from .facts import Rejected
+    from .table import GM
+
+    data_dir = args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data"
+    path = Path(args.file)
+    if not path.is_file():
+        print(f"tacmap import-map: no file {args.file}", file=sys.stderr)
+        return 2
+    if path.stat().st_size > uvtt.MAX_FILE_BYTES:
+        print(f"tacmap import-map: {path.name} is over the limit of {uvtt.MAX_FILE_BYTES // 1048576} MB",
+              file=sys.stderr)
+        return 1
+    app = create_app({"DATA_DIR": data_dir, "DEMO": False})
+    hub = app.extensions["tacmap"]
+    records = hub.store.games()
+    record = next((r for r in records if r.id == args.game), None)
+    if record is None:
+        named = [r for r in records if r.name.casefold() == args.game.casefold()]
+        if len(named) > 1:
+            print(f"tacmap import-map: {len(named)} games are called {args.game!r}; give the game's id "
+                  f"({', '.join(r.id for r in named)})", file=sys.stderr)
+            return 2
+        record = named[0] if named else None
+    if record is None:
+        print(f"tacmap import-map: no game {args.game!r} in {app.config['DATA_DIR']} (give its id or name)",
+              file=sys.stderr)
+        return 2
+    name = (args.name or pictures.map_name(path.name))[:40]
+    try:
+        with app.app_context():
+            done = pictures.import_uvtt(hub, record.id, GM, path.read_bytes(), name)
+    except Rejected as exc:
+        print(f"tacmap import-map: {path.name}: {exc}", file=sys.stderr)
+        return 1
+    print(f"Imported {done['name']!r} into {record.name!r}: {done['walls']} wall segments, {done['doors']} doors; "
+          f"it is now the map everyone sees (map id {done['map_id']}).")
+    return 0
+
+
 # --- the data: list, export, import, backup, repair ------------------------------
 
 
@@ -229,6 +279,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")
     p.add_argument("--verbose", action="store_true", help="log every request")
     p.set_defaults(func=serve)
+    p = sub.add_parser("import-map", help="import a Universal VTT map (.dd2vtt, .df2vtt, .uvtt) into a game")
+    p.add_argument("game", help="the game's id (or its name)")
+    p.add_argument("file", help="the .dd2vtt, .df2vtt or .uvtt file")
+    p.add_argument("--name", default=None, help="the map's name (default: the file's name)")
+    p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
+    p.set_defaults(func=import_map)
     add_data_commands(sub)
     args = parser.parse_args(argv)
     return args.func(args)

@@ -41,11 +41,18 @@ ZoneName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 
 
 def map_board(game: "Game", map_id: str | None) -> Board:
-    """The board a command edits. Only the active map exists here: None (or its id) is it;
-    another id is refused. (The several-maps work replaces this with the real lookup.)"""
-    if map_id is None or map_id == getattr(game, "active_map", None):
-        return game.board
-    raise Rejected(f"no map {map_id!r} in this game")
+    """The board a command edits: the active map's (None or its id), or a map the GM is preparing."""
+    from .maps import map_board as board_of
+
+    return board_of(game, map_id)
+
+
+def _prepared(game: "Game", map_id: str | None):
+    """The map being prepared that ``map_id`` names, or None for the active map."""
+    from .maps import get_map
+
+    m = get_map(game, map_id)
+    return None if m.id == game.active_map else m
 
 
 class _Edit(BaseModel):
@@ -259,7 +266,14 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
     board = map_board(game, cmd.map_id)
     where = {"map_id": cmd.map_id} if cmd.map_id is not None else {}
     grid_only = (AddWall, AddDoor, BlockCell, SetTerrain, AddCover)
-    if game.zones is not None and isinstance(cmd, grid_only):
+    prepared = _prepared(game, cmd.map_id)
+    zones = game.zones if prepared is None else prepared.zones
+    if prepared is not None and isinstance(cmd, (RevealCells, HideCells)):
+        raise Rejected("reveal and hide on the map everyone sees: show this map first")
+    if prepared is not None and not isinstance(cmd, grid_only + (RemoveWall, RemoveDoor, UnblockCell, RemoveCover,
+                                                                    ResizeMap, SetFog)):
+        raise Rejected("zones of a map being prepared are drawn once it is shown")
+    if zones is not None and isinstance(cmd, grid_only):
         raise Rejected("this is a zone map: draw zones, not walls")
     match cmd:
         case AddWall(a=a, b=b):
@@ -324,7 +338,7 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
                         raise Rejected(f"zone {z['name']} would be off a {w} x {h} map")
             return [Event("map_resized", {"width": w, "height": h, **where})]
         case SetFog(enabled=on):
-            if bool(game.fog_on) == on:
+            if bool(game.fog_on if prepared is None else prepared.fog) == on:
                 raise Rejected(f"fog of war is {'on' if on else 'off'} already")
             return [Event("fog_set", {"enabled": on, **where})]
         case RevealCells(x=x, y=y, w=w, h=h) | HideCells(x=x, y=y, w=w, h=h):
@@ -442,12 +456,18 @@ def evolve(game: "Game", kind: str, d: dict, log) -> None:
         log("the GM removed a cover piece", "gm", None)
     elif kind == "map_resized":
         new = _resized(board, d["width"], d["height"])
-        if board is game.board:
+        if board is not game.board:  # a map being prepared
+            game.maps[d["map_id"]].board = new
+        else:
             game.board = new
             game.revealed = {c for c in game.revealed if new.in_bounds(c)}
             game.explored = {pid: {c for c in cells if new.in_bounds(c)} for pid, cells in game.explored.items()}
         log(f"the GM made the map {d['width']} x {d['height']}", "all", None)
     elif kind == "fog_set":
+        if d.get("map_id") not in (None, game.active_map):  # a map being prepared: on once it is shown
+            game.maps[d["map_id"]].fog = d["enabled"]
+            log(f"fog of war {'on' if d['enabled'] else 'off'} for a map being prepared", "gm", None)
+            return
         game.fog_on = d["enabled"]
         log(f"fog of war {'on' if d['enabled'] else 'off'}", "all", None)
     elif kind == "cells_revealed":

@@ -24,7 +24,10 @@ if TYPE_CHECKING:
     from .table import Actor, Game
 
 #: facts that are not the GM's to take back: who joined, what the dice said, undo itself
-NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone", "gm_password_set"})
+NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone", "gm_password_set",
+                          "map_added", "map_renamed", "map_removed", "map_viewed", "picture_set", "picture_aligned"})
+#: showing another map is a line undo does not cross: what came before happened on another map
+MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 
 
 class Undo(BaseModel):
@@ -51,6 +54,10 @@ def last_action(game: "Game", events: list[Event], first_seq: int = 1) -> int | 
     """The seq of the newest event that can be undone and is not undone yet (``events[0]`` has ``first_seq``)."""
     for index in range(len(events) - 1, -1, -1):
         seq = first_seq + index
+        if events[index].type in MAP_SWITCH:
+            return None
+        if events[index].data.get("map_id") and events[index].type == "door_set":
+            continue  # a door on a map being prepared: not the board undo restores
         if events[index].type not in NOT_UNDOABLE and seq not in game.undone:
             return seq
     return None

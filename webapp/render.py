@@ -8,11 +8,11 @@ parses them as SVG (htmx's out-of-band swap docs).
 
 from __future__ import annotations
 
-from flask import render_template
+from flask import render_template, url_for
 
 import rules
 
-from . import attacks, characters, combat, editor, fog, templates_cmds
+from . import attacks, characters, combat, editor, fog, maps, templates_cmds, uvtt
 from .table import Actor, Event, Game
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -30,14 +30,19 @@ PARTS = {
     "combat": ("_combat.html", False, {"gm", "player", "screen"}),
     "settings": ("_settings_panel.html", False, {"gm"}),
     "attack": ("_attack.html", False, {"gm", "player"}),
+    # the whole map (another map shown, a picture set): the <svg> itself, so not wrapped
+    "map": ("_map.html", False, {"gm", "player", "screen"}),
+    "gm_map": ("_map.html", False, {"gm"}),  # the GM looks at another map; the others see no change
+    "maps": ("_maps_panel.html", False, {"gm"}),
     "templates": ("_templates.html", True, {"gm", "player", "screen"}),
     "template_list": ("_template_list.html", False, {"gm", "player"}),
     "result_card": ("_result_card.html", False, {"screen"}),
     "defense_prompt": ("_defense_prompt.html", False, {"gm", "player"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
-    "map": ("_map_svg.html", False, {"gm", "player", "screen"}),  # the whole map: its size or zones changed
     "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
+#: parts drawn inside the map: a fresh map brings them along
+_IN_MAP = {"tokens", "walls", "templates", "fog"}
 EVERYTHING = frozenset(PARTS)
 
 #: who is under a template changes when a token comes, goes, moves or hides
@@ -82,6 +87,14 @@ _BY_EVENT = {
         "map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")},
     "cells_revealed": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
     "cells_hidden": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
+    "map_added": {"maps", "log"},
+    "map_renamed": {"maps", "log"},
+    "map_removed": {"maps", "log"},
+    "map_imported": {"maps", "log"},
+    "map_activated": set(EVERYTHING),  # another board, other tokens: every part may change
+    "map_viewed": {"gm_map", "maps"},
+    "picture_set": {"map", "maps", "log"},
+    "picture_aligned": {"map", "maps"},
 }
 
 
@@ -105,14 +118,42 @@ def changes_for(events: list[Event]) -> set[str]:
     return changes
 
 
+def picture_of(game: Game, m: "maps.GameMap") -> dict | None:
+    """The picture layer of a map: where it lies in cells and its address on this server."""
+    box = maps.picture_box(m)
+    if box is None:
+        return None
+    box = {k: (v or 0.0) for k, v in box.items()}  # no "-0.0" in the page
+    return box | {"url": url_for("maps.picture", game_id=game.id, name=m.picture["name"]),
+                  "width_px": m.picture["width"], "height_px": m.picture["height"]}
+
+
+def map_context(game: Game, actor: Actor, tokens: list) -> dict:
+    """The map this audience's screen draws: the active one, or for the GM the one being prepared."""
+    shown = maps.shown_to_gm(game) if actor.role == "gm" else game.active_map
+    m = game.maps.get(shown) or maps.GameMap(id=shown, name="", board=None)
+    preparing = shown != game.active_map
+    return {
+        # the active map as this audience may see it (fog hides unseen walls); a prepared map is the GM's alone
+        "board": maps.map_board(game, shown).to_dict() if preparing else fog.board_view(game, actor),
+        "zones": maps.map_zones(game, shown) if shown in game.maps else game.zones,
+        "shown_map": m,
+        "preparing": preparing,
+        "picture": picture_of(game, m),
+        "map_tokens": list(m.tokens.values()) if preparing else tokens,
+        "maps_list": maps.summary(game) if actor.role == "gm" and game.maps else [],
+        "uvtt_limit": uvtt.MAX_FILE_BYTES,
+        "picture_limit": uvtt.MAX_PICTURE_BYTES,
+    }
+
+
 def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dict | None = None) -> dict:
     system = rules.get(game.system)
     tokens = game.visible_tokens(actor)
-    return (extra or {}) | {
+    return (extra or {}) | map_context(game, actor, tokens) | {
         "game": game,
         "actor": actor,
         "system": system,
-        "board": fog.board_view(game, actor),
         "tokens": tokens,
         "my_tokens": [t for t in tokens if actor.player_id and t.owner == actor.player_id],
         "players": list(game.players.values()),
@@ -149,8 +190,13 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     ctx = context(game, actor, online, extra)
     out: list[str] = []
     svg: list[str] = []
+    whole_map = "map" in changes or ("gm_map" in changes and actor.role == "gm")
+    if whole_map:
+        changes = {c for c in changes if c not in _IN_MAP and c != "gm_map" and not c.startswith("token:")} | {"map"}
     for name in sorted(changes):
         if name.startswith("token:"):
+            if ctx["preparing"]:  # the GM looks at another map: the active map's tokens are not on it
+                continue
             token = game.tokens.get(name.split(":", 1)[1])
             if token is not None and game.may_see(actor, token):
                 svg.append(render_template("_token.html", token=token, oob=True, **ctx))
@@ -158,8 +204,11 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         template, is_svg, audiences = PARTS[name]
         if actor.role not in audiences:
             continue
-        html = render_template(template, oob=True, **ctx)
-        if name in ("walls", "map"):
+        if name == "tokens":
+            html = render_template(template, oob=True, **(ctx | {"tokens": ctx["map_tokens"]}))
+        else:
+            html = render_template(template, oob=True, **ctx)
+        if name in ("walls", "map", "gm_map"):
             fog.walls_drawn(game, actor)
         (svg if is_svg else out).append(html)
     if svg:

@@ -22,6 +22,7 @@ from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
 from . import access, attacks, characters, combat, editor, fog, history, keys, templates_cmds, text, zonelayout
+from . import maps as game_maps
 from .facts import Event, Rejected
 
 from .moves import way_exists
@@ -118,6 +119,10 @@ class Game:
     undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
     characters: dict[str, characters.Character] = field(default_factory=dict)
     zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
+    # the game's maps by id (webapp/maps.py): board, zones and tokens above are the active map's
+    maps: dict[str, game_maps.GameMap] = field(default_factory=dict)
+    active_map: str = game_maps.FIRST_MAP
+    gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
     gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
@@ -187,6 +192,9 @@ class Game:
             "undone": self.undone,
             "characters": [c.to_dict() for c in self.characters.values()],
             "zones": self.zones,
+            "maps": [m.to_dict() for m in self.maps.values()],
+            "active_map": self.active_map,
+            "gm_view": self.gm_view,
             "templates": list(self.templates.values()),
             "pending_defense": self.pending_defense,
             "gm_password": self.gm_password,
@@ -214,6 +222,10 @@ class Game:
             undone=d.get("undone", []),
             characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
             zones=d.get("zones"),
+            maps={m["id"]: game_maps.GameMap.from_dict(m) for m in d.get("maps", [])}
+            or {game_maps.FIRST_MAP: game_maps.GameMap(id=game_maps.FIRST_MAP, name="Main map", board=None)},
+            active_map=d.get("active_map", game_maps.FIRST_MAP),
+            gm_view=d.get("gm_view"),
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
             pending_defense=d.get("pending_defense"),
             gm_password=d.get("gm_password"),
@@ -247,6 +259,9 @@ class Game:
                 for t in self.visible_tokens(actor)
             ],
             "zones": self.zones,
+            "active_map": self.active_map,
+            "picture": _picture_view(self),
+            **({"maps": game_maps.summary(self), "gm_view": self.gm_view} if actor.role == "gm" else {}),
             "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                            "under": [u.id for u in t["under"]]} for t in templates_cmds.view(self, actor)],
             "pending_defense": attacks.pending_view(self, actor),
@@ -260,6 +275,14 @@ class Game:
             "log": [asdict(e) for e in self.log_for(actor)],
             "you": {"role": actor.role, "player_id": actor.player_id},
         }
+
+
+def _picture_view(game: Game) -> dict | None:
+    m = game.maps.get(game.active_map)
+    if m is None or not m.picture:
+        return None
+    return {"name": m.picture["name"], "content_type": m.picture["content_type"], "align": dict(m.align),
+            "url": f"/games/{game.id}/pictures/{m.picture['name']}"}
 
 
 # --- commands ----------------------------------------------------------------
@@ -324,6 +347,7 @@ class SetDoor(_Command):
     type: Literal["set_door"]
     door_id: Id
     closed: bool
+    map_id: Id | None = None  # a map being prepared (default: the active map)
 
 
 class ShowJoin(_Command):
@@ -350,7 +374,7 @@ class AllowReclaim(_Command):
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
           RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
-          *attacks.COMMANDS, *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS],
+          *attacks.COMMANDS, *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS, *game_maps.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
@@ -359,7 +383,7 @@ COMMAND_MODELS: dict[str, type[BaseModel]] = {
     c.model_fields["type"].annotation.__args__[0]: c
     for c in (MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin, RemovePlayer,
               MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-              *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS)
+              *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS, *game_maps.COMMANDS)
 }
 COMMAND_TYPES = tuple(COMMAND_MODELS)
 
@@ -665,12 +689,15 @@ def _remove_token(game: Game, cmd: RemoveToken, actor: Actor) -> list[Event]:
 
 
 def _set_door(game: Game, cmd: SetDoor, actor: Actor) -> list[Event]:
-    door = game.board.doors.get(cmd.door_id)
+    door = game_maps.map_board(game, cmd.map_id).doors.get(cmd.door_id)
     if door is None:
         raise Rejected(f"no door {cmd.door_id!r} on this map")
     if door.closed == cmd.closed:
         raise Rejected(f"the door is already {'closed' if cmd.closed else 'open'}")
-    return [Event("door_set", {"door_id": cmd.door_id, "closed": cmd.closed})]
+    data = {"door_id": cmd.door_id, "closed": cmd.closed}
+    if cmd.map_id is not None and cmd.map_id != game.active_map:
+        data["map_id"] = cmd.map_id
+    return [Event("door_set", data)]
 
 
 def _show_join(game: Game, cmd: ShowJoin, actor: Actor) -> list[Event]:
@@ -733,6 +760,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return templates_cmds.decide(game, cmd, actor)
     if isinstance(cmd, editor.COMMANDS):
         return editor.decide(game, cmd, actor)
+    if isinstance(cmd, game_maps.COMMANDS):
+        return game_maps.decide(game, cmd, actor)
     events = DECIDE[type(cmd)](game, cmd, actor)
     if isinstance(cmd, MoveToken) and events and not cmd.force:
         events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
@@ -764,6 +793,8 @@ def evolve(game: Game, event: Event) -> None:
             _bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in game_maps.EVENTS:
+        game_maps.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in templates_cmds.EVENTS:
         templates_cmds.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in keys.EVENTS:
@@ -776,6 +807,7 @@ def evolve(game: Game, event: Event) -> None:
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])
         game.zones = d.get("zones")
+        game_maps.first_map(game)
     elif kind == "token_added":
         token = Token(**d["token"])
         game.tokens[token.id] = token
@@ -801,8 +833,8 @@ def evolve(game: Game, event: Event) -> None:
         token = game.tokens.pop(d["token_id"])
         _log(game, f"{token.name} was removed", "gm" if token.hidden else "all")
     elif kind == "door_set":
-        game.board.set_door(d["door_id"], d["closed"])
-        _log(game, f"a door was {'closed' if d['closed'] else 'opened'}")
+        game_maps.map_board(game, d.get("map_id")).set_door(d["door_id"], d["closed"])
+        _log(game, f"a door was {'closed' if d['closed'] else 'opened'}", "gm" if d.get("map_id") else "all")
     elif kind == "join_shown":
         game.show_join = d["show"]
     elif kind == "player_joined":

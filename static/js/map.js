@@ -184,8 +184,10 @@
     const hit = e.target.closest && e.target.closest(".door-hit");
     if (!hit || !window.tacmap) return;
     const door = hit.closest(".door");
-    window.tacmap.command({ type: "set_door", door_id: door.dataset.doorId,
-                            closed: door.dataset.closed !== "true" });
+    const onMap = svg().dataset.mapId; // the GM may be preparing another map than the one everyone sees
+    window.tacmap.command(Object.assign({ type: "set_door", door_id: door.dataset.doorId,
+                                          closed: door.dataset.closed !== "true" },
+                                        onMap && onMap !== svg().dataset.activeMap ? { map_id: onMap } : {}));
   });
 
   // --- names: a pill per token, pushed clear of the other names ---------------

@@ -104,6 +104,13 @@ def payload(kind: str, t: dict) -> dict:
         "set_fog": {"enabled": True},
         "reveal_cells": {"x": 1, "y": 1},
         "hide_cells": {"x": 1, "y": 1},
+        "add_map": {"name": "Cellar"},
+        "rename_map": {"map_id": "map-1", "name": "Hall"},
+        "remove_map": {"map_id": "map-none"},
+        "activate_map": {"map_id": "map-none"},
+        "view_map": {"map_id": "map-1"},
+        "align_picture": {"cell_px": 50},
+        "remove_picture": {},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
@@ -209,6 +216,11 @@ def request_for(endpoint: str, t: dict):
         "api.add_token": ("POST", f"/api/games/{g}/tokens", {"name": "Imp", "x": 9, "y": 9}),
         "api.state": ("GET", f"/api/games/{g}/state", None),
         "api.command": ("POST", f"/api/games/{g}/commands", {"type": "roll", "expr": "d6"}),
+        "api.import_map": ("POST", f"/api/games/{g}/maps", {}),
+        "api.map_picture": ("POST", f"/api/games/{g}/maps/active/picture", {}),
+        "maps.page_import": ("POST", f"/games/{g}/maps", {}),
+        "maps.page_picture": ("POST", f"/games/{g}/maps/picture", {}),
+        "maps.picture": ("GET", f"/games/{g}/pictures/{'0' * 64}.png", None),
     }
     assert endpoint in requests, f"add a request to try {endpoint} with to request_for()"
     return requests[endpoint]

@@ -135,3 +135,20 @@ def command(game_id: str):
     actor = _bearer(game_id)
     done = _run(game_id, actor, _json_body())
     return jsonify(ok=True, seq=done.seq, **done.reply)
+
+
+@bp.post("/games/<game_id>/maps")
+def import_map(game_id: str):
+    """A Universal VTT file (multipart field ``file``) becomes a new map, shown to everyone."""
+    from .maps import import_map as run_import
+
+    return run_import(game_id, _bearer(game_id))
+
+
+@bp.post("/games/<game_id>/maps/<map_id>/picture")
+def map_picture(game_id: str, map_id: str):
+    """A background picture (PNG, JPEG, WebP; multipart field ``file``) for a map ("active": the active one)."""
+    from .maps import set_picture
+
+    return set_picture(game_id, _bearer(game_id), None if map_id == "active" else map_id)
+

@@ -1,0 +1,129 @@
+"""Map pictures on disk and map imports: the I/O around ``maps`` (pure) and ``uvtt`` (pure).
+
+A picture is stored once per game under its content's hash,
+``<data dir>/pictures/<game id>/<sha256>.<ext>``; the log holds only that name.
+An upload or an import writes the picture first and commits its events after;
+if the commit is refused, a file this upload created is removed again, so
+nothing half-imported remains (no event, no file).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import maps, uvtt
+from .facts import Rejected
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .table import Actor, Game
+
+
+def game_dir(data_dir: str | Path, game_id: str) -> Path:
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", game_id):
+        raise ValueError(f"not a game id: {game_id!r}")
+    return Path(data_dir) / "pictures" / game_id
+
+
+def path_of(data_dir: str | Path, game_id: str, name: str) -> Path | None:
+    """The file of a stored picture, or None for a name that is not one (no path tricks get through)."""
+    if not maps.PICTURE_NAME.fullmatch(name or ""):
+        return None
+    path = game_dir(data_dir, game_id) / name
+    return path if path.is_file() else None
+
+
+def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
+    """Write the picture (atomically); returns its path and whether this call created it."""
+    folder = game_dir(data_dir, game_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / picture.name
+    if path.exists():
+        return path, False
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".upload-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(picture.data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path, True
+
+
+def picture_record(picture: uvtt.Picture) -> dict:
+    return {"name": picture.name, "content_type": picture.content_type,
+            "width": picture.width, "height": picture.height}
+
+
+def may_fetch(game: "Game", actor: "Actor", name: str) -> bool:
+    """The GM fetches any picture of the game; players and the table screen the active map's only
+    (a map being prepared is the GM's secret)."""
+    pictures = {m.id: m.picture["name"] for m in game.maps.values() if m.picture}
+    if actor.role == "gm":
+        return name in pictures.values()
+    return pictures.get(game.active_map) == name
+
+
+def _commit_with_file(hub: "Hub", game_id: str, picture: uvtt.Picture | None, decide):
+    """Store the picture, then commit; a refused commit leaves no file behind that it created."""
+    path, created = (store(hub.app.config["DATA_DIR"], game_id, picture) if picture else (None, False))
+    try:
+        return hub.commit(game_id, decide)
+    except BaseException:
+        if created:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def map_name(filename: str | None) -> str:
+    stem = Path(filename or "").stem
+    name = re.sub(r"[_\s]+", " ", stem).strip()[:40]
+    return name or "Imported map"
+
+
+def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str) -> dict:
+    """Import a Universal VTT file as a new map and show it to everyone.
+
+    Returns ``{"map_id", "walls", "doors", "seq"}``; Rejected names what is wrong.
+    """
+    if actor.role != "gm":
+        raise Rejected("only the GM can import maps")
+    if hub.store.game(game_id) is None:
+        raise Rejected(f"no game {game_id!r}")
+    try:
+        parsed = uvtt.parse(raw)
+    except uvtt.UvttError as exc:
+        raise Rejected(f"not imported: {exc}") from None
+    picture = picture_record(parsed.picture) if parsed.picture else None
+    done = _commit_with_file(hub, game_id, parsed.picture, lambda game: maps.imported(
+        game, name, parsed.board, picture, parsed.pixels_per_grid, parsed.lights))
+    made = done.events[0].data
+    return {"map_id": made["map_id"], "name": made["name"], "walls": parsed.walls, "doors": parsed.doors,
+            "seq": done.seq}
+
+
+def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None, data: bytes) -> dict:
+    """A background picture for a map (None: the active one), fitted to the map's width."""
+    if actor.role != "gm":
+        raise Rejected("only the GM can set a map's picture")
+    if hub.store.game(game_id) is None:
+        raise Rejected(f"no game {game_id!r}")
+    try:
+        picture = uvtt.check_picture(data, "file")
+    except uvtt.UvttError as exc:
+        raise Rejected(str(exc)) from None
+    record = picture_record(picture)
+
+    def decide(game):
+        return [maps.picture_set(game, map_id, record)]
+
+    done = _commit_with_file(hub, game_id, picture, decide)
+    d = done.events[0].data
+    return {"map_id": d["map_id"], "picture": record, "align": d["align"], "seq": done.seq}

@@ -1,0 +1,295 @@
+"""Universal VTT files (``.dd2vtt``, ``.df2vtt``, ``.uvtt``) read into a board and a picture.
+
+Pure: bytes in, a :class:`UvttMap` out, or :class:`UvttError` naming what is
+wrong. Nothing is written anywhere; the caller stores the picture and the
+events only once the whole file has been read.
+
+Readings chosen (docs/PROTOCOL.md "Maps"):
+
+- every point is shifted by ``resolution.map_origin`` (a cropped export) and
+  rounded to 1/64 of a cell (one pixel of a 64 px grid, the grid Dungeondraft
+  itself exports on): points that are a float's hair off a grid line land on
+  it, so walls along grid lines are grid walls for movement, and every
+  coordinate is a short dyadic fraction the board's geometry handles exactly;
+- ``line_of_sight`` and ``objects_line_of_sight`` polylines become wall
+  segments (a repeated point is skipped); a segment that lies wholly outside
+  the map (beyond a cropped export's edge) is left out, as it can stop nothing;
+- each portal is a door from ``bounds[0]`` to ``bounds[1]``; a missing
+  ``closed`` means closed;
+- lights are kept as plain data for later (position, range, intensity, colour);
+- the map is ``ceil(map_size)`` cells each way.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import io
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+from rules.board import Board
+
+MAX_FILE_BYTES = 32 * 1024 * 1024  # a 20 MB picture is ~27 MB in base64
+MAX_PICTURE_BYTES = 20 * 1024 * 1024
+MAX_PICTURE_PX = 8192
+MAX_CELLS = 300  # a side of the map, in cells
+MAX_SEGMENTS = 20_000  # walls, occluders and doors together
+MAX_LIGHTS = 1000
+MAX_COORD = 1_000_000  # a point farther than this from the origin is not a map
+GRID = 64  # points are rounded to 1/GRID of a cell
+
+PICTURE_TYPES = {"PNG": ("png", "image/png"), "JPEG": ("jpg", "image/jpeg"), "WEBP": ("webp", "image/webp")}
+
+
+class UvttError(ValueError):
+    """The file is not a usable Universal VTT map; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    data: bytes = field(repr=False)
+    ext: str  # png, jpg, webp
+    content_type: str
+    width: int  # pixels
+    height: int
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def name(self) -> str:
+        return f"{self.sha256}.{self.ext}"
+
+
+@dataclass
+class UvttMap:
+    format: float | None
+    width: int  # cells
+    height: int
+    pixels_per_grid: float
+    board: Board
+    walls_from_los: int  # segments from line_of_sight
+    walls_from_objects: int  # segments from objects_line_of_sight
+    lights: list[dict]
+    picture: Picture | None
+
+    @property
+    def walls(self) -> int:
+        return len(self.board.walls)
+
+    @property
+    def doors(self) -> int:
+        return len(self.board.doors)
+
+
+def _magic(data: bytes) -> str | None:
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "PNG"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "JPEG"
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WEBP"
+    return None
+
+
+def check_picture(data: bytes, where: str = "picture") -> Picture:
+    """A PNG, JPEG or WebP picture within the limits, told by its bytes (never by a file name)."""
+    if not data:
+        raise UvttError(f"{where}: the file is empty")
+    if len(data) > MAX_PICTURE_BYTES:
+        raise UvttError(f"{where}: {len(data) / 1048576:.1f} MB is over the limit of "
+                        f"{MAX_PICTURE_BYTES // 1048576} MB")
+    kind = _magic(data)
+    if kind is None:
+        raise UvttError(f"{where}: not a PNG, JPEG or WebP picture")
+    from PIL import Image  # imported here: only uploads need it
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            fmt, (w, h) = img.format, img.size
+            if fmt != kind:
+                raise UvttError(f"{where}: the picture's bytes say {kind} but it reads as {fmt}")
+            if w > MAX_PICTURE_PX or h > MAX_PICTURE_PX:
+                raise UvttError(f"{where}: {w} x {h} px is over the limit of "
+                                f"{MAX_PICTURE_PX} x {MAX_PICTURE_PX} px")
+            img.verify()  # checksums and structure, without decoding every pixel
+    except UvttError:
+        raise
+    except Exception as exc:  # Pillow raises many kinds for a broken picture
+        raise UvttError(f"{where}: the {kind} picture is damaged or truncated ({type(exc).__name__})") from None
+    ext, content_type = PICTURE_TYPES[kind]
+    return Picture(data=data, ext=ext, content_type=content_type, width=w, height=h)
+
+
+def _number(v, where: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise UvttError(f"{where}: must be a number, not {str(v)[:40]!r}")
+    if abs(v) > MAX_COORD:
+        raise UvttError(f"{where}: {v} is absurdly far away")
+    return v
+
+
+def _xy(p, where: str) -> tuple[float, float]:
+    if not isinstance(p, dict) or "x" not in p or "y" not in p:
+        raise UvttError(f"{where}: a point is {{\"x\", \"y\"}}")
+    return _number(p["x"], f"{where}.x"), _number(p["y"], f"{where}.y")
+
+
+def _snap(v: float) -> float:
+    r = round(v * GRID) / GRID
+    return int(r) if r == int(r) else r
+
+
+def _touches(a, b, w: int, h: int) -> bool:
+    """Does the segment a-b come within the map (and a cell around it)? Liang-Barsky clipping."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] + 1), (dx, w + 1 - a[0]), (-dy, a[1] + 1), (dy, h + 1 - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        r = q / p
+        if p < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+    return t0 <= t1
+
+
+def _polylines(d: dict, key: str, required: bool) -> list:
+    lines = d.get(key)
+    if lines is None:
+        if required:
+            raise UvttError(f"{key}: missing (a Universal VTT file lists its walls there)")
+        return []
+    if not isinstance(lines, list) or not all(isinstance(line, list) for line in lines):
+        raise UvttError(f"{key}: must be a list of polylines (lists of points)")
+    return lines
+
+
+def parse(raw: bytes | str) -> UvttMap:
+    """Read a whole Universal VTT file; UvttError names the first thing wrong."""
+    if isinstance(raw, str):
+        raw = raw.encode()
+    if len(raw) > MAX_FILE_BYTES:
+        raise UvttError(f"the file is {len(raw) / 1048576:.1f} MB, over the limit of "
+                        f"{MAX_FILE_BYTES // 1048576} MB")
+    if not raw.strip():
+        raise UvttError("the file is empty")
+    try:
+        d = json.loads(raw)
+    except UnicodeDecodeError:
+        raise UvttError("not a Universal VTT file: it is not text (JSON)") from None
+    except json.JSONDecodeError as exc:
+        ends_early = exc.pos >= len(raw.rstrip()) - 1 or exc.msg.startswith("Unterminated")
+        raise UvttError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+                        + ("; the file ends too early: is it truncated?" if ends_early else "")) from None
+    except RecursionError:
+        raise UvttError("not a Universal VTT file: its JSON is nested absurdly deep") from None
+    if not isinstance(d, dict):
+        raise UvttError("not a Universal VTT file: the top level is not a JSON object")
+    res = d.get("resolution")
+    if not isinstance(res, dict):
+        raise UvttError("not a Universal VTT file: no resolution (map_origin, map_size, pixels_per_grid)")
+    fmt = d.get("format")
+    if fmt is not None and (isinstance(fmt, bool) or not isinstance(fmt, (int, float))):
+        raise UvttError(f"format: must be a number such as 0.3, not {str(fmt)[:20]!r}")
+
+    size = res.get("map_size")
+    if size is None:
+        raise UvttError("resolution.map_size: missing")
+    sx, sy = _xy(size, "resolution.map_size")
+    if not (0 < sx <= MAX_CELLS and 0 < sy <= MAX_CELLS):
+        raise UvttError(f"resolution.map_size: {sx:g} x {sy:g} cells; a map is 1 to {MAX_CELLS} cells each way")
+    width, height = math.ceil(sx), math.ceil(sy)
+    ox, oy = _xy(res.get("map_origin") or {"x": 0, "y": 0}, "resolution.map_origin")
+    ppg = _number(res.get("pixels_per_grid", 0), "resolution.pixels_per_grid")
+    if not 1 <= ppg <= 1024:
+        raise UvttError(f"resolution.pixels_per_grid: {ppg:g}; expected 1 to 1024 pixels per cell")
+
+    los = _polylines(d, "line_of_sight", required=False)
+    objects = _polylines(d, "objects_line_of_sight", required=False)
+    portals = d.get("portals") or []
+    if not isinstance(portals, list):
+        raise UvttError("portals: must be a list of doors")
+    count = sum(max(len(line) - 1, 0) for line in los + objects) + len(portals)
+    if count > MAX_SEGMENTS:
+        raise UvttError(f"{count} wall segments and doors; a map holds {MAX_SEGMENTS:,} at most")
+
+    def point(p, where):
+        x, y = _xy(p, where)
+        return _snap(x - ox), _snap(y - oy)
+
+    board = Board(width, height)
+    made = {}
+    for key, lines in (("line_of_sight", los), ("objects_line_of_sight", objects)):
+        n = 0
+        for i, line in enumerate(lines):
+            prev = None
+            for j, p in enumerate(line):
+                here = point(p, f"{key}[{i}][{j}]")
+                if prev is not None and prev != here and _touches(prev, here, width, height):
+                    board.add_wall(prev, here)
+                    n += 1
+                prev = here
+        made[key] = n
+
+    for i, portal in enumerate(portals):
+        where = f"portals[{i}]"
+        if not isinstance(portal, dict):
+            raise UvttError(f"{where}: a door is an object with bounds")
+        bounds = portal.get("bounds")
+        if not isinstance(bounds, list) or len(bounds) != 2:
+            raise UvttError(f"{where}.bounds: a door needs its two end points")
+        a, b = point(bounds[0], f"{where}.bounds[0]"), point(bounds[1], f"{where}.bounds[1]")
+        if a == b:
+            raise UvttError(f"{where}.bounds: both end points are the same")
+        closed = portal.get("closed", True)
+        if not isinstance(closed, bool):
+            raise UvttError(f"{where}.closed: must be true or false")
+        if _touches(a, b, width, height):
+            board.add_door(a, b, closed=closed)
+
+    lights = d.get("lights") or []
+    if not isinstance(lights, list):
+        raise UvttError("lights: must be a list")
+    if len(lights) > MAX_LIGHTS:
+        raise UvttError(f"{len(lights)} lights; a map holds {MAX_LIGHTS} at most")
+    kept = []
+    for i, light in enumerate(lights):
+        where = f"lights[{i}]"
+        if not isinstance(light, dict):
+            raise UvttError(f"{where}: a light is an object with a position")
+        x, y = point(light.get("position"), f"{where}.position")
+        color = light.get("color", "ffffffff")
+        kept.append({
+            "x": x, "y": y,
+            "range": _number(light.get("range", 0), f"{where}.range"),
+            "intensity": _number(light.get("intensity", 1), f"{where}.intensity"),
+            "color": color if isinstance(color, str) and re.fullmatch(r"[0-9a-fA-F]{6,8}", color) else "ffffffff",
+            "shadows": bool(light.get("shadows", True)),
+        })
+
+    picture = None
+    image = d.get("image")
+    if image not in (None, ""):
+        if not isinstance(image, str):
+            raise UvttError("image: must be the picture in base64")
+        image = re.sub(r"^data:[\w/+.-]+;base64,", "", image[:100]) + image[100:]
+        if len(image) > MAX_PICTURE_BYTES * 4 // 3 + 1024:
+            raise UvttError(f"image: over the limit of {MAX_PICTURE_BYTES // 1048576} MB")
+        try:
+            data = base64.b64decode(re.sub(r"\s+", "", image), validate=True)
+        except (binascii.Error, ValueError):
+            raise UvttError("image: not valid base64") from None
+        picture = check_picture(data, "image")
+
+    return UvttMap(format=fmt, width=width, height=height, pixels_per_grid=ppg, board=board,
+                   walls_from_los=made["line_of_sight"], walls_from_objects=made["objects_line_of_sight"],
+                   lights=kept, picture=picture)

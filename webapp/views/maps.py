@@ -1,0 +1,129 @@
+"""Map files over HTTP: pictures served to the game's seats, uploads from the GM page.
+
+GET  /games/<id>/pictures/<sha256>.<ext>   a map picture, to holders of a key of that game
+POST /games/<id>/maps                      the GM page imports a Universal VTT file (field ``file``)
+POST /games/<id>/maps/picture              the GM page sets a map's picture (``file``, ``map_id``?)
+
+The JSON API has the same two uploads with a Bearer token (views/api.py).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, request, send_file
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from .. import pictures, uvtt
+from ..table import Rejected
+from . import hub, remembered_key
+
+bp = Blueprint("maps", __name__)
+
+UPLOAD_SLACK = 64 * 1024  # the multipart envelope and the small fields around the file
+
+
+@bp.errorhandler(HTTPException)
+def refused(exc: HTTPException):
+    """An upload from the GM page is answered in JSON (upload.js shows the reason); a picture's error is a page."""
+    if request.method == "POST":
+        return jsonify(error=exc.description), exc.code
+    from .. import error_page
+
+    return error_page(exc)
+
+
+def uploaded_file(limit: int) -> tuple[bytes, str]:
+    """The bytes and name of the multipart field ``file``, within ``limit`` bytes; 400/413 otherwise."""
+    request.max_content_length = limit + UPLOAD_SLACK
+    try:
+        f = request.files.get("file")
+    except RequestEntityTooLarge:
+        abort(413, f"the file is over the limit of {limit // 1048576} MB")
+    if f is None:
+        abort(400, "send the file as multipart/form-data in the field 'file'")
+    data = f.read(limit + 1)
+    if len(data) > limit:
+        abort(413, f"the file is over the limit of {limit // 1048576} MB")
+    return data, f.filename or ""
+
+
+def import_map(game_id: str, actor) -> tuple:
+    """Shared by the page and the API: 201 {"map_id", "name", "walls", "doors"} or a refusal."""
+    if actor.role != "gm":
+        abort(403, "only the GM can import maps")
+    data, filename = uploaded_file(uvtt.MAX_FILE_BYTES)
+    name = (request.form.get("name") or "").strip() or pictures.map_name(filename)
+    try:
+        done = pictures.import_uvtt(hub(), game_id, actor, data, name[:40])
+    except Rejected as exc:
+        abort(422, str(exc))
+    return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],
+                   seq=done["seq"]), 201
+
+
+def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
+    if actor.role != "gm":
+        abort(403, "only the GM can set a map's picture")
+    data, _ = uploaded_file(uvtt.MAX_PICTURE_BYTES)
+    try:
+        done = pictures.upload_picture(hub(), game_id, actor, map_id or None, data)
+    except Rejected as exc:
+        abort(422, str(exc))
+    return jsonify(done), 200
+
+
+def _page_gm(game_id: str):
+    h = hub()
+    if h.store.game(game_id) is None:
+        abort(404, "There is no such game.")
+    key = remembered_key("gm", game_id)
+    actor = h.authenticate(game_id, key) if key else None
+    if actor is None or actor.role != "gm":
+        abort(403, "only the GM can upload maps")
+    return actor
+
+
+@bp.post("/games/<game_id>/maps")
+def page_import(game_id: str):
+    return import_map(game_id, _page_gm(game_id))
+
+
+@bp.post("/games/<game_id>/maps/picture")
+def page_picture(game_id: str):
+    actor = _page_gm(game_id)
+    return set_picture(game_id, actor, request.form.get("map_id"))
+
+
+def _viewer(game_id: str):
+    """Whoever holds a key of this game: a Bearer token, else a key this browser's session remembers."""
+    h = hub()
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return h.authenticate(game_id, header[7:].strip())
+    for role in ("gm", "screen", "player"):
+        key = remembered_key(role, game_id)
+        actor = h.authenticate(game_id, key) if key else None
+        if actor is not None:
+            return actor
+    return None
+
+
+@bp.get("/games/<game_id>/pictures/<name>")
+def picture(game_id: str, name: str):
+    h = hub()
+    if h.store.game(game_id) is None:
+        abort(404, "There is no such game.")
+    actor = _viewer(game_id)
+    if actor is None:
+        abort(403, "Pictures are for the seats of this game.")
+    game = h.game(game_id)
+    path = pictures.path_of(current_app.config["DATA_DIR"], game_id, name)
+    if path is None or not pictures.may_fetch(game, actor, name):
+        abort(404, "No such picture in this game.")
+    content_type = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}[name.rsplit(".", 1)[1]]
+    response = send_file(path, mimetype=content_type, conditional=True, etag=True, max_age=0)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
+    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    # the name is the content's hash: it never changes, but who may see it can (a map shown, then not)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
