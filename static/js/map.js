@@ -31,6 +31,7 @@
     pt.y = clientY;
     return pt.matrixTransform(s.getScreenCTM().inverse());
   }
+  if (window.tacmap) window.tacmap.mapPoint = mapPoint; // the map point under a screen point, for the other scripts
 
   // --- dragging a token ------------------------------------------------------
   // The GM drags any token, a player their own. A player may also pick up

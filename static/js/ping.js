@@ -10,13 +10,7 @@
   const SLOP_PX = 10; // a finger that moves this far is panning, not pinging
   const SHOW_MS = 2600;
 
-  function mapPoint(clientX, clientY) {
-    const s = svg();
-    const pt = s.createSVGPoint();
-    pt.x = clientX;
-    pt.y = clientY;
-    return pt.matrixTransform(s.getScreenCTM().inverse());
-  }
+  const mapPoint = (clientX, clientY) => window.tacmap.mapPoint(clientX, clientY); // map.js
   const canPing = () => svg() && svg().dataset.role !== "screen";
 
   function send(clientX, clientY) {

@@ -8,13 +8,7 @@
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
   const half = (v) => Math.round(v * 2) / 2;
 
-  function mapPoint(clientX, clientY) {
-    const s = svg();
-    const pt = s.createSVGPoint();
-    pt.x = clientX;
-    pt.y = clientY;
-    return pt.matrixTransform(s.getScreenCTM().inverse());
-  }
+  const mapPoint = (clientX, clientY) => window.tacmap.mapPoint(clientX, clientY); // map.js
   const inBoard = (p) => [clamp(half(p.x), 0, parseInt(svg().dataset.width, 10)),
                           clamp(half(p.y), 0, parseInt(svg().dataset.height, 10))];
 

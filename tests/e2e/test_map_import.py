@@ -44,8 +44,15 @@ def test_the_gm_uploads_the_sample_and_every_screen_shows_it(server, game, new_p
     status, body = server.api("POST", f"/api/games/{game['id']}/tokens",
                               {"name": "Aria", "x": 8, "y": 3, "kind": "pc"}, game["gm_token"])
     assert status == 201, body
+    hero_id = body["id"]
     gm, phone, screen = open_pages(game, new_page)
     expect(screen.locator("#map image.map-picture")).to_have_count(0)
+    # Aria is Mira's: an imported map starts with fog on, and the phone and the screen see what she sees
+    _, st = server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])
+    mira = next(p["id"] for p in st["players"] if p["name"] == "Mira")
+    status, ack = server.api("POST", f"/api/games/{game['id']}/commands",
+                             {"type": "update_token", "token_id": hero_id, "owner": mira}, game["gm_token"])
+    assert status == 200, ack
 
     # the GM picks the file in the Maps card and imports it: the progress ends in a summary
     gm.set_input_files("#map-import input[type=file]", str(SAMPLE))
@@ -56,9 +63,13 @@ def test_the_gm_uploads_the_sample_and_every_screen_shows_it(server, game, new_p
         svg = page.locator("#map")
         expect(svg).to_have_attribute("data-width", "20")
         expect(page.locator("#map image.map-picture")).to_have_count(1)
-        expect(page.locator("#layer-walls line.wall")).to_have_count(241)
-        expect(page.locator("#layer-walls .door")).to_have_count(3)
         assert picture_loaded(page), "the picture did not load"
+    # the GM sees every wall and door; the phone and the screen only those Aria has seen (fog is on)
+    expect(gm.locator("#layer-walls line.wall")).to_have_count(241)
+    expect(gm.locator("#layer-walls .door")).to_have_count(3)
+    for page in (phone, screen):
+        expect(page.locator("#layer-walls line.wall").first).to_be_attached()
+        assert 0 < page.locator("#layer-walls line.wall").count() < 241
     # the party came along: the hero stands on the cave map on every screen
     for page in (gm, phone, screen):
         expect(page.locator("#layer-tokens .token")).to_have_count(1)

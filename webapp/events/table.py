@@ -42,6 +42,20 @@ def register(socketio, hub) -> None:
     def current():
         return hub.session(request.sid)
 
+    def relay(event: str, args: tuple, shape: str, send) -> dict:
+        """A passing event (a drag, a ping): checked, shown to the others, never stored."""
+        who = current()
+        if who is None:
+            return {"ok": False, "error": "not connected to a game"}
+        payload, refused = one_argument(event, args, shape)
+        if refused:
+            return refused
+        try:
+            send(who[0], who[1], payload, request.sid)
+        except (Rejected, DamagedLog) as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
     @socketio.on("connect")
     def connect(auth=None):
         if not isinstance(auth, dict):
@@ -92,45 +106,15 @@ def register(socketio, hub) -> None:
 
     @socketio.on("preview")
     def preview(*args):
-        who = current()
-        if who is None:
-            return {"ok": False, "error": "not connected to a game"}
-        payload, refused = one_argument("preview", args, '{"token_id", "x", "y", "done"?}')
-        if refused:
-            return refused
-        try:
-            hub.preview(who[0], who[1], payload, request.sid)
-        except (Rejected, DamagedLog) as exc:
-            return {"ok": False, "error": str(exc)}
-        return {"ok": True}
+        return relay("preview", args, '{"token_id", "x", "y", "done"?}', hub.preview)
 
     @socketio.on("map_ping")
     def map_ping(*args):
-        who = current()
-        if who is None:
-            return {"ok": False, "error": "not connected to a game"}
-        payload, refused = one_argument("map_ping", args, '{"x", "y"}, x and y in squares')
-        if refused:
-            return refused
-        try:
-            hub.ping(who[0], who[1], payload, request.sid)
-        except Rejected as exc:
-            return {"ok": False, "error": str(exc)}
-        return {"ok": True}
+        return relay("map_ping", args, '{"x", "y"}, x and y in squares', hub.ping)
 
     @socketio.on("template_preview")
     def template_preview(*args):
-        who = current()
-        if who is None:
-            return {"ok": False, "error": "not connected to a game"}
-        payload, refused = one_argument("template_preview", args, '{"template_id", "dx", "dy", "done"?}')
-        if refused:
-            return refused
-        try:
-            hub.template_preview(who[0], who[1], payload, request.sid)
-        except Rejected as exc:
-            return {"ok": False, "error": str(exc)}
-        return {"ok": True}
+        return relay("template_preview", args, '{"template_id", "dx", "dy", "done"?}', hub.template_preview)
 
     @socketio.on("sync")
     def sync(*args):
