@@ -16,7 +16,7 @@ import time
 import socketio
 
 from conftest import LiveServer
-from test_flood import connect, logged_moves, table_with_players
+from test_flood_live import connect, logged_moves, table_with_players
 
 TOKEN = re.compile(r'data-token-id="([^"]+)" data-x="(\d+)" data-y="(\d+)"')
 
