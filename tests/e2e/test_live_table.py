@@ -37,11 +37,11 @@ def at(page, token_id: str, x: int, y: int):
     return expect(page.locator(f'#token-{token_id}[data-x="{x}"][data-y="{y}"]'))
 
 
-def open_table(server, game, new_page):
+def open_table(server, game, new_page, screen_viewport=None):
     gm = new_page()
     gm.goto(game["urls"]["gm"])
     expect(gm.locator("#conn.ok")).to_be_visible()
-    screen = new_page(viewport={"width": 1280, "height": 720})
+    screen = new_page(viewport=screen_viewport or {"width": 1280, "height": 720})
     screen.goto(game["urls"]["screen"])
     expect(screen.locator("#conn.ok")).to_be_attached()
     player = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)

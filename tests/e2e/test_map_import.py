@@ -8,24 +8,12 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import expect
 
-from test_live_table import cell_center
+from test_live_table import cell_center, open_table
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 
 
-def open_pages(game, new_page):
-    gm = new_page(viewport={"width": 1280, "height": 800})
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    screen = new_page(viewport={"width": 1920, "height": 1080})
-    screen.goto(game["urls"]["screen"])
-    expect(screen.locator("#conn.ok")).to_be_attached()
-    phone = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    phone.goto(game["urls"]["join"])
-    phone.fill("input[name=name]", "Mira")
-    phone.click("button:has-text('Join')")
-    expect(phone.locator("#conn.ok")).to_be_visible()
-    return gm, phone, screen
+SCREEN = {"width": 1920, "height": 1080}
 
 
 def picture_loaded(page) -> bool:
@@ -45,7 +33,7 @@ def test_the_gm_uploads_the_sample_and_every_screen_shows_it(server, game, new_p
                               {"name": "Aria", "x": 8, "y": 3, "kind": "pc"}, game["gm_token"])
     assert status == 201, body
     hero_id = body["id"]
-    gm, phone, screen = open_pages(game, new_page)
+    gm, phone, screen = open_table(server, game, new_page, screen_viewport=SCREEN)
     expect(screen.locator("#map image.map-picture")).to_have_count(0)
     # Aria is Mira's: an imported map starts with fog on, and the phone and the screen see what she sees
     _, st = server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])
@@ -94,7 +82,7 @@ def test_the_gm_uploads_the_sample_and_every_screen_shows_it(server, game, new_p
 
 
 def test_switching_maps_moves_every_screen(server, game, new_page, shot, tmp_path):
-    gm, phone, screen = open_pages(game, new_page)
+    gm, phone, screen = open_table(server, game, new_page, screen_viewport=SCREEN)
     # the GM prepares a small cellar while the players still see the main map
     gm.locator("#maps-panel .map-new summary").click()
     gm.fill("#maps-panel .map-new input[name=name]", "Cellar")
