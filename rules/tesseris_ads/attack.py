@@ -605,6 +605,23 @@ def join_grapple(request: AttackRequest, a_state: dict, settings: dict) -> Attac
     return AttackResult(hit=True, summary=f"{att.name} joins the grapple on {tgt.name} (free action)", effects=effects, details=details)
 
 
+def _contest_details(action: str, request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
+                     successes: int, a_state: dict, t_state: dict, **own) -> dict:
+    """The breakdown every opposed maneuver (Grapple, Trip, Pin, Disarm...) shares, with its own keys;
+    none does damage."""
+    att, tgt = request.attacker, request.target
+    return {"action": action, "attacker": att.id, "target": tgt.id, "attack_successes": successes,
+            "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total, **own,
+            "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+
+
+def _resisted(plan: AttackPlan, defense_total: int, skill: str | None = None) -> str:
+    """How the opponent resisted, as a summary reads it: "Dodge 3", "Scrutiny 2", "no resistance"."""
+    if plan.defense == "none":
+        return "no resistance"
+    return f"{skill or plan.defense.replace('_', ' ').title()} {defense_total}"
+
+
 def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
                    rolls: list[RollRecord], a_state: dict, t_state: dict, successes: int) -> AttackResult:
     """A Grapple: a Melee test the opponent may resist with a Duck or Dodge; no damage.
@@ -617,9 +634,8 @@ def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, 
         for who in (att, tgt):
             if "Grappled" not in status_names(who.sheet.get("statuses")):
                 effects.append(Effect("status", who.id, {"add": "Grappled", "reason": "Grapple", "drops_two_handed": True}))
-    details = {"action": "grapple", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
-               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
-               "grappled": [att.id, tgt.id] if held else [], "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    details = _contest_details("grapple", request, plan, attack_total, defense_total, successes, a_state, t_state,
+                               grappled=[att.id, tgt.id] if held else [])
     verb = "grapples" if held else "fails to grapple"
     summary = f"{att.name} {verb} {tgt.name}: {attack_total} vs {plan.defense} {defense_total}"
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
@@ -635,10 +651,9 @@ def trip_result(request: AttackRequest, plan: AttackPlan, attack_total: int, def
     down = attack_total - defense_total >= 1  # as for every attack: beat the defense by one
     if down:
         t_state = {**t_state, "prone": True}
-    details = {"action": "trip", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
-               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
-               "prone": down, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
-    resisted = "no resistance" if plan.defense == "none" else f"{plan.defense.replace('_', ' ').title()} {defense_total}"
+    details = _contest_details("trip", request, plan, attack_total, defense_total, successes, a_state, t_state,
+                               prone=down)
+    resisted = _resisted(plan, defense_total)
     summary = (f"{att.name} trips {tgt.name}: Prone ({attack_total} vs {resisted})" if down else
                f"{att.name} fails to trip {tgt.name}: {attack_total} vs {resisted}")
     return AttackResult(hit=down, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=[], details=details)
@@ -654,10 +669,9 @@ def pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defe
     att, tgt = request.attacker, request.target
     held = attack_total - defense_total >= 1
     effects = [Effect("status", tgt.id, {"add": "Pinned", "reason": "Pin"})] if held else []
-    details = {"action": "pin", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
-               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
-               "pinned": held, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
-    resisted = f"{plan.defense.replace('_', ' ').title()} {defense_total}" if plan.defense != "none" else "no resistance"
+    details = _contest_details("pin", request, plan, attack_total, defense_total, successes, a_state, t_state,
+                               pinned=held)
+    resisted = _resisted(plan, defense_total)
     summary = (f"{att.name} pins {tgt.name} ({attack_total} vs {resisted})" if held else
                f"{att.name} fails to pin {tgt.name}: {attack_total} vs {resisted}")
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
@@ -674,9 +688,8 @@ def break_pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int
     broke = attack_total - defense_total >= 1
     effects = [Effect("status", freed, {"remove": "Pinned", "reason": "Break Pin"})] if broke else []
     names = {c.id: c.name for c in (att, tgt, *request.others)}
-    details = {"action": "break_pin", "attacker": att.id, "target": tgt.id, "freed": freed if broke else None,
-               "attack_successes": successes, "attack_total": attack_total, "defense": plan.defense,
-               "defense_total": defense_total, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
+    details = _contest_details("break_pin", request, plan, attack_total, defense_total, successes, a_state, t_state,
+                               freed=freed if broke else None)
     whom = "the pin" if freed == att.id else f"{tgt.name}'s pin on {names.get(freed, freed)}"
     summary = (f"{att.name} breaks {whom} ({attack_total} vs {defense_total})" if broke else
                f"{att.name} fails to break {whom}: {attack_total} vs {defense_total}")
@@ -697,10 +710,9 @@ def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int,
     effects = []
     if plan.weapon.get("ammo") is not None:
         effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1}))
-    details = {"action": "distracting_shot", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
-               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
-               "distracted": lost, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
-    resisted = f"Scrutiny {defense_total}" if plan.defense != "none" else "no resistance"
+    details = _contest_details("distracting_shot", request, plan, attack_total, defense_total, successes, a_state, t_state,
+                               distracted=lost)
+    resisted = _resisted(plan, defense_total, "Scrutiny")
     summary = (f"{att.name} distracts {tgt.name}: 2 ticks lost next round ({attack_total} vs {resisted})" if lost else
                f"{att.name} fails to distract {tgt.name}: {attack_total} vs {resisted}")
     return AttackResult(hit=lost, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
@@ -715,10 +727,9 @@ def choke_result(request: AttackRequest, plan: AttackPlan, attack_total: int, de
     att, tgt = request.attacker, request.target
     out = attack_total - defense_total >= 1
     effects = [Effect("status", tgt.id, {"add": "Unconscious", "reason": "Choke Out"})] if out else []
-    details = {"action": "choke_out", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
-               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
-               "unconscious": out, "hits": 0, "states": {att.id: a_state, tgt.id: t_state}}
-    resisted = f"Athletics {defense_total}" if plan.defense != "none" else "no resistance"
+    details = _contest_details("choke_out", request, plan, attack_total, defense_total, successes, a_state, t_state,
+                               unconscious=out)
+    resisted = _resisted(plan, defense_total, "Athletics")
     summary = (f"{att.name} chokes {tgt.name} out: Unconscious ({attack_total} vs {resisted})" if out else
                f"{att.name} fails to choke {tgt.name} out: {attack_total} vs {resisted}")
     return AttackResult(hit=out, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
@@ -758,11 +769,9 @@ def disarm_result(request: AttackRequest, plan: AttackPlan, attack_total: int, d
         effects.append(Effect("disarm", tgt.id, {"weapon": lost["key"], "taken_by": att.id if taken else None}))
     if taken:
         effects.append(Effect("take_weapon", att.id, {"weapon": lost["key"], "item": dict(lost["data"]), "from": tgt.id}))
-    details = {"action": "disarm", "attacker": att.id, "target": tgt.id, "attack_successes": successes,
-               "attack_total": attack_total, "defense": plan.defense, "defense_total": defense_total,
-               "weapon_lost": lost["key"] if knocked else None, "taken": taken, "hits": 0,
-               "states": {att.id: a_state, tgt.id: t_state}}
-    resisted = "no resistance" if plan.defense == "none" else f"{plan.defense.replace('_', ' ').title()} {defense_total}"
+    details = _contest_details("disarm", request, plan, attack_total, defense_total, successes, a_state, t_state,
+                               weapon_lost=lost["key"] if knocked else None, taken=taken)
+    resisted = _resisted(plan, defense_total)
     if taken:
         summary = f"{att.name} disarms {tgt.name} and takes the {lost['label']} ({attack_total} vs {resisted})"
     elif knocked:
