@@ -11,7 +11,6 @@
   const height = () => parseInt(svg().dataset.height, 10);
   const role = () => svg().dataset.role;
   const onScreen = document.body.classList.contains("screen-view");
-  const PREVIEW_MS = 60;
 
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
   const tokenEl = (id) => document.getElementById("token-" + id);
@@ -37,26 +36,67 @@
   // The GM drags any token, a player their own. A player may also pick up
   // someone else's: the drop goes to the server, which says no, and the token
   // springs back with the server's reason (feedback instead of a dead finger).
+  //
+  // A drop is shown at once where it fell, as pending (the `pending` class is set
+  // at once; its dimmed look fades in only if the answer is slow: the CSS delays
+  // it, so a blink-fast answer never flickers), until the server answers:
+  // accepted -> the look goes and the server's update owns the position;
+  // refused -> back to where the server has it, with the reason.
+  // A pending token may be picked up again: its new drop waits for the answer
+  // to the one before (moves of one token go out in order) and then goes out.
   let drag = null;
-  const pending = new Map(); // token id -> the cell it was dropped on, until the server answers
+  const pending = new Map(); // token id -> {cell, since, n}: the latest drop, until the server answers it
+  const inFlight = new Map(); // token id -> the promise of its latest move's answer (moves of a token go in order)
+  let drops = 0;
+  const PENDING_DELAY_MS = 250; // the pending look's delay (static/css/app.css, .token.pending)
+
+  // where a token rests on this page: its pending drop, or where the server has it
+  const resting = (id, el) => (pending.has(id) ? pending.get(id).cell : home(el));
+
+  // One clock for the look however often the token or its name is drawn again: a fresh
+  // copy of a pending token (a stale update, a new layout of the names) picks the fade-in
+  // up where it was (a negative delay), with no flicker.
+  const pendingDelay = (p) => Math.round(p.since + PENDING_DELAY_MS - performance.now()) + "ms";
+  function lookPending(el, p) {
+    el.classList.add("pending");
+    el.style.setProperty("--pending-delay", pendingDelay(p));
+  }
+  function unlookPending(el) {
+    el.classList.remove("pending");
+    el.style.removeProperty("--pending-delay");
+  }
 
   frame.addEventListener("pointerdown", (e) => {
     if (e.button > 0 || role() === "screen" || !window.tacmap) return;
     const tok = e.target.closest && e.target.closest(".token");
-    if (!tok || pending.has(tok.dataset.tokenId)) return;
+    if (!tok) return;
     e.preventDefault();
     e.stopPropagation();
-    const [x, y] = home(tok);
+    const id = tok.dataset.tokenId;
+    const [x, y] = resting(id, tok);
     const size = sizeOf(tok);
     const p = mapPoint(e.clientX, e.clientY);
     // where in a big token it was grabbed, so it moves under the finger as one piece
     const grab = [clamp(Math.floor(p.x) - x, 0, size - 1), clamp(Math.floor(p.y) - y, 0, size - 1)];
-    drag = { id: tok.dataset.tokenId, pointer: e.pointerId, from: [x, y], cell: [x, y], grab: grab, size: size,
-             own: tok.classList.contains("movable"), sent: 0 };
+    drag = { id: id, pointer: e.pointerId, from: [x, y], cell: [x, y], grab: grab, size: size,
+             own: tok.classList.contains("movable"), sent: null, frame: 0 };
     frame.setPointerCapture(e.pointerId);
     tok.classList.add("dragging");
     if (drag.own) document.dispatchEvent(new CustomEvent("tacmap:dragstart", { detail: { id: drag.id, from: drag.from } }));
   }, true);
+
+  // Others see the drag as it goes: at most one preview per frame of this screen, and only
+  // when the cell changed since the last one sent. The frame after the pointer stops sends
+  // the cell it stopped on, so the last cell always goes out (not only with the drop).
+  function sendPreview() {
+    const d = drag;
+    if (!d) return;
+    d.frame = 0;
+    if (!d.own || !connected()) return;
+    if (d.sent && d.sent[0] === d.cell[0] && d.sent[1] === d.cell[1]) return;
+    d.sent = d.cell;
+    window.tacmap.preview({ token_id: d.id, x: d.cell[0], y: d.cell[1] });
+  }
 
   frame.addEventListener("pointermove", (e) => {
     if (!drag || e.pointerId !== drag.pointer) return;
@@ -69,18 +109,14 @@
     place(tokenEl(drag.id), cell[0], cell[1]);
     document.dispatchEvent(new CustomEvent("tacmap:dragcell", { detail: { id: drag.id, cell: cell } }));
     queueLayout();
-    const now = Date.now();
-    if (drag.own && connected() && now - drag.sent > PREVIEW_MS) {
-      drag.sent = now;
-      window.tacmap.preview({ token_id: drag.id, x: cell[0], y: cell[1] });
-    }
+    if (!drag.frame) drag.frame = requestAnimationFrame(sendPreview);
   });
 
   function springBack(id, refused) {
     const el = tokenEl(id);
     if (!el) return;
     const from = shownAt(el);
-    const [x, y] = home(el);
+    const [x, y] = resting(id, el);
     place(el, x, y);
     if ((from[0] !== x || from[1] !== y) && el.animate) {
       el.animate([{ transform: `translate(${from[0]}px, ${from[1]}px)` }, { transform: `translate(${x}px, ${y}px)` }],
@@ -101,50 +137,51 @@
     return new Promise((resolve) => window.tacmap.socket.once("connect", () => send().then(resolve)));
   }
 
-  function markPending(id) {
+  function settle(id, n, ack) {
+    const p = pending.get(id);
+    if (!p || p.n !== n) return; // a later drop of the same token is on its way: its answer settles it
+    pending.delete(id);
     const el = tokenEl(id);
-    const cell = pending.get(id);
-    if (!el || !cell) return;
-    el.classList.add("pending");
-    place(el, cell[0], cell[1]);
+    if (el) unlookPending(el);
+    if (!ack.ok) springBack(id, true); // the reason is already on the screen
+    else layoutLabels();
+    // accepted: the server's update puts the token where it landed (the token stays where
+    // it was dropped meanwhile, so an answer that overtakes its update does not jump it back)
   }
 
   function endDrag(e, cancelled) {
     if (!drag || e.pointerId !== drag.pointer) return;
     const d = drag;
     drag = null;
+    if (d.frame) cancelAnimationFrame(d.frame);
     const el = tokenEl(d.id);
     if (el) el.classList.remove("dragging");
     document.dispatchEvent(new CustomEvent("tacmap:dragend", { detail: { id: d.id } }));
     if (d.own && connected()) window.tacmap.preview({ token_id: d.id, x: d.cell[0], y: d.cell[1], done: true });
     if (cancelled || (d.cell[0] === d.from[0] && d.cell[1] === d.from[1])) { springBack(d.id, false); return; }
-    pending.set(d.id, d.cell);
+    const n = ++drops;
+    const was = pending.get(d.id); // dropped again before its answer: it has been pending all along
+    const p = { cell: d.cell, since: was ? was.since : performance.now(), n: n };
+    pending.set(d.id, p);
     place(el, d.cell[0], d.cell[1]);
-    // on a live link the answer comes in a blink: show "pending" only if it is slow in coming
-    const showPending = () => { if (pending.get(d.id) === d.cell) { markPending(d.id); layoutLabels(); } };
-    if (connected()) setTimeout(showPending, 250); else showPending();
-    sendMove(d.id, d.cell).then((ack) => {
-      pending.delete(d.id);
-      const cur = tokenEl(d.id);
-      if (cur) cur.classList.remove("pending");
-      if (!ack.ok) {
-        springBack(d.id, true); // the reason is already on the screen
-      } else {
-        layoutLabels();
-      }
-      // accepted: the server's update (sent before its answer) has put the token there
-    });
+    if (el) lookPending(el, p);
+    layoutLabels();
+    const before = inFlight.get(d.id) || Promise.resolve();
+    const answer = before.then(() => sendMove(d.id, d.cell)).then((ack) => settle(d.id, n, ack));
+    inFlight.set(d.id, answer);
+    answer.then(() => { if (inFlight.get(d.id) === answer) inFlight.delete(d.id); });
   }
   frame.addEventListener("pointerup", (e) => endDrag(e, false));
   frame.addEventListener("pointercancel", (e) => endDrag(e, true));
 
   document.addEventListener("tacmap:update", () => {
-    // a swapped token arrives fresh: keep what this page is still doing with it
-    pending.forEach((cell, id) => {
+    // An update may come between a drop and its answer (someone else's move, or ours
+    // landing): a token drawn fresh stays where this page is still holding it.
+    pending.forEach((p, id) => {
       const el = tokenEl(id);
-      if (!el) { pending.delete(id); return; }
-      const [x, y] = home(el);
-      if (x !== cell[0] || y !== cell[1]) markPending(id);
+      if (!el) { pending.delete(id); return; } // gone from this view (hidden, removed)
+      place(el, p.cell[0], p.cell[1]);
+      lookPending(el, p);
     });
     if (drag) {
       const el = tokenEl(drag.id);
@@ -153,12 +190,15 @@
   });
 
   // --- where others are dragging -------------------------------------------
+  // A burst of previews (a slow screen, a busy network) is drawn once per frame:
+  // only the newest per token, so a ghost never trails behind its drag.
   const ghosts = new Map();
-  document.addEventListener("tacmap:preview", (ev) => {
-    const msg = ev.detail;
+  const newest = new Map(); // token id -> the latest preview not drawn yet
+  let ghostFrame = 0;
+  function drawGhost(msg) {
     const layer = document.getElementById("layer-preview");
+    if (!layer) return;
     let g = ghosts.get(msg.token_id);
-    if (msg.done) { if (g) g.remove(); ghosts.delete(msg.token_id); return; }
     const tok = tokenEl(msg.token_id);
     const size = tok ? sizeOf(tok) : 1;
     if (!g || !g.isConnected) {
@@ -173,7 +213,26 @@
     }
     place(g, msg.x, msg.y);
     clearTimeout(g.timer);
-    g.timer = setTimeout(() => { g.remove(); ghosts.delete(msg.token_id); }, 4000);
+    g.timer = setTimeout(() => { g.remove(); if (ghosts.get(msg.token_id) === g) ghosts.delete(msg.token_id); }, 4000);
+  }
+  function drawGhosts() {
+    ghostFrame = 0;
+    newest.forEach(drawGhost);
+    newest.clear();
+  }
+  document.addEventListener("tacmap:preview", (ev) => {
+    const msg = ev.detail;
+    if (msg.done) {
+      newest.delete(msg.token_id);
+      const g = ghosts.get(msg.token_id);
+      if (g) { clearTimeout(g.timer); g.remove(); }
+      ghosts.delete(msg.token_id);
+      return;
+    }
+    newest.set(msg.token_id, msg);
+    // a hidden page gets no frames: draw at once there (nothing to pace)
+    if (document.hidden) { drawGhosts(); return; }
+    if (!ghostFrame) ghostFrame = requestAnimationFrame(drawGhosts);
   });
   document.addEventListener("tacmap:update", () => {
     // a swapped layer drops ghosts of tokens whose moves have landed
@@ -245,6 +304,7 @@
       const g = document.createElementNS(NS, "g");
       g.setAttribute("class", ["label"].concat(["hidden-token", "mine", "pending"].filter((c) => t.el.classList.contains(c))).join(" "));
       g.dataset.for = t.el.dataset.tokenId;
+      if (pending.has(g.dataset.for)) g.style.setProperty("--pending-delay", pendingDelay(pending.get(g.dataset.for)));
       const leader = document.createElementNS(NS, "line");
       leader.setAttribute("class", "label-leader");
       const pill = document.createElementNS(NS, "rect");

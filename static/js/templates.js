@@ -55,32 +55,52 @@
   }
 
   // --- dragging a template (the GM's any, a player's own) ----------------------------
-  const PREVIEW_MS = 80;
   function shift(el, dx, dy) {
     el.querySelectorAll(".template-shape, .template-label").forEach((g) => {
       if (dx || dy) g.setAttribute("transform", `translate(${dx} ${dy})`); else g.removeAttribute("transform");
     });
   }
-  // someone else dragging one: it moves here too until the drop lands (or four seconds of silence)
+  // someone else dragging one: it moves here too until the drop lands (or four seconds of silence);
+  // a burst of previews is drawn once per frame, the newest of each template
   const moving = new Map();
+  const newest = new Map();
+  let drawFrame = 0;
+  function drawMoves() {
+    drawFrame = 0;
+    newest.forEach((msg, id) => {
+      const el = document.getElementById("template-" + id);
+      if (!el) return;
+      el.classList.add("previewing");
+      shift(el, msg.dx, msg.dy);
+      clearTimeout(moving.get(id));
+      moving.set(id, setTimeout(() => { el.classList.remove("previewing"); shift(el, 0, 0); moving.delete(id); }, 4000));
+    });
+    newest.clear();
+  }
   if (window.tacmap && window.tacmap.socket) {
     window.tacmap.socket.on("template_preview", (msg) => {
-      const el = document.getElementById("template-" + msg.template_id);
-      clearTimeout(moving.get(msg.template_id));
-      if (!el) return;
-      el.classList.toggle("previewing", !msg.done);
-      if (msg.done) { moving.delete(msg.template_id); return; } // the drop's update draws it where it lands
-      shift(el, msg.dx, msg.dy);
-      moving.set(msg.template_id, setTimeout(() => { shift(el, 0, 0); moving.delete(msg.template_id); }, 4000));
+      if (msg.done) {
+        newest.delete(msg.template_id);
+        clearTimeout(moving.get(msg.template_id));
+        moving.delete(msg.template_id);
+        const el = document.getElementById("template-" + msg.template_id);
+        if (el) el.classList.remove("previewing"); // the drop's update draws it where it lands
+        return;
+      }
+      newest.set(msg.template_id, msg);
+      if (document.hidden) { drawMoves(); return; }
+      if (!drawFrame) drawFrame = requestAnimationFrame(drawMoves);
     });
   }
-  // others see it on its way: at most one message every PREVIEW_MS, the last place always sent
-  function sendPreview(d) {
-    clearTimeout(d.trailing);
-    const wait = PREVIEW_MS - (Date.now() - (d.sent || 0));
-    if (wait > 0) { d.trailing = setTimeout(() => sendPreview(d), wait); return; }
+  // others see it on its way: at most one message per frame of this screen, only when it moved
+  // since the last one sent; the frame after the pointer stops sends where it stopped
+  function sendPreview() {
+    const d = drag;
+    if (!d) return;
+    d.frame = 0;
     if (!window.tacmap.socket.connected) return;
-    d.sent = Date.now();
+    if (d.sent && d.sent[0] === d.moved[0] && d.sent[1] === d.moved[1]) return;
+    d.sent = d.moved;
     window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: d.moved[0], dy: d.moved[1] });
   }
   let drag = null;
@@ -107,7 +127,7 @@
       e.stopPropagation();
       const p = mapPoint(e.clientX, e.clientY);
       drag = { el: el, id: el.dataset.templateId, pointer: e.pointerId, start: [p.x, p.y],
-               at: [parseFloat(el.dataset.x), parseFloat(el.dataset.y)], moved: [0, 0] };
+               at: [parseFloat(el.dataset.x), parseFloat(el.dataset.y)], moved: [0, 0], sent: null, frame: 0 };
       frame.setPointerCapture(e.pointerId);
       el.classList.add("dragging");
     }, true);
@@ -120,7 +140,7 @@
       if (moved[0] === drag.moved[0] && moved[1] === drag.moved[1]) return;
       drag.moved = moved;
       shift(drag.el, moved[0], moved[1]);
-      sendPreview(drag);
+      if (!drag.frame) drag.frame = requestAnimationFrame(sendPreview);
     }, true);
     const end = (e, cancelled) => {
       if (!drag || e.pointerId !== drag.pointer) return;
@@ -128,7 +148,7 @@
       drag = null;
       e.stopPropagation();
       d.el.classList.remove("dragging");
-      clearTimeout(d.trailing);
+      if (d.frame) cancelAnimationFrame(d.frame);
       if (window.tacmap.socket.connected) {
         window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: 0, dy: 0, done: true });
       }
