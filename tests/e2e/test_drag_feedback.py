@@ -203,7 +203,7 @@ def test_previews_go_out_once_a_frame_and_the_last_cell_always_arrives(server, g
     ghost = '#layer-preview .ghost[transform="translate(12 2)"]'
     expect(player.locator(ghost)).to_have_count(1)  # the last square arrived without a drop
     expect(screen.locator(ghost)).to_have_count(1)
-    shot(player, "drag-ghost-phone")
+    shot(screen, "drag-ghost-screen")
 
     # five squares in one go (one task, one frame): only the newest goes out, on the next frame
     gm.evaluate(
