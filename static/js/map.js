@@ -58,8 +58,9 @@
   // up where it was (a negative delay), with no flicker.
   const pendingDelay = (p) => Math.round(p.since + PENDING_DELAY_MS - performance.now()) + "ms";
   function lookPending(el, p) {
-    el.classList.add("pending");
+    if (el.classList.contains("pending")) return; // its look is on its way already: leave its clock alone
     el.style.setProperty("--pending-delay", pendingDelay(p));
+    el.classList.add("pending");
   }
   function unlookPending(el) {
     el.classList.remove("pending");

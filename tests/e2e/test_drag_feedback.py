@@ -235,3 +235,62 @@ def test_previews_go_out_once_a_frame_and_the_last_cell_always_arrives(server, g
     expect(screen.locator("#layer-preview .ghost")).to_have_count(0)
     last = gm.evaluate("window.__sent[window.__sent.length - 1]")
     assert last["done"] and (last["x"], last["y"]) == (12, 7)
+
+
+def test_template_previews_go_out_once_a_frame_and_the_last_place_always_arrives(server, game, new_page, shot):
+    gm_key = game["gm_token"]
+    status, r = server.api("POST", f"/api/games/{game['id']}/commands",
+                           {"type": "place_template", "shape": "circle", "x": 3.5, "y": 3.5, "size": 1,
+                            "label": "Fire"}, gm_key)
+    assert status == 200, r
+    gm, player, screen = open_table(server, game, new_page)
+    for page in (gm, player, screen):
+        expect(page.locator("#layer-templates .area-template")).to_have_count(1)
+    gm.evaluate(
+        """() => {
+            window.__frames = 0;
+            const tick = () => { window.__frames++; requestAnimationFrame(tick); };
+            requestAnimationFrame(tick);
+            window.__sent = [];
+            const socket = window.tacmap.socket, emit = socket.emit.bind(socket);
+            socket.emit = (name, p, ...rest) => {
+                if (name === 'template_preview') window.__sent.push({frame: window.__frames, dx: p.dx, dy: p.dy, done: !!p.done});
+                return emit(name, p, ...rest);
+            };
+        }"""
+    )
+    sx, sy = cell_center(gm, 3, 3)
+    gm.mouse.move(sx, sy)
+    gm.mouse.down()
+    for x in range(4, 10):  # a slow drag six squares to the right, then the hand stops and holds
+        tx, ty = cell_center(gm, x, 3)
+        gm.mouse.move(tx, ty, steps=5)
+    shape = "#layer-templates .area-template .template-shape"
+    for page in (player, screen):
+        expect(page.locator(shape)).to_have_attribute("transform", "translate(6 0)")
+    # four places in one go (one task): only the newest goes out, on the next frame
+    gm.evaluate(
+        """(points) => {
+            const frame = document.getElementById('map-frame');
+            for (const [x, y] of points) {
+                frame.dispatchEvent(new PointerEvent('pointermove', {pointerId: 1, pointerType: 'mouse', isPrimary: true,
+                                                                      clientX: x, clientY: y, bubbles: true, cancelable: true}));
+            }
+        }""",
+        [cell_center(gm, 9, y) for y in range(4, 8)],
+    )
+    for page in (player, screen):
+        expect(page.locator(shape)).to_have_attribute("transform", "translate(6 4)")
+    shot(screen, "template-preview-screen")
+    sent = gm.evaluate("window.__sent")
+    frames = [p["frame"] for p in sent]
+    assert sent and len(frames) == len(set(frames)), f"two previews in one frame: {sent}"
+    moves = [(p["dx"], p["dy"]) for p in sent]
+    assert all(a != b for a, b in zip(moves, moves[1:])), moves
+    assert (6, 0) in moves and moves[-1] == (6, 4)
+    assert not any(m in moves for m in [(6, 1), (6, 2), (6, 3)]), moves
+    gm.mouse.up()
+    for page in (gm, player, screen):
+        expect(page.locator("#layer-templates .area-template")).to_have_attribute("data-x", "9.5")
+        expect(page.locator("#layer-templates .area-template")).to_have_attribute("data-y", "7.5")
+    assert gm.evaluate("window.__sent[window.__sent.length - 1].done")
