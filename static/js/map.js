@@ -48,7 +48,7 @@
   const pending = new Map(); // token id -> {cell, since, n}: the latest drop, until the server answers it
   const inFlight = new Map(); // token id -> the promise of its latest move's answer (moves of a token go in order)
   let drops = 0;
-  const PENDING_DELAY_MS = 250; // the pending look's delay (static/css/app.css, .token.pending)
+  const PENDING_DELAY_MS = 250, PENDING_FADE_MS = 200; // the pending look's delay and fade (static/css/app.css)
 
   // where a token rests on this page: its pending drop, or where the server has it
   const resting = (id, el) => (pending.has(id) ? pending.get(id).cell : home(el));
@@ -162,7 +162,9 @@
     if (cancelled || (d.cell[0] === d.from[0] && d.cell[1] === d.from[1])) { springBack(d.id, false); return; }
     const n = ++drops;
     const was = pending.get(d.id); // dropped again before its answer: it has been pending all along
-    const p = { cell: d.cell, since: was ? was.since : performance.now(), n: n };
+    // with the server away no quick answer is coming: the look shows at once
+    const p = { cell: d.cell, n: n,
+                since: was ? was.since : performance.now() - (connected() ? 0 : PENDING_DELAY_MS + PENDING_FADE_MS) };
     pending.set(d.id, p);
     place(el, d.cell[0], d.cell[1]);
     if (el) lookPending(el, p);
