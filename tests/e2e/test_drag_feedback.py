@@ -123,7 +123,13 @@ def test_a_slow_answer_shows_the_drop_pending_at_once_and_the_answer_settles_it(
     # the GM drops the scout while the server is slow: at once it stands on its new square, pending
     gm_link.hold = True
     drop(gm, scout, (2, 2), (6, 4))
-    assert is_pending(gm, scout) and shown_cell(gm, scout) == [6, 4]  # no waiting: read right after the drop
+    now = gm.evaluate(  # read in one go right after the drop, no waiting
+        """(id) => { const el = document.getElementById('token-' + id), cs = getComputedStyle(el);
+                     return {pending: el.classList.contains('pending'), transform: el.getAttribute('transform'),
+                             opacity: parseFloat(cs.opacity), delay: parseFloat(cs.animationDelay)}; }""", scout)
+    assert now["pending"] and now["transform"] == "translate(6 4)", now
+    # ...but the dimmed look waits 250 ms (a CSS delay): an answer that comes in a blink never flickers it
+    assert now["opacity"] == 1 and 0.15 <= now["delay"] <= 0.25, now  # computed delays are in seconds
     at(gm, scout, 2, 2).to_be_attached()  # the server has not moved it (its data-x/y are the server's)
     wait_opacity(gm, scout, below=True, level=0.7)  # the answer is slow: the dimmed look has come in
     assert gm.locator(f'#layer-labels .label.pending[data-for="{scout}"]').count() == 1
