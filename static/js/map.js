@@ -74,7 +74,7 @@
     e.preventDefault();
     e.stopPropagation();
     const id = tok.dataset.tokenId;
-    const [x, y] = resting(id, tok);
+    const [x, y] = shownAt(tok).map(Math.round); // where this page shows it: a pending drop, or the server's place
     const size = sizeOf(tok);
     const p = mapPoint(e.clientX, e.clientY);
     // where in a big token it was grabbed, so it moves under the finger as one piece
