@@ -188,6 +188,24 @@ def test_previews_go_out_once_a_frame_and_the_last_cell_always_arrives(server, g
     gm_key = game["gm_token"]
     scout = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Scout", "x": 1, "y": 2}, gm_key)[1]["id"]
     gm, player, screen = open_table(server, game, new_page)
+
+    # a burst of previews (fifty in one go, as after a stall of the network) is drawn once:
+    # the ghost jumps to the newest square instead of replaying the trail behind the drag
+    writes = screen.evaluate(
+        """(id) => new Promise((resolve) => {
+            let writes = 0;
+            const seen = new MutationObserver((records) => { writes += records.filter((r) => r.attributeName === 'transform').length; });
+            seen.observe(document.getElementById('layer-preview'), {subtree: true, attributes: true});
+            for (let i = 0; i < 50; i++) {
+                document.dispatchEvent(new CustomEvent('tacmap:preview', {detail: {token_id: id, x: i % 20, y: 1 + (i % 3)}}));
+            }
+            requestAnimationFrame(() => requestAnimationFrame(() => { seen.disconnect(); resolve(writes); }));
+        })""", scout)
+    expect(screen.locator('#layer-preview .ghost[transform="translate(9 2)"]')).to_have_count(1)  # the 50th
+    assert writes == 1, writes
+    screen.evaluate("(id) => document.dispatchEvent(new CustomEvent('tacmap:preview', {detail: {token_id: id, x: 9, y: 2, done: true}}))", scout)
+    expect(screen.locator("#layer-preview .ghost")).to_have_count(0)
+
     # count what the GM's page sends, and the frames it draws
     gm.evaluate(
         """() => {
