@@ -104,6 +104,8 @@
     window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: d.moved[0], dy: d.moved[1] });
   }
   let drag = null;
+  const landing = new Map(); // template id -> {to, n}: dropped, the answer not in yet
+  let drops = 0;
   if (frame) {
     // on the document, before the map's own handlers: while laying a template a click on a token's
     // square lays it there instead of picking the token up
@@ -147,15 +149,16 @@
       const d = drag;
       drag = null;
       e.stopPropagation();
-      d.el.classList.remove("dragging");
+      const cur = () => document.getElementById("template-" + d.id) || d.el; // an update may have drawn it afresh
+      cur().classList.remove("dragging");
       if (d.frame) cancelAnimationFrame(d.frame);
       if (window.tacmap.socket.connected) {
         window.tacmap.socket.emit("template_preview", { template_id: d.id, dx: 0, dy: 0, done: true });
       }
-      const back = () => d.el.querySelectorAll("[transform]").forEach((g) => g.removeAttribute("transform"));
+      const back = () => cur().querySelectorAll("[transform]").forEach((g) => g.removeAttribute("transform"));
       if (cancelled || (!d.moved[0] && !d.moved[1])) { back(); return; }
       const payload = { type: "move_template", template_id: d.id };
-      if (d.el.dataset.zone) {
+      if (cur().dataset.zone) {
         const under = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.closest && n.closest(".zone"));
         if (!under) { back(); return; }
         payload.zone = under.closest(".zone").dataset.zone;
@@ -164,8 +167,28 @@
         payload.x = clamp(d.at[0] + d.moved[0], 0, w);
         payload.y = clamp(d.at[1] + d.moved[1], 0, h);
       }
-      window.tacmap.command(payload).then((ack) => { if (!ack.ok) back(); });
+      const n = ++drops;
+      if (payload.x !== undefined) landing.set(d.id, { to: [payload.x, payload.y], n: n });
+      window.tacmap.command(payload).then((ack) => {
+        if (landing.has(d.id) && landing.get(d.id).n === n) landing.delete(d.id);
+        if (!ack.ok) back();
+      });
     };
+    // An update that comes during a drag or before a drop's answer (someone else's command)
+    // draws the templates afresh where the server has them: keep a dragged or dropped one
+    // where the hand put it until its own update lands.
+    document.addEventListener("tacmap:update", () => {
+      if (drag) {
+        const el = document.getElementById("template-" + drag.id);
+        if (el && el !== drag.el) { drag.el = el; el.classList.add("dragging"); shift(el, drag.moved[0], drag.moved[1]); }
+      }
+      landing.forEach((l, id) => {
+        const el = document.getElementById("template-" + id);
+        if (!el) { landing.delete(id); return; }
+        const dx = l.to[0] - parseFloat(el.dataset.x), dy = l.to[1] - parseFloat(el.dataset.y);
+        shift(el, dx, dy); // (0, 0) once it has landed
+      });
+    });
     frame.addEventListener("pointerup", (e) => end(e, false), true);
     frame.addEventListener("pointercancel", (e) => end(e, true), true);
   }

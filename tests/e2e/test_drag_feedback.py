@@ -267,9 +267,11 @@ def test_template_previews_go_out_once_a_frame_and_the_last_place_always_arrives
                            {"type": "place_template", "shape": "circle", "x": 3.5, "y": 3.5, "size": 1,
                             "label": "Fire"}, gm_key)
     assert status == 200, r
+    scout = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Scout", "x": 1, "y": 1}, gm_key)[1]["id"]
     gm, player, screen = open_table(server, game, new_page)
     for page in (gm, player, screen):
         expect(page.locator("#layer-templates .area-template")).to_have_count(1)
+    gm.evaluate("() => { document.querySelector('#layer-templates .area-template').__before = true; }")
     gm.evaluate(
         """() => {
             window.__frames = 0;
@@ -292,6 +294,15 @@ def test_template_previews_go_out_once_a_frame_and_the_last_place_always_arrives
     shape = "#layer-templates .area-template .template-shape"
     for page in (player, screen):
         expect(page.locator(shape)).to_have_attribute("transform", "translate(6 0)")
+    # an update in the middle of the drag (someone moves a token; the templates are drawn afresh):
+    # the dragged template stays under the hand
+    status, r = server.api("POST", f"/api/games/{game['id']}/commands",
+                           {"type": "move_token", "token_id": scout, "x": 2, "y": 1}, gm_key)
+    assert status == 200, r
+    at(gm, scout, 2, 1).to_be_visible()
+    assert not gm.evaluate("document.querySelector('#layer-templates .area-template').__before")  # drawn afresh
+    expect(gm.locator(shape)).to_have_attribute("transform", "translate(6 0)")
+    expect(gm.locator("#layer-templates .area-template.dragging")).to_have_count(1)
     # four places in one go (one task): only the newest goes out, on the next frame
     gm.evaluate(
         """(points) => {
