@@ -22,6 +22,7 @@ class Link:
 
     def __init__(self) -> None:
         self.hold = False
+        self.kinds = ("move_token",)  # the commands held back while `hold` is on
         self.held: list[str] = []
         self.upgraded = False
         self.server = None
@@ -33,7 +34,8 @@ class Link:
         def to_server(message) -> None:
             if message == "5":
                 self.upgraded = True  # engine.io moved from polling onto this socket
-            if self.hold and isinstance(message, str) and message.startswith("42") and '"move_token"' in message:
+            if (self.hold and isinstance(message, str) and message.startswith("42")
+                    and any(f'"{kind}"' in message for kind in self.kinds)):
                 self.held.append(message)
                 return
             server.send(message)
@@ -268,7 +270,10 @@ def test_template_previews_go_out_once_a_frame_and_the_last_place_always_arrives
                             "label": "Fire"}, gm_key)
     assert status == 200, r
     scout = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Scout", "x": 1, "y": 1}, gm_key)[1]["id"]
-    gm, player, screen = open_table(server, game, new_page)
+    links: list[Link] = []
+    gm, player, screen = open_table(server, game, routed(new_page, links))
+    gm_link = links[0]
+    gm_link.kinds = ("move_template",)
     for page in (gm, player, screen):
         expect(page.locator("#layer-templates .area-template")).to_have_count(1)
     gm.evaluate("() => { document.querySelector('#layer-templates .area-template').__before = true; }")
@@ -324,8 +329,20 @@ def test_template_previews_go_out_once_a_frame_and_the_last_place_always_arrives
     assert all(a != b for a, b in zip(moves, moves[1:])), moves
     assert (6, 0) in moves and moves[-1] == (6, 4)
     assert not any(m in moves for m in [(6, 1), (6, 2), (6, 3)]), moves
+    # dropped while the server is slow, and another update comes before the answer: it stays where it fell
+    wait_upgraded(gm, gm_link)
+    gm_link.hold = True
     gm.mouse.up()
+    status, r = server.api("POST", f"/api/games/{game['id']}/commands",
+                           {"type": "move_token", "token_id": scout, "x": 3, "y": 1}, gm_key)
+    assert status == 200, r
+    at(gm, scout, 3, 1).to_be_visible()
+    expect(gm.locator("#layer-templates .area-template")).to_have_attribute("data-x", "3.5")  # not moved yet
+    expect(gm.locator(shape)).to_have_attribute("transform", "translate(6 4)")
+    assert len(gm_link.held) == 1
+    gm_link.release()
     for page in (gm, player, screen):
         expect(page.locator("#layer-templates .area-template")).to_have_attribute("data-x", "9.5")
         expect(page.locator("#layer-templates .area-template")).to_have_attribute("data-y", "7.5")
+    expect(gm.locator(shape)).not_to_have_attribute("transform", re.compile("."))  # landed: no shift left
     assert gm.evaluate("window.__sent[window.__sent.length - 1].done")
