@@ -465,8 +465,8 @@ class Hub:
         """Connections to a game came or went without a word from them (their process was killed):
         the GM's list of who is online is drawn afresh."""
         game = self.game(game_id)
-        if game is not None:
-            with self.lock(game_id):
+        if game is not None:  # from the heartbeat thread: links in the GM's list need a request to be built
+            with self.app.test_request_context(base_url=self.base_url()), self.lock(game_id):
                 self._emit(game, {"players"}, only=["gm"], before=game.seq)
 
     def online_players(self, game_id: str) -> set[str]:

@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.live import HOST, Server, free_port  # noqa: E402
+from bench.live import HOST, Server, close_all, free_port  # noqa: E402
+from webapp import shared  # noqa: E402
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")
@@ -174,7 +175,7 @@ def test_two_processes_share_games_and_survive_a_kill():
         assert status == 201, g
         game, gm_key, screen_key = g["id"], g["gm_token"], g["screen_token"]
         seats = {}
-        for name in ("Aria", "Bram", "Cole"):
+        for name in ("Aria", "Bram", "Cole", "Dana"):
             status, p = b.api("POST", f"/api/games/{game}/players", {"join_code": g["join_code"], "name": name})
             assert status == 201, p
             seats[name] = (p["player_id"], p["player_token"])
@@ -193,7 +194,8 @@ def test_two_processes_share_games_and_survive_a_kill():
         aria_a, aria_b = Screen("Aria@A", game, seats["Aria"][1]), Screen("Aria@B", game, seats["Aria"][1])
         bram_b = Screen("Bram@B", game, seats["Bram"][1])
         cole_a = Screen("Cole@A", game, seats["Cole"][1])
-        on_a, on_b = [gm_a, tv_a, aria_a, cole_a], [gm_b, tv_b, aria_b, bram_b]
+        dana_a = Screen("Dana@A", game, seats["Dana"][1])  # stays with A when A is killed
+        on_a, on_b = [gm_a, tv_a, aria_a, cole_a, dana_a], [gm_b, tv_b, aria_b, bram_b]
         screens += on_a + on_b
         for s in on_a:
             s.connect(a)
@@ -241,8 +243,10 @@ def test_two_processes_share_games_and_survive_a_kill():
         screens.remove(cole_a)
         head = ack["seq"]
 
-        # kill -9 A: its clients come back on B, and B soon shows Aria's A connection gone
+        # kill -9 A: its clients come back on B (but Dana's); the GM soon sees Dana offline
+        assert online(gm_b, seats["Dana"][0])
         a.kill()
+        screens.remove(dana_a)
         for s in (gm_a, tv_a, aria_a):
             assert wait_for(lambda s=s: not s.sio.connected), f"{s.name} still connected to a killed server"
             s.close()
@@ -256,6 +260,10 @@ def test_two_processes_share_games_and_survive_a_kill():
             ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
             assert ack.get("ok"), (sender.name, ack)
             acked.append((ack["seq"], tokens[name], *spot[name]))
+
+        assert wait_for(lambda: online(gm_b, seats["Dana"][0]) is False, timeout=shared.LIFETIME + 3 * shared.HEARTBEAT), \
+            f"the GM still sees Dana online after her server was killed: {b.log()[-3000:]}"
+        assert online(gm_b, seats["Aria"][0]) and online(gm_a, seats["Bram"][0])
 
         # A again (restarted on its port): a new client there sees the moves made on B and moves too
         a2 = tacmap("A2", data_dir, redis_server.url, port=a.port).__enter__()
@@ -279,9 +287,8 @@ def test_two_processes_share_games_and_survive_a_kill():
         for seq, token, x, y in acked:
             assert moves[seq]["token_id"] == token and (moves[seq]["x"], moves[seq]["y"]) == (x, y), moves[seq]
     finally:
-        for s in screens:
-            s.close()
-        for server in servers:
+        for server in servers:  # first: their clients then close at once
             server.kill()
         redis_server.kill()
+        close_all(screens + [dana_a] if "dana_a" in locals() else screens)
         shutil.rmtree(folder, ignore_errors=True)
