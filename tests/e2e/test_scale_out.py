@@ -247,8 +247,30 @@ def test_two_processes_share_games_and_survive_a_kill(cluster):
         ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
         assert ack.get("ok"), (sender.name, ack)
         acked.append((ack["seq"], tokens[name], *spot[name]))
+
+    # and at the same time from both sides: the GM on A moves the ogre while Bram on B moves his token
+    refused = []
+
+    def walk(sender: Screen, name: str) -> None:
+        for _ in range(10):
+            x, y = spot[name]
+            spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)
+            ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
+            if not ack.get("ok"):
+                refused.append((sender.name, ack))
+                spot[name] = (x, y)
+                continue
+            acked.append((ack["seq"], tokens[name], *spot[name]))
+
+    walkers = [threading.Thread(target=walk, args=(gm_a, "Ogre")), threading.Thread(target=walk, args=(bram_b, "Bram"))]
+    for w in walkers:
+        w.start()
+    for w in walkers:
+        w.join(DEADLINE * 2)
+    assert not refused, refused
+    acked.sort()
     head = log_events(data_dir, game)[-1][0]
-    assert head == start + 20 and [s for s, *_ in acked] == list(range(start + 1, head + 1))
+    assert head == start + 40 and [s for s, *_ in acked] == list(range(start + 1, head + 1))
     for s in screens:
         assert s.wait_seq(head), f"{s.name} stopped at {s.seq} of {head}"
     for s in screens:
