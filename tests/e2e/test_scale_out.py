@@ -19,6 +19,8 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -371,3 +373,53 @@ def test_a_page_on_one_process_sees_a_move_made_on_the_other(cluster, new_page, 
     at(gm, ogre, 5, 4).to_be_visible()
     shot(gm, "scale-out-gm-on-A")
     shot(screen, "scale-out-screen-on-B")
+
+
+def refused(server: Server, auth: dict) -> str | None:
+    """Why a connection with this auth is refused (None: it was accepted, then closed)."""
+    sio = socketio.Client(reconnection=False)
+    why = []
+    sio.on("connect_error", lambda data: why.append(data.get("message") if isinstance(data, dict) else str(data)))
+    try:
+        sio.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=DEADLINE)
+    except socketio.exceptions.ConnectionError as exc:
+        return why[0] if why else str(exc)
+    sio.disconnect()
+    return None
+
+
+def test_keys_and_password_guesses_hold_across_processes(cluster):
+    a, b = cluster.start("A"), cluster.start("B")
+    status, g = a.api("POST", "/api/games", {"name": "keys", "system": "plain_grid"})
+    assert status == 201, g
+    game, gm_key = g["id"], g["gm_token"]
+
+    # a new table-screen key made on B ends the screen connected to A
+    tv = Screen("screen@A", game, g["screen_token"]).connect(a)
+    gm = Screen("gm@B", game, gm_key).connect(b)
+    cluster.screens += [tv, gm]
+    ack = gm.call({"type": "rotate_screen_key"})
+    assert ack.get("ok"), ack
+    assert wait_for(lambda: tv.ended and not tv.sio.connected), "the old screen link still works on A"
+    assert "new link" in tv.ended[0]["message"]
+    assert "not valid" in refused(a, {"game": game, "token": g["screen_token"]})
+
+    # the GM password: five wrong guesses a minute per game, whichever process hears them
+    status, body = a.api("POST", f"/api/games/{game}/commands", {"type": "set_gm_password", "password": "correct horse"},
+                         gm_key)
+    assert status == 200, body
+    assert wait_for(lambda: gm.ended and not gm.sio.connected), "the GM connection on B outlived the password set on A"
+    assert gm.ended[0]["reload"]
+    assert refused(a, {"game": game, "token": gm_key, "password": "correct horse"}) is None
+    def state(server: Server, password: str) -> int:
+        req = urllib.request.Request(f"{server.url}/api/games/{game}/state", headers={
+            "Authorization": f"Bearer {gm_key}", "X-Tacmap-Password": password})
+        try:
+            with urllib.request.urlopen(req, timeout=DEADLINE) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    assert state(b, "correct horse") == 200
+    assert [state(server, "wrong guess") for server in (a, b, a, b, a)] == [401] * 5
+    assert state(b, "correct horse") == 429, "a sixth guess (the right one) went through on the other process"
