@@ -374,6 +374,17 @@ def test_a_page_on_one_process_sees_a_move_made_on_the_other(cluster, new_page, 
     shot(gm, "scale-out-gm-on-A")
     shot(screen, "scale-out-screen-on-B")
 
+    # live.js puts updates from several processes in order (docs/PROTOCOL.md, `update`)
+    head = ack["seq"]
+    deliver = "msg => tacmap.socket.listeners('update').forEach(f => f(msg))"
+    gm.evaluate(deliver, {"seq": head - 1, "from_seq": head - 2, "html": ""})  # late: already contained
+    assert gm.evaluate("tacmap.seq()") == head
+    gm.evaluate(deliver, {"seq": head + 2, "from_seq": head + 1, "html": ""})  # a gap: dropped, a sync asked
+    assert gm.evaluate("tacmap.seq()") == head
+    gm.evaluate(deliver, {"seq": head - 1, "from_seq": None, "html": ""})  # a fresh copy older than the page
+    expect(gm.locator("#live")).to_have_attribute("data-seq", str(head))  # taken, then a sync brings it back
+    at(gm, ogre, 5, 4).to_be_visible()
+
 
 def refused(server: Server, auth: dict) -> str | None:
     """Why a connection with this auth is refused (None: it was accepted, then closed)."""
