@@ -172,7 +172,8 @@ def create_app(config: dict | None = None) -> Flask:
     def favicon():
         return send_from_directory(app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
-    if app.config["DEMO"] and not store.games():
+    # several processes started at once on an empty folder: only the first to claim it makes the demo game
+    if app.config["DEMO"] and not store.games() and (not queue or hub.shared.claim(f"demo:{data_dir}")):
         from .demo import create_demo
 
         create_demo(hub)

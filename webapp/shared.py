@@ -129,6 +129,11 @@ class Shared:
         """How many connections each audience of a game has, on all processes together."""
         return Counter(audience for _sid, _p, audience, _t, _m in self.sessions(game_id))
 
+    def claim(self, what: str, seconds: int = 60) -> bool:
+        """True for the one process that claims ``what`` first (within ``seconds``); True too if Redis is away."""
+        got = self._call(lambda r: r.set(f"{PREFIX}:claim:{what}", self.process, nx=True, ex=seconds))
+        return got is None and self._failed or bool(got)
+
     # --- plumbing -------------------------------------------------------------
 
     _failed = False
