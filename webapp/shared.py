@@ -76,7 +76,7 @@ class Shared:
     def __init__(self, client, on_gone: Callable[[str], None] | None = None) -> None:
         self.redis = client
         self.process = uuid.uuid4().hex[:12]
-        self._on_gone = on_gone  # called with a game id when connections of a dead process vanished
+        self._on_gone = on_gone  # called with a game id when its connections changed without a word (a dead process)
         self._mine: dict[str, tuple[str, str]] = {}  # sid -> (game id, member in that game's set)
         self._games: set[str] = set()  # games whose sets this process watches for dead connections
         self._lock = threading.Lock()
@@ -159,19 +159,22 @@ class Shared:
 
             def renew(r):
                 pipe = r.pipeline(transaction=False)
-                for game_id, member in mine:
-                    pipe.zadd(self._key(game_id), {member: now + LIFETIME})
                 for game_id in games:
                     pipe.zremrangebyscore(self._key(game_id), "-inf", now)
-                return pipe.execute()[len(mine):]
+                for game_id, member in mine:
+                    pipe.zadd(self._key(game_id), {member: now + LIFETIME})
+                return pipe.execute()
 
-            removed = self._call(renew) or []
-            for game_id, gone in zip(games, removed):
-                if gone and self._on_gone is not None:  # a dead process's connections just vanished
+            answers = self._call(renew) or []
+            changed = {game_id for game_id, gone in zip(games, answers) if gone}  # a dead process's connections
+            # and ours, back after Redis lost them (restarted) or let them expire (this process was stalled)
+            changed |= {game_id for (game_id, _m), added in zip(mine, answers[len(games):]) if added}
+            for game_id in changed:
+                if self._on_gone is not None:
                     try:
                         self._on_gone(game_id)
                     except Exception:
-                        log.exception("game %s: could not tell the GM who left", game_id)
+                        log.exception("game %s: could not tell the GM who is online", game_id)
 
     def close(self) -> None:
         self._stop.set()
