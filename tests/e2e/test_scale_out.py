@@ -287,6 +287,33 @@ def test_two_processes_share_games_and_survive_a_kill(cluster):
     for one, other in ((gm_a, gm_b), (tv_a, tv_b), (aria_a, aria_b)):  # one render per audience, any process
         assert {seq: html for _b, seq, html in one.received} == {seq: html for _b, seq, html in other.received}
 
+    # the GM on A and Aria on B send their tokens to the same free square at the same moment: the log
+    # orders them, the second decides again on the first's move and is refused (the square is taken)
+    for round_ in range(4):
+        square = (20, 9 + 2 * round_)
+        answers: dict[str, dict] = {}
+        barrier = threading.Barrier(2, timeout=DEADLINE)
+
+        def race(sender: Screen, name: str) -> None:
+            barrier.wait()
+            answers[name] = sender.call({"type": "move_token", "token_id": tokens[name], "x": square[0],
+                                         "y": square[1]})
+
+        racers = [threading.Thread(target=race, args=(gm_a, "Ogre")), threading.Thread(target=race, args=(aria_b, "Aria"))]
+        for r in racers:
+            r.start()
+        for r in racers:
+            r.join(DEADLINE * 2)
+        won = [name for name, ack in answers.items() if ack.get("ok")]
+        assert len(won) == 1, f"both or neither took {square}: {answers}"
+        lost = "Aria" if won == ["Ogre"] else "Ogre"
+        assert "taken" in answers[lost]["error"], answers[lost]
+        acked.append((answers[won[0]]["seq"], tokens[won[0]], *square))
+        spot[won[0]] = square
+    head = acked[-1][0]
+    for s in screens:
+        assert s.wait_seq(head), f"{s.name} at {s.seq} after the races, log at {head}"
+
     # the GM on B removes Cole, who is connected to A only: A ends his connection
     ack = gm_b.call({"type": "remove_player", "player_id": seats["Cole"][0]})
     assert ack.get("ok"), ack
