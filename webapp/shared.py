@@ -95,7 +95,13 @@ class Shared:
         with self._lock:
             self._mine[sid] = (game_id, member)
             self._games.add(game_id)
-        self._call(lambda r: r.zadd(self._key(game_id), {member: time.time() + LIFETIME}))
+        def add(r):
+            pipe = r.pipeline(transaction=False)
+            pipe.zadd(self._key(game_id), {member: time.time() + LIFETIME})
+            pipe.expire(self._key(game_id), int(LIFETIME * 2))  # a set nobody renews goes too
+            pipe.execute()
+
+        self._call(add)
 
     def closed(self, sid: str) -> None:
         with self._lock:
@@ -163,6 +169,8 @@ class Shared:
                     pipe.zremrangebyscore(self._key(game_id), "-inf", now)
                 for game_id, member in mine:
                     pipe.zadd(self._key(game_id), {member: now + LIFETIME})
+                for game_id in {g for g, _m in mine}:
+                    pipe.expire(self._key(game_id), int(LIFETIME * 2))
                 return pipe.execute()
 
             answers = self._call(renew) or []
