@@ -52,7 +52,7 @@ def shown_url(url: str) -> str:
 def connect(url: str):
     """A Redis client for ``url``, checked now: a clear QueueUnavailable, never a traceback."""
     scheme = urlsplit(url).scheme.lower()
-    if scheme not in ("redis", "rediss", "unix"):
+    if scheme not in ("redis", "rediss"):
         raise QueueUnavailable(f"--message-queue {shown_url(url)!r} is not a Redis address: give one like "
                                "redis://localhost:6379/0")
     try:
@@ -68,6 +68,15 @@ def connect(url: str):
                                "there (redis-server) or give another address with --message-queue "
                                "(or $TACMAP_MESSAGE_QUEUE).") from None
     return client
+
+
+def room_manager(url: str):
+    """Flask-SocketIO's Redis message queue (what ``SocketIO(message_queue=url)`` makes), with a connect
+    timeout: an emit while Redis is unreachable fails in seconds instead of holding the game's lock for
+    the system's TCP timeout. (No read timeout: its listener waits on Redis for as long as it is quiet.)"""
+    import socketio
+
+    return socketio.RedisManager(url, channel="flask-socketio", redis_options={"socket_connect_timeout": 3})
 
 
 class Shared:
