@@ -49,6 +49,14 @@ def setup(tmp: str, players: int, fog_on: bool = False):
     return app, hub, game
 
 
+def _pstats_text(pstats, profiler) -> str:
+    import io
+
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+    return out.getvalue()
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--moves", type=int, default=200)
@@ -57,6 +65,9 @@ def main(argv=None) -> None:
     p.add_argument("--broadcast-only", action="store_true", help="profile Hub._broadcast alone")
     p.add_argument("--html", metavar="FILE", help="write pyinstrument's HTML page here instead of printing text")
     p.add_argument("--no-profile", action="store_true", help="only the CPU time per move (no profiler overhead)")
+    p.add_argument("--cprofile", action="store_true",
+                   help="cProfile on CPU time instead of pyinstrument (which samples wall time: on a busy machine "
+                        "the time the process waits for a core lands on whatever line it was on)")
     args = p.parse_args(argv)
 
     from webapp import render
@@ -88,7 +99,14 @@ def main(argv=None) -> None:
             run = move
 
         profiler = None
-        if not args.no_profile:
+        if args.cprofile:
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile(time.process_time)
+            profiler.output_text = lambda **_: _pstats_text(pstats, profiler)
+            profiler.output_html = None
+        elif not args.no_profile:
             try:
                 from pyinstrument import Profiler
             except ImportError:
@@ -97,11 +115,11 @@ def main(argv=None) -> None:
             profiler = Profiler(interval=0.0005)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         if profiler:
-            profiler.start()
+            profiler.enable() if args.cprofile else profiler.start()
         for _ in range(args.moves):
             run()
         if profiler:
-            profiler.stop()
+            profiler.disable() if args.cprofile else profiler.stop()
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
         what = "Hub._broadcast of one move" if args.broadcast_only else "Hub.execute of one move (with its broadcast)"
         audiences = len(hub._audiences(hub.game(game.id)))
@@ -111,7 +129,7 @@ def main(argv=None) -> None:
         changes = render.changes_for(move().events)
         print(f"changes of a move: {sorted(changes)}")
         if profiler:
-            if args.html:
+            if args.html and not args.cprofile:
                 Path(args.html).write_text(profiler.output_html())
                 print(f"profile written to {args.html}")
             else:

@@ -145,18 +145,16 @@ class Lazy(Mapping):
     Jinja reads a template's names from it one by one (``Template.new_context(ctx, shared=True)``
     takes it as the context's parent without copying it), so a fragment that shows one token
     costs that token, not the whole map's walls, the log, the fight and the templates.
-    ``makers``: name -> function of this context giving the value; ``given``: values known already
-    (looked up after the makers); ``fallback``: more mappings looked up last (Jinja's globals).
+    ``makers``: name -> function of this context giving the value; ``more``: mappings looked up
+    after the makers, in order (values known already, the caller's extra values, Jinja's globals).
     """
 
-    __slots__ = ("_makers", "_values", "_given", "_fallback")
+    __slots__ = ("_makers", "_values", "_more")
 
-    def __init__(self, makers: dict[str, Callable[["Lazy"], Any]], given: Mapping | None = None,
-                 fallback: tuple[Mapping, ...] = ()) -> None:
+    def __init__(self, makers: dict[str, Callable[["Lazy"], Any]], *more: Mapping) -> None:
         self._makers = makers
         self._values: dict[str, Any] = {}
-        self._given = given or {}
-        self._fallback = fallback
+        self._more = more
 
     def __getitem__(self, key: str) -> Any:
         values = self._values
@@ -166,19 +164,22 @@ class Lazy(Mapping):
         if maker is not None:
             value = values[key] = maker(self)
             return value
-        if key in self._given:
-            return self._given[key]
-        for more in self._fallback:
+        for more in self._more:
             if key in more:
                 return more[key]
         raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._makers or key in self._given or any(key in more for more in self._fallback)
+        if key in self._makers:
+            return True
+        for more in self._more:
+            if key in more:
+                return True
+        return False
 
     def __iter__(self) -> Iterator[str]:
         seen = set()
-        for source in (self._makers, self._given, *self._fallback):
+        for source in (self._makers, *self._more):
             for key in source:
                 if key not in seen:
                     seen.add(key)
@@ -187,11 +188,12 @@ class Lazy(Mapping):
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
-    def with_fallback(self, *more: Mapping) -> "Lazy":
-        """The same values (computed once for both), with more mappings to look in last."""
-        twin = Lazy(self._makers, self._given, self._fallback + more)
-        twin._values = self._values
-        return twin
+    def __bool__(self) -> bool:  # never empty; and ``if ctx`` must not count every name
+        return True
+
+    def with_values(self, values: dict[str, Any]) -> "Lazy":
+        """This context with ``values`` in front (a template's ``oob``, the token it draws)."""
+        return Lazy({}, values, self)
 
 
 def _board(game: Game, actor: Actor, shown: str) -> dict:
@@ -222,8 +224,10 @@ def map_context(game: Game, actor: Actor, tokens: list) -> dict:
         "uvtt_limit": uvtt.MAX_FILE_BYTES, "picture_limit": uvtt.MAX_PICTURE_BYTES}
 
 
-def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Mapping | None = None) -> Lazy:
-    """Everything a page or a fragment of this audience may show, each value computed when first read."""
+def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Mapping | None = None,
+            fallback: tuple[Mapping, ...] = ()) -> Lazy:
+    """Everything a page or a fragment of this audience may show, each value computed when first read;
+    ``fallback``: mappings looked up last (Flask's template globals, for fragments)."""
     system = rules.get(game.system)
     makers = map_makers(game, actor) | {
         "tokens": lambda c: game.visible_tokens(actor),
@@ -252,7 +256,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "picture_limit": uvtt.MAX_PICTURE_BYTES,
     }
     # the caller's extra values (the join link...) come after ours, as they always did
-    return Lazy(makers, ChainMap(given, extra) if extra else given)
+    return Lazy(makers, given, *((extra,) if extra else ()), *fallback)
 
 
 class _SharedTemplate(jinja2.Template):
@@ -277,22 +281,26 @@ def _fragment_env(app) -> jinja2.Environment:
     return env
 
 
+def flask_values(app) -> tuple[Mapping, ...]:
+    """What ``render_template`` adds to every context: its context processors' values and the Jinja
+    globals (``url_for``, ``csrf_field``...), to be looked up after the context's own."""
+    processed: dict = {}
+    app.update_template_context(processed)
+    return processed, _fragment_env(app).globals
+
+
 def _render(name: str, ctx: Mapping) -> str:
     """``render_template`` without copying the context: only the names the template reads are computed.
 
-    Flask's globals (``url_for``, ``csrf_field``...) and its context processors' values are looked up
-    after the context's own, as ``render_template`` does; ``template_rendered`` is sent as it sends it."""
+    ``ctx`` holds Flask's values too (``flask_values``); ``template_rendered`` is sent as Flask sends it."""
     app = current_app._get_current_object()
     env = _fragment_env(app)
     template = env.get_template(name)
-    processed: dict = {}
-    app.update_template_context(processed)
-    full = ChainMap(ctx, processed, template.globals)
     try:
-        html = env.concat(template.root_render_func(template.new_context(full, shared=True)))
+        html = env.concat(template.root_render_func(template.new_context(ctx, shared=True)))
     except Exception:
         env.handle_exception()
-    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=template, context=full)
+    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=template, context=ctx)
     return html
 
 
@@ -340,8 +348,12 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             changes.add("walls")
     if "map" in changes:  # the map holds the walls, the fog and the tokens
         changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
-    ctx = context(game, actor, online, extra)
-    oob = ChainMap({"oob": True}, ctx)
+    if renders is None:
+        flask = flask_values(current_app._get_current_object())
+    else:  # the same for every audience of the update (view keys are tuples: no clash with this key)
+        flask = renders.get("flask values") or renders.setdefault("flask values", flask_values(current_app._get_current_object()))
+    ctx = context(game, actor, online, extra, fallback=flask)
+    oob = ctx.with_values({"oob": True})
     out: list[str] = []
     svg: list[str] = []
     whole_map = "map" in changes or ("gm_map" in changes and actor.role == "gm")
@@ -363,13 +375,13 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
                 continue
             token = game.tokens.get(name.split(":", 1)[1])
             if token is not None and game.may_see(actor, token):
-                svg.append(render(name, "_token.html", ChainMap({"token": token}, oob)))
+                svg.append(render(name, "_token.html", oob.with_values({"token": token})))
             continue
         template, is_svg, audiences = PARTS[name]
         if actor.role not in audiences:
             continue
         if name == "tokens":
-            html = render(name, template, ChainMap({"tokens": ctx["map_tokens"]}, oob))
+            html = render(name, template, oob.with_values({"tokens": ctx["map_tokens"]}))
         else:
             html = render(name, template, oob)
         if name in ("walls", "map", "gm_map"):
@@ -383,7 +395,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
 def attack_preview(game: Game, actor: Actor, view: dict) -> str:
     """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
     tokens = {t.id: t for t in game.visible_tokens(actor)}
-    return _render("_attack_preview.html", {"view": view, "tokens": tokens, "actor": actor, "game": game})
+    values = {"view": view, "tokens": tokens, "actor": actor, "game": game}
+    return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
 
 def last_attack(game: Game, actor: Actor) -> dict | None:
