@@ -442,7 +442,7 @@ class Hub:
         with self.app.app_context():
             for audience in only or self._audiences(game):
                 html = render.fragments(game, actor_for_audience(audience), changes, online=online, extra=extra,
-                                        renders=renders)
+                                        renders=renders, since=before)
                 self.socketio.emit("update", {"seq": game.seq, "from_seq": before, "html": html},
                                    to=room(game.id, audience))
 

@@ -331,28 +331,35 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
 
 
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: Mapping | None = None,
-              renders: dict | None = None) -> str:
+              renders: dict | None = None, since: int | None = None) -> str:
     """The out-of-band fragments that bring this audience's screen up to date.
+
+    ``since``: the seq the screens were at (the update's ``from_seq``); with fog, a move that brought no
+    token into this audience's view and took none out sends the moved token alone, when this process
+    sent the audience the update that brought it to ``since`` (else the whole tokens layer).
 
     ``renders``: one dict per update, shared by all the audiences it goes to; a part whose
     ``view_key`` is in it is not rendered again (the dict keeps each render's context alive,
     so the objects a key names by ``id`` stay the same objects for the whole update)."""
     changes = set(changes)
-    if "fog" in changes and not fog.enabled(game):
-        changes.discard("fog")
-    elif "fog" in changes and actor.role != "gm":
-        # what this audience sees changed: tokens may come into view or leave it, so the
-        # whole layer goes (a token that left the view is not in it), and what they know of the fight
-        changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
-        if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
-            changes.add("walls")
-    if "map" in changes:  # the map holds the walls, the fog and the tokens
-        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
     if renders is None:
         flask = flask_values(current_app._get_current_object())
     else:  # the same for every audience of the update (view keys are tuples: no clash with this key)
         flask = renders.get("flask values") or renders.setdefault("flask values", flask_values(current_app._get_current_object()))
     ctx = context(game, actor, online, extra, fallback=flask)
+    if "fog" in changes and not fog.enabled(game):
+        changes.discard("fog")
+    elif "fog" in changes and actor.role != "gm":
+        # what this audience sees may have changed: when tokens came into view or left it, the whole
+        # layer goes (a token that left the view is not in it), and what they know of the fight
+        shown = frozenset(t.id for t in ctx["tokens"])
+        if not fog.same_tokens_shown(game, actor, since, shown):
+            changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+        fog.tokens_shown(game, actor, shown)
+        if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
+            changes.add("walls")
+    if "map" in changes:  # the map holds the walls, the fog and the tokens
+        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
     oob = ctx.with_values({"oob": True})
     out: list[str] = []
     svg: list[str] = []
@@ -386,6 +393,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             html = render(name, template, oob)
         if name in ("walls", "map", "gm_map"):
             fog.walls_drawn(game, actor)
+        if name in ("tokens", "map") and actor.role != "gm" and fog.enabled(game):
+            fog.tokens_shown(game, actor, frozenset(t.id for t in ctx["tokens"]))
         (svg if is_svg else out).append(html)
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")

@@ -116,6 +116,35 @@ def test_with_fog_a_player_who_cannot_see_the_square_gets_nothing_of_it(table):
     assert troll in "".join(updates(table["screen"]))  # the screen sees what the players together see
 
 
+def test_with_fog_a_move_that_changes_nobodys_view_sends_the_moved_token_alone(table):
+    """Only when the tokens an audience is shown change does it get the whole tokens layer again."""
+    table["command"]({"type": "set_fog", "enabled": True})
+    olaf = table["seats"][1]
+    first = "".join(updates(olaf))
+    assert 'id="layer-tokens"' in first  # the fog fell: his view changed
+    ids = table["ids"]
+    table["command"]({"type": "move_token", "token_id": ids["Troll"], "x": 23, "y": 6})  # seen before and after
+    html = "".join(updates(olaf))
+    assert 'id="layer-tokens"' not in html and 'data-x="23" data-y="6"' in token_g(html, ids["Troll"])
+    assert ids["Aria"] not in html and ids["Ogre"] not in html  # what he cannot see is not in it
+    # the Troll steps through the open door, which then closes behind it: the layer comes again, without it
+    door = next(iter(table["hub"].game(table["game"]["id"]).board.doors))
+    table["command"]({"type": "set_door", "door_id": door, "closed": False})
+    table["command"]({"type": "move_token", "token_id": ids["Troll"], "x": 14, "y": 4, "force": True})
+    olaf.get_received()
+    table["command"]({"type": "set_door", "door_id": door, "closed": True})
+    html = "".join(updates(olaf))
+    assert 'id="layer-tokens"' in html and ids["Troll"] not in html and "Troll" not in html
+    # a screen that missed an update (its audience was not connected) gets the whole layer
+    mira = table["seats"][0]
+    mira.disconnect()
+    table["command"]({"type": "move_token", "token_id": ids["Ogre"], "x": 6, "y": 7, "force": True})
+    again = connect(table["hub"].app, table["game"]["id"], table["players"][0]["player_token"])
+    again.get_received()
+    table["command"]({"type": "move_token", "token_id": ids["Ogre"], "x": 6, "y": 6, "force": True})
+    assert 'id="layer-tokens"' in "".join(updates(again))
+
+
 @pytest.fixture
 def renders(app):
     """The names of the templates rendered while the test runs (Flask's template_rendered signal)."""
@@ -153,13 +182,13 @@ def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch
     compared: list[str] = []
     alone_fragments = render.fragments
 
-    def both(game, actor, changes, online=None, extra=None, renders=None):
+    def both(game, actor, changes, online=None, extra=None, renders=None, since=None):
         vision = fog._vision(game)
-        walls_known = dict(vision.walls_known)  # a render marks walls as drawn: the twin must not
-        alone = alone_fragments(game, actor, changes, online=online, extra=extra)
-        vision.walls_known.clear()
-        vision.walls_known.update(walls_known)
-        shared = alone_fragments(game, actor, changes, online=online, extra=extra, renders=renders)
+        # a render notes the walls and tokens it drew for the audience: the twin must find the same notes
+        walls_known, tokens_shown = dict(vision.walls_known), dict(vision.tokens_shown)
+        alone = alone_fragments(game, actor, changes, online=online, extra=extra, since=since)
+        vision.walls_known, vision.tokens_shown = walls_known, tokens_shown
+        shared = alone_fragments(game, actor, changes, online=online, extra=extra, renders=renders, since=since)
         assert shared == alone, (actor, sorted(changes))
         compared.append(actor.audience)
         return shared
@@ -181,4 +210,5 @@ def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch
     door = table["hub"].game(table["game"]["id"]).board.doors
     command({"type": "set_door", "door_id": next(iter(door)), "closed": False})
     command({"type": "move_token", "token_id": ids["Ogre"], "x": 6, "y": 6, "force": True})
+    command({"type": "move_token", "token_id": ids["Troll"], "x": 22, "y": 7, "force": True})
     assert compared.count("gm") >= 13 and compared.count(f"player:{mira}") >= 13 and "screen" in compared
