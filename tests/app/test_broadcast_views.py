@@ -212,3 +212,17 @@ def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch
     command({"type": "move_token", "token_id": ids["Ogre"], "x": 6, "y": 6, "force": True})
     command({"type": "move_token", "token_id": ids["Troll"], "x": 22, "y": 7, "force": True})
     assert compared.count("gm") >= 13 and compared.count(f"player:{mira}") >= 13 and "screen" in compared
+
+
+def test_names_in_shared_fragments_are_escaped(app, table):
+    """Fragments are rendered outside render_template: the html of a name is still escaped for everyone."""
+    g = table["game"]
+    name = '<b onmouseover="x">Bold</b>'
+    token = app.test_client().post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": 10, "y": 2},
+                                   headers={"Authorization": f"Bearer {g['gm_token']}"}).json["id"]
+    for client in (table["gm"], table["screen"], *table["seats"]):
+        client.get_received()
+    table["command"]({"type": "move_token", "token_id": token, "x": 11, "y": 2})
+    for client in (table["gm"], table["screen"], *table["seats"]):
+        html = "".join(updates(client))
+        assert "&lt;b onmouseover=&#34;x&#34;&gt;Bold" in html and "<b " not in html
