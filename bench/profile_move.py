@@ -62,6 +62,8 @@ def main(argv=None) -> None:
     p.add_argument("--moves", type=int, default=200)
     p.add_argument("--players", type=int, default=8, help="players seated and connected (default 8: 10 audiences)")
     p.add_argument("--fog", action="store_true", help="fog of war on")
+    p.add_argument("--history", type=int, default=0, metavar="N",
+                   help="N moves before the measured ones (a long game: its log has N more entries)")
     p.add_argument("--broadcast-only", action="store_true", help="profile Hub._broadcast alone")
     p.add_argument("--html", metavar="FILE", help="write pyinstrument's HTML page here instead of printing text")
     p.add_argument("--no-profile", action="store_true", help="only the CPU time per move (no profiler overhead)")
@@ -85,7 +87,7 @@ def main(argv=None) -> None:
             step["i"] += 1
             return hub.execute(game.id, GM, scenario.move(token_id, b if step["i"] % 2 else a))
 
-        for _ in range(5):  # warm up: templates compiled, caches filled
+        for _ in range(5 + args.history):  # warm up: templates compiled, caches filled (and a history)
             move()
 
         if args.broadcast_only:
