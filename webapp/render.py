@@ -16,10 +16,9 @@ from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from jinja2.utils import missing
-
 import jinja2
 from flask import current_app, template_rendered, url_for
+from jinja2.utils import missing
 
 import rules
 
@@ -215,13 +214,6 @@ def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
         "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
         "maps_list": lambda c: maps.summary(game) if actor.role == "gm" and game.maps else [],
     }
-
-
-def map_context(game: Game, actor: Actor, tokens: list) -> dict:
-    """The map this audience's screen draws, as plain values."""
-    ctx = Lazy(map_makers(game, actor), {"tokens": tokens})
-    return {name: ctx[name] for name in ctx if name != "tokens"} | {
-        "uvtt_limit": uvtt.MAX_FILE_BYTES, "picture_limit": uvtt.MAX_PICTURE_BYTES}
 
 
 def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Mapping | None = None,
