@@ -211,6 +211,16 @@ def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch
     command({"type": "set_door", "door_id": next(iter(door)), "closed": False})
     command({"type": "move_token", "token_id": ids["Ogre"], "x": 6, "y": 6, "force": True})
     command({"type": "move_token", "token_id": ids["Troll"], "x": 22, "y": 7, "force": True})
+    command({"type": "reveal_cells", "x": 20, "y": 0, "w": 5, "h": 5})
+    command({"type": "undo"})
+    command({"type": "end_combat"})
+    command({"type": "add_map", "name": "Cellar", "width": 12, "height": 8})
+    game = table["hub"].game(table["game"]["id"])
+    cellar = next(m for m in game.maps if m != game.active_map)
+    command({"type": "view_map", "map_id": cellar})  # the GM alone looks at another map
+    command({"type": "move_token", "token_id": ids["Ogre"], "x": 6, "y": 7, "force": True})
+    command({"type": "view_map", "map_id": None})
+    command({"type": "activate_map", "map_id": cellar})  # every screen: another map
     assert compared.count("gm") >= 13 and compared.count(f"player:{mira}") >= 13 and "screen" in compared
 
 
