@@ -74,9 +74,9 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
         join_times, board_times, update_times = [], [], []
         for i in range(moves):
             done = hub.execute(game.id, GM, scenario.move(token_id, b if i % 2 == 0 else a))
-            changes = render.changes_for(done.events)
-            before = done.seq - len(done.events)
             state = hub.game(game.id)
+            changes = render.changes_for(done.events, state)  # as Hub._broadcast asks
+            before = done.seq - len(done.events)
             for name, actor in audiences:
                 with app.test_request_context():  # as in a Socket.IO handler (links in fragments)
                     t0 = time.perf_counter()

@@ -128,7 +128,7 @@ def main(argv=None) -> None:
         print(f"{what}, {audiences} audiences{', fog on' if args.fog else ''}: "
               f"{cpu * 1000 / args.moves:.2f} ms CPU, {wall * 1000 / args.moves:.2f} ms wall per move "
               f"({args.moves} moves{', profiler on' if profiler else ''})")
-        changes = render.changes_for(move().events)
+        changes = render.changes_for(move().events, hub.game(game.id))
         print(f"changes of a move: {sorted(changes)}")
         if profiler:
             if args.html and not args.cprofile:

@@ -426,7 +426,7 @@ class Hub:
             return [aud for (g, aud), n in self._presence.items() if g == game.id and n > 0]
 
     def _broadcast(self, game: Game, before: int, events: list[Event]) -> None:
-        self._emit(game, render.changes_for(events), before=before)
+        self._emit(game, render.changes_for(events, game), before=before)
 
     def _shown_to_all(self, game_id: str) -> render.Lazy:
         """What every audience's fragments may show besides the game, read once per update and only

@@ -108,14 +108,20 @@ _BY_EVENT = {
 }
 
 
-def changes_for(events: list[Event]) -> set[str]:
-    """The parts of the screens that these events change.
+def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
+    """The parts of the screens that these events change (``game``: the state after them).
 
     A move changes one token: it is sent as that token alone (``token:<id>``),
-    so a token someone else is dragging at that moment is left alone.
+    so a token someone else is dragging at that moment is left alone. Who is under a
+    template changes only where there is a template: with none on the map (and no event
+    that lays, moves or takes one, or may restore one), the templates are not sent again.
     """
     changes: set[str] = set()
+    under_only = game is not None and not game.templates
     for event in events:
+        parts = _BY_EVENT.get(event.type)
+        if parts is None or parts == EVERYTHING or event.type.startswith("template_"):
+            under_only = False
         changes |= _BY_EVENT.get(event.type, set(EVERYTHING))
         if event.type == "token_moved":
             changes.add(f"token:{event.data['token_id']}")
@@ -125,6 +131,8 @@ def changes_for(events: list[Event]) -> set[str]:
                     changes.add("tokens")
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
+    if under_only:
+        changes -= set(_UNDER)
     return changes
 
 

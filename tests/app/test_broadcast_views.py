@@ -236,3 +236,26 @@ def test_names_in_shared_fragments_are_escaped(app, table):
     for client in (table["gm"], table["screen"], *table["seats"]):
         html = "".join(updates(client))
         assert "&lt;b onmouseover=&#34;x&#34;&gt;Bold" in html and "<b " not in html
+
+
+def test_a_move_resends_the_templates_only_when_there_is_one_on_the_map(table):
+    ogre = table["ids"]["Ogre"]
+    table["command"]({"type": "move_token", "token_id": ogre, "x": 6, "y": 6})
+    for client in (table["gm"], table["seats"][0]):
+        html = "".join(updates(client))
+        assert token_g(html, ogre) and 'id="templates-card"' not in html and 'id="layer-templates"' not in html
+    table["command"]({"type": "place_template", "shape": "circle", "x": 7.5, "y": 6.5, "size": 2})
+    for client in (table["gm"], table["screen"], *table["seats"]):
+        client.get_received()
+    table["command"]({"type": "move_token", "token_id": ogre, "x": 7, "y": 6})  # into the circle
+    for client in (table["gm"], table["seats"][0]):
+        html = "".join(updates(client))
+        assert 'id="templates-card"' in html and 'id="layer-templates"' in html
+        assert re.search(r'class="under-list">[^<]*Ogre', html)
+    assert 'id="layer-templates"' in "".join(updates(table["screen"]))
+    # taken off the map: the card says so, and the next move sends no template part again
+    template_id = next(iter(table["hub"].game(table["game"]["id"]).templates))
+    table["command"]({"type": "remove_template", "template_id": template_id})
+    assert "No template on the map." in "".join(updates(table["gm"]))
+    table["command"]({"type": "move_token", "token_id": ogre, "x": 6, "y": 6})
+    assert 'id="templates-card"' not in "".join(updates(table["gm"]))
