@@ -19,6 +19,7 @@ from typing import Any
 import jinja2
 from flask import current_app, template_rendered, url_for
 from jinja2.utils import missing
+from markupsafe import Markup
 
 import rules
 
@@ -360,8 +361,18 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             changes.add("walls")
     if "map" in changes:  # the map holds the walls, the fog and the tokens
         changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
-    oob = ctx.with_values({"oob": True})
     out: list[str] = []
+    if renders is None:
+        oob = ctx.with_values({"oob": True})
+    else:  # each token of a layer is drawn once per update for the audiences that see it alike
+        def shared_token(token) -> Markup:
+            key = ("layer token", id(token), actor.role, actor.role == "player" and token.owner == actor.player_id)
+            found = renders.get(key)
+            if found is None:
+                found = renders[key] = (Markup(_render("_token.html", ctx.with_values({"oob": False, "token": token}))),
+                                        ctx)
+            return found[0]
+        oob = ctx.with_values({"oob": True, "shared_token": shared_token})
     svg: list[str] = []
     whole_map = "map" in changes or ("gm_map" in changes and actor.role == "gm")
     if whole_map:

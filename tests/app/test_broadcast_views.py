@@ -176,6 +176,25 @@ def test_eight_players_who_see_a_move_alike_cost_one_render_of_it(table, renders
     assert renders.count("_token.html") == N_PLAYERS + 2
 
 
+def test_a_whole_tokens_layer_draws_each_token_once_per_way_of_seeing_it(table, renders):
+    """A fight starts: the acting ring is drawn, so every screen gets the whole tokens layer again."""
+    ids = table["ids"]
+    table["command"]({"type": "start_combat", "token_ids": [ids["Aria"], ids["Ogre"]]})
+    # GM: 5 tokens (the Ghost too); screen: 4; the players who own none of them: 4, once for all six;
+    # Mira and Olaf: their own token each (the other three as every other player sees them)
+    assert renders.count("_token.html") == 5 + 4 + 4 + 1 + 1, renders
+    assert renders.count("_tokens.html") == 5  # GM, screen, the six alike, Mira, Olaf
+    layers = {}
+    for i, seat in enumerate(table["seats"]):
+        html = "".join(updates(seat))
+        assert html.count('<g id="layer-tokens"') == 1
+        layers[i] = html[html.index('<g id="layer-tokens"'):]  # the layer and what follows it (no other token)
+    assert len({layers[i] for i in range(2, N_PLAYERS)}) == 1
+    assert "movable mine" in token_g(layers[0], ids["Aria"]) and "mine" not in token_g(layers[0], ids["Bruno"])
+    assert "movable mine" in token_g(layers[1], ids["Bruno"]) and "mine" not in token_g(layers[1], ids["Aria"])
+    assert ids["Ghost"] not in "".join(layers.values())
+
+
 def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch):
     """Through moves of owned, unowned and hidden tokens, fog, a door, a fight, a template and secret
     rolls: each audience's html from the shared renders equals its own render made at the same moment."""
