@@ -323,6 +323,13 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
         shown = ctx["map_tokens"]
         mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
         return (name, role, tuple(map(id, shown)), mine)
+    if name == "combat":  # _combat.html: the fight as this audience sees it, its tokens, and whose controls
+        shown = ctx["tokens"]
+        mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
+        return (name, role, repr(ctx["combat_view"]), tuple(map(id, shown)), mine)
+    if name == "attack":  # _attack.html: who may attack (all for the GM, one's own), whom, with what templates
+        return (name, role, tuple(map(id, ctx["tokens"])), tuple(t.id for t in ctx["my_tokens"]),
+                repr(ctx["combat_view"]), repr(ctx["templates_view"]))
     if name == "walls":  # _walls.html: the board as this audience knows it; door handles for the GM
         return (name, role, id(ctx["board"]))
     if name == "fog":  # _fog.html: this audience's fog layer
