@@ -35,7 +35,8 @@ def table(app):
     g = c.post("/api/games", json={"name": "Views", "system": "plain_grid", "map": ROOM}).json
     gm = {"Authorization": f"Bearer {g['gm_token']}"}
     players = [c.post(f"/api/games/{g['id']}/players",
-                      json={"join_code": g["join_code"], "name": f"P{i}"}).json for i in range(N_PLAYERS)]
+                      json={"join_code": g["join_code"], "name": name}).json
+               for name in ["Mira", "Olaf"] + [f"P{i}" for i in range(2, N_PLAYERS)]]
     mira, olaf = players[0], players[1]
     ids = {}
     for name, (x, y), owner, hidden in (("Aria", (2, 2), mira["player_id"], False),
