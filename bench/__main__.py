@@ -68,11 +68,14 @@ def pages_rows(plan) -> list[Row]:
                         met=met(m <= bpg.FRAGMENT_MS)))
         rows.append(Row(f"one move's fragments, {name}: bytes", size(n), target="<= 4 KB",
                         met=met(n <= bpg.FRAGMENT_BYTES)))
+    n, u = f["update"]
+    rows.append(Row(f"one move's fragments for all {n} audiences (GM, screen, players), renders shared",
+                    ms(statistics.median(u)), ms(percentile(u, 99))))
     j = f["join_info"]
-    rows.append(Row("(Hub.join_info, QR code: built again per audience per update)", ms(statistics.median(j)),
+    rows.append(Row("(Hub.join_info, QR code: read once per update, when a fragment shows it)", ms(statistics.median(j)),
                     ms(percentile(j, 99))))
     d = f["board_to_dict"]
-    rows.append(Row("(Board.to_dict, 1,000 walls: in render.context, so in every render)", ms(statistics.median(d)),
+    rows.append(Row("(Board.to_dict, 1,000 walls: once per version of the board)", ms(statistics.median(d)),
                     ms(percentile(d, 99))))
     return rows
 

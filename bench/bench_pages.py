@@ -5,8 +5,9 @@ Run: ``python3 -m bench.bench_pages`` (from the repository root). The game is th
 ``repeat`` times with a browser's session cookie (the ``?key=`` link opened once first); the time is
 the test client's round trip, which is the server's work with no network. For one move (a GM moving a
 visible NPC token one square, alternating between two squares) it times ``render.fragments`` for each
-audience, with the changes ``render.changes_for`` gives for the move's events, as ``Hub._emit`` calls
-it. Targets: a page in 100 ms and 1 MB; a move's fragments in 5 ms and 4 KB per audience.
+audience alone, with the changes ``render.changes_for`` gives for the move's events, and the whole
+update for every audience (GM, screen, 6 players) as ``Hub._emit`` renders it (one dict of renders
+shared by all). Targets: a page in 100 ms and 1 MB; a move's fragments in 5 ms and 4 KB per audience.
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ def test_client_call(client):
 
 
 def measure(repeat: int = 20, moves: int = 40) -> dict:
-    """``pages``: [(name, times ms, bytes)]; ``fragments``: [(audience, times ms, bytes)];
-    ``join_info``: times ms of ``Hub.join_info`` (the per-audience extra ``Hub._emit`` builds);
-    ``board_to_dict``: times ms of ``Board.to_dict`` (part of ``render.context``, so of each render)."""
+    """``pages``: [(name, times ms, bytes)]; ``fragments``: [(audience, times ms, bytes)], each audience
+    rendered alone; ``update``: (audiences, times ms of one move's fragments for all of them, as
+    ``Hub._emit`` renders them, sharing renders); ``join_info``: times ms of ``Hub.join_info`` (the join
+    link, read once per update when a fragment shows it); ``board_to_dict``: times ms of ``Board.to_dict``
+    (once per version of the board since the context is lazy)."""
     from webapp import create_app, render
     from webapp.table import GM, SCREEN, Actor
 
@@ -66,27 +69,39 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
 
         token_id, a, b = game.movers[0]
         audiences = (("GM", GM), ("table screen", SCREEN), ("a player", Actor("player", game.players[-1][0])))
+        everyone = [GM, SCREEN] + [Actor("player", pid) for pid, _key in game.players]
         frag = {name: ([], 0) for name, _ in audiences}
-        join_times, board_times = [], []
+        join_times, board_times, update_times = [], [], []
         for i in range(moves):
             done = hub.execute(game.id, GM, scenario.move(token_id, b if i % 2 == 0 else a))
-            changes = render.changes_for(done.events)
             state = hub.game(game.id)
+            changes = render.changes_for(done.events, state)  # as Hub._broadcast asks
+            before = done.seq - len(done.events)
             for name, actor in audiences:
-                with app.app_context():
+                with app.test_request_context():  # as in a Socket.IO handler (links in fragments)
                     t0 = time.perf_counter()
                     extra = hub.join_info(game.id)
                     t1 = time.perf_counter()
-                    html = render.fragments(state, actor, changes, online=hub.online_players(game.id), extra=extra)
+                    html = render.fragments(state, actor, changes, online=hub.online_players(game.id), extra=extra,
+                                            since=before)
                     t2 = time.perf_counter()
                 join_times.append((t1 - t0) * 1000)
                 t3 = time.perf_counter()
-                state.board.to_dict()  # what render.context does for each audience of each update
+                state.board.to_dict()  # what render.context did for each render before it was lazy
                 board_times.append((time.perf_counter() - t3) * 1000)
                 frag[name][0].append((t2 - t1) * 1000)
                 frag[name] = (frag[name][0], len(html.encode()))
+            # the whole update as Hub._emit renders it: every audience (GM, screen, each player), one
+            # dict of renders shared by all, so a fragment that several audiences see alike is rendered once
+            with app.test_request_context():
+                t0 = time.perf_counter()
+                renders: dict = {}
+                for actor in everyone:
+                    render.fragments(state, actor, changes, online=hub.online_players(game.id),
+                                     extra=hub._shown_to_all(game.id), renders=renders, since=before)
+                update_times.append((time.perf_counter() - t0) * 1000)
         return {"pages": pages, "fragments": [(n, t, s) for n, (t, s) in frag.items()], "join_info": join_times,
-                "board_to_dict": board_times}
+                "board_to_dict": board_times, "update": (len(everyone), update_times)}
 
 
 def main() -> None:
@@ -97,8 +112,10 @@ def main() -> None:
     for name, times, size in f["fragments"]:
         print(f"{'move fragments, ' + name:<34} {statistics.median(times):>10.2f} {size:>10,}   "
               f"target {FRAGMENT_MS:.0f} ms, 4 KB")
-    print(f"{'join_info per audience per update':<34} {statistics.median(f['join_info']):>10.2f}")
-    print(f"{'board.to_dict in each render':<34} {statistics.median(f['board_to_dict']):>10.2f}")
+    n, times = f["update"]
+    print(f"{f'one move, all {n} audiences':<34} {statistics.median(times):>10.2f}")
+    print(f"{'join_info (once per update, if shown)':<34} {statistics.median(f['join_info']):>10.2f}")
+    print(f"{'board.to_dict (once per board)':<34} {statistics.median(f['board_to_dict']):>10.2f}")
 
 
 if __name__ == "__main__":

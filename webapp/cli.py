@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import ipaddress
 import os
 import sys
@@ -91,6 +92,11 @@ def serve(args: argparse.Namespace) -> int:
         if not args.public_url:
             print("Give every process the same --public-url (the proxy's address): the join link and QR code "
                   "show it", flush=True)
+    # the ~75,000 objects of the libraries and the app, made once, never garbage: out of the
+    # collector's sight, or every full collection walks them all (about 50 ms on a small machine,
+    # a pause every screen sees as a late update)
+    gc.collect()
+    gc.freeze()
     socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
                  use_reloader=False, log_output=args.verbose)
     return 0

@@ -45,13 +45,15 @@ def without_memory():
 class Vision:
     """A game's cache of views; process memory only (rebuilt from the state at will)."""
 
-    __slots__ = ("board_index", "tokens", "audiences", "walls_known")
+    __slots__ = ("board_index", "tokens", "audiences", "walls_known", "layers", "tokens_shown")
 
     def __init__(self) -> None:
         self.board_index = None  # the board's segment index the token views were computed on
         self.tokens: dict[tuple, Cells] = {}
         self.audiences: dict[tuple[int, str], Cells] = {}
         self.walls_known: dict[str, int] = {}  # audience -> how many squares it knew when its walls were last drawn
+        self.layers: dict[tuple, dict] = {}  # fog layers by what they are drawn from (a move rarely changes them)
+        self.tokens_shown: dict[str, tuple[int, frozenset]] = {}  # audience -> (seq, ids of the tokens it was shown)
 
 
 def _vision(game: "Game") -> Vision:
@@ -231,11 +233,20 @@ def _segments_by_cell(game: "Game") -> dict:
     return found
 
 
+def _whole_board(board) -> dict:
+    """``Board.to_dict`` once per version of the board, shared by every audience and update (read only).
+    Kept in the board's own cache, which every change to the board empties (as movement's terrain table)."""
+    found = board._cache.get("to_dict")
+    if found is None:
+        found = board._cache["to_dict"] = board.to_dict()
+    return found
+
+
 def board_view(game: "Game", actor: "Actor") -> dict:
     """The map as this audience may know it: with fog, only the walls, doors, blocking squares,
     terrain and cover of the squares it has seen (the rest of the map is not sent at all)."""
     cells = known(game, actor)
-    whole = _cached(game, "board", game.board.to_dict)  # once per seq, shared by every audience
+    whole = _whole_board(game.board)
     if cells is None:
         return whole
 
@@ -263,6 +274,20 @@ def walls_drawn(game: "Game", actor: "Actor") -> None:
     cells = known(game, actor)
     if cells is not None:
         _vision(game).walls_known[actor.audience] = len(cells)
+
+
+def same_tokens_shown(game: "Game", actor: "Actor", since: int | None, shown: frozenset) -> bool:
+    """Whether this audience's screens, brought up to date at seq ``since``, show these very tokens
+    (so a move that brought none into view and took none out of it changes only the moved token).
+    Known only when this process updated the audience at ``since`` (else: no, send them all)."""
+    if since is None:
+        return False
+    return _vision(game).tokens_shown.get(actor.audience) == (since, shown)
+
+
+def tokens_shown(game: "Game", actor: "Actor", shown: frozenset) -> None:
+    """This audience's screens now show these tokens (at the game's seq)."""
+    _vision(game).tokens_shown[actor.audience] = (game.seq, shown)
 
 
 # --- drawing ---------------------------------------------------------------
@@ -331,11 +356,19 @@ def layer(game: "Game", actor: "Actor") -> dict | None:
         seen, known = screen_view(game), explored(game, SCREEN_ACTOR)
     else:
         seen, known = view(game, actor), explored(game, actor)
-    dim = [c for c in known if c not in seen]
-    known_runs = _runs(seen, w, h) if not known else _runs(set(known) | seen, w, h)
-    unseen = _path(_gaps(known_runs, w, h))
-    out = {"dark": "" if actor.role == "gm" else unseen, "tint": unseen if actor.role == "gm" else "",
-           "dim": cells_path(dim, w, h)}
+    # drawn from the squares alone: the same squares give the same paths (an NPC's move changes
+    # no player's view, so most moves redraw nothing); frozensets hash once and compare in C
+    drawn_from = (actor.role == "gm", w, h, seen, known if isinstance(known, frozenset) else frozenset(known))
+    out = vision.layers.get(drawn_from)
+    if out is None:
+        dim = [c for c in known if c not in seen]
+        known_runs = _runs(seen, w, h) if not known else _runs(set(known) | seen, w, h)
+        unseen = _path(_gaps(known_runs, w, h))
+        out = {"dark": "" if actor.role == "gm" else unseen, "tint": unseen if actor.role == "gm" else "",
+               "dim": cells_path(dim, w, h)}
+        if len(vision.layers) >= 64:
+            vision.layers.clear()
+        vision.layers[drawn_from] = out
     vision.audiences[key] = out
     return out
 

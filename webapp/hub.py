@@ -490,23 +490,32 @@ class Hub:
             return [aud for (g, aud), n in self._presence.items() if g == game.id and n > 0]
 
     def _broadcast(self, game: Game, before: int, events: list[Event]) -> None:
-        self._emit(game, render.changes_for(events), before=before)
+        self._emit(game, render.changes_for(events, game), before=before)
+
+    def _shown_to_all(self, game_id: str) -> render.Lazy:
+        """What every audience's fragments may show besides the game, read once per update and only
+        if a fragment shows it (the join code is in the database)."""
+        join_info = functools.cache(lambda: self.join_info(game_id))
+        return render.Lazy({name: (lambda c, name=name: join_info()[name]) for name in ("join_code", "join_url", "join_qr")})
 
     def _emit(self, game: Game, changes: set[str], before: int, only: list[str] | None = None) -> None:
-        extra, online = self.join_info(game.id), self.online_players(game.id)  # the same for every audience
-        for audience in only or self._audiences(game):
-            actor = actor_for_audience(audience)
-            with self.app.app_context():
-                html = render.fragments(game, actor, changes, online=online, extra=extra)
-            self.socketio.emit("update", {"seq": game.seq, "from_seq": before, "html": html},
-                               to=room(game.id, audience))
+        """Each audience's fragments to its room; a fragment several audiences see alike is rendered once
+        (``render.view_key``), and what is the same for all (join link, who is online) is read once."""
+        extra, online = self._shown_to_all(game.id), self.online_players(game.id)
+        renders: dict = {}
+        with self.app.app_context():
+            for audience in only or self._audiences(game):
+                html = render.fragments(game, actor_for_audience(audience), changes, online=online, extra=extra,
+                                        renders=renders, since=before)
+                self.socketio.emit("update", {"seq": game.seq, "from_seq": before, "html": html},
+                                   to=room(game.id, audience))
 
     def resync(self, game_id: str, actor: Actor, sid: str) -> None:
         """Send one client everything it shows, fresh (after a gap or a reconnect)."""
         game = self.game(game_id)
         with self.lock(game_id), self.app.app_context():
             html = render.fragments(game, actor, render.EVERYTHING, online=self.online_players(game_id),
-                                    extra=self.join_info(game_id))
+                                    extra=self._shown_to_all(game_id))
             self.socketio.emit("update", {"seq": game.seq, "from_seq": None, "html": html}, to=sid)
 
     def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:

@@ -4,11 +4,22 @@ The page and the live update use the same partial templates: a partial
 rendered with ``oob=True`` carries ``hx-swap-oob`` and replaces its twin on
 the page. SVG partials are wrapped in ``<template><svg>`` so the browser
 parses them as SVG (htmx's out-of-band swap docs).
+
+One update goes to many audiences: the context is lazy (a fragment computes
+only what its template reads), and a part whose html is the same for several
+audiences (``view_key``) is rendered once per update and sent to each.
 """
 
 from __future__ import annotations
 
-from flask import render_template, url_for
+from collections import ChainMap
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import jinja2
+from flask import current_app, template_rendered, url_for
+from jinja2.utils import missing
+from markupsafe import Markup
 
 import rules
 
@@ -98,14 +109,20 @@ _BY_EVENT = {
 }
 
 
-def changes_for(events: list[Event]) -> set[str]:
-    """The parts of the screens that these events change.
+def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
+    """The parts of the screens that these events change (``game``: the state after them).
 
     A move changes one token: it is sent as that token alone (``token:<id>``),
-    so a token someone else is dragging at that moment is left alone.
+    so a token someone else is dragging at that moment is left alone. Who is under a
+    template changes only where there is a template: with none on the map (and no event
+    that lays, moves or takes one, or may restore one), the templates are not sent again.
     """
     changes: set[str] = set()
+    under_only = game is not None and not game.templates
     for event in events:
+        parts = _BY_EVENT.get(event.type)
+        if parts is None or parts == EVERYTHING or event.type.startswith("template_"):
+            under_only = False
         changes |= _BY_EVENT.get(event.type, set(EVERYTHING))
         if event.type == "token_moved":
             changes.add(f"token:{event.data['token_id']}")
@@ -115,6 +132,8 @@ def changes_for(events: list[Event]) -> set[str]:
                     changes.add("tokens")
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
+    if under_only:
+        changes -= set(_UNDER)
     return changes
 
 
@@ -128,88 +147,272 @@ def picture_of(game: Game, m: "maps.GameMap") -> dict | None:
                   "width_px": m.picture["width"], "height_px": m.picture["height"]}
 
 
-def map_context(game: Game, actor: Actor, tokens: list) -> dict:
+class Lazy(Mapping):
+    """A template context whose values are computed on first use, then kept.
+
+    Jinja reads a template's names from it one by one (``Template.new_context(ctx, shared=True)``
+    takes it as the context's parent without copying it), so a fragment that shows one token
+    costs that token, not the whole map's walls, the log, the fight and the templates.
+    ``makers``: name -> function of this context giving the value; ``more``: mappings looked up
+    after the makers, in order (values known already, the caller's extra values, Jinja's globals).
+    """
+
+    __slots__ = ("_makers", "_values", "_more")
+
+    def __init__(self, makers: dict[str, Callable[["Lazy"], Any]], *more: Mapping) -> None:
+        self._makers = makers
+        self._values: dict[str, Any] = {}
+        self._more = more
+
+    def __getitem__(self, key: str) -> Any:
+        values = self._values
+        if key in values:
+            return values[key]
+        maker = self._makers.get(key)
+        if maker is not None:
+            value = values[key] = maker(self)
+            return value
+        for more in self._more:
+            if key in more:
+                return more[key]
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if key in self._makers:
+            return True
+        for more in self._more:
+            if key in more:
+                return True
+        return False
+
+    def __iter__(self) -> Iterator[str]:
+        seen = set()
+        for source in (self._makers, *self._more):
+            for key in source:
+                if key not in seen:
+                    seen.add(key)
+                    yield key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:  # never empty; and ``if ctx`` must not count every name
+        return True
+
+    def with_values(self, values: dict[str, Any]) -> "Lazy":
+        """This context with ``values`` in front (a template's ``oob``, the token it draws)."""
+        return Lazy({}, values, self)
+
+
+def _board(game: Game, actor: Actor, shown: str) -> dict:
+    """The map's walls, doors, blocking squares, terrain and cover as this audience may know them."""
+    if shown == game.active_map:
+        return fog.board_view(game, actor)  # fog hides unseen walls
+    return maps.map_board(game, shown).to_dict()  # a prepared map is the GM's alone
+
+
+def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
     """The map this audience's screen draws: the active one, or for the GM the one being prepared."""
-    shown = maps.shown_to_gm(game) if actor.role == "gm" else game.active_map
-    m = game.maps.get(shown) or maps.GameMap(id=shown, name="", board=None)
-    preparing = shown != game.active_map
     return {
-        # the active map as this audience may see it (fog hides unseen walls); a prepared map is the GM's alone
-        "board": maps.map_board(game, shown).to_dict() if preparing else fog.board_view(game, actor),
-        "zones": maps.map_zones(game, shown) if shown in game.maps else game.zones,
-        "shown_map": m,
-        "preparing": preparing,
-        "picture": picture_of(game, m),
-        "map_tokens": list(m.tokens.values()) if preparing else tokens,
-        "maps_list": maps.summary(game) if actor.role == "gm" and game.maps else [],
-        "uvtt_limit": uvtt.MAX_FILE_BYTES,
-        "picture_limit": uvtt.MAX_PICTURE_BYTES,
+        "shown_map_id": lambda c: maps.shown_to_gm(game) if actor.role == "gm" else game.active_map,
+        "shown_map": lambda c: game.maps.get(c["shown_map_id"]) or maps.GameMap(id=c["shown_map_id"], name="", board=None),
+        "preparing": lambda c: c["shown_map_id"] != game.active_map,
+        "board": lambda c: _board(game, actor, c["shown_map_id"]),
+        "zones": lambda c: maps.map_zones(game, c["shown_map_id"]) if c["shown_map_id"] in game.maps else game.zones,
+        "picture": lambda c: picture_of(game, c["shown_map"]),
+        "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
+        "maps_list": lambda c: maps.summary(game) if actor.role == "gm" and game.maps else [],
     }
 
 
-def context(game: Game, actor: Actor, online: set[str] | None = None, extra: dict | None = None) -> dict:
+def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Mapping | None = None,
+            fallback: tuple[Mapping, ...] = ()) -> Lazy:
+    """Everything a page or a fragment of this audience may show, each value computed when first read;
+    ``fallback``: mappings looked up last (Flask's template globals, for fragments)."""
     system = rules.get(game.system)
-    tokens = game.visible_tokens(actor)
-    return (extra or {}) | map_context(game, actor, tokens) | {
+    makers = map_makers(game, actor) | {
+        "tokens": lambda c: game.visible_tokens(actor),
+        "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
+        "players": lambda c: list(game.players.values()),
+        "log": lambda c: list(reversed(game.log_for(actor)))[:20],
+        "combat_view": lambda c: combat.combat_view(game, actor),
+        "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
+        "templates_view": lambda c: templates_cmds.view(game, actor),
+        "area_templates": lambda c: attacks.area_templates(system),
+        "pending": lambda c: attacks.pending_view(game, actor),
+        "last_attack": lambda c: last_attack(game, actor),
+        "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
+    }
+    given = {
         "game": game,
         "actor": actor,
         "system": system,
-        "tokens": tokens,
-        "my_tokens": [t for t in tokens if actor.player_id and t.owner == actor.player_id],
-        "players": list(game.players.values()),
         "online": online or set(),
-        "log": list(reversed(game.log_for(actor)))[:20],
-        "combat_view": combat.combat_view(game, actor),
         "sheet_of": lambda token: characters.sheet_of(game, token),
         "badges_of": lambda token: combat.badges(game, token),
         "actions_of": lambda token: combat.actions_now(game, token),
-        "settings": combat.settings_of(game) if actor.role == "gm" else {},
-        "templates_view": templates_cmds.view(game, actor),
-        "area_templates": attacks.area_templates(system),
-        "pending": attacks.pending_view(game, actor),
-        "last_attack": last_attack(game, actor),
         "fog_layer": lambda: fog.layer(game, actor),
-        "materials": editor.materials(game) if actor.role == "gm" else [],
         "zone_cover": editor.ZONE_COVER,
+        "uvtt_limit": uvtt.MAX_FILE_BYTES,
+        "picture_limit": uvtt.MAX_PICTURE_BYTES,
     }
+    # the caller's extra values (the join link...) come after ours, as they always did
+    return Lazy(makers, given, *((extra,) if extra else ()), *fallback)
 
 
-def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: dict | None = None) -> str:
-    """The out-of-band fragments that bring this audience's screen up to date."""
+class _SharedTemplate(jinja2.Template):
+    """A template whose ``{% include %}`` in a loop or a ``with`` block looks its locals up before the
+    including template's context instead of copying that context into a new dict (Jinja's way), which
+    would compute every lazy value of it."""
+
+    def new_context(self, vars=None, shared=False, locals=None):
+        if shared and locals and vars is not None:
+            vars, locals = ChainMap({k: v for k, v in locals.items() if v is not missing}, vars), None
+        return super().new_context(vars, shared, locals)
+
+
+def _fragment_env(app) -> jinja2.Environment:
+    """The app's Jinja environment (loader, globals, filters, autoescape) with ``_SharedTemplate``;
+    its own template cache, made once per app."""
+    env = app.extensions.get("tacmap_fragment_env")
+    if env is None:
+        env = app.jinja_env.overlay(cache_size=400)
+        env.template_class = _SharedTemplate
+        app.extensions["tacmap_fragment_env"] = env
+    return env
+
+
+def flask_values(app) -> tuple[Mapping, ...]:
+    """What ``render_template`` adds to every context: its context processors' values and the Jinja
+    globals (``url_for``, ``csrf_field``...), to be looked up after the context's own."""
+    processed: dict = {}
+    app.update_template_context(processed)
+    return processed, _fragment_env(app).globals
+
+
+def _render(name: str, ctx: Mapping) -> str:
+    """``render_template`` without copying the context: only the names the template reads are computed.
+
+    ``ctx`` holds Flask's values too (``flask_values``); ``template_rendered`` is sent as Flask sends it."""
+    app = current_app._get_current_object()
+    env = _fragment_env(app)
+    template = env.get_template(name)
+    try:
+        html = env.concat(template.root_render_func(template.new_context(ctx, shared=True)))
+    except Exception:
+        env.handle_exception()
+    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=template, context=ctx)
+    return html
+
+
+def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
+    """What part ``name`` shows depends on for this audience; audiences with the same key get the same
+    html, rendered once per update. None: no key known, so it is rendered for this audience alone.
+
+    Each key holds every value the part's template reads that can differ between audiences (the
+    template is named beside it); anything else it reads is the game's, the same for all."""
+    role = actor.role
+    if name.startswith("token:"):  # _token.html: movable and mine (the GM's, the owner's), the rest is the token's
+        token = game.tokens.get(name.split(":", 1)[1])
+        return (name, role, token is not None and role == "player" and token.owner == actor.player_id)
+    if name == "log":  # _log.html: the entries this audience may read; the Undo button is the GM's
+        return (name, role, tuple(map(id, ctx["log"])))
+    if name in ("templates", "template_list"):  # who is under each, which are mine: all in the view
+        return (name, role, repr(ctx["templates_view"]))
+    if name == "tokens":  # _tokens.html: the tokens this audience sees, and which of them it owns
+        shown = ctx["map_tokens"]
+        mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
+        return (name, role, tuple(map(id, shown)), mine)
+    if name == "combat":  # _combat.html: the fight as this audience sees it, its tokens, and whose controls
+        shown = ctx["tokens"]
+        mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
+        return (name, role, repr(ctx["combat_view"]), tuple(map(id, shown)), mine)
+    if name == "attack":  # _attack.html: who may attack (all for the GM, one's own), whom, with what templates
+        return (name, role, tuple(map(id, ctx["tokens"])), tuple(t.id for t in ctx["my_tokens"]),
+                repr(ctx["combat_view"]), repr(ctx["templates_view"]))
+    if name == "walls":  # _walls.html: the board as this audience knows it; door handles for the GM
+        return (name, role, id(ctx["board"]))
+    if name == "fog":  # _fog.html: this audience's fog layer
+        layer = ctx["fog_layer"]()
+        return (name, role, None if layer is None else tuple(sorted(layer.items())))
+    return None
+
+
+def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: Mapping | None = None,
+              renders: dict | None = None, since: int | None = None) -> str:
+    """The out-of-band fragments that bring this audience's screen up to date.
+
+    ``since``: the seq the screens were at (the update's ``from_seq``); with fog, a move that brought no
+    token into this audience's view and took none out sends the moved token alone, when this process
+    sent the audience the update that brought it to ``since`` (else the whole tokens layer).
+
+    ``renders``: one dict per update, shared by all the audiences it goes to; a part whose
+    ``view_key`` is in it is not rendered again (the dict keeps each render's context alive,
+    so the objects a key names by ``id`` stay the same objects for the whole update)."""
     changes = set(changes)
+    if renders is None:
+        flask = flask_values(current_app._get_current_object())
+    else:  # the same for every audience of the update (view keys are tuples: no clash with this key)
+        flask = renders.get("flask values") or renders.setdefault("flask values", flask_values(current_app._get_current_object()))
+    ctx = context(game, actor, online, extra, fallback=flask)
     if "fog" in changes and not fog.enabled(game):
         changes.discard("fog")
     elif "fog" in changes and actor.role != "gm":
-        # what this audience sees changed: tokens may come into view or leave it, so the
-        # whole layer goes (a token that left the view is not in it), and what they know of the fight
-        changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+        # what this audience sees may have changed: when tokens came into view or left it, the whole
+        # layer goes (a token that left the view is not in it), and what they know of the fight
+        shown = frozenset(t.id for t in ctx["tokens"])
+        if not fog.same_tokens_shown(game, actor, since, shown):
+            changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+        fog.tokens_shown(game, actor, shown)
         if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
             changes.add("walls")
     if "map" in changes:  # the map holds the walls, the fog and the tokens
         changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
-    ctx = context(game, actor, online, extra)
     out: list[str] = []
+    if renders is None:
+        oob = ctx.with_values({"oob": True})
+    else:  # each token of a layer is drawn once per update for the audiences that see it alike
+        def shared_token(token) -> Markup:
+            key = ("layer token", id(token), actor.role, actor.role == "player" and token.owner == actor.player_id)
+            found = renders.get(key)
+            if found is None:
+                found = renders[key] = (Markup(_render("_token.html", ctx.with_values({"oob": False, "token": token}))),
+                                        ctx)
+            return found[0]
+        oob = ctx.with_values({"oob": True, "shared_token": shared_token})
     svg: list[str] = []
     whole_map = "map" in changes or ("gm_map" in changes and actor.role == "gm")
     if whole_map:
         changes = {c for c in changes if c not in _IN_MAP and c != "gm_map" and not c.startswith("token:")} | {"map"}
+
+    def render(name: str, template: str, values: Mapping) -> str:
+        key = view_key(name, ctx, actor, game) if renders is not None else None
+        if key is None:
+            return _render(template, values)
+        found = renders.get(key)
+        if found is None:
+            found = renders[key] = (_render(template, values), ctx)
+        return found[0]
+
     for name in sorted(changes):
         if name.startswith("token:"):
             if ctx["preparing"]:  # the GM looks at another map: the active map's tokens are not on it
                 continue
             token = game.tokens.get(name.split(":", 1)[1])
             if token is not None and game.may_see(actor, token):
-                svg.append(render_template("_token.html", token=token, oob=True, **ctx))
+                svg.append(render(name, "_token.html", oob.with_values({"token": token})))
             continue
         template, is_svg, audiences = PARTS[name]
         if actor.role not in audiences:
             continue
         if name == "tokens":
-            html = render_template(template, oob=True, **(ctx | {"tokens": ctx["map_tokens"]}))
+            html = render(name, template, oob.with_values({"tokens": ctx["map_tokens"]}))
         else:
-            html = render_template(template, oob=True, **ctx)
+            html = render(name, template, oob)
         if name in ("walls", "map", "gm_map"):
             fog.walls_drawn(game, actor)
+        if name in ("tokens", "map") and actor.role != "gm" and fog.enabled(game):
+            fog.tokens_shown(game, actor, frozenset(t.id for t in ctx["tokens"]))
         (svg if is_svg else out).append(html)
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")
@@ -219,7 +422,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
 def attack_preview(game: Game, actor: Actor, view: dict) -> str:
     """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
     tokens = {t.id: t for t in game.visible_tokens(actor)}
-    return render_template("_attack_preview.html", view=view, tokens=tokens, actor=actor, game=game)
+    values = {"view": view, "tokens": tokens, "actor": actor, "game": game}
+    return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
 
 def last_attack(game: Game, actor: Actor) -> dict | None:

@@ -1,0 +1,142 @@
+"""Profile one move from command to last fragment, in-process (no network).
+
+Run: ``python -m bench.profile_move [--moves N] [--players P] [--fog] [--html FILE] [--broadcast-only]``
+(from the repository root; needs ``pip install pyinstrument``, the ``bench`` extra).
+
+Builds the bench game (``scenario``: 100 x 100 board, 1,000 wall segments, 50 tokens) with Flask's
+test client, seats the players and opens one connection per audience (the GM, the table screen and
+every player: ``Hub.session_opened`` with made-up sids, so ``Hub._emit`` renders for each of them as
+for real screens), then runs N GM moves of a visible NPC token through ``Hub.execute``: parse,
+authorize, decide, the SQLite commit, evolve and the broadcast (``socketio.emit`` goes to the app's
+real SocketIO object, which has no clients here, so it costs what the server's own work costs).
+``--broadcast-only`` profiles ``Hub._broadcast`` alone (the render and emit side), run on the events
+of moves done outside the profile.
+
+Prints the CPU time per move (process time, far less noisy than wall time on a shared machine) and
+the pyinstrument profile (text, or ``--html FILE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import scenario  # noqa: E402
+from bench.bench_pages import test_client_call  # noqa: E402
+
+
+def setup(tmp: str, players: int, fog_on: bool = False):
+    """The app, its hub and the bench game with one open connection per audience."""
+    from webapp import create_app
+    from webapp.table import GM, SCREEN, Actor
+
+    app = create_app({"DATA_DIR": tmp, "DEMO": False, "TESTING": True, "SECRET_KEY": "bench",
+                      "DICE_SEED": "bench"})
+    hub = app.extensions["tacmap"]
+    game = scenario.build(test_client_call(app.test_client()), n_players=players)
+    if fog_on:
+        hub.execute(game.id, GM, {"type": "set_fog", "enabled": True})
+    actors = [GM, SCREEN] + [Actor("player", pid) for pid, _key in game.players]
+    with app.test_request_context():  # as in a Socket.IO connect handler
+        for i, actor in enumerate(actors):
+            hub.session_opened(f"bench-sid-{i}", game.id, actor)
+    return app, hub, game
+
+
+def _pstats_text(pstats, profiler) -> str:
+    import io
+
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+    return out.getvalue()
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--moves", type=int, default=200)
+    p.add_argument("--players", type=int, default=8, help="players seated and connected (default 8: 10 audiences)")
+    p.add_argument("--fog", action="store_true", help="fog of war on")
+    p.add_argument("--history", type=int, default=0, metavar="N",
+                   help="N moves before the measured ones (a long game: its log has N more entries)")
+    p.add_argument("--broadcast-only", action="store_true", help="profile Hub._broadcast alone")
+    p.add_argument("--html", metavar="FILE", help="write pyinstrument's HTML page here instead of printing text")
+    p.add_argument("--no-profile", action="store_true", help="only the CPU time per move (no profiler overhead)")
+    p.add_argument("--cprofile", action="store_true",
+                   help="cProfile on CPU time instead of pyinstrument (which samples wall time: on a busy machine "
+                        "the time the process waits for a core lands on whatever line it was on)")
+    args = p.parse_args(argv)
+
+    from webapp import render
+    from webapp.table import GM
+
+    with tempfile.TemporaryDirectory(prefix="tacmap-profile-") as tmp:
+        app, hub, game = setup(tmp, args.players, args.fog)
+        # a Socket.IO handler runs in a request context (links in fragments are built from it)
+        request = app.test_request_context()
+        request.push()
+        token_id, a, b = game.movers[0]
+        step = {"i": 0}
+
+        def move():
+            step["i"] += 1
+            return hub.execute(game.id, GM, scenario.move(token_id, b if step["i"] % 2 else a))
+
+        for _ in range(5 + args.history):  # warm up: templates compiled, caches filled (and a history)
+            move()
+
+        if args.broadcast_only:
+            state = hub.game(game.id)
+            done = move()
+            before = done.seq - len(done.events)
+
+            def run():
+                hub._broadcast(state, before, done.events)
+        else:
+            run = move
+
+        profiler = None
+        if args.cprofile:
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile(time.process_time)
+            profiler.output_text = lambda **_: _pstats_text(pstats, profiler)
+            profiler.output_html = None
+        elif not args.no_profile:
+            try:
+                from pyinstrument import Profiler
+            except ImportError:
+                sys.exit("pyinstrument is not installed: pip install pyinstrument (or the 'bench' extra), "
+                         "or run with --no-profile")
+            profiler = Profiler(interval=0.0005)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        if profiler:
+            profiler.enable() if args.cprofile else profiler.start()
+        for _ in range(args.moves):
+            run()
+        if profiler:
+            profiler.disable() if args.cprofile else profiler.stop()
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        what = "Hub._broadcast of one move" if args.broadcast_only else "Hub.execute of one move (with its broadcast)"
+        audiences = len(hub._audiences(hub.game(game.id)))
+        print(f"{what}, {audiences} audiences{', fog on' if args.fog else ''}: "
+              f"{cpu * 1000 / args.moves:.2f} ms CPU, {wall * 1000 / args.moves:.2f} ms wall per move "
+              f"({args.moves} moves{', profiler on' if profiler else ''})")
+        changes = render.changes_for(move().events, hub.game(game.id))
+        print(f"changes of a move: {sorted(changes)}")
+        if profiler:
+            if args.html and not args.cprofile:
+                Path(args.html).write_text(profiler.output_html())
+                print(f"profile written to {args.html}")
+            else:
+                print(profiler.output_text(unicode=True, color=False, show_all=False))
+
+
+if __name__ == "__main__":
+    main()
