@@ -38,6 +38,8 @@ from .table import GM, SCREEN, Actor, Event, Game, Rejected, authorize, decide, 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 200
+#: how many more commits a batch takes in (what queued while it was stored) before its one update
+ABSORB_ROUNDS = 3
 #: when the sender of the command being run stops waiting for its answer (set by events.lanes)
 SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("sender_gives_up", default=None)
 #: called once the command being run has joined its game's queue (set by events.lanes: the sender's next
@@ -397,15 +399,17 @@ class Hub:
             cut = next((i for i, r in enumerate(waiting) if r.alone), len(waiting))
             batch, waiting = (waiting[:1], waiting[1:]) if cut == 0 else (waiting[:cut], waiting[cut:])
             try:
-                self._commit_batch(game_id, batch)
+                self._commit_batch(game_id, batch, absorb=not waiting)
             except BaseException as exc:  # never leave a request without an answer
                 log.exception("game %s: a commit failed", game_id)
                 for request in batch + waiting:
                     request.fail(exc)
                 return
 
-    def _commit_batch(self, game_id: str, batch: list["_Request"]) -> None:
-        """Decide, store (one transaction), apply and broadcast one batch; every request gets its answer."""
+    def _commit_batch(self, game_id: str, batch: list["_Request"], absorb: bool = False) -> None:
+        """Decide, store (one transaction), apply and broadcast one batch; every request gets its answer.
+        ``absorb``: nothing queued before this batch waits still, so what queued while it was being stored
+        may join its update (``_absorb``)."""
         for _attempt in range(len(batch) + 2):  # each retry answers one request, or follows another writer
             try:
                 game = self.game(game_id)
@@ -442,8 +446,18 @@ class Hub:
             break
         else:
             raise RuntimeError(f"game {game_id}: could not commit after {len(batch) + 2} tries")
+        if decided and absorb:
+            game, decided = self._absorb(game_id, game, decided)
         events = [e for _r, evs in decided for e in evs]
         if events:
+            try:
+                if game is None:  # an absorbed round was not stored: the state as the log has it
+                    game = self.game(game_id)
+            except Exception:
+                log.exception("game %s: no state to show seq %s..%s from", game_id, before + 1,
+                              before + len(events))
+                game = None
+        if events and game is not None:
             if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
                 try:
                     self.store.save_snapshot(game_id, game.seq, game.to_dict())
@@ -458,6 +472,35 @@ class Hub:
         for request, evs in decided:
             seq += len(evs)
             request.succeed(Committed(seq, evs))
+
+    def _absorb(self, game_id: str, game: Game, decided: list) -> tuple[Game | None, list]:
+        """Requests that queued while a batch was being stored (its fsync) join its one update: each round
+        is decided and stored in a transaction of its own, and answered only with the rest, after the
+        broadcast. Rendering every audience costs far more than a commit, so a client with commands in
+        flight gets one update for them, not one per commit. A round that cannot be stored (another
+        process wrote first, the disk...) goes back to the head of the queue, undecided, to be run again
+        on the state the log has; the state it changed is dropped (None: rebuild it from the log)."""
+        for _round in range(ABSORB_ROUNDS):
+            with self._guard:
+                pending = self._pending.get(game_id) or []
+                n = next((i for i, r in enumerate(pending) if r.alone), len(pending))
+                take = pending[:n]
+                del pending[:n]
+            if not take:
+                break
+            start = game.seq
+            try:
+                more = self._decide_batch(game, take)
+                if more:
+                    self.store.append(game_id, start, [e for _r, evs in more for e in evs])
+            except Exception as exc:
+                self._games.pop(game_id, None)
+                with self._guard:
+                    self._pending.setdefault(game_id, [])[:0] = [r for r in take if not r.finished]
+                log.info("game %s: commands that joined a commit go back to wait (%r)", game_id, exc)
+                return None, decided
+            decided = decided + more
+        return game, decided
 
     def _decide_batch(self, game: Game, batch: list["_Request"]) -> list[tuple["_Request", list[Event]]]:
         """Decide each request on the state the ones before it left, applying their events in memory (not

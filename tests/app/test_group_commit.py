@@ -352,3 +352,78 @@ def test_a_lanes_commands_in_flight_share_one_commit_in_the_order_sent(app, hub,
         t.join(5)
     assert appends == [4]
     assert [answers[i].seq for i in range(4)] == [before + 1, before + 2, before + 3, before + 4]
+
+
+# --- what queues while a batch is being stored joins its update ------------------------------------
+
+
+def queue_during_first_append(hub, game, monkeypatch, payload, fail_second: bool = False):
+    """The first append of the game lets ``payload`` queue (another thread) before it returns; with
+    ``fail_second`` every later append fails as a full disk does. Returns the appends, the order of
+    events and the late command's result holder and thread."""
+    appends, order = [], []
+    late: dict = {}
+    real_append = Store.append
+
+    def append(store, game_id, last_seq, events):
+        if appends and fail_second:
+            appends.append(("failed", len(events)))
+            raise WriteFailed("the server's disk is full: nothing was stored")
+        done = real_append(store, game_id, last_seq, events)
+        appends.append((last_seq, len(events)))
+        order.append("stored")
+        if len(appends) == 1:  # meanwhile, another command arrives and queues
+            def run():
+                try:
+                    late["result"] = hub.execute(game["id"], GM, payload)
+                except Exception as exc:  # noqa: BLE001 - the test looks at it
+                    late["result"] = exc
+                order.append("late answered")
+            late["thread"] = threading.Thread(target=run)
+            late["thread"].start()
+            deadline = time.monotonic() + 5
+            while not hub._pending.get(game["id"]):
+                assert time.monotonic() < deadline
+                time.sleep(0.005)
+        return done
+
+    monkeypatch.setattr(Store, "append", append)
+    return appends, order, late
+
+
+def test_a_command_that_queued_while_a_batch_was_stored_joins_its_one_update(app, hub, game, monkeypatch):
+    screen = connect(app, game["id"], game["screen_token"])
+    screen.get_received()
+    before = hub.game(game["id"]).seq
+    appends, order, late = queue_during_first_append(hub, game, monkeypatch, move(game["tokens"][1], 11, 3))
+    first = hub.execute(game["id"], GM, move(game["tokens"][0], 11, 1))
+    order.append("first answered")
+    late["thread"].join(5)
+    assert appends == [(before, 1), (before + 1, 1)]  # its own transaction, committed before any answer
+    assert order[:2] == ["stored", "stored"] and sorted(order[2:]) == ["first answered", "late answered"]
+    assert (first.seq, late["result"].seq) == (before + 1, before + 2)
+    updates = [m["args"][0] for m in screen.get_received() if m["name"] == "update"]
+    assert [(u["from_seq"], u["seq"]) for u in updates] == [(before, before + 2)]
+    assert 'data-x="11"' in updates[0]["html"] and f'id="token-{game["tokens"][1]}"' in updates[0]["html"]
+    assert before + 2 in rows_on_disk(app, game["id"])
+
+
+def test_a_joining_command_that_cannot_be_stored_is_not_shown_and_goes_back_to_wait(app, hub, game, monkeypatch):
+    screen = connect(app, game["id"], game["screen_token"])
+    screen.get_received()
+    before = hub.game(game["id"]).seq
+    appends, order, late = queue_during_first_append(hub, game, monkeypatch, move(game["tokens"][1], 12, 3),
+                                                     fail_second=True)
+    first = hub.execute(game["id"], GM, move(game["tokens"][0], 12, 1))
+    late["thread"].join(5)
+    assert first.seq == before + 1
+    # it went back to wait, was decided again on the log's state and refused when its own write failed
+    assert appends == [(before, 1), ("failed", 1), ("failed", 1)]
+    assert isinstance(late["result"], Rejected) and late["result"].code == "not_stored"
+    updates = [m["args"][0] for m in screen.get_received() if m["name"] == "update"]
+    assert [(u["from_seq"], u["seq"]) for u in updates] == [(before, before + 1)]
+    assert f'id="token-{game["tokens"][1]}"' not in updates[0]["html"]  # the unstored move is shown to nobody
+    monkeypatch.undo()
+    state = hub.game(game["id"])
+    assert state.seq == before + 1 == hub.store.last_seq(game["id"])
+    assert (state.tokens[game["tokens"][1]].x, state.tokens[game["tokens"][1]].y) == (1, 3)
