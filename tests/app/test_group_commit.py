@@ -427,3 +427,37 @@ def test_a_joining_command_that_cannot_be_stored_is_not_shown_and_goes_back_to_w
     state = hub.game(game["id"])
     assert state.seq == before + 1 == hub.store.last_seq(game["id"])
     assert (state.tokens[game["tokens"][1]].x, state.tokens[game["tokens"][1]].y) == (1, 3)
+
+
+def test_an_event_that_cannot_be_applied_refuses_its_command_stores_nothing_of_it_and_spares_the_rest(
+        app, hub, game, monkeypatch):
+    import webapp.hub as hub_module
+
+    bad = game["tokens"][0]
+    real_evolve = hub_module.evolve
+
+    def evolve(state, event):
+        if event.type == "token_moved" and event.data["token_id"] == bad:
+            state.tokens[bad].x = 99  # half applied, then it breaks: this state must not be kept
+            raise KeyError("a bug in evolve")
+        return real_evolve(state, event)
+
+    monkeypatch.setattr(hub_module, "evolve", evolve)
+    before = hub.game(game["id"]).seq
+    held = HeldGame(hub, game["id"])
+    r1, t1 = run_in_threads([lambda: hub.execute(game["id"], GM, move(game["tokens"][1], 13, 3))])
+    held.wait_for(1)
+    r2, t2 = run_in_threads([lambda: hub.execute(game["id"], GM, move(bad, 13, 1))])
+    held.wait_for(2)
+    r3, t3 = run_in_threads([lambda: hub.execute(game["id"], GM, move(game["tokens"][2], 13, 5))])
+    held.wait_for(3)
+    held.release()
+    for t in t1 + t2 + t3:
+        t.join(5)
+    assert isinstance(r2[0], KeyError)
+    assert (r1[0].seq, r3[0].seq) == (before + 1, before + 2)
+    stored = rows_on_disk(app, game["id"])
+    assert max(stored) == before + 2 and all(bad not in stored[s] for s in (before + 1, before + 2))
+    state = hub.game(game["id"])
+    assert state.seq == before + 2 and (state.tokens[bad].x, state.tokens[bad].y) == (1, 1)
+    assert (state.tokens[game["tokens"][2]].x, state.tokens[game["tokens"][2]].y) == (13, 5)
