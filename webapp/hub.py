@@ -429,6 +429,7 @@ class Hub:
                 self._games.pop(game_id, None)
                 log.error("game %s: an event that cannot be applied: %r", game_id, exc.error)
                 exc.request.fail(exc.error)
+                self._send_fresh_copies(game_id)
                 continue
             except Conflict:  # another process wrote first: rebuild from the log and decide again
                 self._games[game_id] = self._load(game_id)
@@ -439,6 +440,7 @@ class Hub:
                 log.error("game %s: %s", game_id, exc.__cause__ or exc)
                 for request in batch:
                     request.fail(Rejected(str(exc), code="not_stored"))
+                self._send_fresh_copies(game_id)
                 return
             except BaseException:
                 self._games.pop(game_id, None)  # applied in memory, not in the log: rebuild from the log
@@ -472,6 +474,17 @@ class Hub:
         for request, evs in decided:
             seq += len(evs)
             request.succeed(Committed(seq, evs))
+
+    def _send_fresh_copies(self, game_id: str) -> None:
+        """After a batch's state was dropped (not stored): for the moment between its decision and its write
+        the state in memory was ahead of the log, and a page rendered then may show it (and carry its seq).
+        Every screen gets a fresh copy of the state the log holds (``from_seq`` null), so none keeps it."""
+        try:
+            game = self.game(game_id)
+            if game is not None:
+                self._emit(game, render.EVERYTHING, before=None)
+        except Exception:
+            log.exception("game %s: no fresh copy after a commit that was not stored", game_id)
 
     def _absorb(self, game_id: str, game: Game, decided: list) -> tuple[Game | None, list]:
         """Requests that queued while a batch was being stored (its fsync) join its one update: each round

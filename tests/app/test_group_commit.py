@@ -206,7 +206,12 @@ def test_a_batch_that_cannot_be_written_is_refused_whole_and_shown_to_nobody(app
         t.join(5)
     for r in results:
         assert isinstance(r[0], Rejected) and r[0].code == "not_stored", r
-    assert [m for m in screen.get_received() if m["name"] == "update"] == []
+    # no change is announced: only a fresh copy of what the log holds (a page rendered meanwhile drops
+    # what it may have shown of the batch), with the log's seq
+    updates = [m["args"][0] for m in screen.get_received() if m["name"] == "update"]
+    assert [(u["from_seq"], u["seq"]) for u in updates] == [(None, before)]
+    assert 'data-x="8"' not in updates[0]["html"]
+    assert f'data-token-id="{game["tokens"][0]}" data-x="1" data-y="1"' in updates[0]["html"]
     monkeypatch.undo()
     game_now = hub.game(game["id"])
     assert game_now.seq == before == hub.store.last_seq(game["id"])  # memory never ran ahead of the log
@@ -421,8 +426,10 @@ def test_a_joining_command_that_cannot_be_stored_is_not_shown_and_goes_back_to_w
     assert appends == [(before, 1), ("failed", 1), ("failed", 1)]
     assert isinstance(late["result"], Rejected) and late["result"].code == "not_stored"
     updates = [m["args"][0] for m in screen.get_received() if m["name"] == "update"]
-    assert [(u["from_seq"], u["seq"]) for u in updates] == [(before, before + 1)]
+    assert [(u["from_seq"], u["seq"]) for u in updates] == [(before, before + 1), (None, before + 1)]
     assert f'id="token-{game["tokens"][1]}"' not in updates[0]["html"]  # the unstored move is shown to nobody
+    # then a fresh copy of what the log holds
+    assert f'data-token-id="{game["tokens"][1]}" data-x="1" data-y="3"' in updates[1]["html"]
     monkeypatch.undo()
     state = hub.game(game["id"])
     assert state.seq == before + 1 == hub.store.last_seq(game["id"])
