@@ -1,5 +1,6 @@
 """The reference for move propagation: a bare Flask-SocketIO app set up as tacmap's server is
-(async_mode "threading", simple-websocket, the Werkzeug server) that only rebroadcasts.
+(async_mode "threading", simple-websocket, the Werkzeug server with TCP_NODELAY on its sockets) that
+only rebroadcasts.
 
 A client connects (any auth) and joins the one room; a ``command`` ``{"size": n}`` is broadcast to
 the room as ``update`` ``{"seq", "from_seq", "html"}`` with n characters of html, then acknowledged
@@ -16,8 +17,15 @@ import threading
 
 from flask import Flask
 from flask_socketio import SocketIO, join_room
+from werkzeug.serving import WSGIRequestHandler
 
 ROOM = "table"
+
+
+class NoDelayHandler(WSGIRequestHandler):
+    """TCP_NODELAY on every accepted socket, as ``tacmap serve`` runs Werkzeug (webapp/serving.py)."""
+
+    disable_nagle_algorithm = True
 
 
 def create_app():
@@ -56,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
     app, socketio = create_app()
     socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True, use_reloader=False,
-                 log_output=False)
+                 log_output=False, request_handler=NoDelayHandler)
 
 
 if __name__ == "__main__":

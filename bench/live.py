@@ -163,7 +163,9 @@ class Client:
         if before is None or before == seq or seq in self.seen:  # a fresh copy or presence: not a change
             return
         with self.arrivals.cond:
-            self.seen[seq] = (t, len(data.get("html", "")))
+            # commands stored together (one commit) come as one update from from_seq to seq: each has arrived
+            for s in range(max(before + 1, seq - 1000), seq + 1):
+                self.seen.setdefault(s, (t, len(data.get("html", ""))))
             self.arrivals.cond.notify_all()
 
     def connect(self) -> "Client":

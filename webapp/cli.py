@@ -13,6 +13,7 @@ from pathlib import Path
 from . import create_app
 from .store import DataError
 from .netinfo import lan_addresses
+from .serving import NoDelayHandler
 
 
 WILDCARD = ("0.0.0.0", "::", "")
@@ -98,7 +99,8 @@ def serve(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
-                 use_reloader=False, log_output=args.verbose)
+                 use_reloader=False, log_output=args.verbose,
+                 request_handler=NoDelayHandler)  # TCP_NODELAY: no Nagle wait on small frames (serving.py)
     return 0
 
 

@@ -38,8 +38,13 @@ from .table import GM, SCREEN, Actor, Event, Game, Rejected, authorize, decide, 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 200
+#: how many more commits a batch takes in (what queued while it was stored) before its one update
+ABSORB_ROUNDS = 3
 #: when the sender of the command being run stops waiting for its answer (set by events.lanes)
 SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("sender_gives_up", default=None)
+#: called once the command being run has joined its game's queue (set by events.lanes: the sender's next
+#: command may start then, and queues behind it, so the two can share one commit)
+COMMAND_QUEUED: contextvars.ContextVar[Any] = contextvars.ContextVar("command_queued", default=None)
 TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
@@ -50,6 +55,34 @@ class Committed:
     seq: int
     events: list[Event]
     reply: dict = field(default_factory=dict)  # what the sender hears besides ok and seq (a roll's dice...)
+
+
+class _Request:
+    """One command waiting in its game's queue for a group commit (``Hub.commit``)."""
+
+    __slots__ = ("decide", "gives_up", "alone", "result", "error", "finished")
+
+    def __init__(self, decide, gives_up: float | None, alone: bool) -> None:
+        self.decide, self.gives_up, self.alone = decide, gives_up, alone
+        self.result: Committed | None = None
+        self.error: BaseException | None = None
+        self.finished = False
+
+    def succeed(self, result: Committed) -> None:
+        if not self.finished:
+            self.result, self.finished = result, True
+
+    def fail(self, error: BaseException) -> None:
+        if not self.finished:
+            self.error, self.finished = error, True
+
+
+class _Unappliable(Exception):
+    """A decided event that ``evolve`` cannot apply (a bug): its command is refused, nothing is stored."""
+
+    def __init__(self, request: _Request, error: BaseException) -> None:
+        super().__init__(repr(error))
+        self.request, self.error = request, error
 
 
 @functools.lru_cache(maxsize=64)
@@ -103,6 +136,7 @@ class Hub:
         self._good_passwords: set[tuple[str, str, str]] = set()
         # with --message-queue: what the processes serving the same games share in Redis (webapp/shared.py)
         self.shared = None
+        self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (Hub.commit)
 
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
@@ -262,22 +296,24 @@ class Hub:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
             return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)
-        with self.lock(game_id):
-            game = self.game(game_id)
-            if game is None:
-                raise Rejected(f"no game {game_id!r}")
-            authorize(game, cmd, actor)  # the access matrix: who may send this at all
-        if isinstance(cmd, attacks.PreviewAttack):
-            return self.preview_attack(game_id, actor, cmd)
-        if isinstance(cmd, combat.Reach):
+        if isinstance(cmd, (attacks.PreviewAttack, combat.Reach)):  # questions: answered, nothing stored
             with self.lock(game_id):
                 game = self.game(game_id)
                 if game is None:
                     raise Rejected(f"no game {game_id!r}")
-                return Committed(game.seq, [], combat.reach(game, cmd, actor))
+                authorize(game, cmd, actor)  # the access matrix: who may send this at all
+                if isinstance(cmd, combat.Reach):
+                    return Committed(game.seq, [], combat.reach(game, cmd, actor))
+            return self.preview_attack(game_id, actor, cmd)
+        # the access matrix is checked on the very state the command is decided on (in the commit's batch)
         if isinstance(cmd, history.Undo):
-            return self.commit(game_id, lambda game: history.decide(game, actor, self.store, game_id))
-        done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))
+            def decide_undo(game: Game) -> list[Event]:
+                authorize(game, cmd, actor)
+                return history.decide(game, actor, self.store, game_id)
+
+            return self.commit(game_id, decide_undo, alone=True)
+
+        done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))  # decide authorizes
         return Committed(done.seq, done.events, combat.ack(done.events, actor))
 
     # --- keys and password (GM) ----------------------------------------------
@@ -359,42 +395,181 @@ class Hub:
             return RandomDice()
         return SeededDice(f"{seed}:{game.name}:{game.system}:{game.seq}")
 
-    def commit(self, game_id: str, decide_events) -> Committed:
-        """Decide events on the current state, append them, apply them, broadcast them."""
+    def commit(self, game_id: str, decide_events, alone: bool = False) -> Committed:
+        """Decide events on the current state, append them, apply them, broadcast them; returns once they
+        are committed to the log (WAL, synchronous FULL) and sent to every audience.
+
+        Group commit: the request joins the game's queue; whoever holds the game's lock next takes every
+        request waiting (in the order queued), decides each on the state its predecessors left, writes
+        all their events in one transaction (one fsync), applies them and sends one update per audience
+        for the lot. Each request's answer is set only after that transaction committed; a write that
+        fails refuses every request of the batch and drops the in-memory state (it ran ahead of the log),
+        so nothing unstored is ever acknowledged or broadcast. ``alone``: a decision that reads the log
+        itself (undo) runs after what is queued before it is stored, in a batch of its own.
+        """
+        request = _Request(decide_events, SENDER_GIVES_UP.get(), alone)
+        with self._guard:
+            self._pending.setdefault(game_id, []).append(request)
+        queued = COMMAND_QUEUED.get()
+        if queued is not None:
+            queued()  # the sender's lane may start its next command: it queues behind this one
         with self.lock(game_id):
-            gives_up = SENDER_GIVES_UP.get()
-            if gives_up is not None and time.monotonic() > gives_up:  # the lock took that long: too late now
-                raise Rejected(TOO_LATE, code="busy")
-            game = self.game(game_id)
-            if game is None:
-                raise Rejected(f"no game {game_id!r}")
-            events = decide_events(game)
-            if not events:  # nothing changed (Save on an unchanged row): nothing to write or tell
-                return Committed(game.seq, [])
+            if not request.finished:  # else a batch run by another thread holding the lock took it
+                self._run_queue(game_id)
+            if not request.finished:
+                raise RuntimeError(f"game {game_id}: a command was left out of its commit")
+        if request.error is not None:
+            raise request.error
+        return request.result
+
+    def _run_queue(self, game_id: str) -> None:
+        """Holding the game's lock: run the requests waiting for this game now, in batches. (Each request's
+        thread takes the lock after queueing it, so what queues later has a thread of its own to run it.)"""
+        with self._guard:
+            waiting = self._pending.pop(game_id, [])
+        while waiting:
+            cut = next((i for i, r in enumerate(waiting) if r.alone), len(waiting))
+            batch, waiting = (waiting[:1], waiting[1:]) if cut == 0 else (waiting[:cut], waiting[cut:])
+            try:
+                self._commit_batch(game_id, batch, absorb=not waiting)
+            except BaseException as exc:  # never leave a request without an answer
+                log.exception("game %s: a commit failed", game_id)
+                for request in batch + waiting:
+                    request.fail(exc)
+                return
+
+    def _commit_batch(self, game_id: str, batch: list["_Request"], absorb: bool = False) -> None:
+        """Decide, store (one transaction), apply and broadcast one batch; every request gets its answer.
+        ``absorb``: nothing queued before this batch waits still, so what queued while it was being stored
+        may join its update (``_absorb``)."""
+        for _attempt in range(len(batch) + 2):  # each retry answers one request, or follows another writer
+            try:
+                game = self.game(game_id)
+                if game is None:
+                    raise Rejected(f"no game {game_id!r}")
+            except Exception as exc:  # no such game, or its log cannot be read (DamagedLog)
+                for request in batch:
+                    request.fail(exc)
+                return
+            batch = [r for r in batch if not r.finished]
             before = game.seq
             try:
-                try:
-                    self.store.append(game_id, before, events)
-                except Conflict:
-                    # another process wrote first: rebuild from the log and decide again
-                    game = self._games[game_id] = self._load(game_id)
-                    events = decide_events(game)
-                    before = game.seq
-                    self.store.append(game_id, before, events)
+                decided = self._decide_batch(game, batch)
+                if decided:
+                    self.store.append(game_id, before, [e for _r, events in decided for e in events])
+            except _Unappliable as exc:  # a bug: refuse that command, rebuild the state, decide the others again
+                self._games.pop(game_id, None)
+                log.error("game %s: an event that cannot be applied: %r", game_id, exc.error)
+                exc.request.fail(exc.error)
+                self._send_fresh_copies(game_id)
+                continue
+            except Conflict:  # another process wrote first: rebuild from the log and decide again
+                self._games[game_id] = self._load(game_id)
+                continue
             except WriteFailed as exc:
                 # not on disk, so not in memory either: the state never runs ahead of the log
+                self._games.pop(game_id, None)
                 log.error("game %s: %s", game_id, exc.__cause__ or exc)
-                raise Rejected(str(exc), code="not_stored") from None
-            for event in events:
-                evolve(game, event)
+                for request in batch:
+                    request.fail(Rejected(str(exc), code="not_stored"))
+                self._send_fresh_copies(game_id)
+                return
+            except BaseException:
+                self._games.pop(game_id, None)  # applied in memory, not in the log: rebuild from the log
+                raise
+            break
+        else:
+            raise RuntimeError(f"game {game_id}: could not commit after {len(batch) + 2} tries")
+        if decided and absorb:
+            game, decided = self._absorb(game_id, game, decided)
+        events = [e for _r, evs in decided for e in evs]
+        if events:
+            try:
+                if game is None:  # an absorbed round was not stored: the state as the log has it
+                    game = self.game(game_id)
+            except Exception:
+                log.exception("game %s: no state to show seq %s..%s from", game_id, before + 1,
+                              before + len(events))
+                game = None
+        if events and game is not None:
             if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
                 try:
                     self.store.save_snapshot(game_id, game.seq, game.to_dict())
                 except Exception:  # the events are stored; a snapshot is only a shortcut
                     log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
-            self._end_sessions_for(game, events)
-            self._broadcast(game, before, events)
-            return Committed(game.seq, events)
+            try:
+                self._end_sessions_for(game, events)
+                self._broadcast(game, before, events)
+            except Exception:  # stored and applied: the commands are done, whatever the screens heard
+                log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
+        seq = before
+        for request, evs in decided:
+            seq += len(evs)
+            request.succeed(Committed(seq, evs))
+
+    def _send_fresh_copies(self, game_id: str) -> None:
+        """After a batch's state was dropped (not stored): for the moment between its decision and its write
+        the state in memory was ahead of the log, and a page rendered then may show it (and carry its seq).
+        Every screen gets a fresh copy of the state the log holds (``from_seq`` null), so none keeps it."""
+        try:
+            game = self.game(game_id)
+            if game is not None:
+                self._emit(game, render.EVERYTHING, before=None)
+        except Exception:
+            log.exception("game %s: no fresh copy after a commit that was not stored", game_id)
+
+    def _absorb(self, game_id: str, game: Game, decided: list) -> tuple[Game | None, list]:
+        """Requests that queued while a batch was being stored (its fsync) join its one update: each round
+        is decided and stored in a transaction of its own, and answered only with the rest, after the
+        broadcast. Rendering every audience costs far more than a commit, so a client with commands in
+        flight gets one update for them, not one per commit. A round that cannot be stored (another
+        process wrote first, the disk...) goes back to the head of the queue, undecided, to be run again
+        on the state the log has; the state it changed is dropped (None: rebuild it from the log)."""
+        for _round in range(ABSORB_ROUNDS):
+            with self._guard:
+                pending = self._pending.get(game_id) or []
+                n = next((i for i, r in enumerate(pending) if r.alone), len(pending))
+                take = pending[:n]
+                del pending[:n]
+            if not take:
+                break
+            start = game.seq
+            try:
+                more = self._decide_batch(game, take)
+                if more:
+                    self.store.append(game_id, start, [e for _r, evs in more for e in evs])
+            except Exception as exc:
+                self._games.pop(game_id, None)
+                with self._guard:
+                    self._pending.setdefault(game_id, [])[:0] = [r for r in take if not r.finished]
+                log.info("game %s: commands that joined a commit go back to wait (%r)", game_id, exc)
+                return None, decided
+            decided = decided + more
+        return game, decided
+
+    def _decide_batch(self, game: Game, batch: list["_Request"]) -> list[tuple["_Request", list[Event]]]:
+        """Decide each request on the state the ones before it left, applying their events in memory (not
+        yet stored: the caller writes them or drops this state). A refusal answers its request at once."""
+        decided = []
+        for request in batch:
+            if request.gives_up is not None and time.monotonic() > request.gives_up:
+                request.fail(Rejected(TOO_LATE, code="busy"))  # it waited that long: too late now
+                continue
+            try:
+                events = request.decide(game)
+            except Exception as exc:  # refused (or a bug): this request only; the state is untouched
+                request.fail(exc)
+                continue
+            if not events:  # nothing changed (Save on an unchanged row): nothing to write or tell
+                request.succeed(Committed(game.seq, []))
+                continue
+            try:
+                for event in events:
+                    evolve(game, event)
+            except Exception as exc:
+                raise _Unappliable(request, exc) from exc
+            decided.append((request, events))
+        return decided
 
     # --- connections and audiences ----------------------------------------
 

@@ -1,4 +1,4 @@
-"""One lane per Socket.IO connection: its commands run one at a time, in the order sent.
+"""One lane per Socket.IO connection: its commands run in the order sent.
 
 python-socketio runs every event in a thread of its own (``async_handlers``):
 a client's commands raced each other for the game's lock and ran out of the
@@ -6,7 +6,13 @@ order sent, and a client that sent two thousand moves at once started two
 thousand threads that kept the server busy for minutes, the other players'
 moves queued behind them and moves applied long after their sender had given
 up waiting. A lane takes a connection's events as they come off the wire (in
-order) and runs them on one worker of its own:
+order) and runs them on a worker of its own:
+
+- a command runs until it has joined its game's commit queue (``Hub.commit``);
+  then the next command may start on a new worker, and queues behind it, so a
+  client with several commands in flight has them decided in the order sent
+  and stored in one transaction (at most ``IN_FLIGHT`` at once); anything
+  else (a preview, a sync) starts once the commands before it are answered;
 
 - at most ``MAX_COMMANDS`` commands wait; the next one is refused at once
   (``TOO_MANY``), so whatever is accepted is done long before the sender's
@@ -33,13 +39,16 @@ from typing import Callable
 
 from socketio import packet
 
-from ..hub import SENDER_GIVES_UP, TOO_LATE
+from ..hub import COMMAND_QUEUED, SENDER_GIVES_UP, TOO_LATE
 
 log = logging.getLogger(__name__)
 
 #: a drag's previews (token or template), pings and syncs are coalesced by name: only the newest waits
 LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync"})
 MAX_COMMANDS = 16
+#: commands of one connection started at once: each waits in its game's queue behind the one before it,
+#: so they keep their order and can share one commit (``Hub.commit``)
+IN_FLIGHT = 8
 STALE_AFTER = 5.0
 TOO_MANY = "too many commands at once; slow down"
 FAILED = "the server could not do that (see its log)"
@@ -58,9 +67,11 @@ class Lane:
 
     def __init__(self, start: Callable[[Callable[[], None]], None]) -> None:
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
         self._jobs: deque[Job] = deque()
-        self._commands = 0
-        self._running = False
+        self._commands = 0  # commands waiting (not started)
+        self._in_flight = 0  # commands started and not answered yet
+        self._running = False  # a worker takes the next job
         self._start = start
         self.closed = False
 
@@ -94,31 +105,72 @@ class Lane:
             self.closed = True
             self._jobs.clear()
             self._commands = 0
+            self._changed.notify_all()
 
     def waiting(self) -> int:
         with self._lock:
             return len(self._jobs)
 
-    def _work(self) -> None:
-        while True:
-            with self._lock:
+    def _next(self) -> Job | None:
+        """The next job to start, once it may (None: nothing to do, the worker ends). A command may start
+        while the ones before it wait for their commit (they joined the game's queue first: order kept),
+        up to ``IN_FLIGHT``; anything else waits until the commands before it are answered."""
+        with self._lock:
+            while True:
                 if not self._jobs or self.closed:
                     self._running = False
-                    return
-                job = self._jobs.popleft()
-                if job.event == "command":
-                    self._commands -= 1
+                    return None
+                job = self._jobs[0]
+                limit = IN_FLIGHT if job.event == "command" else 1
+                if self._in_flight < limit:
+                    self._jobs.popleft()
+                    if job.event == "command":
+                        self._commands -= 1
+                        self._in_flight += 1
+                    return job
+                self._changed.wait(1.0)
+
+    def _work(self) -> None:
+        while True:
+            job = self._next()
+            if job is None:
+                return
             if job.event == "command" and time.monotonic() - job.arrived > STALE_AFTER:
+                self._answered()
                 job.answer({"ok": False, "error": TOO_LATE, "code": "busy"})
                 continue
+            handed = []
+
+            def queued() -> None:
+                """The command joined its game's queue: the next job may start now, on a new worker."""
+                if handed:
+                    return
+                handed.append(True)
+                with self._lock:
+                    go = bool(self._jobs) and not self.closed
+                    self._running = go
+                if go:
+                    self._start(self._work)
+
             token = SENDER_GIVES_UP.set(job.arrived + STALE_AFTER if job.event == "command" else None)
+            queued_token = COMMAND_QUEUED.set(queued if job.event == "command" else None)
             try:
                 job.run()
             except Exception:  # the handler failed before answering: answer for it
                 log.exception("%s failed", job.event)
                 job.answer({"ok": False, "error": FAILED})
             finally:
+                COMMAND_QUEUED.reset(queued_token)
                 SENDER_GIVES_UP.reset(token)
+                if job.event == "command":
+                    self._answered()
+            if handed:  # another worker goes on with the lane
+                return
+
+    def _answered(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
+            self._changed.notify_all()
 
 
 class Lanes:
