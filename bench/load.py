@@ -355,7 +355,7 @@ def account(games: list[LoadGame]) -> dict:
     sent = acked = 0
     refusals: Counter[str] = Counter()
     timeouts = 0
-    latency, acks = [], []
+    latency, acks, by_time = [], [], []
     pairs = once = lost = recovered = duplicated = out_of_order = 0
     dropped = []
     unacked_seen = 0
@@ -389,10 +389,26 @@ def account(games: list[LoadGame]) -> dict:
                 duplicated += n > 1
                 if c is not s.mover.client:
                     latency.append((first[seq] - s.t) * 1000)
+                    by_time.append((s.t, (first[seq] - s.t) * 1000))
             unacked_seen += sum(1 for seq in received if seq not in seqs)
     return {"sent": sent, "acked": acked, "refusals": refusals, "timeouts": timeouts, "dropped": dropped,
             "pairs": pairs, "once": once, "lost": lost, "recovered": recovered, "duplicated": duplicated,
-            "out_of_order": out_of_order, "unacked_seen": unacked_seen, "latency_ms": latency, "ack_ms": acks}
+            "out_of_order": out_of_order, "unacked_seen": unacked_seen, "latency_ms": latency, "ack_ms": acks,
+            "quarters_ms": quarters(by_time)}
+
+
+def quarters(samples: list[tuple[float, float]]) -> list[float]:
+    """The median latency of the moves sent in each quarter of the run: a server that does not keep up
+    shows it as a latency that grows from one quarter to the next (its queue)."""
+    if len(samples) < 8:
+        return []
+    samples.sort()
+    start, end = samples[0][0], samples[-1][0]
+    width = (end - start) / 4 or 1
+    parts: list[list[float]] = [[], [], [], []]
+    for t, v in samples:
+        parts[min(3, int((t - start) / width))].append(v)
+    return [statistics.median(p) if p else float("nan") for p in parts]
 
 
 def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rate: float = RATE) -> dict:
@@ -462,6 +478,10 @@ def rows(f: dict) -> list[Row]:
     if lat:
         out.append(Row(f"a move's send to its update at each other client ({len(lat):,} samples)",
                        ms(statistics.median(lat)), ms(percentile(lat, 99))))
+    if f.get("quarters_ms"):
+        q = f["quarters_ms"]
+        out.append(Row("  the same, median of the moves sent in each quarter of the run (growing: a queue)",
+                       " / ".join(ms(v) for v in q)))
     if acks:
         out.append(Row("a move's send to its ack", ms(statistics.median(acks)), ms(percentile(acks, 99))))
     mem = ", ".join(f"{n}: {f['rss_before'][n]:.0f} -> {f['rss_after'][n]:.0f} MB" for n in f["servers"])
