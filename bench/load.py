@@ -468,12 +468,16 @@ def rows(f: dict) -> list[Row]:
     why = "; ".join(f"{k}: {n}" for k, n in f["refusals"].most_common(3))
     errors = refused + f["timeouts"] + len(f["dropped"])
     out.append(Row(f"errors: refused {refused}{f' ({why})' if why else ''}, no answer in {ACK_TIMEOUT:.0f} s "
-                   f"{f['timeouts']}, connections dropped {len(f['dropped'])}", f"{errors:,}", target="0",
+                   f"{f['timeouts']}, connections dropped {len(f['dropped'])}"
+                   + (f" ({', '.join(f['dropped'][:3])}{', ...' if len(f['dropped']) > 3 else ''})" if f["dropped"] else ""),
+                   f"{errors:,}", target="0",
                    met=met(errors == 0)))
     bad = f["lost"] + f["duplicated"] + f["out_of_order"]
     out.append(Row(f"updates (acknowledged seq x client of its game, {f['pairs']:,}): lost {f['lost']:,} "
                    f"(recovered by a resync {f['recovered']:,}), duplicated {f['duplicated']:,}, "
-                   f"out of order {f['out_of_order']:,}", f"{bad:,}", target="0", met=met(bad == 0)))
+                   f"out of order {f['out_of_order']:,}"
+                   + (f"; updates of commands never acknowledged {f['unacked_seen']:,}" if f["unacked_seen"] else ""),
+                   f"{bad:,}", target="0", met=met(bad == 0)))
     lat, acks = f["latency_ms"], f["ack_ms"]
     if lat:
         out.append(Row(f"a move's send to its update at each other client ({len(lat):,} samples)",
