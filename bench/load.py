@@ -157,6 +157,7 @@ class LoadClient:
         self.first: dict[int, float] = {}  # seq -> perf_counter of its first update
         self.fresh: list[tuple[float, int]] = []  # fresh copies: (perf_counter, seq)
         self.out_of_order = 0
+        self.odd: list[str] = []  # the first few out-of-order updates, for the log
         self.dropped: str | None = None  # why the connection went, if it went while it should not
         self.closing = False
         self.sio = socketio.Client(reconnection=False)
@@ -188,6 +189,8 @@ class LoadClient:
             self.first.setdefault(seq, t)
             if before != self.seq:
                 self.out_of_order += 1
+                if len(self.odd) < 3:
+                    self.odd.append(f"at seq {self.seq} got {before}->{seq}")
                 if before > self.seq:  # we missed something: ask for a fresh copy, as the page does
                     self.sio.emit("sync", {"since": self.seq})
                 return
@@ -451,6 +454,10 @@ def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rat
         alive = {s.name: s.proc.poll() is None for s in servers}
         tally = account(made)
         progress(f"load ({MODE_NAMES[mode]}): done, {tally['acked']}/{tally['sent']} acknowledged")
+        odd = [f"{c.name} ({c.server.name}): {', '.join(c.odd)}" for c in clients if c.odd]
+        if odd:
+            progress(f"load ({MODE_NAMES[mode]}): out-of-order updates at {len(odd)} clients, e.g. "
+                     + "; ".join(odd[:4]))
         return {"mode": mode, "games": games, "clients": len(clients), "seconds": seconds, "rate": rate,
                 "servers": [s.name for s in servers], "rss_idle": rss_idle, "rss_before": rss_before,
                 "rss_after": rss_after, "server_cpu": cpu, "client_cpu": me / wall, "alive": alive,
