@@ -8,7 +8,8 @@ Each game (made through the JSON API, a 24 x 16 map with a few walls) has 6 Sock
 GM's page, the table screen and 4 players' phones, each player owning one token, the GM one NPC.
 Every game sends a move 5 times a second (``--rate``), open loop on a fixed schedule (a late ack
 does not slow the sender down), the senders taking turns: the GM, player 1, ..., player 4, each
-moving their own token between two squares, so every move is a real change. The games' schedules
+moving their own token to the next of three squares in a row, so every move is a real change
+(even after a refused one). The games' schedules
 are spread evenly over each period.
 
 Each client handles its updates the way the page (static/js/live.js) does, in arrival order: an
@@ -70,7 +71,8 @@ MAP = {"width": 24, "height": 16, "walls": [
     {"a": [1, 1], "b": [23, 1]}, {"a": [1, 1], "b": [1, 4]}, {"a": [23, 1], "b": [23, 4]},
     {"a": [8, 1], "b": [8, 4]}, {"a": [16, 1], "b": [16, 4]}, {"a": [1, 11], "b": [23, 11]},
     {"a": [1, 11], "b": [1, 15]}, {"a": [12, 11], "b": [12, 15]}, {"a": [23, 11], "b": [23, 15]}]}
-MOVER_CELLS = [((3 + 4 * i, 7), (4 + 4 * i, 7)) for i in range(N_PLAYERS + 1)]  # GM's NPC, then one per player
+# each mover's three squares in a row: the GM's NPC, then one token per player
+MOVER_CELLS = [((3 + 4 * i, 7), (4 + 4 * i, 7), (5 + 4 * i, 7)) for i in range(N_PLAYERS + 1)]
 STILL_NPCS = [(5, 13), (18, 13), (10, 3)]
 
 
@@ -220,11 +222,12 @@ class LoadClient:
 
 @dataclass
 class Mover:
+    """A client and its token, which goes round three squares in a row: each move is to the square after
+    the one its last command named, so it is a real change even when a command before it was refused."""
     client: LoadClient
     token: str
-    a: tuple[int, int]
-    b: tuple[int, int]
-    at_b: bool = False  # where its last command sent it
+    cells: tuple[tuple[int, int], ...]
+    at: int = 0  # the square its last command named
 
 
 @dataclass
@@ -260,8 +263,8 @@ def make_game(index: int, api_server: Server, servers: list[Server]) -> LoadGame
     players = [ok(*api("POST", f"/api/games/{g['id']}/players", {"join_code": g["join_code"], "name": f"P{i + 1}"}),
                   f"player {i + 1}") for i in range(N_PLAYERS)]
     tokens = []
-    for i, (a, _b) in enumerate(MOVER_CELLS):
-        body = {"name": "NPC" if i == 0 else f"PC {i}", "x": a[0], "y": a[1]}
+    for i, cells in enumerate(MOVER_CELLS):
+        body = {"name": "NPC" if i == 0 else f"PC {i}", "x": cells[0][0], "y": cells[0][1]}
         if i:
             body |= {"owner": players[i - 1]["player_id"], "kind": "pc"}
         tokens.append(ok(*api("POST", f"/api/games/{g['id']}/tokens", body, g["gm_token"]), f"token {i}")["id"])
@@ -275,7 +278,7 @@ def make_game(index: int, api_server: Server, servers: list[Server]) -> LoadGame
     game.clients = [LoadClient(f"game {index + 1} {name}", servers[(i + index) % len(servers)], g["id"], key)
                     for i, (name, key) in enumerate(keys)]
     senders = [game.clients[0]] + game.clients[2:]  # the GM, then each player
-    game.movers = [Mover(c, t, a, b) for c, t, (a, b) in zip(senders, tokens, MOVER_CELLS)]
+    game.movers = [Mover(c, t, cells) for c, t, cells in zip(senders, tokens, MOVER_CELLS)]
     return game
 
 
@@ -291,8 +294,8 @@ def parallel(fn, items, workers: int = 8):
 def send(s: Sent) -> None:
     m = s.mover
     with s.game.lock:
-        m.at_b = not m.at_b
-        cell = m.b if m.at_b else m.a
+        m.at = (m.at + 1) % len(m.cells)
+        cell = m.cells[m.at]
     payload = {"type": "move_token", "token_id": m.token, "x": cell[0], "y": cell[1]}
 
     def acked(ack=None):
@@ -304,7 +307,6 @@ def send(s: Sent) -> None:
             else:
                 s.error = (ack.get("code") or ack.get("error") or "refused") if isinstance(ack, dict) \
                     else f"odd answer {ack!r}"[:80]
-                m.at_b = not m.at_b  # it did not move: the next command goes where this one meant to
 
     s.t = time.perf_counter()
     try:
