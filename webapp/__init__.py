@@ -103,6 +103,8 @@ def create_app(config: dict | None = None) -> Flask:
         DEMO=True,
         PUBLIC_URL=None,
         DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
+        # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/shared.py)
+        MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -126,11 +128,20 @@ def create_app(config: dict | None = None) -> Flask:
     from .security import init_security, socket_origin_check
 
     init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
+    queue = app.config.get("MESSAGE_QUEUE") or None
+    if queue:
+        from .shared import connect
+
+        redis_client = connect(queue)  # unreachable, or no redis package: a clear QueueUnavailable (a DataError)
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE,
                         cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
-                        json=SocketJSON)  # deep JSON: an error ack
+                        json=SocketJSON, message_queue=queue)  # deep JSON: an error ack
     store = Store(data_dir / "tacmap.sqlite3")
     hub = Hub(app, store, socketio)
+    if queue:
+        from .shared import Shared
+
+        hub.share(Shared(redis_client, on_gone=hub.presence_changed))
     app.extensions["tacmap"] = hub
     app.extensions["tacmap_socketio"] = socketio
 

@@ -70,6 +70,8 @@ def serve(args: argparse.Namespace) -> int:
     config["LISTEN_URL"] = base  # the join link and QR code are built from it, never from a request's Host
     if args.allowed_origin:
         config["ALLOWED_ORIGINS"] = args.allowed_origin
+    if args.message_queue:
+        config["MESSAGE_QUEUE"] = args.message_queue
     app = open_app(config)
     if app is None:
         return 2
@@ -82,6 +84,10 @@ def serve(args: argparse.Namespace) -> int:
     for record in hub.store.games()[:5]:
         print(f"GM link for {record.name!r}: {base}/games/{record.id}/gm?key={record.gm_key}", flush=True)
     print("Players join at the addresses above with the game's join code.", flush=True)
+    if app.config.get("MESSAGE_QUEUE"):
+        from .shared import shown_url
+
+        print(f"Sharing the games with the other processes on {shown_url(app.config['MESSAGE_QUEUE'])}", flush=True)
     socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
                  use_reloader=False, log_output=args.verbose)
     return 0
@@ -274,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                    help="a reverse proxy's public origin (https://maps.example.org) whose pages may open "
                         "the live link; repeatable (default: $TACMAP_ALLOWED_ORIGINS, comma-separated)")
+    p.add_argument("--message-queue", default=None, metavar="URL",
+                   help="run several processes for the same games: the Redis they share "
+                        "(redis://HOST:PORT/N; default $TACMAP_MESSAGE_QUEUE); see README")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")
     p.add_argument("--dice-seed", default=None,
                    help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")

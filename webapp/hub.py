@@ -101,6 +101,16 @@ class Hub:
         self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
         self._guesses = keys.Guesses()
         self._good_passwords: set[tuple[str, str, str]] = set()
+        # with --message-queue: what the processes serving the same games share in Redis (webapp/shared.py)
+        self.shared = None
+
+    def share(self, shared) -> None:
+        """Serve the games together with other processes: catch up with the log before deciding or rendering,
+        render for every audience, count connections and password guesses in Redis."""
+        from .shared import SharedGuesses
+
+        self.shared = shared
+        self._guesses = SharedGuesses(shared, self._guesses)
 
     # --- games ------------------------------------------------------------
 
@@ -126,7 +136,10 @@ class Hub:
             return self._locks.setdefault(game_id, threading.RLock())
 
     def game(self, game_id: str) -> Game | None:
-        """The current state of a game (from the cache, else rebuilt from the log)."""
+        """The current state of a game (from the cache, else rebuilt from the log).
+
+        With other processes on the same log (``shared``), the cache first catches up with the
+        events they appended: one indexed read of the log's head, and the new events if any."""
         with self.lock(game_id):
             game = self._games.get(game_id)
             if game is None:
@@ -134,10 +147,25 @@ class Hub:
                     return None
                 game = self._load(game_id)
                 self._games[game_id] = game
+            elif self.shared is not None and self.store.last_seq(game_id) != game.seq:
+                game = self._load(game_id)
             return game
 
     def _load(self, game_id: str) -> Game:
-        return load_game(self.store, game_id)
+        """The game as the log has it now: the cached one caught up with the events appended since its seq
+        (by another process), else rebuilt from the latest snapshot and the log."""
+        cached = self._games.get(game_id)
+        if cached is not None and self.store.last_seq(game_id) >= cached.seq:
+            events = self.store.events(game_id, after=cached.seq)  # DamagedLog: this game is out of service
+            try:
+                for event in events:
+                    evolve(cached, event)
+                return cached
+            except Exception:  # half applied: the cache is not to be trusted; rebuild it from the log
+                self._games.pop(game_id, None)
+                log.warning("game %s: rebuilding from the log", game_id, exc_info=True)
+        game = self._games[game_id] = load_game(self.store, game_id)
+        return game
 
     def key_actor(self, game_id: str, key: Any) -> Actor | None:
         """Who holds this key in this game (the GM, the table screen or a player), the GM password aside."""
@@ -369,6 +397,8 @@ class Hub:
     def session_opened(self, sid: str, game_id: str, actor: Actor) -> None:
         with self._guard:
             self._sessions[sid] = (game_id, actor)
+        if self.shared is not None:
+            self.shared.opened(sid, game_id, actor.audience)
         self.connected(game_id, actor, +1)
 
     def session_closed(self, sid: str) -> None:
@@ -376,6 +406,8 @@ class Hub:
             who = self._sessions.pop(sid, None)
             self._pings.pop(sid, None)
         if who:
+            if self.shared is not None:
+                self.shared.closed(sid)
             self.connected(who[0], who[1], -1)
 
     def session(self, sid: str) -> tuple[str, Actor] | None:
@@ -386,13 +418,26 @@ class Hub:
                      role: str | None = None) -> None:
         """Close the connections of these players now (removed, merged, seat taken on another device),
         or of every connection of a role (``role="screen"``: the screen's key changed)."""
+        def ends(audience: str) -> bool:
+            actor = actor_for_audience(audience)
+            return actor.role == role if role else actor.player_id in player_ids
+
         with self._guard:
-            sids = [sid for sid, (g, actor) in self._sessions.items()
-                    if g == game_id and (actor.role == role if role else actor.player_id in player_ids)]
+            sids = [sid for sid, (g, actor) in self._sessions.items() if g == game_id and ends(actor.audience)]
         for sid in sids:
             self.socketio.emit("ended", {"message": message, "reload": reload}, to=sid)
             self.socketio.server.disconnect(sid, namespace="/")
             self.session_closed(sid)
+        if self.shared is not None:
+            # the connections on the other processes: the message queue carries the message and the
+            # disconnect to the process that holds each (its disconnect handler then forgets it there);
+            # only those opened before now (a seat taken back on a new device keeps the new connection)
+            now = time.time()
+            for sid, process, audience, opened, member in self.shared.sessions(game_id):
+                if process != self.shared.process and ends(audience) and opened <= now:
+                    self.socketio.emit("ended", {"message": message, "reload": reload}, to=sid)
+                    self.socketio.server.disconnect(sid, namespace="/")
+                    self.shared.forget(game_id, member)
 
     def _end_sessions_for(self, game: Game, events: list[Event]) -> None:
         for event in events:
@@ -416,12 +461,27 @@ class Hub:
             with self.lock(game_id):
                 self._emit(game, {"players"}, only=["gm"], before=game.seq)
 
+    def presence_changed(self, game_id: str) -> None:
+        """Connections to a game came or went without a word from them (their process was killed):
+        the GM's list of who is online is drawn afresh."""
+        game = self.game(game_id)
+        if game is not None:  # from the heartbeat thread: links in the GM's list need a request to be built
+            with self.app.test_request_context(base_url=self.base_url()), self.lock(game_id):
+                self._emit(game, {"players"}, only=["gm"], before=game.seq)
+
     def online_players(self, game_id: str) -> set[str]:
+        """The players connected to this game now: to this process, or with ``shared``, to any."""
+        if self.shared is not None:
+            return {aud.split(":", 1)[1] for aud in self.shared.audiences(game_id) if aud.startswith("player:")}
         with self._guard:
             return {aud.split(":", 1)[1] for (g, aud), n in self._presence.items()
                     if g == game_id and aud.startswith("player:") and n > 0}
 
     def _audiences(self, game: Game) -> list[str]:
+        """The audiences to render for: those connected to this process; with ``shared``, every audience
+        of the game (a client of another process is in its room there; an empty room costs one publish)."""
+        if self.shared is not None:
+            return ["gm", "screen", *(f"player:{pid}" for pid in game.players)]
         with self._guard:
             return [aud for (g, aud), n in self._presence.items() if g == game.id and n > 0]
 

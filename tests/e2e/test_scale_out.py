@@ -1,0 +1,294 @@
+"""Two `tacmap serve --message-queue` processes on one data folder and a real redis-server.
+
+Python Socket.IO clients (websocket) on both processes apply `update`s the way static/js/live.js
+does (a gap asks for a sync, an old one is dropped, a fresh copy replaces everything). Moves are
+made from both sides; every client must end on the log's head with every change delivered once,
+the same html for the same audience whichever process it came through; after a `kill -9` of one
+process its clients reconnect to the other, moves go on, and the log holds every acknowledged move
+once. A removed player is ended on the other process; the GM's online dots follow a killed process.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import socketio
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.live import HOST, Server, close_all, free_port  # noqa: E402
+from webapp import shared  # noqa: E402
+
+REDIS = shutil.which("redis-server")
+pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")
+DEADLINE = 15.0
+
+
+class RedisServer:
+    def __init__(self, folder: str) -> None:
+        self.port = free_port()
+        self.url = f"redis://{HOST}:{self.port}/0"
+        self.proc = subprocess.Popen([REDIS, "--port", str(self.port), "--bind", HOST, "--save", "", "--appendonly",
+                                      "no", "--dir", folder], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        import redis
+
+        client = redis.Redis(host=HOST, port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.RedisError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    self.kill()
+                    raise RuntimeError("redis-server did not start")
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def tacmap(name: str, data_dir: str, queue: str, port: int | None = None) -> Server:
+    port = port or free_port()
+    return Server(name, [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(port),
+                         "--data-dir", data_dir, "--no-demo", "--message-queue", queue], port, "/help/")
+
+
+class Screen:
+    """One client that applies updates as live.js does, and keeps every change message it was sent."""
+
+    def __init__(self, name: str, game: str, key: str) -> None:
+        self.name, self.game, self.key = name, game, key
+        self.seq = 0
+        self.cond = threading.Condition()
+        self.received: list[tuple[int, int, str]] = []  # every change message: (from_seq, seq, html)
+        self.applied: list[int] = []  # the seq after each change applied
+        self.fresh: list[int] = []  # the seqs of the fresh copies applied
+        self.ended: list[dict] = []
+        self.players_html = ""  # the last players list (the GM's online dots)
+        self.sio: socketio.Client | None = None
+
+    def connect(self, server: Server) -> "Screen":
+        sio = socketio.Client(reconnection=False)
+        sio.on("update", self._update)
+        sio.on("ended", lambda msg: self.ended.append(msg))
+        sio.connect(server.url, auth={"game": self.game, "token": self.key, "since": self.seq},
+                    transports=["websocket"], wait_timeout=DEADLINE)
+        self.sio = sio
+        return self
+
+    def _update(self, msg) -> None:
+        with self.cond:
+            before, seq, html = msg.get("from_seq"), msg["seq"], msg.get("html", "")
+            if 'id="players"' in html:
+                self.players_html = html
+            if before is not None and before != seq:
+                self.received.append((before, seq, html))
+            if before is None:
+                if seq < self.seq:  # rendered before a change we already have: ask again
+                    self.sio.emit("sync", {"since": self.seq})
+                self.seq = seq
+                self.fresh.append(seq)
+            elif before > self.seq:
+                self.sio.emit("sync", {"since": self.seq})  # a gap: a fresh copy will come
+                return
+            elif before < self.seq:
+                return  # contained in what we have
+            else:
+                self.seq = seq
+                if before != seq:
+                    self.applied.append(seq)
+            self.cond.notify_all()
+
+    def wait_seq(self, seq: int, timeout: float = DEADLINE) -> bool:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while self.seq != seq:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.cond.wait(left)
+        return True
+
+    def call(self, payload: dict) -> dict:
+        return self.sio.call("command", payload, timeout=DEADLINE)
+
+    def close(self) -> None:
+        if self.sio is not None:
+            try:
+                self.sio.disconnect()
+            except Exception:
+                pass
+
+
+def log_events(data_dir: str, game_id: str) -> list[tuple[int, str, dict]]:
+    db = sqlite3.connect(f"file:{data_dir}/tacmap.sqlite3?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT seq, type, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    finally:
+        db.close()
+    return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
+
+
+def online(screen: Screen, player_id: str) -> bool | None:
+    found = re.search(rf'class="player (online|offline)" id="player-{re.escape(player_id)}"', screen.players_html)
+    return None if found is None else found.group(1) == "online"
+
+
+def wait_for(check, timeout: float = DEADLINE) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_two_processes_share_games_and_survive_a_kill():
+    folder = tempfile.mkdtemp(prefix="tacmap-scale-")
+    data_dir = str(Path(folder) / "data")
+    redis_server = RedisServer(folder)
+    servers: list[Server] = []
+    screens: list[Screen] = []
+    try:
+        a = tacmap("A", data_dir, redis_server.url).__enter__()
+        servers.append(a)
+        b = tacmap("B", data_dir, redis_server.url).__enter__()
+        servers.append(b)
+
+        # a game made on A, seats taken on B: the log is one
+        status, g = a.api("POST", "/api/games", {"name": "scale", "system": "plain_grid"})
+        assert status == 201, g
+        game, gm_key, screen_key = g["id"], g["gm_token"], g["screen_token"]
+        seats = {}
+        for name in ("Aria", "Bram", "Cole", "Dana"):
+            status, p = b.api("POST", f"/api/games/{game}/players", {"join_code": g["join_code"], "name": name})
+            assert status == 201, p
+            seats[name] = (p["player_id"], p["player_token"])
+        tokens = {}
+        for i, (name, (pid, _key)) in enumerate(seats.items()):
+            status, t = (a if i % 2 else b).api("POST", f"/api/games/{game}/tokens",
+                                                {"name": name, "x": 2 + 3 * i, "y": 2, "owner": pid, "kind": "pc"},
+                                                gm_key)
+            assert status == 201, t
+            tokens[name] = t["id"]
+        status, t = b.api("POST", f"/api/games/{game}/tokens", {"name": "Ogre", "x": 10, "y": 8}, gm_key)
+        tokens["Ogre"] = t["id"]
+
+        gm_a, gm_b = Screen("gm@A", game, gm_key), Screen("gm@B", game, gm_key)
+        tv_a, tv_b = Screen("screen@A", game, screen_key), Screen("screen@B", game, screen_key)
+        aria_a, aria_b = Screen("Aria@A", game, seats["Aria"][1]), Screen("Aria@B", game, seats["Aria"][1])
+        bram_b = Screen("Bram@B", game, seats["Bram"][1])
+        cole_a = Screen("Cole@A", game, seats["Cole"][1])
+        dana_a = Screen("Dana@A", game, seats["Dana"][1])  # stays with A when A is killed
+        on_a, on_b = [gm_a, tv_a, aria_a, cole_a, dana_a], [gm_b, tv_b, aria_b, bram_b]
+        screens += on_a + on_b
+        for s in on_a:
+            s.connect(a)
+        for s in on_b:
+            s.connect(b)
+        head = log_events(data_dir, game)[-1][0]
+        for s in screens:  # each connected with since=0: a fresh copy brings it to the head
+            assert s.wait_seq(head), f"{s.name} at {s.seq}, log at {head}"
+        start = head
+
+        # the GM's online dots: Cole is connected to A only, Bram to B only; the GM on each sees both
+        assert wait_for(lambda: online(gm_a, seats["Bram"][0]) and online(gm_b, seats["Cole"][0])), \
+            (gm_a.players_html[-400:], gm_b.players_html[-400:])
+
+        # moves from both sides: the GM on A, players on B and A, in turns, without waiting for delivery
+        acked: list[tuple[int, str, int, int]] = []  # (seq, token, x, y)
+        movers = [(gm_a, "Ogre"), (aria_b, "Aria"), (bram_b, "Bram"), (cole_a, "Cole"), (gm_b, "Ogre")]
+        spot = {name: (2 + 3 * i, 2) for i, name in enumerate(("Aria", "Bram", "Cole"))} | {"Ogre": (10, 8)}
+        for i in range(20):
+            sender, name = movers[i % len(movers)]
+            x, y = spot[name]
+            spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)  # one square down, then back
+            ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
+            assert ack.get("ok"), (sender.name, ack)
+            acked.append((ack["seq"], tokens[name], *spot[name]))
+        head = log_events(data_dir, game)[-1][0]
+        assert head == start + 20 and [s for s, *_ in acked] == list(range(start + 1, head + 1))
+        for s in screens:
+            assert s.wait_seq(head), f"{s.name} stopped at {s.seq} of {head}"
+        for s in screens:
+            seqs = [seq for _before, seq, _html in s.received]
+            assert len(seqs) == len(set(seqs)), f"{s.name} was sent a change twice: {seqs}"
+            assert sorted(seqs) == list(range(start + 1, head + 1)), f"{s.name} missed changes: {seqs}"
+            assert s.applied == sorted(s.applied), s.name
+            late = [seq for seq in range(start + 1, head + 1) if seq not in s.applied]
+            assert all(any(f >= seq for f in s.fresh) for seq in late), f"{s.name} lost {late}"
+        for one, other in ((gm_a, gm_b), (tv_a, tv_b), (aria_a, aria_b)):  # one render per audience, any process
+            assert {seq: html for _b, seq, html in one.received} == {seq: html for _b, seq, html in other.received}
+
+        # the GM on B removes Cole, who is connected to A only: A ends his connection
+        ack = gm_b.call({"type": "remove_player", "player_id": seats["Cole"][0]})
+        assert ack.get("ok"), ack
+        assert wait_for(lambda: cole_a.ended and not cole_a.sio.connected), "Cole's connection on A was not ended"
+        assert "took you out" in cole_a.ended[0]["message"]
+        screens.remove(cole_a)
+        head = ack["seq"]
+
+        # kill -9 A: its clients come back on B (but Dana's); the GM soon sees Dana offline
+        assert online(gm_b, seats["Dana"][0])
+        a.kill()
+        screens.remove(dana_a)
+        for s in (gm_a, tv_a, aria_a):
+            assert wait_for(lambda s=s: not s.sio.connected), f"{s.name} still connected to a killed server"
+            s.close()
+            s.connect(b)
+        for s in screens:
+            assert s.wait_seq(head), f"{s.name} at {s.seq} after the kill, log at {head}"
+        for i in range(10):
+            sender, name = [(gm_a, "Ogre"), (aria_a, "Aria"), (bram_b, "Bram")][i % 3]
+            x, y = spot[name]
+            spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)  # one square down, then back
+            ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
+            assert ack.get("ok"), (sender.name, ack)
+            acked.append((ack["seq"], tokens[name], *spot[name]))
+
+        assert wait_for(lambda: online(gm_b, seats["Dana"][0]) is False, timeout=shared.LIFETIME + 3 * shared.HEARTBEAT), \
+            f"the GM still sees Dana online after her server was killed: {b.log()[-3000:]}"
+        assert online(gm_b, seats["Aria"][0]) and online(gm_a, seats["Bram"][0])
+
+        # A again (restarted on its port): a new client there sees the moves made on B and moves too
+        a2 = tacmap("A2", data_dir, redis_server.url, port=a.port).__enter__()
+        servers.append(a2)
+        tv_a2 = Screen("screen@A2", game, screen_key).connect(a2)
+        screens.append(tv_a2)
+        x, y = spot["Aria"]
+        spot["Aria"] = (x, y + 1) if y % 2 == 0 else (x, y - 1)
+        ack = aria_a.call({"type": "move_token", "token_id": tokens["Aria"], "x": spot["Aria"][0], "y": spot["Aria"][1]})
+        assert ack.get("ok"), ack
+        acked.append((ack["seq"], tokens["Aria"], *spot["Aria"]))
+        head = ack["seq"]
+        for s in screens:
+            assert s.wait_seq(head), f"{s.name} at {s.seq}, log at {head}"
+
+        # the log holds every acknowledged move once, at its seq, and nothing more
+        events = log_events(data_dir, game)
+        assert [seq for seq, *_ in events] == list(range(1, head + 1))
+        moves = {seq: data for seq, kind, data in events if kind == "token_moved"}
+        assert sorted(moves) == [seq for seq, *_ in acked], "a move is doubled or missing"
+        for seq, token, x, y in acked:
+            assert moves[seq]["token_id"] == token and (moves[seq]["x"], moves[seq]["y"]) == (x, y), moves[seq]
+    finally:
+        for server in servers:  # first: their clients then close at once
+            server.kill()
+        redis_server.kill()
+        close_all(screens + [dana_a] if "dana_a" in locals() else screens)
+        shutil.rmtree(folder, ignore_errors=True)

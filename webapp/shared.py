@@ -1,0 +1,215 @@
+"""Several server processes for the same games (``tacmap serve --message-queue redis://...``).
+
+Socket.IO's rooms are shared by Flask-SocketIO's Redis message queue: an ``update`` emitted
+to a room on one process reaches that room's clients on every process. This module is the
+rest of what the processes share through the same Redis:
+
+- who is connected to each game, on any process (the GM's "online" dots, and the
+  connections to end when a seat is removed, merged or reclaimed, or the screen's key
+  changes): one sorted set per game, ``tacmap:sessions:<game>``, whose members are the
+  connections and whose scores are when each stops counting unless its process renews it.
+  Every process renews its own connections every ``HEARTBEAT`` seconds, so the connections
+  of a killed process vanish after ``LIFETIME`` seconds at most;
+- the GM password's wrong guesses, counted per game across processes.
+
+The game itself is not shared here: the log in the database is the only truth, and each
+process catches its cached game up with the log before it decides or renders (webapp/hub.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from collections import Counter
+from typing import Callable
+from urllib.parse import urlsplit, urlunsplit
+
+from .store import DataError
+
+log = logging.getLogger(__name__)
+
+PREFIX = "tacmap"
+HEARTBEAT = 2.0  # seconds between two renewals of this process's connections
+LIFETIME = 6.0  # a connection whose process has not renewed it for this long no longer counts
+
+
+class QueueUnavailable(DataError):
+    """``--message-queue`` names a queue this process cannot use: the message says why and what to do."""
+
+
+def shown_url(url: str) -> str:
+    """The queue's address without its password (it is printed and logged)."""
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+def connect(url: str):
+    """A Redis client for ``url``, checked now: a clear QueueUnavailable, never a traceback."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in ("redis", "rediss", "unix"):
+        raise QueueUnavailable(f"--message-queue {shown_url(url)!r} is not a Redis address: give one like "
+                               "redis://localhost:6379/0")
+    try:
+        import redis
+    except ImportError:
+        raise QueueUnavailable("--message-queue needs the Python package redis, which is not installed: "
+                               "pip install 'tacmap[redis]' (or pip install redis)") from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=5)
+        client.ping()
+    except (redis.RedisError, ValueError, OSError) as exc:
+        raise QueueUnavailable(f"cannot reach the message queue at {shown_url(url)} ({exc}). Start Redis "
+                               "there (redis-server) or give another address with --message-queue "
+                               "(or $TACMAP_MESSAGE_QUEUE).") from None
+    return client
+
+
+class Shared:
+    """This process's view of what all the processes share in Redis."""
+
+    def __init__(self, client, on_gone: Callable[[str], None] | None = None) -> None:
+        self.redis = client
+        self.process = uuid.uuid4().hex[:12]
+        self._on_gone = on_gone  # called with a game id when connections of a dead process vanished
+        self._mine: dict[str, tuple[str, str]] = {}  # sid -> (game id, member in that game's set)
+        self._games: set[str] = set()  # games whose sets this process watches for dead connections
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name="tacmap-heartbeat", daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _key(game_id: str) -> str:
+        return f"{PREFIX}:sessions:{game_id}"
+
+    # --- connections --------------------------------------------------------
+
+    def opened(self, sid: str, game_id: str, audience: str) -> None:
+        member = json.dumps([sid, self.process, audience, time.time()])
+        with self._lock:
+            self._mine[sid] = (game_id, member)
+            self._games.add(game_id)
+        self._call(lambda r: r.zadd(self._key(game_id), {member: time.time() + LIFETIME}))
+
+    def closed(self, sid: str) -> None:
+        with self._lock:
+            mine = self._mine.pop(sid, None)
+        if mine:
+            self._call(lambda r: r.zrem(self._key(mine[0]), mine[1]))
+
+    def forget(self, game_id: str, member: str) -> None:
+        """A connection of another process that this one ended (its process will see it go too)."""
+        self._call(lambda r: r.zrem(self._key(game_id), member))
+
+    def sessions(self, game_id: str) -> list[tuple[str, str, str, float, str]]:
+        """Every live connection to a game on any process: (sid, process, audience, opened at, member)."""
+        with self._lock:
+            self._games.add(game_id)
+        members = self._call(lambda r: r.zrangebyscore(self._key(game_id), time.time(), "+inf"))
+        if members is None:  # Redis is away: at least this process's own
+            with self._lock:
+                members = [m for g, m in self._mine.values() if g == game_id]
+        out = []
+        for raw in members:
+            try:
+                member = raw.decode() if isinstance(raw, bytes) else raw
+                sid, process, audience, opened = json.loads(member)
+                out.append((sid, process, audience, float(opened), member))
+            except (ValueError, TypeError):
+                continue
+        return out
+
+    def audiences(self, game_id: str) -> Counter[str]:
+        """How many connections each audience of a game has, on all processes together."""
+        return Counter(audience for _sid, _p, audience, _t, _m in self.sessions(game_id))
+
+    # --- plumbing -------------------------------------------------------------
+
+    _failed = False
+
+    def _call(self, action):
+        """One Redis call; a failure is logged and answered with None (each caller has a local fallback)."""
+        try:
+            value = action(self.redis)
+            self._failed = False
+            return value
+        except Exception as exc:
+            if not self._failed:
+                log.error("the message queue's Redis does not answer: %s", exc)
+            self._failed = True
+            return None
+
+    def _beat(self) -> None:
+        while not self._stop.wait(HEARTBEAT):
+            now = time.time()
+            with self._lock:
+                mine = list(self._mine.values())
+                games = list(self._games)
+
+            def renew(r):
+                pipe = r.pipeline(transaction=False)
+                for game_id, member in mine:
+                    pipe.zadd(self._key(game_id), {member: now + LIFETIME})
+                for game_id in games:
+                    pipe.zremrangebyscore(self._key(game_id), "-inf", now)
+                return pipe.execute()[len(mine):]
+
+            removed = self._call(renew) or []
+            for game_id, gone in zip(games, removed):
+                if gone and self._on_gone is not None:  # a dead process's connections just vanished
+                    try:
+                        self._on_gone(game_id)
+                    except Exception:
+                        log.exception("game %s: could not tell the GM who left", game_id)
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            mine = list(self._mine.items())
+            self._mine.clear()
+        for _sid, (game_id, member) in mine:
+            self.forget(game_id, member)
+
+
+class SharedGuesses:
+    """The GM password's wrong guesses per game, counted across processes (``keys.Guesses``'s interface):
+    with N processes a guesser still gets ``keys.MAX_WRONG`` a minute, not N times as many."""
+
+    def __init__(self, shared: Shared, local) -> None:
+        self.shared, self.local = shared, local  # local: this process's count, when Redis is away
+
+    @staticmethod
+    def _key(game_id: str) -> str:
+        return f"{PREFIX}:guesses:{game_id}"
+
+    def blocked(self, game_id: str) -> bool:
+        from .keys import MAX_WRONG, WINDOW
+
+        def count(r):
+            pipe = r.pipeline()
+            pipe.zremrangebyscore(self._key(game_id), "-inf", time.time() - WINDOW)
+            pipe.zcard(self._key(game_id))
+            return pipe.execute()[1]
+
+        n = self.shared._call(count)
+        return self.local.blocked(game_id) if n is None else n >= MAX_WRONG
+
+    def wrong(self, game_id: str) -> None:
+        from .keys import WINDOW
+
+        self.local.wrong(game_id)
+        now = time.time()
+
+        def add(r):
+            pipe = r.pipeline()
+            pipe.zadd(self._key(game_id), {uuid.uuid4().hex: now})
+            pipe.expire(self._key(game_id), int(WINDOW) + 1)
+            pipe.execute()
+
+        self.shared._call(add)
