@@ -456,6 +456,11 @@ def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rat
         alive = {s.name: s.proc.poll() is None for s in servers}
         tally = account(made)
         progress(f"load ({MODE_NAMES[mode]}): done, {tally['acked']}/{tally['sent']} acknowledged")
+        for s in servers:  # an error the server logged (a command answered "see its log"): its last lines
+            text = s.log()
+            if "Traceback" in text:
+                progress(f"load ({MODE_NAMES[mode]}): {s.name} logged an error:\n"
+                         + text[text.rindex("Traceback"):][:3000])
         odd = [f"{c.name} ({c.server.name}): {', '.join(c.odd)}" for c in clients if c.odd]
         if odd:
             progress(f"load ({MODE_NAMES[mode]}): out-of-order updates at {len(odd)} clients, e.g. "
