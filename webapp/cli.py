@@ -133,7 +133,8 @@ def import_map(args: argparse.Namespace) -> int:
         return 2
     name = (args.name or pictures.map_name(path.name))[:40]
     try:
-        with app.app_context():
+        # a request context: with $TACMAP_MESSAGE_QUEUE set, every screen is sent the new map at once (links in it)
+        with app.test_request_context(base_url=hub.base_url()):
             done = pictures.import_uvtt(hub, record.id, GM, path.read_bytes(), name)
     except Rejected as exc:
         print(f"tacmap import-map: {path.name}: {exc}", file=sys.stderr)

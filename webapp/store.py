@@ -277,10 +277,13 @@ class Store:
     # --- snapshots --------------------------------------------------------
 
     def save_snapshot(self, game_id: str, seq: int, state: dict) -> None:
-        """A shortcut for loading (the log stays the truth); a failure to write it loses nothing."""
+        """A shortcut for loading (the log stays the truth); a failure to write it loses nothing.
+
+        Never replaces a later one: two processes on one log each save theirs, in any order."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state",
+                "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, "
+                "state = excluded.state WHERE excluded.seq > snapshots.seq",
                 (game_id, seq, json.dumps(state)),
             )
 

@@ -191,9 +191,15 @@
     patch(target, fresh);
   });
 
+  // Updates may arrive out of order when several server processes share the game (README
+  // "Running several processes"): one that starts past our seq is a gap (ask for a fresh copy),
+  // one that starts before it is already contained in what we have (drop it).
   socket.on("update", (msg) => {
+    let again = false;
     if (msg.from_seq === null || msg.from_seq === undefined) {
-      // a fresh copy of everything this page shows
+      // a fresh copy of everything this page shows; one older than what we have was rendered before
+      // a change that reached us first: take it (the server is the authority), then ask once more
+      again = msg.seq < seq;
     } else if (msg.from_seq > seq) {
       socket.emit("sync", { since: seq }); // we missed something: ask for a fresh copy
       return;
@@ -204,6 +210,7 @@
     seq = msg.seq;
     root.dataset.seq = String(seq);
     document.dispatchEvent(new CustomEvent("tacmap:update", { detail: msg }));
+    if (again) socket.emit("sync", { since: seq });
   });
 
   socket.on("preview", (msg) => {

@@ -1,0 +1,115 @@
+"""Two apps on one data folder, as two `serve --message-queue` processes are: the log is the only truth.
+
+Redis is not needed here (tests/e2e/test_scale_out.py runs the real thing): ``LocalShared`` stands in
+for webapp/shared.py's presence, so each hub behaves as it does in message-queue mode.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from webapp import create_app
+from webapp.store import Store
+from webapp.table import GM, decide, parse_command
+
+
+class LocalShared:
+    """No other process holds connections: presence is empty, ending sessions finds none elsewhere."""
+
+    process = "here"
+
+    def opened(self, sid, game_id, audience):
+        pass
+
+    def closed(self, sid):
+        pass
+
+    def forget(self, game_id, member):
+        pass
+
+    def sessions(self, game_id):
+        return []
+
+    def audiences(self, game_id):
+        return Counter()
+
+
+@pytest.fixture
+def hubs(tmp_path):
+    apps = [create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
+            for _ in range(2)]
+    hubs = [app.extensions["tacmap"] for app in apps]
+    for hub in hubs:
+        hub.shared = LocalShared()
+    # every audience is rendered (links need a request), as a socket handler or a view does
+    with apps[0].test_request_context(), apps[1].test_request_context():
+        yield hubs
+
+
+def add_token(hub, game_id, name, x, y) -> str:
+    done = hub.execute(game_id, GM, {"type": "add_token", "name": name, "x": x, "y": y})
+    return done.events[0].data["token"]["id"]
+
+
+def test_a_process_sees_what_the_other_appended_before_it_decides_or_renders(hubs):
+    a, b = hubs
+    game_id = a.create_game("shared", "plain_grid").id
+    assert b.game(game_id).tokens == {}  # b has it cached now
+    ogre = add_token(a, game_id, "Ogre", 2, 2)
+    a.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": 3, "y": 2})
+    seen = b.game(game_id)
+    assert seen.seq == a.game(game_id).seq and (seen.tokens[ogre].x, seen.tokens[ogre].y) == (3, 2)
+    # and b's own move starts from there: its event says where the ogre came from
+    done = b.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": 4, "y": 2})
+    assert done.events[0].data["from"] == [3, 2]
+    assert a.game(game_id).tokens[ogre].x == 4
+
+
+def test_the_writer_that_loses_the_race_decides_again_on_the_fresh_state(hubs):
+    a, b = hubs
+    game_id = a.create_game("race", "plain_grid").id
+    ogre = add_token(a, game_id, "Ogre", 2, 2)
+    b.game(game_id)
+    decided_at = []
+
+    def decide_move(game):
+        decided_at.append((game.seq, game.tokens[ogre].x))
+        if len(decided_at) == 1:  # a appends between b's read and b's append: b's append must conflict
+            a.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": 5, "y": 2})
+        cmd = parse_command({"type": "move_token", "token_id": ogre, "x": 6, "y": 2})
+        return decide(game, cmd, GM, b.dice(game))
+
+    done = b.commit(game_id, decide_move)
+    first_seq = decided_at[0][0]
+    assert decided_at == [(first_seq, 2), (first_seq + 1, 5)]  # decided again, on a's move
+    assert done.seq == first_seq + 2
+    store = Store(b.store.path)
+    events = store.events(game_id, after=first_seq)
+    assert [(e.type, e.data["from"], e.data["x"]) for e in events] == [("token_moved", [2, 2], 5),
+                                                                       ("token_moved", [5, 2], 6)]
+    assert a.game(game_id).tokens[ogre].x == b.game(game_id).tokens[ogre].x == 6
+
+
+def test_every_audience_is_rendered_for_whoever_is_connected_here(hubs):
+    a, _b = hubs
+    game_id = a.create_game("audiences", "plain_grid").id
+    game = a.game(game_id)
+    a.execute(game_id, GM, {"type": "add_token", "name": "x", "x": 1, "y": 1})
+    from webapp.views.game import join_game  # a seat, the API's way
+
+    _key, pid, _ = join_game(game_id, "Aria")
+    # nobody is connected to this process, yet a client of another process may be in any room
+    assert set(a._audiences(a.game(game_id))) == {"gm", "screen", f"player:{pid}"}
+    assert game is a.game(game_id)
+
+
+def test_an_older_snapshot_never_replaces_a_newer_one(hubs):
+    store = hubs[0].store
+    g = hubs[0].create_game("snapshots", "plain_grid").id
+    store.save_snapshot(g, 400, {"at": 400})
+    store.save_snapshot(g, 200, {"at": 200})  # the other process, a little behind
+    assert store.snapshot(g) == (400, {"at": 400})
+    store.save_snapshot(g, 600, {"at": 600})
+    assert store.snapshot(g) == (600, {"at": 600})
