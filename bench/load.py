@@ -14,8 +14,9 @@ are spread evenly over each period.
 
 Each client handles its updates the way the page (static/js/live.js) does, in arrival order: an
 update whose ``from_seq`` is its seq is applied; an older one is ignored; a newer one (a gap) makes
-it ask ``sync``, and the fresh copy (``from_seq`` null) sets its seq. Counted per client, for every
-seq the server acknowledged in its game:
+it ask ``sync``; a fresh copy (``from_seq`` null) is always taken and sets its seq, and one older
+than what it had makes it ask ``sync`` once more (updates from two processes can arrive out of
+order: docs/PROTOCOL.md). Counted per client, for every seq the server acknowledged in its game:
 
 - delivered exactly once: one ``update`` with that seq reached the client;
 - lost: no ``update`` with that seq reached it (if a later fresh copy covered it, it is counted
@@ -28,7 +29,8 @@ seq the server acknowledged in its game:
 The target is zero lost, zero duplicated, zero out of order and zero errors (refused commands,
 commands with no answer within 15 s, connections dropped). Latency: from just before a move is
 sent to each other client's ``update`` with its seq (one clock: every client is in this process),
-and from the send to the ack. Also: each server process's resident memory (VmRSS from /proc)
+until that client shows it (its seq reaches the move's, in order or by a fresh copy), and from the
+send to the ack. Also: each server process's resident memory (VmRSS from /proc)
 before the load (games made, clients connected) and after it, the server processes' CPU, and this
 process's CPU, since the 60 clients share the machine's cores with the servers.
 """
@@ -158,6 +160,7 @@ class LoadClient:
         self.received: Counter[int] = Counter()  # seq -> updates with it (changes only)
         self.first: dict[int, float] = {}  # seq -> perf_counter of its first update
         self.fresh: list[tuple[float, int]] = []  # fresh copies: (perf_counter, seq)
+        self.shown: dict[int, float] = {}  # seq -> perf_counter when the screen first showed it (its seq reached it)
         self.out_of_order = 0
         self.odd: list[str] = []  # the first few out-of-order updates, for the log
         self.dropped: str | None = None  # why the connection went, if it went while it should not
@@ -181,9 +184,12 @@ class LoadClient:
         t = time.perf_counter()
         seq, before = data.get("seq"), data.get("from_seq")
         with self.lock:
-            if before is None:  # a fresh copy of everything this screen shows
+            if before is None:  # a fresh copy of everything this screen shows: always taken
                 self.fresh.append((t, seq))
-                self.seq = seq
+                again = seq < self.seq  # rendered before a change that reached us first: ask once more
+                self._show(seq, t)
+                if again:
+                    self.sio.emit("sync", {"since": self.seq})
                 return
             if before == seq:  # nothing changed (who is online): not a change
                 return
@@ -196,7 +202,13 @@ class LoadClient:
                 if before > self.seq:  # we missed something: ask for a fresh copy, as the page does
                     self.sio.emit("sync", {"since": self.seq})
                 return
-            self.seq = seq
+            self._show(seq, t)
+
+    def _show(self, seq: int, t: float) -> None:
+        """The screen now shows ``seq``: note when it first showed each change up to it."""
+        for s in range(max(self.seq, seq - 10_000) + 1, seq + 1):
+            self.shown.setdefault(s, t)
+        self.seq = seq
 
     def _disconnected(self, *_reason) -> None:
         if not self.closing and self.dropped is None:
@@ -360,7 +372,8 @@ def account(games: list[LoadGame]) -> dict:
     sent = acked = 0
     refusals: Counter[str] = Counter()
     timeouts = 0
-    latency, acks, by_time = [], [], []
+    latency, acks, by_time, until_shown = [], [], [], []
+    resyncs = 0
     pairs = once = lost = recovered = duplicated = out_of_order = 0
     dropped = []
     unacked_seen = 0
@@ -378,13 +391,16 @@ def account(games: list[LoadGame]) -> dict:
                 seqs[s.seq] = s
         for c in g.clients:
             with c.lock:
-                received, first, fresh = Counter(c.received), dict(c.first), list(c.fresh)
+                received, first, fresh, shown = Counter(c.received), dict(c.first), list(c.fresh), dict(c.shown)
                 out_of_order += c.out_of_order
             if c.dropped:
                 dropped.append(c.dropped)
             top_fresh = max((seq for _t, seq in fresh), default=-1)
+            resyncs += len(fresh)
             for seq, s in seqs.items():
                 pairs += 1
+                if c is not s.mover.client and seq in shown:
+                    until_shown.append((shown[seq] - s.t) * 1000)
                 n = received[seq]
                 if n == 0:
                     lost += 1
@@ -399,6 +415,7 @@ def account(games: list[LoadGame]) -> dict:
     return {"sent": sent, "acked": acked, "refusals": refusals, "timeouts": timeouts, "dropped": dropped,
             "pairs": pairs, "once": once, "lost": lost, "recovered": recovered, "duplicated": duplicated,
             "out_of_order": out_of_order, "unacked_seen": unacked_seen, "latency_ms": latency, "ack_ms": acks,
+            "shown_ms": until_shown, "resyncs": resyncs,
             "quarters_ms": quarters(by_time)}
 
 
@@ -489,7 +506,7 @@ def rows(f: dict) -> list[Row]:
     bad = f["lost"] + f["duplicated"] + f["out_of_order"]
     out.append(Row(f"updates (acknowledged seq x client of its game, {f['pairs']:,}): lost {f['lost']:,} "
                    f"(recovered by a resync {f['recovered']:,}), duplicated {f['duplicated']:,}, "
-                   f"out of order {f['out_of_order']:,}"
+                   f"out of order {f['out_of_order']:,}; fresh copies asked for {f['resyncs']:,}"
                    + (f"; updates of commands never acknowledged {f['unacked_seen']:,}" if f["unacked_seen"] else ""),
                    f"{bad:,}", target="0", met=met(bad == 0)))
     lat, acks = f["latency_ms"], f["ack_ms"]
@@ -500,6 +517,10 @@ def rows(f: dict) -> list[Row]:
         q = f["quarters_ms"]
         out.append(Row("  the same, median of the moves sent in each quarter of the run (growing: a queue)",
                        " / ".join(ms(v) for v in q)))
+    shown = f["shown_ms"]
+    if shown:
+        out.append(Row("  the same, until the client shows it (its seq reaches the move's: applied in order or by "
+                       "a fresh copy)", ms(statistics.median(shown)), ms(percentile(shown, 99))))
     if acks:
         out.append(Row("a move's send to its ack", ms(statistics.median(acks)), ms(percentile(acks, 99))))
     mem = ", ".join(f"{n}: {f['rss_before'][n]:.0f} -> {f['rss_after'][n]:.0f} MB" for n in f["servers"])
