@@ -162,6 +162,7 @@ class LoadClient:
         self.fresh: list[tuple[float, int]] = []  # fresh copies: (perf_counter, seq)
         self.shown: dict[int, float] = {}  # seq -> perf_counter when the screen first showed it (its seq reached it)
         self.out_of_order = 0
+        self.messages = 0  # every update received, presence ones included (what the client process handled)
         self.odd: list[str] = []  # the first few out-of-order updates, for the log
         self.dropped: str | None = None  # why the connection went, if it went while it should not
         self.closing = False
@@ -184,6 +185,7 @@ class LoadClient:
         t = time.perf_counter()
         seq, before = data.get("seq"), data.get("from_seq")
         with self.lock:
+            self.messages += 1
             if before is None:  # a fresh copy of everything this screen shows: always taken
                 self.fresh.append((t, seq))
                 again = seq < self.seq  # rendered before a change that reached us first: ask once more
@@ -464,10 +466,12 @@ def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rat
                  f"per game")
         rss_before = {s.name: rss_mb(s) for s in servers}
         cpu0 = {s.name: s.cpu_seconds() for s in servers}
+        messages0 = sum(c.messages for c in clients)
         me0, wall0, load0 = time.process_time(), time.perf_counter(), os.getloadavg()
         timing = run_load(made, seconds, rate)
         wall = time.perf_counter() - wall0
         me = time.process_time() - me0
+        messages = sum(c.messages for c in clients) - messages0
         cpu = {s.name: (s.cpu_seconds() - cpu0[s.name]) / wall for s in servers}
         rss_after = {s.name: rss_mb(s) for s in servers}
         alive = {s.name: s.proc.poll() is None for s in servers}
@@ -485,6 +489,7 @@ def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rat
         return {"mode": mode, "games": games, "clients": len(clients), "seconds": seconds, "rate": rate,
                 "servers": [s.name for s in servers], "rss_idle": rss_idle, "rss_before": rss_before,
                 "rss_after": rss_after, "server_cpu": cpu, "client_cpu": me / wall, "alive": alive,
+                "client_cpu_per_update_ms": 1000 * me / max(messages, 1), "updates_received": messages,
                 "load_before": load0, "load_after": os.getloadavg(), **timing, **tally}
 
 
@@ -529,7 +534,8 @@ def rows(f: dict) -> list[Row]:
                    f"{sum(f['rss_after'].values()) - sum(f['rss_before'].values()):+.1f} MB"))
     cpu = ", ".join(f"{n} {100 * f['server_cpu'][n]:.0f}%" for n in f["servers"])
     out.append(Row(f"CPU during the load, % of one core: server {cpu}; the clients (this process) "
-                   f"{100 * f['client_cpu']:.0f}%; load average {f['load_before'][0]:.2f} -> {f['load_after'][0]:.2f}",
+                   f"{100 * f['client_cpu']:.0f}% ({f['client_cpu_per_update_ms']:.2f} ms per update received, sends and acks "
+                   f"included); load average {f['load_before'][0]:.2f} -> {f['load_after'][0]:.2f}",
                    "-"))
     lag = f["lag_ms"]
     out.append(Row("sends behind their schedule (the client process's own lag)", ms(statistics.median(lag)),
