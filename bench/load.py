@@ -383,13 +383,14 @@ def account(games: list[LoadGame]) -> dict:
         seqs = {}
         for s in g.sent:
             sent += 1
-            if s.t_ack is None:
-                timeouts += 1
+            if s.t_ack is None or s.t_ack - s.t > ACK_TIMEOUT:
+                timeouts += 1  # a late answer is still an error (the page gives up after 10 s)
             elif s.seq is None:
                 refusals[s.error] += 1
             else:
                 acked += 1
                 acks.append((s.t_ack - s.t) * 1000)
+            if s.seq is not None:  # done, even if answered late: its update must reach everyone too
                 seqs[s.seq] = s
         for c in g.clients:
             with c.lock:
