@@ -19,6 +19,8 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -158,137 +160,266 @@ def wait_for(check, timeout: float = DEADLINE) -> bool:
     return False
 
 
-def test_two_processes_share_games_and_survive_a_kill():
-    folder = tempfile.mkdtemp(prefix="tacmap-scale-")
-    data_dir = str(Path(folder) / "data")
-    redis_server = RedisServer(folder)
-    servers: list[Server] = []
-    screens: list[Screen] = []
-    try:
-        a = tacmap("A", data_dir, redis_server.url).__enter__()
-        servers.append(a)
-        b = tacmap("B", data_dir, redis_server.url).__enter__()
-        servers.append(b)
+class Cluster:
+    """A redis-server and tacmap processes on one temporary data folder; all killed at the end."""
 
-        # a game made on A, seats taken on B: the log is one
-        status, g = a.api("POST", "/api/games", {"name": "scale", "system": "plain_grid"})
-        assert status == 201, g
-        game, gm_key, screen_key = g["id"], g["gm_token"], g["screen_token"]
-        seats = {}
-        for name in ("Aria", "Bram", "Cole", "Dana"):
-            status, p = b.api("POST", f"/api/games/{game}/players", {"join_code": g["join_code"], "name": name})
-            assert status == 201, p
-            seats[name] = (p["player_id"], p["player_token"])
-        tokens = {}
-        for i, (name, (pid, _key)) in enumerate(seats.items()):
-            status, t = (a if i % 2 else b).api("POST", f"/api/games/{game}/tokens",
-                                                {"name": name, "x": 2 + 3 * i, "y": 2, "owner": pid, "kind": "pc"},
-                                                gm_key)
-            assert status == 201, t
-            tokens[name] = t["id"]
-        status, t = b.api("POST", f"/api/games/{game}/tokens", {"name": "Ogre", "x": 10, "y": 8}, gm_key)
-        tokens["Ogre"] = t["id"]
+    def __init__(self) -> None:
+        self.folder = tempfile.mkdtemp(prefix="tacmap-scale-")
+        self.data_dir = str(Path(self.folder) / "data")
+        self.redis = RedisServer(self.folder)
+        self.servers: list[Server] = []
+        self.screens: list[Screen] = []
 
-        gm_a, gm_b = Screen("gm@A", game, gm_key), Screen("gm@B", game, gm_key)
-        tv_a, tv_b = Screen("screen@A", game, screen_key), Screen("screen@B", game, screen_key)
-        aria_a, aria_b = Screen("Aria@A", game, seats["Aria"][1]), Screen("Aria@B", game, seats["Aria"][1])
-        bram_b = Screen("Bram@B", game, seats["Bram"][1])
-        cole_a = Screen("Cole@A", game, seats["Cole"][1])
-        dana_a = Screen("Dana@A", game, seats["Dana"][1])  # stays with A when A is killed
-        on_a, on_b = [gm_a, tv_a, aria_a, cole_a, dana_a], [gm_b, tv_b, aria_b, bram_b]
-        screens += on_a + on_b
-        for s in on_a:
-            s.connect(a)
-        for s in on_b:
-            s.connect(b)
-        head = log_events(data_dir, game)[-1][0]
-        for s in screens:  # each connected with since=0: a fresh copy brings it to the head
-            assert s.wait_seq(head), f"{s.name} at {s.seq}, log at {head}"
-        start = head
+    def start(self, name: str, port: int | None = None) -> Server:
+        server = tacmap(name, self.data_dir, self.redis.url, port)
+        self.servers.append(server)
+        return server.__enter__()
 
-        # the GM's online dots: Cole is connected to A only, Bram to B only; the GM on each sees both
-        assert wait_for(lambda: online(gm_a, seats["Bram"][0]) and online(gm_b, seats["Cole"][0])), \
-            (gm_a.players_html[-400:], gm_b.players_html[-400:])
-
-        # moves from both sides: the GM on A, players on B and A, in turns, without waiting for delivery
-        acked: list[tuple[int, str, int, int]] = []  # (seq, token, x, y)
-        movers = [(gm_a, "Ogre"), (aria_b, "Aria"), (bram_b, "Bram"), (cole_a, "Cole"), (gm_b, "Ogre")]
-        spot = {name: (2 + 3 * i, 2) for i, name in enumerate(("Aria", "Bram", "Cole"))} | {"Ogre": (10, 8)}
-        for i in range(20):
-            sender, name = movers[i % len(movers)]
-            x, y = spot[name]
-            spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)  # one square down, then back
-            ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
-            assert ack.get("ok"), (sender.name, ack)
-            acked.append((ack["seq"], tokens[name], *spot[name]))
-        head = log_events(data_dir, game)[-1][0]
-        assert head == start + 20 and [s for s, *_ in acked] == list(range(start + 1, head + 1))
-        for s in screens:
-            assert s.wait_seq(head), f"{s.name} stopped at {s.seq} of {head}"
-        for s in screens:
-            seqs = [seq for _before, seq, _html in s.received]
-            assert len(seqs) == len(set(seqs)), f"{s.name} was sent a change twice: {seqs}"
-            assert sorted(seqs) == list(range(start + 1, head + 1)), f"{s.name} missed changes: {seqs}"
-            assert s.applied == sorted(s.applied), s.name
-            late = [seq for seq in range(start + 1, head + 1) if seq not in s.applied]
-            assert all(any(f >= seq for f in s.fresh) for seq in late), f"{s.name} lost {late}"
-        for one, other in ((gm_a, gm_b), (tv_a, tv_b), (aria_a, aria_b)):  # one render per audience, any process
-            assert {seq: html for _b, seq, html in one.received} == {seq: html for _b, seq, html in other.received}
-
-        # the GM on B removes Cole, who is connected to A only: A ends his connection
-        ack = gm_b.call({"type": "remove_player", "player_id": seats["Cole"][0]})
-        assert ack.get("ok"), ack
-        assert wait_for(lambda: cole_a.ended and not cole_a.sio.connected), "Cole's connection on A was not ended"
-        assert "took you out" in cole_a.ended[0]["message"]
-        screens.remove(cole_a)
-        head = ack["seq"]
-
-        # kill -9 A: its clients come back on B (but Dana's); the GM soon sees Dana offline
-        assert online(gm_b, seats["Dana"][0])
-        a.kill()
-        screens.remove(dana_a)
-        for s in (gm_a, tv_a, aria_a):
-            assert wait_for(lambda s=s: not s.sio.connected), f"{s.name} still connected to a killed server"
-            s.close()
-            s.connect(b)
-        for s in screens:
-            assert s.wait_seq(head), f"{s.name} at {s.seq} after the kill, log at {head}"
-        for i in range(10):
-            sender, name = [(gm_a, "Ogre"), (aria_a, "Aria"), (bram_b, "Bram")][i % 3]
-            x, y = spot[name]
-            spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)  # one square down, then back
-            ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
-            assert ack.get("ok"), (sender.name, ack)
-            acked.append((ack["seq"], tokens[name], *spot[name]))
-
-        assert wait_for(lambda: online(gm_b, seats["Dana"][0]) is False, timeout=shared.LIFETIME + 3 * shared.HEARTBEAT), \
-            f"the GM still sees Dana online after her server was killed: {b.log()[-3000:]}"
-        assert online(gm_b, seats["Aria"][0]) and online(gm_a, seats["Bram"][0])
-
-        # A again (restarted on its port): a new client there sees the moves made on B and moves too
-        a2 = tacmap("A2", data_dir, redis_server.url, port=a.port).__enter__()
-        servers.append(a2)
-        tv_a2 = Screen("screen@A2", game, screen_key).connect(a2)
-        screens.append(tv_a2)
-        x, y = spot["Aria"]
-        spot["Aria"] = (x, y + 1) if y % 2 == 0 else (x, y - 1)
-        ack = aria_a.call({"type": "move_token", "token_id": tokens["Aria"], "x": spot["Aria"][0], "y": spot["Aria"][1]})
-        assert ack.get("ok"), ack
-        acked.append((ack["seq"], tokens["Aria"], *spot["Aria"]))
-        head = ack["seq"]
-        for s in screens:
-            assert s.wait_seq(head), f"{s.name} at {s.seq}, log at {head}"
-
-        # the log holds every acknowledged move once, at its seq, and nothing more
-        events = log_events(data_dir, game)
-        assert [seq for seq, *_ in events] == list(range(1, head + 1))
-        moves = {seq: data for seq, kind, data in events if kind == "token_moved"}
-        assert sorted(moves) == [seq for seq, *_ in acked], "a move is doubled or missing"
-        for seq, token, x, y in acked:
-            assert moves[seq]["token_id"] == token and (moves[seq]["x"], moves[seq]["y"]) == (x, y), moves[seq]
-    finally:
-        for server in servers:  # first: their clients then close at once
+    def close(self) -> None:
+        for server in self.servers:  # first: their clients then close at once
             server.kill()
-        redis_server.kill()
-        close_all(screens + [dana_a] if "dana_a" in locals() else screens)
-        shutil.rmtree(folder, ignore_errors=True)
+        self.redis.kill()
+        close_all(self.screens)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def cluster():
+    c = Cluster()
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+def test_two_processes_share_games_and_survive_a_kill(cluster):
+    data_dir, screens = cluster.data_dir, []
+    a = cluster.start("A")
+    b = cluster.start("B")
+
+    # a game made on A, seats taken on B: the log is one
+    status, g = a.api("POST", "/api/games", {"name": "scale", "system": "plain_grid"})
+    assert status == 201, g
+    game, gm_key, screen_key = g["id"], g["gm_token"], g["screen_token"]
+    seats = {}
+    for name in ("Aria", "Bram", "Cole", "Dana"):
+        status, p = b.api("POST", f"/api/games/{game}/players", {"join_code": g["join_code"], "name": name})
+        assert status == 201, p
+        seats[name] = (p["player_id"], p["player_token"])
+    tokens = {}
+    for i, (name, (pid, _key)) in enumerate(seats.items()):
+        status, t = (a if i % 2 else b).api("POST", f"/api/games/{game}/tokens",
+                                            {"name": name, "x": 2 + 3 * i, "y": 2, "owner": pid, "kind": "pc"},
+                                            gm_key)
+        assert status == 201, t
+        tokens[name] = t["id"]
+    status, t = b.api("POST", f"/api/games/{game}/tokens", {"name": "Ogre", "x": 10, "y": 8}, gm_key)
+    tokens["Ogre"] = t["id"]
+
+    gm_a, gm_b = Screen("gm@A", game, gm_key), Screen("gm@B", game, gm_key)
+    tv_a, tv_b = Screen("screen@A", game, screen_key), Screen("screen@B", game, screen_key)
+    aria_a, aria_b = Screen("Aria@A", game, seats["Aria"][1]), Screen("Aria@B", game, seats["Aria"][1])
+    bram_b = Screen("Bram@B", game, seats["Bram"][1])
+    cole_a = Screen("Cole@A", game, seats["Cole"][1])
+    dana_a = Screen("Dana@A", game, seats["Dana"][1])  # stays with A when A is killed
+    on_a, on_b = [gm_a, tv_a, aria_a, cole_a, dana_a], [gm_b, tv_b, aria_b, bram_b]
+    screens += on_a + on_b
+    cluster.screens += on_a + on_b
+    for s in on_a:
+        s.connect(a)
+    for s in on_b:
+        s.connect(b)
+    head = log_events(data_dir, game)[-1][0]
+    for s in screens:  # each connected with since=0: a fresh copy brings it to the head
+        assert s.wait_seq(head), f"{s.name} at {s.seq}, log at {head}"
+    start = head
+
+    # the GM's online dots: Cole is connected to A only, Bram to B only; the GM on each sees both
+    assert wait_for(lambda: online(gm_a, seats["Bram"][0]) and online(gm_b, seats["Cole"][0])), \
+        (gm_a.players_html[-400:], gm_b.players_html[-400:])
+
+    # moves from both sides: the GM on A, players on B and A, in turns, without waiting for delivery
+    acked: list[tuple[int, str, int, int]] = []  # (seq, token, x, y)
+    movers = [(gm_a, "Ogre"), (aria_b, "Aria"), (bram_b, "Bram"), (cole_a, "Cole"), (gm_b, "Ogre")]
+    spot = {name: (2 + 3 * i, 2) for i, name in enumerate(("Aria", "Bram", "Cole"))} | {"Ogre": (10, 8)}
+    for i in range(20):
+        sender, name = movers[i % len(movers)]
+        x, y = spot[name]
+        spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)  # one square down, then back
+        ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
+        assert ack.get("ok"), (sender.name, ack)
+        acked.append((ack["seq"], tokens[name], *spot[name]))
+
+    # and at the same time from both sides: the GM on A moves the ogre while Bram on B moves his token
+    refused = []
+
+    def walk(sender: Screen, name: str) -> None:
+        for _ in range(10):
+            x, y = spot[name]
+            spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)
+            ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
+            if not ack.get("ok"):
+                refused.append((sender.name, ack))
+                spot[name] = (x, y)
+                continue
+            acked.append((ack["seq"], tokens[name], *spot[name]))
+
+    walkers = [threading.Thread(target=walk, args=(gm_a, "Ogre")), threading.Thread(target=walk, args=(bram_b, "Bram"))]
+    for w in walkers:
+        w.start()
+    for w in walkers:
+        w.join(DEADLINE * 2)
+    assert not refused, refused
+    acked.sort()
+    head = log_events(data_dir, game)[-1][0]
+    assert head == start + 40 and [s for s, *_ in acked] == list(range(start + 1, head + 1))
+    for s in screens:
+        assert s.wait_seq(head), f"{s.name} stopped at {s.seq} of {head}"
+    for s in screens:
+        seqs = [seq for _before, seq, _html in s.received]
+        assert len(seqs) == len(set(seqs)), f"{s.name} was sent a change twice: {seqs}"
+        assert sorted(seqs) == list(range(start + 1, head + 1)), f"{s.name} missed changes: {seqs}"
+        assert s.applied == sorted(s.applied), s.name
+        late = [seq for seq in range(start + 1, head + 1) if seq not in s.applied]
+        assert all(any(f >= seq for f in s.fresh) for seq in late), f"{s.name} lost {late}"
+    for one, other in ((gm_a, gm_b), (tv_a, tv_b), (aria_a, aria_b)):  # one render per audience, any process
+        assert {seq: html for _b, seq, html in one.received} == {seq: html for _b, seq, html in other.received}
+
+    # the GM on B removes Cole, who is connected to A only: A ends his connection
+    ack = gm_b.call({"type": "remove_player", "player_id": seats["Cole"][0]})
+    assert ack.get("ok"), ack
+    assert wait_for(lambda: cole_a.ended and not cole_a.sio.connected), "Cole's connection on A was not ended"
+    assert "took you out" in cole_a.ended[0]["message"]
+    screens.remove(cole_a)
+    head = ack["seq"]
+
+    # kill -9 A: its clients come back on B (but Dana's); the GM soon sees Dana offline
+    assert online(gm_b, seats["Dana"][0])
+    a.kill()
+    screens.remove(dana_a)
+    for s in (gm_a, tv_a, aria_a):
+        assert wait_for(lambda s=s: not s.sio.connected), f"{s.name} still connected to a killed server"
+        s.close()
+        s.connect(b)
+    for s in screens:
+        assert s.wait_seq(head), f"{s.name} at {s.seq} after the kill, log at {head}"
+    for i in range(10):
+        sender, name = [(gm_a, "Ogre"), (aria_a, "Aria"), (bram_b, "Bram")][i % 3]
+        x, y = spot[name]
+        spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)  # one square down, then back
+        ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
+        assert ack.get("ok"), (sender.name, ack)
+        acked.append((ack["seq"], tokens[name], *spot[name]))
+
+    assert wait_for(lambda: online(gm_b, seats["Dana"][0]) is False, timeout=shared.LIFETIME + 3 * shared.HEARTBEAT), \
+        f"the GM still sees Dana online after her server was killed: {b.log()[-3000:]}"
+    assert online(gm_b, seats["Aria"][0]) and online(gm_a, seats["Bram"][0])
+
+    # A again (restarted on its port): a new client there sees the moves made on B and moves too
+    a2 = cluster.start("A2", port=a.port)
+    tv_a2 = Screen("screen@A2", game, screen_key).connect(a2)
+    screens.append(tv_a2)
+    cluster.screens.append(tv_a2)
+    x, y = spot["Aria"]
+    spot["Aria"] = (x, y + 1) if y % 2 == 0 else (x, y - 1)
+    ack = aria_a.call({"type": "move_token", "token_id": tokens["Aria"], "x": spot["Aria"][0], "y": spot["Aria"][1]})
+    assert ack.get("ok"), ack
+    acked.append((ack["seq"], tokens["Aria"], *spot["Aria"]))
+    head = ack["seq"]
+    for s in screens:
+        assert s.wait_seq(head), f"{s.name} at {s.seq}, log at {head}"
+
+    # the log holds every acknowledged move once, at its seq, and nothing more
+    events = log_events(data_dir, game)
+    assert [seq for seq, *_ in events] == list(range(1, head + 1))
+    moves = {seq: data for seq, kind, data in events if kind == "token_moved"}
+    assert sorted(moves) == [seq for seq, *_ in acked], "a move is doubled or missing"
+    for seq, token, x, y in acked:
+        assert moves[seq]["token_id"] == token and (moves[seq]["x"], moves[seq]["y"]) == (x, y), moves[seq]
+
+
+def test_a_page_on_one_process_sees_a_move_made_on_the_other(cluster, new_page, shot):
+    from playwright.sync_api import expect
+
+    from test_live_table import at
+
+    a, b = cluster.start("A"), cluster.start("B")
+    status, g = a.api("POST", "/api/games", {"name": "two servers", "system": "plain_grid"})
+    assert status == 201, g
+    game, gm_key = g["id"], g["gm_token"]
+    status, t = b.api("POST", f"/api/games/{game}/tokens", {"name": "Ogre", "x": 3, "y": 3}, gm_key)
+    assert status == 201, t
+    ogre = t["id"]
+
+    gm = new_page()  # the GM's page on A
+    gm.goto(f"{a.url}/games/{game}/gm?key={gm_key}")
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    screen = new_page(viewport={"width": 1920, "height": 1080})  # the table screen on B
+    screen.goto(f"{b.url}/games/{game}/screen?key={g['screen_token']}")
+    expect(screen.locator("#conn.ok")).to_be_attached()
+
+    mover = Screen("gm@B", game, gm_key).connect(b)  # a script on B moves the ogre
+    cluster.screens.append(mover)
+    ack = mover.call({"type": "move_token", "token_id": ogre, "x": 4, "y": 3})
+    assert ack.get("ok"), ack
+    at(gm, ogre, 4, 3).to_be_visible()
+    at(screen, ogre, 4, 3).to_be_visible()
+
+    # and the page on A moves it: B's screen and B's script follow
+    ack = gm.evaluate(f"tacmap.command({{type: 'move_token', token_id: '{ogre}', x: 5, y: 4}})")
+    assert ack["ok"], ack
+    at(screen, ogre, 5, 4).to_be_visible()
+    assert mover.wait_seq(ack["seq"])
+    at(gm, ogre, 5, 4).to_be_visible()
+    shot(gm, "scale-out-gm-on-A")
+    shot(screen, "scale-out-screen-on-B")
+
+
+def refused(server: Server, auth: dict) -> str | None:
+    """Why a connection with this auth is refused (None: it was accepted, then closed)."""
+    sio = socketio.Client(reconnection=False)
+    why = []
+    sio.on("connect_error", lambda data: why.append(data.get("message") if isinstance(data, dict) else str(data)))
+    try:
+        sio.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=DEADLINE)
+    except socketio.exceptions.ConnectionError as exc:
+        return why[0] if why else str(exc)
+    sio.disconnect()
+    return None
+
+
+def test_keys_and_password_guesses_hold_across_processes(cluster):
+    a, b = cluster.start("A"), cluster.start("B")
+    status, g = a.api("POST", "/api/games", {"name": "keys", "system": "plain_grid"})
+    assert status == 201, g
+    game, gm_key = g["id"], g["gm_token"]
+
+    # a new table-screen key made on B ends the screen connected to A
+    tv = Screen("screen@A", game, g["screen_token"]).connect(a)
+    gm = Screen("gm@B", game, gm_key).connect(b)
+    cluster.screens += [tv, gm]
+    ack = gm.call({"type": "rotate_screen_key"})
+    assert ack.get("ok"), ack
+    assert wait_for(lambda: tv.ended and not tv.sio.connected), "the old screen link still works on A"
+    assert "new link" in tv.ended[0]["message"]
+    assert "not valid" in refused(a, {"game": game, "token": g["screen_token"]})
+
+    # the GM password: five wrong guesses a minute per game, whichever process hears them
+    status, body = a.api("POST", f"/api/games/{game}/commands", {"type": "set_gm_password", "password": "correct horse"},
+                         gm_key)
+    assert status == 200, body
+    assert wait_for(lambda: gm.ended and not gm.sio.connected), "the GM connection on B outlived the password set on A"
+    assert gm.ended[0]["reload"]
+    assert refused(a, {"game": game, "token": gm_key, "password": "correct horse"}) is None
+    def state(server: Server, password: str) -> int:
+        req = urllib.request.Request(f"{server.url}/api/games/{game}/state", headers={
+            "Authorization": f"Bearer {gm_key}", "X-Tacmap-Password": password})
+        try:
+            with urllib.request.urlopen(req, timeout=DEADLINE) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
+
+    assert state(b, "correct horse") == 200
+    assert [state(server, "wrong guess") for server in (a, b, a, b, a)] == [401] * 5
+    assert state(b, "correct horse") == 429, "a sixth guess (the right one) went through on the other process"
