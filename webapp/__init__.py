@@ -129,13 +129,15 @@ def create_app(config: dict | None = None) -> Flask:
 
     init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
     queue = app.config.get("MESSAGE_QUEUE") or None
+    rooms = {}
     if queue:
-        from .shared import connect
+        from .shared import connect, room_manager
 
         redis_client = connect(queue)  # unreachable, or no redis package: a clear QueueUnavailable (a DataError)
+        rooms = {"client_manager": room_manager(queue)}  # Flask-SocketIO's Redis message queue
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE,
                         cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
-                        json=SocketJSON, message_queue=queue)  # deep JSON: an error ack
+                        json=SocketJSON, **rooms)  # deep JSON: an error ack
     store = Store(data_dir / "tacmap.sqlite3")
     hub = Hub(app, store, socketio)
     if queue:
@@ -172,7 +174,8 @@ def create_app(config: dict | None = None) -> Flask:
     def favicon():
         return send_from_directory(app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
-    if app.config["DEMO"] and not store.games():
+    # several processes started at once on an empty folder: only the first to claim it makes the demo game
+    if app.config["DEMO"] and not store.games() and (not queue or hub.shared.claim(f"demo:{data_dir}")):
         from .demo import create_demo
 
         create_demo(hub)

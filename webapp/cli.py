@@ -88,6 +88,9 @@ def serve(args: argparse.Namespace) -> int:
         from .shared import shown_url
 
         print(f"Sharing the games with the other processes on {shown_url(app.config['MESSAGE_QUEUE'])}", flush=True)
+        if not args.public_url:
+            print("Give every process the same --public-url (the proxy's address): the join link and QR code "
+                  "show it", flush=True)
     socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
                  use_reloader=False, log_output=args.verbose)
     return 0

@@ -148,24 +148,28 @@ class Hub:
                 game = self._load(game_id)
                 self._games[game_id] = game
             elif self.shared is not None and self.store.last_seq(game_id) != game.seq:
-                game = self._load(game_id)
+                game = self._catch_up(game_id, game)
             return game
 
     def _load(self, game_id: str) -> Game:
-        """The game as the log has it now: the cached one caught up with the events appended since its seq
-        (by another process), else rebuilt from the latest snapshot and the log."""
-        cached = self._games.get(game_id)
-        if cached is not None and self.store.last_seq(game_id) >= cached.seq:
+        """The game rebuilt from the log (latest snapshot on), replacing the cache: after a conflict the
+        cached state may hold events decided but never stored, so it is not caught up but dropped."""
+        game = self._games[game_id] = load_game(self.store, game_id)
+        return game
+
+    def _catch_up(self, game_id: str, cached: Game) -> Game:
+        """The cached game (consistent with the log up to its seq) with the events other processes appended
+        since; rebuilt from the log when that cannot be (the log is shorter, or an event does not apply)."""
+        if self.store.last_seq(game_id) >= cached.seq:
             events = self.store.events(game_id, after=cached.seq)  # DamagedLog: this game is out of service
             try:
                 for event in events:
                     evolve(cached, event)
                 return cached
-            except Exception:  # half applied: the cache is not to be trusted; rebuild it from the log
+            except Exception:  # half applied: the cache is not to be trusted
                 self._games.pop(game_id, None)
                 log.warning("game %s: rebuilding from the log", game_id, exc_info=True)
-        game = self._games[game_id] = load_game(self.store, game_id)
-        return game
+        return self._load(game_id)
 
     def key_actor(self, game_id: str, key: Any) -> Actor | None:
         """Who holds this key in this game (the GM, the table screen or a player), the GM password aside."""

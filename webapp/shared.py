@@ -52,7 +52,7 @@ def shown_url(url: str) -> str:
 def connect(url: str):
     """A Redis client for ``url``, checked now: a clear QueueUnavailable, never a traceback."""
     scheme = urlsplit(url).scheme.lower()
-    if scheme not in ("redis", "rediss", "unix"):
+    if scheme not in ("redis", "rediss"):
         raise QueueUnavailable(f"--message-queue {shown_url(url)!r} is not a Redis address: give one like "
                                "redis://localhost:6379/0")
     try:
@@ -70,13 +70,22 @@ def connect(url: str):
     return client
 
 
+def room_manager(url: str):
+    """Flask-SocketIO's Redis message queue (what ``SocketIO(message_queue=url)`` makes), with a connect
+    timeout: an emit while Redis is unreachable fails in seconds instead of holding the game's lock for
+    the system's TCP timeout. (No read timeout: its listener waits on Redis for as long as it is quiet.)"""
+    import socketio
+
+    return socketio.RedisManager(url, channel="flask-socketio", redis_options={"socket_connect_timeout": 3})
+
+
 class Shared:
     """This process's view of what all the processes share in Redis."""
 
     def __init__(self, client, on_gone: Callable[[str], None] | None = None) -> None:
         self.redis = client
         self.process = uuid.uuid4().hex[:12]
-        self._on_gone = on_gone  # called with a game id when connections of a dead process vanished
+        self._on_gone = on_gone  # called with a game id when its connections changed without a word (a dead process)
         self._mine: dict[str, tuple[str, str]] = {}  # sid -> (game id, member in that game's set)
         self._games: set[str] = set()  # games whose sets this process watches for dead connections
         self._lock = threading.Lock()
@@ -95,7 +104,13 @@ class Shared:
         with self._lock:
             self._mine[sid] = (game_id, member)
             self._games.add(game_id)
-        self._call(lambda r: r.zadd(self._key(game_id), {member: time.time() + LIFETIME}))
+        def add(r):
+            pipe = r.pipeline(transaction=False)
+            pipe.zadd(self._key(game_id), {member: time.time() + LIFETIME})
+            pipe.expire(self._key(game_id), int(LIFETIME * 2))  # a set nobody renews goes too
+            pipe.execute()
+
+        self._call(add)
 
     def closed(self, sid: str) -> None:
         with self._lock:
@@ -129,6 +144,11 @@ class Shared:
         """How many connections each audience of a game has, on all processes together."""
         return Counter(audience for _sid, _p, audience, _t, _m in self.sessions(game_id))
 
+    def claim(self, what: str, seconds: int = 60) -> bool:
+        """True for the one process that claims ``what`` first (within ``seconds``); True too if Redis is away."""
+        got = self._call(lambda r: r.set(f"{PREFIX}:claim:{what}", self.process, nx=True, ex=seconds))
+        return got is None and self._failed or bool(got)
+
     # --- plumbing -------------------------------------------------------------
 
     _failed = False
@@ -154,19 +174,24 @@ class Shared:
 
             def renew(r):
                 pipe = r.pipeline(transaction=False)
-                for game_id, member in mine:
-                    pipe.zadd(self._key(game_id), {member: now + LIFETIME})
                 for game_id in games:
                     pipe.zremrangebyscore(self._key(game_id), "-inf", now)
-                return pipe.execute()[len(mine):]
+                for game_id, member in mine:
+                    pipe.zadd(self._key(game_id), {member: now + LIFETIME})
+                for game_id in {g for g, _m in mine}:
+                    pipe.expire(self._key(game_id), int(LIFETIME * 2))
+                return pipe.execute()
 
-            removed = self._call(renew) or []
-            for game_id, gone in zip(games, removed):
-                if gone and self._on_gone is not None:  # a dead process's connections just vanished
+            answers = self._call(renew) or []
+            changed = {game_id for game_id, gone in zip(games, answers) if gone}  # a dead process's connections
+            # and ours, back after Redis lost them (restarted) or let them expire (this process was stalled)
+            changed |= {game_id for (game_id, _m), added in zip(mine, answers[len(games):]) if added}
+            for game_id in changed:
+                if self._on_gone is not None:
                     try:
                         self._on_gone(game_id)
                     except Exception:
-                        log.exception("game %s: could not tell the GM who left", game_id)
+                        log.exception("game %s: could not tell the GM who is online", game_id)
 
     def close(self) -> None:
         self._stop.set()
