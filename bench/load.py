@@ -509,12 +509,13 @@ def rows(f: dict) -> list[Row]:
                    + (f" ({', '.join(f['dropped'][:3])}{', ...' if len(f['dropped']) > 3 else ''})" if f["dropped"] else ""),
                    f"{errors:,}", target="0",
                    met=met(errors == 0)))
-    bad = f["lost"] + f["duplicated"] + f["out_of_order"]
-    out.append(Row(f"updates (acknowledged seq x client of its game, {f['pairs']:,}): lost {f['lost']:,} "
-                   f"(recovered by a resync {f['recovered']:,}), duplicated {f['duplicated']:,}, "
-                   f"out of order {f['out_of_order']:,}; fresh copies asked for {f['resyncs']:,}"
+    bad = f["lost"] + f["duplicated"]
+    out.append(Row(f"updates lost / duplicated (of {f['pairs']:,}: acknowledged seq x client of its game; "
+                   f"lost ones a fresh copy covered later: {f['recovered']:,})"
                    + (f"; updates of commands never acknowledged {f['unacked_seen']:,}" if f["unacked_seen"] else ""),
-                   f"{bad:,}", target="0", met=met(bad == 0)))
+                   f"{f['lost']:,} / {f['duplicated']:,}", target="0", met=met(bad == 0)))
+    out.append(Row(f"updates out of order (the client dropped them; fresh copies asked for: {f['resyncs']:,})",
+                   f"{f['out_of_order']:,}", target="0 (in order)", met=met(f["out_of_order"] == 0)))
     lat, acks = f["latency_ms"], f["ack_ms"]
     if lat:
         out.append(Row(f"a move's send to its update at each other client ({len(lat):,} samples)",
