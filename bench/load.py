@@ -522,23 +522,22 @@ def rows(f: dict) -> list[Row]:
                        ms(statistics.median(lat)), ms(percentile(lat, 99))))
     if f.get("quarters_ms"):
         q = f["quarters_ms"]
-        out.append(Row("  the same, median of the moves sent in each quarter of the run (growing: a queue)",
+        out.append(Row("  the same, median per quarter of the run (growing: a queue)",
                        " / ".join(ms(v) for v in q)))
     shown = f["shown_ms"]
     if shown:
-        out.append(Row("  the same, until the client shows it (its seq reaches the move's: applied in order or by "
-                       "a fresh copy)", ms(statistics.median(shown)), ms(percentile(shown, 99))))
+        out.append(Row("  the same, until the client shows it (in order, or by a fresh copy)",
+                       ms(statistics.median(shown)), ms(percentile(shown, 99))))
     if acks:
         out.append(Row("a move's send to its ack", ms(statistics.median(acks)), ms(percentile(acks, 99))))
     mem = ", ".join(f"{n}: {f['rss_before'][n]:.0f} -> {f['rss_after'][n]:.0f} MB" for n in f["servers"])
-    out.append(Row(f"server memory (RSS) before -> after the load ({mem}; idle at start "
+    out.append(Row(f"server memory (RSS) before -> after ({mem}; idle at start "
                    f"{', '.join(f'{v:.0f}' for v in f['rss_idle'].values())} MB)",
                    f"{sum(f['rss_after'].values()) - sum(f['rss_before'].values()):+.1f} MB"))
     cpu = ", ".join(f"{n} {100 * f['server_cpu'][n]:.0f}%" for n in f["servers"])
-    out.append(Row(f"CPU during the load, % of one core: server {cpu}; the clients (this process) "
-                   f"{100 * f['client_cpu']:.0f}% ({f['client_cpu_per_update_ms']:.2f} ms per update received, sends and acks "
-                   f"included); load average {f['load_before'][0]:.2f} -> {f['load_after'][0]:.2f}",
-                   "-"))
+    out.append(Row(f"CPU in % of a core: server {cpu}; clients (this process) {100 * f['client_cpu']:.0f}%, "
+                   f"{f['client_cpu_per_update_ms']:.2f} ms per update received; load average "
+                   f"{f['load_before'][0]:.2f} -> {f['load_after'][0]:.2f}"))
     lag = f["lag_ms"]
     out.append(Row("sends behind their schedule (the client process's own lag)", ms(statistics.median(lag)),
                    ms(percentile(lag, 99))))
