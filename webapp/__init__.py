@@ -143,7 +143,7 @@ def create_app(config: dict | None = None) -> Flask:
     if queue:
         from .shared import Shared
 
-        hub.share(Shared(redis_client, on_gone=hub.presence_changed))
+        hub.share(Shared(redis_client, on_change=hub.presence_changed))
     app.extensions["tacmap"] = hub
     app.extensions["tacmap_socketio"] = socketio
 

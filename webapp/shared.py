@@ -82,10 +82,10 @@ def room_manager(url: str):
 class Shared:
     """This process's view of what all the processes share in Redis."""
 
-    def __init__(self, client, on_gone: Callable[[str], None] | None = None) -> None:
+    def __init__(self, client, on_change: Callable[[str], None] | None = None) -> None:
         self.redis = client
         self.process = uuid.uuid4().hex[:12]
-        self._on_gone = on_gone  # called with a game id when its connections changed without a word (a dead process)
+        self._on_change = on_change  # called with a game id whose connections changed without a word (a dead process)
         self._mine: dict[str, tuple[str, str]] = {}  # sid -> (game id, member in that game's set)
         self._games: set[str] = set()  # games whose sets this process watches for dead connections
         self._lock = threading.Lock()
@@ -104,6 +104,7 @@ class Shared:
         with self._lock:
             self._mine[sid] = (game_id, member)
             self._games.add(game_id)
+
         def add(r):
             pipe = r.pipeline(transaction=False)
             pipe.zadd(self._key(game_id), {member: time.time() + LIFETIME})
@@ -187,9 +188,9 @@ class Shared:
             # and ours, back after Redis lost them (restarted) or let them expire (this process was stalled)
             changed |= {game_id for (game_id, _m), added in zip(mine, answers[len(games):]) if added}
             for game_id in changed:
-                if self._on_gone is not None:
+                if self._on_change is not None:
                     try:
-                        self._on_gone(game_id)
+                        self._on_change(game_id)
                     except Exception:
                         log.exception("game %s: could not tell the GM who is online", game_id)
 

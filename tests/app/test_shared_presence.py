@@ -61,8 +61,8 @@ def wait_for(check, timeout: float = 5.0) -> bool:
 
 def test_connections_on_every_process_count_and_a_killed_ones_vanish(redis_url, fast_heartbeat):
     changed = []
-    a = shared.Shared(shared.connect(redis_url), on_gone=changed.append)
-    b = shared.Shared(shared.connect(redis_url), on_gone=changed.append)
+    a = shared.Shared(shared.connect(redis_url), on_change=changed.append)
+    b = shared.Shared(shared.connect(redis_url), on_change=changed.append)
     try:
         a.opened("sid-a1", "g1", "player:p1")
         a.opened("sid-a2", "g1", "gm")

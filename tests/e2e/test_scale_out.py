@@ -4,8 +4,9 @@ Python Socket.IO clients (websocket) on both processes apply `update`s the way s
 does (a gap asks for a sync, an old one is dropped, a fresh copy replaces everything). Moves are
 made from both sides; every client must end on the log's head with every change delivered once,
 the same html for the same audience whichever process it came through; after a `kill -9` of one
-process its clients reconnect to the other, moves go on, and the log holds every acknowledged move
-once. A removed player is ended on the other process; the GM's online dots follow a killed process.
+process its clients reconnect to the other, moves go on, then the same with the other process killed,
+and the log holds every acknowledged move once. A removed player is ended on the other process; the
+GM's online dots follow a killed process; keys and GM password guesses hold across processes.
 """
 
 from __future__ import annotations
@@ -357,6 +358,24 @@ def test_two_processes_share_games_and_survive_a_kill(cluster):
     head = ack["seq"]
     for s in screens:
         assert s.wait_seq(head), f"{s.name} at {s.seq}, log at {head}"
+
+    # now kill -9 B, which holds every other client: they all come back on A2 and play on
+    b.kill()
+    for s in screens:
+        if s is not tv_a2:
+            assert wait_for(lambda s=s: not s.sio.connected), f"{s.name} still connected to a killed server"
+            s.close()
+            s.connect(a2)
+    for i in range(6):
+        sender, name = [(gm_b, "Ogre"), (bram_b, "Bram"), (aria_a, "Aria")][i % 3]
+        x, y = spot[name]
+        spot[name] = (x, y + 1) if y % 2 == 0 else (x, y - 1)
+        ack = sender.call({"type": "move_token", "token_id": tokens[name], "x": spot[name][0], "y": spot[name][1]})
+        assert ack.get("ok"), (sender.name, ack)
+        acked.append((ack["seq"], tokens[name], *spot[name]))
+    head = ack["seq"]
+    for s in screens:
+        assert s.wait_seq(head), f"{s.name} at {s.seq} after B was killed, log at {head}"
 
     # the log holds every acknowledged move once, at its seq, and nothing more
     events = log_events(data_dir, game)
