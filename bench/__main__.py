@@ -1,6 +1,6 @@
 """``python -m bench [--quick] [--only SECTIONS] [--output FILE]``: every benchmark, one table.
 
-Runs the four sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
+Runs the five sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
 servers), prints one table with the machine it ran on, and writes the same to BENCHMARKS.md at the
 repository root. Progress goes to stderr. A section that fails to run is shown as failed in the
 table and the others still run (exit status 1 then); a figure off its target is not a failure.
@@ -22,12 +22,14 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput")
+SECTIONS = ("propagation", "pages", "rules", "throughput", "load")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
-        "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 60}}
+        "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 60},
+        "load": {"seconds": 60.0}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
-         "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 30}}
+         "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 30},
+         "load": {"seconds": 10.0}}
 
 
 def propagation_rows(plan) -> list[Row]:
@@ -135,9 +137,16 @@ def throughput_rows(plan) -> list[Row]:
     return rows
 
 
+def load_rows(plan) -> list[Row]:
+    """Both modes (one process; two on Redis): a mode that cannot run here is a row saying why."""
+    from . import load
+
+    return load.section_rows(load.MODES, **plan)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions (about a minute)")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help=f"comma-separated sections to run (default all: {','.join(SECTIONS)})")
     parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"),
@@ -157,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         "pages": lambda: pages_rows(plan["pages"]),
         "rules": lambda: rules_rows(plan["rules"], plan["attack"]),
         "throughput": lambda: throughput_rows(plan["throughput"]),
+        "load": lambda: load_rows(plan["load"]),
     }
     rows: list[Row] = []
     failed = False
@@ -169,7 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # one broken section must not lose the others' figures
             failed = True
             traceback.print_exc()
-            rows.append(Row(f"{name}: FAILED to run ({type(exc).__name__}: {exc})"[:200], section=True))
+            if getattr(exc, "rows", None):  # a section that failed part way (load: one mode) keeps what it measured
+                rows += exc.rows
+            else:
+                rows.append(Row(f"{name}: FAILED to run ({type(exc).__name__}: {exc})"[:200], section=True))
     header = report.machine(started, load, time.monotonic() - t0, "quick" if args.quick else "full")
     text = report.document(rows, header)
     print(text)
