@@ -478,8 +478,11 @@ class Hub:
                 self._games.pop(game_id, None)  # applied in memory, not in the log: rebuild from the log
                 raise
             break
-        else:
-            raise RuntimeError(f"game {game_id}: could not commit after {len(batch) + 2} tries")
+        else:  # other processes won the race every time: these senders try again, nothing of theirs is stored
+            log.warning("game %s: lost the write race %s times in a row", game_id, len(batch) + 2)
+            for request in batch:
+                request.fail(Rejected(TOO_LATE, code="busy"))
+            return
         if decided and absorb:
             game, decided = self._absorb(game_id, game, decided)
         events = [e for _r, evs in decided for e in evs]

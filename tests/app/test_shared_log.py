@@ -12,7 +12,7 @@ import pytest
 
 from webapp import create_app
 from webapp.store import Store
-from webapp.table import GM, decide, parse_command
+from webapp.table import GM, Rejected, decide, parse_command
 
 
 class LocalShared:
@@ -90,6 +90,29 @@ def test_the_writer_that_loses_the_race_decides_again_on_the_fresh_state(hubs):
     assert [(e.type, e.data["from"], e.data["x"]) for e in events] == [("token_moved", [2, 2], 5),
                                                                        ("token_moved", [5, 2], 6)]
     assert a.game(game_id).tokens[ogre].x == b.game(game_id).tokens[ogre].x == 6
+
+
+def test_a_writer_that_keeps_losing_the_race_is_told_to_try_again_and_stores_nothing(hubs):
+    """Under load another process may win every retry: the sender hears "busy" (not a server error)."""
+    a, b = hubs
+    game_id = a.create_game("busy race", "plain_grid").id
+    ogre = add_token(a, game_id, "Ogre", 2, 2)
+    b.game(game_id)
+    x = [5]
+
+    def decide_move(game):
+        x[0] = 11 - x[0]  # a moves the ogre between every read of b and its append: 6, 5, 6...
+        a.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": x[0], "y": 2})
+        cmd = parse_command({"type": "move_token", "token_id": ogre, "x": 9, "y": 2})
+        return decide(game, cmd, GM, b.dice(game))
+
+    with pytest.raises(Rejected) as refused:
+        b.commit(game_id, decide_move)
+    assert refused.value.code == "busy"
+    store = Store(b.store.path)
+    moves = [e.data["x"] for e in store.events(game_id) if e.type == "token_moved"]
+    assert 9 not in moves and moves and all(m in (5, 6) for m in moves)
+    assert a.game(game_id).tokens[ogre].x == b.game(game_id).tokens[ogre].x == moves[-1]
 
 
 def test_every_audience_is_rendered_for_whoever_is_connected_here(hubs):
