@@ -195,8 +195,10 @@ class LoadClient:
                 return
             if before == seq:  # nothing changed (who is online): not a change
                 return
-            self.received[seq] += 1
-            self.first.setdefault(seq, t)
+            # one update may cover several commands (a group commit): each seq it covers arrived
+            for covered in range(before + 1, seq + 1):
+                self.received[covered] += 1
+                self.first.setdefault(covered, t)
             if before != self.seq:
                 self.out_of_order += 1
                 if len(self.odd) < 3:
