@@ -62,7 +62,27 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Server:
+class Child:
+    """A subprocess this run started: killed when its ``with`` ends, and at exit if it did not (``_running``)."""
+
+    proc: subprocess.Popen | None = None
+
+    def _track(self, proc: subprocess.Popen) -> None:
+        self.proc = proc
+        _running[proc.pid] = proc
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(10)
+            _running.pop(self.proc.pid, None)
+
+
+class Server(Child):
     """A server subprocess; ``with Server(...) as s``: started and answering, then killed."""
 
     def __init__(self, name: str, argv: list[str], port: int, ready_path: str) -> None:
@@ -85,8 +105,7 @@ class Server:
 
     def __enter__(self) -> "Server":
         env = dict(os.environ, PYTHONHASHSEED="0")
-        self.proc = subprocess.Popen(self.argv, cwd=REPO, stdout=self._log, stderr=subprocess.STDOUT, env=env)
-        _running[self.proc.pid] = self.proc
+        self._track(subprocess.Popen(self.argv, cwd=REPO, stdout=self._log, stderr=subprocess.STDOUT, env=env))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -98,16 +117,6 @@ class Server:
                 time.sleep(0.1)
         self.kill()
         raise RuntimeError(f"{self.name} did not answer in 30 s")
-
-    def __exit__(self, *exc) -> None:
-        self.kill()
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait(10)
-            _running.pop(self.proc.pid, None)
 
     def log(self) -> str:
         self._log.seek(0)

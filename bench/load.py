@@ -92,7 +92,7 @@ class Failed(Exception):
 
 # --- servers ----------------------------------------------------------------------------------------
 
-class Redis:
+class Redis(live.Child):
     """``redis-server`` on a random loopback port in a temp folder, no persistence; killed at the end."""
 
     def __init__(self) -> None:
@@ -105,10 +105,9 @@ class Redis:
         self._dir = tempfile.TemporaryDirectory(prefix="tacmap-load-redis-")
 
     def __enter__(self) -> "Redis":
-        self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--bind", HOST, "--save", "",
+        self._track(subprocess.Popen([self.binary, "--port", str(self.port), "--bind", HOST, "--save", "",
                                       "--appendonly", "no", "--dir", self._dir.name],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        live._running[self.proc.pid] = self.proc  # killed at exit too
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -123,15 +122,8 @@ class Redis:
         self.kill()
         raise RuntimeError("redis-server did not answer in 15 s")
 
-    def __exit__(self, *exc) -> None:
-        self.kill()
-
     def kill(self) -> None:
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait(10)
-            live._running.pop(self.proc.pid, None)
+        super().kill()
         self._dir.cleanup()
 
 
