@@ -159,17 +159,7 @@ class LoadClient:
         self.dropped: str | None = None  # why the connection went, if it went while it should not
         self.closing = False
         self.sio = socketio.Client(reconnection=False)
-        # The page handles its socket's messages one at a time in arrival order (one JS thread); the
-        # python client starts a thread per message, which can reorder them. Handle them in the
-        # reading thread instead: in order, and without a thread start per message.
-        eio_trigger = self.sio.eio._trigger_event
-
-        def trigger(event, *args, **kwargs):
-            if event == "message":
-                kwargs["run_async"] = False
-            return eio_trigger(event, *args, **kwargs)
-
-        self.sio.eio._trigger_event = trigger
+        live.in_arrival_order(self.sio)
         self.sio.on("update", self._update)
         self.sio.on("disconnect", self._disconnected)
 
