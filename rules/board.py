@@ -433,19 +433,10 @@ class SegmentIndex:
             return self._visible[n]
         s = self.segs[n]
         vx, vy = s.bx - s.ax, s.by - s.ay
-        t0, t1 = 0.0, 1.0
         out = None
-        for p, q in ((-vx, s.ax + 1), (vx, self.width + 1 - s.ax), (-vy, s.ay + 1), (vy, self.height + 1 - s.ay)):
-            if p == 0:
-                if q < 0:
-                    break
-                continue
-            r = q / p
-            if p < 0:
-                t0 = max(t0, r)
-            else:
-                t1 = min(t1, r)
-        else:
+        span = clip_span(s.ax, s.ay, s.bx, s.by, self.width, self.height)
+        if span is not None:
+            t0, t1 = span
             if t0 < t1:
                 if t0 == 0.0 and t1 == 1.0:
                     out = (s.ax, s.ay, s.bx, s.by, 0.0)
@@ -454,6 +445,25 @@ class SegmentIndex:
                     out = (s.ax + t0 * vx, s.ay + t0 * vy, s.ax + t1 * vx, s.ay + t1 * vy, 1e-14 * scale)
         self._visible[n] = out
         return out
+
+
+def clip_span(ax: float, ay: float, bx: float, by: float, width: int, height: int) -> tuple[float, float] | None:
+    """The part of segment a-b within a ``width`` x ``height`` board and a margin of one cell around it,
+    as ``(t0, t1)`` along a -> b (Liang-Barsky clipping): empty when ``t0 > t1``; None when the segment
+    runs beside the board, parallel to an edge and outside it."""
+    vx, vy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-vx, ax + 1), (vx, width + 1 - ax), (-vy, ay + 1), (vy, height + 1 - ay)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        r = q / p
+        if p < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+    return t0, t1
 
 
 def _cells_of_segment(s: Segment, width: int, height: int):

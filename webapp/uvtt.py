@@ -31,7 +31,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from rules.board import Board
+from rules.board import Board, clip_span
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a 20 MB picture is ~27 MB in base64
 MAX_PICTURE_BYTES = 20 * 1024 * 1024
@@ -146,20 +146,9 @@ def _snap(v: float) -> float:
 
 
 def _touches(a, b, w: int, h: int) -> bool:
-    """Does the segment a-b come within the map (and a cell around it)? Liang-Barsky clipping."""
-    t0, t1 = 0.0, 1.0
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for p, q in ((-dx, a[0] + 1), (dx, w + 1 - a[0]), (-dy, a[1] + 1), (dy, h + 1 - a[1])):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        r = q / p
-        if p < 0:
-            t0 = max(t0, r)
-        else:
-            t1 = min(t1, r)
-    return t0 <= t1
+    """Does the segment a-b come within the map (and a cell around it)?"""
+    span = clip_span(a[0], a[1], b[0], b[1], w, h)
+    return span is not None and span[0] <= span[1]
 
 
 def _polylines(d: dict, key: str, required: bool) -> list:
