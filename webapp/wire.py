@@ -1,0 +1,307 @@
+"""Direct websocket writes for Socket.IO in threading mode (python-engineio + simple-websocket).
+
+Stock python-engineio gives every websocket a writer thread: each packet sent to a socket is put on
+its queue (``Socket.send``), which wakes that thread (a futex wake and a GIL hand-over), which takes
+the packet off (``poll``) and has simple-websocket/wsproto build the frame in pure Python before the
+``send`` system call. A broadcast to a room of N sockets pays all of that N times: about 100 us per
+connection. Here a packet is written to the socket from the thread that sends it, with one
+non-blocking ``send`` of a frame built once per packet (server frames are not masked, so the same
+bytes serve every connection the packet goes to). The writer thread stays, for what cannot be
+written at once:
+
+- one lock per socket orders every write: direct writes, the writer thread's, and simple-websocket's
+  own (its close frame and its answers to the client's pings go through ``_Sock``);
+- a write is direct only when nothing is waiting before it: nothing queued, nothing in the backlog,
+  the writer not in the middle of a write. Otherwise it joins the backlog, in order, and the writer
+  (woken by one marker on its queue) writes the backlog with blocking sends, outside the lock;
+- a direct write never blocks: ``MSG_DONTWAIT``; on ``EAGAIN`` or a partial write the rest goes to
+  the backlog, and everything after it too, until the writer has written it all. A client that stops
+  reading thus stalls only its own writer thread, as with stock engineio, never the sender;
+- direct writes start only once the writer has sent everything queued before the upgrade (the
+  handshake's packets), so the order is the order of ``send`` calls throughout.
+
+What is left stock: the long-polling transport (a socket is switched only when it upgrades to a
+websocket), sockets on TLS or with a socket timeout, and anything unexpected at install time
+(another async mode, other library versions, engineio's internals not as expected): ``install``
+then changes nothing and logs one line. Bytes on the wire: messages go out uncompressed even when
+the client negotiated permessage-deflate (RFC 7692 lets a sender leave any message uncompressed).
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import logging
+import socket
+import ssl
+import struct
+import threading
+from importlib import metadata
+
+log = logging.getLogger(__name__)
+
+# The versions whose internals this module was written against and tested with (pyproject.toml pins
+# the same ranges): engineio.socket.Socket (send, poll, queue, _websocket_handler's writer thread),
+# engineio.async_drivers._websocket_wsgi.SimpleWebSocketWSGI, simple_websocket.Base (sock, connected).
+SUPPORTED = {"python-engineio": ((4, 15), (4, 16)), "simple-websocket": ((1, 1), (1, 2))}
+
+_DRAIN = object()  # what the writer's wake-up marker encodes to
+
+
+class _Marker:
+    """Put on a socket's engine.io queue to wake its writer thread: the writer calls ``encode()`` and
+    hands the result to ``WireWebSocket.send``, which then writes the socket's backlog."""
+
+    packet_type = 6  # NOOP, should anything look at it
+
+    def encode(self, b64=False):
+        return _DRAIN
+
+
+_MARKER = _Marker()
+_packet_names = ("OPEN", "CLOSE", "PING", "PONG", "MESSAGE", "UPGRADE", "NOOP")
+
+
+def frame(encoded) -> bytes:
+    """One unmasked, final websocket frame (server to client) for an encoded engine.io packet."""
+    if isinstance(encoded, str):
+        payload, first = encoded.encode("utf-8"), 0x81
+    else:
+        payload, first = bytes(encoded), 0x82
+    n = len(payload)
+    if n < 126:
+        head = struct.pack("!BB", first, n)
+    elif n < 65536:
+        head = struct.pack("!BBH", first, 126, n)
+    else:
+        head = struct.pack("!BBQ", first, 127, n)
+    return head + payload
+
+
+def _frame_of(pkt) -> bytes:
+    """The frame for a packet, built once: Socket.IO sends one packet object to every member of a room."""
+    data = getattr(pkt, "_wire_frame", None)
+    if data is None:
+        data = frame(pkt.encode())
+        try:
+            pkt._wire_frame = data
+        except AttributeError:  # pragma: no cover - a packet class with __slots__
+            pass
+    return data
+
+
+class Pipe:
+    """The write side of one websocket: the lock, the backlog, and who may write now."""
+
+    def __init__(self, raw: socket.socket, eio_socket, ws) -> None:
+        self.raw = raw
+        self.ws = ws  # the simple_websocket.Server, for ``connected``
+        self.eio = eio_socket
+        self.lock = threading.Lock()
+        self.backlog: collections.deque = collections.deque()
+        self.sending = False  # the writer thread is writing backlog bytes (outside the lock)
+        self.scheduled = False  # a marker is on the engine.io queue, the writer will drain
+        self.direct = False  # the writer has sent all that was queued before: direct writes allowed
+        self.dead = False  # a write failed or the websocket closed: nothing more is written
+
+    # ---- any thread, with ``self.lock`` held ----------------------------------------------------
+    def write(self, data) -> None:
+        """Write bytes in order without blocking; what cannot go now goes to the writer thread."""
+        if not self.backlog and not self.sending:
+            try:
+                n = self.raw.send(data, socket.MSG_DONTWAIT)
+            except (BlockingIOError, InterruptedError):
+                n = 0
+            except OSError:
+                self.fail()
+                return
+            if n == len(data):
+                return
+            data = memoryview(data)[n:]
+        self.backlog.append(data)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self.scheduled and not self.sending:
+            self.scheduled = True
+            self.eio.queue.put(_MARKER)
+
+    def fail(self) -> None:
+        """A write failed: write nothing more, and let the writer thread find out and end as stock."""
+        self.dead = True
+        self.backlog.clear()
+        self._schedule()
+
+    # ---- the writer thread ---------------------------------------------------------------------
+    def drain(self) -> None:
+        """Write the backlog with blocking sends, outside the lock, until it is empty. Raises OSError
+        (the stock writer's signal to stop) once the connection is dead."""
+        with self.lock:
+            self.scheduled = False
+            if self.dead:
+                raise OSError("websocket closed")
+            self.sending = True
+        try:
+            while True:
+                with self.lock:
+                    if self.dead:
+                        raise OSError("websocket closed")
+                    if not self.backlog:
+                        self.sending = False
+                        return
+                    chunk = b"".join(self.backlog) if len(self.backlog) > 1 else self.backlog[0]
+                    self.backlog.clear()
+                self.raw.sendall(chunk)
+        except BaseException:
+            with self.lock:
+                self.dead = True
+                self.sending = False
+                self.backlog.clear()
+            raise OSError("websocket write failed")
+
+
+def _send(eio_socket, pipe: Pipe, pkt) -> None:
+    """``Socket.send`` for a socket with a pipe (an instance attribute, shadowing the class's). As stock:
+    the ping check first (it may close the socket, and closing sends: so never under the pipe's lock),
+    then the packet goes out, here directly when it may, else on the queue as stock."""
+    if not eio_socket.check_ping_timeout():
+        return
+    logger = eio_socket.server.logger
+    if logger.isEnabledFor(logging.INFO):
+        logger.info("%s: Sending packet %s data %s", eio_socket.sid, _packet_names[pkt.packet_type],
+                    pkt.data if not isinstance(pkt.data, bytes) else "<binary>")
+    data = _frame_of(pkt) if pipe.direct else None
+    with pipe.lock:
+        if not pipe.direct:  # before the switch (the writer's poll makes it under this lock), or closed
+            if not pipe.dead:
+                eio_socket.queue.put(pkt)
+            return
+        if pipe.dead:
+            return
+        if not pipe.ws.connected:  # simple-websocket saw the close: as stock, the writer stops
+            pipe.fail()
+            return
+        pipe.write(data if data is not None else _frame_of(pkt))
+
+
+def _poll(eio_socket, pipe: Pipe, stock_poll):
+    """``Socket.poll`` for a socket with a pipe; after the upgrade only its writer thread calls it, each
+    time it has sent all it took before. The first time the queue is then empty, direct writes start."""
+    if not pipe.direct and eio_socket.upgraded and not eio_socket.upgrading:
+        with pipe.lock:
+            if eio_socket.queue.empty():
+                pipe.direct = True
+    return stock_poll()
+
+
+class _Sock:
+    """simple-websocket's view of the socket: its own writes (close frame, pong) in order with ours."""
+
+    def __init__(self, raw: socket.socket, pipe: Pipe) -> None:
+        self._raw = raw
+        self._pipe = pipe
+
+    def send(self, data, *flags):
+        pipe = self._pipe
+        with pipe.lock:
+            if pipe.direct and not pipe.dead:
+                pipe.write(bytes(data))
+                return len(data)
+        return self._raw.send(data, *flags)
+
+    def __getattr__(self, name):
+        return getattr(self._raw, name)
+
+
+def _versions_ok() -> str | None:
+    for dist, (low, high) in SUPPORTED.items():
+        try:
+            version = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return f"{dist} not installed"
+        try:
+            parts = tuple(int(p) for p in version.split(".")[:2])
+        except ValueError:
+            return f"{dist} {version} unparsed"
+        if not (low <= parts < high):
+            return f"{dist} {version} outside {'.'.join(map(str, low))}..{'.'.join(map(str, high))}"
+    return None
+
+
+def _make_class():
+    import simple_websocket
+    from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+
+    class WireWebSocket(SimpleWebSocketWSGI):
+        """engineio's threading websocket wrapper, with a ``Pipe`` on each upgraded socket."""
+
+        pipe: Pipe | None = None
+
+        def __call__(self, environ, start_response):
+            self.ws = simple_websocket.Server(environ, **self.server_args)
+            eio_socket = getattr(self.app, "__self__", None)
+            raw = getattr(self.ws, "sock", None)
+            if (eio_socket is not None and isinstance(raw, socket.socket) and not isinstance(raw, ssl.SSLSocket)
+                    and raw.gettimeout() is None and raw.type == socket.SOCK_STREAM):
+                pipe = Pipe(raw, eio_socket, self.ws)
+                self.pipe = pipe
+                eio_socket.send = functools.partial(_send, eio_socket, pipe)
+                eio_socket.poll = functools.partial(_poll, eio_socket, pipe, type(eio_socket).poll.__get__(eio_socket))
+                self.ws.sock = _Sock(raw, pipe)
+            ret = self.app(self)
+            if self.ws.mode == "gunicorn":
+                raise StopIteration()
+            elif self.ws.mode == "werkzeug":
+                raise ConnectionError()
+            return ret
+
+        def send(self, message):
+            pipe = self.pipe
+            if message is _DRAIN:
+                return pipe.drain()
+            if pipe is not None and pipe.direct:  # not expected: direct mode queues only markers
+                with pipe.lock:
+                    pipe.backlog.append(frame(message))
+                    pipe.scheduled = True
+                return pipe.drain()
+            return super().send(message)
+
+        def close(self):
+            """The writer thread's last act: no direct write after this, the close frame goes out after the
+            last one, and the socket gets its class's send and poll back (no cycle through the pipe)."""
+            pipe = self.pipe
+            if pipe is not None:
+                with pipe.lock:
+                    pipe.dead = True
+                    pipe.direct = False
+                    pipe.backlog.clear()
+                pipe.eio.__dict__.pop("send", None)
+                pipe.eio.__dict__.pop("poll", None)
+            return super().close()
+
+    return WireWebSocket
+
+
+def install(socketio) -> bool:
+    """Switch a Flask-SocketIO ``SocketIO`` (its engine.io server) to direct writes; False and one log
+    line, changing nothing, when this engine.io server is not the one this was written for."""
+    try:
+        eio = socketio.server.eio
+        reason = _versions_ok()
+        if reason is None and eio.async_mode != "threading":
+            reason = f"async mode {eio.async_mode}"
+        if reason is None:
+            from engineio import socket as eio_socket_module
+            from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+            if eio._async.get("websocket") is not SimpleWebSocketWSGI:
+                reason = "engineio's websocket driver is not SimpleWebSocketWSGI"
+            elif not all(hasattr(eio_socket_module.Socket, a)
+                         for a in ("send", "poll", "check_ping_timeout", "_websocket_handler")):
+                reason = "engineio.socket.Socket lacks send/poll/_websocket_handler"
+    except Exception as exc:  # noqa: BLE001 - any surprise means: stay stock
+        reason = f"{type(exc).__name__}: {exc}"
+    if reason is not None:
+        log.warning("wire: stock Socket.IO writes (%s)", reason)
+        return False
+    eio._async = dict(eio._async, websocket=_make_class())  # this server only: _async is module-wide
+    return True
