@@ -93,16 +93,18 @@ def _frame_of(pkt) -> bytes:
 class Pipe:
     """The write side of one websocket: the lock, the backlog, and who may write now."""
 
-    def __init__(self, raw: socket.socket, eio_socket, ws) -> None:
+    def __init__(self, raw: socket.socket, queue, ws) -> None:
         self.raw = raw
         self.ws = ws  # the simple_websocket.Server, for ``connected``
-        self.eio = eio_socket
+        self.queue = queue  # the engine.io socket's: its writer thread waits on it
         self.lock = threading.Lock()
         self.backlog: collections.deque = collections.deque()
         self.sending = False  # the writer thread is writing backlog bytes (outside the lock)
         self.scheduled = False  # a marker is on the engine.io queue, the writer will drain
         self.direct = False  # the writer has sent all that was queued before: direct writes allowed
         self.dead = False  # a write failed or the websocket closed: nothing more is written
+        self.direct_writes = 0  # frames written whole from the sending thread
+        self.deferred = 0  # writes handed (in part) to the writer thread
 
     # ---- any thread, with ``self.lock`` held ----------------------------------------------------
     def write(self, data) -> None:
@@ -116,15 +118,17 @@ class Pipe:
                 self.fail()
                 return
             if n == len(data):
+                self.direct_writes += 1
                 return
             data = memoryview(data)[n:]
+        self.deferred += 1
         self.backlog.append(data)
         self._schedule()
 
     def _schedule(self) -> None:
         if not self.scheduled and not self.sending:
             self.scheduled = True
-            self.eio.queue.put(_MARKER)
+            self.queue.put(_MARKER)
 
     def fail(self) -> None:
         """A write failed: write nothing more, and let the writer thread find out and end as stock."""
@@ -243,8 +247,9 @@ def _make_class():
             raw = getattr(self.ws, "sock", None)
             if (eio_socket is not None and isinstance(raw, socket.socket) and not isinstance(raw, ssl.SSLSocket)
                     and raw.gettimeout() is None and raw.type == socket.SOCK_STREAM):
-                pipe = Pipe(raw, eio_socket, self.ws)
+                pipe = Pipe(raw, eio_socket.queue, self.ws)
                 self.pipe = pipe
+                eio_socket.wire_pipe = pipe  # for tests and a debugger
                 eio_socket.send = functools.partial(_send, eio_socket, pipe)
                 eio_socket.poll = functools.partial(_poll, eio_socket, pipe, type(eio_socket).poll.__get__(eio_socket))
                 self.ws.sock = _Sock(raw, pipe)
@@ -275,8 +280,8 @@ def _make_class():
                     pipe.dead = True
                     pipe.direct = False
                     pipe.backlog.clear()
-                pipe.eio.__dict__.pop("send", None)
-                pipe.eio.__dict__.pop("poll", None)
+                for name in ("send", "poll", "wire_pipe"):
+                    self.app.__self__.__dict__.pop(name, None)
             return super().close()
 
     return WireWebSocket

@@ -1,0 +1,82 @@
+"""webapp/wire.py's frames are wsproto's frames, its version check falls back to stock, and the bare
+reference server of the benchmarks stays stock Flask-SocketIO."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+from flask import Flask
+from flask_socketio import SocketIO
+from wsproto.frame_protocol import FrameProtocol
+
+from webapp import wire
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+@pytest.mark.parametrize("binary", [False, True])
+def test_a_frame_is_the_one_wsproto_would_build(size, binary):
+    """Server frames: final, unmasked, the three length forms (7 bits, 16 bits, 64 bits)."""
+    payload = bytes(range(256)) * (size // 256 + 1)
+    payload = payload[:size] if binary else ("é" * size)[:size]
+    expected = FrameProtocol(client=False, extensions=[]).send_data(payload, fin=True)
+    assert wire.frame(payload) == expected
+
+
+def _socketio():
+    return SocketIO(Flask(__name__), async_mode="threading", logger=False, engineio_logger=False)
+
+
+def test_install_replaces_only_this_servers_websocket_driver():
+    first, second = _socketio(), _socketio()
+    assert wire.install(first) is True
+    assert first.server.eio._async["websocket"] is not SimpleWebSocketWSGI
+    assert issubclass(first.server.eio._async["websocket"], SimpleWebSocketWSGI)
+    assert second.server.eio._async["websocket"] is SimpleWebSocketWSGI  # engineio's module-wide table untouched
+
+
+@pytest.mark.parametrize("dist, version", [("python-engineio", "4.16.0"), ("python-engineio", "4.14.2"),
+                                           ("simple-websocket", "1.2.0"), ("simple-websocket", "2.0")])
+def test_other_library_versions_leave_the_writes_stock_with_one_log_line(monkeypatch, caplog, dist, version):
+    real = wire.metadata.version
+    monkeypatch.setattr(wire.metadata, "version", lambda name: version if name == dist else real(name))
+    sio = _socketio()
+    with caplog.at_level(logging.INFO, logger="webapp.wire"):
+        assert wire.install(sio) is False
+    assert sio.server.eio._async["websocket"] is SimpleWebSocketWSGI
+    lines = [r for r in caplog.records if r.name == "webapp.wire"]
+    assert len(lines) == 1 and dist in lines[0].getMessage() and version in lines[0].getMessage()
+
+
+def test_the_installed_versions_are_the_supported_ones():
+    """pyproject.toml pins what SUPPORTED accepts: a fresh install gets the direct writes."""
+    assert wire._versions_ok() is None
+    text = (REPO / "pyproject.toml").read_text()
+    for dist, (low, high) in wire.SUPPORTED.items():
+        assert f'"{dist}>={low[0]}.{low[1]},<{high[0]}.{high[1]}"' in text
+
+
+def test_another_async_mode_stays_stock(caplog):
+    sio = _socketio()
+    sio.server.eio.async_mode = "gevent"  # what install reads; the driver table stays threading's
+    with caplog.at_level(logging.INFO, logger="webapp.wire"):
+        assert wire.install(sio) is False
+    assert sio.server.eio._async["websocket"] is SimpleWebSocketWSGI
+    assert "async mode gevent" in caplog.text
+
+
+def test_the_bare_reference_server_stays_stock():
+    """bench/bare_broadcast.py is the transport's reference: stock Flask-SocketIO writes."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import bare_broadcast
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    _app, sio = bare_broadcast.create_app()
+    assert sio.server.eio._async["websocket"] is SimpleWebSocketWSGI
+    assert "wire" not in (REPO / "bench" / "bare_broadcast.py").read_text()
