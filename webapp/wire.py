@@ -213,6 +213,12 @@ class _Sock:
                 return len(data)
         return self._raw.send(data, *flags)
 
+    def close(self) -> None:
+        """simple-websocket's reader closes the socket when the connection ends: never under a direct write."""
+        with self._pipe.lock:
+            self._pipe.dead = True
+            self._raw.close()
+
     def __getattr__(self, name):
         return getattr(self._raw, name)
 
