@@ -45,8 +45,7 @@ class Served:
 
 
 def bare(direct: bool = True, **options):
-    """A Flask-SocketIO app as tacmap's (threading, simple-websocket): a client joins one room; ``echo``
-    answers its argument (an ack)."""
+    """A Flask-SocketIO app as tacmap's (threading, simple-websocket): a client joins one room."""
     app = Flask(__name__)
     sio = SocketIO(app, async_mode="threading", logger=False, engineio_logger=False, **options)
     if direct:
@@ -55,10 +54,6 @@ def bare(direct: bool = True, **options):
     @sio.on("connect")
     def connect(auth=None):
         join_room(ROOM)
-
-    @sio.on("echo")
-    def echo(data):
-        return {"echo": data}
 
     return app, sio
 
@@ -95,6 +90,7 @@ class Raw:
         self.sid = json.loads(opened[1:])["sid"]  # the engine.io sid: the server's key for this socket
         self.answer_pings = answer_pings
         self.events: list = []  # every event's arguments, in arrival order
+        self.arrivals: list = []  # ("update", seq) and ("ack", n) in the order they came
         self.acks: dict[int, list] = {}
         self.pings = 0
         self.error: BaseException | None = None
@@ -120,10 +116,13 @@ class Raw:
                             self.ws.send("3")
                     elif msg.startswith("42"):
                         self.events.append(json.loads(msg[2:]))
+                        if self.events[-1][0] == "update":
+                            self.arrivals.append(("update", self.events[-1][1]["seq"]))
                     elif msg.startswith("43"):
                         body = msg[2:]
                         n = len(body) - len(body.lstrip("0123456789"))
                         self.acks[int(body[:n])] = json.loads(body[n:])
+                        self.arrivals.append(("ack", int(body[:n])))
                     elif msg.startswith("41") or msg == "1":
                         break
                     else:
@@ -209,15 +208,21 @@ def intact(client: Raw) -> bool:
 
 
 def test_broadcasts_acks_and_pings_arrive_whole_and_in_order_from_many_threads(served):
-    """Four threads broadcast (one lock orders them, as the hub's), a client's acked calls and the
-    server's pings (every 0.1 s) go out on the same sockets meanwhile: every client gets every update,
-    in order, whole; the calls' acks and the pings arrive; the frames went out directly."""
+    """Four threads broadcast (one lock orders them, as the hub's), a client's commands broadcast an update
+    and are acked after it (as tacmap's), the server pings every 0.1 s, all on the same sockets at once:
+    every client gets every update, in order, whole; each ack comes after its command's update; the
+    pings arrive; the frames went out directly."""
     app, sio = bare(ping_interval=0.1, ping_timeout=5)
+    caster = Broadcaster(sio)
+
+    @sio.on("command")
+    def command(data):
+        return {"seq": caster.emit(100)}  # the update goes out before the ack, as in tacmap's hub
+
     server = served(app)
     clients = [Raw(server.url) for _ in range(5)]
     try:
         wait_direct(sio, clients)
-        caster = Broadcaster(sio)
         per_thread = 300
 
         def run():
@@ -229,18 +234,21 @@ def test_broadcasts_acks_and_pings_arrive_whole_and_in_order_from_many_threads(s
             t.start()
         calls = []
         for i in range(50):
-            calls.append((clients[0].call("echo", i), i))
+            calls.append(clients[0].call("command", i))
             time.sleep(0.005)
         for t in threads:
             t.join(DEADLINE)
-        total = 4 * per_thread
+        total = 4 * per_thread + len(calls)
         for c in clients:
             assert c.wait(lambda c=c: len(c.seqs()) >= total), (len(c.seqs()), c.error)
             assert c.seqs() == list(range(1, total + 1))
             assert intact(c)
             assert c.error is None and not c.closed
-        assert clients[0].wait(lambda: len(clients[0].acks) == len(calls))
-        assert all(clients[0].acks[n] == [{"echo": i}] for n, i in calls)
+        first = clients[0]
+        assert first.wait(lambda: len(first.acks) == len(calls))
+        for n in calls:
+            seq = first.acks[n][0]["seq"]
+            assert first.arrivals.index(("update", seq)) < first.arrivals.index(("ack", n))
         assert all(c.pings >= 2 for c in clients)  # pings went out (answered, so nobody timed out)
         pipes = [pipe_of(sio, c) for c in clients]
         assert all(p.direct_writes >= total for p in pipes)  # the updates at least, written directly
