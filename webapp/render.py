@@ -12,6 +12,7 @@ audiences (``view_key``) is rendered once per update and sent to each.
 
 from __future__ import annotations
 
+import threading
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -24,7 +25,7 @@ from markupsafe import Markup
 import rules
 
 from . import attacks, characters, combat, editor, fog, maps, templates_cmds, uvtt
-from .table import Actor, Event, Game
+from .table import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -204,6 +205,33 @@ class Lazy(Mapping):
         return Lazy({}, values, self)
 
 
+#: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)``: an entry never changes once
+#: logged (``table._log`` appends new ones; an undo logs a line of its own, a reload makes new entries) and its
+#: html depends on nothing but the entry, so a move renders its own line, not the twenty shown. The entry is
+#: kept beside its html, so its id is not reused by another while it is here.
+_log_items: dict[int, tuple[LogEntry, jinja2.Template, Markup]] = {}
+_log_items_lock = threading.Lock()
+LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
+
+
+def log_item(app) -> Callable[[LogEntry], Markup]:
+    """What ``_log.html`` calls for each entry: its html, rendered once (again if the template was reloaded)."""
+    template = _fragment_env(app).get_template("_log_entry.html")
+
+    def item(entry: LogEntry) -> Markup:
+        found = _log_items.get(id(entry))
+        if found is not None and found[0] is entry and found[1] is template:
+            return found[2]
+        html = Markup(template.render(entry=entry))
+        with _log_items_lock:
+            _log_items[id(entry)] = (entry, template, html)
+            while len(_log_items) > LOG_ITEMS_KEEP:
+                del _log_items[next(iter(_log_items))]
+        return html
+
+    return item
+
+
 def _board(game: Game, actor: Actor, shown: str) -> dict:
     """The map's walls, doors, blocking squares, terrain and cover as this audience may know them."""
     if shown == game.active_map:
@@ -235,6 +263,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
         "log": lambda c: list(reversed(game.log_for(actor)))[:20],
+        "log_item": lambda c: log_item(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
         "templates_view": lambda c: templates_cmds.view(game, actor),
