@@ -334,6 +334,16 @@ def _render(name: str, ctx: Mapping) -> str:
     return html
 
 
+def token_view(actor: Actor, token) -> str:
+    """How ``_token.html`` draws a token for this audience. All it reads of the audience: movable (the GM,
+    the token's owner) and mine (the owner); the acting ring (``combat_view.current == token.id``) is the
+    same for every audience that may see the token (``combat_view`` leaves out only tokens it may not
+    see), and its badges are the game's. So the table screen and the players who do not own it see it alike."""
+    if actor.role == "gm":
+        return "gm"
+    return "mine" if actor.role == "player" and token.owner == actor.player_id else "other"
+
+
 def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
     """What part ``name`` shows depends on for this audience; audiences with the same key get the same
     html, rendered once per update. None: no key known, so it is rendered for this audience alone.
@@ -343,7 +353,7 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
     role = actor.role
     if name.startswith("token:"):  # _token.html: movable and mine (the GM's, the owner's), the rest is the token's
         token = game.tokens.get(name.split(":", 1)[1])
-        return (name, role, token is not None and role == "player" and token.owner == actor.player_id)
+        return (name, token_view(actor, token)) if token is not None else (name, role, None)
     if name == "log":  # _log.html: the entries this audience may read; the Undo button is the GM's
         return (name, role, tuple(map(id, ctx["log"])))
     if name in ("templates", "template_list"):  # who is under each, which are mine: all in the view
@@ -402,7 +412,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         oob = ctx.with_values({"oob": True})
     else:  # each token of a layer is drawn once per update for the audiences that see it alike
         def shared_token(token) -> Markup:
-            key = ("layer token", id(token), actor.role, actor.role == "player" and token.owner == actor.player_id)
+            key = ("layer token", id(token), token_view(actor, token))
             found = renders.get(key)
             if found is None:
                 found = renders[key] = (Markup(_render("_token.html", ctx.with_values({"oob": False, "token": token}))),
