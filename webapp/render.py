@@ -215,7 +215,7 @@ LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
 
 
 def log_item(app) -> Callable[[LogEntry], Markup]:
-    """What ``_log.html`` calls for each entry: its html, rendered once (again if the template was reloaded)."""
+    """Each entry's html, rendered once (again if the template was reloaded)."""
     template = _fragment_env(app).get_template("_log_entry.html")
 
     def item(entry: LogEntry) -> Markup:
@@ -230,6 +230,12 @@ def log_item(app) -> Callable[[LogEntry], Markup]:
         return html
 
     return item
+
+
+def log_items(app) -> Callable[[list[LogEntry]], Markup]:
+    """What ``_log.html`` calls for its entries: their html, one after the other (as its loop gave them)."""
+    item = log_item(app)
+    return lambda entries: Markup("".join(map(item, entries)))
 
 
 def _board(game: Game, actor: Actor, shown: str) -> dict:
@@ -263,7 +269,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
         "log": lambda c: list(reversed(game.log_for(actor)))[:20],
-        "log_item": lambda c: log_item(current_app._get_current_object()),
+        "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
         "templates_view": lambda c: templates_cmds.view(game, actor),

@@ -1,4 +1,4 @@
-"""The log part renders each entry once (``render.log_item``): the bytes every audience gets are those the
+"""The log part renders each entry once (``render.log_items``): the bytes every audience gets are those the
 whole loop gave, a move renders its own line only, and what an audience may not read never reaches it."""
 
 from __future__ import annotations
@@ -79,6 +79,16 @@ def test_every_audience_gets_the_bytes_the_inline_loop_gave(app, hub, game):
             assert ("secret roll" in got) is (actor.role == "gm")
     assert "&lt;b&gt;17&lt;/b&gt; &amp; &#34;more&#34;" in got and "<b>" not in got
     assert "Ogre &lt;big&gt;" in got and "range &amp; cover -2" in got and "aim +1.5" in got
+
+
+def test_an_empty_log_reads_nothing_yet_as_before(app, hub, game):
+    state = hub.game(game["id"])
+    state.log.clear()
+    with app.test_request_context():
+        reference = render._fragment_env(app).from_string(INLINE_LOG)
+        for actor in (GM, player_actor(game)):
+            got = render.fragments(state, actor, {"log"})
+            assert got == reference.render(log=[], actor=actor, oob=True) and "Nothing yet." in got
 
 
 def test_a_move_renders_its_own_line_only_for_every_audience(app, hub, game, monkeypatch):
