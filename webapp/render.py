@@ -268,7 +268,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "tokens": lambda c: game.visible_tokens(actor),
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
-        "log": lambda c: list(reversed(game.log_for(actor)))[:20],
+        "log": lambda c: game.log_for(actor)[:-21:-1],  # the 20 newest, newest first
         "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
