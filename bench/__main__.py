@@ -25,10 +25,10 @@ REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ("propagation", "pages", "rules", "throughput", "load")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
-        "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 60},
+        "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
-         "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 30},
+         "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
          "load": {"seconds": 10.0}}
 
 
@@ -113,14 +113,16 @@ def throughput_rows(plan) -> list[Row]:
 
     f = bt.measure(**plan)
     rows = [Row("4. Throughput: GM moves over Socket.IO, one game (live server, loopback)", section=True)]
-    rates = [r["rate"] for r in f["runs"]]
-    rate = statistics.median(rates)
-    cpu = statistics.median(r["cpu_ms"] for r in f["runs"])
-    acks = [x for r in f["runs"] for x in r["ack_ms"]]
+    runs = f["runs"]
+    rate = statistics.median(r["rate"] for r in runs)
+    cpu = statistics.median(r["cpu_ms"] for r in runs)
+    acks = [x for r in runs for x in r["ack_ms"]]
     rows.append(Row(f"commands/s, 10 open screens (GM page, table screen, 8 players), {f['window']} in flight",
                     f"{rate:,.1f}/s", target=f">= {bt.TARGET_RATE}/s", met=met(rate >= bt.TARGET_RATE)))
-    rows.append(Row(f"  same run: ack time / server CPU {ms(cpu)} per command", ms(statistics.median(acks)),
-                    ms(percentile(acks, 99))))
+    rows.append(Row(f"  same run: ack time / server CPU {ms(cpu)} per command / updates per command and screen "
+                    f"{statistics.median(r['updates_per_command'] for r in runs):.2f} (group commit) / benchmark "
+                    f"process {statistics.median(r['bench_cpu_share'] for r in runs):.0%} of a core",
+                    ms(statistics.median(acks)), ms(percentile(acks, 99))))
     two = statistics.median(f["sweep"][2]["cpu_ms"])
     for n, s in f["sweep"].items():
         lat = s["latency_ms"]
@@ -128,12 +130,18 @@ def throughput_rows(plan) -> list[Row]:
         rows.append(Row(f"one command, {n} table screens: until {until}", ms(statistics.median(lat)),
                         ms(percentile(lat, 99))))
         c = statistics.median(s["cpu_ms"])
+        bare = statistics.median(f["bare_sweep"][n]["cpu_ms"])
         grows = n > 2
-        rows.append(Row(f"one command, {n} table screens: server CPU", ms(c),
+        rows.append(Row(f"one command, {n} table screens: server CPU (bare Flask-SocketIO, {f['size']} B to {n}: "
+                        f"{ms(bare)})", ms(c),
                         reference=f"2 screens: {ms(two)}" if grows else "-",
                         ratio=ratio(c / two) if grows else "-",
                         target="flat: <= 1.25x of 2 screens" if grows else "-",
                         met=met(c <= 1.25 * two) if grows else "-"))
+    app, wire = bt.per_screen(f["sweep"]), bt.per_screen(f["bare_sweep"])
+    rows.append(Row(f"each table screen beyond 2 (2 -> {bt.SCREENS[-1]}): server CPU per command",
+                    f"{app * 1000:.0f} us", reference=f"bare Flask-SocketIO: {wire * 1000:.0f} us per message",
+                    ratio=ratio(app / wire) if wire > 0 else "-"))
     return rows
 
 

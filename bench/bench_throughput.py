@@ -4,21 +4,31 @@ Run: ``python3 -m bench.bench_throughput [--quick]`` (from the repository root).
 
 A real ``tacmap serve`` (subprocess, loopback, temp data dir, ``--no-demo``) holds the bench game
 (``scenario``, 8 players). The commands are moves of visible NPC tokens one square and back, sent over
-Socket.IO by a GM connection (the GM's page), as the app's own pages send them.
+Socket.IO by a GM connection (the GM's page), as the app's own pages send them. The screens are
+python-socketio ``AsyncClient``s on one event loop (``live.AsyncClient``): the threaded client costs
+the benchmark's process about 0.5 ms per message it receives, so ten screens held this process at a
+whole core and the figure at the clients' speed (~185 commands/s), not the server's. The benchmark
+process's CPU share is printed beside the rate, so a run bound by its own clients shows as such.
 
 - Cost of one command with 0, 2, 10 and 50 screens of one audience (connections with the table
   screen's key): one command at a time; for each, the time from sending it until the ack (0 screens)
   or until the last screen has the ``update``; and the server process's CPU time per command (from
   /proc, over batches of 10). Adding the first screen adds an audience (one more render); beyond that
-  the target is a cost that does not grow with the number of screens.
+  the target is a cost that does not grow with the number of screens. Beside it, the same sweep on
+  the bare Flask-SocketIO server (``bare_broadcast.py``, one room, a message as long as the table
+  screen's update): its growth is what the transport itself costs per connection (the per-socket
+  writer thread python-engineio wakes for each message), the floor any Flask-SocketIO app pays.
 - Sustained: with 10 open screens (the GM's page, the table screen and 8 players' phones, each player
   an audience) the driver keeps ``window`` commands in flight (one per token) for a fixed count; the
   rate is the count over the time from the first send to the last screen's ``update`` of the last
-  command. Target: 300 commands a second.
+  command. Commands that queue while a commit is being written share its update (group commit), so
+  the screens get fewer updates than commands: the updates per command are printed too.
+  Target: 300 commands a second.
 """
 
 from __future__ import annotations
 
+import resource
 import statistics
 import sys
 import tempfile
@@ -31,11 +41,12 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import scenario  # noqa: E402
-from bench.live import exit_cleanly_on_sigterm, Arrivals, Client, Server, close_all, connect_all, percentile, progress  # noqa: E402
+from bench.live import (exit_cleanly_on_sigterm, Arrivals, AsyncClient, Client, Loop, Server, close_all,  # noqa: E402
+                        connect_all, percentile, progress)
 
 TARGET_RATE = 300
 SCREENS = (0, 2, 10, 50)
-BATCH = 10
+BATCH = 40  # commands per CPU reading: /proc counts CPU in 10 ms ticks
 
 
 class Mover:
@@ -51,14 +62,14 @@ class Mover:
         return scenario.move(token, b if self.at_b[token] else a)
 
 
-def one_at_a_time(tac: Server, driver: Client, screens: list[Client], arrivals: Arrivals, mover: Mover,
+def one_at_a_time(server: Server, driver: Client, screens: list[Client], arrivals: Arrivals, next_payload,
                   batches: int) -> dict:
     latencies, cpu = [], []
     for _ in range(batches):
-        c0 = tac.cpu_seconds()
+        c0 = server.cpu_seconds()
         for _ in range(BATCH):
             t0 = time.perf_counter()
-            ack = driver.call(mover.next())
+            ack = driver.call(next_payload())
             t_ack = time.perf_counter()
             if not ack or not ack.get("ok"):
                 raise RuntimeError(f"command refused: {ack}")
@@ -67,8 +78,13 @@ def one_at_a_time(tac: Server, driver: Client, screens: list[Client], arrivals: 
                     raise RuntimeError("a screen missed an update for 10 s")
                 t_ack = max(c.seen[ack["seq"]][0] for c in screens)
             latencies.append((t_ack - t0) * 1000)
-        cpu.append((tac.cpu_seconds() - c0) * 1000 / BATCH)
+        cpu.append((server.cpu_seconds() - c0) * 1000 / BATCH)
     return {"latency_ms": latencies, "cpu_ms": cpu}
+
+
+def _own_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def sustained(tac: Server, driver: Client, screens: list[Client], arrivals: Arrivals, mover: Mover,
@@ -102,7 +118,8 @@ def sustained(tac: Server, driver: Client, screens: list[Client], arrivals: Arri
         else:
             send(k)
 
-    c0 = tac.cpu_seconds()
+    changes0 = sum(c.changes for c in screens)
+    c0, own0 = tac.cpu_seconds(), _own_cpu()
     t0 = time.perf_counter()
     for k in range(len(mover.movers)):
         send(k)
@@ -110,63 +127,93 @@ def sustained(tac: Server, driver: Client, screens: list[Client], arrivals: Arri
     arrivals.wait(screens, state["last_seq"])
     got = [c.seen[state["last_seq"]][0] for c in screens if state["last_seq"] in c.seen]
     t_end = max(got) if got else time.perf_counter()
+    wall = t_end - t0
     acked_ok = state["acked"] - state["refused"]
-    return {"rate": acked_ok / (t_end - t0), "commands": acked_ok, "refused": state["refused"],
+    return {"rate": acked_ok / wall, "commands": acked_ok, "refused": state["refused"],
             "ack_ms": acks_ms, "cpu_ms": (tac.cpu_seconds() - c0) * 1000 / max(acked_ok, 1),
-            "seconds": t_end - t0}
+            "seconds": wall, "bench_cpu_share": (_own_cpu() - own0) / wall,
+            "updates_per_command": (sum(c.changes for c in screens) - changes0) / max(acked_ok * len(screens), 1)}
 
 
-def measure(batches: int = 3, rounds: int = 3, count: int = 60, window: int = 4) -> dict:
+def measure(batches: int = 3, rounds: int = 3, count: int = 300, window: int = 4) -> dict:
     with ExitStack() as stack:
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-bench-"))
         tac = stack.enter_context(Server.tacmap(data_dir))
+        bare = stack.enter_context(Server.bare())
+        loop = Loop()
         clients: list[Client] = []
+        stack.callback(loop.close)
         stack.callback(close_all, clients)
+        stack.callback(bare.kill)
         stack.callback(tac.kill)  # first (last in): clients then see the server go and close at once
         game = scenario.build(tac.api, n_players=8, n_movers=window)
-        progress("throughput: server up, game built")
+        progress("throughput: servers up, game built")
         arrivals = Arrivals()
         mover = Mover(game.movers)
         driver = Client(tac.url, {"game": game.id, "token": game.gm}, arrivals)
-        clients.append(driver)
-        connect_all([driver])
-        one_at_a_time(tac, driver, [], arrivals, mover, 2)  # warm-up: the board's indexes, the templates
+        bare_arrivals = Arrivals()
+        bare_driver = Client(bare.url, {}, bare_arrivals)
+        clients += [driver, bare_driver]
+        connect_all([driver, bare_driver])
+        one_at_a_time(tac, driver, [], arrivals, mover.next, 2)  # warm-up: the board's indexes, the templates
         screens: list[Client] = []
-        sweep = {}
+        bare_screens: list[Client] = []
+        sweep, bare_sweep = {}, {}
+        size = 0
         for n in SCREENS:
-            more = [Client(tac.url, {"game": game.id, "token": game.screen}, arrivals) for _ in range(n - len(screens))]
-            clients.extend(more)
+            more = [AsyncClient(tac.url, {"game": game.id, "token": game.screen}, arrivals, loop)
+                    for _ in range(n - len(screens))]
+            bare_more = [AsyncClient(bare.url, {}, bare_arrivals, loop) for _ in range(n - len(bare_screens))]
+            clients.extend(more + bare_more)
             screens.extend(connect_all(more))
-            one_at_a_time(tac, driver, screens, arrivals, mover, 1)  # warm-up
-            sweep[n] = one_at_a_time(tac, driver, screens, arrivals, mover, batches)
+            bare_screens.extend(connect_all(bare_more))
+            one_at_a_time(tac, driver, screens, arrivals, mover.next, 1)  # warm-up
+            sweep[n] = one_at_a_time(tac, driver, screens, arrivals, mover.next, batches)
+            if screens and not size:  # the bare message: as long as the table screen's update for a move
+                size = round(statistics.mean(b for c in screens for _t, b in c.seen.values()))
+            bare_sweep[n] = one_at_a_time(bare, bare_driver, bare_screens, bare_arrivals,
+                                          lambda: {"size": size}, batches + 1)
             progress(f"throughput: {n} screens done")
-        close_all(screens)
+        close_all(screens + bare_screens)
 
-        table = [Client(tac.url, {"game": game.id, "token": game.gm}, arrivals),
-                 Client(tac.url, {"game": game.id, "token": game.screen}, arrivals)]
-        table += [Client(tac.url, {"game": game.id, "token": key}, arrivals) for _pid, key in game.players[:8]]
+        table = [AsyncClient(tac.url, {"game": game.id, "token": game.gm}, arrivals, loop),
+                 AsyncClient(tac.url, {"game": game.id, "token": game.screen}, arrivals, loop)]
+        table += [AsyncClient(tac.url, {"game": game.id, "token": key}, arrivals, loop)
+                  for _pid, key in game.players[:8]]
         clients.extend(table)
         connect_all(table)
         sustained(tac, driver, table, arrivals, mover, 2 * window)  # warm-up
         runs = [sustained(tac, driver, table, arrivals, mover, count) for _ in range(rounds)]
         progress("throughput: sustained runs done")
-        return {"sweep": sweep, "runs": runs, "window": window, "count": count}
+        return {"sweep": sweep, "bare_sweep": bare_sweep, "size": size, "runs": runs, "window": window,
+                "count": count}
+
+
+def per_screen(sweep: dict, low: int = 2, high: int = SCREENS[-1]) -> float:
+    """CPU ms each screen beyond ``low`` adds to one command (median cost at ``high`` minus at ``low``)."""
+    return (statistics.median(sweep[high]["cpu_ms"]) - statistics.median(sweep[low]["cpu_ms"])) / (high - low)
 
 
 def main() -> None:
     quick = "--quick" in sys.argv
     exit_cleanly_on_sigterm()
-    f = measure(1, 1, 30) if quick else measure()
+    f = measure(1, 1, 150) if quick else measure()
     base = statistics.median(f["sweep"][0]["cpu_ms"])
     for n, s in f["sweep"].items():
         lat = s["latency_ms"]
         cpu = statistics.median(s["cpu_ms"])
+        bare = statistics.median(f["bare_sweep"][n]["cpu_ms"])
         print(f"{n:>2} screens: until the last has it median {statistics.median(lat):7.1f} p99 "
-              f"{percentile(lat, 99):7.1f} ms; server CPU {cpu:6.1f} ms/command ({cpu / base:.1f}x of 0 screens)")
+              f"{percentile(lat, 99):7.1f} ms; server CPU {cpu:6.2f} ms/command ({cpu / base:.1f}x of 0 screens); "
+              f"bare server CPU {bare:5.2f} ms/message ({f['size']} B)")
+    print(f"each screen beyond 2: tacmap +{per_screen(f['sweep']) * 1000:.0f} us, bare transport "
+          f"+{per_screen(f['bare_sweep']) * 1000:.0f} us")
     rates = [r["rate"] for r in f["runs"]]
     print(f"sustained, 10 open screens, {f['window']} in flight: {statistics.median(rates):.1f} commands/s "
           f"(runs {', '.join(f'{r:.1f}' for r in rates)}; target {TARGET_RATE}); server CPU "
-          f"{statistics.median(r['cpu_ms'] for r in f['runs']):.1f} ms/command")
+          f"{statistics.median(r['cpu_ms'] for r in f['runs']):.2f} ms/command; updates per command and screen "
+          f"{statistics.median(r['updates_per_command'] for r in f['runs']):.2f}; benchmark process CPU "
+          f"{statistics.median(r['bench_cpu_share'] for r in f['runs']):.0%} of a core")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ included) and at exit; every wait has a deadline; every client is closed before 
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import json
 import math
@@ -178,6 +179,7 @@ class Client:
     def __init__(self, url: str, auth: dict, arrivals: Arrivals) -> None:
         self.url, self.auth, self.arrivals = url, auth, arrivals
         self.seen: dict[int, tuple[float, int]] = {}  # seq -> (perf_counter, bytes of html)
+        self.changes = 0  # updates that brought changes (one may cover several seqs)
         self.sio = in_arrival_order(socketio.Client(reconnection=False))
         self.sio.on("update", self._update)
 
@@ -187,6 +189,7 @@ class Client:
         if before is None or before == seq or seq in self.seen:  # a fresh copy or presence: not a change
             return
         with self.arrivals.cond:
+            self.changes += 1
             # commands stored together (one commit) come as one update from from_seq to seq: each has arrived
             for s in range(max(before + 1, seq - 1000), seq + 1):
                 self.seen.setdefault(s, (t, len(data.get("html", ""))))
@@ -206,9 +209,60 @@ class Client:
             pass
 
 
+class Loop:
+    """One asyncio event loop in a thread of its own, for many cheap screens (``AsyncClient``)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="bench-screens", daemon=True)
+        self.thread.start()
+
+    def run(self, coro, timeout: float = 15.0):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class AsyncClient(Client):
+    """A screen as ``Client``, but python-socketio's ``AsyncClient`` (aiohttp's websocket) on a shared
+    event loop: a message costs the benchmark's process a few tens of microseconds instead of a thread
+    switch and websocket-client's pure-Python frame reading, so ten or fifty screens do not take the
+    core the server needs. Used where the figure is the server's capacity (throughput), not a page's
+    latency."""
+
+    def __init__(self, url: str, auth: dict, arrivals: Arrivals, loop: Loop) -> None:
+        try:
+            import aiohttp  # noqa: F401  (python-socketio's AsyncClient speaks websocket through it)
+        except ImportError:
+            raise RuntimeError("the asyncio screens need aiohttp: pip install -e '.[bench]'") from None
+        self.url, self.auth, self.arrivals, self.loop = url, auth, arrivals, loop
+        self.seen = {}
+        self.changes = 0
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.sio.on("update", self._on_update)
+
+    async def _on_update(self, data) -> None:
+        self._update(data)
+
+    def connect(self) -> "AsyncClient":
+        self.loop.run(self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=15))
+        return self
+
+    def call(self, payload: dict, timeout: float = 15.0):
+        return self.loop.run(self.sio.call("command", payload, timeout=timeout), timeout + 1)
+
+    def close(self) -> None:
+        try:
+            self.loop.run(self.sio.disconnect(), 5)
+        except Exception:  # the server may be gone already
+            pass
+
+
 def connect_all(clients: list[Client]) -> list[Client]:
     with ThreadPoolExecutor(8) as pool:
-        list(pool.map(Client.connect, clients))
+        list(pool.map(lambda c: c.connect(), clients))
     return clients
 
 
@@ -216,7 +270,7 @@ def close_all(clients: list[Client]) -> None:
     """Disconnect them all at once: websocket-client waits up to 3 s for each close handshake."""
     if clients:
         with ThreadPoolExecutor(len(clients)) as pool:
-            list(pool.map(Client.close, clients))
+            list(pool.map(lambda c: c.close(), clients))
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -678,15 +678,20 @@ class Hub:
 
     def _emit(self, game: Game, changes: set[str], before: int, only: list[str] | None = None) -> None:
         """Each audience's fragments to its room; a fragment several audiences see alike is rendered once
-        (``render.view_key``), and what is the same for all (join link, who is online) is read once."""
+        (``render.view_key``), and what is the same for all (join link, who is online) is read once.
+        Audiences whose whole update is the same html (players who see the same) get one message sent to
+        all their rooms at once (encoded once, published once)."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
         renders: dict = {}
+        rooms: dict[str, list[str]] = {}  # html -> the rooms it goes to, in the order first rendered
         with self.app.app_context():
             for audience in only or self._audiences(game):
                 html = render.fragments(game, actor_for_audience(audience), changes, online=online, extra=extra,
                                         renders=renders, since=before)
+                rooms.setdefault(html, []).append(room(game.id, audience))
+            for html, to in rooms.items():
                 self.socketio.emit("update", {"seq": game.seq, "from_seq": before, "html": html},
-                                   to=room(game.id, audience))
+                                   to=to if len(to) > 1 else to[0])
 
     def resync(self, game_id: str, actor: Actor, sid: str) -> None:
         """Send one client everything it shows, fresh (after a gap or a reconnect)."""

@@ -12,6 +12,7 @@ audiences (``view_key``) is rendered once per update and sent to each.
 
 from __future__ import annotations
 
+import threading
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -24,7 +25,7 @@ from markupsafe import Markup
 import rules
 
 from . import attacks, characters, combat, editor, fog, maps, templates_cmds, uvtt
-from .table import Actor, Event, Game
+from .table import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -204,6 +205,39 @@ class Lazy(Mapping):
         return Lazy({}, values, self)
 
 
+#: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)``: an entry never changes once
+#: logged (``table._log`` appends new ones; an undo logs a line of its own, a reload makes new entries) and its
+#: html depends on nothing but the entry, so a move renders its own line, not the twenty shown. The entry is
+#: kept beside its html, so its id is not reused by another while it is here.
+_log_items: dict[int, tuple[LogEntry, jinja2.Template, Markup]] = {}
+_log_items_lock = threading.Lock()
+LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
+
+
+def log_item(app) -> Callable[[LogEntry], Markup]:
+    """Each entry's html, rendered once (again if the template was reloaded)."""
+    template = _fragment_env(app).get_template("_log_entry.html")
+
+    def item(entry: LogEntry) -> Markup:
+        found = _log_items.get(id(entry))
+        if found is not None and found[0] is entry and found[1] is template:
+            return found[2]
+        html = Markup(template.render(entry=entry))
+        with _log_items_lock:
+            _log_items[id(entry)] = (entry, template, html)
+            while len(_log_items) > LOG_ITEMS_KEEP:
+                del _log_items[next(iter(_log_items))]
+        return html
+
+    return item
+
+
+def log_items(app) -> Callable[[list[LogEntry]], Markup]:
+    """What ``_log.html`` calls for its entries: their html, one after the other (as its loop gave them)."""
+    item = log_item(app)
+    return lambda entries: Markup("".join(map(item, entries)))
+
+
 def _board(game: Game, actor: Actor, shown: str) -> dict:
     """The map's walls, doors, blocking squares, terrain and cover as this audience may know them."""
     if shown == game.active_map:
@@ -234,7 +268,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "tokens": lambda c: game.visible_tokens(actor),
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
-        "log": lambda c: list(reversed(game.log_for(actor)))[:20],
+        "log": lambda c: game.log_for(actor)[:-21:-1],  # the 20 newest, newest first
+        "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
         "templates_view": lambda c: templates_cmds.view(game, actor),
@@ -305,6 +340,16 @@ def _render(name: str, ctx: Mapping) -> str:
     return html
 
 
+def token_view(actor: Actor, token) -> str:
+    """How ``_token.html`` draws a token for this audience. All it reads of the audience: movable (the GM,
+    the token's owner) and mine (the owner); the acting ring (``combat_view.current == token.id``) is the
+    same for every audience that may see the token (``combat_view`` leaves out only tokens it may not
+    see), and its badges are the game's. So the table screen and the players who do not own it see it alike."""
+    if actor.role == "gm":
+        return "gm"
+    return "mine" if actor.role == "player" and token.owner == actor.player_id else "other"
+
+
 def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
     """What part ``name`` shows depends on for this audience; audiences with the same key get the same
     html, rendered once per update. None: no key known, so it is rendered for this audience alone.
@@ -314,7 +359,7 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
     role = actor.role
     if name.startswith("token:"):  # _token.html: movable and mine (the GM's, the owner's), the rest is the token's
         token = game.tokens.get(name.split(":", 1)[1])
-        return (name, role, token is not None and role == "player" and token.owner == actor.player_id)
+        return (name, token_view(actor, token)) if token is not None else (name, role, None)
     if name == "log":  # _log.html: the entries this audience may read; the Undo button is the GM's
         return (name, role, tuple(map(id, ctx["log"])))
     if name in ("templates", "template_list"):  # who is under each, which are mine: all in the view
@@ -373,7 +418,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         oob = ctx.with_values({"oob": True})
     else:  # each token of a layer is drawn once per update for the audiences that see it alike
         def shared_token(token) -> Markup:
-            key = ("layer token", id(token), actor.role, actor.role == "player" and token.owner == actor.player_id)
+            key = ("layer token", id(token), token_view(actor, token))
             found = renders.get(key)
             if found is None:
                 found = renders[key] = (Markup(_render("_token.html", ctx.with_values({"oob": False, "token": token}))),

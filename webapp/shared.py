@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import threading
 import time
 import uuid
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 PREFIX = "tacmap"
 HEARTBEAT = 2.0  # seconds between two renewals of this process's connections
 LIFETIME = 6.0  # a connection whose process has not renewed it for this long no longer counts
+OUTBOX = 10_000  # messages waiting for the publisher thread; beyond that they are dropped (and counted)
+QUIET = 2.0  # seconds after a failed Redis call (or publish) during which none is tried again
+CALL_TIMEOUT = 1.0  # seconds a Redis call may take (they take well under a millisecond when Redis is well)
 
 
 class QueueUnavailable(DataError):
@@ -61,7 +65,7 @@ def connect(url: str):
         raise QueueUnavailable("--message-queue needs the Python package redis, which is not installed: "
                                "pip install 'tacmap[redis]' (or pip install redis)") from None
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=5)
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=CALL_TIMEOUT)
         client.ping()
     except (redis.RedisError, ValueError, OSError) as exc:
         raise QueueUnavailable(f"cannot reach the message queue at {shown_url(url)} ({exc}). Start Redis "
@@ -71,12 +75,63 @@ def connect(url: str):
 
 
 def room_manager(url: str):
-    """Flask-SocketIO's Redis message queue (what ``SocketIO(message_queue=url)`` makes), with a connect
-    timeout: an emit while Redis is unreachable fails in seconds instead of holding the game's lock for
-    the system's TCP timeout. (No read timeout: its listener waits on Redis for as long as it is quiet.)"""
+    """Flask-SocketIO's Redis message queue (what ``SocketIO(message_queue=url)`` makes) that never holds a
+    game's lock on Redis: see ``RoomManager``."""
     import socketio
 
-    return socketio.RedisManager(url, channel="flask-socketio", redis_options={"socket_connect_timeout": 3})
+    class RoomManager(socketio.RedisManager):
+        """Messages for the other processes are published by a thread of this manager's own, in the order
+        emitted, so an emit costs the emitting thread (which holds its game's lock) a queue put, never a
+        Redis round trip. (This process's own clients get an emit at once, from the emitting thread, as
+        the stock manager does; ``_publish`` is python-socketio's hook for what goes to the others.)
+
+        While Redis does not answer (down, restarting, unreachable: a connect gives up after 3 s), the
+        game goes on: commands are stored and acknowledged, this process's clients see every change, and
+        the messages for the other processes are dropped, a failed publish first, then everything for
+        ``QUIET`` seconds before the next try. A client of another process that missed one sees a gap
+        in seqs at its next update and asks for a fresh copy (static/js/live.js); the listener
+        reconnects by itself. No read timeout: the listener waits on Redis for as long as it is quiet."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self._outbox: queue.Queue = queue.Queue(maxsize=OUTBOX)
+            self._publisher: threading.Thread | None = None
+            self._start_lock = threading.Lock()
+            self._quiet_until = 0.0
+            self.dropped = 0  # messages the other processes never got (Redis down, or the outbox full)
+
+        def _publish(self, data) -> None:
+            if self._publisher is None:
+                with self._start_lock:
+                    if self._publisher is None:
+                        self._publisher = threading.Thread(target=self._publish_all, name="tacmap-publish",
+                                                           daemon=True)
+                        self._publisher.start()
+            try:
+                self._outbox.put_nowait(data)
+            except queue.Full:
+                self._drop("the queue for Redis is full")
+
+        def _publish_all(self) -> None:
+            while True:
+                data = self._outbox.get()
+                if time.monotonic() < self._quiet_until:
+                    self._drop("Redis did not answer")
+                    continue
+                if super()._publish(data) is None:  # the stock publish tried twice, logged it and gave up
+                    self._quiet_until = time.monotonic() + QUIET
+                    self._drop("Redis did not answer")
+                elif self.dropped:
+                    log.warning("the message queue's Redis answers again; %s messages for the other processes "
+                                "were dropped meanwhile (their clients fetch a fresh copy)", self.dropped)
+                    self.dropped = 0
+
+        def _drop(self, why: str) -> None:
+            if not self.dropped:
+                log.error("messages for the other processes are being dropped: %s", why)
+            self.dropped += 1
+
+    return RoomManager(url, channel="flask-socketio", redis_options={"socket_connect_timeout": 3})
 
 
 class Shared:
@@ -153,9 +208,14 @@ class Shared:
     # --- plumbing -------------------------------------------------------------
 
     _failed = False
+    _retry_at = 0.0
 
     def _call(self, action):
-        """One Redis call; a failure is logged and answered with None (each caller has a local fallback)."""
+        """One Redis call; a failure is logged and answered with None (each caller has a local fallback).
+        After a failure no call is tried for ``QUIET`` seconds: a command asks several things of Redis on
+        its way, and a Redis that does not answer must cost it one ``CALL_TIMEOUT`` at most, not one each."""
+        if self._failed and time.monotonic() < self._retry_at:
+            return None
         try:
             value = action(self.redis)
             self._failed = False
@@ -164,6 +224,7 @@ class Shared:
             if not self._failed:
                 log.error("the message queue's Redis does not answer: %s", exc)
             self._failed = True
+            self._retry_at = time.monotonic() + QUIET
             return None
 
     def _beat(self) -> None:

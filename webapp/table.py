@@ -163,8 +163,10 @@ class Game:
         return next((p for p in self.players.values() if p.name.casefold() == folded), None)
 
     def log_for(self, actor: Actor) -> list[LogEntry]:
-        entries = [e for e in self.log if e.audience == "all" or actor.role == "gm"]
-        if actor.role != "gm" and self.fog_on:
+        if actor.role == "gm":
+            return list(self.log)
+        entries = [e for e in self.log if e.audience == "all"]
+        if self.fog_on:
             # a line written before the fog fell (or before the token went out of view) must not name it
             unseen = [t.name for t in self.tokens.values() if not self.may_see(actor, t)]
             if unseen:

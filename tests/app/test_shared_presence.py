@@ -3,7 +3,9 @@ process gone after their lifetime, wrong GM passwords counted together, clear er
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -23,7 +25,13 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def redis_url(tmp_path):
+def redis_url(redis_server):
+    return redis_server[0]
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """(its address, its process)."""
     port = free_port()
     proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -38,7 +46,7 @@ def redis_url(tmp_path):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
-        yield url
+        yield url, proc
     finally:
         proc.kill()
         proc.wait(10)
@@ -83,6 +91,25 @@ def test_connections_on_every_process_count_and_a_killed_ones_vanish(redis_url, 
     finally:
         a.close()
         b.close()
+
+
+def test_a_redis_that_does_not_answer_costs_one_timeout_then_the_local_view(redis_server):
+    url, proc = redis_server
+    one = shared.Shared(shared.connect(url))
+    try:
+        one.opened("sid-1", "g1", "gm")
+        os.kill(proc.pid, signal.SIGSTOP)  # up, connected, silent
+        try:
+            started = time.monotonic()
+            views = [one.audiences("g1") for _ in range(5)]
+            took = time.monotonic() - started
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+        assert views == [{"gm": 1}] * 5  # this process's own connections
+        assert shared.CALL_TIMEOUT <= took < shared.CALL_TIMEOUT + 0.5, took  # one timeout, not five
+        assert wait_for(lambda: one.audiences("g1") == {"gm": 1} and not one._failed, shared.QUIET + 2)
+    finally:
+        one.close()
 
 
 def test_wrong_gm_passwords_are_counted_across_processes(redis_url):

@@ -9,7 +9,7 @@ up waiting. A lane takes a connection's events as they come off the wire (in
 order) and runs them on a worker of its own:
 
 - a command runs until it has joined its game's commit queue (``Hub.commit``);
-  then the next command may start on a new worker, and queues behind it, so a
+  then the next command may start on another worker, and queues behind it, so a
   client with several commands in flight has them decided in the order sent
   and stored in one transaction (at most ``IN_FLIGHT`` at once); anything
   else (a preview, a sync) starts once the commands before it are answered;
@@ -26,6 +26,11 @@ order) and runs them on a worker of its own:
 
 Only this connection's worker waits on its backlog; another connection's
 commands take their turn at the game's lock between two of the flooder's.
+
+A lane's workers are threads of the process's ``Workers``: a worker whose lane has nothing more for it
+waits a while (``IDLE_FOR``) for the next work of any lane, so a command does not start a thread of its
+own (a thread started per command was ~5% of the server's time under sustained moves); at most ``KEEP_IDLE``
+wait, and a worker that waited ``IDLE_FOR`` in vain ends (a closed connection leaves no thread behind for long).
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ MAX_COMMANDS = 16
 #: so they keep their order and can share one commit (``Hub.commit``)
 IN_FLIGHT = 8
 STALE_AFTER = 5.0
+#: idle workers kept for the next work (of any lane), and how long one waits for it before it ends
+KEEP_IDLE = 32
+IDLE_FOR = 10.0
 TOO_MANY = "too many commands at once; slow down"
 FAILED = "the server could not do that (see its log)"
 
@@ -142,7 +150,7 @@ class Lane:
             handed = []
 
             def queued() -> None:
-                """The command joined its game's queue: the next job may start now, on a new worker."""
+                """The command joined its game's queue: the next job may start now, on another worker."""
                 if handed:
                     return
                 handed.append(True)
@@ -173,6 +181,66 @@ class Lane:
             self._changed.notify_all()
 
 
+class _Idle:
+    """A worker waiting for work: ``wake`` is released once ``work`` is set."""
+
+    __slots__ = ("wake", "work")
+
+    def __init__(self) -> None:
+        self.wake = threading.Lock()
+        self.wake.acquire()
+        self.work: Callable[[], None] | None = None
+
+
+class Workers:
+    """Threads that run one work after another: ``start(work)`` hands ``work`` to an idle thread (the one
+    idle the shortest time) or, with none idle, starts one with ``spawn`` (the server's
+    ``start_background_task``). A thread done with its work waits ``idle_for`` seconds for another, then
+    ends; at most ``keep`` wait at once (the others end at once)."""
+
+    def __init__(self, spawn: Callable[[Callable[[], None]], object], keep: int = KEEP_IDLE,
+                 idle_for: float = IDLE_FOR) -> None:
+        self._spawn = spawn
+        self._lock = threading.Lock()
+        self._idle: list[_Idle] = []
+        self.keep = keep
+        self.idle_for = idle_for
+
+    def start(self, work: Callable[[], None]) -> None:
+        with self._lock:
+            idle = self._idle.pop() if self._idle else None
+        if idle is None:
+            self._spawn(lambda: self._run(work))
+        else:
+            idle.work = work
+            idle.wake.release()
+
+    def idle(self) -> int:
+        """Threads waiting for work now."""
+        with self._lock:
+            return len(self._idle)
+
+    def _run(self, work: Callable[[], None]) -> None:
+        me = _Idle()
+        while True:
+            try:
+                work()
+            except Exception:  # a bug in the lane: this thread goes on serving the others
+                log.exception("a lane's worker failed")
+            work = None
+            with self._lock:
+                if len(self._idle) >= self.keep:
+                    return
+                self._idle.append(me)
+            if not me.wake.acquire(timeout=self.idle_for):
+                with self._lock:
+                    if me in self._idle:  # nobody took it: it ends
+                        self._idle.remove(me)
+                        return
+                me.wake.acquire()  # taken just now: its work is being handed over
+            work, me.work = me.work, None
+
+
 class Lanes:
     """Puts itself between python-socketio and the handlers of ``LANED`` events."""
 
@@ -180,6 +248,7 @@ class Lanes:
         self.server = server
         self._lanes: dict[str, Lane] = {}
         self._guard = threading.Lock()
+        self.workers = Workers(server.start_background_task)
         # python-socketio has no public hook between reading an event and running its handler: these three
         # (stable through 5.x) are the seam; without them every event keeps its own thread, unordered
         if not all(hasattr(server, name) for name in ("_handle_event", "_handle_event_internal", "_send_packet")):
@@ -209,7 +278,7 @@ class Lanes:
         with self._guard:
             lane = self._lanes.get(sid)
             if lane is None:
-                lane = self._lanes[sid] = Lane(lambda work: self.server.start_background_task(work))
+                lane = self._lanes[sid] = Lane(self.workers.start)
             return lane
 
     def close(self, sid: str) -> None:
