@@ -9,11 +9,14 @@ non-blocking ``send`` of a frame built once per packet (server frames are not ma
 bytes serve every connection the packet goes to). The writer thread stays, for what cannot be
 written at once:
 
-- one lock per socket orders every write: direct writes, the writer thread's, and simple-websocket's
-  own (its close frame and its answers to the client's pings go through ``_Sock``);
+- one lock per socket decides every write: direct writes, the writer thread's, and simple-websocket's
+  own (its close frame and its answers to the client's pings go through ``_Sock``), so frames never
+  interleave;
 - a write is direct only when nothing is waiting before it: nothing queued, nothing in the backlog,
   the writer not in the middle of a write. Otherwise it joins the backlog, in order, and the writer
-  (woken by one marker on its queue) writes the backlog with blocking sends, outside the lock;
+  (woken by one marker on its queue) takes the backlog under the lock and writes it with a blocking
+  send outside it (``sending`` keeps every other write off meanwhile), so the lock is never held
+  across a send that can block;
 - a direct write never blocks: ``MSG_DONTWAIT``; on ``EAGAIN`` or a partial write the rest goes to
   the backlog, and everything after it too, until the writer has written it all. A client that stops
   reading thus stalls only its own writer thread, as with stock engineio, never the sender;
