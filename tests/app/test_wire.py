@@ -88,6 +88,7 @@ class Raw:
         connected = self.ws.recv()
         assert connected.startswith("40"), connected
         self.sid = json.loads(opened[1:])["sid"]  # the engine.io sid: the server's key for this socket
+        self.sio_sid = json.loads(connected[2:])["sid"]  # the Socket.IO sid (rooms, disconnect)
         self.answer_pings = answer_pings
         self.events: list = []  # every event's arguments, in arrival order
         self.arrivals: list = []  # ("update", seq) and ("ack", n) in the order they came
@@ -124,6 +125,7 @@ class Raw:
                         self.acks[int(body[:n])] = json.loads(body[n:])
                         self.arrivals.append(("ack", int(body[:n])))
                     elif msg.startswith("41") or msg == "1":
+                        self.arrivals.append(("disconnect", msg))
                         break
                     else:
                         raise AssertionError(f"unexpected packet {msg[:80]!r}")
@@ -375,6 +377,34 @@ def test_clients_that_close_or_vanish_mid_broadcast_leave_the_others_served(serv
     finally:
         keeper.close()
         for c in leavers:
+            c.close()
+
+
+def test_a_disconnect_by_the_server_comes_after_everything_sent_before_it(served):
+    """The server ends a connection (as tacmap does when a game is deleted) right after broadcasting:
+    the client gets every update first, then the disconnect; the socket's writer thread ends; the other
+    client goes on getting updates."""
+    app, sio = bare()
+    server = served(app)
+    leaving, staying = Raw(server.url), Raw(server.url)
+    try:
+        wait_direct(sio, [leaving, staying])
+        caster = Broadcaster(sio)
+        for _ in range(200):
+            caster.emit(1000)
+        sio.server.disconnect(leaving.sio_sid, namespace="/")
+        caster.emit(1000)
+        assert leaving.wait(lambda: leaving.closed)
+        assert leaving.arrivals[:200] == [("update", seq) for seq in range(1, 201)]
+        assert leaving.arrivals[200][0] == "disconnect" and len(leaving.arrivals) == 201, leaving.arrivals[195:]
+        assert staying.wait(lambda: len(staying.seqs()) >= 201) and staying.seqs() == list(range(1, 202))
+        leaving.close()  # as a client does when told so (the engine.io connection is the client's to end)
+        deadline = time.monotonic() + DEADLINE
+        while len([t for t in threading.enumerate() if t.name.endswith("(writer)")]) != 1:
+            assert time.monotonic() < deadline, "the closed socket's writer thread did not end"
+            time.sleep(0.05)
+    finally:
+        for c in (leaving, staying):
             c.close()
 
 
