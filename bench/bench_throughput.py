@@ -13,11 +13,12 @@ process's CPU share is printed beside the rate, so a run bound by its own client
 - Cost of one command with 0, 2, 10 and 50 screens of one audience (connections with the table
   screen's key): one command at a time; for each, the time from sending it until the ack (0 screens)
   or until the last screen has the ``update``; and the server process's CPU time per command (from
-  /proc, over batches of 10). Adding the first screen adds an audience (one more render); beyond that
+  /proc, over batches of 40). Adding the first screen adds an audience (one more render); beyond that
   the target is a cost that does not grow with the number of screens. Beside it, the same sweep on
   the bare Flask-SocketIO server (``bare_broadcast.py``, one room, a message as long as the table
-  screen's update): its growth is what the transport itself costs per connection (the per-socket
-  writer thread python-engineio wakes for each message), the floor any Flask-SocketIO app pays.
+  screen's update): its growth is what stock Flask-SocketIO's transport costs per connection (the
+  per-socket writer thread python-engineio wakes for each message), beside tacmap's direct writes
+  (``webapp/wire.py``: one non-blocking send of a frame built once per broadcast).
 - Sustained: with 10 open screens (the GM's page, the table screen and 8 players' phones, each player
   an audience) the driver keeps ``window`` commands in flight (one per token) for a fixed count; the
   rate is the count over the time from the first send to the last screen's ``update`` of the last
