@@ -41,6 +41,8 @@ import struct
 import threading
 from importlib import metadata
 
+from engineio.exceptions import QueueEmpty
+
 log = logging.getLogger(__name__)
 
 # The versions whose internals this module was written against and tested with (pyproject.toml pins
@@ -198,7 +200,17 @@ def _poll(eio_socket, pipe: Pipe, stock_poll):
         with pipe.lock:
             if eio_socket.queue.empty():
                 pipe.direct = True
-    return stock_poll()
+    while True:
+        try:
+            return stock_poll()
+        except QueueEmpty:
+            # Stock poll gives up after ping_interval + ping_timeout with nothing queued, and the writer then
+            # closes the websocket: with stock writes every ping goes through the queue, so an empty queue
+            # that long meant a dead socket. Here pings and everything else are written directly and the
+            # queue may stay empty for as long as the game is quiet; a dead client is still found out by
+            # engine.io's ping check (``check_ping_timeout``, which closes the socket and so ends this wait).
+            if not pipe.direct or pipe.dead or eio_socket.closed or eio_socket.closing:
+                raise
 
 
 class _Sock:

@@ -550,3 +550,28 @@ def test_tacmap_moves_reach_every_screen_directly(served, tmp_path, request, que
             t.start()
         for t in closing:
             t.join(DEADLINE)
+
+
+def test_a_quiet_connection_stays_open_across_many_ping_intervals(served):
+    """Nothing but pings for several times ping_interval + ping_timeout: python-socketio's own client (what
+    the benchmarks use; a browser's socket.io-client keeps the same timer) stays connected and then gets
+    the next update. Stock engine.io ends a websocket whose writer found its queue empty that long, which
+    with direct writes (pings included) is every quiet socket: here it must wait on."""
+    app, sio = bare(ping_interval=1, ping_timeout=1)
+    server = served(app)
+    client = socketio.Client(reconnection=False)
+    got, dropped = [], []
+    client.on("update", got.append)
+    client.on("disconnect", lambda *reason: dropped.append(reason))
+    client.connect(server.url, transports=["websocket"], wait_timeout=DEADLINE)
+    try:
+        time.sleep(5.0)  # two and a half times ping_interval + ping_timeout
+        assert client.connected and not dropped, dropped
+        assert all(s.wire_pipe.direct for s in sio.server.eio.sockets.values()), "the socket never went direct"
+        Broadcaster(sio).emit(10)
+        deadline = time.monotonic() + DEADLINE
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert got and got[0]["seq"] == 1, got
+    finally:
+        client.disconnect()
