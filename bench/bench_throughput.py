@@ -13,7 +13,7 @@ process's CPU share is printed beside the rate, so a run bound by its own client
 - Cost of one command with 0, 2, 10 and 50 screens of one audience (connections with the table
   screen's key): one command at a time; for each, the time from sending it until the ack (0 screens)
   or until the last screen has the ``update``; and the server process's CPU time per command (from
-  /proc, over batches of 40). Adding the first screen adds an audience (one more render); beyond that
+  /proc, over batches of 100). Adding the first screen adds an audience (one more render); beyond that
   the target is a cost that does not grow with the number of screens. Beside it, the same sweep on
   the bare Flask-SocketIO server (``bare_broadcast.py``, one room, a message as long as the table
   screen's update): its growth is what stock Flask-SocketIO's transport costs per connection (the
@@ -47,7 +47,7 @@ from bench.live import (exit_cleanly_on_sigterm, Arrivals, AsyncClient, Client, 
 
 TARGET_RATE = 300
 SCREENS = (0, 2, 10, 50)
-BATCH = 40  # commands per CPU reading: /proc counts CPU in 10 ms ticks
+BATCH = 100  # commands per CPU reading: /proc counts CPU in 10 ms ticks (0.1 ms a command)
 
 
 class Mover:
