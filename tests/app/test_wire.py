@@ -13,8 +13,10 @@ import random
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 import socketio
@@ -25,6 +27,12 @@ from werkzeug.serving import make_server
 
 from webapp import create_app, wire
 from webapp.serving import NoDelayHandler
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.live import in_arrival_order  # noqa: E402  (a page's order: one message at a time, as read)
 
 ROOM = "room"
 DEADLINE = 20
@@ -406,20 +414,6 @@ def test_a_disconnect_by_the_server_comes_after_everything_sent_before_it(served
     finally:
         for c in (leaving, staying):
             c.close()
-
-
-def in_arrival_order(client: socketio.Client) -> socketio.Client:
-    """python-socketio runs each event in a thread of its own, which may reorder them: handle them in the
-    reading thread instead, in arrival order, as a page does."""
-    trigger = client.eio._trigger_event
-
-    def ordered(event, *args, **kwargs):
-        if event == "message":
-            kwargs["run_async"] = False
-        return trigger(event, *args, **kwargs)
-
-    client.eio._trigger_event = ordered
-    return client
 
 
 @pytest.mark.parametrize("transports", [["polling"], ["polling", "websocket"]])

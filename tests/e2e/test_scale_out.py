@@ -186,6 +186,17 @@ class Cluster:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def game_with_an_ogre(maker: Server, placer: Server, name: str, square: tuple[int, int]) -> tuple[dict, str]:
+    """A plain-grid game made through one process and an Ogre token placed through the other (or the
+    same): the game's keys, and the Ogre's id."""
+    status, g = maker.api("POST", "/api/games", {"name": name, "system": "plain_grid"})
+    assert status == 201, g
+    status, t = placer.api("POST", f"/api/games/{g['id']}/tokens", {"name": "Ogre", "x": square[0], "y": square[1]},
+                           g["gm_token"])
+    assert status == 201, t
+    return g, t["id"]
+
+
 @pytest.fixture
 def cluster():
     c = Cluster()
@@ -394,12 +405,8 @@ def test_a_page_on_one_process_sees_a_move_made_on_the_other(cluster, new_page, 
     from test_live_table import at
 
     a, b = cluster.start("A"), cluster.start("B")
-    status, g = a.api("POST", "/api/games", {"name": "two servers", "system": "plain_grid"})
-    assert status == 201, g
+    g, ogre = game_with_an_ogre(a, b, "two servers", (3, 3))
     game, gm_key = g["id"], g["gm_token"]
-    status, t = b.api("POST", f"/api/games/{game}/tokens", {"name": "Ogre", "x": 3, "y": 3}, gm_key)
-    assert status == 201, t
-    ogre = t["id"]
 
     gm = new_page()  # the GM's page on A
     gm.goto(f"{a.url}/games/{game}/gm?key={gm_key}")
@@ -490,15 +497,11 @@ def test_moves_go_on_while_redis_is_down_and_the_other_process_catches_up(cluste
     """Redis killed, then back on the same port: commands on either process are stored and acknowledged at
     once, each process's own clients see every change, and once Redis answers again a client of the other
     process gets the next change, sees the gap and is brought to the head with a fresh copy. A Redis that
-    stops answering (DEBUG SLEEP) does not hold the commands either: the publishing is off the game's lock."""
+    stops answering (stopped by SIGSTOP) does not hold the commands either: the publishing is off the game's lock."""
     a = cluster.start("A")
     b = cluster.start("B")
-    status, g = a.api("POST", "/api/games", {"name": "outage", "system": "plain_grid"})
-    assert status == 201, g
+    g, ogre = game_with_an_ogre(a, a, "outage", (4, 4))
     game, gm_key = g["id"], g["gm_token"]
-    status, t = a.api("POST", f"/api/games/{game}/tokens", {"name": "Ogre", "x": 4, "y": 4}, gm_key)
-    assert status == 201, t
-    ogre = t["id"]
     gm_a, tv_b, gm_b = Screen("gm@A", game, gm_key), Screen("screen@B", game, g["screen_token"]), \
         Screen("gm@B", game, gm_key)
     cluster.screens += [gm_a, tv_b, gm_b]
