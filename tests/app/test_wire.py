@@ -544,6 +544,8 @@ def test_tacmap_moves_reach_every_screen_directly(served, tmp_path, request, que
             t.start()
         for t in closing:
             t.join(DEADLINE)
+        if queue:  # the queue's listener retries (and logs) for ever once its redis-server is gone: park it
+            sio.server.manager._redis_connect = threading.Event().wait  # a daemon thread, waiting for nothing
 
 
 def test_a_quiet_connection_stays_open_across_many_ping_intervals(served):
