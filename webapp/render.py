@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import ChainMap
+from itertools import islice
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -268,7 +269,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "tokens": lambda c: game.visible_tokens(actor),
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
-        "log": lambda c: game.log_for(actor)[:-21:-1],  # the 20 newest, newest first
+        "log": lambda c: list(islice(game.newest_log(actor), 20)),  # the 20 newest, newest first
         "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
@@ -473,7 +474,7 @@ def attack_preview(game: Game, actor: Actor, view: dict) -> str:
 
 def last_attack(game: Game, actor: Actor) -> dict | None:
     """The newest attack this audience may read in the log, for the table screen's result card."""
-    for entry in reversed(game.log_for(actor)):
+    for entry in game.newest_log(actor):
         if entry.detail and entry.detail.get("card"):
             return {"seq": entry.seq, "text": entry.text, **entry.detail["card"]}
     return None

@@ -13,6 +13,7 @@ import hmac
 import re
 import secrets
 from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
@@ -163,17 +164,29 @@ class Game:
         return next((p for p in self.players.values() if p.name.casefold() == folded), None)
 
     def log_for(self, actor: Actor) -> list[LogEntry]:
+        """The log lines this audience may read, oldest first."""
+        may_read = self._may_read(actor)
+        return [e for e in self.log if may_read(e)]
+
+    def newest_log(self, actor: Actor) -> Iterator[LogEntry]:
+        """The same lines, newest first, tested only as far as they are read (a page shows the 20 newest of
+        a log that grows all evening)."""
+        may_read = self._may_read(actor)
+        return (e for e in reversed(self.log) if may_read(e))
+
+    def _may_read(self, actor: Actor) -> Callable[[LogEntry], bool]:
         if actor.role == "gm":
-            return list(self.log)
-        entries = [e for e in self.log if e.audience == "all"]
+            return lambda e: True
+        pattern = None
         if self.fog_on:
             # a line written before the fog fell (or before the token went out of view) must not name it
             unseen = [t.name for t in self.tokens.values() if not self.may_see(actor, t)]
             if unseen:
                 pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in unseen))
-                entries = [e for e in entries if not pattern.search(e.text)
-                           and not (e.detail and pattern.search(repr(e.detail)))]
-        return entries
+        if pattern is None:
+            return lambda e: e.audience == "all"
+        return lambda e: (e.audience == "all" and not pattern.search(e.text)
+                          and not (e.detail and pattern.search(repr(e.detail))))
 
     def to_dict(self) -> dict:
         """The whole state, secrets included: for snapshots, never for clients."""
