@@ -42,8 +42,9 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
     ``Hub._emit`` renders them, sharing renders); ``join_info``: times ms of ``Hub.join_info`` (the join
     link, read once per update when a fragment shows it); ``board_to_dict``: times ms of ``Board.to_dict``
     (once per version of the board since the context is lazy)."""
-    from webapp import create_app, render
-    from webapp.table import GM, SCREEN, Actor
+    from webapp import create_app
+    from webapp.live import render
+    from webapp.game.model import GM, SCREEN, Actor
 
     with tempfile.TemporaryDirectory(prefix="tacmap-bench-") as tmp:
         app = create_app({"DATA_DIR": tmp, "DEMO": False, "TESTING": True, "SECRET_KEY": "bench",

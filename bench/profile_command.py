@@ -29,12 +29,12 @@ from bench.bench_pages import test_client_call  # noqa: E402
 
 #: the steps of one command, timed by wrapping the function that does each (module, attribute)
 STEPS = [
-    ("webapp.table", "parse_command", "parse (pydantic, text checks)"),
-    ("webapp.table", "authorize", "authorize (access matrix)"),
-    ("webapp.table", "decide", "decide (rules: the way)"),
-    ("webapp.store", "Store.append", "store.append (SQLite commit)"),
-    ("webapp.table", "evolve", "evolve"),
-    ("webapp.hub", "Hub._broadcast", "broadcast (render + emit)"),
+    ("webapp.game.table", "parse_command", "parse (pydantic, text checks)"),
+    ("webapp.game.table", "authorize", "authorize (access matrix)"),
+    ("webapp.game.table", "decide", "decide (rules: the way)"),
+    ("webapp.storage.store", "Store.append", "store.append (SQLite commit)"),
+    ("webapp.game.table", "evolve", "evolve"),
+    ("webapp.live.hub", "Hub._broadcast", "broadcast (render + emit)"),
 ]
 
 
@@ -60,7 +60,7 @@ def timed_steps():
         setattr(owner, name, wrapper)
         undo.append((owner, name, original))
         # ``from .table import decide`` in hub.py: the name there must be wrapped too
-        hub_module = importlib.import_module("webapp.hub")
+        hub_module = importlib.import_module("webapp.live.hub")
         if owner is module and getattr(hub_module, name, None) is original:
             setattr(hub_module, name, wrapper)
             undo.append((hub_module, name, original))
@@ -81,7 +81,7 @@ def main() -> None:
                         help="leave out Hub._broadcast (render and emit): the command side alone")
     args = parser.parse_args()
     if args.no_broadcast:
-        from webapp.hub import Hub
+        from webapp.live.hub import Hub
 
         Hub._broadcast = lambda self, game, before, events: None
 

@@ -34,7 +34,7 @@ from bench.bench_pages import test_client_call  # noqa: E402
 def setup(tmp: str, players: int, fog_on: bool = False):
     """The app, its hub and the bench game with one open connection per audience."""
     from webapp import create_app
-    from webapp.table import GM, SCREEN, Actor
+    from webapp.game.model import GM, SCREEN, Actor
 
     app = create_app({"DATA_DIR": tmp, "DEMO": False, "TESTING": True, "SECRET_KEY": "bench",
                       "DICE_SEED": "bench"})
@@ -72,8 +72,8 @@ def main(argv=None) -> None:
                         "the time the process waits for a core lands on whatever line it was on)")
     args = p.parse_args(argv)
 
-    from webapp import render
-    from webapp.table import GM
+    from webapp.live import render
+    from webapp.game.model import GM
 
     with tempfile.TemporaryDirectory(prefix="tacmap-profile-") as tmp:
         app, hub, game = setup(tmp, args.players, args.fog)

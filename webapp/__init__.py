@@ -7,15 +7,15 @@ import re
 import secrets
 from pathlib import Path
 
-from flask import Flask, Response, jsonify, render_template, request, send_from_directory, url_for
-from flask.json.provider import DefaultJSONProvider
+from flask import Flask, jsonify, request, send_from_directory
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from .assets import STATIC, TEMPLATES
-from .hub import Hub
-from .store import DamagedLog, DataError, Store, WriteFailed
-from .text import SocketJSON, scrub
+from .game.text import SocketJSON
+from .live.hub import Hub
+from .storage.store import DamagedLog, DataError, Store, WriteFailed
+from .web.assets import STATIC, TEMPLATES
+from .web.errors import InsufficientStorage, SafeJSON, TextResponse, error_page
 
 MAX_UPLOAD = 16 * 1024 * 1024  # a map with its walls (POST /api/games, POST /api/games/<id>/maps)
 MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
@@ -23,23 +23,6 @@ MAX_SOCKET_MESSAGE = 256 * 1024
 _UPLOAD_PATH = re.compile(r"^/api/games(/[^/]+/maps)?$")  # the routes that take a whole map
 #: the routes that take a map file (a Universal VTT import, a picture): up to uvtt.MAX_FILE_BYTES
 _MAP_FILE_PATH = re.compile(r"^(/api)?/games/[^/]+/maps(/[^/]+)?(/picture)?$")
-
-
-class TextResponse(Response):
-    """A response whose text is encoded whatever it holds: an old log may hold a name with a lone surrogate
-    (written before webapp/text.py refused them), and a page showing it must still load."""
-
-    def set_data(self, value):
-        if isinstance(value, str):
-            value = scrub(value)
-        super().set_data(value)
-
-
-class SafeJSON(DefaultJSONProvider):
-    """JSON with <, > and & written as \\u escapes: an error that quotes the input never carries markup."""
-
-    def dumps(self, obj, **kwargs) -> str:
-        return super().dumps(obj, **kwargs).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _secret_key(data_dir: Path) -> str:
@@ -54,38 +37,6 @@ def _secret_key(data_dir: Path) -> str:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise DataError(f"cannot read or write {path}: {reason}. Give your user access to the data folder "
                         "(chmod u+rwx), or start with --data-dir set to a folder you may write to.") from None
-
-
-class InsufficientStorage(HTTPException):
-    code = 507
-    name = "Insufficient Storage"
-
-
-def error_page(exc: HTTPException):
-    """An error in the site's layout, with a way back: to the game this browser sits in, else the lobby."""
-    from .views import hub, remembered_key
-
-    back, back_label = url_for("lobby.index"), "Back to the lobby"
-    game_id = (request.view_args or {}).get("game_id")
-    if game_id:
-        h = hub()
-        for role, endpoint in (("gm", "game.gm"), ("player", "game.play")):
-            key = remembered_key(role, game_id)
-            try:
-                actor = h.authenticate(game_id, key) if key else None
-                if actor is not None:
-                    h.game(game_id)  # a game whose log is damaged is no way back
-            except Exception:  # an error page must never fail in turn
-                actor = None
-            if actor is not None and actor.role == role:
-                back, back_label = url_for(endpoint, game_id=game_id), "Back to your game"
-                break
-    titles = {400: "That request was not understood", 403: "Not your seat", 404: "Not found",
-              500: "Something went wrong on the server", 503: "This game is out of service",
-              507: "The server's disk is full"}
-    description = exc.description if exc.code != 500 else "The server could not do that; its log says why."
-    return render_template("error.html", code=exc.code, title=titles.get(exc.code, exc.name),
-                           description=description, back=back, back_label=back_label), exc.code
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -119,20 +70,20 @@ def create_app(config: dict | None = None) -> Flask:
     def limit_body():
         # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
         if _MAP_FILE_PATH.match(request.path) and request.method == "POST":
-            from .uvtt import MAX_FILE_BYTES
+            from .game.uvtt import MAX_FILE_BYTES
 
             request.max_content_length = MAX_FILE_BYTES + 64 * 1024  # each route checks its own limit too
         elif not _UPLOAD_PATH.match(request.path):
             request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
             request.max_form_memory_size = MAX_BODY
 
-    from .security import init_security, socket_origin_check
+    from .web.security import init_security, socket_origin_check
 
     init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
     queue = app.config.get("MESSAGE_QUEUE") or None
     rooms = {}
     if queue:
-        from .shared import connect, room_manager
+        from .live.shared import connect, room_manager
 
         redis_client = connect(queue)  # unreachable, or no redis package: a clear QueueUnavailable (a DataError)
         rooms = {"client_manager": room_manager(queue)}  # Flask-SocketIO's Redis message queue
@@ -140,20 +91,20 @@ def create_app(config: dict | None = None) -> Flask:
                         cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
                         json=SocketJSON, **rooms)  # deep JSON: an error ack
     if app.config.get("DIRECT_WRITES", True):  # broadcasts written from the sending thread (webapp/wire.py)
-        from .wire import install as install_direct_writes
+        from .live.wire import install as install_direct_writes
 
         install_direct_writes(socketio)
     store = Store(data_dir / "tacmap.sqlite3")
     hub = Hub(app, store, socketio)
     if queue:
-        from .shared import Shared
+        from .live.shared import Shared
 
         hub.share(Shared(redis_client, on_change=hub.presence_changed))
     app.extensions["tacmap"] = hub
     app.extensions["tacmap_socketio"] = socketio
 
-    from .events import register as register_events
-    from .views import api, game, help, lobby, maps, sheets  # noqa: F401 (sheets adds routes to game)
+    from .live.sockets import register as register_events
+    from .web import api, game, help, lobby, maps, sheets  # noqa: F401 (sheets adds routes to game)
 
     for module in (lobby, game, api, help, maps):
         app.register_blueprint(module.bp)

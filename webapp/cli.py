@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 from . import create_app
-from .store import DataError
+from .storage.store import DataError
 from .netinfo import lan_addresses
-from .serving import NoDelayHandler
+from .live.serving import NoDelayHandler
 
 
 WILDCARD = ("0.0.0.0", "::", "")
@@ -87,7 +87,7 @@ def serve(args: argparse.Namespace) -> int:
         print(f"GM link for {record.name!r}: {base}/games/{record.id}/gm?key={record.gm_key}", flush=True)
     print("Players join at the addresses above with the game's join code.", flush=True)
     if app.config.get("MESSAGE_QUEUE"):
-        from .shared import shown_url
+        from .live.shared import shown_url
 
         print(f"Sharing the games with the other processes on {shown_url(app.config['MESSAGE_QUEUE'])}", flush=True)
         if not args.public_url:
@@ -114,9 +114,9 @@ def import_map(args: argparse.Namespace) -> int:
     """
     from pathlib import Path
 
-    from . import pictures, uvtt
-    from .facts import Rejected
-    from .table import GM
+    from .storage import pictures
+    from .game import uvtt
+    from .game.model import GM, Rejected
 
     data_dir = args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data"
     path = Path(args.file)
@@ -164,8 +164,8 @@ def _data_dir(args: argparse.Namespace) -> Path:
 
 def _existing_data_dir(args: argparse.Namespace) -> Path:
     """The data folder to read from: one that is not there is an error, not a new empty one."""
-    from .archive import ArchiveError
-    from .store import DB_NAME
+    from .storage.archive import ArchiveError
+    from .storage.store import DB_NAME
 
     data_dir = _data_dir(args)
     if not (data_dir / DB_NAME).is_file():
@@ -179,8 +179,8 @@ def _fail(message: str) -> int:
 
 
 def list_games(args: argparse.Namespace) -> int:
-    from .archive import ArchiveError
-    from .store import DB_NAME, Store
+    from .storage.archive import ArchiveError
+    from .storage.store import DB_NAME, Store
 
     try:
         store = Store(_existing_data_dir(args) / DB_NAME)
@@ -196,7 +196,7 @@ def list_games(args: argparse.Namespace) -> int:
 
 
 def export_game(args: argparse.Namespace) -> int:
-    from .archive import ArchiveError, export_game as export
+    from .storage.archive import ArchiveError, export_game as export
 
     try:
         manifest = export(_existing_data_dir(args), args.game, Path(args.file))
@@ -208,7 +208,7 @@ def export_game(args: argparse.Namespace) -> int:
 
 
 def import_game(args: argparse.Namespace) -> int:
-    from .archive import ArchiveError, import_game as do_import
+    from .storage.archive import ArchiveError, import_game as do_import
 
     try:
         done = do_import(_data_dir(args), Path(args.file), new_keys=args.new_keys, new_id=args.new_id)
@@ -222,7 +222,7 @@ def import_game(args: argparse.Namespace) -> int:
 
 
 def backup_data(args: argparse.Namespace) -> int:
-    from .archive import ArchiveError, backup
+    from .storage.archive import ArchiveError, backup
 
     try:
         data_dir = _existing_data_dir(args)
@@ -237,7 +237,7 @@ def backup_data(args: argparse.Namespace) -> int:
 
 
 def repair_game(args: argparse.Namespace) -> int:
-    from .archive import ArchiveError, repair
+    from .storage.archive import ArchiveError, repair
 
     try:
         done = repair(_existing_data_dir(args), args.game)

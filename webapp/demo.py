@@ -6,8 +6,9 @@ from rules.board import Board
 
 import rules
 
-from . import mapdata
-from .table import FOE_COLOR, GM, decide, empty_game, evolve, new_game_events, parse_command, token_added
+from .game import mapdata
+from .game.model import FOE_COLOR, GM
+from .game.table import decide, empty_game, evolve, new_game_events, parse_command, token_added
 
 DEMO_NAME = "Demo: the ruined outpost"
 

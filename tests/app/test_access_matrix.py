@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import access, create_app, keys
-from webapp.table import COMMAND_TYPES, GM, SCREEN, Actor
+from webapp.game import access, keys
+from webapp import create_app
+from webapp.game.table import COMMAND_TYPES
+from webapp.game.model import GM, SCREEN, Actor
 
 ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, "drag_preview")
 

@@ -10,7 +10,8 @@ import pytest
 import rules
 from webapp.cli import server_links
 from webapp.demo import demo_board
-from webapp.table import Event, token_added
+from webapp.game.model import Event
+from webapp.game.table import token_added
 
 GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid"]
 
@@ -362,7 +363,7 @@ def test_only_the_gm_runs_the_panels_commands(client, hub, demo, payload):
 
 
 def test_a_server_error_page_has_the_layout_and_a_way_back(app, monkeypatch):
-    from webapp import access
+    from webapp.game import access
 
     app.config["PROPAGATE_EXCEPTIONS"] = False
     monkeypatch.setitem(access.ROUTES, "boom", access.ROUTES["help.index"])  # every route has an access row

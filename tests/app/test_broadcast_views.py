@@ -10,8 +10,10 @@ import re
 import pytest
 from flask import template_rendered
 
-from webapp import create_app, fog, render
-from webapp.hub import actor_for_audience
+from webapp import create_app
+from webapp.game import fog
+from webapp.live import render
+from webapp.live.hub import actor_for_audience
 
 from test_live import connect
 

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from webapp import cli, create_app
-from webapp.hub import load_game
-from webapp.store import Store
+from webapp.storage.store import Store, load_game
 
 NOBODY = 65534
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from webapp import cli, create_app, hub as hub_module
-from webapp.archive import ArchiveError, backup, export_game, import_game
-from webapp.hub import load_game
-from webapp.store import Store
+from webapp import cli, create_app
+from webapp.live import hub as hub_module
+from webapp.game.audience import public_state
+from webapp.storage.archive import ArchiveError, backup, export_game, import_game
+from webapp.storage.store import Store, load_game
 
 
 def make_app(data: Path):
@@ -56,9 +57,9 @@ def table(tmp_path, monkeypatch):
 
 
 def state_of(store: Store, game_id: str) -> dict:
-    from webapp.table import GM
+    from webapp.game.model import GM
 
-    return load_game(store, game_id).public_state(GM)
+    return public_state(load_game(store, game_id), GM)
 
 
 def test_a_game_moves_whole_to_another_data_folder(table, tmp_path):
@@ -252,7 +253,7 @@ def test_a_table_from_a_newer_tacmap_is_refused(table, tmp_path):
 
 def test_a_backup_taken_while_commands_are_written_opens_whole(table, tmp_path):
     hub, game, token = table["hub"], table["game"], table["token"]
-    from webapp.table import GM
+    from webapp.game.model import GM
 
     stop, written, errors = threading.Event(), [], []
 

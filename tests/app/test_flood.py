@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from webapp.events import lanes
-from webapp.events.lanes import Job, Lane
+from webapp.live import lanes
+from webapp.live.lanes import Job, Lane
 
 
 class Recorder:
@@ -106,8 +106,8 @@ def test_a_command_with_two_arguments_or_none_gets_an_error(app):
 def test_a_command_whose_sender_gave_up_while_it_waited_for_the_game_is_not_done(app, hub):
     import time as clock
 
-    from webapp.hub import SENDER_GIVES_UP
-    from webapp.table import GM, Rejected
+    from webapp.live.hub import SENDER_GIVES_UP
+    from webapp.game.model import GM, Rejected
 
     g = app.test_client().post("/api/games", json={"name": "Late", "system": "plain_grid"}).json
     seq = hub.game(g["id"]).seq

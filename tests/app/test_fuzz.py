@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from webapp import create_app
-from webapp.table import COMMAND_MODELS, COMMAND_TYPES
+from webapp.game.table import COMMAND_MODELS, COMMAND_TYPES
 
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -19,11 +19,11 @@ import time
 import pytest
 from socketio import packet
 
-from webapp.events import lanes
-from webapp.events.lanes import Job, Lane
-from webapp.hub import COMMAND_QUEUED
-from webapp.store import DB_NAME, Store, WriteFailed
-from webapp.table import GM, Rejected
+from webapp.live import lanes
+from webapp.live.lanes import Job, Lane
+from webapp.live.hub import COMMAND_QUEUED
+from webapp.storage.store import DB_NAME, Store, WriteFailed
+from webapp.game.model import GM, Rejected
 
 
 def connect(app, game_id, key):
@@ -438,7 +438,7 @@ def test_a_joining_command_that_cannot_be_stored_is_not_shown_and_goes_back_to_w
 
 def test_an_event_that_cannot_be_applied_refuses_its_command_stores_nothing_of_it_and_spares_the_rest(
         app, hub, game, monkeypatch):
-    import webapp.hub as hub_module
+    import webapp.live.hub as hub_module
 
     bad = game["tokens"][0]
     real_evolve = hub_module.evolve

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from webapp.events.lanes import Job, Lane, Workers
+from webapp.live.lanes import Job, Lane, Workers
 
 
 class Spawner:

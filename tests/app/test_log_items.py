@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from webapp import create_app, render
-from webapp.table import GM, Actor, LogEntry
+from webapp import create_app
+from webapp.live import render
+from webapp.game.model import GM, Actor, LogEntry
 
 from test_live import connect
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from webapp import cli, maps
-from webapp.table import GM, Game
+from webapp import cli
+from webapp.game import maps
+from webapp.game.model import GM, Game
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 

@@ -11,10 +11,9 @@ import pytest
 from flask_socketio import SocketIO
 
 from webapp import MAX_BODY, create_app
-from webapp.facts import Event
-from webapp.hub import DEFAULT_BASE_URL
-from webapp.store import GameRecord
-from webapp.table import key_hash
+from webapp.game.model import Event, key_hash
+from webapp.live.hub import DEFAULT_BASE_URL
+from webapp.storage.store import GameRecord
 
 BAD_UNICODE = "Mira\ud800"  # a lone surrogate: what JSON's "\ud800" decodes to
 BAD_NAMES = [BAD_UNICODE, "Ar\u202eia", "Ar\u2066ia", "Ar\x00ia", "Ar\x1bia", "Ar\nia", "Ar\x85ia", "Aria\u200b"]
@@ -473,7 +472,8 @@ def test_a_map_has_20000_wall_segments_at_most(app):
 
 
 def test_a_game_holds_2000_tokens_at_most(app):
-    from webapp.table import MAX_TOKENS, token_added
+    from webapp.game.model import MAX_TOKENS
+    from webapp.game.table import token_added
 
     assert MAX_TOKENS == 2000
     client = app.test_client()

@@ -13,7 +13,7 @@ import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from webapp import cli, create_app
-from webapp.serving import NoDelayHandler
+from webapp.live.serving import NoDelayHandler
 
 
 def test_serve_hands_werkzeug_the_no_delay_handler(tmp_path, monkeypatch):

@@ -11,8 +11,9 @@ from collections import Counter
 import pytest
 
 from webapp import create_app
-from webapp.store import Store
-from webapp.table import GM, Rejected, decide, parse_command
+from webapp.storage.store import Store
+from webapp.game.model import GM, Rejected
+from webapp.game.table import decide, parse_command
 
 
 class LocalShared:
@@ -120,7 +121,7 @@ def test_every_audience_is_rendered_for_whoever_is_connected_here(hubs):
     game_id = a.create_game("audiences", "plain_grid").id
     game = a.game(game_id)
     a.execute(game_id, GM, {"type": "add_token", "name": "x", "x": 1, "y": 1})
-    from webapp.views.game import join_game  # a seat, the API's way
+    from webapp.web.game import join_game  # a seat, the API's way
 
     _key, pid, _ = join_game(game_id, "Aria")
     # nobody is connected to this process, yet a client of another process may be in any room

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from webapp import keys, shared
+from webapp.game import keys
+from webapp.live import shared
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")

@@ -25,8 +25,9 @@ from flask import Flask
 from flask_socketio import SocketIO, join_room
 from werkzeug.serving import make_server
 
-from webapp import create_app, wire
-from webapp.serving import NoDelayHandler
+from webapp import create_app
+from webapp.live import wire
+from webapp.live.serving import NoDelayHandler
 
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
@@ -477,7 +478,7 @@ def redis_url(tmp_path):
     proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
-        from webapp import shared
+        from webapp.live import shared
 
         deadline = time.monotonic() + 10
         while True:

@@ -171,8 +171,8 @@ def test_tacmap_backup_beside_a_busy_server_copies_one_moment_of_the_log(tmp_pat
     import sys
     from pathlib import Path
 
-    from webapp.hub import load_game
-    from webapp.store import Store
+    from webapp.storage.store import load_game
+    from webapp.storage.store import Store
 
     server = LiveServer(tmp_path / "data").start()
     clients: list[socketio.Client] = []

@@ -214,7 +214,7 @@ def test_big_tokens_cover_size_by_size_squares(server, new_page, tmp_path):
     from flask import render_template
 
     from webapp import create_app
-    from webapp.table import GM
+    from webapp.game.model import GM
 
     app = create_app({"DATA_DIR": str(tmp_path / "render"), "DEMO": False, "SECRET_KEY": "test"})
     tokens = [SimpleNamespace(id=f"t{size}", name=f"Beast {size}", x=1 + 4 * (size - 1), y=1, size=size,

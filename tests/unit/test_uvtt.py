@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from rules import los
-from webapp import uvtt
+from webapp.game import uvtt
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 

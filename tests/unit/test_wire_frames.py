@@ -13,7 +13,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 from wsproto.frame_protocol import FrameProtocol
 
-from webapp import wire
+from webapp.live import wire
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -46,10 +46,10 @@ def test_other_library_versions_leave_the_writes_stock_with_one_log_line(monkeyp
     real = wire.metadata.version
     monkeypatch.setattr(wire.metadata, "version", lambda name: version if name == dist else real(name))
     sio = _socketio()
-    with caplog.at_level(logging.INFO, logger="webapp.wire"):
+    with caplog.at_level(logging.INFO, logger="webapp.live.wire"):
         assert wire.install(sio) is False
     assert sio.server.eio._async["websocket"] is SimpleWebSocketWSGI
-    lines = [r for r in caplog.records if r.name == "webapp.wire"]
+    lines = [r for r in caplog.records if r.name == "webapp.live.wire"]
     assert len(lines) == 1 and dist in lines[0].getMessage() and version in lines[0].getMessage()
 
 
@@ -64,7 +64,7 @@ def test_the_installed_versions_are_the_supported_ones():
 def test_another_async_mode_stays_stock(caplog):
     sio = _socketio()
     sio.server.eio.async_mode = "gevent"  # what install reads; the driver table stays threading's
-    with caplog.at_level(logging.INFO, logger="webapp.wire"):
+    with caplog.at_level(logging.INFO, logger="webapp.live.wire"):
         assert wire.install(sio) is False
     assert sio.server.eio._async["websocket"] is SimpleWebSocketWSGI
     assert "async mode gevent" in caplog.text

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .facts import Rejected
+from . import fog
+from .model import Rejected
 
 
 class Forbidden(Rejected):
@@ -93,7 +94,7 @@ COMMANDS: dict[str, Rule] = {
         "add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture", "remove_picture")},
     # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
     "choose_defense": _rule(GM, PLAYER),
-    # area templates: any player lays one; moving or removing it is for whoever laid it (decided in templates_cmds)
+    # area templates: any player lays one; moving or removing it is for whoever laid it (decided in templates)
     "place_template": _rule(GM, PLAYER),
     "move_template": _rule(GM, PLAYER),
     "remove_template": _rule(GM, PLAYER),
@@ -114,7 +115,7 @@ def _referent_is_theirs(game, cmd: Any, actor, rule: Rule) -> None:
     if kind == "token":
         token_id = _field(cmd, name)
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
-        if token is None or not game.may_see(actor, token):
+        if token is None or not fog.may_see(game, actor, token):
             raise Forbidden(f"no token {token_id!r} in this game")
         if token.owner != actor.player_id:
             raise Forbidden(rule.not_yours.format(name=token.name))
@@ -123,12 +124,12 @@ def _referent_is_theirs(game, cmd: Any, actor, rule: Rule) -> None:
         character_id = _field(cmd, name)
         character = game.characters.get(character_id) if isinstance(character_id, str) else None
         token = game.tokens.get(character.token_id) if character and character.token_id else None
-        if character is None or character.owner != actor.player_id or (token and not game.may_see(actor, token)):
+        if character is None or character.owner != actor.player_id or (token and not fog.may_see(game, actor, token)):
             raise Forbidden(f"no character {character_id!r} of yours in this game")
         return
     if kind == "turn":
         current = game.tokens.get((game.combat or {}).get("current") or "")
-        if current is None or current.owner != actor.player_id or not game.may_see(actor, current):
+        if current is None or current.owner != actor.player_id or not fog.may_see(game, actor, current):
             raise Forbidden("only the GM, or the player whose turn it is, can end the turn")
         return
     raise AssertionError(f"unknown referent {kind!r}")  # pragma: no cover
@@ -221,82 +222,5 @@ def route_allows(rule: Route, game, actor, view_args: dict) -> bool:
         return True
     if OWNER in rule.who and rule.refers_to is not None:
         token = game.tokens.get(view_args.get(rule.refers_to[1]) or "")
-        return token is not None and game.may_see(actor, token) and token.owner == actor.player_id
+        return token is not None and fog.may_see(game, actor, token) and token.owner == actor.player_id
     return False
-
-
-#: the pages a ``?key=`` link opens: they remember the key and drop it from the address
-LINK_PAGES = ("game.gm", "game.play", "game.screen")
-
-
-def gate():
-    """Before every request: refuse a route to whoever its row does not list (Flask ``before_request``)."""
-    from flask import abort, redirect, request, url_for
-
-    from .views import hub
-
-    endpoint = request.endpoint
-    if endpoint is None:
-        return None  # no such route: Flask answers 404/405
-    rule = ROUTES.get(endpoint)
-    if rule is None:
-        abort(403, f"no access rule for {endpoint}")  # a route nobody listed is nobody's
-    if ANYONE in rule.who:
-        return None
-    h = hub()
-    view_args = request.view_args or {}
-    game_id = view_args.get("game_id")
-    api = endpoint.startswith("api.")
-    if not isinstance(game_id, str) or h.store.game(game_id) is None:
-        abort(404, f"no game {game_id!r}" if api else "There is no such game.")
-    game = h.game(game_id)
-    blocked = h.password_blocked(game_id)  # before this request's guess: its own wrong guess says "wrong"
-    actors, locked = credentials(h, game_id, api)
-    if any(route_allows(rule, game, actor, view_args) for actor in actors):
-        return None
-    if locked and GM in rule.who:
-        if api:
-            if blocked:
-                abort(429, "too many wrong GM passwords for this game: wait a minute")
-            abort(401, "this game's GM key needs the GM password too: send it in the X-Tacmap-Password header")
-        if endpoint == "game.gm_password":
-            return None  # the GM key opens the password page, which unlocks the rest
-        if request.method == "GET":
-            return redirect(url_for("game.gm_password", game_id=game_id))
-        abort(403, "Enter the GM password first: open the GM page.")
-    if not actors and rule.anonymous:
-        if api and not request.headers.get("Authorization", "").startswith("Bearer "):
-            abort(rule.anonymous, "send 'Authorization: Bearer <token>' (the gm, player or screen token)")
-        abort(rule.anonymous, "that token is not valid for this game")
-    if rule.refused == 302:
-        return redirect(url_for("lobby.index"))
-    abort(rule.refused, rule.message)
-
-
-def credentials(h, game_id: str, api: bool):
-    """The actors this request holds for the game, and whether it holds a GM key still locked by the password."""
-    from flask import request
-
-    from .views import remembered_key
-
-    header = request.headers.get("Authorization", "")
-    bearer = header[7:].strip() if header.startswith("Bearer ") else ""
-    password = request.headers.get("X-Tacmap-Password") if bearer else None
-    if api:
-        keys = [bearer] if bearer else []
-    else:  # a page: the keys this browser remembers, a ?key= link, or a script's Bearer (a map's picture)
-        link = request.args.get("key") if request.endpoint in LINK_PAGES else None
-        keys = [k for k in (bearer, link, *(remembered_key(r, game_id) for r in ("gm", "player", "screen"))) if k]
-    actors, locked = [], False
-    for key in keys:
-        actor = h.authenticate(game_id, key, password=password if key == bearer else None)
-        if actor is None and h.key_actor(game_id, key) is not None:
-            raw = h.key_actor(game_id, key)
-            if raw.role == "gm":
-                if not api and key == request.args.get("key") and request.endpoint in LINK_PAGES:
-                    actor = raw  # a GM link: the page remembers the key, then asks for the password
-                else:
-                    locked = True
-        if actor is not None:
-            actors.append(actor)
-    return actors, locked

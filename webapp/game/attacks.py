@@ -23,13 +23,12 @@ from rules import los, movement
 from rules.dice import DiceSource
 from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
-from . import characters, text
-from . import zonelayout
+from . import characters, fog, text, zonelayout
 from .combat import aim_squares, combatant, position_of, rules_call, settings_of
-from .facts import Event, Rejected
+from .model import Actor, Event, Rejected
 
 if TYPE_CHECKING:
-    from .table import Actor, Game, Token
+    from .model import Game, Token
 
 Id = text.Id
 
@@ -68,7 +67,7 @@ EVENTS = ("attack_resolved", "defense_asked", "defense_dropped")
 
 def _visible_token(game: "Game", actor: "Actor", token_id: str) -> "Token":
     token = game.tokens.get(token_id)
-    if token is None or not game.may_see(actor, token):
+    if token is None or not fog.may_see(game, actor, token):
         raise Rejected(f"no token {token_id!r} in this game")
     return token
 
@@ -226,7 +225,7 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         view["odds"] = {"hit": odds.get("hit"), "outcomes": odds.get("outcomes") or [],
                         "modifiers": odds.get("modifiers") if isinstance(odds.get("modifiers"), list) else []}
         if isinstance(odds.get("targets"), list):  # an area attack: each token under it, the ones this audience sees
-            shown = {t.id for t in game.visible_tokens(actor)}
+            shown = {t.id for t in fog.visible_tokens(game, actor)}
             view["odds"]["targets"] = [t for t in odds["targets"] if isinstance(t, dict) and t.get("id") in shown]
             view["odds"]["note"] = str(odds.get("note") or "")
             if "template" in view and isinstance(odds.get("cells"), list):
@@ -306,7 +305,7 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
         return _choose_defense(game, cmd, actor, dice)
     if game.pending_defense:
         waiting = game.tokens.get(game.pending_defense["target"])
-        name = waiting.name if waiting is not None and game.may_see(actor, waiting) else "a defender"
+        name = waiting.name if waiting is not None and fog.may_see(game, actor, waiting) else "a defender"
         raise Rejected(f"an attack is waiting for {name}'s defense: it goes first")
     p = plan(game, cmd, actor)
     system = p["system"]
@@ -325,8 +324,6 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
 
 
 def _choose_defense(game: "Game", cmd: ChooseDefense, actor: "Actor", dice: DiceSource) -> list[Event]:
-    from .table import Actor
-
     pending = game.pending_defense
     if actor.role == "screen":
         raise Rejected("the table screen only shows the map")
@@ -481,13 +478,13 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     if not pending:
         return None
     attacker, target = game.tokens.get(pending["attacker"]), game.tokens.get(pending["target"])
-    if target is None or not game.may_see(actor, target):
+    if target is None or not fog.may_see(game, actor, target):
         return None
     chooser = actor.role == "gm" or (actor.role == "player" and target.owner == actor.player_id)
     sender = pending["sender"]
     waiting = actor.role == "player" and sender.get("role") == "player" and sender.get("player_id") == actor.player_id
     if not chooser and not waiting:
         return None
-    return {"attacker": attacker.name if attacker is not None and game.may_see(actor, attacker) else "an unseen foe",
+    return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else "an unseen foe",
             "target": target.name, "target_id": target.id, "weapon": pending.get("weapon"),
             "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}

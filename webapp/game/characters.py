@@ -8,37 +8,24 @@ change goes through the system's validation before it is stored.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 import rules
 from rules.system import RuleError, RuleNotImplemented
 
-from . import text
-from .facts import Event, Rejected
+from . import fog, text
+from .model import Character, Event, Rejected
 
 if TYPE_CHECKING:
-    from .table import Actor, Game, Token
+    from .model import Actor, Game, Token
 
 Id = text.Id
 Name = text.Name
 MAX_CHARACTERS = 2_000
 PER_PLAYER = 20  # characters a player may make for themselves (the GM's are not counted)
 MAX_SHEET_BYTES = 64_000
-
-
-@dataclass
-class Character:
-    id: str
-    name: str
-    owner: str | None = None
-    token_id: str | None = None
-    sheet: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 class _Command(BaseModel):
@@ -151,7 +138,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         character = game.characters.get(cmd.character_id)
         token = game.tokens.get(character.token_id) if character and character.token_id else None
         if character is None or (actor.role != "gm" and (
-                character.owner != actor.player_id or (token is not None and not game.may_see(actor, token)))):
+                character.owner != actor.player_id or (token is not None and not fog.may_see(game, actor, token)))):
             raise Rejected(f"no character {cmd.character_id!r} of yours in this game")  # a hidden token's too
         if not cmd.changes:
             raise Rejected("nothing to change")
@@ -187,7 +174,7 @@ def view(game: "Game", actor: "Actor") -> list[dict]:
     out = []
     for c in game.characters.values():
         token = game.tokens.get(c.token_id) if c.token_id else None
-        if token is not None and not game.may_see(actor, token):
+        if token is not None and not fog.may_see(game, actor, token):
             continue
         if token is None and actor.role != "gm" and c.owner != actor.player_id:
             continue  # off the map: the GM's business, and the owner's

@@ -23,11 +23,11 @@ from rules import los, movement
 from rules.dice import DiceError, DiceSource, parse
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
-from . import characters, moves, text, zonelayout
-from .facts import Event, Rejected
+from . import characters, fog, text, zonelayout
+from .model import Event, Rejected
 
 if TYPE_CHECKING:
-    from .table import Actor, Game, Token
+    from .model import Actor, Game, Token
 
 Id = text.Id
 MAX_ROLL_DICE = 100
@@ -99,7 +99,7 @@ def authorize(game: "Game", cmd: Any, actor: "Actor") -> None:
         return
     if isinstance(cmd, Act):
         token = game.tokens.get(cmd.token_id)
-        if token is None or not game.may_see(actor, token) or token.owner != actor.player_id:
+        if token is None or not fog.may_see(game, actor, token) or token.owner != actor.player_id:
             raise Rejected(f"no token {cmd.token_id!r} of yours in this game")
         return
     if isinstance(cmd, NextTurn):
@@ -170,7 +170,7 @@ def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_a
 
     def name(match: re.Match) -> str:
         token = game.tokens[match.group(1)]
-        if hidden_as is not None and (not game.may_see(actor, token) if actor is not None else token.hidden):
+        if hidden_as is not None and (not fog.may_see(game, actor, token) if actor is not None else token.hidden):
             return hidden_as
         return token.name
 
@@ -351,7 +351,7 @@ def path_and_cost(game: "Game", token: "Token", goal: tuple[int, int]) -> tuple[
             cost, path = found
             return [list(c) for c in path], cost
     else:  # a big token: the way its whole footprint can take, counted from its top-left square
-        costs, path = moves.footprint_search(game.board, start, size, system.diagonal, goal=goal)
+        costs, path = movement.footprint_search(game.board, start, size, system.diagonal, goal=goal)
         if path is not None:
             return [list(c) for c in path], costs[goal]
     # no way (a forced move): the squares as the crow flies
@@ -437,7 +437,7 @@ def book_move(game: "Game", token: "Token", fight: dict, log) -> None:
 def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     """The squares a token can reach now with their cost (in a fight, within what the rules leave it)."""
     token = game.tokens.get(cmd.token_id)
-    if token is None or not game.may_see(actor, token):
+    if token is None or not fog.may_see(game, actor, token):
         raise Rejected(f"no token {cmd.token_id!r} in this game")
     if actor.role == "screen":
         raise Rejected("the table screen only shows the map")
@@ -459,7 +459,7 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     if size == 1:
         cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
     else:  # where its top-left square can go with the whole footprint (reach.js shades the footprints)
-        cells, _ = moves.footprint_search(game.board, (token.x, token.y), size, system.diagonal, budget)
+        cells, _ = movement.footprint_search(game.board, (token.x, token.y), size, system.diagonal, budget)
     return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": system.cell_size,
             "size": size, "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
 
@@ -501,7 +501,7 @@ def combat_view(game: "Game", actor: "Actor") -> dict | None:
     """The fight as this audience may see it: hidden tokens are left out of the order."""
     if not game.combat:
         return None
-    visible = {t.id for t in game.visible_tokens(actor)}
+    visible = {t.id for t in fog.visible_tokens(game, actor)}
     current = game.combat["current"]
     due = [a for a in game.combat.get("due", []) if a.get("attacker") in visible and a.get("target") in visible]
     return {"round": game.combat["round"], "phase": game.combat.get("phase", ""),

@@ -19,10 +19,11 @@ import rules
 from rules.board import Board
 
 from . import zonelayout
-from .facts import Event, Rejected
+from .maps import get_map, map_board as board_of
+from .model import Event, Rejected
 
 if TYPE_CHECKING:
-    from .table import Actor, Game
+    from .model import Actor, Game
 
 MAX_SEGMENTS = 20_000  # walls and doors on one map
 MAX_SIDE = 200
@@ -42,15 +43,11 @@ ZoneName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 
 def map_board(game: "Game", map_id: str | None) -> Board:
     """The board a command edits: the active map's (None or its id), or a map the GM is preparing."""
-    from .maps import map_board as board_of
-
     return board_of(game, map_id)
 
 
 def _prepared(game: "Game", map_id: str | None):
     """The map being prepared that ``map_id`` names, or None for the active map."""
-    from .maps import get_map
-
     m = get_map(game, map_id)
     return None if m.id == game.active_map else m
 

@@ -24,7 +24,7 @@ from rules.los import visible_cells
 from . import zonelayout
 
 if TYPE_CHECKING:
-    from .table import Actor, Game, Token
+    from .model import Actor, Game, Token
 
 Cells = frozenset
 
@@ -173,6 +173,12 @@ def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
         return True
     seen = view(game, actor)
     return any(c in seen for c in token.cells())
+
+
+def visible_tokens(game: "Game", actor: "Actor") -> list["Token"]:
+    """The tokens this audience may know about: the GM sees all; others no hidden token and,
+    with fog on, only tokens in their view (a player's own tokens always)."""
+    return [t for t in game.tokens.values() if may_see(game, actor, t)]
 
 
 def may_see_at(game: "Game", actor: "Actor", token: "Token", x: int, y: int) -> bool:

@@ -1,7 +1,7 @@
 """The game's keys and the GM password: the commands that change them, and how a password is kept.
 
-Only a salted hash of the GM password is stored (werkzeug's scrypt, in the
-``gm_password_set`` event of the game's log); the password itself is never
+Only a salted hash of the GM password is stored (scrypt, in the format of werkzeug's
+``generate_password_hash``: ``scrypt:N:r:p$salt$hex``, in the ``gm_password_set`` event of the game's log); the password itself is never
 written, logged or sent. The join code and the table screen's key live in
 the game's record (``Store.update_access``); rotating one makes the old one
 stop working at once.
@@ -10,15 +10,17 @@ stop working at once.
 from __future__ import annotations
 
 import hashlib
+import hmac
+import secrets
+import string
 import threading
 import time
 from collections import defaultdict, deque
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
-from werkzeug.security import check_password_hash, generate_password_hash
 
-from .facts import Rejected
+from .model import Event, Rejected
 
 MIN_PASSWORD = 4
 MAX_WRONG = 5  # wrong GM passwords per game in WINDOW seconds; then every guess is refused until it passes
@@ -62,12 +64,34 @@ def parse(payload: dict) -> Any:
         raise Rejected(err["msg"]) from None
 
 
+#: scrypt's cost (werkzeug's default), and the salt's characters and length (werkzeug's too)
+SCRYPT = (2**15, 8, 1)
+_SALT_CHARS = string.ascii_letters + string.digits
+_SALT_LENGTH = 16
+
+
+def _scrypt(password: str, salt: str, n: int, r: int, p: int) -> str:
+    return hashlib.scrypt(password.encode(), salt=salt.encode(), n=n, r=r, p=p, maxmem=132 * n * r * p).hex()
+
+
 def hash_password(password: str) -> str:
-    return generate_password_hash(password)  # scrypt with a random salt
+    """A salted scrypt hash, ``scrypt:N:r:p$salt$hex``: the format werkzeug writes, so hashes stored by
+    earlier versions (which called werkzeug) still check, with no web library in the game's model."""
+    salt = "".join(secrets.choice(_SALT_CHARS) for _ in range(_SALT_LENGTH))
+    n, r, p = SCRYPT
+    return f"scrypt:{n}:{r}:{p}${salt}${_scrypt(password, salt, n, r, p)}"
 
 
 def verify(stored: str, password: str) -> bool:
-    return check_password_hash(stored, password)
+    try:
+        method, salt, digest = stored.split("$", 2)
+        name, *params = method.split(":")
+        n, r, p = (int(v) for v in params) if params else SCRYPT
+    except ValueError:
+        return False
+    if name != "scrypt" or not (1 < n <= 2**20 and 0 < r <= 32 and 0 < p <= 16):
+        return False  # not a hash this app writes; a forged huge cost must not eat the memory
+    return hmac.compare_digest(_scrypt(password, salt, n, r, p), digest)
 
 
 def proof_of(stored: str) -> str:
@@ -76,8 +100,6 @@ def proof_of(stored: str) -> str:
 
 
 def password_event(password: str | None):
-    from .facts import Event
-
     return Event("gm_password_set", {"hash": hash_password(password) if password is not None else None})
 
 

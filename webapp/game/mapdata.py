@@ -10,8 +10,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, Strict, Stri
 from rules.board import Board
 
 from . import text, zonelayout
-from .facts import Rejected
-from .table import MAX_BOARD
+from .model import MAX_BOARD, Rejected
 
 MAX_SIDE = MAX_BOARD  # squares on a side
 MAX_WALLS = 20_000  # wall segments on a map

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -30,41 +29,15 @@ import rules
 from rules.board import Board
 
 from . import zonelayout
-from .facts import Event, Rejected
+from .mapdata import zone_map
+from .model import FIRST_MAP, Event, GameMap, Rejected
 
 if TYPE_CHECKING:
-    from .table import Actor, Game, Token
+    from .model import Actor, Game
 
-FIRST_MAP = "map-1"
 MAX_MAPS = 20
 MAX_SIDE = 200  # a blank map's side (an imported one may have up to uvtt.MAX_CELLS)
 PICTURE_NAME = re.compile(r"^[0-9a-f]{64}\.(png|jpg|webp)$")
-
-
-@dataclass
-class GameMap:
-    id: str
-    name: str
-    board: Board | None  # None for the active map: its board is game.board
-    zones: list[dict] | None = None
-    picture: dict | None = None  # {"name": "<sha256>.<ext>", "content_type", "width", "height"} (pixels)
-    align: dict = field(default_factory=lambda: {"cell_px": 64.0, "offset_x": 0.0, "offset_y": 0.0})
-    fog: bool = False  # dynamic fog of war on this map (read by the fog module)
-    lights: list[dict] = field(default_factory=list)  # from an import, kept for later
-    tokens: dict = field(default_factory=dict)  # token id -> Token, while the map is not the active one
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "name": self.name, "board": self.board.to_dict() if self.board else None,
-                "zones": self.zones, "picture": self.picture, "align": dict(self.align), "fog": self.fog,
-                "lights": self.lights, "tokens": [t.to_dict() for t in self.tokens.values()]}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "GameMap":
-        from .table import Token
-
-        return cls(id=d["id"], name=d["name"], board=Board.from_dict(d["board"]) if d.get("board") else None,
-                   zones=d.get("zones"), picture=d.get("picture"), align=dict(d["align"]), fog=d.get("fog", False),
-                   lights=d.get("lights", []), tokens={t["id"]: Token(**t) for t in d.get("tokens", [])})
 
 
 # --- looking maps up ---------------------------------------------------------
@@ -207,8 +180,6 @@ def _add_map(game: "Game", cmd: AddMap) -> list[Event]:
     except KeyError:
         zone_game = False
     if zone_game:  # a zone game's blank map is the small default zone map
-        from .mapdata import zone_map
-
         board, zones = zone_map({"zones": zonelayout.DEFAULT_ZONES})
         data |= {"board": board.to_dict(), "zones": zones}
     else:

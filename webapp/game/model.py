@@ -1,8 +1,21 @@
-"""The two things every command module shares: an event (a fact in the log) and a refusal."""
+"""The game's model: who asks, what is on the table, and the two things every command deals in.
+
+The bottom of ``webapp.game``: plain data and nothing above it. An
+:class:`Event` is a fact in the log, :class:`Rejected` a refusal with a message
+for the sender; :class:`Game` is the state the events build. The feature
+modules (moves, combat, attacks, maps...) import this; this imports none of them.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from rules.board import Board
 
 
 class Rejected(Exception):
@@ -24,3 +37,233 @@ class Event:
 
     def to_dict(self) -> dict:
         return {"type": self.type, "data": self.data}
+
+
+MAX_TOKENS = 2_000
+MAX_BOARD = 300  # squares on a side (webapp/game/mapdata.py checks a client's map against it)
+MAX_PLAYERS = 50
+PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#dc2626", "#0891b2", "#ca8a04", "#db2777")
+FOE_COLOR = "#dc2626"
+
+
+# --- who is asking ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Actor:
+    role: Literal["gm", "player", "screen"]
+    player_id: str | None = None
+
+    @property
+    def audience(self) -> str:
+        return f"player:{self.player_id}" if self.role == "player" else self.role
+
+
+GM = Actor("gm")
+SCREEN = Actor("screen")
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+# --- state -------------------------------------------------------------------
+
+
+@dataclass
+class Token:
+    id: str
+    name: str
+    x: int
+    y: int
+    color: str = PALETTE[0]
+    owner: str | None = None
+    hidden: bool = False
+    kind: Literal["pc", "npc"] = "npc"
+    sheet: dict = field(default_factory=dict)
+    size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def cells(self, x: int | None = None, y: int | None = None, size: int | None = None) -> list[tuple[int, int]]:
+        """The squares the token covers (at its place, or at another one)."""
+        x = self.x if x is None else x
+        y = self.y if y is None else y
+        n = size or self.size
+        return [(x + i, y + j) for j in range(n) for i in range(n)]
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    key_hash: str
+    other_keys: list[str] = field(default_factory=list)  # devices of a player merged into this one
+
+    def holds(self, digest: str) -> bool:
+        return any(hmac.compare_digest(digest, k) for k in [self.key_hash, *self.other_keys])
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    text: str
+    audience: Literal["all", "gm"] = "all"
+    detail: dict | None = None  # a roll's or an attack's breakdown
+
+
+@dataclass
+class Character:
+    id: str
+    name: str
+    owner: str | None = None
+    token_id: str | None = None
+    sheet: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+FIRST_MAP = "map-1"
+
+
+@dataclass
+class GameMap:
+    id: str
+    name: str
+    board: Board | None  # None for the active map: its board is game.board
+    zones: list[dict] | None = None
+    picture: dict | None = None  # {"name": "<sha256>.<ext>", "content_type", "width", "height"} (pixels)
+    align: dict = field(default_factory=lambda: {"cell_px": 64.0, "offset_x": 0.0, "offset_y": 0.0})
+    fog: bool = False  # dynamic fog of war on this map (read by the fog module)
+    lights: list[dict] = field(default_factory=list)  # from an import, kept for later
+    tokens: dict = field(default_factory=dict)  # token id -> Token, while the map is not the active one
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "name": self.name, "board": self.board.to_dict() if self.board else None,
+                "zones": self.zones, "picture": self.picture, "align": dict(self.align), "fog": self.fog,
+                "lights": self.lights, "tokens": [t.to_dict() for t in self.tokens.values()]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameMap":
+        return cls(id=d["id"], name=d["name"], board=Board.from_dict(d["board"]) if d.get("board") else None,
+                   zones=d.get("zones"), picture=d.get("picture"), align=dict(d["align"]), fog=d.get("fog", False),
+                   lights=d.get("lights", []), tokens={t["id"]: Token(**t) for t in d.get("tokens", [])})
+
+
+@dataclass
+class Game:
+    id: str
+    name: str
+    system: str
+    board: Board
+    seq: int = 0
+    tokens: dict[str, Token] = field(default_factory=dict)
+    players: dict[str, Player] = field(default_factory=dict)
+    show_join: bool = True
+    allow_reclaim: bool = True  # a player may take their seat back on a new device with the join code and their name
+    counter: int = 0  # the last number used for a token or player id
+    log: list[LogEntry] = field(default_factory=list)
+    settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
+    combat: dict | None = None  # {"state", "round", "order", "current", "phase"} while a fight is on
+    undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
+    characters: dict[str, Character] = field(default_factory=dict)
+    zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
+    # the game's maps by id (webapp/game/maps.py): board, zones and tokens above are the active map's
+    maps: dict[str, GameMap] = field(default_factory=dict)
+    active_map: str = FIRST_MAP
+    gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
+    templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (webapp/game/templates.py)
+    pending_defense: dict | None = None  # an attack waiting for its defender's choice (webapp/game/attacks.py)
+    gm_password: str | None = None  # a salted hash (webapp/game/keys.py), never the password; never sent
+    fog_on: bool = False  # dynamic fog of war on the active map (webapp/game/fog.py)
+    revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
+    explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
+    vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
+
+    LOG_KEEP = 50
+
+    def next_id(self, prefix: str) -> str:
+        """A new random id (``t-9f3c01ab``): numbers in a row would let a player count the hidden tokens
+        in the gaps. The id goes into the event, so a replay gives every token the same id again."""
+        taken = set(self.tokens) | set(self.players) | set(self.characters)
+        while True:
+            new = f"{prefix}-{secrets.token_hex(4)}"
+            if new not in taken:
+                return new
+
+    def token_at(self, x: int, y: int, exclude: str | None = None,
+                 seen: Callable[[Token], bool] | None = None) -> Token | None:
+        """The token covering square (x, y), big tokens included (only those ``seen`` passes, when given:
+        the ones an audience may see, ``webapp.game.fog.may_see``)."""
+        for t in self.tokens.values():
+            if t.id != exclude and t.x <= x < t.x + t.size and t.y <= y < t.y + t.size:
+                if seen is None or seen(t):
+                    return t
+        return None
+
+    def player_named(self, name: str) -> Player | None:
+        folded = name.casefold()
+        return next((p for p in self.players.values() if p.name.casefold() == folded), None)
+
+    def to_dict(self) -> dict:
+        """The whole state, secrets included: for snapshots, never for clients."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "system": self.system,
+            "seq": self.seq,
+            "board": self.board.to_dict(),
+            "tokens": [t.to_dict() for t in self.tokens.values()],
+            "players": [asdict(p) for p in self.players.values()],
+            "show_join": self.show_join,
+            "allow_reclaim": self.allow_reclaim,
+            "counter": self.counter,
+            "log": [asdict(e) for e in self.log],
+            "settings": self.settings,
+            "combat": self.combat,
+            "undone": self.undone,
+            "characters": [c.to_dict() for c in self.characters.values()],
+            "zones": self.zones,
+            "maps": [m.to_dict() for m in self.maps.values()],
+            "active_map": self.active_map,
+            "gm_view": self.gm_view,
+            "templates": list(self.templates.values()),
+            "pending_defense": self.pending_defense,
+            "gm_password": self.gm_password,
+            "fog_on": self.fog_on,
+            "revealed": sorted(list(c) for c in self.revealed),
+            "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Game":
+        return cls(
+            id=d["id"],
+            name=d["name"],
+            system=d["system"],
+            board=Board.from_dict(d["board"]),
+            seq=d["seq"],
+            tokens={t["id"]: Token(**t) for t in d["tokens"]},
+            players={p["id"]: Player(**p) for p in d["players"]},
+            show_join=d["show_join"],
+            allow_reclaim=d.get("allow_reclaim", True),
+            counter=d["counter"],
+            log=[LogEntry(**e) for e in d["log"]],
+            settings=d.get("settings", {}),
+            combat=d.get("combat"),
+            undone=d.get("undone", []),
+            characters={c["id"]: Character(**c) for c in d.get("characters", [])},
+            zones=d.get("zones"),
+            maps={m["id"]: GameMap.from_dict(m) for m in d.get("maps", [])}
+            or {FIRST_MAP: GameMap(id=FIRST_MAP, name="Main map", board=None)},
+            active_map=d.get("active_map", FIRST_MAP),
+            gm_view=d.get("gm_view"),
+            templates={t["id"]: dict(t) for t in d.get("templates", [])},
+            pending_defense=d.get("pending_defense"),
+            gm_password=d.get("gm_password"),
+            fog_on=d.get("fog_on", False),
+            revealed={tuple(c) for c in d.get("revealed", [])},
+            explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
+        )

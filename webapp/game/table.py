@@ -1,19 +1,17 @@
-"""The table: a game's state, the commands players send, and the events they cause.
+"""The command table: parse a command, authorize it, decide its events, evolve the state, replay a log.
 
-Pure: no Flask, no database. ``decide`` checks a command against the state
-and the sender's role and returns events (or raises :class:`Rejected` with a
-message for the sender); ``evolve`` applies one event to the state. The
-state is whatever the events say, so replaying the log rebuilds it.
+The top of ``webapp.game``. Pure: no Flask, no database. ``decide`` checks a
+command against the state and the sender's role and returns events (or raises
+:class:`Rejected` with a message for the sender), handing each feature's
+commands to its module; ``evolve`` applies one event to the state. The state is
+whatever the events say, so replaying the log rebuilds it. The model the
+commands act on is :mod:`webapp.game.model`; the commands on tokens, doors and
+seats are decided here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
-import secrets
-from dataclasses import asdict, dataclass, field
-from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
@@ -21,284 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
+from rules.movement import way_exists
 
-from . import access, attacks, characters, combat, editor, fog, history, keys, templates_cmds, text, zonelayout
+from . import access, attacks, characters, combat, editor, fog, keys, templates, text, undo, zonelayout
 from . import maps as game_maps
-from .facts import Event, Rejected
-
-from .moves import way_exists
-
-MAX_TOKENS = 2_000
-MAX_BOARD = 300  # squares on a side (webapp/mapdata.py checks a client's map against it)
-MAX_PLAYERS = 50
-PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#dc2626", "#0891b2", "#ca8a04", "#db2777")
-FOE_COLOR = "#dc2626"
-
-
-# --- who is asking ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Actor:
-    role: Literal["gm", "player", "screen"]
-    player_id: str | None = None
-
-    @property
-    def audience(self) -> str:
-        return f"player:{self.player_id}" if self.role == "player" else self.role
-
-
-GM = Actor("gm")
-SCREEN = Actor("screen")
-
-
-def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-# --- state -------------------------------------------------------------------
-
-
-@dataclass
-class Token:
-    id: str
-    name: str
-    x: int
-    y: int
-    color: str = PALETTE[0]
-    owner: str | None = None
-    hidden: bool = False
-    kind: Literal["pc", "npc"] = "npc"
-    sheet: dict = field(default_factory=dict)
-    size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    def cells(self, x: int | None = None, y: int | None = None, size: int | None = None) -> list[tuple[int, int]]:
-        """The squares the token covers (at its place, or at another one)."""
-        x = self.x if x is None else x
-        y = self.y if y is None else y
-        n = size or self.size
-        return [(x + i, y + j) for j in range(n) for i in range(n)]
-
-
-@dataclass
-class Player:
-    id: str
-    name: str
-    key_hash: str
-    other_keys: list[str] = field(default_factory=list)  # devices of a player merged into this one
-
-    def holds(self, digest: str) -> bool:
-        return any(hmac.compare_digest(digest, k) for k in [self.key_hash, *self.other_keys])
-
-
-@dataclass
-class LogEntry:
-    seq: int
-    text: str
-    audience: Literal["all", "gm"] = "all"
-    detail: dict | None = None  # a roll's or an attack's breakdown
-
-
-@dataclass
-class Game:
-    id: str
-    name: str
-    system: str
-    board: Board
-    seq: int = 0
-    tokens: dict[str, Token] = field(default_factory=dict)
-    players: dict[str, Player] = field(default_factory=dict)
-    show_join: bool = True
-    allow_reclaim: bool = True  # a player may take their seat back on a new device with the join code and their name
-    counter: int = 0  # the last number used for a token or player id
-    log: list[LogEntry] = field(default_factory=list)
-    settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
-    combat: dict | None = None  # {"state", "round", "order", "current", "phase"} while a fight is on
-    undone: list[int] = field(default_factory=list)  # the seqs of the events the GM has undone
-    characters: dict[str, characters.Character] = field(default_factory=dict)
-    zones: list[dict] | None = None  # a zone map: [{"id", "name", "adjacent", "cover", "box"}], areas of the board
-    # the game's maps by id (webapp/maps.py): board, zones and tokens above are the active map's
-    maps: dict[str, game_maps.GameMap] = field(default_factory=dict)
-    active_map: str = game_maps.FIRST_MAP
-    gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
-    templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (templates_cmds)
-    pending_defense: dict | None = None  # an attack waiting for its defender's choice (attacks.py)
-    gm_password: str | None = None  # a salted hash (webapp/keys.py), never the password; never sent
-    fog_on: bool = False  # dynamic fog of war on the active map (webapp/fog.py)
-    revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
-    explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
-    vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
-
-    LOG_KEEP = 50
-
-    def next_id(self, prefix: str) -> str:
-        """A new random id (``t-9f3c01ab``): numbers in a row would let a player count the hidden tokens
-        in the gaps. The id goes into the event, so a replay gives every token the same id again."""
-        taken = set(self.tokens) | set(self.players) | set(self.characters)
-        while True:
-            new = f"{prefix}-{secrets.token_hex(4)}"
-            if new not in taken:
-                return new
-
-    def visible_tokens(self, actor: Actor) -> list[Token]:
-        """The tokens this audience may know about: the GM sees all; others no hidden token and,
-        with fog on, only tokens in their view (a player's own tokens always)."""
-        return [t for t in self.tokens.values() if fog.may_see(self, actor, t)]
-
-    def may_see(self, actor: Actor, token: Token) -> bool:
-        return fog.may_see(self, actor, token)
-
-    def token_at(self, x: int, y: int, exclude: str | None = None, seen_by: Actor | None = None) -> Token | None:
-        """The token covering square (x, y), big tokens included (only those ``seen_by`` may see, when given)."""
-        for t in self.tokens.values():
-            if t.id != exclude and t.x <= x < t.x + t.size and t.y <= y < t.y + t.size:
-                if seen_by is None or self.may_see(seen_by, t):
-                    return t
-        return None
-
-    def player_named(self, name: str) -> Player | None:
-        folded = name.casefold()
-        return next((p for p in self.players.values() if p.name.casefold() == folded), None)
-
-    def log_for(self, actor: Actor) -> list[LogEntry]:
-        """The log lines this audience may read, oldest first."""
-        may_read = self._may_read(actor)
-        return [e for e in self.log if may_read(e)]
-
-    def newest_log(self, actor: Actor) -> Iterator[LogEntry]:
-        """The same lines, newest first, tested only as far as they are read (a page shows the 20 newest of
-        a log that grows all evening)."""
-        may_read = self._may_read(actor)
-        return (e for e in reversed(self.log) if may_read(e))
-
-    def _may_read(self, actor: Actor) -> Callable[[LogEntry], bool]:
-        if actor.role == "gm":
-            return lambda e: True
-        pattern = None
-        if self.fog_on:
-            # a line written before the fog fell (or before the token went out of view) must not name it
-            unseen = [t.name for t in self.tokens.values() if not self.may_see(actor, t)]
-            if unseen:
-                pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in unseen))
-        if pattern is None:
-            return lambda e: e.audience == "all"
-        return lambda e: (e.audience == "all" and not pattern.search(e.text)
-                          and not (e.detail and pattern.search(repr(e.detail))))
-
-    def to_dict(self) -> dict:
-        """The whole state, secrets included: for snapshots, never for clients."""
-        return {
-            "id": self.id,
-            "name": self.name,
-            "system": self.system,
-            "seq": self.seq,
-            "board": self.board.to_dict(),
-            "tokens": [t.to_dict() for t in self.tokens.values()],
-            "players": [asdict(p) for p in self.players.values()],
-            "show_join": self.show_join,
-            "allow_reclaim": self.allow_reclaim,
-            "counter": self.counter,
-            "log": [asdict(e) for e in self.log],
-            "settings": self.settings,
-            "combat": self.combat,
-            "undone": self.undone,
-            "characters": [c.to_dict() for c in self.characters.values()],
-            "zones": self.zones,
-            "maps": [m.to_dict() for m in self.maps.values()],
-            "active_map": self.active_map,
-            "gm_view": self.gm_view,
-            "templates": list(self.templates.values()),
-            "pending_defense": self.pending_defense,
-            "gm_password": self.gm_password,
-            "fog_on": self.fog_on,
-            "revealed": sorted(list(c) for c in self.revealed),
-            "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Game":
-        return cls(
-            id=d["id"],
-            name=d["name"],
-            system=d["system"],
-            board=Board.from_dict(d["board"]),
-            seq=d["seq"],
-            tokens={t["id"]: Token(**t) for t in d["tokens"]},
-            players={p["id"]: Player(**p) for p in d["players"]},
-            show_join=d["show_join"],
-            allow_reclaim=d.get("allow_reclaim", True),
-            counter=d["counter"],
-            log=[LogEntry(**e) for e in d["log"]],
-            settings=d.get("settings", {}),
-            combat=d.get("combat"),
-            undone=d.get("undone", []),
-            characters={c["id"]: characters.Character(**c) for c in d.get("characters", [])},
-            zones=d.get("zones"),
-            maps={m["id"]: game_maps.GameMap.from_dict(m) for m in d.get("maps", [])}
-            or {game_maps.FIRST_MAP: game_maps.GameMap(id=game_maps.FIRST_MAP, name="Main map", board=None)},
-            active_map=d.get("active_map", game_maps.FIRST_MAP),
-            gm_view=d.get("gm_view"),
-            templates={t["id"]: dict(t) for t in d.get("templates", [])},
-            pending_defense=d.get("pending_defense"),
-            gm_password=d.get("gm_password"),
-            fog_on=d.get("fog_on", False),
-            revealed={tuple(c) for c in d.get("revealed", [])},
-            explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
-        )
-
-    def fog_state(self, actor: Actor) -> dict:
-        """Fog as this audience may know it: on or off, and the squares it sees now and saw before."""
-        out: dict = {"enabled": self.fog_on}
-        if self.fog_on:
-            seen = fog.view(self, actor)
-            out["visible"] = None if seen is None else sorted(list(c) for c in seen)
-            out["explored"] = sorted(list(c) for c in fog.explored(self, actor))
-            out["revealed"] = sorted(list(c) for c in self.revealed)
-        return out
-
-    def public_state(self, actor: Actor) -> dict:
-        """The game as this audience may see it (the JSON API's state)."""
-        board = fog.board_view(self, actor)
-        return {
-            "id": self.id,
-            "name": self.name,
-            "seq": self.seq,
-            "system": self.system,
-            "map": board,
-            "tokens": [
-                {k: v for k, v in t.to_dict().items() if k != "sheet" or actor.role == "gm" or t.owner == actor.player_id}
-                | ({"zone": combat.position_of(self, t)} if self.zones is not None else {})
-                for t in self.visible_tokens(actor)
-            ],
-            "zones": self.zones,
-            "active_map": self.active_map,
-            "picture": _picture_view(self),
-            **({"maps": game_maps.summary(self), "gm_view": self.gm_view} if actor.role == "gm" else {}),
-            "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
-                           "under": [u.id for u in t["under"]]} for t in templates_cmds.view(self, actor)],
-            "pending_defense": attacks.pending_view(self, actor),
-            "fog": self.fog_state(actor),
-            "players": [{"id": p.id, "name": p.name} for p in self.players.values()],
-            "show_join": self.show_join,
-            "allow_reclaim": self.allow_reclaim,
-            "settings": combat.settings_of(self),
-            "combat": combat.combat_view(self, actor),
-            "characters": characters.view(self, actor),
-            "log": [asdict(e) for e in self.log_for(actor)],
-            "you": {"role": actor.role, "player_id": actor.player_id},
-        }
-
-
-def _picture_view(game: Game) -> dict | None:
-    m = game.maps.get(game.active_map)
-    if m is None or not m.picture:
-        return None
-    return {"name": m.picture["name"], "content_type": m.picture["content_type"], "align": dict(m.align),
-            "url": f"/games/{game.id}/pictures/{m.picture['name']}"}
-
+from .model import (FOE_COLOR, GM, MAX_PLAYERS, MAX_TOKENS, PALETTE, Actor, Event, Game, LogEntry, Player,
+                    Rejected, Token, key_hash)
 
 # --- commands ----------------------------------------------------------------
 
@@ -388,8 +114,8 @@ class AllowReclaim(_Command):
 
 Command = Annotated[
     Union[MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin,
-          RemovePlayer, MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES,
-          *attacks.COMMANDS, *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS, *game_maps.COMMANDS],
+          RemovePlayer, MergePlayers, AllowReclaim, undo.Undo, *combat.COMMANDS, *combat.QUERIES,
+          *attacks.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *game_maps.COMMANDS],
     Field(discriminator="type"),
 ]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
@@ -397,8 +123,8 @@ _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_MODELS: dict[str, type[BaseModel]] = {
     c.model_fields["type"].annotation.__args__[0]: c
     for c in (MoveToken, AddToken, UpdateToken, DuplicateToken, RemoveToken, SetDoor, ShowJoin, RemovePlayer,
-              MergePlayers, AllowReclaim, history.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-              *characters.COMMANDS, *templates_cmds.COMMANDS, *editor.COMMANDS, *game_maps.COMMANDS)
+              MergePlayers, AllowReclaim, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
+              *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *game_maps.COMMANDS)
 }
 COMMAND_TYPES = tuple(COMMAND_MODELS)
 
@@ -556,7 +282,7 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
             raise Rejected(f"{where} is off the map ({board.width} x {board.height})")
         if board.is_blocked((cx, cy)):
             raise Rejected(f"({cx}, {cy}) is blocked")
-        other = game.token_at(cx, cy, exclude=moving, seen_by=actor)
+        other = game.token_at(cx, cy, exclude=moving, seen=lambda t: fog.may_see(game, actor, t))
         if other is not None:
             raise Rejected(f"({cx}, {cy}) is taken by {other.name}")
 
@@ -630,7 +356,7 @@ def _place_of(game: Game, x: int | None, y: int | None, zone: str | None, actor:
         found = next((z for z in game.zones if z["id"] == zone), None)
         if found is None:
             raise Rejected(f"no zone {zone!r} on this map")
-        taken = {(t.x, t.y) for t in game.visible_tokens(actor)}  # a hidden token takes no square from a player
+        taken = {(t.x, t.y) for t in fog.visible_tokens(game, actor)}  # a hidden token takes no square from a player
         for cell in zonelayout.cells_of(found):
             if cell not in taken:
                 return cell
@@ -771,8 +497,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return attacks.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
-    if isinstance(cmd, templates_cmds.COMMANDS):
-        return templates_cmds.decide(game, cmd, actor)
+    if isinstance(cmd, templates.COMMANDS):
+        return templates.decide(game, cmd, actor)
     if isinstance(cmd, editor.COMMANDS):
         return editor.decide(game, cmd, actor)
     if isinstance(cmd, game_maps.COMMANDS):
@@ -810,14 +536,14 @@ def evolve(game: Game, event: Event) -> None:
         attacks.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in game_maps.EVENTS:
         game_maps.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
-    elif kind in templates_cmds.EVENTS:
-        templates_cmds.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+    elif kind in templates.EVENTS:
+        templates.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in keys.EVENTS:
         keys.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind in editor.EVENTS:
         editor.evolve(game, kind, d, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "undone":
-        history.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
+        undo.evolve(game, event, lambda text, audience, detail: _log(game, text, audience, detail))
     elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])

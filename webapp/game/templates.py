@@ -16,11 +16,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.areas import Area, under
 
-from . import zonelayout
-from .facts import Event, Rejected
+from . import fog, zonelayout
+from .model import Event, Rejected
 
 if TYPE_CHECKING:
-    from .table import Actor, Game, Token
+    from .model import Actor, Game, Token
 
 Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Point = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
@@ -185,7 +185,7 @@ def _place_words(game: "Game", t: dict) -> str:
 
 def tokens_under(game: "Game", template: dict, actor: "Actor") -> list["Token"]:
     """The tokens under a template that this audience may see (hidden ones are never named to others)."""
-    visible = game.visible_tokens(actor)
+    visible = fog.visible_tokens(game, actor)
     if template.get("zone") and game.zones is not None:
         zone = next((z for z in game.zones if z["id"] == template["zone"]), None)
         if zone is None:

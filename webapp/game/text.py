@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, StringConstraints
 
-from .facts import Rejected
+from .model import Rejected
 
 MAX_NAME = 40
 MAX_TEXT = 10_000  # any one text in a payload (a sheet's notes are the longest)

@@ -18,10 +18,11 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.board import Board
 
-from .facts import Event, Rejected
+from .fog import without_memory
+from .model import Character, Event, Game, Rejected, Token
 
 if TYPE_CHECKING:
-    from .table import Actor, Game
+    from .model import Actor
 
 #: facts that are not the GM's to take back: who joined, what the dice said, undo itself
 NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone", "gm_password_set",
@@ -63,18 +64,18 @@ def last_action(game: "Game", events: list[Event], first_seq: int = 1) -> int | 
     return None
 
 
-def state_before(game_id: str, seq: int, store) -> "Game":
-    """The game as it was just before event ``seq``: from the snapshot when it is older, else from the start."""
-    from .table import Game, replay
-
+def state_before(game_id: str, seq: int, store, replay) -> "Game":
+    """The game as it was just before event ``seq``: from the snapshot when it is older, else from the start.
+    ``replay`` is the command table's (events -> game): undo sits below it and is handed it."""
     snap = store.snapshot(game_id)
     if snap is not None and snap[0] < seq:
         return replay(game_id, store.events(game_id, after=snap[0])[: seq - 1 - snap[0]], Game.from_dict(snap[1]))
     return replay(game_id, store.events(game_id)[: seq - 1])
 
 
-def decide(game: "Game", actor: "Actor", store, game_id: str) -> list[Event]:
-    """``store`` is the game's log (``events(game_id, after)``, ``snapshot(game_id)``), read, never written."""
+def decide(game: "Game", actor: "Actor", store, game_id: str, replay) -> list[Event]:
+    """``store`` is the game's log (``events(game_id, after)``, ``snapshot(game_id)``), read, never written;
+    ``replay`` rebuilds a game from events (``webapp.game.table.replay``)."""
     if actor.role != "gm":
         raise Rejected("only the GM can undo")
     snap = store.snapshot(game_id)
@@ -86,19 +87,14 @@ def decide(game: "Game", actor: "Actor", store, game_id: str) -> list[Event]:
     if seq is None:
         raise Rejected("there is nothing to undo")
     kind = (tail[seq - after - 1] if seq > after else store.events(game_id, after=seq - 1)[0]).type
-    from .fog import without_memory
-
     with without_memory():  # undo restores the board and tokens, never what players have seen
-        before = _parts(state_before(game_id, seq, store))
+        before = _parts(state_before(game_id, seq, store, replay))
     now = _parts(game)
     restore = {k: v for k, v in before.items() if v != now[k]}
     return [Event("undone", {"seq": seq, "type": kind, "restore": restore})]
 
 
 def evolve(game: "Game", event: Event, log) -> None:
-    from .characters import Character
-    from .table import Token
-
     d = event.data
     restore = d["restore"]
     if "tokens" in restore:

@@ -31,9 +31,11 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from . import access, attacks, combat, fog, history, keys, mapdata, render, text, zonelayout
-from .store import Conflict, DamagedLog, GameRecord, Store, WriteFailed
-from .table import GM, SCREEN, Actor, Event, Game, Rejected, authorize, decide, evolve, key_hash, new_game_events, parse_command, replay
+from ..game import access, attacks, combat, fog, keys, mapdata, text, undo, zonelayout
+from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
+from ..game.table import authorize, decide, evolve, new_game_events, parse_command, replay
+from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
+from . import render
 
 log = logging.getLogger(__name__)
 
@@ -89,26 +91,6 @@ class _Unappliable(Exception):
 def _qr_svg(url: str) -> Markup:
     """The join link's QR code: the same link, the same picture, so it is drawn once, not on every update."""
     return Markup(segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True))
-
-
-def load_game(store: Store, game_id: str) -> Game:
-    """A game rebuilt from its log (from the latest snapshot on); DamagedLog says where the log breaks."""
-    snap = store.snapshot(game_id)
-    start = None
-    if snap:
-        try:
-            start = Game.from_dict(snap[1])
-        except Exception:  # a snapshot is only a shortcut: replay the whole log instead
-            snap = None
-    after = snap[0] if snap else 0
-    events = store.events(game_id, after=after)
-    game = start or replay(game_id, [])
-    for seq, event in enumerate(events, start=after + 1):
-        try:
-            evolve(game, event)
-        except Exception as exc:
-            raise DamagedLog(game_id, seq, f"a {event.type!r} event that cannot be applied: {exc!r}") from exc
-    return game
 
 
 def room(game_id: str, audience: str) -> str:
@@ -306,10 +288,10 @@ class Hub:
                     return Committed(game.seq, [], combat.reach(game, cmd, actor))
             return self.preview_attack(game_id, actor, cmd)
         # the access matrix is checked on the very state the command is decided on (in the commit's batch)
-        if isinstance(cmd, history.Undo):
+        if isinstance(cmd, undo.Undo):
             def decide_undo(game: Game) -> list[Event]:
                 authorize(game, cmd, actor)
-                return history.decide(game, actor, self.store, game_id)
+                return undo.decide(game, actor, self.store, game_id, replay)
 
             return self.commit(game_id, decide_undo, alone=True)
 
@@ -721,7 +703,7 @@ class Hub:
         game = self.game(game_id)
         access.check_command(game, payload, actor, kind="drag_preview")
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
-        if token is None or not game.may_see(actor, token):
+        if token is None or not fog.may_see(game, actor, token):
             shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
             raise Rejected(f"no token {shown} in this game")
         board = game.board
@@ -731,7 +713,7 @@ class Hub:
         for audience in self._audiences(game):
             watcher = actor_for_audience(audience)
             # with fog, a token dragged into someone's fog is not shown going there
-            if game.may_see(watcher, token) and (message["done"] or fog.may_see_at(game, watcher, token, x, y)):
+            if fog.may_see(game, watcher, token) and (message["done"] or fog.may_see_at(game, watcher, token, x, y)):
                 self.socketio.emit("preview", message, to=room(game_id, audience), skip_sid=sid)
 
 

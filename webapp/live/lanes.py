@@ -44,7 +44,7 @@ from typing import Callable
 
 from socketio import packet
 
-from ..hub import COMMAND_QUEUED, SENDER_GIVES_UP, TOO_LATE
+from .hub import COMMAND_QUEUED, SENDER_GIVES_UP, TOO_LATE
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ from markupsafe import Markup
 
 import rules
 
-from . import attacks, characters, combat, editor, fog, maps, templates_cmds, uvtt
-from .table import Actor, Event, Game, LogEntry
+from ..game import attacks, audience, characters, combat, editor, fog, maps, templates, uvtt
+from ..game.model import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -266,14 +266,14 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
     ``fallback``: mappings looked up last (Flask's template globals, for fragments)."""
     system = rules.get(game.system)
     makers = map_makers(game, actor) | {
-        "tokens": lambda c: game.visible_tokens(actor),
+        "tokens": lambda c: fog.visible_tokens(game, actor),
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
-        "log": lambda c: list(islice(game.newest_log(actor), 20)),  # the 20 newest, newest first
+        "log": lambda c: list(islice(audience.newest_log(game, actor), 20)),  # the 20 newest, newest first
         "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
-        "templates_view": lambda c: templates_cmds.view(game, actor),
+        "templates_view": lambda c: templates.view(game, actor),
         "area_templates": lambda c: attacks.area_templates(system),
         "pending": lambda c: attacks.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
@@ -285,6 +285,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "system": system,
         "online": online or set(),
         "sheet_of": lambda token: characters.sheet_of(game, token),
+        "may_see": lambda token: fog.may_see(game, actor, token),
         "badges_of": lambda token: combat.badges(game, token),
         "actions_of": lambda token: combat.actions_now(game, token),
         "fog_layer": lambda: fog.layer(game, actor),
@@ -445,7 +446,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             if ctx["preparing"]:  # the GM looks at another map: the active map's tokens are not on it
                 continue
             token = game.tokens.get(name.split(":", 1)[1])
-            if token is not None and game.may_see(actor, token):
+            if token is not None and fog.may_see(game, actor, token):
                 svg.append(render(name, "_token.html", oob.with_values({"token": token})))
             continue
         template, is_svg, audiences = PARTS[name]
@@ -467,14 +468,14 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
 
 def attack_preview(game: Game, actor: Actor, view: dict) -> str:
     """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
-    tokens = {t.id: t for t in game.visible_tokens(actor)}
+    tokens = {t.id: t for t in fog.visible_tokens(game, actor)}
     values = {"view": view, "tokens": tokens, "actor": actor, "game": game}
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
 
 def last_attack(game: Game, actor: Actor) -> dict | None:
     """The newest attack this audience may read in the log, for the table screen's result card."""
-    for entry in game.newest_log(actor):
+    for entry in audience.newest_log(game, actor):
         if entry.detail and entry.detail.get("card"):
             return {"seq": entry.seq, "text": entry.text, **entry.detail["card"]}
     return None

@@ -28,7 +28,7 @@ from collections import Counter
 from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
 
-from .store import DataError
+from ..storage.store import DataError
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +276,7 @@ class SharedGuesses:
         return f"{PREFIX}:guesses:{game_id}"
 
     def blocked(self, game_id: str) -> bool:
-        from .keys import MAX_WRONG, WINDOW
+        from ..game.keys import MAX_WRONG, WINDOW
 
         def count(r):
             pipe = r.pipeline()
@@ -288,7 +288,7 @@ class SharedGuesses:
         return self.local.blocked(game_id) if n is None else n >= MAX_WRONG
 
     def wrong(self, game_id: str) -> None:
-        from .keys import WINDOW
+        from ..game.keys import WINDOW
 
         self.local.wrong(game_id)
         now = time.time()

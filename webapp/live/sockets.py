@@ -18,10 +18,10 @@ import logging
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
-from ..hub import room
-from ..store import DamagedLog
-from ..table import Rejected
-from ..text import TooDeep, too_deep_message
+from .hub import room
+from ..storage.store import DamagedLog
+from ..game.model import Rejected
+from ..game.text import TooDeep, too_deep_message
 from .lanes import Lanes
 
 log = logging.getLogger(__name__)

@@ -224,7 +224,7 @@ def _read_archive(path: Path) -> tuple[dict, dict[str, list[dict]], dict[str, by
 
 def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> None:
     """The log in the file must be whole and replay; a damaged one stays out (repair it where it is)."""
-    from .hub import load_game
+    from .store import load_game
 
     for r in tables["events"]:
         if not (isinstance(r.get("seq"), int) and isinstance(r.get("type"), str) and isinstance(r.get("data"), str)):
@@ -405,7 +405,7 @@ def repair(data_dir: Path, game_id: str) -> dict | None:
     """Cut a damaged log back to the last event before the damage; what is cut goes to a file in
     ``<data>/repairs/``. None when the log is whole. Run it with the server stopped: a server that still
     holds the game in memory would go on from the events cut away."""
-    from .hub import load_game
+    from .store import load_game
 
     data_dir = Path(data_dir)
     store = Store(data_dir / DB_NAME)

@@ -15,12 +15,12 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import maps, uvtt
-from .facts import Rejected
+from ..game import maps, uvtt
+from ..game.model import Rejected
 
 if TYPE_CHECKING:
-    from .hub import Hub
-    from .table import Actor, Game
+    from ..live.hub import Hub
+    from ..game.model import Actor, Game
 
 
 def game_dir(data_dir: str | Path, game_id: str) -> Path:

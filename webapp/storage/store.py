@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .table import Event
+from ..game.model import Event, Game
+from ..game.table import evolve, replay
 
 DB_NAME = "tacmap.sqlite3"  # in the data folder
 
@@ -309,3 +310,23 @@ def write_failure(exc: sqlite3.OperationalError) -> str:
     if "readonly" in message or "read-only" in message:
         return "the server's data file became read-only: nothing was stored (see the server's log)"
     return f"the server could not write the game's log ({message}): nothing was stored"
+
+
+def load_game(store: Store, game_id: str) -> Game:
+    """A game rebuilt from its log (from the latest snapshot on); DamagedLog says where the log breaks."""
+    snap = store.snapshot(game_id)
+    start = None
+    if snap:
+        try:
+            start = Game.from_dict(snap[1])
+        except Exception:  # a snapshot is only a shortcut: replay the whole log instead
+            snap = None
+    after = snap[0] if snap else 0
+    events = store.events(game_id, after=after)
+    game = start or replay(game_id, [])
+    for seq, event in enumerate(events, start=after + 1):
+        try:
+            evolve(game, event)
+        except Exception as exc:
+            raise DamagedLog(game_id, seq, f"a {event.type!r} event that cannot be applied: {exc!r}") from exc
+    return game

@@ -1,10 +1,11 @@
-"""HTTP blueprints: lobby, the game pages, the JSON API and the rules help."""
+"""The HTTP side: blueprints (lobby, the game pages and sheets, the JSON API, map files, the rules help),
+the access gate before every request, security headers and CSRF, error pages, and where the assets are."""
 
 from __future__ import annotations
 
 from flask import current_app, session
 
-from ..hub import Hub
+from ..live.hub import Hub
 
 ROLES = ("gm", "player", "screen")
 

@@ -8,9 +8,9 @@ from flask import Blueprint, abort, jsonify, request, url_for
 
 import rules
 
-from .. import text
-from ..mapdata import grid_board, zone_map
-from ..table import GM, Actor, Rejected
+from ..game import audience, text
+from ..game.mapdata import grid_board, zone_map
+from ..game.model import GM, Actor, Rejected
 from . import hub
 from .game import join_game
 
@@ -127,7 +127,7 @@ def add_token(game_id: str):
 @bp.get("/games/<game_id>/state")
 def state(game_id: str):
     actor = _bearer(game_id)
-    return jsonify(hub().game(game_id).public_state(actor))
+    return jsonify(audience.public_state(hub().game(game_id), actor))
 
 
 @bp.post("/games/<game_id>/commands")

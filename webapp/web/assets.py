@@ -1,18 +1,18 @@
 """Where the templates and static files are.
 
 In the repo they sit at the top (``templates/``, ``static/``); a regular
-install copies them into this package as ``_templates`` and ``_static``
+install copies them into the ``webapp`` package as ``_templates`` and ``_static``
 (see pyproject.toml), so both ways find them.
 """
 
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
+_WEBAPP = Path(__file__).resolve().parents[1]  # the webapp package
 
 
 def asset_dir(name: str) -> Path:
-    installed = _HERE / f"_{name}"
-    return installed if installed.is_dir() else _HERE.parent / name
+    installed = _WEBAPP / f"_{name}"
+    return installed if installed.is_dir() else _WEBAPP.parent / name
 
 
 TEMPLATES = asset_dir("templates")

@@ -9,16 +9,19 @@ import time
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, session, url_for
 from markupsafe import escape
 
-from .. import access, keys, render
-from ..hub import render_security
-from ..table import Rejected, from_form, player_joined
+from ..game import keys
+from ..game.model import Rejected
+from ..game.table import from_form, player_joined
+from ..live import render
+from ..live.hub import render_security
 from . import hub, remember_key, remembered_key
+from .gate import gate
 from .lobby import lobby_page
 
 bp = Blueprint("game", __name__)
 PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
 HTML = {"Content-Type": "text/html; charset=utf-8"}
-bp.before_app_request(access.gate)  # every route is checked against the access matrix first
+bp.before_app_request(gate)  # every route is checked against the access matrix first
 
 
 def _page_actor(game_id: str, role: str):
@@ -190,7 +193,7 @@ def join_game(game_id: str, name: str) -> tuple[str, str, bool]:
 
     Returns the device's new key (shown once), the player id and whether it was a seat taken back.
     """
-    from ..hub import new_key
+    from ..live.hub import new_key
 
     key = new_key()
     holder: dict = {}

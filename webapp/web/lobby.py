@@ -6,9 +6,9 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 
 import rules
 
-from ..store import DamagedLog
-from .. import text
-from ..table import Rejected
+from ..storage.store import DamagedLog
+from ..game import text
+from ..game.model import Rejected
 from . import hub, is_local, remember_key
 
 bp = Blueprint("lobby", __name__)

@@ -12,8 +12,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from .. import pictures, uvtt
-from ..table import Rejected
+from ..storage import pictures
+from ..game import uvtt
+from ..game.model import Rejected
 from . import hub, remembered_key
 
 bp = Blueprint("maps", __name__)
@@ -26,7 +27,7 @@ def refused(exc: HTTPException):
     """An upload from the GM page is answered in JSON (upload.js shows the reason); a picture's error is a page."""
     if request.method == "POST":
         return jsonify(error=exc.description), exc.code
-    from .. import error_page
+    from .errors import error_page
 
     return error_page(exc)
 

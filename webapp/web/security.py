@@ -131,7 +131,7 @@ def init_security(app: Flask) -> None:
     )
 
     csrf.init_app(app)
-    from .views import api
+    from . import api
 
     csrf.exempt(api.bp)
     app.jinja_env.globals["csrf_field"] = csrf_field
@@ -144,7 +144,7 @@ def init_security(app: Flask) -> None:
         if request.headers.get("HX-Request") == "true":
             # htmx shows the answer's text in the page's message line: plain words, no page
             return message, 400, {"Content-Type": "text/plain; charset=utf-8"}
-        from . import error_page
+        from .errors import error_page
 
         exc.description = message
         return error_page(exc)

@@ -16,8 +16,8 @@ from flask import abort, render_template, request
 import rules
 from rules.system import RuleError, RuleNotImplemented
 
-from .. import characters
-from ..table import Rejected
+from ..game import characters, fog
+from ..game.model import Rejected
 from . import hub
 from .game import _seat, bp
 
@@ -26,7 +26,7 @@ def _token_for(game_id: str, token_id: str):
     actor = _seat(game_id)
     game = hub().game(game_id)
     token = game.tokens.get(token_id)
-    if actor is None or token is None or not game.may_see(actor, token) or not (
+    if actor is None or token is None or not fog.may_see(game, actor, token) or not (
             actor.role == "gm" or token.owner == actor.player_id):
         abort(404, "No such token, or not yours to look at.")
     return actor, game, token

@@ -1,0 +1,97 @@
+"""What each audience may see of a game: its log lines, its fog, and the whole state the JSON API sends.
+
+Above the feature modules (fog, combat, attacks, characters, maps, templates),
+each of which knows what of its own part an audience may see; this puts
+them together. The GM sees everything; a player and the table screen only
+what :mod:`fog` lets them, and never a line naming a token they cannot see.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
+
+from . import attacks, characters, combat, fog, maps, templates
+from .model import Actor, Game, LogEntry
+
+
+def log_for(game: Game, actor: Actor) -> list[LogEntry]:
+    """The log lines this audience may read, oldest first."""
+    may_read = _may_read(game, actor)
+    return [e for e in game.log if may_read(e)]
+
+
+def newest_log(game: Game, actor: Actor) -> Iterator[LogEntry]:
+    """The same lines, newest first, tested only as far as they are read (a page shows the 20 newest of
+    a log that grows all evening)."""
+    may_read = _may_read(game, actor)
+    return (e for e in reversed(game.log) if may_read(e))
+
+
+def _may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
+    if actor.role == "gm":
+        return lambda e: True
+    pattern = None
+    if game.fog_on:
+        # a line written before the fog fell (or before the token went out of view) must not name it
+        unseen = [t.name for t in game.tokens.values() if not fog.may_see(game, actor, t)]
+        if unseen:
+            pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in unseen))
+    if pattern is None:
+        return lambda e: e.audience == "all"
+    return lambda e: (e.audience == "all" and not pattern.search(e.text)
+                      and not (e.detail and pattern.search(repr(e.detail))))
+
+
+def fog_state(game: Game, actor: Actor) -> dict:
+    """Fog as this audience may know it: on or off, and the squares it sees now and saw before."""
+    out: dict = {"enabled": game.fog_on}
+    if game.fog_on:
+        seen = fog.view(game, actor)
+        out["visible"] = None if seen is None else sorted(list(c) for c in seen)
+        out["explored"] = sorted(list(c) for c in fog.explored(game, actor))
+        out["revealed"] = sorted(list(c) for c in game.revealed)
+    return out
+
+
+def public_state(game: Game, actor: Actor) -> dict:
+    """The game as this audience may see it (the JSON API's state)."""
+    board = fog.board_view(game, actor)
+    return {
+        "id": game.id,
+        "name": game.name,
+        "seq": game.seq,
+        "system": game.system,
+        "map": board,
+        "tokens": [
+            {k: v for k, v in t.to_dict().items() if k != "sheet" or actor.role == "gm" or t.owner == actor.player_id}
+            | ({"zone": combat.position_of(game, t)} if game.zones is not None else {})
+            for t in fog.visible_tokens(game, actor)
+        ],
+        "zones": game.zones,
+        "active_map": game.active_map,
+        "picture": picture_view(game),
+        **({"maps": maps.summary(game), "gm_view": game.gm_view} if actor.role == "gm" else {}),
+        "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
+                       "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
+        "pending_defense": attacks.pending_view(game, actor),
+        "fog": fog_state(game, actor),
+        "players": [{"id": p.id, "name": p.name} for p in game.players.values()],
+        "show_join": game.show_join,
+        "allow_reclaim": game.allow_reclaim,
+        "settings": combat.settings_of(game),
+        "combat": combat.combat_view(game, actor),
+        "characters": characters.view(game, actor),
+        "log": [asdict(e) for e in log_for(game, actor)],
+        "you": {"role": actor.role, "player_id": actor.player_id},
+    }
+
+
+def picture_view(game: Game) -> dict | None:
+    """The active map's picture as every audience gets it (its name, type, alignment and address)."""
+    m = game.maps.get(game.active_map)
+    if m is None or not m.picture:
+        return None
+    return {"name": m.picture["name"], "content_type": m.picture["content_type"], "align": dict(m.align),
+            "url": f"/games/{game.id}/pictures/{m.picture['name']}"}
