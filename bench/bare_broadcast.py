@@ -23,7 +23,7 @@ ROOM = "table"
 
 
 class NoDelayHandler(WSGIRequestHandler):
-    """TCP_NODELAY on every accepted socket, as ``tacmap serve`` runs Werkzeug (webapp/serving.py)."""
+    """TCP_NODELAY on every accepted socket, as ``tacmap serve`` runs Werkzeug (webapp/live/serving.py)."""
 
     disable_nagle_algorithm = True
 

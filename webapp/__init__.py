@@ -54,9 +54,9 @@ def create_app(config: dict | None = None) -> Flask:
         DEMO=True,
         PUBLIC_URL=None,
         DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
-        # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/shared.py)
+        # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/live/shared.py)
         MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
-        DIRECT_WRITES=os.environ.get("TACMAP_DIRECT_WRITES", "1") != "0",  # 0: stock engineio writes (webapp/wire.py)
+        DIRECT_WRITES=os.environ.get("TACMAP_DIRECT_WRITES", "1") != "0",  # 0: stock engineio writes (webapp/live/wire.py)
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -90,7 +90,7 @@ def create_app(config: dict | None = None) -> Flask:
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_SOCKET_MESSAGE,
                         cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
                         json=SocketJSON, **rooms)  # deep JSON: an error ack
-    if app.config.get("DIRECT_WRITES", True):  # broadcasts written from the sending thread (webapp/wire.py)
+    if app.config.get("DIRECT_WRITES", True):  # broadcasts written from the sending thread (webapp/live/wire.py)
         from .live.wire import install as install_direct_writes
 
         install_direct_writes(socketio)

@@ -8,7 +8,8 @@ import rules
 
 from .game import mapdata
 from .game.model import FOE_COLOR, GM
-from .game.table import decide, empty_game, evolve, new_game_events, parse_command, token_added
+from .game.table import decide, empty_game, evolve, new_game_events, parse_command
+from .game.tokens import token_added
 
 DEMO_NAME = "Demo: the ruined outpost"
 

@@ -1,4 +1,4 @@
-"""The access matrix (webapp/access.py), table-driven: every command and every HTTP route x every role
+"""The access matrix (webapp/game/access.py), table-driven: every command and every HTTP route x every role
 gets the matrix's answer. Allowed: not refused for access reasons. Refused: the matrix's refusal (an
 ``access.Forbidden`` with its ack, or the route's status) and the state unchanged. A command type or a
 route with no row, or no request here to try it with, fails."""
@@ -132,13 +132,13 @@ def snapshot(hub, game_id: str):
 
 
 def test_every_command_has_a_row_and_every_row_a_command():
-    assert not set(ALL_COMMANDS) - set(access.COMMANDS), "commands without a row in webapp/access.py COMMANDS"
+    assert not set(ALL_COMMANDS) - set(access.COMMANDS), "commands without a row in webapp/game/access.py COMMANDS"
     assert not set(access.COMMANDS) - set(ALL_COMMANDS) - access.AWAITED, "rows for commands that do not exist"
 
 
 @pytest.mark.parametrize("kind", ALL_COMMANDS)
 def test_each_command_by_each_role_gets_the_matrix_answer(app, hub, kind):
-    assert kind in access.COMMANDS, f"{kind!r} has no row in webapp/access.py COMMANDS"
+    assert kind in access.COMMANDS, f"{kind!r} has no row in webapp/game/access.py COMMANDS"
     rule = access.COMMANDS[kind]
     for role in access.ROLES:
         t = make_table(app)
@@ -248,7 +248,7 @@ def client_as(app, t: dict, role: str, api: bool):
 def test_every_route_has_a_row(app):
     endpoints = {r.endpoint for r in app.url_map.iter_rules()}
     missing = sorted(endpoints - set(access.ROUTES))
-    assert not missing, f"routes with no row in webapp/access.py ROUTES: {missing}"
+    assert not missing, f"routes with no row in webapp/game/access.py ROUTES: {missing}"
     assert not sorted(set(access.ROUTES) - endpoints - access.AWAITED), "rows for routes that do not exist"
 
 

@@ -11,7 +11,7 @@ import rules
 from webapp.cli import server_links
 from webapp.demo import demo_board
 from webapp.game.model import Event
-from webapp.game.table import token_added
+from webapp.game.tokens import token_added
 
 GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid"]
 

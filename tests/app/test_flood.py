@@ -1,4 +1,4 @@
-"""A connection's lane (webapp/events/lanes.py): order, a bounded backlog, coalesced previews and syncs.
+"""A connection's lane (webapp/live/lanes.py): order, a bounded backlog, coalesced previews and syncs.
 
 The whole path, with a real server and real clients, is tests/e2e/test_flood.py."""
 

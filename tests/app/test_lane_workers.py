@@ -1,4 +1,4 @@
-"""The threads lanes run on (webapp/events/lanes.py ``Workers``): reused, bounded, and gone once idle."""
+"""The threads lanes run on (webapp/live/lanes.py ``Workers``): reused, bounded, and gone once idle."""
 
 from __future__ import annotations
 

@@ -473,7 +473,7 @@ def test_a_map_has_20000_wall_segments_at_most(app):
 
 def test_a_game_holds_2000_tokens_at_most(app):
     from webapp.game.model import MAX_TOKENS
-    from webapp.game.table import token_added
+    from webapp.game.tokens import token_added
 
     assert MAX_TOKENS == 2000
     client = app.test_client()

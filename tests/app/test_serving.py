@@ -1,4 +1,4 @@
-"""How `tacmap serve` runs Werkzeug: TCP_NODELAY on every accepted socket (webapp/serving.py).
+"""How `tacmap serve` runs Werkzeug: TCP_NODELAY on every accepted socket (webapp/live/serving.py).
 
 Without it a Socket.IO connection's second small frame in a row (a move's update, then its ack)
 waits for the client's delayed TCP acknowledgement, about 40 ms on Linux."""

@@ -1,4 +1,4 @@
-"""webapp/shared.py against a real redis-server: connections counted across processes, those of a killed
+"""webapp/live/shared.py against a real redis-server: connections counted across processes, those of a killed
 process gone after their lifetime, wrong GM passwords counted together, clear errors at start."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""webapp/wire.py on real sockets: a Werkzeug server on a random port (as ``tacmap serve`` runs it) and
+"""webapp/live/wire.py on real sockets: a Werkzeug server on a random port (as ``tacmap serve`` runs it) and
 clients reading real websocket frames.
 
 A broadcast is written from the sending thread when nothing waits before it on that socket, else by the

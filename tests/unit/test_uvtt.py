@@ -1,4 +1,4 @@
-"""Universal VTT import (webapp/uvtt.py): the Dungeondraft sample and hand-made edge cases."""
+"""Universal VTT import (webapp/game/uvtt.py): the Dungeondraft sample and hand-made edge cases."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""webapp/wire.py's frames are wsproto's frames, its version check falls back to stock, and the bare
+"""webapp/live/wire.py's frames are wsproto's frames, its version check falls back to stock, and the bare
 reference server of the benchmarks stays stock Flask-SocketIO."""
 
 from __future__ import annotations

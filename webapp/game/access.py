@@ -7,9 +7,9 @@ nothing), no credential, a credential of another game (the same as none).
 
 ``check_command`` says who may send a command at all, and for owner-rules
 whether what it refers to is the sender's; the decide functions keep their
-finer checks ("not your turn", "only the GM can force a move"). ``gate`` runs
-before every HTTP request and refuses a route to a role the table below does
-not list. A command or route with no row is refused (and fails the
+finer checks ("not your turn", "only the GM can force a move"). The web side's
+gate (``webapp.web.gate``) runs before every HTTP request and refuses a route to
+a role the table below does not list. A command or route with no row is refused (and fails the
 table-driven test in tests/app/test_access_matrix.py).
 """
 
@@ -77,7 +77,7 @@ COMMANDS: dict[str, Rule] = {
     # characters (a player adds characters for themselves only: decided in characters.decide)
     "add_character": _rule(GM, PLAYER),
     "update_sheet": _rule(GM, OWNER, refers_to=("character", "character_id")),
-    # keys and the GM password (webapp/keys.py)
+    # keys and the GM password (webapp/game/keys.py)
     "set_gm_password": _rule(GM),
     "clear_gm_password": _rule(GM),
     "rotate_join_code": _rule(GM),

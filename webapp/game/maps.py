@@ -369,7 +369,7 @@ def evolve(game: "Game", event: Event, log) -> None:
                 t.size = 1
             tokens[tid] = t
         game.board, game.zones, game.tokens = new.board, new.zones, tokens
-        # fog goes with its map; what players saw of the old map is not carried over (webapp/fog.py)
+        # fog goes with its map; what players saw of the old map is not carried over (webapp/game/fog.py)
         old.fog, game.fog_on = game.fog_on, new.fog
         game.revealed, game.explored = set(), {}
         new.board, new.zones, new.tokens = None, None, {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -267,3 +268,10 @@ class Game:
             revealed={tuple(c) for c in d.get("revealed", [])},
             explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
         )
+
+
+def bump_counter(game: Game, new_id: str) -> None:
+    """Old logs numbered their ids (t1, p2, c3): the counter remembers the last number (random ids have none)."""
+    numbered = re.fullmatch(r"[a-z]+(\d{1,9})", new_id)
+    if numbered:
+        game.counter = max(game.counter, int(numbered.group(1)))

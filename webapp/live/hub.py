@@ -116,7 +116,7 @@ class Hub:
         self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
         self._guesses = keys.Guesses()
         self._good_passwords: set[tuple[str, str, str]] = set()
-        # with --message-queue: what the processes serving the same games share in Redis (webapp/shared.py)
+        # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (Hub.commit)
 

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 def one_argument(event: str, args: tuple, shape: str):
     """The payload of an event that takes one JSON object, or the error to answer."""
-    if len(args) == 1 and isinstance(args[0], TooDeep):  # past what the JSON decoder reads (webapp/text.py)
+    if len(args) == 1 and isinstance(args[0], TooDeep):  # past what the JSON decoder reads (webapp/game/text.py)
         return None, {"ok": False, "error": too_deep_message()}
     if len(args) != 1 or not isinstance(args[0], dict):
         return None, {"ok": False, "error": f"{event} takes one JSON object: {shape}"}

@@ -12,7 +12,7 @@ from . import hub, remembered_key
 
 class TextResponse(Response):
     """A response whose text is encoded whatever it holds: an old log may hold a name with a lone surrogate
-    (written before webapp/text.py refused them), and a page showing it must still load."""
+    (written before webapp/game/text.py refused them), and a page showing it must still load."""
 
     def set_data(self, value):
         if isinstance(value, str):

@@ -11,7 +11,8 @@ from markupsafe import escape
 
 from ..game import keys
 from ..game.model import Rejected
-from ..game.table import from_form, player_joined
+from ..game.seats import player_joined
+from ..game.table import from_form
 from ..live import render
 from ..live.hub import render_security
 from . import hub, remember_key, remembered_key

@@ -1,0 +1,148 @@
+"""The seats at the table: players joining (or taking their seat back on a new device), the GM removing or
+merging them, and whether the join code is shown."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from . import text
+from .model import MAX_PLAYERS, Actor, Event, Game, Player, Rejected, bump_counter, key_hash
+
+Id = text.Id
+
+
+class _Command(BaseModel):
+    # strict: an int is an int, a bool a bool ("2" and "yes" are refused); forms convert their strings first
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
+
+
+class ShowJoin(_Command):
+    type: Literal["show_join"]
+    show: bool
+
+
+class RemovePlayer(_Command):
+    type: Literal["remove_player"]
+    player_id: Id
+
+
+class MergePlayers(_Command):
+    type: Literal["merge_players"]
+    player_id: Id  # the seat that goes away
+    into: Id  # the seat that keeps its name and gets the other's tokens and devices
+
+
+class AllowReclaim(_Command):
+    type: Literal["allow_reclaim"]
+    allow: bool
+
+
+COMMANDS = (ShowJoin, RemovePlayer, MergePlayers, AllowReclaim)
+EVENTS = ("join_shown", "player_joined", "player_reclaimed", "player_removed", "players_merged", "reclaim_allowed")
+
+
+def player_joined(game: Game, name: str, key: str) -> Event:
+    """A new seat, or (when the GM allows it) a player taking their seat back on a new device.
+
+    Two players never share a name: the same name is the same player.
+    """
+    name = _check_name(name)
+    same = game.player_named(name)
+    if same is not None:
+        if not game.allow_reclaim:
+            raise Rejected(f"{same.name} is already at this table; pick another name, "
+                           "or ask the GM to let players take their seat back")
+        return Event("player_reclaimed", {"player_id": same.id, "key_hash": key_hash(key)})
+    if len(game.players) >= MAX_PLAYERS:
+        raise Rejected(f"this game has {MAX_PLAYERS} players already")
+    return Event("player_joined", {"player_id": game.next_id("p"), "name": name, "key_hash": key_hash(key)})
+
+
+def _check_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise Rejected("a name is needed")
+    text.check(name, "a name")
+    name = re.sub(r"\s+", " ", text.valid_name(name.strip()))
+    if len(name) > text.MAX_NAME:
+        raise Rejected(f"a name has {text.MAX_NAME} characters at most")
+    return name
+
+
+def _player(game: Game, player_id: str) -> Player:
+    player = game.players.get(player_id)
+    if player is None:
+        raise Rejected(f"no player {player_id!r} in this game")
+    return player
+
+
+def _show_join(game: Game, cmd: ShowJoin, actor: Actor) -> list[Event]:
+    if game.show_join == cmd.show:
+        raise Rejected(f"the join code is already {'shown' if cmd.show else 'hidden'}")
+    return [Event("join_shown", {"show": cmd.show})]
+
+
+def _remove_player(game: Game, cmd: RemovePlayer, actor: Actor) -> list[Event]:
+    player = _player(game, cmd.player_id)
+    tokens = [t.id for t in game.tokens.values() if t.owner == player.id]
+    return [Event("player_removed", {"player_id": player.id, "tokens": tokens})]
+
+
+def _merge_players(game: Game, cmd: MergePlayers, actor: Actor) -> list[Event]:
+    gone, kept = _player(game, cmd.player_id), _player(game, cmd.into)
+    if gone.id == kept.id:
+        raise Rejected("a player cannot be merged into themselves")
+    tokens = [t.id for t in game.tokens.values() if t.owner == gone.id]
+    return [Event("players_merged", {"player_id": gone.id, "into": kept.id, "tokens": tokens})]
+
+
+def _allow_reclaim(game: Game, cmd: AllowReclaim, actor: Actor) -> list[Event]:
+    if game.allow_reclaim == cmd.allow:
+        return []
+    return [Event("reclaim_allowed", {"allow": cmd.allow})]
+
+
+DECIDE = {
+    ShowJoin: _show_join,
+    RemovePlayer: _remove_player,
+    MergePlayers: _merge_players,
+    AllowReclaim: _allow_reclaim,
+}
+
+
+def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
+    return DECIDE[type(cmd)](game, cmd, actor)
+
+
+def evolve(game: Game, event: Event, log) -> None:
+    d = event.data
+    kind = event.type
+    if kind == "join_shown":
+        game.show_join = d["show"]
+    elif kind == "player_joined":
+        game.players[d["player_id"]] = Player(id=d["player_id"], name=d["name"], key_hash=d["key_hash"])
+        bump_counter(game, d["player_id"])
+        log(f"{d['name']} joined")
+    elif kind == "player_reclaimed":
+        player = game.players[d["player_id"]]
+        player.key_hash, player.other_keys = d["key_hash"], []
+        log(f"{player.name} took their seat back on another device")
+    elif kind == "player_removed":
+        player = game.players.pop(d["player_id"])
+        for token_id in d["tokens"]:
+            if token_id in game.tokens:
+                game.tokens[token_id].owner = None
+        log(f"the GM removed {player.name} from the game")
+    elif kind == "players_merged":
+        gone, kept = game.players.pop(d["player_id"]), game.players[d["into"]]
+        kept.other_keys = [*kept.other_keys, gone.key_hash, *gone.other_keys]
+        for token_id in d["tokens"]:
+            if token_id in game.tokens:
+                game.tokens[token_id].owner = kept.id
+        log(f"the GM merged {gone.name} into {kept.name}")
+    elif kind == "reclaim_allowed":
+        game.allow_reclaim = d["allow"]
+        log("players may take their seat back on a new device" if d["allow"]
+             else "players may no longer take their seat back on a new device", "gm")
