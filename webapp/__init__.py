@@ -8,6 +8,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, jsonify, request, send_from_directory
+from flask_compress import Compress
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
@@ -80,6 +81,10 @@ def create_app(config: dict | None = None) -> Flask:
     from .web.security import init_security, socket_origin_check
 
     init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
+    # pages, fragments, scripts and styles compressed for the table's Wi-Fi (brotli or gzip, as the browser
+    # asks); Socket.IO's own traffic is engine.io's, compressed there (permessage-deflate, polling gzip)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip", "deflate"])
+    Compress(app)
     queue = app.config.get("MESSAGE_QUEUE") or None
     rooms = {}
     if queue:

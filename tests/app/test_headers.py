@@ -260,3 +260,21 @@ def test_no_template_or_script_needs_what_the_policy_forbids():
                         re.compile(r"set(Timeout|Interval)\s*\(\s*['\"`]")):
             found += [f"{path.relative_to(root)}: {m.group(0)}" for m in pattern.finditer(text)]
     assert found == []
+
+
+def test_a_gm_page_is_sent_compressed_to_a_browser_that_asks(client, demo):
+    """Pages go over the table's Wi-Fi compressed (brotli or gzip, whichever the browser accepts)."""
+    import gzip
+
+    import brotli
+
+    assert client.get(f"/games/{demo.id}/gm?key={demo.gm_key}").status_code == 302  # the browser keeps the key
+    url = f"/games/{demo.id}/gm"
+    plain = client.get(url)
+    assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    for accept, decode in (("br", brotli.decompress), ("gzip", gzip.decompress)):
+        packed = client.get(url, headers={"Accept-Encoding": accept})
+        assert packed.headers["Content-Encoding"] == accept
+        assert "Accept-Encoding" in packed.headers["Vary"]
+        assert len(packed.data) < len(plain.data) / 3
+        assert decode(packed.data).decode().count('id="token-') == plain.data.decode().count('id="token-')

@@ -115,3 +115,32 @@ def test_a_failing_work_is_logged_and_its_thread_serves_the_next(caplog):
     workers.start(done.set)
     assert done.wait(5) and len(spawn.threads) == 1
     assert "a lane's worker failed" in caplog.text
+
+
+def test_without_python_socketios_hook_events_run_in_order_on_their_reading_thread(monkeypatch, caplog):
+    """A python-socketio without the private seam the lanes use: its own ordered handling
+    (``async_handlers`` off), one log line, and the server still starts."""
+    import logging
+
+    import socketio
+
+    from webapp.live.lanes import Lanes
+
+    monkeypatch.delattr(socketio.Server, "_handle_event")
+    server = socketio.Server(async_mode="threading")
+    assert server.async_handlers is True
+    with caplog.at_level(logging.WARNING, logger="webapp.live.lanes"):
+        lanes = Lanes(server)
+    assert lanes.hooked is False and server.async_handlers is False
+    assert [r.name for r in caplog.records] == ["webapp.live.lanes"] and "in order" in caplog.text
+
+
+def test_with_the_hook_the_lanes_take_the_events(monkeypatch):
+    import socketio
+
+    from webapp.live.lanes import Lanes
+
+    server = socketio.Server(async_mode="threading")
+    stock = server._handle_event
+    lanes = Lanes(server)
+    assert lanes.hooked is True and server.async_handlers is True and server._handle_event != stock

@@ -572,3 +572,105 @@ def test_a_quiet_connection_stays_open_across_many_ping_intervals(served):
         assert got and got[0]["seq"] == 1, got
     finally:
         client.disconnect()
+
+
+def test_a_websocket_that_closes_during_the_upgrade_leaves_the_session_delivering_on_long_polling(served):
+    """A client starts on long-polling, opens the websocket for the upgrade, gets the probe answered and then
+    loses the websocket before it upgrades (a Wi-Fi hiccup). The session stays on long-polling: what is sent
+    to it afterwards arrives on its next polls, at once, not after engine.io's ping timeout."""
+    import urllib.request
+
+    app, sio = bare()
+    server = served(app)
+    base = f"{server.url}/socket.io/?EIO=4&transport=polling"
+
+    def poll(sid: str, timeout: float) -> list[str]:
+        with urllib.request.urlopen(f"{base}&sid={sid}&t={time.monotonic_ns()}", timeout=timeout) as r:
+            return r.read().decode().split("\x1e")
+
+    with urllib.request.urlopen(base, timeout=5) as r:
+        sid = json.loads(r.read().decode()[1:])["sid"]
+    req = urllib.request.Request(f"{base}&sid={sid}", data=b"40", method="POST")
+    with urllib.request.urlopen(req, timeout=5) as r:
+        assert r.read() == b"OK"
+    assert poll(sid, 5)[0].startswith("40")  # connected to the namespace: in the room
+
+    ws = websocket.create_connection(server.url.replace("http", "ws") + f"/socket.io/?EIO=4&transport=websocket&sid={sid}",
+                                     timeout=5)
+    ws.send("2probe")
+    assert ws.recv() == "3probe"
+    ws.sock.shutdown(socket.SHUT_RDWR)  # gone before the upgrade packet ("5")
+    ws.sock.close()
+    eio_socket = sio.server.eio.sockets[sid]
+    deadline = time.monotonic() + DEADLINE
+    while eio_socket.upgrading:  # engine.io sees the websocket end
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert not eio_socket.upgraded
+
+    caster = Broadcaster(sio)
+    sent = [caster.emit(10) for _ in range(3)]
+    got: list[int] = []
+    started = time.monotonic()
+    while len(got) < len(sent):
+        assert time.monotonic() - started < 5, f"only {got} of {sent} on long-polling after 5 s"
+        for packet in poll(sid, 5):
+            if packet.startswith('42["update"'):
+                got.append(json.loads(packet[2:])[1]["seq"])
+    assert got == sent
+
+
+def test_a_large_message_is_compressed_for_a_client_that_negotiated_permessage_deflate(served):
+    """A resync is hundreds of KB: to a client that offered permessage-deflate (every browser does) a large
+    message goes compressed, a small one stays the room's shared uncompressed frame, and all arrive whole
+    and in order."""
+    from wsproto import ConnectionType, WSConnection
+    from wsproto.events import AcceptConnection, Request, TextMessage
+    from wsproto.extensions import PerMessageDeflate
+
+    app, sio = bare()
+    server = served(app)
+    conn = socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1])), timeout=DEADLINE)
+    ws = WSConnection(ConnectionType.CLIENT)
+    conn.sendall(ws.send(Request(host="127.0.0.1", target="/socket.io/?EIO=4&transport=websocket",
+                                 extensions=[PerMessageDeflate()])))
+    messages: list[str] = []
+    received = [0]
+
+    def read_until(count: int) -> None:
+        deadline = time.monotonic() + DEADLINE
+        while len(messages) < count:
+            assert time.monotonic() < deadline, messages[-2:]
+            data = conn.recv(65536)
+            assert data, "closed"
+            received[0] += len(data)
+            ws.receive_data(data)
+            for event in ws.events():
+                if isinstance(event, AcceptConnection):
+                    assert event.extensions, "the server did not accept permessage-deflate"
+                elif isinstance(event, TextMessage):
+                    assert event.message_finished
+                    messages.append(event.data)
+
+    read_until(1)
+    assert messages[0].startswith("0{")
+    conn.sendall(ws.send(TextMessage(data="40")))
+    read_until(2)
+    assert messages[1].startswith("40")
+    eio_socket = sio.server.eio.sockets[json.loads(messages[0][1:])["sid"]]
+    deadline = time.monotonic() + DEADLINE
+    while not eio_socket.wire_pipe.direct:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+    caster = Broadcaster(sio)
+    before = received[0]
+    seqs = [caster.emit(200_000), caster.emit(100), caster.emit(200_000)]
+    read_until(5)
+    updates = [json.loads(m[2:])[1] for m in messages[2:]]
+    assert [u["seq"] for u in updates] == seqs
+    assert all(u["body"] == body(u["seq"], len(u["body"])) for u in updates)
+    assert len(updates[0]["body"]) == 200_000 and len(updates[2]["body"]) == 200_000
+    assert received[0] - before < 100_000  # 400 KB of text went compressed
+    assert eio_socket.wire_pipe.compressed == 2  # the small one was not
+    conn.close()

@@ -41,15 +41,18 @@ def free_port() -> int:
 class LiveServer:
     """`tacmap serve` in a subprocess; can be killed (-9) and started again on the same data."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, prelude: str | None = None) -> None:
         self.data_dir = data_dir
+        self.prelude = prelude  # Python run before the server starts (to take away what another platform lacks)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / "server.log"
 
     def start(self) -> "LiveServer":
-        cmd = [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        start = ["-m", "webapp.cli"] if self.prelude is None else [
+            "-c", f"{self.prelude}\nimport runpy; runpy.run_module('webapp.cli', run_name='__main__', alter_sys=True)"]
+        cmd = [sys.executable, *start, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--data-dir", str(self.data_dir)]
         self.proc = subprocess.Popen(cmd, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
                                      cwd=Path(__file__).resolve().parents[2])

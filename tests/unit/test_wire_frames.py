@@ -4,6 +4,7 @@ reference server of the benchmarks stays stock Flask-SocketIO."""
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -41,7 +42,8 @@ def test_install_replaces_only_this_servers_websocket_driver():
 
 
 @pytest.mark.parametrize("dist, version", [("python-engineio", "4.16.0"), ("python-engineio", "4.14.2"),
-                                           ("simple-websocket", "1.2.0"), ("simple-websocket", "2.0")])
+                                           ("python-engineio", "4.15.2"), ("simple-websocket", "1.2.0"),
+                                           ("simple-websocket", "1.1.1"), ("simple-websocket", "2.0")])
 def test_other_library_versions_leave_the_writes_stock_with_one_log_line(monkeypatch, caplog, dist, version):
     real = wire.metadata.version
     monkeypatch.setattr(wire.metadata, "version", lambda name: version if name == dist else real(name))
@@ -53,12 +55,28 @@ def test_other_library_versions_leave_the_writes_stock_with_one_log_line(monkeyp
     assert len(lines) == 1 and dist in lines[0].getMessage() and version in lines[0].getMessage()
 
 
-def test_the_installed_versions_are_the_supported_ones():
-    """pyproject.toml pins what SUPPORTED accepts: a fresh install gets the direct writes."""
+def test_the_installed_versions_are_tested_ones_and_the_test_install_asks_for_them():
+    """A user's install takes any version (no pins: fixes arrive); scripts/test installs the tested ones, so the
+    suite exercises the direct writes, and the constraints it installs with name exactly TESTED's versions."""
     assert wire._versions_ok() is None
-    text = (REPO / "pyproject.toml").read_text()
-    for dist, (low, high) in wire.SUPPORTED.items():
-        assert f'"{dist}>={low[0]}.{low[1]},<{high[0]}.{high[1]}"' in text
+    constraints = dict(line.split("==") for line in (REPO / "scripts" / "tested-versions.txt").read_text().split()
+                       if "==" in line)
+    for dist, versions in wire.TESTED.items():
+        assert constraints[dist] in versions
+        requirement = re.search(rf'"{dist}([^"]*)"', (REPO / "pyproject.toml").read_text()).group(1)
+        assert "<" not in requirement and "==" not in requirement  # no upper pin holds the stack back
+    assert "tested-versions.txt" in (REPO / "scripts" / "test").read_text()
+
+
+def test_a_platform_without_msg_dontwait_stays_stock_with_one_log_line(monkeypatch, caplog):
+    """Windows' socket module has no MSG_DONTWAIT: the direct writes must not be installed there."""
+    monkeypatch.delattr(wire.socket, "MSG_DONTWAIT")
+    sio = _socketio()
+    with caplog.at_level(logging.INFO, logger="webapp.live.wire"):
+        assert wire.install(sio) is False
+    assert sio.server.eio._async["websocket"] is SimpleWebSocketWSGI
+    lines = [r.getMessage() for r in caplog.records if r.name == "webapp.live.wire"]
+    assert len(lines) == 1 and "MSG_DONTWAIT" in lines[0]
 
 
 def test_another_async_mode_stays_stock(caplog):

@@ -250,9 +250,14 @@ class Lanes:
         self._guard = threading.Lock()
         self.workers = Workers(server.start_background_task)
         # python-socketio has no public hook between reading an event and running its handler: these three
-        # (stable through 5.x) are the seam; without them every event keeps its own thread, unordered
-        if not all(hasattr(server, name) for name in ("_handle_event", "_handle_event_internal", "_send_packet")):
-            log.warning("python-socketio %s: events are not run in lanes", getattr(server, "__version__", "?"))
+        # (stable through 5.x) are the seam. Without them, python-socketio's own ordered handling: each
+        # connection's events run one after another on the thread that reads them (``async_handlers`` off),
+        # in the order sent, as the lanes would; only the flood limits and coalescing are lost
+        self.hooked = all(hasattr(server, name) for name in ("_handle_event", "_handle_event_internal", "_send_packet"))
+        if not self.hooked:
+            server.async_handlers = False
+            log.warning("python-socketio %s: no lanes; events run in order on their connection's reading thread",
+                        getattr(server, "__version__", "?"))
             return
         original = server._handle_event
 

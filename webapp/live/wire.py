@@ -20,14 +20,23 @@ written at once:
 - a direct write never blocks: ``MSG_DONTWAIT``; on ``EAGAIN`` or a partial write the rest goes to
   the backlog, and everything after it too, until the writer has written it all. A client that stops
   reading thus stalls only its own writer thread, as with stock engineio, never the sender;
+- a socket's ``send`` is replaced only once its upgrade to a websocket has succeeded (the writer
+  thread's first ``poll`` after it): until then, and for good when the websocket closes during the
+  upgrade, packets go on the queue as stock and the long-polling transport keeps delivering them;
 - direct writes start only once the writer has sent everything queued before the upgrade (the
   handshake's packets), so the order is the order of ``send`` calls throughout.
 
 What is left stock: the long-polling transport (a socket is switched only when it upgrades to a
 websocket), sockets on TLS or with a socket timeout, and anything unexpected at install time
-(another async mode, other library versions, engineio's internals not as expected): ``install``
-then changes nothing and logs one line. Bytes on the wire: messages go out uncompressed even when
-the client negotiated permessage-deflate (RFC 7692 lets a sender leave any message uncompressed).
+(another async mode, library versions other than the tested ones in ``TESTED``, engineio's internals
+not as expected, a platform whose ``socket`` has no ``MSG_DONTWAIT``, such as Windows): ``install``
+then changes nothing and logs one line, and every write goes the stock way.
+
+Bytes on the wire: a message of up to ``COMPRESS_OVER`` bytes goes out uncompressed, its frame shared by
+the whole room (RFC 7692 lets a sender leave any message uncompressed); a larger one (a fresh copy of the
+game after a reconnect, hundreds of KB) is compressed for each client that negotiated permessage-deflate,
+by that connection's own compressor (simple-websocket's wsproto connection), under the pipe's lock so its
+compressed messages keep their order and context.
 """
 
 from __future__ import annotations
@@ -45,12 +54,17 @@ from engineio.exceptions import QueueEmpty
 
 log = logging.getLogger(__name__)
 
-# The versions whose internals this module was written against and tested with (pyproject.toml pins
-# the same ranges): engineio.socket.Socket (send, poll, queue, _websocket_handler's writer thread),
-# engineio.async_drivers._websocket_wsgi.SimpleWebSocketWSGI, simple_websocket.Base (sock, connected).
-SUPPORTED = {"python-engineio": ((4, 15), (4, 16)), "simple-websocket": ((1, 1), (1, 2))}
+#: The exact versions whose internals this module was written against and tested with (the suite's
+#: tests/app/test_wire.py and tests/unit/test_wire_frames.py): engineio.socket.Socket (send, poll, queue,
+#: _websocket_handler's writer thread), engineio.async_drivers._websocket_wsgi.SimpleWebSocketWSGI,
+#: simple_websocket.Base (sock, connected). Any other version, newer included, gets stock writes: add a
+#: version here only after the suite passes with it.
+TESTED = {"python-engineio": ("4.15.0", "4.15.1"), "simple-websocket": ("1.1.0",)}
 
 _DRAIN = object()  # what the writer's wake-up marker encodes to
+#: messages longer than this are compressed for a client that negotiated permessage-deflate (moves and
+#: previews, 0.5-2 KB, stay shared uncompressed frames; a resync, 100-300 KB, shrinks to a sixth or less)
+COMPRESS_OVER = 8 * 1024
 
 
 class _Marker:
@@ -98,9 +112,13 @@ def _frame_of(pkt) -> bytes:
 class Pipe:
     """The write side of one websocket: the lock, the backlog, and who may write now."""
 
-    def __init__(self, raw: socket.socket, queue, ws) -> None:
+    def __init__(self, raw: socket.socket, queue, ws, deflate=None) -> None:
         self.raw = raw
         self.ws = ws  # the simple_websocket.Server, for ``connected``
+        #: this connection's permessage-deflate framing (a message -> its compressed frame), or None when the
+        #: client did not negotiate it; called with ``self.lock`` held, so compressed messages keep their order
+        self.deflate = deflate
+        self.compressed = 0  # messages sent compressed
         self.queue = queue  # the engine.io socket's: its writer thread waits on it
         self.lock = threading.Lock()
         self.backlog: collections.deque = collections.deque()
@@ -141,6 +159,10 @@ class Pipe:
         self.backlog.clear()
         self._schedule()
 
+    def send_of(self, eio_socket):
+        """The ``send`` for this pipe's engine.io socket, set once its upgrade has succeeded."""
+        return functools.partial(_send, eio_socket, self)
+
     # ---- the writer thread ---------------------------------------------------------------------
     def drain(self) -> None:
         """Write the backlog with blocking sends, outside the lock, until it is empty. Raises OSError
@@ -180,6 +202,7 @@ def _send(eio_socket, pipe: Pipe, pkt) -> None:
         logger.info("%s: Sending packet %s data %s", eio_socket.sid, _packet_names[pkt.packet_type],
                     pkt.data if not isinstance(pkt.data, bytes) else "<binary>")
     data = _frame_of(pkt) if pipe.direct else None
+    big = pipe.deflate is not None and data is not None and len(data) > COMPRESS_OVER
     with pipe.lock:
         if not pipe.direct:  # before the switch (the writer's poll makes it under this lock), or closed
             if not pipe.dead:
@@ -190,14 +213,20 @@ def _send(eio_socket, pipe: Pipe, pkt) -> None:
         if not pipe.ws.connected:  # simple-websocket saw the close: as stock, the writer stops
             pipe.fail()
             return
+        if big:
+            pipe.compressed += 1
+            data = pipe.deflate(pkt.encode())
         pipe.write(data if data is not None else _frame_of(pkt))
 
 
 def _poll(eio_socket, pipe: Pipe, stock_poll):
     """``Socket.poll`` for a socket with a pipe; after the upgrade only its writer thread calls it, each
     time it has sent all it took before. The first time the queue is then empty, direct writes start."""
-    if not pipe.direct and eio_socket.upgraded and not eio_socket.upgrading:
+    if not pipe.direct and eio_socket.upgraded and not eio_socket.upgrading and not pipe.dead:
         with pipe.lock:
+            # the upgrade succeeded (only the writer thread polls once it has): from now on this socket's
+            # packets take the pipe's way, directly once everything queued before is sent
+            eio_socket.send = pipe.send_of(eio_socket)
             if eio_socket.queue.empty():
                 pipe.direct = True
     while True:
@@ -239,18 +268,36 @@ class _Sock:
 
 
 def _versions_ok() -> str | None:
-    for dist, (low, high) in SUPPORTED.items():
+    for dist, versions in TESTED.items():
         try:
             version = metadata.version(dist)
         except metadata.PackageNotFoundError:
             return f"{dist} not installed"
-        try:
-            parts = tuple(int(p) for p in version.split(".")[:2])
-        except ValueError:
-            return f"{dist} {version} unparsed"
-        if not (low <= parts < high):
-            return f"{dist} {version} outside {'.'.join(map(str, low))}..{'.'.join(map(str, high))}"
+        if version not in versions:
+            return f"{dist} {version} is not a tested version ({', '.join(versions)})"
     return None
+
+
+def _platform_ok() -> str | None:
+    """What this module needs of the platform: non-blocking sends by flag (Windows' socket has none)."""
+    if not hasattr(socket, "MSG_DONTWAIT"):
+        return "this platform's socket module has no MSG_DONTWAIT"
+    return None
+
+
+def _deflate_of(environ, ws):
+    """The connection's compressed framing when its client offered permessage-deflate (simple-websocket then
+    always accepts it): wsproto's ``send`` of a message, which runs the connection's compressor."""
+    connection = getattr(ws, "ws", None)  # simple-websocket's wsproto connection
+    if "permessage-deflate" not in environ.get("HTTP_SEC_WEBSOCKET_EXTENSIONS", "") or connection is None:
+        return None
+    from wsproto.events import BytesMessage, TextMessage
+
+    def deflate(encoded) -> bytes:
+        message = TextMessage(data=encoded) if isinstance(encoded, str) else BytesMessage(data=bytes(encoded))
+        return connection.send(message)
+
+    return deflate
 
 
 def _make_class():
@@ -268,10 +315,9 @@ def _make_class():
             raw = getattr(self.ws, "sock", None)
             if (eio_socket is not None and isinstance(raw, socket.socket) and not isinstance(raw, ssl.SSLSocket)
                     and raw.gettimeout() is None and raw.type == socket.SOCK_STREAM):
-                pipe = Pipe(raw, eio_socket.queue, self.ws)
+                pipe = Pipe(raw, eio_socket.queue, self.ws, _deflate_of(environ, self.ws))
                 self.pipe = pipe
                 eio_socket.wire_pipe = pipe  # for tests and a debugger
-                eio_socket.send = functools.partial(_send, eio_socket, pipe)
                 eio_socket.poll = functools.partial(_poll, eio_socket, pipe, type(eio_socket).poll.__get__(eio_socket))
                 self.ws.sock = _Sock(raw, pipe)
             ret = self.app(self)
@@ -313,7 +359,7 @@ def install(socketio) -> bool:
     line, changing nothing, when this engine.io server is not the one this was written for."""
     try:
         eio = socketio.server.eio
-        reason = _versions_ok()
+        reason = _platform_ok() or _versions_ok()
         if reason is None and eio.async_mode != "threading":
             reason = f"async mode {eio.async_mode}"
         if reason is None:

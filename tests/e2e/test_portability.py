@@ -1,0 +1,43 @@
+"""tacmap on a GM's laptop that is not Linux: a Python whose ``socket`` has no ``MSG_DONTWAIT`` (Windows),
+with no ``fcntl`` and no ``os.killpg``, still serves a live table over websockets."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from conftest import LiveServer
+from test_live_table import at, open_table
+
+#: what a Windows Python lacks, taken away before tacmap is imported
+NOT_WINDOWS = """
+import os, socket, sys
+del socket.MSG_DONTWAIT
+del os.killpg
+sys.modules["fcntl"] = None  # import fcntl now fails, as on Windows
+"""
+
+
+def test_a_python_without_msg_dontwait_fcntl_or_killpg_serves_a_live_table(tmp_path, new_page):
+    server = LiveServer(tmp_path / "data", prelude=NOT_WINDOWS).start()
+    try:
+        status, game = server.api("POST", "/api/games", {"name": "Laptop", "system": "plain_grid"})
+        assert status == 201, game
+        status, body = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Goblin", "x": 2, "y": 2},
+                                  game["gm_token"])
+        assert status == 201, body
+        token = body["id"]
+        gm, player, screen = open_table(server, game, new_page)
+        for page in (gm, player, screen):  # on websockets, not only long-polling
+            page.wait_for_function("() => window.tacmap.socket.io.engine.transport.name === 'websocket'")
+        for x in (3, 4, 5):
+            status, ack = server.api("POST", f"/api/games/{game['id']}/commands",
+                                     {"type": "move_token", "token_id": token, "x": x, "y": 2}, game["gm_token"])
+            assert status == 200, ack
+            for page in (gm, player, screen):
+                at(page, token, x, 2).to_be_visible()
+        expect(gm.locator("#conn.ok")).to_be_visible()
+        log = server.log.read_text()
+        assert "wire: stock Socket.IO writes (this platform's socket module has no MSG_DONTWAIT)" in log
+        assert "Traceback" not in log
+    finally:
+        server.kill()
