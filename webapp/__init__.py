@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import sys
 from pathlib import Path
 
 from flask import Flask, jsonify, request, send_from_directory
@@ -26,6 +27,28 @@ _UPLOAD_PATH = re.compile(r"^/api/games(/[^/]+/maps)?$")  # the routes that take
 _MAP_FILE_PATH = re.compile(r"^(/api)?/games/[^/]+/maps(/[^/]+)?(/picture)?$")
 
 
+def default_data_dir(cwd: Path | None = None, writable=os.access) -> Path:
+    """Where the games live when no --data-dir or TACMAP_DATA_DIR says: ``./tacmap-data`` beside where tacmap
+    was started, or, when that folder cannot be written (a one-file download started from a read-only place,
+    a shortcut whose working folder is C:\\Program Files), the user's application-data folder:
+    %APPDATA%\\tacmap on Windows, ~/Library/Application Support/tacmap on macOS, $XDG_DATA_HOME/tacmap
+    (~/.local/share/tacmap) elsewhere."""
+    env = os.environ.get("TACMAP_DATA_DIR")
+    if env:
+        return Path(env)
+    cwd = Path.cwd() if cwd is None else cwd
+    here = cwd / "tacmap-data"
+    if writable(here if here.exists() else cwd, os.W_OK):
+        return here
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "tacmap"
+
+
 def _secret_key(data_dir: Path) -> str:
     """One secret per data folder, so sessions survive a restart."""
     path = data_dir / "secret_key"
@@ -44,7 +67,7 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
     app.response_class = TextResponse
     app.json = SafeJSON(app)
-    data_dir = Path((config or {}).get("DATA_DIR") or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data").resolve()
+    data_dir = Path((config or {}).get("DATA_DIR") or default_data_dir()).resolve()
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import gc
 import ipaddress
-import os
 import sys
 import time
 from pathlib import Path
 
-from . import create_app
+from . import create_app, default_data_dir
 from .storage.store import DataError
 from .netinfo import lan_addresses
-from .live.serving import NoDelayHandler
+from .live.serving import TableServer
 
 
 WILDCARD = ("0.0.0.0", "::", "")
@@ -61,7 +60,7 @@ def open_app(config: dict):
 
 
 def serve(args: argparse.Namespace) -> int:
-    data_dir = args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data"
+    data_dir = args.data_dir or default_data_dir()
     urls, base, public = server_links(args.host, args.port, lan_addresses() if args.host in WILDCARD else [],
                                       args.public_url)
     config = {"DATA_DIR": data_dir, "DEMO": not args.no_demo}
@@ -78,7 +77,6 @@ def serve(args: argparse.Namespace) -> int:
     if app is None:
         return 2
     hub = app.extensions["tacmap"]
-    socketio = app.extensions["tacmap_socketio"]
 
     print(f"tacmap is serving (data in {app.config['DATA_DIR']})", flush=True)
     for url in urls:
@@ -98,9 +96,17 @@ def serve(args: argparse.Namespace) -> int:
     # a pause every screen sees as a late update)
     gc.collect()
     gc.freeze()
-    socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
-                 use_reloader=False, log_output=args.verbose,
-                 request_handler=NoDelayHandler)  # TCP_NODELAY: no Nagle wait on small frames (serving.py)
+    try:
+        server = TableServer(args.host, args.port, app, log_requests=args.verbose)  # bounded threads (serving.py)
+    except OSError as exc:
+        print(f"tacmap cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+        return 2
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
     return 0
 
 
@@ -118,7 +124,7 @@ def import_map(args: argparse.Namespace) -> int:
     from .game import uvtt
     from .game.model import GM, Rejected
 
-    data_dir = args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data"
+    data_dir = args.data_dir or default_data_dir()
     path = Path(args.file)
     if not path.is_file():
         print(f"tacmap import-map: no file {args.file}", file=sys.stderr)
@@ -159,7 +165,7 @@ def import_map(args: argparse.Namespace) -> int:
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
-    return Path(args.data_dir or os.environ.get("TACMAP_DATA_DIR") or "tacmap-data")
+    return Path(args.data_dir or default_data_dir())
 
 
 def _existing_data_dir(args: argparse.Namespace) -> Path:
@@ -253,7 +259,7 @@ def repair_game(args: argparse.Namespace) -> int:
 
 def add_data_commands(sub) -> None:
     def data_dir_option(p):
-        p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
+        p.add_argument("--data-dir", default=None, help="data folder (default $TACMAP_DATA_DIR, else ./tacmap-data, else the user's application-data folder)")
 
     p = sub.add_parser("list", help="list the games in the data folder (id, events, system, name)")
     data_dir_option(p)
@@ -287,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("serve", help="start the server")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")
     p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
-    p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
+    p.add_argument("--data-dir", default=None, help="data folder (default $TACMAP_DATA_DIR, else ./tacmap-data, else the user's application-data folder)")
     p.add_argument("--public-url", default=None, help="the address players use, if not the first LAN address")
     p.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                    help="a reverse proxy's public origin (https://maps.example.org) whose pages may open "
@@ -304,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("game", help="the game's id (or its name)")
     p.add_argument("file", help="the .dd2vtt, .df2vtt or .uvtt file")
     p.add_argument("--name", default=None, help="the map's name (default: the file's name)")
-    p.add_argument("--data-dir", default=None, help="data folder (default ./tacmap-data or $TACMAP_DATA_DIR)")
+    p.add_argument("--data-dir", default=None, help="data folder (default $TACMAP_DATA_DIR, else ./tacmap-data, else the user's application-data folder)")
     p.set_defaults(func=import_map)
     add_data_commands(sub)
     args = parser.parse_args(argv)

@@ -1,0 +1,10 @@
+"""The one-file executable's entry point (scripts/build-exe): the ``tacmap`` command, Python included.
+
+Started with no arguments (a double-click on Windows or macOS), it serves: ``tacmap serve``."""
+
+import sys
+
+from webapp.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:] or ["serve"]))
