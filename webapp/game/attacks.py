@@ -441,7 +441,7 @@ def _card(game: "Game", d: dict) -> dict:
         effects = [e for e in result["effects"] if e["target"] == tid]
         targets.append({"id": tid, "name": token.name, "effects": [_effect_words(e) for e in effects],
                         "detail": _target_words(per_target.get(tid))})
-    return {"attacker": attacker.name if attacker else "?", "hit": bool(result["hit"]),
+    return {"attacker": attacker.name if attacker else "?", "attacker_id": d["attacker"], "hit": bool(result["hit"]),
             "area": (d.get("template") or {}).get("label"), "targets": targets}
 
 

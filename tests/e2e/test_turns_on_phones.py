@@ -1,0 +1,162 @@
+"""Whose turn it is, read at the table (issue #24): a phone says "Your turn" at its top with End my turn in
+reach, a long Tesseris list comes in groups, a player who attacked sees the result. Real Chromium, real
+server."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from test_table_screens import PHONE, add_token, join, player_url
+
+
+
+@pytest.fixture
+def seeded_dice(monkeypatch):
+    """Seeded dice on the server started after this fixture (it inherits the environment)."""
+    monkeypatch.setenv("TACMAP_DICE_SEED", "24")
+
+
+def new_game(server, system: str, board: dict | None = None, name: str = "Turns") -> dict:
+    status, body = server.api("POST", "/api/games", {"name": name, "system": system, **({"map": board} if board else {})})
+    assert status == 201, body
+    return body
+
+
+def command(server, game: dict, body: dict, token: str | None = None) -> dict:
+    status, answer = server.api("POST", f"/api/games/{game['id']}/commands", body, token or game["gm_token"])
+    assert status == 200, answer
+    return answer
+
+
+def state(server, game: dict) -> dict:
+    return server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]
+
+
+def open_phone(new_page, server, game: dict, player: dict):
+    phone = new_page(**PHONE)
+    phone.goto(player_url(server, game, player))
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    return phone
+
+
+def turn_to(server, game: dict, token_id: str) -> None:
+    """The GM passes turns until it is this token's."""
+    for _ in range(12):
+        if state(server, game)["combat"]["current"] == token_id:
+            return
+        command(server, game, {"type": "next_turn"})
+    raise AssertionError("the token's turn never came")
+
+
+# --- 1. whose turn it is, on a phone ----------------------------------------------------------
+
+
+def test_a_phone_says_your_turn_at_its_top_while_scrolling_and_not_once_the_turn_passes(server, new_page, shot):
+    game = new_game(server, "plain_grid")
+    mira = join(server, game, "Mira")
+    aria = add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")
+    ogre = add_token(server, game, "Ogre", 6, 3)
+    phone = open_phone(new_page, server, game, mira)
+    expect(phone.locator("#turn-bar")).to_be_hidden()  # no fight: no bar
+    command(server, game, {"type": "start_combat", "token_ids": [aria, ogre]})  # the GM's order: Aria first
+
+    bar = phone.locator("#turn-bar")
+    expect(bar).to_contain_text("Your turn")
+    expect(bar.locator("button", has_text="End my turn")).to_be_visible()
+    phone.evaluate("window.scrollTo(0, 0)")
+    top = bar.bounding_box()
+    assert top["y"] >= 0 and top["y"] + top["height"] <= 320, top
+    shot(phone, "phone-my-turn")
+    # sticky: scrolled down to the fight card and the log, it is still at the top of the glass
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert phone.evaluate("window.scrollY") > 500, "the page is long enough to scroll"
+    scrolled = bar.bounding_box()
+    assert scrolled["y"] >= 0 and scrolled["y"] + scrolled["height"] <= 320, scrolled
+    expect(bar.get_by_text("Your turn")).to_be_in_viewport()
+    shot(phone, "phone-my-turn-scrolled")
+
+    # the acting ring is not the "mine" ring: another colour, wider, and it turns
+    ring = phone.locator(f"#token-{aria} .acting-ring")
+    expect(ring).to_be_attached()
+    look = ring.evaluate("""r => { const s = getComputedStyle(r);
+        const mine = getComputedStyle(r.parentNode.querySelector('.token-body'));
+        return {ring: s.stroke, mine: mine.stroke, ringWidth: parseFloat(s.strokeWidth), mineWidth: parseFloat(mine.strokeWidth),
+                anim: s.animationName}; }""")
+    assert look["ring"] != look["mine"] and look["ringWidth"] > look["mineWidth"] and look["anim"] != "none", look
+    expect(phone.locator(f"#token-{ogre} .acting-ring")).to_have_count(0)
+
+    # the turn passes from the bar's own button: the bar goes, and the ring moves to the ogre
+    phone.evaluate("window.scrollTo(0, 0)")
+    bar.locator("button", has_text="End my turn").click()
+    expect(phone.locator("#combat li.current")).to_contain_text("Ogre")
+    expect(bar).to_be_hidden()
+    expect(phone.get_by_text("Your turn")).to_have_count(0)
+    expect(phone.locator(f"#token-{ogre} .acting-ring")).to_be_attached()
+    shot(phone, "phone-off-turn")
+    # and comes back with the next round
+    command(server, game, {"type": "next_turn"})
+    expect(bar).to_contain_text("Your turn")
+
+
+def test_on_a_tesseris_turn_end_my_turn_is_in_view_the_actions_are_grouped_and_an_attack_shows_its_result(
+        seeded_dice, server, new_page, shot):
+    game = new_game(server, "tesseris_ads", {"width": 16, "height": 10}, name="Tesseris turn")
+    mira = join(server, game, "Mira")
+    aria = add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")
+    ogre = add_token(server, game, "Ogre", 4, 3)
+    phone = open_phone(new_page, server, game, mira)
+    command(server, game, {"type": "start_combat", "token_ids": [aria, ogre]})
+    turn_to(server, game, aria)
+    bar = phone.locator("#turn-bar")
+    expect(bar).to_contain_text("Your turn")
+
+    # End my turn is on the glass without scrolling, and stays there at the bottom of the page
+    phone.evaluate("window.scrollTo(0, 0)")
+    end = bar.locator("button", has_text="End my turn")
+    expect(end).to_be_in_viewport(ratio=1)
+    b = end.bounding_box()
+    assert b["y"] >= 0 and b["y"] + b["height"] <= 844 and b["height"] >= 44, b
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    expect(end).to_be_in_viewport(ratio=1)
+    # the usual actions are in the bar (the attack card and the map are a tap away)
+    expect(bar.locator("a", has_text="Attack")).to_have_attribute("href", "#attack-card")
+    expect(bar.locator("a", has_text="Move")).to_have_attribute("href", "#map-frame")
+    expect(bar.locator("button", has_text="Aim or Focus")).to_be_visible()
+
+    # the ~70 actions: the usual ones open first, then move, attack, defend... folded
+    panel = phone.locator("#combat .turn-actions")
+    groups = panel.locator("details.action-group")
+    keys = groups.evaluate_all("ds => ds.map(d => [d.dataset.group, d.open, d.querySelectorAll('li').length])")
+    assert keys[0][0] == "usual" and keys[0][1] and 3 <= keys[0][2] <= 8, keys
+    assert {"move", "attack", "defense", "other"} <= {k for k, _, _ in keys}
+    assert not any(is_open for _, is_open, _ in keys[1:]), keys
+    assert sum(n for _, _, n in keys) > 60
+    panel.scroll_into_view_if_needed()
+    assert panel.bounding_box()["height"] < 844, "the folded list is shorter than the screen"
+    phone.evaluate("window.scrollTo(0, 0)")
+    shot(phone, "phone-tesseris-turn")
+    # a folded group opens with a tap and shows its actions
+    attack = panel.locator("details.action-group.attack")
+    attack.locator("summary").click()
+    expect(attack.locator("li", has_text="Precision Strike")).to_be_visible()
+
+    # the player attacks from the attack card: the phone shows the result card, not only the log line
+    bar.locator("a", has_text="Attack").click()
+    form = phone.locator("#attack-form")
+    form.locator("select[name=target]").select_option(ogre)
+    index = form.locator("select[name=weapon]").evaluate(
+        "(s, who) => [...s.options].findIndex((o) => o.dataset.attacker === who && o.value === 'knife')", aria)
+    form.locator("select[name=weapon]").select_option(index=index)
+    form.locator("button[data-attack=attack]").click()
+    card = phone.locator("#result-card.shown")
+    expect(card).to_be_visible()
+    expect(card.locator(".result-verdict")).to_have_text(re.compile(r"^(HIT|MISS)$"))
+    expect(card).to_contain_text("Aria → Ogre")
+    expect(card).to_be_in_viewport()
+    phone.wait_for_timeout(500)  # the card's slide-in, for the picture
+    shot(phone, "phone-attack-result")
+    card.click()  # tapped away
+    expect(phone.locator("#result-card.shown")).to_have_count(0)
