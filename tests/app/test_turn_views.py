@@ -1,6 +1,6 @@
 """Whose turn it is, per audience: a player's sticky turn bar (rendered for that player alone, sent live),
-the turn's actions grouped by what the rules give, and the result card on the phone of the player who
-attacked or was attacked."""
+the turn's actions grouped by what the rules give, the result card on the phone of the player who
+attacked or was attacked, and the table screen's rolls."""
 
 from __future__ import annotations
 
@@ -149,6 +149,17 @@ def test_a_phone_gets_the_result_card_of_attacks_by_or_on_its_own_tokens_only(cl
     assert card.search(theirs).group(1) != "" and "Bruno →" in theirs[theirs.index('id="result-card"'):]
     mine_now = page(client, g, "play", mira["player_token"])
     assert card.search(mine_now).group(1) == card.search(mine).group(1)  # Mira's card is still the Ogre's shot
+
+
+def test_the_table_screen_shows_public_rolls_never_secret_ones(client):
+    g, players, ids = table(client)
+    send(client, g, players["Mira"]["player_token"], {"type": "roll", "expr": "3d6+1"})
+    send(client, g, players["Mira"]["player_token"], {"type": "roll", "expr": "1d20", "secret": True})
+    screen = page(client, g, "screen", g["screen_token"])
+    feed = screen[screen.index('id="screen-feed"'):]
+    feed = feed[:feed.index("</section>")]
+    assert "has-items" in screen[screen.index('id="screen-feed"') - 60:screen.index('id="screen-feed"') + 80]
+    assert "Mira rolled 3d6+1" in feed and "1d20" not in feed
 
 
 def test_a_move_the_rules_say_is_made_on_the_map_is_a_link_to_the_map_not_a_command(client):

@@ -53,7 +53,10 @@ PARTS = {
     "template_list": ("_template_list.html", False, {"gm", "player"}),
     # the newest attack's result: the table screen's, and a player's for attacks by or on their tokens
     "result_card": ("_result_card.html", False, {"screen", "player"}),
-    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player"}),
+    # the table screen's newest public rolls and attacks, beside the map
+    "feed": ("_screen_feed.html", False, {"screen"}),
+    # the choice for the defender's player and the GM; "waiting for..." for the attacker and the table
+    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player", "screen"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
@@ -77,17 +80,18 @@ _BY_EVENT = {
     "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
-    "dice_rolled": {"log"},
+    "dice_rolled": {"log", "feed"},
     "gm_password_set": {"log"},
     "settings_set": {"settings", "log"},
     # the current actor is drawn on the map, so a turn changes the tokens too
-    "combat_started": {"combat", "tokens", "log"},
-    "turn_started": {"combat", "tokens", "log"},
+    "combat_started": {"combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)
+    "turn_started": {"combat", "tokens", "log", "feed"},
     "order_set": {"combat", "log"},
     "combat_ended": {"combat", "tokens", "log"},
-    "acted": {"combat", "tokens", "log"},
+    "acted": {"combat", "tokens", "log", "feed"},
     "undone": set(EVERYTHING),  # an undo may restore any part
-    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "defense_prompt", *_UNDER},
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
+                        *_UNDER},
     "defense_asked": {"log", "defense_prompt"},
     "defense_dropped": {"log", "defense_prompt"},
     "template_placed": {"log", "attack", *_UNDER},
