@@ -115,6 +115,10 @@ class AttackResult:
         }
 
 
+#: the key of the defense choice "no defense" in ``BaseSystem.defenses``
+NO_DEFENSE = "none"
+
+
 @dataclass
 class ActionOption:
     """One thing an actor may do now, as the system names it: the app lists these, it never invents them."""
@@ -125,7 +129,12 @@ class ActionOption:
     cost: str = ""  # "1 action", "2 ticks", "free", "" where the system has no costs
     available: bool = True
     reason: str = ""  # why not, when not available
-    data: dict = field(default_factory=dict)  # e.g. {"allowance": 6} for a move, in the system's units
+    # e.g. {"allowance": 6} for a move, in the system's units; {"on_map": True}: taken by moving the token on
+    # the map (as a plain "move" always is), never sent to ``act``
+    data: dict = field(default_factory=dict)
+    # one of the few actions a turn most often takes (a plain move, the basic attack, aim, hold...):
+    # the app lists these first and puts them in a player's turn bar; the rest it groups by ``kind``
+    usual: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -352,6 +361,8 @@ class BaseSystem:
         """The choices the rules give the target against this attack, before the roll: each
         ``{"key", "label", "value", "available", "reason"}``: ``value`` is what ``options["defense"]``
         takes for it (the app sends the ``key`` the defender picked and puts its ``value`` there).
+        The key ``NO_DEFENSE`` ("none") is taking no defense: when it is the only choice available,
+        there is nothing to choose, and the app rolls the attack with it without asking.
         ``[]``: the defender has no choice to make (a fixed defense, or none)."""
         return []
 

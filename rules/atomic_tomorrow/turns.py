@@ -328,7 +328,8 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
 
     def option(key, label, kind, action, cost, data=None):
         reason = _blocker(state, actor, action, rolls_own_check=kind == "attack")
-        out.append(ActionOption(key, label, kind, cost, not reason, reason, data or {}))
+        # the move and the attacks are what a round most often holds (ActionOption.usual)
+        out.append(ActionOption(key, label, kind, cost, not reason, reason, data or {}, usual=kind in ("move", "attack")))
 
     option("move", "Move (within the zone or to an adjacent zone)", "move", "move", "move action",
            {"allowance": move_allowance(s), "zones": move_allowance(s), "unit": "zone",
@@ -356,7 +357,7 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
         on_turn = state.get("current") == actor.id
         out.append(ActionOption("grit_check", "GRIT x1 roll to act while incapacitated", "turn", "",
                                 on_turn, "" if on_turn else f"it is not {actor.name}'s turn",
-                                {"target": int(s["grit"]), "for": list(ACTIONS)}))
+                                {"target": int(s["grit"]), "for": list(ACTIONS)}, usual=True))
     if condition == "dying":
         reason = ""
         if state.get("current") != actor.id:
@@ -364,7 +365,7 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
         elif per.get("last_stand") or per.get("status", ACTING) != ACTING:
             reason = "the Last Stand is made once"
         out.append(ActionOption("last_stand", "Last Stand: NERVE x5 for one final heroic act", "turn", "",
-                                not reason, reason, {"target": int(s["nerve"]) * 5}))
+                                not reason, reason, {"target": int(s["nerve"]) * 5}, usual=True))
     return out
 
 

@@ -352,6 +352,11 @@ def _why_not(sheet: dict, cs: dict, key: str) -> str:
     return "not allowed now"
 
 
+#: the maneuvers a turn most often takes, listed first (``ActionOption.usual``); once one is chosen,
+#: the move and the attack it allows are the turn's usual actions
+USUAL_MANEUVERS = frozenset({"attack", "move_and_attack", "move", "aim", "all_out_defense"})
+
+
 def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
     """What ``actor`` may do now ("Maneuvers", "Defending"): on its turn, one maneuver from the table
     (key: the maneuver's, kind ``turn``, with the movement it allows and its defense limits), then the
@@ -376,18 +381,19 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
         info = allowed.get(key) or {}
         out.append(ActionOption(
             key=key, label=m.name, kind="turn", cost="the turn's maneuver", available=not reason, reason=reason,
+            usual=key in USUAL_MANEUVERS,
             data={"allowance": info.get("movement", maneuver_movement(actor.sheet, key)), "defense": m.defense,
                   "attack": m.attack, "variants": list(info.get("variants", m.variants)), "notes": m.notes}))
     if its_turn and chosen:
         m = MANEUVERS[chosen]
         allowance = maneuver_movement(actor.sheet, chosen, cs.get("variant") or None)
         left = max(0.0, allowance - num_of(cs.get("moved")))
-        out.append(ActionOption(f"move:{chosen}", f"Move ({m.name})", "move", available=left > 0,
+        out.append(ActionOption(f"move:{chosen}", f"Move ({m.name})", "move", available=left > 0, usual=True,
                                 reason="" if left > 0 else f"{m.name}: no movement left",
-                                data={"allowance": left, "moved": num_of(cs.get("moved"))}))
+                                data={"allowance": left, "moved": num_of(cs.get("moved")), "on_map": True}))
         if m.attack:
             done = int_of(cs.get("attacks")) > 0
-            out.append(ActionOption(f"attack:{chosen}", f"Attack ({m.name})", "attack", available=not done,
+            out.append(ActionOption(f"attack:{chosen}", f"Attack ({m.name})", "attack", available=not done, usual=True,
                                     reason="the maneuver's attack is made" if done else "",
                                     data={"maneuver": chosen, "variant": cs.get("variant") or ""}))
     out += _defense_options(actor, cs, st)

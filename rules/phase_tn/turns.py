@@ -885,6 +885,10 @@ def _has_weapon(sheet: dict, modes) -> bool:
     return any((w.get("mode") or "single") in modes and not w.get("melee") for w in sheet.get("weapons") or [])
 
 
+#: the declarations a phase most often holds, listed first (``ActionOption.usual``)
+USUAL_DECLARATIONS = frozenset({"target", "fire", "move"})
+
+
 def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
     """What the actor may do now: declare (each known action, a described one, or no
     new action) when it is its turn to declare, cancel or retarget its pending
@@ -925,15 +929,15 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             data["allowance"] = s["move_per_phase"]
         label = "Declare a Move (then move the token)" if known.get("moves") else known["label"]
         out.append(ActionOption(f"declare:{key}", label, kind, f"{known['length']} action", not reason,
-                                reason, data))
+                                reason, data, usual=key in USUAL_DECLARATIONS))
     out.append(ActionOption("declare:other", "Other action (describe it, give its length)", "other", "free to minute",
                             ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
-    out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why))
+    out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why, usual=True))
     from .movement import allowance_now  # movement builds on this module
 
     left, stop = allowance_now(combat, who, s, names)
     out.append(ActionOption("move", f"Move ({left:g} of {s['move_per_phase']:g} squares left)",
-                            "move", "phase action", bool(left), "" if left else stop, {"allowance": left}))
+                            "move", "phase action", bool(left), "" if left else stop, {"allowance": left}, usual=True))
     for a in combat["pending"]:
         if a["who"] != who:
             continue

@@ -532,7 +532,7 @@ def _attack_options(per: dict, sheet: dict, why: str) -> list[ActionOption]:
         out.append(ActionOption(
             "attack", f"Attack: {name or 'Unarmed'} ({skill.title()})", "attack",
             cost="1 action" + (f" of {n} (each {multi_action_penalty(n):+d})" if n > 1 else ""),
-            available=not why, reason=why,
+            available=not why, reason=why, usual=True,
             data={"weapon": name, "skill": skill, "rof": int(w["rof"]), "actions": n,
                   "used": int(per.get("used", 0) or 0), "penalty": penalty,
                   "modifiers": [m.to_dict() for m in mods]}))
@@ -575,13 +575,13 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     no_more = "" if allowance > 0 else "no movement left this turn" + ("" if per.get("ran") else " (running adds "
                                                                         f"{run_die})")
     out.append(ActionOption("move", f"Move (Pace {pace}\")", "move", "free (not an action)",
-                            available=not (why or no_more), reason=why or no_more,
+                            available=not (why or no_more), reason=why or no_more, usual=True,
                             data={"allowance": allowance, "pace": pace,
                                               "moved": float(per.get("moved", 0) or 0),
                                               "difficult_terrain": "costs double"}))
     out.append(ActionOption("run", f"Run (+{run_die} to Pace)", "move",
                             f"free; {RUNNING_PENALTY} to this turn's actions",
-                            available=not why and not per.get("ran"),
+                            available=not why and not per.get("ran"), usual=True,
                             reason=why or ("already ran this turn" if per.get("ran") else ""),
                             data={"die": run_die, "pace": pace, "most_without_ace": pace + parse_die(run_die).sides,
                                   "penalty": RUNNING_PENALTY}))
@@ -606,7 +606,7 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
         out.append(ActionOption("multi_action", label, "turn", available=not reason, reason=reason,
                                 data={"actions": k, "penalty": pen}))
     fresh = n == 1 and not per.get("ran") and not used and not per.get("moved")
-    out.append(ActionOption("hold", "Go on Hold", "turn", "the turn", available=not why and fresh,
+    out.append(ActionOption("hold", "Go on Hold", "turn", "the turn", available=not why and fresh, usual=True,
                             reason=why or ("" if fresh else "Hold is taken instead of acting")))
     out.append(ActionOption("end_turn", "End the turn", "turn"))
     return out

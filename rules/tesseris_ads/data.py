@@ -225,6 +225,9 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("subvert", "Subvert", "social", 2, automated=False),
 )
 ACTIONS: dict[str, Action] = {a.key: a for a in ACTION_LIST}
+#: the actions a turn most often takes (a move, the plain strike and shot, aiming, reloading, taking
+#: cover): listed first, out of the seventy (``ActionOption.usual``)
+USUAL_ACTIONS = frozenset({"move", "run", "melee_strike", "straight_shot", "aim", "reload", "take_cover"})
 
 #: "Grappled": "May only take actions specific to grappling as denoted" (the
 #: actions marked "(Grapple)" and Grapple itself); defending stays possible, at -3

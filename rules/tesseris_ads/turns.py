@@ -20,7 +20,7 @@ from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplem
 from . import actions as own_actions
 from . import cover as cover_mod
 from .checks import roll_test
-from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS
+from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS, USUAL_ACTIONS
 from .health import consciousness_check, start_of_round_damage
 from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_attackers
 from .sheet import char, num, speed, stamina, test_pool
@@ -442,7 +442,8 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             data["attack_modifier"] = a.attack
             data["mode"] = a.mode
         cost_ticks = paid if paid is not None else (a.reaction_ticks if reaction else a.ticks)
-        out.append(ActionOption(a.key, a.name, _kind(a.key), _cost_text(cost_ticks, reaction), not reason, reason, data))
+        out.append(ActionOption(a.key, a.name, _kind(a.key), _cost_text(cost_ticks, reaction), not reason, reason, data,
+                                usual=a.key in USUAL_ACTIONS))
     return out
 
 

@@ -1,5 +1,5 @@
 // The map under the pointer: drag tokens (mouse and touch), zoom and pan,
-// the GM's door clicks, and the tokens' names laid out so none hides another.
+// the GM's door clicks, and the tokens' names and badges laid out so none hides another.
 // Every change is a command the server may refuse.
 (function () {
   "use strict";
@@ -261,6 +261,12 @@
     if (onScreen) return Math.max(28, window.innerHeight * 0.03);
     return clamp(scale * 0.3, 11, 15);
   }
+  // A badge pill's height: on the table screen at least 18 px (2% of the screen's height), whatever
+  // the size of the map; elsewhere about a third of a square, as the token partial draws them.
+  function badgePx(scale) {
+    if (onScreen) return Math.max(18, window.innerHeight * 0.02);
+    return clamp(scale * 0.3, 11, 14);
+  }
   function segmentNearDisc(x1, y1, x2, y2, o) {
     const r = o.size / 2 - 0.07, ox = o.x + o.size / 2, oy = o.y + o.size / 2;
     const dx = x2 - x1, dy = y2 - y1, len2 = dx * dx + dy * dy || 1;
@@ -362,6 +368,7 @@
       }
       const r = rectAt(best);
       placed.push(r);
+      t.label = r; // its badges may sit beside it
       pill.setAttribute("x", r.x); pill.setAttribute("y", r.y);
       pill.setAttribute("width", r.w); pill.setAttribute("height", r.h);
       pill.setAttribute("rx", Math.min(r.h / 2, font * 0.6));
@@ -375,6 +382,112 @@
         leader.setAttribute("x2", ex); leader.setAttribute("y2", ey);
         leaders.push([cx, cy, ex, ey]);
         leader.setAttribute("stroke-width", Math.max(0.03, 2 / scale));
+      } else {
+        leader.remove();
+      }
+    }
+    layoutBadges(tokens, placed, leaders, { scale: scale, inside: inside, avoid: avoid });
+  }
+
+  // --- badges: a token's wounds, conditions and resources (drawn by the token partial, server-side per
+  // audience) as a column of pills beside it, pushed clear of the names and of each other as the
+  // names are, with a line to their token when pushed away from it.
+  function layoutBadges(tokens, placed, leaders, o) {
+    const layer = document.getElementById("layer-labels");
+    const bh = badgePx(o.scale) / o.scale; // a pill's height, in squares
+    const font = bh * 0.66, gap = bh * 0.16, margin = 0.04;
+    for (const t of tokens) {
+      const marks = [...t.el.querySelectorAll(".badges > .badge")];
+      if (!marks.length) continue;
+      const block = document.createElementNS(NS, "g");
+      block.setAttribute("class", ["badge-block"].concat(["hidden-token", "pending"].filter((c) => t.el.classList.contains(c))).join(" "));
+      block.dataset.for = t.el.dataset.tokenId;
+      if (pending.has(block.dataset.for)) block.style.setProperty("--pending-delay", pendingDelay(pending.get(block.dataset.for)));
+      const leader = document.createElementNS(NS, "line");
+      leader.setAttribute("class", "badge-leader");
+      block.appendChild(leader);
+      layer.appendChild(block);
+      const pills = marks.map((m) => {
+        const g = document.createElementNS(NS, "g");
+        g.setAttribute("class", "badge-tag " + [...m.classList].filter((c) => c !== "badge").join(" "));
+        const rect = document.createElementNS(NS, "rect");
+        rect.setAttribute("class", "badge-pill");
+        const text = document.createElementNS(NS, "text");
+        text.setAttribute("class", "badge-text");
+        text.setAttribute("font-size", font);
+        text.textContent = (m.textContent || "").trim();
+        g.append(rect, text);
+        block.appendChild(g);
+        const tb = text.getBBox();
+        return { rect: rect, text: text, tb: tb, w: tb.width + bh * 0.7 };
+      });
+      const w = Math.max(...pills.map((p) => p.w));
+      const h = pills.length * bh + (pills.length - 1) * gap;
+      const cx = t.x + t.size / 2, cy = t.y + t.size / 2;
+      const home = [t.x + t.size + 0.02, t.y]; // beside the disc, on its right, level with its top
+      const rectAt = (c) => ({ x: c[0], y: c[1], w: w, h: h });
+      // beside the token's own name, they read as one: "Goblin 2 [Shaken] [3 ticks]", no line needed
+      const L = t.label;
+      const byName = L ? [[L.x + L.w + 0.04, L.y + (L.h - h) / 2], [L.x + (L.w - w) / 2, L.y + L.h + 0.04],
+                          [L.x + (L.w - w) / 2, L.y - 0.04 - h], [L.x - 0.04 - w, L.y + (L.h - h) / 2]] : [];
+      const BY_NAME_COST = 0.5; // after the spot by the disc, before anything further off
+      let best = home, attached = false;
+      if (o.avoid) {
+        const step = Math.max(0.25, bh);
+        const cands = [home, [t.x - 0.02 - w, t.y], [t.x + t.size + 0.02, t.y + t.size - h], [t.x - 0.02 - w, t.y + t.size - h]];
+        for (let j = -7; j <= 7; j++) {
+          for (let i = -7; i <= 7; i++) cands.push([home[0] + i * step, home[1] + j * step]);
+        }
+        const dist = (c) => Math.hypot(c[0] - home[0], c[1] - home[1]);
+        const free = (c, discsToo) => {
+          const r = rectAt(c);
+          if (!o.inside(r) || placed.some((p) => hits(r, p, margin))) return false;
+          return !discsToo || !tokens.some((x) => hits(r, x.disc, 0));
+        };
+        // a pushed block's line should not cross other tokens, names or lines (it would point at the wrong one)
+        const crossings = (c) => {
+          const r = rectAt(c);
+          const ex = clamp(cx, r.x, r.x + r.w), ey = clamp(cy, r.y, r.y + r.h);
+          return tokens.filter((x) => x !== t && segmentNearDisc(cx, cy, ex, ey, x)).length
+            + placed.filter((p) => segmentInRect(cx, cy, ex, ey, p)).length
+            + leaders.filter((l) => segmentInRect(l[0], l[1], l[2], l[3], r)).length;
+        };
+        const pick = (discsToo) => {
+          let choice = null, low = Infinity, byLabel = false;
+          for (const c of byName) {
+            if (BY_NAME_COST < low && free(c, discsToo)) { low = BY_NAME_COST; choice = c; byLabel = true; break; }
+          }
+          for (const c of cands) {
+            if (dist(c) - 0.01 > low) continue; // cost >= dist: nothing further away can win
+            if (!free(c, discsToo)) continue;
+            const k = dist(c) + 2 * crossings(c);
+            if (k < low) { low = k; choice = c; byLabel = false; }
+          }
+          return choice && { c: choice, byLabel: byLabel };
+        };
+        const found = pick(true) || pick(false);
+        if (found) { best = found.c; attached = found.byLabel; }
+      }
+      const r = rectAt(best);
+      placed.push(r);
+      pills.forEach((p, k) => {
+        const y = r.y + k * (bh + gap);
+        p.rect.setAttribute("x", r.x); p.rect.setAttribute("y", y);
+        p.rect.setAttribute("width", p.w); p.rect.setAttribute("height", bh);
+        p.rect.setAttribute("rx", bh / 2);
+        p.rect.setAttribute("stroke-width", Math.max(0.015, 1.5 / o.scale));
+        p.text.setAttribute("x", r.x + bh * 0.35 - p.tb.x);
+        p.text.setAttribute("y", y + bh / 2 - (p.tb.y + p.tb.height / 2));
+      });
+      // pushed off its token and off its name: a line from the disc's edge says whose badges they are
+      const ex = clamp(cx, r.x, r.x + r.w), ey = clamp(cy, r.y, r.y + r.h);
+      const len = Math.hypot(ex - cx, ey - cy) || 1;
+      const rad = t.size / 2 - 0.07;
+      if (!attached && len > rad + 0.2) {
+        leader.setAttribute("x1", cx + (ex - cx) / len * rad); leader.setAttribute("y1", cy + (ey - cy) / len * rad);
+        leader.setAttribute("x2", ex); leader.setAttribute("y2", ey);
+        leader.setAttribute("stroke-width", Math.max(0.03, 2 / o.scale));
+        leaders.push([cx, cy, ex, ey]);
       } else {
         leader.remove();
       }

@@ -1,5 +1,5 @@
-// Area templates: lay one on the map from the Templates card, drag it, take it away; and the table
-// screen's result card, shown for a few seconds when a new attack comes in.
+// Area templates: lay one on the map from the Templates card, drag it, take it away; and the result card
+// (the table screen's, a phone's for its own attacks), shown for a few seconds when a new attack comes in.
 // The server decides who is under a template and draws it for every screen; this only sends commands.
 (function () {
   "use strict";
@@ -193,7 +193,7 @@
     frame.addEventListener("pointercancel", (e) => end(e, true), true);
   }
 
-  // --- the table screen's result card ------------------------------------------------
+  // --- the result card (the table screen's, and a phone's for its own attacks) ------------
   const SHOW_MS = 9000;
   let shownSeq = null;
   function showResult(first) {
@@ -212,6 +212,14 @@
     }, SHOW_MS);
   }
   showResult(true);
+  // on a phone the card lies over the page: a tap puts it away
+  document.addEventListener("click", (e) => {
+    const card = e.target.closest && e.target.closest("#result-card.shown");
+    if (!card || document.body.classList.contains("screen-view")) return;
+    card.classList.remove("shown");
+    clearTimeout(showResult.timer);
+    showResult.timer = null;
+  });
   document.addEventListener("tacmap:update", () => {
     const card = document.getElementById("result-card");
     // a swapped card keeps showing while its time runs

@@ -350,7 +350,8 @@ def test_an_attack_on_a_players_token_waits_for_its_defense_then_rolls_with_it(c
     assert "waiting for Hero's defense" in s["log"][-1]["text"]
     mine = state(client, g, p["player_token"])["pending_defense"]
     assert mine["chooser"] and {c["key"] for c in mine["choices"]} >= {"dodge", "none"}
-    assert state(client, g, g["screen_token"])["pending_defense"] is None
+    table = state(client, g, g["screen_token"])["pending_defense"]  # the table screen waits, with no choices
+    assert table["player"] == "Mira" and not table["chooser"] and table["choices"] == []
     page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
     assert "Hero: defend!" in page and 'data-defense="dodge"' in page
     # another attack waits its turn; a choice the rules do not offer is refused
@@ -369,6 +370,36 @@ def test_an_attack_on_a_players_token_waits_for_its_defense_then_rolls_with_it(c
         assert attack["defense"]["defense"] == {"type": "dodge", "retreat": True}  # the player's choice, rolled
     else:
         assert attack["check"]["result"] in ("failure", "critical failure")  # missed: nothing to defend
+
+
+def test_an_attack_whose_only_defense_is_none_is_rolled_without_asking(client):
+    """An unconscious 3d6 defender has no active defense: "No defense" is the one choice left, so nobody is
+    asked (no prompt for the player, the GM or the table) and the attack is rolled with it at once."""
+    g, p, ids = duel(client)
+    sheet = {**rules.get("gurps_lite").default_sheet(), "conditions": ["unconscious"]}
+    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Hero", "token_id": ids["Hero"], "sheet": sheet})
+    assert r.status_code == 200, r.json
+    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "Broadsword"})
+    open_ = [c["key"] for c in r.json["preview"]["defenses"] if c["available"]]
+    assert open_ == ["none"], r.json["preview"]["defenses"]  # the rules leave nothing but "No defense"
+    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "Broadsword"})
+    assert r.status_code == 200, r.json
+    s = state(client, g)
+    assert s["pending_defense"] is None
+    assert not any("waiting for" in e["text"] for e in s["log"])
+    assert s["log"][-1]["detail"]["attack"]  # rolled
+    for token in (p["player_token"], g["screen_token"]):
+        assert state(client, g, token)["pending_defense"] is None
+    page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "defend!" not in page and "data-defense=" not in page
+    # a conscious defender is still asked
+    r = send(client, g, g["gm_token"], {"type": "update_sheet", "character_id": state(client, g)["characters"][0]["id"],
+                                        "changes": {"conditions": []}})
+    assert r.status_code == 200, r.json
+    send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"})
+    assert state(client, g)["pending_defense"]["target"] == "Hero"
 
 
 def test_only_the_defenders_player_or_the_gm_chooses_and_the_gm_can_call_it_off(client):

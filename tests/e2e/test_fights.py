@@ -237,10 +237,10 @@ class Table:
         c = self.state()["combat"]
         return c["round"], c["phase"], c["current"]
 
-    def next_turn(self, page, button: str) -> None:
+    def next_turn(self, page, button: str, where: str = "#combat") -> None:
         """Press the button that ends the turn; every screen shows the next one."""
         before = self.turn_key()
-        page.click(f"#combat button:has-text('{button}')")
+        page.click(f"{where} button:has-text('{button}')")
         for _ in range(50):
             if self.turn_key() != before:
                 break
@@ -249,7 +249,8 @@ class Table:
         self.expect_turn(self.whose_turn(), self.state()["combat"]["round"])
 
     def end_my_turn(self, name: str) -> None:
-        self.next_turn(self.phones[name], "End my turn")
+        """A player ends the turn from the bar at the top of the phone (where it always is on its turn)."""
+        self.next_turn(self.phones[name], "End my turn", where="#turn-bar")
 
     def act(self, page, label: str) -> None:
         page.locator("#combat .turn-actions button", has_text=label).first.click()

@@ -161,9 +161,9 @@ def test_a_blast_from_a_phone_is_resolved_for_both_foes_under_it_on_the_table_sc
     shot(screen, "result-card-screen")
     # the breakdown per target is in the players' and the GM's logs
     expect(gm.locator("#log li.attack").first).to_contain_text("template hits 2")
-    # a few seconds on: the card goes, the screen's short log keeps the line
+    # a few seconds on: the card goes, the screen's rolls and attacks beside the map keep the line
     expect(screen.locator("#result-card.shown")).to_have_count(0, timeout=15000)
-    expect(screen.locator("#result-card .result-log")).to_contain_text("template hits 2")
+    expect(screen.locator("#screen-feed")).to_contain_text("template hits 2")
 
 
 def test_a_long_press_on_a_phone_pings_the_gm_and_the_table_screen(server, new_page, shot):

@@ -41,10 +41,10 @@ def test_a_fight_in_turn_order_on_every_screen_with_dice_in_the_log(seeded_dice,
     shot(screen, "combat-screen")
 
     # Mira's player ends her own turn; then it is the ogre's, and she has no button for it
-    player.click("#combat button:has-text('End my turn')")
+    player.click("#turn-bar button:has-text('End my turn')")
     for page in (gm, player, screen):
         expect(page.locator("#combat li.current")).to_contain_text("Ogre")
-    expect(player.locator("#combat button:has-text('End my turn')")).to_have_count(0)
+    expect(player.locator("button:has-text('End my turn')")).to_have_count(0)
 
     gm.click("#combat button:has-text('Next turn')")
     expect(screen.locator("#combat h2")).to_contain_text("Round 2")
@@ -104,7 +104,7 @@ def test_the_gm_reorders_the_fight_from_the_tracker_and_every_screen_follows(see
     shot(player, "reorder-phone-my-turn")
     shot(screen, "reorder-screen")
     # and the next turn follows the new order
-    player.click("#combat button:has-text('End my turn')")
+    player.click("#turn-bar button:has-text('End my turn')")
     for page in (gm, player, screen):
         expect(page.locator("#combat li.current")).to_contain_text("Rat")
         expect(page.locator(f"#token-{ids['Rat']}.acting")).to_be_attached()

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 import rules
 from rules import los, movement
 from rules.dice import DiceSource
-from rules.system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
+from rules.system import NO_DEFENSE, AttackRequest, AttackResult, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
 from .combat import aim_squares, combatant, position_of, rules_call, settings_of
@@ -316,10 +316,13 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
         p["request"].options["defense"] = _chosen(system, p["request"], cmd.defense, target)
     elif target.owner and not (actor.role == "player" and actor.player_id == target.owner) and cmd.template is None:
         choices = defense_choices(system, p["request"])
-        if any(c["available"] for c in choices):  # a player's token: its player chooses, before the roll
+        open_ = [c for c in choices if c["available"]]
+        if any(c["key"] != NO_DEFENSE for c in open_):  # a player's token: its player chooses, before the roll
             return [Event("defense_asked", {
                 "attack": cmd.model_dump(exclude_none=True), "sender": {"role": actor.role, "player_id": actor.player_id},
                 "attacker": p["attacker"].id, "target": target.id, "weapon": cmd.weapon, "choices": choices})]
+        if open_:  # "No defense" is all the rules leave: nothing to ask, it is rolled with that
+            p["request"].options["defense"] = _chosen(system, p["request"], NO_DEFENSE, target)
     return _roll(game, cmd, p, dice)
 
 
@@ -438,7 +441,7 @@ def _card(game: "Game", d: dict) -> dict:
         effects = [e for e in result["effects"] if e["target"] == tid]
         targets.append({"id": tid, "name": token.name, "effects": [_effect_words(e) for e in effects],
                         "detail": _target_words(per_target.get(tid))})
-    return {"attacker": attacker.name if attacker else "?", "hit": bool(result["hit"]),
+    return {"attacker": attacker.name if attacker else "?", "attacker_id": d["attacker"], "hit": bool(result["hit"]),
             "area": (d.get("template") or {}).get("label"), "targets": targets}
 
 
@@ -473,7 +476,8 @@ def _target_words(entry: dict | None) -> str:
 
 def pending_view(game: "Game", actor: "Actor") -> dict | None:
     """The attack waiting for a defense, as this audience may see it: the defender's player and the GM
-    get the choices; the player who attacked, that it waits; anyone else, nothing."""
+    get the choices; the player who attacked and the table screen, that it waits (and for whom);
+    the other players, nothing."""
     pending = game.pending_defense
     if not pending:
         return None
@@ -482,9 +486,14 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
         return None
     chooser = actor.role == "gm" or (actor.role == "player" and target.owner == actor.player_id)
     sender = pending["sender"]
-    waiting = actor.role == "player" and sender.get("role") == "player" and sender.get("player_id") == actor.player_id
+    # the table screen shows a wait it may see whole: a hidden attacker's attack is the defender's to know
+    seen_whole = attacker is not None and fog.may_see(game, actor, attacker)
+    waiting = (actor.role == "screen" and seen_whole) or (actor.role == "player" and sender.get("role") == "player"
+                                                            and sender.get("player_id") == actor.player_id)
     if not chooser and not waiting:
         return None
+    player = game.players.get(target.owner) if target.owner else None
     return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else "an unseen foe",
             "target": target.name, "target_id": target.id, "weapon": pending.get("weapon"),
+            "player": player.name if player is not None else None,
             "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}

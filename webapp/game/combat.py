@@ -488,6 +488,34 @@ def actions_now(game: "Game", token: "Token") -> list[dict]:
     return offered
 
 
+#: the groups a long list of actions is shown in, by the ``kind`` every system gives its actions
+#: (``rules.system.ActionOption``), after the turn's usual ones
+ACTION_GROUPS = (("move", "Move"), ("attack", "Attack"), ("defense", "Defend"), ("turn", "Turn"), ("other", "Other"))
+#: a list this long or shorter is shown with every group open; a longer one with its usual actions
+#: open and the other groups folded
+SHORT_LIST = 10
+
+
+def action_groups(offered: list[dict]) -> list[dict]:
+    """The actions ``actions_now`` gave, in groups for the turn panel: the rules' usual ones that may be
+    taken now first (``usual`` and ``available``), then one group per kind (move, attack, defend, turn,
+    other; a kind the app does not know goes with "other"), each keeping the rules' order. Each group:
+    ``{"key", "title", "options", "open"}``; empty groups are left out, and a long list (past
+    ``SHORT_LIST``) opens only its usual group, so the panel stays short on a phone."""
+    known = {key for key, _ in ACTION_GROUPS}
+    first = [o.get("usual") and o.get("available", True) for o in offered]
+    usual = [o for o, up in zip(offered, first) if up]
+    by_kind: dict[str, list[dict]] = {key: [] for key, _ in ACTION_GROUPS}
+    for o, up in zip(offered, first):
+        if not up:
+            by_kind[o.get("kind") if o.get("kind") in known else "other"].append(o)
+    short = len(offered) <= SHORT_LIST
+    groups = [{"key": "usual", "title": "Usual", "options": usual, "open": True}] if usual else []
+    groups += [{"key": key, "title": title, "options": by_kind[key], "open": short}
+               for key, title in ACTION_GROUPS if by_kind[key]]
+    return groups
+
+
 def ack(events: list[Event], actor: "Actor") -> dict:
     """What the sender hears back besides ok and seq: a roll's result (a player's secret roll stays with the GM)."""
     for event in events:

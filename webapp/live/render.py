@@ -41,6 +41,8 @@ PARTS = {
     "join_banner": ("_join_banner.html", False, {"screen"}),
     "log": ("_log.html", False, {"gm", "player"}),
     "combat": ("_combat.html", False, {"gm", "player", "screen"}),
+    # a player's sticky "Your turn" bar (the turn's usual actions, End my turn); follows "combat"
+    "turn_bar": ("_turn_bar.html", False, {"player"}),
     "settings": ("_settings_panel.html", False, {"gm"}),
     "attack": ("_attack.html", False, {"gm", "player"}),
     # the whole map (another map shown, a picture set): the <svg> itself, so not wrapped
@@ -49,8 +51,12 @@ PARTS = {
     "maps": ("_maps_panel.html", False, {"gm"}),
     "templates": ("_templates.html", True, {"gm", "player", "screen"}),
     "template_list": ("_template_list.html", False, {"gm", "player"}),
-    "result_card": ("_result_card.html", False, {"screen"}),
-    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player"}),
+    # the newest attack's result: the table screen's, and a player's for attacks by or on their tokens
+    "result_card": ("_result_card.html", False, {"screen", "player"}),
+    # the table screen's newest public rolls and attacks, beside the map
+    "feed": ("_screen_feed.html", False, {"screen"}),
+    # the choice for the defender's player and the GM; "waiting for..." for the attacker and the table
+    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player", "screen"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
@@ -74,17 +80,18 @@ _BY_EVENT = {
     "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "reclaim_allowed": {"players", "log"},
     "game_created": set(EVERYTHING),
-    "dice_rolled": {"log"},
+    "dice_rolled": {"log", "feed"},
     "gm_password_set": {"log"},
     "settings_set": {"settings", "log"},
     # the current actor is drawn on the map, so a turn changes the tokens too
-    "combat_started": {"combat", "tokens", "log"},
-    "turn_started": {"combat", "tokens", "log"},
+    "combat_started": {"combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)
+    "turn_started": {"combat", "tokens", "log", "feed"},
     "order_set": {"combat", "log"},
     "combat_ended": {"combat", "tokens", "log"},
-    "acted": {"combat", "tokens", "log"},
+    "acted": {"combat", "tokens", "log", "feed"},
     "undone": set(EVERYTHING),  # an undo may restore any part
-    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "defense_prompt", *_UNDER},
+    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
+                        *_UNDER},
     "defense_asked": {"log", "defense_prompt"},
     "defense_dropped": {"log", "defense_prompt"},
     "template_placed": {"log", "attack", *_UNDER},
@@ -134,6 +141,8 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
                     changes.add("tokens")
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
+    if "combat" in changes:  # the turn bar shows the same turn
+        changes.add("turn_bar")
     if under_only:
         changes -= set(_UNDER)
     return changes
@@ -277,6 +286,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "area_templates": lambda c: attacks.area_templates(system),
         "pending": lambda c: attacks.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
+        # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
+        "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
     }
     given = {
@@ -287,7 +298,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "sheet_of": lambda token: characters.sheet_of(game, token),
         "may_see": lambda token: fog.may_see(game, actor, token),
         "badges_of": lambda token: combat.badges(game, token),
-        "actions_of": lambda token: combat.actions_now(game, token),
+        "groups_of": combat.action_groups,
         "fog_layer": lambda: fog.layer(game, actor),
         "zone_cover": editor.ZONE_COVER,
         "uvtt_limit": uvtt.MAX_FILE_BYTES,
@@ -370,7 +381,8 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
         shown = ctx["map_tokens"]
         mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
         return (name, role, tuple(map(id, shown)), mine)
-    if name == "combat":  # _combat.html: the fight as this audience sees it, its tokens, and whose controls
+    if name in ("combat", "turn_bar"):  # _combat.html, _turn_bar.html: the fight as this audience sees it, its
+        # tokens, and whose controls
         shown = ctx["tokens"]
         mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
         return (name, role, repr(ctx["combat_view"]), tuple(map(id, shown)), mine)
@@ -409,7 +421,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         # layer goes (a token that left the view is not in it), and what they know of the fight
         shown = frozenset(t.id for t in ctx["tokens"])
         if not fog.same_tokens_shown(game, actor, since, shown):
-            changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "attack"}
+            changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "turn_bar", "attack"}
         fog.tokens_shown(game, actor, shown)
         if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
             changes.add("walls")
@@ -473,9 +485,34 @@ def attack_preview(game: Game, actor: Actor, view: dict) -> str:
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
 
+#: how many of a player's newest log lines are searched for an attack by or on their tokens
+PLAYER_RESULT_LOOKBACK = 200
+
+
+def _once_per_token(ask: Callable[[Any], list]) -> Callable[[Any], list]:
+    """``ask(token)``, kept by token id for as long as this function lives (one render's context)."""
+    found: dict[str, list] = {}
+
+    def once(token) -> list:
+        if token.id not in found:
+            found[token.id] = ask(token)
+        return found[token.id]
+
+    return once
+
+
 def last_attack(game: Game, actor: Actor) -> dict | None:
-    """The newest attack this audience may read in the log, for the table screen's result card."""
-    for entry in audience.newest_log(game, actor):
-        if entry.detail and entry.detail.get("card"):
-            return {"seq": entry.seq, "text": entry.text, **entry.detail["card"]}
+    """The newest attack this audience may read in the log, for the result card: the table screen's
+    any attack; a player's, one made by or on one of their tokens (a phone shows its own fights)."""
+    mine = {t.id for t in game.tokens.values() if t.owner == actor.player_id} if actor.role == "player" else None
+    entries = audience.newest_log(game, actor)
+    if mine is not None:  # a phone looks back a little way, not through a whole evening's log
+        entries = islice(entries, PLAYER_RESULT_LOOKBACK)
+    for entry in entries:
+        card = entry.detail.get("card") if entry.detail else None
+        if not card:
+            continue
+        if mine is not None and card.get("attacker_id") not in mine and not any(t["id"] in mine for t in card["targets"]):
+            continue
+        return {"seq": entry.seq, "text": entry.text, **card}
     return None
