@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-from flask_socketio import SocketIO
 
 from webapp import MAX_BODY, create_app
 from webapp.game.model import Event, key_hash
@@ -337,7 +336,9 @@ def test_the_join_link_uses_the_address_serve_listens_on(tmp_path, monkeypatch):
     from webapp import cli
 
     seen = {}
-    monkeypatch.setattr(SocketIO, "run", lambda self, app, **kw: seen.update(app.config))
+    from webapp.live.serving import TableServer
+
+    monkeypatch.setattr(TableServer, "serve_forever", lambda self, *a, **kw: seen.update(self.app.config))
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.20"])
     cli.main(["serve", "--data-dir", str(tmp_path / "d"), "--port", "8123", "--no-demo"])
     assert seen["LISTEN_URL"] == "http://192.168.1.20:8123"
