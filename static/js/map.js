@@ -67,9 +67,42 @@
     el.style.removeProperty("--pending-delay");
   }
 
+  // --- which token a press takes ------------------------------------------------
+  // A token is its own squares. A mouse or a pen takes the token whose squares are under it
+  // (only a token's square catches the pointer: app.css), an empty square none (the map pans).
+  // A finger covers more than a square on a phone: of the tokens the touch area reaches, the one
+  // whose centre is nearest the touch (so one's own square still wins over the foe beside it).
+  const FINGER_PX = 12; // the touch's radius when the device does not say how big it is
+  const pickable = (el) => !el.closest(".prepared-tokens") && !frame.classList.contains("editing");
+  function tokenUnder(e) {
+    if (e.pointerType !== "touch") {
+      const tok = e.target.closest && e.target.closest(".token");
+      return tok && pickable(tok) ? tok : null;
+    }
+    const s = svg();
+    const ctm = s && s.getScreenCTM();
+    if (!ctm || !ctm.a) return null;
+    const p = mapPoint(e.clientX, e.clientY);
+    const px = e.width > 1 || e.height > 1 ? Math.max(e.width, e.height) / 2 : FINGER_PX;
+    const reach = clamp(px, 4, 40) / ctm.a; // in squares
+    let best = null, low = Infinity;
+    for (const el of s.querySelectorAll("#layer-tokens .token")) {
+      if (!pickable(el)) continue;
+      const [x, y] = shownAt(el);
+      const size = sizeOf(el);
+      // the touch area does not reach its squares
+      if (Math.hypot(p.x - clamp(p.x, x, x + size), p.y - clamp(p.y, y, y + size)) > reach) continue;
+      // how far its centre is (a big token's: the nearest of its squares' centres)
+      const d = Math.hypot(p.x - clamp(p.x, x + 0.5, x + size - 0.5), p.y - clamp(p.y, y + 0.5, y + size - 0.5));
+      if (d < low) { low = d; best = el; }
+    }
+    return best;
+  }
+  if (window.tacmap) window.tacmap.tokenUnder = tokenUnder; // templates.js: a press on a token picks it up
+
   frame.addEventListener("pointerdown", (e) => {
     if (e.button > 0 || role() === "screen" || !window.tacmap) return;
-    const tok = e.target.closest && e.target.closest(".token");
+    const tok = tokenUnder(e);
     if (!tok) return;
     e.preventDefault();
     e.stopPropagation();
