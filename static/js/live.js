@@ -259,8 +259,9 @@
       socket.timeout(10000).emit("command", payload, (err, ack) => {
         if (err) ack = { ok: false, error: "the server did not answer; try again" };
         if (!ack.ok) {
-          if (ack.code === "no_way" && isGM() && payload.type === "move_token") {
-            // the GM may rule otherwise: the same move, forced, goes in the log as a GM ruling
+          if ((ack.code === "no_way" || ack.code === "fight_rules") && isGM() && payload.type === "move_token") {
+            // the GM may rule otherwise (past a wall, out of turn, past the allowance): the same move,
+            // forced, goes in the log as a GM ruling
             flash(ack.error, "error", { label: "Move anyway (GM ruling)",
                                          run: () => command(Object.assign({}, payload, { force: true })) });
           } else {
