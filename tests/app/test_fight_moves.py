@@ -172,6 +172,31 @@ def test_phase_tn_refusals_and_the_turn_panel_name_tokens_never_ids(client):
         assert f"{token_id} declares" not in page and f"declares first ({token_id}" not in page
 
 
+def test_phase_tn_fire_at_picks_a_foe_by_default_not_an_ally(client):
+    """The turn panel's "Fire at" (and every declaration aimed at someone) starts on the first token of
+    the other side, as the attack card does; the allies are still in the list."""
+    g = client.post("/api/games", json={"name": "Phases", "system": "phase_tn", "map": {"width": 20, "height": 8}}).json
+    ids = {name: client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": 2 + 4 * i, "y": 2, "kind": kind},
+                             headers=bearer(g["gm_token"])).json["id"]
+           for i, (name, kind) in enumerate([("Ann", "pc"), ("Bea", "pc"), ("Goon", "npc"), ("Thug", "npc")])}
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    kinds = {ids["Ann"]: "pc", ids["Bea"]: "pc", ids["Goon"]: "npc", ids["Thug"]: "npc"}
+    seen = set()
+    for _ in range(len(ids)):  # each declarer in turn, the allies listed first in the select for the PCs
+        current = state(client, g)["combat"]["current"]
+        page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+        forms = [f for f in re.findall(r'<form data-command="act".*?</form>', page, re.S)
+                 if f'name="token_id" value="{current}"' in f and 'value="declare:fire"' in f]
+        assert len(forms) == 1, forms
+        options = re.findall(r'<option value="([^"]+)"( selected)?>', forms[0])
+        assert {v for v, _ in options} == set(ids.values()) - {current}  # everyone else may be aimed at
+        chosen = [v for v, sel in options if sel]
+        assert len(chosen) == 1 and kinds[chosen[0]] != kinds[current], (current, options)
+        seen.add(kinds[current])
+        assert send(client, g, g["gm_token"], {"type": "act", "token_id": current, "action": "wait"}).status_code == 200
+    assert seen == {"pc", "npc"}
+
+
 def test_a_token_on_hold_is_offered_to_act_from_hold_off_its_turn(client):
     """Savage Worlds, "Hold": a held character may interrupt another's turn; the player sees the
     button on their own page while someone else acts (and the table screen has no such controls)."""
