@@ -425,10 +425,10 @@
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(queueLayout);
 
   // --- zoom (buttons, wheel with ctrl, pinch) and pan ------------------------
-  let zoom = 1;
+  let zoom = 1; // 1: the map as wide as its frame
   function applyZoom(z, focus) {
     const before = zoom;
-    zoom = clamp(z, 0.5, 5);
+    zoom = clamp(z, Math.min(0.5, fitZoom()), 5);
     const s = svg();
     s.style.width = (zoom * 100) + "%";
     if (focus) { // keep the point under the fingers where it is
@@ -439,13 +439,30 @@
     frame.dataset.zoom = zoom.toFixed(2);
     layoutLabels();
   }
-  // On a phone the whole map is too small to touch: start with squares of at
-  // least MIN_CELL pixels (a token a fingertip can hold) and let the fingers pan.
+  // The whole map in view ("fit"): as wide as its frame at most, and no taller than the room the
+  // frame has: its own max-height, and the window below the frame's top on the page (the toolbars
+  // above take their share; a wide map on a short laptop screen would otherwise lose its bottom).
+  function fitZoom() {
+    if (onScreen) return 1; // the table screen's map fills its box both ways by itself (CSS)
+    const s = svg();
+    const box = s && s.viewBox && s.viewBox.baseVal;
+    if (!box || !box.width || !frame.clientWidth) return 1;
+    const tall = frame.clientWidth * box.height / box.width; // the map's height as wide as the frame
+    const edges = frame.offsetHeight - frame.clientHeight;
+    const top = frame.getBoundingClientRect().top + window.scrollY;
+    let room = window.innerHeight - top - edges - 8;
+    const cap = parseFloat(getComputedStyle(frame).maxHeight);
+    if (cap) room = Math.min(room, cap - edges);
+    room = Math.max(room, 160); // a tiny window: a strip of map, not none
+    return clamp(room / tall, 0.2, 1);
+  }
+  // Too small to touch is not fit: on a phone start with squares of at least 42 px (a token a
+  // fingertip can hold), on a laptop 24 px, and let the fingers (or the scroll bars) pan.
   function readableZoom() {
     if (onScreen) return 1;
-    const minCell = frame.clientWidth < 700 ? 42 : 30;
+    const minCell = frame.clientWidth < 700 ? 42 : 24;
     const cell = frame.clientWidth / (width() + 1);
-    return cell >= minCell ? 1 : minCell / cell;
+    return Math.max(fitZoom(), minCell / cell);
   }
 
   function centreOn(el) {
@@ -472,20 +489,30 @@
     el.classList.add("found");
   }
 
+  // The starting zoom and "fit" follow the window (resized, the map swapped for another size)
+  // until the user zooms by hand.
+  let follow = readableZoom;
   document.querySelectorAll("[data-zoom]").forEach((b) => b.addEventListener("click", () => {
     const what = b.dataset.zoom;
     if (what === "mine") { findMine(); return; }
-    applyZoom(what === "in" ? zoom * 1.25 : what === "out" ? zoom / 1.25 : 1);
+    follow = what === "fit" ? fitZoom : null;
+    applyZoom(what === "in" ? zoom * 1.25 : what === "out" ? zoom / 1.25 : fitZoom());
   }));
   applyZoom(readableZoom());
-  // a map swapped whole (new size, zones, fog switched) comes without the zoom: keep it
-  document.addEventListener("tacmap:update", () => { if (!svg().style.width) applyZoom(zoom); });
+  // a map swapped whole (new size, zones, fog switched) comes without the zoom: keep it (or fit it again)
+  document.addEventListener("tacmap:update", () => { if (!svg().style.width) applyZoom(follow ? follow() : zoom); });
+  let refit = 0;
+  window.addEventListener("resize", () => {
+    if (!follow || refit) return;
+    refit = requestAnimationFrame(() => { refit = 0; if (follow) applyZoom(follow()); });
+  });
   const first = document.querySelector("#layer-tokens .token.mine");
   if (first && zoom > 1) centreOn(first); // a phone starts on the player's own token
 
   frame.addEventListener("wheel", (e) => {
     if (!e.ctrlKey) return;
     e.preventDefault();
+    follow = null;
     const r = frame.getBoundingClientRect();
     applyZoom(zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1), [e.clientX - r.left, e.clientY - r.top]);
   }, { passive: false });
@@ -505,6 +532,7 @@
     const prev = touches.get(e.pointerId);
     touches.set(e.pointerId, [e.clientX, e.clientY]);
     if (touches.size === 2 && pinch) {
+      follow = null;
       const [a, b] = [...touches.values()];
       const r = frame.getBoundingClientRect();
       const mid = [(a[0] + b[0]) / 2 - r.left, (a[1] + b[1]) / 2 - r.top];
