@@ -11,7 +11,7 @@ from flask import Flask, jsonify, request, send_from_directory
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from .game.text import SocketJSON
+from .game.text import SocketJSON, measure
 from .live.hub import Hub
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
 from .web.assets import STATIC, TEMPLATES
@@ -108,6 +108,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     for module in (lobby, game, api, help, maps):
         app.register_blueprint(module.bp)
+    app.jinja_env.filters["measure"] = measure  # {{ 5|measure(system.cell_unit) }}: 5", 5 yards
     register_events(socketio, hub)
 
     @app.errorhandler(HTTPException)

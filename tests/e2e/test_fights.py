@@ -532,3 +532,40 @@ def test_the_gm_moves_a_token_out_of_turn_or_past_its_pace_with_move_anyway(serv
     places = {t["name"]: (t["x"], t["y"]) for t in state()["tokens"]}
     assert places == {"Hero": (14, 2), "Orc": (5, 6)}
     assert state()["combat"]["current"] == ids["Hero"]  # a ruling, not a turn
+
+
+def test_savage_worlds_inches_read_5_of_6_not_5_s_of_6_s(server, new_page, shot):
+    """Savage Worlds counts in inches ("): the ruler by a picked-up token, the turn panel and the attack
+    preview write 3" of 6", never 3 "s of 6 "s; the yards of other systems keep their words."""
+    status, game = server.api("POST", "/api/games", {"name": "Inches", "system": "savage_worlds", "map": GRID})
+    assert status == 201, game
+    ids = {name: server.api("POST", f"/api/games/{game['id']}/tokens", {"name": name, "x": x, "y": 2},
+                            game["gm_token"])[1]["id"] for name, x in (("Hero", 2), ("Orc", 6))}
+    command = lambda body: server.api("POST", f"/api/games/{game['id']}/commands", body, game["gm_token"])  # noqa: E731
+    assert command({"type": "start_combat", "token_ids": list(ids.values())})[0] == 200
+    acting = server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]["combat"]["current"]
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    token = gm.locator(f"#token-{acting}")
+    sx, sy = cell_center(gm, int(token.get_attribute("data-x")), int(token.get_attribute("data-y")))
+    tx, ty = cell_center(gm, int(token.get_attribute("data-x")), 5)
+    gm.mouse.move(sx, sy)
+    gm.mouse.down()
+    gm.mouse.move(tx, ty, steps=6)
+    expect(gm.locator("#reach-ruler")).to_have_text('3" of 6"')
+    shot(gm, "fight-savage-ruler")
+    gm.mouse.up()
+    expect(gm.locator("#combat .turn-actions")).to_contain_text('"')
+    gm.locator("#attack-form select[name=attacker]").select_option(ids["Hero"])
+    gm.locator("#attack-form select[name=target]").select_option(ids["Orc"])
+    gun = gm.locator("#attack-form select[name=weapon]").evaluate(
+        "(s, who) => [...s.options].findIndex((o) => o.dataset.attacker === who && /Colt/.test(o.textContent))", ids["Hero"])
+    gm.locator("#attack-form select[name=weapon]").select_option(index=gun)
+    gm.locator("#attack-form input[name=force]").check()
+    gm.click("#attack-form button[data-attack=preview_attack]")
+    expect(gm.locator("#attack-preview")).to_contain_text("Distance")
+    for where in ("#combat", "#attack-preview"):
+        text = gm.locator(where).inner_text()
+        assert '"s' not in text and not re.search(r'\d "', text), (where, text)
+    assert re.search(r'Distance \d+"', gm.locator("#attack-preview").inner_text())
