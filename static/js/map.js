@@ -426,10 +426,12 @@
 
   // --- zoom (buttons, wheel with ctrl, pinch) and pan ------------------------
   let zoom = 1; // 1: the map as wide as its frame
+  let zoomed = null; // the <svg> the zoom was put on (a map swapped whole is a new one)
   function applyZoom(z, focus) {
     const before = zoom;
     zoom = clamp(z, Math.min(0.5, fitZoom()), 5);
     const s = svg();
+    zoomed = s;
     s.style.width = (zoom * 100) + "%";
     if (focus) { // keep the point under the fingers where it is
       const k = zoom / before;
@@ -499,8 +501,10 @@
     applyZoom(what === "in" ? zoom * 1.25 : what === "out" ? zoom / 1.25 : fitZoom());
   }));
   applyZoom(readableZoom());
-  // a map swapped whole (new size, zones, fog switched) comes without the zoom: keep it (or fit it again)
-  document.addEventListener("tacmap:update", () => { if (!svg().style.width) applyZoom(follow ? follow() : zoom); });
+  // A map swapped whole (another map, a new size, zones, fog switched) keeps the zoom, or is fitted again
+  // while the zoom follows the window. (htmx hands the new <svg> the old one's style as it swaps it in:
+  // so it is told by being another element, not by a missing width.)
+  document.addEventListener("tacmap:update", () => { if (svg() !== zoomed) applyZoom(follow ? follow() : zoom); });
   let refit = 0;
   window.addEventListener("resize", () => {
     if (!follow || refit) return;
