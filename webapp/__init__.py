@@ -13,7 +13,7 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from .game.text import SocketJSON
+from .game.text import SocketJSON, measure
 from .live.hub import Hub
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
 from .web.assets import STATIC, TEMPLATES
@@ -136,6 +136,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     for module in (lobby, game, api, help, maps):
         app.register_blueprint(module.bp)
+    app.jinja_env.filters["measure"] = measure  # {{ 5|measure(system.cell_unit) }}: 5", 5 yards
     register_events(socketio, hub)
 
     @app.errorhandler(HTTPException)

@@ -88,7 +88,12 @@
     setTool(tool);
   });
 
-  const send = (payload) => window.tacmap && window.tacmap.command(payload);
+  // a map the GM is preparing (not the one everyone sees) is edited by its id
+  const send = (payload) => {
+    if (!window.tacmap) return undefined;
+    const s = svg(), here = s && s.dataset.mapId;
+    return window.tacmap.command(Object.assign(here && here !== s.dataset.activeMap ? { map_id: here } : {}, payload));
+  };
 
   // --- what is under the pointer, for the eraser -----------------------------
   function distToSegment(p, a, b) {

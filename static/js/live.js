@@ -107,6 +107,40 @@
     return a.tagName === b.tagName;
   }
 
+  // A form of choices among what is on the table (<form data-live-choices>: the attack card's
+  // attacker, target and weapon) holds nothing typed: its fresh copy goes in at once, so a token
+  // added or a template laid shows up in its lists, with each choice the user made that the
+  // fresh copy still offers (an option with the same value and data-), and the focus, kept.
+  function sameOption(a, b) {
+    if (a.value !== b.value) return false;
+    const data = (o) => Object.entries(o.dataset).sort().join("|");
+    return data(a) === data(b);
+  }
+  function keepChoices(old, fresh) {
+    const active = document.activeElement;
+    const focused = active && old.contains(active) ? active.name : null;
+    for (const f of old.elements) {
+      if (!f.name || !f.matches(TYPING)) continue; // hidden fields are the server's
+      const boxed = f.type === "checkbox" || f.type === "radio"; // several of a name: the one of the same value
+      const twin = Array.from(fresh.elements).find((t) => t.name === f.name && t.type === f.type && (!boxed || t.value === f.value));
+      if (!twin) continue;
+      if (f.tagName === "SELECT") {
+        const chosen = f.selectedOptions[0];
+        const still = chosen && Array.from(twin.options).find((o) => sameOption(o, chosen));
+        if (still) still.selected = true;
+      } else if (boxed) {
+        twin.checked = f.checked;
+      } else {
+        twin.value = f.value;
+      }
+    }
+    old.replaceWith(fresh);
+    htmx.process(fresh);
+    const again = focused && Array.from(fresh.elements).find((t) => t.name === focused);
+    if (again) again.focus({ preventScroll: true });
+    return fresh;
+  }
+
   // Bring `old` up to `fresh` without touching the parts the user is in.
   function patch(old, fresh) {
     if (!busy(old)) {
@@ -114,6 +148,7 @@
       htmx.process(fresh);
       return fresh;
     }
+    if (old.matches("form[data-live-choices]") && fresh.matches("form[data-live-choices]")) return keepChoices(old, fresh);
     if (old.tagName === "FORM" || !old.children.length) {
       old._tacmapFresh = fresh; // goes in by settle() once the user is done
       return old;
@@ -224,8 +259,9 @@
       socket.timeout(10000).emit("command", payload, (err, ack) => {
         if (err) ack = { ok: false, error: "the server did not answer; try again" };
         if (!ack.ok) {
-          if (ack.code === "no_way" && isGM() && payload.type === "move_token") {
-            // the GM may rule otherwise: the same move, forced, goes in the log as a GM ruling
+          if ((ack.code === "no_way" || ack.code === "fight_rules") && isGM() && payload.type === "move_token") {
+            // the GM may rule otherwise (past a wall, out of turn, past the allowance): the same move,
+            // forced, goes in the log as a GM ruling
             flash(ack.error, "error", { label: "Move anyway (GM ruling)",
                                          run: () => command(Object.assign({}, payload, { force: true })) });
           } else {

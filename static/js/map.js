@@ -67,9 +67,42 @@
     el.style.removeProperty("--pending-delay");
   }
 
+  // --- which token a press takes ------------------------------------------------
+  // A token is its own squares. A mouse or a pen takes the token whose squares are under it
+  // (only a token's square catches the pointer: app.css), an empty square none (the map pans).
+  // A finger covers more than a square on a phone: of the tokens the touch area reaches, the one
+  // whose centre is nearest the touch (so one's own square still wins over the foe beside it).
+  const FINGER_PX = 12; // the touch's radius when the device does not say how big it is
+  const pickable = (el) => !el.closest(".prepared-tokens") && !frame.classList.contains("editing");
+  function tokenUnder(e) {
+    if (e.pointerType !== "touch") {
+      const tok = e.target.closest && e.target.closest(".token");
+      return tok && pickable(tok) ? tok : null;
+    }
+    const s = svg();
+    const ctm = s && s.getScreenCTM();
+    if (!ctm || !ctm.a) return null;
+    const p = mapPoint(e.clientX, e.clientY);
+    const px = e.width > 1 || e.height > 1 ? Math.max(e.width, e.height) / 2 : FINGER_PX;
+    const reach = clamp(px, 4, 40) / ctm.a; // in squares
+    let best = null, low = Infinity;
+    for (const el of s.querySelectorAll("#layer-tokens .token")) {
+      if (!pickable(el)) continue;
+      const [x, y] = shownAt(el);
+      const size = sizeOf(el);
+      // the touch area does not reach its squares
+      if (Math.hypot(p.x - clamp(p.x, x, x + size), p.y - clamp(p.y, y, y + size)) > reach) continue;
+      // how far its centre is (a big token's: the nearest of its squares' centres)
+      const d = Math.hypot(p.x - clamp(p.x, x + 0.5, x + size - 0.5), p.y - clamp(p.y, y + 0.5, y + size - 0.5));
+      if (d < low) { low = d; best = el; }
+    }
+    return best;
+  }
+  if (window.tacmap) window.tacmap.tokenUnder = tokenUnder; // templates.js: a press on a token picks it up
+
   frame.addEventListener("pointerdown", (e) => {
     if (e.button > 0 || role() === "screen" || !window.tacmap) return;
-    const tok = e.target.closest && e.target.closest(".token");
+    const tok = tokenUnder(e);
     if (!tok) return;
     e.preventDefault();
     e.stopPropagation();
@@ -505,11 +538,13 @@
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(queueLayout);
 
   // --- zoom (buttons, wheel with ctrl, pinch) and pan ------------------------
-  let zoom = 1;
+  let zoom = 1; // 1: the map as wide as its frame
+  let zoomed = null; // the <svg> the zoom was put on (a map swapped whole is a new one)
   function applyZoom(z, focus) {
     const before = zoom;
-    zoom = clamp(z, 0.5, 5);
+    zoom = clamp(z, Math.min(0.5, fitZoom()), 5);
     const s = svg();
+    zoomed = s;
     s.style.width = (zoom * 100) + "%";
     if (focus) { // keep the point under the fingers where it is
       const k = zoom / before;
@@ -519,13 +554,30 @@
     frame.dataset.zoom = zoom.toFixed(2);
     layoutLabels();
   }
-  // On a phone the whole map is too small to touch: start with squares of at
-  // least MIN_CELL pixels (a token a fingertip can hold) and let the fingers pan.
+  // The whole map in view ("fit"): as wide as its frame at most, and no taller than the room the
+  // frame has: its own max-height, and the window below the frame's top on the page (the toolbars
+  // above take their share; a wide map on a short laptop screen would otherwise lose its bottom).
+  function fitZoom() {
+    if (onScreen) return 1; // the table screen's map fills its box both ways by itself (CSS)
+    const s = svg();
+    const box = s && s.viewBox && s.viewBox.baseVal;
+    if (!box || !box.width || !frame.clientWidth) return 1;
+    const tall = frame.clientWidth * box.height / box.width; // the map's height as wide as the frame
+    const edges = frame.offsetHeight - frame.clientHeight;
+    const top = frame.getBoundingClientRect().top + window.scrollY;
+    let room = window.innerHeight - top - edges - 8;
+    const cap = parseFloat(getComputedStyle(frame).maxHeight);
+    if (cap) room = Math.min(room, cap - edges);
+    room = Math.max(room, 160); // a tiny window: a strip of map, not none
+    return clamp(room / tall, 0.2, 1);
+  }
+  // Too small to touch is not fit: on a phone start with squares of at least 42 px (a token a
+  // fingertip can hold), on a laptop 24 px, and let the fingers (or the scroll bars) pan.
   function readableZoom() {
     if (onScreen) return 1;
-    const minCell = frame.clientWidth < 700 ? 42 : 30;
+    const minCell = frame.clientWidth < 700 ? 42 : 24;
     const cell = frame.clientWidth / (width() + 1);
-    return cell >= minCell ? 1 : minCell / cell;
+    return Math.max(fitZoom(), minCell / cell);
   }
 
   function centreOn(el) {
@@ -552,20 +604,32 @@
     el.classList.add("found");
   }
 
+  // The starting zoom and "fit" follow the window (resized, the map swapped for another size)
+  // until the user zooms by hand.
+  let follow = readableZoom;
   document.querySelectorAll("[data-zoom]").forEach((b) => b.addEventListener("click", () => {
     const what = b.dataset.zoom;
     if (what === "mine") { findMine(); return; }
-    applyZoom(what === "in" ? zoom * 1.25 : what === "out" ? zoom / 1.25 : 1);
+    follow = what === "fit" ? fitZoom : null;
+    applyZoom(what === "in" ? zoom * 1.25 : what === "out" ? zoom / 1.25 : fitZoom());
   }));
   applyZoom(readableZoom());
-  // a map swapped whole (new size, zones, fog switched) comes without the zoom: keep it
-  document.addEventListener("tacmap:update", () => { if (!svg().style.width) applyZoom(zoom); });
+  // A map swapped whole (another map, a new size, zones, fog switched) keeps the zoom, or is fitted again
+  // while the zoom follows the window. (htmx hands the new <svg> the old one's style as it swaps it in:
+  // so it is told by being another element, not by a missing width.)
+  document.addEventListener("tacmap:update", () => { if (svg() !== zoomed) applyZoom(follow ? follow() : zoom); });
+  let refit = 0;
+  window.addEventListener("resize", () => {
+    if (!follow || refit) return;
+    refit = requestAnimationFrame(() => { refit = 0; if (follow) applyZoom(follow()); });
+  });
   const first = document.querySelector("#layer-tokens .token.mine");
   if (first && zoom > 1) centreOn(first); // a phone starts on the player's own token
 
   frame.addEventListener("wheel", (e) => {
     if (!e.ctrlKey) return;
     e.preventDefault();
+    follow = null;
     const r = frame.getBoundingClientRect();
     applyZoom(zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1), [e.clientX - r.left, e.clientY - r.top]);
   }, { passive: false });
@@ -585,6 +649,7 @@
     const prev = touches.get(e.pointerId);
     touches.set(e.pointerId, [e.clientX, e.clientY]);
     if (touches.size === 2 && pinch) {
+      follow = null;
       const [a, b] = [...touches.values()];
       const r = frame.getBoundingClientRect();
       const mid = [(a[0] + b[0]) / 2 - r.left, (a[1] + b[1]) / 2 - r.top];

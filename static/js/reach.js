@@ -25,9 +25,12 @@
     if (g) g.replaceChildren();
   }
 
+  // as the server writes it (webapp/game/text.py measure): 5 yards, 1 square; a sign sticks to the number, 5"
   function units(cost) {
     const n = Math.round(cost * reach.size * 10) / 10;
-    return n + " " + reach.unit + (n === 1 ? "" : "s");
+    const unit = reach.unit;
+    if (!/^\p{L}+$/u.test(unit)) return n + unit;
+    return n + " " + unit + (n === 1 || unit.length <= 2 ? "" : "s");
   }
 
   function ruler(cell) {

@@ -121,7 +121,8 @@
         return;
       }
       // a token of one's own on top is picked up as usual; one that is not, leaves the template under it
-      if (e.target.closest && e.target.closest(".token.movable")) return;
+      const tok = window.tacmap.tokenUnder ? window.tacmap.tokenUnder(e) : e.target.closest && e.target.closest(".token");
+      if (tok && tok.classList.contains("movable")) return;
       const hit = document.elementsFromPoint(e.clientX, e.clientY).find((n) => n.closest && n.closest(".area-template.movable"));
       const el = hit && hit.closest(".area-template.movable");
       if (!el) return;

@@ -126,6 +126,22 @@ def test_the_sheet_page_makes_the_character_then_saves_fields_and_shows_refusals
     assert "Nothing changed." in client.post(f"/games/{g['id']}/tokens/{tok}/sheet", data={"pace": "6"}).get_data(as_text=True)
 
 
+def test_the_sheet_page_offers_making_the_character_only_to_who_may(client):
+    """A player's own token's sheet page offers no "Make Aria's character": only the GM puts a character on
+    a token (the button answered the player with a refusal); the GM's page offers it."""
+    g, (mira, _), tok = setup(client)
+    client.get(f"/games/{g['id']}/play?key={mira['player_token']}")  # this browser is Mira's, Aria's player
+    page = client.get(f"/games/{g['id']}/tokens/{tok}/sheet").get_data(as_text=True)
+    assert "example character" in page
+    assert "Make Aria's character" not in page and "<button" not in page.split('id="sheet-body"', 1)[1]
+    assert "Only the GM can make Aria's character." in page
+    body = client.post(f"/games/{g['id']}/tokens/{tok}/sheet").get_data(as_text=True)  # sent anyway: refused
+    assert "only the GM puts a character on a token" in body and "Make Aria's character" not in body
+    assert state(client, g, g["gm_token"])["characters"] == []
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")  # the GM's browser now
+    assert "Make Aria's character" in client.get(f"/games/{g['id']}/tokens/{tok}/sheet").get_data(as_text=True)
+
+
 def test_another_player_cannot_open_or_edit_the_sheet(client):
     g, (_, olek), tok = setup(client)
     client.post("/join", data={"code": g["join_code"], "name": "Olek"})  # this browser sits as a player

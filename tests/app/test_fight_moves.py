@@ -77,6 +77,37 @@ def test_the_gm_moves_anyone_past_the_rules_as_a_ruling(client):
     assert r.status_code == 200 and state(client, g)["log"][-1]["text"].startswith("GM ruling")
 
 
+def test_a_gm_move_the_fight_refuses_is_offered_as_a_ruling_and_goes_when_forced(client):
+    g, p, hero, orc = savage_fight(client)  # the Hero's turn
+    gm = client.application.extensions["tacmap_socketio"].test_client(
+        client.application, auth={"game": g["id"], "token": g["gm_token"]})
+    move = lambda who, x, **more: gm.emit("command", {"type": "move_token", "token_id": who, "x": x, "y": 2, **more},  # noqa: E731
+                                          callback=True)
+    # out of turn: refused by the rules, with the code that lets the GM rule otherwise ("Move anyway")
+    ack = move(orc, 5)
+    assert ack == {"ok": False, "error": "it is not Orc's turn", "code": "fight_rules"}
+    # past the allowance, on its turn: the same
+    ack = move(hero, 20)
+    assert ack["ok"] is False and "left" in ack["error"] and ack["code"] == "fight_rules"
+    # forced: both go, logged as the GM's rulings, and the rules count nothing for them
+    assert move(orc, 5, force=True)["ok"] is True
+    assert move(hero, 20, force=True)["ok"] is True
+    after = state(client, g)
+    assert {t["name"]: (t["x"], t["y"]) for t in after["tokens"]} == {"Hero": (20, 2), "Orc": (5, 2)}
+    assert [e["text"] for e in after["log"][-2:]] == ["GM ruling: Orc moved to (5, 2)", "GM ruling: Hero moved to (20, 2)"]
+    assert after["combat"]["current"] == hero
+    assert send(client, g, g["gm_token"], {"type": "reach", "token_id": hero}).json["left"] == 6  # no Pace spent
+    # a player's refused move carries no such offer, and a player cannot force one
+    r = send(client, g, p["player_token"], {"type": "move_token", "token_id": hero, "x": 29, "y": 2})
+    assert r.status_code == 422
+    player = client.application.extensions["tacmap_socketio"].test_client(
+        client.application, auth={"game": g["id"], "token": p["player_token"]})
+    ack = player.emit("command", {"type": "move_token", "token_id": hero, "x": 29, "y": 2}, callback=True)
+    assert ack["ok"] is False and "code" not in ack
+    ack = player.emit("command", {"type": "move_token", "token_id": hero, "x": 29, "y": 2, "force": True}, callback=True)
+    assert ack == {"ok": False, "error": "only the GM can force a move"}
+
+
 def test_turn_actions_go_to_the_rules_and_only_for_your_own_token(client):
     g, p, hero, orc = savage_fight(client)
     r = send(client, g, p["player_token"], {"type": "act", "token_id": orc, "action": "hold"})
@@ -139,6 +170,31 @@ def test_phase_tn_refusals_and_the_turn_panel_name_tokens_never_ids(client):
     assert "phase 1 of 2 · declarations" in page
     for token_id in ids.values():
         assert f"{token_id} declares" not in page and f"declares first ({token_id}" not in page
+
+
+def test_phase_tn_fire_at_picks_a_foe_by_default_not_an_ally(client):
+    """The turn panel's "Fire at" (and every declaration aimed at someone) starts on the first token of
+    the other side, as the attack card does; the allies are still in the list."""
+    g = client.post("/api/games", json={"name": "Phases", "system": "phase_tn", "map": {"width": 20, "height": 8}}).json
+    ids = {name: client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": 2 + 4 * i, "y": 2, "kind": kind},
+                             headers=bearer(g["gm_token"])).json["id"]
+           for i, (name, kind) in enumerate([("Ann", "pc"), ("Bea", "pc"), ("Goon", "npc"), ("Thug", "npc")])}
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    kinds = {ids["Ann"]: "pc", ids["Bea"]: "pc", ids["Goon"]: "npc", ids["Thug"]: "npc"}
+    seen = set()
+    for _ in range(len(ids)):  # each declarer in turn, the allies listed first in the select for the PCs
+        current = state(client, g)["combat"]["current"]
+        page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+        forms = [f for f in re.findall(r'<form data-command="act".*?</form>', page, re.S)
+                 if f'name="token_id" value="{current}"' in f and 'value="declare:fire"' in f]
+        assert len(forms) == 1, forms
+        options = re.findall(r'<option value="([^"]+)"( selected)?>', forms[0])
+        assert {v for v, _ in options} == set(ids.values()) - {current}  # everyone else may be aimed at
+        chosen = [v for v, sel in options if sel]
+        assert len(chosen) == 1 and kinds[chosen[0]] != kinds[current], (current, options)
+        seen.add(kinds[current])
+        assert send(client, g, g["gm_token"], {"type": "act", "token_id": current, "action": "wait"}).status_code == 200
+    assert seen == {"pc", "npc"}
 
 
 def test_a_token_on_hold_is_offered_to_act_from_hold_off_its_turn(client):

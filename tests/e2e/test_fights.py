@@ -485,3 +485,88 @@ def test_phase_tn_two_rounds_of_declarations_and_due_shots(seeded_dice, server, 
                 table.act(table.gm, "No new action this phase")
                 table.expect_in_logs(f"{name} declares no new action")
     assert moved == {"Mira": 1, "Theo": 1} and far_done and gm_fired and shots_rolled >= 5
+
+
+def test_the_gm_moves_a_token_out_of_turn_or_past_its_pace_with_move_anyway(server, new_page, shot):
+    """In a fight the rules refuse the GM's drag of a foe out of turn and of the acting token past
+    its Pace; the refusal offers "Move anyway", and the forced move goes through as a GM ruling."""
+    status, game = server.api("POST", "/api/games", {"name": "GM ruling", "system": "savage_worlds", "map": GRID})
+    assert status == 201, game
+    ids = {}
+    for name, (x, y) in {"Hero": (2, 2), "Orc": (5, 2)}.items():
+        status, made = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": name, "x": x, "y": y},
+                                  game["gm_token"])
+        ids[name] = made["id"]
+    command = lambda body: server.api("POST", f"/api/games/{game['id']}/commands", body, game["gm_token"])  # noqa: E731
+    assert command({"type": "start_combat", "token_ids": list(ids.values())})[0] == 200
+    state = lambda: server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]  # noqa: E731
+    while state()["combat"]["current"] != ids["Hero"]:
+        command({"type": "next_turn"})
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    expect(gm.locator("#combat li.current")).to_contain_text("Hero")
+
+    def drag(name: str, to: tuple[int, int]) -> None:
+        token = gm.locator(f"#token-{ids[name]}")
+        sx, sy = cell_center(gm, int(token.get_attribute("data-x")), int(token.get_attribute("data-y")))
+        tx, ty = cell_center(gm, *to)
+        gm.mouse.move(sx, sy)
+        gm.mouse.down()
+        gm.mouse.move(tx, ty, steps=6)
+        gm.mouse.up()
+
+    # the Orc, out of turn: refused with the rules' reason, and the GM may rule otherwise
+    drag("Orc", (5, 6))
+    expect(gm.locator("#flash.shown")).to_contain_text("it is not Orc's turn")
+    gm.wait_for_timeout(400)  # the flash's fade-in, for the picture
+    shot(gm, "fight-gm-move-anyway")
+    gm.locator("#flash .flash-action", has_text="Move anyway").click()
+    at(gm, ids["Orc"], 5, 6).to_be_attached()
+    expect(gm.locator("#log")).to_contain_text("GM ruling: Orc moved to (5, 6)")
+    # the Hero on its turn, past its Pace (6"): the same
+    drag("Hero", (14, 2))
+    expect(gm.locator("#flash.shown")).to_contain_text("of movement left")
+    gm.locator("#flash .flash-action", has_text="Move anyway").click()
+    at(gm, ids["Hero"], 14, 2).to_be_attached()
+    expect(gm.locator("#log")).to_contain_text("GM ruling: Hero moved to (14, 2)")
+    places = {t["name"]: (t["x"], t["y"]) for t in state()["tokens"]}
+    assert places == {"Hero": (14, 2), "Orc": (5, 6)}
+    assert state()["combat"]["current"] == ids["Hero"]  # a ruling, not a turn
+
+
+def test_savage_worlds_inches_read_5_of_6_not_5_s_of_6_s(server, new_page, shot):
+    """Savage Worlds counts in inches ("): the ruler by a picked-up token, the turn panel and the attack
+    preview write 3" of 6", never 3 "s of 6 "s; the yards of other systems keep their words."""
+    status, game = server.api("POST", "/api/games", {"name": "Inches", "system": "savage_worlds", "map": GRID})
+    assert status == 201, game
+    ids = {name: server.api("POST", f"/api/games/{game['id']}/tokens", {"name": name, "x": x, "y": 2},
+                            game["gm_token"])[1]["id"] for name, x in (("Hero", 2), ("Orc", 6))}
+    command = lambda body: server.api("POST", f"/api/games/{game['id']}/commands", body, game["gm_token"])  # noqa: E731
+    assert command({"type": "start_combat", "token_ids": list(ids.values())})[0] == 200
+    acting = server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]["combat"]["current"]
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    token = gm.locator(f"#token-{acting}")
+    sx, sy = cell_center(gm, int(token.get_attribute("data-x")), int(token.get_attribute("data-y")))
+    tx, ty = cell_center(gm, int(token.get_attribute("data-x")), 5)
+    gm.mouse.move(sx, sy)
+    gm.mouse.down()
+    gm.mouse.move(tx, ty, steps=6)
+    expect(gm.locator("#reach-ruler")).to_have_text('3" of 6"')
+    shot(gm, "fight-savage-ruler")
+    gm.mouse.up()
+    expect(gm.locator("#combat .turn-actions")).to_contain_text('"')
+    gm.locator("#attack-form select[name=attacker]").select_option(ids["Hero"])
+    gm.locator("#attack-form select[name=target]").select_option(ids["Orc"])
+    gun = gm.locator("#attack-form select[name=weapon]").evaluate(
+        "(s, who) => [...s.options].findIndex((o) => o.dataset.attacker === who && /Colt/.test(o.textContent))", ids["Hero"])
+    gm.locator("#attack-form select[name=weapon]").select_option(index=gun)
+    gm.locator("#attack-form input[name=force]").check()
+    gm.click("#attack-form button[data-attack=preview_attack]")
+    expect(gm.locator("#attack-preview")).to_contain_text("Distance")
+    for where in ("#combat", "#attack-preview"):
+        text = gm.locator(where).inner_text()
+        assert '"s' not in text and not re.search(r'\d "', text), (where, text)
+    assert re.search(r'Distance \d+"', gm.locator("#attack-preview").inner_text())

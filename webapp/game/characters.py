@@ -109,6 +109,13 @@ def _apply_changes(sheet: dict, changes: dict) -> dict:
     return new
 
 
+def may_put_on_token(actor: "Actor") -> bool:
+    """Whether this sender may make a token's character (``add_character`` with a ``token_id``): the GM
+    alone. A player adds characters for themselves, not on a token; their token's sheet page offers
+    them no button for it."""
+    return actor.role == "gm"
+
+
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     system = rules.get(game.system)
     if actor.role == "screen":
@@ -116,7 +123,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if isinstance(cmd, AddCharacter):
         if actor.role != "gm" and cmd.owner not in (None, actor.player_id):
             raise Rejected("a player adds characters for themselves only")
-        if actor.role != "gm" and cmd.token_id is not None:
+        if cmd.token_id is not None and not may_put_on_token(actor):
             raise Rejected("only the GM puts a character on a token")
         if len(game.characters) >= MAX_CHARACTERS:
             raise Rejected(f"a game holds {MAX_CHARACTERS} characters at most")

@@ -379,6 +379,14 @@ def layer(game: "Game", actor: "Actor") -> dict | None:
     return out
 
 
+def prepared_layer(board, fog_on: bool) -> dict | None:
+    """The GM's fog layer over a map being prepared: with its fog on, all of it tinted (no player has
+    seen any of it yet); with fog off, none. The active map's fog is not this map's."""
+    if not fog_on:
+        return None
+    return {"dark": "", "dim": "", "tint": f"M0 0h{board.width}v{board.height}h-{board.width}z"}
+
+
 class _Screen:
     role = "screen"
     player_id = None

@@ -89,7 +89,8 @@ def summary(game: "Game") -> list[dict]:
         board = map_board(game, m.id)
         out.append({"id": m.id, "name": m.name, "width": board.width, "height": board.height,
                     "active": m.id == game.active_map, "walls": len(board.walls), "doors": len(board.doors),
-                    "picture": m.picture["name"] if m.picture else None, "align": dict(m.align), "fog": m.fog,
+                    "picture": m.picture["name"] if m.picture else None, "align": dict(m.align),
+                    "fog": game.fog_on if m.id == game.active_map else m.fog,  # the active map's lives in game
                     "zones": map_zones(game, m.id) is not None, "lights": len(m.lights),
                     "tokens": len(map_tokens(game, m.id))})
     return out

@@ -23,7 +23,8 @@ class Rejected(Exception):
     """A command the table refuses; the message goes back to the sender.
 
     ``code`` names the kind of refusal for clients that offer a way out
-    (``"no_way"``: the GM may force the move).
+    (``"no_way"``: walls or closed doors are in the way; ``"fight_rules"``: the fight's rules
+    refuse the GM's move, out of turn or past its allowance; either way the GM may force the move).
     """
 
     def __init__(self, message: str, code: str | None = None) -> None:

@@ -143,7 +143,13 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return seats.decide(game, cmd, actor)
     events = tokens.decide(game, cmd, actor)
     if isinstance(cmd, tokens.MoveToken) and events and not cmd.force:
-        events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
+        try:
+            events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
+        except Rejected as exc:
+            if actor.role == "gm" and exc.code is None:
+                # not its turn, past its allowance: the GM may rule otherwise, as with walls ("Move anyway")
+                exc.code = "fight_rules"
+            raise
     return events
 
 

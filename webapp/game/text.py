@@ -144,3 +144,17 @@ def too_deep_message() -> str:
 def scrub(value: str) -> str:
     """``value`` with what cannot be encoded replaced (text from an old log, written before these checks)."""
     return value.encode("utf-8", "replace").decode("utf-8")
+
+
+def measure(amount: float, unit: str) -> str:
+    """An amount in a system's unit as people write it: ``5 yards``, ``1 square``, ``2 zones``; a unit
+    that is a sign (Savage Worlds' inches, ``"``) goes right after the number, never plural: ``5"``.
+    A short unit of letters (``m``, ``ft``) takes a space and no plural. static/js/reach.js writes
+    the ruler the same way."""
+    n = round(float(amount), 1)
+    shown = str(int(n)) if n == int(n) else str(n)
+    if not unit.isalpha():
+        return f"{shown}{unit}"
+    if len(unit) <= 2 or n == 1:
+        return f"{shown} {unit}"
+    return f"{shown} {unit}s"

@@ -69,9 +69,9 @@ _UNDER = ("templates", "template_list")
 
 _BY_EVENT = {
     "token_moved": {"log", "fog", *_UNDER},
-    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
+    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
     "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog", *_UNDER},
-    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", *_UNDER},
+    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
     "door_set": {"walls", "log", "fog", *_UNDER},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log"},
@@ -99,11 +99,12 @@ _BY_EVENT = {
     "template_removed": {"log", "attack", *_UNDER},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
     "sheet_updated": {"log", "tokens", "attack"},
-    # the map editor: what is drawn on the board changes what tokens see
+    # the map editor: what is drawn on the board changes what tokens see (and the maps panel counts walls and doors)
     **{kind: {"walls", "fog", "log", *_UNDER} for kind in (
-        "wall_added", "wall_removed", "door_added", "door_removed", "cell_blocked", "cell_unblocked",
-        "terrain_set", "cover_added", "cover_removed")},
-    **{kind: {"map", "log", "editor", "add_token", "combat", "attack"} for kind in (
+        "cell_blocked", "cell_unblocked", "terrain_set", "cover_added", "cover_removed")},
+    **{kind: {"walls", "fog", "log", "maps", *_UNDER} for kind in (
+        "wall_added", "wall_removed", "door_added", "door_removed")},
+    **{kind: {"map", "log", "editor", "add_token", "combat", "attack", "maps"} for kind in (
         "map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")},
     "cells_revealed": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
     "cells_hidden": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
@@ -112,7 +113,7 @@ _BY_EVENT = {
     "map_removed": {"maps", "log"},
     "map_imported": {"maps", "log"},
     "map_activated": set(EVERYTHING),  # another board, other tokens: every part may change
-    "map_viewed": {"gm_map", "maps"},
+    "map_viewed": {"gm_map", "maps", "editor"},  # the editor's tools are the map's on the GM's screen
     "picture_set": {"map", "maps", "log"},
     "picture_aligned": {"map", "maps"},
 }
@@ -289,6 +290,10 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
         "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
+        # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
+        "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
+                                                             bool(c["shown_map"].fog)))
+                                if c["preparing"] else (lambda: fog.layer(game, actor))),
     }
     given = {
         "game": game,
@@ -299,7 +304,6 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "may_see": lambda token: fog.may_see(game, actor, token),
         "badges_of": lambda token: combat.badges(game, token),
         "groups_of": combat.action_groups,
-        "fog_layer": lambda: fog.layer(game, actor),
         "zone_cover": editor.ZONE_COVER,
         "uvtt_limit": uvtt.MAX_FILE_BYTES,
         "picture_limit": uvtt.MAX_PICTURE_BYTES,

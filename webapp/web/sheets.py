@@ -43,6 +43,7 @@ def _context(game, token, actor, error: str | None = None, field: str | None = N
     fields = [{"field": f, "value": lookup(sheet, f.key)} for f in system.sheet_fields()]
     return dict(game=game, token=token, system=system, sheet=sheet, derived=derived, actor=actor,
                 character=character, fields=fields, error=error, error_field=field, notice=notice,
+                may_make=characters.may_put_on_token(actor),
                 example=character is None and not token.sheet and bool(sheet))
 
 
