@@ -54,6 +54,17 @@ class SheetField:
     group: str = ""
 
 
+class SheetError(RuleError):
+    """A sheet entry the rules refuse, with where and why apart: ``path`` leads to it from the sheet's top
+    (``("weapons", "Colt", "rof")``, ``("weapons", 0, "mode")``, ``("attributes", "vigor")``) and
+    ``reason`` says why in the player's words, without the path; the message is both, as before."""
+
+    def __init__(self, path: tuple | list | str, reason: str, message: str | None = None) -> None:
+        self.path = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
+        self.reason = reason
+        super().__init__(message or f"{'.'.join(str(p) for p in self.path)}: {reason}")
+
+
 @dataclass
 class Combatant:
     """A token in a fight, as the rules see it."""

@@ -8,7 +8,7 @@ import math
 import re
 from typing import Any
 
-from ..system import Modifier, RuleError, SheetField
+from ..system import Modifier, RuleError, SheetError, SheetField
 from .checks import effective_skill
 from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, S_DEFEND, UNARMED_SKILLS, WOUNDING
 
@@ -308,24 +308,25 @@ _WHOLE = ("ST", "DX", "IQ", "HT", "HP", "FP", "Will", "Per", "basic_move", "hp_c
 _WEAPON_NUMBERS = ("acc", "rof", "rcl", "bulk", "half_d", "max", "armor_divisor", "pellets", "parry_mod", "shots")
 
 
-def _whole(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+def _whole(value: Any, field: str | tuple, low: int | None = None, high: int | None = None) -> int:
+    path = field if isinstance(field, tuple) else (field,)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise RuleError(f"{field}: a whole number, not {value!r}")
+        raise SheetError(path, f"a whole number, not {value!r}")
     try:
         number = float(value)
     except ValueError:
-        raise RuleError(f"{field}: a whole number, not {value!r}") from None
-    if number != int(number):
-        raise RuleError(f"{field}: a whole number, not {value!r}")
+        raise SheetError(path, f"a whole number, not {value!r}") from None
+    if not math.isfinite(number) or number != int(number):
+        raise SheetError(path, f"a whole number, not {value!r}")
     if low is not None and number < low:
-        raise RuleError(f"{field}: {low} or more, not {value!r}")
+        raise SheetError(path, f"{low} or more, not {value!r}")
     if high is not None and number > high:
-        raise RuleError(f"{field}: {high} or less, not {value!r}")
+        raise SheetError(path, f"{high} or less, not {value!r}")
     return int(number)
 
 
 def validate_sheet(sheet: dict) -> None:
-    """RuleError naming the field when a sheet entry is not one the rules can read: attributes and
+    """SheetError naming the field when a sheet entry is not one the rules can read: attributes and
     levels whole numbers, Basic Speed a number, encumbrance 0-4, shock 0-8, DR not negative, every
     weapon's damage in the game's notation with a known damage type."""
     if not isinstance(sheet, dict):
@@ -339,46 +340,48 @@ def validate_sheet(sheet: dict) -> None:
         try:
             speed = float(sheet["basic_speed"])
         except (TypeError, ValueError):
-            raise RuleError(f"basic_speed: a number, not {sheet['basic_speed']!r}") from None
-        if speed < 0:
-            raise RuleError("basic_speed: not negative")
+            raise SheetError(("basic_speed",), f"a number, not {sheet['basic_speed']!r}") from None
+        if not math.isfinite(speed) or speed < 0:
+            raise SheetError(("basic_speed",), "not negative")
     if sheet.get("encumbrance") not in (None, ""):
         _whole(sheet["encumbrance"], "encumbrance", 0, 4)
     if sheet.get("initiative_style") not in (None, "", "tactics", "primal", "thuggish"):
-        raise RuleError("initiative_style: tactics, primal or thuggish")
+        raise SheetError(("initiative_style",), "tactics, primal or thuggish")
     for table in ("skills", "techniques", "dr"):
         entries = sheet.get(table)
         if entries in (None, ""):
             continue
         if not isinstance(entries, dict):
-            raise RuleError(f"{table}: a table of name -> level")
+            raise SheetError((table,), "a table of name -> level")
         for name, level in entries.items():
-            _whole(level, f"{table}.{name}", 0 if table == "dr" else None)
+            _whole(level, (table, name), 0 if table == "dr" else None)
     for table in ("conditions", "crippled"):
         if sheet.get(table) not in (None, "") and not isinstance(sheet[table], list):
-            raise RuleError(f"{table}: a list")
+            raise SheetError((table,), "a list")
     ws = sheet.get("weapons")
     if ws in (None, ""):
         return
     if not isinstance(ws, (dict, list)):
-        raise RuleError("weapons: a table of name -> weapon")
+        raise SheetError(("weapons",), "a table of name -> weapon")
     for name, w in weapons(sheet).items():
-        field = f"weapons.{name}"
+        at = ("weapons", name)
         if not isinstance(w, dict):
-            raise RuleError(f"{field}: a table (skill, damage, type, ...)")
+            raise SheetError(at, "a table (skill, damage, type, ...)")
         try:
             parse_damage(w.get("damage", "1d"), int_of(sheet.get("ST"), 10))
         except RuleError as exc:
-            raise RuleError(f"{field}.damage: {exc}") from None
+            raise SheetError((*at, "damage"), str(exc)) from None
         if w.get("type", "cr") not in WOUNDING:
-            raise RuleError(f"{field}.type: one of {', '.join(WOUNDING)}, not {w.get('type')!r}")
+            raise SheetError((*at, "type"), f"one of {', '.join(WOUNDING)}, not {w.get('type')!r}")
         if w.get("kind") not in (None, "", "melee", "ranged", "thrown"):
-            raise RuleError(f"{field}.kind: melee, ranged or thrown, not {w.get('kind')!r}")
+            raise SheetError((*at, "kind"), f"melee, ranged or thrown, not {w.get('kind')!r}")
         for key in _WEAPON_NUMBERS:
             if w.get(key) not in (None, ""):
                 try:
-                    float(w[key])
+                    number = float(w[key])
                 except (TypeError, ValueError):
-                    raise RuleError(f"{field}.{key}: a number, not {w[key]!r}") from None
+                    raise SheetError((*at, key), f"a number, not {w[key]!r}") from None
+                if not math.isfinite(number):
+                    raise SheetError((*at, key), f"a number, not {w[key]!r}")
         if w.get("armor_divisor") not in (None, "") and float(w["armor_divisor"]) <= 0:
-            raise RuleError(f"{field}.armor_divisor: more than 0")
+            raise SheetError((*at, "armor_divisor"), "more than 0")

@@ -8,7 +8,7 @@ Sources: the Savage Worlds core facts (Parry, Toughness, Pace);
 
 from __future__ import annotations
 
-from ..system import Modifier, RuleError, SheetField
+from ..system import Modifier, RuleError, SheetError, SheetField
 from .checks import damage_expression, half_die, parse_die
 from .data import ATTRIBUTES, IMPROVISED, MAX_WOUNDS, PACE
 
@@ -74,63 +74,75 @@ _FLAGS = ("wild_card", "shaken", "stunned", "vulnerable", "prone", "incapacitate
 _WEAPON_COUNTS = {"ap": 0, "rof": 1, "reach": 0, "parry": 0}
 
 
-def _whole(key: str, value, low, high) -> int:
-    """A whole number for ``key`` within [low, high]; RuleError naming the field otherwise."""
+def _dotted(path: tuple) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _whole(key: str | tuple, value, low, high) -> int:
+    """A whole number for ``key`` within [low, high]; SheetError naming the field otherwise."""
+    path = key if isinstance(key, tuple) else (key,)
     try:
         if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
             raise ValueError
         n = int(value)
     except (TypeError, ValueError):
-        raise RuleError(f"{key}: a whole number, not {value!r}") from None
+        raise SheetError(path, f"a whole number, not {value!r}") from None
     if low is not None and n < low:
-        raise RuleError(f"{key}: {n} is below {low}" if low else f"{key} cannot be negative")
+        if low:
+            raise SheetError(path, f"{n} is below {low}")
+        raise SheetError(path, "cannot be negative", f"{_dotted(path)} cannot be negative")
     if high is not None and n > high:
-        raise RuleError(f"{key}: at most {high}, not {n}")
+        raise SheetError(path, f"at most {high}, not {n}")
     return n
 
 
-def _die_field(key: str, value) -> None:
+def _die_field(path: tuple, value) -> None:
     try:
         parse_die(value)
     except RuleError:
-        raise RuleError(f"{key}: not a die: {value!r} (write d4, d6, d8, d10, d12 or d12+1)") from None
+        raise SheetError(path, f"not a die: {value!r} (write d4, d6, d8, d10, d12 or d12+1)") from None
 
 
 def validate_sheet(sheet: dict) -> None:
-    """RuleError naming the first field that is not valid (``attributes.vigor``, ``weapons.Colt.rof``...)."""
+    """SheetError naming the first field that is not valid (``attributes.vigor``, ``weapons.Colt.rof``...)."""
     if not isinstance(sheet, dict):
         raise RuleError("a sheet is a table of fields")
     for key in ("attributes", "skills", "weapons"):
         if not isinstance(sheet.get(key) or {}, dict):
-            raise RuleError(f"{key}: a table of name to {'die' if key != 'weapons' else 'weapon'}")
+            raise SheetError((key,), f"a table of name to {'die' if key != 'weapons' else 'weapon'}")
     for a in ATTRIBUTES:
-        _die_field(f"attributes.{a}", (sheet.get("attributes") or {}).get(a, "d6"))
+        _die_field(("attributes", a), (sheet.get("attributes") or {}).get(a, "d6"))
     for k, v in (sheet.get("skills") or {}).items():
-        _die_field(f"skills.{k}", v)
+        _die_field(("skills", k), v)
     for key, (low, high) in _COUNTS.items():
         if key in sheet:
             _whole(key, sheet[key], low, high)
     for key in _FLAGS:
         if key in sheet and not isinstance(sheet[key], bool):
-            raise RuleError(f"{key}: yes or no (true/false), not {sheet[key]!r}")
+            raise SheetError((key,), f"yes or no (true/false), not {sheet[key]!r}")
     for key in ("edges", "hindrances"):
         v = sheet.get(key) or []
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise RuleError(f"{key}: a list of names")
+            raise SheetError((key,), "a list of names")
     for k, w in (sheet.get("weapons") or {}).items():
         if not isinstance(w, dict):
-            raise RuleError(f"weapons.{k}: a table of damage, range, AP, RoF...")
+            raise SheetError(("weapons", k), "a table of damage, range, AP, RoF...")
         for key, low in _WEAPON_COUNTS.items():
             if key in w:
-                _whole(f"weapons.{k}.{key}", w[key], low, None)
+                _whole(("weapons", k, key), w[key], low, None)
         try:
             ws = weapon_stats(w)
+        except SheetError as exc:
+            raise SheetError(("weapons", k, *exc.path), exc.reason) from None
+        try:
             damage_expression(ws["damage"], "d6")
-            for key in ("min_str",):
-                if ws[key]:
-                    parse_die(ws[key])
         except RuleError as exc:
-            raise RuleError(f"weapons.{k}: {exc}") from None
+            raise SheetError(("weapons", k, "damage"), str(exc)) from None
+        if ws["min_str"]:
+            try:
+                parse_die(ws["min_str"])
+            except RuleError as exc:
+                raise SheetError(("weapons", k, "min_str"), str(exc)) from None
 
 
 def weapon_defaults(w: dict) -> dict:
@@ -149,7 +161,8 @@ def weapon_stats(weapon: dict | None) -> dict:
         try:
             rng, dmg, min_str = IMPROVISED[str(w["improvised"]).lower()]
         except KeyError:
-            raise RuleError(f"improvised weapons are light, medium or heavy, not {w['improvised']!r}") from None
+            raise SheetError(("improvised",), f"improvised weapons are light, medium or heavy, not {w['improvised']!r}",
+                             f"improvised weapons are light, medium or heavy, not {w['improvised']!r}") from None
         w.update(damage=dmg, min_str=min_str)
         if w["thrown"]:
             w["range"] = "/".join(str(r) for r in rng)
@@ -158,9 +171,10 @@ def weapon_stats(weapon: dict | None) -> dict:
         try:
             parts = [int(p) for p in str(w["range"]).split("/")]
         except ValueError:
-            raise RuleError(f"a range reads like 12/24/48, not {w['range']!r}") from None
+            parts = []
         if len(parts) != 3 or not (0 < parts[0] <= parts[1] <= parts[2]):
-            raise RuleError(f"a range reads like 12/24/48, not {w['range']!r}")
+            reason = f"a range reads like 12/24/48, not {w['range']!r}"
+            raise SheetError(("range",), reason, reason)
         ranges = tuple(parts)
     w["ranges"] = ranges
     w["ranged"] = ranges is not None
