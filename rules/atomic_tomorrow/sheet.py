@@ -10,7 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..system import RuleError, SheetError, SheetField
+from ..system import RuleError, SheetError, SheetField, column
 from .data import (
     ARMOUR_LEVELS,
     ATTRIBUTES,
@@ -18,7 +18,10 @@ from .data import (
     COMBAT_SKILLS,
     DEFAULT_SETTINGS,
     MAX_WOUNDS,
+    RANGE_LABELS,
     TWO_FISTED,
+    WOUND_RATING_MAX,
+    WOUND_RATING_MIN,
     check_level,
     check_wound_rating,
 )
@@ -174,6 +177,19 @@ def weapon_list(sheet: Mapping) -> list[dict]:
     return out
 
 
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
+    return (
+        column("name", "Weapon", required=True),
+        column("skill", "Skill", "choice", "melee", choices=COMBAT_SKILLS),
+        column("wound_rating", "Wound Rating", "int", 1, choices=tuple(range(WOUND_RATING_MIN, WOUND_RATING_MAX + 1))),
+        column("armour_piercing", "Armour piercing", "int", 0, choices=(0, 1, 2, 3)),
+        column("ranges", "Ranges", "set", None, choices=tuple(RANGE_LABELS.items()),
+               help="none ticked: Engaged for melee and unarmed"),
+        column("area", "Area attack", "bool", False),
+    )
+
+
 def sheet_fields() -> list[SheetField]:
     """The fields of the sheet form."""
     attrs = [
@@ -191,15 +207,9 @@ def sheet_fields() -> list[SheetField]:
         SheetField("dodge", "Dodge", "int", 0, help="%; 0 = REFLEX x 2 + 10", group="defense"),
         SheetField("shield", "Shield", "bool", False, help="allows Block (+20%)", group="defense"),
         SheetField("armour", "Armour", "choice", "light", choices=tuple(ARMOUR_LEVELS), group="defense"),
-        SheetField("epithets", "Epithets", "list", [], help="e.g. Two-Fisted", group="traits"),
-        SheetField(
-            "weapons",
-            "Weapons",
-            "list",
-            [],
-            help="name, skill (unarmed/melee/ranged), wound_rating 1-4, armour_piercing, ranges",
-            group="weapons",
-        ),
+        SheetField("epithets", "Epithets", "rows", [], shape="values", group="traits",
+                   columns=(column("name", "Epithet", required=True, suggestions=(TWO_FISTED,)),)),
+        SheetField("weapons", "Weapons", "rows", [], columns=weapon_columns(), group="weapons"),
         SheetField("wounds", "Wounds", "int", 0, help="0-5", group="condition"),
     ]
 

@@ -7,7 +7,7 @@ names its dice or its attribute range); skills add their rank to a roll.
 from __future__ import annotations
 
 from ..dice import DiceError, parse
-from ..system import SheetError, SheetField
+from ..system import SheetError, SheetField, column
 from .checks import attr
 from .data import ATTRIBUTES, LOCATIONS, resolve_settings
 from .health import wound_state
@@ -24,19 +24,30 @@ def sheet_fields() -> list[SheetField]:
         for a in ATTRIBUTES
     ]
     return attrs + [
-        SheetField("skills", "Skills", "dict", dict(SAMPLE_SKILLS), group="Skills"),
+        SheetField("skills", "Skills", "rows", dict(SAMPLE_SKILLS), shape="map", group="Skills",
+                   help="a skill's rank is added to its rolls",
+                   columns=(column("name", "Skill", required=True, suggestions=tuple(SAMPLE_SKILLS)),
+                            column("rank", "Rank", "int", required=True))),
         SheetField("initiative_bonus", "Initiative bonus", "int", 0, group="Combat"),
-        SheetField(
-            "weapons",
-            "Weapons",
-            "list",
-            [dict(w) for w in SAMPLE_WEAPONS],
-            group="Combat",
-            help="mode: single, semi or auto",
-        ),
+        SheetField("weapons", "Weapons", "rows", [dict(w) for w in SAMPLE_WEAPONS], group="Combat",
+                   columns=weapon_columns()),
         SheetField("flesh", "Flesh wounds", "int", 0, group="Wounds"),
-        SheetField("trauma", "Traumatic wounds", "dict", {}, group="Wounds", help="location: count"),
+        SheetField("trauma", "Traumatic wounds", "rows", {}, shape="map", group="Wounds",
+                   columns=(column("location", "Location", "choice", choices=LOCATIONS, required=True),
+                            column("count", "Wounds", "int", required=True))),
     ]
+
+
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
+    return (
+        column("name", "Weapon", required=True),
+        column("skill", "Skill", default="", suggestions=tuple(SAMPLE_SKILLS)),
+        column("damage", "Damage", default="2d6", help="dice, e.g. 2d6+1"),
+        column("mode", "Mode", "choice", "single", choices=WEAPON_MODES),
+        column("melee", "Melee", "bool", False, more=True),
+        column("stun", "Stuns", "bool", False, more=True),
+    )
 
 
 def default_sheet() -> dict:

@@ -8,19 +8,49 @@ Sources: the Savage Worlds core facts (Parry, Toughness, Pace);
 
 from __future__ import annotations
 
-from ..system import Modifier, RuleError, SheetError, SheetField
+from ..system import Modifier, RuleError, SheetError, SheetField, column
 from .checks import damage_expression, half_die, parse_die
-from .data import ATTRIBUTES, IMPROVISED, MAX_WOUNDS, PACE
+from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE
+
+
+#: the dice a trait is written with; a trait above d12 is d12+1, d12+2...
+DICE = ("d4", "d6", "d8", "d10", "d12", "d12+1", "d12+2", "d12+3", "d12+4")
+#: the skills these rules roll, offered when a skill is added (any other name is a skill too)
+SKILL_SUGGESTIONS = COMBAT_SKILLS
+
+
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
+    return (
+        column("name", "Weapon", required=True),
+        column("damage", "Damage", default="Str", help="Str+d8, 2d6+1"),
+        column("range", "Range", default="", help="12/24/48; empty: melee"),
+        column("ap", "AP", "int", 0),
+        column("rof", "RoF", "int", 1),
+        column("reach", "Reach", "int", 0, more=True),
+        column("parry", "Parry bonus", "int", 0, more=True),
+        column("min_str", "Minimum Strength", "die", "", choices=DICE[:5], more=True),
+        column("improvised", "Improvised", "choice", "", choices=tuple(IMPROVISED), more=True),
+        column("thrown", "Thrown", "bool", False, more=True),
+        column("shotgun", "Shotgun", "bool", False, more=True),
+        column("double_barrel", "Double barrel", "bool", False, more=True),
+        column("two_handed", "Two hands", "bool", False, more=True),
+        column("edged", "Edged", "bool", False, more=True),
+        column("natural", "Natural weapon", "bool", False, more=True),
+        column("ready", "Ready", "bool", True, more=True),
+    )
 
 
 def sheet_fields() -> list[SheetField]:
-    die = "die"
     return [
         SheetField("name", "Name", "text", "Hero", group="identity"),
         SheetField("wild_card", "Wild Card", "bool", True, help="Extras roll no Wild Die and fall to one Wound", group="identity"),
         SheetField("group", "Extras group", "text", "", help="Extras of one group share an action card", group="identity"),
-        *[SheetField(f"attributes.{a}", a.title(), die, "d6", choices=("d4", "d6", "d8", "d10", "d12"), group="attributes") for a in ATTRIBUTES],
-        SheetField("skills", "Skills", "dict", {"fighting": "d6", "shooting": "d6", "athletics": "d6", "notice": "d6"}, help="skill name to die, d4 to d12+n", group="skills"),
+        *[SheetField(f"attributes.{a}", a.title(), "die", "d6", choices=DICE, group="attributes") for a in ATTRIBUTES],
+        SheetField("skills", "Skills", "rows", {"fighting": "d6", "shooting": "d6", "athletics": "d6", "notice": "d6"},
+                   shape="map", group="skills", help="an unlisted skill rolls d4-2",
+                   columns=(column("name", "Skill", required=True, suggestions=SKILL_SUGGESTIONS),
+                            column("die", "Die", "die", "d4", choices=DICE, required=True))),
         SheetField("pace", "Base Pace", "int", 6, group="combat"),
         SheetField("size", "Size", "int", 0, help="added to Toughness", group="combat"),
         SheetField("armor", "Armour", "int", 0, group="combat"),
@@ -33,9 +63,11 @@ def sheet_fields() -> list[SheetField]:
         SheetField("prone", "Prone", "bool", False, group="state"),
         SheetField("incapacitated", "Incapacitated", "bool", False, group="state"),
         SheetField("bennies", "Bennies", "int", 3, group="state"),
-        SheetField("edges", "Edges", "list", [], group="edges"),
-        SheetField("hindrances", "Hindrances", "list", [], group="edges"),
-        SheetField("weapons", "Weapons", "dict", {}, help="name to damage, range S/M/L, AP, RoF, shotgun, reach...", group="weapons"),
+        SheetField("edges", "Edges", "rows", [], shape="values", group="edges",
+                   columns=(column("name", "Edge", required=True, suggestions=(*DEFAULT_CARD_EDGES, "Fleet-Footed")),)),
+        SheetField("hindrances", "Hindrances", "rows", [], shape="values", group="edges",
+                   columns=(column("name", "Hindrance", required=True, suggestions=("Hesitant",)),)),
+        SheetField("weapons", "Weapons", "rows", {}, shape="table", columns=weapon_columns(), group="weapons"),
     ]
 
 

@@ -4,10 +4,10 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 
 from __future__ import annotations
 
-from ..system import RuleError, SheetError, SheetField
+from ..system import RuleError, SheetError, SheetField, column
 from ..system import Modifier
 from .checks import wound_penalty
-from .data import BASE_TICKS, CHARACTERISTICS, HUMAN_SPEED, MAX_WOUNDS, SKILL_CHARACTERISTIC, SKILLS
+from .data import BASE_TICKS, CHARACTERISTICS, HUMAN_SPEED, MAX_WOUNDS, SKILL_CHARACTERISTIC, SKILLS, STATUS_EFFECTS
 
 
 def num(value, default: int = 0) -> int:
@@ -201,6 +201,34 @@ def _rof(value, where: tuple, i: int) -> None:
         raise SheetError(exc.path, exc.reason, f"{'.'.join(map(str, where))}.rof[{i}]: {exc.reason}") from None
 
 
+def _gear() -> tuple[SheetField, ...]:
+    return (column("name", "Name", default=""), column("ap", "AP", "int", 0), column("bulk", "Bulk", "int", 0))
+
+
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them (the first, its key, is what an attack names), and
+    what the rules read when one is left out."""
+    c = column
+    return (
+        c("key", "Key", help="what an attack names; empty: the name", more=True),
+        c("name", "Weapon", required=True),
+        c("kind", "Kind", "choice", "melee", choices=WEAPON_KINDS),
+        c("skill", "Skill", "choice", "", choices=tuple((k, k.replace("_", " ")) for k in SKILLS),
+          help="empty: melee; rifles for a ranged weapon"),
+        c("damage", "Damage", "int", 0, help="melee adds STR"),
+        c("range", "Range", "int", None, help="squares; ranged and thrown only"),
+        c("ap", "AP", "int", 0),
+        c("rof", "RoF (bullets)", "ints", None, choices=("single", "burst", "auto")),
+        c("ammo", "Ammo", "int", None),
+        c("reliability", "Reliability", "choice", "normal", choices=RELIABILITY, more=True),
+        c("capacity", "Magazine", "int", None, more=True),
+        c("reach", "Reach", "int", None, more=True),
+        c("impact", "Impact", "bool", False, more=True),
+        c("jams", "May jam", "bool", False, more=True),
+        c("light", "Light", "bool", False, more=True),
+    )
+
+
 def sheet_fields() -> list[SheetField]:
     f = SheetField
     fields = [
@@ -227,12 +255,16 @@ def sheet_fields() -> list[SheetField]:
         f("tick_bonus", "Bonus ticks per round", default=0, group="Combat"),
         f("initiative_bonus", "Initiative misc.", default=0, group="Combat"),
         f("soak_bonus", "Soak misc.", default=0, group="Combat"),
-        f("armour", "Armour slot", kind="dict", default={"name": "Leather coat", "ap": 2, "bulk": 0}, help="name, ap, bulk", group="Gear"),
-        f("cloak", "Cloak slot", kind="dict", default={"name": "", "ap": 0, "bulk": 0}, help="covers torso and legs", group="Gear"),
-        f("weapons", "Weapons", kind="dict", default={}, help="key -> name, kind (melee/ranged/thrown), skill, damage, range, ap, rof [single, burst, auto], reliability, impact, jams", group="Gear"),
-        f("feats", "Feats", kind="list", default=[], group="Traits"),
-        f("talents", "Talents", kind="list", default=[], group="Traits"),
-        f("statuses", "Status effects", kind="list", default=[], group="Status"),
+        f("armour", "Armour slot", kind="rows", shape="record", columns=_gear(), default={"name": "Leather coat", "ap": 2, "bulk": 0}, group="Gear"),
+        f("cloak", "Cloak slot", kind="rows", shape="record", columns=_gear(), default={"name": "", "ap": 0, "bulk": 0}, help="covers torso and legs", group="Gear"),
+        f("weapons", "Weapons", kind="rows", shape="table", columns=weapon_columns(), default={}, group="Gear"),
+        f("feats", "Feats", kind="rows", shape="values", columns=(column("name", "Feat", required=True),), default=[], group="Traits"),
+        f("talents", "Talents", kind="rows", shape="values", columns=(column("name", "Talent", required=True),), default=[], group="Traits"),
+        f("statuses", "Status effects", kind="rows", default=[], group="Status", columns=(
+            column("name", "Status effect", "choice", choices=tuple(STATUS_EFFECTS), required=True),
+            column("rounds", "Rounds left", "int", None, help="empty: until removed"),
+            column("source", "From", more=True),
+        )),
         f("is_player", "Player character", kind="bool", default=True, group="Status"),
     ]
     return fields
