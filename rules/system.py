@@ -41,17 +41,75 @@ class Modifier:
         return asdict(self)
 
 
+SheetKind = Literal["int", "float", "die", "text", "bool", "choice", "rows", "flags", "set", "ints"]
+RowsShape = Literal["list", "table", "map", "values", "record"]
+
+
 @dataclass(frozen=True)
 class SheetField:
-    """One field of a character sheet, for the sheet form and validation."""
+    """One field of a character sheet, for the sheet form and validation: the form is built from these
+    alone, so every system's sheet is edited with one template and read back by one parser.
+
+    ``kind``:
+
+    - ``int``, ``float``: a number; ``text``: a line of text (``lines`` > 1: a paragraph); ``bool``: yes or no;
+    - ``choice``, ``die``: one of ``choices`` (a die in the system's notation); a number field with
+      ``choices`` is picked from them too (the 3d6 encumbrance levels);
+    - ``flags``: a table of some of ``choices`` -> yes (3d6 traits); ``set``: a list of some of ``choices``
+      (a weapon's range bands); ``ints``: a short list of whole numbers, one per entry of ``choices``
+      (rates of fire: single, burst, auto);
+    - ``rows``: entries that have the same fields, ``columns``, kept on the sheet as ``shape`` says:
+      ``list`` a list of tables; ``table`` a table by the first column's value, of tables of the others
+      (weapons by name); ``map`` a table by the first column's value, of the second column's value (skill
+      name -> die); ``values`` a list of the only column's values (edges); ``record`` one table of the
+      columns (an armour slot).
+
+    ``choices`` are values, or ``(value, label)`` pairs where the value is not a word a player knows.
+    ``suggestions`` are values the rules know of, offered but not enforced (skill names).
+    ``optional``: an empty field means the rules' default (``default``, or what ``help`` says: "empty: full");
+    a field whose default is None is optional. A column made with ``column`` is optional (an empty one is
+    left out of the entry) unless ``required``; its ``default`` is what the rules read when it is left out.
+    ``more``: a column shown under "more" on each row (the rarely used ones).
+    """
 
     key: str
     label: str
-    kind: Literal["int", "float", "die", "text", "bool", "choice", "list", "dict"] = "int"
+    kind: SheetKind = "int"
     default: Any = 0
-    choices: tuple[str, ...] = ()
+    choices: tuple = ()
     help: str = ""
     group: str = ""
+    columns: tuple["SheetField", ...] = ()
+    shape: RowsShape = "list"
+    optional: bool = False
+    suggestions: tuple[str, ...] = ()
+    more: bool = False
+    lines: int = 1
+
+    def options(self) -> list[tuple[Any, str]]:
+        """``choices`` as (value, label) pairs."""
+        return [c if isinstance(c, tuple) else (c, str(c)) for c in self.choices]
+
+    @property
+    def may_be_empty(self) -> bool:
+        return self.optional or self.default is None
+
+
+def column(key: str, label: str, kind: SheetKind = "text", default: Any = None, *, required: bool = False,
+           **kw) -> SheetField:
+    """A column of a ``rows`` field: optional (left out of the entry when empty) unless ``required``."""
+    return SheetField(key, label, kind, default, optional=not required, **kw)
+
+
+class SheetError(RuleError):
+    """A sheet entry the rules refuse, with where and why apart: ``path`` leads to it from the sheet's top
+    (``("weapons", "Colt", "rof")``, ``("weapons", 0, "mode")``, ``("attributes", "vigor")``) and
+    ``reason`` says why in the player's words, without the path; the message is both, as before."""
+
+    def __init__(self, path: tuple | list | str, reason: str, message: str | None = None) -> None:
+        self.path = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
+        self.reason = reason
+        super().__init__(message or f"{'.'.join(str(p) for p in self.path)}: {reason}")
 
 
 @dataclass

@@ -10,7 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..system import RuleError, SheetField
+from ..system import RuleError, SheetError, SheetField, column
 from .data import (
     ARMOUR_LEVELS,
     ATTRIBUTES,
@@ -18,7 +18,10 @@ from .data import (
     COMBAT_SKILLS,
     DEFAULT_SETTINGS,
     MAX_WOUNDS,
+    RANGE_LABELS,
     TWO_FISTED,
+    WOUND_RATING_MAX,
+    WOUND_RATING_MIN,
     check_level,
     check_wound_rating,
 )
@@ -26,11 +29,15 @@ from .health import wound_state
 from .ranges import weapon_ranges
 
 
-def whole(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
+def whole(value: Any, what: str, lo: int | None = None, hi: int | None = None, path: tuple | None = None) -> int:
+    """``value`` as a whole number in [lo, hi]; RuleError saying what is wrong (a SheetError at ``path``)."""
+    def refuse(reason: str) -> RuleError:
+        return SheetError(path, reason, f"{what} is {reason}") if path else RuleError(f"{what} is {reason}")
+
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what} is a whole number, not {value!r}")
+        raise refuse(f"a whole number, not {value!r}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise RuleError(f"{what} is {lo} to {hi}, not {value}")
+        raise refuse(f"{lo} to {hi}, not {value}")
     return value
 
 
@@ -105,25 +112,48 @@ def validate_sheet(sheet: Mapping) -> dict:
     out = default_sheet()
     out.update({k: copy.deepcopy(v) for k, v in sheet.items()})
     for attr in ATTRIBUTES:
-        whole(out[attr], attr.upper(), 1, 30)
+        whole(out[attr], attr.upper(), 1, 30, path=(attr,))
     for skill in (*COMBAT_SKILLS, "parry", "dodge"):
-        whole(out[skill], skill.capitalize(), 0, 200)
-    whole(out["wounds"], "wounds", 0, MAX_WOUNDS)
-    out["armour"] = check_level(out["armour"], ARMOUR_LEVELS, "armour")
+        whole(out[skill], skill.capitalize(), 0, 200, path=(skill,))
+    whole(out["wounds"], "wounds", 0, MAX_WOUNDS, path=("wounds",))
+    try:
+        out["armour"] = check_level(out["armour"], ARMOUR_LEVELS, "armour")
+    except RuleError as e:
+        raise SheetError(("armour",), str(e).removeprefix("armour is "), str(e)) from None
     out["shield"] = bool(out["shield"])
     if not isinstance(out["epithets"], list):
-        raise RuleError("epithets are a list of names")
+        raise SheetError(("epithets",), "a list of names", "epithets are a list of names")
     out["epithets"] = [str(e) for e in out["epithets"]]
     if not isinstance(out["weapons"], list):
-        raise RuleError("weapons are a list")
+        raise SheetError(("weapons",), "a list", "weapons are a list")
     checked = []
     for index, weapon in enumerate(out["weapons"]):
         try:
             checked.append(normalise_weapon(weapon))
         except RuleError as e:
-            raise RuleError(f"weapons, entry {index + 1}: {e}") from None
+            raise SheetError(("weapons", index, *_weapon_column(weapon, e)), str(e),
+                             f"weapons, entry {index + 1}: {e}") from None
     out["weapons"] = checked
     return out
+
+
+def _weapon_column(weapon: Any, error: RuleError) -> tuple[str, ...]:
+    """Which of a weapon's fields ``normalise_weapon`` refused (checked again one by one, in its order)."""
+    if not isinstance(weapon, Mapping):
+        return ()
+    if not str(weapon.get("name") or "").strip():
+        return ("name",)
+    skill = str(weapon.get("skill") or "melee").lower()
+    if skill not in COMBAT_SKILLS:
+        return ("skill",)
+    for key, check in (("wound_rating", lambda: check_wound_rating(weapon.get("wound_rating", 1))),
+                       ("armour_piercing", lambda: whole(weapon.get("armour_piercing", 0), "", 0, 3)),
+                       ("ranges", lambda: weapon_ranges({**weapon, "skill": skill}))):
+        try:
+            check()
+        except RuleError:
+            return (key,)
+    return ()
 
 
 def weapon_list(sheet: Mapping) -> list[dict]:
@@ -147,6 +177,19 @@ def weapon_list(sheet: Mapping) -> list[dict]:
     return out
 
 
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
+    return (
+        column("name", "Weapon", required=True),
+        column("skill", "Skill", "choice", "melee", choices=COMBAT_SKILLS),
+        column("wound_rating", "Wound Rating", "int", 1, choices=tuple(range(WOUND_RATING_MIN, WOUND_RATING_MAX + 1))),
+        column("armour_piercing", "Armour piercing", "int", 0, choices=(0, 1, 2, 3)),
+        column("ranges", "Ranges", "set", None, choices=tuple(RANGE_LABELS.items()),
+               help="none ticked: Engaged for melee and unarmed"),
+        column("area", "Area attack", "bool", False),
+    )
+
+
 def sheet_fields() -> list[SheetField]:
     """The fields of the sheet form."""
     attrs = [
@@ -164,15 +207,9 @@ def sheet_fields() -> list[SheetField]:
         SheetField("dodge", "Dodge", "int", 0, help="%; 0 = REFLEX x 2 + 10", group="defense"),
         SheetField("shield", "Shield", "bool", False, help="allows Block (+20%)", group="defense"),
         SheetField("armour", "Armour", "choice", "light", choices=tuple(ARMOUR_LEVELS), group="defense"),
-        SheetField("epithets", "Epithets", "list", [], help="e.g. Two-Fisted", group="traits"),
-        SheetField(
-            "weapons",
-            "Weapons",
-            "list",
-            [],
-            help="name, skill (unarmed/melee/ranged), wound_rating 1-4, armour_piercing, ranges",
-            group="weapons",
-        ),
+        SheetField("epithets", "Epithets", "rows", [], shape="values", group="traits",
+                   columns=(column("name", "Epithet", required=True, suggestions=(TWO_FISTED,)),)),
+        SheetField("weapons", "Weapons", "rows", [], columns=weapon_columns(), group="weapons"),
         SheetField("wounds", "Wounds", "int", 0, help="0-5", group="condition"),
     ]
 

@@ -8,9 +8,9 @@ import math
 import re
 from typing import Any
 
-from ..system import Modifier, RuleError, SheetField
+from ..system import Modifier, RuleError, SheetError, SheetField, column
 from .checks import effective_skill
-from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, S_DEFEND, UNARMED_SKILLS, WOUNDING
+from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, LOCATIONS, S_DEFEND, UNARMED_SKILLS, WOUNDING
 
 
 def int_of(v: Any, default: int = 0) -> int:
@@ -260,6 +260,51 @@ def default_sheet() -> dict:
     }
 
 
+#: the DR entries ``dr_at`` reads: a pair for both sides, or one side, as the form offers them
+DR_LOCATIONS: tuple[tuple[str, str], ...] = (
+    ("skull", "Skull"), ("face", "Face"), ("neck", "Neck"), ("torso", "Torso"), ("vitals", "Vitals"),
+    ("groin", "Groin"), ("arms", "Arms"), ("legs", "Legs"), ("hands", "Hands"), ("feet", "Feet"), ("eye", "Eyes"),
+    *((k, LOCATIONS[k].name) for k in ("right_arm", "left_arm", "right_leg", "left_leg", "right_hand", "left_hand",
+                                        "right_foot", "left_foot")),
+)
+TRAITS = (("combat_reflexes", "Combat Reflexes"), ("trained_by_a_master", "Trained by a Master"),
+          ("weapon_master", "Weapon Master"))
+CONDITIONS = ("stunned", "prone", "kneeling", "unconscious", "major wound", "mortally wounded", "dead")
+CRIPPLED = ("right_arm", "left_arm", "right_leg", "left_leg", "right_hand", "left_hand", "right_foot", "left_foot", "eye")
+
+
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
+    c = column
+    return (
+        c("name", "Weapon", required=True),
+        c("skill", "Skill", default="", help="empty: DX"),
+        c("damage", "Damage", default="1d", help="2d+1, sw+1, thr-1"),
+        c("type", "Type", "choice", "cr", choices=tuple(WOUNDING)),
+        c("kind", "Kind", "choice", "", choices=(("melee", "melee"), ("ranged", "ranged"), ("thrown", "thrown")),
+          help="empty: ranged with Max or RoF"),
+        c("reach", "Reach", default="1", help="C, 1, 1,2"),
+        c("attack", "Swing or thrust", "choice", "swing", choices=("swing", "thrust"), more=True),
+        c("parry_mod", "Parry modifier", "float", 0, more=True),
+        c("acc", "Acc", "float", 0, more=True),
+        c("half_d", "½D (yards)", "float", None, more=True),
+        c("max", "Max (yards)", "float", None, more=True),
+        c("rof", "RoF", "float", 1, more=True),
+        c("rcl", "Rcl", "float", 1, more=True),
+        c("shots", "Shots", "float", None, more=True),
+        c("bulk", "Bulk", "float", 0, more=True),
+        c("armor_divisor", "Armour divisor", "float", 1, more=True),
+        c("pellets", "Pellets", "float", None, more=True),
+        c("area", "Area radius (yards)", "float", None, more=True),
+        c("can_parry", "Can parry", "bool", True, more=True),
+        c("unarmed", "Unarmed", "bool", False, more=True),
+        c("fencing", "Fencing", "bool", False, more=True),
+        c("unbalanced", "Unbalanced", "bool", False, more=True),
+        c("flail", "Flail", "bool", False, more=True),
+        c("ready", "Ready", "bool", True, more=True),
+    )
+
+
 def sheet_fields() -> list[SheetField]:
     """The sheet form's fields, grouped, with their defaults from the sample sheet."""
     d = default_sheet()
@@ -270,37 +315,42 @@ def sheet_fields() -> list[SheetField]:
         F("DX", "DX", "int", d["DX"], group="attributes"),
         F("IQ", "IQ", "int", d["IQ"], group="attributes"),
         F("HT", "HT", "int", d["HT"], group="attributes"),
-        F("HP", "HP", "int", d["HP"], help="defaults to ST", group="secondary"),
-        F("FP", "FP", "int", d["FP"], group="secondary"),
+        F("HP", "HP", "int", None, help="empty: as ST", group="secondary"),
+        F("FP", "FP", "int", None, help="empty: as HT", group="secondary"),
         F("Will", "Will", "int", d["Will"], group="secondary"),
         F("Per", "Per", "int", d["Per"], group="secondary"),
         F("basic_speed", "Basic Speed", "float", d["basic_speed"], group="secondary"),
-        F("basic_move", "Basic Move", "int", d["basic_move"], group="secondary"),
-        F("hp_current", "Current HP", "int", d["hp_current"], group="status"),
+        F("basic_move", "Basic Move", "int", None, help="empty: Basic Speed rounded down", group="secondary"),
+        F("hp_current", "Current HP", "int", None, help="empty: full HP", group="status"),
         F("fp_current", "Current FP", "int", d["fp_current"], group="status"),
         F("shock", "Shock", "int", 0, help="penalty to DX and IQ rolls next turn (max 4)", group="status"),
-        F("encumbrance", "Encumbrance", "choice", str(d["encumbrance"]), ("0", "1", "2", "3", "4"),
-          help="0 None, 1 Light, 2 Medium, 3 Heavy, 4 Extra-heavy", group="status"),
+        F("encumbrance", "Encumbrance", "int", 0, tuple(enumerate(ENCUMBRANCE_NAMES)),
+          help="Move and Dodge fall with each level", group="status"),
         F("sm", "Size modifier", "int", 0, group="secondary"),
         F("male", "Male (groin hits)", "bool", False, group="identity"),
         F("initiative_style", "Initiative skill", "choice", "tactics", ("tactics", "primal", "thuggish"),
           help="primal may use Survival, thuggish Streetwise", group="traits"),
         F("leader", "Side leader", "bool", False, group="traits"),
-        F("skills", "Skills", "dict", d["skills"], help="skill name -> level", group="skills"),
-        F("techniques", "Techniques", "dict", {}, help="e.g. Quick Shot -> levels bought", group="skills"),
-        F("traits", "Traits", "dict", d["traits"],
-          help="combat_reflexes, trained_by_a_master, weapon_master", group="traits"),
-        F("dr", "DR by location", "dict", d["dr"], help="skull, face, neck, torso, vitals, groin, arms, legs, "
-          "hands, feet (or a side: left_arm...)", group="armour"),
-        F("flexible", "Flexible armour", "dict", d["flexible"], help="location -> true", group="armour"),
-        F("shield", "Shield", "dict", d["shield"], help="skill name", group="armour"),
-        F("weapons", "Weapons", "dict", d["weapons"],
-          help="name -> skill, damage (2d+1, sw+1, thr), type, reach, parry_mod, acc, rof, rcl, bulk, "
-               "half_d, max, armor_divisor, pellets, kind (melee/ranged/thrown), fencing, unbalanced, flail",
-          group="weapons"),
-        F("conditions", "Conditions", "list", [], group="status"),
-        F("crippled", "Crippled", "list", [], group="status"),
-        F("notes", "Notes", "text", "", group="identity"),
+        F("skills", "Skills", "rows", d["skills"], shape="map", group="skills",
+          columns=(column("name", "Skill", required=True, suggestions=(*UNARMED_SKILLS, "Shield", "Tactics")),
+                   column("level", "Level", "int", required=True))),
+        F("techniques", "Techniques", "rows", {}, shape="map", group="skills",
+          columns=(column("name", "Technique", required=True, suggestions=("Quick Shot",)),
+                   column("level", "Levels bought", "int", required=True))),
+        F("traits", "Traits", "flags", d["traits"], TRAITS, group="traits"),
+        F("dr", "DR by location", "rows", d["dr"], shape="map", group="armour",
+          help="arms, legs, hands and feet cover both sides; a side's own entry comes first",
+          columns=(column("location", "Location", "choice", choices=DR_LOCATIONS, required=True),
+                   column("dr", "DR", "int", required=True))),
+        F("flexible", "Flexible armour", "flags", d["flexible"], DR_LOCATIONS, group="armour"),
+        F("shield", "Shield", "rows", d["shield"], shape="record", group="armour", help="empty: no shield",
+          columns=(column("name", "Shield"), column("skill", "Skill", default="Shield"))),
+        F("weapons", "Weapons", "rows", d["weapons"], shape="table", columns=weapon_columns(), group="weapons"),
+        F("conditions", "Conditions", "rows", [], shape="values", group="status",
+          columns=(column("name", "Condition", required=True, suggestions=CONDITIONS),)),
+        F("crippled", "Crippled", "rows", [], shape="values", group="status",
+          columns=(column("location", "Location", required=True, suggestions=CRIPPLED),)),
+        F("notes", "Notes", "text", "", group="identity", lines=4),
     ]
 
 
@@ -308,24 +358,25 @@ _WHOLE = ("ST", "DX", "IQ", "HT", "HP", "FP", "Will", "Per", "basic_move", "hp_c
 _WEAPON_NUMBERS = ("acc", "rof", "rcl", "bulk", "half_d", "max", "armor_divisor", "pellets", "parry_mod", "shots")
 
 
-def _whole(value: Any, field: str, low: int | None = None, high: int | None = None) -> int:
+def _whole(value: Any, field: str | tuple, low: int | None = None, high: int | None = None) -> int:
+    path = field if isinstance(field, tuple) else (field,)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise RuleError(f"{field}: a whole number, not {value!r}")
+        raise SheetError(path, f"a whole number, not {value!r}")
     try:
         number = float(value)
     except ValueError:
-        raise RuleError(f"{field}: a whole number, not {value!r}") from None
-    if number != int(number):
-        raise RuleError(f"{field}: a whole number, not {value!r}")
+        raise SheetError(path, f"a whole number, not {value!r}") from None
+    if not math.isfinite(number) or number != int(number):
+        raise SheetError(path, f"a whole number, not {value!r}")
     if low is not None and number < low:
-        raise RuleError(f"{field}: {low} or more, not {value!r}")
+        raise SheetError(path, f"{low} or more, not {value!r}")
     if high is not None and number > high:
-        raise RuleError(f"{field}: {high} or less, not {value!r}")
+        raise SheetError(path, f"{high} or less, not {value!r}")
     return int(number)
 
 
 def validate_sheet(sheet: dict) -> None:
-    """RuleError naming the field when a sheet entry is not one the rules can read: attributes and
+    """SheetError naming the field when a sheet entry is not one the rules can read: attributes and
     levels whole numbers, Basic Speed a number, encumbrance 0-4, shock 0-8, DR not negative, every
     weapon's damage in the game's notation with a known damage type."""
     if not isinstance(sheet, dict):
@@ -339,46 +390,48 @@ def validate_sheet(sheet: dict) -> None:
         try:
             speed = float(sheet["basic_speed"])
         except (TypeError, ValueError):
-            raise RuleError(f"basic_speed: a number, not {sheet['basic_speed']!r}") from None
-        if speed < 0:
-            raise RuleError("basic_speed: not negative")
+            raise SheetError(("basic_speed",), f"a number, not {sheet['basic_speed']!r}") from None
+        if not math.isfinite(speed) or speed < 0:
+            raise SheetError(("basic_speed",), "not negative")
     if sheet.get("encumbrance") not in (None, ""):
         _whole(sheet["encumbrance"], "encumbrance", 0, 4)
     if sheet.get("initiative_style") not in (None, "", "tactics", "primal", "thuggish"):
-        raise RuleError("initiative_style: tactics, primal or thuggish")
+        raise SheetError(("initiative_style",), "tactics, primal or thuggish")
     for table in ("skills", "techniques", "dr"):
         entries = sheet.get(table)
         if entries in (None, ""):
             continue
         if not isinstance(entries, dict):
-            raise RuleError(f"{table}: a table of name -> level")
+            raise SheetError((table,), "a table of name -> level")
         for name, level in entries.items():
-            _whole(level, f"{table}.{name}", 0 if table == "dr" else None)
+            _whole(level, (table, name), 0 if table == "dr" else None)
     for table in ("conditions", "crippled"):
         if sheet.get(table) not in (None, "") and not isinstance(sheet[table], list):
-            raise RuleError(f"{table}: a list")
+            raise SheetError((table,), "a list")
     ws = sheet.get("weapons")
     if ws in (None, ""):
         return
     if not isinstance(ws, (dict, list)):
-        raise RuleError("weapons: a table of name -> weapon")
+        raise SheetError(("weapons",), "a table of name -> weapon")
     for name, w in weapons(sheet).items():
-        field = f"weapons.{name}"
+        at = ("weapons", name)
         if not isinstance(w, dict):
-            raise RuleError(f"{field}: a table (skill, damage, type, ...)")
+            raise SheetError(at, "a table (skill, damage, type, ...)")
         try:
             parse_damage(w.get("damage", "1d"), int_of(sheet.get("ST"), 10))
         except RuleError as exc:
-            raise RuleError(f"{field}.damage: {exc}") from None
+            raise SheetError((*at, "damage"), str(exc)) from None
         if w.get("type", "cr") not in WOUNDING:
-            raise RuleError(f"{field}.type: one of {', '.join(WOUNDING)}, not {w.get('type')!r}")
+            raise SheetError((*at, "type"), f"one of {', '.join(WOUNDING)}, not {w.get('type')!r}")
         if w.get("kind") not in (None, "", "melee", "ranged", "thrown"):
-            raise RuleError(f"{field}.kind: melee, ranged or thrown, not {w.get('kind')!r}")
+            raise SheetError((*at, "kind"), f"melee, ranged or thrown, not {w.get('kind')!r}")
         for key in _WEAPON_NUMBERS:
             if w.get(key) not in (None, ""):
                 try:
-                    float(w[key])
+                    number = float(w[key])
                 except (TypeError, ValueError):
-                    raise RuleError(f"{field}.{key}: a number, not {w[key]!r}") from None
+                    raise SheetError((*at, key), f"a number, not {w[key]!r}") from None
+                if not math.isfinite(number):
+                    raise SheetError((*at, key), f"a number, not {w[key]!r}")
         if w.get("armor_divisor") not in (None, "") and float(w["armor_divisor"]) <= 0:
-            raise RuleError(f"{field}.armor_divisor: more than 0")
+            raise SheetError((*at, "armor_divisor"), "more than 0")

@@ -8,19 +8,49 @@ Sources: the Savage Worlds core facts (Parry, Toughness, Pace);
 
 from __future__ import annotations
 
-from ..system import Modifier, RuleError, SheetField
+from ..system import Modifier, RuleError, SheetError, SheetField, column
 from .checks import damage_expression, half_die, parse_die
-from .data import ATTRIBUTES, IMPROVISED, MAX_WOUNDS, PACE
+from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE
+
+
+#: the dice a trait is written with; a trait above d12 is d12+1, d12+2...
+DICE = ("d4", "d6", "d8", "d10", "d12", "d12+1", "d12+2", "d12+3", "d12+4")
+#: the skills these rules roll, offered when a skill is added (any other name is a skill too)
+SKILL_SUGGESTIONS = COMBAT_SKILLS
+
+
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
+    return (
+        column("name", "Weapon", required=True),
+        column("damage", "Damage", default="Str", help="Str+d8, 2d6+1"),
+        column("range", "Range", default="", help="12/24/48; empty: melee"),
+        column("ap", "AP", "int", 0),
+        column("rof", "RoF", "int", 1),
+        column("reach", "Reach", "int", 0, more=True),
+        column("parry", "Parry bonus", "int", 0, more=True),
+        column("min_str", "Minimum Strength", "die", "", choices=DICE[:5], more=True),
+        column("improvised", "Improvised", "choice", "", choices=tuple(IMPROVISED), more=True),
+        column("thrown", "Thrown", "bool", False, more=True),
+        column("shotgun", "Shotgun", "bool", False, more=True),
+        column("double_barrel", "Double barrel", "bool", False, more=True),
+        column("two_handed", "Two hands", "bool", False, more=True),
+        column("edged", "Edged", "bool", False, more=True),
+        column("natural", "Natural weapon", "bool", False, more=True),
+        column("ready", "Ready", "bool", True, more=True),
+    )
 
 
 def sheet_fields() -> list[SheetField]:
-    die = "die"
     return [
         SheetField("name", "Name", "text", "Hero", group="identity"),
         SheetField("wild_card", "Wild Card", "bool", True, help="Extras roll no Wild Die and fall to one Wound", group="identity"),
         SheetField("group", "Extras group", "text", "", help="Extras of one group share an action card", group="identity"),
-        *[SheetField(f"attributes.{a}", a.title(), die, "d6", choices=("d4", "d6", "d8", "d10", "d12"), group="attributes") for a in ATTRIBUTES],
-        SheetField("skills", "Skills", "dict", {"fighting": "d6", "shooting": "d6", "athletics": "d6", "notice": "d6"}, help="skill name to die, d4 to d12+n", group="skills"),
+        *[SheetField(f"attributes.{a}", a.title(), "die", "d6", choices=DICE, group="attributes") for a in ATTRIBUTES],
+        SheetField("skills", "Skills", "rows", {"fighting": "d6", "shooting": "d6", "athletics": "d6", "notice": "d6"},
+                   shape="map", group="skills", help="an unlisted skill rolls d4-2",
+                   columns=(column("name", "Skill", required=True, suggestions=SKILL_SUGGESTIONS),
+                            column("die", "Die", "die", "d4", choices=DICE, required=True))),
         SheetField("pace", "Base Pace", "int", 6, group="combat"),
         SheetField("size", "Size", "int", 0, help="added to Toughness", group="combat"),
         SheetField("armor", "Armour", "int", 0, group="combat"),
@@ -33,9 +63,11 @@ def sheet_fields() -> list[SheetField]:
         SheetField("prone", "Prone", "bool", False, group="state"),
         SheetField("incapacitated", "Incapacitated", "bool", False, group="state"),
         SheetField("bennies", "Bennies", "int", 3, group="state"),
-        SheetField("edges", "Edges", "list", [], group="edges"),
-        SheetField("hindrances", "Hindrances", "list", [], group="edges"),
-        SheetField("weapons", "Weapons", "dict", {}, help="name to damage, range S/M/L, AP, RoF, shotgun, reach...", group="weapons"),
+        SheetField("edges", "Edges", "rows", [], shape="values", group="edges",
+                   columns=(column("name", "Edge", required=True, suggestions=(*DEFAULT_CARD_EDGES, "Fleet-Footed")),)),
+        SheetField("hindrances", "Hindrances", "rows", [], shape="values", group="edges",
+                   columns=(column("name", "Hindrance", required=True, suggestions=("Hesitant",)),)),
+        SheetField("weapons", "Weapons", "rows", {}, shape="table", columns=weapon_columns(), group="weapons"),
     ]
 
 
@@ -74,63 +106,75 @@ _FLAGS = ("wild_card", "shaken", "stunned", "vulnerable", "prone", "incapacitate
 _WEAPON_COUNTS = {"ap": 0, "rof": 1, "reach": 0, "parry": 0}
 
 
-def _whole(key: str, value, low, high) -> int:
-    """A whole number for ``key`` within [low, high]; RuleError naming the field otherwise."""
+def _dotted(path: tuple) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _whole(key: str | tuple, value, low, high) -> int:
+    """A whole number for ``key`` within [low, high]; SheetError naming the field otherwise."""
+    path = key if isinstance(key, tuple) else (key,)
     try:
         if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
             raise ValueError
         n = int(value)
     except (TypeError, ValueError):
-        raise RuleError(f"{key}: a whole number, not {value!r}") from None
+        raise SheetError(path, f"a whole number, not {value!r}") from None
     if low is not None and n < low:
-        raise RuleError(f"{key}: {n} is below {low}" if low else f"{key} cannot be negative")
+        if low:
+            raise SheetError(path, f"{n} is below {low}")
+        raise SheetError(path, "cannot be negative", f"{_dotted(path)} cannot be negative")
     if high is not None and n > high:
-        raise RuleError(f"{key}: at most {high}, not {n}")
+        raise SheetError(path, f"at most {high}, not {n}")
     return n
 
 
-def _die_field(key: str, value) -> None:
+def _die_field(path: tuple, value) -> None:
     try:
         parse_die(value)
     except RuleError:
-        raise RuleError(f"{key}: not a die: {value!r} (write d4, d6, d8, d10, d12 or d12+1)") from None
+        raise SheetError(path, f"not a die: {value!r} (write d4, d6, d8, d10, d12 or d12+1)") from None
 
 
 def validate_sheet(sheet: dict) -> None:
-    """RuleError naming the first field that is not valid (``attributes.vigor``, ``weapons.Colt.rof``...)."""
+    """SheetError naming the first field that is not valid (``attributes.vigor``, ``weapons.Colt.rof``...)."""
     if not isinstance(sheet, dict):
         raise RuleError("a sheet is a table of fields")
     for key in ("attributes", "skills", "weapons"):
         if not isinstance(sheet.get(key) or {}, dict):
-            raise RuleError(f"{key}: a table of name to {'die' if key != 'weapons' else 'weapon'}")
+            raise SheetError((key,), f"a table of name to {'die' if key != 'weapons' else 'weapon'}")
     for a in ATTRIBUTES:
-        _die_field(f"attributes.{a}", (sheet.get("attributes") or {}).get(a, "d6"))
+        _die_field(("attributes", a), (sheet.get("attributes") or {}).get(a, "d6"))
     for k, v in (sheet.get("skills") or {}).items():
-        _die_field(f"skills.{k}", v)
+        _die_field(("skills", k), v)
     for key, (low, high) in _COUNTS.items():
         if key in sheet:
             _whole(key, sheet[key], low, high)
     for key in _FLAGS:
         if key in sheet and not isinstance(sheet[key], bool):
-            raise RuleError(f"{key}: yes or no (true/false), not {sheet[key]!r}")
+            raise SheetError((key,), f"yes or no (true/false), not {sheet[key]!r}")
     for key in ("edges", "hindrances"):
         v = sheet.get(key) or []
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise RuleError(f"{key}: a list of names")
+            raise SheetError((key,), "a list of names")
     for k, w in (sheet.get("weapons") or {}).items():
         if not isinstance(w, dict):
-            raise RuleError(f"weapons.{k}: a table of damage, range, AP, RoF...")
+            raise SheetError(("weapons", k), "a table of damage, range, AP, RoF...")
         for key, low in _WEAPON_COUNTS.items():
             if key in w:
-                _whole(f"weapons.{k}.{key}", w[key], low, None)
+                _whole(("weapons", k, key), w[key], low, None)
         try:
             ws = weapon_stats(w)
+        except SheetError as exc:
+            raise SheetError(("weapons", k, *exc.path), exc.reason) from None
+        try:
             damage_expression(ws["damage"], "d6")
-            for key in ("min_str",):
-                if ws[key]:
-                    parse_die(ws[key])
         except RuleError as exc:
-            raise RuleError(f"weapons.{k}: {exc}") from None
+            raise SheetError(("weapons", k, "damage"), str(exc)) from None
+        if ws["min_str"]:
+            try:
+                parse_die(ws["min_str"])
+            except RuleError as exc:
+                raise SheetError(("weapons", k, "min_str"), str(exc)) from None
 
 
 def weapon_defaults(w: dict) -> dict:
@@ -149,7 +193,8 @@ def weapon_stats(weapon: dict | None) -> dict:
         try:
             rng, dmg, min_str = IMPROVISED[str(w["improvised"]).lower()]
         except KeyError:
-            raise RuleError(f"improvised weapons are light, medium or heavy, not {w['improvised']!r}") from None
+            raise SheetError(("improvised",), f"improvised weapons are light, medium or heavy, not {w['improvised']!r}",
+                             f"improvised weapons are light, medium or heavy, not {w['improvised']!r}") from None
         w.update(damage=dmg, min_str=min_str)
         if w["thrown"]:
             w["range"] = "/".join(str(r) for r in rng)
@@ -158,9 +203,10 @@ def weapon_stats(weapon: dict | None) -> dict:
         try:
             parts = [int(p) for p in str(w["range"]).split("/")]
         except ValueError:
-            raise RuleError(f"a range reads like 12/24/48, not {w['range']!r}") from None
+            parts = []
         if len(parts) != 3 or not (0 < parts[0] <= parts[1] <= parts[2]):
-            raise RuleError(f"a range reads like 12/24/48, not {w['range']!r}")
+            reason = f"a range reads like 12/24/48, not {w['range']!r}"
+            raise SheetError(("range",), reason, reason)
         ranges = tuple(parts)
     w["ranges"] = ranges
     w["ranged"] = ranges is not None

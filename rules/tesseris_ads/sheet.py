@@ -4,10 +4,10 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 
 from __future__ import annotations
 
-from ..system import RuleError, SheetField
+from ..system import RuleError, SheetError, SheetField, column
 from ..system import Modifier
 from .checks import wound_penalty
-from .data import BASE_TICKS, CHARACTERISTICS, HUMAN_SPEED, MAX_WOUNDS, SKILL_CHARACTERISTIC, SKILLS
+from .data import BASE_TICKS, CHARACTERISTICS, HUMAN_SPEED, MAX_WOUNDS, SKILL_CHARACTERISTIC, SKILLS, STATUS_EFFECTS
 
 
 def num(value, default: int = 0) -> int:
@@ -114,25 +114,33 @@ def weapon(sheet: dict, key: str | None) -> dict:
     return {"key": key, **weapons[key]}
 
 
-def _int(value, field: str, low: int | None = 0, allow_none: bool = False) -> None:
+def _int(value, field: str | tuple, low: int | None = 0, allow_none: bool = False) -> None:
+    path = field if isinstance(field, tuple) else (field,)
     if value is None and allow_none:
         return
     if isinstance(value, bool) or not isinstance(value, int):
         try:
             if isinstance(value, bool) or value is None or int(str(value)) != float(str(value)):
                 raise ValueError
-        except (TypeError, ValueError):
-            raise RuleError(f"{field}: a whole number, not {value!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise SheetError(path, f"a whole number, not {value!r}") from None
         value = int(str(value))
     if low is not None and value < low:
-        raise RuleError(f"{field}: {low} or more, not {value}")
+        raise SheetError(path, f"{low} or more, not {value}")
 
 
 WEAPON_KINDS = ("melee", "ranged", "thrown")
+RELIABILITY = ("reliable", "normal", "unreliable")
+
+
+def _weapon_entries(weapons) -> list[tuple[str, object]]:
+    if isinstance(weapons, dict):
+        return list(weapons.items())
+    return [(str(w.get("key") or w.get("name") or i) if isinstance(w, dict) else str(i), w) for i, w in enumerate(weapons)]
 
 
 def validate_sheet(sheet: dict) -> None:
-    """RuleError naming the first field the rules cannot use: ranks, Stamina, Wounds and the
+    """SheetError naming the first field the rules cannot use: ranks, Stamina, Wounds and the
     gear's numbers whole and not negative, weapons of a known kind with a listed range when
     ranged, [single, burst, auto] rates of fire, known status effects."""
     from .status import effect_of  # the status table; status imports this module's helpers
@@ -149,41 +157,76 @@ def validate_sheet(sheet: dict) -> None:
         if gear is None:
             continue
         if not isinstance(gear, dict):
-            raise RuleError(f"{slot}: a table of name, ap, bulk")
-        _int(gear.get("ap", 0), f"{slot}.ap")
-        _int(gear.get("bulk", 0), f"{slot}.bulk", low=None)
+            raise SheetError((slot,), "a table of name, ap, bulk")
+        _int(gear.get("ap", 0), (slot, "ap"))
+        _int(gear.get("bulk", 0), (slot, "bulk"), low=None)
     weapons = sheet.get("weapons") or {}
     if not isinstance(weapons, (dict, list)):
-        raise RuleError("weapons: a table of weapons by key")
-    entries = weapons.items() if isinstance(weapons, dict) else ((str(w.get("key") or w.get("name") or i) if isinstance(w, dict) else str(i), w) for i, w in enumerate(weapons))
-    for key, w in entries:
-        where = f"weapons.{key}"
+        raise SheetError(("weapons",), "a table of weapons by key")
+    for key, w in _weapon_entries(weapons):
+        where = ("weapons", key)
         if not isinstance(w, dict):
-            raise RuleError(f"{where}: a table (name, kind, damage, ...)")
+            raise SheetError(where, "a table (name, kind, damage, ...)")
         kind = w.get("kind", "melee")
         if kind not in WEAPON_KINDS:
-            raise RuleError(f"{where}.kind: one of {', '.join(WEAPON_KINDS)}, not {kind!r}")
+            raise SheetError((*where, "kind"), f"one of {', '.join(WEAPON_KINDS)}, not {kind!r}")
         for k in ("damage", "ap", "reach", "ammo", "capacity"):
             if w.get(k) is not None:
-                _int(w[k], f"{where}.{k}")
+                _int(w[k], (*where, k))
         if kind != "melee":
-            _int(w.get("range"), f"{where}.range", low=1)
+            _int(w.get("range"), (*where, "range"), low=1)
         if w.get("rof") is not None:
             if not isinstance(w["rof"], list) or not 1 <= len(w["rof"]) <= 3:
-                raise RuleError(f"{where}.rof: [single, burst, auto] bullets")
+                raise SheetError((*where, "rof"), "[single, burst, auto] bullets")
             for i, r in enumerate(w["rof"]):
-                _int(r, f"{where}.rof[{i}]")
-        if w.get("reliability", "normal") not in ("reliable", "normal", "unreliable"):
-            raise RuleError(f"{where}.reliability: reliable, normal or unreliable")
+                _rof(r, where, i)
+        if w.get("reliability", "normal") not in RELIABILITY:
+            raise SheetError((*where, "reliability"), "reliable, normal or unreliable")
     statuses = sheet.get("statuses") or []
     if not isinstance(statuses, list):
-        raise RuleError("statuses: a list of status effects")
+        raise SheetError(("statuses",), "a list of status effects")
     for i, st in enumerate(statuses):
         name = st.get("name") if isinstance(st, dict) else st
         try:
             effect_of(str(name))
         except RuleError:
-            raise RuleError(f"statuses[{i}]: unknown status effect {name!r}") from None
+            raise SheetError(("statuses", i, "name"), f"unknown status effect {name!r}",
+                             f"statuses[{i}]: unknown status effect {name!r}") from None
+
+
+def _rof(value, where: tuple, i: int) -> None:
+    try:
+        _int(value, (*where, "rof", i))
+    except SheetError as exc:
+        raise SheetError(exc.path, exc.reason, f"{'.'.join(map(str, where))}.rof[{i}]: {exc.reason}") from None
+
+
+def _gear() -> tuple[SheetField, ...]:
+    return (column("name", "Name", default=""), column("ap", "AP", "int", 0), column("bulk", "Bulk", "int", 0))
+
+
+def weapon_columns() -> tuple[SheetField, ...]:
+    """A weapon's fields as the sheet form shows them (the first, its key, is what an attack names), and
+    what the rules read when one is left out."""
+    c = column
+    return (
+        c("key", "Key", help="what an attack names; empty: the name", more=True),
+        c("name", "Weapon", required=True),
+        c("kind", "Kind", "choice", "melee", choices=WEAPON_KINDS),
+        c("skill", "Skill", "choice", "", choices=tuple((k, k.replace("_", " ")) for k in SKILLS),
+          help="empty: melee; rifles for a ranged weapon"),
+        c("damage", "Damage", "int", 0, help="melee adds STR"),
+        c("range", "Range", "int", None, help="squares; ranged and thrown only"),
+        c("ap", "AP", "int", 0),
+        c("rof", "RoF (bullets)", "ints", None, choices=("single", "burst", "auto")),
+        c("ammo", "Ammo", "int", None),
+        c("reliability", "Reliability", "choice", "normal", choices=RELIABILITY, more=True),
+        c("capacity", "Magazine", "int", None, more=True),
+        c("reach", "Reach", "int", None, more=True),
+        c("impact", "Impact", "bool", False, more=True),
+        c("jams", "May jam", "bool", False, more=True),
+        c("light", "Light", "bool", False, more=True),
+    )
 
 
 def sheet_fields() -> list[SheetField]:
@@ -212,12 +255,16 @@ def sheet_fields() -> list[SheetField]:
         f("tick_bonus", "Bonus ticks per round", default=0, group="Combat"),
         f("initiative_bonus", "Initiative misc.", default=0, group="Combat"),
         f("soak_bonus", "Soak misc.", default=0, group="Combat"),
-        f("armour", "Armour slot", kind="dict", default={"name": "Leather coat", "ap": 2, "bulk": 0}, help="name, ap, bulk", group="Gear"),
-        f("cloak", "Cloak slot", kind="dict", default={"name": "", "ap": 0, "bulk": 0}, help="covers torso and legs", group="Gear"),
-        f("weapons", "Weapons", kind="dict", default={}, help="key -> name, kind (melee/ranged/thrown), skill, damage, range, ap, rof [single, burst, auto], reliability, impact, jams", group="Gear"),
-        f("feats", "Feats", kind="list", default=[], group="Traits"),
-        f("talents", "Talents", kind="list", default=[], group="Traits"),
-        f("statuses", "Status effects", kind="list", default=[], group="Status"),
+        f("armour", "Armour slot", kind="rows", shape="record", columns=_gear(), default={"name": "Leather coat", "ap": 2, "bulk": 0}, group="Gear"),
+        f("cloak", "Cloak slot", kind="rows", shape="record", columns=_gear(), default={"name": "", "ap": 0, "bulk": 0}, help="covers torso and legs", group="Gear"),
+        f("weapons", "Weapons", kind="rows", shape="table", columns=weapon_columns(), default={}, group="Gear"),
+        f("feats", "Feats", kind="rows", shape="values", columns=(column("name", "Feat", required=True),), default=[], group="Traits"),
+        f("talents", "Talents", kind="rows", shape="values", columns=(column("name", "Talent", required=True),), default=[], group="Traits"),
+        f("statuses", "Status effects", kind="rows", default=[], group="Status", columns=(
+            column("name", "Status effect", "choice", choices=tuple(STATUS_EFFECTS), required=True),
+            column("rounds", "Rounds left", "int", None, help="empty: until removed"),
+            column("source", "From", more=True),
+        )),
         f("is_player", "Player character", kind="bool", default=True, group="Status"),
     ]
     return fields

@@ -7,7 +7,6 @@ fires a `securitypolicyviolation` event: the test watches for those as well as f
 
 from __future__ import annotations
 
-import json
 import re
 
 from playwright.sync_api import expect
@@ -145,12 +144,17 @@ def test_hostile_text_in_every_field_stays_text_on_every_page(server, new_page, 
     form = sheet.page.locator("form.sheet-form")
     form.locator("input[name=name]").fill(FULL)
     form.locator("input[name=group]").fill(FOE)
-    weapons = json.loads(form.locator("textarea[name=weapons]").input_value() or "{}")
-    weapons[WEAPON] = {"damage": "2d6", "range": "12/24/48"}
-    form.locator("textarea[name=weapons]").fill(json.dumps(weapons))
-    skills = json.loads(form.locator("textarea[name=skills]").input_value() or "{}")
-    skills[SKILL] = "d6"
-    form.locator("textarea[name=skills]").fill(json.dumps(skills))
+    weapons = form.locator('fieldset[data-rows="weapons"]')
+    weapons.locator("[data-add-row]").click()
+    weapon = weapons.locator(".rows-list > [data-row]").last
+    weapon.locator("input[name$='[name]']").fill(WEAPON)
+    weapon.locator("input[name$='[damage]']").fill("2d6")
+    weapon.locator("input[name$='[range]']").fill("12/24/48")
+    skills = form.locator('fieldset[data-rows="skills"]')
+    skills.locator("[data-add-row]").click()
+    skill = skills.locator(".rows-list > [data-row]").last
+    skill.locator("input[name$='[name]']").fill(SKILL)
+    skill.locator("select[name$='[die]']").select_option("d6")
     form.locator("button[type=submit]").click()
     expect(sheet.page.locator("#sheet-body .flash-inline.ok")).to_have_text("Saved.")
     expect(sheet.page.locator("#sheet-body")).to_contain_text(WEAPON)
@@ -192,7 +196,8 @@ def test_hostile_text_in_every_field_stays_text_on_every_page(server, new_page, 
     goto(gm, f"{server.url}/games/{game_id}/tokens/{hero_id}/sheet")
     expect(gm.page.locator("#sheet-body")).to_contain_text(WEAPON)
     expect(gm.page.locator("form.sheet-form input[name=name]")).to_have_value(FULL)
-    assert SKILL in json.loads(gm.page.locator("form.sheet-form textarea[name=skills]").input_value())
+    names = gm.page.locator("form.sheet-form input[name^='skills['][name$='[name]']")
+    assert SKILL in names.evaluate_all("boxes => boxes.map((b) => b.value)")
     goto(gm, server.url + "/")
     expect(gm.page.locator(".game-rows")).to_contain_text(GAME)
     goto(player, server.url + "/")

@@ -95,7 +95,7 @@ def check_sheet(game: "Game", sheet: dict) -> None:
         raise Rejected(f"sheet: {exc}") from None
 
 
-def _apply_changes(sheet: dict, changes: dict) -> dict:
+def apply_changes(sheet: dict, changes: dict) -> dict:
     """A new sheet with ``changes`` set; a dotted key ("attributes.Agility") reaches into a table."""
     new = copy.deepcopy(sheet)
     for key, value in changes.items():
@@ -154,7 +154,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
             refused = sorted(k for k in cmd.changes if k.split(".")[0] in locked)
             if refused:
                 raise Rejected(f"only the GM changes {', '.join(refused)}")
-        sheet = _apply_changes(character.sheet, cmd.changes)
+        sheet = apply_changes(character.sheet, cmd.changes)
         if sheet == character.sheet:
             raise Rejected("nothing to change")
         check_sheet(game, sheet)

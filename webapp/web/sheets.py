@@ -8,17 +8,14 @@ inline beside the form, with nothing stored.
 
 from __future__ import annotations
 
-import json
-import math
-
 from flask import abort, render_template, request
 
 import rules
-from rules.system import RuleError, RuleNotImplemented
+from rules.system import RuleError, RuleNotImplemented, SheetError
 
 from ..game import characters, fog
 from ..game.model import Rejected
-from . import hub
+from . import hub, sheetform
 from .game import _seat, bp
 
 
@@ -32,7 +29,15 @@ def _token_for(game_id: str, token_id: str):
     return actor, game, token
 
 
-def _context(game, token, actor, error: str | None = None, field: str | None = None, notice: str = "") -> dict:
+def _locked(system, actor) -> tuple[str, ...]:
+    """The fields this actor may not change: the GM's own, for a player."""
+    return () if actor.role == "gm" else tuple(getattr(system, "gm_only_fields", ()))
+
+
+def _context(game, token, actor, error: str | None = None, notice: str = "",
+             form: sheetform.Form | None = None, errors: dict[str, str] | None = None) -> dict:
+    """The sheet and its editor; ``form`` and ``errors``: a refused form, shown again as it was sent with
+    each reason beside its field."""
     system = rules.get(game.system)
     character = characters.of_token(game, token.id)
     sheet = characters.sheet_of(game, token)
@@ -40,20 +45,13 @@ def _context(game, token, actor, error: str | None = None, field: str | None = N
         derived = system.derived(sheet)
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
         derived = {}
-    fields = [{"field": f, "value": lookup(sheet, f.key)} for f in system.sheet_fields()]
+    locked = _locked(system, actor)
+    shown = sheetform.form_of(system, sheet)
+    fields = sheetform.views(system, form if form is not None else shown, locked, errors, shown=shown)
     return dict(game=game, token=token, system=system, sheet=sheet, derived=derived, actor=actor,
-                character=character, fields=fields, error=error, error_field=field, notice=notice,
+                character=character, fields=fields, groups=sheetform.groups(fields), error=error, notice=notice,
                 may_make=characters.may_put_on_token(actor),
                 example=character is None and not token.sheet and bool(sheet))
-
-
-def lookup(sheet: dict, key: str):
-    at = sheet
-    for part in key.split("."):
-        if not isinstance(at, dict):
-            return None
-        at = at.get(part)
-    return at
 
 
 @bp.get("/games/<game_id>/tokens/<token_id>/sheet")
@@ -63,70 +61,51 @@ def sheet(game_id: str, token_id: str):
     return render_template("sheet.html", **_context(game, token, actor))
 
 
-def _parse(kind: str, raw: str):
-    """A form's text as the sheet field's kind; ValueError says what was expected."""
-    raw = raw.strip()
-    if kind == "int":
-        return int(raw)
-    if kind == "float":
-        value = float(raw)
-        if not math.isfinite(value):
-            raise ValueError("expected a finite number")
-        return value
-    if kind == "bool":
-        return raw in ("true", "on", "yes", "1")
-    if kind in ("list", "dict"):
-        try:
-            value = json.loads(raw)
-        except RecursionError:
-            raise ValueError("nested too deep") from None
-        if not isinstance(value, list if kind == "list" else dict):
-            raise ValueError(f"expected a {'list' if kind == 'list' else 'table'} in JSON")
-        return value
-    return raw
-
-
 @bp.post("/games/<game_id>/tokens/<token_id>/sheet")
 def edit_sheet(game_id: str, token_id: str):
-    """Make the token's character, or save the sheet's changed fields; answers the sheet anew."""
+    """Make the token's character, or save the sheet's changed fields; answers the sheet anew.
+
+    A value the form cannot read or the rules refuse comes back beside its field with the reason, and
+    the form as it was sent (what was typed stays); nothing is stored."""
     actor, game, token = _token_for(game_id, token_id)
     h = hub()
     character = characters.of_token(game, token.id)
-    try:
-        if character is None:
-            payload = {"type": "add_character", "name": token.name, "token_id": token.id}
-            if token.sheet:
-                payload["sheet"] = token.sheet
-            if actor.role == "gm" and token.owner:
-                payload["owner"] = token.owner
+    if character is None:
+        payload = {"type": "add_character", "name": token.name, "token_id": token.id}
+        if token.sheet:
+            payload["sheet"] = token.sheet
+        if actor.role == "gm" and token.owner:
+            payload["owner"] = token.owner
+        try:
             h.execute(game_id, actor, payload)
-        else:
-            system = rules.get(game.system)
-            changes = {}
-            for f in system.sheet_fields():
-                if f.kind == "bool":
-                    raw = "true" if request.form.get(f.key) else "false"
-                elif f.key in request.form:
-                    raw = request.form[f.key]
-                else:
-                    continue
-                try:
-                    value = _parse(f.kind, raw)
-                except ValueError as exc:
-                    raise _FieldError(f.key, f"{f.label}: {exc}") from None
-                if value != lookup(character.sheet, f.key):
-                    changes[f.key] = value
-            if not changes:
-                return render_template("_sheet_body.html", **_context(game, token, actor, notice="Nothing changed."))
-            h.execute(game_id, actor, {"type": "update_sheet", "character_id": character.id, "changes": changes})
-    except _FieldError as exc:
-        return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, str(exc), exc.field))
+        except Rejected as exc:
+            return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, str(exc)))
+        return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice="Saved."))
+    system = rules.get(game.system)
+    form = sheetform.Form(request.form.items(multi=True))
+
+    def refused(message: str, errors: dict[str, str] | None = None):
+        return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, message,
+                                                              form=form, errors=errors))
+
+    try:
+        reading = sheetform.read(system, form, character.sheet, _locked(system, actor))
+    except sheetform.FormError as exc:
+        return refused(str(exc), exc.errors)
+    if not reading.changes:
+        return render_template("_sheet_body.html", **_context(game, token, actor, notice="Nothing changed."))
+    validate = getattr(system, "validate_sheet", None)
+    if validate is not None:  # the rules' refusal beside the field it names (the command checks again)
+        try:
+            validate(characters.apply_changes(character.sheet, reading.changes))
+        except SheetError as exc:
+            place = reading.place(exc.path)
+            if place is not None:
+                return refused(f"{reading.labels.get(place, place)}: {exc.reason}", {place: exc.reason})
+        except (RuleError, Rejected, ValueError, TypeError, KeyError):
+            pass  # said by the command below
+    try:
+        h.execute(game_id, actor, {"type": "update_sheet", "character_id": character.id, "changes": reading.changes})
     except Rejected as exc:
-        return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, str(exc)))
+        return refused(str(exc))
     return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice="Saved."))
-
-
-class _FieldError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
