@@ -8,28 +8,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_table_screens import PHONE, add_token, join, new_game, player_url, state, token_at
-
-
-def page_point(page, x: float, y: float) -> tuple[float, float]:
-    """Where on the page the map point (x, y) is (in squares; (4.5, 4.5) is the centre of square 4, 4)."""
-    return page.evaluate(
-        """([x, y]) => {
-            const svg = document.getElementById('map');
-            const pt = svg.createSVGPoint(); pt.x = x; pt.y = y;
-            const p = pt.matrixTransform(svg.getScreenCTM());
-            return [p.x, p.y];
-        }""",
-        [x, y],
-    )
-
-
-def mouse_drag(page, start, end) -> None:
-    page.mouse.move(*start)
-    page.mouse.down()
-    page.mouse.move((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, steps=4)
-    page.mouse.move(*end, steps=4)
-    page.mouse.up()
+from test_editor_fog import corner as page_point  # a map point (in squares) on the page
+from test_table_screens import PHONE, add_token, join, mouse_drag, new_game, player_url, state, token_at
 
 
 def finger_drag(page, start, end, radius: float) -> None:
