@@ -9,22 +9,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from test_editor_fog import corner as page_point  # a map point (in squares) on the page
-from test_table_screens import PHONE, add_token, join, mouse_drag, new_game, player_url, state, token_at
-
-
-def finger_drag(page, start, end, radius: float) -> None:
-    """One finger of `radius` px pressed at `start` and slid to `end` (touch events, as a phone sends them)."""
-    cdp = page.context.new_cdp_session(page)
-
-    def send(kind, point):
-        points = [] if point is None else [{"x": point[0], "y": point[1], "id": 1, "radiusX": radius, "radiusY": radius}]
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    send("touchStart", start)
-    for i in range(1, 9):
-        send("touchMove", (start[0] + (end[0] - start[0]) * i / 8, start[1] + (end[1] - start[1]) * i / 8))
-    send("touchEnd", None)
-    cdp.detach()
+from test_table_screens import (PHONE, add_token, join, mouse_drag, new_game, player_url, state, token_at,
+                                touch_drag)
 
 
 def places(server, game) -> dict[str, tuple[int, int]]:
@@ -83,12 +69,12 @@ def test_a_finger_on_ones_own_token_in_melee_moves_it_not_the_foe_beside_it(serv
     page = open_phone(server, new_page, game, mira)
     square = page.locator(f"#token-{fighter} .token-hit").bounding_box()["width"]
     # a fingertip (16 px) a little off the middle of the fighter's square, towards the Ogre
-    finger_drag(page, page_point(page, 4.8, 4.5), page_point(page, 4.5, 6.5), radius=8)
+    touch_drag(page, page_point(page, 4.8, 4.5), page_point(page, 4.5, 6.5), radius=8)
     token_at(page, fighter, 4, 6).to_be_attached()
     expect(page.locator("#flash.shown")).to_have_count(0)  # no "Ogre is not yours to move"
     assert places(server, game) == {"Mira's fighter": (4, 6), "Ogre": (5, 4)}
     # a fat finger, wider than a square, pressed on the fighter's square beside the Ogre: the nearest centre wins
-    finger_drag(page, page_point(page, 4.75, 6.5), page_point(page, 4.5, 4.5), radius=square * 0.8)
+    touch_drag(page, page_point(page, 4.75, 6.5), page_point(page, 4.5, 4.5), radius=square * 0.8)
     token_at(page, fighter, 4, 4).to_be_attached()
     expect(page.locator("#flash.shown")).to_have_count(0)
     assert places(server, game) == {"Mira's fighter": (4, 4), "Ogre": (5, 4)}
@@ -102,7 +88,7 @@ def test_a_finger_on_an_empty_square_beside_a_token_pans_the_map_and_moves_nothi
     scroll = frame.evaluate("f => f.scrollLeft")
     # square (6, 4) is empty: a fingertip a third of a square from the Ogre's edge, slid to the left
     start = page_point(page, 6.3, 4.5)
-    finger_drag(page, start, (start[0] - 120, start[1]), radius=8)
+    touch_drag(page, start, (start[0] - 120, start[1]), radius=8)
     page.wait_for_timeout(500)
     assert frame.evaluate("f => f.scrollLeft") > scroll + 60  # the map panned under the finger
     expect(page.locator("#flash.shown")).to_have_count(0)
@@ -116,6 +102,6 @@ def test_a_fat_finger_on_an_empty_square_takes_the_nearest_token_it_covers(serve
     square = page.locator(f"#token-{fighter} .token-hit").bounding_box()["width"]
     # below the fighter, in the middle of the empty square (4, 5): a finger wider than a square reaches
     # the fighter's square (not the Ogre's, diagonally away); a fingertip there would pan the map
-    finger_drag(page, page_point(page, 4.5, 5.45), page_point(page, 3.5, 6.5), radius=square * 0.55)
+    touch_drag(page, page_point(page, 4.5, 5.45), page_point(page, 3.5, 6.5), radius=square * 0.55)
     token_at(page, fighter, 3, 6).to_be_attached()
     assert places(server, game) == {"Mira's fighter": (3, 6), "Ogre": (5, 4)}

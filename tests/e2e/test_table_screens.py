@@ -53,12 +53,13 @@ def mouse_drag(page, start: tuple[float, float], end: tuple[float, float], relea
         page.mouse.up()
 
 
-def touch_drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
-    """A real one-finger drag (touch events, as a phone sends them), through the DevTools protocol."""
+def touch_drag(page, start: tuple[float, float], end: tuple[float, float], radius: float = 8) -> None:
+    """A real one-finger drag (touch events, as a phone sends them), through the DevTools protocol; the
+    finger touches a disc of ``radius`` px."""
     cdp = page.context.new_cdp_session(page)
 
     def send(kind, point):
-        points = [] if point is None else [{"x": point[0], "y": point[1], "id": 1, "radiusX": 8, "radiusY": 8}]
+        points = [] if point is None else [{"x": point[0], "y": point[1], "id": 1, "radiusX": radius, "radiusY": radius}]
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
     send("touchStart", start)

@@ -226,7 +226,8 @@ def _poll(eio_socket, pipe: Pipe, stock_poll):
         with pipe.lock:
             # the upgrade succeeded (only the writer thread polls once it has): from now on this socket's
             # packets take the pipe's way, directly once everything queued before is sent
-            eio_socket.send = pipe.send_of(eio_socket)
+            if "send" not in eio_socket.__dict__:
+                eio_socket.send = pipe.send_of(eio_socket)
             if eio_socket.queue.empty():
                 pipe.direct = True
     while True:
