@@ -137,6 +137,11 @@ class AttackRequest:
     options: dict = field(default_factory=dict)  # system-specific choices (maneuver, called shot, ...)
     board: Any = None  # the rules.board.Board, for templates and adjacency
     others: list[Combatant] = field(default_factory=list)  # every other token, for gang-up, stray shots
+    # a multi-target attack (Spray 'n Pray, Rapid Strike at two foes, Spraying Fire): one request per
+    # target in the order picked, each with its own target, distance and cover (the first is this
+    # request's own); empty for an attack at one target. The result then has one
+    # ``details["targets"]`` entry per target (``{"target": id, "hit", ...}``) and its effects.
+    targets: list["AttackRequest"] = field(default_factory=list)
 
 
 @dataclass
@@ -210,9 +215,11 @@ class TurnUpdate:
 
     The app puts ``state["combatants"][id]`` into ``Combatant.state`` for every
     combatant of a call, the target of an attack as well as the attacker (a
-    defense reads the defender's books). Before a fight a GM may mark a
-    combatant ``Combatant.state["surprised"] = True`` (or ``"unaware"``) for
-    ``begin_fight``. ``next_turn`` with ``current`` None (a round waiting on
+    defense reads the defender's books). ``start_combat``'s ``surprised`` (the
+    tokens caught unaware) reach ``begin_fight`` as ``Combatant.state["surprised"]
+    = True`` on each of them (and no such key on the others): the system applies
+    its own surprise rule and says in ``log`` who was surprised and what it cost
+    them, or raises RuleError when its document has no surprise. ``next_turn`` with ``current`` None (a round waiting on
     held actions or declarations) moves the fight on as the system says.
 
     The update is a fact: the app records it in an event and applies it
@@ -415,13 +422,43 @@ class BaseSystem:
         ``[]``: no area attacks with templates."""
         return []
 
+    def attack_options(self, request: AttackRequest) -> list[dict]:
+        """The choices the rules give the attacker for this attack now (this attacker, target, weapon,
+        and the choices already in ``request.options``), for the attack card to draw; ``[]``: none.
+
+        Each is ``{"key", "label", "kind", "default", "available", "reason", "help"?}``:
+
+        - ``kind`` ``"choice"``: one of ``values``, each ``{"key", "label"}`` (and, where picking it makes
+          the attack a multi-target one, ``"targets": n``, the most targets it may take, ``target``
+          included); ``"bool"``: yes or no (``"targets": n`` likewise when yes); ``"int"``: a whole
+          number from ``min`` to ``max``;
+        - ``default``: the value the rules take when the option is left out of ``options``;
+        - ``available`` False with a ``reason`` (in the rules' words, naming the rule) when the rules
+          do not offer it now; the card shows it greyed with the reason.
+
+        ``attack`` and ``odds`` read the picked value from ``request.options[key]`` and refuse a value
+        the rules do not allow now (RuleError naming the rule). ``settings``, ``defense``,
+        ``template`` and ``centre`` are the app's own keys in ``options``: never an option's key."""
+        return []
+
+    def end_fight(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        """What the rules do when a fight ends (Stamina back, statuses gone...): the app applies
+        ``sheet_changes`` and writes ``log``; ``state``, ``order`` and ``current`` are not read.
+        This default: nothing changes."""
+        return TurnUpdate(state={}, round=0)
+
     def defenses(self, request: AttackRequest) -> list[dict]:
         """The choices the rules give the target against this attack, before the roll: each
         ``{"key", "label", "value", "available", "reason"}``: ``value`` is what ``options["defense"]``
         takes for it (the app sends the ``key`` the defender picked and puts its ``value`` there).
         The key ``NO_DEFENSE`` ("none") is taking no defense: when it is the only choice available,
         there is nothing to choose, and the app rolls the attack with it without asking.
-        ``[]``: the defender has no choice to make (a fixed defense, or none)."""
+        ``[]``: the defender has no choice to make (a fixed defense, or none).
+
+        Where the document gives a defense modifiers the defender picks (a 3d6 Dodge with a Dive or a
+        Retreat, a Parry with a Riposte), each combination is a choice of its own, with ``group``
+        the defense it modifies ("Dodge") so the prompt can set them together."""
         return []
 
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:

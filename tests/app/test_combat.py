@@ -279,7 +279,7 @@ def test_a_tesseris_disarm_moves_the_weapon_between_the_sheets(seeded):
         if "knife" not in sheets["Bob"]["weapons"]:
             break
         r = command(seeded, g, gm, {"type": "attack", "attacker": ann, "target": bob, "weapon": "knife",
-                                    "options": {"action": "disarm", "target_weapon": "knife", "defense": "athletics"}})
+                                    "options": {"action": "disarm", "target_weapon": "knife"}, "defense": "dodge"})
         assert r.status_code == 200, r.json
         outcomes.add(state(seeded, g, gm)["log"][-1]["text"].split(":")[0].split(" (")[0])
     after = {c["name"]: c["sheet"] for c in state(seeded, g, gm)["characters"]}

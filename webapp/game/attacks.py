@@ -16,12 +16,12 @@ from dataclasses import replace
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
 from rules import los, movement
 from rules.dice import DiceSource
-from rules.system import NO_DEFENSE, AttackRequest, AttackResult, RuleError, RuleNotImplemented
+from rules.system import NO_DEFENSE, AttackRequest, AttackResult, BaseSystem, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
 from .combat import aim_squares, combatant, position_of, rules_call, settings_of
@@ -42,6 +42,8 @@ class _AttackCommand(BaseModel):
     force: bool = False  # GM only: past the table's checks (turn, line of fire); logged as a GM ruling
     template: Id | None = None  # a template on the map: an area attack where the system has them
     defense: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None  # a key of defenses()
+    # a multi-target attack where the rules have them (``target`` first, then these): see attack_options
+    targets: Annotated[list[Id], Field(max_length=12)] = []
 
 
 class PreviewAttack(_AttackCommand):
@@ -117,8 +119,72 @@ def _request(game: "Game", cmd: _AttackCommand, system, attacker: "Token", targe
     return request, band, cover_view
 
 
+#: the keys of ``options`` the app sets itself: a sender never does
+APP_OPTIONS = ("settings", "defense", "template", "centre")
+
+
 def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
-    """Everything the table knows about an attack before the rules judge it; Rejected when it cannot happen."""
+    """Everything the table knows about an attack before the rules judge it; Rejected when it cannot happen.
+    A multi-target attack has one request per target in ``request.targets``, the first its own."""
+    cmd = _checked_options(game, cmd)
+    p = _plan_one(game, cmd, actor)
+    ids = list(dict.fromkeys([cmd.target, *cmd.targets]))
+    if len(ids) > 1:
+        if cmd.template is not None:
+            raise Rejected("an area attack takes its targets from the template, not a list")
+        if cmd.attacker in ids:
+            raise Rejected("a token cannot attack itself")
+        others = [_plan_one(game, cmd.model_copy(update={"target": t, "targets": []}), actor) for t in ids[1:]]
+        p["request"].targets = [p["request"], *(o["request"] for o in others)]
+        p["view"]["targets"] = ids
+        p["view"]["aims"] = [{"target": o["target"].id, "to": o["view"]["to"], "clear": o["view"]["line"]["clear"],
+                              "distance": o["view"]["distance"]} for o in others]
+    return p
+
+
+def _checked_options(game: "Game", cmd: _AttackCommand) -> _AttackCommand:
+    """The sender's ``options`` as the rules may read them: never the app's own keys; an attack the rules
+    owe now takes the options the rules gave it; and where the system lists its options, only those."""
+    sent = dict(cmd.options)
+    reserved = sorted(k for k in sent if k in APP_OPTIONS)
+    if reserved:
+        raise Rejected(f"options may not set {', '.join(reserved)}: the table sets it")
+    owed = next((e for e in (game.combat or {}).get("due", [])
+                 if e.get("attacker") == cmd.attacker and e.get("target") == cmd.target), None)
+    given = dict((owed or {}).get("options") or {})
+    system = rules.get(game.system)
+    if type(system).attack_options is not BaseSystem.attack_options if isinstance(system, BaseSystem) else False:
+        listed = {o.get("key") for o in _listed(system, game, cmd)}
+        unknown = sorted(k for k in sent if k not in listed and k not in given)
+        if unknown:
+            raise Rejected(f"{system.name} has no attack option {unknown[0]!r}")
+    return cmd.model_copy(update={"options": {**sent, **given}})
+
+
+def _listed(system, game: "Game", cmd: _AttackCommand) -> list[dict]:
+    """The option keys the system lists for this attacker and weapon (before the table's checks: only the
+    keys matter here; ``preview`` asks again with the whole request for the values and availability)."""
+    attacker, target = game.tokens.get(cmd.attacker), game.tokens.get(cmd.target)
+    if attacker is None or target is None:
+        return []
+    request = AttackRequest(attacker=combatant(game, attacker), target=combatant(game, target), weapon=cmd.weapon,
+                            options={**cmd.options, "settings": settings_of(game)})
+    return attack_options(system, request)
+
+
+def attack_options(system, request: AttackRequest) -> list[dict]:
+    """The rules' choices for the attacker (``[]`` when the system has none, or refuses to list them now)."""
+    offered = getattr(system, "attack_options", None)
+    if not callable(offered):
+        return []
+    try:
+        return [o for o in offered(request) if isinstance(o, dict) and o.get("key") not in APP_OPTIONS]
+    except (RuleNotImplemented, RuleError):
+        return []
+
+
+def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
+    """One attacker at one target (or at a template)."""
     system = rules.get(game.system)
     attacker = _visible_token(game, actor, cmd.attacker)
     target = _visible_token(game, actor, cmd.target)
@@ -235,8 +301,10 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         view["odds_missing"] = f"not automated: {exc}"
     except RuleError as exc:
         raise Rejected(str(exc)) from None
-    if cmd.template is None:
+    if cmd.template is None and not p["request"].targets:
         view["defenses"] = defense_choices(p["system"], p["request"])
+    view["options"] = attack_options(p["system"], p["request"])
+    view["picked"] = {k: v for k, v in cmd.options.items() if k not in APP_OPTIONS}
     return view
 
 

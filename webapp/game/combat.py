@@ -51,6 +51,7 @@ class SetSettings(_Command):
 class StartCombat(_Command):
     type: Literal["start_combat"]
     token_ids: Annotated[list[Id], Field(min_length=1, max_length=100)]
+    surprised: Annotated[list[Id], Field(max_length=100)] = []  # the tokens caught unaware: the rules' surprise
 
 
 class NextTurn(_Command):
@@ -233,9 +234,17 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         missing = [i for i in ids if i not in game.tokens]
         if missing:
             raise Rejected(f"no token {missing[0]!r} in this game")
+        caught = list(dict.fromkeys(cmd.surprised))
+        stray = [i for i in caught if i not in ids]
+        if stray:
+            name = game.tokens[stray[0]].name if stray[0] in game.tokens else repr(stray[0])
+            raise Rejected(f"{name} is surprised but not in the fight")
         fighters = [combatant(game, game.tokens[i]) for i in ids]
+        for fighter in fighters:
+            if fighter.id in caught:
+                fighter.state["surprised"] = True
         update = rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)), game, actor)
-        return [Event("combat_started", {"token_ids": ids, "update": update.to_dict()})]
+        return [Event("combat_started", {"token_ids": ids, "surprised": caught, "update": update.to_dict()})]
     if not game.combat:
         raise Rejected("there is no fight on")
     if isinstance(cmd, NextTurn):
@@ -251,8 +260,12 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         state = rules_call(lambda: system.reorder(game.combat["state"], order, game.combat["current"],
                                                   settings_of(game)), game, actor)
         return [Event("order_set", {"order": order, "state": state})]
-    if isinstance(cmd, EndCombat):
-        return [Event("combat_ended", {"round": game.combat["round"]})]
+    if isinstance(cmd, EndCombat):  # the rules' end-of-fight recovery, as a fact in the event
+        end = rules_call(lambda: system.end_fight(game.combat["state"], _fighters(game), dice, settings_of(game)),
+                         game, actor) if hasattr(system, "end_fight") else None
+        return [Event("combat_ended", {"round": game.combat["round"], **(
+            {"sheet_changes": end.sheet_changes, "log": end.log, "rolls": [r.to_dict() for r in end.rolls]}
+            if end is not None else {})})]
     if isinstance(cmd, Act):
         if cmd.token_id not in game.tokens:
             raise Rejected(f"no token {cmd.token_id!r} in this game")
@@ -268,19 +281,24 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
 # --- applying -------------------------------------------------------------------
 
 
-def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> None:
+def _apply_changes(game: "Game", update: dict, log) -> None:
+    """The sheets the rules changed, and their lines and rolls in the log."""
     for token_id, changes in update.get("sheet_changes", {}).items():
         token = game.tokens.get(token_id)
         if token is not None:
             characters.set_sheet(game, token_id, {**characters.sheet_of(game, token), **changes})
-    game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
-                   "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
     for line in update.get("log", []):
         line = named(game, line)
         log(line, _audience_of(game, line), None)
     for roll in update.get("rolls", []):
         text = named(game, roll["text"])
         log(text, _audience_of(game, text), {"roll": roll})
+
+
+def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> None:
+    game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
+                   "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
+    _apply_changes(game, update, log)
     current = game.tokens.get(update["current"]) if update["current"] else None
     said = any(named(game, line).startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
     if current is not None and announce and not said:  # the rules' own line ("Mira's turn (KH)") says it already
@@ -308,6 +326,13 @@ def evolve(game: "Game", event: Event, log) -> None:
         log("the GM changed the rules settings: " + ", ".join(f"{k} = {v}" for k, v in d["changes"].items()), "all", None)
     elif event.type == "combat_started":
         log("A fight begins", "all", None)
+        caught = [game.tokens[i] for i in d.get("surprised", []) if i in game.tokens]
+        if caught:
+            seen = [t.name for t in caught if not t.hidden]
+            if seen:
+                log("Caught by surprise: " + ", ".join(seen), "all", None)
+            if len(seen) < len(caught):
+                log("Caught by surprise (with the hidden): " + ", ".join(t.name for t in caught), "gm", None)
         _apply_update(game, d["update"], log)
     elif event.type == "turn_started":
         _apply_update(game, d["update"], log)
@@ -325,6 +350,7 @@ def evolve(game: "Game", event: Event, log) -> None:
     elif event.type == "combat_ended":
         game.combat = None
         log("The fight is over", "all", None)
+        _apply_changes(game, d, log)
     else:  # pragma: no cover - table.evolve routes only EVENTS here
         raise ValueError(f"unknown event type {event.type!r}")
 

@@ -153,6 +153,15 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     return events
 
 
+def ack(events: list[Event], actor: Actor) -> dict:
+    """What the sender hears back besides ok and seq: a roll's result, a new character's id."""
+    out = combat.ack(events, actor)
+    for event in events:
+        if event.type == "character_added":
+            out["character_id"] = event.data["character"]["id"]
+    return out
+
+
 def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: dict | None = None) -> None:
     game.log.append(LogEntry(seq=game.seq, text=text, audience=audience, detail=detail))
     del game.log[: -Game.LOG_KEEP]

@@ -33,7 +33,7 @@ from rules.dice import DiceSource, RandomDice, SeededDice
 
 from ..game import access, attacks, combat, fog, keys, mapdata, text, undo, zonelayout
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
-from ..game.table import authorize, decide, evolve, new_game_events, parse_command, replay
+from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
 from . import render
 
@@ -296,7 +296,7 @@ class Hub:
             return self.commit(game_id, decide_undo, alone=True)
 
         done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))  # decide authorizes
-        return Committed(done.seq, done.events, combat.ack(done.events, actor))
+        return Committed(done.seq, done.events, table_ack(done.events, actor))
 
     # --- keys and password (GM) ----------------------------------------------
 
