@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..dice import DiceSource, RollRecord
 from ..system import AttackResult, Combatant, Effect, Modifier
 from .data import CORE, MAX_WOUNDS, RAISE
+from .sheet import bennies_of
 
 
 def damage_result(damage: int, toughness: int, shaken: bool = False) -> tuple[bool, int]:
@@ -138,7 +139,7 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
     if fatigue:
         out.append({"label": FATIGUE_LABELS.get(fatigue, f"Fatigue {fatigue}"), "kind": "resource"})
     if s.get("wild_card", True):
-        b = int(s.get("bennies", 0) or 0)
+        b = bennies_of(s)
         out.append({"label": f"{b} Benn{'y' if b == 1 else 'ies'}", "kind": "resource"})
     if per.get("joker"):
         out.append({"label": "Joker (+2)", "kind": "resource"})

@@ -13,6 +13,7 @@ from . import cover as _cover
 from . import data, health, movement, templates, turns
 from . import sheet as character
 from . import odds as _odds
+from . import options as _options
 
 
 class SavageWorlds(BaseSystem):
@@ -114,6 +115,11 @@ class SavageWorlds(BaseSystem):
         if request.options.get("template"):
             return templates.area_attack(request, dice)
         return _attack.attack(request, dice)
+
+    def attack_options(self, request: AttackRequest) -> list[dict]:
+        """Called Shot, Wild Attack, Aim, Rapid Attack, Unarmed Defender and every other option the
+        attack reads (see :mod:`.options`)."""
+        return _options.attack_options(request)
 
     def area_attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
         return templates.area_attack(request, dice)
