@@ -126,7 +126,7 @@ APP_OPTIONS = ("settings", "defense", "template", "centre")
 def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     """Everything the table knows about an attack before the rules judge it; Rejected when it cannot happen.
     A multi-target attack has one request per target in ``request.targets``, the first its own."""
-    cmd = _checked_options(game, cmd)
+    cmd = _checked_options(game, cmd, actor)
     p = _plan_one(game, cmd, actor)
     ids = list(dict.fromkeys([cmd.target, *cmd.targets]))
     if len(ids) > 1:
@@ -146,9 +146,10 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     return p
 
 
-def _checked_options(game: "Game", cmd: _AttackCommand) -> _AttackCommand:
+def _checked_options(game: "Game", cmd: _AttackCommand, actor: "Actor") -> _AttackCommand:
     """The sender's ``options`` as the rules may read them: never the app's own keys; an attack the rules
-    owe now takes the options the rules gave it; and where the system lists its options, only those."""
+    owe now takes the options the rules gave it; where the system lists its options, only those, and
+    the GM's own (``"gm": True``, a GM's modifier) from the GM alone."""
     sent = dict(cmd.options)
     reserved = sorted(k for k in sent if k in APP_OPTIONS)
     if reserved:
@@ -158,10 +159,14 @@ def _checked_options(game: "Game", cmd: _AttackCommand) -> _AttackCommand:
     given = dict((owed or {}).get("options") or {})
     system = rules.get(game.system)
     if type(system).attack_options is not BaseSystem.attack_options if isinstance(system, BaseSystem) else False:
-        listed = {o.get("key") for o in _listed(system, game, cmd)}
-        unknown = sorted(k for k in sent if k not in listed and k not in given)
+        offered = {o.get("key"): o for o in _listed(system, game, cmd)}
+        unknown = sorted(k for k in sent if k not in offered and k not in given)
         if unknown:
             raise Rejected(f"{system.name} has no attack option {unknown[0]!r}")
+        ruled = sorted(k for k in sent if actor.role != "gm" and offered.get(k, {}).get("gm")
+                       and sent[k] != offered[k].get("default"))
+        if ruled:
+            raise Rejected(f"only the GM sets {offered[ruled[0]].get('label') or ruled[0]}")
     return cmd.model_copy(update={"options": {**sent, **given}})
 
 
