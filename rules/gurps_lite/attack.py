@@ -48,6 +48,9 @@ def own_copy(request: AttackRequest) -> AttackRequest:
     """A copy the resolution may annotate (defenses used, distance) without touching the caller's."""
     a = replace(request.attacker, state=dict(request.attacker.state or {}))
     t = replace(request.target, state=dict(request.target.state or {}))
+    deceptive = int_of((request.options or {}).get("deceptive"))
+    if deceptive > 0:  # its defenses against this attack are at -1 a level ("Defending", Riposte)
+        t.state["deceptive"] = deceptive
     distance = request.distance
     if not distance and a.position is not None and t.position is not None:
         distance = distance_yards(a.position, t.position)
@@ -138,6 +141,9 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
             mods.append(Modifier("Move and Attack (melee)", -4, S_MANEUVER))
         if not opts.get("slam"):
             cap = 9
+    deceptive = int_of(opts.get("deceptive"))
+    if deceptive > 0:
+        mods.append(Modifier(f"Deceptive Attack (defense -{deceptive})", -2 * deceptive, S_READING))
     ev = a.state.get("evaluate") or {}
     if ev and ev.get("target") == t.id:
         mods.append(Modifier("Evaluate", min(3, max(1, int_of(ev.get("turns"), 1))), S_MANEUVER))
