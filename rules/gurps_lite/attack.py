@@ -37,6 +37,7 @@ from .sheet import (
     num_of,
     parse_damage,
     reach_of,
+    shots_left,
     skill_level,
     step_length,
     weapon_kind,
@@ -472,28 +473,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             rolls=fr["rolls"], modifiers=[], effects=fr["effects"],
             details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
                      "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
-    ranged = weapon_kind(weapon) in ("ranged", "thrown")
-    plan: list[tuple[str, dict, list[Modifier]]] = []
-    shots_each: list[int | None] = []
-    if is_suppression(maneuver, variant):
-        plan = [(wname, weapon, [])]
-        shots_each = [int_of(weapon.get("rof"), 1)]
-    elif opts.get("rapid_strike"):
-        levels = int_of(opts["rapid_strike"])
-        if ranged:
-            shots_each = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
-        pen = rapid_strike_penalty(a.sheet, levels, ranged)
-        plan = [(wname, weapon, list(pen)) for _ in range(2 ** levels)]
-    elif opts.get("dual_weapon"):
-        w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
-        if w2name == wname:
-            raise RuleError("a Dual Weapon Attack uses two different weapons")
-        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
-        plan = [(wname, weapon, list(pen)), (w2name, w2, list(pen))]
-    elif maneuver == "all_out_attack" and variant == "double":
-        plan = [(wname, weapon, []), (wname, weapon, [])]
-    else:
-        plan = [(wname, weapon, [])]
+    plan = attack_plan(request, wname, weapon)
+    spent = shots_to_spend(request, plan)
     if maneuver == "all_out_attack" and variant == "feint":
         fr = feint(a, t, dice, wname)
         ctx.rolls += fr["rolls"]
@@ -501,9 +482,9 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             t.state["feint_penalty"] = fr["margin"]
     results = []
     hp_now = current_hp(t.sheet)
-    for i, (wn, w, extra) in enumerate(plan):
+    for i, (wn, w, extra, shots) in enumerate(plan):
         label = "attack" if len(plan) == 1 else f"attack {i + 1}"
-        res = _single_attack(ctx, dice, wn, w, extra, label, hp_now, shots_each[i] if shots_each else None)
+        res = _single_attack(ctx, dice, wn, w, extra, label, hp_now, shots)
         hp_now = res.get("hp_after", hp_now)
         results.append(res)
         used = (res.get("defense") or {}).get("defense")
@@ -531,6 +512,8 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
                 s += f", {r['disarm']['outcome']}"
         parts.append(s)
     summary = f"{a.name} attacks {t.name}: " + "; ".join(parts)
+    for wn, n in spent.items():
+        ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wn, "spent": n}))
     return AttackResult(
         hit=landed > 0,
         summary=summary,
@@ -541,6 +524,60 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
                  "attacks": results, "injury": total,
                  "hp_after": hp_now, "settings": st},
     )
+
+
+def attack_plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[str, dict, list[Modifier], int | None]]:
+    """The attacks one request makes, each (weapon name, weapon, extra modifiers, shots or None):
+    a Suppression Fire attack with the whole RoF, the attacks of a Rapid Strike (a ranged one splitting
+    its RoF), the two of a Dual Weapon Attack or an All-Out Attack (Double), else one ("Attacking",
+    "Maneuvers")."""
+    opts = request.options or {}
+    a = request.attacker
+    maneuver, variant, _ = chosen_maneuver(opts, a.state)
+    ranged = weapon_kind(weapon) in ("ranged", "thrown")
+    if is_suppression(maneuver, variant):
+        return [(wname, weapon, [], int_of(weapon.get("rof"), 1))]
+    if opts.get("rapid_strike"):
+        levels = int_of(opts["rapid_strike"])
+        shots: list[int | None] = [None] * (2 ** levels)
+        if ranged:
+            shots = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
+        pen = rapid_strike_penalty(a.sheet, levels, ranged)
+        return [(wname, weapon, list(pen), s) for s in shots]
+    if opts.get("dual_weapon"):
+        w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
+        if w2name == wname:
+            raise RuleError("a Dual Weapon Attack uses two different weapons")
+        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
+        return [(wname, weapon, list(pen), None), (w2name, w2, list(pen), None)]
+    if maneuver == "all_out_attack" and variant == "double":
+        return [(wname, weapon, [], None), (wname, weapon, [], None)]
+    return [(wname, weapon, [], None)]
+
+
+def shots_to_spend(request: AttackRequest, plan: list[tuple[str, dict, list[Modifier], int | None]]) -> dict[str, int]:
+    """The shots each weapon that keeps count fires in this plan, refused when it has too few left
+    ("Ranged Attacks"; the Shots of a weapon, reloaded with a Ready maneuver). The attacks of a
+    Suppression Fire already laid down on an area fire nothing more: its RoF was spent laying it."""
+    opts = request.options or {}
+    a = request.attacker
+    maneuver, variant, _ = chosen_maneuver(opts, a.state)
+    if is_suppression(maneuver, variant) and a.state.get("suppressing"):
+        return {}
+    fired: dict[str, int] = {}
+    weapons_of: dict[str, dict] = {}
+    for wn, w, _extra, shots in plan:
+        if weapon_kind(w) not in ("ranged", "thrown") or shots_left(w) is None:
+            continue
+        fired[wn] = fired.get(wn, 0) + (shots if shots is not None else max(1, int_of(opts.get("shots", 1))))
+        weapons_of[wn] = w
+    for wn, n in fired.items():
+        left = shots_left(weapons_of[wn])
+        if not left:
+            raise RuleError(f"{wn} is out of shots: reload it first (a Ready maneuver; 3d6 Combat, 'Maneuvers', Ready)")
+        if n > left:
+            raise RuleError(f"{wn} has {left} shot(s) left, not the {n} this attack fires (3d6 Combat, 'Ranged Attacks')")
+    return fired
 
 
 def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str | None = None,

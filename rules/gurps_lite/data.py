@@ -227,6 +227,12 @@ READINGS: tuple[tuple[str, str, str | None], ...] = (
      "IQ roll each turn, +1 for each earlier roll; the stun of a knockdown: a HT roll each turn (published). "
      "The roll comes at the end of the stunned token's turn, recovering for its next turn (published), or at "
      "its start, acting at once on a success.", "stun_recovery_roll"),
+    ("Surprised at the start", "A token the GM ticks 'surprised' when the fight starts is Totally Surprised ('catch "
+     "them off-guard when they are not expecting danger'): its side acts after the attackers and it is mentally "
+     "stunned for 1d seconds, then rolls IQ each turn, 1 easier each time; Combat Reflexes makes it Partial (no 1d "
+     "seconds). The setting reads the tick as Partial Surprise ('wary defenders') instead.", "surprise_kind"),
+    ("End of a fight", "The document says nothing of what happens when a fight ends: HP, FP, wounds and conditions "
+     "stay. Shock clears, since it only penalises the victim's next turn.", None),
     ("Collapse roll", "The HT roll below 0 HP is made when the token chooses its maneuver at the start of its "
      "turn, so Do Nothing needs none; a failure ends the turn unconscious.", None),
     ("Turn order for the fight", "The quick contest is rolled once, when the fight begins; the order holds "
@@ -276,6 +282,7 @@ def default_settings() -> dict:
         "shield_side": "left",
         "cover_penalties": {"none": 0, "partial": -2, "heavy": -4},
         "stun_recovery_roll": "end_of_turn",  # or "start_of_turn"
+        "surprise_kind": "total",  # or "partial": what the table's "surprised" tick means
     }
 
 

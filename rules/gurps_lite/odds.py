@@ -7,7 +7,16 @@ from collections import defaultdict
 
 from .. import odds as _odds
 from ..system import AttackRequest, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_modifiers, attack_still_open, is_suppression, own_copy, rapid_strike_penalty
+from .attack import (
+    attack_info,
+    attack_modifiers,
+    attack_plan,
+    attack_still_open,
+    is_suppression,
+    own_copy,
+    rapid_strike_penalty,
+    shots_to_spend,
+)
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
@@ -85,6 +94,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     a, t = request.attacker, request.target
     wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
     attack_still_open(a)
+    if not weapon.get("area"):
+        shots_to_spend(request, attack_plan(request, wname, weapon))
     if weapon.get("area"):
         raise RuleNotImplemented("odds of area attacks (scatter) are not computed")
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)

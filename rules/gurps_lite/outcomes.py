@@ -15,15 +15,14 @@ from collections import defaultdict
 from dataclasses import replace
 
 from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_setup, is_suppression, rapid_strike_penalty
+from .attack import attack_info, attack_plan, attack_setup
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
-from .data import S_ATTACK
 from .defenses import available_defenses, defense_level, record_defense
 from .health import is_major_wound
 from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
-from .ranged import extra_hits, rapid_strike_shots
-from .sheet import attack_weapon, int_of, max_hp, parse_damage, skill_level, weapon_kind, weapons
+from .ranged import extra_hits
+from .sheet import attack_weapon, int_of, max_hp, parse_damage, skill_level, weapons
 
 #: total injury at which the bands stop counting ("hit: 6+ HP")
 INJURY_CAP = 6
@@ -118,28 +117,7 @@ def _key(state: dict) -> str:
 
 def _plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[str, dict, list[Modifier], int | None]]:
     """The attacks one request makes, as :func:`attack` plans them."""
-    opts = request.options or {}
-    a = request.attacker
-    maneuver, variant, _ = chosen_maneuver(opts, a.state)
-    ranged = weapon_kind(weapon) in ("ranged", "thrown")
-    if is_suppression(maneuver, variant):
-        return [(wname, weapon, [], int_of(weapon.get("rof"), 1))]
-    if opts.get("rapid_strike"):
-        levels = int_of(opts["rapid_strike"])
-        shots: list[int | None] = [None] * (2 ** levels)
-        if ranged:
-            shots = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
-        pen = rapid_strike_penalty(a.sheet, levels, ranged)
-        return [(wname, weapon, list(pen), s) for s in shots]
-    if opts.get("dual_weapon"):
-        w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
-        if w2name == wname:
-            raise RuleError("a Dual Weapon Attack uses two different weapons")
-        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
-        return [(wname, weapon, list(pen), None), (w2name, w2, list(pen), None)]
-    if maneuver == "all_out_attack" and variant == "double":
-        return [(wname, weapon, [], None), (wname, weapon, [], None)]
-    return [(wname, weapon, [], None)]
+    return attack_plan(request, wname, weapon)
 
 
 class _Attack:

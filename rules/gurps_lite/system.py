@@ -13,7 +13,6 @@ from ..system import (
     Combatant,
     CoverEffect,
     MoveResult,
-    RuleError,
     SheetField,
     TurnUpdate,
 )
@@ -108,6 +107,10 @@ class GurpsLite(BaseSystem):
 
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
         return turns.begin_fight(combatants, dice, settings)
+
+    def end_fight(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return turns.end_fight(state, combatants, dice, settings)
 
     def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
                   settings: dict | None = None) -> TurnUpdate:
