@@ -257,8 +257,9 @@ def defense_choices(request: AttackRequest) -> list[dict]:
     out: list[dict] = []
 
     def add(key: str, label: str, value: dict, group: str) -> None:
+        probe = {**value, "acrobatic_result": "success"} if value.get("acrobatic") else value
         try:
-            base, mods, _ = defense_level(t.sheet, state, value, info, st)
+            base, mods, _ = defense_level(t.sheet, state, probe, info, st)
         except RuleError as exc:
             out.append({"key": key, "label": label, "value": value, "available": False, "reason": str(exc),
                         "group": group})

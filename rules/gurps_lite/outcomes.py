@@ -249,7 +249,7 @@ def _lines(dist: dict[str, float]) -> list[dict]:
     return [{"label": label, "p": p} for label, p in sorted(dist.items(), key=lambda kv: _order(kv[0])) if p > 0]
 
 
-def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dict:
+def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict, plan: list | None = None) -> dict:
     """``hit`` (the chance that at least one hit lands: ``AttackResult.hit``) and ``outcomes``, the
     lines critical miss, miss, defended (by which defenses), hit with no injury, 1-2, 3-5, 6+ HP,
     a major wound, or a disarm contest, mutually exclusive and summing to 1."""
@@ -272,7 +272,7 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict) 
         states[k] = s
         acc[(k, False, (), False, False, 0, False)] += p
     unit = "HP"
-    for wn, w, extra, shots in _plan(request, wname, weapon):
+    for wn, w, extra, shots in (plan if plan is not None else _plan(request, wname, weapon)):
         attack = _Attack(request, wn, w, extra, shots, st)
         unit = attack.unit if unit == "HP" else unit
         rolls = attack.rolls(st)

@@ -633,6 +633,8 @@ def after_attack(state: dict, result: Any, settings: dict | None = None) -> dict
     maneuver = details.get("maneuver")
     if cs is not None and not cs.get("maneuver") and maneuver in MANEUVERS and state.get("current") == who:
         cs.update(maneuver=maneuver, variant=details.get("variant") or "")
+    if cs is not None and details.get("suppressing") and state.get("current") == who:
+        cs["suppressing"] = details["suppressing"]  # the area laid down from the attack card
     return state
 
 
