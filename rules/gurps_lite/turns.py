@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..dice import DiceSource, RollRecord
@@ -190,9 +190,10 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     st = settings_of(settings)
     if not combatants:
         raise RuleError("a fight needs at least one combatant")
-    for c in combatants:  # the table's "surprised" tick: caught off guard, as the settings read it
-        if c.state.get("surprised") and c.state.get("surprise") not in ("total", "partial"):
-            c.state = {**c.state, "surprise": st["surprise_kind"]}
+    # the table's "surprised" tick: caught off guard, as the settings read it (copies: the caller's are its own)
+    combatants = [replace(c, state={**c.state, "surprise": st["surprise_kind"]})
+                  if c.state.get("surprised") and c.state.get("surprise") not in ("total", "partial") else c
+                  for c in combatants]
     rows, checks = _initiative(combatants, dice)
     steps = _Steps(rolls=[c.roll for c in checks if c.roll is not None])
     by_id = {c.id: c for c in combatants}
