@@ -23,7 +23,7 @@ from .data import (
     S_READING,
     settings_of,
 )
-from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, record_defense
+from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, picked_or_best, record_defense
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
 from .maneuvers import chosen_maneuver, damage_adjustments
@@ -57,7 +57,7 @@ def own_copy(request: AttackRequest) -> AttackRequest:
         distance = distance_yards(a.position, t.position)
     weapon = request.weapon
     area = a.state.get("suppressing") or {}
-    if weapon is None and area.get("weapon") and is_suppression(*chosen_maneuver(request.options, a.state)[:2]):
+    if area.get("weapon") and is_suppression(*chosen_maneuver(request.options, a.state)[:2]):
         weapon = area["weapon"]  # the attack a Suppression Fire area owes is made with its weapon
     return replace(request, attacker=a, target=t, distance=distance, weapon=weapon,
                    options=dict(request.options or {}))
@@ -71,6 +71,7 @@ class _Ctx:
     effects: list = field(default_factory=list)
     lines: list = field(default_factory=list)
     clear: list = field(default_factory=list)  # tokens that dived clear of a laid area attack
+    defender_start: dict | None = None  # the defender's state before the request's first attack
 
 
 def _roll_location(ctx: _Ctx, dice: DiceSource, damage_type: str) -> str:
@@ -256,7 +257,10 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
             return {"stopped": 0, "defense": None, "note": "no defense available"}
         chosen = {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")}
     else:
-        chosen = dict(choice)
+        start = ctx.defender_start if ctx.defender_start is not None else t.state
+        chosen = picked_or_best(t.sheet, t.state, start, dict(choice), info, st)
+        if chosen is None:
+            return {"stopped": 0, "defense": None, "note": "no defense left"}
     extra_rolls = []
     if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
         acro, _ = skill_level(t.sheet, "Acrobatics")
@@ -521,6 +525,7 @@ def suppression_at(a: Combatant, t: Combatant, wname: str, weapon: dict) -> dict
 def _resolve(ctx: _Ctx, dice: DiceSource, plan: list) -> tuple[list[dict], int]:
     """Roll the attacks of a plan at the context's target in turn, the defenses it used lowering its next."""
     t = ctx.request.target
+    ctx.defender_start = dict(t.state or {})
     results = []
     hp_now = current_hp(t.sheet)
     for i, (wn, w, extra, shots) in enumerate(plan):

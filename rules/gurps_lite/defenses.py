@@ -252,3 +252,20 @@ def available_defenses(target: dict, state: dict, attack: AttackInfo, settings: 
                     "modifiers": [m.to_dict() for m in mods]})
     out.sort(key=lambda d: -d["level"])
     return out
+
+
+def picked_or_best(target: dict, state: dict, start: dict, choice: dict, attack: AttackInfo,
+                   settings: dict | None = None) -> dict | None:
+    """The defense the defender picked, or, when an earlier attack of the same request took it away (one
+    Block per round; the limbs of a Cross or Supported parry), the best one still open (None: none is).
+    ``start`` is the defender's state before the request's first attack; a choice the rules refuse even
+    then is refused with their reason."""
+    try:
+        defense_level(target, state, {**choice, "acrobatic_result": "success"} if choice.get("acrobatic") else choice,
+                      attack, settings)
+        return dict(choice)
+    except RuleError:
+        probe = {**choice, "acrobatic_result": "success"} if choice.get("acrobatic") else choice
+        defense_level(target, start, probe, attack, settings)  # refused from the start: its own reason
+    avail = available_defenses(target, state, attack, settings)
+    return {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")} if avail else None

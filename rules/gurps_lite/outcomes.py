@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotImplemented
 from .attack import attack_info, attack_plan, attack_setup
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
-from .defenses import available_defenses, defense_level, record_defense
+from .defenses import available_defenses, defense_level, picked_or_best, record_defense
 from .health import is_major_wound
 from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
@@ -179,7 +179,8 @@ class _Attack:
         return out
 
 
-def _defenses(request: AttackRequest, t_state: dict, info, st: dict) -> list[tuple[float, dict | None, bool, int]]:
+def _defenses(request: AttackRequest, t_state: dict, info, st: dict,
+              start: dict | None = None) -> list[tuple[float, dict | None, bool, int]]:
     """(chance, defense used, success, margin) of the target's defense roll against a hit, as
     :func:`rules.gurps_lite.attack._defend` rolls it; [(1, None, False, 0)] when none is rolled."""
     opts = request.options or {}
@@ -195,7 +196,9 @@ def _defenses(request: AttackRequest, t_state: dict, info, st: dict) -> list[tup
             return [(1.0, None, False, 0)]
         chosen = {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")}
     else:
-        chosen = dict(choice)
+        chosen = picked_or_best(t.sheet, t_state, t_state if start is None else start, dict(choice), info, st)
+        if chosen is None:
+            return [(1.0, None, False, 0)]
     variants: list[tuple[float, dict]] = [(1.0, chosen)]
     if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
         acro, _ = skill_level(t.sheet, "Acrobatics")
@@ -282,7 +285,7 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict, 
             t_state = states[k]
             if k not in defense_cache:
                 req = replace(request, target=replace(request.target, state=t_state))
-                defense_cache[k] = _defenses(req, t_state, attack.info, st)
+                defense_cache[k] = _defenses(req, t_state, attack.info, st, request.target.state or {})
             for pr, res, hits, place in rolls:
                 if hits == 0:
                     new[(k, crit or res == "critical failure", defended, landed, disarm, inj, major)] += p * pr

@@ -54,6 +54,8 @@ SCENARIOS = {
     "the skull from behind, the target parrying with a retreat": (
         "Broadsword", 1, {"location": "skull", "from_behind": True,
                           "defense": {"type": "parry", "weapon": "Broadsword", "retreat": True}}, {}, {}),
+    "a rapid strike against a block: the second attack meets the best defense left": (
+        "Broadsword", 1, {"rapid_strike": True, "defense": {"type": "block"}}, {}, {}),
     "double defense": ("Broadsword", 1, {"second_defense": {"type": "dodge"}},
                        {"maneuver": "all_out_defense", "variant": "double"}, {}),
 }
