@@ -23,7 +23,7 @@ from .data import (
     S_READING,
     settings_of,
 )
-from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, record_defense
+from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs, picked_or_best, record_defense
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
 from .maneuvers import chosen_maneuver, damage_adjustments
@@ -37,6 +37,7 @@ from .sheet import (
     num_of,
     parse_damage,
     reach_of,
+    shots_left,
     skill_level,
     step_length,
     weapon_kind,
@@ -48,10 +49,18 @@ def own_copy(request: AttackRequest) -> AttackRequest:
     """A copy the resolution may annotate (defenses used, distance) without touching the caller's."""
     a = replace(request.attacker, state=dict(request.attacker.state or {}))
     t = replace(request.target, state=dict(request.target.state or {}))
+    deceptive = int_of((request.options or {}).get("deceptive"))
+    if deceptive > 0:  # its defenses against this attack are at -1 a level ("Defending", Riposte)
+        t.state["deceptive"] = deceptive
     distance = request.distance
     if not distance and a.position is not None and t.position is not None:
         distance = distance_yards(a.position, t.position)
-    return replace(request, attacker=a, target=t, distance=distance, options=dict(request.options or {}))
+    weapon = request.weapon
+    area = a.state.get("suppressing") or {}
+    if area.get("weapon") and is_suppression(*chosen_maneuver(request.options, a.state)[:2]):
+        weapon = area["weapon"]  # the attack a Suppression Fire area owes is made with its weapon
+    return replace(request, attacker=a, target=t, distance=distance, weapon=weapon,
+                   options=dict(request.options or {}))
 
 
 @dataclass
@@ -61,6 +70,8 @@ class _Ctx:
     rolls: list = field(default_factory=list)
     effects: list = field(default_factory=list)
     lines: list = field(default_factory=list)
+    clear: list = field(default_factory=list)  # tokens that dived clear of a laid area attack
+    defender_start: dict | None = None  # the defender's state before the request's first attack
 
 
 def _roll_location(ctx: _Ctx, dice: DiceSource, damage_type: str) -> str:
@@ -138,6 +149,9 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
             mods.append(Modifier("Move and Attack (melee)", -4, S_MANEUVER))
         if not opts.get("slam"):
             cap = 9
+    deceptive = int_of(opts.get("deceptive"))
+    if deceptive > 0:
+        mods.append(Modifier(f"Deceptive Attack (defense -{deceptive})", -2 * deceptive, S_READING))
     ev = a.state.get("evaluate") or {}
     if ev and ev.get("target") == t.id:
         mods.append(Modifier("Evaluate", min(3, max(1, int_of(ev.get("turns"), 1))), S_MANEUVER))
@@ -243,7 +257,10 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
             return {"stopped": 0, "defense": None, "note": "no defense available"}
         chosen = {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")}
     else:
-        chosen = dict(choice)
+        start = ctx.defender_start if ctx.defender_start is not None else t.state
+        chosen = picked_or_best(t.sheet, t.state, start, dict(choice), info, st)
+        if chosen is None:
+            return {"stopped": 0, "defense": None, "note": "no defense left"}
     extra_rolls = []
     if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
         acro, _ = skill_level(t.sheet, "Acrobatics")
@@ -466,51 +483,73 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             rolls=fr["rolls"], modifiers=[], effects=fr["effects"],
             details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
                      "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
-    ranged = weapon_kind(weapon) in ("ranged", "thrown")
-    plan: list[tuple[str, dict, list[Modifier]]] = []
-    shots_each: list[int | None] = []
-    if is_suppression(maneuver, variant):
-        plan = [(wname, weapon, [])]
-        shots_each = [int_of(weapon.get("rof"), 1)]
-    elif opts.get("rapid_strike"):
-        levels = int_of(opts["rapid_strike"])
-        if ranged:
-            shots_each = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
-        pen = rapid_strike_penalty(a.sheet, levels, ranged)
-        plan = [(wname, weapon, list(pen)) for _ in range(2 ** levels)]
-    elif opts.get("dual_weapon"):
-        w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
-        if w2name == wname:
-            raise RuleError("a Dual Weapon Attack uses two different weapons")
-        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
-        plan = [(wname, weapon, list(pen)), (w2name, w2, list(pen))]
-    elif maneuver == "all_out_attack" and variant == "double":
-        plan = [(wname, weapon, []), (wname, weapon, [])]
-    else:
-        plan = [(wname, weapon, [])]
+    if len(request.targets) > 1:
+        return _multi_attack(ctx, dice, wname, weapon, maneuver, variant)
+    plan = attack_plan(request, wname, weapon)
+    spent = shots_to_spend(request, plan)
     if maneuver == "all_out_attack" and variant == "feint":
         fr = feint(a, t, dice, wname)
         ctx.rolls += fr["rolls"]
         if fr["margin"] > 0:
             t.state["feint_penalty"] = fr["margin"]
+    results, hp_now = _resolve(ctx, dice, plan)
+    total = sum(r["injury"] for r in results)
+    landed = sum(r["landed"] for r in results)
+    summary = f"{a.name} attacks {t.name}: " + "; ".join(_parts(results))
+    for wn, n in spent.items():
+        ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wn, "spent": n}))
+    details = {"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
+               "attacks": results, "injury": total, "hp_after": hp_now, "settings": st}
+    if is_suppression(maneuver, variant) and not a.state.get("suppressing"):
+        details["suppressing"] = suppression_at(a, t, wname, weapon)
+    return AttackResult(hit=landed > 0, summary=summary, rolls=[r for r in ctx.rolls if r is not None],
+                        modifiers=_modifiers(results), effects=ctx.effects, details=details)
+
+
+def suppression_at(a: Combatant, t: Combatant, wname: str, weapon: dict) -> dict:
+    """The area a Suppression Fire shot from the attack card keeps under fire ("Maneuvers", All Out Attack
+    (Ranged), Suppression Fire: "a 2 yard wide area ... (4 yard wide if ROF is 10+)"): a square that wide
+    on the target's square (reading: the target, caught in it when the fire starts, is attacked at once;
+    whoever enters it later, until the shooter's next turn, is attacked too)."""
+    from .ranged import suppression_area_width, suppression_fire_skill
+
+    rof = int_of(weapon.get("rof"), 1)
+    width = suppression_area_width(rof)
+    cells = []
+    if t.position is not None:
+        x0, y0 = int(t.position[0]) - (width - 1) // 2, int(t.position[1]) - (width - 1) // 2
+        cells = [[x, y] for y in range(y0, y0 + width) for x in range(x0, x0 + width)]
+    return {"weapon": wname, "cells": cells, "width": width, "skill": suppression_fire_skill(rof)}
+
+
+def _resolve(ctx: _Ctx, dice: DiceSource, plan: list) -> tuple[list[dict], int]:
+    """Roll the attacks of a plan at the context's target in turn, the defenses it used lowering its next."""
+    t = ctx.request.target
+    ctx.defender_start = dict(t.state or {})
     results = []
     hp_now = current_hp(t.sheet)
-    for i, (wn, w, extra) in enumerate(plan):
+    for i, (wn, w, extra, shots) in enumerate(plan):
         label = "attack" if len(plan) == 1 else f"attack {i + 1}"
-        res = _single_attack(ctx, dice, wn, w, extra, label, hp_now, shots_each[i] if shots_each else None)
+        res = _single_attack(ctx, dice, wn, w, extra, label, hp_now, shots)
         hp_now = res.get("hp_after", hp_now)
         results.append(res)
         used = (res.get("defense") or {}).get("defense")
         if used:  # later attacks of the same turn see the defenses already used
             t.state = record_defense(t.state, used)
-    total = sum(r["injury"] for r in results)
-    landed = sum(r["landed"] for r in results)
+    return results, hp_now
+
+
+def _modifiers(results: list[dict], prefix: str = "") -> list[Modifier]:
     mods: list[Modifier] = []
     for i, r in enumerate(results):
-        prefix = "" if len(results) == 1 else f"attack {i + 1}: "
-        mods += [Modifier(prefix + m["label"], m["value"], m["source"]) for m in r["check"]["modifiers"]]
+        pre = prefix + ("" if len(results) == 1 else f"attack {i + 1}: ")
+        mods += [Modifier(pre + m["label"], m["value"], m["source"]) for m in r["check"]["modifiers"]]
+    return mods
+
+
+def _parts(results: list[dict]) -> list[str]:
     parts = []
-    for i, r in enumerate(results):
+    for r in results:
         c = r["check"]
         s = f"{r['weapon']}: {c['roll']} vs {c['effective']} ({c['result']})"
         if r.get("note"):
@@ -524,17 +563,104 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             if r.get("disarm"):
                 s += f", {r['disarm']['outcome']}"
         parts.append(s)
-    summary = f"{a.name} attacks {t.name}: " + "; ".join(parts)
-    return AttackResult(
-        hit=landed > 0,
-        summary=summary,
-        rolls=[r for r in ctx.rolls if r is not None],
-        modifiers=mods,
-        effects=ctx.effects,
-        details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
-                 "attacks": results, "injury": total,
-                 "hp_after": hp_now, "settings": st},
-    )
+    return parts
+
+
+def _multi_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, maneuver: str, variant: str) -> AttackResult:
+    """A Rapid Strike at several targets or Spraying Fire (see :mod:`rules.gurps_lite.multi`): each target's
+    attacks rolled in turn, each target defending for itself; one ``details["targets"]`` entry each."""
+    from .multi import multi_plan, subrequests
+
+    req = ctx.request
+    a = req.attacker
+    mp = multi_plan(req, wname, weapon, rapid_strike_penalty)
+    check_shots_left(wname, weapon, mp["fired"])
+    entries, everything, mods, lines = [], [], [], []
+    for sub, plan in zip(subrequests(req), mp["per_target"]):
+        sub = own_copy(sub)
+        sctx = _Ctx(sub, ctx.settings, ctx.rolls, ctx.effects)
+        results, hp_now = _resolve(sctx, dice, plan)
+        t = sub.target
+        landed = sum(r["landed"] for r in results)
+        entries.append({"target": t.id, "name": t.name, "hit": landed > 0, "attacks": results,
+                        "injury": sum(r["injury"] for r in results), "hp_after": hp_now,
+                        "roll": results[0]["check"]["roll"], "skill": results[0]["check"]["effective"]})
+        everything += results
+        mods += _modifiers(results, f"{t.name}: ")
+        lines.append(f"{t.name}: " + "; ".join(_parts(results)))
+    if mp["fired"] and shots_left(weapon) is not None:
+        ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wname, "spent": mp["fired"]}))
+    how = "Spraying Fire" if mp["mode"] == "spraying" else "Rapid Strike"
+    waste = f" ({mp['wasted']} shot(s) wasted sweeping)" if mp["wasted"] else ""
+    summary = f"{a.name} attacks {', '.join(e['name'] for e in entries)} ({how}){waste}: " + " | ".join(lines)
+    return AttackResult(hit=any(e["hit"] for e in entries), summary=summary,
+                        rolls=[r for r in ctx.rolls if r is not None], modifiers=mods, effects=ctx.effects,
+                        details={"target": req.target.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
+                                 "mode": mp["mode"], "targets": entries, "attacks": everything,
+                                 "injury": sum(e["injury"] for e in entries), "wasted": mp["wasted"],
+                                 "settings": ctx.settings})
+
+
+def attack_plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[str, dict, list[Modifier], int | None]]:
+    """The attacks one request makes, each (weapon name, weapon, extra modifiers, shots or None):
+    a Suppression Fire attack with the whole RoF, the attacks of a Rapid Strike (a ranged one splitting
+    its RoF), the two of a Dual Weapon Attack or an All-Out Attack (Double), else one ("Attacking",
+    "Maneuvers")."""
+    opts = request.options or {}
+    a = request.attacker
+    maneuver, variant, _ = chosen_maneuver(opts, a.state)
+    ranged = weapon_kind(weapon) in ("ranged", "thrown")
+    if is_suppression(maneuver, variant):
+        return [(wname, weapon, [], int_of(weapon.get("rof"), 1))]
+    if opts.get("rapid_strike"):
+        levels = int_of(opts["rapid_strike"])
+        shots: list[int | None] = [None] * (2 ** levels)
+        if ranged:
+            shots = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
+        pen = rapid_strike_penalty(a.sheet, levels, ranged)
+        return [(wname, weapon, list(pen), s) for s in shots]
+    if opts.get("dual_weapon"):
+        w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
+        if w2name == wname:
+            raise RuleError("a Dual Weapon Attack uses two different weapons")
+        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
+        return [(wname, weapon, list(pen), None), (w2name, w2, list(pen), None)]
+    if maneuver == "all_out_attack" and variant == "double":
+        return [(wname, weapon, [], None), (wname, weapon, [], None)]
+    return [(wname, weapon, [], None)]
+
+
+def shots_to_spend(request: AttackRequest, plan: list[tuple[str, dict, list[Modifier], int | None]]) -> dict[str, int]:
+    """The shots each weapon that keeps count fires in this plan, refused when it has too few left
+    ("Ranged Attacks"; the Shots of a weapon, reloaded with a Ready maneuver). The attacks of a
+    Suppression Fire already laid down on an area fire nothing more: its RoF was spent laying it."""
+    opts = request.options or {}
+    a = request.attacker
+    maneuver, variant, _ = chosen_maneuver(opts, a.state)
+    if is_suppression(maneuver, variant) and a.state.get("suppressing"):
+        return {}
+    fired: dict[str, int] = {}
+    weapons_of: dict[str, dict] = {}
+    for wn, w, _extra, shots in plan:
+        if weapon_kind(w) not in ("ranged", "thrown") or shots_left(w) is None:
+            continue
+        fired[wn] = fired.get(wn, 0) + (shots if shots is not None else max(1, int_of(opts.get("shots", 1))))
+        weapons_of[wn] = w
+    for wn, n in fired.items():
+        check_shots_left(wn, weapons_of[wn], n)
+    return fired
+
+
+def check_shots_left(wname: str, weapon: dict, fired: int) -> None:
+    """RuleError when a weapon that keeps count has fewer than ``fired`` shots left."""
+    left = shots_left(weapon)
+    if left is None or not fired:
+        return
+    if not left:
+        raise RuleError(f"{wname} is out of shots: reload it first (a Ready maneuver; 3d6 Combat, 'Maneuvers', Ready)")
+    if fired > left:
+        raise RuleError(f"{wname} has {left} shot(s) left, not the {fired} this attack fires (3d6 Combat, "
+                        "'Ranged Attacks')")
 
 
 def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str | None = None,
@@ -563,19 +689,28 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     from the centre, scatter by the margin of a miss or of the dive."""
     req = ctx.request
     a, t = req.attacker, req.target
-    if t.position is None:
+    opts = req.options or {}
+    laid = opts.get("template") is not None
+    if laid:
+        if opts.get("template") != "sphere" or not isinstance(opts.get("centre"), (list, tuple)):
+            raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
+        req = replace(req, options={**opts, "aim_at_ground": True})
+        ctx.request = req
+    elif t.position is None:
         raise RuleError("an area attack needs the tokens' positions")
     radius = num_of(weapon.get("area"))
     base, blabel, mods, cap, facts = attack_modifiers(req, wname, weapon, ctx.settings)
     chk = check(dice, f"area attack: {wname}", base, mods, blabel, cap)
     ctx.rolls.append(chk.roll)
-    centre = tuple(t.position)
+    centre = tuple(int(v) for v in opts["centre"][:2]) if laid else tuple(t.position)
     scatter = 0
     dived: set[str] = set()
     notes = []
     info = attack_info(req, weapon, weapon.get("type", "cr"))
     if not chk.success:
         scatter = -chk.margin
+    elif laid:
+        pass  # aimed at the ground: no target to dodge it; who is under it may dive, below
     else:
         dfn = (req.options or {}).get("defense", "best")
         if dfn not in (None, "none") and not (chk.result == "critical success" and ctx.settings["critical_hit_no_defense"]):
@@ -597,8 +732,11 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         dx, dy = _DIRECTIONS[drec.total - 1]
         centre = (centre[0] + dx * scatter, centre[1] + dy * scatter)
         notes.append(f"scatters {scatter} yd to {centre}")
-    victims = [c for c in [t, *req.others] if c.position is not None and c.id not in dived
+    pool = [*req.others, t] if laid else [t, *req.others]
+    victims = [c for c in pool if c.position is not None and c.id not in dived
                and distance_yards(centre, c.position) <= radius]
+    if laid:
+        victims = _dive_clear(ctx, dice, victims, info, notes)
     total = 0
     per_target = []
     for v in victims:
@@ -612,9 +750,45 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         res["distance"] = dist
         total += res["injury"]
         per_target.append(res)
-    summary = (f"{a.name} attacks an area around {t.name}: {chk.roll.total if chk.roll else '?'} vs {chk.effective} "
-               f"({chk.result}); " + "; ".join(notes + [f"{r['target']}: {r['injury']} injury" for r in per_target]))
+    names = {c.id: c.name for c in [t, *req.others]}
+    where = f"the square {list(centre)}" if laid else f"an area around {t.name}"
+    summary = (f"{a.name} attacks {where}: {chk.roll.total if chk.roll else '?'} vs {chk.effective} "
+               f"({chk.result}); " + "; ".join(notes + [f"{names.get(r['target'], r['target'])}: {r['injury']} injury"
+                                                          for r in per_target]))
+    if laid:
+        for r in per_target:
+            r["hit"] = True
+        caught = {r["target"] for r in per_target}
+        per_target += [{"target": cid, "hit": False, "note": "dives clear"} for cid in ctx.clear
+                       if cid not in caught]
     return AttackResult(hit=bool(per_target), summary=summary, rolls=ctx.rolls, modifiers=mods, effects=ctx.effects,
                         details={"target": t.id, "attacker": a.id, "maneuver": facts["maneuver"],
                                  "variant": facts["variant"], "check": chk.to_dict(), "centre": centre,
-                                 "scatter": scatter, "damage": per_target, "injury": total, "settings": ctx.settings})
+                                 "scatter": scatter, "damage": per_target, "injury": total, "settings": ctx.settings,
+                                 **({"targets": per_target} if laid else {})})
+
+
+def _dive_clear(ctx: _Ctx, dice: DiceSource, victims: list[Combatant], info: AttackInfo, notes: list) -> list:
+    """Each token under a laid area attack may dive out of it ("Area of Effects": "Active defenses can't be
+    used against them but you can use a dive as a defense to move out of the way of the AoE"): a Dodge at
+    +3 that leaves it prone; a success takes it out of the area. ``options["defense"]`` "none": no one dives."""
+    if (ctx.request.options or {}).get("defense") in ("none",):
+        return victims
+    caught, clear = [], []
+    for v in victims:
+        try:
+            base, mods, label = defense_level(v.sheet, v.state or {}, {"type": "dodge", "dive": True}, info, ctx.settings)
+        except RuleError as exc:
+            notes.append(f"{v.name} cannot dive: {exc}")
+            caught.append(v)
+            continue
+        d = check(dice, f"{v.name} dives away from the area", base, mods, label)
+        ctx.rolls.append(d.roll)
+        ctx.effects.append(Effect("condition", v.id, {"condition": "prone"}))
+        if d.success:
+            clear.append(v.id)
+            notes.append(f"{v.name} dives clear (prone)")
+        else:
+            caught.append(v)
+    ctx.clear = clear
+    return caught

@@ -227,6 +227,28 @@ READINGS: tuple[tuple[str, str, str | None], ...] = (
      "IQ roll each turn, +1 for each earlier roll; the stun of a knockdown: a HT roll each turn (published). "
      "The roll comes at the end of the stunned token's turn, recovering for its next turn (published), or at "
      "its start, acting at once on a success.", "stun_recovery_roll"),
+    ("Surprised at the start", "A token the GM ticks 'surprised' when the fight starts is Totally Surprised ('catch "
+     "them off-guard when they are not expecting danger'): its side acts after the attackers and it is mentally "
+     "stunned for 1d seconds, then rolls IQ each turn, 1 easier each time; Combat Reflexes makes it Partial (no 1d "
+     "seconds). The setting reads the tick as Partial Surprise ('wary defenders') instead.", "surprise_kind"),
+    ("End of a fight", "The document says nothing of what happens when a fight ends: HP, FP, wounds and conditions "
+     "stay. Shock clears, since it only penalises the victim's next turn.", None),
+    ("Deceptive Attack", "The document names it only under Riposte ('Doesn't stack with Deceptive Attack'); the "
+     "published rule is used: -2 to hit for each -1 to the target's defense against the attack, never below "
+     "skill 10; with a riposte penalty on the same defender, the larger of the two counts.", None),
+    ("Reloading", "The document gives no reload times: reloading a weapon with Shots is one Ready maneuver ('do "
+     "anything not covered by other maneuvers'), which fills it; the shots left are kept on the sheet.", None),
+    ("Several targets", "A Rapid Strike's attacks go to the targets in the order picked, as evenly as they go; "
+     "Spraying Fire splits the shots fired, less those wasted sweeping (a gap is the squares between two "
+     "targets), as evenly as they go, the earlier targets taking the odd shots. The defense picked is the first "
+     "target's; the others defend as best they can.", None),
+    ("Suppression Fire from the attack card", "Picked on the attack card at a token, the area is a square as wide "
+     "as the rule says (2 yards, 4 at RoF 10+) on that token's square; the token, caught in it when the fire "
+     "starts, is attacked at once. Laying the area spends the RoF; the attacks on whoever enters fire no more.",
+     None),
+    ("Supported parry and a shield", "A Supported parry needs a free hand: a token with a shield has none.", None),
+    ("Laid area attacks", "A sphere laid as a template is 'aimed at the ground' (+4); with no target to dodge, "
+     "each token under it after any scatter dives, prone either way, out of it on a success.", None),
     ("Collapse roll", "The HT roll below 0 HP is made when the token chooses its maneuver at the start of its "
      "turn, so Do Nothing needs none; a failure ends the turn unconscious.", None),
     ("Turn order for the fight", "The quick contest is rolled once, when the fight begins; the order holds "
@@ -276,6 +298,7 @@ def default_settings() -> dict:
         "shield_side": "left",
         "cover_penalties": {"none": 0, "partial": -2, "heavy": -4},
         "stun_recovery_roll": "end_of_turn",  # or "start_of_turn"
+        "surprise_kind": "total",  # or "partial": what the table's "surprised" tick means
     }
 
 

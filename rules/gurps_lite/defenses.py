@@ -110,7 +110,7 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
     if maneuver and maneuver.no_defense and not state.get("stunned_turn"):
         raise RuleError(f"no active defense after {maneuver.name}")
     if attack.area and not (kind == "dodge" and defense.get("dive")):
-        raise RuleError("only a dive (a Dodge) helps against an area attack")
+        raise RuleError("only a Dive helps against an area attack (3d6 Combat, 'Area of Effects')")
     mods: list[Modifier] = []
     if kind == "dodge":
         base, mods = dodge_breakdown(target)
@@ -120,12 +120,12 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
             mods.append(Modifier(f"{n} earlier dodge(s) this round", -n, S_DEFEND))
         if defense.get("dive"):
             if not (attack.ranged or attack.area):
-                raise RuleError("a dive is only against ranged attacks")
+                raise RuleError("Dive only against ranged attacks (3d6 Combat, 'Defending', 'Dive')")
             mods.append(Modifier("dive (go prone)", 3, S_DEFEND))
         if defense.get("acrobatic"):
             res = defense.get("acrobatic_result")
             if res is None:
-                raise RuleError("an acrobatic dodge needs its Acrobatics roll")
+                raise RuleError("an Acrobatic Dodge needs its Acrobatics roll (3d6 Combat, 'Defending', 'Acrobatic Dodge')")
             mods.append(Modifier("acrobatic dodge", 2 if is_success(res) else -2, S_DEFEND))
         if feint_penalty(state, attack.attacker_id) and st["feint_affects"] in ("dodge", "all"):
             mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
@@ -170,7 +170,7 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
             raise RuleError("cross or supported, not both")
         if defense.get("cross"):
             if defense["cross"] not in ws or defense["cross"] == wname:
-                raise RuleError("a cross parry needs a second ready weapon")
+                raise RuleError("a Cross parry needs a second ready weapon (3d6 Combat, 'Defending', 'Cross')")
             if defense["cross"] in used:
                 raise RuleError(f"{defense['cross']} was used in a Cross or Supported parry this round")
             mods.append(Modifier("cross parry", 2, S_DEFEND))
@@ -182,7 +182,7 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
         if rip:
             current = effective_skill(base, mods)
             if current - rip < 8:
-                raise RuleError("a riposte cannot take the parry below 8")
+                raise RuleError("a Riposte cannot take the parry below 8 (3d6 Combat, 'Defending', 'Riposte')")
             mods.append(Modifier("riposte", -rip, S_DEFEND))
         if feint_penalty(state, attack.attacker_id) and st["feint_affects"] == "all":
             mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
@@ -192,9 +192,9 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
             raise RuleError("no shield to block with")
         label = "Block (Shield/2 + 3)"
         if state.get("blocked"):
-            raise RuleError("only one block per round")
+            raise RuleError("one Block per round (3d6 Combat, 'Defending', 'Block')")
         if attack.bullet:
-            raise RuleError("high-speed missiles cannot be blocked")
+            raise RuleError("high-speed missiles (bullets) cannot be blocked (3d6 Combat, 'Defending', 'Block')")
         if attack.area:
             raise RuleError("an area attack cannot be blocked")
         if feint_penalty(state, attack.attacker_id) and st["feint_affects"] == "all":
@@ -203,7 +203,7 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
         raise RuleError(f"unknown defense {kind!r}")
     if defense.get("retreat"):
         if attack.ranged:
-            raise RuleError("retreat only helps against melee attacks")
+            raise RuleError("Retreat only against melee attacks (3d6 Combat, 'Defending', 'Retreat')")
         if maneuver and maneuver.no_retreat:
             raise RuleError(f"no retreat after {maneuver.name}")
         big = kind == "dodge"
@@ -224,8 +224,12 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
     if st["combat_reflexes_defense_bonus"] and has_trait(target, "combat_reflexes"):
         mods.append(Modifier("Combat Reflexes", 1, S_READING))
     pen = state.get("defense_penalty") or {}
-    if isinstance(pen, dict) and attack.attacker_id and pen.get(attack.attacker_id):
-        mods.append(Modifier("riposted by the attacker", -int_of(pen[attack.attacker_id]), S_DEFEND))
+    riposted = int_of(pen.get(attack.attacker_id)) if isinstance(pen, dict) and attack.attacker_id else 0
+    deceptive = int_of(state.get("deceptive"))
+    if deceptive > riposted:  # "Riposte: ... (Doesn't stack with Deceptive Attack)": the larger counts
+        mods.append(Modifier("Deceptive Attack", -deceptive, S_READING))
+    elif riposted:
+        mods.append(Modifier("riposted by the attacker", -riposted, S_DEFEND))
     if defense.get("modifier"):
         mods.append(Modifier("GM modifier", int_of(defense["modifier"]), S_GM))
     return base, mods, label
@@ -248,3 +252,20 @@ def available_defenses(target: dict, state: dict, attack: AttackInfo, settings: 
                     "modifiers": [m.to_dict() for m in mods]})
     out.sort(key=lambda d: -d["level"])
     return out
+
+
+def picked_or_best(target: dict, state: dict, start: dict, choice: dict, attack: AttackInfo,
+                   settings: dict | None = None) -> dict | None:
+    """The defense the defender picked, or, when an earlier attack of the same request took it away (one
+    Block per round; the limbs of a Cross or Supported parry), the best one still open (None: none is).
+    ``start`` is the defender's state before the request's first attack; a choice the rules refuse even
+    then is refused with their reason."""
+    try:
+        defense_level(target, state, {**choice, "acrobatic_result": "success"} if choice.get("acrobatic") else choice,
+                      attack, settings)
+        return dict(choice)
+    except RuleError:
+        probe = {**choice, "acrobatic_result": "success"} if choice.get("acrobatic") else choice
+        defense_level(target, start, probe, attack, settings)  # refused from the start: its own reason
+    avail = available_defenses(target, state, attack, settings)
+    return {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")} if avail else None

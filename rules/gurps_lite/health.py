@@ -11,7 +11,7 @@ from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
 from .checks import Check, RESULT_RANK, check
 from .data import LOCATIONS, PIERCING, S_AOE, S_INJURY, S_LOC, S_READING, WOUNDING, settings_of
 from .locations import dr_at, wounding_multiplier
-from .sheet import current_hp, int_of, max_hp, num_of, parse_damage
+from .sheet import current_hp, int_of, max_hp, num_of, parse_damage, shots_left, weapons, with_loaded
 
 
 def effective_dr(dr: int, armor_divisor: float = 1) -> int:
@@ -307,6 +307,11 @@ def apply_result(sheet: dict, result: AttackResult, target: str | None = None) -
             loc = e.data.get("location")
             if loc and loc not in out["crippled"]:
                 out["crippled"].append(loc)
+        elif e.kind == "shots_spent":  # the attacker's weapon ("Ranged Attacks": the shots fired)
+            w = weapons(out).get(e.data.get("weapon") or "")
+            left = shots_left(w) if w else None
+            if left is not None:
+                out["weapons"] = with_loaded(out, e.data["weapon"], max(0, left - int_of(e.data.get("spent"))))
         elif e.kind == "dr_reduced":
             loc = e.data.get("location")
             cur, _ = dr_at(sheet, loc)

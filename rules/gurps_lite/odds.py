@@ -7,7 +7,17 @@ from collections import defaultdict
 
 from .. import odds as _odds
 from ..system import AttackRequest, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_modifiers, attack_still_open, is_suppression, own_copy, rapid_strike_penalty
+from .attack import (
+    attack_info,
+    attack_modifiers,
+    attack_plan,
+    attack_still_open,
+    check_shots_left,
+    is_suppression,
+    own_copy,
+    rapid_strike_penalty,
+    shots_to_spend,
+)
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
@@ -85,9 +95,16 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     a, t = request.attacker, request.target
     wname, weapon = attack_weapon(a.sheet, request.weapon, a.state)
     attack_still_open(a)
+    if not weapon.get("area"):
+        shots_to_spend(request, attack_plan(request, wname, weapon))
+    if weapon.get("area") and opts.get("template") is not None:
+        return area_odds(request, wname, weapon, st)
     if weapon.get("area"):
-        raise RuleNotImplemented("odds of area attacks (scatter) are not computed")
+        raise RuleNotImplemented("odds of an area attack at a token (its scatter by the dive) are not computed: "
+                                 "lay the sphere template for them")
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)
+    if len(request.targets) > 1:
+        return multi_odds(request, wname, weapon, st)
     whole = attack_outcomes(request, wname, weapon, st)
     if maneuver == "feint":
         base, _label, mods, cap, _facts = attack_modifiers(request, wname, weapon, st)
@@ -204,3 +221,95 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         "note": "per attack" if n_attacks > 1 else "",
         **whole,
     }
+
+
+def multi_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dict:
+    """The odds of a Rapid Strike at several targets or Spraying Fire (:mod:`rules.gurps_lite.multi`):
+    each target's own lines (``targets``), ``hit`` the chance at least one is hit (the targets' rolls are
+    independent), and ``outcomes`` how many targets are hit."""
+    from .multi import multi_plan, subrequests
+
+    mp = multi_plan(request, wname, weapon, rapid_strike_penalty)
+    check_shots_left(wname, weapon, mp["fired"])
+    per = []
+    mods: list[dict] = []
+    count: dict[int, float] = {0: 1.0}
+    for sub, plan in zip(subrequests(request), mp["per_target"]):
+        sub = own_copy(sub)
+        whole = attack_outcomes(sub, wname, weapon, st, plan)
+        per.append({"id": sub.target.id, "name": sub.target.name, "hit": whole["hit"], "outcomes": whole["outcomes"],
+                    "attacks": len(plan)})
+        _b, _l, m, _c, _f = attack_modifiers(sub, plan[0][0], plan[0][1], st, plan[0][2])
+        mods += [{**x.to_dict(), "label": f"{sub.target.name}: {x.label}"} for x in m]
+        nxt: dict[int, float] = defaultdict(float)
+        for k, p in count.items():
+            nxt[k + 1] += p * whole["hit"]
+            nxt[k] += p * (1 - whole["hit"])
+        count = dict(nxt)
+    n = len(per)
+    outcomes = [{"label": "no target hit" if k == 0 else f"{k} of {n} targets hit", "p": p}
+                for k, p in sorted(count.items()) if p > 0]
+    how = "Spraying Fire" if mp["mode"] == "spraying" else "Rapid Strike"
+    return {"hit": 1 - count.get(0, 0.0), "outcomes": outcomes, "targets": per, "modifiers": mods,
+            "mode": mp["mode"], "wasted": mp["wasted"],
+            "note": f"{how} at {n} targets" + (f", {mp['wasted']} shot(s) wasted sweeping" if mp["wasted"] else "")}
+
+
+_SCATTER = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def area_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dict:
+    """The odds of an area attack laid on a square ("Area of Effects"): the roll at +4 (aimed at the
+    ground); a miss veers the centre by the margin of failure in one of 8 directions; each token then
+    within the weapon's radius dives (a Dodge at +3) or is caught. Per token: not under it, dives clear,
+    caught; ``hit``: anyone caught; ``outcomes``: how many are caught."""
+    from .attack import distance_yards
+    from dataclasses import replace as _replace
+
+    opts = request.options or {}
+    req = _replace(request, options={**opts, "aim_at_ground": True})
+    base, _label, mods, cap, _facts = attack_modifiers(req, wname, weapon, st)
+    skill = effective_skill(base, mods, cap)
+    radius = num_of(weapon.get("area"))
+    centre = tuple(int(v) for v in opts["centre"][:2])
+    pool = [c for c in [*request.others, request.target] if c.position is not None]
+    info = attack_info(req, weapon, weapon.get("type", "cr"))
+    clear: dict[str, float] = {}
+    for c in pool:
+        p = 0.0
+        if opts.get("defense") != "none":
+            try:
+                p = success_chance(effective_skill(*defense_level(c.sheet, c.state or {}, {"type": "dodge", "dive": True},
+                                                                  info, st)[:2]))
+            except RuleError:
+                p = 0.0
+        clear[c.id] = p
+    per: dict[str, dict[str, float]] = {c.id: defaultdict(float) for c in pool}
+    count: dict[int, float] = defaultdict(float)
+    for r, p in THREE_D6.items():
+        res = roll_result(r, skill)
+        spots = [(centre, 1.0)] if is_success(res) else [
+            ((centre[0] + dx * (r - skill), centre[1] + dy * (r - skill)), 1 / 8) for dx, dy in _SCATTER]
+        for where, pw in spots:
+            dist = {0: 1.0}
+            for c in pool:
+                if distance_yards(where, c.position) > radius:
+                    per[c.id]["not under it"] += p * pw
+                    continue
+                per[c.id]["dives clear"] += p * pw * clear[c.id]
+                per[c.id]["caught"] += p * pw * (1 - clear[c.id])
+                nxt: dict[int, float] = defaultdict(float)
+                for k, pk in dist.items():
+                    nxt[k] += pk * clear[c.id]
+                    nxt[k + 1] += pk * (1 - clear[c.id])
+                dist = nxt
+            for k, pk in dist.items():
+                count[k] += p * pw * pk
+    targets = [{"id": c.id, "name": c.name, "hit": per[c.id]["caught"],
+                "outcomes": [{"label": k, "p": v} for k, v in per[c.id].items() if v > 0]}
+               for c in pool if per[c.id]["caught"] + per[c.id]["dives clear"] > 0]
+    outcomes = [{"label": "catches no one" if k == 0 else f"catches {k}", "p": v} for k, v in sorted(count.items())
+                if v > 0]
+    return {"skill": skill, "modifiers": [m.to_dict() for m in mods], "hit": 1 - count.get(0, 0.0),
+            "outcomes": outcomes, "targets": targets,
+            "note": f"radius {radius:g} yd; a miss veers by its margin; each token under it may dive (+3, prone)"}

@@ -15,15 +15,14 @@ from collections import defaultdict
 from dataclasses import replace
 
 from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_setup, is_suppression, rapid_strike_penalty
+from .attack import attack_info, attack_plan, attack_setup
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
-from .data import S_ATTACK
-from .defenses import available_defenses, defense_level, record_defense
+from .defenses import available_defenses, defense_level, picked_or_best, record_defense
 from .health import is_major_wound
 from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
-from .ranged import extra_hits, rapid_strike_shots
-from .sheet import attack_weapon, int_of, max_hp, parse_damage, skill_level, weapon_kind, weapons
+from .ranged import extra_hits
+from .sheet import attack_weapon, int_of, max_hp, parse_damage, skill_level, weapons
 
 #: total injury at which the bands stop counting ("hit: 6+ HP")
 INJURY_CAP = 6
@@ -118,28 +117,7 @@ def _key(state: dict) -> str:
 
 def _plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[str, dict, list[Modifier], int | None]]:
     """The attacks one request makes, as :func:`attack` plans them."""
-    opts = request.options or {}
-    a = request.attacker
-    maneuver, variant, _ = chosen_maneuver(opts, a.state)
-    ranged = weapon_kind(weapon) in ("ranged", "thrown")
-    if is_suppression(maneuver, variant):
-        return [(wname, weapon, [], int_of(weapon.get("rof"), 1))]
-    if opts.get("rapid_strike"):
-        levels = int_of(opts["rapid_strike"])
-        shots: list[int | None] = [None] * (2 ** levels)
-        if ranged:
-            shots = list(rapid_strike_shots(int_of(weapon.get("rof"), 1), 2 ** levels, opts.get("shots")))
-        pen = rapid_strike_penalty(a.sheet, levels, ranged)
-        return [(wname, weapon, list(pen), s) for s in shots]
-    if opts.get("dual_weapon"):
-        w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
-        if w2name == wname:
-            raise RuleError("a Dual Weapon Attack uses two different weapons")
-        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
-        return [(wname, weapon, list(pen), None), (w2name, w2, list(pen), None)]
-    if maneuver == "all_out_attack" and variant == "double":
-        return [(wname, weapon, [], None), (wname, weapon, [], None)]
-    return [(wname, weapon, [], None)]
+    return attack_plan(request, wname, weapon)
 
 
 class _Attack:
@@ -201,7 +179,8 @@ class _Attack:
         return out
 
 
-def _defenses(request: AttackRequest, t_state: dict, info, st: dict) -> list[tuple[float, dict | None, bool, int]]:
+def _defenses(request: AttackRequest, t_state: dict, info, st: dict,
+              start: dict | None = None) -> list[tuple[float, dict | None, bool, int]]:
     """(chance, defense used, success, margin) of the target's defense roll against a hit, as
     :func:`rules.gurps_lite.attack._defend` rolls it; [(1, None, False, 0)] when none is rolled."""
     opts = request.options or {}
@@ -217,7 +196,9 @@ def _defenses(request: AttackRequest, t_state: dict, info, st: dict) -> list[tup
             return [(1.0, None, False, 0)]
         chosen = {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")}
     else:
-        chosen = dict(choice)
+        chosen = picked_or_best(t.sheet, t_state, t_state if start is None else start, dict(choice), info, st)
+        if chosen is None:
+            return [(1.0, None, False, 0)]
     variants: list[tuple[float, dict]] = [(1.0, chosen)]
     if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
         acro, _ = skill_level(t.sheet, "Acrobatics")
@@ -271,7 +252,7 @@ def _lines(dist: dict[str, float]) -> list[dict]:
     return [{"label": label, "p": p} for label, p in sorted(dist.items(), key=lambda kv: _order(kv[0])) if p > 0]
 
 
-def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dict:
+def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict, plan: list | None = None) -> dict:
     """``hit`` (the chance that at least one hit lands: ``AttackResult.hit``) and ``outcomes``, the
     lines critical miss, miss, defended (by which defenses), hit with no injury, 1-2, 3-5, 6+ HP,
     a major wound, or a disarm contest, mutually exclusive and summing to 1."""
@@ -294,7 +275,7 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict) 
         states[k] = s
         acc[(k, False, (), False, False, 0, False)] += p
     unit = "HP"
-    for wn, w, extra, shots in _plan(request, wname, weapon):
+    for wn, w, extra, shots in (plan if plan is not None else _plan(request, wname, weapon)):
         attack = _Attack(request, wn, w, extra, shots, st)
         unit = attack.unit if unit == "HP" else unit
         rolls = attack.rolls(st)
@@ -304,7 +285,7 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict) 
             t_state = states[k]
             if k not in defense_cache:
                 req = replace(request, target=replace(request.target, state=t_state))
-                defense_cache[k] = _defenses(req, t_state, attack.info, st)
+                defense_cache[k] = _defenses(req, t_state, attack.info, st, request.target.state or {})
             for pr, res, hits, place in rolls:
                 if hits == 0:
                     new[(k, crit or res == "critical failure", defended, landed, disarm, inj, major)] += p * pr

@@ -228,6 +228,23 @@ def attack_weapon(sheet: dict, name: str | None, state: dict | None = None) -> t
     return name, ws[name]
 
 
+def shots_left(weapon: dict) -> int | None:
+    """The shots left in a weapon that keeps count (its ``loaded``, else full: its ``shots``); None for a
+    weapon with no Shots (melee, thrown, or not counted)."""
+    if weapon.get("shots") in (None, ""):
+        return None
+    return int_of(weapon.get("loaded") if weapon.get("loaded") not in (None, "") else weapon["shots"])
+
+
+def with_loaded(sheet: dict, name: str, loaded: int) -> dict:
+    """The sheet's ``weapons`` entry with ``name``'s shots left set (a new table or list)."""
+    ws = sheet.get("weapons") or {}
+    if isinstance(ws, dict):
+        return {**ws, name: {**ws[name], "loaded": loaded}}
+    return [{**w, "loaded": loaded} if isinstance(w, dict) and str(w.get("key") or w.get("name")) == name else w
+            for w in ws]
+
+
 def default_sheet() -> dict:
     """A sample character: every field filled, for a new token."""
     return {
@@ -291,7 +308,8 @@ def weapon_columns() -> tuple[SheetField, ...]:
         c("max", "Max (yards)", "float", None, more=True),
         c("rof", "RoF", "float", 1, more=True),
         c("rcl", "Rcl", "float", 1, more=True),
-        c("shots", "Shots", "float", None, more=True),
+        c("shots", "Shots", "float", None, more=True, help="a magazine's shots; empty: no count kept"),
+        c("loaded", "Shots left", "float", None, more=True, help="empty: full (the Shots)"),
         c("bulk", "Bulk", "float", 0, more=True),
         c("armor_divisor", "Armour divisor", "float", 1, more=True),
         c("pellets", "Pellets", "float", None, more=True),
@@ -355,7 +373,8 @@ def sheet_fields() -> list[SheetField]:
 
 
 _WHOLE = ("ST", "DX", "IQ", "HT", "HP", "FP", "Will", "Per", "basic_move", "hp_current", "fp_current", "shock", "sm")
-_WEAPON_NUMBERS = ("acc", "rof", "rcl", "bulk", "half_d", "max", "armor_divisor", "pellets", "parry_mod", "shots")
+_WEAPON_NUMBERS = ("acc", "rof", "rcl", "bulk", "half_d", "max", "armor_divisor", "pellets", "parry_mod", "shots",
+                   "loaded")
 
 
 def _whole(value: Any, field: str | tuple, low: int | None = None, high: int | None = None) -> int:

@@ -13,7 +13,6 @@ from ..system import (
     Combatant,
     CoverEffect,
     MoveResult,
-    RuleError,
     SheetField,
     TurnUpdate,
 )
@@ -26,6 +25,7 @@ from .health import apply_result
 from .maneuvers import allowed_maneuvers
 from .movement import move_allowance
 from .odds import attack_odds
+from .options import attack_options, checked_options, defense_choices
 from .ranged import range_band_name
 from .sheet import default_sheet, derived, num_of, sheet_fields, validate_sheet, weapons
 
@@ -86,44 +86,36 @@ class GurpsLite(BaseSystem):
         return cover_effect(cover)
 
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
+        checked_options(request)
         return attack(request, dice)
 
     def odds(self, request: AttackRequest) -> dict:
+        checked_options(request)
         return attack_odds(request)
 
     def defenses(self, request: AttackRequest) -> list[dict]:
-        """*3d6 Combat*, "Defending": the defender's choice before the roll: Dodge, a Parry with each
-        ready weapon, Block, each also with a retreat where the rules allow one, or no defense. Each
-        ``value`` is what ``options["defense"]`` takes; the label carries the defense's level."""
-        from .attack import attack_info
-        from .checks import effective_skill
-        from .defenses import available_defenses, defense_level
+        """*3d6 Combat*, "Defending": each defense and each of its modifiers a choice of its own
+        (see :func:`rules.gurps_lite.options.defense_choices`)."""
+        return defense_choices(request)
 
-        st = (request.options or {}).get("settings")
-        weapon = weapons(request.attacker.sheet).get(request.weapon or "", {})
-        info = attack_info(request, weapon, weapon.get("type", "cr"))
-        t = request.target
-        state = dict(t.state or {})
-        out = []
-        for d in available_defenses(t.sheet, state, info, st):
-            value = {k: d[k] for k in ("type", "weapon", "dive") if d.get(k)}
-            name = d["type"].title() + (f" with {d['weapon']}" if d.get("weapon") else "") + (" (dive)" if d.get("dive") else "")
-            key = d["type"] + (f":{d['weapon']}" if d.get("weapon") else "")
-            out.append({"key": key, "label": f"{name} ({d['level']})", "value": value, "available": True, "reason": ""})
-            try:
-                base, mods, _ = defense_level(t.sheet, state, {**value, "retreat": True}, info, st)
-            except RuleError:
-                continue
-            out.append({"key": key + "+retreat", "label": f"{name} and retreat ({effective_skill(base, mods)})",
-                        "value": {**value, "retreat": True}, "available": True, "reason": ""})
-        out.append({"key": "none", "label": "No defense", "value": "none", "available": True, "reason": ""})
-        return out
+    def area_templates(self) -> list[dict]:
+        """*3d6 Combat*, "Area of Effects": a spherical area attack laid on a square (the weapon's ``area``
+        radius, whatever size the map's circle has); aimed at the ground, +4."""
+        return [{"key": "sphere", "label": "Sphere (the weapon's area radius)", "shape": "circle", "size": None}]
+
+    def attack_options(self, request: AttackRequest) -> list[dict]:
+        """The attacker's choices now (see :func:`rules.gurps_lite.options.attack_options`)."""
+        return attack_options(request)
 
     def apply(self, sheet: dict, result: AttackResult, target: str | None = None) -> dict:
         return apply_result(sheet, result, target)
 
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
         return turns.begin_fight(combatants, dice, settings)
+
+    def end_fight(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return turns.end_fight(state, combatants, dice, settings)
 
     def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
                   settings: dict | None = None) -> TurnUpdate:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..dice import DiceSource, RollRecord
@@ -30,9 +30,11 @@ from .sheet import (
     int_of,
     num_of,
     ready_weapons,
+    shots_left,
     skill_level,
     weapon_kind,
     weapons,
+    with_loaded,
 )
 
 
@@ -188,6 +190,10 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     st = settings_of(settings)
     if not combatants:
         raise RuleError("a fight needs at least one combatant")
+    # the table's "surprised" tick: caught off guard, as the settings read it (copies: the caller's are its own)
+    combatants = [replace(c, state={**c.state, "surprise": st["surprise_kind"]})
+                  if c.state.get("surprised") and c.state.get("surprise") not in ("total", "partial") else c
+                  for c in combatants]
     rows, checks = _initiative(combatants, dice)
     steps = _Steps(rolls=[c.roll for c in checks if c.roll is not None])
     by_id = {c.id: c for c in combatants}
@@ -208,14 +214,30 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         steps.rolls += s["rolls"]
         cs = state["combatants"][c.id]
         cs.update(surprise=s["level"], stunned=True, stun_seconds=s["stun_seconds"], recovery_attempt=0)
+        last = " and acts after the attackers" if all(r["surprised"] for r in rows if r["id"] == c.id) else ""
         if s["level"] == "total":
-            steps.log.append(f"{c.name} is totally surprised: mentally stunned for {s['stun_seconds']} second(s)")
+            steps.log.append(f"{c.name} is totally surprised{last}: mentally stunned for {s['stun_seconds']} "
+                             f"second(s) (1d), then an IQ roll each turn to recover, 1 easier each time")
         else:
             steps.log.append(f"{c.name} is partially surprised" + (" (Combat Reflexes)" if kind == "total" else "")
-                             + ": mentally stunned, an IQ roll each turn to recover")
+                             + f"{last}: mentally stunned, an IQ roll each turn to recover, 1 easier each time")
     steps.log.append("Round 1")
     _advance(state, by_id, dice, st, steps, 0)
     return _update(state, steps, set(by_id))
+
+
+def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """The end of a fight: *3d6 Combat* says nothing of it, so HP, FP, wounds and conditions stay as
+    they are (healing is the GM's). Shock alone goes: it penalises "your next turn" ("Injury"), and a
+    fight that is over has none; a surprise stun is fight state and ends with it."""
+    steps = _Steps()
+    for c in combatants:
+        if int_of(c.sheet.get("shock")):
+            steps.change(c, shock=0)
+            steps.log.append(f"{c.name}'s shock clears: the fight is over")
+    steps.log.append("The fight is over: injuries, FP and conditions stay until the GM heals them "
+                     "(3d6 Combat says nothing of the end of a fight)")
+    return TurnUpdate(state={}, round=0, log=steps.log, sheet_changes=steps.sheet_changes)
 
 
 def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
@@ -396,6 +418,13 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             out.append(ActionOption(f"attack:{chosen}", f"Attack ({m.name})", "attack", available=not done, usual=True,
                                     reason="the maneuver's attack is made" if done else "",
                                     data={"maneuver": chosen, "variant": cs.get("variant") or ""}))
+    ready_open = next((o for o in out if o.key == "ready"), None)
+    for name in _to_reload(actor.sheet):
+        w = weapons(actor.sheet)[name]
+        out.append(ActionOption(f"reload:{name}", f"Reload {name} ({shots_left(w)}/{int_of(w['shots'])} shots)", "turn",
+                                cost="the turn's maneuver (Ready)", available=bool(ready_open and ready_open.available),
+                                reason=ready_open.reason if ready_open else "", usual=shots_left(w) == 0,
+                                data={"weapon": name, "maneuver": "ready"}))
     out += _defense_options(actor, cs, st)
     return out
 
@@ -438,6 +467,9 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     cs = state["combatants"][actor.id]
     if state.get("current") != actor.id:
         raise RuleError(f"it is not {actor.name}'s turn")
+    if action == "reload" or action.startswith("reload:"):
+        _reload(cs, actor, action.partition(":")[2] or opts.get("weapon"), dice, st, steps)
+        return _update(state, steps, present)
     if action not in MANEUVERS:
         raise RuleNotImplemented(f"the action {action!r} is not automated (the GM adjudicates it)")
     _choose_maneuver(cs, actor, action, dice, st, steps, opts)
@@ -507,6 +539,29 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
     cs.update(maneuver=key, variant=variant, stunned_turn=forced)
     steps.log.append(f"{actor.name}: {m.name}" + (f" ({variant.replace('_', ' ')})" if variant else "")
                      + (f" on {target}" if target and key in ("aim", "evaluate", "feint") else ""))
+
+
+def _to_reload(sheet: dict) -> list[str]:
+    """The weapons that keep count of their shots and are not full."""
+    return [k for k, w in weapons(sheet).items() if shots_left(w) is not None and shots_left(w) < int_of(w["shots"])]
+
+
+def _reload(cs: dict, actor: Combatant, name: str | None, dice: DiceSource, st: dict, steps: _Steps) -> None:
+    """Reload a weapon: the turn's Ready maneuver ("Maneuvers", Ready: "Prepare an item or do anything not
+    covered by other maneuvers"), which fills it to its Shots. The document gives no reload times: one
+    Ready maneuver reloads (a reading)."""
+    ws = weapons(actor.sheet)
+    if not name:
+        short = _to_reload(actor.sheet)
+        name = short[0] if short else next((k for k, w in ws.items() if shots_left(w) is not None), None)
+    if name not in ws:
+        raise RuleError(f"no weapon {name!r} on the sheet to reload" if name else "no weapon with Shots to reload")
+    if shots_left(ws[name]) is None:
+        raise RuleError(f"{name} has no Shots to reload (3d6 Combat, 'Ranged Attacks')")
+    _choose_maneuver(cs, actor, "ready", dice, st, steps, {"weapon": name})
+    full = int_of(ws[name]["shots"])
+    steps.change(actor, weapons=with_loaded(steps.sheet(actor), name, full))
+    steps.log.append(f"{actor.name} reloads {name}: {full} shot(s)")
 
 
 def _suppression_area(actor: Combatant, cs: dict, opts: dict) -> dict:
@@ -579,6 +634,8 @@ def after_attack(state: dict, result: Any, settings: dict | None = None) -> dict
     maneuver = details.get("maneuver")
     if cs is not None and not cs.get("maneuver") and maneuver in MANEUVERS and state.get("current") == who:
         cs.update(maneuver=maneuver, variant=details.get("variant") or "")
+    if cs is not None and details.get("suppressing") and state.get("current") == who:
+        cs["suppressing"] = details["suppressing"]  # the area laid down from the attack card
     return state
 
 

@@ -47,6 +47,15 @@ SCENARIOS = {
     "feint": ("Broadsword", 1, {"maneuver": "feint"}, {}, {}),
     "suppression fire on whoever enters the area": (
         "SMG", 4, {"maneuver": "all_out_attack_ranged", "variant": "suppression_fire"}, {}, {}),
+    "deceptive attack: -2 to hit, -1 to the defense": ("Broadsword", 1, {"deceptive": 1}, {}, {}),
+    "a diving dodge against gunfire": ("SMG", 4, {"shots": 5, "defense": {"type": "dodge", "dive": True}}, {}, {}),
+    "an acrobatic dodge and a parry with a retreat": (
+        "Broadsword", 1, {"rapid_strike": True, "defense": {"type": "dodge", "acrobatic": True}}, {}, {}),
+    "the skull from behind, the target parrying with a retreat": (
+        "Broadsword", 1, {"location": "skull", "from_behind": True,
+                          "defense": {"type": "parry", "weapon": "Broadsword", "retreat": True}}, {}, {}),
+    "a rapid strike against a block: the second attack meets the best defense left": (
+        "Broadsword", 1, {"rapid_strike": True, "defense": {"type": "block"}}, {}, {}),
     "double defense": ("Broadsword", 1, {"second_defense": {"type": "dodge"}},
                        {"maneuver": "all_out_defense", "variant": "double"}, {}),
 }

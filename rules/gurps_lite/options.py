@@ -1,0 +1,311 @@
+"""The attacker's choices, as the attack card draws them (*3d6 Combat*, "Attacking", "Hit Locations",
+"Ranged Attacks", "Area of Effects", "Maneuvers").
+
+:func:`attack_options` lists every option :func:`rules.gurps_lite.attack.attack` and the odds read from
+``request.options``, each with the values the rules allow now for this attacker, weapon and target;
+:func:`checked_options` refuses a picked value they do not allow, with the rule that refuses it.
+"""
+
+from __future__ import annotations
+
+from ..system import AttackRequest, RuleError
+from .data import LOCATIONS, MANEUVERS
+from .locations import ONLY_TYPES
+from .maneuvers import chosen_maneuver
+from .movement import maneuver_movement
+from .sheet import (
+    current_move,
+    int_of,
+    num_of,
+    reach_of,
+    ready_weapons,
+    skill_level,
+    weapon_kind,
+    weapons,
+)
+
+DOC = "3d6 Combat"
+
+
+def rule(section: str, name: str = "") -> str:
+    """The citation a reason ends with: (3d6 Combat, 'Attacking', 'Rapid Strike')."""
+    return f"({DOC}, '{section}'" + (f", '{name}'" if name else "") + ")"
+
+
+#: the attacking maneuvers, melee and ranged, in the card's order, with what each costs in a word
+_MANEUVER_LABELS = {
+    "attack": "Attack",
+    "move_and_attack": "Move and Attack (-4 melee, -2 or Bulk ranged, skill 9 at most)",
+    "all_out_attack": "All-Out Attack (no defense)",
+    "all_out_attack_ranged": "All-Out Attack (no defense)",
+    "committed_attack": "Committed Attack (defense -2, no retreat)",
+    "defensive_attack": "Defensive Attack (defense +1, damage -2)",
+    "feint": "Feint (a quick contest, no attack)",
+}
+_VARIANT_LABELS = {
+    ("all_out_attack", "determined"): "Determined (+4 to hit)",
+    ("all_out_attack", "double"): "Double (two attacks)",
+    ("all_out_attack", "long"): "Long (+1 yard reach)",
+    ("all_out_attack", "strong"): "Strong (+2 damage)",
+    ("all_out_attack", "feint"): "Feint (feint, then attack)",
+    ("all_out_attack_ranged", "determined"): "Determined (+1 to hit)",
+    ("all_out_attack_ranged", "suppression_fire"): "Suppression Fire (an area, skill 8 + rapid fire)",
+    ("committed_attack", "determined"): "Determined (+2 to hit)",
+    ("committed_attack", "strong"): "Strong (+1 damage)",
+}
+
+
+def _location_label(key: str, from_behind: bool, reach) -> str:
+    loc = LOCATIONS[key]
+    if key == "weapon":
+        r = reach_of({"reach": reach})
+        return f"Weapon, to disarm ({-5 if r < 1 else -4 if r < 2 else -3})"
+    pen = loc.to_hit_back if (from_behind and loc.to_hit_back is not None) else loc.to_hit
+    return f"{loc.name} ({pen:+d})" if pen else f"{loc.name} (0)"
+
+
+def _weapon_of(request: AttackRequest) -> tuple[str | None, dict]:
+    a = request.attacker
+    ready = ready_weapons(a.sheet, a.state)
+    if request.weapon is None:
+        name = next(iter(ready), None) if ready else None
+    else:
+        name = request.weapon if request.weapon in ready else None
+    return name, (ready.get(name) if name else None) or {}
+
+
+def _opt(key: str, label: str, kind: str, default, available: bool = True, reason: str = "", **more) -> dict:
+    out = {"key": key, "label": label, "kind": kind, "default": default, "available": available,
+           "reason": "" if available else reason}
+    out.update(more)
+    return out
+
+
+def _choice(key: str, label: str, values: list[dict], default, reason: str = "", **more) -> dict:
+    available = bool(values) and not reason and len(values) > 1
+    return _opt(key, label, "choice", default, available, reason or "no other choice here", values=values, **more)
+
+
+def attack_options(request: AttackRequest) -> list[dict]:
+    """Every choice of the attacker now, each naming the rule it comes from (see the module)."""
+    opts = request.options or {}
+    a, t = request.attacker, request.target
+    state = a.state or {}
+    wname, weapon = _weapon_of(request)
+    kind = weapon_kind(weapon) if weapon else "melee"
+    ranged = kind in ("ranged", "thrown")
+    rof = int_of(weapon.get("rof"), 1)
+    in_fight = "attacks" in state  # the fight's books are kept for this attacker
+    maneuver, variant, moved = chosen_maneuver(opts, state)
+    chosen = state.get("maneuver") if in_fight else None
+    out: list[dict] = []
+
+    # Maneuvers: the attacking ones for this weapon; once the turn's maneuver is chosen, that one
+    keys = ["attack", "move_and_attack"] + (["all_out_attack_ranged"] if ranged else
+                                            ["all_out_attack", "committed_attack", "defensive_attack", "feint"])
+    reason = ""
+    if chosen in MANEUVERS and MANEUVERS[chosen].attack:
+        keys = [chosen]
+        reason = f"one maneuver a turn: {MANEUVERS[chosen].name} is chosen {rule('Maneuvers')}"
+    elif chosen:
+        keys = []
+        reason = f"{MANEUVERS[chosen].name} makes no attack {rule('Maneuvers')}"
+    out.append(_choice("maneuver", "Maneuver", [{"key": k, "label": _MANEUVER_LABELS[k]} for k in keys],
+                       chosen if chosen in keys else "attack", reason,
+                       help="the turn's maneuver: its defense and movement limits follow it"))
+    m = MANEUVERS.get(maneuver)
+    variants = list(m.variants) if m else []
+    if maneuver == "all_out_attack_ranged" and rof < 5:
+        variants = [v for v in variants if v != "suppression_fire"]
+    vreason = "" if variants else f"{m.name if m else maneuver} has no options {rule('Maneuvers')}"
+    out.append(_choice("variant", "All-Out / Committed option",
+                       [{"key": "", "label": "plain"}] + [{"key": v, "label": _VARIANT_LABELS.get((maneuver, v), v)}
+                                                          for v in variants], "", vreason))
+    allow = maneuver_movement(a.sheet, maneuver, variant or None) if m else 0
+    out.append(_opt("moved", "Yards moved this turn", "int", int(num_of(state.get("moved"))), not in_fight,
+                    f"the fight counts the yards moved {rule('Maneuvers')}", min=0, max=max(allow, current_move(a.sheet))))
+
+    # Hit Locations
+    damage_type = "cut" if opts.get("tip_slash") else weapon.get("type", "cr")
+    tw = weapons(t.sheet).get(opts.get("target_weapon") or "", {})
+    behind = bool(opts.get("from_behind"))
+    locs = [{"key": "torso", "label": "Torso (0)"}, {"key": "random", "label": "Random (3d6 table, no penalty)"}]
+    for key in LOCATIONS:
+        if key == "torso" or (key in ONLY_TYPES and damage_type not in ONLY_TYPES[key]):
+            continue
+        if key == "weapon" and not weapons(t.sheet):
+            continue
+        locs.append({"key": key, "label": _location_label(key, behind, tw.get("reach", 1))})
+    out.append(_choice("location", "Hit location", locs, "torso", help="the penalty is in each label"))
+    out.append(_opt("from_behind", "From behind (skull -5, face -7)", "bool", False))
+
+    # Attacking: Rapid Strike, Dual Weapon Attack, Tip Slash, Disarm; Deceptive Attack (named by Riposte)
+    rs = ""
+    if maneuver == "feint":
+        rs = f"a Feint makes no attack {rule('Maneuvers')}"
+    elif ranged and rof <= 1:
+        rs = f"Rapid Strike with a ranged weapon needs RoF above 1 {rule('Attacking', 'Rapid Strike')}"
+    elif opts.get("dual_weapon"):
+        rs = f"a Dual Weapon Attack is already two attacks {rule('Attacking', 'Dual Weapon Attack')}"
+    out.append(_opt("rapid_strike", "Rapid Strike (two attacks at -6; may take two targets)", "bool", False,
+                    not rs, rs, targets=2))
+    others = [k for k in ready_weapons(a.sheet, state) if k != wname]
+    dreason = "" if others else f"needs a second ready weapon {rule('Attacking', 'Dual Weapon Attack')}"
+    if opts.get("rapid_strike"):
+        dreason = f"not with a Rapid Strike {rule('Attacking', 'Dual Weapon Attack')}"
+    out.append(_choice("dual_weapon", "Dual Weapon Attack (-4 each)",
+                       [{"key": "", "label": "no"}] + [{"key": k, "label": f"and {k}"} for k in others], "", dreason))
+    ts = weapon.get("type") == "imp" and weapon.get("attack") == "thrust"
+    out.append(_opt("tip_slash", "Tip Slash (impaling to cutting)", "bool", False, ts,
+                    f"needs a thrusting impaling weapon {rule('Attacking', 'Tip Slash')}"))
+    skill = skill_level(a.sheet, weapon.get("skill"))[0]
+    top = max(0, (skill - 10) // 2)
+    out.append(_opt("deceptive", "Deceptive Attack (-2 to hit per -1 to the defense)", "int", 0, top > 0 and maneuver != "feint",
+                    f"skill may not go below 10 (skill {skill}) {rule('Defending', 'Riposte')}", min=0, max=top))
+    tws = list(weapons(t.sheet))
+    disarm_ok = bool(tws) and not ranged
+    out.append(_opt("disarm", "Disarm (strike the weapon, then a quick contest)", "bool", False, disarm_ok,
+                    f"a melee strike at a weapon the target holds {rule('Attacking', 'Disarm')}"))
+    out.append(_choice("target_weapon", "Target's weapon", [{"key": k, "label": k} for k in tws],
+                       tws[0] if tws else "", "" if tws else f"the target holds no weapon {rule('Attacking', 'Disarm')}"))
+    out.append(_opt("disarm_st_based", "Disarm contest on ST", "bool", False, disarm_ok,
+                    f"{rule('Attacking', 'Disarm')}"))
+    out.append(_opt("defender_st_based", "Defender's contest on ST", "bool", False, disarm_ok,
+                    f"{rule('Attacking', 'Disarm')}"))
+    out.append(_opt("slam", "Slam (no skill 9 cap)", "bool", False, maneuver == "move_and_attack",
+                    f"Move and Attack only {rule('Maneuvers', 'Move and Attack')}"))
+
+    # Ranged Attacks, Aim, Brace
+    aimed = int_of(state.get("aim_turns"))
+    areason = "" if ranged else f"for ranged weapons {rule('Maneuvers', 'Aim')}"
+    amax = 3
+    if ranged and in_fight:
+        amax = aimed
+        if not aimed:
+            areason = f"take the Aim maneuver first {rule('Maneuvers', 'Aim')}"
+    out.append(_opt("aim_turns", "Seconds aimed (Acc, +1, +2)", "int", aimed, not areason, areason, min=0, max=amax))
+    out.append(_opt("braced", "Braced (+1 Acc when aiming)", "bool", False, ranged and not moved,
+                    f"a ranged weapon, not moved {rule('Attacking', 'Brace')}"))
+    sreason = "" if ranged and rof > 1 else f"needs RoF 2 or more {rule('Ranged Attacks', 'Rapid Fire')}"
+    out.append(_opt("shots", "Shots fired (rapid fire bonus)", "int", 1, not sreason, sreason, min=1, max=max(1, rof)))
+    spr = "" if ranged and rof >= 5 else f"needs RoF 5 or more {rule('Ranged Attacks', 'Spraying Fire')}"
+    out.append(_opt("spraying_fire", "Spraying Fire (RoF split across a 30 degree arc)", "bool", False, not spr, spr,
+                    targets=max(2, min(rof, 12))))
+    out.append(_opt("target_speed", "Target's speed (yd/s)", "int", int(num_of(t.state.get("last_move"))), ranged,
+                    f"for ranged attacks {rule('Ranged Attacks')}", min=0, max=1000))
+    out.append(_opt("aim_at_ground", "Aim at the ground (+4)", "bool", False, bool(weapon.get("area")),
+                    f"a spherical area attack {rule('Area of Effects')}"))
+    out.append(_opt("modifier", "GM modifier", "int", 0, min=-20, max=20))
+    return out
+
+
+def checked_options(request: AttackRequest) -> None:
+    """RuleError naming the rule when a picked option is not one the rules offer now, or its value is not
+    one of the option's (a choice's values, a bool, a whole number from min to max)."""
+    opts = request.options or {}
+    for o in attack_options(request):
+        key = o["key"]
+        if key not in opts or opts[key] is None:
+            continue
+        value = opts[key]
+        if value == o["default"] or (o["kind"] == "bool" and value is False) or (o["kind"] == "choice" and value == ""):
+            continue
+        if o["kind"] == "int" and value == 0:
+            continue
+        if not o["available"]:
+            raise RuleError(f"{o['label']}: {o['reason']}")
+        if o["kind"] == "choice":
+            if value not in {v["key"] for v in o["values"]}:
+                raise RuleError(f"{o['label']}: {value!r} is not one of "
+                                f"{', '.join(str(v['key']) for v in o['values'] if v['key']) or 'the choices'}")
+        elif o["kind"] == "bool":
+            if key == "rapid_strike" and isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 2:
+                continue  # a Rapid Strike split again: 4 attacks at -12 ("Attacking", Rapid Strike)
+            if not isinstance(value, bool):
+                raise RuleError(f"{o['label']}: yes or no, not {value!r}")
+        elif o["kind"] == "int":
+            values = value if isinstance(value, list) and key == "shots" else [value]
+            for v in values:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v:
+                    raise RuleError(f"{o['label']}: a whole number, not {v!r}")
+                if not o["min"] <= v <= o["max"]:
+                    raise RuleError(f"{o['label']}: {v} is not from {o['min']} to {o['max']}")
+
+
+
+def defense_choices(request: AttackRequest) -> list[dict]:
+    """*3d6 Combat*, "Defending": the defender's choices before the roll, each combination its own:
+    Dodge, with a Retreat (melee), a Dive (+3, prone; ranged attacks only) or Acrobatic Dodge (an
+    Acrobatics roll: +2 or -2); a Parry with each ready weapon, with a Retreat, a Riposte (-2 or -4 off
+    the parry, half of it off the attacker's next defense), a Cross (a second ready weapon, +2) or
+    Supported (a free hand, +2); Block, with a Retreat; or no defense. ``group`` is the defense a
+    choice modifies; one the rules refuse now is listed unavailable with the rule's reason."""
+    from .attack import attack_info, own_copy
+    from .checks import effective_skill
+    from .defenses import defense_level
+    from .sheet import attack_weapon
+
+    st = (request.options or {}).get("settings")
+    request = own_copy(request)
+    a, t = request.attacker, request.target
+    try:
+        _, weapon = attack_weapon(a.sheet, request.weapon, a.state)
+    except RuleError:
+        weapon = weapons(a.sheet).get(request.weapon or "", {})
+    info = attack_info(request, weapon, weapon.get("type", "cr"))
+    state = dict(t.state or {})
+    out: list[dict] = []
+
+    def add(key: str, label: str, value: dict, group: str) -> None:
+        probe = {**value, "acrobatic_result": "success"} if value.get("acrobatic") else value
+        try:
+            base, mods, _ = defense_level(t.sheet, state, probe, info, st)
+        except RuleError as exc:
+            out.append({"key": key, "label": label, "value": value, "available": False, "reason": str(exc),
+                        "group": group})
+            return
+        if value.get("acrobatic"):
+            hi = effective_skill(*defense_level(t.sheet, state, {**value, "acrobatic_result": "success"}, info, st)[:2])
+            lo = effective_skill(*defense_level(t.sheet, state, {**value, "acrobatic_result": "failure"}, info, st)[:2])
+            level = f"{hi} or {lo}"
+        else:
+            level = str(effective_skill(base, mods))
+        out.append({"key": key, "label": f"{label} ({level})", "value": value, "available": True, "reason": "",
+                    "group": group})
+
+    if info.area:
+        add("dodge+dive", "Dive away (+3, prone)", {"type": "dodge", "dive": True}, "Dodge")
+    else:
+        add("dodge", "Dodge", {"type": "dodge"}, "Dodge")
+        add("dodge+retreat", "Dodge and retreat", {"type": "dodge", "retreat": True}, "Dodge")
+        add("dodge+dive", "Dodge with a dive (+3, prone)", {"type": "dodge", "dive": True}, "Dodge")
+        add("dodge+acrobatic", "Acrobatic Dodge", {"type": "dodge", "acrobatic": True}, "Dodge")
+        ready = {k: w for k, w in ready_weapons(t.sheet, state).items()
+                 if weapon_kind(w) != "ranged" and w.get("can_parry", True)}
+        for name, w in ready.items():
+            group = f"Parry ({name})"
+            key = f"parry:{name}"
+            add(key, f"Parry with {name}", {"type": "parry", "weapon": name}, group)
+            add(key + "+retreat", f"Parry with {name} and retreat", {"type": "parry", "weapon": name, "retreat": True},
+                group)
+            for rip in (2, 4):
+                add(f"{key}+riposte{rip}", f"Parry with {name}, Riposte -{rip} (attacker -{rip // 2})",
+                    {"type": "parry", "weapon": name, "riposte": rip}, group)
+            for second in ready:
+                if second != name and not w.get("unarmed") and not ready[second].get("unarmed"):
+                    add(f"{key}+cross:{second}", f"Cross parry with {name} and {second} (+2)",
+                        {"type": "parry", "weapon": name, "cross": second}, group)
+            if not w.get("unarmed"):
+                if t.sheet.get("shield"):
+                    out.append({"key": key + "+supported", "label": f"Supported parry with {name} (+2)",
+                                "value": {"type": "parry", "weapon": name, "supported": True}, "available": False,
+                                "reason": "the shield hand is not free (3d6 Combat, 'Defending', 'Supported')",
+                                "group": group})
+                else:
+                    add(key + "+supported", f"Supported parry with {name} (+2)",
+                        {"type": "parry", "weapon": name, "supported": True}, group)
+        if t.sheet.get("shield"):
+            add("block", "Block", {"type": "block"}, "Block")
+            add("block+retreat", "Block and retreat", {"type": "block", "retreat": True}, "Block")
+    out.append({"key": "none", "label": "No defense", "value": "none", "available": True, "reason": ""})
+    return out
