@@ -49,7 +49,7 @@ def attack_options(request: AttackRequest) -> list[dict]:
         opt("engaged", "Engaged (hand-to-hand in the same zone)", "bool",
             same_zone and "engaged" in reach and "near" not in reach,
             "" if same_zone else "POSITIONING: Engaged is hand-to-hand distance, in the same zone"),
-        opt("range", "Range band (the GM's call)", "choice", "auto",
+        opt("range", "Range band (the GM's call)", "choice", "auto", gm=True,
             values=[{"key": "auto", "label": "From the map"}] + [
                 {"key": r, "label": RANGE_LABELS[r] + ("" if r in reach else " (out of reach)")} for r in RANGES]),
     ]

@@ -259,6 +259,6 @@ def attack_options(request: AttackRequest, settings: dict | None = None) -> list
             values=[{"key": "single", "label": "Single shot"},
                     {"key": "burst", "label": "Three-round burst"},
                     {"key": "full_auto", "label": "Full auto"}]),
-        opt("tn", "TN (the GM sets it)", "int", s["ranged_tn"], min=1, max=40),
-        opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-10, max=10),
+        opt("tn", "TN (the GM sets it)", "int", s["ranged_tn"], min=1, max=40, gm=True),
+        opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-10, max=10, gm=True),
     ]

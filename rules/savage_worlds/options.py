@@ -92,5 +92,5 @@ def attack_options(request: AttackRequest) -> list[dict]:
         _opt("launched", "Launched (deviates 2d6\", not d6\")", "bool", (w or {}).get("launched") is not False
              and not (w or {}).get("thrown"),
              "" if area in BLAST_RADIUS else "Area Effect Attacks: only a blast deviates"),
-        _opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-8, max=8),
+        _opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-8, max=8, gm=True),
     ]
