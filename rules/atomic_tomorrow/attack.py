@@ -100,6 +100,8 @@ def picked_situation(options: Mapping, prefix: str) -> list[Modifier]:
     for key, steps, label in (("bonus", BONUS_STEPS, f"situation in {whose}'s favour"),
                               ("penalty", PENALTY_STEPS, f"situation against {whose}")):
         value = options.get(prefix + key, 0)
+        if isinstance(value, str) and value.lstrip("+-").isdigit():  # the attack card's choice: "-40"
+            value = int(value)
         if isinstance(value, bool) or value not in steps:
             raise RuleError(f"{prefix + key}: one of {', '.join(f'{s:+d}' for s in steps)}, not {value!r} "
                             "(situational modifiers come in steps of 20)")

@@ -20,7 +20,7 @@ from .sheet import find_weapon, with_defaults
 
 
 def _steps(steps, good: str) -> list[dict]:
-    return [{"key": s, "label": f"{s:+d}" + (f" ({good})" if s else " (none)")} for s in steps]
+    return [{"key": str(s), "label": f"{s:+d}" + (f" ({good})" if s else " (none)")} for s in steps]
 
 
 def attack_options(request: AttackRequest) -> list[dict]:
@@ -39,12 +39,12 @@ def attack_options(request: AttackRequest) -> list[dict]:
                 "reason": why, **more}
 
     return [
-        opt("bonus", "Situation in the attacker's favour", "choice", 0, values=_steps(BONUS_STEPS, "favourable"),
+        opt("bonus", "Situation in the attacker's favour", "choice", "0", values=_steps(BONUS_STEPS, "favourable"),
             help="Only the single largest situational modifier applies."),
-        opt("penalty", "Situation against the attacker", "choice", 0, values=_steps(PENALTY_STEPS, "difficult")),
-        opt("defense_bonus", "Situation in the defender's favour", "choice", 0,
+        opt("penalty", "Situation against the attacker", "choice", "0", values=_steps(PENALTY_STEPS, "difficult")),
+        opt("defense_bonus", "Situation in the defender's favour", "choice", "0",
             values=_steps(BONUS_STEPS, "favourable"), help="On the defender's Parry, Block or Dodge."),
-        opt("defense_penalty", "Situation against the defender", "choice", 0,
+        opt("defense_penalty", "Situation against the defender", "choice", "0",
             values=_steps(PENALTY_STEPS, "difficult")),
         opt("engaged", "Engaged (hand-to-hand in the same zone)", "bool",
             same_zone and "engaged" in reach and "near" not in reach,

@@ -31,14 +31,14 @@ def listed(req):
 def test_the_options_are_the_documents_steps_and_every_key_the_attack_reads():
     opts = listed(request())
     assert set(opts) == {"bonus", "penalty", "defense_bonus", "defense_penalty", "engaged", "range"}
-    assert [v["key"] for v in opts["penalty"]["values"]] == [0, -20, -40, -60, -80]
-    assert [v["key"] for v in opts["bonus"]["values"]] == [0, 20, 40]
+    assert [v["key"] for v in opts["penalty"]["values"]] == ["0", "-20", "-40", "-60", "-80"]
+    assert [v["key"] for v in opts["bonus"]["values"]] == ["0", "20", "40"]
     assert not opts["engaged"]["available"] and "same zone" in opts["engaged"]["reason"]
     assert listed(request("Vibro-knife", 0))["engaged"] == {**listed(request("Vibro-knife", 0))["engaged"],
                                                             "available": True, "default": True}
 
 
-@pytest.mark.parametrize("options, moves", [({"penalty": -40}, -1), ({"bonus": 20}, +1),
+@pytest.mark.parametrize("options, moves", [({"penalty": "-40"}, -1), ({"bonus": 20}, +1),
                                             ({"defense": "dodge", "defense_penalty": -20}, +1)])
 def test_each_step_moves_the_odds_and_matches_what_attack_rolls(options, moves):
     """Core facts: situational modifiers come in steps of 20, +40 down to -80."""
