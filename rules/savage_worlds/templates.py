@@ -267,7 +267,7 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             total += int(sum(m.value for m in reductions))
             st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))
             res = st.take(total, tough)
-            per_target.append({"target": v.id, "roll": droll.total, "bonus": bonus.total if bonus else 0,
+            per_target.append({"target": v.id, "hit": True, "roll": droll.total, "bonus": bonus.total if bonus else 0,
                                "reductions": [m.to_dict() for m in reductions], **res})
             effects += state_effects(v.id, st, bool(opts.get("nonlethal")), dice, rolls)
     mods = tr.modifiers + plan["damage_modifiers"]
