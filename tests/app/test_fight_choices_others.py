@@ -126,6 +126,9 @@ def test_a_wounded_wild_card_soaks_with_a_benny_from_its_players_phone(client):
     assert state(client, g, p["player_token"]).get("pending_soak") is None
     r = send(client, g, {"type": "soak", "accept": True}, p["player_token"])
     assert r.status_code == 422 and "no Soak roll is waiting" in r.json["error"]
+    assert send(client, g, {"type": "undo"}).status_code == 200  # the GM takes the Soak back: the offer waits again
+    assert sheet_of(client, g, ids["Hero"]) == before
+    assert state(client, g, p["player_token"])["pending_soak"]["offers"][0]["target_id"] == ids["Hero"]
 
 
 def test_the_gm_answers_an_npc_wild_cards_soak_and_the_player_cannot(client):
