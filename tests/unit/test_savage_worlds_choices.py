@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from rules import savage_worlds as sw
 from rules.dice import ScriptedDice, SeededDice
@@ -235,3 +236,18 @@ def test_a_deviating_blast_says_so_and_names_whom_it_hit():
                  ScriptedDice([1, 2, 3, 6, 1, 1, 1]))
     assert "deviates" in r.summary and "it hits Cal" in r.summary and "MISS" not in r.summary.upper().split()
     assert r.details["deviation"]["hit"] == ["cal"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 3), st.integers(1, 4), st.booleans(), st.integers(1, 5), st.integers(0, 10_000))
+def test_a_soak_spends_one_benny_and_takes_back_at_most_the_attacks_wounds(had, taken, shaken, bennies, seed):
+    before = sheet(wounds=had, shaken=shaken, bennies=bennies)
+    result = AttackResult(True, "", effects=[Effect("wounds", "bob", {"wounds": taken})], details={"target": "bob"})
+    after = S.apply(before, result, "bob")
+    offer = S.soak_offer(before, after, result, "bob")
+    out = S.soak(after, offer, SeededDice(seed), "Bob")
+    assert 0 <= out["soaked"] <= taken and out["sheet"]["bennies"] == bennies - 1
+    assert had <= out["sheet"]["wounds"] <= after["wounds"]
+    assert out["sheet"]["incapacitated"] == (had + taken - out["soaked"] > 3)
+    if out["soaked"] == taken:
+        assert out["sheet"]["shaken"] == shaken
