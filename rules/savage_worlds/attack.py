@@ -224,6 +224,12 @@ def plan_of(request: AttackRequest) -> dict:
         short = parse_die(w["min_str"]).step - parse_die(strength).step
         if short > 0:
             mods.append(Modifier(f"Strength below Min Str {w['min_str']}", -short, "Improvised Weapons (reading)"))
+    if "card" in turn:  # in a fight the books say how many actions, whether it ran, whether it holds the Joker
+        for key, book, rule in (("actions", int(turn.get("actions", 1) or 1), "Actions Per Turn: declared on the turn"),
+                                ("running", bool(turn.get("ran")), "Running: the turn's moves say so"),
+                                ("joker", bool(turn.get("joker")), "Initiative: the Joker is the card dealt")):
+            if key in opts and opts[key] != book:
+                raise RuleError(f"{a.name}'s {key} is {book} in this fight ({rule})")
     actions = int(opts.get("actions", turn.get("actions", 1)) or 1)
     if actions > settings["max_actions"]:
         raise RuleError(f"at most {settings['max_actions']} actions in a turn")

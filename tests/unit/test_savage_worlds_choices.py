@@ -251,3 +251,16 @@ def test_a_soak_spends_one_benny_and_takes_back_at_most_the_attacks_wounds(had, 
     assert out["sheet"]["incapacitated"] == (had + taken - out["soaked"] > 3)
     if out["soaked"] == taken:
         assert out["sheet"]["shaken"] == shaken
+
+
+def test_in_a_fight_the_books_not_the_card_say_actions_running_and_the_joker():
+    a = ann()
+    a.state = {"card": "5H", "joker": False, "actions": 1, "used": 0, "ran": False}
+    request = AttackRequest(a, bob(), "Long sword", distance=1)
+    opts = listed(request)
+    assert not opts["joker"]["available"] and "Joker" in opts["joker"]["reason"]
+    request.options = {"joker": True}
+    with pytest.raises(RuleError, match="Initiative: the Joker is the card dealt"):
+        S.odds(request)
+    request.options = {"joker": False, "actions": 1}
+    assert S.odds(request)["hit"] > 0
