@@ -266,7 +266,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         freed = opts.get("free") or att.id
         pinned = [c for c in (att, *request.others) if c.id == freed]
         if not pinned or "Pinned" not in status_names(pinned[0].sheet.get("statuses")):
-            raise RuleError("Break Pin frees a Pinned character (yourself, or an ally in the grapple: options free)")
+            raise RuleError("Break Pin frees a Pinned character: yourself, or an ally in the same grapple")
         if "Grappled" not in status_names(tgt.sheet.get("statuses")):
             raise RuleError("Break Pin is taken against the opponent in the grapple")
     if action_key in ("pin", "choke_out") and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
@@ -356,6 +356,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if mode == "melee":
         reach = num(weapon.get("reach"), 1) or 1
         if distance > reach:
+            if weapon.get("key") is None:  # a maneuver: a Melee test at an adjacent opponent
+                raise RuleError(f"{action.name}: the target is {distance} squares away, not adjacent")
             raise RuleError(f"the target is {distance} squares away; {weapon.get('name', 'the weapon')} reaches {reach}")
     else:
         wrange = num(weapon.get("range"))
@@ -762,7 +764,7 @@ def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int,
         t_state = {**t_state, "distracted": num(t_state.get("distracted")) + plan.action.extra["distract_ticks"]}
     effects = []
     if plan.weapon.get("ammo") is not None:
-        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1}))
+        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1, "text": rounds_words(1, plan.weapon)}))
     details = _contest_details("distracting_shot", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                distracted=lost)
     resisted = _resisted(plan, defense_total, "Scrutiny")
@@ -846,6 +848,10 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
             from .spray import resolve_spray
 
             return resolve_spray(request, dice, settings)
+        if opts.get("action") == "covering_fire":
+            from .spray import covering_fire
+
+            return covering_fire(request, settings)
     plan = plan_attack(request, settings)
     if part:
         plan.bullets = 1  # "Each opponent may only be hit once"
@@ -954,7 +960,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     if part:
         pass  # the Spray 'n Pray's bullets and jam are the whole burst's
     elif plan.mode == "ranged" and weapon.get("ammo") is not None:
-        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plan.bullets}))
+        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plan.bullets,
+                                               "text": rounds_words(plan.bullets, weapon)}))
     if plan.mode == "ranged" and not hit and not part:
         a_state = jam_check(weapon, attack_total, successes, settings, dice, rolls, effects, details, a_state)
 
@@ -1028,7 +1035,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
             "wounds": wounds,
         }
         hit_reports.append(report)
-        effects.append(Effect("damage", tgt.id, {"stamina": lost, "wounds": wounds, "ego": wounds, "location": plan.location, "critical": crit, "after_soak": after}))
+        effects.append(Effect("damage", tgt.id, {"stamina": lost, "wounds": wounds, "ego": wounds, "location": plan.location, "critical": crit, "after_soak": after,
+                                                 "text": damage_words(after, lost, wounds, plan.location, crit)}))
         if in_cover_loc and plan.cover_piece and plan.cover_material:
             share = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen) // 2
             new = cover_mod.damage_section(plan.cover_piece, plan.cover_material, share, cover_taken, reason="hit a defender behind it: half the damage")
@@ -1072,13 +1080,73 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         details["defense_roll"] = {"attacker": att.id, "defense": plan.defense, "total": defense_total}
     details["states"] = {att.id: a_state, tgt.id: t_state}
     details["damage_after_soak"] = total_after
-    hits_text = f"{len(hit_nets)} hit{'s' if len(hit_nets) != 1 else ''}" if plan.bullets > 1 or len(hit_nets) > 1 else ("hit" if hit else "miss")
-    summary = f"{att.name} {action.name} at {tgt.name}: {attack_total} vs {plan.defense} {defense_total}: {hits_text}"
-    if hit:
-        summary += f", {total_after} damage after soak"
+    summary = attack_words(att.name, tgt.name, action, weapon, plan, attack_total, defense_total, len(hit_nets), hit_reports)
     if "jam" in details:
-        summary += ", weapon jammed" + (" (recovered)" if details["jam"]["recovered"] else "")
+        summary += "; the weapon jams" + (" (cleared at once)" if details["jam"]["recovered"] else ": Clear Jam (2 ticks)")
     return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def rounds_words(n: int, weapon: dict) -> str:
+    return f"{n} round{'s' if n != 1 else ''} from the {weapon.get('name') or weapon.get('key')}"
+
+
+def damage_words(after: int, lost: int, wounds: int, location: str, critical: bool) -> str:
+    """One hit on the target's sheet: "7 damage to the torso: 7 Stamina, 1 Wound"."""
+    taken = [f"{lost} Stamina"] if lost else []
+    if wounds:
+        taken.append(f"{wounds} Wound{'s' if wounds != 1 else ''}")
+    head = f"{'critical hit, ' if critical else ''}{after} damage to the {location}"
+    return head + (": " + ", ".join(taken) if taken else ": the armour soaks it")
+
+
+def effect_words(effect: Effect, names: dict[str, str]) -> str:
+    """An effect in the game's words, for the card (``data["text"]``, filled where the effect has none)."""
+    d = effect.data
+    if d.get("text"):
+        return d["text"]
+    kind = effect.kind
+    if kind == "status":
+        if d.get("add"):
+            return f"{d['add']}" + (f" ({d['reason']})" if d.get("reason") and d["reason"] != d["add"] else "")
+        return f"no longer {d.get('remove')}"
+    if kind == "disarm":
+        return f"{d.get('weapon')} knocked away" + (f", taken by {names.get(d['taken_by'], d['taken_by'])}" if d.get("taken_by") else "")
+    if kind == "take_weapon":
+        return f"takes the {(d.get('item') or {}).get('name') or d.get('weapon')}"
+    if kind == "mayhem":
+        return f"{d.get('spent')} Mayhem point{'s' if d.get('spent') != 1 else ''} spent"
+    if kind == "cover_damage":
+        return f"the cover takes {d.get('damage')} damage ({d.get('remaining')} of {d.get('structure')} Structure Points left)"
+    if kind == "cover_destroyed":
+        return "the cover breaks: difficult terrain now"
+    if kind == "dead":
+        return "dead" + (": a Fate point may be burnt" if num(d.get("fate_points")) else "")
+    if kind == "stray_attack":
+        return f"a stray shot from {names.get(d.get('from'), d.get('from'))}"
+    return kind.replace("_", " ")
+
+
+def attack_words(attacker: str, target: str, action: Action, weapon: dict, plan: AttackPlan, attack_total: int,
+                 defense_total: int, hits: int, reports: list[dict]) -> str:
+    """An attack's result in the game's words: "Ann: Burst Fire at Tom with the Assault rifle, 5 against
+    Dodge 3: 2 of 3 bullets hit (torso), 12 damage after soak: 10 Stamina, 3 Wounds"."""
+    name = weapon.get("name") or "weapon"
+    head = f"{attacker}: {action.name} at {target} with the {name}, {attack_total}"
+    defense = plan.defense.replace("_", " ").title()
+    head += " with no defense" if plan.defense == "none" else f" against {defense} {defense_total}"
+    if not hits:
+        if attack_total < 1:
+            return head + ": miss"
+        return head + (": the cover stops it" if plan.defense == "none" else f": {defense} avoids it")
+    what = f"{hits} of {plan.bullets} bullets hit" if plan.bullets > 1 else f"{hits} hits" if hits > 1 else "hit"
+    after = sum(r["after_soak"] for r in reports)
+    lost, wounds = sum(r["stamina_lost"] for r in reports), sum(r["wounds"] for r in reports)
+    crit = " (critical)" if any(r["critical"] for r in reports) else ""
+    taken = [f"{lost} Stamina"] if lost else []
+    if wounds:
+        taken.append(f"{wounds} Wound{'s' if wounds != 1 else ''}")
+    out = f"{head}: {what}{crit} ({plan.location}), {after} damage after soak"
+    return out + (": " + ", ".join(taken) if taken else ": the armour soaks it")
 
 
 def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, dice: DiceSource, rolls: list,

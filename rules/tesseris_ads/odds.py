@@ -62,6 +62,8 @@ def outcome_label(result: AttackResult) -> str:
     else a hit (a critical when any hit was one) by what it did: soaked by the armour,
     Stamina only, one Wound, two or more."""
     d = result.details
+    if d.get("action") == "covering_fire":
+        return "covering fire: allies +1 to defense"
     if d.get("action") == "spray_n_pray":
         from .spray import spray_label
 
@@ -197,6 +199,10 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
             from .spray import spray_odds
 
             return spray_odds(request, settings, lambda r: attack_odds(r, part=True))
+        if (request.options or {}).get("action") == "covering_fire":
+            from .spray import covering_fire_odds
+
+            return covering_fire_odds(request)
     plan = plan_attack(request, settings)
     if part:
         plan.bullets = 1

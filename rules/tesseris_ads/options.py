@@ -18,7 +18,7 @@ from ..system import AttackRequest, RuleError, RuleNotImplemented
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS
 from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
 from .status import names as status_names
-from .ticks import cost, state_of
+from .ticks import cost, refusal, state_of
 
 #: attacks that use no weapon's damage: a Melee test with any weapon in hand ("Melee Attack Actions")
 MANEUVERS = ("grapple", "pin", "choke_out", "break_pin", "trip", "disarm")
@@ -65,6 +65,8 @@ def candidate_actions(weapon: dict) -> list:
             continue
         if a.mode == mode or a.key in MANEUVERS:
             out.append(a)
+    if mode == "ranged":  # a defensive action, aimed at the opponents it pins down
+        out.append(ACTIONS["covering_fire"])
     return out
 
 
@@ -84,11 +86,18 @@ def action_refusal(request: AttackRequest, key: str) -> str:
 
     action = ACTIONS[key]
     opts = request.options or {}
-    keep = {k: opts[k] for k in ("settings", "target_weapon", "free", "gm_allows_borrowing", "across_cover") if k in opts}
-    try:
-        plan_attack(replace(request, options={**keep, "action": key, "defense": "none"}, targets=[]))
-    except (RuleError, RuleNotImplemented) as exc:
-        return _why(action, exc)
+    if key == "covering_fire":
+        from .spray import covering_fire_refusal
+
+        why = covering_fire_refusal(request) or refusal(state_of(request.attacker), key, statuses=request.attacker.sheet.get("statuses"))
+        if why:
+            return _why(action, RuleError(why))
+    else:
+        keep = {k: opts[k] for k in ("settings", "target_weapon", "free", "gm_allows_borrowing", "across_cover") if k in opts}
+        try:
+            plan_attack(replace(request, options={**keep, "action": key, "defense": "none"}, targets=[]))
+        except (RuleError, RuleNotImplemented) as exc:
+            return _why(action, exc)
     st = state_of(request.attacker)
     paid, _ = cost(st, key, False, {**DEFAULT_SETTINGS, **(opts.get("settings") or {})})
     if paid > max(0, num(st["ticks"])) and not opts.get("gm_allows_borrowing"):

@@ -18,7 +18,7 @@ from dataclasses import replace
 from .. import odds as core_odds
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, RuleError
-from .attack import jam_check, plan_attack, resolve_attack
+from .attack import across_cover, jam_check, plan_attack, resolve_attack, settings_of
 from .checks import pool_distribution
 from .options import spray_most
 from .sheet import num, weapon as sheet_weapon
@@ -160,3 +160,68 @@ def spray_label(result: AttackResult) -> str:
     parts = result.details.get("targets") or []
     k = sum(1 for p in parts if p["hit"])
     return "nobody hit" if k == 0 else f"{k} of {len(parts)} hit"
+
+
+COVERING_RULE = "Defensive Actions, 'Covering Fire'"
+
+
+def covering_fire_refusal(request: AttackRequest) -> str:
+    """Why a Covering Fire cannot be laid now ("" when it can): "May only be used with a weapon that
+    has a Full Auto option and expends equivalent ammunition" (Defensive Actions, Covering Fire)."""
+    weapon = sheet_weapon(request.attacker.sheet, request.weapon)
+    rof = weapon.get("rof") or []
+    if weapon.get("kind", "melee") == "melee" or len(rof) < 3 or num(rof[2]) <= 0:
+        return f"Covering Fire: only with a weapon that has a Full Auto option ({COVERING_RULE})"
+    if weapon.get("ammo") is not None and num(weapon["ammo"]) <= 0:
+        return f"Covering Fire: {weapon.get('name')} is out of ammunition: reload"
+    if "hunkered" in state_of(request.attacker)["stances"] and across_cover(request, settings_of(request)):
+        return "Covering Fire: a hunkered-down character must Stand Up (1 tick) before firing across the cover"
+    return ""
+
+
+def covering_fire(request: AttackRequest, settings: dict) -> AttackResult:
+    """Covering Fire aimed at an opponent (*Tesseris Combat*, "Defensive Actions": 3 ticks, "Spray the
+    area with indiscriminate fire forcing enemies to duck for cover and spoiling their aim. Grants
+    allies +1 to defense rolls until the start of character's next turn"): no roll, no hit; the Full
+    Auto's bullets spent; every ally of the shooter's side gets the +1 (the stance ``covered_by_fire``,
+    ended at the shooter's next turn by ``turns._start_turn``)."""
+    why = covering_fire_refusal(request)
+    if why:
+        raise RuleError(why)
+    att = request.attacker
+    weapon = sheet_weapon(att.sheet, request.weapon)
+    bullets = num(weapon["rof"][2])
+    if weapon.get("ammo") is not None:
+        bullets = min(bullets, num(weapon["ammo"]))
+    a_state = state_of(att)
+    if settings.get("spend_ticks", True):
+        a_state = spend(a_state, "covering_fire", settings=settings,
+                        gm_allows_borrowing=bool((request.options or {}).get("gm_allows_borrowing")),
+                        statuses=att.sheet.get("statuses"))
+    states, allies = {att.id: a_state}, []
+    for o in request.others or []:
+        if o.side != att.side or o.id == att.id:
+            continue
+        st = state_of(o)
+        stances = st["stances"] if "covered_by_fire" in st["stances"] else [*st["stances"], "covered_by_fire"]
+        states[o.id] = {**st, "stances": stances, "covered_by": sorted(set(st.get("covered_by") or []) | {att.id})}
+        allies.append(o.name)
+    name = weapon.get("name") or weapon.get("key")
+    effects = []
+    if weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": bullets,
+                                               "text": f"{bullets} rounds from the {name}"}))
+    whom = ", ".join(allies) or "no ally"
+    summary = (f"{att.name} lays down Covering Fire at {request.target.name} with the {name} ({bullets} rounds): "
+               f"+1 to the defense rolls of {whom} until {att.name}'s next turn")
+    details = {"action": "covering_fire", "attacker": att.id, "target": request.target.id, "weapon": weapon.get("key"),
+               "bullets": bullets, "allies": [o for o in states if o != att.id], "states": states, "hits": 0}
+    return AttackResult(hit=False, summary=summary, effects=effects, details=details)
+
+
+def covering_fire_odds(request: AttackRequest) -> dict:
+    why = covering_fire_refusal(request)
+    if why:
+        raise RuleError(why)
+    return {"outcomes": [{"label": "covering fire: allies +1 to defense", "p": 1.0}], "hit": 0.0, "modifiers": [],
+            "note": "no attack roll: the allies defend at +1 until the shooter's next turn"}

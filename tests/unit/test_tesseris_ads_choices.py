@@ -324,3 +324,64 @@ def test_hunker_down_stops_attacks_across_the_cover_not_beside_it():
         SYSTEM.attack(no, ScriptedDice([]))
     action = by_key(SYSTEM.attack_options(no))["action"]
     assert not action["available"] and "across the cover" in action["reason"] + action.get("help", "")
+
+
+# -- every option against what attack() rolls -------------------------------------------------------
+
+def _offered_picks():
+    """One pick of every kind the card offers: each attack action allowed for a rifle at 5 squares and a
+    knife at 1, a bool (higher ground), an int (Mayhem) and a choice (a Called Shot at the torso)."""
+    a = fighter("a", (0, 0), "pc", mayhem=2)
+    picks = []
+    for weapon, where in (("rifle", (5, 0)), ("knife", (1, 0))):
+        action = by_key(SYSTEM.attack_options(request(a, fighter("t", where), weapon)))["action"]
+        picks += [(weapon, where, {"action": v["key"]}) for v in action["values"]]
+    picks += [("knife", (1, 0), {"higher_ground": True}), ("knife", (1, 0), {"mayhem": 2}),
+              ("rifle", (5, 0), {"action": "called_shot", "location": "torso"}),
+              ("rifle", (5, 0), {"defense": "dodge+prone"}), ("knife", (1, 0), {"action": "trip", "defense": "athletics"})]
+    return picks
+
+
+@pytest.mark.parametrize("weapon,where,picked", _offered_picks(), ids=lambda v: str(v))
+def test_each_option_the_card_offers_has_odds_that_match_the_rolls(weapon, where, picked):
+    """The exact odds of each offered choice against a Monte Carlo of ``attack()`` read back with
+    ``outcome_label``: every line within four standard errors and a hair, no outcome the odds miss."""
+    make = lambda: request(fighter("a", (0, 0), "pc", mayhem=2), fighter("t", where), weapon, **picked)
+    odds = SYSTEM.odds(make())
+    exact = {o["label"]: o["p"] for o in odds["outcomes"]}
+    assert math.isclose(sum(exact.values()), 1, abs_tol=1e-9)
+    n, dice, seen = 700, SeededDice(11), {}
+    for _ in range(n):
+        label = outcome_label(SYSTEM.attack(make(), dice))
+        seen[label] = seen.get(label, 0) + 1
+    assert set(seen) <= set(exact), (set(seen) - set(exact))
+    for label, p in exact.items():
+        assert abs(seen.get(label, 0) / n - p) <= 4 * math.sqrt(p * (1 - p) / n) + 0.015, (label, seen, exact)
+
+
+def test_covering_fire_from_the_attack_card_spends_the_full_auto_and_covers_the_allies():
+    """Covering Fire: "Spray the area with indiscriminate fire ... Grants allies +1 to defense rolls
+    until the start of character's next turn. May only be used with a weapon that has a Full Auto
+    option and expends equivalent ammunition"."""
+    a, t, ally = fighter("a", (0, 0), "pc"), fighter("t", (6, 0)), fighter("b", (1, 1), "pc")
+    r = SYSTEM.attack(request(a, t, "rifle", [ally], action="covering_fire"), ScriptedDice([]))
+    assert not r.hit and r.details["states"]["a"]["ticks"] == 5 - 3
+    assert "covered_by_fire" in r.details["states"]["b"]["stances"]
+    assert [(e.kind, e.data["spent"], e.data["text"]) for e in r.effects] == [("ammo", 8, "8 rounds from the Assault rifle")]
+    assert r.summary == "A lays down Covering Fire at T with the Assault rifle (8 rounds): +1 to the defense rolls of B until A's next turn"
+    covered = Combatant("b", "B", ally.sheet, (1, 1), "pc", True, r.details["states"]["b"])
+    mods = SYSTEM.odds(request(t, covered, "rifle", defense="dodge"))["modifiers"]
+    assert any(m["label"].endswith("Covering fire from an ally") and m["value"] == 1 for m in mods)
+    with pytest.raises(RuleError, match="only with a weapon that has a Full Auto option"):
+        SYSTEM.attack(request(a, t, "pistol", action="covering_fire"), ScriptedDice([]))
+
+
+def test_results_read_in_the_games_words():
+    """The summary and each effect say what happened, not the bookkeeping."""
+    a, t = fighter("a", (0, 0), "pc"), fighter("t", (5, 0))
+    # Burst Fire: 3dT [6,6,6] + 2 - 1 = 4 against no defense: bullets at 4, 2, 0: 2 of 3 hit
+    r = SYSTEM.attack(request(a, t, "rifle", action="burst_fire", defense="none"), ScriptedDice([6, 6, 6]))
+    assert r.summary.startswith("A: Burst Fire at T with the Assault rifle, 4 with no defense: 2 of 3 bullets hit (torso)")
+    words = [e.data["text"] for e in r.effects]
+    assert "3 rounds from the Assault rifle" in words
+    assert "9 damage to the torso: 9 Stamina, 1 Wound" in words  # 6 + net 4 - (AP 2 - pen 1)
