@@ -34,7 +34,7 @@ from .health import damage_split, resolve_test
 from .movement import grant, grid_distance
 from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon, weapon_list
 from .status import escalate, names as status_names, status_modifiers
-from .options import check_location, split_defense
+from .options import check_location, default_action, split_defense
 from .ticks import can_react, refusal, spend, state_of
 
 
@@ -253,8 +253,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     a_state, t_state = state_of(att), state_of(tgt)
     weapon = sheet_weapon(att.sheet, request.weapon)
     kind = weapon.get("kind", "melee")
-    default_action = "melee_strike" if kind == "melee" else "straight_shot"
-    action_key = opts.get("action", default_action)
+    action_key = opts.get("action") or default_action(weapon, opts)
     action = ACTIONS.get(action_key)
     if action is None:
         raise RuleError(f"unknown action {action_key!r}")

@@ -50,18 +50,23 @@ def _weapon(request: AttackRequest) -> dict:
         return {}
 
 
-def default_action(weapon: dict) -> str:
-    return "melee_strike" if weapon.get("kind", "melee") == "melee" else "straight_shot"
+def default_action(weapon: dict, options: dict | None = None) -> str:
+    """A melee weapon's Melee Strike, a ranged one's Straight Shot; a free attack a move provoked
+    (``free_attack``, from the rules' due list) is a Reaction Strike ("Movement Actions": "Provokes
+    an Reactive Attack")."""
+    if weapon.get("kind", "melee") == "melee":
+        return "reaction_strike" if (options or {}).get("free_attack") else "melee_strike"
+    return "straight_shot"
 
 
 def candidate_actions(weapon: dict) -> list:
     """The attack actions of the weapon's kind (the melee ones for a melee weapon, the ranged
-    ones for a ranged or thrown one) and the maneuvers any hand can try; reaction-only attacks
-    (Reaction Strike, Overwatch attack) are the rules' to offer when they are due."""
+    ones for a ranged or thrown one, the reactions among them: a Reaction Strike, an Overwatch
+    attack) and the maneuvers any hand can try."""
     mode = "melee" if weapon.get("kind", "melee") == "melee" else "ranged"
     out = []
     for a in ACTION_LIST:
-        if not a.is_attack or a.ticks is None or not a.automated:
+        if not a.is_attack or not a.automated:
             continue
         if a.mode == mode or a.key in MANEUVERS:
             out.append(a)
@@ -133,7 +138,8 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
     values, refused = [], []
     for a in candidate_actions(weapon):
         why = action_refusal(request, a.key)
-        ticks = f"{a.ticks} tick{'s' if a.ticks != 1 else ''}"
+        ticks = f"{a.ticks} tick{'s' if a.ticks != 1 else ''}" if a.ticks is not None else \
+            f"reaction, {a.reaction_ticks} tick{'s' if a.reaction_ticks != 1 else ''}"
         mod = f", {a.attack:+d}" if a.attack else ""
         value = {"key": a.key, "label": f"{a.name} ({ticks}{mod})"}
         if a.key == "spray_n_pray":
@@ -145,7 +151,7 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
             value["label"] += " - not now"
         values.append(value)
     allowed = [v["key"] for v in values if not v["label"].endswith(" - not now")]
-    default = default_action(weapon)
+    default = default_action(weapon, request.options)
     if default not in allowed and allowed:
         default = allowed[0]
     help_ = ("Not now: " + "; ".join(refused)) if refused else ""
@@ -162,7 +168,7 @@ def attack_options(request: AttackRequest) -> list[dict]:
     opts = request.options or {}
     att, tgt = request.attacker, request.target
     weapon = _weapon(request)
-    picked = opts.get("action") or default_action(weapon)
+    picked = opts.get("action") or default_action(weapon, opts)
     action = ACTIONS.get(picked)
     melee = weapon.get("kind", "melee") == "melee" or picked in MANEUVERS
     a_state, t_state = state_of(att), state_of(tgt)
@@ -267,7 +273,7 @@ def defense_choices(system, request: AttackRequest) -> list[dict]:
     cover faces the attacker. Each refused one says why."""
     weapon = _weapon(request)
     opts = request.options or {}
-    key = opts.get("action") or default_action(weapon)
+    key = opts.get("action") or default_action(weapon, opts)
     action = ACTIONS.get(key)
     if action is None or not action.is_attack:
         return []

@@ -385,3 +385,14 @@ def test_results_read_in_the_games_words():
     words = [e.data["text"] for e in r.effects]
     assert "3 rounds from the Assault rifle" in words
     assert "9 damage to the torso: 9 Stamina, 1 Wound" in words  # 6 + net 4 - (AP 2 - pen 1)
+
+
+def test_a_free_attack_a_move_provoked_is_a_reaction_strike():
+    """Movement Actions: "Provokes an Reactive Attack from foes adjacent to you"; Reaction Strike:
+    "1 Tick (Reaction)", "always Melee attacks": the due attack's default action."""
+    a, t = fighter("a", (0, 0), "pc"), fighter("t", (1, 0))
+    action = by_key(SYSTEM.attack_options(request(a, t, "knife", free_attack=True)))["action"]
+    assert action["default"] == "reaction_strike"
+    r = SYSTEM.attack(request(a, t, "knife", free_attack=True, defense="none"), ScriptedDice([1, 1, 1]))
+    assert r.details["action"] == "reaction_strike"
+    assert r.details["states"]["a"]["ticks"] == 5 and r.details["states"]["a"]["free_reaction"] is False
