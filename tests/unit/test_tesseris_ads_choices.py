@@ -5,6 +5,7 @@ round, the end of a fight and Hunker Down, each test quoting *Tesseris Combat*.
 Scripted dT: faces 6-8 are one success each, 1-5 none (9 and 10 would explode).
 """
 
+import copy
 import math
 import re
 from pathlib import Path
@@ -16,28 +17,20 @@ from rules.dice import ScriptedDice, SeededDice
 from rules.system import AttackRequest, Combatant, RuleError
 from rules.tesseris_ads import SYSTEM, cover
 from rules.tesseris_ads.odds import outcome_label
+from test_tesseris_ads_fidelity import fighter as base_fighter
 
 
-def sheet(**over):
-    base = {
-        "strength": 3, "agility": 3, "perception": 3, "intelligence": 1, "willpower": 3, "charisma": 2, "speed": 3,
-        "melee": 2, "rifles": 2, "pistols": 1, "athletics": 1, "acrobatics": 1, "resolve": 1, "awareness": 1,
-        "stealth": 1, "scrutiny": 1, "wounds": 0, "ego": 10, "mayhem": 0, "fate_points": 1,
-        "armour": {"name": "Coat", "ap": 2, "bulk": 0}, "cloak": {"name": "", "ap": 0, "bulk": 0},
-        "weapons": {
-            "rifle": {"name": "Assault rifle", "kind": "ranged", "skill": "rifles", "damage": 6, "range": 30, "ap": 1,
-                      "rof": [1, 3, 8], "jams": True, "ammo": 30},
-            "pistol": {"name": "Pistol", "kind": "ranged", "skill": "pistols", "damage": 4, "range": 12, "rof": [1, 0, 0]},
-            "knife": {"name": "Knife", "kind": "melee", "skill": "melee", "damage": 2, "light": True},
-        },
-        "statuses": [], "feats": [], "talents": [],
-    }
-    base.update(over)
-    return base
+WEAPONS = {
+    "rifle": {"name": "Assault rifle", "kind": "ranged", "skill": "rifles", "damage": 6, "range": 30, "ap": 1,
+              "rof": [1, 3, 8], "jams": True, "ammo": 30},
+    "pistol": {"name": "Pistol", "kind": "ranged", "skill": "pistols", "damage": 4, "range": 12, "rof": [1, 0, 0]},
+    "knife": {"name": "Knife", "kind": "melee", "skill": "melee", "damage": 2, "light": True},
+}
 
 
 def fighter(id_, pos, side="npc", state=None, **over):
-    return Combatant(id_, id_.title(), sheet(**over), pos, side, side == "pc", dict(state or {}))
+    """The fidelity tests' character, with a loaded rifle, a pistol without bursts and a knife."""
+    return base_fighter(id_, pos, side, state, **{"weapons": copy.deepcopy(WEAPONS), **over})
 
 
 def request(att, tgt, weapon, others=(), **options):
