@@ -134,6 +134,10 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
             raise Rejected("an area attack takes its targets from the template, not a list")
         if cmd.attacker in ids:
             raise Rejected("a token cannot attack itself")
+        most = most_targets(attack_options(p["system"], p["request"]), cmd.options)
+        if len(ids) > most:
+            raise Rejected(f"this attack takes {most} target{'s' if most != 1 else ''} at most: "
+                           f"{p['system'].name} attacks several only with an option that says so")
         others = [_plan_one(game, cmd.model_copy(update={"target": t, "targets": []}), actor) for t in ids[1:]]
         p["request"].targets = [p["request"], *(o["request"] for o in others)]
         p["view"]["targets"] = ids
@@ -181,6 +185,22 @@ def attack_options(system, request: AttackRequest) -> list[dict]:
         return [o for o in offered(request) if isinstance(o, dict) and o.get("key") not in APP_OPTIONS]
     except (RuleNotImplemented, RuleError):
         return []
+
+
+def most_targets(offered: list[dict], picked: dict) -> int:
+    """How many targets the attack may take with the options as picked: 1, or the most any picked
+    option value (or a bool option picked yes) allows."""
+    most = 1
+    for o in offered:
+        if not o.get("available", True):
+            continue
+        now = picked.get(o.get("key"), o.get("default"))
+        if o.get("kind") == "bool" and now is True and isinstance(o.get("targets"), int):
+            most = max(most, o["targets"])
+        for v in o.get("values") or []:
+            if isinstance(v, dict) and v.get("key") == now and isinstance(v.get("targets"), int):
+                most = max(most, v["targets"])
+    return most
 
 
 def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
@@ -305,6 +325,7 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         view["defenses"] = defense_choices(p["system"], p["request"])
     view["options"] = attack_options(p["system"], p["request"])
     view["picked"] = {k: v for k, v in cmd.options.items() if k not in APP_OPTIONS}
+    view["most_targets"] = most_targets(view["options"], view["picked"])
     return view
 
 
@@ -345,7 +366,7 @@ def defense_choices(system, request: AttackRequest) -> list[dict]:
         return []
     out = []
     for c in choices:
-        entry = {k: c.get(k) for k in ("key", "label", "available", "reason")} | {"hit": None}
+        entry = {k: c.get(k) for k in ("key", "label", "available", "reason", "group")} | {"hit": None}
         if c.get("available"):
             try:
                 odds = system.odds(replace(request, options={**request.options, "defense": c.get("value")}))
@@ -493,13 +514,15 @@ def evolve(game: "Game", event: Event, log) -> None:
 
 
 def _card(game: "Game", d: dict) -> dict:
-    """What the table screen's result card says: who attacked whom, hit or miss, and what each
-    target took (the wound state is read from the sheets when the card is drawn)."""
+    """What the table screen's result card says: who attacked whom (each target once, the attacker never
+    among them), hit or miss for each, what each target took (the wound state is read from the sheets
+    when the card is drawn), and what the attack cost the attacker, in words."""
     result = d["result"]
     per_target = {t.get("target"): t for t in (result.get("details") or {}).get("targets") or []
                   if isinstance(t, dict)}
-    ids = list(dict.fromkeys([*([] if d.get("template") else [d["target"]]),
-                              *per_target, *(e["target"] for e in result["effects"])]))
+    named_ids = [] if d.get("template") else list(d.get("targets") or [d["target"]])
+    ids = [i for i in dict.fromkeys([*named_ids, *per_target, *(e["target"] for e in result["effects"])])
+           if i != d["attacker"]]
     attacker = game.tokens.get(d["attacker"])
     targets = []
     for tid in ids:
@@ -507,16 +530,46 @@ def _card(game: "Game", d: dict) -> dict:
         if token is None:
             continue
         effects = [e for e in result["effects"] if e["target"] == tid]
-        targets.append({"id": tid, "name": token.name, "effects": [_effect_words(e) for e in effects],
+        own = per_target.get(tid) or {}
+        hit = own.get("hit") if isinstance(own.get("hit"), bool) else (bool(effects) if per_target else result["hit"])
+        targets.append({"id": tid, "name": token.name, "hit": hit,
+                        "effects": [w for w in (_effect_words(e) for e in effects) if w],
                         "detail": _target_words(per_target.get(tid))})
-    return {"attacker": attacker.name if attacker else "?", "attacker_id": d["attacker"], "hit": bool(result["hit"]),
-            "area": (d.get("template") or {}).get("label"), "targets": targets}
+    spent = [w for w in (_effect_words(e) for e in result["effects"] if e["target"] == d["attacker"]) if w]
+    hits = sum(1 for t in targets if t["hit"])
+    if d.get("template") or len(targets) > 1:
+        verdict = f"{hits} HIT" if hits else "NO ONE HIT"
+        if len(targets) > 1 and not d.get("template"):
+            verdict = f"HIT {hits} OF {len(targets)}" if hits else "MISS"
+    else:
+        verdict = "HIT" if result["hit"] else "MISS"
+    return {"attacker": attacker.name if attacker else "?", "attacker_id": d["attacker"], "hit": bool(result["hit"] or hits),
+            "verdict": verdict, "area": (d.get("template") or {}).get("label"), "targets": targets, "spent": spent}
+
+
+#: effects the rules keep for their own books (a turn's state carried in a result): not news for the table
+BOOKKEEPING = frozenset({"round", "none"})
+#: effect kinds in plain words, where the kind's own name reads badly
+EFFECT_WORDS = {
+    "ammo": lambda d: f"{d.get('spent', 1)} shot{'s' if d.get('spent', 1) != 1 else ''} spent"
+                      + (f" ({d['weapon']})" if d.get("weapon") else ""),
+}
 
 
 def _effect_words(effect: dict) -> str:
-    """An effect as the card reads it: "shaken", "wounds 3", "damage 5 (location torso)"."""
+    """An effect as the card reads it: "shaken", "wounds 3", "damage 5 (location torso)"; a rules'
+    own ``says`` is taken as it is; bookkeeping reads as nothing."""
     data = dict(effect.get("data") or {})
     kind = effect["kind"]
+    if kind in BOOKKEEPING:
+        return ""
+    if isinstance(data.get("says"), str):
+        return data["says"]
+    if kind in EFFECT_WORDS:
+        try:
+            return EFFECT_WORDS[kind](data)
+        except (TypeError, ValueError):
+            pass
     head = kind.replace("_", " ")
     own = data.pop(kind, None)  # {"kind": "wounds", "data": {"wounds": 3}} reads "wounds 3"
     if isinstance(own, (int, float, str)) and not isinstance(own, bool):

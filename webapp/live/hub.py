@@ -363,7 +363,7 @@ class Hub:
                 html = render.attack_preview(game, actor, view)
             if actor.role != "gm":
                 with self.app.app_context():
-                    gm_html = render.attack_preview(game, GM, view)
+                    gm_html = render.attack_preview(game, GM, view, echo=True)
                 self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=room(game_id, "gm"))
             return Committed(game.seq, [], {"preview": view, "html": html})
 

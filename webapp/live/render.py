@@ -482,10 +482,11 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     return "\n".join(out)
 
 
-def attack_preview(game: Game, actor: Actor, view: dict) -> str:
-    """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
+def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> str:
+    """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js);
+    ``echo``: the GM's copy of a player's preview, its choices read, not picked."""
     tokens = {t.id: t for t in fog.visible_tokens(game, actor)}
-    values = {"view": view, "tokens": tokens, "actor": actor, "game": game}
+    values = {"view": view, "tokens": tokens, "actor": actor, "game": game, "echo": echo}
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
 
@@ -512,9 +513,10 @@ def last_attack(game: Game, actor: Actor) -> dict | None:
     entries = audience.newest_log(game, actor)
     if mine is not None:  # a phone looks back a little way, not through a whole evening's log
         entries = islice(entries, PLAYER_RESULT_LOOKBACK)
+    undone = set(game.undone)
     for entry in entries:
         card = entry.detail.get("card") if entry.detail else None
-        if not card:
+        if not card or entry.seq in undone:  # an undone attack is no one's news
             continue
         if mine is not None and card.get("attacker_id") not in mine and not any(t["id"] in mine for t in card["targets"]):
             continue
