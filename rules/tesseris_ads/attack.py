@@ -257,6 +257,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     action = ACTIONS.get(action_key)
     if action is None:
         raise RuleError(f"unknown action {action_key!r}")
+    opts = own_options(opts, action_key)
     if not action.is_attack or not action.automated:
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
@@ -525,7 +526,10 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if num(opts.get("defense_modifier")):
             d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
         cover_bonus, piece, material = 0, None, None
-    location = opts.get("location") or action.extra.get("location") or settings["default_hit_location"]
+    if action.key == "called_shot":  # "in the head or similarly vital area": its own choice, not a stale location
+        location = opts.get("called_at") or action.extra["location"]
+    else:
+        location = opts.get("location") or settings["default_hit_location"]
     if opts.get("swordpoint"):
         location = "head"
     if location not in cover_mod.ALL_LOCATIONS:
@@ -763,7 +767,7 @@ def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int,
         t_state = {**t_state, "distracted": num(t_state.get("distracted")) + plan.action.extra["distract_ticks"]}
     effects = []
     if plan.weapon.get("ammo") is not None:
-        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1, "text": rounds_words(1, plan.weapon)}))
+        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1, "says": rounds_words(1, plan.weapon)}))
     details = _contest_details("distracting_shot", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                distracted=lost)
     resisted = _resisted(plan, defense_total, "Scrutiny")
@@ -840,7 +844,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     """Roll an attack, its defense, the hits, jams, damage and cover damage. ``part``: one target
     of a Spray 'n Pray (``spray.resolve_spray``), which pays the ticks, the bullets and the jam."""
     settings = settings_of(settings if settings is not None else request)
-    opts = request.options or {}
+    opts = own_options(request.options or {}, (request.options or {}).get("action"))
     if not part:
         check_one_target(request)
         if (opts.get("action") or "") == "spray_n_pray":
@@ -960,7 +964,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         pass  # the Spray 'n Pray's bullets and jam are the whole burst's
     elif plan.mode == "ranged" and weapon.get("ammo") is not None:
         effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plan.bullets,
-                                               "text": rounds_words(plan.bullets, weapon)}))
+                                               "says": rounds_words(plan.bullets, weapon)}))
     if plan.mode == "ranged" and not hit and not part:
         a_state = jam_check(weapon, attack_total, successes, settings, dice, rolls, effects, details, a_state)
 
@@ -1035,7 +1039,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         }
         hit_reports.append(report)
         effects.append(Effect("damage", tgt.id, {"stamina": lost, "wounds": wounds, "ego": wounds, "location": plan.location, "critical": crit, "after_soak": after,
-                                                 "text": damage_words(after, lost, wounds, plan.location, crit)}))
+                                                 "says": damage_words(after, lost, wounds, plan.location, crit)}))
         if in_cover_loc and plan.cover_piece and plan.cover_material:
             share = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen) // 2
             new = cover_mod.damage_section(plan.cover_piece, plan.cover_material, share, cover_taken, reason="hit a defender behind it: half the damage")
@@ -1099,10 +1103,10 @@ def damage_words(after: int, lost: int, wounds: int, location: str, critical: bo
 
 
 def effect_words(effect: Effect, names: dict[str, str]) -> str:
-    """An effect in the game's words, for the card (``data["text"]``, filled where the effect has none)."""
+    """An effect in the game's words, for the card (``data["says"]``, what the card shows, filled where the effect has none)."""
     d = effect.data
-    if d.get("text"):
-        return d["text"]
+    if d.get("says"):
+        return d["says"]
     kind = effect.kind
     if kind == "status":
         if d.get("add"):
@@ -1164,15 +1168,23 @@ def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, d
         rolls.append(rec)
     effects.append(Effect("jam", details["attacker"], {
         "weapon": weapon.get("key"), "recovered": recovered, "round_lost": True,
-        "text": f"{name} jams" + (", cleared at once" if recovered else ": Clear Jam (2 ticks)")}))
+        "says": f"{name} jams" + (", cleared at once" if recovered else ": Clear Jam (2 ticks)")}))
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", details["attacker"], {
             "weapon": weapon.get("key"), "spent": 1, "reason": "round lost to the jam",
-            "text": f"the round in {name}'s chamber is lost"}))
+            "says": f"the round in {name}'s chamber is lost"}))
     details["jam"] = {"recovered": recovered}
     if recovered:
         return a_state
     return {**a_state, "jammed": sorted(set(a_state.get("jammed") or []) | {weapon.get("key")})}
+
+
+def own_options(opts: dict, action_key: str | None) -> dict:
+    """The options as the action reads them: a Multi-Strike's ``secondary`` left over from an earlier
+    pick on the card means nothing to another action."""
+    if opts.get("secondary") and action_key not in MULTI_STRIKES:
+        return {k: v for k, v in opts.items() if k != "secondary"}
+    return opts
 
 
 def check_one_target(request: AttackRequest) -> None:

@@ -162,78 +162,90 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
 
 def attack_options(request: AttackRequest) -> list[dict]:
     """The attacker's choices for this attack now, each with why not when the rules refuse it:
-    the action first, then what the picked action asks (its location, the weapon to knock away,
-    the pinned ally to free...), the circumstances of "Common Physical Combat Modifiers" the map
-    cannot see, Mayhem points, sword- or gunpoint and the GM's modifiers."""
+    the action first, then what an action asks (a Called Shot's aim, the weapon to knock away, the
+    pinned ally to free...), the circumstances of "Common Physical Combat Modifiers" the map cannot
+    see, Mayhem points, sword- or gunpoint and the GM's modifiers.
+
+    Every key is listed whatever the action (greyed, with the reason, where the action picked does
+    not ask it): the card sends what it showed before the action changed, and the rules ignore a key
+    the picked action does not read."""
     opts = request.options or {}
     att, tgt = request.attacker, request.target
     weapon = _weapon(request)
     picked = opts.get("action") or default_action(weapon, opts)
     action = ACTIONS.get(picked)
-    melee = weapon.get("kind", "melee") == "melee" or picked in MANEUVERS
+    name = action.name if action else picked
+    melee = (action.mode == "melee") if action and action.mode else weapon.get("kind", "melee") == "melee"
     a_state, t_state = state_of(att), state_of(tgt)
+    settings = {**DEFAULT_SETTINGS, **(opts.get("settings") or {})}
+    only = lambda what, rule: f"only with {what} ({rule})"
     out = [_action_option(request, weapon, opts.get("action"))]
 
-    # what the picked action asks
-    fixed = action.extra.get("location") if action else None
-    if picked == "called_shot":
-        out.append(_opt("location", "Aimed at", "choice", fixed,
-                        help_="Called Shot: the head or a similarly vital area",
-                        values=[{"key": "head", "label": "Head or neck"}, {"key": "torso", "label": "A vital area of the torso"}]))
-    else:
-        settings = {**DEFAULT_SETTINGS, **(opts.get("settings") or {})}
-        out.append(_opt("location", "Where it hits", "choice", settings["default_hit_location"],
-                        help_=("the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's "
-                               "call; it matters for armour (a cloak covers torso and legs) and for cover"),
-                        values=[{"key": k, "label": v} for k, v in LOCATION_LABELS.items()]))
-    if picked == "disarm":
-        held = [w for w in weapon_list(tgt.sheet) if w["key"] != UNARMED]
-        out.append(_opt("target_weapon", "Weapon to knock away", "choice", held[0]["key"] if held else None, bool(held),
-                        "Disarm: the target holds no weapon to knock away",
-                        values=[{"key": w["key"], "label": w["label"]} for w in held]))
-        out.append(_opt("take", "Take it when beating the roll by 3 or more", "bool", True,
-                        help_="Disarm: \"they may take immediate possession of the weapon\""))
-    if picked == "break_pin":
-        pinned = [c for c in (att, *request.others) if c.side == att.side and "Pinned" in status_names(c.sheet.get("statuses"))]
-        out.append(_opt("free", "Free from the pin", "choice", att.id, bool(pinned),
-                        "Break Pin: nobody on this side is Pinned",
-                        values=[{"key": c.id, "label": c.name if c.id != att.id else f"{c.name} (self)"} for c in pinned]
-                        or [{"key": att.id, "label": att.name}]))
-    if picked in ("multi_strike", "multi_strike_ranged"):
-        out.append(_opt("secondary", "Secondary weapon (same roll, -3)", "bool", False,
-                        help_="Multi-Strike: the secondary weapons use the primary's roll and meet its one defense"))
-    if picked == "charge":
-        out.append(_opt("charge_distance", "Squares run before the attack", "int", None, min=0,
-                        max=2 * speed(att.sheet), help_="Charge: up to 2x movement, at least 2 squares"))
+    # what an action asks
+    called = picked == "called_shot"
+    out.append(_opt("called_at", "Called Shot aimed at", "choice", "head", called,
+                    only("a Called Shot", "Ranged Attack Actions"),
+                    "Called Shot: \"in the head or similarly vital area\"",
+                    values=[{"key": "head", "label": "Head or neck"}, {"key": "torso", "label": "A vital area of the torso"}]))
+    out.append(_opt("location", "Where it hits", "choice", settings["default_hit_location"], not called,
+                    "a Called Shot says where it aims",
+                    "the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; "
+                    "armour (a cloak covers torso and legs) and cover depend on it",
+                    values=[{"key": k, "label": v} for k, v in LOCATION_LABELS.items()]))
+    held = [w for w in weapon_list(tgt.sheet) if w["key"] != UNARMED]
+    disarm = picked == "disarm"
+    out.append(_opt("target_weapon", "Weapon to knock away", "choice", held[0]["key"] if held else None,
+                    disarm and bool(held),
+                    "Disarm: the target holds no weapon to knock away" if disarm else only("a Disarm", "Melee Attack Actions"),
+                    values=[{"key": w["key"], "label": w["label"]} for w in held]))
+    out.append(_opt("take", "Take it when beating the roll by 3 or more", "bool", True, disarm,
+                    only("a Disarm", "Melee Attack Actions"),
+                    "Disarm: \"they may take immediate possession of the weapon\""))
+    pinned = [c for c in (att, *request.others) if c.side == att.side and "Pinned" in status_names(c.sheet.get("statuses"))]
+    out.append(_opt("free", "Free from the pin", "choice", att.id, picked == "break_pin" and bool(pinned),
+                    "Break Pin: nobody on this side is Pinned" if picked == "break_pin" else only("a Break Pin", "Melee Attack Actions"),
+                    values=[{"key": c.id, "label": c.name if c.id != att.id else f"{c.name} (self)"} for c in pinned]
+                    or [{"key": att.id, "label": att.name}]))
+    out.append(_opt("secondary", "Secondary weapon (same roll, -3)", "bool", False,
+                    picked in ("multi_strike", "multi_strike_ranged"), only("a Multi-Strike", "Attack Actions"),
+                    "Multi-Strike: the secondary weapons use the primary's roll and meet its one defense"))
+    out.append(_opt("charge_distance", "Squares run before the attack", "int", None, picked == "charge",
+                    only("a Charge", "Melee Attack Actions"), "Charge: up to 2x movement, at least 2 squares",
+                    min=0, max=2 * speed(att.sheet)))
 
     # the circumstances ("Common Physical Combat Modifiers") the map cannot see
-    unaware_now = bool(t_state.get("surprised")) and att.id not in (t_state.get("noticed") or [])
+    from .attack import across_cover, melee_partners, outnumbers  # attack imports this module
+
+    common = "Common Physical Combat Modifiers"
+    unaware_now = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
     out.append(_opt("unaware", "The target is unaware of the attacker", "bool", unaware_now,
                     help_="Attacking Unaware Opponent: +2 melee, +1 ranged, the first attack; no Charge"))
     out.append(_opt("higher_ground", "Attacking from higher ground (+1)", "bool", False))
-    out.append(_opt("mounted", "Attacking from a mount", "bool", False,
-                    help_="+1 to Melee, -2 to Ballistic Skill rolls"))
-    if melee:
-        out.append(_opt("outnumber", "Outnumbering the opponent (+1)", "bool", None,
-                        help_="Outnumber Opponent: the map counts the adjacent allies when left unset"))
-    else:
-        out.append(_opt("target_higher_ground", "The target is on higher ground (-1 to its defense)", "bool", False))
-        out.append(_opt("firing_blind", "Firing blind from cover (-3, no range bonus)", "bool", False))
-        out.append(_opt("into_melee", "Firing into melee (-2; a miss by it strays)", "bool", None,
-                        help_="the map finds the target's melee when left unset"))
+    out.append(_opt("mounted", "Attacking from a mount", "bool", False, help_="+1 to Melee, -2 to Ballistic Skill rolls"))
+    out.append(_opt("outnumber", "Outnumbering the opponent (+1)", "bool", outnumbers(att, tgt, request.others or []),
+                    melee, f"{name} is no melee attack ({common}: Outnumber Opponent)",
+                    "Outnumber Opponent: found on the map; change it if the map is wrong"))
+    out.append(_opt("target_higher_ground", "The target is on higher ground (-1 to its defense)", "bool", False,
+                    not melee, f"only against ranged attacks ({common}: Higher Ground)"))
+    out.append(_opt("firing_blind", "Firing blind from cover (-3, no range bonus)", "bool", False,
+                    not melee, f"{name} is no shot ({common}: Firing Blind)"))
+    out.append(_opt("into_melee", "Firing into melee (-2; a miss by it strays)", "bool",
+                    bool(melee_partners(tgt, att, request.others or [])), not melee,
+                    f"{name} is no shot ({common}: Firing into Melee)", "found on the map; change it if the map is wrong"))
     out.append(_opt("two_weapons", "Weapons in hand", "choice", "no",
                     help_="Wielding Two (or more) Weapons; Ambidexterity reduces the off hand's penalty by 2",
                     values=[{"key": k, "label": v} for k, v in TWO_WEAPONS]))
     mayhem = num(att.sheet.get("mayhem"))
     out.append(_opt("mayhem", "Mayhem points spent", "int", 0, mayhem > 0,
                     "Mayhem Points: none to spend (the GM grants them for inspired actions)", min=0, max=mayhem))
-    held_at = a_state.get("swordpoint") == tgt.id
-    out.append(_opt("swordpoint", "From sword- or gunpoint (+2, a critical at the head)", "bool", held_at,
+    out.append(_opt("swordpoint", "From sword- or gunpoint (+2, a critical at the head)", "bool",
+                    a_state.get("swordpoint") == tgt.id,
                     help_="Swordpoint & Gunpoint: after Initiate Sword/Gun-point (3 ticks) on this target"))
-    if "hunkered" in a_state["stances"]:
-        out.append(_opt("across_cover", "The target is across the cover", "bool", None,
-                        help_="Hunker Down: no attack on opponents across the cover before standing up; "
-                              "the map tells when left unset"))
+    hunkered = "hunkered" in a_state["stances"]
+    out.append(_opt("across_cover", "The target is across the cover", "bool",
+                    across_cover(request, settings) if hunkered else False, hunkered,
+                    "only for a character hunkered down (Defensive Actions: Hunker Down)",
+                    "Hunker Down: no attack on opponents across the cover before standing up; found on the map"))
     out.append(_opt("in_cover", "The target has taken cover", "bool", bool(t_state.get("in_cover"))))
     out.append(_opt("covering_fire", "An ally's Covering Fire protects the target (+1)", "bool",
                     "covered_by_fire" in t_state["stances"]))

@@ -91,20 +91,20 @@ def resolve_spray(request: AttackRequest, dice: DiceSource, settings: dict) -> A
         states.update({k: v for k, v in d["states"].items() if k != att.id})
         parts.append({"target": r.target.id, "name": r.target.name, "hit": res.hit, "attack_total": d["attack_total"],
                       "defense": d["defense"], "defense_total": d["defense_total"],
-                      "damage": d.get("damage_after_soak", 0), "hit_reports": d.get("hit_reports", []),
+                      "damage_after_soak": d.get("damage_after_soak", 0), "hit_reports": d.get("hit_reports", []),
                       "words": target_words(r.target.name, res)})
     details = {"action": "spray_n_pray", "attacker": att.id, "target": request.target.id, "weapon": weapon.get("key"),
                "attack_successes": rec.total, "attack_total": parts[0]["attack_total"], "bullets": plans[0].bullets,
                "targets": parts, "hits": sum(p["hit"] for p in parts)}
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plans[0].bullets,
-                                               "text": f"{plans[0].bullets} rounds from the {name}"}))
+                                               "says": f"{plans[0].bullets} rounds from the {name}"}))
     hit = any(p["hit"] for p in parts)
     if not hit:
         a_state = jam_check(weapon, parts[0]["attack_total"], rec.total, settings, dice, rolls, effects, details, a_state)
     details["states"] = {att.id: a_state, **states}
     said = "; ".join(p["words"] for p in parts)
-    summary = f"{att.name} sprays {name} on Full Auto ({plans[0].bullets} rounds, Spray 'n Pray): {said}"
+    summary = f"{att.name} sprays the {name} on Full Auto ({plans[0].bullets} rounds, Spray 'n Pray): {said}"
     if "jam" in details:
         summary += "; the weapon jams" + (" (cleared at once)" if details["jam"]["recovered"] else "")
     return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plans[0].attack_mods, effects=effects,
@@ -210,7 +210,7 @@ def covering_fire(request: AttackRequest, settings: dict) -> AttackResult:
     effects = []
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": bullets,
-                                               "text": f"{bullets} rounds from the {name}"}))
+                                               "says": f"{bullets} rounds from the {name}"}))
     whom = ", ".join(allies) or "no ally"
     summary = (f"{att.name} lays down Covering Fire at {request.target.name} with the {name} ({bullets} rounds): "
                f"+1 to the defense rolls of {whom} until {att.name}'s next turn")

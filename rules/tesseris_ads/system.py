@@ -71,7 +71,7 @@ class TesserisSystem(BaseSystem):
         result = resolve_attack(request, dice)
         names = {c.id: c.name for c in (request.attacker, request.target, *request.others, *(r.target for r in request.targets))}
         for e in result.effects:  # each effect in the game's words, beside its numbers
-            e.data = {**e.data, "text": effect_words(e, names)}
+            e.data = {**e.data, "says": effect_words(e, names)}
         return result
 
     def odds(self, request: AttackRequest) -> dict:

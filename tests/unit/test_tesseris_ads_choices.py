@@ -79,31 +79,41 @@ def test_a_pistol_without_full_auto_offers_no_burst_nor_spray_and_says_why():
     assert "Spray 'n Pray: Pistol has no auto fire mode" in action["help"]
 
 
-def test_every_option_the_module_reads_from_a_client_is_listed_for_its_action():
-    """The app refuses an option key the rules do not list: each key ``plan_attack`` reads from the
-    client is listed for the action that reads it."""
+def test_every_option_the_module_reads_from_a_client_is_listed_whatever_the_action():
+    """The app refuses an option key the rules do not list, and the card sends what it showed before
+    the action changed: every key ``plan_attack`` reads from the client is listed for every action,
+    greyed with the reason where the action does not ask it."""
     read = set()
     for path in Path("rules/tesseris_ads").glob("*.py"):
         read |= set(re.findall(r'opts\.get\("([a-z_]+)"', path.read_text()))
-    internal = {"settings", "defense", "dt_successes", "defense_roll", "cover_damage", "modifier_label"}
+    internal = {"settings", "defense", "dt_successes", "defense_roll", "cover_damage", "modifier_label", "free_attack"}
     a, t = fighter("a", (0, 0), "pc"), fighter("t", (1, 0))
-    hunkered = fighter("a", (0, 0), "pc", state={"in_cover": True, "stances": ["hunkered"]})
-    listed = set()
-    for att, weapon, action in [(a, "knife", "disarm"), (a, "knife", "break_pin"), (a, "knife", "charge"),
-                                (a, "knife", "multi_strike"), (a, "rifle", "called_shot"), (hunkered, "rifle", None)]:
+    for weapon, action in [("knife", None), ("knife", "disarm"), ("rifle", "called_shot"), ("rifle", "spray_n_pray")]:
         opts = {"action": action} if action else {}
-        listed |= set(by_key(SYSTEM.attack_options(AttackRequest(att, t, weapon, options=opts))))
-    assert read - internal <= listed, read - internal - listed
+        listed = by_key(SYSTEM.attack_options(AttackRequest(a, t, weapon, options=opts)))
+        assert read - internal <= set(listed), (action, read - internal - set(listed))
+        for o in listed.values():
+            assert o["available"] or o["reason"], o
+    plain = by_key(SYSTEM.attack_options(AttackRequest(a, t, "knife")))
+    assert not plain["target_weapon"]["available"] and "only with a Disarm" in plain["target_weapon"]["reason"]
+    # a Multi-Strike's secondary weapon left ticked means nothing to a plain strike: its ticks are paid
+    r = SYSTEM.attack(request(a, t, "knife", secondary=True, defense="none"), ScriptedDice([1, 1, 1]))
+    assert r.details["states"]["a"]["ticks"] == 5 - 2
 
 
 def test_a_called_shot_aims_at_the_head_or_a_vital_area_only():
     """Called Shot: "Shoot an opponent in the head or similarly vital area"."""
     a, t = fighter("a", (0, 0), "pc"), fighter("t", (5, 0))
-    loc = by_key(SYSTEM.attack_options(request(a, t, "rifle", action="called_shot")))["location"]
-    assert loc["default"] == "head" and [v["key"] for v in loc["values"]] == ["head", "torso"]
+    opts = by_key(SYSTEM.attack_options(request(a, t, "rifle", action="called_shot")))
+    aim = opts["called_at"]
+    assert aim["available"] and aim["default"] == "head" and [v["key"] for v in aim["values"]] == ["head", "torso"]
+    assert not opts["location"]["available"]
     with pytest.raises(RuleError, match="Called Shot: at the head or a similarly vital area"):
-        SYSTEM.odds(request(a, t, "rifle", action="called_shot", location="legs"))
-    assert SYSTEM.odds(request(a, t, "rifle", action="called_shot", location="torso"))["hit"] > 0
+        SYSTEM.odds(request(a, t, "rifle", action="called_shot", called_at="legs"))
+    # a location left from the plain shot before does not move a Called Shot off the head
+    r = SYSTEM.attack(request(a, t, "rifle", action="called_shot", location="legs", defense="none"), ScriptedDice([1, 1, 1]))
+    assert r.details["location"] == "head"
+    assert SYSTEM.odds(request(a, t, "rifle", action="called_shot", called_at="torso"))["hit"] > 0
 
 
 def test_a_disarm_lists_the_weapons_the_target_holds():
@@ -330,7 +340,7 @@ def _offered_picks():
         action = by_key(SYSTEM.attack_options(request(a, fighter("t", where), weapon)))["action"]
         picks += [(weapon, where, {"action": v["key"]}) for v in action["values"]]
     picks += [("knife", (1, 0), {"higher_ground": True}), ("knife", (1, 0), {"mayhem": 2}),
-              ("rifle", (5, 0), {"action": "called_shot", "location": "torso"}),
+              ("rifle", (5, 0), {"action": "called_shot", "called_at": "torso"}),
               ("rifle", (5, 0), {"defense": "dodge+prone"}), ("knife", (1, 0), {"action": "trip", "defense": "athletics"})]
     return picks
 
@@ -360,7 +370,7 @@ def test_covering_fire_from_the_attack_card_spends_the_full_auto_and_covers_the_
     r = SYSTEM.attack(request(a, t, "rifle", [ally], action="covering_fire"), ScriptedDice([]))
     assert not r.hit and r.details["states"]["a"]["ticks"] == 5 - 3
     assert "covered_by_fire" in r.details["states"]["b"]["stances"]
-    assert [(e.kind, e.data["spent"], e.data["text"]) for e in r.effects] == [("ammo", 8, "8 rounds from the Assault rifle")]
+    assert [(e.kind, e.data["spent"], e.data["says"]) for e in r.effects] == [("ammo", 8, "8 rounds from the Assault rifle")]
     assert r.summary == "A lays down Covering Fire at T with the Assault rifle (8 rounds): +1 to the defense rolls of B until A's next turn"
     covered = Combatant("b", "B", ally.sheet, (1, 1), "pc", True, r.details["states"]["b"])
     mods = SYSTEM.odds(request(t, covered, "rifle", defense="dodge"))["modifiers"]
@@ -375,7 +385,7 @@ def test_results_read_in_the_games_words():
     # Burst Fire: 3dT [6,6,6] + 2 - 1 = 4 against no defense: bullets at 4, 2, 0: 2 of 3 hit
     r = SYSTEM.attack(request(a, t, "rifle", action="burst_fire", defense="none"), ScriptedDice([6, 6, 6]))
     assert r.summary.startswith("A: Burst Fire at T with the Assault rifle, 4 with no defense: 2 of 3 bullets hit (torso)")
-    words = [e.data["text"] for e in r.effects]
+    words = [e.data["says"] for e in r.effects]
     assert "3 rounds from the Assault rifle" in words
     assert "9 damage to the torso: 9 Stamina, 1 Wound" in words  # 6 + net 4 - (AP 2 - pen 1)
 
