@@ -94,6 +94,8 @@ COMMANDS: dict[str, Rule] = {
         "add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture", "remove_picture")},
     # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
     "choose_defense": _rule(GM, PLAYER),
+    # a Soak roll the rules offer: the wounded token's player, the GM for anyone (decided in soak)
+    "soak": _rule(GM, PLAYER),
     # area templates: any player lays one; moving or removing it is for whoever laid it (decided in templates)
     "place_template": _rule(GM, PLAYER),
     "move_template": _rule(GM, PLAYER),

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
-from . import attacks, characters, combat, fog, maps, templates
+from . import attacks, characters, combat, fog, maps, soak, templates
 from .model import Actor, Game, LogEntry
 
 
@@ -76,6 +76,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                        "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
         "pending_defense": attacks.pending_view(game, actor),
+        "pending_soak": soak.pending_view(game, actor),
         "fog": fog_state(game, actor),
         "players": [{"id": p.id, "name": p.name} for p in game.players.values()],
         "show_join": game.show_join,

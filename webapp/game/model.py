@@ -178,6 +178,7 @@ class Game:
     gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (webapp/game/templates.py)
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (webapp/game/attacks.py)
+    pending_soak: list = field(default_factory=list)  # Soak rolls offered to wounded Wild Cards (webapp/game/soak.py)
     gm_password: str | None = None  # a salted hash (webapp/game/keys.py), never the password; never sent
     fog_on: bool = False  # dynamic fog of war on the active map (webapp/game/fog.py)
     revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
@@ -233,6 +234,7 @@ class Game:
             "gm_view": self.gm_view,
             "templates": list(self.templates.values()),
             "pending_defense": self.pending_defense,
+            "pending_soak": self.pending_soak,
             "gm_password": self.gm_password,
             "fog_on": self.fog_on,
             "revealed": sorted(list(c) for c in self.revealed),
@@ -264,6 +266,7 @@ class Game:
             gm_view=d.get("gm_view"),
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
             pending_defense=d.get("pending_defense"),
+            pending_soak=list(d.get("pending_soak") or []),
             gm_password=d.get("gm_password"),
             fog_on=d.get("fog_on", False),
             revealed={tuple(c) for c in d.get("revealed", [])},

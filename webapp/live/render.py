@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import attacks, audience, characters, combat, editor, fog, maps, templates, uvtt
+from ..game import attacks, audience, characters, combat, editor, fog, maps, soak, templates, uvtt
 from ..game.model import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -57,6 +57,8 @@ PARTS = {
     "feed": ("_screen_feed.html", False, {"screen"}),
     # the choice for the defender's player and the GM; "waiting for..." for the attacker and the table
     "defense_prompt": ("_defense_prompt.html", False, {"gm", "player", "screen"}),
+    # a Soak roll a wounded Wild Card may spend a Benny on: its player's, and the GM's for anyone
+    "soak_prompt": ("_soak_prompt.html", False, {"gm", "player"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
@@ -91,8 +93,11 @@ _BY_EVENT = {
     "acted": {"combat", "tokens", "log", "feed"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
+                        "soak_prompt",
                         *_UNDER},
     "defense_asked": {"log", "defense_prompt"},
+    "soak_rolled": {"log", "tokens", "token_list", "my_tokens", "combat", "soak_prompt", "feed"},
+    "soak_declined": {"log", "soak_prompt"},
     "defense_dropped": {"log", "defense_prompt"},
     "template_placed": {"log", "attack", *_UNDER},
     "template_moved": {"log", *_UNDER},
@@ -286,6 +291,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "templates_view": lambda c: templates.view(game, actor),
         "area_templates": lambda c: attacks.area_templates(system),
         "pending": lambda c: attacks.pending_view(game, actor),
+        "soak_offers": lambda c: soak.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
         "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
