@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..game import maps, uvtt
 from ..game.model import Rejected
+from . import private
 
 if TYPE_CHECKING:
     from ..live.hub import Hub
@@ -40,7 +41,7 @@ def path_of(data_dir: str | Path, game_id: str, name: str) -> Path | None:
 def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
     """Write the picture (atomically); returns its path and whether this call created it."""
     folder = game_dir(data_dir, game_id)
-    folder.mkdir(parents=True, exist_ok=True)
+    private.make_dir(folder)
     path = folder / picture.name
     if path.exists():
         return path, False
