@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..game import maps, uvtt
+from ..game import maps, text, uvtt
 from ..game.model import Rejected
 from . import private
 
@@ -84,7 +84,9 @@ def _commit_with_file(hub: "Hub", game_id: str, picture: uvtt.Picture | None, de
 
 
 def map_name(filename: str | None) -> str:
+    """A map's name from its file's name: what the table's text rules refuse in a name is left out."""
     stem = Path(filename or "").stem
+    stem = "".join(ch for ch in stem if text.problem(ch) is None)
     name = re.sub(r"[_\s]+", " ", stem).strip()[:40]
     return name or "Imported map"
 
