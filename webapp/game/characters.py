@@ -177,6 +177,19 @@ def evolve(game: "Game", event: Event, log) -> None:
         log(f"{character.name}'s sheet changed: {', '.join(d['changes'])}", "gm", None)
 
 
+def unknown_names(game: "Game", actor: "Actor") -> set[str]:
+    """The names of the characters this audience may not know (those :func:`view` leaves out)."""
+    if actor.role == "gm":
+        return set()
+    out = set()
+    for c in game.characters.values():
+        token = game.tokens.get(c.token_id) if c.token_id else None
+        if (token is not None and not fog.may_see(game, actor, token)) or (
+                token is None and c.owner != actor.player_id):
+            out.add(c.name)
+    return out
+
+
 def view(game: "Game", actor: "Actor") -> list[dict]:
     """The characters this audience may know: a sheet only for the GM and the owner; none on hidden tokens."""
     system = rules.get(game.system)
