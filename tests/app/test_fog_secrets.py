@@ -100,3 +100,42 @@ def test_a_token_in_view_when_removed_is_still_named_without_fog(client, room):
                       headers=_auth(gm)).json["id"]
     run(client, room, gm, {"type": "remove_token", "token_id": foe})
     assert f"{FOE} was removed" in json.dumps(state(client, room, room["player_token"])["log"])
+
+
+def picture_url(client, room, token) -> str:
+    page = client.get(f"/games/{room['id']}/play?key={token}", follow_redirects=True).text
+    import re
+    return re.search(r'<image id="map-picture"[^>]* href="([^"]+)"', page).group(1).replace("&amp;", "&")
+
+
+def pixel(data: bytes, cell) -> tuple:
+    with Image.open(io.BytesIO(data)) as img:
+        return img.convert("RGB").getpixel((cell[0] * 16 + 8, cell[1] * 16 + 8))
+
+
+def test_a_fogged_maps_picture_reaches_a_player_painted_out_where_they_never_saw(app, client, room):
+    out = io.BytesIO()
+    Image.new("RGB", (12 * 16, 8 * 16), (200, 40, 40)).save(out, "PNG")
+    r = client.post(f"/api/games/{room['id']}/maps/active/picture", headers=_auth(room["gm_token"]),
+                    data={"file": (io.BytesIO(out.getvalue()), "m.png")}, content_type="multipart/form-data")
+    assert r.status_code == 200, r.json
+    gm_url = state(client, room, room["gm_token"])["picture"]["url"]
+    gm_pic = client.get(gm_url, headers=_auth(room["gm_token"])).data
+    assert pixel(gm_pic, HIDDEN_SQUARE) == (200, 40, 40)  # the GM's is whole
+    for url in (gm_url, None):  # whatever address the player asks: the GM's, or the one on their page
+        got = client.get(url or picture_url(client, room, room["player_token"]), headers=_auth(room["player_token"]))
+        assert got.status_code == 200 and got.mimetype == "image/png"
+        assert pixel(got.data, (1, 1)) == (200, 40, 40)  # seen: there
+        assert pixel(got.data, HIDDEN_SQUARE) == (0, 0, 0)  # never seen: not in the bytes at all
+    # the player sees more: their page is sent a new address for the picture, which shows the new squares
+    before = picture_url(client, room, room["player_token"])
+    player = connect(app, room["id"], room["player_token"])
+    player.get_received()
+    for x, y in ((3, 6), (7, 6), (8, 3)):
+        assert run(client, room, room["player_token"], {"type": "move_token", "token_id": room["hero"],
+                                                         "x": x, "y": y}).status_code == 200
+    html = "".join(m["args"][0]["html"] for m in player.get_received() if m["name"] == "update")
+    assert 'id="map-picture"' in html
+    after = picture_url(client, room, room["player_token"])
+    assert after != before
+    assert pixel(client.get(after, headers=_auth(room["player_token"])).data, HIDDEN_SQUARE) == (200, 40, 40)
