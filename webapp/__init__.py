@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from .game.text import SocketJSON, measure
 from .live.hub import Hub
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
+from .storage import private
 from .web.assets import STATIC, TEMPLATES
 from .web.errors import InsufficientStorage, SafeJSON, TextResponse, error_page
 
@@ -54,8 +55,8 @@ def _secret_key(data_dir: Path) -> str:
     path = data_dir / "secret_key"
     try:
         if not path.exists():
-            path.write_text(secrets.token_hex(32))
-            path.chmod(0o600)
+            private.write_bytes(path, secrets.token_hex(32).encode())
+        private.narrow(path)
         return path.read_text().strip()
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
@@ -69,7 +70,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.json = SafeJSON(app)
     data_dir = Path((config or {}).get("DATA_DIR") or default_data_dir()).resolve()
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        private.make_dir(data_dir)
     except OSError as exc:
         raise DataError(f"cannot create the data folder {data_dir}: {exc.strerror}. Create it, or start with "
                         "--data-dir set to a folder you may write to.") from None

@@ -183,9 +183,12 @@ class Game:
     fog_on: bool = False  # dynamic fog of war on the active map (webapp/game/fog.py)
     revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
     explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
+    # token id -> name of the tokens removed lately: with fog, the log lines naming them stay unread by players
+    removed: dict = field(default_factory=dict)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
+    REMOVED_KEEP = 500  # names of removed tokens remembered (the log keeps LOG_KEEP lines)
 
     def next_id(self, prefix: str) -> str:
         """A new random id (``t-9f3c01ab``): numbers in a row would let a player count the hidden tokens
@@ -239,6 +242,7 @@ class Game:
             "fog_on": self.fog_on,
             "revealed": sorted(list(c) for c in self.revealed),
             "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
+            "removed": dict(self.removed),
         }
 
     @classmethod
@@ -271,6 +275,7 @@ class Game:
             fog_on=d.get("fog_on", False),
             revealed={tuple(c) for c in d.get("revealed", [])},
             explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
+            removed=dict(d.get("removed", {})),
         )
 
 

@@ -36,6 +36,7 @@ from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
 from . import render
+from .allowance import LogAllowance
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,7 @@ class Hub:
         self._sessions: dict[str, tuple[str, Actor]] = {}
         self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
         self._guesses = keys.Guesses()
+        self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self._good_passwords: set[tuple[str, str, str]] = set()
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
@@ -295,7 +297,12 @@ class Hub:
 
             return self.commit(game_id, decide_undo, alone=True)
 
-        done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))  # decide authorizes
+        def decide_counted(game: Game) -> list[Event]:
+            events = decide(game, cmd, actor, self.dice(game))  # decide authorizes
+            self.allowance.charge(game_id, actor, events)  # a seat cannot fill the disk
+            return events
+
+        done = self.commit(game_id, decide_counted)
         return Committed(done.seq, done.events, table_ack(done.events, actor))
 
     # --- keys and password (GM) ----------------------------------------------
