@@ -14,7 +14,7 @@ from ..game.model import Rejected
 from ..game.seats import player_joined
 from ..game.table import from_form
 from ..live import render
-from ..live.hub import render_security
+from ..live.hub import guess_refused, render_security
 from . import hub, remember_key, remembered_key
 from .gate import gate
 from .lobby import lobby_page
@@ -92,11 +92,11 @@ def gm_password(game_id: str):
         return redirect(url_for("game.gm", game_id=game_id))
     error, status = None, 200
     if request.method == "POST":
-        if h.password_blocked(game_id):
-            error, status = "Too many wrong passwords for this game. Wait a minute, then try again.", 429
-        elif h.check_password(game_id, request.form.get("password") or ""):
+        if h.check_password(game_id, request.form.get("password") or ""):  # counted before it is checked
             unlock(game_id, h.password_hash(game_id))
             return redirect(url_for("game.gm", game_id=game_id))
+        if guess_refused():
+            error, status = "Too many wrong passwords for this game. Wait a minute, then try again.", 429
         else:
             time.sleep(0.5)  # a wrong guess is slow, besides the limit per minute
             error, status = "That is not the GM password.", 401

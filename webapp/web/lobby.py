@@ -9,7 +9,8 @@ import rules
 from ..storage.store import DamagedLog
 from ..game import text
 from ..game.model import Rejected
-from . import hub, is_local, remember_key
+from . import hub, remember_key
+from .network import is_hosts_browser
 
 bp = Blueprint("lobby", __name__)
 
@@ -34,8 +35,11 @@ def seats() -> list[dict]:
 
 def lobby_page(code: str | None = None, error: str | None = None, status: int = 200, name: str = ""):
     store = hub().store
+    # the GM links: of the games this browser is the GM of; all of them only for the host's own browser (the
+    # server's machine, straight, not through a proxy: webapp/web/network.py)
     mine = set((session.get("gm") or {}).keys())
-    games = [g for g in store.games() if is_local(request.remote_addr) or g.id in mine]
+    every = is_hosts_browser()
+    games = [g for g in store.games() if every or g.id in mine]
     my_seats = seats()
     here = [s for s in my_seats if code and s["join_code"] == code]
     return render_template("lobby.html", systems=rules.systems(), games=games, host=True,

@@ -75,6 +75,9 @@ def socket_origin_check(app: Flask):
     public origin is configured instead. engineio calls it only when an Origin header is present.
     """
     extra = allowed_origins(app)
+    from .network import Door
+
+    door = Door(None, app)
 
     def check(origin: str | None, environ: dict | None = None) -> bool:
         if not origin:
@@ -85,10 +88,12 @@ def socket_origin_check(app: Flask):
             return False
         if origin in extra:
             return True
+        # the page's own origin: the request's Host, and only a name this server is served under (a name
+        # made to point here by DNS rebinding sends an Origin equal to its Host too)
         environ = environ or {}
         host = environ.get("HTTP_HOST")
         scheme = environ.get("wsgi.url_scheme", "http")
-        return bool(host) and origin == f"{scheme}://{host}".lower()
+        return bool(host) and door.host_allowed(host) and origin == f"{scheme}://{host}".lower()
 
     return check
 
