@@ -103,10 +103,6 @@ def create_app(config: dict | None = None) -> Flask:
             request.max_form_memory_size = MAX_BODY
 
     from .web.security import init_security, socket_origin_check
-    from .web.sessions import ServerSessions
-
-    # the keys a browser remembers stay here; its cookie holds a random session id (webapp/web/sessions.py)
-    app.session_interface = ServerSessions(data_dir / "sessions.sqlite3")
 
     init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
     # pages, fragments, scripts and styles compressed for the table's Wi-Fi (brotli or gzip, as the browser
@@ -131,6 +127,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     network.install(app)  # outermost: Host names, trusted proxies, Socket.IO's headers (webapp/web/network.py)
     store = Store(data_dir / "tacmap.sqlite3")
+    from .web.sessions import ServerSessions
+
+    # the keys a browser remembers stay here; its cookie holds a random session id (webapp/web/sessions.py)
+    app.session_interface = ServerSessions(data_dir / "sessions.sqlite3")
     hub = Hub(app, store, socketio)
     if queue:
         from .live.shared import Shared

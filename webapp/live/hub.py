@@ -35,7 +35,7 @@ from ..game import access, attacks, combat, fog, keys, mapdata, text, undo, zone
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
-from . import render
+from . import render, throttle
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +132,7 @@ class Hub:
         self._sessions: dict[str, tuple[str, Actor]] = {}
         self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
         self._guesses = keys.Guesses()
+        self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
         self._good_passwords: set[tuple[str, str, str]] = set()
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
@@ -299,7 +300,14 @@ class Hub:
     # --- commands ---------------------------------------------------------
 
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
-        """Run a command; returns once its events are on disk."""
+        """Run a command; returns once its events are on disk. A client's command (in a request or on a socket)
+        takes its turn among its seat's and its address's (``throttle.Seats``): refused ``Busy`` past them."""
+        if not has_request_context():  # the server's own (the demo, a command-line import, a test's setup)
+            return self._execute(game_id, actor, payload)
+        with self.seats.turn(f"{game_id}:{actor.audience}", _client()):
+            return self._execute(game_id, actor, payload)
+
+    def _execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
             return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)

@@ -11,6 +11,7 @@ import rules
 from ..game import audience, text
 from ..game.mapdata import grid_board, zone_map
 from ..game.model import GM, Actor, Rejected
+from ..live.throttle import Busy
 from . import hub
 from .game import join_game
 
@@ -57,6 +58,8 @@ def _bearer(game_id: str) -> Actor:
 def _run(game_id: str, actor: Actor, payload: dict):
     try:
         return hub().execute(game_id, actor, payload)
+    except Busy as exc:  # this seat's (or this address's) commands are over their share (webapp/live/throttle.py)
+        abort(429, str(exc))
     except Rejected as exc:
         abort(422, str(exc))
 

@@ -51,10 +51,14 @@ class ServerSessions(SessionInterface):
         self._local = threading.local()
         self._purged = 0.0
         fresh = not self.path.exists()
-        db = self._db()
-        db.execute("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, data TEXT NOT NULL, "
-                   "expires REAL NOT NULL)")
-        db.commit()
+        try:
+            self._db().execute("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, data TEXT NOT NULL, "
+                               "expires REAL NOT NULL)")
+        except (sqlite3.Error, OSError) as exc:
+            from ..storage.store import DataError
+
+            raise DataError(f"cannot open {self.path}: {exc}. Give your user access to the data folder, or "
+                            "start with --data-dir set to a folder you may write to.") from None
         if fresh:
             try:
                 os.chmod(self.path, 0o600)  # the keys of every browser: the owner's only (no-op on Windows)
