@@ -225,3 +225,122 @@ def test_socketio_polling_answers_carry_the_security_headers(real):
     sid = json.loads(body[1:])["sid"]
     status, headers, _body = server.request("GET", f"/socket.io/?EIO=4&transport=polling&sid=sid-{sid}")
     assert status == 400 and headers.get("X-Content-Type-Options") == "nosniff"  # its errors too
+
+
+# --- 5. a seat's commands take their turn, over HTTP and every socket ------------------------------------------
+
+
+def test_a_seats_parallel_commands_are_queued_up_to_its_share_and_the_rest_refused(real):
+    from webapp.live import throttle
+
+    server = real()
+    t = json.loads(server.request("POST", "/api/games", {"name": "Flood"})[2])
+    join = {"join_code": t["join_code"], "name": "Flood"}
+    seat = json.loads(server.request("POST", f"/api/games/{t['id']}/players", join)[2])
+    player = {"Authorization": f"Bearer {seat['player_token']}"}
+    start, answers, running, most = threading.Barrier(24), [], [0], [0]
+    lock = threading.Lock()
+    commit = server.hub.commit
+
+    def slow_commit(game_id, decide, alone=False):  # hold each command a while: the seat's queue fills up
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            import time
+
+            time.sleep(0.2)
+            return commit(game_id, decide, alone)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    server.hub.commit = slow_commit
+
+    def roll():
+        start.wait()
+        answers.append(server.request("POST", f"/api/games/{t['id']}/commands", {"type": "roll", "expr": "d6"},
+                                      player)[0])
+
+    threads = [threading.Thread(target=roll) for _ in range(24)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    done = answers.count(200)
+    assert most[0] <= throttle.SEAT_IN_FLIGHT  # never more of the seat's in the game's queue at once
+    assert throttle.SEAT_IN_FLIGHT < done <= throttle.SEAT_IN_FLIGHT + throttle.SEAT_WAITING  # some waited
+    assert answers.count(429) == 24 - done
+    rolls = [e for e in server.hub.store.events(t["id"]) if e.type == "dice_rolled"]
+    assert len(rolls) == done  # what was refused was not done
+
+
+def test_a_seat_past_its_burst_is_refused_over_http_and_its_sockets_alike(real):
+    from webapp.live import throttle
+
+    server = real()
+    t = json.loads(server.request("POST", "/api/games", {"name": "Burst"})[2])
+    seat = json.loads(server.request("POST", f"/api/games/{t['id']}/players",
+                                     {"join_code": t["join_code"], "name": "Burst"})[2])
+    player = {"Authorization": f"Bearer {seat['player_token']}"}
+    http_done = 0
+    while server.request("POST", f"/api/games/{t['id']}/commands", {"type": "roll", "expr": "d6"}, player)[0] == 200:
+        http_done += 1  # one after another, each answered: only the rate stops them
+    sio = socketio.Client(reconnection=False)
+    sio.connect(server.url, auth={"game": t["id"], "token": seat["player_token"]}, transports=["websocket"])
+    socket_done = 0
+    try:
+        while (ack := sio.call("command", {"type": "roll", "expr": "d6"}, timeout=10)).get("ok"):
+            socket_done += 1
+    finally:
+        sio.disconnect()
+    assert throttle.SEAT_BURST <= http_done <= throttle.SEAT_BURST + 5  # + what the rate refilled meanwhile
+    assert ack == {"ok": False, "error": throttle.BUSY, "code": "busy"}  # the same seat on a socket: its burst
+    assert socket_done <= 5  # is spent already, only the refill is left
+
+
+# --- 13, 18. new games and join codes, per client address ------------------------------------------------------
+
+
+def test_games_from_one_address_are_limited_and_the_lobby_lists_none_of_the_others(app):
+    from webapp.live import throttle
+
+    lan = app.test_client()
+    lan.environ_base["REMOTE_ADDR"] = "192.168.1.77"
+    made = [lan.post("/api/games", json={"name": f"Spam {i}"}).status_code for i in range(throttle.NEW_GAMES[0] + 3)]
+    assert made == [201] * throttle.NEW_GAMES[0] + [429] * 3
+    assert lan.post("/games", data={"name": "More"}).status_code == 429  # the lobby's form too
+    page = lan.get("/").get_data(as_text=True)
+    assert "Spam 0" not in page and "gm?key=" not in page  # not the host: no list of games
+    host = app.test_client()  # the host's own browser, on the server's machine: no limit, every game
+    assert host.post("/api/games", json={"name": "Mine"}).status_code == 201
+    assert "Spam 0" in host.get("/").get_data(as_text=True)
+
+
+def test_join_codes_cannot_be_guessed_in_parallel(app, hub, demo):
+    from webapp.live import throttle
+
+    limit = throttle.JOIN_GUESSES[0]
+    start, answers = threading.Barrier(30), []
+
+    def guess(i):
+        c = app.test_client()
+        c.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+        start.wait()
+        answers.append(c.post("/join", data={"code": f"ZZZZ{i:02d}", "name": f"G{i}"}).status_code)
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(30)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    assert sorted(answers) == [404] * limit + [429] * (30 - limit)
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+    assert guesser.post("/join", data={"code": demo.join_code, "name": "Lucky"}).status_code == 429  # even right
+    r = guesser.post(f"/api/games/{demo.id}/players", json={"join_code": demo.join_code, "name": "Lucky"})
+    assert r.status_code == 429
+    other = app.test_client()  # another address joins as always
+    other.environ_base["REMOTE_ADDR"] = "192.168.1.67"
+    assert other.post("/join", data={"code": demo.join_code, "name": "Honest"}).status_code == 302
+    assert "Lucky" not in [p.name for p in hub.game(demo.id).players.values()]

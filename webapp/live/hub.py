@@ -133,6 +133,8 @@ class Hub:
         self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
         self._guesses = keys.Guesses()
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
+        self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
+        self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
         self._good_passwords: set[tuple[str, str, str]] = set()
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None

@@ -34,6 +34,8 @@ from ..game.model import Rejected
 def _loopback(address: str) -> bool:
     return address == "::1" or address.startswith("127.") or address == "localhost"
 
+NEW_GAMES = (10, 3600.0)  # games a client address (not the host's own browser) creates, per hour
+JOIN_GUESSES = (10, 60.0)  # wrong join codes a client address sends, per minute
 SEAT_IN_FLIGHT = 2
 SEAT_WAITING = 4
 ADDRESS_FACTOR = 4
@@ -75,6 +77,13 @@ class Window:
                 return False
             times.append(now)
             return True
+
+    def give_back(self, name: str) -> None:
+        """The event was a good one after all (a right join code): it does not count."""
+        with self._lock:
+            times = self._times.get(name)
+            if times:
+                times.pop()
 
     def full(self, name: str) -> bool:
         with self._lock:

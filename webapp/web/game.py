@@ -17,7 +17,7 @@ from ..live import render
 from ..live.hub import guess_refused, render_security
 from . import hub, remember_key, remembered_key
 from .gate import gate
-from .lobby import lobby_page
+from .lobby import TOO_MANY_CODES, join_code_counted, lobby_page
 
 bp = Blueprint("game", __name__)
 PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
@@ -171,7 +171,9 @@ def join():
     code = (request.form.get("code") or "").strip().upper()
     name = request.form.get("name") or ""
     h = hub()
-    record = h.store.game_by_join_code(code) if code else None
+    record = h.store.game_by_join_code(code) if code and len(code) <= 12 else None
+    if not join_code_counted(record is not None):  # counted per client address: codes are not guessed
+        return lobby_page(code=code, error=TOO_MANY_CODES, status=429, name=name)
     if record is None:
         return lobby_page(code=code, error="No game has that join code.", status=404, name=name)
     # this device sits at the table already under that name: it simply goes back in

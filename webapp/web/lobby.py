@@ -13,6 +13,24 @@ from . import hub, remember_key
 from .network import is_hosts_browser
 
 bp = Blueprint("lobby", __name__)
+TOO_MANY_GAMES = "Too many new games from this address: wait a while, or create it on the server's own machine."
+TOO_MANY_CODES = "Too many wrong join codes from this address: wait a minute, then try again."
+
+
+def new_game_allowed() -> bool:
+    """Anyone may host a game, a few an hour per client address; the host's own browser without a limit."""
+    return is_hosts_browser() or hub().new_games.take(request.remote_addr or "?")
+
+
+def join_code_counted(found: bool) -> bool:
+    """A join code was tried (``found``: it is a game's): counted per client address before it is looked at,
+    given back when right. False: this address sent too many wrong ones this minute (nothing was looked up)."""
+    guesses, address = hub().join_guesses, request.remote_addr or "?"
+    if not guesses.take(address):
+        return False
+    if found:
+        guesses.give_back(address)
+    return True
 
 
 def seats() -> list[dict]:
@@ -54,6 +72,8 @@ def index():
 
 @bp.post("/games")
 def create():
+    if not new_game_allowed():
+        return lobby_page(error=TOO_MANY_GAMES, status=429)
     name = (request.form.get("name") or "").strip()
     system = request.form.get("system") or "plain_grid"
     if not name or len(name) > text.MAX_NAME:
