@@ -306,8 +306,12 @@ class Hub:
         takes its turn among its seat's and its address's (``throttle.Seats``): refused ``Busy`` past them."""
         if not has_request_context():  # the server's own (the demo, a command-line import, a test's setup)
             return self._execute(game_id, actor, payload)
-        with self.seats.turn(f"{game_id}:{actor.audience}", _client()):
-            return self._execute(game_id, actor, payload)
+        seat, client = f"{game_id}:{actor.audience}", _client()
+        with self.seats.turn(seat, client):
+            done = self._execute(game_id, actor, payload)
+        if done.events:
+            self.seats.spent(seat, client)
+        return done
 
     def _execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:

@@ -10,9 +10,10 @@
   seat that floods waits its turn behind the others instead of in front of them. A command waits up to
   ``WAIT`` seconds for its seat's turn, behind at most ``SEAT_WAITING`` others of the seat; more, or
   longer, is refused at once with ``Busy`` (HTTP 429; the socket's ack ``{"ok": false, "code": "busy"}``).
-  A seat also has a rate: ``SEAT_BURST`` commands at once, then ``SEAT_RATE`` a second (a token bucket):
-  every command is an update every screen at the table must take in, so a seat that sends hundreds a
-  second would stall the others' screens even with a fair share of the lock. A refusal is answered after
+  A seat also has a rate: ``SEAT_BURST`` commands that change the game at once, then ``SEAT_RATE`` a
+  second (a token bucket; a refused command, or one that changed nothing, is not counted): every change is
+  an update every screen at the table must take in, so a seat that makes hundreds a second would stall
+  the others' screens even with a fair share of the lock. A refusal is answered after
   ``REFUSAL_DELAY`` (a thread waits, no CPU is spent), so a flooder's own refusals do not become a flood.
   A client address has the same limits, times ``ADDRESS_FACTOR`` (players behind one NAT), except a
   loopback address (the server's own machine, or a proxy on it that is not ``--trusted-proxy``: everyone
@@ -91,23 +92,23 @@ class Window:
 
 
 class Bucket:
-    """Token buckets per name: ``burst`` at once, refilled at ``rate`` a second."""
+    """Token buckets per name: ``burst`` at once, refilled at ``rate`` a second. The caller holds its lock."""
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self._level: dict[str, tuple[float, float]] = {}  # name -> (tokens, when)
 
-    def take(self, name: str, now: float) -> bool:
-        """Not thread-safe by itself: the caller holds its lock."""
+    def _now(self, name: str, now: float) -> float:
         tokens, then = self._level.get(name, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - then) * self.rate)
-        if tokens < 1:
-            self._level[name] = (tokens, now)
-            return False
+        return min(self.burst, tokens + (now - then) * self.rate)
+
+    def ready(self, name: str, now: float) -> bool:
+        return self._now(name, now) >= 1
+
+    def spend(self, name: str, now: float) -> None:
         if len(self._level) > 10_000:  # many names: the full ones are forgotten
-            self._level = {n: v for n, v in self._level.items() if v[0] + (now - v[1]) * self.rate < self.burst}
-        self._level[name] = (tokens - 1, now)
-        return True
+            self._level = {n: v for n, v in self._level.items() if self._now(n, now) < self.burst}
+        self._level[name] = (self._now(name, now) - 1, now)
 
 
 class Seats:
@@ -130,6 +131,13 @@ class Seats:
             names.append((f"address:{address}", self.in_flight * self.factor, self.waiting * self.factor))
         return names
 
+    def spent(self, seat: str, address: str | None = None) -> None:
+        """A command of the seat changed the game (an update every screen takes in): it counts against the rate."""
+        with self._turn:
+            now = time.monotonic()
+            for i, (n, _cap, _waiting) in enumerate(self._limits(seat, address)):
+                (self._seat_rate if i == 0 else self._address_rate).spend(n, now)
+
     def _refuse(self):
         time.sleep(self.refusal_delay)  # outside the lock: a refusal costs the flooder time, the server none
         return Busy()
@@ -141,7 +149,7 @@ class Seats:
         with self._turn:
             now = time.monotonic()
             refused = any(self._queued[n] >= waiting for n, _cap, waiting in limits) or not all(
-                (self._seat_rate if i == 0 else self._address_rate).take(n, now) for i, (n, _c, _w) in enumerate(limits))
+                (self._seat_rate if i == 0 else self._address_rate).ready(n, now) for i, (n, _c, _w) in enumerate(limits))
             if not refused:
                 for n, _cap, _waiting in limits:
                     self._queued[n] += 1

@@ -69,10 +69,32 @@ def _listed(app: Flask, key: str, env: str) -> list[str]:
     return [v.strip() for v in value if v and v.strip()]
 
 
+def normalize_origin(origin: str) -> str:
+    """``scheme://host[:port]`` in lower case, without a path or a trailing slash; ValueError if not an origin."""
+    parts = urlsplit(origin.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"not an origin (scheme://host[:port]): {origin!r}")
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def allowed_origins(app: Flask) -> set[str]:
+    """The origins allowed besides the request's own: ``ALLOWED_ORIGINS`` (a list, or a comma-separated
+    string; else ``$TACMAP_ALLOWED_ORIGINS``) and the origin of ``PUBLIC_URL``."""
+    value = app.config.get("ALLOWED_ORIGINS")
+    if value is None:
+        value = os.environ.get("TACMAP_ALLOWED_ORIGINS", "")
+    if isinstance(value, str):
+        value = value.split(",")
+    origins = {normalize_origin(o) for o in value if o and o.strip()}
+    try:  # the address players are told to use is this site too
+        origins.add(normalize_origin(app.config.get("PUBLIC_URL") or ""))
+    except ValueError:
+        pass
+    return origins
+
+
 def served_names(app: Flask) -> set[str]:
     """The host names (not IPs: every IP is answered) this server answers to."""
-    from .security import allowed_origins
-
     names = {"localhost"}
     try:
         machine = socket.gethostname().lower().rstrip(".")
