@@ -120,9 +120,12 @@ def add_player(game_id: str):
     if not right:
         abort(403, "join_code: wrong join code for this game")
     try:
-        key, player_id, reclaimed = join_game(game_id, data.get("name"))
+        key, player_id, outcome = join_game(game_id, data.get("name"))
     except Rejected as exc:
         abort(400, f"name: {exc}")
+    if outcome.startswith("r-"):  # that name's seat: the token works once the GM gives it (GM page)
+        return jsonify(player_id=player_id, player_token=key, reclaimed=False, waiting=True, request_id=outcome), 202
+    reclaimed = outcome == "reclaimed"
     return jsonify(player_id=player_id, player_token=key, reclaimed=reclaimed), 200 if reclaimed else 201
 
 

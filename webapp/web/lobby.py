@@ -51,7 +51,8 @@ def seats() -> list[dict]:
     return sorted(found, key=lambda s: -s["created_at"])
 
 
-def lobby_page(code: str | None = None, error: str | None = None, status: int = 200, name: str = ""):
+def lobby_page(code: str | None = None, error: str | None = None, status: int = 200, name: str = "",
+               waiting: str | None = None):
     store = hub().store
     # the GM links: of the games this browser is the GM of; all of them only for the host's own browser (the
     # server's machine, straight, not through a proxy: webapp/web/network.py)
@@ -62,7 +63,7 @@ def lobby_page(code: str | None = None, error: str | None = None, status: int = 
     here = [s for s in my_seats if code and s["join_code"] == code]
     return render_template("lobby.html", systems=rules.systems(), games=games, host=True,
                            code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
-                           name=name), status
+                           name=name, waiting=waiting), status
 
 
 @bp.get("/")
