@@ -84,7 +84,7 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_NAME="tacmap",  # tacmap serve: tacmap-<port> (cookies are per host, not per port)
+        SESSION_COOKIE_NAME="tacmap",  # tacmap serve: tacmap_<port> (cookies are per host, not per port)
     )
     app.config.update(config or {})
     app.config.setdefault("SECRET_KEY", _secret_key(data_dir))

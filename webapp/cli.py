@@ -50,6 +50,20 @@ def server_links(host: str, port: int, lan: list[str],
     return [url], public_url or url, public_url or url
 
 
+def cookie_name(port: int, public_url: str | None = None) -> str:
+    """The session cookie's name: a browser sends a host's cookies to every port, so each server names its own
+    by its port; behind a proxy (``--public-url``), by the public address's port, the same for every process."""
+    if public_url:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(public_url)
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            pass
+    return f"tacmap_{port}"
+
+
 def open_app(config: dict):
     """The app on its data, or None after saying on stderr which file is wrong and what to do (no traceback)."""
     try:
@@ -75,7 +89,7 @@ def serve(args: argparse.Namespace) -> int:
         config["ALLOWED_HOSTS"] = args.allowed_host
     if args.trusted_proxy:
         config["TRUSTED_PROXIES"] = args.trusted_proxy
-    config["SESSION_COOKIE_NAME"] = f"tacmap-{args.port}"  # cookies are per host, not per port: one name per port
+    config["SESSION_COOKIE_NAME"] = cookie_name(args.port, args.public_url)
     if args.message_queue:
         config["MESSAGE_QUEUE"] = args.message_queue
     app = open_app(config)

@@ -27,7 +27,7 @@ def test_the_gm_cookie_holds_a_session_id_named_for_the_port_not_the_key(server,
     page.goto(f"{server.url}/games/{game['id']}/gm?key={game['gm_token']}")
     page.wait_for_selector("#map")
     cookies = page.context.cookies()
-    assert [c["name"] for c in cookies] == [f"tacmap-{server.port}"], cookies
+    assert [c["name"] for c in cookies] == [f"tacmap_{server.port}"], cookies
     value = cookies[0]["value"]
     assert re.fullmatch(r"[A-Za-z0-9_-]{43}", value), value  # 32 random bytes, nothing else
     assert game["gm_token"] not in value and game["gm_token"] not in readable(value)

@@ -6,7 +6,7 @@ GM's laptop would be handed the GM keys. Here the cookie carries 32 random bytes
 (the keys this browser remembers, the GM password's proof, the CSRF token) stays in
 ``<data folder>/sessions.sqlite3`` (0600), under the SHA-256 of the id, so the file holds no usable
 cookie either. The file is shared by every process on the data folder (``--message-queue``) and survives
-a restart, as the signed cookie did. The cookie's name is per port (``tacmap-<port>``, set by
+a restart, as the signed cookie did. The cookie's name is per port (``tacmap_<port>``, set by
 ``tacmap serve``), so two tacmap servers on one machine do not overwrite each other's.
 """
 
