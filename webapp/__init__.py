@@ -85,6 +85,7 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_NAME="tacmap",  # tacmap serve: tacmap_<port> (cookies are per host, not per port)
     )
     app.config.update(config or {})
     app.config.setdefault("SECRET_KEY", _secret_key(data_dir))
@@ -123,7 +124,14 @@ def create_app(config: dict | None = None) -> Flask:
         from .live.wire import install as install_direct_writes
 
         install_direct_writes(socketio)
+    from .web import network
+
+    network.install(app)  # outermost: Host names, trusted proxies, Socket.IO's headers (webapp/web/network.py)
     store = Store(data_dir / "tacmap.sqlite3")
+    from .web.sessions import ServerSessions
+
+    # the keys a browser remembers stay here; its cookie holds a random session id (webapp/web/sessions.py)
+    app.session_interface = ServerSessions(data_dir / "sessions.sqlite3")
     hub = Hub(app, store, socketio)
     if queue:
         from .live.shared import Shared

@@ -83,6 +83,8 @@ _BY_EVENT = {
     "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "reclaim_allowed": {"players", "log"},
+    "seat_asked": {"players", "log"},
+    "seat_answered": {"players", "log"},
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log", "feed"},
     "gm_password_set": {"log"},
