@@ -62,6 +62,7 @@ COMMANDS: dict[str, Rule] = {
     "remove_player": _rule(GM),
     "merge_players": _rule(GM),
     "allow_reclaim": _rule(GM),
+    "answer_seat": _rule(GM),
     "undo": _rule(GM),
     # dice and fights
     "roll": _rule(GM, PLAYER),

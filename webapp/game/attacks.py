@@ -135,7 +135,7 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
         if cmd.attacker in ids:
             raise Rejected("a token cannot attack itself")
         most = most_targets(attack_options(p["system"], p["request"]), cmd.options)
-        if len(ids) > most:
+        if len(ids) > most and not _lists_options(p["system"]):  # a system that lists them refuses in its words
             raise Rejected(f"this attack takes {most} target{'s' if most != 1 else ''} at most: "
                            f"{p['system'].name} attacks several only with an option that says so")
         others = [_plan_one(game, cmd.model_copy(update={"target": t, "targets": []}), actor) for t in ids[1:]]
@@ -158,7 +158,7 @@ def _checked_options(game: "Game", cmd: _AttackCommand, actor: "Actor") -> _Atta
                  if e.get("attacker") == cmd.attacker and e.get("target") == cmd.target), None)
     given = dict((owed or {}).get("options") or {})
     system = rules.get(game.system)
-    if type(system).attack_options is not BaseSystem.attack_options if isinstance(system, BaseSystem) else False:
+    if _lists_options(system):
         offered = {o.get("key"): o for o in _listed(system, game, cmd)}
         unknown = sorted(k for k in sent if k not in offered and k not in given)
         if unknown:
@@ -168,6 +168,11 @@ def _checked_options(game: "Game", cmd: _AttackCommand, actor: "Actor") -> _Atta
         if ruled:
             raise Rejected(f"only the GM sets {offered[ruled[0]].get('label') or ruled[0]}")
     return cmd.model_copy(update={"options": {**sent, **given}})
+
+
+def _lists_options(system) -> bool:
+    """Whether the system lists its attack options (and so judges the options and targets sent itself)."""
+    return isinstance(system, BaseSystem) and type(system).attack_options is not BaseSystem.attack_options
 
 
 def _listed(system, game: "Game", cmd: _AttackCommand) -> list[dict]:
