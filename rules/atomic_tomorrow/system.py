@@ -150,6 +150,7 @@ class AtomicTomorrow(BaseSystem):
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
         """Sections "ATTACK SEQUENCE" to "ARMOR PROTECTION" (see :func:`attack.attack`); an area weapon
         hits everyone in the target zone (see :func:`options.area_attack`)."""
+        self._one_target(request)
         if self._area(request):
             return options_.area_attack(request, dice)
         return attack_.attack(request, dice)
@@ -158,6 +159,12 @@ class AtomicTomorrow(BaseSystem):
         """The situational bonus and penalty of attacker and defender, Engaged, the range band
         (see :func:`options.attack_options`)."""
         return options_.attack_options(request)
+
+    @staticmethod
+    def _one_target(request: AttackRequest) -> None:
+        if len(request.targets) > 1:
+            raise RuleError("an attack has one target (ATTACK SEQUENCE); an area weapon hits everyone in the "
+                            "target's zone by itself")
 
     @staticmethod
     def _area(request: AttackRequest) -> bool:
@@ -173,6 +180,7 @@ class AtomicTomorrow(BaseSystem):
 
     def odds(self, request: AttackRequest) -> dict:
         """Exact chances of the attack as requested, before it is rolled (see :func:`odds.request_odds`)."""
+        self._one_target(request)
         out = odds.request_odds(request)
         if self._area(request):  # each token in the target zone, as the one attack roll reaches it
             out["targets"] = []

@@ -28,6 +28,12 @@ def _by_name(call, state: dict, combatants: list[Combatant]):
         raise RuleError(_turns.named(str(exc), names)) from None
 
 
+def _one_target(request: AttackRequest) -> None:
+    """"Ranged Attacks": a Targeting action lines the weapon up with one target; a shot is at that one."""
+    if len(request.targets) > 1:
+        raise RuleError("a shot is at one target: a Targeting action lines the weapon up with one (Ranged Attacks)")
+
+
 class PhaseTNSystem(BaseSystem):
     id = "phase_tn"
     name = "Phase / target-number system"
@@ -71,12 +77,14 @@ class PhaseTNSystem(BaseSystem):
         return _cover.cover_effect(cover)
 
     def attack(self, request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
+        _one_target(request)
         return _attack.attack(request, dice, settings)
 
     def attack_options(self, request: AttackRequest, settings: dict | None = None) -> list[dict]:
         return _attack.attack_options(request, settings)
 
     def odds(self, request: AttackRequest, settings: dict | None = None) -> dict:
+        _one_target(request)
         return _odds.odds(request, settings)
 
     def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:

@@ -7,13 +7,20 @@ from typing import Any
 
 from ..dice import DiceSource
 from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult,
-                      SheetField, TurnUpdate)
+                      RuleError, SheetField, TurnUpdate)
 from . import attack as _attack
 from . import cover as _cover
 from . import data, health, movement, templates, turns
 from . import sheet as character
 from . import odds as _odds
 from . import options as _options
+
+
+def one_target(request: AttackRequest) -> None:
+    """An attack is at one target: several are hit by an area template (Area Effect Attacks), not a list."""
+    if len(request.targets) > 1:
+        raise RuleError("Savage Worlds attacks one target at a time; an area template hits everyone under it "
+                        "(Area Effect Attacks), and Rapid Attack or RoF fire more dice at the one target")
 
 
 class SavageWorlds(BaseSystem):
@@ -124,6 +131,7 @@ class SavageWorlds(BaseSystem):
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
         """An attack; with ``options["template"]`` (small, medium, large, cone,
         line) an area attack. Options are listed on :func:`attack.attack`."""
+        one_target(request)
         if request.options.get("template"):
             return templates.area_attack(request, dice)
         return _attack.attack(request, dice)
@@ -137,6 +145,7 @@ class SavageWorlds(BaseSystem):
         return templates.area_attack(request, dice)
 
     def odds(self, request: AttackRequest) -> dict:
+        one_target(request)
         return _odds.odds(request)
 
     def area_templates(self) -> list[dict]:

@@ -126,7 +126,7 @@ def test_a_wounded_wild_card_soaks_with_a_benny_from_its_players_phone(client):
     before = sheet_of(client, g, ids["Hero"])
     assert offer["target_id"] == ids["Hero"] and offer["bennies"] == before["bennies"] >= 1
     assert state(client, g)["pending_soak"]["offers"][0]["target_id"] == ids["Hero"]  # the GM sees it too
-    r = send(client, g, {"type": "soak", "accept": True}, p["player_token"])
+    r = paced(client, g, {"type": "soak", "accept": True}, p["player_token"])
     assert r.status_code == 200, r.json
     after = sheet_of(client, g, ids["Hero"])
     line = next(e["text"] for e in reversed(state(client, g)["log"]) if "Soak roll" in e["text"])
@@ -137,9 +137,9 @@ def test_a_wounded_wild_card_soaks_with_a_benny_from_its_players_phone(client):
         assert after["wounds"] == before["wounds"] - soaked
     assert after["wounds"] <= before["wounds"]
     assert state(client, g, p["player_token"]).get("pending_soak") is None
-    r = send(client, g, {"type": "soak", "accept": True}, p["player_token"])
+    r = paced(client, g, {"type": "soak", "accept": True}, p["player_token"])
     assert r.status_code == 422 and "no Soak roll is waiting" in r.json["error"]
-    assert send(client, g, {"type": "undo"}).status_code == 200  # the GM takes the Soak back: the offer waits again
+    assert paced(client, g, {"type": "undo"}).status_code == 200  # the GM takes the Soak back: the offer waits again
     assert sheet_of(client, g, ids["Hero"]) == before
     assert state(client, g, p["player_token"])["pending_soak"]["offers"][0]["target_id"] == ids["Hero"]
 
@@ -148,10 +148,10 @@ def test_the_gm_answers_an_npc_wild_cards_soak_and_the_player_cannot(client):
     g, p, ids = game(client, "savage_worlds", [("Hero", (2, 2), True), ("Bandit", (3, 2), False)])
     offer = soak_offer(client, g, ids["Hero"], ids["Bandit"], g["gm_token"])
     assert offer["npc"] and state(client, g, p["player_token"]).get("pending_soak") is None
-    r = send(client, g, {"type": "soak", "accept": True, "token_id": ids["Bandit"]}, p["player_token"])
+    r = paced(client, g, {"type": "soak", "accept": True, "token_id": ids["Bandit"]}, p["player_token"])
     assert r.status_code == 422 and "player (or the GM)" in r.json["error"]
     before = sheet_of(client, g, ids["Bandit"])
-    r = send(client, g, {"type": "soak", "accept": False})
+    r = paced(client, g, {"type": "soak", "accept": False})
     assert r.status_code == 200 and sheet_of(client, g, ids["Bandit"]) == before  # the Wounds stand
     assert "takes the Wounds (no Soak roll)" in state(client, g)["log"][-1]["text"]
 
@@ -199,7 +199,7 @@ def test_atomic_tomorrow_options_and_no_surprise_through_the_api(client):
     frequency_matches(client, g, {"attacker": ids["Nova"], "target": ids["Raider"], "weapon": "Blast pistol",
                                   "options": {"penalty": -40}}, hard["hit"],
                       [g["gm_token"], p["player_token"]])
-    r = send(client, g, {"type": "start_combat", "token_ids": [ids["Nova"], ids["Raider"]],
-                         "surprised": [ids["Raider"]]})
+    r = paced(client, g, {"type": "start_combat", "token_ids": [ids["Nova"], ids["Raider"]],
+                          "surprised": [ids["Raider"]]})
     assert r.status_code == 422 and "no surprise rule" in r.json["error"]
     assert state(client, g)["combat"] is None

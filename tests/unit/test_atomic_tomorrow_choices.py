@@ -95,3 +95,10 @@ def test_an_area_weapon_hits_everyone_in_the_target_zone_on_one_roll():
     odds = S.odds(req)
     assert [t["id"] for t in odds["targets"]] == ["bob", "cal"] and math.isclose(odds["targets"][1]["hit"],
                                                                                   odds["hit"])
+
+
+def test_an_attack_at_a_list_of_targets_is_refused_naming_the_rule():
+    req = request()
+    req.targets = [req, AttackRequest(req.attacker, who("cal"), "Blast pistol", 1)]
+    with pytest.raises(RuleError, match="one target \\(ATTACK SEQUENCE\\)"):
+        S.attack(req, ScriptedDice([]))

@@ -97,3 +97,10 @@ def test_surprise_no_reaction_then_reflexes_each_phase():
                for line in update.log)
     assert "b" not in update.state["combat"]["order"]  # no declaration while surprised
     assert update.state["combat"]["surprise"]["b"]["from_phase"] == 3  # two phases a round
+
+
+def test_a_shot_at_several_targets_is_refused_naming_the_rule():
+    req = request(targeted=True)
+    req.targets = [req, AttackRequest(req.attacker, Combatant("c", "Cal", S.default_sheet()))]
+    with pytest.raises(RuleError, match="one target.*Ranged Attacks"):
+        S.odds(req)

@@ -264,3 +264,10 @@ def test_in_a_fight_the_books_not_the_card_say_actions_running_and_the_joker():
         S.odds(request)
     request.options = {"joker": False, "actions": 1}
     assert S.odds(request)["hit"] > 0
+
+
+def test_an_attack_at_a_list_of_targets_is_refused_naming_the_rule():
+    r = req()
+    r.targets = [r, AttackRequest(r.attacker, Combatant("cal", "Cal", sheet(), (1, 1), "npc"), "Long sword")]
+    with pytest.raises(RuleError, match="Area Effect Attacks"):
+        S.odds(r)
