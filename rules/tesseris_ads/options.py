@@ -111,6 +111,19 @@ def action_refusal(request: AttackRequest, key: str) -> str:
     return ""
 
 
+def grouped(reasons: list[str]) -> list[str]:
+    """Refusals that say the same of several actions, said once: "Grapple, Disarm, Trip: the target is
+    5 squares away, not adjacent"."""
+    by_reason: dict[str, list[str]] = {}
+    for r in reasons:
+        name, sep, why = r.partition(": ")
+        if sep and name in {a.name for a in ACTION_LIST}:
+            by_reason.setdefault(why, []).append(name)
+        else:
+            by_reason.setdefault(r, [])
+    return [f"{', '.join(names)}: {why}" if names else why for why, names in by_reason.items()]
+
+
 def spray_most(weapon: dict) -> int:
     """The most opponents a Spray 'n Pray may hit: "a character may not hit more opponents than
     bullets expended by firing on Full Auto" (the weapon's Full Auto rate, less if fewer rounds
@@ -154,7 +167,7 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
     default = default_action(weapon, request.options)
     if default not in allowed and allowed:
         default = allowed[0]
-    help_ = ("Not now: " + "; ".join(refused)) if refused else ""
+    help_ = ("Not now: " + "; ".join(grouped(refused))) if refused else ""
     return _opt("action", "Attack action", "choice", default, bool(allowed),
                 refused[0] if refused and not allowed else "no attack action is possible now", help_,
                 values=values, unavailable=refused)
