@@ -78,3 +78,34 @@ def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seed
     shot(screen, "screen-tesseris-spray-result")
     entry = [e for e in state(server, game)["log"] if "Spray 'n Pray" in e["text"]]
     assert entry and "Ogre" in entry[-1]["text"] and "Rat" in entry[-1]["text"]
+
+
+def test_a_shot_player_dodges_dropping_prone_from_the_phone(seeded_dice, server, new_page, shot):
+    """Defending with a reaction first (Drop Prone: "+1 [the prone setting: +2] to Defensive rolls against
+    Ranged attacks"): the phone offers each defense with its variants grouped under it, the chance to hit
+    beside each; the player's pick is rolled and the token lies prone after."""
+    game = new_game(server, "tesseris_ads", {"width": 16, "height": 10}, name="Tesseris defense")
+    mira = join(server, game, "Mira")
+    aria = add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")
+    ogre = add_token(server, game, "Ogre", 9, 3)
+    phone = open_phone(new_page, server, game, mira)
+    command(server, game, {"type": "start_combat", "token_ids": [aria, ogre]})
+    turn_to(server, game, ogre)
+    command(server, game, {"type": "attack", "attacker": ogre, "target": aria, "weapon": "rifle"})
+    prompt = phone.locator("#defense-prompt.asking")
+    expect(prompt).to_be_visible()
+    buttons = prompt.locator("button[data-defense]")
+    keys = buttons.evaluate_all("bs => bs.map(b => b.dataset.defense)")
+    assert keys[:3] == ["duck", "duck+prone", "dodge"] and "dodge+prone" in keys and keys[-1] == "none", keys
+    prone = prompt.locator("button[data-defense='dodge+prone']")
+    expect(prone).to_have_class(re.compile("with-modifier"))
+    expect(prone).to_contain_text("Dodge, dropping prone first")
+    expect(prone.locator(".p")).to_contain_text("they hit")
+    assert "dodge+cover" not in keys  # no cover between Aria and the Ogre: nothing to take
+    prompt.scroll_into_view_if_needed()
+    shot(phone, "phone-tesseris-defense-prompt")
+    prone.click()
+    expect(phone.locator("#defense-prompt.asking")).to_have_count(0)
+    last = [e for e in state(server, game)["log"] if "Ogre: Straight Shot at Aria" in e["text"]]
+    assert last and "Dodge" in last[-1]["text"], last
+    expect(phone.locator("#combat")).to_contain_text("Prone")  # the fight card's badges: Aria lies prone
