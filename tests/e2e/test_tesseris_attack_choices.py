@@ -20,6 +20,9 @@ def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seed
     rat = add_token(server, game, "Rat", 8, 5)  # 22 degrees off the line to the Ogre: inside the 45 degree arc
     phone = open_phone(new_page, server, game, mira)
     screen = open_screen(new_page, game)
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
     command(server, game, {"type": "start_combat", "token_ids": [aria, ogre, rat]})
     turn_to(server, game, aria)
 
@@ -62,6 +65,12 @@ def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seed
     shot(phone, "phone-tesseris-spray-targets")
     under.nth(1).scroll_into_view_if_needed()
     shot(phone, "phone-tesseris-spray")
+    # the GM sees the player's attack drawn before it is rolled, the options as picked, read-only
+    echo = gm.locator("#attack-preview .attack-options")
+    expect(echo.locator("select[data-option=action]")).to_have_value("spray_n_pray")
+    expect(echo.locator("select[data-option=action]")).to_be_disabled()
+    echo.scroll_into_view_if_needed()
+    shot(gm, "gm-tesseris-spray-preview")
 
     form.locator("button[data-attack=attack]").click()
     card = phone.locator("#result-card.shown")
