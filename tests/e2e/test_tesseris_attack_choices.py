@@ -12,13 +12,19 @@ from test_table_screens import add_token, join
 from test_turns_on_phones import command, new_game, open_phone, open_screen, seeded_dice, state, turn_to  # noqa: F401 (a fixture)
 
 
-def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seeded_dice, server, new_page, shot):
-    game = new_game(server, "tesseris_ads", {"width": 16, "height": 10}, name="Tesseris choices")
+def mira_as_aria(server, new_page, name: str, foes: dict) -> tuple:
+    """A Tesseris game where Mira plays Aria at (3, 3) on her phone, with these foes: the game, the token
+    ids (Aria's first) and the phone."""
+    game = new_game(server, "tesseris_ads", {"width": 16, "height": 10}, name=name)
     mira = join(server, game, "Mira")
-    aria = add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")
-    ogre = add_token(server, game, "Ogre", 8, 3)
-    rat = add_token(server, game, "Rat", 8, 5)  # 22 degrees off the line to the Ogre: inside the 45 degree arc
-    phone = open_phone(new_page, server, game, mira)
+    ids = [add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")]
+    ids += [add_token(server, game, foe, x, y) for foe, (x, y) in foes.items()]
+    return game, ids, open_phone(new_page, server, game, mira)
+
+
+def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seeded_dice, server, new_page, shot):
+    # the Rat is 22 degrees off the line to the Ogre: inside the 45 degree arc
+    game, (aria, ogre, rat), phone = mira_as_aria(server, new_page, "Tesseris choices", {"Ogre": (8, 3), "Rat": (8, 5)})
     screen = open_screen(new_page, game)
     gm = new_page(viewport={"width": 1280, "height": 800})
     gm.goto(game["urls"]["gm"])
@@ -93,11 +99,7 @@ def test_a_shot_player_dodges_dropping_prone_from_the_phone(seeded_dice, server,
     """Defending with a reaction first (Drop Prone: "+1 [the prone setting: +2] to Defensive rolls against
     Ranged attacks"): the phone offers each defense with its variants grouped under it, the chance to hit
     beside each; the player's pick is rolled and the token lies prone after."""
-    game = new_game(server, "tesseris_ads", {"width": 16, "height": 10}, name="Tesseris defense")
-    mira = join(server, game, "Mira")
-    aria = add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")
-    ogre = add_token(server, game, "Ogre", 9, 3)
-    phone = open_phone(new_page, server, game, mira)
+    game, (aria, ogre), phone = mira_as_aria(server, new_page, "Tesseris defense", {"Ogre": (9, 3)})
     command(server, game, {"type": "start_combat", "token_ids": [aria, ogre]})
     turn_to(server, game, ogre)
     command(server, game, {"type": "attack", "attacker": ogre, "target": aria, "weapon": "rifle"})
