@@ -311,7 +311,7 @@ class Hub:
         seat, client = f"{game_id}:{actor.audience}", _client()
         with self.seats.turn(seat, client):
             done = self._execute(game_id, actor, payload)
-        if done.events:
+        if done.events and actor.role != "gm":  # the GM runs the table (and scripts it): a fair share, no rate
             self.seats.spent(seat, client)
         return done
 
