@@ -692,7 +692,9 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     opts = req.options or {}
     laid = opts.get("template") is not None
     if laid:
-        if opts.get("template") != "sphere" or not isinstance(opts.get("centre"), (list, tuple)):
+        from .odds import _square
+
+        if opts.get("template") != "sphere" or not _square(opts.get("centre")):
             raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
         req = replace(req, options={**opts, "aim_at_ground": True})
         ctx.request = req

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ..system import AttackRequest, RuleError
 from .data import LOCATIONS, MANEUVERS
 from .locations import ONLY_TYPES
@@ -86,9 +88,13 @@ def _choice(key: str, label: str, values: list[dict], default, reason: str = "",
     return _opt(key, label, "choice", default, available, reason or "no other choice here", values=values, **more)
 
 
+#: the options whose value is one of a list of names: another kind of value is ignored when listing them
+_CHOICES = ("maneuver", "variant", "location", "dual_weapon", "target_weapon")
+
+
 def attack_options(request: AttackRequest) -> list[dict]:
     """Every choice of the attacker now, each naming the rule it comes from (see the module)."""
-    opts = request.options or {}
+    opts = {k: v for k, v in (request.options or {}).items() if k not in _CHOICES or isinstance(v, str)}
     a, t = request.attacker, request.target
     state = a.state or {}
     wname, weapon = _weapon_of(request)
@@ -215,7 +221,7 @@ def checked_options(request: AttackRequest) -> None:
         if not o["available"]:
             raise RuleError(f"{o['label']}: {o['reason']}")
         if o["kind"] == "choice":
-            if value not in {v["key"] for v in o["values"]}:
+            if not isinstance(value, str) or value not in [v["key"] for v in o["values"]]:
                 raise RuleError(f"{o['label']}: {value!r} is not one of "
                                 f"{', '.join(str(v['key']) for v in o['values'] if v['key']) or 'the choices'}")
         elif o["kind"] == "bool":
@@ -226,7 +232,7 @@ def checked_options(request: AttackRequest) -> None:
         elif o["kind"] == "int":
             values = value if isinstance(value, list) and key == "shots" else [value]
             for v in values:
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or int(v) != v:
                     raise RuleError(f"{o['label']}: a whole number, not {v!r}")
                 if not o["min"] <= v <= o["max"]:
                     raise RuleError(f"{o['label']}: {v} is not from {o['min']} to {o['max']}")
