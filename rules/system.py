@@ -434,7 +434,9 @@ class BaseSystem:
           number from ``min`` to ``max``;
         - ``default``: the value the rules take when the option is left out of ``options``;
         - ``available`` False with a ``reason`` (in the rules' words, naming the rule) when the rules
-          do not offer it now; the card shows it greyed with the reason.
+          do not offer it now; the card shows it greyed with the reason;
+        - ``gm`` True: the GM's alone (a GM's modifier): a player's card does not show it and the app
+          refuses it from anyone else.
 
         ``attack`` and ``odds`` read the picked value from ``request.options[key]`` and refuse a value
         the rules do not allow now (RuleError naming the rule). ``settings``, ``defense``,

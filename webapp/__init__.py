@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from .game.text import SocketJSON, measure
 from .live.hub import Hub
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
+from .storage import private
 from .web.assets import STATIC, TEMPLATES
 from .web.errors import InsufficientStorage, SafeJSON, TextResponse, error_page
 
@@ -54,8 +55,8 @@ def _secret_key(data_dir: Path) -> str:
     path = data_dir / "secret_key"
     try:
         if not path.exists():
-            path.write_text(secrets.token_hex(32))
-            path.chmod(0o600)
+            private.write_bytes(path, secrets.token_hex(32).encode())
+        private.narrow(path)
         return path.read_text().strip()
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
@@ -69,7 +70,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.json = SafeJSON(app)
     data_dir = Path((config or {}).get("DATA_DIR") or default_data_dir()).resolve()
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        private.make_dir(data_dir)
     except OSError as exc:
         raise DataError(f"cannot create the data folder {data_dir}: {exc.strerror}. Create it, or start with "
                         "--data-dir set to a folder you may write to.") from None
@@ -84,6 +85,7 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_NAME="tacmap",  # tacmap serve: tacmap_<port> (cookies are per host, not per port)
     )
     app.config.update(config or {})
     app.config.setdefault("SECRET_KEY", _secret_key(data_dir))
@@ -122,7 +124,14 @@ def create_app(config: dict | None = None) -> Flask:
         from .live.wire import install as install_direct_writes
 
         install_direct_writes(socketio)
+    from .web import network
+
+    network.install(app)  # outermost: Host names, trusted proxies, Socket.IO's headers (webapp/web/network.py)
     store = Store(data_dir / "tacmap.sqlite3")
+    from .web.sessions import ServerSessions
+
+    # the keys a browser remembers stay here; its cookie holds a random session id (webapp/web/sessions.py)
+    app.session_interface = ServerSessions(data_dir / "sessions.sqlite3")
     hub = Hub(app, store, socketio)
     if queue:
         from .live.shared import Shared

@@ -50,11 +50,25 @@ def server_links(host: str, port: int, lan: list[str],
     return [url], public_url or url, public_url or url
 
 
+def cookie_name(port: int, public_url: str | None = None) -> str:
+    """The session cookie's name: a browser sends a host's cookies to every port, so each server names its own
+    by its port; behind a proxy (``--public-url``), by the public address's port, the same for every process."""
+    if public_url:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(public_url)
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            pass
+    return f"tacmap_{port}"
+
+
 def open_app(config: dict):
     """The app on its data, or None after saying on stderr which file is wrong and what to do (no traceback)."""
     try:
         return create_app(config)
-    except DataError as exc:
+    except (DataError, ValueError) as exc:  # ValueError: a malformed origin or proxy address
         print(f"tacmap cannot start: {exc}", file=sys.stderr, flush=True)
         return None
 
@@ -71,6 +85,11 @@ def serve(args: argparse.Namespace) -> int:
     config["LISTEN_URL"] = base  # the join link and QR code are built from it, never from a request's Host
     if args.allowed_origin:
         config["ALLOWED_ORIGINS"] = args.allowed_origin
+    if args.allowed_host:
+        config["ALLOWED_HOSTS"] = args.allowed_host
+    if args.trusted_proxy:
+        config["TRUSTED_PROXIES"] = args.trusted_proxy
+    config["SESSION_COOKIE_NAME"] = cookie_name(args.port, args.public_url)
     if args.message_queue:
         config["MESSAGE_QUEUE"] = args.message_queue
     app = open_app(config)
@@ -298,6 +317,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                    help="a reverse proxy's public origin (https://maps.example.org) whose pages may open "
                         "the live link; repeatable (default: $TACMAP_ALLOWED_ORIGINS, comma-separated)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="another host name this server is reached by (besides localhost, its addresses, this "
+                        "machine's name and the hosts of --public-url and --allowed-origin); repeatable "
+                        "(default: $TACMAP_ALLOWED_HOSTS, comma-separated). Other names get a 400")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="a reverse proxy (an address or a network) whose X-Forwarded-For is believed; "
+                        "repeatable (default: $TACMAP_TRUSTED_PROXIES; none: forwarded headers are ignored)")
     p.add_argument("--message-queue", default=None, metavar="URL",
                    help="run several processes for the same games: the Redis they share "
                         "(redis://HOST:PORT/N; default $TACMAP_MESSAGE_QUEUE); see README")

@@ -87,6 +87,29 @@ def attack_wounds(
     return wounds
 
 
+#: the situational steps an attack card offers (core facts: steps of 20, +40 down to -80)
+BONUS_STEPS = (0, 20, 40)
+PENALTY_STEPS = (0, -20, -40, -60, -80)
+
+
+def picked_situation(options: Mapping, prefix: str) -> list[Modifier]:
+    """The situational bonus and penalty picked on the attack card (``bonus``, ``penalty``; for the
+    defender ``defense_bonus``, ``defense_penalty``): core facts, steps of 20, only the largest applies."""
+    out = []
+    whose = "the defender" if prefix else "the attacker"
+    for key, steps, label in (("bonus", BONUS_STEPS, f"situation in {whose}'s favour"),
+                              ("penalty", PENALTY_STEPS, f"situation against {whose}")):
+        value = options.get(prefix + key, 0)
+        if isinstance(value, str) and value.lstrip("+-").isdigit():  # the attack card's choice: "-40"
+            value = int(value)
+        if isinstance(value, bool) or value not in steps:
+            raise RuleError(f"{prefix + key}: one of {', '.join(f'{s:+d}' for s in steps)}, not {value!r} "
+                            "(situational modifiers come in steps of 20)")
+        if value:
+            out.append(Modifier(label, value, "core facts: situational modifiers"))
+    return out
+
+
 def prepare(request: AttackRequest) -> dict:
     """Everything an attack is decided by that is known before any roll."""
     options = request.options or {}
@@ -95,7 +118,7 @@ def prepare(request: AttackRequest) -> dict:
     tgt = with_defaults(request.target.sheet)
     weapon = find_weapon(att, request.weapon, settings)
     kind = "melee" if weapon["skill"] in ("melee", "unarmed") else "ranged"
-    if "range" in options:
+    if options.get("range", "auto") != "auto":
         band = str(options["range"]).lower()
         if band not in RANGES:
             raise RuleError(f"range band is one of {', '.join(RANGES)}, not {options['range']!r}")
@@ -120,14 +143,18 @@ def prepare(request: AttackRequest) -> dict:
     given = options.get("modifiers") or []
     if not isinstance(given, list):
         raise RuleError("modifiers: a list of modifiers (steps of 20 from +40 to -80)")
-    mods = [as_modifier(m) for m in given]
+    mods = [as_modifier(m) for m in given] + picked_situation(options, "")
+    if band == "distant" and settings["distant_penalty"]:
+        mods.append(Modifier("Distant: a difficult shot", settings["distant_penalty"],
+                             "POSITIONING (setting distant_penalty)"))
     defense = str(options.get("defense") or "none").lower()
     if defense not in DEFENSES:
         raise RuleError(f"a defense is one of {', '.join(DEFENSES)}, not {defense!r}")
     d_skill = d_mods = d_round = None
     if defense != "none":
         d_skill, d_mods, d_round = defense_skill(tgt, defense, kind, request.target.state.get("round"))
-        d_sit, d_chosen = situational_modifier(options.get("defense_modifiers") or [], settings["modifier_rule"])
+        d_sit, d_chosen = situational_modifier([*(options.get("defense_modifiers") or []),
+                                                *picked_situation(options, "defense_")], settings["modifier_rule"])
         d_skill += d_sit
         d_mods = [*d_mods, *d_chosen]
     skill_base = int(att[weapon["skill"]])

@@ -91,6 +91,10 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     # "Roll Initiative" opens the turn sequence; the document does not say
     # whether the order is kept for the whole fight. True: roll every round.
     "initiative_each_round": True,
+    # POSITIONING calls Distant "Requires significant movement to reach (difficult shot)", while the
+    # core facts say the range bands carry no to-hit modifier: 0 reads "difficult" as the weapon's
+    # reach alone; a step such as -20 makes a Distant attack a situational penalty
+    "distant_penalty": 0,
 }
 
 MODIFIER_RULES = ("largest", "largest_each")
@@ -117,6 +121,8 @@ def settings_with_defaults(settings: Mapping | None = None) -> dict:
         raise RuleError("initiative_each_round is true or false")
     check_wound_rating(out["unarmed_wound_rating"])
     check_modifier_value(out["wounded_action_penalty"])
+    if check_modifier_value(out["distant_penalty"]) > 0:
+        raise RuleError("distant_penalty is 0 or a penalty (-20, -40...), not a bonus")
     return out
 
 

@@ -15,12 +15,14 @@ from ..system import (
     BaseSystem,
     Combatant,
     CoverEffect,
+    RuleError,
     MoveResult,
     SheetField,
     TurnUpdate,
 )
 from . import attack as attack_
 from . import cover, health, movement, odds, sheet, turns
+from . import options as options_
 from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, RANGES
 from .ranges import weapon_band, weapon_ranges
 
@@ -146,8 +148,23 @@ class AtomicTomorrow(BaseSystem):
     # ---- attacks ------------------------------------------------------
 
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
-        """Sections "ATTACK SEQUENCE" to "ARMOR PROTECTION" (see :func:`attack.attack`)."""
+        """Sections "ATTACK SEQUENCE" to "ARMOR PROTECTION" (see :func:`attack.attack`); an area weapon
+        hits everyone in the target zone (see :func:`options.area_attack`)."""
+        if self._area(request):
+            return options_.area_attack(request, dice)
         return attack_.attack(request, dice)
+
+    def attack_options(self, request: AttackRequest) -> list[dict]:
+        """The situational bonus and penalty of attacker and defender, Engaged, the range band
+        (see :func:`options.attack_options`)."""
+        return options_.attack_options(request)
+
+    @staticmethod
+    def _area(request: AttackRequest) -> bool:
+        try:
+            return bool(attack_.prepare(request)["weapon"]["area"])
+        except (RuleError, ValueError, TypeError):  # the attack itself says what is wrong
+            return False
 
     def attack_zone(self, request: AttackRequest, targets: list[Combatant], dice: DiceSource,
                     defenses: Mapping[str, str] | None = None) -> list[AttackResult]:
@@ -156,7 +173,17 @@ class AtomicTomorrow(BaseSystem):
 
     def odds(self, request: AttackRequest) -> dict:
         """Exact chances of the attack as requested, before it is rolled (see :func:`odds.request_odds`)."""
-        return odds.request_odds(request)
+        out = odds.request_odds(request)
+        if self._area(request):  # each token in the target zone, as the one attack roll reaches it
+            out["targets"] = []
+            for t in options_.zone_targets(request):
+                req = AttackRequest(**{**request.__dict__, "target": t,
+                                       "options": {**request.options, "defense": request.options.get("defense")
+                                                   if t.id == request.target.id else "none"}})
+                o = out if t.id == request.target.id else odds.request_odds(req)
+                out["targets"].append({"id": t.id, "name": t.name, "hit": o["hit"], "outcomes": o["outcomes"]})
+            out["note"] = "an area weapon hits everyone in the target zone"
+        return out
 
     # ---- wounds and their effects ------------------------------------
 

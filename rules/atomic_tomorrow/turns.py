@@ -201,6 +201,11 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping
     The document has no surprise round; the GM may leave a surprised side
     out of ``combatants`` until it joins (it rolls at the next round).
     """
+    caught = [c.name for c in combatants if (c.state or {}).get("surprised")]
+    if caught:
+        raise RuleError(f"Atomic Tomorrow Combat has no surprise rule: every fight opens with everyone rolling "
+                        f"initiative (INITIATIVE AND TURN SEQUENCE), so {', '.join(caught)} cannot be surprised; "
+                        "leave them out of the fight until they join")
     settings = settings_with_defaults(settings)
     rolls: list = []
     log = ["Round 1"]

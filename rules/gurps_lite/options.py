@@ -201,7 +201,7 @@ def attack_options(request: AttackRequest) -> list[dict]:
                     f"for ranged attacks {rule('Ranged Attacks')}", min=0, max=1000))
     out.append(_opt("aim_at_ground", "Aim at the ground (+4)", "bool", False, bool(weapon.get("area")),
                     f"a spherical area attack {rule('Area of Effects')}"))
-    out.append(_opt("modifier", "GM modifier", "int", 0, min=-20, max=20))
+    out.append(_opt("modifier", "GM modifier", "int", 0, min=-20, max=20, gm=True))
     return out
 
 

@@ -83,14 +83,22 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
     else:
         targeted = is_targeted(request.attacker.state.get("targeting", {}), request.attacker.id, request.target.id)
     called = opts.get("called")
-    aim = int(opts.get("aim", 0))
+    if called == "none":
+        called = None
+    aim = opts.get("aim", 0)
+    top = s["aim_max"] * s["aim_bonus"]
+    if isinstance(aim, bool) or not isinstance(aim, int) or not 0 <= aim <= top:
+        raise RuleError(f"Aim: a bonus from 0 to {top} ({s['aim_max']} Aim actions at +{s['aim_bonus']}), "
+                        f"not {aim!r} (Ranged Attacks, the Aim action)")
     if not targeted and (called or aim):
         raise RuleError("a wild shot (no Targeting) cannot be called or aimed")
     if called and mode != "single":
         raise RuleError("bursts and full auto are not called shots (game setting reading)")
     if called and called not in LOCATIONS:
         raise RuleError(f"unknown location {called!r}")
-    tn = int(opts.get("tn", s["ranged_tn"]))
+    tn = opts.get("tn", s["ranged_tn"])
+    if isinstance(tn, bool) or not isinstance(tn, int) or not 1 <= tn <= 40:
+        raise RuleError(f"the TN is a whole number from 1 to 40, not {tn!r} (the GM sets it: Ranged Attacks)")
     sheet = request.attacker.sheet
     mods = [Modifier(s["ranged_attribute"].capitalize(), attr(sheet, s["ranged_attribute"]), "sheet")]
     skill = weapon.get("skill")
@@ -102,6 +110,11 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
         mods.append(Modifier("aim", aim, SRC_RANGED))
     for label, value in (opts.get("modifiers") or {}).items():
         mods.append(Modifier(str(label), int(value), "GM"))
+    other = opts.get("modifier", 0)
+    if isinstance(other, bool) or not isinstance(other, int) or not -10 <= other <= 10:
+        raise RuleError(f"the GM's modifier is a whole number from -10 to +10, not {other!r}")
+    if other:
+        mods.append(Modifier("GM's modifier", other, "GM"))
     mods += wound_modifiers(sheet, s)
     called_tn = tn + s["called_shot_tn"][called] if called else None
     bullets = {"single": 1, "burst": BURST_BULLETS, "full_auto": s["full_auto_bullets"]}[mode]
@@ -157,8 +170,9 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
                      "attacker": request.attacker.id, "target": request.target.id, "weapon": weapon.get("name")}
     if (request.options or {}).get("due"):
         details["due"] = request.options["due"]  # the shot of the fight's books this roll answers
+    who = f"{request.attacker.name} shoots {request.target.name}"
     if total < tn:
-        return AttackResult(False, f"miss ({total} vs TN {tn})", rolls, mods, [], details)
+        return AttackResult(False, f"{who}: miss ({total} vs TN {tn})", rolls, mods, [], details)
     hits = hits_for(total, setup)
     impossible = set((request.options or {}).get("impossible_locations", ()))
     effects: list[Effect] = []
@@ -193,10 +207,58 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         details.setdefault("hits", []).append(data)
     details["locations"] = locations
     if not locations:
-        return AttackResult(False, f"blocked ({total} vs TN {tn}): no area can be hit", rolls, mods, effects, details)
-    summary = f"hit ({total} vs TN {tn})"
+        return AttackResult(False, f"{who}: blocked ({total} vs TN {tn}): no area can be hit", rolls, mods, effects,
+                            details)
+    summary = f"{who}: hit ({total} vs TN {tn})"
     if locations:
         summary += ": " + ", ".join(locations)
     if called and called_tn is not None and total < called_tn:
         summary += f" (partial success, {called_tn - total} short of the called TN {called_tn})"
     return AttackResult(True, summary, rolls, mods, effects, details)
+
+
+def attack_options(request: AttackRequest, settings: dict | None = None) -> list[dict]:
+    """The shooter's choices, "Ranged Attacks" and "Special Ranged Attacks": whether the shot is
+    targeted (a Targeting action held; without it a wild shot at -2), a called area (its TN step a
+    setting), the Aim bonus, the fire mode of an automatic weapon, the TN the GM sets (the document
+    gives no ranges) and the GM's modifier. A targeted shot in a fight is the books' to say (a shot
+    may waive its Targeting, not claim one); wild shots cannot be called or aimed."""
+    opts = dict(request.options or {})
+    try:
+        s = resolve_settings({**(opts.get("settings") or {}), **(settings or {})})
+    except RuleError:
+        s = resolve_settings()
+    try:
+        weapon = weapon_of(request.attacker.sheet, request.weapon)
+    except RuleError:
+        weapon = {}
+    books = request.attacker.state or {}
+    held = is_targeted(books.get("targeting", {}), request.attacker.id, request.target.id)
+    in_fight = "targeting" in books
+    targeted = bool(opts.get("targeted", held)) and (held or not in_fight)
+    auto = weapon.get("mode") == "auto"
+    mode = opts.get("mode", "single")
+    wild = "" if targeted else "Ranged Attacks: a wild shot (no Targeting) cannot be called or aimed"
+    top = s["aim_max"] * s["aim_bonus"]
+
+    def opt(key, label, kind, default, why="", **more):
+        return {"key": key, "label": label, "kind": kind, "default": default, "available": not why,
+                "reason": why, **more}
+
+    return [
+        opt("targeted", "Targeted (a Targeting action held; else a wild shot, -2)", "bool", held,
+            "" if held or not in_fight else
+            f"Ranged Attacks: {request.attacker.name} holds no Targeting on {request.target.name}: a wild shot"),
+        opt("called", "Called shot", "choice", "none",
+            wild or ("" if mode == "single" else "Special Ranged Attacks: bursts and full auto are not called shots"),
+            values=[{"key": "none", "label": "No: the hit location table"}] + [
+                {"key": loc, "label": f"{loc.capitalize()} (TN +{s['called_shot_tn'][loc]})"} for loc in LOCATIONS]),
+        opt("aim", f"Aim (+{s['aim_bonus']} per Aim action)", "int", 0, wild, min=0, max=top),
+        opt("mode", "Fire mode", "choice", "single",
+            "" if auto else f"Special Ranged Attacks: {weapon.get('name', 'this weapon')} is not automatic",
+            values=[{"key": "single", "label": "Single shot"},
+                    {"key": "burst", "label": "Three-round burst"},
+                    {"key": "full_auto", "label": "Full auto"}]),
+        opt("tn", "TN (the GM sets it)", "int", s["ranged_tn"], min=1, max=40, gm=True),
+        opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-10, max=10, gm=True),
+    ]

@@ -73,6 +73,9 @@ class PhaseTNSystem(BaseSystem):
     def attack(self, request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
         return _attack.attack(request, dice, settings)
 
+    def attack_options(self, request: AttackRequest, settings: dict | None = None) -> list[dict]:
+        return _attack.attack_options(request, settings)
+
     def odds(self, request: AttackRequest, settings: dict | None = None) -> dict:
         return _odds.odds(request, settings)
 

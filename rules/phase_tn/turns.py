@@ -703,7 +703,9 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     combat = new_combat([c.id for c in able], [c.id for c in able if c.state.get("surprised")], settings=s)
     combat["flesh_left"] = flesh_left(able, s)
     combat, rolled = begin_phase(combat, {c.id: c.sheet for c in able}, dice, s)
-    log = [f"{names[w]} is surprised: no action for {s['surprise_rounds']} round(s)." for w in sorted(combat["surprise"])]
+    log = [f"{names[w]} is surprised: cannot react for {s['surprise_rounds']} round(s), then rolls Reflexes "
+           f"(TN {s['surprise_tn']}, +1 for each phase failed) at the start of each phase to act."
+           for w in sorted(combat["surprise"])]
     return _update(combat, s, names, _named_rolls(rolled, names), log + _phase_log(combat, rolled, s, names))
 
 

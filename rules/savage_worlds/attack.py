@@ -16,8 +16,9 @@ from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
 from .checks import damage_expression, parse_die, trait_die_modifiers, trait_result
 from .cover import cover_effect, cover_level, pieces_only
-from .data import (BLAST_RADIUS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS, RANGE_MODIFIERS,
-                   SHOTGUN_DAMAGE, TN, WILD_DIE, merged_settings)
+from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS,
+                   RANGE_MODIFIERS, RAPID_ATTACK, RAPID_MAX, SHOTGUN_DAMAGE, TN, UNARMED_DEFENDER, WILD_ATTACK,
+                   WILD_DIE, merged_settings)
 from .health import TargetState, active, condition_modifiers, state_effects
 from .movement import adjacent, distance as square_distance
 from .sheet import derived_values, ready_melee, skill_die, weapon_stats
@@ -99,6 +100,8 @@ def plan_of(request: AttackRequest) -> dict:
         distance = square_distance(request.attacker.position, request.target.position)
     target_adjacent = distance <= 1
     target_obj = opts.get("object")
+    if target_obj == "none":
+        target_obj = None
     toughness_info = target_toughness(tsheet, target_obj)
     area = opts.get("template")
 
@@ -183,17 +186,25 @@ def plan_of(request: AttackRequest) -> dict:
 
     # melee modifiers
     if kind == "melee":
-        defender_armed = bool(ready_melee(tsheet)) or int(tsheet.get("shield", 0) or 0) > 0
-        # Melee Attacks, Unarmed Defender: natural weapons arm an attacker as they arm a defender
-        if not w["unarmed"] and not defender_armed and not target_obj:
-            mods.append(Modifier("Unarmed defender", 2, "Melee Attacks"))
+        # Melee Attacks, Unarmed Defender: natural weapons arm an attacker as they arm a defender;
+        # the option ``unarmed_defender`` is the GM's word where the sheet is not (a dropped sword)
+        unarmed_defender = opts.get("unarmed_defender")
+        if unarmed_defender is None:
+            unarmed_defender = not defender_armed(tsheet)
+        if unarmed_defender and w["unarmed"] and "unarmed_defender" in opts:
+            raise RuleError("Unarmed Defender: only an armed attacker gets +2 (Melee Attacks, 'Unarmed Defender')")
+        if unarmed_defender and not w["unarmed"] and not target_obj:
+            mods.append(Modifier("Unarmed defender", UNARMED_DEFENDER, "Melee Attacks"))
         others_foes = [o for o in request.others if o.id not in (a.id, t.id) and o.side != t.side and active(o)
                        and not (o.sheet or {}).get("stunned") and adjacent(o.position, t.position)]
         allies = [o for o in request.others if o.id not in (a.id, t.id) and o.side == t.side and active(o)
                   and adjacent(o.position, t.position)]
-        g = gang_up_bonus(len(others_foes), len(allies))
+        # Gang Up: "Each adjacent enemy (not Stunned) gives +1": the attacker counted too when the
+        # game's setting ``gang_up_counts_attacker`` says so (the document does not)
+        foes = len(others_foes) + (1 if settings["gang_up_counts_attacker"] else 0)
+        g = gang_up_bonus(foes, len(allies))
         if g and not target_obj:
-            mods.append(Modifier(f"Gang up ({len(others_foes)} foes, {len(allies)} allies)", g, "Melee Attacks"))
+            mods.append(Modifier(f"Gang up ({foes} foes, {len(allies)} allies)", g, "Melee Attacks"))
         if asheet.get("prone"):
             mods.append(Modifier("Attacking while prone", -2, "Prone Targets"))
         if opts.get("two_weapons"):
@@ -232,6 +243,11 @@ def plan_of(request: AttackRequest) -> dict:
     mods += condition_modifiers(asheet)
     for label, value in opts.get("modifiers", []) or []:
         mods.append(Modifier(str(label), int(value), "GM"))
+    other = opts.get("modifier", 0)
+    if isinstance(other, bool) or not isinstance(other, int) or not -8 <= other <= 8:
+        raise RuleError(f"the GM's modifier is a whole number from -8 to +8, not {other!r}")
+    if other:
+        mods.append(Modifier("GM's modifier", other, "GM"))
 
     # RoF
     rof = int(opts.get("rof", w["rof"]) or 1)
@@ -239,6 +255,16 @@ def plan_of(request: AttackRequest) -> dict:
         raise RuleError(f"{wname} fires 1 to {w['rof']} shots an action, not {rof}")
     if rof > 1:
         mods.append(Modifier("Recoil", -2, "Rate of Fire"))
+
+    # the maneuvers the attacker picks (attack_options lists them)
+    picked = maneuvers(opts, kind, w, wname, area)
+    mods += picked["modifiers"]
+    dmg_mods += picked["damage_modifiers"]
+    if picked["rapid"] > 1:
+        rof = picked["rapid"]
+    vulnerable_why = ("made a Wild Attack" if picked["vulnerable"] else
+                      "shot a non-adjacent target while in melee" if vulnerable_after else "")
+    vulnerable_after = vulnerable_after or picked["vulnerable"]
 
     # damage
     explode = not target_obj
@@ -259,9 +285,58 @@ def plan_of(request: AttackRequest) -> dict:
         "modifiers": mods, "damage_expr": dmg_expr, "damage_modifiers": dmg_mods, "rof": rof,
         "ap": int(w["ap"]), "toughness": toughness_info, "raise_bonus": raise_bonus, "explode": explode,
         "band": band, "weapon_name": wname, "weapon": w, "vulnerable_after": vulnerable_after,
+        "vulnerable_why": vulnerable_why,
         "distance": distance, "random_target_faces": (1, 2) if (rof > 1 or w["shotgun"]) else (1,),
         "settings": settings, "cover": cover,
     }
+
+
+def defender_armed(tsheet: dict) -> bool:
+    """Melee Attacks, Unarmed Defender: a weapon ready (natural weapons too) or a shield."""
+    return bool(ready_melee(tsheet)) or int(tsheet.get("shield", 0) or 0) > 0
+
+
+def maneuvers(opts: dict, kind: str, w: dict, wname: str, area) -> dict:
+    """The Savage Worlds core rules' attack maneuvers the attacker picks: Called Shot (``called``: limb
+    -2, hand -4, head or vitals -4 and +4 damage), Wild Attack (``wild_attack``: melee, +2 Fighting and
+    +2 damage, Vulnerable after), Aim (``aim``: +2 Shooting or Athletics; Extreme range needs it) and
+    Rapid Attack (``rapid_attack``: up to 3 melee attacks or 6 shots of a RoF 1 weapon, each at -4,
+    rolled as RoF dice with one Wild Die). A pick the rules do not allow here is refused, naming the rule."""
+    mods: list[Modifier] = []
+    dmg: list[Modifier] = []
+    called = opts.get("called") or "none"
+    if called != "none":
+        if called not in CALLED_SHOTS:
+            raise RuleError(f"Called Shot: a limb, hand, head or vitals, not {called!r} (Called Shot)")
+        if area:
+            raise RuleError("Called Shot: not with an area template (Called Shot)")
+        label, mod, bonus = CALLED_SHOTS[called]
+        mods.append(Modifier(f"Called Shot: {label}", mod, "Called Shot"))
+        if bonus:
+            dmg.append(Modifier(f"Called Shot: {label}", bonus, "Called Shot"))
+    wild = bool(opts.get("wild_attack"))
+    if wild:
+        if kind != "melee":
+            raise RuleError("Wild Attack: melee attacks only (Wild Attack)")
+        mods.append(Modifier("Wild Attack", WILD_ATTACK, "Wild Attack"))
+        dmg.append(Modifier("Wild Attack", WILD_ATTACK, "Wild Attack"))
+    if opts.get("aim"):
+        if kind == "melee":
+            raise RuleError("Aim: Shooting or Athletics only, not Fighting (Aim)")
+        mods.append(Modifier("Aim", AIM_BONUS, "Aim"))
+    rapid = opts.get("rapid_attack", 1)
+    if isinstance(rapid, bool) or not isinstance(rapid, int):
+        raise RuleError(f"Rapid Attack: a number of attacks, not {rapid!r} (Rapid Attack)")
+    if rapid != 1:
+        most = RAPID_MAX["melee" if kind == "melee" else "ranged"]
+        if not 1 <= rapid <= most:
+            raise RuleError(f"Rapid Attack: 1 to {most} {'attacks' if kind == 'melee' else 'shots'}, not {rapid}"
+                            " (Rapid Attack)")
+        if int(w["rof"]) > 1 or area:
+            raise RuleError(f"Rapid Attack: a weapon of RoF 1 only, not {wname} (Rapid Attack)")
+        mods.append(Modifier(f"Rapid Attack ({rapid} {'attacks' if kind == 'melee' else 'shots'})", RAPID_ATTACK,
+                             "Rapid Attack"))
+    return {"modifiers": mods, "damage_modifiers": dmg, "rapid": rapid, "vulnerable": wild}
 
 
 def target_toughness(tsheet: dict, obj: str | None) -> dict:
@@ -359,7 +434,7 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     elif any(d.get("broken") for d in damages):
         effects.append(Effect("object_broken", t.id, {"object": plan["toughness"]["object"]}))
     if plan["vulnerable_after"]:
-        effects.append(Effect("vulnerable", a.id, {"reason": "shot a non-adjacent target while in melee"}))
+        effects.append(Effect("vulnerable", a.id, {"reason": plan["vulnerable_why"]}))
     return AttackResult(
         hit=bool(hits),
         summary=summary,

@@ -71,6 +71,22 @@ OBJECT_TOUGHNESS = {
     "rope": 4,
 }
 
+# ---- the attacker's options (Savage Worlds core rules; attack_options lists them)
+#: Called Shot: location -> (label, attack modifier, damage bonus)
+CALLED_SHOTS = {
+    "limb": ("Limb", -2, 0),
+    "hand": ("Hand", -4, 0),
+    "head": ("Head", -4, 4),
+    "vitals": ("Vitals", -4, 4),
+}
+WILD_ATTACK = 2  # +2 Fighting, +2 damage, Vulnerable after
+AIM_BONUS = 2  # Aim: +2 to the next Shooting or Athletics roll
+RAPID_ATTACK = -4  # Rapid Attack: up to 3 melee attacks or 6 shots, each at -4
+RAPID_MAX = {"melee": 3, "ranged": 6}
+UNARMED_DEFENDER = 2
+#: Bennies a Wild Card starts a session with (core rules)
+SESSION_BENNIES = 3
+
 # ---- cover (core facts): Light -2, Medium -4, Heavy -6, Near Total -8
 COVER_LEVELS = (("light", -2, "Light cover"), ("medium", -4, "Medium cover"),
                 ("heavy", -6, "Heavy cover"), ("near_total", -8, "Near Total cover"))
@@ -90,6 +106,11 @@ def default_settings() -> dict:
         "area_cover_armor": {"light": 2, "medium": 4, "heavy": 6, "near_total": 8},
         "min_str_penalty": True,
         "shaken_recovery": "swade",
+        # Gang Up: "Each adjacent enemy (not Stunned) gives +1": does the attacker count itself?
+        # False (the usual reading): only the other adjacent foes; True: the attacker too
+        "gang_up_counts_attacker": False,
+        # Bennies a Wild Card holds when its sheet gives none at the start of a fight (a session's deal)
+        "session_bennies": SESSION_BENNIES,
     }
 
 

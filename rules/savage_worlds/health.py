@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..dice import DiceSource, RollRecord
-from ..system import AttackResult, Combatant, Effect, Modifier
+from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
+from .checks import trait_roll
 from .data import CORE, MAX_WOUNDS, RAISE
+from .sheet import bennies_of
 
 
 def damage_result(damage: int, toughness: int, shaken: bool = False) -> tuple[bool, int]:
@@ -138,8 +140,65 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
     if fatigue:
         out.append({"label": FATIGUE_LABELS.get(fatigue, f"Fatigue {fatigue}"), "kind": "resource"})
     if s.get("wild_card", True):
-        b = int(s.get("bennies", 0) or 0)
+        b = bennies_of(s)
         out.append({"label": f"{b} Benn{'y' if b == 1 else 'ies'}", "kind": "resource"})
     if per.get("joker"):
         out.append({"label": "Joker (+2)", "kind": "resource"})
     return out
+
+
+# ---- Bennies: the Soak roll (Savage Worlds core rules, "Bennies": Soak rolls)
+
+def soak_offer(before: dict, after: dict, result: AttackResult, target_id: str) -> dict | None:
+    """A Soak roll the target may make after this result: a Wild Card that took Wounds and holds a
+    Benny. The offer keeps what the sheet was before the attack (Wounds, Shaken, Incapacitated) and
+    the Wounds taken, so the roll can take them back. None: no Soak to offer."""
+    if not after.get("wild_card", True) or bennies_of(after) < 1:
+        return None
+    taken = sum(int(e.data.get("wounds", 0) or 0) for e in result.effects
+                if e.target == target_id and e.kind == "wounds")
+    if taken < 1:
+        return None
+    return {"wounds": taken, "before": {"wounds": int(before.get("wounds", 0) or 0),
+                                        "shaken": bool(before.get("shaken")),
+                                        "incapacitated": bool(before.get("incapacitated"))}}
+
+
+def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
+    """Savage Worlds core rules, Bennies: spend a Benny for a Vigor roll; a success takes back one of
+    the attack's Wounds and each raise one more. The roll carries the Wound penalties the character
+    had before the attack (not the new ones) and its Fatigue. All Wounds soaked: the attack's Shaken
+    goes too (a character Shaken before stays Shaken). Returns the sheet after, the roll, the Wounds
+    soaked and a line for the log; RuleError when there is no Benny to spend."""
+    who = name or "the character"
+    bennies = bennies_of(sheet)
+    if bennies < 1:
+        raise RuleError(f"{who} has no Benny left to spend on a Soak roll (Bennies)")
+    before = offer["before"]
+    taken = int(offer["wounds"])
+    vigor = (sheet.get("attributes") or {}).get("vigor", "d6")
+    mods = []
+    if before["wounds"]:
+        mods.append(Modifier(f"Wounds before the attack ({before['wounds']})", -min(MAX_WOUNDS, before["wounds"]),
+                             CORE))
+    fatigue = int(sheet.get("fatigue", 0) or 0)
+    if fatigue:
+        mods.append(Modifier("Fatigue", -min(2, fatigue), CORE))
+    tr = trait_roll(vigor, dice, wild_card=True, modifiers=mods, name="Vigor (Soak)")
+    soaked = min(taken, 1 + tr.raises) if tr.success and not tr.critical_failure else 0
+    left = before["wounds"] + taken - soaked
+    out = dict(sheet)
+    out["bennies"] = bennies - 1
+    out["wounds"] = min(MAX_WOUNDS, left)
+    out["incapacitated"] = before["incapacitated"] or left > MAX_WOUNDS
+    if soaked == taken:
+        out["shaken"] = before["shaken"]
+    what = (f"soaks {soaked} of {taken} Wound{'s' if taken > 1 else ''}" if soaked else
+            f"soaks none of the {taken} Wound{'s' if taken > 1 else ''}")
+    line = (f"{who} spends a Benny on a Soak roll: Vigor {tr.total}"
+            + (" (critical failure)" if tr.critical_failure else
+               f" ({tr.raises} raise{'s' if tr.raises > 1 else ''})" if tr.raises else "")
+            + f", {what}; {out['wounds']} Wound{'s' if out['wounds'] != 1 else ''} now"
+            + (", Incapacitated" if out["incapacitated"] else ", not Shaken" if not out.get("shaken") else ""))
+    return {"sheet": out, "rolls": [r for r in (tr.trait, tr.wild) if r], "roll": tr.to_dict(), "soaked": soaked,
+            "log": line}

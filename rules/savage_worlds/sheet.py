@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..system import Modifier, RuleError, SheetError, SheetField, column
 from .checks import damage_expression, half_die, parse_die
-from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE
+from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE, SESSION_BENNIES
 
 
 #: the dice a trait is written with; a trait above d12 is d12+1, d12+2...
@@ -62,7 +62,8 @@ def sheet_fields() -> list[SheetField]:
         SheetField("vulnerable", "Vulnerable", "bool", False, group="state"),
         SheetField("prone", "Prone", "bool", False, group="state"),
         SheetField("incapacitated", "Incapacitated", "bool", False, group="state"),
-        SheetField("bennies", "Bennies", "int", 3, group="state"),
+        SheetField("bennies", "Bennies", "int", SESSION_BENNIES, group="state",
+                   help="a Wild Card starts each session with 3; a Joker gives every ally one"),
         SheetField("edges", "Edges", "rows", [], shape="values", group="edges",
                    columns=(column("name", "Edge", required=True, suggestions=(*DEFAULT_CARD_EDGES, "Fleet-Footed")),)),
         SheetField("hindrances", "Hindrances", "rows", [], shape="values", group="edges",
@@ -254,6 +255,17 @@ def derived_values(sheet: dict) -> dict:
         "pace": pace,
         "run_die": run_die,
         "wild_card": bool(sheet.get("wild_card", True)),
+        # a Wild Card's Bennies; a sheet that does not count them yet holds a session's deal (3)
+        "bennies": bennies_of(sheet),
     }
+
+
+def bennies_of(sheet: dict) -> int:
+    """A Wild Card's Bennies: the sheet's count, or a session's deal (3, core rules) when it has none;
+    an Extra has none."""
+    if not sheet.get("wild_card", True):
+        return 0
+    given = sheet.get("bennies")
+    return SESSION_BENNIES if given is None else int(given or 0)
 
 

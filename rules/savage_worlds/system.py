@@ -13,6 +13,7 @@ from . import cover as _cover
 from . import data, health, movement, templates, turns
 from . import sheet as character
 from . import odds as _odds
+from . import options as _options
 
 
 class SavageWorlds(BaseSystem):
@@ -67,6 +68,18 @@ class SavageWorlds(BaseSystem):
     def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
         return turns.actions(state, actor, settings)
 
+    def end_fight(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        return turns.end_fight(state, combatants, dice, settings)
+
+    # -- Bennies: a Soak roll after wounds (see .health)
+
+    def soak_offer(self, before: dict, after: dict, result: AttackResult, target_id: str) -> dict | None:
+        return health.soak_offer(before, after, result, target_id)
+
+    def soak(self, sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
+        return health.soak(sheet, offer, dice, name)
+
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return turns.act(state, actor, action, combatants, dice, settings, options)
@@ -114,6 +127,11 @@ class SavageWorlds(BaseSystem):
         if request.options.get("template"):
             return templates.area_attack(request, dice)
         return _attack.attack(request, dice)
+
+    def attack_options(self, request: AttackRequest) -> list[dict]:
+        """Called Shot, Wild Attack, Aim, Rapid Attack, Unarmed Defender and every other option the
+        attack reads (see :mod:`.options`)."""
+        return _options.attack_options(request)
 
     def area_attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
         return templates.area_attack(request, dice)

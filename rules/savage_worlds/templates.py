@@ -272,8 +272,12 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             effects += state_effects(v.id, st, bool(opts.get("nonlethal")), dice, rolls)
     mods = tr.modifiers + plan["damage_modifiers"]
     if deviated:
-        summary = (f"{a.name} misses: the {template} blast deviates {deviated['inches']:g}\" "
-                   f"toward {deviated['clock']} o'clock and lands on {deviated['cell']}")
+        struck = [v.name for v in victims if any(p["target"] == v.id and not p.get("protected") for p in per_target)]
+        deviated["hit"] = [v.id for v in victims if any(p["target"] == v.id and not p.get("protected")
+                                                        for p in per_target)]
+        summary = (f"{a.name}'s {template} blast misses its mark and deviates {deviated['inches']:g}\" "
+                   f"toward {deviated['clock']} o'clock, landing on {tuple(deviated['cell'])}: "
+                   + (f"it hits {', '.join(struck)}" if struck else "it hits nobody"))
     elif hit:
         summary = f"{a.name}'s {template} template hits {len(victims)} token(s)" + (" with a raise" if raises else "")
     else:

@@ -295,6 +295,7 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
         cs.update({k: v for k, v in per.get(c.id, {}).items() if k == "on_hold"})
         dealt_to.append(Combatant(c.id, c.name, c.sheet, c.position, c.side, c.is_player, cs))
     out, rolls = _deal(prev_deck, dealt_to, dice, settings, first_round)
+    by_id_state = {c.id: c.state for c in dealt_to}
     new_per = {cid: dict(cs) for cid, cs in per.items()}
     for e in out["order"] + out["not_acting"]:
         cs = _fresh_state(per.get(e["id"]))
@@ -304,7 +305,12 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
             cs["surprised"] = e["reason"].startswith("Surprised")
             log.append(f"{e['name']}: {e['reason']}, no action card this round")
         elif e["on_hold"]:
-            log.append(f"{e['name']} is on Hold")
+            log.append(f"{e['name']} is on Hold" + (" (Surprise: an attacker)" if first_round and
+                                                    (by_id_state.get(e["id"]) or {}).get("surprise") == "attacker"
+                                                    else ""))
+        elif e.get("notice"):
+            log.append(f"{e['name']} was surprised but makes the Notice roll ({e['notice'].get('total')}): "
+                       f"dealt {e['card']}")
         elif e.get("shared"):
             log.append(f"{e['name']} acts on its group's card, {e['card']}")
         else:
@@ -453,13 +459,62 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     "victim" rolls Notice), and the first turn started."""
     settings = merged_settings(settings)
     rolls: list[RollRecord] = []
-    changes: dict[str, dict] = {}
+    combatants, changes, dealt = _session_bennies(combatants, settings)
+    combatants, told = _surprise(combatants)
     state, r, log, ch = _new_round({"round": 0, "combatants": {}}, combatants, dice, settings, first_round=True)
     rolls += r
-    changes.update(ch)
-    log.insert(0, "Round 1")
+    for cid, fields in ch.items():
+        changes.setdefault(cid, {}).update(fields)
+    log[:0] = ["Round 1", *dealt, *told]
     state = _advance(state, combatants, dice, settings, rolls, log, changes)
     return _update(state, rolls, log, changes)
+
+
+def _session_bennies(combatants: list[Combatant], settings: dict) -> tuple[list[Combatant], dict, list[str]]:
+    """Bennies (core rules): a Wild Card starts a session with ``session_bennies`` (3); one whose sheet
+    does not count them yet is dealt them as the fight begins (a sheet that counts them keeps its count)."""
+    out, changes, log = [], {}, []
+    for c in combatants:
+        sheet = c.sheet or {}
+        if sheet.get("wild_card", True) and sheet.get("bennies") is None:
+            n = int(settings["session_bennies"])
+            changes[c.id] = {"bennies": n}
+            log.append(f"{c.name} is dealt {n} Bennies for the session")
+            c = Combatant(c.id, c.name, {**sheet, "bennies": n}, c.position, c.side, c.is_player, c.state)
+        out.append(c)
+    return out, changes, log
+
+
+def _surprise(combatants: list[Combatant]) -> tuple[list[Combatant], list[str]]:
+    """Surprise: the tokens ``start_combat`` marks ``state["surprised"]`` are the victims, who roll
+    Notice (a failure: no card, no action in the first round); when anyone is surprised, everyone
+    else is an attacker and starts on Hold. (The older ``state["surprise"]`` of "attacker" or
+    "victim" is still read.)"""
+    if not any((c.state or {}).get("surprised") for c in combatants):
+        return combatants, []
+    out, victims = [], []
+    for c in combatants:
+        cs = dict(c.state or {})
+        if cs.pop("surprised", False):
+            cs["surprise"] = "victim"
+            victims.append(c.name)
+        else:
+            cs.setdefault("surprise", "attacker")
+        out.append(Combatant(c.id, c.name, c.sheet, c.position, c.side, c.is_player, cs))
+    return out, [f"Surprise: {', '.join(victims)} {'is' if len(victims) == 1 else 'are'} caught unaware and "
+                 "roll Notice (a failure: no action card and no action this round); the attackers start on Hold"]
+
+
+def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """The fight is over: nobody has a next turn, so Vulnerable (which lasts to the end of the
+    character's next turn, core rules) ends, and the action cards, Hold and the Joker's +2 go with
+    the deck. Wounds, Shaken, Fatigue and Bennies stay."""
+    changes, log = {}, []
+    for c in combatants:
+        if (c.sheet or {}).get("vulnerable"):
+            changes[c.id] = {"vulnerable": False}
+            log.append(f"{c.name} is no longer Vulnerable: the fight is over")
+    return TurnUpdate(state={}, round=0, log=log, sheet_changes=changes)
 
 
 def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:

@@ -34,6 +34,7 @@ from .health import damage_split, resolve_test
 from .movement import grant, grid_distance
 from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon, weapon_list
 from .status import escalate, names as status_names, status_modifiers
+from .options import check_location, default_action, split_defense
 from .ticks import can_react, refusal, spend, state_of
 
 
@@ -184,6 +185,9 @@ class AttackPlan:
     cover_material: str | None = None
     location: str = "torso"
     notes: list[str] = field(default_factory=list)
+    reactions: list[str] = field(default_factory=list)  # Drop Prone / Take Cover taken before the defense
+    defender_state: dict = field(default_factory=dict)  # the target's books with those reactions in them
+    unaware: bool = False
 
     @property
     def attack_flat(self) -> int:
@@ -249,11 +253,11 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     a_state, t_state = state_of(att), state_of(tgt)
     weapon = sheet_weapon(att.sheet, request.weapon)
     kind = weapon.get("kind", "melee")
-    default_action = "melee_strike" if kind == "melee" else "straight_shot"
-    action_key = opts.get("action", default_action)
+    action_key = opts.get("action") or default_action(weapon, opts)
     action = ACTIONS.get(action_key)
     if action is None:
         raise RuleError(f"unknown action {action_key!r}")
+    opts = own_options(opts, action_key)
     if not action.is_attack or not action.automated:
         if action.category in ("melee", "ranged", "attack_misc", "social"):
             raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
@@ -262,7 +266,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         freed = opts.get("free") or att.id
         pinned = [c for c in (att, *request.others) if c.id == freed]
         if not pinned or "Pinned" not in status_names(pinned[0].sheet.get("statuses")):
-            raise RuleError("Break Pin frees a Pinned character (yourself, or an ally in the grapple: options free)")
+            raise RuleError("Break Pin frees a Pinned character: yourself, or an ally in the same grapple")
         if "Grappled" not in status_names(tgt.sheet.get("statuses")):
             raise RuleError("Break Pin is taken against the opponent in the grapple")
     if action_key in ("pin", "choke_out") and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
@@ -332,8 +336,11 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if opts.get("unaware"):
             raise RuleError("no Charge against an unaware opponent (Attacking Unaware Opponent)")
 
+
     # two weapons (not with a Multi-Strike, whose penalty replaces it)
     tw = opts.get("two_weapons")
+    if tw in ("no", "", "none"):
+        tw = None
     if tw and action.key not in ("multi_strike", "multi_strike_ranged"):
         value = -1 if tw == "primary" else -3
         if tw != "primary" and "ambidext" in " ".join(att.sheet.get("talents") or []).lower():
@@ -349,6 +356,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if mode == "melee":
         reach = num(weapon.get("reach"), 1) or 1
         if distance > reach:
+            if weapon.get("key") is None:  # a maneuver: a Melee test at an adjacent opponent
+                raise RuleError(f"{action.name}: the target is {distance} squares away, not adjacent")
             raise RuleError(f"the target is {distance} squares away; {weapon.get('name', 'the weapon')} reaches {reach}")
     else:
         wrange = num(weapon.get("range"))
@@ -358,6 +367,9 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if rmod is None:
             raise RuleError(f"the target is {distance} squares away, beyond 3x the listed range ({3 * wrange})")
         band = range_band_name(distance, wrange)
+        if action.key == "spray_n_pray" and 2 * distance > wrange:
+            raise RuleError(f"Spray 'n Pray reaches half the listed range ({wrange / 2:g} squares): "
+                            f"{tgt.name} is {distance} away (Ranged Attack Actions, 'Spray 'n Pray')")
         if opts.get("firing_blind"):
             mods.append(_mod("Firing blind", -3, "Common Physical Combat Modifiers"))
             rmod = min(0, rmod)
@@ -375,7 +387,10 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             bullets = min(bullets, num(ammo))
 
     common = "Common Physical Combat Modifiers"
-    if opts.get("unaware"):
+    unaware = opts.get("unaware")
+    if unaware is None:  # a surprised target is unaware of its foes until each one's first attack
+        unaware = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
+    if unaware:
         mods.append(_mod("Attacking an unaware opponent", 2 if mode == "melee" else 1, common))
     if mode == "melee":
         out = opts.get("outnumber")
@@ -427,7 +442,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     # the defense
     t_sheet = tgt.sheet
     t_status = status_names(t_sheet.get("statuses"))
-    choice = opts.get("defense") or settings["default_defense"]
+    choice, reactions = split_defense(opts.get("defense") or settings["default_defense"])
     if "Unconscious" in t_status:
         choice = "none"
     elif "Pinned" in t_status and "grapple_defense" in (action.extra.get("defenses") or ("grapple_defense",)):
@@ -458,6 +473,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if action.extra.get("defenses") and choice not in (*action.extra["defenses"], "none"):
         raise RuleError(f"{action.name} is resisted with {' or '.join(d.title() for d in action.extra['defenses'])}")
     d_pool, d_rerolls, d_mods = (0, 0, []) if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)
+    t_state = defense_reactions(request, t_state, choice, reactions, mode, action, settings)
 
     # cover from this direction, for a defender who took cover ("Cover", "Cover Bonuses")
     covered = False
@@ -510,11 +526,15 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         if num(opts.get("defense_modifier")):
             d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
         cover_bonus, piece, material = 0, None, None
-    location = opts.get("location") or action.extra.get("location") or settings["default_hit_location"]
+    if action.key == "called_shot":  # "in the head or similarly vital area": its own choice, not a stale location
+        location = opts.get("called_at") or action.extra["location"]
+    else:
+        location = opts.get("location") or settings["default_hit_location"]
     if opts.get("swordpoint"):
         location = "head"
     if location not in cover_mod.ALL_LOCATIONS:
         raise RuleError(f"unknown body location {location!r}")
+    check_location(action, location)
     return AttackPlan(
         action=action,
         weapon=weapon,
@@ -532,7 +552,45 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         cover_material=material,
         location=location,
         notes=notes,
+        reactions=reactions,
+        defender_state=t_state,
+        unaware=bool(unaware),
     )
+
+
+def defense_reactions(request: AttackRequest, t_state: dict, choice: str, reactions: list[str], mode: str,
+                      action: Action, settings: dict) -> dict:
+    """The target's books with the reactions it takes before its defense roll against a ranged
+    attack: Drop Prone ("Movement Actions": 1 tick or a reaction; prone, +1 or +2 by the
+    ``prone_modifier`` setting to defensive rolls against ranged attacks) and Take Cover ("Taking
+    Cover": "requires 2 ticks (reaction)"; head and arms in cover for the round, +2 to defense),
+    the latter only with cover between the target and this attacker. Each is refused with its
+    rule when it cannot be taken."""
+    if not reactions:
+        return t_state
+    if mode != "ranged" or action.extra.get("test_only"):
+        raise RuleError("Drop Prone and Take Cover answer ranged attacks here (Dive for Cover, 'Defensive Actions')")
+    if choice == "none":
+        raise RuleError("a reaction before the defense goes with a defense roll")
+    need = 0
+    for r in reactions:
+        if r == "prone":
+            if t_state.get("prone"):
+                raise RuleError("Drop Prone: the target is prone already")
+            need += ACTIONS["drop_prone"].reaction_ticks
+            t_state = {**t_state, "prone": True}
+        elif r == "cover":
+            if t_state.get("in_cover"):
+                raise RuleError("Take Cover: the target is in cover already")
+            faces = request.cover is not None and cover_mod.cover_effect(request.cover, settings).level == "cover"
+            if not faces:
+                raise RuleError("Take Cover: no cover between the target and this attacker within reach "
+                                "('Taking Cover': a viable piece of terrain in or next to the square)")
+            need += num(settings.get("take_cover_reaction_ticks"), 2)
+            t_state = cover_mod.take_cover(t_state, on_turn=False)
+    if t_state.get("surprised") and need + 1 > num(t_state.get("ticks")):
+        raise RuleError(f"{request.target.name} is surprised: up to three ticks of reactions this round (Combat Order, 'Surprise Round')")
+    return t_state
 
 
 def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetration: int) -> tuple[int, list[Modifier]]:
@@ -709,7 +767,7 @@ def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int,
         t_state = {**t_state, "distracted": num(t_state.get("distracted")) + plan.action.extra["distract_ticks"]}
     effects = []
     if plan.weapon.get("ammo") is not None:
-        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1}))
+        effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1, "says": rounds_words(1, plan.weapon)}))
     details = _contest_details("distracting_shot", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                distracted=lost)
     resisted = _resisted(plan, defense_total, "Scrutiny")
@@ -782,14 +840,29 @@ def disarm_result(request: AttackRequest, plan: AttackPlan, attack_total: int, d
                         details=details)
 
 
-def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
-    """Roll an attack, its defense, the hits, jams, damage and cover damage."""
+def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None, part: bool = False) -> AttackResult:
+    """Roll an attack, its defense, the hits, jams, damage and cover damage. ``part``: one target
+    of a Spray 'n Pray (``spray.resolve_spray``), which pays the ticks, the bullets and the jam."""
     settings = settings_of(settings if settings is not None else request)
-    opts = request.options or {}
+    opts = own_options(request.options or {}, (request.options or {}).get("action"))
+    if not part:
+        check_one_target(request)
+        if (opts.get("action") or "") == "spray_n_pray":
+            from .spray import resolve_spray
+
+            return resolve_spray(request, dice, settings)
+        if opts.get("action") == "covering_fire":
+            from .spray import covering_fire
+
+            return covering_fire(request, settings)
     plan = plan_attack(request, settings)
+    if part:
+        plan.bullets = 1  # "Each opponent may only be hit once"
     att, tgt = request.attacker, request.target
     sheet_a, sheet_t = att.sheet, tgt.sheet
     a_state, t_state = state_of(att), state_of(tgt)
+    if plan.unaware:  # "your first attack roll against that opponent gains" the bonus
+        t_state = {**t_state, "unaware_spent": sorted(set(t_state.get("unaware_spent") or []) | {att.id})}
     rolls: list[RollRecord] = []
     effects: list[Effect] = []
     weapon, action = plan.weapon, plan.action
@@ -798,7 +871,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         return join_grapple(request, a_state, settings)
 
     # ticks: the attacker pays the action, the defender its reaction ("Ticks")
-    if settings.get("spend_ticks", True) and not opts.get("secondary"):
+    if settings.get("spend_ticks", True) and not opts.get("secondary") and not part:
         a_state = spend(a_state, action.key, reaction=action.ticks is None, settings=settings,
                         gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=sheet_a.get("statuses"))
     a_state = {**a_state, "aim": 0}
@@ -832,10 +905,15 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         rolls += d_recs
         defense_total = d_succ + plan.defense_flat
         if settings.get("spend_ticks", True):
+            for reaction in plan.reactions:  # Drop Prone, Take Cover: paid before the defense roll
+                t_state = spend(t_state, "drop_prone" if reaction == "prone" else "take_cover", reaction=True, settings=settings)
             spec_ticks = 0 if action.extra.get("free_defense") else DEFENSES.get(plan.defense, {}).get("ticks", 1)
             if spec_ticks:  # an Athletics test against a Trip is a reaction like a Dodge (reading)
                 t_state = spend(t_state, plan.defense if plan.defense in ("dodge", "block", "parry", "grapple_defense") else "dodge", reaction=True, settings=settings)
         t_state = {**t_state, "defenses": num(t_state.get("defenses")) + 1}
+        if plan.reactions:
+            keep = ("prone", "in_cover", "cover_pieces", "cover_locations", "cover_taken_as_reaction")
+            t_state = {**t_state, **{k: plan.defender_state[k] for k in keep if k in plan.defender_state}}
     else:
         defense_total = plan.cover_bonus  # reading: cover still stands in the way of a target that does not defend
         d_mods = [m for m in plan.defense_mods if m.source == "Cover Bonuses"]
@@ -882,20 +960,13 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     }
 
     # ammunition and jams ("Rate of Fire (RoF)", "Weapon Jams")
-    if plan.mode == "ranged" and weapon.get("ammo") is not None:
-        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plan.bullets}))
-    if plan.mode == "ranged" and not hit and weapon.get("jams"):
-        basis = attack_total if settings["jam_basis"] == "total" else successes
-        if basis % 2 == 0:
-            recovered, rec = quick_recover(weapon, dice)
-            if rec:
-                rolls.append(rec)
-            effects.append(Effect("jam", att.id, {"weapon": weapon.get("key"), "recovered": recovered, "round_lost": True}))
-            if weapon.get("ammo") is not None:
-                effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": 1, "reason": "round lost to the jam"}))
-            if not recovered:
-                a_state = {**a_state, "jammed": sorted(set(a_state.get("jammed") or []) | {weapon.get("key")})}
-            details["jam"] = {"recovered": recovered}
+    if part:
+        pass  # the Spray 'n Pray's bullets and jam are the whole burst's
+    elif plan.mode == "ranged" and weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plan.bullets,
+                                               "says": rounds_words(plan.bullets, weapon)}))
+    if plan.mode == "ranged" and not hit and not part:
+        a_state = jam_check(weapon, attack_total, successes, settings, dice, rolls, effects, details, a_state)
 
     # a shot into melee that the -2 made miss strays to another character ("Firing into Melee")
     if plan.into_melee_penalty and not hit and totals[0] - plan.into_melee_penalty - defense_total >= 1:
@@ -967,7 +1038,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
             "wounds": wounds,
         }
         hit_reports.append(report)
-        effects.append(Effect("damage", tgt.id, {"stamina": lost, "wounds": wounds, "ego": wounds, "location": plan.location, "critical": crit, "after_soak": after}))
+        effects.append(Effect("damage", tgt.id, {"stamina": lost, "wounds": wounds, "ego": wounds, "location": plan.location, "critical": crit, "after_soak": after,
+                                                 "says": damage_words(after, lost, wounds, plan.location, crit)}))
         if in_cover_loc and plan.cover_piece and plan.cover_material:
             share = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen) // 2
             new = cover_mod.damage_section(plan.cover_piece, plan.cover_material, share, cover_taken, reason="hit a defender behind it: half the damage")
@@ -1011,13 +1083,116 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         details["defense_roll"] = {"attacker": att.id, "defense": plan.defense, "total": defense_total}
     details["states"] = {att.id: a_state, tgt.id: t_state}
     details["damage_after_soak"] = total_after
-    hits_text = f"{len(hit_nets)} hit{'s' if len(hit_nets) != 1 else ''}" if plan.bullets > 1 or len(hit_nets) > 1 else ("hit" if hit else "miss")
-    summary = f"{att.name} {action.name} at {tgt.name}: {attack_total} vs {plan.defense} {defense_total}: {hits_text}"
-    if hit:
-        summary += f", {total_after} damage after soak"
+    summary = attack_words(att.name, tgt.name, action, weapon, plan, attack_total, defense_total, len(hit_nets), hit_reports)
     if "jam" in details:
-        summary += ", weapon jammed" + (" (recovered)" if details["jam"]["recovered"] else "")
+        summary += "; the weapon jams" + (" (cleared at once)" if details["jam"]["recovered"] else ": Clear Jam (2 ticks)")
     return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
+
+
+def rounds_words(n: int, weapon: dict) -> str:
+    return f"{n} round{'s' if n != 1 else ''} from the {weapon.get('name') or weapon.get('key')}"
+
+
+def damage_words(after: int, lost: int, wounds: int, location: str, critical: bool) -> str:
+    """One hit on the target's sheet: "7 damage to the torso: 7 Stamina, 1 Wound"."""
+    taken = [f"{lost} Stamina"] if lost else []
+    if wounds:
+        taken.append(f"{wounds} Wound{'s' if wounds != 1 else ''}")
+    head = f"{'critical hit, ' if critical else ''}{after} damage to the {location}"
+    return head + (": " + ", ".join(taken) if taken else ": the armour soaks it")
+
+
+def effect_words(effect: Effect, names: dict[str, str]) -> str:
+    """An effect in the game's words, for the card (``data["says"]``, what the card shows, filled where the effect has none)."""
+    d = effect.data
+    if d.get("says"):
+        return d["says"]
+    kind = effect.kind
+    if kind == "status":
+        if d.get("add"):
+            return f"{d['add']}" + (f" ({d['reason']})" if d.get("reason") and d["reason"] != d["add"] else "")
+        return f"no longer {d.get('remove')}"
+    if kind == "disarm":
+        return f"{d.get('weapon')} knocked away" + (f", taken by {names.get(d['taken_by'], d['taken_by'])}" if d.get("taken_by") else "")
+    if kind == "take_weapon":
+        return f"takes the {(d.get('item') or {}).get('name') or d.get('weapon')}"
+    if kind == "mayhem":
+        return f"{d.get('spent')} Mayhem point{'s' if d.get('spent') != 1 else ''} spent"
+    if kind == "cover_damage":
+        return f"the cover takes {d.get('damage')} damage ({d.get('remaining')} of {d.get('structure')} Structure Points left)"
+    if kind == "cover_destroyed":
+        return "the cover breaks: difficult terrain now"
+    if kind == "dead":
+        return "dead" + (": a Fate point may be burnt" if num(d.get("fate_points")) else "")
+    if kind == "stray_attack":
+        return f"a stray shot from {names.get(d.get('from'), d.get('from'))}"
+    return kind.replace("_", " ")
+
+
+def attack_words(attacker: str, target: str, action: Action, weapon: dict, plan: AttackPlan, attack_total: int,
+                 defense_total: int, hits: int, reports: list[dict]) -> str:
+    """An attack's result in the game's words: "Ann: Burst Fire at Tom with the Assault rifle, 5 against
+    Dodge 3: 2 of 3 bullets hit (torso), 12 damage after soak: 10 Stamina, 3 Wounds"."""
+    name = weapon.get("name") or "weapon"
+    head = f"{attacker}: {action.name} at {target} with the {name}, {attack_total}"
+    defense = plan.defense.replace("_", " ").title()
+    head += " with no defense" if plan.defense == "none" else f" against {defense} {defense_total}"
+    if not hits:
+        if attack_total < 1:
+            return head + ": miss"
+        return head + (": the cover stops it" if plan.defense == "none" else f": {defense} avoids it")
+    what = f"{hits} of {plan.bullets} bullets hit" if plan.bullets > 1 else f"{hits} hits" if hits > 1 else "hit"
+    after = sum(r["after_soak"] for r in reports)
+    lost, wounds = sum(r["stamina_lost"] for r in reports), sum(r["wounds"] for r in reports)
+    crit = " (critical)" if any(r["critical"] for r in reports) else ""
+    taken = [f"{lost} Stamina"] if lost else []
+    if wounds:
+        taken.append(f"{wounds} Wound{'s' if wounds != 1 else ''}")
+    out = f"{head}: {what}{crit} ({plan.location}), {after} damage after soak"
+    return out + (": " + ", ".join(taken) if taken else ": the armour soaks it")
+
+
+def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, dice: DiceSource, rolls: list,
+              effects: list, details: dict, a_state: dict) -> dict:
+    """"Weapons jam on a miss for an attack roll that is an even number": the quick recovery
+    rolled, the round in the chamber lost, the weapon jammed until cleared ("Weapon Jams").
+    Appends to ``rolls``, ``effects`` and ``details``; returns the attacker's books."""
+    if not weapon.get("jams"):
+        return a_state
+    basis = attack_total if settings["jam_basis"] == "total" else successes
+    if basis % 2:
+        return a_state
+    name = weapon.get("name") or weapon.get("key")
+    recovered, rec = quick_recover(weapon, dice)
+    if rec:
+        rolls.append(rec)
+    effects.append(Effect("jam", details["attacker"], {
+        "weapon": weapon.get("key"), "recovered": recovered, "round_lost": True,
+        "says": f"{name} jams" + (", cleared at once" if recovered else ": Clear Jam (2 ticks)")}))
+    if weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", details["attacker"], {
+            "weapon": weapon.get("key"), "spent": 1, "reason": "round lost to the jam",
+            "says": f"the round in {name}'s chamber is lost"}))
+    details["jam"] = {"recovered": recovered}
+    if recovered:
+        return a_state
+    return {**a_state, "jammed": sorted(set(a_state.get("jammed") or []) | {weapon.get("key")})}
+
+
+def own_options(opts: dict, action_key: str | None) -> dict:
+    """The options as the action reads them: a Multi-Strike's ``secondary`` left over from an earlier
+    pick on the card means nothing to another action."""
+    if opts.get("secondary") and action_key not in MULTI_STRIKES:
+        return {k: v for k, v in opts.items() if k != "secondary"}
+    return opts
+
+
+def check_one_target(request: AttackRequest) -> None:
+    """Only a Spray 'n Pray attacks several opponents ("Ranged Attack Actions")."""
+    if len(request.targets or []) > 1 and (request.options or {}).get("action") != "spray_n_pray":
+        action = ACTIONS.get((request.options or {}).get("action") or "") or ACTIONS["straight_shot"]
+        raise RuleError(f"{action.name} attacks one opponent; a Spray 'n Pray fires at several "
+                        "(Ranged Attack Actions, 'Spray 'n Pray')")
 
 
 def attack_cover_piece(

@@ -170,7 +170,7 @@ ACTION_LIST: tuple[Action, ...] = (
     _A("hip_fire", "Hip Fire", "ranged", 4, attack=-2, mode="ranged", fire_mode="burst", move_multiple=2),
     _A("full_auto", "Full-Auto", "ranged", 5, attack=-2, mode="ranged", fire_mode="auto"),
     _A("multi_strike_ranged", "Multi-Strike (Ranged)", "ranged", 3, attack=-1, mode="ranged", varies=True, extra={"secondary": -3, "feat": "Multi-Weapon Fighting (Pistol/Ranged)"}),
-    _A("spray_n_pray", "Spray 'n Pray", "ranged", 5, attack=-3, mode="ranged", automated=False),
+    _A("spray_n_pray", "Spray 'n Pray", "ranged", 5, attack=-3, mode="ranged", fire_mode="auto", extra={"arc": 45, "half_range": True, "one_hit_each": True}),
     _A("overwatch", "Overwatch", "ranged", 4, stance="overwatch", extra={"overwatch_attack": -1}),
     _A("overwatch_attack", "Overwatch attack", "ranged", None, reaction_ticks=0, attack=-1, mode="ranged", extra={"needs_stance": "overwatch", "free": 1, "most": 2}),
     _A("suppressing_fire", "Suppressing Fire", "ranged", 4, extra={"applies_status": "Suppressed", "fire_mode": "auto"}),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import odds as core_odds
 from ..system import AttackRequest, AttackResult
 from . import cover as cover_mod
-from .attack import burst_hits, hit_nets_of, multi_strike_defense, plan_attack, settings_of, soak_for
+from .attack import burst_hits, check_one_target, hit_nets_of, multi_strike_defense, plan_attack, settings_of, soak_for
 from .checks import defense_distribution, pool_distribution
 from .data import CRITICAL_SUCCESSES
 from .health import damage_split
@@ -62,6 +62,12 @@ def outcome_label(result: AttackResult) -> str:
     else a hit (a critical when any hit was one) by what it did: soaked by the armour,
     Stamina only, one Wound, two or more."""
     d = result.details
+    if d.get("action") == "covering_fire":
+        return "covering fire: allies +1 to defense"
+    if d.get("action") == "spray_n_pray":
+        from .spray import spray_label
+
+        return spray_label(result)
     if d.get("action") == "join_grapple":
         return "joins the grapple"
     if not result.hit:
@@ -132,7 +138,7 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     action, weapon = plan.action, plan.weapon
     opts = request.options or {}
     tgt = request.target
-    t_state = state_of(tgt)
+    t_state = plan.defender_state or state_of(tgt)
     if action.key == "grapple":
         if "Grappled" in status_names(tgt.sheet.get("statuses")):
             return [{"label": "joins the grapple", "p": 1.0}]
@@ -183,10 +189,23 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     return [{"label": k, "p": v / total} for k, v in sorted(out.items(), key=lambda kv: _order(kv[0])) if v > 0]
 
 
-def attack_odds(request: AttackRequest) -> dict:
-    """The chances of an attack as planned (same pools and modifiers as the roll)."""
+def attack_odds(request: AttackRequest, part: bool = False) -> dict:
+    """The chances of an attack as planned (same pools and modifiers as the roll); a Spray 'n Pray's
+    per opponent and in all (``spray.spray_odds``; ``part``: one opponent of it, hit once at most)."""
     settings = settings_of(request)
+    if not part:
+        check_one_target(request)
+        if (request.options or {}).get("action") == "spray_n_pray":
+            from .spray import spray_odds
+
+            return spray_odds(request, settings, lambda r: attack_odds(r, part=True))
+        if (request.options or {}).get("action") == "covering_fire":
+            from .spray import covering_fire_odds
+
+            return covering_fire_odds(request)
     plan = plan_attack(request, settings)
+    if part:
+        plan.bullets = 1
     if (request.options or {}).get("dt_successes") is not None:
         att = {int(request.options["dt_successes"]) + plan.attack_flat: 1.0}
     else:

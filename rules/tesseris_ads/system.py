@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
-from ..system import checked_defenses as _checked_defenses
 from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, RuleError, SheetField, TurnUpdate
 from . import badges as own_badges
-from . import cover, health, movement, sheet, turns
-from .attack import attack_cover_piece, range_band_name, resolve_attack, settings_of
+from . import cover, health, movement, options, sheet, turns
+from .attack import attack_cover_piece, effect_words, range_band_name, resolve_attack, settings_of
 from .data import DEFAULT_SETTINGS
 from .odds import attack_odds
 
@@ -69,18 +68,31 @@ class TesserisSystem(BaseSystem):
             return attack_cover_piece(
                 request.attacker, request.weapon, target_cover["id"], material, int(round(request.distance)), dice, int(target_cover.get("damage_taken", 0))
             )
-        return resolve_attack(request, dice)
+        result = resolve_attack(request, dice)
+        names = {c.id: c.name for c in (request.attacker, request.target, *request.others, *(r.target for r in request.targets))}
+        for e in result.effects:  # each effect in the game's words, beside its numbers
+            e.data = {**e.data, "says": effect_words(e, names)}
+        return result
 
     def odds(self, request: AttackRequest) -> dict:
         return attack_odds(request)
 
     def defenses(self, request: AttackRequest) -> list[dict]:
-        """"Defending": the defender's reaction to this attack: Duck (free), Dodge, Block, Parry (against
-        melee; 1 tick each), or none; each one the rules refuse here says why (no ticks left when
-        surprised, Parry against a ranged attack, an action resisted only in some ways)."""
-        labels = {"duck": "Duck (free)", "dodge": "Dodge (1 tick)", "block": "Block (1 tick)",
-                  "parry": "Parry (1 tick)", "none": "No defense"}
-        return _checked_defenses(self, request, labels)
+        """"Defending" and the action's own words: the defenses against this attack (Duck, Dodge, Block,
+        Parry against melee; a Trip's or a Disarm's Athletics, a Pin's Grapple Defense, a Choke Out's
+        Athletics, a Distracting Shot's Scrutiny), each with Drop Prone or Take Cover before it against
+        a ranged attack, or none; each one the rules refuse here says why (options.defense_choices)."""
+        return options.defense_choices(self, request)
+
+    def attack_options(self, request: AttackRequest) -> list[dict]:
+        """The attack actions (fire modes among them) and what each asks, the circumstances, Mayhem
+        (options.attack_options)."""
+        return options.attack_options(request)
+
+    def end_fight(self, state: dict, combatants: list[Combatant], dice: DiceSource,
+                  settings: dict | None = None) -> TurnUpdate:
+        """"End Combat", "Regaining Stamina", "Mayhem Points", "Status Effects" (turns.end_fight)."""
+        return turns.end_fight(state, combatants, dice, settings)
 
     def apply(self, sheet_: dict, result: AttackResult) -> dict:
         """The sheet after the result's effects on its target; when every effect is aimed at one

@@ -21,7 +21,7 @@ from . import actions as own_actions
 from . import cover as cover_mod
 from .checks import roll_test
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS, USUAL_ACTIONS
-from .health import consciousness_check, start_of_round_damage
+from .health import consciousness_check, end_of_combat, start_of_round_damage
 from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_attackers
 from .sheet import char, num, speed, stamina, test_pool
 from .status import add_status, names as status_names, start_of_round
@@ -76,19 +76,25 @@ def start_turn(state: dict) -> dict:
 
 
 def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource) -> dict:
-    """The surprise round ("Combat Order" 1): each hidden character rolls Stealth, each
-    unaware one rolls Awareness against the best of them; who fails may only react,
-    with 3 ticks. Reading: ties go to the one who notices (as ties go to defenders).
-    Returns per id ``{"aware", "awareness", "stealth", "state"}`` and the rolls."""
+    """The surprise round ("Combat Order" 1): "each unaware character rolls an Awareness against
+    Stealth of their hidden foes"; who fails "may only take reactions during the surprise round, up
+    to three ticks worth". Each hidden character rolls Stealth once; each unaware one rolls
+    Awareness against the best Stealth of its hidden foes (those of another side; everyone hidden
+    when nobody has a side). Reading: ties go to the one who notices (as ties go to defenders).
+    Returns per id ``{"aware", "awareness", "stealth", "state"}`` and the rolls; an unaware
+    character with no hidden foe is left out (it has nobody to notice)."""
     rolls = []
     stealth = {}
     for h in hidden:
         test = roll_test(dice, *test_pool(h.sheet, "stealth"), f"{h.name}: Stealth (ambush)")
         stealth[h.id] = test.total
         rolls += test.records
-    best = max(stealth.values()) if stealth else 0
     out: dict = {"stealth": stealth, "rolls": rolls, "combatants": {}}
     for u in unaware:
+        foes = [h.id for h in hidden if h.id != u.id and (not (h.side and u.side) or h.side != u.side)]
+        if not foes:
+            continue
+        best = max(stealth[f] for f in foes)
         test = roll_test(dice, *test_pool(u.sheet, "awareness"), f"{u.name}: Awareness (surprise)")
         total = test.total
         rolls += test.records
@@ -320,32 +326,83 @@ def _new_round(step: _Step) -> None:
 
 
 def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
-    """Start a fight ("Combat Order"): the surprise round when some combatants are hidden
-    (``Combatant.state["hidden"]``) and others unaware of them (``state["unaware"]``):
-    Awareness against Stealth, who fails only reacts, with 3 ticks; then initiative and
-    the first character's turn."""
+    """Start a fight ("Combat Order"): the surprise round when some combatants are caught unaware
+    (``Combatant.state["surprised"]``, what ``start_combat``'s ``surprised`` gives; the older
+    ``state["unaware"]`` too) by foes hidden from them (``state["hidden"]``, else every combatant
+    of another side who is not caught unaware): Awareness against Stealth, who fails only reacts,
+    with 3 ticks; then initiative and the first character's turn. The log says who was surprised
+    and what it cost them."""
     step = _Step({"round": 1, "phase": "", "order": [], "initiative": [], "current": None, "acted": [], "started": [],
                   "combatants": {}}, combatants, dice, settings)
+    marks = ("hidden", "unaware", "surprised")
     for c in combatants:
-        step.state["combatants"][c.id] = _clean(state_of({k: v for k, v in (c.state or {}).items() if k not in ("hidden", "unaware")}, c.sheet))
-    hidden = [c for c in combatants if (c.state or {}).get("hidden")]
-    unaware = [c for c in combatants if (c.state or {}).get("unaware")]
+        step.state["combatants"][c.id] = _clean(state_of({k: v for k, v in (c.state or {}).items() if k not in marks}, c.sheet))
+    unaware = [c for c in combatants if (c.state or {}).get("unaware") or (c.state or {}).get("surprised")]
+    hidden = [c for c in combatants if (c.state or {}).get("hidden")] or \
+        [c for c in combatants if c not in unaware and any(not (c.side and u.side) or c.side != u.side for u in unaware)]
     step.log.append("Round 1")
-    if hidden and unaware:
-        step.state["phase"] = "surprise"
-        step.log[-1] = "Round 1: the surprise round"
+    if unaware:
         out = surprise(unaware, hidden, dice)
         step.rolls += out["rolls"]
+        for u in unaware:
+            if u.id not in out["combatants"]:
+                step.log.append(f"{u.name} was caught unaware, but no foe is hidden from them: no surprise round for them")
+        if out["combatants"]:
+            step.state["phase"] = "surprise"
+            step.log[-1] = "Round 1: the surprise round"
         for cid, r in out["combatants"].items():
             if r["aware"]:
-                step.log.append(f"{step.name(cid)} notices the ambush: Awareness {r['awareness']} against Stealth {r['against']}")
+                step.log.append(f"{step.name(cid)} notices the ambush (Awareness {r['awareness']} against Stealth "
+                                f"{r['against']}): all ticks in the surprise round")
             else:
                 step.state["combatants"][cid] = {**step.state["combatants"][cid], "surprised": True,
                                                  "ticks": SURPRISE_REACTION_TICKS, "free_reaction": False}
-                step.log.append(f"{step.name(cid)} is surprised: Awareness {r['awareness']} against Stealth {r['against']}")
+                step.log.append(f"{step.name(cid)} is surprised (Awareness {r['awareness']} against Stealth "
+                                f"{r['against']}): no turn in the surprise round, reactions only, up to "
+                                f"{SURPRISE_REACTION_TICKS} ticks")
     _roll_initiative(step)
     _advance(step)
     return step.update()
+
+
+def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
+    """The end of a combat ("Combat Order" 6 "End Combat", "Regaining Stamina", "Mayhem Points",
+    "Status Effects"): "After each combat, assuming they are still conscious, a character will regain
+    an amount of Stamina equal to their current maximum (Full Max - Wounds)"; "Unspent Mayhem Points
+    at the end of a combat are lost"; level 1 status effects "are typically removed after the current
+    combat", level 2 ones "reduced ... to an appropriate Level 1 effect", level 3 ones persist; the
+    unconscious stay so ("until they have received medical treatment"), out of Stamina and Bloodied."""
+    changes: dict[str, dict] = {}
+    log: list[str] = ["The fight is over"]
+    for c in combatants:
+        before = c.sheet
+        after = end_of_combat(before)
+        conscious = "Unconscious" not in status_names(before.get("statuses"))
+        if not conscious and "Bloodied" in status_names(before.get("statuses")):
+            after["statuses"] = add_status(after["statuses"], "Bloodied")
+        said, fields = [], {}
+        if conscious and stamina(after) != stamina(before):
+            fields["stamina"] = after["stamina"]
+            said.append(f"Stamina back to {after['stamina']} (the current maximum, less {num(before.get('wounds'))} for Wounds)"
+                        if num(before.get("wounds")) else f"Stamina back to {after['stamina']}")
+        elif not conscious:
+            said.append("stays unconscious: no Stamina back until treated")
+        if num(before.get("mayhem")):
+            fields["mayhem"] = 0
+            said.append(f"{num(before.get('mayhem'))} unspent Mayhem point{'s' if num(before.get('mayhem')) != 1 else ''} lost")
+        old, new = status_names(before.get("statuses")), status_names(after["statuses"])
+        if old != new or len(before.get("statuses") or []) != len(after["statuses"]):
+            fields["statuses"] = after["statuses"]
+            if old - new:
+                said.append(", ".join(sorted(old - new)) + " ended")
+            if new - old:
+                said.append("now " + ", ".join(sorted(new - old)))
+        if fields:
+            changes[c.id] = fields
+            log.append(f"{c.name}: " + "; ".join(said))
+        elif said:
+            log.append(f"{c.name}: " + "; ".join(said))
+    return TurnUpdate(state={}, round=0, log=log, sheet_changes=changes)
 
 
 def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:

@@ -37,6 +37,14 @@
     line.setAttribute("x2", x2 + 0.5); line.setAttribute("y2", y2 + 0.5);
     line.setAttribute("class", "aim-line " + (p.dataset.clear === "yes" ? "clear" : "blocked"));
     layer.replaceChildren(line);
+    // a multi-target attack: a line to each further target
+    for (const aim of JSON.parse(p.dataset.aims || "[]")) {
+      const more = document.createElementNS(SVG_NS, "line");
+      more.setAttribute("x1", x1 + 0.5); more.setAttribute("y1", y1 + 0.5);
+      more.setAttribute("x2", aim.to[0] + 0.5); more.setAttribute("y2", aim.to[1] + 0.5);
+      more.setAttribute("class", "aim-line " + (aim.clear ? "clear" : "blocked"));
+      layer.appendChild(more);
+    }
     // an area attack: the squares the rules' template covers, as aimed
     for (const [x, y] of JSON.parse(p.dataset.cells || "[]")) {
       const r = document.createElementNS(SVG_NS, "rect");
@@ -60,9 +68,61 @@
     if (!first) select.value = "";
   }
 
+  // the rules' options for this attack, as picked in the preview (enabled controls only: the GM's copy
+  // of a player's preview is read-only), and the further targets of a multi-target attack
+  function picked() {
+    const options = {};
+    const targets = [];
+    const box = document.getElementById("attack-preview");
+    if (!box) return { options, targets };
+    for (const el of box.querySelectorAll("[data-option]")) {
+      if (el.matches(":disabled")) continue;
+      const kind = el.dataset.kind;
+      if (kind === "bool") options[el.dataset.option] = el.checked;
+      else if (kind === "int") { if (el.value !== "") options[el.dataset.option] = parseInt(el.value, 10); }
+      else if (el.value !== "") options[el.dataset.option] = el.value;
+    }
+    for (const el of box.querySelectorAll("[data-extra-target]")) {
+      if (!el.matches(":disabled") && el.value && !targets.includes(el.value)) targets.push(el.value);
+    }
+    return { options, targets };
+  }
+
+  function payloadOf(form, kind) {
+    const payload = { type: kind, attacker: form.elements.attacker.value, target: form.elements.target.value };
+    if (form.elements.weapon.value) payload.weapon = form.elements.weapon.value;
+    if (form.elements.force && form.elements.force.checked) payload.force = true;
+    if (form.elements.template && form.elements.template.value) payload.template = form.elements.template.value;
+    const { options, targets } = picked();
+    if (Object.keys(options).length) payload.options = options;
+    if (targets.length) payload.targets = [payload.target, ...targets.filter((t) => t !== payload.target)];
+    return payload;
+  }
+
+  async function send(form, kind) {
+    const payload = payloadOf(form, kind);
+    // a defense ticked in the preview (the GM's, or the defender's own player's)
+    const defense = kind === "attack" && document.querySelector("#attack-preview input[name=defense-choice]:checked");
+    if (defense) payload.defense = defense.value;
+    const ack = await window.tacmap.command(payload);
+    if (!ack.ok) return;
+    if (kind === "preview_attack") show(ack.html);
+    else clearAim();
+  }
+
   document.addEventListener("change", (e) => {
     const form = e.target.closest("#attack-form");
-    if (form && e.target.name === "attacker") syncWeapons(form);
+    if (form) {
+      if (e.target.name === "attacker") syncWeapons(form);
+      // another attacker, target, weapon or template: the options shown were for the old one
+      if (["attacker", "target", "weapon", "template"].includes(e.target.name)) clearAim();
+      return;
+    }
+    // an option or a further target changed: the odds again, with it
+    if (e.target.closest("#attack-preview") && e.target.closest("[data-option], [data-extra-target]")) {
+      const card = document.getElementById("attack-form");
+      if (card && window.tacmap) send(card, "preview_attack");
+    }
   });
   // an attack rolled since the preview was drawn (by anyone: the GM sees players' previews)
   // makes it stale: the aim line and the odds go
@@ -86,17 +146,7 @@
     const form = button.closest("#attack-form");
     const kind = button.dataset.attack;
     if (kind === "clear") return clearAim();
-    const payload = { type: kind, attacker: form.elements.attacker.value, target: form.elements.target.value };
-    if (form.elements.weapon.value) payload.weapon = form.elements.weapon.value;
-    if (form.elements.force && form.elements.force.checked) payload.force = true;
-    if (form.elements.template && form.elements.template.value) payload.template = form.elements.template.value;
-    // a defense ticked in the preview (the GM's, or the defender's own player's)
-    const picked = kind === "attack" && document.querySelector("#attack-preview input[name=defense-choice]:checked");
-    if (picked) payload.defense = picked.value;
-    const ack = await window.tacmap.command(payload);
-    if (!ack.ok) return;
-    if (kind === "preview_attack") show(ack.html);
-    else clearAim();
+    await send(form, kind);
   });
 
   if (window.tacmap && window.tacmap.socket) {

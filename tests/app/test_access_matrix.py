@@ -67,6 +67,7 @@ def payload(kind: str, t: dict) -> dict:
         "remove_player": {"player_id": t["olaf"]["player_id"]},
         "merge_players": {"player_id": t["olaf"]["player_id"], "into": t["mira"]["player_id"]},
         "allow_reclaim": {"allow": False},
+        "answer_seat": {"request_id": "r-none", "allow": True},
         "undo": {},
         "roll": {"expr": "2d6"},
         "set_settings": {"settings": {}},
@@ -86,6 +87,7 @@ def payload(kind: str, t: dict) -> dict:
         "rotate_screen_key": {},
         "drag_preview": {"token_id": ids["Aria"], "x": 2, "y": 2},
         "choose_defense": {"defense": "dodge"},
+        "soak": {"accept": True},
         "place_template": {"shape": "circle", "x": 3, "y": 3, "size": 1},
         "move_template": {"template_id": "tpl-none", "x": 2, "y": 2},
         "remove_template": {"template_id": "tpl-none"},
@@ -431,6 +433,8 @@ def test_a_removed_player_is_out_everywhere_at_once_and_their_character_stays(ap
     t = make_table(app)
     g, key = t["id"], t["mira"]["player_token"]
     browser = app.test_client()
+    app.test_client().post(f"/api/games/{g}/commands", json={"type": "allow_reclaim", "allow": True},
+                           headers=bearer(t["gm_token"]))
     browser.post("/join", data={"code": t["join_code"], "name": "Mira"})  # a seat taken back in a browser...
     with browser.session_transaction() as s:
         mira_key = s["player"][g]

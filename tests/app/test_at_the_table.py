@@ -196,6 +196,7 @@ def test_the_same_name_is_the_same_player_and_gets_a_new_key(client, hub):
     g = client.post("/api/games", json={"name": "Rejoin", "system": "plain_grid"}).json
     first = join(client, g, "Mira")
     assert first.status_code == 201
+    assert command(client, g["id"], g["gm_token"], type="allow_reclaim", allow=True).status_code == 200
     again = join(client, g, "  mira ")
     assert again.status_code == 200 and again.json["reclaimed"] is True
     assert again.json["player_id"] == first.json["player_id"]
@@ -206,13 +207,29 @@ def test_the_same_name_is_the_same_player_and_gets_a_new_key(client, hub):
     assert hub.game(g["id"]).log[-1].text == "Mira took their seat back on another device"
 
 
-def test_the_gm_can_forbid_taking_a_seat_back(client, hub):
+def test_a_seat_taken_by_name_waits_for_the_gms_answer(client, hub):
+    """Issue #25, finding 11: the join code and a name are not a seat; the GM is asked (unless the GM turned
+    taking a seat back on)."""
     g = client.post("/api/games", json={"name": "Rejoin", "system": "plain_grid"}).json
-    join(client, g, "Mira")
-    assert command(client, g["id"], g["gm_token"], type="allow_reclaim", allow=False).status_code == 200
+    mira = join(client, g, "Mira").json
     r = join(client, g, "Mira")
-    assert r.status_code == 400 and "already at this table" in r.json["error"]
+    assert r.status_code == 202 and r.json["waiting"] is True and r.json["player_id"] == mira["player_id"]
+    asked = r.json["player_token"]
+    assert client.get(f"/api/games/{g['id']}/state", headers=bearer(asked)).status_code == 401  # not yet
+    assert client.get(f"/api/games/{g['id']}/state", headers=bearer(mira["player_token"])).status_code == 200
+    refused = command(client, g["id"], g["gm_token"], type="answer_seat", request_id=r.json["request_id"], allow=False)
+    assert refused.status_code == 200
+    assert client.get(f"/api/games/{g['id']}/state", headers=bearer(asked)).status_code == 401
     assert len(state(client, g["id"], g["gm_token"])["players"]) == 1
+    again = join(client, g, "Mira").json
+    assert command(client, g["id"], g["gm_token"], type="answer_seat", request_id=again["request_id"],
+                   allow=True).status_code == 200
+    assert client.get(f"/api/games/{g['id']}/state", headers=bearer(again["player_token"])).status_code == 200
+    assert client.get(f"/api/games/{g['id']}/state", headers=bearer(mira["player_token"])).status_code == 401
+    # the player cannot answer for the GM
+    more = join(client, g, "Mira").json
+    r = command(client, g["id"], again["player_token"], type="answer_seat", request_id=more["request_id"], allow=True)
+    assert r.status_code == 422 and more["request_id"] in hub.game(g["id"]).seat_requests
 
 
 def test_a_returning_device_is_offered_to_continue_and_goes_back_in_without_a_new_seat(client, hub, demo):
@@ -229,6 +246,7 @@ def test_a_returning_device_is_offered_to_continue_and_goes_back_in_without_a_ne
 
 
 def test_a_reclaim_on_another_device_is_logged_and_ends_the_old_connection(app, client, hub, demo):
+    assert command(client, demo.id, demo.gm_key, type="allow_reclaim", allow=True).status_code == 200
     phone = app.test_client()
     phone.post("/join", data={"code": demo.join_code, "name": "Mira"})
     with phone.session_transaction() as s:
@@ -376,3 +394,41 @@ def test_a_server_error_page_has_the_layout_and_a_way_back(app, monkeypatch):
     page = r.get_data(as_text=True)
     assert r.status_code == 500 and 'class="topbar"' in page and "Back to the lobby" in page
     assert "a bug" not in page
+
+
+def test_a_name_typed_on_another_device_takes_no_seat_until_the_gm_gives_it(app, client, hub, demo):
+    """Issue #25, finding 11, through the pages and the live link: the seat's own device stays connected,
+    the GM's page shows the request at once, and only the GM's answer gives the seat."""
+    phone = app.test_client()
+    phone.post("/join", data={"code": demo.join_code, "name": "Mira"})
+    with phone.session_transaction() as s:
+        mira_key = s["player"][demo.id]
+    mira = connect(app, demo.id, mira_key)
+    gm = connect(app, demo.id, demo.gm_key)
+    gm.get_received()
+    stranger = app.test_client()
+    r = stranger.post("/join", data={"code": demo.join_code, "name": "mira"})
+    assert r.status_code == 302 and r.location.endswith(f"/join?code={demo.join_code}")
+    page = stranger.get(r.location).get_data(as_text=True)
+    assert "Waiting for the GM to give you Mira&#39;s seat" in page and 'http-equiv="refresh"' in page
+    assert stranger.get(f"/games/{demo.id}/play").status_code == 302  # no seat yet
+    assert mira.is_connected()  # the seat's own device plays on
+    shown = json.dumps([m["args"] for m in gm.get_received()])
+    request_id = next(iter(hub.game(demo.id).seat_requests))
+    assert f"seat-request-{request_id}" in shown and "asks for <strong>Mira</strong>" in shown
+    # the GM refuses: the stranger is told, and holds nothing
+    gm_browser = app.test_client()
+    gm_browser.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
+    assert gm_browser.post(f"/games/{demo.id}/commands",
+                           data={"type": "answer_seat", "request_id": request_id, "allow": "false"}).status_code == 204
+    r = stranger.get(f"/join?code={demo.join_code}")
+    assert r.status_code == 403 and "did not give you that seat" in r.get_data(as_text=True)
+    assert mira.is_connected() and stranger.get(f"/games/{demo.id}/play").status_code == 302
+    # asked again and given: the new device plays, the old one is out
+    stranger.post("/join", data={"code": demo.join_code, "name": "Mira"})
+    request_id = next(iter(hub.game(demo.id).seat_requests))
+    gm_browser.post(f"/games/{demo.id}/commands", data={"type": "answer_seat", "request_id": request_id, "allow": "true"})
+    r = stranger.get(f"/join?code={demo.join_code}")
+    assert r.status_code == 302 and r.location.endswith(f"/games/{demo.id}/play")
+    assert stranger.get(f"/games/{demo.id}/play").status_code == 200
+    assert not mira.is_connected()

@@ -185,7 +185,7 @@ def test_a_broken_or_foreign_file_imports_nothing_and_says_why(table, tmp_path):
         rewrite(good, tmp_path / "g.zip", manifest_with(tables={"events": 20, "scores": 1})):
             "should hold 20 rows",
         with_table(good, tmp_path / "h.zip", "games", [{"id": "x"}]): "belongs in its manifest",
-        rewrite(good, tmp_path / "k.zip", manifest_with(game={"id": "abc", "gm_key": 5})):
+        rewrite(good, tmp_path / "k.zip", manifest_with(game={"id": "abcd1234", "gm_key": 5})):
             "its game record lacks name, system, gm_key, screen_key, join_code",
         rewrite(good, tmp_path / "i.zip", lambda n, c: c.replace(b'"seq": 3,', b'"seq": null,')
                 if n == "tables/events.jsonl" else c): "a row that is not an event",
@@ -216,13 +216,13 @@ def test_an_import_that_fails_while_writing_leaves_nothing(table, tmp_path):
     good = tmp_path / "g.tacmap"
     export_game(table["data"], game["id"], good)
 
-    def no_state(name, content):
-        if name != "tables/snapshots.jsonl":
+    def no_time(name, content):
+        if name != "tables/events.jsonl":
             return content
         rows = [json.loads(line) for line in content.decode().splitlines()]
-        return "".join(json.dumps({**r, "state": None}) + "\n" for r in rows)
+        return "".join(json.dumps({**r, "created_at": None}) + "\n" for r in rows)
 
-    file = rewrite(good, tmp_path / "nostate.zip", no_state)
+    file = rewrite(good, tmp_path / "notime.zip", no_time)
     there = tmp_path / "there"
     with pytest.raises(ArchiveError, match="could not be stored .*NOT NULL.*nothing was imported"):
         import_game(there, file)

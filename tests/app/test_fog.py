@@ -99,6 +99,8 @@ def test_a_player_moving_into_view_sees_the_foe_and_explored_squares_stay(client
     before = state(client, room, room["player_token"])["fog"]
     assert [8, 3] not in before["explored"]
     run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    # a player moves onto squares their tokens have seen (#25: a refusal in the fog would tell what is there)
+    assert run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 3}).status_code == 200
     run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 2})
     s = state(client, room, room["player_token"])
     assert FOE in {t["name"] for t in s["tokens"]}
@@ -191,7 +193,7 @@ def test_visibility_is_computed_once_per_move_for_each_audience(client, room, hu
 def test_undoing_a_move_takes_the_token_back_but_not_what_the_player_saw(client, room):
     hero = token_id(client, room, "Hero")
     run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
-    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 2})
+    assert run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 3}).status_code == 200
     assert run(client, room, room["gm_token"], {"type": "undo"}).status_code == 200
     s = state(client, room, room["player_token"])
     assert next(t for t in s["tokens"] if t["name"] == "Hero")["x"] == 1

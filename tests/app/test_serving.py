@@ -130,7 +130,7 @@ def test_a_silent_connection_and_a_slow_request_are_closed_after_their_timeouts(
         timeout = 0.5
 
     app = _tacmap(tmp_path)
-    server = TableServer("127.0.0.1", 0, app, idle_timeout=0.5, handler=QuickHandler)
+    server = TableServer("127.0.0.1", 0, app, idle_timeout=0.5, head_timeout=0.5, handler=QuickHandler)
     url, stop = _serve(server)
     try:
         silent = socket.create_connection(("127.0.0.1", server.server_port), timeout=5)

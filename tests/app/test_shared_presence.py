@@ -118,8 +118,12 @@ def test_wrong_gm_passwords_are_counted_across_processes(redis_url):
     other = shared.SharedGuesses(shared.Shared(shared.connect(redis_url)), keys.Guesses())
     for guesses in [one, other] * (keys.MAX_WRONG // 2) + [one] * (keys.MAX_WRONG % 2):
         assert not other.blocked("g1")
-        guesses.wrong("g1")
+        assert guesses.take("g1", "10.0.0.9")
     assert one.blocked("g1") and other.blocked("g1")
+    assert not other.take("g1", "10.0.0.8") and not one.take("g1")  # counted before checked: none past the limit
+    for i in range(keys.MAX_WRONG_CLIENT - keys.MAX_WRONG):  # the client's count over every game
+        assert [one, other][i % 2].take(f"g{i + 2}", "10.0.0.9")
+    assert other.blocked("g99", "10.0.0.9") and not one.blocked("g99", "10.0.0.8")
     assert not other.blocked("g2")
 
 

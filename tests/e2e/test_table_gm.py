@@ -134,9 +134,14 @@ def test_a_returning_device_continues_as_the_same_player(server, new_page, shot)
     expect(phone.locator(".game-name")).to_contain_text("Mira")
     shot(phone, "table-phone-390")
 
-    # a private tab (no cookie) typing the same name takes the seat back; the old page is told
+    # a private tab (no cookie) typing the same name asks the GM, who gives it the seat; the old page is told
     private = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    join(private, server, code, "mira")
+    private.goto(f"{server.url}/join?code={code}")
+    private.fill("input[name=name]", "mira")
+    private.click("button:has-text('Join')")
+    expect(private.locator("#seat-waiting")).to_contain_text("Mira")
+    gm.locator(".seat-request button", has_text="Give the seat").click()
+    expect(private.locator("#conn.ok")).to_be_visible(timeout=15000)
     expect(private.locator(".game-name")).to_contain_text("Mira")
     expect(phone.locator("#flash")).to_contain_text("taken back on another device")
     expect(gm.locator("#players .player")).to_have_count(1)

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from rules import board as board_mod
 from rules.dice import ScriptedDice
-from rules.system import AttackRequest, Combatant, RuleError, RuleNotImplemented
+from rules.system import AttackRequest, Combatant, RuleError
 from rules.tesseris_ads import SYSTEM, actions, cover, health, movement, ticks, turns
 
 
@@ -90,16 +90,6 @@ def test_joining_a_grapple_is_free_and_rolls_nothing():
     r = attack(a, t, "sword", ScriptedDice([]), action="grapple")
     assert r.details["action"] == "join_grapple" and r.details["states"]["a"]["ticks"] == 5
     assert [(e.target, e.data["add"]) for e in r.effects] == [("a", "Grappled")]
-
-
-def test_spray_n_pray_is_not_resolved_as_a_plain_attack():
-    """Spray 'n Pray fires "against all opponents in a 45 degree arc": not one target's attack."""
-    a = fighter("a", (0, 0), "pc")
-    t = fighter("t", (5, 0), "npc")
-    with pytest.raises(RuleNotImplemented):
-        attack(a, t, "rifle", ScriptedDice([6] * 20), action="spray_n_pray")
-    with pytest.raises(RuleNotImplemented):
-        SYSTEM.odds(AttackRequest(a, t, "rifle", options={"action": "spray_n_pray"}))
 
 
 # -- Multi-Strike: one defense roll for all its attacks ----------------------------------

@@ -62,6 +62,7 @@ COMMANDS: dict[str, Rule] = {
     "remove_player": _rule(GM),
     "merge_players": _rule(GM),
     "allow_reclaim": _rule(GM),
+    "answer_seat": _rule(GM),
     "undo": _rule(GM),
     # dice and fights
     "roll": _rule(GM, PLAYER),
@@ -94,6 +95,8 @@ COMMANDS: dict[str, Rule] = {
         "add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture", "remove_picture")},
     # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
     "choose_defense": _rule(GM, PLAYER),
+    # a Soak roll the rules offer: the wounded token's player, the GM for anyone (decided in soak)
+    "soak": _rule(GM, PLAYER),
     # area templates: any player lays one; moving or removing it is for whoever laid it (decided in templates)
     "place_template": _rule(GM, PLAYER),
     "move_template": _rule(GM, PLAYER),

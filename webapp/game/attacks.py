@@ -126,7 +126,7 @@ APP_OPTIONS = ("settings", "defense", "template", "centre")
 def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     """Everything the table knows about an attack before the rules judge it; Rejected when it cannot happen.
     A multi-target attack has one request per target in ``request.targets``, the first its own."""
-    cmd = _checked_options(game, cmd)
+    cmd = _checked_options(game, cmd, actor)
     p = _plan_one(game, cmd, actor)
     ids = list(dict.fromkeys([cmd.target, *cmd.targets]))
     if len(ids) > 1:
@@ -134,6 +134,10 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
             raise Rejected("an area attack takes its targets from the template, not a list")
         if cmd.attacker in ids:
             raise Rejected("a token cannot attack itself")
+        most = most_targets(attack_options(p["system"], p["request"]), cmd.options)
+        if len(ids) > most and not _lists_options(p["system"]):  # a system that lists them refuses in its words
+            raise Rejected(f"this attack takes {most} target{'s' if most != 1 else ''} at most: "
+                           f"{p['system'].name} attacks several only with an option that says so")
         others = [_plan_one(game, cmd.model_copy(update={"target": t, "targets": []}), actor) for t in ids[1:]]
         p["request"].targets = [p["request"], *(o["request"] for o in others)]
         p["view"]["targets"] = ids
@@ -142,9 +146,10 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     return p
 
 
-def _checked_options(game: "Game", cmd: _AttackCommand) -> _AttackCommand:
+def _checked_options(game: "Game", cmd: _AttackCommand, actor: "Actor") -> _AttackCommand:
     """The sender's ``options`` as the rules may read them: never the app's own keys; an attack the rules
-    owe now takes the options the rules gave it; and where the system lists its options, only those."""
+    owe now takes the options the rules gave it; where the system lists its options, only those, and
+    the GM's own (``"gm": True``, a GM's modifier) from the GM alone."""
     sent = dict(cmd.options)
     reserved = sorted(k for k in sent if k in APP_OPTIONS)
     if reserved:
@@ -153,12 +158,21 @@ def _checked_options(game: "Game", cmd: _AttackCommand) -> _AttackCommand:
                  if e.get("attacker") == cmd.attacker and e.get("target") == cmd.target), None)
     given = dict((owed or {}).get("options") or {})
     system = rules.get(game.system)
-    if type(system).attack_options is not BaseSystem.attack_options if isinstance(system, BaseSystem) else False:
-        listed = {o.get("key") for o in _listed(system, game, cmd)}
-        unknown = sorted(k for k in sent if k not in listed and k not in given)
+    if _lists_options(system):
+        offered = {o.get("key"): o for o in _listed(system, game, cmd)}
+        unknown = sorted(k for k in sent if k not in offered and k not in given)
         if unknown:
             raise Rejected(f"{system.name} has no attack option {unknown[0]!r}")
+        ruled = sorted(k for k in sent if actor.role != "gm" and offered.get(k, {}).get("gm")
+                       and sent[k] != offered[k].get("default"))
+        if ruled:
+            raise Rejected(f"only the GM sets {offered[ruled[0]].get('label') or ruled[0]}")
     return cmd.model_copy(update={"options": {**sent, **given}})
+
+
+def _lists_options(system) -> bool:
+    """Whether the system lists its attack options (and so judges the options and targets sent itself)."""
+    return isinstance(system, BaseSystem) and type(system).attack_options is not BaseSystem.attack_options
 
 
 def _listed(system, game: "Game", cmd: _AttackCommand) -> list[dict]:
@@ -181,6 +195,22 @@ def attack_options(system, request: AttackRequest) -> list[dict]:
         return [o for o in offered(request) if isinstance(o, dict) and o.get("key") not in APP_OPTIONS]
     except (RuleNotImplemented, RuleError):
         return []
+
+
+def most_targets(offered: list[dict], picked: dict) -> int:
+    """How many targets the attack may take with the options as picked: 1, or the most any picked
+    option value (or a bool option picked yes) allows."""
+    most = 1
+    for o in offered:
+        if not o.get("available", True):
+            continue
+        now = picked.get(o.get("key"), o.get("default"))
+        if o.get("kind") == "bool" and now is True and isinstance(o.get("targets"), int):
+            most = max(most, o["targets"])
+        for v in o.get("values") or []:
+            if isinstance(v, dict) and v.get("key") == now and isinstance(v.get("targets"), int):
+                most = max(most, v["targets"])
+    return most
 
 
 def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
@@ -305,6 +335,7 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         view["defenses"] = defense_choices(p["system"], p["request"])
     view["options"] = attack_options(p["system"], p["request"])
     view["picked"] = {k: v for k, v in cmd.options.items() if k not in APP_OPTIONS}
+    view["most_targets"] = most_targets(view["options"], view["picked"])
     return view
 
 
@@ -345,7 +376,7 @@ def defense_choices(system, request: AttackRequest) -> list[dict]:
         return []
     out = []
     for c in choices:
-        entry = {k: c.get(k) for k in ("key", "label", "available", "reason")} | {"hit": None}
+        entry = {k: c.get(k) for k in ("key", "label", "available", "reason", "group")} | {"hit": None}
         if c.get("available"):
             try:
                 odds = system.odds(replace(request, options={**request.options, "defense": c.get("value")}))
@@ -493,13 +524,15 @@ def evolve(game: "Game", event: Event, log) -> None:
 
 
 def _card(game: "Game", d: dict) -> dict:
-    """What the table screen's result card says: who attacked whom, hit or miss, and what each
-    target took (the wound state is read from the sheets when the card is drawn)."""
+    """What the table screen's result card says: who attacked whom (each target once, the attacker never
+    among them), hit or miss for each, what each target took (the wound state is read from the sheets
+    when the card is drawn), and what the attack cost the attacker, in words."""
     result = d["result"]
     per_target = {t.get("target"): t for t in (result.get("details") or {}).get("targets") or []
                   if isinstance(t, dict)}
-    ids = list(dict.fromkeys([*([] if d.get("template") else [d["target"]]),
-                              *per_target, *(e["target"] for e in result["effects"])]))
+    named_ids = [] if d.get("template") else list(d.get("targets") or [d["target"]])
+    ids = [i for i in dict.fromkeys([*named_ids, *per_target, *(e["target"] for e in result["effects"])])
+           if i != d["attacker"]]
     attacker = game.tokens.get(d["attacker"])
     targets = []
     for tid in ids:
@@ -507,16 +540,46 @@ def _card(game: "Game", d: dict) -> dict:
         if token is None:
             continue
         effects = [e for e in result["effects"] if e["target"] == tid]
-        targets.append({"id": tid, "name": token.name, "effects": [_effect_words(e) for e in effects],
+        own = per_target.get(tid) or {}
+        hit = own.get("hit") if isinstance(own.get("hit"), bool) else (bool(effects) if per_target else result["hit"])
+        targets.append({"id": tid, "name": token.name, "hit": hit,
+                        "effects": [w for w in (_effect_words(e) for e in effects) if w],
                         "detail": _target_words(per_target.get(tid))})
-    return {"attacker": attacker.name if attacker else "?", "attacker_id": d["attacker"], "hit": bool(result["hit"]),
-            "area": (d.get("template") or {}).get("label"), "targets": targets}
+    spent = [w for w in (_effect_words(e) for e in result["effects"] if e["target"] == d["attacker"]) if w]
+    hits = sum(1 for t in targets if t["hit"])
+    if d.get("template") or len(targets) > 1:
+        verdict = f"{hits} HIT" if hits else "NO ONE HIT"
+        if len(targets) > 1 and not d.get("template"):
+            verdict = f"HIT {hits} OF {len(targets)}" if hits else "MISS"
+    else:
+        verdict = "HIT" if result["hit"] else "MISS"
+    return {"attacker": attacker.name if attacker else "?", "attacker_id": d["attacker"], "hit": bool(result["hit"] or hits),
+            "verdict": verdict, "area": (d.get("template") or {}).get("label"), "targets": targets, "spent": spent}
+
+
+#: effects the rules keep for their own books (a turn's state carried in a result): not news for the table
+BOOKKEEPING = frozenset({"round", "none"})
+#: effect kinds in plain words, where the kind's own name reads badly
+EFFECT_WORDS = {
+    "ammo": lambda d: f"{d.get('spent', 1)} shot{'s' if d.get('spent', 1) != 1 else ''} spent"
+                      + (f" ({d['weapon']})" if d.get("weapon") else ""),
+}
 
 
 def _effect_words(effect: dict) -> str:
-    """An effect as the card reads it: "shaken", "wounds 3", "damage 5 (location torso)"."""
+    """An effect as the card reads it: "shaken", "wounds 3", "damage 5 (location torso)"; a rules'
+    own ``says`` is taken as it is; bookkeeping reads as nothing."""
     data = dict(effect.get("data") or {})
     kind = effect["kind"]
+    if kind in BOOKKEEPING:
+        return ""
+    if isinstance(data.get("says"), str):
+        return data["says"]
+    if kind in EFFECT_WORDS:
+        try:
+            return EFFECT_WORDS[kind](data)
+        except (TypeError, ValueError):
+            pass
     head = kind.replace("_", " ")
     own = data.pop(kind, None)  # {"kind": "wounds", "data": {"wounds": 3}} reads "wounds 3"
     if isinstance(own, (int, float, str)) and not isinstance(own, bool):

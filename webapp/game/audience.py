@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
-from . import attacks, characters, combat, fog, maps, templates
+from . import attacks, characters, combat, fog, maps, soak, templates
 from .model import Actor, Game, LogEntry
 
 
@@ -34,10 +34,18 @@ def _may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
         return lambda e: True
     pattern = None
     if game.fog_on:
-        # a line written before the fog fell (or before the token went out of view) must not name it
-        unseen = [t.name for t in game.tokens.values() if not fog.may_see(game, actor, t)]
+        # a line written before the fog fell (or before the token went out of view) must not name it, nor
+        # one naming a token since removed (where it was when it went is the fog's), a token of another map,
+        # or a character this audience may not know (characters.view)
+        unseen = {t.name for t in game.tokens.values() if not fog.may_see(game, actor, t)}
+        unseen |= set(game.removed.values())
+        unseen |= {t.name for m in game.maps.values() if m.id != game.active_map for t in m.tokens.values()
+                   if t.owner is None or t.owner != actor.player_id}
+        unseen |= characters.unknown_names(game, actor)
+        unseen -= {t.name for t in fog.visible_tokens(game, actor)}  # a name shared with a token in view
+        unseen.discard("")
         if unseen:
-            pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in unseen))
+            pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(unseen, key=len, reverse=True)))
     if pattern is None:
         return lambda e: e.audience == "all"
     return lambda e: (e.audience == "all" and not pattern.search(e.text)
@@ -76,6 +84,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                        "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
         "pending_defense": attacks.pending_view(game, actor),
+        "pending_soak": soak.pending_view(game, actor),
         "fog": fog_state(game, actor),
         "players": [{"id": p.id, "name": p.name} for p in game.players.values()],
         "show_join": game.show_join,

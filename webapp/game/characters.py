@@ -158,7 +158,8 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         if sheet == character.sheet:
             raise Rejected("nothing to change")
         check_sheet(game, sheet)
-        return [Event("sheet_updated", {"character_id": character.id, "changes": cmd.changes, "sheet": sheet})]
+        # what changed, not the whole sheet: a 9 kB note edited 100 times is 900 kB in the log, not 6 MB
+        return [Event("sheet_updated", {"character_id": character.id, "changes": cmd.changes})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 
 
@@ -171,8 +172,22 @@ def evolve(game: "Game", event: Event, log) -> None:
         log(f"{character.name} joined the cast", "gm" if token is not None and token.hidden else "all", None)
     elif event.type == "sheet_updated":
         character = game.characters[d["character_id"]]
-        character.sheet = d["sheet"]
+        # an old log's events carry the whole sheet after the change; newer ones only the changes
+        character.sheet = d["sheet"] if "sheet" in d else apply_changes(character.sheet, d["changes"])
         log(f"{character.name}'s sheet changed: {', '.join(d['changes'])}", "gm", None)
+
+
+def unknown_names(game: "Game", actor: "Actor") -> set[str]:
+    """The names of the characters this audience may not know (those :func:`view` leaves out)."""
+    if actor.role == "gm":
+        return set()
+    out = set()
+    for c in game.characters.values():
+        token = game.tokens.get(c.token_id) if c.token_id else None
+        if (token is not None and not fog.may_see(game, actor, token)) or (
+                token is None and c.owner != actor.player_id):
+            out.add(c.name)
+    return out
 
 
 def view(game: "Game", actor: "Actor") -> list[dict]:

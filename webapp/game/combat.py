@@ -482,10 +482,13 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     if budget is None and game.board.width * game.board.height > 4000:
         budget = 30  # a ruler on a big board: the squares around, not the whole board on every pick-up
     size = getattr(token, "size", 1)
+    # with fog, the map as this audience knows it: the squares it never saw are not reached (their walls,
+    # holes and costs are the fog's), and no way is found through them
+    board = fog.known_board(game, actor)
     if size == 1:
-        cells = movement.reachable(game.board, (token.x, token.y), budget, system.diagonal)
+        cells = movement.reachable(board, (token.x, token.y), budget, system.diagonal)
     else:  # where its top-left square can go with the whole footprint (reach.js shades the footprints)
-        cells, _ = movement.footprint_search(game.board, (token.x, token.y), size, system.diagonal, budget)
+        cells, _ = movement.footprint_search(board, (token.x, token.y), size, system.diagonal, budget)
     return {"token_id": token.id, "left": left, "unit": system.cell_unit, "cell_size": system.cell_size,
             "size": size, "cells": [[x, y, round(c, 3)] for (x, y), c in cells.items()]}
 

@@ -270,6 +270,25 @@ def board_view(game: "Game", actor: "Actor") -> dict:
     return _cached(game, "board:" + actor.audience, compute)
 
 
+def known_board(game: "Game", actor: "Actor"):
+    """The board as this audience knows it, for the questions it may ask of it (how far can my token go,
+    is there a way there): the walls, doors, blocked squares and terrain of the squares it has seen, and
+    every square it has not seen blocked. An answer computed on it tells nothing the audience does not
+    know already. The GM's (and anyone's without fog) is the board itself."""
+    cells = known(game, actor)
+    if cells is None:
+        return game.board
+
+    def compute():
+        from rules.board import Board
+
+        seen = board_view(game, actor)
+        w, h = game.board.width, game.board.height
+        unseen = [[x, y] for y in range(h) for x in range(w) if (x, y) not in cells]
+        return Board.from_dict(seen | {"blocked": seen["blocked"] + unseen})
+    return _cached(game, "known board:" + actor.audience, compute)
+
+
 def walls_stale(game: "Game", actor: "Actor") -> bool:
     """Whether this audience knows more squares than when its walls were last drawn."""
     cells = known(game, actor)

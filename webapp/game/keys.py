@@ -25,6 +25,7 @@ from .model import Event, Rejected
 MIN_PASSWORD = 4
 MAX_WRONG = 5  # wrong GM passwords per game in WINDOW seconds; then every guess is refused until it passes
 WINDOW = 60.0
+MAX_WRONG_CLIENT = 2 * MAX_WRONG  # wrong GM passwords from one client address in WINDOW seconds, over all games
 
 
 class _Command(BaseModel):
@@ -110,23 +111,50 @@ def evolve(game, event, log) -> None:
 
 
 class Guesses:
-    """Wrong GM passwords per game in the last minute (in memory: a restart forgets them)."""
+    """Wrong GM passwords in the last minute, per game and per client (in memory: a restart forgets them).
+
+    A guess is counted before it is checked (``take``), atomically: forty guesses sent at once find the
+    count at its limit after the first ``MAX_WRONG``, whatever order their checks finish in; a right one
+    is given back (``give_back``)."""
 
     def __init__(self) -> None:
         self._wrong: dict[str, deque] = defaultdict(deque)
         self._lock = threading.Lock()
 
-    def _trim(self, game_id: str, now: float) -> deque:
-        times = self._wrong[game_id]
+    def _trim(self, name: str, now: float) -> deque:
+        times = self._wrong[name]
         while times and now - times[0] > WINDOW:
             times.popleft()
         return times
 
-    def blocked(self, game_id: str) -> bool:
-        with self._lock:
-            return len(self._trim(game_id, time.monotonic())) >= MAX_WRONG
+    @staticmethod
+    def names(game_id: str, client: str | None) -> list[tuple[str, int]]:
+        """The counts a guess goes into, each with its limit: the game's, and the client's over every game."""
+        return [(f"game:{game_id}", MAX_WRONG)] + ([(f"client:{client}", MAX_WRONG_CLIENT)] if client else [])
 
-    def wrong(self, game_id: str) -> None:
+    def blocked(self, game_id: str, client: str | None = None) -> bool:
         with self._lock:
             now = time.monotonic()
-            self._trim(game_id, now).append(now)
+            return any(len(self._trim(n, now)) >= limit for n, limit in self.names(game_id, client))
+
+    def take(self, game_id: str, client: str | None = None) -> bool:
+        """Count one guess for the game and the client, unless either is at its limit (then False)."""
+        with self._lock:
+            now = time.monotonic()
+            if len(self._wrong) > 10_000:  # many clients: the quiet ones are forgotten
+                for name in [n for n, t in self._wrong.items() if not t or now - t[-1] > WINDOW]:
+                    del self._wrong[name]
+            counts = [(self._trim(n, now), limit) for n, limit in self.names(game_id, client)]
+            if any(len(times) >= limit for times, limit in counts):
+                return False
+            for times, _limit in counts:
+                times.append(now)
+            return True
+
+    def give_back(self, game_id: str, client: str | None = None, token=None) -> None:
+        """The guess was right: it does not count."""
+        with self._lock:
+            for name, _limit in self.names(game_id, client):
+                times = self._wrong.get(name)
+                if times:
+                    times.pop()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -28,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 import rules
 from rules.board import Board
 
-from . import zonelayout
+from . import text, zonelayout
 from .mapdata import zone_map
 from .model import FIRST_MAP, Event, GameMap, Rejected
 
@@ -313,6 +314,7 @@ def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_p
     _check_room(game)
     if game.combat is not None:
         raise Rejected("end the fight before importing a map (an imported map is shown to everyone)")
+    name = unicodedata.normalize("NFC", text.check(name.strip(), "the map's name")) or "Imported map"
     base, n = name[:40], 2
     while any(m.name.casefold() == name.casefold() for m in game.maps.values()):
         name = f"{base[: 40 - len(str(n)) - 1]} {n}"

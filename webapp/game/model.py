@@ -164,7 +164,10 @@ class Game:
     tokens: dict[str, Token] = field(default_factory=dict)
     players: dict[str, Player] = field(default_factory=dict)
     show_join: bool = True
-    allow_reclaim: bool = True  # a player may take their seat back on a new device with the join code and their name
+    # a player may take their seat back on a new device with the join code and their name, without asking the
+    # GM first (off: the GM is asked, webapp/game/seats.py; an old log that never said is asked too)
+    allow_reclaim: bool = False
+    seat_requests: dict[str, dict] = field(default_factory=dict)  # id -> {"player_id", "key_hash"}: asked
     counter: int = 0  # the last number used for a token or player id
     log: list[LogEntry] = field(default_factory=list)
     settings: dict = field(default_factory=dict)  # the GM's choices over the system's default_settings()
@@ -178,13 +181,17 @@ class Game:
     gm_view: str | None = None  # the map the GM's screen shows while preparing it (None: the active one)
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (webapp/game/templates.py)
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (webapp/game/attacks.py)
+    pending_soak: list = field(default_factory=list)  # Soak rolls offered to wounded Wild Cards (webapp/game/soak.py)
     gm_password: str | None = None  # a salted hash (webapp/game/keys.py), never the password; never sent
     fog_on: bool = False  # dynamic fog of war on the active map (webapp/game/fog.py)
     revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
     explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
+    # token id -> name of the tokens removed lately: with fog, the log lines naming them stay unread by players
+    removed: dict = field(default_factory=dict)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
+    REMOVED_KEEP = 500  # names of removed tokens remembered (the log keeps LOG_KEEP lines)
 
     def next_id(self, prefix: str) -> str:
         """A new random id (``t-9f3c01ab``): numbers in a row would let a player count the hidden tokens
@@ -221,6 +228,7 @@ class Game:
             "players": [asdict(p) for p in self.players.values()],
             "show_join": self.show_join,
             "allow_reclaim": self.allow_reclaim,
+            "seat_requests": self.seat_requests,
             "counter": self.counter,
             "log": [asdict(e) for e in self.log],
             "settings": self.settings,
@@ -233,10 +241,12 @@ class Game:
             "gm_view": self.gm_view,
             "templates": list(self.templates.values()),
             "pending_defense": self.pending_defense,
+            "pending_soak": self.pending_soak,
             "gm_password": self.gm_password,
             "fog_on": self.fog_on,
             "revealed": sorted(list(c) for c in self.revealed),
             "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
+            "removed": dict(self.removed),
         }
 
     @classmethod
@@ -250,7 +260,8 @@ class Game:
             tokens={t["id"]: Token(**t) for t in d["tokens"]},
             players={p["id"]: Player(**p) for p in d["players"]},
             show_join=d["show_join"],
-            allow_reclaim=d.get("allow_reclaim", True),
+            allow_reclaim=d.get("allow_reclaim", False),
+            seat_requests=dict(d.get("seat_requests", {})),
             counter=d["counter"],
             log=[LogEntry(**e) for e in d["log"]],
             settings=d.get("settings", {}),
@@ -264,10 +275,12 @@ class Game:
             gm_view=d.get("gm_view"),
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
             pending_defense=d.get("pending_defense"),
+            pending_soak=list(d.get("pending_soak") or []),
             gm_password=d.get("gm_password"),
             fog_on=d.get("fog_on", False),
             revealed={tuple(c) for c in d.get("revealed", [])},
             explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
+            removed=dict(d.get("removed", {})),
         )
 
 

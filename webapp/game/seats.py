@@ -40,25 +40,57 @@ class AllowReclaim(_Command):
     allow: bool
 
 
-COMMANDS = (ShowJoin, RemovePlayer, MergePlayers, AllowReclaim)
-EVENTS = ("join_shown", "player_joined", "player_reclaimed", "player_removed", "players_merged", "reclaim_allowed")
+class AnswerSeat(_Command):
+    type: Literal["answer_seat"]
+    request_id: Id
+    allow: bool
+
+
+COMMANDS = (ShowJoin, RemovePlayer, MergePlayers, AllowReclaim, AnswerSeat)
+EVENTS = ("join_shown", "player_joined", "player_reclaimed", "player_removed", "players_merged", "reclaim_allowed",
+          "seat_asked", "seat_answered")
+MAX_SEAT_REQUESTS = 5  # asked and not yet answered, per game
 
 
 def player_joined(game: Game, name: str, key: str) -> Event:
-    """A new seat, or (when the GM allows it) a player taking their seat back on a new device.
+    """A new seat; or, for a name already at the table, that seat on this new device: at once when the GM
+    turned that on (``allow_reclaim``), else a request the GM answers on the GM page (``seat_asked``; the
+    device's key works once the GM allows it). A device that already holds the seat never comes here: it
+    keeps it by its own key.
 
     Two players never share a name: the same name is the same player.
     """
     name = _check_name(name)
     same = game.player_named(name)
     if same is not None:
-        if not game.allow_reclaim:
-            raise Rejected(f"{same.name} is already at this table; pick another name, "
-                           "or ask the GM to let players take their seat back")
-        return Event("player_reclaimed", {"player_id": same.id, "key_hash": key_hash(key)})
+        if game.allow_reclaim:
+            return Event("player_reclaimed", {"player_id": same.id, "key_hash": key_hash(key)})
+        if len(game.seat_requests) >= MAX_SEAT_REQUESTS:
+            raise Rejected(f"{same.name} is already at this table, and the GM has {MAX_SEAT_REQUESTS} requests "
+                           "for seats to answer already; pick another name, or ask the GM")
+        return Event("seat_asked", {"request_id": _request_id(game), "player_id": same.id,
+                                    "key_hash": key_hash(key)})
     if len(game.players) >= MAX_PLAYERS:
         raise Rejected(f"this game has {MAX_PLAYERS} players already")
     return Event("player_joined", {"player_id": game.next_id("p"), "name": name, "key_hash": key_hash(key)})
+
+
+def _request_id(game: Game) -> str:
+    while True:
+        new = game.next_id("r")
+        if new not in game.seat_requests:
+            return new
+
+
+def _answer_seat(game: Game, cmd: AnswerSeat, actor: Actor) -> list[Event]:
+    asked = game.seat_requests.get(cmd.request_id)
+    if asked is None:
+        raise Rejected("that request for a seat was answered already")
+    allow = cmd.allow and asked["player_id"] in game.players  # a seat removed meanwhile is no one's to give
+    events = [Event("seat_answered", {"request_id": cmd.request_id, "allow": allow})]
+    if allow:
+        events.append(Event("player_reclaimed", {"player_id": asked["player_id"], "key_hash": asked["key_hash"]}))
+    return events
 
 
 def _check_name(name: Any) -> str:
@@ -109,6 +141,7 @@ DECIDE = {
     RemovePlayer: _remove_player,
     MergePlayers: _merge_players,
     AllowReclaim: _allow_reclaim,
+    AnswerSeat: _answer_seat,
 }
 
 
@@ -142,6 +175,14 @@ def evolve(game: Game, event: Event, log) -> None:
             if token_id in game.tokens:
                 game.tokens[token_id].owner = kept.id
         log(f"the GM merged {gone.name} into {kept.name}")
+    elif kind == "seat_asked":
+        game.seat_requests[d["request_id"]] = {"player_id": d["player_id"], "key_hash": d["key_hash"]}
+        name = game.players[d["player_id"]].name if d["player_id"] in game.players else "a player"
+        log(f"a new device asks for {name}'s seat", "gm")
+    elif kind == "seat_answered":
+        asked = game.seat_requests.pop(d["request_id"], None)
+        if not d["allow"] and asked is not None and asked["player_id"] in game.players:
+            log(f"the GM did not give {game.players[asked['player_id']].name}'s seat to a new device", "gm")
     elif kind == "reclaim_allowed":
         game.allow_reclaim = d["allow"]
         log("players may take their seat back on a new device" if d["allow"]

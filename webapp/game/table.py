@@ -22,13 +22,13 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import access, attacks, characters, combat, editor, fog, keys, maps, seats, templates, text, tokens, undo
+from . import access, attacks, characters, combat, editor, fog, keys, maps, seats, soak, templates, text, tokens, undo
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
 
 # --- commands ----------------------------------------------------------------
 
 _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-           *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS)
+           *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)
@@ -130,7 +130,9 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, (attacks.Attack, attacks.ChooseDefense)):
-        return attacks.decide(game, cmd, actor, dice or RandomDice())
+        return soak.with_offers(game, attacks.decide(game, cmd, actor, dice or RandomDice()))
+    if isinstance(cmd, soak.COMMANDS):
+        return soak.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, characters.COMMANDS):
         return characters.decide(game, cmd, actor)
     if isinstance(cmd, templates.COMMANDS):
@@ -181,6 +183,10 @@ def evolve(game: Game, event: Event) -> None:
             bump_counter(game, d["character"]["id"])
     elif kind in attacks.EVENTS:
         attacks.evolve(game, event, log)
+        if kind == "attack_resolved":
+            soak.evolve(game, event, log)
+    elif kind in soak.EVENTS:
+        soak.evolve(game, event, log)
     elif kind in maps.EVENTS:
         maps.evolve(game, event, log)
     elif kind in templates.EVENTS:

@@ -135,6 +135,17 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
             raise Rejected(f"({cx}, {cy}) is taken by {other.name}")
 
 
+def _check_known(game: Game, x: int, y: int, size: int, actor: Actor) -> None:
+    """With fog, a player moves a token only onto squares they have seen: whatever is on a square in the
+    fog (a wall, a hole, a pillar), the answer is the same."""
+    known = fog.known(game, actor)
+    if known is None:
+        return
+    if any((x + i, y + j) not in known for j in range(size) for i in range(size)):
+        where = f"({x}, {y})" if size == 1 else f"a {size} x {size} token at ({x}, {y})"
+        raise Rejected(f"{where} is in the fog: move onto squares your tokens have seen", code="fog")
+
+
 def diagonal_of(game: Game) -> str:
     try:
         return getattr(rules.get(game.system), "diagonal", "chebyshev") or "chebyshev"
@@ -178,9 +189,11 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
         _place_of(game, cmd.x, cmd.y, cmd.zone, actor)  # says what is missing
     if (token.x, token.y) == (cmd.x, cmd.y):
         raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
+    _check_known(game, cmd.x, cmd.y, token.size, actor)
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
-    if not cmd.force and not way_exists(game.board, (token.x, token.y), (cmd.x, cmd.y), token.size,
-                                        diagonal_of(game)):
+    # the way is looked for on the map as the sender knows it: a refusal tells nothing of the fog
+    if not cmd.force and not way_exists(fog.known_board(game, actor), (token.x, token.y), (cmd.x, cmd.y),
+                                        token.size, diagonal_of(game)):
         raise Rejected(f"{token.name} has no way through to ({cmd.x}, {cmd.y}): "
                        "walls or closed doors are in the way", code="no_way")
     data = {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]}
@@ -323,6 +336,9 @@ def evolve(game: Game, event: Event, log) -> None:
             setattr(token, key, value)
     elif kind == "token_removed":
         token = game.tokens.pop(d["token_id"])
+        game.removed[token.id] = token.name
+        while len(game.removed) > game.REMOVED_KEEP:
+            game.removed.pop(next(iter(game.removed)))
         log(f"{token.name} was removed", "gm" if token.hidden else "all")
     elif kind == "door_set":
         maps.map_board(game, d.get("map_id")).set_door(d["door_id"], d["closed"])

@@ -46,6 +46,7 @@ def _parts(game: "Game") -> dict:
         "characters": [c.to_dict() for c in game.characters.values()],
         "templates": [dict(t) for t in game.templates.values()],
         "pending_defense": game.pending_defense,
+        "pending_soak": game.pending_soak,
         "zones": game.zones,
         "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
     }
@@ -109,6 +110,8 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.characters = {c["id"]: Character(**c) for c in restore["characters"]}
     if "pending_defense" in restore:
         game.pending_defense = restore["pending_defense"]
+    if "pending_soak" in restore:
+        game.pending_soak = list(restore["pending_soak"])
     if "templates" in restore:
         game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     if "zones" in restore:

@@ -39,6 +39,9 @@ MAX_PICTURE_PX = 8192
 MAX_CELLS = 300  # a side of the map, in cells
 MAX_SEGMENTS = 20_000  # walls, occluders and doors together
 MAX_LIGHTS = 1000
+#: values in the file's JSON (told by its commas and brackets before it is parsed: a 32 MB file of small
+#: numbers would take ~900 MB as Python objects); a map at every other limit holds well under this
+MAX_JSON_ITEMS = 500_000
 MAX_COORD = 1_000_000  # a point farther than this from the origin is not a map
 GRID = 64  # points are rounded to 1/GRID of a cell
 
@@ -98,7 +101,10 @@ def _magic(data: bytes) -> str | None:
 
 
 def check_picture(data: bytes, where: str = "picture") -> Picture:
-    """A PNG, JPEG or WebP picture within the limits, told by its bytes (never by a file name)."""
+    """A PNG, JPEG or WebP picture within the limits, told by its bytes (never by a file name), decoded
+    whole (a picture with no pixels, or cut short, is refused) and written again from its pixels alone:
+    what the file carried besides them (EXIF with the GPS position of the phone that took it, XMP,
+    text chunks, bytes after its end) is not kept. Its colour profile and orientation are."""
     if not data:
         raise UvttError(f"{where}: the file is empty")
     if len(data) > MAX_PICTURE_BYTES:
@@ -107,7 +113,7 @@ def check_picture(data: bytes, where: str = "picture") -> Picture:
     kind = _magic(data)
     if kind is None:
         raise UvttError(f"{where}: not a PNG, JPEG or WebP picture")
-    from PIL import Image  # imported here: only uploads need it
+    from PIL import Image, ImageOps  # imported here: only uploads need it
 
     try:
         with Image.open(io.BytesIO(data)) as img:
@@ -117,13 +123,39 @@ def check_picture(data: bytes, where: str = "picture") -> Picture:
             if w > MAX_PICTURE_PX or h > MAX_PICTURE_PX:
                 raise UvttError(f"{where}: {w} x {h} px is over the limit of "
                                 f"{MAX_PICTURE_PX} x {MAX_PICTURE_PX} px")
-            img.verify()  # checksums and structure, without decoding every pixel
+            img.verify()  # checksums and structure, before a pixel is decoded
+        with Image.open(io.BytesIO(data)) as img:
+            img.load()  # every pixel, within the size checked above: a picture with none is refused here
+            clean, (w, h) = _without_metadata(img, kind, data, ImageOps)
     except UvttError:
         raise
     except Exception as exc:  # Pillow raises many kinds for a broken picture
         raise UvttError(f"{where}: the {kind} picture is damaged or truncated ({type(exc).__name__})") from None
     ext, content_type = PICTURE_TYPES[kind]
-    return Picture(data=data, ext=ext, content_type=content_type, width=w, height=h)
+    return Picture(data=clean, ext=ext, content_type=content_type, width=w, height=h)
+
+
+def _without_metadata(img, kind: str, data: bytes, image_ops) -> tuple[bytes, tuple[int, int]]:
+    """The picture saved again in its own format from its pixels, turned upright by its EXIF orientation
+    first, with its colour profile and nothing else of what it carried."""
+    icc = img.info.get("icc_profile")
+    upright = image_ops.exif_transpose(img)
+    out = io.BytesIO()
+    extra = {"icc_profile": icc} if icc else {}
+    if kind == "JPEG":
+        if upright is img:  # the same pixels: the same quantisation, no loss added
+            img.save(out, "JPEG", quality="keep", subsampling="keep", **extra)
+        else:
+            upright.save(out, "JPEG", quality=92, **extra)
+    elif kind == "PNG":
+        if upright.mode not in ("1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"):
+            upright = upright.convert("RGBA")
+        keep = {k: img.info[k] for k in ("transparency", "dpi") if k in img.info}
+        upright.save(out, "PNG", **keep, **extra)
+    else:
+        lossless = b"VP8L" in data[12:64]
+        upright.save(out, "WEBP", lossless=lossless, quality=100 if lossless else 90, **extra)
+    return out.getvalue(), upright.size
 
 
 def _number(v, where: str) -> float:
@@ -171,6 +203,10 @@ def parse(raw: bytes | str) -> UvttMap:
                         f"{MAX_FILE_BYTES // 1048576} MB")
     if not raw.strip():
         raise UvttError("the file is empty")
+    items = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # a base64 picture holds none of them
+    if items > MAX_JSON_ITEMS:
+        raise UvttError(f"the file holds {items:,} values or more; a map holds {MAX_JSON_ITEMS:,} at most "
+                        "(its walls, doors and lights)")
     try:
         d = json.loads(raw)
     except UnicodeDecodeError:

@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 import segno
-from flask import has_request_context, session
+from flask import g, has_request_context, request, session
 from markupsafe import Markup
 
 import rules
@@ -35,7 +35,8 @@ from ..game import access, attacks, combat, fog, keys, mapdata, text, undo, zone
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
-from . import render
+from . import render, throttle
+from .allowance import LogAllowance
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,23 @@ def room(game_id: str, audience: str) -> str:
     return f"game:{game_id}:{audience}"
 
 
+def _client() -> str | None:
+    """The address of the client of this request or Socket.IO connection (a trusted proxy's client: see
+    webapp/web/network.py), None outside a request."""
+    return request.remote_addr if has_request_context() else None
+
+
+def _said(outcome: str) -> None:
+    """What became of this request's GM password guess ("wrong" or "blocked"), for its answer (``guess_refused``)."""
+    if has_request_context():
+        g.tacmap_guess = outcome
+
+
+def guess_refused() -> bool:
+    """This request's GM password guess was not even checked: the game or the client is at its limit."""
+    return has_request_context() and g.get("tacmap_guess") == "blocked"
+
+
 def new_key() -> str:
     return secrets.token_urlsafe(18)
 
@@ -115,6 +133,10 @@ class Hub:
         self._sessions: dict[str, tuple[str, Actor]] = {}
         self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
         self._guesses = keys.Guesses()
+        self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
+        self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
+        self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
+        self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
         self._good_passwords: set[tuple[str, str, str]] = set()
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
@@ -234,23 +256,31 @@ class Hub:
         return False
 
     def password_blocked(self, game_id: str) -> bool:
-        return self._guesses.blocked(game_id)
+        return self._guesses.blocked(game_id, _client())
 
     def check_password(self, game_id: str, password: str) -> bool:
-        """The GM password, checked against its salted hash; wrong guesses are limited per game
-        (keys.MAX_WRONG a minute: after that every guess is refused until the minute is over)."""
+        """The GM password, checked against its salted hash; wrong guesses are limited per game and per client
+        (keys.MAX_WRONG a minute: after that every guess is refused until the minute is over). A guess is
+        counted before it is checked, atomically, and given back when right: guesses sent in parallel are
+        refused past the limit, not all checked."""
         stored = self.password_hash(game_id)
         if stored is None:
             return True
-        if not isinstance(password, str) or self._guesses.blocked(game_id):
+        if not isinstance(password, str):
             return False
         seen = (game_id, stored, hashlib.sha256(password.encode()).hexdigest())
-        if seen in self._good_passwords:  # a script sending the header on every call: scrypt once
-            return True
+        if seen in self._good_passwords and not self._guesses.blocked(game_id, _client()):
+            return True  # a script sending the header on every call: scrypt once
+        client = _client()
+        token = self._guesses.take(game_id, client)
+        if not token:
+            _said("blocked")  # not checked at all: the request is told to wait, not that it was wrong
+            return False
         if keys.verify(stored, password):
             self._good_passwords.add(seen)
+            self._guesses.give_back(game_id, client, token)
             return True
-        self._guesses.wrong(game_id)
+        _said("wrong")
         return False
 
     def base_url(self) -> str:
@@ -274,7 +304,18 @@ class Hub:
     # --- commands ---------------------------------------------------------
 
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
-        """Run a command; returns once its events are on disk."""
+        """Run a command; returns once its events are on disk. A client's command (in a request or on a socket)
+        takes its turn among its seat's and its address's (``throttle.Seats``): refused ``Busy`` past them."""
+        if not has_request_context():  # the server's own (the demo, a command-line import, a test's setup)
+            return self._execute(game_id, actor, payload)
+        seat, client = f"{game_id}:{actor.audience}", _client()
+        with self.seats.turn(seat, client):
+            done = self._execute(game_id, actor, payload)
+        if done.events:
+            self.seats.spent(seat, client)
+        return done
+
+    def _execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
             return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)
@@ -295,7 +336,12 @@ class Hub:
 
             return self.commit(game_id, decide_undo, alone=True)
 
-        done = self.commit(game_id, lambda game: decide(game, cmd, actor, self.dice(game)))  # decide authorizes
+        def decide_counted(game: Game) -> list[Event]:
+            events = decide(game, cmd, actor, self.dice(game))  # decide authorizes
+            self.allowance.charge(game_id, actor, events)  # a seat cannot fill the disk
+            return events
+
+        done = self.commit(game_id, decide_counted)
         return Committed(done.seq, done.events, table_ack(done.events, actor))
 
     # --- keys and password (GM) ----------------------------------------------
@@ -363,7 +409,7 @@ class Hub:
                 html = render.attack_preview(game, actor, view)
             if actor.role != "gm":
                 with self.app.app_context():
-                    gm_html = render.attack_preview(game, GM, view)
+                    gm_html = render.attack_preview(game, GM, view, echo=True)
                 self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=room(game_id, "gm"))
             return Committed(game.seq, [], {"preview": view, "html": html})
 

@@ -45,6 +45,7 @@ from typing import Callable
 from socketio import packet
 
 from .hub import COMMAND_QUEUED, SENDER_GIVES_UP, TOO_LATE
+from .throttle import BUSY
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ STALE_AFTER = 5.0
 #: idle workers kept for the next work (of any lane), and how long one waits for it before it ends
 KEEP_IDLE = 32
 IDLE_FOR = 10.0
-TOO_MANY = "too many commands at once; slow down"
+TOO_MANY = BUSY
 FAILED = "the server could not do that (see its log)"
 
 

@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import attacks, audience, characters, combat, editor, fog, maps, templates, uvtt
+from ..game import attacks, audience, characters, combat, editor, fog, maps, soak, templates, uvtt
 from ..game.model import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -57,11 +57,15 @@ PARTS = {
     "feed": ("_screen_feed.html", False, {"screen"}),
     # the choice for the defender's player and the GM; "waiting for..." for the attacker and the table
     "defense_prompt": ("_defense_prompt.html", False, {"gm", "player", "screen"}),
+    # a Soak roll a wounded Wild Card may spend a Benny on: its player's, and the GM's for anyone
+    "soak_prompt": ("_soak_prompt.html", False, {"gm", "player"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
+    # the map's picture: with fog, a player's and the table's are painted out where they never saw
+    "picture": ("_map_picture.html", True, {"player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
-_IN_MAP = {"tokens", "walls", "templates", "fog"}
+_IN_MAP = {"tokens", "walls", "templates", "fog", "picture"}
 EVERYTHING = frozenset(PARTS)
 
 #: who is under a template changes when a token comes, goes, moves or hides
@@ -79,6 +83,8 @@ _BY_EVENT = {
     "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
     "reclaim_allowed": {"players", "log"},
+    "seat_asked": {"players", "log"},
+    "seat_answered": {"players", "log"},
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log", "feed"},
     "gm_password_set": {"log"},
@@ -91,8 +97,11 @@ _BY_EVENT = {
     "acted": {"combat", "tokens", "log", "feed"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
+                        "soak_prompt",
                         *_UNDER},
     "defense_asked": {"log", "defense_prompt"},
+    "soak_rolled": {"log", "tokens", "token_list", "my_tokens", "combat", "soak_prompt", "feed"},
+    "soak_declined": {"log", "soak_prompt"},
     "defense_dropped": {"log", "defense_prompt"},
     "template_placed": {"log", "attack", *_UNDER},
     "template_moved": {"log", *_UNDER},
@@ -149,13 +158,17 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
     return changes
 
 
-def picture_of(game: Game, m: "maps.GameMap") -> dict | None:
-    """The picture layer of a map: where it lies in cells and its address on this server."""
+def picture_of(game: Game, m: "maps.GameMap", actor: Actor | None = None) -> dict | None:
+    """The picture layer of a map: where it lies in cells and its address on this server. With fog, a
+    player and the table screen are served the picture with what they never saw painted out; its address
+    changes with the squares they know, so their browser fetches it again when they have seen more."""
     box = maps.picture_box(m)
     if box is None:
         return None
     box = {k: (v or 0.0) for k, v in box.items()}  # no "-0.0" in the page
-    return box | {"url": url_for("maps.picture", game_id=game.id, name=m.picture["name"]),
+    known = fog.known(game, actor) if actor is not None and m.id == game.active_map else None
+    seen = {} if known is None else {"seen": format(hash(known) & 0xFFFFFFFF, "x")}
+    return box | {"url": url_for("maps.picture", game_id=game.id, name=m.picture["name"], **seen),
                   "width_px": m.picture["width"], "height_px": m.picture["height"]}
 
 
@@ -264,7 +277,7 @@ def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
         "preparing": lambda c: c["shown_map_id"] != game.active_map,
         "board": lambda c: _board(game, actor, c["shown_map_id"]),
         "zones": lambda c: maps.map_zones(game, c["shown_map_id"]) if c["shown_map_id"] in game.maps else game.zones,
-        "picture": lambda c: picture_of(game, c["shown_map"]),
+        "picture": lambda c: picture_of(game, c["shown_map"], actor),
         "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
         "maps_list": lambda c: maps.summary(game) if actor.role == "gm" and game.maps else [],
     }
@@ -286,6 +299,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "templates_view": lambda c: templates.view(game, actor),
         "area_templates": lambda c: attacks.area_templates(system),
         "pending": lambda c: attacks.pending_view(game, actor),
+        "soak_offers": lambda c: soak.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
         "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
@@ -427,10 +441,10 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         if not fog.same_tokens_shown(game, actor, since, shown):
             changes = {c for c in changes if not c.startswith("token:")} | {"tokens", "combat", "turn_bar", "attack"}
         fog.tokens_shown(game, actor, shown)
-        if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too
-            changes.add("walls")
-    if "map" in changes:  # the map holds the walls, the fog and the tokens
-        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens")}
+        if fog.walls_stale(game, actor):  # new squares seen: their walls and doors come too, and the picture
+            changes |= {"walls", "picture"}
+    if "map" in changes:  # the map holds the walls, the fog, the picture and the tokens
+        changes = {c for c in changes if not c.startswith("token:") and c not in ("walls", "fog", "tokens", "picture")}
     out: list[str] = []
     if renders is None:
         oob = ctx.with_values({"oob": True})
@@ -482,10 +496,11 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     return "\n".join(out)
 
 
-def attack_preview(game: Game, actor: Actor, view: dict) -> str:
-    """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js)."""
+def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> str:
+    """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js);
+    ``echo``: the GM's copy of a player's preview, its choices read, not picked."""
     tokens = {t.id: t for t in fog.visible_tokens(game, actor)}
-    values = {"view": view, "tokens": tokens, "actor": actor, "game": game}
+    values = {"view": view, "tokens": tokens, "actor": actor, "game": game, "echo": echo}
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
 
@@ -512,9 +527,10 @@ def last_attack(game: Game, actor: Actor) -> dict | None:
     entries = audience.newest_log(game, actor)
     if mine is not None:  # a phone looks back a little way, not through a whole evening's log
         entries = islice(entries, PLAYER_RESULT_LOOKBACK)
+    undone = set(game.undone)
     for entry in entries:
         card = entry.detail.get("card") if entry.detail else None
-        if not card:
+        if not card or entry.seq in undone:  # an undone attack is no one's news
             continue
         if mine is not None and card.get("attacker_id") not in mine and not any(t["id"] in mine for t in card["targets"]):
             continue

@@ -11,9 +11,19 @@ open and say nothing pin 200 threads, and a thousand slow ones reach the process
   ``IDLE_TIMEOUT`` is closed; at most ``MAX_WAITING`` wait (the oldest is closed first);
 - at most ``THREADS`` requests are handled at once, by a pool of daemon threads started as needed; a
   websocket or a long-poll holds its thread as long as it is open, as before;
-- a request's line and headers must arrive within ``REQUEST_TIMEOUT`` (a slow sender is cut off), then
-  the socket is blocking again with no timeout, as the app, simple-websocket and the direct writes expect;
-  an idle keep-alive connection is closed after ``REQUEST_TIMEOUT`` too;
+- a new connection gets a thread only once its whole request head (line and headers) has arrived: the
+  waiting room peeks at what came (``MSG_PEEK``: nothing is taken off the socket) and a connection whose
+  head is still partial waits there, thread-less, until it is whole or its ``HEAD_TIMEOUT`` is over (then
+  it is closed). A thousand connections sending a byte now and then (slowloris) thus hold no thread;
+- at most ``max_connections`` connections are open at once (by default the process's file limit less
+  ``SPARE_FILES`` for the database, the logs and the pages' own files; 500 where ``select`` is the
+  selector, as on Windows): past it the longest silent one is closed, else the new one is. 1,100
+  connections under the usual limit of 1,024 files leave the server able to open its files and answer;
+- a request's line and headers must arrive within ``REQUEST_TIMEOUT`` (a slow sender is cut off); then
+  its body and its answer must each move within ``READ_TIMEOUT`` (a body sent a byte a minute, an answer
+  the client never reads: closed, not held for ever), except a websocket, whose socket is blocking with
+  no timeout, as simple-websocket and the direct writes expect (engine.io's pings end a dead one); an idle
+  keep-alive connection is closed after ``REQUEST_TIMEOUT`` too;
 - ``TCP_NODELAY`` on every connection: Werkzeug leaves Nagle's algorithm on, and a Socket.IO connection
   writes small frames in a row (a move's ``update`` to the sender, then its ack); with Nagle the second
   waits until the client acknowledges the first, which Linux delays by up to ~40 ms.
@@ -40,6 +50,26 @@ THREADS = 96  # requests handled at once: a table's screens (a websocket each), 
 MAX_WAITING = 500  # connections waiting for their first bytes
 IDLE_TIMEOUT = 20.0  # seconds a new connection may stay silent
 REQUEST_TIMEOUT = 10.0  # seconds for a request's line and headers, and for a keep-alive's next request
+HEAD_TIMEOUT = 10.0  # seconds for a new connection's whole request head, once it said something
+READ_TIMEOUT = 30.0  # seconds a request's body or answer may stall (more than a long-poll's 25 s wait)
+MAX_HEAD = 64 * 1024  # a request head longer than this goes to the handler, which refuses it
+SPARE_FILES = 128  # files kept free below the process's limit: the database, logs, pictures, pages
+PEEK_EVERY = 0.25  # seconds between looks at the connections whose request head is not whole yet
+
+
+def default_max_connections() -> int:
+    """The process's open-file limit less ``SPARE_FILES`` (at least 64); 500 with ``select`` (Windows)."""
+    if selectors.DefaultSelector is selectors.SelectSelector:
+        return 500
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return 500
+    if soft == resource.RLIM_INFINITY:
+        return 10_000
+    return max(64, min(10_000, soft - SPARE_FILES))
 
 
 class NoDelayHandler(WSGIRequestHandler):
@@ -56,7 +86,10 @@ class NoDelayHandler(WSGIRequestHandler):
 
     def parse_request(self) -> bool:
         ok = super().parse_request()
-        self.connection.settimeout(None)  # headers in: the app, a long-poll and a websocket block as they need
+        websocket = ok and (self.headers.get("Upgrade") or "").lower() == "websocket"
+        # headers in: a websocket blocks as simple-websocket and the direct writes need; anything else
+        # (a body, a long-poll's answer) must move within READ_TIMEOUT
+        self.connection.settimeout(None if websocket else getattr(self.server, "read_timeout", READ_TIMEOUT))
         return ok
 
     def log_request(self, code="-", size="-") -> None:
@@ -71,9 +104,17 @@ class TableServer(BaseWSGIServer):
     daemon_threads = True
 
     def __init__(self, host: str, port: int, app, *, threads: int = THREADS, max_waiting: int = MAX_WAITING,
-                 idle_timeout: float = IDLE_TIMEOUT, handler=NoDelayHandler, log_requests: bool = False) -> None:
+                 idle_timeout: float = IDLE_TIMEOUT, handler=NoDelayHandler, log_requests: bool = False,
+                 max_connections: int | None = None, head_timeout: float = HEAD_TIMEOUT,
+                 read_timeout: float = READ_TIMEOUT) -> None:
         super().__init__(host, port, app, handler=handler)
         self.log_requests = log_requests
+        self.max_connections = max_connections or default_max_connections()
+        self.head_timeout = head_timeout
+        self.read_timeout = read_timeout
+        self._open = 0  # connections accepted and not yet closed
+        self._count_lock = threading.Lock()
+        self._partial: dict = {}  # socket -> (address, deadline): said something, its head not whole yet
         self.threads = threads
         self.max_waiting = max_waiting
         self.idle_timeout = idle_timeout
@@ -85,6 +126,7 @@ class TableServer(BaseWSGIServer):
         self._selector = selectors.DefaultSelector()
         self._waiting: collections.OrderedDict = collections.OrderedDict()  # socket -> (address, deadline)
         self._waiting_lock = threading.Lock()
+        self._next_peek = 0.0
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         self._selector.register(self._wake_r, selectors.EVENT_READ)
@@ -96,9 +138,18 @@ class TableServer(BaseWSGIServer):
         """An accepted connection waits, with no thread of its own, until it says something."""
         request.setblocking(False)
         with self._waiting_lock:
-            while len(self._waiting) >= self.max_waiting:  # full: the longest silent one goes
-                oldest, _ = self._waiting.popitem(last=False)
+            with self._count_lock:
+                self._open += 1
+            while self._waiting and (len(self._waiting) >= self.max_waiting or self._open > self.max_connections):
+                oldest, _ = self._waiting.popitem(last=False)  # full: the longest silent one goes
                 self._forget(oldest)
+            if self._open > self.max_connections and self._partial:  # else the slowest sender of a head
+                oldest = next(iter(self._partial))
+                del self._partial[oldest]
+                self.shutdown_request(oldest)
+            if self._open > self.max_connections:  # every one is being served: the new one goes
+                self.shutdown_request(request)
+                return
             self._waiting[request] = (client_address, time.monotonic() + self.idle_timeout)
             self._selector.register(request, selectors.EVENT_READ)
         self._wake_w.send(b"\0")
@@ -110,11 +161,29 @@ class TableServer(BaseWSGIServer):
             pass
         self.shutdown_request(sock)
 
+    def shutdown_request(self, request) -> None:
+        super().shutdown_request(request)
+        with self._count_lock:
+            self._open -= 1
+
+    @staticmethod
+    def _head_state(sock) -> str:
+        """"whole" (the request head is in, or the peer closed, or it is too long: the handler answers),
+        "partial" (some of it came), or "none" (nothing readable after all)."""
+        try:
+            seen = sock.recv(MAX_HEAD, socket.MSG_PEEK)
+        except (BlockingIOError, InterruptedError):
+            return "none"
+        except OSError:
+            return "whole"  # reset: the handler finds out and closes it
+        if not seen or b"\r\n\r\n" in seen or len(seen) >= MAX_HEAD or not seen[:1].isalpha():
+            return "whole"  # closed, a whole head, too long, or not HTTP at all (TLS): the handler answers
+        return "partial"
     # ---- the waiting room ------------------------------------------------------------------------
     def _waiting_room(self) -> None:
         while True:
             try:
-                events = self._selector.select(timeout=1.0)
+                events = self._selector.select(timeout=PEEK_EVERY if self._partial else 1.0)
             except (OSError, ValueError):  # a socket closed under us: look again
                 time.sleep(0.01)
                 continue
@@ -131,7 +200,15 @@ class TableServer(BaseWSGIServer):
                         continue
                     address, _deadline = self._waiting.pop(sock, (None, 0))
                     self._selector.unregister(sock)
-                    if address is not None:
+                    if address is None:
+                        continue
+                    state = self._head_state(sock)
+                    if state == "partial":  # off the selector (its bytes stay unread): looked at again soon
+                        self._partial[sock] = (address, now + self.head_timeout)
+                    elif state == "none":
+                        self._waiting[sock] = (address, _deadline)
+                        self._selector.register(sock, selectors.EVENT_READ)
+                    else:
                         sock.setblocking(True)
                         self._submit(sock, address)
                 for sock, (_address, deadline) in list(self._waiting.items()):
@@ -139,6 +216,17 @@ class TableServer(BaseWSGIServer):
                         break  # in the order they came: the rest are younger
                     del self._waiting[sock]
                     self._forget(sock)
+                if self._partial and now >= self._next_peek:
+                    self._next_peek = now + PEEK_EVERY
+                    for sock, (address, deadline) in list(self._partial.items()):
+                        state = self._head_state(sock)
+                        if state == "whole":
+                            del self._partial[sock]
+                            sock.setblocking(True)
+                            self._submit(sock, address)
+                        elif deadline <= now:  # its head did not come whole in time
+                            del self._partial[sock]
+                            self.shutdown_request(sock)
 
     # ---- the pool ---------------------------------------------------------------------------------
     def _submit(self, sock, address) -> None:
@@ -170,6 +258,9 @@ class TableServer(BaseWSGIServer):
             for sock in list(self._waiting):
                 self._forget(sock)
             self._waiting.clear()
+            for sock in list(self._partial):
+                self.shutdown_request(sock)
+            self._partial.clear()
 
     def log_startup(self) -> None:  # tacmap serve prints its own addresses; no development-server banner
         pass

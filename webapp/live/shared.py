@@ -265,38 +265,70 @@ class Shared:
 
 
 class SharedGuesses:
-    """The GM password's wrong guesses per game, counted across processes (``keys.Guesses``'s interface):
-    with N processes a guesser still gets ``keys.MAX_WRONG`` a minute, not N times as many."""
+    """The GM password's wrong guesses per game and per client, counted across processes (``keys.Guesses``'s
+    interface): with N processes a guesser still gets ``keys.MAX_WRONG`` a minute, not N times as many. A
+    guess is counted before it is checked, in one MULTI/EXEC (add, then count): of guesses sent at once to
+    any processes, those past the limit see it."""
 
     def __init__(self, shared: Shared, local) -> None:
         self.shared, self.local = shared, local  # local: this process's count, when Redis is away
 
     @staticmethod
-    def _key(game_id: str) -> str:
-        return f"{PREFIX}:guesses:{game_id}"
+    def _keys(game_id: str, client: str | None) -> list[tuple[str, int]]:
+        from ..game.keys import Guesses
 
-    def blocked(self, game_id: str) -> bool:
-        from ..game.keys import MAX_WRONG, WINDOW
+        return [(f"{PREFIX}:guesses:{name}", limit) for name, limit in Guesses.names(game_id, client)]
+
+    def blocked(self, game_id: str, client: str | None = None) -> bool:
+        from ..game.keys import WINDOW
+
+        keys = self._keys(game_id, client)
 
         def count(r):
             pipe = r.pipeline()
-            pipe.zremrangebyscore(self._key(game_id), "-inf", time.time() - WINDOW)
-            pipe.zcard(self._key(game_id))
-            return pipe.execute()[1]
+            for key, _limit in keys:
+                pipe.zremrangebyscore(key, "-inf", time.time() - WINDOW)
+                pipe.zcard(key)
+            return any(n >= limit for n, (_key, limit) in zip(pipe.execute()[1::2], keys))
 
-        n = self.shared._call(count)
-        return self.local.blocked(game_id) if n is None else n >= MAX_WRONG
+        over = self.shared._call(count)
+        return self.local.blocked(game_id, client) if over is None else over
 
-    def wrong(self, game_id: str) -> None:
+    def take(self, game_id: str, client: str | None = None):
+        """Count a guess (here and in Redis); False when the game or the client is at its limit. The answer
+        is what ``give_back`` needs to take this guess back."""
         from ..game.keys import WINDOW
 
-        self.local.wrong(game_id)
-        now = time.time()
+        if not self.local.take(game_id, client):
+            return False
+        member, now, keys = uuid.uuid4().hex, time.time(), self._keys(game_id, client)
 
         def add(r):
+            pipe = r.pipeline()  # MULTI/EXEC: no other guess between the add and the count
+            for key, _limit in keys:
+                pipe.zremrangebyscore(key, "-inf", now - WINDOW)
+                pipe.zadd(key, {member: now})
+                pipe.expire(key, int(WINDOW) + 1)
+                pipe.zcard(key)
+            return any(n > limit for n, (_key, limit) in zip(pipe.execute()[3::4], keys))
+
+        over = self.shared._call(add)
+        if over:
+            self._remove(keys, member)
+            self.local.give_back(game_id, client)
+            return False
+        return member
+
+    def give_back(self, game_id: str, client: str | None = None, token=None) -> None:
+        self.local.give_back(game_id, client)
+        if isinstance(token, str):
+            self._remove(self._keys(game_id, client), token)
+
+    def _remove(self, keys: list[tuple[str, int]], member: str) -> None:
+        def remove(r):
             pipe = r.pipeline()
-            pipe.zadd(self._key(game_id), {uuid.uuid4().hex: now})
-            pipe.expire(self._key(game_id), int(WINDOW) + 1)
+            for key, _limit in keys:
+                pipe.zrem(key, member)
             pipe.execute()
 
-        self.shared._call(add)
+        self.shared._call(remove)

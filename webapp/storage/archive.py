@@ -23,9 +23,12 @@ nothing behind.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
+import io
 import json
 import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -35,14 +38,27 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .store import DB_NAME, DamagedLog, Store
+from ..game import text
+from ..game.model import Game, Rejected
+from . import private
+from .store import DB_NAME, DamagedLog, Store, is_game_id
 
 FORMAT = "tacmap-game"
 VERSION = 1
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: what lives in the data folder but is not a game's: never exported as one
 NOT_GAME_FILES = {DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", "secret_key", "repairs"}
-MAX_FILE = 1 << 30
+#: what a game file may unpack to, checked against the sizes its zip declares before anything is read
+MAX_MANIFEST = 4 << 20
+MAX_TABLES = 64 << 20  # every row of the game's tables, as JSON text (a long campaign's log is a few MB)
+MAX_FILE = 64 << 20  # one file (a map picture is 20 MB at most)
+MAX_FILES = 10_000
+MAX_FILES_BYTES = 2 << 30
+MAX_DEPTH = 8  # parts of a file's path
+#: the names a file's path is made of: a folder of the data folder (``pictures``), then plain names
+KIND = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}")
+TABLE = re.compile(r"[a-z_][a-z0-9_]{0,39}")
 
 
 class ArchiveError(Exception):
@@ -156,8 +172,39 @@ class Imported:
     notes: list[str]
 
 
-def _read_archive(path: Path) -> tuple[dict, dict[str, list[dict]], dict[str, bytes]]:
-    """Everything in a game file, checked; ArchiveError says what is wrong with it."""
+def _too_big(path: Path, what: str, size: int, limit: int) -> ArchiveError:
+    return ArchiveError(f"{path}: {what} would unpack to {size:,} bytes, over the limit of {limit:,}; "
+                        "nothing was imported")
+
+
+def _check_file_path(path: Path, rel) -> tuple[str, ...]:
+    """The parts of a file's path in the manifest (``<kind>/<name>...``), each a plain name."""
+    parts = tuple(rel.split("/")) if isinstance(rel, str) else ()
+    if (len(parts) < 2 or len(parts) > MAX_DEPTH or not KIND.fullmatch(parts[0])
+            or not all(PART.fullmatch(p) for p in parts[1:])):
+        raise ArchiveError(f"{path} is damaged: a file has the path {str(rel)[:80]!r}; nothing was imported")
+    if parts[0] in NOT_GAME_FILES:
+        raise ArchiveError(f"{path} is damaged: {rel!r} is not a game's file; nothing was imported")
+    return parts
+
+
+def _read_table(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> list[dict]:
+    """One table's rows, read a line at a time (never the whole text, then every row, at once)."""
+    rows = []
+    with z.open(info) as raw:
+        for line in io.TextIOWrapper(raw, encoding="utf-8"):
+            if line.strip():
+                row = json.loads(line)
+                if not isinstance(row, dict):
+                    raise ValueError("a row is not a JSON object")
+                rows.append({c: _unplain(v) for c, v in row.items()})
+    return rows
+
+
+def _read_archive(path: Path) -> tuple[dict, dict[str, list[dict]], list[tuple[str, zipfile.ZipInfo, str]]]:
+    """Everything in a game file, checked before anything is kept in memory whole or written anywhere:
+    the sizes its zip declares (a zip reads no further than it declares), the game's id in tacmap's own
+    format, every file's path, every checksum (read a chunk at a time). ArchiveError says what is wrong."""
     what = f"{path} is not a tacmap game file"
     try:
         z = zipfile.ZipFile(path)
@@ -167,10 +214,13 @@ def _read_archive(path: Path) -> tuple[dict, dict[str, list[dict]], dict[str, by
         raise ArchiveError(f"{what} (not a zip: {exc})") from None
     with z:
         try:
-            manifest = json.loads(z.read("manifest.json"))
+            info = z.getinfo("manifest.json")
+            if info.file_size > MAX_MANIFEST:
+                raise _too_big(path, "manifest.json", info.file_size, MAX_MANIFEST)
+            manifest = json.loads(z.read(info))
         except KeyError:
             raise ArchiveError(f"{what} (no manifest.json)") from None
-        except (ValueError, zipfile.BadZipFile, OSError) as exc:
+        except (ValueError, RecursionError, zipfile.BadZipFile, OSError) as exc:
             raise ArchiveError(f"{what} (its manifest cannot be read: {exc})") from None
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise ArchiveError(f"{what} (its manifest is not of format {FORMAT!r})")
@@ -181,49 +231,92 @@ def _read_archive(path: Path) -> tuple[dict, dict[str, list[dict]], dict[str, by
         record = manifest.get("game")
         if not isinstance(record, dict) or not isinstance(record.get("id"), str) or not record["id"]:
             raise ArchiveError(f"{path} is damaged: its manifest has no game record")
+        if not is_game_id(record["id"]):
+            raise ArchiveError(f"{path} is damaged: {record['id'][:80]!r} is not a tacmap game id "
+                               "(8 hexadecimal digits); nothing was imported")
         wrong = [k for k in ("name", "system", "gm_key", "screen_key", "join_code") if not isinstance(record.get(k), str)]
         if wrong or not isinstance(record.get("created_at"), (int, float)):
             raise ArchiveError(f"{path} is damaged: its game record lacks {', '.join(wrong) or 'created_at'}")
-        tables: dict[str, list[dict]] = {}
+        why = text.problem(record["name"]) or (None if 0 < len(record["name"]) <= text.MAX_NAME
+                                                else f"has 1 to {text.MAX_NAME} characters")
+        if why:
+            raise ArchiveError(f"{path}: the game's name {why}; nothing was imported")
         counts = manifest.get("tables")
         if not isinstance(counts, dict) or "events" not in counts:
             raise ArchiveError(f"{path} is damaged: its manifest lists no log")
-        for table, count in counts.items():
+        entries = manifest.get("files") or []
+        if not isinstance(entries, list) or len(entries) > MAX_FILES:
+            raise ArchiveError(f"{path} is damaged: its manifest lists files that are not a list of "
+                               f"{MAX_FILES} at most")
+        # every name and size first, before a byte is unpacked
+        table_infos = {}
+        for table in counts:
+            if not TABLE.fullmatch(table):
+                raise ArchiveError(f"{path} is damaged: {table[:80]!r} is not a table's name")
             try:
-                text = z.read(f"tables/{table}.jsonl").decode()
-                rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-                if len(rows) != count or not all(isinstance(r, dict) for r in rows):
-                    raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl should hold {count} rows")
-                tables[table] = [{c: _unplain(v) for c, v in r.items()} for r in rows]
+                table_infos[table] = z.getinfo(f"tables/{table}.jsonl")
             except KeyError:
-                raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl is missing") from None
-            except (ValueError, TypeError, zipfile.BadZipFile, OSError) as exc:
-                raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl cannot be read ({exc})") from None
-        files: dict[str, bytes] = {}
-        for meta in manifest.get("files") or []:
+                pass  # said when its turn comes (below)
+        total = sum(i.file_size for i in table_infos.values())
+        if total > MAX_TABLES:
+            raise _too_big(path, "its tables", total, MAX_TABLES)
+        files: list[tuple[str, zipfile.ZipInfo, str]] = []
+        seen: set[str] = set()
+        for meta in entries:
             rel = meta.get("path") if isinstance(meta, dict) else None
-            parts = PurePosixPath(rel).parts if isinstance(rel, str) else ()
-            if len(parts) < 2 or any(p in ("", ".", "..") for p in parts) or PurePosixPath(rel).is_absolute():
-                raise ArchiveError(f"{path} is damaged: a file has the path {rel!r}")
-            if parts[0] in NOT_GAME_FILES:
-                raise ArchiveError(f"{path} is damaged: {rel!r} is not a game's file")
+            _check_file_path(path, rel)
+            if rel in seen:
+                raise ArchiveError(f"{path} is damaged: {rel!r} is listed twice; nothing was imported")
+            seen.add(rel)
+            digest = meta.get("sha256")
+            if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
+                raise ArchiveError(f"{path} is damaged: files/{rel} has no checksum")
             try:
                 info = z.getinfo(f"files/{rel}")
-                if info.file_size > MAX_FILE:
-                    raise ArchiveError(f"{path}: {rel} is too large ({info.file_size} bytes)")
-                content = z.read(info)
             except KeyError:
                 raise ArchiveError(f"{path} is damaged: files/{rel} is missing") from None
+            if info.file_size > MAX_FILE:
+                raise _too_big(path, rel, info.file_size, MAX_FILE)
+            files.append((rel, info, digest))
+        total = sum(i.file_size for _, i, _ in files)
+        if total > MAX_FILES_BYTES:
+            raise _too_big(path, "its files", total, MAX_FILES_BYTES)
+        tables: dict[str, list[dict]] = {}
+        for table, count in counts.items():
+            if table not in table_infos:
+                raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl is missing")
+            try:
+                rows = _read_table(z, table_infos[table])
+            except (ValueError, TypeError, RecursionError, zipfile.BadZipFile, OSError) as exc:
+                raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl cannot be read ({exc})") from None
+            if len(rows) != count:
+                raise ArchiveError(f"{path} is damaged: tables/{table}.jsonl should hold {count} rows")
+            tables[table] = rows
+        for rel, info, digest in files:
+            try:
+                if _copy(z, info, None) != digest:
+                    raise ArchiveError(f"{path} is damaged: files/{rel} does not match its checksum")
             except (zipfile.BadZipFile, OSError) as exc:
                 raise ArchiveError(f"{path} is damaged: files/{rel} cannot be read ({exc})") from None
-            if hashlib.sha256(content).hexdigest() != meta.get("sha256"):
-                raise ArchiveError(f"{path} is damaged: files/{rel} does not match its checksum")
-            files[rel] = content
     return manifest, tables, files
 
 
-def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> None:
-    """The log in the file must be whole and replay; a damaged one stays out (repair it where it is)."""
+def _copy(z: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path | None) -> str:
+    """Unpack one member a chunk at a time (to ``dest``, a new file of the owner's only, or nowhere);
+    its sha256."""
+    h = hashlib.sha256()
+    with z.open(info) as src, (open(dest, "xb", opener=private.opener) if dest else contextlib.nullcontext()) as out:
+        for chunk in iter(lambda: src.read(1 << 20), b""):
+            h.update(chunk)
+            if out is not None:
+                out.write(chunk)
+    return h.hexdigest()
+
+
+def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> Game:
+    """The log in the file must be whole and replay, and hold only text the table accepts (the same rules
+    as a command's: no control, direction or invisible characters in a name); a damaged one stays out
+    (repair it where it is). The game as the log alone makes it."""
     from .store import load_game
 
     for r in tables["events"]:
@@ -231,13 +324,21 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> None:
             raise ArchiveError(f"{path} is damaged: its log holds a row that is not an event "
                                f"({json.dumps(r, default=str)[:80]}); nothing was imported")
     events = sorted(tables["events"], key=lambda r: r["seq"])
+    for r in events:
+        try:
+            text.check_payload(json.loads(r["data"]), f"the log's event {r['seq']}")
+        except (ValueError, RecursionError):
+            raise ArchiveError(f"{path} holds a damaged log (seq {r['seq']}: not readable JSON); "
+                               "nothing was imported") from None
+        except Rejected as exc:
+            raise ArchiveError(f"{path}: {exc}; nothing was imported") from None
     scratch = Store(":memory:")
     try:
         scratch._db.execute("PRAGMA foreign_keys=OFF")  # the log alone, without its game's row
         scratch._db.executemany(
             "INSERT INTO events (game_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
             [(game_id, r.get("seq"), r.get("type"), r.get("data"), r.get("created_at") or 0) for r in events])
-        load_game(scratch, game_id)
+        game = load_game(scratch, game_id)
     except DamagedLog as exc:
         raise ArchiveError(f"{path} holds a damaged log (seq {exc.seq}: {exc.reason}); nothing was imported. "
                            f"Repair it where it came from (`tacmap repair {game_id}`) and export it again.") from None
@@ -245,6 +346,24 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> None:
         raise ArchiveError(f"{path} is damaged: its log cannot be stored ({exc}); nothing was imported") from None
     finally:
         scratch.close()
+    named = [("the game", game.name), *(("a token", t.name) for t in game.tokens.values()),
+             *(("a player", p.name) for p in game.players.values()),
+             *(("a character", c.name) for c in game.characters.values()),
+             *(("a map", m.name) for m in game.maps.values()),
+             *(("a token", t.name) for m in game.maps.values() for t in m.tokens.values()),
+             *(("a zone", z.get("name", "")) for z in game.zones or [])]
+    for what, name in named:
+        why = text.problem(name) if isinstance(name, str) else "is not text"
+        if why:
+            raise ArchiveError(f"{path}: the name of {what} {why}; nothing was imported")
+    return game
+
+
+def _inside(folder: Path, target: Path) -> Path:
+    """``target`` when it resolves inside ``folder``; ArchiveError otherwise (never written)."""
+    if not target.resolve().is_relative_to(folder.resolve()):
+        raise ArchiveError(f"{target} is outside {folder}; nothing was imported")
+    return target
 
 
 def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool = False) -> Imported:
@@ -252,7 +371,7 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
     manifest, tables, files = _read_archive(path)
     record = dict(manifest["game"])
     old_id = record["id"]
-    _check_log(old_id, tables, path)
+    game = _check_log(old_id, tables, path)
     notes = []
     store = Store(data_dir / DB_NAME)
     try:
@@ -269,18 +388,19 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
             unknown = {c for r in rows for c in r} - set(here[table])
             if unknown:
                 raise ArchiveError(f"{path}: table {table!r} has columns this tacmap does not know "
-                                   f"({', '.join(sorted(unknown))}); nothing was imported")
+                                   f"({', '.join(sorted(unknown))[:200]}); nothing was imported")
+        # a snapshot is a cache of the log: the file's own could say anything, so it is made again here
+        tables.pop("snapshots", None)
         game_id = old_id
         if new_id:
             game_id = secrets.token_hex(4)
             while db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                 game_id = secrets.token_hex(4)
-            tables.pop("snapshots", None)  # a cache of the old id's state: rebuilt from the log
             new_keys = True
         elif db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
             raise ArchiveError(f"game {game_id} ({record.get('name')!r}) is here already; nothing was imported. "
                                "Import it with --new-id to keep both.")
-        record["id"] = game_id
+        record["id"] = game.id = game_id
         if new_keys:
             record["gm_key"], record["screen_key"] = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
             record["join_code"] = ""
@@ -294,22 +414,27 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
         staging = Path(tempfile.mkdtemp(prefix=".import-", dir=data_dir))
         moved: list[Path] = []
         try:
-            for rel, content in files.items():
-                parts = PurePosixPath(rel).parts
-                target = staging / parts[0] / game_id / Path(*parts[1:])
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(content)
+            with zipfile.ZipFile(path) as z:
+                for rel, info, digest in files:
+                    parts = rel.split("/")
+                    target = _inside(staging, staging / parts[0] / game_id / Path(*parts[1:]))
+                    private.make_dir(target.parent)
+                    if _copy(z, info, target) != digest:
+                        raise ArchiveError(f"{path} changed while it was imported; nothing was imported")
             with store._lock:
                 db.execute("BEGIN IMMEDIATE")
                 try:
                     _insert(db, "games", [record])
                     for table in ["events", *sorted(t for t in tables if t != "events")]:
                         _insert(db, table, [{**r, "game_id": game_id} for r in tables[table]])
+                    if game.seq:
+                        _insert(db, "snapshots", [{"game_id": game_id, "seq": game.seq,
+                                                   "state": json.dumps(game.to_dict())}])
                     for kind in sorted(p for p in staging.iterdir()):
-                        final = data_dir / kind.name / game_id
+                        final = _inside(data_dir, data_dir / kind.name / game_id)
                         if final.exists():
                             raise ArchiveError(f"{final} exists already; nothing was imported")
-                        final.parent.mkdir(parents=True, exist_ok=True)
+                        private.make_dir(final.parent)
                         os.replace(kind / game_id, final)
                         moved.append(final)
                     db.execute("COMMIT")
@@ -321,7 +446,7 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
                     raise
         except sqlite3.Error as exc:
             raise ArchiveError(f"{path} could not be stored ({exc}); nothing was imported") from None
-        except OSError as exc:
+        except (OSError, zipfile.BadZipFile) as exc:
             raise ArchiveError(f"the game's files could not be written ({exc}); nothing was imported") from None
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -424,9 +549,9 @@ def repair(data_dir: Path, game_id: str) -> dict | None:
             rows = db.execute("SELECT seq, type, data, created_at FROM events WHERE game_id = ? AND seq >= ? "
                               "ORDER BY seq", (game_id, seq)).fetchall()
             folder = data_dir / "repairs"
-            folder.mkdir(exist_ok=True)
+            private.make_dir(folder)
             kept = folder / f"{game_id}-from-seq-{seq}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
-            with open(kept, "w") as f:
+            with open(kept, "w", opener=private.opener) as f:
                 for s, t, d, c in rows:
                     f.write(json.dumps({"seq": s, "type": t, "data": d, "created_at": c}) + "\n")
                 f.flush()

@@ -9,14 +9,18 @@ nothing half-imported remains (no event, no file).
 
 from __future__ import annotations
 
+import io
+import math
 import os
 import re
 import tempfile
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..game import maps, uvtt
+from ..game import fog, maps, text, uvtt
 from ..game.model import Rejected
+from . import private
 
 if TYPE_CHECKING:
     from ..live.hub import Hub
@@ -40,7 +44,7 @@ def path_of(data_dir: str | Path, game_id: str, name: str) -> Path | None:
 def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
     """Write the picture (atomically); returns its path and whether this call created it."""
     folder = game_dir(data_dir, game_id)
-    folder.mkdir(parents=True, exist_ok=True)
+    private.make_dir(folder)
     path = folder / picture.name
     if path.exists():
         return path, False
@@ -55,6 +59,72 @@ def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Pa
         Path(tmp).unlink(missing_ok=True)
         raise
     return path, True
+
+
+_MASKED: dict[tuple, bytes] = {}  # (file, squares known, alignment) -> the picture painted out (a few kept)
+_MASKED_LOCK = threading.Lock()
+MASKED_KEEP = 16
+
+
+def fogged(game: "Game", actor: "Actor", name: str):
+    """The squares this audience knows when the picture it asks for is the fogged active map's; else None
+    (the GM, no fog, or not the active map's picture: served as it is)."""
+    m = game.maps.get(game.active_map)
+    if m is None or not m.picture or m.picture["name"] != name:
+        return None
+    return fog.known(game, actor)
+
+
+def masked(path: Path, game: "Game", known) -> bytes:
+    """The picture at ``path`` with every pixel outside the squares in ``known`` painted black, in its own
+    format: a player's browser never receives what the fog hides (the fog layer alone would only cover
+    it on screen). Kept for the next audience that knows the same squares."""
+    m = game.maps[game.active_map]
+    align = m.align
+    key = (str(path), known, align["cell_px"], align["offset_x"], align["offset_y"])
+    with _MASKED_LOCK:
+        found = _MASKED.get(key)
+    if found is not None:
+        return found
+    from PIL import Image, ImageDraw
+
+    k, ox, oy = align["cell_px"], align["offset_x"], align["offset_y"]
+    with Image.open(path) as img:
+        img.load()
+        fmt = img.format
+        mask = Image.new("L", img.size, 0)
+        draw = ImageDraw.Draw(mask)
+        rows: dict[int, list[int]] = {}
+        for x, y in known:
+            rows.setdefault(y, []).append(x)
+        for y, xs in rows.items():
+            xs.sort()
+            start = prev = xs[0]
+            for x in xs[1:] + [None]:
+                if x is not None and x == prev + 1:
+                    prev = x
+                    continue
+                x0, x1 = ox + start * k, ox + (prev + 1) * k
+                y0, y1 = oy + y * k, oy + (y + 1) * k
+                draw.rectangle([math.floor(x0), math.floor(y0), math.ceil(x1) - 1, math.ceil(y1) - 1], fill=255)
+                if x is not None:
+                    start = prev = x
+        base = img.convert("RGBA" if fmt == "PNG" or img.mode in ("RGBA", "LA", "P") and fmt != "JPEG" else "RGB")
+        out_img = Image.new(base.mode, base.size, (0, 0, 0, 255) if base.mode == "RGBA" else (0, 0, 0))
+        out_img.paste(base, (0, 0), mask)
+    out = io.BytesIO()
+    if fmt == "JPEG":
+        out_img.save(out, "JPEG", quality=85)
+    elif fmt == "WEBP":
+        out_img.save(out, "WEBP", quality=85)
+    else:
+        out_img.save(out, "PNG", compress_level=3)
+    data = out.getvalue()
+    with _MASKED_LOCK:
+        if len(_MASKED) >= MASKED_KEEP:
+            _MASKED.pop(next(iter(_MASKED)))
+        _MASKED[key] = data
+    return data
 
 
 def picture_record(picture: uvtt.Picture) -> dict:
@@ -83,7 +153,9 @@ def _commit_with_file(hub: "Hub", game_id: str, picture: uvtt.Picture | None, de
 
 
 def map_name(filename: str | None) -> str:
+    """A map's name from its file's name: what the table's text rules refuse in a name is left out."""
     stem = Path(filename or "").stem
+    stem = "".join(ch for ch in stem if text.problem(ch) is None)
     name = re.sub(r"[_\s]+", " ", stem).strip()[:40]
     return name or "Imported map"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -18,8 +19,15 @@ from pathlib import Path
 
 from ..game.model import Event, Game
 from ..game.table import evolve, replay
+from . import private
 
 DB_NAME = "tacmap.sqlite3"  # in the data folder
+#: a game's id as tacmap makes them (``secrets.token_hex(4)``); it names the game's folders in the data folder
+GAME_ID = re.compile(r"[0-9a-f]{8}")
+
+
+def is_game_id(value) -> bool:
+    return isinstance(value, str) and GAME_ID.fullmatch(value) is not None
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -121,8 +129,10 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         """The database, checked before anything is served: a clear DataError, never a traceback."""
         folder, path = self.path.parent, self.path
+        in_memory = str(path) == ":memory:"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            if not in_memory:
+                private.make_dir(folder)
         except OSError as exc:
             raise DataError(f"cannot create the data folder {folder}: {exc.strerror}. Create it, or start "
                             "with --data-dir set to a folder you may write to.") from None
@@ -135,6 +145,15 @@ class Store:
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
             raise DataError(f"cannot read and write {path} (permission denied). Give your user read and write "
                             f"access (chmod u+rw {path}), or start with another --data-dir.")
+        if not in_memory:
+            # created (or narrowed to) 0600 before SQLite opens it: its WAL and shared-memory files take
+            # the database's permissions when SQLite creates them
+            for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                private.narrow(extra)
+            try:
+                private.create_file(path)
+            except OSError:
+                pass  # SQLite's own error says what is wrong (below)
         db = None
         try:
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

@@ -15,7 +15,7 @@ def hub() -> Hub:
 
 
 def remember_key(role: str, game_id: str, key: str) -> None:
-    """Keep a browser's key for a game in its (signed) session cookie."""
+    """Keep a browser's key for a game in its session (on the server: webapp/web/sessions.py)."""
     keys = dict(session.get(role) or {})
     keys[game_id] = key
     session[role] = keys
@@ -24,8 +24,3 @@ def remember_key(role: str, game_id: str, key: str) -> None:
 
 def remembered_key(role: str, game_id: str) -> str | None:
     return (session.get(role) or {}).get(game_id)
-
-
-def is_local(remote_addr: str | None) -> bool:
-    """The laptop running the server is the GM's: it lists every game."""
-    return remote_addr in ("127.0.0.1", "::1") or (remote_addr or "").startswith("127.")

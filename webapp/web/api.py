@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 
 from flask import Blueprint, abort, jsonify, request, url_for
@@ -11,8 +12,10 @@ import rules
 from ..game import audience, text
 from ..game.mapdata import grid_board, zone_map
 from ..game.model import GM, Actor, Rejected
+from ..live.throttle import Busy
 from . import hub
 from .game import join_game
+from .lobby import TOO_MANY_CODES, TOO_MANY_GAMES, join_code_counted, new_game_allowed
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -57,12 +60,16 @@ def _bearer(game_id: str) -> Actor:
 def _run(game_id: str, actor: Actor, payload: dict):
     try:
         return hub().execute(game_id, actor, payload)
+    except Busy as exc:  # this seat's (or this address's) commands are over their share (webapp/live/throttle.py)
+        abort(429, str(exc))
     except Rejected as exc:
         abort(422, str(exc))
 
 
 @bp.post("/games")
 def create_game():
+    if not new_game_allowed():
+        abort(429, TOO_MANY_GAMES)
     data = _json_body()
     name, system = data.get("name"), data.get("system", "plain_grid")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > text.MAX_NAME:
@@ -106,12 +113,19 @@ def create_game():
 def add_player(game_id: str):
     record = _game_or_404(game_id)
     data = _json_body()
-    if data.get("join_code") != record.join_code:
+    code = data.get("join_code")
+    right = isinstance(code, str) and code.isascii() and hmac.compare_digest(code, record.join_code)
+    if not join_code_counted(right):
+        abort(429, TOO_MANY_CODES)
+    if not right:
         abort(403, "join_code: wrong join code for this game")
     try:
-        key, player_id, reclaimed = join_game(game_id, data.get("name"))
+        key, player_id, outcome = join_game(game_id, data.get("name"))
     except Rejected as exc:
         abort(400, f"name: {exc}")
+    if outcome.startswith("r-"):  # that name's seat: the token works once the GM gives it (GM page)
+        return jsonify(player_id=player_id, player_token=key, reclaimed=False, waiting=True, request_id=outcome), 202
+    reclaimed = outcome == "reclaimed"
     return jsonify(player_id=player_id, player_token=key, reclaimed=reclaimed), 200 if reclaimed else 201
 
 

@@ -14,10 +14,10 @@ from ..game.model import Rejected
 from ..game.seats import player_joined
 from ..game.table import from_form
 from ..live import render
-from ..live.hub import render_security
+from ..live.hub import guess_refused, render_security
 from . import hub, remember_key, remembered_key
 from .gate import gate
-from .lobby import lobby_page
+from .lobby import TOO_MANY_CODES, join_code_counted, lobby_page
 
 bp = Blueprint("game", __name__)
 PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
@@ -92,11 +92,11 @@ def gm_password(game_id: str):
         return redirect(url_for("game.gm", game_id=game_id))
     error, status = None, 200
     if request.method == "POST":
-        if h.password_blocked(game_id):
-            error, status = "Too many wrong passwords for this game. Wait a minute, then try again.", 429
-        elif h.check_password(game_id, request.form.get("password") or ""):
+        if h.check_password(game_id, request.form.get("password") or ""):  # counted before it is checked
             unlock(game_id, h.password_hash(game_id))
             return redirect(url_for("game.gm", game_id=game_id))
+        if guess_refused():
+            error, status = "Too many wrong passwords for this game. Wait a minute, then try again.", 429
         else:
             time.sleep(0.5)  # a wrong guess is slow, besides the limit per minute
             error, status = "That is not the GM password.", 401
@@ -163,7 +163,8 @@ def screen(game_id: str):
 
 @bp.get("/join")
 def join_form():
-    return lobby_page(code=(request.args.get("code") or "").strip().upper()[:12])
+    code = (request.args.get("code") or "").strip().upper()[:12]
+    return seat_wait(code) or lobby_page(code=code)
 
 
 @bp.post("/join")
@@ -171,7 +172,9 @@ def join():
     code = (request.form.get("code") or "").strip().upper()
     name = request.form.get("name") or ""
     h = hub()
-    record = h.store.game_by_join_code(code) if code else None
+    record = h.store.game_by_join_code(code) if code and len(code) <= 12 else None
+    if not join_code_counted(record is not None):  # counted per client address: codes are not guessed
+        return lobby_page(code=code, error=TOO_MANY_CODES, status=429, name=name)
     if record is None:
         return lobby_page(code=code, error="No game has that join code.", status=404, name=name)
     # this device sits at the table already under that name: it simply goes back in
@@ -182,17 +185,49 @@ def join():
         if " ".join(name.split()).casefold() == player.name.casefold():
             return redirect(url_for("game.play", game_id=record.id))
     try:
-        key, _player_id, _reclaimed = join_game(record.id, name)
+        key, _player_id, outcome = join_game(record.id, name)
     except Rejected as exc:
         return lobby_page(code=code, error=str(exc), status=400, name=name)
-    remember_key("player", record.id, key)
+    remember_key("player", record.id, key)  # works once the GM gives the seat, when it was asked for
+    if outcome.startswith("r-"):  # a seat of that name: the GM is asked; this page waits for the answer
+        waits = dict(session.get("seat_wait") or {})
+        waits[record.id] = outcome
+        session["seat_wait"] = waits
+        return redirect(url_for("game.join_form", code=code))
     return redirect(url_for("game.play", game_id=record.id))
 
 
-def join_game(game_id: str, name: str) -> tuple[str, str, bool]:
-    """Add a player, or give a returning one their seat back on this device (when the GM allows it).
+def seat_wait(code: str):
+    """This device asked the GM for a seat in the game of this join code: the play page once given, the
+    waiting page while asked (it reloads itself), a refusal once refused; None: it asked nothing here."""
+    h = hub()
+    waits = dict(session.get("seat_wait") or {})
+    record = h.store.game_by_join_code(code) if code else None
+    if record is None or record.id not in waits:
+        return None
+    key = remembered_key("player", record.id)
+    actor = h.authenticate(record.id, key) if key else None
+    if actor is not None and actor.role == "player":
+        waits.pop(record.id)
+        session["seat_wait"] = waits
+        return redirect(url_for("game.play", game_id=record.id))
+    game = h.game(record.id)
+    asked = game.seat_requests.get(waits[record.id])
+    if asked is not None:
+        name = game.players[asked["player_id"]].name if asked["player_id"] in game.players else "that player"
+        return lobby_page(code=code, waiting=f"Waiting for the GM to give you {name}'s seat on this device…")
+    waits.pop(record.id)
+    session["seat_wait"] = waits
+    return lobby_page(code=code, error="The GM did not give you that seat. Ask at the table, or join under "
+                                       "another name.", status=403)
 
-    Returns the device's new key (shown once), the player id and whether it was a seat taken back.
+
+def join_game(game_id: str, name: str) -> tuple[str, str, str]:
+    """Add a player, or give a returning one their seat on this new device: at once when the GM turned that
+    on, else once the GM says yes on the GM page.
+
+    Returns the device's new key (shown once), the player id and what became of it: "joined", "reclaimed",
+    or the id of the request the GM is asked (``r-...``; the key works once the GM allows it).
     """
     from ..live.hub import new_key
 
@@ -202,11 +237,12 @@ def join_game(game_id: str, name: str) -> tuple[str, str, bool]:
     def decide(game):
         event = player_joined(game, name, key)
         holder["id"] = event.data["player_id"]
-        holder["reclaimed"] = event.type == "player_reclaimed"
+        holder["outcome"] = {"player_joined": "joined", "player_reclaimed": "reclaimed"}.get(
+            event.type) or event.data["request_id"]
         return [event]
 
     hub().commit(game_id, decide)
-    return key, holder["id"], holder["reclaimed"]
+    return key, holder["id"], holder["outcome"]
 
 
 @bp.post("/games/<game_id>/commands")

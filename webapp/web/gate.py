@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import abort, redirect, request, url_for
 
 from ..game.access import ANYONE, GM, ROUTES, route_allows
+from ..live.hub import guess_refused
 from . import hub, remembered_key
 
 
@@ -35,13 +36,12 @@ def gate():
     if not isinstance(game_id, str) or h.store.game(game_id) is None:
         abort(404, f"no game {game_id!r}" if api else "There is no such game.")
     game = h.game(game_id)
-    blocked = h.password_blocked(game_id)  # before this request's guess: its own wrong guess says "wrong"
     actors, locked = credentials(h, game_id, api)
     if any(route_allows(rule, game, actor, view_args) for actor in actors):
         return None
     if locked and GM in rule.who:
         if api:
-            if blocked:
+            if guess_refused():  # its guess was not checked: the game or this client is at the limit
                 abort(429, "too many wrong GM passwords for this game: wait a minute")
             abort(401, "this game's GM key needs the GM password too: send it in the X-Tacmap-Password header")
         if endpoint == "game.gm_password":

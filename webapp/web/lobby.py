@@ -9,9 +9,28 @@ import rules
 from ..storage.store import DamagedLog
 from ..game import text
 from ..game.model import Rejected
-from . import hub, is_local, remember_key
+from . import hub, remember_key
+from .network import is_hosts_browser
 
 bp = Blueprint("lobby", __name__)
+TOO_MANY_GAMES = "Too many new games from this address: wait a while, or create it on the server's own machine."
+TOO_MANY_CODES = "Too many wrong join codes from this address: wait a minute, then try again."
+
+
+def new_game_allowed() -> bool:
+    """Anyone may host a game, a few an hour per client address; the host's own browser without a limit."""
+    return is_hosts_browser() or hub().new_games.take(request.remote_addr or "?")
+
+
+def join_code_counted(found: bool) -> bool:
+    """A join code was tried (``found``: it is a game's): counted per client address before it is looked at,
+    given back when right. False: this address sent too many wrong ones this minute (nothing was looked up)."""
+    guesses, address = hub().join_guesses, request.remote_addr or "?"
+    if not guesses.take(address):
+        return False
+    if found:
+        guesses.give_back(address)
+    return True
 
 
 def seats() -> list[dict]:
@@ -32,15 +51,19 @@ def seats() -> list[dict]:
     return sorted(found, key=lambda s: -s["created_at"])
 
 
-def lobby_page(code: str | None = None, error: str | None = None, status: int = 200, name: str = ""):
+def lobby_page(code: str | None = None, error: str | None = None, status: int = 200, name: str = "",
+               waiting: str | None = None):
     store = hub().store
+    # the GM links: of the games this browser is the GM of; all of them only for the host's own browser (the
+    # server's machine, straight, not through a proxy: webapp/web/network.py)
     mine = set((session.get("gm") or {}).keys())
-    games = [g for g in store.games() if is_local(request.remote_addr) or g.id in mine]
+    every = is_hosts_browser()
+    games = [g for g in store.games() if every or g.id in mine]
     my_seats = seats()
     here = [s for s in my_seats if code and s["join_code"] == code]
     return render_template("lobby.html", systems=rules.systems(), games=games, host=True,
                            code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
-                           name=name), status
+                           name=name, waiting=waiting), status
 
 
 @bp.get("/")
@@ -50,6 +73,8 @@ def index():
 
 @bp.post("/games")
 def create():
+    if not new_game_allowed():
+        return lobby_page(error=TOO_MANY_GAMES, status=429)
     name = (request.form.get("name") or "").strip()
     system = request.form.get("system") or "plain_grid"
     if not name or len(name) > text.MAX_NAME:

@@ -9,6 +9,9 @@ The JSON API has the same two uploads with a Bearer token (views/api.py).
 
 from __future__ import annotations
 
+import hashlib
+import io
+
 from flask import Blueprint, abort, current_app, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -20,6 +23,8 @@ from . import hub, remembered_key
 bp = Blueprint("maps", __name__)
 
 UPLOAD_SLACK = 64 * 1024  # the multipart envelope and the small fields around the file
+#: a picture opened on its own (its address in a tab) runs nothing and loads nothing
+PICTURE_CSP = {"default-src": "'none'", "sandbox": ""}
 
 
 @bp.errorhandler(HTTPException)
@@ -121,10 +126,20 @@ def picture(game_id: str, name: str):
     if path is None or not pictures.may_fetch(game, actor, name):
         abort(404, "No such picture in this game.")
     content_type = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}[name.rsplit(".", 1)[1]]
-    response = send_file(path, mimetype=content_type, conditional=True, etag=True, max_age=0)
+    known = pictures.fogged(game, actor, name)
+    if known is not None:  # with fog: what this seat never saw is not in the bytes it gets
+        data = pictures.masked(path, game, known)
+        response = send_file(io.BytesIO(data), mimetype=content_type, conditional=True,
+                             etag=hashlib.sha256(data).hexdigest(), max_age=0)
+    else:
+        response = send_file(path, mimetype=content_type, conditional=True, etag=True, max_age=0)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
-    response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
     # the name is the content's hash: it never changes, but who may see it can (a map shown, then not)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+# flask-talisman writes the site's CSP over every response after the view; its per-view options (what its
+# ``@talisman(...)`` decorator sets) make it write the picture's own instead
+picture.talisman_view_options = {"content_security_policy": PICTURE_CSP}

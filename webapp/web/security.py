@@ -15,13 +15,13 @@
 
 from __future__ import annotations
 
-import os
-from urllib.parse import urlsplit
 
 from flask import Flask, has_request_context, request
 from flask_talisman import Talisman
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
+
+from .network import Door, allowed_origins, normalize_origin
 
 CSP = {
     "default-src": "'self'",
@@ -44,30 +44,6 @@ PERMISSIONS = {"camera": "()", "microphone": "()", "geolocation": "()", "browsin
 csrf = CSRFProtect()
 
 
-def normalize_origin(origin: str) -> str:
-    """``scheme://host[:port]`` in lower case, without a path or a trailing slash; ValueError if not an origin."""
-    parts = urlsplit(origin.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"not an origin (scheme://host[:port]): {origin!r}")
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def allowed_origins(app: Flask) -> set[str]:
-    """The origins allowed besides the request's own: ``ALLOWED_ORIGINS`` (a list, or a comma-separated
-    string; else ``$TACMAP_ALLOWED_ORIGINS``) and the origin of ``PUBLIC_URL``."""
-    value = app.config.get("ALLOWED_ORIGINS")
-    if value is None:
-        value = os.environ.get("TACMAP_ALLOWED_ORIGINS", "")
-    if isinstance(value, str):
-        value = value.split(",")
-    origins = {normalize_origin(o) for o in value if o and o.strip()}
-    try:  # the address players are told to use is this site too
-        origins.add(normalize_origin(app.config.get("PUBLIC_URL") or ""))
-    except ValueError:
-        pass
-    return origins
-
-
 def socket_origin_check(app: Flask):
     """The ``cors_allowed_origins`` of the Socket.IO server: this request's own origin, or a configured one.
 
@@ -75,6 +51,7 @@ def socket_origin_check(app: Flask):
     public origin is configured instead. engineio calls it only when an Origin header is present.
     """
     extra = allowed_origins(app)
+    door = Door(None, app)
 
     def check(origin: str | None, environ: dict | None = None) -> bool:
         if not origin:
@@ -85,10 +62,12 @@ def socket_origin_check(app: Flask):
             return False
         if origin in extra:
             return True
+        # the page's own origin: the request's Host, and only a name this server is served under (a name
+        # made to point here by DNS rebinding sends an Origin equal to its Host too)
         environ = environ or {}
         host = environ.get("HTTP_HOST")
         scheme = environ.get("wsgi.url_scheme", "http")
-        return bool(host) and origin == f"{scheme}://{host}".lower()
+        return bool(host) and door.host_allowed(host) and origin == f"{scheme}://{host}".lower()
 
     return check
 

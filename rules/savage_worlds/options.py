@@ -1,0 +1,96 @@
+"""The choices an attacker has, for the attack card: every option key :func:`attack.plan_of` reads
+from the table, each with its kind, its default and, where the rules do not offer it now, why.
+
+Sources: *Savage Worlds Combat System Reference*, "Melee Attacks" (Unarmed Defender), "Rate of Fire",
+"Shotguns", "Mounted Combat", "Nonlethal Damage", "Two Weapons", "Actions Per Turn", "Object
+Toughness", "Area Effect Attacks"; and the Savage Worlds core rules' maneuvers the reference assumes
+(Called Shot, Wild Attack, Aim, Rapid Attack).
+"""
+
+from __future__ import annotations
+
+from ..system import AttackRequest, SheetError
+from .attack import defender_armed, settings_of
+from .data import BLAST_RADIUS, CALLED_SHOTS, OBJECT_TOUGHNESS, RAPID_MAX
+from .sheet import weapon_stats
+
+
+def _weapon(request: AttackRequest) -> dict | None:
+    weapons = (request.attacker.sheet or {}).get("weapons") or {}
+    if request.weapon is None:
+        return {**weapon_stats({"damage": "Str", "natural": True}), "unarmed": True}
+    if request.weapon not in weapons:
+        return None
+    try:
+        return {**weapon_stats(weapons[request.weapon]), "unarmed": False}
+    except SheetError:
+        return None
+
+
+def _opt(key, label, kind, default, why="", **more) -> dict:
+    return {"key": key, "label": label, "kind": kind, "default": default, "available": not why, "reason": why,
+            **more}
+
+
+def attack_options(request: AttackRequest) -> list[dict]:
+    """Every choice the attacker has for this attack, available or not (with the rule that says no)."""
+    w = _weapon(request)
+    opts = request.options or {}
+    settings = settings_of(request)
+    turn = request.attacker.state or {}
+    tsheet = request.target.sheet or {}
+    area = opts.get("template")
+    if w is None:
+        melee, rof, armed = True, 1, True
+        shotgun = double = False
+    else:
+        melee, rof, armed = not w["ranged"] and not area, int(w["rof"] or 1), not w["unarmed"]
+        shotgun, double = bool(w["shotgun"]), bool(w["double_barrel"])
+    name = request.weapon or "bare hands"
+    in_fight = "card" in turn
+    most = RAPID_MAX["melee" if melee else "ranged"]
+    return [
+        _opt("called", "Called Shot", "choice", "none",
+             "Called Shot: not with an area template (Called Shot)" if area else "",
+             values=[{"key": "none", "label": "None"}] + [
+                 {"key": k, "label": f"{label} ({mod:+d}{f', +{bonus} damage' if bonus else ''})"}
+                 for k, (label, mod, bonus) in CALLED_SHOTS.items()],
+             help="Limb -2, hand -4, head or vitals -4 with +4 damage."),
+        _opt("wild_attack", "Wild Attack (+2 Fighting and damage, Vulnerable after)", "bool", False,
+             "" if melee else "Wild Attack: melee attacks only (Wild Attack)"),
+        _opt("aim", "Aimed last turn (+2; Extreme range needs it)", "bool", False,
+             "Aim: Shooting or Athletics only, not Fighting (Aim)" if melee else ""),
+        _opt("rapid_attack", "Rapid Attack (each at -4)", "int", 1,
+             "Rapid Attack: not with an area template (Rapid Attack)" if area else
+             "" if rof == 1 else f"Rapid Attack: a weapon of RoF 1 only, not {name} (Rapid Attack)",
+             min=1, max=most, help=f"Up to {most} {'attacks' if melee else 'shots'}, one Wild Die."),
+        _opt("unarmed_defender", "Unarmed defender (+2)", "bool", not defender_armed(tsheet),
+             "" if melee and armed else "Unarmed Defender: an armed attacker in melee only (Melee Attacks)"),
+        _opt("two_weapons", "Two weapons (+1)", "bool", False,
+             "" if melee else "Two Weapons: melee only (Two Weapons)"),
+        _opt("nonlethal", "Nonlethal (edged weapons -1)", "bool", False),
+        _opt("rof", "Shots (Rate of Fire)", "int", rof,
+             "" if rof > 1 else f"Rate of Fire: {name} fires one shot (Rate of Fire)", min=1, max=rof),
+        _opt("both_barrels", "Both barrels (+4 damage)", "bool", False,
+             "" if double else "Shotguns: a double-barrelled shotgun only (Shotguns)" if shotgun
+             else "Shotguns: both barrels of a double-barrelled shotgun only (Shotguns)"),
+        _opt("actions", "Actions this turn", "int", int(turn.get("actions", 1) or 1),
+             "Actions Per Turn: declared on the turn, before the first action" if in_fight else "",
+             min=1, max=int(settings["max_actions"])),
+        _opt("running", "Running (-2)", "bool", bool(turn.get("ran")),
+             "Running: the fight's books say whether this turn ran" if in_fight else ""),
+        _opt("joker", "Joker (+2 to hit and damage)", "bool", bool(turn.get("joker")),
+             "Initiative: the Joker comes from the action card dealt" if in_fight else ""),
+        _opt("mounted", "Mounted (the lower of Riding and Fighting)", "bool", False,
+             "" if melee else "Mounted Combat: the rider's melee attacks (Mounted Combat)"),
+        _opt("charge", "Mounted charge (+4 damage)", "bool", False,
+             "" if melee else "Mounted Combat: a charge is a melee attack (Mounted Combat)"),
+        _opt("object", "Attack an object (Object Toughness)", "choice", "none",
+             "Object Toughness: not with an area template" if area else "",
+             values=[{"key": "none", "label": "No: the token"}] + [
+                 {"key": k, "label": f"{k.title()} (Toughness {v})"} for k, v in OBJECT_TOUGHNESS.items()]),
+        _opt("launched", "Launched (deviates 2d6\", not d6\")", "bool", (w or {}).get("launched") is not False
+             and not (w or {}).get("thrown"),
+             "" if area in BLAST_RADIUS else "Area Effect Attacks: only a blast deviates"),
+        _opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-8, max=8, gm=True),
+    ]

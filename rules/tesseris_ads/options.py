@@ -1,0 +1,321 @@
+"""What the attack card offers a Tesseris attacker and defender, from the rules (*Tesseris Combat*,
+"Melee Attack Actions", "Ranged Attack Actions", "Defensive Actions", "Common Physical Combat
+Modifiers", "Mayhem Points", "Swordpoint & Gunpoint").
+
+``attack_options`` lists every key ``plan_attack`` reads from a client: the attack action (the fire
+modes are actions: Straight Shot single, Burst Fire, Full-Auto, Spray 'n Pray), each action's own
+choices (a Called Shot's location, a Disarm's weapon, a Break Pin's pinned ally, a Multi-Strike's
+secondary weapon, a Charge's run), the circumstances the map cannot see (unaware, higher ground,
+mounted, firing blind...), Mayhem and the GM's modifiers. ``defense_choices`` lists the defenses
+the document lets the target answer this action with, and the reactions that modify them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..system import AttackRequest, RuleError, RuleNotImplemented
+from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS
+from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
+from .status import names as status_names
+from .ticks import cost, refusal, state_of
+
+#: attacks that use no weapon's damage: a Melee test with any weapon in hand ("Melee Attack Actions")
+MANEUVERS = ("grapple", "pin", "choke_out", "break_pin", "trip", "disarm")
+#: where a Called Shot may aim: "the head or similarly vital area" ("Ranged Attack Actions", Called Shot)
+CALLED_SHOT_LOCATIONS = ("head", "torso")
+LOCATION_LABELS = {"head": "Head", "arms": "Arms", "torso": "Torso", "legs": "Legs"}
+#: the defenses of "Defending" and the opposed tests the actions name, in the card's words
+DEFENSE_LABELS = {
+    "duck": "Duck (free)",
+    "dodge": "Dodge (1 tick)",
+    "block": "Block (1 tick)",
+    "parry": "Parry (1 tick)",
+    "grapple_defense": "Grapple Defense: Melee or Athletics (1 tick)",
+    "athletics": "Athletics test (1 tick)",
+    "scrutiny": "Scrutiny test (free)",
+    "melee_or_acrobatics": "Melee or Acrobatics test (free)",
+    "none": "No defense",
+}
+#: reactions that change a defense against a ranged attack ("Movement Actions" Drop Prone; "Taking Cover")
+DEFENSE_REACTIONS = {"prone": "dropping prone", "cover": "taking cover"}
+TWO_WEAPONS = (("no", "One weapon"), ("primary", "Two weapons: this is the primary hand (-1)"),
+               ("off_hand", "Two weapons: this is the off hand (-3)"))
+
+
+def _weapon(request: AttackRequest) -> dict:
+    try:
+        return sheet_weapon(request.attacker.sheet, request.weapon)
+    except RuleError:
+        return {}
+
+
+def default_action(weapon: dict, options: dict | None = None) -> str:
+    """A melee weapon's Melee Strike, a ranged one's Straight Shot; a free attack a move provoked
+    (``free_attack``, from the rules' due list) is a Reaction Strike ("Movement Actions": "Provokes
+    an Reactive Attack")."""
+    if weapon.get("kind", "melee") == "melee":
+        return "reaction_strike" if (options or {}).get("free_attack") else "melee_strike"
+    return "straight_shot"
+
+
+def candidate_actions(weapon: dict) -> list:
+    """The attack actions of the weapon's kind (the melee ones for a melee weapon, the ranged
+    ones for a ranged or thrown one, the reactions among them: a Reaction Strike, an Overwatch
+    attack) and the maneuvers any hand can try."""
+    mode = "melee" if weapon.get("kind", "melee") == "melee" else "ranged"
+    out = []
+    for a in ACTION_LIST:
+        if not a.is_attack or not a.automated:
+            continue
+        if a.mode == mode or a.key in MANEUVERS:
+            out.append(a)
+    if mode == "ranged":  # a defensive action, aimed at the opponents it pins down
+        out.append(ACTIONS["covering_fire"])
+    return out
+
+
+def _why(action, exc: Exception) -> str:
+    text = str(exc)
+    if text.startswith(action.name):
+        return text
+    return f"{action.name}: {text}"
+
+
+def action_refusal(request: AttackRequest, key: str) -> str:
+    """Why the rules refuse this attack action now ("" when they allow it): what ``plan_attack``
+    refuses (weapon kind, range, reach, grapple, jam, ammunition, surprise...) and the ticks it
+    costs ("Ticks", "Overspending or Borrowing Ticks": an attack is not paid with borrowed ticks
+    unless the GM allows it)."""
+    from .attack import plan_attack  # attack imports this module
+
+    action = ACTIONS[key]
+    opts = request.options or {}
+    if key == "covering_fire":
+        from .spray import covering_fire_refusal
+
+        why = covering_fire_refusal(request) or refusal(state_of(request.attacker), key, statuses=request.attacker.sheet.get("statuses"))
+        if why:
+            return _why(action, RuleError(why))
+    else:
+        keep = {k: opts[k] for k in ("settings", "target_weapon", "free", "gm_allows_borrowing", "across_cover") if k in opts}
+        try:
+            plan_attack(replace(request, options={**keep, "action": key, "defense": "none"}, targets=[]))
+        except (RuleError, RuleNotImplemented) as exc:
+            return _why(action, exc)
+    st = state_of(request.attacker)
+    paid, _ = cost(st, key, False, {**DEFAULT_SETTINGS, **(opts.get("settings") or {})})
+    if paid > max(0, num(st["ticks"])) and not opts.get("gm_allows_borrowing"):
+        return (f"{action.name}: needs {paid} ticks, {max(0, num(st['ticks']))} left "
+                "(Overspending or Borrowing Ticks: only the GM lets an attack borrow)")
+    return ""
+
+
+def spray_most(weapon: dict) -> int:
+    """The most opponents a Spray 'n Pray may hit: "a character may not hit more opponents than
+    bullets expended by firing on Full Auto" (the weapon's Full Auto rate, less if fewer rounds
+    are left)."""
+    rof = weapon.get("rof") or []
+    most = num(rof[2]) if len(rof) > 2 else 0
+    if weapon.get("ammo") is not None:
+        most = min(most, num(weapon["ammo"]))
+    return max(1, most)
+
+
+def _opt(key, label, kind, default, available=True, reason="", help_="", **more) -> dict:
+    out = {"key": key, "label": label, "kind": kind, "default": default, "available": available,
+           "reason": reason if not available else ""}
+    if help_:
+        out["help"] = help_
+    out.update(more)
+    return out
+
+
+def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -> dict:
+    """The attack action: the ones the rules allow now (the one picked kept, marked, when they do
+    not), the refused ones with their reasons in ``help`` and ``unavailable``; the default the
+    weapon's plain attack, or the first one allowed when that is refused."""
+    values, refused = [], []
+    for a in candidate_actions(weapon):
+        why = action_refusal(request, a.key)
+        ticks = f"{a.ticks} tick{'s' if a.ticks != 1 else ''}" if a.ticks is not None else \
+            f"reaction, {a.reaction_ticks} tick{'s' if a.reaction_ticks != 1 else ''}"
+        mod = f", {a.attack:+d}" if a.attack else ""
+        value = {"key": a.key, "label": f"{a.name} ({ticks}{mod})"}
+        if a.key == "spray_n_pray":
+            value["targets"] = spray_most(weapon)
+        if why:
+            refused.append(why)
+            if a.key != explicit:
+                continue
+            value["label"] += " - not now"
+        values.append(value)
+    allowed = [v["key"] for v in values if not v["label"].endswith(" - not now")]
+    default = default_action(weapon, request.options)
+    if default not in allowed and allowed:
+        default = allowed[0]
+    help_ = ("Not now: " + "; ".join(refused)) if refused else ""
+    return _opt("action", "Attack action", "choice", default, bool(allowed),
+                refused[0] if refused and not allowed else "no attack action is possible now", help_,
+                values=values, unavailable=refused)
+
+
+def attack_options(request: AttackRequest) -> list[dict]:
+    """The attacker's choices for this attack now, each with why not when the rules refuse it:
+    the action first, then what an action asks (a Called Shot's aim, the weapon to knock away, the
+    pinned ally to free...), the circumstances of "Common Physical Combat Modifiers" the map cannot
+    see, Mayhem points, sword- or gunpoint and the GM's modifiers.
+
+    Every key is listed whatever the action (greyed, with the reason, where the action picked does
+    not ask it): the card sends what it showed before the action changed, and the rules ignore a key
+    the picked action does not read."""
+    opts = request.options or {}
+    att, tgt = request.attacker, request.target
+    weapon = _weapon(request)
+    picked = opts.get("action") or default_action(weapon, opts)
+    action = ACTIONS.get(picked)
+    name = action.name if action else picked
+    melee = (action.mode == "melee") if action and action.mode else weapon.get("kind", "melee") == "melee"
+    a_state, t_state = state_of(att), state_of(tgt)
+    settings = {**DEFAULT_SETTINGS, **(opts.get("settings") or {})}
+    only = lambda what, rule: f"only with {what} ({rule})"
+    out = [_action_option(request, weapon, opts.get("action"))]
+
+    # what an action asks
+    called = picked == "called_shot"
+    out.append(_opt("called_at", "Called Shot aimed at", "choice", "head", called,
+                    only("a Called Shot", "Ranged Attack Actions"),
+                    "Called Shot: \"in the head or similarly vital area\"",
+                    values=[{"key": "head", "label": "Head or neck"}, {"key": "torso", "label": "A vital area of the torso"}]))
+    out.append(_opt("location", "Where it hits", "choice", settings["default_hit_location"], not called,
+                    "a Called Shot says where it aims",
+                    "the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; "
+                    "armour (a cloak covers torso and legs) and cover depend on it",
+                    values=[{"key": k, "label": v} for k, v in LOCATION_LABELS.items()]))
+    held = [w for w in weapon_list(tgt.sheet) if w["key"] != UNARMED]
+    disarm = picked == "disarm"
+    out.append(_opt("target_weapon", "Weapon to knock away", "choice", held[0]["key"] if held else None,
+                    disarm and bool(held),
+                    "Disarm: the target holds no weapon to knock away" if disarm else only("a Disarm", "Melee Attack Actions"),
+                    values=[{"key": w["key"], "label": w["label"]} for w in held]))
+    out.append(_opt("take", "Take it when beating the roll by 3 or more", "bool", True, disarm,
+                    only("a Disarm", "Melee Attack Actions"),
+                    "Disarm: \"they may take immediate possession of the weapon\""))
+    pinned = [c for c in (att, *request.others) if c.side == att.side and "Pinned" in status_names(c.sheet.get("statuses"))]
+    out.append(_opt("free", "Free from the pin", "choice", att.id, picked == "break_pin" and bool(pinned),
+                    "Break Pin: nobody on this side is Pinned" if picked == "break_pin" else only("a Break Pin", "Melee Attack Actions"),
+                    values=[{"key": c.id, "label": c.name if c.id != att.id else f"{c.name} (self)"} for c in pinned]
+                    or [{"key": att.id, "label": att.name}]))
+    out.append(_opt("secondary", "Secondary weapon (same roll, -3)", "bool", False,
+                    picked in ("multi_strike", "multi_strike_ranged"), only("a Multi-Strike", "Attack Actions"),
+                    "Multi-Strike: the secondary weapons use the primary's roll and meet its one defense"))
+    out.append(_opt("charge_distance", "Squares run before the attack", "int", None, picked == "charge",
+                    only("a Charge", "Melee Attack Actions"), "Charge: up to 2x movement, at least 2 squares",
+                    min=0, max=2 * speed(att.sheet)))
+
+    # the circumstances ("Common Physical Combat Modifiers") the map cannot see
+    from .attack import across_cover, melee_partners, outnumbers  # attack imports this module
+
+    common = "Common Physical Combat Modifiers"
+    unaware_now = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
+    out.append(_opt("unaware", "The target is unaware of the attacker", "bool", unaware_now,
+                    help_="Attacking Unaware Opponent: +2 melee, +1 ranged, the first attack; no Charge"))
+    out.append(_opt("higher_ground", "Attacking from higher ground (+1)", "bool", False))
+    out.append(_opt("mounted", "Attacking from a mount", "bool", False, help_="+1 to Melee, -2 to Ballistic Skill rolls"))
+    out.append(_opt("outnumber", "Outnumbering the opponent (+1)", "bool", outnumbers(att, tgt, request.others or []),
+                    melee, f"{name} is no melee attack ({common}: Outnumber Opponent)",
+                    "Outnumber Opponent: found on the map; change it if the map is wrong"))
+    out.append(_opt("target_higher_ground", "The target is on higher ground (-1 to its defense)", "bool", False,
+                    not melee, f"only against ranged attacks ({common}: Higher Ground)"))
+    out.append(_opt("firing_blind", "Firing blind from cover (-3, no range bonus)", "bool", False,
+                    not melee, f"{name} is no shot ({common}: Firing Blind)"))
+    out.append(_opt("into_melee", "Firing into melee (-2; a miss by it strays)", "bool",
+                    bool(melee_partners(tgt, att, request.others or [])), not melee,
+                    f"{name} is no shot ({common}: Firing into Melee)", "found on the map; change it if the map is wrong"))
+    out.append(_opt("two_weapons", "Weapons in hand", "choice", "no",
+                    help_="Wielding Two (or more) Weapons; Ambidexterity reduces the off hand's penalty by 2",
+                    values=[{"key": k, "label": v} for k, v in TWO_WEAPONS]))
+    mayhem = num(att.sheet.get("mayhem"))
+    out.append(_opt("mayhem", "Mayhem points spent", "int", 0, mayhem > 0,
+                    "Mayhem Points: none to spend (the GM grants them for inspired actions)", min=0, max=mayhem))
+    out.append(_opt("swordpoint", "From sword- or gunpoint (+2, a critical at the head)", "bool",
+                    a_state.get("swordpoint") == tgt.id,
+                    help_="Swordpoint & Gunpoint: after Initiate Sword/Gun-point (3 ticks) on this target"))
+    hunkered = "hunkered" in a_state["stances"]
+    out.append(_opt("across_cover", "The target is across the cover", "bool",
+                    across_cover(request, settings) if hunkered else False, hunkered,
+                    "only for a character hunkered down (Defensive Actions: Hunker Down)",
+                    "Hunker Down: no attack on opponents across the cover before standing up; found on the map"))
+    out.append(_opt("in_cover", "The target has taken cover", "bool", bool(t_state.get("in_cover"))))
+    out.append(_opt("covering_fire", "An ally's Covering Fire protects the target (+1)", "bool",
+                    "covered_by_fire" in t_state["stances"]))
+    out.append(_opt("modifier", "GM modifier to the attack", "int", 0, min=-10, max=10))
+    out.append(_opt("defense_modifier", "GM modifier to the defense", "int", 0, min=-10, max=10))
+    out.append(_opt("gm_allows_borrowing", "The GM lets this attack borrow ticks", "bool", False,
+                    help_="Overspending or Borrowing Ticks"))
+    return out
+
+
+def check_location(action, location: str) -> None:
+    """A Called Shot aims at "the head or similarly vital area" ("Ranged Attack Actions")."""
+    if action.key == "called_shot" and location not in CALLED_SHOT_LOCATIONS:
+        raise RuleError("Called Shot: at the head or a similarly vital area (Ranged Attack Actions, 'Called Shot'), "
+                        f"not the {location}")
+
+
+def split_defense(value: str | None) -> tuple[str | None, list[str]]:
+    """A defense choice as ``plan_attack`` reads it: "dodge+prone" is a Dodge with a Drop Prone
+    reaction before it."""
+    if not value or "+" not in str(value):
+        return value, []
+    base, *mods = str(value).split("+")
+    unknown = [m for m in mods if m not in DEFENSE_REACTIONS]
+    if unknown:
+        raise RuleError(f"unknown defense reaction {unknown[0]!r}: {', '.join(DEFENSE_REACTIONS)}")
+    return base, mods
+
+
+def defense_choices(system, request: AttackRequest) -> list[dict]:
+    """"Defending" and the action's own words: the defenses the target may answer this action
+    with (a Trip or a Disarm: Duck, Dodge or Athletics; a Grapple: Duck or Dodge; a Pin: Grapple
+    Defense; a Choke Out: Athletics; a Distracting Shot: Scrutiny; anything else Duck, Dodge,
+    Block, Parry against melee), or none; and against a ranged attack each of Duck, Dodge and
+    Block with a reaction before it: Drop Prone ("+1 [or +2, the prone setting] to Defensive rolls
+    against Ranged attacks", 1 tick) or Take Cover ("requires 2 ticks (reaction)", +2 in cover) when
+    cover faces the attacker. Each refused one says why."""
+    weapon = _weapon(request)
+    opts = request.options or {}
+    key = opts.get("action") or default_action(weapon, opts)
+    action = ACTIONS.get(key)
+    if action is None or not action.is_attack:
+        return []
+    own = action.extra.get("defenses")
+    bases = list(own) if own else ["duck", "dodge", "block", "parry"]
+    out = []
+
+    def add(value: str, label: str, group: str | None = None) -> None:
+        entry = {"key": value, "label": label, "value": value}
+        try:
+            system.odds(replace(request, options={**opts, "defense": value}, targets=[]))
+            entry.update(available=True, reason="")
+        except (RuleError, RuleNotImplemented) as exc:
+            entry.update(available=False, reason=str(exc))
+        if group:
+            entry["group"] = group
+        out.append(entry)
+
+    for b in bases:
+        add(b, DEFENSE_LABELS.get(b, b.title()))
+    ranged = action.mode == "ranged" and not action.extra.get("test_only")
+    if ranged:
+        t_state = state_of(request.target)
+        for b in ("duck", "dodge", "block"):
+            if b not in bases:
+                continue
+            name = DEFENSE_LABELS[b].split(" (")[0]
+            if not t_state.get("prone"):
+                add(f"{b}+prone", f"{name}, dropping prone first (1 more tick)", b)
+            if not t_state.get("in_cover"):
+                add(f"{b}+cover", f"{name}, taking cover first (2 more ticks)", b)
+    add("none", DEFENSE_LABELS["none"])
+    return out

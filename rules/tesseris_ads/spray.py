@@ -1,0 +1,227 @@
+"""Spray 'n Pray: Full Auto at several opponents (*Tesseris Combat*, "Ranged Attack Actions",
+Spray 'n Pray: "Fire a weapon on Full Auto at a -3 penalty against all opponents in a 45 degree arc
+out to half the weapon's listed range. Each opponent may only be hit once and a character may not
+hit more opponents than bullets expended by firing on Full Auto."; "Rate of Fire (RoF)": "Only one
+attack roll is made when firing").
+
+One attack roll, 5 ticks and the Full Auto's bullets for the whole spray; each opponent defends on
+its own and is hit at most once, by one bullet (no cumulative -2: no second bullet at the same
+opponent); the modifiers of range, cover and melee are each opponent's own. Reading: the weapon jams
+when the spray hits nobody and the roll against the first opponent is even ("Weapon Jams").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from .. import odds as core_odds
+from ..dice import DiceSource
+from ..system import AttackRequest, AttackResult, Effect, RuleError
+from .attack import across_cover, jam_check, plan_attack, resolve_attack, settings_of
+from .checks import pool_distribution
+from .options import spray_most
+from .sheet import num, weapon as sheet_weapon
+from .ticks import spend, state_of
+
+RULE = "Ranged Attack Actions, 'Spray 'n Pray'"
+ARC_DEGREES = 45
+
+
+def _bearing(a, b) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360
+
+
+def arc_spread(origin, points: list) -> float:
+    """The narrowest arc, in degrees, from ``origin`` that holds every point's bearing."""
+    angles = sorted(_bearing(origin, p) for p in points)
+    if len(angles) < 2:
+        return 0.0
+    gaps = [b - a for a, b in zip(angles, angles[1:])] + [360 - angles[-1] + angles[0]]
+    return 360 - max(gaps)
+
+
+def spray_targets(request: AttackRequest, weapon: dict) -> list[AttackRequest]:
+    """The opponents of a Spray 'n Pray, one request each (the first the request's own), refused
+    with the rule when two are the same, there are more than the bullets, one is an ally, or they
+    do not fit in a 45 degree arc from the shooter."""
+    reqs = list(request.targets or [request])
+    att = request.attacker
+    ids = [r.target.id for r in reqs]
+    if len(set(ids)) != len(ids):
+        raise RuleError(f"Spray 'n Pray: each opponent may only be hit once ({RULE})")
+    most = spray_most(weapon)
+    if len(reqs) > most:
+        raise RuleError(f"Spray 'n Pray: {len(reqs)} opponents, but only {most} bullets on Full Auto: "
+                        f"no more opponents than bullets ({RULE})")
+    allies = [r.target.name for r in reqs if r.target.side and r.target.side == att.side]
+    if allies:
+        raise RuleError(f"Spray 'n Pray fires at opponents; {allies[0]} is on {att.name}'s side ({RULE})")
+    here = att.position
+    spots = [r.target.position for r in reqs]
+    if isinstance(here, (list, tuple)) and all(isinstance(p, (list, tuple)) for p in spots) and len(reqs) > 1:
+        spread = arc_spread(tuple(here), [tuple(p) for p in spots])
+        if spread > ARC_DEGREES + 1e-9:
+            raise RuleError(f"Spray 'n Pray covers a {ARC_DEGREES} degree arc; these opponents spread over "
+                            f"{spread:.0f} degrees ({RULE})")
+    return [replace(r, options={**(r.options or {}), "action": "spray_n_pray"}, targets=[]) for r in reqs]
+
+
+def resolve_spray(request: AttackRequest, dice: DiceSource, settings: dict) -> AttackResult:
+    """Roll a Spray 'n Pray: the ticks and the bullets paid once, one roll, each opponent's defense
+    and damage (``resolve_attack`` with ``part``), the jam when it hits nobody."""
+    att = request.attacker
+    weapon = sheet_weapon(att.sheet, request.weapon)
+    reqs = spray_targets(request, weapon)
+    plans = [plan_attack(r, settings) for r in reqs]  # each opponent within half range, before a die is rolled
+    opts = request.options or {}
+    a_state = state_of(att)
+    if settings.get("spend_ticks", True):
+        a_state = spend(a_state, "spray_n_pray", settings=settings,
+                        gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=att.sheet.get("statuses"))
+    a_state = {**a_state, "aim": 0}
+    name = weapon.get("name") or weapon.get("key")
+    rec = dice.roll(f"{plans[0].attack_pool}dT", f"{att.name}: Spray 'n Pray with {name}")
+    rolls, effects, parts, states = [rec], [], [], {}
+    for i, r in enumerate(reqs):
+        res = resolve_attack(replace(r, options={**r.options, "dt_successes": rec.total}), dice, settings, part=True)
+        rolls += res.rolls
+        effects += [e for e in res.effects if not (i and e.kind == "mayhem")]  # Mayhem is spent once
+        d = res.details
+        states.update({k: v for k, v in d["states"].items() if k != att.id})
+        parts.append({"target": r.target.id, "name": r.target.name, "hit": res.hit, "attack_total": d["attack_total"],
+                      "defense": d["defense"], "defense_total": d["defense_total"],
+                      "damage_after_soak": d.get("damage_after_soak", 0), "hit_reports": d.get("hit_reports", []),
+                      "words": target_words(r.target.name, res)})
+    details = {"action": "spray_n_pray", "attacker": att.id, "target": request.target.id, "weapon": weapon.get("key"),
+               "attack_successes": rec.total, "attack_total": parts[0]["attack_total"], "bullets": plans[0].bullets,
+               "targets": parts, "hits": sum(p["hit"] for p in parts)}
+    if weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plans[0].bullets,
+                                               "says": f"{plans[0].bullets} rounds from the {name}"}))
+    hit = any(p["hit"] for p in parts)
+    if not hit:
+        a_state = jam_check(weapon, parts[0]["attack_total"], rec.total, settings, dice, rolls, effects, details, a_state)
+    details["states"] = {att.id: a_state, **states}
+    said = "; ".join(p["words"] for p in parts)
+    summary = f"{att.name} sprays the {name} on Full Auto ({plans[0].bullets} rounds, Spray 'n Pray): {said}"
+    if "jam" in details:
+        summary += "; the weapon jams" + (" (cleared at once)" if details["jam"]["recovered"] else "")
+    return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plans[0].attack_mods, effects=effects,
+                        details=details)
+
+
+def target_words(name: str, result: AttackResult) -> str:
+    """One opponent's line: "Tom hit, 5 damage after soak" or "Rat: Dodge 4 avoids 3"."""
+    d = result.details
+    defense = str(d.get("defense", "none")).replace("_", " ").title()
+    if result.hit:
+        return f"{name} hit ({d['attack_total']} against {defense} {d['defense_total']}), {d.get('damage_after_soak', 0)} damage after soak"
+    if d.get("defense") == "none":
+        return f"{name} missed ({d['attack_total']})"
+    return f"{name} avoids it ({defense} {d['defense_total']} against {d['attack_total']})"
+
+
+def spray_odds(request: AttackRequest, settings: dict, one_odds) -> dict:
+    """The exact chances of a Spray 'n Pray: each opponent's own outcome lines (``one_odds`` with
+    the shared roll fixed, weighted by its chance), and how many are hit in all, the one roll
+    shared by every opponent's chance."""
+    att = request.attacker
+    weapon = sheet_weapon(att.sheet, request.weapon)
+    reqs = spray_targets(request, weapon)
+    plans = [plan_attack(r, settings) for r in reqs]
+    given = (request.options or {}).get("dt_successes")
+    roll = {num(given): 1.0} if given is not None else pool_distribution(plans[0].attack_pool)
+    per_target = [dict() for _ in reqs]
+    count = {}
+    for succ, p in roll.items():
+        hits = {0: 1.0}
+        for i, r in enumerate(reqs):
+            o = one_odds(replace(r, options={**r.options, "dt_successes": succ}))
+            for line in o["outcomes"]:
+                per_target[i][line["label"]] = per_target[i].get(line["label"], 0) + p * line["p"]
+            hits = core_odds.convolve(hits, {1: o["hit"], 0: 1 - o["hit"]})
+        for k, q in hits.items():
+            count[k] = count.get(k, 0) + p * q
+    n = len(reqs)
+    outcomes = [{"label": "nobody hit" if k == 0 else f"{k} of {n} hit", "p": q} for k, q in sorted(count.items()) if q > 0]
+    targets = []
+    for r, lines in zip(reqs, per_target):
+        out = [{"label": k, "p": v} for k, v in lines.items() if v > 0]
+        targets.append({"id": r.target.id, "name": r.target.name, "outcomes": out,
+                        "hit": sum(x["p"] for x in out if x["label"].startswith(("hit", "critical")))})
+    return {"outcomes": outcomes, "hit": 1 - count.get(0, 0.0), "targets": targets,
+            "modifiers": [m.to_dict() for m in plans[0].attack_mods], "bullets": plans[0].bullets,
+            "note": f"one roll for all; each opponent hit once at most; {plans[0].bullets} rounds spent"}
+
+
+def spray_label(result: AttackResult) -> str:
+    """The outcome line of ``spray_odds`` a rolled spray falls in."""
+    parts = result.details.get("targets") or []
+    k = sum(1 for p in parts if p["hit"])
+    return "nobody hit" if k == 0 else f"{k} of {len(parts)} hit"
+
+
+COVERING_RULE = "Defensive Actions, 'Covering Fire'"
+
+
+def covering_fire_refusal(request: AttackRequest) -> str:
+    """Why a Covering Fire cannot be laid now ("" when it can): "May only be used with a weapon that
+    has a Full Auto option and expends equivalent ammunition" (Defensive Actions, Covering Fire)."""
+    weapon = sheet_weapon(request.attacker.sheet, request.weapon)
+    rof = weapon.get("rof") or []
+    if weapon.get("kind", "melee") == "melee" or len(rof) < 3 or num(rof[2]) <= 0:
+        return f"Covering Fire: only with a weapon that has a Full Auto option ({COVERING_RULE})"
+    if weapon.get("ammo") is not None and num(weapon["ammo"]) <= 0:
+        return f"Covering Fire: {weapon.get('name')} is out of ammunition: reload"
+    if "hunkered" in state_of(request.attacker)["stances"] and across_cover(request, settings_of(request)):
+        return "Covering Fire: a hunkered-down character must Stand Up (1 tick) before firing across the cover"
+    return ""
+
+
+def covering_fire(request: AttackRequest, settings: dict) -> AttackResult:
+    """Covering Fire aimed at an opponent (*Tesseris Combat*, "Defensive Actions": 3 ticks, "Spray the
+    area with indiscriminate fire forcing enemies to duck for cover and spoiling their aim. Grants
+    allies +1 to defense rolls until the start of character's next turn"): no roll, no hit; the Full
+    Auto's bullets spent; every ally of the shooter's side gets the +1 (the stance ``covered_by_fire``,
+    ended at the shooter's next turn by ``turns._start_turn``)."""
+    why = covering_fire_refusal(request)
+    if why:
+        raise RuleError(why)
+    att = request.attacker
+    weapon = sheet_weapon(att.sheet, request.weapon)
+    bullets = num(weapon["rof"][2])
+    if weapon.get("ammo") is not None:
+        bullets = min(bullets, num(weapon["ammo"]))
+    a_state = state_of(att)
+    if settings.get("spend_ticks", True):
+        a_state = spend(a_state, "covering_fire", settings=settings,
+                        gm_allows_borrowing=bool((request.options or {}).get("gm_allows_borrowing")),
+                        statuses=att.sheet.get("statuses"))
+    states, allies = {att.id: a_state}, []
+    for o in request.others or []:
+        if o.side != att.side or o.id == att.id:
+            continue
+        st = state_of(o)
+        stances = st["stances"] if "covered_by_fire" in st["stances"] else [*st["stances"], "covered_by_fire"]
+        states[o.id] = {**st, "stances": stances, "covered_by": sorted(set(st.get("covered_by") or []) | {att.id})}
+        allies.append(o.name)
+    name = weapon.get("name") or weapon.get("key")
+    effects = []
+    if weapon.get("ammo") is not None:
+        effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": bullets,
+                                               "says": f"{bullets} rounds from the {name}"}))
+    whom = ", ".join(allies) or "no ally"
+    summary = (f"{att.name} lays down Covering Fire at {request.target.name} with the {name} ({bullets} rounds): "
+               f"+1 to the defense rolls of {whom} until {att.name}'s next turn")
+    details = {"action": "covering_fire", "attacker": att.id, "target": request.target.id, "weapon": weapon.get("key"),
+               "bullets": bullets, "allies": [o for o in states if o != att.id], "states": states, "hits": 0}
+    return AttackResult(hit=False, summary=summary, effects=effects, details=details)
+
+
+def covering_fire_odds(request: AttackRequest) -> dict:
+    why = covering_fire_refusal(request)
+    if why:
+        raise RuleError(why)
+    return {"outcomes": [{"label": "covering fire: allies +1 to defense", "p": 1.0}], "hit": 0.0, "modifiers": [],
+            "note": "no attack roll: the allies defend at +1 until the shooter's next turn"}

@@ -1,0 +1,101 @@
+"""The table's side of the rules' fight choices (#23), for every system alike: who is surprised
+reaches the rules and the log, the end of a fight is the rules', the sender never sets the table's
+own option keys, a multi-target attack needs an option that takes several, a new character's id comes
+back in the ack, and an undone attack leaves the result card and the table screen's recent list."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from webapp import create_app
+
+from test_attacks import send, setup, state
+
+
+@pytest.fixture
+def client(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                       "DICE_SEED": "5"}).test_client()
+
+
+def test_a_surprised_token_outside_the_fight_is_refused_by_name(client):
+    g, _, ids = setup(client, "plain_grid")
+    r = send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Hero"]], "surprised": [ids["Bandit"]]})
+    assert r.status_code == 422 and r.json["error"] == "Bandit is surprised but not in the fight"
+    assert state(client, g)["combat"] is None
+
+
+def test_who_was_surprised_is_in_the_event_and_the_log(client):
+    g, _, ids = setup(client, "plain_grid")
+    r = send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Hero"], ids["Bandit"]],
+                                        "surprised": [ids["Bandit"]]})
+    assert r.status_code == 200, r.json
+    texts = [e["text"] for e in state(client, g)["log"]]
+    assert "Caught by surprise: Bandit" in texts
+
+
+def test_a_hidden_surprised_token_is_named_to_the_gm_alone(client):
+    g, p, ids = setup(client, "plain_grid")
+    send(client, g, g["gm_token"], {"type": "update_token", "token_id": ids["Sniper"], "hidden": True})
+    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Hero"], ids["Sniper"]],
+                                    "surprised": [ids["Hero"], ids["Sniper"]]})
+    gm = [e["text"] for e in state(client, g)["log"]]
+    log = [e["text"] for e in state(client, g, p["player_token"])["log"]]
+    mine = log[log.index("A fight begins"):]
+    assert "Caught by surprise: Hero" in mine and not any("Sniper" in t for t in mine)
+    assert any("Sniper" in t and "surprise" in t for t in gm)
+
+
+def test_add_character_answers_the_new_characters_id(client):
+    g, _, ids = setup(client, "savage_worlds")
+    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Hero", "token_id": ids["Hero"]})
+    assert r.status_code == 200, r.json
+    made = [c for c in state(client, g)["characters"] if c["name"] == "Hero"]
+    assert r.json["character_id"] == made[0]["id"]
+
+
+@pytest.mark.parametrize("key", ["defense", "settings", "template", "centre"])
+def test_a_sender_never_sets_the_tables_own_option_keys(client, key):
+    g, p, ids = setup(client, "savage_worlds")
+    before = state(client, g)["seq"]
+    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                            "options": {key: "none"}})
+    assert r.status_code == 422 and r.json["error"] == f"options may not set {key}: the table sets it"
+    assert state(client, g)["seq"] == before
+
+
+def test_several_targets_need_an_option_that_takes_them(client):
+    g, _, ids = setup(client, "plain_grid")
+    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                        "targets": [ids["Bandit"], ids["Sniper"]], "force": True})
+    assert r.status_code == 422 and r.json["error"].startswith("this attack takes 1 target at most")
+
+
+def test_the_attacker_is_never_among_its_own_targets(client):
+    g, _, ids = setup(client, "plain_grid")
+    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                        "targets": [ids["Bandit"], ids["Hero"]]})
+    assert r.status_code == 422 and r.json["error"] == "a token cannot attack itself"
+
+
+def _screen_card(client, g):
+    html = client.get(g["urls"]["screen"], follow_redirects=True).get_data(as_text=True)
+    seq = re.search(r'id="result-card"[^>]*data-seq="(\d*)"', html)
+    feed = re.search(r'id="screen-feed".*?</section>', html, re.S).group(0)
+    return (seq.group(1) if seq else None), feed
+
+
+def test_an_undone_attack_leaves_the_result_card_and_the_recent_list(client):
+    g, _, ids = setup(client, "savage_worlds")
+    for name in ("Hero", "Bandit"):
+        send(client, g, g["gm_token"], {"type": "add_character", "name": name, "token_id": ids[name]})
+    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Bandit"], "target": ids["Hero"],
+                                        "weapon": next(iter(state(client, g)["characters"][1]["sheet"]["weapons"]))})
+    assert r.status_code == 200, r.json
+    seq, feed = _screen_card(client, g)
+    assert seq == str(r.json["seq"]) and "Bandit" in feed
+    assert send(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
+    seq, feed = _screen_card(client, g)
+    assert seq == "" and "Bandit" not in feed

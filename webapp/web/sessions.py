@@ -1,0 +1,122 @@
+"""Sessions kept on the server: the browser's cookie holds a random session id, nothing else.
+
+Flask's own session is a signed cookie: anyone who sees the cookie reads what it holds (signed is not
+encrypted), and a browser sends a host's cookies to every port of that host, so another web app on the
+GM's laptop would be handed the GM keys. Here the cookie carries 32 random bytes; what the session holds
+(the keys this browser remembers, the GM password's proof, the CSRF token) stays in
+``<data folder>/sessions.sqlite3`` (0600), under the SHA-256 of the id, so the file holds no usable
+cookie either. The file is shared by every process on the data folder (``--message-queue``) and survives
+a restart, as the signed cookie did. The cookie's name is per port (``tacmap_<port>``, set by
+``tacmap serve``), so two tacmap servers on one machine do not overwrite each other's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from flask.json.tag import TaggedJSONSerializer
+from flask.sessions import SessionInterface, SessionMixin
+from werkzeug.datastructures import CallbackDict
+
+SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{43}$")  # secrets.token_urlsafe(32)
+PURGE_EVERY = 3600.0  # seconds between sweeps of expired sessions
+REFRESH_AFTER = 86400.0  # a session used again this long after its expiry was last pushed back gets a new one
+
+
+class ServerSession(CallbackDict, SessionMixin):
+    def __init__(self, initial=None, sid: str | None = None, expires: float = 0.0) -> None:
+        def changed(_self) -> None:
+            self.modified = True
+            self.accessed = True
+
+        super().__init__(initial, changed)
+        self.sid = sid
+        self.new = sid is None
+        self.expires = expires
+        self.modified = False
+
+
+class ServerSessions(SessionInterface):
+    serializer = TaggedJSONSerializer()
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._purged = 0.0
+        fresh = not self.path.exists()
+        try:
+            self._db().execute("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, data TEXT NOT NULL, "
+                               "expires REAL NOT NULL)")
+        except (sqlite3.Error, OSError) as exc:
+            from ..storage.store import DataError
+
+            raise DataError(f"cannot open {self.path}: {exc}. Give your user access to the data folder, or "
+                            "start with --data-dir set to a folder you may write to.") from None
+        if fresh:
+            try:
+                os.chmod(self.path, 0o600)  # the keys of every browser: the owner's only (no-op on Windows)
+            except OSError:
+                pass
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # a lost session after a power cut: log in again
+            self._local.db = db
+        return db
+
+    @staticmethod
+    def _row_id(sid: str) -> str:
+        return hashlib.sha256(sid.encode()).hexdigest()
+
+    def _lifetime(self, app) -> float:
+        return app.permanent_session_lifetime.total_seconds()
+
+    def open_session(self, app, request) -> ServerSession:
+        sid = request.cookies.get(self.get_cookie_name(app))
+        if sid and SESSION_ID.match(sid):
+            row = self._db().execute("SELECT data, expires FROM sessions WHERE id = ?",
+                                     (self._row_id(sid),)).fetchone()
+            if row is not None and row[1] > time.time():
+                try:
+                    return ServerSession(self.serializer.loads(row[0]), sid, row[1])
+                except ValueError:
+                    pass  # unreadable: a new session
+        return ServerSession()
+
+    def save_session(self, app, session: ServerSession, response) -> None:
+        name, domain, path = self.get_cookie_name(app), self.get_cookie_domain(app), self.get_cookie_path(app)
+        db = self._db()
+        now = time.time()
+        if not session:
+            if session.sid is not None and session.modified:  # emptied: gone here and in the browser
+                db.execute("DELETE FROM sessions WHERE id = ?", (self._row_id(session.sid),))
+                response.delete_cookie(name, domain=domain, path=path, secure=self.get_cookie_secure(app),
+                                       httponly=True, samesite=self.get_cookie_samesite(app))
+            return
+        if session.accessed:
+            response.vary.add("Cookie")
+        expires = now + self._lifetime(app)
+        if session.sid is None:
+            session.sid = secrets.token_urlsafe(32)
+            session.modified = True
+        if session.modified or session.expires < expires - REFRESH_AFTER:
+            db.execute("INSERT OR REPLACE INTO sessions (id, data, expires) VALUES (?, ?, ?)",
+                       (self._row_id(session.sid), self.serializer.dumps(dict(session)), expires))
+            session.expires = expires
+        if now - self._purged > PURGE_EVERY:
+            self._purged = now
+            db.execute("DELETE FROM sessions WHERE expires < ?", (now,))
+        if session.new or session.modified or self.should_set_cookie(app, session):
+            response.set_cookie(name, session.sid, expires=self.get_expiration_time(app, session),
+                                httponly=True, domain=domain, path=path, secure=self.get_cookie_secure(app),
+                                samesite=self.get_cookie_samesite(app))
