@@ -172,12 +172,16 @@ def attack_options(request: AttackRequest) -> list[dict]:
     disarm_ok = bool(tws) and not ranged
     out.append(_opt("disarm", "Disarm (strike the weapon, then a quick contest)", "bool", False, disarm_ok,
                     f"a melee strike at a weapon the target holds {rule('Attacking', 'Disarm')}"))
+    disarming = bool(opts.get("disarm")) or opts.get("location") == "weapon"
+    twreason = "" if tws else f"the target holds no weapon {rule('Attacking', 'Disarm')}"
+    if tws and not (disarming or maneuver == "feint"):
+        twreason = f"for a Disarm or a Feint {rule('Attacking', 'Disarm')}"
     out.append(_choice("target_weapon", "Target's weapon", [{"key": k, "label": k} for k in tws],
-                       tws[0] if tws else "", "" if tws else f"the target holds no weapon {rule('Attacking', 'Disarm')}"))
-    out.append(_opt("disarm_st_based", "Disarm contest on ST", "bool", False, disarm_ok,
-                    f"{rule('Attacking', 'Disarm')}"))
-    out.append(_opt("defender_st_based", "Defender's contest on ST", "bool", False, disarm_ok,
-                    f"{rule('Attacking', 'Disarm')}"))
+                       tws[0] if tws else "", twreason))
+    streason = f"for a Disarm {rule('Attacking', 'Disarm')}"
+    out.append(_opt("disarm_st_based", "Disarm contest on ST", "bool", False, disarm_ok and disarming, streason))
+    out.append(_opt("defender_st_based", "Defender's contest on ST", "bool", False, disarm_ok and disarming,
+                    streason))
     out.append(_opt("slam", "Slam (no skill 9 cap)", "bool", False, maneuver == "move_and_attack",
                     f"Move and Attack only {rule('Maneuvers', 'Move and Attack')}"))
 
