@@ -10,6 +10,7 @@ import pytest
 
 import rules
 from webapp import create_app
+from webapp.live import throttle
 
 S = rules.get("gurps_lite")
 OPEN = {"width": 24, "height": 12}
@@ -24,8 +25,11 @@ def bearer(token):
 
 @pytest.fixture
 def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "23"}).test_client()
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                      "DICE_SEED": "23"})
+    # 150 attacks in a row to count hits: past a person's rate (test_network tests the limit itself)
+    app.extensions["tacmap"].seats = throttle.Seats(rate=1000.0, burst=1000)
+    return app.test_client()
 
 
 def send(client, g, body, token=None):
