@@ -197,6 +197,8 @@ def attack_options(request: AttackRequest) -> list[dict]:
     out.append(_opt("braced", "Braced (+1 Acc when aiming)", "bool", False, ranged and not moved,
                     f"a ranged weapon, not moved {rule('Attacking', 'Brace')}"))
     sreason = "" if ranged and rof > 1 else f"needs RoF 2 or more {rule('Ranged Attacks', 'Rapid Fire')}"
+    if opts.get("spraying_fire") and not sreason:
+        sreason = f"Spraying Fire splits the whole RoF {rule('Ranged Attacks', 'Spraying Fire')}"
     out.append(_opt("shots", "Shots fired (rapid fire bonus)", "int", 1, not sreason, sreason, min=1, max=max(1, rof)))
     spr = "" if ranged and rof >= 5 else f"needs RoF 5 or more {rule('Ranged Attacks', 'Spraying Fire')}"
     out.append(_opt("spraying_fire", "Spraying Fire (RoF split across a 30 degree arc)", "bool", False, not spr, spr,

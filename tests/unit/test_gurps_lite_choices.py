@@ -278,11 +278,18 @@ def test_spraying_fire_splits_the_rof_across_a_30_degree_arc_and_wastes_shots_be
         S.odds(multi("SMG", {"spraying_fire": True}, [(11, 1), (1, 11)]))
     with pytest.raises(RuleError, match="RoF 5 or more"):
         S.odds(multi("Pistol", {"spraying_fire": True}, [(11, 1), (11, 2)]))
+    # "Split up the RoF": the whole RoF, never a number of shots picked (the card's default 1 is no pick)
+    with pytest.raises(RuleError, match="Spraying Fire splits the whole RoF"):
+        S.odds(multi("SMG", {"spraying_fire": True, "shots": 6}, [(11, 1), (11, 3)]))
+    assert S.odds(multi("SMG", {"spraying_fire": True, "shots": 1}, [(11, 1), (11, 3)]))["wasted"] == 1
+    # a ranged Rapid Strike: the card's shots 1 (fewer than its two attacks) is one shot each
+    assert S.attack(multi("SMG", {"rapid_strike": True, "shots": 1}, [(11, 1), (11, 3)]),
+                    SeededDice(3)).details["targets"][1]["attacks"][0]["shots"] == 1
 
 
 def test_multi_target_odds_match_the_rolled_frequencies_per_target():
     for options, spots in (({"rapid_strike": True}, [(2, 1), (2, 2)]),
-                           ({"spraying_fire": True, "shots": 8}, [(8, 1), (8, 2), (8, 3)])):
+                           ({"spraying_fire": True}, [(8, 1), (8, 2), (8, 3)])):
         weapon = "SMG" if "spraying_fire" in options else "Broadsword"
         odds = S.odds(multi(weapon, options, spots))
         assert math.isclose(sum(o["p"] for o in odds["outcomes"]), 1)
