@@ -556,7 +556,7 @@ def _parts(results: list[dict]) -> list[str]:
     for r in results:
         c = r["check"]
         s = f"{r['weapon']}: {c['roll']} vs {c['effective']} ({c['result']})"
-        if r.get("note"):
+        if r.get("note") and r["note"] != c["result"]:
             s += f", {r['note']}"
         if r["hits"]:
             dfn = r.get("defense") or {}
