@@ -41,9 +41,10 @@ def free_port() -> int:
 class LiveServer:
     """`tacmap serve` in a subprocess; can be killed (-9) and started again on the same data."""
 
-    def __init__(self, data_dir: Path, prelude: str | None = None) -> None:
+    def __init__(self, data_dir: Path, prelude: str | None = None, demo: bool = True) -> None:
         self.data_dir = data_dir
         self.prelude = prelude  # Python run before the server starts (to take away what another platform lacks)
+        self.demo = demo  # the demo games on the first start, as a new user gets them
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -53,7 +54,7 @@ class LiveServer:
         start = ["-m", "webapp.cli"] if self.prelude is None else [
             "-c", f"{self.prelude}\nimport runpy; runpy.run_module('webapp.cli', run_name='__main__', alter_sys=True)"]
         cmd = [sys.executable, *start, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data-dir", str(self.data_dir)]
+               "--data-dir", str(self.data_dir), *([] if self.demo else ["--no-demo"])]
         self.proc = subprocess.Popen(cmd, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
                                      cwd=Path(__file__).resolve().parents[2])
         deadline = time.time() + 20
@@ -87,6 +88,15 @@ class LiveServer:
 
 @pytest.fixture
 def server(tmp_path):
+    """A server with no game yet (each test makes its own through the API or the lobby)."""
+    live = LiveServer(tmp_path / "data", demo=False).start()
+    yield live
+    live.kill()
+
+
+@pytest.fixture
+def demo_server(tmp_path):
+    """A server started as a new user starts it: the demo games made on the first start."""
     live = LiveServer(tmp_path / "data").start()
     yield live
     live.kill()

@@ -131,8 +131,9 @@ def test_a_player_moves_own_token_but_not_others(server, game, new_page, shot):
     shot(player, "player-phone")
 
 
-def test_a_move_onto_a_blocked_cell_is_refused_and_nothing_moves(server, new_page, shot):
+def test_a_move_onto_a_blocked_cell_is_refused_and_nothing_moves(demo_server, new_page, shot):
     # the demo game has a pillar at (17, 11); its GM link is in the lobby on the server's machine
+    server = demo_server
     gm = new_page()
     gm.goto(server.url + "/")
     gm.click(".game-rows a")

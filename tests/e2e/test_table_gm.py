@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 from test_live_table import at, cell_center, drag  # the same pointer helpers as the first live-table tests
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def server(demo_server):
+    """These tests open the demo games a new user finds."""
+    return demo_server
+
 
 
 def open_demo_as_gm(server, new_page, **kw):

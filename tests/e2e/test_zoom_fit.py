@@ -11,6 +11,13 @@ from playwright.sync_api import expect
 LAPTOPS = [{"width": 1366, "height": 657}, {"width": 1536, "height": 730}, {"width": 1920, "height": 969}]
 
 
+@pytest.fixture
+def server(demo_server):
+    """These tests open the demo games a new user finds."""
+    return demo_server
+
+
+
 def open_rocket_port(server, new_page, viewport):
     gm = new_page(viewport=viewport)
     gm.goto(server.url + "/")
