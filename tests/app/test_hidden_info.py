@@ -55,6 +55,7 @@ def test_a_player_and_the_screen_receive_nothing_hidden(app):
 
     mira = c.post(f"/api/games/{gid}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
     olaf = c.post(f"/api/games/{gid}/players", json={"join_code": g["join_code"], "name": "Olaf"}).json
+    api({"type": "allow_reclaim", "allow": True})  # Mira's browser below takes her seat by name
     ids = {}
     for name, (x, y), owner, hidden in (("Aria", (1, 1), mira["player_id"], False),
                                         ("Bruno", (3, 1), olaf["player_id"], False),

@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 import segno
-from flask import g, has_request_context, request, session
+from flask import g, has_request_context, request as flask_request, session
 from markupsafe import Markup
 
 import rules
@@ -101,7 +101,7 @@ def room(game_id: str, audience: str) -> str:
 def _client() -> str | None:
     """The address of the client of this request or Socket.IO connection (a trusted proxy's client: see
     webapp/web/network.py), None outside a request."""
-    return request.remote_addr if has_request_context() else None
+    return flask_request.remote_addr if has_request_context() else None
 
 
 def _said(outcome: str) -> None:

@@ -44,7 +44,7 @@ ADDRESS_FACTOR = 4
 WAIT = 2.0
 SEAT_RATE = 5.0  # commands a second, sustained (a person drags a token a few times a second)
 SEAT_BURST = 40  # commands at once (the GM's several steps in a row, a page's reconnect)
-REFUSAL_DELAY = 0.2
+REFUSAL_DELAY = 0.5
 BUSY = "too many commands at once; slow down"
 
 
