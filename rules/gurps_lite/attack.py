@@ -288,21 +288,24 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
     tid = t.id
     used = {"dodge": "dodges", "parry": "parries", "block": "blocked"}[chosen["type"]]
     ctx.effects.append(Effect("defended", tid, {"defense": chosen["type"], "counter": used,
-                                                 "weapon": chosen.get("weapon"), "limbs": parry_limbs(chosen)}))
+                                                 "weapon": chosen.get("weapon"), "limbs": parry_limbs(chosen),
+                                                 "says": defense_words(chosen, d.success)}))
     if chosen.get("dive"):
-        ctx.effects.append(Effect("condition", tid, {"condition": "prone"}))
+        ctx.effects.append(Effect("condition", tid, {"condition": "prone", "says": "prone (dived)"}))
     if chosen.get("riposte") and d.success:
+        pen = int_of(chosen["riposte"]) // 2
         ctx.effects.append(Effect("defense_penalty", req.attacker.id,
-                                  {"against": tid, "value": int_of(chosen["riposte"]) // 2}))
+                                  {"against": tid, "value": pen,
+                                   "says": f"-{pen} to defend against {t.name}'s next attack (riposte)"}))
     if maneuver == "aim":
-        ctx.effects.append(Effect("aim_lost", tid, {}))
+        ctx.effects.append(Effect("aim_lost", tid, {"says": "loses the aim"}))
     if maneuver == "concentrate":
         will = int_of(t.sheet.get("Will") or t.sheet.get("IQ"), 10)
         cc = check(dice, "keep concentrating (Will-3)", will, [Modifier("defending while concentrating", -3, S_MANEUVER)], "Will")
         ctx.rolls.append(cc.roll)
         checks.append(cc)
         if not cc.success:
-            ctx.effects.append(Effect("concentration_lost", tid, {}))
+            ctx.effects.append(Effect("concentration_lost", tid, {"says": "loses concentration"}))
     return {"stopped": stopped, "defense": chosen, "checks": [c.to_dict() for c in checks], "success": d.success}
 
 
@@ -425,13 +428,14 @@ def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
     ctx.rolls += [c1.roll, c2.roll]
     if c1.result == "critical failure":
         outcome = "attacker disarmed"
-        ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon}))
+        ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon, "says": f"disarmed: drops {req.weapon}"}))
     elif contest_key(c1) > contest_key(c2):
         outcome = "weapon flung 1 yard"
-        ctx.effects.append(Effect("disarmed", t.id, {"weapon": twname, "yards": 1}))
+        ctx.effects.append(Effect("disarmed", t.id, {"weapon": twname, "yards": 1,
+                                                     "says": f"disarmed: {twname} flung a yard away"}))
     elif c2.margin - c1.margin <= 3:
         outcome = "weapon unreadied"
-        ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname}))
+        ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname, "says": f"{twname} unreadied"}))
     else:
         outcome = "no effect"
     return {"outcome": outcome, "attacker": c1.to_dict(), "defender": c2.to_dict()}
@@ -497,7 +501,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     landed = sum(r["landed"] for r in results)
     summary = f"{a.name} attacks {t.name}: " + "; ".join(_parts(results))
     for wn, n in spent.items():
-        ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wn, "spent": n}))
+        ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wn, "spent": n, "says": shots_words(wn, n)}))
     details = {"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
                "attacks": results, "injury": total, "hp_after": hp_now, "settings": st}
     if is_suppression(maneuver, variant) and not a.state.get("suppressing"):
@@ -552,7 +556,7 @@ def _parts(results: list[dict]) -> list[str]:
     for r in results:
         c = r["check"]
         s = f"{r['weapon']}: {c['roll']} vs {c['effective']} ({c['result']})"
-        if r.get("note"):
+        if r.get("note") and r["note"] != c["result"]:
             s += f", {r['note']}"
         if r["hits"]:
             dfn = r.get("defense") or {}
@@ -589,7 +593,8 @@ def _multi_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, maneuve
         mods += _modifiers(results, f"{t.name}: ")
         lines.append(f"{t.name}: " + "; ".join(_parts(results)))
     if mp["fired"] and shots_left(weapon) is not None:
-        ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wname, "spent": mp["fired"]}))
+        ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wname, "spent": mp["fired"],
+                                                        "says": shots_words(wname, mp["fired"])}))
     how = "Spraying Fire" if mp["mode"] == "spraying" else "Rapid Strike"
     waste = f" ({mp['wasted']} shot(s) wasted sweeping)" if mp["wasted"] else ""
     summary = f"{a.name} attacks {', '.join(e['name'] for e in entries)} ({how}){waste}: " + " | ".join(lines)
@@ -599,6 +604,21 @@ def _multi_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, maneuve
                                  "mode": mp["mode"], "targets": entries, "attacks": everything,
                                  "injury": sum(e["injury"] for e in entries), "wasted": mp["wasted"],
                                  "settings": ctx.settings})
+
+
+def defense_words(chosen: dict, success: bool) -> str:
+    """A defense as the result card says it: "dodges with a dive (fails)", "parries with Sword"."""
+    verb = {"dodge": "dodges", "parry": "parries", "block": "blocks"}[chosen["type"]]
+    bits = [f"with {chosen['weapon']}"] if chosen.get("weapon") else []
+    bits += [w for k, w in (("dive", "with a dive"), ("retreat", "and retreats"), ("acrobatic", "acrobatically"),
+                            ("supported", "supported"), ("riposte", "with a riposte")) if chosen.get(k)]
+    if chosen.get("cross"):
+        bits.append(f"crossing {chosen['cross']}")
+    return " ".join([verb, *bits]) + ("" if success else " (fails)")
+
+
+def shots_words(weapon: str, n: int) -> str:
+    return f"fires {n} shot{'s' if n != 1 else ''} of the {weapon}"
 
 
 def attack_plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[str, dict, list[Modifier], int | None]]:
@@ -678,7 +698,9 @@ def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str 
     margin = (c1.margin - c2.margin) if won and c1.success else 0
     return {"margin": max(0, margin), "attacker": c1.to_dict(), "defender": c2.to_dict(),
             "rolls": [c1.roll, c2.roll],
-            "effects": [Effect("feint_penalty", target.id, {"against": attacker.id, "value": max(0, margin)})]}
+            "effects": [Effect("feint_penalty", target.id, {"against": attacker.id, "value": max(0, margin),
+                                                            "says": f"-{max(0, margin)} to defend against "
+                                                                    f"{attacker.name}'s next attack (feint)"})]}
 
 
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -692,7 +714,9 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     opts = req.options or {}
     laid = opts.get("template") is not None
     if laid:
-        if opts.get("template") != "sphere" or not isinstance(opts.get("centre"), (list, tuple)):
+        from .odds import _square
+
+        if opts.get("template") != "sphere" or not _square(opts.get("centre")):
             raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
         req = replace(req, options={**opts, "aim_at_ground": True})
         ctx.request = req

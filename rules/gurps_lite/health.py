@@ -14,6 +14,10 @@ from .locations import dr_at, wounding_multiplier
 from .sheet import current_hp, int_of, max_hp, num_of, parse_damage, shots_left, weapons, with_loaded
 
 
+def _where(location: str) -> str:
+    return str(location).replace("_", " ")
+
+
 def effective_dr(dr: int, armor_divisor: float = 1) -> int:
     """DR after an armour divisor ("Damage"), rounded down."""
     if armor_divisor <= 0:
@@ -226,18 +230,22 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
     checks: list[Check] = []
     if damage_type == "fat":
         if inj:
-            effects.append(Effect("fatigue", target.id, {"fp": inj, "location": location}))
+            effects.append(Effect("fatigue", target.id, {"fp": inj, "location": location,
+                                                            "says": f"{inj} FP ({_where(location)})"}))
         after = before
     else:
         after = before - inj
         if inj:
-            effects.append(Effect("injury", target.id, {"injury": inj, "location": location}))
+            effects.append(Effect("injury", target.id, {"injury": inj, "location": location,
+                                                           "says": f"{inj} HP injury ({_where(location)})"}))
             double = location == "groin" and damage_type == "cr" and male
-            effects.append(Effect("shock", target.id, {"shock": shock(inj, double), "cap": 8 if double else 4}))
+            effects.append(Effect("shock", target.id, {"shock": shock(inj, double), "cap": 8 if double else 4,
+                                                          "says": f"shock -{shock(inj, double)}"}))
         if damage_type == "cor" and basic >= 5:
-            effects.append(Effect("dr_reduced", target.id, {"location": location, "by": basic // 5}))
+            effects.append(Effect("dr_reduced", target.id, {"location": location, "by": basic // 5,
+                                                               "says": f"DR -{basic // 5} ({_where(location)})"}))
         if info["crippled"]:
-            effects.append(Effect("crippled", target.id, {"location": location}))
+            effects.append(Effect("crippled", target.id, {"location": location, "says": f"crippled {_where(location)}"}))
         major = inj > 0 and is_major_wound(inj, hp, info["crippled"])
         if major:
             conds.append("major wound")
@@ -271,7 +279,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
             if after * 3 <= hp < before * 3:
                 conds.append("reeling")
     for cond in dict.fromkeys(conds):
-        effects.append(Effect("condition", target.id, {"condition": cond}))
+        effects.append(Effect("condition", target.id, {"condition": cond, "says": cond}))
     return {
         "rolls": rolls, "effects": effects, "injury": inj, "location": location, "basic_damage": basic,
         "damage_modifiers": [m.to_dict() for m in mods], "wound": info, "hp_before": before, "hp_after": after,

@@ -4,10 +4,12 @@ damage adjustments of the attacking ones.
 
 from __future__ import annotations
 
-from ..system import Modifier
+import math
+
+from ..system import Modifier, RuleError
 from .data import MANEUVERS, S_MANEUVER
 from .movement import maneuver_movement
-from .sheet import conditions_of, int_of, ready_weapons, weapon_kind
+from .sheet import conditions_of, int_of, num_of, ready_weapons, weapon_kind
 
 
 def allowed_maneuvers(sheet: dict, state: dict | None = None, moved: float = 0) -> list[dict]:
@@ -83,4 +85,7 @@ def chosen_maneuver(options: dict | None, state: dict | None) -> tuple[str, str,
     else:
         maneuver, variant = st.get("maneuver") or "attack", (st.get("variant") or "") if st.get("maneuver") else ""
     moved = opts["moved"] if "moved" in opts else st.get("moved", 0)
-    return maneuver, variant, float(moved or 0)
+    if not isinstance(maneuver, str) or not isinstance(variant, str):
+        raise RuleError("a maneuver and its option are names")
+    moved = num_of(moved)
+    return maneuver, variant, moved if math.isfinite(moved) else 0.0

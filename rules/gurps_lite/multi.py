@@ -7,7 +7,7 @@
 - Spraying Fire: "With a weapon RoF 5+ you can attack multiple targets in a 30 degree arc. Split up the
   RoF amongst your targets and make the attacks for each target. If the targets are not adjacent to each
   other you waste some shots sweeping between them, 1 round per yard or 2 rounds per yard for a weapon
-  at RoF 16+." The shots fired (the ``shots`` option, else the whole RoF), less those wasted, are split
+  at RoF 16+." The whole RoF, less the shots wasted, is split
   as evenly as they go, the earlier targets taking the odd shots; each attack has its own rapid fire
   bonus and extra hits.
 """
@@ -88,9 +88,7 @@ def multi_plan(request: AttackRequest, wname: str, weapon: dict, rapid_penalty) 
                 raise RuleError(f"{subs[k - 1].target.name} is outside the {ARC:g} degree arc of the Spraying "
                                 f"Fire {SPRAY}")
         gaps = [_gap(a, b) for a, b in zip(spots, spots[1:])]
-        total = int_of(opts.get("shots"), rof) if opts.get("shots") not in (None, "") else rof
-        if total > rof:
-            raise RuleError(f"{wname} fires at most {rof} shots (RoF) {SPRAY}")
+        total = rof  # "Split up the RoF amongst your targets"
         wasted = sum(g * (2 if rof >= 16 else 1) for g in gaps)
         left = total - wasted
         if left < n:

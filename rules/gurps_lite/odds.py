@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from .. import odds as _odds
@@ -255,6 +256,11 @@ def multi_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> di
             "note": f"{how} at {n} targets" + (f", {mp['wasted']} shot(s) wasted sweeping" if mp["wasted"] else "")}
 
 
+def _square(v) -> bool:
+    return (isinstance(v, (list, tuple)) and len(v) >= 2
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v[:2]))
+
+
 _SCATTER = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
@@ -267,6 +273,8 @@ def area_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dic
     from dataclasses import replace as _replace
 
     opts = request.options or {}
+    if opts.get("template") != "sphere" or not _square(opts.get("centre")):
+        raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
     req = _replace(request, options={**opts, "aim_at_ground": True})
     base, _label, mods, cap, _facts = attack_modifiers(req, wname, weapon, st)
     skill = effective_skill(base, mods, cap)

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ..system import AttackRequest, RuleError
 from .data import LOCATIONS, MANEUVERS
 from .locations import ONLY_TYPES
@@ -86,9 +88,13 @@ def _choice(key: str, label: str, values: list[dict], default, reason: str = "",
     return _opt(key, label, "choice", default, available, reason or "no other choice here", values=values, **more)
 
 
+#: the options whose value is one of a list of names: another kind of value is ignored when listing them
+_CHOICES = ("maneuver", "variant", "location", "dual_weapon", "target_weapon")
+
+
 def attack_options(request: AttackRequest) -> list[dict]:
     """Every choice of the attacker now, each naming the rule it comes from (see the module)."""
-    opts = request.options or {}
+    opts = {k: v for k, v in (request.options or {}).items() if k not in _CHOICES or isinstance(v, str)}
     a, t = request.attacker, request.target
     state = a.state or {}
     wname, weapon = _weapon_of(request)
@@ -166,12 +172,16 @@ def attack_options(request: AttackRequest) -> list[dict]:
     disarm_ok = bool(tws) and not ranged
     out.append(_opt("disarm", "Disarm (strike the weapon, then a quick contest)", "bool", False, disarm_ok,
                     f"a melee strike at a weapon the target holds {rule('Attacking', 'Disarm')}"))
+    disarming = bool(opts.get("disarm")) or opts.get("location") == "weapon"
+    twreason = "" if tws else f"the target holds no weapon {rule('Attacking', 'Disarm')}"
+    if tws and not (disarming or maneuver == "feint"):
+        twreason = f"for a Disarm or a Feint {rule('Attacking', 'Disarm')}"
     out.append(_choice("target_weapon", "Target's weapon", [{"key": k, "label": k} for k in tws],
-                       tws[0] if tws else "", "" if tws else f"the target holds no weapon {rule('Attacking', 'Disarm')}"))
-    out.append(_opt("disarm_st_based", "Disarm contest on ST", "bool", False, disarm_ok,
-                    f"{rule('Attacking', 'Disarm')}"))
-    out.append(_opt("defender_st_based", "Defender's contest on ST", "bool", False, disarm_ok,
-                    f"{rule('Attacking', 'Disarm')}"))
+                       tws[0] if tws else "", twreason))
+    streason = f"for a Disarm {rule('Attacking', 'Disarm')}"
+    out.append(_opt("disarm_st_based", "Disarm contest on ST", "bool", False, disarm_ok and disarming, streason))
+    out.append(_opt("defender_st_based", "Defender's contest on ST", "bool", False, disarm_ok and disarming,
+                    streason))
     out.append(_opt("slam", "Slam (no skill 9 cap)", "bool", False, maneuver == "move_and_attack",
                     f"Move and Attack only {rule('Maneuvers', 'Move and Attack')}"))
 
@@ -187,6 +197,8 @@ def attack_options(request: AttackRequest) -> list[dict]:
     out.append(_opt("braced", "Braced (+1 Acc when aiming)", "bool", False, ranged and not moved,
                     f"a ranged weapon, not moved {rule('Attacking', 'Brace')}"))
     sreason = "" if ranged and rof > 1 else f"needs RoF 2 or more {rule('Ranged Attacks', 'Rapid Fire')}"
+    if opts.get("spraying_fire") and not sreason:
+        sreason = f"Spraying Fire splits the whole RoF {rule('Ranged Attacks', 'Spraying Fire')}"
     out.append(_opt("shots", "Shots fired (rapid fire bonus)", "int", 1, not sreason, sreason, min=1, max=max(1, rof)))
     spr = "" if ranged and rof >= 5 else f"needs RoF 5 or more {rule('Ranged Attacks', 'Spraying Fire')}"
     out.append(_opt("spraying_fire", "Spraying Fire (RoF split across a 30 degree arc)", "bool", False, not spr, spr,
@@ -215,7 +227,7 @@ def checked_options(request: AttackRequest) -> None:
         if not o["available"]:
             raise RuleError(f"{o['label']}: {o['reason']}")
         if o["kind"] == "choice":
-            if value not in {v["key"] for v in o["values"]}:
+            if not isinstance(value, str) or value not in [v["key"] for v in o["values"]]:
                 raise RuleError(f"{o['label']}: {value!r} is not one of "
                                 f"{', '.join(str(v['key']) for v in o['values'] if v['key']) or 'the choices'}")
         elif o["kind"] == "bool":
@@ -226,7 +238,7 @@ def checked_options(request: AttackRequest) -> None:
         elif o["kind"] == "int":
             values = value if isinstance(value, list) and key == "shots" else [value]
             for v in values:
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or int(v) != v:
                     raise RuleError(f"{o['label']}: a whole number, not {v!r}")
                 if not o["min"] <= v <= o["max"]:
                     raise RuleError(f"{o['label']}: {v} is not from {o['min']} to {o['max']}")

@@ -92,11 +92,13 @@ def rapid_strike_shots(rof: int, attacks: int, shots: Any = None) -> list[int]:
     """Shots of each attack of a ranged Rapid Strike ("Attacking", Rapid Strike: "You split your
     rate of fire among the different targets"): never more shots in all than the RoF.
 
-    ``shots`` is None (one shot each), the total to split (as evenly as it goes, the earlier
+    ``shots`` is None or fewer than the attacks (one shot each), the total to split (as evenly as it goes, the earlier
     attacks taking the odd shots), or a list with each attack's shots.
     """
     if rof <= 1:
         raise RuleError("a Rapid Strike with a ranged weapon needs RoF above 1")
+    if isinstance(shots, (int, float)) and not isinstance(shots, bool) and shots < attacks:
+        shots = None  # fewer than one each (the card's default of 1): one shot each
     if shots is None:
         split = [1] * attacks
     elif isinstance(shots, (list, tuple)):

@@ -17,7 +17,7 @@ def int_of(v: Any, default: int = 0) -> int:
     """A sheet entry as an int, ``default`` when it is missing or not a number."""
     try:
         return int(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return default
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..system import AttackRequest, RuleError, RuleNotImplemented
+from .cover import cover_effect
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS
 from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
 from .status import names as status_names
@@ -111,6 +112,19 @@ def action_refusal(request: AttackRequest, key: str) -> str:
     return ""
 
 
+def grouped(reasons: list[str]) -> list[str]:
+    """Refusals that say the same of several actions, said once: "Grapple, Disarm, Trip: the target is
+    5 squares away, not adjacent"."""
+    by_reason: dict[str, list[str]] = {}
+    for r in reasons:
+        name, sep, why = r.partition(": ")
+        if sep and name in {a.name for a in ACTION_LIST}:
+            by_reason.setdefault(why, []).append(name)
+        else:
+            by_reason.setdefault(r, [])
+    return [f"{', '.join(names)}: {why}" if names else why for why, names in by_reason.items()]
+
+
 def spray_most(weapon: dict) -> int:
     """The most opponents a Spray 'n Pray may hit: "a character may not hit more opponents than
     bullets expended by firing on Full Auto" (the weapon's Full Auto rate, less if fewer rounds
@@ -154,7 +168,7 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
     default = default_action(weapon, request.options)
     if default not in allowed and allowed:
         default = allowed[0]
-    help_ = ("Not now: " + "; ".join(refused)) if refused else ""
+    help_ = ("Not now: " + "; ".join(grouped(refused))) if refused else ""
     return _opt("action", "Attack action", "choice", default, bool(allowed),
                 refused[0] if refused and not allowed else "no attack action is possible now", help_,
                 values=values, unavailable=refused)
@@ -281,8 +295,8 @@ def defense_choices(system, request: AttackRequest) -> list[dict]:
     Defense; a Choke Out: Athletics; a Distracting Shot: Scrutiny; anything else Duck, Dodge,
     Block, Parry against melee), or none; and against a ranged attack each of Duck, Dodge and
     Block with a reaction before it: Drop Prone ("+1 [or +2, the prone setting] to Defensive rolls
-    against Ranged attacks", 1 tick) or Take Cover ("requires 2 ticks (reaction)", +2 in cover) when
-    cover faces the attacker. Each refused one says why."""
+    against Ranged attacks", 1 tick) or, when cover stands between the target and the attacker, Take
+    Cover ("requires 2 ticks (reaction)", +2 in cover). Each refused one says why."""
     weapon = _weapon(request)
     opts = request.options or {}
     key = opts.get("action") or default_action(weapon, opts)
@@ -304,18 +318,20 @@ def defense_choices(system, request: AttackRequest) -> list[dict]:
             entry["group"] = group
         out.append(entry)
 
-    for b in bases:
-        add(b, DEFENSE_LABELS.get(b, b.title()))
     ranged = action.mode == "ranged" and not action.extra.get("test_only")
-    if ranged:
-        t_state = state_of(request.target)
-        for b in ("duck", "dodge", "block"):
-            if b not in bases:
-                continue
+    t_state = state_of(request.target)
+    settings = {**DEFAULT_SETTINGS, **(opts.get("settings") or {})}
+    faces_cover = request.cover is not None and cover_effect(request.cover, settings).level == "cover"
+    for b in bases:  # each defense, then the reactions that may come before it, as one group
+        variants = []
+        if ranged and b in ("duck", "dodge", "block"):
             name = DEFENSE_LABELS[b].split(" (")[0]
             if not t_state.get("prone"):
-                add(f"{b}+prone", f"{name}, dropping prone first (1 more tick)", b)
-            if not t_state.get("in_cover"):
-                add(f"{b}+cover", f"{name}, taking cover first (2 more ticks)", b)
+                variants.append((f"{b}+prone", f"{name}, dropping prone first (1 more tick)"))
+            if not t_state.get("in_cover") and faces_cover:
+                variants.append((f"{b}+cover", f"{name}, taking cover first (2 more ticks)"))
+        add(b, DEFENSE_LABELS.get(b, b.title()), b if variants else None)
+        for key, label in variants:
+            add(key, label, b)
     add("none", DEFENSE_LABELS["none"])
     return out

@@ -9,7 +9,7 @@ import http.client
 import http.server
 import json
 import threading
-import urllib.request
+import time
 
 import pytest
 import socketio
@@ -247,8 +247,6 @@ def test_a_seats_parallel_commands_are_queued_up_to_its_share_and_the_rest_refus
             running[0] += 1
             most[0] = max(most[0], running[0])
         try:
-            import time
-
             time.sleep(0.2)
             return commit(game_id, decide, alone)
         finally:

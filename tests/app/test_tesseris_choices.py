@@ -108,7 +108,7 @@ def test_spray_n_pray_at_two_opponents_through_the_api(client):
     assert r.status_code == 422 and "45 degree arc" in r.json["error"]
     # a plain shot takes one opponent
     r = command(client, g, {"type": "preview_attack", **{**body, "options": {}}})
-    assert r.status_code == 422 and "takes 1 target at most" in r.json["error"]
+    assert r.status_code == 422 and "Spray 'n Pray fires at several" in r.json["error"]
 
 
 def test_surprise_and_the_end_of_the_fight_through_the_api(client):

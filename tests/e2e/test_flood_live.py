@@ -58,6 +58,21 @@ def logged_moves(data_dir, game_id: str) -> list[tuple[int, dict]]:
     return [(seq, json.loads(data)) for seq, data in rows]
 
 
+def timed_move(sio, name: str, seat: dict, x: int, y: int, failures: list) -> float | None:
+    """One move of the seat's token, waiting for its ack: the seconds it took (None, and a failure noted,
+    when it timed out); a refusal is noted as a failure too."""
+    t0 = time.monotonic()
+    try:
+        ack = sio.call("command", {"type": "move_token", "token_id": seat["token_id"], "x": x, "y": y},
+                       timeout=ACK_TIMEOUT)
+    except socketio.exceptions.TimeoutError:
+        failures.append(f"{name}: no answer in {ACK_TIMEOUT} s")
+        return None
+    if not ack.get("ok"):
+        failures.append(f"{name}: {ack}")
+    return time.monotonic() - t0
+
+
 @pytest.fixture
 def live(tmp_path):
     server = LiveServer(tmp_path / "data").start()
@@ -110,17 +125,10 @@ def test_a_flooding_client_does_not_hold_up_the_others(live):
         times = latencies.setdefault(name, [])
         step = 0
         while not flood_done.is_set():
-            x, y = seat["column"] * 2 + 1 if step % 2 else seat["column"] * 2, 15
-            t0 = time.monotonic()
-            try:
-                ack = sio.call("command", {"type": "move_token", "token_id": seat["token_id"], "x": x, "y": y},
-                               timeout=ACK_TIMEOUT)
-            except socketio.exceptions.TimeoutError:
-                failures.append(f"{name}: no answer in {ACK_TIMEOUT} s")
+            took = timed_move(sio, name, seat, seat["column"] * 2 + 1 if step % 2 else seat["column"] * 2, 15, failures)
+            if took is None:
                 continue
-            times.append(time.monotonic() - t0)
-            if not ack.get("ok"):
-                failures.append(f"{name}: {ack}")
+            times.append(took)
             step += 1
             time.sleep(0.3)  # a person at a table, not a script
 

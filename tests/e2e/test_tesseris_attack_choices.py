@@ -12,14 +12,23 @@ from test_table_screens import add_token, join
 from test_turns_on_phones import command, new_game, open_phone, open_screen, seeded_dice, state, turn_to  # noqa: F401 (a fixture)
 
 
-def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seeded_dice, server, new_page, shot):
-    game = new_game(server, "tesseris_ads", {"width": 16, "height": 10}, name="Tesseris choices")
+def mira_as_aria(server, new_page, name: str, foes: dict) -> tuple:
+    """A Tesseris game where Mira plays Aria at (3, 3) on her phone, with these foes: the game, the token
+    ids (Aria's first) and the phone."""
+    game = new_game(server, "tesseris_ads", {"width": 16, "height": 10}, name=name)
     mira = join(server, game, "Mira")
-    aria = add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")
-    ogre = add_token(server, game, "Ogre", 8, 3)
-    rat = add_token(server, game, "Rat", 8, 5)  # 22 degrees off the line to the Ogre: inside the 45 degree arc
-    phone = open_phone(new_page, server, game, mira)
+    ids = [add_token(server, game, "Aria", 3, 3, owner=mira["player_id"], kind="pc")]
+    ids += [add_token(server, game, foe, x, y) for foe, (x, y) in foes.items()]
+    return game, ids, open_phone(new_page, server, game, mira)
+
+
+def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seeded_dice, server, new_page, shot):
+    # the Rat is 22 degrees off the line to the Ogre: inside the 45 degree arc
+    game, (aria, ogre, rat), phone = mira_as_aria(server, new_page, "Tesseris choices", {"Ogre": (8, 3), "Rat": (8, 5)})
     screen = open_screen(new_page, game)
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
     command(server, game, {"type": "start_combat", "token_ids": [aria, ogre, rat]})
     turn_to(server, game, aria)
 
@@ -62,6 +71,12 @@ def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seed
     shot(phone, "phone-tesseris-spray-targets")
     under.nth(1).scroll_into_view_if_needed()
     shot(phone, "phone-tesseris-spray")
+    # the GM sees the player's attack drawn before it is rolled, the options as picked, read-only
+    echo = gm.locator("#attack-preview .attack-options")
+    expect(echo.locator("select[data-option=action]")).to_have_value("spray_n_pray")
+    expect(echo.locator("select[data-option=action]")).to_be_disabled()
+    echo.scroll_into_view_if_needed()
+    shot(gm, "gm-tesseris-spray-preview")
 
     form.locator("button[data-attack=attack]").click()
     card = phone.locator("#result-card.shown")
@@ -78,3 +93,30 @@ def test_a_player_picks_a_fire_mode_and_sprays_two_opponents_from_the_phone(seed
     shot(screen, "screen-tesseris-spray-result")
     entry = [e for e in state(server, game)["log"] if "Spray 'n Pray" in e["text"]]
     assert entry and "Ogre" in entry[-1]["text"] and "Rat" in entry[-1]["text"]
+
+
+def test_a_shot_player_dodges_dropping_prone_from_the_phone(seeded_dice, server, new_page, shot):
+    """Defending with a reaction first (Drop Prone: "+1 [the prone setting: +2] to Defensive rolls against
+    Ranged attacks"): the phone offers each defense with its variants grouped under it, the chance to hit
+    beside each; the player's pick is rolled and the token lies prone after."""
+    game, (aria, ogre), phone = mira_as_aria(server, new_page, "Tesseris defense", {"Ogre": (9, 3)})
+    command(server, game, {"type": "start_combat", "token_ids": [aria, ogre]})
+    turn_to(server, game, ogre)
+    command(server, game, {"type": "attack", "attacker": ogre, "target": aria, "weapon": "rifle"})
+    prompt = phone.locator("#defense-prompt.asking")
+    expect(prompt).to_be_visible()
+    buttons = prompt.locator("button[data-defense]")
+    keys = buttons.evaluate_all("bs => bs.map(b => b.dataset.defense)")
+    assert keys[:3] == ["duck", "duck+prone", "dodge"] and "dodge+prone" in keys and keys[-1] == "none", keys
+    prone = prompt.locator("button[data-defense='dodge+prone']")
+    expect(prone).to_have_class(re.compile("with-modifier"))
+    expect(prone).to_contain_text("Dodge, dropping prone first")
+    expect(prone.locator(".p")).to_contain_text("they hit")
+    assert "dodge+cover" not in keys  # no cover between Aria and the Ogre: nothing to take
+    prompt.scroll_into_view_if_needed()
+    shot(phone, "phone-tesseris-defense-prompt")
+    prone.click()
+    expect(phone.locator("#defense-prompt.asking")).to_have_count(0)
+    last = [e for e in state(server, game)["log"] if "Ogre: Straight Shot at Aria" in e["text"]]
+    assert last and "Dodge" in last[-1]["text"], last
+    expect(phone.locator("#combat")).to_contain_text("Prone")  # the fight card's badges: Aria lies prone

@@ -173,7 +173,8 @@ def test_a_diving_dodge_against_gunfire_is_plus_3_and_leaves_the_defender_prone(
     shot.options = {"defense": dive["value"]}
     r = S.attack(shot, rolls(9, 10))
     assert not r.hit
-    assert any(e.kind == "condition" and e.target == "b" and e.data == {"condition": "prone"} for e in r.effects)
+    assert any(e.kind == "condition" and e.target == "b" and e.data == {"condition": "prone", "says": "prone (dived)"}
+               for e in r.effects)
     assert "prone" in S.apply(S.default_sheet(), r, "b")["conditions"]
     with pytest.raises(RuleError, match="Dive only against ranged attacks"):
         melee_req = req(options={"defense": {"type": "dodge", "dive": True}})
@@ -271,16 +272,24 @@ def test_spraying_fire_splits_the_rof_across_a_30_degree_arc_and_wastes_shots_be
     res = S.attack(r, SeededDice(7))
     shots = [t["attacks"][0]["shots"] for t in res.details["targets"]]
     assert shots == [5, 4]  # RoF 10 less 1 wasted, split, the first taking the odd shot
-    assert {"kind": "shots_spent", "target": "a", "data": {"weapon": "SMG", "spent": 10}} in [e.to_dict() for e in res.effects]
+    assert {"kind": "shots_spent", "target": "a", "data": {"weapon": "SMG", "spent": 10, "says": "fires 10 shots of the SMG"}} \
+        in [e.to_dict() for e in res.effects]
     with pytest.raises(RuleError, match=r"Foe 1 is outside the 30 degree arc of the Spraying Fire \(3d6 Combat"):
         S.odds(multi("SMG", {"spraying_fire": True}, [(11, 1), (1, 11)]))
     with pytest.raises(RuleError, match="RoF 5 or more"):
         S.odds(multi("Pistol", {"spraying_fire": True}, [(11, 1), (11, 2)]))
+    # "Split up the RoF": the whole RoF, never a number of shots picked (the card's default 1 is no pick)
+    with pytest.raises(RuleError, match="Spraying Fire splits the whole RoF"):
+        S.odds(multi("SMG", {"spraying_fire": True, "shots": 6}, [(11, 1), (11, 3)]))
+    assert S.odds(multi("SMG", {"spraying_fire": True, "shots": 1}, [(11, 1), (11, 3)]))["wasted"] == 1
+    # a ranged Rapid Strike: the card's shots 1 (fewer than its two attacks) is one shot each
+    assert S.attack(multi("SMG", {"rapid_strike": True, "shots": 1}, [(11, 1), (11, 3)]),
+                    SeededDice(3)).details["targets"][1]["attacks"][0]["shots"] == 1
 
 
 def test_multi_target_odds_match_the_rolled_frequencies_per_target():
     for options, spots in (({"rapid_strike": True}, [(2, 1), (2, 2)]),
-                           ({"spraying_fire": True, "shots": 8}, [(8, 1), (8, 2), (8, 3)])):
+                           ({"spraying_fire": True}, [(8, 1), (8, 2), (8, 3)])):
         weapon = "SMG" if "spraying_fire" in options else "Broadsword"
         odds = S.odds(multi(weapon, options, spots))
         assert math.isclose(sum(o["p"] for o in odds["outcomes"]), 1)
@@ -321,8 +330,8 @@ def test_a_suppression_area_attacks_whoever_enters_at_8_plus_the_rapid_fire_bonu
     assert first.details["attacks"][0]["check"]["effective"] == 10
     state = S.after_attack(u.state, first)
     assert state["combatants"]["a"]["suppressing"] == area
-    assert {"kind": "shots_spent", "target": "a", "data": {"weapon": "SMG", "spent": 10}} in \
-        [e.to_dict() for e in first.effects]
+    assert {"weapon": "SMG", "spent": 10, "says": "fires 10 shots of the SMG"} in \
+        [e.data for e in first.effects if e.kind == "shots_spent" and e.target == "a"]
     # Cat's turn comes; she walks into the area: Ann's fire attacks her
     state["current"], state["combatants"]["c"]["maneuver"] = "c", "move"
     moved = S.move(state, at["c"], [(9, 9), (9, 8), (9, 7), (9, 6)], 3, [a, b, c], None, SeededDice(1))

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from rules import board as board_mod
+from dataclasses import replace
+
+from rules import board as board_mod, los
 from rules.dice import ScriptedDice, SeededDice
 from rules.system import AttackRequest, Combatant, RuleError
 from rules.tesseris_ads import SYSTEM, cover
@@ -162,7 +164,17 @@ def test_dropping_prone_before_a_dodge_against_a_shot_is_a_choice_of_its_own():
     a, t = fighter("a", (0, 0), "pc"), fighter("t", (6, 0))
     choices = {d["key"]: d for d in SYSTEM.defenses(request(a, t, "rifle"))}
     assert choices["dodge+prone"]["group"] == "dodge" and choices["dodge+prone"]["available"]
-    assert not choices["dodge+cover"]["available"] and "Take Cover: no cover" in choices["dodge+cover"]["reason"]
+    assert "dodge+cover" not in choices  # no cover between them: nothing to take
+    with pytest.raises(RuleError, match="Take Cover: no cover between the target and this attacker"):
+        SYSTEM.odds(request(a, t, "rifle", defense="dodge+cover"))
+    b = board_mod.Board(10, 3)
+    b.add_cover((5, 0), "sandbag", "s1")
+    behind = AttackRequest(a, t, "rifle", cover=los.cover(b, (0, 0), (6, 0)), board=b,
+                           options={"into_melee": False})
+    covered = {d["key"]: d for d in SYSTEM.defenses(behind)}
+    assert covered["dodge+cover"]["available"] and covered["dodge+cover"]["group"] == "dodge"
+    assert SYSTEM.odds(replace(behind, options={**behind.options, "defense": "dodge+cover"}))["hit"] < \
+        SYSTEM.odds(replace(behind, options={**behind.options, "defense": "dodge"}))["hit"]
     plain = SYSTEM.odds(request(a, t, "rifle", defense="dodge"))
     prone = SYSTEM.odds(request(a, t, "rifle", defense="dodge+prone"))
     assert prone["hit"] < plain["hit"]

@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 import segno
-from flask import g, has_request_context, request, session
+from flask import g, has_request_context, request as flask_request, session
 from markupsafe import Markup
 
 import rules
@@ -101,7 +101,7 @@ def room(game_id: str, audience: str) -> str:
 def _client() -> str | None:
     """The address of the client of this request or Socket.IO connection (a trusted proxy's client: see
     webapp/web/network.py), None outside a request."""
-    return request.remote_addr if has_request_context() else None
+    return flask_request.remote_addr if has_request_context() else None
 
 
 def _said(outcome: str) -> None:
@@ -311,7 +311,7 @@ class Hub:
         seat, client = f"{game_id}:{actor.audience}", _client()
         with self.seats.turn(seat, client):
             done = self._execute(game_id, actor, payload)
-        if done.events:
+        if done.events and actor.role != "gm":  # the GM runs the table (and scripts it): a fair share, no rate
             self.seats.spent(seat, client)
         return done
 

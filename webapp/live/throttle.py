@@ -15,7 +15,8 @@
   an update every screen at the table must take in, so a seat that makes hundreds a second would stall
   the others' screens even with a fair share of the lock. A refusal is answered after
   ``REFUSAL_DELAY`` (a thread waits, no CPU is spent), so a flooder's own refusals do not become a flood.
-  A client address has the same limits, times ``ADDRESS_FACTOR`` (players behind one NAT), except a
+  The GM's commands take their fair share but are not rated (the GM runs the table, and scripts it through
+  the JSON API). A client address has the same limits, times ``ADDRESS_FACTOR`` (players behind one NAT), except a
   loopback address (the server's own machine, or a proxy on it that is not ``--trusted-proxy``: everyone
   would share it).
 
@@ -43,7 +44,7 @@ ADDRESS_FACTOR = 4
 WAIT = 2.0
 SEAT_RATE = 5.0  # commands a second, sustained (a person drags a token a few times a second)
 SEAT_BURST = 40  # commands at once (the GM's several steps in a row, a page's reconnect)
-REFUSAL_DELAY = 0.2
+REFUSAL_DELAY = 0.5
 BUSY = "too many commands at once; slow down"
 
 

@@ -55,6 +55,17 @@ def create_file(path: Path) -> None:
         narrow(path)
 
 
+def sqlite_file(path: Path) -> None:
+    """A SQLite database about to be opened: created (or narrowed to) 0600 first, with its WAL and
+    shared-memory files, which take the database's permissions when SQLite creates them."""
+    for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        narrow(extra)
+    try:
+        create_file(path)
+    except OSError:
+        pass  # SQLite's own error says what is wrong when it opens it
+
+
 def opener(path, flags):
     """For ``open(..., opener=opener)``: a new file is created 0600."""
     return os.open(path, flags, FILE_MODE)

@@ -146,14 +146,7 @@ class Store:
             raise DataError(f"cannot read and write {path} (permission denied). Give your user read and write "
                             f"access (chmod u+rw {path}), or start with another --data-dir.")
         if not in_memory:
-            # created (or narrowed to) 0600 before SQLite opens it: its WAL and shared-memory files take
-            # the database's permissions when SQLite creates them
-            for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-                private.narrow(extra)
-            try:
-                private.create_file(path)
-            except OSError:
-                pass  # SQLite's own error says what is wrong (below)
+            private.sqlite_file(path)  # 0600 before SQLite opens it (its WAL files take its permissions)
         db = None
         try:
             db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

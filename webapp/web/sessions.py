@@ -25,6 +25,8 @@ from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.datastructures import CallbackDict
 
+from ..storage import private
+
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{43}$")  # secrets.token_urlsafe(32)
 PURGE_EVERY = 3600.0  # seconds between sweeps of expired sessions
 REFRESH_AFTER = 86400.0  # a session used again this long after its expiry was last pushed back gets a new one
@@ -50,7 +52,7 @@ class ServerSessions(SessionInterface):
         self.path = Path(path)
         self._local = threading.local()
         self._purged = 0.0
-        fresh = not self.path.exists()
+        private.sqlite_file(self.path)  # the keys of every browser: the owner's only, its WAL files too
         try:
             self._db().execute("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, data TEXT NOT NULL, "
                                "expires REAL NOT NULL)")
@@ -59,11 +61,6 @@ class ServerSessions(SessionInterface):
 
             raise DataError(f"cannot open {self.path}: {exc}. Give your user access to the data folder, or "
                             "start with --data-dir set to a folder you may write to.") from None
-        if fresh:
-            try:
-                os.chmod(self.path, 0o600)  # the keys of every browser: the owner's only (no-op on Windows)
-            except OSError:
-                pass
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)

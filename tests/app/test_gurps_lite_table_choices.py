@@ -10,6 +10,7 @@ import pytest
 
 import rules
 from webapp import create_app
+from webapp.live import throttle
 
 S = rules.get("gurps_lite")
 OPEN = {"width": 24, "height": 12}
@@ -24,8 +25,11 @@ def bearer(token):
 
 @pytest.fixture
 def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "23"}).test_client()
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                      "DICE_SEED": "23"})
+    # 150 attacks in a row to count hits: past a person's rate (test_network tests the limit itself)
+    app.extensions["tacmap"].seats = throttle.Seats(rate=1000.0, burst=1000)
+    return app.test_client()
 
 
 def send(client, g, body, token=None):
@@ -189,3 +193,42 @@ def test_a_grenade_laid_as_a_sphere_catches_those_under_it(client):
     assert r.status_code == 200, r.json
     details = last_attack(client, g)["detail"]["attack"]["details"]
     assert details["centre"] and {t["target"] for t in details["targets"]} <= {ids["Foe 0"], ids["Foe 1"], ids["Foe 2"]}
+
+
+def test_a_suppression_fire_area_attacks_a_foe_who_walks_into_it(client):
+    """"Supression Fire: Using a weapon with a ROF of 5+ you can choose a 2 yard wide area in your weapon range
+    (4 yard wide if ROF is 10+) to spray into ... When anyone enters this area you attack them at a skill of
+    8+your rapid fire bonus"."""
+    g, ids = table(client, (10, 2), (10, 7))
+    ann, foe, walker = ids["Ann"], ids["Foe 0"], ids["Foe 1"]
+    assert send(client, g, {"type": "start_combat", "token_ids": [ann, foe, walker]}).status_code == 200
+    for _ in range(3):  # to Ann's turn, then Ann first, the walker next
+        if state(client, g)["combat"]["current"] == ann:
+            break
+        assert send(client, g, {"type": "next_turn"}).status_code == 200
+    if state(client, g)["combat"]["order"] != [ann, walker, foe]:
+        assert send(client, g, {"type": "set_order", "order": [ann, walker, foe]}).status_code == 200
+    # from the attack card: an All-Out Attack (ranged), Suppression Fire on Foe 0: a 4 yard square on it
+    r = send(client, g, {"type": "attack", "attacker": ann, "target": foe, "weapon": "SMG",
+                         "options": {"maneuver": "all_out_attack_ranged", "variant": "suppression_fire"}})
+    assert r.status_code == 200, r.json
+    area = last_attack(client, g)["detail"]["attack"]["details"]["suppressing"]
+    assert area["width"] == 4 and area["skill"] == 10 and [10, 4] in area["cells"]
+    assert sheet_of(client, g, ann)["weapons"]["SMG"]["loaded"] == 20  # its RoF, spent laying the area
+    assert send(client, g, {"type": "next_turn"}).status_code == 200
+    assert state(client, g)["combat"]["current"] == walker
+    assert send(client, g, {"type": "act", "token_id": walker, "action": "move"}).status_code == 200
+    r = send(client, g, {"type": "move_token", "token_id": walker, "x": 10, "y": 4})
+    assert r.status_code == 200, r.json
+    s = state(client, g)
+    assert {"attacker": ann, "target": walker, "options": {"free_attack": True}} in s["combat"]["due"]
+    assert any("Foe 1 enters the area Ann keeps under Suppression Fire" in e["text"] for e in s["log"])
+    # the owed attack, out of Ann's turn: the area's weapon at 8 + 2, no more shots spent
+    assert 0 < preview(client, g, ids, target=walker)["odds"]["hit"] < 1
+    r = send(client, g, {"type": "attack", "attacker": ann, "target": walker, "defense": "none"})
+    assert r.status_code == 200, r.json
+    [attack] = last_attack(client, g)["detail"]["attack"]["details"]["attacks"]
+    assert attack["weapon"] == "SMG" and attack["check"]["effective"] == 10 and attack["check"]["base_label"] == \
+        "Suppression Fire"
+    assert sheet_of(client, g, ann)["weapons"]["SMG"]["loaded"] == 20
+    assert state(client, g)["combat"]["due"] == []
