@@ -99,3 +99,40 @@ def test_an_undone_attack_leaves_the_result_card_and_the_recent_list(client):
     assert send(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
     seq, feed = _screen_card(client, g)
     assert seq == "" and "Bandit" not in feed
+
+
+ZONES = {"zones": [{"id": "west", "name": "Hangar", "adjacent": ["centre"]},
+                   {"id": "centre", "name": "Gantry", "adjacent": ["west", "east"]},
+                   {"id": "east", "name": "Launch pad", "adjacent": ["centre"]}]}
+LAUNCHER = {"name": "Grenade launcher", "skill": "ranged", "wound_rating": 3, "armour_piercing": 0,
+            "ranges": ["near", "far"], "area": True}
+
+
+def test_an_atomic_tomorrow_area_weapon_fires_at_a_laid_templates_zone(client):
+    """Atomic Tomorrow's core facts: an area weapon (a grenade launcher) hits everyone in the target
+    zone. On a zone map a laid template covers a zone: fired at it, it hits everyone there, each named."""
+    g = client.post("/api/games", json={"name": "Zones", "system": "atomic_tomorrow", "map": ZONES}).json
+    gm = g["gm_token"]
+    for name, zone in (("Ann", "west"), ("Bob", "centre"), ("Cid", "centre"), ("Dan", "east")):
+        assert send(client, g, gm, {"type": "add_token", "name": name, "zone": zone}).status_code == 200
+    ids = {t["name"]: t["id"] for t in state(client, g)["tokens"]}
+    for name in ids:
+        send(client, g, gm, {"type": "add_character", "name": name, "token_id": ids[name]})
+    ann = next(c for c in state(client, g)["characters"] if c["name"] == "Ann")
+    send(client, g, gm, {"type": "update_sheet", "character_id": ann["id"],
+                         "changes": {"weapons": [*ann["sheet"]["weapons"], LAUNCHER]}})
+    send(client, g, gm, {"type": "place_template", "shape": "circle", "size": 1, "zone": "centre", "label": "Grenade"})
+    tid = state(client, g)["templates"][0]["id"]
+    aim = {"attacker": ids["Ann"], "target": ids["Bob"], "template": tid}
+    r = send(client, g, gm, {"type": "preview_attack", **aim, "weapon": "Blast pistol"})
+    assert r.status_code == 422 and r.json["error"].startswith("Blast pistol is not an area weapon")
+    r = send(client, g, gm, {"type": "preview_attack", **aim, "target": ids["Dan"], "weapon": "Grenade launcher"})
+    assert r.status_code == 422 and r.json["error"] == "the template covers Gantry: pick a target in it"
+    r = send(client, g, gm, {"type": "preview_attack", **aim, "weapon": "Grenade launcher"})
+    assert r.status_code == 200, r.json
+    assert sorted(t["name"] for t in r.json["preview"]["odds"]["targets"]) == ["Bob", "Cid"]
+    assert r.json["preview"]["template"]["zone"] == "centre"
+    assert send(client, g, gm, {"type": "attack", **aim, "weapon": "Grenade launcher"}).status_code == 200
+    entry = state(client, g)["log"][-1]
+    assert "the blast fills the zone" in entry["text"]
+    assert sorted(t["name"] for t in entry["detail"]["card"]["targets"]) == ["Bob", "Cid"]

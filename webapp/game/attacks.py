@@ -222,9 +222,11 @@ def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     if attacker.id == target.id:
         raise Rejected("a token cannot attack itself")
     if game.zones is not None:
-        if cmd.template is not None:
-            raise Rejected("attacks with a template are for square grids; on a zone map the rules' area weapons hit a zone")
-        return _plan_in_zones(game, cmd, actor, system, attacker, target)
+        laid = _zone_template(game, cmd, system, attacker, target)
+        p = _plan_in_zones(game, cmd, actor, system, attacker, target)
+        if laid is not None:
+            p["view"]["template"] = laid
+        return p
     if system.board != "grid":
         raise Rejected(f"{system.name} plays on zone maps; this game has a square grid")
     a, b, distance = aim_squares(game, attacker, target)  # big tokens: from their best squares
@@ -282,6 +284,28 @@ def _area(game: "Game", cmd: _AttackCommand, system, attacker: "Token") -> dict 
         raise Rejected("the template's centre is off the map")
     return {"aim": aim, "options": {"template": match["key"], "centre": list(aim)},
             "view": {"id": template["id"], "key": match["key"], "label": match["label"], "aim": list(aim)}}
+
+
+def _zone_template(game: "Game", cmd: _AttackCommand, system, attacker: "Token", target: "Token") -> dict | None:
+    """On a zone map a laid template covers a zone: an area weapon (one the sheet marks ``area``) fired
+    with it hits that zone as the rules' area weapons do (everyone in it), so the target is picked in it.
+    None for an attack without a template."""
+    if cmd.template is None:
+        return None
+    template = game.templates.get(cmd.template)
+    if template is None:
+        raise Rejected(f"no template {cmd.template!r} on this map")
+    weapon = _weapon(system, characters.sheet_of(game, attacker), cmd.weapon, attacker.name)
+    if weapon is None or not (weapon.get("data") or {}).get("area"):
+        raise Rejected(f"{weapon['label'] if weapon else 'an attack without a weapon'} is not an area weapon: "
+                       "only an area weapon fires at a template's zone")
+    zone = next((z for z in game.zones if z["id"] == template.get("zone")), None)
+    if zone is None:
+        raise Rejected("the template covers no zone of this map")
+    if position_of(game, target) != zone["id"]:
+        raise Rejected(f"the template covers {zone.get('name') or zone['id']}: pick a target in it")
+    return {"id": template["id"], "key": "zone", "label": template.get("label") or zone.get("name") or "Area",
+            "zone": zone["id"]}
 
 
 def area_templates(system) -> list[dict]:

@@ -297,7 +297,10 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
         "templates_view": lambda c: templates.view(game, actor),
-        "area_templates": lambda c: attacks.area_templates(system),
+        "area_templates": lambda c: attacks.area_templates(system) or (
+            # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
+            [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
+            if game.zones is not None and system.board == "zones" else []),
         "pending": lambda c: attacks.pending_view(game, actor),
         "soak_offers": lambda c: soak.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
