@@ -12,19 +12,9 @@ from rules import savage_worlds as sw
 from rules.dice import ScriptedDice, SeededDice
 from rules.system import AttackRequest, AttackResult, Combatant, Effect, RuleError
 
+from test_savage_worlds_attacks import ann, sheet  # Ann's sheet: Shooting d6, Fighting d8, a Colt, a Long sword
+
 S = sw.SYSTEM
-
-
-def sheet(**kw):
-    s = S.default_sheet()
-    s["edges"] = []
-    s.update(kw)
-    return s
-
-
-def ann(pos=(0, 0), **kw):
-    # Shooting d6, Fighting d8, Strength d6; Colt 2d6+1 AP 1 (12/24/48), a Long sword
-    return Combatant("ann", "Ann", sheet(**kw), pos, "pc")
 
 
 def bob(pos=(1, 0), **kw):
