@@ -139,3 +139,36 @@ def test_a_fogged_maps_picture_reaches_a_player_painted_out_where_they_never_saw
     after = picture_url(client, room, room["player_token"])
     assert after != before
     assert pixel(client.get(after, headers=_auth(room["player_token"])).data, HIDDEN_SQUARE) == (200, 40, 40)
+
+
+def updates_of(client) -> list[dict]:
+    return [m["args"][0] for m in client.get_received() if m["name"] == "update"]
+
+
+def test_a_change_in_the_fog_sends_players_and_the_table_nothing_at_once(app, client, room):
+    gm = room["gm_token"]
+    foe = client.post(f"/api/games/{room['id']}/tokens", json={"name": FOE, "x": 10, "y": 1},
+                      headers=_auth(gm)).json["id"]
+    page = client.get(f"/games/{room['id']}/play?key={room['player_token']}", follow_redirects=True).text
+    import re
+    page_seq = int(re.search(r'id="live"[^>]*data-seq="(\d+)"', page).group(1))
+    player = connect(app, room["id"], room["player_token"], since=page_seq)
+    screen = connect(app, room["id"], room["screen_token"])
+    gm_live = connect(app, room["id"], gm)
+    for c in (player, screen, gm_live):
+        c.get_received()
+    # the GM moves the foe about in the fog, three times: the GM's screen follows, the others hear nothing
+    for x in (11, 10, 11):
+        assert run(client, room, gm, {"type": "move_token", "token_id": foe, "x": x, "y": 2}).status_code == 200
+    assert len(updates_of(gm_live)) == 3
+    assert updates_of(player) == [] and updates_of(screen) == []
+    # a page opened now carries the seq its audience was last sent, and the next update starts there
+    again = client.get(f"/games/{room['id']}/play?key={room['player_token']}", follow_redirects=True).text
+    assert int(re.search(r'id="live"[^>]*data-seq="(\d+)"', again).group(1)) == page_seq
+    # something the player sees: one update, from where their screen is, to now
+    assert run(client, room, room["player_token"], {"type": "move_token", "token_id": room["hero"],
+                                                     "x": 2, "y": 1}).status_code == 200
+    got = updates_of(player)
+    assert len(got) == 1 and got[0]["from_seq"] == page_seq and got[0]["seq"] == page_seq + 4
+    assert FOE not in got[0]["html"] and 'data-x="2"' in got[0]["html"]
+    assert [u["from_seq"] for u in updates_of(screen)] == [page_seq]

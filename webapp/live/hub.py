@@ -137,6 +137,8 @@ class Hub:
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
         self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
+        # (game, audience) -> (seq of the last update sent, part -> digest of its html): see _quiet
+        self._shown: dict[tuple[str, str], tuple[int, dict]] = {}
         self._good_passwords: set[tuple[str, str, str]] = set()
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
@@ -711,15 +713,56 @@ class Hub:
         all their rooms at once (encoded once, published once)."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
         renders: dict = {}
-        rooms: dict[str, list[str]] = {}  # html -> the rooms it goes to, in the order first rendered
+        rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         with self.app.app_context():
             for audience in only or self._audiences(game):
+                key = (game.id, audience)
+                quiet = self._quiet(audience) and before is not None
+                from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
                 html = render.fragments(game, actor_for_audience(audience), changes, online=online, extra=extra,
-                                        renders=renders, since=before)
-                rooms.setdefault(html, []).append(room(game.id, audience))
-            for html, to in rooms.items():
-                self.socketio.emit("update", {"seq": game.seq, "from_seq": before, "html": html},
+                                        renders=renders, since=before, sent=sent)
+                if quiet:
+                    if not html:  # nothing this audience can see changed: it hears nothing now
+                        self._shown[key] = (from_seq, sent)
+                        continue
+                    self._shown[key] = (game.seq, sent)
+                elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
+                    self._shown[key] = (game.seq, {})
+                rooms.setdefault((html, from_seq), []).append(room(game.id, audience))
+            for (html, from_seq), to in rooms.items():
+                self.socketio.emit("update", {"seq": game.seq, "from_seq": from_seq, "html": html},
                                    to=to if len(to) > 1 else to[0])
+
+    def _quiet(self, audience: str) -> bool:
+        """Whether this audience hears of changes only when it can see them (#25: an update sent at once for
+        a change in the fog told a player that something happened there). Players and the table screen, in
+        one process; with several processes (``shared``) each sends its own updates, so every update goes
+        to every audience as before."""
+        return audience != "gm" and self.shared is None
+
+    def audience_joins(self, game_id: str, actor: Actor) -> None:
+        """Before a connection joins its audience's room: when it is the audience's first in this process,
+        what the audience was sent before no longer counts (its screens may have missed updates while none
+        was here); its record starts again from the page the connection brings, the state now."""
+        if not self._quiet(actor.audience):
+            return
+        with self._guard:
+            alone = self._presence[(game_id, actor.audience)] <= 0
+        if not alone:
+            return
+        game = self.game(game_id)
+        if game is None:
+            return
+        with self.lock(game_id), self.app.app_context():
+            sent: dict = {}
+            render.note_shown(game, actor, sent, online=self.online_players(game_id), extra=self._shown_to_all(game_id))
+            self._shown[(game_id, actor.audience)] = (game.seq, sent)
+
+    def shown_seq(self, game: Game, audience: str) -> int:
+        """The seq this audience's screens are at: that of the last update it was sent (a page rendered now
+        carries it, so the next update, which starts there, is taken)."""
+        found = self._shown.get((game.id, audience)) if self._quiet(audience) else None
+        return game.seq if found is None else found[0]
 
     def resync(self, game_id: str, actor: Actor, sid: str) -> None:
         """Send one client everything it shows, fresh (after a gap or a reconnect)."""
@@ -727,7 +770,8 @@ class Hub:
         with self.lock(game_id), self.app.app_context():
             html = render.fragments(game, actor, render.EVERYTHING, online=self.online_players(game_id),
                                     extra=self._shown_to_all(game_id))
-            self.socketio.emit("update", {"seq": game.seq, "from_seq": None, "html": html}, to=sid)
+            self.socketio.emit("update", {"seq": self.shown_seq(game, actor.audience), "from_seq": None,
+                                          "html": html}, to=sid)
 
     def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
         """A token on its way somewhere: shown to others, never stored.

@@ -12,6 +12,8 @@ audiences (``view_key``) is rendered once per update and sent to each.
 
 from __future__ import annotations
 
+import hashlib
+
 import threading
 from collections import ChainMap
 from itertools import islice
@@ -419,7 +421,7 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
 
 
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: Mapping | None = None,
-              renders: dict | None = None, since: int | None = None) -> str:
+              renders: dict | None = None, since: int | None = None, sent: dict | None = None) -> str:
     """The out-of-band fragments that bring this audience's screen up to date.
 
     ``since``: the seq the screens were at (the update's ``from_seq``); with fog, a move that brought no
@@ -428,7 +430,11 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
 
     ``renders``: one dict per update, shared by all the audiences it goes to; a part whose
     ``view_key`` is in it is not rendered again (the dict keeps each render's context alive,
-    so the objects a key names by ``id`` stay the same objects for the whole update)."""
+    so the objects a key names by ``id`` stay the same objects for the whole update).
+
+    ``sent``: part name -> a digest of the html this audience's screens were last sent for it; a part
+    whose html is the same is left out (and the dict kept up to date), so a change this audience cannot
+    see sends it nothing at all (an empty string), not an update that says something happened."""
     changes = set(changes)
     if renders is None:
         flask = flask_values(current_app._get_current_object())
@@ -464,6 +470,18 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     whole_map = "map" in changes or ("gm_map" in changes and actor.role == "gm")
     if whole_map:
         changes = {c for c in changes if c not in _IN_MAP and c != "gm_map" and not c.startswith("token:")} | {"map"}
+    if sent is not None and "map" in changes:  # a fresh map replaces every part drawn inside it
+        for name in [n for n in sent if n in _IN_MAP or n.startswith("token:")]:
+            del sent[name]
+
+    def new_to_them(name: str, html: str) -> bool:
+        if sent is None:
+            return True
+        digest = hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+        if sent.get(name) == digest:
+            return False
+        sent[name] = digest
+        return True
 
     def render(name: str, template: str, values: Mapping) -> str:
         key = view_key(name, ctx, actor, game) if renders is not None else None
@@ -480,7 +498,9 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
                 continue
             token = game.tokens.get(name.split(":", 1)[1])
             if token is not None and fog.may_see(game, actor, token):
-                svg.append(render(name, "_token.html", oob.with_values({"token": token})))
+                html = render(name, "_token.html", oob.with_values({"token": token}))
+                if new_to_them(name, html):
+                    svg.append(html)
             continue
         template, is_svg, audiences = PARTS[name]
         if actor.role not in audiences:
@@ -493,10 +513,21 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             fog.walls_drawn(game, actor)
         if name in ("tokens", "map") and actor.role != "gm" and fog.enabled(game):
             fog.tokens_shown(game, actor, frozenset(t.id for t in ctx["tokens"]))
-        (svg if is_svg else out).append(html)
+        if new_to_them(name, html):
+            (svg if is_svg else out).append(html)
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")
+    if sent is not None and "map" in changes and not ctx["preparing"]:
+        note_shown(game, actor, sent, online, extra)  # what the fresh map holds, part by part
     return "\n".join(out)
+
+
+def note_shown(game: Game, actor: Actor, sent: dict, online: set[str] | None = None,
+               extra: Mapping | None = None) -> None:
+    """Fill ``sent`` (see :func:`fragments`) with every part this audience's screens show now, as if each
+    had just been sent: for a screen that is up to date (a page opened now, a map drawn whole)."""
+    parts = (set(EVERYTHING) - {"map", "gm_map"}) | {f"token:{t.id}" for t in fog.visible_tokens(game, actor)}
+    fragments(game, actor, parts, online=online, extra=extra, sent=sent)
 
 
 def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> str:

@@ -74,10 +74,11 @@ def register(socketio, hub) -> None:
             game = hub.game(game_id)
         except DamagedLog as exc:
             raise ConnectionRefusedError(str(exc)) from None
+        hub.audience_joins(game_id, actor)
         join_room(room(game_id, actor.audience))
         hub.session_opened(request.sid, game_id, actor)
         since = auth.get("since")
-        if isinstance(since, int) and not isinstance(since, bool) and since != game.seq:
+        if isinstance(since, int) and not isinstance(since, bool) and since != hub.shown_seq(game, actor.audience):
             hub.resync(game_id, actor, request.sid)
 
     @socketio.on("disconnect")

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..game import text
-from ..game.model import Game, Rejected
+from ..game.model import Game
 from . import private
 from .store import DB_NAME, DamagedLog, Store, is_game_id
 
@@ -326,12 +326,12 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> Game:
     events = sorted(tables["events"], key=lambda r: r["seq"])
     for r in events:
         try:
-            text.check_payload(json.loads(r["data"]), f"the log's event {r['seq']}")
+            why = _bad_text(json.loads(r["data"]))
         except (ValueError, RecursionError):
             raise ArchiveError(f"{path} holds a damaged log (seq {r['seq']}: not readable JSON); "
                                "nothing was imported") from None
-        except Rejected as exc:
-            raise ArchiveError(f"{path}: {exc}; nothing was imported") from None
+        if why:
+            raise ArchiveError(f"{path}: the log's event {r['seq']} holds a text that {why}; nothing was imported")
     scratch = Store(":memory:")
     try:
         scratch._db.execute("PRAGMA foreign_keys=OFF")  # the log alone, without its game's row
@@ -357,6 +357,27 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> Game:
         if why:
             raise ArchiveError(f"{path}: the name of {what} {why}; nothing was imported")
     return game
+
+
+def _bad_text(value) -> str | None:
+    """Why a text somewhere in ``value`` breaks the table's text rules (free text: line breaks allowed;
+    a key: one line), or None. Sizes are not checked: the log holds what the table itself wrote."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            why = text.problem(item, single_line=False)
+            if why:
+                return why
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                why = text.problem(key) if isinstance(key, str) else None
+                if why:
+                    return why
+                stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _inside(folder: Path, target: Path) -> Path:

@@ -61,7 +61,8 @@ def _render_page(template: str, game_id: str, actor, key: str, **extra):
     h = hub()
     game = h.game(game_id)
     ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id))
-    return render_template(template, key=key, **ctx, **extra)
+    # the seq of the last update this audience was sent (a change it cannot see sends it none)
+    return render_template(template, key=key, shown_seq=h.shown_seq(game, actor.audience), **ctx, **extra)
 
 
 @bp.get("/games/<game_id>/gm")
