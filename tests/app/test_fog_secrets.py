@@ -11,6 +11,7 @@ import json
 import pytest
 from PIL import Image
 
+from test_fog import _auth, run, state  # the same API calls as the other fog tests
 from test_live import connect
 
 # a wall from the top down to y=5 at x=6: the east side's top is out of sight from (1, 1), but a token
@@ -18,18 +19,6 @@ from test_live import connect
 ROOM = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 5]}]}
 FOE = "Orcmarker-q7z"
 HIDDEN_SQUARE = (9, 1)  # east of the wall: never seen from (1, 1)
-
-
-def _auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def run(client, game, token, payload):
-    return client.post(f"/api/games/{game['id']}/commands", json=payload, headers=_auth(token))
-
-
-def state(client, game, token):
-    return client.get(f"/api/games/{game['id']}/state", headers=_auth(token)).json
 
 
 @pytest.fixture
