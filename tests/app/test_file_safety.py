@@ -28,8 +28,12 @@ from webapp.storage.store import Store, load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 # the CLI's own entry (webapp.cli:main, the `tacmap` script), in a process of its own that reports its peak memory
-RUN = ("import resource, sys\nfrom webapp.cli import main\nrc = main(sys.argv[1:])\n"
-       "print('MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(rc)")
+# (VmHWM where Linux has it: ru_maxrss is kept across exec, so a process started by a big pytest worker would
+# report the worker's peak, not its own)
+RUN = ("import re, resource, sys\nfrom webapp.cli import main\nrc = main(sys.argv[1:])\n"
+       "try:\n    peak = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))\n"
+       "except (OSError, AttributeError):\n    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+       "print('MAXRSS_KB', peak, file=sys.stderr)\nsys.exit(rc)")
 
 
 def tacmap(*args: str) -> subprocess.CompletedProcess:
