@@ -152,7 +152,8 @@ def test_a_blast_from_a_phone_is_resolved_for_both_foes_under_it_on_the_table_sc
         pytest.fail("twelve blasts and none landed on both foes")
     result = screen.locator("#result-card.shown")
     expect(result).to_be_visible()
-    expect(result.locator(".result-verdict")).to_have_text("HIT")
+    struck = sum(1 for t in entry["detail"]["card"]["targets"] if t["hit"])  # an area attack: how many it hit
+    expect(result.locator(".result-verdict")).to_have_text(f"{struck} HIT" if struck else "NO ONE HIT")
     expect(result.locator(".result-targets li")).to_have_count(2)
     expect(result.locator(".result-targets")).to_contain_text("Brute")
     expect(result.locator(".result-targets")).to_contain_text("Goon")
