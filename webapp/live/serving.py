@@ -199,9 +199,9 @@ class TableServer(BaseWSGIServer):
                             pass
                         continue
                     address, _deadline = self._waiting.pop(sock, (None, 0))
+                    if address is None:  # let go since select() answered (evicted by a newer connection):
+                        continue  # it is unregistered and closed already
                     self._selector.unregister(sock)
-                    if address is None:
-                        continue
                     state = self._head_state(sock)
                     if state == "partial":  # off the selector (its bytes stay unread): looked at again soon
                         self._partial[sock] = (address, now + self.head_timeout)
