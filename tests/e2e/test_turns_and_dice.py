@@ -29,7 +29,7 @@ def test_a_fight_in_turn_order_on_every_screen_with_dice_in_the_log(seeded_dice,
     for name, x, owner in [("Mira", 2, mira), ("Ogre", 5, None)]:
         body = {"name": name, "x": x, "y": 2, **({"owner": owner, "kind": "pc"} if owner else {})}
         ids[name] = server.api("POST", f"/api/games/{game['id']}/tokens", body, gm_key)[1]["id"]
-    expect(gm.locator("#combat .pick-tokens input")).to_have_count(2)
+    expect(gm.locator("#combat .pick-tokens input[name=token_ids]")).to_have_count(2)
 
     gm.click("#combat button:has-text('Start fight')")
     for page in (gm, player, screen):
