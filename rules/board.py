@@ -39,6 +39,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping
 
+from .grid import SQUARE, Grid
+
 Cell = tuple[int, int]
 Point = tuple[float, float]
 
@@ -108,13 +110,16 @@ class Board:
     """A rectangular grid of cells with walls, doors, blocking cells,
     terrain costs and pieces of cover."""
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, grid: Grid = SQUARE) -> None:
         if isinstance(width, bool) or isinstance(height, bool) or not isinstance(width, int) or not isinstance(height, int):
             raise ValueError("board width and height are whole numbers of cells")
         if width < 1 or height < 1 or width * height > 4_000_000:
             raise ValueError(f"a board is 1 to 4,000,000 cells, not {width} x {height}")
+        if not isinstance(grid, Grid):
+            raise ValueError("a board's grid is a rules.grid.Grid")
         self.width = width
         self.height = height
+        self.grid = grid  # squares or hexes (rules/grid.py): the shape of a cell
         self._walls: dict[str, Wall] = {}
         self._doors: dict[str, Door] = {}
         self._blocked: set[Cell] = set()
@@ -281,6 +286,8 @@ class Board:
         return {
             "width": self.width,
             "height": self.height,
+            "grid": self.grid.kind,
+            "orientation": self.grid.orientation,
             "walls": [{"id": w.id, "a": list(w.a), "b": list(w.b)} for w in self._walls.values()],
             "doors": [
                 {"id": d.id, "a": list(d.a), "b": list(d.b), "closed": d.closed} for d in self._doors.values()
@@ -295,7 +302,7 @@ class Board:
     @classmethod
     def from_dict(cls, d: dict) -> "Board":
         try:
-            board = cls(d["width"], d["height"])
+            board = cls(d["width"], d["height"], Grid.from_dict(d))
             for w in d.get("walls", ()):
                 board.add_wall(w["a"], w["b"], id=w["id"])
             for door in d.get("doors", ()):
@@ -318,7 +325,7 @@ class Board:
 
     def __repr__(self) -> str:
         return (
-            f"Board({self.width}x{self.height}, {len(self._walls)} walls, {len(self._doors)} doors, "
+            f"Board({self.width}x{self.height}{' ' + self.grid.orientation + ' hex' if self.grid.hex else ''}, {len(self._walls)} walls, {len(self._doors)} doors, "
             f"{len(self._blocked)} blocked, {len(self._cover)} cover)"
         )
 

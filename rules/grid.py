@@ -72,7 +72,7 @@ class Grid:
         return self.orientation == "pointy"
 
     def to_dict(self) -> dict:
-        return {"grid": self.kind, "orientation": self.orientation} if self.hex else {"grid": "square"}
+        return {"grid": self.kind, "orientation": self.orientation}
 
     @classmethod
     def from_dict(cls, d: dict | None) -> "Grid":
@@ -211,6 +211,22 @@ class Grid:
                     for dx in range(-k, k + 1):
                         if max(abs(dx), abs(dy)) == k:
                             yield (x + dx, y + dy)
+
+    def footprint(self, cell, size: int) -> list[Cell]:
+        """The cells a token of ``size`` covers, anchored at ``cell``. Squares: the ``size`` x ``size``
+        block whose top-left cell is ``cell``. Hexes: size 1 is the hex, size 2 three hexes (the anchor
+        and its first two neighbours, :data:`_CUBE_STEPS` 0 and 1, all three touching), size 3 seven
+        (the anchor, at the centre, and its ring); a bigger size is refused."""
+        x, y = cell
+        if not self.hex:
+            return [(x + dx, y + dy) for dy in range(size) for dx in range(size)]
+        if size == 1:
+            return [(x, y)]
+        if size == 2:
+            return [(x, y), *self.neighbours(cell)[:2]]
+        if size == 3:
+            return [(x, y), *self.neighbours(cell)]
+        raise ValueError(f"a token on hexes covers 1, 3 or 7 hexes (size 1 to 3), not size {size}")
 
     def line(self, a, b) -> list[Cell]:
         """The cells the straight line between two centres passes, ``a`` to ``b``, one step apart

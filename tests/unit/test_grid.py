@@ -101,9 +101,35 @@ def test_true_lengths_stretch_the_hex_height():
 
 
 def test_grids_read_and_write_their_names():
-    assert Grid.from_dict(None) is SQUARE
+    assert Grid.from_dict(None) is SQUARE and Grid.from_dict(SQUARE.to_dict()) == SQUARE
     assert Grid.from_dict({"grid": "hex", "orientation": "flat"}) == HEX_FLAT
     assert Grid.from_dict(HEX_POINTY.to_dict()) == HEX_POINTY
     for bad in ({"grid": "octagon"}, {"grid": "hex", "orientation": "sideways"}, {"grid": "square", "orientation": "flat"}):
         with pytest.raises(ValueError):
             Grid.from_dict(bad)
+
+
+@pytest.mark.parametrize("grid", HEXES, ids=["pointy", "flat"])
+@given(a=cells)
+def test_big_tokens_cover_one_three_or_seven_touching_hexes(grid, a):
+    for size, count in ((1, 1), (2, 3), (3, 7)):
+        cover = grid.footprint(a, size)
+        assert len(set(cover)) == count and cover[0] == a
+        assert all(grid.steps(p, q) <= 2 for p in cover for q in cover)
+    assert all(grid.steps(p, q) == 1 for p in grid.footprint(a, 2) for q in grid.footprint(a, 2) if p != q)
+    with pytest.raises(ValueError):
+        grid.footprint(a, 4)
+
+
+def test_square_footprints_are_blocks():
+    assert sorted(SQUARE.footprint((2, 3), 2)) == [(2, 3), (2, 4), (3, 3), (3, 4)]
+
+
+def test_a_board_keeps_its_grid():
+    from rules.board import Board
+    b = Board(6, 5, HEX_FLAT)
+    b.add_wall((1.25, 0.5), (1.5, 1.0))
+    again = Board.from_dict(b.to_dict())
+    assert again.grid == HEX_FLAT and again == b
+    assert Board.from_dict({"width": 3, "height": 3}).grid == SQUARE
+    assert b.to_dict()["grid"] == "hex" and b.to_dict()["orientation"] == "flat"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, Strict, StrictBool, StrictInt, StrictStr,
                       ValidationError)
 
 from rules.board import Board
+from rules.grid import Grid
 
 from . import text, zonelayout
 from .model import MAX_BOARD, Rejected
@@ -47,6 +48,8 @@ class CoverIn(_Strict):
 class GridMapIn(_Strict):
     width: Annotated[StrictInt, Field(ge=1, le=MAX_SIDE)]
     height: Annotated[StrictInt, Field(ge=1, le=MAX_SIDE)]
+    grid: Literal["square", "hex"] = "square"
+    orientation: Literal["pointy", "flat"] | None = None  # hexes: pointy-top rows (the default) or flat-top columns
     walls: Annotated[list[WallIn], Field(max_length=MAX_WALLS)] = []
     doors: Annotated[list[DoorIn], Field(max_length=MAX_DOORS)] = []
     blocked: Annotated[list[Cell], Field(max_length=MAX_SIDE * MAX_SIDE)] = []
@@ -112,7 +115,9 @@ def grid_board(payload) -> Board:
     except ValidationError as exc:
         err = exc.errors()[0]
         raise Rejected(f"{_where(err['loc'])}: {err['msg']}") from None
-    board = Board(m.width, m.height)
+    if m.grid == "square" and m.orientation is not None:
+        raise Rejected("map.orientation: only a hex grid has an orientation")
+    board = Board(m.width, m.height, Grid("hex", m.orientation or "pointy") if m.grid == "hex" else Grid())
     steps = [("walls", i, lambda w=w: board.add_wall(w.a, w.b, id=w.id)) for i, w in enumerate(m.walls)]
     steps += [("doors", i, lambda d=d: board.add_door(d.a, d.b, closed=d.closed, id=d.id)) for i, d in enumerate(m.doors)]
     steps += [("blocked", i, lambda c=c: board.block(c)) for i, c in enumerate(m.blocked)]
