@@ -4,35 +4,10 @@ never forced; and a token's accessible name (webapp/game/describe.py)."""
 
 from __future__ import annotations
 
-import pytest
-
-from webapp import create_app
-from webapp.game import describe
-from webapp.game.model import Game, Token
 from rules.board import Board
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "9"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def send(client, g, token, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
+from test_templates import app, bearer, client, send, state  # noqa: F401 - the same app, API calls and fixtures
+from webapp.game import describe
+from webapp.game.model import Game, Player, Token
 
 
 def table(client, system="plain_grid"):
@@ -179,7 +154,6 @@ def test_square_names_read_like_a_chess_board():
 
 def test_a_token_reads_with_its_player_square_wounds_and_turn():
     game = Game(id="g", name="n", system="savage_worlds", board=Board(10, 10))
-    from webapp.game.model import Player
     game.players["p-1"] = Player(id="p-1", name="Bea", key_hash="x")
     ann = Token(id="t-1", name="Ann", x=2, y=3, owner="p-1", kind="pc")
     marks = [{"label": "2 wounds", "kind": "wound"}, {"label": "Shaken", "kind": "condition"},
