@@ -655,7 +655,8 @@
   const touches = new Map();
   let pinch = null;
   frame.addEventListener("pointerdown", (e) => {
-    if (drags.size || e.pointerType === "mouse") return;
+    // the table screen's view is the GM's to steer: fingers on the TV drag tokens, never pan or zoom it
+    if (drags.size || e.pointerType === "mouse" || onScreen) return;
     touches.set(e.pointerId, [e.clientX, e.clientY]);
     if (touches.size === 2) {
       const [a, b] = [...touches.values()];

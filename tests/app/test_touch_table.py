@@ -176,3 +176,20 @@ def test_the_token_on_the_page_carries_its_accessible_name(client):
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
     assert 'aria-label="Ann, Bea&#39;s character, at C3, 2 wounds"' in page
     assert 'data-where="at C3"' in page and 'tabindex="0" role="button"' in page
+
+
+def test_with_fog_the_screen_touches_only_what_the_players_see(client):
+    g, p, ids = table(client)
+    gm = g["gm_token"]
+    wolf = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Wolf", "x": 20, "y": 2},
+                       headers=bearer(gm)).json["id"]
+    assert send(client, g, gm, {"type": "add_wall", "a": [10, 0], "b": [10, 8]}).status_code == 200
+    assert send(client, g, gm, {"type": "set_fog", "enabled": True}).status_code == 200
+    touch(client, g, True)
+    assert "Wolf" not in {t["name"] for t in state(client, g, g["screen_token"])["tokens"]}
+    before = state(client, g)
+    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": wolf, "x": 21, "y": 2})
+    assert r.status_code == 422 and r.json["error"] == f"no token {wolf!r} in this game"
+    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 15, "y": 2})
+    assert r.status_code == 422 and "in the fog" in r.json["error"], r.json
+    assert state(client, g) == before
