@@ -193,3 +193,14 @@ def test_with_fog_the_screen_touches_only_what_the_players_see(client):
     r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 15, "y": 2})
     assert r.status_code == 422 and "in the fog" in r.json["error"], r.json
     assert state(client, g) == before
+
+
+def test_on_a_zone_map_a_token_reads_its_zone_not_a_square(client):
+    from test_zone_maps import PORT
+
+    g = client.post("/api/games", json={"name": "Port", "system": "atomic_tomorrow", "map": PORT}).json
+    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Nova", "zone": "pad", "kind": "pc"},
+                    headers=bearer(g["gm_token"]))
+    assert r.status_code == 201, r.json
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert 'aria-label="Nova, player character, in Landing Pad"' in page and 'data-where="in Landing Pad"' in page

@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from test_live_table import cell_center
-from test_table_screens import add_token, join, new_game, state
+from test_table_screens import PHONE, add_token, join, new_game, player_url, state
 
 TV = {"viewport": {"width": 1920, "height": 1080}, "has_touch": True}
 
@@ -184,7 +184,7 @@ def test_a_focused_token_moves_with_the_keys_and_opens_its_sheet(server, new_pag
     expect(sheet.locator("h1, h2").first).to_be_visible()
 
 
-def test_a_token_reads_its_name_player_square_and_wounds_and_the_news_is_said(server, new_page):
+def test_a_token_reads_its_name_player_square_and_wounds_and_the_news_is_said(server, new_page, shot):
     game = new_game(server, "savage_worlds", name="Read aloud")
     bea = join(server, game, "Bea")
     ann = add_token(server, game, "Ann", 2, 3, owner=bea["player_id"], kind="pc")
@@ -195,12 +195,19 @@ def test_a_token_reads_its_name_player_square_and_wounds_and_the_news_is_said(se
     gm = open_gm(new_page, game)
     expect(gm.get_by_role("button", name="Ann, Bea's character, at C4, 2 wounds")).to_be_attached()
     expect(gm.get_by_role("button", name="Orc, non-player character, at D4")).to_be_attached()
+    phone = new_page(**PHONE)  # the player's phone reads the same names, and hears the same news
+    phone.goto(player_url(server, game, bea))
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    expect(phone.get_by_role("button", name="Ann, Bea's character, at C4, 2 wounds")).to_be_attached()
+    phone.locator(f"#token-{ann}").focus()
 
     # a move, a turn, an attack's result: each said in the polite live region
     announce = gm.locator("#announce")
     expect(announce).to_have_attribute("aria-live", "polite")
     command(server, game, {"type": "move_token", "token_id": orc, "x": 3, "y": 4})
     expect(announce).to_have_text("Orc moved to D5.")
+    expect(phone.locator("#announce")).to_have_text("Orc moved to D5.")
+    shot(phone, "touch-keys-phone-focused-token")
     command(server, game, {"type": "start_combat", "token_ids": [ann, orc]})
     current = state(server, game)["combat"]["current"]
     name = "Ann" if current == ann else "Orc"
