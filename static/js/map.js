@@ -22,6 +22,8 @@
   }
   function place(el, x, y) { if (el) el.setAttribute("transform", `translate(${x} ${y})`); }
   const connected = () => !!(window.tacmap && window.tacmap.socket && window.tacmap.socket.connected);
+  // the touch table: the GM lets the table screen take touches (#screen-touch, templates/_screen_touch.html)
+  const screenTouch = () => { const m = document.getElementById("screen-touch"); return !!m && m.dataset.enabled === "true"; };
 
   function mapPoint(clientX, clientY) {
     const s = svg();
@@ -33,7 +35,8 @@
   if (window.tacmap) window.tacmap.mapPoint = mapPoint; // the map point under a screen point, for the other scripts
 
   // --- dragging a token ------------------------------------------------------
-  // The GM drags any token, a player their own. A player may also pick up
+  // The GM drags any token, a player their own, the table screen (touch on) any it shows, several at once
+  // (one drag per finger, by pointer id). A player may also pick up
   // someone else's: the drop goes to the server, which says no, and the token
   // springs back with the server's reason (feedback instead of a dead finger).
   //
@@ -44,7 +47,7 @@
   // refused -> back to where the server has it, with the reason.
   // A pending token may be picked up again: its new drop waits for the answer
   // to the one before (moves of one token go out in order) and then goes out.
-  let drag = null;
+  const drags = new Map(); // pointer id -> the drag that pointer holds
   const pending = new Map(); // token id -> {cell, since, n}: the latest drop, until the server answers it
   const inFlight = new Map(); // token id -> the promise of its latest move's answer (moves of a token go in order)
   let drops = 0;
@@ -73,7 +76,8 @@
   // A finger covers more than a square on a phone: of the tokens the touch area reaches, the one
   // whose centre is nearest the touch (so one's own square still wins over the foe beside it).
   const FINGER_PX = 12; // the touch's radius when the device does not say how big it is
-  const pickable = (el) => !el.closest(".prepared-tokens") && !frame.classList.contains("editing");
+  const pickable = (el) => !el.closest(".prepared-tokens") && !frame.classList.contains("editing")
+    && !el.classList.contains("dragging"); // another finger holds it
   function tokenUnder(e) {
     if (e.pointerType !== "touch") {
       const tok = e.target.closest && e.target.closest(".token");
@@ -101,7 +105,7 @@
   if (window.tacmap) window.tacmap.tokenUnder = tokenUnder; // templates.js: a press on a token picks it up
 
   frame.addEventListener("pointerdown", (e) => {
-    if (e.button > 0 || role() === "screen" || !window.tacmap) return;
+    if (e.button > 0 || (role() === "screen" && !screenTouch()) || !window.tacmap) return;
     const tok = tokenUnder(e);
     if (!tok) return;
     e.preventDefault();
@@ -112,8 +116,9 @@
     const p = mapPoint(e.clientX, e.clientY);
     // where in a big token it was grabbed, so it moves under the finger as one piece
     const grab = [clamp(Math.floor(p.x) - x, 0, size - 1), clamp(Math.floor(p.y) - y, 0, size - 1)];
-    drag = { id: id, pointer: e.pointerId, from: [x, y], cell: [x, y], grab: grab, size: size,
-             own: tok.classList.contains("movable"), sent: null, frame: 0 };
+    const drag = { id: id, pointer: e.pointerId, from: [x, y], cell: [x, y], grab: grab, size: size,
+                   own: tok.classList.contains("movable") || role() === "screen", sent: null, frame: 0 };
+    drags.set(e.pointerId, drag);
     frame.setPointerCapture(e.pointerId);
     tok.classList.add("dragging");
     if (drag.own) document.dispatchEvent(new CustomEvent("tacmap:dragstart", { detail: { id: drag.id, from: drag.from } }));
@@ -122,10 +127,9 @@
   // Others see the drag as it goes: at most one preview per frame of this screen, and only
   // when the cell changed since the last one sent. The frame after the pointer stops sends
   // the cell it stopped on, so the last cell always goes out (not only with the drop).
-  function sendPreview() {
-    const d = drag;
-    if (!d) return;
+  function sendPreview(d) {
     d.frame = 0;
+    if (drags.get(d.pointer) !== d) return;
     if (!d.own || !connected()) return;
     if (d.sent && d.sent[0] === d.cell[0] && d.sent[1] === d.cell[1]) return;
     d.sent = d.cell;
@@ -133,7 +137,8 @@
   }
 
   frame.addEventListener("pointermove", (e) => {
-    if (!drag || e.pointerId !== drag.pointer) return;
+    const drag = drags.get(e.pointerId);
+    if (!drag) return;
     e.preventDefault();
     const p = mapPoint(e.clientX, e.clientY);
     const cell = [clamp(Math.floor(p.x) - drag.grab[0], 0, width() - drag.size),
@@ -143,7 +148,7 @@
     place(tokenEl(drag.id), cell[0], cell[1]);
     document.dispatchEvent(new CustomEvent("tacmap:dragcell", { detail: { id: drag.id, cell: cell } }));
     queueLayout();
-    if (!drag.frame) drag.frame = requestAnimationFrame(sendPreview);
+    if (!drag.frame) drag.frame = requestAnimationFrame(() => sendPreview(drag));
   });
 
   function springBack(id, refused) {
@@ -184,28 +189,41 @@
   }
 
   function endDrag(e, cancelled) {
-    if (!drag || e.pointerId !== drag.pointer) return;
-    const d = drag;
-    drag = null;
+    const d = drags.get(e.pointerId);
+    if (!d) return;
+    drags.delete(e.pointerId);
     if (d.frame) cancelAnimationFrame(d.frame);
     const el = tokenEl(d.id);
     if (el) el.classList.remove("dragging");
     document.dispatchEvent(new CustomEvent("tacmap:dragend", { detail: { id: d.id } }));
     if (d.own && connected()) window.tacmap.preview({ token_id: d.id, x: d.cell[0], y: d.cell[1], done: true });
     if (cancelled || (d.cell[0] === d.from[0] && d.cell[1] === d.from[1])) { springBack(d.id, false); return; }
+    drop(d.id, d.cell);
+  }
+
+  // A token put down on `cell` (a drag's drop, an arrow key's step): shown there at once, pending,
+  // and sent after the answer to its previous move. The answer's promise.
+  function drop(id, cell) {
+    const el = tokenEl(id);
     const n = ++drops;
-    const was = pending.get(d.id); // dropped again before its answer: it has been pending all along
+    const was = pending.get(id); // dropped again before its answer: it has been pending all along
     // with the server away no quick answer is coming: the look shows at once
-    const p = { cell: d.cell, n: n,
+    const p = { cell: cell, n: n,
                 since: was ? was.since : performance.now() - (connected() ? 0 : PENDING_DELAY_MS + PENDING_FADE_MS) };
-    pending.set(d.id, p);
-    place(el, d.cell[0], d.cell[1]);
+    pending.set(id, p);
+    place(el, cell[0], cell[1]);
     if (el) lookPending(el, p);
     layoutLabels();
-    const before = inFlight.get(d.id) || Promise.resolve();
-    const answer = before.then(() => sendMove(d.id, d.cell)).then((ack) => settle(d.id, n, ack));
-    inFlight.set(d.id, answer);
-    answer.then(() => { if (inFlight.get(d.id) === answer) inFlight.delete(d.id); });
+    const before = inFlight.get(id) || Promise.resolve();
+    const answer = before.then(() => sendMove(id, cell)).then((ack) => { settle(id, n, ack); return ack; });
+    inFlight.set(id, answer);
+    answer.then(() => { if (inFlight.get(id) === answer) inFlight.delete(id); });
+    return answer;
+  }
+  // keys.js: an arrow key moves the focused token from where this page shows it (its pending drop, if any)
+  if (window.tacmap) {
+    window.tacmap.moveToken = (id, cell) => drop(id, cell);
+    window.tacmap.shownAt = (id) => { const el = tokenEl(id); return el ? shownAt(el).map(Math.round) : null; };
   }
   frame.addEventListener("pointerup", (e) => endDrag(e, false));
   frame.addEventListener("pointercancel", (e) => endDrag(e, true));
@@ -219,10 +237,10 @@
       place(el, p.cell[0], p.cell[1]);
       lookPending(el, p);
     });
-    if (drag) {
+    drags.forEach((drag) => {
       const el = tokenEl(drag.id);
       if (el) { el.classList.add("dragging"); place(el, drag.cell[0], drag.cell[1]); }
-    }
+    });
   });
 
   // --- where others are dragging -------------------------------------------
@@ -637,7 +655,8 @@
   const touches = new Map();
   let pinch = null;
   frame.addEventListener("pointerdown", (e) => {
-    if (drag || e.pointerType === "mouse") return;
+    // the table screen's view is the GM's to steer: fingers on the TV drag tokens, never pan or zoom it
+    if (drags.size || e.pointerType === "mouse" || onScreen) return;
     touches.set(e.pointerId, [e.clientX, e.clientY]);
     if (touches.size === 2) {
       const [a, b] = [...touches.values()];
@@ -645,7 +664,7 @@
     }
   });
   frame.addEventListener("pointermove", (e) => {
-    if (drag || !touches.has(e.pointerId)) return;
+    if (drags.size || !touches.has(e.pointerId)) return;
     const prev = touches.get(e.pointerId);
     touches.set(e.pointerId, [e.clientX, e.clientY]);
     if (touches.size === 2 && pinch) {

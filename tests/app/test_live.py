@@ -54,7 +54,8 @@ def test_malformed_events_get_an_error_and_change_nothing(app, game, hub):
 def test_the_screen_cannot_command(app, game):
     screen = connect(app, game["id"], game["screen_token"])
     ack = screen.emit("command", {"type": "move_token", "token_id": game["token_id"], "x": 2, "y": 2}, callback=True)
-    assert ack == {"ok": False, "error": "the table screen only shows the map"}
+    # a move only while the GM lets the screen take touches (#27)
+    assert ack == {"ok": False, "error": "the table screen only shows the map: the GM has not turned touch on for it"}
 
 
 def test_previews_go_to_others_and_are_not_stored(app, game, hub):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import fog
-from .model import Rejected
+from .model import SCREEN as SCREEN_ACTOR, Rejected
 
 
 class Forbidden(Rejected):
@@ -29,6 +29,7 @@ GM = "gm"
 OWNER = "owner"  # a player, on their own token or character (or turn)
 PLAYER = "player"  # any player
 SCREEN = "screen"
+TOUCH = "touch"  # the table screen, while the GM lets it take touches (webapp/game/touch.py), on a token it shows
 ANYONE = "anyone"  # no credential needed (the join code, where one is asked, is checked by the route)
 
 #: the roles the table-driven test plays, for commands and routes
@@ -51,7 +52,7 @@ def _rule(*who: str, refers_to=None, not_yours: str = "{name} is not yours") -> 
 #: every command type (``table.COMMAND_TYPES``, the queries, the keys commands) and the drag preview
 COMMANDS: dict[str, Rule] = {
     # the board
-    "move_token": _rule(GM, OWNER, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
+    "move_token": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
     "add_token": _rule(GM),
     "update_token": _rule(GM),
     "duplicate_token": _rule(GM),
@@ -72,7 +73,8 @@ COMMANDS: dict[str, Rule] = {
     "set_order": _rule(GM),
     "end_combat": _rule(GM),
     "act": _rule(GM, OWNER, refers_to=("token", "token_id")),
-    "reach": _rule(GM, PLAYER),  # a question about a token the sender can see
+    # a question about a token the sender can see (the touch table's too: a finger on a token shades its reach)
+    "reach": _rule(GM, PLAYER, TOUCH, refers_to=("token", "token_id")),
     "preview_attack": _rule(GM, OWNER, refers_to=("token", "attacker")),
     "attack": _rule(GM, OWNER, refers_to=("token", "attacker")),
     # characters (a player adds characters for themselves only: decided in characters.decide)
@@ -84,7 +86,9 @@ COMMANDS: dict[str, Rule] = {
     "rotate_join_code": _rule(GM),
     "rotate_screen_key": _rule(GM),
     # Socket.IO ``preview``: a token being dragged (not a command, never stored)
-    "drag_preview": _rule(GM, OWNER, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
+    "drag_preview": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
+    # the touch table (webapp/game/touch.py)
+    "set_screen_touch": _rule(GM),
     # the map editor and fog of war (GM)
     **{kind: _rule(GM) for kind in (
         "add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",
@@ -138,6 +142,16 @@ def _referent_is_theirs(game, cmd: Any, actor, rule: Rule) -> None:
     raise AssertionError(f"unknown referent {kind!r}")  # pragma: no cover
 
 
+def _screen_touches(game, cmd: Any, rule: Rule) -> None:
+    """Rejected unless the GM lets the table screen take touches and the token is one the screen shows."""
+    if not getattr(game, "screen_touch", False):
+        raise Forbidden("the table screen only shows the map: the GM has not turned touch on for it")
+    token_id = _field(cmd, rule.refers_to[1])
+    token = game.tokens.get(token_id) if isinstance(token_id, str) else None
+    if token is None or not fog.may_see(game, SCREEN_ACTOR, token):
+        raise Forbidden(f"no token {token_id!r} in this game")
+
+
 def check_command(game, cmd: Any, actor, kind: str | None = None) -> None:
     """Rejected when this sender may not send this command (at all, or about that token or character)."""
     kind = kind or _field(cmd, "type")
@@ -150,6 +164,9 @@ def check_command(game, cmd: Any, actor, kind: str | None = None) -> None:
         raise Forbidden("nobody may do that")  # pragma: no cover - every row lists the GM today
     if actor.role == "screen":
         if SCREEN in rule.who:
+            return
+        if TOUCH in rule.who:
+            _screen_touches(game, cmd, rule)
             return
         raise Forbidden("the table screen only shows the map")
     if PLAYER in rule.who:

@@ -89,6 +89,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "players": [{"id": p.id, "name": p.name} for p in game.players.values()],
         "show_join": game.show_join,
         "allow_reclaim": game.allow_reclaim,
+        "screen_touch": game.screen_touch,
         "settings": combat.settings_of(game),
         "combat": combat.combat_view(game, actor),
         "characters": characters.view(game, actor),

@@ -465,7 +465,7 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     token = game.tokens.get(cmd.token_id)
     if token is None or not fog.may_see(game, actor, token):
         raise Rejected(f"no token {cmd.token_id!r} in this game")
-    if actor.role == "screen":
+    if actor.role == "screen" and not game.screen_touch:  # the touch table asks (webapp/game/touch.py)
         raise Rejected("the table screen only shows the map")
     system = rules.get(game.system)
     left = None

@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import attacks, audience, characters, combat, editor, fog, maps, soak, templates, uvtt
+from ..game import attacks, audience, characters, combat, describe, editor, fog, maps, soak, templates, uvtt
 from ..game.model import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -65,6 +65,8 @@ PARTS = {
     # the map's picture: with fog, a player's and the table's are painted out where they never saw
     "picture": ("_map_picture.html", True, {"player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
+    # the touch table: the GM's switch, the table screen's mark (webapp/game/touch.py)
+    "screen_touch": ("_screen_touch.html", False, {"gm", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture"}
@@ -127,6 +129,7 @@ _BY_EVENT = {
     "map_viewed": {"gm_map", "maps", "editor"},  # the editor's tools are the map's on the GM's screen
     "picture_set": {"map", "maps", "log"},
     "picture_aligned": {"map", "maps"},
+    "screen_touch_set": {"screen_touch", "log"},
 }
 
 
@@ -309,6 +312,9 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
         "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
+        # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
+        "token_name": lambda c: lambda token, marks=(): describe.token_name(game, token, c["zones"], marks),
+        "token_where": lambda c: lambda token: describe.where(token, c["zones"]),
         # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
         "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
                                                              bool(c["shown_map"].fog)))
