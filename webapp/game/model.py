@@ -188,6 +188,7 @@ class Game:
     explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
     # token id -> name of the tokens removed lately: with fog, the log lines naming them stay unread by players
     removed: dict = field(default_factory=dict)
+    screen_view: dict | None = None  # what the GM has the table screen show (webapp/game/screenview.py)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
@@ -247,6 +248,7 @@ class Game:
             "revealed": sorted(list(c) for c in self.revealed),
             "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
             "removed": dict(self.removed),
+            "screen_view": self.screen_view,
         }
 
     @classmethod
@@ -281,6 +283,7 @@ class Game:
             revealed={tuple(c) for c in d.get("revealed", [])},
             explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
             removed=dict(d.get("removed", {})),
+            screen_view=d.get("screen_view"),
         )
 
 

@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import attacks, audience, characters, combat, editor, fog, maps, soak, templates, uvtt
+from ..game import attacks, audience, characters, combat, editor, fog, maps, screenview, soak, templates, uvtt
 from ..game.model import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -65,6 +65,9 @@ PARTS = {
     # the map's picture: with fog, a player's and the table's are painted out where they never saw
     "picture": ("_map_picture.html", True, {"player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
+    # what the GM has the table screen show (webapp/game/screenview.py): the screen applies it, the GM's page
+    # draws its outline; sent again when the followed token comes into the screen's view or leaves it
+    "screen_view": ("_screen_view.html", False, {"gm", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture"}
@@ -127,6 +130,7 @@ _BY_EVENT = {
     "map_viewed": {"gm_map", "maps", "editor"},  # the editor's tools are the map's on the GM's screen
     "picture_set": {"map", "maps", "log"},
     "picture_aligned": {"map", "maps"},
+    "screen_view_set": {"screen_view"},
 }
 
 
@@ -151,6 +155,8 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
                 changes.add("combat")
                 if event.data["fight"].get("turn"):  # the move passed the turn: the acting ring moves
                     changes.add("tokens")
+    if changes & {"tokens", "fog", "map"}:
+        changes.add("screen_view")  # the followed token hidden, shown, or out of the screen's view
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
     if "combat" in changes:  # the turn bar shows the same turn
@@ -309,6 +315,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
         "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
+        "screen_view": lambda c: screenview.view_for(game, actor),
         # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
         "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
                                                              bool(c["shown_map"].fog)))
