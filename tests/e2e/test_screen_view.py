@@ -25,6 +25,7 @@ def set_view(server, game, **body) -> dict:
     status, reply = server.api("POST", f"/api/games/{game['id']}/commands", {"type": "set_screen_view", **body},
                                game["gm_token"])
     assert status == 200, reply
+    LAST_SEQ[0] = reply["seq"]
     return reply
 
 
@@ -34,10 +35,17 @@ def square_px(page) -> float:
     return (b[0] - a[0]) / 10
 
 
-def settled(page):
-    """Wait for the table screen's view to come to rest (it moves smoothly)."""
-    page.wait_for_function("() => { const s = document.getElementById('map'); return s.dataset.settled !== '0'; }")
+def settled(page, seq: int | None = None):
+    """Wait for the table screen to have the game up to ``seq`` (default: the newest change the test made)
+    and its view to come to rest (it moves smoothly)."""
+    seq = LAST_SEQ[0] if seq is None else seq
+    page.wait_for_function("""(seq) => parseInt(document.getElementById('live').dataset.seq, 10) >= seq
+        && document.getElementById('map').dataset.settled !== '0'""", arg=seq)
     page.wait_for_timeout(50)
+    page.wait_for_function("() => document.getElementById('map').dataset.settled !== '0'")
+
+
+LAST_SEQ = [0]  # the seq of the newest command the test sent
 
 
 def off_centre(page, token_id: str) -> tuple[float, float]:
@@ -97,6 +105,7 @@ def test_follow_keeps_the_token_in_the_middle_of_the_screen(server, new_page, sh
     status, reply = server.api("POST", f"/api/games/{game['id']}/commands",
                                {"type": "move_token", "token_id": runner, "x": 15, "y": 10}, game["gm_token"])
     assert status == 200, reply
+    LAST_SEQ[0] = reply["seq"]
     expect(tv.locator(f'#token-{runner}[data-x="15"]')).to_have_count(1)
     settled(tv)
     dx, dy = off_centre(tv, runner)
@@ -198,3 +207,22 @@ def test_the_calibration_aid_on_the_tv_sets_the_width_for_the_gm(server, new_pag
     tv.wait_for_function("() => JSON.parse(document.getElementById('screen-view-state').dataset.view).true_scale")
     settled(tv)
     assert square_px(tv) == pytest.approx(line * 25.4 / 85.6, abs=1.5)
+
+
+def test_the_table_screen_card_fits_a_phone(server, new_page, shot):
+    game = new_game(server, name="Phone GM")
+    add_token(server, game, "Ann", 4, 4, kind="pc")
+    tv = new_page(**TV)
+    tv.goto(screen_url(server, game))
+    gm = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    gm.goto(gm_url(server, game))
+    expect(gm.locator("#tv-outline")).to_have_count(1)
+    gm.locator("#screen-panel").scroll_into_view_if_needed()
+    gm.locator("#screen-panel summary").click()
+    expect(gm.locator("#tv-preview svg")).to_have_count(1)
+    assert gm.evaluate("document.documentElement.scrollWidth") <= 390
+    for button in gm.locator("#screen-panel button").all():
+        if button.is_visible():
+            box = button.bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 44, button.text_content()
+    shot(gm, "gm-phone-table-screen-card")
