@@ -59,8 +59,9 @@
     function report(t) {
       const tm = window.tacmap;
       if (!tm || !tm.socket || !tm.socket.connected || !t) return;
+      const tokens = [...document.querySelectorAll("#layer-tokens .token")].map((el) => el.dataset.tokenId);
       tm.socket.emit("screen_box", { x: t.box[0], y: t.box[1], width: t.box[2], height: t.box[3],
-                                     frame_w: t.frame[0], frame_h: t.frame[1], screen_w: screenPx() });
+                                     frame_w: t.frame[0], frame_h: t.frame[1], screen_w: screenPx(), tokens: tokens });
     }
     const ease = (k) => (k < 0.5 ? 4 * k * k * k : 1 - Math.pow(-2 * k + 2, 3) / 2);
     // smoothly, unless the map was drawn anew (its box starts whole) or the page is not shown
@@ -212,7 +213,12 @@
     if (!box) return;
     if (!active()) { holder.dataset.state = "preparing"; return; }
     const copy = s.cloneNode(true);
-    copy.querySelectorAll(".hidden-token, #layer-editor, #tv-outline, .door-hit, .fog-tint, #layer-preview, title")
+    // only the tokens the table screen draws (no hidden token, none in the players' fog), their names too
+    const seen = new Set(box.tokens || []);
+    copy.querySelectorAll("#layer-tokens .token, #layer-labels [data-for]").forEach((el) => {
+      if (!seen.has(el.dataset.tokenId || el.dataset.for)) el.remove();
+    });
+    copy.querySelectorAll(".hidden-token, #layer-editor, #tv-outline, .door-hit, #layer-preview, title")
       .forEach((el) => el.remove());
     copy.querySelectorAll("[id]").forEach((el) => { if (el.tagName.toLowerCase() !== "pattern") el.removeAttribute("id"); });
     copy.querySelectorAll("pattern").forEach((el) => el.removeAttribute("id")); // the page's own #grid serves

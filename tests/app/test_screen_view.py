@@ -214,11 +214,14 @@ def test_the_screen_box_goes_to_the_gm_only_and_a_bad_one_is_refused(app, table)
     report = {"x": 1, "y": 2, "width": 10, "height": 5.625, "frame_w": 1920, "frame_h": 1080, "screen_w": 1920}
     assert clients["screen"].emit("screen_box", report, callback=True) == {"ok": True}
     got = [m["args"][0] for m in clients["gm"].get_received() if m["name"] == "screen_box"]
-    assert got == [{k: float(v) for k, v in report.items()}]
+    assert got == [{k: float(v) for k, v in report.items()} | {"tokens": []}]
+    assert clients["screen"].emit("screen_box", {**report, "tokens": [table["ids"]["Ann"]]}, callback=True)["ok"]
+    assert [m["args"][0]["tokens"] for m in clients["gm"].get_received()] == [[table["ids"]["Ann"]]]
     assert not [m for m in clients["ann"].get_received() if m["name"] == "screen_box"]
     assert clients["gm"].emit("screen_box", {"ask": True}, callback=True) == {"ok": True}
     assert [m["name"] for m in clients["screen"].get_received()] == ["screen_box_ask"]
-    for bad in ({**report, "x": "left"}, {**report, "width": float("inf")}, {"x": 1}, {**report, "extra": 1}):
+    for bad in ({**report, "x": "left"}, {**report, "width": float("inf")}, {"x": 1}, {**report, "extra": 1},
+                {**report, "tokens": "all"}, {**report, "tokens": [3]}, {**report, "tokens": ["t"] * 2001}):
         ack = clients["screen"].emit("screen_box", bad, callback=True)
         assert ack["ok"] is False and ack["error"], bad
     ack = clients["ann"].emit("screen_box", report, callback=True)

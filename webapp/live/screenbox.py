@@ -19,11 +19,19 @@ FIELDS = {"x": (-10_000, 10_000), "y": (-10_000, 10_000), "width": (0.01, 20_000
           "frame_w": (1, 100_000), "frame_h": (1, 100_000), "screen_w": (1, 100_000)}
 
 
+MAX_TOKENS = 2_000  # webapp/game/model.py MAX_TOKENS
+
+
 def check(payload: Any) -> dict:
-    """A report with every field a finite number in its bounds, or Rejected."""
-    if set(payload) != set(FIELDS):
-        raise Rejected(f"a screen report has {', '.join(FIELDS)} and nothing else")
-    out = {}
+    """A report with every field a finite number in its bounds (and ``tokens``, the ids of the tokens the
+    screen draws, which the GM's preview shows alone), or Rejected."""
+    if set(payload) - {"tokens"} != set(FIELDS):
+        raise Rejected(f"a screen report has {', '.join(FIELDS)}, tokens? and nothing else")
+    tokens = payload.get("tokens", [])
+    if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS \
+            or not all(isinstance(t, str) and 0 < len(t) <= 64 for t in tokens):
+        raise Rejected(f"tokens: a list of at most {MAX_TOKENS} token ids")
+    out: dict = {"tokens": tokens}
     for name, (low, high) in FIELDS.items():
         value = payload[name]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
