@@ -262,10 +262,13 @@
     for (const el of tokens) sel.appendChild(new Option(el.dataset.name, el.dataset.tokenId));
     sel.value = view.mode === "follow" && view.follow ? view.follow : "";
   }
+  // the GM zooms their own map: the outline's lines and tab keep their size in pixels
+  const zoomed = window.ResizeObserver ? new ResizeObserver(() => drawOutline()) : null;
   function refresh() {
     const view = readView();
     describe(view);
     fillFollow(view);
+    if (zoomed && svg()) zoomed.observe(svg());
     drawOutline();
     queuePreview();
   }

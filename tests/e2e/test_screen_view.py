@@ -226,3 +226,24 @@ def test_the_table_screen_card_fits_a_phone(server, new_page, shot):
             box = button.bounding_box()
             assert box["height"] >= 44 and box["width"] >= 44, button.text_content()
     shot(gm, "gm-phone-table-screen-card")
+
+
+def test_on_a_zone_map_follow_applies_and_true_scale_is_refused(server, new_page, shot):
+    status, game = server.api("POST", "/api/games", {"name": "Port", "system": "atomic_tomorrow", "map": {"zones": [
+        {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]}, {"id": "bay", "name": "Cargo Bay", "adjacent": ["tower"]},
+        {"id": "tower", "name": "Control Tower"}]}})
+    assert status == 201, game
+    status, body = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Nova", "zone": "tower", "kind": "pc"},
+                              game["gm_token"])
+    assert status == 201, body
+    tv = new_page(**TV)
+    tv.goto(screen_url(server, game))
+    expect(tv.locator("#conn")).to_have_text("live")
+    status, reply = server.api("POST", f"/api/games/{game['id']}/commands",
+                               {"type": "set_screen_view", "square_mm": 25.4, "screen_width_mm": 1200}, game["gm_token"])
+    assert status == 422 and "zone map" in reply["error"]
+    set_view(server, game, follow=body["id"], zoom=2)
+    settled(tv)
+    dx, dy = off_centre(tv, body["id"])
+    assert abs(dx) < 2 and abs(dy) < 2, (dx, dy)
+    shot(tv, "screen-zone-follow")
