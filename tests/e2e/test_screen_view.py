@@ -117,9 +117,13 @@ def test_the_gm_sees_and_drags_the_tv_outline_and_a_preview(server, new_page, sh
     game = new_game(server, name="Outline")
     add_token(server, game, "Ann", 4, 4, kind="pc")
     add_token(server, game, "Spy", 8, 5, hidden=True)
+    errors = []
     tv = new_page(**TV)
-    tv.goto(screen_url(server, game))
     gm = new_page(viewport={"width": 1400, "height": 900})
+    for page in (tv, gm):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    tv.goto(screen_url(server, game))
     gm.goto(gm_url(server, game))
     expect(gm.locator("#conn")).to_have_text("live")
     expect(gm.locator("#tv-outline")).to_have_count(1)
@@ -171,6 +175,7 @@ def test_the_gm_sees_and_drags_the_tv_outline_and_a_preview(server, new_page, sh
     tv.wait_for_function("() => { const b = document.getElementById('map').getAttribute('viewBox').split(' ').map(Number);"
                          " return b[2] < 1920 / (Math.min(1920 / 25, 1000 / 17) * 2.1); }")
     shot(gm, "gm-outline-after-drag")
+    assert errors == []
 
 
 def test_the_calibration_aid_on_the_tv_sets_the_width_for_the_gm(server, new_page, shot):
