@@ -252,3 +252,39 @@ def test_on_a_zone_map_follow_applies_and_true_scale_is_refused(server, new_page
     dx, dy = off_centre(tv, body["id"])
     assert abs(dx) < 2 and abs(dy) < 2, (dx, dy)
     shot(tv, "screen-zone-follow")
+
+
+def test_a_pinch_on_the_outline_zooms_the_tv(server, new_page):
+    game = new_game(server, name="Pinch")
+    tv = new_page(**TV)
+    tv.goto(screen_url(server, game))
+    gm = new_page(viewport={"width": 1280, "height": 900}, has_touch=True)
+    gm.goto(gm_url(server, game))
+    expect(gm.locator("#tv-outline")).to_have_count(1)
+    set_view(server, game, center=[12, 8], zoom=1.5)
+    gm.wait_for_function("() => JSON.parse(document.getElementById('screen-view-state').dataset.view).zoom === 1.5")
+    settled(tv)
+    gm.wait_for_function("(w) => { const b = document.getElementById('tv-outline').dataset.box.split(' ').map(Number);"
+                         " return Math.abs(b[2] - w) < 0.01; }",
+                         arg=float(tv.evaluate("document.getElementById('map').getAttribute('viewBox')").split()[2]))
+    line = gm.locator("#tv-outline .tv-line").bounding_box()
+    # two fingers on the outline's left and right edges, spread apart to 1.5 times their distance
+    y = line["y"] + line["height"] / 2
+    a, b = line["x"] + 1, line["x"] + line["width"] - 1
+    cdp = gm.context.new_cdp_session(gm)
+
+    def touch(kind, points):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+            {"x": x, "y": y, "id": i, "radiusX": 4, "radiusY": 4} for i, x in points]})
+
+    touch("touchStart", [(1, a)])
+    touch("touchStart", [(1, a), (2, b)])
+    mid, half = (a + b) / 2, (b - a) / 2
+    for k in range(1, 9):
+        spread = half * (1 + 0.5 * k / 8)
+        touch("touchMove", [(1, mid - spread), (2, mid + spread)])
+    touch("touchEnd", [(1, mid - half * 1.5)])
+    touch("touchEnd", [])
+    cdp.detach()
+    gm.wait_for_function("() => JSON.parse(document.getElementById('screen-view-state').dataset.view).zoom > 2")
+    assert state(server, game)["screen_view"]["zoom"] == pytest.approx(2.25, abs=0.1)
