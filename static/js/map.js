@@ -551,6 +551,7 @@
     requestAnimationFrame(() => { layoutQueued = false; layoutLabels(); });
   }
   document.addEventListener("tacmap:update", layoutLabels);
+  if (window.tacmap) window.tacmap.relayout = queueLayout; // screenview.js: the view moved, the names follow
   window.addEventListener("resize", queueLayout);
   if (window.ResizeObserver) new ResizeObserver(queueLayout).observe(frame);
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(queueLayout);

@@ -116,6 +116,8 @@ def payload(kind: str, t: dict) -> dict:
         "align_picture": {"cell_px": 50},
         "remove_picture": {},
         "set_screen_touch": {"enabled": True},
+        "set_screen_view": {"center": [2, 2], "zoom": 2},
+        "calibrate_screen": {"screen_width_mm": 1200},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]

@@ -105,6 +105,10 @@ COMMANDS: dict[str, Rule] = {
     "place_template": _rule(GM, PLAYER),
     "move_template": _rule(GM, PLAYER),
     "remove_template": _rule(GM, PLAYER),
+    # the table screen's view (webapp/game/screenview.py): the GM steers it; the screen's calibration aid sets
+    # the TV's width while the GM has it open (decided in screenview)
+    "set_screen_view": _rule(GM),
+    "calibrate_screen": _rule(GM, SCREEN),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the

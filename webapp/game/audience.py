@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
-from . import attacks, characters, combat, fog, maps, soak, templates
+from . import attacks, characters, combat, fog, maps, screenview, soak, templates
 from .model import Actor, Game, LogEntry
 
 
@@ -95,6 +95,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "characters": characters.view(game, actor),
         "log": [asdict(e) for e in log_for(game, actor)],
         "you": {"role": actor.role, "player_id": actor.player_id},
+        "screen_view": screenview.view_for(game, actor),
     }
 
 

@@ -189,6 +189,7 @@ class Game:
     # token id -> name of the tokens removed lately: with fog, the log lines naming them stay unread by players
     removed: dict = field(default_factory=dict)
     screen_touch: bool = False  # the table screen takes touches: it moves tokens (webapp/game/touch.py)
+    screen_view: dict | None = None  # what the GM has the table screen show (webapp/game/screenview.py)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
@@ -249,6 +250,7 @@ class Game:
             "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
             "removed": dict(self.removed),
             "screen_touch": self.screen_touch,
+            "screen_view": self.screen_view,
         }
 
     @classmethod
@@ -284,6 +286,7 @@ class Game:
             explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
             removed=dict(d.get("removed", {})),
             screen_touch=d.get("screen_touch", False),
+            screen_view=d.get("screen_view"),
         )
 
 

@@ -49,8 +49,9 @@ from .throttle import BUSY
 
 log = logging.getLogger(__name__)
 
-#: a drag's previews (token or template), pings and syncs are coalesced by name: only the newest waits
-LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync"})
+#: a drag's previews (token or template), pings, syncs and the table screen's box reports are coalesced by name:
+#: only the newest waits
+LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync", "screen_box"})
 MAX_COMMANDS = 16
 #: commands of one connection started at once: each waits in its game's queue behind the one before it,
 #: so they keep their order and can share one commit (``Hub.commit``)

@@ -27,7 +27,8 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import attacks, audience, characters, combat, describe, editor, fog, maps, soak, templates, uvtt
+from ..game import (attacks, audience, characters, combat, describe, editor, fog, maps, screenview, soak, templates,
+                    uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -67,6 +68,9 @@ PARTS = {
     "editor": ("_editor_toolbar.html", False, {"gm"}),
     # the touch table: the GM's switch, the table screen's mark (webapp/game/touch.py)
     "screen_touch": ("_screen_touch.html", False, {"gm", "screen"}),
+    # what the GM has the table screen show (webapp/game/screenview.py): the screen applies it, the GM's page
+    # draws its outline; sent again when the followed token comes into the screen's view or leaves it
+    "screen_view": ("_screen_view.html", False, {"gm", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture"}
@@ -130,6 +134,7 @@ _BY_EVENT = {
     "picture_set": {"map", "maps", "log"},
     "picture_aligned": {"map", "maps"},
     "screen_touch_set": {"screen_touch", "log"},
+    "screen_view_set": {"screen_view"},
 }
 
 
@@ -154,6 +159,8 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
                 changes.add("combat")
                 if event.data["fight"].get("turn"):  # the move passed the turn: the acting ring moves
                     changes.add("tokens")
+    if changes & {"tokens", "fog", "map"}:
+        changes.add("screen_view")  # the followed token hidden, shown, or out of the screen's view
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
     if "combat" in changes:  # the turn bar shows the same turn
@@ -315,6 +322,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
         "token_name": lambda c: lambda token, marks=(): describe.token_name(game, token, c["zones"], marks),
         "token_where": lambda c: lambda token: describe.where(token, c["zones"]),
+        "screen_view": lambda c: screenview.view_for(game, actor),
         # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
         "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
                                                              bool(c["shown_map"].fog)))

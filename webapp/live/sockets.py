@@ -5,6 +5,8 @@ command   {"type": ..., ...} -> ack {"ok": true, "seq"} or {"ok": false, "error"
 preview   {"token_id", "x", "y", "done"?} -> others see it; nothing is stored
 map_ping  {"x", "y"} -> every screen flashes the spot with the pinger's name ("map_ping"); nothing is stored
 template_preview {"template_id", "dx", "dy", "done"?} -> others see a template being dragged; nothing is stored
+screen_box {"x", "y", "width", "height", "frame_w", "frame_h", "screen_w"} (the table screen) -> the GM's pages;
+          {"ask": true} (the GM) -> the table screens report again (webapp/live/screenbox.py); nothing is stored
 sync      {"since"} -> a fresh copy of the page's live parts
 
 Each takes exactly one argument; anything else is answered with an error. A
@@ -18,6 +20,7 @@ import logging
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
+from . import screenbox
 from .hub import room
 from ..storage.store import DamagedLog
 from ..game.model import Rejected
@@ -116,6 +119,11 @@ def register(socketio, hub) -> None:
     @socketio.on("template_preview")
     def template_preview(*args):
         return relay("template_preview", args, '{"template_id", "dx", "dy", "done"?}', hub.template_preview)
+
+    @socketio.on("screen_box")
+    def screen_box(*args):
+        return relay("screen_box", args, '{"x", "y", "width", "height", "frame_w", "frame_h", "screen_w"} or {"ask": true}',
+                     lambda game_id, actor, payload, sid: screenbox.relay(socketio, room, game_id, actor, payload, sid))
 
     @socketio.on("sync")
     def sync(*args):
