@@ -23,6 +23,11 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 pytestmark = pytest.mark.e2e
 
 
+#: browser tests that load the machine on purpose or measure how long answers take: scripts/test runs them
+#: alone, after the others (which run on two workers side by side), so neither disturbs the other
+SERIAL = {"test_flood_live.py", "test_flood_seat.py", "test_scale_out.py", "test_slow_connections.py"}
+
+
 def pytest_collection_modifyitems(config, items):
     """A browser test that fails is run once more before it counts as failed: on a shared 2-core
     machine a page can miss a pointer event under load. The run's summary says how many were rerun
@@ -30,6 +35,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/e2e/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=1))
+            if Path(str(item.fspath)).name in SERIAL:
+                item.add_marker(pytest.mark.serial)
 
 
 def free_port() -> int:
