@@ -23,12 +23,14 @@ from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
 from . import access, attacks, characters, combat, editor, fog, keys, maps, seats, soak, templates, text, tokens, undo
+from . import lighting
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
 
 # --- commands ----------------------------------------------------------------
 
 _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-           *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS)
+           *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
+           *lighting.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)
@@ -141,6 +143,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return editor.decide(game, cmd, actor)
     if isinstance(cmd, maps.COMMANDS):
         return maps.decide(game, cmd, actor)
+    if isinstance(cmd, lighting.COMMANDS):
+        return lighting.decide(game, cmd, actor)
     if isinstance(cmd, seats.COMMANDS):
         return seats.decide(game, cmd, actor)
     events = tokens.decide(game, cmd, actor)
@@ -191,6 +195,8 @@ def evolve(game: Game, event: Event) -> None:
         maps.evolve(game, event, log)
     elif kind in templates.EVENTS:
         templates.evolve(game, event, log)
+    elif kind in lighting.EVENTS:
+        lighting.evolve(game, event, log)
     elif kind in keys.EVENTS:
         keys.evolve(game, event, log)
     elif kind in editor.EVENTS:
