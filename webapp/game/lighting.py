@@ -194,13 +194,15 @@ def layer(game: "Game", actor: "Actor", m: "GameMap") -> dict | None:
     """What the lighting layer draws over map ``m`` for this audience: ``shade`` (unlit squares, as SVG
     path data), ``glow`` (lit squares), ``lights`` (markers: ``{"id", "x", "y", "range", "color"}``) and
     ``ambient``. With fog, only over squares this audience sees or saw. None: nothing to draw."""
+    return fog.per_seq(game, f"lighting:{actor.audience}:{m.id}", lambda: _layer(game, actor, m))
+
+
+def _layer(game: "Game", actor: "Actor", m: "GameMap") -> dict | None:
     preparing = m.id != game.active_map
     if map_zones(game, m.id) is not None:
         return None
     board = map_board(game, m.id)
-    if not m.lights and m.ambient == "bright" and (preparing or not any(t.light for t in game.tokens.values())):
-        return None
-    if m.ambient == "bright" and actor.role != "gm":
+    if m.ambient == "bright" and (actor.role != "gm" or not m.lights):
         return None  # in bright light a lamp changes nothing: the GM alone is shown where they are
     lights = _known_lights(game, actor, m)
     shade = glow = ""
