@@ -82,6 +82,22 @@ def test_the_gm_darkens_the_map_and_the_fog_closes_to_what_the_token_sees(server
     expect(screen.locator(f"#token-{lurker}")).to_be_attached()
     shot(player, "lighting-phone-torch")
 
+    # the GM takes the lamp away from the panel: the room goes dark and the sentry out of the phone's view
+    gm.click("#lighting-panel .light-row button[aria-label^='Remove light']")
+    expect(gm.locator("#lighting-panel .light-row")).to_have_count(0)
+    expect(player.locator(f"#token-{sentry}")).to_have_count(0)
+    # and puts a new one by the sentry with the panel's form
+    form = gm.locator("#lighting-panel form.add-light")
+    form.locator("input[name=x]").fill("12.5")
+    form.locator("input[name=y]").fill("2.5")
+    form.locator("input[name=range]").fill("2")
+    form.locator("button[type=submit]").click()
+    expect(gm.locator("#lighting-panel .light-row")).to_have_count(1)
+    expect(player.locator(f"#token-{sentry}")).to_be_attached()
+    expect(player.locator("#layer-lighting .light-source")).to_have_count(1)
+    gm.locator("#lighting-panel").scroll_into_view_if_needed()
+    shot(gm, "lighting-gm-panel")
+
 
 def _hero(server, gid, gm_key):
     return next(t["id"] for t in server.api("GET", f"/api/games/{gid}/state", token=gm_key)[1]["tokens"]
