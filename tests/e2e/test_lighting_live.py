@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from test_live_table import open_table
+
 HALL = {"width": 16, "height": 7, "walls": [{"a": [10, 0], "b": [10, 2]}, {"a": [10, 5], "b": [10, 7]}]}
 LURKER = "Lurker-e2e"  # in the dark hall: seen in bright light, gone in the dark
 SENTRY = "Sentry-e2e"  # in the lamp's room: seen in both
@@ -23,14 +25,7 @@ def test_the_gm_darkens_the_map_and_the_fog_closes_to_what_the_token_sees(server
     def visible(token):
         return {tuple(c) for c in server.api("GET", f"/api/games/{gid}/state", token=token)[1]["fog"]["visible"]}
 
-    gm = new_page(viewport={"width": 1280, "height": 800})
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    player = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    player.goto(game["urls"]["join"])
-    player.fill("input[name=name]", "Mira")
-    player.click("button:has-text('Join')")
-    expect(player.locator("#conn.ok")).to_be_visible()
+    gm, player, screen = open_table(server, game, new_page, screen_viewport={"width": 1920, "height": 1080})
     players = server.api("GET", f"/api/games/{gid}/state", token=gm_key)[1]["players"]
     mira = next(p["id"] for p in players if p["name"] == "Mira")
     server.api("POST", f"/api/games/{gid}/tokens", {"name": "Hero", "x": 1, "y": 3, "owner": mira, "kind": "pc"},
@@ -39,9 +34,6 @@ def test_the_gm_darkens_the_map_and_the_fog_closes_to_what_the_token_sees(server
     sentry = server.api("POST", f"/api/games/{gid}/tokens", {"name": SENTRY, "x": 13, "y": 2}, gm_key)[1]["id"]
     command({"type": "set_fog", "enabled": True})
     command({"type": "add_light", "x": 13.5, "y": 3.5, "range": 3})
-    screen = new_page(viewport={"width": 1920, "height": 1080})
-    screen.goto(game["urls"]["screen"])
-    expect(screen.locator("#conn.ok")).to_be_attached()
 
     # bright light: the hero sees down the hall and into the room
     for page in (player, screen):

@@ -104,6 +104,9 @@ def _dark(game: "Game") -> bool:
 def _reach(game: "Game", cell, radius: float) -> Cells:
     """The squares a light of ``radius`` in ``cell`` reaches on the active board (cached with the token views)."""
     vision = _vision(game)
+    index = game.board.segments()  # a light's reach is the board's, like a token's view: new board, new reach
+    if vision.board_index is not index:
+        vision.board_index, vision.tokens = index, {}
     key = ("reach", cell, radius)
     found = vision.tokens.get(key)
     if found is None:
