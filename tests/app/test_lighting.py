@@ -312,3 +312,18 @@ def test_an_import_in_the_dark_starts_dark(client):
     assert st["lighting"]["ambient"] == "dark" and st["lighting"]["lights"][0]["color"] == "ffff8800"
     crypt = next(m for m in st["maps"] if m["name"] == "crypt")
     assert crypt["ambient"] == "dark" and crypt["lights"] == 1
+
+
+def test_a_new_wall_stops_a_lights_reach_without_fog_too(hub, client):
+    """The table screen's darkness (fog off) is drawn from what the lights reach on the board as it is now."""
+    from webapp.game import fog
+
+    g = new_game(client)
+    run(client, g, g["gm_token"], {"type": "add_light", **LAMP})
+    run(client, g, g["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    assert (12, 3) in fog.lit_squares(hub.game(g["id"]))
+    assert run(client, g, g["gm_token"], {"type": "add_wall", "a": [13, 0], "b": [13, 7]}).status_code == 200
+    lit = fog.lit_squares(hub.game(g["id"]))
+    assert (12, 3) not in lit and (14, 3) in lit
+    page = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).text
+    assert 'class="light-shade"' in page and 'class="fog-dark"' not in page  # no fog: only shaded
