@@ -327,3 +327,18 @@ def test_a_new_wall_stops_a_lights_reach_without_fog_too(hub, client):
     assert (12, 3) not in lit and (14, 3) in lit
     page = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).text
     assert 'class="light-shade"' in page and 'class="fog-dark"' not in page  # no fog: only shaded
+
+
+def test_lighting_survives_a_snapshot_round_trip_and_a_replay(hub, client, hall):
+    from webapp.game.model import Game
+    from webapp.game.table import replay
+
+    run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    run(client, hall, hall["gm_token"], {"type": "update_token", "token_id": hall["hero"], "light": 2})
+    game = hub.game(hall["id"])
+    again = Game.from_dict(game.to_dict())
+    replayed = replay(hall["id"], hub.store.events(hall["id"]))
+    for other in (again, replayed):
+        m, o = game.maps[game.active_map], other.maps[other.active_map]
+        assert (o.ambient, o.lights) == (m.ambient, m.lights) == ("dark", m.lights) and len(m.lights) == 1
+        assert other.tokens[hall["hero"]].light == 2
