@@ -342,3 +342,13 @@ def test_lighting_survives_a_snapshot_round_trip_and_a_replay(hub, client, hall)
         m, o = game.maps[game.active_map], other.maps[other.active_map]
         assert (o.ambient, o.lights) == (m.ambient, m.lights) == ("dark", m.lights) and len(m.lights) == 1
         assert other.tokens[hall["hero"]].light == 2
+
+
+def test_lights_kept_before_they_had_ids_get_them():
+    """A log or snapshot written before lights had ids (the import kept them "for later")."""
+    from webapp.game.model import GameMap
+
+    old = {"id": "map-1", "name": "Cave", "board": None, "align": {"cell_px": 64, "offset_x": 0, "offset_y": 0},
+           "lights": [{"x": 1, "y": 2, "range": 3, "intensity": 1, "color": "ffffffff", "shadows": True}] * 2}
+    m = GameMap.from_dict(old)
+    assert [lt["id"] for lt in m.lights] == ["light-1", "light-2"] and m.ambient == "bright"

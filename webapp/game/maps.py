@@ -31,7 +31,7 @@ from rules.board import Board
 
 from . import text, zonelayout
 from .mapdata import zone_map
-from .model import FIRST_MAP, Event, GameMap, Rejected
+from .model import FIRST_MAP, Event, GameMap, Rejected, lights_with_ids
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -322,18 +322,14 @@ def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_p
         n += 1
     map_id = new_map_id(game)
     data = {"map_id": map_id, "name": name, "board": board.to_dict(), "picture": picture,
-            "align": {"cell_px": float(cell_px), "offset_x": 0.0, "offset_y": 0.0}, "lights": with_ids(lights), "fog": True}
+            "align": {"cell_px": float(cell_px), "offset_x": 0.0, "offset_y": 0.0}, "lights": lights_with_ids(lights),
+            "fog": True}
     if ambient != "bright":
         data["ambient"] = ambient
     made = Event("map_imported", data)
     to = GameMap(id=map_id, name=name, board=board)
     return [made, Event("map_activated", {"map_id": map_id, "from": game.active_map,
                                           "carried": carried_tokens(game, to)})]
-
-
-def with_ids(lights: list[dict]) -> list[dict]:
-    """Lights as an import gives them, each with an id (``light-1``...; one it has already is kept)."""
-    return [{"id": f"light-{i + 1}", **light} for i, light in enumerate(lights)]
 
 
 # --- state ---------------------------------------------------------------------
@@ -356,7 +352,7 @@ def evolve(game: "Game", event: Event, log) -> None:
     elif kind == "map_imported":
         game.maps[d["map_id"]] = GameMap(id=d["map_id"], name=d["name"], board=Board.from_dict(d["board"]),
                                          picture=d.get("picture"), align=dict(d["align"]),
-                                         lights=with_ids(d.get("lights", [])), ambient=d.get("ambient", "bright"),
+                                         lights=lights_with_ids(d.get("lights", [])), ambient=d.get("ambient", "bright"),
                                          fog=d.get("fog", True))
         log(f"the GM imported a map: {d['name']}", "gm", None)
     elif kind == "map_renamed":

@@ -131,6 +131,12 @@ class Character:
 FIRST_MAP = "map-1"
 
 
+def lights_with_ids(lights: list[dict]) -> list[dict]:
+    """A map's lights, each with an id (``light-1``... by its place; one it has already is kept): an import's
+    lights, and those of a log or snapshot written before lights had ids."""
+    return [{"id": f"light-{i + 1}", **light} for i, light in enumerate(lights)]
+
+
 @dataclass
 class GameMap:
     id: str
@@ -155,7 +161,8 @@ class GameMap:
     def from_dict(cls, d: dict) -> "GameMap":
         return cls(id=d["id"], name=d["name"], board=Board.from_dict(d["board"]) if d.get("board") else None,
                    zones=d.get("zones"), picture=d.get("picture"), align=dict(d["align"]), fog=d.get("fog", False),
-                   lights=d.get("lights", []), ambient=d.get("ambient", "bright"), tokens={t["id"]: Token(**t) for t in d.get("tokens", [])})
+                   lights=lights_with_ids(d.get("lights", [])), ambient=d.get("ambient", "bright"),
+                   tokens={t["id"]: Token(**t) for t in d.get("tokens", [])})
 
 
 @dataclass
