@@ -108,6 +108,10 @@ def payload(kind: str, t: dict) -> dict:
         "set_fog": {"enabled": True},
         "reveal_cells": {"x": 1, "y": 1},
         "hide_cells": {"x": 1, "y": 1},
+        "set_lighting": {"ambient": "dark"},
+        "add_light": {"x": 3, "y": 3, "range": 4},
+        "update_light": {"light_id": "light-none", "range": 2},
+        "remove_light": {"light_id": "light-none"},
         "add_map": {"name": "Cellar"},
         "rename_map": {"map_id": "map-1", "name": "Hall"},
         "remove_map": {"map_id": "map-none"},
@@ -115,10 +119,6 @@ def payload(kind: str, t: dict) -> dict:
         "view_map": {"map_id": "map-1"},
         "align_picture": {"cell_px": 50},
         "remove_picture": {},
-        "set_lighting": {"ambient": "dark"},
-        "add_light": {"x": 3, "y": 3, "range": 4},
-        "update_light": {"light_id": "light-none", "range": 2},
-        "remove_light": {"light_id": "light-none"},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]

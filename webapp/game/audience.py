@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
 from . import attacks, characters, combat, fog, maps, soak, templates
-from . import lighting
 from .model import Actor, Game, LogEntry
+from . import lighting
 
 
 def log_for(game: Game, actor: Actor) -> list[LogEntry]:

@@ -28,8 +28,8 @@ from markupsafe import Markup
 import rules
 
 from ..game import attacks, audience, characters, combat, editor, fog, maps, soak, templates, uvtt
-from ..game import lighting
 from ..game.model import Actor, Event, Game, LogEntry
+from ..game import lighting
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -63,12 +63,12 @@ PARTS = {
     # a Soak roll a wounded Wild Card may spend a Benny on: its player's, and the GM's for anyone
     "soak_prompt": ("_soak_prompt.html", False, {"gm", "player"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
-    # the map's picture: with fog, a player's and the table's are painted out where they never saw
-    "picture": ("_map_picture.html", True, {"player", "screen"}),
-    "editor": ("_editor_toolbar.html", False, {"gm"}),
     # lights and darkness over the map (under the fog), and the GM's lighting panel (webapp/game/lighting.py)
     "lighting": ("_lighting.html", True, {"gm", "player", "screen"}),
     "lighting_panel": ("_lighting_panel.html", False, {"gm"}),
+    # the map's picture: with fog, a player's and the table's are painted out where they never saw
+    "picture": ("_map_picture.html", True, {"player", "screen"}),
+    "editor": ("_editor_toolbar.html", False, {"gm"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
@@ -127,11 +127,11 @@ _BY_EVENT = {
     "map_renamed": {"maps", "log"},
     "map_removed": {"maps", "log"},
     "map_imported": {"maps", "log"},
+    **{kind: {"lighting", "lighting_panel", "fog", "maps", "log"} for kind in lighting.EVENTS},
     "map_activated": set(EVERYTHING),  # another board, other tokens: every part may change
     "map_viewed": {"gm_map", "maps", "editor"},  # the editor's tools are the map's on the GM's screen
     "picture_set": {"map", "maps", "log"},
     "picture_aligned": {"map", "maps"},
-    **{kind: {"lighting", "lighting_panel", "fog", "maps", "log"} for kind in lighting.EVENTS},
 }
 
 
