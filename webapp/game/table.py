@@ -24,7 +24,7 @@ from rules.dice import DiceSource, RandomDice
 
 from . import access, attacks, characters, combat, editor, fog, keys, maps, seats, soak, templates, text, tokens, undo
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
-from . import lighting  # noqa: E402 - lights and the ambient light (#27)
+from . import lighting  # lights and the ambient light (#27)
 
 # --- commands ----------------------------------------------------------------
 
