@@ -97,6 +97,8 @@ COMMANDS: dict[str, Rule] = {
     # maps and pictures (GM)
     **{kind: _rule(GM) for kind in (
         "add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture", "remove_picture")},
+    # lights and the ambient light (GM; webapp/game/lighting.py)
+    **{kind: _rule(GM) for kind in ("set_lighting", "add_light", "update_light", "remove_light")},
     # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
     "choose_defense": _rule(GM, PLAYER),
     # a Soak roll the rules offer: the wounded token's player, the GM for anyone (decided in soak)

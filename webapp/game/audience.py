@@ -14,6 +14,7 @@ from dataclasses import asdict
 
 from . import attacks, characters, combat, fog, maps, screenview, soak, templates
 from .model import Actor, Game, LogEntry
+from . import lighting
 
 
 def log_for(game: Game, actor: Actor) -> list[LogEntry]:
@@ -86,6 +87,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "pending_defense": attacks.pending_view(game, actor),
         "pending_soak": soak.pending_view(game, actor),
         "fog": fog_state(game, actor),
+        "lighting": lighting.state_view(game, actor),
         "players": [{"id": p.id, "name": p.name} for p in game.players.values()],
         "show_join": game.show_join,
         "allow_reclaim": game.allow_reclaim,

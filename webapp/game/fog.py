@@ -7,6 +7,10 @@ player has seen before stay on their map, dimmed (``Game.explored``, kept
 in the game state and grown after every event, so a replay gives it back).
 The table screen sees what the players together see; the GM sees all.
 
+In the dark (the active map's ambient light ``dark``, :mod:`webapp.game.lighting`), a token sees of
+those squares only the lit ones (``lit_squares``: the map's lights and the lights tokens carry) and
+those its own light or its system's dark vision reaches (``rules.lighting``).
+
 Views are cached twice: each token's view by (board version, square, size),
 so a move recomputes the view of the token that moved and no other; and
 each audience's view by (game seq, audience), so one move computes each
@@ -19,6 +23,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
+from rules import lighting as rules_lighting
 from rules.los import visible_cells
 
 from . import zonelayout
@@ -79,10 +84,73 @@ def token_view(game: "Game", token: "Token") -> Cells:
     cells = vision.tokens.get(key)
     if cells is None:
         cells = vision.tokens[key] = _compute(game, token)
-        if len(vision.tokens) > 4096:
-            vision.tokens.clear()
-            vision.tokens[key] = cells
+        _keep_small(vision, key, cells)
+    if zones is None and _dark(game):
+        return _in_the_dark(game, token, cells)
     return cells
+
+
+def _keep_small(vision: Vision, key, cells) -> None:
+    if len(vision.tokens) > 4096:
+        vision.tokens.clear()
+        vision.tokens[key] = cells
+
+
+def _dark(game: "Game") -> bool:
+    m = game.maps.get(game.active_map)
+    return m is not None and m.ambient == "dark"
+
+
+def _reach(game: "Game", cell, radius: float) -> Cells:
+    """The squares a light of ``radius`` in ``cell`` reaches on the active board (cached with the token views)."""
+    vision = _vision(game)
+    index = game.board.segments()  # a light's reach is the board's, like a token's view: new board, new reach
+    if vision.board_index is not index:
+        vision.board_index, vision.tokens = index, {}
+    key = ("reach", cell, radius)
+    found = vision.tokens.get(key)
+    if found is None:
+        found = vision.tokens[key] = rules_lighting.reach(game.board, cell, radius)
+        _keep_small(vision, key, found)
+    return found
+
+
+def _token_reach(game: "Game", token: "Token", radius: float) -> Cells:
+    out: frozenset = frozenset()
+    for cell in token.cells():
+        out |= _reach(game, cell, radius)
+    return out
+
+
+def lit_squares(game: "Game", m=None) -> Cells:
+    """The squares lit now on map ``m`` (default the active one): its lights' and, on the active map, the
+    lights its tokens carry (a hidden token's light is the GM's secret: it lights nothing)."""
+    m = m or game.maps.get(game.active_map)
+    if m is None:
+        return frozenset()
+    if m.id != game.active_map:  # a map being prepared: the GM's alone, not cached
+        return rules_lighting.lit_squares(m.board, [(lt["x"], lt["y"], lt["range"]) for lt in m.lights
+                                                    if lt.get("intensity", 1) > 0])
+
+    def compute():
+        out: set = set()
+        for light in m.lights:
+            cell = rules_lighting.light_cell(game.board, light["x"], light["y"])
+            if cell is not None and light["range"] > 0 and light.get("intensity", 1) > 0:
+                out |= _reach(game, cell, light["range"])
+        for t in game.tokens.values():
+            if t.light and not t.hidden:
+                out |= _token_reach(game, t, t.light)
+        return frozenset(out)
+    return _cached(game, "lit", compute)
+
+
+def _in_the_dark(game: "Game", token: "Token", sight: Cells) -> Cells:
+    """What ``token`` sees of ``sight`` in the dark: lit squares, and what its light or dark vision reaches."""
+    radius = max(token.light or 0, rules_lighting.dark_vision(game.system).squares)
+    own = _token_reach(game, token, radius) if radius > 0 else frozenset()
+    standing = [c for c in token.cells() if game.board.in_bounds(c)]
+    return rules_lighting.seen_in_dark(sight, own, lit_squares(game), standing)
 
 
 def _compute(game: "Game", token: "Token") -> Cells:
@@ -107,6 +175,11 @@ def _compute(game: "Game", token: "Token") -> Cells:
         elif board.in_bounds(cell):
             out.add(cell)
     return frozenset(out)
+
+
+def per_seq(game: "Game", name: str, compute):
+    """``compute()``, kept until the game's next event (for views drawn from the fog's, as the lighting's)."""
+    return _cached(game, name, compute)
 
 
 def _cached(game: "Game", audience: str, compute) -> Cells:

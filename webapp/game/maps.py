@@ -31,7 +31,7 @@ from rules.board import Board
 
 from . import text, zonelayout
 from .mapdata import zone_map
-from .model import FIRST_MAP, Event, GameMap, Rejected
+from .model import FIRST_MAP, Event, GameMap, Rejected, lights_with_ids
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -92,7 +92,7 @@ def summary(game: "Game") -> list[dict]:
                     "active": m.id == game.active_map, "walls": len(board.walls), "doors": len(board.doors),
                     "picture": m.picture["name"] if m.picture else None, "align": dict(m.align),
                     "fog": game.fog_on if m.id == game.active_map else m.fog,  # the active map's lives in game
-                    "zones": map_zones(game, m.id) is not None, "lights": len(m.lights),
+                    "zones": map_zones(game, m.id) is not None, "lights": len(m.lights), "ambient": m.ambient,
                     "tokens": len(map_tokens(game, m.id))})
     return out
 
@@ -309,8 +309,9 @@ def picture_set(game: "Game", map_id: str | None, picture: dict) -> Event:
 
 
 def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_px: float,
-             lights: list[dict]) -> list[Event]:
-    """A map from a Universal VTT file, then shown to everyone (fog on, as imported maps start)."""
+             lights: list[dict], ambient: str = "bright") -> list[Event]:
+    """A map from a Universal VTT file, then shown to everyone (fog on, as imported maps start), with its
+    lights (each given an id) and its ambient light (webapp/game/lighting.py)."""
     _check_room(game)
     if game.combat is not None:
         raise Rejected("end the fight before importing a map (an imported map is shown to everyone)")
@@ -321,7 +322,10 @@ def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_p
         n += 1
     map_id = new_map_id(game)
     data = {"map_id": map_id, "name": name, "board": board.to_dict(), "picture": picture,
-            "align": {"cell_px": float(cell_px), "offset_x": 0.0, "offset_y": 0.0}, "lights": lights, "fog": True}
+            "align": {"cell_px": float(cell_px), "offset_x": 0.0, "offset_y": 0.0}, "lights": lights_with_ids(lights),
+            "fog": True}
+    if ambient != "bright":
+        data["ambient"] = ambient
     made = Event("map_imported", data)
     to = GameMap(id=map_id, name=name, board=board)
     return [made, Event("map_activated", {"map_id": map_id, "from": game.active_map,
@@ -348,7 +352,8 @@ def evolve(game: "Game", event: Event, log) -> None:
     elif kind == "map_imported":
         game.maps[d["map_id"]] = GameMap(id=d["map_id"], name=d["name"], board=Board.from_dict(d["board"]),
                                          picture=d.get("picture"), align=dict(d["align"]),
-                                         lights=d.get("lights", []), fog=d.get("fog", True))
+                                         lights=lights_with_ids(d.get("lights", [])), ambient=d.get("ambient", "bright"),
+                                         fog=d.get("fog", True))
         log(f"the GM imported a map: {d['name']}", "gm", None)
     elif kind == "map_renamed":
         m = game.maps[d["map_id"]]

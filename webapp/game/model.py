@@ -84,6 +84,7 @@ class Token:
     kind: Literal["pc", "npc"] = "npc"
     sheet: dict = field(default_factory=dict)
     size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3)
+    light: int = 0  # the light it carries: squares it lights around it (webapp/game/lighting.py)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -130,6 +131,12 @@ class Character:
 FIRST_MAP = "map-1"
 
 
+def lights_with_ids(lights: list[dict]) -> list[dict]:
+    """A map's lights, each with an id (``light-1``... by its place; one it has already is kept): an import's
+    lights, and those of a log or snapshot written before lights had ids."""
+    return [{"id": f"light-{i + 1}", **light} for i, light in enumerate(lights)]
+
+
 @dataclass
 class GameMap:
     id: str
@@ -139,19 +146,23 @@ class GameMap:
     picture: dict | None = None  # {"name": "<sha256>.<ext>", "content_type", "width", "height"} (pixels)
     align: dict = field(default_factory=lambda: {"cell_px": 64.0, "offset_x": 0.0, "offset_y": 0.0})
     fog: bool = False  # dynamic fog of war on this map (read by the fog module)
-    lights: list[dict] = field(default_factory=list)  # from an import, kept for later
+    # light sources ({"id", "x", "y", "range", "intensity", "color", "shadows"}: an import's, the GM's) and
+    # the ambient light, "bright", "dim" or "dark" (webapp/game/lighting.py)
+    lights: list[dict] = field(default_factory=list)
+    ambient: str = "bright"
     tokens: dict = field(default_factory=dict)  # token id -> Token, while the map is not the active one
 
     def to_dict(self) -> dict:
         return {"id": self.id, "name": self.name, "board": self.board.to_dict() if self.board else None,
                 "zones": self.zones, "picture": self.picture, "align": dict(self.align), "fog": self.fog,
-                "lights": self.lights, "tokens": [t.to_dict() for t in self.tokens.values()]}
+                "lights": self.lights, "ambient": self.ambient, "tokens": [t.to_dict() for t in self.tokens.values()]}
 
     @classmethod
     def from_dict(cls, d: dict) -> "GameMap":
         return cls(id=d["id"], name=d["name"], board=Board.from_dict(d["board"]) if d.get("board") else None,
                    zones=d.get("zones"), picture=d.get("picture"), align=dict(d["align"]), fog=d.get("fog", False),
-                   lights=d.get("lights", []), tokens={t["id"]: Token(**t) for t in d.get("tokens", [])})
+                   lights=lights_with_ids(d.get("lights", [])), ambient=d.get("ambient", "bright"),
+                   tokens={t["id"]: Token(**t) for t in d.get("tokens", [])})
 
 
 @dataclass

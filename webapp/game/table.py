@@ -22,15 +22,15 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import (access, attacks, characters, combat, editor, fog, keys, maps, screenview, seats, soak, templates, text,
-               tokens, touch, undo)
+from . import (access, attacks, characters, combat, editor, fog, keys, lighting, maps, screenview, seats, soak,
+               templates, text, tokens, touch, undo)
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
 
 # --- commands ----------------------------------------------------------------
 
 _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
            *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
-           *touch.COMMANDS, *screenview.COMMANDS)
+           *touch.COMMANDS, *screenview.COMMANDS, *lighting.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)
@@ -143,6 +143,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return editor.decide(game, cmd, actor)
     if isinstance(cmd, maps.COMMANDS):
         return maps.decide(game, cmd, actor)
+    if isinstance(cmd, lighting.COMMANDS):
+        return lighting.decide(game, cmd, actor)
     if isinstance(cmd, seats.COMMANDS):
         return seats.decide(game, cmd, actor)
     if isinstance(cmd, touch.COMMANDS):
@@ -197,6 +199,8 @@ def evolve(game: Game, event: Event) -> None:
         maps.evolve(game, event, log)
     elif kind in templates.EVENTS:
         templates.evolve(game, event, log)
+    elif kind in lighting.EVENTS:
+        lighting.evolve(game, event, log)
     elif kind in keys.EVENTS:
         keys.evolve(game, event, log)
     elif kind in editor.EVENTS:

@@ -25,6 +25,7 @@ Coord = Annotated[int, Field(ge=-1000, le=1000)]
 Id = text.Id
 ZoneId = Annotated[text.Line, StringConstraints(min_length=1, max_length=40)]
 Size = Annotated[int, Field(ge=1, le=3)]
+Light = Annotated[int, Field(ge=0, le=60)]  # squares a token's own light reaches (webapp/game/lighting.py)
 
 
 class _Command(BaseModel):
@@ -52,6 +53,7 @@ class AddToken(_Command):
     hidden: bool = False
     kind: Literal["pc", "npc"] = "npc"
     size: Size = 1
+    light: Light = 0
 
 
 class UpdateToken(_Command):
@@ -63,6 +65,7 @@ class UpdateToken(_Command):
     owner: Id | Literal[""] | None = None  # "" takes the token back from its player
     kind: Literal["pc", "npc"] | None = None
     size: Size | None = None
+    light: Light | None = None
 
 
 class DuplicateToken(_Command):
@@ -250,7 +253,7 @@ def _add_token(game: Game, cmd: AddToken, actor: Actor) -> list[Event]:
     _check_owner(game, owner)
     color = cmd.color or (PALETTE[len(game.tokens) % len(PALETTE)] if cmd.kind == "pc" else FOE_COLOR)
     return [token_added(game, numbered_name(game, cmd.name), cmd.x, cmd.y, color=color, owner=owner,
-                        hidden=cmd.hidden, kind=cmd.kind, size=cmd.size)]
+                        hidden=cmd.hidden, kind=cmd.kind, size=cmd.size, light=cmd.light)]
 
 
 def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Event]:
@@ -259,7 +262,8 @@ def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Even
         raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
     x, y = _free_place_near(game, token)
     return [token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
-                        hidden=token.hidden, kind=token.kind, size=token.size, sheet=dict(token.sheet))]
+                        hidden=token.hidden, kind=token.kind, size=token.size, light=token.light,
+                        sheet=dict(token.sheet))]
 
 
 def _update_token(game: Game, cmd: UpdateToken, actor: Actor) -> list[Event]:

@@ -30,6 +30,8 @@ NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_
                           "screen_touch_set", "screen_view_set"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
+#: events that may name a map being prepared (``map_id``): undo restores the active map's alone
+_ON_A_MAP = frozenset({"door_set", "lighting_set", "light_added", "light_updated", "light_removed"})
 
 
 class Undo(BaseModel):
@@ -50,7 +52,13 @@ def _parts(game: "Game") -> dict:
         "pending_soak": game.pending_soak,
         "zones": game.zones,
         "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
+        "lighting": _lighting(game),
     }
+
+
+def _lighting(game: "Game") -> dict:
+    m = game.maps.get(game.active_map)
+    return {"ambient": m.ambient, "lights": list(m.lights)} if m is not None else {"ambient": "bright", "lights": []}
 
 
 def last_action(game: "Game", events: list[Event], first_seq: int = 1) -> int | None:
@@ -59,8 +67,8 @@ def last_action(game: "Game", events: list[Event], first_seq: int = 1) -> int | 
         seq = first_seq + index
         if events[index].type in MAP_SWITCH:
             return None
-        if events[index].data.get("map_id") and events[index].type == "door_set":
-            continue  # a door on a map being prepared: not the board undo restores
+        if events[index].data.get("map_id") and events[index].type in _ON_A_MAP:
+            continue  # a door or a light on a map being prepared: not the board undo restores
         if events[index].type not in NOT_UNDOABLE and seq not in game.undone:
             return seq
     return None
@@ -120,6 +128,9 @@ def evolve(game: "Game", event: Event, log) -> None:
     if "fog" in restore:
         game.fog_on = restore["fog"]["enabled"]
         game.revealed = {tuple(c) for c in restore["fog"]["revealed"]}
+    if "lighting" in restore and game.active_map in game.maps:
+        m = game.maps[game.active_map]
+        m.ambient, m.lights = restore["lighting"]["ambient"], list(restore["lighting"]["lights"])
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(f"the GM undid the last action ({what})", "all", None)

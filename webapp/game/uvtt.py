@@ -16,7 +16,10 @@ Readings chosen (docs/PROTOCOL.md "Maps"):
   the map (beyond a cropped export's edge) is left out, as it can stop nothing;
 - each portal is a door from ``bounds[0]`` to ``bounds[1]``; a missing
   ``closed`` means closed;
-- lights are kept as plain data for later (position, range, intensity, colour);
+- lights are kept as plain data (position, range in squares, intensity, colour ``aarrggbb``, shadows):
+  the map's light sources (webapp/game/lighting.py);
+- ``environment.ambient_light`` (a colour) gives the map's ambient light: ``bright`` when its
+  luminance is 3/4 or more (white, the usual), ``dim`` from 1/4, else ``dark``; none given: bright;
 - the map is ``ceil(map_size)`` cells each way.
 """
 
@@ -80,6 +83,7 @@ class UvttMap:
     walls_from_objects: int  # segments from objects_line_of_sight
     lights: list[dict]
     picture: Picture | None
+    ambient: str = "bright"  # bright, dim or dark
 
     @property
     def walls(self) -> int:
@@ -317,4 +321,15 @@ def parse(raw: bytes | str) -> UvttMap:
 
     return UvttMap(format=fmt, width=width, height=height, pixels_per_grid=ppg, board=board,
                    walls_from_los=made["line_of_sight"], walls_from_objects=made["objects_line_of_sight"],
-                   lights=kept, picture=picture)
+                   lights=kept, picture=picture, ambient=_ambient(d.get("environment")))
+
+
+def _ambient(environment) -> str:
+    """The ambient light an ``environment.ambient_light`` colour (``aarrggbb``) gives: by its luminance."""
+    color = environment.get("ambient_light") if isinstance(environment, dict) else None
+    if not isinstance(color, str) or not re.fullmatch(r"[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", color):
+        return "bright"
+    a, rgb = (int(color[:2], 16) / 255, color[2:]) if len(color) == 8 else (1.0, color)
+    r, g, b = (int(rgb[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    luminance = (0.2126 * r + 0.7152 * g + 0.0722 * b) * a
+    return "bright" if luminance >= 0.75 else "dim" if luminance >= 0.25 else "dark"

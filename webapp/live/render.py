@@ -30,6 +30,7 @@ import rules
 from ..game import (attacks, audience, characters, combat, describe, editor, fog, maps, screenview, soak, templates,
                     uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
+from ..game import lighting
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -63,6 +64,9 @@ PARTS = {
     # a Soak roll a wounded Wild Card may spend a Benny on: its player's, and the GM's for anyone
     "soak_prompt": ("_soak_prompt.html", False, {"gm", "player"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
+    # lights and darkness over the map (under the fog), and the GM's lighting panel (webapp/game/lighting.py)
+    "lighting": ("_lighting.html", True, {"gm", "player", "screen"}),
+    "lighting_panel": ("_lighting_panel.html", False, {"gm"}),
     # the map's picture: with fog, a player's and the table's are painted out where they never saw
     "picture": ("_map_picture.html", True, {"player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
@@ -73,7 +77,7 @@ PARTS = {
     "screen_view": ("_screen_view.html", False, {"gm", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
-_IN_MAP = {"tokens", "walls", "templates", "fog", "picture"}
+_IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
 EVERYTHING = frozenset(PARTS)
 
 #: who is under a template changes when a token comes, goes, moves or hides
@@ -129,6 +133,7 @@ _BY_EVENT = {
     "map_renamed": {"maps", "log"},
     "map_removed": {"maps", "log"},
     "map_imported": {"maps", "log"},
+    **{kind: {"lighting", "lighting_panel", "fog", "maps", "log"} for kind in lighting.EVENTS},
     "map_activated": set(EVERYTHING),  # another board, other tokens: every part may change
     "map_viewed": {"gm_map", "maps", "editor"},  # the editor's tools are the map's on the GM's screen
     "picture_set": {"map", "maps", "log"},
@@ -165,6 +170,10 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
         changes = {c for c in changes if not c.startswith("token:")}
     if "combat" in changes:  # the turn bar shows the same turn
         changes.add("turn_bar")
+    if "fog" in changes or "map" in changes:  # what is lit (a torch moved, a door opened) and seen goes with it
+        changes.add("lighting")
+    if "map" in changes or "gm_map" in changes:  # the GM's lighting panel is the shown map's
+        changes.add("lighting_panel")
     if under_only:
         changes -= set(_UNDER)
     return changes
@@ -324,6 +333,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "token_where": lambda c: lambda token: describe.where(token, c["zones"]),
         "screen_view": lambda c: screenview.view_for(game, actor),
         # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
+        "lighting_layer": lambda c: lighting.layer(game, actor, c["shown_map"]) if c["shown_map_id"] in game.maps else None,
+        "dark_vision": lambda c: lighting.dark_vision(game),
         "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
                                                              bool(c["shown_map"].fog)))
                                 if c["preparing"] else (lambda: fog.layer(game, actor))),
@@ -340,6 +351,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "zone_cover": editor.ZONE_COVER,
         "uvtt_limit": uvtt.MAX_FILE_BYTES,
         "picture_limit": uvtt.MAX_PICTURE_BYTES,
+        "light_color": lighting.css_color,
     }
     # the caller's extra values (the join link...) come after ours, as they always did
     return Lazy(makers, given, *((extra,) if extra else ()), *fallback)
@@ -431,6 +443,8 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
     if name == "fog":  # _fog.html: this audience's fog layer
         layer = ctx["fog_layer"]()
         return (name, role, None if layer is None else tuple(sorted(layer.items())))
+    if name == "lighting":  # _lighting.html: this audience's lighting layer, light handles for the GM
+        return (name, role, repr(ctx["lighting_layer"]))
     return None
 
 

@@ -175,10 +175,10 @@ def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str)
         raise Rejected(f"not imported: {exc}") from None
     picture = picture_record(parsed.picture) if parsed.picture else None
     done = _commit_with_file(hub, game_id, parsed.picture, lambda game: maps.imported(
-        game, name, parsed.board, picture, parsed.pixels_per_grid, parsed.lights))
+        game, name, parsed.board, picture, parsed.pixels_per_grid, parsed.lights, parsed.ambient))
     made = done.events[0].data
     return {"map_id": made["map_id"], "name": made["name"], "walls": parsed.walls, "doors": parsed.doors,
-            "seq": done.seq}
+            "lights": len(parsed.lights), "ambient": parsed.ambient, "seq": done.seq}
 
 
 def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None, data: bytes) -> dict:

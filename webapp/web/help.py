@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 
 import rules
+from rules import lighting
 
 bp = Blueprint("help", __name__, url_prefix="/help")
 
@@ -20,4 +21,4 @@ def system(system_id: str):
         chosen = rules.get(system_id)
     except KeyError:
         abort(404, f"No rule system {system_id!r}.")
-    return render_template(chosen.help_template, system=chosen)
+    return render_template(chosen.help_template, system=chosen, dark_vision=lighting.dark_vision(chosen.id))

@@ -53,7 +53,7 @@ def uploaded_file(limit: int) -> tuple[bytes, str]:
 
 
 def import_map(game_id: str, actor) -> tuple:
-    """Shared by the page and the API: 201 {"map_id", "name", "walls", "doors"} or a refusal."""
+    """Shared by the page and the API: 201 {"map_id", "name", "walls", "doors", "lights", "ambient"} or a refusal."""
     if actor.role != "gm":
         abort(403, "only the GM can import maps")
     data, filename = uploaded_file(uvtt.MAX_FILE_BYTES)
@@ -63,7 +63,7 @@ def import_map(game_id: str, actor) -> tuple:
     except Rejected as exc:
         abort(422, str(exc))
     return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],
-                   seq=done["seq"]), 201
+                   lights=done["lights"], ambient=done["ambient"], seq=done["seq"]), 201
 
 
 def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
