@@ -84,6 +84,7 @@ class Token:
     kind: Literal["pc", "npc"] = "npc"
     sheet: dict = field(default_factory=dict)
     size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3)
+    picture: str | None = None  # a token picture's id (game.pictures, webapp/game/handouts.py), cropped to the disc
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -188,6 +189,9 @@ class Game:
     explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
     # token id -> name of the tokens removed lately: with fog, the log lines naming them stay unread by players
     removed: dict = field(default_factory=dict)
+    # uploaded token pictures and hand-outs by id (webapp/game/handouts.py)
+    pictures: dict[str, dict] = field(default_factory=dict)
+    handouts: dict[str, dict] = field(default_factory=dict)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
@@ -247,6 +251,8 @@ class Game:
             "revealed": sorted(list(c) for c in self.revealed),
             "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
             "removed": dict(self.removed),
+            "pictures": list(self.pictures.values()),
+            "handouts": list(self.handouts.values()),
         }
 
     @classmethod
@@ -281,6 +287,8 @@ class Game:
             revealed={tuple(c) for c in d.get("revealed", [])},
             explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
             removed=dict(d.get("removed", {})),
+            pictures={p["id"]: dict(p) for p in d.get("pictures", [])},
+            handouts={h["id"]: dict(h) for h in d.get("handouts", [])},
         )
 
 

@@ -22,13 +22,14 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import access, attacks, characters, combat, editor, fog, keys, maps, seats, soak, templates, text, tokens, undo
+from . import access, attacks, characters, combat, editor, fog, handouts, keys, maps, seats, soak, templates, text, tokens, undo
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
 
 # --- commands ----------------------------------------------------------------
 
 _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-           *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS)
+           *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
+           *handouts.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)
@@ -143,6 +144,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return maps.decide(game, cmd, actor)
     if isinstance(cmd, seats.COMMANDS):
         return seats.decide(game, cmd, actor)
+    if isinstance(cmd, handouts.COMMANDS):
+        return handouts.decide(game, cmd, actor)
     events = tokens.decide(game, cmd, actor)
     if isinstance(cmd, tokens.MoveToken) and events and not cmd.force:
         try:
@@ -201,6 +204,8 @@ def evolve(game: Game, event: Event) -> None:
         tokens.evolve(game, event, log)
     elif kind in seats.EVENTS:
         seats.evolve(game, event, log)
+    elif kind in handouts.EVENTS:
+        handouts.evolve(game, event, log)
     elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])

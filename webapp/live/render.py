@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import attacks, audience, characters, combat, editor, fog, maps, soak, templates, uvtt
+from ..game import attacks, audience, characters, combat, editor, fog, handouts, maps, soak, templates, uvtt
 from ..game.model import Actor, Event, Game, LogEntry
 
 #: what a screen shows that can change, by the name used in ``changes``
@@ -65,6 +65,8 @@ PARTS = {
     # the map's picture: with fog, a player's and the table's are painted out where they never saw
     "picture": ("_map_picture.html", True, {"player", "screen"}),
     "editor": ("_editor_toolbar.html", False, {"gm"}),
+    # hand-outs (#27): the GM's card, a phone's panel, the table screen's sheet over the map
+    "handouts": ("_handouts.html", False, {"gm", "player", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture"}
@@ -80,10 +82,10 @@ _BY_EVENT = {
     "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
     "door_set": {"walls", "log", "fog", *_UNDER},
     "join_shown": {"join_toggle", "join_banner"},
-    "player_joined": {"players", "token_list", "add_token", "log"},
+    "player_joined": {"players", "token_list", "add_token", "log", "handouts"},
     "player_reclaimed": {"players", "log"},
-    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
-    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
+    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog", "handouts"},
+    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog", "handouts"},
     "reclaim_allowed": {"players", "log"},
     "seat_asked": {"players", "log"},
     "seat_answered": {"players", "log"},
@@ -127,6 +129,8 @@ _BY_EVENT = {
     "map_viewed": {"gm_map", "maps", "editor"},  # the editor's tools are the map's on the GM's screen
     "picture_set": {"map", "maps", "log"},
     "picture_aligned": {"map", "maps"},
+    **{kind: {"handouts", "log"} for kind in ("handout_added", "handout_shown", "handout_hidden", "handout_removed")},
+    "picture_added": {"token_list"},
 }
 
 
@@ -309,6 +313,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
         "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
+        "handouts_view": lambda c: handouts.view(game, actor),
         # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
         "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
                                                              bool(c["shown_map"].fog)))
@@ -322,6 +327,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "sheet_of": lambda token: characters.sheet_of(game, token),
         "may_see": lambda token: fog.may_see(game, actor, token),
         "badges_of": lambda token: combat.badges(game, token),
+        "token_picture": lambda token: handouts.token_picture(game, token),
         "groups_of": combat.action_groups,
         "zone_cover": editor.ZONE_COVER,
         "uvtt_limit": uvtt.MAX_FILE_BYTES,
