@@ -251,3 +251,15 @@ def test_the_gm_page_offers_the_handouts_card_and_a_picture_for_each_token(app, 
     page = page_of(app, t, "gm", t["gm_token"], f"/games/{t['id']}/gm")
     assert 'id="handout-upload"' in page and 'id="token-picture-upload"' in page
     assert '<select name="picture"' in page and "goblin face" in page
+
+
+def test_the_demos_tokens_wear_drawn_pictures(client, hub):
+    record = next(r for r in hub.store.games() if r.name.startswith("Demo: the ruined outpost"))
+    game = hub.game(record.id)
+    worn = {t.name: t.picture for t in game.tokens.values()}
+    assert all(worn.values()), worn
+    assert worn["Goblin"] == worn["Goblin archer"] and len(set(worn.values())) == 5  # one goblin face, uploaded once
+    seen = state(client, {"id": record.id}, record.screen_key)
+    for token in seen["tokens"]:
+        r = client.get(seen["pictures"][token["picture"]], headers=bearer(record.screen_key))
+        assert r.status_code == 200 and Image.open(io.BytesIO(r.data)).size == (256, 256)
