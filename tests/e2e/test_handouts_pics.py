@@ -26,6 +26,17 @@ def letter_png(path: Path) -> Path:
     return path
 
 
+def gm_and_screen(game, new_page, width: int, height: int):
+    """The GM's page and the table screen (``width`` x ``height``), both connected."""
+    gm = new_page()
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    screen = new_page(viewport={"width": width, "height": height})
+    screen.goto(game["urls"]["screen"])
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    return gm, screen
+
+
 def listen(page) -> list[str]:
     """Every Socket.IO frame the page receives, and every address it asks for."""
     heard: list[str] = []
@@ -40,12 +51,7 @@ def test_a_handout_shown_to_the_screen_and_one_player_reaches_those_two_and_not_
     mira, olaf = join(server, game, "Mira"), join(server, game, "Olaf")
     add_token(server, game, "Aria", 2, 2, owner=mira["player_id"], kind="pc")
     add_token(server, game, "Bruno", 4, 2, owner=olaf["player_id"], kind="pc")
-    gm = new_page()
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    screen = new_page(viewport={"width": 1920, "height": 1080})
-    screen.goto(game["urls"]["screen"])
-    expect(screen.locator("#conn.ok")).to_be_attached()
+    gm, screen = gm_and_screen(game, new_page, 1920, 1080)
     mira_page, olaf_page = new_page(**PHONE), new_page(**PHONE)
     olaf_heard = listen(olaf_page)
     for page, who in ((mira_page, mira), (olaf_page, olaf)):
@@ -122,12 +128,7 @@ def test_a_tokens_picture_is_an_svg_image_in_its_group_on_every_screen(server, n
     aria = add_token(server, game, "Aria", 2, 2, owner=mira["player_id"], kind="pc")
     goblin = add_token(server, game, "Goblin", 5, 3)
     ogre = add_token(server, game, "Ogre", 7, 5)
-    gm = new_page()
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    screen = new_page(viewport={"width": 1280, "height": 720})
-    screen.goto(game["urls"]["screen"])
-    expect(screen.locator("#conn.ok")).to_be_attached()
+    gm, screen = gm_and_screen(game, new_page, 1280, 720)
     phone = new_page(**PHONE)
     phone.goto(player_url(server, game, mira))
     expect(phone.locator("#conn.ok")).to_be_visible()
