@@ -71,6 +71,8 @@ def test_a_handout_shown_to_the_screen_and_one_player_reaches_those_two_and_not_
     row.locator(f"input[name=to][value='{mira['player_id']}']").check()
     row.locator("button[data-show-handout]").click()
     expect(row.locator(".map-badge")).to_have_text("shown now")
+    gm.locator("#handouts").scroll_into_view_if_needed()
+    shot(gm, "handout-gm-card")
 
     # the screen: large over the map, its picture loaded
     sheet = screen.locator("#handouts.screen-handout")
