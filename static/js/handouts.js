@@ -4,7 +4,13 @@
 // panel, so what the player closed is remembered here (a hand-out shown again opens again).
 (function () {
   "use strict";
-  const closed = new Set(); // "<id>@<shown seq>": put away by the player
+  const KEPT = "tacmap-handouts-closed";
+  let closed; // "<id>@<shown seq>": put away by the player (kept over a reload, for this tab)
+  try { closed = new Set(JSON.parse(sessionStorage.getItem(KEPT) || "[]")); } catch (err) { closed = new Set(); }
+  function putAway(sheet) {
+    closed.add(key(sheet));
+    try { sessionStorage.setItem(KEPT, JSON.stringify([...closed].slice(-200))); } catch (err) { /* private mode */ }
+  }
   let opened = null; // the id the player opened from the list
 
   function key(sheet) { return sheet.dataset.handoutId + "@" + (sheet.dataset.shown || ""); }
@@ -27,7 +33,7 @@
     const sheet = close ? close.closest(".handout-sheet")
       : (e.target.classList && e.target.classList.contains("handout-sheet") ? e.target : null);
     if (sheet) {
-      closed.add(key(sheet));
+      putAway(sheet);
       if (opened === sheet.dataset.handoutId) opened = null;
       apply();
     }
@@ -35,7 +41,7 @@
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape") return;
     const sheet = document.querySelector(".handout-sheet:not([hidden])");
-    if (sheet) { closed.add(key(sheet)); opened = null; apply(); }
+    if (sheet) { putAway(sheet); opened = null; apply(); }
   });
   document.addEventListener("tacmap:update", () => setTimeout(apply, 0));
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply);

@@ -99,6 +99,10 @@ def test_a_handout_shown_to_the_screen_and_one_player_reaches_those_two_and_not_
     mira_page.locator(f"[data-handout-open='{handout_id}']").click()
     expect(paper).to_be_visible()
     paper.locator("[data-handout-close]").click()
+    mira_page.reload()  # put away stays put away
+    expect(mira_page.locator("#conn.ok")).to_be_visible()
+    expect(mira_page.locator(f"[data-handout-open='{handout_id}']")).to_be_visible()
+    expect(paper).to_be_hidden()
     mira_page.locator("#handouts").scroll_into_view_if_needed()
     shot(mira_page, "handout-phone-panel")
 

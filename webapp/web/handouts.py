@@ -17,7 +17,8 @@ from ..game import uvtt
 from ..game.model import Rejected
 from ..storage import pictures
 from . import hub
-from .maps import UPLOAD_SLACK, _viewer, refused, uploaded_file
+from .game import _seat
+from .maps import UPLOAD_SLACK, refused, uploaded_file
 
 bp = Blueprint("handouts", __name__)
 bp.register_error_handler(HTTPException, refused)
@@ -63,9 +64,9 @@ def new_picture(game_id: str, actor) -> tuple:
 
 @bp.post("/games/<game_id>/handouts")
 def page_handout(game_id: str):
-    return new_handout(game_id, _viewer(game_id))
+    return new_handout(game_id, _seat(game_id))
 
 
 @bp.post("/games/<game_id>/pictures")
 def page_picture(game_id: str):
-    return new_picture(game_id, _viewer(game_id))
+    return new_picture(game_id, _seat(game_id))
