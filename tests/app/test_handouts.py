@@ -263,3 +263,46 @@ def test_the_demos_tokens_wear_drawn_pictures(client, hub):
     for token in seen["tokens"]:
         r = client.get(seen["pictures"][token["picture"]], headers=bearer(record.screen_key))
         assert r.status_code == 200 and Image.open(io.BytesIO(r.data)).size == (256, 256)
+
+
+def seated(app, t, role, key):
+    c = app.test_client()
+    with c.session_transaction() as s:
+        s[role] = {t["id"]: key}
+    return c
+
+
+def test_the_pages_upload_with_their_session(app, hub, t):
+    gm = seated(app, t, "gm", t["gm_token"])
+    r = gm.post(f"/games/{t['id']}/handouts", data={"title": "Clue", "text": "A torn page.",
+                                                     "file": (io.BytesIO(b""), "")},
+                content_type="multipart/form-data")
+    assert r.status_code == 201, r.json  # an empty file field: a text hand-out
+    assert hub.game(t["id"]).handouts[r.json["handout_id"]]["picture"] is None
+    mira = seated(app, t, "player", t["Mira"]["player_token"])
+    r = mira.post(f"/games/{t['id']}/pictures", data={"file": (io.BytesIO(png()), "me.png"), "token_id": t["aria"]},
+                  content_type="multipart/form-data")
+    assert r.status_code == 201 and hub.game(t["id"]).tokens[t["aria"]].picture == r.json["picture_id"]
+    r = mira.post(f"/games/{t['id']}/handouts", data={"title": "Mine", "text": "x"}, content_type="multipart/form-data")
+    assert r.status_code == 403
+    screen = seated(app, t, "screen", t["screen_token"])
+    r = screen.post(f"/games/{t['id']}/pictures", data={"file": (io.BytesIO(png()), "me.png")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 403
+    r = mira.post(f"/games/{t['id']}/pictures", data={"file": (io.BytesIO(png()), "me.png"), "token_id": t["aria"]},
+                  content_type="multipart/form-data", csrf=False)
+    assert r.status_code == 400  # no CSRF token: refused before anything is read
+
+
+def test_with_fog_a_picture_is_served_only_while_its_token_is_in_view(client, t):
+    mira = t["Mira"]["player_token"]
+    ogre = client.post(f"/api/games/{t['id']}/tokens", json={"name": "Ogre", "x": 12, "y": 1},
+                       headers=bearer(t["gm_token"])).json["id"]
+    pid = token_picture(client, t, png((120, 130, 90)), token_id=ogre).json["picture_id"]
+    url = state(client, t, t["gm_token"])["pictures"][pid]
+    assert client.get(url, headers=bearer(mira)).status_code == 200  # no fog: the Ogre is in plain sight
+    assert command(client, t, {"type": "add_wall", "a": [8, 0], "b": [8, 16]}).status_code == 200
+    assert command(client, t, {"type": "set_fog", "enabled": True}).status_code == 200
+    seen = state(client, t, mira)
+    assert ogre not in [x["id"] for x in seen["tokens"]] and pid not in seen["pictures"]
+    assert client.get(url, headers=bearer(mira)).status_code == 404
