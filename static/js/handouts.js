@@ -22,7 +22,10 @@
     for (const s of sheets) s.hidden = s !== shown;
     if (shown) {
       const close = shown.querySelector("[data-handout-close]");
-      if (close && !shown.contains(document.activeElement)) close.focus({ preventScroll: true });
+      const idle = !document.activeElement || document.activeElement === document.body;
+      if (close && (idle || opened === shown.dataset.handoutId) && !shown.contains(document.activeElement)) {
+        close.focus({ preventScroll: true }); // never taken from a field the player is typing in
+      }
     }
   }
 
