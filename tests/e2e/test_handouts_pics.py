@@ -54,6 +54,9 @@ def test_a_handout_shown_to_the_screen_and_one_player_reaches_those_two_and_not_
     gm, screen = gm_and_screen(game, new_page, 1920, 1080)
     mira_page, olaf_page = new_page(**PHONE), new_page(**PHONE)
     olaf_heard = listen(olaf_page)
+    errors: list[str] = []
+    for page in (gm, screen, mira_page, olaf_page):
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     for page, who in ((mira_page, mira), (olaf_page, olaf)):
         page.goto(player_url(server, game, who))
         expect(page.locator("#conn.ok")).to_be_visible()
@@ -126,6 +129,7 @@ def test_a_handout_shown_to_the_screen_and_one_player_reaches_those_two_and_not_
     expect(paper).to_be_visible()
     expect(paper).to_contain_text("Meet me at the mill")
     assert not [h for h in olaf_heard if "innkeeper" in h or name in h]
+    assert errors == []  # no console error on any of the four pages
 
 
 def test_a_tokens_picture_is_an_svg_image_in_its_group_on_every_screen(server, new_page, shot):
