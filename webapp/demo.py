@@ -71,7 +71,7 @@ def create_outpost(hub):
     events = new_game_events(DEMO_NAME, "plain_grid", demo_board())
     for event in events:
         evolve(game, event)
-    setup = []
+    setup, pictures = [], {}
     for name, x, y, kind, color in [
         ("Aria", 4, 4, "pc", "#2563eb"),
         ("Brann", 5, 6, "pc", "#16a34a"),
@@ -83,4 +83,28 @@ def create_outpost(hub):
         event = token_added(game, name, x, y, kind=kind, color=color)
         evolve(game, event)
         setup.append(event)
-    return hub.create_game(DEMO_NAME, "plain_grid", demo_board(), setup=setup)
+        pictures[event.data["token"]["id"]] = DEMO_PICTURES.get(name)
+    record = hub.create_game(DEMO_NAME, "plain_grid", demo_board(), setup=setup)
+    give_pictures(hub, record.id, pictures)
+    return record
+
+
+#: the demo's token pictures, drawn by scripts/draw_demo_pictures.py (static/demo/)
+DEMO_PICTURES = {"Aria": "aria.png", "Brann": "brann.png", "Cyra": "cyra.png", "Goblin": "goblin.png",
+                 "Goblin archer": "goblin.png", "Ogre": "ogre.png"}
+
+
+def give_pictures(hub, game_id: str, pictures: dict[str, str | None]) -> None:
+    """Each token its picture, uploaded as the GM would (a picture used twice is uploaded once)."""
+    from .storage.pictures import add_token_picture
+    from .web.assets import STATIC
+
+    uploaded: dict[str, str] = {}
+    for token_id, file in pictures.items():
+        if not file:
+            continue
+        if file in uploaded:
+            hub.execute(game_id, GM, {"type": "update_token", "token_id": token_id, "picture": uploaded[file]})
+            continue
+        done = add_token_picture(hub, game_id, GM, (STATIC / "demo" / file).read_bytes(), file, token_id)
+        uploaded[file] = done["picture_id"]

@@ -37,9 +37,9 @@
   function send(form) {
     const input = form.querySelector('input[type="file"]');
     const file = input && input.files && input.files[0];
-    if (!file) { say(form, "Pick a file first.", "error"); return; }
+    if (!file && form.dataset.fileOptional === undefined) { say(form, "Pick a file first.", "error"); return; }
     const limit = parseInt(form.dataset.limit || "0", 10);
-    if (limit && file.size > limit) {
+    if (file && limit && file.size > limit) {
       say(form, `${file.name} is ${mb(file.size)}, over the limit of ${mb(limit)}.`, "error");
       return;
     }
@@ -64,7 +64,7 @@
       if (xhr.status >= 200 && xhr.status < 300) {
         const what = body.walls !== undefined
           ? `Imported ${body.name}: ${body.walls} wall segments, ${body.doors} doors. Everyone sees it now.`
-          : "The picture is on the map.";
+          : form.dataset.done || "The picture is on the map.";
         say(form, what, "ok");
         form.reset();
         // a fresh copy of the form waited while a file was picked in it: it goes in now
@@ -81,7 +81,7 @@
     });
     if (button) button.disabled = true;
     if (bar) { bar.hidden = false; bar.value = 0; }
-    say(form, `Sending ${file.name}…`);
+    say(form, file ? `Sending ${file.name}…` : "Sending…");
     xhr.send(new FormData(form));
   }
 

@@ -122,6 +122,9 @@ def payload(kind: str, t: dict) -> dict:
         "set_screen_touch": {"enabled": True},
         "set_screen_view": {"center": [2, 2], "zoom": 2},
         "calibrate_screen": {"screen_width_mm": 1200},
+        "show_handout": {"handout_id": "h-none", "to": "everyone"},
+        "hide_handout": {"handout_id": "h-none"},
+        "remove_handout": {"handout_id": "h-none"},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
@@ -232,6 +235,10 @@ def request_for(endpoint: str, t: dict):
         "maps.page_import": ("POST", f"/games/{g}/maps", {}),
         "maps.page_picture": ("POST", f"/games/{g}/maps/picture", {}),
         "maps.picture": ("GET", f"/games/{g}/pictures/{'0' * 64}.png", None),
+        "api.handout": ("POST", f"/api/games/{g}/handouts", {}),
+        "api.token_picture": ("POST", f"/api/games/{g}/pictures", {}),
+        "handouts.page_handout": ("POST", f"/games/{g}/handouts", {}),
+        "handouts.page_picture": ("POST", f"/games/{g}/pictures", {}),
     }
     assert endpoint in requests, f"add a request to try {endpoint} with to request_for()"
     return requests[endpoint]

@@ -54,7 +54,8 @@ COMMANDS: dict[str, Rule] = {
     # the board
     "move_token": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
     "add_token": _rule(GM),
-    "update_token": _rule(GM),
+    # a player sets the picture of their own token only (decided in tokens: the other fields are the GM's)
+    "update_token": _rule(GM, OWNER, refers_to=("token", "token_id")),
     "duplicate_token": _rule(GM),
     "remove_token": _rule(GM),
     "set_door": _rule(GM),
@@ -99,6 +100,8 @@ COMMANDS: dict[str, Rule] = {
         "add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture", "remove_picture")},
     # lights and the ambient light (GM; webapp/game/lighting.py)
     **{kind: _rule(GM) for kind in ("set_lighting", "add_light", "update_light", "remove_light")},
+    # hand-outs (webapp/game/handouts.py)
+    **{kind: _rule(GM) for kind in ("show_handout", "hide_handout", "remove_handout")},
     # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
     "choose_defense": _rule(GM, PLAYER),
     # a Soak roll the rules offer: the wounded token's player, the GM for anyone (decided in soak)
@@ -233,6 +236,11 @@ ROUTES: dict[str, Route] = {
     "maps.page_import": _route(GM, message="Only the GM imports maps."),
     "maps.page_picture": _route(GM, message="Only the GM sets a map's picture."),
     "maps.picture": _route(GM, PLAYER, SCREEN, message="Pictures are for the seats of this game."),
+    # hand-outs and token pictures (#27): a player uploads for their own token only (decided by the view)
+    "api.handout": _route(GM, anonymous=401, message="only the GM makes hand-outs"),
+    "api.token_picture": _route(GM, PLAYER, anonymous=401, message="only the GM and players upload token pictures"),
+    "handouts.page_handout": _route(GM, message="Only the GM makes hand-outs."),
+    "handouts.page_picture": _route(GM, PLAYER, message="Only the GM and players upload token pictures."),
 }
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
-from . import attacks, characters, combat, fog, maps, screenview, soak, templates
+from . import attacks, characters, combat, fog, handouts, maps, screenview, soak, templates
 from .model import Actor, Game, LogEntry
 from . import lighting
 
@@ -98,6 +98,8 @@ def public_state(game: Game, actor: Actor) -> dict:
         "log": [asdict(e) for e in log_for(game, actor)],
         "you": {"role": actor.role, "player_id": actor.player_id},
         "screen_view": screenview.view_for(game, actor),
+        "handouts": handouts.view(game, actor),  # only those shown to this audience (the GM's: all)
+        "pictures": handouts.pictures_view(game, actor),  # token picture id -> address, of tokens it sees
     }
 
 

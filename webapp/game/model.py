@@ -85,6 +85,7 @@ class Token:
     sheet: dict = field(default_factory=dict)
     size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3)
     light: int = 0  # the light it carries: squares it lights around it (webapp/game/lighting.py)
+    picture: str | None = None  # a token picture's id (game.pictures, webapp/game/handouts.py), cropped to the disc
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -201,6 +202,9 @@ class Game:
     removed: dict = field(default_factory=dict)
     screen_touch: bool = False  # the table screen takes touches: it moves tokens (webapp/game/touch.py)
     screen_view: dict | None = None  # what the GM has the table screen show (webapp/game/screenview.py)
+    # uploaded token pictures and hand-outs by id (webapp/game/handouts.py)
+    pictures: dict[str, dict] = field(default_factory=dict)
+    handouts: dict[str, dict] = field(default_factory=dict)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
@@ -262,6 +266,8 @@ class Game:
             "removed": dict(self.removed),
             "screen_touch": self.screen_touch,
             "screen_view": self.screen_view,
+            "pictures": list(self.pictures.values()),
+            "handouts": list(self.handouts.values()),
         }
 
     @classmethod
@@ -298,6 +304,8 @@ class Game:
             removed=dict(d.get("removed", {})),
             screen_touch=d.get("screen_touch", False),
             screen_view=d.get("screen_view"),
+            pictures={p["id"]: dict(p) for p in d.get("pictures", [])},
+            handouts={h["id"]: dict(h) for h in d.get("handouts", [])},
         )
 
 

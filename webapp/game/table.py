@@ -22,15 +22,15 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import (access, attacks, characters, combat, editor, fog, keys, lighting, maps, screenview, seats, soak,
-               templates, text, tokens, touch, undo)
+from . import (access, attacks, characters, combat, editor, fog, handouts, keys, lighting, maps, screenview, seats,
+               soak, templates, text, tokens, touch, undo)
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
 
 # --- commands ----------------------------------------------------------------
 
 _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
            *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
-           *touch.COMMANDS, *screenview.COMMANDS, *lighting.COMMANDS)
+           *touch.COMMANDS, *screenview.COMMANDS, *lighting.COMMANDS, *handouts.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)
@@ -151,6 +151,8 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return touch.decide(game, cmd, actor)
     if isinstance(cmd, screenview.COMMANDS):
         return screenview.decide(game, cmd, actor)
+    if isinstance(cmd, handouts.COMMANDS):
+        return handouts.decide(game, cmd, actor)
     events = tokens.decide(game, cmd, actor)
     if isinstance(cmd, tokens.MoveToken) and events and not cmd.force:
         try:
@@ -215,6 +217,8 @@ def evolve(game: Game, event: Event) -> None:
         touch.evolve(game, event, log)
     elif kind in screenview.EVENTS:
         screenview.evolve(game, event, log)
+    elif kind in handouts.EVENTS:
+        handouts.evolve(game, event, log)
     elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])

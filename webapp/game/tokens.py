@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 import rules
 from rules.movement import way_exists
 
-from . import combat, fog, maps, text, zonelayout
+from . import combat, fog, handouts, maps, text, zonelayout
 from .model import FOE_COLOR, GM, MAX_TOKENS, PALETTE, Actor, Event, Game, Rejected, Token, bump_counter
 
 Name = text.Name
@@ -66,6 +66,7 @@ class UpdateToken(_Command):
     kind: Literal["pc", "npc"] | None = None
     size: Size | None = None
     light: Light | None = None
+    picture: Id | Literal[""] | None = None  # a picture id (webapp/game/handouts.py); null or "" takes it off
 
 
 class DuplicateToken(_Command):
@@ -263,12 +264,17 @@ def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Even
     x, y = _free_place_near(game, token)
     return [token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
                         hidden=token.hidden, kind=token.kind, size=token.size, light=token.light,
-                        sheet=dict(token.sheet))]
+                        sheet=dict(token.sheet), picture=token.picture)]
 
 
 def _update_token(game: Game, cmd: UpdateToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
-    changes = {k: v for k, v in cmd.model_dump(exclude={"type", "token_id"}).items() if v is not None}
+    changes = {k: v for k, v in cmd.model_dump(exclude={"type", "token_id", "picture"}).items() if v is not None}
+    if actor.role != "gm" and changes:  # the access matrix let the token's player in: for its picture only
+        raise Rejected(f"a player changes only the picture of their token, not its {', '.join(sorted(changes))}")
+    if "picture" in cmd.model_fields_set:
+        changes["picture"] = cmd.picture or None
+        handouts.check_picture_choice(game, actor, changes["picture"])
     if "owner" in changes:
         changes["owner"] = changes["owner"] or None
         _check_owner(game, changes["owner"])

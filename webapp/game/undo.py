@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 #: facts that are not the GM's to take back: who joined, what the dice said, undo itself
 NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_shown", "undone", "gm_password_set",
                           "map_added", "map_renamed", "map_removed", "map_viewed", "picture_set", "picture_aligned",
-                          "screen_touch_set", "screen_view_set"})
+                          "screen_touch_set", "screen_view_set",
+                          # hand-outs and the token pictures' library: shown is shown (hide_handout puts one away)
+                          "handout_added", "handout_shown", "handout_hidden", "handout_removed", "picture_added"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 #: events that may name a map being prepared (``map_id``): undo restores the active map's alone

@@ -27,8 +27,8 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import (attacks, audience, characters, combat, describe, editor, fog, maps, screenview, soak, templates,
-                    uvtt)
+from ..game import (attacks, audience, characters, combat, describe, editor, fog, handouts, maps, screenview, soak,
+                    templates, uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
 from ..game import lighting
 
@@ -75,6 +75,8 @@ PARTS = {
     # what the GM has the table screen show (webapp/game/screenview.py): the screen applies it, the GM's page
     # draws its outline; sent again when the followed token comes into the screen's view or leaves it
     "screen_view": ("_screen_view.html", False, {"gm", "screen"}),
+    # hand-outs (#27): the GM's card, a phone's panel, the table screen's sheet over the map
+    "handouts": ("_handouts.html", False, {"gm", "player", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
@@ -90,10 +92,10 @@ _BY_EVENT = {
     "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
     "door_set": {"walls", "log", "fog", *_UNDER},
     "join_shown": {"join_toggle", "join_banner"},
-    "player_joined": {"players", "token_list", "add_token", "log"},
+    "player_joined": {"players", "token_list", "add_token", "log", "handouts"},
     "player_reclaimed": {"players", "log"},
-    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
-    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog"},
+    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog", "handouts"},
+    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog", "handouts"},
     "reclaim_allowed": {"players", "log"},
     "seat_asked": {"players", "log"},
     "seat_answered": {"players", "log"},
@@ -140,6 +142,8 @@ _BY_EVENT = {
     "picture_aligned": {"map", "maps"},
     "screen_touch_set": {"screen_touch", "log"},
     "screen_view_set": {"screen_view"},
+    **{kind: {"handouts", "log"} for kind in ("handout_added", "handout_shown", "handout_hidden", "handout_removed")},
+    "picture_added": {"token_list"},
 }
 
 
@@ -332,6 +336,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "token_name": lambda c: lambda token, marks=(): describe.token_name(game, token, c["zones"], marks),
         "token_where": lambda c: lambda token: describe.where(token, c["zones"]),
         "screen_view": lambda c: screenview.view_for(game, actor),
+        "handouts_view": lambda c: handouts.view(game, actor),
         # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
         "lighting_layer": lambda c: lighting.layer(game, actor, c["shown_map"]) if c["shown_map_id"] in game.maps else None,
         "dark_vision": lambda c: lighting.dark_vision(game),
@@ -347,6 +352,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "sheet_of": lambda token: characters.sheet_of(game, token),
         "may_see": lambda token: fog.may_see(game, actor, token),
         "badges_of": lambda token: combat.badges(game, token),
+        "token_picture": lambda token: handouts.token_picture(game, token),
         "groups_of": combat.action_groups,
         "zone_cover": editor.ZONE_COVER,
         "uvtt_limit": uvtt.MAX_FILE_BYTES,

@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..game import fog, maps, text, uvtt
+from ..game import fog, handouts, maps, text, uvtt
 from ..game.model import Rejected
 from . import private
 
@@ -133,12 +133,12 @@ def picture_record(picture: uvtt.Picture) -> dict:
 
 
 def may_fetch(game: "Game", actor: "Actor", name: str) -> bool:
-    """The GM fetches any picture of the game; players and the table screen the active map's only
-    (a map being prepared is the GM's secret)."""
+    """The GM fetches any picture of the game; players and the table screen the active map's (a map being
+    prepared is the GM's secret), the hand-outs shown to them and the pictures of the tokens they see."""
     pictures = {m.id: m.picture["name"] for m in game.maps.values() if m.picture}
     if actor.role == "gm":
-        return name in pictures.values()
-    return pictures.get(game.active_map) == name
+        return name in pictures.values() or handouts.may_fetch(game, actor, name)
+    return pictures.get(game.active_map) == name or handouts.may_fetch(game, actor, name)
 
 
 def _commit_with_file(hub: "Hub", game_id: str, picture: uvtt.Picture | None, decide):
@@ -199,3 +199,43 @@ def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None,
     done = _commit_with_file(hub, game_id, picture, decide)
     d = done.events[0].data
     return {"map_id": d["map_id"], "picture": record, "align": d["align"], "seq": done.seq}
+
+
+def _checked_picture(data: bytes) -> uvtt.Picture:
+    try:
+        return uvtt.check_picture(data, "file")
+    except uvtt.UvttError as exc:
+        raise Rejected(str(exc)) from None
+
+
+def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, title: str, body: str) -> dict:
+    """A hand-out (a picture, checked as a map's, and/or a text, with a title), shown to nobody yet (#27)."""
+    if actor.role != "gm":
+        raise Rejected("only the GM can make hand-outs")
+    if hub.store.game(game_id) is None:
+        raise Rejected(f"no game {game_id!r}")
+    handouts.check_words(title, "title", handouts.MAX_TITLE, True)  # before any file is written
+    handouts.check_words(body, "text", handouts.MAX_BODY, False)
+    picture = _checked_picture(data) if data is not None else None
+    record = picture_record(picture) if picture else None
+    done = _commit_with_file(hub, game_id, picture, lambda game: [handouts.handout_added(game, title, body, record)])
+    return {"handout_id": done.events[0].data["handout"]["id"], "seq": done.seq}
+
+
+def add_token_picture(hub: "Hub", game_id: str, actor: "Actor", data: bytes, filename: str,
+                      token_id: str | None) -> dict:
+    """A token picture (the GM: for the library, or a token; a player: for one of their tokens), set on
+    ``token_id`` at once when given (#27)."""
+    if actor.role not in ("gm", "player"):
+        raise Rejected("the table screen only shows the map")
+    if hub.store.game(game_id) is None:
+        raise Rejected(f"no game {game_id!r}")
+    if actor.role == "player" and not token_id:
+        raise Rejected("token_id: name one of your tokens for the picture")
+    picture = _checked_picture(data)
+    label = map_name(filename) if filename else "Picture"
+    label = "Picture" if label == "Imported map" else label
+    done = _commit_with_file(hub, game_id, picture, lambda game: handouts.picture_added(
+        game, actor, picture_record(picture), label, token_id))
+    out = {"picture_id": done.events[0].data["picture"]["id"], "seq": done.seq}
+    return out | ({"token_id": token_id} if token_id else {})

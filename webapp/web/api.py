@@ -166,3 +166,19 @@ def map_picture(game_id: str, map_id: str):
 
     return set_picture(game_id, _bearer(game_id), None if map_id == "active" else map_id)
 
+
+
+@bp.post("/games/<game_id>/handouts")
+def handout(game_id: str):
+    """A hand-out (#27): multipart ``file`` (PNG, JPEG, WebP)?, ``text``?, ``title`` -> 201 {"handout_id"}."""
+    from .handouts import new_handout
+
+    return new_handout(game_id, _bearer(game_id))
+
+
+@bp.post("/games/<game_id>/pictures")
+def token_picture(game_id: str):
+    """A token picture (#27): multipart ``file``, ``token_id``? (a player: their own) -> 201 {"picture_id"}."""
+    from .handouts import new_picture
+
+    return new_picture(game_id, _bearer(game_id))

@@ -259,7 +259,7 @@ def command(game_id: str):
             continue
         # an unchecked box sends only its hidden "false"; a checked one both: the last wins
         value = values[-1]
-        if value == "" and field not in ("owner",):
+        if value == "" and field not in ("owner", "picture"):  # "" takes a token's player or picture off
             continue
         fields[field] = value
     from_htmx = request.headers.get("HX-Request") == "true"
