@@ -5,6 +5,7 @@
   "use strict";
   const SVG_NS = "http://www.w3.org/2000/svg";
   let reach = null; // {id, left, unit, size, costs: Map "x,y" -> cost}
+  const grid = () => window.tacgrid.of(document.getElementById("map")); // squares or hexes (grid.js)
 
   function layer() {
     const svg = document.getElementById("map");
@@ -43,8 +44,15 @@
       g.appendChild(label);
     }
     const cost = reach.costs.get(cell[0] + "," + cell[1]);
-    label.setAttribute("x", cell[0] + 0.5);
-    label.setAttribute("y", cell[1] - 0.25);
+    const g = grid();
+    if (g.hex) { // above the hex the token's centre is over
+      const [cx, cy] = g.drawCentre(cell, reach.tokenSize);
+      label.setAttribute("x", cx);
+      label.setAttribute("y", cy - reach.tokenSize / 2 - 0.25);
+    } else {
+      label.setAttribute("x", cell[0] + 0.5);
+      label.setAttribute("y", cell[1] - 0.25);
+    }
     if (cost === undefined) {
       label.textContent = reach.left === null ? "no way there" : "too far";
       label.setAttribute("class", "reach-ruler out");
@@ -61,23 +69,29 @@
     const ack = await window.tacmap.command({ type: "reach", token_id: id });
     if (!ack.ok) return;
     const g = layer();
-    reach = { id: id, left: ack.left, unit: ack.unit, size: ack.cell_size, costs: new Map() };
+    reach = { id: id, left: ack.left, unit: ack.unit, size: ack.cell_size, tokenSize: ack.size || 1, costs: new Map() };
     const frag = document.createDocumentFragment();
-    // a big token's cells are where its top-left square can go: shade every square it would cover
-    const size = ack.size || 1, shaded = new Set();
+    // a big token's cells are where its anchor can go (its top-left square; on hexes its first hex):
+    // shade every cell it would cover
+    const size = ack.size || 1, shaded = new Set(), g = grid();
     for (const [x, y, cost] of ack.cells) {
       reach.costs.set(x + "," + y, cost);
       if (ack.left === null) continue; // outside a fight only the ruler: every square is "reachable"
-      for (let j = 0; j < size; j++) {
-        for (let i = 0; i < size; i++) {
-          const key = (x + i) + "," + (y + j);
-          if (shaded.has(key)) continue;
-          shaded.add(key);
-          const r = document.createElementNS(SVG_NS, "rect");
-          r.setAttribute("x", x + i); r.setAttribute("y", y + j); r.setAttribute("width", 1); r.setAttribute("height", 1);
-          r.setAttribute("class", "reach-cell");
-          frag.appendChild(r);
+      for (const [cx, cy] of g.footprint([x, y], size)) {
+        const key = cx + "," + cy;
+        if (shaded.has(key)) continue;
+        shaded.add(key);
+        let r;
+        if (g.hex) {
+          r = document.createElementNS(SVG_NS, "polygon");
+          r.setAttribute("points", g.points([cx, cy]));
+        } else {
+          r = document.createElementNS(SVG_NS, "rect");
+          r.setAttribute("x", cx); r.setAttribute("y", cy); r.setAttribute("width", 1); r.setAttribute("height", 1);
         }
+        r.setAttribute("class", "reach-cell");
+        r.dataset.cell = key;
+        frag.appendChild(r);
       }
     }
     g.replaceChildren(frag);
