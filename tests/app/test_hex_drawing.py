@@ -114,3 +114,56 @@ def test_a_circle_template_on_hexes_shades_hexes(client):
     assert r.status_code == 200, r.json
     page = gm_page(client, g)
     assert page.count('class="template-hex"') >= 1
+
+
+# --- making a hex map: the lobby's form and the editor's "New blank map" ------------------------------
+
+
+@pytest.mark.parametrize("choice, grid", [("hex-pointy", HEX_POINTY), ("hex-flat", HEX_FLAT), ("square", Grid())])
+def test_the_lobby_makes_a_game_on_squares_or_hexes(client, hub, choice, grid):
+    page = client.get("/").get_data(as_text=True)
+    assert 'name="grid"' in page and 'value="hex-flat"' in page
+    r = client.post("/games", data={"name": "Hexes " + choice, "system": "gurps_lite", "grid": choice})
+    assert r.status_code == 302
+    game = hub.game(r.location.split("/games/")[1].split("/")[0])
+    assert game.board.grid == grid and (game.board.width, game.board.height) == (24, 16)
+
+
+def test_the_lobby_refuses_a_grid_it_does_not_know_and_hexes_for_a_zone_system(client, hub):
+    before = len(hub.store.games())
+    r = client.post("/games", data={"name": "Odd", "system": "gurps_lite", "grid": "triangles"})
+    assert r.status_code == 400 and "squares or hexes" in r.get_data(as_text=True)
+    zones = next(s.id for s in __import__("rules").systems() if s.board == "zones")
+    r = client.post("/games", data={"name": "Zoned", "system": zones, "grid": "hex-flat"})
+    assert r.status_code == 400 and "zone maps" in r.get_data(as_text=True)
+    assert len(hub.store.games()) == before
+
+
+def command(client, g, payload):
+    return client.post(f"/api/games/{g['id']}/commands", json=payload, headers=bearer(g["gm_token"]))
+
+
+def test_a_new_blank_map_may_be_hexes(client, hub):
+    r = client.post("/api/games", json={"name": "Squares", "system": "gurps_lite"})
+    g = r.json
+    page = gm_page(client, g)
+    assert 'data-grid-choice' in page and 'name="orientation" disabled' in page
+    assert command(client, g, {"type": "add_map", "name": "Caves", "width": 12, "height": 9, "grid": "hex",
+                               "orientation": "flat"}).status_code == 200
+    assert command(client, g, {"type": "add_map", "name": "Hall", "grid": "hex"}).status_code == 200
+    boards = {m.name: m.board for m in hub.game(g["id"]).maps.values()}
+    assert boards["Caves"].grid == HEX_FLAT and (boards["Caves"].width, boards["Caves"].height) == (12, 9)
+    assert boards["Hall"].grid == HEX_POINTY
+
+
+@pytest.mark.parametrize("payload, why", [
+    ({"grid": "square", "orientation": "flat"}, "only a hex grid has an orientation"),
+    ({"grid": "hex", "orientation": "sideways"}, "orientation"),
+    ({"grid": "octagons"}, "grid"),
+])
+def test_a_new_blank_map_with_a_bad_grid_is_refused(client, hub, payload, why):
+    g = client.post("/api/games", json={"name": "Squares", "system": "gurps_lite"}).json
+    before = len(hub.game(g["id"]).maps)
+    r = command(client, g, {"type": "add_map", "name": "Bad"} | payload)
+    assert r.status_code in (400, 422) and why in r.json["error"], r.json
+    assert len(hub.game(g["id"]).maps) == before
