@@ -94,7 +94,7 @@ def summary(game: "Game") -> list[dict]:
                     "picture": m.picture["name"] if m.picture else None, "align": dict(m.align),
                     "fog": game.fog_on if m.id == game.active_map else m.fog,  # the active map's lives in game
                     "zones": map_zones(game, m.id) is not None, "lights": len(m.lights),
-                    "tokens": len(map_tokens(game, m.id))})
+                    "tokens": len(map_tokens(game, m.id)), **board.grid.to_dict()})
     return out
 
 
