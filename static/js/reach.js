@@ -44,9 +44,9 @@
       g.appendChild(label);
     }
     const cost = reach.costs.get(cell[0] + "," + cell[1]);
-    const g = grid();
-    if (g.hex) { // above the hex the token's centre is over
-      const [cx, cy] = g.drawCentre(cell, reach.tokenSize);
+    const hexes = grid();
+    if (hexes.hex) { // above the hex the token's centre is over
+      const [cx, cy] = hexes.drawCentre(cell, reach.tokenSize);
       label.setAttribute("x", cx);
       label.setAttribute("y", cy - reach.tokenSize / 2 - 0.25);
     } else {
@@ -73,18 +73,18 @@
     const frag = document.createDocumentFragment();
     // a big token's cells are where its anchor can go (its top-left square; on hexes its first hex):
     // shade every cell it would cover
-    const size = ack.size || 1, shaded = new Set(), g = grid();
+    const size = ack.size || 1, shaded = new Set(), cells = grid();
     for (const [x, y, cost] of ack.cells) {
       reach.costs.set(x + "," + y, cost);
       if (ack.left === null) continue; // outside a fight only the ruler: every square is "reachable"
-      for (const [cx, cy] of g.footprint([x, y], size)) {
+      for (const [cx, cy] of cells.footprint([x, y], size)) {
         const key = cx + "," + cy;
         if (shaded.has(key)) continue;
         shaded.add(key);
         let r;
-        if (g.hex) {
+        if (cells.hex) {
           r = document.createElementNS(SVG_NS, "polygon");
-          r.setAttribute("points", g.points([cx, cy]));
+          r.setAttribute("points", cells.points([cx, cy]));
         } else {
           r = document.createElementNS(SVG_NS, "rect");
           r.setAttribute("x", cx); r.setAttribute("y", cy); r.setAttribute("width", 1); r.setAttribute("height", 1);
