@@ -60,6 +60,10 @@
       label.textContent = units(cost) + (reach.left === null ? "" : " of " + units(reach.left));
       label.setAttribute("class", "reach-ruler");
     }
+    // kept inside the map (a token by the edge: its ruler is not cut off)
+    const box = document.getElementById("map").viewBox.baseVal, b = label.getBBox();
+    const shift = b.x < box.x ? box.x - b.x : b.x + b.width > box.x + box.width ? box.x + box.width - b.x - b.width : 0;
+    if (shift) label.setAttribute("x", parseFloat(label.getAttribute("x")) + shift);
   }
 
   document.addEventListener("tacmap:dragstart", async (e) => {
