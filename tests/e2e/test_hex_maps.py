@@ -97,3 +97,45 @@ def test_the_page_grid_agrees_with_the_rules(server, new_page):
         assert [[tuple(n) for n in ns] for ns in got["nb"]] == [grid.neighbours(c) for c in cells]
         assert [[tuple(n) for n in ns] for ns in got["fp"]] == [grid.footprint(c, 3) for c in cells]
         assert got["len"] == [pytest.approx(grid.length(*p)) for p in points]
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_fog_and_a_template_are_drawn_in_hexes(server, new_page, shot, orientation):
+    from test_table_screens import join, player_url
+
+    grid = Grid("hex", orientation)
+    game = hex_game(server, orientation, width=12, height=8, walls=[{"a": [6, 0], "b": [6, 6]}])
+    mira = join(server, game, "Mira")
+    add_token(server, game, "Mira", 2, 3, owner=mira["player_id"], kind="pc")
+    status, body = server.api("POST", f"/api/games/{game['id']}/commands", {"type": "set_fog", "enabled": True},
+                              game["gm_token"])
+    assert status == 200, body
+    gm = gm_page(new_page, game)
+    phone = new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    phone.goto(player_url(server, game, mira))
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    # the phone's fog is hexes: its outline's corners are hex corners (no square's corner among them)
+    d = phone.locator("#layer-fog path.fog-dark").get_attribute("d")
+    ux, uy = grid.unit
+    points = [tuple(map(float, p.strip().split())) for p in d.replace("M", "L").replace("Z", "").split("L") if p.strip()]
+    assert points
+    for x, y in points:  # each point, back in map units, is on a quarter: a hex corner
+        assert abs(x / ux * 4 - round(x / ux * 4)) < 1e-2 and abs(y / uy * 4 - round(y / uy * 4)) < 1e-2
+    corners = {c for y in range(8) for x in range(12) for c in grid.corners((x, y))}
+    assert all(any(abs(x / ux - cx) < 1e-3 and abs(y / uy - cy) < 1e-3 for cx, cy in corners) for x, y in points[:40])
+
+    # the GM lays a circle on hex (3, 2): it lands on that hex's centre and shades hexes round it
+    gm.locator("#template-form select[name=shape]").select_option("circle")
+    gm.locator("#template-form [name=size]").fill("2")
+    gm.click("#place-template")
+    gm.mouse.click(*hex_centre(gm, grid, 3, 2))
+    expect(gm.locator("#layer-templates .area-template")).to_have_count(1)
+    t = state(server, game)["templates"][0]
+    assert (t["x"], t["y"]) == grid.centre((3, 2))
+    expect(gm.locator("#layer-templates polygon.template-hex").first).to_be_attached()
+    circle = gm.locator("#layer-templates circle.template-area")
+    assert (float(circle.get_attribute("cx")), float(circle.get_attribute("cy"))) == (
+        pytest.approx(grid.centre((3, 2))[0] * ux, abs=1e-3), pytest.approx(grid.centre((3, 2))[1] * uy, abs=1e-3))
+    shot(gm, f"hex-{orientation}-gm-fog-template")
+    expect(phone.locator("#layer-templates .area-template")).to_have_count(1)
+    shot(phone, f"hex-{orientation}-phone-fog")
