@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from hexmap import hex_centre
+from hexmap import drag_between, hex_centre
 from rules.grid import Grid
 from test_fights import PHONE, Table, choose_maneuver, seeded_dice  # noqa: F401  (a fixture)
 from test_live_table import at
@@ -40,10 +40,7 @@ def hold(table: Table, phone, name: str, to) -> None:
     tx, ty = hex_centre(phone, grid, *to)
     vw = phone.viewport_size["width"]
     assert 0 < sx < vw and 0 < tx < vw, "both ends of the drag are on the screen"
-    phone.mouse.move(sx, sy)
-    phone.mouse.down()
-    phone.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=3)
-    phone.mouse.move(tx, ty, steps=3)
+    drag_between(phone, (sx, sy), (tx, ty), release=False)
 
 
 @pytest.mark.parametrize("orientation", ["pointy", "flat"])

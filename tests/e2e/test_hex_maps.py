@@ -9,7 +9,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from hexmap import drag_between, drawn_centre, hex_centre, hex_game
+from hexmap import drag_between, drawn_centre, hex_centre, hex_game, page_point
 from rules.grid import Grid
 from test_table_screens import add_token, state
 
@@ -38,7 +38,6 @@ def test_a_token_dragged_on_hexes_lands_on_the_hex_under_the_pointer(server, new
     corner = grid.corners((6, 5))[1]
     c6 = grid.centre((6, 5))
     near = ((c6[0] + (corner[0] - c6[0]) * 0.7) * grid.unit[0], (c6[1] + (corner[1] - c6[1]) * 0.7) * grid.unit[1])
-    from hexmap import page_point
     drag_between(gm, (hx, hy), page_point(gm, *near))
     expect(gm.locator(f'#token-{tok}[data-x="6"][data-y="5"]')).to_be_visible()
     t = next(t for t in state(server, game)["tokens"] if t["id"] == tok)
