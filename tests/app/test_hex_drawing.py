@@ -167,3 +167,12 @@ def test_a_new_blank_map_with_a_bad_grid_is_refused(client, hub, payload, why):
     r = command(client, g, {"type": "add_map", "name": "Bad"} | payload)
     assert r.status_code in (400, 422) and why in r.json["error"], r.json
     assert len(hub.game(g["id"]).maps) == before
+
+
+def test_a_hex_map_resized_stays_hexes(client, hub):
+    g = hex_game(client, "flat", walls=[{"a": [0.25, 0], "b": [0.75, 0]}])
+    r = command(client, g, {"type": "resize_map", "width": 12, "height": 7})
+    assert r.status_code == 200, r.json
+    board = hub.game(g["id"]).board
+    assert board.grid == HEX_FLAT and (board.width, board.height) == (12, 7) and len(board.walls) == 1
+    assert attr(gm_page(client, g), "map", "data-orientation") == "flat"
