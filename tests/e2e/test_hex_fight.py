@@ -97,6 +97,7 @@ def test_a_3d6_fight_on_hexes(seeded_dice, server, new_page, shot, orientation):
         acted.add(name)
         if name == "Mira":
             shot(table.screen, f"hex-{orientation}-fight-screen")
+            phone.locator("#map-frame").scroll_into_view_if_needed()
             shot(phone, f"hex-{orientation}-fight-phone")
         table.end_my_turn(name)
     shot(table.gm, f"hex-{orientation}-fight-gm")
