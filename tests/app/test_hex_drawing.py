@@ -113,7 +113,8 @@ def test_a_circle_template_on_hexes_shades_hexes(client):
                     headers=bearer(g["gm_token"]))
     assert r.status_code == 200, r.json
     page = gm_page(client, g)
-    assert page.count('class="template-hex"') >= 1
+    # a radius of one hex round hex (3, 2)'s centre: that hex and its six neighbours (their centres one away)
+    assert page.count('class="template-hex"') == 7
 
 
 # --- making a hex map: the lobby's form and the editor's "New blank map" ------------------------------

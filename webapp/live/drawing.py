@@ -12,6 +12,7 @@ on squares its top-left square, as before; on hexes the box sits round the 1, 3 
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -140,9 +141,10 @@ class Drawing:
 
         drawn = Area(t["shape"], t["x"] * self.ux, t["y"] * self.uy, t["size"], t.get("direction", 0))
         cells = t.get("cells")
-        if cells is None:
-            cells = [(x, y) for y in range(height) for x in range(width)
-                     if drawn.covers(*self.pt(*self.grid.centre((x, y))))]
+        if cells is None:  # the hexes round its point, as far as it reaches (a line: its width more)
+            near = self.grid.within(self.grid.cell_at((t["x"], t["y"])), math.ceil(drawn.reach()) + 2)
+            cells = sorted((x, y) for x, y in near if 0 <= x < width and 0 <= y < height
+                           and drawn.covers(*self.pt(*self.grid.centre((x, y)))))
         return {"outline": drawn.outline(), "cells": [tuple(c) for c in cells]}
 
     # -------------------------------------------------------------- fog
