@@ -38,8 +38,23 @@ def test_a_token_dragged_on_hexes_lands_on_the_hex_under_the_pointer(server, new
     corner = grid.corners((6, 5))[1]
     c6 = grid.centre((6, 5))
     near = ((c6[0] + (corner[0] - c6[0]) * 0.7) * grid.unit[0], (c6[1] + (corner[1] - c6[1]) * 0.7) * grid.unit[1])
-    drag_between(gm, (hx, hy), page_point(gm, *near))
+    screen = new_page(viewport={"width": 1280, "height": 720})
+    screen.goto(game["urls"]["screen"])
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    drag_between(gm, (hx, hy), page_point(gm, *near), release=False)
+    # the table screen sees where it is going: a ring on hex (6, 5)'s centre
+    ghost = screen.locator("#layer-preview .ghost circle")
+    expect(ghost).to_have_count(1)
+    sx, sy = hex_centre(screen, grid, 6, 5)
+    for _ in range(50):  # the newest preview is the cell the pointer stopped on
+        gx, gy = drawn_centre(screen, "#layer-preview .ghost circle")
+        if abs(gx - sx) < 1.5 and abs(gy - sy) < 1.5:
+            break
+        screen.wait_for_timeout(100)
+    assert abs(gx - sx) < 1.5 and abs(gy - sy) < 1.5
+    gm.mouse.up()
     expect(gm.locator(f'#token-{tok}[data-x="6"][data-y="5"]')).to_be_visible()
+    expect(screen.locator(f'#token-{tok}[data-x="6"][data-y="5"]')).to_be_attached()
     t = next(t for t in state(server, game)["tokens"] if t["id"] == tok)
     assert (t["x"], t["y"]) == (6, 5)
     cx, cy = drawn_centre(gm, f"#token-{tok} .token-body")
