@@ -30,25 +30,30 @@
     const p = box.querySelector(".attack-preview");
     const layer = aimLayer();
     if (!p || !layer) return;
-    const [x1, y1] = p.dataset.from.split(",").map(Number);
-    const [x2, y2] = p.dataset.to.split(",").map(Number);
+    // from the centre of the attacker's cell to the target's (on hexes, hex centres: grid.js)
+    const g = window.tacgrid.of(document.getElementById("map"));
+    const mid = (x, y) => g.toDraw(g.centre([x, y]));
+    const [x1, y1] = mid(...p.dataset.from.split(",").map(Number));
+    const [x2, y2] = mid(...p.dataset.to.split(",").map(Number));
     const line = document.createElementNS(SVG_NS, "line");
-    line.setAttribute("x1", x1 + 0.5); line.setAttribute("y1", y1 + 0.5);
-    line.setAttribute("x2", x2 + 0.5); line.setAttribute("y2", y2 + 0.5);
+    line.setAttribute("x1", x1); line.setAttribute("y1", y1);
+    line.setAttribute("x2", x2); line.setAttribute("y2", y2);
     line.setAttribute("class", "aim-line " + (p.dataset.clear === "yes" ? "clear" : "blocked"));
     layer.replaceChildren(line);
     // a multi-target attack: a line to each further target
     for (const aim of JSON.parse(p.dataset.aims || "[]")) {
       const more = document.createElementNS(SVG_NS, "line");
-      more.setAttribute("x1", x1 + 0.5); more.setAttribute("y1", y1 + 0.5);
-      more.setAttribute("x2", aim.to[0] + 0.5); more.setAttribute("y2", aim.to[1] + 0.5);
+      const [ax, ay] = mid(aim.to[0], aim.to[1]);
+      more.setAttribute("x1", x1); more.setAttribute("y1", y1);
+      more.setAttribute("x2", ax); more.setAttribute("y2", ay);
       more.setAttribute("class", "aim-line " + (aim.clear ? "clear" : "blocked"));
       layer.appendChild(more);
     }
     // an area attack: the squares the rules' template covers, as aimed
     for (const [x, y] of JSON.parse(p.dataset.cells || "[]")) {
-      const r = document.createElementNS(SVG_NS, "rect");
-      r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", 1); r.setAttribute("height", 1);
+      const r = document.createElementNS(SVG_NS, g.hex ? "polygon" : "rect");
+      if (g.hex) r.setAttribute("points", g.points([x, y]));
+      else { r.setAttribute("x", x); r.setAttribute("y", y); r.setAttribute("width", 1); r.setAttribute("height", 1); }
       r.setAttribute("class", "aim-cell");
       layer.appendChild(r);
     }

@@ -3,6 +3,8 @@
 // unless "snap" is off), squares are painted by clicking or dragging, areas
 // (zones, reveal, hide) by dragging a rectangle. Each edit is one command; the
 // server checks it and every screen gets the result. Esc goes back to playing.
+// On a hex map (#28) walls and doors snap to hex corners and cells are hexes (grid.js); what is
+// sent is in map units, as the server keeps it, what is drawn here in the map's drawing units.
 (function () {
   "use strict";
   const NS = "http://www.w3.org/2000/svg";
@@ -37,14 +39,32 @@
   const snapOn = () => { const box = document.getElementById("editor-snap"); return !box || box.checked; };
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
+  const grid = () => window.tacgrid.of(svg());
+  // a point in map units (what the server keeps) drawn in the map's units
+  const drawn = (a) => grid().toDraw(a).map((v) => Math.round(v * 1e4) / 1e4);
   function corner(p) {
     const [w, h] = size();
+    const g = grid();
+    if (g.hex) { // the nearest corner of the board's hex under the pointer (snap off: to the eighth)
+      const m = g.toMap([p.x, p.y]);
+      const c = g.cellAt(m);
+      const on = [clamp(c[0], 0, w - 1), clamp(c[1], 0, h - 1)];
+      if (!snapOn()) return m.map((v) => Math.round(v * 8) / 8);
+      let best = null, low = Infinity;
+      for (const k of g.corners(on)) {
+        const d = g.length(m[0] - k[0], m[1] - k[1]);
+        if (d < low) { best = k; low = d; }
+      }
+      return best;
+    }
     if (snapOn()) return [clamp(Math.round(p.x), 0, w), clamp(Math.round(p.y), 0, h)];
     return [clamp(Math.round(p.x * 8) / 8, 0, w), clamp(Math.round(p.y * 8) / 8, 0, h)];
   }
   function cellOf(p) {
     const [w, h] = size();
-    return [clamp(Math.floor(p.x), 0, w - 1), clamp(Math.floor(p.y), 0, h - 1)];
+    const g = grid();
+    const c = g.hex ? g.cellAt(g.toMap([p.x, p.y])) : [Math.floor(p.x), Math.floor(p.y)];
+    return [clamp(c[0], 0, w - 1), clamp(c[1], 0, h - 1)];
   }
 
   function layer() {
@@ -153,13 +173,14 @@
       const a = corner(p);
       const line = document.createElementNS(NS, "line");
       line.setAttribute("class", "editor-line " + tool);
-      line.setAttribute("x1", a[0]); line.setAttribute("y1", a[1]);
-      line.setAttribute("x2", a[0]); line.setAttribute("y2", a[1]);
+      const [ax, ay] = drawn(a);
+      line.setAttribute("x1", ax); line.setAttribute("y1", ay);
+      line.setAttribute("x2", ax); line.setAttribute("y2", ay);
       layer().replaceChildren(line);
       gesture = { kind: "segment", pointer: e.pointerId, a: a, b: a, el: line };
     } else if (AREA_TOOLS.has(tool)) {
       const c = cellOf(p);
-      const rect = document.createElementNS(NS, "rect");
+      const rect = document.createElementNS(NS, grid().hex ? "g" : "rect");
       rect.setAttribute("class", "editor-area " + tool);
       layer().replaceChildren(rect);
       gesture = { kind: "area", pointer: e.pointerId, from: c, to: c, el: rect };
@@ -176,6 +197,19 @@
     const x = Math.min(g.from[0], g.to[0]), y = Math.min(g.from[1], g.to[1]);
     const w = Math.abs(g.from[0] - g.to[0]) + 1, h = Math.abs(g.from[1] - g.to[1]) + 1;
     g.box = [x, y, w, h];
+    const hexes = grid();
+    if (hexes.hex) { // the hexes of the box's rows and columns
+      const cells = [];
+      for (let j = y; j < y + h; j++) {
+        for (let i = x; i < x + w; i++) {
+          const poly = document.createElementNS(NS, "polygon");
+          poly.setAttribute("points", hexes.points([i, j]));
+          cells.push(poly);
+        }
+      }
+      g.el.replaceChildren(...cells);
+      return;
+    }
     g.el.setAttribute("x", x); g.el.setAttribute("y", y);
     g.el.setAttribute("width", w); g.el.setAttribute("height", h);
   }
@@ -198,8 +232,9 @@
     if (gesture.kind === "segment") {
       const b = corner(p);
       gesture.b = b;
-      gesture.el.setAttribute("x2", b[0]);
-      gesture.el.setAttribute("y2", b[1]);
+      const [bx, by] = drawn(b);
+      gesture.el.setAttribute("x2", bx);
+      gesture.el.setAttribute("y2", by);
     } else if (gesture.kind === "area") {
       gesture.to = cellOf(p);
       drawArea();
@@ -246,6 +281,18 @@
   document.addEventListener("click", (e) => {
     if (tool && onMap(e)) { e.stopPropagation(); e.preventDefault(); }
   }, true);
+
+  // "New blank map": the hexes' orientation is asked (and sent) only for hexes
+  document.addEventListener("change", (e) => {
+    const choice = e.target.closest && e.target.closest("[data-grid-choice]");
+    if (!choice) return;
+    const orientation = choice.form && choice.form.elements.orientation;
+    if (orientation) orientation.disabled = choice.value !== "hex";
+  });
+  document.addEventListener("reset", (e) => {
+    const choice = e.target.querySelector && e.target.querySelector("[data-grid-choice]");
+    if (choice) setTimeout(() => { choice.form.elements.orientation.disabled = choice.value !== "hex"; });
+  });
 
   setTool("");
 })();

@@ -20,7 +20,21 @@
     const m = /translate\(\s*(-?[\d.]+)[ ,]+(-?[\d.]+)/.exec(el.getAttribute("transform") || "");
     return m ? [parseFloat(m[1]), parseFloat(m[2])] : home(el);
   }
-  function place(el, x, y) { if (el) el.setAttribute("transform", `translate(${x} ${y})`); }
+  // a token's place on the map: its cell (x, y); drawn at its box's top-left (on hexes round its hexes' centre)
+  const grid = () => (window.tacgrid ? window.tacgrid.of(svg()) : null);
+  function place(el, x, y) {
+    if (!el) return;
+    const g = grid();
+    const [bx, by] = g && g.hex ? g.box([x, y], sizeOf(el)) : [x, y];
+    el.setAttribute("transform", `translate(${bx} ${by})`);
+  }
+  // the cell a token is shown on (on squares, the top-left of its box)
+  function shownCell(el) {
+    const g = grid();
+    if (!g || !g.hex) return shownAt(el).map(Math.round);
+    const [x, y] = shownAt(el), size = sizeOf(el);
+    return g.anchorAt([x + size / 2, y + size / 2], size);
+  }
   const connected = () => !!(window.tacmap && window.tacmap.socket && window.tacmap.socket.connected);
   // the touch table: the GM lets the table screen take touches (#screen-touch, templates/_screen_touch.html)
   const screenTouch = () => { const m = document.getElementById("screen-touch"); return !!m && m.dataset.enabled === "true"; };
@@ -111,11 +125,15 @@
     e.preventDefault();
     e.stopPropagation();
     const id = tok.dataset.tokenId;
-    const [x, y] = shownAt(tok).map(Math.round); // where this page shows it: a pending drop, or the server's place
+    const [x, y] = shownCell(tok); // where this page shows it: a pending drop, or the server's place
     const size = sizeOf(tok);
     const p = mapPoint(e.clientX, e.clientY);
-    // where in a big token it was grabbed, so it moves under the finger as one piece
-    const grab = [clamp(Math.floor(p.x) - x, 0, size - 1), clamp(Math.floor(p.y) - y, 0, size - 1)];
+    // where in a big token it was grabbed, so it moves under the finger as one piece (on hexes: the
+    // pointer's offset from the token's drawn centre, in drawing units)
+    const g = grid();
+    const at = g && g.hex ? shownAt(tok) : null;
+    const grab = at ? [p.x - at[0] - size / 2, p.y - at[1] - size / 2]
+      : [clamp(Math.floor(p.x) - x, 0, size - 1), clamp(Math.floor(p.y) - y, 0, size - 1)];
     const drag = { id: id, pointer: e.pointerId, from: [x, y], cell: [x, y], grab: grab, size: size,
                    own: tok.classList.contains("movable") || role() === "screen", sent: null, frame: 0 };
     drags.set(e.pointerId, drag);
@@ -141,8 +159,15 @@
     if (!drag) return;
     e.preventDefault();
     const p = mapPoint(e.clientX, e.clientY);
-    const cell = [clamp(Math.floor(p.x) - drag.grab[0], 0, width() - drag.size),
-                  clamp(Math.floor(p.y) - drag.grab[1], 0, height() - drag.size)];
+    const g = grid();
+    let cell;
+    if (g && g.hex) { // the hex whose centre is nearest the grabbed point; a token never leaves the board
+      cell = g.anchorAt([p.x - drag.grab[0], p.y - drag.grab[1]], drag.size);
+      if (!g.fits(cell, drag.size, width(), height())) return;
+    } else {
+      cell = [clamp(Math.floor(p.x) - drag.grab[0], 0, width() - drag.size),
+              clamp(Math.floor(p.y) - drag.grab[1], 0, height() - drag.size)];
+    }
     if (cell[0] === drag.cell[0] && cell[1] === drag.cell[1]) return;
     drag.cell = cell;
     place(tokenEl(drag.id), cell[0], cell[1]);
@@ -155,8 +180,9 @@
     const el = tokenEl(id);
     if (!el) return;
     const from = shownAt(el);
-    const [x, y] = resting(id, el);
-    place(el, x, y);
+    const [x0, y0] = resting(id, el);
+    place(el, x0, y0);
+    const [x, y] = shownAt(el); // where it is drawn (on hexes, not its cell)
     if ((from[0] !== x || from[1] !== y) && el.animate) {
       el.animate([{ transform: `translate(${from[0]}px, ${from[1]}px)` }, { transform: `translate(${x}px, ${y}px)` }],
                  { duration: 260, easing: "cubic-bezier(0.3, 1.5, 0.6, 1)" });
@@ -223,7 +249,7 @@
   // keys.js: an arrow key moves the focused token from where this page shows it (its pending drop, if any)
   if (window.tacmap) {
     window.tacmap.moveToken = (id, cell) => drop(id, cell);
-    window.tacmap.shownAt = (id) => { const el = tokenEl(id); return el ? shownAt(el).map(Math.round) : null; };
+    window.tacmap.shownAt = (id) => { const el = tokenEl(id); return el ? shownCell(el) : null; };
   }
   frame.addEventListener("pointerup", (e) => endDrag(e, false));
   frame.addEventListener("pointercancel", (e) => endDrag(e, true));
@@ -259,6 +285,7 @@
       g = document.createElementNS(NS, "g");
       g.setAttribute("class", "ghost");
       g.dataset.for = msg.token_id;
+      g.dataset.size = size;
       const c = document.createElementNS(NS, "circle");
       c.setAttribute("cx", size / 2); c.setAttribute("cy", size / 2); c.setAttribute("r", size / 2 - 0.07);
       g.appendChild(c);

@@ -17,6 +17,8 @@
     pt.x = evt.clientX;
     pt.y = evt.clientY;
     const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const g = window.tacgrid && window.tacgrid.of(svg); // on hexes: the hex under the click (grid.js)
+    if (g && g.hex) return g.cellAt(g.toMap([p.x, p.y]));
     return [Math.floor(p.x), Math.floor(p.y)];
   }
 

@@ -14,9 +14,14 @@
   const canPing = () => svg() && svg().dataset.role !== "screen";
 
   function send(clientX, clientY) {
-    const p = mapPoint(clientX, clientY);
+    const drawnAt = mapPoint(clientX, clientY);
     const w = parseInt(svg().dataset.width, 10), h = parseInt(svg().dataset.height, 10);
-    if (p.x < 0 || p.y < 0 || p.x > w || p.y > h) return;
+    // sent in map units (on hexes, grid.js: the drawing's stretch taken out; the ragged edge's overhang
+    // kept on the board)
+    const g = window.tacgrid.of(svg());
+    const [mx, my] = g.toMap([drawnAt.x, drawnAt.y]);
+    if (mx < 0 || my < 0 || (!g.hex && (mx > w || my > h))) return;
+    const p = { x: Math.min(mx, w), y: Math.min(my, h) };
     window.tacmap.socket.emit("map_ping", { x: Math.round(p.x * 100) / 100, y: Math.round(p.y * 100) / 100 }, (ack) => {
       if (ack && !ack.ok) window.tacmap.flash(ack.error);
     });
@@ -59,7 +64,8 @@
     }
     const g = document.createElementNS(NS, "g");
     g.setAttribute("class", "ping");
-    g.setAttribute("transform", `translate(${msg.x} ${msg.y})`);
+    const [dx, dy] = window.tacgrid.of(s).toDraw([msg.x, msg.y]); // map units, drawn (hexes: stretched)
+    g.setAttribute("transform", `translate(${dx} ${dy})`);
     for (const [cls, r] of [["ping-wave", 0.4], ["ping-wave late", 0.4], ["ping-dot", 0.18]]) {
       const c = document.createElementNS(NS, "circle");
       c.setAttribute("class", cls);

@@ -5,6 +5,7 @@
   "use strict";
   const SVG_NS = "http://www.w3.org/2000/svg";
   let reach = null; // {id, left, unit, size, costs: Map "x,y" -> cost}
+  const grid = () => window.tacgrid.of(document.getElementById("map")); // squares or hexes (grid.js)
 
   function layer() {
     const svg = document.getElementById("map");
@@ -43,8 +44,15 @@
       g.appendChild(label);
     }
     const cost = reach.costs.get(cell[0] + "," + cell[1]);
-    label.setAttribute("x", cell[0] + 0.5);
-    label.setAttribute("y", cell[1] - 0.25);
+    const hexes = grid();
+    if (hexes.hex) { // above the hex the token's centre is over
+      const [cx, cy] = hexes.drawCentre(cell, reach.tokenSize);
+      label.setAttribute("x", cx);
+      label.setAttribute("y", cy - reach.tokenSize / 2 - 0.25);
+    } else {
+      label.setAttribute("x", cell[0] + 0.5);
+      label.setAttribute("y", cell[1] - 0.25);
+    }
     if (cost === undefined) {
       label.textContent = reach.left === null ? "no way there" : "too far";
       label.setAttribute("class", "reach-ruler out");
@@ -52,6 +60,10 @@
       label.textContent = units(cost) + (reach.left === null ? "" : " of " + units(reach.left));
       label.setAttribute("class", "reach-ruler");
     }
+    // kept inside the map (a token by the edge: its ruler is not cut off)
+    const box = document.getElementById("map").viewBox.baseVal, b = label.getBBox();
+    const shift = b.x < box.x ? box.x - b.x : b.x + b.width > box.x + box.width ? box.x + box.width - b.x - b.width : 0;
+    if (shift) label.setAttribute("x", parseFloat(label.getAttribute("x")) + shift);
   }
 
   document.addEventListener("tacmap:dragstart", async (e) => {
@@ -61,23 +73,29 @@
     const ack = await window.tacmap.command({ type: "reach", token_id: id });
     if (!ack.ok) return;
     const g = layer();
-    reach = { id: id, left: ack.left, unit: ack.unit, size: ack.cell_size, costs: new Map() };
+    reach = { id: id, left: ack.left, unit: ack.unit, size: ack.cell_size, tokenSize: ack.size || 1, costs: new Map() };
     const frag = document.createDocumentFragment();
-    // a big token's cells are where its top-left square can go: shade every square it would cover
-    const size = ack.size || 1, shaded = new Set();
+    // a big token's cells are where its anchor can go (its top-left square; on hexes its first hex):
+    // shade every cell it would cover
+    const size = ack.size || 1, shaded = new Set(), cells = grid();
     for (const [x, y, cost] of ack.cells) {
       reach.costs.set(x + "," + y, cost);
       if (ack.left === null) continue; // outside a fight only the ruler: every square is "reachable"
-      for (let j = 0; j < size; j++) {
-        for (let i = 0; i < size; i++) {
-          const key = (x + i) + "," + (y + j);
-          if (shaded.has(key)) continue;
-          shaded.add(key);
-          const r = document.createElementNS(SVG_NS, "rect");
-          r.setAttribute("x", x + i); r.setAttribute("y", y + j); r.setAttribute("width", 1); r.setAttribute("height", 1);
-          r.setAttribute("class", "reach-cell");
-          frag.appendChild(r);
+      for (const [cx, cy] of cells.footprint([x, y], size)) {
+        const key = cx + "," + cy;
+        if (shaded.has(key)) continue;
+        shaded.add(key);
+        let r;
+        if (cells.hex) {
+          r = document.createElementNS(SVG_NS, "polygon");
+          r.setAttribute("points", cells.points([cx, cy]));
+        } else {
+          r = document.createElementNS(SVG_NS, "rect");
+          r.setAttribute("x", cx); r.setAttribute("y", cy); r.setAttribute("width", 1); r.setAttribute("height", 1);
         }
+        r.setAttribute("class", "reach-cell");
+        r.dataset.cell = key;
+        frag.appendChild(r);
       }
     }
     g.replaceChildren(frag);

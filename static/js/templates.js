@@ -9,8 +9,18 @@
   const half = (v) => Math.round(v * 2) / 2;
 
   const mapPoint = (clientX, clientY) => window.tacmap.mapPoint(clientX, clientY); // map.js
-  const inBoard = (p) => [clamp(half(p.x), 0, parseInt(svg().dataset.width, 10)),
-                          clamp(half(p.y), 0, parseInt(svg().dataset.height, 10))];
+  const grid = () => window.tacgrid.of(svg()); // squares or hexes (grid.js)
+  // on hexes a template is laid on the centre of a hex (in map units, as the server keeps it)
+  const hexCentre = (g, mapXY) => {
+    const w = parseInt(svg().dataset.width, 10), h = parseInt(svg().dataset.height, 10);
+    const [x, y] = g.cellAt(mapXY);
+    return g.centre([clamp(x, 0, w - 1), clamp(y, 0, h - 1)]);
+  };
+  const inBoard = (p) => {
+    const g = grid();
+    if (g.hex) return hexCentre(g, g.toMap([p.x, p.y]));
+    return [clamp(half(p.x), 0, parseInt(svg().dataset.width, 10)), clamp(half(p.y), 0, parseInt(svg().dataset.height, 10))];
+  };
 
   // --- laying a template: press "Place on the map", then click the map ----------------
   let arming = false;
@@ -139,7 +149,16 @@
       e.preventDefault();
       e.stopPropagation();
       const p = mapPoint(e.clientX, e.clientY);
-      const moved = [half(p.x - drag.start[0]), half(p.y - drag.start[1])];
+      const g = grid();
+      let moved;
+      if (g.hex) { // from one hex centre to another: the shift in drawing units, and where it lands
+        const [ax, ay] = g.toDraw(drag.at);
+        drag.to = hexCentre(g, g.toMap([ax + p.x - drag.start[0], ay + p.y - drag.start[1]]));
+        const [bx, by] = g.toDraw(drag.to);
+        moved = [Math.round((bx - ax) * 1e4) / 1e4, Math.round((by - ay) * 1e4) / 1e4];
+      } else {
+        moved = [half(p.x - drag.start[0]), half(p.y - drag.start[1])];
+      }
       if (moved[0] === drag.moved[0] && moved[1] === drag.moved[1]) return;
       drag.moved = moved;
       shift(drag.el, moved[0], moved[1]);
@@ -165,8 +184,11 @@
         payload.zone = under.closest(".zone").dataset.zone;
       } else {
         const w = parseInt(svg().dataset.width, 10), h = parseInt(svg().dataset.height, 10);
-        payload.x = clamp(d.at[0] + d.moved[0], 0, w);
-        payload.y = clamp(d.at[1] + d.moved[1], 0, h);
+        if (d.to) [payload.x, payload.y] = d.to; // hexes: the centre it was dragged to, in map units
+        else {
+          payload.x = clamp(d.at[0] + d.moved[0], 0, w);
+          payload.y = clamp(d.at[1] + d.moved[1], 0, h);
+        }
       }
       const n = ++drops;
       if (payload.x !== undefined) landing.set(d.id, { to: [payload.x, payload.y], n: n });
@@ -186,8 +208,9 @@
       landing.forEach((l, id) => {
         const el = document.getElementById("template-" + id);
         if (!el) { landing.delete(id); return; }
-        const dx = l.to[0] - parseFloat(el.dataset.x), dy = l.to[1] - parseFloat(el.dataset.y);
-        shift(el, dx, dy); // (0, 0) once it has landed
+        const g = grid();
+        const [tx, ty] = g.toDraw(l.to), [fx, fy] = g.toDraw([parseFloat(el.dataset.x), parseFloat(el.dataset.y)]);
+        shift(el, Math.round((tx - fx) * 1e4) / 1e4, Math.round((ty - fy) * 1e4) / 1e4); // (0, 0) once it has landed
       });
     });
     frame.addEventListener("pointerup", (e) => end(e, false), true);

@@ -404,12 +404,13 @@ def _decide_zone(game: "Game", cmd, board: Board, where: dict) -> list[Event]:
 def _resized(board: Board, w: int, h: int) -> Board:
     """The board cut or grown to w x h: what lies off the new edge goes."""
     d = board.to_dict()
+    ew, eh = board.grid.extent(w, h)  # in map units (hexes: the ragged edge's box)
 
     def inside(p):
-        return 0 <= p[0] <= w and 0 <= p[1] <= h
+        return 0 <= p[0] <= ew and 0 <= p[1] <= eh
 
     return Board.from_dict({
-        "width": w, "height": h,
+        "width": w, "height": h, **board.grid.to_dict(),  # a hex map stays hexes (#28)
         "walls": [s for s in d["walls"] if inside(s["a"]) and inside(s["b"])],
         "doors": [s for s in d["doors"] if inside(s["a"]) and inside(s["b"])],
         "blocked": [c for c in d["blocked"] if c[0] < w and c[1] < h],

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
 from rules.board import Board
+from rules.grid import Grid
 
 from . import text, zonelayout
 from .mapdata import zone_map
@@ -93,7 +94,7 @@ def summary(game: "Game") -> list[dict]:
                     "picture": m.picture["name"] if m.picture else None, "align": dict(m.align),
                     "fog": game.fog_on if m.id == game.active_map else m.fog,  # the active map's lives in game
                     "zones": map_zones(game, m.id) is not None, "lights": len(m.lights), "ambient": m.ambient,
-                    "tokens": len(map_tokens(game, m.id))})
+                    "tokens": len(map_tokens(game, m.id)), **board.grid.to_dict()})
     return out
 
 
@@ -113,6 +114,8 @@ class AddMap(_Command):
     name: MapName
     width: Side = 24
     height: Side = 16
+    grid: Literal["square", "hex"] = "square"  # hexes (#28): pointy-top rows (the default) or flat-top columns
+    orientation: Literal["pointy", "flat"] | None = None
 
 
 class RenameMap(_Command):
@@ -181,11 +184,16 @@ def _add_map(game: "Game", cmd: AddMap) -> list[Event]:
         zone_game = rules.get(game.system).board == "zones"
     except KeyError:
         zone_game = False
+    if zone_game and cmd.grid == "hex":
+        raise Rejected("grid: this game system plays on zone maps, not hexes")
     if zone_game:  # a zone game's blank map is the small default zone map
         board, zones = zone_map({"zones": zonelayout.DEFAULT_ZONES})
         data |= {"board": board.to_dict(), "zones": zones}
     else:
-        data["board"] = Board(cmd.width, cmd.height).to_dict()
+        if cmd.grid == "square" and cmd.orientation is not None:
+            raise Rejected("orientation: only a hex grid has an orientation")
+        grid = Grid("hex", cmd.orientation or "pointy") if cmd.grid == "hex" else Grid()
+        data["board"] = Board(cmd.width, cmd.height, grid).to_dict()
     return [Event("map_added", data)]
 
 

@@ -102,6 +102,10 @@ def _where(game: "Game", x: float | None, y: float | None, zone: str | None) -> 
     w, h = game.board.width, game.board.height
     if not (0 <= x <= w and 0 <= y <= h):
         raise Rejected(f"({x:g}, {y:g}) is off the map ({w} x {h})")
+    grid = game.board.grid
+    if grid.hex:  # on hexes (#28): the centre of the hex the point is in (map units, on quarters)
+        cx, cy = grid.centre(grid.cell_at((x, y)))
+        return {"x": cx, "y": cy}
     return {"x": round(x * 2) / 2, "y": round(y * 2) / 2}  # to the half square: centres and corners
 
 

@@ -31,6 +31,7 @@ from ..game import (attacks, audience, characters, combat, describe, editor, fog
                     templates, uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
 from ..game import lighting
+from . import drawing
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -305,7 +306,15 @@ def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
         "picture": lambda c: picture_of(game, c["shown_map"], actor),
         "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
         "maps_list": lambda c: maps.summary(game) if actor.role == "gm" and game.maps else [],
+        # where things are drawn on the shown map: squares, or pointy / flat hexes (webapp/live/drawing.py)
+        "drawing": lambda c: drawing.of(_shown_board(game, c["shown_map_id"]).grid),
     }
+
+
+def _shown_board(game: Game, shown: str):
+    """The board of the map this screen shows (the active one's if that map is gone)."""
+    m = game.maps.get(shown)
+    return game.board if m is None or shown == game.active_map or m.board is None else m.board
 
 
 def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Mapping | None = None,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 import rules
+from rules.board import Board
+from rules.grid import HEX_FLAT, HEX_POINTY, SQUARE
 
 from ..storage.store import DamagedLog
 from ..game import text
@@ -14,6 +16,8 @@ from .network import is_hosts_browser
 
 bp = Blueprint("lobby", __name__)
 TOO_MANY_GAMES = "Too many new games from this address: wait a while, or create it on the server's own machine."
+#: the new-game form's map choice (#28)
+GRIDS = {"square": SQUARE, "hex-pointy": HEX_POINTY, "hex-flat": HEX_FLAT}
 TOO_MANY_CODES = "Too many wrong join codes from this address: wait a minute, then try again."
 
 
@@ -84,8 +88,18 @@ def create():
         return lobby_page(error=f"The game's name {why}.", status=400)
     if len(system) > 40:
         return lobby_page(error="Unknown rule system.", status=400)
+    grid = GRIDS.get(request.form.get("grid") or "square")
+    if grid is None:
+        return lobby_page(error="A map is squares or hexes (pointy or flat top).", status=400)
     try:
-        record = hub().create_game(text.valid_name(name), system)
+        zone_system = rules.get(system).board == "zones"
+    except KeyError:
+        return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
+    if zone_system and grid.hex:
+        return lobby_page(error="This rule system plays on zone maps, not hexes.", status=400)
+    board = None if zone_system else Board(24, 16, grid)  # the default map's size, squares or hexes
+    try:
+        record = hub().create_game(text.valid_name(name), system, board)
     except KeyError:
         return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
     except Rejected as exc:

@@ -1,0 +1,232 @@
+"""Where things are drawn on the map's SVG, on squares and on hexes (#28).
+
+The map's SVG is drawn in *drawing units*: map units (``rules.grid``) stretched by the grid's
+:attr:`Grid.unit`, so a drawing unit is one cell of true length both ways and a circle is round.
+On squares nothing is stretched (a drawing unit is a square, the SVG is what it always was); on
+pointy-top hexes y is stretched by 2/sqrt(3) (flat top: x), so a hex is 1 wide flat to flat.
+static/js/grid.js is the same for the scripts (``toDraw``/``toMap``).
+
+A token is drawn in a ``size`` x ``size`` box of drawing units whose centre is its footprint's centre:
+on squares its top-left square, as before; on hexes the box sits round the 1, 3 or 7 hexes it covers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+from rules.grid import SQUARE, Grid
+
+
+def _n(v: float) -> str:
+    """A number as short as the page wants it (4 decimals, no trailing zeros, no "-0")."""
+    s = f"{v:.4f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+class Drawing:
+    """The drawing of one grid: every helper the map's templates call."""
+
+    def __init__(self, grid: Grid = SQUARE) -> None:
+        self.grid = grid
+        self.ux, self.uy = grid.unit
+
+    @property
+    def hex(self) -> bool:
+        return self.grid.hex
+
+    @property
+    def kind(self) -> str:
+        return self.grid.kind
+
+    @property
+    def orientation(self) -> str:
+        return self.grid.orientation or ""
+
+    # -------------------------------------------------------------- points
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        """A point in map units, in drawing units."""
+        return (x * self.ux, y * self.uy)
+
+    def dx(self, v: float):
+        """An x in map units, in drawing units (on squares: itself, as the page always wrote it)."""
+        return v if not self.hex else _n(v * self.ux)
+
+    def dy(self, v: float):
+        return v if not self.hex else _n(v * self.uy)
+
+    def xy(self, point) -> str:
+        """``"x y"`` of a point in map units, in drawing units (for path data)."""
+        x, y = self.pt(*point)
+        return f"{_n(x)} {_n(y)}"
+
+    def extent(self, width: int, height: int) -> tuple[float, float]:
+        """The board's size in drawing units."""
+        w, h = self.grid.extent(width, height)
+        return (w * self.ux, h * self.uy)
+
+    def centre(self, cell, size: int = 1) -> tuple[float, float]:
+        """The centre of the cells a token of ``size`` anchored at ``cell`` covers, in drawing units."""
+        if not self.hex:
+            return (cell[0] + size / 2, cell[1] + size / 2)
+        cells = self.grid.footprint(tuple(cell), max(1, min(size, 3)))
+        cs = [self.grid.centre(c) for c in cells]
+        return self.pt(sum(c[0] for c in cs) / len(cs), sum(c[1] for c in cs) / len(cs))
+
+    def box(self, cell, size: int = 1) -> tuple[float, float]:
+        """The top-left corner of a token's ``size`` x ``size`` box (its SVG ``translate``)."""
+        if not self.hex:
+            return (cell[0], cell[1])
+        cx, cy = self.centre(cell, size)
+        return (round(cx - size / 2, 4), round(cy - size / 2, 4))
+
+    def token_translate(self, token) -> str:
+        x, y = self.box((token.x, token.y), token.size or 1)
+        return f"{_n(x)} {_n(y)}"
+
+    # -------------------------------------------------------------- cells
+
+    def cell_points(self, cell, inset: float = 0.0) -> str:
+        """A cell's outline as polygon ``points`` in drawing units; ``inset``: shrunk towards its centre by
+        that share (0.06: a mark inside the cell)."""
+        cx, cy = self.grid.centre(tuple(cell))
+        pts = []
+        for x, y in self.grid.corners(tuple(cell)):
+            x, y = x + (cx - x) * inset, y + (cy - y) * inset
+            px, py = self.pt(x, y)
+            pts.append(f"{_n(px)},{_n(py)}")
+        return " ".join(pts)
+
+    def cells_path(self, cells) -> str:
+        """One path covering ``cells``: the outline of their union (holes included), drawn once."""
+        return _outline(self.grid, frozenset(map(tuple, cells)))
+
+    def footprint(self, token) -> list[tuple[int, int]]:
+        if not self.hex:
+            return token.cells()
+        return self.grid.footprint((token.x, token.y), max(1, min(token.size or 1, 3)))
+
+    # -------------------------------------------------------------- the board
+
+    def board_path(self, width: int, height: int) -> str:
+        """The board's outline (hexes: the ragged edge of its rows or columns)."""
+        return _board_outline(self.grid, width, height)
+
+    def grid_pattern(self) -> dict:
+        """The repeating tile of hex grid lines: its size and path in drawing units (``patternUnits``
+        user space, starting at the map's origin)."""
+        g = self.grid
+        if g.pointy:  # two rows repeat: 1 across, 1.5 map units down
+            tile = (1.0, 1.5)
+            cells = [(0, 0), (0, 1), (-1, 1), (0, 2), (-1, 0), (1, 0)]
+        else:
+            tile = (1.5, 1.0)
+            cells = [(0, 0), (1, 0), (1, -1), (2, 0), (0, -1), (0, 1)]
+        d = []
+        for c in cells:
+            corners = g.corners(c)
+            d.append("M" + " L".join(self.xy(p) for p in corners) + "Z")
+        w, h = self.pt(*tile)
+        return {"width": _n(w), "height": _n(h), "d": "".join(d)}
+
+    # -------------------------------------------------------------- templates
+
+    def template(self, t: dict, width: int, height: int) -> dict:
+        """A template laid on hexes as drawn: its outline in drawing units (where a circle is round) and
+        the hexes it covers: the server's (``t["cells"]``) when it says, else those whose centre the
+        drawn shape covers."""
+        from rules.areas import Area
+
+        drawn = Area(t["shape"], t["x"] * self.ux, t["y"] * self.uy, t["size"], t.get("direction", 0))
+        cells = t.get("cells")
+        if cells is None:  # the hexes round its point, as far as it reaches (a line: its width more)
+            near = self.grid.within(self.grid.cell_at((t["x"], t["y"])), math.ceil(drawn.reach()) + 2)
+            cells = sorted((x, y) for x, y in near if 0 <= x < width and 0 <= y < height
+                           and drawn.covers(*self.pt(*self.grid.centre((x, y)))))
+        return {"outline": drawn.outline(), "cells": [tuple(c) for c in cells]}
+
+    # -------------------------------------------------------------- fog
+
+    def fog_path(self, d: str) -> str:
+        """A fog path written in squares' runs (``webapp.game.fog``: "M{x} {y}h{n}v{k}h-{n}z" per run)
+        redrawn over the same cells as hexes; on squares, itself."""
+        if not self.hex or not d:
+            return d
+        return _fog_hexes(self.grid, d)
+
+
+SQUARES = Drawing(SQUARE)
+
+
+@lru_cache(maxsize=8)
+def of(grid: Grid) -> Drawing:
+    return SQUARES if grid == SQUARE else Drawing(grid)
+
+
+def _edges(grid: Grid, cells: frozenset) -> dict:
+    """The directed edges of the union's outline, corner -> next corner (in quarters of a map unit,
+    exact), each cell's clockwise; an edge two cells share runs both ways and is left out. On hexes
+    three cells meet at a corner, so an outline passes a corner once: one edge leaves it."""
+    edges = set()
+    for cell in cells:
+        cs = [(round(x * 4), round(y * 4)) for x, y in grid.corners(cell)]
+        edges.update(zip(cs, cs[1:] + cs[:1]))
+    return {a: [b] for a, b in edges if (b, a) not in edges}
+
+
+def _loops(edges: dict) -> list[list]:
+    loops = []
+    while edges:
+        start = next(iter(edges))
+        loop = [start]
+        at = start
+        while True:
+            nxt = edges[at].pop()
+            if not edges[at]:
+                del edges[at]
+            if nxt == start:
+                break
+            loop.append(nxt)
+            at = nxt
+            if at not in edges:
+                break
+        loops.append(loop)
+    return loops
+
+
+def _path_of(grid: Grid, loops: list[list]) -> str:
+    ux, uy = grid.unit
+    out = []
+    for loop in loops:
+        out.append("M" + " L".join(f"{_n(x / 4 * ux)} {_n(y / 4 * uy)}" for x, y in loop) + "Z")
+    return "".join(out)
+
+
+@lru_cache(maxsize=256)
+def _outline(grid: Grid, cells: frozenset) -> str:
+    if not cells:
+        return ""
+    return _path_of(grid, _loops(_edges(grid, cells)))
+
+
+@lru_cache(maxsize=32)
+def _board_outline(grid: Grid, width: int, height: int) -> str:
+    if not grid.hex:
+        return f"M0 0H{width}V{height}H0Z"
+    return _outline(grid, frozenset((x, y) for y in range(height) for x in range(width)))
+
+
+_RUN = re.compile(r"M(-?\d+) (-?\d+)h(-?\d+)v(-?\d+)h-?\d+z")
+
+
+@lru_cache(maxsize=256)
+def _fog_hexes(grid: Grid, d: str) -> str:
+    cells = set()
+    for m in _RUN.finditer(d):
+        x0, y0, w, h = map(int, m.groups())
+        for y in range(y0, y0 + h):
+            for x in range(x0, x0 + w):
+                cells.add((x, y))
+    return _outline(grid, frozenset(cells))
