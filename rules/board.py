@@ -342,7 +342,12 @@ class Board:
         """For each cell (index ``y * width + x``), a bit mask of the refused steps."""
         masks = self._cache.get("steps")
         if masks is None:
-            masks = self._cache["steps"] = _step_masks(self)
+            if self.grid.hex:
+                from .hexgeom import hex_step_masks
+
+                masks = self._cache["steps"] = hex_step_masks(self)
+            else:
+                masks = self._cache["steps"] = _step_masks(self)
         return masks
 
     def step_blocked(self, a, b) -> bool:
@@ -350,6 +355,14 @@ class Board:
         ``b`` (diagonals included): see the module docstring for the rule."""
         ax, ay = a
         bx, by = b
+        if self.grid.hex:
+            try:
+                k = self.grid.neighbours((ax, ay)).index((bx, by))
+            except ValueError:
+                raise ValueError(f"cells {tuple(a)} and {tuple(b)} are not adjacent") from None
+            if not (0 <= ax < self.width and 0 <= ay < self.height):
+                return True
+            return bool(self.step_masks()[ay * self.width + ax] & (1 << k))
         d = (bx - ax, by - ay)
         bit = _STEP_BIT.get(d)
         if bit is None:
@@ -405,6 +418,14 @@ class SegmentIndex:
 
     def __init__(self, board: Board) -> None:
         self.width, self.height = board.width, board.height
+        self.grid = grid = board.grid
+        # the bucket grid: the cells on squares; unit squares of map units over a hex board's extent
+        if grid.hex:
+            from .hexgeom import bucket_size
+
+            self.bw, self.bh = bucket_size(grid, self.width, self.height)
+        else:
+            self.bw, self.bh = self.width, self.height
         segs: list[Segment] = []
         for w in board.walls.values():
             segs.append(Segment(len(segs), w.id, w.a, w.b))
@@ -412,9 +433,9 @@ class SegmentIndex:
             if d.closed:
                 segs.append(Segment(len(segs), d.id, d.a, d.b))
         self.segs = segs
-        buckets: list = [None] * (self.width * self.height)
+        buckets: list = [None] * (self.bw * self.bh)
         for s in segs:
-            for i in _cells_of_segment(s, self.width, self.height):
+            for i in _cells_of_segment(s, self.bw, self.bh):
                 b = buckets[i]
                 if b is None:
                     buckets[i] = [s.n]
@@ -430,6 +451,18 @@ class SegmentIndex:
         w = self.width
         self.blocked_idx = frozenset(y * w + x for x, y in self.blocked)
         self._visible: dict[int, tuple | None] = {}
+        if grid.hex:
+            # the blocking hexes and those with cover, bucketed like the walls
+            from .hexgeom import buckets_of_hex
+
+            cb: list = [None] * (self.bw * self.bh)
+            for i in self.blocked_idx | set(self.cover):
+                for b in buckets_of_hex(grid, (i % w, i // w), self.bw, self.bh):
+                    if cb[b] is None:
+                        cb[b] = [i]
+                    else:
+                        cb[b].append(i)
+            self.cell_buckets = cb
 
     def visible_part(self, n: int):
         """Segment ``n`` cut to the board and a margin of one cell around it:
@@ -441,7 +474,7 @@ class SegmentIndex:
         s = self.segs[n]
         vx, vy = s.bx - s.ax, s.by - s.ay
         out = None
-        span = clip_span(s.ax, s.ay, s.bx, s.by, self.width, self.height)
+        span = clip_span(s.ax, s.ay, s.bx, s.by, self.bw, self.bh)
         if span is not None:
             t0, t1 = span
             if t0 < t1:

@@ -261,6 +261,92 @@ def _cells(indexes, w: int) -> list:
 # the rule functions
 
 
+# --------------------------------------------------------------------------
+# hexes: the same rule, with the walls and cells met found by unit squares of map units
+
+
+def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, first: bool):
+    """:func:`_sight` on a hex board, for the segment p-q in map units (exact quarters).
+
+    Returns ``(blocked, blockers)``; with ``first`` it stops at the first thing that blocks."""
+    from .hexgeom import buckets_along, hex_contact
+
+    grid = index.grid
+    w = index.width
+    walls_in, cells_in = index.buckets, index.cell_buckets
+    cand: set[int] = set()
+    cells: set[int] = set()
+    for b in buckets_along(px, py, qx, qy, index.bw, index.bh):
+        c = walls_in[b]
+        if c:
+            cand.update(c)
+        c = cells_in[b]
+        if c:
+            cells.update(c)
+    blockers: set[str] = set()
+    touches: dict | None = None
+    segs = index.segs
+    for n in cand:
+        s = segs[n]
+        c = _contact(s, px, py, qx, qy)
+        if not c:
+            continue
+        if c == _BLOCK:
+            blockers.add(s.id)
+            if first:
+                return True, blockers
+            continue
+        if touches is None:
+            touches = {}
+        t = touches.setdefault(c[0], [0, []])
+        t[0] |= 1 if c[1] > 0 else 2
+        t[1].append(s.id)
+    blocked_idx, cover = index.blocked_idx, index.cover
+    for i in cells:
+        if i in ends:
+            continue
+        ids = []
+        if i in blocked_idx:
+            ids.append(cell_id((i % w, i // w)))
+        if with_cover and i in cover:
+            ids.extend(cover[i])
+        if not ids:
+            continue
+        cell = (i % w, i // w)
+        cx, cy = grid.centre(cell)
+        c = hex_contact(grid.corners(cell), cx, cy, px, py, qx, qy)
+        if c is True:
+            blockers.update(ids)
+            if first:
+                return True, blockers
+            continue
+        for point, side in c:
+            if touches is None:
+                touches = {}
+            t = touches.setdefault(point, [0, []])
+            t[0] |= 1 if side > 0 else 2
+            t[1].extend(ids)
+    if touches:
+        for mask, ids in touches.values():
+            if mask == 3:
+                blockers.update(ids)
+                if first:
+                    return True, blockers
+    return bool(blockers), blockers
+
+
+def _hex_line(board: Board, a, b, first: bool):
+    index = board.segments()
+    w = index.width
+    pa, pb = board.grid.centre(a), board.grid.centre(b)
+    return _hex_sight(index, pa[0], pa[1], pb[0], pb[1], (a[1] * w + a[0], b[1] * w + b[0]), False, first)
+
+
+#: the cover sample points in a hex, as offsets from its centre in map units (the square lattice's
+#: 3 x 3 points at quarters, all inside the hex)
+HEX_COVER_SAMPLES = tuple(((sx - 2) / 4, (sy - 2) / 4) for sx, sy in COVER_SAMPLES)
+
+
 def line_of_fire(board: Board, a, b) -> LineOfFire:
     """Line of fire from the centre of cell ``a`` to the centre of cell ``b``.
 
@@ -271,10 +357,13 @@ def line_of_fire(board: Board, a, b) -> LineOfFire:
     """
     ax, ay = _check_cell(board, a)
     bx, by = _check_cell(board, b)
-    index = board.segments()
-    w = index.width
     if (ax, ay) == (bx, by):
         return LineOfFire(True, [(ax, ay)], [])
+    if board.grid.hex:  # cells: the hexes the line passes (Grid.line)
+        blocked, blockers = _hex_line(board, (ax, ay), (bx, by), False)
+        return LineOfFire(not blocked, board.grid.line((ax, ay), (bx, by)), sorted(blockers))
+    index = board.segments()
+    w = index.width
     ends = (ay * w + ax, by * w + bx)
     blocked, blockers, path, corners = _sight(
         index, 4 * ax + 2, 4 * ay + 2, 4 * bx + 2, 4 * by + 2, ends, False, False
@@ -307,6 +396,16 @@ def cover(board: Board, attacker, target) -> Cover:
     index = board.segments()
     w = index.width
     ends = (ay * w + ax, ty * w + tx)
+    if board.grid.hex:
+        (px, py), (cx, cy) = board.grid.centre((ax, ay)), board.grid.centre((tx, ty))
+        obstructed = 0
+        blockers: set[str] = set()
+        for ox, oy in HEX_COVER_SAMPLES:
+            blocked, ids = _hex_sight(index, px, py, cx + ox, cy + oy, ends, True, False)
+            if blocked:
+                obstructed += 1
+                blockers |= ids
+        return Cover(obstructed / len(HEX_COVER_SAMPLES), sorted(blockers))
     X0, Y0 = 4 * ax + 2, 4 * ay + 2
     obstructed = 0
     blockers: set[str] = set()
@@ -324,6 +423,8 @@ def can_see(board: Board, a, b) -> bool:
     bx, by = _check_cell(board, b)
     if (ax, ay) == (bx, by):
         return True
+    if board.grid.hex:
+        return not _hex_line(board, (ax, ay), (bx, by), True)[0]
     index = board.segments()
     w = index.width
     ends = (ay * w + ax, by * w + bx)
@@ -350,6 +451,8 @@ def visible_cells(board: Board, origin, radius: float | None = None) -> set:
     """
     ox, oy = _check_cell(board, origin)
     index = board.segments()
+    if board.grid.hex:
+        return _HexFov(index, ox, oy, radius).run()
     return _Fov(index, ox, oy, radius).run()
 
 
@@ -496,7 +599,7 @@ class _Fov:
         # the part of the wall over the board (within a margin of one cell:
         # no sight line on the board can meet the rest), its end points
         # known to within ``err`` (exact when nothing was cut off)
-        piece = self.index.visible_part(s.n)
+        piece = self._piece(s.n)
         if piece is None:
             return
         p0x, p0y, p1x, p1y, err = piece
@@ -541,7 +644,7 @@ class _Fov:
         cx, cy = self.cx, self.cy
         out = []
         for s in index.segs:
-            piece = index.visible_part(s.n)
+            piece = self._piece(s.n)
             if piece is None:
                 continue
             p0x, p0y, p1x, p1y, err = piece
@@ -551,11 +654,20 @@ class _Fov:
             if i == self.ends_origin:
                 continue
             y, x = divmod(i, w)
-            dx = max(x - cx, 0.0, cx - x - 1)
-            dy = max(y - cy, 0.0, cy - y - 1)
-            out.append((math.hypot(dx, dy) - 1e-6, -1 - i))
+            out.append((self._block_distance(x, y) - 1e-6, -1 - i))
         out.sort()
         return out
+
+    def _piece(self, n: int):
+        return self.index.visible_part(n)
+
+    def _block_distance(self, x: int, y: int) -> float:
+        """The distance from the origin's centre to the nearest point of cell (x, y)."""
+        cx, cy = self.cx, self.cy
+        return math.hypot(max(x - cx, 0.0, cx - x - 1), max(y - cy, 0.0, cy - y - 1))
+
+    def _offset_table(self) -> tuple:
+        return _offsets(self.index.width, self.index.height)
 
     # the end -----------------------------------------------------------------
 
@@ -599,7 +711,7 @@ class _Fov:
         index = self.index
         w, h = index.width, index.height
         ox, oy = self.ox, self.oy
-        offsets = _offsets(w, h)
+        offsets = self._offset_table()
         radius = math.inf if self.radius is None else self.radius
         shadow, pending = self.shadow, self.pending
         s_starts, s_ends = shadow.starts, shadow.ends
@@ -701,3 +813,100 @@ class _Fov:
         a = math.atan2(dy, dx)
         if lo <= a <= hi or lo <= a + _TWO_PI <= hi or lo <= a - _TWO_PI <= hi:
             self._test(x, y)
+
+
+@lru_cache(maxsize=8)
+def _hex_offsets(grid, w: int, h: int, p: int) -> tuple:
+    """:func:`_offsets` on hexes, from a cell of row (pointy) / column (flat) parity ``p``: the offset
+    coordinates' differences ``(dx, dy)`` with the true distance and angle between the centres."""
+    ux, uy = grid.unit
+    o = (0, p) if grid.pointy else (p, 0)
+    ox, oy = grid.centre(o)
+    out = []
+    for dy in range(-h + 1, h):
+        for dx in range(-w + 1, w):
+            x, y = grid.centre((o[0] + dx, o[1] + dy))
+            ex, ey = (x - ox) * ux, (y - oy) * uy
+            out.append((math.hypot(ex, ey), math.atan2(ey, ex), dx, dy))
+    out.sort()
+    return tuple(out)
+
+
+class _HexFov(_Fov):
+    """:class:`_Fov` on a hex board: the same search in true lengths (map units stretched by
+    ``Grid.unit``, which keeps the order of directions), hexes' corners for a blocking cell's, the
+    exact test of :func:`_hex_sight`, and the narrow gaps left at the end found among the cells
+    still to come rather than walked row by row."""
+
+    def __init__(self, index: SegmentIndex, ox: int, oy: int, radius) -> None:
+        super().__init__(index, ox, oy, radius)
+        grid = self.grid = index.grid
+        self.ux, self.uy = grid.unit
+        px, py = grid.centre((ox, oy))
+        self.px, self.py = px, py
+        self.cx, self.cy = px * self.ux, py * self.uy
+        ex, ey = grid.extent(index.width, index.height)
+        self.ex, self.ey = ex * self.ux, ey * self.uy
+        corners = [(0, 0), (self.ex, 0), (0, self.ey), (self.ex, self.ey)]
+        self.board_corners = [
+            (math.atan2(y - self.cy, x - self.cx), math.hypot(x - self.cx, y - self.cy)) for x, y in corners
+        ]
+        self._rest = None
+
+    def _piece(self, n: int):
+        piece = self.index.visible_part(n)
+        if piece is None:
+            return None
+        p0x, p0y, p1x, p1y, err = piece
+        ux, uy = self.ux, self.uy
+        return (p0x * ux, p0y * uy, p1x * ux, p1y * uy, err * max(ux, uy))
+
+    def _block_distance(self, x: int, y: int) -> float:
+        cx, cy = self.grid.centre((x, y))
+        return math.hypot(cx * self.ux - self.cx, cy * self.uy - self.cy) - 0.6  # a hex's corners: 1/sqrt(3) away
+
+    def _add_block(self, x: int, y: int) -> None:
+        ux, uy = self.ux, self.uy
+        lo, hi, rmax = self._span([(px * ux, py * uy) for px, py in self.grid.corners((x, y))])
+        if self._hidden(lo - _EPS, hi + _EPS):
+            return
+        self.touched.add(lo - _EPS, hi + _EPS)
+        heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
+
+    def _offset_table(self) -> tuple:
+        from .hexgeom import parity
+
+        self._rest = _hex_offsets(self.grid, self.index.width, self.index.height,
+                                  parity(self.grid, self.ox, self.oy))
+        return self._rest
+
+    def _exit(self, ang: float) -> float:
+        c, s = math.cos(ang), math.sin(ang)
+        tx = (self.ex - self.cx) / c if c > 1e-15 else (-self.cx / c if c < -1e-15 else math.inf)
+        ty = (self.ey - self.cy) / s if s > 1e-15 else (-self.cy / s if s < -1e-15 else math.inf)
+        return min(tx, ty)
+
+    def _test(self, x: int, y: int) -> None:
+        index = self.index
+        qx, qy = self.grid.centre((x, y))
+        if not _hex_sight(index, self.px, self.py, qx, qy, (self.ends_origin, y * index.width + x), False, True)[0]:
+            self.out.add((x, y))
+
+    def _gap_walk(self, gaps, d: float, radius: float) -> None:
+        w, h = self.index.width, self.index.height
+        ox, oy = self.ox, self.oy
+        spans = [(lo - _EPS, hi + _EPS) for lo, hi in gaps]
+        if not spans:
+            return
+        for r, a, dx, dy in self._rest:
+            if r < d - 1e-6:
+                continue
+            if r > radius:
+                break
+            x, y = ox + dx, oy + dy
+            if not (0 <= x < w and 0 <= y < h):
+                continue
+            for lo, hi in spans:
+                if lo <= a <= hi or lo <= a + _TWO_PI <= hi or lo <= a - _TWO_PI <= hi:
+                    self._test(x, y)
+                    break
