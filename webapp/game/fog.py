@@ -88,20 +88,20 @@ def token_view(game: "Game", token: "Token") -> Cells:
 def _compute(game: "Game", token: "Token") -> Cells:
     board = game.board
     if game.zones is not None:
-        here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in token.cells()
+        here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in game.cells_of(token)
                 if zonelayout.zone_at(game.zones, x, y) is not None}
         seen = set(here)
         for z in game.zones:
             if z["id"] in here:
                 seen.update(z.get("adjacent", []))
-        out = set(token.cells())
+        out = set(game.cells_of(token))
         for z in game.zones:
             if z["id"] in seen:
                 bx, by, bw, bh = z["box"]
                 out.update((x, y) for y in range(by, by + bh) for x in range(bx, bx + bw))
         return frozenset(c for c in out if board.in_bounds(c))
     out: set = set()
-    for cell in token.cells():
+    for cell in game.cells_of(token):
         if board.in_bounds(cell) and not board.is_blocked(cell):
             out |= visible_cells(board, cell)
         elif board.in_bounds(cell):
@@ -172,7 +172,7 @@ def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
     if not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
         return True
     seen = view(game, actor)
-    return any(c in seen for c in token.cells())
+    return any(c in seen for c in game.cells_of(token))
 
 
 def visible_tokens(game: "Game", actor: "Actor") -> list["Token"]:
@@ -186,7 +186,7 @@ def may_see_at(game: "Game", actor: "Actor", token: "Token", x: int, y: int) -> 
     if actor.role == "gm" or not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
         return True
     seen = view(game, actor)
-    return any((x + i, y + j) in seen for j in range(token.size) for i in range(token.size))
+    return any(c in seen for c in game.cells_of(token, x, y))
 
 
 def remember(game: "Game") -> None:
