@@ -893,20 +893,31 @@ class _HexFov(_Fov):
             self.out.add((x, y))
 
     def _gap_walk(self, gaps, d: float, radius: float) -> None:
+        """Along each narrow gap's middle direction, every half hex: a hex whose centre lies in so narrow
+        a gap lies across that ray for at least a hex's width (its inradius is half a hex), so one of
+        the points falls in it."""
         w, h = self.index.width, self.index.height
-        ox, oy = self.ox, self.oy
-        spans = [(lo - _EPS, hi + _EPS) for lo, hi in gaps]
-        if not spans:
-            return
-        for r, a, dx, dy in self._rest:
-            if r < d - 1e-6:
-                continue
-            if r > radius:
-                break
-            x, y = ox + dx, oy + dy
-            if not (0 <= x < w and 0 <= y < h):
-                continue
-            for lo, hi in spans:
+        grid, ux, uy = self.grid, self.ux, self.uy
+        cx, cy = self.cx, self.cy
+        tried = set(self.out)
+        end = math.hypot(self.ex, self.ey)
+        for lo, hi in gaps:
+            mid = (lo + hi) / 2
+            c, s = math.cos(mid), math.sin(mid)
+            lo -= _EPS
+            hi += _EPS
+            t = max(0.0, d - 1.0)
+            while t <= end + 1.0:
+                x, y = grid.cell_at(((cx + t * c) / ux, (cy + t * s) / uy))
+                t += 0.5
+                if (x, y) in tried or not (0 <= x < w and 0 <= y < h):
+                    continue
+                tried.add((x, y))
+                qx, qy = grid.centre((x, y))
+                ex, ey = qx * ux - cx, qy * uy - cy
+                r = math.hypot(ex, ey)
+                if r < d - 1e-6 or r > radius:
+                    continue
+                a = math.atan2(ey, ex)
                 if lo <= a <= hi or lo <= a + _TWO_PI <= hi or lo <= a - _TWO_PI <= hi:
                     self._test(x, y)
-                    break

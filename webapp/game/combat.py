@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 import rules
 from rules import los, movement
 from rules.dice import DiceError, DiceSource, parse
-from rules.grid import SQUARE, Grid
+from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
@@ -132,10 +132,13 @@ def combatant(game: "Game", token: "Token") -> Combatant:
 
 
 def position_of(game: "Game", token: "Token"):
-    """Where the rules see a token: its square, or on a zone map its zone's id."""
+    """Where the rules see a token: its square, or on a zone map its zone's id; on a hex map its hex
+    as a ``rules.grid.Place``, so the rules count hexes."""
     if game.zones is not None:
         zone = zonelayout.zone_at(game.zones, token.x, token.y)
         return zone["id"] if zone else None
+    if game.board.grid.hex:
+        return Place((token.x, token.y), game.board.grid)
     return (token.x, token.y)
 
 

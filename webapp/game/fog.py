@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
+from rules.grid import SQUARE, Grid
 from rules.los import visible_cells
 
 from . import zonelayout
@@ -209,13 +210,24 @@ def known(game: "Game", actor: "Actor") -> Cells | None:
                    lambda: frozenset(explored(game, actor)) | view(game, actor))
 
 
-def _segment_cells(a, b) -> set:
-    """The squares a wall or door touches (a point on a square's edge touches the squares on both sides)."""
+def _segment_cells(a, b, grid: Grid = SQUARE) -> set:
+    """The squares a wall or door touches (a point on a square's edge touches the squares on both sides;
+    on hexes, a point on a hex's edge the hexes on both sides)."""
     (ax, ay), (bx, by) = a, b
     steps = max(1, int(max(abs(bx - ax), abs(by - ay)) * 4) + 1)
     out = set()
     for i in range(steps + 1):
         px, py = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
+        if grid.hex:
+            here = grid.cell_at((px, py))
+            cx, cy = grid.centre(here)
+            d = grid.length(px - cx, py - cy)
+            out.add(here)
+            for n in grid.neighbours(here):
+                nx, ny = grid.centre(n)
+                if grid.length(px - nx, py - ny) <= d + 1e-9:
+                    out.add(n)
+            continue
         fx, fy = int(px // 1), int(py // 1)
         for x in ((fx, fx - 1) if px == fx else (fx,)):
             for y in ((fy, fy - 1) if py == fy else (fy,)):
@@ -233,7 +245,7 @@ def _segments_by_cell(game: "Game") -> dict:
     if found is None:
         found = {}
         for s in list(game.board.walls.values()) + list(game.board.doors.values()):
-            for cell in _segment_cells(s.a, s.b):
+            for cell in _segment_cells(s.a, s.b, game.board.grid):
                 found.setdefault(cell, []).append(s.id)
         vision.tokens["segments by cell"] = found
     return found
