@@ -178,9 +178,10 @@ def measure(repeat: int = 15, rounds: int = 3) -> dict:
 
 def make_hex_board(orientation: str = "pointy", seed: int = SEED, width: int = WIDTH, height: int = HEIGHT,
                    n_walls: int = N_WALLS, n_tokens: int = N_TOKENS):
-    """The hex twin of :func:`make_board` (#28): 100 x 100 hexes with 1,000 wall segments (four in five
-    on hex edges, in runs of one to four edges round a hex, one in five at arbitrary float points over
-    the map's extent), 20 doors on hex edges (half closed), 60 blocking hexes, 200 hexes of difficult
+    """The hex twin of :func:`make_board` (#28): 100 x 100 hexes with 1,000 walls: four in five on hex
+    edges, each a run of one to four edges round a hex (as a square wall is one to four squares' edges;
+    the editor draws a segment per edge, so some 2,600 segments), one in five a segment at arbitrary
+    float points over the map's extent; 20 doors on hex edges (half closed), 60 blocking hexes, 200 hexes of difficult
     terrain, 30 pieces of cover and 30 tokens on free hexes."""
     from rules.grid import Grid
 
@@ -188,14 +189,12 @@ def make_hex_board(orientation: str = "pointy", seed: int = SEED, width: int = W
     rnd = random.Random(seed)
     board = Board(width, height, grid)
     ex, ey = grid.extent(width, height)
-    i = 0
-    while len(board.walls) < n_walls:
-        i += 1
+    for i in range(n_walls):
         if i % 5:
             c = (rnd.randrange(width), rnd.randrange(height))
             corners = grid.corners(c)
             k, n = rnd.randrange(6), rnd.randint(1, 4)
-            for j in range(min(n, n_walls - len(board.walls))):
+            for j in range(n):
                 board.add_wall(corners[(k + j) % 6], corners[(k + j + 1) % 6])
         else:
             x, y = rnd.uniform(0, ex), rnd.uniform(0, ey)

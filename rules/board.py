@@ -435,7 +435,9 @@ class SegmentIndex:
         self.segs = segs
         buckets: list = [None] * (self.bw * self.bh)
         for s in segs:
-            for i in _cells_of_segment(s, self.bw, self.bh):
+            # hexes: the buckets are unit squares shifted by an eighth (rules.hexgeom.SHIFT)
+            b = Segment(s.n, s.id, (s.ax + 0.125, s.ay + 0.125), (s.bx + 0.125, s.by + 0.125)) if grid.hex else s
+            for i in _cells_of_segment(b, self.bw, self.bh):
                 b = buckets[i]
                 if b is None:
                     buckets[i] = [s.n]

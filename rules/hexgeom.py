@@ -10,8 +10,8 @@ and a cover sample point). Only what depends on the cells' shape lives here:
   board, into a blocking hex, and when a wall or closed door touches the segment between the two
   centres anywhere, its end points included. There is no diagonal rule: neighbouring hexes share an
   edge, and the segment crosses that edge at its middle.
-- **Buckets.** Walls are bucketed in unit squares of map units over the board's extent (a wall lies
-  in the closed squares of its buckets), and so are the blocking hexes and the hexes holding cover (a
+- **Buckets.** Walls are bucketed in unit squares of map units over the board's extent, shifted by an
+  eighth (:data:`SHIFT`; a wall lies in the closed squares of its buckets), and so are the blocking hexes and the hexes holding cover (a
   hex lies in the closed squares of its buckets): a sight line looks only at what lies in the unit
   squares it passes through.
 - **Sight.** A blocking hex (or, for cover, a hex with a piece of cover) obstructs a sight line that
@@ -27,6 +27,10 @@ import math
 from .grid import Grid
 
 _E = 1e-9
+#: a hex board's buckets are unit squares of map units shifted by an eighth: bucket (bx, by) covers
+#: [bx - 1/8, bx + 7/8] x [by - 1/8, by + 7/8], so no point on a quarter (a centre, a corner, a cover
+#: sample) lies on a bucket's edge, and a sight line is walked through them exactly, in eighths
+SHIFT = 0.125
 
 
 def hex_dirs(grid: Grid) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
@@ -45,7 +49,7 @@ def parity(grid: Grid, x: int, y: int) -> int:
 
 def bucket_size(grid: Grid, width: int, height: int) -> tuple[int, int]:
     ex, ey = grid.extent(width, height)
-    return math.ceil(ex), math.ceil(ey)
+    return math.floor(ex + SHIFT) + 1, math.floor(ey + SHIFT) + 1
 
 
 def hexes_over(grid: Grid, bx: int, by: int):
@@ -63,33 +67,13 @@ def hexes_over(grid: Grid, bx: int, by: int):
 
 
 def buckets_of_hex(grid: Grid, cell, bw: int, bh: int) -> list[int]:
-    """The unit squares whose closed extent meets the hex's bounding box."""
+    """The (shifted) unit squares whose closed extent meets the hex's bounding box."""
     cx, cy = grid.centre(cell)
+    cx, cy = cx + SHIFT, cy + SHIFT
     out = []
     for by in range(max(0, math.floor(cy - 0.5)), min(bh - 1, math.floor(cy + 0.5)) + 1):
         for bx in range(max(0, math.floor(cx - 0.5)), min(bw - 1, math.floor(cx + 0.5)) + 1):
             out.append(by * bw + bx)
-    return out
-
-
-def buckets_along(px: float, py: float, qx: float, qy: float, bw: int, bh: int) -> list[int]:
-    """The unit squares whose closed extent the segment p-q may meet (a few more near their edges)."""
-    if px > qx:
-        px, py, qx, qy = qx, qy, px, py
-    out = []
-    c0 = max(0, math.floor(px - _E))
-    c1 = min(bw - 1, math.floor(qx + _E))
-    dx = qx - px
-    for col in range(c0, c1 + 1):
-        if dx > 1e-12:
-            x_lo, x_hi = max(px, col), min(qx, col + 1)
-            y1 = py + (x_lo - px) * (qy - py) / dx
-            y2 = py + (x_hi - px) * (qy - py) / dx
-        else:
-            y1, y2 = py, qy
-        lo, hi = (y1, y2) if y1 < y2 else (y2, y1)
-        for row in range(max(0, math.floor(lo - _E)), min(bh - 1, math.floor(hi + _E)) + 1):
-            out.append(row * bw + col)
     return out
 
 

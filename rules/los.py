@@ -52,6 +52,31 @@ class LineOfFire:
         return {"clear": self.clear, "cells": [list(c) for c in self.cells], "blockers": list(self.blockers)}
 
 
+class _HexLineOfFire(LineOfFire):
+    """A :class:`LineOfFire` on hexes whose ``cells`` (``Grid.line``) are worked out when first read:
+    most callers ask only whether the line is clear and what blocks it."""
+
+    def __init__(self, clear: bool, blockers: list, grid, a, b) -> None:
+        object.__setattr__(self, "clear", clear)
+        object.__setattr__(self, "blockers", blockers)
+        object.__setattr__(self, "_line", (grid, a, b))
+
+    @property
+    def cells(self) -> list:
+        found = self.__dict__.get("_cells")
+        if found is None:
+            grid, a, b = self._line
+            found = grid.line(a, b)
+            object.__setattr__(self, "_cells", found)
+        return found
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, LineOfFire) and (self.clear, self.cells, self.blockers) == (
+            other.clear, other.cells, other.blockers)
+
+    __hash__ = None
+
+
 @dataclass(frozen=True)
 class Cover:
     fraction: float
@@ -65,27 +90,29 @@ class Cover:
 # walking the grid
 
 
-def _walk(X0: int, Y0: int, X1: int, Y1: int, w: int):
-    """Cells a segment passes through, in quarter-cell integer coordinates.
+def _walk(X0: int, Y0: int, X1: int, Y1: int, w: int, k: int = 2):
+    """Cells a segment passes through, in quarter-cell integer coordinates
+    (``k``: in 2**k-ths of a cell; the hex boards' buckets walk in eighths).
 
     Both end points lie strictly inside cells. Returns ``(path, corners)``:
     the indexes (``y * w + x``) of the cells whose inside the segment
     crosses, in order, and for each exact corner crossing
     ``(corner_x, corner_y, side_cell_1, side_cell_2)``.
     """
-    cx, cy = X0 >> 2, Y0 >> 2
-    ex, ey = X1 >> 2, Y1 >> 2
+    u = 1 << k
+    cx, cy = X0 >> k, Y0 >> k
+    ex, ey = X1 >> k, Y1 >> k
     DX, DY = X1 - X0, Y1 - Y0
     if DX > 0:
-        sx, nx, ADX = 1, 4 * (cx + 1) - X0, DX
+        sx, nx, ADX = 1, u * (cx + 1) - X0, DX
     elif DX < 0:
-        sx, nx, ADX = -1, X0 - 4 * cx, -DX
+        sx, nx, ADX = -1, X0 - u * cx, -DX
     else:
         sx, nx, ADX = 0, 1, 0
     if DY > 0:
-        sy, ny, ADY = 1, 4 * (cy + 1) - Y0, DY
+        sy, ny, ADY = 1, u * (cy + 1) - Y0, DY
     elif DY < 0:
-        sy, ny, ADY = -1, Y0 - 4 * cy, -DY
+        sy, ny, ADY = -1, Y0 - u * cy, -DY
     else:
         sy, ny, ADY = 0, 1, 0
     path = [cy * w + cx]
@@ -96,16 +123,16 @@ def _walk(X0: int, Y0: int, X1: int, Y1: int, w: int):
         b = ny * ADX
         if a < b:
             cx += sx
-            nx += 4
+            nx += u
         elif b < a:
             cy += sy
-            ny += 4
+            ny += u
         else:
             corners.append((cx + (sx > 0), cy + (sy > 0), cy * w + cx + sx, (cy + sy) * w + cx))
             cx += sx
             cy += sy
-            nx += 4
-            ny += 4
+            nx += u
+            ny += u
         append(cy * w + cx)
     return path, corners
 
@@ -269,14 +296,20 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
     """:func:`_sight` on a hex board, for the segment p-q in map units (exact quarters).
 
     Returns ``(blocked, blockers)``; with ``first`` it stops at the first thing that blocks."""
-    from .hexgeom import buckets_along, hex_contact
+    from .hexgeom import hex_contact
 
     grid = index.grid
     w = index.width
     walls_in, cells_in = index.buckets, index.cell_buckets
     cand: set[int] = set()
     cells: set[int] = set()
-    for b in buckets_along(px, py, qx, qy, index.bw, index.bh):
+    # the buckets (unit squares shifted by an eighth, so no point on a quarter lies on their edges)
+    # the segment passes through, walked in eighths
+    path, corners = _walk(int(8 * px) + 1, int(8 * py) + 1, int(8 * qx) + 1, int(8 * qy) + 1, index.bw, 3)
+    for _cx, _cy, s1, s2 in corners:
+        path.append(s1)
+        path.append(s2)
+    for b in path:
         c = walls_in[b]
         if c:
             cand.update(c)
@@ -361,7 +394,7 @@ def line_of_fire(board: Board, a, b) -> LineOfFire:
         return LineOfFire(True, [(ax, ay)], [])
     if board.grid.hex:  # cells: the hexes the line passes (Grid.line)
         blocked, blockers = _hex_line(board, (ax, ay), (bx, by), False)
-        return LineOfFire(not blocked, board.grid.line((ax, ay), (bx, by)), sorted(blockers))
+        return _HexLineOfFire(not blocked, sorted(blockers), board.grid, (ax, ay), (bx, by))
     index = board.segments()
     w = index.width
     ends = (ay * w + ax, by * w + bx)
