@@ -150,3 +150,16 @@ def test_a_blank_hex_map_can_be_added(client):
     assert maps is not None
     r = gm(client, g, {"type": "add_map", "name": "Bad", "grid": "square", "orientation": "flat"})
     assert r.status_code == 422 and "orientation" in r.json["error"]
+
+
+def test_a_universal_vtt_file_is_refused_in_a_hex_game(client):
+    from pathlib import Path
+    import io
+
+    sample = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
+    g, _ = hex_game(client, "pointy")
+    before = state(client, g)
+    r = client.post(f"/api/games/{g['id']}/maps", data={"file": (io.BytesIO(sample.read_bytes()), "cave.dd2vtt")},
+                    headers=bearer(g["gm_token"]), content_type="multipart/form-data")
+    assert r.status_code == 422 and "square grid" in r.json["error"] and "hexes" in r.json["error"], r.json
+    assert state(client, g) == before
