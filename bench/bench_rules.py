@@ -51,6 +51,13 @@ def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_wal
     for i in range(20):
         x, y = rnd.randrange(1, width - 1), rnd.randrange(1, height - 1)
         board.add_door((x, y), (x + 1, y), closed=i % 2 == 0)
+    return board, _furnish(board, rnd, n_tokens)
+
+
+def _furnish(board: Board, rnd: random.Random, n_tokens: int) -> list[tuple[int, int]]:
+    """60 blocking cells, 200 of difficult terrain, 30 pieces of cover, then ``n_tokens`` tokens on free
+    cells (their places, in order)."""
+    width, height = board.width, board.height
     for _ in range(60):
         board.block((rnd.randrange(width), rnd.randrange(height)))
     for _ in range(200):
@@ -62,7 +69,7 @@ def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_wal
         c = (rnd.randrange(width), rnd.randrange(height))
         if c not in tokens and not board.is_blocked(c):
             tokens.append(c)
-    return board, tokens
+    return tokens
 
 
 def median_ms(fn, repeat: int = 15) -> float:
@@ -205,18 +212,7 @@ def make_hex_board(orientation: str = "pointy", seed: int = SEED, width: int = W
         corners = grid.corners(c)
         k = rnd.randrange(6)
         board.add_door(corners[k], corners[(k + 1) % 6], closed=i % 2 == 0)
-    for _ in range(60):
-        board.block((rnd.randrange(width), rnd.randrange(height)))
-    for _ in range(200):
-        board.set_terrain((rnd.randrange(width), rnd.randrange(height)), 2)
-    for _ in range(30):
-        board.add_cover((rnd.randrange(width), rnd.randrange(height)), "crate")
-    tokens: list[tuple[int, int]] = []
-    while len(tokens) < n_tokens:
-        c = (rnd.randrange(width), rnd.randrange(height))
-        if c not in tokens and not board.is_blocked(c):
-            tokens.append(c)
-    return board, tokens
+    return board, _furnish(board, rnd, n_tokens)
 
 
 def _core_rows(board, tokens, repeat: int, rounds: int) -> dict:

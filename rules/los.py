@@ -182,8 +182,9 @@ def _contact(s, px, py, qx, qy):
 
 def _overlap(s, px, py, qx, qy) -> bool:
     """A wall collinear with the sight line: do they share a stretch?"""
-    from fractions import Fraction as F
+    from fractions import Fraction
 
+    F = float if s.exact else Fraction  # an exact wall's and a sight line's sums and products are exact floats
     ux, uy = F(qx) - F(px), F(qy) - F(py)
     ta = (F(s.ax) - F(px)) * ux + (F(s.ay) - F(py)) * uy
     tb = (F(s.bx) - F(px)) * ux + (F(s.by) - F(py)) * uy
@@ -231,23 +232,9 @@ def _sight(index: SegmentIndex, X0, Y0, X1, Y1, ends, with_cover: bool, first: b
         b = buckets[s2]
         if b:
             cand.update(b)
-    touches: dict | None = None
-    segs = index.segs
-    for n in cand:
-        s = segs[n]
-        c = _contact(s, px, py, qx, qy)
-        if not c:
-            continue
-        if c == _BLOCK:
-            blockers.add(s.id)
-            if first:
-                return True, blockers, path, corners
-            continue
-        if touches is None:
-            touches = {}
-        t = touches.setdefault(c[0], [0, []])
-        t[0] |= 1 if c[1] > 0 else 2
-        t[1].append(s.id)
+    stop, touches = _walls_met(index.segs, cand, px, py, qx, qy, blockers, first)
+    if stop:
+        return True, blockers, path, corners
     for cx, cy, s1, s2 in corners:
         for sc in (s1, s2):
             ids = None
@@ -261,13 +248,45 @@ def _sight(index: SegmentIndex, X0, Y0, X1, Y1, ends, with_cover: bool, first: b
                 t = touches.setdefault((cx, cy), [0, []])
                 t[0] |= 1 if _side(px, py, qx, qy, sc, w) > 0 else 2
                 t[1].extend(ids)
-    if touches:
-        for mask, ids in touches.values():
-            if mask == 3:
-                blockers.update(ids)
-                if first:
-                    return True, blockers, path, corners
+    if touches and _squeezed(touches, blockers, first) and first:
+        return True, blockers, path, corners
     return bool(blockers), blockers, path, corners
+
+
+def _walls_met(segs, cand, px, py, qx, qy, blockers: set, first: bool):
+    """The walls (numbers ``cand``) against the sight line p-q: those that block it go into
+    ``blockers``; those that touch it with an end point go into ``touches`` (point -> [sides mask,
+    ids]). Returns ``(stop, touches)``, ``stop`` when ``first`` and one blocks."""
+    touches: dict | None = None
+    for n in cand:
+        s = segs[n]
+        c = _contact(s, px, py, qx, qy)
+        if not c:
+            continue
+        if c == _BLOCK:
+            blockers.add(s.id)
+            if first:
+                return True, touches
+            continue
+        if touches is None:
+            touches = {}
+        t = touches.setdefault(c[0], [0, []])
+        t[0] |= 1 if c[1] > 0 else 2
+        t[1].append(s.id)
+    return False, touches
+
+
+def _squeezed(touches: dict, blockers: set, first: bool) -> bool:
+    """Where things touch the line at one point from both of its sides, they block it: into
+    ``blockers``; True when one did (with ``first``, at the first found)."""
+    found = False
+    for mask, ids in touches.values():
+        if mask == 3:
+            blockers.update(ids)
+            found = True
+            if first:
+                return True
+    return found
 
 
 def _check_cell(board: Board, cell) -> tuple[int, int]:
@@ -317,23 +336,9 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
         if c:
             cells.update(c)
     blockers: set[str] = set()
-    touches: dict | None = None
-    segs = index.segs
-    for n in cand:
-        s = segs[n]
-        c = _contact(s, px, py, qx, qy)
-        if not c:
-            continue
-        if c == _BLOCK:
-            blockers.add(s.id)
-            if first:
-                return True, blockers
-            continue
-        if touches is None:
-            touches = {}
-        t = touches.setdefault(c[0], [0, []])
-        t[0] |= 1 if c[1] > 0 else 2
-        t[1].append(s.id)
+    stop, touches = _walls_met(index.segs, cand, px, py, qx, qy, blockers, first)
+    if stop:
+        return True, blockers
     blocked_idx, cover = index.blocked_idx, index.cover
     for i in cells:
         if i in ends:
@@ -360,11 +365,7 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
             t[0] |= 1 if side > 0 else 2
             t[1].extend(ids)
     if touches:
-        for mask, ids in touches.values():
-            if mask == 3:
-                blockers.update(ids)
-                if first:
-                    return True, blockers
+        _squeezed(touches, blockers, first)
     return bool(blockers), blockers
 
 
@@ -887,12 +888,19 @@ class _HexFov(_Fov):
         self._rest = None
 
     def _piece(self, n: int):
-        piece = self.index.visible_part(n)
-        if piece is None:
-            return None
-        p0x, p0y, p1x, p1y, err = piece
-        ux, uy = self.ux, self.uy
-        return (p0x * ux, p0y * uy, p1x * ux, p1y * uy, err * max(ux, uy))
+        index = self.index
+        pieces = index.__dict__.get("_true_pieces")
+        if pieces is None:  # once per board version: every wall's part over the board, in true lengths
+            ux, uy = self.ux, self.uy
+            pieces = []
+            for s in index.segs:
+                piece = index.visible_part(s.n)
+                if piece is not None:
+                    p0x, p0y, p1x, p1y, err = piece
+                    piece = (p0x * ux, p0y * uy, p1x * ux, p1y * uy, err * max(ux, uy))
+                pieces.append(piece)
+            index._true_pieces = pieces
+        return pieces[n]
 
     def _block_distance(self, x: int, y: int) -> float:
         cx, cy = self.grid.centre((x, y))
@@ -926,9 +934,9 @@ class _HexFov(_Fov):
             self.out.add((x, y))
 
     def _gap_walk(self, gaps, d: float, radius: float) -> None:
-        """Along each narrow gap's middle direction, every half hex: a hex whose centre lies in so narrow
-        a gap lies across that ray for at least a hex's width (its inradius is half a hex), so one of
-        the points falls in it."""
+        """Along each narrow gap's middle direction, a point every 0.9 hex: a hex whose centre lies in so
+        narrow a gap lies across that ray for at least a hex's width (its inradius is half a hex), so
+        one of the points falls in it."""
         w, h = self.index.width, self.index.height
         grid, ux, uy = self.grid, self.ux, self.uy
         cx, cy = self.cx, self.cy
@@ -942,7 +950,7 @@ class _HexFov(_Fov):
             t = max(0.0, d - 1.0)
             while t <= end + 1.0:
                 x, y = grid.cell_at(((cx + t * c) / ux, (cy + t * s) / uy))
-                t += 0.5
+                t += 0.9
                 if (x, y) in tried or not (0 <= x < w and 0 <= y < h):
                     continue
                 tried.add((x, y))

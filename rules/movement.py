@@ -148,6 +148,21 @@ def path_cost(board: Board, path, diagonal: str, occupied=()):
     return total
 
 
+def _occupied_and_goal(board: Board, start, occupied, goal):
+    """The indexes of the occupied cells (not the start) and of the goal (None without one)."""
+    w, h = board.width, board.height
+    occ = set()
+    for c in occupied:
+        cx, cy = c
+        if 0 <= cx < w and 0 <= cy < h and (cx, cy) != start:
+            occ.add(cy * w + cx)
+    goal_i = None
+    if goal is not None:
+        gx, gy = _cell(board, goal)
+        goal_i = gy * w + gx
+    return occ, goal_i
+
+
 def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
     """Dijkstra over (cell, parity of diagonals so far); parity only matters
     for ``"alternating"``. Returns ``(dist, prev, found state or None)``
@@ -160,15 +175,7 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
     masks = board.step_masks()
     terr = _terrain_list(board)
     steps = _steps(board, diagonal)
-    occ = set()
-    for c in occupied:
-        cx, cy = c
-        if 0 <= cx < w and 0 <= cy < h and (cx, cy) != (sx, sy):
-            occ.add(cy * w + cx)
-    goal_i = None
-    if goal is not None:
-        gx, gy = _cell(board, goal)
-        goal_i = gy * w + gx
+    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
     alternating = diagonal == "alternating"
     s0 = (sy * w + sx) * 2
     dist = {s0: 0}
@@ -239,16 +246,9 @@ def _hex_search(board: Board, start, budget, occupied, goal=None):
     grid = board.grid
     links = hex_links(board)
     terr = _terrain_list(board)
-    occ = set()
-    for c in occupied:
-        cx, cy = c
-        if 0 <= cx < w and 0 <= cy < h and (cx, cy) != (sx, sy):
-            occ.add(cy * w + cx)
-    goal_i = None
-    if goal is not None:
-        gx, gy = _cell(board, goal)
-        goal_i = gy * w + gx
-        gq, gr, gs = grid.cube((gx, gy))
+    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
+    if goal_i is not None:
+        gq, gr, gs = grid.cube((goal_i % w, goal_i // w))
         cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
         cube = grid.cube
 
