@@ -636,6 +636,9 @@ class _Fov:
         piece = self._piece(s.n)
         if piece is None:
             return
+        self._add_piece(piece)
+
+    def _add_piece(self, piece) -> None:
         p0x, p0y, p1x, p1y, err = piece
         cx, cy = self.cx, self.cy
         dmin = _seg_distance(p0x - cx, p0y - cy, p1x - p0x, p1y - p0y)
@@ -695,6 +698,10 @@ class _Fov:
     def _piece(self, n: int):
         return self.index.visible_part(n)
 
+    def _items(self) -> list:
+        """What :meth:`_obstacles` numbers (``>= 0``) and :meth:`_add_segment` takes: the walls."""
+        return self.index.segs
+
     def _block_distance(self, x: int, y: int) -> float:
         """The distance from the origin's centre to the nearest point of cell (x, y)."""
         cx, cy = self.cx, self.cy
@@ -750,7 +757,7 @@ class _Fov:
         shadow, pending = self.shadow, self.pending
         s_starts, s_ends = shadow.starts, shadow.ends
         t_starts, t_ends = self.touched.starts, self.touched.ends
-        segs = index.segs
+        segs = self._items()
         add_segment, add_block, test = self._add_segment, self._add_block, self._test
         out = self.out
         obstacles = self._obstacles()
@@ -901,6 +908,88 @@ class _HexFov(_Fov):
                 pieces.append(piece)
             index._true_pieces = pieces
         return pieces[n]
+
+    def _chains(self) -> list:
+        """The walls over the board in true lengths, joined where they meet end to end into short
+        chains (a run of hex edges, within 4 hexes): a connected chain's directions from the origin
+        are one interval, every direction inside it meets the chain (properly, or where two of its
+        pieces meet from both sides), so it casts one shadow. Cached once per board version."""
+        index = self.index
+        found = index.__dict__.get("_true_chains")
+        if found is not None:
+            return found
+        pieces = [self._piece(s.n) for s in index.segs]
+        parent = list(range(len(pieces)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        at: dict = {}
+        for n, p in enumerate(pieces):
+            if p is None or p[4]:
+                continue  # cut at the board's margin: alone
+            for pt in ((p[0], p[1]), (p[2], p[3])):
+                if pt in at:
+                    parent[root(n)] = root(at[pt])
+                else:
+                    at[pt] = n
+        groups: dict = {}
+        for n, p in enumerate(pieces):
+            if p is not None:
+                groups.setdefault(root(n), []).append(p)
+        found = []
+        for g in groups.values():
+            xs = [v for p in g for v in (p[0], p[2])]
+            ys = [v for p in g for v in (p[1], p[3])]
+            if len(g) > 1 and max(xs) - min(xs) + max(ys) - min(ys) <= 4:
+                # with the circle round it, for a quick lower bound of its distance
+                mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+                rad = max(math.hypot(x - mx, y - my) for x, y in zip(xs, ys)) + 1e-9
+                found.append((tuple(g), list(zip(xs, ys)), mx, my, rad))
+            else:
+                found.extend(((p,), None, 0.0, 0.0, 0.0) for p in g)
+        index._true_chains = found
+        return found
+
+    def _items(self) -> list:
+        return self._chains()
+
+    def _obstacles(self) -> list:
+        cx, cy = self.cx, self.cy
+        out = []
+        for m, (pieces, pts, mx, my, rad) in enumerate(self._chains()):
+            if pts is None:
+                p = pieces[0]
+                d = _seg_distance(p[0] - cx, p[1] - cy, p[2] - p[0], p[3] - p[1]) - p[4]
+            else:  # at least as near as any of it: what matters is that no obstacle comes late
+                d = math.hypot(mx - cx, my - cy) - rad
+            out.append((d - 1e-6, m))
+        w = self.index.width
+        for i in self.index.blocked_idx:
+            if i != self.ends_origin:
+                y, x = divmod(i, w)
+                out.append((self._block_distance(x, y) - 1e-6, -1 - i))
+        out.sort()
+        return out
+
+    def _add_segment(self, chain) -> None:
+        pieces, pts, mx, my, rad = chain
+        if pts is None:
+            self._add_piece(pieces[0])
+            return
+        if math.hypot(mx - self.cx, my - self.cy) - rad < 5:
+            # near the origin a chain may wrap round it: its pieces one by one
+            for p in pieces:
+                self._add_piece(p)
+            return
+        lo, hi, rmax = self._span(pts)
+        if self._hidden(lo - _EPS, hi + _EPS):
+            return
+        self.touched.add(lo - _EPS, hi + _EPS)
+        heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
 
     def _block_distance(self, x: int, y: int) -> float:
         cx, cy = self.grid.centre((x, y))
