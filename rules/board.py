@@ -435,9 +435,15 @@ class SegmentIndex:
         self.segs = segs
         buckets: list = [None] * (self.bw * self.bh)
         for s in segs:
-            # hexes: the buckets are unit squares shifted by an eighth (rules.hexgeom.SHIFT)
-            b = Segment(s.n, s.id, (s.ax + 0.125, s.ay + 0.125), (s.bx + 0.125, s.by + 0.125)) if grid.hex else s
-            for i in _cells_of_segment(b, self.bw, self.bh):
+            # hexes: the buckets are unit squares shifted by an eighth (rules.hexgeom.SHIFT); a short
+            # wall (a hex edge) goes in every bucket its bounding box meets
+            if grid.hex:
+                b = Segment(s.n, s.id, (s.ax + 0.125, s.ay + 0.125), (s.bx + 0.125, s.by + 0.125))
+                cells = _box_buckets(b, self.bw, self.bh) if abs(b.bx - b.ax) + abs(b.by - b.ay) <= 2 else \
+                    _cells_of_segment(b, self.bw, self.bh)
+            else:
+                cells = _cells_of_segment(s, self.bw, self.bh)
+            for i in cells:
                 b = buckets[i]
                 if b is None:
                     buckets[i] = [s.n]
@@ -540,6 +546,13 @@ def _cells_of_segment(s: Segment, width: int, height: int):
         for row in _span(min(y1, y2), max(y1, y2), height):
             out.add(row * width + col)
     return out
+
+
+def _box_buckets(s: Segment, width: int, height: int) -> list[int]:
+    """The on-board cells whose closed square meets the segment's bounding box (a few more than the
+    segment's own cells: for a short wall)."""
+    cols = _span(min(s.ax, s.bx), max(s.ax, s.bx), width)
+    return [row * width + col for row in _span(min(s.ay, s.by), max(s.ay, s.by), height) for col in cols]
 
 
 def _span(lo, hi, size: int) -> range:

@@ -52,20 +52,6 @@ def bucket_size(grid: Grid, width: int, height: int) -> tuple[int, int]:
     return math.floor(ex + SHIFT) + 1, math.floor(ey + SHIFT) + 1
 
 
-def hexes_over(grid: Grid, bx: int, by: int):
-    """The hexes that may overlap the unit square ``[bx, bx+1] x [by, by+1]`` (a few more)."""
-    if grid.pointy:
-        rows = range(math.floor((by - 1) / 0.75), math.ceil((by + 1) / 0.75) + 1)
-        for y in rows:
-            for x in range(bx - 1, bx + 2):
-                yield (x, y)
-    else:
-        cols = range(math.floor((bx - 1) / 0.75), math.ceil((bx + 1) / 0.75) + 1)
-        for x in cols:
-            for y in range(by - 1, by + 2):
-                yield (x, y)
-
-
 def buckets_of_hex(grid: Grid, cell, bw: int, bh: int) -> list[int]:
     """The (shifted) unit squares whose closed extent meets the hex's bounding box."""
     cx, cy = grid.centre(cell)
@@ -77,9 +63,32 @@ def buckets_of_hex(grid: Grid, cell, bw: int, bh: int) -> list[int]:
     return out
 
 
+def hexes_near_segment(grid: Grid, ax, ay, bx, by, w: int, h: int) -> set:
+    """The hexes that may hold a point of segment a-b (those holding a point a quarter apart along it,
+    and their neighbours: a point within a quarter of another lies in its hex or a neighbour), on a
+    ``w`` x ``h`` board (a long wall is first cut to the board's extent and a margin)."""
+    from .board import clip_span
+
+    ex, ey = grid.extent(w, h)
+    span = clip_span(ax, ay, bx, by, math.ceil(ex), math.ceil(ey))
+    if span is None or span[0] > span[1]:
+        return set()
+    t0, t1 = span
+    vx, vy = bx - ax, by - ay
+    n = max(1, math.ceil(max(abs(vx), abs(vy)) * (t1 - t0) * 4))
+    out: set = set()
+    for i in range(n + 1):
+        t = t0 + (t1 - t0) * i / n
+        c = grid.cell_at((ax + t * vx, ay + t * vy))
+        if c not in out:
+            out.add(c)
+            out.update(grid.neighbours(c))
+    return {(x, y) for x, y in out if 0 <= x < w and 0 <= y < h}
+
+
 def hex_step_masks(board) -> list[int]:
     """For each hex (index ``y * width + x``), the bit mask of its refused steps (see the module doc)."""
-    from .board import _cells_of_segment, segment_touches
+    from .board import segment_touches
 
     grid = board.grid
     w, h = board.width, board.height
@@ -107,14 +116,9 @@ def hex_step_masks(board) -> list[int]:
             if 0 <= x < w and 0 <= y < h:
                 masks[y * w + x] |= 1 << ((k + 3) % 6)
     index = board.segments()
-    bw, bh = index.bw, index.bh
     centres = {}
     for seg in index.segs:
-        cells = set()
-        for b in _cells_of_segment(seg, bw, bh):
-            by_, bx_ = divmod(b, bw)
-            cells.update(hexes_over(grid, bx_, by_))
-        for x, y in cells:
+        for x, y in hexes_near_segment(grid, seg.ax, seg.ay, seg.bx, seg.by, w, h):
             if not (0 <= x < w and 0 <= y < h):
                 continue
             i = y * w + x
