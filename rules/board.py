@@ -1,4 +1,9 @@
-"""The square-grid board: cells, walls, doors, blocking cells, terrain, cover.
+"""The board: cells, walls, doors, blocking cells, terrain, cover.
+
+Squares unless the board's ``grid`` (``rules.grid``) says hexes; what follows is the square board, and
+the hex board's step rule, wall buckets and sight test are in ``rules.hexgeom`` (the same geometry in
+the hex map units: walls and doors are segments between points, steps and sight lines the segments
+between centres).
 
 Cells are ``(x, y)``: x to the right, y down; cell ``(x, y)`` spans
 ``[x, x+1] x [y, y+1]`` and its centre is ``(x + 0.5, y + 0.5)``. Walls and
