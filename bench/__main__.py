@@ -93,6 +93,13 @@ def rules_rows(plan, attack_plan) -> list[Row]:
         rows.append(Row(name, ms(m), reference=f"tcod: {ms(ref)}" if ref else "-",
                         ratio=ratio(m / ref) if ref else "-", target=f"<= {target} ms" if target else "-",
                         met=met(None if target is None else m <= target)))
+    rows.append(Row("Hex maps (#28): bench_rules.measure_hex (100 x 100 hexes, 1,000 walls of 1 to 4 hex edges, "
+                    "30 tokens; reference: the same operation on the square board above)", section=True))
+    for name, square, pointy, flat in bench_rules.measure_hex(**plan):
+        for kind, m in (("pointy", pointy), ("flat", flat)):
+            rows.append(Row(f"hexes ({kind}): {name}", ms(m), reference=f"squares: {ms(square)}",
+                            ratio=ratio(m / square), target=f"<= {bench_rules.HEX_TARGET}x squares",
+                            met=met(m <= bench_rules.HEX_TARGET * square)))
     rows.append(Row("Attack preview with odds: bench_attack.py (token 0 to the 29 others)", section=True))
     for a in bench_attack.measure(**attack_plan):
         rows.append(Row(f"preview_attack, {a['system']} ({a['weapon']}; {a['answered']}/{a['pairs']} with odds)",

@@ -51,6 +51,13 @@ def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_wal
     for i in range(20):
         x, y = rnd.randrange(1, width - 1), rnd.randrange(1, height - 1)
         board.add_door((x, y), (x + 1, y), closed=i % 2 == 0)
+    return board, _furnish(board, rnd, n_tokens)
+
+
+def _furnish(board: Board, rnd: random.Random, n_tokens: int) -> list[tuple[int, int]]:
+    """60 blocking cells, 200 of difficult terrain, 30 pieces of cover, then ``n_tokens`` tokens on free
+    cells (their places, in order)."""
+    width, height = board.width, board.height
     for _ in range(60):
         board.block((rnd.randrange(width), rnd.randrange(height)))
     for _ in range(200):
@@ -62,7 +69,7 @@ def make_board(seed: int = SEED, width: int = WIDTH, height: int = HEIGHT, n_wal
         c = (rnd.randrange(width), rnd.randrange(height))
         if c not in tokens and not board.is_blocked(c):
             tokens.append(c)
-    return board, tokens
+    return tokens
 
 
 def median_ms(fn, repeat: int = 15) -> float:
@@ -176,6 +183,66 @@ def measure(repeat: int = 15, rounds: int = 3) -> dict:
     }
 
 
+def make_hex_board(orientation: str = "pointy", seed: int = SEED, width: int = WIDTH, height: int = HEIGHT,
+                   n_walls: int = N_WALLS, n_tokens: int = N_TOKENS):
+    """The hex twin of :func:`make_board` (#28): 100 x 100 hexes with 1,000 walls: four in five on hex
+    edges, each a run of one to four edges round a hex (as a square wall is one to four squares' edges;
+    the editor draws a segment per edge, so some 2,600 segments), one in five a segment at arbitrary
+    float points over the map's extent; 20 doors on hex edges (half closed), 60 blocking hexes, 200 hexes of difficult
+    terrain, 30 pieces of cover and 30 tokens on free hexes."""
+    from rules.grid import Grid
+
+    grid = Grid("hex", orientation)
+    rnd = random.Random(seed)
+    board = Board(width, height, grid)
+    ex, ey = grid.extent(width, height)
+    for i in range(n_walls):
+        if i % 5:
+            c = (rnd.randrange(width), rnd.randrange(height))
+            corners = grid.corners(c)
+            k, n = rnd.randrange(6), rnd.randint(1, 4)
+            for j in range(n):
+                board.add_wall(corners[(k + j) % 6], corners[(k + j + 1) % 6])
+        else:
+            x, y = rnd.uniform(0, ex), rnd.uniform(0, ey)
+            dx, dy = rnd.uniform(-3, 3), rnd.uniform(-3, 3)
+            board.add_wall((x, y), (x + dx, y + dy))
+    for i in range(20):
+        c = (rnd.randrange(1, width - 1), rnd.randrange(1, height - 1))
+        corners = grid.corners(c)
+        k = rnd.randrange(6)
+        board.add_door(corners[k], corners[(k + 1) % 6], closed=i % 2 == 0)
+    return board, _furnish(board, rnd, n_tokens)
+
+
+def _core_rows(board, tokens, repeat: int, rounds: int) -> dict:
+    """The operations the issue compares between squares and hexes (#28), median ms each."""
+    los.visible_cells(board, tokens[0])
+    origin, others = tokens[0], tokens[1:]
+    pairs = [(a, b) for i, a in enumerate(tokens) for b in tokens[i + 1:]]
+    return {
+        "visible_cells, one token (median of 30)": statistics.median(
+            per_call_ms(lambda t: los.visible_cells(board, t), tokens, rounds)),
+        "cover, one token to the 29 others": median_ms(lambda: [los.cover(board, origin, t) for t in others], repeat),
+        f"line_of_fire, all {len(pairs)} pairs": median_ms(lambda: [los.line_of_fire(board, a, b) for a, b in pairs],
+                                                          repeat),
+        "reachable, budget 12": median_ms(lambda: movement.reachable(board, origin, 12, "chebyshev"), repeat),
+        "reachable, whole board": median_ms(lambda: movement.reachable(board, origin, 10**9, "chebyshev"), repeat),
+    }
+
+
+HEX_TARGET = 1.5  # the issue's bound: hexes cost no more than 1.5x the same on squares
+
+
+def measure_hex(repeat: int = 15, rounds: int = 3) -> list[tuple[str, float, float, float]]:
+    """Squares against hexes (#28): ``(operation, square ms, pointy hex ms, flat hex ms)`` medians on
+    the 100 x 100 boards of :func:`make_board` and :func:`make_hex_board` (1,000 walls each)."""
+    square = _core_rows(*make_board(), repeat, rounds)
+    pointy = _core_rows(*make_hex_board("pointy"), repeat, rounds)
+    flat = _core_rows(*make_hex_board("flat"), repeat, rounds)
+    return [(name, square[name], pointy[name], flat[name]) for name in square]
+
+
 def main() -> None:
     figures = measure()
     print(f"rules core, {WIDTH} x {HEIGHT} board, {N_WALLS} walls, {N_TOKENS} tokens, seed {SEED}")
@@ -193,6 +260,11 @@ def main() -> None:
         else:
             ref_s, ratio = f"{'-':>9s}", f"{'-':>7s}"
         print(f"{name:42s} {ms:10.2f} {tgt:>7s} {ok:>3s} {ref_s} {ratio}")
+    print()
+    print(f"hexes against squares (#28; target <= {HEX_TARGET}x)")
+    print(f"{'operation':42s} {'square':>8s} {'pointy':>8s} {'ratio':>6s} {'flat':>8s} {'ratio':>6s}")
+    for name, sq, po, fl in measure_hex():
+        print(f"{name:42s} {sq:8.2f} {po:8.2f} {po / sq:5.2f}x {fl:8.2f} {fl / sq:5.2f}x")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,12 @@ angle turns clockwise on the map because y grows downwards.
 - cone: from its apex, within ``size`` and within 45 degrees either side of
   ``direction`` (a quarter circle: a 90 degree cone);
 - line: from its start along ``direction``, ``size`` long and one square wide.
+
+On a hex board (``grid``) the template's place is a point in the hex map units of ``rules.grid`` and
+its size is in hexes of true length (``Grid.unit``); ``direction`` is the angle as drawn (in true
+lengths). A hex is under it when its centre is, as a square; a line one hex wide along a zigzag of
+hexes takes the centres lying exactly on one of its two long edges (its left, looking along it), not
+both.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Iterable, Literal
+
+from .grid import SQUARE, Grid
 
 Shape = Literal["circle", "cone", "line"]
 SHAPES: tuple[str, ...] = ("circle", "cone", "line")
@@ -85,8 +93,30 @@ class Area:
         return {"shape": "cone", "apex": (self.x, self.y), "p1": p1, "p2": p2, "r": self.size}
 
 
-def cells(area: Area, width: int | None = None, height: int | None = None) -> set[tuple[int, int]]:
-    """The squares whose centres the template covers (only those on a ``width`` x ``height`` board, if given)."""
+def _covers_hex(area: Area, grid: Grid, cell) -> bool:
+    """Whether the template covers the centre of a hex (in true lengths; see the module doc)."""
+    (cx, cy), (ux, uy) = grid.centre(cell), grid.unit
+    true = Area(area.shape, area.x * ux, area.y * uy, area.size, area.direction)
+    px, py = cx * ux, cy * uy
+    if not true.covers(px, py):
+        return False
+    if area.shape == "line":  # a centre on the strip's edge: in on one side only
+        a = math.radians(area.direction)
+        across = -(px - true.x) * math.sin(a) + (py - true.y) * math.cos(a)
+        if abs(abs(across) - LINE_WIDTH / 2) <= 1e-6 and across < 0:
+            return False
+    return True
+
+
+def cells(area: Area, width: int | None = None, height: int | None = None,
+          grid: Grid = SQUARE) -> set[tuple[int, int]]:
+    """The squares (hexes on a hex ``grid``) whose centres the template covers (only those on a
+    ``width`` x ``height`` board, if given)."""
+    if grid.hex:
+        here = grid.cell_at((area.x, area.y))
+        return {(x, y) for x, y in grid.within(here, math.ceil(area.reach()) + 2)
+                if (width is None or 0 <= x < width) and (height is None or 0 <= y < height)
+                and _covers_hex(area, grid, (x, y))}
     r = area.reach() + 1
     out = set()
     for y in range(math.floor(area.y - r), math.ceil(area.y + r) + 1):
@@ -100,6 +130,9 @@ def cells(area: Area, width: int | None = None, height: int | None = None) -> se
     return out
 
 
-def under(area: Area, tokens: Iterable[tuple[str, Iterable[tuple[int, int]]]]) -> list[str]:
-    """The ids of the tokens under the template, in the order given: ``tokens`` is (id, its squares)."""
+def under(area: Area, tokens: Iterable[tuple[str, Iterable[tuple[int, int]]]], grid: Grid = SQUARE) -> list[str]:
+    """The ids of the tokens under the template, in the order given: ``tokens`` is (id, its squares
+    or hexes)."""
+    if grid.hex:
+        return [tid for tid, hexes in tokens if any(_covers_hex(area, grid, c) for c in hexes)]
     return [tid for tid, squares in tokens if any(area.covers(x + 0.5, y + 0.5) for x, y in squares)]

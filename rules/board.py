@@ -1,4 +1,9 @@
-"""The square-grid board: cells, walls, doors, blocking cells, terrain, cover.
+"""The board: cells, walls, doors, blocking cells, terrain, cover.
+
+Squares unless the board's ``grid`` (``rules.grid``) says hexes; what follows is the square board, and
+the hex board's step rule, wall buckets and sight test are in ``rules.hexgeom`` (the same geometry in
+the hex map units: walls and doors are segments between points, steps and sight lines the segments
+between centres).
 
 Cells are ``(x, y)``: x to the right, y down; cell ``(x, y)`` spans
 ``[x, x+1] x [y, y+1]`` and its centre is ``(x + 0.5, y + 0.5)``. Walls and
@@ -342,7 +347,12 @@ class Board:
         """For each cell (index ``y * width + x``), a bit mask of the refused steps."""
         masks = self._cache.get("steps")
         if masks is None:
-            masks = self._cache["steps"] = _step_masks(self)
+            if self.grid.hex:
+                from .hexgeom import hex_step_masks
+
+                masks = self._cache["steps"] = hex_step_masks(self)
+            else:
+                masks = self._cache["steps"] = _step_masks(self)
         return masks
 
     def step_blocked(self, a, b) -> bool:
@@ -350,6 +360,14 @@ class Board:
         ``b`` (diagonals included): see the module docstring for the rule."""
         ax, ay = a
         bx, by = b
+        if self.grid.hex:
+            try:
+                k = self.grid.neighbours((ax, ay)).index((bx, by))
+            except ValueError:
+                raise ValueError(f"cells {tuple(a)} and {tuple(b)} are not adjacent") from None
+            if not (0 <= ax < self.width and 0 <= ay < self.height):
+                return True
+            return bool(self.step_masks()[ay * self.width + ax] & (1 << k))
         d = (bx - ax, by - ay)
         bit = _STEP_BIT.get(d)
         if bit is None:
@@ -405,6 +423,14 @@ class SegmentIndex:
 
     def __init__(self, board: Board) -> None:
         self.width, self.height = board.width, board.height
+        self.grid = grid = board.grid
+        # the bucket grid: the cells on squares; unit squares of map units over a hex board's extent
+        if grid.hex:
+            from .hexgeom import bucket_size
+
+            self.bw, self.bh = bucket_size(grid, self.width, self.height)
+        else:
+            self.bw, self.bh = self.width, self.height
         segs: list[Segment] = []
         for w in board.walls.values():
             segs.append(Segment(len(segs), w.id, w.a, w.b))
@@ -412,9 +438,17 @@ class SegmentIndex:
             if d.closed:
                 segs.append(Segment(len(segs), d.id, d.a, d.b))
         self.segs = segs
-        buckets: list = [None] * (self.width * self.height)
+        buckets: list = [None] * (self.bw * self.bh)
         for s in segs:
-            for i in _cells_of_segment(s, self.width, self.height):
+            # hexes: the buckets are unit squares shifted by an eighth (rules.hexgeom.SHIFT); a short
+            # wall (a hex edge) goes in every bucket its bounding box meets
+            if grid.hex:
+                b = Segment(s.n, s.id, (s.ax + 0.125, s.ay + 0.125), (s.bx + 0.125, s.by + 0.125))
+                cells = _box_buckets(b, self.bw, self.bh) if abs(b.bx - b.ax) + abs(b.by - b.ay) <= 2 else \
+                    _cells_of_segment(b, self.bw, self.bh)
+            else:
+                cells = _cells_of_segment(s, self.bw, self.bh)
+            for i in cells:
                 b = buckets[i]
                 if b is None:
                     buckets[i] = [s.n]
@@ -430,6 +464,18 @@ class SegmentIndex:
         w = self.width
         self.blocked_idx = frozenset(y * w + x for x, y in self.blocked)
         self._visible: dict[int, tuple | None] = {}
+        if grid.hex:
+            # the blocking hexes and those with cover, bucketed like the walls
+            from .hexgeom import buckets_of_hex
+
+            cb: list = [None] * (self.bw * self.bh)
+            for i in self.blocked_idx | set(self.cover):
+                for b in buckets_of_hex(grid, (i % w, i // w), self.bw, self.bh):
+                    if cb[b] is None:
+                        cb[b] = [i]
+                    else:
+                        cb[b].append(i)
+            self.cell_buckets = cb
 
     def visible_part(self, n: int):
         """Segment ``n`` cut to the board and a margin of one cell around it:
@@ -441,7 +487,7 @@ class SegmentIndex:
         s = self.segs[n]
         vx, vy = s.bx - s.ax, s.by - s.ay
         out = None
-        span = clip_span(s.ax, s.ay, s.bx, s.by, self.width, self.height)
+        span = clip_span(s.ax, s.ay, s.bx, s.by, self.bw, self.bh)
         if span is not None:
             t0, t1 = span
             if t0 < t1:
@@ -505,6 +551,13 @@ def _cells_of_segment(s: Segment, width: int, height: int):
         for row in _span(min(y1, y2), max(y1, y2), height):
             out.add(row * width + col)
     return out
+
+
+def _box_buckets(s: Segment, width: int, height: int) -> list[int]:
+    """The on-board cells whose closed square meets the segment's bounding box (a few more than the
+    segment's own cells: for a short wall)."""
+    cols = _span(min(s.ax, s.bx), max(s.ax, s.bx), width)
+    return [row * width + col for row in _span(min(s.ay, s.by), max(s.ay, s.by), height) for col in cols]
 
 
 def _span(lo, hi, size: int) -> range:

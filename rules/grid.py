@@ -241,12 +241,59 @@ class Grid:
         qb, rb, _ = self.cube(b)
         eps = 1e-6
         out = []
+        append = out.append
+        dq, dr = (qb - qa) / n, (rb - ra) / n
+        pointy = self.pointy
         for i in range(n + 1):
-            t = i / n
-            q = qa + (qb - qa) * t + eps
-            r = ra + (rb - ra) * t + eps
-            out.append(self.from_cube(_cube_round(q, r, -q - r)))
+            q = qa + dq * i + eps
+            r = ra + dr * i + eps
+            s = -q - r
+            rq, rr, rs = round(q), round(r), round(s)  # _cube_round, inline: this loop is line of fire's
+            fq, fr, fs = abs(rq - q), abs(rr - r), abs(rs - s)
+            if fq > fr and fq > fs:
+                rq = -rr - rs
+            elif fr > fs:
+                rr = -rq - rs
+            if pointy:
+                append((rq + (rr - (rr & 1)) // 2, rr))
+            else:
+                append((rq, rr + (rq - (rq & 1)) // 2))
         return out
+
+
+class Place(tuple):
+    """A cell ``(x, y)`` that knows its grid: where the rules see a token on a hex board (the webapp's
+    ``position_of``). It is the pair everywhere a pair is used (indexing, unpacking, equality, hashing,
+    JSON); :func:`cell_steps` reads its grid, so each system's range, reach and adjacency count hexes
+    on a hex board without another argument. A plain pair is on squares."""
+
+    grid: Grid
+
+    def __new__(cls, cell=(0, 0), grid: "Grid | None" = None):
+        self = super().__new__(cls, (cell[0], cell[1]))
+        self.grid = SQUARE if grid is None else grid
+        return self
+
+    def __reduce__(self):
+        return (Place, (tuple(self), self.grid))
+
+
+def grid_of(*cells) -> "Grid":
+    """The grid of the first :class:`Place` among ``cells``; squares when there is none."""
+    for c in cells:
+        g = getattr(c, "grid", None)
+        if g is not None:
+            return g
+    return SQUARE
+
+
+def cell_steps(a, b) -> int:
+    """The steps between two cells on their grid (:func:`grid_of`): hexes on a hex board, king's moves
+    (the larger offset) on squares."""
+    g = grid_of(a, b)
+    if not g.hex:
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    return g.steps(a, b)
 
 
 def _cube_round(q: float, r: float, s: float) -> tuple[int, int, int]:

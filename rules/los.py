@@ -52,6 +52,31 @@ class LineOfFire:
         return {"clear": self.clear, "cells": [list(c) for c in self.cells], "blockers": list(self.blockers)}
 
 
+class _HexLineOfFire(LineOfFire):
+    """A :class:`LineOfFire` on hexes whose ``cells`` (``Grid.line``) are worked out when first read:
+    most callers ask only whether the line is clear and what blocks it."""
+
+    def __init__(self, clear: bool, blockers: list, grid, a, b) -> None:
+        object.__setattr__(self, "clear", clear)
+        object.__setattr__(self, "blockers", blockers)
+        object.__setattr__(self, "_line", (grid, a, b))
+
+    @property
+    def cells(self) -> list:
+        found = self.__dict__.get("_cells")
+        if found is None:
+            grid, a, b = self._line
+            found = grid.line(a, b)
+            object.__setattr__(self, "_cells", found)
+        return found
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, LineOfFire) and (self.clear, self.cells, self.blockers) == (
+            other.clear, other.cells, other.blockers)
+
+    __hash__ = None
+
+
 @dataclass(frozen=True)
 class Cover:
     fraction: float
@@ -65,27 +90,29 @@ class Cover:
 # walking the grid
 
 
-def _walk(X0: int, Y0: int, X1: int, Y1: int, w: int):
-    """Cells a segment passes through, in quarter-cell integer coordinates.
+def _walk(X0: int, Y0: int, X1: int, Y1: int, w: int, k: int = 2):
+    """Cells a segment passes through, in quarter-cell integer coordinates
+    (``k``: in 2**k-ths of a cell; the hex boards' buckets walk in eighths).
 
     Both end points lie strictly inside cells. Returns ``(path, corners)``:
     the indexes (``y * w + x``) of the cells whose inside the segment
     crosses, in order, and for each exact corner crossing
     ``(corner_x, corner_y, side_cell_1, side_cell_2)``.
     """
-    cx, cy = X0 >> 2, Y0 >> 2
-    ex, ey = X1 >> 2, Y1 >> 2
+    u = 1 << k
+    cx, cy = X0 >> k, Y0 >> k
+    ex, ey = X1 >> k, Y1 >> k
     DX, DY = X1 - X0, Y1 - Y0
     if DX > 0:
-        sx, nx, ADX = 1, 4 * (cx + 1) - X0, DX
+        sx, nx, ADX = 1, u * (cx + 1) - X0, DX
     elif DX < 0:
-        sx, nx, ADX = -1, X0 - 4 * cx, -DX
+        sx, nx, ADX = -1, X0 - u * cx, -DX
     else:
         sx, nx, ADX = 0, 1, 0
     if DY > 0:
-        sy, ny, ADY = 1, 4 * (cy + 1) - Y0, DY
+        sy, ny, ADY = 1, u * (cy + 1) - Y0, DY
     elif DY < 0:
-        sy, ny, ADY = -1, Y0 - 4 * cy, -DY
+        sy, ny, ADY = -1, Y0 - u * cy, -DY
     else:
         sy, ny, ADY = 0, 1, 0
     path = [cy * w + cx]
@@ -96,16 +123,16 @@ def _walk(X0: int, Y0: int, X1: int, Y1: int, w: int):
         b = ny * ADX
         if a < b:
             cx += sx
-            nx += 4
+            nx += u
         elif b < a:
             cy += sy
-            ny += 4
+            ny += u
         else:
             corners.append((cx + (sx > 0), cy + (sy > 0), cy * w + cx + sx, (cy + sy) * w + cx))
             cx += sx
             cy += sy
-            nx += 4
-            ny += 4
+            nx += u
+            ny += u
         append(cy * w + cx)
     return path, corners
 
@@ -155,8 +182,9 @@ def _contact(s, px, py, qx, qy):
 
 def _overlap(s, px, py, qx, qy) -> bool:
     """A wall collinear with the sight line: do they share a stretch?"""
-    from fractions import Fraction as F
+    from fractions import Fraction
 
+    F = float if s.exact else Fraction  # an exact wall's and a sight line's sums and products are exact floats
     ux, uy = F(qx) - F(px), F(qy) - F(py)
     ta = (F(s.ax) - F(px)) * ux + (F(s.ay) - F(py)) * uy
     tb = (F(s.bx) - F(px)) * ux + (F(s.by) - F(py)) * uy
@@ -204,23 +232,9 @@ def _sight(index: SegmentIndex, X0, Y0, X1, Y1, ends, with_cover: bool, first: b
         b = buckets[s2]
         if b:
             cand.update(b)
-    touches: dict | None = None
-    segs = index.segs
-    for n in cand:
-        s = segs[n]
-        c = _contact(s, px, py, qx, qy)
-        if not c:
-            continue
-        if c == _BLOCK:
-            blockers.add(s.id)
-            if first:
-                return True, blockers, path, corners
-            continue
-        if touches is None:
-            touches = {}
-        t = touches.setdefault(c[0], [0, []])
-        t[0] |= 1 if c[1] > 0 else 2
-        t[1].append(s.id)
+    stop, touches = _walls_met(index.segs, cand, px, py, qx, qy, blockers, first)
+    if stop:
+        return True, blockers, path, corners
     for cx, cy, s1, s2 in corners:
         for sc in (s1, s2):
             ids = None
@@ -234,13 +248,45 @@ def _sight(index: SegmentIndex, X0, Y0, X1, Y1, ends, with_cover: bool, first: b
                 t = touches.setdefault((cx, cy), [0, []])
                 t[0] |= 1 if _side(px, py, qx, qy, sc, w) > 0 else 2
                 t[1].extend(ids)
-    if touches:
-        for mask, ids in touches.values():
-            if mask == 3:
-                blockers.update(ids)
-                if first:
-                    return True, blockers, path, corners
+    if touches and _squeezed(touches, blockers, first) and first:
+        return True, blockers, path, corners
     return bool(blockers), blockers, path, corners
+
+
+def _walls_met(segs, cand, px, py, qx, qy, blockers: set, first: bool):
+    """The walls (numbers ``cand``) against the sight line p-q: those that block it go into
+    ``blockers``; those that touch it with an end point go into ``touches`` (point -> [sides mask,
+    ids]). Returns ``(stop, touches)``, ``stop`` when ``first`` and one blocks."""
+    touches: dict | None = None
+    for n in cand:
+        s = segs[n]
+        c = _contact(s, px, py, qx, qy)
+        if not c:
+            continue
+        if c == _BLOCK:
+            blockers.add(s.id)
+            if first:
+                return True, touches
+            continue
+        if touches is None:
+            touches = {}
+        t = touches.setdefault(c[0], [0, []])
+        t[0] |= 1 if c[1] > 0 else 2
+        t[1].append(s.id)
+    return False, touches
+
+
+def _squeezed(touches: dict, blockers: set, first: bool) -> bool:
+    """Where things touch the line at one point from both of its sides, they block it: into
+    ``blockers``; True when one did (with ``first``, at the first found)."""
+    found = False
+    for mask, ids in touches.values():
+        if mask == 3:
+            blockers.update(ids)
+            found = True
+            if first:
+                return True
+    return found
 
 
 def _check_cell(board: Board, cell) -> tuple[int, int]:
@@ -261,6 +307,80 @@ def _cells(indexes, w: int) -> list:
 # the rule functions
 
 
+# --------------------------------------------------------------------------
+# hexes: the same rule, with the walls and cells met found by unit squares of map units
+
+
+def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, first: bool):
+    """:func:`_sight` on a hex board, for the segment p-q in map units (exact quarters).
+
+    Returns ``(blocked, blockers)``; with ``first`` it stops at the first thing that blocks."""
+    from .hexgeom import hex_contact
+
+    grid = index.grid
+    w = index.width
+    walls_in, cells_in = index.buckets, index.cell_buckets
+    cand: set[int] = set()
+    cells: set[int] = set()
+    # the buckets (unit squares shifted by an eighth, so no point on a quarter lies on their edges)
+    # the segment passes through, walked in eighths
+    path, corners = _walk(int(8 * px) + 1, int(8 * py) + 1, int(8 * qx) + 1, int(8 * qy) + 1, index.bw, 3)
+    for _cx, _cy, s1, s2 in corners:
+        path.append(s1)
+        path.append(s2)
+    for b in path:
+        c = walls_in[b]
+        if c:
+            cand.update(c)
+        c = cells_in[b]
+        if c:
+            cells.update(c)
+    blockers: set[str] = set()
+    stop, touches = _walls_met(index.segs, cand, px, py, qx, qy, blockers, first)
+    if stop:
+        return True, blockers
+    blocked_idx, cover = index.blocked_idx, index.cover
+    for i in cells:
+        if i in ends:
+            continue
+        ids = []
+        if i in blocked_idx:
+            ids.append(cell_id((i % w, i // w)))
+        if with_cover and i in cover:
+            ids.extend(cover[i])
+        if not ids:
+            continue
+        cell = (i % w, i // w)
+        cx, cy = grid.centre(cell)
+        c = hex_contact(grid.corners(cell), cx, cy, px, py, qx, qy)
+        if c is True:
+            blockers.update(ids)
+            if first:
+                return True, blockers
+            continue
+        for point, side in c:
+            if touches is None:
+                touches = {}
+            t = touches.setdefault(point, [0, []])
+            t[0] |= 1 if side > 0 else 2
+            t[1].extend(ids)
+    if touches:
+        _squeezed(touches, blockers, first)
+    return bool(blockers), blockers
+
+
+def _hex_line(board: Board, a, b, first: bool):
+    index = board.segments()
+    w = index.width
+    pa, pb = board.grid.centre(a), board.grid.centre(b)
+    return _hex_sight(index, pa[0], pa[1], pb[0], pb[1], (a[1] * w + a[0], b[1] * w + b[0]), False, first)
+
+
+#: the cover sample points in a hex, as offsets from its centre in map units (the square lattice's
+#: 3 x 3 points at quarters, all inside the hex)
+HEX_COVER_SAMPLES = tuple(((sx - 2) / 4, (sy - 2) / 4) for sx, sy in COVER_SAMPLES)
+
+
 def line_of_fire(board: Board, a, b) -> LineOfFire:
     """Line of fire from the centre of cell ``a`` to the centre of cell ``b``.
 
@@ -271,10 +391,13 @@ def line_of_fire(board: Board, a, b) -> LineOfFire:
     """
     ax, ay = _check_cell(board, a)
     bx, by = _check_cell(board, b)
-    index = board.segments()
-    w = index.width
     if (ax, ay) == (bx, by):
         return LineOfFire(True, [(ax, ay)], [])
+    if board.grid.hex:  # cells: the hexes the line passes (Grid.line)
+        blocked, blockers = _hex_line(board, (ax, ay), (bx, by), False)
+        return _HexLineOfFire(not blocked, sorted(blockers), board.grid, (ax, ay), (bx, by))
+    index = board.segments()
+    w = index.width
     ends = (ay * w + ax, by * w + bx)
     blocked, blockers, path, corners = _sight(
         index, 4 * ax + 2, 4 * ay + 2, 4 * bx + 2, 4 * by + 2, ends, False, False
@@ -307,6 +430,16 @@ def cover(board: Board, attacker, target) -> Cover:
     index = board.segments()
     w = index.width
     ends = (ay * w + ax, ty * w + tx)
+    if board.grid.hex:
+        (px, py), (cx, cy) = board.grid.centre((ax, ay)), board.grid.centre((tx, ty))
+        obstructed = 0
+        blockers: set[str] = set()
+        for ox, oy in HEX_COVER_SAMPLES:
+            blocked, ids = _hex_sight(index, px, py, cx + ox, cy + oy, ends, True, False)
+            if blocked:
+                obstructed += 1
+                blockers |= ids
+        return Cover(obstructed / len(HEX_COVER_SAMPLES), sorted(blockers))
     X0, Y0 = 4 * ax + 2, 4 * ay + 2
     obstructed = 0
     blockers: set[str] = set()
@@ -324,6 +457,8 @@ def can_see(board: Board, a, b) -> bool:
     bx, by = _check_cell(board, b)
     if (ax, ay) == (bx, by):
         return True
+    if board.grid.hex:
+        return not _hex_line(board, (ax, ay), (bx, by), True)[0]
     index = board.segments()
     w = index.width
     ends = (ay * w + ax, by * w + bx)
@@ -350,6 +485,8 @@ def visible_cells(board: Board, origin, radius: float | None = None) -> set:
     """
     ox, oy = _check_cell(board, origin)
     index = board.segments()
+    if board.grid.hex:
+        return _HexFov(index, ox, oy, radius).run()
     return _Fov(index, ox, oy, radius).run()
 
 
@@ -496,9 +633,12 @@ class _Fov:
         # the part of the wall over the board (within a margin of one cell:
         # no sight line on the board can meet the rest), its end points
         # known to within ``err`` (exact when nothing was cut off)
-        piece = self.index.visible_part(s.n)
+        piece = self._piece(s.n)
         if piece is None:
             return
+        self._add_piece(piece)
+
+    def _add_piece(self, piece) -> None:
         p0x, p0y, p1x, p1y, err = piece
         cx, cy = self.cx, self.cy
         dmin = _seg_distance(p0x - cx, p0y - cy, p1x - p0x, p1y - p0y)
@@ -541,7 +681,7 @@ class _Fov:
         cx, cy = self.cx, self.cy
         out = []
         for s in index.segs:
-            piece = index.visible_part(s.n)
+            piece = self._piece(s.n)
             if piece is None:
                 continue
             p0x, p0y, p1x, p1y, err = piece
@@ -551,11 +691,24 @@ class _Fov:
             if i == self.ends_origin:
                 continue
             y, x = divmod(i, w)
-            dx = max(x - cx, 0.0, cx - x - 1)
-            dy = max(y - cy, 0.0, cy - y - 1)
-            out.append((math.hypot(dx, dy) - 1e-6, -1 - i))
+            out.append((self._block_distance(x, y) - 1e-6, -1 - i))
         out.sort()
         return out
+
+    def _piece(self, n: int):
+        return self.index.visible_part(n)
+
+    def _items(self) -> list:
+        """What :meth:`_obstacles` numbers (``>= 0``) and :meth:`_add_segment` takes: the walls."""
+        return self.index.segs
+
+    def _block_distance(self, x: int, y: int) -> float:
+        """The distance from the origin's centre to the nearest point of cell (x, y)."""
+        cx, cy = self.cx, self.cy
+        return math.hypot(max(x - cx, 0.0, cx - x - 1), max(y - cy, 0.0, cy - y - 1))
+
+    def _offset_table(self) -> tuple:
+        return _offsets(self.index.width, self.index.height)
 
     # the end -----------------------------------------------------------------
 
@@ -599,12 +752,12 @@ class _Fov:
         index = self.index
         w, h = index.width, index.height
         ox, oy = self.ox, self.oy
-        offsets = _offsets(w, h)
+        offsets = self._offset_table()
         radius = math.inf if self.radius is None else self.radius
         shadow, pending = self.shadow, self.pending
         s_starts, s_ends = shadow.starts, shadow.ends
         t_starts, t_ends = self.touched.starts, self.touched.ends
-        segs = index.segs
+        segs = self._items()
         add_segment, add_block, test = self._add_segment, self._add_block, self._test
         out = self.out
         obstacles = self._obstacles()
@@ -701,3 +854,200 @@ class _Fov:
         a = math.atan2(dy, dx)
         if lo <= a <= hi or lo <= a + _TWO_PI <= hi or lo <= a - _TWO_PI <= hi:
             self._test(x, y)
+
+
+@lru_cache(maxsize=8)
+def _hex_offsets(grid, w: int, h: int, p: int) -> tuple:
+    """:func:`_offsets` on hexes, from a cell of row (pointy) / column (flat) parity ``p``: the offset
+    coordinates' differences ``(dx, dy)`` with the true distance and angle between the centres."""
+    ux, uy = grid.unit
+    o = (0, p) if grid.pointy else (p, 0)
+    ox, oy = grid.centre(o)
+    out = []
+    for dy in range(-h + 1, h):
+        for dx in range(-w + 1, w):
+            x, y = grid.centre((o[0] + dx, o[1] + dy))
+            ex, ey = (x - ox) * ux, (y - oy) * uy
+            out.append((math.hypot(ex, ey), math.atan2(ey, ex), dx, dy))
+    out.sort()
+    return tuple(out)
+
+
+class _HexFov(_Fov):
+    """:class:`_Fov` on a hex board: the same search in true lengths (map units stretched by
+    ``Grid.unit``, which keeps the order of directions), hexes' corners for a blocking cell's, the
+    exact test of :func:`_hex_sight`, and the narrow gaps left at the end found among the cells
+    still to come rather than walked row by row."""
+
+    def __init__(self, index: SegmentIndex, ox: int, oy: int, radius) -> None:
+        super().__init__(index, ox, oy, radius)
+        grid = self.grid = index.grid
+        self.ux, self.uy = grid.unit
+        px, py = grid.centre((ox, oy))
+        self.px, self.py = px, py
+        self.cx, self.cy = px * self.ux, py * self.uy
+        ex, ey = grid.extent(index.width, index.height)
+        self.ex, self.ey = ex * self.ux, ey * self.uy
+        corners = [(0, 0), (self.ex, 0), (0, self.ey), (self.ex, self.ey)]
+        self.board_corners = [
+            (math.atan2(y - self.cy, x - self.cx), math.hypot(x - self.cx, y - self.cy)) for x, y in corners
+        ]
+        self._rest = None
+
+    def _piece(self, n: int):
+        index = self.index
+        pieces = index.__dict__.get("_true_pieces")
+        if pieces is None:  # once per board version: every wall's part over the board, in true lengths
+            ux, uy = self.ux, self.uy
+            pieces = []
+            for s in index.segs:
+                piece = index.visible_part(s.n)
+                if piece is not None:
+                    p0x, p0y, p1x, p1y, err = piece
+                    piece = (p0x * ux, p0y * uy, p1x * ux, p1y * uy, err * max(ux, uy))
+                pieces.append(piece)
+            index._true_pieces = pieces
+        return pieces[n]
+
+    def _chains(self) -> list:
+        """The walls over the board in true lengths, joined where they meet end to end into short
+        chains (a run of hex edges, within 4 hexes): a connected chain's directions from the origin
+        are one interval, every direction inside it meets the chain (properly, or where two of its
+        pieces meet from both sides), so it casts one shadow. Cached once per board version."""
+        index = self.index
+        found = index.__dict__.get("_true_chains")
+        if found is not None:
+            return found
+        pieces = [self._piece(s.n) for s in index.segs]
+        parent = list(range(len(pieces)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        at: dict = {}
+        for n, p in enumerate(pieces):
+            if p is None or p[4]:
+                continue  # cut at the board's margin: alone
+            for pt in ((p[0], p[1]), (p[2], p[3])):
+                if pt in at:
+                    parent[root(n)] = root(at[pt])
+                else:
+                    at[pt] = n
+        groups: dict = {}
+        for n, p in enumerate(pieces):
+            if p is not None:
+                groups.setdefault(root(n), []).append(p)
+        found = []
+        for g in groups.values():
+            xs = [v for p in g for v in (p[0], p[2])]
+            ys = [v for p in g for v in (p[1], p[3])]
+            if len(g) > 1 and max(xs) - min(xs) + max(ys) - min(ys) <= 4:
+                # with the circle round it, for a quick lower bound of its distance
+                mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+                rad = max(math.hypot(x - mx, y - my) for x, y in zip(xs, ys)) + 1e-9
+                found.append((tuple(g), list(zip(xs, ys)), mx, my, rad))
+            else:
+                found.extend(((p,), None, 0.0, 0.0, 0.0) for p in g)
+        index._true_chains = found
+        return found
+
+    def _items(self) -> list:
+        return self._chains()
+
+    def _obstacles(self) -> list:
+        cx, cy = self.cx, self.cy
+        out = []
+        for m, (pieces, pts, mx, my, rad) in enumerate(self._chains()):
+            if pts is None:
+                p = pieces[0]
+                d = _seg_distance(p[0] - cx, p[1] - cy, p[2] - p[0], p[3] - p[1]) - p[4]
+            else:  # at least as near as any of it: what matters is that no obstacle comes late
+                d = math.hypot(mx - cx, my - cy) - rad
+            out.append((d - 1e-6, m))
+        w = self.index.width
+        for i in self.index.blocked_idx:
+            if i != self.ends_origin:
+                y, x = divmod(i, w)
+                out.append((self._block_distance(x, y) - 1e-6, -1 - i))
+        out.sort()
+        return out
+
+    def _add_segment(self, chain) -> None:
+        pieces, pts, mx, my, rad = chain
+        if pts is None:
+            self._add_piece(pieces[0])
+            return
+        if math.hypot(mx - self.cx, my - self.cy) - rad < 5:
+            # near the origin a chain may wrap round it: its pieces one by one
+            for p in pieces:
+                self._add_piece(p)
+            return
+        lo, hi, rmax = self._span(pts)
+        if self._hidden(lo - _EPS, hi + _EPS):
+            return
+        self.touched.add(lo - _EPS, hi + _EPS)
+        heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
+
+    def _block_distance(self, x: int, y: int) -> float:
+        cx, cy = self.grid.centre((x, y))
+        return math.hypot(cx * self.ux - self.cx, cy * self.uy - self.cy) - 0.6  # a hex's corners: 1/sqrt(3) away
+
+    def _add_block(self, x: int, y: int) -> None:
+        ux, uy = self.ux, self.uy
+        lo, hi, rmax = self._span([(px * ux, py * uy) for px, py in self.grid.corners((x, y))])
+        if self._hidden(lo - _EPS, hi + _EPS):
+            return
+        self.touched.add(lo - _EPS, hi + _EPS)
+        heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
+
+    def _offset_table(self) -> tuple:
+        from .hexgeom import parity
+
+        self._rest = _hex_offsets(self.grid, self.index.width, self.index.height,
+                                  parity(self.grid, self.ox, self.oy))
+        return self._rest
+
+    def _exit(self, ang: float) -> float:
+        c, s = math.cos(ang), math.sin(ang)
+        tx = (self.ex - self.cx) / c if c > 1e-15 else (-self.cx / c if c < -1e-15 else math.inf)
+        ty = (self.ey - self.cy) / s if s > 1e-15 else (-self.cy / s if s < -1e-15 else math.inf)
+        return min(tx, ty)
+
+    def _test(self, x: int, y: int) -> None:
+        index = self.index
+        qx, qy = self.grid.centre((x, y))
+        if not _hex_sight(index, self.px, self.py, qx, qy, (self.ends_origin, y * index.width + x), False, True)[0]:
+            self.out.add((x, y))
+
+    def _gap_walk(self, gaps, d: float, radius: float) -> None:
+        """Along each narrow gap's middle direction, a point every 0.9 hex: a hex whose centre lies in so
+        narrow a gap lies across that ray for at least a hex's width (its inradius is half a hex), so
+        one of the points falls in it."""
+        w, h = self.index.width, self.index.height
+        grid, ux, uy = self.grid, self.ux, self.uy
+        cx, cy = self.cx, self.cy
+        tried = set(self.out)
+        end = math.hypot(self.ex, self.ey)
+        for lo, hi in gaps:
+            mid = (lo + hi) / 2
+            c, s = math.cos(mid), math.sin(mid)
+            lo -= _EPS
+            hi += _EPS
+            t = max(0.0, d - 1.0)
+            while t <= end + 1.0:
+                x, y = grid.cell_at(((cx + t * c) / ux, (cy + t * s) / uy))
+                t += 0.9
+                if (x, y) in tried or not (0 <= x < w and 0 <= y < h):
+                    continue
+                tried.add((x, y))
+                qx, qy = grid.centre((x, y))
+                ex, ey = qx * ux - cx, qy * uy - cy
+                r = math.hypot(ex, ey)
+                if r < d - 1e-6 or r > radius:
+                    continue
+                a = math.atan2(ey, ex)
+                if lo <= a <= hi or lo <= a + _TWO_PI <= hi or lo <= a - _TWO_PI <= hi:
+                    self._test(x, y)

@@ -15,6 +15,9 @@ enters (difficult terrain: 2). Which steps are allowed is
 :meth:`rules.board.Board.step_blocked` (walls, closed doors, blocking
 cells, the board's edge, no cutting corners), plus: a token may not enter
 an ``occupied`` cell (its own start cell is fine).
+
+On a hex board (``board.grid.hex``) a step goes to one of the six neighbours and costs 1 times the
+terrain cost, whatever the policy: hexes have no diagonals (the step rule: ``rules.hexgeom``).
 """
 
 from __future__ import annotations
@@ -68,10 +71,13 @@ def _steps(board: Board, diagonal: str):
     return out
 
 
-def distance(a, b, diagonal: str) -> float:
+def distance(a, b, diagonal: str, grid=None) -> float:
     """Squares between two cells as the crow flies, counted by the system's diagonal policy
-    (for range; a path around walls is ``shortest_path``)."""
+    (for range; a path around walls is ``shortest_path``). On a hex ``grid``: the hexes between them
+    (``Grid.steps``), whatever the policy."""
     _check_policy(diagonal)
+    if grid is not None and grid.hex:
+        return grid.steps(a, b)
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
     if diagonal == "chebyshev":
         return max(dx, dy)
@@ -89,6 +95,10 @@ def step_cost(board: Board, a, b, diagonal: str, diagonals_so_far: int = 0):
     _check_policy(diagonal)
     ax, ay = _cell(board, a)
     bx, by = b
+    if board.grid.hex:
+        if board.grid.steps((ax, ay), (bx, by)) != 1 or board.step_blocked((ax, ay), (bx, by)):
+            return None
+        return board.terrain_cost((bx, by))
     dx, dy = bx - ax, by - ay
     if max(abs(dx), abs(dy)) != 1:
         return None
@@ -138,25 +148,34 @@ def path_cost(board: Board, path, diagonal: str, occupied=()):
     return total
 
 
-def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
-    """Dijkstra over (cell, parity of diagonals so far); parity only matters
-    for ``"alternating"``. Returns ``(dist, prev, found state or None)``
-    keyed by state ``cell_index * 2 + parity``."""
-    _check_policy(diagonal)
-    sx, sy = _cell(board, start)
+def _occupied_and_goal(board: Board, start, occupied, goal):
+    """The indexes of the occupied cells (not the start) and of the goal (None without one)."""
     w, h = board.width, board.height
-    masks = board.step_masks()
-    terr = _terrain_list(board)
-    steps = _steps(board, diagonal)
     occ = set()
     for c in occupied:
         cx, cy = c
-        if 0 <= cx < w and 0 <= cy < h and (cx, cy) != (sx, sy):
+        if 0 <= cx < w and 0 <= cy < h and (cx, cy) != start:
             occ.add(cy * w + cx)
     goal_i = None
     if goal is not None:
         gx, gy = _cell(board, goal)
         goal_i = gy * w + gx
+    return occ, goal_i
+
+
+def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
+    """Dijkstra over (cell, parity of diagonals so far); parity only matters
+    for ``"alternating"``. Returns ``(dist, prev, found state or None)``
+    keyed by state ``cell_index * 2 + parity``."""
+    _check_policy(diagonal)
+    if board.grid.hex:
+        return _hex_search(board, start, budget, occupied, goal)
+    sx, sy = _cell(board, start)
+    w, h = board.width, board.height
+    masks = board.step_masks()
+    terr = _terrain_list(board)
+    steps = _steps(board, diagonal)
+    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
     alternating = diagonal == "alternating"
     s0 = (sy * w + sx) * 2
     dist = {s0: 0}
@@ -210,6 +229,53 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
             else:
                 nd = d + base * terr[j]
                 t = j * 2 + parity
+            if nd <= limit and nd < dist.get(t, inf):
+                dist[t] = nd
+                prev[t] = s
+                heappush(heap, (nd + lower_bound(j), nd, t))
+    return dist, prev, None
+
+
+def _hex_search(board: Board, start, budget, occupied, goal=None):
+    """:func:`_search` on hexes: every step costs 1 times the terrain of the hex entered; states are
+    ``cell_index * 2`` (no parity to keep)."""
+    from .hexgeom import hex_links
+
+    sx, sy = _cell(board, start)
+    w, h = board.width, board.height
+    grid = board.grid
+    links = hex_links(board)
+    terr = _terrain_list(board)
+    occ, goal_i = _occupied_and_goal(board, (sx, sy), occupied, goal)
+    if goal_i is not None:
+        gq, gr, gs = grid.cube((goal_i % w, goal_i // w))
+        cheapest = min(1, min(board.terrain.values(), default=1)) * (1 - 1e-9)
+        cube = grid.cube
+
+        def lower_bound(i: int) -> float:
+            q, r, s = cube((i % w, i // w))
+            return cheapest * max(abs(q - gq), abs(r - gr), abs(s - gs))
+    else:
+        def lower_bound(i: int) -> float:
+            return 0
+    s0 = (sy * w + sx) * 2
+    dist = {s0: 0}
+    prev: dict[int, int] = {}
+    inf = math.inf
+    limit = inf if budget is None else budget
+    heap = [(lower_bound(s0 >> 1), 0, s0)]
+    while heap:
+        _f, d, s = heappop(heap)
+        if d > dist[s]:
+            continue
+        i = s >> 1
+        if i == goal_i:
+            return dist, prev, s
+        for j in links[i]:
+            if j in occ:
+                continue
+            nd = d + terr[j]
+            t = j * 2
             if nd <= limit and nd < dist.get(t, inf):
                 dist[t] = nd
                 prev[t] = s
@@ -271,6 +337,8 @@ def way_exists(board: Board, start: tuple[int, int], goal: tuple[int, int], size
         if not board.in_bounds(start):
             return False
         return shortest_path(board, start, goal, diagonal) is not None
+    if board.grid.hex:
+        return footprint_search(board, start, size, diagonal, goal=goal)[1] is not None
     # A big token steps when every square it covers can make that step.
     w, h = board.width, board.height
     masks = board.step_masks()
@@ -310,7 +378,13 @@ def footprint_search(board: Board, start: tuple[int, int], size: int, diagonal: 
     blocking square in the way of any); it costs the step's base cost by the diagonal policy
     (every second diagonal double under "alternating") times the dearest terrain among the
     squares the token newly covers. ``budget`` None: no limit.
+
+    On hexes the token covers ``board.grid.footprint(cell, size)`` (1, 3 or 7 hexes, anchored at
+    ``cell``); a step moves every hex it covers one hex the same way and costs 1 times the dearest
+    terrain it newly covers.
     """
+    if board.grid.hex:
+        return _hex_footprint_search(board, tuple(start), size, budget, None if goal is None else tuple(goal))
     w, h = board.width, board.height
     masks = board.step_masks()
     if not (0 <= start[0] and 0 <= start[1] and start[0] + size <= w and start[1] + size <= h):
@@ -363,3 +437,60 @@ def footprint_search(board: Board, start: tuple[int, int], size: int, diagonal: 
             at = prev[at]
         path.reverse()
     return costs, path
+
+
+def _hex_footprint_search(board: Board, start, size: int, budget, goal):
+    """:func:`footprint_search` on hexes."""
+    from .hexgeom import hex_dirs, parity
+
+    grid = board.grid
+    w, h = board.width, board.height
+    masks = board.step_masks()
+    dirs = hex_dirs(grid)
+
+    def cover(c):
+        return grid.footprint(c, size)
+
+    def fits(c) -> bool:
+        return all(0 <= x < w and 0 <= y < h for x, y in cover(c))
+
+    if not fits(start):
+        return {}, None
+    limit = math.inf if budget is None else budget
+    dist = {start: 0.0}
+    prev: dict = {}
+    heap = [(0.0, start)]
+    found = None
+    while heap:
+        d, at = heappop(heap)
+        if d > dist.get(at, math.inf):
+            continue
+        if at == goal:
+            found = at
+            break
+        here = cover(at)
+        for k in range(6):
+            bit = 1 << k
+            dx, dy = dirs[parity(grid, *at)][k]
+            nxt = (at[0] + dx, at[1] + dy)
+            there = cover(nxt)
+            if not all(0 <= x < w and 0 <= y < h for x, y in there):
+                continue
+            if any(masks[y * w + x] & bit for x, y in here):
+                continue
+            entered = set(there) - set(here)
+            nd = d + max(board.terrain_cost(c) for c in entered)
+            if nd <= limit + 1e-9 and nd < dist.get(nxt, math.inf):
+                dist[nxt] = nd
+                prev[nxt] = at
+                heappush(heap, (nd, nxt))
+    path = None
+    if found is not None:
+        path, at = [], found
+        while True:
+            path.append(at)
+            if at not in prev:
+                break
+            at = prev[at]
+        path.reverse()
+    return dict(dist), path

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..grid import cell_steps
 from ..system import RuleError
 from .data import MANEUVERS
 from .sheet import current_move, step_length
@@ -31,8 +32,9 @@ def maneuver_movement(sheet: dict, maneuver: str, variant: str | None = None) ->
 
 
 def distance_yards(a: Any, b: Any) -> float:
-    """Yards between two squares for range and reach: the larger of the two offsets."""
-    return float(max(abs(a[0] - b[0]), abs(a[1] - b[1])))
+    """Yards between two squares for range and reach: the larger of the two offsets (on hexes, one yard
+    a hex: the hexes between them, ``rules.grid.cell_steps``)."""
+    return float(cell_steps(a, b))
 
 
 def move_allowance(sheet: dict, action: str = "move") -> float:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from ..grid import cell_steps
 from ..system import AttackRequest, Modifier, RuleError
 from .ranged import spraying_fire
 from .sheet import int_of, weapon_kind
@@ -43,7 +44,7 @@ def arc_of(origin, points: list) -> float:
 def _gap(a, b) -> int:
     """Yards swept between two targets: none when adjacent (the larger offset is 1), else the squares
     between them."""
-    return max(0, int(max(abs(a[0] - b[0]), abs(a[1] - b[1]))) - 1)
+    return max(0, int(cell_steps(a, b)) - 1)
 
 
 def subrequests(request: AttackRequest) -> list[AttackRequest]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .. import movement as grid_movement
 from ..dice import DiceSource
+from ..grid import cell_steps
 from ..system import Combatant, Modifier, RuleError
 from .checks import parse_die
 from .data import CORE, RUNNING_PENALTY, STAND_COST
@@ -24,12 +25,12 @@ def adjacent(a, b) -> bool:
     """Two squares touch (diagonals too); a square is not adjacent to itself."""
     if a is None or b is None:
         return False
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1 and tuple(a) != tuple(b)
+    return cell_steps(a, b) <= 1 and tuple(a) != tuple(b)
 
 
 def distance(a, b) -> int:
-    """Inches between two squares, diagonals counting 1"."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    """Inches between two squares, diagonals counting 1" (on hexes an inch a hex: ``cell_steps``)."""
+    return cell_steps(a, b)
 
 
 def move_allowance(sheet: dict, action: str = "move") -> float:

@@ -74,7 +74,8 @@ def area_odds(request: AttackRequest) -> dict:
     centre = tuple(opts.get("centre") or request.target.position)
     board = request.board
     width, height = getattr(board, "width", None), getattr(board, "height", None)
-    cells = template_cells(template, a.position, centre, settings, width=width, height=height)
+    cells = template_cells(template, a.position, centre, settings, width=width, height=height,
+                           grid=getattr(board, "grid", None))
     seen: set = set()
     victims = [c for c in [request.target] + request.others + [a]
                if c.position is not None and tuple(c.position) in cells and active(c)

@@ -3,6 +3,12 @@ the board, deviation of a missed blast, and the area attack that hits
 everyone under a template.
 
 Source: *Savage Worlds Combat System Reference*, "Area Effect Attacks".
+
+On a hex board an inch is a hex: the same templates (radius 1", 2", 3"; the 9" cone; the 12" line) are
+laid in true lengths (``rules.grid.Grid.unit``) over the hexes, and a hex is under one by the same
+coverage rule as a square (touched, or its centre within); under a cone or a line, a hex whose centre
+is (a strip one hex wide along a row would otherwise catch the tips of the two rows beside it). The grid comes from the attacker's or
+the aim's position (a ``rules.grid.Place``) or the ``grid`` argument; plain pairs are squares.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import math
 
 from ..dice import DiceSource
+from ..grid import SQUARE, Grid, grid_of
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
 from .attack import effective_toughness, plan_of, settings_of, target_toughness
 from .checks import trait_roll
@@ -29,14 +36,17 @@ def deviation_multiplier(band: str) -> int:
         raise RuleError(f"no deviation for range band {band!r}") from None
 
 
-def _cell_square(cell) -> list[tuple[float, float]]:
+def _cell_square(cell, grid: Grid = SQUARE) -> list[tuple[float, float]]:
     x, y = cell
+    if grid.hex:
+        ux, uy = grid.unit
+        return [(px * ux, py * uy) for px, py in grid.corners(cell)]
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
 
 
-def _overlaps_convex(poly: list[tuple[float, float]], cell) -> bool:
+def _overlaps_convex(poly: list[tuple[float, float]], cell, grid: Grid = SQUARE) -> bool:
     """Separating-axis test; cells that only touch the template's edge are out."""
-    sq = _cell_square(cell)
+    sq = _cell_square(cell, grid)
     for shape in (poly, sq):
         n = len(shape)
         for i in range(n):
@@ -52,14 +62,57 @@ def _overlaps_convex(poly: list[tuple[float, float]], cell) -> bool:
     return True
 
 
-def _circle_touches(centre: tuple[float, float], radius: float, cell) -> bool:
+def _circle_touches(centre: tuple[float, float], radius: float, cell, grid: Grid = SQUARE) -> bool:
+    if grid.hex:  # the circle reaches the hex's inside: its centre is in the hex, or an edge is nearer than r
+        poly = _cell_square(cell, grid)
+        if _inside(poly, centre):
+            return True
+        return any(_segment_distance(centre, poly[i], poly[(i + 1) % len(poly)]) < radius - _EPS
+                   for i in range(len(poly)))
     x, y = cell
     nx = min(max(centre[0], x), x + 1)
     ny = min(max(centre[1], y), y + 1)
     return math.hypot(nx - centre[0], ny - centre[1]) < radius - _EPS
 
 
-def _cells_near(centre, reach: float, width: int | None, height: int | None):
+def _inside(poly, p) -> bool:
+    n = len(poly)
+    signs = set()
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        d = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+        if abs(d) > _EPS:
+            signs.add(d > 0)
+    return len(signs) <= 1
+
+
+def _centre_under(poly, p) -> bool:
+    """The point strictly inside the polygon, nudged by a tiny fixed step first, so that of two centres
+    on opposite edges of a strip (a line along a zigzag of hexes) one is in and one is out."""
+    p = (p[0] + 1e-6, p[1] + 2e-6)
+    n = len(poly)
+    signs = set()
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        d = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+        signs.add(d > 0 if d else None)
+    return len(signs) == 1 and None not in signs
+
+
+def _segment_distance(p, a, b) -> float:
+    vx, vy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * vx + (p[1] - a[1]) * vy) / (vx * vx + vy * vy)))
+    return math.hypot(a[0] + t * vx - p[0], a[1] + t * vy - p[1])
+
+
+def _cells_near(centre, reach: float, width: int | None, height: int | None, grid: Grid = SQUARE):
+    if grid.hex:  # centre in true lengths: the hexes within reach of the hex it lies in
+        ux, uy = grid.unit
+        here = grid.cell_at((centre[0] / ux, centre[1] / uy))
+        for x, y in grid.within(here, int(math.ceil(reach)) + 2):
+            if (width is None or 0 <= x < width) and (height is None or 0 <= y < height):
+                yield (x, y)
+        return
     r = int(math.ceil(reach)) + 1
     cx, cy = int(math.floor(centre[0])), int(math.floor(centre[1]))
     for y in range(cy - r, cy + r + 1):
@@ -71,12 +124,16 @@ def _cells_near(centre, reach: float, width: int | None, height: int | None):
             yield (x, y)
 
 
-def cell_centre(cell) -> tuple[float, float]:
+def cell_centre(cell, grid: Grid = SQUARE) -> tuple[float, float]:
+    """A cell's centre in inches (on hexes: in true lengths, a hex across)."""
+    if grid.hex:
+        (cx, cy), (ux, uy) = grid.centre(cell), grid.unit
+        return (cx * ux, cy * uy)
     return (cell[0] + 0.5, cell[1] + 0.5)
 
 
 def blast_cells(centre_cell, size: str, *, coverage: str = "touched", width: int | None = None,
-                height: int | None = None) -> set:
+                height: int | None = None, grid: Grid | None = None) -> set:
     """Area Effect Attacks, Templates: the cells under a Small, Medium or Large
     Blast (radius 1", 2", 3") centred on the centre of ``centre_cell``.
 
@@ -88,13 +145,14 @@ def blast_cells(centre_cell, size: str, *, coverage: str = "touched", width: int
         radius = BLAST_RADIUS[size]
     except KeyError:
         raise RuleError(f"no blast template {size!r} (small, medium or large)") from None
-    c = cell_centre(centre_cell)
+    grid = grid or grid_of(centre_cell)
+    c = cell_centre(centre_cell, grid)
     cells = set()
-    for cell in _cells_near(c, radius, width, height):
+    for cell in _cells_near(c, radius, width, height, grid):
         if coverage == "centre":
-            if math.dist(cell_centre(cell), c) <= radius + _EPS:
+            if math.dist(cell_centre(cell, grid), c) <= radius + _EPS:
                 cells.add(cell)
-        elif _circle_touches(c, radius, cell):
+        elif _circle_touches(c, radius, cell, grid):
             cells.add(cell)
     return cells
 
@@ -107,29 +165,41 @@ def _unit(a, b) -> tuple[float, float]:
     return dx / n, dy / n
 
 
-def cone_polygon(origin_cell, aim_cell, length: float = 9.0, wide_end: float = 3.0) -> list[tuple[float, float]]:
+def cone_polygon(origin_cell, aim_cell, length: float = 9.0, wide_end: float = 3.0,
+                 grid: Grid | None = None) -> list[tuple[float, float]]:
     """The Cone as a triangle: apex half a square from the attacker's centre
     towards the aim point (narrow end touching the attacker), ``length`` long,
     ``wide_end`` wide at the far end."""
-    o = cell_centre(origin_cell)
-    ux, uy = _unit(o, cell_centre(aim_cell))
+    grid = grid or grid_of(origin_cell, aim_cell)
+    o = cell_centre(origin_cell, grid)
+    ux, uy = _unit(o, cell_centre(aim_cell, grid))
     ax, ay = o[0] + 0.5 * ux, o[1] + 0.5 * uy
     fx, fy = ax + length * ux, ay + length * uy
     px, py = -uy * wide_end / 2, ux * wide_end / 2
     return [(ax, ay), (fx + px, fy + py), (fx - px, fy - py)]
 
 
-def line_polygon(origin_cell, aim_cell, length: float = 12.0, width: float = 1.0) -> list[tuple[float, float]]:
+def line_polygon(origin_cell, aim_cell, length: float = 12.0, width: float = 1.0,
+                 grid: Grid | None = None) -> list[tuple[float, float]]:
     """The Line: a 12" by 1" strip from the attacker's edge towards the aim point."""
-    o = cell_centre(origin_cell)
-    ux, uy = _unit(o, cell_centre(aim_cell))
+    grid = grid or grid_of(origin_cell, aim_cell)
+    o = cell_centre(origin_cell, grid)
+    ux, uy = _unit(o, cell_centre(aim_cell, grid))
     ax, ay = o[0] + 0.5 * ux, o[1] + 0.5 * uy
     fx, fy = ax + length * ux, ay + length * uy
     px, py = -uy * width / 2, ux * width / 2
     return [(ax + px, ay + py), (fx + px, fy + py), (fx - px, fy - py), (ax - px, ay - py)]
 
 
-def polygon_cells(poly, *, width: int | None = None, height: int | None = None, exclude=()) -> set:
+def polygon_cells(poly, *, width: int | None = None, height: int | None = None, exclude=(),
+                  grid: Grid = SQUARE) -> set:
+    if grid.hex:
+        mx, my = sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly)
+        reach = max(math.hypot(p[0] - mx, p[1] - my) for p in poly)
+        # a hex is under a cone or a line when its centre is (a strip one hex wide along a row would
+        # otherwise catch the tips of the two rows beside it)
+        return {c for c in _cells_near((mx, my), reach, width, height, grid)
+                if c not in exclude and _centre_under(poly, cell_centre(c, grid))}
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
     cells = set()
@@ -145,20 +215,22 @@ def polygon_cells(poly, *, width: int | None = None, height: int | None = None, 
 
 
 def template_cells(template: str, origin_cell, aim_cell, settings: dict | None = None, *,
-                   width: int | None = None, height: int | None = None) -> set:
+                   width: int | None = None, height: int | None = None, grid: Grid | None = None) -> set:
     """Cells under a template: blasts centre on ``aim_cell``; cones and lines
     start at the attacker's square (which they never include)."""
     s = merged_settings(settings)
+    grid = grid or grid_of(origin_cell, aim_cell)
     if template in BLAST_RADIUS:
-        return blast_cells(aim_cell, template, coverage=s["template_coverage"], width=width, height=height)
+        return blast_cells(aim_cell, template, coverage=s["template_coverage"], width=width, height=height,
+                           grid=grid)
     origin_cell = tuple(origin_cell)
     if template == "cone":
-        poly = cone_polygon(origin_cell, aim_cell, s["cone_length"], s["cone_width"])
+        poly = cone_polygon(origin_cell, aim_cell, s["cone_length"], s["cone_width"], grid)
     elif template == "line":
-        poly = line_polygon(origin_cell, aim_cell, s["line_length"], 1.0)
+        poly = line_polygon(origin_cell, aim_cell, s["line_length"], 1.0, grid)
     else:
         raise RuleError(f"no template {template!r} (small, medium, large, cone or line)")
-    return polygon_cells(poly, width=width, height=height, exclude={origin_cell})
+    return polygon_cells(poly, width=width, height=height, exclude={origin_cell}, grid=grid)
 
 
 def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, dice: DiceSource,
@@ -173,9 +245,10 @@ def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, di
     raw = dist_roll.total * deviation_multiplier(band)
     cap = distance_to_target / 2
     inches = min(raw, cap)
-    c = cell_centre(aim_cell)
+    grid = grid_of(attacker_cell, aim_cell)
+    c = cell_centre(aim_cell, grid)
     if attacker_cell is not None and tuple(attacker_cell) != tuple(aim_cell):
-        ux, uy = _unit(cell_centre(attacker_cell), c)
+        ux, uy = _unit(cell_centre(attacker_cell, grid), c)
     else:
         ux, uy = 0.0, -1.0  # no attacker given: 12 o'clock is the top of the map
     theta = math.radians(30 * (clock.total % 12))
@@ -183,7 +256,11 @@ def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, di
     dx = ux * math.cos(theta) - uy * math.sin(theta)
     dy = ux * math.sin(theta) + uy * math.cos(theta)
     point = (c[0] + dx * inches, c[1] + dy * inches)
-    cell = (int(math.floor(point[0] + _EPS)), int(math.floor(point[1] + _EPS)))
+    if grid.hex:  # the hex the point lands in; the point in map units, as walls and templates are
+        point = (point[0] / grid.unit[0], point[1] / grid.unit[1])
+        cell = grid.cell_at(point)
+    else:
+        cell = (int(math.floor(point[0] + _EPS)), int(math.floor(point[1] + _EPS)))
     return {"cell": cell, "point": point, "inches": inches, "rolled_inches": raw, "capped": raw > cap,
             "clock": clock.total, "rolls": [dist_roll, clock]}
 
@@ -233,7 +310,8 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     width = height = None
     if request.board is not None:
         width, height = getattr(request.board, "width", None), getattr(request.board, "height", None)
-    cells = template_cells(template, a.position, centre, settings, width=width, height=height)
+    cells = template_cells(template, a.position, centre, settings, width=width, height=height,
+                           grid=getattr(request.board, "grid", None))
     # "Success = hits all in template": the attacker and allies too, not only foes
     victims = [c for c in [request.target] + request.others + [a]
                if c.position is not None and tuple(c.position) in cells and active(c)]

@@ -8,6 +8,7 @@ The action catalogue itself (ticks, modifiers) is the table ``data.ACTIONS``.
 
 from __future__ import annotations
 
+from ..grid import cell_steps
 from ..system import Combatant, RuleError, RuleNotImplemented
 from .data import ACTIONS
 from .sheet import weapon as sheet_weapon
@@ -15,7 +16,7 @@ from .status import escalate, reduce_status
 
 
 def _adjacent(a, b) -> bool:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+    return cell_steps(a, b) == 1
 
 
 def can_initiate_swordpoint(initiator: Combatant, defender: Combatant, conditions: list[str], weapon_key: str | None = None) -> bool:

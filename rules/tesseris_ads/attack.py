@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .. import los
 from ..dice import DiceSource, RollRecord
+from ..grid import cell_steps
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
 from . import cover as cover_mod
 from .checks import mean_successes, quick_recover_roll, roll_defense_pool, wound_penalty
@@ -136,11 +137,13 @@ def _mod(label: str, value: int, source: str) -> Modifier:
 
 def _pos(c: Combatant):
     p = c.position
-    return tuple(p) if isinstance(p, (list, tuple)) and len(p) == 2 else None
+    if isinstance(p, tuple) and len(p) == 2:
+        return p  # a rules.grid.Place keeps its grid
+    return tuple(p) if isinstance(p, list) and len(p) == 2 else None
 
 
 def _adjacent(a, b) -> bool:
-    return a is not None and b is not None and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+    return a is not None and b is not None and cell_steps(a, b) == 1
 
 
 def is_firearm(weapon: dict) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..grid import Place, cell_steps
 from ..system import CoverEffect, Effect, RuleError
 from .data import _MATERIAL_ALIASES, COVER_MATERIALS
 from .ticks import state_of
@@ -53,7 +54,7 @@ def cover_material(name: str) -> tuple[int, int]:
 
 
 def adjacent(a, b) -> bool:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1
+    return cell_steps(a, b) <= 1
 
 
 def cover_effect(cover: Any, settings: dict | None = None) -> CoverEffect:
@@ -75,7 +76,7 @@ def cover_pieces_near(board: Any, cell) -> list[str]:
     out = []
     for pid, piece in _pieces(board).items():
         pc = _piece_field(piece, "cell")
-        if pc is not None and adjacent(tuple(pc), tuple(cell)):
+        if pc is not None and adjacent(Place(pc, getattr(board, "grid", None)), cell):
             out.append(pid)
     return sorted(out)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..grid import cell_steps, grid_of
 from ..system import Combatant, RuleError
 from .data import ACTIONS
 from .sheet import num, speed
@@ -27,7 +28,10 @@ def diagonal_cost(straight: int, diagonal: int) -> int:
 
 
 def grid_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Distance in squares between two cells on the 1.5x diagonal ("Diagonals")."""
+    """Distance in squares between two cells on the 1.5x diagonal ("Diagonals"); on hexes, the hexes
+    between them (a hex is a square without diagonals: ``rules.grid.cell_steps``)."""
+    if grid_of(a, b).hex:
+        return cell_steps(a, b)
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
     return diagonal_cost(max(dx, dy) - min(dx, dy), min(dx, dy))
 
@@ -52,7 +56,18 @@ def move_allowance(sheet: dict, action: str = "move") -> int:
     return 0
 
 
-def _steps(path: list) -> list[tuple[int, int]]:
+def _steps(path: list, grid=None) -> list[tuple[int, ...]]:
+    """The path's steps: ``(dx, dy)`` on squares; on a hex ``grid`` the cube step ``(dq, dr, ds)``
+    (a straight line of hexes repeats one step, and the dot product of two steps is below 0 for a
+    turn of more than 90 degrees on both)."""
+    if grid is not None and grid.hex:
+        out = []
+        for a, b in zip(path, path[1:]):
+            if grid.steps(a, b) != 1:
+                raise RuleError(f"path step {tuple(a)} -> {tuple(b)} is not to a neighbouring hex")
+            ca, cb = grid.cube(a), grid.cube(b)
+            out.append((cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]))
+        return out
     out = []
     for a, b in zip(path, path[1:]):
         d = (b[0] - a[0], b[1] - a[1])
@@ -69,9 +84,9 @@ def path_squares(path: list) -> int:
     return diagonal_cost(len(steps) - diag, diag)
 
 
-def sprint_turns(path: list) -> list[int]:
+def sprint_turns(path: list, grid=None) -> list[int]:
     """Indexes of the steps where a path changes direction."""
-    steps = _steps(path)
+    steps = _steps(path, grid)
     return [i for i in range(1, len(steps)) if steps[i] != steps[i - 1]]
 
 
@@ -104,7 +119,7 @@ def check_move(sheet: dict, action: str, path: list, state: dict | None = None) 
 
 
 def _adjacent(a, b) -> bool:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+    return cell_steps(a, b) == 1
 
 
 def _line_clear(board: Any, a, b) -> bool:
@@ -151,13 +166,13 @@ def reactive_attackers(
             continue
         if not can_react(state_of(o), 1):
             continue
-        pos = tuple(o.position)
+        pos = o.position if isinstance(o.position, tuple) else tuple(o.position)
         reach = 1
         weapons = o.sheet.get("weapons") or {}
         if isinstance(weapons, dict) and weapons:
             melee = [w for w in weapons.values() if w.get("kind", "melee") == "melee"]
             reach = max([num(w.get("reach"), 1) or 1 for w in melee] or [1])
-        if any(c is not None and 0 < max(abs(c[0] - pos[0]), abs(c[1] - pos[1])) <= reach and _line_clear(board, pos, c) for c in cells):
+        if any(c is not None and 0 < cell_steps(pos, c) <= reach and _line_clear(board, pos, c) for c in cells):
             out.append(o.id)
     return sorted(out)
 
@@ -261,11 +276,12 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
                                        f"are left: {most:g} squares at most"))
     cells = [tuple(p) for p in path if isinstance(p, (list, tuple)) and len(p) == 2]
     if action == "sprint" and len(cells) > 1:
-        turns = sprint_turns(cells)
+        grid = getattr(board, "grid", None)
+        turns = sprint_turns(cells, grid)
         if turns:
-            steps = _steps(cells)
+            steps = _steps(cells, grid)
             a, b = steps[turns[0] - 1], steps[turns[0]]
-            if len(turns) > 1 or s.get("sprint_turned") or a[0] * b[0] + a[1] * b[1] < 0:
+            if len(turns) > 1 or s.get("sprint_turned") or sum(p * q for p, q in zip(a, b)) < 0:
                 raise RuleError("a Sprint may only turn once, by 90 degrees or less")
             s = {**s, "sprint_turned": True}
     have -= cost

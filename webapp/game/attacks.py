@@ -233,7 +233,7 @@ def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     area = _area(game, cmd, system, attacker)
     if area is not None:  # at the template's aim point, from the attacker's own square
         a, b = (attacker.x, attacker.y), tuple(area["aim"])
-        distance = movement.distance(a, b, system.diagonal)
+        distance = movement.distance(a, b, system.diagonal, game.board.grid)
         cmd = cmd.model_copy(update={"options": {**cmd.options, **area["options"]}})
     line = los.line_of_fire(game.board, a, b)
     if not line.clear and not cmd.force:

@@ -21,10 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 import rules
 from rules import los, movement
 from rules.dice import DiceError, DiceSource, parse
+from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
-from .model import Event, Rejected
+from .model import Event, Rejected, cells_at
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -131,10 +132,13 @@ def combatant(game: "Game", token: "Token") -> Combatant:
 
 
 def position_of(game: "Game", token: "Token"):
-    """Where the rules see a token: its square, or on a zone map its zone's id."""
+    """Where the rules see a token: its square, or on a zone map its zone's id; on a hex map its hex
+    as a ``rules.grid.Place``, so the rules count hexes."""
     if game.zones is not None:
         zone = zonelayout.zone_at(game.zones, token.x, token.y)
         return zone["id"] if zone else None
+    if game.board.grid.hex:
+        return Place((token.x, token.y), game.board.grid)
     return (token.x, token.y)
 
 
@@ -380,14 +384,13 @@ def path_and_cost(game: "Game", token: "Token", goal: tuple[int, int]) -> tuple[
         costs, path = movement.footprint_search(game.board, start, size, system.diagonal, goal=goal)
         if path is not None:
             return [list(c) for c in path], costs[goal]
-    # no way (a forced move): the squares as the crow flies
-    return [list(start), list(goal)], movement.distance(start, goal, system.diagonal)
+    # no way (a forced move): the squares (hexes) as the crow flies
+    return [list(start), list(goal)], movement.distance(start, goal, system.diagonal, game.board.grid)
 
 
-def squares_of(token: "Token") -> list[tuple[int, int]]:
-    """Every square a token covers (its top-left square first)."""
-    size = getattr(token, "size", 1)
-    return [(token.x + i, token.y + j) for j in range(size) for i in range(size)]
+def squares_of(token: "Token", grid: Grid = SQUARE) -> list[tuple[int, int]]:
+    """Every square (hex, on a hex ``grid``) a token covers (its top-left square first)."""
+    return cells_at(token.x, token.y, getattr(token, "size", 1), grid)
 
 
 def aim_squares(game: "Game", attacker: "Token", target: "Token") -> tuple[tuple[int, int], tuple[int, int], float]:
@@ -399,9 +402,10 @@ def aim_squares(game: "Game", attacker: "Token", target: "Token") -> tuple[tuple
     system = rules.get(game.system)
     if getattr(attacker, "size", 1) == 1 and getattr(target, "size", 1) == 1:
         a, b = (attacker.x, attacker.y), (target.x, target.y)
-        return a, b, movement.distance(a, b, system.diagonal)
-    pairs = sorted(((movement.distance(a, b, system.diagonal), a, b) for a in squares_of(attacker)
-                    for b in squares_of(target)), key=lambda p: p[0])
+        return a, b, movement.distance(a, b, system.diagonal, game.board.grid)
+    grid = game.board.grid
+    pairs = sorted(((movement.distance(a, b, system.diagonal, grid), a, b) for a in squares_of(attacker, grid)
+                    for b in squares_of(target, grid)), key=lambda p: p[0])
     nearest = pairs[0][0]
     best = None
     for d, a, b in pairs:

@@ -185,9 +185,10 @@ def _snap(v: float) -> float | int:
 
 def _segment(board: Board, a, b) -> tuple[list, list]:
     a, b = [_snap(v) for v in a], [_snap(v) for v in b]
+    ex, ey = board.grid.extent(board.width, board.height)  # squares: width x height; hexes: in map units
     for p in (a, b):
-        if not (0 <= p[0] <= board.width and 0 <= p[1] <= board.height):
-            raise Rejected(f"({p[0]}, {p[1]}) is off the map (0..{board.width}, 0..{board.height})")
+        if not (0 <= p[0] <= ex and 0 <= p[1] <= ey):
+            raise Rejected(f"({p[0]}, {p[1]}) is off the map (0..{ex:g}, 0..{ey:g})")
     if a == b:
         raise Rejected("a wall or door needs two different end points")
     if len(board.walls) + len(board.doors) >= MAX_SEGMENTS:
@@ -251,7 +252,7 @@ def _check_box(game: "Game", board: Board, box: list[int], exclude: str | None =
 
 def _tokens_in(game: "Game", cells) -> list:
     cells = set(cells)
-    return [t for t in game.tokens.values() if any(c in cells for c in t.cells())]
+    return [t for t in game.tokens.values() if any(c in cells for c in game.cells_of(t))]
 
 
 # --- decide ----------------------------------------------------------------------
@@ -325,7 +326,8 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
             if (w, h) == (board.width, board.height):
                 raise Rejected(f"the map is {w} x {h} already")
             if board is game.board:
-                off = [t for t in game.tokens.values() if t.x + t.size > w or t.y + t.size > h]
+                off = [t for t in game.tokens.values()
+                       if any(not (0 <= x < w and 0 <= y < h) for x, y in game.cells_of(t))]
                 if off:
                     raise Rejected(f"{len(off)} token{'s' if len(off) > 1 else ''} would be off a {w} x {h} map: "
                                    "move them first")

@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from rules import lighting as rules_lighting
+from rules.grid import SQUARE, Grid
 from rules.los import visible_cells
 
 from . import zonelayout
@@ -156,20 +157,20 @@ def _in_the_dark(game: "Game", token: "Token", sight: Cells) -> Cells:
 def _compute(game: "Game", token: "Token") -> Cells:
     board = game.board
     if game.zones is not None:
-        here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in token.cells()
+        here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in game.cells_of(token)
                 if zonelayout.zone_at(game.zones, x, y) is not None}
         seen = set(here)
         for z in game.zones:
             if z["id"] in here:
                 seen.update(z.get("adjacent", []))
-        out = set(token.cells())
+        out = set(game.cells_of(token))
         for z in game.zones:
             if z["id"] in seen:
                 bx, by, bw, bh = z["box"]
                 out.update((x, y) for y in range(by, by + bh) for x in range(bx, bx + bw))
         return frozenset(c for c in out if board.in_bounds(c))
     out: set = set()
-    for cell in token.cells():
+    for cell in game.cells_of(token):
         if board.in_bounds(cell) and not board.is_blocked(cell):
             out |= visible_cells(board, cell)
         elif board.in_bounds(cell):
@@ -245,7 +246,7 @@ def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
     if not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
         return True
     seen = view(game, actor)
-    return any(c in seen for c in token.cells())
+    return any(c in seen for c in game.cells_of(token))
 
 
 def visible_tokens(game: "Game", actor: "Actor") -> list["Token"]:
@@ -259,7 +260,7 @@ def may_see_at(game: "Game", actor: "Actor", token: "Token", x: int, y: int) -> 
     if actor.role == "gm" or not enabled(game) or (actor.role == "player" and token.owner == actor.player_id):
         return True
     seen = view(game, actor)
-    return any((x + i, y + j) in seen for j in range(token.size) for i in range(token.size))
+    return any(c in seen for c in game.cells_of(token, x, y))
 
 
 def remember(game: "Game") -> None:
@@ -282,13 +283,24 @@ def known(game: "Game", actor: "Actor") -> Cells | None:
                    lambda: frozenset(explored(game, actor)) | view(game, actor))
 
 
-def _segment_cells(a, b) -> set:
-    """The squares a wall or door touches (a point on a square's edge touches the squares on both sides)."""
+def _segment_cells(a, b, grid: Grid = SQUARE) -> set:
+    """The squares a wall or door touches (a point on a square's edge touches the squares on both sides;
+    on hexes, a point on a hex's edge the hexes on both sides)."""
     (ax, ay), (bx, by) = a, b
     steps = max(1, int(max(abs(bx - ax), abs(by - ay)) * 4) + 1)
     out = set()
     for i in range(steps + 1):
         px, py = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
+        if grid.hex:
+            here = grid.cell_at((px, py))
+            cx, cy = grid.centre(here)
+            d = grid.length(px - cx, py - cy)
+            out.add(here)
+            for n in grid.neighbours(here):
+                nx, ny = grid.centre(n)
+                if grid.length(px - nx, py - ny) <= d + 1e-9:
+                    out.add(n)
+            continue
         fx, fy = int(px // 1), int(py // 1)
         for x in ((fx, fx - 1) if px == fx else (fx,)):
             for y in ((fy, fy - 1) if py == fy else (fy,)):
@@ -306,7 +318,7 @@ def _segments_by_cell(game: "Game") -> dict:
     if found is None:
         found = {}
         for s in list(game.board.walls.values()) + list(game.board.doors.values()):
-            for cell in _segment_cells(s.a, s.b):
+            for cell in _segment_cells(s.a, s.b, game.board.grid):
                 found.setdefault(cell, []).append(s.id)
         vision.tokens["segments by cell"] = found
     return found

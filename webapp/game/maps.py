@@ -28,11 +28,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
 from rules.board import Board
-from rules.grid import Grid
+from rules.grid import SQUARE, Grid
 
 from . import text, zonelayout
 from .mapdata import zone_map
-from .model import FIRST_MAP, Event, GameMap, Rejected, lights_with_ids
+from .model import FIRST_MAP, Event, GameMap, Rejected, cells_at, lights_with_ids
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -114,8 +114,8 @@ class AddMap(_Command):
     name: MapName
     width: Side = 24
     height: Side = 16
-    grid: Literal["square", "hex"] = "square"  # hexes (#28): pointy-top rows (the default) or flat-top columns
-    orientation: Literal["pointy", "flat"] | None = None
+    grid: Literal["square", "hex"] = "square"
+    orientation: Literal["pointy", "flat"] | None = None  # hexes: pointy-top rows (the default) or flat-top columns
 
 
 class RenameMap(_Command):
@@ -191,8 +191,8 @@ def _add_map(game: "Game", cmd: AddMap) -> list[Event]:
         data |= {"board": board.to_dict(), "zones": zones}
     else:
         if cmd.grid == "square" and cmd.orientation is not None:
-            raise Rejected("orientation: only a hex grid has an orientation")
-        grid = Grid("hex", cmd.orientation or "pointy") if cmd.grid == "hex" else Grid()
+            raise Rejected("only a hex grid has an orientation")
+        grid = Grid("hex", cmd.orientation or "pointy") if cmd.grid == "hex" else SQUARE
         data["board"] = Board(cmd.width, cmd.height, grid).to_dict()
     return [Event("map_added", data)]
 
@@ -215,7 +215,7 @@ def _remove_map(game: "Game", cmd: RemoveMap) -> list[Event]:
 def free_place(board: Board, zones: list[dict] | None, x: int, y: int, size: int, taken: set) -> tuple[int, int] | None:
     """The free place nearest (x, y) for a token of ``size`` on a board (its own square first)."""
     def fits(px: int, py: int) -> bool:
-        cells = [(px + i, py + j) for j in range(size) for i in range(size)]
+        cells = cells_at(px, py, size, board.grid)
         if zones is not None:
             zone = zonelayout.zone_at(zones, px, py)
             if size != 1 or zone is None or (px, py) not in set(zonelayout.cells_of(zone)):
@@ -235,7 +235,7 @@ def free_place(board: Board, zones: list[dict] | None, x: int, y: int, size: int
 def carried_tokens(game: "Game", to: GameMap) -> dict[str, list[int]]:
     """Where the party's tokens land on the map ``to``: same square if free, else the nearest free one."""
     board, zones = to.board, to.zones
-    taken = {c for t in to.tokens.values() for c in t.cells()}
+    taken = {c for t in to.tokens.values() for c in t.cells(grid=board.grid)}
     carried = {}
     for t in sorted(game.tokens.values(), key=lambda t: (t.y, t.x, t.id)):
         if t.kind != "pc":
@@ -245,7 +245,7 @@ def carried_tokens(game: "Game", to: GameMap) -> dict[str, list[int]]:
         if place is None:
             continue
         carried[t.id] = list(place)
-        taken |= set(t.cells(place[0], place[1], size))
+        taken |= set(t.cells(place[0], place[1], size, board.grid))
     return carried
 
 
@@ -323,6 +323,9 @@ def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_p
     _check_room(game)
     if game.combat is not None:
         raise Rejected("end the fight before importing a map (an imported map is shown to everyone)")
+    if game.board.grid.hex and not board.grid.hex:
+        raise Rejected("a Universal VTT file is a square grid and this game's map is hexes: "
+                       "import it into a game on squares")
     name = unicodedata.normalize("NFC", text.check(name.strip(), "the map's name")) or "Imported map"
     base, n = name[:40], 2
     while any(m.name.casefold() == name.casefold() for m in game.maps.values()):

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from rules.board import Board
+from rules.grid import SQUARE, Grid
 
 
 class Rejected(Exception):
@@ -83,19 +84,25 @@ class Token:
     hidden: bool = False
     kind: Literal["pc", "npc"] = "npc"
     sheet: dict = field(default_factory=dict)
-    size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3)
+    size: int = 1  # squares on a side: 1 one square, 2 Large (2 x 2), 3 Huge (3 x 3); on hexes 1, 3 or 7 hexes
     light: int = 0  # the light it carries: squares it lights around it (webapp/game/lighting.py)
     picture: str | None = None  # a token picture's id (game.pictures, webapp/game/handouts.py), cropped to the disc
 
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def cells(self, x: int | None = None, y: int | None = None, size: int | None = None) -> list[tuple[int, int]]:
-        """The squares the token covers (at its place, or at another one)."""
-        x = self.x if x is None else x
-        y = self.y if y is None else y
-        n = size or self.size
-        return [(x + i, y + j) for j in range(n) for i in range(n)]
+    def cells(self, x: int | None = None, y: int | None = None, size: int | None = None,
+              grid: Grid = SQUARE) -> list[tuple[int, int]]:
+        """The cells the token covers (at its place, or at another one) on ``grid`` (the board's:
+        ``Grid.footprint``, a size x size block of squares or 1, 3 or 7 hexes)."""
+        return cells_at(self.x if x is None else x, self.y if y is None else y, size or self.size, grid)
+
+
+def cells_at(x: int, y: int, size: int, grid: Grid = SQUARE) -> list[tuple[int, int]]:
+    """The cells a token of ``size`` at (x, y) covers on ``grid`` (its anchor cell first)."""
+    if grid.hex:
+        return grid.footprint((x, y), size)
+    return [(x + i, y + j) for j in range(size) for i in range(size)]
 
 
 @dataclass
@@ -223,11 +230,20 @@ class Game:
                  seen: Callable[[Token], bool] | None = None) -> Token | None:
         """The token covering square (x, y), big tokens included (only those ``seen`` passes, when given:
         the ones an audience may see, ``webapp.game.fog.may_see``)."""
+        grid = self.board.grid
         for t in self.tokens.values():
-            if t.id != exclude and t.x <= x < t.x + t.size and t.y <= y < t.y + t.size:
+            if t.id == exclude:
+                continue
+            if (t.x <= x < t.x + t.size and t.y <= y < t.y + t.size) if not grid.hex else (
+                    (x, y) in grid.footprint((t.x, t.y), t.size)):
                 if seen is None or seen(t):
                     return t
         return None
+
+    def cells_of(self, token: Token, x: int | None = None, y: int | None = None,
+                 size: int | None = None) -> list[tuple[int, int]]:
+        """``token.cells`` on this game's board (squares or hexes)."""
+        return token.cells(x, y, size, self.board.grid)
 
     def player_named(self, name: str) -> Player | None:
         folded = name.casefold()

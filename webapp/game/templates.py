@@ -195,7 +195,7 @@ def tokens_under(game: "Game", template: dict, actor: "Actor") -> list["Token"]:
         if zone is None:
             return []
         return [t for t in visible if zonelayout.zone_at(game.zones, t.x, t.y) is zone]
-    ids = set(under(area_of(template), [(t.id, t.cells()) for t in visible]))
+    ids = set(under(area_of(template), [(t.id, game.cells_of(t)) for t in visible], game.board.grid))
     return [t for t in visible if t.id in ids]
 
 

@@ -17,7 +17,7 @@ import rules
 from rules.movement import way_exists
 
 from . import combat, fog, handouts, maps, text, zonelayout
-from .model import FOE_COLOR, GM, MAX_TOKENS, PALETTE, Actor, Event, Game, Rejected, Token, bump_counter
+from .model import FOE_COLOR, GM, MAX_TOKENS, PALETTE, Actor, Event, Game, Rejected, Token, bump_counter, cells_at
 
 Name = text.Name
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -128,9 +128,9 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
             raise Rejected("tokens on a zone map take one square")
         if zone is None or (x, y) not in set(zonelayout.cells_of(zone)):
             raise Rejected(f"({x}, {y}) is not in a zone")
-    for cx, cy in [(x + i, y + j) for j in range(size) for i in range(size)]:
+    for cx, cy in cells_at(x, y, size, board.grid):
         if not board.in_bounds((cx, cy)):
-            where = f"({x}, {y})" if size == 1 else f"a {size} x {size} token at ({x}, {y})"
+            where = f"({x}, {y})" if size == 1 else f"{_big(game, size)} token at ({x}, {y})"
             raise Rejected(f"{where} is off the map ({board.width} x {board.height})")
         if board.is_blocked((cx, cy)):
             raise Rejected(f"({cx}, {cy}) is blocked")
@@ -145,9 +145,16 @@ def _check_known(game: Game, x: int, y: int, size: int, actor: Actor) -> None:
     known = fog.known(game, actor)
     if known is None:
         return
-    if any((x + i, y + j) not in known for j in range(size) for i in range(size)):
-        where = f"({x}, {y})" if size == 1 else f"a {size} x {size} token at ({x}, {y})"
+    if any(c not in known for c in cells_at(x, y, size, game.board.grid)):
+        where = f"({x}, {y})" if size == 1 else f"{_big(game, size)} token at ({x}, {y})"
         raise Rejected(f"{where} is in the fog: move onto squares your tokens have seen", code="fog")
+
+
+def _big(game: Game, size: int) -> str:
+    """How a big token is named in a refusal: "a 2 x 2" on squares, "a 3-hex" on hexes."""
+    if game.board.grid.hex:
+        return f"a {len(game.board.grid.footprint((0, 0), size))}-hex"
+    return f"a {size} x {size}"
 
 
 def diagonal_of(game: Game) -> str:
@@ -163,8 +170,11 @@ def _free_place_near(game: Game, token: Token) -> tuple[int, int]:
     diagonal = diagonal_of(game)
     best = None
     for r in range(1, max(board.width, board.height) + 1):
-        ring = [(token.x + dx, token.y + dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
-                if max(abs(dx), abs(dy)) == r]
+        if board.grid.hex:
+            ring = board.grid.ring((token.x, token.y), r)
+        else:
+            ring = [(token.x + dx, token.y + dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
+                    if max(abs(dx), abs(dy)) == r]
         for x, y in ring:
             try:
                 _check_cell(game, x, y, size=token.size)
