@@ -163,3 +163,15 @@ def test_a_universal_vtt_file_is_refused_in_a_hex_game(client):
                     headers=bearer(g["gm_token"]), content_type="multipart/form-data")
     assert r.status_code == 422 and "square grid" in r.json["error"] and "hexes" in r.json["error"], r.json
     assert state(client, g) == before
+
+
+def test_a_drag_preview_of_a_seven_hex_token_is_checked_against_its_hexes(client):
+    """A drag preview is bounded by the token's own footprint: a 7-hex token centred one hex in from the
+    right edge fits, though a 3 x 3 block of squares there would not; one on the edge hex does not fit."""
+    g, add = hex_game(client, "pointy", width=6, height=6)
+    big = add({"name": "Ogre", "x": 2, "y": 2, "size": 3})
+    app = client.application
+    sock = app.extensions["tacmap_socketio"].test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
+    assert sock.emit("preview", {"token_id": big, "x": 4, "y": 2}, callback=True)["ok"]
+    refused = sock.emit("preview", {"token_id": big, "x": 5, "y": 2}, callback=True)
+    assert not refused["ok"] and "off the map" in refused["error"]

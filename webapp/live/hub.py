@@ -797,7 +797,7 @@ class Hub:
             shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
             raise Rejected(f"no token {shown} in this game")
         board = game.board
-        if not (0 <= x <= board.width - token.size and 0 <= y <= board.height - token.size):
+        if not all(board.in_bounds(c) for c in game.cells_of(token, x, y)):  # its 1, 3 or 7 hexes on hexes
             raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
         message = {"token_id": token.id, "x": x, "y": y, "done": done}
         for audience in self._audiences(game):
