@@ -15,6 +15,9 @@
                 hex: hex, pointy: pointy, unit: unit };
 
     g.length = (dx, dy) => Math.hypot(dx * unit[0], dy * unit[1]);
+    // the size, in map units, of a board width x height cells (rules/grid.py Grid.extent)
+    g.extent = (w, h) => (!hex ? [w, h] : pointy ? [w + (h > 1 ? 0.5 : 0), 0.75 * h + 0.25]
+      : [0.75 * w + 0.25, h + (w > 1 ? 0.5 : 0)]);
     // map units <-> drawing units (the SVG's user space)
     g.toDraw = (p) => [p[0] * unit[0], p[1] * unit[1]];
     g.toMap = (p) => [p[0] / unit[0], p[1] / unit[1]];

@@ -17,7 +17,12 @@
     const el = document.getElementById("screen-view-state");
     try { return JSON.parse(el.dataset.view); } catch (e) { return { mode: "fit", zoom: 1 }; }
   }
-  const boardSize = () => [parseInt(svg().dataset.width, 10), parseInt(svg().dataset.height, 10)];
+  // the map's size in drawing units: squares, or on hexes the hexes' extent (static/js/grid.js)
+  const boardSize = () => {
+    const w = parseInt(svg().dataset.width, 10), h = parseInt(svg().dataset.height, 10);
+    const g = window.tacgrid ? window.tacgrid.of(svg()) : null;
+    return g && g.hex ? g.toDraw(g.extent(w, h)) : [w, h];
+  };
   const send = (payload) => window.tacmap.command(Object.assign({ type: "set_screen_view" }, payload));
   // the TV's whole picture in CSS pixels: what screen_width_mm measures (the calibration line uses the same)
   const screenPx = () => window.screen.width;

@@ -288,3 +288,26 @@ def test_a_pinch_on_the_outline_zooms_the_tv(server, new_page):
     cdp.detach()
     gm.wait_for_function("() => JSON.parse(document.getElementById('screen-view-state').dataset.view).zoom > 2")
     assert state(server, game)["screen_view"]["zoom"] == pytest.approx(2.25, abs=0.1)
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_the_whole_map_on_the_table_screen_is_the_whole_hex_map_centred(server, new_page, shot, orientation):
+    """On a hex map (#28) "whole map" fits the hexes' own extent, not a board of squares as many: every
+    corner hex is on the screen and the map's middle is the screen's middle."""
+    status, game = server.api("POST", "/api/games", {"name": "Hex TV", "system": "gurps_lite", "map": {
+        "width": 12, "height": 30, "grid": "hex", "orientation": orientation}})
+    assert status == 201, game
+    tv = new_page(**TV)
+    tv.goto(screen_url(server, game))
+    expect(tv.locator("#conn")).to_have_text("live")
+    set_view(server, game, center=[3, 3], zoom=3)
+    settled(tv)
+    set_view(server, game, fit=True)
+    settled(tv)
+    edge, frame = tv.evaluate("""() => [document.querySelector('#map .map-edge').getBoundingClientRect().toJSON(),
+                                        document.getElementById('map').getBoundingClientRect().toJSON()]""")
+    assert edge["top"] >= frame["top"] - 1 and edge["bottom"] <= frame["bottom"] + 1  # the whole map shows
+    assert edge["left"] >= frame["left"] - 1 and edge["right"] <= frame["right"] + 1
+    middle = lambda r: (r["left"] + r["right"]) / 2, lambda r: (r["top"] + r["bottom"]) / 2  # noqa: E731
+    assert abs(middle[0](edge) - middle[0](frame)) < 3 and abs(middle[1](edge) - middle[1](frame)) < 3
+    shot(tv, f"screen-hex-fit-{orientation}")
