@@ -948,7 +948,9 @@ class _HexFov(_Fov):
                 # with the circle round it, for a quick lower bound of its distance
                 mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
                 rad = max(math.hypot(x - mx, y - my) for x, y in zip(xs, ys)) + 1e-9
-                found.append((tuple(g), list(zip(xs, ys)), mx, my, rad))
+                # its points once each (pieces meet end to end: most points are two pieces'), the
+                # first one first: :meth:`_span` measures from it, and the span is the same
+                found.append((tuple(g), list(dict.fromkeys(zip(xs, ys))), mx, my, rad))
             else:
                 found.extend(((p,), None, 0.0, 0.0, 0.0) for p in g)
         index._true_chains = found
