@@ -138,14 +138,20 @@ class Grid:
         else:
             gx = math.floor((px - 0.5) / 0.75 + 0.5)
             gy = math.floor(py - 0.5 * (gx & 1))
+        # (centre and length inline, the same sums: line of fire's narrow gaps call this often)
         best, best_d = (gx, gy), math.inf
+        pointy = self.pointy
+        hypot = math.hypot
         for dy in (-1, 0, 1):
+            y = gy + dy
             for dx in (-1, 0, 1):
-                c = (gx + dx, gy + dy)
-                cx, cy = self.centre(c)
-                d = self.length(px - cx, py - cy)
+                x = gx + dx
+                if pointy:
+                    d = hypot(px - (x + 0.5 + 0.5 * (y & 1)), (py - (0.5 + 0.75 * y)) * _STRETCH)
+                else:
+                    d = hypot((px - (0.5 + 0.75 * x)) * _STRETCH, py - (y + 0.5 + 0.5 * (x & 1)))
                 if d < best_d - 1e-12:
-                    best, best_d = c, d
+                    best, best_d = (x, y), d
         return best
 
     # ------------------------------------------------------------ cube coordinates

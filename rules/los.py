@@ -948,7 +948,9 @@ class _HexFov(_Fov):
                 # with the circle round it, for a quick lower bound of its distance
                 mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
                 rad = max(math.hypot(x - mx, y - my) for x, y in zip(xs, ys)) + 1e-9
-                found.append((tuple(g), list(zip(xs, ys)), mx, my, rad))
+                # its points once each (pieces meet end to end: most points are two pieces'), the
+                # first one first: :meth:`_span` measures from it, and the span is the same
+                found.append((tuple(g), list(dict.fromkeys(zip(xs, ys))), mx, my, rad))
             else:
                 found.extend(((p,), None, 0.0, 0.0, 0.0) for p in g)
         index._true_chains = found
@@ -980,10 +982,17 @@ class _HexFov(_Fov):
         if pts is None:
             self._add_piece(pieces[0])
             return
-        if math.hypot(mx - self.cx, my - self.cy) - rad < 5:
+        ex, ey = mx - self.cx, my - self.cy
+        dist = math.hypot(ex, ey)
+        if dist - rad < 5:
             # near the origin a chain may wrap round it: its pieces one by one
             for p in pieces:
                 self._add_piece(p)
+            return
+        # most chains met lie in the shadow already: first the directions of the circle round it (one
+        # atan2), which hold its span; when they are hidden so is the span, and nothing changes
+        a, half = math.atan2(ey, ex), math.asin(rad / dist) + 1e-9
+        if self._hidden(a - half - _EPS, a + half + _EPS):
             return
         lo, hi, rmax = self._span(pts)
         if self._hidden(lo - _EPS, hi + _EPS):
