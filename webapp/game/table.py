@@ -32,6 +32,12 @@ _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *comb
            *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
            *touch.COMMANDS, *screenview.COMMANDS, *lighting.COMMANDS, *handouts.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
+#: the feature modules whose commands are decided from the game and the actor alone (the others need dice,
+#: or are a token's, judged by the rules in a fight: see ``decide``)
+_DECIDERS = (characters, templates, editor, maps, lighting, seats, touch, screenview, handouts)
+#: event type -> the feature module whose ``evolve(game, event, log)`` applies it (each type has one)
+_EVOLVERS = {kind: feature for feature in (maps, templates, lighting, keys, tokens, seats, touch, screenview, handouts)
+             for kind in feature.EVENTS}
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)
 COMMAND_MODELS: dict[str, type[BaseModel]] = {c.model_fields["type"].annotation.__args__[0]: c for c in _MODELS}
@@ -135,24 +141,9 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
         return soak.with_offers(game, attacks.decide(game, cmd, actor, dice or RandomDice()))
     if isinstance(cmd, soak.COMMANDS):
         return soak.decide(game, cmd, actor, dice or RandomDice())
-    if isinstance(cmd, characters.COMMANDS):
-        return characters.decide(game, cmd, actor)
-    if isinstance(cmd, templates.COMMANDS):
-        return templates.decide(game, cmd, actor)
-    if isinstance(cmd, editor.COMMANDS):
-        return editor.decide(game, cmd, actor)
-    if isinstance(cmd, maps.COMMANDS):
-        return maps.decide(game, cmd, actor)
-    if isinstance(cmd, lighting.COMMANDS):
-        return lighting.decide(game, cmd, actor)
-    if isinstance(cmd, seats.COMMANDS):
-        return seats.decide(game, cmd, actor)
-    if isinstance(cmd, touch.COMMANDS):
-        return touch.decide(game, cmd, actor)
-    if isinstance(cmd, screenview.COMMANDS):
-        return screenview.decide(game, cmd, actor)
-    if isinstance(cmd, handouts.COMMANDS):
-        return handouts.decide(game, cmd, actor)
+    for feature in _DECIDERS:
+        if isinstance(cmd, feature.COMMANDS):
+            return feature.decide(game, cmd, actor)
     events = tokens.decide(game, cmd, actor)
     if isinstance(cmd, tokens.MoveToken) and events and not cmd.force:
         try:
@@ -197,28 +188,12 @@ def evolve(game: Game, event: Event) -> None:
             soak.evolve(game, event, log)
     elif kind in soak.EVENTS:
         soak.evolve(game, event, log)
-    elif kind in maps.EVENTS:
-        maps.evolve(game, event, log)
-    elif kind in templates.EVENTS:
-        templates.evolve(game, event, log)
-    elif kind in lighting.EVENTS:
-        lighting.evolve(game, event, log)
-    elif kind in keys.EVENTS:
-        keys.evolve(game, event, log)
+    elif kind in _EVOLVERS:
+        _EVOLVERS[kind].evolve(game, event, log)
     elif kind in editor.EVENTS:
         editor.evolve(game, kind, d, log)
     elif kind == "undone":
         undo.evolve(game, event, log)
-    elif kind in tokens.EVENTS:
-        tokens.evolve(game, event, log)
-    elif kind in seats.EVENTS:
-        seats.evolve(game, event, log)
-    elif kind in touch.EVENTS:
-        touch.evolve(game, event, log)
-    elif kind in screenview.EVENTS:
-        screenview.evolve(game, event, log)
-    elif kind in handouts.EVENTS:
-        handouts.evolve(game, event, log)
     elif kind == "game_created":
         game.name, game.system = d["name"], d["system"]
         game.board = Board.from_dict(d["board"])
