@@ -157,9 +157,12 @@ CROWD = [  # a fight in a corner: nine foes and heroes on neighbouring squares, 
 ]
 
 
-def label_boxes(page) -> list[dict]:
-    return [page.locator("#layer-labels .label-pill").nth(i).bounding_box()
-            for i in range(page.locator("#layer-labels .label-pill").count())]
+def label_boxes(page, part: str = ".label-pill") -> list[dict]:
+    """The screen boxes of every name's `part`, taken in one snapshot: the names are laid out
+    again on every live update, so reading them one by one can meet an element just replaced."""
+    return page.locator(f"#layer-labels {part}").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return {x: r.left, y: r.top, width: r.width, height: r.height}; })")
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1080p", "720p"])
@@ -172,7 +175,8 @@ def test_names_on_the_table_screen_are_large_apart_and_numbered(server, new_page
     expect(screen.locator("#layer-labels .label")).to_have_count(len(CROWD))
 
     # every name is at least 28 px tall (the text itself, not only its pill), on a pill
-    heights = [screen.locator("#layer-labels .label-text").nth(i).bounding_box()["height"] for i in range(len(CROWD))]
+    heights = [b["height"] for b in label_boxes(screen, ".label-text")]
+    assert len(heights) == len(CROWD)
     assert min(heights) >= 28, heights
     # and takes no smaller a share of a small projector's picture than of a 1080p one
     assert min(heights) / size[1] >= 28 / 1080
@@ -201,7 +205,7 @@ def test_names_on_the_table_screen_are_large_apart_and_numbered(server, new_page
                {"type": "move_token", "token_id": ids["Ogre"], "x": 20, "y": 12}, game["gm_token"])
     token_at(screen, ids["Ogre"], 20, 12).to_be_attached()
     body = screen.locator(f"#token-{ids['Ogre']} .token-body").bounding_box()
-    label = screen.locator(f'#layer-labels .label[data-for="{ids["Ogre"]}"] .label-pill').bounding_box()
+    [label] = label_boxes(screen, f'.label[data-for="{ids["Ogre"]}"] .label-pill')
     assert abs((label["x"] + label["width"] / 2) - (body["x"] + body["width"] / 2)) < body["width"]
     assert 0 <= label["y"] - (body["y"] + body["height"]) < body["height"]
     shot(screen, f"screen-crowd-{size[1]}")

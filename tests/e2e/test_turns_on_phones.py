@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from test_table_screens import PHONE, add_token, join, overlaps, player_url
+from test_table_screens import PHONE, add_token, join, label_boxes, overlaps, player_url
 
 SCREEN = {"width": 1920, "height": 1080}
 BIG_MAP = {"width": 30, "height": 20}
@@ -212,8 +212,8 @@ def test_the_table_screen_in_a_melee_badges_large_and_apart_result_beside_the_ma
     assert not overlaps(by_token[ids["Aria"]], by_token[ids["Goblin 1"]], slack=0)  # neighbours
     clashes = [(a["for"], b["for"]) for i, a in enumerate(blocks) for b in blocks[i + 1:] if overlaps(a, b, slack=0)]
     assert clashes == []
-    names = [screen.locator("#layer-labels .label-pill").nth(i).bounding_box()
-             for i in range(screen.locator("#layer-labels .label-pill").count())]
+    names = label_boxes(screen)
+    assert len(names) == len(MELEE) and all(n["width"] > 0 for n in names), names
     assert [b["for"] for b in blocks for n in names if overlaps(b, n, slack=0)] == []
     frame = box(screen, "#map-frame")
     for b in blocks:
