@@ -709,4 +709,17 @@
   const lift = (e) => { touches.delete(e.pointerId); if (touches.size < 2) pinch = null; };
   frame.addEventListener("pointerup", lift);
   frame.addEventListener("pointercancel", lift);
+
+  // The acting token's ring turns a dash every quarter second. A CSS animation would repaint the map
+  // sixty times a second for as long as a fight lasts: most of a core on a laptop without a graphics
+  // chip, and a phone's battery. A still ring for those who ask for less motion.
+  const still = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+  let ringStep = 0;
+  setInterval(() => {
+    if (document.hidden || still.matches) return;
+    const rings = frame.querySelectorAll(".acting-ring");
+    if (!rings.length) return;
+    ringStep = (ringStep + 1) % 10; // the dash pattern repeats every 10 (pathLength 60, six dashes)
+    for (const ring of rings) ring.style.strokeDashoffset = String(-ringStep);
+  }, 240);
 })();
