@@ -1,6 +1,6 @@
 // The GM's map editor: a tool from the toolbar, then a click or a drag on the map.
-// Walls and doors are drawn by dragging (snapped to the corners of the squares
-// unless "snap" is off), squares are painted by clicking or dragging, areas
+// Walls and doors are drawn by dragging (snapped to the corners of the cells
+// unless "snap" is off), cells are painted by clicking or dragging, areas
 // (zones, reveal, hide) by dragging a rectangle. Each edit is one command; the
 // server checks it and every screen gets the result. Esc goes back to playing.
 // On a hex map (#28) walls and doors snap to hex corners and cells are hexes (grid.js); what is
@@ -90,7 +90,10 @@
     }
     const hint = document.getElementById("editor-hint");
     if (hint) {
-      hint.textContent = HINTS[tool] ? HINTS[tool] + " Esc: back to play." : "";
+      // hex maps: hexes, not squares
+      const cell = (document.getElementById("editor") || { dataset: {} }).dataset.cell === "hex" ? "hex" : "square";
+      const said = HINTS[tool] ? HINTS[tool].replace(/squares/g, cell + (cell === "hex" ? "es" : "s")).replace(/square/g, cell) : "";
+      hint.textContent = said ? said + " Esc: back to play." : "";
       hint.hidden = !tool;
     }
     clearPreview();

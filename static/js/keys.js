@@ -1,5 +1,5 @@
 // The map from the keyboard, and read aloud (#27): tokens are focusable (Tab; each has its accessible name,
-// webapp/game/describe.py); the arrow keys move the focused token one square, diagonals with the numeric
+// webapp/game/describe.py); the arrow keys move the focused token one square (or hex), diagonals with the numeric
 // pad or with Shift and two arrows held together (Shift+Up+Right: up and to the right); Enter opens its
 // sheet. Moves, turns and attack results are said in the polite live region (#announce, _live.html).
 // A move goes the way a drop does (map.js): shown at once, the server may refuse it (the reason is flashed).
@@ -18,14 +18,36 @@
   const PAD = { Numpad1: [-1, 1], Numpad2: [0, 1], Numpad3: [1, 1], Numpad4: [-1, 0], Numpad6: [1, 0],
                 Numpad7: [-1, -1], Numpad8: [0, -1], Numpad9: [1, -1] };
 
+  // On hexes a key goes to the neighbour that lies most nearly its way (the offset of a diagonal is not
+  // a neighbour on every row). Where two lie equally near (Up on pointy-top hexes, Left and Right on
+  // flat-top ones), the one in the same column or row: pressed again and again, the token zigzags
+  // straight on.
+  function hexStep(g, at, d) {
+    const c = g.centre(at), len = Math.hypot(d[0], d[1]);
+    let best = null, near = -Infinity;
+    for (const n of g.neighbours(at)) {
+      const e = g.centre(n), vx = e[0] - c[0], vy = e[1] - c[1];
+      const k = (vx * d[0] + vy * d[1]) / (Math.hypot(vx, vy) * len);
+      if (k > near + 1e-6 || (k > near - 1e-6 && (n[0] === at[0] || n[1] === at[1]))) { best = n; near = Math.max(k, near); }
+    }
+    return best;
+  }
+
   function step(tok, d) {
     const id = tok.dataset.tokenId;
     const at = window.tacmap.shownAt(id);
     if (!at || !window.tacmap.moveToken) return;
     const s = svg();
     const size = parseInt(tok.dataset.size || "1", 10) || 1;
-    const cell = [clamp(at[0] + d[0], 0, parseInt(s.dataset.width, 10) - size),
-                  clamp(at[1] + d[1], 0, parseInt(s.dataset.height, 10) - size)];
+    const w = parseInt(s.dataset.width, 10), h = parseInt(s.dataset.height, 10);
+    const g = window.tacgrid ? window.tacgrid.of(s) : null;
+    let cell;
+    if (g && g.hex) {
+      const n = hexStep(g, at, d);
+      cell = n && n[0] >= 0 && n[1] >= 0 && n[0] < w && n[1] < h ? n : at;
+    } else {
+      cell = [clamp(at[0] + d[0], 0, w - size), clamp(at[1] + d[1], 0, h - size)];
+    }
     if (cell[0] === at[0] && cell[1] === at[1]) {
       window.tacmap.flash(tok.dataset.name + " is at the edge of the map.", "info");
       return;

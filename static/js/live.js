@@ -217,6 +217,46 @@
     settle(form, true);
   });
 
+  // --- a <details> the user opened or closed stays so --------------------------------
+  // The server draws some boxes open (the action group that fits the moment, the lighting card
+  // once there are lights) and the rest closed; a live update draws them afresh. What the user
+  // chose by a click on a summary is remembered, for this page, and laid over each fresh copy.
+  const chosenOpen = new Map();
+  function detailsKeys(root) {
+    const keys = new Map(), seen = new Map();
+    for (const d of root.querySelectorAll("details")) {
+      let key = d.id ? "#" + d.id : d.className || "details";
+      if (!d.id) {
+        for (let el = d.parentElement; el && el !== document.body; el = el.parentElement) {
+          if (el.id) { key = "#" + el.id + " " + key; break; }
+          if (el.dataset.seq) key = "@" + el.dataset.seq + " " + key;
+          else if (el.dataset.for) key = "for=" + el.dataset.for + " " + key;
+        }
+      }
+      const n = seen.get(key) || 0; // the nth of its kind in a list without ids
+      seen.set(key, n + 1);
+      keys.set(d, key + " " + n);
+    }
+    return keys;
+  }
+  document.addEventListener("click", (e) => {
+    const summary = e.target.closest && e.target.closest("summary");
+    const d = summary && summary.parentElement;
+    if (!d || d.tagName !== "DETAILS" || d.querySelector(":scope > summary") !== summary) return;
+    setTimeout(() => { // after the click has opened or closed it
+      const key = detailsKeys(document).get(d);
+      if (key) chosenOpen.set(key, d.open);
+    }, 0);
+  });
+  function keepDetails() {
+    if (!chosenOpen.size) return;
+    for (const [d, key] of detailsKeys(document)) {
+      const open = chosenOpen.get(key);
+      if (open !== undefined && d.open !== open) d.open = open;
+    }
+  }
+  document.body.addEventListener("htmx:afterSwap", keepDetails);
+
   document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
     const target = e.detail.target;
     const fresh = e.detail.fragment && e.detail.fragment.firstElementChild;
@@ -242,6 +282,7 @@
       return; // already contained in a fresher copy
     }
     htmx.swap(document.body, msg.html, { swapStyle: "none" });
+    keepDetails();
     seq = msg.seq;
     root.dataset.seq = String(seq);
     document.dispatchEvent(new CustomEvent("tacmap:update", { detail: msg }));

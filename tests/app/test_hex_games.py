@@ -175,3 +175,50 @@ def test_a_drag_preview_of_a_seven_hex_token_is_checked_against_its_hexes(client
     assert sock.emit("preview", {"token_id": big, "x": 4, "y": 2}, callback=True)["ok"]
     refused = sock.emit("preview", {"token_id": big, "x": 5, "y": 2}, callback=True)
     assert not refused["ok"] and "off the map" in refused["error"]
+
+
+@pytest.mark.parametrize("orientation", ORIENTATIONS)
+def test_a_fogged_hex_maps_picture_reaches_a_player_painted_out_by_hexes(client, orientation):
+    """The picture a player is sent shows the hexes they know and nothing else: painted by the hexes'
+    outlines, not by squares of the same numbers (which would hand out parts of hexes never seen)."""
+    import io
+    import re
+
+    from PIL import Image
+
+    g, _ = hex_game(client, orientation, system="plain_grid", width=12, height=8)
+    grid = Grid("hex", orientation)
+    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
+    assert gm(client, g, {"type": "set_fog", "enabled": True}).status_code == 200
+    assert gm(client, g, {"type": "reveal_cells", "x": 5, "y": 3}).status_code == 200
+    known = {tuple(c) for c in client.get(f"/api/games/{g['id']}/state",
+                                           headers=bearer(p["player_token"])).json["fog"]["visible"]}
+    assert known == {(5, 3)}
+    # a picture as wide as the hexes are drawn, 20 px a hex across: the new picture covers the map's width
+    (ew, eh), (ux, uy) = grid.extent(12, 8), grid.unit
+    k = 20
+    out = io.BytesIO()
+    Image.new("RGB", (round(ew * ux * k), round(eh * uy * k) + 1), (200, 40, 40)).save(out, "PNG")
+    r = client.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(g["gm_token"]),
+                    data={"file": (io.BytesIO(out.getvalue()), "m.png")}, content_type="multipart/form-data")
+    assert r.status_code == 200, r.json
+    assert abs(state(client, g)["maps"][0]["align"]["cell_px"] - k) < 0.05
+
+    page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).text
+    url = re.search(r'<image id="map-picture"[^>]* href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    got = client.get(url, headers=bearer(p["player_token"]))
+    assert got.status_code == 200
+    img = Image.open(io.BytesIO(got.data)).convert("RGB")
+
+    def at(point):  # the pixel under a point in map units
+        return img.getpixel((int(point[0] * ux * k), int(point[1] * uy * k)))
+    cx, cy = grid.centre((5, 3))
+    assert at((cx, cy)) == (200, 40, 40)  # the known hex: there
+    for c in grid.neighbours((5, 3)):
+        assert at(grid.centre(c)) == (0, 0, 0)  # its neighbours: not in the bytes
+    # inside the square the same numbers would paint, (5, 3) to (6, 4) in map units, but in another hex
+    inside_square = [(5 + i / 8, 3 + j / 8) for i in range(1, 8) for j in range(1, 8)]
+    elsewhere = [pt for pt in inside_square if grid.cell_at(pt) != (5, 3)
+                 and all(abs(a - b) > 0.1 for a, b in zip(pt, grid.centre(grid.cell_at(pt))))]
+    far = [pt for pt in elsewhere if min(((pt[0] - x) ** 2 + (pt[1] - y) ** 2) for x, y in grid.corners((5, 3))) > 0.02]
+    assert far and all(at(pt) == (0, 0, 0) for pt in far if grid.cell_at(pt) != (5, 3)), far

@@ -40,6 +40,9 @@ def test_walls_snap_to_hex_corners_and_cells_are_hexes(server, new_page, shot, o
 
     # a click near the edge of hex (5, 2), inside it, blocks that hex; terrain on (6, 4)
     gm.click('#editor [data-tool="block"]')
+    # the editor speaks of hexes on a hex map, not squares
+    expect(gm.locator("#editor-hint")).to_have_text("Click or drag over hexes to block them. Esc: back to play.")
+    assert "square" not in " ".join(gm.locator("#editor [title]").evaluate_all("els => els.map(e => e.title)"))
     c5 = grid.centre((5, 2))
     k = grid.corners((5, 2))[3]
     inside = corner_on_page(gm, grid, (c5[0] + (k[0] - c5[0]) * 0.75, c5[1] + (k[1] - c5[1]) * 0.75))

@@ -4,6 +4,7 @@ grid.js agrees with rules/grid.py."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -153,3 +154,45 @@ def test_fog_and_a_template_are_drawn_in_hexes(server, new_page, shot, orientati
     shot(gm, f"hex-{orientation}-gm-fog-template")
     expect(phone.locator("#layer-templates .area-template")).to_have_count(1)
     shot(phone, f"hex-{orientation}-phone-fog")
+
+
+
+WAYS = {"Numpad9": (1, -1), "Numpad3": (1, 1), "Numpad1": (-1, 1), "Numpad7": (-1, -1),
+        "ArrowUp": (0, -1), "ArrowDown": (0, 1), "ArrowRight": (1, 0), "ArrowLeft": (-1, 0)}
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_the_keys_step_a_token_to_a_neighbouring_hex_whatever_the_row(server, new_page, orientation):
+    """A diagonal's offset is a neighbour on some rows only: each key must still move one hex, the
+    way it points, and a straight key pressed again and again goes on in a zigzag along its line."""
+    grid = Grid("hex", orientation)
+    game = hex_game(server, orientation, width=12, height=10)
+    tok = add_token(server, game, "Aria", 5, 5)
+    gm = gm_page(new_page, game)
+
+    def press(key: str, at: tuple[int, int]) -> tuple[int, int]:
+        gm.locator(f"#token-{tok}").focus()
+        gm.keyboard.press(key)
+        moved = gm.locator(f'#token-{tok}:not([data-x="{at[0]}"][data-y="{at[1]}"])')
+        expect(moved).to_be_attached()
+        new = (int(moved.get_attribute("data-x")), int(moved.get_attribute("data-y")))
+        assert new in grid.neighbours(at), f"{key} from {at} went to {new}, not a neighbour"
+        # the key's way: of the six neighbours, none lies nearer that way
+        (cx, cy), (dx, dy) = grid.centre(at), WAYS[key]
+
+        def along(cell):
+            ex, ey = grid.centre(cell)
+            return ((ex - cx) * dx + (ey - cy) * dy) / math.hypot(ex - cx, ey - cy) / math.hypot(dx, dy)
+        assert along(new) >= max(along(c) for c in grid.neighbours(at)) - 1e-6, (key, at, new)
+        return new
+
+    at = (5, 5)
+    for key in ("Numpad9", "Numpad9", "Numpad3", "Numpad3", "Numpad1", "Numpad7", "ArrowDown", "ArrowDown"):
+        at = press(key, at)  # from odd and even rows (columns on flat tops)
+    # the straight key with no hex straight that way (Up on pointy tops, Right on flat ones), twice:
+    # back in the same column (row), one line further on
+    key, same = ("ArrowUp", 0) if orientation == "pointy" else ("ArrowRight", 1)
+    start = at
+    at = press(key, press(key, at))
+    assert at[same] == start[same] and at != start
+    assert state(server, game)["tokens"][0]["x"] == at[0] and state(server, game)["tokens"][0]["y"] == at[1]

@@ -75,7 +75,8 @@ def shown_to_gm(game: "Game") -> str:
 
 
 def picture_box(m: GameMap) -> dict | None:
-    """Where the picture lies on the grid, in cells: ``{x, y, width, height}``."""
+    """Where the picture lies on the grid, in cells (on hexes: drawing units, one hex flat side to flat
+    side, so the picture's pixels stay square): ``{x, y, width, height}``."""
     if not m.picture:
         return None
     a = m.align
@@ -271,8 +272,10 @@ def _view_map(game: "Game", cmd: ViewMap) -> list[Event]:
 
 
 def default_align(picture: dict, board: Board) -> dict:
-    """A new picture covers the map's width: as many pixels per cell as that takes."""
-    return {"cell_px": round(picture["width"] / board.width, 4), "offset_x": 0.0, "offset_y": 0.0}
+    """A new picture covers the map's width: as many pixels per cell as that takes (on hexes, per hex
+    flat side to flat side, across the width the hexes are drawn: half a hex more on pointy tops)."""
+    across = board.grid.extent(board.width, board.height)[0] * board.grid.unit[0]
+    return {"cell_px": round(picture["width"] / across, 4), "offset_x": 0.0, "offset_y": 0.0}
 
 
 def _align_picture(game: "Game", cmd: AlignPicture) -> list[Event]:
