@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -45,6 +46,69 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class Zygote:
+    """tests/e2e/zygote.py, one per test worker: forks servers from a process that has tacmap imported."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.lock = threading.Lock()
+
+    def spawn(self, argv: list[str], log: Path) -> "ForkedServer":
+        with self.lock:
+            if self.proc is None or self.proc.poll() is not None:
+                self.proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("zygote.py"))],
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                             cwd=Path(__file__).resolve().parents[2])
+            self.proc.stdin.write(json.dumps({"argv": argv, "env": dict(os.environ), "log": str(log)}) + "\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline()
+        if not answer:
+            raise RuntimeError("the test servers' zygote is gone")
+        return ForkedServer(json.loads(answer)["pid"])
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(10)
+
+
+class ForkedServer:
+    """What LiveServer needs of a Popen, for a server forked by the zygote (which reaps it)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def poll(self) -> int | None:
+        try:
+            os.kill(self.pid, 0)
+            return None
+        except ProcessLookupError:
+            return -1
+
+    def send_signal(self, sig: int) -> None:
+        try:
+            os.kill(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def wait(self, timeout: float) -> int:
+        deadline = time.time() + timeout
+        while self.poll() is None:
+            if time.time() > deadline:
+                raise subprocess.TimeoutExpired(f"server {self.pid}", timeout)
+            time.sleep(0.02)
+        return -1
+
+
+#: servers are forked where the platform can (set TACMAP_TEST_FORK=0 to start each the plain way)
+ZYGOTE = Zygote() if hasattr(os, "fork") and os.environ.get("TACMAP_TEST_FORK", "1") != "0" else None
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if ZYGOTE is not None:
+        ZYGOTE.close()
+
+
 class LiveServer:
     """`tacmap serve` in a subprocess; can be killed (-9) and started again on the same data."""
 
@@ -58,12 +122,15 @@ class LiveServer:
         self.log = data_dir.parent / "server.log"
 
     def start(self) -> "LiveServer":
-        start = ["-m", "webapp.cli"] if self.prelude is None else [
-            "-c", f"{self.prelude}\nimport runpy; runpy.run_module('webapp.cli', run_name='__main__', alter_sys=True)"]
-        cmd = [sys.executable, *start, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data-dir", str(self.data_dir), *([] if self.demo else ["--no-demo"])]
-        self.proc = subprocess.Popen(cmd, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
-                                     cwd=Path(__file__).resolve().parents[2])
+        args = ["serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--data-dir", str(self.data_dir), *([] if self.demo else ["--no-demo"])]
+        if self.prelude is None and ZYGOTE is not None:
+            self.proc = ZYGOTE.spawn(args, self.log)
+        else:
+            start = ["-m", "webapp.cli"] if self.prelude is None else [
+                "-c", f"{self.prelude}\nimport runpy; runpy.run_module('webapp.cli', run_name='__main__', alter_sys=True)"]
+            self.proc = subprocess.Popen([sys.executable, *start, *args], stdout=open(self.log, "ab"),
+                                         stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[2])
         deadline = time.time() + 20
         while time.time() < deadline:
             if self.proc.poll() is not None:
