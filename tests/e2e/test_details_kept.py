@@ -38,8 +38,8 @@ def test_a_box_opened_or_closed_by_the_gm_stays_so_through_live_updates(server, 
     expect(lighting).not_to_have_attribute("open", "")
 
     # live updates draw both afresh (a move; another light, which redraws the lighting card)
-    command(server, game, {"type": "move_token", "token_id": orc, "x": 5, "y": 5})
-    expect(gm.locator(f'#token-{orc}[data-x="5"][data-y="5"]')).to_be_attached()
+    command(server, game, {"type": "move_token", "token_id": orc, "x": 4, "y": 2})
+    expect(gm.locator(f'#token-{orc}[data-x="4"][data-y="2"]')).to_be_attached()
     command(server, game, {"type": "add_light", "x": 9.5, "y": 4.5, "range": 2})
     expect(gm.locator("#lighting-panel .light-row")).to_have_count(2)
     expect(how).to_have_attribute("open", "")
