@@ -90,9 +90,9 @@
     }
     const hint = document.getElementById("editor-hint");
     if (hint) {
-      // hex maps: hexes, not squares
-      const cell = (document.getElementById("editor") || { dataset: {} }).dataset.cell === "hex" ? "hex" : "square";
-      const said = HINTS[tool] ? HINTS[tool].replace(/squares/g, cell + (cell === "hex" ? "es" : "s")).replace(/square/g, cell) : "";
+      // in the words of the map's cells (_editor_toolbar.html): hexes on a hex map
+      const words = (document.getElementById("editor") || { dataset: {} }).dataset;
+      const said = HINTS[tool] ? HINTS[tool].replace(/squares/g, words.cells || "squares").replace(/square/g, words.cell || "square") : "";
       hint.textContent = said ? said + " Esc: back to play." : "";
       hint.hidden = !tool;
     }

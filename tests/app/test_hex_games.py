@@ -216,9 +216,11 @@ def test_a_fogged_hex_maps_picture_reaches_a_player_painted_out_by_hexes(client,
     assert at((cx, cy)) == (200, 40, 40)  # the known hex: there
     for c in grid.neighbours((5, 3)):
         assert at(grid.centre(c)) == (0, 0, 0)  # its neighbours: not in the bytes
-    # inside the square the same numbers would paint, (5, 3) to (6, 4) in map units, but in another hex
-    inside_square = [(5 + i / 8, 3 + j / 8) for i in range(1, 8) for j in range(1, 8)]
-    elsewhere = [pt for pt in inside_square if grid.cell_at(pt) != (5, 3)
-                 and all(abs(a - b) > 0.1 for a, b in zip(pt, grid.centre(grid.cell_at(pt))))]
-    far = [pt for pt in elsewhere if min(((pt[0] - x) ** 2 + (pt[1] - y) ** 2) for x, y in grid.corners((5, 3))) > 0.02]
-    assert far and all(at(pt) == (0, 0, 0) for pt in far if grid.cell_at(pt) != (5, 3)), far
+    # inside the square the same numbers would paint, (5, 3) to (6, 4) in map units, but in another hex,
+    # well inside it (0.4 of a hex from its centre: clear of the known hex's outline)
+    def well_inside_another(pt):
+        cell = grid.cell_at(pt)
+        cx, cy = grid.centre(cell)
+        return cell != (5, 3) and grid.length(pt[0] - cx, pt[1] - cy) < 0.4
+    elsewhere = [pt for pt in ((5 + i / 8, 3 + j / 8) for i in range(1, 8) for j in range(1, 8)) if well_inside_another(pt)]
+    assert elsewhere and all(at(pt) == (0, 0, 0) for pt in elsewhere), elsewhere

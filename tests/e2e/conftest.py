@@ -1,5 +1,5 @@
-"""Real servers and a real browser: tacmap as a subprocess on a random port,
-driven by Playwright in Debian's Chromium."""
+"""Real servers and a real browser: tacmap serve in a process of its own on a random port (forked
+from tests/e2e/zygote.py where the platform can), driven by Playwright in Debian's Chromium."""
 
 from __future__ import annotations
 

@@ -195,4 +195,5 @@ def test_the_keys_step_a_token_to_a_neighbouring_hex_whatever_the_row(server, ne
     start = at
     at = press(key, press(key, at))
     assert at[same] == start[same] and at != start
-    assert state(server, game)["tokens"][0]["x"] == at[0] and state(server, game)["tokens"][0]["y"] == at[1]
+    token = state(server, game)["tokens"][0]
+    assert (token["x"], token["y"]) == at

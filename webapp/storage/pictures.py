@@ -75,6 +75,33 @@ def fogged(game: "Game", actor: "Actor", name: str):
     return fog.known(game, actor)
 
 
+def _paint_squares(draw, grid, known, k: float, ox: float, oy: float) -> None:
+    """Paint the known squares on the mask, a run of neighbours in a row as one rectangle."""
+    rows: dict[int, list[int]] = {}
+    for x, y in known:
+        rows.setdefault(y, []).append(x)
+    for y, xs in rows.items():
+        xs.sort()
+        start = prev = xs[0]
+        for x in xs[1:] + [None]:
+            if x is not None and x == prev + 1:
+                prev = x
+                continue
+            x0, x1 = ox + start * k, ox + (prev + 1) * k
+            y0, y1 = oy + y * k, oy + (y + 1) * k
+            draw.rectangle([math.floor(x0), math.floor(y0), math.ceil(x1) - 1, math.ceil(y1) - 1], fill=255)
+            if x is not None:
+                start = prev = x
+
+
+def _paint_hexes(draw, grid, known, k: float, ox: float, oy: float) -> None:
+    """Paint each known hex's outline on the mask: its corners in map units, stretched to drawing units
+    (the page draws the picture one hex across a drawing unit: webapp/live/drawing.py), then pixels."""
+    ux, uy = grid.unit
+    for cell in known:
+        draw.polygon([(ox + cx * ux * k, oy + cy * uy * k) for cx, cy in grid.corners(cell)], fill=255, outline=255)
+
+
 def masked(path: Path, game: "Game", known) -> bytes:
     """The picture at ``path`` with every pixel outside the cells in ``known`` painted black, in its own
     format: a player's browser never receives what the fog hides (the fog layer alone would only cover
@@ -93,31 +120,8 @@ def masked(path: Path, game: "Game", known) -> bytes:
         img.load()
         fmt = img.format
         mask = Image.new("L", img.size, 0)
-        draw = ImageDraw.Draw(mask)
         grid = maps.map_board(game, m.id).grid
-        if grid.hex:
-            # each known hex's outline: map units, stretched to drawing units (one hex across, as the
-            # page draws the picture: tacmap.live.drawing), then the picture's pixels
-            ux, uy = grid.unit
-            for cell in known:
-                draw.polygon([(ox + cx * ux * k, oy + cy * uy * k) for cx, cy in grid.corners(cell)],
-                             fill=255, outline=255)
-        else:
-            rows: dict[int, list[int]] = {}
-            for x, y in known:
-                rows.setdefault(y, []).append(x)
-            for y, xs in rows.items():
-                xs.sort()
-                start = prev = xs[0]
-                for x in xs[1:] + [None]:
-                    if x is not None and x == prev + 1:
-                        prev = x
-                        continue
-                    x0, x1 = ox + start * k, ox + (prev + 1) * k
-                    y0, y1 = oy + y * k, oy + (y + 1) * k
-                    draw.rectangle([math.floor(x0), math.floor(y0), math.ceil(x1) - 1, math.ceil(y1) - 1], fill=255)
-                    if x is not None:
-                        start = prev = x
+        (_paint_hexes if grid.hex else _paint_squares)(ImageDraw.Draw(mask), grid, known, k, ox, oy)
         base = img.convert("RGBA" if fmt == "PNG" or img.mode in ("RGBA", "LA", "P") and fmt != "JPEG" else "RGB")
         out_img = Image.new(base.mode, base.size, (0, 0, 0, 255) if base.mode == "RGBA" else (0, 0, 0))
         out_img.paste(base, (0, 0), mask)
