@@ -591,6 +591,11 @@
     zoom = clamp(z, Math.min(0.5, fitZoom()), 5);
     const s = svg();
     zoomed = s;
+    const box = s.viewBox && s.viewBox.baseVal; // the frame's size before any script (app.css) follows the map
+    if (box && box.width && !onScreen) {
+      frame.style.setProperty("--map-cols", box.width);
+      frame.style.setProperty("--map-rows", box.height);
+    }
     s.style.width = (zoom * 100) + "%";
     if (focus) { // keep the point under the fingers where it is
       const k = zoom / before;

@@ -225,6 +225,8 @@
     });
     copy.querySelectorAll(".hidden-token, #layer-editor, #tv-outline, .door-hit, #layer-preview, title")
       .forEach((el) => el.remove());
+    // a picture only: nothing in it is reached by Tab or read out (the page's own map is)
+    copy.querySelectorAll("[tabindex]").forEach((el) => el.removeAttribute("tabindex"));
     copy.querySelectorAll("[id]").forEach((el) => { if (el.tagName.toLowerCase() !== "pattern") el.removeAttribute("id"); });
     copy.querySelectorAll("pattern").forEach((el) => el.removeAttribute("id")); // the page's own #grid serves
     copy.removeAttribute("id");

@@ -358,7 +358,7 @@ def test_a_savage_worlds_sheet_is_titled_with_the_tokens_name(client):
                       headers=bearer(g["gm_token"])).json["id"]
     client.get(g["urls"]["gm"])
     page = client.get(f"/games/{g['id']}/tokens/{tid}/sheet").get_data(as_text=True)
-    assert "<h3>Goblin" in page and "Hero" not in page
+    assert "<h2>Goblin" in page and "Hero" not in page
 
 
 @pytest.mark.parametrize("payload", [

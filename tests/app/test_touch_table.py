@@ -174,7 +174,7 @@ def test_the_token_on_the_page_carries_its_accessible_name(client):
     r = send(client, g, g["gm_token"], {"type": "update_sheet", "character_id": character, "changes": {"wounds": 2}})
     assert r.status_code == 200, r.json
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
-    assert 'aria-label="Ann, Bea&#39;s character, at C3, 2 wounds"' in page
+    assert 'aria-label="An, Ann, Bea&#39;s character, at C3, 2 wounds"' in page  # "An" is on its disc
     assert 'data-where="at C3"' in page and 'tabindex="0" role="button"' in page
 
 

@@ -202,7 +202,7 @@ def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, 
     expect(wolf).to_have_attribute("data-y", "3")
 
     # duplicate: numbered by the server, beside the first
-    gm.locator(f"#row-{tid} button[aria-label='Duplicate Troll']").click()
+    gm.locator(f"#row-{tid} button[aria-label='Copy Troll']").click()
     expect(gm.locator('.token[data-name="Troll 2"]')).to_be_visible()
 
     # hidden applies at once, no Save

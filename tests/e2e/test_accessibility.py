@@ -1,0 +1,303 @@
+"""Every page usable by everyone (issue #34): axe-core's WCAG 2.1 A and AA rules find no violation on the GM
+page (every panel open, with and without a fight), a phone in a fight, the 1920x1080 table screen in a fight,
+the character sheet, the lobby, the join page and the help pages; the phone page does not shift once loaded;
+touch targets are at least 24 px (or that far apart); headings skip no level; a token's side and state are
+told by shape and text, not by colour alone. Real Chromium, real server, the demo games a new user finds.
+
+axe-core is vendored for the tests only (tests/vendor/, scripts/vendor.sh) and evaluated through the
+DevTools protocol, so the page's own Content-Security-Policy stays as users get it."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core-4.14.1.min.js"
+WCAG21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+SCREEN = {"width": 1920, "height": 1080}
+MIN_TARGET = 24  # px: WCAG 2.2's 2.5.8 Target Size (Minimum), as Lighthouse checks it
+
+
+@pytest.fixture
+def server(demo_server):
+    """The demo games a new user finds on the first start."""
+    return demo_server
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's WCAG 2.1 A/AA violations on the page as it is now."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text() + "\n;0")
+    return page.evaluate("""tags => axe.run(document, {runOnly: {type: 'tag', values: tags},
+        resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary}))})))""", WCAG21_AA)
+
+
+def readable(where: str, violations: list[dict]) -> str:
+    lines = [f"{where}: {len(violations)} axe violation(s), "
+             f"{sum(len(v['nodes']) for v in violations)} node(s)"]
+    for v in violations:
+        lines.append(f"  {v['id']} ({v['impact']}): {v['help']}")
+        for n in v["nodes"][:8]:
+            summary = " / ".join(s.strip() for s in (n["summary"] or "").splitlines()[1:3])
+            lines.append(f"    {n['target']}: {summary}")
+        if len(v["nodes"]) > 8:
+            lines.append(f"    ... and {len(v['nodes']) - 8} more")
+    return "\n".join(lines)
+
+
+class Findings:
+    """Every page's violations, gathered so one run shows all of them, then asserted at once."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def axe(self, page, where: str) -> None:
+        violations = axe_violations(page)
+        print(readable(where, violations))
+        if violations:
+            self.found.append(readable(where, violations))
+
+    def check(self, what: str, problems: list[str], where: str) -> None:
+        print(f"{where}: {what}: {len(problems)} problem(s)" + "".join(f"\n    {p}" for p in problems))
+        if problems:
+            self.found.append(f"{where}: {what}:\n" + "\n".join(f"    {p}" for p in problems))
+
+    def assert_none(self) -> None:
+        assert not self.found, "\n".join(self.found)
+
+
+def open_every_panel(page) -> None:
+    """Every card and fold on the page opened, as a GM who looked into all of them has it."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    page.wait_for_timeout(200)
+
+
+def demo_games(server, new_page) -> list[dict]:
+    """The demo games as the lobby on the server's machine lists them (the outpost first): id, GM key, join code."""
+    lobby = new_page()
+    lobby.goto(server.url + "/")
+    games = []
+    for row in lobby.locator(".game-rows li").all():
+        href = row.locator("a").get_attribute("href")
+        system, code = re.search(r"(.+?) · code (\S+)", row.locator("small").inner_text()).groups()
+        games.append({"id": href.split("/")[2], "gm_token": parse_qs(urlparse(href).query)["key"][0],
+                      "join_code": code, "gm_url": server.url + href, "system": system})
+    lobby.context.close()
+    return games
+
+
+def demo_game(server, new_page) -> dict:
+    """The demo outpost (the lobby's first game)."""
+    return demo_games(server, new_page)[0]
+
+
+def api(server, game: dict, method: str, path: str, body=None, token: str | None = None) -> dict:
+    status, answer = server.api(method, f"/api/games/{game['id']}{path}", body, token or game["gm_token"])
+    assert status in (200, 201), answer
+    return answer
+
+
+def start_fight(server, game: dict, owner: str | None = None) -> dict:
+    """A fight among the demo's tokens (and a player's own hero, when a player is given); the turn passed once,
+    so a round is under way with whose turn it is shown."""
+    tokens = api(server, game, "GET", "/state")["tokens"]
+    ids = [t["id"] for t in tokens]
+    if owner:
+        ids.insert(0, api(server, game, "POST", "/tokens", {"name": "Mira's hero", "x": 2, "y": 2,
+                                                             "owner": owner, "kind": "pc"})["id"])
+    api(server, game, "POST", "/commands", {"type": "start_combat", "token_ids": ids})
+    return api(server, game, "GET", "/state")
+
+
+def open_gm(server, new_page, game: dict, **kw):
+    gm = new_page(**kw)
+    gm.goto(game["gm_url"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    return gm
+
+
+# what a user can press, tap or type into; a link inside running text is exempt (WCAG 2.5.8, "Inline")
+TARGETS_JS = """min => {
+  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex]:not([tabindex="-1"])';
+  const shown = el => { const s = getComputedStyle(el); const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !el.closest('[hidden], [inert], [aria-hidden=true]'); };
+  const inline = el => el.tagName === 'A' && getComputedStyle(el).display === 'inline'
+    && (el.parentElement.textContent.trim().length > el.textContent.trim().length);
+  const name = el => (el.id ? '#' + el.id : el.tagName.toLowerCase() + (el.className && el.className.baseVal === undefined
+    ? '.' + String(el.className).trim().split(/\\s+/).join('.') : ''))
+    + ' "' + (el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 30) + '"';
+  // the control itself, as axe's target-size counts it (not the label round a checkbox)
+  const target = el => el;
+  const seen = new Set(); const all = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (!shown(el) || inline(el) || el.disabled) continue;
+    const t = target(el); if (seen.has(t)) continue; seen.add(t);
+    all.push({el: t, r: t.getBoundingClientRect(), label: name(el)});
+  }
+  const bad = [];
+  for (const a of all) {
+    if (a.r.width >= min - 0.01 && a.r.height >= min - 0.01) continue;
+    // the spacing exception: a 24 px circle on the target's centre meets no other target
+    const cx = a.r.left + a.r.width / 2, cy = a.r.top + a.r.height / 2;
+    const hit = all.find(b => b !== a && !b.el.contains(a.el) && !a.el.contains(b.el) && (() => {
+      const nx = Math.max(b.r.left, Math.min(cx, b.r.right)), ny = Math.max(b.r.top, Math.min(cy, b.r.bottom));
+      return Math.hypot(nx - cx, ny - cy) < min / 2; })());
+    if (hit) bad.push(`${a.label} is ${a.r.width.toFixed(0)}x${a.r.height.toFixed(0)} px, ${hit.label} within 12 px`);
+  }
+  return bad;
+}"""
+
+
+def small_targets(page) -> list[str]:
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.evaluate(TARGETS_JS, MIN_TARGET)
+
+
+def heading_skips(page) -> list[str]:
+    """Headings in document order: the first an h1, none more than one level below the one before."""
+    levels = page.evaluate("""() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+        .filter(h => !h.closest('[hidden], [aria-hidden=true]'))
+        .map(h => [Number(h.tagName[1]), h.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40)])""")
+    problems, before = [], 0
+    for level, text in levels:
+        if level > before + 1:
+            problems.append(f"h{level} {text!r} follows {'h' + str(before) if before else 'nothing'}")
+        before = level
+    return problems
+
+
+def layout_shift_watch(page) -> None:
+    """Sum every layout shift not caused by input, from the first paint on (a session's CLS, unwindowed)."""
+    page.add_init_script("""window.__shifts = [];
+      new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput)
+        window.__shifts.push({value: e.value, at: e.startTime, nodes: (e.sources || []).map(s => s.node ?
+          (s.node.id ? '#' + s.node.id : s.node.nodeName + '.' + (s.node.className || '')) : '?')}); })
+        .observe({type: 'layout-shift', buffered: true});""")
+
+
+def layout_shift(page) -> tuple[float, list]:
+    shifts = page.evaluate("window.__shifts")
+    return sum(s["value"] for s in shifts), shifts
+
+
+# --- the pages -----------------------------------------------------------------------------------
+
+
+def test_the_gm_page_passes_axe_with_every_panel_open_and_with_a_fight_running(server, new_page, shot):
+    found = Findings()
+    game = demo_game(server, new_page)
+    gm = open_gm(server, new_page, game)
+    found.axe(gm, "GM page as opened")
+    # the table screen open on the TV: the GM's Table screen card shows its preview
+    screen = new_page(viewport=SCREEN)
+    screen.goto(server.url + gm.locator("#screen-link").get_attribute("href"))
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    expect(gm.locator("#tv-preview svg")).to_be_attached()
+    open_every_panel(gm)
+    found.axe(gm, "GM page, every panel open, the TV preview shown")
+    found.check("touch targets under 24 px", small_targets(gm), "GM page before a fight")
+    start_fight(server, game)
+    expect(gm.locator("#combat li.current")).to_be_visible()
+    open_every_panel(gm)
+    found.axe(gm, "GM page, every panel open, a fight running")
+    found.check("touch targets under 24 px", small_targets(gm), "GM page in a fight")
+    found.check("heading levels", heading_skips(gm), "GM page")
+    shot(gm, "a11y-gm-fight")
+    found.assert_none()
+
+
+def test_a_phone_in_a_fight_passes_axe_does_not_shift_and_has_big_enough_targets(server, new_page, shot):
+    found = Findings()
+    game = demo_game(server, new_page)
+    status, mira = server.api("POST", f"/api/games/{game['id']}/players", {"join_code": game["join_code"], "name": "Mira"})
+    assert status == 201, mira
+    start_fight(server, game, owner=mira["player_id"])
+    phone = new_page(**PHONE)
+    # the scripts arrive after the first paint, as on a phone over Wi-Fi (Lighthouse throttles likewise)
+    phone.route("**/*.js", lambda route: (time.sleep(0.3), route.continue_()))
+    layout_shift_watch(phone)
+    phone.goto(f"{server.url}/games/{game['id']}/play?key={mira['player_token']}")
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    expect(phone.locator("#combat li.current")).to_be_visible()
+    phone.wait_for_timeout(1500)  # whatever settles after the page loaded (pictures, the live connection) has
+    cls, shifts = layout_shift(phone)
+    print(f"phone layout shift: {cls:.3f} {shifts}")
+    if cls >= 0.1:
+        found.check("layout shift", [f"{cls:.3f} in all: {shifts}"], "phone")
+    found.axe(phone, "phone in a fight")
+    open_every_panel(phone)
+    found.axe(phone, "phone in a fight, every fold open")
+    found.check("touch targets under 24 px", small_targets(phone), "phone in a fight")
+    found.check("heading levels", heading_skips(phone), "phone")
+    phone.evaluate("window.scrollTo(0, 0)")
+    shot(phone, "a11y-phone-fight")
+    found.assert_none()
+
+
+def test_the_table_screen_in_a_fight_passes_axe(server, new_page, shot):
+    found = Findings()
+    game = demo_game(server, new_page)
+    gm = open_gm(server, new_page, game)
+    screen_url = gm.locator("#screen-link").get_attribute("href")
+    start_fight(server, game)
+    screen = new_page(viewport=SCREEN)
+    screen.goto(server.url + screen_url)
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    expect(screen.locator("#combat li.current")).to_be_visible()
+    found.axe(screen, "table screen in a fight")
+    found.check("heading levels", heading_skips(screen), "table screen")
+    shot(screen, "a11y-screen-fight")
+    found.assert_none()
+
+
+def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(server, new_page):
+    found = Findings()
+    game = demo_game(server, new_page)
+    page = open_gm(server, new_page, game)
+    # the sheet of every token of the outpost, and of the first token of each system's sample fight
+    for other in demo_games(server, new_page):
+        gm_of = open_gm(server, new_page, other)
+        tokens = api(server, other, "GET", "/state")["tokens"]
+        for token in tokens if other["id"] == game["id"] else tokens[:1]:
+            gm_of.goto(f"{server.url}/games/{other['id']}/tokens/{token['id']}/sheet")
+            expect(gm_of.locator(".sheet-page")).to_be_visible()
+            open_every_panel(gm_of)
+            where = f"sheet of {token['name']} ({other['system']})"
+            found.axe(gm_of, where)
+            found.check("heading levels", heading_skips(gm_of), where)
+        gm_of.context.close()
+    for path, where in ((game["gm_url"].replace(server.url, ""), None), ("/", "lobby"),
+                        (f"/join?code={game['join_code']}", "join page"), ("/join?code=NOSUCH", "join page, no game")):
+        if where is None:
+            continue
+        page.goto(server.url + path)
+        found.axe(page, where)
+        found.check("heading levels", heading_skips(page), where)
+    # a wrong code answered: the error on the page
+    page.goto(server.url + "/")
+    page.fill("input[name=code]", "ZZZZZZ")
+    page.fill("input[name=name]", "Mira")
+    page.click("button:has-text('Join')")
+    expect(page.locator(".flash.error")).to_be_visible()
+    found.axe(page, "join page with an error")
+    page.goto(server.url + "/help/")
+    systems = page.locator("main a[href^='/help/']").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    assert len(systems) >= 5, systems
+    found.axe(page, "help index")
+    found.check("heading levels", heading_skips(page), "help index")
+    for href in systems:
+        page.goto(server.url + href)
+        open_every_panel(page)
+        found.axe(page, f"help {href}")
+        found.check("heading levels", heading_skips(page), f"help {href}")
+    found.assert_none()
