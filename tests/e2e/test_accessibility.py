@@ -190,6 +190,36 @@ def layout_shift(page) -> tuple[float, list]:
     return sum(s["value"] for s in shifts), shifts
 
 
+#: Machado, Oliveira & Fernandes (2009), "A Physiologically-based Model for Simulation of Color Vision Deficiency",
+#: severity 1.0, applied to linear RGB
+CVD = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+}
+
+
+def rgb_of(css: str) -> tuple[float, float, float]:
+    return tuple(float(v) for v in re.findall(r"[\d.]+", css)[:3])
+
+
+def seen_as(rgb, deficiency: str | None) -> tuple[float, float, float]:
+    """The colour in CIELAB (D65) as seen with the deficiency (None: typical vision)."""
+    linear = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    if deficiency:
+        linear = [sum(m * v for m, v in zip(row, linear)) for row in CVD[deficiency]]
+    r, g, b = (min(1.0, max(0.0, v)) for v in linear)
+    x, y, z = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+               (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    f = lambda v: v ** (1 / 3) if v > 0.008856 else 7.787 * v + 16 / 116  # noqa: E731
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def colour_distance(a, b, deficiency: str | None) -> float:
+    """CIE76 delta E between two sRGB colours as seen with the deficiency (about 2.3 is just noticeable)."""
+    return sum((p - q) ** 2 for p, q in zip(seen_as(a, deficiency), seen_as(b, deficiency))) ** 0.5
+
+
 # --- the pages -----------------------------------------------------------------------------------
 
 
@@ -206,6 +236,10 @@ def test_the_gm_page_passes_axe_with_every_panel_open_and_with_a_fight_running(s
     open_every_panel(gm)
     found.axe(gm, "GM page, every panel open, the TV preview shown")
     found.check("touch targets under 24 px", small_targets(gm), "GM page before a fight")
+    # the Fight card's checkboxes (who fights, who is surprised) were 13 px: now 24 px themselves
+    sizes = gm.locator("#combat input[type=checkbox]").evaluate_all(
+        "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.width, r.height]; })")
+    assert sizes and all(w >= MIN_TARGET and h >= MIN_TARGET for w, h in sizes), sizes
     start_fight(server, game)
     expect(gm.locator("#combat li.current")).to_be_visible()
     open_every_panel(gm)
@@ -234,6 +268,10 @@ def test_a_phone_in_a_fight_passes_axe_does_not_shift_and_has_big_enough_targets
     print(f"phone layout shift: {cls:.3f} {shifts}")
     if cls >= 0.1:
         found.check("layout shift", [f"{cls:.3f} in all: {shifts}"], "phone")
+    # and nothing is wider than the phone (the frame sized ahead of the scripts stays within the page)
+    wide = phone.evaluate("document.documentElement.scrollWidth")
+    if wide > PHONE["viewport"]["width"]:
+        found.check("page wider than the phone", [f"{wide} px"], "phone")
     found.axe(phone, "phone in a fight")
     open_every_panel(phone)
     found.axe(phone, "phone in a fight, every fold open")
@@ -276,6 +314,22 @@ def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(ser
             found.axe(gm_of, where)
             found.check("heading levels", heading_skips(gm_of), where)
         gm_of.context.close()
+    # a sheet of each grid system with its editor (a character made for a new token; the zone system's is the
+    # demo's above)
+    for system in ("savage_worlds", "gurps_lite", "tesseris_ads", "phase_tn", "plain_grid"):
+        status, made = server.api("POST", "/api/games", {"name": f"Sheet {system}", "system": system})
+        assert status == 201, made
+        token = api(server, made, "POST", "/tokens", {"name": "Vera", "x": 1, "y": 1, "kind": "pc"})["id"]
+        page.goto(made["urls"]["gm"])
+        page.goto(f"{server.url}/games/{made['id']}/tokens/{token}/sheet")
+        make = page.locator("button", has_text="Make Vera's character")
+        if make.count():
+            make.click()
+            expect(page.locator(".flash-inline.ok")).to_contain_text("Saved")
+        open_every_panel(page)
+        where = f"sheet of Vera ({system}, with its editor)"
+        found.axe(page, where)
+        found.check("heading levels", heading_skips(page), where)
     for path, where in ((game["gm_url"].replace(server.url, ""), None), ("/", "lobby"),
                         (f"/join?code={game['join_code']}", "join page"), ("/join?code=NOSUCH", "join page, no game")):
         if where is None:
@@ -301,3 +355,54 @@ def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(ser
         found.axe(page, f"help {href}")
         found.check("heading levels", heading_skips(page), f"help {href}")
     found.assert_none()
+
+
+def test_sides_and_states_are_told_apart_without_colour(server, new_page, shot):
+    """On a phone in a fight: the player's own token (a double ring), the acting one (a wide dashed ring), a foe
+    (a diamond on its rim) and another player's character differ in shape and in their names, and the ring and
+    mark colours stay far apart as the common colour-blindness types see them."""
+    game = demo_game(server, new_page)
+    status, mira = server.api("POST", f"/api/games/{game['id']}/players", {"join_code": game["join_code"], "name": "Mira"})
+    assert status == 201, mira
+    fight = start_fight(server, game, owner=mira["player_id"])
+    hero = fight["combat"]["current"]
+    tokens = {t["id"]: t for t in fight["tokens"]}
+    assert tokens[hero]["name"] == "Mira's hero"
+    foe = next(t["id"] for t in tokens.values() if t["kind"] == "npc")
+    friend = next(t["id"] for t in tokens.values() if t["kind"] == "pc" and t["id"] != hero)
+    phone = new_page(**PHONE)
+    phone.goto(f"{server.url}/games/{game['id']}/play?key={mira['player_token']}")
+    expect(phone.locator("#conn.ok")).to_be_visible()
+
+    def token(tid):
+        return phone.locator(f"#token-{tid}")
+
+    # shapes: a second ring inside the player's own, a diamond on a foe's rim, a dashed wide ring on the acting one
+    expect(token(hero).locator(".mine-ring")).to_have_count(1)
+    for other in (foe, friend):
+        expect(token(other).locator(".mine-ring")).to_have_count(0)
+    expect(token(foe).locator(".foe-mark")).to_have_count(1)
+    for other in (hero, friend):
+        expect(token(other).locator(".foe-mark")).to_have_count(0)
+    look = phone.evaluate("""([hero, foe, friend]) => {
+        const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+        return {acting: css(`#token-${hero} .acting-ring`, 'stroke'), actingDash: css(`#token-${hero} .acting-ring`, 'strokeDasharray'),
+                mine: css(`#token-${hero} .token-body`, 'stroke'), mineDash: css(`#token-${hero} .mine-ring`, 'strokeDasharray'),
+                mineRing: css(`#token-${hero} .mine-ring`, 'stroke'),
+                foe: css(`#token-${foe} .foe-mark`, 'fill'), friend: css(`#token-${friend} .token-body`, 'stroke')}; }""",
+                          [hero, foe, friend])
+    assert look["actingDash"] not in ("none", "") and look["mineDash"] in ("none", ""), look
+    assert look["mineRing"] == look["mine"], look  # the double ring is one colour: told by its shape
+    # words: what a screen reader says
+    expect(token(hero)).to_have_attribute("aria-label", re.compile(r"their turn.*yours"))
+    expect(token(foe)).to_have_attribute("aria-label", re.compile(r"non-player character"))
+    expect(token(friend)).not_to_have_attribute("aria-label", re.compile(r"yours|their turn"))
+    # colours: every pair of ring and mark colours far apart for typical vision and the three dichromacies
+    palette = {k: rgb_of(look[k]) for k in ("acting", "mine", "foe", "friend")}
+    for deficiency in (None, *CVD):
+        for a, b in ((a, b) for i, a in enumerate(palette) for b in list(palette)[i + 1:]):
+            distance = colour_distance(palette[a], palette[b], deficiency)
+            assert distance >= 20, f"{a} {palette[a]} and {b} {palette[b]}: delta E {distance:.1f} for {deficiency}"
+    phone.locator("#map-frame").scroll_into_view_if_needed()
+    token(hero).scroll_into_view_if_needed()
+    shot(phone, "a11y-phone-sides")
