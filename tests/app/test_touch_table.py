@@ -203,4 +203,4 @@ def test_on_a_zone_map_a_token_reads_its_zone_not_a_square(client):
                     headers=bearer(g["gm_token"]))
     assert r.status_code == 201, r.json
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
-    assert 'aria-label="Nova, player character, in Landing Pad"' in page and 'data-where="in Landing Pad"' in page
+    assert 'aria-label="No, Nova, player character, in Landing Pad"' in page and 'data-where="in Landing Pad"' in page

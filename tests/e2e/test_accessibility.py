@@ -226,6 +226,8 @@ def colour_distance(a, b, deficiency: str | None) -> float:
 def test_the_gm_page_passes_axe_with_every_panel_open_and_with_a_fight_running(server, new_page, shot):
     found = Findings()
     game = demo_game(server, new_page)
+    status, mira = server.api("POST", f"/api/games/{game['id']}/players", {"join_code": game["join_code"], "name": "Mira"})
+    assert status == 201, mira  # a player at the table: the Players card lists her
     gm = open_gm(server, new_page, game)
     found.axe(gm, "GM page as opened")
     # the table screen open on the TV: the GM's Table screen card shows its preview
@@ -240,7 +242,9 @@ def test_the_gm_page_passes_axe_with_every_panel_open_and_with_a_fight_running(s
     sizes = gm.locator("#combat input[type=checkbox]").evaluate_all(
         "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.width, r.height]; })")
     assert sizes and all(w >= MIN_TARGET and h >= MIN_TARGET for w, h in sizes), sizes
-    start_fight(server, game)
+    gm.locator("#combat").scroll_into_view_if_needed()
+    shot(gm, "a11y-gm-fight-card")
+    start_fight(server, game, owner=mira["player_id"])
     expect(gm.locator("#combat li.current")).to_be_visible()
     open_every_panel(gm)
     found.axe(gm, "GM page, every panel open, a fight running")
@@ -298,7 +302,7 @@ def test_the_table_screen_in_a_fight_passes_axe(server, new_page, shot):
     found.assert_none()
 
 
-def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(server, new_page):
+def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(server, new_page, shot):
     found = Findings()
     game = demo_game(server, new_page)
     page = open_gm(server, new_page, game)
@@ -330,6 +334,7 @@ def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(ser
         where = f"sheet of Vera ({system}, with its editor)"
         found.axe(page, where)
         found.check("heading levels", heading_skips(page), where)
+        shot(page, f"a11y-sheet-{system}")
     for path, where in ((game["gm_url"].replace(server.url, ""), None), ("/", "lobby"),
                         (f"/join?code={game['join_code']}", "join page"), ("/join?code=NOSUCH", "join page, no game")):
         if where is None:
