@@ -1,0 +1,37 @@
+"""scripts/tacmap-start, the README's first command: it stops with a clear sentence on a Python older than 3.11,
+before it makes or installs anything (tests/e2e/test_install_debian.py runs it whole with Debian's Python)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tacmap-start"
+
+
+def _run_as(version: tuple, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """The script run by a Python that says it is VERSION, with its venv in tmp_path."""
+    code = (f"import runpy, sys; sys.version_info = {version!r}; sys.argv = ['tacmap-start', *{list(args)!r}]; "
+            f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "TACMAP_VENV": str(tmp_path / "venv")})
+
+
+@pytest.mark.parametrize("args", [(), ("--setup", "test"), ("list",)])
+def test_an_older_python_is_told_what_to_do_and_nothing_is_made(tmp_path, args):
+    done = _run_as((3, 10, 12, "final", 0), tmp_path, *args)
+    assert done.returncode == 1
+    assert "tacmap needs Python 3.11 or newer; this is Python 3.10" in done.stderr
+    assert "run this script with it" in done.stderr
+    assert not (tmp_path / "venv").exists()
+
+
+def test_the_script_reads_on_old_pythons_up_to_its_version_check():
+    """No syntax newer than Python 3.6 before the check can speak (no f-strings' = or walrus), so a 3.8 or 3.9
+    says "needs 3.11" rather than a SyntaxError: compiled here with the feature_version of 3.6."""
+    import ast
+
+    ast.parse(SCRIPT.read_text(), feature_version=(3, 6))
