@@ -35,3 +35,21 @@ def test_the_script_reads_on_old_pythons_up_to_its_version_check():
     import ast
 
     ast.parse(SCRIPT.read_text(), feature_version=(3, 6))
+
+
+def test_a_python_without_venv_support_is_told_the_package_to_install(tmp_path):
+    """Debian and Ubuntu's python3 without python3-venv has no ensurepip: the script stops with the exact apt line
+    (as root with Debian's own /usr/bin/python3 it installs the package instead; this Python is not that one)."""
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "ensurepip.py").write_text("raise ImportError('no ensurepip here, as on Debian without python3-venv')\n")
+    done = subprocess.run([sys.executable, str(SCRIPT), "--setup"], capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(fake), "TACMAP_VENV": str(tmp_path / "venv")})
+    assert done.returncode == 1
+    assert "cannot make a virtual environment" in done.stderr
+    version = "{}.{}".format(*sys.version_info[:2])
+    if Path("/etc/debian_version").exists():
+        assert f"sudo apt install python{version}-venv" in done.stderr
+    else:
+        assert "install a Python that includes it" in done.stderr
+    assert not (tmp_path / "venv").exists()
