@@ -90,3 +90,18 @@ def test_gm_page_offers_the_table_screen_link_as_a_qr_code(server, game, new_pag
     tv2 = new_page({"width": 1920, "height": 1080})
     tv2.goto(new_link)
     tv2.locator("#map").wait_for()
+
+
+def test_the_table_screen_qr_code_fits_a_phone_sized_gm_page(server, game, new_page, shot):
+    gm = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    gm.goto(game["urls"]["gm"])
+    card = gm.locator("#screen-qr")
+    card.scroll_into_view_if_needed()
+    summary = card.locator("summary").bounding_box()
+    assert summary["height"] >= 44, summary  # a fingertip's size, as every control on a phone
+    card.locator("summary").click()
+    qr = card.locator(".qr svg").bounding_box()
+    assert qr["width"] >= 150 and qr["x"] >= 0 and qr["x"] + qr["width"] <= 390, qr  # whole, large enough to scan
+    assert gm.evaluate("document.documentElement.scrollWidth") <= 390  # the long link wraps
+    card.locator(".qr").scroll_into_view_if_needed()
+    shot(gm, "first-evening-gm-phone-screen-qr")
