@@ -53,3 +53,14 @@ def test_a_python_without_venv_support_is_told_the_package_to_install(tmp_path):
     else:
         assert "install a Python that includes it" in done.stderr
     assert not (tmp_path / "venv").exists()
+
+
+def test_a_folder_that_is_not_a_virtual_environment_is_left_alone(tmp_path):
+    """TACMAP_VENV naming a folder of something else: the script says so and removes nothing."""
+    other = tmp_path / "papers"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    done = subprocess.run([sys.executable, str(SCRIPT), "--setup"], capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "TACMAP_VENV": str(other)})
+    assert done.returncode == 1 and "is not a virtual environment" in done.stderr
+    assert (other / "notes.txt").read_text() == "keep me"
