@@ -58,8 +58,10 @@ def test_readme_first_command_installs_and_serves_with_debians_python(tmp_path):
     port = free_port()
     data = tmp_path / "data"
     log = tmp_path / "start.log"
-    command = [DEBIAN_PYTHON, "scripts/tacmap-start", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
-               str(data)]
+    # the README's first command, as it stands there, with Debian's python3
+    first = re.search(r"```sh\n([^#\n]+?)\s+#", (app / "README.md").read_text()).group(1).split()
+    assert first[0] == "python3", first
+    command = [DEBIAN_PYTHON, *first[1:], "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data)]
     with open(log, "wb") as out:
         proc = subprocess.Popen(command, cwd=app, env=_env(), stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)
