@@ -101,7 +101,8 @@ def serve(args: argparse.Namespace) -> int:
     for url in urls:
         print(f"  {url}/", flush=True)
     for record in hub.store.games()[:5]:
-        print(f"GM link for {record.name!r}: {base}/games/{record.id}/gm?key={record.gm_key}", flush=True)
+        gm_link = f"{base}/games/{record.id}/gm?key={record.gm_key}"
+        print(f"GM link for {record.name!r} (join code {record.join_code}): {gm_link}", flush=True)
     print("Players join at the addresses above with the game's join code.", flush=True)
     if app.config.get("MESSAGE_QUEUE"):
         from .live.shared import shown_url

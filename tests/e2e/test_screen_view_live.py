@@ -185,7 +185,7 @@ def test_the_calibration_aid_on_the_tv_sets_the_width_for_the_gm(server, new_pag
     gm = new_page(viewport={"width": 1400, "height": 900})
     gm.goto(gm_url(server, game))
     expect(gm.locator("#conn")).to_have_text("live")
-    gm.locator("#screen-panel summary").click()
+    gm.locator("#screen-panel .tv-scale summary").click()
     gm.locator("#tv-calibrate").click()
     expect(tv.locator("#calibration")).to_be_visible()
     # before any calibration the line is drawn for 96 px to the inch: 85.6 mm is 323.5 px
@@ -223,7 +223,7 @@ def test_the_table_screen_card_fits_a_phone(server, new_page, shot):
     gm.goto(gm_url(server, game))
     expect(gm.locator("#tv-outline")).to_have_count(1)
     gm.locator("#screen-panel").scroll_into_view_if_needed()
-    gm.locator("#screen-panel summary").click()
+    gm.locator("#screen-panel .tv-scale summary").click()
     expect(gm.locator("#tv-preview svg")).to_have_count(1)
     assert gm.evaluate("document.documentElement.scrollWidth") <= 390
     for button in gm.locator("#screen-panel button").all():

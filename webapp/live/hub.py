@@ -90,7 +90,8 @@ class _Unappliable(Exception):
 
 @functools.lru_cache(maxsize=64)
 def _qr_svg(url: str) -> Markup:
-    """The join link's QR code: the same link, the same picture, so it is drawn once, not on every update."""
+    """A link's QR code (the join link, the table screen's): the same link, the same picture, so it is drawn once,
+    not on every update."""
     return Markup(segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True))
 
 
@@ -302,6 +303,16 @@ class Hub:
         record = self.store.game(game_id)
         url = f"{self.base_url()}/join?code={record.join_code}"
         return {"join_code": record.join_code, "join_url": url, "join_qr": _qr_svg(url)}
+
+    def screen_info(self, game_id: str) -> dict:
+        """The table screen's link for the GM page (in a request): as a path for the GM's own browser, and whole,
+        with its QR code, for a TV's browser or a phone casting to the TV (from the same address as the join link)."""
+        from flask import url_for
+
+        record = self.store.game(game_id)
+        path = url_for("game.screen", game_id=game_id, key=record.screen_key)
+        link = self.base_url() + path
+        return {"screen_url": path, "screen_link": link, "screen_qr": _qr_svg(link)}
 
     # --- commands ---------------------------------------------------------
 
@@ -865,9 +876,7 @@ def actor_for_audience(audience: str) -> Actor:
 
 def render_security(hub: Hub, game: Game, oob: bool = True, **extra) -> str:
     """The GM's Security card (and the table-screen link in the top bar), as out-of-band fragments."""
-    from flask import render_template, url_for
+    from flask import render_template
 
-    record = hub.store.game(game.id)
-    screen_url = url_for("game.screen", game_id=game.id, key=record.screen_key)
-    return render_template("_security.html", game=game, oob=oob, screen_url=screen_url,
+    return render_template("_security.html", game=game, oob=oob, **hub.screen_info(game.id),
                            **hub.join_info(game.id), **extra)

@@ -72,9 +72,7 @@ def gm(game_id: str):
         return redirect_to
     if actor is None:
         abort(403, "This is the GM's page: open it with the GM link that `tacmap serve` printed.")
-    record = hub().store.game(game_id)
-    screen_url = url_for("game.screen", game_id=game_id, key=record.screen_key)
-    return _render_page("gm.html", game_id, actor, key, screen_url=screen_url)
+    return _render_page("gm.html", game_id, actor, key, **hub().screen_info(game_id))
 
 
 def unlock(game_id: str, stored: str) -> None:
