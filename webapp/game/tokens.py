@@ -354,6 +354,11 @@ def evolve(game: Game, event: Event, log) -> None:
         token = game.tokens[d["token_id"]]
         for key, value in d["changes"].items():
             setattr(token, key, value)
+        if "light" in d["changes"]:  # what lights the map is news, as a light put down is
+            cells = ("hex" if game.board.grid.hex else "square") + ("es" if game.board.grid.hex and token.light != 1 else "s" if token.light != 1 else "")
+            said = (f"{token.name} carries a light ({token.light} {cells})" if token.light
+                    else f"{token.name} carries no light now")
+            log(said, "gm" if token.hidden or game.fog_on else "all")
     elif kind == "token_removed":
         token = game.tokens.pop(d["token_id"])
         game.removed[token.id] = token.name

@@ -164,6 +164,8 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
         if parts is None or parts == EVERYTHING or event.type.startswith("template_"):
             under_only = False
         changes |= _BY_EVENT.get(event.type, set(EVERYTHING))
+        if event.type == "token_updated" and "light" in event.data.get("changes", {}):
+            changes.add("log")  # a token's light is logged (webapp/game/tokens.py)
         if event.type == "token_moved":
             changes.add(f"token:{event.data['token_id']}")
             if "fight" in event.data:  # the rules booked it: moves left, free attacks offered
