@@ -864,5 +864,5 @@ def render_security(hub: Hub, game: Game, oob: bool = True, **extra) -> str:
 
     record = hub.store.game(game.id)
     screen_url = url_for("game.screen", game_id=game.id, key=record.screen_key)
-    return render_template("_security.html", game=game, oob=oob, screen_url=screen_url,
+    return render_template("_security.html", game=game, oob=oob, screen_url=screen_url, key=record.gm_key,
                            **hub.join_info(game.id), **extra)
