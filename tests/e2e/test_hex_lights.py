@@ -67,4 +67,9 @@ def test_lit_and_dark_hexes_are_painted_as_hexes_and_a_tokens_light_is_logged(se
         assert (4, 4) in lit_cells and (9, 2) in lit_cells, lit_cells  # round the torch and the lamp
         assert (0, 8) in dark_cells and not lit_cells & dark_cells
         assert lit_cells | dark_cells == {(x, y) for x in range(width) for y in range(height)}
+        # the lamp is drawn on the hex it shines from (the hex holding its point, rules.lighting.light_cell)
+        lamp = page.locator("#layer-lighting .light-source")
+        cx, cy = float(lamp.get_attribute("cx")), float(lamp.get_attribute("cy"))
+        hx, hy = grid.centre((9, 2))
+        assert abs(cx - hx * grid.unit[0]) < 0.01 and abs(cy - hy * grid.unit[1]) < 0.01, (cx, cy)
         shot(page, f"hex-lights-{orientation}-{name}")
