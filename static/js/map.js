@@ -674,8 +674,30 @@
     if (!follow || refit) return;
     refit = requestAnimationFrame(() => { refit = 0; if (follow) applyZoom(follow()); });
   });
-  const first = document.querySelector("#layer-tokens .token.mine");
-  if (first && zoom > 1) centreOn(first); // a phone starts on the player's own token
+  // A phone opens on the whole fight: every token it is shown in view (its own and the foes), as large as
+  // that allows, never smaller than the whole map nor larger than readable squares; centred on them.
+  function tokensBox() {
+    let box = null;
+    for (const el of document.querySelectorAll("#layer-tokens .token")) {
+      const r = (el.querySelector(".token-body") || el).getBoundingClientRect();
+      if (!r.width) continue;
+      box = box ? { l: Math.min(box.l, r.left), t: Math.min(box.t, r.top), r: Math.max(box.r, r.right), b: Math.max(box.b, r.bottom) }
+                : { l: r.left, t: r.top, r: r.right, b: r.bottom };
+    }
+    return box;
+  }
+  function startOnTheFight() {
+    let box = tokensBox();
+    if (!box || zoom <= 1) return;
+    const cell = frame.clientWidth * zoom / width();
+    const k = Math.min(frame.clientWidth / (box.r - box.l + 2 * cell), frame.clientHeight / (box.b - box.t + 2 * cell));
+    if (k < 1) applyZoom(Math.max(fitZoom(), zoom * k));
+    box = tokensBox();
+    const f = frame.getBoundingClientRect();
+    frame.scrollLeft += (box.l + box.r) / 2 - (f.left + frame.clientLeft + frame.clientWidth / 2);
+    frame.scrollTop += (box.t + box.b) / 2 - (f.top + frame.clientTop + frame.clientHeight / 2);
+  }
+  startOnTheFight();
 
   frame.addEventListener("wheel", (e) => {
     if (!e.ctrlKey) return;

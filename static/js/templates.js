@@ -220,13 +220,17 @@
   // --- the result card (the table screen's, and a phone's for its own attacks) ------------
   const SHOW_MS = 9000;
   let shownSeq = null;
+  let newestSeq = 0; // the newest attack this page has shown
   function showResult(first) {
     const card = document.getElementById("result-card");
     if (!card) return;
     const seq = card.dataset.seq || null;
-    if (first) { shownSeq = seq; return; } // a page opened late does not replay an old attack
+    if (first) { shownSeq = seq; newestSeq = Number(seq) || 0; return; } // a page opened late does not replay an old attack
     if (!seq || seq === shownSeq) return;
     shownSeq = seq;
+    // an older attack is the card again only because a newer one was undone: it is not news
+    if (Number(seq) <= newestSeq) return;
+    newestSeq = Number(seq);
     card.classList.add("shown");
     clearTimeout(showResult.timer);
     showResult.timer = setTimeout(() => {

@@ -268,6 +268,18 @@ def evolve(game: "Game", event: Event, log) -> None:
         raise ValueError(f"unknown hand-out event {kind!r}")
 
 
+def merge_player(game: "Game", gone: str, kept: str) -> None:
+    """Player ``gone`` is merged into ``kept`` (``merge_players``): the hand-outs shown to ``gone`` are
+    ``kept``'s now (open where they were open), and so are the token pictures ``gone`` uploaded."""
+    for h in game.handouts.values():
+        for field in ("to", "open"):
+            if gone in h[field]:
+                h[field] = list(dict.fromkeys(kept if who == gone else who for who in h[field]))
+    for pic in game.pictures.values():
+        if pic.get("by") == gone:
+            pic["by"] = kept
+
+
 def _who(game: "Game", who: str) -> str:
     if who in (EVERYONE, SCREEN):
         return "the table screen" if who == SCREEN else "everyone"

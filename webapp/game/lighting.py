@@ -217,5 +217,7 @@ def _layer(game: "Game", actor: "Actor", m: "GameMap") -> dict | None:
             shade = fog.cells_path([c for c in known if c not in lit], w, h)
             glow = fog.cells_path([c for c in lit if c in known], w, h)
     return {"ambient": m.ambient, "shade": shade, "glow": glow,
+            # ``cell``: the cell it shines from (rules.lighting.light_cell); on hexes the marker is drawn there
             "lights": [{"id": light["id"], "x": light["x"], "y": light["y"], "range": light["range"],
+                        "cell": rules_lighting.light_cell(board, light["x"], light["y"]),
                         "color": css_color(light)} for light in lights]}

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from . import text
+from . import handouts, text
 from .model import MAX_PLAYERS, Actor, Event, Game, Player, Rejected, bump_counter, key_hash
 
 Id = text.Id
@@ -174,6 +174,7 @@ def evolve(game: Game, event: Event, log) -> None:
         for token_id in d["tokens"]:
             if token_id in game.tokens:
                 game.tokens[token_id].owner = kept.id
+        handouts.merge_player(game, gone.id, kept.id)  # what was shown to them goes with them
         log(f"the GM merged {gone.name} into {kept.name}")
     elif kind == "seat_asked":
         game.seat_requests[d["request_id"]] = {"player_id": d["player_id"], "key_hash": d["key_hash"]}

@@ -354,12 +354,19 @@ def evolve(game: Game, event: Event, log) -> None:
         token = game.tokens[d["token_id"]]
         for key, value in d["changes"].items():
             setattr(token, key, value)
+        if "light" in d["changes"]:  # what lights the map is news, as a light put down is
+            cells = ("hex" if game.board.grid.hex else "square") + ("es" if game.board.grid.hex and token.light != 1 else "s" if token.light != 1 else "")
+            said = (f"{token.name} carries a light ({token.light} {cells})" if token.light
+                    else f"{token.name} carries no light now")
+            log(said, "gm" if token.hidden or game.fog_on else "all")
     elif kind == "token_removed":
         token = game.tokens.pop(d["token_id"])
         game.removed[token.id] = token.name
         while len(game.removed) > game.REMOVED_KEEP:
             game.removed.pop(next(iter(game.removed)))
-        log(f"{token.name} was removed", "gm" if token.hidden else "all")
+        # with fog on, as its arrival and its moves: players who saw it see it go; a name they never saw is not
+        # written for them (the line would outlive the fog: turned off later, it would name it)
+        log(f"{token.name} was removed", "gm" if token.hidden or game.fog_on else "all")
     elif kind == "door_set":
         maps.map_board(game, d.get("map_id")).set_door(d["door_id"], d["closed"])
         log(f"a door was {'closed' if d['closed'] else 'opened'}", "gm" if d.get("map_id") else "all")

@@ -132,7 +132,8 @@ class Hub:
         self._presence: Counter[tuple[str, str]] = Counter()
         # who is on each Socket.IO connection: sid -> (game id, actor)
         self._sessions: dict[str, tuple[str, Actor]] = {}
-        self._pings: dict[str, list[float]] = {}  # sid -> when it pinged lately (rate limit; not game state)
+        # pings per seat (game and audience: a player's every tab and socket together), not game state
+        self.pings = throttle.Window(PING_BURST, PING_WINDOW)
         self._guesses = keys.Guesses()
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
@@ -627,7 +628,6 @@ class Hub:
     def session_closed(self, sid: str) -> None:
         with self._guard:
             who = self._sessions.pop(sid, None)
-            self._pings.pop(sid, None)
         if who:
             if self.shared is not None:
                 self.shared.closed(sid)
@@ -830,13 +830,8 @@ class Hub:
         game = self.game(game_id)
         if not (0 <= x <= game.board.width and 0 <= y <= game.board.height):
             raise Rejected(f"({x:g}, {y:g}) is off the map ({game.board.width} x {game.board.height})")
-        now = time.monotonic()
-        with self._guard:
-            recent = [t for t in self._pings.get(sid, []) if now - t < PING_WINDOW]
-            if len(recent) >= PING_BURST:
-                self._pings[sid] = recent
-                raise Rejected("easy: a few pings a second at most")
-            self._pings[sid] = recent + [now]
+        if not self.pings.take(f"{game_id} {actor.audience}"):
+            raise Rejected("easy: a few pings a second at most")
         player = game.players.get(actor.player_id or "")
         message = {"x": round(float(x), 2), "y": round(float(y), 2), "by": player.name if player else "GM"}
         for audience in self._audiences(game):
@@ -865,7 +860,7 @@ class Hub:
         for audience in self._audiences(game):
             self.socketio.emit("template_preview", message, to=room(game_id, audience), skip_sid=sid)
 
-PING_BURST, PING_WINDOW = 3, 1.0  # a client pings at most 3 times a second
+PING_BURST, PING_WINDOW = 3, 1.0  # a seat (a player's every connection together) pings at most 3 times a second
 
 
 def actor_for_audience(audience: str) -> Actor:
@@ -878,5 +873,5 @@ def render_security(hub: Hub, game: Game, oob: bool = True, **extra) -> str:
     """The GM's Security card (and the table-screen link in the top bar), as out-of-band fragments."""
     from flask import render_template
 
-    return render_template("_security.html", game=game, oob=oob, **hub.screen_info(game.id),
+    return render_template("_security.html", game=game, oob=oob, **hub.screen_info(game.id), key=hub.store.game(game.id).gm_key,
                            **hub.join_info(game.id), **extra)

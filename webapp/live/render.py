@@ -13,6 +13,7 @@ audiences (``view_key``) is rendered once per update and sent to each.
 from __future__ import annotations
 
 import hashlib
+import re
 
 import threading
 from collections import ChainMap
@@ -163,6 +164,8 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
         if parts is None or parts == EVERYTHING or event.type.startswith("template_"):
             under_only = False
         changes |= _BY_EVENT.get(event.type, set(EVERYTHING))
+        if event.type == "token_updated" and "light" in event.data.get("changes", {}):
+            changes.add("log")  # a token's light is logged (webapp/game/tokens.py)
         if event.type == "token_moved":
             changes.add(f"token:{event.data['token_id']}")
             if "fight" in event.data:  # the rules booked it: moves left, free attacks offered
@@ -327,6 +330,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
         "log": lambda c: list(islice(audience.newest_log(game, actor), 20)),  # the 20 newest, newest first
+        "screen_feed": lambda c: screen_feed(game, c["log"]),
         "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
@@ -595,6 +599,44 @@ def _once_per_token(ask: Callable[[Any], list]) -> Callable[[Any], list]:
         return found[token.id]
 
     return once
+
+
+FEED_LINES = 4  # the table screen's Rolls column: the newest events' lines
+_ROUND_LINE = re.compile(r"^Round \d+$")
+
+
+def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES) -> list[dict]:
+    """The table screen's newest rolls and attacks, one line per event, newest first: ``{"seq", "kind", "text",
+    "dice"}``. A player's roll and an attack are their own lines ("Mira rolled 2d6: ...", the attack's
+    line). The rules' own rolls (a running die, a Spirit roll, a Soak...) are shown by the event's lines
+    that give the result (who, what for, the number: "Orc chief runs: Pace 6 + 1 = 7\""), with the dice
+    beside them, never as bare dice ("running die: 1d6[1] = 1"). ``entries``: those this audience may read,
+    newest first; taken-back events are left out."""
+    undone = set(game.undone)
+    events: dict[int, list[LogEntry]] = {}
+    for entry in entries:
+        if entry.seq not in undone:
+            events.setdefault(entry.seq, []).append(entry)
+    items: list[dict] = []
+    for seq, newest_first in events.items():
+        lines = newest_first[::-1]  # in the order they were written
+        own, dice = [], []
+        for e in lines:
+            detail = e.detail or {}
+            if "card" in detail:
+                own.append({"seq": seq, "kind": "attack", "text": e.text, "dice": []})
+            elif "roll" in detail and "by" in detail:  # a roll someone made
+                own.append({"seq": seq, "kind": "roll", "text": e.text, "dice": []})
+            elif "roll" in detail:
+                dice.append(detail["roll"].get("text") or e.text)
+        if dice:
+            words = [e.text for e in lines if not e.detail]
+            said = [w for w in words if any(ch.isdigit() for ch in w) and not _ROUND_LINE.match(w)] or words
+            own.append({"seq": seq, "kind": "roll", "text": " · ".join(said) if said else dice.pop(0), "dice": dice})
+        items += own[::-1]
+        if len(items) >= limit:
+            break
+    return items[:limit]
 
 
 def last_attack(game: Game, actor: Actor) -> dict | None:

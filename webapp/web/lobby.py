@@ -65,7 +65,9 @@ def lobby_page(code: str | None = None, error: str | None = None, status: int = 
     games = [g for g in store.games() if every or g.id in mine]
     my_seats = seats()
     here = [s for s in my_seats if code and s["join_code"] == code]
-    return render_template("lobby.html", systems=rules.systems(), games=games, host=True,
+    # the join page (a player's link from the QR code, a join code's errors) is the players': no "Host a game"
+    host = (request.endpoint or "").startswith("lobby.")
+    return render_template("lobby.html", systems=rules.systems(), games=games, host=host,
                            code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
                            name=name, waiting=waiting), status
 

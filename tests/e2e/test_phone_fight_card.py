@@ -1,0 +1,90 @@
+"""A fight on a 390 px phone (issue #33): the page opens on the whole fight (its own token and the foes in
+view, not zoomed on its own token alone), the turn card's folded groups show whether they are open, the
+actions that are not buttons here read as links or as "not now" (no bare words among the buttons), and no
+hint speaks of the Esc key."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+IN_FRAME = """(ids) => {
+  const f = document.getElementById('map-frame').getBoundingClientRect();
+  return ids.filter((id) => {
+    const r = document.querySelector('#token-' + id + ' .token-body').getBoundingClientRect();
+    return !(r.left >= f.left - 0.5 && r.right <= f.right + 0.5 && r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5);
+  });
+}"""
+
+
+def setup(server, system, board, places):
+    status, g = server.api("POST", "/api/games", {"name": "Harrow", "system": system, "map": board})
+    assert status == 201, g
+    status, mira = server.api("POST", f"/api/games/{g['id']}/players", {"join_code": g["join_code"], "name": "Mira"})
+    ids = {}
+    for name, (x, y) in places.items():
+        body = {"name": name, "x": x, "y": y} | ({"owner": mira["player_id"], "kind": "pc"} if name == "Aria" else {})
+        status, made = server.api("POST", f"/api/games/{g['id']}/tokens", body, g["gm_token"])
+        assert status == 201, made
+        ids[name] = made["id"]
+    return g, mira, ids
+
+
+def open_phone(new_page, server, g, mira):
+    phone = new_page(**PHONE)
+    phone.goto(f"{server.url}/games/{g['id']}/play?key={mira['player_token']}")
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    return phone
+
+
+def test_a_phone_opens_on_the_whole_fight(server, new_page, shot):
+    g, mira, ids = setup(server, "savage_worlds", {"width": 24, "height": 16},
+                         {"Aria": (2, 2), "Goblin": (13, 9), "Orc": (15, 11)})
+    status, _ = server.api("POST", f"/api/games/{g['id']}/commands", {"type": "start_combat", "token_ids": list(ids.values())},
+                           g["gm_token"])
+    assert status == 200
+    phone = open_phone(new_page, server, g, mira)
+    phone.locator("#map-frame").scroll_into_view_if_needed()
+    phone.wait_for_timeout(300)
+    assert phone.evaluate(IN_FRAME, list(ids.values())) == []
+    shot(phone, "phone-opens-on-the-fight")
+    # the "me" button still goes to the player's own token, at readable squares
+    phone.click("[data-zoom=mine]")
+    assert phone.evaluate(IN_FRAME, [ids["Aria"]]) == []
+
+
+def test_the_turn_cards_groups_show_open_or_closed_and_no_bare_words_sit_among_the_buttons(server, new_page, shot):
+    g, mira, ids = setup(server, "tesseris_ads", {"width": 16, "height": 10}, {"Aria": (3, 3), "Ogre": (4, 3)})
+    phone = open_phone(new_page, server, g, mira)
+    command = lambda body: server.api("POST", f"/api/games/{g['id']}/commands", body, g["gm_token"])  # noqa: E731
+    assert command({"type": "start_combat", "token_ids": [ids["Aria"], ids["Ogre"]]})[0] == 200
+    for _ in range(6):
+        if server.api("GET", f"/api/games/{g['id']}/state", token=g["gm_token"])[1]["combat"]["current"] == ids["Aria"]:
+            break
+        command({"type": "next_turn"})
+    panel = phone.locator("#combat .turn-actions")
+    expect(panel).to_be_visible()
+    marks = panel.locator("details.action-group > summary").evaluate_all(
+        "ss => ss.map((s) => [s.parentNode.open, getComputedStyle(s, '::before').content])")
+    assert marks and all(m == ('"▾"' if is_open else '"▸"') for is_open, m in marks), marks
+    attack = panel.locator("details.action-group.attack")
+    attack.locator("summary").click()
+    expect(attack).to_have_attribute("open", "")
+    assert attack.locator("summary").evaluate("s => getComputedStyle(s, '::before').content") == '"▾"'
+    # every action offered now is a button or a link; one not offered now says so by its look, not as a label
+    bare = panel.locator("li").evaluate_all("""lis => lis.filter((li) => !li.querySelector('button, a, .not-now, .act-note'))
+                                                      .map((li) => li.textContent.trim())""")
+    assert bare == [], bare
+    links = attack.locator("a.act-link")
+    assert links.count() >= 1
+    assert links.first.get_attribute("href") == "#attack-card"
+    panel.scroll_into_view_if_needed()
+    shot(phone, "phone-turn-card-groups")
+    # the templates' hint speaks to a finger
+    phone.locator("#place-template").scroll_into_view_if_needed()
+    phone.click("#place-template")
+    hint = phone.locator("#template-hint")
+    expect(hint).to_be_visible()
+    said = hint.inner_text()  # what is drawn (the words for a keyboard are not)
+    assert "Esc" not in said and "Tap" in said, said
