@@ -141,7 +141,9 @@ def test_the_gm_sees_and_drags_the_tv_outline_and_a_preview(server, new_page, sh
                          " const b = o.dataset.box.split(' ').map(Number); return Math.abs(b[0] + b[2] / 2 - 6) < 0.05; }")
     assert outline_box() == pytest.approx(tv_box(), abs=0.01)
     # the preview holds the map in the TV's box, without the hidden token
-    gm.wait_for_function("() => document.querySelector('#tv-preview svg')?.getAttribute('viewBox')")
+    # (the preview is drawn from the TV's report, which may come a moment after the outline: wait for that one)
+    gm.wait_for_function("""(box) => { const v = document.querySelector('#tv-preview svg')?.getAttribute('viewBox');
+        return v && v.split(' ').map(Number).every((n, i) => Math.abs(n - box[i]) < 0.01); }""", arg=tv_box(), timeout=10000)
     assert [float(v) for v in gm.locator("#tv-preview svg").get_attribute("viewBox").split()] == pytest.approx(tv_box(), abs=0.01)
     assert gm.locator("#tv-preview .token").count() == 1
     assert gm.locator("#tv-preview .hidden-token").count() == 0
