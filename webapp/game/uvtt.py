@@ -36,11 +36,13 @@ from dataclasses import dataclass, field
 
 from rules.board import Board, clip_span
 
+from .model import MAX_BOARD, MAX_SEGMENTS
+
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a 20 MB picture is ~27 MB in base64
 MAX_PICTURE_BYTES = 20 * 1024 * 1024
 MAX_PICTURE_PX = 8192
-MAX_CELLS = 300  # a side of the map, in cells
-MAX_SEGMENTS = 20_000  # walls, occluders and doors together
+MAX_CELLS = MAX_BOARD  # a side of the map, in cells
+# MAX_SEGMENTS: walls, occluders and doors together
 MAX_LIGHTS = 1000
 #: values in the file's JSON (told by its commas and brackets before it is parsed: a 32 MB file of small
 #: numbers would take ~900 MB as Python objects); a map at every other limit holds well under this
