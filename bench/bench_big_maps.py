@@ -34,6 +34,7 @@ from webapp.game.mapdata import MAX_WALLS  # noqa: E402
 ACK_MS = 250
 FOG_MS = 2000
 PLAYERS = 4
+WAIT = 120  # seconds an answer may take (the limits before #32 took tens of seconds)
 
 
 def worst_map(grid: str, seed: int = 32) -> dict:
@@ -49,8 +50,8 @@ def worst_map(grid: str, seed: int = 32) -> dict:
 
 
 def _wait(arrivals: Arrivals, clients, seq: int) -> float:
-    t0 = time.perf_counter()
-    if not arrivals.wait(clients, seq, timeout=120):
+    """When the last screen had the update of ``seq`` (perf_counter)."""
+    if not arrivals.wait(clients, seq, timeout=WAIT):
         raise RuntimeError(f"not every screen had seq {seq}")
     return max(c.seen[seq][0] for c in clients)
 
@@ -80,7 +81,8 @@ def measure_grid(server: Server, grid: str, repeat: int) -> dict:
         hero = players[0][1]
         for n in range(repeat + 1):
             t0 = time.perf_counter()
-            r = gm.call({"type": "move_token", "token_id": hero, "x": side // 2 + (n % 2), "y": side // 2 + 1})
+            r = gm.call({"type": "move_token", "token_id": hero, "x": side // 2 + (n % 2), "y": side // 2 + 1},
+                        timeout=WAIT)
             ms = (time.perf_counter() - t0) * 1000
             if not r.get("ok"):
                 raise RuntimeError(f"move refused: {r}")
@@ -91,16 +93,17 @@ def measure_grid(server: Server, grid: str, repeat: int) -> dict:
                 acks.append(ms)
         fog_on, fog_acks, fog_moves, fog_seen = [], [], [], []
         for n in range(max(2, repeat // 2)):
-            gm.call({"type": "set_fog", "enabled": False})
+            gm.call({"type": "set_fog", "enabled": False}, timeout=WAIT)
             t0 = time.perf_counter()
-            r = gm.call({"type": "set_fog", "enabled": True})
+            r = gm.call({"type": "set_fog", "enabled": True}, timeout=WAIT)
             fog_acks.append((time.perf_counter() - t0) * 1000)
             fog_on.append((_wait(arrivals, clients, r["seq"]) - t0) * 1000)
         key, _ = players[0]
         phone = phones[0]
         for n in range(repeat):
             t0 = time.perf_counter()
-            r = phone.call({"type": "move_token", "token_id": hero, "x": side // 2 - 1 - n, "y": side // 2 + 1})
+            r = phone.call({"type": "move_token", "token_id": hero, "x": side // 2 - 1 - n, "y": side // 2 + 1},
+                           timeout=WAIT)
             fog_moves.append((time.perf_counter() - t0) * 1000)
             if not r.get("ok"):
                 raise RuntimeError(f"move under fog refused: {r}")
