@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.live import Arrivals, Client, Server, close_all, connect_all, progress  # noqa: E402
-from webapp.game.model import MAX_BOARD, MAX_HEX_SIDE  # noqa: E402
+from webapp.game.model import MAX_BOARD  # noqa: E402
 from webapp.game.mapdata import MAX_WALLS  # noqa: E402
 
 ACK_MS = 250
@@ -39,7 +39,7 @@ WAIT = 120  # seconds an answer may take (the limits before #32 took tens of sec
 
 def worst_map(grid: str, seed: int = 32) -> dict:
     """The largest board the limits allow, square or near-square, with every wall segment it may hold."""
-    side = MAX_HEX_SIDE if grid == "hex" else MAX_BOARD
+    side = MAX_BOARD
     rnd = random.Random(seed)
     band = math.ceil(MAX_WALLS / (3 * side)) + 2  # columns from the west edge: room for every segment
     candidates = [((x, y), (x + dx, y + dy)) for x in range(band) for y in range(side - 1)

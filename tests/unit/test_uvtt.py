@@ -196,9 +196,9 @@ def test_a_truncated_picture_is_refused():
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"resolution": {"map_size": {"x": 201, "y": 10}, "pixels_per_grid": 64}}, "1 to 200 cells"),
+    ({"resolution": {"map_size": {"x": 151, "y": 10}, "pixels_per_grid": 64}}, "1 to 150 cells"),
     ({"resolution": {"map_size": {"x": 10, "y": 1e308}, "pixels_per_grid": 64}}, "absurdly far"),
-    ({"resolution": {"map_size": {"x": 0, "y": 10}, "pixels_per_grid": 64}}, "1 to 200 cells"),
+    ({"resolution": {"map_size": {"x": 0, "y": 10}, "pixels_per_grid": 64}}, "1 to 150 cells"),
     ({"resolution": {"map_size": {"x": 10, "y": 10}, "pixels_per_grid": 0}}, "pixels_per_grid"),
     ({"resolution": {"map_size": {"x": "10", "y": 10}, "pixels_per_grid": 64}}, "map_size.x: must be a number"),
     ({"resolution": {"pixels_per_grid": 64}}, "map_size: missing"),

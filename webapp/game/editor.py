@@ -20,7 +20,7 @@ from rules.board import Board
 
 from . import zonelayout
 from .maps import get_map, map_board as board_of
-from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected, check_map_size
+from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -324,7 +324,6 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
         case ResizeMap(width=w, height=h):
             if (w, h) == (board.width, board.height):
                 raise Rejected(f"the map is {w} x {h} already")
-            check_map_size(w, h, board.grid.hex, "width, height")
             if board is game.board:
                 off = [t for t in game.tokens.values()
                        if any(not (0 <= x < w and 0 <= y < h) for x, y in game.cells_of(t))]

@@ -11,7 +11,7 @@ from rules.board import Board
 from rules.grid import Grid
 
 from . import text, zonelayout
-from .model import MAX_BOARD, MAX_SEGMENTS, Rejected, check_map_size
+from .model import MAX_BOARD, MAX_SEGMENTS, Rejected
 
 MAX_SIDE = MAX_BOARD  # squares on a side
 MAX_WALLS = MAX_SEGMENTS  # wall segments on a map (and doors with them)
@@ -118,7 +118,6 @@ def grid_board(payload) -> Board:
     if len(m.walls) + len(m.doors) > MAX_SEGMENTS:
         raise Rejected(f"map: {len(m.walls) + len(m.doors):,} wall and door segments; a map holds "
                        f"{MAX_SEGMENTS:,} at most")
-    check_map_size(m.width, m.height, m.grid == "hex")
     if m.grid == "square" and m.orientation is not None:
         raise Rejected("map.orientation: only a hex grid has an orientation")
     board = Board(m.width, m.height, Grid("hex", m.orientation or "pointy") if m.grid == "hex" else Grid())
