@@ -146,7 +146,7 @@ def rows(f: dict) -> list[tuple[str, float, float, int | None]]:
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    for f in measure(repeat=3 if quick else 7):
+    for f in (x for grid in ("square", "hex") for x in measure(repeat=3 if quick else 7, grids=(grid,))):
         print(f"{f['grid']}: {f['side']} x {f['side']}, {f['walls']:,} walls, GM + screen + {PLAYERS} players")
         for name, m, worst, target in rows(f):
             mark = "" if target is None else f"  (target < {target} ms: {'met' if m < target else 'NOT met'})"
