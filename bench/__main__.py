@@ -22,14 +22,14 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput", "load")
+SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
-        "load": {"seconds": 60.0}}
+        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
-         "load": {"seconds": 10.0}}
+         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}}
 
 
 def propagation_rows(plan) -> list[Row]:
@@ -160,6 +160,19 @@ def load_rows(plan) -> list[Row]:
     return load.section_rows(load.MODES, **plan)
 
 
+def bigmaps_rows(plan) -> list[Row]:
+    from . import bench_big_maps as bb
+
+    rows = []
+    for f in bb.measure(**plan):
+        rows.append(Row(f"6. The biggest map accepted (#32): {f['side']} x {f['side']} {f['grid']}s, {f['walls']:,} "
+                        f"walls, GM + table screen + {bb.PLAYERS} players (live server, loopback)", section=True))
+        for name, med, worst, target in bb.rows(f):
+            rows.append(Row(name, ms(med), ms(worst), target=f"< {target} ms" if target else "-",
+                            met=met(None if target is None else med < target)))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
@@ -183,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         "rules": lambda: rules_rows(plan["rules"], plan["attack"]),
         "throughput": lambda: throughput_rows(plan["throughput"]),
         "load": lambda: load_rows(plan["load"]),
+        "bigmaps": lambda: bigmaps_rows(plan["bigmaps"]),
     }
     rows: list[Row] = []
     failed = False

@@ -20,13 +20,12 @@ from rules.board import Board
 
 from . import zonelayout
 from .maps import get_map, map_board as board_of
-from .model import Event, Rejected
+from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected
 
 if TYPE_CHECKING:
     from .model import Actor, Game
 
-MAX_SEGMENTS = 20_000  # walls and doors on one map
-MAX_SIDE = 200
+MAX_SIDE = MAX_BOARD
 MAX_ZONES = 60
 MAX_TERRAIN = 10
 GENERIC_MATERIALS = ("wood", "stone", "metal", "sandbags", "concrete", "crate")

@@ -32,13 +32,13 @@ from rules.grid import SQUARE, Grid
 
 from . import text, zonelayout
 from .mapdata import zone_map
-from .model import FIRST_MAP, Event, GameMap, Rejected, cells_at, lights_with_ids
+from .model import FIRST_MAP, MAX_BOARD, Event, GameMap, Rejected, cells_at, lights_with_ids
 
 if TYPE_CHECKING:
     from .model import Actor, Game
 
 MAX_MAPS = 20
-MAX_SIDE = 200  # a blank map's side (an imported one may have up to uvtt.MAX_CELLS)
+MAX_SIDE = MAX_BOARD  # a blank map's side
 PICTURE_NAME = re.compile(r"^[0-9a-f]{64}\.(png|jpg|webp)$")
 
 
