@@ -108,6 +108,21 @@ def test_a_body_that_arrives_in_time_is_read_whole(small_server):
     assert answer(sock).endswith(b"\r\n\r\n6")
 
 
+def test_past_its_connection_cap_the_server_closes_the_longest_silent_one_and_answers_the_new(small_server):
+    small_server.max_connections = 5
+    small_server.head_timeout = 30.0  # only the cap closes them here
+    silent = [gsocket.create_connection(("127.0.0.1", small_server.server_port)) for _ in range(8)]
+    gevent.sleep(0.2)
+    started = time.monotonic()
+    page = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    page.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert answer(page, 5).startswith(b"HTTP/1.1 200")
+    assert time.monotonic() - started < 2
+    closed = [s for s in silent if answer(s, 0.2) == b""]
+    assert len(closed) >= 4 and silent[0] in closed  # the oldest went first
+    assert small_server.open <= 5
+
+
 def test_two_different_content_lengths_are_a_400(small_server):
     sock = gsocket.create_connection(("127.0.0.1", small_server.server_port))
     sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 50\r\n\r\nhello")
