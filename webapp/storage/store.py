@@ -223,15 +223,28 @@ class Store:
             off_loop(self._create_game, record, events)
 
     def _create_game(self, record: GameRecord, events: list[Event]) -> None:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
+        def write() -> None:
             self._db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (record.id, record.name, record.system, record.gm_key, record.screen_key,
                  record.join_code, record.created_at),
             )
             self._insert_events(record.id, 0, events)
+
+        self._transaction(write)
+
+    def _transaction(self, write, conflict: str | None = None) -> None:
+        """``write()`` in one transaction, rolled back on any failure: a disk that cannot take it is
+        WriteFailed; a step already written (another process) is Conflict(``conflict``) when one is given."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            write()
             self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            self._rollback()
+            if conflict is None:
+                raise
+            raise Conflict(conflict) from None
         except sqlite3.OperationalError as exc:
             self._rollback()
             raise WriteFailed(write_failure(exc)) from exc
@@ -275,19 +288,8 @@ class Store:
         return last_seq + len(events)
 
     def _append(self, game_id: str, last_seq: int, events: list[Event]) -> None:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._insert_events(game_id, last_seq, events)
-            self._db.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            self._rollback()
-            raise Conflict(f"game {game_id} moved past seq {last_seq}") from None
-        except sqlite3.OperationalError as exc:
-            self._rollback()
-            raise WriteFailed(write_failure(exc)) from exc
-        except BaseException:
-            self._rollback()
-            raise
+        self._transaction(lambda: self._insert_events(game_id, last_seq, events),
+                          conflict=f"game {game_id} moved past seq {last_seq}")
 
     def _insert_events(self, game_id: str, last_seq: int, events: list[Event]) -> None:
         now = time.time()
