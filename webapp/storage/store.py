@@ -4,6 +4,11 @@ The log is the truth. It is written with WAL and ``synchronous=FULL``, so an
 event is on disk before the sender hears "ok" and survives a killed server.
 ``(game_id, seq)`` is the primary key: two writers can never both append the
 same step (a second process would get :class:`Conflict` and reload).
+
+Under ``tacmap serve`` (gevent, one thread for every connection's greenlet) a write and its fsync run
+on a native thread of gevent's (``off_loop``): sqlite3 lets go of the GIL while it waits for the
+disk, so the other tables go on meanwhile. The store's lock (a gevent lock then) keeps one statement
+at a time on the connection and every game's writes in the order they were made.
 """
 
 from __future__ import annotations
@@ -24,6 +29,28 @@ from . import private
 DB_NAME = "tacmap.sqlite3"  # in the data folder
 #: a game's id as tacmap makes them (``secrets.token_hex(4)``); it names the game's folders in the data folder
 GAME_ID = re.compile(r"[0-9a-f]{8}")
+
+
+_writer = None  # gevent's pool of one native thread for the store's writes, once known to be gevent's; False: not
+
+
+def off_loop(work, *args):
+    """``work(*args)`` on a native thread of its own when the process is gevent's (``tacmap serve``: the standard
+    library patched), so a blocking call (SQLite's write and fsync) holds this greenlet only; else (the app
+    tests, the command-line tools) right here. One thread: the store's writes go one at a time anyway (its lock),
+    and the process's thread count stays what it was."""
+    global _writer
+    if _writer is None:
+        try:
+            from gevent import monkey
+            from gevent.threadpool import ThreadPool
+
+            _writer = ThreadPool(1) if monkey.is_module_patched("threading") else False
+        except ImportError:
+            _writer = False
+    if _writer is False:
+        return work(*args)
+    return _writer.apply(work, args)
 
 
 def is_game_id(value) -> bool:
@@ -193,21 +220,37 @@ class Store:
 
     def create_game(self, record: GameRecord, events: list[Event]) -> None:
         with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute(
-                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (record.id, record.name, record.system, record.gm_key, record.screen_key,
-                     record.join_code, record.created_at),
-                )
-                self._insert_events(record.id, 0, events)
-                self._db.execute("COMMIT")
-            except sqlite3.OperationalError as exc:
-                self._rollback()
-                raise WriteFailed(write_failure(exc)) from exc
-            except BaseException:
-                self._rollback()
+            off_loop(self._create_game, record, events)
+
+    def _create_game(self, record: GameRecord, events: list[Event]) -> None:
+        def write() -> None:
+            self._db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (record.id, record.name, record.system, record.gm_key, record.screen_key,
+                 record.join_code, record.created_at),
+            )
+            self._insert_events(record.id, 0, events)
+
+        self._transaction(write)
+
+    def _transaction(self, write, conflict: str | None = None) -> None:
+        """``write()`` in one transaction, rolled back on any failure: a disk that cannot take it is
+        WriteFailed; a step already written (another process) is Conflict(``conflict``) when one is given."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            write()
+            self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            self._rollback()
+            if conflict is None:
                 raise
+            raise Conflict(conflict) from None
+        except sqlite3.OperationalError as exc:
+            self._rollback()
+            raise WriteFailed(write_failure(exc)) from exc
+        except BaseException:
+            self._rollback()
+            raise
 
     def games(self) -> list[GameRecord]:
         with self._lock:
@@ -226,35 +269,27 @@ class Store:
 
     def rename_game(self, game_id: str, name: str) -> None:
         with self._lock:
-            self._db.execute("UPDATE games SET name = ? WHERE id = ?", (name, game_id))
+            off_loop(self._db.execute, "UPDATE games SET name = ? WHERE id = ?", (name, game_id))
 
     def update_access(self, game_id: str, **keys: str) -> None:
         """A game's new ``gm_key``, ``screen_key`` or ``join_code`` (a rotation): the old one stops working now."""
         if not keys or not set(keys) <= {"gm_key", "screen_key", "join_code"}:
             raise ValueError(f"update_access takes gm_key, screen_key or join_code, not {sorted(keys)}")
         with self._lock:
-            self._db.execute(f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
-                             (*keys.values(), game_id))
+            off_loop(self._db.execute, f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
+                     (*keys.values(), game_id))
 
     # --- the log ----------------------------------------------------------
 
     def append(self, game_id: str, last_seq: int, events: list[Event]) -> int:
         """Append events after ``last_seq`` in one transaction; the new last seq."""
         with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._insert_events(game_id, last_seq, events)
-                self._db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                self._rollback()
-                raise Conflict(f"game {game_id} moved past seq {last_seq}") from None
-            except sqlite3.OperationalError as exc:
-                self._rollback()
-                raise WriteFailed(write_failure(exc)) from exc
-            except BaseException:
-                self._rollback()
-                raise
+            off_loop(self._append, game_id, last_seq, events)
         return last_seq + len(events)
+
+    def _append(self, game_id: str, last_seq: int, events: list[Event]) -> None:
+        self._transaction(lambda: self._insert_events(game_id, last_seq, events),
+                          conflict=f"game {game_id} moved past seq {last_seq}")
 
     def _insert_events(self, game_id: str, last_seq: int, events: list[Event]) -> None:
         now = time.time()
@@ -294,8 +329,8 @@ class Store:
 
         Never replaces a later one: two processes on one log each save theirs, in any order."""
         with self._lock:
-            self._db.execute(
-                "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, "
+            off_loop(
+                self._db.execute, "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, "
                 "state = excluded.state WHERE excluded.seq > snapshots.seq",
                 (game_id, seq, json.dumps(state)),
             )
