@@ -34,6 +34,7 @@ import time
 
 from gevent import Timeout
 from gevent.pywsgi import Input, WSGIHandler, WSGIServer
+from werkzeug.exceptions import RequestTimeout
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,10 @@ def default_max_connections() -> int:
     return max(64, min(10_000, soft - SPARE_FILES))
 
 
-class BodyTooSlow(OSError):
-    """The request's body did not arrive within ``BODY_TIMEOUT``."""
+class BodyTooSlow(RequestTimeout):
+    """The request's body did not arrive within ``BODY_TIMEOUT``: a 408 wherever it is raised. Not an OSError:
+    Werkzeug turns an OSError met while reading a body into "400 client disconnected"; an HTTPException goes
+    through the app's error pages as a 408, and outside the app ``TableHandler.run_application`` answers it."""
 
 
 class DeadlineInput(Input):
