@@ -1,6 +1,6 @@
 """The reference for move propagation: a bare Flask-SocketIO app set up as tacmap's server is
-(async_mode "threading", simple-websocket, the Werkzeug server with TCP_NODELAY on its sockets) that
-only rebroadcasts.
+(async_mode "gevent", the standard library monkey-patched first, simple-websocket, gevent's WSGI server
+with TCP_NODELAY on its sockets) that only rebroadcasts.
 
 A client connects (any auth) and joins the one room; a ``command`` ``{"size": n}`` is broadcast to
 the room as ``update`` ``{"seq", "from_seq", "html"}`` with n characters of html, then acknowledged
@@ -12,25 +12,33 @@ Run: ``python3 bench/bare_broadcast.py --port 5050`` (``python -m bench`` starts
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # as `tacmap serve` does first (webapp/entry.py)
+    from gevent import monkey
+
+    monkey.patch_all()
+
 import argparse
+import socket
 import threading
 
 from flask import Flask
 from flask_socketio import SocketIO, join_room
-from werkzeug.serving import WSGIRequestHandler
+from gevent.pywsgi import WSGIServer
 
 ROOM = "table"
 
 
-class NoDelayHandler(WSGIRequestHandler):
-    """TCP_NODELAY on every accepted socket, as ``tacmap serve`` runs Werkzeug (webapp/live/serving.py)."""
+class NoDelayServer(WSGIServer):
+    """TCP_NODELAY on every accepted socket, as ``tacmap serve``'s server does (webapp/live/serving.py)."""
 
-    disable_nagle_algorithm = True
+    def handle(self, sock, address):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return super().handle(sock, address)
 
 
 def create_app():
     app = Flask(__name__)
-    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=1024 * 1024,
+    socketio = SocketIO(app, async_mode="gevent", max_http_buffer_size=1024 * 1024,
                         logger=False, engineio_logger=False)
     lock = threading.Lock()
     state = {"seq": 0}
@@ -63,8 +71,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=5050)
     args = parser.parse_args()
     app, socketio = create_app()
-    socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True, use_reloader=False,
-                 log_output=False, request_handler=NoDelayHandler)
+    NoDelayServer((args.host, args.port), app, log=None).serve_forever()
 
 
 if __name__ == "__main__":

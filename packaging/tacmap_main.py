@@ -4,7 +4,7 @@ Started with no arguments (a double-click on Windows or macOS), it serves: ``tac
 
 import sys
 
-from webapp.cli import main
+from webapp.entry import main  # gevent's patch first, then the tacmap command
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:] or ["serve"]))

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # python -m webapp.cli: gevent's patch before anything else is imported (webapp/entry.py)
+    from webapp.patching import patch
+
+    patch()
+
 import argparse
 import gc
 import ipaddress
@@ -12,7 +17,6 @@ from pathlib import Path
 from . import create_app, default_data_dir
 from .storage.store import DataError
 from .netinfo import lan_addresses
-from .live.serving import TableServer
 
 
 WILDCARD = ("0.0.0.0", "::", "")
@@ -73,7 +77,26 @@ def open_app(config: dict):
         return None
 
 
+def listen(host: str, port: int, verbose: bool = False):
+    """gevent's server bound to ``host:port`` (webapp/live/serving.py), or None after one line on stderr saying
+    why not and what to do (a port in use: another --port)."""
+    from .live.serving import TableServer, port_in_use
+
+    try:
+        return TableServer(host, port, None, log_requests=verbose)
+    except OSError as exc:
+        if port_in_use(exc):
+            print(f"tacmap cannot listen on port {port}: another program (another tacmap?) is using it. Stop "
+                  f"that one, or start with another port: tacmap serve --port {port + 1}", file=sys.stderr, flush=True)
+        else:
+            print(f"tacmap cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+        return None
+
+
 def serve(args: argparse.Namespace) -> int:
+    server = listen(args.host, args.port, args.verbose)  # first: a port in use ends here, with nothing served
+    if server is None:
+        return 2
     data_dir = args.data_dir or default_data_dir()
     urls, base, public = server_links(args.host, args.port, lan_addresses() if args.host in WILDCARD else [],
                                       args.public_url)
@@ -94,8 +117,10 @@ def serve(args: argparse.Namespace) -> int:
         config["MESSAGE_QUEUE"] = args.message_queue
     app = open_app(config)
     if app is None:
+        server.close()
         return 2
     hub = app.extensions["tacmap"]
+    server.application = app
 
     print(f"tacmap is serving (data in {app.config['DATA_DIR']})", flush=True)
     for url in urls:
@@ -116,16 +141,11 @@ def serve(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     try:
-        server = TableServer(args.host, args.port, app, log_requests=args.verbose)  # bounded threads (serving.py)
-    except OSError as exc:
-        print(f"tacmap cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
-        return 2
-    try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.close()
     return 0
 
 

@@ -22,6 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from webapp.patching import patch  # noqa: E402
+
+patch()  # as `tacmap serve` does first (webapp/entry.py); each forked child gets gevent's hub anew (its os.fork)
 import webapp.cli  # noqa: E402  (the point of this process: imported once, before any fork)
 
 

@@ -39,7 +39,7 @@ def one_argument(event: str, args: tuple, shape: str):
     return args[0], None
 
 
-def register(socketio, hub) -> None:
+def register(socketio, hub, keyless=None) -> None:
     lanes = Lanes(socketio.server)
 
     def current():
@@ -80,6 +80,8 @@ def register(socketio, hub) -> None:
         hub.audience_joins(game_id, actor)
         join_room(room(game_id, actor.audience))
         hub.session_opened(request.sid, game_id, actor)
+        if keyless is not None:
+            keyless.connected(request.sid)  # at a game: no longer closed for being keyless
         since = auth.get("since")
         if isinstance(since, int) and not isinstance(since, bool) and since != hub.shown_seq(game, actor.audience):
             hub.resync(game_id, actor, request.sid)

@@ -4,6 +4,11 @@ The log is the truth. It is written with WAL and ``synchronous=FULL``, so an
 event is on disk before the sender hears "ok" and survives a killed server.
 ``(game_id, seq)`` is the primary key: two writers can never both append the
 same step (a second process would get :class:`Conflict` and reload).
+
+Under ``tacmap serve`` (gevent, one thread for every connection's greenlet) a write and its fsync run
+in gevent's pool of native threads (``off_loop``): sqlite3 lets go of the GIL while it waits for the
+disk, so the other tables go on meanwhile. The store's lock (a gevent lock then) keeps one statement
+at a time on the connection and every game's writes in the order they were made.
 """
 
 from __future__ import annotations
@@ -24,6 +29,28 @@ from . import private
 DB_NAME = "tacmap.sqlite3"  # in the data folder
 #: a game's id as tacmap makes them (``secrets.token_hex(4)``); it names the game's folders in the data folder
 GAME_ID = re.compile(r"[0-9a-f]{8}")
+
+
+_on_gevent: bool | None = None  # known at the first write: is this process gevent's?
+
+
+def off_loop(work, *args):
+    """``work(*args)`` in gevent's native thread pool when the process is gevent's (``tacmap serve``: the
+    standard library patched), so a blocking call (SQLite's write and fsync) holds this greenlet only;
+    else (the app tests, the command-line tools) right here."""
+    global _on_gevent
+    if _on_gevent is None:
+        try:
+            from gevent import monkey
+
+            _on_gevent = monkey.is_module_patched("threading")
+        except ImportError:
+            _on_gevent = False
+    if not _on_gevent:
+        return work(*args)
+    import gevent
+
+    return gevent.get_hub().threadpool.apply(work, args)
 
 
 def is_game_id(value) -> bool:
@@ -193,21 +220,24 @@ class Store:
 
     def create_game(self, record: GameRecord, events: list[Event]) -> None:
         with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute(
-                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (record.id, record.name, record.system, record.gm_key, record.screen_key,
-                     record.join_code, record.created_at),
-                )
-                self._insert_events(record.id, 0, events)
-                self._db.execute("COMMIT")
-            except sqlite3.OperationalError as exc:
-                self._rollback()
-                raise WriteFailed(write_failure(exc)) from exc
-            except BaseException:
-                self._rollback()
-                raise
+            off_loop(self._create_game, record, events)
+
+    def _create_game(self, record: GameRecord, events: list[Event]) -> None:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (record.id, record.name, record.system, record.gm_key, record.screen_key,
+                 record.join_code, record.created_at),
+            )
+            self._insert_events(record.id, 0, events)
+            self._db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self._rollback()
+            raise WriteFailed(write_failure(exc)) from exc
+        except BaseException:
+            self._rollback()
+            raise
 
     def games(self) -> list[GameRecord]:
         with self._lock:
@@ -226,35 +256,38 @@ class Store:
 
     def rename_game(self, game_id: str, name: str) -> None:
         with self._lock:
-            self._db.execute("UPDATE games SET name = ? WHERE id = ?", (name, game_id))
+            off_loop(self._db.execute, "UPDATE games SET name = ? WHERE id = ?", (name, game_id))
 
     def update_access(self, game_id: str, **keys: str) -> None:
         """A game's new ``gm_key``, ``screen_key`` or ``join_code`` (a rotation): the old one stops working now."""
         if not keys or not set(keys) <= {"gm_key", "screen_key", "join_code"}:
             raise ValueError(f"update_access takes gm_key, screen_key or join_code, not {sorted(keys)}")
         with self._lock:
-            self._db.execute(f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
-                             (*keys.values(), game_id))
+            off_loop(self._db.execute, f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
+                     (*keys.values(), game_id))
 
     # --- the log ----------------------------------------------------------
 
     def append(self, game_id: str, last_seq: int, events: list[Event]) -> int:
         """Append events after ``last_seq`` in one transaction; the new last seq."""
         with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._insert_events(game_id, last_seq, events)
-                self._db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                self._rollback()
-                raise Conflict(f"game {game_id} moved past seq {last_seq}") from None
-            except sqlite3.OperationalError as exc:
-                self._rollback()
-                raise WriteFailed(write_failure(exc)) from exc
-            except BaseException:
-                self._rollback()
-                raise
+            off_loop(self._append, game_id, last_seq, events)
         return last_seq + len(events)
+
+    def _append(self, game_id: str, last_seq: int, events: list[Event]) -> None:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._insert_events(game_id, last_seq, events)
+            self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            self._rollback()
+            raise Conflict(f"game {game_id} moved past seq {last_seq}") from None
+        except sqlite3.OperationalError as exc:
+            self._rollback()
+            raise WriteFailed(write_failure(exc)) from exc
+        except BaseException:
+            self._rollback()
+            raise
 
     def _insert_events(self, game_id: str, last_seq: int, events: list[Event]) -> None:
         now = time.time()
@@ -294,8 +327,8 @@ class Store:
 
         Never replaces a later one: two processes on one log each save theirs, in any order."""
         with self._lock:
-            self._db.execute(
-                "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, "
+            off_loop(
+                self._db.execute, "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, "
                 "state = excluded.state WHERE excluded.seq > snapshots.seq",
                 (game_id, seq, json.dumps(state)),
             )

@@ -1,0 +1,177 @@
+"""The tacmap web app: ``create_app(config)`` builds it, ``tacmap serve`` runs it."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import sys
+from pathlib import Path
+
+from flask import Flask, jsonify, request, send_from_directory
+from flask_compress import Compress
+from flask_socketio import SocketIO
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
+
+from .game.text import SocketJSON, measure
+from .live.hub import Hub
+from .storage.store import DamagedLog, DataError, Store, WriteFailed
+from .storage import private
+from .web.assets import STATIC, TEMPLATES
+from .web.errors import InsufficientStorage, SafeJSON, TextResponse, error_page
+
+MAX_UPLOAD = 16 * 1024 * 1024  # a map with its walls (POST /api/games, POST /api/games/<id>/maps)
+MAX_BODY = 256 * 1024  # any other request: a JSON command, a form, a sheet
+MAX_SOCKET_MESSAGE = 256 * 1024
+_UPLOAD_PATH = re.compile(r"^/api/games(/[^/]+/maps)?$")  # the routes that take a whole map
+#: the routes that take a map file (a Universal VTT import, a picture): up to uvtt.MAX_FILE_BYTES
+_MAP_FILE_PATH = re.compile(r"^(/api)?/games/[^/]+/maps(/[^/]+)?(/picture)?$")
+
+
+def default_data_dir(cwd: Path | None = None, writable=os.access) -> Path:
+    """Where the games live when no --data-dir or TACMAP_DATA_DIR says: ``./tacmap-data`` beside where tacmap
+    was started, or, when that folder cannot be written (a one-file download started from a read-only place,
+    a shortcut whose working folder is C:\\Program Files), the user's application-data folder:
+    %APPDATA%\\tacmap on Windows, ~/Library/Application Support/tacmap on macOS, $XDG_DATA_HOME/tacmap
+    (~/.local/share/tacmap) elsewhere."""
+    env = os.environ.get("TACMAP_DATA_DIR")
+    if env:
+        return Path(env)
+    cwd = Path.cwd() if cwd is None else cwd
+    here = cwd / "tacmap-data"
+    if writable(here if here.exists() else cwd, os.W_OK):
+        return here
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "tacmap"
+
+
+def _secret_key(data_dir: Path) -> str:
+    """One secret per data folder, so sessions survive a restart."""
+    path = data_dir / "secret_key"
+    try:
+        if not path.exists():
+            private.write_bytes(path, secrets.token_hex(32).encode())
+        private.narrow(path)
+        return path.read_text().strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise DataError(f"cannot read or write {path}: {reason}. Give your user access to the data folder "
+                        "(chmod u+rwx), or start with --data-dir set to a folder you may write to.") from None
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
+    app.response_class = TextResponse
+    app.json = SafeJSON(app)
+    data_dir = Path((config or {}).get("DATA_DIR") or default_data_dir()).resolve()
+    try:
+        private.make_dir(data_dir)
+    except OSError as exc:
+        raise DataError(f"cannot create the data folder {data_dir}: {exc.strerror}. Create it, or start with "
+                        "--data-dir set to a folder you may write to.") from None
+    app.config.update(
+        DATA_DIR=str(data_dir),
+        DEMO=True,
+        PUBLIC_URL=None,
+        DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
+        # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/live/shared.py)
+        MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
+        MAX_CONTENT_LENGTH=MAX_UPLOAD,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_NAME="tacmap",  # tacmap serve: tacmap_<port> (cookies are per host, not per port)
+    )
+    app.config.update(config or {})
+    app.config.setdefault("SECRET_KEY", _secret_key(data_dir))
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(data_dir)
+
+    @app.before_request  # first: the CSRF check below reads the form, and must read it with this limit
+    def limit_body():
+        # every request but a map upload is small: a command, a form, a sheet (docs/PROTOCOL.md "Limits")
+        if _MAP_FILE_PATH.match(request.path) and request.method == "POST":
+            from .game.uvtt import MAX_FILE_BYTES
+
+            request.max_content_length = MAX_FILE_BYTES + 64 * 1024  # each route checks its own limit too
+        elif not _UPLOAD_PATH.match(request.path):
+            request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
+            request.max_form_memory_size = MAX_BODY
+
+    from .web.security import init_security, socket_origin_check
+
+    init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)
+    # pages, fragments, scripts and styles compressed for the table's Wi-Fi (brotli or gzip, as the browser
+    # asks); Socket.IO's own traffic is engine.io's, compressed there (permessage-deflate, polling gzip)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip", "deflate"])
+    Compress(app)
+    queue = app.config.get("MESSAGE_QUEUE") or None
+    rooms = {}
+    if queue:
+        from .live.shared import connect, room_manager
+
+        redis_client = connect(queue)  # unreachable, or no redis package: a clear QueueUnavailable (a DataError)
+        rooms = {"client_manager": room_manager(queue)}  # Flask-SocketIO's Redis message queue
+    # gevent: `tacmap serve` runs gevent's server with the standard library patched (webapp/live/serving.py,
+    # webapp/entry.py); the app tests use Flask-SocketIO's test client, which needs no server and no patching
+    socketio = SocketIO(app, async_mode="gevent", max_http_buffer_size=MAX_SOCKET_MESSAGE,
+                        cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
+                        json=SocketJSON, **rooms)  # deep JSON: an error ack
+    from .live.keyless import Keyless, limit_socket_messages
+
+    limit_socket_messages(socketio, MAX_SOCKET_MESSAGE)  # cut as it arrives, not after (webapp/live/keyless.py)
+    app.extensions["tacmap_keyless"] = Keyless(socketio)  # keyless sessions: closed after a few seconds, capped
+    from .web import network
+
+    network.install(app)  # outermost: Host names, trusted proxies, Socket.IO's headers (webapp/web/network.py)
+    store = Store(data_dir / "tacmap.sqlite3")
+    from .web.sessions import ServerSessions
+
+    # the keys a browser remembers stay here; its cookie holds a random session id (webapp/web/sessions.py)
+    app.session_interface = ServerSessions(data_dir / "sessions.sqlite3")
+    hub = Hub(app, store, socketio)
+    if queue:
+        from .live.shared import Shared
+
+        hub.share(Shared(redis_client, on_change=hub.presence_changed))
+    app.extensions["tacmap"] = hub
+    app.extensions["tacmap_socketio"] = socketio
+
+    from .live.sockets import register as register_events
+    from .web import api, game, handouts, help, lobby, maps, sheets  # noqa: F401 (sheets adds routes to game)
+
+    for module in (lobby, game, api, help, maps, handouts):
+        app.register_blueprint(module.bp)
+    app.jinja_env.filters["measure"] = measure  # {{ 5|measure(system.cell_unit) }}: 5", 5 yards
+    register_events(socketio, hub, app.extensions["tacmap_keyless"])
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        if request.path.startswith("/api/"):
+            return jsonify(error=exc.description), exc.code
+        if request.headers.get("HX-Request") == "true":  # the page flashes the answer's text: plain words
+            return exc.description or exc.name, exc.code, {"Content-Type": "text/plain; charset=utf-8"}
+        return error_page(exc)
+
+    @app.errorhandler(DamagedLog)
+    def damaged_log(exc: DamagedLog):  # this game is out of service; the others are not
+        return http_error(ServiceUnavailable(str(exc)))
+
+    @app.errorhandler(WriteFailed)
+    def not_stored(exc: WriteFailed):  # a new game or seat the disk could not take: nothing was made
+        return http_error(InsufficientStorage(str(exc)))
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return send_from_directory(app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
+    # several processes started at once on an empty folder: only the first to claim it makes the demo game
+    if app.config["DEMO"] and not store.games() and (not queue or hub.shared.claim(f"demo:{data_dir}")):
+        from .demo import create_demo
+
+        create_demo(hub)
+    return app
