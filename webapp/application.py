@@ -117,8 +117,9 @@ def create_app(config: dict | None = None) -> Flask:
         redis_client = connect(queue)  # unreachable, or no redis package: a clear QueueUnavailable (a DataError)
         rooms = {"client_manager": room_manager(queue)}  # Flask-SocketIO's Redis message queue
     # gevent: `tacmap serve` runs gevent's server with the standard library patched (webapp/live/serving.py,
-    # webapp/entry.py); the app tests use Flask-SocketIO's test client, which needs no server and no patching
-    socketio = SocketIO(app, async_mode="gevent", max_http_buffer_size=MAX_SOCKET_MESSAGE,
+    # webapp/entry.py). The app tests run unpatched: Flask-SocketIO's test client needs no server, and the few
+    # that serve this app in-process on threads (tests/app/test_network.py) say ASYNC_MODE="threading"
+    socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE", "gevent"), max_http_buffer_size=MAX_SOCKET_MESSAGE,
                         cors_allowed_origins=socket_origin_check(app), logger=False, engineio_logger=False,
                         json=SocketJSON, **rooms)  # deep JSON: an error ack
     from .live.keyless import Keyless, limit_socket_messages

@@ -1,5 +1,6 @@
 """Issue #25, the network side, each through the channel an attacker uses, against a real server (the
-production TableServer on a port): a forwarding proxy in front of it, forged X-Forwarded-For headers, a
+app served on a port by a threaded Werkzeug server in this process, Socket.IO in threading mode;
+tests/app/test_gevent_serving.py tries `tacmap serve`'s own gevent server): a forwarding proxy in front of it, forged X-Forwarded-For headers, a
 crafted Host header (DNS rebinding), parallel guesses from threads (docs/PROTOCOL.md "Security",
 "Network, keys and floods")."""
 
@@ -16,16 +17,17 @@ import socketio
 
 from webapp import create_app
 from webapp.game import keys
-from webapp.live.serving import TableServer
+from werkzeug.serving import make_server
 
 
 class Real:
-    """tacmap on a TableServer in this process (its hub at hand), on a free port of 127.0.0.1."""
+    """tacmap on a threaded server in this process (its hub at hand), on a free port of 127.0.0.1."""
 
     def __init__(self, tmp_path, **config) -> None:
-        self.app = create_app({"DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test", **config})
+        self.app = create_app({"DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test", "ASYNC_MODE": "threading",
+                               **config})
         self.hub = self.app.extensions["tacmap"]
-        self.server = TableServer("127.0.0.1", 0, self.app)
+        self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
         self.port = self.server.server_port
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -341,7 +341,7 @@ def test_the_join_link_uses_the_address_serve_listens_on(tmp_path, monkeypatch):
     seen = {}
     from webapp.live.serving import TableServer
 
-    monkeypatch.setattr(TableServer, "serve_forever", lambda self, *a, **kw: seen.update(self.app.config))
+    monkeypatch.setattr(TableServer, "serve_forever", lambda self, *a, **kw: seen.update(self.application.config))
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.20"])
     cli.main(["serve", "--data-dir", str(tmp_path / "d"), "--port", "8123", "--no-demo"])
     assert seen["LISTEN_URL"] == "http://192.168.1.20:8123"

@@ -22,6 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from gevent import monkey  # noqa: E402
+from gevent.os import fork_gevent  # noqa: E402
+
 from webapp.patching import patch  # noqa: E402
 
 patch()  # as `tacmap serve` does first (webapp/entry.py); each forked child gets gevent's hub anew (its os.fork)
@@ -59,10 +62,12 @@ def child(order: dict) -> None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the system: no zombies
+    # children are reaped by the system: no zombies (the standard library's own signal(): gevent's keeps SIGCHLD
+    # for its child watchers, which run only while its loop does, and this process waits on stdin instead)
+    monkey.get_original("signal", "signal")(signal.SIGCHLD, signal.SIG_IGN)
     for line in sys.stdin:
         order = json.loads(line)
-        pid = os.fork()
+        pid = fork_gevent()  # the child gets gevent's hub anew; no child watcher here (the system reaps)
         if pid == 0:
             child(order)
         sys.stdout.write(json.dumps({"pid": pid}) + "\n")

@@ -12,9 +12,10 @@ is bounded here, as the data arrives:
 - a request's whole body must arrive within ``BODY_TIMEOUT`` (one deadline for the body, not one per
   read): a body trickled a byte at a time gets a 408 and the connection is closed;
 - two ``Content-Length`` headers that differ: 400 (which one would a proxy in front have believed?);
-- at most ``max_connections`` connections are handled at once (by default the process's open-file limit
-  less ``SPARE_FILES``): past it new connections wait in the listen backlog, and the process never runs
-  out of files for its database and pages;
+- at most ``max_connections`` connections are open at once (by default the process's open-file limit
+  less ``SPARE_FILES``): past it the connection that has waited longest for its next request head (a
+  silent one, a slow sender, an idle keep-alive) is closed, else the new one is; so a thousand silent
+  sockets neither run the process out of files nor keep a page from being answered;
 - ``TCP_NODELAY`` on every connection: a Socket.IO connection writes small frames in a row (a move's
   update, then its ack), which Nagle's algorithm would hold for the client's delayed acknowledgement.
 
@@ -24,6 +25,7 @@ keyless Socket.IO connections are bounded by webapp/live/keyless.py.
 
 from __future__ import annotations
 
+import collections
 import errno
 import logging
 import socket
@@ -31,7 +33,6 @@ import sys
 import time
 
 from gevent import Timeout
-from gevent.pool import Pool
 from gevent.pywsgi import Input, WSGIHandler, WSGIServer
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,10 @@ class TableHandler(WSGIHandler):
     """gevent's handler with deadlines for a request's head and body, and one answer to conflicting lengths."""
 
     def _timed_read(self, read, *args):
-        """``read(*args)`` within ``head_timeout``, or None when it did not come in time."""
+        """``read(*args)`` within ``head_timeout``, or None when it did not come in time. Meanwhile the
+        connection is one the server may close to make room (``TableServer.make_room``)."""
+        waiting = self.server.waiting
+        waiting[self] = self.socket
         timer = Timeout(self.server.head_timeout)
         timer.start()
         try:
@@ -119,6 +123,7 @@ class TableHandler(WSGIHandler):
             return None
         finally:
             timer.close()
+            waiting.pop(self, None)
 
     def read_requestline(self):
         line = self._timed_read(super().read_requestline)
@@ -173,7 +178,9 @@ class TableServer(WSGIServer):
         self.head_timeout = head_timeout
         self.body_timeout = body_timeout
         self.max_connections = max_connections or default_max_connections()
-        super().__init__((host, port), app, spawn=Pool(self.max_connections),
+        self.open = 0  # connections accepted and not yet closed
+        self.waiting: collections.OrderedDict = collections.OrderedDict()  # handler -> socket, oldest first
+        super().__init__((host, port), app,
                          log=logging.getLogger("tacmap.requests") if log_requests else None,
                          error_log=logging.getLogger("tacmap.serving"))
         self.init_socket()  # bind and listen now: a port in use is an OSError here, before anything is printed
@@ -183,11 +190,29 @@ class TableServer(WSGIServer):
         return self.socket.getsockname()[1]
 
     def handle(self, sock, address):
+        self.open += 1
         try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:  # not TCP (a test's socket pair): nothing to switch off
+            if self.open > self.max_connections and not self.make_room():
+                sock.close()  # every open connection is busy with a request: the new one goes
+                return None
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:  # not TCP (a test's socket pair): nothing to switch off
+                pass
+            return super().handle(sock, address)
+        finally:
+            self.open -= 1
+
+    def make_room(self) -> bool:
+        """Close the connection that has waited longest for a request head; False when none waits."""
+        if not self.waiting:
+            return False
+        _handler, sock = self.waiting.popitem(last=False)
+        try:
+            sock.shutdown(socket.SHUT_RDWR)  # its reader sees the end and its greenlet closes it
+        except OSError:
             pass
-        return super().handle(sock, address)
+        return True
 
 
 def port_in_use(exc: OSError) -> bool:

@@ -1,0 +1,284 @@
+"""How `tacmap serve` serves (webapp/live/serving.py, webapp/live/keyless.py): gevent's server, its limits
+enforced as data arrives, keyless sessions closed and capped, and a port in use said in one line.
+
+The server's own deadlines are tried in this (unpatched) process on gevent's server with short timeouts,
+talking to it through gevent's sockets; the live link's limits on a real `python -m webapp.cli serve`."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import gevent
+import pytest
+from gevent import socket as gsocket
+
+from webapp.live.serving import TableServer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def echo_body(environ, start_response):
+    """A WSGI app that reads the whole body and says how long it was."""
+    body = environ["wsgi.input"].read()
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(str(len(body)))))])
+    return [str(len(body)).encode()]
+
+
+@pytest.fixture
+def small_server():
+    server = TableServer("127.0.0.1", 0, echo_body, head_timeout=1.0, body_timeout=1.5)
+    server.start()
+    yield server
+    server.stop(timeout=1)
+
+
+def answer(sock, timeout=5.0) -> bytes:
+    """What the server sends until it closes the connection (or ``timeout``)."""
+    data = b""
+    with gevent.Timeout(timeout, False):
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+    return data + b"<still open>"
+
+
+def test_a_connection_that_says_nothing_or_sends_its_head_a_byte_at_a_time_is_closed(small_server):
+    silent = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    slow = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    started = time.monotonic()
+    cut = False
+    for byte in b"GET / HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n":  # a byte every 0.1 s: no whole head in 1 s
+        try:
+            slow.sendall(bytes([byte]))
+        except OSError:  # closed by the server meanwhile
+            cut = True
+            break
+        gevent.sleep(0.1)
+    assert answer(silent, 3) == b""  # closed without a word
+    assert cut or b"<still open>" not in answer(slow, 3)
+    assert time.monotonic() - started < 6
+
+
+def test_an_idle_keep_alive_connection_is_closed_after_the_head_timeout(small_server):
+    sock = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    first = b""
+    while b"\r\n\r\n" not in first:
+        first += sock.recv(4096)
+    assert first.startswith(b"HTTP/1.1 200")
+    started = time.monotonic()
+    rest = answer(sock, 4)
+    assert b"<still open>" not in rest and time.monotonic() - started < 3
+
+
+def test_a_body_trickled_past_its_deadline_gets_408_and_the_connection_closes(small_server):
+    sock = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+    started = time.monotonic()
+    for _ in range(3):  # a byte every 0.4 s, then silence: each read is quick, the whole body is not
+        sock.sendall(b"x")
+        gevent.sleep(0.4)
+    got = answer(sock, 4)
+    assert got.startswith(b"HTTP/1.1 408"), got
+    assert time.monotonic() - started < 5
+
+
+def test_a_body_that_arrives_in_time_is_read_whole(small_server):
+    sock = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\nConnection: close\r\n\r\nab")
+    gevent.sleep(0.3)
+    sock.sendall(b"cdef")
+    assert answer(sock).endswith(b"\r\n\r\n6")
+
+
+def test_past_its_connection_cap_the_server_closes_the_longest_silent_one_and_answers_the_new(small_server):
+    small_server.max_connections = 5
+    small_server.head_timeout = 30.0  # only the cap closes them here
+    silent = [gsocket.create_connection(("127.0.0.1", small_server.server_port)) for _ in range(8)]
+    gevent.sleep(0.2)
+    started = time.monotonic()
+    page = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    page.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert answer(page, 5).startswith(b"HTTP/1.1 200")
+    assert time.monotonic() - started < 2
+    closed = [s for s in silent if answer(s, 0.2) == b""]
+    assert len(closed) >= 4 and silent[0] in closed  # the oldest went first
+    assert small_server.open <= 5
+
+
+def test_two_different_content_lengths_are_a_400(small_server):
+    sock = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 50\r\n\r\nhello")
+    assert answer(sock).startswith(b"HTTP/1.1 400")
+    same = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    same.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+    assert answer(same).startswith(b"HTTP/1.1 200")
+
+
+# --- the real command -------------------------------------------------------------------------------
+
+
+def test_a_port_in_use_is_said_in_one_line_and_tacmap_exits_with_2(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port",
+                               str(port), "--data-dir", str(tmp_path / "d")], cwd=REPO, capture_output=True,
+                              text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == ""  # nothing as if it were serving
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"port {port}" in lines[0] and "--port" in lines[0] and "Traceback" not in done.stderr
+    assert not (tmp_path / "d").exists()  # it stopped before touching the data folder
+
+
+class Served:
+    def __init__(self, tmp_path: Path) -> None:
+        self.port = free_port()
+        self.log = tmp_path / "server.log"
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port",
+                                      str(self.port), "--data-dir", str(tmp_path / "data")], cwd=REPO, env=env,
+                                     stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 30
+        while "GM link" not in self.log.read_text():
+            assert self.proc.poll() is None and time.monotonic() < deadline, self.log.read_text()
+            time.sleep(0.1)
+        found = re.search(r"/games/(\w+)/gm\?key=([\w-]+)", self.log.read_text())
+        self.game, self.key = found.group(1), found.group(2)
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    server = Served(tmp_path_factory.mktemp("served"))
+    yield server
+    server.stop()
+
+
+def ws_handshake(port: int):
+    import websocket
+
+    ws = websocket.create_connection(f"ws://127.0.0.1:{port}/socket.io/?EIO=4&transport=websocket", timeout=10)
+    assert ws.recv().startswith("0{")  # engine.io's open packet
+    return ws
+
+
+def closed_within(ws, seconds: float) -> bool:
+    """True when the server closes the websocket within ``seconds`` (pings answered meanwhile)."""
+    import websocket
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ws.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            message = ws.recv()
+        except websocket.WebSocketTimeoutException:
+            return False
+        except (websocket.WebSocketConnectionClosedException, ConnectionError, OSError):
+            return True
+        if message == "2":
+            ws.send("3")
+        elif message in ("", None):
+            return True
+    return False
+
+
+def test_a_websocket_message_over_the_limit_closes_the_socket_as_it_arrives(served):
+    import websocket
+
+    ws = ws_handshake(served.port)
+    ws.send("40")
+    big = "42" + json.dumps(["command", {"type": "roll", "expr": "x" * (300 * 1024)}])
+    ws.send(big)
+    assert closed_within(ws, 5)
+    # a fragmented message that never ends: cut once its fragments pass the limit
+    ws = ws_handshake(served.port)
+    ws.send("40")
+    ws.send_frame(websocket.ABNF.create_frame("4" + "x" * 65536, websocket.ABNF.OPCODE_TEXT, fin=0))
+    for _ in range(5):
+        try:
+            ws.send_frame(websocket.ABNF.create_frame("x" * 65536, websocket.ABNF.OPCODE_CONT, fin=0))
+        except OSError:
+            break
+    assert closed_within(ws, 5)
+    # and the server still serves
+    assert urllib.request.urlopen(served.url + "/", timeout=5).status == 200
+
+
+def test_a_keyless_websocket_is_closed_within_seconds_and_a_screen_with_its_key_stays(served):
+    import socketio
+
+    screen = socketio.Client(reconnection=False)
+    screen.connect(served.url, auth={"game": served.game, "token": served.key}, transports=["websocket"])
+    keyless = ws_handshake(served.port)
+    started = time.monotonic()
+    assert closed_within(keyless, 10)
+    assert time.monotonic() - started < 9
+    assert screen.connected
+    assert screen.call("command", {"type": "roll", "expr": "1d6"}, timeout=5)["ok"] is True
+    screen.disconnect()
+
+
+def test_one_address_holds_only_so_many_keyless_sessions_and_a_player_still_connects(served):
+    import socketio
+
+    from webapp.live.keyless import PER_ADDRESS
+
+    def handshake() -> int:
+        try:
+            with urllib.request.urlopen(f"{served.url}/socket.io/?EIO=4&transport=polling", timeout=5) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    codes = [handshake() for _ in range(PER_ADDRESS + 3)]
+    assert codes[:PER_ADDRESS] == [200] * PER_ADDRESS
+    assert set(codes[PER_ADDRESS:]) == {401}
+    time.sleep(7)  # the keyless ones are closed: the address may open sessions again
+    player = socketio.Client(reconnection=False)
+    player.connect(served.url, auth={"game": served.game, "token": served.key}, transports=["polling", "websocket"])
+    assert player.call("command", {"type": "roll", "expr": "1d6"}, timeout=5)["ok"] is True
+    player.disconnect()
+
+
+def test_the_data_folder_is_beside_tacmap_or_in_the_users_application_data_when_that_is_read_only(
+        tmp_path, monkeypatch):
+    from webapp import default_data_dir
+
+    monkeypatch.delenv("TACMAP_DATA_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert default_data_dir(tmp_path) == tmp_path / "tacmap-data"
+    read_only = lambda path, mode: False  # noqa: E731 (root may write anywhere: the check is handed in)
+    for platform, expected in (("linux", tmp_path / "home" / ".local" / "share" / "tacmap"),
+                               ("darwin", tmp_path / "home" / "Library" / "Application Support" / "tacmap"),
+                               ("win32", tmp_path / "Roaming" / "tacmap")):
+        monkeypatch.setattr("sys.platform", platform)
+        monkeypatch.setenv("APPDATA", str(tmp_path / "Roaming"))
+        assert default_data_dir(tmp_path, writable=read_only) == expected
+    monkeypatch.setenv("TACMAP_DATA_DIR", str(tmp_path / "chosen"))
+    assert default_data_dir(tmp_path, writable=read_only) == tmp_path / "chosen"
