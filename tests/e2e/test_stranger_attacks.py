@@ -28,6 +28,7 @@ import statistics
 import struct
 import threading
 import time
+import urllib.error
 import urllib.request
 import zlib
 from pathlib import Path
@@ -381,6 +382,26 @@ def test_a_keyless_websocket_is_closed_within_a_few_seconds(server, table):
         assert took < AUTH_TIMEOUT + 3, took
     finally:
         s.close()
+
+
+def test_a_keyless_long_poll_session_is_closed_within_a_few_seconds(server, table):
+    """Engine.io's long-polling handshake opens a session; never connected to a game, it is gone after the
+    keyless deadline: the next poll is refused (400) or told the session closed (packet 1)."""
+    with urllib.request.urlopen(server.url + "/socket.io/?EIO=4&transport=polling", timeout=5) as r:
+        opened = r.read().decode()
+    assert opened.startswith("0"), opened
+    sid = json.loads(opened[1:])["sid"]
+    time.sleep(AUTH_TIMEOUT + 2)
+    t0 = time.monotonic()
+    try:
+        with urllib.request.urlopen(f"{server.url}/socket.io/?EIO=4&transport=polling&sid={sid}", timeout=8) as r:
+            body = r.read().decode()
+        packets = body.split("\x1e")
+        assert "1" in packets, f"the session is still open {AUTH_TIMEOUT + 2:.0f} s on: {body[:100]!r}"
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 400, exc.code
+    except OSError as exc:  # the poll hung: the session is alive and waiting for something to send
+        raise AssertionError(f"the session is still open: a poll waited {time.monotonic() - t0:.1f} s ({exc})")
 
 
 def test_one_address_holds_at_most_the_cap_of_keyless_connections(server, table):
