@@ -223,6 +223,20 @@ def table(server):
 
 # --- a raw websocket client (what a stranger's script sends) --------------------------------------
 
+def read_until(s: socket.socket, marker: bytes) -> bytes:
+    """What the server sent until ``marker`` (or until it closed, or the socket's timeout passed)."""
+    data = b""
+    try:
+        while marker not in data:
+            got = s.recv(4096)
+            if not got:
+                break
+            data += got
+    except OSError:
+        pass
+    return data
+
+
 class RawSocket(socket.socket):
     """A socket that keeps the bytes read past the last whole frame."""
 
@@ -243,15 +257,10 @@ def ws_open(port: int, path: str = SIO_PATH, source: str = "127.0.0.1", extensio
                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
                 + (f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else "") + "\r\n")
         s.sendall(head.encode())
-        data = b""
-        while b"\r\n\r\n" not in data:
-            got = s.recv(4096)
-            if not got:
-                break
-            data += got
     except OSError:
         s.close()
         return None, 0, {}
+    data = read_until(s, b"\r\n\r\n")
     head_text, _, rest = data.partition(b"\r\n\r\n")
     lines = head_text.decode("latin-1").split("\r\n")
     status = int(lines[0].split()[1]) if lines and len(lines[0].split()) > 1 else 0
@@ -519,15 +528,7 @@ def post_raw(port: int, lengths: list[int], body: bytes) -> bytes:
     head = "".join(f"Content-Length: {n}\r\n" for n in lengths)
     s.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n"
               + head.encode() + b"\r\n" + body)
-    answer = b""
-    try:
-        while b"\r\n" not in answer:
-            got = s.recv(4096)
-            if not got:
-                break
-            answer += got
-    except OSError:
-        pass
+    answer = read_until(s, b"\r\n")
     s.close()
     return answer
 
