@@ -17,8 +17,7 @@ process's CPU share is printed beside the rate, so a run bound by its own client
   the target is a cost that does not grow with the number of screens. Beside it, the same sweep on
   the bare Flask-SocketIO server (``bare_broadcast.py``, one room, a message as long as the table
   screen's update): its growth is what stock Flask-SocketIO's transport costs per connection (the
-  per-socket writer thread python-engineio wakes for each message), beside tacmap's direct writes
-  (``webapp/live/wire.py``: one non-blocking send of a frame built once per broadcast).
+  per-socket writer greenlet python-engineio wakes for each message, in gevent mode as tacmap's server).
 - Sustained: with 10 open screens (the GM's page, the table screen and 8 players' phones, each player
   an audience) the driver keeps ``window`` commands in flight (one per token) for a fixed count; the
   rate is the count over the time from the first send to the last screen's ``update`` of the last

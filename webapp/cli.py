@@ -94,9 +94,6 @@ def listen(host: str, port: int, verbose: bool = False):
 
 
 def serve(args: argparse.Namespace) -> int:
-    server = listen(args.host, args.port, args.verbose)  # first: a port in use ends here, with nothing served
-    if server is None:
-        return 2
     data_dir = args.data_dir or default_data_dir()
     urls, base, public = server_links(args.host, args.port, lan_addresses() if args.host in WILDCARD else [],
                                       args.public_url)
@@ -115,9 +112,11 @@ def serve(args: argparse.Namespace) -> int:
     config["SESSION_COOKIE_NAME"] = cookie_name(args.port, args.public_url)
     if args.message_queue:
         config["MESSAGE_QUEUE"] = args.message_queue
-    app = open_app(config)
+    app = open_app(config)  # a data folder it cannot use is said first
     if app is None:
-        server.close()
+        return 2
+    server = listen(args.host, args.port, args.verbose)  # a port in use ends here, before anything is printed
+    if server is None:
         return 2
     hub = app.extensions["tacmap"]
     server.application = app

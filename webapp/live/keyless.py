@@ -27,7 +27,7 @@ import time
 log = logging.getLogger(__name__)
 
 AUTH_TIMEOUT = 5.0
-PER_ADDRESS = 32
+PER_ADDRESS = 64
 CHECK_EVERY = 1.0
 
 

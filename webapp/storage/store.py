@@ -6,7 +6,7 @@ event is on disk before the sender hears "ok" and survives a killed server.
 same step (a second process would get :class:`Conflict` and reload).
 
 Under ``tacmap serve`` (gevent, one thread for every connection's greenlet) a write and its fsync run
-in gevent's pool of native threads (``off_loop``): sqlite3 lets go of the GIL while it waits for the
+on a native thread of gevent's (``off_loop``): sqlite3 lets go of the GIL while it waits for the
 disk, so the other tables go on meanwhile. The store's lock (a gevent lock then) keeps one statement
 at a time on the connection and every game's writes in the order they were made.
 """
@@ -31,26 +31,26 @@ DB_NAME = "tacmap.sqlite3"  # in the data folder
 GAME_ID = re.compile(r"[0-9a-f]{8}")
 
 
-_on_gevent: bool | None = None  # known at the first write: is this process gevent's?
+_writer = None  # gevent's pool of one native thread for the store's writes, once known to be gevent's; False: not
 
 
 def off_loop(work, *args):
-    """``work(*args)`` in gevent's native thread pool when the process is gevent's (``tacmap serve``: the
-    standard library patched), so a blocking call (SQLite's write and fsync) holds this greenlet only;
-    else (the app tests, the command-line tools) right here."""
-    global _on_gevent
-    if _on_gevent is None:
+    """``work(*args)`` on a native thread of its own when the process is gevent's (``tacmap serve``: the standard
+    library patched), so a blocking call (SQLite's write and fsync) holds this greenlet only; else (the app
+    tests, the command-line tools) right here. One thread: the store's writes go one at a time anyway (its lock),
+    and the process's thread count stays what it was."""
+    global _writer
+    if _writer is None:
         try:
             from gevent import monkey
+            from gevent.threadpool import ThreadPool
 
-            _on_gevent = monkey.is_module_patched("threading")
+            _writer = ThreadPool(1) if monkey.is_module_patched("threading") else False
         except ImportError:
-            _on_gevent = False
-    if not _on_gevent:
+            _writer = False
+    if _writer is False:
         return work(*args)
-    import gevent
-
-    return gevent.get_hub().threadpool.apply(work, args)
+    return _writer.apply(work, args)
 
 
 def is_game_id(value) -> bool:

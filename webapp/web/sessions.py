@@ -45,12 +45,23 @@ class ServerSession(CallbackDict, SessionMixin):
         self.modified = False
 
 
+def _native_local():
+    """A thread-local that is the native thread's even where gevent patched ``threading.local`` to a greenlet's."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return threading.local()
+    return monkey.get_original("threading", "local")()
+
+
 class ServerSessions(SessionInterface):
     serializer = TaggedJSONSerializer()
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._local = threading.local()
+        # one connection per native thread: under `tacmap serve` (gevent) every greenlet runs on the one thread,
+        # and a greenlet-local connection would be a new one for every request
+        self._local = _native_local()
         self._purged = 0.0
         private.sqlite_file(self.path)  # the keys of every browser: the owner's only, its WAL files too
         try:
