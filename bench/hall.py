@@ -122,7 +122,7 @@ def measure_hall(games: int = GAMES, rate: float = RATE, seconds: float = SECOND
 
 
 def rows(held: dict | None, hall: dict | None) -> list[Row]:
-    out = [Row("6. Convention hall: one tacmap serve process, clients spread over client processes (live, loopback)",
+    out = [Row("7. Convention hall: one tacmap serve process, clients spread over client processes (live, loopback)",
                section=True)]
     if held is not None:
         out.append(Row(f"screens held by one process (connected 120 at a time until {held['why']}; still connected "

@@ -20,13 +20,12 @@ from rules.board import Board
 
 from . import zonelayout
 from .maps import get_map, map_board as board_of
-from .model import Event, Rejected
+from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected, check_map_size
 
 if TYPE_CHECKING:
     from .model import Actor, Game
 
-MAX_SEGMENTS = 20_000  # walls and doors on one map
-MAX_SIDE = 200
+MAX_SIDE = MAX_BOARD
 MAX_ZONES = 60
 MAX_TERRAIN = 10
 GENERIC_MATERIALS = ("wood", "stone", "metal", "sandbags", "concrete", "crate")
@@ -325,6 +324,7 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
         case ResizeMap(width=w, height=h):
             if (w, h) == (board.width, board.height):
                 raise Rejected(f"the map is {w} x {h} already")
+            check_map_size(w, h, board.grid.hex, "width, height")
             if board is game.board:
                 off = [t for t in game.tokens.values()
                        if any(not (0 <= x < w and 0 <= y < h) for x, y in game.cells_of(t))]

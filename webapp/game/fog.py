@@ -20,6 +20,7 @@ player's view once however many fragments, previews and checks ask.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import lru_cache
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ from rules.grid import SQUARE, Grid
 from rules.los import visible_cells
 
 from . import zonelayout
+from .model import MAX_SEGMENTS
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -283,9 +285,11 @@ def known(game: "Game", actor: "Actor") -> Cells | None:
                    lambda: frozenset(explored(game, actor)) | view(game, actor))
 
 
-def _segment_cells(a, b, grid: Grid = SQUARE) -> set:
+@lru_cache(maxsize=2 * MAX_SEGMENTS)
+def _segment_cells(a, b, grid: Grid = SQUARE) -> frozenset:
     """The squares a wall or door touches (a point on a square's edge touches the squares on both sides;
-    on hexes, a point on a hex's edge the hexes on both sides)."""
+    on hexes, a point on a hex's edge the hexes on both sides). Kept: a board's next version (a door
+    opened, a wall added) has the same segments but one."""
     (ax, ay), (bx, by) = a, b
     steps = max(1, int(max(abs(bx - ax), abs(by - ay)) * 4) + 1)
     out = set()
@@ -296,6 +300,8 @@ def _segment_cells(a, b, grid: Grid = SQUARE) -> set:
             cx, cy = grid.centre(here)
             d = grid.length(px - cx, py - cy)
             out.add(here)
+            if d < _INSIDE:  # nearer its hex's centre than any edge: no neighbour is as near (#32: fast)
+                continue
             for n in grid.neighbours(here):
                 nx, ny = grid.centre(n)
                 if grid.length(px - nx, py - ny) <= d + 1e-9:
@@ -305,7 +311,11 @@ def _segment_cells(a, b, grid: Grid = SQUARE) -> set:
         for x in ((fx, fx - 1) if px == fx else (fx,)):
             for y in ((fy, fy - 1) if py == fy else (fy,)):
                 out.add((x, y))
-    return out
+    return frozenset(out)
+
+
+#: a hex's inner radius (half the length between neighbouring centres) less a rounding margin
+_INSIDE = 0.5 - 1e-9
 
 
 def _segments_by_cell(game: "Game") -> dict:

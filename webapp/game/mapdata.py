@@ -11,10 +11,10 @@ from rules.board import Board
 from rules.grid import Grid
 
 from . import text, zonelayout
-from .model import MAX_BOARD, Rejected
+from .model import MAX_BOARD, MAX_SEGMENTS, Rejected, check_map_size
 
 MAX_SIDE = MAX_BOARD  # squares on a side
-MAX_WALLS = 20_000  # wall segments on a map
+MAX_WALLS = MAX_SEGMENTS  # wall segments on a map (and doors with them)
 MAX_DOORS = 1_000
 MAX_COVER = 5_000
 Number = Annotated[float, Strict(), Field(ge=-1, le=MAX_SIDE + 1, allow_inf_nan=False)]
@@ -115,6 +115,10 @@ def grid_board(payload) -> Board:
     except ValidationError as exc:
         err = exc.errors()[0]
         raise Rejected(f"{_where(err['loc'])}: {err['msg']}") from None
+    if len(m.walls) + len(m.doors) > MAX_SEGMENTS:
+        raise Rejected(f"map: {len(m.walls) + len(m.doors):,} wall and door segments; a map holds "
+                       f"{MAX_SEGMENTS:,} at most")
+    check_map_size(m.width, m.height, m.grid == "hex")
     if m.grid == "square" and m.orientation is not None:
         raise Rejected("map.orientation: only a hex grid has an orientation")
     board = Board(m.width, m.height, Grid("hex", m.orientation or "pointy") if m.grid == "hex" else Grid())

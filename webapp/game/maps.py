@@ -32,13 +32,13 @@ from rules.grid import SQUARE, Grid
 
 from . import text, zonelayout
 from .mapdata import zone_map
-from .model import FIRST_MAP, Event, GameMap, Rejected, cells_at, lights_with_ids
+from .model import FIRST_MAP, MAX_BOARD, Event, check_map_size, GameMap, Rejected, cells_at, lights_with_ids
 
 if TYPE_CHECKING:
     from .model import Actor, Game
 
 MAX_MAPS = 20
-MAX_SIDE = 200  # a blank map's side (an imported one may have up to uvtt.MAX_CELLS)
+MAX_SIDE = MAX_BOARD  # a blank map's side
 PICTURE_NAME = re.compile(r"^[0-9a-f]{64}\.(png|jpg|webp)$")
 
 
@@ -194,6 +194,7 @@ def _add_map(game: "Game", cmd: AddMap) -> list[Event]:
         if cmd.grid == "square" and cmd.orientation is not None:
             raise Rejected("only a hex grid has an orientation")
         grid = Grid("hex", cmd.orientation or "pointy") if cmd.grid == "hex" else SQUARE
+        check_map_size(cmd.width, cmd.height, grid.hex, "width, height")
         data["board"] = Board(cmd.width, cmd.height, grid).to_dict()
     return [Event("map_added", data)]
 

@@ -43,7 +43,18 @@ class Event:
 
 
 MAX_TOKENS = 2_000
-MAX_BOARD = 300  # squares on a side (webapp/game/mapdata.py checks a client's map against it)
+#: cells on a side of any map, squares or hexes: made, imported, blank or resized (#32: the worst map the
+#: limits let in still plays, bench/bench_big_maps.py)
+MAX_BOARD = 200
+MAX_HEX_SIDE = 150  # hexes on a side of a hex map (a hex costs sight and movement about twice a square)
+MAX_SEGMENTS = 10_000  # wall and door segments on one map, together
+
+
+def check_map_size(width: int, height: int, hexes: bool, where: str = "map") -> None:
+    """Rejected when a ``width`` x ``height`` map of squares or hexes is over the limits (#32)."""
+    side, unit = (MAX_HEX_SIDE, "hexes") if hexes else (MAX_BOARD, "squares")
+    if width > side or height > side:
+        raise Rejected(f"{where}: {width} x {height} {unit}; a map of {unit} is {side} x {side} at most")
 MAX_PLAYERS = 50
 PALETTE = ("#2563eb", "#16a34a", "#9333ea", "#ea580c", "#dc2626", "#0891b2", "#ca8a04", "#db2777")
 FOE_COLOR = "#dc2626"

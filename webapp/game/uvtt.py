@@ -36,11 +36,15 @@ from dataclasses import dataclass, field
 
 from rules.board import Board, clip_span
 
+from .model import MAX_BOARD, MAX_SEGMENTS
+
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a 20 MB picture is ~27 MB in base64
 MAX_PICTURE_BYTES = 20 * 1024 * 1024
 MAX_PICTURE_PX = 8192
-MAX_CELLS = 300  # a side of the map, in cells
-MAX_SEGMENTS = 20_000  # walls, occluders and doors together
+#: pixels in all (#32): a picture decoded takes ~4 bytes a pixel, twice while it is written again
+MAX_PICTURE_PIXELS = 32 * 1024 * 1024
+MAX_CELLS = MAX_BOARD  # a side of the map, in cells
+# MAX_SEGMENTS: walls, occluders and doors together
 MAX_LIGHTS = 1000
 #: values in the file's JSON (told by its commas and brackets before it is parsed: a 32 MB file of small
 #: numbers would take ~900 MB as Python objects); a map at every other limit holds well under this
@@ -120,19 +124,25 @@ def check_picture(data: bytes, where: str = "picture") -> Picture:
     from PIL import Image, ImageOps  # imported here: only uploads need it
 
     try:
-        with Image.open(io.BytesIO(data)) as img:
+        with Image.open(io.BytesIO(data)) as img:  # reads the header only: the size, no pixel yet
             fmt, (w, h) = img.format, img.size
             if fmt != kind:
                 raise UvttError(f"{where}: the picture's bytes say {kind} but it reads as {fmt}")
             if w > MAX_PICTURE_PX or h > MAX_PICTURE_PX:
                 raise UvttError(f"{where}: {w} x {h} px is over the limit of "
                                 f"{MAX_PICTURE_PX} x {MAX_PICTURE_PX} px")
+            if w * h > MAX_PICTURE_PIXELS:
+                raise UvttError(f"{where}: {w} x {h} px is {w * h / 1048576:.0f} megapixels, over the limit "
+                                f"of {MAX_PICTURE_PIXELS // 1048576} megapixels")
             img.verify()  # checksums and structure, before a pixel is decoded
         with Image.open(io.BytesIO(data)) as img:
             img.load()  # every pixel, within the size checked above: a picture with none is refused here
             clean, (w, h) = _without_metadata(img, kind, data, ImageOps)
     except UvttError:
         raise
+    except Image.DecompressionBombError:  # Pillow's own guard, before its header reached the checks above
+        raise UvttError(f"{where}: the picture says it is far over the limit of {MAX_PICTURE_PX} x "
+                        f"{MAX_PICTURE_PX} px") from None
     except Exception as exc:  # Pillow raises many kinds for a broken picture
         raise UvttError(f"{where}: the {kind} picture is damaged or truncated ({type(exc).__name__})") from None
     ext, content_type = PICTURE_TYPES[kind]

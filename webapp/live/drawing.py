@@ -167,13 +167,49 @@ def of(grid: Grid) -> Drawing:
 
 def _edges(grid: Grid, cells: frozenset) -> dict:
     """The directed edges of the union's outline, corner -> next corner (in quarters of a map unit,
-    exact), each cell's clockwise; an edge two cells share runs both ways and is left out. On hexes
-    three cells meet at a corner, so an outline passes a corner once: one edge leaves it."""
-    edges = set()
-    for cell in cells:
-        cs = [(round(x * 4), round(y * 4)) for x, y in grid.corners(cell)]
-        edges.update(zip(cs, cs[1:] + cs[:1]))
-    return {a: [b] for a, b in edges if (b, a) not in edges}
+    exact), each cell's clockwise; an edge two cells share is left out (the cell across it is in the
+    union). On hexes three cells meet at a corner, so an outline passes a corner once: one edge leaves it."""
+    if not grid.hex:
+        edges = set()
+        for cell in cells:
+            cs = _quarters(grid, cell)
+            edges.update(zip(cs, cs[1:] + cs[:1]))
+        return {a: [b] for a, b in edges if (b, a) not in edges}
+    sides = _sides(grid)
+    pointy = grid.pointy
+    out = {}
+    for x, y in cells:
+        cx4, cy4, across = sides[(y if pointy else x) & 1](x, y)
+        for (ax, ay, bx, by), (nx, ny) in across:
+            if (x + nx, y + ny) not in cells:
+                out[(cx4 + ax, cy4 + ay)] = [(cx4 + bx, cy4 + by)]
+    return out
+
+
+def _quarters(grid: Grid, cell) -> list[tuple[int, int]]:
+    return [(round(x * 4), round(y * 4)) for x, y in grid.corners(cell)]
+
+
+@lru_cache(maxsize=8)
+def _sides(grid: Grid) -> tuple:
+    """For a cell of each parity (pointy: its row's, flat: its column's): a function giving its centre in
+    quarters of a map unit and its edges, each as its two corners (from that centre, in quarters) and the
+    offset of the neighbour across it. Worked out once from ``Grid.corners`` and ``Grid.neighbours``."""
+    out = []
+    for parity in (0, 1):
+        cell = (2 + parity, 2 + parity)
+        cs = _quarters(grid, cell)
+        cx4, cy4 = (round(v * 4) for v in grid.centre(cell))
+        across = []
+        for a, b in zip(cs, cs[1:] + cs[:1]):
+            for n in grid.neighbours(cell):
+                ns = _quarters(grid, n)
+                if (b, a) in zip(ns, ns[1:] + ns[:1]):  # the neighbour's edge runs the other way
+                    across.append(((a[0] - cx4, a[1] - cy4, b[0] - cx4, b[1] - cy4), (n[0] - cell[0], n[1] - cell[1])))
+                    break
+        assert len(across) == len(cs), "every edge of a cell is a neighbour's"
+        out.append(lambda x, y, across=tuple(across): (*(round(v * 4) for v in grid.centre((x, y))), across))
+    return tuple(out)
 
 
 def _loops(edges: dict) -> list[list]:

@@ -51,6 +51,10 @@ COMMAND_QUEUED: contextvars.ContextVar[Any] = contextvars.ContextVar("command_qu
 TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
+#: commands that redraw every screen's whole map (on a big map, a second or two): one at a time per game, the
+#: next refused while one runs or waits (#32: a GM's repeated fog toggles queue no pile of work)
+HEAVY_COMMANDS = frozenset({"set_fog", "activate_map", "resize_map"})
+HEAVY_BUSY = "the last fog or map change is still being drawn: try again in a moment"
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,8 @@ class Hub:
         self._guesses = keys.Guesses()
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
+        self._heavy: set[str] = set()  # games with a command that redraws the whole map running or waiting
+        self._heavy_lock = threading.Lock()
         self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
         # (game, audience) -> (seq of the last update sent, part -> digest of its html): see _quiet
@@ -318,6 +324,19 @@ class Hub:
         return done
 
     def _execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
+        if isinstance(payload, dict) and payload.get("type") in HEAVY_COMMANDS:
+            with self._heavy_lock:
+                if game_id in self._heavy:
+                    raise throttle.Busy(HEAVY_BUSY)
+                self._heavy.add(game_id)
+            try:
+                return self._execute_one(game_id, actor, payload)
+            finally:
+                with self._heavy_lock:
+                    self._heavy.discard(game_id)
+        return self._execute_one(game_id, actor, payload)
+
+    def _execute_one(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
             return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)

@@ -5,6 +5,11 @@ A picture is stored once per game under its content's hash,
 An upload or an import writes the picture first and commits its events after;
 if the commit is refused, a file this upload created is removed again, so
 nothing half-imported remains (no event, no file).
+
+Decoding a picture takes its pixels in memory (up to ``uvtt.MAX_PICTURE_PIXELS``, ~4 bytes each): at most
+``DECODES_AT_ONCE`` run at once in the process (uploads, imports and the fog's painted-out copies alike);
+another waits ``DECODE_WAIT`` seconds for a turn, then is refused with :class:`PicturesBusy` (a 503 with
+``Retry-After``). A game stores ``GAME_BUDGET`` bytes of pictures at most (#32).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import os
 import re
 import tempfile
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +31,42 @@ from . import private
 if TYPE_CHECKING:
     from ..live.hub import Hub
     from ..game.model import Actor, Game
+
+
+DECODES_AT_ONCE = 2
+DECODE_WAIT = 5.0  # seconds a decode waits for its turn before it is refused
+RETRY_AFTER = 5  # seconds, told to the refused
+GAME_BUDGET = 256 * 1024 * 1024  # bytes of pictures one game stores: map pictures, hand-outs, token pictures
+_DECODES = threading.BoundedSemaphore(DECODES_AT_ONCE)  # gevent-patched, it still counts the same
+_STORE_LOCK = threading.Lock()  # the budget is measured and the file written in one step
+
+
+class PicturesBusy(Exception):
+    """Every decode place was taken for ``DECODE_WAIT`` seconds: try again in ``retry_after`` seconds."""
+
+    def __init__(self) -> None:
+        self.retry_after = RETRY_AFTER
+        super().__init__(f"the server is busy reading other pictures: try again in {RETRY_AFTER} seconds")
+
+
+@contextmanager
+def decoding():
+    """Hold one of the process's few decode places (or raise PicturesBusy after ``DECODE_WAIT`` seconds)."""
+    if not _DECODES.acquire(timeout=DECODE_WAIT):
+        raise PicturesBusy()
+    try:
+        yield
+    finally:
+        _DECODES.release()
+
+
+def checked(data: bytes, where: str = "file") -> uvtt.Picture:
+    """``uvtt.check_picture`` in a decode place; Rejected naming what is wrong."""
+    with decoding():
+        try:
+            return uvtt.check_picture(data, where)
+        except uvtt.UvttError as exc:
+            raise Rejected(str(exc)) from None
 
 
 def game_dir(data_dir: str | Path, game_id: str) -> Path:
@@ -41,13 +83,32 @@ def path_of(data_dir: str | Path, game_id: str, name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def stored_bytes(data_dir: str | Path, game_id: str) -> int:
+    """What the game's pictures take on disk (every file it ever stored: the log may name any of them)."""
+    folder = game_dir(data_dir, game_id)
+    if not folder.is_dir():
+        return 0
+    return sum(f.stat().st_size for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+
+
 def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
-    """Write the picture (atomically); returns its path and whether this call created it."""
+    """Write the picture (atomically); returns its path and whether this call created it. A picture the
+    game stores already costs nothing; a new one over the game's budget is Rejected, nothing written."""
+    with _STORE_LOCK:
+        return _store(data_dir, game_id, picture)
+
+
+def _store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
     folder = game_dir(data_dir, game_id)
     private.make_dir(folder)
     path = folder / picture.name
     if path.exists():
         return path, False
+    used = stored_bytes(data_dir, game_id)
+    if used + len(picture.data) > GAME_BUDGET:
+        mb = 1048576
+        raise Rejected(f"this game's pictures take {used / mb:.1f} MB of the {GAME_BUDGET // mb} MB a game may "
+                       f"store: this one ({len(picture.data) / mb:.1f} MB) does not fit")
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".upload-")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -116,7 +177,7 @@ def masked(path: Path, game: "Game", known) -> bytes:
     from PIL import Image, ImageDraw
 
     k, ox, oy = align["cell_px"], align["offset_x"], align["offset_y"]
-    with Image.open(path) as img:
+    with decoding(), Image.open(path) as img:
         img.load()
         fmt = img.format
         mask = Image.new("L", img.size, 0)
@@ -125,13 +186,15 @@ def masked(path: Path, game: "Game", known) -> bytes:
         base = img.convert("RGBA" if fmt == "PNG" or img.mode in ("RGBA", "LA", "P") and fmt != "JPEG" else "RGB")
         out_img = Image.new(base.mode, base.size, (0, 0, 0, 255) if base.mode == "RGBA" else (0, 0, 0))
         out_img.paste(base, (0, 0), mask)
-    out = io.BytesIO()
-    if fmt == "JPEG":
-        out_img.save(out, "JPEG", quality=85)
-    elif fmt == "WEBP":
-        out_img.save(out, "WEBP", quality=85)
-    else:
-        out_img.save(out, "PNG", compress_level=3)
+        del base, mask
+        out = io.BytesIO()
+        if fmt == "JPEG":
+            out_img.save(out, "JPEG", quality=85)
+        elif fmt == "WEBP":
+            out_img.save(out, "WEBP", quality=85)
+        else:
+            out_img.save(out, "PNG", compress_level=3)
+        del out_img
     data = out.getvalue()
     with _MASKED_LOCK:
         if len(_MASKED) >= MASKED_KEEP:
@@ -183,7 +246,8 @@ def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str)
     if hub.store.game(game_id) is None:
         raise Rejected(f"no game {game_id!r}")
     try:
-        parsed = uvtt.parse(raw)
+        with decoding():
+            parsed = uvtt.parse(raw)
     except uvtt.UvttError as exc:
         raise Rejected(f"not imported: {exc}") from None
     picture = picture_record(parsed.picture) if parsed.picture else None
@@ -200,10 +264,7 @@ def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None,
         raise Rejected("only the GM can set a map's picture")
     if hub.store.game(game_id) is None:
         raise Rejected(f"no game {game_id!r}")
-    try:
-        picture = uvtt.check_picture(data, "file")
-    except uvtt.UvttError as exc:
-        raise Rejected(str(exc)) from None
+    picture = checked(data)
     record = picture_record(picture)
 
     def decide(game):
@@ -214,13 +275,6 @@ def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None,
     return {"map_id": d["map_id"], "picture": record, "align": d["align"], "seq": done.seq}
 
 
-def _checked_picture(data: bytes) -> uvtt.Picture:
-    try:
-        return uvtt.check_picture(data, "file")
-    except uvtt.UvttError as exc:
-        raise Rejected(str(exc)) from None
-
-
 def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, title: str, body: str) -> dict:
     """A hand-out (a picture, checked as a map's, and/or a text, with a title), shown to nobody yet (#27)."""
     if actor.role != "gm":
@@ -229,7 +283,7 @@ def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, ti
         raise Rejected(f"no game {game_id!r}")
     handouts.check_words(title, "title", handouts.MAX_TITLE, True)  # before any file is written
     handouts.check_words(body, "text", handouts.MAX_BODY, False)
-    picture = _checked_picture(data) if data is not None else None
+    picture = checked(data) if data is not None else None
     record = picture_record(picture) if picture else None
     done = _commit_with_file(hub, game_id, picture, lambda game: [handouts.handout_added(game, title, body, record)])
     return {"handout_id": done.events[0].data["handout"]["id"], "seq": done.seq}
@@ -245,7 +299,7 @@ def add_token_picture(hub: "Hub", game_id: str, actor: "Actor", data: bytes, fil
         raise Rejected(f"no game {game_id!r}")
     if actor.role == "player" and not token_id:
         raise Rejected("token_id: name one of your tokens for the picture")
-    picture = _checked_picture(data)
+    picture = checked(data)
     label = map_name(filename) if filename else "Picture"
     label = "Picture" if label == "Imported map" else label
     done = _commit_with_file(hub, game_id, picture, lambda game: handouts.picture_added(

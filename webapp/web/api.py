@@ -13,11 +13,21 @@ from ..game import audience, text
 from ..game.mapdata import grid_board, zone_map
 from ..game.model import GM, Actor, Rejected
 from ..live.throttle import Busy
+from ..storage import pictures
 from . import hub
 from .game import join_game
 from .lobby import TOO_MANY_CODES, TOO_MANY_GAMES, join_code_counted, new_game_allowed
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _pictures_busy(exc):
+    from .maps import busy
+
+    return busy(exc)
+
+
+bp.register_error_handler(pictures.PicturesBusy, _pictures_busy)
 
 
 def _json_body() -> dict:

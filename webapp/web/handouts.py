@@ -18,10 +18,11 @@ from ..game.model import Rejected
 from ..storage import pictures
 from . import hub
 from .game import _seat
-from .maps import UPLOAD_SLACK, refused, uploaded_file
+from .maps import UPLOAD_SLACK, busy, refused, uploaded_file
 
 bp = Blueprint("handouts", __name__)
 bp.register_error_handler(HTTPException, refused)
+bp.register_error_handler(pictures.PicturesBusy, busy)
 
 
 def _form_text(name: str) -> str:

@@ -37,6 +37,24 @@ def refused(exc: HTTPException):
     return error_page(exc)
 
 
+def busy(exc: pictures.PicturesBusy):
+    """Every decode place stayed taken: 503 with Retry-After (JSON for an upload, the site's page for a picture)."""
+    if request.method == "POST":
+        response = jsonify(error=str(exc))
+        response.status_code = 503
+    else:
+        from .errors import error_page
+        from werkzeug.exceptions import ServiceUnavailable
+
+        response = error_page(ServiceUnavailable(str(exc)))
+        response = current_app.make_response(response)
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+bp.register_error_handler(pictures.PicturesBusy, busy)
+
+
 def uploaded_file(limit: int) -> tuple[bytes, str]:
     """The bytes and name of the multipart field ``file``, within ``limit`` bytes; 400/413 otherwise."""
     request.max_content_length = limit + UPLOAD_SLACK
