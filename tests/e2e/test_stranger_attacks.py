@@ -5,8 +5,8 @@ python-socketio clients on loopback; every attack is bounded in count, bytes and
 During each attack (``TablePlays``) the GM, connected with python-socketio as the page is, moves an NPC
 back and forth and the round trip of each move is timed; the help page is fetched every half second; a new
 player joins through the API, connects and moves; the server process's memory (VmRSS) is sampled. Then:
-each move answered, 95 in 100 in under 500 ms and none in 1.5 s or more, the page under 2 s, the newcomer playing, memory up by less than
-100 MB; and once the attack's sockets are gone the server's thread count and open descriptors come back to
+each move answered, 95 in 100 in under 500 ms and none in 1.5 s or more, the page under 2 s, the newcomer
+playing, memory up by less than 100 MB; and once the attack's sockets are gone the server's thread count and open descriptors come back to
 where they were before it (a short grace period).
 
 The attacks: 120 idle websockets with no key; 110 request bodies that trickle a byte every 3 s; one websocket
@@ -14,7 +14,7 @@ message of 300 MB streamed and a fragmented message that never ends (both cut at
 a permessage-deflate frame of ~1 MB that inflates to 1 GiB; two different Content-Length headers (400); six
 clients reconnecting with the table screen's key while the GM rotates it. And the keyless limits: a
 connection that never connects to a game is closed within a few seconds, and one address holds at most the
-cap of them.
+cap of them (both a websocket and a long-poll), and a body trickled past the whole-body deadline gets 408.
 """
 
 from __future__ import annotations
