@@ -1,6 +1,6 @@
 """``python -m bench [--quick] [--only SECTIONS] [--output FILE]``: every benchmark, one table.
 
-Runs the five sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
+Runs the seven sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
 servers), prints one table with the machine it ran on, and writes the same to BENCHMARKS.md at the
 repository root. Progress goes to stderr. A section that fails to run is shown as failed in the
 table and the others still run (exit status 1 then); a figure off its target is not a failure.
@@ -22,14 +22,14 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps")
+SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
-        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}}
+        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
-         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}}
+         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0}}
 
 
 def propagation_rows(plan) -> list[Row]:
@@ -173,6 +173,13 @@ def bigmaps_rows(plan) -> list[Row]:
     return rows
 
 
+def hall_rows(plan) -> list[Row]:
+    """Screens held by one process, and 100 games x 6 clients at a move a second each (bench/hall.py)."""
+    from . import hall
+
+    return hall.section_rows(**plan)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
@@ -197,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         "throughput": lambda: throughput_rows(plan["throughput"]),
         "load": lambda: load_rows(plan["load"]),
         "bigmaps": lambda: bigmaps_rows(plan["bigmaps"]),
+        "hall": lambda: hall_rows(plan["hall"]),
     }
     rows: list[Row] = []
     failed = False

@@ -249,14 +249,14 @@ class LoadGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def make_game(index: int, api_server: Server, servers: list[Server]) -> LoadGame:
-    """A game through the JSON API, and its 6 clients (not connected yet), split over ``servers``."""
+def new_table(index: int, api) -> dict:
+    """A game through the JSON API (``api(method, path, body, token)`` -> (status, body)): its id, its 6 keys
+    (GM, screen, 4 players) and its movers, each (index of the sending key, token id, its three cells)."""
     def ok(status, body, what):
         if status not in (200, 201):
             raise RuntimeError(f"game {index}, {what}: {status} {body}")
         return body
 
-    api = api_server.api
     g = ok(*api("POST", "/api/games", {"name": f"load {index + 1}", "system": "plain_grid", "map": MAP}), "new game")
     players = [ok(*api("POST", f"/api/games/{g['id']}/players", {"join_code": g["join_code"], "name": f"P{i + 1}"}),
                   f"player {i + 1}") for i in range(N_PLAYERS)]
@@ -271,12 +271,18 @@ def make_game(index: int, api_server: Server, servers: list[Server]) -> LoadGame
            f"guard {i}")
     keys = [("GM", g["gm_token"]), ("screen", g["screen_token"])]
     keys += [(f"P{i + 1}", p["player_token"]) for i, p in enumerate(players)]
-    game = LoadGame(index, g["id"])
+    senders = [0] + list(range(2, 2 + N_PLAYERS))  # the GM, then each player
+    return {"id": g["id"], "keys": keys, "movers": [(k, t, cells) for k, t, cells in zip(senders, tokens, MOVER_CELLS)]}
+
+
+def make_game(index: int, api_server: Server, servers: list[Server]) -> LoadGame:
+    """A game through the JSON API, and its 6 clients (not connected yet), split over ``servers``."""
+    table = new_table(index, api_server.api)
+    game = LoadGame(index, table["id"])
     # clients of a game alternate between the servers (the GM on the first in even games, the second in odd)
-    game.clients = [LoadClient(f"game {index + 1} {name}", servers[(i + index) % len(servers)], g["id"], key)
-                    for i, (name, key) in enumerate(keys)]
-    senders = [game.clients[0]] + game.clients[2:]  # the GM, then each player
-    game.movers = [Mover(c, t, cells) for c, t, cells in zip(senders, tokens, MOVER_CELLS)]
+    game.clients = [LoadClient(f"game {index + 1} {name}", servers[(i + index) % len(servers)], table["id"], key)
+                    for i, (name, key) in enumerate(table["keys"])]
+    game.movers = [Mover(game.clients[k], t, cells) for k, t, cells in table["movers"]]
     return game
 
 
