@@ -164,7 +164,7 @@ def test_savage_worlds_surprise_at_start_combat(client):
     assert r.status_code == 200, r.json
     text = [e["text"] for e in state(client, g)["log"]]
     assert any("Bandit is caught unaware and roll Notice" in t or "Bandit is caught unaware" in t for t in text)
-    assert any(t.startswith("Hero is on Hold (Surprise: an attacker)") for t in text)
+    assert any(t.startswith("Hero is on Hold (Surprise: an attacker; act from Hold this round)") for t in text)
     assert any(t.startswith(("Bandit: Surprised (failed Notice)", "Bandit was surprised but makes the Notice"))
                for t in text)
 

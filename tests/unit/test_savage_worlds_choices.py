@@ -133,11 +133,11 @@ def test_surprise_puts_the_attackers_on_hold_and_the_victims_roll_notice():
     for seed in range(40):
         update = S.begin_fight([a, b, c], SeededDice(seed))
         per = update.state["combatants"]
-        assert per["ann"]["on_hold"] and "ann" not in [i for i in update.order if not per[i]["on_hold"]]
+        assert per["ann"]["on_hold"] and "ann" in update.order  # on Hold, and still in the fight
         assert any("caught unaware" in line and "Bob, Cal" in line for line in update.log)
         for who in ("bob", "cal"):
             if per[who]["surprised"]:  # failed Notice: no card, no action this round
-                assert per[who]["card"] is None and who not in update.order
+                assert per[who]["card"] is None and who in update.order and per[who]["acted"]
                 assert any(line.startswith(("Bob: Surprised", "Cal: Surprised")) for line in update.log)
             else:
                 assert per[who]["card"] and who in update.order
