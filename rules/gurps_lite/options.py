@@ -124,9 +124,13 @@ def attack_options(request: AttackRequest) -> list[dict]:
     if maneuver == "all_out_attack_ranged" and rof < 5:
         variants = [v for v in variants if v != "suppression_fire"]
     vreason = "" if variants else f"{m.name if m else maneuver} has no options {rule('Maneuvers')}"
+    fixed = state.get("variant") if in_fight and chosen == maneuver else ""
+    if fixed:  # the option was chosen with the turn's maneuver: it stands
+        variants, vreason = [fixed], f"chosen with the maneuver {rule('Maneuvers')}"
     out.append(_choice("variant", "All-Out / Committed option",
-                       [{"key": "", "label": "plain"}] + [{"key": v, "label": _VARIANT_LABELS.get((maneuver, v), v)}
-                                                          for v in variants], "", vreason))
+                       ([] if fixed else [{"key": "", "label": "plain"}])
+                       + [{"key": v, "label": _VARIANT_LABELS.get((maneuver, v), v)} for v in variants],
+                       fixed or "", vreason))
     allow = maneuver_movement(a.sheet, maneuver, variant or None) if m else 0
     out.append(_opt("moved", "Yards moved this turn", "int", int(num_of(state.get("moved"))), not in_fight,
                     f"the fight counts the yards moved {rule('Maneuvers')}", min=0, max=max(allow, current_move(a.sheet))))
