@@ -94,3 +94,77 @@ def test_savage_worlds_surprise_three_rounds_attackers_act_from_hold_on_phone_an
         dealt = [e["text"] for e in table.state()["log"] if re.match(r"\w+ is dealt \w+", e["text"])]
         assert {t.split()[0] for t in dealt[-4:]} == set(places), dealt
     assert table.state()["combat"]["round"] == 4
+
+
+HIT = re.compile(r"Chance to hit: (\d+\.\d)%")
+
+
+def hit_chance(page) -> float:
+    return float(HIT.search(page.locator("#attack-preview .hit-chance").inner_text()).group(1))
+
+
+def play_to(table: Table, name: str, rnd: int) -> None:
+    """Pass the turns (a player's from the phone's bar, the rest from the GM's page) until it is ``name``'s."""
+    for _ in range(12):
+        if table.whose_turn() == name:
+            assert table.state()["combat"]["round"] == rnd
+            return
+        who = table.whose_turn()
+        if who in table.phones:
+            table.end_my_turn(who)
+        else:
+            table.next_turn(table.gm, "Next turn")
+    raise AssertionError(f"{name}'s turn never came")
+
+
+def test_gurps_lite_all_out_options_change_the_odds_and_the_roll_from_the_phone(seeded_dice, server, new_page,
+                                                                                  shot):
+    """3d6 document, "Maneuvers", All Out Attack (Melee): Determined +4 to hit, Strong +2 damage, Double two
+    attacks. Mira chooses the maneuver on her phone, then each round another option on the attack card."""
+    places = {"Mira": (4, 3), "Theo": (1, 6), "Goon": (5, 3)}
+    table = Table(server, new_page, "gurps_lite", GRID, places)
+    phone = table.phones["Mira"]
+    table.start_fight()
+    for rnd, variant, label in ((1, "determined", "All-Out Attack (Determined)"),
+                                (2, "strong", "All-Out Attack (Strong): damage"), (3, "double", None)):
+        play_to(table, "Mira", rnd)
+        group = phone.locator("#combat .turn-actions details.action-group", has=phone.locator(
+            "button", has_text="All-Out Attack (melee)"))
+        if group.get_attribute("open") is None:  # a long list folds its groups: open the turn's
+            group.locator("summary").click()
+        table.act(phone, "All-Out Attack (melee)")
+        expect(phone.locator("#log")).to_contain_text("Mira: All-Out Attack (melee)")
+        assert table.preview(phone, "Mira", "Goon", "Broadsword") is None
+        plain = hit_chance(phone)
+        before = phone.locator("#attack-preview ol.outcomes").inner_text()
+        phone.locator("#attack-preview select[data-option=variant]").select_option(variant)
+        expect(phone.locator("#attack-preview select[data-option=variant]")).to_have_value(variant)
+        expect(phone.locator("#attack-preview ol.outcomes")).not_to_have_text(before)
+        if label:
+            expect(phone.locator("#attack-preview .mods")).to_contain_text(label)
+        if variant == "strong":  # the same chance to hit, more damage
+            expect(phone.locator("#attack-preview .hit-chance")).to_have_text(f"Chance to hit: {plain:.1f}%")
+        else:  # a better chance to hit (Determined's +4; Double's two attacks)
+            for _ in range(50):
+                if hit_chance(phone) > plain:
+                    break
+                phone.wait_for_timeout(100)
+            sel = phone.locator("#attack-preview select[data-option=variant]").input_value()
+            assert hit_chance(phone) > plain, (variant, plain, sel)
+        phone.locator("#attack-preview .hit-chance").scroll_into_view_if_needed()
+        shot(phone, f"flow-3d6-all-out-{variant}-phone")
+        if rnd == 1:
+            shot(table.gm, "flow-3d6-all-out-gm")
+        text = table.roll_attack(phone)
+        if variant == "double":
+            assert text.count(" vs 13 ") == 2, text  # two attacks at the plain skill
+        else:
+            assert f" vs {17 if variant == 'determined' else 13} " in text, text
+        detail = [e for e in table.state()["log"] if (e.get("detail") or {}).get("attack")][-1]["detail"]["attack"]
+        assert detail["details"]["variant"] == variant
+        if variant == "strong":
+            for dmg in (d for a in detail["details"]["attacks"] for d in a["damage"]):
+                assert {"label": "All-Out Attack (Strong)", "source": "Maneuvers", "value": 2} in dmg["damage_modifiers"]
+        if rnd == 1:
+            shot(table.screen, "flow-3d6-all-out-screen")
+        table.end_my_turn("Mira")
