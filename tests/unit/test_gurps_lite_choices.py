@@ -201,8 +201,8 @@ def test_surprised_tokens_act_after_the_attackers_and_are_mentally_stunned():
     the defenders are still stunned but may roll against IQ to break free of it"."""
     a = Combatant("a", "Ann", S.default_sheet(), (1, 1), "pc", True)
     b = Combatant("b", "Bob", S.default_sheet(), (3, 1), "npc", state={"surprised": True})
-    # Bob's side wins the Tactics contest (3 against 18) but is surprised: Ann acts first; 1d = 2 seconds
-    u = S.begin_fight([a, b], rolls(18, 3, [2]))
+    # Bob's side is surprised: Ann acts first, with no Tactics contest; 1d = 2 seconds
+    u = S.begin_fight([a, b], rolls([2]))
     assert u.order == ["a", "b"] and u.current == "a"
     bob = u.state["combatants"]["b"]
     assert bob["stunned"] and bob["surprise"] == "total" and bob["stun_seconds"] == 2
@@ -212,11 +212,11 @@ def test_surprised_tokens_act_after_the_attackers_and_are_mentally_stunned():
     # "Those with Combat Reflexes cannot be Totally Suprised in such situations they are Partially Suprised."
     cr = dict(S.default_sheet(), traits={"combat_reflexes": True})
     c = Combatant("c", "Cid", cr, (3, 2), "npc", state={"surprised": True})
-    u = S.begin_fight([a, c], rolls(18, 3))
+    u = S.begin_fight([a, c], rolls())
     assert u.state["combatants"]["c"]["surprise"] == "partial" and u.state["combatants"]["c"]["stun_seconds"] == 0
     assert any("Cid is partially surprised (Combat Reflexes)" in line for line in u.log)
     # the setting reads the tick as Partial Surprise ("wary defenders")
-    u = S.begin_fight([a, b], rolls(18, 3), {"surprise_kind": "partial"})
+    u = S.begin_fight([a, b], rolls(), {"surprise_kind": "partial"})
     assert u.state["combatants"]["b"]["surprise"] == "partial"
 
 

@@ -674,9 +674,12 @@ def test_initiative_surprised_side_last_and_primal():
     a = Combatant("a", "A", sheet(skills={"Survival": 14}, initiative_style="primal"), side="beasts")
     b = Combatant("b", "B", sheet(skills={"Tactics": 16}, leader=True), side="guards",
                   state={"surprise": "total"})
-    order = g.initiative([a, b], rolls(16, 3))
-    assert [o["id"] for o in order] == ["a", "b"]
-    assert order[0]["check"]["base_label"] == "Survival"
+    order = g.initiative([a, b], rolls())  # the surprise orders them: no contest
+    assert [o["id"] for o in order] == ["a", "b"] and order[0]["check"] is None
+    c = Combatant("c", "C", sheet(skills={"Survival": 14}, initiative_style="primal"), side="beasts")
+    order = g.initiative([c, Combatant("d", "D", sheet(skills={"Tactics": 16}, leader=True), side="guards")],
+                         rolls(16, 3))
+    assert [o["id"] for o in order] == ["d", "c"] and order[1]["check"]["base_label"] == "Survival"
 
 
 def test_surprise():
