@@ -168,3 +168,38 @@ def test_gurps_lite_all_out_options_change_the_odds_and_the_roll_from_the_phone(
         if rnd == 1:
             shot(table.screen, "flow-3d6-all-out-screen")
         table.end_my_turn("Mira")
+
+
+def test_gurps_lite_one_foe_ticked_surprised_the_attackers_act_first_for_three_rounds(seeded_dice, server,
+                                                                                       new_page, shot):
+    """3d6 document, "Turn Order": "the attackers go first in initiative and the defenders will be mentally
+    stunned". The GM ticks one of two foes; Mira and Theo act first every round, from their phones."""
+    places = {"Mira": (4, 3), "Theo": (3, 4), "Goon": (9, 3), "Brute": (9, 4)}
+    table = Table(server, new_page, "gurps_lite", GRID, places)
+    table.gm.locator(f"#combat input[name=surprised][value='{table.ids['Brute']}']").check()
+    table.start_fight()
+    table.expect_in_logs("Surprise: the attackers (pc) go first, then the side caught off guard (npc)")
+    heroes = {table.ids["Mira"], table.ids["Theo"]}
+    for page in table.pages:  # every screen lists the heroes first
+        rows = page.locator("#combat .turn-order li")
+        expect(rows).to_have_count(4)
+        assert {rows.nth(0).get_attribute("data-token-id"), rows.nth(1).get_attribute("data-token-id")} == heroes
+    shot(table.gm, "flow-3d6-surprise-gm")
+    shot(table.phones["Mira"], "flow-3d6-surprise-phone")
+    shot(table.screen, "flow-3d6-surprise-screen")
+    for rnd in (1, 2, 3):
+        seen = []
+        for _ in range(4):
+            combat = table.state()["combat"]
+            assert combat["round"] == rnd
+            name = table.names[combat["current"]]
+            seen.append(name)
+            if name in table.phones:
+                expect(table.phones[name].locator("#turn-bar")).to_contain_text("Your turn")
+                table.end_my_turn(name)
+            else:
+                if name == "Brute" and rnd == 1:  # mentally stunned: Do Nothing only
+                    expect(table.gm.locator("#combat .turn-actions button", has_text="Do Nothing")).to_be_attached()
+                table.next_turn(table.gm, "Next turn")
+        assert set(seen[:2]) == {"Mira", "Theo"}, (rnd, seen)
+    assert table.state()["combat"]["round"] == 4
