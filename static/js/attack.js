@@ -118,7 +118,12 @@
   document.addEventListener("change", (e) => {
     const form = e.target.closest("#attack-form");
     if (form) {
-      if (e.target.name === "attacker") syncWeapons(form);
+      if (e.target.name === "attacker") {
+        syncWeapons(form);
+        // the new attacker's nearest foe (the server's rule, webapp/game/combat.first_foe), never its ally
+        const aim = e.target.selectedOptions[0] && e.target.selectedOptions[0].dataset.aim;
+        if (aim) { form.elements.target.value = aim; form.elements.target._picked = true; }
+      }
       // another attacker, target, weapon or template: the options shown were for the old one
       if (["attacker", "target", "weapon", "template"].includes(e.target.name)) clearAim();
       return;
