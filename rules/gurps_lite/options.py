@@ -161,6 +161,8 @@ def attack_options(request: AttackRequest) -> list[dict]:
                     not rs, rs, targets=2))
     others = [k for k in ready_weapons(a.sheet, state) if k != wname]
     dreason = "" if others else f"needs a second ready weapon {rule('Attacking', 'Dual Weapon Attack')}"
+    if ranged:  # reading: a weapon in each hand strikes; a bow or a rifle takes both hands (#33)
+        dreason = f"melee weapons only (reading) {rule('Attacking', 'Dual Weapon Attack')}"
     if opts.get("rapid_strike"):
         dreason = f"not with a Rapid Strike {rule('Attacking', 'Dual Weapon Attack')}"
     out.append(_choice("dual_weapon", "Dual Weapon Attack (-4 each)",
@@ -170,8 +172,11 @@ def attack_options(request: AttackRequest) -> list[dict]:
                     f"needs a thrusting impaling weapon {rule('Attacking', 'Tip Slash')}"))
     skill = skill_level(a.sheet, weapon.get("skill"))[0]
     top = max(0, (skill - 10) // 2)
-    out.append(_opt("deceptive", "Deceptive Attack (-2 to hit per -1 to the defense)", "int", 0, top > 0 and maneuver != "feint",
-                    f"skill may not go below 10 (skill {skill}) {rule('Defending', 'Riposte')}", min=0, max=top))
+    dcreason = (f"melee attacks only (reading: it is named with the Riposte, a melee defense) {rule('Defending', 'Riposte')}"
+                if ranged else "" if top > 0 and maneuver != "feint"
+                else f"skill may not go below 10 (skill {skill}) {rule('Defending', 'Riposte')}")
+    out.append(_opt("deceptive", "Deceptive Attack (-2 to hit per -1 to the defense)", "int", 0, not dcreason,
+                    dcreason, min=0, max=top))
     tws = list(weapons(t.sheet))
     disarm_ok = bool(tws) and not ranged
     out.append(_opt("disarm", "Disarm (strike the weapon, then a quick contest)", "bool", False, disarm_ok,

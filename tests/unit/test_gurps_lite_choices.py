@@ -405,3 +405,21 @@ def test_weapons_spend_their_shots_and_an_empty_one_is_refused_until_reloaded():
     assert done.state["combatants"]["a"]["maneuver"] == "ready" and "Ann reloads Pistol: 8 shot(s)" in done.log
     with pytest.raises(RuleError, match="one maneuver a turn"):
         S.act(done.state, ann, "reload:Pistol", [a, b], SeededDice(1))
+
+
+def test_a_shot_is_offered_neither_dual_weapon_attack_nor_deceptive_attack():
+    """#33: both were offered for a bow shot. Dual Weapon Attack ("Attacking": "two different (ready)
+    weapons in one attack") and Deceptive Attack (named with the Riposte, "Defending") are read as melee
+    options: offered for the sword, closed with the reason for a shot, and refused if sent anyway."""
+    bow = dict(S.default_sheet()["weapons"]["Pistol"], skill="Bow", type="imp", rof=1, acc=2, bullet=False)
+    archer = dict(shooter(), skills={**shooter()["skills"], "Bow": 16})
+    archer["weapons"] = {**archer["weapons"], "Bow": bow}
+    sword = by_key(S.attack_options(req(sheet=archer)))
+    assert sword["dual_weapon"]["available"] and sword["deceptive"]["available"]
+    shot_ = by_key(S.attack_options(req("Bow", sheet=archer, at=(6, 1))))
+    for key in ("dual_weapon", "deceptive"):
+        assert not shot_[key]["available"] and "melee" in shot_[key]["reason"], shot_[key]
+    with pytest.raises(RuleError, match=r"Deceptive Attack .*: melee attacks only"):
+        S.odds(req("Bow", {"deceptive": 1}, sheet=archer, at=(6, 1)))
+    with pytest.raises(RuleError, match="Dual Weapon Attack"):
+        S.odds(req("Bow", {"dual_weapon": "Broadsword"}, sheet=archer, at=(6, 1)))
