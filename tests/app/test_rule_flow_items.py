@@ -1,0 +1,34 @@
+"""The smaller rule items of issue #33 through the protocol: what a preview says when "No defense" is the
+only defense open, and the attack card after Start fight."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import rules
+from webapp import create_app
+
+from test_templates import duel, send
+
+
+@pytest.fixture
+def client(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                       "DICE_SEED": "5"}).test_client()
+
+
+def test_a_preview_whose_only_defense_is_none_does_not_promise_to_ask_the_player(client):
+    g, p, ids = duel(client)
+    preview = {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"}
+    html = send(client, g, g["gm_token"], preview).json["html"]
+    assert "asked before the roll" in html and "rolled without asking" not in html  # a conscious Hero chooses
+    sheet = {**rules.get("gurps_lite").default_sheet(), "conditions": ["unconscious"]}
+    assert send(client, g, g["gm_token"], {"type": "add_character", "name": "Hero", "token_id": ids["Hero"],
+                                           "sheet": sheet}).status_code == 200
+    r = send(client, g, g["gm_token"], preview)
+    assert [c["key"] for c in r.json["preview"]["defenses"] if c["available"]] == ["none"]
+    html = r.json["html"]
+    assert "No defense is open to Hero now: the attack is rolled without asking anyone." in html
+    assert "asked before the roll" not in html and "the player is asked" not in html
