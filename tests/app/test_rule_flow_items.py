@@ -32,3 +32,22 @@ def test_a_preview_whose_only_defense_is_none_does_not_promise_to_ask_the_player
     html = r.json["html"]
     assert "No defense is open to Hero now: the attack is rolled without asking anyone." in html
     assert "asked before the roll" not in html and "the player is asked" not in html
+
+
+def test_the_logs_how_says_what_happened_in_words_not_the_rules_books(client):
+    """#33: the 3d6 log's "how" read "defense parry, counter parries, weapon Broadsword, limbs []"."""
+    g, p, ids = duel(client)
+    seen = 0
+    for _ in range(12):  # attacks until one is parried or hits (seeded dice)
+        r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                                "weapon": "Broadsword"})
+        assert r.status_code == 200, r.json
+        page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
+        hows = re.findall(r"<details><summary>how</summary><ul>(.*?)</ul></details>", page, re.S)
+        assert hows
+        for how in hows:
+            assert "limbs" not in how and "counter" not in how and "[]" not in how, how
+        seen = sum("<strong>Brute</strong>: " in how and ("parries" in how or "injury" in how) for how in hows)
+        if seen:
+            break
+    assert seen  # the result card's words: "Brute: parries with Broadsword", "... HP injury (torso)"
