@@ -22,9 +22,9 @@ INLINE_LOG = """<section id="log" class="card log"{% if oob %} hx-swap-oob="true
       {% for roll in r.rolls %}<li>{{ roll.text }}</li>{% endfor %}
       {% for m in r.modifiers %}<li>{{ m.label }} {{ "%+g"|format(m.value) }}</li>{% endfor %}
       {#- what it did, in the result card's words (each target's effects); an effect without a card says its
-          own words (``says``), else its kind and plain values, never its raw books (empty lists, ids) -#}
+          own words (``says``), else its kind, never its raw books (empty lists, ids) -#}
       {% if entry.detail.card and entry.detail.card.targets %}{% for t in entry.detail.card.targets %}<li><strong>{{ t.name }}</strong>: {{ t.effects|join('; ') or 'no effect' }}{% if t.detail %} ({{ t.detail }}){% endif %}</li>{% endfor %}
-      {% else %}{% for e in r.effects %}<li>{% if e.data.says %}{{ e.data.says }}{% else %}{{ e.kind|replace('_', ' ') }}{% set plain = e.data.items()|rejectattr(1, "none")|rejectattr(1, "sameas", true)|rejectattr(1, "sameas", false)|selectattr(1, "string")|list + e.data.items()|selectattr(1, "number")|rejectattr(1, "sameas", true)|rejectattr(1, "sameas", false)|list %}{% if plain %}: {% for k, v in plain %}{{ k|replace('_', ' ') }} {{ v }}{% if not loop.last %}, {% endif %}{% endfor %}{% endif %}{% endif %}</li>{% endfor %}{% endif %}
+      {% else %}{% for e in r.effects %}<li>{{ e.data.says or e.kind|replace('_', ' ') }}</li>{% endfor %}{% endif %}
     </ul></details>{% endif %}</li>{% else %}<li class="empty">Nothing yet.</li>{% endfor %}
   </ol>
 </section>"""

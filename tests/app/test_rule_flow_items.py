@@ -51,3 +51,32 @@ def test_the_logs_how_says_what_happened_in_words_not_the_rules_books(client):
         if seen:
             break
     assert seen  # the result card's words: "Brute: parries with Broadsword", "... HP injury (torso)"
+
+
+def test_atomic_tomorrow_cards_read_in_words(tmp_path):
+    """#33: Atomic Tomorrow cards read "Rex: wounds 0 (total 0, state fighting)", "1zone step" and listed the
+    skill as a modifier, "Ranged +46"."""
+    from test_fight_choices_others import game, send as send_as_gm, state
+
+    client = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                         "DICE_SEED": "7"}).test_client()
+    g, p, ids = game(client, "atomic_tomorrow", [("Nova", "pad", True), ("Raider", "bay", False)])
+    r = send_as_gm(client, g, {"type": "preview_attack", "attacker": ids["Nova"], "target": ids["Raider"],
+                               "weapon": "Blast pistol"})
+    assert r.status_code == 200, r.json
+    html = r.json["html"]
+    assert "1 zone step" in html and "1zone" not in html
+    assert re.search(r'<p class="skill-line">Skill: Ranged \d+%', html)
+    assert "<td>Ranged</td>" not in html  # the skill is no modifier
+    effects = []
+    for _ in range(30):  # until a hit lands (seeded dice)
+        r = send_as_gm(client, g, {"type": "attack", "attacker": ids["Nova"], "target": ids["Raider"],
+                                   "weapon": "Blast pistol"})
+        assert r.status_code == 200, r.json
+        card = [e for e in state(client, g)["log"] if (e.get("detail") or {}).get("card")][-1]["detail"]["card"]
+        effects += [w for t in card["targets"] for w in t["effects"]]
+        if any("wound" in w for w in effects):
+            break
+    worded = [w for w in effects if "wound" in w]
+    assert worded and all(re.fullmatch(r"(no wound \(\d so far|\d wounds? \(\d in all)(\)|: \w+\))", w) for w in worded), worded
+    assert not any("total" in w or "state" in w for w in effects), effects
