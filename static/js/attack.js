@@ -69,7 +69,10 @@
       opt.disabled = !mine;
       if (mine && !first) first = opt;
     }
-    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = first ? first.value : "";
+    // by the option, not its value: two attackers may both have an "Unarmed"
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) {
+      if (first) first.selected = true; else select.value = "";
+    }
     if (!first) select.value = "";
   }
 
@@ -141,9 +144,22 @@
     return li ? li.dataset.seq : null;
   };
   let lastAttack = newestAttack();
+  // the card starts on the token whose turn it is (when it is this user's) and its nearest foe: a turn that
+  // passes moves it along, unless the user picked an attacker (or a target) on it
+  function followTurn(form) {
+    const now = document.querySelector("#combat .turn-order li.current");
+    const attacker = form.elements.attacker;
+    if (!now || attacker._picked || attacker.value === now.dataset.tokenId) return;
+    const option = Array.from(attacker.options).find((o) => o.value === now.dataset.tokenId);
+    if (!option) return;
+    attacker.value = option.value;
+    syncWeapons(form);
+    if (option.dataset.aim && !form.elements.target._picked) form.elements.target.value = option.dataset.aim;
+    clearAim();
+  }
   document.addEventListener("tacmap:update", () => {
     const form = document.getElementById("attack-form");
-    if (form) syncWeapons(form);
+    if (form) { syncWeapons(form); followTurn(form); }
     const now = newestAttack();
     if (now !== lastAttack) { lastAttack = now; clearAim(); }
   });

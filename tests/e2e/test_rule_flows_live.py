@@ -275,3 +275,26 @@ def test_phase_tn_every_target_list_starts_on_a_foe_for_three_rounds(seeded_dice
             else:
                 table.act(gm, "No new action this phase")
     assert all(declared[n] >= 1 for n in GRID_PLACES), declared
+
+
+def test_after_start_fight_the_gms_attack_card_follows_the_acting_token_and_previews(seeded_dice, server, new_page):
+    """#33: after Start fight the GM's attack card kept the first token (with "Unarmed") it had started on
+    before the fight, and the first Preview was refused. A live refresh now keeps only the user's picks."""
+    places = {"Mira": (4, 3), "Theo": (4, 4), "Goon": (5, 3), "Brute": (5, 4)}  # each in reach of a foe
+    table = Table(server, new_page, "savage_worlds", GRID, places)
+    gm = table.gm
+    form = gm.locator("#attack-form")
+    table.start_fight()
+    for rnd_turn in range(3):  # three turns in a row: the card follows each
+        current = table.state()["combat"]["current"]
+        expect(form.locator("select[name=attacker]")).to_have_value(current)
+        target = form.locator("select[name=target]").input_value()
+        assert (table.names[target] in ("Mira", "Theo")) != (table.names[current] in ("Mira", "Theo"))  # a foe
+        expect(form.locator("select[name=weapon] option:checked")).to_have_attribute("data-attacker", current)
+        gm.evaluate("document.getElementById('flash').className = 'flash'")
+        form.locator("button[data-attack=preview_attack]").click()
+        refused = gm.locator("#flash.shown.error")
+        expect(gm.locator("#attack-preview .attack-preview").or_(refused).first).to_be_visible()
+        assert not refused.count(), refused.inner_text()
+        expect(gm.locator("#attack-preview .attack-preview")).to_contain_text(table.names[current] + " →")
+        table.next_turn(gm, "Next turn")
