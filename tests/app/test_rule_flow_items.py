@@ -80,3 +80,36 @@ def test_atomic_tomorrow_cards_read_in_words(tmp_path):
     worded = [w for w in effects if "wound" in w]
     assert worded and all(re.fullmatch(r"(no wound \(\d so far|\d wounds? \(\d in all)(\)|: \w+\))", w) for w in worded), worded
     assert not any("total" in w or "state" in w for w in effects), effects
+
+
+def test_a_player_spends_bennies_but_only_the_gm_awards_them(client):
+    """#33: a player set their own Bennies to 9. Savage Worlds: the GM (and a Joker) hands them out."""
+    from test_fight_choices_others import game, send as send_as
+
+    g, p, ids = game(client, "savage_worlds", [("Hero", (2, 2), True)])
+    sheet = {**rules.get("savage_worlds").default_sheet(), "bennies": 3}
+    r = send_as(client, g, {"type": "add_character", "name": "Hero", "token_id": ids["Hero"], "sheet": sheet,
+                            "owner": p["player_id"]})
+    assert r.status_code == 200, r.json
+    cid = client.get(f"/api/games/{g['id']}/state", headers={"Authorization": f"Bearer {g['gm_token']}"}
+                     ).json["characters"][0]["id"]
+    r = send_as(client, g, {"type": "update_sheet", "character_id": cid, "changes": {"bennies": 9}}, p["player_token"])
+    assert r.status_code == 422 and r.json["error"] == "only the GM raises bennies (a player may spend them)"
+    r = send_as(client, g, {"type": "update_sheet", "character_id": cid, "changes": {"bennies": 2}}, p["player_token"])
+    assert r.status_code == 200, r.json  # spent one
+    r = send_as(client, g, {"type": "update_sheet", "character_id": cid, "changes": {"bennies": 5}})
+    assert r.status_code == 200, r.json  # the GM awards
+    assert client.get(f"/api/games/{g['id']}/state", headers={"Authorization": f"Bearer {g['gm_token']}"}
+                      ).json["characters"][0]["sheet"]["bennies"] == 5
+
+
+def test_savage_worlds_damage_takes_only_its_dice():
+    from rules.savage_worlds.checks import damage_expression
+    from rules.system import RuleError
+
+    assert damage_expression("Str+d8", "d6")[0] == "d6!+d8!"
+    with pytest.raises(RuleError, match="not a d7"):  # #33: "Str+d7" was taken
+        damage_expression("Str+d7", "d6")
+    with pytest.raises(Exception, match="d7"):  # and a sheet with it is refused
+        rules.get("savage_worlds").validate_sheet({**rules.get("savage_worlds").default_sheet(),
+                                                   "weapons": {"Odd": {"damage": "Str+d7"}}})

@@ -157,6 +157,13 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         sheet = apply_changes(character.sheet, cmd.changes)
         if sheet == character.sheet:
             raise Rejected("nothing to change")
+        if actor.role != "gm":  # a count the player spends but only the GM awards
+            for key in getattr(system, "gm_raises_fields", ()):
+                was, now = character.sheet.get(key), sheet.get(key)
+                if was is None and hasattr(system, "derived"):  # not counted yet: what the sheet reads as
+                    was = system.derived(character.sheet).get(key)
+                if isinstance(now, (int, float)) and now > (was if isinstance(was, (int, float)) else 0):
+                    raise Rejected(f"only the GM raises {key} (a player may spend them)")
         check_sheet(game, sheet)
         # what changed, not the whole sheet: a 9 kB note edited 100 times is 900 kB in the log, not 6 MB
         return [Event("sheet_updated", {"character_id": character.id, "changes": cmd.changes})]
