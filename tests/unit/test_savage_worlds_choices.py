@@ -78,7 +78,8 @@ def test_each_pick_moves_the_odds_by_its_modifier(weapon, options, effect):
 
 def test_a_called_head_shot_adds_four_damage_and_wild_attack_two_and_leaves_the_attacker_vulnerable():
     head = S.odds(req(called="head"))
-    assert {"label": "Called Shot: Head", "value": 4, "source": "Called Shot"} in head["modifiers"]
+    assert {"label": "Called Shot: Head (damage)", "value": 4, "source": "Called Shot"} in head["modifiers"]
+    assert {"label": "Called Shot: Head", "value": -4, "source": "Called Shot"} in head["modifiers"]  # to hit
     # Fighting d8 7, Wild Die 1 -> 7 + 2 (Wild Attack) = 9 vs Parry 6: a hit; damage Str d6 3 + sword 4 + 2
     r = S.attack(req(wild_attack=True), ScriptedDice([7, 1, 3, 4]))
     assert r.hit and ("vulnerable", "ann") in [(e.kind, e.target) for e in r.effects]
