@@ -262,3 +262,11 @@ def test_an_attack_at_a_list_of_targets_is_refused_naming_the_rule():
     r.targets = [r, AttackRequest(r.attacker, Combatant("cal", "Cal", sheet(), (1, 1), "npc"), "Long sword")]
     with pytest.raises(RuleError, match="Area Effect Attacks"):
         S.odds(r)
+
+
+def test_an_option_not_open_is_never_shown_ticked():
+    """#33: a disabled, ticked "Launched" box sat under "Not now" for a plain shot (only a blast deviates)."""
+    for weapon in ("Long sword", "Colt Peacemaker", None):
+        for o in listed(req(weapon)).values():
+            if o["kind"] == "bool" and not o["available"]:
+                assert o["default"] is False, o
