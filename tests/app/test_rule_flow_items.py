@@ -113,3 +113,15 @@ def test_savage_worlds_damage_takes_only_its_dice():
     with pytest.raises(Exception, match="d7"):  # and a sheet with it is refused
         rules.get("savage_worlds").validate_sheet({**rules.get("savage_worlds").default_sheet(),
                                                    "weapons": {"Odd": {"damage": "Str+d7"}}})
+
+
+def test_a_made_character_is_named_after_its_token(client):
+    """#33: a Savage Worlds character made for a token had the sample sheet's Name, "Hero"."""
+    from test_fight_choices_others import game, send as send_as
+
+    g, p, ids = game(client, "savage_worlds", [("Rex", (2, 2), True)])
+    r = send_as(client, g, {"type": "add_character", "name": "Rex", "token_id": ids["Rex"]})
+    assert r.status_code == 200, r.json
+    sheet = client.get(f"/api/games/{g['id']}/state", headers={"Authorization": f"Bearer {g['gm_token']}"}
+                       ).json["characters"][0]["sheet"]
+    assert sheet["name"] == "Rex"

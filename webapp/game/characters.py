@@ -62,7 +62,16 @@ def sheet_of(game: "Game", token: "Token") -> dict:
     character = of_token(game, token.id)
     if character is not None:
         return character.sheet
-    return token.sheet or rules.get(game.system).default_sheet()
+    return token.sheet or named_default(rules.get(game.system), token.name)
+
+
+def named_default(system, name: str) -> dict:
+    """The system's sample sheet for a new character: with its name where the sheet has one (#33: a made
+    character's Name said the sample's "Hero")."""
+    sheet = system.default_sheet()
+    if "name" in sheet and name:
+        sheet["name"] = name
+    return sheet
 
 
 def set_sheet(game: "Game", token_id: str, sheet: dict) -> None:
@@ -137,7 +146,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
                 raise Rejected(f"no token {cmd.token_id!r} in this game")
             if of_token(game, cmd.token_id) is not None:
                 raise Rejected(f"{game.tokens[cmd.token_id].name} has a character already")
-        sheet = cmd.sheet if cmd.sheet is not None else system.default_sheet()
+        sheet = cmd.sheet if cmd.sheet is not None else named_default(system, cmd.name)
         check_sheet(game, sheet)
         character = Character(id=game.next_id("c"), name=cmd.name, owner=owner, token_id=cmd.token_id, sheet=sheet)
         return [Event("character_added", {"character": character.to_dict()})]
