@@ -239,8 +239,9 @@ def test_phase_tn_every_target_list_starts_on_a_foe_for_three_rounds(seeded_dice
             table.next_turn(gm, "Next turn")
         elif name in table.phones:
             phone = table.phones[name]
+            expect(phone.locator("#turn-bar.my-turn .who")).to_contain_text(name)  # the phone is at this turn
             fire = phone.locator("#turn-bar form.bar-act", has=phone.locator("button", has_text=re.compile(r"^Fire$")))
-            if not fire.count():
+            if not fire.count() or not fire.locator("select[name='options.target'] option").count():
                 table.end_my_turn(name)
                 continue
             at = table.names[fire.locator("select[name='options.target']").input_value()]
