@@ -369,6 +369,8 @@ class BaseSystem:
     cell_unit = "square"
     #: sheet fields (top-level keys) a player may not change on their own character: the rules set them
     gm_only_fields: tuple[str, ...] = ()
+    #: counts a player may lower on their own character (spending them) but only the GM raises (awards)
+    gm_raises_fields: tuple[str, ...] = ()
 
     def sheet_fields(self) -> list[SheetField]:
         return []

@@ -179,13 +179,21 @@ def prepare(request: AttackRequest) -> dict:
 
 
 def attack_skill(prep: dict, wound_penalty: int) -> tuple[int, list[Modifier]]:
-    """The attack skill after the single largest situational modifier (the wounded-action penalty is one)."""
+    """The attack skill after the single largest situational modifier (the wounded-action penalty is one),
+    and the modifiers that made it: the skill itself is the base (``skill_line``), not a modifier (#33: the
+    card listed "Ranged +46")."""
     mods = list(prep["situational"])
     if wound_penalty:
         mods.append(Modifier("acting while wounded", wound_penalty, "INCAPACITATION / LAST STAND"))
     total, chosen = situational_modifier(mods, prep["settings"]["modifier_rule"])
-    label = prep["weapon"]["skill"].capitalize()
-    return prep["skill_base"] + total, [Modifier(label, prep["skill_base"], "sheet"), *chosen]
+    return prep["skill_base"] + total, list(chosen)
+
+
+def skill_line(prep: dict, skill: int) -> str:
+    """The attack's skill in words: "Ranged 46%", and what the modifiers make of it."""
+    name = prep["weapon"]["skill"].capitalize()
+    base = prep["skill_base"]
+    return f"{name} {base}%" + (f", {skill}% with the modifiers" if skill != base else "")
 
 
 def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
@@ -326,7 +334,10 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     after = min(MAX_WOUNDS, before + taken)
     details.update(wounds_dealt=dealt, armour=armour, soak=soak, wounds_taken=taken,
                    wounds_before=before, wounds_after=after, wound_state=wound_state(after))
-    effects.append(Effect("wounds", tgt_c.id, {"wounds": taken, "total": after, "state": wound_state(after)}))
+    state = wound_state(after)
+    says = (f"{taken} wound{'s' if taken != 1 else ''} ({after} in all" if taken else f"no wound ({after} so far") \
+        + (")" if state == "fighting" else f": {state})")
+    effects.append(Effect("wounds", tgt_c.id, {"wounds": taken, "total": after, "state": state, "says": says}))
     summary = head + (
         f"; hit: {dealt} wound(s), {armour} armour, {soak} soaked: {taken} taken ({wound_state(after)})"
     )

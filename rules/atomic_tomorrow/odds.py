@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..system import AttackRequest, AttackResult, Modifier
-from .attack import attack_skill, attack_wounds, prepare
+from .attack import attack_skill, attack_wounds, prepare, skill_line
 from .checks import is_success, opposed_winner, success_quality
 from .data import COVER_LEVELS, MAX_WOUNDS, QUALITIES, SUCCESSES, check_level, check_wound_rating
 from .economy import pending_check
@@ -218,6 +218,7 @@ def request_odds(request: AttackRequest) -> dict:
         )
 
     def finish(out: dict, penalty: int) -> dict:
+        out["skill_line"] = skill_line(prep, attack_skill(prep, penalty)[0])
         out["outcome_detail"] = out.pop("outcomes")
         out["outcomes"] = outcome_lines(out, prep["defense"], int(prep["target"].get("wounds", 0) or 0))
         out["hit"] = out["p_hit"]

@@ -84,6 +84,11 @@ def chosen_maneuver(options: dict | None, state: dict | None) -> tuple[str, str,
         maneuver, variant = opts["maneuver"], opts.get("variant") or ""
     else:
         maneuver, variant = st.get("maneuver") or "attack", (st.get("variant") or "") if st.get("maneuver") else ""
+        if opts.get("variant"):  # the option picked on the attack card, under the turn's maneuver
+            variant = opts["variant"]
+    if (st.get("maneuver") and maneuver == st["maneuver"] and st.get("variant") and isinstance(variant, str)
+            and variant != st["variant"]):
+        raise RuleError(f"the turn's option is {st['variant'].replace('_', ' ')}: one maneuver a turn")
     moved = opts["moved"] if "moved" in opts else st.get("moved", 0)
     if not isinstance(maneuver, str) or not isinstance(variant, str):
         raise RuleError("a maneuver and its option are names")

@@ -189,9 +189,9 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
             hits_dist[k] += pk
     p_def = success_chance(dlevel) if dlevel is not None else 0.0
     half = bool(facts.get("half_damage"))
-    dmg_bonus = int(sum(m.value for m in damage_adjustments(
-        parse_damage(weapon.get("damage", "1d"), int_of(a.sheet.get("ST"), 10))[1],
-        facts["maneuver"], facts["variant"], weapon)))
+    dmg_mods = damage_adjustments(parse_damage(weapon.get("damage", "1d"), int_of(a.sheet.get("ST"), 10))[1],
+                                  facts["maneuver"], facts["variant"], weapon)
+    dmg_bonus = int(sum(m.value for m in dmg_mods))
     st_attacker = int_of(a.sheet.get("ST"), 10)
     one = injury_distribution(t.sheet, weapon, damage_type, location if location != "weapon" else "torso",
                               st_attacker, dmg_bonus, half, shotgun_mult, st)
@@ -207,7 +207,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     n_attacks = 2 ** int_of(opts["rapid_strike"]) if opts.get("rapid_strike") else 2 if opts.get("dual_weapon") else 1
     return {
         "skill": skill,
-        "modifiers": [m.to_dict() for m in mods],
+        # the roll to hit's modifiers, then the damage roll's (All-Out Strong...), each saying which roll
+        "modifiers": [m.to_dict() for m in mods] + [{**m.to_dict(), "label": f"{m.label}: damage"} for m in dmg_mods],
         "p_hit": p_hit,
         "p_critical_hit": p_crit,
         "defense_level": dlevel,

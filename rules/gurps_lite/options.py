@@ -124,9 +124,13 @@ def attack_options(request: AttackRequest) -> list[dict]:
     if maneuver == "all_out_attack_ranged" and rof < 5:
         variants = [v for v in variants if v != "suppression_fire"]
     vreason = "" if variants else f"{m.name if m else maneuver} has no options {rule('Maneuvers')}"
+    fixed = state.get("variant") if in_fight and chosen == maneuver else ""
+    if fixed:  # the option was chosen with the turn's maneuver: it stands
+        variants, vreason = [fixed], f"chosen with the maneuver {rule('Maneuvers')}"
     out.append(_choice("variant", "All-Out / Committed option",
-                       [{"key": "", "label": "plain"}] + [{"key": v, "label": _VARIANT_LABELS.get((maneuver, v), v)}
-                                                          for v in variants], "", vreason))
+                       ([] if fixed else [{"key": "", "label": "plain"}])
+                       + [{"key": v, "label": _VARIANT_LABELS.get((maneuver, v), v)} for v in variants],
+                       fixed or "", vreason))
     allow = maneuver_movement(a.sheet, maneuver, variant or None) if m else 0
     out.append(_opt("moved", "Yards moved this turn", "int", int(num_of(state.get("moved"))), not in_fight,
                     f"the fight counts the yards moved {rule('Maneuvers')}", min=0, max=max(allow, current_move(a.sheet))))
@@ -157,6 +161,8 @@ def attack_options(request: AttackRequest) -> list[dict]:
                     not rs, rs, targets=2))
     others = [k for k in ready_weapons(a.sheet, state) if k != wname]
     dreason = "" if others else f"needs a second ready weapon {rule('Attacking', 'Dual Weapon Attack')}"
+    if ranged:  # reading: a weapon in each hand strikes; a bow or a rifle takes both hands (#33)
+        dreason = f"melee weapons only (reading) {rule('Attacking', 'Dual Weapon Attack')}"
     if opts.get("rapid_strike"):
         dreason = f"not with a Rapid Strike {rule('Attacking', 'Dual Weapon Attack')}"
     out.append(_choice("dual_weapon", "Dual Weapon Attack (-4 each)",
@@ -166,8 +172,11 @@ def attack_options(request: AttackRequest) -> list[dict]:
                     f"needs a thrusting impaling weapon {rule('Attacking', 'Tip Slash')}"))
     skill = skill_level(a.sheet, weapon.get("skill"))[0]
     top = max(0, (skill - 10) // 2)
-    out.append(_opt("deceptive", "Deceptive Attack (-2 to hit per -1 to the defense)", "int", 0, top > 0 and maneuver != "feint",
-                    f"skill may not go below 10 (skill {skill}) {rule('Defending', 'Riposte')}", min=0, max=top))
+    dcreason = (f"melee attacks only (reading: it is named with the Riposte, a melee defense) {rule('Defending', 'Riposte')}"
+                if ranged else "" if top > 0 and maneuver != "feint"
+                else f"skill may not go below 10 (skill {skill}) {rule('Defending', 'Riposte')}")
+    out.append(_opt("deceptive", "Deceptive Attack (-2 to hit per -1 to the defense)", "int", 0, not dcreason,
+                    dcreason, min=0, max=top))
     tws = list(weapons(t.sheet))
     disarm_ok = bool(tws) and not ranged
     out.append(_opt("disarm", "Disarm (strike the weapon, then a quick contest)", "bool", False, disarm_ok,

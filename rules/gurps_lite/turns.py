@@ -74,37 +74,54 @@ def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
     return _initiative(combatants, dice)[0]
 
 
-def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dict], list[Check]]:
+def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dict], dict[str, Check]]:
+    """The order, and each side's Tactics check by side (a side that rolled none is not in it).
+
+    "Turn Order": "If one managed to Totally Suprise a group of defenders ... the attackers go first in
+    initiative": a side with a token caught off guard (``state['surprise']``) is a defending group and acts
+    after every side that surprised it, whatever a contest would say; the quick contest of Tactics orders
+    only sides of the same group (the attackers among themselves, the defenders among themselves), so a
+    side alone in its group rolls nothing."""
     sides: dict[str, list[Combatant]] = defaultdict(list)
     for c in combatants:
         sides[c.side or c.id].append(c)
-    rolls = {}
+    caught = {side: any(c.state.get("surprise") in ("total", "partial") for c in members)
+              for side, members in sides.items()}
+    any_caught = any(caught.values())
+    rolls: dict[str, tuple[Check | None, Combatant]] = {}
     for side, members in sides.items():
         leaders = [c for c in members if c.state.get("leader") or c.sheet.get("leader")]
         pool = leaders or members
         roller = max(pool, key=lambda c: (initiative_skill(c.sheet)[0], c.name))
+        group = [s for s in sides if caught[s] == caught[side]]
+        if any_caught and len(group) == 1:  # the surprise alone orders it
+            rolls[side] = (None, roller)
+            continue
         level, label = initiative_skill(roller.sheet)
         mods = []
         if not leaders:
             mods.append(Modifier("leaderless side", -2, S_TURN))
-        surprised = all(c.state.get("surprise") in ("total", "partial") for c in members)
         chk = check(dice, f"turn order: {side} ({roller.name})", level, mods, label)
-        rolls[side] = (surprised, chk, roller)
-    order = sorted(sorted(rolls), key=lambda s: (0 if rolls[s][0] else 1, contest_key(rolls[s][1]),
-                                                 rolls[s][1].effective), reverse=True)
+        rolls[side] = (chk, roller)
+
+    def key(side: str) -> tuple:
+        chk = rolls[side][0]
+        return (0 if caught[side] else 1,) + ((contest_key(chk), chk.effective) if chk else ())
+
+    order = sorted(sorted(rolls), key=key, reverse=True)
     out = []
     for rank, side in enumerate(order):
-        surprised, chk, roller = rolls[side]
+        chk, roller = rolls[side]
         members = sorted(sides[side], key=lambda c: (-num_of(c.sheet.get("basic_speed"), 5),
                                                        -int_of(c.sheet.get("DX"), 10), c.name))
         for c in members:
             out.append({
                 "id": c.id, "name": c.name, "side": side, "side_rank": rank, "order": len(out),
-                "leader": roller.id, "roll": chk.roll.to_dict() if chk.roll else None,
-                "check": chk.to_dict(), "surprised": bool(surprised),
+                "leader": roller.id, "roll": chk.roll.to_dict() if chk and chk.roll else None,
+                "check": chk.to_dict() if chk else None, "surprised": caught[side],
                 "surprise": surprise_level(c.sheet, c.state["surprise"]) if c.state.get("surprise") else None,
             })
-    return out, [rolls[side][1] for side in order]
+    return out, {side: chk for side, (chk, _) in rolls.items() if chk is not None}
 
 
 def surprise(sheet: dict, kind: str, dice: DiceSource) -> dict:
@@ -195,15 +212,24 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
                   if c.state.get("surprised") and c.state.get("surprise") not in ("total", "partial") else c
                   for c in combatants]
     rows, checks = _initiative(combatants, dice)
-    steps = _Steps(rolls=[c.roll for c in checks if c.roll is not None])
     by_id = {c.id: c for c in combatants}
     first_of_side: dict[str, dict] = {}
     for row in rows:
         first_of_side.setdefault(row["side"], row)
-    for row, chk in zip(first_of_side.values(), checks):
+    steps = _Steps(rolls=[checks[side].roll for side in first_of_side if side in checks and checks[side].roll])
+    for side, row in first_of_side.items():
+        chk = checks.get(side)
+        if chk is None:
+            continue
         leader = by_id[row["leader"]]
-        steps.log.append(f"Turn order: {row['side']} ({leader.name}, {chk.base_label} {chk.effective}) rolls "
+        steps.log.append(f"Turn order: {side} ({leader.name}, {chk.base_label} {chk.effective}) rolls "
                          f"{chk.roll.total if chk.roll else '?'}: {chk.result}, margin {chk.margin:+d}")
+    if any(r["surprised"] for r in rows):
+        attackers = [s for s, r in first_of_side.items() if not r["surprised"]]
+        caught = [s for s, r in first_of_side.items() if r["surprised"]]
+        steps.log.append("Surprise: " + (f"the attackers ({', '.join(attackers)}) go first, " if attackers else "")
+                         + f"then the side{'s' if len(caught) > 1 else ''} caught off guard ({', '.join(caught)})"
+                         + ("" if len(attackers) > 1 or len(caught) > 1 else "; no Tactics contest"))
     state = {"round": 1, "order": [r["id"] for r in rows], "index": 0, "current": None,
              "combatants": {c.id: fresh_state(c) for c in combatants}}
     for c in combatants:

@@ -25,6 +25,12 @@ from .sheet import derived_values, ready_melee, skill_die, weapon_stats
 from .turns import multi_action_penalty
 
 
+
+def on_damage(mods: list[Modifier]) -> list[Modifier]:
+    """The damage roll's modifiers as a list of every modifier shows them: each says it is the damage's,
+    so a Joker or a Called Shot that counts on both rolls reads "Joker +2 / Joker (damage) +2" (#33)."""
+    return [Modifier(f"{m.label} (damage)", m.value, m.source) for m in mods]
+
 def range_modifier(distance: int, short: int, medium: int, long: int) -> int | None:
     """Ranged Attacks table: 0 Short, -2 Medium, -4 Long, -8 Extreme (up to 4x Long).
 
@@ -445,7 +451,7 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
         hit=bool(hits),
         summary=summary,
         rolls=rolls,
-        modifiers=mods + plan["damage_modifiers"] + t_notes,
+        modifiers=mods + on_damage(plan["damage_modifiers"]) + t_notes,
         effects=effects,
         details={
             "kind": plan["kind"], "skill": plan["skill"], "die": plan["die"], "tn": plan["tn"],

@@ -191,6 +191,9 @@ def damage_expression(damage: str, strength: str | Die | None, *, explode: bool 
                 flat += s.bonus
         elif "d" in tok:
             count, sides = tok.split("d")
+            if int(sides) not in DIE_SIDES:  # #33: "Str+d7" was taken
+                raise RuleError(f"cannot read damage {damage!r}: a damage die is a d4, d6, d8, d10 or d12, "
+                                f"not a d{sides}")
             parts.append(f"{sign}{count if count not in ('', '1') else ''}d{sides}{bang}")
         else:
             parts.append(f"{sign}{tok}")

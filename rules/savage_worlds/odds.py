@@ -15,7 +15,7 @@ from math import comb
 
 from .. import odds as _odds
 from ..system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
-from .attack import effective_toughness, plan_of
+from .attack import effective_toughness, on_damage, plan_of
 from .checks import parse_die, trait_die_modifiers
 from .data import MAX_WOUNDS, RAISE, TN
 
@@ -44,7 +44,7 @@ def odds(request: AttackRequest) -> dict:
               "nonlethal": bool(request.options.get("nonlethal"))}
     lines = outcome_odds(d.sides, plan["wild"], mod, tn, plan["rof"], dmg, dmg_raise, toughness, target)
     _, ap_notes = effective_toughness(plan["toughness"], plan["ap"])
-    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + plan["damage_modifiers"] + ap_notes
+    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + on_damage(plan["damage_modifiers"]) + ap_notes
     res.update({"tn": tn, "modifier": mod, "toughness": toughness, "damage_expr": plan["damage_expr"],
                 "rof": plan["rof"], "die": plan["die"], "wild_card": plan["wild"], "outcomes": lines,
                 "modifiers": [m.to_dict() for m in mods]})
@@ -107,7 +107,7 @@ def area_odds(request: AttackRequest) -> dict:
                  "p": max(0.0, 1 - trait["hit"] - trait["critical_failure"])},
                 {"label": "hit: everyone under it", "p": trait["hit"] - trait["raise"]},
                 {"label": "hit with a raise: +d6 damage to everyone under it", "p": trait["raise"]}]
-    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + plan["damage_modifiers"]
+    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + on_damage(plan["damage_modifiers"])
     return {"hit": trait["hit"], "outcomes": outcomes, "modifiers": [m.to_dict() for m in mods], "tn": TN,
             "targets": targets, "cells": sorted(cells), "centre": list(centre), "template": template,
             "note": "a missed blast deviates and may land on others: where it lands is not in these odds"

@@ -89,8 +89,9 @@ def attack_options(request: AttackRequest) -> list[dict]:
              "Object Toughness: not with an area template" if area else "",
              values=[{"key": "none", "label": "No: the token"}] + [
                  {"key": k, "label": f"{k.title()} (Toughness {v})"} for k, v in OBJECT_TOUGHNESS.items()]),
-        _opt("launched", "Launched (deviates 2d6\", not d6\")", "bool", (w or {}).get("launched") is not False
-             and not (w or {}).get("thrown"),
+        # unticked where it is not open (a ticked, greyed box under "Not now" read as chosen: #33)
+        _opt("launched", "Launched (deviates 2d6\", not d6\")", "bool", area in BLAST_RADIUS
+             and (w or {}).get("launched") is not False and not (w or {}).get("thrown"),
              "" if area in BLAST_RADIUS else "Area Effect Attacks: only a blast deviates"),
         _opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-8, max=8, gm=True),
     ]

@@ -35,6 +35,8 @@ class SavageWorlds(BaseSystem):
     yards_per_square = 2
     #: the sheet fields the rules set (an attack's result, the turn's actions): the GM's to edit
     gm_only_fields = ("wounds", "fatigue", "shaken", "stunned", "vulnerable", "prone", "incapacitated")
+    #: Bennies: a player spends them; the GM (and a Joker, the rules) hands them out (#33: a player set 9)
+    gm_raises_fields = ("bennies",)
 
     # -- sheet
 

@@ -250,13 +250,15 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
 # ---------------------------------------------------------------- the fight lifecycle
 #
 # The state is plain JSON data the app stores and hands back:
-#   {"round": n, "deck": {...}, "order": [ids with a card, in acting order],
+#   {"round": n, "deck": {...}, "order": [every fighter: the cards in acting order, then those on Hold,
+#              then those who cannot act this round],
 #    "index": the slot of the turn in progress, "current": id or None,
 #    "resume": [ids whose turn an interrupt paused, last first],
 #    "after": [ids that lost an interrupt: they act as soon as the current turn ends],
 #    "combatants": {id: per-combatant state}}
 # and the per-combatant state (``Combatant.state`` for attacks and moves):
-#   card, drawn, joker, on_hold, acted, surprised, actions (declared this turn), used (actions
+#   card, drawn, joker, on_hold, surprise_hold (on Hold as a surprise's attacker: it lasts the first
+#   round, then the attacker is dealt in), acted, surprised, actions (declared this turn), used (actions
 #   taken this turn: attacks and other actions), moved (inches moved this turn), ran,
 #   run_allowance, stood, free_only (Shaken: free actions only this turn).
 
@@ -292,7 +294,11 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
     dealt_to = []
     for c in combatants:
         cs = dict(c.state or {}) if first_round else {}
-        cs.update({k: v for k, v in per.get(c.id, {}).items() if k == "on_hold"})
+        kept = per.get(c.id, {})
+        if kept.get("on_hold") and not kept.get("surprise_hold"):  # Hold taken by choice is kept
+            cs["on_hold"] = True
+        elif kept.get("surprise_hold") and kept.get("on_hold"):
+            log.append(f"{c.name}'s Hold from the surprise ends with the first round: dealt in")
         dealt_to.append(Combatant(c.id, c.name, c.sheet, c.position, c.side, c.is_player, cs))
     out, rolls = _deal(prev_deck, dealt_to, dice, settings, first_round)
     by_id_state = {c.id: c.state for c in dealt_to}
@@ -300,14 +306,15 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
     for e in out["order"] + out["not_acting"]:
         cs = _fresh_state(per.get(e["id"]))
         cs.update(card=e["card"], drawn=list(e["drawn"]), joker=bool(e["joker"]), on_hold=bool(e["on_hold"]))
+        attacker = first_round and (by_id_state.get(e["id"]) or {}).get("surprise") == "attacker"
+        cs["surprise_hold"] = bool(attacker and e["on_hold"])
         if e.get("reason"):
             cs["acted"] = True
             cs["surprised"] = e["reason"].startswith("Surprised")
             log.append(f"{e['name']}: {e['reason']}, no action card this round")
         elif e["on_hold"]:
-            log.append(f"{e['name']} is on Hold" + (" (Surprise: an attacker)" if first_round and
-                                                    (by_id_state.get(e["id"]) or {}).get("surprise") == "attacker"
-                                                    else ""))
+            log.append(f"{e['name']} is on Hold" + (" (Surprise: an attacker; act from Hold this round)"
+                                                    if attacker else ""))
         elif e.get("notice"):
             log.append(f"{e['name']} was surprised but makes the Notice roll ({e['notice'].get('total')}): "
                        f"dealt {e['card']}")
@@ -324,7 +331,9 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
         current = changes.get(tid, {}).get("bennies", int((by_id[tid].sheet or {}).get("bennies", 0) or 0))
         changes.setdefault(tid, {})["bennies"] = current + int(eff["data"].get("amount", 1))
         log.append(f"{by_id[tid].name} gets a Benny ({eff['data'].get('reason', 'Joker')})")
-    order = [e["id"] for e in out["order"] if e["card"]]
+    # every fighter stays in the order (the app's list of who is in the fight): the cards in acting
+    # order, then those on Hold, then those who cannot act this round (a failed Notice, Incapacitated)
+    order = [e["id"] for e in out["order"] + out["not_acting"]]
     new = {**state, "round": int(state.get("round", 0)) + 1, "deck": out["deck"], "order": order, "index": -1,
            "current": None, "resume": [], "after": [], "combatants": new_per}
     return new, rolls, log, changes
@@ -618,10 +627,11 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             out.append(ActionOption("interrupt", "Act from Hold (interrupt: opposed Athletics)", "turn",
                                     "the held turn", available=ok,
                                     reason=why or ("" if ok else "no one is acting to interrupt: act now"),
-                                    data={"against": current, "joker": bool(per.get("joker"))}))
+                                    data={"against": current, "joker": bool(per.get("joker")), "from_hold": True}))
             ok = current is None and not why
             out.append(ActionOption("act_now", "Act from Hold now", "turn", "the held turn", available=ok,
-                                    reason=why or ("" if ok else "someone is acting: interrupt instead")))
+                                    reason=why or ("" if ok else "someone is acting: interrupt instead"),
+                                    data={"from_hold": True}))
         return out
     d = derived_values(sheet)
     pace, run_die = d["pace"], d["run_die"]
@@ -762,7 +772,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     per = state["combatants"].setdefault(actor.id, _fresh_state())
     sheet = actor.sheet or {}
     if action == "hold":
-        per["on_hold"] = True
+        per["on_hold"], per["surprise_hold"] = True, False
         log.append(f"{actor.name} goes on Hold")
         state = _advance(state, combatants, dice, settings, rolls, log, changes)
     elif action == "interrupt":

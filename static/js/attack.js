@@ -69,7 +69,10 @@
       opt.disabled = !mine;
       if (mine && !first) first = opt;
     }
-    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = first ? first.value : "";
+    // by the option, not its value: two attackers may both have an "Unarmed"
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) {
+      if (first) first.selected = true; else select.value = "";
+    }
     if (!first) select.value = "";
   }
 
@@ -118,7 +121,12 @@
   document.addEventListener("change", (e) => {
     const form = e.target.closest("#attack-form");
     if (form) {
-      if (e.target.name === "attacker") syncWeapons(form);
+      if (e.target.name === "attacker") {
+        syncWeapons(form);
+        // the new attacker's nearest foe (the server's rule, webapp/game/combat.first_foe), never its ally
+        const aim = e.target.selectedOptions[0] && e.target.selectedOptions[0].dataset.aim;
+        if (aim) { form.elements.target.value = aim; form.elements.target._picked = true; }
+      }
       // another attacker, target, weapon or template: the options shown were for the old one
       if (["attacker", "target", "weapon", "template"].includes(e.target.name)) clearAim();
       return;
@@ -136,9 +144,22 @@
     return li ? li.dataset.seq : null;
   };
   let lastAttack = newestAttack();
+  // the card starts on the token whose turn it is (when it is this user's) and its nearest foe: a turn that
+  // passes moves it along, unless the user picked an attacker (or a target) on it
+  function followTurn(form) {
+    const now = document.querySelector("#combat .turn-order li.current");
+    const attacker = form.elements.attacker;
+    if (!now || attacker._picked || attacker.value === now.dataset.tokenId) return;
+    const option = Array.from(attacker.options).find((o) => o.value === now.dataset.tokenId);
+    if (!option) return;
+    attacker.value = option.value;
+    syncWeapons(form);
+    if (option.dataset.aim && !form.elements.target._picked) form.elements.target.value = option.dataset.aim;
+    clearAim();
+  }
   document.addEventListener("tacmap:update", () => {
     const form = document.getElementById("attack-form");
-    if (form) syncWeapons(form);
+    if (form) { syncWeapons(form); followTurn(form); }
     const now = newestAttack();
     if (now !== lastAttack) { lastAttack = now; clearAim(); }
   });

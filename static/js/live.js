@@ -116,6 +116,10 @@
     const data = (o) => Object.entries(o.dataset).sort().join("|");
     return data(a) === data(b);
   }
+  // a pick the user made in such a form (a programmatic one that follows it sets _picked itself)
+  document.addEventListener("change", (e) => {
+    if (e.target.tagName === "SELECT" && e.target.closest("form[data-live-choices]")) e.target._picked = true;
+  });
   function keepChoices(old, fresh) {
     const active = document.activeElement;
     const focused = active && old.contains(active) ? active.name : null;
@@ -125,9 +129,12 @@
       const twin = Array.from(fresh.elements).find((t) => t.name === f.name && t.type === f.type && (!boxed || t.value === f.value));
       if (!twin) continue;
       if (f.tagName === "SELECT") {
+        // a list the user never picked in keeps the fresh copy's choice (the server's default: the token
+        // whose turn it is now, its nearest foe), not the one the old copy started on
+        if (!f._picked) continue;
         const chosen = f.selectedOptions[0];
         const still = chosen && Array.from(twin.options).find((o) => sameOption(o, chosen));
-        if (still) still.selected = true;
+        if (still) { still.selected = true; twin._picked = true; }
       } else if (boxed) {
         twin.checked = f.checked;
       } else {

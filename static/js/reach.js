@@ -30,7 +30,7 @@
   function units(cost) {
     const n = Math.round(cost * reach.size * 10) / 10;
     const unit = reach.unit;
-    if (!/^\p{L}+$/u.test(unit)) return n + unit;
+    if (!/^[\p{L} ]+$/u.test(unit)) return n + unit; // a sign; a unit of words ("zone step") is written out
     return n + " " + unit + (n === 1 || unit.length <= 2 ? "" : "s");
   }
 

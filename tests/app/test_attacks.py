@@ -3,6 +3,8 @@ on the server, writes the rule system's result to the sheets and the log; the ta
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import rules
@@ -137,7 +139,7 @@ def test_the_attack_card_starts_on_the_acting_token_and_a_foe(client):
     card = page[page.index('id="attack-form"'):page.index('name="weapon"')]
     attacker = card[card.index('name="attacker"'):card.index('name="target"')]
     target = card[card.index('name="target"'):]
-    assert f'<option value="{current}" selected>' in attacker
+    assert re.search(rf'<option value="{current}"( data-aim="[^"]+")? selected>', attacker)
     acting_is_hero = current == ids["Hero"]
-    foe = ids["Bandit"] if acting_is_hero else ids["Hero"]  # the first token of the other side
+    foe = ids["Bandit"] if acting_is_hero else ids["Hero"]  # the nearest token of the other side
     assert f'<option value="{foe}" selected>' in target

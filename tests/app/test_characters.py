@@ -41,7 +41,8 @@ def test_a_character_without_a_sheet_gets_the_systems_sample_and_its_derived_val
     assert r.status_code == 200, r.json
     [c] = state(client, g, g["gm_token"])["characters"]
     system = rules.get("savage_worlds")
-    assert c["sheet"] == system.default_sheet() and c["derived"] == system.derived(c["sheet"])
+    # the sample, named after the character (#33: it said "Hero")
+    assert c["sheet"] == {**system.default_sheet(), "name": "Aria"} and c["derived"] == system.derived(c["sheet"])
     assert c["token_id"] == tok and c["owner"] == mira["player_id"]
 
 

@@ -91,6 +91,8 @@ def test_savage_worlds_options_through_the_api(client):
     rapid = preview(client, g, hero, bandit, "Long sword", rapid_attack=3)["odds"]
     assert head["hit"] < base < wild["hit"] and rapid["outcomes"] != view["odds"]["outcomes"]
     assert {"label": "Called Shot: Head", "value": -4, "source": "Called Shot"} in head["modifiers"]
+    # each modifier says which roll it is on (#33: "Called Shot: Head -4 / +4")
+    assert {"label": "Called Shot: Head (damage)", "value": 4, "source": "Called Shot"} in head["modifiers"]
     r = send(client, g, {"type": "attack", "attacker": hero, "target": bandit, "weapon": "Long sword",
                          "options": {"wild_attack": True, "sneaky": 1}})
     assert r.status_code == 422 and "no attack option 'sneaky'" in r.json["error"]
@@ -164,7 +166,7 @@ def test_savage_worlds_surprise_at_start_combat(client):
     assert r.status_code == 200, r.json
     text = [e["text"] for e in state(client, g)["log"]]
     assert any("Bandit is caught unaware and roll Notice" in t or "Bandit is caught unaware" in t for t in text)
-    assert any(t.startswith("Hero is on Hold (Surprise: an attacker)") for t in text)
+    assert any(t.startswith("Hero is on Hold (Surprise: an attacker; act from Hold this round)") for t in text)
     assert any(t.startswith(("Bandit: Surprised (failed Notice)", "Bandit was surprised but makes the Notice"))
                for t in text)
 

@@ -21,8 +21,10 @@ INLINE_LOG = """<section id="log" class="card log"{% if oob %} hx-swap-oob="true
     <details><summary>how</summary><ul>
       {% for roll in r.rolls %}<li>{{ roll.text }}</li>{% endfor %}
       {% for m in r.modifiers %}<li>{{ m.label }} {{ "%+g"|format(m.value) }}</li>{% endfor %}
-      {% if entry.detail.card and entry.detail.card.targets|length > 1 %}{% for t in entry.detail.card.targets %}<li><strong>{{ t.name }}</strong>: {{ t.effects|join('; ') or 'no effect' }}{% if t.detail %} ({{ t.detail }}){% endif %}</li>{% endfor %}
-      {% else %}{% for e in r.effects %}<li>{{ e.kind }}: {% for k, v in e.data.items() %}{{ k }} {{ v }}{% if not loop.last %}, {% endif %}{% endfor %}</li>{% endfor %}{% endif %}
+      {#- what it did, in the result card's words (each target's effects); an effect without a card says its
+          own words (``says``), else its kind, never its raw books (empty lists, ids) -#}
+      {% if entry.detail.card and entry.detail.card.targets %}{% for t in entry.detail.card.targets %}<li><strong>{{ t.name }}</strong>: {{ t.effects|join('; ') or 'no effect' }}{% if t.detail %} ({{ t.detail }}){% endif %}</li>{% endfor %}
+      {% else %}{% for e in r.effects %}<li>{{ e.data.says or e.kind|replace('_', ' ') }}</li>{% endfor %}{% endif %}
     </ul></details>{% endif %}</li>{% else %}<li class="empty">Nothing yet.</li>{% endfor %}
   </ol>
 </section>"""

@@ -121,7 +121,8 @@ def test_outcome_lines_match_every_scripted_attack_and_soak_roll():
     assert o["hit"] == pytest.approx(hits / 10_000) == pytest.approx(o["p_hit"])
     assert "hit: 3+ wounds (dying)" in lines and "hit: 2 wounds (incapacitated)" in lines
     assert "critical failure" in lines and "miss" in lines
-    assert {m["label"] for m in o["modifiers"]} >= {"Ranged", "Wound Rating", "light armour"}
+    assert {m["label"] for m in o["modifiers"]} >= {"Wound Rating", "light armour"}
+    assert "Ranged" not in {m["label"] for m in o["modifiers"]} and o["skill_line"].startswith("Ranged ")  # #33
 
 
 def test_outcome_lines_match_a_monte_carlo_with_the_grit_check_and_a_dodge():

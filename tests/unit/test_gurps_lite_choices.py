@@ -201,8 +201,8 @@ def test_surprised_tokens_act_after_the_attackers_and_are_mentally_stunned():
     the defenders are still stunned but may roll against IQ to break free of it"."""
     a = Combatant("a", "Ann", S.default_sheet(), (1, 1), "pc", True)
     b = Combatant("b", "Bob", S.default_sheet(), (3, 1), "npc", state={"surprised": True})
-    # Bob's side wins the Tactics contest (3 against 18) but is surprised: Ann acts first; 1d = 2 seconds
-    u = S.begin_fight([a, b], rolls(18, 3, [2]))
+    # Bob's side is surprised: Ann acts first, with no Tactics contest; 1d = 2 seconds
+    u = S.begin_fight([a, b], rolls([2]))
     assert u.order == ["a", "b"] and u.current == "a"
     bob = u.state["combatants"]["b"]
     assert bob["stunned"] and bob["surprise"] == "total" and bob["stun_seconds"] == 2
@@ -212,11 +212,11 @@ def test_surprised_tokens_act_after_the_attackers_and_are_mentally_stunned():
     # "Those with Combat Reflexes cannot be Totally Suprised in such situations they are Partially Suprised."
     cr = dict(S.default_sheet(), traits={"combat_reflexes": True})
     c = Combatant("c", "Cid", cr, (3, 2), "npc", state={"surprised": True})
-    u = S.begin_fight([a, c], rolls(18, 3))
+    u = S.begin_fight([a, c], rolls())
     assert u.state["combatants"]["c"]["surprise"] == "partial" and u.state["combatants"]["c"]["stun_seconds"] == 0
     assert any("Cid is partially surprised (Combat Reflexes)" in line for line in u.log)
     # the setting reads the tick as Partial Surprise ("wary defenders")
-    u = S.begin_fight([a, b], rolls(18, 3), {"surprise_kind": "partial"})
+    u = S.begin_fight([a, b], rolls(), {"surprise_kind": "partial"})
     assert u.state["combatants"]["b"]["surprise"] == "partial"
 
 
@@ -405,3 +405,21 @@ def test_weapons_spend_their_shots_and_an_empty_one_is_refused_until_reloaded():
     assert done.state["combatants"]["a"]["maneuver"] == "ready" and "Ann reloads Pistol: 8 shot(s)" in done.log
     with pytest.raises(RuleError, match="one maneuver a turn"):
         S.act(done.state, ann, "reload:Pistol", [a, b], SeededDice(1))
+
+
+def test_a_shot_is_offered_neither_dual_weapon_attack_nor_deceptive_attack():
+    """#33: both were offered for a bow shot. Dual Weapon Attack ("Attacking": "two different (ready)
+    weapons in one attack") and Deceptive Attack (named with the Riposte, "Defending") are read as melee
+    options: offered for the sword, closed with the reason for a shot, and refused if sent anyway."""
+    bow = dict(S.default_sheet()["weapons"]["Pistol"], skill="Bow", type="imp", rof=1, acc=2, bullet=False)
+    archer = dict(shooter(), skills={**shooter()["skills"], "Bow": 16})
+    archer["weapons"] = {**archer["weapons"], "Bow": bow}
+    sword = by_key(S.attack_options(req(sheet=archer)))
+    assert sword["dual_weapon"]["available"] and sword["deceptive"]["available"]
+    shot_ = by_key(S.attack_options(req("Bow", sheet=archer, at=(6, 1))))
+    for key in ("dual_weapon", "deceptive"):
+        assert not shot_[key]["available"] and "melee" in shot_[key]["reason"], shot_[key]
+    with pytest.raises(RuleError, match=r"Deceptive Attack .*: melee attacks only"):
+        S.odds(req("Bow", {"deceptive": 1}, sheet=archer, at=(6, 1)))
+    with pytest.raises(RuleError, match="Dual Weapon Attack"):
+        S.odds(req("Bow", {"dual_weapon": "Broadsword"}, sheet=archer, at=(6, 1)))

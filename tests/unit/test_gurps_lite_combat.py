@@ -147,6 +147,34 @@ def test_all_out_attack_double_is_two_attacks():
     assert len(r.details["attacks"]) == 2 and r.details["injury"] == 5
 
 
+def chosen(turn_variant="", **options):
+    """An attack under the turn's All-Out Attack, chosen as the turn's maneuver (the fight's books), with
+    its option picked on the attack card (only ``variant`` in the options, as the card sends it)."""
+    a = Combatant("a", "Att", sheet(), side="x", state={"maneuver": "all_out_attack", "variant": turn_variant,
+                                                         "moved": 0, "attacks": 0})
+    t = Combatant("t", "Tgt", sheet(), side="y")
+    return AttackRequest(a, t, "Club", distance=1, options={"defense": "none", "settings": NO_VITALS, **options})
+
+
+def test_the_card_s_all_out_option_counts_under_the_turn_s_maneuver():
+    """"Maneuvers", All Out Attack (Melee): Determined +4 to hit; Strong +2 damage (or +1 per die); Double
+    two attacks. Picked on the card after the maneuver was chosen for the turn (issue #33: they did nothing)."""
+    plain = g.SYSTEM.odds(chosen())["hit"]
+    r = g.attack(chosen(variant="determined"), rolls(16, [3]))  # 16 vs 12 + 4
+    assert mods_of(r)["All-Out Attack (Determined)"] == 4 and r.hit
+    assert r.details["attacks"][0]["check"]["effective"] == 16
+    assert g.SYSTEM.odds(chosen(variant="determined"))["hit"] > plain
+    r = g.attack(chosen(variant="strong"), rolls(10, [3]))
+    assert r.details["injury"] == 5  # 3 + 2
+    r = g.attack(chosen(variant="double"), rolls(10, [2], 10, [3]))
+    assert len(r.details["attacks"]) == 2 and r.details["injury"] == 5
+    assert g.SYSTEM.odds(chosen(variant="double"))["hit"] > plain
+    # an option chosen with the maneuver stands: the card may not pick another
+    assert g.attack(chosen("strong"), rolls(10, [3])).details["injury"] == 5
+    with pytest.raises(RuleError, match="the turn's option is strong"):
+        g.attack(chosen("strong", variant="determined"), rolls(16, [3]))
+
+
 def test_ranged_all_out_attack_determined():
     r = g.attack(req("Gun", distance=3, maneuver="all_out_attack_ranged", variant="determined",
                      settings=NO_VITALS), rolls(13, [1]))
@@ -646,9 +674,12 @@ def test_initiative_surprised_side_last_and_primal():
     a = Combatant("a", "A", sheet(skills={"Survival": 14}, initiative_style="primal"), side="beasts")
     b = Combatant("b", "B", sheet(skills={"Tactics": 16}, leader=True), side="guards",
                   state={"surprise": "total"})
-    order = g.initiative([a, b], rolls(16, 3))
-    assert [o["id"] for o in order] == ["a", "b"]
-    assert order[0]["check"]["base_label"] == "Survival"
+    order = g.initiative([a, b], rolls())  # the surprise orders them: no contest
+    assert [o["id"] for o in order] == ["a", "b"] and order[0]["check"] is None
+    c = Combatant("c", "C", sheet(skills={"Survival": 14}, initiative_style="primal"), side="beasts")
+    order = g.initiative([c, Combatant("d", "D", sheet(skills={"Tactics": 16}, leader=True), side="guards")],
+                         rolls(16, 3))
+    assert [o["id"] for o in order] == ["d", "c"] and order[1]["check"]["base_label"] == "Survival"
 
 
 def test_surprise():

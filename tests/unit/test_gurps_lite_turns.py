@@ -131,8 +131,8 @@ def test_total_surprise_stuns_for_1d_seconds_then_iq_rolls_get_easier():
     ann = fighter("ann", "red", leader=True)
     bob = fighter("bob", "blue", leader=True, surprise="total", IQ=10)
     fight = [ann, bob]
-    # blue wins the contest (3 against 12) but is surprised: it acts last; 1d = 2 seconds of stun
-    u = g.SYSTEM.begin_fight(fight, rolls(12, 3, [2]))
+    # blue is surprised: the attackers go first, no Tactics contest (nothing for it to order); 1d = 2 seconds
+    u = g.SYSTEM.begin_fight(fight, rolls([2]))
     assert u.order == ["ann", "bob"]
     assert u.state["combatants"]["bob"]["stun_seconds"] == 2
     script = [[], [], [11], [11]]   # two seconds, then IQ 10 (roll 11 fails), IQ 10 + 1 (roll 11 succeeds)
@@ -153,6 +153,31 @@ def test_total_surprise_stuns_for_1d_seconds_then_iq_rolls_get_easier():
     assert any("shakes off" in line for line in u.log)
     u = g.SYSTEM.next_turn(u.state, fight, rolls())
     assert options(g.SYSTEM.actions(u.state, at(u, bob)), "turn")["attack"].available
+
+
+def test_one_bandit_surprised_puts_the_attackers_first_with_no_contest_for_three_rounds():
+    """"Turn Order": "If one managed to Totally Suprise a group of defenders ... the attackers go first in
+    initiative". One bandit of two ticked: his side is the group caught off guard, so the heroes act first
+    without a Tactics contest (issue #33: the contest ran and the bandits' side could go first); the order
+    holds each round."""
+    ann, cal = fighter("ann", "pc"), fighter("cal", "pc")
+    b1, b2 = fighter("b1", "npc", surprise="total"), fighter("b2", "npc")
+    fight = [b1, b2, ann, cal]
+    dice = rolls([3])  # only the 1d seconds of stun: no Tactics roll
+    u = g.SYSTEM.begin_fight(fight, dice)
+    assert dice.remaining == []
+    assert u.order[:2] == ["ann", "cal"] or u.order[:2] == ["cal", "ann"]
+    assert set(u.order[2:]) == {"b1", "b2"} and u.current in ("ann", "cal")
+    assert "Surprise: the attackers (pc) go first, then the side caught off guard (npc); no Tactics contest" in u.log
+    assert not any(line.startswith("Turn order:") for line in u.log)
+    seen = []
+    while u.round <= 3:
+        seen.append((u.round, u.current))
+        if u.current == "b1":  # stunned by the surprise: Do Nothing, IQ rolls after the 3 seconds
+            u = g.SYSTEM.act(u.state, at(u, b1), "do_nothing", fight, rolls())
+        u = g.SYSTEM.next_turn(u.state, fight, rolls(*([10] * 3)))
+    for rnd in (1, 2, 3):
+        assert [c for r, c in seen if r == rnd] == u.order  # the same order every round, attackers first
 
 
 def test_partial_surprise_and_combat_reflexes():

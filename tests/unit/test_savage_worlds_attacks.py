@@ -370,7 +370,7 @@ def test_mounted_uses_the_lower_of_riding_and_fighting_and_charge():
     r = shoot(ann(), bob((1, 0)), [3, 1, 1, 1], weapon="Long sword", mounted=True, charge=True,
               modifiers=[["GM", 3]])
     assert r.details["die"] == "d4"  # Riding d4 < Fighting d8
-    assert labels(r)["Mounted charge"] == 4
+    assert labels(r)["Mounted charge (damage)"] == 4
     assert r.details["damage"][0]["damage"] == 1 + 1 + 4
 
 

@@ -78,7 +78,8 @@ def test_each_pick_moves_the_odds_by_its_modifier(weapon, options, effect):
 
 def test_a_called_head_shot_adds_four_damage_and_wild_attack_two_and_leaves_the_attacker_vulnerable():
     head = S.odds(req(called="head"))
-    assert {"label": "Called Shot: Head", "value": 4, "source": "Called Shot"} in head["modifiers"]
+    assert {"label": "Called Shot: Head (damage)", "value": 4, "source": "Called Shot"} in head["modifiers"]
+    assert {"label": "Called Shot: Head", "value": -4, "source": "Called Shot"} in head["modifiers"]  # to hit
     # Fighting d8 7, Wild Die 1 -> 7 + 2 (Wild Attack) = 9 vs Parry 6: a hit; damage Str d6 3 + sword 4 + 2
     r = S.attack(req(wild_attack=True), ScriptedDice([7, 1, 3, 4]))
     assert r.hit and ("vulnerable", "ann") in [(e.kind, e.target) for e in r.effects]
@@ -133,11 +134,11 @@ def test_surprise_puts_the_attackers_on_hold_and_the_victims_roll_notice():
     for seed in range(40):
         update = S.begin_fight([a, b, c], SeededDice(seed))
         per = update.state["combatants"]
-        assert per["ann"]["on_hold"] and "ann" not in [i for i in update.order if not per[i]["on_hold"]]
+        assert per["ann"]["on_hold"] and "ann" in update.order  # on Hold, and still in the fight
         assert any("caught unaware" in line and "Bob, Cal" in line for line in update.log)
         for who in ("bob", "cal"):
             if per[who]["surprised"]:  # failed Notice: no card, no action this round
-                assert per[who]["card"] is None and who not in update.order
+                assert per[who]["card"] is None and who in update.order and per[who]["acted"]
                 assert any(line.startswith(("Bob: Surprised", "Cal: Surprised")) for line in update.log)
             else:
                 assert per[who]["card"] and who in update.order
@@ -261,3 +262,11 @@ def test_an_attack_at_a_list_of_targets_is_refused_naming_the_rule():
     r.targets = [r, AttackRequest(r.attacker, Combatant("cal", "Cal", sheet(), (1, 1), "npc"), "Long sword")]
     with pytest.raises(RuleError, match="Area Effect Attacks"):
         S.odds(r)
+
+
+def test_an_option_not_open_is_never_shown_ticked():
+    """#33: a disabled, ticked "Launched" box sat under "Not now" for a plain shot (only a blast deviates)."""
+    for weapon in ("Long sword", "Colt Peacemaker", None):
+        for o in listed(req(weapon)).values():
+            if o["kind"] == "bool" and not o["available"]:
+                assert o["default"] is False, o

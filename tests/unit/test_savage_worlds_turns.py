@@ -167,8 +167,9 @@ def test_hold_carries_into_the_next_round_without_a_card():
     u = run(lambda d: S.next_turn(u.state, cs, d), [])  # b done; a on Hold may still act
     assert u.round == 1 and u.current is None and u.phase == "hold"
     u = run(lambda d: S.next_turn(u.state, cs, d), [])  # a lets the round end, and keeps Hold
-    assert u.round == 2 and u.order == ["b"] and u.current == "b"
+    assert u.round == 2 and u.order == ["b", "a"] and u.current == "b"  # a stays in the fight, on Hold
     assert u.state["combatants"]["a"]["on_hold"] and u.state["combatants"]["a"]["card"] is None
+    assert options(u, a)[("interrupt", None)].available
 
 
 def test_surprise_attackers_on_hold_and_a_failed_notice_cannot_act():
@@ -178,7 +179,8 @@ def test_surprise_attackers_on_hold_and_a_failed_notice_cannot_act():
     cs = [amb, vic]
     u = run(lambda d: S.begin_fight(cs, d), UNSHUFFLED + [1, 2])  # Notice 1, Wild 2: failed
     apply(u, cs)
-    assert (u.order, u.current, u.phase) == ([], None, "hold")  # the round waits on the ambusher
+    # the round waits on the ambusher; both stay in the fight's order (the holder first, then the victim)
+    assert (u.order, u.current, u.phase) == (["amb", "vic"], None, "hold")
     assert u.state["combatants"]["amb"]["on_hold"]
     assert all(not o.available for o in S.actions(u.state, vic))
     assert not options(u, amb)[("interrupt", None)].available  # no one is acting to interrupt
@@ -245,3 +247,41 @@ def test_level_headed_draws_two_and_keeps_the_better():
     u = run(lambda d: S.begin_fight(cs, d), UNSHUFFLED)  # orc AS; hero draws KS and QS
     assert u.state["combatants"]["hero"]["drawn"] == ["KS", "QS"] and u.state["combatants"]["hero"]["card"] == "KS"
     assert u.order == ["orc", "hero"]
+
+
+def test_a_surprise_plays_three_rounds_and_everyone_is_dealt_in_from_round_two():
+    """Surprise: "Attackers are on Hold. Victims must make a Notice check: ... Failure: no card, cannot
+    act in first round". From the second round every fighter is dealt a card again: the attacker who
+    let its Hold pass in round 1 too, and the victim; nobody leaves the order."""
+    amb, pal, vic = tok("amb", "pc"), tok("pal", "pc"), tok("vic", "npc")
+    vic.state = {"surprised": True}  # as start_combat marks the tokens caught unaware
+    cs = [amb, pal, vic]
+    u = run(lambda d: S.begin_fight(cs, d), UNSHUFFLED + [1, 2])  # vic's Notice 1, Wild 2: failed
+    apply(u, cs)
+    assert u.round == 1 and u.current is None and sorted(u.order) == ["amb", "pal", "vic"]
+    assert options(u, amb)[("act_now", None)].available and options(u, pal)[("act_now", None)].available
+    assert not any(o.available for o in S.actions(u.state, vic))
+    u = run(lambda d: S.act(u.state, amb, "act_now", cs, d), [])  # amb acts from Hold; pal lets it pass
+    apply(u, cs)
+    assert u.current == "amb" and options(u, amb)[("attack", "Long sword")].available
+    u = run(lambda d: S.next_turn(u.state, cs, d), [])
+    apply(u, cs)
+    assert u.round == 1 and u.current is None and u.phase == "hold"  # pal may still act from Hold
+    for rnd in (2, 3):
+        u = run(lambda d: S.next_turn(u.state, cs, d), [])  # the round ends: a new deal
+        apply(u, cs)
+        assert u.round == rnd and sorted(u.order) == ["amb", "pal", "vic"]
+        per = u.state["combatants"]
+        assert all(per[i]["card"] and not per[i]["on_hold"] for i in per), per  # every token dealt in
+        assert u.current == u.order[0]
+        if rnd == 2:
+            assert "pal's Hold from the surprise ends with the first round: dealt in" in u.log
+        seen = []
+        while u.round == rnd:
+            seen.append(u.current)
+            assert options(u, cs[[c.id for c in cs].index(u.current)])[("attack", "Long sword")].available
+            if len(seen) == 3:
+                break
+            u = run(lambda d: S.next_turn(u.state, cs, d), [])
+            apply(u, cs)
+        assert sorted(seen) == ["amb", "pal", "vic"]  # each acts on its card

@@ -344,6 +344,8 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         odds = p["system"].odds(p["request"])
         view["odds"] = {"hit": odds.get("hit"), "outcomes": odds.get("outcomes") or [],
                         "modifiers": odds.get("modifiers") if isinstance(odds.get("modifiers"), list) else []}
+        if isinstance(odds.get("skill_line"), str):  # the skill the roll is made at, in words (not a modifier)
+            view["odds"]["skill_line"] = odds["skill_line"]
         if isinstance(odds.get("targets"), list):  # an area attack: each token under it, the ones this audience sees
             shown = {t.id for t in fog.visible_tokens(game, actor)}
             view["odds"]["targets"] = [t for t in odds["targets"] if isinstance(t, dict) and t.get("id") in shown]

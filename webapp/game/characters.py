@@ -62,7 +62,16 @@ def sheet_of(game: "Game", token: "Token") -> dict:
     character = of_token(game, token.id)
     if character is not None:
         return character.sheet
-    return token.sheet or rules.get(game.system).default_sheet()
+    return token.sheet or named_default(rules.get(game.system), token.name)
+
+
+def named_default(system, name: str) -> dict:
+    """The system's sample sheet for a new character: with its name where the sheet has one (#33: a made
+    character's Name said the sample's "Hero")."""
+    sheet = system.default_sheet()
+    if "name" in sheet and name:
+        sheet["name"] = name
+    return sheet
 
 
 def set_sheet(game: "Game", token_id: str, sheet: dict) -> None:
@@ -137,7 +146,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
                 raise Rejected(f"no token {cmd.token_id!r} in this game")
             if of_token(game, cmd.token_id) is not None:
                 raise Rejected(f"{game.tokens[cmd.token_id].name} has a character already")
-        sheet = cmd.sheet if cmd.sheet is not None else system.default_sheet()
+        sheet = cmd.sheet if cmd.sheet is not None else named_default(system, cmd.name)
         check_sheet(game, sheet)
         character = Character(id=game.next_id("c"), name=cmd.name, owner=owner, token_id=cmd.token_id, sheet=sheet)
         return [Event("character_added", {"character": character.to_dict()})]
@@ -157,6 +166,13 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         sheet = apply_changes(character.sheet, cmd.changes)
         if sheet == character.sheet:
             raise Rejected("nothing to change")
+        if actor.role != "gm":  # a count the player spends but only the GM awards
+            for key in getattr(system, "gm_raises_fields", ()):
+                was, now = character.sheet.get(key), sheet.get(key)
+                if was is None and hasattr(system, "derived"):  # not counted yet: what the sheet reads as
+                    was = system.derived(character.sheet).get(key)
+                if isinstance(now, (int, float)) and now > (was if isinstance(was, (int, float)) else 0):
+                    raise Rejected(f"only the GM raises {key} (a player may spend them)")
         check_sheet(game, sheet)
         # what changed, not the whole sheet: a 9 kB note edited 100 times is 900 kB in the log, not 6 MB
         return [Event("sheet_updated", {"character_id": character.id, "changes": cmd.changes})]

@@ -142,6 +142,26 @@ def position_of(game: "Game", token: "Token"):
     return (token.x, token.y)
 
 
+def first_foe(game: "Game", who: "Token", candidates) -> "Token | None":
+    """The target every list of targets for ``who`` starts on (the phone's turn bar, the fight card's
+    declarations, the attack card, in every system): a foe, never ``who`` nor an ally. A foe is a token of
+    another side (``kind``: pc or npc, the side the rules are given); in a fight, one in it before one
+    outside; then the nearest to ``who`` on the map, then the list's order. When ``candidates`` hold no foe
+    at all (every token on one side, as a GM who made them all NPCs has it), the first other token; None
+    when there is none."""
+    order = game.combat["order"] if game.combat else []
+    others = [t for t in candidates if t.id != who.id]
+    foes = [t for t in others if t.kind != who.kind]
+    if not foes:
+        return others[0] if others else None
+
+    def key(item):
+        i, t = item
+        return (bool(order) and t.id not in order, (t.x - who.x) ** 2 + (t.y - who.y) ** 2, i)
+
+    return min(enumerate(foes), key=key)[1]
+
+
 def _current_token(game: "Game") -> "Token | None":
     if not game.combat or not game.combat.get("current"):
         return None

@@ -153,7 +153,7 @@ def measure(amount: float, unit: str) -> str:
     the ruler the same way."""
     n = round(float(amount), 1)
     shown = str(int(n)) if n == int(n) else str(n)
-    if not unit.isalpha():
+    if not unit.replace(" ", "").isalpha():  # a sign; a unit of words ("zone step") is written out
         return f"{shown}{unit}"
     if len(unit) <= 2 or n == 1:
         return f"{shown} {unit}"

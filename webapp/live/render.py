@@ -367,6 +367,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "badges_of": lambda token: combat.badges(game, token),
         "token_picture": lambda token: handouts.token_picture(game, token),
         "groups_of": combat.action_groups,
+        # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
+        "foe_of": lambda who, candidates: combat.first_foe(game, who, list(candidates)),
         "zone_cover": editor.ZONE_COVER,
         "uvtt_limit": uvtt.MAX_FILE_BYTES,
         "picture_limit": uvtt.MAX_PICTURE_BYTES,
