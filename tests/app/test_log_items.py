@@ -16,7 +16,7 @@ from test_live import connect
 #: _log.html as it was before its entries were rendered once each: the reference for the bytes
 INLINE_LOG = """<section id="log" class="card log"{% if oob %} hx-swap-oob="true"{% endif %}>
   <h2>Log{% if actor.role == "gm" %} <form data-command="undo" class="inline"><button type="submit" title="Take back the last action (the log keeps both)">Undo</button></form>{% endif %}</h2>
-  <ol reversed>
+  <ol reversed tabindex="0" aria-label="Log entries, newest first">
   {% for entry in log %}<li class="{{ 'gm-only' if entry.audience == 'gm' }}{{ ' attack' if entry.detail and entry.detail.attack }}" data-seq="{{ entry.seq }}">{{ entry.text }}{% if entry.detail and entry.detail.attack %}{% set r = entry.detail.attack %}
     <details><summary>how</summary><ul>
       {% for roll in r.rolls %}<li>{{ roll.text }}</li>{% endfor %}
