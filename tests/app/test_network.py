@@ -290,7 +290,8 @@ def test_a_seat_past_its_burst_is_refused_over_http_and_its_sockets_alike(real):
     http_took = time.monotonic() - started
     sio = socketio.Client(reconnection=False)
     started = time.monotonic()
-    sio.connect(server.url, auth={"game": t["id"], "token": seat["player_token"]}, transports=["websocket"])
+    sio.connect(server.url, auth={"game": t["id"], "token": seat["player_token"]}, transports=["websocket"],
+                wait_timeout=10)  # a loaded machine may take more than the default second to connect
     socket_done = 0
     try:
         while (ack := sio.call("command", {"type": "roll", "expr": "d6"}, timeout=10)).get("ok"):
