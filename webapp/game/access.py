@@ -49,7 +49,7 @@ def _rule(*who: str, refers_to=None, not_yours: str = "{name} is not yours") -> 
     return Rule(frozenset(who), refers_to, not_yours)
 
 
-#: every command type (``table.COMMAND_TYPES``, the queries, the keys commands) and the drag preview
+#: every command type (``table.COMMAND_TYPES``, the queries, the keys and replay commands) and the drag preview
 COMMANDS: dict[str, Rule] = {
     # the board
     "move_token": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
@@ -114,6 +114,10 @@ COMMANDS: dict[str, Rule] = {
     # the TV's width while the GM has it open (decided in screenview)
     "set_screen_view": _rule(GM),
     "calibrate_screen": _rule(GM, SCREEN),
+    # the replay (webapp/game/replay_view.py): a view, nothing stored. The GM on their page and the table
+    # screen; a player on their own screens, of the fights they were in (decided in replay_view)
+    "replay": _rule(GM, PLAYER),
+    "replay_end": _rule(GM, PLAYER),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the
