@@ -225,6 +225,7 @@ def request_for(endpoint: str, t: dict):
         "game.play": ("GET", f"/games/{g}/play", None),
         "game.screen": ("GET", f"/games/{g}/screen", None),
         "game.command": ("POST", f"/games/{g}/commands", {"type": "roll", "expr": "d6"}),
+        "game.timeline": ("GET", f"/games/{g}/timeline", None),
         "game.sheet": ("GET", f"/games/{g}/tokens/{aria}/sheet", None),
         "game.edit_sheet": ("POST", f"/games/{g}/tokens/{aria}/sheet", {}),
         "api.create_game": ("POST", "/api/games", {"name": "Scripted"}),

@@ -226,6 +226,8 @@ ROUTES: dict[str, Route] = {
     "game.play": _route(PLAYER, refused=302),
     "game.screen": _route(SCREEN, message="This is the table screen: open it from the GM's page."),
     "game.command": _route(GM, PLAYER, message="You are not in this game."),
+    # the replay's timeline (#36): the GM's whole game, a player's fights (what they saw; decided in replay_view)
+    "game.timeline": _route(GM, PLAYER, message="The replay is the GM's and the players'."),
     "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
                          message="No such token, or not yours to look at."),
     "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
