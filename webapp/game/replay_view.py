@@ -72,18 +72,22 @@ def screens(cmd: Replay, actor: Actor) -> list[str]:
 
 @dataclass(frozen=True)
 class Moment:
-    """One entry of the timeline: the event's seq, its kind (``KINDS``), a line about it, the round then,
-    and the players whose tokens it is about or who were in the fight then (a player's timeline)."""
+    """One entry of the timeline: the event's seq, its kind (``KINDS``), a line about it (the GM's), the round
+    then, the seq its fight started at, the players in that fight (``players``), the players whose tokens it is
+    about (``own``), and the line a player is told (``told``: no name of a token they may not have seen)."""
 
     seq: int
     kind: str
     text: str
     round: int | None
-    fight: int | None  # the seq the fight started at
+    fight: int | None
     players: frozenset = frozenset()
+    own: frozenset = frozenset()
+    told: str = ""
 
-    def to_dict(self) -> dict:
-        return {"seq": self.seq, "kind": self.kind, "text": self.text, "round": self.round}
+    def to_dict(self, actor: Actor | None = None) -> dict:
+        text = self.told if actor is not None and actor.role != "gm" else self.text
+        return {"seq": self.seq, "kind": self.kind, "text": text, "round": self.round}
 
 
 def _name(game: Game, token_id: Any) -> str:
@@ -91,10 +95,14 @@ def _name(game: Game, token_id: Any) -> str:
     return token.name if token is not None else "someone"
 
 
-def _fighters(game: Game) -> frozenset:
-    """The players with a token in the fight on now."""
-    order = (game.combat or {}).get("order") or []
-    return frozenset(t.owner for t in (game.tokens.get(i) for i in order) if t is not None and t.owner)
+def _owners(game: Game, *token_ids: Any) -> frozenset:
+    tokens = (game.tokens.get(i) if isinstance(i, str) else None for i in token_ids)
+    return frozenset(t.owner for t in tokens if t is not None and t.owner)
+
+
+def _fighters(game: Game, combat: dict | None = None) -> frozenset:
+    """The players with a token in the fight (the one on now, or ``combat``)."""
+    return _owners(game, *((combat if combat is not None else game.combat) or {}).get("order") or [])
 
 
 class History:
@@ -106,7 +114,7 @@ class History:
         self.game_id, self._evolve, self._empty = game_id, evolve, empty
         self.events: list[Event] = []
         self.state = empty(game_id)  # the state after the last folded event
-        self._checkpoints: list[tuple[int, bytes]] = [(0, pickle.dumps(self.state.to_dict()))]
+        self._checkpoints: list[tuple[int, bytes]] = [(0, b"")]
         self.moments: list[Moment] = []
         self._fight: int | None = None  # the seq the fight on started at
 
@@ -118,50 +126,54 @@ class History:
         for event in events:
             game = self.state
             before = dict(game.combat) if game.combat else None
-            hidden_before = {t.id for t in game.tokens.values() if t.hidden}
             self._evolve(game, event)
             self.events.append(event)
-            self._moments(game, event, before, hidden_before)
+            self._moments(game, event, before)
             if game.seq % CHECKPOINT_EVERY == 0:
                 self._checkpoints.append((game.seq, pickle.dumps(game.to_dict(), pickle.HIGHEST_PROTOCOL)))
 
-    def _moments(self, game: Game, event: Event, before: dict | None, hidden_before: set) -> None:
+    def _moments(self, game: Game, event: Event, before: dict | None) -> None:
         d, kind, seq = event.data, event.type, game.seq
         combat = game.combat or {}
         rnd = combat.get("round") if game.combat else None
-        add = self.moments.append
+        fighters = _fighters(game)
+
+        def add(kind: str, text: str, told: str, own: frozenset = frozenset(), players: frozenset = fighters,
+                fight: int | None = None) -> None:
+            self.moments.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
+                                       fight if fight is not None else self._fight, players, own, told))
+
+        def turn() -> None:
+            current = combat.get("current")
+            if current:
+                name = _name(game, current)
+                add("turn", f"Round {rnd}: {name}'s turn", f"Round {rnd}: {name}'s turn", _owners(game, current))
+
         if kind == "combat_started":
             self._fight = seq
-            names = ", ".join(_name(game, i) for i in combat.get("order") or [])
-            add(Moment(seq, "fight", f"Fight: {names}", rnd, seq, _fighters(game)))
-            if combat.get("current"):
-                add(Moment(seq, "turn", f"Round {rnd}: {_name(game, combat['current'])}'s turn", rnd, seq,
-                           _fighters(game)))
+            add("fight", f"Fight: {', '.join(_name(game, i) for i in combat.get('order') or [])}", "A fight starts")
+            turn()
         elif kind == "turn_started" and game.combat:
             if before and before.get("round") != rnd:
-                add(Moment(seq, "round", f"Round {rnd}", rnd, self._fight, _fighters(game)))
-            add(Moment(seq, "turn", f"Round {rnd}: {_name(game, combat.get('current'))}'s turn", rnd, self._fight,
-                       _fighters(game)))
+                add("round", f"Round {rnd}", f"Round {rnd}")
+            turn()
         elif kind == "combat_ended":
-            add(Moment(seq, "fight_end", f"The fight ends (round {d.get('round')})", d.get("round"), self._fight,
-                       frozenset(t.owner for t in game.tokens.values() if t.owner)
-                       if before is None else _fighters_of(game, before)))
+            add("fight_end", f"The fight ends (round {d.get('round')})", "The fight ends",
+                players=_fighters(game, before) if before else frozenset())
             self._fight = None
         elif kind == "attack_resolved":
             who, whom = _name(game, d.get("attacker")), _name(game, d.get("target"))
-            add(Moment(seq, "attack", f"{who} attacks {whom}", rnd, self._fight, _fighters(game)))
+            add("attack", f"{who} attacks {whom}", "An attack on your side" if _owners(game, d.get("target")) else
+                f"{who} attacks", _owners(game, d.get("attacker"), d.get("target")))
         elif kind == "token_moved":
-            token = game.tokens.get(d.get("token_id"))
-            owners = frozenset({token.owner}) if token is not None and token.owner else frozenset()
-            add(Moment(seq, "move", f"{_name(game, d.get('token_id'))} moves", rnd, self._fight,
-                       owners | (_fighters(game) if game.combat else frozenset())))
+            name = _name(game, d.get("token_id"))
+            add("move", f"{name} moves", f"{name} moves", _owners(game, d.get("token_id")))
         elif kind == "map_activated":
             m = game.maps.get(d.get("map_id"))
-            add(Moment(seq, "map", f"Map shown: {m.name if m else 'a map'}", rnd, self._fight, _fighters(game)))
+            add("map", f"Map shown: {m.name if m else 'a map'}", "Another map is shown")
         elif kind == "handout_shown":
             h = game.handouts.get(d.get("handout_id")) or {}
-            add(Moment(seq, "handout", f"Hand-out shown: {h.get('title') or 'a hand-out'}", rnd, self._fight,
-                       _fighters(game)))
+            add("handout", f"Hand-out shown: {h.get('title') or 'a hand-out'}", "A hand-out is shown")
 
     def state_at(self, seq: int) -> Game:
         """The game as it was right after event ``seq`` (a fresh object: the caller may keep it)."""
@@ -169,24 +181,37 @@ class History:
             raise Rejected(f"at: the log goes from 0 to {self.head}, not {seq}")
         i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
         start, blob = self._checkpoints[i]
-        game = Game.from_dict(pickle.loads(blob)) if start else self._empty(self.game_id)
+        game = Game.from_dict(pickle.loads(blob)) if blob else self._empty(self.game_id)
         for event in self.events[start:seq]:
             self._evolve(game, event)
         return game
 
-    def moment_at(self, seq: int) -> Moment | None:
-        """The newest moment at or before ``seq`` (what the banner says), None before the first."""
+    def moment_at(self, seq: int, actor: Actor) -> Moment | None:
+        """The newest moment at or before ``seq`` this audience may be told of (what its banner says): any for
+        the GM; a player's from their timeline; the table screen's, the fights' starts, rounds and ends, maps
+        and hand-outs (never a token's name)."""
         i = bisect.bisect_right(self.moments, seq, key=lambda m: m.seq) - 1
-        return self.moments[i] if i >= 0 else None
+        while i >= 0:
+            m = self.moments[i]
+            if actor.role == "gm" or (actor.role == "screen" and m.kind in _TOLD_ALL) or (
+                    actor.role == "player" and self._theirs(m, actor.player_id)):
+                return m
+            i -= 1
+        return None
 
     def timeline(self, actor: Actor) -> list[Moment]:
-        """The moments this audience may see: all for the GM; a player's, the moments of the fights they were in
-        (those about their tokens, and the fight's start, rounds, turns and end)."""
+        """The moments this audience may see: all for the GM; a player's, those of the fights they were in that
+        tell nothing of tokens they may not have seen (the fight's start, rounds and end; their own tokens'
+        turns, moves and attacks), each said in the player's line (``Moment.told``)."""
         if actor.role == "gm":
             return list(self.moments)
         if actor.role != "player":
             return []
-        return [m for m in self.moments if m.fight is not None and actor.player_id in m.players]
+        return [m for m in self.moments if self._theirs(m, actor.player_id)]
+
+    @staticmethod
+    def _theirs(m: Moment, pid: str | None) -> bool:
+        return m.fight is not None and pid in m.players and (m.kind in ("fight", "round", "fight_end") or pid in m.own)
 
     def may_replay(self, actor: Actor, seq: int) -> None:
         """Rejected unless this sender may see this moment replayed: the GM any; a player, a moment of a
@@ -202,12 +227,12 @@ class History:
             raise Rejected("you had no seat at that moment")
 
 
-def _fighters_of(game: Game, combat: dict) -> frozenset:
-    return frozenset(t.owner for t in (game.tokens.get(i) for i in combat.get("order") or [])
-                     if t is not None and t.owner)
+#: the moments the table screen's banner may name (no token's name in them)
+_TOLD_ALL = ("fight", "round", "fight_end", "map", "handout")
 
 
-def banner(moment: Moment | None, seq: int, head: int) -> str:
-    """The Replay banner's line: where in the game this moment is."""
-    where = moment.text if moment is not None else "before anything happened"
-    return f"Replay: {where} (event {seq} of {head})"
+def banner(history: History, seq: int, actor: Actor) -> str:
+    """The Replay banner's line for this audience: where in the game this moment is."""
+    moment = history.moment_at(seq, actor)
+    where = "before anything happened" if moment is None else moment.to_dict(actor)["text"]
+    return f"Replay: {where} (event {seq} of {history.head})"

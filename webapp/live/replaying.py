@@ -71,7 +71,6 @@ class Replays:
             raise Rejected(f"at: the log goes from 0 to {history.head}, not {cmd.at}")
         history.may_replay(actor, cmd.at)
         past = history.state_at(cmd.at)
-        moment = history.moment_at(cmd.at)
         by = "gm" if actor.role == "gm" else actor.audience
         with self._lock:
             for audience in [a for (g, a), (_, who) in self._on.items() if g == game_id and who == by]:
@@ -79,10 +78,10 @@ class Replays:
                     self._back(game_id, audience)
             for audience in audiences:
                 self._on[(game_id, audience)] = (cmd.at, by)
-        line = replay_view.banner(moment, cmd.at, history.head)
         for audience in audiences:
-            self._send(game_id, audience, past, line, cmd.at, history.head)
-        return {"replay": {"at": cmd.at, "head": history.head, "on": audiences, "banner": line}}
+            self._send(game_id, audience, history, past, cmd.at)
+        return {"replay": {"at": cmd.at, "head": history.head, "on": audiences,
+                           "banner": replay_view.banner(history, cmd.at, actor)}}
 
     def end(self, game_id: str, actor: Actor) -> list[str]:
         """Every screen this sender's replay is on goes back to the present; the audiences that did."""
@@ -95,12 +94,15 @@ class Replays:
 
     # --- what goes to the screens -----------------------------------------
 
-    def _send(self, game_id: str, audience: str, past, line: str, at: int, head: int, sid: str | None = None) -> None:
+    def _send(self, game_id: str, audience: str, history, past, at: int, sid: str | None = None) -> None:
+        """The past moment, drawn for this audience from the state then, with its banner's line."""
         hub = self.hub
+        actor = self._actor(audience)
         with self._context():
-            html = render.fragments(past, self._actor(audience), render.EVERYTHING,
+            html = render.fragments(past, actor, render.EVERYTHING,
                                     online=hub.online_players(game_id), extra=hub._shown_to_all(game_id))
-        hub.socketio.emit("replay", {"at": at, "head": head, "banner": line, "html": html},
+        hub.socketio.emit("replay", {"at": at, "head": history.head, "banner": replay_view.banner(history, at, actor),
+                                     "html": html},
                           to=sid or self._room(game_id, audience))
 
     def _back(self, game_id: str, audience: str) -> None:
@@ -111,8 +113,8 @@ class Replays:
         with hub.lock(game_id):
             with self._lock:
                 self._on.pop((game_id, audience), None)
-            hub.forget_shown(game_id, audience)  # what was sent before the replay no longer counts
             with self._context():
+                hub.forget_shown(game_id, audience)  # what was sent before the replay no longer counts
                 online, extra = hub.online_players(game_id), hub._shown_to_all(game_id)
                 html = render.fragments(game, actor, render.EVERYTHING, online=online, extra=extra)
             hub.socketio.emit("replay_end", {"seq": game.seq, "html": html}, to=self._room(game_id, audience))
@@ -131,5 +133,4 @@ class Replays:
             return
         history = self.history(game_id)
         at = min(found[0], history.head)
-        self._send(game_id, actor.audience, history.state_at(at),
-                   replay_view.banner(history.moment_at(at), at, history.head), at, history.head, sid=sid)
+        self._send(game_id, actor.audience, history, history.state_at(at), at, sid=sid)

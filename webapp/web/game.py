@@ -168,7 +168,7 @@ def timeline(game_id: str):
     if actor is None:
         abort(403, "You are not in this game.")
     history = hub().replays.history(game_id)
-    return jsonify(head=history.head, role=actor.role, moments=[m.to_dict() for m in history.timeline(actor)])
+    return jsonify(head=history.head, role=actor.role, moments=[m.to_dict(actor) for m in history.timeline(actor)])
 
 
 @bp.get("/join")
