@@ -152,6 +152,7 @@ class History:
         if kind == "combat_started":
             self._fight = seq
             add("fight", f"Fight: {', '.join(_name(game, i) for i in combat.get('order') or [])}", "A fight starts")
+            add("round", f"Round {rnd}", f"Round {rnd}")
             turn()
         elif kind == "turn_started" and game.combat:
             if before and before.get("round") != rnd:
