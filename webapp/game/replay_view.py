@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .model import Actor, Event, Game, Rejected
 
-CHECKPOINT_EVERY = 200
+CHECKPOINT_EVERY = 50  # a jump folds at most this many events (with fog, each may recompute a token's sight)
 #: the kinds of moments on the timeline
 KINDS = ("fight", "round", "turn", "attack", "move", "map", "handout", "fight_end")
 

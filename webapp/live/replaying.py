@@ -15,6 +15,7 @@ The folded log (``History``) is kept per game and grows with the log: a jump fol
 from __future__ import annotations
 
 import threading
+import time
 
 from flask import has_request_context
 from ..game import access, replay_view
@@ -24,6 +25,8 @@ from . import render
 
 #: games whose folded log is kept (the least recently used goes first)
 KEEP_HISTORIES = 8
+#: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
+FOLD_SLICE = 50
 
 
 class Replays:
@@ -48,7 +51,10 @@ class Replays:
             while len(self._histories) > KEEP_HISTORIES:
                 self._histories.pop(next(iter(self._histories)))
             if store.last_seq(game_id) > found.head:
-                found.extend(store.events(game_id, after=found.head))
+                events = store.events(game_id, after=found.head)
+                for i in range(0, len(events), FOLD_SLICE):
+                    found.extend(events[i:i + FOLD_SLICE])
+                    time.sleep(0)  # under gevent (tacmap serve) the other tables' greenlets go on between slices
             return found
 
     # --- the commands -----------------------------------------------------
