@@ -1,6 +1,6 @@
 """``python -m bench [--quick] [--only SECTIONS] [--output FILE]``: every benchmark, one table.
 
-Runs the seven sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
+Runs the eight sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
 servers), prints one table with the machine it ran on, and writes the same to BENCHMARKS.md at the
 repository root. Progress goes to stderr. A section that fails to run is shown as failed in the
 table and the others still run (exit status 1 then); a figure off its target is not a failure.
@@ -22,14 +22,16 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall")
+SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
-        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0}}
+        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
+        "replay": {"jumps": 30}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
-         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0}}
+         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0},
+         "replay": {"jumps": 10}}
 
 
 def propagation_rows(plan) -> list[Row]:
@@ -180,6 +182,21 @@ def hall_rows(plan) -> list[Row]:
     return hall.section_rows(**plan)
 
 
+def replay_rows(plan) -> list[Row]:
+    """The replay's jump to an event on a 5,000-event game (#36, bench/bench_replay.py)."""
+    from . import bench_replay as br
+
+    f = br.measure(**plan)
+    state, command = f["state_ms"], f["command_ms"]
+    return [Row(f"8. Replay: jump to an event of a {f['events']:,}-event game (in-process)", section=True),
+            Row("the whole log folded once (a game's first timeline), with fog", ms(f["fold_ms"])),
+            Row("the first replay command (the pages' templates compiled then)", ms(f["cold_ms"])),
+            Row(f"the state at an event (checkpoint + fold), {len(state)} random events", ms(statistics.median(state)),
+                ms(max(state)), target=f"< {br.JUMP_MS:.0f} ms", met=met(max(state) < br.JUMP_MS)),
+            Row(f"the replay command: state + the GM's and the table screen's fragments, {len(command)} jumps", ms(statistics.median(command)),
+                ms(max(command)), target=f"< {br.JUMP_MS:.0f} ms", met=met(statistics.median(command) < br.JUMP_MS))]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
@@ -205,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         "load": lambda: load_rows(plan["load"]),
         "bigmaps": lambda: bigmaps_rows(plan["bigmaps"]),
         "hall": lambda: hall_rows(plan["hall"]),
+        "replay": lambda: replay_rows(plan["replay"]),
     }
     rows: list[Row] = []
     failed = False

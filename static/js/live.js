@@ -277,6 +277,7 @@
   // "Running several processes"): one that starts past our seq is a gap (ask for a fresh copy),
   // one that starts before it is already contained in what we have (drop it).
   socket.on("update", (msg) => {
+    if (replaying) return; // a past moment is shown: the present comes back whole with "back to the table"
     let again = false;
     if (msg.from_seq === null || msg.from_seq === undefined) {
       // a fresh copy of everything this page shows; one older than what we have was rendered before
@@ -296,13 +297,40 @@
     if (again) socket.emit("sync", { since: seq });
   });
 
+  // The replay (#36): the server sends a past moment's fragments (the same partials, drawn for this screen
+  // from the state then); live updates wait until "replay_end" brings the present back whole.
+  let replaying = null;
+  socket.on("replay", (msg) => {
+    replaying = msg;
+    document.body.classList.add("replaying");
+    htmx.swap(document.body, msg.html, { swapStyle: "none" });
+    keepDetails();
+    document.dispatchEvent(new CustomEvent("tacmap:replay", { detail: msg }));
+  });
+  socket.on("replay_end", (msg) => {
+    replaying = null;
+    document.body.classList.remove("replaying");
+    htmx.swap(document.body, msg.html, { swapStyle: "none" });
+    keepDetails();
+    seq = msg.seq;
+    root.dataset.seq = String(seq);
+    document.dispatchEvent(new CustomEvent("tacmap:replay", { detail: null }));
+    document.dispatchEvent(new CustomEvent("tacmap:update", { detail: msg }));
+  });
+
   socket.on("preview", (msg) => {
+    if (replaying) return;
     document.dispatchEvent(new CustomEvent("tacmap:preview", { detail: msg }));
   });
 
   const isGM = () => document.body.classList.contains("gm-view");
 
   function command(payload) {
+    if (replaying && payload.type !== "replay" && payload.type !== "replay_end") {
+      // the board shows a past moment: a move or a roll made on it would act on the game as it is now
+      flash("This screen shows a replay: press \u201cBack to the table\u201d first.");
+      return Promise.resolve({ ok: false, error: "replaying" });
+    }
     return new Promise((resolve) => {
       socket.timeout(10000).emit("command", payload, (err, ack) => {
         if (err) ack = { ok: false, error: "the server did not answer; try again" };
@@ -334,5 +362,5 @@
   });
 
   window.tacmap = { command: command, preview: preview, flash: flash, socket: socket,
-                    seq: () => seq, settle: settle };
+                    seq: () => seq, settle: settle, replaying: () => replaying };
 })();

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.game import access, keys
+from webapp.game import access, keys, replay_view
 from webapp import create_app
 from webapp.game.table import COMMAND_TYPES
 from webapp.game.model import GM, SCREEN, Actor
 
-ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, "drag_preview")
+ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, *replay_view.COMMAND_TYPES, "drag_preview")
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +125,8 @@ def payload(kind: str, t: dict) -> dict:
         "show_handout": {"handout_id": "h-none", "to": "everyone"},
         "hide_handout": {"handout_id": "h-none"},
         "remove_handout": {"handout_id": "h-none"},
+        "replay": {"at": 1},
+        "replay_end": {},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
@@ -223,6 +225,7 @@ def request_for(endpoint: str, t: dict):
         "game.play": ("GET", f"/games/{g}/play", None),
         "game.screen": ("GET", f"/games/{g}/screen", None),
         "game.command": ("POST", f"/games/{g}/commands", {"type": "roll", "expr": "d6"}),
+        "game.timeline": ("GET", f"/games/{g}/timeline", None),
         "game.sheet": ("GET", f"/games/{g}/tokens/{aria}/sheet", None),
         "game.edit_sheet": ("POST", f"/games/{g}/tokens/{aria}/sheet", {}),
         "api.create_game": ("POST", "/api/games", {"name": "Scripted"}),

@@ -49,7 +49,7 @@ def _rule(*who: str, refers_to=None, not_yours: str = "{name} is not yours") -> 
     return Rule(frozenset(who), refers_to, not_yours)
 
 
-#: every command type (``table.COMMAND_TYPES``, the queries, the keys commands) and the drag preview
+#: every command type (``table.COMMAND_TYPES``, the queries, the keys and replay commands) and the drag preview
 COMMANDS: dict[str, Rule] = {
     # the board
     "move_token": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
@@ -114,6 +114,10 @@ COMMANDS: dict[str, Rule] = {
     # the TV's width while the GM has it open (decided in screenview)
     "set_screen_view": _rule(GM),
     "calibrate_screen": _rule(GM, SCREEN),
+    # the replay (webapp/game/replay_view.py): a view, nothing stored. The GM on their page and the table
+    # screen; a player on their own screens, of the fights they were in (decided in replay_view)
+    "replay": _rule(GM, PLAYER),
+    "replay_end": _rule(GM, PLAYER),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the
@@ -222,6 +226,8 @@ ROUTES: dict[str, Route] = {
     "game.play": _route(PLAYER, refused=302),
     "game.screen": _route(SCREEN, message="This is the table screen: open it from the GM's page."),
     "game.command": _route(GM, PLAYER, message="You are not in this game."),
+    # the replay's timeline (#36): the GM's whole game, a player's fights (what they saw; decided in replay_view)
+    "game.timeline": _route(GM, PLAYER, message="The replay is the GM's and the players'."),
     "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
                          message="No such token, or not yours to look at."),
     "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),

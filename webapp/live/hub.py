@@ -31,11 +31,12 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from ..game import access, attacks, combat, fog, keys, mapdata, text, undo, zonelayout
+from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, text, undo, zonelayout
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
 from . import render, throttle
+from .replaying import Replays
 from .allowance import LogAllowance
 
 log = logging.getLogger(__name__)
@@ -151,6 +152,7 @@ class Hub:
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (Hub.commit)
+        self.replays = Replays(self, room, actor_for_audience)  # who is shown a past moment now (webapp/live/replaying.py)
 
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
@@ -351,6 +353,10 @@ class Hub:
     def _execute_one(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
             return self.security_command(game_id, actor, keys.parse(payload))
+        if isinstance(payload, dict) and payload.get("type") in replay_view.COMMAND_TYPES:
+            # a view, not a change: nothing is appended to the log, the answer carries the seq of the log's head
+            reply = self.replays.command(game_id, actor, replay_view.parse(payload))
+            return Committed(self.game(game_id).seq, [], reply)
         cmd = parse_command(payload)
         if isinstance(cmd, (attacks.PreviewAttack, combat.Reach)):  # questions: answered, nothing stored
             with self.lock(game_id):
@@ -746,6 +752,8 @@ class Hub:
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         with self.app.app_context():
             for audience in only or self._audiences(game):
+                if self.replays.replaying(game.id, audience):
+                    continue  # shown a past moment: the present comes back whole with "back to the table"
                 key = (game.id, audience)
                 quiet = self._quiet(audience) and before is not None
                 from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
@@ -787,6 +795,18 @@ class Hub:
             sent: dict = {}
             render.note_shown(game, actor, sent, online=self.online_players(game_id), extra=self._shown_to_all(game_id))
             self._shown[(game_id, actor.audience)] = (game.seq, sent)
+
+    def forget_shown(self, game_id: str, audience: str) -> None:
+        """This audience's screens were just sent everything afresh (back from a replay): its record of what
+        they show starts again from the state now."""
+        if not self._quiet(audience):
+            return
+        game = self.game(game_id)
+        with self.lock(game_id), self.app.app_context():
+            sent: dict = {}
+            render.note_shown(game, actor_for_audience(audience), sent, online=self.online_players(game_id),
+                              extra=self._shown_to_all(game_id))
+            self._shown[(game_id, audience)] = (game.seq, sent)
 
     def shown_seq(self, game: Game, audience: str) -> int:
         """The seq this audience's screens are at: that of the last update it was sent (a page rendered now

@@ -85,6 +85,7 @@ def register(socketio, hub, keyless=None) -> None:
         since = auth.get("since")
         if isinstance(since, int) and not isinstance(since, bool) and since != hub.shown_seq(game, actor.audience):
             hub.resync(game_id, actor, request.sid)
+        hub.replays.connected(game_id, actor, request.sid)  # its audience is shown a past moment: so is it
 
     @socketio.on("disconnect")
     def disconnect(*_args):

@@ -6,7 +6,7 @@ import json
 
 import time
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, jsonify, make_response, redirect, render_template, request, session, url_for
 from markupsafe import escape
 
 from ..game import keys
@@ -158,6 +158,17 @@ def screen(game_id: str):
     if actor is None:
         abort(403, "This is the table screen: open it from the GM's page.")
     return _render_page("screen.html", game_id, actor, key)
+
+
+@bp.get("/games/<game_id>/timeline")
+def timeline(game_id: str):
+    """The replay's timeline (#36) as JSON: the log's head and its moments, the GM's whole game, a player's
+    the fights they were in (webapp/game/replay_view.py); the replay panel of the page reads it."""
+    actor = _seat(game_id)
+    if actor is None:
+        abort(403, "You are not in this game.")
+    history = hub().replays.history(game_id)
+    return jsonify(head=history.head, role=actor.role, moments=[m.to_dict(actor) for m in history.timeline(actor)])
 
 
 @bp.get("/join")

@@ -1,0 +1,115 @@
+"""The replay's jump to an event (issue #36) on a 5,000-event game, in-process (no server).
+
+Run: ``python3 -m bench.bench_replay``. The game is played through the hub as the GM would (a 30 x 30
+board with fog, 8 tokens of which 2 hidden, a fight of moves, attacks and turns) until its log holds
+5,000 events. Figures: folding the whole log once (the first replay of a game the server has not
+replayed yet), then jumps to random events: the state at that event (nearest checkpoint + fold), and the
+whole ``replay`` command (state + the GM's and the table screen's fragments rendered). Target: a jump
+under 300 ms on the GM page (issue #36).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+N_EVENTS = 5_000
+JUMP_MS = 300.0
+
+
+def build(hub, n_events: int = N_EVENTS) -> str:
+    """A game whose log holds ``n_events`` events: a long fight on a fogged 30 x 30 board."""
+    from rules.board import Board
+    from webapp.game.model import GM
+    from webapp.game.model import Rejected
+
+    from webapp.game.seats import player_joined
+
+    record = hub.create_game("Replay bench", "plain_grid", board=Board(30, 30))
+    gid = record.id
+    run = lambda payload: hub.execute(gid, GM, payload)  # noqa: E731
+    for name in ("Mira", "Theo"):  # two seats whose tokens see through the fog (their memory grows each event)
+        game = hub.game(gid)
+        hub.commit(gid, lambda g, name=name: [player_joined(g, name, f"{name}-key")])
+    seats = list(hub.game(gid).players)
+    run({"type": "add_wall", "a": [15, 0], "b": [15, 20]})
+    ids = []
+    for i in range(8):
+        tok = {"type": "add_token", "name": f"T{i}", "x": 3 + 3 * i, "y": 3 + (i % 2) * 10}
+        if i < 2:
+            tok["owner"] = seats[i]
+        if i >= 6:
+            tok["hidden"] = True
+        try:
+            ids.append(run(tok).events[0].data["token"]["id"])
+        except Rejected:
+            tok.pop("hidden", None)
+            ids.append(run(tok).events[0].data["token"]["id"])
+    run({"type": "set_fog", "enabled": True})
+    run({"type": "start_combat", "token_ids": ids[:6]})
+    rng = random.Random(36)
+    while hub.store.last_seq(gid) < n_events:
+        game = hub.game(gid)
+        current = game.tokens[game.combat["current"]]
+        for _ in range(3):
+            x = min(29, max(0, current.x + rng.choice((-1, 0, 1))))
+            y = min(29, max(0, current.y + rng.choice((-1, 0, 1))))
+            try:
+                run({"type": "move_token", "token_id": current.id, "x": x, "y": y, "force": True})
+            except Rejected:
+                pass
+        run({"type": "roll", "expr": "1d20"})
+        run({"type": "next_turn"})
+    return gid
+
+
+def measure(jumps: int = 20, n_events: int = N_EVENTS) -> dict:
+    from webapp import create_app
+    from webapp.game.model import GM
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATA_DIR": folder, "TESTING": True, "SECRET_KEY": "bench", "DEMO": False})
+        hub = app.extensions["tacmap"]
+        gid = build(hub, n_events)
+        head = hub.store.last_seq(gid)
+        t0 = time.perf_counter()
+        history = hub.replays.history(gid)
+        fold_ms = (time.perf_counter() - t0) * 1000
+        rng = random.Random(7)
+        targets = [rng.randint(1, head) for _ in range(jumps)]
+        state_ms, command_ms = [], []
+        # the first render of the pages' templates (a server serving the GM page has them compiled already)
+        t0 = time.perf_counter()
+        hub.execute(gid, GM, {"type": "replay", "at": head, "on": ["gm", "screen"]})
+        cold_ms = (time.perf_counter() - t0) * 1000
+        for at in targets:
+            t0 = time.perf_counter()
+            history.state_at(at)
+            state_ms.append((time.perf_counter() - t0) * 1000)
+        for at in targets:
+            t0 = time.perf_counter()
+            hub.execute(gid, GM, {"type": "replay", "at": at, "on": ["gm", "screen"]})
+            command_ms.append((time.perf_counter() - t0) * 1000)
+        hub.execute(gid, GM, {"type": "replay_end"})
+        assert hub.store.last_seq(gid) == head, "a replay appended to the log"
+        return {"events": head, "fold_ms": fold_ms, "cold_ms": cold_ms, "state_ms": state_ms, "command_ms": command_ms}
+
+
+def main() -> None:
+    f = measure()
+    print(f"{f['events']} events: whole log folded once {f['fold_ms']:.0f} ms; first replay command "
+          f"(templates compiled) {f['cold_ms']:.0f} ms; "
+          f"state at an event median {statistics.median(f['state_ms']):.1f} ms, max {max(f['state_ms']):.1f} ms; "
+          f"replay command (state + GM and screen fragments) median {statistics.median(f['command_ms']):.1f} ms, "
+          f"max {max(f['command_ms']):.1f} ms (target < {JUMP_MS:.0f} ms)")
+
+
+if __name__ == "__main__":
+    main()

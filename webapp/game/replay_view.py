@@ -1,0 +1,239 @@
+"""The replay (#36): any past moment of a game, drawn from its log, for the audience that asks.
+
+Pure: no Flask, no database. A :class:`History` is a game's log folded once, from the first event: it
+keeps a checkpoint of the state every ``CHECKPOINT_EVERY`` events (the state pickled, so a copy is cheap
+to take back) and the timeline's moments (fights, rounds, turns, attacks, moves, maps shown, hand-outs),
+each said from the state right after its event. ``state_at(seq)`` is the nearest checkpoint at or before
+``seq`` with the events after it folded on: a jump anywhere in a 5,000-event game folds at most
+``CHECKPOINT_EVERY`` events. The live game is never touched: a replay is a view, it appends nothing.
+
+Who sees what is the live page's rule applied to the state then (``webapp.game.fog``): the table screen's
+replay is the screen's view at that moment, a player's is that player's (of the fights they were in).
+"""
+
+from __future__ import annotations
+
+import bisect
+import pickle
+from dataclasses import dataclass
+from typing import Annotated, Any, Callable, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .model import Actor, Event, Game, Rejected
+
+CHECKPOINT_EVERY = 50  # a jump folds at most this many events (with fog, each may recompute a token's sight)
+#: the kinds of moments on the timeline
+KINDS = ("fight", "round", "turn", "attack", "move", "map", "handout", "fight_end")
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Replay(_Command):
+    """Show the game as it was right after event ``at`` (0..the log's head) on these screens; the GM's
+    screens by default, a player's own screens for a player."""
+
+    type: Literal["replay"]
+    at: Annotated[int, Field(ge=0, le=10**9)]
+    on: list[Literal["gm", "screen"]] | None = Field(default=None, max_length=2)
+
+
+class ReplayEnd(_Command):
+    """Back to the table: every screen this sender's replay was on shows the game as it is now."""
+
+    type: Literal["replay_end"]
+
+
+COMMANDS = (Replay, ReplayEnd)
+COMMAND_TYPES = tuple(c.model_fields["type"].annotation.__args__[0] for c in COMMANDS)
+_adapter: TypeAdapter[Any] = TypeAdapter(Annotated[Union[COMMANDS], Field(discriminator="type")])
+
+
+def parse(payload: dict) -> Any:
+    try:
+        return _adapter.validate_python(payload)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"][1:]) or "replay"
+        raise Rejected(f"{where}: {err['msg']}") from None
+
+
+def screens(cmd: Replay, actor: Actor) -> list[str]:
+    """The audiences a replay command is shown to: ``on`` for the GM (the GM's page always), a player's
+    own screens for a player (who may not send ``on``: the GM's and the table's screens are the GM's)."""
+    if actor.role == "gm":
+        return list(dict.fromkeys(["gm", *(cmd.on or [])]))
+    if cmd.on:
+        raise Rejected("a player's replay is shown on that player's own screens only: leave out 'on'")
+    return [actor.audience]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One entry of the timeline: the event's seq, its kind (``KINDS``), a line about it (the GM's), the round
+    then, the seq its fight started at, the players in that fight (``players``), the players whose tokens it is
+    about (``own``), and the line a player is told (``told``: no name of a token they may not have seen)."""
+
+    seq: int
+    kind: str
+    text: str
+    round: int | None
+    fight: int | None
+    players: frozenset = frozenset()
+    own: frozenset = frozenset()
+    told: str = ""
+
+    def to_dict(self, actor: Actor | None = None) -> dict:
+        text = self.told if actor is not None and actor.role != "gm" else self.text
+        return {"seq": self.seq, "kind": self.kind, "text": text, "round": self.round}
+
+
+def _name(game: Game, token_id: Any) -> str:
+    token = game.tokens.get(token_id) if isinstance(token_id, str) else None
+    return token.name if token is not None else "someone"
+
+
+def _owners(game: Game, *token_ids: Any) -> frozenset:
+    tokens = (game.tokens.get(i) if isinstance(i, str) else None for i in token_ids)
+    return frozenset(t.owner for t in tokens if t is not None and t.owner)
+
+
+def _fighters(game: Game, combat: dict | None = None) -> frozenset:
+    """The players with a token in the fight (the one on now, or ``combat``)."""
+    return _owners(game, *((combat if combat is not None else game.combat) or {}).get("order") or [])
+
+
+class History:
+    """A game's log folded once, with checkpoints and the timeline; ``extend`` takes the events appended since."""
+
+    def __init__(self, game_id: str, evolve: Callable[[Game, Event], None], empty: Callable[[str], Game]) -> None:
+        """``evolve`` and ``empty`` are the command table's (``table.evolve``, ``table.empty_game``): a feature
+        of the game never imports the table itself."""
+        self.game_id, self._evolve, self._empty = game_id, evolve, empty
+        self.events: list[Event] = []
+        self.state = empty(game_id)  # the state after the last folded event
+        self._checkpoints: list[tuple[int, bytes]] = [(0, b"")]
+        self.moments: list[Moment] = []
+        self._fight: int | None = None  # the seq the fight on started at
+
+    @property
+    def head(self) -> int:
+        return len(self.events)
+
+    def extend(self, events: list[Event]) -> None:
+        for event in events:
+            game = self.state
+            before = dict(game.combat) if game.combat else None
+            self._evolve(game, event)
+            self.events.append(event)
+            self._moments(game, event, before)
+            if game.seq % CHECKPOINT_EVERY == 0:
+                self._checkpoints.append((game.seq, pickle.dumps(game.to_dict(), pickle.HIGHEST_PROTOCOL)))
+
+    def _moments(self, game: Game, event: Event, before: dict | None) -> None:
+        d, kind, seq = event.data, event.type, game.seq
+        combat = game.combat or {}
+        rnd = combat.get("round") if game.combat else None
+        fighters = _fighters(game)
+
+        def add(kind: str, text: str, told: str, own: frozenset = frozenset(), players: frozenset = fighters,
+                fight: int | None = None) -> None:
+            self.moments.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
+                                       fight if fight is not None else self._fight, players, own, told))
+
+        def turn() -> None:
+            current = combat.get("current")
+            if current:
+                name = _name(game, current)
+                add("turn", f"Round {rnd}: {name}'s turn", f"Round {rnd}: {name}'s turn", _owners(game, current))
+
+        if kind == "combat_started":
+            self._fight = seq
+            add("fight", f"Fight: {', '.join(_name(game, i) for i in combat.get('order') or [])}", "A fight starts")
+            add("round", f"Round {rnd}", f"Round {rnd}")
+            turn()
+        elif kind == "turn_started" and game.combat:
+            if before and before.get("round") != rnd:
+                add("round", f"Round {rnd}", f"Round {rnd}")
+            turn()
+        elif kind == "combat_ended":
+            add("fight_end", f"The fight ends (round {d.get('round')})", "The fight ends",
+                players=_fighters(game, before) if before else frozenset())
+            self._fight = None
+        elif kind == "attack_resolved":
+            who, whom = _name(game, d.get("attacker")), _name(game, d.get("target"))
+            add("attack", f"{who} attacks {whom}", "An attack on your side" if _owners(game, d.get("target")) else
+                f"{who} attacks", _owners(game, d.get("attacker"), d.get("target")))
+        elif kind == "token_moved":
+            name = _name(game, d.get("token_id"))
+            add("move", f"{name} moves", f"{name} moves", _owners(game, d.get("token_id")))
+        elif kind == "map_activated":
+            m = game.maps.get(d.get("map_id"))
+            add("map", f"Map shown: {m.name if m else 'a map'}", "Another map is shown")
+        elif kind == "handout_shown":
+            h = game.handouts.get(d.get("handout_id")) or {}
+            add("handout", f"Hand-out shown: {h.get('title') or 'a hand-out'}", "A hand-out is shown")
+
+    def state_at(self, seq: int) -> Game:
+        """The game as it was right after event ``seq`` (a fresh object: the caller may keep it)."""
+        if not 0 <= seq <= self.head:
+            raise Rejected(f"at: the log goes from 0 to {self.head}, not {seq}")
+        i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
+        start, blob = self._checkpoints[i]
+        game = Game.from_dict(pickle.loads(blob)) if blob else self._empty(self.game_id)
+        for event in self.events[start:seq]:
+            self._evolve(game, event)
+        return game
+
+    def moment_at(self, seq: int, actor: Actor) -> Moment | None:
+        """The newest moment at or before ``seq`` this audience may be told of (what its banner says): any for
+        the GM; a player's from their timeline; the table screen's, the fights' starts, rounds and ends, maps
+        and hand-outs (never a token's name)."""
+        i = bisect.bisect_right(self.moments, seq, key=lambda m: m.seq) - 1
+        while i >= 0:
+            m = self.moments[i]
+            if actor.role == "gm" or (actor.role == "screen" and m.kind in _TOLD_ALL) or (
+                    actor.role == "player" and self._theirs(m, actor.player_id)):
+                return m
+            i -= 1
+        return None
+
+    def timeline(self, actor: Actor) -> list[Moment]:
+        """The moments this audience may see: all for the GM; a player's, those of the fights they were in that
+        tell nothing of tokens they may not have seen (the fight's start, rounds and end; their own tokens'
+        turns, moves and attacks), each said in the player's line (``Moment.told``)."""
+        if actor.role == "gm":
+            return list(self.moments)
+        if actor.role != "player":
+            return []
+        return [m for m in self.moments if self._theirs(m, actor.player_id)]
+
+    @staticmethod
+    def _theirs(m: Moment, pid: str | None) -> bool:
+        return m.fight is not None and pid in m.players and (m.kind in ("fight", "round", "fight_end") or pid in m.own)
+
+    def may_replay(self, actor: Actor, seq: int) -> None:
+        """Rejected unless this sender may see this moment replayed: the GM any; a player, a moment of a
+        fight they were in (their token in its order then)."""
+        if actor.role == "gm":
+            return
+        if actor.role != "player":
+            raise Rejected("only the GM replays the game on the table screen")
+        game = self.state_at(seq)
+        if not game.combat or actor.player_id not in _fighters(game):
+            raise Rejected("you can replay the fights you were in: no fight of yours was on at that moment")
+        if actor.player_id not in game.players:
+            raise Rejected("you had no seat at that moment")
+
+
+#: the moments the table screen's banner may name (no token's name in them)
+_TOLD_ALL = ("fight", "round", "fight_end", "map", "handout")
+
+
+def banner(history: History, seq: int, actor: Actor) -> str:
+    """The Replay banner's line for this audience: where in the game this moment is."""
+    moment = history.moment_at(seq, actor)
+    where = "before anything happened" if moment is None else moment.to_dict(actor)["text"]
+    return f"Replay: {where} (event {seq} of {history.head})"

@@ -1,0 +1,142 @@
+"""The replay on the live side (#36): the ``replay`` and ``replay_end`` commands, and who is replaying now.
+
+A replay is a view: it appends nothing to the log. The GM's ``replay {"at", "on"}`` draws the game as it
+was after event ``at`` on the GM's screens (and the table screen's, with ``on: ["gm", "screen"]``), each
+with the very partials of the live page, rendered for that audience from the state then
+(``webapp.game.replay_view``); a player's draws their own view then on their own screens. While an
+audience replays, the hub sends it no live update (``Hub._emit`` asks ``replaying``); ``replay_end``
+sends it a fresh copy of the present, and the live updates flow again. A connection that opens while
+its audience replays is shown the replay too.
+
+The folded log (``History``) is kept per game and grows with the log: a jump folds at most
+``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from flask import has_request_context
+from ..game import access, replay_view
+from ..game.model import Actor, Rejected
+from ..game.table import empty_game, evolve
+from . import render
+
+#: games whose folded log is kept (the least recently used goes first)
+KEEP_HISTORIES = 8
+#: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
+FOLD_SLICE = 50
+
+
+class Replays:
+    def __init__(self, hub, room, actor_for_audience) -> None:
+        """``room`` and ``actor_for_audience`` are the hub's (an audience's Socket.IO room, its actor)."""
+        self.hub, self._room, self._actor = hub, room, actor_for_audience
+        self._lock = threading.RLock()
+        self._histories: dict[str, replay_view.History] = {}
+        # (game id, audience) -> (the seq shown, who asked: "gm" or the player's audience)
+        self._on: dict[tuple[str, str], tuple[int, str]] = {}
+
+    # --- the folded log ---------------------------------------------------
+
+    def history(self, game_id: str) -> replay_view.History:
+        """The game's log folded up to its head now (built once, then extended by what was appended)."""
+        store = self.hub.store
+        with self._lock:
+            found = self._histories.pop(game_id, None)
+            if found is None:
+                found = replay_view.History(game_id, evolve, empty_game)
+            self._histories[game_id] = found  # the newest at the end
+            while len(self._histories) > KEEP_HISTORIES:
+                self._histories.pop(next(iter(self._histories)))
+            if store.last_seq(game_id) > found.head:
+                events = store.events(game_id, after=found.head)
+                for i in range(0, len(events), FOLD_SLICE):
+                    found.extend(events[i:i + FOLD_SLICE])
+                    time.sleep(0)  # under gevent (tacmap serve) the other tables' greenlets go on between slices
+            return found
+
+    # --- the commands -----------------------------------------------------
+
+    def replaying(self, game_id: str, audience: str) -> bool:
+        return (game_id, audience) in self._on
+
+    def command(self, game_id: str, actor: Actor, cmd) -> dict:
+        """Run ``replay`` or ``replay_end`` for this sender; the answer's extra fields (nothing is stored)."""
+        game = self.hub.game(game_id)
+        if game is None:
+            raise Rejected(f"no game {game_id!r}")
+        access.check_command(game, cmd, actor)
+        if isinstance(cmd, replay_view.ReplayEnd):
+            ended = self.end(game_id, actor)
+            return {"replay": None, "ended": ended}
+        audiences = replay_view.screens(cmd, actor)
+        history = self.history(game_id)
+        if cmd.at > history.head:
+            raise Rejected(f"at: the log goes from 0 to {history.head}, not {cmd.at}")
+        history.may_replay(actor, cmd.at)
+        past = history.state_at(cmd.at)
+        by = "gm" if actor.role == "gm" else actor.audience
+        with self._lock:
+            for audience in [a for (g, a), (_, who) in self._on.items() if g == game_id and who == by]:
+                if audience not in audiences:  # the GM's replay left the table screen: it shows the present again
+                    self._back(game_id, audience)
+            for audience in audiences:
+                self._on[(game_id, audience)] = (cmd.at, by)
+        for audience in audiences:
+            self._send(game_id, audience, history, past, cmd.at)
+        return {"replay": {"at": cmd.at, "head": history.head, "on": audiences,
+                           "banner": replay_view.banner(history, cmd.at, actor)}}
+
+    def end(self, game_id: str, actor: Actor) -> list[str]:
+        """Every screen this sender's replay is on goes back to the present; the audiences that did."""
+        by = "gm" if actor.role == "gm" else actor.audience
+        with self._lock:
+            audiences = [a for (g, a), (_, who) in self._on.items() if g == game_id and who == by]
+        for audience in audiences:
+            self._back(game_id, audience)
+        return audiences
+
+    # --- what goes to the screens -----------------------------------------
+
+    def _send(self, game_id: str, audience: str, history, past, at: int, sid: str | None = None) -> None:
+        """The past moment, drawn for this audience from the state then, with its banner's line."""
+        hub = self.hub
+        actor = self._actor(audience)
+        with self._context():
+            html = render.fragments(past, actor, render.EVERYTHING,
+                                    online=hub.online_players(game_id), extra=hub._shown_to_all(game_id))
+        hub.socketio.emit("replay", {"at": at, "head": history.head, "banner": replay_view.banner(history, at, actor),
+                                     "html": html},
+                          to=sid or self._room(game_id, audience))
+
+    def _back(self, game_id: str, audience: str) -> None:
+        """This audience shows the present again: a fresh copy of everything, and the live updates from now on."""
+        hub = self.hub
+        game = hub.game(game_id)
+        actor = self._actor(audience)
+        with hub.lock(game_id):
+            with self._lock:
+                self._on.pop((game_id, audience), None)
+            with self._context():
+                hub.forget_shown(game_id, audience)  # what was sent before the replay no longer counts
+                online, extra = hub.online_players(game_id), hub._shown_to_all(game_id)
+                html = render.fragments(game, actor, render.EVERYTHING, online=online, extra=extra)
+            hub.socketio.emit("replay_end", {"seq": game.seq, "html": html}, to=self._room(game_id, audience))
+
+    def _context(self):
+        """Where fragments can be drawn: this request's (a socket's, a route's), else one made for the purpose
+        (a script or a test calling the hub directly: links need a request to be built)."""
+        if has_request_context():
+            return self.hub.app.app_context()
+        return self.hub.app.test_request_context(base_url=self.hub.base_url())
+
+    def connected(self, game_id: str, actor: Actor, sid: str) -> None:
+        """A connection opened while its audience replays: it is shown the replay too."""
+        found = self._on.get((game_id, actor.audience))
+        if found is None:
+            return
+        history = self.history(game_id)
+        at = min(found[0], history.head)
+        self._send(game_id, actor.audience, history, history.state_at(at), at, sid=sid)
