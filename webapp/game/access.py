@@ -210,6 +210,9 @@ def _route(*who: str, refused: int = 403, anonymous: int | None = None, refers_t
 ROUTES: dict[str, Route] = {
     "static": _route(ANYONE),
     "favicon": _route(ANYONE),
+    # the web app manifest and its start address (webapp/web/device.py): /resume finds this device's own seat
+    "device.manifest": _route(ANYONE),
+    "device.resume": _route(ANYONE),
     "help.index": _route(ANYONE),
     "help.system": _route(ANYONE),
     "lobby.index": _route(ANYONE),
