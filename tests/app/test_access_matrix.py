@@ -211,6 +211,8 @@ def request_for(endpoint: str, t: dict):
     requests = {
         "static": ("GET", "/static/css/app.css", None),
         "favicon": ("GET", "/favicon.ico", None),
+        "device.manifest": ("GET", "/manifest.webmanifest", None),
+        "device.resume": ("GET", "/resume", None),
         "help.index": ("GET", "/help/", None),
         "help.system": ("GET", "/help/plain_grid", None),
         "lobby.index": ("GET", "/", None),
