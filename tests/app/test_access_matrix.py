@@ -125,6 +125,8 @@ def payload(kind: str, t: dict) -> dict:
         "show_handout": {"handout_id": "h-none", "to": "everyone"},
         "hide_handout": {"handout_id": "h-none"},
         "remove_handout": {"handout_id": "h-none"},
+        "x_card": {},
+        "resume_scene": {},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]

@@ -114,6 +114,9 @@ COMMANDS: dict[str, Rule] = {
     # the TV's width while the GM has it open (decided in screenview)
     "set_screen_view": _rule(GM),
     "calibrate_screen": _rule(GM, SCREEN),
+    # the X-card (webapp/game/safety.py): anyone at the table pauses the scene, anonymously; the GM resumes
+    "x_card": _rule(GM, PLAYER),
+    "resume_scene": _rule(GM),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the

@@ -31,7 +31,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from ..game import access, attacks, combat, fog, keys, mapdata, text, undo, zonelayout
+from ..game import access, attacks, combat, fog, keys, mapdata, safety, text, undo, zonelayout
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
@@ -138,6 +138,8 @@ class Hub:
         self._sessions: dict[str, tuple[str, Actor]] = {}
         # pings per seat (game and audience: a player's every tab and socket together), not game state
         self.pings = throttle.Window(PING_BURST, PING_WINDOW)
+        # X-card taps per seat, here only (webapp/game/safety.py: who tapped is kept nowhere else)
+        self.x_cards = throttle.Window(*X_CARD_TAPS)
         self._guesses = keys.Guesses()
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
@@ -352,6 +354,8 @@ class Hub:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
             return self.security_command(game_id, actor, keys.parse(payload))
         cmd = parse_command(payload)
+        if isinstance(cmd, safety.XCard) and actor.role == "player" and not self.x_cards.take(f"{game_id} {actor.audience}"):
+            raise Rejected("You tapped the X-card a moment ago: the GM has it. Tap again in a minute if you need to.")
         if isinstance(cmd, (attacks.PreviewAttack, combat.Reach)):  # questions: answered, nothing stored
             with self.lock(game_id):
                 game = self.game(game_id)
@@ -879,6 +883,7 @@ class Hub:
         for audience in self._audiences(game):
             self.socketio.emit("template_preview", message, to=room(game_id, audience), skip_sid=sid)
 
+X_CARD_TAPS = (2, 60.0)  # a seat taps the X-card at most twice a minute (a pause, resumed, and one more)
 PING_BURST, PING_WINDOW = 3, 1.0  # a seat (a player's every connection together) pings at most 3 times a second
 
 
