@@ -65,6 +65,7 @@ def test_an_x_card_pauses_the_table_and_nobody_learns_who_tapped_it(server, new_
         expect(page.locator("#pause button.x-card-tap")).to_be_visible()
     expect(screen.locator(".pause-card")).to_be_hidden()
     expect(gm.locator("#pause")).to_be_hidden()
+    phone.locator("#pause").scroll_into_view_if_needed()
     shot(phone, "phone-390-x-card")
     before = state(server, game)
     server_log = server.log.read_text(errors="replace")
@@ -87,6 +88,7 @@ def test_an_x_card_pauses_the_table_and_nobody_learns_who_tapped_it(server, new_
     gm.wait_for_timeout(500)  # every frame of the tap in
     shot(screen, "screen-1920-x-card-paused")
     shot(gm, "gm-x-card-notice")
+    other.locator("#pause").scroll_into_view_if_needed()
     shot(other, "phone-390-table-paused")
 
     # nobody's frames, state or log say who: not Mira's id, name or key
