@@ -112,6 +112,11 @@ def test_an_x_card_pauses_the_table_and_nobody_learns_who_tapped_it(server, new_
     for secret in secrets:
         assert secret not in server.log.read_text(errors="replace")[len(server_log):]
 
+    # the pause is the game's state: a screen that loads the page again (or a restarted one) shows it
+    screen.reload()
+    expect(screen.locator(".pause-card")).to_be_visible()
+    expect(screen.locator("#conn.ok")).to_be_attached()
+
     # a second tap while paused (Bo's) changes nothing
     other.evaluate("window.tacmap.command({type: 'x_card'})")
     gm.wait_for_timeout(500)
