@@ -155,6 +155,10 @@ def test_the_x_card_is_limited_per_seat_without_stopping_the_others(server):
         assert send(mira["player_token"], "x_card")[0] == 200
         assert state(server, game)["paused"] is True
         assert send(game["gm_token"], "resume_scene")[0] == 200
+    # a command id (issue #35's exactly-once commands) is not kept for the X-card: dropped before anything
+    status, answer = server.api("POST", f"/api/games/{game['id']}/commands", {"type": "x_card", "cid": "m-1"},
+                                mira["player_token"])
+    assert status == 422 and "a moment ago" in answer["error"], answer
     status, answer = send(mira["player_token"], "x_card")
     assert status == 422 and "a moment ago" in answer["error"], answer
     assert state(server, game)["paused"] is False

@@ -328,6 +328,9 @@ class Hub:
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk. A client's command (in a request or on a socket)
         takes its turn among its seat's and its address's (``throttle.Seats``): refused ``Busy`` past them."""
+        if isinstance(payload, dict) and payload.get("type") in safety.ANONYMOUS:
+            # the X-card: its command id is dropped here, never stored beside its seat (a repeat changes nothing)
+            payload = {k: v for k, v in payload.items() if k != "cid"}
         if not has_request_context():  # the server's own (the demo, a command-line import, a test's setup)
             return self._execute(game_id, actor, payload)
         seat, client = f"{game_id}:{actor.audience}", _client()
