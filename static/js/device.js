@@ -1,7 +1,8 @@
 // A phone at the table: awake during a fight, told when its turn or a defense comes.
 // - Screen Wake Lock (where the browser has it) while a fight is on and the page is shown; taken again
 //   when the page is shown again (the browser lets it go when hidden); let go when the fight ends or the
-//   player turns the switch off (remembered on this device, in localStorage).
+//   player turns the switch off (remembered on this device, in localStorage); a defense asked of the
+//   player outside a fight keeps it on too, while it waits.
 // - "Your turn" (the turn bar) and a defense prompt: a vibration (where the Vibration API is) and a pulse
 //   of the bar or the prompt, once when it starts, not on every live update.
 (function () {
@@ -14,7 +15,7 @@
 
   function wanted() {
     return !!(toggle && toggle.checked) && document.visibilityState === "visible" &&
-      !!document.querySelector("#combat.fighting");
+      !!document.querySelector("#combat.fighting, #defense-prompt.asking:not([hidden])");
   }
 
   function keepAwake() {
