@@ -127,6 +127,8 @@ def payload(kind: str, t: dict) -> dict:
         "remove_handout": {"handout_id": "h-none"},
         "replay": {"at": 1},
         "replay_end": {},
+        "x_card": {},
+        "resume_scene": {},
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
@@ -213,6 +215,8 @@ def request_for(endpoint: str, t: dict):
     requests = {
         "static": ("GET", "/static/css/app.css", None),
         "favicon": ("GET", "/favicon.ico", None),
+        "device.manifest": ("GET", "/manifest.webmanifest", None),
+        "device.resume": ("GET", "/resume", None),
         "help.index": ("GET", "/help/", None),
         "help.system": ("GET", "/help/plain_grid", None),
         "lobby.index": ("GET", "/", None),

@@ -118,6 +118,9 @@ COMMANDS: dict[str, Rule] = {
     # screen; a player on their own screens, of the fights they were in (decided in replay_view)
     "replay": _rule(GM, PLAYER),
     "replay_end": _rule(GM, PLAYER),
+    # the X-card (webapp/game/safety.py): anyone at the table pauses the scene, anonymously; the GM resumes
+    "x_card": _rule(GM, PLAYER),
+    "resume_scene": _rule(GM),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the
@@ -214,6 +217,9 @@ def _route(*who: str, refused: int = 403, anonymous: int | None = None, refers_t
 ROUTES: dict[str, Route] = {
     "static": _route(ANYONE),
     "favicon": _route(ANYONE),
+    # the web app manifest and its start address (webapp/web/device.py): /resume finds this device's own seat
+    "device.manifest": _route(ANYONE),
+    "device.resume": _route(ANYONE),
     "help.index": _route(ANYONE),
     "help.system": _route(ANYONE),
     "lobby.index": _route(ANYONE),

@@ -92,6 +92,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "show_join": game.show_join,
         "allow_reclaim": game.allow_reclaim,
         "screen_touch": game.screen_touch,
+        "paused": game.paused,  # the X-card (webapp/game/safety.py): paused, never by whom
         "settings": combat.settings_of(game),
         "combat": combat.combat_view(game, actor),
         "characters": characters.view(game, actor),

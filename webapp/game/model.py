@@ -219,6 +219,7 @@ class Game:
 
     LOG_KEEP = 50
     REMOVED_KEEP = 500  # names of removed tokens remembered (the log keeps LOG_KEEP lines)
+    paused: bool = False  # the X-card paused the scene (webapp/game/safety.py): no one's name with it
 
     def next_id(self, prefix: str) -> str:
         """A new random id (``t-9f3c01ab``): numbers in a row would let a player count the hidden tokens
@@ -287,6 +288,7 @@ class Game:
             "screen_view": self.screen_view,
             "pictures": list(self.pictures.values()),
             "handouts": list(self.handouts.values()),
+            "paused": self.paused,
         }
 
     @classmethod
@@ -325,6 +327,7 @@ class Game:
             screen_view=d.get("screen_view"),
             pictures={p["id"]: dict(p) for p in d.get("pictures", [])},
             handouts={h["id"]: dict(h) for h in d.get("handouts", [])},
+            paused=d.get("paused", False),
         )
 
 

@@ -31,7 +31,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, text, undo, zonelayout
+from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, safety, text, undo, zonelayout
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
@@ -139,6 +139,8 @@ class Hub:
         self._sessions: dict[str, tuple[str, Actor]] = {}
         # pings per seat (game and audience: a player's every tab and socket together), not game state
         self.pings = throttle.Window(PING_BURST, PING_WINDOW)
+        # X-card taps per seat, here only (webapp/game/safety.py: who tapped is kept nowhere else)
+        self.x_cards = throttle.Window(*X_CARD_TAPS)
         self._guesses = keys.Guesses()
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
@@ -328,6 +330,9 @@ class Hub:
     def execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         """Run a command; returns once its events are on disk. A client's command (in a request or on a socket)
         takes its turn among its seat's and its address's (``throttle.Seats``): refused ``Busy`` past them."""
+        if isinstance(payload, dict) and payload.get("type") in safety.ANONYMOUS:
+            # the X-card: its command id is dropped here, never stored beside its seat (a repeat changes nothing)
+            payload = {k: v for k, v in payload.items() if k != "cid"}
         if not has_request_context():  # the server's own (the demo, a command-line import, a test's setup)
             return self._execute(game_id, actor, payload)
         seat, client = f"{game_id}:{actor.audience}", _client()
@@ -358,6 +363,8 @@ class Hub:
             reply = self.replays.command(game_id, actor, replay_view.parse(payload))
             return Committed(self.game(game_id).seq, [], reply)
         cmd = parse_command(payload)
+        if isinstance(cmd, safety.XCard) and actor.role == "player" and not self.x_cards.take(f"{game_id} {actor.audience}"):
+            raise Rejected("You tapped the X-card a moment ago: the GM has it. Tap again in a minute if you need to.")
         if isinstance(cmd, (attacks.PreviewAttack, combat.Reach)):  # questions: answered, nothing stored
             with self.lock(game_id):
                 game = self.game(game_id)
@@ -899,6 +906,7 @@ class Hub:
         for audience in self._audiences(game):
             self.socketio.emit("template_preview", message, to=room(game_id, audience), skip_sid=sid)
 
+X_CARD_TAPS = (2, 60.0)  # a seat taps the X-card at most twice a minute (a pause, resumed, and one more)
 PING_BURST, PING_WINDOW = 3, 1.0  # a seat (a player's every connection together) pings at most 3 times a second
 
 

@@ -79,6 +79,9 @@ PARTS = {
     "screen_view": ("_screen_view.html", False, {"gm", "screen"}),
     # hand-outs (#27): the GM's card, a phone's panel, the table screen's sheet over the map
     "handouts": ("_handouts.html", False, {"gm", "player", "screen"}),
+    # the X-card (webapp/game/safety.py): a phone's button or "paused", the GM's notice, the screen's calm card;
+    # the same for every audience of a kind (nobody's is about who tapped)
+    "pause": ("_pause.html", False, {"gm", "player", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
@@ -146,6 +149,8 @@ _BY_EVENT = {
     "screen_view_set": {"screen_view"},
     **{kind: {"handouts", "log"} for kind in ("handout_added", "handout_shown", "handout_hidden", "handout_removed")},
     "picture_added": {"token_list"},
+    "scene_paused": {"pause"},
+    "scene_resumed": {"pause"},
 }
 
 

@@ -16,6 +16,7 @@ from ..game.table import from_form
 from ..live import render
 from ..live.hub import guess_refused, render_security
 from . import hub, remember_key, remembered_key
+from .device import played
 from .gate import gate
 from .lobby import TOO_MANY_CODES, join_code_counted, lobby_page
 
@@ -147,6 +148,7 @@ def play(game_id: str):
     if actor is None:
         return redirect(url_for("lobby.index"))
     player = hub().game(game_id).players[actor.player_id]
+    played(game_id)  # the home-screen icon opens this seat (webapp/web/device.py)
     return _render_page("play.html", game_id, actor, key, player=player)
 
 

@@ -33,6 +33,8 @@ CSP = {
     # 'self' covers ws:/wss: of the same host in CSP 3 (Chromium, Firefox, Safari 15.4+)
     "connect-src": "'self'",
     "font-src": "'self'",
+    # the web app manifest (webapp/web/device.py), named though default-src says the same
+    "manifest-src": "'self'",
     "object-src": "'none'",
     "base-uri": "'self'",
     "form-action": "'self'",
