@@ -577,8 +577,7 @@ class Hub:
             try:
                 decided = self._decide_batch(game, batch)
                 if decided:
-                    self.store.append(game_id, before, [e for _r, events in decided for e in events],
-                                      self._applied(before, decided))
+                    self._store(game_id, before, decided)
             except _Unappliable as exc:  # a bug: refuse that command, rebuild the state, decide the others again
                 self._games.pop(game_id, None)
                 log.error("game %s: an event that cannot be applied: %r", game_id, exc.error)
@@ -662,7 +661,7 @@ class Hub:
             try:
                 more = self._decide_batch(game, take)
                 if more:
-                    self.store.append(game_id, start, [e for _r, evs in more for e in evs], self._applied(start, more))
+                    self._store(game_id, start, more)
             except Exception as exc:
                 self._games.pop(game_id, None)
                 with self._guard:
@@ -672,15 +671,19 @@ class Hub:
             decided = decided + more
         return game, decided
 
-    @staticmethod
-    def _applied(before: int, decided: list) -> list[Applied]:
-        """The ids of the decided commands that carry one, each with the seq of its last event and its answer."""
-        out, seq = [], before
+    def _store(self, game_id: str, before: int, decided: list) -> None:
+        """The decided events after ``before``, in one transaction with the ids of the commands that carry one
+        (each with the seq of its last event and its answer)."""
+        applied, seq = [], before
         for request, events in decided:
             seq += len(events)
             if request.cid is not None:
-                out.append(Applied(request.cid[0], request.cid[1], seq, request.answer(events) if request.answer else {}))
-        return out
+                applied.append(Applied(request.cid[0], request.cid[1], seq, request.answer(events) if request.answer else {}))
+        events = [e for _r, evs in decided for e in evs]
+        if applied:
+            self.store.append(game_id, before, events, applied)
+        else:
+            self.store.append(game_id, before, events)
 
     def _decide_batch(self, game: Game, batch: list["_Request"]) -> list[tuple["_Request", list[Event]]]:
         """Decide each request on the state the ones before it left, applying their events in memory (not
