@@ -195,11 +195,9 @@
   }
 
   function sendMove(id, cell) {
-    // While the server is away the drop waits here, pending, and goes out on
-    // reconnecting, through the page's one command path (its refusals and offers).
-    const send = () => window.tacmap.command({ type: "move_token", token_id: id, x: cell[0], y: cell[1] });
-    if (connected()) return send();
-    return new Promise((resolve) => window.tacmap.socket.once("connect", () => send().then(resolve)));
+    // While the server is away the drop waits, pending, in the page's one command path (live.js),
+    // which sends it on reconnecting, in order, with its id (done once), with its refusals and offers.
+    return window.tacmap.command({ type: "move_token", token_id: id, x: cell[0], y: cell[1] });
   }
 
   function settle(id, n, ack) {
