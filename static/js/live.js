@@ -379,7 +379,7 @@
 
   function pump() {
     if (!socket.connected) return;
-    queue.forEach((item) => { if (!item.sent) transmit(item); });
+    queue.forEach((item) => { if (!item.sent && item.ready) transmit(item); });
   }
   function transmit(item) {
     item.sent = true;
@@ -416,7 +416,9 @@
     item.resolve(ack);
   }
 
-  function command(payload) {
+  // `after`: a promise the command waits on before it goes out (map.js: a token's next move, after the
+  // answer to its last); it is in the queue, and counted, from now.
+  function command(payload, after) {
     if (!socket.connected && QUESTIONS.has(payload.type)) {
       if (payload.type === "preview_attack") flash(OFFLINE.error);
       return Promise.resolve(OFFLINE);
@@ -425,9 +427,10 @@
       const active = document.activeElement;
       const button = active && active.matches && active.matches("button, input[type=submit]") ? active : null;
       const item = { payload: payload, cid: `${device}.${pageId}.${++sentCount}`, resolve: resolve, tries: 0,
-                     sent: false, late: !socket.connected, button: button };
+                     sent: false, late: !socket.connected, button: button, ready: !after };
       queue.push(item);
-      if (socket.connected) transmit(item);
+      if (after) after.then(() => { item.ready = true; if (socket.connected && !item.sent) transmit(item); });
+      if (socket.connected) { if (item.ready) transmit(item); }
       else {
         if (button) { button.classList.add("waiting"); button.setAttribute("aria-busy", "true"); }
         banner("Reconnecting…" + waitingText(), "down");
