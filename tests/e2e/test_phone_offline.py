@@ -101,6 +101,7 @@ def test_a_move_and_an_attack_sent_as_the_link_drops_are_done_exactly_once(serve
     expect(phone.locator("#link-banner")).to_contain_text("2 changes wait")
     assert is_pending(phone, hero)  # never answered: still pending on the phone
     assert phone.evaluate("window.tacmap.waiting()") == ["move_token", "attack"]
+    phone.locator("#map").scroll_into_view_if_needed()
     phone.wait_for_timeout(600)  # the pending look has faded in
     shot(phone, "phone-offline-move-and-attack-pending")
 
@@ -111,6 +112,7 @@ def test_a_move_and_an_attack_sent_as_the_link_drops_are_done_exactly_once(serve
     expect(phone.locator("#link-banner.shown")).to_contain_text("Back, 2 changes caught up")
     expect(phone.locator(f"#token-{hero}.pending")).to_have_count(0)
     assert phone.evaluate("window.tacmap.waiting()") == []
+    phone.locator("#map").scroll_into_view_if_needed()
     shot(phone, "phone-offline-move-and-attack-back")
 
     after = state(server, game)
