@@ -194,3 +194,31 @@ def test_a_command_id_survives_a_server_restart(tmp_path):
     db = sqlite3.connect(tmp_path / "data" / "tacmap.sqlite3")
     rows = db.execute("SELECT seat, seq, answer FROM commands WHERE cid = ?", ("phone-1.page.1",)).fetchall()
     assert rows == [(f"player:{mira['player_id']}", first["seq"], json.dumps({}))]
+
+
+def test_an_attack_made_offline_waits_on_its_button_and_goes_out_once_on_return(server, new_page, shot):
+    game, mira, hero, goblin = table(server)
+    status, _ = server.api("POST", f"/api/games/{game['id']}/commands",
+                           {"type": "move_token", "token_id": hero, "x": 3, "y": 2}, mira["player_token"])
+    assert status == 200  # within the Long sword's reach of the Goblin
+    gm, screen, phone = open_pages(server, game, mira, new_page)
+    seq0 = state(server, game)["seq"]
+    phone.context.set_offline(True)
+    expect(phone.locator("#link-banner.shown")).to_contain_text("Reconnecting")
+    phone.locator("#attack-form select[name=target]").select_option(goblin)
+    button = phone.locator("#attack-form button[data-attack=attack]")
+    button.click()
+    expect(button).to_have_class(re.compile(r"\bwaiting\b"))
+    expect(button).to_have_attribute("aria-busy", "true")
+    expect(phone.locator("#link-banner")).to_contain_text("1 change waits")
+    shot(phone, "phone-offline-attack-button-waiting")
+    assert state(server, game)["seq"] == seq0
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#link-banner.shown")).to_contain_text("Back, 1 change caught up", timeout=20000)
+    expect(button).not_to_have_class(re.compile(r"\bwaiting\b"))
+    assert state(server, game)["seq"] == seq0 + 1
+    line = moves_and_attacks(server, game)[-1]
+    assert "Goblin" in line
+    for page in (gm, phone):
+        expect(page.locator("#log li", has_text=line)).to_have_count(1)
