@@ -93,3 +93,56 @@ def test_ids_are_stored_with_the_events_and_forgotten_after_an_hour(app, client,
     client.post(url, json={"type": "move_token", "token_id": token, "x": 4, "y": 1, "cid": "h-2"}, headers=who)
     rows = hub.store._db.execute("SELECT cid FROM commands WHERE game_id = ?", (g["id"],)).fetchall()
     assert rows == [("h-2",)]
+
+
+def test_the_same_id_sent_twice_at_once_is_done_once(app, client, hub, monkeypatch):
+    import threading
+    import time
+
+    from webapp.game.model import GM, Actor
+    from webapp.storage.store import Store as StoreClass
+
+    g, player, token = setup(client)
+    slow = StoreClass._append
+
+    def slow_append(self, *args):  # a slow disk: the other sendings queue while the first is written
+        time.sleep(0.2)
+        return slow(self, *args)
+
+    monkeypatch.setattr(StoreClass, "_append", slow_append)
+    actor = Actor("player", player["player_id"])
+    seq = state(client, g)["seq"]
+    answers = []
+
+    def send():
+        answers.append(hub.execute(g["id"], actor, {"type": "roll", "expr": "1d100", "cid": "twice"}))
+
+    # the GM's command is being written; meanwhile the phone's command and its repeat queue together
+    gm = threading.Thread(target=hub.execute, args=(g["id"], GM, {"type": "roll", "expr": "1d6"}))
+    gm.start()
+    time.sleep(0.05)
+    threads = [threading.Thread(target=send) for _ in range(3)]
+    for t in threads:
+        t.start()
+    gm.join(10)
+    for t in threads:
+        t.join(10)
+    seq += 1  # the GM's roll
+    assert state(client, g)["seq"] == seq + 1
+    assert len(answers) == 3 and {a.seq for a in answers} == {seq + 1}
+    assert sum(bool(a.events) for a in answers) == 1  # one did it; three heard its answer
+    first = next(a for a in answers if a.events).reply
+    assert all(a.reply == {**first, "repeat": True} for a in answers if not a.events)
+
+
+def test_another_process_on_the_same_log_answers_a_repeat(tmp_path, client, app):
+    from webapp import create_app
+
+    g, player, token = setup(client)
+    other = create_app({"DATA_DIR": app.config["DATA_DIR"], "TESTING": True, "SECRET_KEY": "test"})
+    url, who = f"/api/games/{g['id']}/commands", bearer(player["player_token"])
+    move = {"type": "move_token", "token_id": token, "x": 6, "y": 6, "cid": "p-1"}
+    first = client.post(url, json=move, headers=who).json
+    again = other.test_client().post(url, json=move, headers=who).json
+    assert again == {**first, "repeat": True}
+    assert state(client, g)["seq"] == first["seq"]
