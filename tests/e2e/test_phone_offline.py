@@ -222,3 +222,11 @@ def test_an_attack_made_offline_waits_on_its_button_and_goes_out_once_on_return(
     assert "Goblin" in line
     for page in (gm, phone):
         expect(page.locator("#log li", has_text=line)).to_have_count(1)
+
+    # the GM's laptop and the table screen say the same when theirs drops
+    for page, name in ((gm, "gm"), (screen, "screen")):
+        page.context.set_offline(True)
+        expect(page.locator("#link-banner.shown")).to_contain_text("Reconnecting")
+        shot(page, f"{name}-offline-banner")
+        page.context.set_offline(False)
+        expect(page.locator("#link-banner.shown")).to_contain_text("Back, up to date", timeout=20000)
