@@ -9,11 +9,11 @@ import re
 import sqlite3
 
 import pytest
-import socketio
 from playwright.sync_api import expect
 
 from conftest import LiveServer
 from test_drag_feedback import Link, drop, is_pending, wait_upgraded
+from test_flood_live import connect
 from test_table_screens import PHONE, add_token, join, player_url, state
 
 MAP = {"width": 12, "height": 8, "blocked": [[6, 2]]}
@@ -179,8 +179,7 @@ def test_a_command_id_survives_a_server_restart(tmp_path):
         seq = state(server, game)["seq"]
         status, again = server.api("POST", url, move, mira["player_token"])
         assert status == 200 and again == {**first, "repeat": True}
-        sio = socketio.Client(reconnection=False)
-        sio.connect(server.url, auth={"game": game["id"], "token": mira["player_token"]}, transports=["websocket"])
+        sio = connect(server, game["id"], mira["player_token"])
         try:
             over_socket = sio.call("command", move, timeout=10)
         finally:
