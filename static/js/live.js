@@ -39,9 +39,20 @@
   // `auth` is a function so that a reconnect tells the server how far we got.
   const socket = io({ auth: (cb) => cb({ game: game, token: key, since: seq }) });
 
-  socket.on("connect", () => setStatus("live", "ok"));
+  socket.on("connect", () => { setStatus("live", "ok"); back(); });
   socket.on("disconnect", () => {
-    if (!ended) setStatus("reconnecting…", "down", "The connection to the GM's computer dropped; trying again.");
+    if (ended) return;
+    setStatus("reconnecting…", "down", "The connection to the GM's computer dropped; trying again.");
+    down();
+  });
+  // The phone's Wi-Fi went away: the link is down now, not once engine.io's ping misses (tens of seconds),
+  // so what the player does meanwhile waits here, shown pending, instead of going into a dead socket.
+  window.addEventListener("offline", () => {
+    if (!ended && socket.connected && socket.io.engine) socket.io.engine.close();
+  });
+  // ...and came back: try at once rather than at the end of the reconnection back-off
+  window.addEventListener("online", () => {
+    if (!ended && !socket.connected) { socket.disconnect(); socket.connect(); }
   });
   socket.on("connect_error", (err) => {
     if (ended) return;
@@ -325,27 +336,133 @@
 
   const isGM = () => document.body.classList.contains("gm-view");
 
-  function command(payload) {
+  // --- every command exactly once (docs/PROTOCOL.md "Command ids") -----------------
+  // Each command carries an id made on this device (its own random id, kept in localStorage, this
+  // page's and a counter). The page keeps it until the server answers: while the link is down it
+  // waits here (its token pending, its button waiting), and after a reconnect everything not yet
+  // answered goes out again, in the order sent. The server does a command once and answers a
+  // repeat of its id with the first answer, so one that got through before the link dropped is not
+  // done twice.
+  function randomId(n) {
+    const bytes = new Uint8Array(n);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
+  }
+  const device = (() => {
+    try {
+      let d = localStorage.getItem("tacmap-device");
+      if (!d) { d = randomId(12); localStorage.setItem("tacmap-device", d); }
+      return d;
+    } catch (e) { return randomId(12); } // no storage (a private window): this page's own
+  })();
+  const pageId = randomId(6);
+  let sentCount = 0;
+  const queue = []; // {payload, cid, resolve, tries, sent, late, button}: commands not answered yet, in order
+  const WAIT_MS = 10000, TRIES = 3;
+  let wasDown = false, caughtUp = 0;
+  // questions (the reach of a token picked up, an attack's odds): answered now or not at all; they change
+  // nothing, so they neither wait for the link nor go out again (an answer that late is no use)
+  const QUESTIONS = new Set(["reach", "preview_attack"]);
+  const OFFLINE = { ok: false, error: "the link to the game is down: try again once it is back", code: "offline" };
+
+  // The banner over the page while the link is down, and for a moment once it is back.
+  function banner(text, kind) {
+    let b = document.getElementById("link-banner");
+    if (!b) {
+      b = document.createElement("div");
+      b.id = "link-banner";
+      b.setAttribute("role", "status");
+      b.setAttribute("aria-live", "polite");
+      document.body.append(b);
+    }
+    clearTimeout(banner.timer);
+    if (!text) { b.className = "link-banner"; return; }
+    b.textContent = text;
+    b.className = "link-banner shown " + kind;
+    if (kind === "back") banner.timer = setTimeout(() => banner(null), 4000);
+  }
+  const waitingText = () => queue.length ? ` ${queue.length} ${queue.length === 1 ? "change waits" : "changes wait"} to go out.` : "";
+  function down() {
+    wasDown = true;
+    queue.filter((item) => QUESTIONS.has(item.payload.type)).forEach((item) => finish(item, OFFLINE, true));
+    queue.forEach((item) => { item.sent = false; item.late = true; });
+    banner("Reconnecting…" + waitingText(), "down");
+  }
+  function back() {
+    if (!wasDown) return;
+    caughtUp = 0;
+    pump();
+    if (!queue.length) backDone();
+    else banner(`Back, sending ${queue.length} ${queue.length === 1 ? "change" : "changes"}…`, "down");
+  }
+  function backDone() {
+    wasDown = false;
+    banner(caughtUp ? `Back, ${caughtUp} ${caughtUp === 1 ? "change" : "changes"} caught up` : "Back, up to date", "back");
+  }
+
+  function pump() {
+    if (!socket.connected) return;
+    queue.forEach((item) => { if (!item.sent && item.ready) transmit(item); });
+  }
+  function transmit(item) {
+    item.sent = true;
+    const attempt = ++item.tries;
+    socket.timeout(WAIT_MS).emit("command", Object.assign({}, item.payload, { cid: item.cid }), (err, ack) => {
+      if (item.done || item.tries !== attempt) return; // answered already, or sent again since
+      if (err) {
+        if (!socket.connected) { item.sent = false; return; } // the link dropped: it goes again on reconnecting
+        if (attempt < TRIES) { transmit(item); return; } // no answer on a live link: the same id again is safe
+        ack = { ok: false, error: "the server did not answer; try again" };
+      }
+      finish(item, ack);
+    });
+  }
+  function finish(item, ack, quiet) {
+    item.done = true;
+    queue.splice(queue.indexOf(item), 1);
+    if (item.button) { item.button.classList.remove("waiting"); item.button.removeAttribute("aria-busy"); }
+    if (!ack.ok) {
+      const payload = item.payload;
+      if ((ack.code === "no_way" || ack.code === "fight_rules") && isGM() && payload.type === "move_token") {
+        // the GM may rule otherwise (past a wall, out of turn, past the allowance): the same move,
+        // forced, goes in the log as a GM ruling
+        flash(ack.error, "error", { label: "Move anyway (GM ruling)",
+                                     run: () => command(Object.assign({}, payload, { force: true })) });
+      } else if (!quiet) {
+        flash(item.late ? "Refused after reconnecting: " + ack.error : ack.error);
+      }
+    } else if (item.late) {
+      caughtUp += 1;
+    }
+    if (wasDown && socket.connected && !queue.some((q) => q.late)) backDone();
+    else if (wasDown && !socket.connected) banner("Reconnecting…" + waitingText(), "down");
+    item.resolve(ack);
+  }
+
+  // `after`: a promise the command waits on before it goes out (map.js: a token's next move, after the
+  // answer to its last); it is in the queue, and counted, from now.
+  function command(payload, after) {
     if (replaying && payload.type !== "replay" && payload.type !== "replay_end") {
       // the board shows a past moment: a move or a roll made on it would act on the game as it is now
       flash("This screen shows a replay: press \u201cBack to the table\u201d first.");
       return Promise.resolve({ ok: false, error: "replaying" });
     }
+    if (!socket.connected && QUESTIONS.has(payload.type)) {
+      if (payload.type === "preview_attack") flash(OFFLINE.error);
+      return Promise.resolve(OFFLINE);
+    }
     return new Promise((resolve) => {
-      socket.timeout(10000).emit("command", payload, (err, ack) => {
-        if (err) ack = { ok: false, error: "the server did not answer; try again" };
-        if (!ack.ok) {
-          if ((ack.code === "no_way" || ack.code === "fight_rules") && isGM() && payload.type === "move_token") {
-            // the GM may rule otherwise (past a wall, out of turn, past the allowance): the same move,
-            // forced, goes in the log as a GM ruling
-            flash(ack.error, "error", { label: "Move anyway (GM ruling)",
-                                         run: () => command(Object.assign({}, payload, { force: true })) });
-          } else {
-            flash(ack.error);
-          }
-        }
-        resolve(ack);
-      });
+      const active = document.activeElement;
+      const button = active && active.matches && active.matches("button, input[type=submit]") ? active : null;
+      const item = { payload: payload, cid: `${device}.${pageId}.${++sentCount}`, resolve: resolve, tries: 0,
+                     sent: false, late: !socket.connected, button: button, ready: !after };
+      queue.push(item);
+      if (after) after.then(() => { item.ready = true; if (socket.connected && !item.sent) transmit(item); });
+      if (socket.connected) { if (item.ready) transmit(item); }
+      else {
+        if (button) { button.classList.add("waiting"); button.setAttribute("aria-busy", "true"); }
+        banner("Reconnecting…" + waitingText(), "down");
+      }
     });
   }
 
@@ -361,6 +478,6 @@
     flash(e.detail.xhr.responseText || "the server refused that");
   });
 
-  window.tacmap = { command: command, preview: preview, flash: flash, socket: socket,
+  window.tacmap = { command: command, preview: preview, flash: flash, socket: socket, waiting: () => queue.map((q) => q.payload.type),
                     seq: () => seq, settle: settle, replaying: () => replaying };
 })();

@@ -194,12 +194,10 @@
     layoutLabels();
   }
 
-  function sendMove(id, cell) {
-    // While the server is away the drop waits here, pending, and goes out on
-    // reconnecting, through the page's one command path (its refusals and offers).
-    const send = () => window.tacmap.command({ type: "move_token", token_id: id, x: cell[0], y: cell[1] });
-    if (connected()) return send();
-    return new Promise((resolve) => window.tacmap.socket.once("connect", () => send().then(resolve)));
+  function sendMove(id, cell, after) {
+    // While the server is away the drop waits, pending, in the page's one command path (live.js),
+    // which sends it on reconnecting, in order, with its id (done once), with its refusals and offers.
+    return window.tacmap.command({ type: "move_token", token_id: id, x: cell[0], y: cell[1] }, after);
   }
 
   function settle(id, n, ack) {
@@ -240,8 +238,8 @@
     place(el, cell[0], cell[1]);
     if (el) lookPending(el, p);
     layoutLabels();
-    const before = inFlight.get(id) || Promise.resolve();
-    const answer = before.then(() => sendMove(id, cell)).then((ack) => { settle(id, n, ack); return ack; });
+    const before = inFlight.get(id); // its answer first: the move goes out after it, from where it left the token
+    const answer = sendMove(id, cell, before).then((ack) => { settle(id, n, ack); return ack; });
     inFlight.set(id, answer);
     answer.then(() => { if (inFlight.get(id) === answer) inFlight.delete(id); });
     return answer;

@@ -10,6 +10,7 @@ The in-memory game is a cache of the log: it can always be rebuilt.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import hashlib
@@ -34,7 +35,7 @@ from rules.dice import DiceSource, RandomDice, SeededDice
 from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, safety, text, undo, zonelayout
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
-from ..storage.store import Conflict, GameRecord, Store, WriteFailed, load_game
+from ..storage.store import Applied, Conflict, GameRecord, Store, WriteFailed, load_game
 from . import render, throttle
 from .replaying import Replays
 from .allowance import LogAllowance
@@ -56,6 +57,28 @@ DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, whe
 #: next refused while one runs or waits (#32: a GM's repeated fog toggles queue no pile of work)
 HEAVY_COMMANDS = frozenset({"set_fog", "activate_map", "resize_map"})
 HEAVY_BUSY = "the last fog or map change is still being drawn: try again in a moment"
+#: the id a command may carry (docs/PROTOCOL.md "Command ids"): what a device makes, short printable text
+COMMAND_ID_MAX = 64
+#: the seat and id of the command being run (``Hub.execute``): its commit stores the id with its events
+COMMAND_ID: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar("command_id", default=None)
+
+
+class Repeat(Exception):
+    """A command whose id this seat's command already carried: answered with that one's answer, not done again."""
+
+    def __init__(self, done: "Committed") -> None:
+        super().__init__("a repeat")
+        self.done = done
+
+
+def command_id(payload: Any) -> tuple[Any, str | None]:
+    """The payload without its ``cid``, and the cid (None when there is none); Rejected when it is not a cid."""
+    if not isinstance(payload, dict) or "cid" not in payload:
+        return payload, None
+    cid = payload["cid"]
+    if not (isinstance(cid, str) and 0 < len(cid) <= COMMAND_ID_MAX and cid.isascii() and cid.isprintable()):
+        raise Rejected(f"cid: a command id is 1 to {COMMAND_ID_MAX} printable ASCII characters")
+    return {k: v for k, v in payload.items() if k != "cid"}, cid
 
 
 @dataclass(frozen=True)
@@ -68,10 +91,12 @@ class Committed:
 class _Request:
     """One command waiting in its game's queue for a group commit (``Hub.commit``)."""
 
-    __slots__ = ("decide", "gives_up", "alone", "result", "error", "finished")
+    __slots__ = ("decide", "gives_up", "alone", "result", "error", "finished", "cid", "answer")
 
-    def __init__(self, decide, gives_up: float | None, alone: bool) -> None:
+    def __init__(self, decide, gives_up: float | None, alone: bool, cid: tuple[str, str] | None = None,
+                 answer=None) -> None:
         self.decide, self.gives_up, self.alone = decide, gives_up, alone
+        self.cid, self.answer = cid, answer  # (seat, id) stored with its events; its answer from its events
         self.result: Committed | None = None
         self.error: BaseException | None = None
         self.finished = False
@@ -155,6 +180,7 @@ class Hub:
         self.shared = None
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (Hub.commit)
         self.replays = Replays(self, room, actor_for_audience)  # who is shown a past moment now (webapp/live/replaying.py)
+        self._cids: dict[tuple[str, str, str], list] = {}  # (game, seat, cid) -> [lock, users]: one at a time
 
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
@@ -333,6 +359,16 @@ class Hub:
         if isinstance(payload, dict) and payload.get("type") in safety.ANONYMOUS:
             # the X-card: its command id is dropped here, never stored beside its seat (a repeat changes nothing)
             payload = {k: v for k, v in payload.items() if k != "cid"}
+        payload, cid = command_id(payload)
+        if cid is not None:  # a command sent again (a reconnect) waits for its first sending, then is its repeat
+            with self._command_id(game_id, actor.audience, cid):
+                token = COMMAND_ID.set((actor.audience, cid))
+                try:
+                    return self.execute(game_id, actor, payload)
+                except Repeat as repeat:
+                    return repeat.done
+                finally:
+                    COMMAND_ID.reset(token)
         if not has_request_context():  # the server's own (the demo, a command-line import, a test's setup)
             return self._execute(game_id, actor, payload)
         seat, client = f"{game_id}:{actor.audience}", _client()
@@ -341,6 +377,23 @@ class Hub:
         if done.events and actor.role != "gm":  # the GM runs the table (and scripts it): a fair share, no rate
             self.seats.spent(seat, client)
         return done
+
+    @contextlib.contextmanager
+    def _command_id(self, game_id: str, seat: str, cid: str):
+        """Commands with the same id from the same seat run one after the other (in this process; the log's
+        key on the id settles it between processes)."""
+        key = (game_id, seat, cid)
+        with self._guard:
+            held = self._cids.setdefault(key, [threading.Lock(), 0])
+            held[1] += 1
+        try:
+            with held[0]:
+                yield
+        finally:
+            with self._guard:
+                held[1] -= 1
+                if not held[1]:
+                    del self._cids[key]
 
     def _execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in HEAVY_COMMANDS:
@@ -382,13 +435,16 @@ class Hub:
 
             return self.commit(game_id, decide_undo, alone=True)
 
+        def answer(events: list[Event]) -> dict:
+            return table_ack(events, actor)
+
         def decide_counted(game: Game) -> list[Event]:
             events = decide(game, cmd, actor, self.dice(game))  # decide authorizes
             self.allowance.charge(game_id, actor, events)  # a seat cannot fill the disk
             return events
 
-        done = self.commit(game_id, decide_counted)
-        return Committed(done.seq, done.events, table_ack(done.events, actor))
+        done = self.commit(game_id, decide_counted, answer=answer)
+        return Committed(done.seq, done.events, answer(done.events))
 
     # --- keys and password (GM) ----------------------------------------------
 
@@ -469,7 +525,7 @@ class Hub:
             return RandomDice()
         return SeededDice(f"{seed}:{game.name}:{game.system}:{game.seq}")
 
-    def commit(self, game_id: str, decide_events, alone: bool = False) -> Committed:
+    def commit(self, game_id: str, decide_events, alone: bool = False, answer=None) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them; returns once they
         are committed to the log (WAL, synchronous FULL) and sent to every audience.
 
@@ -480,8 +536,12 @@ class Hub:
         fails refuses every request of the batch and drops the in-memory state (it ran ahead of the log),
         so nothing unstored is ever acknowledged or broadcast. ``alone``: a decision that reads the log
         itself (undo) runs after what is queued before it is stored, in a batch of its own.
+
+        A command with an id (``COMMAND_ID``) has it stored with its events, in their transaction, with its
+        answer (``answer(events)``, besides ok and seq); one whose id is stored already is not decided again
+        but raises ``Repeat`` with the first answer.
         """
-        request = _Request(decide_events, SENDER_GIVES_UP.get(), alone)
+        request = _Request(decide_events, SENDER_GIVES_UP.get(), alone, COMMAND_ID.get(), answer)
         with self._guard:
             self._pending.setdefault(game_id, []).append(request)
         queued = COMMAND_QUEUED.get()
@@ -530,7 +590,7 @@ class Hub:
             try:
                 decided = self._decide_batch(game, batch)
                 if decided:
-                    self.store.append(game_id, before, [e for _r, events in decided for e in events])
+                    self._store(game_id, before, decided)
             except _Unappliable as exc:  # a bug: refuse that command, rebuild the state, decide the others again
                 self._games.pop(game_id, None)
                 log.error("game %s: an event that cannot be applied: %r", game_id, exc.error)
@@ -614,7 +674,7 @@ class Hub:
             try:
                 more = self._decide_batch(game, take)
                 if more:
-                    self.store.append(game_id, start, [e for _r, evs in more for e in evs])
+                    self._store(game_id, start, more)
             except Exception as exc:
                 self._games.pop(game_id, None)
                 with self._guard:
@@ -624,6 +684,20 @@ class Hub:
             decided = decided + more
         return game, decided
 
+    def _store(self, game_id: str, before: int, decided: list) -> None:
+        """The decided events after ``before``, in one transaction with the ids of the commands that carry one
+        (each with the seq of its last event and its answer)."""
+        applied, seq = [], before
+        for request, events in decided:
+            seq += len(events)
+            if request.cid is not None:
+                applied.append(Applied(request.cid[0], request.cid[1], seq, request.answer(events) if request.answer else {}))
+        events = [e for _r, evs in decided for e in evs]
+        if applied:
+            self.store.append(game_id, before, events, applied)
+        else:
+            self.store.append(game_id, before, events)
+
     def _decide_batch(self, game: Game, batch: list["_Request"]) -> list[tuple["_Request", list[Event]]]:
         """Decide each request on the state the ones before it left, applying their events in memory (not
         yet stored: the caller writes them or drops this state). A refusal answers its request at once."""
@@ -632,6 +706,11 @@ class Hub:
             if request.gives_up is not None and time.monotonic() > request.gives_up:
                 request.fail(Rejected(TOO_LATE, code="busy"))  # it waited that long: too late now
                 continue
+            if request.cid is not None:  # on the state caught up with the log: another process's commit counts
+                first = self.store.applied(game.id, *request.cid)
+                if first is not None:
+                    request.fail(Repeat(Committed(first[0], [], {**first[1], "repeat": True})))
+                    continue
             try:
                 events = request.decide(game)
             except Exception as exc:  # refused (or a bug): this request only; the state is untouched

@@ -1,7 +1,7 @@
 """The live table over Socket.IO: connect with a key, send commands, drag previews.
 
 connect   auth={"game", "token", "since"?}; a bad key is refused.
-command   {"type": ..., ...} -> ack {"ok": true, "seq"} or {"ok": false, "error"}
+command   {"type": ..., ..., "cid"?} -> ack {"ok": true, "seq"} or {"ok": false, "error"}; a repeated cid: the first ack
 preview   {"token_id", "x", "y", "done"?} -> others see it; nothing is stored
 map_ping  {"x", "y"} -> every screen flashes the spot with the pinger's name ("map_ping"); nothing is stored
 template_preview {"template_id", "dx", "dy", "done"?} -> others see a template being dragged; nothing is stored

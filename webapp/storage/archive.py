@@ -581,6 +581,7 @@ def repair(data_dir: Path, game_id: str) -> dict | None:
             try:
                 db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game_id, seq))
                 db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq))
+                db.execute("DELETE FROM commands WHERE game_id = ? AND seq >= ?", (game_id, seq))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:

@@ -74,6 +74,15 @@ CREATE TABLE IF NOT EXISTS events (
     created_at REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS commands (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    cid TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    answer TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, seat, cid)
+);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT PRIMARY KEY REFERENCES games(id),
     seq INTEGER NOT NULL,
@@ -87,7 +96,21 @@ COLUMNS = {
     "games": {"id", "name", "system", "gm_key", "screen_key", "join_code", "created_at"},
     "events": {"game_id", "seq", "type", "data", "created_at"},
     "snapshots": {"game_id", "seq", "state"},
+    "commands": {"game_id", "seat", "cid", "seq", "answer", "created_at"},
 }
+
+#: how long the server remembers a command id it applied (docs/PROTOCOL.md "Command ids"): a repeat within it is
+#: answered with the first answer; ids older than this are forgotten as new commands are stored
+COMMAND_IDS_KEPT_S = 3600.0
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A command id stored with the events it produced: in the same transaction (``Store.append``)."""
+    seat: str  # the audience that sent it: "gm", "screen", "player:<id>"
+    cid: str
+    seq: int  # the seq of its last event
+    answer: dict  # what its sender heard besides ok and seq
 
 
 class Conflict(Exception):
@@ -281,15 +304,39 @@ class Store:
 
     # --- the log ----------------------------------------------------------
 
-    def append(self, game_id: str, last_seq: int, events: list[Event]) -> int:
-        """Append events after ``last_seq`` in one transaction; the new last seq."""
+    def append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied] = ()) -> int:
+        """Append events after ``last_seq`` in one transaction, with the ids of the commands that produced
+        them (``applied``: a command id already stored is a Conflict, like a seq); the new last seq."""
         with self._lock:
-            off_loop(self._append, game_id, last_seq, events)
+            off_loop(self._append, game_id, last_seq, events, list(applied))
         return last_seq + len(events)
 
-    def _append(self, game_id: str, last_seq: int, events: list[Event]) -> None:
-        self._transaction(lambda: self._insert_events(game_id, last_seq, events),
-                          conflict=f"game {game_id} moved past seq {last_seq}")
+    def _append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied]) -> None:
+        def write() -> None:
+            self._insert_events(game_id, last_seq, events)
+            if applied:
+                now = time.time()
+                self._db.execute("DELETE FROM commands WHERE game_id = ? AND created_at < ?",
+                                 (game_id, now - COMMAND_IDS_KEPT_S))
+                self._db.executemany(
+                    "INSERT INTO commands (game_id, seat, cid, seq, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(game_id, a.seat, a.cid, a.seq, json.dumps(a.answer), now) for a in applied])
+
+        self._transaction(write, conflict=f"game {game_id} moved past seq {last_seq}")
+
+    def applied(self, game_id: str, seat: str, cid: str) -> tuple[int, dict] | None:
+        """The seq and answer of the command ``cid`` this seat sent, if it was applied within the last hour."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT seq, answer FROM commands WHERE game_id = ? AND seat = ? AND cid = ? AND created_at >= ?",
+                (game_id, seat, cid, time.time() - COMMAND_IDS_KEPT_S)).fetchone()
+        if not row:
+            return None
+        try:
+            answer = json.loads(row[1])
+        except (TypeError, ValueError):
+            answer = {}
+        return row[0], answer if isinstance(answer, dict) else {}
 
     def _insert_events(self, game_id: str, last_seq: int, events: list[Event]) -> None:
         now = time.time()
