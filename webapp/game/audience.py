@@ -30,6 +30,11 @@ def newest_log(game: Game, actor: Actor) -> Iterator[LogEntry]:
     return (e for e in reversed(game.log) if may_read(e))
 
 
+def may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
+    """Whether this audience may read a log line, as the game stands now (the recap asks it at each event)."""
+    return _may_read(game, actor)
+
+
 def _may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
     if actor.role == "gm":
         return lambda e: True
