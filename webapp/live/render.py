@@ -79,6 +79,8 @@ PARTS = {
     "screen_view": ("_screen_view.html", False, {"gm", "screen"}),
     # hand-outs (#27): the GM's card, a phone's panel, the table screen's sheet over the map
     "handouts": ("_handouts.html", False, {"gm", "player", "screen"}),
+    # the recap (#36): the GM's card, and the table screen's recap over the map while the GM shows it
+    "recap_screen": ("_recap_screen.html", False, {"gm", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
@@ -146,6 +148,7 @@ _BY_EVENT = {
     "screen_view_set": {"screen_view"},
     **{kind: {"handouts", "log"} for kind in ("handout_added", "handout_shown", "handout_hidden", "handout_removed")},
     "picture_added": {"token_list"},
+    "recap_shown": {"recap_screen", "log"},
 }
 
 
