@@ -16,6 +16,7 @@ from webapp import create_app
 from webapp.game import recap
 from webapp.game.model import GM
 from webapp.storage import archive
+from webapp.storage.history import walk
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 OLD_GAME = FIXTURES / "old-duel-e2cc14c.zip"
@@ -94,7 +95,7 @@ def test_the_recap_of_a_scripted_fight_names_the_fighters_the_fallen_and_the_big
     down = {t["name"] for t in final["tokens"] if t["sheet"].get("incapacitated")}
     assert down, "nobody fell in the seeded fight"
 
-    told = recap.story(g["id"], events, hub.store.event_times(g["id"]), GM)
+    told = recap.story(walk(g["id"], events), hub.store.event_times(g["id"]), GM)
     (session,) = told["sessions"]
     (f,) = session["fights"]
     assert f["fighters"] and set(f["fighters"]) == {"Hero", "Bandit", "Thug"}
@@ -166,12 +167,12 @@ def test_sessions_split_where_the_log_sleeps_more_than_four_hours(app):
     assert len(times) == len(events) and all(isinstance(t, float) for t in times)
     start = next(i for i, e in enumerate(events) if e.type == "combat_started")
     later = times[:start] + [t + 5 * 3600 for t in times[start:]]  # the fight a week-night later
-    told = recap.story(g["id"], events, later, GM)
+    told = recap.story(walk(g["id"], events), later, GM)
     assert [len(s["fights"]) for s in told["sessions"]] == [0, 1]
     assert told["sessions"][1]["start_seq"] == start + 1
     near = times[:start] + [t + 3 * 3600 for t in times[start:]]  # a long break in one evening
-    assert len(recap.story(g["id"], events, near, GM)["sessions"]) == 1
-    assert len(recap.story(g["id"], events, [None] * len(events), GM)["sessions"]) == 1  # no times: one
+    assert len(recap.story(walk(g["id"], events), near, GM)["sessions"]) == 1
+    assert len(recap.story(walk(g["id"], events), [None] * len(events), GM)["sessions"]) == 1  # no times: one
 
 
 def test_a_recap_of_a_game_file_from_an_earlier_version(tmp_path):
@@ -189,7 +190,7 @@ def test_a_recap_of_a_game_file_from_an_earlier_version(tmp_path):
     assert "Previously in Old Duel" in html
     assert "Hero fought" in html and "Bandit" in html and "Thug" in html
     hub = app.extensions["tacmap"]
-    told = recap.story(game_id, hub.store.events(game_id), hub.store.event_times(game_id), GM)
+    told = recap.story(walk(game_id, hub.store.events(game_id)), hub.store.event_times(game_id), GM)
     (f,) = told["sessions"][0]["fights"]
     assert f["ended"] and f["attacks"] > 0 and f["hits"]
     assert len(pictures(html)) == 2

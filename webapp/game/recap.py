@@ -1,6 +1,7 @@
 """The recap: "previously on..." told from the log (issue #36), and the GM's switch that shows it on the table screen.
 
-Pure. ``story(game_id, events, times, actor)`` folds the log once (``history.walk``) and tells each
+Pure. ``story(steps, times, actor)`` reads the log folded once (``steps``: ``(seq, event, game after it)``
+for each event, as ``webapp.storage.history.walk`` gives them) and tells each
 session (the log split where two events lie more than ``SESSION_GAP`` seconds apart: every stored
 event carries the time it was written) and each fight in it: who fought whom, who fell, the biggest
 hits, the hand-outs shown, the maps visited, and a small picture of the board as the fight began and
@@ -16,6 +17,7 @@ was shown to it; its pictures hold only the tokens it saw and the squares it kne
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -127,20 +129,21 @@ def _new_session(seq: int, time: float | None) -> dict:
             "fights": [], "moves": 0, "rolls": 0}
 
 
-def story(game_id: str, events: list[Event], times: list[float | None], actor: Actor) -> dict:
+def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], actor: Actor) -> dict:
     """The recap of a whole log as ``actor`` saw it: ``{"name", "system", "sessions": [...]}``.
 
-    ``times[i]`` is when ``events[i]`` was written (seconds since the epoch; None where unknown: a log with no
-    times is one session)."""
-    from .history import walk  # history folds with the table, which lists this module's commands
-
+    ``steps``: the log folded, ``(seq, event, the game after it)`` from the first event on;
+    ``times[seq - 1]`` is when event ``seq`` was written (seconds since the epoch; None where unknown: a log
+    with no times is one session)."""
     sessions: list[dict] = []
     session: dict | None = None
     fight: _Fight | None = None
     last_time: float | None = None
     game: Game | None = None
     gm = actor.role == "gm"
-    for seq, event, game in walk(game_id, events):
+    count = 0
+    for seq, event, game in steps:
+        count = seq
         when = times[seq - 1] if seq - 1 < len(times) else None
         if session is None or (when is not None and last_time is not None and when - last_time > SESSION_GAP):
             if fight is not None:  # a fight left open at the end of an evening is told in that evening
@@ -197,7 +200,7 @@ def story(game_id: str, events: list[Event], times: list[float | None], actor: A
     for s in sessions:
         s["handouts"] = list(dict.fromkeys(s["handouts"]))
     return {"name": game.name if game else "", "system": game.system if game else "", "sessions": sessions,
-            "seq": len(events), "audience": actor.audience}
+            "seq": count, "audience": actor.audience}
 
 
 def _fallen(game: Game, actor: Actor, fight: _Fight) -> None:

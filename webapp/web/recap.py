@@ -15,6 +15,7 @@ import time
 from flask import Blueprint, abort, make_response, render_template, request
 
 from ..game import recap
+from ..storage.history import walk
 from . import hub
 from .gate import credentials
 
@@ -66,4 +67,4 @@ def build(h, game_id: str, actor) -> dict:
     """The recap of the game's whole stored log, as ``actor`` saw it."""
     events = h.store.events(game_id)
     times = h.store.event_times(game_id)
-    return recap.story(game_id, events, times, actor)
+    return recap.story(walk(game_id, events), times, actor)

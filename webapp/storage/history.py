@@ -1,6 +1,8 @@
 """The game as it was: fold the log up to an event, for an audience (issue #36: the recap, the replay).
 
-Pure: a list of events in, a :class:`Game` out, with nothing stored and the live game untouched (a new
+Here beside ``store.load_game`` rather than in ``webapp.game``: folding a log needs the command table's
+``evolve``, and no module of the game package may import the table (tests/unit/test_architecture.py).
+Pure all the same: a list of events in, a :class:`Game` out, with nothing stored and the live game untouched (a new
 state is folded from the first event, or from a copy of a state the caller kept, e.g. a snapshot of its
 own). ``walk`` yields the state after each event of a log, once through (the recap reads every step);
 ``game_at`` is the state after ``seq``; ``view_at`` is that state as an audience saw it then (the JSON
@@ -11,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import audience, fog
-from .model import Actor, Event, Game
-from .table import empty_game, evolve
+from ..game import audience, fog
+from ..game.model import Actor, Event, Game
+from ..game.table import empty_game, evolve
 
 
 def walk(game_id: str, events: list[Event], start: Game | None = None, first_seq: int = 1
