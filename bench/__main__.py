@@ -22,14 +22,16 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall")
+SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall", "history")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
-        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0}}
+        "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
+        "history": {"recap": {"repeat": 5}}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
-         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0}}
+         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0},
+         "history": {"recap": {"repeat": 2}}}
 
 
 def propagation_rows(plan) -> list[Row]:
@@ -180,6 +182,13 @@ def hall_rows(plan) -> list[Row]:
     return hall.section_rows(**plan)
 
 
+def history_rows(plan) -> list[Row]:
+    """A 5,000-event game's past (#36, bench/bench_history.py): the recap (and the replay's jump, where added)."""
+    from . import bench_history
+
+    return bench_history.recap_rows(plan["recap"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
@@ -205,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         "load": lambda: load_rows(plan["load"]),
         "bigmaps": lambda: bigmaps_rows(plan["bigmaps"]),
         "hall": lambda: hall_rows(plan["hall"]),
+        "history": lambda: history_rows(plan["history"]),
     }
     rows: list[Row] = []
     failed = False
