@@ -1,6 +1,6 @@
 """``python -m bench [--quick] [--only SECTIONS] [--output FILE]``: every benchmark, one table.
 
-Runs the seven sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
+Runs the eight sections with fixed seeds (the board's seed, the dice seed, PYTHONHASHSEED in the
 servers), prints one table with the machine it ran on, and writes the same to BENCHMARKS.md at the
 repository root. Progress goes to stderr. A section that fails to run is shown as failed in the
 table and the others still run (exit status 1 then); a figure off its target is not a failure.

@@ -97,6 +97,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "show_join": game.show_join,
         "allow_reclaim": game.allow_reclaim,
         "screen_touch": game.screen_touch,
+        "recap_on": game.recap_on,  # the table screen shows the recap (webapp/game/recap.py)
         "settings": combat.settings_of(game),
         "combat": combat.combat_view(game, actor),
         "characters": characters.view(game, actor),
