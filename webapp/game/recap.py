@@ -91,6 +91,15 @@ def harm(result: dict, attacker: str) -> float:
     return total
 
 
+def damage_rolled(result: dict) -> float:
+    """The damage the rules rolled, where their breakdown says it (``details["damage"]``: a number, or one per
+    shot): it orders hits that did the same harm (two hits that wounded no one, the bigger roll first)."""
+    value = (result.get("details") or {}).get("damage")
+    numbers = value if isinstance(value, list) else [value]
+    found = [float(v) for v in numbers if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return max(found, default=0.0)
+
+
 def _names(names: list[str]) -> str:
     names = list(dict.fromkeys(names))
     if len(names) <= 1:
@@ -114,7 +123,7 @@ class _Fight:
     def to_dict(self) -> dict:
         pcs = [f["name"] for f in self.fighters.values() if f["side"] == "pc"]
         foes = [f["name"] for f in self.fighters.values() if f["side"] != "pc"]
-        hits = sorted(self.hits, key=lambda h: (-h["harm"], h["seq"]))[:TOP_HITS]
+        hits = sorted(self.hits, key=lambda h: (-h["harm"], -h["damage"], h["seq"]))[:TOP_HITS]
         return {"start_seq": self.start_seq, "end_seq": self.end_seq, "rounds": self.rounds, "attacks": self.attacks,
                 "ended": self.ended, "fighters": list(f["name"] for f in self.fighters.values()),
                 "sides": {"pcs": pcs, "foes": foes},
@@ -220,13 +229,14 @@ def _hit(game: Game, actor: Actor, fight: _Fight, seq: int, event: Event) -> Non
     d = event.data
     result = d.get("result") or {}
     size = harm(result, d.get("attacker"))
-    if size <= 0 and not result.get("hit"):
+    if size <= 0 and not result.get("hit"):  # a miss is no hit (a hit that harmed no one still is)
         return
     may_read = audience.may_read(game, actor)
     lines = [e for e in game.log if e.seq == game.seq and e.detail and "attack" in e.detail and may_read(e)]
     if not lines:
         return
-    fight.hits.append({"seq": seq, "harm": size, "text": lines[-1].text, "round": fight.rounds})
+    fight.hits.append({"seq": seq, "harm": size, "damage": damage_rolled(result), "text": lines[-1].text,
+                       "round": fight.rounds})
 
 
 # --- the board picture -----------------------------------------------------------
