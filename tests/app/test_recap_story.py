@@ -91,8 +91,8 @@ def test_the_recap_of_a_scripted_fight_names_the_fighters_the_fallen_and_the_big
     most = max(w for w, _ in wounds)
     assert most > 0, "the seeded fight drew no wound: pick another seed"
     # of the attacks that did the most wounds, the one with the biggest damage roll, then the first
-    rolled = {seq: max(d if isinstance(d, list) else [d], default=0) for seq, e in enumerate(events, 1)
-              if e.type == "attack_resolved" and isinstance(d := e.data["result"]["details"].get("damage"), (int, list))}
+    rolled = {seq: max((shot["damage"] for shot in e.data["result"]["details"]["damage"]), default=0)
+              for seq, e in enumerate(events, 1) if e.type == "attack_resolved"}  # Savage Worlds: one per shot
     first_biggest = min((seq for w, seq in wounds if w == most), key=lambda seq: (-rolled.get(seq, 0), seq))
     final = client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
     down = {t["name"] for t in final["tokens"] if t["sheet"].get("incapacitated")}

@@ -93,9 +93,10 @@ def harm(result: dict, attacker: str) -> float:
 
 def damage_rolled(result: dict) -> float:
     """The damage the rules rolled, where their breakdown says it (``details["damage"]``: a number, or one per
-    shot): it orders hits that did the same harm (two hits that wounded no one, the bigger roll first)."""
+    shot, each a number or ``{"damage": n}``): it orders hits that did the same harm (two hits that wounded no
+    one, the bigger roll first)."""
     value = (result.get("details") or {}).get("damage")
-    numbers = value if isinstance(value, list) else [value]
+    numbers = [v.get("damage") if isinstance(v, dict) else v for v in (value if isinstance(value, list) else [value])]
     found = [float(v) for v in numbers if isinstance(v, (int, float)) and not isinstance(v, bool)]
     return max(found, default=0.0)
 
