@@ -223,3 +223,43 @@ def test_only_the_gm_shows_and_hides_the_recap_on_the_table_screen(app):
     assert hub.game(g["id"]).recap_on
     assert send(client, g, {"type": "hide_recap"}).status_code == 200
     assert not hub.game(g["id"]).recap_on
+
+
+def test_maps_visited_and_hand_outs_shown_each_seat_its_own_on_hex_and_zone_maps(app):
+    client = app.test_client()
+    g = client.post("/api/games", json={"name": "Keep", "system": "plain_grid"}).json
+    gm = bearer(g["gm_token"])
+    mira, olaf = (client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": n}).json
+                  for n in ("Mira", "Olaf"))
+    made = {}
+    for title in ("Clue", "Map of the Keep"):
+        r = client.post(f"/api/games/{g['id']}/handouts", data={"title": title, "text": "A torn page."},
+                        content_type="multipart/form-data", headers=gm)
+        assert r.status_code == 201, r.json
+        made[title] = r.json["handout_id"]
+    assert send(client, g, {"type": "show_handout", "handout_id": made["Clue"], "to": [mira["player_id"]]}).status_code == 200
+    assert send(client, g, {"type": "show_handout", "handout_id": made["Map of the Keep"], "to": "everyone"}).status_code == 200
+    assert send(client, g, {"type": "add_map", "name": "Crypt", "width": 10, "height": 8, "grid": "hex"}).status_code == 200
+    crypt = next(m["id"] for m in client.get(f"/api/games/{g['id']}/state", headers=gm).json["maps"] if m["name"] == "Crypt")
+    assert send(client, g, {"type": "activate_map", "map_id": crypt}).status_code == 200
+    ids = [client.post(f"/api/games/{g['id']}/tokens", json={"name": n, "x": x, "y": 3, **extra}, headers=gm).json["id"]
+           for n, x, extra in (("Aria", 2, {"owner": mira["player_id"], "kind": "pc"}), ("Wight", 4, {}))]
+    assert send(client, g, {"type": "start_combat", "token_ids": ids}).status_code == 200
+    assert send(client, g, {"type": "end_combat"}).status_code == 200
+
+    told = page(client, g, g["gm_token"]).data.decode()
+    assert "Main map, Crypt" in told and "Clue, Map of the Keep" in told and "Aria fought Wight" in told
+    assert 'viewBox="0 0 10.5 6.25"' in pictures(told)[0]  # the fight's map: 10 x 8 pointy hexes' extent
+    mine = page(client, g, mira["player_token"]).data.decode()
+    assert "Clue" in mine and "Map of the Keep" in mine
+    theirs = page(client, g, olaf["player_token"]).data.decode()
+    assert "Clue" not in theirs and "Map of the Keep" in theirs and "Main map, Crypt" in theirs
+
+    zones = {"zones": [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]}, {"id": "bay", "name": "Cargo Bay"}]}
+    z = client.post("/api/games", json={"name": "Port", "system": "atomic_tomorrow", "map": zones}).json
+    tids = [client.post(f"/api/games/{z['id']}/tokens", json={"name": n, "zone": zone, "kind": kind},
+                        headers=bearer(z["gm_token"])).json["id"] for n, zone, kind in (("Nova", "pad", "pc"), ("Raider", "bay", "npc"))]
+    assert send(client, z, {"type": "start_combat", "token_ids": tids}).status_code == 200
+    port = page(client, z, z["gm_token"]).data.decode()
+    assert "Nova fought Raider" in port and "(still on)" in port
+    assert 'stroke="#6b7280"' in "".join(pictures(port))  # the zones' boxes

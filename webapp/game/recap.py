@@ -261,11 +261,13 @@ def board_picture(game: Game, actor: Actor) -> str:
             points = " ".join(f"{x:g},{y:g}" for x, y in grid.corners(cell))
             out.append(f'<polygon points="{points}" fill="#f3efe2"/>')
     if game.zones:
-        for z in game.zones:
-            box = z.get("box") or {}
-            if all(isinstance(box.get(k), (int, float)) for k in ("x", "y", "w", "h")):
-                out.append(f'<rect x="{box["x"]:g}" y="{box["y"]:g}" width="{box["w"]:g}" height="{box["h"]:g}" '
-                           f'fill="none" stroke="#6b7280" stroke-width="0.1"/>')
+        for z in game.zones:  # each zone's box [x, y, w, h] in cells (webapp/game/zonelayout.py)
+            box = z.get("box") if isinstance(z, dict) else None
+            if isinstance(box, (list, tuple)) and len(box) == 4 and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in box):
+                x, y, w, h = box
+                out.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="none" stroke="#6b7280" '
+                           f'stroke-width="0.1"><title>{html.escape(str(z.get("name", "")))}</title></rect>')
     for cell in board.blocked:
         if known is None or cell in known:
             points = " ".join(f"{x:g},{y:g}" for x, y in grid.corners(cell))
