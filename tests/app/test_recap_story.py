@@ -263,3 +263,31 @@ def test_maps_visited_and_hand_outs_shown_each_seat_its_own_on_hex_and_zone_maps
     port = page(client, z, z["gm_token"]).data.decode()
     assert "Nova fought Raider" in port and "(still on)" in port
     assert 'stroke="#6b7280"' in "".join(pictures(port))  # the zones' boxes
+
+
+def test_an_attack_the_gm_undid_is_no_hit_of_the_story(app):
+    client = app.test_client()
+    g, _p, ids = duel(client)
+    assert send(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    for _ in range(40):  # seeded dice: the acting token attacks until a blow wounds, turn after turn
+        cur = client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json["combat"]["current"]
+        target = ids["Bandit"] if cur == ids["Hero"] else ids["Hero"]
+        ack = send(client, g, {"type": "attack", "attacker": cur, "target": target}).json
+        last = app.extensions["tacmap"].store.events(g["id"])[-1]
+        if ack.get("ok") and any(e["kind"] == "wounds" for e in last.data["result"]["effects"]):
+            break
+        send(client, g, {"type": "next_turn"})
+    else:
+        pytest.fail("no wound in forty turns")
+    hub = app.extensions["tacmap"]
+
+    def told():
+        return recap.story(walk(g["id"], hub.store.events(g["id"])), hub.store.event_times(g["id"]), GM)[
+            "sessions"][0]["fights"][0]
+
+    before = told()
+    assert before["hits"][0]["seq"] == ack["seq"]
+    assert send(client, g, {"type": "undo"}).status_code == 200
+    after = told()
+    assert ack["seq"] not in [h["seq"] for h in after["hits"]]
+    assert after["attacks"] == before["attacks"] - 1

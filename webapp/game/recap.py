@@ -118,14 +118,14 @@ class _Fight:
         self.down: set[str] = set()  # fell, whether this audience saw it or not (not counted twice)
         self.hits: list[dict] = []
         self.rounds = 1
-        self.attacks = 0
+        self.attacks: list[int] = []  # the seqs of its attacks
         self.ended = False
 
     def to_dict(self) -> dict:
         pcs = [f["name"] for f in self.fighters.values() if f["side"] == "pc"]
         foes = [f["name"] for f in self.fighters.values() if f["side"] != "pc"]
-        hits = sorted(self.hits, key=lambda h: (-h["harm"], -h["damage"], h["seq"]))[:TOP_HITS]
-        return {"start_seq": self.start_seq, "end_seq": self.end_seq, "rounds": self.rounds, "attacks": self.attacks,
+        hits = sorted(self.hits, key=lambda h: (-h["harm"], -h["damage"], h["seq"]))  # cut to TOP_HITS at the end
+        return {"start_seq": self.start_seq, "end_seq": self.end_seq, "rounds": self.rounds, "attacks": list(self.attacks),
                 "ended": self.ended, "fighters": list(f["name"] for f in self.fighters.values()),
                 "sides": {"pcs": pcs, "foes": foes},
                 "who": (f"{_names(pcs)} fought {_names(foes)}" if pcs and foes else
@@ -197,7 +197,7 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
         if kind in ("attack_resolved", "soak_rolled", "sheet_updated", "combat_ended", "undone"):
             _fallen(game, actor, fight)
         if kind == "attack_resolved":
-            fight.attacks += 1
+            fight.attacks.append(seq)
             _hit(game, actor, fight, seq, event)
         if kind == "combat_ended":
             fight.ended = True
@@ -207,8 +207,12 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
     if fight is not None and session is not None:
         fight.end_picture = board_picture(game, actor)
         session["fights"].append(fight.to_dict())
+    undone = set(game.undone) if game else set()  # an attack the GM took back is no hit of the story
     for s in sessions:
         s["handouts"] = list(dict.fromkeys(s["handouts"]))
+        for f in s["fights"]:
+            f["attacks"] = sum(1 for seq in f["attacks"] if seq not in undone)
+            f["hits"] = [h for h in f["hits"] if h["seq"] not in undone][:TOP_HITS]
     return {"name": game.name if game else "", "system": game.system if game else "", "sessions": sessions,
             "seq": count, "audience": actor.audience}
 
