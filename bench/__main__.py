@@ -22,16 +22,16 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay")
+SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
-        "replay": {"jumps": 30}}
+        "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
          "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0},
-         "replay": {"jumps": 10}}
+         "replay": {"jumps": 10}, "history": {"recap": {"repeat": 2}}}
 
 
 def propagation_rows(plan) -> list[Row]:
@@ -196,6 +196,12 @@ def replay_rows(plan) -> list[Row]:
             Row(f"the replay command: state + the GM's and the table screen's fragments, {len(command)} jumps", ms(statistics.median(command)),
                 ms(max(command)), target=f"< {br.JUMP_MS:.0f} ms", met=met(statistics.median(command) < br.JUMP_MS))]
 
+def history_rows(plan) -> list[Row]:
+    """A 5,000-event game's past (#36, bench/bench_history.py): the recap (and the replay's jump, where added)."""
+    from . import bench_history
+
+    return bench_history.recap_rows(plan["recap"])
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
@@ -223,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         "bigmaps": lambda: bigmaps_rows(plan["bigmaps"]),
         "hall": lambda: hall_rows(plan["hall"]),
         "replay": lambda: replay_rows(plan["replay"]),
+        "history": lambda: history_rows(plan["history"]),
     }
     rows: list[Row] = []
     failed = False

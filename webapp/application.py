@@ -143,9 +143,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["tacmap_socketio"] = socketio
 
     from .live.sockets import register as register_events
-    from .web import api, device, game, handouts, help, lobby, maps, sheets  # noqa: F401 (sheets adds routes to game)
+    from .web import api, device, game, handouts, help, lobby, maps, recap, sheets  # noqa: F401 (sheets adds routes to game)
 
-    for module in (lobby, game, api, help, maps, handouts, device):
+    for module in (lobby, game, api, help, maps, handouts, device, recap):
         app.register_blueprint(module.bp)
     app.jinja_env.filters["measure"] = measure  # {{ 5|measure(system.cell_unit) }}: 5", 5 yards
     register_events(socketio, hub, app.extensions["tacmap_keyless"])

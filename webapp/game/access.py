@@ -90,6 +90,9 @@ COMMANDS: dict[str, Rule] = {
     "drag_preview": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
     # the touch table (webapp/game/touch.py)
     "set_screen_touch": _rule(GM),
+    # the recap over the table screen's map (webapp/game/recap.py)
+    "show_recap": _rule(GM),
+    "hide_recap": _rule(GM),
     # the map editor and fog of war (GM)
     **{kind: _rule(GM) for kind in (
         "add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",
@@ -253,6 +256,8 @@ ROUTES: dict[str, Route] = {
     "api.token_picture": _route(GM, PLAYER, anonymous=401, message="only the GM and players upload token pictures"),
     "handouts.page_handout": _route(GM, message="Only the GM makes hand-outs."),
     "handouts.page_picture": _route(GM, PLAYER, message="Only the GM and players upload token pictures."),
+    # the recap (#36): any seat of the game, each told what it saw
+    "recap.page": _route(GM, PLAYER, SCREEN, message="The recap is for the seats of this game."),
 }
 
 

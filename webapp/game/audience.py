@@ -30,6 +30,11 @@ def newest_log(game: Game, actor: Actor) -> Iterator[LogEntry]:
     return (e for e in reversed(game.log) if may_read(e))
 
 
+def may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
+    """Whether this audience may read a log line, as the game stands now (the recap asks it at each event)."""
+    return _may_read(game, actor)
+
+
 def _may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
     if actor.role == "gm":
         return lambda e: True
@@ -93,6 +98,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "allow_reclaim": game.allow_reclaim,
         "screen_touch": game.screen_touch,
         "paused": game.paused,  # the X-card (webapp/game/safety.py): paused, never by whom
+        "recap_on": game.recap_on,  # the table screen shows the recap (webapp/game/recap.py)
         "settings": combat.settings_of(game),
         "combat": combat.combat_view(game, actor),
         "characters": characters.view(game, actor),

@@ -212,6 +212,7 @@ class Game:
     removed: dict = field(default_factory=dict)
     screen_touch: bool = False  # the table screen takes touches: it moves tokens (webapp/game/touch.py)
     screen_view: dict | None = None  # what the GM has the table screen show (webapp/game/screenview.py)
+    recap_on: bool = False  # the table screen shows the recap over the map (webapp/game/recap.py)
     # uploaded token pictures and hand-outs by id (webapp/game/handouts.py)
     pictures: dict[str, dict] = field(default_factory=dict)
     handouts: dict[str, dict] = field(default_factory=dict)
@@ -286,6 +287,7 @@ class Game:
             "removed": dict(self.removed),
             "screen_touch": self.screen_touch,
             "screen_view": self.screen_view,
+            "recap_on": self.recap_on,
             "pictures": list(self.pictures.values()),
             "handouts": list(self.handouts.values()),
             "paused": self.paused,
@@ -325,6 +327,7 @@ class Game:
             removed=dict(d.get("removed", {})),
             screen_touch=d.get("screen_touch", False),
             screen_view=d.get("screen_view"),
+            recap_on=d.get("recap_on", False),
             pictures={p["id"]: dict(p) for p in d.get("pictures", [])},
             handouts={h["id"]: dict(h) for h in d.get("handouts", [])},
             paused=d.get("paused", False),

@@ -23,22 +23,22 @@ from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
 from . import (access, attacks, characters, combat, editor, fog, handouts, keys, lighting, maps, screenview, seats,
-               safety, soak, templates, text, tokens, touch, undo)
+               recap, safety, soak, templates, text, tokens, touch, undo)
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
 
 # --- commands ----------------------------------------------------------------
 
 _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
            *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
-           *touch.COMMANDS, *screenview.COMMANDS, *lighting.COMMANDS, *handouts.COMMANDS,
+           *touch.COMMANDS, *screenview.COMMANDS, *recap.COMMANDS, *lighting.COMMANDS, *handouts.COMMANDS,
            *safety.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
 #: the feature modules whose commands are decided from the game and the actor alone (the others need dice,
 #: or are a token's, judged by the rules in a fight: see ``decide``)
-_DECIDERS = (characters, templates, editor, maps, lighting, seats, touch, screenview, handouts, safety)
+_DECIDERS = (characters, templates, editor, maps, lighting, seats, touch, screenview, handouts, recap, safety)
 #: event type -> the feature module whose ``evolve(game, event, log)`` applies it (each type has one)
 _EVOLVERS = {kind: feature for feature in (maps, templates, lighting, keys, tokens, seats, touch, screenview, handouts,
-                                                safety)
+                                                recap, safety)
              for kind in feature.EVENTS}
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)

@@ -82,6 +82,8 @@ PARTS = {
     # the X-card (webapp/game/safety.py): a phone's button or "paused", the GM's notice, the screen's calm card;
     # the same for every audience of a kind (nobody's is about who tapped)
     "pause": ("_pause.html", False, {"gm", "player", "screen"}),
+    # the recap (#36): the GM's card, and the table screen's recap over the map while the GM shows it
+    "recap_screen": ("_recap_screen.html", False, {"gm", "screen"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 _IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
@@ -151,6 +153,7 @@ _BY_EVENT = {
     "picture_added": {"token_list"},
     "scene_paused": {"pause"},
     "scene_resumed": {"pause"},
+    "recap_shown": {"recap_screen", "log"},
 }
 
 

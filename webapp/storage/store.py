@@ -364,6 +364,13 @@ class Store:
             out.append(Event(kind, value))
         return out
 
+    def event_times(self, game_id: str) -> list[float | None]:
+        """When each event of the log was written (seconds since the epoch), by seq from 1 (the recap's sessions)."""
+        with self._lock:
+            rows = self._db.execute("SELECT created_at FROM events WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return [float(t) if isinstance(t, (int, float)) else None for (t,) in rows]
+
     def last_seq(self, game_id: str) -> int:
         with self._lock:
             row = self._db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()

@@ -1,0 +1,70 @@
+"""The recap page (#36): ``GET /games/<id>/recap``, each seat told what it saw (webapp/game/recap.py).
+
+``?download=1``: the same recap as one file to keep (an attachment: styles inside it, the board pictures
+as data: URIs, no script, nothing fetched from a server). ``?as=gm|player|screen``: which of the keys this
+browser holds the recap is told for (default: the GM's, else the player's, else the table screen's).
+``?embed=1``: the recap alone, for the table screen's overlay (fetched by htmx into the screen's page).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import time
+
+from flask import Blueprint, abort, make_response, render_template, request
+
+from ..game import recap
+from ..storage.history import walk
+from . import hub
+from .gate import credentials
+
+bp = Blueprint("recap", __name__)
+ORDER = ("gm", "player", "screen")
+
+
+def _actor(game_id: str):
+    actors, _locked = credentials(hub(), game_id, api=False)
+    wanted = request.args.get("as")
+    if wanted is not None and wanted not in ORDER:
+        abort(400, "as: one of gm, player, screen")
+    for role in ([wanted] if wanted else ORDER):
+        for actor in actors:
+            if actor.role == role:
+                return actor
+    abort(403, "This browser holds no key of that seat for this game.")
+
+
+@bp.app_template_filter("recap_date")
+def recap_date(when: float) -> str:
+    """A session's start, in the server's time zone (where the table sat)."""
+    return time.strftime("%a %d %b %Y, %H:%M", time.localtime(when))
+
+
+def data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+@bp.get("/games/<game_id>/recap")
+def page(game_id: str):
+    h = hub()
+    actor = _actor(game_id)
+    started = time.perf_counter()
+    told = build(h, game_id, actor)
+    download = request.args.get("download") == "1"
+    embed = request.args.get("embed") == "1" and not download
+    body = render_template("recap.html", recap=told, game_id=game_id, actor=actor, download=download, embed=embed,
+                           picture=data_uri, took_ms=(time.perf_counter() - started) * 1000)
+    response = make_response(body)
+    response.headers["Content-Type"] = "text/html; charset=utf-8"
+    if download:
+        name = re.sub(r"[^A-Za-z0-9_-]+", "-", told["name"]).strip("-")[:60] or "game"
+        response.headers["Content-Disposition"] = f'attachment; filename="recap-{name}.html"'
+    return response
+
+
+def build(h, game_id: str, actor) -> dict:
+    """The recap of the game's whole stored log, as ``actor`` saw it."""
+    events = h.store.events(game_id)
+    times = h.store.event_times(game_id)
+    return recap.story(walk(game_id, events), times, actor)
