@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.cookiejar
 import re
 import time
+import urllib.parse
 import urllib.request
 
 import segno
@@ -29,9 +30,11 @@ def test_console_prints_each_games_join_code_beside_its_gm_link(demo_server):
         assert name in page
         # ...whose join card shows the code printed beside it
         assert re.search(r'<h2>Join code <code class="join-code">' + re.escape(code) + "</code>", page), code
-        # and the code joins that game: the join page names it
-        with opener.open(f"{demo_server.url}/join?code={code}", timeout=10) as r:
-            assert name in r.read().decode()
+        # and the code joins that game: a player who types it (and a name) sits at that game's table
+        form = urllib.parse.urlencode({"code": code, "name": f"Tester {code}"}).encode()
+        player = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with player.open(urllib.request.Request(f"{demo_server.url}/join", data=form, method="POST"), timeout=10) as r:
+            assert "/play" in r.geturl() and name in r.read().decode()
 
 
 def _qr_modules(svg: str) -> list[list[bool]]:
