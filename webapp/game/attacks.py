@@ -493,6 +493,9 @@ def _roll(game: "Game", cmd: _AttackCommand, p: dict, dice: DiceSource) -> list[
     if game.combat:  # the rules keep the books of the fight: actions, ticks or shots spent
         data["fight_state"] = system.after_attack(game.combat["state"], result, settings_of(game))
         data["due"] = _due_after(game, system, data["fight_state"], cmd)
+        turn = system.turn_now(data["fight_state"])
+        if turn is not None:
+            data["turn"] = turn
     return [Event("attack_resolved", data)]
 
 
@@ -527,6 +530,9 @@ def evolve(game: "Game", event: Event, log) -> None:
     if game.combat and "fight_state" in d:
         game.combat["state"] = d["fight_state"]
         game.combat["due"] = d.get("due", game.combat.get("due", []))
+        if "turn" in d:  # the shot took the one to act out of the fight: the rules name who acts now
+            game.combat["current"] = d["turn"]["current"]
+            game.combat["order"] = list(d["turn"]["order"])
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
     ruling = " (GM ruling)" if d.get("forced") else ""
     card = _card(game, d)
