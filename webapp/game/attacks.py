@@ -199,7 +199,8 @@ def attack_options(system, request: AttackRequest) -> list[dict]:
 
 def most_targets(offered: list[dict], picked: dict) -> int:
     """How many targets the attack may take with the options as picked: 1, or the most any picked
-    option value (or a bool option picked yes) allows."""
+    option value (or a bool option picked yes) allows; an int option with ``"targets": "per_attack"``
+    allows as many targets as its value."""
     most = 1
     for o in offered:
         if not o.get("available", True):
@@ -207,6 +208,9 @@ def most_targets(offered: list[dict], picked: dict) -> int:
         now = picked.get(o.get("key"), o.get("default"))
         if o.get("kind") == "bool" and now is True and isinstance(o.get("targets"), int):
             most = max(most, o["targets"])
+        if o.get("kind") == "int" and o.get("targets") == "per_attack" and isinstance(now, int) \
+                and not isinstance(now, bool):  # one target more for each attack (a Rapid Attack divided)
+            most = max(most, min(now, 12))
         for v in o.get("values") or []:
             if isinstance(v, dict) and v.get("key") == now and isinstance(v.get("targets"), int):
                 most = max(most, v["targets"])
