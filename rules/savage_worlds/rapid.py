@@ -128,8 +128,9 @@ def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
                 seen_vulnerable = True
             effects.append(e)
         rolls += res.rolls
-        summary.append(f"{res.summary} [{n} of {total}]")
     what = "attacks" if first["kind"] == "melee" else "shots"
+    for sub, n, res in results:
+        summary.append(f"{res.summary} ({n} of the {total} {what})")
     first_res = results[0][2]
     details = {**first_res.details, "rapid_split": list(split), "targets": [
         {"target": sub.target.id, "name": sub.target.name, "hit": res.hit, "dice": n, "tn": res.details["tn"],
@@ -176,8 +177,8 @@ def split_odds(request: AttackRequest) -> dict:
     k = len(per)
     outcomes = [{"label": "no target hit" if h == 0 else f"{h} of {k} targets hit", "p": p}
                 for h, p in sorted(count.items()) if p > 0]
-    what = "attacks" if _melee(request) else "shots"
-    shares = ", ".join(f"{x} {what} at {t['name']}" for x, t in zip(split, per))
+    what = "attack" if _melee(request) else "shot"
+    shares = ", ".join(f"{x} {what}{'s' if x != 1 else ''} at {t['name']}" for x, t in zip(split, per))
     return {"hit": 1 - count.get(0, 0.0), "outcomes": outcomes, "targets": per,
             "modifiers": merged(each, lambda m, name: {**m, "label": f"{name}: {m['label']}"}),
             "note": f"Rapid Attack: {shares}; the one Wild Die goes with the first target's dice."}
