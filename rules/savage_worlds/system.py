@@ -91,6 +91,15 @@ class SavageWorlds(BaseSystem):
     def soak(self, sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
         return health.soak(sheet, offer, dice, name)
 
+    def reroll_offer(self, sheet: dict, result: AttackResult, attacker_id: str) -> dict | None:
+        return health.reroll_offer(sheet, result, attacker_id)
+
+    def reroll_kept(self, first_best: int, second: AttackResult) -> dict:
+        return health.reroll_kept(first_best, second)
+
+    def spend_benny(self, sheet: dict, why: str, name: str = "") -> dict:
+        return health.spend_benny(sheet, why, name)
+
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return turns.act(state, actor, action, combatants, dice, settings, options)
