@@ -28,7 +28,7 @@ def fight_table(client):
         assert r.status_code == 201, r.json
         ids[name] = r.json["id"]
     sheet = S.default_sheet()
-    sheet["HP"] = 40  # Ann lasts the three rounds whatever the dice
+    sheet["HP"] = sheet["hp_current"] = 40  # Ann lasts the three rounds whatever the dice
     r = send(client, g, {"type": "add_character", "name": "Ann", "token_id": ids["Ann"], "owner": p["player_id"],
                          "sheet": sheet})
     assert r.status_code == 200, r.json

@@ -21,7 +21,7 @@ PLAN = {1: ("All-Out Attack (melee)", "determined", "All-Out Attack (Determined)
 def test_three_rounds_with_all_out_attacks_from_the_phone(seeded_dice, server, new_page, shot):
     table = Table(server, new_page, "gurps_lite", GRID, PLACES)
     # Mira lasts three rounds whatever the dice: no major wound (over half her HP in one blow) stuns her
-    sheet = {**S.default_sheet(), "HP": 40}
+    sheet = {**S.default_sheet(), "HP": 40, "hp_current": 40}
     status, ack = server.api("POST", f"/api/games/{table.game['id']}/commands", {
         "type": "add_character", "name": "Mira", "token_id": table.ids["Mira"], "sheet": sheet},
         table.game["gm_token"])
