@@ -10,12 +10,13 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from rules.phase_tn import SYSTEM
+from test_fights import seeded_dice  # noqa: F401  (a fixture: the same dice every run)
 from test_phone_turn_bar import command, current, open_phone, setup
 
 SCREEN = {"viewport": {"width": 1920, "height": 1080}}
 
 
-def test_a_declarer_shot_down_is_never_current_on_any_screen(server, new_page, shot):
+def test_a_declarer_shot_down_is_never_current_on_any_screen(seeded_dice, server, new_page, shot):
     g, mira, ids = setup(server, "phase_tn", {"Aria": (2, 2), "Brute": (6, 2), "Cy": (6, 5)})
     # Brute: one flesh wound from down, slow to react (declares first); Aria a crack shot
     base = SYSTEM.default_sheet()
