@@ -349,6 +349,8 @@ class RuleSystem(Protocol):
 
     def due_attacks(self, state: dict) -> list[dict] | None: ...
 
+    def turn_now(self, state: dict) -> dict | None: ...
+
     # What everyone sees on a token: wounds, conditions and resources.
 
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]: ...
@@ -520,6 +522,12 @@ class BaseSystem:
         """The attacks the rules say happen now (as ``TurnUpdate.due``), read from the books, for the app
         to refresh its list after an attack; None when the system keeps no such list (the app then drops
         the attack just rolled from its list)."""
+        return None
+
+    def turn_now(self, state: dict) -> dict | None:
+        """Whose turn it is and the order (``{"current", "order"}`` as :class:`TurnUpdate` gives them),
+        read from the books after an attack changed them (a shot took the one to act out of the fight);
+        None when an attack never changes them."""
         return None
 
     def sample_encounter(self) -> dict | None:

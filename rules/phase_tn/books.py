@@ -75,6 +75,13 @@ def after_attack(state: dict, result: AttackResult, settings: dict | None = None
             due = [d for d in due if d["attacker"] not in down]
             new.setdefault("dropped", []).extend(
                 {"attacker": d["attacker"], "target": d["target"], "why": down[d["attacker"]]} for d in later)
+    out = [w for w in fallen(combat, struck) if w in combat["combatants"]]
+    if out:  # the fallen declare nothing more: out of this phase's order, never the one to declare
+        combat["out"] = sorted(set(combat.get("out") or []) | set(out))  # until the next call drops them
+        combat["order"] = [w for w in combat["order"] if w not in out]
+        combat["declared"] = [w for w in combat["declared"] if w not in out]
+        for who in out:
+            combat["initiative"].pop(who, None)
     held = combat["targeting"].get(attacker)
     if held is not None:
         if held["target"] != target:

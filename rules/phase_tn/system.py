@@ -124,6 +124,10 @@ class PhaseTNSystem(BaseSystem):
         """The shots the books owe now: *Phase/TN Combat Sequence*, "Resolution" (by action length)."""
         return [dict(d) for d in state.get("due", [])]
 
+    def turn_now(self, state: dict) -> dict | None:
+        """Who declares now: a shot that took a declarer out of the fight drops it from the order."""
+        return _turns.turn_now(state) if "combat" in state else None
+
     def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
         return _movement.movement_left(state, mover, settings)
 

@@ -600,7 +600,7 @@ def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due
         # everyone in the fight (the app hands these back as the combatants of the next call):
         # this phase's declarers, lowest initiative first, then who does not declare this
         # phase (waiting on an action, surprised)
-        order=list(combat["order"]) + [w for w in combat["combatants"] if w not in combat["order"]],
+        order=turn_now({"combat": combat})["order"],
         current=current,
         phase=_label(combat, s),
         rolls=rolls,
@@ -621,10 +621,27 @@ def _sync(combat: dict, combatants: list[Combatant], s: dict, names: dict) -> tu
         else:
             able[c.id] = c
     gone = [w for w in combat["combatants"] if w not in able]
+    log += [f"{names.get(who, who)} has left the fight." for who in gone if not any(c.id == who for c in combatants)]
+    new, lost = leave(combat, gone, names)
+    new.pop("out", None)  # who a shot took out (after_attack) is gone now, by its sheet
+    log += lost
+    for who in able:
+        if who not in new["combatants"]:
+            new["combatants"].append(who)
+    # how many more flesh wounds put each one down: after_attack reads it to know who falls
+    # while the shots of one phase's end are rolled (it sees results, not sheets)
+    new["flesh_left"] = flesh_left(list(able.values()), s)
+    return new, log
+
+
+def leave(combat: dict, gone, names: dict) -> tuple[dict, list[str]]:
+    """The combat without ``gone`` (who left the fight or can no longer act): out of this phase's
+    declaration order, so never the one to declare, their actions and Targeting dropped, and
+    Targeting on them lost ("the target remains in view"). Returns the new combat and its log lines."""
+    gone = [w for w in gone if w in combat["combatants"]]
     new = copy.deepcopy(combat)
+    log: list[str] = []
     for who in gone:
-        if not any(c.id == who for c in combatants):
-            log.append(f"{names.get(who, who)} has left the fight.")
         new["combatants"].remove(who)
         new["order"] = [w for w in new["order"] if w != who]
         new["declared"] = [w for w in new["declared"] if w != who]
@@ -636,13 +653,16 @@ def _sync(combat: dict, combatants: list[Combatant], s: dict, names: dict) -> tu
         if held["target"] in gone:
             del new["targeting"][shooter]
             log.append(f"{names.get(shooter, shooter)} loses the Targeting: the target left view.")
-    for who in able:
-        if who not in new["combatants"]:
-            new["combatants"].append(who)
-    # how many more flesh wounds put each one down: after_attack reads it to know who falls
-    # while the shots of one phase's end are rolled (it sees results, not sheets)
-    new["flesh_left"] = flesh_left(list(able.values()), s)
     return new, log
+
+
+def turn_now(state: dict) -> dict:
+    """Who declares now and the whole order, as :class:`TurnUpdate` gives them, read from the books
+    (after a shot took someone out of the fight: the fallen are in neither)."""
+    combat = state["combat"]
+    out = set(combat.get("out") or [])
+    return {"current": next_declarer(combat),
+            "order": list(combat["order"]) + [w for w in combat["combatants"] if w not in combat["order"] and w not in out]}
 
 
 def flesh_left(combatants: list[Combatant], s: dict) -> dict[str, int | None]:
@@ -899,8 +919,11 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     combat = state["combat"]
     names = {**(state.get("names") or {}), actor.id: actor.name or actor.id}
     who = actor.id
-    if who not in combat["combatants"]:
-        return [ActionOption("declare", "Declare", "turn", available=False, reason="not in the fight")]
+    down = incapacitated(actor.sheet, s)
+    down = down or ("taken out by a shot" if who in (combat.get("out") or []) else "")
+    if who not in combat["combatants"] or down:
+        return [ActionOption("declare", "Declare", "turn", available=False,
+                             reason=f"not in the fight ({down})" if down else "not in the fight")]
     current = next_declarer(combat)
     ok, why = can_declare(combat, who, s)
     why = named(why, names)

@@ -398,6 +398,16 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             replaced = worst
     ones = sum(1 for r in trait_rolls if r.first_faces[0] == 1)
     critical = wild is not None and wild.first_faces[0] == 1 and 2 * ones >= len(trait_rolls)
+    return resolve(request, plan, trait_rolls, kept, replaced, critical, wild, dice, rolls, mods)
+
+
+def resolve(request: AttackRequest, plan: dict, trait_rolls: list, kept: list[int], replaced: int | None,
+            critical: bool, wild, dice: DiceSource, rolls: list, mods: list[Modifier]) -> AttackResult:
+    """The rolled trait dice (``kept``: each die's total, the Wild Die's where it replaced one) against
+    the target: each shot's hit and raises, the damage of each hit, random targets on a miss, and what
+    it does to the target. ``rolls`` (the dice already rolled) gets the damage rolls."""
+    a, t = request.attacker, request.target
+    modsum = int(sum(m.value for m in mods))
     shots = []
     for i, k in enumerate(kept):
         total = k + modsum

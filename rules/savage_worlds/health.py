@@ -202,3 +202,38 @@ def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
             + (", Incapacitated" if out["incapacitated"] else ", not Shaken" if not out.get("shaken") else ""))
     return {"sheet": out, "rolls": [r for r in (tr.trait, tr.wild) if r], "roll": tr.to_dict(), "soaked": soaked,
             "log": line}
+
+
+def reroll_offer(sheet: dict, result: AttackResult, attacker_id: str) -> dict | None:
+    """Savage Worlds core rules, Bennies: a Wild Card may spend a Benny to reroll a trait roll, and
+    the better total counts; a Critical Failure cannot be rerolled. The app offers it after a missed
+    attack at one target that touched nobody (a reading: the reroll comes before damage, so after a
+    miss; a stray hit on a bystander has happened). Returns ``{"best", "bennies"}`` (the best total of
+    the first roll), or None: nothing to offer."""
+    d = result.details or {}
+    if result.hit or d.get("critical_failure") or d.get("targets") or d.get("template") or not d.get("shots"):
+        return None
+    if any(e.target != attacker_id for e in result.effects):
+        return None
+    bennies = bennies_of(sheet)
+    if bennies < 1:
+        return None
+    return {"best": max(int(s["total"]) for s in d["shots"]), "bennies": bennies}
+
+
+def reroll_kept(first_best: int, second: AttackResult) -> dict:
+    """Which roll counts after a Benny's reroll (Bennies: the better total): the reroll's result
+    when its best total is higher than the first's, else the first (a miss) stands."""
+    shots = (second.details or {}).get("shots") or []
+    best = max((int(s["total"]) for s in shots), default=first_best)
+    if (second.details or {}).get("critical_failure"):
+        best = min(best, first_best)
+    return {"best": best, "reroll_counts": best > first_best}
+
+
+def spend_benny(sheet: dict, why: str, name: str = "") -> dict:
+    """The sheet with one Benny spent; RuleError when none is left (Bennies)."""
+    left = bennies_of(sheet)
+    if left < 1:
+        raise RuleError(f"{name or 'the character'} has no Benny left to spend on {why} (Bennies)")
+    return {**sheet, "bennies": left - 1}

@@ -20,13 +20,19 @@ from .checks import parse_die, trait_die_modifiers
 from .data import MAX_WOUNDS, RAISE, TN
 
 
-def odds(request: AttackRequest) -> dict:
+def odds(request: AttackRequest, dice_count: int | None = None, wild: bool | None = None) -> dict:
     """The exact chance, before rolling, to hit, to hit with a raise, and to
     Shake or Wound the target with at least one hit (RoF dice, Wild Die
-    replacing the worst die, critical failures, bonus damage all counted)."""
+    replacing the worst die, critical failures, bonus damage all counted).
+    ``dice_count`` and ``wild`` (False: no Wild Die) are a split Rapid Attack's
+    share of the dice at this target (:mod:`.rapid`)."""
     if request.options.get("template"):
         return area_odds(request)
     plan = plan_of(request)
+    if dice_count is not None:
+        plan = {**plan, "rof": dice_count}
+    if wild is False:
+        plan = {**plan, "wild": False}
     d = parse_die(plan["die"])
     mod = int(sum(m.value for m in plan["modifiers"])) + d.bonus
     tn = plan["tn"]

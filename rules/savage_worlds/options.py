@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..system import AttackRequest, SheetError
 from .attack import defender_armed, settings_of
+from . import rapid
 from .data import BLAST_RADIUS, CALLED_SHOTS, OBJECT_TOUGHNESS, RAPID_MAX
 from .sheet import weapon_stats
 
@@ -30,6 +31,25 @@ def _weapon(request: AttackRequest) -> dict | None:
 def _opt(key, label, kind, default, why="", **more) -> dict:
     return {"key": key, "label": label, "kind": kind, "default": default, "available": not why, "reason": why,
             **more}
+
+
+EVEN = [{"key": "even", "label": "As even as they go"}]
+
+
+def _split_option(request: AttackRequest, melee: bool) -> dict:
+    """Rapid Attack divided among targets: how many attacks (shots) go at each, in the targets' order."""
+    n = (request.options or {}).get("rapid_attack", 1)
+    k = len(request.targets)
+    what = "attacks" if melee else "shots"
+    if not isinstance(n, int) or isinstance(n, bool) or n < 2 or k < 2:
+        return _opt("rapid_split", f"Rapid Attack: {what} at each target", "choice", "even",
+                    "Rapid Attack: pick 2 or more attacks and a second target to divide them (Rapid Attack)",
+                    values=EVEN)
+    if k > n:
+        return _opt("rapid_split", f"Rapid Attack: {what} at each target", "choice", "even",
+                    f"Rapid Attack: {n} {what} reach at most {n} targets (Rapid Attack)", values=EVEN)
+    return _opt("rapid_split", f"Rapid Attack: {what} at each target", "choice", rapid.key_of(rapid.even(n, k)),
+                values=rapid.split_values(request, n))
 
 
 def attack_options(request: AttackRequest) -> list[dict]:
@@ -63,7 +83,10 @@ def attack_options(request: AttackRequest) -> list[dict]:
         _opt("rapid_attack", "Rapid Attack (each at -4)", "int", 1,
              "Rapid Attack: not with an area template (Rapid Attack)" if area else
              "" if rof == 1 else f"Rapid Attack: a weapon of RoF 1 only, not {name} (Rapid Attack)",
-             min=1, max=most, help=f"Up to {most} {'attacks' if melee else 'shots'}, one Wild Die."),
+             min=1, max=most, targets="per_attack",
+             help=f"Up to {most} {'attacks' if melee else 'shots'}, one Wild Die; they may be divided among "
+                  "targets (one target more for each)."),
+        _split_option(request, melee),
         _opt("unarmed_defender", "Unarmed defender (+2)", "bool", not defender_armed(tsheet),
              "" if melee and armed else "Unarmed Defender: an armed attacker in melee only (Melee Attacks)"),
         _opt("two_weapons", "Two weapons (+1)", "bool", False,

@@ -10,17 +10,19 @@ from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Com
                       RuleError, SheetField, TurnUpdate)
 from . import attack as _attack
 from . import cover as _cover
-from . import data, health, movement, templates, turns
+from . import data, health, movement, rapid, templates, turns
 from . import sheet as character
 from . import odds as _odds
 from . import options as _options
 
 
 def one_target(request: AttackRequest) -> None:
-    """An attack is at one target: several are hit by an area template (Area Effect Attacks), not a list."""
-    if len(request.targets) > 1:
-        raise RuleError("Savage Worlds attacks one target at a time; an area template hits everyone under it "
-                        "(Area Effect Attacks), and Rapid Attack or RoF fire more dice at the one target")
+    """An attack is at one target, but for a Rapid Attack divided among targets (:mod:`.rapid`): several
+    are hit by an area template (Area Effect Attacks), not a list, and RoF fires more dice at the one."""
+    if len(request.targets) > 1 and not rapid.is_split(request):
+        raise RuleError("Savage Worlds attacks one target at a time but for a Rapid Attack, which may divide its "
+                        "attacks among targets (Rapid Attack); an area template hits everyone under it "
+                        "(Area Effect Attacks), and RoF fires more dice at the one target")
 
 
 class SavageWorlds(BaseSystem):
@@ -89,6 +91,15 @@ class SavageWorlds(BaseSystem):
     def soak(self, sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
         return health.soak(sheet, offer, dice, name)
 
+    def reroll_offer(self, sheet: dict, result: AttackResult, attacker_id: str) -> dict | None:
+        return health.reroll_offer(sheet, result, attacker_id)
+
+    def reroll_kept(self, first_best: int, second: AttackResult) -> dict:
+        return health.reroll_kept(first_best, second)
+
+    def spend_benny(self, sheet: dict, why: str, name: str = "") -> dict:
+        return health.spend_benny(sheet, why, name)
+
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         return turns.act(state, actor, action, combatants, dice, settings, options)
@@ -136,6 +147,8 @@ class SavageWorlds(BaseSystem):
         one_target(request)
         if request.options.get("template"):
             return templates.area_attack(request, dice)
+        if rapid.is_split(request):
+            return rapid.split_attack(request, dice)
         return _attack.attack(request, dice)
 
     def attack_options(self, request: AttackRequest) -> list[dict]:
@@ -148,6 +161,8 @@ class SavageWorlds(BaseSystem):
 
     def odds(self, request: AttackRequest) -> dict:
         one_target(request)
+        if rapid.is_split(request):
+            return rapid.split_odds(request)
         return _odds.odds(request)
 
     def area_templates(self) -> list[dict]:

@@ -88,6 +88,7 @@ def payload(kind: str, t: dict) -> dict:
         "drag_preview": {"token_id": ids["Aria"], "x": 2, "y": 2},
         "choose_defense": {"defense": "dodge"},
         "soak": {"accept": True},
+        "benny_reroll": {"accept": True},
         "place_template": {"shape": "circle", "x": 3, "y": 3, "size": 1},
         "move_template": {"template_id": "tpl-none", "x": 2, "y": 2},
         "remove_template": {"template_id": "tpl-none"},

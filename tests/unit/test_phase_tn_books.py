@@ -142,3 +142,30 @@ def test_a_due_shot_is_fired_as_the_books_say_and_a_request_cannot_claim_targeti
     result = SYSTEM.attack(AttackRequest(bob, cy, weapon="SMG", options={"targeted": True}), SeededDice(5))
     assert result.details["targeted"] is False
     assert any(m.label == "wild shot" for m in result.modifiers)
+
+
+def test_a_declarer_taken_out_by_a_shot_is_skipped_in_the_order_and_never_current():
+    """Phase 2's shots are rolled after phase 3's initiative: one who falls to them is out of the
+    order at once, the next declarer is current, and the fallen is offered nothing."""
+    cs = fighters()
+    up = phase_two(cs, {"ann": [{"name": "fire", "target": "bob"}], "cy": [{"name": "fire", "target": "ann"}]})
+    assert "bob" in up.state["combat"]["order"]
+    ann_shot = next(d for d in up.due if d["attacker"] == "ann")
+    state = SYSTEM.after_attack(up.state, shot("ann", "bob", ann_shot["options"]["due"], out_cold("bob")))
+    turn = SYSTEM.turn_now(state)
+    assert "bob" not in turn["order"] and "bob" not in state["combat"]["order"]
+    assert turn["current"] is not None and turn["current"] != "bob"
+    bob = Combatant("bob", "Bob", {**cs[1].sheet, "flesh": 3, "trauma": {"head": 1}})
+    offered = SYSTEM.actions(state, bob)
+    assert [a.available for a in offered] == [False] and offered[0].reason.startswith("not in the fight")
+    # the fight goes on: the next declarer is offered Fire, and the phase plays out without Bob
+    cs[1] = bob
+    now = next(c for c in cs if c.id == turn["current"])
+    assert any(a.key == "declare:fire" and a.available for a in SYSTEM.actions(state, now))
+    after = SYSTEM.act(state, now, "wait", cs, SeededDice(4))
+    assert after.current != "bob" and "bob" not in after.order
+
+
+def test_base_system_names_no_turn_after_an_attack():
+    from rules.savage_worlds import SYSTEM as SW
+    assert SW.turn_now({"order": ["a"]}) is None

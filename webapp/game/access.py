@@ -109,6 +109,8 @@ COMMANDS: dict[str, Rule] = {
     "choose_defense": _rule(GM, PLAYER),
     # a Soak roll the rules offer: the wounded token's player, the GM for anyone (decided in soak)
     "soak": _rule(GM, PLAYER),
+    # a Benny reroll after a missed attack: the attacker's player, the GM for anyone (decided in reroll)
+    "benny_reroll": _rule(GM, PLAYER),
     # area templates: any player lays one; moving or removing it is for whoever laid it (decided in templates)
     "place_template": _rule(GM, PLAYER),
     "move_template": _rule(GM, PLAYER),

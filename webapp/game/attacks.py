@@ -199,7 +199,8 @@ def attack_options(system, request: AttackRequest) -> list[dict]:
 
 def most_targets(offered: list[dict], picked: dict) -> int:
     """How many targets the attack may take with the options as picked: 1, or the most any picked
-    option value (or a bool option picked yes) allows."""
+    option value (or a bool option picked yes) allows; an int option with ``"targets": "per_attack"``
+    allows as many targets as its value."""
     most = 1
     for o in offered:
         if not o.get("available", True):
@@ -207,6 +208,9 @@ def most_targets(offered: list[dict], picked: dict) -> int:
         now = picked.get(o.get("key"), o.get("default"))
         if o.get("kind") == "bool" and now is True and isinstance(o.get("targets"), int):
             most = max(most, o["targets"])
+        if o.get("kind") == "int" and o.get("targets") == "per_attack" and isinstance(now, int) \
+                and not isinstance(now, bool):  # one target more for each attack (a Rapid Attack divided)
+            most = max(most, min(now, 12))
         for v in o.get("values") or []:
             if isinstance(v, dict) and v.get("key") == now and isinstance(v.get("targets"), int):
                 most = max(most, v["targets"])
@@ -493,6 +497,9 @@ def _roll(game: "Game", cmd: _AttackCommand, p: dict, dice: DiceSource) -> list[
     if game.combat:  # the rules keep the books of the fight: actions, ticks or shots spent
         data["fight_state"] = system.after_attack(game.combat["state"], result, settings_of(game))
         data["due"] = _due_after(game, system, data["fight_state"], cmd)
+        turn = system.turn_now(data["fight_state"])
+        if turn is not None:
+            data["turn"] = turn
     return [Event("attack_resolved", data)]
 
 
@@ -527,6 +534,9 @@ def evolve(game: "Game", event: Event, log) -> None:
     if game.combat and "fight_state" in d:
         game.combat["state"] = d["fight_state"]
         game.combat["due"] = d.get("due", game.combat.get("due", []))
+        if "turn" in d:  # the shot took the one to act out of the fight: the rules name who acts now
+            game.combat["current"] = d["turn"]["current"]
+            game.combat["order"] = list(d["turn"]["order"])
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
     ruling = " (GM ruling)" if d.get("forced") else ""
     card = _card(game, d)

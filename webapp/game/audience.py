@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 
-from . import attacks, characters, combat, fog, handouts, maps, screenview, soak, templates
+from . import attacks, characters, combat, fog, handouts, maps, reroll, screenview, soak, templates
 from .model import Actor, Game, LogEntry
 from . import lighting
 
@@ -91,6 +91,7 @@ def public_state(game: Game, actor: Actor) -> dict:
                        "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
         "pending_defense": attacks.pending_view(game, actor),
         "pending_soak": soak.pending_view(game, actor),
+        "pending_reroll": reroll.pending_view(game, actor),
         "fog": fog_state(game, actor),
         "lighting": lighting.state_view(game, actor),
         "players": [{"id": p.id, "name": p.name} for p in game.players.values()],

@@ -204,6 +204,7 @@ class Game:
     templates: dict[str, dict] = field(default_factory=dict)  # area templates on the map (webapp/game/templates.py)
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (webapp/game/attacks.py)
     pending_soak: list = field(default_factory=list)  # Soak rolls offered to wounded Wild Cards (webapp/game/soak.py)
+    pending_reroll: dict | None = None  # a Benny reroll offered after a missed attack (webapp/game/reroll.py)
     gm_password: str | None = None  # a salted hash (webapp/game/keys.py), never the password; never sent
     fog_on: bool = False  # dynamic fog of war on the active map (webapp/game/fog.py)
     revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
@@ -280,6 +281,7 @@ class Game:
             "templates": list(self.templates.values()),
             "pending_defense": self.pending_defense,
             "pending_soak": self.pending_soak,
+            "pending_reroll": self.pending_reroll,
             "gm_password": self.gm_password,
             "fog_on": self.fog_on,
             "revealed": sorted(list(c) for c in self.revealed),
@@ -320,6 +322,7 @@ class Game:
             templates={t["id"]: dict(t) for t in d.get("templates", [])},
             pending_defense=d.get("pending_defense"),
             pending_soak=list(d.get("pending_soak") or []),
+            pending_reroll=d.get("pending_reroll"),
             gm_password=d.get("gm_password"),
             fog_on=d.get("fog_on", False),
             revealed={tuple(c) for c in d.get("revealed", [])},

@@ -23,13 +23,13 @@ from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
 from . import (access, attacks, characters, combat, editor, fog, handouts, keys, lighting, maps, screenview, seats,
-               recap, safety, soak, templates, text, tokens, touch, undo)
+               recap, reroll, safety, soak, templates, text, tokens, touch, undo)
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
 
 # --- commands ----------------------------------------------------------------
 
 _MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-           *soak.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
+           *soak.COMMANDS, *reroll.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
            *touch.COMMANDS, *screenview.COMMANDS, *recap.COMMANDS, *lighting.COMMANDS, *handouts.COMMANDS,
            *safety.COMMANDS)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
@@ -140,9 +140,12 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     if isinstance(cmd, combat.COMMANDS):
         return combat.decide(game, cmd, actor, dice or RandomDice())
     if isinstance(cmd, (attacks.Attack, attacks.ChooseDefense)):
-        return soak.with_offers(game, attacks.decide(game, cmd, actor, dice or RandomDice()))
+        events = soak.with_offers(game, attacks.decide(game, cmd, actor, dice or RandomDice()))
+        return reroll.with_offer(game, cmd, actor, events)
     if isinstance(cmd, soak.COMMANDS):
         return soak.decide(game, cmd, actor, dice or RandomDice())
+    if isinstance(cmd, reroll.COMMANDS):
+        return reroll.decide(game, cmd, actor, dice or RandomDice())
     for feature in _DECIDERS:
         if isinstance(cmd, feature.COMMANDS):
             return feature.decide(game, cmd, actor)
@@ -178,6 +181,8 @@ def evolve(game: Game, event: Event) -> None:
     d = event.data
     kind = event.type
     log = functools.partial(_log, game)
+    if kind in reroll.ENDS_OFFER:  # the game moved on: a Benny reroll is offered right after the attack only
+        game.pending_reroll = None
     if kind in combat.EVENTS:
         combat.evolve(game, event, log)
     elif kind in characters.EVENTS:
@@ -188,8 +193,11 @@ def evolve(game: Game, event: Event) -> None:
         attacks.evolve(game, event, log)
         if kind == "attack_resolved":
             soak.evolve(game, event, log)
+            reroll.evolve(game, event, log)
     elif kind in soak.EVENTS:
         soak.evolve(game, event, log)
+    elif kind in reroll.EVENTS:
+        reroll.evolve(game, event, log)
     elif kind in _EVOLVERS:
         _EVOLVERS[kind].evolve(game, event, log)
     elif kind in editor.EVENTS:

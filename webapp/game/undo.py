@@ -52,6 +52,7 @@ def _parts(game: "Game") -> dict:
         "templates": [dict(t) for t in game.templates.values()],
         "pending_defense": game.pending_defense,
         "pending_soak": game.pending_soak,
+        "pending_reroll": game.pending_reroll,
         "zones": game.zones,
         "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
         "lighting": _lighting(game),
@@ -123,6 +124,8 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.pending_defense = restore["pending_defense"]
     if "pending_soak" in restore:
         game.pending_soak = list(restore["pending_soak"])
+    if "pending_reroll" in restore:
+        game.pending_reroll = restore["pending_reroll"]
     if "templates" in restore:
         game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     if "zones" in restore:

@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import (attacks, audience, characters, combat, describe, editor, fog, handouts, maps, screenview, soak,
+from ..game import (attacks, audience, characters, combat, describe, editor, fog, handouts, maps, reroll, screenview, soak,
                     templates, uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
 from ..game import lighting
@@ -65,6 +65,8 @@ PARTS = {
     "defense_prompt": ("_defense_prompt.html", False, {"gm", "player", "screen"}),
     # a Soak roll a wounded Wild Card may spend a Benny on: its player's, and the GM's for anyone
     "soak_prompt": ("_soak_prompt.html", False, {"gm", "player"}),
+    # a Benny reroll a Wild Card's missed attack may take: its player's, and the GM's for anyone
+    "reroll_prompt": ("_reroll_prompt.html", False, {"gm", "player"}),
     "fog": ("_fog.html", True, {"gm", "player", "screen"}),
     # lights and darkness over the map (under the fog), and the GM's lighting panel (webapp/game/lighting.py)
     "lighting": ("_lighting.html", True, {"gm", "player", "screen"}),
@@ -93,10 +95,10 @@ EVERYTHING = frozenset(PARTS)
 _UNDER = ("templates", "template_list")
 
 _BY_EVENT = {
-    "token_moved": {"log", "fog", *_UNDER},
+    "token_moved": {"reroll_prompt", "log", "fog", *_UNDER},
     "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
     "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog", *_UNDER},
-    "token_removed": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
+    "token_removed": {"reroll_prompt", "tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
     "door_set": {"walls", "log", "fog", *_UNDER},
     "join_shown": {"join_toggle", "join_banner"},
     "player_joined": {"players", "token_list", "add_token", "log", "handouts"},
@@ -111,19 +113,22 @@ _BY_EVENT = {
     "gm_password_set": {"log"},
     "settings_set": {"settings", "log"},
     # the current actor is drawn on the map, so a turn changes the tokens too
-    "combat_started": {"combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)
-    "turn_started": {"combat", "tokens", "log", "feed"},
+    "combat_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)
+    "turn_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},
     "order_set": {"combat", "log"},
-    "combat_ended": {"combat", "tokens", "log"},
-    "acted": {"combat", "tokens", "log", "feed"},
+    "combat_ended": {"reroll_prompt", "combat", "tokens", "log"},
+    "acted": {"reroll_prompt", "combat", "tokens", "log", "feed"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
-                        "soak_prompt",
+                        "soak_prompt", "reroll_prompt",
                         *_UNDER},
-    "defense_asked": {"log", "defense_prompt"},
-    "soak_rolled": {"log", "tokens", "token_list", "my_tokens", "combat", "soak_prompt", "feed"},
-    "soak_declined": {"log", "soak_prompt"},
-    "defense_dropped": {"log", "defense_prompt"},
+    "defense_asked": {"reroll_prompt", "log", "defense_prompt"},
+    "soak_rolled": {"log", "tokens", "token_list", "my_tokens", "combat", "soak_prompt", "feed", "reroll_prompt"},
+    "soak_declined": {"log", "soak_prompt", "reroll_prompt"},
+    "benny_rerolled": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "reroll_prompt",
+                       "soak_prompt", *_UNDER},
+    "reroll_declined": {"log", "reroll_prompt"},
+    "defense_dropped": {"reroll_prompt", "log", "defense_prompt"},
     "template_placed": {"log", "attack", *_UNDER},
     "template_moved": {"log", *_UNDER},
     "template_removed": {"log", "attack", *_UNDER},
@@ -349,6 +354,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
             if game.zones is not None and system.board == "zones" else []),
         "pending": lambda c: attacks.pending_view(game, actor),
         "soak_offers": lambda c: soak.pending_view(game, actor),
+        "reroll_offer": lambda c: reroll.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
         "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),

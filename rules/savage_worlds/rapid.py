@@ -1,0 +1,184 @@
+"""Rapid Attack split among targets (the Savage Worlds core rules' Rapid Attack maneuver, which the
+*Savage Worlds Combat System Reference* assumes: up to three Fighting attacks or six shots of a RoF 1
+weapon, each at -4, which may be divided among targets).
+
+The attacker names the targets (the first is the attack's own, ``AttackRequest.targets``) and how many
+of the attacks or shots go at each (``rapid_split``: "3-2-1", in the targets' order; by default as even
+as they go, the earlier targets taking the odd ones). The trait dice are rolled once, one a shot, with
+one Wild Die ("Rate of Fire": a Wild Card still gets only one Wild Die, which can replace any one
+trait die): it replaces the worst die aimed at the first target (a reading: the document lets the
+player pick the die; the first target is the one the attacker names first). Each die is then resolved
+against its own target: that target's TN (Parry in melee, 4 and its range, cover and the rest when
+shooting), its Toughness, its damage; a critical failure (the Wild Die and half or more of the trait
+dice showing 1) spoils every shot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..dice import DiceSource
+from ..system import AttackRequest, AttackResult, RuleError
+from .data import RAPID_MAX, WILD_DIE
+
+RULE = "(Rapid Attack)"
+
+
+def is_split(request: AttackRequest) -> bool:
+    """A Rapid Attack at more than one target."""
+    rapid = (request.options or {}).get("rapid_attack", 1)
+    return len(request.targets) > 1 and isinstance(rapid, int) and not isinstance(rapid, bool) and rapid > 1
+
+
+def splits(n: int, k: int) -> list[tuple[int, ...]]:
+    """Every way to give ``n`` attacks to ``k`` targets, each at least one, in the targets' order."""
+    if k == 1:
+        return [(n,)]
+    return [(first, *rest) for first in range(n - k + 1, 0, -1) for rest in splits(n - first, k - 1)]
+
+
+def even(n: int, k: int) -> tuple[int, ...]:
+    """As even as they go, the earlier targets taking the odd ones."""
+    return tuple(n // k + (1 if i < n % k else 0) for i in range(k))
+
+
+def key_of(split: tuple[int, ...]) -> str:
+    return "-".join(str(x) for x in split)
+
+
+def split_of(request: AttackRequest) -> tuple[int, ...]:
+    """The shares picked (``rapid_split``), checked against the attacks and the targets."""
+    rapid = request.options["rapid_attack"]
+    k = len(request.targets)
+    what = "attacks" if _melee(request) else "shots"
+    if k > rapid:
+        raise RuleError(f"Rapid Attack: {rapid} {what} reach at most {rapid} targets, not {k} {RULE}")
+    picked = (request.options or {}).get("rapid_split")
+    if picked in (None, "", "even"):
+        return even(rapid, k)
+    allowed = {key_of(s): s for s in splits(rapid, k)}
+    if picked not in allowed:
+        raise RuleError(f"Rapid Attack: {rapid} {what} among {k} targets, each at least one, "
+                        f"as {', '.join(list(allowed)[:4])}{'...' if len(allowed) > 4 else ''}; not {picked!r} {RULE}")
+    return allowed[picked]
+
+
+def _melee(request: AttackRequest) -> bool:
+    from .sheet import weapon_stats
+
+    weapons = (request.attacker.sheet or {}).get("weapons") or {}
+    w = weapons.get(request.weapon) if request.weapon else None
+    return not (isinstance(w, dict) and weapon_stats(w)["ranged"])
+
+
+def split_values(request: AttackRequest, rapid: int) -> list[dict]:
+    """The choice of shares, labelled with the targets' names ("Ogre 2, Goon 1")."""
+    names = [r.target.name for r in request.targets]
+    return [{"key": key_of(s), "label": ", ".join(f"{n} {x}" for n, x in zip(names, s))}
+            for s in splits(rapid, len(names))]
+
+
+def subrequests(request: AttackRequest, split: tuple[int, ...]) -> list[tuple[AttackRequest, int]]:
+    """One request per target (its own distance and cover) with the whole Rapid Attack's options (its
+    -4 and its count of attacks), and the number of dice aimed at it."""
+    out = []
+    for sub, n in zip(request.targets, split):
+        opts = {k: v for k, v in (sub.options or request.options).items() if k != "rapid_split"}
+        out.append((replace(sub, options=opts, targets=[], others=request.others or sub.others), n))
+    return out
+
+
+def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
+    """A Rapid Attack divided among targets: the dice rolled once, each resolved against its target."""
+    from .attack import plan_of, resolve
+    from .checks import parse_die, trait_die_modifiers
+
+    split = split_of(request)
+    parts = subrequests(request, split)
+    plans = [plan_of(sub) for sub, _ in parts]
+    first = plans[0]
+    total = sum(split)
+    names = [sub.target.name for sub, _ in parts]
+    aim = [names[j] for j, n in enumerate(split) for _ in range(n)]
+    trait_rolls = [dice.roll(f"d{parse_die(first['die']).sides}!", f"{first['skill'].title()} die {i + 1} "
+                             f"(at {aim[i]})") for i in range(total)]
+    wild = dice.roll(f"{WILD_DIE}!", "Wild Die") if first["wild"] else None
+    rolls = trait_rolls + ([wild] if wild else [])
+    ones = sum(1 for r in trait_rolls if r.first_faces[0] == 1)
+    critical = wild is not None and wild.first_faces[0] == 1 and 2 * ones >= len(trait_rolls)
+    results, start = [], 0
+    for j, ((sub, n), plan) in enumerate(zip(parts, plans)):
+        mine = trait_rolls[start:start + n]
+        kept = [r.total for r in mine]
+        replaced = None
+        if j == 0 and wild is not None:  # the Wild Die replaces the worst die at the first target
+            worst = min(range(n), key=lambda i: kept[i])
+            if wild.total > kept[worst]:
+                kept[worst], replaced = wild.total, worst
+        mods = trait_die_modifiers(parse_die(plan["die"]), plan["skill"].title()) + plan["modifiers"]
+        res = resolve(sub, plan, mine, kept, replaced, critical, wild if j == 0 else None, dice, [], mods)
+        results.append((sub, n, res))
+        start += n
+    effects, seen_vulnerable, summary = [], False, []
+    for sub, n, res in results:
+        for e in res.effects:
+            if e.kind == "vulnerable":
+                if seen_vulnerable:
+                    continue
+                seen_vulnerable = True
+            effects.append(e)
+        rolls += res.rolls
+    what = "attacks" if first["kind"] == "melee" else "shots"
+    for sub, n, res in results:
+        summary.append(f"{res.summary} ({n} of the {total} {what})")
+    first_res = results[0][2]
+    details = {**first_res.details, "rapid_split": list(split), "targets": [
+        {"target": sub.target.id, "name": sub.target.name, "hit": res.hit, "dice": n, "tn": res.details["tn"],
+         "tn_label": res.details["tn_label"], "shots": res.details["shots"], "damage": res.details["damage"]}
+        for sub, n, res in results]}
+    details["shots"] = [s for _, _, res in results for s in res.details["shots"]]
+    return AttackResult(
+        hit=any(res.hit for _, _, res in results),
+        summary=f"Rapid Attack, {total} {what} at {len(results)} targets: " + "; ".join(summary),
+        rolls=rolls,
+        modifiers=merged([(sub.target.name, res.modifiers) for sub, _, res in results],
+                         lambda m, name: replace(m, label=f"{name}: {m.label}")),
+        effects=effects,
+        details=details,
+    )
+
+
+def merged(per_target: list[tuple[str, list]], relabel) -> list:
+    """The first target's modifiers, then each other target's that differ, named with its target."""
+    first = per_target[0][1]
+    return [*first, *(relabel(m, name) for name, mods in per_target[1:] for m in mods if m not in first)]
+
+
+def split_odds(request: AttackRequest) -> dict:
+    """The odds of a split Rapid Attack: each target's own (its dice, the Wild Die with the first
+    target's), ``hit`` the chance at least one target is hit, ``outcomes`` how many are. A critical
+    failure (which spoils every die) is counted on each target's own dice: where it matters the lines
+    are a close reading, not exact."""
+    from .odds import odds
+
+    split = split_of(request)
+    per, each = [], []
+    count = {0: 1.0}
+    for j, (sub, n) in enumerate(subrequests(request, split)):
+        o = odds(sub, dice_count=n, wild=None if j == 0 else False)
+        per.append({"id": sub.target.id, "name": sub.target.name, "hit": o["hit"], "outcomes": o["outcomes"],
+                    "attacks": n})
+        each.append((sub.target.name, o["modifiers"]))
+        nxt: dict[int, float] = {}
+        for k, p in count.items():
+            nxt[k + 1] = nxt.get(k + 1, 0.0) + p * o["hit"]
+            nxt[k] = nxt.get(k, 0.0) + p * (1 - o["hit"])
+        count = nxt
+    k = len(per)
+    outcomes = [{"label": "no target hit" if h == 0 else f"{h} of {k} targets hit", "p": p}
+                for h, p in sorted(count.items()) if p > 0]
+    what = "attack" if _melee(request) else "shot"
+    shares = ", ".join(f"{x} {what}{'s' if x != 1 else ''} at {t['name']}" for x, t in zip(split, per))
+    return {"hit": 1 - count.get(0, 0.0), "outcomes": outcomes, "targets": per,
+            "modifiers": merged(each, lambda m, name: {**m, "label": f"{name}: {m['label']}"}),
+            "note": f"Rapid Attack: {shares}; the one Wild Die goes with the first target's dice."}
