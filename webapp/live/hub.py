@@ -84,6 +84,19 @@ class _Request:
             self.error, self.finished = error, True
 
 
+@dataclass
+class _Update:
+    """One update rendered for every audience and not sent yet (``Hub._render_update``)."""
+
+    seq: int
+    rooms: dict  # (html, from seq) -> the rooms it goes to
+    shown: dict  # (game, audience) -> (seq, parts sent): ``Hub._shown`` once it is sent
+
+
+#: events after which connections end (``Hub._end_sessions_for``): their update is rendered once that is done
+ENDS_SESSIONS = frozenset({"player_removed", "players_merged", "player_reclaimed"})
+
+
 class _Unappliable(Exception):
     """A decided event that ``evolve`` cannot apply (a bug): its command is refused, nothing is stored."""
 
@@ -514,10 +527,11 @@ class Hub:
                 return
             batch = [r for r in batch if not r.finished]
             before = game.seq
+            update = None
             try:
                 decided = self._decide_batch(game, batch)
                 if decided:
-                    self.store.append(game_id, before, [e for _r, events in decided for e in events])
+                    update = self._store_and_render(game, before, [e for _r, events in decided for e in events])
             except _Unappliable as exc:  # a bug: refuse that command, rebuild the state, decide the others again
                 self._games.pop(game_id, None)
                 log.error("game %s: an event that cannot be applied: %r", game_id, exc.error)
@@ -545,7 +559,10 @@ class Hub:
                 request.fail(Rejected(TOO_LATE, code="busy"))
             return
         if decided and absorb:
+            alone = len(decided)
             game, decided = self._absorb(game_id, game, decided)
+            if game is None or len(decided) != alone:  # it has more (or less) to show now than was rendered
+                update = None
         events = [e for _r, evs in decided for e in evs]
         if events:
             try:
@@ -563,13 +580,39 @@ class Hub:
                     log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             try:
                 self._end_sessions_for(game, events)
-                self._broadcast(game, before, events)
+                if update is not None:
+                    self._send_update(update)
+                else:
+                    self._broadcast(game, before, events)
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
         seq = before
         for request, evs in decided:
             seq += len(evs)
             request.succeed(Committed(seq, evs))
+
+    def _store_and_render(self, game: Game, before: int, events: list[Event]) -> "_Update | None":
+        """Store the events after ``before`` (returns once they are on disk; raises as ``Store.append``), and
+        render their update meanwhile: the write and its fsync run on the store's writer thread, so the
+        update's rendering need not wait for the disk, and the screens hear of the change once it is stored
+        (nothing is sent before). None: no update was rendered (there is more to do first, or rendering
+        failed), the caller renders it once the events are stored. Nothing is rendered ahead when more
+        commands wait for this game (they may join this update: ``_absorb``) or when connections will end
+        first (``ENDS_SESSIONS``)."""
+        writing = self.store.begin_append(game.id, before, events)
+        update = None
+        try:
+            with self._guard:
+                waiting = bool(self._pending.get(game.id))
+            if not waiting and not any(e.type in ENDS_SESSIONS for e in events):
+                try:
+                    update = self._render_update(game, render.changes_for(events, game), before)
+                except Exception:  # rendered again once stored (and logged then, if it fails again)
+                    log.debug("game %s: the update was not rendered ahead of its write", game.id, exc_info=True)
+                    update = None
+        finally:
+            writing.finish()
+        return update
 
     def _send_fresh_copies(self, game_id: str) -> None:
         """After a batch's state was dropped (not stored): for the moment between its decision and its write
@@ -737,31 +780,44 @@ class Hub:
         return render.Lazy({name: (lambda c, name=name: join_info()[name]) for name in ("join_code", "join_url", "join_qr")})
 
     def _emit(self, game: Game, changes: set[str], before: int, only: list[str] | None = None) -> None:
-        """Each audience's fragments to its room; a fragment several audiences see alike is rendered once
-        (``render.view_key``), and what is the same for all (join link, who is online) is read once.
-        Audiences whose whole update is the same html (players who see the same) get one message sent to
-        all their rooms at once (encoded once, published once)."""
+        """Each audience's fragments to its room (``_render_update``, then ``_send_update``)."""
+        self._send_update(self._render_update(game, changes, before, only))
+
+    def _render_update(self, game: Game, changes: set[str], before: int,
+                       only: list[str] | None = None) -> "_Update":
+        """Each audience's fragments, not sent yet and nothing noted as sent: a fragment several audiences see
+        alike is rendered once (``render.view_key``), and what is the same for all (join link, who is online)
+        is read once. Audiences whose whole update is the same html (players who see the same) get one message
+        sent to all their rooms at once (encoded once, published once). Holding the game's lock (so what is
+        noted as shown to each audience does not change before ``_send_update``)."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
         renders: dict = {}
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
+        shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
         with self.app.app_context():
             for audience in only or self._audiences(game):
                 key = (game.id, audience)
                 quiet = self._quiet(audience) and before is not None
                 from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
+                if sent is not None:
+                    sent = dict(sent)  # render.fragments notes in it what it sends: the record changes once sent
                 html = render.fragments(game, actor_for_audience(audience), changes, online=online, extra=extra,
                                         renders=renders, since=before, sent=sent)
                 if quiet:
                     if not html:  # nothing this audience can see changed: it hears nothing now
-                        self._shown[key] = (from_seq, sent)
+                        shown[key] = (from_seq, sent)
                         continue
-                    self._shown[key] = (game.seq, sent)
+                    shown[key] = (game.seq, sent)
                 elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
-                    self._shown[key] = (game.seq, {})
+                    shown[key] = (game.seq, {})
                 rooms.setdefault((html, from_seq), []).append(room(game.id, audience))
-            for (html, from_seq), to in rooms.items():
-                self.socketio.emit("update", {"seq": game.seq, "from_seq": from_seq, "html": html},
-                                   to=to if len(to) > 1 else to[0])
+        return _Update(game.seq, rooms, shown)
+
+    def _send_update(self, update: "_Update") -> None:
+        self._shown.update(update.shown)
+        for (html, from_seq), to in update.rooms.items():
+            self.socketio.emit("update", {"seq": update.seq, "from_seq": from_seq, "html": html},
+                               to=to if len(to) > 1 else to[0])
 
     def _quiet(self, audience: str) -> bool:
         """Whether this audience hears of changes only when it can see them (#25: an update sent at once for
