@@ -164,6 +164,9 @@ class Hub:
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (Hub.commit)
+        #: games whose last commit took in commands that queued while it was stored (``_absorb``): a busy game,
+        #: whose next update is not rendered ahead of its write (it would likely be rendered again)
+        self._absorbing: set[str] = set()
 
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
@@ -563,6 +566,9 @@ class Hub:
             game, decided = self._absorb(game_id, game, decided)
             if game is None or len(decided) != alone:  # it has more (or less) to show now than was rendered
                 update = None
+                self._absorbing.add(game_id)
+            else:
+                self._absorbing.discard(game_id)
         events = [e for _r, evs in decided for e in evs]
         if events:
             try:
@@ -597,13 +603,13 @@ class Hub:
         update's rendering need not wait for the disk, and the screens hear of the change once it is stored
         (nothing is sent before). None: no update was rendered (there is more to do first, or rendering
         failed), the caller renders it once the events are stored. Nothing is rendered ahead when more
-        commands wait for this game (they may join this update: ``_absorb``) or when connections will end
-        first (``ENDS_SESSIONS``)."""
+        commands wait for this game, or others joined its last update (they would likely join this one:
+        ``_absorb``, and it would be rendered twice), or when connections will end first (``ENDS_SESSIONS``)."""
         writing = self.store.begin_append(game.id, before, events)
         update = None
         try:
             with self._guard:
-                waiting = bool(self._pending.get(game.id))
+                waiting = bool(self._pending.get(game.id)) or game.id in self._absorbing
             if not waiting and not any(e.type in ENDS_SESSIONS for e in events):
                 try:
                     update = self._render_update(game, render.changes_for(events, game), before)

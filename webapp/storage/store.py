@@ -17,6 +17,7 @@ import json
 import os
 import re
 import sqlite3
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ DB_NAME = "tacmap.sqlite3"  # in the data folder
 GAME_ID = re.compile(r"[0-9a-f]{8}")
 
 
+#: seconds the loop may hold the GIL while the writer thread waits for it (``_writer_pool``)
+WRITER_SWITCH_INTERVAL = 0.0005
 _writer = None  # gevent's pool of one native thread for the store's writes, once known to be gevent's; False: not
 
 
@@ -45,6 +48,12 @@ def _writer_pool():
             _writer = ThreadPool(1) if monkey.is_module_patched("threading") else False
         except ImportError:
             _writer = False
+        if _writer:
+            # the writer thread takes the GIL back after each SQLite call (the fsync's last); while the loop runs
+            # Python (an update rendered meanwhile: ``Store.begin_append``) it would wait Python's default 5 ms
+            # switch interval for it each time, longer than the write. Two threads only, so a short interval
+            # costs a switch only when the writer waits.
+            sys.setswitchinterval(min(sys.getswitchinterval(), WRITER_SWITCH_INTERVAL))
     return _writer
 
 
