@@ -48,7 +48,7 @@ def _writer_pool():
             _writer = ThreadPool(1) if monkey.is_module_patched("threading") else False
         except ImportError:
             _writer = False
-        if _writer:
+        if _writer is not False:  # (a ThreadPool with no task is falsy: it has a length)
             # the writer thread takes the GIL back after each SQLite call (the fsync's last); while the loop runs
             # Python (an update rendered meanwhile: ``Store.begin_append``) it would wait Python's default 5 ms
             # switch interval for it each time, longer than the write. Two threads only, so a short interval
