@@ -112,7 +112,7 @@ def test_commands_waiting_together_share_one_transaction_in_the_order_queued(app
     screen = connect(app, game["id"], game["screen_token"])
     gm.get_received(), screen.get_received()
     appends, order = [], []
-    real_append = Store.append
+    real_append = Store._append  # the write itself (Store.append and Store.begin_append both run it)
 
     def append(store, game_id, last_seq, events):
         done = real_append(store, game_id, last_seq, events)
@@ -120,7 +120,7 @@ def test_commands_waiting_together_share_one_transaction_in_the_order_queued(app
         order.append("stored")
         return done
 
-    monkeypatch.setattr(Store, "append", append)
+    monkeypatch.setattr(Store, "_append", append)
     before = hub.game(game["id"]).seq
     held = HeldGame(hub, game["id"])
     calls = []
@@ -193,7 +193,7 @@ def test_a_batch_that_cannot_be_written_is_refused_whole_and_shown_to_nobody(app
     def full_disk(store, game_id, last_seq, events):
         raise WriteFailed("the server's disk is full: nothing was stored")
 
-    monkeypatch.setattr(Store, "append", full_disk)
+    monkeypatch.setattr(Store, "_append", full_disk)
     held = HeldGame(hub, game["id"])
     threads, results = [], []
     for i in range(3):
@@ -331,8 +331,8 @@ def test_at_most_in_flight_commands_of_one_connection_wait_for_a_commit():
 def test_a_lanes_commands_in_flight_share_one_commit_in_the_order_sent(app, hub, game, monkeypatch):
     """The two together: a lane whose commands call Hub.execute, with the game busy meanwhile."""
     appends = []
-    real_append = Store.append
-    monkeypatch.setattr(Store, "append", lambda store, g, last, events: appends.append(len(events))
+    real_append = Store._append  # the write itself (Store.append and Store.begin_append both run it)
+    monkeypatch.setattr(Store, "_append", lambda store, g, last, events: appends.append(len(events))
                         or real_append(store, g, last, events))
     answers: dict[int, object] = {}
     started = []
@@ -368,7 +368,7 @@ def queue_during_first_append(hub, game, monkeypatch, payload, fail_second: bool
     events and the late command's result holder and thread."""
     appends, order = [], []
     late: dict = {}
-    real_append = Store.append
+    real_append = Store._append  # the write itself (Store.append and Store.begin_append both run it)
 
     def append(store, game_id, last_seq, events):
         if appends and fail_second:
@@ -392,7 +392,7 @@ def queue_during_first_append(hub, game, monkeypatch, payload, fail_second: bool
                 time.sleep(0.005)
         return done
 
-    monkeypatch.setattr(Store, "append", append)
+    monkeypatch.setattr(Store, "_append", append)
     return appends, order, late
 
 

@@ -110,6 +110,19 @@ class _Request:
             self.error, self.finished = error, True
 
 
+@dataclass
+class _Update:
+    """One update rendered for every audience and not sent yet (``Hub._render_update``)."""
+
+    seq: int
+    rooms: dict  # (html, from seq) -> the rooms it goes to
+    shown: dict  # (game, audience) -> (seq, parts sent): ``Hub._shown`` once it is sent
+
+
+#: events after which connections end (``Hub._end_sessions_for``): their update is rendered once that is done
+ENDS_SESSIONS = frozenset({"player_removed", "players_merged", "player_reclaimed"})
+
+
 class _Unappliable(Exception):
     """A decided event that ``evolve`` cannot apply (a bug): its command is refused, nothing is stored."""
 
@@ -181,6 +194,9 @@ class Hub:
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (Hub.commit)
         self.replays = Replays(self, room, actor_for_audience)  # who is shown a past moment now (webapp/live/replaying.py)
         self._cids: dict[tuple[str, str, str], list] = {}  # (game, seat, cid) -> [lock, users]: one at a time
+        #: games whose last commit took in commands that queued while it was stored (``_absorb``): a busy game,
+        #: whose next update is not rendered ahead of its write (it would likely be rendered again)
+        self._absorbing: set[str] = set()
 
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
@@ -587,10 +603,11 @@ class Hub:
                 return
             batch = [r for r in batch if not r.finished]
             before = game.seq
+            update = None
             try:
                 decided = self._decide_batch(game, batch)
                 if decided:
-                    self._store(game_id, before, decided)
+                    update = self._store_and_render(game, before, decided)
             except _Unappliable as exc:  # a bug: refuse that command, rebuild the state, decide the others again
                 self._games.pop(game_id, None)
                 log.error("game %s: an event that cannot be applied: %r", game_id, exc.error)
@@ -618,7 +635,13 @@ class Hub:
                 request.fail(Rejected(TOO_LATE, code="busy"))
             return
         if decided and absorb:
+            alone = len(decided)
             game, decided = self._absorb(game_id, game, decided)
+            if game is None or len(decided) != alone:  # it has more (or less) to show now than was rendered
+                update = None
+                self._absorbing.add(game_id)
+            else:
+                self._absorbing.discard(game_id)
         events = [e for _r, evs in decided for e in evs]
         if events:
             try:
@@ -636,13 +659,40 @@ class Hub:
                     log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             try:
                 self._end_sessions_for(game, events)
-                self._broadcast(game, before, events)
+                if update is not None:
+                    self._send_update(update)
+                else:
+                    self._broadcast(game, before, events)
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
         seq = before
         for request, evs in decided:
             seq += len(evs)
             request.succeed(Committed(seq, evs))
+
+    def _store_and_render(self, game: Game, before: int, decided: list) -> "_Update | None":
+        """Store the decided events after ``before`` (with their commands' ids: ``_with_ids``) (returns once they are on disk; raises as ``Store.append``), and
+        render their update meanwhile: the write and its fsync run on the store's writer thread, so the
+        update's rendering need not wait for the disk, and the screens hear of the change once it is stored
+        (nothing is sent before). None: no update was rendered (there is more to do first, or rendering
+        failed), the caller renders it once the events are stored. Nothing is rendered ahead when more
+        commands wait for this game, or others joined its last update (they would likely join this one:
+        ``_absorb``, and it would be rendered twice), or when connections will end first (``ENDS_SESSIONS``)."""
+        events, applied = self._with_ids(before, decided)  # stored with their commands' ids, in one transaction
+        writing = self.store.begin_append(game.id, before, events, *([applied] if applied else []))
+        update = None
+        try:
+            with self._guard:
+                waiting = bool(self._pending.get(game.id)) or game.id in self._absorbing
+            if not waiting and not any(e.type in ENDS_SESSIONS for e in events):
+                try:
+                    update = self._render_update(game, render.changes_for(events, game), before)
+                except Exception:  # rendered again once stored (and logged then, if it fails again)
+                    log.debug("game %s: the update was not rendered ahead of its write", game.id, exc_info=True)
+                    update = None
+        finally:
+            writing.finish()
+        return update
 
     def _send_fresh_copies(self, game_id: str) -> None:
         """After a batch's state was dropped (not stored): for the moment between its decision and its write
@@ -684,19 +734,21 @@ class Hub:
             decided = decided + more
         return game, decided
 
-    def _store(self, game_id: str, before: int, decided: list) -> None:
-        """The decided events after ``before``, in one transaction with the ids of the commands that carry one
-        (each with the seq of its last event and its answer)."""
+    @staticmethod
+    def _with_ids(before: int, decided: list) -> tuple[list[Event], list]:
+        """The decided events after ``before``, and the ids of the commands that carry one (each with the seq of
+        its last event and its answer), to be stored in one transaction (``Store.append``'s ``applied``)."""
         applied, seq = [], before
         for request, events in decided:
             seq += len(events)
             if request.cid is not None:
                 applied.append(Applied(request.cid[0], request.cid[1], seq, request.answer(events) if request.answer else {}))
-        events = [e for _r, evs in decided for e in evs]
-        if applied:
-            self.store.append(game_id, before, events, applied)
-        else:
-            self.store.append(game_id, before, events)
+        return [e for _r, evs in decided for e in evs], applied
+
+    def _store(self, game_id: str, before: int, decided: list) -> None:
+        """The decided events after ``before``, in one transaction with their commands' ids (``_with_ids``)."""
+        events, applied = self._with_ids(before, decided)
+        self.store.append(game_id, before, events, *([applied] if applied else []))
 
     def _decide_batch(self, game: Game, batch: list["_Request"]) -> list[tuple["_Request", list[Event]]]:
         """Decide each request on the state the ones before it left, applying their events in memory (not
@@ -829,13 +881,20 @@ class Hub:
         return render.Lazy({name: (lambda c, name=name: join_info()[name]) for name in ("join_code", "join_url", "join_qr")})
 
     def _emit(self, game: Game, changes: set[str], before: int, only: list[str] | None = None) -> None:
-        """Each audience's fragments to its room; a fragment several audiences see alike is rendered once
-        (``render.view_key``), and what is the same for all (join link, who is online) is read once.
-        Audiences whose whole update is the same html (players who see the same) get one message sent to
-        all their rooms at once (encoded once, published once)."""
+        """Each audience's fragments to its room (``_render_update``, then ``_send_update``)."""
+        self._send_update(self._render_update(game, changes, before, only))
+
+    def _render_update(self, game: Game, changes: set[str], before: int,
+                       only: list[str] | None = None) -> "_Update":
+        """Each audience's fragments, not sent yet and nothing noted as sent: a fragment several audiences see
+        alike is rendered once (``render.view_key``), and what is the same for all (join link, who is online)
+        is read once. Audiences whose whole update is the same html (players who see the same) get one message
+        sent to all their rooms at once (encoded once, published once). Holding the game's lock (so what is
+        noted as shown to each audience does not change before ``_send_update``)."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
         renders: dict = {}
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
+        shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
         with self.app.app_context():
             for audience in only or self._audiences(game):
                 if self.replays.replaying(game.id, audience):
@@ -843,19 +902,25 @@ class Hub:
                 key = (game.id, audience)
                 quiet = self._quiet(audience) and before is not None
                 from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
+                if sent is not None:
+                    sent = dict(sent)  # render.fragments notes in it what it sends: the record changes once sent
                 html = render.fragments(game, actor_for_audience(audience), changes, online=online, extra=extra,
                                         renders=renders, since=before, sent=sent)
                 if quiet:
                     if not html:  # nothing this audience can see changed: it hears nothing now
-                        self._shown[key] = (from_seq, sent)
+                        shown[key] = (from_seq, sent)
                         continue
-                    self._shown[key] = (game.seq, sent)
+                    shown[key] = (game.seq, sent)
                 elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
-                    self._shown[key] = (game.seq, {})
+                    shown[key] = (game.seq, {})
                 rooms.setdefault((html, from_seq), []).append(room(game.id, audience))
-            for (html, from_seq), to in rooms.items():
-                self.socketio.emit("update", {"seq": game.seq, "from_seq": from_seq, "html": html},
-                                   to=to if len(to) > 1 else to[0])
+        return _Update(game.seq, rooms, shown)
+
+    def _send_update(self, update: "_Update") -> None:
+        self._shown.update(update.shown)
+        for (html, from_seq), to in update.rooms.items():
+            self.socketio.emit("update", {"seq": update.seq, "from_seq": from_seq, "html": html},
+                               to=to if len(to) > 1 else to[0])
 
     def _quiet(self, audience: str) -> bool:
         """Whether this audience hears of changes only when it can see them (#25: an update sent at once for

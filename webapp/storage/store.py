@@ -17,6 +17,7 @@ import json
 import os
 import re
 import sqlite3
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -31,14 +32,13 @@ DB_NAME = "tacmap.sqlite3"  # in the data folder
 GAME_ID = re.compile(r"[0-9a-f]{8}")
 
 
+#: seconds the loop may hold the GIL while the writer thread waits for it (``_writer_pool``)
+WRITER_SWITCH_INTERVAL = 0.0005
 _writer = None  # gevent's pool of one native thread for the store's writes, once known to be gevent's; False: not
 
 
-def off_loop(work, *args):
-    """``work(*args)`` on a native thread of its own when the process is gevent's (``tacmap serve``: the standard
-    library patched), so a blocking call (SQLite's write and fsync) holds this greenlet only; else (the app
-    tests, the command-line tools) right here. One thread: the store's writes go one at a time anyway (its lock),
-    and the process's thread count stays what it was."""
+def _writer_pool():
+    """gevent's one-thread pool when the process is gevent's (the standard library patched), else False."""
     global _writer
     if _writer is None:
         try:
@@ -48,9 +48,107 @@ def off_loop(work, *args):
             _writer = ThreadPool(1) if monkey.is_module_patched("threading") else False
         except ImportError:
             _writer = False
-    if _writer is False:
+        if _writer is not False:  # (a ThreadPool with no task is falsy: it has a length)
+            # the writer thread takes the GIL back after each SQLite call (the fsync's last); while the loop runs
+            # Python (an update rendered meanwhile: ``Store.begin_append``) it would wait Python's default 5 ms
+            # switch interval for it each time, longer than the write. Two threads only, so a short interval
+            # costs a switch only when the writer waits.
+            sys.setswitchinterval(min(sys.getswitchinterval(), WRITER_SWITCH_INTERVAL))
+    return _writer
+
+
+def off_loop(work, *args):
+    """``work(*args)`` on a native thread of its own when the process is gevent's (``tacmap serve``: the standard
+    library patched), so a blocking call (SQLite's write and fsync) holds this greenlet only; else (the app
+    tests, the command-line tools) right here. One thread: the store's writes go one at a time anyway (its lock),
+    and the process's thread count stays what it was."""
+    pool = _writer_pool()
+    if pool is False:
         return work(*args)
-    return _writer.apply(work, args)
+    return pool.apply(work, args)
+
+
+class Pending:
+    """``work(*args)`` started as ``off_loop`` would run it, not waited for yet: the caller does something else
+    meanwhile, then ``result()`` waits for it (and raises what it raised). Where there is no native thread to
+    run it on (not gevent), it has already run when this returns."""
+
+    __slots__ = ("_async", "_error")
+
+    def __init__(self, work, *args) -> None:
+        self._async = self._error = None
+        pool = _writer_pool()
+        if pool is False:
+            try:
+                work(*args)
+            except Exception as exc:
+                self._error = exc
+        else:
+            self._async = pool.spawn(work, *args)
+
+    def join(self) -> None:
+        """Wait until it has run (what it raised is kept for ``result``)."""
+        if self._async is not None:
+            running = self._async
+            try:
+                running.get()
+            except Exception as exc:
+                self._error = exc
+            self._async = None
+
+    def result(self) -> None:
+        self.join()
+        if self._error is not None:
+            raise self._error
+
+
+class _StoreLock:
+    """The store's lock (reentrant): one statement at a time on the connection. While a write started with
+    ``Store.begin_append`` runs on the writer thread, its holder may go on with other work; a statement it
+    makes meanwhile (re-entering the lock) first waits for that write, so the connection never runs two at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.in_flight: Pending | None = None
+
+    def acquire(self) -> None:
+        self._lock.acquire()
+        if self.in_flight is not None:
+            self.in_flight.join()
+
+    def release(self) -> None:
+        self._lock.release()
+
+    def __enter__(self) -> "_StoreLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+class Appending:
+    """An append under way (``Store.begin_append``): the store stays locked for others until ``finish``."""
+
+    __slots__ = ("_store", "_pending", "seq", "_done")
+
+    def __init__(self, store: "Store", pending: Pending, seq: int) -> None:
+        self._store, self._pending, self.seq, self._done = store, pending, seq, False
+
+    def finish(self) -> int:
+        """Wait until the events are on disk; the new last seq. Raises as ``Store.append`` does (Conflict,
+        WriteFailed...). Called once, by whoever began it."""
+        if self._done:
+            return self.seq
+        self._done = True
+        lock = self._store._lock
+        try:
+            self._pending.result()
+        finally:
+            if lock.in_flight is self._pending:
+                lock.in_flight = None
+            lock.release()
+        return self.seq
 
 
 def is_game_id(value) -> bool:
@@ -173,7 +271,7 @@ def _check_schema(db: sqlite3.Connection, path: Path) -> None:
 class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._lock = threading.RLock()
+        self._lock = _StoreLock()
         self._db = self._open()
 
     def _open(self) -> sqlite3.Connection:
@@ -307,9 +405,21 @@ class Store:
     def append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied] = ()) -> int:
         """Append events after ``last_seq`` in one transaction, with the ids of the commands that produced
         them (``applied``: a command id already stored is a Conflict, like a seq); the new last seq."""
-        with self._lock:
-            off_loop(self._append, game_id, last_seq, events, list(applied))
-        return last_seq + len(events)
+        return self.begin_append(game_id, last_seq, events, applied).finish()
+
+    def begin_append(self, game_id: str, last_seq: int, events: list[Event],
+                     applied: list[Applied] = ()) -> Appending:
+        """``append`` started on the writer thread: the caller may prepare what it will do once the events are
+        on disk, then must call ``finish()`` (which waits for them, and raises what ``append`` raises). Until
+        then no one else uses the store; a statement the caller makes meanwhile waits for the write first."""
+        self._lock.acquire()
+        try:
+            pending = Pending(self._append, game_id, last_seq, events, list(applied))
+            self._lock.in_flight = pending
+        except BaseException:
+            self._lock.release()
+            raise
+        return Appending(self, pending, last_seq + len(events))
 
     def _append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied]) -> None:
         def write() -> None:
