@@ -114,8 +114,8 @@ def test_commands_waiting_together_share_one_transaction_in_the_order_queued(app
     appends, order = [], []
     real_append = Store._append  # the write itself (Store.append and Store.begin_append both run it)
 
-    def append(store, game_id, last_seq, events):
-        done = real_append(store, game_id, last_seq, events)
+    def append(store, game_id, last_seq, events, *applied):
+        done = real_append(store, game_id, last_seq, events, *applied)
         appends.append((last_seq, [e.type for e in events]))
         order.append("stored")
         return done
@@ -190,7 +190,7 @@ def test_a_batch_that_cannot_be_written_is_refused_whole_and_shown_to_nobody(app
     before = hub.game(game["id"]).seq
     where = {t.id: (t.x, t.y) for t in hub.game(game["id"]).tokens.values()}
 
-    def full_disk(store, game_id, last_seq, events):
+    def full_disk(store, game_id, last_seq, events, *applied):
         raise WriteFailed("the server's disk is full: nothing was stored")
 
     monkeypatch.setattr(Store, "_append", full_disk)
@@ -332,8 +332,8 @@ def test_a_lanes_commands_in_flight_share_one_commit_in_the_order_sent(app, hub,
     """The two together: a lane whose commands call Hub.execute, with the game busy meanwhile."""
     appends = []
     real_append = Store._append  # the write itself (Store.append and Store.begin_append both run it)
-    monkeypatch.setattr(Store, "_append", lambda store, g, last, events: appends.append(len(events))
-                        or real_append(store, g, last, events))
+    monkeypatch.setattr(Store, "_append", lambda store, g, last, events, *applied: appends.append(len(events))
+                        or real_append(store, g, last, events, *applied))
     answers: dict[int, object] = {}
     started = []
 
@@ -370,11 +370,11 @@ def queue_during_first_append(hub, game, monkeypatch, payload, fail_second: bool
     late: dict = {}
     real_append = Store._append  # the write itself (Store.append and Store.begin_append both run it)
 
-    def append(store, game_id, last_seq, events):
+    def append(store, game_id, last_seq, events, *applied):
         if appends and fail_second:
             appends.append(("failed", len(events)))
             raise WriteFailed("the server's disk is full: nothing was stored")
-        done = real_append(store, game_id, last_seq, events)
+        done = real_append(store, game_id, last_seq, events, *applied)
         appends.append((last_seq, len(events)))
         order.append("stored")
         if len(appends) == 1:  # meanwhile, another command arrives and queues

@@ -28,9 +28,9 @@ store.create_game(GameRecord("0000abcd", "g", "dnd5e", "k", "s", "JOIN01", 0.0),
 real = Store._append
 marks = []
 
-def slow_append(self, game_id, last_seq, events):
+def slow_append(self, game_id, last_seq, events, *applied):
     time.sleep(0.3)  # on the writer thread: a slow disk
-    real(self, game_id, last_seq, events)
+    real(self, game_id, last_seq, events, *applied)
     marks.append(("written", time.monotonic()))
 
 Store._append = slow_append
