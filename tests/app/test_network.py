@@ -244,13 +244,13 @@ def test_a_seats_parallel_commands_are_queued_up_to_its_share_and_the_rest_refus
     lock = threading.Lock()
     commit = server.hub.commit
 
-    def slow_commit(game_id, decide, alone=False):  # hold each command a while: the seat's queue fills up
+    def slow_commit(game_id, decide, *args, **kwargs):  # hold each command a while: the seat's queue fills up
         with lock:
             running[0] += 1
             most[0] = max(most[0], running[0])
         try:
             time.sleep(0.2)
-            return commit(game_id, decide, alone)
+            return commit(game_id, decide, *args, **kwargs)
         finally:
             with lock:
                 running[0] -= 1
