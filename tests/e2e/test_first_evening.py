@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.cookiejar
 import re
 import time
-import urllib.parse
 import urllib.request
 
 import segno
@@ -30,11 +29,11 @@ def test_console_prints_each_games_join_code_beside_its_gm_link(demo_server):
         assert name in page
         # ...whose join card shows the code printed beside it
         assert re.search(r'<h2>Join code <code class="join-code">' + re.escape(code) + "</code>", page), code
-        # and the code joins that game: a player who types it (and a name) sits at that game's table
-        form = urllib.parse.urlencode({"code": code, "name": f"Tester {code}"}).encode()
-        player = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        with player.open(urllib.request.Request(f"{demo_server.url}/join", data=form, method="POST"), timeout=10) as r:
-            assert "/play" in r.geturl() and name in r.read().decode()
+        # and the code joins that game: a seat asked with it at that game's address is given
+        game_id = re.search(r"/games/([0-9a-f]+)/gm", gm_link).group(1)
+        status, _answer = demo_server.api("POST", f"/api/games/{game_id}/players",
+                                          {"join_code": code, "name": f"Tester {code}"})
+        assert status == 201, (name, code)
 
 
 def _qr_modules(svg: str) -> list[list[bool]]:
