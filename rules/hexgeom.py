@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 
 from .grid import Grid
+from .segments import clip_span, segment_touches
 
 _E = 1e-9
 #: a hex board's buckets are unit squares of map units shifted by an eighth: bucket (bx, by) covers
@@ -67,7 +68,6 @@ def hexes_near_segment(grid: Grid, ax, ay, bx, by, w: int, h: int) -> set:
     """The hexes that may hold a point of segment a-b (those holding a point a quarter apart along it,
     and their neighbours: a point within a quarter of another lies in its hex or a neighbour), on a
     ``w`` x ``h`` board (a long wall is first cut to the board's extent and a margin)."""
-    from .board import clip_span
 
     ex, ey = grid.extent(w, h)
     span = clip_span(ax, ay, bx, by, math.ceil(ex), math.ceil(ey))
@@ -88,7 +88,6 @@ def hexes_near_segment(grid: Grid, ax, ay, bx, by, w: int, h: int) -> set:
 
 def hex_step_masks(board) -> list[int]:
     """For each hex (index ``y * width + x``), the bit mask of its refused steps (see the module doc)."""
-    from .board import segment_touches
 
     grid = board.grid
     w, h = board.width, board.height
