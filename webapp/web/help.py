@@ -10,6 +10,17 @@ from rules import lighting
 bp = Blueprint("help", __name__, url_prefix="/help")
 
 
+@bp.record_once
+def _gettext_in_templates(state) -> None:
+    """The help pages and sheets mark their text for translation (``{% trans %}``, ``_()``; the "help"
+    domain of translations/). Where the app has not installed gettext in Jinja yet (Flask-Babel does, with
+    the catalogs), they still render, in English."""
+    env = state.app.jinja_env
+    if "jinja2.ext.InternationalizationExtension" not in env.extensions:
+        env.add_extension("jinja2.ext.i18n")
+        env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids
+
+
 @bp.get("/")
 def index():
     return render_template("help/index.html", systems=rules.systems())
