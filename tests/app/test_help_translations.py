@@ -25,7 +25,7 @@ import rules
 from rules import lighting
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("de",)
+LANGS = ("de", "fr")
 OPEN, CLOSE = "\u27e6", "\u27e7"  # ⟦ ⟧: what the marking gettext wraps around every string it hands out
 
 #: Words a language writes as English does, so the same text node in both renderings is no leftover:
@@ -36,7 +36,7 @@ SAME = {
           "Last Stand (NERVE×5)", "Tesseris (Adaptable Dice System)", "Bennies", "Soak", "Two-Fisted"},
     "de": {"Initiative", "Initiative (REFLEX×5)", "Name", "Joker", "Sprint"},
     "fr": {"Initiative", "Initiative (REFLEX×5)", "Combat", "Extra", "Mode", "Notes", "Joker", "Parade", "Fatigue",
-           "Vigueur", "Surprise"},
+           "Vigueur", "Surprise", "Actions", "Badges"},
     "es": {"Extra", "Joker"},
 }
 
@@ -302,6 +302,10 @@ def test_a_german_help_page_uses_the_publishers_terms(app, client, catalogs):
     for term in ("Angeschlagen", "Bennies", "Wildcard", "Parade", "Robustheit", "Steigerung", "Statisten"):
         assert term in page, term
     assert "Shaken" not in " ".join(_nodes(page))
+    _install(app, catalogs["fr"])  # Black Book Éditions' terms: a Wild Card is a Joker, Shaken is Secoué
+    page = client.get("/help/savage_worlds").get_data(as_text=True)
+    for term in ("Secoué", "Allure", "Résistance", "Dé Joker", "Atouts", "Extras"):
+        assert term in page, term
 
 
 def test_the_help_pages_read_as_before_in_english(client):
