@@ -36,7 +36,7 @@ SAME = {
           "Last Stand (NERVE×5)", "Tesseris (Adaptable Dice System)", "Bennies", "Soak", "Two-Fisted"},
     "de": {"Initiative", "Initiative (REFLEX×5)", "Name", "Joker", "Sprint"},
     "fr": {"Initiative", "Initiative (REFLEX×5)", "Combat", "Extra", "Mode", "Notes", "Joker", "Parade", "Fatigue",
-           "Vigueur", "Surprise", "Actions", "Badges"},
+           "Vigueur", "Surprise", "Actions", "Badges", "initiative", "round", "rounds"},
     "es": {"Extra", "Joker"},
 }
 
