@@ -25,7 +25,7 @@ import rules
 from rules import lighting
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("de", "fr")
+LANGS = ("de", "fr", "es")
 OPEN, CLOSE = "\u27e6", "\u27e7"  # ⟦ ⟧: what the marking gettext wraps around every string it hands out
 
 #: Words a language writes as English does, so the same text node in both renderings is no leftover:
@@ -37,7 +37,7 @@ SAME = {
     "de": {"Initiative", "Initiative (REFLEX×5)", "Name", "Joker", "Sprint"},
     "fr": {"Initiative", "Initiative (REFLEX×5)", "Combat", "Extra", "Mode", "Notes", "Joker", "Parade", "Fatigue",
            "Vigueur", "Surprise", "Actions", "Badges", "initiative", "round", "rounds"},
-    "es": {"Extra", "Joker"},
+    "es": {"Extra", "Joker", "Vulnerable"},
 }
 
 
@@ -305,6 +305,10 @@ def test_a_german_help_page_uses_the_publishers_terms(app, client, catalogs):
     _install(app, catalogs["fr"])  # Black Book Éditions' terms: a Wild Card is a Joker, Shaken is Secoué
     page = client.get("/help/savage_worlds").get_data(as_text=True)
     for term in ("Secoué", "Allure", "Résistance", "Dé Joker", "Atouts", "Extras"):
+        assert term in page, term
+    _install(app, catalogs["es"])  # the Spanish edition's: Comodín, Benis, Aturdido, Dureza, Paso
+    page = client.get("/help/savage_worlds").get_data(as_text=True)
+    for term in ("Comodín", "Benis", "Aturdido", "Dureza", "Paso", "dado salvaje", "Ventajas"):
         assert term in page, term
 
 
