@@ -20,9 +20,10 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask import render_template
+from flask_babel import Babel
 
 import rules
-from rules import lighting
+from webapp.web import helptext, sheetform
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("de", "fr", "es")
@@ -47,15 +48,21 @@ def _po(lang: str):
 
 
 @pytest.fixture(scope="module")
-def catalogs(tmp_path_factory) -> dict[str, Translations]:
+def catalog_dir(tmp_path_factory):
     """Each language's help.po compiled as the app will load it (<dir>/<lang>/LC_MESSAGES/help.mo)."""
     out = tmp_path_factory.mktemp("translations")
-    loaded = {}
     for lang in LANGS:
         (out / lang / "LC_MESSAGES").mkdir(parents=True)
         with open(out / lang / "LC_MESSAGES" / "help.mo", "wb") as f:
             write_mo(f, _po(lang))
-        loaded[lang] = Translations.load(str(out), [lang], "help")
+    return out
+
+
+@pytest.fixture(scope="module")
+def catalogs(catalog_dir) -> dict[str, Translations]:
+    loaded = {}
+    for lang in LANGS:
+        loaded[lang] = Translations.load(str(catalog_dir), [lang], "help")
         assert isinstance(loaded[lang], Translations), lang  # a real catalog, not the null fallback
     return loaded
 
@@ -161,7 +168,9 @@ class _Marking:
 
 def _outside_catalog(html: str, root: str | None = "help") -> list[str]:
     """The text nodes that are not inside a ⟦ ⟧ pair (tags inside a pair included)."""
-    stripped = re.sub(OPEN + ".*?" + CLOSE, " ", html, flags=re.S)
+    stripped, before = html, None
+    while stripped != before:  # innermost pairs first: a translated text may hold another (a reading in a sentence)
+        before, stripped = stripped, re.sub(OPEN + "[^" + OPEN + CLOSE + "]*" + CLOSE, " ", stripped)
     assert OPEN not in stripped and CLOSE not in stripped
     return [t for t in _nodes(stripped, root) if re.search(r"[A-Za-z]{2}", t)]
 
@@ -203,11 +212,9 @@ def _from_data(text: str, data: set) -> bool:
 
 
 def _help_data(system) -> set:
-    """What a help page shows from the rules rather than from its template: the system's name, its dark
-    vision readings (rules/lighting.py) and GURPS's readings table; these are the rules domain's text."""
-    vision = lighting.dark_vision(system.id)
-    data = _data_words(system.name, system.id, vision.dark, vision.dim, list(getattr(system, "readings", ())))
-    return data
+    """What a help page shows as data rather than as text: the system's name and id (the rules' readings and
+    dark vision are text: they come from the catalog too, webapp/web/helptext.py)."""
+    return _data_words(system.name, system.id)
 
 
 SYSTEMS = [s.id for s in rules.systems()]
@@ -319,3 +326,53 @@ def test_the_help_pages_read_as_before_in_english(client):
     assert "<h2>Bennies</h2>" in page and "<strong>Called Shot</strong> (Savage Worlds core rules)" in page
     assert "under 25 % none" in client.get("/help/atomic_tomorrow").get_data(as_text=True)
     assert "(setting <code>critical_hit_no_defense</code>)" in client.get("/help/gurps_lite").get_data(as_text=True)
+
+
+def _babel(app, catalog_dir, lang: str) -> None:
+    """Flask-Babel on the app as i18n-web sets it up, with the help domain's catalogs alone."""
+    Babel(app, default_translation_directories=str(catalog_dir), default_domain="help", locale_selector=lambda: lang)
+
+
+def test_the_sheet_editor_says_its_fields_and_refusals_in_the_readers_language(app, client, catalog_dir):
+    _babel(app, catalog_dir, "de")
+    system = rules.get("savage_worlds")
+    sheet = system.default_sheet()
+    with app.test_request_context("/"):
+        shown = sheetform.form_of(system, sheet)
+        fields = sheetform.views(system, shown, (), shown=shown, words=helptext)
+        html = render_template("_sheet_editor.html", game=SimpleNamespace(id="g1"), token=SimpleNamespace(id="t1"),
+                               groups=sheetform.groups(fields), error=None)
+        for german in ("Geschicklichkeit", "Grund-Bewegungsweite", "Paradebonus des Schilds", "Talente", "Klingenwaffe",
+                       "eine nicht aufgeführte Fertigkeit würfelt W4-2"):
+            assert german in html, german
+        for english in (">Agility<", ">Base Pace<", "Shield Parry bonus", ">Edges<", "an unlisted skill"):
+            assert english not in html, english
+        # what the translated editor posts reads back as the sheet it showed: labels are words, not keys
+        assert sheetform.read(system, shown, sheet, words=helptext).changes == {}
+        with pytest.raises(sheetform.FormError) as refused:
+            sheetform.read(system, sheetform.Form([("pace", "viel"), ("size", "")]), sheet, words=helptext)
+        assert refused.value.errors == {"pace": "eine ganze Zahl, nicht 'viel'", "size": "eine ganze Zahl wird gebraucht"}
+        assert refused.value.labels["pace"] == "Grund-Bewegungsweite"
+    # the sheet page itself (webapp/web/sheets.py) hands the editor these words
+    g = client.post("/api/games", json={"name": "Cast", "system": "savage_worlds"}).json
+    tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1},
+                      headers={"Authorization": f"Bearer {g['gm_token']}"}).json["id"]
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")  # this browser is the GM's
+    assert client.post(f"/games/{g['id']}/tokens/{tok}/sheet").status_code == 200  # makes Aria's character
+    page = client.get(f"/games/{g['id']}/tokens/{tok}/sheet").get_data(as_text=True)
+    assert "Geschicklichkeit" in page and "Robustheit" in page and ">Agility<" not in page
+    body = client.post(f"/games/{g['id']}/tokens/{tok}/sheet", data={"pace": "schnell"}).get_data(as_text=True)
+    assert 'role="alert"' in body and "eine ganze Zahl, nicht &#39;schnell&#39;" in body
+
+
+def test_the_sheet_editor_reads_as_before_without_a_catalog(app):
+    """No Flask-Babel (or English): the fields' labels and refusals are the rules' and the form's own words."""
+    system = rules.get("savage_worlds")
+    sheet = system.default_sheet()
+    with app.test_request_context("/"):
+        fields = sheetform.views(system, sheetform.form_of(system, sheet), (), words=helptext)
+        assert [v.spec.label for v in fields] == [f.label for f in system.sheet_fields()]
+        with pytest.raises(sheetform.FormError) as refused:
+            sheetform.read(system, sheetform.Form([("pace", "lots")]), sheet, words=helptext)
+    assert refused.value.errors == {"pace": "a whole number, not 'lots'"} and str(refused.value) == (
+        "Base Pace: a whole number, not 'lots'")

@@ -7,6 +7,8 @@ from flask import Blueprint, abort, render_template
 import rules
 from rules import lighting
 
+from . import helptext
+
 bp = Blueprint("help", __name__, url_prefix="/help")
 
 
@@ -16,6 +18,7 @@ def _gettext_in_templates(state) -> None:
     domain of translations/). Where the app has not installed gettext in Jinja yet (Flask-Babel does, with
     the catalogs), they still render, in English."""
     env = state.app.jinja_env
+    env.filters["rule_msgid"] = helptext.rule_msgid  # {{ _(reading|rule_msgid) }}: a rules text's message id
     if "jinja2.ext.InternationalizationExtension" not in env.extensions:
         env.add_extension("jinja2.ext.i18n")
         env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids
