@@ -326,6 +326,20 @@ def test_the_help_pages_read_as_before_in_english(client):
     assert "<h2>Bennies</h2>" in page and "<strong>Called Shot</strong> (Savage Worlds core rules)" in page
     assert "under 25 % none" in client.get("/help/atomic_tomorrow").get_data(as_text=True)
     assert "(setting <code>critical_hit_no_defense</code>)" in client.get("/help/gurps_lite").get_data(as_text=True)
+    # the rules' text, looked up in the catalog, is still text: escaped as before
+    assert "Attack &amp; Defense" in client.get("/help/atomic_tomorrow").get_data(as_text=True)
+
+
+def test_a_sheets_own_keys_stay_text_in_every_language(app, catalogs):
+    system = rules.get("savage_worlds")
+    sheet = system.default_sheet()
+    sheet["skills"]["<b>x</b>&amp;"] = "d6"
+    for translations in (None, catalogs["de"]):
+        if translations is not None:
+            _install(app, translations)
+        with app.test_request_context():
+            html = _render_sheet(system, SimpleNamespace(id="t1", name="Ann"), sheet, system.derived(sheet))
+        assert "<dt>&lt;B&gt;x&lt;/b&gt;&amp;amp;</dt>" in html and "<b>x" not in html.lower()
 
 
 def _babel(app, catalog_dir, lang: str) -> None:

@@ -18,7 +18,8 @@ def _gettext_in_templates(state) -> None:
     domain of translations/). Where the app has not installed gettext in Jinja yet (Flask-Babel does, with
     the catalogs), they still render, in English."""
     env = state.app.jinja_env
-    env.filters["rule_msgid"] = helptext.rule_msgid  # {{ _(reading|rule_msgid) }}: a rules text's message id
+    # {{ _(reading|rule_msgid)|as_text }}: a rules text looked up in the catalog, shown as text (webapp/web/helptext.py)
+    env.filters["rule_msgid"], env.filters["as_text"] = helptext.rule_msgid, helptext.as_text
     if "jinja2.ext.InternationalizationExtension" not in env.extensions:
         env.add_extension("jinja2.ext.i18n")
         env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids

@@ -4,8 +4,9 @@ shows for its keys (Savage Worlds' skills), each system's dark-vision and dim-li
 (``rules.lighting``) and the 3d6 system's readings table.
 
 Babel extracts them from the rules themselves (``extract``, the method translations/help.cfg names), so the
-catalog cannot drift from the code; a page looks each one up as it is drawn: a template with ``_(rule_msgid(
-text))`` (every message there is %-formatted, so a "%" is written "%%"), Python with ``translate(text)``."""
+catalog cannot drift from the code; a page looks each one up as it is drawn: a template with
+``_(text|rule_msgid)|as_text`` (every message there is %-formatted, so a "%" is written "%%"; the rules' text is
+text, escaped as before), Python with ``translate(text)``."""
 
 from __future__ import annotations
 
@@ -47,6 +48,12 @@ def rule_texts() -> list[str]:
 def rule_msgid(text: str) -> str:
     """The message id of a rules text: as written, but "%" doubled, as newstyle gettext reads every message."""
     return text.replace("%", "%%")
+
+
+def as_text(said) -> str:
+    """A rules text as Jinja's gettext hands it back (Markup: a template's own message may hold tags) made plain
+    text again, so the page escapes it as it escaped the rules' text before (an "&" in a title, a sheet's key)."""
+    return str(said)  # str() of Markup: the same characters as a plain str, which autoescaping escapes
 
 
 def extract(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int, None, str, list[str]]]:
