@@ -309,6 +309,11 @@ def test_a_german_help_page_uses_the_publishers_terms(app, client, catalogs):
     for term in ("Angeschlagen", "Bennies", "Wildcard", "Parade", "Robustheit", "Steigerung", "Statisten"):
         assert term in page, term
     assert "Shaken" not in " ".join(_nodes(page))
+    system = rules.get("savage_worlds")  # an Edge the rules know reads in German on the sheet, one typed as typed
+    sheet = {**system.default_sheet(), "edges": ["Level Headed", "Brawny"]}
+    with app.test_request_context():
+        html = _render_sheet(system, SimpleNamespace(id="t1", name="Ann"), sheet, system.derived(sheet))
+    assert "<dd>Kühler Kopf, Brawny</dd>" in html
     _install(app, catalogs["fr"])  # Black Book Éditions' terms: a Wild Card is a Joker, Shaken is Secoué
     page = client.get("/help/savage_worlds").get_data(as_text=True)
     for term in ("Secoué", "Allure", "Résistance", "Dé Joker", "Atouts", "Extras"):

@@ -1,6 +1,6 @@
 """The help domain's text that the rules hand over as data rather than a template writes (issue #37): the sheet
 editor's field labels, hints, groups and choice labels (each system's ``sheet_fields()``), the names a sheet
-shows for its keys (Savage Worlds' skills), each system's dark-vision and dim-light reading
+shows for its keys and entries (Savage Worlds' skills, and the Edges its rules read), each system's dark-vision and dim-light reading
 (``rules.lighting``) and the 3d6 system's readings table.
 
 Babel extracts them from the rules themselves (``extract``, the method translations/help.cfg names), so the
@@ -28,6 +28,8 @@ def _sheet_texts(system) -> Iterator[str]:
             yield from (choice[1] for choice in part.choices if isinstance(choice, tuple))
         if system.id == "savage_worlds" and spec.key == "skills":  # the sheet shows a skill's key title-cased
             yield from (str(name).title() for col in spec.columns for name in col.suggestions)
+        if system.id == "savage_worlds" and spec.key in ("edges", "hindrances"):  # the rules' Edges, by name
+            yield from (str(name) for col in spec.columns for name in col.suggestions)
 
 
 def rule_texts() -> list[str]:
