@@ -17,12 +17,7 @@ def _gettext_in_templates(state) -> None:
     """The help pages and sheets mark their text for translation (``{% trans %}``, ``_()``; the "help"
     domain of translations/). Where the app has not installed gettext in Jinja yet (Flask-Babel does, with
     the catalogs), they still render, in English."""
-    env = state.app.jinja_env
-    # {{ _(reading|rule_msgid)|as_text }}: a rules text looked up in the catalog, shown as text (webapp/web/helptext.py)
-    env.filters["rule_msgid"], env.filters["as_text"] = helptext.rule_msgid, helptext.as_text
-    if "jinja2.ext.InternationalizationExtension" not in env.extensions:
-        env.add_extension("jinja2.ext.i18n")
-        env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids
+    helptext.install(state.app.jinja_env)
 
 
 @bp.get("/")

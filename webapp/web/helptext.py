@@ -65,6 +65,17 @@ def extract(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int, Non
         yield 1, None, rule_msgid(text), ["the rules' own text (webapp/web/helptext.py)"]
 
 
+def install(env):
+    """What the help pages and sheets need of a Jinja environment: gettext (``{% trans %}``, ``_()``; English
+    where no catalog is installed yet: Flask-Babel, set up after, replaces it with the catalogs) and the filters
+    above. The app's (webapp/web/help.py) and a test's own environment alike; returns ``env``."""
+    env.filters["rule_msgid"], env.filters["as_text"] = rule_msgid, as_text
+    if "jinja2.ext.InternationalizationExtension" not in env.extensions:
+        env.add_extension("jinja2.ext.i18n")
+        env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids
+    return env
+
+
 def say(msgid: str, **params) -> str:
     """A message of the help domain in the request's language, its %(name)s filled from ``params``:
     Flask-Babel's catalog once the app has one, else the message as written."""
