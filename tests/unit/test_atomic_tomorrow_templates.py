@@ -8,6 +8,7 @@ import pytest
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 
 from rules import atomic_tomorrow as at
+from webapp.web.helptext import install as install_gettext  # the help templates' gettext and filters
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 SYSTEM = at.SYSTEM
@@ -17,7 +18,7 @@ SYSTEM = at.SYSTEM
 def env():
     # stand-in layout: the real one needs the app (url_for, base.html)
     stand_in = DictLoader({"help/_layout.html": "<main>{% block help %}{% endblock %}</main>"})
-    return Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(str(TEMPLATES))]), autoescape=True)
+    return install_gettext(Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(str(TEMPLATES))]), autoescape=True))
 
 
 def test_sheet_partial_renders_and_escapes(env):
@@ -67,7 +68,7 @@ def test_help_page_says_what_the_map_automates_and_keeps_the_status_include(env)
     assert '{% include "help/_app_status.html" %}' in text
     status = DictLoader({"help/_app_status.html": "<p>APP STATUS</p>",
                          "help/_layout.html": "<main>{% block help %}{% endblock %}</main>"})
-    with_status = Environment(loader=ChoiceLoader([status, FileSystemLoader(str(TEMPLATES))]), autoescape=True)
+    with_status = install_gettext(Environment(loader=ChoiceLoader([status, FileSystemLoader(str(TEMPLATES))]), autoescape=True))
     assert "APP STATUS" in with_status.get_template(SYSTEM.help_template).render(system=SYSTEM)
     html = " ".join(env.get_template(SYSTEM.help_template).render(system=SYSTEM).split())
     for words in ("Moves with the allowance", "1 zone step", "never gives anyone a free attack",

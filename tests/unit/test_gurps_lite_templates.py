@@ -5,13 +5,14 @@ import os
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 
 from rules import gurps_lite as g
+from webapp.web.helptext import install as install_gettext  # the help templates' gettext and filters
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "..", "..", "templates")
 
 
 def env():
     stand_in = DictLoader({"help/_layout.html": "<main>{% block help %}{% endblock %}</main>"})
-    return Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(TEMPLATES)]), autoescape=True)
+    return install_gettext(Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(TEMPLATES)]), autoescape=True))
 
 
 def test_sheet_partial_escapes_sheet_text():

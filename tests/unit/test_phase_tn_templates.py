@@ -5,6 +5,7 @@ from pathlib import Path
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 
 from rules import phase_tn as pt
+from webapp.web.helptext import install as install_gettext  # the help templates' gettext and filters
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -13,7 +14,7 @@ def env():
     loaders = [FileSystemLoader(str(TEMPLATES))]
     if not (TEMPLATES / "help" / "_layout.html").exists():
         loaders.append(DictLoader({"help/_layout.html": "<main>{% block help %}{% endblock %}</main>"}))
-    environment = Environment(loader=ChoiceLoader(loaders), autoescape=True)
+    environment = install_gettext(Environment(loader=ChoiceLoader(loaders), autoescape=True))
     # the real layout links with Flask's url_for; a stand-in is enough here
     environment.globals["url_for"] = lambda endpoint, **values: f"/{endpoint}"
     return environment

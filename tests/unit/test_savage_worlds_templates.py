@@ -5,6 +5,7 @@ from pathlib import Path
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 
 from rules import savage_worlds as sw
+from webapp.web.helptext import install as install_gettext  # the help templates' gettext and filters
 
 S = sw.SYSTEM
 TEMPLATES = str(Path(__file__).resolve().parents[2] / "templates")  # this checkout's pages
@@ -12,7 +13,7 @@ TEMPLATES = str(Path(__file__).resolve().parents[2] / "templates")  # this check
 
 def env():
     stand_in = DictLoader({"help/_layout.html": "<main>{% block help %}{% endblock %}</main>"})
-    return Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(TEMPLATES)]), autoescape=True)
+    return install_gettext(Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(TEMPLATES)]), autoescape=True))
 
 
 def test_sheet_renders_and_escapes():

@@ -5,6 +5,7 @@ from pathlib import Path
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader
 
 from rules.tesseris_ads import SYSTEM
+from webapp.web.helptext import install as install_gettext  # the help templates' gettext and filters
 
 TEMPLATES = str(Path(__file__).resolve().parents[2] / "templates")  # this checkout's templates
 
@@ -12,7 +13,7 @@ TEMPLATES = str(Path(__file__).resolve().parents[2] / "templates")  # this check
 def env():
     stand_in = DictLoader({"help/_layout.html": "<main>{% block help %}{% endblock %}</main>"})
     # the stand-in layout comes first: the real one needs the app (url_for)
-    return Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(TEMPLATES)]), autoescape=True)
+    return install_gettext(Environment(loader=ChoiceLoader([stand_in, FileSystemLoader(TEMPLATES)]), autoescape=True))
 
 
 def test_sheet_renders_and_escapes():

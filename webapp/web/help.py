@@ -7,7 +7,17 @@ from flask import Blueprint, abort, render_template
 import rules
 from rules import lighting
 
+from . import helptext
+
 bp = Blueprint("help", __name__, url_prefix="/help")
+
+
+@bp.record_once
+def _gettext_in_templates(state) -> None:
+    """The help pages and sheets mark their text for translation (``{% trans %}``, ``_()``; the "help"
+    domain of translations/). Where the app has not installed gettext in Jinja yet (Flask-Babel does, with
+    the catalogs), they still render, in English."""
+    helptext.install(state.app.jinja_env)
 
 
 @bp.get("/")

@@ -19,6 +19,11 @@ player, an older page) changes nothing there.
 Each field also posts ``_was.key``, a digest of what it showed: a field sent back as it was shown is
 left alone even when the sheet changed in the meantime (the wounds a fight dealt while the editor was
 open stay; only what was typed is saved).
+
+Words: the fields' labels, hints and choices are the rules' own text, and a refusal is this module's; both are
+shown through ``words`` (an object with ``translate(text)`` for a rules text and ``say(msgid, **params)`` for
+a message of this module, marked ``N_``): the page hands in webapp.web.helptext, whose catalog is the "help"
+domain; the default is English as written.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.system import SheetField
@@ -39,6 +44,26 @@ INT_TEXT = re.compile(r"^[+-]?\d{1,15}$")  # a whole number a sheet can hold (no
 #: the HTML number input's grammar (a "valid floating-point number"): other text is shown in a text box
 NUMBER_TEXT = re.compile(r"^-?(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?$")
 MAX_ROWS = 200
+
+
+def N_(msgid: str) -> str:
+    """A message of this module, marked for the "help" catalog (translations/help.cfg); said through ``words``."""
+    return msgid
+
+
+class AsWritten:
+    """The words of the fields and refusals as written (English): no catalog."""
+
+    @staticmethod
+    def translate(text: str) -> str:
+        return text
+
+    @staticmethod
+    def say(msgid: str, **params) -> str:
+        return msgid % params if params else msgid
+
+
+AS_WRITTEN = AsWritten()
 
 
 class Form:
@@ -139,7 +164,15 @@ def _is_select(spec: SheetField) -> bool:
 
 
 class CellError(ValueError):
-    """A cell's text the form cannot read as its kind; the message is the reason, in words."""
+    """A cell's text the form cannot read as its kind; the message is the reason, in words (``msgid`` with its
+    ``params``, to be said in the reader's language)."""
+
+    def __init__(self, msgid: str, **params) -> None:
+        self.msgid, self.params = msgid, params
+        super().__init__(msgid % params if params else msgid)
+
+    def said(self, words) -> str:
+        return words.say(self.msgid, **self.params)
 
 
 def parse(spec: SheetField, posted: Any) -> Any:
@@ -160,11 +193,11 @@ def parse(spec: SheetField, posted: Any) -> Any:
         if not texts:
             return ABSENT
         if any(not t for t in texts):
-            raise CellError("fill in the ones before the last")
+            raise CellError(N_("fill in the ones before the last"))
         out = []
         for t in texts:
             if not INT_TEXT.match(t):
-                raise CellError(f"whole numbers, not {t[:20]!r}")
+                raise CellError(N_("whole numbers, not %(text)s"), text=repr(t[:20]))
             out.append(int(t))
         return out
     text = posted if isinstance(posted, str) else ""
@@ -173,17 +206,17 @@ def parse(spec: SheetField, posted: Any) -> Any:
         if not text:
             if spec.may_be_empty:
                 return ABSENT
-            raise CellError("a whole number is needed" if kind == "int" else "a number is needed")
+            raise CellError(N_("a whole number is needed") if kind == "int" else N_("a number is needed"))
         if kind == "int" or INT_TEXT.match(text):
             if not INT_TEXT.match(text):
-                raise CellError(f"a whole number, not {text[:20]!r}")
+                raise CellError(N_("a whole number, not %(text)s"), text=repr(text[:20]))
             return int(text)
         try:
             number = float(text)
         except ValueError:
-            raise CellError(f"a number, not {text[:20]!r}") from None
+            raise CellError(N_("a number, not %(text)s"), text=repr(text[:20])) from None
         if not math.isfinite(number):
-            raise CellError(f"a number, not {text[:20]!r}")
+            raise CellError(N_("a number, not %(text)s"), text=repr(text[:20]))
         return number
     text = text.replace("\r\n", "\n")  # a text area posts its line breaks as CR LF
     if text == "" and spec.may_be_empty:
@@ -402,16 +435,25 @@ def _cell(spec: SheetField, name: str, form: Form, errors: dict[str, str]) -> Ce
     return cell
 
 
+def shown_as(spec: SheetField, words=AS_WRITTEN) -> SheetField:
+    """``spec`` as the page shows it: its label, hint, group and choice labels in ``words`` (its keys, kinds and
+    values as they are, so what the form posts reads back the same)."""
+    return replace(spec, label=words.translate(spec.label), help=words.translate(spec.help),
+                   group=words.translate(spec.group),
+                   choices=tuple((c[0], words.translate(c[1])) if isinstance(c, tuple) else c for c in spec.choices),
+                   columns=tuple(shown_as(c, words) for c in spec.columns))
+
+
 def views(system, form: Form, locked: Iterable[str] = (), errors: dict[str, str] | None = None,
-          shown: Form | None = None) -> list[FieldView]:
+          shown: Form | None = None, words=AS_WRITTEN) -> list[FieldView]:
     """The fields as the template renders them, with the values of ``form``: the sheet's own
     (``form_of``), or a posted form sent back with its refusals (``errors``: form name -> reason;
     a field's own name for the field, ``key[row]`` for a row). ``shown`` fills a locked field (not
-    posted by the page) from the sheet."""
+    posted by the page) from the sheet; ``words`` says the fields' labels (see the module's text)."""
     errors = errors or {}
     locked = set(locked)
     out = []
-    for spec in system.sheet_fields():
+    for spec in (shown_as(s, words) for s in system.sheet_fields()):
         is_locked = spec.key.split(".")[0] in locked
         src = shown if (is_locked and shown is not None) else form
         view = FieldView(spec, locked=is_locked, error=errors.get(spec.key, ""))
@@ -516,10 +558,12 @@ def _blank(spec: SheetField, posted: Any) -> bool:
     return not (posted or "").strip()
 
 
-def read(system, form: Form, sheet: dict, locked: Iterable[str] = (), *, changes_only: bool = True) -> Reading:
+def read(system, form: Form, sheet: dict, locked: Iterable[str] = (), *, changes_only: bool = True,
+         words=AS_WRITTEN) -> Reading:
     """The changes a posted form makes to ``sheet``; with ``changes_only=False``, every posted field's
     value read from its text alone (no stored value kept, no entry carried over: for the tests of the
-    parsing itself). FormError with every cell it cannot read. A field the form leaves out is not changed."""
+    parsing itself). FormError with every cell it cannot read. A field the form leaves out is not changed.
+    ``words`` says the refusals and the fields' names in them (see the module's text)."""
     locked = set(locked)
     errors: dict[str, str] = {}
     labels: dict[str, str] = {}
@@ -534,12 +578,12 @@ def read(system, form: Form, sheet: dict, locked: Iterable[str] = (), *, changes
             continue  # sent back as it was shown: left as the sheet has it now
         stored = lookup(sheet, spec.key)
         places[tuple(spec.key.split("."))] = spec.key
-        labels[spec.key] = spec.label
+        labels[spec.key] = words.translate(spec.label)
         if spec.kind == "rows":
             try:
-                value = _read_rows(spec, form, stored, errors, labels, places)
+                value = _read_rows(spec, form, stored, errors, labels, places, words)
             except CellError as exc:
-                errors[spec.key] = str(exc)
+                errors[spec.key] = exc.said(words)
                 continue
             if value is ABSENT or (changes_only and value == stored):
                 continue
@@ -554,7 +598,7 @@ def read(system, form: Form, sheet: dict, locked: Iterable[str] = (), *, changes
         try:
             value = parse(spec, posted)
         except CellError as exc:
-            errors[spec.key] = str(exc)
+            errors[spec.key] = exc.said(words)
             continue
         if spec.kind == "flags":
             value = _flags(spec, value, effective if changes_only else ABSENT)
@@ -584,11 +628,13 @@ def _flags(spec: SheetField, picked: dict, stored: Any) -> Any:
     return out
 
 
-def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: dict, places: dict) -> Any:
+def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: dict, places: dict,
+               words=AS_WRITTEN) -> Any:
     olds = entries(spec, stored)
+    field_label, label = words.translate(spec.label), {c.key: words.translate(c.label) for c in spec.columns}
     rids = _row_ids(form, spec.key)
     if len(rids) > MAX_ROWS:
-        raise CellError(f"{MAX_ROWS} rows at most")
+        raise CellError(N_("%(count)s rows at most"), count=MAX_ROWS)
     cols = spec.columns
     first = cols[0]
     rows: list[tuple[str, Entry | None, dict[str, Any], bool]] = []  # rid, the entry it was shown from, cells, unchanged
@@ -605,7 +651,7 @@ def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: 
         blank = True
         for col in cols:
             name = f"{prefix}[{col.key}]"
-            labels[name] = f"{spec.label}, {col.label}"
+            labels[name] = f"{field_label}, {label[col.key]}"
             posted = _posted(col, form, name)
             if posted is None:
                 posted = ""
@@ -618,7 +664,7 @@ def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: 
             try:
                 value = parse(col, posted)
             except CellError as exc:
-                errors[name] = str(exc)
+                errors[name] = exc.said(words)
                 continue
             if col.kind == "bool" and before is ABSENT and value == bool(col.default):
                 value = ABSENT  # the rules' default, and the entry said nothing: it still says nothing
@@ -628,12 +674,12 @@ def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: 
         for col in cols:
             name = f"{prefix}[{col.key}]"
             if not col.optional and cells.get(col.key, ABSENT) in (ABSENT, "") and name not in errors:
-                errors[name] = "needed"
+                errors[name] = words.say(N_("needed"))
         rows.append((rid, old, cells, unchanged))
     if len(rows) == len(olds) and all(r[3] and r[1] is o for r, o in zip(rows, olds)):
         value = stored  # shown and sent back as it was
     else:
-        value = _assemble(spec, rows, stored, errors)
+        value = _assemble(spec, rows, stored, errors, words)
     for position, (rid, _, cells, _) in enumerate(rows):  # where each entry is shown, for the rules' refusals
         prefix = f"{spec.key}[{rid}]"
         name = {c.key: f"{prefix}[{c.key}]" for c in cols}
@@ -652,9 +698,9 @@ def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: 
         for col in cols:
             places[(*base, col.key)] = name[col.key]
         head = _key_of(spec, cells) if spec.shape in ("table", "map") else cells.get(first.key, ABSENT)
-        labels[prefix] = f"{spec.label}, {_text(head) if head not in (ABSENT, '') else position + 1}"
+        labels[prefix] = f"{field_label}, {_text(head) if head not in (ABSENT, '') else position + 1}"
         for col in cols:
-            labels[name[col.key]] = f"{labels[prefix]}, {col.label}"
+            labels[name[col.key]] = f"{labels[prefix]}, {label[col.key]}"
     return value
 
 
@@ -688,7 +734,7 @@ def _entry(spec: SheetField, old: Entry | None, cells: dict[str, Any], skip: str
     return out
 
 
-def _assemble(spec: SheetField, rows: list, stored: Any, errors: dict) -> Any:
+def _assemble(spec: SheetField, rows: list, stored: Any, errors: dict, words=AS_WRITTEN) -> Any:
     first = spec.columns[0].key
     if spec.shape == "record":
         if not rows:
@@ -705,7 +751,7 @@ def _assemble(spec: SheetField, rows: list, stored: Any, errors: dict) -> Any:
         if key in (ABSENT, ""):
             continue  # "needed" is said beside it
         if key in out:
-            errors[f"{spec.key}[{rid}][{first}]"] = f"{_text(key)!r} is listed twice"
+            errors[f"{spec.key}[{rid}][{first}]"] = words.say(N_("%(name)s is listed twice"), name=repr(_text(key)))
             continue
         if spec.shape == "map":
             value = cells.get(spec.columns[1].key, ABSENT)

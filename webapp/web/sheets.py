@@ -15,7 +15,7 @@ from rules.system import RuleError, RuleNotImplemented, SheetError
 
 from ..game import characters, fog
 from ..game.model import Rejected
-from . import hub, sheetform
+from . import helptext, hub, sheetform
 from .game import _seat, bp
 
 
@@ -47,7 +47,8 @@ def _context(game, token, actor, error: str | None = None, notice: str = "",
         derived = {}
     locked = _locked(system, actor)
     shown = sheetform.form_of(system, sheet)
-    fields = sheetform.views(system, form if form is not None else shown, locked, errors, shown=shown)
+    fields = sheetform.views(system, form if form is not None else shown, locked, errors, shown=shown,
+                             words=helptext)  # the fields' words in the reader's language ("help" domain)
     return dict(game=game, token=token, system=system, sheet=sheet, derived=derived, actor=actor,
                 character=character, fields=fields, groups=sheetform.groups(fields), error=error, notice=notice,
                 may_make=characters.may_put_on_token(actor),
@@ -89,7 +90,7 @@ def edit_sheet(game_id: str, token_id: str):
                                                               form=form, errors=errors))
 
     try:
-        reading = sheetform.read(system, form, character.sheet, _locked(system, actor))
+        reading = sheetform.read(system, form, character.sheet, _locked(system, actor), words=helptext)
     except sheetform.FormError as exc:
         return refused(str(exc), exc.errors)
     if not reading.changes:
