@@ -112,6 +112,8 @@ def serve(args: argparse.Namespace) -> int:
     config["SESSION_COOKIE_NAME"] = cookie_name(args.port, args.public_url)
     if args.message_queue:
         config["MESSAGE_QUEUE"] = args.message_queue
+    if args.room:
+        config["ROOM"] = True
     app = open_app(config)  # a data folder it cannot use is said first
     if app is None:
         return 2
@@ -128,6 +130,15 @@ def serve(args: argparse.Namespace) -> int:
         gm_link = f"{base}/games/{record.id}/gm?key={record.gm_key}"
         print(f"GM link for {record.name!r} (join code {record.join_code}): {gm_link}", flush=True)
     print("Players join at the addresses above with the game's join code.", flush=True)
+    if app.config.get("ROOM"):
+        from .web.room import setup_link
+
+        print(f"Room mode: the organiser's page is {base}/room, volunteer GMs type their PIN at {base}/pin",
+              flush=True)
+        link = setup_link(app, base)
+        if link:
+            print(f"Set the organiser password once, on this link (it works once; keep it off the Wi-Fi's "
+                  f"shared screens): {link}", flush=True)
     if app.config.get("MESSAGE_QUEUE"):
         from .live.shared import shown_url
 
@@ -348,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="run several processes for the same games: the Redis they share "
                         "(redis://HOST:PORT/N; default $TACMAP_MESSAGE_QUEUE); see README")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")
+    p.add_argument("--room", action="store_true",
+                   help="room mode for an organiser: the /room page (many tables from a template, GM PINs, resets; "
+                        "also TACMAP_ROOM=1)")
     p.add_argument("--dice-seed", default=None,
                    help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")
     p.add_argument("--verbose", action="store_true", help="log every request")

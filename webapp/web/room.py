@@ -1,0 +1,631 @@
+"""Room mode (#38): one organiser runs many tables, at a game store's night or in a convention room.
+
+``tacmap serve --room`` (or ``TACMAP_ROOM=1``) opens ``/room``, the organiser's page, behind a password of its
+own. The first time, the server prints a one-time setup link on its console (no password travels over the
+shared Wi-Fi before the organiser chose it: whoever holds the console holds the room); the link sets the
+password once and stops working. Wrong passwords and wrong GM PINs go through the GM password's counters
+(``keys.Guesses``, shared in Redis with ``--message-queue``): five a minute for the whole room, ten a minute
+per client address.
+
+- A table is a game copied from a template game (an existing game, its maps, foes and pictures ready: the game
+  file of ``tacmap export``, imported under a new id). It has a printed join code, a GM PIN (six digits) and
+  links that go through the table (``/room/t/<table>/gm``, ``/room/t/<table>/screen``), so what is printed
+  stays valid across slots.
+- A reset puts the table's game aside as a past slot (its log as it was; downloadable as its game file) and
+  gives the table a fresh copy of the template, with the same GM and screen keys and join code. The old game
+  keeps none of them; its players are removed (their phones are told), its GM page and table screen reload
+  into the new game.
+- Closing the room: every table's game stops (players removed, keys changed), its pages and the join form
+  say the room is closed.
+
+The room's data lives in the same store as the games (``Store`` "room mode" block): several processes, or
+machines, serve one room.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, render_template,
+                   request, session, url_for)
+
+from ..game import keys, text
+from ..game.model import GM, Rejected
+from ..live.hub import JOIN_ALPHABET, _qr_svg, new_key
+from ..storage.archive import ArchiveError, export_game, import_game
+from ..storage.store import Conflict
+from . import hub, remember_key, remembered_key
+
+bp = Blueprint("room", __name__)
+
+MAX_TABLES = 40  # tables made at once
+PIN_DIGITS = 6
+ORGANISER = "room:organiser"  # the name the organiser password's guesses are counted under (keys.Guesses)
+PIN_GUESSES = "room:pin"  # and the GM PINs' (the whole room's: a PIN opens any table's GM page)
+SETUP_TOKEN_BYTES = 18
+NOT_ROOM = "This server is not in room mode: start it with `tacmap serve --room`."
+TOO_MANY = "Too many wrong tries: wait a minute, then try again."
+ROOM_CLOSED = "The organiser has closed this room: this table takes no more players or moves. Thanks for playing!"
+
+
+def enabled() -> bool:
+    return bool(current_app.config.get("ROOM"))
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(f"tacmap-room-setup:{token}".encode()).hexdigest()
+
+
+def setup_link(app, base_url: str) -> str | None:
+    """At the start of ``tacmap serve --room``: the one-time link that sets the organiser password, while none
+    is set (a new one at every start: only the last one printed works); None once the room has its password."""
+    store = app.extensions["tacmap"].store
+    room = store.room()
+    if room is not None and room["password"]:
+        return None
+    token = secrets.token_urlsafe(SETUP_TOKEN_BYTES)
+    store.save_room(setup_token=_digest(token))
+    return f"{base_url.rstrip('/')}/room/setup?token={token}"
+
+
+# --- who is the organiser ---------------------------------------------------------------------------------------
+
+
+def _room() -> dict:
+    if not enabled():
+        abort(404, NOT_ROOM)
+    return hub().store.room() or {"password": None, "setup_token": None, "closed_at": None, "created_at": None}
+
+
+def _is_organiser(room: dict) -> bool:
+    proof = session.get("room_organiser")
+    return bool(room["password"]) and isinstance(proof, str) and hmac.compare_digest(proof, keys.proof_of(room["password"]))
+
+
+def _organiser() -> dict:
+    """The room, for the organiser's routes; 403 for anyone else (nothing done)."""
+    room = _room()
+    if not _is_organiser(room):
+        abort(403, "This is the organiser's: log in on the room page first.")
+    return room
+
+
+def _guess(name: str, right) -> bool | None:
+    """A password or PIN tried: counted (the room's and the address's) before it is checked, given back when
+    right. None: not checked at all (at the limit)."""
+    guesses, client = hub()._guesses, request.remote_addr
+    token = guesses.take(name, client)
+    if not token:
+        return None
+    if right():
+        guesses.give_back(name, client, token)
+        return True
+    time.sleep(0.5)  # a wrong guess is slow too, besides the limit per minute
+    return False
+
+
+def _login_page(room: dict, error: str | None = None, status: int = 200):
+    return render_template("room_login.html", room=room, error=error), status
+
+
+# --- the organiser's page ---------------------------------------------------------------------------------------
+
+
+@bp.get("/room")
+def index():
+    room = _room()
+    if not _is_organiser(room):
+        return _login_page(room)
+    return _page(room)
+
+
+def _page(room: dict, error: str | None = None, notice: str | None = None, status: int = 200):
+    h = hub()
+    in_room = {t["current_game"] for t in h.store.room_tables()} | {s["game"] for s in h.store.room_slots()}
+    templates = [g for g in h.store.games() if g.id not in in_room]
+    notices = ([notice] if notice else []) + get_flashed_messages(category_filter=["room"])
+    return render_template("room.html", room=room, tables=_table_rows(), templates=templates, error=error,
+                           notices=notices, max_tables=MAX_TABLES, slots=_slots()), status
+
+
+def _done(notice: str):
+    """A change made: back to the organiser page, which says what was done (a reload sends nothing again)."""
+    flash(notice, "room")
+    return redirect(url_for("room.index"))
+
+
+def _table_rows() -> list[dict]:
+    h = hub()
+    rows = []
+    for table in h.store.room_tables():
+        game = h.game(table["current_game"])
+        record = h.store.game(table["current_game"])
+        if game is None or record is None:
+            continue
+        fight = game.combat
+        state = f"round {fight.get('round') or 1}" if fight else "no fight"
+        online = h.online_players(game.id) & set(game.players)
+        template = h.store.game(table["template"])
+        rows.append({**table, "system": game.system, "state": state, "players": len(game.players),
+                     "online": len(online), "template_name": template.name if template else table["template"]})
+    return rows
+
+
+def _slots() -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for slot in hub().store.room_slots():
+        at = time.strftime("%H:%M", time.localtime(slot["archived_at"]))
+        out.setdefault(slot["table_id"], []).append({**slot, "at": at})
+    return out
+
+
+@bp.get("/room/tables")
+def tables():
+    """The tables' list alone: the organiser page refreshes it every few seconds (htmx)."""
+    room = _organiser()
+    return render_template("_room_tables.html", room=room, tables=_table_rows(), slots=_slots())
+
+
+@bp.get("/room/setup")
+def setup_form():
+    room = _room()
+    token = request.args.get("token") or ""
+    if room["password"]:
+        return _login_page(room, "The organiser password is set already: log in with it.", 409)
+    if not _setup_token_ok(room, token):
+        return _login_page(room, "That setup link is not valid: use the last one the server printed.", 403)
+    return render_template("room_setup.html", token=token)
+
+
+def _setup_token_ok(room: dict, token) -> bool:
+    return (isinstance(token, str) and 0 < len(token) <= 100 and bool(room["setup_token"])
+            and hmac.compare_digest(_digest(token), room["setup_token"]))
+
+
+@bp.post("/room/setup")
+def setup():
+    room = _room()
+    token = request.form.get("token") or ""
+    if room["password"]:
+        return _login_page(room, "The organiser password is set already: log in with it.", 409)
+    if not _setup_token_ok(room, token):
+        return _login_page(room, "That setup link is not valid: use the last one the server printed.", 403)
+    password = request.form.get("password") or ""
+    if not keys.MIN_PASSWORD <= len(password) <= 200:
+        error = f"The password is {keys.MIN_PASSWORD} to 200 characters."
+    elif password != (request.form.get("confirm") or ""):
+        error = "The two passwords differ."
+    else:
+        stored = keys.hash_password(password)
+        hub().store.save_room(password=stored, setup_token=None)
+        session["room_organiser"] = keys.proof_of(stored)
+        return redirect(url_for("room.index"))
+    return render_template("room_setup.html", token=token, error=error), 400
+
+
+@bp.post("/room/login")
+def login():
+    room = _room()
+    if not room["password"]:
+        return _login_page(room, "No organiser password yet: open the setup link the server printed.", 409)
+    password = request.form.get("password")
+    outcome = _guess(ORGANISER, lambda: isinstance(password, str) and keys.verify(room["password"], password))
+    if outcome is None:
+        return _login_page(room, TOO_MANY, 429)
+    if not outcome:
+        return _login_page(room, "That is not the organiser password.", 401)
+    session["room_organiser"] = keys.proof_of(room["password"])
+    return redirect(url_for("room.index"))
+
+
+@bp.post("/room/logout")
+def logout():
+    session.pop("room_organiser", None)
+    return redirect(url_for("room.index"))
+
+
+# --- making tables ----------------------------------------------------------------------------------------------
+
+
+def _name(value, what: str, empty_ok: bool = False) -> str:
+    """A name typed by the organiser, checked as a game's name is (webapp/game/text.py); Rejected says why."""
+    value = " ".join(str(value or "").split())
+    if not value:
+        if empty_ok:
+            return ""
+        raise Rejected(f"{what} needs 1 to {text.MAX_NAME} characters.")
+    if len(value) > text.MAX_NAME:
+        raise Rejected(f"{what} is at most {text.MAX_NAME} characters.")
+    why = text.problem(value)
+    if why:
+        raise Rejected(f"{what} {why}.")
+    if "<" in value or ">" in value:  # printed on sheets and read aloud: plain words, no markup
+        raise Rejected(f"{what} may not hold < or >: plain words only.")
+    return text.valid_name(value)
+
+
+def _new_pin() -> str:
+    store = hub().store
+    while True:
+        pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
+        if store.room_table("pin", pin) is None:
+            return pin
+
+
+def _free_join_code() -> str:
+    store = hub().store
+    while True:
+        code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(6))
+        if store.game_by_join_code(code) is None and store.room_table("join_code", code) is None:
+            return code
+
+
+class _Template:
+    """A template game as a game file, written once, imported as many times as tables are made from it."""
+
+    def __init__(self, template_id: str) -> None:
+        self.data_dir = Path(current_app.config["DATA_DIR"])
+        self.folder = Path(tempfile.mkdtemp(prefix=".room-", dir=self.data_dir))
+        self.file = self.folder / "template.tacmap"
+        export_game(self.data_dir, template_id, self.file)
+
+    def copy(self, name: str) -> str:
+        """A new game from the template, under a new id with new keys; its id."""
+        done = import_game(self.data_dir, self.file, new_id=True)
+        hub().store.rename_game(done.game_id, name)
+        return done.game_id
+
+    def __enter__(self) -> "_Template":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _check_template(template_id) -> str:
+    h = hub()
+    store = h.store
+    if not isinstance(template_id, str) or store.game(template_id) is None:
+        raise Rejected("Choose the template game the tables are copied from.")
+    if store.room_table("current_game", template_id) is not None or store.room_slot(template_id) is not None:
+        raise Rejected("That game is one of the room's tables; a template is a game of its own.")
+    game = h.game(template_id)
+    if game.players:
+        raise Rejected(f"The template {game.name!r} has players: a table starts with none. Remove them on the "
+                       "template's GM page first.")
+    return template_id
+
+
+@bp.post("/room/tables")
+def make_tables():
+    room = _organiser()
+    if room["closed_at"]:
+        return _page(room, error="The room is closed: it makes no new tables.", status=409)
+    form = request.form
+    try:
+        template_id = _check_template(form.get("template"))
+        try:
+            count = int(form.get("count") or "")
+        except ValueError:
+            raise Rejected(f"Make 1 to {MAX_TABLES} tables at once.") from None
+        if not 1 <= count <= MAX_TABLES:
+            raise Rejected(f"Make 1 to {MAX_TABLES} tables at once.")
+        prefix = _name(form.get("prefix") or "Table", "The tables' name")
+        gm_name = _name(form.get("gm_name"), "A GM's name", empty_ok=True)
+    except Rejected as exc:
+        return _page(room, error=str(exc), status=400)
+    store = hub().store
+    first = len(store.room_tables()) + 1
+    made = []
+    try:
+        with _Template(template_id) as template:
+            for n in range(first, first + count):
+                name = text.valid_name(f"{prefix} {n}"[:text.MAX_NAME])
+                game_id = template.copy(name)
+                record = store.game(game_id)
+                store.add_room_table({"id": secrets.token_hex(4), "name": name, "gm_name": gm_name,
+                                      "template": template_id, "current_game": game_id,
+                                      "join_code": record.join_code, "pin": _new_pin(), "created_at": time.time()})
+                made.append(name)
+    except ArchiveError as exc:
+        return _page(room, error=f"The template could not be copied: {exc}", status=500)
+    return _done(f"Made {len(made)} table{'s' if len(made) != 1 else ''}: {', '.join(made)}.")
+
+
+def _table(table_id: str) -> dict:
+    table = hub().store.room_table("id", table_id) if isinstance(table_id, str) and len(table_id) <= 16 else None
+    if table is None:
+        abort(404, "There is no such table in this room.")
+    return table
+
+
+@bp.post("/room/tables/<table_id>")
+def edit_table(table_id: str):
+    """The table's name and its GM's name (a volunteer's)."""
+    room = _organiser()
+    table = _table(table_id)
+    try:
+        name = _name(request.form.get("name"), "A table's name")
+        gm_name = _name(request.form.get("gm_name"), "A GM's name", empty_ok=True)
+    except Rejected as exc:
+        return _page(room, error=str(exc), status=400)
+    store = hub().store
+    store.update_room_table(table["id"], name=name, gm_name=gm_name)
+    store.rename_game(table["current_game"], name)
+    return _done(f"{name}: saved.")
+
+
+@bp.post("/room/tables/<table_id>/pin")
+def new_pin(table_id: str):
+    room = _organiser()
+    table = _table(table_id)
+    pin = _new_pin()
+    hub().store.update_room_table(table["id"], pin=pin)
+    return _done(f"{table['name']}: the new GM PIN is {pin}; the old one no longer works. "
+                              "Print its sheet again.")
+
+
+@bp.post("/room/tables/<table_id>/code")
+def new_code(table_id: str):
+    """A new join code and new GM and table-screen links (the printed sheet stops working: print it again)."""
+    room = _organiser()
+    table = _table(table_id)
+    h = hub()
+    game_id = table["current_game"]
+    code = _free_join_code()
+    h.store.update_access(game_id, join_code=code, gm_key=new_key(), screen_key=new_key())
+    h.store.update_room_table(table["id"], join_code=code)
+    for role in ("gm", "screen"):
+        h.end_sessions(game_id, None, "The organiser gave this table new links: open it again from the new sheet.",
+                       reload=True, role=role)
+    return _done(f"{table['name']}: new join code {code} and new GM and screen links; the old ones "
+                              "no longer work. Print its sheet again.")
+
+
+# --- between slots, and at the end -------------------------------------------------------------------------------
+
+
+def _stop(game_id: str, message: str, handover=None) -> None:
+    """A game nobody plays on: its players removed (their phones are told), its keys and join code changed to
+    ones nobody holds, its GM pages and table screens reloaded (which then find where to go)."""
+    h = hub()
+    game = h.game(game_id)
+    for player_id in list(game.players):
+        try:
+            h.execute(game_id, GM, {"type": "remove_player", "player_id": player_id})
+        except Rejected:
+            pass  # removed meanwhile
+    h.store.update_access(game_id, gm_key=new_key(), screen_key=new_key(), join_code=_free_join_code())
+    if handover is not None:
+        handover()  # before the pages reload: they find the table's next game ready
+    for role in ("gm", "screen"):
+        h.end_sessions(game_id, None, message, reload=True, role=role)
+
+
+@bp.post("/room/tables/<table_id>/reset")
+def reset(table_id: str):
+    """The next slot: the game played so far is kept as a past slot, the table gets a fresh copy of its template,
+    with the same links, join code and PIN."""
+    room = _organiser()
+    if room["closed_at"]:
+        return _page(room, error="The room is closed: its tables are not reset any more.", status=409)
+    table = _table(table_id)
+    h = hub()
+    old = h.store.game(table["current_game"])
+    if h.store.game(table["template"]) is None:
+        return _page(room, error=f"{table['name']}: its template game is gone; it cannot be reset.", status=409)
+    try:
+        with _Template(table["template"]) as template:
+            new_id = template.copy(old.name)
+    except ArchiveError as exc:
+        return _page(room, error=f"The template could not be copied: {exc}", status=500)
+    try:
+        h.store.next_room_slot(table["id"], old.id, new_id)
+    except Conflict:
+        return _page(room, error=f"{table['name']} was reset by someone else just now.", status=409)
+    # the new game takes the table's keys: the printed sheet, the GM's page and the table screen carry on
+    _stop(old.id, "This table was reset for the next slot.", handover=lambda: h.store.update_access(
+        new_id, gm_key=old.gm_key, screen_key=old.screen_key, join_code=table["join_code"]))
+    return _done(f"{table['name']} is reset for the next slot: its players are gone and its game is "
+                              "the template again. The last slot's game is kept below (download it).")
+
+
+@bp.post("/room/close")
+def close():
+    room = _organiser()
+    if room["closed_at"]:
+        return _done("The room was closed already.")
+    h = hub()
+    h.store.save_room(closed_at=time.time())
+    for table in h.store.room_tables():
+        _stop(table["current_game"], ROOM_CLOSED)
+    return _done("The room is closed: its tables take no more players or moves. Each "
+                                       "table's game can still be downloaded.")
+
+
+@bp.post("/room/reopen")
+def reopen():
+    """The next day: the closed room opens again, its tables as they were (each game with new keys: print the
+    sheets again)."""
+    room = _organiser()
+    if not room["closed_at"]:
+        return _done("The room is open.")
+    h = hub()
+    h.store.save_room(closed_at=None)
+    for table in h.store.room_tables():
+        h.store.update_access(table["current_game"], join_code=table["join_code"])
+    return _done("The room is open again: the join codes work again; the GM and screen "
+                                        "links are new, so print the sheets again.")
+
+
+@bp.get("/room/games/<game_id>.tacmap")
+def download(game_id: str):
+    """A table's game or a past slot's, as its game file (``tacmap export``'s, ``tacmap import`` reads it)."""
+    _organiser()
+    store = hub().store
+    if store.room_table("current_game", game_id) is None and store.room_slot(game_id) is None:
+        abort(404, "That is not a game of this room.")
+    folder = Path(tempfile.mkdtemp(prefix=".room-", dir=current_app.config["DATA_DIR"]))
+    try:
+        path = folder / f"{game_id}.tacmap"
+        export_game(Path(current_app.config["DATA_DIR"]), game_id, path)
+        data = path.read_bytes()
+    except ArchiveError as exc:
+        abort(500, str(exc))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    record = store.game(game_id)
+    stamp = time.strftime("%Y%m%d-%H%M", time.localtime())
+    filename = f"{_file_name(record.name if record else game_id)}-{stamp}.tacmap"
+    return Response(data, mimetype="application/zip",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _file_name(name: str) -> str:
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in name).strip("-")[:40] or "game"
+
+
+# --- the printed sheets -----------------------------------------------------------------------------------------
+
+
+def _sheet(table: dict) -> dict:
+    h = hub()
+    record = h.store.game(table["current_game"])
+    base = h.base_url()
+    gm_url = f"{base}/room/t/{table['id']}/gm?key={record.gm_key}"
+    screen_url = f"{base}/room/t/{table['id']}/screen?key={record.screen_key}"
+    join_url = f"{base}/join?code={table['join_code']}"
+    return {**table, "join_url": join_url, "join_qr": _qr_svg(join_url), "gm_url": gm_url, "gm_qr": _qr_svg(gm_url),
+            "screen_url": screen_url, "screen_qr": _qr_svg(screen_url), "pin_url": f"{base}/pin",
+            "system": h.game(record.id).system}
+
+
+@bp.get("/room/sheets")
+def sheets():
+    """Every table's sheet, one printed page each."""
+    room = _organiser()
+    return render_template("room_sheets.html", room=room, sheets=[_sheet(t) for t in hub().store.room_tables()])
+
+
+@bp.get("/room/tables/<table_id>/sheet")
+def sheet(table_id: str):
+    room = _organiser()
+    return render_template("room_sheets.html", room=room, sheets=[_sheet(_table(table_id))])
+
+
+# --- the volunteers' doors ---------------------------------------------------------------------------------------
+
+
+@bp.get("/room/t/<table_id>/<role>")
+def door(table_id: str, role: str):
+    """A printed GM or table-screen link: the table's game now (whatever slot), with the key it carries."""
+    room = _room()
+    if role not in ("gm", "screen"):
+        abort(404, "There is no such page.")
+    table = _table(table_id)
+    if room["closed_at"]:
+        return _closed_page(table)
+    game_id = table["current_game"]
+    key = request.args.get("key") or ""
+    actor = hub().key_actor(game_id, key)
+    if actor is None or actor.role != role:
+        abort(403, "That link is no longer valid for this table: ask the organiser for its new sheet.")
+    return redirect(url_for(f"game.{role}", game_id=game_id, key=key))
+
+
+def _closed_page(table: dict | None, status: int = 410):
+    return render_template("room_closed.html", table=table, message=ROOM_CLOSED), status
+
+
+@bp.route("/pin", methods=["GET", "POST"])
+def pin():
+    """A volunteer GM types the table's PIN: that table's GM page opens in this browser."""
+    room = _room()
+    if request.method == "GET":
+        return render_template("room_pin.html")
+    typed = "".join((request.form.get("pin") or "").split())[:20]
+    found: dict = {}
+
+    def right() -> bool:
+        if not (typed.isascii() and typed.isdigit() and len(typed) == PIN_DIGITS):
+            return False
+        table = hub().store.room_table("pin", typed)
+        found["table"] = table
+        return table is not None
+
+    outcome = _guess(PIN_GUESSES, right)
+    if outcome is None:
+        return render_template("room_pin.html", error=TOO_MANY), 429
+    if not outcome:
+        return render_template("room_pin.html", error="No table has that GM PIN. Check the sheet, or ask the "
+                                                      "organiser."), 401
+    table = found["table"]
+    if room["closed_at"]:
+        return _closed_page(table)
+    h = hub()
+    record = h.store.game(table["current_game"])
+    remember_key("gm", record.id, record.gm_key)
+    stored = h.password_hash(record.id)
+    if stored is not None:  # the template's GM password came with the copy: the PIN stands for it
+        from .game import unlock
+
+        unlock(record.id, stored)
+    return redirect(url_for("game.gm", game_id=record.id))
+
+
+def doors():
+    """Before every request in room mode (ahead of the access gate): the pages of a table reset for the next slot
+    lead to the table's game now (a player back to the join code); a closed room's tables say it is closed."""
+    if not enabled():
+        return None
+    endpoint = request.endpoint or ""
+    store = hub().store
+    if endpoint in ("game.join", "game.join_form"):
+        code = (request.form.get("code") if request.method == "POST" else request.args.get("code")) or ""
+        code = code.strip().upper()[:12]
+        room = store.room()
+        if code and room and room["closed_at"]:
+            table = store.room_table("join_code", code)
+            if table is not None:
+                return _closed_page(table)
+        return None
+    game_id = (request.view_args or {}).get("game_id")
+    if not isinstance(game_id, str) or len(game_id) > 64 or endpoint.startswith("room."):
+        return None
+    api = endpoint.startswith("api.")
+    slot = store.room_slot(game_id)
+    if slot is not None:
+        table = store.room_table("id", slot["table_id"])
+        room = store.room()
+        if room and room["closed_at"]:
+            return _refuse(api, table)
+        if request.method == "GET" and endpoint in ("game.gm", "game.screen") and table is not None:
+            role = endpoint.split(".")[1]
+            key = request.args.get("key") or remembered_key(role, game_id) or ""
+            return redirect(url_for("room.door", table_id=table["id"], role=role, key=key))
+        if api:
+            abort(410, "this table was reset for the next slot: this game takes no more commands")
+        return render_template("room_closed.html", table=table, reset=True,
+                               message="This table was reset for the next slot: this game is over. To play in "
+                                       "the next one, join again with the table's code."), 410
+    room = store.room()
+    if room and room["closed_at"]:
+        table = store.room_table("current_game", game_id)
+        if table is not None:
+            return _refuse(api, table)
+    return None
+
+
+def _refuse(api: bool, table: dict | None):
+    if api:
+        abort(410, ROOM_CLOSED)
+    return _closed_page(table)
+
+
+bp.before_app_request(doors)  # registered ahead of the game pages' blueprint: before the access gate
