@@ -174,28 +174,27 @@ def tables():
 
 @bp.get("/room/setup")
 def setup_form():
-    room = _room()
     token = request.args.get("token") or ""
+    return _setup_refused(_room(), token) or render_template("room_setup.html", token=token)
+
+
+def _setup_refused(room: dict, token):
+    """The login page saying why, when the setup link cannot set the password (set already, or not that link)."""
     if room["password"]:
         return _login_page(room, "The organiser password is set already: log in with it.", 409)
-    if not _setup_token_ok(room, token):
+    if not (isinstance(token, str) and 0 < len(token) <= 100 and room["setup_token"]
+            and hmac.compare_digest(_digest(token), room["setup_token"])):
         return _login_page(room, "That setup link is not valid: use the last one the server printed.", 403)
-    return render_template("room_setup.html", token=token)
-
-
-def _setup_token_ok(room: dict, token) -> bool:
-    return (isinstance(token, str) and 0 < len(token) <= 100 and bool(room["setup_token"])
-            and hmac.compare_digest(_digest(token), room["setup_token"]))
+    return None
 
 
 @bp.post("/room/setup")
 def setup():
     room = _room()
     token = request.form.get("token") or ""
-    if room["password"]:
-        return _login_page(room, "The organiser password is set already: log in with it.", 409)
-    if not _setup_token_ok(room, token):
-        return _login_page(room, "That setup link is not valid: use the last one the server printed.", 403)
+    refused = _setup_refused(room, token)
+    if refused:
+        return refused
     password = request.form.get("password") or ""
     if not keys.MIN_PASSWORD <= len(password) <= 200:
         error = f"The password is {keys.MIN_PASSWORD} to 200 characters."
@@ -396,6 +395,8 @@ def _stop(game_id: str, message: str, handover=None) -> None:
     ones nobody holds, its GM pages and table screens reloaded (which then find where to go)."""
     h = hub()
     game = h.game(game_id)
+    # the phones first, with this message: their pages reload into what the table is now (``doors``)
+    h.end_sessions(game_id, set(game.players), message, reload=True)
     for player_id in list(game.players):
         try:
             h.execute(game_id, GM, {"type": "remove_player", "player_id": player_id})
