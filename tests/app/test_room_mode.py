@@ -123,7 +123,7 @@ def test_the_organiser_makes_three_tables_from_a_template(app, hub, template):
     part = c.get("/room/tables").get_data(as_text=True)
     for t in tables:
         assert t["name"] in part and t["pin"] in part and t["join_code"] in part
-    assert part.count("0 of 0") == 3 and part.count("no fight") == 3 and "plain_grid" in part
+    assert part.count("0 of 0") == 3 and part.count("no fight") == 3 and "Plain grid" in part
 
 
 def test_bad_table_requests_change_nothing(app, hub, template):

@@ -66,6 +66,13 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     codes = [c.strip() for c in org.locator(".room-code").all_inner_texts()]
     assert len(set(pins)) == 3 and all(re.fullmatch(r"\d{6}", p) for p in pins) and len(set(codes)) == 3
     shot(org, "room-organiser-page")
+    small = org.context.new_page()
+    small.set_viewport_size({"width": 390, "height": 844})
+    small.goto(server.url + "/room")
+    expect(small.locator(".room-list tbody tr[data-table]")).to_have_count(3)
+    assert small.evaluate("document.documentElement.scrollWidth") <= 392, "the page fits a phone (the list scrolls)"
+    shot(small, "room-organiser-phone")
+    small.close()
 
     # the sheets: one printed page per table
     sheets = new_page(viewport={"width": 900, "height": 1200})
@@ -85,6 +92,9 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     assert first.locator("svg").count() == 3
 
     # a volunteer GM opens table 1's GM page with its PIN
+    volunteer = new_page(viewport={"width": 390, "height": 844})
+    volunteer.goto(server.url + "/pin")
+    shot(volunteer, "room-pin-phone")
     gm = new_page()
     gm.goto(server.url + "/pin")
     gm.fill("#gm-pin", pins[0])

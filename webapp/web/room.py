@@ -35,6 +35,8 @@ from pathlib import Path
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, render_template,
                    request, session, url_for)
 
+import rules
+
 from ..game import keys, text
 from ..game.model import GM, Rejected
 from ..live.hub import JOIN_ALPHABET, _qr_svg, new_key
@@ -152,7 +154,7 @@ def _table_rows() -> list[dict]:
         state = f"round {fight.get('round') or 1}" if fight else "no fight"
         online = h.online_players(game.id) & set(game.players)
         template = h.store.game(table["template"])
-        rows.append({**table, "system": game.system, "state": state, "players": len(game.players),
+        rows.append({**table, "system": _system_name(game.system), "state": state, "players": len(game.players),
                      "online": len(online), "template_name": template.name if template else table["template"]})
     return rows
 
@@ -504,7 +506,14 @@ def _sheet(table: dict) -> dict:
     join_url = f"{base}/join?code={table['join_code']}"
     return {**table, "join_url": join_url, "join_qr": _qr_svg(join_url), "gm_url": gm_url, "gm_qr": _qr_svg(gm_url),
             "screen_url": screen_url, "screen_qr": _qr_svg(screen_url), "pin_url": f"{base}/pin",
-            "system": h.game(record.id).system}
+            "system": _system_name(h.game(record.id).system)}
+
+
+def _system_name(system: str) -> str:
+    try:
+        return rules.get(system).name
+    except KeyError:
+        return system
 
 
 @bp.get("/room/sheets")
