@@ -261,6 +261,7 @@ def request_for(endpoint: str, t: dict):
         "room.edit_table": ("POST", "/room/tables/abc", {"name": "x"}),
         "room.new_pin": ("POST", "/room/tables/abc/pin", {}),
         "room.new_code": ("POST", "/room/tables/abc/code", {}),
+        "room.confirm_reset": ("GET", "/room/tables/abc/reset", None),
         "room.reset": ("POST", "/room/tables/abc/reset", {}),
         "room.close": ("POST", "/room/close", {}),
         "room.reopen": ("POST", "/room/reopen", {}),

@@ -233,6 +233,9 @@ def test_reset_puts_the_table_back_and_keeps_the_last_slot_as_an_archive(app, hu
     # someone not the organiser (the table's GM) cannot reset it
     before = room_state(hub)
     assert gm.post(f"/room/tables/{table['id']}/reset").status_code == 403 and room_state(hub) == before
+    assert gm.get(f"/room/tables/{table['id']}/reset").status_code == 403
+    asked = c.get(f"/room/tables/{table['id']}/reset").get_data(as_text=True)
+    assert "Seated now: <strong>Pip</strong>" in asked and room_state(hub) == before  # asking changes nothing
     assert c.post(f"/room/tables/{table['id']}/reset").status_code == 302
     table = hub.store.room_table("id", table["id"])
     new = table["current_game"]

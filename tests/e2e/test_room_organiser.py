@@ -127,6 +127,9 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
 
     # the organiser resets table 1 for the next slot
     org.locator(".room-reset").first.click()
+    expect(org.locator("#room-reset-confirm")).to_contain_text("Seated now: Pip")
+    shot(org, "room-reset-confirm")
+    org.click("#room-reset-button")
     expect(org.locator(".room-notice")).to_contain_text("reset for the next slot")
     expect(phone.locator("body")).to_contain_text("next slot", timeout=15000)  # the phone is told, then sent off
     # the GM page carries on in the table's new game: the template's map, no players

@@ -264,7 +264,7 @@ ROUTES: dict[str, Route] = {
     # GM PIN is the credential, checked by each route
     **{f"room.{name}": _route(ANYONE) for name in (
         "index", "tables", "setup_form", "setup", "login", "logout", "make_tables", "edit_table", "new_pin",
-        "new_code", "reset", "close", "reopen", "download", "sheets", "sheet", "door", "pin")},
+        "new_code", "confirm_reset", "reset", "close", "reopen", "download", "sheets", "sheet", "door", "pin")},
 }
 
 

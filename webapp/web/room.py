@@ -411,6 +411,18 @@ def _stop(game_id: str, message: str, handover=None) -> None:
         h.end_sessions(game_id, None, message, reload=True, role=role)
 
 
+@bp.get("/room/tables/<table_id>/reset")
+def confirm_reset(table_id: str):
+    """Asked before a reset: who is seated, what the table goes back to."""
+    room = _organiser()
+    table = _table(table_id)
+    h = hub()
+    game = h.game(table["current_game"])
+    template = h.store.game(table["template"])
+    return render_template("room_reset.html", room=room, table=table, players=[p.name for p in game.players.values()],
+                           template=template.name if template else None)
+
+
 @bp.post("/room/tables/<table_id>/reset")
 def reset(table_id: str):
     """The next slot: the game played so far is kept as a past slot, the table gets a fresh copy of its template,
