@@ -342,3 +342,26 @@ def test_new_code_and_links_stop_the_old_ones(app, hub, template):
     assert app.test_client().get(f"/room/t/{table['id']}/gm?key={record.gm_key}").status_code == 403
     r = app.test_client().post("/join", data={"code": table["join_code"], "name": "Pip"})
     assert r.status_code == 404
+
+
+def test_room_mode_is_a_setting_too(tmp_path, monkeypatch):
+    monkeypatch.setenv("TACMAP_ROOM", "1")
+    app = create_app({"DATA_DIR": str(tmp_path / "env"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    assert app.config["ROOM"] and app.test_client().get("/room").status_code == 200
+    monkeypatch.setenv("TACMAP_ROOM", "0")
+    app = create_app({"DATA_DIR": str(tmp_path / "off"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    assert not app.config["ROOM"] and app.test_client().get("/room").status_code == 404
+
+
+def test_a_closed_room_opens_again_with_its_join_codes(app, hub, template):
+    c = organiser(app)
+    make_tables(c, template["id"], count=1)
+    table = hub.store.room_tables()[0]
+    c.post("/room/close", data={"sure": "on"})
+    assert app.test_client().post("/join", data={"code": table["join_code"], "name": "Pip"}).status_code == 410
+    assert c.post("/room/reopen").status_code == 302 and not hub.store.room()["closed_at"]
+    r = app.test_client().post("/join", data={"code": table["join_code"], "name": "Pip"})
+    assert r.status_code == 302 and f"/games/{table['current_game']}/play" in r.location
+    record = hub.store.game(table["current_game"])  # new GM link: the new sheet's
+    page = c.get(f"/room/tables/{table['id']}/sheet").get_data(as_text=True)
+    assert f"gm?key={record.gm_key}" in page

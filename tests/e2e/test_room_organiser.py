@@ -20,7 +20,14 @@ from test_live_table import at, drag
 
 @pytest.fixture
 def room_server(tmp_path, monkeypatch):
-    monkeypatch.setenv("TACMAP_ROOM", "1")  # the setting, as `tacmap serve --room` sets it
+    """`tacmap serve --room` (the option added to the server's command line), else TACMAP_ROOM=1."""
+    import conftest
+
+    if conftest.ZYGOTE is not None:
+        spawn = conftest.ZYGOTE.spawn
+        monkeypatch.setattr(conftest.ZYGOTE, "spawn", lambda argv, log: spawn([*argv, "--room"], log))
+    else:
+        monkeypatch.setenv("TACMAP_ROOM", "1")
     live = LiveServer(tmp_path / "data", demo=False).start()
     yield live
     live.kill()
