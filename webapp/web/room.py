@@ -32,8 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect, render_template,
-                   request, session, url_for)
+from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, redirect, render_template,
+                   request, send_file, session, url_for)
 
 import rules
 
@@ -267,6 +267,19 @@ def _free_join_code() -> str:
             return code
 
 
+def _aside(work, *args):
+    """``work(*args)`` on a native thread of gevent's pool when gevent serves (``tacmap serve``): copying a game
+    file with its pictures takes a while, and the other tables go on meanwhile (SQLite and file copies let go of
+    the GIL). Elsewhere (the app tests, a script) right here."""
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:
+        return work(*args)
+    if not monkey.is_module_patched("threading"):
+        return work(*args)
+    return get_hub().threadpool.apply(work, args)
+
+
 class _Template:
     """A template game as a game file, written once, imported as many times as tables are made from it."""
 
@@ -274,11 +287,11 @@ class _Template:
         self.data_dir = Path(current_app.config["DATA_DIR"])
         self.folder = Path(tempfile.mkdtemp(prefix=".room-", dir=self.data_dir))
         self.file = self.folder / "template.tacmap"
-        export_game(self.data_dir, template_id, self.file)
+        _aside(export_game, self.data_dir, template_id, self.file)
 
     def copy(self, name: str) -> str:
         """A new game from the template, under a new id with new keys; its id."""
-        done = import_game(self.data_dir, self.file, new_id=True)
+        done = _aside(import_game, self.data_dir, self.file, False, True)  # new_keys, new_id: a copy beside it
         hub().store.rename_game(done.game_id, name)
         return done.game_id
 
@@ -487,19 +500,18 @@ def download(game_id: str):
     if store.room_table("current_game", game_id) is None and store.room_slot(game_id) is None:
         abort(404, "That is not a game of this room.")
     folder = Path(tempfile.mkdtemp(prefix=".room-", dir=current_app.config["DATA_DIR"]))
+    path = folder / f"{game_id}.tacmap"
     try:
-        path = folder / f"{game_id}.tacmap"
-        export_game(Path(current_app.config["DATA_DIR"]), game_id, path)
-        data = path.read_bytes()
+        _aside(export_game, Path(current_app.config["DATA_DIR"]), game_id, path)
     except ArchiveError as exc:
-        abort(500, str(exc))
-    finally:
         shutil.rmtree(folder, ignore_errors=True)
+        abort(500, str(exc))
     record = store.game(game_id)
     stamp = time.strftime("%Y%m%d-%H%M", time.localtime())
-    filename = f"{_file_name(record.name if record else game_id)}-{stamp}.tacmap"
-    return Response(data, mimetype="application/zip",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    response = send_file(path, mimetype="application/zip", as_attachment=True,
+                         download_name=f"{_file_name(record.name if record else game_id)}-{stamp}.tacmap")
+    response.call_on_close(lambda: shutil.rmtree(folder, ignore_errors=True))  # streamed from the file, then gone
+    return response
 
 
 def _file_name(name: str) -> str:
