@@ -111,6 +111,12 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     at(gm, goblin, 6, 3).to_be_visible()
     game_id = re.search(r"/games/([0-9a-f]{8})/gm", gm.url).group(1)
 
+    # the table screen opened with the sheet's link (1920 x 1080, the TV at the table)
+    screen = new_page(viewport={"width": 1920, "height": 1080})
+    screen.goto(first.locator(".sheet-box").nth(1).locator(".sheet-link").inner_text().strip())
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    at(screen, goblin, 6, 3).to_be_visible()
+
     # a phone joins with the printed join code and moves its token
     phone = new_page(viewport={"width": 390, "height": 844})
     phone.goto(server.url + "/join")
@@ -145,6 +151,10 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     at(gm, goblin, 6, 3).to_be_visible()
     expect(gm.locator(f"#token-{rogue}")).to_have_count(0)
     expect(gm.locator("#players .player")).to_have_count(0)
+    expect(screen).not_to_have_url(re.compile(game_id), timeout=15000)  # the screen went on to the next slot too
+    at(screen, goblin, 6, 3).to_be_visible()
+    expect(screen.locator(f"#token-{rogue}")).to_have_count(0)
+    shot(screen, "room-table-screen-next-slot")
     # the last slot is kept: its game file has Pip's move in its log
     archive = org.locator("a.room-archive").first
     expect(archive).to_be_visible()
@@ -167,6 +177,8 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     expect(org.locator(".room-closed-badge")).to_be_visible()
     expect(phone.locator("#room-closed")).to_contain_text("closed this room", timeout=15000)
     expect(gm.locator("#room-closed")).to_contain_text("closed this room", timeout=15000)
+    expect(screen.locator("#room-closed")).to_contain_text("closed this room", timeout=15000)
+    shot(screen, "room-table-screen-closed")
     late = new_page(viewport={"width": 390, "height": 844})
     late.goto(server.url + f"/join?code={codes[1]}")
     expect(late.locator("#room-closed")).to_be_visible()
