@@ -365,3 +365,21 @@ def test_a_closed_room_opens_again_with_its_join_codes(app, hub, template):
     record = hub.store.game(table["current_game"])  # new GM link: the new sheet's
     page = c.get(f"/room/tables/{table['id']}/sheet").get_data(as_text=True)
     assert f"gm?key={record.gm_key}" in page
+
+
+def test_a_join_code_the_gm_changed_is_the_one_the_reset_and_the_close_keep(app, hub, template):
+    c = organiser(app)
+    make_tables(c, template["id"], count=1)
+    table = hub.store.room_tables()[0]
+    v = app.test_client()
+    v.post("/pin", data={"pin": table["pin"]})
+    assert v.post(f"/games/{table['current_game']}/security", data={"type": "rotate_join_code"}).status_code == 200
+    code = hub.store.game(table["current_game"]).join_code
+    assert code != table["join_code"]
+    assert code in c.get("/room/tables").get_data(as_text=True)  # the list shows the code the players see
+    assert f'data-code="{code}"' in c.get(f"/room/tables/{table['id']}/sheet").get_data(as_text=True)
+    c.post(f"/room/tables/{table['id']}/reset")
+    table = hub.store.room_table("id", table["id"])
+    assert table["join_code"] == code == hub.store.game(table["current_game"]).join_code
+    c.post("/room/close", data={"sure": "on"})
+    assert app.test_client().post("/join", data={"code": code, "name": "Late"}).status_code == 410

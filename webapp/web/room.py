@@ -145,6 +145,7 @@ def _done(notice: str):
 def _table_rows() -> list[dict]:
     h = hub()
     rows = []
+    closed = bool(_room()["closed_at"])
     for table in h.store.room_tables():
         game = h.game(table["current_game"])
         record = h.store.game(table["current_game"])
@@ -154,7 +155,8 @@ def _table_rows() -> list[dict]:
         state = f"round {fight.get('round') or 1}" if fight else "no fight"
         online = h.online_players(game.id) & set(game.players)
         template = h.store.game(table["template"])
-        rows.append({**table, "system": _system_name(game.system), "state": state, "players": len(game.players),
+        code = table["join_code"] if closed else record.join_code  # the GM may have made a new one
+        rows.append({**table, "join_code": code, "system": _system_name(game.system), "state": state, "players": len(game.players),
                      "online": len(online), "template_name": template.name if template else table["template"]})
     return rows
 
@@ -405,11 +407,17 @@ def new_code(table_id: str):
 # --- between slots, and at the end -------------------------------------------------------------------------------
 
 
-def _stop(game_id: str, message: str, handover=None) -> None:
-    """A game nobody plays on: its players removed (their phones are told), its keys and join code changed to
-    ones nobody holds, its GM pages and table screens reloaded (which then find where to go)."""
+def _stop(table: dict, message: str, handover=None) -> str:
+    """The table's game, which nobody plays on any more: its players removed (their phones are told), its keys and
+    join code changed to ones nobody holds, its GM pages and table screens reloaded (which then find where to go).
+    ``handover(code)`` gets the join code the players hold (the GM may have given the game a new one) before the
+    pages reload; the table keeps that code as its own."""
     h = hub()
+    game_id = table["current_game"]
     game = h.game(game_id)
+    code = h.store.game(game_id).join_code
+    if code != table["join_code"]:  # the GM made a new join code from the game's Security card
+        h.store.update_room_table(table["id"], join_code=code)
     # the phones first, with this message: their pages reload into what the table is now (``doors``)
     h.end_sessions(game_id, set(game.players), message, reload=True)
     for player_id in list(game.players):
@@ -419,9 +427,10 @@ def _stop(game_id: str, message: str, handover=None) -> None:
             pass  # removed meanwhile
     h.store.update_access(game_id, gm_key=new_key(), screen_key=new_key(), join_code=_free_join_code())
     if handover is not None:
-        handover()  # before the pages reload: they find the table's next game ready
+        handover(code)  # before the pages reload: they find the table's next game ready
     for role in ("gm", "screen"):
         h.end_sessions(game_id, None, message, reload=True, role=role)
+    return code
 
 
 @bp.get("/room/tables/<table_id>/reset")
@@ -458,8 +467,8 @@ def reset(table_id: str):
     except Conflict:
         return _page(room, error=f"{table['name']} was reset by someone else just now.", status=409)
     # the new game takes the table's keys: the printed sheet, the GM's page and the table screen carry on
-    _stop(old.id, "This table was reset for the next slot.", handover=lambda: h.store.update_access(
-        new_id, gm_key=old.gm_key, screen_key=old.screen_key, join_code=table["join_code"]))
+    _stop(table, "This table was reset for the next slot.", handover=lambda code: h.store.update_access(
+        new_id, gm_key=old.gm_key, screen_key=old.screen_key, join_code=code))
     return _done(f"{table['name']} is reset for the next slot: its players are gone and its game is "
                               "the template again. The last slot's game is kept below (download it).")
 
@@ -472,7 +481,7 @@ def close():
     h = hub()
     h.store.save_room(closed_at=time.time())
     for table in h.store.room_tables():
-        _stop(table["current_game"], ROOM_CLOSED)
+        _stop(table, ROOM_CLOSED)
     return _done("The room is closed: its tables take no more players or moves. Each "
                                        "table's game can still be downloaded.")
 
@@ -527,8 +536,8 @@ def _sheet(table: dict) -> dict:
     base = h.base_url()
     gm_url = f"{base}/room/t/{table['id']}/gm?key={record.gm_key}"
     screen_url = f"{base}/room/t/{table['id']}/screen?key={record.screen_key}"
-    join_url = f"{base}/join?code={table['join_code']}"
-    return {**table, "join_url": join_url, "join_qr": _qr_svg(join_url), "gm_url": gm_url, "gm_qr": _qr_svg(gm_url),
+    join_url = f"{base}/join?code={record.join_code}"
+    return {**table, "join_code": record.join_code, "join_url": join_url, "join_qr": _qr_svg(join_url), "gm_url": gm_url, "gm_qr": _qr_svg(gm_url),
             "screen_url": screen_url, "screen_qr": _qr_svg(screen_url), "pin_url": f"{base}/pin",
             "system": _system_name(h.game(record.id).system)}
 
