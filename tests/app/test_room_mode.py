@@ -383,3 +383,22 @@ def test_a_join_code_the_gm_changed_is_the_one_the_reset_and_the_close_keep(app,
     assert table["join_code"] == code == hub.store.game(table["current_game"]).join_code
     c.post("/room/close", data={"sure": "on"})
     assert app.test_client().post("/join", data={"code": code, "name": "Late"}).status_code == 410
+
+
+def test_two_processes_on_one_store_serve_one_room(tmp_path, template, app, hub):
+    """The room is in the store, not in a process: a second app on the same data folder sees the tables, takes
+    the PINs, and its pages of a reset table lead on to the table's new game."""
+    c = organiser(app)
+    make_tables(c, template["id"], count=2)
+    other = create_app({"DATA_DIR": app.config["DATA_DIR"], "TESTING": True, "SECRET_KEY": "test", "DEMO": False,
+                        "ROOM": True})
+    t1, t2 = other.extensions["tacmap"].store.room_tables()
+    v = other.test_client()
+    assert v.post("/pin", data={"pin": t2["pin"]}).status_code == 302
+    assert v.get(f"/games/{t2['current_game']}/gm").status_code == 200
+    phone = other.test_client()
+    assert phone.post("/join", data={"code": t1["join_code"], "name": "Pip"}).status_code == 302
+    assert c.post(f"/room/tables/{t1['id']}/reset").status_code == 302  # on the first process
+    r = phone.get(f"/games/{t1['current_game']}/play")  # on the second
+    assert r.status_code == 410 and "next slot" in r.get_data(as_text=True)
+    assert other.test_client().post("/room/login", data={"password": "lantern-42"}).status_code == 302
