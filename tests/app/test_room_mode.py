@@ -402,3 +402,16 @@ def test_two_processes_on_one_store_serve_one_room(tmp_path, template, app, hub)
     r = phone.get(f"/games/{t1['current_game']}/play")  # on the second
     assert r.status_code == 410 and "next slot" in r.get_data(as_text=True)
     assert other.test_client().post("/room/login", data={"password": "lantern-42"}).status_code == 302
+
+
+def test_a_table_with_a_damaged_log_leaves_the_room_page_working(app, hub, template):
+    c = organiser(app)
+    make_tables(c, template["id"], count=2)
+    t1, t2 = hub.store.room_tables()
+    hub.store._db.execute("DELETE FROM snapshots WHERE game_id = ?", (t1["current_game"],))
+    hub.store._db.execute("UPDATE events SET data = '{' WHERE game_id = ? AND seq = 2", (t1["current_game"],))
+    hub._games.pop(t1["current_game"], None)  # the cache of the log is dropped: the next read finds the damage
+    r = c.get("/room")
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert "damaged log" in page and t2["pin"] in page and "no fight" in page

@@ -41,7 +41,7 @@ from ..game import keys, text
 from ..game.model import GM, Rejected
 from ..live.hub import JOIN_ALPHABET, _qr_svg, new_key
 from ..storage.archive import ArchiveError, export_game, import_game
-from ..storage.store import Conflict
+from ..storage.store import Conflict, DamagedLog
 from . import hub, remember_key, remembered_key
 
 bp = Blueprint("room", __name__)
@@ -147,17 +147,22 @@ def _table_rows() -> list[dict]:
     rows = []
     closed = bool(_room()["closed_at"])
     for table in h.store.room_tables():
-        game = h.game(table["current_game"])
         record = h.store.game(table["current_game"])
-        if game is None or record is None:
+        if record is None:
             continue
-        fight = game.combat
-        state = f"round {fight.get('round') or 1}" if fight else "no fight"
-        online = h.online_players(game.id) & set(game.players)
         template = h.store.game(table["template"])
         code = table["join_code"] if closed else record.join_code  # the GM may have made a new one
-        rows.append({**table, "join_code": code, "system": _system_name(game.system), "state": state, "players": len(game.players),
-                     "online": len(online), "template_name": template.name if template else table["template"]})
+        row = {**table, "join_code": code, "system": _system_name(record.system), "players": 0, "online": 0,
+               "template_name": template.name if template else table["template"]}
+        try:
+            game = h.game(record.id)
+        except DamagedLog:  # that table is out of service (its page says what to do); the room's page is not
+            rows.append({**row, "state": "damaged log: see its GM page"})
+            continue
+        fight = game.combat
+        row["state"] = f"round {fight.get('round') or 1}" if fight else "no fight"
+        row["players"], row["online"] = len(game.players), len(h.online_players(game.id) & set(game.players))
+        rows.append(row)
     return rows
 
 
