@@ -415,3 +415,9 @@ def test_a_table_with_a_damaged_log_leaves_the_room_page_working(app, hub, templ
     assert r.status_code == 200
     page = r.get_data(as_text=True)
     assert "damaged log" in page and t2["pin"] in page and "no fight" in page
+    # the organiser resets it: the table plays a fresh copy, the damaged game is kept as the past slot
+    assert c.post(f"/room/tables/{t1['id']}/reset").status_code == 302
+    table = hub.store.room_table("id", t1["id"])
+    assert hub.game(table["current_game"]).tokens[template["goblin"]].name == "Goblin"
+    assert hub.store.room_slots(t1["id"])[0]["game"] == t1["current_game"]
+    assert c.post("/room/close", data={"sure": "on"}).status_code == 302

@@ -419,13 +419,16 @@ def _stop(table: dict, message: str, handover=None) -> str:
     pages reload; the table keeps that code as its own."""
     h = hub()
     game_id = table["current_game"]
-    game = h.game(game_id)
+    try:
+        players = set(h.game(game_id).players)
+    except DamagedLog:  # out of service already: nobody plays on it; its keys are changed all the same
+        players = set()
     code = h.store.game(game_id).join_code
     if code != table["join_code"]:  # the GM made a new join code from the game's Security card
         h.store.update_room_table(table["id"], join_code=code)
     # the phones first, with this message: their pages reload into what the table is now (``doors``)
-    h.end_sessions(game_id, set(game.players), message, reload=True)
-    for player_id in list(game.players):
+    h.end_sessions(game_id, players, message, reload=True)
+    for player_id in sorted(players):
         try:
             h.execute(game_id, GM, {"type": "remove_player", "player_id": player_id})
         except Rejected:
