@@ -292,6 +292,25 @@ def backup_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def room_password(args: argparse.Namespace) -> int:
+    """A forgotten organiser password (room mode): dropped, and a new one-time setup link printed."""
+    from .storage.archive import ArchiveError
+    from .storage.store import DB_NAME, Store
+    from .web.room import new_setup_path
+
+    try:
+        store = Store(_existing_data_dir(args) / DB_NAME)
+    except (ArchiveError, DataError) as exc:
+        return _fail(str(exc))
+    try:
+        path = new_setup_path(store, forget_password=True)
+    finally:
+        store.close()
+    print(f"The organiser password is gone (every organiser is logged out). Set a new one once, at the server's "
+          f"address (running or next started with --room): http://<server>:<port>{path}")
+    return 0
+
+
 def repair_game(args: argparse.Namespace) -> int:
     from .storage.archive import ArchiveError, repair
 
@@ -335,6 +354,10 @@ def add_data_commands(sub) -> None:
     p.add_argument("game")
     data_dir_option(p)
     p.set_defaults(func=repair_game)
+    p = sub.add_parser("room-password", help="room mode: forget the organiser password and print a new one-time "
+                                             "setup link (safe while the server runs)")
+    data_dir_option(p)
+    p.set_defaults(func=room_password)
 
 
 def main(argv: list[str] | None = None) -> int:

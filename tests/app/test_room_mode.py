@@ -421,3 +421,17 @@ def test_a_table_with_a_damaged_log_leaves_the_room_page_working(app, hub, templ
     assert hub.game(table["current_game"]).tokens[template["goblin"]].name == "Goblin"
     assert hub.store.room_slots(t1["id"])[0]["game"] == t1["current_game"]
     assert c.post("/room/close", data={"sure": "on"}).status_code == 302
+
+
+def test_a_forgotten_organiser_password_is_replaced_with_a_new_setup_link(app, hub, capsys):
+    from webapp import cli
+
+    c = organiser(app, "forgotten")
+    assert c.get("/room/tables").status_code == 200
+    assert cli.main(["room-password", "--data-dir", app.config["DATA_DIR"]]) == 0
+    path = re.search(r"(/room/setup\?token=\S+)", capsys.readouterr().out).group(1)
+    assert hub.store.room()["password"] is None
+    assert c.get("/room/tables").status_code == 403  # logged out
+    token = path.split("token=")[1]
+    assert c.post("/room/setup", data={"token": token, "password": "newer", "confirm": "newer"}).status_code == 302
+    assert c.get("/room/tables").status_code == 200 and keys.verify(hub.store.room()["password"], "newer")

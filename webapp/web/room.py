@@ -71,9 +71,16 @@ def setup_link(app, base_url: str) -> str | None:
     room = store.room()
     if room is not None and room["password"]:
         return None
+    return base_url.rstrip("/") + new_setup_path(store)
+
+
+def new_setup_path(store, forget_password: bool = False) -> str:
+    """A new one-time setup link's path (the last one made is the one that works). ``forget_password``: the
+    organiser password is dropped too (``tacmap room-password``, for a forgotten one): every organiser's
+    browser is logged out, and the link sets a new one."""
     token = secrets.token_urlsafe(SETUP_TOKEN_BYTES)
-    store.save_room(setup_token=_digest(token))
-    return f"{base_url.rstrip('/')}/room/setup?token={token}"
+    store.save_room(setup_token=_digest(token), **({"password": None} if forget_password else {}))
+    return f"/room/setup?token={token}"
 
 
 # --- who is the organiser ---------------------------------------------------------------------------------------
