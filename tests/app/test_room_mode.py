@@ -470,3 +470,22 @@ def test_every_room_route_answers_hostile_input_without_a_server_error(app, hub,
                     assert r.status_code < 500, (method, url, r.status_code, r.data[:300])
     for t in hub.store.room_tables():  # no hostile name was taken (a plain one, "%ED%A0%80", may be)
         assert not text.problem(t["name"]) and "<" not in t["name"] + t["gm_name"] and len(t["name"]) <= 40, t
+
+
+def test_the_list_says_which_round_a_table_is_in(app, hub, template):
+    c = organiser(app)
+    make_tables(c, template["id"], count=2)
+    t1, _t2 = hub.store.room_tables()
+    gm = bearer(hub.store.game(t1["current_game"]).gm_key)
+    api = app.test_client()
+    r = api.post(f"/api/games/{t1['current_game']}/tokens", json={"name": "Hero", "x": 1, "y": 1}, headers=gm)
+    hero = r.json["id"]
+    r = api.post(f"/api/games/{t1['current_game']}/commands", headers=gm,
+                 json={"type": "start_combat", "token_ids": [hero, template["goblin"]]})
+    assert r.status_code == 200, r.json
+    for _ in range(2):  # both turns of round 1: round 2
+        assert api.post(f"/api/games/{t1['current_game']}/commands", headers=gm,
+                        json={"type": "next_turn"}).status_code == 200
+    part = c.get("/room/tables").get_data(as_text=True)
+    row = part.split(f'id="table-{t1["id"]}"')[1].split("</tr>")[0]
+    assert "round 2" in row and part.count("no fight") == 1
