@@ -304,6 +304,7 @@ def test_closing_the_room_stops_every_table_and_says_so(app, hub, template):
     before = room_state(hub)
     assert make_tables(c, template["id"], count=1).status_code == 409
     assert c.post(f"/room/tables/{t1['id']}/reset").status_code == 409 and room_state(hub) == before
+    assert c.post(f"/room/tables/{t1['id']}/code").status_code == 409 and room_state(hub) == before
     assert "The room is closed" in c.get("/room").get_data(as_text=True)
     assert c.get(f"/room/games/{t1['current_game']}.tacmap").status_code == 200  # still downloadable
 

@@ -391,12 +391,12 @@ def edit_table(table_id: str):
 
 @bp.post("/room/tables/<table_id>/pin")
 def new_pin(table_id: str):
-    room = _organiser()
+    _organiser()
     table = _table(table_id)
     pin = _new_pin()
     hub().store.update_room_table(table["id"], pin=pin)
     return _done(f"{table['name']}: the new GM PIN is {pin}; the old one no longer works. "
-                              "Print its sheet again.")
+                 "Print its sheet again.")
 
 
 @bp.post("/room/tables/<table_id>/code")
@@ -404,6 +404,8 @@ def new_code(table_id: str):
     """A new join code and new GM and table-screen links (the printed sheet stops working: print it again)."""
     room = _organiser()
     table = _table(table_id)
+    if room["closed_at"]:
+        return _page(room, error="The room is closed: open it again first.", status=409)
     h = hub()
     game_id = table["current_game"]
     code = _free_join_code()
@@ -413,7 +415,7 @@ def new_code(table_id: str):
         h.end_sessions(game_id, None, "The organiser gave this table new links: open it again from the new sheet.",
                        reload=True, role=role)
     return _done(f"{table['name']}: new join code {code} and new GM and screen links; the old ones "
-                              "no longer work. Print its sheet again.")
+                 "no longer work. Print its sheet again.")
 
 
 # --- between slots, and at the end -------------------------------------------------------------------------------
@@ -485,7 +487,7 @@ def reset(table_id: str):
     _stop(table, "This table was reset for the next slot.", handover=lambda code: h.store.update_access(
         new_id, gm_key=old.gm_key, screen_key=old.screen_key, join_code=code))
     return _done(f"{table['name']} is reset for the next slot: its players are gone and its game is "
-                              "the template again. The last slot's game is kept below (download it).")
+                 "the template again. The last slot's game is kept below (download it).")
 
 
 @bp.post("/room/close")
@@ -498,7 +500,7 @@ def close():
     for table in h.store.room_tables():
         _stop(table, ROOM_CLOSED)
     return _done("The room is closed: its tables take no more players or moves. Each "
-                                       "table's game can still be downloaded.")
+                 "table's game can still be downloaded.")
 
 
 @bp.post("/room/reopen")
@@ -513,7 +515,7 @@ def reopen():
     for table in h.store.room_tables():
         h.store.update_access(table["current_game"], join_code=table["join_code"])
     return _done("The room is open again: the join codes work again; the GM and screen "
-                                        "links are new, so print the sheets again.")
+                 "links are new, so print the sheets again.")
 
 
 @bp.get("/room/games/<game_id>.tacmap")
