@@ -131,14 +131,10 @@ def serve(args: argparse.Namespace) -> int:
         print(f"GM link for {record.name!r} (join code {record.join_code}): {gm_link}", flush=True)
     print("Players join at the addresses above with the game's join code.", flush=True)
     if app.config.get("ROOM"):
-        from .web.room import setup_link
+        from .web.room import console_lines, setup_link
 
-        print(f"Room mode: the organiser's page is {base}/room, volunteer GMs type their PIN at {base}/pin",
-              flush=True)
-        link = setup_link(app, base)
-        if link:
-            print(f"Set the organiser password once, on this link (it works once; keep it off the Wi-Fi's "
-                  f"shared screens): {link}", flush=True)
+        for line in console_lines(base, setup_link(app, base)):
+            print(line, flush=True)
     if app.config.get("MESSAGE_QUEUE"):
         from .live.shared import shown_url
 
@@ -296,7 +292,7 @@ def room_password(args: argparse.Namespace) -> int:
     """A forgotten organiser password (room mode): dropped, and a new one-time setup link printed."""
     from .storage.archive import ArchiveError
     from .storage.store import DB_NAME, Store
-    from .web.room import new_setup_path
+    from .web.room import forgotten_password_line, new_setup_path
 
     try:
         store = Store(_existing_data_dir(args) / DB_NAME)
@@ -306,8 +302,7 @@ def room_password(args: argparse.Namespace) -> int:
         path = new_setup_path(store, forget_password=True)
     finally:
         store.close()
-    print(f"The organiser password is gone (every organiser is logged out). Set a new one once, at the server's "
-          f"address (running or next started with --room): http://<server>:<port>{path}")
+    print(forgotten_password_line(path))
     return 0
 
 

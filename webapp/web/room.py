@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
-from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, redirect, render_template,
-                   request, send_file, session, url_for)
+import flask_babel
+from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, has_request_context, redirect,
+                   render_template, request, send_file, session, url_for)
 
 import rules
 
@@ -51,9 +53,84 @@ PIN_DIGITS = 6
 ORGANISER = "room:organiser"  # the name the organiser password's guesses are counted under (keys.Guesses)
 PIN_GUESSES = "room:pin"  # and the GM PINs' (the whole room's: a PIN opens any table's GM page)
 SETUP_TOKEN_BYTES = 18
-NOT_ROOM = "This server is not in room mode: start it with `tacmap serve --room`."
-TOO_MANY = "Too many wrong tries: wait a minute, then try again."
-ROOM_CLOSED = "The organiser has closed this room: this table takes no more players or moves. Thanks for playing!"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
+
+
+# --- the room's words (issue #37: the "room" domain of translations/) ---------------------------------------------
+
+
+def N_(message: str) -> str:
+    """A message marked for the catalog, kept in English here and said in the reader's language where it is
+    shown (``_(message)``)."""
+    return message
+
+
+def _(message: str, **params) -> str:
+    """``message`` in this request's language: Flask-Babel's gettext where the app set it up (the catalogs of
+    every domain merged), the English itself until then. ``%(name)s`` params filled in after the lookup."""
+    if has_request_context() and "babel" in current_app.extensions:
+        return flask_babel.gettext(message, **params)
+    return message % params if params else message
+
+
+def ngettext(singular: str, plural: str, num: int, **params) -> str:
+    """The plural form of ``num`` in this request's language (``%(num)d`` is the count)."""
+    if has_request_context() and "babel" in current_app.extensions:
+        return flask_babel.ngettext(singular, plural, num, **params)
+    params.setdefault("num", num)
+    return (singular if num == 1 else plural) % params
+
+
+def _console(message: str, **params) -> str:
+    """A console line in the system's language where a catalog has it: the languages' setup's console catalog
+    (webapp/web/i18n.py, every domain) where it is there, else the room's own compiled catalog; English otherwise."""
+    try:
+        from .i18n import console_translations  # type: ignore[attr-defined]
+
+        translations = console_translations()
+    except ImportError:
+        from babel.support import Translations
+
+        wanted = next((v for v in (os.environ.get(k) for k in ("LC_ALL", "LC_MESSAGES", "LANG")) if v), "en")
+        translations = Translations.load(str(TRANSLATIONS), [wanted.split(".")[0].split("_")[0]], "room")
+    out = translations.gettext(message)
+    return out % params if params else out
+
+
+def console_lines(base: str, link: str | None) -> list[str]:
+    """What ``tacmap serve --room`` prints: where the organiser and the volunteers go, and the setup link
+    while the organiser password is not set."""
+    lines = [_console("Room mode: the organiser's page is %(room)s, volunteer GMs type their PIN at %(pin)s",
+                      room=f"{base}/room", pin=f"{base}/pin")]
+    if link:
+        lines.append(_console("Set the organiser password once, on this link (it works once; keep it off the "
+                              "Wi-Fi's shared screens): %(link)s", link=link))
+    return lines
+
+
+def forgotten_password_line(path: str) -> str:
+    """What ``tacmap room-password`` prints."""
+    return _console("The organiser password is gone (every organiser is logged out). Set a new one once, at the "
+                    "server's address (running or next started with --room): %(link)s",
+                    link=f"http://<server>:<port>{path}")
+
+
+NOT_ROOM = N_("This server is not in room mode: start it with `tacmap serve --room`.")
+TOO_MANY = N_("Too many wrong tries: wait a minute, then try again.")
+ROOM_CLOSED = N_("The organiser has closed this room: this table takes no more players or moves. "
+                 "Thanks for playing!")
+RESET_DONE = N_("This table was reset for the next slot.")
+NEW_LINKS = N_("The organiser gave this table new links: open it again from the new sheet.")
+
+
+@bp.record_once
+def _gettext_in_templates(state) -> None:
+    """The room's pages mark their text for translation (``{% trans %}``, ``_()``). Where the app has not
+    installed gettext in Jinja yet (Flask-Babel does, with the catalogs), they still render, in English."""
+    env = state.app.jinja_env
+    if "jinja2.ext.InternationalizationExtension" not in env.extensions:
+        env.add_extension("jinja2.ext.i18n")
+        env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids
 
 
 def enabled() -> bool:
@@ -88,7 +165,7 @@ def new_setup_path(store, forget_password: bool = False) -> str:
 
 def _room() -> dict:
     if not enabled():
-        abort(404, NOT_ROOM)
+        abort(404, _(NOT_ROOM))
     return hub().store.room() or {"password": None, "setup_token": None, "closed_at": None, "created_at": None}
 
 
@@ -101,7 +178,7 @@ def _organiser() -> dict:
     """The room, for the organiser's routes; 403 for anyone else (nothing done)."""
     room = _room()
     if not _is_organiser(room):
-        abort(403, "This is the organiser's: log in on the room page first.")
+        abort(403, _("This is the organiser's: log in on the room page first."))
     return room
 
 
@@ -164,10 +241,10 @@ def _table_rows() -> list[dict]:
         try:
             game = h.game(record.id)
         except DamagedLog:  # that table is out of service (its page says what to do); the room's page is not
-            rows.append({**row, "state": "damaged log: see its GM page"})
+            rows.append({**row, "state": _("damaged log: see its GM page")})
             continue
         fight = game.combat
-        row["state"] = f"round {fight.get('round') or 1}" if fight else "no fight"
+        row["state"] = _("round %(round)s", round=fight.get("round") or 1) if fight else _("no fight")
         row["players"], row["online"] = len(game.players), len(h.online_players(game.id) & set(game.players))
         rows.append(row)
     return rows
@@ -197,10 +274,10 @@ def setup_form():
 def _setup_refused(room: dict, token):
     """The login page saying why, when the setup link cannot set the password (set already, or not that link)."""
     if room["password"]:
-        return _login_page(room, "The organiser password is set already: log in with it.", 409)
+        return _login_page(room, _("The organiser password is set already: log in with it."), 409)
     if not (isinstance(token, str) and 0 < len(token) <= 100 and room["setup_token"]
             and hmac.compare_digest(_digest(token), room["setup_token"])):
-        return _login_page(room, "That setup link is not valid: use the last one the server printed.", 403)
+        return _login_page(room, _("That setup link is not valid: use the last one the server printed."), 403)
     return None
 
 
@@ -213,9 +290,9 @@ def setup():
         return refused
     password = request.form.get("password") or ""
     if not keys.MIN_PASSWORD <= len(password) <= 200:
-        error = f"The password is {keys.MIN_PASSWORD} to 200 characters."
+        error = _("The password is %(min)s to %(max)s characters.", min=keys.MIN_PASSWORD, max=200)
     elif password != (request.form.get("confirm") or ""):
-        error = "The two passwords differ."
+        error = _("The two passwords differ.")
     else:
         stored = keys.hash_password(password)
         hub().store.save_room(password=stored, setup_token=None)
@@ -228,13 +305,13 @@ def setup():
 def login():
     room = _room()
     if not room["password"]:
-        return _login_page(room, "No organiser password yet: open the setup link the server printed.", 409)
+        return _login_page(room, _("No organiser password yet: open the setup link the server printed."), 409)
     password = request.form.get("password")
     outcome = _guess(ORGANISER, lambda: isinstance(password, str) and keys.verify(room["password"], password))
     if outcome is None:
-        return _login_page(room, TOO_MANY, 429)
+        return _login_page(room, _(TOO_MANY), 429)
     if not outcome:
-        return _login_page(room, "That is not the organiser password.", 401)
+        return _login_page(room, _("That is not the organiser password."), 401)
     session["room_organiser"] = keys.proof_of(room["password"])
     return redirect(url_for("room.index"))
 
@@ -248,20 +325,21 @@ def logout():
 # --- making tables ----------------------------------------------------------------------------------------------
 
 
-def _name(value, what: str, empty_ok: bool = False) -> str:
-    """A name typed by the organiser, checked as a game's name is (webapp/game/text.py); Rejected says why."""
+def _name(value, field: str, empty_ok: bool = False) -> str:
+    """A name typed by the organiser, checked as a game's name is (webapp/game/text.py); Rejected says why.
+    ``field``: which one, said in the reader's language (the subject of the refusal's sentence)."""
     value = " ".join(str(value or "").split())
     if not value:
         if empty_ok:
             return ""
-        raise Rejected(f"{what} needs 1 to {text.MAX_NAME} characters.")
+        raise Rejected(_("%(field)s needs 1 to %(max)s characters.", field=field, max=text.MAX_NAME))
     if len(value) > text.MAX_NAME:
-        raise Rejected(f"{what} is at most {text.MAX_NAME} characters.")
-    why = text.problem(value)
-    if why:
-        raise Rejected(f"{what} {why}.")
+        raise Rejected(_("%(field)s is at most %(max)s characters.", field=field, max=text.MAX_NAME))
+    if text.problem(value):
+        raise Rejected(_("%(field)s holds a control, direction or invisible character, or broken text: type it "
+                         "again in plain words.", field=field))
     if "<" in value or ">" in value:  # printed on sheets and read aloud: plain words, no markup
-        raise Rejected(f"{what} may not hold < or >: plain words only.")
+        raise Rejected(_("%(field)s may not hold < or >: plain words only.", field=field))
     return text.valid_name(value)
 
 
@@ -320,13 +398,13 @@ def _check_template(template_id) -> str:
     h = hub()
     store = h.store
     if not isinstance(template_id, str) or store.game(template_id) is None:
-        raise Rejected("Choose the template game the tables are copied from.")
+        raise Rejected(_("Choose the template game the tables are copied from."))
     if store.room_table("current_game", template_id) is not None or store.room_slot(template_id) is not None:
-        raise Rejected("That game is one of the room's tables; a template is a game of its own.")
+        raise Rejected(_("That game is one of the room's tables; a template is a game of its own."))
     game = h.game(template_id)
     if game.players:
-        raise Rejected(f"The template {game.name!r} has players: a table starts with none. Remove them on the "
-                       "template's GM page first.")
+        raise Rejected(_("The template \u201c%(name)s\u201d has players: a table starts with none. Remove them on "
+                         "the template's GM page first.", name=game.name))
     return template_id
 
 
@@ -334,18 +412,18 @@ def _check_template(template_id) -> str:
 def make_tables():
     room = _organiser()
     if room["closed_at"]:
-        return _page(room, error="The room is closed: it makes no new tables.", status=409)
+        return _page(room, error=_("The room is closed: it makes no new tables."), status=409)
     form = request.form
     try:
         template_id = _check_template(form.get("template"))
         try:
             count = int(form.get("count") or "")
         except ValueError:
-            raise Rejected(f"Make 1 to {MAX_TABLES} tables at once.") from None
+            raise Rejected(_("Make 1 to %(max)s tables at once.", max=MAX_TABLES)) from None
         if not 1 <= count <= MAX_TABLES:
-            raise Rejected(f"Make 1 to {MAX_TABLES} tables at once.")
-        prefix = _name(form.get("prefix") or "Table", "The tables' name")
-        gm_name = _name(form.get("gm_name"), "A GM's name", empty_ok=True)
+            raise Rejected(_("Make 1 to %(max)s tables at once.", max=MAX_TABLES))
+        prefix = _name(form.get("prefix") or _("Table"), _("The tables' name"))
+        gm_name = _name(form.get("gm_name"), _("A GM's name"), empty_ok=True)
     except Rejected as exc:
         return _page(room, error=str(exc), status=400)
     store = hub().store
@@ -362,14 +440,15 @@ def make_tables():
                                       "join_code": record.join_code, "pin": _new_pin(), "created_at": time.time()})
                 made.append(name)
     except ArchiveError as exc:
-        return _page(room, error=f"The template could not be copied: {exc}", status=500)
-    return _done(f"Made {len(made)} table{'s' if len(made) != 1 else ''}: {', '.join(made)}.")
+        return _page(room, error=_("The template could not be copied: %(error)s", error=exc), status=500)
+    return _done(ngettext("Made %(num)d table: %(names)s.", "Made %(num)d tables: %(names)s.", len(made),
+                          names=", ".join(made)))
 
 
 def _table(table_id: str) -> dict:
     table = hub().store.room_table("id", table_id) if isinstance(table_id, str) and len(table_id) <= 16 else None
     if table is None:
-        abort(404, "There is no such table in this room.")
+        abort(404, _("There is no such table in this room."))
     return table
 
 
@@ -379,14 +458,14 @@ def edit_table(table_id: str):
     room = _organiser()
     table = _table(table_id)
     try:
-        name = _name(request.form.get("name"), "A table's name")
-        gm_name = _name(request.form.get("gm_name"), "A GM's name", empty_ok=True)
+        name = _name(request.form.get("name"), _("A table's name"))
+        gm_name = _name(request.form.get("gm_name"), _("A GM's name"), empty_ok=True)
     except Rejected as exc:
         return _page(room, error=str(exc), status=400)
     store = hub().store
     store.update_room_table(table["id"], name=name, gm_name=gm_name)
     store.rename_game(table["current_game"], name)
-    return _done(f"{name}: saved.")
+    return _done(_("%(table)s: saved.", table=name))
 
 
 @bp.post("/room/tables/<table_id>/pin")
@@ -395,8 +474,8 @@ def new_pin(table_id: str):
     table = _table(table_id)
     pin = _new_pin()
     hub().store.update_room_table(table["id"], pin=pin)
-    return _done(f"{table['name']}: the new GM PIN is {pin}; the old one no longer works. "
-                 "Print its sheet again.")
+    return _done(_("%(table)s: the new GM PIN is %(pin)s; the old one no longer works. Print its sheet again.",
+                   table=table["name"], pin=pin))
 
 
 @bp.post("/room/tables/<table_id>/code")
@@ -405,17 +484,16 @@ def new_code(table_id: str):
     room = _organiser()
     table = _table(table_id)
     if room["closed_at"]:
-        return _page(room, error="The room is closed: open it again first.", status=409)
+        return _page(room, error=_("The room is closed: open it again first."), status=409)
     h = hub()
     game_id = table["current_game"]
     code = _free_join_code()
     h.store.update_access(game_id, join_code=code, gm_key=new_key(), screen_key=new_key())
     h.store.update_room_table(table["id"], join_code=code)
     for role in ("gm", "screen"):
-        h.end_sessions(game_id, None, "The organiser gave this table new links: open it again from the new sheet.",
-                       reload=True, role=role)
-    return _done(f"{table['name']}: new join code {code} and new GM and screen links; the old ones "
-                 "no longer work. Print its sheet again.")
+        h.end_sessions(game_id, None, NEW_LINKS, reload=True, role=role)
+    return _done(_("%(table)s: new join code %(code)s and new GM and screen links; the old ones no longer "
+                   "work. Print its sheet again.", table=table["name"], code=code))
 
 
 # --- between slots, and at the end -------------------------------------------------------------------------------
@@ -468,39 +546,40 @@ def reset(table_id: str):
     with the same links, join code and PIN."""
     room = _organiser()
     if room["closed_at"]:
-        return _page(room, error="The room is closed: its tables are not reset any more.", status=409)
+        return _page(room, error=_("The room is closed: its tables are not reset any more."), status=409)
     table = _table(table_id)
     h = hub()
     old = h.store.game(table["current_game"])
     if h.store.game(table["template"]) is None:
-        return _page(room, error=f"{table['name']}: its template game is gone; it cannot be reset.", status=409)
+        return _page(room, error=_("%(table)s: its template game is gone; it cannot be reset.", table=table["name"]),
+                     status=409)
     try:
         with _Template(table["template"]) as template:
             new_id = template.copy(old.name)
     except ArchiveError as exc:
-        return _page(room, error=f"The template could not be copied: {exc}", status=500)
+        return _page(room, error=_("The template could not be copied: %(error)s", error=exc), status=500)
     try:
         h.store.next_room_slot(table["id"], old.id, new_id)
     except Conflict:
-        return _page(room, error=f"{table['name']} was reset by someone else just now.", status=409)
+        return _page(room, error=_("%(table)s was reset by someone else just now.", table=table["name"]), status=409)
     # the new game takes the table's keys: the printed sheet, the GM's page and the table screen carry on
-    _stop(table, "This table was reset for the next slot.", handover=lambda code: h.store.update_access(
+    _stop(table, RESET_DONE, handover=lambda code: h.store.update_access(
         new_id, gm_key=old.gm_key, screen_key=old.screen_key, join_code=code))
-    return _done(f"{table['name']} is reset for the next slot: its players are gone and its game is "
-                 "the template again. The last slot's game is kept below (download it).")
+    return _done(_("%(table)s is reset for the next slot: its players are gone and its game is the template "
+                   "again. The last slot's game is kept below (download it).", table=table["name"]))
 
 
 @bp.post("/room/close")
 def close():
     room = _organiser()
     if room["closed_at"]:
-        return _done("The room was closed already.")
+        return _done(_("The room was closed already."))
     h = hub()
     h.store.save_room(closed_at=time.time())
     for table in h.store.room_tables():
         _stop(table, ROOM_CLOSED)
-    return _done("The room is closed: its tables take no more players or moves. Each "
-                 "table's game can still be downloaded.")
+    return _done(_("The room is closed: its tables take no more players or moves. Each table's game can "
+                   "still be downloaded."))
 
 
 @bp.post("/room/reopen")
@@ -509,13 +588,13 @@ def reopen():
     sheets again)."""
     room = _organiser()
     if not room["closed_at"]:
-        return _done("The room is open.")
+        return _done(_("The room is open."))
     h = hub()
     h.store.save_room(closed_at=None)
     for table in h.store.room_tables():
         h.store.update_access(table["current_game"], join_code=table["join_code"])
-    return _done("The room is open again: the join codes work again; the GM and screen "
-                 "links are new, so print the sheets again.")
+    return _done(_("The room is open again: the join codes work again; the GM and screen links are new, so "
+                   "print the sheets again."))
 
 
 @bp.get("/room/games/<game_id>.tacmap")
@@ -524,7 +603,7 @@ def download(game_id: str):
     _organiser()
     store = hub().store
     if store.room_table("current_game", game_id) is None and store.room_slot(game_id) is None:
-        abort(404, "That is not a game of this room.")
+        abort(404, _("That is not a game of this room."))
     folder = Path(tempfile.mkdtemp(prefix=".room-", dir=current_app.config["DATA_DIR"]))
     path = folder / f"{game_id}.tacmap"
     try:
@@ -587,7 +666,7 @@ def door(table_id: str, role: str):
     """A printed GM or table-screen link: the table's game now (whatever slot), with the key it carries."""
     room = _room()
     if role not in ("gm", "screen"):
-        abort(404, "There is no such page.")
+        abort(404, _("There is no such page."))
     table = _table(table_id)
     if room["closed_at"]:
         return _closed_page(table)
@@ -595,12 +674,12 @@ def door(table_id: str, role: str):
     key = request.args.get("key") or ""
     actor = hub().key_actor(game_id, key)
     if actor is None or actor.role != role:
-        abort(403, "That link is no longer valid for this table: ask the organiser for its new sheet.")
+        abort(403, _("That link is no longer valid for this table: ask the organiser for its new sheet."))
     return redirect(url_for(f"game.{role}", game_id=game_id, key=key))
 
 
 def _closed_page(table: dict | None, status: int = 410):
-    return render_template("room_closed.html", table=table, message=ROOM_CLOSED), status
+    return render_template("room_closed.html", table=table, message=_(ROOM_CLOSED)), status
 
 
 @bp.route("/pin", methods=["GET", "POST"])
@@ -621,10 +700,10 @@ def pin():
 
     outcome = _guess(PIN_GUESSES, right)
     if outcome is None:
-        return render_template("room_pin.html", error=TOO_MANY), 429
+        return render_template("room_pin.html", error=_(TOO_MANY)), 429
     if not outcome:
-        return render_template("room_pin.html", error="No table has that GM PIN. Check the sheet, or ask the "
-                                                      "organiser."), 401
+        return render_template("room_pin.html", error=_("No table has that GM PIN. Check the sheet, or ask "
+                                                        "the organiser.")), 401
     table = found["table"]
     if room["closed_at"]:
         return _closed_page(table)
@@ -670,10 +749,10 @@ def doors():
             key = request.args.get("key") or remembered_key(role, game_id) or ""
             return redirect(url_for("room.door", table_id=table["id"], role=role, key=key))
         if api:
-            abort(410, "this table was reset for the next slot: this game takes no more commands")
+            abort(410, _("This table was reset for the next slot: this game takes no more commands."))
         return render_template("room_closed.html", table=table, reset=True,
-                               message="This table was reset for the next slot: this game is over. To play in "
-                                       "the next one, join again with the table's code."), 410
+                               message=_("This table was reset for the next slot: this game is over. To play in "
+                                         "the next one, join again with the table's code.")), 410
     room = store.room()
     if room and room["closed_at"]:
         table = store.room_table("current_game", game_id)
@@ -684,7 +763,7 @@ def doors():
 
 def _refuse(api: bool, table: dict | None):
     if api:
-        abort(410, ROOM_CLOSED)
+        abort(410, _(ROOM_CLOSED))
     return _closed_page(table)
 
 
