@@ -100,18 +100,18 @@ def _console(message: str, **params) -> str:
 def console_lines(base: str, link: str | None) -> list[str]:
     """What ``tacmap serve --room`` prints: where the organiser and the volunteers go, and the setup link
     while the organiser password is not set."""
-    lines = [_console("Room mode: the organiser's page is %(room)s, volunteer GMs type their PIN at %(pin)s",
+    lines = [_console(N_("Room mode: the organiser's page is %(room)s, volunteer GMs type their PIN at %(pin)s"),
                       room=f"{base}/room", pin=f"{base}/pin")]
     if link:
-        lines.append(_console("Set the organiser password once, on this link (it works once; keep it off the "
-                              "Wi-Fi's shared screens): %(link)s", link=link))
+        lines.append(_console(N_("Set the organiser password once, on this link (it works once; keep it off the "
+                                 "Wi-Fi's shared screens): %(link)s"), link=link))
     return lines
 
 
 def forgotten_password_line(path: str) -> str:
     """What ``tacmap room-password`` prints."""
-    return _console("The organiser password is gone (every organiser is logged out). Set a new one once, at the "
-                    "server's address (running or next started with --room): %(link)s",
+    return _console(N_("The organiser password is gone (every organiser is logged out). Set a new one once, at "
+                       "the server's address (running or next started with --room): %(link)s"),
                     link=f"http://<server>:<port>{path}")
 
 
