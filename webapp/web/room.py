@@ -214,7 +214,8 @@ def index():
 def _page(room: dict, error: str | None = None, notice: str | None = None, status: int = 200):
     h = hub()
     in_room = {t["current_game"] for t in h.store.room_tables()} | {s["game"] for s in h.store.room_slots()}
-    templates = [g for g in h.store.games() if g.id not in in_room]
+    templates = [{"id": g.id, "name": g.name, "system": _system_name(g.system)}
+                 for g in h.store.games() if g.id not in in_room]
     notices = ([notice] if notice else []) + get_flashed_messages(category_filter=["room"])
     return render_template("room.html", room=room, tables=_table_rows(), templates=templates, error=error,
                            notices=notices, max_tables=MAX_TABLES, slots=_slots()), status
@@ -639,8 +640,9 @@ def _sheet(table: dict) -> dict:
 
 
 def _system_name(system: str) -> str:
+    """A rule system's name, as the rules name it (looked up in the merged catalogs where a domain has it)."""
     try:
-        return rules.get(system).name
+        return _(rules.get(system).name)
     except KeyError:
         return system
 
