@@ -77,17 +77,22 @@ def speaking(tmp_path):
 
 class Visible(HTMLParser):
     """The text a reader sees or hears: text nodes (not scripts, styles or the QR codes' drawings) and the
-    labelling attributes, a visible input's value."""
+    labelling attributes, a visible input's value. A part marked ``translate="no"`` is left out whole (the
+    language chooser's own names, once the app has one: each language named in itself)."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
-        self.skip = 0
+        self.skip = 0  # depth inside a left-out element
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style", "svg"):
-            self.skip += 1
         a = dict(attrs)
+        if self.skip or tag in ("script", "style", "svg") or a.get("translate") == "no":
+            if tag not in self.VOID:
+                self.skip += 1
+            return
         for name in ("aria-label", "placeholder", "title", "alt"):
             if a.get(name):
                 self.texts.append(a[name])
@@ -95,7 +100,7 @@ class Visible(HTMLParser):
             self.texts.append(a["value"])
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style", "svg") and self.skip:
+        if self.skip and tag not in self.VOID:
             self.skip -= 1
 
     def handle_data(self, data):
