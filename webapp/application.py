@@ -81,6 +81,8 @@ def create_app(config: dict | None = None) -> Flask:
         DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
         # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/live/shared.py)
         MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
+        # room mode (#38): the organiser's page /room and the GM PIN page /pin (webapp/web/room.py)
+        ROOM=(os.environ.get("TACMAP_ROOM") or "").strip().lower() in ("1", "true", "yes", "on"),
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -143,9 +145,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["tacmap_socketio"] = socketio
 
     from .live.sockets import register as register_events
-    from .web import api, device, game, handouts, help, lobby, maps, recap, sheets  # noqa: F401 (sheets adds routes to game)
+    from .web import api, device, game, handouts, help, lobby, maps, recap, room, sheets  # noqa: F401 (sheets adds routes to game)
 
-    for module in (lobby, game, api, help, maps, handouts, device, recap):
+    # room first: its check before every request (a reset table's old pages, a closed room) runs ahead of the gate
+    for module in (room, lobby, game, api, help, maps, handouts, device, recap):
         app.register_blueprint(module.bp)
     app.jinja_env.filters["measure"] = measure  # {{ 5|measure(system.cell_unit) }}: 5", 5 yards
     register_events(socketio, hub, app.extensions["tacmap_keyless"])

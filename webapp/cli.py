@@ -112,6 +112,8 @@ def serve(args: argparse.Namespace) -> int:
     config["SESSION_COOKIE_NAME"] = cookie_name(args.port, args.public_url)
     if args.message_queue:
         config["MESSAGE_QUEUE"] = args.message_queue
+    if args.room:
+        config["ROOM"] = True
     app = open_app(config)  # a data folder it cannot use is said first
     if app is None:
         return 2
@@ -128,6 +130,11 @@ def serve(args: argparse.Namespace) -> int:
         gm_link = f"{base}/games/{record.id}/gm?key={record.gm_key}"
         print(f"GM link for {record.name!r} (join code {record.join_code}): {gm_link}", flush=True)
     print("Players join at the addresses above with the game's join code.", flush=True)
+    if app.config.get("ROOM"):
+        from .web.room import console_lines, setup_link
+
+        for line in console_lines(base, setup_link(app, base)):
+            print(line, flush=True)
     if app.config.get("MESSAGE_QUEUE"):
         from .live.shared import shown_url
 
@@ -281,6 +288,24 @@ def backup_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def room_password(args: argparse.Namespace) -> int:
+    """A forgotten organiser password (room mode): dropped, and a new one-time setup link printed."""
+    from .storage.archive import ArchiveError
+    from .storage.store import DB_NAME, Store
+    from .web.room import forgotten_password_line, new_setup_path
+
+    try:
+        store = Store(_existing_data_dir(args) / DB_NAME)
+    except (ArchiveError, DataError) as exc:
+        return _fail(str(exc))
+    try:
+        path = new_setup_path(store, forget_password=True)
+    finally:
+        store.close()
+    print(forgotten_password_line(path))
+    return 0
+
+
 def repair_game(args: argparse.Namespace) -> int:
     from .storage.archive import ArchiveError, repair
 
@@ -324,6 +349,10 @@ def add_data_commands(sub) -> None:
     p.add_argument("game")
     data_dir_option(p)
     p.set_defaults(func=repair_game)
+    p = sub.add_parser("room-password", help="room mode: forget the organiser password and print a new one-time "
+                                             "setup link (safe while the server runs)")
+    data_dir_option(p)
+    p.set_defaults(func=room_password)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -348,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="run several processes for the same games: the Redis they share "
                         "(redis://HOST:PORT/N; default $TACMAP_MESSAGE_QUEUE); see README")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")
+    p.add_argument("--room", action="store_true",
+                   help="room mode for an organiser: the /room page (many tables from a template, GM PINs, resets; "
+                        "also TACMAP_ROOM=1)")
     p.add_argument("--dice-seed", default=None,
                    help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")
     p.add_argument("--verbose", action="store_true", help="log every request")

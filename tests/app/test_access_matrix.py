@@ -250,6 +250,26 @@ def request_for(endpoint: str, t: dict):
         "api.token_picture": ("POST", f"/api/games/{g}/pictures", {}),
         "handouts.page_handout": ("POST", f"/games/{g}/handouts", {}),
         "handouts.page_picture": ("POST", f"/games/{g}/pictures", {}),
+        # room mode (#38): off in this app, so each is 404 whoever asks; tests/app/test_room_mode.py plays them
+        "room.index": ("GET", "/room", None),
+        "room.tables": ("GET", "/room/tables", None),
+        "room.setup_form": ("GET", "/room/setup?token=x", None),
+        "room.setup": ("POST", "/room/setup", {"token": "x", "password": "abcd", "confirm": "abcd"}),
+        "room.login": ("POST", "/room/login", {"password": "abcd"}),
+        "room.logout": ("POST", "/room/logout", {}),
+        "room.make_tables": ("POST", "/room/tables", {"template": g, "count": "1"}),
+        "room.edit_table": ("POST", "/room/tables/abc", {"name": "x"}),
+        "room.new_pin": ("POST", "/room/tables/abc/pin", {}),
+        "room.new_code": ("POST", "/room/tables/abc/code", {}),
+        "room.confirm_reset": ("GET", "/room/tables/abc/reset", None),
+        "room.reset": ("POST", "/room/tables/abc/reset", {}),
+        "room.close": ("POST", "/room/close", {}),
+        "room.reopen": ("POST", "/room/reopen", {}),
+        "room.download": ("GET", f"/room/games/{g}.tacmap", None),
+        "room.sheets": ("GET", "/room/sheets", None),
+        "room.sheet": ("GET", "/room/tables/abc/sheet", None),
+        "room.door": ("GET", "/room/t/abc/gm?key=x", None),
+        "room.pin": ("POST", "/pin", {"pin": "123456"}),
     }
     assert endpoint in requests, f"add a request to try {endpoint} with to request_for()"
     return requests[endpoint]
