@@ -10,9 +10,10 @@ from flask import template_rendered
 
 import rules
 from webapp import create_app
-from webapp.game import audience, fog
+from webapp.game import audience
 from webapp.live import render, throttle
 
+from test_broadcast_views import compare_with_renders_alone
 from test_live import connect
 
 S = rules.get("savage_worlds")
@@ -84,15 +85,15 @@ def renders(app):
 
 
 def test_a_move_draws_the_prompts_and_the_log_once_for_every_audience_that_sees_them_alike(table, renders):
-    bob = table["ids"]["Cat"]  # nobody's token far from the others: a plain move, nothing offered to anyone
-    command(table["gm"], {"type": "move_token", "token_id": bob, "x": 8, "y": 5})
+    cat = table["ids"]["Cat"]  # nobody's token far from the others: a plain move, nothing offered to anyone
+    command(table["gm"], {"type": "move_token", "token_id": cat, "x": 8, "y": 5})
     # the reroll prompt (empty for all: no offer) once, not once per GM and player (six); the table screen's
     # view of what the GM shows it, the same for the GM and the screen, once
     assert renders.count("_reroll_prompt.html") == 1, renders
     assert renders.count("_screen_view.html") == 1, renders
     assert renders.count("_log.html") == 2, renders  # the GM's (with Undo) and the players' alike
     for seat in table["seats"]:
-        assert f'id="token-{bob}"' in updates(seat)
+        assert f'id="token-{cat}"' in updates(seat)
 
 
 def test_the_newest_log_lines_are_read_once_per_update_for_the_players_who_read_the_same(table, monkeypatch):
@@ -112,22 +113,7 @@ def test_the_newest_log_lines_are_read_once_per_update_for_the_players_who_read_
 def test_each_audience_gets_what_a_render_for_it_alone_gives_through_offers_made_and_taken(table, monkeypatch):
     """A reroll offer and a Soak offer are one player's (and the GM's): shared renders must never hand them to
     another audience. Each audience's html from the shared renders equals its own render at the same moment."""
-    compared: list[str] = []
-    alone_fragments = render.fragments
-
-    def both(game, actor, changes, online=None, extra=None, renders=None, since=None, sent=None):
-        vision = fog._vision(game)
-        walls_known, tokens_shown = dict(vision.walls_known), dict(vision.tokens_shown)
-        alone = alone_fragments(game, actor, changes, online=online, extra=extra, since=since,
-                                sent=None if sent is None else dict(sent))
-        vision.walls_known, vision.tokens_shown = walls_known, tokens_shown
-        shared = alone_fragments(game, actor, changes, online=online, extra=extra, renders=renders, since=since,
-                                 sent=sent)
-        assert shared == alone, (actor, sorted(changes))
-        compared.append(actor.audience)
-        return shared
-
-    monkeypatch.setattr(render, "fragments", both)
+    compared = compare_with_renders_alone(monkeypatch)
     ids, gm, mira = table["ids"], table["gm"], table["seats"][0]
     others = [table["screen"], *table["seats"][1:]]
     offered = False
