@@ -87,13 +87,37 @@ def renders(app):
 def test_a_move_draws_the_prompts_and_the_log_once_for_every_audience_that_sees_them_alike(table, renders):
     cat = table["ids"]["Cat"]  # nobody's token far from the others: a plain move, nothing offered to anyone
     command(table["gm"], {"type": "move_token", "token_id": cat, "x": 8, "y": 5})
-    # the reroll prompt (empty for all: no offer) once, not once per GM and player (six); the table screen's
-    # view of what the GM shows it, the same for the GM and the screen, once
+    # the reroll prompt (empty for all: no offer) once, not once per GM and player (six)
     assert renders.count("_reroll_prompt.html") == 1, renders
-    assert renders.count("_screen_view.html") == 1, renders
     assert renders.count("_log.html") == 2, renders  # the GM's (with Undo) and the players' alike
     for seat in table["seats"]:
         assert f'id="token-{cat}"' in updates(seat)
+
+
+def test_a_move_in_bright_light_with_no_token_followed_leaves_the_lighting_and_the_screen_view_alone(table, renders):
+    """In bright light the lighting layer is nothing for the players and the table, the map's lamps for the GM: a
+    move changes none of it; the table screen's view changes with a move only when it follows a token."""
+    gm, cat = table["gm"], table["ids"]["Cat"]
+    command(gm, {"type": "move_token", "token_id": cat, "x": 8, "y": 5})
+    assert "_lighting.html" not in renders and "_screen_view.html" not in renders, renders
+    assert 'id="layer-lighting"' not in updates(gm) and 'id="screen-view-state"' not in updates(table["screen"])
+    # the screen follows a token: the view goes with each move (a followed token may go out of sight)
+    command(gm, {"type": "set_screen_view", "follow": cat})
+    for client in (gm, table["screen"]):
+        client.get_received()
+    renders.clear()
+    command(gm, {"type": "move_token", "token_id": cat, "x": 8, "y": 6})
+    assert renders.count("_screen_view.html") == 1, renders  # the GM's and the screen's alike
+    assert 'id="screen-view-state"' in updates(gm)  # (the screen hears of it only when its view changed)
+    # in the dark, what a move lights changes: every audience's lighting layer is drawn (the GM's, the screen's
+    # and the players' alike: three)
+    command(gm, {"type": "set_lighting", "ambient": "dark"})
+    for client in (gm, table["screen"], *table["seats"]):
+        client.get_received()
+    renders.clear()
+    command(gm, {"type": "move_token", "token_id": cat, "x": 8, "y": 5})
+    assert renders.count("_lighting.html") == 3, renders
+    assert 'id="layer-lighting"' in updates(gm)
 
 
 def test_the_newest_log_lines_are_read_once_per_update_for_the_players_who_read_the_same(table, monkeypatch):

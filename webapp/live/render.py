@@ -185,19 +185,31 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
                 changes.add("combat")
                 if event.data["fight"].get("turn"):  # the move passed the turn: the acting ring moves
                     changes.add("tokens")
-    if changes & {"tokens", "fog", "map"}:
+    if "map" in changes or (changes & {"tokens", "fog"} and (game is None or screenview.current(game)["follow"])):
         changes.add("screen_view")  # the followed token hidden, shown, or out of the screen's view
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
     if "combat" in changes:  # the turn bar shows the same turn
         changes.add("turn_bar")
-    if "fog" in changes or "map" in changes:  # what is lit (a torch moved, a door opened) and seen goes with it
-        changes.add("lighting")
+    if "map" in changes or ("fog" in changes and (game is None or not _lit_alike(game))):
+        changes.add("lighting")  # what is lit (a torch moved, a door opened) and seen goes with it
     if "map" in changes or "gm_map" in changes:  # the GM's lighting panel is the shown map's
         changes.add("lighting_panel")
     if under_only:
         changes -= set(_UNDER)
     return changes
+
+
+def _lit_alike(game: Game) -> bool:
+    """Whether the lighting layer of every screen stays as it is, whatever tokens, doors, walls or the fog do: the
+    map each screen shows (the active one, the GM's prepared one) is in bright light, where that layer is nothing
+    for players and the table screen and the map's own lights for the GM (``lighting.layer``). What changes that
+    (a light, the ambient light, another map) comes with a ``lighting`` part of its own (``_BY_EVENT``)."""
+    for map_id in {game.active_map, maps.shown_to_gm(game)}:
+        m = game.maps.get(map_id)
+        if m is not None and m.ambient != "bright":
+            return False
+    return True
 
 
 def picture_of(game: Game, m: "maps.GameMap", actor: Actor | None = None) -> dict | None:
