@@ -173,3 +173,22 @@ def test_each_audience_gets_what_a_render_for_it_alone_gives_through_offers_made
     command(mira, {"type": "soak", "token_id": ids["Ann"], "accept": False})
     command(gm, {"type": "move_token", "token_id": ids["Cat"], "x": 8, "y": 5})
     assert compared.count("gm") >= 4 and compared.count(f"player:{table['players'][1]['player_id']}") >= 4
+
+
+def test_with_fog_what_each_audience_sees_is_worked_out_once_per_move(table, monkeypatch):
+    """The tokens a player may see (fog of war) are what the fragments show and what keeps names out of the log
+    lines it reads: one reckoning per audience and move serves both."""
+    from webapp.game import fog
+
+    command(table["gm"], {"type": "set_fog", "enabled": True})
+    asked: list[str] = []
+    visible = fog.visible_tokens
+
+    def counted(game, actor):
+        asked.append(actor.audience)
+        return visible(game, actor)
+
+    monkeypatch.setattr(fog, "visible_tokens", counted)
+    command(table["gm"], {"type": "move_token", "token_id": table["ids"]["Cat"], "x": 8, "y": 5})
+    players = [f"player:{p['player_id']}" for p in table["players"]]
+    assert sorted(asked) == sorted(["gm", "screen", *players]), asked
