@@ -192,3 +192,23 @@ def test_with_fog_what_each_audience_sees_is_worked_out_once_per_move(table, mon
     command(table["gm"], {"type": "move_token", "token_id": table["ids"]["Cat"], "x": 8, "y": 5})
     players = [f"player:{p['player_id']}" for p in table["players"]]
     assert sorted(asked) == sorted(["gm", "screen", *players]), asked
+
+
+def test_the_gms_update_is_sent_after_every_other_screens(table, monkeypatch):
+    """The GM made the move and sees it already: the table screen's and the players' messages go out first."""
+    hub = table["hub"]
+    order: list = []
+    emit = hub.socketio.emit
+
+    def recorded(event, data=None, *args, **kwargs):
+        if event == "update":
+            to = kwargs.get("to")
+            order.extend([to] if isinstance(to, str) else to)
+        return emit(event, data, *args, **kwargs)
+
+    monkeypatch.setattr(hub.socketio, "emit", recorded)
+    for x in (7, 8, 7):
+        order.clear()
+        command(table["gm"], {"type": "move_token", "token_id": table["ids"]["Cat"], "x": x, "y": 5})
+        assert order and order[-1].endswith(":gm") and sum(r.endswith(":gm") for r in order) == 1, order
+        assert len(order) > 1  # the others heard of it too (before the GM)
