@@ -31,12 +31,13 @@ def newest_log(game: Game, actor: Actor, may_read: Callable[[LogEntry], bool] | 
     return (e for e in reversed(game.log) if may_read(e))
 
 
-def reader(game: Game, actor: Actor, visible: list | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
+def reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
     """Which log lines this audience may read, as a key and the test: audiences with the same key, as the game
     stands now, read the same lines (the GM every line; the others, with no fog, the lines for all; with fog,
     those for all that name no token or character it may not know: the key holds those names). So one
     update reads the newest lines once for all the players that see the game alike, not once per player.
-    ``visible``: ``fog.visible_tokens(game, actor)``, if the caller has it (with fog, it is the costly part)."""
+    ``visible``: gives ``fog.visible_tokens(game, actor)``, if the caller has it (asked with fog only: the
+    costly part then)."""
     return _reader(game, actor, visible)
 
 
@@ -49,7 +50,7 @@ def _may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
     return _reader(game, actor)[1]
 
 
-def _reader(game: Game, actor: Actor, visible: list | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
+def _reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
     if actor.role == "gm":
         return ("gm",), lambda e: True
     pattern = None
@@ -57,8 +58,7 @@ def _reader(game: Game, actor: Actor, visible: list | None = None) -> tuple[tupl
         # a line written before the fog fell (or before the token went out of view) must not name it, nor
         # one naming a token since removed (where it was when it went is the fog's), a token of another map,
         # or a character this audience may not know (characters.view)
-        if visible is None:
-            visible = fog.visible_tokens(game, actor)  # the tokens it may see (fog.may_see), once
+        visible = visible() if visible is not None else fog.visible_tokens(game, actor)  # those it may see, once
         shown = {id(t) for t in visible}
         unseen = {t.name for t in game.tokens.values() if id(t) not in shown}
         unseen |= set(game.removed.values())

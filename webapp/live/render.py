@@ -339,9 +339,9 @@ def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
     }
 
 
-def _newest_log(game: Game, actor: Actor, shared: dict | None, visible: list) -> list[LogEntry]:
+def _newest_log(game: Game, actor: Actor, shared: dict | None, visible: Callable[[], list]) -> list[LogEntry]:
     """The 20 newest log lines this audience may read, newest first; with ``shared``, looked up once per update
-    for all the audiences that may read the same lines (``audience.reader``); ``visible``: the tokens it sees."""
+    for all the audiences that may read the same lines (``audience.reader``); ``visible``: gives the tokens it sees."""
     key, may_read = audience.reader(game, actor, visible)
     if shared is None:
         return list(islice(audience.newest_log(game, actor, may_read), 20))
@@ -368,7 +368,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "tokens": lambda c: fog.visible_tokens(game, actor),
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
-        "log": lambda c: _newest_log(game, actor, shared, c["tokens"]),  # the 20 newest, newest first
+        "log": lambda c: _newest_log(game, actor, shared, lambda: c["tokens"]),  # the 20 newest, newest first
         "screen_feed": lambda c: screen_feed(game, c["log"]),
         "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
