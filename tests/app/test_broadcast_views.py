@@ -197,9 +197,9 @@ def test_a_whole_tokens_layer_draws_each_token_once_per_way_of_seeing_it(table, 
     assert ids["Ghost"] not in "".join(layers.values())
 
 
-def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch):
-    """Through moves of owned, unowned and hidden tokens, fog, a door, a fight, a template and secret
-    rolls: each audience's html from the shared renders equals its own render made at the same moment."""
+def compare_with_renders_alone(monkeypatch) -> list[str]:
+    """From now on, every audience's fragments of an update are also rendered for it alone, at the same moment,
+    and the two must be equal; returns the list of the audiences compared (it grows as updates go out)."""
     compared: list[str] = []
     alone_fragments = render.fragments
 
@@ -217,6 +217,13 @@ def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch
         return shared
 
     monkeypatch.setattr(render, "fragments", both)
+    return compared
+
+
+def test_every_audience_gets_what_a_render_for_it_alone_gives(table, monkeypatch):
+    """Through moves of owned, unowned and hidden tokens, fog, a door, a fight, a template and secret
+    rolls: each audience's html from the shared renders equals its own render made at the same moment."""
+    compared = compare_with_renders_alone(monkeypatch)
     ids, command = table["ids"], table["command"]
     mira = table["players"][0]["player_id"]
     command({"type": "move_token", "token_id": ids["Aria"], "x": 3, "y": 3})

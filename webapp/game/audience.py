@@ -23,11 +23,22 @@ def log_for(game: Game, actor: Actor) -> list[LogEntry]:
     return [e for e in game.log if may_read(e)]
 
 
-def newest_log(game: Game, actor: Actor) -> Iterator[LogEntry]:
+def newest_log(game: Game, actor: Actor, may_read: Callable[[LogEntry], bool] | None = None) -> Iterator[LogEntry]:
     """The same lines, newest first, tested only as far as they are read (a page shows the 20 newest of
-    a log that grows all evening)."""
-    may_read = _may_read(game, actor)
+    a log that grows all evening). ``may_read``: this audience's test, if the caller has it (``reader``)."""
+    if may_read is None:
+        may_read = _may_read(game, actor)
     return (e for e in reversed(game.log) if may_read(e))
+
+
+def reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
+    """Which log lines this audience may read, as a key and the test: audiences with the same key, as the game
+    stands now, read the same lines (the GM every line; the others, with no fog, the lines for all; with fog,
+    those for all that name no token or character it may not know: the key holds those names). So one
+    update reads the newest lines once for all the players that see the game alike, not once per player.
+    ``visible``: gives ``fog.visible_tokens(game, actor)``, if the caller has it (asked with fog only: the
+    costly part then)."""
+    return _reader(game, actor, visible)
 
 
 def may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
@@ -36,26 +47,32 @@ def may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
 
 
 def _may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
+    return _reader(game, actor)[1]
+
+
+def _reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
     if actor.role == "gm":
-        return lambda e: True
+        return ("gm",), lambda e: True
     pattern = None
     if game.fog_on:
         # a line written before the fog fell (or before the token went out of view) must not name it, nor
         # one naming a token since removed (where it was when it went is the fog's), a token of another map,
         # or a character this audience may not know (characters.view)
-        unseen = {t.name for t in game.tokens.values() if not fog.may_see(game, actor, t)}
+        visible = visible() if visible is not None else fog.visible_tokens(game, actor)  # those it may see, once
+        shown = {id(t) for t in visible}
+        unseen = {t.name for t in game.tokens.values() if id(t) not in shown}
         unseen |= set(game.removed.values())
         unseen |= {t.name for m in game.maps.values() if m.id != game.active_map for t in m.tokens.values()
                    if t.owner is None or t.owner != actor.player_id}
         unseen |= characters.unknown_names(game, actor)
-        unseen -= {t.name for t in fog.visible_tokens(game, actor)}  # a name shared with a token in view
+        unseen -= {t.name for t in visible}  # a name shared with a token in view
         unseen.discard("")
         if unseen:
             pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(unseen, key=len, reverse=True)))
     if pattern is None:
-        return lambda e: e.audience == "all"
-    return lambda e: (e.audience == "all" and not pattern.search(e.text)
-                      and not (e.detail and pattern.search(repr(e.detail))))
+        return ("all",), lambda e: e.audience == "all"
+    return ("all", pattern.pattern), lambda e: (e.audience == "all" and not pattern.search(e.text)
+                                                and not (e.detail and pattern.search(repr(e.detail))))
 
 
 def fog_state(game: Game, actor: Actor) -> dict:

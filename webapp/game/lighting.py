@@ -194,6 +194,8 @@ def layer(game: "Game", actor: "Actor", m: "GameMap") -> dict | None:
     """What the lighting layer draws over map ``m`` for this audience: ``shade`` (unlit squares, as SVG
     path data), ``glow`` (lit squares), ``lights`` (markers: ``{"id", "x", "y", "range", "color"}``) and
     ``ambient``. With fog, only over squares this audience sees or saw. None: nothing to draw."""
+    if m.ambient == "bright" and (actor.role != "gm" or not m.lights):
+        return None  # as ``_layer`` finds, told at once (every player's update of a move asks)
     return fog.per_seq(game, f"lighting:{actor.audience}:{m.id}", lambda: _layer(game, actor, m))
 
 

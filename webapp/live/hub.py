@@ -119,6 +119,11 @@ class _Update:
     shown: dict  # (game, audience) -> (seq, parts sent): ``Hub._shown`` once it is sent
 
 
+def _to_the_gm(message: tuple) -> bool:
+    """Whether an update's message (``(html, from seq), rooms``) goes to the GM's room (sent last)."""
+    return any(r.endswith(":gm") for r in message[1])
+
+
 #: events after which connections end (``Hub._end_sessions_for``): their update is rendered once that is done
 ENDS_SESSIONS = frozenset({"player_removed", "players_merged", "player_reclaimed"})
 
@@ -917,8 +922,10 @@ class Hub:
         return _Update(game.seq, rooms, shown)
 
     def _send_update(self, update: "_Update") -> None:
+        """Each message to its rooms, the GM's last: most changes are the GM's own, on the GM's screen already,
+        and a socket write that wakes its reader costs a while (docs/SERVING.md): the other screens hear first."""
         self._shown.update(update.shown)
-        for (html, from_seq), to in update.rooms.items():
+        for (html, from_seq), to in sorted(update.rooms.items(), key=_to_the_gm):
             self.socketio.emit("update", {"seq": update.seq, "from_seq": from_seq, "html": html},
                                to=to if len(to) > 1 else to[0])
 

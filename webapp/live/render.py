@@ -185,19 +185,31 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
                 changes.add("combat")
                 if event.data["fight"].get("turn"):  # the move passed the turn: the acting ring moves
                     changes.add("tokens")
-    if changes & {"tokens", "fog", "map"}:
+    if "map" in changes or (changes & {"tokens", "fog"} and (game is None or screenview.current(game)["follow"])):
         changes.add("screen_view")  # the followed token hidden, shown, or out of the screen's view
     if "tokens" in changes:
         changes = {c for c in changes if not c.startswith("token:")}
     if "combat" in changes:  # the turn bar shows the same turn
         changes.add("turn_bar")
-    if "fog" in changes or "map" in changes:  # what is lit (a torch moved, a door opened) and seen goes with it
-        changes.add("lighting")
+    if "map" in changes or ("fog" in changes and (game is None or not _lit_alike(game))):
+        changes.add("lighting")  # what is lit (a torch moved, a door opened) and seen goes with it
     if "map" in changes or "gm_map" in changes:  # the GM's lighting panel is the shown map's
         changes.add("lighting_panel")
     if under_only:
         changes -= set(_UNDER)
     return changes
+
+
+def _lit_alike(game: Game) -> bool:
+    """Whether the lighting layer of every screen stays as it is, whatever tokens, doors, walls or the fog do: the
+    map each screen shows (the active one, the GM's prepared one) is in bright light, where that layer is nothing
+    for players and the table screen and the map's own lights for the GM (``lighting.layer``). What changes that
+    (a light, the ambient light, another map) comes with a ``lighting`` part of its own (``_BY_EVENT``)."""
+    for map_id in {game.active_map, maps.shown_to_gm(game)}:
+        m = game.maps.get(map_id)
+        if m is not None and m.ambient != "bright":
+            return False
+    return True
 
 
 def picture_of(game: Game, m: "maps.GameMap", actor: Actor | None = None) -> dict | None:
@@ -327,6 +339,19 @@ def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
     }
 
 
+def _newest_log(game: Game, actor: Actor, shared: dict | None, visible: Callable[[], list]) -> list[LogEntry]:
+    """The 20 newest log lines this audience may read, newest first; with ``shared``, looked up once per update
+    for all the audiences that may read the same lines (``audience.reader``); ``visible``: gives the tokens it sees."""
+    key, may_read = audience.reader(game, actor, visible)
+    if shared is None:
+        return list(islice(audience.newest_log(game, actor, may_read), 20))
+    key = ("log lines", *key)
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = list(islice(audience.newest_log(game, actor, may_read), 20))
+    return found
+
+
 def _shown_board(game: Game, shown: str):
     """The board of the map this screen shows (the active one's if that map is gone)."""
     m = game.maps.get(shown)
@@ -334,15 +359,16 @@ def _shown_board(game: Game, shown: str):
 
 
 def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Mapping | None = None,
-            fallback: tuple[Mapping, ...] = ()) -> Lazy:
+            fallback: tuple[Mapping, ...] = (), shared: dict | None = None) -> Lazy:
     """Everything a page or a fragment of this audience may show, each value computed when first read;
-    ``fallback``: mappings looked up last (Flask's template globals, for fragments)."""
+    ``fallback``: mappings looked up last (Flask's template globals, for fragments); ``shared``: one dict per
+    update (``fragments``' ``renders``), where what several audiences read alike is kept for the others."""
     system = rules.get(game.system)
     makers = map_makers(game, actor) | {
         "tokens": lambda c: fog.visible_tokens(game, actor),
         "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
         "players": lambda c: list(game.players.values()),
-        "log": lambda c: list(islice(audience.newest_log(game, actor), 20)),  # the 20 newest, newest first
+        "log": lambda c: _newest_log(game, actor, shared, lambda: c["tokens"]),  # the 20 newest, newest first
         "screen_feed": lambda c: screen_feed(game, c["log"]),
         "log_items": lambda c: log_items(current_app._get_current_object()),
         "combat_view": lambda c: combat.combat_view(game, actor),
@@ -480,7 +506,20 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
         return (name, role, None if layer is None else tuple(sorted(layer.items())))
     if name == "lighting":  # _lighting.html: this audience's lighting layer, light handles for the GM
         return (name, role, repr(ctx["lighting_layer"]))
+    shows = _SHOWS_ONLY.get(name)
+    if shows is not None:  # a card that reads one value of this audience's view (and ``oob``)
+        return (name, repr(ctx[shows]))
     return None
+
+
+#: parts whose template reads nothing but one value of the context (besides ``oob``): audiences whose value is
+#: the same get the same html (a move sends every player the empty prompts; they are drawn once, not per player)
+_SHOWS_ONLY = {
+    "reroll_prompt": "reroll_offer",  # _reroll_prompt.html
+    "soak_prompt": "soak_offers",  # _soak_prompt.html
+    "defense_prompt": "pending",  # _defense_prompt.html
+    "screen_view": "screen_view",  # _screen_view.html
+}
 
 
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: Mapping | None = None,
@@ -503,7 +542,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         flask = flask_values(current_app._get_current_object())
     else:  # the same for every audience of the update (view keys are tuples: no clash with this key)
         flask = renders.get("flask values") or renders.setdefault("flask values", flask_values(current_app._get_current_object()))
-    ctx = context(game, actor, online, extra, fallback=flask)
+    ctx = context(game, actor, online, extra, fallback=flask, shared=renders)
     if "fog" in changes and not fog.enabled(game):
         changes.discard("fog")
     elif "fog" in changes and actor.role != "gm":
@@ -537,10 +576,16 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         for name in [n for n in sent if n in _IN_MAP or n.startswith("token:")]:
             del sent[name]
 
+    digests = None if renders is None else renders.setdefault("digests", {})  # html -> its digest, this update
+
     def new_to_them(name: str, html: str) -> bool:
         if sent is None:
             return True
-        digest = hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+        digest = None if digests is None else digests.get(html)  # a shared render: the same str, hashed once
+        if digest is None:
+            digest = hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+            if digests is not None:
+                digests[html] = digest
         if sent.get(name) == digest:
             return False
         sent[name] = digest
