@@ -137,7 +137,7 @@ class _Unappliable(Exception):
 
 
 @functools.lru_cache(maxsize=64)
-def _qr_svg(url: str) -> Markup:
+def qr_svg(url: str) -> Markup:
     """A link's QR code (the join link, the table screen's): the same link, the same picture, so it is drawn once,
     not on every update."""
     return Markup(segno.make(url, error="m").svg_inline(scale=1, dark="#111", light="#fff", omitsize=True))
@@ -184,7 +184,7 @@ class Hub:
         self.pings = throttle.Window(PING_BURST, PING_WINDOW)
         # X-card taps per seat, here only (webapp/game/safety.py: who tapped is kept nowhere else)
         self.x_cards = throttle.Window(*X_CARD_TAPS)
-        self._guesses = keys.Guesses()
+        self.guesses = keys.Guesses()
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
         self._heavy: set[str] = set()  # games with a command that redraws the whole map running or waiting
@@ -209,7 +209,7 @@ class Hub:
         from .shared import SharedGuesses
 
         self.shared = shared
-        self._guesses = SharedGuesses(shared, self._guesses)
+        self.guesses = SharedGuesses(shared, self.guesses)
 
     # --- games ------------------------------------------------------------
 
@@ -317,7 +317,7 @@ class Hub:
         return False
 
     def password_blocked(self, game_id: str) -> bool:
-        return self._guesses.blocked(game_id, _client())
+        return self.guesses.blocked(game_id, _client())
 
     def check_password(self, game_id: str, password: str) -> bool:
         """The GM password, checked against its salted hash; wrong guesses are limited per game and per client
@@ -330,16 +330,16 @@ class Hub:
         if not isinstance(password, str):
             return False
         seen = (game_id, stored, hashlib.sha256(password.encode()).hexdigest())
-        if seen in self._good_passwords and not self._guesses.blocked(game_id, _client()):
+        if seen in self._good_passwords and not self.guesses.blocked(game_id, _client()):
             return True  # a script sending the header on every call: scrypt once
         client = _client()
-        token = self._guesses.take(game_id, client)
+        token = self.guesses.take(game_id, client)
         if not token:
             _said("blocked")  # not checked at all: the request is told to wait, not that it was wrong
             return False
         if keys.verify(stored, password):
             self._good_passwords.add(seen)
-            self._guesses.give_back(game_id, client, token)
+            self.guesses.give_back(game_id, client, token)
             return True
         _said("wrong")
         return False
@@ -360,7 +360,7 @@ class Hub:
     def join_info(self, game_id: str) -> dict:
         record = self.store.game(game_id)
         url = f"{self.base_url()}/join?code={record.join_code}"
-        return {"join_code": record.join_code, "join_url": url, "join_qr": _qr_svg(url)}
+        return {"join_code": record.join_code, "join_url": url, "join_qr": qr_svg(url)}
 
     def screen_info(self, game_id: str) -> dict:
         """The table screen's link for the GM page (in a request): as a path for the GM's own browser, and whole,
@@ -370,7 +370,7 @@ class Hub:
         record = self.store.game(game_id)
         path = url_for("game.screen", game_id=game_id, key=record.screen_key)
         link = self.base_url() + path
-        return {"screen_url": path, "screen_link": link, "screen_qr": _qr_svg(link)}
+        return {"screen_url": path, "screen_link": link, "screen_qr": qr_svg(link)}
 
     # --- commands ---------------------------------------------------------
 

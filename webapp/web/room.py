@@ -41,7 +41,7 @@ import rules
 
 from ..game import keys, text
 from ..game.model import GM, Rejected
-from ..live.hub import JOIN_ALPHABET, _qr_svg, new_key
+from ..live.hub import JOIN_ALPHABET, qr_svg, new_key
 from ..storage.archive import ArchiveError, export_game, import_game
 from ..storage.store import Conflict, DamagedLog
 from . import hub, remember_key, remembered_key
@@ -185,7 +185,7 @@ def _organiser() -> dict:
 def _guess(name: str, right) -> bool | None:
     """A password or PIN tried: counted (the room's and the address's) before it is checked, given back when
     right. None: not checked at all (at the limit)."""
-    guesses, client = hub()._guesses, request.remote_addr
+    guesses, client = hub().guesses, request.remote_addr
     token = guesses.take(name, client)
     if not token:
         return None
@@ -634,8 +634,8 @@ def _sheet(table: dict) -> dict:
     gm_url = f"{base}/room/t/{table['id']}/gm?key={record.gm_key}"
     screen_url = f"{base}/room/t/{table['id']}/screen?key={record.screen_key}"
     join_url = f"{base}/join?code={record.join_code}"
-    return {**table, "join_code": record.join_code, "join_url": join_url, "join_qr": _qr_svg(join_url), "gm_url": gm_url, "gm_qr": _qr_svg(gm_url),
-            "screen_url": screen_url, "screen_qr": _qr_svg(screen_url), "pin_url": f"{base}/pin",
+    return {**table, "join_code": record.join_code, "join_url": join_url, "join_qr": qr_svg(join_url), "gm_url": gm_url, "gm_qr": qr_svg(gm_url),
+            "screen_url": screen_url, "screen_qr": qr_svg(screen_url), "pin_url": f"{base}/pin",
             "system": _system_name(h.game(record.id).system)}
 
 
