@@ -98,7 +98,12 @@
       s.dataset.settled = "0";
       anim = requestAnimationFrame(step);
     }
-    document.addEventListener("tacmap:update", () => apply(false));
+    // the GM chose another language for the table screen (issue #37): the page is drawn anew in it
+    const language = readView().language || null;
+    document.addEventListener("tacmap:update", () => {
+      if ((readView().language || null) !== language) { window.location.reload(); return; }
+      apply(false);
+    });
     window.addEventListener("resize", () => apply(true));
     if (window.ResizeObserver) new ResizeObserver(() => apply(true)).observe(frame());
     apply(true);
@@ -258,6 +263,8 @@
     }
     const cal = document.getElementById("tv-calibrating");
     if (cal) cal.hidden = !view.calibrating;
+    const langSel = document.getElementById("tv-language");
+    if (langSel && document.activeElement !== langSel) langSel.value = view.language || "";
     const calBtn = document.getElementById("tv-calibrate");
     if (calBtn) calBtn.textContent = view.calibrating ? "Close the calibration" : "Calibrate on the TV";
   }
@@ -313,6 +320,8 @@
       send({ screen_width_mm: +clamp(mm * (what === "longer" ? 0.995 : 1.005), 100, 10000).toFixed(2) });
     }
   });
+  const langSel = document.getElementById("tv-language");
+  if (langSel) langSel.addEventListener("change", (e) => send({ language: e.target.value || null }));
   document.getElementById("tv-follow").addEventListener("change", (e) => {
     if (e.target.value) send({ follow: e.target.value }); else send({ center: readView().center || centreOf() });
   });

@@ -222,6 +222,7 @@ def _route(*who: str, refused: int = 403, anonymous: int | None = None, refers_t
 ROUTES: dict[str, Route] = {
     "static": _route(ANYONE),
     "favicon": _route(ANYONE),
+    "i18n.script_catalog": _route(ANYONE),  # the scripts' words in a language (webapp/web/i18n.py)
     # the web app manifest and its start address (webapp/web/device.py): /resume finds this device's own seat
     "device.manifest": _route(ANYONE),
     "device.resume": _route(ANYONE),

@@ -9,7 +9,7 @@ import time
 from flask import Blueprint, abort, current_app, jsonify, make_response, redirect, render_template, request, session, url_for
 from markupsafe import escape
 
-from ..game import keys
+from ..game import keys, screenview
 from ..game.model import Rejected
 from ..game.seats import player_joined
 from ..game.table import from_form
@@ -18,6 +18,7 @@ from ..live.hub import guess_refused, render_security
 from . import hub, remember_key, remembered_key
 from .device import played
 from .gate import gate
+from .i18n import speak
 from .lobby import TOO_MANY_CODES, join_code_counted, lobby_page
 
 bp = Blueprint("game", __name__)
@@ -159,6 +160,7 @@ def screen(game_id: str):
         return redirect_to
     if actor is None:
         abort(403, "This is the table screen: open it from the GM's page.")
+    speak(screenview.screen_language(hub().game(game_id)))  # the GM's choice for the screen, else the device's
     return _render_page("screen.html", game_id, actor, key)
 
 
