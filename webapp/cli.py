@@ -19,6 +19,21 @@ from .storage.store import DataError
 from .netinfo import lan_addresses
 
 
+def _(text: str, **params) -> str:
+    """A console line in the system's language (LANG, LC_ALL; Windows: the user's locale) where a catalog has it
+    (webapp/web/i18n.py); English otherwise."""
+    global _console
+    if _console is None:
+        from .web.i18n import console_translations
+
+        _console = console_translations()
+    out = _console.gettext(text)
+    return out % params if params else out
+
+
+_console = None
+
+
 WILDCARD = ("0.0.0.0", "::", "")
 
 
@@ -73,7 +88,7 @@ def open_app(config: dict):
     try:
         return create_app(config)
     except (DataError, ValueError) as exc:  # ValueError: a malformed origin or proxy address
-        print(f"tacmap cannot start: {exc}", file=sys.stderr, flush=True)
+        print(_("tacmap cannot start: %(reason)s", reason=exc), file=sys.stderr, flush=True)
         return None
 
 
@@ -86,10 +101,12 @@ def listen(host: str, port: int, verbose: bool = False):
         return TableServer(host, port, None, log_requests=verbose)
     except OSError as exc:
         if port_in_use(exc):
-            print(f"tacmap cannot listen on port {port}: another program (another tacmap?) is using it. Stop "
-                  f"that one, or start with another port: tacmap serve --port {port + 1}", file=sys.stderr, flush=True)
+            print(_("tacmap cannot listen on port %(port)s: another program (another tacmap?) is using it. Stop "
+                    "that one, or start with another port: tacmap serve --port %(next)s", port=port, next=port + 1),
+                  file=sys.stderr, flush=True)
         else:
-            print(f"tacmap cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+            print(_("tacmap cannot listen on %(host)s:%(port)s: %(reason)s", host=host, port=port,
+                    reason=exc.strerror or exc), file=sys.stderr, flush=True)
         return None
 
 
@@ -121,20 +138,22 @@ def serve(args: argparse.Namespace) -> int:
     hub = app.extensions["tacmap"]
     server.application = app
 
-    print(f"tacmap is serving (data in {app.config['DATA_DIR']})", flush=True)
+    print(_("tacmap is serving (data in %(folder)s)", folder=app.config["DATA_DIR"]), flush=True)
     for url in urls:
         print(f"  {url}/", flush=True)
     for record in hub.store.games()[:5]:
         gm_link = f"{base}/games/{record.id}/gm?key={record.gm_key}"
-        print(f"GM link for {record.name!r} (join code {record.join_code}): {gm_link}", flush=True)
-    print("Players join at the addresses above with the game's join code.", flush=True)
+        print(_("GM link for %(game)s (join code %(code)s): %(link)s", game=repr(record.name), code=record.join_code,
+                link=gm_link), flush=True)
+    print(_("Players join at the addresses above with the game's join code."), flush=True)
     if app.config.get("MESSAGE_QUEUE"):
         from .live.shared import shown_url
 
-        print(f"Sharing the games with the other processes on {shown_url(app.config['MESSAGE_QUEUE'])}", flush=True)
+        print(_("Sharing the games with the other processes on %(queue)s", queue=shown_url(app.config["MESSAGE_QUEUE"])),
+              flush=True)
         if not args.public_url:
-            print("Give every process the same --public-url (the proxy's address): the join link and QR code "
-                  "show it", flush=True)
+            print(_("Give every process the same --public-url (the proxy's address): the join link and QR code "
+                    "show it"), flush=True)
     # the ~75,000 objects of the libraries and the app, made once, never garbage: out of the
     # collector's sight, or every full collection walks them all (about 50 ms on a small machine,
     # a pause every screen sees as a late update)
