@@ -311,6 +311,9 @@ def init_app(app: Flask, data_dir: Path | None = None) -> None:
     app.config.setdefault("BABEL_DOMAIN", ";".join(names))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=select_locale)
+    from flask_babel import format_decimal
+
+    app.jinja_env.globals["format_decimal"] = format_decimal  # numbers shown as text, by locale
     app.after_request(_remember_choice)
     app.register_blueprint(bp)
 
