@@ -183,8 +183,16 @@ def device_language() -> str:
 
 
 def select_locale() -> str:
-    # a page that speaks for someone else (the table screen: the GM's choice) sets g.tacmap_language
-    return g.get("tacmap_language") or device_language()
+    """Flask-Babel's locale selector. A page that speaks for someone else (the table screen: the GM's choice)
+    sets ``g.tacmap_language`` (``speak``). Socket.IO's handlers run in the request context of the connection's
+    handshake: there the live code says the language itself (``flask_babel.force_locale``), as what it renders
+    goes to a whole audience, not to the device that sent the command; unsaid, English."""
+    chosen = g.get("tacmap_language")
+    if chosen:
+        return chosen
+    if has_request_context() and not request.path.startswith("/socket.io"):
+        return device_language()
+    return "en"
 
 
 def speak(language: str | None) -> None:
@@ -214,7 +222,7 @@ def lang_url(code: str) -> str:
 
 def _remember_choice(response: Response) -> Response:
     chosen = normalize(request.args.get("lang"))
-    if chosen and request.cookies.get(COOKIE) != chosen:
+    if chosen and request.cookies.get(COOKIE) != chosen and not request.path.startswith("/i18n/"):
         response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=False)
     return response
 
@@ -243,8 +251,7 @@ def js_catalog(language: str) -> dict:
         else:
             texts[msgid] = tr.gettext(msgid)
     loc = Locale.parse(language)
-    return {"lang": language, "texts": texts, "plurals": plurals,
-            "plural": loc.plural_form.rules, "decimal": loc.number_symbols.get("latn", {}).get("decimal", ".")}
+    return {"lang": language, "texts": texts, "plurals": plurals, "decimal": loc.number_symbols.get("latn", {}).get("decimal", ".")}
 
 
 @bp.get("/i18n/<lang>.js")
