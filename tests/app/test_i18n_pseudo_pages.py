@@ -28,12 +28,30 @@ from webapp.live.hub import actor_for_audience
 #: are merged. Nothing of the "messages" domain may be here.
 PENDING_PAGES: dict[str, str] = {"help": "help", "help system": "help"}
 PENDING_OTHER_DOMAINS: dict[str, tuple[str, ...]] = {
-    "help": (r"No sheet\.",),
-    "rules": (),
+    "help": (  # the sheets' field names (templates/sheets/, webapp/web/sheetform.py)
+        r"No sheet\.",
+        r"Agility|Athletics|Bennies|Edges|Fatigue|Fighting|Notice|Pace|Parry|Riding|Shooting|Smarts|Spirit|Strength"
+        r"|Toughness|Vigor|Wounds|Level Headed|Weapon|Damage|Range|RoF|AP|Str\+|melee",
+    ),
+    "rules": (
+        r"(?:, )*'s turn(?: \(.*\))?",  # the log's turn lines
+        r".*character, at.*",  # a token as a screen reader hears it (webapp/game/describe.py)
+        r"free.*|\d+ actions?|the turn",  # what an action costs
+        r"Run \(\+ to Pace\)|\(run \+ \)|Move \(Pace \d+\"\)",
+        r"\d+ Bennies(?:, Joker \(\+\d\))?|Joker \(\+\d\)|Wild Card",  # badges
+        r"A fight begins|Round \d+|moved to .*|was added|joined|moves .*|is dealt.*|gets a Benny.*|hits .*|misses .*"
+        r"|MISS|HIT|the GM rolled .*",  # log lines and result cards
+        r"(?:Fighting die|Wild Die|damage): .*",  # a roll's parts
+        r"— .*",  # why an action is not open now
+        r"Attack: .*…?|End the turn|Fall prone|Go on Hold|Another action .*|Take \d actions this turn .*",  # actions
+        r"Colt Peacemaker|Long sword|Throwing knife|Unarmed",  # the example characters' weapons
+    ),
 }
 
 TEXT_ATTRS = ("title", "aria-label", "placeholder", "alt", "data-confirm", "hx-confirm")
-SKIP_TAGS = {"script", "style"}
+SKIP_TAGS = {"script", "style", "textarea"}  # a textarea holds a value someone typed, not the page's words
+#: a date or time as babel writes it for the locale (en_XA writes English's): data
+DATE = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d\d:\d\d")
 PSEUDO_PART = re.compile(r"\[[^\[\]]*·\]")
 #: a pseudo-translated text split by markup (<i>, <strong>): its opening part, its closing part, a word between
 PSEUDO_OPEN, PSEUDO_CLOSE = re.compile(r"\[[^\[\]]*$"), re.compile(r"^[^\[\]]*·\]")
@@ -95,7 +113,7 @@ def leftover(text: str, data: list[str]) -> str:
     text = PSEUDO_WORD.sub(" ", PSEUDO_CLOSE.sub(" ", PSEUDO_OPEN.sub(" ", URL.sub(" ", text))))
     for d in data:
         text = re.sub(r"(?<!\w)" + re.escape(d) + r"(?!\w)", " ", text)
-    text = DICE.sub(" ", text)
+    text = DICE.sub(" ", DATE.sub(" ", text))
     return " ".join(text.split())
 
 
@@ -127,9 +145,19 @@ def data_of(hub, game_id: str | None = None) -> list[str]:
         names |= {m.name for m in getattr(game, "maps", {}).values() if getattr(m, "name", None)}
         for zone in (game.zones.zones.values() if game.zones is not None and hasattr(game.zones, "zones") else ()):
             names.add(getattr(zone, "name", ""))
-        for c in getattr(game, "characters", {}).values():
-            names.add(getattr(c, "name", "") or "")
+        for c in getattr(game, "characters", {}).values():  # a character sheet's entries (weapons, edges...)
+            names |= set(strings_in(getattr(c, "sheet", None) or getattr(c, "__dict__", {})))
     return sorted((n for n in names if n), key=len, reverse=True)
+
+
+def strings_in(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in strings_in(k) + strings_in(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in strings_in(v)]
+    return []
 
 
 def bearer(token):

@@ -25,6 +25,7 @@ from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
+from .text import N_
 from .model import Event, Rejected, cells_at
 
 if TYPE_CHECKING:
@@ -543,7 +544,8 @@ def actions_now(game: "Game", token: "Token") -> list[dict]:
 
 #: the groups a long list of actions is shown in, by the ``kind`` every system gives its actions
 #: (``rules.system.ActionOption``), after the turn's usual ones
-ACTION_GROUPS = (("move", "Move"), ("attack", "Attack"), ("defense", "Defend"), ("turn", "Turn"), ("other", "Other"))
+ACTION_GROUPS = (("move", N_("Move")), ("attack", N_("Attack")), ("defense", N_("Defend")), ("turn", N_("Turn")),
+                 ("other", N_("Other")))  # the titles said in the reader's language where shown (_combat.html)
 #: a list this long or shorter is shown with every group open; a longer one with its usual actions
 #: open and the other groups folded
 SHORT_LIST = 10
@@ -563,7 +565,7 @@ def action_groups(offered: list[dict]) -> list[dict]:
         if not up:
             by_kind[o.get("kind") if o.get("kind") in known else "other"].append(o)
     short = len(offered) <= SHORT_LIST
-    groups = [{"key": "usual", "title": "Usual", "options": usual, "open": True}] if usual else []
+    groups = [{"key": "usual", "title": N_("Usual"), "options": usual, "open": True}] if usual else []
     groups += [{"key": key, "title": title, "options": by_kind[key], "open": short}
                for key, title in ACTION_GROUPS if by_kind[key]]
     return groups

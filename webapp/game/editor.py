@@ -21,6 +21,7 @@ from rules.board import Board
 from . import zonelayout
 from .maps import get_map, map_board as board_of
 from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 MAX_SIDE = MAX_BOARD
 MAX_ZONES = 60
 MAX_TERRAIN = 10
-GENERIC_MATERIALS = ("wood", "stone", "metal", "sandbags", "concrete", "crate")
+GENERIC_MATERIALS = (N_("wood"), N_("stone"), N_("metal"), N_("sandbags"), N_("concrete"), N_("crate"))
 ZONE_COVER = ("none", "light", "partial", "medium", "good", "heavy", "excellent", "full", "total")
 
 Num = Annotated[float, Field(ge=-1, le=MAX_SIDE + 1, allow_inf_nan=False)]

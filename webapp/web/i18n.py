@@ -31,15 +31,13 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, g, has_request_context, request, url_for
 from flask_babel import Babel, get_locale
 
+from ..live.speech import COOKIE, LANGUAGES, PSEUDO, device_language, from_accept_language, normalize  # noqa: F401
 from .assets import asset_dir
 
 TRANSLATIONS = asset_dir("translations")
-LANGUAGES = ("en", "de", "fr", "es")  #: the languages a person may choose (English is the source)
-PSEUDO = "en_XA"  #: the pseudo-locale for testing: chosen only by name, never by a browser's preference
-CHOOSABLE = LANGUAGES + (PSEUDO,)
+CHOOSABLE = LANGUAGES + (PSEUDO,)  #: en, de, fr, es (English is the source), and the pseudo-locale
 #: each language's own name, as the chooser shows it (never translated: a reader finds their own)
 NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", PSEUDO: "[Ƥšéûðö]"}
-COOKIE = "lang"
 COOKIE_AGE = 365 * 24 * 3600
 JS_KEYWORDS = ("t", "tn:1,2")  #: static/js's gettext: t("text", {name: ...}) and tn("one", "many", n, {...})
 
@@ -106,6 +104,7 @@ def _write_atomic(path: Path, catalog: Catalog) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             write_mo(f, catalog)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)  # several processes (tests, scale-out) may compile at once: never a half file
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -153,34 +152,6 @@ def compiled_dir(data_dir: Path | None = None) -> Path:
 
 
 # --- which language ----------------------------------------------------------------------------------------
-
-def normalize(code: str | None) -> str | None:
-    """A language code as the catalogs name it (``de``, ``en_XA``), or None when it is not one of ours."""
-    if not code:
-        return None
-    code = code.strip().replace("-", "_")
-    for lang in CHOOSABLE:
-        if code.lower() == lang.lower():
-            return lang
-    return None
-
-
-def from_accept_language(header) -> str | None:
-    """The browser's best choice among ours; en_XA only when it is named."""
-    best = header.best_match(LANGUAGES) if header else None
-    for value, _q in header or ():
-        if normalize(value) == PSEUDO:
-            return PSEUDO if best is None or header.quality(value) >= header.quality(best) else best
-    return best
-
-
-def device_language() -> str:
-    """This request's language as its device chose it: ?lang=, the cookie, Accept-Language, English."""
-    if not has_request_context():
-        return "en"
-    return (normalize(request.args.get("lang")) or normalize(request.cookies.get(COOKIE))
-            or from_accept_language(request.accept_languages) or "en")
-
 
 def select_locale() -> str:
     """Flask-Babel's locale selector. A page that speaks for someone else (the table screen: the GM's choice)

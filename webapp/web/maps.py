@@ -13,6 +13,7 @@ import hashlib
 import io
 
 from flask import Blueprint, abort, current_app, jsonify, request, send_file
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..storage import pictures
@@ -98,7 +99,7 @@ def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
 def _page_gm(game_id: str):
     h = hub()
     if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
+        abort(404, _("There is no such game."))
     key = remembered_key("gm", game_id)
     actor = h.authenticate(game_id, key) if key else None
     if actor is None or actor.role != "gm":
@@ -135,14 +136,14 @@ def _viewer(game_id: str):
 def picture(game_id: str, name: str):
     h = hub()
     if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
+        abort(404, _("There is no such game."))
     actor = _viewer(game_id)
     if actor is None:
-        abort(403, "Pictures are for the seats of this game.")
+        abort(403, _("Pictures are for the seats of this game."))
     game = h.game(game_id)
     path = pictures.path_of(current_app.config["DATA_DIR"], game_id, name)
     if path is None or not pictures.may_fetch(game, actor, name):
-        abort(404, "No such picture in this game.")
+        abort(404, _("No such picture in this game."))
     content_type = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}[name.rsplit(".", 1)[1]]
     known = pictures.fogged(game, actor, name)
     if known is not None:  # with fog: what this seat never saw is not in the bytes it gets
