@@ -208,3 +208,21 @@ def test_tacmap_serve_prints_its_lines_in_german_under_a_german_locale(tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["Spieler treten unter den Adressen oben mit dem Beitrittscode des Spiels bei.",
                                        "tacmap läuft (Daten in /x)"]
+
+
+def test_a_games_refusal_reaches_the_sender_in_its_language_by_form_and_by_socket(app, demo):
+    gm = app.test_client()
+    gm.get(f"/games/{demo.id}/gm?key={demo.gm_key}&lang=de")
+    r = gm.post(f"/games/{demo.id}/commands", data={"type": "end_combat"})
+    assert r.status_code == 422 and r.get_data(as_text=True) == "es läuft kein Kampf"
+    r = gm.post(f"/games/{demo.id}/commands", data={"type": "end_combat"}, headers={"HX-Request": "true"})
+    assert "es l\\u00e4uft kein Kampf" in r.headers["HX-Trigger"] or "es läuft kein Kampf" in r.headers["HX-Trigger"]
+    socketio = app.extensions["tacmap_socketio"]
+    french = app.test_client()
+    french.get("/?lang=fr")
+    link = socketio.test_client(app, flask_test_client=french, auth={"game": demo.id, "token": demo.gm_key})
+    ack = link.emit("command", {"type": "end_combat"}, callback=True)
+    assert ack == {"ok": False, "error": "aucun combat n'est en cours"}
+    # a script that names no language hears English
+    bot = socketio.test_client(app, auth={"game": demo.id, "token": demo.gm_key})
+    assert bot.emit("command", {"type": "end_combat"}, callback=True)["error"] == "there is no fight on"

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from .fog import may_see
 from .model import Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -112,9 +113,9 @@ def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
     new = dict(view)
     if "fit" in given:
         if not cmd.fit:
-            raise Rejected("fit: send true for the whole map; to leave it, send a center or a token to follow")
+            raise Rejected(N_("fit: send true for the whole map; to leave it, send a center or a token to follow"))
         if "zoom" in given:
-            raise Rejected("fit shows the whole map: leave zoom out, or send a center with it")
+            raise Rejected(N_("fit shows the whole map: leave zoom out, or send a center with it"))
         new |= {"mode": "fit", "center": None, "follow": None, "zoom": 1.0}
     if "center" in given:
         x, y = cmd.center
@@ -154,12 +155,12 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if isinstance(cmd, CalibrateScreen):
         view = current(game)
         if actor.role != "gm" and not view["calibrating"]:
-            raise Rejected("the calibration aid is closed: the GM opens it (Table screen > Calibrate)")
+            raise Rejected(N_("the calibration aid is closed: the GM opens it (Table screen > Calibrate)"))
         new = dict(view, screen_width_mm=round(cmd.screen_width_mm, 2),
                    calibrating=view["calibrating"] and not cmd.done)
     else:
         if actor.role != "gm":
-            raise Rejected("only the GM steers the table screen")
+            raise Rejected(N_("only the GM steers the table screen"))
         new = _decide_set(game, cmd)
     if new == current(game):
         return []
