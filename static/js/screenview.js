@@ -208,8 +208,8 @@
     const tw = 34 / k, th = 20 / k;
     tab.querySelector("rect").setAttribute("x", x); tab.querySelector("rect").setAttribute("y", y - th);
     tab.querySelector("rect").setAttribute("width", tw); tab.querySelector("rect").setAttribute("height", th);
-    const t = tab.querySelector("text");
-    t.setAttribute("x", x + tw / 2); t.setAttribute("y", y - th / 2); t.setAttribute("font-size", 13 / k);
+    const label = tab.querySelector("text");
+    label.setAttribute("x", x + tw / 2); label.setAttribute("y", y - th / 2); label.setAttribute("font-size", 13 / k);
     outline.dataset.box = box.view.map((v) => v.toFixed(3)).join(" ");
   }
 
