@@ -130,7 +130,7 @@ def test_an_unknown_lang_is_ignored_and_sets_no_cookie(client):
 def test_every_page_carries_the_language_chooser(client, demo):
     client.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
     for url in ("/", "/help/", f"/games/{demo.id}/gm", f"/join?code={demo.join_code}",
-                f"/games/{demo.id}/screen?key={demo.screen_key}"):
+                f"/games/{demo.id}/screen?key={demo.screen_key}", f"/games/{demo.id}/recap"):
         page = client.get(url, follow_redirects=True).get_data(as_text=True)
         chooser = re.search(r'<nav class="language" aria-label="[^"]+" translate="no">(.*?)</nav>', page, re.S)
         assert chooser, url
