@@ -226,3 +226,48 @@ def test_a_games_refusal_reaches_the_sender_in_its_language_by_form_and_by_socke
     # a script that names no language hears English
     bot = socketio.test_client(app, auth={"game": demo.id, "token": demo.gm_key})
     assert bot.emit("command", {"type": "end_combat"}, callback=True)["error"] == "there is no fight on"
+
+
+def test_every_domains_template_is_up_to_date_with_its_sources(tmp_path):
+    """What the sources mark now (scripts/i18n's extraction, every domain's .cfg) is what the .pot holds:
+    a text wrapped without `scripts/i18n update` would reach no translator."""
+    from babel.messages.frontend import CommandLineInterface
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader("i18n_script", str(ROOT / "scripts" / "i18n"))
+    spec = importlib.util.spec_from_loader("i18n_script", loader)
+    script = importlib.util.module_from_spec(spec)
+    loader.exec_module(script)
+    keys = [arg for k in script.KEYWORDS + i18n.JS_KEYWORDS for arg in ("-k", k)]
+    for domain in i18n.domains(T):
+        out = tmp_path / f"{domain}.pot"
+        CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(T / f"{domain}.cfg"), "-o", str(out),
+                                    "--no-default-keywords", *keys, str(ROOT)])
+        with out.open("rb") as f:
+            now = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(f) if m.id}
+        with (T / f"{domain}.pot").open("rb") as f:
+            kept = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in read_po(f) if m.id}
+        assert now - kept == set(), f"{domain}: run scripts/i18n update (new: {sorted(now - kept)[:5]})"
+        assert kept - now == set(), f"{domain}: run scripts/i18n update (gone: {sorted(kept - now)[:5]})"
+
+
+def test_every_word_the_scripts_say_is_in_their_catalog(client):
+    """Each t("...") / tn("...") of static/js is served in /i18n/<lang>.js, pseudo-translated in en_XA."""
+    import json
+
+    said = set()
+    for js in (ROOT / "static" / "js").glob("*.js"):
+        if js.name == "i18n.js":  # t() itself, with examples in its comment
+            continue
+        said |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', js.read_text()))
+        said |= set(re.findall(r'\btn\("((?:[^"\\]|\\.)*)"', js.read_text()))
+    said = {json.loads(f'"{s}"') for s in said}
+    assert len(said) > 40
+    body = client.get("/i18n/en_XA.js").get_data(as_text=True)
+    catalog = json.loads(body[len("window.TACMAP_I18N = "):].rstrip().rstrip(";"))
+    served = {k: v for k, v in catalog["texts"].items()} | {k: v[0] for k, v in catalog["plurals"].items()}
+    assert said - set(served) == set()
+    assert all(served[s].startswith("[") and served[s].endswith("]") for s in said)
