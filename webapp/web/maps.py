@@ -20,6 +20,7 @@ from ..storage import pictures
 from ..game import uvtt
 from ..game.model import Rejected
 from . import hub, remembered_key
+from ..live.speech import refusal
 
 bp = Blueprint("maps", __name__)
 
@@ -62,37 +63,37 @@ def uploaded_file(limit: int) -> tuple[bytes, str]:
     try:
         f = request.files.get("file")
     except RequestEntityTooLarge:
-        abort(413, f"the file is over the limit of {limit // 1048576} MB")
+        abort(413, _("the file is over the limit of %(mb)s MB", mb=limit // 1048576))
     if f is None:
-        abort(400, "send the file as multipart/form-data in the field 'file'")
+        abort(400, _("send the file as multipart/form-data in the field 'file'"))
     data = f.read(limit + 1)
     if len(data) > limit:
-        abort(413, f"the file is over the limit of {limit // 1048576} MB")
+        abort(413, _("the file is over the limit of %(mb)s MB", mb=limit // 1048576))
     return data, f.filename or ""
 
 
 def import_map(game_id: str, actor) -> tuple:
     """Shared by the page and the API: 201 {"map_id", "name", "walls", "doors", "lights", "ambient"} or a refusal."""
     if actor.role != "gm":
-        abort(403, "only the GM can import maps")
+        abort(403, _("only the GM can import maps"))
     data, filename = uploaded_file(uvtt.MAX_FILE_BYTES)
     name = (request.form.get("name") or "").strip() or pictures.map_name(filename)
     try:
         done = pictures.import_uvtt(hub(), game_id, actor, data, name[:40])
     except Rejected as exc:
-        abort(422, str(exc))
+        abort(422, refusal(exc))
     return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],
                    lights=done["lights"], ambient=done["ambient"], seq=done["seq"]), 201
 
 
 def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
     if actor.role != "gm":
-        abort(403, "only the GM can set a map's picture")
+        abort(403, _("only the GM can set a map's picture"))
     data, _ = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
         done = pictures.upload_picture(hub(), game_id, actor, map_id or None, data)
     except Rejected as exc:
-        abort(422, str(exc))
+        abort(422, refusal(exc))
     return jsonify(done), 200
 
 
@@ -103,7 +104,7 @@ def _page_gm(game_id: str):
     key = remembered_key("gm", game_id)
     actor = h.authenticate(game_id, key) if key else None
     if actor is None or actor.role != "gm":
-        abort(403, "only the GM can upload maps")
+        abort(403, _("only the GM can upload maps"))
     return actor
 
 
