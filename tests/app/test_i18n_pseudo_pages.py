@@ -233,6 +233,14 @@ def test_every_page_of_a_running_fight_is_in_the_pseudo_locale(app, system_id):
     pages["phone"] = r.get_data(as_text=True)
     pages["help"] = phone.get("/help/").get_data(as_text=True)
     pages["help system"] = phone.get(f"/help/{system_id}").get_data(as_text=True)
+    # the GM password page: the game's GM link locked with a password
+    from webapp.game import keys
+    from webapp.game.model import GM
+
+    hub.security_command(g["id"], GM, keys.parse({"type": "set_gm_password", "password": "secret-1"}))
+    locked = pseudo_client(app)
+    pages["gm password"] = locked.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert 'id="gm-password"' in pages["gm password"]
     assert 'id="combat"' in pages["gm"] and 'lang="en-XA"' in pages["gm"], "the GM page, in en_XA, with its fight"
     assert 'id="live"' in pages["phone"] and 'id="live"' in pages["screen"] and r.status_code == 200
     problems = {name: untranslated(html, data) for name, html in pages.items() if name not in PENDING_PAGES}
