@@ -185,11 +185,11 @@ def import_map(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or default_data_dir()
     path = Path(args.file)
     if not path.is_file():
-        print(f"tacmap import-map: no file {args.file}", file=sys.stderr)
+        print(_("tacmap import-map: no file %(file)s", file=args.file), file=sys.stderr)
         return 2
     if path.stat().st_size > uvtt.MAX_FILE_BYTES:
-        print(f"tacmap import-map: {path.name} is over the limit of {uvtt.MAX_FILE_BYTES // 1048576} MB",
-              file=sys.stderr)
+        print(_("tacmap import-map: %(file)s is over the limit of %(mb)s MB", file=path.name,
+                mb=uvtt.MAX_FILE_BYTES // 1048576), file=sys.stderr)
         return 1
     app = create_app({"DATA_DIR": data_dir, "DEMO": False})
     hub = app.extensions["tacmap"]
@@ -214,8 +214,9 @@ def import_map(args: argparse.Namespace) -> int:
     except Rejected as exc:
         print(f"tacmap import-map: {path.name}: {exc}", file=sys.stderr)
         return 1
-    print(f"Imported {done['name']!r} into {record.name!r}: {done['walls']} wall segments, {done['doors']} doors; "
-          f"it is now the map everyone sees (map id {done['map_id']}).")
+    print(_("Imported %(map)s into %(game)s: %(walls)s wall segments, %(doors)s doors; it is now the map everyone "
+            "sees (map id %(id)s).", map=repr(done["name"]), game=repr(record.name), walls=done["walls"],
+            doors=done["doors"], id=done["map_id"]))
     return 0
 
 
@@ -266,8 +267,9 @@ def export_game(args: argparse.Namespace) -> int:
         manifest = export(_existing_data_dir(args), args.game, Path(args.file))
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
-    print(f"exported {manifest['game']['name']!r} ({args.game}): {manifest['last_seq']} events, "
-          f"{len(manifest['files'])} files, to {args.file}")
+    print(_("exported %(game)s (%(id)s): %(events)s events, %(files)s files, to %(file)s",
+            game=repr(manifest["game"]["name"]), id=args.game, events=manifest["last_seq"],
+            files=len(manifest["files"]), file=args.file))
     return 0
 
 
@@ -278,10 +280,11 @@ def import_game(args: argparse.Namespace) -> int:
         done = do_import(_data_dir(args), Path(args.file), new_keys=args.new_keys, new_id=args.new_id)
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
-    print(f"imported {done.name!r} as game {done.game_id}: {done.events} events, {done.files} files")
+    print(_("imported %(game)s as game %(id)s: %(events)s events, %(files)s files", game=repr(done.name),
+            id=done.game_id, events=done.events, files=done.files))
     for note in done.notes:
         print(f"  {note}")
-    print(f"GM link: /games/{done.game_id}/gm?key={done.gm_key} (after the server's address)")
+    print(_("GM link: %(link)s (after the server's address)", link=f"/games/{done.game_id}/gm?key={done.gm_key}"))
     return 0
 
 
@@ -295,8 +298,9 @@ def backup_data(args: argparse.Namespace) -> int:
         done = backup(data_dir, dest)
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
-    print(f"backed up {done['games']} games ({done['events']} events) to {done['dest']}")
-    print(f"to restore: stop tacmap, then start it with --data-dir {done['dest']} (or copy it back)")
+    print(_("backed up %(games)s games (%(events)s events) to %(dest)s", games=done["games"], events=done["events"],
+            dest=done["dest"]))
+    print(_("to restore: stop tacmap, then start it with --data-dir %(dest)s (or copy it back)", dest=done["dest"]))
     return 0
 
 
@@ -308,7 +312,7 @@ def repair_game(args: argparse.Namespace) -> int:
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     if done is None:
-        print(f"the log of game {args.game} is whole: nothing to repair")
+        print(_("the log of game %(id)s is whole: nothing to repair", id=args.game))
         return 0
     print(f"game {args.game}: the log was damaged at seq {done['seq']} ({done['reason']}); cut back to seq "
           f"{done['seq'] - 1}. The {done['cut']} events from seq {done['seq']} on are kept in {done['kept']}.")
