@@ -104,6 +104,9 @@ def create_app(config: dict | None = None) -> Flask:
             request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
             request.max_form_memory_size = MAX_BODY
 
+    from .web import i18n
+
+    i18n.init_app(app, data_dir)  # Flask-Babel: each request in its device's language (webapp/web/i18n.py)
     from .web.security import init_security, socket_origin_check
 
     init_security(app)  # headers, CSRF (before the blueprints: the API's is exempt)

@@ -19,6 +19,21 @@ from .storage.store import DataError
 from .netinfo import lan_addresses
 
 
+def _(text: str, **params) -> str:
+    """A console line in the system's language (LANG, LC_ALL; Windows: the user's locale) where a catalog has it
+    (webapp/web/i18n.py); English otherwise."""
+    global _console
+    if _console is None:
+        from .web.i18n import console_translations
+
+        _console = console_translations()
+    out = _console.gettext(text)
+    return out % params if params else out
+
+
+_console = None
+
+
 WILDCARD = ("0.0.0.0", "::", "")
 
 
@@ -73,7 +88,7 @@ def open_app(config: dict):
     try:
         return create_app(config)
     except (DataError, ValueError) as exc:  # ValueError: a malformed origin or proxy address
-        print(f"tacmap cannot start: {exc}", file=sys.stderr, flush=True)
+        print(_("tacmap cannot start: %(reason)s", reason=exc), file=sys.stderr, flush=True)
         return None
 
 
@@ -86,10 +101,12 @@ def listen(host: str, port: int, verbose: bool = False):
         return TableServer(host, port, None, log_requests=verbose)
     except OSError as exc:
         if port_in_use(exc):
-            print(f"tacmap cannot listen on port {port}: another program (another tacmap?) is using it. Stop "
-                  f"that one, or start with another port: tacmap serve --port {port + 1}", file=sys.stderr, flush=True)
+            print(_("tacmap cannot listen on port %(port)s: another program (another tacmap?) is using it. Stop "
+                    "that one, or start with another port: tacmap serve --port %(next)s", port=port, next=port + 1),
+                  file=sys.stderr, flush=True)
         else:
-            print(f"tacmap cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+            print(_("tacmap cannot listen on %(host)s:%(port)s: %(reason)s", host=host, port=port,
+                    reason=exc.strerror or exc), file=sys.stderr, flush=True)
         return None
 
 
@@ -123,13 +140,14 @@ def serve(args: argparse.Namespace) -> int:
     hub = app.extensions["tacmap"]
     server.application = app
 
-    print(f"tacmap is serving (data in {app.config['DATA_DIR']})", flush=True)
+    print(_("tacmap is serving (data in %(folder)s)", folder=app.config["DATA_DIR"]), flush=True)
     for url in urls:
         print(f"  {url}/", flush=True)
     for record in hub.store.games()[:5]:
         gm_link = f"{base}/games/{record.id}/gm?key={record.gm_key}"
-        print(f"GM link for {record.name!r} (join code {record.join_code}): {gm_link}", flush=True)
-    print("Players join at the addresses above with the game's join code.", flush=True)
+        print(_("GM link for %(game)s (join code %(code)s): %(link)s", game=repr(record.name), code=record.join_code,
+                link=gm_link), flush=True)
+    print(_("Players join at the addresses above with the game's join code."), flush=True)
     if app.config.get("ROOM"):
         from .web.room import console_lines, setup_link
 
@@ -138,10 +156,11 @@ def serve(args: argparse.Namespace) -> int:
     if app.config.get("MESSAGE_QUEUE"):
         from .live.shared import shown_url
 
-        print(f"Sharing the games with the other processes on {shown_url(app.config['MESSAGE_QUEUE'])}", flush=True)
+        print(_("Sharing the games with the other processes on %(queue)s", queue=shown_url(app.config["MESSAGE_QUEUE"])),
+              flush=True)
         if not args.public_url:
-            print("Give every process the same --public-url (the proxy's address): the join link and QR code "
-                  "show it", flush=True)
+            print(_("Give every process the same --public-url (the proxy's address): the join link and QR code "
+                    "show it"), flush=True)
     # the ~75,000 objects of the libraries and the app, made once, never garbage: out of the
     # collector's sight, or every full collection walks them all (about 50 ms on a small machine,
     # a pause every screen sees as a late update)
@@ -173,11 +192,11 @@ def import_map(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or default_data_dir()
     path = Path(args.file)
     if not path.is_file():
-        print(f"tacmap import-map: no file {args.file}", file=sys.stderr)
+        print(_("tacmap import-map: no file %(file)s", file=args.file), file=sys.stderr)
         return 2
     if path.stat().st_size > uvtt.MAX_FILE_BYTES:
-        print(f"tacmap import-map: {path.name} is over the limit of {uvtt.MAX_FILE_BYTES // 1048576} MB",
-              file=sys.stderr)
+        print(_("tacmap import-map: %(file)s is over the limit of %(mb)s MB", file=path.name,
+                mb=uvtt.MAX_FILE_BYTES // 1048576), file=sys.stderr)
         return 1
     app = create_app({"DATA_DIR": data_dir, "DEMO": False})
     hub = app.extensions["tacmap"]
@@ -202,8 +221,9 @@ def import_map(args: argparse.Namespace) -> int:
     except Rejected as exc:
         print(f"tacmap import-map: {path.name}: {exc}", file=sys.stderr)
         return 1
-    print(f"Imported {done['name']!r} into {record.name!r}: {done['walls']} wall segments, {done['doors']} doors; "
-          f"it is now the map everyone sees (map id {done['map_id']}).")
+    print(_("Imported %(map)s into %(game)s: %(walls)s wall segments, %(doors)s doors; it is now the map everyone "
+            "sees (map id %(id)s).", map=repr(done["name"]), game=repr(record.name), walls=done["walls"],
+            doors=done["doors"], id=done["map_id"]))
     return 0
 
 
@@ -254,8 +274,9 @@ def export_game(args: argparse.Namespace) -> int:
         manifest = export(_existing_data_dir(args), args.game, Path(args.file))
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
-    print(f"exported {manifest['game']['name']!r} ({args.game}): {manifest['last_seq']} events, "
-          f"{len(manifest['files'])} files, to {args.file}")
+    print(_("exported %(game)s (%(id)s): %(events)s events, %(files)s files, to %(file)s",
+            game=repr(manifest["game"]["name"]), id=args.game, events=manifest["last_seq"],
+            files=len(manifest["files"]), file=args.file))
     return 0
 
 
@@ -266,10 +287,11 @@ def import_game(args: argparse.Namespace) -> int:
         done = do_import(_data_dir(args), Path(args.file), new_keys=args.new_keys, new_id=args.new_id)
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
-    print(f"imported {done.name!r} as game {done.game_id}: {done.events} events, {done.files} files")
+    print(_("imported %(game)s as game %(id)s: %(events)s events, %(files)s files", game=repr(done.name),
+            id=done.game_id, events=done.events, files=done.files))
     for note in done.notes:
         print(f"  {note}")
-    print(f"GM link: /games/{done.game_id}/gm?key={done.gm_key} (after the server's address)")
+    print(_("GM link: %(link)s (after the server's address)", link=f"/games/{done.game_id}/gm?key={done.gm_key}"))
     return 0
 
 
@@ -283,8 +305,9 @@ def backup_data(args: argparse.Namespace) -> int:
         done = backup(data_dir, dest)
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
-    print(f"backed up {done['games']} games ({done['events']} events) to {done['dest']}")
-    print(f"to restore: stop tacmap, then start it with --data-dir {done['dest']} (or copy it back)")
+    print(_("backed up %(games)s games (%(events)s events) to %(dest)s", games=done["games"], events=done["events"],
+            dest=done["dest"]))
+    print(_("to restore: stop tacmap, then start it with --data-dir %(dest)s (or copy it back)", dest=done["dest"]))
     return 0
 
 
@@ -314,7 +337,7 @@ def repair_game(args: argparse.Namespace) -> int:
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     if done is None:
-        print(f"the log of game {args.game} is whole: nothing to repair")
+        print(_("the log of game %(id)s is whole: nothing to repair", id=args.game))
         return 0
     print(f"game {args.game}: the log was damaged at seq {done['seq']} ({done['reason']}); cut back to seq "
           f"{done['seq'] - 1}. The {done['cut']} events from seq {done['seq']} on are kept in {done['kept']}.")

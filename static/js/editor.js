@@ -17,15 +17,15 @@
   const CELL_TOOLS = new Set(["block", "terrain", "cover", "erase"]);
   const AREA_TOOLS = new Set(["zone", "reveal", "hide"]);
   const HINTS = {
-    wall: "Drag from corner to corner to draw a wall.",
-    door: "Drag along a wall's gap to draw a door.",
-    block: "Click or drag over squares to block them.",
-    terrain: "Click or drag over squares to make them difficult terrain.",
-    cover: "Click a square to put a cover piece of the chosen material.",
-    erase: "Click a wall, door, cover piece, blocked or difficult square to erase it.",
-    zone: "Drag a rectangle to draw a zone.",
-    reveal: "Drag a rectangle: the players see it.",
-    hide: "Drag a rectangle: it goes back into the fog.",
+    wall: t("Drag from corner to corner to draw a wall."),
+    door: t("Drag along a wall's gap to draw a door."),
+    block: t("Click or drag over squares to block them."),
+    terrain: t("Click or drag over squares to make them difficult terrain."),
+    cover: t("Click a square to put a cover piece of the chosen material."),
+    erase: t("Click a wall, door, cover piece, blocked or difficult square to erase it."),
+    zone: t("Drag a rectangle to draw a zone."),
+    reveal: t("Drag a rectangle: the players see it."),
+    hide: t("Drag a rectangle: it goes back into the fog."),
   };
 
   function mapPoint(e) {

@@ -42,10 +42,10 @@
     try {
       payload = payloadOf(form);
     } catch (err) {
-      window.tacmap.flash("That is not valid: " + err.message);
+      window.tacmap.flash(t("That is not valid: {reason}", { reason: err.message }));
       return;
     }
     const ack = await window.tacmap.command(payload);
-    if (ack.ok && ack.text) window.tacmap.flash("You rolled " + ack.text, "info");
+    if (ack.ok && ack.text) window.tacmap.flash(t("You rolled {roll}", { roll: ack.text }), "info");
   });
 })();

@@ -58,8 +58,8 @@
   function openSheet(tok) {
     const mayOpen = svg().dataset.role === "gm" || tok.classList.contains("mine");
     if (!mayOpen) {
-      window.tacmap.flash(svg().dataset.role === "screen" ? "The table screen opens no sheets."
-                          : tok.dataset.name + "'s sheet is for the GM and its player.", "info");
+      window.tacmap.flash(svg().dataset.role === "screen" ? t("The table screen opens no sheets.")
+                          : t("{name}'s sheet is for the GM and its player.", { name: tok.dataset.name }), "info");
       return;
     }
     window.open(`/games/${live.dataset.game}/tokens/${tok.dataset.tokenId}/sheet`, "_blank");
@@ -154,10 +154,10 @@
     now.where.forEach((where, id) => {
       const before = seen.where.get(id);
       if (before !== undefined && where && before !== where) {
-        lines.push(`${now.names.get(id)} moved ${where.replace(/^(at|in) /, "to ")}`);
+        lines.push(t("{name} moved {where}", { name: now.names.get(id), where: where.replace(/^(at|in) /, "to ") }));
       }
     });
-    if (now.acting && now.acting !== seen.acting) lines.push(`${now.names.get(now.acting)}'s turn`);
+    if (now.acting && now.acting !== seen.acting) lines.push(t("{name}'s turn", { name: now.names.get(now.acting) }));
     if (now.attack && now.attack.seq > seen.attack && now.attack.text) lines.push(now.attack.text);
     remember(now);
     say(lines);

@@ -42,7 +42,7 @@
   socket.on("connect", () => { setStatus("live", "ok"); back(); });
   socket.on("disconnect", () => {
     if (ended) return;
-    setStatus("reconnecting…", "down", "The connection to the GM's computer dropped; trying again.");
+    setStatus(t("reconnecting…"), "down", t("The connection to the GM's computer dropped; trying again."));
     down();
   });
   // The phone's Wi-Fi went away: the link is down now, not once engine.io's ping misses (tens of seconds),
@@ -57,26 +57,26 @@
   socket.on("connect_error", (err) => {
     if (ended) return;
     if (/not valid/.test(err.message || "")) {
-      stop("This device no longer has a seat in this game.");
+      stop(t("This device no longer has a seat in this game."));
       return;
     }
     // the server is away (laptop asleep, Wi-Fi dropped): say so in the table's words
-    setStatus("can't reach the game — retrying…", "down", "The GM's computer does not answer. " +
-              "Check that it is on and that this device is on the same Wi-Fi; this page keeps trying.");
+    setStatus(t("can't reach the game — retrying…"), "down", t("The GM's computer does not answer. " +
+              "Check that it is on and that this device is on the same Wi-Fi; this page keeps trying."));
   });
 
   function stop(message, reload) {
     ended = true;
     socket.disconnect();
     if (reload) { window.location.reload(); return; }
-    setStatus("not in this game", "down", message);
+    setStatus(t("not in this game"), "down", message);
     const box = document.getElementById("flash");
     if (box) {
       box.innerHTML = "";
       box.append(message + " ");
       const a = document.createElement("a");
       a.href = "/";
-      a.textContent = "Back to the lobby";
+      a.textContent = t("Back to the lobby");
       box.append(a);
       box.className = "flash error shown with-action ended";
     }
@@ -363,7 +363,7 @@
   // questions (the reach of a token picked up, an attack's odds): answered now or not at all; they change
   // nothing, so they neither wait for the link nor go out again (an answer that late is no use)
   const QUESTIONS = new Set(["reach", "preview_attack"]);
-  const OFFLINE = { ok: false, error: "the link to the game is down: try again once it is back", code: "offline" };
+  const OFFLINE = { ok: false, error: t("the link to the game is down: try again once it is back"), code: "offline" };
 
   // The banner over the page while the link is down, and for a moment once it is back.
   function banner(text, kind) {
@@ -381,23 +381,23 @@
     b.className = "link-banner shown " + kind;
     if (kind === "back") banner.timer = setTimeout(() => banner(null), 4000);
   }
-  const waitingText = () => queue.length ? ` ${queue.length} ${queue.length === 1 ? "change waits" : "changes wait"} to go out.` : "";
+  const waitingText = () => queue.length ? " " + tn("{n} change waits to go out.", "{n} changes wait to go out.", queue.length) : "";
   function down() {
     wasDown = true;
     queue.filter((item) => QUESTIONS.has(item.payload.type)).forEach((item) => finish(item, OFFLINE, true));
     queue.forEach((item) => { item.sent = false; item.late = true; });
-    banner("Reconnecting…" + waitingText(), "down");
+    banner(t("Reconnecting…") + waitingText(), "down");
   }
   function back() {
     if (!wasDown) return;
     caughtUp = 0;
     pump();
     if (!queue.length) backDone();
-    else banner(`Back, sending ${queue.length} ${queue.length === 1 ? "change" : "changes"}…`, "down");
+    else banner(tn("Back, sending {n} change…", "Back, sending {n} changes…", queue.length), "down");
   }
   function backDone() {
     wasDown = false;
-    banner(caughtUp ? `Back, ${caughtUp} ${caughtUp === 1 ? "change" : "changes"} caught up` : "Back, up to date", "back");
+    banner(caughtUp ? tn("Back, {n} change caught up", "Back, {n} changes caught up", caughtUp) : t("Back, up to date"), "back");
   }
 
   function pump() {
@@ -412,7 +412,7 @@
       if (err) {
         if (!socket.connected) { item.sent = false; return; } // the link dropped: it goes again on reconnecting
         if (attempt < TRIES) { transmit(item); return; } // no answer on a live link: the same id again is safe
-        ack = { ok: false, error: "the server did not answer; try again" };
+        ack = { ok: false, error: t("the server did not answer; try again") };
       }
       finish(item, ack);
     });
@@ -426,16 +426,16 @@
       if ((ack.code === "no_way" || ack.code === "fight_rules") && isGM() && payload.type === "move_token") {
         // the GM may rule otherwise (past a wall, out of turn, past the allowance): the same move,
         // forced, goes in the log as a GM ruling
-        flash(ack.error, "error", { label: "Move anyway (GM ruling)",
+        flash(ack.error, "error", { label: t("Move anyway (GM ruling)"),
                                      run: () => command(Object.assign({}, payload, { force: true })) });
       } else if (!quiet) {
-        flash(item.late ? "Refused after reconnecting: " + ack.error : ack.error);
+        flash(item.late ? t("Refused after reconnecting: {reason}", { reason: ack.error }) : ack.error);
       }
     } else if (item.late) {
       caughtUp += 1;
     }
     if (wasDown && socket.connected && !queue.some((q) => q.late)) backDone();
-    else if (wasDown && !socket.connected) banner("Reconnecting…" + waitingText(), "down");
+    else if (wasDown && !socket.connected) banner(t("Reconnecting…") + waitingText(), "down");
     item.resolve(ack);
   }
 
@@ -444,7 +444,7 @@
   function command(payload, after) {
     if (replaying && payload.type !== "replay" && payload.type !== "replay_end") {
       // the board shows a past moment: a move or a roll made on it would act on the game as it is now
-      flash("This screen shows a replay: press \u201cBack to the table\u201d first.");
+      flash(t("This screen shows a replay: press \u201cBack to the table\u201d first."));
       return Promise.resolve({ ok: false, error: "replaying" });
     }
     if (!socket.connected && QUESTIONS.has(payload.type)) {
@@ -461,7 +461,7 @@
       if (socket.connected) { if (item.ready) transmit(item); }
       else {
         if (button) { button.classList.add("waiting"); button.setAttribute("aria-busy", "true"); }
-        banner("Reconnecting…" + waitingText(), "down");
+        banner(t("Reconnecting…") + waitingText(), "down");
       }
     });
   }
@@ -473,9 +473,9 @@
   // htmx forms post commands too: a refusal or "nothing changed" comes back as an event, not an error.
   document.body.addEventListener("tacmap:refused", (e) => flash(e.detail.value || "the table refused that"));
   document.body.addEventListener("tacmap:notice", (e) => flash(e.detail.value || "done", "info"));
-  document.body.addEventListener("htmx:sendError", () => flash("The GM's computer did not answer; try again."));
+  document.body.addEventListener("htmx:sendError", () => flash(t("The GM's computer did not answer; try again.")));
   document.body.addEventListener("htmx:responseError", (e) => {
-    flash(e.detail.xhr.responseText || "the server refused that");
+    flash(e.detail.xhr.responseText || t("the server refused that"));
   });
 
   window.tacmap = { command: command, preview: preview, flash: flash, socket: socket, waiting: () => queue.map((q) => q.payload.type),

@@ -640,7 +640,7 @@
   function findMine() {
     const mine = [...document.querySelectorAll("#layer-tokens .token.mine")];
     if (!mine.length) {
-      if (window.tacmap) window.tacmap.flash("The GM has not given you a token yet.", "info");
+      if (window.tacmap) window.tacmap.flash(t("The GM has not given you a token yet."), "info");
       return;
     }
     if (zoom < readableZoom()) applyZoom(readableZoom());

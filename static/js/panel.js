@@ -35,7 +35,7 @@
     const hint = f.querySelector("#place-hint");
     if (button) {
       button.setAttribute("aria-pressed", on ? "true" : "false");
-      button.textContent = on ? "Cancel placing" : "Place on the map";
+      button.textContent = on ? t("Cancel placing") : t("Place on the map");
     }
     if (hint) {
       hint.hidden = !on;

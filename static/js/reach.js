@@ -54,7 +54,7 @@
       label.setAttribute("y", cell[1] - 0.25);
     }
     if (cost === undefined) {
-      label.textContent = reach.left === null ? "no way there" : "too far";
+      label.textContent = reach.left === null ? t("no way there") : t("too far");
       label.setAttribute("class", "reach-ruler out");
     } else {
       label.textContent = units(cost) + (reach.left === null ? "" : " of " + units(reach.left));

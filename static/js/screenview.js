@@ -98,7 +98,12 @@
       s.dataset.settled = "0";
       anim = requestAnimationFrame(step);
     }
-    document.addEventListener("tacmap:update", () => apply(false));
+    // the GM chose another language for the table screen (issue #37): the page is drawn anew in it
+    const language = readView().language || null;
+    document.addEventListener("tacmap:update", () => {
+      if ((readView().language || null) !== language) { window.location.reload(); return; }
+      apply(false);
+    });
     window.addEventListener("resize", () => apply(true));
     if (window.ResizeObserver) new ResizeObserver(() => apply(true)).observe(frame());
     apply(true);
@@ -129,7 +134,7 @@
         aid.innerHTML = '<p>Hold a credit card flat against the screen at the line\'s left end and stretch the line to the ' +
           'card\'s long side (85.6 mm): drag its right end, or use the buttons.</p>' +
           '<div class="calibration-line"><span class="calibration-bar"></span><span class="calibration-end" tabindex="0" ' +
-          'role="slider" aria-label="The line\'s end"></span></div>' +
+          'role="slider" aria-label="' + t("The line's end") + '"></span></div>' +
           '<p><button type="button" data-cal="-1">shorter</button> <button type="button" data-cal="1">longer</button> ' +
           '<button type="button" data-cal="done">Done</button> <span class="calibration-width"></span></p>';
         document.body.appendChild(aid);
@@ -162,7 +167,7 @@
       aid.dataset.mm = mm.toFixed(2);
       aid.querySelector(".calibration-bar").style.width = px.toFixed(2) + "px";
       aid.querySelector(".calibration-end").style.left = px.toFixed(2) + "px";
-      aid.querySelector(".calibration-width").textContent = "The TV's picture: " + Math.round(mm) + " mm wide";
+      aid.querySelector(".calibration-width").textContent = t("The TV's picture: {mm} mm wide", { mm: Math.round(mm) });
     }
     function setLine(px) {
       px = clamp(px, CARD_MM * screenPx() / 10000, CARD_MM * screenPx() / 100);
@@ -188,7 +193,7 @@
       outline.setAttribute("id", "tv-outline");
       outline.setAttribute("class", "tv-outline");
       outline.innerHTML = '<rect class="tv-hit"/><rect class="tv-line"/><g class="tv-tab"><rect/><text>TV</text></g>';
-      outline.setAttribute("aria-label", "What the TV shows: drag to pan it, wheel or pinch to zoom");
+      outline.setAttribute("aria-label", t("What the TV shows: drag to pan it, wheel or pinch to zoom"));
     }
     if (outline.parentNode !== s) s.appendChild(outline); // above everything, redrawn maps too
     const k = (s.getScreenCTM() || { a: 1 }).a || 1; // pixels per square on this page
@@ -203,8 +208,8 @@
     const tw = 34 / k, th = 20 / k;
     tab.querySelector("rect").setAttribute("x", x); tab.querySelector("rect").setAttribute("y", y - th);
     tab.querySelector("rect").setAttribute("width", tw); tab.querySelector("rect").setAttribute("height", th);
-    const t = tab.querySelector("text");
-    t.setAttribute("x", x + tw / 2); t.setAttribute("y", y - th / 2); t.setAttribute("font-size", 13 / k);
+    const label = tab.querySelector("text");
+    label.setAttribute("x", x + tw / 2); label.setAttribute("y", y - th / 2); label.setAttribute("font-size", 13 / k);
     outline.dataset.box = box.view.map((v) => v.toFixed(3)).join(" ");
   }
 
@@ -243,12 +248,12 @@
   function describe(view) {
     const status = document.getElementById("tv-status");
     if (!status) return;
-    const name = (id) => { const el = document.getElementById("token-" + id); return el ? el.dataset.name : "a token"; };
-    let text = view.mode === "fit" ? "The whole map" : view.mode === "follow" ? `Following ${name(view.follow)}`
-      : `Centred on (${view.center[0].toFixed(1)}, ${view.center[1].toFixed(1)})`;
-    if (view.true_scale) text += `, squares of ${view.square_mm} mm (true scale, zoom locked)`;
-    else if (view.mode !== "fit") text += `, zoom ${(+view.zoom).toFixed(2)}×`;
-    if (view.square_mm && view.screen_width_mm && view.board === "zones") text += "; true scale is off on a zone map";
+    const name = (id) => { const el = document.getElementById("token-" + id); return el ? el.dataset.name : t("a token"); };
+    let text = view.mode === "fit" ? t("The whole map") : view.mode === "follow" ? t("Following {name}", { name: name(view.follow) })
+      : t("Centred on ({x}, {y})", { x: tnum(view.center[0].toFixed(1)), y: tnum(view.center[1].toFixed(1)) });
+    if (view.true_scale) text += t(", squares of {mm} mm (true scale, zoom locked)", { mm: tnum(view.square_mm) });
+    else if (view.mode !== "fit") text += t(", zoom {zoom}×", { zoom: tnum((+view.zoom).toFixed(2)) });
+    if (view.square_mm && view.screen_width_mm && view.board === "zones") text += t("; true scale is off on a zone map");
     status.textContent = text + ".";
     document.querySelectorAll('[data-tv="in"], [data-tv="out"]').forEach((b) => { b.disabled = !!view.true_scale; });
     const form = document.getElementById("tv-scale-form");
@@ -258,14 +263,16 @@
     }
     const cal = document.getElementById("tv-calibrating");
     if (cal) cal.hidden = !view.calibrating;
+    const langSel = document.getElementById("tv-language");
+    if (langSel && document.activeElement !== langSel) langSel.value = view.language || "";
     const calBtn = document.getElementById("tv-calibrate");
-    if (calBtn) calBtn.textContent = view.calibrating ? "Close the calibration" : "Calibrate on the TV";
+    if (calBtn) calBtn.textContent = view.calibrating ? t("Close the calibration") : t("Calibrate on the TV");
   }
   function fillFollow(view) {
     const sel = document.getElementById("tv-follow");
     if (!sel || document.activeElement === sel) return;
     const tokens = [...document.querySelectorAll("#layer-tokens .token:not(.hidden-token)")];
-    sel.replaceChildren(new Option("no one", ""));
+    sel.replaceChildren(new Option(t("no one"), ""));
     for (const el of tokens) sel.appendChild(new Option(el.dataset.name, el.dataset.tokenId));
     sel.value = view.mode === "follow" && view.follow ? view.follow : "";
   }
@@ -313,6 +320,8 @@
       send({ screen_width_mm: +clamp(mm * (what === "longer" ? 0.995 : 1.005), 100, 10000).toFixed(2) });
     }
   });
+  const langSel = document.getElementById("tv-language");
+  if (langSel) langSel.addEventListener("change", (e) => send({ language: e.target.value || null }));
   document.getElementById("tv-follow").addEventListener("change", (e) => {
     if (e.target.value) send({ follow: e.target.value }); else send({ center: readView().center || centreOf() });
   });
@@ -327,10 +336,10 @@
     const payload = {};
     for (const name of ["square_mm", "screen_width_mm"]) {
       const v = f[name].value.trim();
-      if (v === "") { window.tacmap.flash(`${name === "square_mm" ? "The square's size" : "The TV's width"} is needed for true scale`); return; }
+      if (v === "") { window.tacmap.flash(name === "square_mm" ? t("The square's size is needed for true scale") : t("The TV's width is needed for true scale")); return; }
       payload[name] = parseFloat(v);
     }
-    send(payload).then((ack) => { if (ack.ok) window.tacmap.flash("The TV draws squares true to scale now.", "info"); });
+    send(payload).then((ack) => { if (ack.ok) window.tacmap.flash(t("The TV draws squares true to scale now."), "info"); });
   });
 
   // --- the outline: drag it to pan the TV, wheel or pinch on it to zoom --------------
@@ -344,7 +353,7 @@
   }
   function sendZoom(factor) {
     const view = readView();
-    if (view.true_scale) { window.tacmap.flash("The TV's zoom is locked at true scale: turn true scale off to zoom.", "info"); return false; }
+    if (view.true_scale) { window.tacmap.flash(t("The TV's zoom is locked at true scale: turn true scale off to zoom."), "info"); return false; }
     send({ zoom: +clamp(zoomNow(view) * factor, 0.25, 10).toFixed(3) });
     return true;
   }

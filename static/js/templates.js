@@ -56,7 +56,7 @@
     if (label) payload.label = label;
     const zone = p.target && p.target.closest && p.target.closest(".zone");
     if (svg().dataset.board === "zones") {
-      if (!zone) { window.tacmap.flash("Click a zone: on a zone map a template covers a zone."); return; }
+      if (!zone) { window.tacmap.flash(t("Click a zone: on a zone map a template covers a zone.")); return; }
       payload.zone = zone.dataset.zone;
     } else {
       [payload.x, payload.y] = inBoard(p);

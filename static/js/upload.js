@@ -37,7 +37,7 @@
   function send(form) {
     const input = form.querySelector('input[type="file"]');
     const file = input && input.files && input.files[0];
-    if (!file && form.dataset.fileOptional === undefined) { say(form, "Pick a file first.", "error"); return; }
+    if (!file && form.dataset.fileOptional === undefined) { say(form, t("Pick a file first."), "error"); return; }
     const limit = parseInt(form.dataset.limit || "0", 10);
     if (file && limit && file.size > limit) {
       say(form, `${file.name} is ${mb(file.size)}, over the limit of ${mb(limit)}.`, "error");
@@ -56,7 +56,7 @@
       bar.value = Math.round(100 * e.loaded / e.total);
       say(form, `Sending ${mb(e.loaded)} of ${mb(e.total)}…`);
     });
-    xhr.upload.addEventListener("load", () => say(form, "Reading the file on the server…"));
+    xhr.upload.addEventListener("load", () => say(form, t("Reading the file on the server…")));
     xhr.addEventListener("load", () => {
       if (button) button.disabled = false;
       if (bar) bar.hidden = true;
@@ -64,14 +64,14 @@
       if (xhr.status >= 200 && xhr.status < 300) {
         const what = body.walls !== undefined
           ? `Imported ${body.name}: ${body.walls} wall segments, ${body.doors} doors. Everyone sees it now.`
-          : form.dataset.done || "The picture is on the map.";
+          : form.dataset.done || t("The picture is on the map.");
         say(form, what, "ok");
         form.reset();
         // a fresh copy of the form waited while a file was picked in it: it goes in now
         if (window.tacmap && window.tacmap.settle) window.tacmap.settle(form, true);
         sayAgain();
       } else {
-        say(form, body.error || `The server refused the file (${xhr.status}).`, "error");
+        say(form, body.error || t("The server refused the file ({status}).", { status: xhr.status }), "error");
       }
     });
     xhr.addEventListener("error", () => {

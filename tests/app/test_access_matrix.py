@@ -218,6 +218,7 @@ def request_for(endpoint: str, t: dict):
     requests = {
         "static": ("GET", "/static/css/app.css", None),
         "favicon": ("GET", "/favicon.ico", None),
+        "i18n.script_catalog": ("GET", "/i18n/de.js", None),
         "device.manifest": ("GET", "/manifest.webmanifest", None),
         "device.resume": ("GET", "/resume", None),
         "help.index": ("GET", "/help/", None),

@@ -74,6 +74,7 @@ def test_a_regular_install_carries_templates_and_static_files(tmp_path):
     assert "webapp/_static/vendor/htmx-2.0.11.min.js" in names
     assert "webapp/_static/js/map.js" in names
     assert "rules/tesseris_ads/__init__.py" in names
+    assert "webapp/_translations/de/LC_MESSAGES/messages.po" in names  # the catalogs (#37), compiled at start
     # and the installed app serves them at /static and renders pages
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -82,6 +83,7 @@ def test_a_regular_install_carries_templates_and_static_files(tmp_path):
         "app = webapp.create_app({'DATA_DIR': sys.argv[2]}); c = app.test_client()\n"
         "for url in ('/static/vendor/htmx-2.0.11.min.js', '/static/js/live.js', '/', '/help/savage_worlds'):\n"
         "    assert c.get(url).status_code == 200, url\n"
+        "assert 'Einem Spiel beitreten' in c.get('/?lang=de').get_data(as_text=True)\n"
     )
     subprocess.run([sys.executable, "-c", check, str(site), str(tmp_path / "data")], check=True, cwd=tmp_path,
                    env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"})

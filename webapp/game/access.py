@@ -20,6 +20,7 @@ from typing import Any
 
 from . import fog
 from .model import SCREEN as SCREEN_ACTOR, Rejected
+from .text import N_
 
 
 class Forbidden(Rejected):
@@ -214,7 +215,7 @@ class Route:
 
 
 def _route(*who: str, refused: int = 403, anonymous: int | None = None, refers_to=None,
-           message: str = "This page is not for your seat.") -> Route:
+           message: str = N_("This page is not for your seat.")) -> Route:
     return Route(frozenset(who), refused, anonymous, refers_to, message)
 
 
@@ -222,6 +223,7 @@ def _route(*who: str, refused: int = 403, anonymous: int | None = None, refers_t
 ROUTES: dict[str, Route] = {
     "static": _route(ANYONE),
     "favicon": _route(ANYONE),
+    "i18n.script_catalog": _route(ANYONE),  # the scripts' words in a language (webapp/web/i18n.py)
     # the web app manifest and its start address (webapp/web/device.py): /resume finds this device's own seat
     "device.manifest": _route(ANYONE),
     "device.resume": _route(ANYONE),
@@ -231,18 +233,18 @@ ROUTES: dict[str, Route] = {
     "lobby.create": _route(ANYONE),
     "game.join_form": _route(ANYONE),
     "game.join": _route(ANYONE),  # the join code is the credential; the route checks it
-    "game.gm": _route(GM, message="This is the GM's page: open it with the GM link that `tacmap serve` printed."),
-    "game.gm_password": _route(GM, message="Open the GM link first; then this page asks for the password."),
-    "game.security_panel": _route(GM, message="Only the GM changes the game's keys and password."),
+    "game.gm": _route(GM, message=N_("This is the GM's page: open it with the GM link that `tacmap serve` printed.")),
+    "game.gm_password": _route(GM, message=N_("Open the GM link first; then this page asks for the password.")),
+    "game.security_panel": _route(GM, message=N_("Only the GM changes the game's keys and password.")),
     "game.play": _route(PLAYER, refused=302),
-    "game.screen": _route(SCREEN, message="This is the table screen: open it from the GM's page."),
-    "game.command": _route(GM, PLAYER, message="You are not in this game."),
+    "game.screen": _route(SCREEN, message=N_("This is the table screen: open it from the GM's page.")),
+    "game.command": _route(GM, PLAYER, message=N_("You are not in this game.")),
     # the replay's timeline (#36): the GM's whole game, a player's fights (what they saw; decided in replay_view)
-    "game.timeline": _route(GM, PLAYER, message="The replay is the GM's and the players'."),
+    "game.timeline": _route(GM, PLAYER, message=N_("The replay is the GM's and the players'.")),
     "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
-                         message="No such token, or not yours to look at."),
+                         message=N_("No such token, or not yours to look at.")),
     "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
-                              message="No such token, or not yours to look at."),
+                              message=N_("No such token, or not yours to look at.")),
     "api.create_game": _route(ANYONE),
     "api.add_player": _route(ANYONE),  # the join code in the body is checked by the route (403)
     "api.add_token": _route(GM, anonymous=401, message="only the GM can add tokens"),
@@ -250,16 +252,16 @@ ROUTES: dict[str, Route] = {
     "api.command": _route(GM, PLAYER, SCREEN, anonymous=401),  # the command's own row decides then (422)
     "api.import_map": _route(GM, anonymous=401, message="only the GM imports maps"),
     "api.map_picture": _route(GM, anonymous=401, message="only the GM sets a map's picture"),
-    "maps.page_import": _route(GM, message="Only the GM imports maps."),
-    "maps.page_picture": _route(GM, message="Only the GM sets a map's picture."),
-    "maps.picture": _route(GM, PLAYER, SCREEN, message="Pictures are for the seats of this game."),
+    "maps.page_import": _route(GM, message=N_("Only the GM imports maps.")),
+    "maps.page_picture": _route(GM, message=N_("Only the GM sets a map's picture.")),
+    "maps.picture": _route(GM, PLAYER, SCREEN, message=N_("Pictures are for the seats of this game.")),
     # hand-outs and token pictures (#27): a player uploads for their own token only (decided by the view)
     "api.handout": _route(GM, anonymous=401, message="only the GM makes hand-outs"),
     "api.token_picture": _route(GM, PLAYER, anonymous=401, message="only the GM and players upload token pictures"),
-    "handouts.page_handout": _route(GM, message="Only the GM makes hand-outs."),
-    "handouts.page_picture": _route(GM, PLAYER, message="Only the GM and players upload token pictures."),
+    "handouts.page_handout": _route(GM, message=N_("Only the GM makes hand-outs.")),
+    "handouts.page_picture": _route(GM, PLAYER, message=N_("Only the GM and players upload token pictures.")),
     # the recap (#36): any seat of the game, each told what it saw
-    "recap.page": _route(GM, PLAYER, SCREEN, message="The recap is for the seats of this game."),
+    "recap.page": _route(GM, PLAYER, SCREEN, message=N_("The recap is for the seats of this game.")),
     # room mode (#38, webapp/web/room.py): no game's key; the organiser password, a table's printed key or its
     # GM PIN is the credential, checked by each route
     **{f"room.{name}": _route(ANYONE) for name in (

@@ -17,6 +17,7 @@ from rules.system import RuleError, RuleNotImplemented
 
 from . import fog, text
 from .model import Character, Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -89,7 +90,7 @@ def check_sheet(game: "Game", sheet: dict) -> None:
     try:
         size = len(json.dumps(sheet))
     except (TypeError, ValueError):
-        raise Rejected("sheet: only plain values (text, numbers, lists, tables)") from None
+        raise Rejected(N_("sheet: only plain values (text, numbers, lists, tables)")) from None
     if size > MAX_SHEET_BYTES:
         raise Rejected(f"sheet: {MAX_SHEET_BYTES // 1000} kB at most")
     system = rules.get(game.system)
@@ -128,12 +129,12 @@ def may_put_on_token(actor: "Actor") -> bool:
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     system = rules.get(game.system)
     if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     if isinstance(cmd, AddCharacter):
         if actor.role != "gm" and cmd.owner not in (None, actor.player_id):
-            raise Rejected("a player adds characters for themselves only")
+            raise Rejected(N_("a player adds characters for themselves only"))
         if cmd.token_id is not None and not may_put_on_token(actor):
-            raise Rejected("only the GM puts a character on a token")
+            raise Rejected(N_("only the GM puts a character on a token"))
         if len(game.characters) >= MAX_CHARACTERS:
             raise Rejected(f"a game holds {MAX_CHARACTERS} characters at most")
         if actor.role != "gm" and sum(c.owner == actor.player_id for c in game.characters.values()) >= PER_PLAYER:
@@ -157,7 +158,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
                 character.owner != actor.player_id or (token is not None and not fog.may_see(game, actor, token)))):
             raise Rejected(f"no character {cmd.character_id!r} of yours in this game")  # a hidden token's too
         if not cmd.changes:
-            raise Rejected("nothing to change")
+            raise Rejected(N_("nothing to change"))
         locked = set(getattr(system, "gm_only_fields", ()))
         if actor.role != "gm":
             refused = sorted(k for k in cmd.changes if k.split(".")[0] in locked)
@@ -165,7 +166,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
                 raise Rejected(f"only the GM changes {', '.join(refused)}")
         sheet = apply_changes(character.sheet, cmd.changes)
         if sheet == character.sheet:
-            raise Rejected("nothing to change")
+            raise Rejected(N_("nothing to change"))
         if actor.role != "gm":  # a count the player spends but only the GM awards
             for key in getattr(system, "gm_raises_fields", ()):
                 was, now = character.sheet.get(key), sheet.get(key)

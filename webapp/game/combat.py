@@ -25,6 +25,7 @@ from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
+from .text import N_
 from .model import Event, Rejected, cells_at
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def authorize(game: "Game", cmd: Any, actor: "Actor") -> None:
     if actor.role == "gm":
         return
     if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     if isinstance(cmd, Roll):
         return
     if isinstance(cmd, Act):
@@ -108,8 +109,8 @@ def authorize(game: "Game", cmd: Any, actor: "Actor") -> None:
         current = _current_token(game)
         if current is not None and current.owner == actor.player_id:
             return  # a player ends their own turn
-        raise Rejected("only the GM, or the player whose turn it is, can end the turn")
-    raise Rejected("only the GM can do that")
+        raise Rejected(N_("only the GM, or the player whose turn it is, can end the turn"))
+    raise Rejected(N_("only the GM can do that"))
 
 
 # --- deciding -----------------------------------------------------------------
@@ -226,7 +227,7 @@ def _check_settings(game: "Game", changes: dict) -> dict:
             raise Rejected(f"settings.{key}: must be {_kind(want)}, like the default {want!r}")
     changed = {k: v for k, v in changes.items() if game.settings.get(k, defaults[k]) != v}
     if not changed:
-        raise Rejected("nothing to change")
+        raise Rejected(N_("nothing to change"))
     validate = getattr(system, "validate_settings", None)
     if validate is not None:
         try:
@@ -253,7 +254,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         return [Event("settings_set", {"changes": _check_settings(game, cmd.settings)})]
     if isinstance(cmd, StartCombat):
         if game.combat:
-            raise Rejected("a fight is on already; end it first")
+            raise Rejected(N_("a fight is on already; end it first"))
         ids = list(dict.fromkeys(cmd.token_ids))
         missing = [i for i in ids if i not in game.tokens]
         if missing:
@@ -270,7 +271,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         update = rules_call(lambda: system.begin_fight(fighters, dice, settings_of(game)), game, actor)
         return [Event("combat_started", {"token_ids": ids, "surprised": caught, "update": update.to_dict()})]
     if not game.combat:
-        raise Rejected("there is no fight on")
+        raise Rejected(N_("there is no fight on"))
     if isinstance(cmd, NextTurn):
         update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)),
                             game, actor)
@@ -278,9 +279,9 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
     if isinstance(cmd, SetOrder):
         order = list(dict.fromkeys(cmd.order))
         if sorted(order) != sorted(game.combat["order"]):
-            raise Rejected("a new order lists every token in the fight once")
+            raise Rejected(N_("a new order lists every token in the fight once"))
         if order == game.combat["order"]:
-            raise Rejected("that is the order already")
+            raise Rejected(N_("that is the order already"))
         state = rules_call(lambda: system.reorder(game.combat["state"], order, game.combat["current"],
                                                   settings_of(game)), game, actor)
         return [Event("order_set", {"order": order, "state": state})]
@@ -490,7 +491,7 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     if token is None or not fog.may_see(game, actor, token):
         raise Rejected(f"no token {cmd.token_id!r} in this game")
     if actor.role == "screen" and not game.screen_touch:  # the touch table asks (webapp/game/touch.py)
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     system = rules.get(game.system)
     left = None
     if in_fight(game, token.id):
@@ -543,7 +544,8 @@ def actions_now(game: "Game", token: "Token") -> list[dict]:
 
 #: the groups a long list of actions is shown in, by the ``kind`` every system gives its actions
 #: (``rules.system.ActionOption``), after the turn's usual ones
-ACTION_GROUPS = (("move", "Move"), ("attack", "Attack"), ("defense", "Defend"), ("turn", "Turn"), ("other", "Other"))
+ACTION_GROUPS = (("move", N_("Move")), ("attack", N_("Attack")), ("defense", N_("Defend")), ("turn", N_("Turn")),
+                 ("other", N_("Other")))  # the titles said in the reader's language where shown (_combat.html)
 #: a list this long or shorter is shown with every group open; a longer one with its usual actions
 #: open and the other groups folded
 SHORT_LIST = 10
@@ -563,7 +565,7 @@ def action_groups(offered: list[dict]) -> list[dict]:
         if not up:
             by_kind[o.get("kind") if o.get("kind") in known else "other"].append(o)
     short = len(offered) <= SHORT_LIST
-    groups = [{"key": "usual", "title": "Usual", "options": usual, "open": True}] if usual else []
+    groups = [{"key": "usual", "title": N_("Usual"), "options": usual, "open": True}] if usual else []
     groups += [{"key": key, "title": title, "options": by_kind[key], "open": short}
                for key, title in ACTION_GROUPS if by_kind[key]]
     return groups

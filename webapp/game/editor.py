@@ -21,6 +21,7 @@ from rules.board import Board
 from . import zonelayout
 from .maps import get_map, map_board as board_of
 from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 MAX_SIDE = MAX_BOARD
 MAX_ZONES = 60
 MAX_TERRAIN = 10
-GENERIC_MATERIALS = ("wood", "stone", "metal", "sandbags", "concrete", "crate")
+GENERIC_MATERIALS = (N_("wood"), N_("stone"), N_("metal"), N_("sandbags"), N_("concrete"), N_("crate"))
 ZONE_COVER = ("none", "light", "partial", "medium", "good", "heavy", "excellent", "full", "total")
 
 Num = Annotated[float, Field(ge=-1, le=MAX_SIDE + 1, allow_inf_nan=False)]
@@ -189,7 +190,7 @@ def _segment(board: Board, a, b) -> tuple[list, list]:
         if not (0 <= p[0] <= ex and 0 <= p[1] <= ey):
             raise Rejected(f"({p[0]}, {p[1]}) is off the map (0..{ex:g}, 0..{ey:g})")
     if a == b:
-        raise Rejected("a wall or door needs two different end points")
+        raise Rejected(N_("a wall or door needs two different end points"))
     if len(board.walls) + len(board.doors) >= MAX_SEGMENTS:
         raise Rejected(f"a map holds {MAX_SEGMENTS:,} wall and door segments at most")
     same = {tuple(a), tuple(b)}
@@ -228,7 +229,7 @@ def materials(game: "Game") -> list[str]:
 
 def _zone(game: "Game", zone_id: str) -> dict:
     if game.zones is None:
-        raise Rejected("this map has no zones")
+        raise Rejected(N_("this map has no zones"))
     found = next((z for z in game.zones if z["id"] == zone_id), None)
     if found is None:
         raise Rejected(f"no zone {zone_id!r} on this map")
@@ -238,7 +239,7 @@ def _zone(game: "Game", zone_id: str) -> dict:
 def _check_box(game: "Game", board: Board, box: list[int], exclude: str | None = None) -> None:
     x, y, w, h = box
     if w < 2 or h < 3:
-        raise Rejected("a zone is at least 2 squares wide and 3 high (its name takes the top rows)")
+        raise Rejected(N_("a zone is at least 2 squares wide and 3 high (its name takes the top rows)"))
     if x + w > board.width or y + h > board.height:
         raise Rejected(f"the zone does not fit on the map ({board.width} x {board.height})")
     for z in game.zones or []:
@@ -259,19 +260,19 @@ def _tokens_in(game: "Game", cells) -> list:
 
 def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
     if actor.role != "gm":
-        raise Rejected("only the GM can edit the map")
+        raise Rejected(N_("only the GM can edit the map"))
     board = map_board(game, cmd.map_id)
     where = {"map_id": cmd.map_id} if cmd.map_id is not None else {}
     grid_only = (AddWall, AddDoor, BlockCell, SetTerrain, AddCover)
     prepared = _prepared(game, cmd.map_id)
     zones = game.zones if prepared is None else prepared.zones
     if prepared is not None and isinstance(cmd, (RevealCells, HideCells)):
-        raise Rejected("reveal and hide on the map everyone sees: show this map first")
+        raise Rejected(N_("reveal and hide on the map everyone sees: show this map first"))
     if prepared is not None and not isinstance(cmd, grid_only + (RemoveWall, RemoveDoor, UnblockCell, RemoveCover,
                                                                     ResizeMap, SetFog)):
-        raise Rejected("zones of a map being prepared are drawn once it is shown")
+        raise Rejected(N_("zones of a map being prepared are drawn once it is shown"))
     if zones is not None and isinstance(cmd, grid_only):
-        raise Rejected("this is a zone map: draw zones, not walls")
+        raise Rejected(N_("this is a zone map: draw zones, not walls"))
     match cmd:
         case AddWall(a=a, b=b):
             a, b = _segment(board, a, b)
@@ -312,7 +313,7 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
             if material not in known:
                 raise Rejected(f"unknown cover material {material!r}; known: {', '.join(known)}")
             if len(board.cover_pieces) >= 5000:
-                raise Rejected("a map holds 5,000 cover pieces at most")
+                raise Rejected(N_("a map holds 5,000 cover pieces at most"))
             if board.cover_at((x, y)):
                 raise Rejected(f"({x}, {y}) has a cover piece already")
             return [Event("cover_added", {"id": _fresh_id(board, "cover", board.cover_pieces), "cell": [x, y],
@@ -359,7 +360,7 @@ def _zone_id(game: "Game", name: str) -> str:
 
 def _decide_zone(game: "Game", cmd, board: Board, where: dict) -> list[Event]:
     if game.zones is None:
-        raise Rejected("this is a square-grid map: zones are drawn on zone maps")
+        raise Rejected(N_("this is a square-grid map: zones are drawn on zone maps"))
     match cmd:
         case AddZone(name=name, box=box, cover=cover):
             if len(game.zones) >= MAX_ZONES:
@@ -385,18 +386,18 @@ def _decide_zone(game: "Game", cmd, board: Board, where: dict) -> list[Event]:
         case RemoveZone(zone_id=zid):
             zone = _zone(game, zid)
             if len(game.zones) == 1:
-                raise Rejected("a zone map keeps at least one zone")
+                raise Rejected(N_("a zone map keeps at least one zone"))
             if any(zonelayout.zone_at([zone], t.x, t.y) for t in game.tokens.values()):
                 raise Rejected(f"tokens stand in {zone['name']}: move them first")
             return [Event("zone_removed", {"zone_id": zid, **where})]
         case LinkZones(a=a, b=b, linked=linked):
             za, zb = _zone(game, a), _zone(game, b)
             if a == b:
-                raise Rejected("a zone is not linked to itself")
+                raise Rejected(N_("a zone is not linked to itself"))
             if (b in za.get("adjacent", [])) == linked:
                 raise Rejected(f"{za['name']} and {zb['name']} are {'linked' if linked else 'not linked'} already")
             return [Event("zones_linked", {"a": a, "b": b, "linked": linked, **where})]
-    raise Rejected("not a map edit")
+    raise Rejected(N_("not a map edit"))
 
 
 # --- evolve ----------------------------------------------------------------------

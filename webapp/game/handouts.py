@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import fog, text
 from .model import Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -168,9 +169,9 @@ def handout_added(game: "Game", title: str | None, body: str | None, picture: di
     title = check_words(title, "title", MAX_TITLE, True)
     body = check_words(body, "text", MAX_BODY, False)
     if not title:
-        raise Rejected("title: a hand-out needs a title")
+        raise Rejected(N_("title: a hand-out needs a title"))
     if not body and picture is None:
-        raise Rejected("a hand-out needs a picture (field 'file') or a text (field 'text')")
+        raise Rejected(N_("a hand-out needs a picture (field 'file') or a text (field 'text')"))
     handout = {"id": _new_id(game.handouts, "h"), "title": title, "text": body, "picture": picture,
                "to": [], "open": [], "shown_seq": None}
     return Event("handout_added", {"handout": handout})
@@ -187,7 +188,7 @@ def picture_added(game: "Game", actor: "Actor", picture: dict, label: str, token
         if actor.role != "gm" and token.owner != actor.player_id:
             raise Rejected(f"{token.name} is not yours")
     elif actor.role != "gm":
-        raise Rejected("token_id: name one of your tokens for the picture")
+        raise Rejected(N_("token_id: name one of your tokens for the picture"))
     if len(game.pictures) >= MAX_PICTURES:
         raise Rejected(f"a game holds {MAX_PICTURES} token pictures at most")
     if actor.role != "gm" and sum(p["by"] == actor.player_id for p in game.pictures.values()) >= MAX_PLAYER_PICTURES:
@@ -228,7 +229,7 @@ def _handout(game: "Game", handout_id: str) -> dict:
 
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if actor.role != "gm":
-        raise Rejected("only the GM can show hand-outs")
+        raise Rejected(N_("only the GM can show hand-outs"))
     h = _handout(game, cmd.handout_id)
     if isinstance(cmd, ShowHandout):
         to = [EVERYONE] if cmd.to == EVERYONE or EVERYONE in cmd.to else list(dict.fromkeys(cmd.to))

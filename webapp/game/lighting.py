@@ -23,6 +23,7 @@ from rules import lighting as rules_lighting
 from . import fog
 from .maps import get_map, map_board, map_zones
 from .model import Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game, GameMap
@@ -104,7 +105,7 @@ def _on_map(game: "Game", m: "GameMap", x: float, y: float) -> None:
 
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if actor.role != "gm":
-        raise Rejected("only the GM can change the lighting")
+        raise Rejected(N_("only the GM can change the lighting"))
     m = get_map(game, cmd.map_id)
     where = _where(game, m)
     if isinstance(cmd, SetLighting):

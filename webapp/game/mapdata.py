@@ -12,6 +12,7 @@ from rules.grid import Grid
 
 from . import text, zonelayout
 from .model import MAX_BOARD, MAX_SEGMENTS, Rejected
+from .text import N_
 
 MAX_SIDE = MAX_BOARD  # squares on a side
 MAX_WALLS = MAX_SEGMENTS  # wall segments on a map (and doors with them)
@@ -107,9 +108,9 @@ def zone_map(payload) -> tuple[Board, list[dict]]:
 def grid_board(payload) -> Board:
     """A board from a client's map, or Rejected naming the first thing wrong (``map.walls.3.a: ...``)."""
     if not isinstance(payload, dict):
-        raise Rejected("map: must be an object with width and height")
+        raise Rejected(N_("map: must be an object with width and height"))
     if "zones" in payload:
-        raise Rejected("map.zones: this game system plays on a square grid")
+        raise Rejected(N_("map.zones: this game system plays on a square grid"))
     try:
         m = GridMapIn.model_validate(payload)
     except ValidationError as exc:
@@ -119,7 +120,7 @@ def grid_board(payload) -> Board:
         raise Rejected(f"map: {len(m.walls) + len(m.doors):,} wall and door segments; a map holds "
                        f"{MAX_SEGMENTS:,} at most")
     if m.grid == "square" and m.orientation is not None:
-        raise Rejected("map.orientation: only a hex grid has an orientation")
+        raise Rejected(N_("map.orientation: only a hex grid has an orientation"))
     board = Board(m.width, m.height, Grid("hex", m.orientation or "pointy") if m.grid == "hex" else Grid())
     steps = [("walls", i, lambda w=w: board.add_wall(w.a, w.b, id=w.id)) for i, w in enumerate(m.walls)]
     steps += [("doors", i, lambda d=d: board.add_door(d.a, d.b, closed=d.closed, id=d.id)) for i, d in enumerate(m.doors)]

@@ -33,6 +33,7 @@ from rules.grid import SQUARE, Grid
 from . import text, zonelayout
 from .mapdata import zone_map
 from .model import FIRST_MAP, MAX_BOARD, Event, GameMap, Rejected, cells_at, lights_with_ids
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -186,13 +187,13 @@ def _add_map(game: "Game", cmd: AddMap) -> list[Event]:
     except KeyError:
         zone_game = False
     if zone_game and cmd.grid == "hex":
-        raise Rejected("grid: this game system plays on zone maps, not hexes")
+        raise Rejected(N_("grid: this game system plays on zone maps, not hexes"))
     if zone_game:  # a zone game's blank map is the small default zone map
         board, zones = zone_map({"zones": zonelayout.DEFAULT_ZONES})
         data |= {"board": board.to_dict(), "zones": zones}
     else:
         if cmd.grid == "square" and cmd.orientation is not None:
-            raise Rejected("only a hex grid has an orientation")
+            raise Rejected(N_("only a hex grid has an orientation"))
         grid = Grid("hex", cmd.orientation or "pointy") if cmd.grid == "hex" else SQUARE
         data["board"] = Board(cmd.width, cmd.height, grid).to_dict()
     return [Event("map_added", data)]
@@ -260,7 +261,7 @@ def _activate_map(game: "Game", cmd: ActivateMap) -> list[Event]:
     if m.id == game.active_map:
         raise Rejected(f"{m.name} is already the map everyone sees")
     if game.combat is not None:
-        raise Rejected("end the fight before showing another map")
+        raise Rejected(N_("end the fight before showing another map"))
     return [activation(game, m.id)]
 
 
@@ -283,10 +284,10 @@ def _align_picture(game: "Game", cmd: AlignPicture) -> list[Event]:
     if not m.picture:
         raise Rejected(f"{m.name} has no picture to align")
     if cmd.cell_px is None and cmd.cells_across is None:
-        raise Rejected("give cell_px (pixels per cell) or cells_across (cells the picture spans)")
+        raise Rejected(N_("give cell_px (pixels per cell) or cells_across (cells the picture spans)"))
     cell_px = cmd.cell_px if cmd.cell_px is not None else m.picture["width"] / cmd.cells_across
     if cell_px < 1:
-        raise Rejected("a cell is at least one pixel of the picture")
+        raise Rejected(N_("a cell is at least one pixel of the picture"))
     align = {"cell_px": round(float(cell_px), 4), "offset_x": float(cmd.offset_x), "offset_y": float(cmd.offset_y)}
     if align == m.align:
         return []
@@ -306,7 +307,7 @@ DECIDE = {AddMap: _add_map, RenameMap: _rename_map, RemoveMap: _remove_map, Acti
 
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if actor.role != "gm":
-        raise Rejected("only the GM can change the maps")
+        raise Rejected(N_("only the GM can change the maps"))
     return DECIDE[type(cmd)](game, cmd)
 
 
@@ -325,7 +326,7 @@ def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_p
     lights (each given an id) and its ambient light (webapp/game/lighting.py)."""
     _check_room(game)
     if game.combat is not None:
-        raise Rejected("end the fight before importing a map (an imported map is shown to everyone)")
+        raise Rejected(N_("end the fight before importing a map (an imported map is shown to everyone)"))
     if game.board.grid.hex and not board.grid.hex:
         raise Rejected("a Universal VTT file is a square grid and this game's map is hexes: "
                        "import it into a game on squares")

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .model import Actor, Event, Game, Rejected
+from .text import N_
 
 
 class XCard(BaseModel):
@@ -38,7 +39,7 @@ def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
     if isinstance(cmd, XCard):
         return [] if game.paused else [Event("scene_paused", {})]  # paused already: heard, nothing new
     if not game.paused:
-        raise Rejected("the scene is not paused")
+        raise Rejected(N_("the scene is not paused"))
     return [Event("scene_resumed", {})]
 
 

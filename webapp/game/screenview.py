@@ -7,6 +7,10 @@ so miniatures stand on it, and the zoom is locked. ``calibrate`` opens the table
 aid (a line as long as a credit card, 85.6 mm); ``calibrate_screen`` (the GM, or the table screen while
 the aid is open) sets ``screen_width_mm`` from it.
 
+The table screen's language (issue #37) is the GM's choice too: ``set_screen_view`` with ``language`` (one of
+``LANGUAGES``; null: the screen's own device choice, its cookie or its browser's language); ``screen_language(game)``
+reads it, the screen page renders in it and reloads when it changes (static/js/screenview.js).
+
 The state is ``game.screen_view`` (None: the whole map, nothing calibrated). The browser of the table
 screen turns it into what it draws (static/js/screenview.js): the server keeps the GM's choice, not
 pixels. On a zone map, fit, center, zoom and follow apply (in the board's squares the zones are drawn
@@ -21,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from .fog import may_see
 from .model import Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game
@@ -30,8 +35,11 @@ MIN_SQUARE_MM, MAX_SQUARE_MM = 5.0, 100.0
 MIN_WIDTH_MM, MAX_WIDTH_MM = 100.0, 10_000.0
 CARD_MM = 85.6  # the long side of a credit card (ISO/IEC 7810 ID-1): the calibration aid's line
 
+#: the languages a screen may be set to: the catalogs' (webapp/web/i18n.py), and the pseudo-locale for tests
+LANGUAGES = ("en", "de", "fr", "es", "en_XA")
+
 DEFAULT = {"mode": "fit", "center": None, "zoom": 1.0, "follow": None,
-           "square_mm": None, "screen_width_mm": None, "calibrating": False}
+           "square_mm": None, "screen_width_mm": None, "calibrating": False, "language": None}
 
 Number = Annotated[float, Field(allow_inf_nan=False)]
 
@@ -49,6 +57,7 @@ class SetScreenView(_Command):
     square_mm: Annotated[float, Field(ge=MIN_SQUARE_MM, le=MAX_SQUARE_MM, allow_inf_nan=False)] | None = None
     screen_width_mm: Annotated[float, Field(ge=MIN_WIDTH_MM, le=MAX_WIDTH_MM, allow_inf_nan=False)] | None = None
     calibrate: bool | None = None
+    language: Literal[LANGUAGES] | None = None  # the screen's language; null: the screen device's own
 
 
 class CalibrateScreen(_Command):
@@ -64,6 +73,12 @@ EVENTS = ("screen_view_set",)
 def current(game: "Game") -> dict:
     """The GM's choice for the table screen, every key present."""
     return DEFAULT | (game.screen_view or {})
+
+
+def screen_language(game: "Game") -> str | None:
+    """The language the GM chose for the table screen; None: the screen's device chooses (cookie, browser),
+    and where no device is asked (a live update for the screen's audience), English."""
+    return (game.screen_view or {}).get("language")
 
 
 def true_scale(game: "Game", view: dict | None = None) -> bool:
@@ -86,7 +101,8 @@ def view_for(game: "Game", actor: "Actor") -> dict:
 def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
     given = cmd.model_fields_set - {"type"}
     if not given:
-        raise Rejected("set_screen_view needs one of: fit, center, zoom, follow, square_mm, screen_width_mm, calibrate")
+        raise Rejected("set_screen_view needs one of: fit, center, zoom, follow, square_mm, screen_width_mm, calibrate, "
+                       "language")
     where = [k for k in ("fit", "center", "follow") if k in given]
     if len(where) > 1:
         raise Rejected(f"choose one of fit, center and follow (got {' and '.join(where)})")
@@ -97,9 +113,9 @@ def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
     new = dict(view)
     if "fit" in given:
         if not cmd.fit:
-            raise Rejected("fit: send true for the whole map; to leave it, send a center or a token to follow")
+            raise Rejected(N_("fit: send true for the whole map; to leave it, send a center or a token to follow"))
         if "zoom" in given:
-            raise Rejected("fit shows the whole map: leave zoom out, or send a center with it")
+            raise Rejected(N_("fit shows the whole map: leave zoom out, or send a center with it"))
         new |= {"mode": "fit", "center": None, "follow": None, "zoom": 1.0}
     if "center" in given:
         x, y = cmd.center
@@ -124,6 +140,8 @@ def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
             new[name] = None if value is None else round(value, 2)
     if "calibrate" in given:
         new["calibrating"] = cmd.calibrate
+    if "language" in given:
+        new["language"] = cmd.language
     if "square_mm" in given and cmd.square_mm is not None and game.zones is not None:
         raise Rejected("true-scale squares need a square grid: this is a zone map, where distance is counted in "
                        "zones; the table screen shows it with fit, center, zoom or follow")
@@ -137,12 +155,12 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
     if isinstance(cmd, CalibrateScreen):
         view = current(game)
         if actor.role != "gm" and not view["calibrating"]:
-            raise Rejected("the calibration aid is closed: the GM opens it (Table screen > Calibrate)")
+            raise Rejected(N_("the calibration aid is closed: the GM opens it (Table screen > Calibrate)"))
         new = dict(view, screen_width_mm=round(cmd.screen_width_mm, 2),
                    calibrating=view["calibrating"] and not cmd.done)
     else:
         if actor.role != "gm":
-            raise Rejected("only the GM steers the table screen")
+            raise Rejected(N_("only the GM steers the table screen"))
         new = _decide_set(game, cmd)
     if new == current(game):
         return []

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from . import handouts, text
 from .model import MAX_PLAYERS, Actor, Event, Game, Player, Rejected, bump_counter, key_hash
+from .text import N_
 
 Id = text.Id
 
@@ -85,7 +86,7 @@ def _request_id(game: Game) -> str:
 def _answer_seat(game: Game, cmd: AnswerSeat, actor: Actor) -> list[Event]:
     asked = game.seat_requests.get(cmd.request_id)
     if asked is None:
-        raise Rejected("that request for a seat was answered already")
+        raise Rejected(N_("that request for a seat was answered already"))
     allow = cmd.allow and asked["player_id"] in game.players  # a seat removed meanwhile is no one's to give
     events = [Event("seat_answered", {"request_id": cmd.request_id, "allow": allow})]
     if allow:
@@ -95,7 +96,7 @@ def _answer_seat(game: Game, cmd: AnswerSeat, actor: Actor) -> list[Event]:
 
 def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise Rejected("a name is needed")
+        raise Rejected(N_("a name is needed"))
     text.check(name, "a name")
     name = re.sub(r"\s+", " ", text.valid_name(name.strip()))
     if len(name) > text.MAX_NAME:
@@ -125,7 +126,7 @@ def _remove_player(game: Game, cmd: RemovePlayer, actor: Actor) -> list[Event]:
 def _merge_players(game: Game, cmd: MergePlayers, actor: Actor) -> list[Event]:
     gone, kept = _player(game, cmd.player_id), _player(game, cmd.into)
     if gone.id == kept.id:
-        raise Rejected("a player cannot be merged into themselves")
+        raise Rejected(N_("a player cannot be merged into themselves"))
     tokens = [t.id for t in game.tokens.values() if t.owner == gone.id]
     return [Event("players_merged", {"player_id": gone.id, "into": kept.id, "tokens": tokens})]
 

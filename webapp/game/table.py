@@ -25,6 +25,7 @@ from rules.dice import DiceSource, RandomDice
 from . import (access, attacks, characters, combat, editor, fog, handouts, keys, lighting, maps, screenview, seats,
                recap, reroll, safety, soak, templates, text, tokens, touch, undo)
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
+from .text import N_
 
 # --- commands ----------------------------------------------------------------
 
@@ -51,7 +52,7 @@ def parse_command(payload: Any) -> Any:
     if isinstance(payload, text.TooDeep):
         raise Rejected(text.too_deep_message())
     if not isinstance(payload, dict):
-        raise Rejected("a command must be a JSON object with a 'type'")
+        raise Rejected(N_("a command must be a JSON object with a 'type'"))
     text.check_payload(payload)
     kind = payload.get("type")
     if not isinstance(kind, str) or kind not in COMMAND_TYPES:
@@ -125,7 +126,7 @@ def authorize(game: Game, cmd: Any, actor: Actor) -> None:
     """Who may send this command at all: the access matrix (webapp/game/access.py); then the finer checks."""
     access.check_command(game, cmd, actor)
     if isinstance(cmd, tokens.MoveToken) and cmd.force and actor.role != "gm":
-        raise Rejected("only the GM can force a move")
+        raise Rejected(N_("only the GM can force a move"))
 
 
 def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -> list[Event]:

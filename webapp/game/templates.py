@@ -18,6 +18,7 @@ from rules.areas import Area, under
 
 from . import fog, zonelayout
 from .model import Event, Rejected
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -65,7 +66,7 @@ EVENTS = ("template_placed", "template_moved", "template_removed")
 
 def _authorize(game: "Game", actor: "Actor", template: dict | None = None) -> None:
     if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     if template is not None and actor.role == "player" and template.get("by") != actor.player_id:
         raise Rejected(f"the {describe(template)} is not yours: the GM or whoever laid it moves it")
 
@@ -89,16 +90,16 @@ def _where(game: "Game", x: float | None, y: float | None, zone: str | None) -> 
                 raise Rejected(f"({x:g}, {y:g}) is not in a zone: on a zone map a template covers a zone")
             zone = found["id"]
         if zone is None:
-            raise Rejected("on a zone map a template covers a zone: give a zone")
+            raise Rejected(N_("on a zone map a template covers a zone: give a zone"))
         found = next((z for z in game.zones if z["id"] == zone), None)
         if found is None:
             raise Rejected(f"no zone {zone!r} on this map")
         bx, by, bw, bh = found["box"]
         return {"zone": zone, "x": bx + bw / 2, "y": by + bh / 2}
     if zone is not None:
-        raise Rejected("this map has no zones: give x and y")
+        raise Rejected(N_("this map has no zones: give x and y"))
     if x is None or y is None:
-        raise Rejected("x and y are needed: where the template goes")
+        raise Rejected(N_("x and y are needed: where the template goes"))
     w, h = game.board.width, game.board.height
     if not (0 <= x <= w and 0 <= y <= h):
         raise Rejected(f"({x:g}, {y:g}) is off the map ({w} x {h})")

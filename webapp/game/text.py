@@ -158,3 +158,10 @@ def measure(amount: float, unit: str) -> str:
     if len(unit) <= 2 or n == 1:
         return f"{shown} {unit}"
     return f"{shown} {unit}s"
+
+
+def N_(message: str) -> str:
+    """A message marked for the catalogs (scripts/i18n extracts N_ too) where it is kept as English and said
+    later in the reader's language (``gettext(message)`` where a page or an answer is made): the game package
+    stays free of Flask."""
+    return message

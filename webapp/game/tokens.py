@@ -18,6 +18,7 @@ from rules.movement import way_exists
 
 from . import combat, fog, handouts, maps, text, zonelayout
 from .model import FOE_COLOR, GM, MAX_TOKENS, PALETTE, Actor, Event, Game, Rejected, Token, bump_counter, cells_at
+from .text import N_
 
 Name = text.Name
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
@@ -125,7 +126,7 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
     if game.zones is not None:
         zone = zonelayout.zone_at(game.zones, x, y)
         if size != 1:
-            raise Rejected("tokens on a zone map take one square")
+            raise Rejected(N_("tokens on a zone map take one square"))
         if zone is None or (x, y) not in set(zonelayout.cells_of(zone)):
             raise Rejected(f"({x}, {y}) is not in a zone")
     for cx, cy in cells_at(x, y, size, board.grid):
@@ -186,7 +187,7 @@ def _free_place_near(game: Game, token: Token) -> tuple[int, int]:
         if best is not None and r > 3:
             return best
     if best is None:
-        raise Rejected("there is no free square on the map for a copy")
+        raise Rejected(N_("there is no free square on the map for a copy"))
     return best
 
 
@@ -220,7 +221,7 @@ def _place_of(game: Game, x: int | None, y: int | None, zone: str | None, actor:
     """Where a token goes: its square, or on a zone map a free square of the zone named."""
     if zone is not None:
         if game.zones is None:
-            raise Rejected("this map has no zones: give x and y")
+            raise Rejected(N_("this map has no zones: give x and y"))
         found = next((z for z in game.zones if z["id"] == zone), None)
         if found is None:
             raise Rejected(f"no zone {zone!r} on this map")

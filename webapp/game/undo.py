@@ -20,6 +20,7 @@ from rules.board import Board
 
 from .fog import without_memory
 from .model import Character, Event, Game, Rejected, Token
+from .text import N_
 
 if TYPE_CHECKING:
     from .model import Actor
@@ -90,7 +91,7 @@ def decide(game: "Game", actor: "Actor", store, game_id: str, replay) -> list[Ev
     """``store`` is the game's log (``events(game_id, after)``, ``snapshot(game_id)``), read, never written;
     ``replay`` rebuilds a game from events (``webapp.game.table.replay``)."""
     if actor.role != "gm":
-        raise Rejected("only the GM can undo")
+        raise Rejected(N_("only the GM can undo"))
     snap = store.snapshot(game_id)
     after = snap[0] if snap is not None else 0
     tail = store.events(game_id, after=after)
@@ -98,7 +99,7 @@ def decide(game: "Game", actor: "Actor", store, game_id: str, replay) -> list[Ev
     if seq is None and after:
         seq = last_action(game, store.events(game_id))
     if seq is None:
-        raise Rejected("there is nothing to undo")
+        raise Rejected(N_("there is nothing to undo"))
     kind = (tail[seq - after - 1] if seq > after else store.events(game_id, after=seq - 1)[0]).type
     with without_memory():  # undo restores the board and tokens, never what players have seen
         before = _parts(state_before(game_id, seq, store, replay))

@@ -26,6 +26,7 @@ from ..storage.store import DamagedLog
 from ..game.model import Rejected
 from ..game.text import TooDeep, too_deep_message
 from .lanes import Lanes
+from .speech import to_sender
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ def register(socketio, hub, keyless=None) -> None:
         try:
             done = hub.execute(who[0], who[1], payload)
         except Rejected as exc:
-            return {"ok": False, "error": str(exc), **({"code": exc.code} if exc.code else {})}
+            return {"ok": False, "error": to_sender(exc), **({"code": exc.code} if exc.code else {})}
         except DamagedLog as exc:
             return {"ok": False, "error": str(exc), "code": "damaged_log"}
         except Exception:  # never let one bad command take the connection down

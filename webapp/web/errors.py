@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Response, render_template, request, url_for
+from flask_babel import gettext as _
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
@@ -34,7 +35,7 @@ class InsufficientStorage(HTTPException):
 
 def error_page(exc: HTTPException):
     """An error in the site's layout, with a way back: to the game this browser sits in, else the lobby."""
-    back, back_label = url_for("lobby.index"), "Back to the lobby"
+    back, back_label = url_for("lobby.index"), _("Back to the lobby")
     game_id = (request.view_args or {}).get("game_id")
     if game_id:
         h = hub()
@@ -47,11 +48,11 @@ def error_page(exc: HTTPException):
             except Exception:  # an error page must never fail in turn
                 actor = None
             if actor is not None and actor.role == role:
-                back, back_label = url_for(endpoint, game_id=game_id), "Back to your game"
+                back, back_label = url_for(endpoint, game_id=game_id), _("Back to your game")
                 break
-    titles = {400: "That request was not understood", 403: "Not your seat", 404: "Not found",
-              500: "Something went wrong on the server", 503: "This game is out of service",
-              507: "The server's disk is full"}
-    description = exc.description if exc.code != 500 else "The server could not do that; its log says why."
+    titles = {400: _("That request was not understood"), 403: _("Not your seat"), 404: _("Not found"),
+              500: _("Something went wrong on the server"), 503: _("This game is out of service"),
+              507: _("The server's disk is full")}
+    description = exc.description if exc.code != 500 else _("The server could not do that; its log says why.")
     return render_template("error.html", code=exc.code, title=titles.get(exc.code, exc.name),
                            description=description, back=back, back_label=back_label), exc.code

@@ -7,17 +7,20 @@ import json
 import time
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 from markupsafe import escape
 
-from ..game import keys
+from ..game import keys, screenview
 from ..game.model import Rejected
 from ..game.seats import player_joined
 from ..game.table import from_form
 from ..live import render
 from ..live.hub import guess_refused, render_security
+from ..live.speech import refusal
 from . import hub, remember_key, remembered_key
 from .device import played
 from .gate import gate
+from .i18n import speak
 from .lobby import TOO_MANY_CODES, join_code_counted, lobby_page
 
 bp = Blueprint("game", __name__)
@@ -30,12 +33,12 @@ def _page_actor(game_id: str, role: str):
     """The key this browser holds for the role (a ?key= link is remembered, then dropped from the URL)."""
     h = hub()
     if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
+        abort(404, _("There is no such game."))
     key = request.args.get("key")
     if key:
         actor = h.key_actor(game_id, key)  # a GM link is remembered even before its password is given
         if actor is None or actor.role != role:
-            abort(403, "That link is not valid for this page.")
+            abort(403, _("That link is not valid for this page."))
         remember_key(role, game_id, key)
         return None, None, redirect(url_for(request.endpoint, game_id=game_id))
     key = remembered_key(role, game_id)
@@ -49,7 +52,7 @@ def _seat(game_id: str):
     """Who this browser is at the table (GM first, else player), or None; 404 for no game."""
     h = hub()
     if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
+        abort(404, _("There is no such game."))
     for role in ("gm", "player"):
         key = remembered_key(role, game_id)
         actor = h.authenticate(game_id, key) if key else None
@@ -72,7 +75,7 @@ def gm(game_id: str):
     if redirect_to:
         return redirect_to
     if actor is None:
-        abort(403, "This is the GM's page: open it with the GM link that `tacmap serve` printed.")
+        abort(403, _("This is the GM's page: open it with the GM link that `tacmap serve` printed."))
     return _render_page("gm.html", game_id, actor, key, **hub().screen_info(game_id))
 
 
@@ -109,12 +112,12 @@ def security_panel(game_id: str):
     h = hub()
     actor = h.authenticate(game_id, remembered_key("gm", game_id))
     if actor is None:  # the gate lets only an unlocked GM in; never act for nobody
-        abort(403, "Only the GM changes the game's keys and password.")
+        abort(403, _("Only the GM changes the game's keys and password."))
     payload = {"type": request.form.get("type") or ""}
     if payload["type"] == "set_gm_password":
         payload["password"] = request.form.get("password") or ""
         if payload["password"] != (request.form.get("confirm") or ""):
-            return _security(game_id, error="The two passwords differ.")
+            return _security(game_id, error=_("The two passwords differ."))
     setting = payload["type"] == "set_gm_password"
     try:
         if setting:  # this browser is unlocked by this answer: the GM connections end once it is sent
@@ -125,13 +128,13 @@ def security_panel(game_id: str):
         return _security(game_id, error=str(exc))
     if setting:
         unlock(game_id, h.password_hash(game_id))
-        response = make_response(_security(game_id, notice="The GM link now needs this password."))
+        response = make_response(_security(game_id, notice=_("The GM link now needs this password.")))
         response.call_on_close(lambda: h.end_gm_sessions(game_id))
         return response
-    notice = {"set_gm_password": "The GM link now needs this password.",
-              "clear_gm_password": "The GM link no longer needs a password." if done.events else "There was no password.",
-              "rotate_join_code": "New join code: the old one no longer works.",
-              "rotate_screen_key": "New table-screen link: the old one no longer works; open it again on the screen."}
+    notice = {"set_gm_password": _("The GM link now needs this password."),
+              "clear_gm_password": _("The GM link no longer needs a password.") if done.events else _("There was no password."),
+              "rotate_join_code": _("New join code: the old one no longer works."),
+              "rotate_screen_key": _("New table-screen link: the old one no longer works; open it again on the screen.")}
     return _security(game_id, notice=notice.get(payload["type"], ""))
 
 
@@ -158,7 +161,8 @@ def screen(game_id: str):
     if redirect_to:
         return redirect_to
     if actor is None:
-        abort(403, "This is the table screen: open it from the GM's page.")
+        abort(403, _("This is the table screen: open it from the GM's page."))
+    speak(screenview.screen_language(hub().game(game_id)))  # the GM's choice for the screen, else the device's
     return _render_page("screen.html", game_id, actor, key)
 
 
@@ -168,7 +172,7 @@ def timeline(game_id: str):
     the fights they were in (webapp/game/replay_view.py); the replay panel of the page reads it."""
     actor = _seat(game_id)
     if actor is None:
-        abort(403, "You are not in this game.")
+        abort(403, _("You are not in this game."))
     history = hub().replays.history(game_id)
     return jsonify(head=history.head, role=actor.role, moments=[m.to_dict(actor) for m in history.timeline(actor)])
 
@@ -186,9 +190,9 @@ def join():
     h = hub()
     record = h.store.game_by_join_code(code) if code and len(code) <= 12 else None
     if not join_code_counted(record is not None):  # counted per client address: codes are not guessed
-        return lobby_page(code=code, error=TOO_MANY_CODES, status=429, name=name)
+        return lobby_page(code=code, error=_(TOO_MANY_CODES), status=429, name=name)
     if record is None:
-        return lobby_page(code=code, error="No game has that join code.", status=404, name=name)
+        return lobby_page(code=code, error=_("No game has that join code."), status=404, name=name)
     # this device sits at the table already under that name: it simply goes back in
     held = remembered_key("player", record.id)
     actor = h.authenticate(record.id, held) if held else None
@@ -226,12 +230,12 @@ def seat_wait(code: str):
     game = h.game(record.id)
     asked = game.seat_requests.get(waits[record.id])
     if asked is not None:
-        name = game.players[asked["player_id"]].name if asked["player_id"] in game.players else "that player"
-        return lobby_page(code=code, waiting=f"Waiting for the GM to give you {name}'s seat on this device…")
+        name = game.players[asked["player_id"]].name if asked["player_id"] in game.players else _("that player")
+        return lobby_page(code=code, waiting=_("Waiting for the GM to give you %(name)s's seat on this device…", name=name))
     waits.pop(record.id)
     session["seat_wait"] = waits
-    return lobby_page(code=code, error="The GM did not give you that seat. Ask at the table, or join under "
-                                       "another name.", status=403)
+    return lobby_page(code=code, error=_("The GM did not give you that seat. Ask at the table, or join under "
+                                         "another name."), status=403)
 
 
 def join_game(game_id: str, name: str) -> tuple[str, str, str]:
@@ -263,7 +267,7 @@ def command(game_id: str):
     h = hub()
     actor = _seat(game_id)
     if actor is None:
-        return "You are not in this game.", 403, PLAIN
+        return _("You are not in this game."), 403, PLAIN
     fields = {}
     for field, values in request.form.lists():
         if field == "csrf_token":  # checked by CSRFProtect before this view; not part of the command
@@ -279,8 +283,8 @@ def command(game_id: str):
     except Rejected as exc:
         if from_htmx:
             # a refusal is an answer, not a failure: htmx gets a 200 and the page shows the reason
-            return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:refused": str(exc)})}  # <, > as \u
-        return escape(str(exc)), 422, HTML  # a refusal may quote the input: escaped, never markup
+            return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:refused": refusal(exc)})}  # <, > as \u
+        return escape(refusal(exc)), 422, HTML  # a refusal may quote the input: escaped, never markup
     if not done.events:
         if from_htmx:
             return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}

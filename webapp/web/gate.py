@@ -9,6 +9,7 @@ remembers) and answers with a redirect or an error when the row says no.
 from __future__ import annotations
 
 from flask import abort, redirect, request, url_for
+from flask_babel import gettext as _
 
 from ..game.access import ANYONE, GM, ROUTES, route_allows
 from ..live.hub import guess_refused
@@ -34,7 +35,7 @@ def gate():
     game_id = view_args.get("game_id")
     api = endpoint.startswith("api.")
     if not isinstance(game_id, str) or h.store.game(game_id) is None:
-        abort(404, f"no game {game_id!r}" if api else "There is no such game.")
+        abort(404, f"no game {game_id!r}" if api else _("There is no such game."))
     game = h.game(game_id)
     actors, locked = credentials(h, game_id, api)
     if any(route_allows(rule, game, actor, view_args) for actor in actors):
@@ -42,20 +43,20 @@ def gate():
     if locked and GM in rule.who:
         if api:
             if guess_refused():  # its guess was not checked: the game or this client is at the limit
-                abort(429, "too many wrong GM passwords for this game: wait a minute")
-            abort(401, "this game's GM key needs the GM password too: send it in the X-Tacmap-Password header")
+                abort(429, _("too many wrong GM passwords for this game: wait a minute"))
+            abort(401, _("this game's GM key needs the GM password too: send it in the X-Tacmap-Password header"))
         if endpoint == "game.gm_password":
             return None  # the GM key opens the password page, which unlocks the rest
         if request.method == "GET":
             return redirect(url_for("game.gm_password", game_id=game_id))
-        abort(403, "Enter the GM password first: open the GM page.")
+        abort(403, _("Enter the GM password first: open the GM page."))
     if not actors and rule.anonymous:
         if api and not request.headers.get("Authorization", "").startswith("Bearer "):
             abort(rule.anonymous, "send 'Authorization: Bearer <token>' (the gm, player or screen token)")
         abort(rule.anonymous, "that token is not valid for this game")
     if rule.refused == 302:
         return redirect(url_for("lobby.index"))
-    abort(rule.refused, rule.message)
+    abort(rule.refused, rule.message if api else _(rule.message))  # a page's refusal in the reader's language
 
 
 def credentials(h, game_id: str, api: bool):

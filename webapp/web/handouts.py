@@ -11,12 +11,14 @@ Pictures are checked as map pictures are (webapp/storage/pictures.py); they are 
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..game import uvtt
 from ..game.model import Rejected
 from ..storage import pictures
 from . import hub
+from ..live.speech import refusal
 from .game import _seat
 from .maps import UPLOAD_SLACK, busy, refused, uploaded_file
 
@@ -32,12 +34,12 @@ def _form_text(name: str) -> str:
 def new_handout(game_id: str, actor) -> tuple:
     """Shared by the page and the API: 201 {"handout_id"} or a refusal (nothing kept)."""
     if actor is None or actor.role != "gm":
-        abort(403, "only the GM can make hand-outs")
+        abort(403, _("only the GM can make hand-outs"))
     request.max_content_length = uvtt.MAX_PICTURE_BYTES + UPLOAD_SLACK
     try:
         given = request.files.get("file")
     except RequestEntityTooLarge:
-        abort(413, f"the file is over the limit of {uvtt.MAX_PICTURE_BYTES // 1048576} MB")
+        abort(413, _("the file is over the limit of %(mb)s MB", mb=uvtt.MAX_PICTURE_BYTES // 1048576))
     data = None
     if given is not None:
         data, filename = uploaded_file(uvtt.MAX_PICTURE_BYTES)
@@ -46,20 +48,20 @@ def new_handout(game_id: str, actor) -> tuple:
     try:
         done = pictures.add_handout(hub(), game_id, actor, data, _form_text("title"), _form_text("text"))
     except Rejected as exc:
-        abort(422, str(exc))
+        abort(422, refusal(exc))
     return jsonify(done), 201
 
 
 def new_picture(game_id: str, actor) -> tuple:
     """Shared by the page and the API: 201 {"picture_id", "token_id"?} or a refusal (nothing kept)."""
     if actor is None or actor.role not in ("gm", "player"):
-        abort(403, "only the GM, or a player for their own token, can upload token pictures")
+        abort(403, _("only the GM, or a player for their own token, can upload token pictures"))
     data, filename = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
         done = pictures.add_token_picture(hub(), game_id, actor, data, filename,
                                           (request.form.get("token_id") or "").strip() or None)
     except Rejected as exc:
-        abort(422, str(exc))
+        abort(422, refusal(exc))
     return jsonify(done), 201
 
 

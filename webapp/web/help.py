@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
+from flask_babel import gettext as _
 
 import rules
 from rules import lighting
@@ -30,5 +31,5 @@ def system(system_id: str):
     try:
         chosen = rules.get(system_id)
     except KeyError:
-        abort(404, f"No rule system {system_id!r}.")
+        abort(404, _("No rule system %(system)s.", system=repr(system_id)))
     return render_template(chosen.help_template, system=chosen, dark_vision=lighting.dark_vision(chosen.id))

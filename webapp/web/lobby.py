@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 
 import rules
 from rules.board import Board
@@ -10,15 +11,16 @@ from rules.grid import HEX_FLAT, HEX_POINTY, SQUARE
 
 from ..storage.store import DamagedLog
 from ..game import text
+from ..game.text import N_
 from ..game.model import Rejected
 from . import hub, remember_key
 from .network import is_hosts_browser
 
 bp = Blueprint("lobby", __name__)
-TOO_MANY_GAMES = "Too many new games from this address: wait a while, or create it on the server's own machine."
+TOO_MANY_GAMES = N_("Too many new games from this address: wait a while, or create it on the server's own machine.")
 #: the new-game form's map choice (#28)
 GRIDS = {"square": SQUARE, "hex-pointy": HEX_POINTY, "hex-flat": HEX_FLAT}
-TOO_MANY_CODES = "Too many wrong join codes from this address: wait a minute, then try again."
+TOO_MANY_CODES = N_("Too many wrong join codes from this address: wait a minute, then try again.")
 
 
 def new_game_allowed() -> bool:
@@ -80,30 +82,30 @@ def index():
 @bp.post("/games")
 def create():
     if not new_game_allowed():
-        return lobby_page(error=TOO_MANY_GAMES, status=429)
+        return lobby_page(error=_(TOO_MANY_GAMES), status=429)
     name = (request.form.get("name") or "").strip()
     system = request.form.get("system") or "plain_grid"
     if not name or len(name) > text.MAX_NAME:
-        return lobby_page(error=f"A game needs a name of 1 to {text.MAX_NAME} characters.", status=400)
+        return lobby_page(error=_("A game needs a name of 1 to %(most)s characters.", most=text.MAX_NAME), status=400)
     why = text.problem(name)
     if why:
-        return lobby_page(error=f"The game's name {why}.", status=400)
+        return lobby_page(error=_("The game's name %(why)s.", why=why), status=400)
     if len(system) > 40:
-        return lobby_page(error="Unknown rule system.", status=400)
+        return lobby_page(error=_("Unknown rule system."), status=400)
     grid = GRIDS.get(request.form.get("grid") or "square")
     if grid is None:
-        return lobby_page(error="A map is squares or hexes (pointy or flat top).", status=400)
+        return lobby_page(error=_("A map is squares or hexes (pointy or flat top)."), status=400)
     try:
         zone_system = rules.get(system).board == "zones"
     except KeyError:
-        return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
+        return lobby_page(error=_("Unknown rule system %(system)s.", system=repr(system)), status=400)
     if zone_system and grid.hex:
-        return lobby_page(error="This rule system plays on zone maps, not hexes.", status=400)
+        return lobby_page(error=_("This rule system plays on zone maps, not hexes."), status=400)
     board = None if zone_system else Board(24, 16, grid)  # the default map's size, squares or hexes
     try:
         record = hub().create_game(text.valid_name(name), system, board)
     except KeyError:
-        return lobby_page(error=f"Unknown rule system {system!r}.", status=400)
+        return lobby_page(error=_("Unknown rule system %(system)s.", system=repr(system)), status=400)
     except Rejected as exc:
         return lobby_page(error=str(exc), status=400)
     remember_key("gm", record.id, record.gm_key)

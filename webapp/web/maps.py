@@ -13,12 +13,14 @@ import hashlib
 import io
 
 from flask import Blueprint, abort, current_app, jsonify, request, send_file
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..storage import pictures
 from ..game import uvtt
 from ..game.model import Rejected
 from . import hub, remembered_key
+from ..live.speech import refusal
 
 bp = Blueprint("maps", __name__)
 
@@ -61,48 +63,48 @@ def uploaded_file(limit: int) -> tuple[bytes, str]:
     try:
         f = request.files.get("file")
     except RequestEntityTooLarge:
-        abort(413, f"the file is over the limit of {limit // 1048576} MB")
+        abort(413, _("the file is over the limit of %(mb)s MB", mb=limit // 1048576))
     if f is None:
-        abort(400, "send the file as multipart/form-data in the field 'file'")
+        abort(400, _("send the file as multipart/form-data in the field 'file'"))
     data = f.read(limit + 1)
     if len(data) > limit:
-        abort(413, f"the file is over the limit of {limit // 1048576} MB")
+        abort(413, _("the file is over the limit of %(mb)s MB", mb=limit // 1048576))
     return data, f.filename or ""
 
 
 def import_map(game_id: str, actor) -> tuple:
     """Shared by the page and the API: 201 {"map_id", "name", "walls", "doors", "lights", "ambient"} or a refusal."""
     if actor.role != "gm":
-        abort(403, "only the GM can import maps")
+        abort(403, _("only the GM can import maps"))
     data, filename = uploaded_file(uvtt.MAX_FILE_BYTES)
     name = (request.form.get("name") or "").strip() or pictures.map_name(filename)
     try:
         done = pictures.import_uvtt(hub(), game_id, actor, data, name[:40])
     except Rejected as exc:
-        abort(422, str(exc))
+        abort(422, refusal(exc))
     return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],
                    lights=done["lights"], ambient=done["ambient"], seq=done["seq"]), 201
 
 
 def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
     if actor.role != "gm":
-        abort(403, "only the GM can set a map's picture")
+        abort(403, _("only the GM can set a map's picture"))
     data, _ = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
         done = pictures.upload_picture(hub(), game_id, actor, map_id or None, data)
     except Rejected as exc:
-        abort(422, str(exc))
+        abort(422, refusal(exc))
     return jsonify(done), 200
 
 
 def _page_gm(game_id: str):
     h = hub()
     if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
+        abort(404, _("There is no such game."))
     key = remembered_key("gm", game_id)
     actor = h.authenticate(game_id, key) if key else None
     if actor is None or actor.role != "gm":
-        abort(403, "only the GM can upload maps")
+        abort(403, _("only the GM can upload maps"))
     return actor
 
 
@@ -135,14 +137,14 @@ def _viewer(game_id: str):
 def picture(game_id: str, name: str):
     h = hub()
     if h.store.game(game_id) is None:
-        abort(404, "There is no such game.")
+        abort(404, _("There is no such game."))
     actor = _viewer(game_id)
     if actor is None:
-        abort(403, "Pictures are for the seats of this game.")
+        abort(403, _("Pictures are for the seats of this game."))
     game = h.game(game_id)
     path = pictures.path_of(current_app.config["DATA_DIR"], game_id, name)
     if path is None or not pictures.may_fetch(game, actor, name):
-        abort(404, "No such picture in this game.")
+        abort(404, _("No such picture in this game."))
     content_type = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}[name.rsplit(".", 1)[1]]
     known = pictures.fogged(game, actor, name)
     if known is not None:  # with fog: what this seat never saw is not in the bytes it gets

@@ -11,8 +11,11 @@ from __future__ import annotations
 import base64
 import re
 import time
+from datetime import datetime
 
 from flask import Blueprint, abort, make_response, render_template, request
+from flask_babel import format_datetime
+from flask_babel import gettext as _
 
 from ..game import recap
 from ..storage.history import walk
@@ -27,18 +30,18 @@ def _actor(game_id: str):
     actors, _locked = credentials(hub(), game_id, api=False)
     wanted = request.args.get("as")
     if wanted is not None and wanted not in ORDER:
-        abort(400, "as: one of gm, player, screen")
+        abort(400, _("as: one of gm, player, screen"))
     for role in ([wanted] if wanted else ORDER):
         for actor in actors:
             if actor.role == role:
                 return actor
-    abort(403, "This browser holds no key of that seat for this game.")
+    abort(403, _("This browser holds no key of that seat for this game."))
 
 
 @bp.app_template_filter("recap_date")
 def recap_date(when: float) -> str:
-    """A session's start, in the server's time zone (where the table sat)."""
-    return time.strftime("%a %d %b %Y, %H:%M", time.localtime(when))
+    """A session's start, in the server's time zone (where the table sat), as the reader's language writes it."""
+    return format_datetime(datetime.fromtimestamp(when), "EEE d MMM y, HH:mm")
 
 
 def data_uri(svg: str) -> str:

@@ -9,6 +9,7 @@ inline beside the form, with nothing stored.
 from __future__ import annotations
 
 from flask import abort, render_template, request
+from flask_babel import gettext as _
 
 import rules
 from rules.system import RuleError, RuleNotImplemented, SheetError
@@ -25,7 +26,7 @@ def _token_for(game_id: str, token_id: str):
     token = game.tokens.get(token_id)
     if actor is None or token is None or not fog.may_see(game, actor, token) or not (
             actor.role == "gm" or token.owner == actor.player_id):
-        abort(404, "No such token, or not yours to look at.")
+        abort(404, _("No such token, or not yours to look at."))
     return actor, game, token
 
 
