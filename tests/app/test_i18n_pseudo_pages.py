@@ -26,13 +26,8 @@ from webapp.live.hub import actor_for_audience
 #: the pseudo-translated parts and the data are taken out) matches one of its domain's patterns; the pages
 #: named in PENDING_PAGES are wholly another domain's. The lead empties these as i18n-rules and i18n-help
 #: are merged. Nothing of the "messages" domain may be here.
-PENDING_PAGES: dict[str, str] = {"help": "help", "help system": "help"}
+PENDING_PAGES: dict[str, str] = {}
 PENDING_OTHER_DOMAINS: dict[str, tuple[str, ...]] = {
-    "help": (  # the sheets' field names (templates/sheets/, webapp/web/sheetform.py)
-        r"No sheet\.",
-        r"Agility|Athletics|Bennies|Edges|Fatigue|Fighting|Notice|Pace|Parry|Riding|Shooting|Smarts|Spirit|Strength"
-        r"|Toughness|Vigor|Wounds|Level Headed|Weapon|Damage|Range|RoF|AP|Str\+|melee",
-    ),
     "rules": (
         r"(?:, )*'s turn(?: \(.*\))?",  # the log's turn lines
         r".*character, at.*",  # a token as a screen reader hears it (webapp/game/describe.py)
