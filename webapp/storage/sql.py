@@ -45,6 +45,11 @@ def shown(url: str) -> str:
     return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
 
 
+def reason(exc: Exception) -> str:
+    """A database error's message on one line (psycopg's run over several)."""
+    return " ".join(str(exc).split()).rstrip(".")
+
+
 @lru_cache(maxsize=512)
 def pg_statement(sql: str) -> str:
     """A statement written for sqlite3 in psycopg's words: ``?`` -> ``%s`` (a literal ``%`` doubled). tacmap's
@@ -127,7 +132,7 @@ class PostgresDatabase:
             return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10,
                                          application_name="tacmap")
         except self._psycopg.Error as exc:
-            raise DataError(f"cannot connect to the database {shown(self.url)}: {str(exc).strip()}. Check that "
+            raise DataError(f"cannot connect to the database {shown(self.url)} ({reason(exc)}). Check that "
                             "PostgreSQL runs there, that the database exists and that the user may use it "
                             "(docs/STORAGE.md).") from None
 

@@ -325,7 +325,7 @@ class Store:
             raise
         except db.errors as exc:
             db.close()
-            raise DataError(f"cannot use the database {sql.shown(self.url)}: {str(exc).strip()}") from None
+            raise DataError(f"cannot use the database {sql.shown(self.url)} ({sql.reason(exc)})") from None
         return db
 
     def _open(self) -> "sql.SqliteDatabase":
