@@ -21,6 +21,7 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 import threading
@@ -81,6 +82,10 @@ class SqliteDatabase:
 
     def create(self, ddl: str) -> None:
         self.connection.executescript(ddl)
+
+    def batch(self):
+        """Statements sent together (PostgreSQL's pipeline); here, simply one after the other."""
+        return contextlib.nullcontext()
 
     def begin(self) -> None:
         """A write transaction: SQLite takes the write lock now, so what it reads next stays true."""
@@ -166,6 +171,11 @@ class PostgresDatabase:
         self._live().execute("BEGIN")
 
     begin_read = begin
+
+    def batch(self):
+        """Statements sent together, their answers read together (psycopg's pipeline mode): a write transaction
+        is one round trip to the server rather than one per statement. An error is raised at the end."""
+        return self._live().pipeline()
 
     def commit(self) -> None:
         self.connection.execute("COMMIT")

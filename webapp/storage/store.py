@@ -102,7 +102,14 @@ class Pending:
             except Exception as exc:
                 self._error = exc
         else:
-            self._async = pool(work, *args) if greenlet else pool.spawn(work, *args)
+            self._async = pool(self._caught, work, args) if greenlet else pool.spawn(work, *args)
+
+    def _caught(self, work, args) -> None:
+        """In a greenlet: what the work raises is kept for ``result`` (not printed by gevent's hub as a failure)."""
+        try:
+            work(*args)
+        except Exception as exc:
+            self._error = exc
 
     def join(self) -> None:
         """Wait until it has run (what it raised is kept for ``result``)."""
@@ -411,9 +418,10 @@ class Store:
         WriteFailed; a step already written (another process) is Conflict(``conflict``) when one is given."""
         db = self._db
         try:
-            db.begin()
-            write()
-            db.commit()
+            with db.batch():  # PostgreSQL: the whole transaction in one round trip
+                db.begin()
+                write()
+                db.commit()
         except db.integrity_errors:
             self._rollback()
             if conflict is None:
