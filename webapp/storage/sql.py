@@ -123,7 +123,11 @@ class PostgresDatabase:
     placeholder = "%s"
 
     def __init__(self, url: str) -> None:
-        import psycopg
+        try:
+            import psycopg
+        except ImportError:
+            raise DataError("--database needs psycopg, PostgreSQL's driver: pip install 'tacmap[postgresql]' (or "
+                            "python3 -m pip install 'psycopg[binary]')") from None
 
         self.url = url
         self._psycopg = psycopg
