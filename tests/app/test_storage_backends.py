@@ -257,3 +257,69 @@ def test_under_gevent_a_slow_query_lets_the_other_greenlets_run(pg_url, tmp_path
     during = int(out.split("ticks during:")[1].split()[0])
     gap = float(out.split("longest gap:")[1].split()[0])
     assert slow >= 0.55 and during >= 20 and gap < 0.25, out
+
+
+def png(color=(200, 40, 40), size=(48, 32)) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", size, color).save(out, "PNG")
+    return out.getvalue()
+
+
+def upload_handout(client, game: dict, data: bytes):
+    import io
+
+    return client.post(f"/api/games/{game['id']}/handouts", data={"title": "Crypt map", "text": "",
+                                                                  "file": (io.BytesIO(data), "crypt.png")},
+                       content_type="multipart/form-data", headers={"Authorization": f"Bearer {game['gm_token']}"})
+
+
+def test_a_picture_uploaded_through_one_machine_is_served_by_the_other(tmp_path, pg_url):
+    """On PostgreSQL each machine has a data folder of its own: the picture goes into the database with its
+    upload, and the other machine fetches it from there the first time it is asked for (then keeps a copy)."""
+    a, b = make_app(tmp_path, pg_url, "machine-a"), make_app(tmp_path, pg_url, "machine-b")
+    ca, cb = a.test_client(), b.test_client()
+    game = ca.post("/api/games", json={"name": "Crypt", "system": "plain_grid"}).json
+    picture = png()
+    assert upload_handout(ca, game, picture).status_code == 201
+    url = cb.get(f"/api/games/{game['id']}/state", headers={"Authorization": f"Bearer {game['gm_token']}"}
+                 ).json["handouts"][0]["picture"]["url"]
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    copy = tmp_path / "machine-b" / "pictures" / game["id"] / name
+    assert not copy.exists()
+    got = cb.get(url, headers={"Authorization": f"Bearer {game['gm_token']}"})
+    assert got.status_code == 200 and got.data == picture
+    assert copy.read_bytes() == picture  # kept: the next one is served from the folder
+    stranger = cb.get(url)
+    assert stranger.status_code in (403, 404)
+    # exported from PostgreSQL through machine B's folder (which never had it before): the picture goes along
+    copy.unlink()
+    assert cli.main(["export", game["id"], str(tmp_path / "g.tacmap"), "--data-dir", str(tmp_path / "machine-b"),
+                     "--database", pg_url]) == 0
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "g.tacmap") as z:
+        assert z.read(f"files/pictures/{name}") == picture
+        assert "tables/files.jsonl" not in z.namelist()  # readable by a tacmap on SQLite
+    assert cli.main(["import", str(tmp_path / "g.tacmap"), "--new-id", "--data-dir", str(tmp_path / "sq")]) == 0
+    assert (next((tmp_path / "sq" / "pictures").iterdir()) / name).read_bytes() == picture
+
+
+def test_migrate_data_takes_the_pictures_along_both_ways(tmp_path, pg_url):
+    app = make_app(tmp_path, None)
+    client = app.test_client()
+    game = client.post("/api/games", json={"name": "Crypt", "system": "plain_grid"}).json
+    picture = png((10, 200, 10))
+    assert upload_handout(client, game, picture).status_code == 201
+    assert cli.main(["migrate-data", str(tmp_path / "data"), pg_url]) == 0
+    on_pg = make_app(tmp_path, pg_url, "machine-b")
+    c = on_pg.test_client()
+    url = c.get(f"/api/games/{game['id']}/state", headers={"Authorization": f"Bearer {game['gm_token']}"}
+                ).json["handouts"][0]["picture"]["url"]
+    assert c.get(url, headers={"Authorization": f"Bearer {game['gm_token']}"}).data == picture
+    assert cli.main(["migrate-data", pg_url, str(tmp_path / "back")]) == 0
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    assert (tmp_path / "back" / "pictures" / game["id"] / name).read_bytes() == picture

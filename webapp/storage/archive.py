@@ -44,7 +44,7 @@ from pathlib import Path, PurePosixPath
 from ..game import text
 from ..game.model import Game
 from . import private
-from .store import DB_NAME, DamagedLog, Store, is_game_id
+from .store import DB_NAME, FILES_TABLE, DamagedLog, Store, is_game_id
 
 FORMAT = "tacmap-game"
 VERSION = 1
@@ -88,7 +88,8 @@ def _tables(db) -> dict[str, list[str]]:
 
 
 def _game_tables(db) -> dict[str, list[str]]:
-    return {t: cols for t, cols in _tables(db).items() if "game_id" in cols}
+    """The tables of one game's rows; the files table (PostgreSQL) is exported as files, as a data folder's are."""
+    return {t: cols for t, cols in _tables(db).items() if "game_id" in cols and t != FILES_TABLE}
 
 
 def open_store(data_dir: Path, database: str | None = None) -> Store:
@@ -135,15 +136,21 @@ def export_game(data_dir: Path, game_id: str, dest: Path, database: str | None =
                 for table, cols in _game_tables(db).items():
                     rows = db.execute(f'SELECT * FROM "{table}" WHERE game_id = ?', (game_id,)).fetchall()
                     tables[table] = [{c: _plain(v) for c, v in zip(cols, r)} for r in rows]
+                kept = {}  # PostgreSQL: the game's files from the database (this data folder may lack some)
+                if store.keeps_files:
+                    kept = {path: bytes(data) for path, data in db.execute(
+                        "SELECT path, data FROM files WHERE game_id = ? ORDER BY path", (game_id,)).fetchall()}
             finally:
                 db.rollback()
     finally:
         store.close()
-    files = []
+    files = [(data, {"path": rel, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+             for rel, data in kept.items()]
     for folder in (_game_folders(data_dir, game_id) if data_dir.is_dir() else []):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
             rel = PurePosixPath(folder.parent.name, *path.relative_to(folder).parts)
-            files.append((path, {"path": str(rel), "size": path.stat().st_size, "sha256": _sha256(path)}))
+            if str(rel) not in kept:
+                files.append((path, {"path": str(rel), "size": path.stat().st_size, "sha256": _sha256(path)}))
     last_seq = max((r["seq"] for r in tables.get("events", [])), default=0)
     manifest = {
         "format": FORMAT, "version": VERSION, "exported_at": time.time(), "game": record,
@@ -157,8 +164,11 @@ def export_game(data_dir: Path, game_id: str, dest: Path, database: str | None =
             z.writestr("manifest.json", json.dumps(manifest, indent=1))
             for table, rows in tables.items():
                 z.writestr(f"tables/{table}.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
-            for path, meta in files:
-                z.write(path, f"files/{meta['path']}")
+            for source, meta in files:
+                if isinstance(source, bytes):
+                    z.writestr(f"files/{meta['path']}", source)
+                else:
+                    z.write(source, f"files/{meta['path']}")
         os.replace(tmp, dest)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -460,6 +470,13 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
                     if game.seq:
                         _insert(db, "snapshots", [{"game_id": game_id, "seq": game.seq,
                                                    "state": json.dumps(game.to_dict())}])
+                    if store.keeps_files:  # PostgreSQL: the files in the database too, for every machine
+                        now = time.time()
+                        for rel, _info, _digest in files:
+                            kind, *rest = rel.split("/")
+                            data = (staging / kind / game_id / Path(*rest)).read_bytes()
+                            _insert(db, FILES_TABLE, [{"game_id": game_id, "path": rel, "data": data,
+                                                       "created_at": now}])
                     for kind in sorted(p for p in staging.iterdir()):
                         final = _inside(data_dir, data_dir / kind.name / game_id)
                         if final.exists():

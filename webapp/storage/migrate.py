@@ -4,9 +4,9 @@ another: a data folder's SQLite files into PostgreSQL, or back.
 The destination must hold no game yet (a merge of two sets of games is ``tacmap export`` / ``import``, one game
 at a time). The copy is one transaction on the destination: it is all there or not at all. The source is read in
 one read transaction (a consistent moment of it) and left as it was; stop the servers on it first all the same,
-or what they write after that moment stays behind. The data folder's files (map pictures, hand-outs) are not in
-either database: they stay in ``<data folder>/pictures`` (copy the folder along when the data folder changes;
-docs/STORAGE.md).
+or what they write after that moment stays behind. The games' files (map pictures, hand-outs) go along: from the
+data folder's ``pictures/<game id>/`` folders into PostgreSQL's ``files`` table, or out of it into the new data
+folder's (docs/STORAGE.md).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 from . import private, sql
-from .store import DB_NAME, SESSIONS_SCHEMA, DataError, Store
+from .store import DB_NAME, FILES_TABLE, SESSIONS_SCHEMA, DataError, Store, is_game_id
 
 SESSIONS_DB = "sessions.sqlite3"  # beside the SQLite log (webapp/web/sessions.py)
 BATCH = 1000
@@ -66,6 +66,38 @@ def _copy_table(src, dst, table: str, columns: list[str]) -> int:
     return len(rows)
 
 
+def _files_into(db, data_dir: Path, game_ids: list[str]) -> int:
+    """The games' files of a data folder (``<kind>/<game id>/...``) into PostgreSQL's files table."""
+    from .archive import _game_folders
+
+    count = 0
+    for game_id in game_ids:
+        for folder in _game_folders(data_dir, game_id):
+            for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
+                rel = "/".join((folder.parent.name, *path.relative_to(folder).parts))
+                db.execute("INSERT INTO files (game_id, path, data, created_at) VALUES (?, ?, ?, ?)",
+                           (game_id, rel, path.read_bytes(), path.stat().st_mtime))
+                count += 1
+    return count
+
+
+def _files_out_of(db, data_dir: Path) -> int:
+    """PostgreSQL's files into the new data folder's ``<kind>/<game id>/...`` folders."""
+    from .archive import KIND, PART
+    from .pictures import _write
+
+    count = 0
+    for game_id, rel, data in db.execute("SELECT game_id, path, data FROM files ORDER BY game_id, path").fetchall():
+        kind, *rest = rel.split("/")
+        if not is_game_id(game_id) or not KIND.fullmatch(kind) or not rest or not all(PART.fullmatch(p) for p in rest):
+            raise MigrateError(f"the database holds a file of game {game_id} named {rel[:80]!r}, not a path of a "
+                               "data folder: nothing was written")
+        target = data_dir / kind / game_id / Path(*rest)
+        _write(target.parent, target.name, bytes(data))
+        count += 1
+    return count
+
+
 def migrate(source: str, dest: str) -> dict:
     """Copy the store at ``source`` into the empty one at ``dest`` (each a data folder or a postgresql:// URL);
     the number of rows copied per table."""
@@ -98,7 +130,7 @@ def _migrate(source: str, dest: str, src: Store, dst: Store) -> dict:
         raise MigrateError(f"{_where(dest)} holds {len(have)} games already: migrate into an empty one (to add "
                            "single games, use `tacmap export` and `tacmap import`)")
     src_tables, dst_tables = src._db.tables(), dst._db.tables()
-    missing = sorted(set(src_tables) - set(dst_tables) - {"sessions"})
+    missing = sorted(set(src_tables) - set(dst_tables) - {"sessions", FILES_TABLE})
     if missing:
         raise MigrateError(f"{_where(source)} has tables {', '.join(missing)} that {_where(dest)} lacks (made by a "
                            "newer tacmap?): migrate with the same version on both sides")
@@ -115,7 +147,7 @@ def _migrate(source: str, dest: str, src: Store, dst: Store) -> dict:
                 db.begin()
                 try:
                     for table in _order(src_tables):
-                        if table == "sessions":
+                        if table in ("sessions", FILES_TABLE):
                             continue  # below, from wherever the source keeps them
                         if table == "settings" and not sql.is_url(dest):
                             continue  # a data folder's secret is its own file (secret_key)
@@ -123,6 +155,10 @@ def _migrate(source: str, dest: str, src: Store, dst: Store) -> dict:
                         if table == "settings":  # a secret made by a server started on the empty database
                             db.execute('DELETE FROM "settings"')
                         counts[table] = _copy_table(src._db, db, table, columns)
+                    if sql.is_url(dest):
+                        counts["files"] = _files_into(db, Path(source), [g.id for g in src.games()])
+                    else:
+                        counts["files"] = _files_out_of(src._db, Path(dest))
                     if sessions_src is not None:
                         if sessions_dst_own:
                             sessions_dst.begin()

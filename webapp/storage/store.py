@@ -217,6 +217,20 @@ CREATE TABLE IF NOT EXISTS settings (
 );
 """
 
+#: the game's files (map pictures, hand-outs: ``<kind>/<name>``, e.g. ``pictures/<sha>.png``) on PostgreSQL only:
+#: there every machine has a data folder of its own, which keeps a copy of the files it served (docs/STORAGE.md).
+#: Not a table of SQLite's, where the data folder is the one place (and an export stays readable by older tacmaps).
+FILES_TABLE = "files"
+FILES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    path TEXT NOT NULL,
+    data BLOB NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, path)
+);
+"""
+
 #: the browsers' sessions (webapp/web/sessions.py): a file of their own beside the SQLite log, a table of the
 #: PostgreSQL database
 SESSIONS_SCHEMA = """
@@ -326,7 +340,7 @@ class Store:
         db = sql.PostgresDatabase(self.url)
         try:
             _check_schema(db, sql.shown(self.url))
-            db.create(SCHEMA)
+            db.create(SCHEMA + FILES_SCHEMA)
         except DataError:
             db.close()
             raise
@@ -468,6 +482,46 @@ class Store:
             self._run(self._db.execute, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
                       "DO NOTHING", (name, default))
             return self._db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()[0]
+
+    # --- the game's files (PostgreSQL) --------------------------------------
+
+    @property
+    def keeps_files(self) -> bool:
+        """Whether the game's files (pictures) are kept here too (PostgreSQL), not only in the data folder."""
+        return self._db.kind == "postgresql"
+
+    def put_file(self, game_id: str, path: str, data: bytes) -> bool:
+        """Keep a file of the game (durable when this returns); False when it was there already."""
+        with self._lock:
+            cur = self._run(self._db.execute, "INSERT INTO files (game_id, path, data, created_at) VALUES "
+                            "(?, ?, ?, ?) ON CONFLICT (game_id, path) DO NOTHING", (game_id, path, data, time.time()))
+            return cur.rowcount == 1
+
+    def file(self, game_id: str, path: str) -> bytes | None:
+        with self._lock:
+            row = self._db.execute("SELECT data FROM files WHERE game_id = ? AND path = ?", (game_id, path)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def has_file(self, game_id: str, path: str) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM files WHERE game_id = ? AND path = ?",
+                                    (game_id, path)).fetchone() is not None
+
+    def files_size(self, game_id: str, prefix: str) -> int:
+        """The bytes the game's files under ``prefix`` (``pictures/``) take."""
+        with self._lock:
+            row = self._db.execute("SELECT SUM(LENGTH(data)) FROM files WHERE game_id = ? AND path LIKE ?",
+                                   (game_id, prefix + "%")).fetchone()
+        return int(row[0] or 0)
+
+    def file_paths(self, game_id: str) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT path FROM files WHERE game_id = ? ORDER BY path",
+                                                   (game_id,)).fetchall()]
+
+    def delete_file(self, game_id: str, path: str) -> None:
+        with self._lock:
+            self._run(self._db.execute, "DELETE FROM files WHERE game_id = ? AND path = ?", (game_id, path))
 
     # --- the log ----------------------------------------------------------
 
