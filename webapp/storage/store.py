@@ -75,14 +75,22 @@ def off_loop(work, *args):
 
 
 def _greenlet_spawn():
-    """``gevent.spawn`` when the process is gevent's (``tacmap serve``), else False: where a PostgreSQL write runs
-    beside its caller (psycopg waits cooperatively there, so no native thread is needed)."""
+    """A function starting ``work(*args)`` in a greenlet when the process is gevent's (``tacmap serve``), else
+    False: where a PostgreSQL write runs beside its caller (psycopg waits cooperatively there, so no native
+    thread is needed)."""
     pool = _writer_pool()
     if pool is False:
         return False
     import gevent
 
-    return gevent.spawn
+    def spawn(work, *args):
+        started = gevent.spawn(work, *args)
+        # let it send its statements now: it runs until it waits for the database's answer, then the caller goes
+        # on (rendering the update) while the server commits, as SQLite's writer thread does while it fsyncs
+        gevent.sleep(0)
+        return started
+
+    return spawn
 
 
 class Pending:
