@@ -95,7 +95,8 @@ class SqliteDatabase:
         self.connection.execute("BEGIN")
 
     def commit(self) -> None:
-        self.connection.execute("COMMIT")
+        if self.connection.in_transaction:  # (as sqlite3's own commit(): nothing begun, nothing to do)
+            self.connection.execute("COMMIT")
 
     def rollback(self) -> None:
         # SQLite may have rolled back by itself already (a full disk does that)
