@@ -126,7 +126,7 @@ def serve(args: argparse.Namespace) -> int:
     if app.config.get("DATABASE"):
         from .storage.sql import shown
 
-        print(f"tacmap is serving (games in {shown(app.config['DATABASE'])}, pictures in {app.config['DATA_DIR']})",
+        print(f"tacmap is serving (games in {shown(app.config['DATABASE'])}, copies of pictures in {app.config['DATA_DIR']})",
               flush=True)
     else:
         print(f"tacmap is serving (data in {app.config['DATA_DIR']})", flush=True)
@@ -288,8 +288,8 @@ def backup_data(args: argparse.Namespace) -> int:
     from .storage.archive import ArchiveError, backup
 
     if _database(args):
-        return _fail("the games are in PostgreSQL: back them up with pg_dump (pg_dump -Fc -f tacmap.dump DATABASE; "
-                     "docs/STORAGE.md), and copy the data folder's pictures folder beside it")
+        return _fail("the games are in PostgreSQL (their pictures too): back them up with pg_dump (pg_dump -Fc -f "
+                     "tacmap.dump DATABASE, safe while serving; docs/STORAGE.md)")
     try:
         data_dir = _existing_data_dir(args)
         dest = Path(args.dest) if args.dest else data_dir.resolve().parent / (
