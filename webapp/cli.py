@@ -126,8 +126,8 @@ def serve(args: argparse.Namespace) -> int:
     if app.config.get("DATABASE"):
         from .storage.sql import shown
 
-        print(f"tacmap is serving (games in {shown(app.config['DATABASE'])}, copies of pictures in {app.config['DATA_DIR']})",
-              flush=True)
+        print(f"tacmap is serving (games in {shown(app.config['DATABASE'])}, copies of pictures in "
+              f"{app.config['DATA_DIR']})", flush=True)
     else:
         print(f"tacmap is serving (data in {app.config['DATA_DIR']})", flush=True)
     for url in urls:
