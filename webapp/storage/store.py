@@ -10,8 +10,9 @@ on a native thread of gevent's (``off_loop``): sqlite3 lets go of the GIL while 
 disk, so the other tables go on meanwhile. The store's lock (a gevent lock then) keeps one statement
 at a time on the connection and every game's writes in the order they were made.
 
-On PostgreSQL (``Store("postgresql://...")``, webapp/storage/sql.py) the same statements run through psycopg 3,
-which yields to the other greenlets while it waits for the server; a write is durable when its COMMIT returns
+On PostgreSQL (``Store("postgresql://...")``, webapp/storage/sql.py) the same statements run through psycopg 3:
+reads on the loop (psycopg yields to the other greenlets while it waits for the server), writes on the same writer
+thread as SQLite's (the update is rendered meanwhile); a write is durable when its COMMIT returns
 (the server's own ``synchronous_commit``), before anyone hears "ok", and the same primary key keeps one seq per game
 for every process on every machine.
 """
@@ -74,50 +75,23 @@ def off_loop(work, *args):
     return pool.apply(work, args)
 
 
-def _greenlet_spawn():
-    """A function starting ``work(*args)`` in a greenlet when the process is gevent's (``tacmap serve``), else
-    False: where a PostgreSQL write runs beside its caller (psycopg waits cooperatively there, so no native
-    thread is needed)."""
-    pool = _writer_pool()
-    if pool is False:
-        return False
-    import gevent
-
-    def spawn(work, *args):
-        started = gevent.spawn(work, *args)
-        # let it send its statements now: it runs until it waits for the database's answer, then the caller goes
-        # on (rendering the update) while the server commits, as SQLite's writer thread does while it fsyncs
-        gevent.sleep(0)
-        return started
-
-    return spawn
-
-
 class Pending:
     """``work(*args)`` started as ``off_loop`` would run it, not waited for yet: the caller does something else
     meanwhile, then ``result()`` waits for it (and raises what it raised). Where there is no native thread to
-    run it on (not gevent), it has already run when this returns. ``greenlet``: in a greenlet of its own instead
-    of on the native thread (PostgreSQL)."""
+    run it on (not gevent), it has already run when this returns."""
 
     __slots__ = ("_async", "_error")
 
-    def __init__(self, work, *args, greenlet: bool = False) -> None:
+    def __init__(self, work, *args) -> None:
         self._async = self._error = None
-        pool = _greenlet_spawn() if greenlet else _writer_pool()
+        pool = _writer_pool()
         if pool is False:
             try:
                 work(*args)
             except Exception as exc:
                 self._error = exc
         else:
-            self._async = pool(self._caught, work, args) if greenlet else pool.spawn(work, *args)
-
-    def _caught(self, work, args) -> None:
-        """In a greenlet: what the work raises is kept for ``result`` (not printed by gevent's hub as a failure)."""
-        try:
-            work(*args)
-        except Exception as exc:
-            self._error = exc
+            self._async = pool.spawn(work, *args)
 
     def join(self) -> None:
         """Wait until it has run (what it raised is kept for ``result``)."""
@@ -335,14 +309,13 @@ class Store:
         self.path = path if self.url else Path(path)
         self._lock = _StoreLock()
         self._db = self._open_postgres() if self.url else self._open()
-        # where a write runs: SQLite's on the writer thread, PostgreSQL's right here (psycopg waits cooperatively)
-        self._in_greenlet = self._db.kind == "postgresql"
 
     def __repr__(self) -> str:
         return f"Store({sql.shown(self.url) if self.url else str(self.path)!r})"
 
     def _run(self, work, *args):
-        return work(*args) if self._in_greenlet else off_loop(work, *args)
+        """A write, on the writer thread under gevent (``off_loop``): SQLite's fsync, PostgreSQL's commit."""
+        return off_loop(work, *args)
 
     def _open_postgres(self) -> "sql.PostgresDatabase":
         db = sql.PostgresDatabase(self.url)
@@ -545,7 +518,7 @@ class Store:
         then no one else uses the store; a statement the caller makes meanwhile waits for the write first."""
         self._lock.acquire()
         try:
-            pending = Pending(self._append, game_id, last_seq, events, list(applied), greenlet=self._in_greenlet)
+            pending = Pending(self._append, game_id, last_seq, events, list(applied))
             self._lock.in_flight = pending
         except BaseException:
             self._lock.release()
