@@ -22,24 +22,27 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history")
+SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history", "postgresql")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
-        "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}}}
+        "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}},
+        "postgresql": {"propagation": {8: 150, 50: 50}, "throughput": {"batches": 3, "rounds": 3, "count": 300}}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
          "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0},
-         "replay": {"jumps": 10}, "history": {"recap": {"repeat": 2}}}
+         "replay": {"jumps": 10}, "history": {"recap": {"repeat": 2}},
+         "postgresql": {"propagation": {8: 30, 50: 10}, "throughput": {"batches": 1, "rounds": 1, "count": 150}}}
 
 
-def propagation_rows(plan) -> list[Row]:
+def propagation_rows(plan, database=None, title="1. Move propagation") -> list[Row]:
+    """``database``: a callable giving a new PostgreSQL database's URL for each server (else SQLite)."""
     from . import bench_propagation as bp
 
-    rows = [Row("1. Move propagation: a GM's move to every other client (live server, loopback)", section=True)]
+    rows = [Row(f"{title}: a GM's move to every other client (live server, loopback)", section=True)]
     for n, moves in plan.items():
-        f = bp.measure(n, moves)
+        f = bp.measure(n, moves, database=database() if database else None)
         t, b = f["tacmap"], f["bare"]
         tp, bpp = percentile(t, 99), percentile(b, 99)
         who = f"GM, table screen, {n - 2} players"
@@ -117,11 +120,11 @@ def rules_rows(plan, attack_plan) -> list[Row]:
     return rows
 
 
-def throughput_rows(plan) -> list[Row]:
+def throughput_rows(plan, database=None, title="4. Throughput") -> list[Row]:
     from . import bench_throughput as bt
 
-    f = bt.measure(**plan)
-    rows = [Row("4. Throughput: GM moves over Socket.IO, one game (live server, loopback)", section=True)]
+    f = bt.measure(**plan, database=database() if database else None)
+    rows = [Row(f"{title}: GM moves over Socket.IO, one game (live server, loopback)", section=True)]
     runs = f["runs"]
     rate = statistics.median(r["rate"] for r in runs)
     cpu = statistics.median(r["cpu_ms"] for r in runs)
@@ -203,6 +206,22 @@ def history_rows(plan) -> list[Row]:
     return bench_history.recap_rows(plan["recap"])
 
 
+def postgresql_rows(plan) -> list[Row]:
+    """Sections 1 and 4 again with the games in PostgreSQL (#38): a throwaway cluster (bench/pgcluster.py) with
+    PostgreSQL's own defaults (every commit flushed to disk), a new database for each server."""
+    from .pgcluster import Cluster, binaries
+
+    if binaries() is None:
+        return [Row("10. PostgreSQL: not measured (PostgreSQL is not installed: apt-get install postgresql)",
+                    section=True)]
+    cluster = Cluster(durable=True)
+    try:
+        return (propagation_rows(plan["propagation"], cluster.database, "10. PostgreSQL (--database): move propagation")
+                + throughput_rows(plan["throughput"], cluster.database, "10. PostgreSQL (--database): throughput"))
+    finally:
+        cluster.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
@@ -230,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         "hall": lambda: hall_rows(plan["hall"]),
         "replay": lambda: replay_rows(plan["replay"]),
         "history": lambda: history_rows(plan["history"]),
+        "postgresql": lambda: postgresql_rows(plan["postgresql"]),
     }
     rows: list[Row] = []
     failed = False

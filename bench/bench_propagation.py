@@ -51,11 +51,12 @@ def _round(sender: Client, receivers: list[Client], arrivals: Arrivals, payload:
     return got, len(receivers) - len(got)
 
 
-def measure(n: int, moves: int, block: int = 10) -> dict:
-    """Both servers, N clients each, ``moves`` moves and as many bare broadcasts in alternating blocks."""
+def measure(n: int, moves: int, block: int = 10, database: str | None = None) -> dict:
+    """Both servers, N clients each, ``moves`` moves and as many bare broadcasts in alternating blocks.
+    ``database``: tacmap's games in that PostgreSQL database (else the data folder's SQLite file)."""
     with ExitStack() as stack:
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-bench-"))
-        tac = stack.enter_context(Server.tacmap(data_dir))
+        tac = stack.enter_context(Server.tacmap(data_dir, database))
         bare = stack.enter_context(Server.bare())
         progress(f"propagation N={n}: servers up")
         game = scenario.build(tac.api, n_players=n - 2)

@@ -135,10 +135,11 @@ def sustained(tac: Server, driver: Client, screens: list[Client], arrivals: Arri
             "updates_per_command": (sum(c.changes for c in screens) - changes0) / max(acked_ok * len(screens), 1)}
 
 
-def measure(batches: int = 3, rounds: int = 3, count: int = 300, window: int = 4) -> dict:
+def measure(batches: int = 3, rounds: int = 3, count: int = 300, window: int = 4, database: str | None = None) -> dict:
+    """``database``: tacmap's games in that PostgreSQL database (else the data folder's SQLite file)."""
     with ExitStack() as stack:
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-bench-"))
-        tac = stack.enter_context(Server.tacmap(data_dir))
+        tac = stack.enter_context(Server.tacmap(data_dir, database))
         bare = stack.enter_context(Server.bare())
         loop = Loop()
         clients: list[Client] = []

@@ -93,10 +93,12 @@ class Server(Child):
         self._log = tempfile.TemporaryFile()
 
     @classmethod
-    def tacmap(cls, data_dir: str) -> "Server":
+    def tacmap(cls, data_dir: str, database: str | None = None) -> "Server":
+        """tacmap on ``data_dir``; ``database``: its games in that PostgreSQL database instead (``--database``)."""
         port = free_port()
         return cls("tacmap", [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(port),
-                              "--data-dir", data_dir, "--no-demo", "--dice-seed", "bench"], port, "/help/")
+                              "--data-dir", data_dir, "--no-demo", "--dice-seed", "bench",
+                              *(["--database", database] if database else [])], port, "/help/")
 
     @classmethod
     def bare(cls) -> "Server":

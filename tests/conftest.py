@@ -70,3 +70,33 @@ def client(app):
 def demo(hub):
     """The demo game's record (its keys and join code)."""
     return hub.store.games()[0]
+
+
+# --- PostgreSQL (issue #38): one throwaway cluster per test process, a database of its own per test -----------
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A PostgreSQL cluster on a random loopback port in a temporary folder (bench/pgcluster.py), started when a
+    test first asks for it, stopped at the end. scripts/test installs Debian's postgresql when it is missing."""
+    from bench.pgcluster import Cluster, binaries
+
+    if binaries() is None:
+        pytest.skip("PostgreSQL is not installed (scripts/test installs Debian's postgresql package)")
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster):
+    """The URL of a new, empty database for this test alone."""
+    return pg_cluster.database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request, tmp_path):
+    """Where a test's app keeps its games, once on each backend: None (the data folder's SQLite file) or a
+    PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return None
+    return request.getfixturevalue("pg_url")

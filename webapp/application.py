@@ -17,6 +17,7 @@ from .game.text import SocketJSON, measure
 from .live.hub import Hub
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
 from .storage import private
+from .storage.sql import is_url
 from .web.assets import STATIC, TEMPLATES
 from .web.errors import InsufficientStorage, SafeJSON, TextResponse, error_page
 
@@ -83,15 +84,24 @@ def create_app(config: dict | None = None) -> Flask:
         MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
         # room mode (#38): the organiser's page /room and the GM PIN page /pin (webapp/web/room.py)
         ROOM=(os.environ.get("TACMAP_ROOM") or "").strip().lower() in ("1", "true", "yes", "on"),
+        # the games, logs and sessions in PostgreSQL instead of the data folder's SQLite files (docs/STORAGE.md)
+        DATABASE=os.environ.get("TACMAP_DATABASE") or None,
         MAX_CONTENT_LENGTH=MAX_UPLOAD,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_NAME="tacmap",  # tacmap serve: tacmap_<port> (cookies are per host, not per port)
     )
     app.config.update(config or {})
-    app.config.setdefault("SECRET_KEY", _secret_key(data_dir))
+    database = app.config.get("DATABASE") or None
+    if database and not is_url(database):
+        raise DataError(f"--database takes a PostgreSQL address (postgresql://USER:PASSWORD@HOST:PORT/NAME), not "
+                        f"{database[:80]!r}; without it the games stay in the data folder's SQLite file")
+    store = Store(database or data_dir / "tacmap.sqlite3")
+    # one secret per data folder (made on the first start, given or not); on PostgreSQL, one for every process on
+    # the database (each machine has its own data folder)
+    folder_key = None if database else _secret_key(data_dir)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(data_dir)
+        app.config["SECRET_KEY"] = store.setting("secret_key", secrets.token_hex(32)) if database else folder_key
 
     @app.before_request  # first: the CSRF check below reads the form, and must read it with this limit
     def limit_body():
@@ -134,11 +144,10 @@ def create_app(config: dict | None = None) -> Flask:
     from .web import network
 
     network.install(app)  # outermost: Host names, trusted proxies, Socket.IO's headers (webapp/web/network.py)
-    store = Store(data_dir / "tacmap.sqlite3")
     from .web.sessions import ServerSessions
 
     # the keys a browser remembers stay here; its cookie holds a random session id (webapp/web/sessions.py)
-    app.session_interface = ServerSessions(data_dir / "sessions.sqlite3")
+    app.session_interface = ServerSessions(database or data_dir / "sessions.sqlite3")
     hub = Hub(app, store, socketio)
     if queue:
         from .live.shared import Shared

@@ -131,6 +131,8 @@ def serve(args: argparse.Namespace) -> int:
         config["MESSAGE_QUEUE"] = args.message_queue
     if args.room:
         config["ROOM"] = True
+    if args.database:
+        config["DATABASE"] = args.database
     app = open_app(config)  # a data folder it cannot use is said first
     if app is None:
         return 2
@@ -140,7 +142,13 @@ def serve(args: argparse.Namespace) -> int:
     hub = app.extensions["tacmap"]
     server.application = app
 
-    print(_("tacmap is serving (data in %(folder)s)", folder=app.config["DATA_DIR"]), flush=True)
+    if app.config.get("DATABASE"):
+        from .storage.sql import shown
+
+        print(_("tacmap is serving (games in %(database)s, copies of pictures in %(folder)s)",
+                database=shown(app.config["DATABASE"]), folder=app.config["DATA_DIR"]), flush=True)
+    else:
+        print(_("tacmap is serving (data in %(folder)s)", folder=app.config["DATA_DIR"]), flush=True)
     for url in urls:
         print(f"  {url}/", flush=True)
     for record in hub.store.games()[:5]:
@@ -198,7 +206,7 @@ def import_map(args: argparse.Namespace) -> int:
         print(_("tacmap import-map: %(file)s is over the limit of %(mb)s MB", file=path.name,
                 mb=uvtt.MAX_FILE_BYTES // 1048576), file=sys.stderr)
         return 1
-    app = create_app({"DATA_DIR": data_dir, "DEMO": False})
+    app = create_app({"DATA_DIR": data_dir, "DEMO": False, **({"DATABASE": args.database} if args.database else {})})
     hub = app.extensions["tacmap"]
     records = hub.store.games()
     record = next((r for r in records if r.id == args.game), None)
@@ -234,12 +242,22 @@ def _data_dir(args: argparse.Namespace) -> Path:
     return Path(args.data_dir or default_data_dir())
 
 
+def _database(args: argparse.Namespace) -> str | None:
+    """The PostgreSQL database the games are in (``--database``, else $TACMAP_DATABASE), or None: the data folder's."""
+    import os
+
+    return getattr(args, "database", None) or os.environ.get("TACMAP_DATABASE") or None
+
+
 def _existing_data_dir(args: argparse.Namespace) -> Path:
-    """The data folder to read from: one that is not there is an error, not a new empty one."""
+    """The data folder to read from: one that is not there is an error, not a new empty one (unless the games
+    are in PostgreSQL: then the folder holds only their pictures, if any)."""
     from .storage.archive import ArchiveError
     from .storage.store import DB_NAME
 
     data_dir = _data_dir(args)
+    if _database(args):
+        return data_dir
     if not (data_dir / DB_NAME).is_file():
         raise ArchiveError(f"there is no tacmap data in {data_dir} (no {DB_NAME}); name the folder with --data-dir")
     return data_dir
@@ -251,11 +269,10 @@ def _fail(message: str) -> int:
 
 
 def list_games(args: argparse.Namespace) -> int:
-    from .storage.archive import ArchiveError
-    from .storage.store import DB_NAME, Store
+    from .storage.archive import ArchiveError, open_store
 
     try:
-        store = Store(_existing_data_dir(args) / DB_NAME)
+        store = open_store(_existing_data_dir(args), _database(args))
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     try:
@@ -271,7 +288,7 @@ def export_game(args: argparse.Namespace) -> int:
     from .storage.archive import ArchiveError, export_game as export
 
     try:
-        manifest = export(_existing_data_dir(args), args.game, Path(args.file))
+        manifest = export(_existing_data_dir(args), args.game, Path(args.file), database=_database(args))
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     print(_("exported %(game)s (%(id)s): %(events)s events, %(files)s files, to %(file)s",
@@ -284,7 +301,8 @@ def import_game(args: argparse.Namespace) -> int:
     from .storage.archive import ArchiveError, import_game as do_import
 
     try:
-        done = do_import(_data_dir(args), Path(args.file), new_keys=args.new_keys, new_id=args.new_id)
+        done = do_import(_data_dir(args), Path(args.file), new_keys=args.new_keys, new_id=args.new_id,
+                         database=_database(args))
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     print(_("imported %(game)s as game %(id)s: %(events)s events, %(files)s files", game=repr(done.name),
@@ -298,6 +316,9 @@ def import_game(args: argparse.Namespace) -> int:
 def backup_data(args: argparse.Namespace) -> int:
     from .storage.archive import ArchiveError, backup
 
+    if _database(args):
+        return _fail("the games are in PostgreSQL (their pictures too): back them up with pg_dump (pg_dump -Fc -f "
+                     "tacmap.dump DATABASE, safe while serving; docs/STORAGE.md)")
     try:
         data_dir = _existing_data_dir(args)
         dest = Path(args.dest) if args.dest else data_dir.resolve().parent / (
@@ -318,7 +339,7 @@ def room_password(args: argparse.Namespace) -> int:
     from .web.room import forgotten_password_line, new_setup_path
 
     try:
-        store = Store(_existing_data_dir(args) / DB_NAME)
+        store = Store(_database(args) or _existing_data_dir(args) / DB_NAME)
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     try:
@@ -333,7 +354,7 @@ def repair_game(args: argparse.Namespace) -> int:
     from .storage.archive import ArchiveError, repair
 
     try:
-        done = repair(_existing_data_dir(args), args.game)
+        done = repair(_existing_data_dir(args), args.game, database=_database(args))
     except (ArchiveError, DataError) as exc:
         return _fail(str(exc))
     if done is None:
@@ -344,9 +365,30 @@ def repair_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def migrate_data(args: argparse.Namespace) -> int:
+    from .storage.migrate import MigrateError, migrate
+    from .storage.sql import shown
+
+    try:
+        counts = migrate(args.source, args.dest)
+    except MigrateError as exc:
+        return _fail(str(exc))
+    where = shown(args.dest) if args.dest.startswith("postgres") else args.dest
+    print(f"copied {counts.get('games', 0)} games ({counts.get('events', 0)} events, "
+          f"{counts.get('sessions', 0)} sessions) to {where}")
+    print("the pictures stay in the data folder's pictures folder: copy it to every machine's --data-dir "
+          "(docs/STORAGE.md)")
+    return 0
+
+
+DATABASE_HELP = ("the games in PostgreSQL (postgresql://USER:PASSWORD@HOST:PORT/NAME; default $TACMAP_DATABASE) "
+                 "instead of the data folder's SQLite file; see docs/STORAGE.md")
+
+
 def add_data_commands(sub) -> None:
     def data_dir_option(p):
         p.add_argument("--data-dir", default=None, help="data folder (default $TACMAP_DATA_DIR, else ./tacmap-data, else the user's application-data folder)")
+        p.add_argument("--database", default=None, metavar="URL", help=DATABASE_HELP)
 
     p = sub.add_parser("list", help="list the games in the data folder (id, events, system, name)")
     data_dir_option(p)
@@ -376,6 +418,11 @@ def add_data_commands(sub) -> None:
                                              "setup link (safe while the server runs)")
     data_dir_option(p)
     p.set_defaults(func=room_password)
+    p = sub.add_parser("migrate-data", help="copy every game and session from a data folder into an empty "
+                                            "PostgreSQL database, or back; stop the servers first")
+    p.add_argument("source", help="a data folder, or a postgresql:// URL")
+    p.add_argument("dest", help="an empty PostgreSQL database (postgresql://...), or a new data folder")
+    p.set_defaults(func=migrate_data)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -399,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--message-queue", default=None, metavar="URL",
                    help="run several processes for the same games: the Redis they share "
                         "(redis://HOST:PORT/N; default $TACMAP_MESSAGE_QUEUE); see README")
+    p.add_argument("--database", default=None, metavar="URL", help=DATABASE_HELP + " (several machines on one "
+                   "set of games: with --message-queue)")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")
     p.add_argument("--room", action="store_true",
                    help="room mode for an organiser: the /room page (many tables from a template, GM PINs, resets; "
@@ -412,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", help="the .dd2vtt, .df2vtt or .uvtt file")
     p.add_argument("--name", default=None, help="the map's name (default: the file's name)")
     p.add_argument("--data-dir", default=None, help="data folder (default $TACMAP_DATA_DIR, else ./tacmap-data, else the user's application-data folder)")
+    p.add_argument("--database", default=None, metavar="URL", help=DATABASE_HELP)
     p.set_defaults(func=import_map)
     add_data_commands(sub)
     args = parser.parse_args(argv)

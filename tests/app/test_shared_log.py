@@ -1,4 +1,5 @@
-"""Two apps on one data folder, as two `serve --message-queue` processes are: the log is the only truth.
+"""Two apps on one log, as two `serve --message-queue` processes are (one data folder, or one PostgreSQL database
+with a data folder each): the log is the only truth.
 
 Redis is not needed here (tests/e2e/test_scale_out.py runs the real thing): ``LocalShared`` stands in
 for webapp/live/shared.py's presence, so each hub behaves as it does in message-queue mode.
@@ -38,9 +39,12 @@ class LocalShared:
 
 
 @pytest.fixture
-def hubs(tmp_path):
-    apps = [create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
-            for _ in range(2)]
+def hubs(tmp_path, backend):
+    """Two apps on one log: one data folder's SQLite file, or (issue #38) one PostgreSQL database with a data
+    folder each, as on two machines."""
+    apps = [create_app({"DATA_DIR": str(tmp_path / ("data" if backend is None else f"data{i}")), "TESTING": True,
+                        "SECRET_KEY": "test", "DEMO": False, **({"DATABASE": backend} if backend else {})})
+            for i in range(2)]
     hubs = [app.extensions["tacmap"] for app in apps]
     for hub in hubs:
         hub.shared = LocalShared()

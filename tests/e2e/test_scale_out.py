@@ -141,11 +141,21 @@ class Screen:
 
 
 def log_events(data_dir: str, game_id: str) -> list[tuple[int, str, dict]]:
-    db = sqlite3.connect(f"file:{data_dir}/tacmap.sqlite3?mode=ro", uri=True)
-    try:
-        rows = db.execute("SELECT seq, type, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
-    finally:
-        db.close()
+    """The game's log as stored: in the data folder's SQLite file, or in PostgreSQL when ``data_dir`` is a
+    postgresql:// URL (tests/e2e/test_scale_out_postgres.py)."""
+    if data_dir.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(data_dir) as db:
+            rows = db.execute("SELECT seq, type, data FROM events WHERE game_id = %s ORDER BY seq",
+                              (game_id,)).fetchall()
+    else:
+        db = sqlite3.connect(f"file:{data_dir}/tacmap.sqlite3?mode=ro", uri=True)
+        try:
+            rows = db.execute("SELECT seq, type, data FROM events WHERE game_id = ? ORDER BY seq",
+                              (game_id,)).fetchall()
+        finally:
+            db.close()
     return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
 
 

@@ -18,6 +18,9 @@ Import checks the whole file before it writes anything (format, version,
 checksums, that every table and column exists here, that the log replays), then
 writes the rows in one transaction and moves the files in; a failure leaves
 nothing behind.
+
+Each works on the SQLite file of a data folder or, given ``database`` (a ``postgresql://`` URL), on PostgreSQL:
+the game's files stay in the data folder's ``<kind>/<game id>/`` folders either way (docs/STORAGE.md).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from pathlib import Path, PurePosixPath
 from ..game import text
 from ..game.model import Game
 from . import private
-from .store import DB_NAME, DamagedLog, Store, is_game_id
+from .store import DB_NAME, FILES_TABLE, DamagedLog, Store, is_game_id
 
 FORMAT = "tacmap-game"
 VERSION = 1
@@ -80,13 +83,18 @@ def _unplain(value):
     return value
 
 
-def _tables(db: sqlite3.Connection) -> dict[str, list[str]]:
-    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-    return {name: [r[1] for r in db.execute(f'PRAGMA table_info("{name}")')] for name in names}
+def _tables(db) -> dict[str, list[str]]:
+    return db.tables()
 
 
-def _game_tables(db: sqlite3.Connection) -> dict[str, list[str]]:
-    return {t: cols for t, cols in _tables(db).items() if "game_id" in cols}
+def _game_tables(db) -> dict[str, list[str]]:
+    """The tables of one game's rows; the files table (PostgreSQL) is exported as files, as a data folder's are."""
+    return {t: cols for t, cols in _tables(db).items() if "game_id" in cols and t != FILES_TABLE}
+
+
+def open_store(data_dir: Path, database: str | None = None) -> Store:
+    """The store of a data folder (its SQLite file), or the PostgreSQL database ``database`` names."""
+    return Store(database or Path(data_dir) / DB_NAME)
 
 
 def _game_folders(data_dir: Path, game_id: str) -> list[Path]:
@@ -110,14 +118,14 @@ def _sha256(path: Path) -> str:
 # --- export ---------------------------------------------------------------------
 
 
-def export_game(data_dir: Path, game_id: str, dest: Path) -> dict:
+def export_game(data_dir: Path, game_id: str, dest: Path, database: str | None = None) -> dict:
     """Write one game to ``dest``; its manifest. Works on a damaged log too (rows are copied as they are)."""
     data_dir = Path(data_dir)
-    store = Store(data_dir / DB_NAME)
+    store = open_store(data_dir, database)
     try:
         db = store._db
         with store._lock:
-            db.execute("BEGIN")  # one read transaction: every table as of one moment
+            db.begin_read()  # one read transaction: every table as of one moment
             try:
                 row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
                 if row is None:
@@ -128,15 +136,21 @@ def export_game(data_dir: Path, game_id: str, dest: Path) -> dict:
                 for table, cols in _game_tables(db).items():
                     rows = db.execute(f'SELECT * FROM "{table}" WHERE game_id = ?', (game_id,)).fetchall()
                     tables[table] = [{c: _plain(v) for c, v in zip(cols, r)} for r in rows]
+                kept = {}  # PostgreSQL: the game's files from the database (this data folder may lack some)
+                if store.keeps_files:
+                    kept = {path: bytes(data) for path, data in db.execute(
+                        "SELECT path, data FROM files WHERE game_id = ? ORDER BY path", (game_id,)).fetchall()}
             finally:
-                db.execute("ROLLBACK")
+                db.rollback()
     finally:
         store.close()
-    files = []
-    for folder in _game_folders(data_dir, game_id):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    files = [(data, {"path": rel, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+             for rel, data in kept.items()]
+    for folder in (_game_folders(data_dir, game_id) if data_dir.is_dir() else []):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".")):
             rel = PurePosixPath(folder.parent.name, *path.relative_to(folder).parts)
-            files.append((path, {"path": str(rel), "size": path.stat().st_size, "sha256": _sha256(path)}))
+            if str(rel) not in kept:
+                files.append((path, {"path": str(rel), "size": path.stat().st_size, "sha256": _sha256(path)}))
     last_seq = max((r["seq"] for r in tables.get("events", [])), default=0)
     manifest = {
         "format": FORMAT, "version": VERSION, "exported_at": time.time(), "game": record,
@@ -150,8 +164,11 @@ def export_game(data_dir: Path, game_id: str, dest: Path) -> dict:
             z.writestr("manifest.json", json.dumps(manifest, indent=1))
             for table, rows in tables.items():
                 z.writestr(f"tables/{table}.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
-            for path, meta in files:
-                z.write(path, f"files/{meta['path']}")
+            for source, meta in files:
+                if isinstance(source, bytes):
+                    z.writestr(f"files/{meta['path']}", source)
+                else:
+                    z.write(source, f"files/{meta['path']}")
         os.replace(tmp, dest)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -387,14 +404,16 @@ def _inside(folder: Path, target: Path) -> Path:
     return target
 
 
-def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool = False) -> Imported:
+def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool = False,
+                database: str | None = None) -> Imported:
     data_dir, path = Path(data_dir), Path(path)
     manifest, tables, files = _read_archive(path)
     record = dict(manifest["game"])
     old_id = record["id"]
     game = _check_log(old_id, tables, path)
     notes = []
-    store = Store(data_dir / DB_NAME)
+    private.make_dir(data_dir)
+    store = open_store(data_dir, database)
     try:
         db = store._db
         here = _tables(db)
@@ -443,7 +462,7 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
                     if _copy(z, info, target) != digest:
                         raise ArchiveError(f"{path} changed while it was imported; nothing was imported")
             with store._lock:
-                db.execute("BEGIN IMMEDIATE")
+                db.begin()
                 try:
                     _insert(db, "games", [record])
                     for table in ["events", *sorted(t for t in tables if t != "events")]:
@@ -451,6 +470,13 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
                     if game.seq:
                         _insert(db, "snapshots", [{"game_id": game_id, "seq": game.seq,
                                                    "state": json.dumps(game.to_dict())}])
+                    if store.keeps_files:  # PostgreSQL: the files in the database too, for every machine
+                        now = time.time()
+                        for rel, _info, _digest in files:
+                            kind, *rest = rel.split("/")
+                            data = (staging / kind / game_id / Path(*rest)).read_bytes()
+                            _insert(db, FILES_TABLE, [{"game_id": game_id, "path": rel, "data": data,
+                                                       "created_at": now}])
                     for kind in sorted(p for p in staging.iterdir()):
                         final = _inside(data_dir, data_dir / kind.name / game_id)
                         if final.exists():
@@ -458,14 +484,13 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
                         private.make_dir(final.parent)
                         os.replace(kind / game_id, final)
                         moved.append(final)
-                    db.execute("COMMIT")
+                    db.commit()
                 except BaseException:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
+                    db.rollback()
                     for final in moved:
                         shutil.rmtree(final, ignore_errors=True)
                     raise
-        except sqlite3.Error as exc:
+        except db.errors as exc:
             raise ArchiveError(f"{path} could not be stored ({exc}); nothing was imported") from None
         except (OSError, zipfile.BadZipFile) as exc:
             raise ArchiveError(f"the game's files could not be written ({exc}); nothing was imported") from None
@@ -476,7 +501,7 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
     return Imported(game_id, record.get("name", ""), record["gm_key"], len(tables["events"]), len(files), notes)
 
 
-def _insert(db: sqlite3.Connection, table: str, rows: list[dict]) -> None:
+def _insert(db, table: str, rows: list[dict]) -> None:
     for row in rows:
         cols = list(row)
         names = ", ".join(f'"{c}"' for c in cols)  # checked against this database's own columns
@@ -484,7 +509,7 @@ def _insert(db: sqlite3.Connection, table: str, rows: list[dict]) -> None:
                    [row[c] for c in cols])
 
 
-def _free_join_code(db: sqlite3.Connection) -> str:
+def _free_join_code(db) -> str:
     while True:
         code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(6))
         if not db.execute("SELECT 1 FROM games WHERE join_code = ?", (code,)).fetchone():
@@ -547,14 +572,14 @@ def backup(data_dir: Path, dest: Path) -> dict:
 # --- repair ---------------------------------------------------------------------
 
 
-def repair(data_dir: Path, game_id: str) -> dict | None:
+def repair(data_dir: Path, game_id: str, database: str | None = None) -> dict | None:
     """Cut a damaged log back to the last event before the damage; what is cut goes to a file in
     ``<data>/repairs/``. None when the log is whole. Run it with the server stopped: a server that still
     holds the game in memory would go on from the events cut away."""
     from .store import load_game
 
     data_dir = Path(data_dir)
-    store = Store(data_dir / DB_NAME)
+    store = open_store(data_dir, database)
     try:
         if store.game(game_id) is None:
             raise ArchiveError(f"there is no game {game_id!r} in {data_dir}")
@@ -577,15 +602,14 @@ def repair(data_dir: Path, game_id: str) -> dict | None:
                     f.write(json.dumps({"seq": s, "type": t, "data": d, "created_at": c}) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
-            db.execute("BEGIN IMMEDIATE")
+            db.begin()
             try:
                 db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game_id, seq))
                 db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq))
                 db.execute("DELETE FROM commands WHERE game_id = ? AND seq >= ?", (game_id, seq))
-                db.execute("COMMIT")
+                db.commit()
             except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
+                db.rollback()
                 raise
         load_game(store, game_id)  # it loads now
         return {"seq": seq, "reason": reason, "cut": len(rows), "kept": str(kept)}

@@ -10,6 +10,11 @@ Decoding a picture takes its pixels in memory (up to ``uvtt.MAX_PICTURE_PIXELS``
 ``DECODES_AT_ONCE`` run at once in the process (uploads, imports and the fog's painted-out copies alike);
 another waits ``DECODE_WAIT`` seconds for a turn, then is refused with :class:`PicturesBusy` (a 503 with
 ``Retry-After``). A game stores ``GAME_BUDGET`` bytes of pictures at most (#32).
+
+With the games on PostgreSQL (``--database``; ``Store.keeps_files``) each machine has a data folder of its own:
+a picture is kept in the database (its ``files`` table) before its events are committed, and the data folder
+holds a copy of each picture this machine wrote or served, fetched from the database the first time it is asked
+for. A picture uploaded through one machine is served by every other (docs/STORAGE.md).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from ..game import fog, handouts, maps, text, uvtt
 from ..game.model import Rejected
@@ -31,6 +36,7 @@ from . import private
 if TYPE_CHECKING:
     from ..live.hub import Hub
     from ..game.model import Actor, Game
+    from .store import Store
 
 
 DECODES_AT_ONCE = 2
@@ -75,12 +81,38 @@ def game_dir(data_dir: str | Path, game_id: str) -> Path:
     return Path(data_dir) / "pictures" / game_id
 
 
-def path_of(data_dir: str | Path, game_id: str, name: str) -> Path | None:
-    """The file of a stored picture, or None for a name that is not one (no path tricks get through)."""
+def path_of(data_dir: str | Path, game_id: str, name: str, files: Optional["Store"] = None) -> Path | None:
+    """The file of a stored picture, or None for a name that is not one (no path tricks get through). ``files``:
+    the store, when it keeps the pictures (PostgreSQL): one not in this data folder yet is copied from there."""
     if not maps.PICTURE_NAME.fullmatch(name or ""):
         return None
     path = game_dir(data_dir, game_id) / name
-    return path if path.is_file() else None
+    if path.is_file():
+        return path
+    if files is None or not files.keeps_files:
+        return None
+    data = files.file(game_id, f"pictures/{name}")
+    if data is None:
+        return None
+    _write(game_dir(data_dir, game_id), name, data)
+    return path
+
+
+def _write(folder: Path, name: str, data: bytes) -> Path:
+    """``folder/name`` written whole or not at all (a temporary file, flushed, then renamed into place)."""
+    private.make_dir(folder)
+    path = folder / name
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".upload-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
 
 
 def stored_bytes(data_dir: str | Path, game_id: str) -> int:
@@ -91,11 +123,21 @@ def stored_bytes(data_dir: str | Path, game_id: str) -> int:
     return sum(f.stat().st_size for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
 
 
-def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
+def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture,
+          files: Optional["Store"] = None) -> tuple[Path, bool]:
     """Write the picture (atomically); returns its path and whether this call created it. A picture the
-    game stores already costs nothing; a new one over the game's budget is Rejected, nothing written."""
+    game stores already costs nothing; a new one over the game's budget is Rejected, nothing written.
+    ``files``: the store, kept there first when it keeps the pictures (PostgreSQL)."""
     with _STORE_LOCK:
+        if files is not None and files.keeps_files:
+            return _store_shared(data_dir, game_id, picture, files)
         return _store(data_dir, game_id, picture)
+
+
+def _over_budget(used: int, picture: uvtt.Picture) -> Rejected:
+    mb = 1048576
+    return Rejected(f"this game's pictures take {used / mb:.1f} MB of the {GAME_BUDGET // mb} MB a game may "
+                    f"store: this one ({len(picture.data) / mb:.1f} MB) does not fit")
 
 
 def _store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
@@ -106,20 +148,29 @@ def _store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[P
         return path, False
     used = stored_bytes(data_dir, game_id)
     if used + len(picture.data) > GAME_BUDGET:
-        mb = 1048576
-        raise Rejected(f"this game's pictures take {used / mb:.1f} MB of the {GAME_BUDGET // mb} MB a game may "
-                       f"store: this one ({len(picture.data) / mb:.1f} MB) does not fit")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".upload-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(picture.data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path, True
+        raise _over_budget(used, picture)
+    return _write(folder, picture.name, picture.data), True
+
+
+def _store_shared(data_dir: str | Path, game_id: str, picture: uvtt.Picture, files: "Store") -> tuple[Path, bool]:
+    """The picture in the database (every machine's budget and copy), then in this data folder."""
+    key = f"pictures/{picture.name}"
+    folder = game_dir(data_dir, game_id)
+    if files.has_file(game_id, key):
+        path = folder / picture.name
+        return (path if path.is_file() else _write(folder, picture.name, picture.data)), False
+    used = files.files_size(game_id, "pictures/")
+    if used + len(picture.data) > GAME_BUDGET:
+        raise _over_budget(used, picture)
+    created = files.put_file(game_id, key, picture.data)
+    return _write(folder, picture.name, picture.data), created
+
+
+def forget(data_dir: str | Path, game_id: str, path: Path, files: Optional["Store"] = None) -> None:
+    """A picture this upload created, taken back (its commit was refused): from the folder and the database."""
+    path.unlink(missing_ok=True)
+    if files is not None and files.keeps_files:
+        files.delete_file(game_id, f"pictures/{path.name}")
 
 
 _MASKED: dict[tuple, bytes] = {}  # (file, squares known, alignment) -> the picture painted out (a few kept)
@@ -219,12 +270,13 @@ def may_fetch(game: "Game", actor: "Actor", name: str) -> bool:
 
 def _commit_with_file(hub: "Hub", game_id: str, picture: uvtt.Picture | None, decide):
     """Store the picture, then commit; a refused commit leaves no file behind that it created."""
-    path, created = (store(hub.app.config["DATA_DIR"], game_id, picture) if picture else (None, False))
+    data_dir = hub.app.config["DATA_DIR"]
+    path, created = (store(data_dir, game_id, picture, hub.store) if picture else (None, False))
     try:
         return hub.commit(game_id, decide)
     except BaseException:
         if created:
-            path.unlink(missing_ok=True)
+            forget(data_dir, game_id, path, hub.store)
         raise
 
 

@@ -1,4 +1,4 @@
-"""Persistence: each game's event log and snapshots in one SQLite file.
+"""Persistence: each game's event log and snapshots in one SQLite file, or in PostgreSQL (``--database``).
 
 The log is the truth. It is written with WAL and ``synchronous=FULL``, so an
 event is on disk before the sender hears "ok" and survives a killed server.
@@ -9,6 +9,12 @@ Under ``tacmap serve`` (gevent, one thread for every connection's greenlet) a wr
 on a native thread of gevent's (``off_loop``): sqlite3 lets go of the GIL while it waits for the
 disk, so the other tables go on meanwhile. The store's lock (a gevent lock then) keeps one statement
 at a time on the connection and every game's writes in the order they were made.
+
+On PostgreSQL (``Store("postgresql://...")``, webapp/storage/sql.py) the same statements run through psycopg 3:
+reads on the loop (psycopg yields to the other greenlets while it waits for the server), writes on the same writer
+thread as SQLite's (the update is rendered meanwhile); a write is durable when its COMMIT returns
+(the server's own ``synchronous_commit``), before anyone hears "ok", and the same primary key keeps one seq per game
+for every process on every machine.
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from pathlib import Path
 
 from ..game.model import Event, Game
 from ..game.table import evolve, replay
-from . import private
+from . import private, sql
+from .sql import DataError  # noqa: F401 (raised here, caught by the app and the command line as store.DataError)
 
 DB_NAME = "tacmap.sqlite3"  # in the data folder
 #: a game's id as tacmap makes them (``secrets.token_hex(4)``); it names the game's folders in the data folder
@@ -212,6 +219,34 @@ CREATE TABLE IF NOT EXISTS room_slots (
     archived_at REAL NOT NULL,
     PRIMARY KEY (table_id, slot)
 );
+CREATE TABLE IF NOT EXISTS settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+#: the game's files (map pictures, hand-outs: ``<kind>/<name>``, e.g. ``pictures/<sha>.png``) on PostgreSQL only:
+#: there every machine has a data folder of its own, which keeps a copy of the files it served (docs/STORAGE.md).
+#: Not a table of SQLite's, where the data folder is the one place (and an export stays readable by older tacmaps).
+FILES_TABLE = "files"
+FILES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    path TEXT NOT NULL,
+    data BLOB NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, path)
+);
+"""
+
+#: the browsers' sessions (webapp/web/sessions.py): a file of their own beside the SQLite log, a table of the
+#: PostgreSQL database
+SESSIONS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    expires REAL NOT NULL
+);
 """
 
 
@@ -242,10 +277,6 @@ class Applied:
 
 class Conflict(Exception):
     """Someone else appended to this game's log first: reload and try again."""
-
-
-class DataError(Exception):
-    """The data folder or its database cannot be used: the message names the file and what to do."""
 
 
 class WriteFailed(Exception):
@@ -283,27 +314,52 @@ def _unusable(path: Path, why: str) -> DataError:
     )
 
 
-def _check_schema(db: sqlite3.Connection, path: Path) -> None:
-    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    foreign = "Start with another --data-dir, or move the file aside if tacmap's data should be there."
+def _check_schema(db, where: str) -> None:
+    tables = db.tables()
+    kind = "a PostgreSQL" if db.kind == "postgresql" else "a SQLite"
+    foreign = ("Give tacmap a database of its own (CREATE DATABASE tacmap)." if db.kind == "postgresql" else
+               "Start with another --data-dir, or move the file aside if tacmap's data should be there.")
     if tables and "games" not in tables:
-        raise DataError(f"{path} is a SQLite database, but not tacmap's (it has no table 'games'). {foreign}")
+        raise DataError(f"{where} is {kind} database, but not tacmap's (it has no table 'games'). {foreign}")
     for table, wanted in COLUMNS.items():
         if table not in tables:
             continue
-        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        have = set(tables[table])
         if not wanted <= have:
-            raise DataError(f"{path} is a SQLite database, but not tacmap's: its table {table!r} lacks "
+            raise DataError(f"{where} is {kind} database, but not tacmap's: its table {table!r} lacks "
                             f"{', '.join(sorted(wanted - have))}. {foreign}")
 
 
 class Store:
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._lock = _StoreLock()
-        self._db = self._open()
+    """A data folder's SQLite file (a path), or a PostgreSQL database (a ``postgresql://`` URL)."""
 
-    def _open(self) -> sqlite3.Connection:
+    def __init__(self, path: str | Path) -> None:
+        self.url = path if sql.is_url(path) else None
+        self.path = path if self.url else Path(path)
+        self._lock = _StoreLock()
+        self._db = self._open_postgres() if self.url else self._open()
+
+    def __repr__(self) -> str:
+        return f"Store({sql.shown(self.url) if self.url else str(self.path)!r})"
+
+    def _run(self, work, *args):
+        """A write, on the writer thread under gevent (``off_loop``): SQLite's fsync, PostgreSQL's commit."""
+        return off_loop(work, *args)
+
+    def _open_postgres(self) -> "sql.PostgresDatabase":
+        db = sql.PostgresDatabase(self.url)
+        try:
+            _check_schema(db, sql.shown(self.url))
+            db.create(SCHEMA + FILES_SCHEMA)
+        except DataError:
+            db.close()
+            raise
+        except db.errors as exc:
+            db.close()
+            raise DataError(f"cannot use the database {sql.shown(self.url)} ({sql.reason(exc)})") from None
+        return db
+
+    def _open(self) -> "sql.SqliteDatabase":
         """The database, checked before anything is served: a clear DataError, never a traceback."""
         folder, path = self.path.parent, self.path
         in_memory = str(path) == ":memory:"
@@ -326,7 +382,7 @@ class Store:
             private.sqlite_file(path)  # 0600 before SQLite opens it (its WAL files take its permissions)
         db = None
         try:
-            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            db = sql.connect_sqlite(path)
             problems = [row[0] for row in db.execute("PRAGMA quick_check").fetchall() if row[0] != "ok"]
             if problems:
                 raise _unusable(path, f"is a damaged SQLite database ({problems[0]})")
@@ -334,7 +390,7 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            db.executescript(SCHEMA)
+            db.create(SCHEMA)
             db.execute("BEGIN IMMEDIATE")  # can we write? (a read-only file opens, then refuses every write)
             db.execute("ROLLBACK")
         except DataError:
@@ -364,13 +420,11 @@ class Store:
     # --- games ------------------------------------------------------------
 
     def _rollback(self) -> None:
-        # SQLite may have rolled back by itself already (a full disk does that)
-        if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+        self._db.rollback()
 
     def create_game(self, record: GameRecord, events: list[Event]) -> None:
         with self._lock:
-            off_loop(self._create_game, record, events)
+            self._run(self._create_game, record, events)
 
     def _create_game(self, record: GameRecord, events: list[Event]) -> None:
         def write() -> None:
@@ -386,16 +440,18 @@ class Store:
     def _transaction(self, write, conflict: str | None = None) -> None:
         """``write()`` in one transaction, rolled back on any failure: a disk that cannot take it is
         WriteFailed; a step already written (another process) is Conflict(``conflict``) when one is given."""
+        db = self._db
         try:
-            self._db.execute("BEGIN IMMEDIATE")
-            write()
-            self._db.execute("COMMIT")
-        except sqlite3.IntegrityError:
+            with db.batch():  # PostgreSQL: the whole transaction in one round trip
+                db.begin()
+                write()
+                db.commit()
+        except db.integrity_errors:
             self._rollback()
             if conflict is None:
                 raise
             raise Conflict(conflict) from None
-        except sqlite3.OperationalError as exc:
+        except db.write_errors as exc:
             self._rollback()
             raise WriteFailed(write_failure(exc)) from exc
         except BaseException:
@@ -419,14 +475,14 @@ class Store:
 
     def rename_game(self, game_id: str, name: str) -> None:
         with self._lock:
-            off_loop(self._db.execute, "UPDATE games SET name = ? WHERE id = ?", (name, game_id))
+            self._run(self._db.execute, "UPDATE games SET name = ? WHERE id = ?", (name, game_id))
 
     def update_access(self, game_id: str, **keys: str) -> None:
         """A game's new ``gm_key``, ``screen_key`` or ``join_code`` (a rotation): the old one stops working now."""
         if not keys or not set(keys) <= {"gm_key", "screen_key", "join_code"}:
             raise ValueError(f"update_access takes gm_key, screen_key or join_code, not {sorted(keys)}")
         with self._lock:
-            off_loop(self._db.execute, f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
+            self._run(self._db.execute, f"UPDATE games SET {', '.join(f'{k} = ?' for k in keys)} WHERE id = ?",
                      (*keys.values(), game_id))
 
     # --- room mode (#38) -------------------------------------------------------------------------------------
@@ -524,6 +580,54 @@ class Store:
 
     # --- end of room mode ---------------------------------------------------------------------------------------
 
+    def setting(self, name: str, default: str) -> str:
+        """A value every process on this database shares (the secret key on PostgreSQL): ``default`` is stored
+        the first time, by whichever process comes first; every later call reads what was stored."""
+        with self._lock:
+            self._run(self._db.execute, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
+                      "DO NOTHING", (name, default))
+            return self._db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()[0]
+
+    # --- the game's files (PostgreSQL) --------------------------------------
+
+    @property
+    def keeps_files(self) -> bool:
+        """Whether the game's files (pictures) are kept here too (PostgreSQL), not only in the data folder."""
+        return self._db.kind == "postgresql"
+
+    def put_file(self, game_id: str, path: str, data: bytes) -> bool:
+        """Keep a file of the game (durable when this returns); False when it was there already."""
+        with self._lock:
+            cur = self._run(self._db.execute, "INSERT INTO files (game_id, path, data, created_at) VALUES "
+                            "(?, ?, ?, ?) ON CONFLICT (game_id, path) DO NOTHING", (game_id, path, data, time.time()))
+            return cur.rowcount == 1
+
+    def file(self, game_id: str, path: str) -> bytes | None:
+        with self._lock:
+            row = self._db.execute("SELECT data FROM files WHERE game_id = ? AND path = ?", (game_id, path)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def has_file(self, game_id: str, path: str) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM files WHERE game_id = ? AND path = ?",
+                                    (game_id, path)).fetchone() is not None
+
+    def files_size(self, game_id: str, prefix: str) -> int:
+        """The bytes the game's files under ``prefix`` (``pictures/``) take."""
+        with self._lock:
+            row = self._db.execute("SELECT SUM(LENGTH(data)) FROM files WHERE game_id = ? AND path LIKE ?",
+                                   (game_id, prefix + "%")).fetchone()
+        return int(row[0] or 0)
+
+    def file_paths(self, game_id: str) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT path FROM files WHERE game_id = ? ORDER BY path",
+                                                   (game_id,)).fetchall()]
+
+    def delete_file(self, game_id: str, path: str) -> None:
+        with self._lock:
+            self._run(self._db.execute, "DELETE FROM files WHERE game_id = ? AND path = ?", (game_id, path))
+
     # --- the log ----------------------------------------------------------
 
     def append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied] = ()) -> int:
@@ -617,7 +721,7 @@ class Store:
 
         Never replaces a later one: two processes on one log each save theirs, in any order."""
         with self._lock:
-            off_loop(
+            self._run(
                 self._db.execute, "INSERT INTO snapshots VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, "
                 "state = excluded.state WHERE excluded.seq > snapshots.seq",
                 (game_id, seq, json.dumps(state)),
@@ -636,9 +740,13 @@ class Store:
         return (row[0], state) if isinstance(state, dict) else None
 
 
-def write_failure(exc: sqlite3.OperationalError) -> str:
+def write_failure(exc: Exception) -> str:
     """What the sender of a command hears when the log could not be written."""
-    message = str(exc)
+    message = str(exc).strip()
+    if type(exc).__module__.startswith("psycopg"):
+        if "full" in message.lower() or type(exc).__name__ == "DiskFull":
+            return "the database server's disk is full: nothing was stored (see the server's log)"
+        return f"the server could not write the game's log to its database ({message}): nothing was stored"
     if "full" in message:
         return ("the server's disk is full: nothing was stored. Free some space on the computer running "
                 "tacmap, then try again")

@@ -142,8 +142,10 @@ def picture(game_id: str, name: str):
     if actor is None:
         abort(403, _("Pictures are for the seats of this game."))
     game = h.game(game_id)
-    path = pictures.path_of(current_app.config["DATA_DIR"], game_id, name)
-    if path is None or not pictures.may_fetch(game, actor, name):
+    if not pictures.may_fetch(game, actor, name):
+        abort(404, _("No such picture in this game."))
+    path = pictures.path_of(current_app.config["DATA_DIR"], game_id, name, h.store)
+    if path is None:
         abort(404, _("No such picture in this game."))
     content_type = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}[name.rsplit(".", 1)[1]]
     known = pictures.fogged(game, actor, name)

@@ -6,7 +6,8 @@ GM's laptop would be handed the GM keys. Here the cookie carries 32 random bytes
 (the keys this browser remembers, the GM password's proof, the CSRF token) stays in
 ``<data folder>/sessions.sqlite3`` (0600), under the SHA-256 of the id, so the file holds no usable
 cookie either. The file is shared by every process on the data folder (``--message-queue``) and survives
-a restart, as the signed cookie did. The cookie's name is per port (``tacmap_<port>``, set by
+a restart, as the signed cookie did. With ``--database postgresql://...`` the table is in that database instead,
+shared by every process on every machine. The cookie's name is per port (``tacmap_<port>``, set by
 ``tacmap serve``), so two tacmap servers on one machine do not overwrite each other's.
 """
 
@@ -25,11 +26,14 @@ from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.datastructures import CallbackDict
 
-from ..storage import private
+from ..storage import private, sql
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{43}$")  # secrets.token_urlsafe(32)
 PURGE_EVERY = 3600.0  # seconds between sweeps of expired sessions
 REFRESH_AFTER = 86400.0  # a session used again this long after its expiry was last pushed back gets a new one
+
+
+from ..storage.store import SESSIONS_SCHEMA as SCHEMA  # noqa: E402
 
 
 class ServerSession(CallbackDict, SessionMixin):
@@ -57,21 +61,29 @@ def _native_local():
 class ServerSessions(SessionInterface):
     serializer = TaggedJSONSerializer()
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | str) -> None:
+        """``path``: the SQLite file, or a ``postgresql://`` URL (the sessions table in that database)."""
+        self._shared = None
+        if sql.is_url(path):
+            self.path = path
+            # one connection, a statement at a time: psycopg lets the other greenlets run while it waits
+            self._shared = sql.SharedDatabase(sql.PostgresDatabase(path))
+            self._shared.db.create(SCHEMA)
+            return
         self.path = Path(path)
         # one connection per native thread: under `tacmap serve` (gevent) every greenlet runs on the one thread,
         # and a greenlet-local connection would be a new one for every request
         self._local = _native_local()
-        self._purged = 0.0
         private.sqlite_file(self.path)  # the keys of every browser: the owner's only, its WAL files too
         try:
-            self._db().execute("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, data TEXT NOT NULL, "
-                               "expires REAL NOT NULL)")
+            self._db().executescript(SCHEMA)
         except (sqlite3.Error, OSError) as exc:
             from ..storage.store import DataError
 
             raise DataError(f"cannot open {self.path}: {exc}. Give your user access to the data folder, or "
                             "start with --data-dir set to a folder you may write to.") from None
+
+    _purged = 0.0
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -81,6 +93,12 @@ class ServerSessions(SessionInterface):
             db.execute("PRAGMA synchronous=NORMAL")  # a lost session after a power cut: log in again
             self._local.db = db
         return db
+
+    def _query(self, statement: str, params=()) -> list:
+        """One statement (written for both databases, ``?`` placeholders); the rows it gives."""
+        if self._shared is not None:
+            return self._shared.execute(statement, params)
+        return self._db().execute(statement, params).fetchall()
 
     @staticmethod
     def _row_id(sid: str) -> str:
@@ -92,8 +110,8 @@ class ServerSessions(SessionInterface):
     def open_session(self, app, request) -> ServerSession:
         sid = request.cookies.get(self.get_cookie_name(app))
         if sid and SESSION_ID.match(sid):
-            row = self._db().execute("SELECT data, expires FROM sessions WHERE id = ?",
-                                     (self._row_id(sid),)).fetchone()
+            rows = self._query("SELECT data, expires FROM sessions WHERE id = ?", (self._row_id(sid),))
+            row = rows[0] if rows else None
             if row is not None and row[1] > time.time():
                 try:
                     return ServerSession(self.serializer.loads(row[0]), sid, row[1])
@@ -103,11 +121,10 @@ class ServerSessions(SessionInterface):
 
     def save_session(self, app, session: ServerSession, response) -> None:
         name, domain, path = self.get_cookie_name(app), self.get_cookie_domain(app), self.get_cookie_path(app)
-        db = self._db()
         now = time.time()
         if not session:
             if session.sid is not None and session.modified:  # emptied: gone here and in the browser
-                db.execute("DELETE FROM sessions WHERE id = ?", (self._row_id(session.sid),))
+                self._query("DELETE FROM sessions WHERE id = ?", (self._row_id(session.sid),))
                 response.delete_cookie(name, domain=domain, path=path, secure=self.get_cookie_secure(app),
                                        httponly=True, samesite=self.get_cookie_samesite(app))
             return
@@ -118,12 +135,13 @@ class ServerSessions(SessionInterface):
             session.sid = secrets.token_urlsafe(32)
             session.modified = True
         if session.modified or session.expires < expires - REFRESH_AFTER:
-            db.execute("INSERT OR REPLACE INTO sessions (id, data, expires) VALUES (?, ?, ?)",
-                       (self._row_id(session.sid), self.serializer.dumps(dict(session)), expires))
+            self._query("INSERT INTO sessions (id, data, expires) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE "
+                        "SET data = excluded.data, expires = excluded.expires",
+                        (self._row_id(session.sid), self.serializer.dumps(dict(session)), expires))
             session.expires = expires
         if now - self._purged > PURGE_EVERY:
             self._purged = now
-            db.execute("DELETE FROM sessions WHERE expires < ?", (now,))
+            self._query("DELETE FROM sessions WHERE expires < ?", (now,))
         if session.new or session.modified or self.should_set_cookie(app, session):
             response.set_cookie(name, session.sid, expires=self.get_expiration_time(app, session),
                                 httponly=True, domain=domain, path=path, secure=self.get_cookie_secure(app),

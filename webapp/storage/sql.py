@@ -1,0 +1,226 @@
+"""The two databases tacmap keeps its data in, behind one small interface: SQLite (the default, one file in the
+data folder) and PostgreSQL (``--database postgresql://...``, several machines on one set of games).
+
+Every statement is written once, in the SQL both accept, with ``?`` placeholders (as sqlite3 takes them); the
+PostgreSQL side turns them into psycopg's ``%s``. Table definitions are written once too, in SQLite's words
+(``TEXT``, ``INTEGER``, ``REAL``, ``BLOB``); ``Database.create`` maps the types PostgreSQL names differently.
+Upserts use ``INSERT ... ON CONFLICT (...) DO UPDATE SET col = excluded.col`` (both databases, same words).
+
+To add a table: put its ``CREATE TABLE IF NOT EXISTS`` in store.SCHEMA (or your own module's schema, run through
+``db.create``); to add a method: ``with self._lock: row = self._db.execute("SELECT ... WHERE x = ?", (x,))``,
+and a write that must be durable before an answer goes in ``self._transaction(write)`` (store.py). Nothing
+else is needed for it to work on both.
+
+Where the work runs under ``tacmap serve`` (gevent, the standard library patched):
+- SQLite's calls block their thread (its write waits for the disk): writes run on one native thread of gevent's
+  (``store.off_loop``), reads on the loop (a local file, microseconds).
+- psycopg 3 waits for the server in Python (``psycopg.waiting``) when gevent has patched ``select``, so a read
+  lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
+  patch). Its writes run on the same native writer thread as SQLite's (``store.off_loop``), the update rendered
+  meanwhile: measured, that answers a command sooner than a write waiting its turn in a busy loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+import threading
+from functools import lru_cache
+
+#: PostgreSQL's names for the column types written in SQLite's words
+PG_TYPES = {"INTEGER": "BIGINT", "REAL": "DOUBLE PRECISION", "BLOB": "BYTEA"}
+_PG_TYPE = re.compile(r"\b(INTEGER|REAL|BLOB)\b")
+
+
+class DataError(Exception):
+    """The data folder or its database cannot be used: the message names the file and what to do."""
+
+
+def is_url(target) -> bool:
+    """A PostgreSQL connection URL (rather than a path to a SQLite file or a data folder)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def shown(url: str) -> str:
+    """A connection URL fit for a log line or an error message: its password left out."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+def reason(exc: Exception) -> str:
+    """A database error's message on one line (psycopg's run over several)."""
+    return " ".join(str(exc).split()).rstrip(".")
+
+
+@lru_cache(maxsize=512)
+def pg_statement(sql: str) -> str:
+    """A statement written for sqlite3 in psycopg's words: ``?`` -> ``%s`` (a literal ``%`` doubled). tacmap's
+    statements hold no ``?`` inside a quoted text; values always travel as parameters."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def pg_schema(ddl: str) -> str:
+    return _PG_TYPE.sub(lambda m: PG_TYPES[m.group(1)], ddl)
+
+
+class SqliteDatabase:
+    """A sqlite3 connection in autocommit mode (transactions are begun explicitly)."""
+
+    kind = "sqlite"
+    placeholder = "?"
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+        self.integrity_errors = (sqlite3.IntegrityError,)
+        self.write_errors = (sqlite3.OperationalError,)
+        self.errors = (sqlite3.Error,)
+
+    def execute(self, sql: str, params=()):
+        return self.connection.execute(sql, params)
+
+    def executemany(self, sql: str, rows) -> None:
+        self.connection.executemany(sql, rows)
+
+    def create(self, ddl: str) -> None:
+        self.connection.executescript(ddl)
+
+    def batch(self):
+        """Statements sent together (PostgreSQL's pipeline); here, simply one after the other."""
+        return contextlib.nullcontext()
+
+    def begin(self) -> None:
+        """A write transaction: SQLite takes the write lock now, so what it reads next stays true."""
+        self.connection.execute("BEGIN IMMEDIATE")
+
+    def begin_read(self) -> None:
+        self.connection.execute("BEGIN")
+
+    def commit(self) -> None:
+        if self.connection.in_transaction:  # (as sqlite3's own commit(): nothing begun, nothing to do)
+            self.connection.execute("COMMIT")
+
+    def rollback(self) -> None:
+        # SQLite may have rolled back by itself already (a full disk does that)
+        if self.connection.in_transaction:
+            self.connection.execute("ROLLBACK")
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.connection.in_transaction
+
+    def tables(self) -> dict[str, list[str]]:
+        names = [r[0] for r in self.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {name: [r[1] for r in self.execute(f'PRAGMA table_info("{name}")')] for name in names}
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class PostgresDatabase:
+    """One psycopg 3 connection in autocommit mode (transactions begun explicitly), opened again when the server
+    dropped it (a restart of PostgreSQL: the statement under way fails, the next one reconnects)."""
+
+    kind = "postgresql"
+    placeholder = "%s"
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise DataError("--database needs psycopg, PostgreSQL's driver: pip install 'tacmap[postgresql]' (or "
+                            "python3 -m pip install 'psycopg[binary]')") from None
+
+        self.url = url
+        self._psycopg = psycopg
+        self.integrity_errors = (psycopg.IntegrityError,)
+        self.write_errors = (psycopg.OperationalError, psycopg.errors.DiskFull)
+        self.errors = (psycopg.Error,)
+        self.connection = self._connect()
+
+    def _connect(self):
+        try:
+            return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10,
+                                         application_name="tacmap")
+        except self._psycopg.Error as exc:
+            raise DataError(f"cannot connect to the database {shown(self.url)} ({reason(exc)}). Check that "
+                            "PostgreSQL runs there, that the database exists and that the user may use it "
+                            "(docs/STORAGE.md).") from None
+
+    def _live(self):
+        if self.connection.closed or self.connection.broken:
+            self.connection = self._connect()
+        return self.connection
+
+    def execute(self, sql: str, params=()):
+        return self._live().execute(pg_statement(sql), params)
+
+    def executemany(self, sql: str, rows) -> None:
+        with self._live().cursor() as cur:
+            cur.executemany(pg_statement(sql), rows)
+
+    def create(self, ddl: str) -> None:
+        conn = self._live()
+        # two processes starting at once on an empty database: one makes the tables, the other waits for it
+        conn.execute("BEGIN")
+        try:
+            conn.execute("SELECT pg_advisory_xact_lock(7262736)")  # 'tacmap' schema lock
+            for statement in pg_schema(ddl).split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("COMMIT")
+        except BaseException:
+            self.rollback()
+            raise
+
+    def begin(self) -> None:
+        self._live().execute("BEGIN")
+
+    begin_read = begin
+
+    def batch(self):
+        """Statements sent together, their answers read together (psycopg's pipeline mode): a write transaction
+        is one round trip to the server rather than one per statement. An error is raised at the end."""
+        return self._live().pipeline()
+
+    def commit(self) -> None:
+        self.connection.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.in_transaction and not self.connection.broken:
+            self.connection.execute("ROLLBACK")
+
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg.pq import TransactionStatus
+
+        return self.connection.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR)
+
+    def tables(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for table, column in self.execute(
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                "ORDER BY table_name, ordinal_position"):
+            out.setdefault(table, []).append(column)
+        return out
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def connect_sqlite(path, **kwargs) -> SqliteDatabase:
+    return SqliteDatabase(sqlite3.connect(path, check_same_thread=False, isolation_level=None, **kwargs))
+
+
+class SharedDatabase:
+    """A database for short statements from any greenlet or thread (the sessions): one connection, one statement
+    at a time (a lock: gevent's under ``tacmap serve``)."""
+
+    def __init__(self, db) -> None:
+        self.db = db
+        self.lock = threading.Lock()
+
+    def execute(self, sql: str, params=()) -> list:
+        with self.lock:
+            cur = self.db.execute(sql, params)
+            return cur.fetchall() if cur.description else []
