@@ -323,3 +323,28 @@ def test_migrate_data_takes_the_pictures_along_both_ways(tmp_path, pg_url):
     assert cli.main(["migrate-data", pg_url, str(tmp_path / "back")]) == 0
     name = url.rsplit("/", 1)[1].split("?")[0]
     assert (tmp_path / "back" / "pictures" / game["id"] / name).read_bytes() == picture
+
+
+def test_the_rooms_tables_and_slots_on_both_backends(backend, tmp_path):
+    """Room mode's rows (webapp/web/room.py) live in the same store as the games, so several machines on one
+    PostgreSQL share one room: a table's reset moves it to its next slot once; a second reset of the same slot is
+    a Conflict (its UPDATE's row count is read inside the transaction, also in PostgreSQL's pipeline)."""
+    store = Store(target(backend, tmp_path))
+    try:
+        assert store.room() is None
+        store.save_room(password="hash", setup_token=None)
+        store.save_room(closed_at=12.5)
+        assert store.room()["password"] == "hash" and store.room()["closed_at"] == 12.5
+        table = {"id": "t1", "name": "Table 1", "gm_name": "Ann", "template": "tpl", "current_game": "g1",
+                 "join_code": "ABC123", "pin": "123456", "created_at": time.time()}
+        store.add_room_table(table)
+        store.update_room_table("t1", gm_name="Bea", pin="654321")
+        assert store.room_table("pin", "654321")["gm_name"] == "Bea" and store.room_table("pin", "123456") is None
+        store.next_room_slot("t1", "g1", "g2")
+        assert store.room_table("id", "t1")["current_game"] == "g2"
+        with pytest.raises(Conflict):
+            store.next_room_slot("t1", "g1", "g3")  # someone else reset it already
+        assert [s["game"] for s in store.room_slots("t1")] == ["g1"] and store.room_slot("g1")["slot"] == 1
+        assert store.room_table("id", "t1")["current_game"] == "g2" and store.room_slot("g3") is None
+    finally:
+        store.close()

@@ -551,13 +551,14 @@ class Store:
         """A reset: the table's game ``old_game`` is kept as its next past slot, ``new_game`` is its game now (one
         transaction; a table already moved on by someone else is a Conflict)."""
         def write() -> None:
+            # the row it moved, fetched (not a row count: PostgreSQL's pipeline has none before it syncs)
+            moved = self._db.execute("UPDATE room_tables SET current_game = ? WHERE id = ? AND current_game = ? "
+                                     "RETURNING id", (new_game, table_id, old_game)).fetchone()
+            if moved is None:
+                raise Conflict(f"table {table_id} was reset by someone else")
             row = self._db.execute("SELECT COUNT(*) FROM room_slots WHERE table_id = ?", (table_id,)).fetchone()
             self._db.execute("INSERT INTO room_slots (table_id, slot, game, archived_at) VALUES (?, ?, ?, ?)",
                              (table_id, row[0] + 1, old_game, time.time()))
-            moved = self._db.execute("UPDATE room_tables SET current_game = ? WHERE id = ? AND current_game = ?",
-                                     (new_game, table_id, old_game))
-            if moved.rowcount != 1:
-                raise Conflict(f"table {table_id} was reset by someone else")
 
         with self._lock:
             off_loop(self._transaction, write, f"table {table_id} was reset by someone else")
