@@ -21,9 +21,11 @@ def bearer(key):
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, backend):
+    """Room mode on each store (tests/conftest.py ``backend``): the data folder's SQLite file, and PostgreSQL
+    (the room's rows and its template copies in the database, as several machines share them)."""
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False,
-                       "ROOM": True})
+                       "ROOM": True, **({"DATABASE": backend} if backend else {})})
 
 
 @pytest.fixture
@@ -392,7 +394,7 @@ def test_two_processes_on_one_store_serve_one_room(tmp_path, template, app, hub)
     c = organiser(app)
     make_tables(c, template["id"], count=2)
     other = create_app({"DATA_DIR": app.config["DATA_DIR"], "TESTING": True, "SECRET_KEY": "test", "DEMO": False,
-                        "ROOM": True})
+                        "ROOM": True, **({"DATABASE": app.config["DATABASE"]} if app.config.get("DATABASE") else {})})
     t1, t2 = other.extensions["tacmap"].store.room_tables()
     v = other.test_client()
     assert v.post("/pin", data={"pin": t2["pin"]}).status_code == 302
@@ -429,7 +431,8 @@ def test_a_forgotten_organiser_password_is_replaced_with_a_new_setup_link(app, h
 
     c = organiser(app, "forgotten")
     assert c.get("/room/tables").status_code == 200
-    assert cli.main(["room-password", "--data-dir", app.config["DATA_DIR"]]) == 0
+    database = ["--database", app.config["DATABASE"]] if app.config.get("DATABASE") else []
+    assert cli.main(["room-password", "--data-dir", app.config["DATA_DIR"], *database]) == 0
     path = re.search(r"(/room/setup\?token=\S+)", capsys.readouterr().out).group(1)
     assert hub.store.room()["password"] is None
     assert c.get("/room/tables").status_code == 403  # logged out

@@ -153,6 +153,12 @@ class PostgresDatabase:
         return self.connection
 
     def execute(self, sql: str, params=()):
+        if any(isinstance(p, str) and "\x00" in p for p in params):
+            # PostgreSQL's text holds no NUL, so no stored row has one: a look-up by a value with one (a hostile
+            # id, code or PIN) finds nothing, as on SQLite, instead of failing; what is stored was checked before
+            if sql.lstrip()[:6].upper() == "SELECT":
+                return self._live().execute("SELECT 1 WHERE false")
+            raise self._psycopg.DataError("a text with a NUL character cannot be stored")
         return self._live().execute(pg_statement(sql), params)
 
     def executemany(self, sql: str, rows) -> None:

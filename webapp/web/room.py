@@ -380,11 +380,12 @@ class _Template:
         self.data_dir = Path(current_app.config["DATA_DIR"])
         self.folder = Path(tempfile.mkdtemp(prefix=".room-", dir=self.data_dir))
         self.file = self.folder / "template.tacmap"
-        _aside(export_game, self.data_dir, template_id, self.file)
+        self.database = current_app.config.get("DATABASE")  # PostgreSQL (docs/STORAGE.md), else the data folder's
+        _aside(export_game, self.data_dir, template_id, self.file, self.database)
 
     def copy(self, name: str) -> str:
         """A new game from the template, under a new id with new keys; its id."""
-        done = _aside(import_game, self.data_dir, self.file, False, True)  # new_keys, new_id: a copy beside it
+        done = _aside(import_game, self.data_dir, self.file, False, True, self.database)  # new_keys, new_id: a copy beside it
         hub().store.rename_game(done.game_id, name)
         return done.game_id
 
@@ -608,7 +609,7 @@ def download(game_id: str):
     folder = Path(tempfile.mkdtemp(prefix=".room-", dir=current_app.config["DATA_DIR"]))
     path = folder / f"{game_id}.tacmap"
     try:
-        _aside(export_game, Path(current_app.config["DATA_DIR"]), game_id, path)
+        _aside(export_game, Path(current_app.config["DATA_DIR"]), game_id, path, current_app.config.get("DATABASE"))
     except ArchiveError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         abort(500, str(exc))
