@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from rules.board import Board
 from rules.grid import SQUARE, Grid
+from rules.text import Say, settle, unpack
 
 
 class Rejected(Exception):
@@ -37,6 +38,11 @@ class Rejected(Exception):
 class Event:
     type: str
     data: dict
+
+    def __post_init__(self) -> None:
+        # the rules' words (rules/text.py): stored as English with their message ids beside them ("_say"),
+        # read back as words a reader's page translates
+        settle(self.data)
 
     def to_dict(self) -> dict:
         return {"type": self.type, "data": self.data}
@@ -122,9 +128,25 @@ class Player:
 @dataclass
 class LogEntry:
     seq: int
-    text: str
+    text: str  # the line in English (all an old game's line holds)
     audience: Literal["all", "gm"] = "all"
     detail: dict | None = None  # a roll's or an attack's breakdown
+    # the line as a message id and its parameters (rules/text.py), rendered in each reader's language;
+    # None: a line logged before lines had one (an old game, an archive), read in English as it was written
+    message: dict | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, Say):
+            self.message = self.text.pack()
+        elif self.message is not None:
+            try:
+                said = unpack(self.message)
+            except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+                said = None  # a damaged record: the English stays
+            if isinstance(said, Say):
+                self.text = said
+        if self.detail:
+            settle(self.detail)
 
 
 @dataclass
