@@ -79,6 +79,19 @@ class Say(str):
         except (KeyError, IndexError, ValueError, AttributeError):
             return str(self)
 
+    def map_args(self, fn: Callable[[str], str]) -> "Say":
+        """These words with ``fn`` applied to every parameter that is plain text (not words), nested ones too:
+        ids put as names (``webapp.game.combat.named``)."""
+        def each(value: Any) -> Any:
+            if isinstance(value, Say):
+                return value.map_args(fn)
+            if isinstance(value, str):
+                return fn(value)
+            if isinstance(value, list):
+                return [each(v) for v in value]
+            return value
+        return Say(self.msg, {k: each(v) for k, v in self.args.items()}, self.plural, self.n)
+
     def pack(self) -> dict:
         out: dict[str, Any] = {"msg": self.msg, "args": {k: pack(v) for k, v in self.args.items()}}
         if self.plural is not None:

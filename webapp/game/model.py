@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from rules.board import Board
 from rules.grid import SQUARE, Grid
-from rules.text import Say, settle, unpack
+from rules.text import Say, plain, settle, unpack
 
 
 class Rejected(Exception):
@@ -147,6 +147,11 @@ class LogEntry:
                 self.text = said
         if self.detail:
             settle(self.detail)
+
+    def to_dict(self) -> dict:
+        """As a client reads it: the English ``text``, its ``message`` (id and parameters), the details
+        without the messages kept for storage (``"_say"``)."""
+        return plain(asdict(self))
 
 
 @dataclass
