@@ -182,7 +182,8 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
     except RuleNotImplemented as exc:
         raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
     except RuleError as exc:
-        raise Rejected(named(game, str(exc), actor, hidden_as="someone")) from None
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)  # the rules' words, kept
+        raise Rejected(named(game, said, actor, hidden_as=say("someone"))) from None
 
 
 def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_as: str | None = None) -> str:

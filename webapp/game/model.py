@@ -29,9 +29,20 @@ class Rejected(Exception):
     refuse the GM's move, out of turn or past its allowance; either way the GM may force the move).
     """
 
+    #: how a refusal in the rules' words (a ``rules.text.Say``) reads: English here; webapp/live/language.py
+    #: puts it in the reader's language (the request's, the socket's handshake's), so ``str(exc)`` answers
+    #: the sender in their language wherever it is read
+    speak: Callable[[Say], str] = staticmethod(str)
+
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+
+    def __str__(self) -> str:
+        message = self.args[0] if self.args else ""
+        if isinstance(message, Say):
+            return type(self).speak(message)
+        return super().__str__()
 
 
 @dataclass(frozen=True)

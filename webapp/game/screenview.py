@@ -66,6 +66,12 @@ def current(game: "Game") -> dict:
     return DEFAULT | (game.screen_view or {})
 
 
+def screen_language(game: "Game") -> str | None:
+    """The language the GM chose for the table screen; None: the screen's device chooses (cookie, browser),
+    and where no device is asked (a live update for the screen's audience), English."""
+    return (game.screen_view or {}).get("language")
+
+
 def true_scale(game: "Game", view: dict | None = None) -> bool:
     """Squares true to size: both lengths known and the active map a square grid (not zones)."""
     view = view or current(game)

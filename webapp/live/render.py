@@ -17,6 +17,7 @@ import re
 
 import threading
 from collections import ChainMap
+from types import SimpleNamespace
 from itertools import islice
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -32,7 +33,7 @@ from ..game import (attacks, audience, characters, combat, describe, editor, fog
                     templates, uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
 from ..game import lighting
-from . import drawing
+from . import drawing, language
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -271,11 +272,11 @@ class Lazy(Mapping):
         return Lazy({}, values, self)
 
 
-#: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)``: an entry never changes once
-#: logged (``table._log`` appends new ones; an undo logs a line of its own, a reload makes new entries) and its
-#: html depends on nothing but the entry, so a move renders its own line, not the twenty shown. The entry is
-#: kept beside its html, so its id is not reused by another while it is here.
-_log_items: dict[int, tuple[LogEntry, jinja2.Template, Markup]] = {}
+#: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)`` and language: an entry never
+#: changes once logged (``table._log`` appends new ones; an undo logs a line of its own, a reload makes new
+#: entries) and its html depends on nothing but the entry and the reader's language, so a move renders its own
+#: line, not the twenty shown. The entry is kept beside its html, so its id is not reused by another while it is here.
+_log_items: dict[tuple[int, str], tuple[LogEntry, jinja2.Template, Markup]] = {}
 _log_items_lock = threading.Lock()
 LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
 
@@ -285,17 +286,27 @@ def log_item(app) -> Callable[[LogEntry], Markup]:
     template = _fragment_env(app).get_template("_log_entry.html")
 
     def item(entry: LogEntry) -> Markup:
-        found = _log_items.get(id(entry))
+        lang = language.reader_language()
+        found = _log_items.get((id(entry), lang))
         if found is not None and found[0] is entry and found[1] is template:
             return found[2]
-        html = Markup(template.render(entry=entry))
+        html = Markup(template.render(entry=read_entry(entry, lang)))
         with _log_items_lock:
-            _log_items[id(entry)] = (entry, template, html)
+            _log_items[(id(entry), lang)] = (entry, template, html)
             while len(_log_items) > LOG_ITEMS_KEEP:
                 del _log_items[next(iter(_log_items))]
         return html
 
     return item
+
+
+def read_entry(entry: LogEntry, lang: str) -> Any:
+    """A log entry as a reader of ``lang`` reads it: its line and its details' words (rolls, modifiers, the
+    result card) in that language; an old game's English line as it was written."""
+    if lang == "en" and not entry.detail:
+        return entry
+    return SimpleNamespace(seq=entry.seq, text=language.words(entry.text, lang), audience=entry.audience,
+                           detail=language.words(entry.detail, lang), message=entry.message)
 
 
 def log_items(app) -> Callable[[list[LogEntry]], Markup]:
@@ -521,8 +532,10 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     if renders is None:
         oob = ctx.with_values({"oob": True})
     else:  # each token of a layer is drawn once per update for the audiences that see it alike
+        lang = language.reader_language()
+
         def shared_token(token) -> Markup:
-            key = ("layer token", id(token), token_view(actor, token))
+            key = ("layer token", id(token), token_view(actor, token), lang)
             found = renders.get(key)
             if found is None:
                 found = renders[key] = (Markup(_render("_token.html", ctx.with_values({"oob": False, "token": token}))),
@@ -550,6 +563,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         key = view_key(name, ctx, actor, game) if renders is not None else None
         if key is None:
             return _render(template, values)
+        key = (*key, language.reader_language())  # the same part in another language is another html
         found = renders.get(key)
         if found is None:
             found = renders[key] = (_render(template, values), ctx)
@@ -634,21 +648,23 @@ def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES) ->
         if entry.seq not in undone:
             events.setdefault(entry.seq, []).append(entry)
     items: list[dict] = []
+    said_in = language.words
     for seq, newest_first in events.items():
         lines = newest_first[::-1]  # in the order they were written
         own, dice = [], []
         for e in lines:
             detail = e.detail or {}
             if "card" in detail:
-                own.append({"seq": seq, "kind": "attack", "text": e.text, "dice": []})
+                own.append({"seq": seq, "kind": "attack", "text": said_in(e.text), "dice": []})
             elif "roll" in detail and "by" in detail:  # a roll someone made
-                own.append({"seq": seq, "kind": "roll", "text": e.text, "dice": []})
+                own.append({"seq": seq, "kind": "roll", "text": said_in(e.text), "dice": []})
             elif "roll" in detail:
-                dice.append(detail["roll"].get("text") or e.text)
+                dice.append(said_in(detail["roll"].get("text") or e.text))
         if dice:
             words = [e.text for e in lines if not e.detail]
             said = [w for w in words if any(ch.isdigit() for ch in w) and not _ROUND_LINE.match(w)] or words
-            own.append({"seq": seq, "kind": "roll", "text": " · ".join(said) if said else dice.pop(0), "dice": dice})
+            own.append({"seq": seq, "kind": "roll", "text": " · ".join(map(said_in, said)) if said else dice.pop(0),
+                        "dice": dice})
         items += own[::-1]
         if len(items) >= limit:
             break
@@ -669,5 +685,5 @@ def last_attack(game: Game, actor: Actor) -> dict | None:
             continue
         if mine is not None and card.get("attacker_id") not in mine and not any(t["id"] in mine for t in card["targets"]):
             continue
-        return {"seq": entry.seq, "text": entry.text, **card}
+        return language.words({"seq": entry.seq, "text": entry.text, **card})
     return None
