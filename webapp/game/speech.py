@@ -100,3 +100,11 @@ def words(value: Any, language: str | None, found: Catalog | None = None) -> Any
     if language == SOURCE:
         return translate(value, None)
     return translate(value, found if found is not None else catalog(language), number_writer(language))
+
+
+def extract(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for the ``rules`` domain (translations/rules.cfg): the Python extractor, taking
+    ``say`` and ``say_n`` only, so a ``_()`` of another domain's in the same file stays that domain's."""
+    from babel.messages.extract import extract_python
+
+    yield from extract_python(fileobj, [k for k in keywords if k in ("say", "say_n")], comment_tags, options)
