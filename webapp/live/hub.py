@@ -534,9 +534,10 @@ class Hub:
             with self.app.app_context():
                 html = render.attack_preview(game, actor, view)
             if actor.role != "gm":
-                with self.app.app_context():
-                    gm_html = render.attack_preview(game, GM, view, echo=True)
-                self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=room(game_id, "gm"))
+                for lang, to in self._language_groups(game, "gm").items():  # in each of the GM's devices' languages
+                    with self.app.app_context(), language.speaking(lang):
+                        gm_html = render.attack_preview(game, GM, view, echo=True)
+                    self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=to if len(to) > 1 else to[0])
             return Committed(game.seq, [], {"preview": view, "html": html})
 
     def dice(self, game: Game) -> DiceSource:

@@ -389,7 +389,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "online": online or set(),
         "sheet_of": lambda token: characters.sheet_of(game, token),
         "may_see": lambda token: fog.may_see(game, actor, token),
-        "badges_of": lambda token: combat.badges(game, token),
+        "badges_of": lambda token: language.words(combat.badges(game, token)),  # in the reader's language
         "token_picture": lambda token: handouts.token_picture(game, token),
         "groups_of": combat.action_groups,
         # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
@@ -611,6 +611,7 @@ def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> 
     """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js);
     ``echo``: the GM's copy of a player's preview, its choices read, not picked."""
     tokens = {t.id: t for t in fog.visible_tokens(game, actor)}
+    view = language.words(view)  # the rules' words of it (options, modifiers, outcomes) in the asker's language
     values = {"view": view, "tokens": tokens, "actor": actor, "game": game, "echo": echo}
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
