@@ -75,7 +75,10 @@ class Say(str):
             return translate(value, catalog, number)
 
         try:
-            return _fill(template, self.args, each, self.n, number)
+            try:
+                return _fill(template, self.args, each, self.n, number)
+            except ValueError:  # a format spec ({x:.1f}) wants the number itself, not the language's text of it
+                return _fill(template, self.args, each, self.n)
         except (KeyError, IndexError, ValueError, AttributeError):
             return str(self)
 
@@ -111,8 +114,7 @@ def _fill(template: str, args: dict, each: Callable[[Any], Any], n: int | None,
     if n is not None and "n" not in values:
         values["n"] = n
     if number is not None:
-        values = {k: (number(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
-                  for k, v in values.items()}
+        values = {k: (number(v) if isinstance(v, float) else v) for k, v in values.items()}  # 2.5 -> "2,5"
     return template.format_map(values)
 
 

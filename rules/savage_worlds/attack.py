@@ -22,17 +22,16 @@ from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, 
 from .health import TargetState, active, condition_modifiers, state_effects
 from .movement import adjacent, distance as square_distance
 from .sheet import derived_values, ready_melee, skill_die, weapon_stats
+from .data import SKILL_WORDS
 from .turns import multi_action_penalty
 from ..text import joined, say, say_n
-
-#: the skills' names as the breakdown and the log show them
-SKILL_WORDS = {"fighting": say("Fighting"), "shooting": say("Shooting"), "athletics": say("Athletics"),
-               "riding": say("Riding")}
-
 
 def skill_words(skill: str):
     return SKILL_WORDS.get(skill, skill.title())
 
+
+#: a Called Shot's part of the body, as the breakdown and the option name it
+CALLED_WORDS = {"limb": say("Limb"), "hand": say("Hand"), "head": say("Head"), "vitals": say("Vitals")}
 
 #: a range band's modifier as the breakdown names it (Ranged Attacks)
 RANGE_WORDS = {"short": say("Short range"), "medium": say("Medium range"), "long": say("Long range"),
@@ -340,9 +339,9 @@ def maneuvers(opts: dict, kind: str, w: dict, wname: str, area) -> dict:
         if area:
             raise RuleError(say("Called Shot: not with an area template (Called Shot)"))
         label, mod, bonus = CALLED_SHOTS[called]
-        mods.append(Modifier(say("Called Shot: {part}", part=say(label)), mod, "Called Shot"))
+        mods.append(Modifier(say("Called Shot: {part}", part=CALLED_WORDS.get(called, label)), mod, "Called Shot"))
         if bonus:
-            dmg.append(Modifier(say("Called Shot: {part}", part=say(label)), bonus, "Called Shot"))
+            dmg.append(Modifier(say("Called Shot: {part}", part=CALLED_WORDS.get(called, label)), bonus, "Called Shot"))
     wild = bool(opts.get("wild_attack"))
     if wild:
         if kind != "melee":

@@ -368,7 +368,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "reroll_offer": lambda c: reroll.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
-        "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
+        "actions_of": lambda c: _once_per_token(lambda token: language.words(combat.actions_now(game, token))),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
         # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
         "token_name": lambda c: lambda token, marks=(): describe.token_name(game, token, c["zones"], marks),
