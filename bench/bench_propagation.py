@@ -1,6 +1,8 @@
 """Move propagation: how long a move takes to reach every other screen, beside a bare broadcast.
 
-Run: ``python3 -m bench.bench_propagation [--quick]`` (from the repository root).
+Run: ``python3 -m bench.bench_propagation [--quick]`` (from the repository root). Each N is run twice: every
+device in English, and a table whose devices read English, German and Spanish in turn (#37: an update is
+drawn once per audience and language).
 
 A real ``tacmap serve`` (subprocess, random loopback port, temp data dir, ``--no-demo``) holds the
 bench game (``scenario``) and N Socket.IO clients: the GM (who moves), the table screen and N - 2

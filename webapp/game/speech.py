@@ -26,7 +26,10 @@ from babel.support import NullTranslations, Translations
 from rules.text import Catalog, translate
 
 DOMAIN = "rules"
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
+#: the catalogs: a checkout's translations/, or an installed package's webapp/_translations (pyproject.toml)
+TRANSLATIONS = next((p for p in (Path(__file__).resolve().parents[2] / "translations",
+                                 Path(__file__).resolve().parents[1] / "_translations") if p.is_dir()),
+                    Path(__file__).resolve().parents[2] / "translations")
 SOURCE = "en"
 _lock = threading.Lock()
 
