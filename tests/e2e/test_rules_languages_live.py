@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from test_fights import seeded_dice  # noqa: F401  (a fixture)
-from test_table_screens import PHONE, add_token, join, new_game, player_url
+from test_table_screens import NARROW_PHONE, PHONE, add_token, join, new_game, player_url
 
 VERDICT = {"en": ("HIT", "MISS"), "de": ("TREFFER", "VERFEHLT"), "es": ("IMPACTO", "FALLO"), "fr": ("TOUCHÉ", "RATÉ")}
 SUMMARY = {"en": r"Aria (hits|misses) Bruno", "de": r"Aria (trifft|verfehlt) Bruno", "es": r"Aria (impacta a|falla contra) Bruno",
@@ -25,7 +25,7 @@ def test_a_gm_in_english_and_phones_in_german_and_spanish_each_read_the_attack_i
     bruno = add_token(server, game, "Bruno", 3, 2, owner=pablo["player_id"], kind="pc")
     gm = new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
     gm.goto(game["urls"]["gm"])
-    german = new_page(**PHONE, locale="de-DE")
+    german = new_page(**NARROW_PHONE, locale="de-DE")  # German words are the longest: the narrowest phone
     german.goto(player_url(server, game, mira))
     spanish = new_page(**PHONE, locale="es-ES")
     spanish.goto(player_url(server, game, pablo))
@@ -70,7 +70,13 @@ def test_a_gm_in_english_and_phones_in_german_and_spanish_each_read_the_attack_i
     german.reload()
     expect(german.locator("#conn.ok")).to_be_visible()
     expect(german.locator("#log li").nth(1)).to_contain_text(re.compile(SUMMARY["de"]))
-    shot(gm, "i18n-rules-gm-english")
-    shot(german, "i18n-rules-phone-german")
-    shot(spanish, "i18n-rules-phone-spanish")
     shot(screen, "i18n-rules-screen-french")
+    for page in (gm, german, spanish):  # the log, its newest line opened: nothing wider than the phone
+        page.locator("#log li").nth(1).locator("summary").click()
+        page.locator("#log").scroll_into_view_if_needed()
+        wide = page.locator("#log li").evaluate_all(
+            "lis => lis.filter((li) => li.scrollWidth > li.clientWidth + 1).map((li) => li.textContent.slice(0, 60))")
+        assert wide == [], wide
+    shot(gm, "i18n-rules-gm-english-log")
+    shot(german, "i18n-rules-phone-german-log")
+    shot(spanish, "i18n-rules-phone-spanish-log")
