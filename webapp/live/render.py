@@ -512,8 +512,9 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     changes = set(changes)
     if renders is None:
         flask = flask_values(current_app._get_current_object())
-    else:  # the same for every audience of the update (view keys are tuples: no clash with this key)
-        flask = renders.get("flask values") or renders.setdefault("flask values", flask_values(current_app._get_current_object()))
+    else:  # the same for every audience of the update reading one language (view keys hold more: no clash)
+        said = ("flask values", language.reader_language())  # a context processor may speak (the language chooser)
+        flask = renders.get(said) or renders.setdefault(said, flask_values(current_app._get_current_object()))
     ctx = context(game, actor, online, extra, fallback=flask)
     if "fog" in changes and not fog.enabled(game):
         changes.discard("fog")
