@@ -124,3 +124,20 @@ def test_live_updates_are_rendered_once_per_language_and_sent_to_each(app, clien
     assert gm.emit("command", attack, callback=True)["ok"]
     card = re.search(r'<section id="result-card".*?</section>', html(screen), re.S).group(0)
     assert re.search(r'result-verdict">(TREFFER|VERFEHLT)<', card) and ("Ogre trifft Hero" in card or "Ogre verfehlt Hero" in card), card
+
+
+def test_a_refusal_and_an_attack_preview_speak_the_senders_language(app, client, fight):
+    german = app.extensions["tacmap_socketio"].test_client(app, auth={"game": fight["id"], "token": fight["gm_token"]},
+                                                          headers={"Accept-Language": "de"})
+    preview = german.emit("command", {"type": "preview_attack", "attacker": fight["hero"], "target": fight["ogre"],
+                                      "weapon": None}, callback=True)
+    assert preview["ok"], preview
+    assert "Gezielter Angriff" in preview["html"] and "Called Shot" not in preview["html"]
+    # the rules refuse a Called Shot at a part they do not know: in German to the German GM's laptop
+    refused = german.emit("command", {"type": "attack", "attacker": fight["hero"], "target": fight["ogre"], "weapon": None,
+                                      "options": {"called": "elbow"}}, callback=True)
+    assert not refused["ok"] and refused["error"].startswith("Gezielter Angriff: ein Glied"), refused
+    english = connect(app, fight["id"], fight["gm_token"])
+    refused = english.emit("command", {"type": "attack", "attacker": fight["hero"], "target": fight["ogre"], "weapon": None,
+                                       "options": {"called": "elbow"}}, callback=True)
+    assert refused["error"].startswith("Called Shot: a limb, hand, head or vitals"), refused
