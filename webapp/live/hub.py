@@ -796,7 +796,7 @@ class Hub:
             self._session_language[sid] = lang
             self._languages[(game_id, actor.audience, lang)] += 1
         if self.shared is not None:
-            self.shared.opened(sid, game_id, actor.audience)
+            self.shared.opened(sid, game_id, actor.audience, lang)
         self.connected(game_id, actor, +1)
 
     def session_closed(self, sid: str) -> None:
@@ -909,6 +909,7 @@ class Hub:
         sent to all their rooms at once (encoded once, published once). Holding the game's lock (so what is
         noted as shown to each audience does not change before ``_send_update``)."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
+        known = self.device_languages(game)
         renders: dict = {}
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
@@ -918,7 +919,7 @@ class Hub:
                     continue  # shown a past moment: the present comes back whole with "back to the table"
                 # once per language the audience's devices read (#37): the parts each language shares with
                 # another audience are still rendered once (render.view_key holds the language)
-                for lang, to in self._language_groups(game, audience).items():
+                for lang, to in self._language_groups(game, audience, known).items():
                     key = (game.id, audience, lang)
                     quiet = self._quiet(audience) and before is not None
                     from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
@@ -944,14 +945,25 @@ class Hub:
             return screenview.screen_language(game) or device
         return device
 
-    def _language_groups(self, game: Game, audience: str) -> dict[str, list[str]]:
-        """Each language this audience is drawn in, with the rooms of the devices that read it. With several
-        processes (``shared``) the devices of the others are not known here: every language is drawn."""
+    def device_languages(self, game: Game) -> dict[str, set[str]]:
+        """The languages each audience's devices read: this process's connections, or with several processes
+        (``shared``) every process's (as Redis knows them; every language when it does not answer)."""
         if self.shared is not None:
-            devices = list(language.CHOOSABLE)
-        else:
-            with self._guard:
-                devices = [lang for (g, aud, lang), n in self._languages.items() if g == game.id and aud == audience and n > 0]
+            known = self.shared.languages(game.id)
+            if known is None:
+                return {audience: set(language.CHOOSABLE) for audience in self._audiences(game)}
+            return known
+        out: dict[str, set[str]] = {}
+        with self._guard:
+            for (g, aud, lang), n in self._languages.items():
+                if g == game.id and n > 0:
+                    out.setdefault(aud, set()).add(lang)
+        return out
+
+    def _language_groups(self, game: Game, audience: str, known: dict[str, set[str]] | None = None) -> dict[str, list[str]]:
+        """Each language this audience is drawn in, with the rooms of the devices that read it (``known``: the
+        update's ``device_languages``, read once for all its audiences)."""
+        devices = sorted((known if known is not None else self.device_languages(game)).get(audience, ()))
         groups: dict[str, list[str]] = {}
         for device in devices or ["en"]:
             groups.setdefault(self.group_language(game, audience, device), []).append(language_room(game.id, audience, device))
