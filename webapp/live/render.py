@@ -363,7 +363,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
             # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
             [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
             if game.zones is not None and system.board == "zones" else []),
-        "pending": lambda c: attacks.pending_view(game, actor),
+        "pending": lambda c: language.words(attacks.pending_view(game, actor)),  # the defenses in the reader's words
         "soak_offers": lambda c: soak.pending_view(game, actor),
         "reroll_offer": lambda c: reroll.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
