@@ -41,7 +41,7 @@ AUTO_FAILURE_MIN = 96  # 96-00
 
 #: Section "POSITIONING": the four ranges
 RANGES = ("engaged", "near", "far", "distant")
-RANGE_LABELS = {"engaged": "Engaged", "near": "Near", "far": "Far", "distant": "Distant"}
+RANGE_LABELS = {"engaged": say("Engaged"), "near": say("Near"), "far": say("Far"), "distant": say("Distant")}
 
 #: Section "COVER PROTECTION": cut to the Wound Rating
 COVER_LEVELS = {"none": 0, "partial": 1, "good": 2, "excellent": 3}
