@@ -90,7 +90,10 @@ def number_writer(language: str | None):
     def write(value: Any) -> str:
         if isinstance(value, int):
             return str(value)  # whole numbers as they are: a die's face, a square's x, a seq (never "1.234")
-        return format_decimal(value, locale=locale)
+        try:
+            return format_decimal(value, locale=locale)
+        except (ArithmeticError, ValueError, OverflowError):  # a number past what Babel writes (1e25): as Python does
+            return str(value)
 
     return write
 
