@@ -79,7 +79,7 @@ class Say(str):
                 return _fill(template, self.args, each, self.n, number)
             except ValueError:  # a format spec ({x:.1f}) wants the number itself, not the language's text of it
                 return _fill(template, self.args, each, self.n)
-        except (KeyError, IndexError, ValueError, AttributeError):
+        except Exception:  # a catalog's mistake or a number its language cannot write: the line stays readable
             return str(self)
 
     def map_args(self, fn: Callable[[str], str]) -> "Say":
