@@ -118,7 +118,8 @@ def _roll_initiative(state: dict, combatants: list[Combatant], dice: DiceSource,
         rolls.append(rec)
         state["initiative"][c.id] = {"roll": rec.total, "value": value, "reflex": reflex,
                                      "success": is_success(rec.total, value)}
-        log.append(f"{c.name}: initiative {rec.total} against {value}%, {quality_label(rec.total, value)}")
+        log.append(say("{name}: initiative {roll} against {value}%, {quality}", name=c.name, roll=rec.total, value=value,
+                       quality=quality_label(rec.total, value)))
 
 
 def _order(state: dict, ids: list[str]) -> list[str]:
@@ -193,7 +194,7 @@ def _new_round(state: dict, present: list[Combatant], dice: DiceSource, settings
         _roll_initiative(state, [c for c in acting if c.id not in state["initiative"]], dice, rolls, log)
     state["order"] = _order(state, [c.id for c in acting])
     state["index"] = 0
-    log.append(f"Order: {_names(state['order'], by_id)}")
+    log.append(say("Order: {names}", names=_names(state["order"], by_id)))
 
 
 def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping | None = None) -> TurnUpdate:
@@ -215,7 +216,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping
     by_id = {c.id: c for c in combatants}
     _roll_initiative(state, combatants, dice, rolls, log)
     state["order"] = _order(state, [c.id for c in combatants])
-    log.append(f"Order: {_names(state['order'], by_id)}")
+    log.append(say("Order: {names}", names=_names(state["order"], by_id)))
     if state["order"]:
         state["current"] = state["order"][0]
         _start_turn(state, state["current"], by_id[state["current"]], log)

@@ -685,12 +685,13 @@ def _phase_log(combat: dict, rolls: list[dict], s: dict, names: dict) -> list[st
     for r in rolls:
         name = names.get(r["who"], r["who"])
         if r["kind"] == "surprise":
-            verdict = "may declare" if r["success"] else "still surprised"
-            log.append(f"{name}: Reflexes roll against surprise {r['total']} vs TN {r['tn']}, {verdict}.")
+            verdict = say("may declare") if r["success"] else say("still surprised")
+            log.append(say("{name}: Reflexes roll against surprise {total} vs TN {tn}, {verdict}.", name=name,
+                           total=r["total"], tn=r["tn"], verdict=verdict))
         else:
             log.append(say("{name}: initiative {total}.", name=name, total=r["total"]))
     if combat["order"]:
-        log.append("Declarations, lowest initiative first: " + ", ".join(names.get(w, w) for w in combat["order"]) + ".")
+        log.append(say("Declarations, lowest initiative first: {names}.", names=", ".join(names.get(w, w) for w in combat["order"])))
     else:
         log.append(say("Nobody declares this phase."))
     return log

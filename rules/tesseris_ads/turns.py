@@ -239,10 +239,10 @@ def _roll_initiative(step: _Step) -> None:
     step.rolls += [r["roll"] for r in rows]
     step.state["initiative"] = [_row(r) for r in rows]
     step.state["order"] = [r["id"] for r in rows]
-    step.log.append("Initiative: " + ", ".join(f"{r['name']} {r['total']}" for r in rows))
+    step.log.append(say("Initiative: {order}", order=", ".join(f"{r['name']} {r['total']}" for r in rows)))
     tied = [r for r in rows if r["gm_decides"]]
     if tied:
-        step.log.append("Tied for the GM to order: " + ", ".join(r["name"] for r in tied))
+        step.log.append(say("Tied for the GM to order: {names}", names=", ".join(r["name"] for r in tied)))
 
 
 def _start_turn(step: _Step, cid: str) -> bool:
