@@ -1,6 +1,8 @@
 """Move propagation: how long a move takes to reach every other screen, beside a bare broadcast.
 
-Run: ``python3 -m bench.bench_propagation [--quick]`` (from the repository root).
+Run: ``python3 -m bench.bench_propagation [--quick]`` (from the repository root). Each N is run twice: every
+device in English, and a table whose devices read English, German and Spanish in turn (#37: an update is
+drawn once per audience and language).
 
 A real ``tacmap serve`` (subprocess, random loopback port, temp data dir, ``--no-demo``) holds the
 bench game (``scenario``) and N Socket.IO clients: the GM (who moves), the table screen and N - 2
@@ -51,9 +53,15 @@ def _round(sender: Client, receivers: list[Client], arrivals: Arrivals, payload:
     return got, len(receivers) - len(got)
 
 
-def measure(n: int, moves: int, block: int = 10, database: str | None = None) -> dict:
+#: the languages of a table where the devices read English, German and Spanish (#37), dealt in turn
+THREE_LANGUAGES = ("en", "de", "es")
+
+
+def measure(n: int, moves: int, block: int = 10, database: str | None = None, languages: tuple[str, ...] = ()) -> dict:
     """Both servers, N clients each, ``moves`` moves and as many bare broadcasts in alternating blocks.
-    ``database``: tacmap's games in that PostgreSQL database (else the data folder's SQLite file)."""
+    ``database``: tacmap's games in that PostgreSQL database (else the data folder's SQLite file);
+    ``languages``: the tacmap clients' languages, dealt in turn (none: the browser default, English)."""
+    lang = (lambda i: languages[i % len(languages)]) if languages else (lambda i: None)
     with ExitStack() as stack:
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-bench-"))
         tac = stack.enter_context(Server.tacmap(data_dir, database))
@@ -64,9 +72,10 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None) ->
         token_id, a, b = game.movers[0]
 
         arrivals = Arrivals()
-        gm = Client(tac.url, {"game": game.id, "token": game.gm}, arrivals)
-        others = [Client(tac.url, {"game": game.id, "token": game.screen}, arrivals)]
-        others += [Client(tac.url, {"game": game.id, "token": key}, arrivals) for _pid, key in game.players]
+        gm = Client(tac.url, {"game": game.id, "token": game.gm}, arrivals, lang(0))
+        others = [Client(tac.url, {"game": game.id, "token": game.screen}, arrivals, lang(1))]
+        others += [Client(tac.url, {"game": game.id, "token": key}, arrivals, lang(i + 2))
+                   for i, (_pid, key) in enumerate(game.players)]
         bare_arrivals = Arrivals()
         bare_clients = [Client(bare.url, {}, bare_arrivals) for _ in range(n)]
         clients = [gm, *others, *bare_clients]
@@ -114,7 +123,7 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None) ->
             done += k
         progress(f"propagation N={n}: {done} moves done")
         return {
-            "n": n, "moves": done, "size": size,
+            "n": n, "moves": done, "size": size, "languages": languages,
             "tacmap": tac_ms, "bare": bare_ms, "missed": missed,
             "cpu_ms": {name: cpu[name] * 1000 / max(counted[name], 1) for name in cpu},
         }
@@ -123,7 +132,8 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None) ->
 def summary(f: dict) -> str:
     t, b = f["tacmap"], f["bare"]
     tp99, bp99 = percentile(t, 99), percentile(b, 99)
-    return (f"N={f['n']:<3} moves={f['moves']:<4} tacmap median {statistics.median(t):7.1f} p99 {tp99:7.1f} ms | "
+    langs = "/".join(f.get("languages") or ()) or "en"
+    return (f"N={f['n']:<3} {langs:<8} moves={f['moves']:<4} tacmap median {statistics.median(t):7.1f} p99 {tp99:7.1f} ms | "
             f"bare ({f['size']} B) median {statistics.median(b):6.1f} p99 {bp99:6.1f} ms | p99 ratio "
             f"{tp99 / bp99:5.1f}x (target {TARGET_RATIO}x) | CPU/move tacmap {f['cpu_ms']['tacmap']:.1f} ms, "
             f"bare {f['cpu_ms']['bare']:.1f} ms | missed {f['missed']}")
@@ -134,6 +144,8 @@ def main() -> None:
     exit_cleanly_on_sigterm()
     for n in (8, 50):
         print(summary(measure(n, 20 if quick else 100)), flush=True)
+        # three languages at the table (#37): each update drawn once per audience and language
+        print(summary(measure(n, 20 if quick else 100, languages=THREE_LANGUAGES)), flush=True)
 
 
 if __name__ == "__main__":

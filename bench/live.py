@@ -178,8 +178,9 @@ def in_arrival_order(sio: socketio.Client) -> socketio.Client:
 class Client:
     """One screen: a python-socketio client that notes the time and size of each change it is sent."""
 
-    def __init__(self, url: str, auth: dict, arrivals: Arrivals) -> None:
+    def __init__(self, url: str, auth: dict, arrivals: Arrivals, language: str | None = None) -> None:
         self.url, self.auth, self.arrivals = url, auth, arrivals
+        self.language = language  # the device's Accept-Language (#37: updates are drawn per language)
         self.seen: dict[int, tuple[float, int]] = {}  # seq -> (perf_counter, bytes of html)
         self.changes = 0  # updates that brought changes (one may cover several seqs)
         self.sio = in_arrival_order(socketio.Client(reconnection=False))
@@ -198,7 +199,8 @@ class Client:
             self.arrivals.cond.notify_all()
 
     def connect(self) -> "Client":
-        self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=15)
+        headers = {"Accept-Language": self.language} if self.language else {}
+        self.sio.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=15, headers=headers)
         return self
 
     def call(self, payload: dict, timeout: float = 15.0):

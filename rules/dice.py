@@ -18,6 +18,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from .text import say
+
 #: A chain of explosions longer than this is cut off; a fair die has odds
 #: of (1/6)**100 of getting here, so only a scripted source can.
 MAX_EXPLOSIONS = 100
@@ -205,8 +207,9 @@ class RollRecord:
         text = " ".join(parts)
         if text.startswith("+ "):
             text = text[2:]
-        label = f"{self.purpose}: " if self.purpose else ""
-        return f"{label}{text} = {self.total}"
+        if self.purpose:  # the purpose is words (a Say: "Wild Die", "damage"); the dice are the same in every language
+            return say("{purpose}: {dice} = {total}", purpose=self.purpose, dice=text, total=self.total)
+        return f"{text} = {self.total}"
 
     def to_dict(self) -> dict:
         return {

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .dice import DiceSource, RollRecord
+from .text import say
 
 BoardKind = Literal["grid", "zones"]
 Diagonal = Literal["chebyshev", "alternating", "manhattan", "euclidean"]
@@ -552,7 +553,8 @@ def checked_defenses(system, request: AttackRequest, labels: dict[str, str]) -> 
             system.odds(replace(request, options={**(request.options or {}), "defense": key}))
             out.append({"key": key, "label": label, "value": key, "available": True, "reason": ""})
         except RuleError as exc:
-            out.append({"key": key, "label": label, "value": key, "available": False, "reason": str(exc)})
+            out.append({"key": key, "label": label, "value": key, "available": False,
+                        "reason": exc.args[0] if exc.args else str(exc)})
         except RuleNotImplemented:
             continue
     return out
@@ -562,13 +564,13 @@ def round_robin(order: list[str], state: dict | None = None) -> TurnUpdate:
     """A fight in a fixed order, one turn each, round after round: for a table with no turn rules."""
     if state is None:
         return TurnUpdate(state={"order": list(order), "index": 0, "round": 1, "combatants": {i: {} for i in order}},
-                          round=1, order=list(order), current=order[0] if order else None, log=["Round 1"])
+                          round=1, order=list(order), current=order[0] if order else None, log=[say("Round {n}", n=1)])
     order = [i for i in state["order"] if i in set(order)] if order else list(state["order"])
     index, round_ = state["index"] + 1, state["round"]
     log: list[str] = []
     if index >= len(order):
         index, round_ = 0, round_ + 1
-        log.append(f"Round {round_}")
+        log.append(say("Round {n}", n=round_))
     new = {**state, "order": order, "index": index, "round": round_}
     return TurnUpdate(state=new, round=round_, order=order, current=order[index] if order else None, log=log)
 

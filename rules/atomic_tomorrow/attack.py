@@ -35,6 +35,7 @@ from .data import (
     DEFENSES,
     MAX_WOUNDS,
     QUALITY_LABELS,
+    WOUND_STATE_WORDS,
     RANGES,
     SPECIAL_BONUS,
     SUCCESSES,
@@ -46,6 +47,7 @@ from .economy import pending_check, round_state
 from .health import armour_reduction, incapacitated_check, soak_reduction, wound_state, wounds_of, wounds_taken
 from .ranges import check_weapon_range, weapon_band
 from .sheet import find_weapon, with_defaults
+from ..text import say, say_n
 
 
 def critical_bonus(roll: int) -> int:
@@ -258,7 +260,8 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         details["act_check"] = check
         if not check["may_act"]:
             effects.append(Effect("round", att_c.id, {"round": new_round_state}))
-            summary = f"{att_c.name} is incapacitated and fails the GRIT check ({rec.total} vs {check['target']})"
+            summary = say("{name} is incapacitated and fails the GRIT check ({total} vs {target})", name=att_c.name,
+                          total=rec.total, target=check["target"])
             return AttackResult(False, summary, rolls, [], effects, details)
         penalty = check["penalty"]
     elif prep["wound_state"] == "dying":
@@ -280,12 +283,10 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     roll = rec.total
     quality = success_quality(roll, skill)
     details.update(attack_roll=roll, attack_skill=skill, attack_quality=quality)
-    head = (
-        f"{att_c.name} attacks {tgt_c.name} with {prep['weapon']['name']} ({skill}%): "
-        f"{roll}, {QUALITY_LABELS[quality]}"
-    )
+    head = say("{attacker} attacks {target} with {weapon} ({skill}%): {roll}, {quality}", attacker=att_c.name,
+               target=tgt_c.name, weapon=prep["weapon"]["name"], skill=skill, roll=roll, quality=QUALITY_LABELS[quality])
     if quality not in SUCCESSES:
-        return AttackResult(False, head + "; no effect", rolls, mods, effects, details)
+        return AttackResult(False, say("{head}; no effect", head=head), rolls, mods, effects, details)
 
     all_mods = list(mods)
     if prep["defense"] != "none":
@@ -293,32 +294,34 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         d_rec = roll_d100(dice, f"{tgt_c.name}: {prep['defense']} ({d_skill}%)")
         rolls.append(d_rec)
         effects.append(Effect("round", tgt_c.id, {"round": prep["defense_round"]}))
-        all_mods += [Modifier(f"defense: {m.label}", m.value, m.source) for m in prep["defense_modifiers"]]
+        all_mods += [Modifier(say("defense: {modifier}", modifier=m.label), m.value, m.source) for m in prep["defense_modifiers"]]
         winner = opposed_winner(roll, skill, d_rec.total, d_skill)
         details.update(defense_roll=d_rec.total, defense_skill=d_skill,
                        defense_quality=success_quality(d_rec.total, d_skill), winner=winner)
-        head += f"; {prep['defense']} ({d_skill}%): {d_rec.total}, {quality_label(d_rec.total, d_skill)}"
+        head = say("{head}; {defense} ({skill}%): {roll}, {quality}", head=head, defense=prep["defense"], skill=d_skill,
+                   roll=d_rec.total, quality=quality_label(d_rec.total, d_skill))
         if winner == "defender":
-            return AttackResult(False, head + f"; {tgt_c.name} defends", rolls, all_mods, effects, details)
+            return AttackResult(False, say("{head}; {name} defends", head=head, name=tgt_c.name), rolls, all_mods,
+                                effects, details)
 
     wr = prep["weapon"]["wound_rating"]
     dealt = attack_wounds(wr, roll, skill, prep["cover"],
                           critical_special_stacks=settings["critical_special_stacks"])
-    all_mods.append(Modifier("Wound Rating", wr, "WEAPON DAMAGE"))
+    all_mods.append(Modifier(say("Wound Rating"), wr, "WEAPON DAMAGE"))
     if COVER_LEVELS[prep["cover"]]:
-        all_mods.append(Modifier(f"{prep['cover']} cover", -COVER_LEVELS[prep["cover"]], "COVER PROTECTION"))
+        all_mods.append(Modifier(say("{level} cover", level=prep["cover"]), -COVER_LEVELS[prep["cover"]], "COVER PROTECTION"))
     if is_doubles(roll):
         all_mods.append(
-            Modifier(f"critical {roll}: half the tens digit", critical_bonus(roll), "WOUND DETERMINATION")
+            Modifier(say("critical {roll}: half the tens digit", roll=roll), critical_bonus(roll), "WOUND DETERMINATION")
         )
     if ends_in_0_or_5(roll) and (not is_doubles(roll) or settings["critical_special_stacks"]):
-        all_mods.append(Modifier("special: +1", SPECIAL_BONUS, "WOUND DETERMINATION"))
+        all_mods.append(Modifier(say("special: +1"), SPECIAL_BONUS, "WOUND DETERMINATION"))
     armour = prep["armour"]
     if quality == "critical" and settings["critical_ignores_armour"]:
         armour = 0
         details["armour_ignored"] = True
     if armour:
-        all_mods.append(Modifier(f"{prep['target'].get('armour')} armour", -armour, "ARMOR PROTECTION"))
+        all_mods.append(Modifier(say("{armour} armour", armour=prep["target"].get("armour")), -armour, "ARMOR PROTECTION"))
     after_armour = max(0, dealt - armour)
     soak = 0
     if after_armour:
@@ -328,17 +331,21 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         soak = soak_reduction(s_rec.total, grit)
         details.update(soak_roll=s_rec.total, soak_quality=success_quality(s_rec.total, grit * 5))
         if soak:
-            all_mods.append(Modifier("soak", -soak, "DAMAGE SOAKING"))
+            all_mods.append(Modifier(say("soak"), -soak, "DAMAGE SOAKING"))
     taken = wounds_taken(dealt, armour, soak)
     before = min(max(int(prep["target"].get("wounds", 0)), 0), MAX_WOUNDS)
     after = min(MAX_WOUNDS, before + taken)
     details.update(wounds_dealt=dealt, armour=armour, soak=soak, wounds_taken=taken,
                    wounds_before=before, wounds_after=after, wound_state=wound_state(after))
     state = wound_state(after)
-    says = (f"{taken} wound{'s' if taken != 1 else ''} ({after} in all" if taken else f"no wound ({after} so far") \
-        + (")" if state == "fighting" else f": {state})")
+    if state == "fighting":
+        says = (say_n("{n} wound ({after} in all)", "{n} wounds ({after} in all)", taken, after=after) if taken else
+                say("no wound ({after} so far)", after=after))
+    else:
+        says = (say_n("{n} wound ({after} in all: {state})", "{n} wounds ({after} in all: {state})", taken, after=after,
+                      state=WOUND_STATE_WORDS[state]) if taken else
+                say("no wound ({after} so far: {state})", after=after, state=WOUND_STATE_WORDS[state]))
     effects.append(Effect("wounds", tgt_c.id, {"wounds": taken, "total": after, "state": state, "says": says}))
-    summary = head + (
-        f"; hit: {dealt} wound(s), {armour} armour, {soak} soaked: {taken} taken ({wound_state(after)})"
-    )
+    summary = say("{head}; hit: {dealt} wound(s), {armour} armour, {soak} soaked: {taken} taken ({state})", head=head,
+                  dealt=dealt, armour=armour, soak=soak, taken=taken, state=WOUND_STATE_WORDS[wound_state(after)])
     return AttackResult(True, summary, rolls, all_mods, effects, details)

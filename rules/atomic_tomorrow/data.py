@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..system import RuleError
+from ..text import say
 
 DOC = "Atomic Tomorrow Combat"
 
@@ -26,19 +27,21 @@ SUCCESSES = ("critical", "special", "ordinary")
 #: opposed resolution compares these (Critical > Special > Ordinary)
 QUALITY_RANK = {"critical": 3, "special": 2, "ordinary": 1}
 QUALITY_LABELS = {
-    "critical": "critical success",
-    "special": "special success",
-    "ordinary": "ordinary success",
-    "failure": "failure",
-    "special_failure": "special failure",
-    "critical_failure": "critical failure",
+    "critical": say("critical success"),
+    "special": say("special success"),
+    "ordinary": say("ordinary success"),
+    "failure": say("failure"),
+    "special_failure": say("special failure"),
+    "critical_failure": say("critical failure"),
 }
+#: section "WOUND EFFECTS": the states as an attack's line names them
+WOUND_STATE_WORDS = {"fighting": say("fighting"), "incapacitated": say("incapacitated"), "dying": say("dying")}
 AUTO_SUCCESS_MAX = 5  # 01-05
 AUTO_FAILURE_MIN = 96  # 96-00
 
 #: Section "POSITIONING": the four ranges
 RANGES = ("engaged", "near", "far", "distant")
-RANGE_LABELS = {"engaged": "Engaged", "near": "Near", "far": "Far", "distant": "Distant"}
+RANGE_LABELS = {"engaged": say("Engaged"), "near": say("Near"), "far": say("Far"), "distant": say("Distant")}
 
 #: Section "COVER PROTECTION": cut to the Wound Rating
 COVER_LEVELS = {"none": 0, "partial": 1, "good": 2, "excellent": 3}

@@ -17,10 +17,12 @@ from .attack import BONUS_STEPS, PENALTY_STEPS, attack_zone
 from .data import RANGE_LABELS, RANGES, settings_with_defaults
 from .ranges import weapon_ranges
 from .sheet import find_weapon, with_defaults
+from ..text import say
 
 
 def _steps(steps, good: str) -> list[dict]:
-    return [{"key": str(s), "label": f"{s:+d}" + (f" ({good})" if s else " (none)")} for s in steps]
+    return [{"key": str(s), "label": say("{step} ({what})", step=f"{s:+d}", what=good) if s else say("{step} (none)", step=f"{s:+d}")}
+            for s in steps]
 
 
 def attack_options(request: AttackRequest) -> list[dict]:
@@ -39,19 +41,20 @@ def attack_options(request: AttackRequest) -> list[dict]:
                 "reason": why, **more}
 
     return [
-        opt("bonus", "Situation in the attacker's favour", "choice", "0", values=_steps(BONUS_STEPS, "favourable"),
-            help="Only the single largest situational modifier applies."),
-        opt("penalty", "Situation against the attacker", "choice", "0", values=_steps(PENALTY_STEPS, "difficult")),
-        opt("defense_bonus", "Situation in the defender's favour", "choice", "0",
-            values=_steps(BONUS_STEPS, "favourable"), help="On the defender's Parry, Block or Dodge."),
-        opt("defense_penalty", "Situation against the defender", "choice", "0",
-            values=_steps(PENALTY_STEPS, "difficult")),
-        opt("engaged", "Engaged (hand-to-hand in the same zone)", "bool",
+        opt("bonus", say("Situation in the attacker's favour"), "choice", "0", values=_steps(BONUS_STEPS, say("favourable")),
+            help=say("Only the single largest situational modifier applies.")),
+        opt("penalty", say("Situation against the attacker"), "choice", "0", values=_steps(PENALTY_STEPS, say("difficult"))),
+        opt("defense_bonus", say("Situation in the defender's favour"), "choice", "0",
+            values=_steps(BONUS_STEPS, say("favourable")), help=say("On the defender's Parry, Block or Dodge.")),
+        opt("defense_penalty", say("Situation against the defender"), "choice", "0",
+            values=_steps(PENALTY_STEPS, say("difficult"))),
+        opt("engaged", say("Engaged (hand-to-hand in the same zone)"), "bool",
             same_zone and "engaged" in reach and "near" not in reach,
-            "" if same_zone else "POSITIONING: Engaged is hand-to-hand distance, in the same zone"),
-        opt("range", "Range band (the GM's call)", "choice", "auto", gm=True,
-            values=[{"key": "auto", "label": "From the map"}] + [
-                {"key": r, "label": RANGE_LABELS[r] + ("" if r in reach else " (out of reach)")} for r in RANGES]),
+            "" if same_zone else say("POSITIONING: Engaged is hand-to-hand distance, in the same zone")),
+        opt("range", say("Range band (the GM's call)"), "choice", "auto", gm=True,
+            values=[{"key": "auto", "label": say("From the map")}] + [
+                {"key": r, "label": RANGE_LABELS[r] if r in reach else say("{band} (out of reach)", band=RANGE_LABELS[r])}
+                for r in RANGES]),
     ]
 
 

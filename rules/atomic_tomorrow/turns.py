@@ -33,6 +33,7 @@ from .economy import new_round, pending_check, round_state, spend_action
 from .health import incapacitated_check, last_stand_outcome, wound_state, wounds_of
 from .movement import check_move, move_allowance
 from .sheet import find_weapon, with_defaults
+from ..text import say
 
 
 def initiative_order(entries: list[tuple[str, int, int, int]]) -> list[str]:
@@ -117,7 +118,8 @@ def _roll_initiative(state: dict, combatants: list[Combatant], dice: DiceSource,
         rolls.append(rec)
         state["initiative"][c.id] = {"roll": rec.total, "value": value, "reflex": reflex,
                                      "success": is_success(rec.total, value)}
-        log.append(f"{c.name}: initiative {rec.total} against {value}%, {quality_label(rec.total, value)}")
+        log.append(say("{name}: initiative {roll} against {value}%, {quality}", name=c.name, roll=rec.total, value=value,
+                       quality=quality_label(rec.total, value)))
 
 
 def _order(state: dict, ids: list[str]) -> list[str]:
@@ -133,7 +135,7 @@ def _names(ids: list[str], by_id: Mapping[str, Combatant]) -> str:
 def _start_turn(state: dict, cid: str, actor: Combatant | None, log: list) -> None:
     """Whose turn it is, and what a wounded character must roll to act ("INCAPACITATION", "LAST STAND")."""
     name = actor.name if actor else cid
-    log.append(f"{name}'s turn")
+    log.append(say("{name}'s turn", name=name))
     if actor is None:
         return
     s = with_defaults(actor.sheet)
@@ -162,20 +164,20 @@ def _end_turn(state: dict, cid: str, actor: Combatant | None, log: list, changes
     if stand.get("stabilise_at") is not None:
         changes.setdefault(cid, {})["wounds"] = int(stand["stabilise_at"])
         per["last_stand"] = None
-        log.append(f"{name} stabilises at {stand['stabilise_at']} wounds")
+        log.append(say("{name} stabilises at {n} wounds", name=name, n=stand["stabilise_at"]))
     elif stand.get("conscious_rounds"):
         per["status"] = CONSCIOUS
         per["conscious_rounds"] = int(stand["conscious_rounds"])
-        log.append(f"{name} stays conscious for {stand['conscious_rounds']} more round(s)")
+        log.append(say("{name} stays conscious for {n} more round(s)", name=name, n=stand["conscious_rounds"]))
     else:
         per["status"] = COLLAPSED
-        log.append(f"{name} collapses")
+        log.append(say("{name} collapses", name=name))
 
 
 def _new_round(state: dict, present: list[Combatant], dice: DiceSource, settings: dict, rolls: list,
                log: list, by_id: Mapping[str, Combatant]) -> None:
     state["round"] += 1
-    log.append(f"Round {state['round']}")
+    log.append(say("Round {n}", n=state["round"]))
     for cid in list(state["combatants"]):
         per = _per(state, cid)
         per["round"] = new_round()
@@ -192,7 +194,7 @@ def _new_round(state: dict, present: list[Combatant], dice: DiceSource, settings
         _roll_initiative(state, [c for c in acting if c.id not in state["initiative"]], dice, rolls, log)
     state["order"] = _order(state, [c.id for c in acting])
     state["index"] = 0
-    log.append(f"Order: {_names(state['order'], by_id)}")
+    log.append(say("Order: {names}", names=_names(state["order"], by_id)))
 
 
 def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping | None = None) -> TurnUpdate:
@@ -208,13 +210,13 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping
                         "leave them out of the fight until they join")
     settings = settings_with_defaults(settings)
     rolls: list = []
-    log = ["Round 1"]
+    log = [say("Round {n}", n=1)]
     state = {"round": 1, "order": [], "index": 0, "current": None, "initiative": {},
              "combatants": {c.id: fresh_combatant_state() for c in combatants}}
     by_id = {c.id: c for c in combatants}
     _roll_initiative(state, combatants, dice, rolls, log)
     state["order"] = _order(state, [c.id for c in combatants])
-    log.append(f"Order: {_names(state['order'], by_id)}")
+    log.append(say("Order: {names}", names=_names(state["order"], by_id)))
     if state["order"]:
         state["current"] = state["order"][0]
         _start_turn(state, state["current"], by_id[state["current"]], log)
@@ -252,7 +254,7 @@ def next_turn(state: Mapping, combatants: list[Combatant], dice: DiceSource,
     state["index"] = index
     state["current"] = state["order"][index] if index < len(state["order"]) else None
     if state["current"] is None:
-        log.append("Nobody is left to act")
+        log.append(say("Nobody is left to act"))
     else:
         _start_turn(state, state["current"], by_id[state["current"]], log)
     return _update(state, rolls, log, changes)

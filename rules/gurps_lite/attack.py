@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..dice import DiceSource
+from ..text import joined, say
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
 from .checks import Check, check, contest_key
 from .cover import cover_effect
@@ -499,7 +500,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     results, hp_now = _resolve(ctx, dice, plan)
     total = sum(r["injury"] for r in results)
     landed = sum(r["landed"] for r in results)
-    summary = f"{a.name} attacks {t.name}: " + "; ".join(_parts(results))
+    summary = say("{attacker} attacks {target}: {parts}", attacker=a.name, target=t.name, parts=joined(_parts(results)))
     for wn, n in spent.items():
         ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wn, "spent": n, "says": shots_words(wn, n)}))
     details = {"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
@@ -555,19 +556,28 @@ def _parts(results: list[dict]) -> list[str]:
     parts = []
     for r in results:
         c = r["check"]
-        s = f"{r['weapon']}: {c['roll']} vs {c['effective']} ({c['result']})"
+        bits = [say("{weapon}: {roll} vs {skill} ({result})", weapon=r["weapon"], roll=c["roll"], skill=c["effective"],
+                    result=RESULT_WORDS.get(c["result"], c["result"]))]
         if r.get("note") and r["note"] != c["result"]:
-            s += f", {r['note']}"
+            bits.append(r["note"])
         if r["hits"]:
             dfn = r.get("defense") or {}
             if dfn.get("defense"):
-                s += f", {dfn['defense']['type']} {'succeeds' if dfn.get('success') else 'fails'}"
+                kind = DEFENSE_WORDS.get(dfn["defense"]["type"], dfn["defense"]["type"])
+                bits.append(say("{defense} succeeds", defense=kind) if dfn.get("success") else
+                            say("{defense} fails", defense=kind))
             if r["landed"]:
-                s += f", {r['landed']} hit(s), {r['injury']} injury"
+                bits.append(say("{n} hit(s), {injury} injury", n=r["landed"], injury=r["injury"]))
             if r.get("disarm"):
-                s += f", {r['disarm']['outcome']}"
-        parts.append(s)
+                bits.append(r["disarm"]["outcome"])
+        parts.append(joined(bits, ", "))
     return parts
+
+
+#: a success roll's result and a defense's kind, in the reader's words (GURPS Lite's terms)
+RESULT_WORDS = {"critical success": say("critical success"), "critical failure": say("critical failure"),
+                "success": say("success"), "failure": say("failure")}
+DEFENSE_WORDS = {"dodge": say("dodge"), "parry": say("parry"), "block": say("block")}
 
 
 def _multi_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, maneuver: str, variant: str) -> AttackResult:
@@ -591,7 +601,7 @@ def _multi_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, maneuve
                         "roll": results[0]["check"]["roll"], "skill": results[0]["check"]["effective"]})
         everything += results
         mods += _modifiers(results, f"{t.name}: ")
-        lines.append(f"{t.name}: " + "; ".join(_parts(results)))
+        lines.append(say("{target}: {parts}", target=t.name, parts=joined(_parts(results))))
     if mp["fired"] and shots_left(weapon) is not None:
         ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wname, "spent": mp["fired"],
                                                         "says": shots_words(wname, mp["fired"])}))

@@ -25,6 +25,7 @@ from .sheet import (
     weapon_kind,
     weapons,
 )
+from ..text import say
 
 DOC = "3d6 Combat"
 
@@ -282,51 +283,54 @@ def defense_choices(request: AttackRequest) -> list[dict]:
         try:
             base, mods, _ = defense_level(t.sheet, state, probe, info, st)
         except RuleError as exc:
-            out.append({"key": key, "label": label, "value": value, "available": False, "reason": str(exc),
+            out.append({"key": key, "label": label, "value": value, "available": False,
+                        "reason": exc.args[0] if exc.args else str(exc),
                         "group": group})
             return
         if value.get("acrobatic"):
             hi = effective_skill(*defense_level(t.sheet, state, {**value, "acrobatic_result": "success"}, info, st)[:2])
             lo = effective_skill(*defense_level(t.sheet, state, {**value, "acrobatic_result": "failure"}, info, st)[:2])
-            level = f"{hi} or {lo}"
+            level = say("{high} or {low}", high=hi, low=lo)
         else:
             level = str(effective_skill(base, mods))
-        out.append({"key": key, "label": f"{label} ({level})", "value": value, "available": True, "reason": "",
+        out.append({"key": key, "label": say("{defense} ({level})", defense=label, level=level), "value": value,
+                    "available": True, "reason": "",
                     "group": group})
 
     if info.area:
-        add("dodge+dive", "Dive away (+3, prone)", {"type": "dodge", "dive": True}, "Dodge")
+        add("dodge+dive", say("Dive away (+3, prone)"), {"type": "dodge", "dive": True}, say("Dodge"))
     else:
-        add("dodge", "Dodge", {"type": "dodge"}, "Dodge")
-        add("dodge+retreat", "Dodge and retreat", {"type": "dodge", "retreat": True}, "Dodge")
-        add("dodge+dive", "Dodge with a dive (+3, prone)", {"type": "dodge", "dive": True}, "Dodge")
-        add("dodge+acrobatic", "Acrobatic Dodge", {"type": "dodge", "acrobatic": True}, "Dodge")
+        add("dodge", say("Dodge"), {"type": "dodge"}, say("Dodge"))
+        add("dodge+retreat", say("Dodge and retreat"), {"type": "dodge", "retreat": True}, say("Dodge"))
+        add("dodge+dive", say("Dodge with a dive (+3, prone)"), {"type": "dodge", "dive": True}, say("Dodge"))
+        add("dodge+acrobatic", say("Acrobatic Dodge"), {"type": "dodge", "acrobatic": True}, say("Dodge"))
         ready = {k: w for k, w in ready_weapons(t.sheet, state).items()
                  if weapon_kind(w) != "ranged" and w.get("can_parry", True)}
         for name, w in ready.items():
-            group = f"Parry ({name})"
+            group = say("Parry ({weapon})", weapon=name)
             key = f"parry:{name}"
-            add(key, f"Parry with {name}", {"type": "parry", "weapon": name}, group)
-            add(key + "+retreat", f"Parry with {name} and retreat", {"type": "parry", "weapon": name, "retreat": True},
-                group)
+            add(key, say("Parry with {weapon}", weapon=name), {"type": "parry", "weapon": name}, group)
+            add(key + "+retreat", say("Parry with {weapon} and retreat", weapon=name),
+                {"type": "parry", "weapon": name, "retreat": True}, group)
             for rip in (2, 4):
-                add(f"{key}+riposte{rip}", f"Parry with {name}, Riposte -{rip} (attacker -{rip // 2})",
+                add(f"{key}+riposte{rip}", say("Parry with {weapon}, Riposte -{riposte} (attacker -{attacker})", weapon=name,
+                                               riposte=rip, attacker=rip // 2),
                     {"type": "parry", "weapon": name, "riposte": rip}, group)
             for second in ready:
                 if second != name and not w.get("unarmed") and not ready[second].get("unarmed"):
-                    add(f"{key}+cross:{second}", f"Cross parry with {name} and {second} (+2)",
+                    add(f"{key}+cross:{second}", say("Cross parry with {weapon} and {other} (+2)", weapon=name, other=second),
                         {"type": "parry", "weapon": name, "cross": second}, group)
             if not w.get("unarmed"):
                 if t.sheet.get("shield"):
-                    out.append({"key": key + "+supported", "label": f"Supported parry with {name} (+2)",
+                    out.append({"key": key + "+supported", "label": say("Supported parry with {weapon} (+2)", weapon=name),
                                 "value": {"type": "parry", "weapon": name, "supported": True}, "available": False,
-                                "reason": "the shield hand is not free (3d6 Combat, 'Defending', 'Supported')",
+                                "reason": say("the shield hand is not free (3d6 Combat, 'Defending', 'Supported')"),
                                 "group": group})
                 else:
-                    add(key + "+supported", f"Supported parry with {name} (+2)",
+                    add(key + "+supported", say("Supported parry with {weapon} (+2)", weapon=name),
                         {"type": "parry", "weapon": name, "supported": True}, group)
         if t.sheet.get("shield"):
-            add("block", "Block", {"type": "block"}, "Block")
-            add("block+retreat", "Block and retreat", {"type": "block", "retreat": True}, "Block")
-    out.append({"key": "none", "label": "No defense", "value": "none", "available": True, "reason": ""})
+            add("block", say("Block"), {"type": "block"}, say("Block"))
+            add("block+retreat", say("Block and retreat"), {"type": "block", "retreat": True}, say("Block"))
+    out.append({"key": "none", "label": say("No defense"), "value": "none", "available": True, "reason": ""})
     return out

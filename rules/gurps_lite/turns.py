@@ -36,6 +36,7 @@ from .sheet import (
     weapons,
     with_loaded,
 )
+from ..text import say
 
 
 _INIT_SKILLS = {"tactics": ("Tactics",), "primal": ("Tactics", "Survival"), "thuggish": ("Tactics", "Streetwise")}
@@ -247,7 +248,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         else:
             steps.log.append(f"{c.name} is partially surprised" + (" (Combat Reflexes)" if kind == "total" else "")
                              + f"{last}: mentally stunned, an IQ roll each turn to recover, 1 easier each time")
-    steps.log.append("Round 1")
+    steps.log.append(say("Round {n}", n=1))
     _advance(state, by_id, dice, st, steps, 0)
     return _update(state, steps, set(by_id))
 
@@ -260,7 +261,7 @@ def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     for c in combatants:
         if int_of(c.sheet.get("shock")):
             steps.change(c, shock=0)
-            steps.log.append(f"{c.name}'s shock clears: the fight is over")
+            steps.log.append(say("{name}'s shock clears: the fight is over", name=c.name))
     steps.log.append("The fight is over: injuries, FP and conditions stay until the GM heals them "
                      "(3d6 Combat says nothing of the end of a fight)")
     return TurnUpdate(state={}, round=0, log=steps.log, sheet_changes=steps.sheet_changes)
@@ -283,7 +284,7 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         if c.id not in state["combatants"]:
             state["combatants"][c.id] = fresh_state(c)
             state["order"].append(c.id)
-            steps.log.append(f"{c.name} joins the fight and acts last")
+            steps.log.append(say("{name} joins the fight and acts last", name=c.name))
     current = state.get("current")
     if current in by_id and current in state["combatants"]:
         _end_turn(state, by_id[current], dice, st, steps)
@@ -296,7 +297,7 @@ def _advance(state: dict, by_id: dict[str, Combatant], dice: DiceSource, st: dic
     order = state["order"]
     if not any(_able(by_id.get(i), state["combatants"].get(i)) for i in order):
         state["current"] = None
-        steps.log.append("No one is left who can act")
+        steps.log.append(say("No one is left who can act"))
         return
     while True:
         if index >= len(order):
@@ -305,7 +306,7 @@ def _advance(state: dict, by_id: dict[str, Combatant], dice: DiceSource, st: dic
             for cid, cs in state["combatants"].items():
                 state["combatants"][cid] = {**new_round_defenses(cs), "dodges": 0, "parries": 0, "blocked": False,
                                             "limbs_used": []}
-            steps.log.append(f"Round {state['round']}")
+            steps.log.append(say("Round {n}", n=state["round"]))
         cid = order[index]
         if _able(by_id.get(cid), state["combatants"].get(cid)):
             state["index"], state["current"] = index, cid
@@ -325,15 +326,15 @@ def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _S
               suppressing=None,
               stunned_turn=False,
               shock_at_start=int_of(c.sheet.get("shock")), collapse_pending=current_hp(c.sheet) < 0)
-    steps.log.append(f"{c.name}'s turn")
+    steps.log.append(say("{name}'s turn", name=c.name))
     if st["stun_recovery_roll"] == "start_of_turn":
         _stun_recovery(cs, c, dice, steps)
     if cs["stunned"]:
-        steps.log.append(f"{c.name} is mentally stunned (surprise): Do Nothing")
+        steps.log.append(say("{name} is mentally stunned (surprise): Do Nothing", name=c.name))
     elif "stunned" in (steps.sheet(c).get("conditions") or []):
-        steps.log.append(f"{c.name} is stunned: Do Nothing")
+        steps.log.append(say("{name} is stunned: Do Nothing", name=c.name))
     if cs["collapse_pending"]:
-        steps.log.append(f"{c.name} is below 0 HP: a HT roll against collapse unless {c.name} does nothing")
+        steps.log.append(say("{name} is below 0 HP: a HT roll against collapse unless {name} does nothing", name=c.name))
 
 
 def _stun_recovery(cs: dict, c: Combatant, dice: DiceSource, steps: _Steps, surprise_roll: bool = True) -> None:
@@ -344,19 +345,23 @@ def _stun_recovery(cs: dict, c: Combatant, dice: DiceSource, steps: _Steps, surp
         steps.rolls.append(chk.roll)
         if chk.success:
             cs.update(stunned=False, surprise=None)
-            steps.log.append(f"{c.name} shakes off the surprise (IQ {chk.effective}: {chk.roll.total})")
+            steps.log.append(say("{name} shakes off the surprise (IQ {skill}: {roll})", name=c.name, skill=chk.effective,
+                                 roll=chk.roll.total))
         else:
             cs["recovery_attempt"] += 1
-            steps.log.append(f"{c.name} is still stunned by the surprise (IQ {chk.effective}: {chk.roll.total})")
+            steps.log.append(say("{name} is still stunned by the surprise (IQ {skill}: {roll})", name=c.name,
+                                 skill=chk.effective, roll=chk.roll.total))
     conditions = list(steps.sheet(c).get("conditions") or [])
     if "stunned" in conditions:
         chk = check(dice, "recover from stun (HT)", int_of(c.sheet.get("HT"), 10), [], "HT")
         steps.rolls.append(chk.roll)
         if chk.success:
             steps.change(c, conditions=[x for x in conditions if x != "stunned"])
-            steps.log.append(f"{c.name} recovers from the stun (HT {chk.effective}: {chk.roll.total})")
+            steps.log.append(say("{name} recovers from the stun (HT {skill}: {roll})", name=c.name, skill=chk.effective,
+                                 roll=chk.roll.total))
         else:
-            steps.log.append(f"{c.name} is still stunned (HT {chk.effective}: {chk.roll.total})")
+            steps.log.append(say("{name} is still stunned (HT {skill}: {roll})", name=c.name, skill=chk.effective,
+                                 roll=chk.roll.total))
 
 
 def _end_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Steps) -> None:
@@ -365,7 +370,8 @@ def _end_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Ste
     left = shock_after_turn(shock_now, cs.get("shock_at_start", 0))
     if left != shock_now:
         steps.change(c, shock=left)
-        steps.log.append(f"{c.name}'s shock clears" if not left else f"{c.name}'s shock: {left} for the next turn")
+        steps.log.append(say("{name}'s shock clears", name=c.name) if not left else
+                         say("{name}'s shock: {shock} for the next turn", name=c.name, shock=left))
     cs["last_move"] = cs.get("moved", 0)
     stun_period = cs["stunned"] and cs["stun_seconds"] > 0
     if stun_period:  # one of the 1d seconds of Total Surprise has passed
@@ -530,7 +536,7 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
             conditions = list(actor.sheet.get("conditions") or [])
             steps.change(actor, conditions=conditions + [c for c in res["conditions"] if c not in conditions])
             cs.update(collapsed=True, maneuver=None)
-            steps.log.append(f"{actor.name} collapses, unconscious")
+            steps.log.append(say("{name} collapses, unconscious", name=actor.name))
             return
     target = opts.get("target")
     if key == "aim":
@@ -587,7 +593,7 @@ def _reload(cs: dict, actor: Combatant, name: str | None, dice: DiceSource, st: 
     _choose_maneuver(cs, actor, "ready", dice, st, steps, {"weapon": name})
     full = int_of(ws[name]["shots"])
     steps.change(actor, weapons=with_loaded(steps.sheet(actor), name, full))
-    steps.log.append(f"{actor.name} reloads {name}: {full} shot(s)")
+    steps.log.append(say("{name} reloads {weapon}: {n} shot(s)", name=actor.name, weapon=name, n=full))
 
 
 def _suppression_area(actor: Combatant, cs: dict, opts: dict) -> dict:
@@ -713,7 +719,8 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
                         f"{cost:g} is too far")
     cs["moved"] = moved + cost
     provokes = suppression_targets(state, mover, path)
-    log = [f"{mover.name} moves {cost:g} yard(s) ({m.name}: {left - cost:g} left)"]
+    log = [say("{name} moves {cost} yard(s) ({maneuver}: {left} left)", name=mover.name, cost=f"{cost:g}", maneuver=m.name,
+               left=f"{left - cost:g}")]
     by_id = {c.id: c for c in combatants}
     for cid in provokes:
         log.append(f"{mover.name} enters the area {by_id[cid].name if cid in by_id else cid} keeps under "

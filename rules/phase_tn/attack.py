@@ -17,6 +17,7 @@ from .checks import attr, wound_modifiers
 from .data import BURST_BULLETS, LOCATIONS, SRC_RANGED, resolve_settings
 from .health import trauma_check
 from .targeting import called_shot_drift_with, first_possible_location, hit_location, is_targeted, wild_shot_modifier
+from ..text import say
 
 
 def range_band(distance: float, weapon: dict) -> str | None:
@@ -163,16 +164,17 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     setup = attack_setup(request, settings)
     s, weapon, mode, called = setup["settings"], setup["weapon"], setup["mode"], setup["called"]
     tn, called_tn, mods = setup["tn"], setup["called_tn"], setup["modifiers"]
-    record = dice.roll(s["roll_dice"], f"{weapon.get('name', 'weapon')} to hit")
+    record = dice.roll(s["roll_dice"], say("{weapon} to hit", weapon=weapon.get("name") or say("weapon")))
     rolls = [record]
     total = record.total + sum(m.value for m in mods)
     details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called,
                      "attacker": request.attacker.id, "target": request.target.id, "weapon": weapon.get("name")}
     if (request.options or {}).get("due"):
         details["due"] = request.options["due"]  # the shot of the fight's books this roll answers
-    who = f"{request.attacker.name} shoots {request.target.name}"
+    who = say("{attacker} shoots {target}", attacker=request.attacker.name, target=request.target.name)
     if total < tn:
-        return AttackResult(False, f"{who}: miss ({total} vs TN {tn})", rolls, mods, [], details)
+        return AttackResult(False, say("{who}: miss ({total} vs TN {tn})", who=who, total=total, tn=tn), rolls, mods, [],
+                            details)
     hits = hits_for(total, setup)
     impossible = set((request.options or {}).get("impossible_locations", ()))
     effects: list[Effect] = []
@@ -191,7 +193,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             details["blocked"] = True
             continue
         locations.append(loc)
-        dmg = dice.roll(weapon.get("damage", "2d6"), f"damage ({loc})")
+        dmg = dice.roll(weapon.get("damage", "2d6"), say("damage ({location})", location=loc))
         rolls.append(dmg)
         stun = bool(weapon.get("stun"))
         data = {"location": loc, "damage": dmg.total, "stun": stun}
@@ -207,13 +209,12 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         details.setdefault("hits", []).append(data)
     details["locations"] = locations
     if not locations:
-        return AttackResult(False, f"{who}: blocked ({total} vs TN {tn}): no area can be hit", rolls, mods, effects,
-                            details)
-    summary = f"{who}: hit ({total} vs TN {tn})"
-    if locations:
-        summary += ": " + ", ".join(locations)
+        return AttackResult(False, say("{who}: blocked ({total} vs TN {tn}): no area can be hit", who=who, total=total, tn=tn),
+                            rolls, mods, effects, details)
+    summary = say("{who}: hit ({total} vs TN {tn}): {locations}", who=who, total=total, tn=tn, locations=", ".join(locations))
     if called and called_tn is not None and total < called_tn:
-        summary += f" (partial success, {called_tn - total} short of the called TN {called_tn})"
+        summary = say("{line} (partial success, {short} short of the called TN {called})", line=summary,
+                      short=called_tn - total, called=called_tn)
     return AttackResult(True, summary, rolls, mods, effects, details)
 
 

@@ -25,6 +25,7 @@ from .checks import attr, attribute_roll, wound_modifiers
 from .health import flesh_capacity, incapacitated
 from .data import ACTIONS, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
 from .targeting import is_targeted, lose_targeting
+from ..text import say
 
 
 def length_in_phases(length: str, settings: dict | None = None) -> int:
@@ -678,19 +679,21 @@ def _phase_log(combat: dict, rolls: list[dict], s: dict, names: dict) -> list[st
     where = clock(combat["phase"], s)
     log = []
     if where["phase_in_round"] == 1:
-        log.append(f"Round {where['round']}")
-    log.append(f"Phase {where['phase_in_round']} of {s['phases_per_round']} (phase {combat['phase']} of the encounter)")
+        log.append(say("Round {n}", n=where["round"]))
+    log.append(say("Phase {n} of {phases} (phase {encounter} of the encounter)", n=where["phase_in_round"],
+                   phases=s["phases_per_round"], encounter=combat["phase"]))
     for r in rolls:
         name = names.get(r["who"], r["who"])
         if r["kind"] == "surprise":
-            verdict = "may declare" if r["success"] else "still surprised"
-            log.append(f"{name}: Reflexes roll against surprise {r['total']} vs TN {r['tn']}, {verdict}.")
+            verdict = say("may declare") if r["success"] else say("still surprised")
+            log.append(say("{name}: Reflexes roll against surprise {total} vs TN {tn}, {verdict}.", name=name,
+                           total=r["total"], tn=r["tn"], verdict=verdict))
         else:
-            log.append(f"{name}: initiative {r['total']}.")
+            log.append(say("{name}: initiative {total}.", name=name, total=r["total"]))
     if combat["order"]:
-        log.append("Declarations, lowest initiative first: " + ", ".join(names.get(w, w) for w in combat["order"]) + ".")
+        log.append(say("Declarations, lowest initiative first: {names}.", names=", ".join(names.get(w, w) for w in combat["order"])))
     else:
-        log.append("Nobody declares this phase.")
+        log.append(say("Nobody declares this phase."))
     return log
 
 
@@ -751,9 +754,9 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     current = next_declarer(combat)
     if current is not None:
         combat = declare(combat, current, [], s)
-        log.append(f"{names.get(current, current)} declares no new action.")
+        log.append(say("{name} declares no new action.", name=names.get(current, current)))
         if next_declarer(combat) is None:
-            log.append("Declarations are done: the phase resolves next.")
+            log.append(say("Declarations are done: the phase resolves next."))
         return _update(combat, s, names, [], log, state.get("shots", []), state.get("resolved", []),
                        state.get("struck"))
     unrolled = state.get("shots") or []
@@ -765,7 +768,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     combat, groups = end_phase(combat, s)
     due: list[dict] = []
     resolved: list[dict] = []
-    log.append(f"End of phase {where['phase_in_round']} of {s['phases_per_round']}: actions resolve, shortest first.")
+    log.append(say("End of phase {n} of {phases}: actions resolve, shortest first.", n=where["phase_in_round"],
+                   phases=s["phases_per_round"]))
     for i, group in enumerate(groups):
         resolved.append({"length": group["length"], "actions": [
             {k: a[k] for k in ("id", "who", "name", "target", "called", "note") if k in a} for a in group["actions"]
@@ -778,7 +782,7 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
                     due.append({**shot, "id": f"{shot['action']}.{n}" if shot["shots"] > 1 else shot["action"],
                                 "shot": n, "group": i, "length": group["length"]})
     if not groups:
-        log.append("Nothing resolves this phase.")
+        log.append(say("Nothing resolves this phase."))
     if due:
         log.append(f"{len(due)} shot(s) to roll, shorter actions first; those of one length are simultaneous.")
     sheets = {c.id: c.sheet for c in combatants}
@@ -878,7 +882,7 @@ def act(
             for a in mine) or "no new action") + ".")
     elif action == "wait":
         combat = declare(combat, who, [], s)
-        log.append(f"{name} declares no new action.")
+        log.append(say("{name} declares no new action.", name=name))
     elif action == "cancel":
         pending = _own_pending(combat, who, opts.get("action"))
         combat = cancel_action(combat, pending["id"])
@@ -898,7 +902,7 @@ def act(
     else:
         raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
     if next_declarer(combat) is None:
-        log.append("Declarations are done: the phase resolves next.")
+        log.append(say("Declarations are done: the phase resolves next."))
     return _update(combat, s, names, rolls, log, state.get("shots", []), state.get("resolved", []),
                    state.get("struck"))
 

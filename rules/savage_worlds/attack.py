@@ -22,14 +22,26 @@ from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, 
 from .health import TargetState, active, condition_modifiers, state_effects
 from .movement import adjacent, distance as square_distance
 from .sheet import derived_values, ready_melee, skill_die, weapon_stats
+from .data import SKILL_WORDS
 from .turns import multi_action_penalty
+from ..text import joined, say, say_n
 
+def skill_words(skill: str):
+    return SKILL_WORDS.get(skill, skill.title())
+
+
+#: a Called Shot's part of the body, as the breakdown and the option name it
+CALLED_WORDS = {"limb": say("Limb"), "hand": say("Hand"), "head": say("Head"), "vitals": say("Vitals")}
+
+#: a range band's modifier as the breakdown names it (Ranged Attacks)
+RANGE_WORDS = {"short": say("Short range"), "medium": say("Medium range"), "long": say("Long range"),
+               "extreme": say("Extreme range")}
 
 
 def on_damage(mods: list[Modifier]) -> list[Modifier]:
     """The damage roll's modifiers as a list of every modifier shows them: each says it is the damage's,
     so a Joker or a Called Shot that counts on both rolls reads "Joker +2 / Joker (damage) +2" (#33)."""
-    return [Modifier(f"{m.label} (damage)", m.value, m.source) for m in mods]
+    return [Modifier(say("{modifier} (damage)", modifier=m.label), m.value, m.source) for m in mods]
 
 def range_modifier(distance: int, short: int, medium: int, long: int) -> int | None:
     """Ranged Attacks table: 0 Short, -2 Medium, -4 Long, -8 Extreme (up to 4x Long).
@@ -80,20 +92,21 @@ def plan_of(request: AttackRequest) -> dict:
     settings = settings_of(request)
     asheet, tsheet = a.sheet or {}, t.sheet or {}
     if asheet.get("incapacitated"):
-        raise RuleError(f"{a.name} is Incapacitated")
+        raise RuleError(say("{name} is Incapacitated", name=a.name))
     if asheet.get("shaken") or asheet.get("stunned"):
         # Shaken and Stunned characters take no actions (core rules, reading)
-        raise RuleError(f"{a.name} is {'Shaken' if asheet.get('shaken') else 'Stunned'} and cannot attack")
+        raise RuleError(say("{name} is Shaken and cannot attack", name=a.name) if asheet.get("shaken")
+                        else say("{name} is Stunned and cannot attack", name=a.name))
     turn = a.state or {}  # the lifecycle's per-combatant state (turns.py): declared actions, running, Joker
     if turn.get("free_only"):
-        raise RuleError(f"{a.name} recovered from Shaken this turn but has only free actions left")
+        raise RuleError(say("{name} recovered from Shaken this turn but has only free actions left", name=a.name))
     weapons = asheet.get("weapons") or {}
     if request.weapon is None:
-        wname, w = "Unarmed", weapon_stats({"damage": "Str", "natural": True})
+        wname, w = say("Unarmed"), weapon_stats({"damage": "Str", "natural": True})
         w["unarmed"] = True
     else:
         if request.weapon not in weapons:
-            raise RuleError(f"{a.name} has no weapon {request.weapon!r}")
+            raise RuleError(say("{name} has no weapon {weapon}", name=a.name, weapon=repr(request.weapon)))
         wname, w = request.weapon, weapon_stats(weapons[request.weapon])
         w["unarmed"] = False
     attrs = asheet.get("attributes") or {}
@@ -120,7 +133,8 @@ def plan_of(request: AttackRequest) -> dict:
     elif not w["ranged"]:
         kind, skill = "melee", "fighting"
         if distance > 1 + int(w["reach"]):
-            raise RuleError(f"{t.name} is {distance}\" away, beyond the reach of {wname}")
+            raise RuleError(say("{name} is {distance}\" away, beyond the reach of {weapon}", name=t.name, distance=distance,
+                                    weapon=wname))
     else:
         kind, skill = ("thrown", "athletics") if thrown else ("ranged", "shooting")
     die, unskilled = skill_die(asheet, skill)
@@ -128,7 +142,7 @@ def plan_of(request: AttackRequest) -> dict:
     if kind == "melee" and opts.get("mounted"):
         riding, r_mods = skill_die(asheet, "riding")
         if (parse_die(riding).step - 2 * len(r_mods)) < (parse_die(die).step - 2 * len(unskilled)):
-            die, mods = riding, r_mods + [Modifier("Mounted: Riding is lower than Fighting", 0, "Mounted Combat")]
+            die, mods = riding, r_mods + [Modifier(say("Mounted: Riding is lower than Fighting"), 0, "Mounted Combat")]
 
     # the TN
     foes_adjacent_to_attacker = [o for o in request.others + [t] if o.side != a.side and active(o)
@@ -138,55 +152,56 @@ def plan_of(request: AttackRequest) -> dict:
     vulnerable_after = False
     if kind == "melee":
         tn = tderived["parry"]
-        tn_label = f"Parry {tn}"
+        tn_label = say("Parry {tn}", tn=tn)
         if tsheet.get("prone") and not target_obj:
-            tn, tn_label = tn - 2, f"Parry {tn - 2} (prone -2)"
+            tn, tn_label = tn - 2, say("Parry {tn} (prone -2)", tn=tn - 2)
     else:
-        tn, tn_label = TN, "TN 4"
+        tn, tn_label = TN, say("TN {tn}", tn=TN)
         if in_melee and area is None:
             if w["two_handed"]:
-                raise RuleError(f"in melee only one-handed ranged weapons can be used, not {wname}")
+                raise RuleError(say("in melee only one-handed ranged weapons can be used, not {weapon}", weapon=wname))
             if target_adjacent and not opts.get("target_is_object"):
-                tn, tn_label = tderived["parry"], f"Parry {tderived['parry']} (ranged in melee)"
+                tn, tn_label = tderived["parry"], say("Parry {tn} (ranged in melee)", tn=tderived["parry"])
             else:
                 vulnerable_after = True
     if target_obj:
-        tn, tn_label = TN, "TN 4 (object)"
+        tn, tn_label = TN, say("TN {tn} (object)", tn=TN)
 
     # range
     band = None
     if area in ("cone", "line"):
         band = "short"  # the template is the reach: no range modifier
     elif area and not w["ranged"]:
-        raise RuleError(f"{wname} has no range to throw or fire a blast")
+        raise RuleError(say("{weapon} has no range to throw or fire a blast", weapon=wname))
     elif kind != "melee":
         if target_adjacent and tn != TN:
             band = "short"
         else:
             band = range_band(distance, w)
             if band is None:
-                raise RuleError(f"{t.name} is beyond {wname}'s range" +
-                                (" (shotguns have no Extreme range)" if w["shotgun"] else ""))
+                raise RuleError(say("{name} is beyond {weapon}'s range (shotguns have no Extreme range)", name=t.name,
+                                    weapon=wname) if w["shotgun"] else
+                                say("{name} is beyond {weapon}'s range", name=t.name, weapon=wname))
         if band == "extreme" and settings["extreme_requires_aim"] and not opts.get("aim"):
-            raise RuleError("Extreme range needs the Aim action first")
+            raise RuleError(say("Extreme range needs the Aim action first"))
         rm = RANGE_MODIFIERS[band]
         if rm:
-            mods.append(Modifier(f"{band.title()} range", rm, "Ranged Attacks"))
+            mods.append(Modifier(RANGE_WORDS[band], rm, "Ranged Attacks"))
 
     # cover and prone (ranged), not for area templates (they use cover as armour)
     cover = cover_effect(request.cover, settings) if (request.cover is not None and kind != "melee") else cover_level(0.0)
     if cover.level == "total" and request.board is not None and a.position is not None and t.position is not None:
         cover = pieces_only(request.board, a.position, t.position, cover)
     if cover.level == "total" and area is None:
-        raise RuleError(f"no line of fire to {t.name}")
+        raise RuleError(say("no line of fire to {name}", name=t.name))
     if tsheet.get("vulnerable") and not target_obj and area is None:
-        mods.append(Modifier("Vulnerable target", 2, "core rules (reading)"))
+        mods.append(Modifier(say("Vulnerable target"), 2, "core rules (reading)"))
     if kind != "melee" and area is None:
         prone_mod = -4 if tsheet.get("prone") and distance >= 3 else 0
         if prone_mod < cover.modifier:
-            mods.append(Modifier("Prone target (3\" or more)", -4, "Prone Targets"))
+            mods.append(Modifier(say("Prone target (3\" or more)"), -4, "Prone Targets"))
             if cover.modifier:
-                mods.append(Modifier(f"{cover.label} (does not stack with prone)", 0, "Prone Targets"))
+                mods.append(Modifier(say("{cover} (does not stack with prone)", cover=cover.label), 0, "Prone Targets"))
         elif cover.modifier:
             mods.append(Modifier(cover.label, cover.modifier, "Ranged Attacks / cover"))
 
@@ -198,9 +213,9 @@ def plan_of(request: AttackRequest) -> dict:
         if unarmed_defender is None:
             unarmed_defender = not defender_armed(tsheet)
         if unarmed_defender and w["unarmed"] and "unarmed_defender" in opts:
-            raise RuleError("Unarmed Defender: only an armed attacker gets +2 (Melee Attacks, 'Unarmed Defender')")
+            raise RuleError(say("Unarmed Defender: only an armed attacker gets +2 (Melee Attacks, 'Unarmed Defender')"))
         if unarmed_defender and not w["unarmed"] and not target_obj:
-            mods.append(Modifier("Unarmed defender", UNARMED_DEFENDER, "Melee Attacks"))
+            mods.append(Modifier(say("Unarmed defender"), UNARMED_DEFENDER, "Melee Attacks"))
         others_foes = [o for o in request.others if o.id not in (a.id, t.id) and o.side != t.side and active(o)
                        and not (o.sheet or {}).get("stunned") and adjacent(o.position, t.position)]
         allies = [o for o in request.others if o.id not in (a.id, t.id) and o.side == t.side and active(o)
@@ -210,26 +225,26 @@ def plan_of(request: AttackRequest) -> dict:
         foes = len(others_foes) + (1 if settings["gang_up_counts_attacker"] else 0)
         g = gang_up_bonus(foes, len(allies))
         if g and not target_obj:
-            mods.append(Modifier(f"Gang up ({foes} foes, {len(allies)} allies)", g, "Melee Attacks"))
+            mods.append(Modifier(say("Gang up ({foes} foes, {allies} allies)", foes=foes, allies=len(allies)), g, "Melee Attacks"))
         if asheet.get("prone"):
-            mods.append(Modifier("Attacking while prone", -2, "Prone Targets"))
+            mods.append(Modifier(say("Attacking while prone"), -2, "Prone Targets"))
         if opts.get("two_weapons"):
             t_weapons = [x for x in ready_melee(tsheet)]
             natural = any(x["natural"] for x in t_weapons)
             if len(t_weapons) <= 1 and not int(tsheet.get("shield", 0) or 0) and not natural:
-                mods.append(Modifier("Two weapons", 1, "Two Weapons"))
+                mods.append(Modifier(say("Two weapons"), 1, "Two Weapons"))
         if opts.get("nonlethal") and w["edged"]:
-            mods.append(Modifier("Edged weapon used flat (nonlethal)", -1, "Nonlethal Damage"))
+            mods.append(Modifier(say("Edged weapon used flat (nonlethal)"), -1, "Nonlethal Damage"))
 
     # the attacker's own state and choices
     if w["shotgun"]:
-        mods.append(Modifier("Shotgun", 2, "Shotguns"))
+        mods.append(Modifier(say("Shotgun"), 2, "Shotguns"))
     if w["improvised"]:
-        mods.append(Modifier("Improvised weapon", -2, "Improvised Weapons"))
+        mods.append(Modifier(say("Improvised weapon"), -2, "Improvised Weapons"))
     if w["min_str"] and settings["min_str_penalty"]:
         short = parse_die(w["min_str"]).step - parse_die(strength).step
         if short > 0:
-            mods.append(Modifier(f"Strength below Min Str {w['min_str']}", -short, "Improvised Weapons (reading)"))
+            mods.append(Modifier(say("Strength below Min Str {die}", die=w["min_str"]), -short, "Improvised Weapons (reading)"))
     if "card" in turn:  # in a fight the books say how many actions, whether it ran, whether it holds the Joker
         for key, book, rule in (("actions", int(turn.get("actions", 1) or 1), "Actions Per Turn: declared on the turn"),
                                 ("running", bool(turn.get("ran")), "Running: the turn's moves say so"),
@@ -238,35 +253,36 @@ def plan_of(request: AttackRequest) -> dict:
                 raise RuleError(f"{a.name}'s {key} is {book} in this fight ({rule})")
     actions = int(opts.get("actions", turn.get("actions", 1)) or 1)
     if actions > settings["max_actions"]:
-        raise RuleError(f"at most {settings['max_actions']} actions in a turn")
+        raise RuleError(say("at most {n} actions in a turn", n=settings["max_actions"]))
     used = int(turn.get("used", 0) or 0)
     if used >= actions and not opts.get("free_attack"):
-        raise RuleError(f"{a.name} has taken the {actions} action{'s' if actions > 1 else ''} declared this turn"
-                        + (" (declare 2 or 3 actions before the first: Actions Per Turn)" if actions == 1 else ""))
+        raise RuleError(say("{name} has taken the 1 action declared this turn (declare 2 or 3 actions before the "
+                            "first: Actions Per Turn)", name=a.name) if actions == 1 else
+                        say("{name} has taken the {n} actions declared this turn", name=a.name, n=actions))
     map_ = multi_action_penalty(actions)
     if map_:
-        mods.append(Modifier(f"Multi-action ({actions} actions)", map_, "Actions Per Turn"))
+        mods.append(Modifier(say("Multi-action ({n} actions)", n=actions), map_, "Actions Per Turn"))
     if opts.get("running", turn.get("ran")):
-        mods.append(Modifier("Running", -2, CORE))
+        mods.append(Modifier(say("Running"), -2, CORE))
     joker = bool(opts.get("joker", turn.get("joker", False)))
     if joker:
-        mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))
-        dmg_mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))
+        mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
+        dmg_mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
     mods += condition_modifiers(asheet)
     for label, value in opts.get("modifiers", []) or []:
         mods.append(Modifier(str(label), int(value), "GM"))
     other = opts.get("modifier", 0)
     if isinstance(other, bool) or not isinstance(other, int) or not -8 <= other <= 8:
-        raise RuleError(f"the GM's modifier is a whole number from -8 to +8, not {other!r}")
+        raise RuleError(say("the GM's modifier is a whole number from -8 to +8, not {value}", value=repr(other)))
     if other:
-        mods.append(Modifier("GM's modifier", other, "GM"))
+        mods.append(Modifier(say("GM's modifier"), other, "GM"))
 
     # RoF
     rof = int(opts.get("rof", w["rof"]) or 1)
     if rof < 1 or rof > int(w["rof"]):
-        raise RuleError(f"{wname} fires 1 to {w['rof']} shots an action, not {rof}")
+        raise RuleError(say("{weapon} fires 1 to {most} shots an action, not {n}", weapon=wname, most=w["rof"], n=rof))
     if rof > 1:
-        mods.append(Modifier("Recoil", -2, "Rate of Fire"))
+        mods.append(Modifier(say("Recoil"), -2, "Rate of Fire"))
 
     # the maneuvers the attacker picks (attack_options lists them)
     picked = maneuvers(opts, kind, w, wname, area)
@@ -274,8 +290,8 @@ def plan_of(request: AttackRequest) -> dict:
     dmg_mods += picked["damage_modifiers"]
     if picked["rapid"] > 1:
         rof = picked["rapid"]
-    vulnerable_why = ("made a Wild Attack" if picked["vulnerable"] else
-                      "shot a non-adjacent target while in melee" if vulnerable_after else "")
+    vulnerable_why = (say("made a Wild Attack") if picked["vulnerable"] else
+                      say("shot a non-adjacent target while in melee") if vulnerable_after else "")
     vulnerable_after = vulnerable_after or picked["vulnerable"]
 
     # damage
@@ -284,9 +300,9 @@ def plan_of(request: AttackRequest) -> dict:
     if w["shotgun"]:
         dmg_text = SHOTGUN_DAMAGE[band]
     if w["double_barrel"] and opts.get("both_barrels"):
-        dmg_mods.append(Modifier("Both barrels", 4, "Shotguns"))
+        dmg_mods.append(Modifier(say("Both barrels"), 4, "Shotguns"))
     if opts.get("charge"):
-        dmg_mods.append(Modifier("Mounted charge", 4, "Mounted Combat"))
+        dmg_mods.append(Modifier(say("Mounted charge"), 4, "Mounted Combat"))
     if kind == "melee" or "str" in str(dmg_text).lower():
         dmg_expr, _ = damage_expression(dmg_text, strength, explode=explode)
     else:
@@ -319,35 +335,36 @@ def maneuvers(opts: dict, kind: str, w: dict, wname: str, area) -> dict:
     called = opts.get("called") or "none"
     if called != "none":
         if called not in CALLED_SHOTS:
-            raise RuleError(f"Called Shot: a limb, hand, head or vitals, not {called!r} (Called Shot)")
+            raise RuleError(say("Called Shot: a limb, hand, head or vitals, not {value} (Called Shot)", value=repr(called)))
         if area:
-            raise RuleError("Called Shot: not with an area template (Called Shot)")
+            raise RuleError(say("Called Shot: not with an area template (Called Shot)"))
         label, mod, bonus = CALLED_SHOTS[called]
-        mods.append(Modifier(f"Called Shot: {label}", mod, "Called Shot"))
+        mods.append(Modifier(say("Called Shot: {part}", part=CALLED_WORDS.get(called, label)), mod, "Called Shot"))
         if bonus:
-            dmg.append(Modifier(f"Called Shot: {label}", bonus, "Called Shot"))
+            dmg.append(Modifier(say("Called Shot: {part}", part=CALLED_WORDS.get(called, label)), bonus, "Called Shot"))
     wild = bool(opts.get("wild_attack"))
     if wild:
         if kind != "melee":
-            raise RuleError("Wild Attack: melee attacks only (Wild Attack)")
-        mods.append(Modifier("Wild Attack", WILD_ATTACK, "Wild Attack"))
-        dmg.append(Modifier("Wild Attack", WILD_ATTACK, "Wild Attack"))
+            raise RuleError(say("Wild Attack: melee attacks only (Wild Attack)"))
+        mods.append(Modifier(say("Wild Attack"), WILD_ATTACK, "Wild Attack"))
+        dmg.append(Modifier(say("Wild Attack"), WILD_ATTACK, "Wild Attack"))
     if opts.get("aim"):
         if kind == "melee":
-            raise RuleError("Aim: Shooting or Athletics only, not Fighting (Aim)")
-        mods.append(Modifier("Aim", AIM_BONUS, "Aim"))
+            raise RuleError(say("Aim: Shooting or Athletics only, not Fighting (Aim)"))
+        mods.append(Modifier(say("Aim"), AIM_BONUS, "Aim"))
     rapid = opts.get("rapid_attack", 1)
     if isinstance(rapid, bool) or not isinstance(rapid, int):
-        raise RuleError(f"Rapid Attack: a number of attacks, not {rapid!r} (Rapid Attack)")
+        raise RuleError(say("Rapid Attack: a number of attacks, not {value} (Rapid Attack)", value=repr(rapid)))
     if rapid != 1:
         most = RAPID_MAX["melee" if kind == "melee" else "ranged"]
         if not 1 <= rapid <= most:
-            raise RuleError(f"Rapid Attack: 1 to {most} {'attacks' if kind == 'melee' else 'shots'}, not {rapid}"
-                            " (Rapid Attack)")
+            raise RuleError(say("Rapid Attack: 1 to {most} attacks, not {n} (Rapid Attack)", most=most, n=rapid)
+                            if kind == "melee" else
+                            say("Rapid Attack: 1 to {most} shots, not {n} (Rapid Attack)", most=most, n=rapid))
         if int(w["rof"]) > 1 or area:
-            raise RuleError(f"Rapid Attack: a weapon of RoF 1 only, not {wname} (Rapid Attack)")
-        mods.append(Modifier(f"Rapid Attack ({rapid} {'attacks' if kind == 'melee' else 'shots'})", RAPID_ATTACK,
-                             "Rapid Attack"))
+            raise RuleError(say("Rapid Attack: a weapon of RoF 1 only, not {weapon} (Rapid Attack)", weapon=wname))
+        mods.append(Modifier(say("Rapid Attack ({n} attacks)", n=rapid) if kind == "melee" else
+                             say("Rapid Attack ({n} shots)", n=rapid), RAPID_ATTACK, "Rapid Attack"))
     return {"modifiers": mods, "damage_modifiers": dmg, "rapid": rapid, "vulnerable": wild}
 
 
@@ -358,7 +375,8 @@ def target_toughness(tsheet: dict, obj: str | None) -> dict:
             try:
                 value = int(obj)
             except ValueError:
-                raise RuleError(f"unknown object {obj!r}; known: {', '.join(OBJECT_TOUGHNESS)}") from None
+                raise RuleError(say("unknown object {value}; known: {known}", value=repr(obj),
+                                    known=", ".join(OBJECT_TOUGHNESS))) from None
         else:
             value = OBJECT_TOUGHNESS[key]
         return {"base": value, "armor": 0, "object": key}
@@ -368,7 +386,7 @@ def target_toughness(tsheet: dict, obj: str | None) -> dict:
 
 def effective_toughness(tough: dict, ap: int) -> tuple[int, list[Modifier]]:
     pierced = min(ap, tough["armor"])
-    notes = [Modifier(f"AP {ap} against armour {tough['armor']}", -pierced, "Damage Resolution")] if pierced else []
+    notes = [Modifier(say("AP {ap} against armour {armor}", ap=ap, armor=tough["armor"]), -pierced, "Damage Resolution")] if pierced else []
     return tough["base"] + tough["armor"] - pierced, notes
 
 
@@ -383,11 +401,12 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     a, t = request.attacker, request.target
     rolls: list[RollRecord] = []
     # RoF: one trait die per shot, one Wild Die that may replace the worst
-    trait_rolls = [dice.roll(f"d{parse_die(plan['die']).sides}!", f"{plan['skill'].title()} die"
-                             + (f" {i + 1}" if plan["rof"] > 1 else "")) for i in range(plan["rof"])]
-    wild = dice.roll(f"{WILD_DIE}!", "Wild Die") if plan["wild"] else None
+    trait_rolls = [dice.roll(f"d{parse_die(plan['die']).sides}!",
+                             say("{skill} die {n}", skill=skill_words(plan["skill"]), n=i + 1) if plan["rof"] > 1
+                             else say("{skill} die", skill=skill_words(plan["skill"]))) for i in range(plan["rof"])]
+    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die")) if plan["wild"] else None
     rolls += trait_rolls + ([wild] if wild else [])
-    mods = trait_die_modifiers(parse_die(plan["die"]), plan["skill"].title()) + plan["modifiers"]
+    mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
     modsum = int(sum(m.value for m in mods))
     kept = [r.total for r in trait_rolls]
     replaced = None
@@ -425,12 +444,12 @@ def resolve(request: AttackRequest, plan: dict, trait_rolls: list, kept: list[in
     dmg_mod = int(sum(m.value for m in plan["damage_modifiers"]))
     damages = []
     for n, s in enumerate(hits):
-        droll = dice.roll(plan["damage_expr"], f"damage{'' if len(hits) == 1 else f' (hit {n + 1})'}")
+        droll = dice.roll(plan["damage_expr"], say("damage") if len(hits) == 1 else say("damage (hit {n})", n=n + 1))
         rolls.append(droll)
         total = droll.total + dmg_mod
         bonus = None
         if s["raises"] and plan["raise_bonus"]:
-            bonus = dice.roll("d6!", "raise: bonus damage")
+            bonus = dice.roll("d6!", say("raise: bonus damage"))
             rolls.append(bonus)
             total += bonus.total
         if plan["toughness"]["object"]:
@@ -482,14 +501,14 @@ def random_targets(request, plan, count, dice, rolls, effects) -> list[dict]:
     out = []
     for _ in range(count):
         if not candidates:
-            out.append({"target": None, "note": "no token next to the target"})
+            out.append({"target": None, "note": say("no token next to the target")})
             continue
-        pick = dice.roll(f"d{len(candidates)}", "random target") if len(candidates) > 1 else None
+        pick = dice.roll(f"d{len(candidates)}", say("random target")) if len(candidates) > 1 else None
         if pick:
             rolls.append(pick)
         victim = candidates[(pick.total - 1) if pick else 0]
         vs = victim.sheet or {}
-        droll = dice.roll(plan["damage_expr"], f"damage to {victim.name} (random target)")
+        droll = dice.roll(plan["damage_expr"], say("damage to {name} (random target)", name=victim.name))
         rolls.append(droll)
         tough, _ = effective_toughness(target_toughness(vs, None), plan["ap"])
         st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))
@@ -503,22 +522,27 @@ def random_targets(request, plan, count, dice, rolls, effects) -> list[dict]:
 def summary_of(request, plan, shots, damages, critical, state) -> str:
     a, t = request.attacker.name, request.target.name
     if critical:
-        return f"{a}: critical failure ({plan['skill'].title()} vs {plan['tn_label']})"
+        return say("{attacker}: critical failure ({skill} vs {tn})", attacker=a, skill=skill_words(plan["skill"]),
+                   tn=plan["tn_label"])
     hits = [s for s in shots if s["hit"]]
     if not hits:
         best = max(s["total"] for s in shots)
-        return f"{a} misses {t} ({best} vs {plan['tn_label']})"
+        return say("{attacker} misses {target} ({total} vs {tn})", attacker=a, target=t, total=best, tn=plan["tn_label"])
     parts = []
     for s, d in zip(hits, damages):
-        r = f" with {s['raises']} raise{'s' if s['raises'] > 1 else ''}" if s["raises"] else ""
+        hit = say_n("hit with {n} raise", "hit with {n} raises", s["raises"]) if s["raises"] else say("hit")
         if "broken" in d:
-            parts.append(f"hit{r}: {d['damage']} damage vs Toughness {d['toughness']}"
-                         + (" (broken)" if d["broken"] else " (holds)"))
+            parts.append(say("{hit}: {damage} damage vs Toughness {toughness} (broken)", hit=hit, damage=d["damage"],
+                             toughness=d["toughness"]) if d["broken"] else
+                         say("{hit}: {damage} damage vs Toughness {toughness} (holds)", hit=hit, damage=d["damage"],
+                             toughness=d["toughness"]))
         else:
-            what = (f"{d['wounds']} Wound{'s' if d['wounds'] > 1 else ''}" if d["wounds"]
-                    else "Shaken" if d["shaken"] and d["damage"] >= d["toughness"] else "no effect")
-            parts.append(f"hit{r}: {d['damage']} damage vs Toughness {d['toughness']}, {what}")
-    tail = " - Incapacitated" if state.incapacitated else ""
-    return f"{a} hits {t}: " + "; ".join(parts) + tail
+            what = (say_n("{n} Wound", "{n} Wounds", d["wounds"]) if d["wounds"]
+                    else say("Shaken") if d["shaken"] and d["damage"] >= d["toughness"] else say("no effect"))
+            parts.append(say("{hit}: {damage} damage vs Toughness {toughness}, {what}", hit=hit, damage=d["damage"],
+                             toughness=d["toughness"], what=what))
+    if state.incapacitated:
+        return say("{attacker} hits {target}: {parts} - Incapacitated", attacker=a, target=t, parts=joined(parts))
+    return say("{attacker} hits {target}: {parts}", attacker=a, target=t, parts=joined(parts))
 
 # -- area effects ----------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from ..dice import DiceSource, RollRecord
 from ..system import Modifier, RuleError
 from .data import DIE_SIDES, RAISE, TN, WILD_DIE
+from ..text import say
 
 _DIE = re.compile(r"^\s*d(4|6|8|10|12)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
 
@@ -45,7 +46,7 @@ def parse_die(text: Any) -> Die:
         return text
     m = _DIE.match(str(text or ""))
     if not m:
-        raise RuleError(f"not a Savage Worlds die: {text!r} (write d4, d6, d8, d10, d12 or d12+1)")
+        raise RuleError(say("not a Savage Worlds die: {value} (write d4, d6, d8, d10, d12 or d12+1)", value=repr(text)))
     bonus = int(m.group(3) or 0) * (-1 if m.group(2) == "-" else 1)
     return Die(int(m.group(1)), bonus)
 
@@ -130,8 +131,8 @@ def trait_roll(
     d6 (acing); keep the better, add modifiers; double 1s are a critical failure."""
     d = parse_die(die)
     mods = trait_die_modifiers(d, name) + list(modifiers)
-    trait = dice.roll(f"d{d.sides}!", f"{name} die")
-    wild = dice.roll(f"{WILD_DIE}!", "Wild Die") if wild_card else None
+    trait = dice.roll(f"d{d.sides}!", say("{skill} die", skill=name))
+    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die")) if wild_card else None
     return TraitRoll(d.text, trait, wild, mods, tn)
 
 

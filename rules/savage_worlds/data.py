@@ -3,6 +3,7 @@ Savage Worlds core facts: target numbers, the action deck, weapons' tables,
 object Toughness, cover, template sizes, and the per-game settings."""
 
 from __future__ import annotations
+from ..text import say
 
 CORE = "Savage Worlds core facts"
 
@@ -117,3 +118,7 @@ def default_settings() -> dict:
 def merged_settings(given: dict | None = None) -> dict:
     """The game's settings over the defaults."""
     return {**default_settings(), **(given or {})}
+
+#: the skills' names as the breakdown, the log and the turn's actions show them (the editions' own words)
+SKILL_WORDS = {"fighting": say("Fighting"), "shooting": say("Shooting"), "athletics": say("Athletics"),
+               "riding": say("Riding")}

@@ -14,6 +14,7 @@ from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
 from .checks import trait_roll
 from .data import CORE, MAX_WOUNDS, RAISE
 from .sheet import bennies_of
+from ..text import say, say_n
 
 
 def damage_result(damage: int, toughness: int, shaken: bool = False) -> tuple[bool, int]:
@@ -64,10 +65,10 @@ def condition_modifiers(sheet: dict) -> list[Modifier]:
     mods = []
     wounds = min(MAX_WOUNDS, int(sheet.get("wounds", 0) or 0))
     if wounds:
-        mods.append(Modifier(f"Wounds ({wounds})", -wounds, CORE))
+        mods.append(Modifier(say("Wounds ({n})", n=wounds), -wounds, CORE))
     fatigue = min(2, int(sheet.get("fatigue", 0) or 0))
     if fatigue:
-        mods.append(Modifier(f"Fatigue ({fatigue})", -fatigue, "Fatigue (reading)"))
+        mods.append(Modifier(say("Fatigue ({n})", n=fatigue), -fatigue, "Fatigue (reading)"))
     return mods
 
 
@@ -82,7 +83,7 @@ def state_effects(target_id: str, state: TargetState, nonlethal: bool, dice: Dic
         effects.append(Effect("wounds", target_id, {"wounds": state.new_wounds}))
     if state.incapacitated:
         if nonlethal:
-            hours = dice.roll("d6", "unconscious (hours)")
+            hours = dice.roll("d6", say("unconscious (hours)"))
             rolls.append(hours)
             effects.append(Effect("unconscious", target_id, {"hours": hours.total}))
         effects.append(Effect("incapacitated", target_id, {"nonlethal": bool(nonlethal)}))
@@ -114,7 +115,7 @@ def apply(sheet: dict, result: AttackResult, target_id: str | None = None) -> di
 
 
 
-FATIGUE_LABELS = {1: "Fatigued", 2: "Exhausted"}
+FATIGUE_LABELS = {1: say("Fatigued"), 2: say("Exhausted")}
 
 
 def badges(sheet: dict, state: dict | None = None) -> list[dict]:
@@ -125,25 +126,26 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
     per = state or {}
     out = []
     if s.get("incapacitated"):
-        out.append({"label": "Incapacitated", "kind": "condition"})
+        out.append({"label": say("Incapacitated"), "kind": "condition"})
     wounds = int(s.get("wounds", 0) or 0)
     if wounds:
-        out.append({"label": f"{wounds} wound{'s' if wounds > 1 else ''}", "kind": "wound"})
-    for key, label in (("shaken", "Shaken"), ("stunned", "Stunned"), ("prone", "Prone"), ("vulnerable", "Vulnerable")):
+        out.append({"label": say_n("{n} wound", "{n} wounds", wounds), "kind": "wound"})
+    for key, label in (("shaken", say("Shaken")), ("stunned", say("Stunned")), ("prone", say("Prone")),
+                       ("vulnerable", say("Vulnerable"))):
         if s.get(key):
             out.append({"label": label, "kind": "condition"})
     if per.get("surprised"):
-        out.append({"label": "Surprised", "kind": "condition"})
+        out.append({"label": say("Surprised"), "kind": "condition"})
     if per.get("on_hold"):
-        out.append({"label": "On Hold", "kind": "condition"})
+        out.append({"label": say("On Hold"), "kind": "condition"})
     fatigue = int(s.get("fatigue", 0) or 0)
     if fatigue:
-        out.append({"label": FATIGUE_LABELS.get(fatigue, f"Fatigue {fatigue}"), "kind": "resource"})
+        out.append({"label": FATIGUE_LABELS.get(fatigue, say("Fatigue {n}", n=fatigue)), "kind": "resource"})
     if s.get("wild_card", True):
         b = bennies_of(s)
-        out.append({"label": f"{b} Benn{'y' if b == 1 else 'ies'}", "kind": "resource"})
+        out.append({"label": say_n("{n} Benny", "{n} Bennies", b), "kind": "resource"})
     if per.get("joker"):
-        out.append({"label": "Joker (+2)", "kind": "resource"})
+        out.append({"label": say("Joker (+2)"), "kind": "resource"})
     return out
 
 
@@ -170,21 +172,21 @@ def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
     had before the attack (not the new ones) and its Fatigue. All Wounds soaked: the attack's Shaken
     goes too (a character Shaken before stays Shaken). Returns the sheet after, the roll, the Wounds
     soaked and a line for the log; RuleError when there is no Benny to spend."""
-    who = name or "the character"
+    who = name or say("the character")
     bennies = bennies_of(sheet)
     if bennies < 1:
-        raise RuleError(f"{who} has no Benny left to spend on a Soak roll (Bennies)")
+        raise RuleError(say("{name} has no Benny left to spend on a Soak roll (Bennies)", name=who))
     before = offer["before"]
     taken = int(offer["wounds"])
     vigor = (sheet.get("attributes") or {}).get("vigor", "d6")
     mods = []
     if before["wounds"]:
-        mods.append(Modifier(f"Wounds before the attack ({before['wounds']})", -min(MAX_WOUNDS, before["wounds"]),
+        mods.append(Modifier(say("Wounds before the attack ({n})", n=before["wounds"]), -min(MAX_WOUNDS, before["wounds"]),
                              CORE))
     fatigue = int(sheet.get("fatigue", 0) or 0)
     if fatigue:
-        mods.append(Modifier("Fatigue", -min(2, fatigue), CORE))
-    tr = trait_roll(vigor, dice, wild_card=True, modifiers=mods, name="Vigor (Soak)")
+        mods.append(Modifier(say("Fatigue"), -min(2, fatigue), CORE))
+    tr = trait_roll(vigor, dice, wild_card=True, modifiers=mods, name=say("Vigor (Soak)"))
     soaked = min(taken, 1 + tr.raises) if tr.success and not tr.critical_failure else 0
     left = before["wounds"] + taken - soaked
     out = dict(sheet)
@@ -193,13 +195,16 @@ def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
     out["incapacitated"] = before["incapacitated"] or left > MAX_WOUNDS
     if soaked == taken:
         out["shaken"] = before["shaken"]
-    what = (f"soaks {soaked} of {taken} Wound{'s' if taken > 1 else ''}" if soaked else
-            f"soaks none of the {taken} Wound{'s' if taken > 1 else ''}")
-    line = (f"{who} spends a Benny on a Soak roll: Vigor {tr.total}"
-            + (" (critical failure)" if tr.critical_failure else
-               f" ({tr.raises} raise{'s' if tr.raises > 1 else ''})" if tr.raises else "")
-            + f", {what}; {out['wounds']} Wound{'s' if out['wounds'] != 1 else ''} now"
-            + (", Incapacitated" if out["incapacitated"] else ", not Shaken" if not out.get("shaken") else ""))
+    what = (say_n("soaks {soaked} of {n} Wound", "soaks {soaked} of {n} Wounds", taken, soaked=soaked) if soaked else
+            say_n("soaks none of the {n} Wound", "soaks none of the {n} Wounds", taken))
+    roll = (say("Vigor {total} (critical failure)", total=tr.total) if tr.critical_failure else
+            say_n("Vigor {total} ({n} raise)", "Vigor {total} ({n} raises)", tr.raises, total=tr.total) if tr.raises
+            else say("Vigor {total}", total=tr.total))
+    now = say_n("{n} Wound now", "{n} Wounds now", out["wounds"])
+    state = (say("Incapacitated") if out["incapacitated"] else say("not Shaken") if not out.get("shaken") else None)
+    line = (say("{name} spends a Benny on a Soak roll: {roll}, {what}; {now}, {state}", name=who, roll=roll, what=what,
+                now=now, state=state) if state is not None else
+            say("{name} spends a Benny on a Soak roll: {roll}, {what}; {now}", name=who, roll=roll, what=what, now=now))
     return {"sheet": out, "rolls": [r for r in (tr.trait, tr.wild) if r], "roll": tr.to_dict(), "soaked": soaked,
             "log": line}
 
@@ -235,5 +240,5 @@ def spend_benny(sheet: dict, why: str, name: str = "") -> dict:
     """The sheet with one Benny spent; RuleError when none is left (Bennies)."""
     left = bennies_of(sheet)
     if left < 1:
-        raise RuleError(f"{name or 'the character'} has no Benny left to spend on {why} (Bennies)")
+        raise RuleError(say("{name} has no Benny left to spend on {why} (Bennies)", name=name or say("the character"), why=why))
     return {**sheet, "bennies": left - 1}

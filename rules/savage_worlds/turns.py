@@ -19,6 +19,8 @@ from .data import (CORE, JOKER_BONUS, JOKERS, MULTI_ACTION_STEP, RANKS, RUNNING_
 from .health import condition_modifiers
 from .movement import adjacent, withdraw_attackers
 from .sheet import derived_values, skill_die, weapon_stats
+from ..text import say, say_n
+from .data import SKILL_WORDS
 
 
 def multi_action_penalty(actions: int) -> int:
@@ -196,7 +198,7 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
                  "joker": False, "on_hold": False, "acts": True}
         if sheet.get("incapacitated"):
             entry["acts"] = False
-            entry["reason"] = "Incapacitated"
+            entry["reason"] = say("Incapacitated")
             entries.append(entry)
             continue
         surprise = state.get("surprise") if first_round else None
@@ -212,7 +214,7 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
             entry["notice"] = tr.to_dict()
             if not tr.success:
                 entry["acts"] = False
-                entry["reason"] = "Surprised (failed Notice)"
+                entry["reason"] = say("Surprised (failed Notice)")
                 entries.append(entry)
                 continue
         if not wild:
@@ -243,7 +245,7 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
         if e["joker"] and not e.get("shared"):
             for c in combatants:
                 if c.side == e["side"] and (c.sheet or {}).get("wild_card", True) and not (c.sheet or {}).get("incapacitated"):
-                    effects.append(Effect("benny", c.id, {"amount": 1, "reason": f"{e['name']} drew a Joker"}))
+                    effects.append(Effect("benny", c.id, {"amount": 1, "reason": say("{name} drew a Joker", name=e["name"])}))
     return {"order": order, "not_acting": waiting, "deck": deck, "effects": [x.to_dict() for x in effects]}, rolls
 
 
@@ -289,7 +291,7 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
     log: list[str] = []
     prev_deck = state.get("deck")
     if prev_deck and prev_deck.get("joker_dealt"):
-        log.append("A Joker was dealt last round: the action deck is reshuffled")
+        log.append(say("A Joker was dealt last round: the action deck is reshuffled"))
     per = state.get("combatants", {})
     dealt_to = []
     for c in combatants:
@@ -298,7 +300,7 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
         if kept.get("on_hold") and not kept.get("surprise_hold"):  # Hold taken by choice is kept
             cs["on_hold"] = True
         elif kept.get("surprise_hold") and kept.get("on_hold"):
-            log.append(f"{c.name}'s Hold from the surprise ends with the first round: dealt in")
+            log.append(say("{name}'s Hold from the surprise ends with the first round: dealt in", name=c.name))
         dealt_to.append(Combatant(c.id, c.name, c.sheet, c.position, c.side, c.is_player, cs))
     out, rolls = _deal(prev_deck, dealt_to, dice, settings, first_round)
     by_id_state = {c.id: c.state for c in dealt_to}
@@ -311,18 +313,18 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
         if e.get("reason"):
             cs["acted"] = True
             cs["surprised"] = e["reason"].startswith("Surprised")
-            log.append(f"{e['name']}: {e['reason']}, no action card this round")
+            log.append(say("{name}: {reason}, no action card this round", name=e["name"], reason=e["reason"]))
         elif e["on_hold"]:
-            log.append(f"{e['name']} is on Hold" + (" (Surprise: an attacker; act from Hold this round)"
-                                                    if attacker else ""))
+            log.append(say("{name} is on Hold (Surprise: an attacker; act from Hold this round)", name=e["name"])
+                       if attacker else say("{name} is on Hold", name=e["name"]))
         elif e.get("notice"):
-            log.append(f"{e['name']} was surprised but makes the Notice roll ({e['notice'].get('total')}): "
-                       f"dealt {e['card']}")
+            log.append(say("{name} was surprised but makes the Notice roll ({total}): dealt {card}", name=e["name"],
+                           total=e["notice"].get("total"), card=e["card"]))
         elif e.get("shared"):
-            log.append(f"{e['name']} acts on its group's card, {e['card']}")
+            log.append(say("{name} acts on its group's card, {card}", name=e["name"], card=e["card"]))
         else:
-            log.append(f"{e['name']} is dealt {e['card']}" + (" (Joker: +2 to trait and damage rolls this round)"
-                                                          if e["joker"] else ""))
+            log.append(say("{name} is dealt {card} (Joker: +2 to trait and damage rolls this round)", name=e["name"],
+                           card=e["card"]) if e["joker"] else say("{name} is dealt {card}", name=e["name"], card=e["card"]))
         new_per[e["id"]] = cs
     changes: dict[str, dict] = {}
     by_id = _by_id(combatants)
@@ -330,7 +332,7 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
         tid = eff["target"]
         current = changes.get(tid, {}).get("bennies", int((by_id[tid].sheet or {}).get("bennies", 0) or 0))
         changes.setdefault(tid, {})["bennies"] = current + int(eff["data"].get("amount", 1))
-        log.append(f"{by_id[tid].name} gets a Benny ({eff['data'].get('reason', 'Joker')})")
+        log.append(say("{name} gets a Benny ({reason})", name=by_id[tid].name, reason=eff["data"].get("reason", say("Joker"))))
     # every fighter stays in the order (the app's list of who is in the fight): the cards in acting
     # order, then those on Hold, then those who cannot act this round (a failed Notice, Incapacitated)
     order = [e["id"] for e in out["order"] + out["not_acting"]]
@@ -350,23 +352,24 @@ def shaken_recovery(c: Combatant, per: dict, dice: DiceSource, settings: dict) -
     die = (sheet.get("attributes") or {}).get("spirit", "d4")
     mods = condition_modifiers(sheet)
     if per.get("joker"):
-        mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))
-    tr = trait_roll(die, dice, wild_card=bool(sheet.get("wild_card", True)), modifiers=mods, name="Spirit")
+        mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
+    tr = trait_roll(die, dice, wild_card=bool(sheet.get("wild_card", True)), modifiers=mods, name=say("Spirit"))
     rule = settings["shaken_recovery"]
     if rule not in ("swade", "classic"):
         raise RuleError(f"shaken_recovery is 'swade' or 'classic', not {rule!r}")
     recovered = tr.success
     free_only = not tr.success or (rule == "classic" and tr.raises == 0)
     if tr.critical_failure:
-        what = "critical failure: still Shaken"
+        what = say("critical failure: still Shaken")
     elif not recovered:
-        what = "still Shaken: free actions only this turn"
+        what = say("still Shaken: free actions only this turn")
     elif free_only:
-        what = "no longer Shaken, but only free actions this turn (a raise was needed to act)"
+        what = say("no longer Shaken, but only free actions this turn (a raise was needed to act)")
     else:
-        what = "no longer Shaken and acts"
+        what = say("no longer Shaken and acts")
     return {"roll": tr, "recovered": recovered, "free_only": free_only,
-            "log": f"{c.name} rolls Spirit to recover from Shaken: {tr.total} vs 4, {what}"}
+            "log": say("{name} rolls Spirit to recover from Shaken: {total} vs 4, {what}", name=c.name, total=tr.total,
+                       what=what)}
 
 
 def _start_turn(state: dict, cid: str, combatants: list[Combatant], dice: DiceSource, settings: dict,
@@ -379,7 +382,8 @@ def _start_turn(state: dict, cid: str, combatants: list[Combatant], dice: DiceSo
     state["current"] = cid
     if c is None:
         return
-    log.append(f"{c.name}'s turn" + (f" ({per['card']})" if per.get("card") else ""))
+    log.append(say("{name}'s turn ({card})", name=c.name, card=per["card"]) if per.get("card") else
+               say("{name}'s turn", name=c.name))
     sheet = {**(c.sheet or {}), **changes.get(cid, {})}
     if sheet.get("shaken"):
         out = shaken_recovery(Combatant(c.id, c.name, sheet, c.position, c.side), per, dice, settings)
@@ -390,7 +394,7 @@ def _start_turn(state: dict, cid: str, combatants: list[Combatant], dice: DiceSo
         if out["recovered"]:
             changes.setdefault(cid, {})["shaken"] = False
     if sheet.get("stunned"):
-        log.append(f"{c.name} is Stunned: the GM resolves its recovery")
+        log.append(say("{name} is Stunned: the GM resolves its recovery", name=c.name))
 
 
 def _next_actor(state: dict, combatants: list[Combatant]) -> tuple[str | None, bool]:
@@ -430,24 +434,24 @@ def _advance(state: dict, combatants: list[Combatant], dice: DiceSource, setting
     if cid is None and not end_round and _holders(state, combatants):
         state["current"] = None
         names = ", ".join(c.name for c in combatants if c.id in _holders(state, combatants))
-        log.append(f"Every card has acted; on Hold: {names} (act now, or end the round)")
+        log.append(say("Every card has acted; on Hold: {names} (act now, or end the round)", names=names))
         return state
     if cid is None:
         state, r, lg, ch = _new_round(state, combatants, dice, settings, first_round=False)
         rolls += r
-        log.append(f"Round {state['round']}")
+        log.append(say("Round {n}", n=state["round"]))
         log += lg
         for k, v in ch.items():
             changes.setdefault(k, {}).update(v)
         cid, resumed = _next_actor(state, combatants)
         if cid is None:
             state["current"] = None
-            names = ", ".join(c.name for c in combatants if c.id in _holders(state, combatants)) or "no one"
-            log.append(f"No action card acts this round; on Hold: {names} (act now, or end the round)")
+            names = ", ".join(c.name for c in combatants if c.id in _holders(state, combatants)) or say("no one")
+            log.append(say("No action card acts this round; on Hold: {names} (act now, or end the round)", names=names))
             return state
     if resumed:
         state["current"] = cid
-        log.append(f"{_by_id(combatants)[cid].name}'s turn resumes")
+        log.append(say("{name}'s turn resumes", name=_by_id(combatants)[cid].name))
     else:
         _start_turn(state, cid, combatants, dice, settings, rolls, log, changes)
     return state
@@ -488,7 +492,7 @@ def _session_bennies(combatants: list[Combatant], settings: dict) -> tuple[list[
         if sheet.get("wild_card", True) and sheet.get("bennies") is None:
             n = int(settings["session_bennies"])
             changes[c.id] = {"bennies": n}
-            log.append(f"{c.name} is dealt {n} Bennies for the session")
+            log.append(say_n("{name} is dealt {n} Benny for the session", "{name} is dealt {n} Bennies for the session", n, name=c.name))
             c = Combatant(c.id, c.name, {**sheet, "bennies": n}, c.position, c.side, c.is_player, c.state)
         out.append(c)
     return out, changes, log
@@ -522,7 +526,7 @@ def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     for c in combatants:
         if (c.sheet or {}).get("vulnerable"):
             changes[c.id] = {"vulnerable": False}
-            log.append(f"{c.name} is no longer Vulnerable: the fight is over")
+            log.append(say("{name} is no longer Vulnerable: the fight is over", name=c.name))
     return TurnUpdate(state={}, round=0, log=log, sheet_changes=changes)
 
 
@@ -555,7 +559,7 @@ def _turn_modifiers(per: dict, sheet: dict) -> list[Modifier]:
     if per.get("ran"):
         mods.append(Modifier("Running", RUNNING_PENALTY, CORE))
     if per.get("joker"):
-        mods.append(Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)"))
+        mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
     return mods + condition_modifiers(sheet)
 
 
@@ -564,11 +568,11 @@ def _why_not(state: dict, actor: Combatant) -> str:
     sheet = actor.sheet or {}
     per = state.get("combatants", {}).get(actor.id, {})
     if sheet.get("incapacitated"):
-        return "Incapacitated"
+        return say("Incapacitated")
     if sheet.get("stunned"):
-        return "Stunned: no actions until it recovers (the GM resolves it)"
+        return say("Stunned: no actions until it recovers (the GM resolves it)")
     if per.get("surprised"):
-        return "Surprised: failed Notice, no action this round"
+        return say("Surprised: failed Notice, no action this round")
     return ""
 
 
@@ -577,8 +581,8 @@ def _spent(per: dict) -> str:
     n, used = int(per.get("actions", 1) or 1), int(per.get("used", 0) or 0)
     if used < n:
         return ""
-    return (f"the {n} action{'s' if n > 1 else ''} declared this turn {'are' if n > 1 else 'is'} taken"
-            + (" (declare more before the first)" if n == 1 else ""))
+    return (say("the 1 action declared this turn is taken (declare more before the first)") if n == 1 else
+            say("the {n} actions declared this turn are taken", n=n))
 
 
 def _attack_options(per: dict, sheet: dict, why: str) -> list[ActionOption]:
@@ -594,8 +598,9 @@ def _attack_options(per: dict, sheet: dict, why: str) -> list[ActionOption]:
             continue
         skill = "fighting" if not w["ranged"] else "athletics" if w["thrown"] else "shooting"
         out.append(ActionOption(
-            "attack", f"Attack: {name or 'Unarmed'} ({skill.title()})", "attack",
-            cost="1 action" + (f" of {n} (each {multi_action_penalty(n):+d})" if n > 1 else ""),
+            "attack", say("Attack: {weapon} ({skill})", weapon=name or say("Unarmed"), skill=SKILL_WORDS[skill]), "attack",
+            cost=say("1 action of {n} (each {penalty})", n=n, penalty=f"{multi_action_penalty(n):+d}") if n > 1
+            else say("1 action"),
             available=not why, reason=why, usual=True,
             data={"weapon": name, "skill": skill, "rof": int(w["rof"]), "actions": n,
                   "used": int(per.get("used", 0) or 0), "penalty": penalty,
@@ -618,62 +623,64 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     out: list[ActionOption] = []
     if sheet.get("shaken"):
         has = int(sheet.get("bennies", 0) or 0) > 0
-        out.append(ActionOption("benny_unshake", "Spend a Benny to end Shaken", "other", "1 Benny",
+        out.append(ActionOption("benny_unshake", say("Spend a Benny to end Shaken"), "other", say("1 Benny"),
                                 available=has and not sheet.get("incapacitated"),
-                                reason="" if has else "no Bennies left"))
+                                reason="" if has else say("no Bennies left")))
     if current != actor.id:
         if per.get("on_hold"):
             ok = current is not None and not why
-            out.append(ActionOption("interrupt", "Act from Hold (interrupt: opposed Athletics)", "turn",
-                                    "the held turn", available=ok,
-                                    reason=why or ("" if ok else "no one is acting to interrupt: act now"),
+            out.append(ActionOption("interrupt", say("Act from Hold (interrupt: opposed Athletics)"), "turn",
+                                    say("the held turn"), available=ok,
+                                    reason=why or ("" if ok else say("no one is acting to interrupt: act now")),
                                     data={"against": current, "joker": bool(per.get("joker")), "from_hold": True}))
             ok = current is None and not why
-            out.append(ActionOption("act_now", "Act from Hold now", "turn", "the held turn", available=ok,
-                                    reason=why or ("" if ok else "someone is acting: interrupt instead"),
+            out.append(ActionOption("act_now", say("Act from Hold now"), "turn", say("the held turn"), available=ok,
+                                    reason=why or ("" if ok else say("someone is acting: interrupt instead")),
                                     data={"from_hold": True}))
         return out
     d = derived_values(sheet)
     pace, run_die = d["pace"], d["run_die"]
     allowance = movement_left(state, actor, settings)
-    free_only = "Shaken: free actions only this turn" if (sheet.get("shaken") or per.get("free_only")) else ""
-    no_more = "" if allowance > 0 else "no movement left this turn" + ("" if per.get("ran") else " (running adds "
-                                                                        f"{run_die})")
-    out.append(ActionOption("move", f"Move (Pace {pace}\")", "move", "free (not an action)",
+    free_only = say("Shaken: free actions only this turn") if (sheet.get("shaken") or per.get("free_only")) else ""
+    no_more = "" if allowance > 0 else say("no movement left this turn") if per.get("ran") else say(
+        "no movement left this turn (running adds {die})", die=run_die)
+    out.append(ActionOption("move", say("Move (Pace {pace}\")", pace=pace), "move", say("free (not an action)"),
                             available=not (why or no_more), reason=why or no_more, usual=True,
                             data={"allowance": allowance, "pace": pace,
                                               "moved": float(per.get("moved", 0) or 0),
-                                              "difficult_terrain": "costs double"}))
-    out.append(ActionOption("run", f"Run (+{run_die} to Pace)", "move",
-                            f"free; {RUNNING_PENALTY} to this turn's actions",
+                                              "difficult_terrain": say("costs double")}))
+    out.append(ActionOption("run", say("Run (+{die} to Pace)", die=run_die), "move",
+                            say("free; {penalty} to this turn's actions", penalty=RUNNING_PENALTY),
                             available=not why and not per.get("ran"), usual=True,
-                            reason=why or ("already ran this turn" if per.get("ran") else ""),
+                            reason=why or (say("already ran this turn") if per.get("ran") else ""),
                             data={"die": run_die, "pace": pace, "most_without_ace": pace + parse_die(run_die).sides,
                                   "penalty": RUNNING_PENALTY}))
     if sheet.get("prone"):
-        out.append(ActionOption("stand", "Stand up", "move", f"{STAND_COST}\" of movement",
+        out.append(ActionOption("stand", say("Stand up"), "move", say("{cost}\" of movement", cost=STAND_COST),
                                 available=not why and not per.get("stood"), reason=why))
     else:
-        out.append(ActionOption("fall_prone", "Fall prone", "other", "free", available=not why, reason=why))
+        out.append(ActionOption("fall_prone", say("Fall prone"), "other", say("free"), available=not why, reason=why))
     out += _attack_options(per, sheet, why or free_only)
     n, used = int(per.get("actions", 1) or 1), int(per.get("used", 0) or 0)
     spent = _spent(per)
-    out.append(ActionOption("other_action", "Another action (Aim, a Test, a power...: the GM resolves it)", "other",
-                            "1 action", available=not (why or free_only or spent), reason=why or free_only or spent,
+    out.append(ActionOption("other_action", say("Another action (Aim, a Test, a power...: the GM resolves it)"), "other",
+                            say("1 action"), available=not (why or free_only or spent), reason=why or free_only or spent,
                             data={"actions": n, "used": used}))
-    fixed = f"already took {used} action{'s' if used > 1 else ''}: the count is set before the first" if used else ""
+    fixed = say_n("already took {n} action: the count is set before the first",
+                  "already took {n} actions: the count is set before the first", used) if used else ""
     for k in range(1, int(settings["max_actions"]) + 1):
         if k == n:
             continue
         pen = multi_action_penalty(k)
-        label = f"Take {k} actions this turn ({pen} to each)" if k > 1 else "Take a single action (no penalty)"
+        label = say("Take {n} actions this turn ({penalty} to each)", n=k, penalty=pen) if k > 1 else say(
+            "Take a single action (no penalty)")
         reason = why or (free_only if k > 1 else "") or fixed
         out.append(ActionOption("multi_action", label, "turn", available=not reason, reason=reason,
                                 data={"actions": k, "penalty": pen}))
     fresh = n == 1 and not per.get("ran") and not used and not per.get("moved")
-    out.append(ActionOption("hold", "Go on Hold", "turn", "the turn", available=not why and fresh, usual=True,
-                            reason=why or ("" if fresh else "Hold is taken instead of acting")))
-    out.append(ActionOption("end_turn", "End the turn", "turn"))
+    out.append(ActionOption("hold", say("Go on Hold"), "turn", say("the turn"), available=not why and fresh, usual=True,
+                            reason=why or ("" if fresh else say("Hold is taken instead of acting"))))
+    out.append(ActionOption("end_turn", say("End the turn"), "turn"))
     return out
 
 
@@ -686,10 +693,11 @@ def _interrupt(state: dict, actor: Combatant, combatants: list[Combatant], dice:
     per = state["combatants"][actor.id]
     cur = _by_id(combatants).get(state["current"])
     if cur is None:
-        raise RuleError("no one is acting to interrupt")
+        raise RuleError(say("no one is acting to interrupt"))
     if per.get("joker") or options.get("unopposed"):
         first = "holder"
-        log.append(f"{actor.name} acts from Hold" + (" (Joker: acts when it likes)" if per.get("joker") else ""))
+        log.append(say("{name} acts from Hold (Joker: acts when it likes)", name=actor.name) if per.get("joker")
+                   else say("{name} acts from Hold", name=actor.name))
     else:
         a_die, a_mods = skill_die(actor.sheet or {}, "athletics")
         b_die, b_mods = skill_die(cur.sheet or {}, "athletics")
@@ -701,38 +709,41 @@ def _interrupt(state: dict, actor: Combatant, combatants: list[Combatant], dice:
             b_modifiers=b_mods + _joker_and_conditions(b_per, cur.sheet or {}))
         rolls += [r for r in res["rolls"] if r is not None]
         first = {"a": "holder", "b": "actor", "tie": "holder"}[res["winner"]]
-        log.append(f"{actor.name} tries to interrupt {cur.name}: Athletics {res['a']['total']} vs "
-                   f"{res['b']['total']}" + (" (a tie: both act at once, the holder's turn first)"
-                                             if res["winner"] == "tie" else ""))
+        log.append(say("{name} tries to interrupt {other}: Athletics {a} vs {b} (a tie: both act at once, the holder's "
+                       "turn first)", name=actor.name, other=cur.name, a=res["a"]["total"], b=res["b"]["total"])
+                   if res["winner"] == "tie" else
+                   say("{name} tries to interrupt {other}: Athletics {a} vs {b}", name=actor.name, other=cur.name,
+                       a=res["a"]["total"], b=res["b"]["total"]))
     if first == "holder":
         state["resume"].append(cur.id)
         _start_turn(state, actor.id, combatants, dice, settings, rolls, log, changes)
     else:
         per["on_hold"] = False
         state["after"].insert(0, actor.id)
-        log.append(f"{actor.name} loses the interrupt and acts right after {cur.name}")
+        log.append(say("{name} loses the interrupt and acts right after {other}", name=actor.name, other=cur.name))
     return state
 
 
 def _joker_and_conditions(per: dict, sheet: dict) -> list[Modifier]:
-    mods = [Modifier("Joker", JOKER_BONUS, "Initiative (Action Cards)")] if per.get("joker") else []
+    mods = [Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)")] if per.get("joker") else []
     return mods + condition_modifiers(sheet)
 
 
 def _declare_actions(state: dict, actor: Combatant, k: int, listed: list[ActionOption], settings: dict) -> TurnUpdate:
     """Actions Per Turn: the number of actions this turn sets the penalty on each."""
     if state.get("current") != actor.id:
-        raise RuleError(f"it is not {actor.name}'s turn")
+        raise RuleError(say("it is not {name}'s turn", name=actor.name))
     per = state["combatants"].setdefault(actor.id, _fresh_state())
     offered = {o.data["actions"]: o for o in listed if o.key == "multi_action"}
     if k != int(per.get("actions", 1) or 1):
         if k not in offered:
-            raise RuleError(f"a turn has 1 to {settings['max_actions']} actions, not {k}")
+            raise RuleError(say("a turn has 1 to {most} actions, not {n}", most=settings["max_actions"], n=k))
         if not offered[k].available:
             raise RuleError(offered[k].reason)
     per["actions"] = k
     pen = multi_action_penalty(k)
-    log = [f"{actor.name} takes {k} action{'s' if k > 1 else ''} this turn" + (f": {pen} to each" if pen else "")]
+    log = [say("{name} takes {n} actions this turn: {penalty} to each", name=actor.name, n=k, penalty=pen) if pen else
+           say_n("{name} takes {n} action this turn", "{name} takes {n} actions this turn", k, name=actor.name)]
     return _update(state, [], log, {})
 
 
@@ -758,50 +769,51 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         raise RuleNotImplemented(f"Savage Worlds: {action!r} is not automated; the GM adjudicates it")
     if action == "end_turn":
         if state.get("current") != actor.id:
-            raise RuleError(f"it is not {actor.name}'s turn")
+            raise RuleError(say("it is not {name}'s turn", name=actor.name))
         return next_turn(state, combatants, dice, settings)
     listed = actions(state, actor, settings)
     if action == "multi_action":
         return _declare_actions(state, actor, int(options.get("actions", 0) or 0), listed, settings)
     opt = {o.key: o for o in listed}.get(action)
     if opt is None:
-        raise RuleError(f"{actor.name} cannot {action.replace('_', ' ')} now" +
-                        ("" if state.get("current") == actor.id else ": it is not its turn"))
+        raise RuleError(say("{name} cannot {action} now", name=actor.name, action=action.replace("_", " "))
+                        if state.get("current") == actor.id else
+                        say("{name} cannot {action} now: it is not its turn", name=actor.name, action=action.replace("_", " ")))
     if not opt.available:
-        raise RuleError(opt.reason or f"{actor.name} cannot {action.replace('_', ' ')} now")
+        raise RuleError(opt.reason or say("{name} cannot {action} now", name=actor.name, action=action.replace("_", " ")))
     per = state["combatants"].setdefault(actor.id, _fresh_state())
     sheet = actor.sheet or {}
     if action == "hold":
         per["on_hold"], per["surprise_hold"] = True, False
-        log.append(f"{actor.name} goes on Hold")
+        log.append(say("{name} goes on Hold", name=actor.name))
         state = _advance(state, combatants, dice, settings, rolls, log, changes)
     elif action == "interrupt":
         state = _interrupt(state, actor, combatants, dice, settings, options, rolls, log, changes)
     elif action == "act_now":
-        log.append(f"{actor.name} acts from Hold")
+        log.append(say("{name} acts from Hold", name=actor.name))
         _start_turn(state, actor.id, combatants, dice, settings, rolls, log, changes)
     elif action == "run":
         d = derived_values(sheet)
-        r = dice.roll(d["run_die"], "running die")
+        r = dice.roll(d["run_die"], say("running die"))
         rolls.append(r)
         per["ran"] = True
         per["run_allowance"] = d["pace"] + r.total
-        log.append(f"{actor.name} runs: Pace {d['pace']} + {r.total} = {per['run_allowance']}\"; "
-                   f"{RUNNING_PENALTY} to this turn's actions")
+        log.append(say("{name} runs: Pace {pace} + {roll} = {allowance}\"; {penalty} to this turn's actions", name=actor.name,
+                       pace=d["pace"], roll=r.total, allowance=per["run_allowance"], penalty=RUNNING_PENALTY))
     elif action == "stand":
         per["stood"] = True
         changes[actor.id] = {"prone": False}
-        log.append(f"{actor.name} stands up ({STAND_COST}\" of movement)")
+        log.append(say("{name} stands up ({cost}\" of movement)", name=actor.name, cost=STAND_COST))
     elif action == "fall_prone":
         changes[actor.id] = {"prone": True}
-        log.append(f"{actor.name} drops prone")
+        log.append(say("{name} drops prone", name=actor.name))
     elif action == "other_action":
         per["used"] = int(per.get("used", 0) or 0) + 1
-        log.append(f"{actor.name} takes an action ({per['used']} of {per.get('actions', 1)} this turn)")
+        log.append(say("{name} takes an action ({used} of {n} this turn)", name=actor.name, used=per["used"], n=per.get("actions", 1)))
     elif action == "benny_unshake":
         changes[actor.id] = {"shaken": False, "bennies": int(sheet.get("bennies", 0) or 0) - 1}
         per["free_only"] = False
-        log.append(f"{actor.name} spends a Benny and is no longer Shaken")
+        log.append(say("{name} spends a Benny and is no longer Shaken", name=actor.name))
     return _update(state, rolls, log, changes)
 
 
@@ -845,20 +857,22 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     state = _copy(state)
     sheet = mover.sheet or {}
     if state.get("current") != mover.id:
-        raise RuleError(f"it is not {mover.name}'s turn")
+        raise RuleError(say("it is not {name}'s turn", name=mover.name))
     why = _why_not(state, mover)
     if why:
-        raise RuleError(f"{mover.name} cannot move: {why}")
+        raise RuleError(say("{name} cannot move: {why}", name=mover.name, why=why))
     if sheet.get("prone"):
-        raise RuleError(f"{mover.name} is prone: stand up first ({STAND_COST}\" of movement)")
+        raise RuleError(say("{name} is prone: stand up first ({cost}\" of movement)", name=mover.name, cost=STAND_COST))
     cost = float(cost)
     if cost < 0:
         raise RuleError("a move cannot cost less than nothing")
     left = movement_left(state, mover, settings)
     per = state.setdefault("combatants", {}).setdefault(mover.id, _fresh_state())
     if cost > left + 1e-9:
-        hint = "" if per.get("ran") else f"; running adds {derived_values(sheet)['run_die']}"
-        raise RuleError(f"{mover.name} has {left:g}\" of movement left this turn and the path costs {cost:g}\"{hint}")
+        raise RuleError(say("{name} has {left}\" of movement left this turn and the path costs {cost}\"", name=mover.name,
+                            left=f"{left:g}", cost=f"{cost:g}") if per.get("ran") else
+                        say("{name} has {left}\" of movement left this turn and the path costs {cost}\"; running adds {die}",
+                            name=mover.name, left=f"{left:g}", cost=f"{cost:g}", die=derived_values(sheet)["run_die"]))
     per["moved"] = float(per.get("moved", 0) or 0) + cost
     start = tuple(path[0]) if path else mover.position
     end = tuple(path[-1]) if path else mover.position
@@ -867,8 +881,8 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     provokes = [cid for cid in withdraw_attackers(at_start, others)
                 if not adjacent(next(c for c in others if c.id == cid).position, end)]
     now = left - cost
-    log = [f"{mover.name} moves {cost:g}\" ({now:g}\" left this turn)"]
+    log = [say("{name} moves {cost}\" ({left}\" left this turn)", name=mover.name, cost=f"{cost:g}", left=f"{now:g}")]
     if provokes:
         names = ", ".join(c.name for c in others if c.id in provokes)
-        log.append(f"{mover.name} withdraws from melee: a free attack for {names}")
+        log.append(say("{name} withdraws from melee: a free attack for {names}", name=mover.name, names=names))
     return MoveResult(state=state, cost=cost, left=max(0.0, now), provokes=provokes, log=log)

@@ -37,6 +37,7 @@ from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, sta
 from .status import escalate, names as status_names, status_modifiers
 from .options import check_location, default_action, split_defense
 from .ticks import can_react, refusal, spend, state_of
+from ..text import joined, say, say_n
 
 
 def range_band_name(distance: int, weapon_range: int) -> str | None:
@@ -1088,7 +1089,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     details["damage_after_soak"] = total_after
     summary = attack_words(att.name, tgt.name, action, weapon, plan, attack_total, defense_total, len(hit_nets), hit_reports)
     if "jam" in details:
-        summary += "; the weapon jams" + (" (cleared at once)" if details["jam"]["recovered"] else ": Clear Jam (2 ticks)")
+        summary = (say("{line}; the weapon jams (cleared at once)", line=summary) if details["jam"]["recovered"] else
+                   say("{line}; the weapon jams: Clear Jam (2 ticks)", line=summary))
     return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
@@ -1136,23 +1138,36 @@ def attack_words(attacker: str, target: str, action: Action, weapon: dict, plan:
                  defense_total: int, hits: int, reports: list[dict]) -> str:
     """An attack's result in the game's words: "Ann: Burst Fire at Tom with the Assault rifle, 5 against
     Dodge 3: 2 of 3 bullets hit (torso), 12 damage after soak: 10 Stamina, 3 Wounds"."""
-    name = weapon.get("name") or "weapon"
-    head = f"{attacker}: {action.name} at {target} with the {name}, {attack_total}"
-    defense = plan.defense.replace("_", " ").title()
-    head += " with no defense" if plan.defense == "none" else f" against {defense} {defense_total}"
+    name = weapon.get("name") or say("weapon")
+    defense = DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()
+    head = (say("{attacker}: {action} at {target} with the {weapon}, {total} with no defense", attacker=attacker,
+                action=action.name, target=target, weapon=name, total=attack_total) if plan.defense == "none" else
+            say("{attacker}: {action} at {target} with the {weapon}, {total} against {defense} {defense_total}",
+                attacker=attacker, action=action.name, target=target, weapon=name, total=attack_total, defense=defense,
+                defense_total=defense_total))
     if not hits:
         if attack_total < 1:
-            return head + ": miss"
-        return head + (": the cover stops it" if plan.defense == "none" else f": {defense} avoids it")
-    what = f"{hits} of {plan.bullets} bullets hit" if plan.bullets > 1 else f"{hits} hits" if hits > 1 else "hit"
+            return say("{head}: miss", head=head)
+        return (say("{head}: the cover stops it", head=head) if plan.defense == "none" else
+                say("{head}: {defense} avoids it", head=head, defense=defense))
+    what = (say("{n} of {bullets} bullets hit", n=hits, bullets=plan.bullets) if plan.bullets > 1 else
+            say("{n} hits", n=hits) if hits > 1 else say("hit"))
     after = sum(r["after_soak"] for r in reports)
     lost, wounds = sum(r["stamina_lost"] for r in reports), sum(r["wounds"] for r in reports)
-    crit = " (critical)" if any(r["critical"] for r in reports) else ""
-    taken = [f"{lost} Stamina"] if lost else []
+    if any(r["critical"] for r in reports):
+        what = say("{what} (critical)", what=what)
+    taken = [say("{n} Stamina", n=lost)] if lost else []
     if wounds:
-        taken.append(f"{wounds} Wound{'s' if wounds != 1 else ''}")
-    out = f"{head}: {what}{crit} ({plan.location}), {after} damage after soak"
-    return out + (": " + ", ".join(taken) if taken else ": the armour soaks it")
+        taken.append(say_n("{n} Wound", "{n} Wounds", wounds))
+    if taken:
+        return say("{head}: {what} ({location}), {damage} damage after soak: {taken}", head=head, what=what,
+                   location=plan.location, damage=after, taken=joined(taken, ", "))
+    return say("{head}: {what} ({location}), {damage} damage after soak: the armour soaks it", head=head, what=what,
+               location=plan.location, damage=after)
+
+
+#: a defense as an attack's line names it (Tesseris "Combat": Dodge, Block, Parry...)
+DEFENSE_WORDS = {"dodge": say("Dodge"), "block": say("Block"), "parry": say("Parry"), "scrutiny": say("Scrutiny")}
 
 
 def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, dice: DiceSource, rolls: list,
@@ -1171,7 +1186,8 @@ def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, d
         rolls.append(rec)
     effects.append(Effect("jam", details["attacker"], {
         "weapon": weapon.get("key"), "recovered": recovered, "round_lost": True,
-        "says": f"{name} jams" + (", cleared at once" if recovered else ": Clear Jam (2 ticks)")}))
+        "says": say("{weapon} jams, cleared at once", weapon=name) if recovered else
+                say("{weapon} jams: Clear Jam (2 ticks)", weapon=name)}))
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", details["attacker"], {
             "weapon": weapon.get("key"), "spent": 1, "reason": "round lost to the jam",

@@ -20,6 +20,7 @@ from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS
 from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
 from .status import names as status_names
 from .ticks import cost, refusal, state_of
+from ..text import say
 
 #: attacks that use no weapon's damage: a Melee test with any weapon in hand ("Melee Attack Actions")
 MANEUVERS = ("grapple", "pin", "choke_out", "break_pin", "trip", "disarm")
@@ -28,16 +29,18 @@ CALLED_SHOT_LOCATIONS = ("head", "torso")
 LOCATION_LABELS = {"head": "Head", "arms": "Arms", "torso": "Torso", "legs": "Legs"}
 #: the defenses of "Defending" and the opposed tests the actions name, in the card's words
 DEFENSE_LABELS = {
-    "duck": "Duck (free)",
-    "dodge": "Dodge (1 tick)",
-    "block": "Block (1 tick)",
-    "parry": "Parry (1 tick)",
-    "grapple_defense": "Grapple Defense: Melee or Athletics (1 tick)",
-    "athletics": "Athletics test (1 tick)",
-    "scrutiny": "Scrutiny test (free)",
-    "melee_or_acrobatics": "Melee or Acrobatics test (free)",
-    "none": "No defense",
+    "duck": say("Duck (free)"),
+    "dodge": say("Dodge (1 tick)"),
+    "block": say("Block (1 tick)"),
+    "parry": say("Parry (1 tick)"),
+    "grapple_defense": say("Grapple Defense: Melee or Athletics (1 tick)"),
+    "athletics": say("Athletics test (1 tick)"),
+    "scrutiny": say("Scrutiny test (free)"),
+    "melee_or_acrobatics": say("Melee or Acrobatics test (free)"),
+    "none": say("No defense"),
 }
+#: a defense's name before a reaction ("Dodge, dropping prone first")
+DEFENSE_NAMES = {"duck": say("Duck"), "dodge": say("Dodge"), "block": say("Block")}
 #: reactions that change a defense against a ranged attack ("Movement Actions" Drop Prone; "Taking Cover")
 DEFENSE_REACTIONS = {"prone": "dropping prone", "cover": "taking cover"}
 TWO_WEAPONS = (("no", "One weapon"), ("primary", "Two weapons: this is the primary hand (-1)"),
@@ -313,7 +316,7 @@ def defense_choices(system, request: AttackRequest) -> list[dict]:
             system.odds(replace(request, options={**opts, "defense": value}, targets=[]))
             entry.update(available=True, reason="")
         except (RuleError, RuleNotImplemented) as exc:
-            entry.update(available=False, reason=str(exc))
+            entry.update(available=False, reason=exc.args[0] if exc.args else str(exc))
         if group:
             entry["group"] = group
         out.append(entry)
@@ -325,11 +328,11 @@ def defense_choices(system, request: AttackRequest) -> list[dict]:
     for b in bases:  # each defense, then the reactions that may come before it, as one group
         variants = []
         if ranged and b in ("duck", "dodge", "block"):
-            name = DEFENSE_LABELS[b].split(" (")[0]
+            name = DEFENSE_NAMES[b]
             if not t_state.get("prone"):
-                variants.append((f"{b}+prone", f"{name}, dropping prone first (1 more tick)"))
+                variants.append((f"{b}+prone", say("{defense}, dropping prone first (1 more tick)", defense=name)))
             if not t_state.get("in_cover") and faces_cover:
-                variants.append((f"{b}+cover", f"{name}, taking cover first (2 more ticks)"))
+                variants.append((f"{b}+cover", say("{defense}, taking cover first (2 more ticks)", defense=name)))
         add(b, DEFENSE_LABELS.get(b, b.title()), b if variants else None)
         for key, label in variants:
             add(key, label, b)

@@ -26,6 +26,7 @@ from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_
 from .sheet import char, num, speed, stamina, test_pool
 from .status import add_status, names as status_names, start_of_round
 from .ticks import BORROWABLE_ACTIONS, BORROWABLE_CATEGORIES, TURN_STANCES, cost, refusal, spend, state_of, ticks_per_round
+from ..text import say
 
 
 def new_round(state: dict, sheet: dict) -> dict:
@@ -238,10 +239,10 @@ def _roll_initiative(step: _Step) -> None:
     step.rolls += [r["roll"] for r in rows]
     step.state["initiative"] = [_row(r) for r in rows]
     step.state["order"] = [r["id"] for r in rows]
-    step.log.append("Initiative: " + ", ".join(f"{r['name']} {r['total']}" for r in rows))
+    step.log.append(say("Initiative: {order}", order=", ".join(f"{r['name']} {r['total']}" for r in rows)))
     tied = [r for r in rows if r["gm_decides"]]
     if tied:
-        step.log.append("Tied for the GM to order: " + ", ".join(r["name"] for r in tied))
+        step.log.append(say("Tied for the GM to order: {names}", names=", ".join(r["name"] for r in tied)))
 
 
 def _start_turn(step: _Step, cid: str) -> bool:
@@ -268,7 +269,7 @@ def _start_turn(step: _Step, cid: str) -> bool:
             step.change(cid, {"statuses": check["sheet"]["statuses"], "dying": True})
             step.log.append(f"{step.name(cid)} falls unconscious and begins dying: Resolve {check['total']} against {check['difficulty']}")
             return False
-    step.log.append(f"{step.name(cid)}'s turn: {num(cs[cid]['ticks'])} ticks")
+    step.log.append(say("{name}'s turn: {ticks} ticks", name=step.name(cid), ticks=num(cs[cid]["ticks"])))
     return True
 
 
@@ -283,11 +284,11 @@ def _advance(step: _Step) -> None:
             if not step.can_act(cid):
                 s["acted"].append(cid)
                 if cid in step.by_id and s["combatants"].get(cid, {}).get("surprised"):
-                    step.log.append(f"{step.name(cid)} is surprised: reactions only this round")
+                    step.log.append(say("{name} is surprised: reactions only this round", name=step.name(cid)))
                 continue
             s["current"] = cid
             if cid in s.get("started", []):
-                step.log.append(f"{step.name(cid)} acts after delaying")
+                step.log.append(say("{name} acts after delaying", name=step.name(cid)))
                 return
             if _start_turn(step, cid):
                 return
@@ -306,7 +307,7 @@ def _new_round(step: _Step) -> None:
     s["round"] = num(s.get("round"), 1) + 1
     s["phase"] = ""
     s["acted"], s["started"], s["current"] = [], [], None
-    step.log.append(f"Round {s['round']}")
+    step.log.append(say("Round {n}", n=s["round"]))
     for cid in list(s["combatants"]):
         if cid not in step.by_id:
             continue
@@ -316,11 +317,11 @@ def _new_round(step: _Step) -> None:
         if update["statuses"] != (sheet.get("statuses") or []):
             step.change(cid, {"statuses": update["statuses"]})
         if update["ticks_lost"]:
-            step.log.append(f"{step.name(cid)} loses {update['ticks_lost']} tick(s) to status effects")
+            step.log.append(say("{name} loses {n} tick(s) to status effects", name=step.name(cid), n=update["ticks_lost"]))
         if update["damage"]:
             hurt = start_of_round_damage(step.sheets[cid], update["damage"])
             step.change(cid, {k: hurt.get(k) for k in ("stamina", "wounds", "ego", "statuses")})
-            step.log.append(f"{step.name(cid)} bleeds: {update['damage']} damage")
+            step.log.append(say("{name} bleeds: {damage} damage", name=step.name(cid), damage=update["damage"]))
         s["combatants"][cid] = _clean(fresh)
     _roll_initiative(step)
 
@@ -340,7 +341,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     unaware = [c for c in combatants if (c.state or {}).get("unaware") or (c.state or {}).get("surprised")]
     hidden = [c for c in combatants if (c.state or {}).get("hidden")] or \
         [c for c in combatants if c not in unaware and any(not (c.side and u.side) or c.side != u.side for u in unaware)]
-    step.log.append("Round 1")
+    step.log.append(say("Round {n}", n=1))
     if unaware:
         out = surprise(unaware, hidden, dice)
         step.rolls += out["rolls"]
@@ -421,7 +422,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         s["combatants"][cid] = {k: v for k, v in st.items() if k not in MOVE_KEYS}
     if cur is not None and cur not in s["acted"]:
         s["acted"].append(cur)
-        step.log.append(f"{step.name(cur)} ends the turn with {num(s['combatants'].get(cur, {}).get('ticks'))} ticks for reactions")
+        step.log.append(say("{name} ends the turn with {ticks} ticks for reactions", name=step.name(cur),
+                            ticks=num(s["combatants"].get(cur, {}).get("ticks"))))
     s["current"] = None
     _advance(step)
     return step.update()
@@ -664,7 +666,7 @@ def _delay(step: _Step, actor: Combatant, settings: dict) -> TurnUpdate:
     s["initiative"] = done + rows
     s["order"] = [r["id"] for r in s["initiative"]]
     me = next(r for r in rows if r["id"] == actor.id)
-    step.log.append(f"{actor.name} delays to initiative {me['total']}")
+    step.log.append(say("{name} delays to initiative {n}", name=actor.name, n=me["total"]))
     left = [r["id"] for r in rows if step.can_act(r["id"])]
     forfeit = delay_forfeits(rows, left, num(settings.get("delay_forfeit_after"), 2))
     s["current"] = None

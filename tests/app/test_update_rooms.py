@@ -37,7 +37,8 @@ def test_players_who_see_the_same_share_one_message_each_gets_one_update(app, hu
     assert gm_live.emit("command", {"type": "move_token", "token_id": aria, "x": 2, "y": 1}, callback=True)["ok"]
 
     updates = [to for event, to in sent if event == "update"]
-    others = sorted(f"game:{g['id']}:player:{p['player_id']}" for p in players[1:])
+    # each seat's devices that read English (#37: updates go to an audience's devices by language)
+    others = sorted(f"game:{g['id']}:player:{p['player_id']}|en" for p in players[1:])
     # GM, screen and Aria's owner see it each their own way; the three other players alike: one message
     assert sorted(len(to) for to in updates) == [1, 1, 1, 3]
     assert sorted(next(to for to in updates if len(to) == 3)) == others

@@ -26,6 +26,7 @@ from rules.system import NO_DEFENSE, AttackRequest, AttackResult, BaseSystem, Ru
 from . import characters, fog, text, zonelayout
 from .combat import aim_squares, combatant, position_of, rules_call, settings_of
 from .model import Actor, Event, Rejected
+from rules.text import joined, say, say_n
 
 if TYPE_CHECKING:
     from .model import Game, Token
@@ -521,12 +522,12 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.pending_defense = dict(d)
         attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
         secret = bool((attacker and attacker.hidden) or (target and target.hidden))
-        log(f"{attacker.name if attacker else '?'} attacks {target.name if target else '?'}: "
-            f"waiting for {target.name if target else '?'}'s defense", "gm" if secret else "all", None)
+        log(say("{attacker} attacks {target}: waiting for {target}'s defense", attacker=attacker.name if attacker else "?",
+                target=target.name if target else "?"), "gm" if secret else "all", None)
         return
     if event.type == "defense_dropped":
         game.pending_defense = None
-        log("the GM called the attack off", "all", None)
+        log(say("the GM called the attack off"), "all", None)
         return
     game.pending_defense = None
     for token_id, sheet in d["sheets"].items():
@@ -538,24 +539,29 @@ def evolve(game: "Game", event: Event, log) -> None:
             game.combat["current"] = d["turn"]["current"]
             game.combat["order"] = list(d["turn"]["order"])
     attacker, target = game.tokens.get(d["attacker"]), game.tokens.get(d["target"])
-    ruling = " (GM ruling)" if d.get("forced") else ""
+    forced = bool(d.get("forced"))
+
+    def ruled(line):
+        return say("{line} (GM ruling)", line=line) if forced else line
+
     card = _card(game, d)
     if (attacker and attacker.hidden) or (target and target.hidden) or \
             (not d.get("template") and _names_hidden(game, d)):  # a bystander hit by a miss, say
-        log(d["result"]["summary"] + ruling, "gm", {"attack": d["result"], "card": card})
+        log(ruled(d["result"]["summary"]), "gm", {"attack": d["result"], "card": card})
         return
     hidden = {t["id"] for t in card["targets"] if game.tokens[t["id"]].hidden}
     if not hidden:
-        log(d["result"]["summary"] + ruling, "all", {"attack": d["result"], "card": card})
+        log(ruled(d["result"]["summary"]), "all", {"attack": d["result"], "card": card})
         return
     # an area attack that caught a hidden token: the GM reads it all; the table, who it can see was hit
-    log(d["result"]["summary"] + ruling, "gm", {"attack": d["result"], "card": card})
+    log(ruled(d["result"]["summary"]), "gm", {"attack": d["result"], "card": card})
     seen = {**card, "targets": [t for t in card["targets"] if t["id"] not in hidden]}
-    names = ", ".join(t["name"] for t in seen["targets"]) or "nobody the table can see"
+    names = ", ".join(t["name"] for t in seen["targets"]) or say("nobody the table can see")
     told = {"hit": d["result"]["hit"], "summary": "", "rolls": [], "modifiers": [], "details": {},
             "effects": [e for e in d["result"]["effects"] if e["target"] not in hidden]}
     who = attacker.name if attacker else "?"
-    log(f"{who}'s area attack {'hits' if d['result']['hit'] else 'goes off'}: {names}{ruling}", "all",
+    log(ruled(say("{name}'s area attack hits: {names}", name=who, names=names) if d["result"]["hit"] else
+              say("{name}'s area attack goes off: {names}", name=who, names=names)), "all",
         {"attack": told, "card": seen})
 
 
@@ -584,11 +590,11 @@ def _card(game: "Game", d: dict) -> dict:
     spent = [w for w in (_effect_words(e) for e in result["effects"] if e["target"] == d["attacker"]) if w]
     hits = sum(1 for t in targets if t["hit"])
     if d.get("template") or len(targets) > 1:
-        verdict = f"{hits} HIT" if hits else "NO ONE HIT"
+        verdict = say("{n} HIT", n=hits) if hits else say("NO ONE HIT")
         if len(targets) > 1 and not d.get("template"):
-            verdict = f"HIT {hits} OF {len(targets)}" if hits else "MISS"
+            verdict = say("HIT {n} OF {total}", n=hits, total=len(targets)) if hits else say("MISS")
     else:
-        verdict = "HIT" if result["hit"] else "MISS"
+        verdict = say("HIT") if result["hit"] else say("MISS")
     return {"attacker": attacker.name if attacker else "?", "attacker_id": d["attacker"], "hit": bool(result["hit"] or hits),
             "verdict": verdict, "area": (d.get("template") or {}).get("label"), "targets": targets, "spent": spent}
 
@@ -597,9 +603,16 @@ def _card(game: "Game", d: dict) -> dict:
 BOOKKEEPING = frozenset({"round", "none"})
 #: effect kinds in plain words, where the kind's own name reads badly
 EFFECT_WORDS = {
-    "ammo": lambda d: f"{d.get('spent', 1)} shot{'s' if d.get('spent', 1) != 1 else ''} spent"
-                      + (f" ({d['weapon']})" if d.get("weapon") else ""),
+    "ammo": lambda d: (say_n("{n} shot spent ({weapon})", "{n} shots spent ({weapon})", d.get("spent", 1), weapon=d["weapon"])
+                       if d.get("weapon") else say_n("{n} shot spent", "{n} shots spent", d.get("spent", 1))),
 }
+#: an effect's kind as the card reads it (the rest read as their own name: "jam", "mayhem")
+KIND_WORDS = {"shaken": say("shaken"), "wounds": say("wounds"), "incapacitated": say("incapacitated"),
+              "unconscious": say("unconscious"), "vulnerable": say("vulnerable"), "damage": say("damage"),
+              "stunned": say("stunned"), "dead": say("dead"), "benny": say("benny"), "condition": say("condition"),
+              "status": say("status"), "object_broken": say("object broken"), "shots_spent": say("shots spent"),
+              "hours": say("hours"), "nonlethal": say("nonlethal"), "location": say("location"),
+              "reason": say("reason"), "object": say("object")}
 
 
 def _effect_words(effect: dict) -> str:
@@ -611,19 +624,23 @@ def _effect_words(effect: dict) -> str:
         return ""
     if isinstance(data.get("says"), str):
         return data["says"]
+
+    def words(key: str):
+        return KIND_WORDS.get(key) or key.replace("_", " ")
+
     if kind in EFFECT_WORDS:
         try:
             return EFFECT_WORDS[kind](data)
         except (TypeError, ValueError):
             pass
-    head = kind.replace("_", " ")
+    head = words(kind)
     own = data.pop(kind, None)  # {"kind": "wounds", "data": {"wounds": 3}} reads "wounds 3"
     if isinstance(own, (int, float, str)) and not isinstance(own, bool):
-        head += f" {own}"
-    bits = [f"{k.replace('_', ' ')} {v}" for k, v in data.items()
+        head = joined([head, own], " ")
+    bits = [joined([words(k), v], " ") for k, v in data.items()
             if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
-    flags = [k.replace("_", " ") for k, v in data.items() if v is True]
-    return head + (f" ({', '.join(bits + flags)})" if bits or flags else "")
+    flags = [words(k) for k, v in data.items() if v is True]
+    return say("{effect} ({details})", effect=head, details=joined(bits + flags, ", ")) if bits or flags else head
 
 
 def _target_words(entry: dict | None) -> str:
@@ -631,14 +648,18 @@ def _target_words(entry: dict | None) -> str:
     if not entry:
         return ""
     if entry.get("protected"):
-        return entry.get("note") or "protected"
+        return entry.get("note") or say("protected")
     bits = []
     for key in ("roll", "bonus", "damage", "toughness", "wounds"):
         if isinstance(entry.get(key), (int, float)) and not isinstance(entry.get(key), bool) \
                 and not (key == "bonus" and not entry[key]):
-            bits.append(f"{key} {entry[key]:g}")
-    bits += [f"{r['label']} {r['value']:+g}" for r in entry.get("reductions") or [] if isinstance(r, dict)]
-    return ", ".join(bits)
+            bits.append(joined([TARGET_WORDS[key], f"{entry[key]:g}"], " "))
+    bits += [joined([r["label"], f"{r['value']:+g}"], " ") for r in entry.get("reductions") or [] if isinstance(r, dict)]
+    return joined(bits, ", ")
+
+
+TARGET_WORDS = {"roll": say("roll"), "bonus": say("bonus"), "damage": say("damage"), "toughness": say("toughness"),
+                "wounds": say("wounds")}
 
 
 def pending_view(game: "Game", actor: "Actor") -> dict | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import asdict
 
 from . import attacks, characters, combat, fog, handouts, maps, reroll, screenview, soak, templates
 from .model import Actor, Game, LogEntry
@@ -120,7 +119,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "settings": combat.settings_of(game),
         "combat": combat.combat_view(game, actor),
         "characters": characters.view(game, actor),
-        "log": [asdict(e) for e in log_for(game, actor)],
+        "log": [e.to_dict() for e in log_for(game, actor)],
         "you": {"role": actor.role, "player_id": actor.player_id},
         "screen_view": screenview.view_for(game, actor),
         "handouts": handouts.view(game, actor),  # only those shown to this audience (the GM's: all)

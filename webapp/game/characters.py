@@ -17,6 +17,7 @@ from rules.system import RuleError, RuleNotImplemented
 
 from . import fog, text
 from .model import Character, Event, Rejected
+from rules.text import say
 from .text import N_
 
 if TYPE_CHECKING:
@@ -186,12 +187,12 @@ def evolve(game: "Game", event: Event, log) -> None:
         character = Character(**d["character"])
         game.characters[character.id] = character
         token = game.tokens.get(character.token_id) if character.token_id else None
-        log(f"{character.name} joined the cast", "gm" if token is not None and token.hidden else "all", None)
+        log(say("{name} joined the cast", name=character.name), "gm" if token is not None and token.hidden else "all", None)
     elif event.type == "sheet_updated":
         character = game.characters[d["character_id"]]
         # an old log's events carry the whole sheet after the change; newer ones only the changes
         character.sheet = d["sheet"] if "sheet" in d else apply_changes(character.sheet, d["changes"])
-        log(f"{character.name}'s sheet changed: {', '.join(d['changes'])}", "gm", None)
+        log(say("{name}'s sheet changed: {fields}", name=character.name, fields=", ".join(d["changes"])), "gm", None)
 
 
 def unknown_names(game: "Game", actor: "Actor") -> set[str]:

@@ -27,6 +27,7 @@ from rules.system import Combatant, RuleError, RuleNotImplemented
 from . import characters, fog, text, zonelayout
 from .text import N_
 from .model import Event, Rejected, cells_at
+from rules.text import Say, say
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -182,7 +183,8 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
     except RuleNotImplemented as exc:
         raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
     except RuleError as exc:
-        raise Rejected(named(game, str(exc), actor, hidden_as="someone")) from None
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)  # the rules' words, kept
+        raise Rejected(named(game, said, actor, hidden_as=say("someone"))) from None
 
 
 def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_as: str | None = None) -> str:
@@ -191,6 +193,8 @@ def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_a
     when no actor is given) is put as those words instead, so a refusal names no hidden token."""
     if game is None or not game.tokens or not text:
         return text
+    if isinstance(text, Say):  # the rules' words: the ids among their parameters
+        return text.map_args(lambda value: named(game, value, actor, hidden_as))
     ids = sorted(game.tokens, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
 
@@ -327,7 +331,7 @@ def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> Non
     current = game.tokens.get(update["current"]) if update["current"] else None
     said = any(named(game, line).startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
     if current is not None and announce and not said:  # the rules' own line ("Mira's turn (KH)") says it already
-        log(f"{current.name}'s turn", "gm" if current.hidden else "all", None)
+        log(say("{name}'s turn", name=current.name), "gm" if current.hidden else "all", None)
 
 
 def _audience_of(game: "Game", line: str) -> str:
@@ -345,19 +349,20 @@ def evolve(game: "Game", event: Event, log) -> None:
         who = _who(game, d["by"])
         audience = "gm" if d["secret"] else "all"
         detail = {"roll": d["roll"], "by": d["by"]}
-        log(f"{who} rolled {d['expr']}: {d['roll']['text']}" + (" (secret)" if d["secret"] else ""), audience, detail)
+        log(say("{who} rolled {dice}: {roll} (secret)", who=who, dice=d["expr"], roll=d["roll"]["text"]) if d["secret"]
+            else say("{who} rolled {dice}: {roll}", who=who, dice=d["expr"], roll=d["roll"]["text"]), audience, detail)
     elif event.type == "settings_set":
         game.settings.update(d["changes"])
         log("the GM changed the rules settings: " + ", ".join(f"{k} = {v}" for k, v in d["changes"].items()), "all", None)
     elif event.type == "combat_started":
-        log("A fight begins", "all", None)
+        log(say("A fight begins"), "all", None)
         caught = [game.tokens[i] for i in d.get("surprised", []) if i in game.tokens]
         if caught:
             seen = [t.name for t in caught if not t.hidden]
             if seen:
-                log("Caught by surprise: " + ", ".join(seen), "all", None)
+                log(say("Caught by surprise: {names}", names=", ".join(seen)), "all", None)
             if len(seen) < len(caught):
-                log("Caught by surprise (with the hidden): " + ", ".join(t.name for t in caught), "gm", None)
+                log(say("Caught by surprise (with the hidden): {names}", names=", ".join(t.name for t in caught)), "gm", None)
         _apply_update(game, d["update"], log)
     elif event.type == "turn_started":
         _apply_update(game, d["update"], log)
@@ -367,14 +372,14 @@ def evolve(game: "Game", event: Event, log) -> None:
             game.combat["state"] = d["state"]
         tokens = [game.tokens[i] for i in d["order"] if i in game.tokens]
         seen = [t.name for t in tokens if not t.hidden]
-        log("the GM changed the turn order: " + ", ".join(seen), "all", None)
+        log(say("the GM changed the turn order: {names}", names=", ".join(seen)), "all", None)
         if len(seen) < len(tokens):
-            log("(with the hidden: " + ", ".join(t.name for t in tokens) + ")", "gm", None)
+            log(say("(with the hidden: {names})", names=", ".join(t.name for t in tokens)), "gm", None)
     elif event.type == "acted":
         _apply_update(game, d["update"], log, announce=False)
     elif event.type == "combat_ended":
         game.combat = None
-        log("The fight is over", "all", None)
+        log(say("The fight is over"), "all", None)
         _apply_changes(game, d, log)
     else:  # pragma: no cover - table.evolve routes only EVENTS here
         raise ValueError(f"unknown event type {event.type!r}")
@@ -383,8 +388,8 @@ def evolve(game: "Game", event: Event, log) -> None:
 def _who(game: "Game", audience: str) -> str:
     if audience.startswith("player:"):
         player = game.players.get(audience.split(":", 1)[1])
-        return player.name if player else "a player"
-    return "the GM" if audience == "gm" else "the table"
+        return player.name if player else say("a player")
+    return say("the GM") if audience == "gm" else say("the table")
 
 
 def in_fight(game: "Game", token_id: str) -> bool:
@@ -482,7 +487,7 @@ def book_move(game: "Game", token: "Token", fight: dict, log) -> None:
     for attack in fight.get("due", []):
         foe = game.tokens.get(attack["attacker"])
         if foe is not None:
-            log(f"{token.name}'s move gives {foe.name} a free attack", "gm" if (token.hidden or foe.hidden) else "all", None)
+            log(say("{name}'s move gives {foe} a free attack", name=token.name, foe=foe.name), "gm" if (token.hidden or foe.hidden) else "all", None)
 
 
 def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:

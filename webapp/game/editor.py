@@ -21,6 +21,7 @@ from rules.board import Board
 from . import zonelayout
 from .maps import get_map, map_board as board_of
 from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected
+from rules.text import say
 from .text import N_
 
 if TYPE_CHECKING:
@@ -429,31 +430,31 @@ def evolve(game: "Game", kind: str, d: dict, log) -> None:
     board = map_board(game, d.get("map_id"))
     if kind == "wall_added":
         board.add_wall(d["a"], d["b"], id=d["id"])
-        log("the GM drew a wall", "gm", None)
+        log(say("the GM drew a wall"), "gm", None)
     elif kind == "wall_removed":
         board.remove_wall(d["id"])
-        log("the GM erased a wall", "gm", None)
+        log(say("the GM erased a wall"), "gm", None)
     elif kind == "door_added":
         board.add_door(d["a"], d["b"], closed=d["closed"], id=d["id"])
-        log("the GM drew a door", "gm", None)
+        log(say("the GM drew a door"), "gm", None)
     elif kind == "door_removed":
         board.remove_door(d["id"])
-        log("the GM erased a door", "gm", None)
+        log(say("the GM erased a door"), "gm", None)
     elif kind == "cell_blocked":
         board.block((d["x"], d["y"]))
-        log(f"the GM blocked ({d['x']}, {d['y']})", "gm", None)
+        log(say("the GM blocked ({x}, {y})", x=d["x"], y=d["y"]), "gm", None)
     elif kind == "cell_unblocked":
         board.unblock((d["x"], d["y"]))
-        log(f"the GM cleared ({d['x']}, {d['y']})", "gm", None)
+        log(say("the GM cleared ({x}, {y})", x=d["x"], y=d["y"]), "gm", None)
     elif kind == "terrain_set":
         board.set_terrain((d["x"], d["y"]), d["cost"])
-        log(f"the GM set the terrain of ({d['x']}, {d['y']})", "gm", None)
+        log(say("the GM set the terrain of ({x}, {y})", x=d["x"], y=d["y"]), "gm", None)
     elif kind == "cover_added":
         board.add_cover(d["cell"], d["material"], id=d["id"])
-        log(f"the GM put {d['material']} cover on ({d['cell'][0]}, {d['cell'][1]})", "gm", None)
+        log(say("the GM put {material} cover on ({x}, {y})", material=d["material"], x=d["cell"][0], y=d["cell"][1]), "gm", None)
     elif kind == "cover_removed":
         board.remove_cover(d["id"])
-        log("the GM removed a cover piece", "gm", None)
+        log(say("the GM removed a cover piece"), "gm", None)
     elif kind == "map_resized":
         new = _resized(board, d["width"], d["height"])
         if board is not game.board:  # a map being prepared
@@ -462,33 +463,34 @@ def evolve(game: "Game", kind: str, d: dict, log) -> None:
             game.board = new
             game.revealed = {c for c in game.revealed if new.in_bounds(c)}
             game.explored = {pid: {c for c in cells if new.in_bounds(c)} for pid, cells in game.explored.items()}
-        log(f"the GM made the map {d['width']} x {d['height']}", "all", None)
+        log(say("the GM made the map {width} x {height}", width=d["width"], height=d["height"]), "all", None)
     elif kind == "fog_set":
         if d.get("map_id") not in (None, game.active_map):  # a map being prepared: on once it is shown
             game.maps[d["map_id"]].fog = d["enabled"]
-            log(f"fog of war {'on' if d['enabled'] else 'off'} for a map being prepared", "gm", None)
+            log(say("fog of war on for a map being prepared") if d["enabled"] else
+                say("fog of war off for a map being prepared"), "gm", None)
             return
         game.fog_on = d["enabled"]
-        log(f"fog of war {'on' if d['enabled'] else 'off'}", "all", None)
+        log(say("fog of war on") if d["enabled"] else say("fog of war off"), "all", None)
     elif kind == "cells_revealed":
         game.revealed = game.revealed | _area(d)
-        log("the GM revealed part of the map", "all", None)
+        log(say("the GM revealed part of the map"), "all", None)
     elif kind == "cells_hidden":
         area = _area(d)
         game.revealed = game.revealed - area
         game.explored = {pid: cells - area for pid, cells in game.explored.items()}
-        log("the GM hid part of the map", "all", None)
+        log(say("the GM hid part of the map"), "all", None)
     elif kind == "zone_added":
         game.zones = [*game.zones, dict(d["zone"])]
-        log(f"the GM drew the zone {d['zone']['name']}", "gm", None)
+        log(say("the GM drew the zone {name}", name=d["zone"]["name"]), "gm", None)
     elif kind == "zone_updated":
         game.zones = [z | d["changes"] if z["id"] == d["zone_id"] else z for z in game.zones]
-        log("the GM changed a zone", "gm", None)
+        log(say("the GM changed a zone"), "gm", None)
     elif kind == "zone_removed":
         zid = d["zone_id"]
         game.zones = [{**z, "adjacent": [a for a in z.get("adjacent", []) if a != zid]}
                       for z in game.zones if z["id"] != zid]
-        log("the GM removed a zone", "gm", None)
+        log(say("the GM removed a zone"), "gm", None)
     elif kind == "zones_linked":
         a, b, on = d["a"], d["b"], d["linked"]
         out = []
@@ -498,7 +500,7 @@ def evolve(game: "Game", kind: str, d: dict, log) -> None:
                 adj.append(b if z["id"] == a else a)
             out.append({**z, "adjacent": sorted(set(adj))})
         game.zones = out
-        log("the GM " + ("linked" if on else "unlinked") + " two zones", "gm", None)
+        log(say("the GM linked two zones") if on else say("the GM unlinked two zones"), "gm", None)
     else:
         raise ValueError(f"unknown map event {kind!r}")
 

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import fog, text
 from .model import Event, Rejected
+from rules.text import joined, say
 from .text import N_
 
 if TYPE_CHECKING:
@@ -249,20 +250,21 @@ def evolve(game: "Game", event: Event, log) -> None:
     kind = event.type
     if kind == "handout_added":
         game.handouts[d["handout"]["id"]] = dict(d["handout"])
-        log(f"the GM made a hand-out: {d['handout']['title']}", "gm", None)
+        log(say("the GM made a hand-out: {title}", title=d["handout"]["title"]), "gm", None)
     elif kind == "handout_shown":
         h = game.handouts[d["handout_id"]]
         h["to"] = list(dict.fromkeys([*h["to"], *d["to"]]))
         h["open"] = list(dict.fromkeys([*h["open"], *d["to"]]))
         h["shown_seq"] = game.seq
-        log(f"the GM showed the hand-out {h['title']} to {', '.join(_who(game, w) for w in d['to'])}", "gm", None)
+        log(say("the GM showed the hand-out {title} to {names}", title=h["title"], names=joined([_who(game, w) for w in d["to"]], ", ")),
+            "gm", None)
     elif kind == "handout_hidden":
         h = game.handouts[d["handout_id"]]
         h["open"] = []
-        log(f"the GM put the hand-out {h['title']} away", "gm", None)
+        log(say("the GM put the hand-out {title} away", title=h["title"]), "gm", None)
     elif kind == "handout_removed":
         game.handouts.pop(d["handout_id"], None)
-        log(f"the GM removed the hand-out {d['title']}", "gm", None)
+        log(say("the GM removed the hand-out {title}", title=d["title"]), "gm", None)
     elif kind == "picture_added":
         game.pictures[d["picture"]["id"]] = dict(d["picture"])
     else:

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from .model import Event, Rejected
+from rules.text import say
 
 MIN_PASSWORD = 4
 MAX_WRONG = 5  # wrong GM passwords per game in WINDOW seconds; then every guess is refused until it passes
@@ -106,7 +107,7 @@ def password_event(password: str | None):
 
 def evolve(game, event, log) -> None:
     game.gm_password = event.data["hash"]
-    log("the GM set a password on the GM link" if game.gm_password else "the GM took the password off the GM link",
+    log(say("the GM set a password on the GM link") if game.gm_password else say("the GM took the password off the GM link"),
         "gm", None)
 
 

@@ -23,6 +23,7 @@ from rules import lighting as rules_lighting
 from . import fog
 from .maps import get_map, map_board, map_zones
 from .model import Event, Rejected
+from rules.text import say
 from .text import N_
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 MAX_LIGHTS = 1000  # on one map, as an import (webapp/game/uvtt.py)
 MAX_RANGE = 100  # squares
-AMBIENT_WORDS = {"bright": "bright light", "dim": "dim light", "dark": "darkness"}
+AMBIENT_WORDS = {"bright": say("bright light"), "dim": say("dim light"), "dark": say("darkness")}
 
 MapId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | None
 Coord = Annotated[float, Field(ge=0, le=300, allow_inf_nan=False)]
@@ -145,15 +146,15 @@ def evolve(game: "Game", event: Event, log) -> None:
     audience = "all" if m.id == game.active_map else "gm"
     if event.type == "lighting_set":
         m.ambient = d["ambient"]
-        log(f"{m.name} is in {AMBIENT_WORDS[m.ambient]} now", audience, None)
+        log(say("{name} is in {light} now", name=m.name, light=AMBIENT_WORDS[m.ambient]), audience, None)
     elif event.type == "light_added":
         m.lights = [*m.lights, dict(d["light"])]  # a new list: a page being drawn may be reading the old one
-        log(f"the GM put a light on {m.name}", "gm", None)
+        log(say("the GM put a light on {name}", name=m.name), "gm", None)
     elif event.type == "light_updated":
         m.lights = [light | d["changes"] if light.get("id") == d["light_id"] else light for light in m.lights]
     elif event.type == "light_removed":
         m.lights = [light for light in m.lights if light.get("id") != d["light_id"]]
-        log(f"the GM took a light off {m.name}", "gm", None)
+        log(say("the GM took a light off {name}", name=m.name), "gm", None)
     else:
         raise ValueError(f"unknown lighting event {event.type!r}")
 

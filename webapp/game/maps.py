@@ -33,6 +33,7 @@ from rules.grid import SQUARE, Grid
 from . import text, zonelayout
 from .mapdata import zone_map
 from .model import FIRST_MAP, MAX_BOARD, Event, GameMap, Rejected, cells_at, lights_with_ids
+from rules.text import say
 from .text import N_
 
 if TYPE_CHECKING:
@@ -363,22 +364,22 @@ def evolve(game: "Game", event: Event, log) -> None:
     if kind == "map_added":
         game.maps[d["map_id"]] = GameMap(id=d["map_id"], name=d["name"], board=Board.from_dict(d["board"]),
                                          zones=d.get("zones"), fog=d.get("fog", False))
-        log(f"the GM made a map: {d['name']}", "gm", None)
+        log(say("the GM made a map: {name}", name=d["name"]), "gm", None)
     elif kind == "map_imported":
         game.maps[d["map_id"]] = GameMap(id=d["map_id"], name=d["name"], board=Board.from_dict(d["board"]),
                                          picture=d.get("picture"), align=dict(d["align"]),
                                          lights=lights_with_ids(d.get("lights", [])), ambient=d.get("ambient", "bright"),
                                          fog=d.get("fog", True))
-        log(f"the GM imported a map: {d['name']}", "gm", None)
+        log(say("the GM imported a map: {name}", name=d["name"]), "gm", None)
     elif kind == "map_renamed":
         m = game.maps[d["map_id"]]
         old, m.name = m.name, d["name"]
-        log(f"the GM renamed the map {old} to {m.name}", "all" if m.id == game.active_map else "gm", None)
+        log(say("the GM renamed the map {old} to {name}", old=old, name=m.name), "all" if m.id == game.active_map else "gm", None)
     elif kind == "map_removed":
         game.maps.pop(d["map_id"], None)
         if game.gm_view == d["map_id"]:
             game.gm_view = None
-        log(f"the GM removed the map {d['name']}", "gm", None)
+        log(say("the GM removed the map {name}", name=d["name"]), "gm", None)
     elif kind == "map_activated":
         old, new = game.maps[d["from"]], game.maps[d["map_id"]]
         carried = {tid: xy for tid, xy in d["carried"].items() if tid in game.tokens}
@@ -397,13 +398,14 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.revealed, game.explored = set(), {}
         new.board, new.zones, new.tokens = None, None, {}
         game.active_map, game.gm_view = new.id, None
-        log(f"the GM showed the map {new.name} to everyone", "all", None)
+        log(say("the GM showed the map {name} to everyone", name=new.name), "all", None)
     elif kind == "map_viewed":
         game.gm_view = d["map_id"]
     elif kind == "picture_set":
         m = game.maps[d["map_id"]]
         m.picture, m.align = d["picture"], dict(d["align"])
-        log(f"the GM {'set' if d['picture'] else 'removed'} the picture of {m.name}",
+        log(say("the GM set the picture of {name}", name=m.name) if d["picture"] else
+            say("the GM removed the picture of {name}", name=m.name),
             "all" if m.id == game.active_map else "gm", None)
     elif kind == "picture_aligned":
         game.maps[d["map_id"]].align = dict(d["align"])

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from rules.board import Board
 from rules.grid import SQUARE, Grid
+from rules.text import Say, plain, settle, unpack
 
 
 class Rejected(Exception):
@@ -28,15 +29,31 @@ class Rejected(Exception):
     refuse the GM's move, out of turn or past its allowance; either way the GM may force the move).
     """
 
+    #: how a refusal in the rules' words (a ``rules.text.Say``) reads: English here; webapp/live/language.py
+    #: puts it in the reader's language (the request's, the socket's handshake's), so ``str(exc)`` answers
+    #: the sender in their language wherever it is read
+    speak: Callable[[Say], str] = staticmethod(str)
+
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+
+    def __str__(self) -> str:
+        message = self.args[0] if self.args else ""
+        if isinstance(message, Say):
+            return type(self).speak(message)
+        return super().__str__()
 
 
 @dataclass(frozen=True)
 class Event:
     type: str
     data: dict
+
+    def __post_init__(self) -> None:
+        # the rules' words (rules/text.py): stored as English with their message ids beside them ("_say"),
+        # read back as words a reader's page translates
+        settle(self.data)
 
     def to_dict(self) -> dict:
         return {"type": self.type, "data": self.data}
@@ -122,9 +139,30 @@ class Player:
 @dataclass
 class LogEntry:
     seq: int
-    text: str
+    text: str  # the line in English (all an old game's line holds)
     audience: Literal["all", "gm"] = "all"
     detail: dict | None = None  # a roll's or an attack's breakdown
+    # the line as a message id and its parameters (rules/text.py), rendered in each reader's language;
+    # None: a line logged before lines had one (an old game, an archive), read in English as it was written
+    message: dict | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, Say):
+            self.message = self.text.pack()
+        elif self.message is not None:
+            try:
+                said = unpack(self.message)
+            except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+                said = None  # a damaged record: the English stays
+            if isinstance(said, Say):
+                self.text = said
+        if self.detail:
+            settle(self.detail)
+
+    def to_dict(self) -> dict:
+        """As a client reads it: the English ``text``, its ``message`` (id and parameters), the details
+        without the messages kept for storage (``"_say"``)."""
+        return plain(asdict(self))
 
 
 @dataclass

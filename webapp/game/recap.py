@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from . import audience, combat, fog, handouts
 from .model import Actor, Event, Game, Rejected
+from rules.text import say
 
 SESSION_GAP = 4 * 3600.0  # seconds between two events that start a new session
 TOP_HITS = 3
@@ -61,7 +62,7 @@ def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
 
 def evolve(game: Game, event: Event, log) -> None:
     game.recap_on = bool(event.data["shown"])
-    log("the table screen shows the recap" if game.recap_on else "the table screen is back on the map", "all", None)
+    log(say("the table screen shows the recap") if game.recap_on else say("the table screen is back on the map"), "all", None)
 
 
 # --- the story ---------------------------------------------------------------------

@@ -21,6 +21,7 @@ from rules.dice import DiceSource
 from . import attacks, characters, fog, soak
 from .combat import rules_call
 from .model import Actor, Event, Rejected
+from rules.text import say
 
 if TYPE_CHECKING:
     from .model import Game
@@ -124,18 +125,18 @@ def evolve(game: "Game", event: Event, log) -> None:
     name = token.name if token else "?"
     secret = "gm" if token is not None and token.hidden else "all"
     if event.type == "reroll_declined":
-        log(f"{name} keeps the roll (no Benny spent)", secret, None)
+        log(say("{name} keeps the roll (no Benny spent)", name=name), secret, None)
         return
-    verdict = ("the reroll counts" if d["counts"] == "reroll"
-               else "the first roll stands (the better total counts)")
-    log(f"{name} spends a Benny to reroll the attack: best {d['first_best']}, then {d['best']}: {verdict}",
-        secret, None)
+    verdict = (say("the reroll counts") if d["counts"] == "reroll"
+               else say("the first roll stands (the better total counts)"))
+    log(say("{name} spends a Benny to reroll the attack: best {first}, then {best}: {verdict}", name=name,
+            first=d["first_best"], best=d["best"], verdict=verdict), secret, None)
     if d["counts"] == "reroll":  # the reroll is the attack now: its line, its card, its sheets
         attacks.evolve(game, Event("attack_resolved", {k: v for k, v in d.items()
                                                          if k not in ("first_best", "best", "counts", "by")}), log)
     else:
         characters.set_sheet(game, d["attacker"], d["sheets"][d["attacker"]])
-        log(d["result"]["summary"] + " (the reroll; not counted)", secret, None)
+        log(say("{line} (the reroll; not counted)", line=d["result"]["summary"]), secret, None)
 
 
 def pending_view(game: "Game", actor: Actor) -> dict | None:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from . import handouts, text
 from .model import MAX_PLAYERS, Actor, Event, Game, Player, Rejected, bump_counter, key_hash
+from rules.text import say
 from .text import N_
 
 Id = text.Id
@@ -158,17 +159,17 @@ def evolve(game: Game, event: Event, log) -> None:
     elif kind == "player_joined":
         game.players[d["player_id"]] = Player(id=d["player_id"], name=d["name"], key_hash=d["key_hash"])
         bump_counter(game, d["player_id"])
-        log(f"{d['name']} joined")
+        log(say("{name} joined", name=d["name"]))
     elif kind == "player_reclaimed":
         player = game.players[d["player_id"]]
         player.key_hash, player.other_keys = d["key_hash"], []
-        log(f"{player.name} took their seat back on another device")
+        log(say("{name} took their seat back on another device", name=player.name))
     elif kind == "player_removed":
         player = game.players.pop(d["player_id"])
         for token_id in d["tokens"]:
             if token_id in game.tokens:
                 game.tokens[token_id].owner = None
-        log(f"the GM removed {player.name} from the game")
+        log(say("the GM removed {name} from the game", name=player.name))
     elif kind == "players_merged":
         gone, kept = game.players.pop(d["player_id"]), game.players[d["into"]]
         kept.other_keys = [*kept.other_keys, gone.key_hash, *gone.other_keys]
@@ -176,16 +177,16 @@ def evolve(game: Game, event: Event, log) -> None:
             if token_id in game.tokens:
                 game.tokens[token_id].owner = kept.id
         handouts.merge_player(game, gone.id, kept.id)  # what was shown to them goes with them
-        log(f"the GM merged {gone.name} into {kept.name}")
+        log(say("the GM merged {name} into {other}", name=gone.name, other=kept.name))
     elif kind == "seat_asked":
         game.seat_requests[d["request_id"]] = {"player_id": d["player_id"], "key_hash": d["key_hash"]}
-        name = game.players[d["player_id"]].name if d["player_id"] in game.players else "a player"
-        log(f"a new device asks for {name}'s seat", "gm")
+        name = game.players[d["player_id"]].name if d["player_id"] in game.players else say("a player")
+        log(say("a new device asks for {name}'s seat", name=name), "gm")
     elif kind == "seat_answered":
         asked = game.seat_requests.pop(d["request_id"], None)
         if not d["allow"] and asked is not None and asked["player_id"] in game.players:
-            log(f"the GM did not give {game.players[asked['player_id']].name}'s seat to a new device", "gm")
+            log(say("the GM did not give {name}'s seat to a new device", name=game.players[asked["player_id"]].name), "gm")
     elif kind == "reclaim_allowed":
         game.allow_reclaim = d["allow"]
-        log("players may take their seat back on a new device" if d["allow"]
-             else "players may no longer take their seat back on a new device", "gm")
+        log(say("players may take their seat back on a new device") if d["allow"]
+            else say("players may no longer take their seat back on a new device"), "gm")

@@ -20,6 +20,7 @@ from rules.system import AttackResult, Effect
 from . import characters, fog, text
 from .combat import rules_call
 from .model import Actor, Event, Rejected
+from rules.text import say
 
 if TYPE_CHECKING:
     from .model import Game
@@ -107,7 +108,7 @@ def evolve(game: "Game", event: Event, log) -> None:
         return
     game.pending_soak = [o for o in game.pending_soak if o["target"] != d["target"]]
     if event.type == "soak_declined":
-        log(f"{token.name if token else '?'} takes the Wounds (no Soak roll)", secret, None)
+        log(say("{name} takes the Wounds (no Soak roll)", name=token.name if token else "?"), secret, None)
         return
     characters.set_sheet(game, d["target"], d["sheet"])
     log(d["summary"], secret, None)

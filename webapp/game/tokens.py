@@ -18,6 +18,7 @@ from rules.movement import way_exists
 
 from . import combat, fog, handouts, maps, text, zonelayout
 from .model import FOE_COLOR, GM, MAX_TOKENS, PALETTE, Actor, Event, Game, Rejected, Token, bump_counter, cells_at
+from rules.text import say, say_n
 from .text import N_
 
 Name = text.Name
@@ -338,17 +339,17 @@ def evolve(game: Game, event: Event, log) -> None:
         token = Token(**d["token"])
         game.tokens[token.id] = token
         bump_counter(game, token.id)
-        log(f"{token.name} was added", "gm" if token.hidden or game.fog_on else "all")
+        log(say("{name} was added", name=token.name), "gm" if token.hidden or game.fog_on else "all")
     elif kind == "token_moved":
         token = game.tokens[d["token_id"]]
         token.x, token.y = d["x"], d["y"]
-        ruling = "GM ruling: " if d.get("forced") else ""
         where = f"({token.x}, {token.y})"
         if game.zones is not None:
             zone = zonelayout.zone_at(game.zones, token.x, token.y)
             where = zone["name"] if zone else where
         # with fog on, where a token went is news only for those who see it: the map shows them
-        log(f"{ruling}{token.name} moved to {where}", "gm" if token.hidden or game.fog_on else "all")
+        moved = say("{name} moved to {where}", name=token.name, where=where)
+        log(say("GM ruling: {line}", line=moved) if d.get("forced") else moved, "gm" if token.hidden or game.fog_on else "all")
         if "fight" in d:
             combat.book_move(game, token, d["fight"], log)
     elif kind == "token_updated":
@@ -356,9 +357,11 @@ def evolve(game: Game, event: Event, log) -> None:
         for key, value in d["changes"].items():
             setattr(token, key, value)
         if "light" in d["changes"]:  # what lights the map is news, as a light put down is
-            cells = ("hex" if game.board.grid.hex else "square") + ("es" if game.board.grid.hex and token.light != 1 else "s" if token.light != 1 else "")
-            said = (f"{token.name} carries a light ({token.light} {cells})" if token.light
-                    else f"{token.name} carries no light now")
+            said = ((say_n("{name} carries a light ({n} hex)", "{name} carries a light ({n} hexes)", token.light,
+                           name=token.name) if game.board.grid.hex else
+                     say_n("{name} carries a light ({n} square)", "{name} carries a light ({n} squares)", token.light,
+                           name=token.name)) if token.light
+                    else say("{name} carries no light now", name=token.name))
             log(said, "gm" if token.hidden or game.fog_on else "all")
     elif kind == "token_removed":
         token = game.tokens.pop(d["token_id"])
@@ -367,7 +370,7 @@ def evolve(game: Game, event: Event, log) -> None:
             game.removed.pop(next(iter(game.removed)))
         # with fog on, as its arrival and its moves: players who saw it see it go; a name they never saw is not
         # written for them (the line would outlive the fog: turned off later, it would name it)
-        log(f"{token.name} was removed", "gm" if token.hidden or game.fog_on else "all")
+        log(say("{name} was removed", name=token.name), "gm" if token.hidden or game.fog_on else "all")
     elif kind == "door_set":
         maps.map_board(game, d.get("map_id")).set_door(d["door_id"], d["closed"])
-        log(f"a door was {'closed' if d['closed'] else 'opened'}", "gm" if d.get("map_id") else "all")
+        log(say("a door was closed") if d["closed"] else say("a door was opened"), "gm" if d.get("map_id") else "all")

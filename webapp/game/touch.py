@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .model import Actor, Event, Game, Rejected
+from rules.text import say
 
 
 class SetScreenTouch(BaseModel):
@@ -35,5 +36,5 @@ def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
 
 def evolve(game: Game, event: Event, log) -> None:
     game.screen_touch = bool(event.data["enabled"])
-    log("the table screen now takes touches: anyone at the table may move tokens on it" if game.screen_touch
-        else "the table screen no longer takes touches", "all", None)
+    log(say("the table screen now takes touches: anyone at the table may move tokens on it") if game.screen_touch
+        else say("the table screen no longer takes touches"), "all", None)

@@ -20,6 +20,7 @@ from rules.board import Board
 
 from .fog import without_memory
 from .model import Character, Event, Game, Rejected, Token
+from rules.text import say
 from .text import N_
 
 if TYPE_CHECKING:
@@ -139,4 +140,4 @@ def evolve(game: "Game", event: Event, log) -> None:
         m.ambient, m.lights = restore["lighting"]["ambient"], list(restore["lighting"]["lights"])
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
-    log(f"the GM undid the last action ({what})", "all", None)
+    log(say("the GM undid the last action ({what})", what=what), "all", None)

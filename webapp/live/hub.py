@@ -32,11 +32,11 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, safety, text, undo, zonelayout
+from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, safety, screenview, text, undo, zonelayout
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Applied, Conflict, GameRecord, Store, WriteFailed, load_game
-from . import render, throttle
+from . import language, render, throttle
 from .replaying import Replays
 from .allowance import LogAllowance
 
@@ -147,6 +147,11 @@ def room(game_id: str, audience: str) -> str:
     return f"game:{game_id}:{audience}"
 
 
+def language_room(game_id: str, audience: str, lang: str) -> str:
+    """The room of an audience's devices that read ``lang``: live updates go there (#37)."""
+    return f"{room(game_id, audience)}|{lang}"
+
+
 def _client() -> str | None:
     """The address of the client of this request or Socket.IO connection (a trusted proxy's client: see
     webapp/web/network.py), None outside a request."""
@@ -191,8 +196,11 @@ class Hub:
         self._heavy_lock = threading.Lock()
         self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
-        # (game, audience) -> (seq of the last update sent, part -> digest of its html): see _quiet
-        self._shown: dict[tuple[str, str], tuple[int, dict]] = {}
+        # (game, audience, language) -> (seq of the last update sent, part -> digest of its html): see _quiet
+        self._shown: dict[tuple[str, str, str], tuple[int, dict]] = {}
+        # connections per (game, audience, their device's language), and each connection's language (#37)
+        self._languages: Counter[tuple[str, str, str]] = Counter()
+        self._session_language: dict[str, str] = {}
         self._good_passwords: set[tuple[str, str, str]] = set()
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self.shared = None
@@ -531,9 +539,10 @@ class Hub:
             with self.app.app_context():
                 html = render.attack_preview(game, actor, view)
             if actor.role != "gm":
-                with self.app.app_context():
-                    gm_html = render.attack_preview(game, GM, view, echo=True)
-                self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=room(game_id, "gm"))
+                for lang, to in self._language_groups(game, "gm").items():  # in each of the GM's devices' languages
+                    with self.app.app_context(), language.speaking(lang):
+                        gm_html = render.attack_preview(game, GM, view, echo=True)
+                    self.socketio.emit("attack_preview", {"html": gm_html, "view": view}, to=to if len(to) > 1 else to[0])
             return Committed(game.seq, [], {"preview": view, "html": html})
 
     def dice(self, game: Game) -> DiceSource:
@@ -786,16 +795,24 @@ class Hub:
 
     # --- connections and audiences ----------------------------------------
 
-    def session_opened(self, sid: str, game_id: str, actor: Actor) -> None:
+    def session_opened(self, sid: str, game_id: str, actor: Actor, lang: str = "en") -> None:
         with self._guard:
             self._sessions[sid] = (game_id, actor)
+            self._session_language[sid] = lang
+            self._languages[(game_id, actor.audience, lang)] += 1
         if self.shared is not None:
-            self.shared.opened(sid, game_id, actor.audience)
+            self.shared.opened(sid, game_id, actor.audience, lang)
         self.connected(game_id, actor, +1)
 
     def session_closed(self, sid: str) -> None:
         with self._guard:
             who = self._sessions.pop(sid, None)
+            lang = self._session_language.pop(sid, None)
+            if who and lang is not None:
+                key = (who[0], who[1].audience, lang)
+                self._languages[key] -= 1
+                if self._languages[key] <= 0:
+                    del self._languages[key]
         if who:
             if self.shared is not None:
                 self.shared.closed(sid)
@@ -897,6 +914,7 @@ class Hub:
         sent to all their rooms at once (encoded once, published once). Holding the game's lock (so what is
         noted as shown to each audience does not change before ``_send_update``)."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
+        known = self.device_languages(game)
         renders: dict = {}
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
@@ -904,22 +922,57 @@ class Hub:
             for audience in only or self._audiences(game):
                 if self.replays.replaying(game.id, audience):
                     continue  # shown a past moment: the present comes back whole with "back to the table"
-                key = (game.id, audience)
-                quiet = self._quiet(audience) and before is not None
-                from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
-                if sent is not None:
-                    sent = dict(sent)  # render.fragments notes in it what it sends: the record changes once sent
-                html = render.fragments(game, actor_for_audience(audience), changes, online=online, extra=extra,
-                                        renders=renders, since=before, sent=sent)
-                if quiet:
-                    if not html:  # nothing this audience can see changed: it hears nothing now
-                        shown[key] = (from_seq, sent)
-                        continue
-                    shown[key] = (game.seq, sent)
-                elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
-                    shown[key] = (game.seq, {})
-                rooms.setdefault((html, from_seq), []).append(room(game.id, audience))
+                # once per language the audience's devices read (#37): the parts each language shares with
+                # another audience are still rendered once (render.view_key holds the language)
+                for lang, to in self._language_groups(game, audience, known).items():
+                    key = (game.id, audience, lang)
+                    quiet = self._quiet(audience) and before is not None
+                    from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
+                    if sent is not None:
+                        sent = dict(sent)  # render.fragments notes in it what it sends: the record changes once sent
+                    with language.speaking(lang):
+                        html = render.fragments(game, actor_for_audience(audience), changes, online=online,
+                                                extra=extra, renders=renders, since=before, sent=sent)
+                    if quiet:
+                        if not html:  # nothing this audience can see changed: it hears nothing now
+                            shown[key] = (from_seq, sent)
+                            continue
+                        shown[key] = (game.seq, sent)
+                    elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
+                        shown[key] = (game.seq, {})
+                    rooms.setdefault((html, from_seq), []).extend(to)
         return _Update(game.seq, rooms, shown)
+
+    def group_language(self, game: Game, audience: str, device: str) -> str:
+        """The language an audience's device is drawn in: the table screen's is the GM's choice for it
+        (``screenview.screen_language``), else the device's own (its handshake's ``lang`` cookie or browser)."""
+        if audience == "screen":
+            return screenview.screen_language(game) or device
+        return device
+
+    def device_languages(self, game: Game) -> dict[str, set[str]]:
+        """The languages each audience's devices read: this process's connections, or with several processes
+        (``shared``) every process's (as Redis knows them; every language when it does not answer)."""
+        if self.shared is not None:
+            known = self.shared.languages(game.id)
+            if known is None:
+                return {audience: set(language.CHOOSABLE) for audience in self._audiences(game)}
+            return known
+        out: dict[str, set[str]] = {}
+        with self._guard:
+            for (g, aud, lang), n in self._languages.items():
+                if g == game.id and n > 0:
+                    out.setdefault(aud, set()).add(lang)
+        return out
+
+    def _language_groups(self, game: Game, audience: str, known: dict[str, set[str]] | None = None) -> dict[str, list[str]]:
+        """Each language this audience is drawn in, with the rooms of the devices that read it (``known``: the
+        update's ``device_languages``, read once for all its audiences)."""
+        devices = sorted((known if known is not None else self.device_languages(game)).get(audience, ()))
+        groups: dict[str, list[str]] = {}
+        for device in devices or ["en"]:
+            groups.setdefault(self.group_language(game, audience, device), []).append(language_room(game.id, audience, device))
+        return groups
 
     def _send_update(self, update: "_Update") -> None:
         """Each message to its rooms, the GM's last: most changes are the GM's own, on the GM's screen already,
@@ -936,23 +989,26 @@ class Hub:
         to every audience as before."""
         return audience != "gm" and self.shared is None
 
-    def audience_joins(self, game_id: str, actor: Actor) -> None:
+    def audience_joins(self, game_id: str, actor: Actor, lang: str = "en") -> None:
         """Before a connection joins its audience's room: when it is the audience's first in this process,
         what the audience was sent before no longer counts (its screens may have missed updates while none
         was here); its record starts again from the page the connection brings, the state now."""
         if not self._quiet(actor.audience):
             return
-        with self._guard:
-            alone = self._presence[(game_id, actor.audience)] <= 0
-        if not alone:
-            return
         game = self.game(game_id)
         if game is None:
             return
-        with self.lock(game_id), self.app.app_context():
+        group = self.group_language(game, actor.audience, lang)
+        with self._guard:
+            alone = not any(n > 0 and g == game_id and aud == actor.audience
+                            and self.group_language(game, aud, device) == group
+                            for (g, aud, device), n in self._languages.items())
+        if not alone:
+            return
+        with self.lock(game_id), self.app.app_context(), language.speaking(group):
             sent: dict = {}
             render.note_shown(game, actor, sent, online=self.online_players(game_id), extra=self._shown_to_all(game_id))
-            self._shown[(game_id, actor.audience)] = (game.seq, sent)
+            self._shown[(game_id, actor.audience, group)] = (game.seq, sent)
 
     def forget_shown(self, game_id: str, audience: str) -> None:
         """This audience's screens were just sent everything afresh (back from a replay): its record of what
@@ -961,24 +1017,30 @@ class Hub:
             return
         game = self.game(game_id)
         with self.lock(game_id), self.app.app_context():
-            sent: dict = {}
-            render.note_shown(game, actor_for_audience(audience), sent, online=self.online_players(game_id),
-                              extra=self._shown_to_all(game_id))
-            self._shown[(game_id, audience)] = (game.seq, sent)
+            for group in self._language_groups(game, audience):
+                with language.speaking(group):
+                    sent: dict = {}
+                    render.note_shown(game, actor_for_audience(audience), sent, online=self.online_players(game_id),
+                                      extra=self._shown_to_all(game_id))
+                    self._shown[(game_id, audience, group)] = (game.seq, sent)
 
-    def shown_seq(self, game: Game, audience: str) -> int:
+    def shown_seq(self, game: Game, audience: str, lang: str | None = None) -> int:
         """The seq this audience's screens are at: that of the last update it was sent (a page rendered now
-        carries it, so the next update, which starts there, is taken)."""
-        found = self._shown.get((game.id, audience)) if self._quiet(audience) else None
+        carries it, so the next update, which starts there, is taken); ``lang``: the device's language
+        (default: the request's)."""
+        group = self.group_language(game, audience, lang or language.request_language())
+        found = self._shown.get((game.id, audience, group)) if self._quiet(audience) else None
         return game.seq if found is None else found[0]
 
     def resync(self, game_id: str, actor: Actor, sid: str) -> None:
         """Send one client everything it shows, fresh (after a gap or a reconnect)."""
         game = self.game(game_id)
-        with self.lock(game_id), self.app.app_context():
+        with self._guard:
+            device = self._session_language.get(sid, "en")
+        with self.lock(game_id), self.app.app_context(), language.speaking(self.group_language(game, actor.audience, device)):
             html = render.fragments(game, actor, render.EVERYTHING, online=self.online_players(game_id),
                                     extra=self._shown_to_all(game_id))
-            self.socketio.emit("update", {"seq": self.shown_seq(game, actor.audience), "from_seq": None,
+            self.socketio.emit("update", {"seq": self.shown_seq(game, actor.audience, device), "from_seq": None,
                                           "html": html}, to=sid)
 
     def preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:

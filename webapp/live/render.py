@@ -17,6 +17,7 @@ import re
 
 import threading
 from collections import ChainMap
+from types import SimpleNamespace
 from itertools import islice
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -32,7 +33,7 @@ from ..game import (attacks, audience, characters, combat, describe, editor, fog
                     templates, uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
 from ..game import lighting
-from . import drawing
+from . import drawing, language
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -283,11 +284,11 @@ class Lazy(Mapping):
         return Lazy({}, values, self)
 
 
-#: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)``: an entry never changes once
-#: logged (``table._log`` appends new ones; an undo logs a line of its own, a reload makes new entries) and its
-#: html depends on nothing but the entry, so a move renders its own line, not the twenty shown. The entry is
-#: kept beside its html, so its id is not reused by another while it is here.
-_log_items: dict[int, tuple[LogEntry, jinja2.Template, Markup]] = {}
+#: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)`` and language: an entry never
+#: changes once logged (``table._log`` appends new ones; an undo logs a line of its own, a reload makes new
+#: entries) and its html depends on nothing but the entry and the reader's language, so a move renders its own
+#: line, not the twenty shown. The entry is kept beside its html, so its id is not reused by another while it is here.
+_log_items: dict[tuple[int, str], tuple[LogEntry, jinja2.Template, Markup]] = {}
 _log_items_lock = threading.Lock()
 LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
 
@@ -297,17 +298,27 @@ def log_item(app) -> Callable[[LogEntry], Markup]:
     template = _fragment_env(app).get_template("_log_entry.html")
 
     def item(entry: LogEntry) -> Markup:
-        found = _log_items.get(id(entry))
+        lang = language.reader_language()
+        found = _log_items.get((id(entry), lang))
         if found is not None and found[0] is entry and found[1] is template:
             return found[2]
-        html = Markup(template.render(entry=entry))
+        html = Markup(template.render(entry=read_entry(entry, lang)))
         with _log_items_lock:
-            _log_items[id(entry)] = (entry, template, html)
+            _log_items[(id(entry), lang)] = (entry, template, html)
             while len(_log_items) > LOG_ITEMS_KEEP:
                 del _log_items[next(iter(_log_items))]
         return html
 
     return item
+
+
+def read_entry(entry: LogEntry, lang: str) -> Any:
+    """A log entry as a reader of ``lang`` reads it: its line and its details' words (rolls, modifiers, the
+    result card) in that language; an old game's English line as it was written."""
+    if lang == "en" and not entry.detail:
+        return entry
+    return SimpleNamespace(seq=entry.seq, text=language.words(entry.text, lang), audience=entry.audience,
+                           detail=language.words(entry.detail, lang), message=entry.message)
 
 
 def log_items(app) -> Callable[[list[LogEntry]], Markup]:
@@ -378,12 +389,12 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
             # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
             [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
             if game.zones is not None and system.board == "zones" else []),
-        "pending": lambda c: attacks.pending_view(game, actor),
+        "pending": lambda c: language.words(attacks.pending_view(game, actor)),  # the defenses in the reader's words
         "soak_offers": lambda c: soak.pending_view(game, actor),
         "reroll_offer": lambda c: reroll.pending_view(game, actor),
         "last_attack": lambda c: last_attack(game, actor),
         # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
-        "actions_of": lambda c: _once_per_token(lambda token: combat.actions_now(game, token)),
+        "actions_of": lambda c: _once_per_token(lambda token: language.words(combat.actions_now(game, token))),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
         # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
         "token_name": lambda c: lambda token, marks=(): describe.token_name(game, token, c["zones"], marks),
@@ -404,7 +415,7 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "online": online or set(),
         "sheet_of": lambda token: characters.sheet_of(game, token),
         "may_see": lambda token: fog.may_see(game, actor, token),
-        "badges_of": lambda token: combat.badges(game, token),
+        "badges_of": lambda token: language.words(combat.badges(game, token)),  # in the reader's language
         "token_picture": lambda token: handouts.token_picture(game, token),
         "groups_of": combat.action_groups,
         # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
@@ -540,8 +551,9 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     changes = set(changes)
     if renders is None:
         flask = flask_values(current_app._get_current_object())
-    else:  # the same for every audience of the update (view keys are tuples: no clash with this key)
-        flask = renders.get("flask values") or renders.setdefault("flask values", flask_values(current_app._get_current_object()))
+    else:  # the same for every audience of the update reading one language (view keys hold more: no clash)
+        said = ("flask values", language.reader_language())  # a context processor may speak (the language chooser)
+        flask = renders.get(said) or renders.setdefault(said, flask_values(current_app._get_current_object()))
     ctx = context(game, actor, online, extra, fallback=flask, shared=renders)
     if "fog" in changes and not fog.enabled(game):
         changes.discard("fog")
@@ -560,8 +572,10 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     if renders is None:
         oob = ctx.with_values({"oob": True})
     else:  # each token of a layer is drawn once per update for the audiences that see it alike
+        lang = language.reader_language()
+
         def shared_token(token) -> Markup:
-            key = ("layer token", id(token), token_view(actor, token))
+            key = ("layer token", id(token), token_view(actor, token), lang)
             found = renders.get(key)
             if found is None:
                 found = renders[key] = (Markup(_render("_token.html", ctx.with_values({"oob": False, "token": token}))),
@@ -595,6 +609,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         key = view_key(name, ctx, actor, game) if renders is not None else None
         if key is None:
             return _render(template, values)
+        key = (*key, language.reader_language())  # the same part in another language is another html
         found = renders.get(key)
         if found is None:
             found = renders[key] = (_render(template, values), ctx)
@@ -642,6 +657,7 @@ def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> 
     """The card that shows an attack before it is rolled (its line is drawn on the map by attack.js);
     ``echo``: the GM's copy of a player's preview, its choices read, not picked."""
     tokens = {t.id: t for t in fog.visible_tokens(game, actor)}
+    view = language.words(view)  # the rules' words of it (options, modifiers, outcomes) in the asker's language
     values = {"view": view, "tokens": tokens, "actor": actor, "game": game, "echo": echo}
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
 
@@ -679,21 +695,23 @@ def screen_feed(game: Game, entries: list[LogEntry], limit: int = FEED_LINES) ->
         if entry.seq not in undone:
             events.setdefault(entry.seq, []).append(entry)
     items: list[dict] = []
+    said_in = language.words
     for seq, newest_first in events.items():
         lines = newest_first[::-1]  # in the order they were written
         own, dice = [], []
         for e in lines:
             detail = e.detail or {}
             if "card" in detail:
-                own.append({"seq": seq, "kind": "attack", "text": e.text, "dice": []})
+                own.append({"seq": seq, "kind": "attack", "text": said_in(e.text), "dice": []})
             elif "roll" in detail and "by" in detail:  # a roll someone made
-                own.append({"seq": seq, "kind": "roll", "text": e.text, "dice": []})
+                own.append({"seq": seq, "kind": "roll", "text": said_in(e.text), "dice": []})
             elif "roll" in detail:
-                dice.append(detail["roll"].get("text") or e.text)
+                dice.append(said_in(detail["roll"].get("text") or e.text))
         if dice:
             words = [e.text for e in lines if not e.detail]
             said = [w for w in words if any(ch.isdigit() for ch in w) and not _ROUND_LINE.match(w)] or words
-            own.append({"seq": seq, "kind": "roll", "text": " · ".join(said) if said else dice.pop(0), "dice": dice})
+            own.append({"seq": seq, "kind": "roll", "text": " · ".join(map(said_in, said)) if said else dice.pop(0),
+                        "dice": dice})
         items += own[::-1]
         if len(items) >= limit:
             break
@@ -714,5 +732,5 @@ def last_attack(game: Game, actor: Actor) -> dict | None:
             continue
         if mine is not None and card.get("attacker_id") not in mine and not any(t["id"] in mine for t in card["targets"]):
             continue
-        return {"seq": entry.seq, "text": entry.text, **card}
+        return language.words({"seq": entry.seq, "text": entry.text, **card})
     return None

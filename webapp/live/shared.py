@@ -154,8 +154,9 @@ class Shared:
 
     # --- connections --------------------------------------------------------
 
-    def opened(self, sid: str, game_id: str, audience: str) -> None:
-        member = json.dumps([sid, self.process, audience, time.time()])
+    def opened(self, sid: str, game_id: str, audience: str, language: str = "en") -> None:
+        # the device's language (#37): every process draws an update once per audience and language read anywhere
+        member = json.dumps([sid, self.process, audience, time.time(), language])
         with self._lock:
             self._mine[sid] = (game_id, member)
             self._games.add(game_id)
@@ -182,7 +183,14 @@ class Shared:
         """Every live connection to a game on any process: (sid, process, audience, opened at, member)."""
         with self._lock:
             self._games.add(game_id)
+        return [(sid, process, audience, opened, member) for sid, process, audience, opened, member, _lang
+                in self._members(game_id)[0]]
+
+    def _members(self, game_id: str) -> tuple[list[tuple[str, str, str, float, str, str]], bool]:
+        """Every live connection as (sid, process, audience, opened at, member, language), and whether Redis
+        answered (else only this process's own are known)."""
         members = self._call(lambda r: r.zrangebyscore(self._key(game_id), time.time(), "+inf"))
+        answered = members is not None
         if members is None:  # Redis is away: at least this process's own
             with self._lock:
                 members = [m for g, m in self._mine.values() if g == game_id]
@@ -190,10 +198,20 @@ class Shared:
         for raw in members:
             try:
                 member = raw.decode() if isinstance(raw, bytes) else raw
-                sid, process, audience, opened = json.loads(member)
-                out.append((sid, process, audience, float(opened), member))
+                sid, process, audience, opened, *more = json.loads(member)  # a member from before #37 has no language
+                out.append((sid, process, audience, float(opened), member, str(more[0]) if more else "en"))
             except (ValueError, TypeError):
                 continue
+        return out, answered
+
+    def languages(self, game_id: str) -> dict[str, set[str]] | None:
+        """The languages the connections of each audience read, on all processes; None when Redis does not answer."""
+        members, answered = self._members(game_id)
+        if not answered:
+            return None
+        out: dict[str, set[str]] = {}
+        for _sid, _p, audience, _t, _m, language in members:
+            out.setdefault(audience, set()).add(language)
         return out
 
     def audiences(self, game_id: str) -> Counter[str]:

@@ -20,8 +20,8 @@ import logging
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
-from . import screenbox
-from .hub import room
+from . import language, screenbox
+from .hub import language_room, room
 from ..storage.store import DamagedLog
 from ..game.model import Rejected
 from ..game.text import TooDeep, too_deep_message
@@ -78,13 +78,15 @@ def register(socketio, hub, keyless=None) -> None:
             game = hub.game(game_id)
         except DamagedLog as exc:
             raise ConnectionRefusedError(str(exc)) from None
-        hub.audience_joins(game_id, actor)
+        lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
+        hub.audience_joins(game_id, actor, lang)
         join_room(room(game_id, actor.audience))
-        hub.session_opened(request.sid, game_id, actor)
+        join_room(language_room(game_id, actor.audience, lang))  # live updates are drawn once per language
+        hub.session_opened(request.sid, game_id, actor, lang)
         if keyless is not None:
             keyless.connected(request.sid)  # at a game: no longer closed for being keyless
         since = auth.get("since")
-        if isinstance(since, int) and not isinstance(since, bool) and since != hub.shown_seq(game, actor.audience):
+        if isinstance(since, int) and not isinstance(since, bool) and since != hub.shown_seq(game, actor.audience, lang):
             hub.resync(game_id, actor, request.sid)
         hub.replays.connected(game_id, actor, request.sid)  # its audience is shown a past moment: so is it
 

@@ -18,6 +18,7 @@ from flask_babel import format_datetime
 from flask_babel import gettext as _
 
 from ..game import recap
+from ..live import language
 from ..storage.history import walk
 from . import hub
 from .gate import credentials
@@ -53,7 +54,7 @@ def page(game_id: str):
     h = hub()
     actor = _actor(game_id)
     started = time.perf_counter()
-    told = build(h, game_id, actor)
+    told = language.words(build(h, game_id, actor))  # the log's lines in the reader's language (#37)
     download = request.args.get("download") == "1"
     embed = request.args.get("embed") == "1" and not download
     body = render_template("recap.html", recap=told, game_id=game_id, actor=actor, download=download, embed=embed,

@@ -1,0 +1,211 @@
+"""Words the rules say to people, as message ids with their parameters (issue #37: the log per reader).
+
+``say("{attacker} hits {target}", attacker=a.name, target=t.name)`` is a :class:`Say`: a ``str`` holding the
+English (so code and tests that read the English keep working), that also carries its message id and its
+parameters, so a reader's page renders it in their language (:meth:`Say.translate`). ``say_n`` is the
+plural form (``say_n("{n} Wound", "{n} Wounds", n)``). A parameter that is itself words (a wound level, an
+option's name) is a ``Say`` too, translated with it; names, numbers and rolls are kept as they are.
+
+Stored, a ``Say`` is ``{"msg", "args"}`` (``"plural"`` and ``"n"`` for a plural): :func:`pack`,
+:func:`unpack`. An event's data and a log line's details keep their English text where they always had it
+(old readers, archives) and hold the packed messages beside it under ``"_say"`` (:func:`settle` does both
+ways), so an old game's English stays readable and a new one's is read in any language.
+
+Pure: no babel and no Flask here; whoever translates passes the gettext functions in. The babel extraction
+keywords (``say``, ``say_n:1,2``) are in translations/rules.cfg.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from string import Formatter
+from typing import Any, Protocol
+
+SAY_KEY = "_say"  #: where a dict keeps the packed messages of its values (see :func:`settle`)
+
+
+class Catalog(Protocol):
+    """What :meth:`Say.translate` needs: babel's ``support.Translations`` or Flask-Babel's functions."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+_FORMATTER = Formatter()
+
+
+def fields(template: str) -> set[str]:
+    """The parameter names ``template`` reads (``{target}`` -> ``target``)."""
+    found = set()
+    for _text, name, _spec, _conv in _FORMATTER.parse(template):
+        if name is not None:
+            found.add(name.split(".")[0].split("[")[0])
+    return found
+
+
+class Say(str):
+    """Words from the rules: English as a ``str``, and ``msg``/``args`` (``plural``/``n``) to translate it."""
+
+    msg: str
+    args: dict[str, Any]
+    plural: str | None
+    n: int | None
+
+    def __new__(cls, msg: str, args: dict[str, Any] | None = None, plural: str | None = None,
+                n: int | None = None) -> "Say":
+        args = dict(args or {})
+        template = msg if plural is None or n == 1 else plural
+        self = super().__new__(cls, _fill(template, args, str, n))
+        self.msg, self.args, self.plural, self.n = msg, args, plural, n
+        return self
+
+    def translate(self, catalog: Catalog | None, number: Callable[[Any], str] | None = None) -> str:
+        """These words in ``catalog``'s language (English without one); ``number`` writes a number as the
+        language does (babel's ``format_decimal``). A translation that does not fit its parameters (a
+        catalog's mistake) gives the English, never an error."""
+        if catalog is None:
+            return str(self)
+        if self.plural is None:
+            template = catalog.gettext(self.msg)
+        else:
+            template = catalog.ngettext(self.msg, self.plural, self.n)
+
+        def each(value: Any) -> Any:
+            return translate(value, catalog, number)
+
+        try:
+            try:
+                return _fill(template, self.args, each, self.n, number)
+            except ValueError:  # a format spec ({x:.1f}) wants the number itself, not the language's text of it
+                return _fill(template, self.args, each, self.n)
+        except Exception:  # a catalog's mistake or a number its language cannot write: the line stays readable
+            return str(self)
+
+    def map_args(self, fn: Callable[[str], str]) -> "Say":
+        """These words with ``fn`` applied to every parameter that is plain text (not words), nested ones too:
+        ids put as names (``webapp.game.combat.named``)."""
+        def each(value: Any) -> Any:
+            if isinstance(value, Say):
+                return value.map_args(fn)
+            if isinstance(value, str):
+                return fn(value)
+            if isinstance(value, list):
+                return [each(v) for v in value]
+            return value
+        return Say(self.msg, {k: each(v) for k, v in self.args.items()}, self.plural, self.n)
+
+    def pack(self) -> dict:
+        out: dict[str, Any] = {"msg": self.msg, "args": {k: pack(v) for k, v in self.args.items()}}
+        if self.plural is not None:
+            out["plural"], out["n"] = self.plural, self.n
+        return out
+
+    def __reduce__(self):  # copy.deepcopy (dataclasses.asdict) and pickle keep it a Say
+        return (Say, (self.msg, self.args, self.plural, self.n))
+
+    def __repr__(self) -> str:
+        return f"say({str.__repr__(self)})"
+
+
+def _fill(template: str, args: dict, each: Callable[[Any], Any], n: int | None,
+          number: Callable[[Any], str] | None = None) -> str:
+    values = {k: each(v) for k, v in args.items()}
+    if n is not None and "n" not in values:
+        values["n"] = n
+    if number is not None:
+        values = {k: (number(v) if isinstance(v, float) else v) for k, v in values.items()}  # 2.5 -> "2,5"
+    return template.format_map(values)
+
+
+def say(msg: str, /, **args: Any) -> Say:
+    """Words for people: ``msg`` a message id in English with ``{name}`` placeholders, ``args`` its values."""
+    return Say(msg, args)
+
+
+def say_n(singular: str, plural: str, n: int, /, **args: Any) -> Say:
+    """Words with a count: ``singular`` when ``n`` is 1 (in English), else ``plural``; ``{n}`` is the count."""
+    return Say(singular, args, plural, int(n))
+
+
+def joined(parts: Iterable[Any], sep: str = "; ") -> Say:
+    """Words one after the other, each translated in its place: ``joined([say(...), say(...)], ", ")``."""
+    items = list(parts)
+    glue = sep.replace("{", "{{").replace("}", "}}")
+    return Say(glue.join(f"{{p{i}}}" for i in range(len(items))), {f"p{i}": v for i, v in enumerate(items)})
+
+
+def translate(value: Any, catalog: Catalog | None, number: Callable[[Any], str] | None = None) -> Any:
+    """``value`` for a reader: a :class:`Say` translated, a list's or tuple's items each; anything else as is."""
+    if isinstance(value, Say):
+        return value.translate(catalog, number)
+    if isinstance(value, (list, tuple)):
+        return [translate(v, catalog, number) for v in value]
+    return value
+
+
+# --- stored ----------------------------------------------------------------------------------------------
+
+
+def pack(value: Any) -> Any:
+    """A value as JSON keeps it: a Say as ``{"msg", "args"...}``, lists item by item, the rest as is."""
+    if isinstance(value, Say):
+        return value.pack()
+    if isinstance(value, (list, tuple)):
+        return [pack(v) for v in value]
+    return value
+
+
+def is_packed(value: Any) -> bool:
+    return (isinstance(value, dict) and isinstance(value.get("msg"), str) and isinstance(value.get("args"), dict)
+            and set(value) <= {"msg", "args", "plural", "n"})
+
+
+def unpack(value: Any) -> Any:
+    """What :func:`pack` made, back: ``{"msg", "args"}`` a Say (its args unpacked too), lists item by item."""
+    if is_packed(value):
+        n = value.get("n")
+        return Say(value["msg"], {k: unpack(v) for k, v in value["args"].items()}, value.get("plural"),
+                   n if isinstance(n, int) else None)
+    if isinstance(value, list):
+        return [unpack(v) for v in value]
+    return value
+
+
+def _has_say(value: Any) -> bool:
+    return isinstance(value, Say) or (isinstance(value, (list, tuple)) and any(isinstance(v, Say) for v in value))
+
+
+def settle(data: Any) -> Any:
+    """Make ``data`` (an event's data, a log line's details: dicts and lists, changed in place) hold its words
+    both ways: each dict with a Say among its values (or a list of them) keeps the packed message under
+    ``"_say"`` beside the English, which JSON keeps; each dict read back with ``"_say"`` gets its Says again
+    in place of the plain English. Returns ``data``."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stored = value.get(SAY_KEY)
+            if isinstance(stored, dict):
+                for key, packed in stored.items():
+                    if key in value and not _has_say(value[key]):
+                        try:
+                            value[key] = unpack(packed)
+                        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+                            pass  # a damaged record: the English stays
+            said = {k: pack(v) for k, v in value.items() if k != SAY_KEY and _has_say(v)}
+            if said:
+                value[SAY_KEY] = {**(stored if isinstance(stored, dict) else {}), **said}
+            stack.extend(v for k, v in value.items() if k != SAY_KEY and isinstance(v, (dict, list)))
+        elif isinstance(value, list):
+            stack.extend(v for v in value if isinstance(v, (dict, list)))
+    return data
+
+
+def plain(data: Any) -> Any:
+    """``data`` without the packed messages (``"_say"``): what a client is shown of an event's data."""
+    if isinstance(data, dict):
+        return {k: plain(v) for k, v in data.items() if k != SAY_KEY}
+    if isinstance(data, list):
+        return [plain(v) for v in data]
+    return data
