@@ -22,7 +22,7 @@ from .live import exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("propagation", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history", "postgresql")
+SECTIONS = ("propagation", "languages", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history", "postgresql")
 
 FULL = {"propagation": {8: 150, 50: 50}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
@@ -36,16 +36,17 @@ QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "
          "postgresql": {"propagation": {8: 30, 50: 10}, "throughput": {"batches": 1, "rounds": 1, "count": 150}}}
 
 
-def propagation_rows(plan, database=None, title="1. Move propagation") -> list[Row]:
-    """``database``: a callable giving a new PostgreSQL database's URL for each server (else SQLite)."""
+def propagation_rows(plan, database=None, title="1. Move propagation", languages=()) -> list[Row]:
+    """``database``: a callable giving a new PostgreSQL database's URL for each server (else SQLite);
+    ``languages``: the clients' languages, dealt in turn (none: English)."""
     from . import bench_propagation as bp
 
     rows = [Row(f"{title}: a GM's move to every other client (live server, loopback)", section=True)]
     for n, moves in plan.items():
-        f = bp.measure(n, moves, database=database() if database else None)
+        f = bp.measure(n, moves, database=database() if database else None, languages=languages)
         t, b = f["tacmap"], f["bare"]
         tp, bpp = percentile(t, 99), percentile(b, 99)
-        who = f"GM, table screen, {n - 2} players"
+        who = f"GM, table screen, {n - 2} players" + (f"; devices in {'/'.join(languages)}" if languages else "")
         rows.append(Row(f"N={n} ({who}): until each client has the update, {f['moves']} moves",
                         ms(statistics.median(t)), ms(tp),
                         f"bare broadcast ({size(f['size'])}): {ms(statistics.median(b))}, p99 {ms(bpp)}",
@@ -241,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     runners = {
         "propagation": lambda: propagation_rows(plan["propagation"]),
+        # three languages at the table (#37): each update drawn once per audience and language
+        "languages": lambda: propagation_rows(plan["propagation"], title="1b. Move propagation, devices in English, "
+                                              "German and Spanish", languages=("en", "de", "es")),
         "pages": lambda: pages_rows(plan["pages"]),
         "rules": lambda: rules_rows(plan["rules"], plan["attack"]),
         "throughput": lambda: throughput_rows(plan["throughput"]),
