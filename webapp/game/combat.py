@@ -251,7 +251,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
     system = rules.get(game.system)
     if isinstance(cmd, Roll):
         _check_roll(cmd.expr)
-        record = dice.roll(cmd.expr, "roll")
+        record = dice.roll(cmd.expr, say("roll"))  # the purpose is words: "roll", "Wurf", "jet"
         return [Event("dice_rolled", {"by": actor.audience, "expr": cmd.expr, "secret": cmd.secret,
                                       "roll": record.to_dict()})]
     if isinstance(cmd, SetSettings):

@@ -19,11 +19,9 @@ from flask import current_app, has_app_context, has_request_context, request
 
 from ..game import speech
 from ..game.model import Rejected
+from .speech import COOKIE, LANGUAGES, PSEUDO, device_language  # noqa: F401 (the device's choice: one place)
 
-LANGUAGES = ("en", "de", "fr", "es")  #: what a browser's Accept-Language may pick
-PSEUDO = "en_XA"  #: the pseudo-locale: only when asked for by name
 CHOOSABLE = LANGUAGES + (PSEUDO,)
-COOKIE = "lang"
 
 _speaking: ContextVar[str | None] = ContextVar("tacmap_speaking", default=None)
 
@@ -40,15 +38,16 @@ def _babel() -> bool:
 
 
 def request_language() -> str:
-    """This request's language (a page, a socket's handshake): Flask-Babel's choice when the app has it,
-    else ``?lang=``, the ``lang`` cookie, the browser's Accept-Language among ours, English."""
+    """This request's language (a page, a socket's handshake). A page: Flask-Babel's choice when the app has
+    it (which may speak for someone else: the table screen's page speaks the GM's choice). A socket's handshake
+    (Flask-Babel answers English there on purpose: what the live code renders goes to a whole audience) and an
+    app without Flask-Babel: the device's own, ``?lang=``, the ``lang`` cookie, its Accept-Language, English."""
     if not has_request_context():
         return speech.SOURCE
-    if _babel():
+    if _babel() and not request.path.startswith("/socket.io"):
         from flask_babel import get_locale
         return _ours(str(get_locale() or "")) or speech.SOURCE
-    return (_ours(request.args.get("lang")) or _ours(request.cookies.get(COOKIE))
-            or _ours(request.accept_languages.best_match(LANGUAGES)) or speech.SOURCE)
+    return _ours(device_language()) or speech.SOURCE
 
 
 def reader_language() -> str:
