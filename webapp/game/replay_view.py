@@ -1,11 +1,13 @@
 """The replay (#36): any past moment of a game, drawn from its log, for the audience that asks.
 
-Pure: no Flask, no database. A :class:`History` is a game's log folded once, from the first event: it
-keeps a checkpoint of the state every ``CHECKPOINT_EVERY`` events (the state pickled, so a copy is cheap
-to take back) and the timeline's moments (fights, rounds, turns, attacks, moves, maps shown, hand-outs),
-each said from the state right after its event. ``state_at(seq)`` is the nearest checkpoint at or before
-``seq`` with the events after it folded on: a jump anywhere in a 5,000-event game folds at most
-``CHECKPOINT_EVERY`` events. The live game is never touched: a replay is a view, it appends nothing.
+Pure: no Flask, no database. ``steps`` is the one fold of a log into states (the recap's walk through the
+log, ``webapp.storage.history``, is it too). A :class:`History` is a game's log folded once, from the first
+event, as far as it is asked: it keeps a checkpoint of the state every ``CHECKPOINT_EVERY`` events (the
+state pickled as it is, so a copy is cheap to take back) and the timeline's moments (fights, rounds, turns,
+attacks, moves, maps shown, hand-outs), each said from the state right after its event. ``state_at(seq)``
+folds the log up to ``seq`` if it is not yet (the first jump into a game), then takes the nearest
+checkpoint at or before ``seq`` with the events after it folded on: a later jump anywhere in a 5,000-event
+game folds at most ``CHECKPOINT_EVERY`` events. The live game is never touched: a replay is a view, it appends nothing.
 
 Who sees what is the live page's rule applied to the state then (``webapp.game.fog``): the table screen's
 replay is the screen's view at that moment, a player's is that player's (of the fights they were in).
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import bisect
 import pickle
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal, Union
 
@@ -105,42 +109,73 @@ def _fighters(game: Game, combat: dict | None = None) -> frozenset:
     return _owners(game, *((combat if combat is not None else game.combat) or {}).get("order") or [])
 
 
+def steps(game: Game, events: Iterable[Event], evolve: Callable[[Game, Event], None], first_seq: int = 1
+          ) -> Iterator[tuple[int, Event, Game]]:
+    """The one fold of a log (the replay's ``History`` and the recap's ``webapp.storage.history.walk``): each
+    event applied to ``game`` in turn, ``(seq, event, game after it)`` yielded, the same game object each time
+    (read it before the next step). ``game`` is the state before ``first_seq``."""
+    for seq, event in enumerate(events, start=first_seq):
+        evolve(game, event)
+        yield seq, event, game
+
+
 class History:
-    """A game's log folded once, with checkpoints and the timeline; ``extend`` takes the events appended since."""
+    """A game's log, folded as far as it is asked (``fold_to``), with checkpoints and the timeline; ``extend``
+    takes the events appended since. A jump folds only up to the event it asks for (from the nearest
+    checkpoint when that is folded already): the first jump into a long game does not wait for all of it."""
 
     def __init__(self, game_id: str, evolve: Callable[[Game, Event], None], empty: Callable[[str], Game]) -> None:
         """``evolve`` and ``empty`` are the command table's (``table.evolve``, ``table.empty_game``): a feature
         of the game never imports the table itself."""
         self.game_id, self._evolve, self._empty = game_id, evolve, empty
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the log as far as it is known (``extend``)
         self.state = empty(game_id)  # the state after the last folded event
+        self.folded = 0  # the events folded so far (``state`` is the state after event ``folded``)
+        # the state every CHECKPOINT_EVERY events, pickled as it is (a copy taken back whole, in well under a ms)
         self._checkpoints: list[tuple[int, bytes]] = [(0, b"")]
-        self.moments: list[Moment] = []
+        self._moments_seen: list[Moment] = []
         self._fight: int | None = None  # the seq the fight on started at
+        self._combat: dict | None = None  # the fight as it was before the next event folded
+        self._lock = threading.RLock()  # a jump and the fold ahead of it (``webapp.live.replaying``) take turns
 
     @property
     def head(self) -> int:
+        """The log's head as far as it is known."""
         return len(self.events)
 
+    @property
+    def moments(self) -> list[Moment]:
+        """Every moment of the timeline (the whole known log folded)."""
+        self.fold_to(self.head)
+        return self._moments_seen
+
     def extend(self, events: list[Event]) -> None:
-        for event in events:
-            game = self.state
-            before = dict(game.combat) if game.combat else None
-            self._evolve(game, event)
-            self.events.append(event)
-            self._moments(game, event, before)
-            if game.seq % CHECKPOINT_EVERY == 0:
-                self._checkpoints.append((game.seq, pickle.dumps(game.to_dict(), pickle.HIGHEST_PROTOCOL)))
+        """The events appended to the log since (folded when a jump, the timeline or ``fold_to`` needs them)."""
+        with self._lock:
+            self.events.extend(events)
+
+    def fold_to(self, seq: int) -> None:
+        """Fold the log up to event ``seq`` (no further than the known head)."""
+        with self._lock:
+            seq = min(seq, self.head)
+            if seq <= self.folded:
+                return
+            for _seq, event, game in steps(self.state, self.events[self.folded:seq], self._evolve, self.folded + 1):
+                self.folded = _seq
+                self._moments(game, event, self._combat)
+                self._combat = dict(game.combat) if game.combat else None
+                if self.folded % CHECKPOINT_EVERY == 0:
+                    self._checkpoints.append((self.folded, pickle.dumps(game, pickle.HIGHEST_PROTOCOL)))
 
     def _moments(self, game: Game, event: Event, before: dict | None) -> None:
-        d, kind, seq = event.data, event.type, game.seq
+        d, kind, seq = event.data, event.type, self.folded
         combat = game.combat or {}
         rnd = combat.get("round") if game.combat else None
         fighters = _fighters(game)
 
         def add(kind: str, text: str, told: str, own: frozenset = frozenset(), players: frozenset = fighters,
                 fight: int | None = None) -> None:
-            self.moments.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
+            self._moments_seen.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
                                        fight if fight is not None else self._fight, players, own, told))
 
         def turn() -> None:
@@ -180,20 +215,25 @@ class History:
         """The game as it was right after event ``seq`` (a fresh object: the caller may keep it)."""
         if not 0 <= seq <= self.head:
             raise Rejected(f"at: the log goes from 0 to {self.head}, not {seq}")
-        i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
-        start, blob = self._checkpoints[i]
-        game = Game.from_dict(pickle.loads(blob)) if blob else self._empty(self.game_id)
-        for event in self.events[start:seq]:
-            self._evolve(game, event)
+        with self._lock:
+            self.fold_to(seq)
+            i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
+            start, blob = self._checkpoints[i]
+            events = self.events[start:seq]
+        game = pickle.loads(blob) if blob else self._empty(self.game_id)
+        for _step in steps(game, events, self._evolve, start + 1):
+            pass
         return game
 
     def moment_at(self, seq: int, actor: Actor) -> Moment | None:
         """The newest moment at or before ``seq`` this audience may be told of (what its banner says): any for
         the GM; a player's from their timeline; the table screen's, the fights' starts, rounds and ends, maps
         and hand-outs (never a token's name)."""
-        i = bisect.bisect_right(self.moments, seq, key=lambda m: m.seq) - 1
+        self.fold_to(seq)
+        moments = self._moments_seen
+        i = bisect.bisect_right(moments, seq, key=lambda m: m.seq) - 1
         while i >= 0:
-            m = self.moments[i]
+            m = moments[i]
             if actor.role == "gm" or (actor.role == "screen" and m.kind in _TOLD_ALL) or (
                     actor.role == "player" and self._theirs(m, actor.player_id)):
                 return m

@@ -14,6 +14,7 @@ The folded log (``History``) is kept per game and grows with the log: a jump fol
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -23,10 +24,14 @@ from ..game.model import Actor, Rejected
 from ..game.table import empty_game, evolve
 from . import render
 
+log = logging.getLogger(__name__)
+
 #: games whose folded log is kept (the least recently used goes first)
 KEEP_HISTORIES = 8
 #: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
 FOLD_SLICE = 50
+#: seconds a replay stays on after the last connection of whoever started it closed (time for a reload)
+LEFT_GRACE = 5.0
 
 
 class Replays:
@@ -37,6 +42,7 @@ class Replays:
         self._histories: dict[str, replay_view.History] = {}
         # (game id, audience) -> (the seq shown, who asked: "gm" or the player's audience)
         self._on: dict[tuple[str, str], tuple[int, str]] = {}
+        self._warming: set[str] = set()  # games whose log is being folded ahead (``warm``)
 
     # --- the folded log ---------------------------------------------------
 
@@ -51,11 +57,29 @@ class Replays:
             while len(self._histories) > KEEP_HISTORIES:
                 self._histories.pop(next(iter(self._histories)))
             if store.last_seq(game_id) > found.head:
-                events = store.events(game_id, after=found.head)
-                for i in range(0, len(events), FOLD_SLICE):
-                    found.extend(events[i:i + FOLD_SLICE])
-                    time.sleep(0)  # under gevent (tacmap serve) the other tables' greenlets go on between slices
+                found.extend(store.events(game_id, after=found.head))  # folded as far as a jump asks (lazily)
             return found
+
+    def warm(self, game_id: str) -> None:
+        """Fold the game's log ahead, in the background (a GM page opened: the replay panel may be next), so the
+        first jump or timeline finds it folded; a jump meanwhile takes its turn between two slices."""
+        with self._lock:
+            if game_id in self._warming:
+                return
+            self._warming.add(game_id)
+        self.hub.socketio.start_background_task(self._warm, game_id)
+
+    def _warm(self, game_id: str) -> None:
+        try:
+            history = self.history(game_id)
+            while history.folded < history.head:
+                history.fold_to(history.folded + FOLD_SLICE)
+                time.sleep(0)  # under gevent (tacmap serve) the other tables' greenlets go on between slices
+        except Exception:  # a shortcut only: a jump folds what it needs itself
+            log.debug("game %s: no fold ahead", game_id, exc_info=True)
+        finally:
+            with self._lock:
+                self._warming.discard(game_id)
 
     # --- the commands -----------------------------------------------------
 
@@ -98,6 +122,33 @@ class Replays:
             self._back(game_id, audience)
         return audiences
 
+    def left(self, game_id: str, actor: Actor) -> None:
+        """A connection closed: when it was the last of someone whose replay is on (the GM closed the page, the
+        laptop went to sleep), that replay ends once ``LEFT_GRACE`` seconds passed with none of theirs back, so
+        the table screen does not stay in the past with nobody to bring it back."""
+        by = "gm" if actor.role == "gm" else actor.audience
+        with self._lock:
+            if not any(g == game_id and who == by for (g, _a), (_, who) in self._on.items()):
+                return
+        self.hub.socketio.start_background_task(self._end_if_gone, game_id, actor, by)
+
+    def _end_if_gone(self, game_id: str, actor: Actor, by: str) -> None:
+        self.hub.socketio.sleep(LEFT_GRACE)
+        try:
+            if self._online(game_id, actor.audience):
+                return  # back (a reload, the Wi-Fi came back): the replay goes on
+            self.end(game_id, actor)
+        except Exception:
+            log.exception("game %s: the replay of %s did not end", game_id, by)
+
+    def _online(self, game_id: str, audience: str) -> bool:
+        """Whether a connection of this audience is open: to this process, or with several, to any."""
+        hub = self.hub
+        if hub.shared is not None:
+            return hub.shared.audiences(game_id).get(audience, 0) > 0
+        with hub._guard:
+            return hub._presence.get((game_id, audience), 0) > 0
+
     # --- what goes to the screens -----------------------------------------
 
     def _send(self, game_id: str, audience: str, history, past, at: int, sid: str | None = None) -> None:
@@ -133,7 +184,10 @@ class Replays:
         return self.hub.app.test_request_context(base_url=self.hub.base_url())
 
     def connected(self, game_id: str, actor: Actor, sid: str) -> None:
-        """A connection opened while its audience replays: it is shown the replay too."""
+        """A connection opened while its audience replays: it is shown the replay too. A GM's connection has the
+        game's log folded ahead (``warm``)."""
+        if actor.role == "gm":
+            self.warm(game_id)
         found = self._on.get((game_id, actor.audience))
         if found is None:
             return

@@ -2,7 +2,8 @@
 
 Here beside ``store.load_game`` rather than in ``webapp.game``: folding a log needs the command table's
 ``evolve``, and no module of the game package may import the table (tests/unit/test_architecture.py).
-Pure all the same: a list of events in, a :class:`Game` out, with nothing stored and the live game untouched (a new
+The fold itself is the replay's (``replay_view.steps``: one piece of code folds the log for the recap, the
+timeline and the replay's jumps). Pure all the same: a list of events in, a :class:`Game` out, with nothing stored and the live game untouched (a new
 state is folded from the first event, or from a copy of a state the caller kept, e.g. a snapshot of its
 own). ``walk`` yields the state after each event of a log, once through (the recap reads every step);
 ``game_at`` is the state after ``seq``; ``view_at`` is that state as an audience saw it then (the JSON
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..game import audience, fog
+from ..game import audience, fog, replay_view
 from ..game.model import Actor, Event, Game
 from ..game.table import empty_game, evolve
 
@@ -22,10 +23,7 @@ def walk(game_id: str, events: list[Event], start: Game | None = None, first_seq
          ) -> Iterator[tuple[int, Event, Game]]:
     """``(seq, event, game after it)`` for each event, the same game object each time (read it before the
     next step). ``start`` is the state before ``first_seq`` (default: the empty game before the log)."""
-    game = start or empty_game(game_id)
-    for seq, event in enumerate(events, start=first_seq):
-        evolve(game, event)
-        yield seq, event, game
+    yield from replay_view.steps(start or empty_game(game_id), events, evolve, first_seq)
 
 
 def game_at(game_id: str, events: list[Event], seq: int) -> Game:
