@@ -119,6 +119,16 @@ def steps(game: Game, events: Iterable[Event], evolve: Callable[[Game, Event], N
         yield seq, event, game
 
 
+def _pickled(game: Game) -> bytes:
+    """The state as it is, without its cache of views (``game.vision``: process memory, rebuilt at will, and
+    far bigger than the state itself on a fogged map)."""
+    vision, game.vision = game.vision, None
+    try:
+        return pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+    finally:
+        game.vision = vision
+
+
 class History:
     """A game's log, folded as far as it is asked (``fold_to``), with checkpoints and the timeline; ``extend``
     takes the events appended since. A jump folds only up to the event it asks for (from the nearest
@@ -165,7 +175,7 @@ class History:
                 self._moments(game, event, self._combat)
                 self._combat = dict(game.combat) if game.combat else None
                 if self.folded % CHECKPOINT_EVERY == 0:
-                    self._checkpoints.append((self.folded, pickle.dumps(game, pickle.HIGHEST_PROTOCOL)))
+                    self._checkpoints.append((self.folded, _pickled(game)))
 
     def _moments(self, game: Game, event: Event, before: dict | None) -> None:
         d, kind, seq = event.data, event.type, self.folded
