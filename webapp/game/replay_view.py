@@ -93,6 +93,16 @@ class Moment:
         text = self.told if actor is not None and actor.role != "gm" else self.text
         return {"seq": self.seq, "kind": self.kind, "text": text, "round": self.round}
 
+    def to_plain(self) -> list:
+        """Everything of it as JSON data (``History.export``)."""
+        return [self.seq, self.kind, self.text, self.round, self.fight, sorted(self.players), sorted(self.own),
+                self.told]
+
+    @classmethod
+    def from_plain(cls, plain: list) -> "Moment":
+        seq, kind, text, rnd, fight, players, own, told = plain
+        return cls(seq, kind, text, rnd, fight, frozenset(players), frozenset(own), told)
+
 
 def _name(game: Game, token_id: Any) -> str:
     token = game.tokens.get(token_id) if isinstance(token_id, str) else None
@@ -143,6 +153,7 @@ class History:
         self.folded = 0  # the events folded so far (``state`` is the state after event ``folded``)
         # the state every CHECKPOINT_EVERY events, pickled as it is (a copy taken back whole, in well under a ms)
         self._checkpoints: list[tuple[int, bytes]] = [(0, b"")]
+        self._fights: dict[int, int | None] = {0: None}  # at each checkpoint, the seq its fight on started at
         self._moments_seen: list[Moment] = []
         self._fight: int | None = None  # the seq the fight on started at
         self._combat: dict | None = None  # the fight as it was before the next event folded
@@ -176,6 +187,52 @@ class History:
                 self._combat = dict(game.combat) if game.combat else None
                 if self.folded % CHECKPOINT_EVERY == 0:
                     self._checkpoints.append((self.folded, _pickled(game)))
+                    self._fights[self.folded] = self._fight
+
+    # --- kept between runs (``webapp.storage.history``: a file per game beside the log) --------------------
+
+    def export(self, pause: Callable[[], None] = lambda: None) -> dict | None:
+        """What a new process needs to start where this fold got to, up to its last checkpoint, as plain data
+        (JSON): each checkpoint's state and event (to tell it is the same log), the moments up to there. None
+        when there is no checkpoint past the start. ``pause`` is called between two checkpoints."""
+        with self._lock:
+            checkpoints, moments_seen, seq = list(self._checkpoints), list(self._moments_seen), self._checkpoints[-1][0]
+            fight, events = self._fights[seq], self.events
+        if seq == 0:
+            return None
+        states = []
+        for s, blob in checkpoints[1:]:
+            states.append([s, events[s - 1].to_dict(), pickle.loads(blob).to_dict()])
+            pause()
+        moments = [m.to_plain() for m in moments_seen if m.seq <= seq]
+        return {"version": 1, "game_id": self.game_id, "seq": seq, "fight": fight, "checkpoints": states,
+                "moments": moments}
+
+    def restore(self, kept: dict) -> bool:
+        """Start from what ``export`` gave (another process's or an earlier run's fold), when it is of this log:
+        nothing folded yet, its last checkpoint's event the same as this log's event there. False: not taken."""
+        with self._lock:
+            try:
+                seq = kept["seq"]
+                if (kept.get("version") != 1 or kept.get("game_id") != self.game_id or self.folded or
+                        not 0 < seq <= self.head):
+                    return False
+                # each checkpoint's event is this log's event there (a log cut and played on differs)
+                if any(not 0 < s <= self.head or event != self.events[s - 1].to_dict()
+                       for s, event, _state in kept["checkpoints"]):
+                    return False
+                checkpoints = [(0, b"")] + [(s, _pickled(Game.from_dict(state))) for s, _e, state in kept["checkpoints"]]
+                if checkpoints[-1][0] != seq or any(s % CHECKPOINT_EVERY for s, _b in checkpoints):
+                    return False
+                moments = [Moment.from_plain(m) for m in kept["moments"]]
+                state = pickle.loads(checkpoints[-1][1])
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                return False
+            self._checkpoints, self._moments_seen, self.state, self.folded = checkpoints, moments, state, seq
+            self._fight = kept.get("fight")
+            self._fights = {s: None for s, _b in checkpoints} | {seq: self._fight}
+            self._combat = dict(state.combat) if state.combat else None
+            return True
 
     def _moments(self, game: Game, event: Event, before: dict | None) -> None:
         d, kind, seq = event.data, event.type, self.folded

@@ -22,6 +22,7 @@ from flask import has_request_context
 from ..game import access, replay_view
 from ..game.model import Actor, Rejected
 from ..game.table import empty_game, evolve
+from ..storage import history as kept_folds
 from . import render
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class Replays:
         # (game id, audience) -> (the seq shown, who asked: "gm" or the player's audience)
         self._on: dict[tuple[str, str], tuple[int, str]] = {}
         self._warming: set[str] = set()  # games whose log is being folded ahead (``warm``)
+        self._kept: dict[str, int] = {}  # game id -> the seq its fold was kept on disk up to
 
     # --- the folded log ---------------------------------------------------
 
@@ -51,14 +53,32 @@ class Replays:
         store = self.hub.store
         with self._lock:
             found = self._histories.pop(game_id, None)
-            if found is None:
+            fresh = found is None
+            if fresh:
                 found = replay_view.History(game_id, evolve, empty_game)
             self._histories[game_id] = found  # the newest at the end
             while len(self._histories) > KEEP_HISTORIES:
                 self._histories.pop(next(iter(self._histories)))
             if store.last_seq(game_id) > found.head:
                 found.extend(store.events(game_id, after=found.head))  # folded as far as a jump asks (lazily)
+            if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
+                kept = kept_folds.load_checkpoints(self._data_dir(), game_id)
+                if kept is not None and found.restore(kept):
+                    self._kept[game_id] = found.folded
             return found
+
+    def _data_dir(self) -> str:
+        return self.hub.app.config["DATA_DIR"]
+
+    def keep(self, game_id: str, found: replay_view.History) -> None:
+        """Keep the fold's checkpoints on disk once it went past the ones kept (``storage.history``)."""
+        with self._lock:
+            if found.folded - self._kept.get(game_id, 0) < replay_view.CHECKPOINT_EVERY:
+                return
+            self._kept[game_id] = found.folded
+        kept = found.export(pause=lambda: time.sleep(0))  # the other tables go on between two checkpoints
+        if kept is not None:
+            kept_folds.save_checkpoints(self._data_dir(), game_id, kept)
 
     def warm(self, game_id: str) -> None:
         """Fold the game's log ahead, in the background (a GM page opened: the replay panel may be next), so the
@@ -71,12 +91,13 @@ class Replays:
 
     def _warm(self, game_id: str) -> None:
         try:
-            history = self.history(game_id)
-            while history.folded < history.head:
-                history.fold_to(history.folded + FOLD_SLICE)
+            found = self.history(game_id)
+            while found.folded < found.head:
+                found.fold_to(found.folded + FOLD_SLICE)
                 time.sleep(0)  # under gevent (tacmap serve) the other tables' greenlets go on between slices
+            self.keep(game_id, found)
         except Exception:  # a shortcut only: a jump folds what it needs itself
-            log.debug("game %s: no fold ahead", game_id, exc_info=True)
+            log.warning("game %s: no fold ahead", game_id, exc_info=True)
         finally:
             with self._lock:
                 self._warming.discard(game_id)

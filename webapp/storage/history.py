@@ -12,11 +12,17 @@ API's shape, ``audience.public_state``: hidden tokens and fog as they were at th
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 from ..game import audience, fog, replay_view
 from ..game.model import Actor, Event, Game
 from ..game.table import empty_game, evolve
+from . import private
 
 
 def walk(game_id: str, events: list[Event], start: Game | None = None, first_seq: int = 1
@@ -42,3 +48,56 @@ def view_at(game_id: str, events: list[Event], seq: int, actor: Actor) -> dict:
 def tokens_seen(game: Game, actor: Actor) -> list:
     """The tokens this audience could see in ``game`` (a state from ``walk`` or ``game_at``)."""
     return fog.visible_tokens(game, actor)
+
+
+# --- the replay's checkpoints, kept between runs --------------------------------------------------------------
+# A game's folded log (``replay_view.History.export``) is kept as one JSON file in the data folder
+# (``replay/<game id>.json``), written whole to a new file then renamed over the old one: a server started again,
+# or another process on the same folder, takes its checkpoints and moments instead of folding the whole log
+# again (``History.restore`` checks the file is of that log). Only a shortcut: a missing, damaged or foreign
+# file is ignored (and written anew by the next fold).
+
+CHECKPOINTS_DIR = "replay"
+
+
+def _checkpoints_path(data_dir: str | Path, game_id: str) -> Path | None:
+    if not game_id or not all(c.isalnum() or c in "-_" for c in game_id):
+        return None  # never a path from a made-up id
+    return Path(data_dir) / CHECKPOINTS_DIR / f"{game_id}.json"
+
+
+def load_checkpoints(data_dir: str | Path, game_id: str) -> dict | None:
+    """The game's kept fold, or None (none kept, unreadable)."""
+    path = _checkpoints_path(data_dir, game_id)
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            kept = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) else None
+
+
+def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict) -> None:
+    """Keep the game's fold (``History.export``); raises OSError when the folder cannot be written."""
+    path = _checkpoints_path(data_dir, game_id)
+    if path is None:
+        return
+    private.make_dir(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(kept, f, separators=(",", ":"))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def forget_checkpoints(data_dir: str | Path, game_id: str) -> None:
+    path = _checkpoints_path(data_dir, game_id)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            path.unlink()

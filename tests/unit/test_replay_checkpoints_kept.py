@@ -1,0 +1,73 @@
+"""The replay's fold kept between runs (#36): ``History.export`` (plain JSON data) taken back by a new
+``History.restore`` gives the same states at every event and the same timeline as a fold from the first event,
+folds on from there, and is refused for another log (a log cut and played on differently, another game)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from webapp.game import replay_view
+from webapp.game.model import GM, Event
+from webapp.game.table import empty_game, evolve, replay
+from webapp.storage import history as kept_folds
+
+from test_replay_history import play_a_fight
+
+
+def plain(x):
+    return json.loads(json.dumps(x))
+
+
+@pytest.fixture(scope="module")
+def log():
+    events, _ids = play_a_fight(rounds=40)
+    return [Event(**plain(e.to_dict())) for e in events]  # as the store gives them back (JSON)
+
+
+def folded(events, upto):
+    history = replay_view.History("g1", evolve, empty_game)
+    history.extend(events)
+    history.fold_to(upto)
+    return history
+
+
+def test_a_kept_fold_restored_gives_the_same_states_and_timeline(log, tmp_path):
+    first = folded(log[:-7], len(log) - 7)  # the log as it was when the fold was kept
+    kept = first.export()
+    assert kept["seq"] == (len(log) - 7) // replay_view.CHECKPOINT_EVERY * replay_view.CHECKPOINT_EVERY
+    kept_folds.save_checkpoints(tmp_path, "g1", kept)
+    assert kept_folds.load_checkpoints(tmp_path, "g1") == plain(kept)
+
+    again = replay_view.History("g1", evolve, empty_game)
+    again.extend(log)  # the log has grown since
+    assert again.restore(kept_folds.load_checkpoints(tmp_path, "g1"))
+    assert again.folded == kept["seq"]  # nothing folded to get there
+    whole = folded(log, len(log))
+    for seq in (1, replay_view.CHECKPOINT_EVERY, kept["seq"] - 1, kept["seq"], kept["seq"] + 1, len(log)):
+        assert plain(again.state_at(seq).to_dict()) == plain(replay("g1", log[:seq]).to_dict()), seq
+    assert again.moments == whole.moments  # the moments kept, and those folded on from there
+    assert [m.to_dict(GM) for m in again.timeline(GM)] == [m.to_dict(GM) for m in whole.timeline(GM)]
+    assert replay_view.banner(again, len(log) - 3, GM) == replay_view.banner(whole, len(log) - 3, GM)
+
+
+def test_a_kept_fold_of_another_log_is_not_taken(log, tmp_path):
+    kept = plain(folded(log, len(log)).export())
+    other = list(log)
+    cut = replay_view.CHECKPOINT_EVERY * 2
+    other[cut - 1] = Event("roll_made", {"text": "not the same"})  # a log cut at a damaged event, played on
+    history = replay_view.History("g1", evolve, empty_game)
+    history.extend(other)
+    assert not history.restore(kept) and history.folded == 0
+    shorter = replay_view.History("g1", evolve, empty_game)
+    shorter.extend(log[: kept["seq"] - 1])  # a log shorter than the kept fold
+    assert not shorter.restore(kept)
+    another = replay_view.History("g2", evolve, empty_game)
+    another.extend(log)
+    assert not another.restore(kept)
+    assert not replay_view.History("g1", evolve, empty_game).restore({"version": 1, "seq": "x"})
+    assert kept_folds.load_checkpoints(tmp_path, "../etc") is None
+    (tmp_path / kept_folds.CHECKPOINTS_DIR).mkdir()
+    (tmp_path / kept_folds.CHECKPOINTS_DIR / "g1.json").write_text("{not json")
+    assert kept_folds.load_checkpoints(tmp_path, "g1") is None
