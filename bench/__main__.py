@@ -197,6 +197,8 @@ def replay_rows(plan) -> list[Row]:
             Row("the fold ahead a GM page's connection starts (in the background)", ms(f["fold_ahead_ms"])),
             Row("the first jump once that fold is done", ms(f["warm_first_ms"]), target=target,
                 met=met(f["warm_first_ms"] < br.JUMP_MS)),
+            Row("a server started again: the first jump, to the newest event, from the fold kept on disk",
+                ms(f["restart_first_ms"]), target=target, met=met(f["restart_first_ms"] < br.JUMP_MS)),
             Row(f"later jumps: the state at an event (checkpoint + fold), {len(state)} random events", ms(statistics.median(state)),
                 ms(max(state)), target=target, met=met(max(state) < br.JUMP_MS)),
             Row(f"later jumps: the replay command, state + the GM's and the table screen's fragments, {len(command)} jumps",

@@ -4,7 +4,8 @@ Run: ``python3 -m bench.bench_replay``. The game is played through the hub as th
 board with fog, 8 tokens of which 2 hidden, a fight of moves, attacks and turns) until its log holds
 5,000 events. Figures: the first jump into the game (nothing folded yet: the log is folded up to the
 event asked, to a random one and to the newest), the fold a GM page's connection runs ahead in the
-background and the first jump after it, then later jumps to random events: the state at that event
+background and the first jump after it, the first jump of a server started again (from the fold kept on
+disk), then later jumps to random events: the state at that event
 (nearest checkpoint + fold), and the whole ``replay`` command (state + the GM's and the table screen's
 fragments rendered). Target: a jump under 300 ms on the GM page (issue #36).
 """
@@ -75,7 +76,8 @@ def measure(jumps: int = 20, n_events: int = N_EVENTS) -> dict:
     """Figures in ms: ``first_ms`` (the first jump into the game, to a random event: nothing folded yet, the log
     folded up to that event), ``first_head_ms`` (the same to the newest event: the whole log folded, the worst
     case), ``fold_ahead_ms`` (the fold a GM page's connection starts in the background), ``warm_first_ms`` (the
-    first jump once that fold is done), ``state_ms`` and ``command_ms`` (later jumps: the state alone, the
+    first jump once that fold is done), ``restart_first_ms`` (a server started again: its first jump, to the
+    newest event, from the fold kept on disk), ``state_ms`` and ``command_ms`` (later jumps: the state alone, the
     whole ``replay`` command with the GM's and the table screen's fragments)."""
     from webapp import create_app
     from webapp.game.model import GM
@@ -107,13 +109,20 @@ def measure(jumps: int = 20, n_events: int = N_EVENTS) -> dict:
         history = hub.replays.history(gid)
         assert history.folded == head
         warm_first_ms = timed(lambda: replay(first_at))
+        # a server started again: its first jump takes the fold the last one kept in the data folder
+        hub.replays._histories.clear()
+        hub.replays._kept.clear()
+        restart_first_ms = timed(lambda: replay(head))
+        assert hub.replays.history(gid).folded == head
+        history = hub.replays.history(gid)
         targets = [rng.randint(1, head) for _ in range(jumps)]
         state_ms = [timed(lambda at=at: history.state_at(at)) for at in targets]
         command_ms = [timed(lambda at=at: replay(at)) for at in targets]
         hub.execute(gid, GM, {"type": "replay_end"})
         assert hub.store.last_seq(gid) == head, "a replay appended to the log"
         return {"events": head, "first_at": first_at, "first_ms": first_ms, "first_head_ms": first_head_ms,
-                "fold_ahead_ms": fold_ahead_ms, "warm_first_ms": warm_first_ms, "state_ms": state_ms,
+                "fold_ahead_ms": fold_ahead_ms, "warm_first_ms": warm_first_ms, "restart_first_ms": restart_first_ms,
+                "state_ms": state_ms,
                 "command_ms": command_ms}
 
 
@@ -121,7 +130,8 @@ def main() -> None:
     f = measure()
     print(f"{f['events']} events: first jump (nothing folded) to event {f['first_at']} {f['first_ms']:.0f} ms, "
           f"to the newest {f['first_head_ms']:.0f} ms; fold ahead (a GM page connected) {f['fold_ahead_ms']:.0f} ms, "
-          f"then the first jump {f['warm_first_ms']:.0f} ms; later jumps: state median "
+          f"then the first jump {f['warm_first_ms']:.0f} ms; after a restart (fold kept on disk) the first jump "
+          f"{f['restart_first_ms']:.0f} ms; later jumps: state median "
           f"{statistics.median(f['state_ms']):.1f} ms, max {max(f['state_ms']):.1f} ms; replay command (state + GM "
           f"and screen fragments) median {statistics.median(f['command_ms']):.1f} ms, max {max(f['command_ms']):.1f} ms "
           f"(target < {JUMP_MS:.0f} ms)")
