@@ -6,9 +6,14 @@ with the very partials of the live page, rendered for that audience from the sta
 (``webapp.game.replay_view``); a player's draws their own view then on their own screens. While an
 audience replays, the hub sends it no live update (``Hub._emit`` asks ``replaying``); ``replay_end``
 sends it a fresh copy of the present, and the live updates flow again. A connection that opens while
-its audience replays is shown the replay too.
+its audience replays is shown the replay too; with several processes (Redis) who replays is kept in Redis
+as well, so a screen connecting to another process than the GM's is shown it, and a ``replay_end`` sent
+through any process ends it. A replay ends by itself ``LEFT_GRACE`` seconds after the last connection of
+whoever started it closed (``left``).
 
-The folded log (``History``) is kept per game and grows with the log: a jump folds at most
+The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks; a GM's
+connection folds it ahead in the background (``warm``) and keeps its checkpoints in the data folder
+(``webapp.storage.history``), where a server started again finds them. A later jump folds at most
 ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
 """
 
@@ -124,11 +129,13 @@ class Replays:
         past = history.state_at(cmd.at)
         by = "gm" if actor.role == "gm" else actor.audience
         with self._lock:
-            for audience in [a for (g, a), (_, who) in self._on.items() if g == game_id and who == by]:
+            for audience in self._theirs(game_id, by):
                 if audience not in audiences:  # the GM's replay left the table screen: it shows the present again
                     self._back(game_id, audience)
             for audience in audiences:
                 self._on[(game_id, audience)] = (cmd.at, by)
+                if self.hub.shared is not None:  # a screen of that audience on another process is shown it too
+                    self.hub.shared.replay_on(game_id, audience, cmd.at, by)
         for audience in audiences:
             self._send(game_id, audience, history, past, cmd.at)
         return {"replay": {"at": cmd.at, "head": history.head, "on": audiences,
@@ -138,19 +145,32 @@ class Replays:
         """Every screen this sender's replay is on goes back to the present; the audiences that did."""
         by = "gm" if actor.role == "gm" else actor.audience
         with self._lock:
-            audiences = [a for (g, a), (_, who) in self._on.items() if g == game_id and who == by]
+            audiences = self._theirs(game_id, by)
         for audience in audiences:
             self._back(game_id, audience)
         return audiences
+
+    def _on_now(self, game_id: str) -> dict[str, tuple[int, str]]:
+        """The audiences of the game replaying now: audience -> (seq shown, who asked). With several processes
+        (Redis), those any process started (the GM's page on one, the table screen on another)."""
+        with self._lock:
+            found = {a: on for (g, a), on in self._on.items() if g == game_id}
+        if self.hub.shared is not None:
+            shared = self.hub.shared.replays(game_id)
+            if shared is not None:
+                found = shared | found
+        return found
+
+    def _theirs(self, game_id: str, by: str) -> list[str]:
+        return [a for a, (_at, who) in self._on_now(game_id).items() if who == by]
 
     def left(self, game_id: str, actor: Actor) -> None:
         """A connection closed: when it was the last of someone whose replay is on (the GM closed the page, the
         laptop went to sleep), that replay ends once ``LEFT_GRACE`` seconds passed with none of theirs back, so
         the table screen does not stay in the past with nobody to bring it back."""
         by = "gm" if actor.role == "gm" else actor.audience
-        with self._lock:
-            if not any(g == game_id and who == by for (g, _a), (_, who) in self._on.items()):
-                return
+        if not self._theirs(game_id, by):
+            return
         self.hub.socketio.start_background_task(self._end_if_gone, game_id, actor, by)
 
     def _end_if_gone(self, game_id: str, actor: Actor, by: str) -> None:
@@ -191,6 +211,8 @@ class Replays:
         with hub.lock(game_id):
             with self._lock:
                 self._on.pop((game_id, audience), None)
+            if hub.shared is not None:
+                hub.shared.replay_off(game_id, audience)
             with self._context():
                 hub.forget_shown(game_id, audience)  # what was sent before the replay no longer counts
                 online, extra = hub.online_players(game_id), hub._shown_to_all(game_id)
@@ -210,6 +232,8 @@ class Replays:
         if actor.role == "gm":
             self.warm(game_id)
         found = self._on.get((game_id, actor.audience))
+        if found is None and self.hub.shared is not None:
+            found = self._on_now(game_id).get(actor.audience)  # started through another process
         if found is None:
             return
         history = self.history(game_id)
