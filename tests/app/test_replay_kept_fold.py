@@ -8,6 +8,7 @@ import time
 
 from webapp import create_app
 from webapp.game import replay_view
+from webapp.live import replaying
 from webapp.storage import history as kept_folds
 
 
@@ -19,7 +20,8 @@ def new_app(folder):
     return create_app({"DATA_DIR": str(folder), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
 
 
-def test_a_gm_connection_folds_ahead_and_a_restarted_server_takes_the_kept_fold(tmp_path):
+def test_a_gm_connection_folds_ahead_and_a_restarted_server_takes_the_kept_fold(tmp_path, monkeypatch):
+    monkeypatch.setattr(replaying, "WARM_FROM", 100)  # a log of 132 events is folded ahead too
     app = new_app(tmp_path)
     c = app.test_client()
     g = c.post("/api/games", json={"name": "Kept", "system": "plain_grid"}).json

@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 KEEP_HISTORIES = 8
 #: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
 FOLD_SLICE = 50
+#: a GM's connection folds a game's log ahead from this many events (a shorter one folds in well under 300 ms)
+WARM_FROM = 500
 #: seconds a replay stays on after the last connection of whoever started it closed (time for a reload)
 LEFT_GRACE = 5.0
 
@@ -91,6 +93,11 @@ class Replays:
         with self._lock:
             if game_id in self._warming:
                 return
+            found = self._histories.get(game_id)
+            if found is not None and found.folded >= self.hub.store.last_seq(game_id):
+                return  # folded to the head already
+            if found is None and self.hub.store.last_seq(game_id) < WARM_FROM:
+                return  # a short log folds in a moment when a jump asks
             self._warming.add(game_id)
         self.hub.socketio.start_background_task(self._warm, game_id)
 
