@@ -71,3 +71,15 @@ def test_a_kept_fold_of_another_log_is_not_taken(log, tmp_path):
     (tmp_path / kept_folds.CHECKPOINTS_DIR).mkdir()
     (tmp_path / kept_folds.CHECKPOINTS_DIR / "g1.json").write_text("{not json")
     assert kept_folds.load_checkpoints(tmp_path, "g1") is None
+
+
+def test_the_kept_fold_is_the_owners_only(log, tmp_path):
+    import os
+    import stat
+
+    kept_folds.save_checkpoints(tmp_path / "data", "g1", folded(log, len(log)).export())
+    folder = tmp_path / "data" / kept_folds.CHECKPOINTS_DIR
+    if os.name == "posix":
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        assert stat.S_IMODE((folder / "g1.json").stat().st_mode) == 0o600
+    assert [p.name for p in folder.iterdir()] == ["g1.json"]  # no temporary file left
