@@ -44,6 +44,7 @@ def test_a_gm_connection_folds_ahead_and_a_restarted_server_takes_the_kept_fold(
         sio.sleep(0.05)  # the background task's turn (a greenlet, as under `tacmap serve`)
     kept = kept_folds.load_checkpoints(tmp_path, g["id"])
     assert kept is not None and kept["seq"] == head // replay_view.CHECKPOINT_EVERY * replay_view.CHECKPOINT_EVERY
+    assert kept_folds.load_checkpoint_state(tmp_path, g["id"], kept["seq"])["seq"] == kept["seq"]
     assert hub.replays.history(g["id"]).folded == head
     at = head - 7
     first = c.post(f"/api/games/{g['id']}/commands", json={"type": "replay", "at": at}, headers=gm).json

@@ -33,43 +33,56 @@ def folded(events, upto):
     return history
 
 
+def restored(events, tmp_path, game_id="g1"):
+    history = replay_view.History(game_id, evolve, empty_game)
+    history.extend(events)
+    taken = history.restore(kept_folds.load_checkpoints(tmp_path, "g1") or {},
+                            lambda seq: kept_folds.load_checkpoint_state(tmp_path, "g1", seq))
+    return history, taken
+
+
 def test_a_kept_fold_restored_gives_the_same_states_and_timeline(log, tmp_path):
     first = folded(log[:-7], len(log) - 7)  # the log as it was when the fold was kept
     kept = first.export()
-    assert kept["seq"] == (len(log) - 7) // replay_view.CHECKPOINT_EVERY * replay_view.CHECKPOINT_EVERY
+    seq = kept["index"]["seq"]
+    assert seq == (len(log) - 7) // replay_view.CHECKPOINT_EVERY * replay_view.CHECKPOINT_EVERY
     kept_folds.save_checkpoints(tmp_path, "g1", kept)
-    assert kept_folds.load_checkpoints(tmp_path, "g1") == plain(kept)
+    assert kept_folds.load_checkpoints(tmp_path, "g1") == plain(kept["index"])
 
-    again = replay_view.History("g1", evolve, empty_game)
-    again.extend(log)  # the log has grown since
-    assert again.restore(kept_folds.load_checkpoints(tmp_path, "g1"))
-    assert again.folded == kept["seq"]  # nothing folded to get there
+    again, taken = restored(log, tmp_path)  # the log has grown since
+    assert taken and again.folded == seq  # nothing folded to get there
     whole = folded(log, len(log))
-    for seq in (1, replay_view.CHECKPOINT_EVERY, kept["seq"] - 1, kept["seq"], kept["seq"] + 1, len(log)):
-        assert plain(again.state_at(seq).to_dict()) == plain(replay("g1", log[:seq]).to_dict()), seq
+    for at in (1, replay_view.CHECKPOINT_EVERY, seq - 1, seq, seq + 1, len(log)):
+        assert plain(again.state_at(at).to_dict()) == plain(replay("g1", log[:at]).to_dict()), at
     assert again.moments == whole.moments  # the moments kept, and those folded on from there
     assert [m.to_dict(GM) for m in again.timeline(GM)] == [m.to_dict(GM) for m in whole.timeline(GM)]
     assert replay_view.banner(again, len(log) - 3, GM) == replay_view.banner(whole, len(log) - 3, GM)
 
+    # kept again later: only the new checkpoints' states are written; a checkpoint file lost, an earlier one serves
+    more = again.export(since=seq)
+    assert [s for s, _state in more["states"]] == [s for s in range(seq + 50, len(log) + 1, 50)]
+    (tmp_path / kept_folds.CHECKPOINTS_DIR / "g1" / f"{replay_view.CHECKPOINT_EVERY * 2}.json").unlink()
+    third, taken = restored(log, tmp_path)
+    at = replay_view.CHECKPOINT_EVERY * 2 + 3
+    assert taken and plain(third.state_at(at).to_dict()) == plain(replay("g1", log[:at]).to_dict())
+
 
 def test_a_kept_fold_of_another_log_is_not_taken(log, tmp_path):
-    kept = plain(folded(log, len(log)).export())
+    kept_folds.save_checkpoints(tmp_path, "g1", plain(folded(log, len(log)).export()))
+    seq = kept_folds.load_checkpoints(tmp_path, "g1")["seq"]
     other = list(log)
     cut = replay_view.CHECKPOINT_EVERY * 2
     other[cut - 1] = Event("roll_made", {"text": "not the same"})  # a log cut at a damaged event, played on
-    history = replay_view.History("g1", evolve, empty_game)
-    history.extend(other)
-    assert not history.restore(kept) and history.folded == 0
-    shorter = replay_view.History("g1", evolve, empty_game)
-    shorter.extend(log[: kept["seq"] - 1])  # a log shorter than the kept fold
-    assert not shorter.restore(kept)
-    another = replay_view.History("g2", evolve, empty_game)
-    another.extend(log)
-    assert not another.restore(kept)
-    assert not replay_view.History("g1", evolve, empty_game).restore({"version": 1, "seq": "x"})
+    history, taken = restored(other, tmp_path)
+    assert not taken and history.folded == 0
+    assert not restored(log[: seq - 1], tmp_path)[1]  # a log shorter than the kept fold
+    assert not restored(log, tmp_path, game_id="g2")[1]  # another game's
+    assert not replay_view.History("g1", evolve, empty_game).restore({"version": 2, "seq": "x"}, lambda s: None)
     assert kept_folds.load_checkpoints(tmp_path, "../etc") is None
-    (tmp_path / kept_folds.CHECKPOINTS_DIR).mkdir()
-    (tmp_path / kept_folds.CHECKPOINTS_DIR / "g1.json").write_text("{not json")
+    (tmp_path / kept_folds.CHECKPOINTS_DIR / "g1" / f"{seq}.json").write_text("{not json")
+    assert kept_folds.load_checkpoint_state(tmp_path, "g1", seq) is None
+    assert not restored(log, tmp_path)[1]  # the last checkpoint unreadable: folded from the start instead
+    (tmp_path / kept_folds.CHECKPOINTS_DIR / "g1" / "index.json").write_text("[1, 2]")
     assert kept_folds.load_checkpoints(tmp_path, "g1") is None
 
 
@@ -81,5 +94,6 @@ def test_the_kept_fold_is_the_owners_only(log, tmp_path):
     folder = tmp_path / "data" / kept_folds.CHECKPOINTS_DIR
     if os.name == "posix":
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-        assert stat.S_IMODE((folder / "g1.json").stat().st_mode) == 0o600
-    assert [p.name for p in folder.iterdir()] == ["g1.json"]  # no temporary file left
+        assert stat.S_IMODE((folder / "g1").stat().st_mode) == 0o700
+        assert {stat.S_IMODE(p.stat().st_mode) for p in (folder / "g1").iterdir()} == {0o600}
+    assert not [p.name for p in (folder / "g1").iterdir() if p.name.startswith(".")]  # no temporary file left

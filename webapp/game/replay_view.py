@@ -152,8 +152,10 @@ class History:
         self.state = empty(game_id)  # the state after the last folded event
         self.folded = 0  # the events folded so far (``state`` is the state after event ``folded``)
         # the state every CHECKPOINT_EVERY events, pickled as it is (a copy taken back whole, in well under a ms)
-        self._checkpoints: list[tuple[int, bytes]] = [(0, b"")]
+        self._checkpoints: list[tuple[int, bytes | None]] = [(0, b"")]
         self._fights: dict[int, int | None] = {0: None}  # at each checkpoint, the seq its fight on started at
+        # a checkpoint taken back from what was kept (``restore``) is None until a jump reads it with this
+        self._state_of: Callable[[int], dict | None] | None = None
         self._moments_seen: list[Moment] = []
         self._fight: int | None = None  # the seq the fight on started at
         self._combat: dict | None = None  # the fight as it was before the next event folded
@@ -191,48 +193,70 @@ class History:
 
     # --- kept between runs (``webapp.storage.history``: a file per game beside the log) --------------------
 
-    def export(self, pause: Callable[[], None] = lambda: None) -> dict | None:
+    def export(self, since: int = 0, pause: Callable[[], None] = lambda: None) -> dict | None:
         """What a new process needs to start where this fold got to, up to its last checkpoint, as plain data
-        (JSON): each checkpoint's state and event (to tell it is the same log), the moments up to there. None
+        (JSON): ``index``, each checkpoint's event (to tell it is the same log) and the moments up to there;
+        ``states``, ``[seq, state]`` of the checkpoints past ``since`` (those kept before are kept still). None
         when there is no checkpoint past the start. ``pause`` is called between two checkpoints."""
         with self._lock:
             checkpoints, moments_seen, seq = list(self._checkpoints), list(self._moments_seen), self._checkpoints[-1][0]
-            fight, events = self._fights[seq], self.events
+            fight, events = self._fights.get(seq), self.events
         if seq == 0:
             return None
         states = []
         for s, blob in checkpoints[1:]:
-            states.append([s, events[s - 1].to_dict(), pickle.loads(blob).to_dict()])
-            pause()
-        moments = [m.to_plain() for m in moments_seen if m.seq <= seq]
-        return {"version": 1, "game_id": self.game_id, "seq": seq, "fight": fight, "checkpoints": states,
-                "moments": moments}
+            if s > since and blob is not None:
+                states.append([s, pickle.loads(blob).to_dict()])
+                pause()
+        index = {"version": 2, "game_id": self.game_id, "seq": seq, "fight": fight,
+                 "events": [[s, events[s - 1].to_dict()] for s, _b in checkpoints[1:]],
+                 "moments": [m.to_plain() for m in moments_seen if m.seq <= seq]}
+        return {"index": index, "states": states}
 
-    def restore(self, kept: dict) -> bool:
-        """Start from what ``export`` gave (another process's or an earlier run's fold), when it is of this log:
-        nothing folded yet, its last checkpoint's event the same as this log's event there. False: not taken."""
+    def restore(self, index: dict, state_of: Callable[[int], dict | None]) -> bool:
+        """Start from what ``export`` kept (another process's or an earlier run's fold), when it is of this log
+        and nothing is folded yet: each checkpoint's event is this log's event there. ``state_of(seq)`` gives a
+        kept checkpoint's state (None: not kept); the last one is read now, the others when a jump needs them.
+        False: not taken (nothing changed)."""
         with self._lock:
             try:
-                seq = kept["seq"]
-                if (kept.get("version") != 1 or kept.get("game_id") != self.game_id or self.folded or
-                        not 0 < seq <= self.head):
+                seq = index["seq"]
+                if index.get("version") != 2 or index.get("game_id") != self.game_id or self.folded or not (
+                        0 < seq <= self.head):
                     return False
-                # each checkpoint's event is this log's event there (a log cut and played on differs)
-                if any(not 0 < s <= self.head or event != self.events[s - 1].to_dict()
-                       for s, event, _state in kept["checkpoints"]):
+                kept = [s for s, _event in index["events"]]
+                # a log cut at a damaged event and played on differs at a checkpoint
+                if (not kept or kept[-1] != seq or any(s % CHECKPOINT_EVERY or not 0 < s <= self.head for s in kept)
+                        or any(event != self.events[s - 1].to_dict() for s, event in index["events"])):
                     return False
-                checkpoints = [(0, b"")] + [(s, _pickled(Game.from_dict(state))) for s, _e, state in kept["checkpoints"]]
-                if checkpoints[-1][0] != seq or any(s % CHECKPOINT_EVERY for s, _b in checkpoints):
+                last = state_of(seq)
+                if not isinstance(last, dict):
                     return False
-                moments = [Moment.from_plain(m) for m in kept["moments"]]
-                state = pickle.loads(checkpoints[-1][1])
+                state = Game.from_dict(last)
+                moments = [Moment.from_plain(m) for m in index["moments"]]
             except (KeyError, TypeError, ValueError, IndexError, AttributeError):
                 return False
-            self._checkpoints, self._moments_seen, self.state, self.folded = checkpoints, moments, state, seq
-            self._fight = kept.get("fight")
-            self._fights = {s: None for s, _b in checkpoints} | {seq: self._fight}
+            self._checkpoints = [(0, b"")] + [(s, None) for s in kept[:-1]] + [(seq, _pickled(state))]
+            self._state_of = state_of
+            self._moments_seen, self.state, self.folded = moments, state, seq
+            self._fight = index.get("fight")
+            self._fights = {seq: self._fight}
             self._combat = dict(state.combat) if state.combat else None
             return True
+
+    def _checkpoint(self, i: int) -> bytes | None:
+        """The ``i``-th checkpoint's pickled state, read from what was kept if it is not in memory yet; None when
+        it cannot be read (then an earlier one serves)."""
+        seq, blob = self._checkpoints[i]
+        if blob is None and self._state_of is not None:
+            try:
+                kept = self._state_of(seq)
+                blob = _pickled(Game.from_dict(kept)) if isinstance(kept, dict) else None
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                blob = None
+            if blob is not None:
+                self._checkpoints[i] = (seq, blob)
+        return blob
 
     def _moments(self, game: Game, event: Event, before: dict | None) -> None:
         d, kind, seq = event.data, event.type, self.folded
@@ -285,7 +309,9 @@ class History:
         with self._lock:
             self.fold_to(seq)
             i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
-            start, blob = self._checkpoints[i]
+            while (blob := self._checkpoint(i)) is None:  # a kept one that cannot be read: the one before
+                i -= 1
+            start = self._checkpoints[i][0]
             events = self.events[start:seq]
         game = pickle.loads(blob) if blob else self._empty(self.game_id)
         for _step in steps(game, events, self._evolve, start + 1):

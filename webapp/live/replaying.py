@@ -69,8 +69,9 @@ class Replays:
             if store.last_seq(game_id) > found.head:
                 found.extend(store.events(game_id, after=found.head))  # folded as far as a jump asks (lazily)
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
-                kept = kept_folds.load_checkpoints(self._data_dir(), game_id)
-                if kept is not None and found.restore(kept):
+                kept, folder = kept_folds.load_checkpoints(self._data_dir(), game_id), self._data_dir()
+                if kept is not None and found.restore(
+                        kept, lambda seq: kept_folds.load_checkpoint_state(folder, game_id, seq)):
                     self._kept[game_id] = found.folded
             return found
 
@@ -80,10 +81,11 @@ class Replays:
     def keep(self, game_id: str, found: replay_view.History) -> None:
         """Keep the fold's checkpoints on disk once it went past the ones kept (``storage.history``)."""
         with self._lock:
-            if found.folded - self._kept.get(game_id, 0) < replay_view.CHECKPOINT_EVERY:
+            since = self._kept.get(game_id, 0)
+            if found.folded - since < replay_view.CHECKPOINT_EVERY:
                 return
             self._kept[game_id] = found.folded
-        kept = found.export(pause=lambda: time.sleep(0))  # the other tables go on between two checkpoints
+        kept = found.export(since, pause=lambda: time.sleep(0))  # the other tables go on between two checkpoints
         if kept is not None:
             kept_folds.save_checkpoints(self._data_dir(), game_id, kept)
 

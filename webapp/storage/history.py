@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,44 +52,36 @@ def tokens_seen(game: Game, actor: Actor) -> list:
 
 
 # --- the replay's checkpoints, kept between runs --------------------------------------------------------------
-# A game's folded log (``replay_view.History.export``) is kept as one JSON file in the data folder
-# (``replay/<game id>.json``), written whole to a new file then renamed over the old one: a server started again,
-# or another process on the same folder, takes its checkpoints and moments instead of folding the whole log
-# again (``History.restore`` checks the file is of that log). Only a shortcut: a missing, damaged or foreign
-# file is ignored (and written anew by the next fold).
+# A game's folded log (``replay_view.History.export``) is kept in the data folder, ``replay/<game id>/``: an
+# index (``index.json``: each checkpoint's event, the timeline's moments) and one file per checkpoint's state
+# (``<seq>.json``, written once), each written whole to a new file then renamed over the old one. A server
+# started again, or another process on the same folder, takes them instead of folding the whole log again
+# (``History.restore`` checks they are of that log), reading a checkpoint's state only when a jump needs it.
+# Only a shortcut: a missing, damaged or foreign file is ignored (and written anew by the next fold).
 
 CHECKPOINTS_DIR = "replay"
 
 
-def _checkpoints_path(data_dir: str | Path, game_id: str) -> Path | None:
+def _folder(data_dir: str | Path, game_id: str) -> Path | None:
     if not game_id or not all(c.isalnum() or c in "-_" for c in game_id):
         return None  # never a path from a made-up id
-    return Path(data_dir) / CHECKPOINTS_DIR / f"{game_id}.json"
+    return Path(data_dir) / CHECKPOINTS_DIR / game_id
 
 
-def load_checkpoints(data_dir: str | Path, game_id: str) -> dict | None:
-    """The game's kept fold, or None (none kept, unreadable)."""
-    path = _checkpoints_path(data_dir, game_id)
-    if path is None:
-        return None
+def _read(path: Path) -> dict | None:
     try:
         with open(path, encoding="utf-8") as f:
-            kept = json.load(f)
+            found = json.load(f)
     except (OSError, ValueError):
         return None
-    return kept if isinstance(kept, dict) else None
+    return found if isinstance(found, dict) else None
 
 
-def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict) -> None:
-    """Keep the game's fold (``History.export``); raises OSError when the folder cannot be written."""
-    path = _checkpoints_path(data_dir, game_id)
-    if path is None:
-        return
-    private.make_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".tmp", dir=path.parent)
+def _write(path: Path, data: dict) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)  # the owner's only
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(kept, f, separators=(",", ":"))
+            json.dump(data, f, separators=(",", ":"))
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -96,8 +89,34 @@ def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict) -> None:
         raise
 
 
+def load_checkpoints(data_dir: str | Path, game_id: str) -> dict | None:
+    """The index of the game's kept fold, or None (none kept, unreadable)."""
+    folder = _folder(data_dir, game_id)
+    return None if folder is None else _read(folder / "index.json")
+
+
+def load_checkpoint_state(data_dir: str | Path, game_id: str, seq: int) -> dict | None:
+    """A kept checkpoint's state (``Game.to_dict``), or None."""
+    folder = _folder(data_dir, game_id)
+    if folder is None or not isinstance(seq, int):
+        return None
+    found = _read(folder / f"{seq}.json")
+    return found.get("state") if found is not None and found.get("seq") == seq else None
+
+
+def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict) -> None:
+    """Keep the game's fold (``History.export``): its new checkpoints' states, then the index that names them.
+    Raises OSError when the folder cannot be written."""
+    folder = _folder(data_dir, game_id)
+    if folder is None:
+        return
+    private.make_dir(folder)
+    for seq, state in kept["states"]:
+        _write(folder / f"{seq}.json", {"seq": seq, "state": state})
+    _write(folder / "index.json", kept["index"])
+
+
 def forget_checkpoints(data_dir: str | Path, game_id: str) -> None:
-    path = _checkpoints_path(data_dir, game_id)
-    if path is not None:
-        with contextlib.suppress(OSError):
-            path.unlink()
+    folder = _folder(data_dir, game_id)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
