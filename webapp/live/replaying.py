@@ -56,7 +56,8 @@ class Replays:
     # --- the folded log ---------------------------------------------------
 
     def history(self, game_id: str) -> replay_view.History:
-        """The game's log folded up to its head now (built once, then extended by what was appended)."""
+        """The game's log, known up to its head now and folded as far as it was asked (``History.fold_to``);
+        made once per process (from the fold kept in the data folder when there is one), then extended."""
         store = self.hub.store
         with self._lock:
             found = self._histories.pop(game_id, None)
