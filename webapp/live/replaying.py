@@ -104,12 +104,19 @@ class Replays:
             self._warming.add(game_id)
         self.hub.socketio.start_background_task(self._warm, game_id)
 
+    def folded(self, game_id: str, upto: int | None = None) -> replay_view.History:
+        """The game's log folded up to event ``upto`` (default: its head), a slice at a time: under gevent (tacmap
+        serve) the other tables' greenlets go on between slices of a long first fold."""
+        found = self.history(game_id)
+        upto = found.head if upto is None else min(upto, found.head)
+        while found.folded < upto:
+            found.fold_to(min(upto, found.folded + FOLD_SLICE))
+            time.sleep(0)
+        return found
+
     def _warm(self, game_id: str) -> None:
         try:
-            found = self.history(game_id)
-            while found.folded < found.head:
-                found.fold_to(found.folded + FOLD_SLICE)
-                time.sleep(0)  # under gevent (tacmap serve) the other tables' greenlets go on between slices
+            found = self.folded(game_id)
             self.keep(game_id, found)
         except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: no fold ahead", game_id, exc_info=True)
@@ -132,7 +139,7 @@ class Replays:
             ended = self.end(game_id, actor)
             return {"replay": None, "ended": ended}
         audiences = replay_view.screens(cmd, actor)
-        history = self.history(game_id)
+        history = self.folded(game_id, cmd.at)
         if cmd.at > history.head:
             raise Rejected(f"at: the log goes from 0 to {history.head}, not {cmd.at}")
         history.may_replay(actor, cmd.at)
@@ -246,6 +253,6 @@ class Replays:
             found = self._on_now(game_id).get(actor.audience)  # started through another process
         if found is None:
             return
-        history = self.history(game_id)
+        history = self.folded(game_id, found[0])
         at = min(found[0], history.head)
         self._send(game_id, actor.audience, history, history.state_at(at), at, sid=sid)

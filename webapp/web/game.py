@@ -171,7 +171,7 @@ def timeline(game_id: str):
     actor = _seat(game_id)
     if actor is None:
         abort(403, "You are not in this game.")
-    history = hub().replays.history(game_id)
+    history = hub().replays.folded(game_id)
     return jsonify(head=history.head, role=actor.role, moments=[m.to_dict(actor) for m in history.timeline(actor)])
 
 
