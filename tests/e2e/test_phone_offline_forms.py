@@ -15,7 +15,7 @@ from test_table_screens import PHONE, state
 COMMANDS = re.compile(r"/games/[^/]+/commands$")
 
 
-def gm_phone(server, game, new_page):
+def gm_phone(new_page):
     page = new_page(**PHONE)
     page.on("dialog", lambda dialog: dialog.accept())  # "Remove Goblin from the map?"
     return page
@@ -24,7 +24,7 @@ def gm_phone(server, game, new_page):
 def test_a_form_command_whose_answer_is_lost_as_the_phone_goes_offline_is_done_once(server, new_page, shot):
     game, mira, hero, goblin = table(server)
     _gm, screen, phone = open_pages(server, game, mira, new_page)
-    gm = gm_phone(server, game, new_page)
+    gm = gm_phone(new_page)
     posts: list[str | None] = []
 
     def lose_the_first_answer(route):
@@ -74,7 +74,7 @@ def test_a_form_command_whose_answer_is_lost_as_the_phone_goes_offline_is_done_o
 def test_form_commands_made_offline_go_out_in_order_and_a_refused_one_springs_back(server, new_page, shot):
     game, mira, hero, goblin = table(server)
     _gm, screen, phone = open_pages(server, game, mira, new_page)
-    gm = gm_phone(server, game, new_page)
+    gm = gm_phone(new_page)
     gm.goto(game["urls"]["gm"])
     expect(gm.locator("#conn.ok")).to_be_attached()
     seq0 = state(server, game)["seq"]
