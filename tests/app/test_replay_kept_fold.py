@@ -38,7 +38,7 @@ def test_a_gm_connection_folds_ahead_and_a_restarted_server_takes_the_kept_fold(
 
     # the GM's page connects: the log is folded ahead and kept, with no replay asked
     sio = app.extensions["tacmap_socketio"]
-    sio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
+    gm_page = sio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
     deadline = time.monotonic() + 20
     while kept_folds.load_checkpoints(tmp_path, g["id"]) is None and time.monotonic() < deadline:
         sio.sleep(0.05)  # the background task's turn (a greenlet, as under `tacmap serve`)
@@ -46,6 +46,19 @@ def test_a_gm_connection_folds_ahead_and_a_restarted_server_takes_the_kept_fold(
     assert kept is not None and kept["seq"] == head // replay_view.CHECKPOINT_EVERY * replay_view.CHECKPOINT_EVERY
     assert kept_folds.load_checkpoint_state(tmp_path, g["id"], kept["seq"])["seq"] == kept["seq"]
     assert hub.replays.history(g["id"]).folded == head
+
+    # the game goes on while the GM is at the table: the fold follows it (``follow_once``, every 20 s), and keeps it
+    for i in range(60):
+        c.post(f"/api/games/{g['id']}/commands", json={"type": "move_token", "token_id": aria, "x": 2 + i % 5, "y": 2},
+               headers=gm)
+    head = hub.store.last_seq(g["id"])
+    hub.replays.follow_once()
+    deadline = time.monotonic() + 20
+    while kept_folds.load_checkpoints(tmp_path, g["id"])["seq"] == kept["seq"] and time.monotonic() < deadline:
+        sio.sleep(0.05)
+    assert hub.replays.history(g["id"]).folded == head
+    kept = kept_folds.load_checkpoints(tmp_path, g["id"])
+    assert kept["seq"] == head // replay_view.CHECKPOINT_EVERY * replay_view.CHECKPOINT_EVERY
     at = head - 7
     first = c.post(f"/api/games/{g['id']}/commands", json={"type": "replay", "at": at}, headers=gm).json
     c.post(f"/api/games/{g['id']}/commands", json={"type": "replay_end"}, headers=gm)
@@ -60,3 +73,4 @@ def test_a_gm_connection_folds_ahead_and_a_restarted_server_takes_the_kept_fold(
     assert second["replay"] == first["replay"]
     assert found.state_at(at).to_dict() == hub.replays.history(g["id"]).state_at(at).to_dict()
     assert hub2.store.last_seq(g["id"]) == head, "a replay stores nothing"
+    gm_page.disconnect()

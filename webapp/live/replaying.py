@@ -38,6 +38,8 @@ KEEP_HISTORIES = 8
 FOLD_SLICE = 50
 #: a GM's connection folds a game's log ahead from this many events (a shorter one folds in well under 300 ms)
 WARM_FROM = 500
+#: seconds between two looks at the games folded ahead, to fold what was played since (``follow_once``)
+FOLLOW_EVERY = 20.0
 #: seconds a replay stays on after the last connection of whoever started it closed (time for a reload)
 LEFT_GRACE = 5.0
 
@@ -52,6 +54,7 @@ class Replays:
         self._on: dict[tuple[str, str], tuple[int, str]] = {}
         self._warming: set[str] = set()  # games whose log is being folded ahead (``warm``)
         self._kept: dict[str, int] = {}  # game id -> the seq its fold was kept on disk up to
+        self._following = False  # whether the task that keeps the folds up with the games runs (``_follow``)
 
     # --- the folded log ---------------------------------------------------
 
@@ -102,7 +105,27 @@ class Replays:
             if found is None and self.hub.store.last_seq(game_id) < WARM_FROM:
                 return  # a short log folds in a moment when a jump asks
             self._warming.add(game_id)
+            follow, self._following = not self._following, True
         self.hub.socketio.start_background_task(self._warm, game_id)
+        if follow:  # the first fold ahead in this process: from now on the folds follow the games as they are played
+            self.hub.socketio.start_background_task(self._follow)
+
+    def _follow(self) -> None:
+        while True:
+            self.hub.socketio.sleep(FOLLOW_EVERY)
+            try:
+                self.follow_once()
+            except Exception:
+                log.warning("the replay's folds did not follow the games", exc_info=True)
+
+    def follow_once(self) -> None:
+        """Each game folded ahead here whose GM is at the table: what was played since is folded and kept (so a
+        replay opened late in a long evening does not wait for the evening's fold)."""
+        with self._lock:
+            games = list(self._histories)
+        for game_id in games:
+            if self._online(game_id, "gm"):
+                self.warm(game_id)
 
     def folded(self, game_id: str, upto: int | None = None) -> replay_view.History:
         """The game's log folded up to event ``upto`` (default: its head), a slice at a time: under gevent (tacmap
