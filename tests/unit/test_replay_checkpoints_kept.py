@@ -72,9 +72,19 @@ def test_a_kept_fold_of_another_log_is_not_taken(log, tmp_path):
     seq = kept_folds.load_checkpoints(tmp_path, "g1")["seq"]
     other = list(log)
     cut = replay_view.CHECKPOINT_EVERY * 2
-    other[cut - 1] = Event("roll_made", {"text": "not the same"})  # a log cut at a damaged event, played on
+    other[cut - 1] = Event("fog_set", {"enabled": True})  # a log cut at a damaged event, played on
+    other[seq - 1] = Event("fog_set", {"enabled": True})
     history, taken = restored(other, tmp_path)
-    assert not taken and history.folded == 0
+    assert not taken and history.folded == 0  # its last checkpoint's event is not this log's
+    other[seq - 1] = log[seq - 1]
+    # only the last checkpoint's event is read when a kept fold is taken back (a server started again reads no
+    # more of the log than its first jump needs): the others are compared as a jump reads them, and a kept fold
+    # found to be of another log is forgotten there, the log folded from its first event
+    history, taken = restored(other, tmp_path)
+    assert taken
+    for at in (cut - 1, cut + 3, seq, len(other)):
+        assert plain(history.state_at(at).to_dict()) == plain(replay("g1", other[:at]).to_dict()), at
+    assert history.foreign and history.moments == folded(other, len(other)).moments
     assert not restored(log[: seq - 1], tmp_path)[1]  # a log shorter than the kept fold
     assert not restored(log, tmp_path, game_id="g2")[1]  # another game's
     assert not replay_view.History("g1", evolve, empty_game).restore({"version": 2, "seq": "x"}, lambda s: None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import pickle
+from contextlib import nullcontext
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from . import fog
 from .model import Actor, Event, Game, Rejected
 
 CHECKPOINT_EVERY = 50  # a jump folds at most this many events (with fog, each may recompute a token's sight)
@@ -129,7 +131,7 @@ def steps(game: Game, events: Iterable[Event], evolve: Callable[[Game, Event], N
         yield seq, event, game
 
 
-def _pickled(game: Game) -> bytes:
+def checkpoint_of(game: Game) -> bytes:
     """The state as it is, without its cache of views (``game.vision``: process memory, rebuilt at will, and
     far bigger than the state itself on a fogged map)."""
     vision, game.vision = game.vision, None
@@ -148,7 +150,12 @@ class History:
         """``evolve`` and ``empty`` are the command table's (``table.evolve``, ``table.empty_game``): a feature
         of the game never imports the table itself."""
         self.game_id, self._evolve, self._empty = game_id, evolve, empty
-        self.events: list[Event] = []  # the log as far as it is known (``extend``)
+        # the log as far as it is known (``extend``, ``grow``); None: an event not read yet (``_read``)
+        self.events: list[Event | None] = []
+        self._read: Callable[[int], list[Event]] | None = None  # the log after a seq, from the store (``grow``)
+        self._kept_events: dict[int, dict] = {}  # a restored checkpoint's event as the kept index has it
+        self._unchecked: dict[int, dict] = {}  # those not yet compared with the log's (``_events``)
+        self.foreign = False  # a kept fold was taken that turned out to be of another log (``_forget``)
         self.state = empty(game_id)  # the state after the last folded event
         self.folded = 0  # the events folded so far (``state`` is the state after event ``folded``)
         # the state every CHECKPOINT_EVERY events, pickled as it is (a copy taken back whole, in well under a ms)
@@ -177,19 +184,86 @@ class History:
         with self._lock:
             self.events.extend(events)
 
+    def grow(self, head: int, read: Callable[[int], list[Event]]) -> None:
+        """The log's head is ``head`` now; its events not read yet are read when a fold needs them, by
+        ``read(after)`` (the log after that seq, as ``Store.events``): a server started again reads only the
+        events after the checkpoint a jump starts from, not the whole log."""
+        with self._lock:
+            self._read = read
+            if head > len(self.events):
+                self.events.extend([None] * (head - len(self.events)))
+
+    def _events(self, start: int, stop: int) -> list[Event]:
+        """The log's events ``start + 1`` .. ``stop``, read from the store where not read yet."""
+        found = self.events[start:stop]
+        if None in found:
+            first = start + found.index(None)
+            more = self._read(first) if self._read is not None else []
+            for i, event in enumerate(more[: len(self.events) - first], start=first):
+                self.events[i] = event
+            found = self.events[start:stop]
+            if None in found:
+                raise ValueError(f"game {self.game_id}: the log has no event {start + found.index(None) + 1}")
+        if self._unchecked:  # a kept fold's checkpoints are of this log: their events are the log's
+            for s in [s for s in self._unchecked if start < s <= stop]:
+                if self._unchecked.pop(s) != found[s - start - 1].to_dict():
+                    self._forget()
+        return found
+
+    def _forget(self) -> None:
+        """The kept fold taken back (``restore``) is not of this log (cut at a damaged event and played on):
+        forget it, to fold from the first event instead (``_NotThisLog``: the caller starts again)."""
+        self.state, self.folded = self._empty(self.game_id), 0
+        self._checkpoints, self._fights, self._state_of = [(0, b"")], {0: None}, None
+        self._moments_seen, self._fight, self._combat = [], None, None
+        self._kept_events, self._unchecked, self.foreign = {}, {}, True
+        raise _NotThisLog(self.game_id)
+
     def fold_to(self, seq: int) -> None:
         """Fold the log up to event ``seq`` (no further than the known head)."""
         with self._lock:
             seq = min(seq, self.head)
             if seq <= self.folded:
                 return
-            for _seq, event, game in steps(self.state, self.events[self.folded:seq], self._evolve, self.folded + 1):
+            try:
+                self._fold(seq, checkpoints=True)
+            except _NotThisLog:
+                self._fold(seq, checkpoints=True)
+
+    def _fold(self, seq: int, checkpoints: bool) -> None:
+        with nullcontext() if checkpoints else fog.without_memory():
+            for _seq, event, game in steps(self.state, self._events(self.folded, seq), self._evolve,
+                                           self.folded + 1):
                 self.folded = _seq
                 self._moments(game, event, self._combat)
                 self._combat = dict(game.combat) if game.combat else None
-                if self.folded % CHECKPOINT_EVERY == 0:
-                    self._checkpoints.append((self.folded, _pickled(game)))
+                if checkpoints and self.folded % CHECKPOINT_EVERY == 0:
+                    self._checkpoints.append((self.folded, checkpoint_of(game)))
                     self._fights[self.folded] = self._fight
+
+    @property
+    def checkpointed(self) -> int:
+        """The seq of the newest checkpoint."""
+        return self._checkpoints[-1][0]
+
+    def advance(self, seq: int, pickled: bytes) -> bool:
+        """Take the live game's state after event ``seq`` (``pickled`` as ``checkpoint_of`` does: the server holds it
+        after each commit) as the fold's state and checkpoint there: the moments of the events between are folded
+        without the fog's memory (no moment reads it: a fraction of a fold's cost), the state is the live one.
+        So a game played through the server has its checkpoints written as it is played. False: not taken
+        (``seq`` is not past the fold, or past the known log)."""
+        with self._lock:
+            if not self.folded < seq <= self.head:
+                return False
+            try:
+                self._fold(seq, checkpoints=False)
+            except _NotThisLog:
+                self._fold(seq, checkpoints=False)
+            self.state = pickle.loads(pickled)
+            self._combat = dict(self.state.combat) if self.state.combat else None
+            self._checkpoints.append((seq, pickled))
+            self._fights[seq] = self._fight
+            return True
 
     # --- kept between runs (``webapp.storage.history``: a file per game beside the log) --------------------
 
@@ -200,7 +274,8 @@ class History:
         when there is no checkpoint past the start. ``pause`` is called between two checkpoints."""
         with self._lock:
             checkpoints, moments_seen, seq = list(self._checkpoints), list(self._moments_seen), self._checkpoints[-1][0]
-            fight, events = self._fights.get(seq), self.events
+            fight = self._fights.get(seq)
+            events = {s: self._kept_events.get(s) or self._events(s - 1, s)[0].to_dict() for s, _b in checkpoints[1:]}
         if seq == 0:
             return None
         states = []
@@ -209,7 +284,7 @@ class History:
                 states.append([s, pickle.loads(blob).to_dict()])
                 pause()
         index = {"version": 2, "game_id": self.game_id, "seq": seq, "fight": fight,
-                 "events": [[s, events[s - 1].to_dict()] for s, _b in checkpoints[1:]],
+                 "events": [[s, events[s]] for s, _b in checkpoints[1:]],
                  "moments": [m.to_plain() for m in moments_seen if m.seq <= seq]}
         return {"index": index, "states": states}
 
@@ -225,9 +300,11 @@ class History:
                         0 < seq <= self.head):
                     return False
                 kept = [s for s, _event in index["events"]]
-                # a log cut at a damaged event and played on differs at a checkpoint
-                if (not kept or kept[-1] != seq or any(s % CHECKPOINT_EVERY or not 0 < s <= self.head for s in kept)
-                        or any(event != self.events[s - 1].to_dict() for s, event in index["events"])):
+                # a log cut at a damaged event and played on differs at its last checkpoint's event (read alone:
+                # the earlier events are read when a jump needs them)
+                if (not kept or kept[-1] != seq or any(not 0 < s <= self.head for s in kept)
+                        or any(a >= b for a, b in zip(kept, kept[1:]))
+                        or index["events"][-1][1] != self._events(seq - 1, seq)[0].to_dict()):
                     return False
                 last = state_of(seq)
                 if not isinstance(last, dict):
@@ -236,8 +313,10 @@ class History:
                 moments = [Moment.from_plain(m) for m in index["moments"]]
             except (KeyError, TypeError, ValueError, IndexError, AttributeError):
                 return False
-            self._checkpoints = [(0, b"")] + [(s, None) for s in kept[:-1]] + [(seq, _pickled(state))]
+            self._checkpoints = [(0, b"")] + [(s, None) for s in kept[:-1]] + [(seq, checkpoint_of(state))]
             self._state_of = state_of
+            self._kept_events = {s: event for s, event in index["events"]}
+            self._unchecked = {s: event for s, event in index["events"][:-1]}
             self._moments_seen, self.state, self.folded = moments, state, seq
             self._fight = index.get("fight")
             self._fights = {seq: self._fight}
@@ -251,7 +330,7 @@ class History:
         if blob is None and self._state_of is not None:
             try:
                 kept = self._state_of(seq)
-                blob = _pickled(Game.from_dict(kept)) if isinstance(kept, dict) else None
+                blob = checkpoint_of(Game.from_dict(kept)) if isinstance(kept, dict) else None
             except (KeyError, TypeError, ValueError, IndexError, AttributeError):
                 blob = None
             if blob is not None:
@@ -307,16 +386,24 @@ class History:
         if not 0 <= seq <= self.head:
             raise Rejected(f"at: the log goes from 0 to {self.head}, not {seq}")
         with self._lock:
-            self.fold_to(seq)
-            i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
-            while (blob := self._checkpoint(i)) is None:  # a kept one that cannot be read: the one before
-                i -= 1
-            start = self._checkpoints[i][0]
-            events = self.events[start:seq]
+            try:
+                blob, start, events = self._nearest(seq)
+            except _NotThisLog:
+                blob, start, events = self._nearest(seq)
         game = pickle.loads(blob) if blob else self._empty(self.game_id)
         for _step in steps(game, events, self._evolve, start + 1):
             pass
         return game
+
+    def _nearest(self, seq: int) -> tuple[bytes | None, int, list[Event]]:
+        """The nearest checkpoint at or before ``seq`` (its state, its seq) and the events from there to ``seq``."""
+        self.fold_to(seq)
+        i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
+        while (blob := self._checkpoint(i)) is None:  # a kept one that cannot be read: the one before
+            i -= 1
+        start = self._checkpoints[i][0]
+        # from the checkpoint's own event: a kept one's is compared with the log's (``_events``)
+        return blob, start, self._events(start - 1, seq)[1:] if start else self._events(0, seq)
 
     def moment_at(self, seq: int, actor: Actor) -> Moment | None:
         """The newest moment at or before ``seq`` this audience may be told of (what its banner says): any for
@@ -359,6 +446,10 @@ class History:
             raise Rejected("you can replay the fights you were in: no fight of yours was on at that moment")
         if actor.player_id not in game.players:
             raise Rejected("you had no seat at that moment")
+
+
+class _NotThisLog(Exception):
+    """The kept fold a ``History`` took back is of another log (``History._forget``)."""
 
 
 #: the moments the table screen's banner may name (no token's name in them)

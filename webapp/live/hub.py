@@ -657,6 +657,7 @@ class Hub:
                     self.store.save_snapshot(game_id, game.seq, game.to_dict())
                 except Exception:  # the events are stored; a snapshot is only a shortcut
                     log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
+            self.replays.played(game, before)  # the replay's checkpoint, every CHECKPOINT_EVERY events
             try:
                 self._end_sessions_for(game, events)
                 if update is not None:
