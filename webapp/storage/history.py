@@ -81,7 +81,7 @@ def _write(path: Path, data: dict) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)  # the owner's only
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, separators=(",", ":"))
+            f.write(json.dumps(data, separators=(",", ":")))  # one shot: the C encoder (json.dump's is Python's)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
