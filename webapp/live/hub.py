@@ -657,7 +657,6 @@ class Hub:
                     self.store.save_snapshot(game_id, game.seq, game.to_dict())
                 except Exception:  # the events are stored; a snapshot is only a shortcut
                     log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
-            self.replays.played(game, before)  # the replay's checkpoint, every CHECKPOINT_EVERY events
             try:
                 self._end_sessions_for(game, events)
                 if update is not None:
@@ -666,6 +665,7 @@ class Hub:
                     self._broadcast(game, before, events)
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
+            self.replays.played(game, before)  # the replay's checkpoint, every CHECKPOINT_EVERY events (once sent)
         seq = before
         for request, evs in decided:
             seq += len(evs)

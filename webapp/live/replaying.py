@@ -153,11 +153,9 @@ class Replays:
         if game.seq // replay_view.CHECKPOINT_EVERY == before // replay_view.CHECKPOINT_EVERY:
             return
         try:
-            pickled = replay_view.checkpoint_of(game)
-        except Exception:
+            self.hub.socketio.start_background_task(self.checkpoint, game.id, game.seq, replay_view.checkpoint_of(game))
+        except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: no live checkpoint at seq %s", game.id, game.seq, exc_info=True)
-            return
-        self.hub.socketio.start_background_task(self.checkpoint, game.id, game.seq, pickled)
 
     def checkpoint(self, game_id: str, seq: int, pickled: bytes) -> None:
         """The live state after event ``seq`` taken as the kept fold's checkpoint there (``History.advance``: the
