@@ -164,6 +164,7 @@ class History:
         # a checkpoint taken back from what was kept (``restore``) is None until a jump reads it with this
         self._state_of: Callable[[int], dict | None] | None = None
         self._moments_seen: list[Moment] = []
+        self._plain_moments: list[list] = []  # the first of them as plain data (``export``)
         self._fight: int | None = None  # the seq the fight on started at
         self._combat: dict | None = None  # the fight as it was before the next event folded
         self._lock = threading.RLock()  # a jump and the fold ahead of it (``webapp.live.replaying``) take turns
@@ -215,7 +216,7 @@ class History:
         forget it, to fold from the first event instead (``_NotThisLog``: the caller starts again)."""
         self.state, self.folded = self._empty(self.game_id), 0
         self._checkpoints, self._fights, self._state_of = [(0, b"")], {0: None}, None
-        self._moments_seen, self._fight, self._combat = [], None, None
+        self._moments_seen, self._plain_moments, self._fight, self._combat = [], [], None, None
         self._kept_events, self._unchecked, self.foreign = {}, {}, True
         raise _NotThisLog(self.game_id)
 
@@ -273,9 +274,15 @@ class History:
         ``states``, ``[seq, state]`` of the checkpoints past ``since`` (those kept before are kept still). None
         when there is no checkpoint past the start. ``pause`` is called between two checkpoints."""
         with self._lock:
-            checkpoints, moments_seen, seq = list(self._checkpoints), list(self._moments_seen), self._checkpoints[-1][0]
+            checkpoints, seq = list(self._checkpoints), self._checkpoints[-1][0]
             fight = self._fights.get(seq)
-            events = {s: self._kept_events.get(s) or self._events(s - 1, s)[0].to_dict() for s, _b in checkpoints[1:]}
+            for s, _b in checkpoints[1:]:  # each checkpoint's event and moment as plain data once (kept each time)
+                if s not in self._kept_events:
+                    self._kept_events[s] = self._events(s - 1, s)[0].to_dict()
+            events = dict(self._kept_events)
+            plain = self._plain_moments
+            plain.extend(m.to_plain() for m in self._moments_seen[len(plain):])
+            moments = plain[:bisect.bisect_right(self._moments_seen, seq, key=lambda m: m.seq)]
         if seq == 0:
             return None
         states = []
@@ -285,7 +292,7 @@ class History:
                 pause()
         index = {"version": 2, "game_id": self.game_id, "seq": seq, "fight": fight,
                  "events": [[s, events[s]] for s, _b in checkpoints[1:]],
-                 "moments": [m.to_plain() for m in moments_seen if m.seq <= seq]}
+                 "moments": moments}
         return {"index": index, "states": states}
 
     def restore(self, index: dict, state_of: Callable[[int], dict | None]) -> bool:
@@ -318,6 +325,7 @@ class History:
             self._kept_events = {s: event for s, event in index["events"]}
             self._unchecked = {s: event for s, event in index["events"][:-1]}
             self._moments_seen, self.state, self.folded = moments, state, seq
+            self._plain_moments = list(index["moments"])
             self._fight = index.get("fight")
             self._fights = {seq: self._fight}
             self._combat = dict(state.combat) if state.combat else None
