@@ -107,3 +107,33 @@ def test_the_kept_fold_is_the_owners_only(log, tmp_path):
         assert stat.S_IMODE((folder / "g1").stat().st_mode) == 0o700
         assert {stat.S_IMODE(p.stat().st_mode) for p in (folder / "g1").iterdir()} == {0o600}
     assert not [p.name for p in (folder / "g1").iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+def test_live_states_taken_as_checkpoints_give_the_folds_states_and_timeline(log, tmp_path):
+    """``History.advance``: the live game's state at uneven seqs (a commit of several events crosses a
+    checkpoint's spacing) taken as checkpoints, the moments between folded without the fog's memory: every state
+    and the whole timeline are those of a fold from the first event, kept and taken back as well."""
+    assert len(log) > 160
+    history = replay_view.History("g1", evolve, empty_game)
+    live = empty_game("g1")
+    taken = []
+    for seq, event in enumerate(log, start=1):
+        evolve(live, event)
+        history.extend([event])
+        if seq in (37, 53, 101, 149):
+            assert history.advance(seq, replay_view.checkpoint_of(live))
+            assert plain(history.state.to_dict()) == plain(live.to_dict())  # the fold goes on from the live state
+            taken.append(seq)
+    assert not history.advance(120, replay_view.checkpoint_of(live))  # not past the fold: not taken
+    assert [s for s, _b in history._checkpoints][1:] == taken and history.folded == taken[-1]
+    whole = folded(log, len(log))
+    for at in range(len(log) + 1):
+        assert plain(history.state_at(at).to_dict()) == plain(whole.state_at(at).to_dict()), at
+    assert history.moments == whole.moments
+    kept = history.export()
+    kept_folds.save_checkpoints(tmp_path, "g1", plain(kept))
+    again, ok = restored(log, tmp_path)
+    assert ok and again.folded == history.checkpointed == 150  # the fold's own checkpoint after the live ones
+    assert again.moments == whole.moments
+    for at in (1, 36, 37, 38, 102, 148, 149, 150, len(log)):
+        assert plain(again.state_at(at).to_dict()) == plain(whole.state_at(at).to_dict()), at
