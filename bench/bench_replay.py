@@ -2,7 +2,7 @@
 
 Run: ``python3 -m bench.bench_replay``. The game is played through the hub as the GM would (a 30 x 30
 board with fog, 8 tokens of which 2 hidden, a fight of moves, attacks and turns) until its log holds
-5,000 events; the server writes the replay's checkpoints as it is played (every ``CHECKPOINT_EVERY`` events).
+5,000 events; the server writes the replay's checkpoints as it is played (every ``LIVE_EVERY`` events).
 Figures: the first jump on that game played live (from its checkpoints written as played), the first jump of
 a server started again (from those kept on disk, to the newest event and to a random one), the cold first jump
 (an imported old game: log never folded, no checkpoint kept; the log is folded up to the event asked, to a
@@ -76,13 +76,13 @@ def build(hub, n_events: int = N_EVENTS) -> str:
 
 def wait_for_live_checkpoints(hub, gid: str, head: int, timeout: float = 120.0) -> None:
     """Until the checkpoints written as the game was played (background tasks) reach the last one before ``head``."""
-    from webapp.game.replay_view import CHECKPOINT_EVERY
+    from webapp.live.replaying import LIVE_EVERY
     from webapp.storage.history import load_checkpoints
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         kept = load_checkpoints(hub.app.config["DATA_DIR"], gid)
-        if kept is not None and kept["seq"] >= head // CHECKPOINT_EVERY * CHECKPOINT_EVERY:
+        if kept is not None and kept["seq"] >= head // LIVE_EVERY * LIVE_EVERY:
             return
         hub.socketio.sleep(0.05)  # the background tasks' turn (greenlets, as under `tacmap serve`)
     raise RuntimeError("the checkpoints written as played were not kept")

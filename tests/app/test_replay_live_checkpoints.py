@@ -1,4 +1,4 @@
-"""The replay's checkpoints written as the game is played (#36): every ``CHECKPOINT_EVERY`` events the live
+"""The replay's checkpoints written as the game is played (#36): every ``LIVE_EVERY`` events the live
 server's state is kept as the fold's next checkpoint, with no GM page connected and no fold ahead. Each one
 equals the log folded from its first event up to that seq (fog memory, turn order, templates, lights, walls), its
 index's timeline is the fold's, and a server started again jumps from them, reading no more of the log than the
@@ -11,6 +11,7 @@ import time
 
 from webapp import create_app
 from webapp.game import replay_view
+from webapp.live.replaying import LIVE_EVERY
 from webapp.game.model import GM
 from webapp.game.table import empty_game, evolve, replay
 from webapp.storage import history as kept_folds
@@ -71,16 +72,15 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
         if i % 40 == 39:
             run({"type": "set_lighting", "ambient": "dim" if i % 80 == 39 else "dark"})
     head = hub.store.last_seq(gid)
-    assert head > 4 * replay_view.CHECKPOINT_EVERY
-    kept = wait_for_checkpoint(app, tmp_path, gid, head // replay_view.CHECKPOINT_EVERY * replay_view.CHECKPOINT_EVERY)
+    assert head > 2 * LIVE_EVERY
+    kept = wait_for_checkpoint(app, tmp_path, gid, head // LIVE_EVERY * LIVE_EVERY)
     events = hub.store.events(gid)
 
-    # a checkpoint every CHECKPOINT_EVERY events (after the commit that crossed it), each the live state then: the
-    # log folded up to it
+    # a checkpoint every LIVE_EVERY events (after the commit that crossed it), each the live state then: the log
+    # folded up to it
     seqs = [s for s, _event in kept["events"]]
-    assert len(seqs) == head // replay_view.CHECKPOINT_EVERY
-    assert all(n * replay_view.CHECKPOINT_EVERY <= s < n * replay_view.CHECKPOINT_EVERY + 5
-               for n, s in enumerate(seqs, start=1)), seqs
+    assert len(seqs) == head // LIVE_EVERY
+    assert all(n * LIVE_EVERY <= s < n * LIVE_EVERY + 5 for n, s in enumerate(seqs, start=1)), seqs
     for seq in seqs:
         state = kept_folds.load_checkpoint_state(tmp_path, gid, seq)
         folded = plain(replay(gid, events[:seq]).to_dict())
