@@ -11,9 +11,10 @@ as well, so a screen connecting to another process than the GM's is shown it, an
 through any process ends it. A replay ends by itself ``LEFT_GRACE`` seconds after the last connection of
 whoever started it closed (``left``).
 
-The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks; a GM's
-connection folds it ahead in the background (``warm``) and keeps its checkpoints in the data folder
-(``webapp.storage.history``), where a server started again finds them. A later jump folds at most
+The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks. As the
+game is played, every ``LIVE_EVERY`` events the hub's state is its next checkpoint (``played``), kept in the data
+folder (``webapp.storage.history``), where a server started again finds them; a game played before (or imported)
+is folded ahead in the background when a GM connects (``warm``), and kept the same way. A later jump folds at most
 ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
 """
 
