@@ -226,13 +226,18 @@
     const form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
     if (form) form._tacmapSent = snapshot(form);
   });
+  // the form's command was done: "Add a token" starts blank again, a fresh copy waiting on it goes in
+  function formDone(form) {
+    if (!form || !form.isConnected) return;
+    if (snapshot(form) !== form._tacmapSent) return; // typed on since: still the user's
+    if (form.hasAttribute("data-reset-when-sent")) form.reset();
+    settle(form, true);
+  }
   document.body.addEventListener("htmx:afterRequest", (e) => {
     const form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
     const trigger = (e.detail.xhr && e.detail.xhr.getResponseHeader("HX-Trigger")) || "";
     if (!form || !e.detail.successful || /tacmap:refused/.test(trigger)) return;
-    if (snapshot(form) !== form._tacmapSent) return; // typed on since: still the user's
-    if (form.hasAttribute("data-reset-when-sent")) form.reset(); // "Add a token" starts blank again
-    settle(form, true);
+    formDone(form);
   });
 
   // --- a <details> the user opened or closed stays so --------------------------------
@@ -400,9 +405,18 @@
     banner(caughtUp ? tn("Back, {n} change caught up", "Back, {n} changes caught up", caughtUp) : t("Back, up to date"), "back");
   }
 
+  // Everything ready goes out in the order queued; a form's command (an HTTP request, not the socket's one
+  // ordered stream) goes once all before it are answered, and what comes after it waits for its answer.
   function pump() {
     if (!socket.connected) return;
-    queue.forEach((item) => { if (!item.sent && item.ready) transmit(item); });
+    for (let i = 0; i < queue.length; i++) {
+      const item = queue[i];
+      if (item.form) {
+        if (i === 0 && !item.sent && !item.retry) post(item);
+        return;
+      }
+      if (!item.sent && item.ready) transmit(item);
+    }
   }
   function transmit(item) {
     item.sent = true;
@@ -419,6 +433,7 @@
   }
   function finish(item, ack, quiet) {
     item.done = true;
+    clearTimeout(item.retry);
     queue.splice(queue.indexOf(item), 1);
     if (item.button) { item.button.classList.remove("waiting"); item.button.removeAttribute("aria-busy"); }
     if (!ack.ok) {
@@ -437,6 +452,7 @@
     if (wasDown && socket.connected && !queue.some((q) => q.late)) backDone();
     else if (wasDown && !socket.connected) banner(t("Reconnecting…") + waitingText(), "down");
     item.resolve(ack);
+    pump(); // what waited behind it goes now
   }
 
   // `after`: a promise the command waits on before it goes out (map.js: a token's next move, after the
@@ -457,13 +473,95 @@
       const item = { payload: payload, cid: `${device}.${pageId}.${++sentCount}`, resolve: resolve, tries: 0,
                      sent: false, late: !socket.connected, button: button, ready: !after };
       queue.push(item);
-      if (after) after.then(() => { item.ready = true; if (socket.connected && !item.sent) transmit(item); });
-      if (socket.connected) { if (item.ready) transmit(item); }
-      else {
-        if (button) { button.classList.add("waiting"); button.setAttribute("aria-busy", "true"); }
-        banner(t("Reconnecting…") + waitingText(), "down");
-      }
+      if (after) after.then(() => { item.ready = true; pump(); });
+      if (socket.connected) pump();
+      else pending(item);
     });
+  }
+  // queued while the link is down: its button waits, the banner counts it
+  function pending(item) {
+    if (item.button) { item.button.classList.add("waiting"); item.button.setAttribute("aria-busy", "true"); }
+    banner(t("Reconnecting…") + waitingText(), "down");
+  }
+
+  // --- htmx forms' commands: the same ids, the same queue --------------------------
+  // A form posting to the game's command endpoint (hx-post="{{ url_for('game.command') }}": the GM's token
+  // list, maps, players...) carries its id in the X-Command-Id header. While the link is down (or behind
+  // commands still waiting) it is not sent by htmx but queued here, in order with the socket's commands,
+  // its button waiting; one whose answer was lost on the way (a network error) is queued with its id, so
+  // sending it again cannot do it twice. A queued one goes out as the same request (fetch), and its answer
+  // is read as htmx would: a refusal (HX-Trigger tacmap:refused) springs back with its reason.
+  const commandPath = "/games/" + game + "/commands";
+  const isFormCommand = (cfg) => !!cfg && cfg.verb === "post" &&
+    new URL(cfg.path, window.location.href).pathname === commandPath;
+  const linkDown = () => !socket.connected || navigator.onLine === false;
+  document.body.addEventListener("htmx:configRequest", (e) => {
+    if (isFormCommand(e.detail)) e.detail.headers["X-Command-Id"] = `${device}.${pageId}.${++sentCount}`;
+  });
+  function queueForm(detail, late) {
+    const cfg = detail.requestConfig;
+    const body = new URLSearchParams();
+    for (const [name, value] of cfg.parameters) if (typeof value === "string") body.append(name, value);
+    const elt = detail.elt;
+    const form = elt && elt.closest ? elt.closest("form") : null;
+    const submitter = cfg.triggeringEvent && cfg.triggeringEvent.submitter;
+    const button = submitter || (form && form.querySelector("button[type=submit], button:not([type]), input[type=submit]"));
+    const item = { payload: { type: body.get("type") || "command" }, cid: cfg.headers["X-Command-Id"],
+                   resolve: () => {}, tries: 0, sent: false, late: late || linkDown(), button: null, ready: true,
+                   form: { url: cfg.path, headers: Object.assign({}, cfg.headers), body: body.toString(), elt: form } };
+    item.button = onPage(button, form);
+    queue.push(item);
+    if (linkDown()) pending(item);
+    else pump();
+  }
+  document.body.addEventListener("htmx:beforeRequest", (e) => {
+    const cfg = e.detail.requestConfig;
+    if (!isFormCommand(cfg) || !cfg.headers["X-Command-Id"]) return;
+    if (!linkDown() && !queue.some((q) => q.form)) {
+      // goes now, as htmx sends it; if no answer comes back (a network error) it is queued with its id. Told by
+      // the request itself: the form may be gone by then (its change came back over the socket and redrew it)
+      const detail = e.detail;
+      detail.xhr.addEventListener("error", () => queueForm(detail, true));
+      return;
+    }
+    e.preventDefault();
+    queueForm(e.detail, false);
+  });
+  // The button as it is on the page now: a live update may have drawn its form afresh meanwhile (the change
+  // it sent came back over the socket first): then its twin, the same button of a form of the same command.
+  function onPage(button, form) {
+    if (!button || button.isConnected || !form) return button;
+    const hidden = (f) => Array.from(f.querySelectorAll("input[type=hidden]"), (i) => i.name + "=" + i.value).join("&");
+    const same = Array.from(document.querySelectorAll("form[hx-post]")).find((f) =>
+      f.getAttribute("hx-post") === form.getAttribute("hx-post") && hidden(f) === hidden(form));
+    const label = (b) => (b.getAttribute("aria-label") || "") + "|" + b.textContent.trim();
+    return (same && Array.from(same.querySelectorAll("button, input[type=submit]")).find((b) => label(b) === label(button))) || button;
+  }
+  function post(item) {
+    item.sent = true;
+    const attempt = ++item.tries;
+    fetch(item.form.url, { method: "POST", credentials: "same-origin", headers: item.form.headers, body: item.form.body })
+      .then((r) => r.text().then((text) => {
+        let trigger = {};
+        try { trigger = JSON.parse(r.headers.get("HX-Trigger") || "{}"); } catch (err) { trigger = {}; }
+        if (!r.ok) return { ok: false, error: text || "the server refused that" };
+        if (trigger["tacmap:refused"] !== undefined) return { ok: false, error: trigger["tacmap:refused"] || "the table refused that" };
+        return { ok: true, notice: trigger["tacmap:notice"] };
+      }))
+      .then((ack) => {
+        if (item.done) return;
+        if (ack.ok) {
+          if (ack.notice) flash(ack.notice, "info");
+          formDone(item.form.elt);
+        }
+        finish(item, ack);
+      }, () => {
+        if (item.done) return;
+        item.sent = false; // no answer: it goes again with its id (done once however often it arrives)
+        if (!socket.connected) return; // on reconnecting
+        if (attempt >= TRIES) { finish(item, { ok: false, error: "the server did not answer; try again" }); return; }
+        item.retry = setTimeout(() => { item.retry = null; pump(); }, 1500);
+      });
   }
 
   function preview(payload) {
@@ -473,7 +571,10 @@
   // htmx forms post commands too: a refusal or "nothing changed" comes back as an event, not an error.
   document.body.addEventListener("tacmap:refused", (e) => flash(e.detail.value || "the table refused that"));
   document.body.addEventListener("tacmap:notice", (e) => flash(e.detail.value || "done", "info"));
-  document.body.addEventListener("htmx:sendError", () => flash(t("The GM's computer did not answer; try again.")));
+  document.body.addEventListener("htmx:sendError", (e) => {
+    // a form's command whose answer never came is queued to go again (above), not given up
+    if (!isFormCommand(e.detail.requestConfig)) flash(t("The GM's computer did not answer; try again."));
+  });
   document.body.addEventListener("htmx:responseError", (e) => {
     flash(e.detail.xhr.responseText || t("the server refused that"));
   });

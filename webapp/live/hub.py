@@ -679,6 +679,7 @@ class Hub:
                     self._broadcast(game, before, events)
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
+            self.replays.played(game, before)  # the replay's checkpoint, every CHECKPOINT_EVERY events (once sent)
         seq = before
         for request, evs in decided:
             seq += len(evs)

@@ -33,6 +33,7 @@ from ..storage.store import DataError
 log = logging.getLogger(__name__)
 
 PREFIX = "tacmap"
+REPLAY_LIFETIME = 12 * 3600  # seconds a replay on stays known without a word (an evening)
 HEARTBEAT = 2.0  # seconds between two renewals of this process's connections
 LIFETIME = 6.0  # a connection whose process has not renewed it for this long no longer counts
 OUTBOX = 10_000  # messages waiting for the publisher thread; beyond that they are dropped (and counted)
@@ -222,6 +223,35 @@ class Shared:
         """True for the one process that claims ``what`` first (within ``seconds``); True too if Redis is away."""
         got = self._call(lambda r: r.set(f"{PREFIX}:claim:{what}", self.process, nx=True, ex=seconds))
         return got is None and self._failed or bool(got)
+
+    # --- the replays on now (webapp/live/replaying.py) -------------------------
+
+    def replays(self, game_id: str) -> dict[str, tuple[int, str]] | None:
+        """The audiences of a game shown a replay now, by any process: audience -> (seq shown, who asked);
+        None when Redis is away."""
+        raw = self._call(lambda r: r.hgetall(f"{PREFIX}:replay:{game_id}"))
+        if raw is None:
+            return None
+        out = {}
+        for audience, value in raw.items():
+            try:
+                at, by = json.loads(value)
+                out[audience.decode() if isinstance(audience, bytes) else audience] = (int(at), str(by))
+            except (ValueError, TypeError):
+                continue
+        return out
+
+    def replay_on(self, game_id: str, audience: str, at: int, by: str) -> None:
+        def put(r):
+            pipe = r.pipeline(transaction=False)
+            pipe.hset(f"{PREFIX}:replay:{game_id}", audience, json.dumps([at, by]))
+            pipe.expire(f"{PREFIX}:replay:{game_id}", REPLAY_LIFETIME)  # one forgotten goes by itself
+            pipe.execute()
+
+        self._call(put)
+
+    def replay_off(self, game_id: str, audience: str) -> None:
+        self._call(lambda r: r.hdel(f"{PREFIX}:replay:{game_id}", audience))
 
     # --- plumbing -------------------------------------------------------------
 

@@ -92,8 +92,11 @@ def register(socketio, hub, keyless=None) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*_args):
+        who = hub.session(request.sid)
         lanes.close(request.sid)
         hub.session_closed(request.sid)
+        if who is not None:
+            hub.replays.left(*who)  # the last page of whoever replays closed: their replay ends (after a grace)
 
     @socketio.on("command")
     def command(*args):

@@ -2,7 +2,8 @@
 
 Here beside ``store.load_game`` rather than in ``webapp.game``: folding a log needs the command table's
 ``evolve``, and no module of the game package may import the table (tests/unit/test_architecture.py).
-Pure all the same: a list of events in, a :class:`Game` out, with nothing stored and the live game untouched (a new
+The fold itself is the replay's (``replay_view.steps``: one piece of code folds the log for the recap, the
+timeline and the replay's jumps). Pure all the same: a list of events in, a :class:`Game` out, with nothing stored and the live game untouched (a new
 state is folded from the first event, or from a copy of a state the caller kept, e.g. a snapshot of its
 own). ``walk`` yields the state after each event of a log, once through (the recap reads every step);
 ``game_at`` is the state after ``seq``; ``view_at`` is that state as an audience saw it then (the JSON
@@ -11,21 +12,25 @@ API's shape, ``audience.public_state``: hidden tokens and fog as they were at th
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
-from ..game import audience, fog
+from ..game import audience, fog, replay_view
 from ..game.model import Actor, Event, Game
 from ..game.table import empty_game, evolve
+from . import private
 
 
 def walk(game_id: str, events: list[Event], start: Game | None = None, first_seq: int = 1
          ) -> Iterator[tuple[int, Event, Game]]:
     """``(seq, event, game after it)`` for each event, the same game object each time (read it before the
     next step). ``start`` is the state before ``first_seq`` (default: the empty game before the log)."""
-    game = start or empty_game(game_id)
-    for seq, event in enumerate(events, start=first_seq):
-        evolve(game, event)
-        yield seq, event, game
+    yield from replay_view.steps(start or empty_game(game_id), events, evolve, first_seq)
 
 
 def game_at(game_id: str, events: list[Event], seq: int) -> Game:
@@ -44,3 +49,74 @@ def view_at(game_id: str, events: list[Event], seq: int, actor: Actor) -> dict:
 def tokens_seen(game: Game, actor: Actor) -> list:
     """The tokens this audience could see in ``game`` (a state from ``walk`` or ``game_at``)."""
     return fog.visible_tokens(game, actor)
+
+
+# --- the replay's checkpoints, kept between runs --------------------------------------------------------------
+# A game's folded log (``replay_view.History.export``) is kept in the data folder, ``replay/<game id>/``: an
+# index (``index.json``: each checkpoint's event, the timeline's moments) and one file per checkpoint's state
+# (``<seq>.json``, written once), each written whole to a new file then renamed over the old one. A server
+# started again, or another process on the same folder, takes them instead of folding the whole log again
+# (``History.restore`` checks they are of that log), reading a checkpoint's state only when a jump needs it.
+# Only a shortcut: a missing, damaged or foreign file is ignored (and written anew by the next fold).
+
+CHECKPOINTS_DIR = "replay"
+
+
+def _folder(data_dir: str | Path, game_id: str) -> Path | None:
+    if not game_id or not all(c.isalnum() or c in "-_" for c in game_id):
+        return None  # never a path from a made-up id
+    return Path(data_dir) / CHECKPOINTS_DIR / game_id
+
+
+def _read(path: Path) -> dict | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            found = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _write(path: Path, data: dict) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)  # the owner's only
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(data, separators=(",", ":")))  # one shot: the C encoder (json.dump's is Python's)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def load_checkpoints(data_dir: str | Path, game_id: str) -> dict | None:
+    """The index of the game's kept fold, or None (none kept, unreadable)."""
+    folder = _folder(data_dir, game_id)
+    return None if folder is None else _read(folder / "index.json")
+
+
+def load_checkpoint_state(data_dir: str | Path, game_id: str, seq: int) -> dict | None:
+    """A kept checkpoint's state (``Game.to_dict``), or None."""
+    folder = _folder(data_dir, game_id)
+    if folder is None or not isinstance(seq, int):
+        return None
+    found = _read(folder / f"{seq}.json")
+    return found.get("state") if found is not None and found.get("seq") == seq else None
+
+
+def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict) -> None:
+    """Keep the game's fold (``History.export``): its new checkpoints' states, then the index that names them.
+    Raises OSError when the folder cannot be written."""
+    folder = _folder(data_dir, game_id)
+    if folder is None:
+        return
+    private.make_dir(folder)
+    for seq, state in kept["states"]:
+        _write(folder / f"{seq}.json", {"seq": seq, "state": state})
+    _write(folder / "index.json", kept["index"])
+
+
+def forget_checkpoints(data_dir: str | Path, game_id: str) -> None:
+    folder = _folder(data_dir, game_id)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)

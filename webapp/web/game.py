@@ -25,6 +25,8 @@ from .lobby import TOO_MANY_CODES, join_code_counted, lobby_page
 
 bp = Blueprint("game", __name__)
 PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
+#: the header an htmx form's command carries its id in (docs/PROTOCOL.md "Command ids"); a form field ``cid`` also does
+COMMAND_ID_HEADER = "X-Command-Id"
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 bp.before_app_request(gate)  # every route is checked against the access matrix first
 
@@ -173,7 +175,7 @@ def timeline(game_id: str):
     actor = _seat(game_id)
     if actor is None:
         abort(403, _("You are not in this game."))
-    history = hub().replays.history(game_id)
+    history = hub().replays.folded(game_id)
     return jsonify(head=history.head, role=actor.role, moments=[m.to_dict(actor) for m in history.timeline(actor)])
 
 
@@ -278,13 +280,18 @@ def command(game_id: str):
             continue
         fields[field] = value
     from_htmx = request.headers.get("HX-Request") == "true"
+    payload = from_form(fields)
+    if COMMAND_ID_HEADER in request.headers:  # the page's id for this command (static/js/live.js): done once
+        payload["cid"] = request.headers[COMMAND_ID_HEADER]
     try:
-        done = h.execute(game_id, actor, from_form(fields))
+        done = h.execute(game_id, actor, payload)
     except Rejected as exc:
         if from_htmx:
             # a refusal is an answer, not a failure: htmx gets a 200 and the page shows the reason
             return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:refused": refusal(exc)})}  # <, > as \u
         return escape(refusal(exc)), 422, HTML  # a refusal may quote the input: escaped, never markup
+    if done.reply.get("repeat"):  # its id was done already: the first answer (only a change is remembered)
+        return "", 204, {"X-Command-Repeat": "true"}
     if not done.events:
         if from_htmx:
             return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}
