@@ -28,9 +28,12 @@ class Rejected(Exception):
     refuse the GM's move, out of turn or past its allowance; either way the GM may force the move).
     """
 
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
+        # a message id with its parameters (``Rejected(N_("%(name)s is full"), name=...)``): said in English
+        # here, in the sender's language by webapp/live/speech.py's ``refusal``
+        super().__init__(message % params if params else message)
         self.code = code
+        self.msgid, self.params = (message, params) if params else (None, None)
 
 
 @dataclass(frozen=True)

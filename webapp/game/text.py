@@ -89,7 +89,7 @@ def check_payload(payload: Any, where: str = "") -> None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise Rejected(f"{path or 'the payload'}: nested more than {MAX_DEPTH} levels deep")
+            raise Rejected(N_("%(where)s: nested more than %(n)s levels deep"), where=path or "the payload", n=MAX_DEPTH)
         if isinstance(value, str):
             why = f"a text has {MAX_TEXT} characters at most" if len(value) > MAX_TEXT else problem(value, False)
             if why:
@@ -97,15 +97,18 @@ def check_payload(payload: Any, where: str = "") -> None:
         elif isinstance(value, bool):
             pass
         elif isinstance(value, int) and abs(value) > MAX_NUMBER:
-            raise Rejected(f"{path or 'the payload'}: a number is {MAX_NUMBER} at most (either side of 0)")
+            raise Rejected(N_("%(where)s: a number is %(n)s at most (either side of 0)"), where=path or "the payload",
+                           n=MAX_NUMBER)
         elif isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
-            raise Rejected(f"{path or 'the payload'}: a number must be finite, {MAX_NUMBER} at most")
+            raise Rejected(N_("%(where)s: a number must be finite, %(n)s at most"), where=path or "the payload",
+                           n=MAX_NUMBER)
         elif isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise Rejected(f"{path or 'the payload'}: keys must be text")
+                    raise Rejected(N_("%(where)s: keys must be text"), where=path or "the payload")
                 if len(key) > MAX_KEY:
-                    raise Rejected(f"{path or 'the payload'}: a key has {MAX_KEY} characters at most")
+                    raise Rejected(N_("%(where)s: a key has %(n)s characters at most"), where=path or "the payload",
+                                   n=MAX_KEY)
                 why = problem(key, single_line=True)
                 if why:
                     raise Rejected(f"{path or 'the payload'}: a key {why}")
