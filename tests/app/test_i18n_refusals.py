@@ -63,6 +63,7 @@ def test_socket_refusals_from_several_modules_and_the_hub_reach_each_sender_in_i
     said = {lang: {
         "handout": link.emit("command", {"type": "remove_handout", "handout_id": "h404"}, callback=True),
         "map": link.emit("command", {"type": "activate_map", "map_id": game.active_map}, callback=True),
+        "light": link.emit("command", {"type": "set_lighting", "ambient": "bright"}, callback=True),
         "ping": link.emit("map_ping", {"x": w + 40, "y": 1}, callback=True),
         "preview": link.emit("preview", {"token_id": "ghost", "x": 1, "y": 1}, callback=True),
     } for lang, link in links.items()}
@@ -71,6 +72,10 @@ def test_socket_refusals_from_several_modules_and_the_hub_reach_each_sender_in_i
     assert errors["de"]["handout"] == "kein Handout 'h404' in diesem Spiel"
     assert errors["es"]["handout"] == "no hay ningún handout 'h404' en esta partida"
     assert errors["en"]["handout"] == "no hand-out 'h404' in this game"
+    assert game.maps[game.active_map].ambient == "bright"  # the demo's map, lit: already so
+    assert errors["de"]["light"] == f"{name} liegt schon in hellem Licht"
+    assert errors["es"]["light"] == f"{name} ya está con luz brillante"
+    assert errors["en"]["light"] == f"{name} is in bright light already"
     assert errors["de"]["ping"] == f"({w + 40}, 1) liegt außerhalb der Karte ({w} x {h})"
     assert errors["es"]["ping"] == f"({w + 40}, 1) está fuera del mapa ({w} x {h})"
     assert errors["en"]["ping"] == f"({w + 40}, 1) is off the map ({w} x {h})"

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 MAX_LIGHTS = 1000  # on one map, as an import (webapp/game/uvtt.py)
 MAX_RANGE = 100  # squares
 AMBIENT_WORDS = {"bright": "bright light", "dim": "dim light", "dark": "darkness"}
+_ALREADY = {"bright": N_("%(name)s is in bright light already"), "dim": N_("%(name)s is in dim light already"),
+            "dark": N_("%(name)s is in darkness already")}  # a refusal said whole in each language
 
 MapId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | None
 Coord = Annotated[float, Field(ge=0, le=300, allow_inf_nan=False)]
@@ -113,7 +115,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         if cmd.ambient != "bright":
             _square_map(game, m)
         if m.ambient == cmd.ambient:
-            raise Rejected(f"{m.name} is in {AMBIENT_WORDS[cmd.ambient]} already")
+            raise Rejected(_ALREADY[cmd.ambient], name=m.name)
         return [Event("lighting_set", {"ambient": cmd.ambient, **where})]
     if isinstance(cmd, AddLight):
         _square_map(game, m)

@@ -328,8 +328,8 @@ def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_p
     if game.combat is not None:
         raise Rejected(N_("end the fight before importing a map (an imported map is shown to everyone)"))
     if game.board.grid.hex and not board.grid.hex:
-        raise Rejected("a Universal VTT file is a square grid and this game's map is hexes: "
-                       "import it into a game on squares")
+        raise Rejected(N_("a Universal VTT file is a square grid and this game's map is hexes: "
+                          "import it into a game on squares"))
     name = unicodedata.normalize("NFC", text.check(name.strip(), "the map's name")) or "Imported map"
     base, n = name[:40], 2
     while any(m.name.casefold() == name.casefold() for m in game.maps.values()):

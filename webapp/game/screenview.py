@@ -101,8 +101,8 @@ def view_for(game: "Game", actor: "Actor") -> dict:
 def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
     given = cmd.model_fields_set - {"type"}
     if not given:
-        raise Rejected("set_screen_view needs one of: fit, center, zoom, follow, square_mm, screen_width_mm, calibrate, "
-                       "language")
+        raise Rejected(N_("set_screen_view needs one of: fit, center, zoom, follow, square_mm, screen_width_mm, "
+                          "calibrate, language"))
     where = [k for k in ("fit", "center", "follow") if k in given]
     if len(where) > 1:
         raise Rejected(N_("choose one of fit, center and follow (got %(given)s)"), given=" and ".join(where))
@@ -144,8 +144,8 @@ def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
     if "language" in given:
         new["language"] = cmd.language
     if "square_mm" in given and cmd.square_mm is not None and game.zones is not None:
-        raise Rejected("true-scale squares need a square grid: this is a zone map, where distance is counted in "
-                       "zones; the table screen shows it with fit, center, zoom or follow")
+        raise Rejected(N_("true-scale squares need a square grid: this is a zone map, where distance is counted in "
+                          "zones; the table screen shows it with fit, center, zoom or follow"))
     if "zoom" in given and new["square_mm"] and new["screen_width_mm"] and game.zones is None:
         raise Rejected(N_("the zoom is locked while squares are true to scale (%(mm)s mm); send square_mm: null to "
                           "zoom again"), mm=f"{new['square_mm']:g}")

@@ -231,7 +231,7 @@ def _place_of(game: Game, x: int | None, y: int | None, zone: str | None, actor:
                 return cell
         raise Rejected(N_("%(name)s is full"), name=found["name"])
     if x is None or y is None:
-        raise Rejected("x and y are needed" + (", or a zone" if game.zones is not None else ""))
+        raise Rejected(N_("x and y are needed, or a zone") if game.zones is not None else N_("x and y are needed"))
     return x, y
 
 

@@ -51,7 +51,7 @@ SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("
 #: called once the command being run has joined its game's queue (set by events.lanes: the sender's next
 #: command may start then, and queues behind it, so the two can share one commit)
 COMMAND_QUEUED: contextvars.ContextVar[Any] = contextvars.ContextVar("command_queued", default=None)
-TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
+TOO_LATE = N_("the server was too busy to do that in time; nothing changed, try again")
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 #: commands that redraw every screen's whole map (on a big map, a second or two): one at a time per game, the
