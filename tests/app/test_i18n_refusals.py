@@ -63,6 +63,7 @@ def test_socket_refusals_from_several_modules_and_the_hub_reach_each_sender_in_i
     said = {lang: {
         "handout": link.emit("command", {"type": "remove_handout", "handout_id": "h404"}, callback=True),
         "map": link.emit("command", {"type": "activate_map", "map_id": game.active_map}, callback=True),
+        "control": link.emit("command", {"type": "remove_handout", "handout_id": "h\u0001"}, callback=True),
         "light": link.emit("command", {"type": "set_lighting", "ambient": "bright"}, callback=True),
         "ping": link.emit("map_ping", {"x": w + 40, "y": 1}, callback=True),
         "preview": link.emit("preview", {"token_id": "ghost", "x": 1, "y": 1}, callback=True),
@@ -72,6 +73,9 @@ def test_socket_refusals_from_several_modules_and_the_hub_reach_each_sender_in_i
     assert errors["de"]["handout"] == "kein Handout 'h404' in diesem Spiel"
     assert errors["es"]["handout"] == "no hay ningún handout 'h404' en esta partida"
     assert errors["en"]["handout"] == "no hand-out 'h404' in this game"
+    assert errors["de"]["control"] == ("handout_id: darf das Steuer-, Richtungs- oder unsichtbare Zeichen U+0001 "
+                                       "nicht enthalten")
+    assert errors["en"]["control"] == "handout_id: may not hold the control, direction or invisible character U+0001"
     assert game.maps[game.active_map].ambient == "bright"  # the demo's map, lit: already so
     assert errors["de"]["light"] == f"{name} liegt schon in hellem Licht"
     assert errors["es"]["light"] == f"{name} ya está con luz brillante"
