@@ -93,7 +93,7 @@ def check_sheet(game: "Game", sheet: dict) -> None:
     except (TypeError, ValueError):
         raise Rejected(N_("sheet: only plain values (text, numbers, lists, tables)")) from None
     if size > MAX_SHEET_BYTES:
-        raise Rejected(f"sheet: {MAX_SHEET_BYTES // 1000} kB at most")
+        raise Rejected(N_("sheet: %(n)s kB at most"), n=MAX_SHEET_BYTES // 1000)
     system = rules.get(game.system)
     try:
         validate = getattr(system, "validate_sheet", None)
@@ -103,7 +103,7 @@ def check_sheet(game: "Game", sheet: dict) -> None:
     except RuleNotImplemented:
         pass
     except (RuleError, ValueError, TypeError, KeyError) as exc:
-        raise Rejected(f"sheet: {exc}") from None
+        raise Rejected(N_("sheet: %(error)s"), error=str(exc)) from None
 
 
 def apply_changes(sheet: dict, changes: dict) -> dict:
@@ -114,7 +114,7 @@ def apply_changes(sheet: dict, changes: dict) -> dict:
         at = new
         for part in parts[:-1]:
             if not isinstance(at.get(part), dict):
-                raise Rejected(f"changes.{key}: the sheet has no table {part!r}")
+                raise Rejected(N_("changes.%(key)s: the sheet has no table %(part)s"), key=key, part=repr(part))
             at = at[part]
         at[parts[-1]] = value
     return new
@@ -137,17 +137,17 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         if cmd.token_id is not None and not may_put_on_token(actor):
             raise Rejected(N_("only the GM puts a character on a token"))
         if len(game.characters) >= MAX_CHARACTERS:
-            raise Rejected(f"a game holds {MAX_CHARACTERS} characters at most")
+            raise Rejected(N_("a game holds %(n)s characters at most"), n=MAX_CHARACTERS)
         if actor.role != "gm" and sum(c.owner == actor.player_id for c in game.characters.values()) >= PER_PLAYER:
-            raise Rejected(f"a player holds {PER_PLAYER} characters at most")
+            raise Rejected(N_("a player holds %(n)s characters at most"), n=PER_PLAYER)
         owner = cmd.owner if actor.role == "gm" else actor.player_id
         if owner and owner not in game.players:
-            raise Rejected(f"no player {owner!r} in this game")
+            raise Rejected(N_("no player %(id)s in this game"), id=repr(owner))
         if cmd.token_id is not None:
             if cmd.token_id not in game.tokens:
-                raise Rejected(f"no token {cmd.token_id!r} in this game")
+                raise Rejected(N_("no token %(id)s in this game"), id=repr(cmd.token_id))
             if of_token(game, cmd.token_id) is not None:
-                raise Rejected(f"{game.tokens[cmd.token_id].name} has a character already")
+                raise Rejected(N_("%(name)s has a character already"), name=game.tokens[cmd.token_id].name)
         sheet = cmd.sheet if cmd.sheet is not None else named_default(system, cmd.name)
         check_sheet(game, sheet)
         character = Character(id=game.next_id("c"), name=cmd.name, owner=owner, token_id=cmd.token_id, sheet=sheet)
@@ -157,14 +157,14 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         token = game.tokens.get(character.token_id) if character and character.token_id else None
         if character is None or (actor.role != "gm" and (
                 character.owner != actor.player_id or (token is not None and not fog.may_see(game, actor, token)))):
-            raise Rejected(f"no character {cmd.character_id!r} of yours in this game")  # a hidden token's too
+            raise Rejected(N_("no character %(id)s of yours in this game"), id=repr(cmd.character_id))  # a hidden token's too
         if not cmd.changes:
             raise Rejected(N_("nothing to change"))
         locked = set(getattr(system, "gm_only_fields", ()))
         if actor.role != "gm":
             refused = sorted(k for k in cmd.changes if k.split(".")[0] in locked)
             if refused:
-                raise Rejected(f"only the GM changes {', '.join(refused)}")
+                raise Rejected(N_("only the GM changes %(fields)s"), fields=", ".join(refused))
         sheet = apply_changes(character.sheet, cmd.changes)
         if sheet == character.sheet:
             raise Rejected(N_("nothing to change"))
@@ -174,7 +174,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
                 if was is None and hasattr(system, "derived"):  # not counted yet: what the sheet reads as
                     was = system.derived(character.sheet).get(key)
                 if isinstance(now, (int, float)) and now > (was if isinstance(was, (int, float)) else 0):
-                    raise Rejected(f"only the GM raises {key} (a player may spend them)")
+                    raise Rejected(N_("only the GM raises %(key)s (a player may spend them)"), key=key)
         check_sheet(game, sheet)
         # what changed, not the whole sheet: a 9 kB note edited 100 times is 900 kB in the log, not 6 MB
         return [Event("sheet_updated", {"character_id": character.id, "changes": cmd.changes})]

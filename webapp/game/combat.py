@@ -104,7 +104,7 @@ def authorize(game: "Game", cmd: Any, actor: "Actor") -> None:
     if isinstance(cmd, Act):
         token = game.tokens.get(cmd.token_id)
         if token is None or not fog.may_see(game, actor, token) or token.owner != actor.player_id:
-            raise Rejected(f"no token {cmd.token_id!r} of yours in this game")
+            raise Rejected(N_("no token %(id)s of yours in this game"), id=repr(cmd.token_id))
         return
     if isinstance(cmd, NextTurn):
         current = _current_token(game)
@@ -211,20 +211,21 @@ def _check_roll(expr: str) -> None:
     try:
         terms = parse(expr)
     except DiceError as exc:
-        raise Rejected(f"expr: {exc}") from None
+        raise Rejected(N_("expr: %(error)s"), error=str(exc)) from None
     dice = sum(t.count for t in terms)
     if dice > MAX_ROLL_DICE:
-        raise Rejected(f"expr: a roll has {MAX_ROLL_DICE} dice at most")
+        raise Rejected(N_("expr: a roll has %(n)s dice at most"), n=MAX_ROLL_DICE)
 
 
 def _check_settings(game: "Game", changes: dict) -> dict:
     defaults = settings_of(game)
     system = rules.get(game.system)
     if not defaults:
-        raise Rejected(f"{system.name} has no settings")
+        raise Rejected(N_("%(system)s has no settings"), system=system.name)
     for key, value in changes.items():
         if key not in defaults:
-            raise Rejected(f"settings: {system.name} has no setting {key!r}; it has {', '.join(sorted(defaults))}")
+            raise Rejected(N_("settings: %(system)s has no setting %(key)s; it has %(keys)s"), system=system.name,
+                           key=repr(key), keys=", ".join(sorted(defaults)))
         want = defaults[key]
         same = type(value) is type(want) or (isinstance(want, float) and type(value) is int)
         if not same:
@@ -237,7 +238,7 @@ def _check_settings(game: "Game", changes: dict) -> dict:
         try:
             validate({**defaults, **changed})
         except (RuleError, ValueError) as exc:
-            raise Rejected(f"settings: {exc}") from None
+            raise Rejected(N_("settings: %(error)s"), error=str(exc)) from None
     return changed
 
 
@@ -262,12 +263,12 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         ids = list(dict.fromkeys(cmd.token_ids))
         missing = [i for i in ids if i not in game.tokens]
         if missing:
-            raise Rejected(f"no token {missing[0]!r} in this game")
+            raise Rejected(N_("no token %(id)s in this game"), id=repr(missing[0]))
         caught = list(dict.fromkeys(cmd.surprised))
         stray = [i for i in caught if i not in ids]
         if stray:
             name = game.tokens[stray[0]].name if stray[0] in game.tokens else repr(stray[0])
-            raise Rejected(f"{name} is surprised but not in the fight")
+            raise Rejected(N_("%(name)s is surprised but not in the fight"), name=name)
         fighters = [combatant(game, game.tokens[i]) for i in ids]
         for fighter in fighters:
             if fighter.id in caught:
@@ -297,9 +298,9 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
             if end is not None else {})})]
     if isinstance(cmd, Act):
         if cmd.token_id not in game.tokens:
-            raise Rejected(f"no token {cmd.token_id!r} in this game")
+            raise Rejected(N_("no token %(id)s in this game"), id=repr(cmd.token_id))
         if cmd.token_id not in game.combat["order"]:
-            raise Rejected(f"{game.tokens[cmd.token_id].name} is not in the fight")
+            raise Rejected(N_("%(name)s is not in the fight"), name=game.tokens[cmd.token_id].name)
         actor_c = combatant(game, game.tokens[cmd.token_id])
         update = rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
                                                 settings_of(game), cmd.options), game, actor)
@@ -494,7 +495,7 @@ def reach(game: "Game", cmd: Reach, actor: "Actor") -> dict:
     """The squares a token can reach now with their cost (in a fight, within what the rules leave it)."""
     token = game.tokens.get(cmd.token_id)
     if token is None or not fog.may_see(game, actor, token):
-        raise Rejected(f"no token {cmd.token_id!r} in this game")
+        raise Rejected(N_("no token %(id)s in this game"), id=repr(cmd.token_id))
     if actor.role == "screen" and not game.screen_touch:  # the touch table asks (webapp/game/touch.py)
         raise Rejected(N_("the table screen only shows the map"))
     system = rules.get(game.system)

@@ -189,15 +189,16 @@ def _segment(board: Board, a, b) -> tuple[list, list]:
     ex, ey = board.grid.extent(board.width, board.height)  # squares: width x height; hexes: in map units
     for p in (a, b):
         if not (0 <= p[0] <= ex and 0 <= p[1] <= ey):
-            raise Rejected(f"({p[0]}, {p[1]}) is off the map (0..{ex:g}, 0..{ey:g})")
+            raise Rejected(N_("(%(x)s, %(y)s) is off the map (0..%(w)s, 0..%(h)s)"), x=p[0], y=p[1], w=f"{ex:g}", h=f"{ey:g}")
     if a == b:
         raise Rejected(N_("a wall or door needs two different end points"))
     if len(board.walls) + len(board.doors) >= MAX_SEGMENTS:
-        raise Rejected(f"a map holds {MAX_SEGMENTS:,} wall and door segments at most")
+        raise Rejected(N_("a map holds %(n)s wall and door segments at most"), n=f"{MAX_SEGMENTS:,}")
     same = {tuple(a), tuple(b)}
     for s in list(board.walls.values()) + list(board.doors.values()):
         if {tuple(s.a), tuple(s.b)} == same:
-            raise Rejected(f"there is a {'door' if s.id in board.doors else 'wall'} there already")
+            raise Rejected(N_("there is a door there already") if s.id in board.doors
+                           else N_("there is a wall there already"))
     return a, b
 
 
@@ -209,7 +210,7 @@ def _fresh_id(board: Board, kind: str, taken) -> str:
 
 def _cell_on(board: Board, x: int, y: int) -> tuple[int, int]:
     if not board.in_bounds((x, y)):
-        raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
+        raise Rejected(N_("(%(x)s, %(y)s) is off the map (%(w)s x %(h)s)"), x=x, y=y, w=board.width, h=board.height)
     return x, y
 
 
@@ -233,7 +234,7 @@ def _zone(game: "Game", zone_id: str) -> dict:
         raise Rejected(N_("this map has no zones"))
     found = next((z for z in game.zones if z["id"] == zone_id), None)
     if found is None:
-        raise Rejected(f"no zone {zone_id!r} on this map")
+        raise Rejected(N_("no zone %(id)s on this map"), id=repr(zone_id))
     return found
 
 
@@ -242,13 +243,13 @@ def _check_box(game: "Game", board: Board, box: list[int], exclude: str | None =
     if w < 2 or h < 3:
         raise Rejected(N_("a zone is at least 2 squares wide and 3 high (its name takes the top rows)"))
     if x + w > board.width or y + h > board.height:
-        raise Rejected(f"the zone does not fit on the map ({board.width} x {board.height})")
+        raise Rejected(N_("the zone does not fit on the map (%(w)s x %(h)s)"), w=board.width, h=board.height)
     for z in game.zones or []:
         if z["id"] == exclude:
             continue
         zx, zy, zw, zh = z["box"]
         if x < zx + zw and zx < x + w and y < zy + zh and zy < y + h:
-            raise Rejected(f"the zone would overlap {z['name']}")
+            raise Rejected(N_("the zone would overlap %(name)s"), name=z["name"])
 
 
 def _tokens_in(game: "Game", cells) -> list:
@@ -285,61 +286,63 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
         case RemoveWall(wall_id=wid):
             wall = board.walls.get(wid)
             if wall is None:
-                raise Rejected(f"no wall {wid!r} on this map")
+                raise Rejected(N_("no wall %(id)s on this map"), id=repr(wid))
             return [Event("wall_removed", {"id": wid, **where})]
         case RemoveDoor(door_id=did):
             if did not in board.doors:
-                raise Rejected(f"no door {did!r} on this map")
+                raise Rejected(N_("no door %(id)s on this map"), id=repr(did))
             return [Event("door_removed", {"id": did, **where})]
         case BlockCell(x=x, y=y):
             _cell_on(board, x, y)
             if board.is_blocked((x, y)):
-                raise Rejected(f"({x}, {y}) is blocked already")
+                raise Rejected(N_("(%(x)s, %(y)s) is blocked already"), x=x, y=y)
             if board is game.board and _tokens_in(game, [(x, y)]):
-                raise Rejected(f"a token stands on ({x}, {y}): move it first")
+                raise Rejected(N_("a token stands on (%(x)s, %(y)s): move it first"), x=x, y=y)
             return [Event("cell_blocked", {"x": x, "y": y, **where})]
         case UnblockCell(x=x, y=y):
             _cell_on(board, x, y)
             if not board.is_blocked((x, y)):
-                raise Rejected(f"({x}, {y}) is not blocked")
+                raise Rejected(N_("(%(x)s, %(y)s) is not blocked"), x=x, y=y)
             return [Event("cell_unblocked", {"x": x, "y": y, **where})]
         case SetTerrain(x=x, y=y, cost=cost):
             _cell_on(board, x, y)
             if board.terrain_cost((x, y)) == cost:
-                raise Rejected(f"({x}, {y}) has that terrain already")
+                raise Rejected(N_("(%(x)s, %(y)s) has that terrain already"), x=x, y=y)
             return [Event("terrain_set", {"x": x, "y": y, "cost": int(cost) if cost.is_integer() else cost, **where})]
         case AddCover(x=x, y=y, material=material):
             _cell_on(board, x, y)
             known = materials(game)
             if material not in known:
-                raise Rejected(f"unknown cover material {material!r}; known: {', '.join(known)}")
+                raise Rejected(N_("unknown cover material %(name)s; known: %(known)s"), name=repr(material),
+                               known=", ".join(known))
             if len(board.cover_pieces) >= 5000:
                 raise Rejected(N_("a map holds 5,000 cover pieces at most"))
             if board.cover_at((x, y)):
-                raise Rejected(f"({x}, {y}) has a cover piece already")
+                raise Rejected(N_("(%(x)s, %(y)s) has a cover piece already"), x=x, y=y)
             return [Event("cover_added", {"id": _fresh_id(board, "cover", board.cover_pieces), "cell": [x, y],
                                           "material": material, **where})]
         case RemoveCover(cover_id=cid):
             if cid not in board.cover_pieces:
-                raise Rejected(f"no cover piece {cid!r} on this map")
+                raise Rejected(N_("no cover piece %(id)s on this map"), id=repr(cid))
             return [Event("cover_removed", {"id": cid, **where})]
         case ResizeMap(width=w, height=h):
             if (w, h) == (board.width, board.height):
-                raise Rejected(f"the map is {w} x {h} already")
+                raise Rejected(N_("the map is %(w)s x %(h)s already"), w=w, h=h)
             if board is game.board:
                 off = [t for t in game.tokens.values()
                        if any(not (0 <= x < w and 0 <= y < h) for x, y in game.cells_of(t))]
                 if off:
-                    raise Rejected(f"{len(off)} token{'s' if len(off) > 1 else ''} would be off a {w} x {h} map: "
-                                   "move them first")
+                    raise Rejected(N_("%(n)s token would be off a %(w)s x %(h)s map: move them first") if len(off) == 1
+                                   else N_("%(n)s tokens would be off a %(w)s x %(h)s map: move them first"),
+                                   n=len(off), w=w, h=h)
                 for z in game.zones or []:
                     zx, zy, zw, zh = z["box"]
                     if zx + zw > w or zy + zh > h:
-                        raise Rejected(f"zone {z['name']} would be off a {w} x {h} map")
+                        raise Rejected(N_("zone %(name)s would be off a %(w)s x %(h)s map"), name=z["name"], w=w, h=h)
             return [Event("map_resized", {"width": w, "height": h, **where})]
         case SetFog(enabled=on):
             if bool(game.fog_on if prepared is None else prepared.fog) == on:
-                raise Rejected(f"fog of war is {'on' if on else 'off'} already")
+                raise Rejected(N_("fog of war is on already") if on else N_("fog of war is off already"))
             return [Event("fog_set", {"enabled": on, **where})]
         case RevealCells(x=x, y=y, w=w, h=h) | HideCells(x=x, y=y, w=w, h=h):
             _cell_on(board, x, y)
@@ -365,7 +368,7 @@ def _decide_zone(game: "Game", cmd, board: Board, where: dict) -> list[Event]:
     match cmd:
         case AddZone(name=name, box=box, cover=cover):
             if len(game.zones) >= MAX_ZONES:
-                raise Rejected(f"a map holds {MAX_ZONES} zones at most")
+                raise Rejected(N_("a map holds %(n)s zones at most"), n=MAX_ZONES)
             _check_box(game, board, box)
             zone = {"id": _zone_id(game, name), "name": name, "adjacent": [], "cover": cover, "box": list(box)}
             return [Event("zone_added", {"zone": zone, **where})]
@@ -382,21 +385,22 @@ def _decide_zone(game: "Game", cmd, board: Board, where: dict) -> list[Event]:
                 stranded = [t for t in game.tokens.values()
                             if zonelayout.zone_at([zone], t.x, t.y) and (t.x, t.y) not in inside]
                 if stranded:
-                    raise Rejected(f"{len(stranded)} token(s) would be left outside the zone: move them first")
+                    raise Rejected(N_("%(n)s token(s) would be left outside the zone: move them first"), n=len(stranded))
             return [Event("zone_updated", {"zone_id": zid, "changes": changes, **where})]
         case RemoveZone(zone_id=zid):
             zone = _zone(game, zid)
             if len(game.zones) == 1:
                 raise Rejected(N_("a zone map keeps at least one zone"))
             if any(zonelayout.zone_at([zone], t.x, t.y) for t in game.tokens.values()):
-                raise Rejected(f"tokens stand in {zone['name']}: move them first")
+                raise Rejected(N_("tokens stand in %(name)s: move them first"), name=zone["name"])
             return [Event("zone_removed", {"zone_id": zid, **where})]
         case LinkZones(a=a, b=b, linked=linked):
             za, zb = _zone(game, a), _zone(game, b)
             if a == b:
                 raise Rejected(N_("a zone is not linked to itself"))
             if (b in za.get("adjacent", [])) == linked:
-                raise Rejected(f"{za['name']} and {zb['name']} are {'linked' if linked else 'not linked'} already")
+                raise Rejected(N_("%(a)s and %(b)s are linked already") if linked
+                               else N_("%(a)s and %(b)s are not linked already"), a=za["name"], b=zb["name"])
             return [Event("zones_linked", {"a": a, "b": b, "linked": linked, **where})]
     raise Rejected(N_("not a map edit"))
 

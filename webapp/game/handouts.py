@@ -157,16 +157,16 @@ def check_words(value: str | None, where: str, limit: int, single_line: bool) ->
     """A title or a text as the table keeps it: clean, within ``limit``, no markup; Rejected otherwise."""
     value = (value or "").strip()
     if len(value) > limit:
-        raise Rejected(f"{where}: {limit} characters at most")
+        raise Rejected(N_("%(where)s: %(n)s characters at most"), where=where, n=limit)
     text.check(value, where, single_line=single_line)
     if _MARKUP.search(value):
-        raise Rejected(f"{where}: HTML is not allowed (take out the < >)")
+        raise Rejected(N_("%(where)s: HTML is not allowed (take out the < >)"), where=where)
     return value
 
 
 def handout_added(game: "Game", title: str | None, body: str | None, picture: dict | None) -> Event:
     if len(game.handouts) >= MAX_HANDOUTS:
-        raise Rejected(f"a game holds {MAX_HANDOUTS} hand-outs at most; remove one first")
+        raise Rejected(N_("a game holds %(n)s hand-outs at most; remove one first"), n=MAX_HANDOUTS)
     title = check_words(title, "title", MAX_TITLE, True)
     body = check_words(body, "text", MAX_BODY, False)
     if not title:
@@ -185,15 +185,15 @@ def picture_added(game: "Game", actor: "Actor", picture: dict, label: str, token
     if token_id:
         token = game.tokens.get(token_id)
         if token is None or not fog.may_see(game, actor, token):
-            raise Rejected(f"no token {token_id!r} in this game")
+            raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
         if actor.role != "gm" and token.owner != actor.player_id:
-            raise Rejected(f"{token.name} is not yours")
+            raise Rejected(N_("%(name)s is not yours"), name=token.name)
     elif actor.role != "gm":
         raise Rejected(N_("token_id: name one of your tokens for the picture"))
     if len(game.pictures) >= MAX_PICTURES:
-        raise Rejected(f"a game holds {MAX_PICTURES} token pictures at most")
+        raise Rejected(N_("a game holds %(n)s token pictures at most"), n=MAX_PICTURES)
     if actor.role != "gm" and sum(p["by"] == actor.player_id for p in game.pictures.values()) >= MAX_PLAYER_PICTURES:
-        raise Rejected(f"you have uploaded {MAX_PLAYER_PICTURES} pictures already: ask the GM")
+        raise Rejected(N_("you have uploaded %(n)s pictures already: ask the GM"), n=MAX_PLAYER_PICTURES)
     record = {"id": _new_id(game.pictures, "pic"), **picture, "label": label[:40],
               "by": actor.player_id if actor.role == "player" else None}
     events = [Event("picture_added", {"picture": record})]
@@ -208,7 +208,8 @@ def check_picture_choice(game: "Game", actor: "Actor", picture_id: str | None) -
         return
     pic = game.pictures.get(picture_id)
     if pic is None or (actor.role != "gm" and pic["by"] != actor.player_id):
-        raise Rejected(f"no picture {picture_id!r} in this game" + ("" if actor.role == "gm" else " of yours"))
+        raise Rejected(N_("no picture %(id)s in this game") if actor.role == "gm"
+                       else N_("no picture %(id)s of yours in this game"), id=repr(picture_id))
 
 
 def _new_id(taken: dict, prefix: str) -> str:
@@ -224,7 +225,7 @@ def _new_id(taken: dict, prefix: str) -> str:
 def _handout(game: "Game", handout_id: str) -> dict:
     found = game.handouts.get(handout_id)
     if found is None:
-        raise Rejected(f"no hand-out {handout_id!r} in this game")
+        raise Rejected(N_("no hand-out %(id)s in this game"), id=repr(handout_id))
     return found
 
 
@@ -236,11 +237,12 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         to = [EVERYONE] if cmd.to == EVERYONE or EVERYONE in cmd.to else list(dict.fromkeys(cmd.to))
         for who in to:
             if who not in (EVERYONE, SCREEN) and who not in game.players:
-                raise Rejected(f"to: no player {who!r} in this game (give \"screen\", player ids or \"everyone\")")
+                raise Rejected(N_("to: no player %(id)s in this game (give \"screen\", player ids or \"everyone\")"),
+                               id=repr(who))
         return [Event("handout_shown", {"handout_id": h["id"], "to": to})]
     if isinstance(cmd, HideHandout):
         if not h["open"]:
-            raise Rejected(f"{h['title']} is not shown anywhere")
+            raise Rejected(N_("%(title)s is not shown anywhere"), title=h["title"])
         return [Event("handout_hidden", {"handout_id": h["id"]})]
     return [Event("handout_removed", {"handout_id": h["id"], "title": h["title"]})]
 

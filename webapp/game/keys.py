@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from .model import Event, Rejected
 from rules.text import say
+from .text import N_
 
 MIN_PASSWORD = 4
 MAX_WRONG = 5  # wrong GM passwords per game in WINDOW seconds; then every guess is refused until it passes
@@ -62,7 +63,7 @@ def parse(payload: dict) -> Any:
     except ValidationError as exc:
         err = exc.errors()[0]
         if err["loc"][-1:] == ("password",):
-            raise Rejected(f"password: {MIN_PASSWORD} to 200 characters") from None
+            raise Rejected(N_("password: %(n)s to 200 characters"), n=MIN_PASSWORD) from None
         raise Rejected(err["msg"]) from None
 
 

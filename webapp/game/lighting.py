@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 MAX_LIGHTS = 1000  # on one map, as an import (webapp/game/uvtt.py)
 MAX_RANGE = 100  # squares
 AMBIENT_WORDS = {"bright": say("bright light"), "dim": say("dim light"), "dark": say("darkness")}
+_ALREADY = {"bright": N_("%(name)s is in bright light already"), "dim": N_("%(name)s is in dim light already"),
+            "dark": N_("%(name)s is in darkness already")}  # a refusal said whole in each language
 
 MapId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | None
 Coord = Annotated[float, Field(ge=0, le=300, allow_inf_nan=False)]
@@ -88,20 +90,21 @@ def _where(game: "Game", m: "GameMap") -> dict:
 
 def _square_map(game: "Game", m: "GameMap") -> None:
     if map_zones(game, m.id) is not None:
-        raise Rejected(f"{m.name} is a zone map: lighting is for square maps (a zone map is always lit)")
+        raise Rejected(N_("%(name)s is a zone map: lighting is for square maps (a zone map is always lit)"), name=m.name)
 
 
 def _light(m: "GameMap", light_id: str) -> dict:
     found = next((light for light in m.lights if light.get("id") == light_id), None)
     if found is None:
-        raise Rejected(f"no light {light_id!r} on {m.name}")
+        raise Rejected(N_("no light %(id)s on %(name)s"), id=repr(light_id), name=m.name)
     return found
 
 
 def _on_map(game: "Game", m: "GameMap", x: float, y: float) -> None:
     board = map_board(game, m.id)
     if not (0 <= x <= board.width and 0 <= y <= board.height):
-        raise Rejected(f"({x:g}, {y:g}) is off the map ({board.width} x {board.height})")
+        raise Rejected(N_("(%(x)s, %(y)s) is off the map (%(w)s x %(h)s)"), x=f"{x:g}", y=f"{y:g}", w=board.width,
+                       h=board.height)
 
 
 def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
@@ -113,12 +116,12 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         if cmd.ambient != "bright":
             _square_map(game, m)
         if m.ambient == cmd.ambient:
-            raise Rejected(f"{m.name} is in {AMBIENT_WORDS[cmd.ambient]} already")
+            raise Rejected(_ALREADY[cmd.ambient], name=m.name)
         return [Event("lighting_set", {"ambient": cmd.ambient, **where})]
     if isinstance(cmd, AddLight):
         _square_map(game, m)
         if len(m.lights) >= MAX_LIGHTS:
-            raise Rejected(f"a map holds {MAX_LIGHTS} lights at most")
+            raise Rejected(N_("a map holds %(n)s lights at most"), n=MAX_LIGHTS)
         _on_map(game, m, cmd.x, cmd.y)
         taken = {light.get("id") for light in m.lights}
         light_id = f"light-{secrets.token_hex(3)}"

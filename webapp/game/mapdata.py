@@ -89,14 +89,14 @@ def zone_map(payload) -> tuple[Board, list[dict]]:
         raise Rejected(f"{_where(err['loc'])}: {err['msg']}") from None
     ids = [z.id for z in m.zones]
     if len(set(ids)) != len(ids):
-        raise Rejected(f"map.zones: two zones have the id {next(i for i in ids if ids.count(i) > 1)!r}")
+        raise Rejected(N_("map.zones: two zones have the id %(id)s"), id=repr(next(i for i in ids if ids.count(i) > 1)))
     links = {i: set() for i in ids}
     for n, z in enumerate(m.zones):
         for other in z.adjacent:
             if other not in links:
-                raise Rejected(f"map.zones.{n}.adjacent: no zone {other!r}")
+                raise Rejected(N_("map.zones.%(n)s.adjacent: no zone %(id)s"), n=n, id=repr(other))
             if other == z.id:
-                raise Rejected(f"map.zones.{n}.adjacent: a zone is not adjacent to itself")
+                raise Rejected(N_("map.zones.%(n)s.adjacent: a zone is not adjacent to itself"), n=n)
             links[z.id].add(other)
             links[other].add(z.id)
     boxes = zonelayout.layout(ids)
@@ -117,8 +117,8 @@ def grid_board(payload) -> Board:
         err = exc.errors()[0]
         raise Rejected(f"{_where(err['loc'])}: {err['msg']}") from None
     if len(m.walls) + len(m.doors) > MAX_SEGMENTS:
-        raise Rejected(f"map: {len(m.walls) + len(m.doors):,} wall and door segments; a map holds "
-                       f"{MAX_SEGMENTS:,} at most")
+        raise Rejected(N_("map: %(n)s wall and door segments; a map holds %(most)s at most"),
+                       n=f"{len(m.walls) + len(m.doors):,}", most=f"{MAX_SEGMENTS:,}")
     if m.grid == "square" and m.orientation is not None:
         raise Rejected(N_("map.orientation: only a hex grid has an orientation"))
     board = Board(m.width, m.height, Grid("hex", m.orientation or "pointy") if m.grid == "hex" else Grid())

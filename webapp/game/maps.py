@@ -51,7 +51,7 @@ def get_map(game: "Game", map_id: str | None) -> GameMap:
     """The map named (None: the active one), or Rejected."""
     found = game.maps.get(game.active_map if map_id is None else map_id)
     if found is None:
-        raise Rejected(f"no map {map_id!r} in this game")
+        raise Rejected(N_("no map %(id)s in this game"), id=repr(map_id))
     return found
 
 
@@ -171,12 +171,12 @@ def new_map_id(game: "Game") -> str:
 
 def _check_room(game: "Game") -> None:
     if len(game.maps) >= MAX_MAPS:
-        raise Rejected(f"a game holds {MAX_MAPS} maps at most; remove one first")
+        raise Rejected(N_("a game holds %(n)s maps at most; remove one first"), n=MAX_MAPS)
 
 
 def _taken_name(game: "Game", name: str, exclude: str | None = None) -> None:
     if any(m.name.casefold() == name.casefold() and m.id != exclude for m in game.maps.values()):
-        raise Rejected(f"a map is already called {name!r}")
+        raise Rejected(N_("a map is already called %(name)s"), name=repr(name))
 
 
 def _add_map(game: "Game", cmd: AddMap) -> list[Event]:
@@ -211,7 +211,7 @@ def _rename_map(game: "Game", cmd: RenameMap) -> list[Event]:
 def _remove_map(game: "Game", cmd: RemoveMap) -> list[Event]:
     m = get_map(game, cmd.map_id)
     if m.id == game.active_map:
-        raise Rejected(f"{m.name} is the map everyone sees: show another map first")
+        raise Rejected(N_("%(name)s is the map everyone sees: show another map first"), name=m.name)
     return [Event("map_removed", {"map_id": m.id, "name": m.name, "tokens": list(m.tokens)})]
 
 
@@ -260,7 +260,7 @@ def activation(game: "Game", map_id: str) -> Event:
 def _activate_map(game: "Game", cmd: ActivateMap) -> list[Event]:
     m = get_map(game, cmd.map_id)
     if m.id == game.active_map:
-        raise Rejected(f"{m.name} is already the map everyone sees")
+        raise Rejected(N_("%(name)s is already the map everyone sees"), name=m.name)
     if game.combat is not None:
         raise Rejected(N_("end the fight before showing another map"))
     return [activation(game, m.id)]
@@ -283,7 +283,7 @@ def default_align(picture: dict, board: Board) -> dict:
 def _align_picture(game: "Game", cmd: AlignPicture) -> list[Event]:
     m = get_map(game, cmd.map_id)
     if not m.picture:
-        raise Rejected(f"{m.name} has no picture to align")
+        raise Rejected(N_("%(name)s has no picture to align"), name=m.name)
     if cmd.cell_px is None and cmd.cells_across is None:
         raise Rejected(N_("give cell_px (pixels per cell) or cells_across (cells the picture spans)"))
     cell_px = cmd.cell_px if cmd.cell_px is not None else m.picture["width"] / cmd.cells_across
@@ -298,7 +298,7 @@ def _align_picture(game: "Game", cmd: AlignPicture) -> list[Event]:
 def _remove_picture(game: "Game", cmd: RemovePicture) -> list[Event]:
     m = get_map(game, cmd.map_id)
     if not m.picture:
-        raise Rejected(f"{m.name} has no picture")
+        raise Rejected(N_("%(name)s has no picture"), name=m.name)
     return [Event("picture_set", {"map_id": m.id, "picture": None, "align": m.align})]
 
 
@@ -329,8 +329,8 @@ def imported(game: "Game", name: str, board: Board, picture: dict | None, cell_p
     if game.combat is not None:
         raise Rejected(N_("end the fight before importing a map (an imported map is shown to everyone)"))
     if game.board.grid.hex and not board.grid.hex:
-        raise Rejected("a Universal VTT file is a square grid and this game's map is hexes: "
-                       "import it into a game on squares")
+        raise Rejected(N_("a Universal VTT file is a square grid and this game's map is hexes: "
+                          "import it into a game on squares"))
     name = unicodedata.normalize("NFC", text.check(name.strip(), "the map's name")) or "Imported map"
     base, n = name[:40], 2
     while any(m.name.casefold() == name.casefold() for m in game.maps.values()):

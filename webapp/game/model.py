@@ -35,9 +35,12 @@ class Rejected(Exception):
     #: the sender in their language wherever it is read
     speak: Callable[[Say], str] = staticmethod(str)
 
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
+        # a message id with its parameters (``Rejected(N_("%(name)s is full"), name=...)``): said in English
+        # here, in the sender's language by webapp/live/speech.py's ``refusal``
+        super().__init__(message % params if params else message)
         self.code = code
+        self.msgid, self.params = (message, params) if params else (None, None)
 
     def __str__(self) -> str:
         message = self.args[0] if self.args else ""

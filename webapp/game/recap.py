@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from . import audience, combat, fog, handouts
 from .model import Actor, Event, Game, Rejected
 from rules.text import say
+from .text import N_
 
 SESSION_GAP = 4 * 3600.0  # seconds between two events that start a new session
 TOP_HITS = 3
@@ -56,7 +57,8 @@ EVENTS = ("recap_shown",)
 def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
     shown = isinstance(cmd, ShowRecap)
     if game.recap_on == shown:
-        raise Rejected(f"the recap is already {'on' if shown else 'off'} the table screen")
+        raise Rejected(N_("the recap is already on the table screen") if shown
+                       else N_("the recap is already off the table screen"))
     return [Event("recap_shown", {"shown": shown})]
 
 

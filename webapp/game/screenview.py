@@ -101,14 +101,14 @@ def view_for(game: "Game", actor: "Actor") -> dict:
 def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
     given = cmd.model_fields_set - {"type"}
     if not given:
-        raise Rejected("set_screen_view needs one of: fit, center, zoom, follow, square_mm, screen_width_mm, calibrate, "
-                       "language")
+        raise Rejected(N_("set_screen_view needs one of: fit, center, zoom, follow, square_mm, screen_width_mm, "
+                          "calibrate, language"))
     where = [k for k in ("fit", "center", "follow") if k in given]
     if len(where) > 1:
-        raise Rejected(f"choose one of fit, center and follow (got {' and '.join(where)})")
+        raise Rejected(N_("choose one of fit, center and follow (got %(given)s)"), given=" and ".join(where))
     for name in ("fit", "center", "follow", "zoom", "calibrate"):
         if name in given and getattr(cmd, name) is None:
-            raise Rejected(f"{name}: a value is needed (null is for square_mm and screen_width_mm)")
+            raise Rejected(N_("%(field)s: a value is needed (null is for square_mm and screen_width_mm)"), field=name)
     view = current(game)
     new = dict(view)
     if "fit" in given:
@@ -121,14 +121,15 @@ def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
         x, y = cmd.center
         w, h = game.board.width, game.board.height
         if not (0 <= x <= w and 0 <= y <= h):
-            raise Rejected(f"center ({x:g}, {y:g}) is off the map: it is {w} x {h} squares, from (0, 0) to ({w}, {h})")
+            raise Rejected(N_("center (%(x)s, %(y)s) is off the map: it is %(w)s x %(h)s squares, from (0, 0) to "
+                              "(%(w)s, %(h)s)"), x=f"{x:g}", y=f"{y:g}", w=w, h=h)
         new |= {"mode": "center", "center": [round(x, 3), round(y, 3)], "follow": None}
     if "follow" in given:
         token = game.tokens.get(cmd.follow)
         if token is None:
-            raise Rejected(f"no token {cmd.follow!r} on the map everyone sees")
+            raise Rejected(N_("no token %(id)s on the map everyone sees"), id=repr(cmd.follow))
         if token.hidden:
-            raise Rejected(f"{token.name} is hidden: the table screen cannot follow it")
+            raise Rejected(N_("%(name)s is hidden: the table screen cannot follow it"), name=token.name)
         new |= {"mode": "follow", "follow": token.id, "center": None}
     if "zoom" in given:
         if new["mode"] == "fit":  # zooming the whole map: from its middle
@@ -143,11 +144,11 @@ def _decide_set(game: "Game", cmd: SetScreenView) -> dict:
     if "language" in given:
         new["language"] = cmd.language
     if "square_mm" in given and cmd.square_mm is not None and game.zones is not None:
-        raise Rejected("true-scale squares need a square grid: this is a zone map, where distance is counted in "
-                       "zones; the table screen shows it with fit, center, zoom or follow")
+        raise Rejected(N_("true-scale squares need a square grid: this is a zone map, where distance is counted in "
+                          "zones; the table screen shows it with fit, center, zoom or follow"))
     if "zoom" in given and new["square_mm"] and new["screen_width_mm"] and game.zones is None:
-        raise Rejected(f"the zoom is locked while squares are true to scale ({new['square_mm']:g} mm); "
-                       "send square_mm: null to zoom again")
+        raise Rejected(N_("the zoom is locked while squares are true to scale (%(mm)s mm); send square_mm: null to "
+                          "zoom again"), mm=f"{new['square_mm']:g}")
     return new
 
 

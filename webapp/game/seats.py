@@ -68,12 +68,12 @@ def player_joined(game: Game, name: str, key: str) -> Event:
         if game.allow_reclaim:
             return Event("player_reclaimed", {"player_id": same.id, "key_hash": key_hash(key)})
         if len(game.seat_requests) >= MAX_SEAT_REQUESTS:
-            raise Rejected(f"{same.name} is already at this table, and the GM has {MAX_SEAT_REQUESTS} requests "
-                           "for seats to answer already; pick another name, or ask the GM")
+            raise Rejected(N_("%(name)s is already at this table, and the GM has %(n)s requests for seats to answer "
+                              "already; pick another name, or ask the GM"), name=same.name, n=MAX_SEAT_REQUESTS)
         return Event("seat_asked", {"request_id": _request_id(game), "player_id": same.id,
                                     "key_hash": key_hash(key)})
     if len(game.players) >= MAX_PLAYERS:
-        raise Rejected(f"this game has {MAX_PLAYERS} players already")
+        raise Rejected(N_("this game has %(n)s players already"), n=MAX_PLAYERS)
     return Event("player_joined", {"player_id": game.next_id("p"), "name": name, "key_hash": key_hash(key)})
 
 
@@ -101,20 +101,20 @@ def _check_name(name: Any) -> str:
     text.check(name, "a name")
     name = re.sub(r"\s+", " ", text.valid_name(name.strip()))
     if len(name) > text.MAX_NAME:
-        raise Rejected(f"a name has {text.MAX_NAME} characters at most")
+        raise Rejected(N_("a name has %(n)s characters at most"), n=text.MAX_NAME)
     return name
 
 
 def _player(game: Game, player_id: str) -> Player:
     player = game.players.get(player_id)
     if player is None:
-        raise Rejected(f"no player {player_id!r} in this game")
+        raise Rejected(N_("no player %(id)s in this game"), id=repr(player_id))
     return player
 
 
 def _show_join(game: Game, cmd: ShowJoin, actor: Actor) -> list[Event]:
     if game.show_join == cmd.show:
-        raise Rejected(f"the join code is already {'shown' if cmd.show else 'hidden'}")
+        raise Rejected(N_("the join code is already shown") if cmd.show else N_("the join code is already hidden"))
     return [Event("join_shown", {"show": cmd.show})]
 
 

@@ -57,7 +57,8 @@ def parse_command(payload: Any) -> Any:
     kind = payload.get("type")
     if not isinstance(kind, str) or kind not in COMMAND_TYPES:
         shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"
-        raise Rejected(f"unknown command type {shown}; expected one of: {', '.join(COMMAND_TYPES)}")
+        raise Rejected(N_("unknown command type %(type)s; expected one of: %(types)s"), type=shown,
+                       types=", ".join(COMMAND_TYPES))
     try:
         return _command_adapter.validate_python(payload)
     except ValidationError as exc:

@@ -74,7 +74,7 @@ def _authorize(game: "Game", actor: "Actor", template: dict | None = None) -> No
 def _template(game: "Game", template_id: str) -> dict:
     found = game.templates.get(template_id)
     if found is None:
-        raise Rejected(f"no template {template_id!r} on this map")
+        raise Rejected(N_("no template %(id)s on this map"), id=repr(template_id))
     return found
 
 
@@ -87,13 +87,14 @@ def _where(game: "Game", x: float | None, y: float | None, zone: str | None) -> 
         if zone is None and x is not None and y is not None:
             found = zonelayout.zone_at(game.zones, math.floor(x), math.floor(y))
             if found is None:
-                raise Rejected(f"({x:g}, {y:g}) is not in a zone: on a zone map a template covers a zone")
+                raise Rejected(N_("(%(x)s, %(y)s) is not in a zone: on a zone map a template covers a zone"),
+                               x=f"{x:g}", y=f"{y:g}")
             zone = found["id"]
         if zone is None:
             raise Rejected(N_("on a zone map a template covers a zone: give a zone"))
         found = next((z for z in game.zones if z["id"] == zone), None)
         if found is None:
-            raise Rejected(f"no zone {zone!r} on this map")
+            raise Rejected(N_("no zone %(id)s on this map"), id=repr(zone))
         bx, by, bw, bh = found["box"]
         return {"zone": zone, "x": bx + bw / 2, "y": by + bh / 2}
     if zone is not None:
@@ -102,7 +103,7 @@ def _where(game: "Game", x: float | None, y: float | None, zone: str | None) -> 
         raise Rejected(N_("x and y are needed: where the template goes"))
     w, h = game.board.width, game.board.height
     if not (0 <= x <= w and 0 <= y <= h):
-        raise Rejected(f"({x:g}, {y:g}) is off the map ({w} x {h})")
+        raise Rejected(N_("(%(x)s, %(y)s) is off the map (%(w)s x %(h)s)"), x=f"{x:g}", y=f"{y:g}", w=w, h=h)
     grid = game.board.grid
     if grid.hex:  # on hexes (#28): the centre of the hex the point is in (map units, on quarters)
         cx, cy = grid.centre(grid.cell_at((x, y)))
@@ -131,9 +132,9 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
     if isinstance(cmd, PlaceTemplate):
         _authorize(game, actor)
         if len(game.templates) >= MAX_TEMPLATES:
-            raise Rejected(f"a map holds {MAX_TEMPLATES} templates at most: take one away first")
+            raise Rejected(N_("a map holds %(n)s templates at most: take one away first"), n=MAX_TEMPLATES)
         if game.zones is None and cmd.size > max(game.board.width, game.board.height):
-            raise Rejected(f"a template of {cmd.size:g} squares is bigger than the map")
+            raise Rejected(N_("a template of %(n)s squares is bigger than the map"), n=f"{cmd.size:g}")
         place = _where(game, cmd.x, cmd.y, cmd.zone)
         template = {"id": "a" + secrets.token_hex(4), "shape": cmd.shape, "size": cmd.size,
                     "direction": cmd.direction % 360, "label": (cmd.label or "").strip() or None,

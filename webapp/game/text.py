@@ -28,6 +28,13 @@ MAX_KEY = 100  # a key in a payload's table
 MAX_NUMBER = 2**53  # the largest whole number a browser's JavaScript holds exactly
 MAX_DEPTH = 12  # nesting of a client's JSON: a sheet is a table of tables of lists, never deeper
 
+def N_(message: str) -> str:
+    """A message marked for the catalogs (scripts/i18n extracts N_ too) where it is kept as English and said
+    later in the reader's language (``gettext(message)`` where a page or an answer is made): the game package
+    stays free of Flask."""
+    return message
+
+
 _BIDI = "\u202a-\u202e\u2066-\u2069"
 # invisible characters that make one name look like another ("Mira" and "Mira" + a zero-width space),
 # and the bidi marks: in a name they only serve to mislead
@@ -37,16 +44,31 @@ _BAD_IN_NAME = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_INVISIBLE}\u2028\u2029]"
 _BAD_IN_TEXT = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
 
 
-def problem(value: str, single_line: bool = True) -> str | None:
-    """Why ``value`` is not acceptable text, or None."""
+def _why(value: str, single_line: bool) -> tuple[str, dict] | None:
+    """Why ``value`` is not acceptable text: which fault (a key of ``_WHY``) and its parameters, or None."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return "is not valid Unicode text"
+        return "unicode", {}
     found = (_BAD_IN_NAME if single_line else _BAD_IN_TEXT).search(value)
     if found:
-        return f"may not hold the control, direction or invisible character U+{ord(found.group()):04X}"
+        return "char", {"char": f"U+{ord(found.group()):04X}"}
     return None
+
+
+_WHY = {"unicode": "is not valid Unicode text",
+        "char": "may not hold the control, direction or invisible character %(char)s"}
+# the same faults said whole, for a refusal in the sender's language (a payload's field, a payload's key)
+_IN_FIELD = {"unicode": N_("%(where)s: is not valid Unicode text"),
+             "char": N_("%(where)s: may not hold the control, direction or invisible character %(char)s")}
+_IN_KEY = {"unicode": N_("%(where)s: a key is not valid Unicode text"),
+           "char": N_("%(where)s: a key may not hold the control, direction or invisible character %(char)s")}
+
+
+def problem(value: str, single_line: bool = True) -> str | None:
+    """Why ``value`` is not acceptable text, or None."""
+    why = _why(value, single_line)
+    return _WHY[why[0]] % why[1] if why else None
 
 
 def check(value: str, where: str = "text", single_line: bool = True) -> str:
@@ -89,26 +111,32 @@ def check_payload(payload: Any, where: str = "") -> None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise Rejected(f"{path or 'the payload'}: nested more than {MAX_DEPTH} levels deep")
+            raise Rejected(N_("%(where)s: nested more than %(n)s levels deep"), where=path or "the payload", n=MAX_DEPTH)
         if isinstance(value, str):
-            why = f"a text has {MAX_TEXT} characters at most" if len(value) > MAX_TEXT else problem(value, False)
+            if len(value) > MAX_TEXT:
+                raise Rejected(N_("%(where)s: a text has %(n)s characters at most"), where=path or "the payload",
+                               n=MAX_TEXT)
+            why = _why(value, False)
             if why:
-                raise Rejected(f"{path or 'the payload'}: {why}")
+                raise Rejected(_IN_FIELD[why[0]], where=path or "the payload", **why[1])
         elif isinstance(value, bool):
             pass
         elif isinstance(value, int) and abs(value) > MAX_NUMBER:
-            raise Rejected(f"{path or 'the payload'}: a number is {MAX_NUMBER} at most (either side of 0)")
+            raise Rejected(N_("%(where)s: a number is %(n)s at most (either side of 0)"), where=path or "the payload",
+                           n=MAX_NUMBER)
         elif isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
-            raise Rejected(f"{path or 'the payload'}: a number must be finite, {MAX_NUMBER} at most")
+            raise Rejected(N_("%(where)s: a number must be finite, %(n)s at most"), where=path or "the payload",
+                           n=MAX_NUMBER)
         elif isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise Rejected(f"{path or 'the payload'}: keys must be text")
+                    raise Rejected(N_("%(where)s: keys must be text"), where=path or "the payload")
                 if len(key) > MAX_KEY:
-                    raise Rejected(f"{path or 'the payload'}: a key has {MAX_KEY} characters at most")
-                why = problem(key, single_line=True)
+                    raise Rejected(N_("%(where)s: a key has %(n)s characters at most"), where=path or "the payload",
+                                   n=MAX_KEY)
+                why = _why(key, single_line=True)
                 if why:
-                    raise Rejected(f"{path or 'the payload'}: a key {why}")
+                    raise Rejected(_IN_KEY[why[0]], where=path or "the payload", **why[1])
                 where_key = f"{path}.{key}" if path else key
                 stack.append((item, where_key, depth + 1))
         elif isinstance(value, (list, tuple)):
@@ -158,10 +186,3 @@ def measure(amount: float, unit: str) -> str:
     if len(unit) <= 2 or n == 1:
         return f"{shown} {unit}"
     return f"{shown} {unit}s"
-
-
-def N_(message: str) -> str:
-    """A message marked for the catalogs (scripts/i18n extracts N_ too) where it is kept as English and said
-    later in the reader's language (``gettext(message)`` where a page or an answer is made): the game package
-    stays free of Flask."""
-    return message

@@ -112,7 +112,7 @@ def numbered_name(game: Game, name: str, exclude: str | None = None) -> str:
 def _token(game: Game, token_id: str) -> Token:
     token = game.tokens.get(token_id)
     if token is None:
-        raise Rejected(f"no token {token_id!r} in this game")
+        raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
     return token
 
 
@@ -129,16 +129,16 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
         if size != 1:
             raise Rejected(N_("tokens on a zone map take one square"))
         if zone is None or (x, y) not in set(zonelayout.cells_of(zone)):
-            raise Rejected(f"({x}, {y}) is not in a zone")
+            raise Rejected(N_("(%(x)s, %(y)s) is not in a zone"), x=x, y=y)
     for cx, cy in cells_at(x, y, size, board.grid):
         if not board.in_bounds((cx, cy)):
             where = f"({x}, {y})" if size == 1 else f"{_big(game, size)} token at ({x}, {y})"
-            raise Rejected(f"{where} is off the map ({board.width} x {board.height})")
+            raise Rejected(N_("%(where)s is off the map (%(w)s x %(h)s)"), where=where, w=board.width, h=board.height)
         if board.is_blocked((cx, cy)):
-            raise Rejected(f"({cx}, {cy}) is blocked")
+            raise Rejected(N_("(%(x)s, %(y)s) is blocked"), x=cx, y=cy)
         other = game.token_at(cx, cy, exclude=moving, seen=lambda t: fog.may_see(game, actor, t))
         if other is not None:
-            raise Rejected(f"({cx}, {cy}) is taken by {other.name}")
+            raise Rejected(N_("(%(x)s, %(y)s) is taken by %(name)s"), x=cx, y=cy, name=other.name)
 
 
 def _check_known(game: Game, x: int, y: int, size: int, actor: Actor) -> None:
@@ -149,7 +149,7 @@ def _check_known(game: Game, x: int, y: int, size: int, actor: Actor) -> None:
         return
     if any(c not in known for c in cells_at(x, y, size, game.board.grid)):
         where = f"({x}, {y})" if size == 1 else f"{_big(game, size)} token at ({x}, {y})"
-        raise Rejected(f"{where} is in the fog: move onto squares your tokens have seen", code="fog")
+        raise Rejected(N_("%(where)s is in the fog: move onto squares your tokens have seen"), code="fog", where=where)
 
 
 def _big(game: Game, size: int) -> str:
@@ -194,7 +194,7 @@ def _free_place_near(game: Game, token: Token) -> tuple[int, int]:
 
 def _check_owner(game: Game, owner: str | None) -> None:
     if owner and owner not in game.players:
-        raise Rejected(f"no player {owner!r} in this game")
+        raise Rejected(N_("no player %(id)s in this game"), id=repr(owner))
 
 
 def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
@@ -204,14 +204,14 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     if cmd.zone is not None or cmd.x is None or cmd.y is None:
         _place_of(game, cmd.x, cmd.y, cmd.zone, actor)  # says what is missing
     if (token.x, token.y) == (cmd.x, cmd.y):
-        raise Rejected(f"{token.name} is already at ({cmd.x}, {cmd.y})")
+        raise Rejected(N_("%(name)s is already at (%(x)s, %(y)s)"), name=token.name, x=cmd.x, y=cmd.y)
     _check_known(game, cmd.x, cmd.y, token.size, actor)
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
     # the way is looked for on the map as the sender knows it: a refusal tells nothing of the fog
     if not cmd.force and not way_exists(fog.known_board(game, actor), (token.x, token.y), (cmd.x, cmd.y),
                                         token.size, diagonal_of(game)):
-        raise Rejected(f"{token.name} has no way through to ({cmd.x}, {cmd.y}): "
-                       "walls or closed doors are in the way", code="no_way")
+        raise Rejected(N_("%(name)s has no way through to (%(x)s, %(y)s): walls or closed doors are in the way"),
+                       code="no_way", name=token.name, x=cmd.x, y=cmd.y)
     data = {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]}
     if cmd.force:
         data["forced"] = True
@@ -225,31 +225,32 @@ def _place_of(game: Game, x: int | None, y: int | None, zone: str | None, actor:
             raise Rejected(N_("this map has no zones: give x and y"))
         found = next((z for z in game.zones if z["id"] == zone), None)
         if found is None:
-            raise Rejected(f"no zone {zone!r} on this map")
+            raise Rejected(N_("no zone %(id)s on this map"), id=repr(zone))
         taken = {(t.x, t.y) for t in fog.visible_tokens(game, actor)}  # a hidden token takes no square from a player
         for cell in zonelayout.cells_of(found):
             if cell not in taken:
                 return cell
-        raise Rejected(f"{found['name']} is full")
+        raise Rejected(N_("%(name)s is full"), name=found["name"])
     if x is None or y is None:
-        raise Rejected("x and y are needed" + (", or a zone" if game.zones is not None else ""))
+        raise Rejected(N_("x and y are needed, or a zone") if game.zones is not None else N_("x and y are needed"))
     return x, y
 
 
 def _move_in_zones(game: Game, cmd: MoveToken, actor: Actor, token: Token) -> list[Event]:
     """On a zone map a token goes to a square of a zone; a new zone must be reachable by adjacency."""
     if cmd.zone is not None and cmd.zone == zonelayout.zone_at(game.zones, token.x, token.y)["id"]:
-        raise Rejected(f"{token.name} is in that zone already")
+        raise Rejected(N_("%(name)s is in that zone already"), name=token.name)
     x, y = _place_of(game, cmd.x, cmd.y, cmd.zone, actor)
     if (token.x, token.y) == (x, y):
-        raise Rejected(f"{token.name} is already there")
+        raise Rejected(N_("%(name)s is already there"), name=token.name)
     _check_cell(game, x, y, moving=token.id, actor=actor)
     here, there = zonelayout.zone_at(game.zones, token.x, token.y), zonelayout.zone_at(game.zones, x, y)
     data = {"token_id": token.id, "x": x, "y": y, "from": [token.x, token.y]}
     if here is not None and there["id"] != here["id"]:
         way = zonelayout.path(game.zones, here["id"], there["id"])
         if way is None and not cmd.force:
-            raise Rejected(f"{token.name} has no way from {here['name']} to {there['name']}", code="no_way")
+            raise Rejected(N_("%(name)s has no way from %(here)s to %(there)s"), code="no_way", name=token.name,
+                           here=here["name"], there=there["name"])
         data |= {"zone": there["id"], "from_zone": here["id"], "zone_path": way or [here["id"], there["id"]]}
     if cmd.force:
         data["forced"] = True
@@ -258,7 +259,7 @@ def _move_in_zones(game: Game, cmd: MoveToken, actor: Actor, token: Token) -> li
 
 def _add_token(game: Game, cmd: AddToken, actor: Actor) -> list[Event]:
     if len(game.tokens) >= MAX_TOKENS:
-        raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+        raise Rejected(N_("a game holds %(n)s tokens at most"), n=MAX_TOKENS)
     x, y = _place_of(game, cmd.x, cmd.y, cmd.zone)
     cmd = cmd.model_copy(update={"x": x, "y": y})
     _check_cell(game, cmd.x, cmd.y, size=cmd.size)
@@ -272,7 +273,7 @@ def _add_token(game: Game, cmd: AddToken, actor: Actor) -> list[Event]:
 def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
     if len(game.tokens) >= MAX_TOKENS:
-        raise Rejected(f"a game holds {MAX_TOKENS} tokens at most")
+        raise Rejected(N_("a game holds %(n)s tokens at most"), n=MAX_TOKENS)
     x, y = _free_place_near(game, token)
     return [token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
                         hidden=token.hidden, kind=token.kind, size=token.size, light=token.light,
@@ -283,7 +284,8 @@ def _update_token(game: Game, cmd: UpdateToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
     changes = {k: v for k, v in cmd.model_dump(exclude={"type", "token_id", "picture"}).items() if v is not None}
     if actor.role != "gm" and changes:  # the access matrix let the token's player in: for its picture only
-        raise Rejected(f"a player changes only the picture of their token, not its {', '.join(sorted(changes))}")
+        raise Rejected(N_("a player changes only the picture of their token, not its %(fields)s"),
+                       fields=", ".join(sorted(changes)))
     if "picture" in cmd.model_fields_set:
         changes["picture"] = cmd.picture or None
         handouts.check_picture_choice(game, actor, changes["picture"])
@@ -308,9 +310,9 @@ def _remove_token(game: Game, cmd: RemoveToken, actor: Actor) -> list[Event]:
 def _set_door(game: Game, cmd: SetDoor, actor: Actor) -> list[Event]:
     door = maps.map_board(game, cmd.map_id).doors.get(cmd.door_id)
     if door is None:
-        raise Rejected(f"no door {cmd.door_id!r} on this map")
+        raise Rejected(N_("no door %(id)s on this map"), id=repr(cmd.door_id))
     if door.closed == cmd.closed:
-        raise Rejected(f"the door is already {'closed' if cmd.closed else 'open'}")
+        raise Rejected(N_("the door is already closed") if cmd.closed else N_("the door is already open"))
     data = {"door_id": cmd.door_id, "closed": cmd.closed}
     if cmd.map_id is not None and cmd.map_id != game.active_map:
         data["map_id"] = cmd.map_id

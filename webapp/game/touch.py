@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .model import Actor, Event, Game, Rejected
 from rules.text import say
+from .text import N_
 
 
 class SetScreenTouch(BaseModel):
@@ -30,7 +31,8 @@ EVENTS = ("screen_touch_set",)
 
 def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
     if game.screen_touch == cmd.enabled:
-        raise Rejected(f"touch on the table screen is already {'on' if cmd.enabled else 'off'}")
+        raise Rejected(N_("touch on the table screen is already on") if cmd.enabled
+                       else N_("touch on the table screen is already off"))
     return [Event("screen_touch_set", {"enabled": cmd.enabled})]
 
 

@@ -34,6 +34,7 @@ from rules.dice import DiceSource, RandomDice, SeededDice
 
 from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, safety, screenview, text, undo, zonelayout
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
+from ..game.text import N_
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Applied, Conflict, GameRecord, Store, WriteFailed, load_game
 from . import language, render, throttle
@@ -50,7 +51,7 @@ SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("
 #: called once the command being run has joined its game's queue (set by events.lanes: the sender's next
 #: command may start then, and queues behind it, so the two can share one commit)
 COMMAND_QUEUED: contextvars.ContextVar[Any] = contextvars.ContextVar("command_queued", default=None)
-TOO_LATE = "the server was too busy to do that in time; nothing changed, try again"
+TOO_LATE = N_("the server was too busy to do that in time; nothing changed, try again")
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 #: commands that redraw every screen's whole map (on a big map, a second or two): one at a time per game, the
@@ -77,7 +78,7 @@ def command_id(payload: Any) -> tuple[Any, str | None]:
         return payload, None
     cid = payload["cid"]
     if not (isinstance(cid, str) and 0 < len(cid) <= COMMAND_ID_MAX and cid.isascii() and cid.isprintable()):
-        raise Rejected(f"cid: a command id is 1 to {COMMAND_ID_MAX} printable ASCII characters")
+        raise Rejected(N_("cid: a command id is 1 to %(n)s printable ASCII characters"), n=COMMAND_ID_MAX)
     return {k: v for k, v in payload.items() if k != "cid"}, cid
 
 
@@ -446,12 +447,12 @@ class Hub:
             return Committed(self.game(game_id).seq, [], reply)
         cmd = parse_command(payload)
         if isinstance(cmd, safety.XCard) and actor.role == "player" and not self.x_cards.take(f"{game_id} {actor.audience}"):
-            raise Rejected("You tapped the X-card a moment ago: the GM has it. Tap again in a minute if you need to.")
+            raise Rejected(N_("You tapped the X-card a moment ago: the GM has it. Tap again in a minute if you need to."))
         if isinstance(cmd, (attacks.PreviewAttack, combat.Reach)):  # questions: answered, nothing stored
             with self.lock(game_id):
                 game = self.game(game_id)
                 if game is None:
-                    raise Rejected(f"no game {game_id!r}")
+                    raise Rejected(N_("no game %(id)s"), id=repr(game_id))
                 authorize(game, cmd, actor)  # the access matrix: who may send this at all
                 if isinstance(cmd, combat.Reach):
                     return Committed(game.seq, [], combat.reach(game, cmd, actor))
@@ -484,7 +485,7 @@ class Hub:
         does once its answer, which unlocks the GM's own browser, has been sent)."""
         game = self.game(game_id)
         if game is None:
-            raise Rejected(f"no game {game_id!r}")
+            raise Rejected(N_("no game %(id)s"), id=repr(game_id))
         access.check_command(game, cmd, actor)
         if isinstance(cmd, (keys.SetGmPassword, keys.ClearGmPassword)):
             password = cmd.password if isinstance(cmd, keys.SetGmPassword) else None
@@ -534,7 +535,7 @@ class Hub:
         with self.lock(game_id):
             game = self.game(game_id)
             if game is None:
-                raise Rejected(f"no game {game_id!r}")
+                raise Rejected(N_("no game %(id)s"), id=repr(game_id))
             view = attacks.preview(game, cmd, actor)
             with self.app.app_context():
                 html = render.attack_preview(game, actor, view)
@@ -610,7 +611,7 @@ class Hub:
             try:
                 game = self.game(game_id)
                 if game is None:
-                    raise Rejected(f"no game {game_id!r}")
+                    raise Rejected(N_("no game %(id)s"), id=repr(game_id))
             except Exception as exc:  # no such game, or its log cannot be read (DamagedLog)
                 for request in batch:
                     request.fail(exc)
@@ -1052,24 +1053,24 @@ class Hub:
         if isinstance(payload, text.TooDeep):
             raise Rejected(text.too_deep_message())
         if not isinstance(payload, dict):
-            raise Rejected("a preview needs token_id, x and y")
+            raise Rejected(N_("a preview needs token_id, x and y"))
         text.check_payload(payload)
         if set(payload) - {"token_id", "x", "y", "done"}:
-            raise Rejected("a preview has token_id, x, y and done only")
+            raise Rejected(N_("a preview has token_id, x, y and done only"))
         token_id, x, y, done = payload.get("token_id"), payload.get("x"), payload.get("y"), payload.get("done", False)
         if not isinstance(x, int) or not isinstance(y, int) or isinstance(x, bool) or isinstance(y, bool):
-            raise Rejected("a preview needs whole-number x and y")
+            raise Rejected(N_("a preview needs whole-number x and y"))
         if not isinstance(done, bool):
-            raise Rejected("done: must be true or false")
+            raise Rejected(N_("done: must be true or false"))
         game = self.game(game_id)
         access.check_command(game, payload, actor, kind="drag_preview")
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not fog.may_see(game, actor, token):
             shown = repr(token_id) if isinstance(token_id, str) and len(token_id) <= 64 else "that"
-            raise Rejected(f"no token {shown} in this game")
+            raise Rejected(N_("no token %(id)s in this game"), id=shown)
         board = game.board
         if not all(board.in_bounds(c) for c in game.cells_of(token, x, y)):  # its 1, 3 or 7 hexes on hexes
-            raise Rejected(f"({x}, {y}) is off the map ({board.width} x {board.height})")
+            raise Rejected(N_("(%(x)s, %(y)s) is off the map (%(w)s x %(h)s)"), x=x, y=y, w=board.width, h=board.height)
         message = {"token_id": token.id, "x": x, "y": y, "done": done}
         for audience in self._audiences(game):
             watcher = actor_for_audience(audience)
@@ -1081,17 +1082,18 @@ class Hub:
     def ping(self, game_id: str, actor: Actor, payload: Any, sid: str) -> dict:
         """A spot flashed on every screen with the pinger's name: shown, never stored (like a drag preview)."""
         if actor.role == "screen":
-            raise Rejected("the table screen only shows the map")
+            raise Rejected(N_("the table screen only shows the map"))
         if not isinstance(payload, dict):
-            raise Rejected("a ping needs x and y")
+            raise Rejected(N_("a ping needs x and y"))
         x, y = payload.get("x"), payload.get("y")
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (x, y)):
-            raise Rejected("a ping needs x and y as numbers")
+            raise Rejected(N_("a ping needs x and y as numbers"))
         game = self.game(game_id)
         if not (0 <= x <= game.board.width and 0 <= y <= game.board.height):
-            raise Rejected(f"({x:g}, {y:g}) is off the map ({game.board.width} x {game.board.height})")
+            raise Rejected(N_("(%(x)s, %(y)s) is off the map (%(w)s x %(h)s)"), x=f"{x:g}", y=f"{y:g}",
+                           w=game.board.width, h=game.board.height)
         if not self.pings.take(f"{game_id} {actor.audience}"):
-            raise Rejected("easy: a few pings a second at most")
+            raise Rejected(N_("easy: a few pings a second at most"))
         player = game.players.get(actor.player_id or "")
         message = {"x": round(float(x), 2), "y": round(float(y), 2), "by": player.name if player else "GM"}
         for audience in self._audiences(game):
@@ -1101,20 +1103,20 @@ class Hub:
     def template_preview(self, game_id: str, actor: Actor, payload: Any, sid: str) -> None:
         """A template on its way somewhere (dragged by ``dx``, ``dy`` squares): shown to others, never stored."""
         if actor.role == "screen":
-            raise Rejected("the table screen only shows the map")
+            raise Rejected(N_("the table screen only shows the map"))
         if not isinstance(payload, dict):
-            raise Rejected("a template preview needs template_id, dx and dy")
+            raise Rejected(N_("a template preview needs template_id, dx and dy"))
         game = self.game(game_id)
         template = game.templates.get(payload.get("template_id")) if isinstance(payload.get("template_id"), str) else None
         if template is None:
-            raise Rejected(f"no template {payload.get('template_id')!r} on this map")
+            raise Rejected(N_("no template %(id)s on this map"), id=repr(payload.get("template_id")))
         if actor.role == "player" and template.get("by") != actor.player_id:
-            raise Rejected("that template is not yours to move")
+            raise Rejected(N_("that template is not yours to move"))
         dx, dy = payload.get("dx"), payload.get("dy")
         reach = game.board.width + game.board.height
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= reach
                    for v in (dx, dy)):
-            raise Rejected("a template preview needs dx and dy in squares, within the map")
+            raise Rejected(N_("a template preview needs dx and dy in squares, within the map"))
         message = {"template_id": template["id"], "dx": round(float(dx), 2), "dy": round(float(dy), 2),
                    "done": bool(payload.get("done"))}
         for audience in self._audiences(game):

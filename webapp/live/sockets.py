@@ -56,7 +56,9 @@ def register(socketio, hub, keyless=None) -> None:
             return refused
         try:
             send(who[0], who[1], payload, request.sid)
-        except (Rejected, DamagedLog) as exc:
+        except Rejected as exc:
+            return {"ok": False, "error": to_sender(exc)}  # in the sender's language, as a command's refusal
+        except DamagedLog as exc:
             return {"ok": False, "error": str(exc)}
         return {"ok": True}
 
