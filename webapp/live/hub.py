@@ -122,7 +122,7 @@ class _Update:
 
 def _to_the_gm(message: tuple) -> bool:
     """Whether an update's message (``(html, from seq), rooms``) goes to the GM's room (sent last)."""
-    return any(r.endswith(":gm") for r in message[1])
+    return any(r.partition("|")[0].endswith(":gm") for r in message[1])  # its language's room (language_room)
 
 
 #: events after which connections end (``Hub._end_sessions_for``): their update is rendered once that is done
