@@ -375,11 +375,11 @@ class History:
             self._fight = seq
             add("fight", say("Fight: {fighters}", fighters=joined([_name(game, i) for i in combat.get("order") or []],
                                                                    ", ")), say("A fight starts"))
-            add("round", say("Round {round}", round=rnd), say("Round {round}", round=rnd))
+            add("round", say("Round {n}", n=rnd), say("Round {n}", n=rnd))
             turn()
         elif kind == "turn_started" and game.combat:
             if before and before.get("round") != rnd:
-                add("round", say("Round {round}", round=rnd), say("Round {round}", round=rnd))
+                add("round", say("Round {n}", n=rnd), say("Round {n}", n=rnd))
             turn()
         elif kind == "combat_ended":
             add("fight_end", say("The fight ends (round {round})", round=d.get("round")), say("The fight ends"),
