@@ -617,14 +617,16 @@ def _multi_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, maneuve
 
 
 def defense_words(chosen: dict, success: bool) -> str:
-    """A defense as the result card says it: "dodges with a dive (fails)", "parries with Sword"."""
-    verb = {"dodge": "dodges", "parry": "parries", "block": "blocks"}[chosen["type"]]
-    bits = [f"with {chosen['weapon']}"] if chosen.get("weapon") else []
-    bits += [w for k, w in (("dive", "with a dive"), ("retreat", "and retreats"), ("acrobatic", "acrobatically"),
-                            ("supported", "supported"), ("riposte", "with a riposte")) if chosen.get(k)]
+    """A defense as the result card says it: "dodges with a dive (fails)", "parries with Sword" (words)."""
+    verb = {"dodge": say("dodges"), "parry": say("parries"), "block": say("blocks")}[chosen["type"]]
+    bits = [say("with {weapon}", weapon=chosen["weapon"])] if chosen.get("weapon") else []
+    bits += [w for k, w in (("dive", say("with a dive")), ("retreat", say("and retreats")),
+                            ("acrobatic", say("acrobatically")), ("supported", say("supported")),
+                            ("riposte", say("with a riposte"))) if chosen.get(k)]
     if chosen.get("cross"):
-        bits.append(f"crossing {chosen['cross']}")
-    return " ".join([verb, *bits]) + ("" if success else " (fails)")
+        bits.append(say("crossing {weapon}", weapon=chosen["cross"]))
+    line = joined([verb, *bits], " ")
+    return line if success else say("{defense} (fails)", defense=line)
 
 
 def shots_words(weapon: str, n: int) -> str:

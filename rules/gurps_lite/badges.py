@@ -5,6 +5,7 @@ locations, and the maneuver that changes the token's defenses until its next tur
 
 from __future__ import annotations
 
+from ..text import say
 from .sheet import current_hp, int_of, is_reeling, max_hp
 
 #: conditions that are wounds rather than passing states
@@ -13,10 +14,26 @@ WOUND_CONDITIONS = ("major wound", "mortally wounded", "dead", "destroyed")
 SHORT = {"dropped held items": "dropped items", "blinded (one eye)": "blind (one eye)",
          "blinded (both eyes)": "blind"}
 #: the maneuvers whose defense limits (or bonus) last until the token's next turn
-DEFENSE_MANEUVERS = {"all_out_attack": "All-Out Attack: no defense",
-                     "all_out_attack_ranged": "All-Out Attack: no defense",
-                     "all_out_defense": "All-Out Defense", "committed_attack": "Committed Attack: defense -2",
-                     "defensive_attack": "Defensive Attack", "do_nothing": "Do Nothing: no defense"}
+DEFENSE_MANEUVERS = {"all_out_attack": say("All-Out Attack: no defense"),
+                     "all_out_attack_ranged": say("All-Out Attack: no defense"),
+                     "all_out_defense": say("All-Out Defense"), "committed_attack": say("Committed Attack: defense -2"),
+                     "defensive_attack": say("Defensive Attack"), "do_nothing": say("Do Nothing: no defense")}
+#: the conditions' words on a token (a condition the sheet names otherwise is shown as written there)
+CONDITION_WORDS = {"dead": say("dead"), "destroyed": say("destroyed"), "mortally wounded": say("mortally wounded"),
+                   "unconscious": say("unconscious"), "stunned": say("stunned"), "prone": say("prone"),
+                   "major wound": say("major wound"), "reeling": say("reeling"),
+                   "stunned (surprise)": say("stunned (surprise)"), "below 0 HP": say("below 0 HP"),
+                   "dropped items": say("dropped items"), "blind (one eye)": say("blind (one eye)"),
+                   "blind": say("blind"), "knocked down": say("knocked down")}
+#: All-Out Defense's variants' words
+VARIANT_WORDS = {"enhanced dodge": say("enhanced dodge"), "enhanced parry": say("enhanced parry"),
+                 "enhanced block": say("enhanced block"), "double": say("double")}
+#: the hit locations' words (a crippled one)
+LOCATION_WORDS = {"arm": say("arm"), "left arm": say("left arm"), "right arm": say("right arm"), "leg": say("leg"),
+                  "left leg": say("left leg"), "right leg": say("right leg"), "hand": say("hand"),
+                  "left hand": say("left hand"), "right hand": say("right hand"), "foot": say("foot"),
+                  "left foot": say("left foot"), "right foot": say("right foot"), "eye": say("eye"),
+                  "left eye": say("left eye"), "right eye": say("right eye")}
 #: conditions first in this order, the rest after in the sheet's order
 ORDER = ("dead", "destroyed", "mortally wounded", "unconscious", "stunned", "prone", "major wound", "reeling")
 
@@ -28,14 +45,14 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
     limits its defenses."""
     st = state if isinstance(state, dict) and "combatants" not in state else {}
     hp, cur = max_hp(sheet), current_hp(sheet)
-    out = [{"label": f"HP {cur}/{hp}", "kind": "wound" if cur < hp else "resource"}]
+    out = [{"label": say("HP {current}/{most}", current=cur, most=hp), "kind": "wound" if cur < hp else "resource"}]
     fp = int_of(sheet.get("FP") or sheet.get("HT"), 10)
     fp_cur = int_of(sheet.get("fp_current", fp), fp)
     if fp_cur < fp:
-        out.append({"label": f"FP {fp_cur}/{fp}", "kind": "resource"})
+        out.append({"label": say("FP {current}/{most}", current=fp_cur, most=fp), "kind": "resource"})
     shock = int_of(sheet.get("shock"))
     if shock > 0:
-        out.append({"label": f"shock -{shock}", "kind": "resource"})
+        out.append({"label": say("shock -{shock}", shock=shock), "kind": "resource"})
     conditions = [str(c) for c in sheet.get("conditions") or [] if c]
     if st.get("stunned") and "stunned" not in conditions:
         conditions.append("stunned (surprise)")
@@ -46,13 +63,16 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
     ranked = sorted(dict.fromkeys(conditions), key=lambda c: ORDER.index(c) if c in ORDER else len(ORDER))
     for c in ranked:
         kind = "wound" if c in WOUND_CONDITIONS or c == "below 0 HP" else "condition"
-        out.append({"label": SHORT.get(c, c), "kind": kind})
+        short = SHORT.get(c, c)
+        out.append({"label": CONDITION_WORDS.get(short, short), "kind": kind})
     for loc in sheet.get("crippled") or []:
-        out.append({"label": f"crippled {str(loc).replace('_', ' ')}", "kind": "wound"})
+        where = str(loc).replace("_", " ")
+        out.append({"label": say("crippled {location}", location=LOCATION_WORDS.get(where, where)), "kind": "wound"})
     maneuver = st.get("maneuver")
     if maneuver in DEFENSE_MANEUVERS and not (maneuver == "do_nothing" and st.get("stunned_turn")):
         label = DEFENSE_MANEUVERS[maneuver]
         if maneuver == "all_out_defense" and st.get("variant"):
-            label += f" ({str(st['variant']).replace('_', ' ')})"
+            variant = str(st["variant"]).replace("_", " ")
+            label = say("All-Out Defense ({variant})", variant=VARIANT_WORDS.get(variant, variant))
         out.append({"label": label, "kind": "condition"})
     return out

@@ -36,7 +36,32 @@ from .sheet import (
     weapons,
     with_loaded,
 )
-from ..text import say
+from ..text import joined, say
+
+#: a side's name in a turn-order line (a side the GM named otherwise is shown as named)
+SIDE_WORDS = {"pc": say("pc"), "npc": say("npc")}  # the usual short words: SC/NSC, PJ/PNJ, PJ/PNJ
+#: the skill a turn-order contest rolls
+SKILL_WORDS = {"Tactics": say("Tactics"), "IQ": say("IQ")}
+#: the maneuvers' names (GURPS Lite's terms)
+MANEUVER_WORDS = {
+                  "attack": say("Attack"),
+                  "aim": say("Aim"),
+                  "all_out_attack": say("All-Out Attack (melee)"),
+                  "all_out_attack_ranged": say("All-Out Attack (ranged)"),
+                  "all_out_defense": say("All-Out Defense"),
+                  "committed_attack": say("Committed Attack (melee)"),
+                  "defensive_attack": say("Defensive Attack (melee)"),
+                  "evaluate": say("Evaluate"),
+                  "feint": say("Feint"),
+                  "move_and_attack": say("Move and Attack"),
+                  "move": say("Move"),
+                  "concentrate": say("Concentrate"),
+                  "ready": say("Ready"),
+                  "wait": say("Wait"),
+                  "do_nothing": say("Do Nothing")}
+#: a success roll's result (GURPS Lite's terms)
+RESULT_WORDS = {"critical success": say("critical success"), "critical failure": say("critical failure"),
+                "success": say("success"), "failure": say("failure")}
 
 
 _INIT_SKILLS = {"tactics": ("Tactics",), "primal": ("Tactics", "Survival"), "thuggish": ("Tactics", "Streetwise")}
@@ -223,14 +248,29 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         if chk is None:
             continue
         leader = by_id[row["leader"]]
-        steps.log.append(f"Turn order: {side} ({leader.name}, {chk.base_label} {chk.effective}) rolls "
-                         f"{chk.roll.total if chk.roll else '?'}: {chk.result}, margin {chk.margin:+d}")
+        steps.log.append(say("Turn order: {side} ({leader}, {skill} {level}) rolls {roll}: {result}, margin {margin}",
+                             side=SIDE_WORDS.get(side, side), leader=leader.name,
+                             skill=SKILL_WORDS.get(chk.base_label, chk.base_label), level=chk.effective,
+                             roll=chk.roll.total if chk.roll else "?", result=RESULT_WORDS.get(chk.result, chk.result),
+                             margin=f"{chk.margin:+d}"))
     if any(r["surprised"] for r in rows):
-        attackers = [s for s, r in first_of_side.items() if not r["surprised"]]
-        caught = [s for s, r in first_of_side.items() if r["surprised"]]
-        steps.log.append("Surprise: " + (f"the attackers ({', '.join(attackers)}) go first, " if attackers else "")
-                         + f"then the side{'s' if len(caught) > 1 else ''} caught off guard ({', '.join(caught)})"
-                         + ("" if len(attackers) > 1 or len(caught) > 1 else "; no Tactics contest"))
+        attackers = joined([SIDE_WORDS.get(s, s) for s, r in first_of_side.items() if not r["surprised"]], ", ")
+        caught_sides = [s for s, r in first_of_side.items() if r["surprised"]]
+        caught = joined([SIDE_WORDS.get(s, s) for s in caught_sides], ", ")
+        contest = len(attackers.args) > 1 or len(caught_sides) > 1
+        if attackers.args and contest:
+            line = say("Surprise: the attackers ({attackers}) go first, then the sides caught off guard ({caught})",
+                       attackers=attackers, caught=caught) if len(caught_sides) > 1 else \
+                say("Surprise: the attackers ({attackers}) go first, then the side caught off guard ({caught})",
+                    attackers=attackers, caught=caught)
+        elif attackers.args:
+            line = say("Surprise: the attackers ({attackers}) go first, then the side caught off guard ({caught}); "
+                       "no Tactics contest", attackers=attackers, caught=caught)
+        elif len(caught_sides) > 1:
+            line = say("Surprise: then the sides caught off guard ({caught})", caught=caught)
+        else:
+            line = say("Surprise: then the side caught off guard ({caught}); no Tactics contest", caught=caught)
+        steps.log.append(line)
     state = {"round": 1, "order": [r["id"] for r in rows], "index": 0, "current": None,
              "combatants": {c.id: fresh_state(c) for c in combatants}}
     for c in combatants:
@@ -434,7 +474,8 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             reason = _why_not(actor.sheet, cs, key)
         info = allowed.get(key) or {}
         out.append(ActionOption(
-            key=key, label=m.name, kind="turn", cost="the turn's maneuver", available=not reason, reason=reason,
+            key=key, label=MANEUVER_WORDS.get(key, m.name), kind="turn", cost=say("the turn's maneuver"),
+            available=not reason, reason=reason,
             usual=key in USUAL_MANEUVERS,
             data={"allowance": info.get("movement", maneuver_movement(actor.sheet, key)), "defense": m.defense,
                   "attack": m.attack, "variants": list(info.get("variants", m.variants)), "notes": m.notes}))
@@ -442,19 +483,22 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
         m = MANEUVERS[chosen]
         allowance = maneuver_movement(actor.sheet, chosen, cs.get("variant") or None)
         left = max(0.0, allowance - num_of(cs.get("moved")))
-        out.append(ActionOption(f"move:{chosen}", f"Move ({m.name})", "move", available=left > 0, usual=True,
-                                reason="" if left > 0 else f"{m.name}: no movement left",
+        name = MANEUVER_WORDS.get(chosen, m.name)
+        out.append(ActionOption(f"move:{chosen}", say("Move ({maneuver})", maneuver=name), "move", available=left > 0,
+                                usual=True, reason="" if left > 0 else say("{maneuver}: no movement left", maneuver=name),
                                 data={"allowance": left, "moved": num_of(cs.get("moved")), "on_map": True}))
         if m.attack:
             done = int_of(cs.get("attacks")) > 0
-            out.append(ActionOption(f"attack:{chosen}", f"Attack ({m.name})", "attack", available=not done, usual=True,
-                                    reason="the maneuver's attack is made" if done else "",
+            out.append(ActionOption(f"attack:{chosen}", say("Attack ({maneuver})", maneuver=name), "attack",
+                                    available=not done, usual=True,
+                                    reason=say("the maneuver's attack is made") if done else "",
                                     data={"maneuver": chosen, "variant": cs.get("variant") or ""}))
     ready_open = next((o for o in out if o.key == "ready"), None)
     for name in _to_reload(actor.sheet):
         w = weapons(actor.sheet)[name]
-        out.append(ActionOption(f"reload:{name}", f"Reload {name} ({shots_left(w)}/{int_of(w['shots'])} shots)", "turn",
-                                cost="the turn's maneuver (Ready)", available=bool(ready_open and ready_open.available),
+        out.append(ActionOption(f"reload:{name}", say("Reload {weapon} ({left}/{shots} shots)", weapon=name,
+                                                      left=shots_left(w), shots=int_of(w["shots"])), "turn",
+                                cost=say("the turn's maneuver (Ready)"), available=bool(ready_open and ready_open.available),
                                 reason=ready_open.reason if ready_open else "", usual=shots_left(w) == 0,
                                 data={"weapon": name, "maneuver": "ready"}))
     out += _defense_options(actor, cs, st)
@@ -463,12 +507,12 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
 
 def _defense_options(actor: Combatant, cs: dict, st: dict) -> list[ActionOption]:
     """The active defenses left this round, at their level against a plain melee attack ("Defending")."""
-    candidates: list[tuple[str, str, dict]] = [("dodge", "Dodge", {"type": "dodge"})]
+    candidates: list[tuple[str, str, dict]] = [("dodge", say("Dodge"), {"type": "dodge"})]
     for name, w in weapons(actor.sheet).items():
         if weapon_kind(w) != "ranged" and w.get("can_parry", True):
-            candidates.append((f"parry:{name}", f"Parry ({name})", {"type": "parry", "weapon": name}))
+            candidates.append((f"parry:{name}", say("Parry ({weapon})", weapon=name), {"type": "parry", "weapon": name}))
     if actor.sheet.get("shield"):
-        candidates.append(("block", "Block", {"type": "block"}))
+        candidates.append(("block", say("Block"), {"type": "block"}))
     out = []
     for key, label, d in candidates:
         try:

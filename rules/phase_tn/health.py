@@ -15,6 +15,7 @@ import copy
 
 from ..dice import DiceSource
 from ..system import AttackResult
+from ..text import say, say_n
 from .checks import attr, attribute_roll, wound_modifiers
 from .data import resolve_settings
 
@@ -85,6 +86,16 @@ def apply(sheet: dict, result: AttackResult, target_id: str | None = None) -> di
     return new
 
 
+#: the words of the default hit locations and traumatic wounds' effects on a token (a game's own setting for
+#: them is shown as written there)
+WORDS = {"head": say("head"), "chest": say("chest"), "abdomen": say("abdomen"), "left arm": say("left arm"),
+         "right arm": say("right arm"), "left leg": say("left leg"), "right leg": say("right leg"),
+         "unconscious": say("unconscious"), "dying": say("dying"), "dead": say("dead"),
+         "left arm useless": say("left arm useless"), "right arm useless": say("right arm useless"),
+         "left leg useless, falls prone": say("left leg useless, falls prone"),
+         "right leg useless, falls prone": say("right leg useless, falls prone")}
+
+
 def badges(sheet: dict, state: dict | None = None, settings: dict | None = None) -> list[dict]:
     """What the token shows: flesh wounds, each traumatic wound and its effect, the roll
     penalty ("Damage and Wounds", with the settings' readings); from the fight's books
@@ -95,27 +106,31 @@ def badges(sheet: dict, state: dict | None = None, settings: dict | None = None)
     flesh = int(sheet.get("flesh", 0) or 0)
     capacity = flesh_capacity(sheet, s)
     if flesh:
-        count = f"{flesh}/{capacity}" if capacity else str(flesh)
-        out.append({"label": f"{count} flesh wound{'s' if flesh != 1 else ''}", "kind": "wound"})
+        label = (say_n("{n}/{capacity} flesh wound", "{n}/{capacity} flesh wounds", flesh, capacity=capacity)
+                 if capacity else say_n("{n} flesh wound", "{n} flesh wounds", flesh))
+        out.append({"label": label, "kind": "wound"})
     for loc, n in (sheet.get("trauma") or {}).items():
         if n:
-            out.append({"label": f"trauma: {loc}" + (f" x{n}" if n > 1 else ""), "kind": "wound"})
+            where = WORDS.get(loc, loc)
+            label = say("trauma: {location} x{n}", location=where, n=n) if n > 1 else say("trauma: {location}", location=where)
+            out.append({"label": label, "kind": "wound"})
     state_of = wound_state(sheet, s)
     for condition in state_of["conditions"]:
-        out.append({"label": "down" if condition.startswith("down") else condition, "kind": "condition"})
+        out.append({"label": say("down") if condition.startswith("down") else WORDS.get(condition, condition),
+                    "kind": "condition"})
     if state_of["roll_penalty"]:
-        out.append({"label": f"{state_of['roll_penalty']} to rolls", "kind": "condition"})
+        out.append({"label": say("{penalty} to rolls", penalty=state_of["roll_penalty"]), "kind": "condition"})
     state = state or {}
     if state.get("surprised"):
-        out.append({"label": "surprised", "kind": "condition"})
+        out.append({"label": say("surprised"), "kind": "condition"})
     for what in state.get("waiting_on") or []:
-        out.append({"label": f"waiting: {what}", "kind": "condition"})
+        out.append({"label": say("waiting: {action}", action=what), "kind": "condition"})
     if state.get("targeting"):
         held = next(iter(state["targeting"].values()))
-        out.append({"label": f"Targeting {state.get('targeting_name') or held['target']}", "kind": "resource"})
+        out.append({"label": say("Targeting {target}", target=state.get("targeting_name") or held["target"]),
+                    "kind": "resource"})
     if state.get("aims"):
-        out.append({"label": f"aim x{state['aims']}", "kind": "resource"})
+        out.append({"label": say("aim x{aims}", aims=state["aims"]), "kind": "resource"})
     if state.get("due"):
-        n = len(state["due"])
-        out.append({"label": f"{n} shot{'s' if n > 1 else ''} to roll", "kind": "resource"})
+        out.append({"label": say_n("{n} shot to roll", "{n} shots to roll", len(state["due"])), "kind": "resource"})
     return out

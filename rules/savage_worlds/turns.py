@@ -478,7 +478,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     rolls += r
     for cid, fields in ch.items():
         changes.setdefault(cid, {}).update(fields)
-    log[:0] = ["Round 1", *dealt, *told]
+    log[:0] = [say("Round {n}", n=1), *dealt, *told]
     state = _advance(state, combatants, dice, settings, rolls, log, changes)
     return _update(state, rolls, log, changes)
 

@@ -1098,13 +1098,22 @@ def rounds_words(n: int, weapon: dict) -> str:
     return f"{n} round{'s' if n != 1 else ''} from the {weapon.get('name') or weapon.get('key')}"
 
 
+#: the hit locations' words
+LOCATION_WORDS = {"torso": say("torso"), "head": say("head"), "arms": say("arms"), "legs": say("legs"),
+                  "arm": say("arm"), "leg": say("leg")}
+
+
 def damage_words(after: int, lost: int, wounds: int, location: str, critical: bool) -> str:
-    """One hit on the target's sheet: "7 damage to the torso: 7 Stamina, 1 Wound"."""
-    taken = [f"{lost} Stamina"] if lost else []
+    """One hit on the target's sheet: "7 damage to the torso: 7 Stamina, 1 Wound" (words)."""
+    taken = [say("{n} Stamina", n=lost)] if lost else []
     if wounds:
-        taken.append(f"{wounds} Wound{'s' if wounds != 1 else ''}")
-    head = f"{'critical hit, ' if critical else ''}{after} damage to the {location}"
-    return head + (": " + ", ".join(taken) if taken else ": the armour soaks it")
+        taken.append(say_n("{n} Wound", "{n} Wounds", wounds))
+    where = LOCATION_WORDS.get(location, location)
+    head = (say("critical hit, {damage} damage to the {location}", damage=after, location=where) if critical
+            else say("{damage} damage to the {location}", damage=after, location=where))
+    if taken:
+        return say("{hit}: {taken}", hit=head, taken=joined(taken, ", "))
+    return say("{hit}: the armour soaks it", hit=head)
 
 
 def effect_words(effect: Effect, names: dict[str, str]) -> str:

@@ -8,20 +8,21 @@ puts in ``Combatant.state``); a whole fight state is not read.
 
 from __future__ import annotations
 
+from ..text import say, say_n
 from .health import is_dead
 from .sheet import current_max_stamina, num, stamina, weapon_list
 from .ticks import ticks_per_round
 
 #: stances as the table calls them
 STANCE_LABELS = {
-    "all_out": "All-Out Attack",
-    "guarded": "Guarded",
-    "sprint": "Sprinting",
-    "ran": "Ran",
-    "total_defense": "Total Defense",
-    "overwatch": "Overwatch",
-    "hunkered": "Hunkered down",
-    "covered_by_fire": "Covering fire",
+    "all_out": say("All-Out Attack"),
+    "guarded": say("Guarded"),
+    "sprint": say("Sprinting"),
+    "ran": say("Ran"),
+    "total_defense": say("Total Defense"),
+    "overwatch": say("Overwatch"),
+    "hunkered": say("Hunkered down"),
+    "covered_by_fire": say("Covering fire"),
 }
 
 
@@ -36,40 +37,41 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
     out: list[dict] = []
     wounds = num(sheet.get("wounds"))
     if is_dead(sheet):
-        out.append(_b("Dead", "condition"))
+        out.append(_b(say("Dead"), "condition"))
     if wounds:
-        out.append(_b(f"{wounds} wound{'s' if wounds != 1 else ''}", "wound"))
-    out.append(_b(f"Stamina {stamina(sheet)}/{current_max_stamina(sheet)}", "resource"))
+        out.append(_b(say_n("{n} wound", "{n} wounds", wounds), "wound"))
+    out.append(_b(say("Stamina {current}/{most}", current=stamina(sheet), most=current_max_stamina(sheet)), "resource"))
     if sheet.get("dying"):
-        out.append(_b("Dying", "condition"))
+        out.append(_b(say("Dying"), "condition"))
     for s in sheet.get("statuses") or []:
         name = s.get("name") if isinstance(s, dict) else str(s)
         rounds = s.get("rounds") if isinstance(s, dict) else None
         if name:
-            out.append(_b(f"{name} ({rounds} rd)" if isinstance(rounds, int) and rounds > 0 else str(name), "condition"))
+            out.append(_b(say("{status} ({rounds} rd)", status=name, rounds=rounds)
+                          if isinstance(rounds, int) and rounds > 0 else str(name), "condition"))
     if not state:
         return out
     if "ticks" in state:
         ticks = num(state.get("ticks"), ticks_per_round(sheet))
         if ticks < 0:
-            out.append(_b(f"{-ticks} tick{'s' if ticks != -1 else ''} borrowed", "resource"))
+            out.append(_b(say_n("{n} tick borrowed", "{n} ticks borrowed", -ticks), "resource"))
         else:
-            out.append(_b(f"{ticks} tick{'s' if ticks != 1 else ''}", "resource"))
+            out.append(_b(say_n("{n} tick", "{n} ticks", ticks), "resource"))
     if state.get("free_reaction") is False and not state.get("surprised"):
-        out.append(_b("Reaction used", "resource"))
+        out.append(_b(say("Reaction used"), "resource"))
     if num(state.get("move_left")):
-        out.append(_b(f"{num(state['move_left'])} sq. to move", "resource"))
+        out.append(_b(say("{squares} sq. to move", squares=num(state["move_left"])), "resource"))
     if state.get("surprised"):
-        out.append(_b("Surprised", "condition"))
+        out.append(_b(say("Surprised"), "condition"))
     if state.get("prone"):
-        out.append(_b("Prone", "condition"))
+        out.append(_b(say("Prone"), "condition"))
     if state.get("in_cover"):
-        out.append(_b("In cover", "condition"))
+        out.append(_b(say("In cover"), "condition"))
     for st in state.get("stances") or []:
         out.append(_b(STANCE_LABELS.get(st, str(st).replace("_", " ").title()), "condition"))
     if num(state.get("aim")):
-        out.append(_b(f"Aim +{num(state['aim'])}", "condition"))
+        out.append(_b(say("Aim +{aim}", aim=num(state["aim"])), "condition"))
     names = {w["key"]: w["label"] for w in weapon_list(sheet)}
     for key in state.get("jammed") or []:
-        out.append(_b(f"{names.get(key, key)} jammed", "condition"))
+        out.append(_b(say("{weapon} jammed", weapon=names.get(key, key)), "condition"))
     return out

@@ -20,7 +20,7 @@ from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS
 from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
 from .status import names as status_names
 from .ticks import cost, refusal, state_of
-from ..text import say
+from ..text import say, say_n
 
 #: attacks that use no weapon's damage: a Melee test with any weapon in hand ("Melee Attack Actions")
 MANEUVERS = ("grapple", "pin", "choke_out", "break_pin", "trip", "disarm")
@@ -155,19 +155,20 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
     values, refused = [], []
     for a in candidate_actions(weapon):
         why = action_refusal(request, a.key)
-        ticks = f"{a.ticks} tick{'s' if a.ticks != 1 else ''}" if a.ticks is not None else \
-            f"reaction, {a.reaction_ticks} tick{'s' if a.reaction_ticks != 1 else ''}"
-        mod = f", {a.attack:+d}" if a.attack else ""
-        value = {"key": a.key, "label": f"{a.name} ({ticks}{mod})"}
+        ticks = say_n("{n} tick", "{n} ticks", a.ticks) if a.ticks is not None else \
+            say_n("reaction, {n} tick", "reaction, {n} ticks", a.reaction_ticks)
+        label = say("{action} ({ticks}, {modifier})", action=a.name, ticks=ticks, modifier=f"{a.attack:+d}") \
+            if a.attack else say("{action} ({ticks})", action=a.name, ticks=ticks)
+        value = {"key": a.key, "label": label}
         if a.key == "spray_n_pray":
             value["targets"] = spray_most(weapon)
         if why:
             refused.append(why)
             if a.key != explicit:
                 continue
-            value["label"] += " - not now"
+            value["label"], value["refused"] = say("{option} - not now", option=label), True
         values.append(value)
-    allowed = [v["key"] for v in values if not v["label"].endswith(" - not now")]
+    allowed = [v["key"] for v in values if not v.pop("refused", False)]
     default = default_action(weapon, request.options)
     if default not in allowed and allowed:
         default = allowed[0]
@@ -203,7 +204,7 @@ def attack_options(request: AttackRequest) -> list[dict]:
     out.append(_opt("called_at", "Called Shot aimed at", "choice", "head", called,
                     only("a Called Shot", "Ranged Attack Actions"),
                     "Called Shot: \"in the head or similarly vital area\"",
-                    values=[{"key": "head", "label": "Head or neck"}, {"key": "torso", "label": "A vital area of the torso"}]))
+                    values=[{"key": "head", "label": say("Head or neck")}, {"key": "torso", "label": say("A vital area of the torso")}]))
     out.append(_opt("location", "Where it hits", "choice", settings["default_hit_location"], not called,
                     "a Called Shot says where it aims",
                     "the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; "

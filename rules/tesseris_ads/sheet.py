@@ -4,6 +4,7 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 
 from __future__ import annotations
 
+from ..text import say
 from ..system import RuleError, SheetError, SheetField, column
 from ..system import Modifier
 from .checks import wound_penalty
@@ -95,7 +96,7 @@ def weapon_list(sheet: dict) -> list[dict]:
     out = [{"key": str(k), "label": str((w or {}).get("name") or k), "data": w if isinstance(w, dict) else {}}
            for k, w in weapons.items()]
     if UNARMED not in weapons:
-        out.append({"key": UNARMED, "label": "Unarmed", "data": weapon(sheet, UNARMED)})
+        out.append({"key": UNARMED, "label": say("Unarmed"), "data": weapon(sheet, UNARMED)})
     return out
 
 

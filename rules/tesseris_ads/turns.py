@@ -26,7 +26,7 @@ from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_
 from .sheet import char, num, speed, stamina, test_pool
 from .status import add_status, names as status_names, start_of_round
 from .ticks import BORROWABLE_ACTIONS, BORROWABLE_CATEGORIES, TURN_STANCES, cost, refusal, spend, state_of, ticks_per_round
-from ..text import say
+from ..text import say, say_n
 
 
 def new_round(state: dict, sheet: dict) -> dict:
@@ -432,8 +432,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
 def _cost_text(ticks: int | None, reaction: bool) -> str:
     if ticks is None:
         return ""
-    text = "free" if ticks == 0 else f"{ticks} tick{'s' if ticks != 1 else ''}"
-    return f"{text} (reaction)" if reaction else text
+    text = say("free") if ticks == 0 else say_n("{n} tick", "{n} ticks", ticks)
+    return say("{cost} (reaction)", cost=text) if reaction else text
 
 
 def _kind(key: str) -> str:
@@ -459,7 +459,8 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     own = state.get("current") == actor.id
     st = state_of(state.get("combatants", {}).get(actor.id, actor.state), actor.sheet)
     statuses = actor.sheet.get("statuses")
-    out = [ActionOption("end_turn", "End turn", "turn", "free", own, "" if own else "not this character's turn")]
+    out = [ActionOption("end_turn", say("End turn"), "turn", say("free"), own,
+                        "" if own else say("not this character's turn"))]
     for a in ACTION_LIST:
         reaction = not own
         if own and a.ticks is None:
@@ -472,24 +473,24 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             paid, _free = cost(st, a.key, reaction, settings)
             short = paid > max(0, num(st["ticks"]))
             if short and not (a.category in BORROWABLE_CATEGORIES or a.key in BORROWABLE_ACTIONS):
-                reason = f"needs {paid} ticks, {max(0, num(st['ticks']))} left"
+                reason = say("needs {paid} ticks, {left} left", paid=paid, left=max(0, num(st["ticks"])))
             elif short:
                 reason = ""
         if a.extra.get("feat") and "multi-weapon fighting" not in " ".join(actor.sheet.get("feats") or []).lower():
-            reason = reason or f"needs the {a.extra['feat']} feat"
+            reason = reason or say("needs the {feat} feat", feat=a.extra["feat"])
         if a.extra.get("requires_status") and a.extra["requires_status"] not in status_names(statuses):
-            reason = reason or f"only while {a.extra['requires_status']}"
+            reason = reason or say("only while {status}", status=a.extra["requires_status"])
         if a.key == "clear_jam" and not st.get("jammed"):
-            reason = reason or "no jammed weapon"
+            reason = reason or say("no jammed weapon")
         if a.key == "take_cover" and st.get("in_cover"):
-            reason = reason or "already in cover"
+            reason = reason or say("already in cover")
         if a.key == "leave_cover" and not st.get("in_cover"):
-            reason = reason or "not in cover"
+            reason = reason or say("not in cover")
         if a.key == "stand_up" and not (st.get("prone") or "hunkered" in st["stances"]):
-            reason = reason or "not prone or hunkered down"
+            reason = reason or say("not prone or hunkered down")
         waiting = [i for i in state.get("order", []) if i not in state.get("acted", [])]
         if a.key == "delay" and own and waiting and waiting[-1] == actor.id:
-            reason = reason or "nobody left to delay behind"
+            reason = reason or say("nobody left to delay behind")
         data: dict = {"ticks": paid if paid is not None else (a.reaction_ticks if reaction else a.ticks), "automated": a.automated}
         if a.varies:
             data["varies"] = True

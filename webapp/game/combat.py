@@ -354,7 +354,8 @@ def evolve(game: "Game", event: Event, log) -> None:
             else say("{who} rolled {dice}: {roll}", who=who, dice=d["expr"], roll=d["roll"]["text"]), audience, detail)
     elif event.type == "settings_set":
         game.settings.update(d["changes"])
-        log("the GM changed the rules settings: " + ", ".join(f"{k} = {v}" for k, v in d["changes"].items()), "all", None)
+        log(say("the GM changed the rules settings: {changes}",  # the settings' names and values: data
+                changes=", ".join(f"{k} = {v}" for k, v in d["changes"].items())), "all", None)
     elif event.type == "combat_started":
         log(say("A fight begins"), "all", None)
         caught = [game.tokens[i] for i in d.get("surprised", []) if i in game.tokens]

@@ -18,6 +18,8 @@ What each part comes from, the same for every game system:
 
 from __future__ import annotations
 
+from rules.text import Say, joined, say
+
 from . import zonelayout
 from .model import Game, Token
 
@@ -37,32 +39,34 @@ def square_name(x: int, y: int) -> str:
     return f"{column_name(x)}{y + 1}" if x >= 0 and y >= 0 else f"({x}, {y})"
 
 
-def where(token: Token, zones: list[dict] | None) -> str:
-    """"at C4", or on a zone map "in Ridge"."""
+def where(token: Token, zones: list[dict] | None) -> Say:
+    """"at C4", or on a zone map "in Ridge" (words: the reader's language, ``webapp.live.language.words``)."""
     if zones is not None:
         zone = zonelayout.zone_at(zones, token.x, token.y)
         if zone is not None:
-            return f"in {zone['name']}"
-    return f"at {square_name(token.x, token.y)}"
+            return say("in {zone}", zone=zone["name"])
+    return say("at {square}", square=square_name(token.x, token.y))
 
 
-def what(game: Game, token: Token) -> str:
+def what(game: Game, token: Token) -> Say:
     if token.kind == "pc":
         player = game.players.get(token.owner or "")
-        return f"{player.name}'s character" if player else "player character"
-    return "non-player character"
+        return say("{player}'s character", player=player.name) if player else say("player character")
+    return say("non-player character")
 
 
-def token_name(game: Game, token: Token, zones: list[dict] | None, marks: list[dict] = ()) -> str:
-    """The token's accessible name; ``marks``: its badges (``combat.badges``), ``zones``: the map's it stands on."""
-    parts = [token.name, what(game, token)]
+def token_name(game: Game, token: Token, zones: list[dict] | None, marks: list[dict] = ()) -> Say:
+    """The token's accessible name, as words (a ``str`` holding the English, put in the reader's language by
+    ``webapp.live.language.words``); ``marks``: its badges (``combat.badges``), ``zones``: the map's it
+    stands on."""
+    parts: list = [token.name, what(game, token)]
     size = token.size or 1
     if size > 1:
-        parts.append(f"large, {size} by {size} squares")
+        parts.append(say("large, {size} by {size} squares", size=size))
     parts.append(where(token, zones))
     if game.combat and game.combat.get("current") == token.id:
-        parts.append("their turn")
+        parts.append(say("their turn"))
     parts += [m["label"] for m in marks if m.get("kind") in ("wound", "condition") and m.get("label")]
     if token.hidden:
-        parts.append("hidden from players")
-    return ", ".join(parts)
+        parts.append(say("hidden from players"))
+    return joined(parts, ", ")

@@ -26,6 +26,8 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from rules.text import Say, joined, pack, say, unpack
+
 from . import fog
 from .model import Actor, Event, Game, Rejected
 
@@ -97,19 +99,21 @@ class Moment:
         return {"seq": self.seq, "kind": self.kind, "text": text, "round": self.round}
 
     def to_plain(self) -> list:
-        """Everything of it as JSON data (``History.export``)."""
-        return [self.seq, self.kind, self.text, self.round, self.fight, sorted(self.players), sorted(self.own),
-                self.told]
+        """Everything of it as JSON data (``History.export``): its lines as message ids with their parameters
+        (``rules.text.pack``), so a kept timeline reads in any language."""
+        return [self.seq, self.kind, pack(self.text), self.round, self.fight, sorted(self.players),
+                sorted(self.own), pack(self.told)]
 
     @classmethod
     def from_plain(cls, plain: list) -> "Moment":
+        """What :meth:`to_plain` made, back (a timeline kept before its lines were words: their English)."""
         seq, kind, text, rnd, fight, players, own, told = plain
-        return cls(seq, kind, text, rnd, fight, frozenset(players), frozenset(own), told)
+        return cls(seq, kind, unpack(text), rnd, fight, frozenset(players), frozenset(own), unpack(told))
 
 
-def _name(game: Game, token_id: Any) -> str:
+def _name(game: Game, token_id: Any) -> str | Say:
     token = game.tokens.get(token_id) if isinstance(token_id, str) else None
-    return token.name if token is not None else "someone"
+    return token.name if token is not None else say("someone")
 
 
 def _owners(game: Game, *token_ids: Any) -> frozenset:
@@ -364,34 +368,39 @@ class History:
             current = combat.get("current")
             if current:
                 name = _name(game, current)
-                add("turn", f"Round {rnd}: {name}'s turn", f"Round {rnd}: {name}'s turn", _owners(game, current))
+                line = say("Round {round}: {name}'s turn", round=rnd, name=name)
+                add("turn", line, line, _owners(game, current))
 
         if kind == "combat_started":
             self._fight = seq
-            add("fight", f"Fight: {', '.join(_name(game, i) for i in combat.get('order') or [])}", "A fight starts")
-            add("round", f"Round {rnd}", f"Round {rnd}")
+            add("fight", say("Fight: {fighters}", fighters=joined([_name(game, i) for i in combat.get("order") or []],
+                                                                   ", ")), say("A fight starts"))
+            add("round", say("Round {n}", n=rnd), say("Round {n}", n=rnd))
             turn()
         elif kind == "turn_started" and game.combat:
             if before and before.get("round") != rnd:
-                add("round", f"Round {rnd}", f"Round {rnd}")
+                add("round", say("Round {n}", n=rnd), say("Round {n}", n=rnd))
             turn()
         elif kind == "combat_ended":
-            add("fight_end", f"The fight ends (round {d.get('round')})", "The fight ends",
+            add("fight_end", say("The fight ends (round {round})", round=d.get("round")), say("The fight ends"),
                 players=_fighters(game, before) if before else frozenset())
             self._fight = None
         elif kind == "attack_resolved":
             who, whom = _name(game, d.get("attacker")), _name(game, d.get("target"))
-            add("attack", f"{who} attacks {whom}", "An attack on your side" if _owners(game, d.get("target")) else
-                f"{who} attacks", _owners(game, d.get("attacker"), d.get("target")))
+            add("attack", say("{attacker} attacks {target}", attacker=who, target=whom),
+                say("An attack on your side") if _owners(game, d.get("target")) else
+                say("{attacker} attacks", attacker=who), _owners(game, d.get("attacker"), d.get("target")))
         elif kind == "token_moved":
-            name = _name(game, d.get("token_id"))
-            add("move", f"{name} moves", f"{name} moves", _owners(game, d.get("token_id")))
+            line = say("{name} moves", name=_name(game, d.get("token_id")))
+            add("move", line, line, _owners(game, d.get("token_id")))
         elif kind == "map_activated":
             m = game.maps.get(d.get("map_id"))
-            add("map", f"Map shown: {m.name if m else 'a map'}", "Another map is shown")
+            add("map", say("Map shown: {map}", map=m.name) if m else say("Map shown: a map"),
+                say("Another map is shown"))
         elif kind == "handout_shown":
             h = game.handouts.get(d.get("handout_id")) or {}
-            add("handout", f"Hand-out shown: {h.get('title') or 'a hand-out'}", "A hand-out is shown")
+            add("handout", say("Hand-out shown: {title}", title=h["title"]) if h.get("title") else
+                say("Hand-out shown: a hand-out"), say("A hand-out is shown"))
 
     def state_at(self, seq: int) -> Game:
         """The game as it was right after event ``seq`` (a fresh object: the caller may keep it)."""
@@ -468,8 +477,9 @@ class _NotThisLog(Exception):
 _TOLD_ALL = ("fight", "round", "fight_end", "map", "handout")
 
 
-def banner(history: History, seq: int, actor: Actor) -> str:
-    """The Replay banner's line for this audience: where in the game this moment is."""
+def banner(history: History, seq: int, actor: Actor) -> Say:
+    """The Replay banner's line for this audience: where in the game this moment is (words: put in the
+    reader's language where it is sent)."""
     moment = history.moment_at(seq, actor)
-    where = "before anything happened" if moment is None else moment.to_dict(actor)["text"]
-    return f"Replay: {where} (event {seq} of {history.head})"
+    where = say("before anything happened") if moment is None else moment.to_dict(actor)["text"]
+    return say("Replay: {where} (event {seq} of {head})", where=where, seq=seq, head=history.head)

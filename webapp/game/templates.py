@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.areas import Area, under
+from rules.text import say
 
 from . import fog, zonelayout
 from .model import Event, Rejected
@@ -115,14 +116,19 @@ def area_of(template: dict) -> Area:
     return Area(template["shape"], template["x"], template["y"], template["size"], template.get("direction", 0))
 
 
+#: a template's kind in words
+SHAPE_WORDS = {"circle": say("circle template"), "cone": say("cone template"), "line": say("line template")}
+
+
 def describe(template: dict) -> str:
-    what = f"{template['shape']} template"
-    return f"{what} ‘{template['label']}’" if template.get("label") else what
+    """"circle template ‘Fireball’" (words: the log reads them in the reader's language)."""
+    what = SHAPE_WORDS.get(template["shape"]) or say("{shape} template", shape=template["shape"])
+    return say("{template} ‘{label}’", template=what, label=template["label"]) if template.get("label") else what
 
 
 def _size_words(template: dict) -> str:
     size = f"{template['size']:g}"
-    return f"radius {size}" if template["shape"] == "circle" else f"{size} long"
+    return say("radius {size}", size=size) if template["shape"] == "circle" else say("{size} long", size=size)
 
 
 # --- deciding -----------------------------------------------------------------
@@ -160,7 +166,7 @@ def decide(game: "Game", cmd, actor: "Actor") -> list[Event]:
 
 def _by(game: "Game", template: dict) -> str:
     player = game.players.get(template.get("by") or "")
-    return player.name if player else "the GM"
+    return player.name if player else say("the GM")
 
 
 def evolve(game: "Game", event: Event, log) -> None:
@@ -169,21 +175,22 @@ def evolve(game: "Game", event: Event, log) -> None:
         t = dict(d["template"])
         game.templates[t["id"]] = t
         where = _place_words(game, t)
-        log(f"{_by(game, t)} laid a {describe(t)} ({_size_words(t)}) {where}", "all", None)
+        log(say("{who} laid a {template} ({size}) {where}", who=_by(game, t), template=describe(t), size=_size_words(t),
+                where=where), "all", None)
     elif event.type == "template_moved":
         t = game.templates[d["template_id"]]
         t.update({k: d[k] for k in ("x", "y", "zone", "direction") if k in d})
-        log(f"the {describe(t)} moved {_place_words(game, t)}", "all", None)
+        log(say("the {template} moved {where}", template=describe(t), where=_place_words(game, t)), "all", None)
     elif event.type == "template_removed":
         t = game.templates.pop(d["template_id"])
-        log(f"the {describe(t)} was taken off the map", "all", None)
+        log(say("the {template} was taken off the map", template=describe(t)), "all", None)
 
 
 def _place_words(game: "Game", t: dict) -> str:
     if t.get("zone") and game.zones is not None:
         zone = next((z for z in game.zones if z["id"] == t["zone"]), None)
-        return f"on {zone['name']}" if zone else ""
-    return f"at ({t['x']:g}, {t['y']:g})"
+        return say("on {zone}", zone=zone["name"]) if zone else ""
+    return say("at ({x}, {y})", x=f"{t['x']:g}", y=f"{t['y']:g}")
 
 
 # --- who is under ---------------------------------------------------------------

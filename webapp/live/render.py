@@ -397,8 +397,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "actions_of": lambda c: _once_per_token(lambda token: language.words(combat.actions_now(game, token))),
         "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
         # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
-        "token_name": lambda c: lambda token, marks=(): describe.token_name(game, token, c["zones"], marks),
-        "token_where": lambda c: lambda token: describe.where(token, c["zones"]),
+        "token_name": lambda c: lambda token, marks=(): language.words(describe.token_name(game, token, c["zones"], marks)),
+        "token_where": lambda c: lambda token: language.words(describe.where(token, c["zones"])),
         "screen_view": lambda c: screenview.view_for(game, actor),
         "handouts_view": lambda c: handouts.view(game, actor),
         # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's

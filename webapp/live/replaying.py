@@ -29,7 +29,7 @@ from ..game import access, replay_view
 from ..game.model import Actor, Rejected
 from ..game.table import empty_game, evolve
 from ..storage import history as kept_folds
-from . import render
+from . import language, render
 
 log = logging.getLogger(__name__)
 
@@ -220,8 +220,8 @@ class Replays:
                     self.hub.shared.replay_on(game_id, audience, cmd.at, by)
         for audience in audiences:
             self._send(game_id, audience, history, past, cmd.at)
-        return {"replay": {"at": cmd.at, "head": history.head, "on": audiences,
-                           "banner": replay_view.banner(history, cmd.at, actor)}}
+        return {"replay": {"at": cmd.at, "head": history.head, "on": audiences,  # the banner in the sender's words
+                           "banner": language.words(replay_view.banner(history, cmd.at, actor))}}
 
     def end(self, game_id: str, actor: Actor) -> list[str]:
         """Every screen this sender's replay is on goes back to the present; the audiences that did."""
@@ -278,12 +278,21 @@ class Replays:
         """The past moment, drawn for this audience from the state then, with its banner's line."""
         hub = self.hub
         actor = self._actor(audience)
-        with self._context():
-            html = render.fragments(past, actor, render.EVERYTHING,
-                                    online=hub.online_players(game_id), extra=hub._shown_to_all(game_id))
-        hub.socketio.emit("replay", {"at": at, "head": history.head, "banner": replay_view.banner(history, at, actor),
-                                     "html": html},
-                          to=sid or self._room(game_id, audience))
+        game = hub.game(game_id)
+        if sid is not None:  # one connection: its own language (the table screen's: the GM's choice for it)
+            with hub._guard:
+                device = hub._session_language.get(sid, "en")
+            groups = {hub.group_language(game, audience, device): [sid]}
+        else:  # the audience's devices, once per language they read, as a live update (#37)
+            groups = hub._language_groups(game, audience)
+        line = replay_view.banner(history, at, actor)
+        for lang, to in groups.items():
+            with self._context(), language.speaking(lang):
+                html = render.fragments(past, actor, render.EVERYTHING,
+                                        online=hub.online_players(game_id), extra=hub._shown_to_all(game_id))
+                said = language.words(line)
+            hub.socketio.emit("replay", {"at": at, "head": history.head, "banner": said, "html": html},
+                              to=to if len(to) > 1 else to[0])
 
     def _back(self, game_id: str, audience: str) -> None:
         """This audience shows the present again: a fresh copy of everything, and the live updates from now on."""
@@ -298,8 +307,10 @@ class Replays:
             with self._context():
                 hub.forget_shown(game_id, audience)  # what was sent before the replay no longer counts
                 online, extra = hub.online_players(game_id), hub._shown_to_all(game_id)
-                html = render.fragments(game, actor, render.EVERYTHING, online=online, extra=extra)
-            hub.socketio.emit("replay_end", {"seq": game.seq, "html": html}, to=self._room(game_id, audience))
+            for lang, to in hub._language_groups(game, audience).items():  # each device in its language (#37)
+                with self._context(), language.speaking(lang):
+                    html = render.fragments(game, actor, render.EVERYTHING, online=online, extra=extra)
+                hub.socketio.emit("replay_end", {"seq": game.seq, "html": html}, to=to if len(to) > 1 else to[0])
 
     def _context(self):
         """Where fragments can be drawn: this request's (a socket's, a route's), else one made for the purpose

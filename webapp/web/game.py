@@ -14,7 +14,7 @@ from ..game import keys, screenview
 from ..game.model import Rejected
 from ..game.seats import player_joined
 from ..game.table import from_form
-from ..live import render
+from ..live import language, render
 from ..live.hub import guess_refused, render_security
 from ..live.speech import refusal
 from . import hub, remember_key, remembered_key
@@ -176,7 +176,8 @@ def timeline(game_id: str):
     if actor is None:
         abort(403, _("You are not in this game."))
     history = hub().replays.folded(game_id)
-    return jsonify(head=history.head, role=actor.role, moments=[m.to_dict(actor) for m in history.timeline(actor)])
+    moments = [m.to_dict(actor) for m in history.timeline(actor)]
+    return jsonify(head=history.head, role=actor.role, moments=language.words(moments))  # in the reader's language
 
 
 @bp.get("/join")
