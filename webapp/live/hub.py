@@ -199,6 +199,7 @@ class Hub:
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
         # (game, audience, language) -> (seq of the last update sent, part -> digest of its html): see _quiet
         self._shown: dict[tuple[str, str, str], tuple[int, dict]] = {}
+        self._screen_languages: dict[str, str | None] = {}  # game -> the GM's language for its screen (_screen_language_now)
         # connections per (game, audience, their device's language), and each connection's language (#37)
         self._languages: Counter[tuple[str, str, str]] = Counter()
         self._session_language: dict[str, str] = {}
@@ -924,6 +925,8 @@ class Hub:
             for audience in only or self._audiences(game):
                 if self.replays.replaying(game.id, audience):
                     continue  # shown a past moment: the present comes back whole with "back to the table"
+                if audience == "screen":
+                    self._screen_language_now(game)
                 # once per language the audience's devices read (#37): the parts each language shares with
                 # another audience are still rendered once (render.view_key holds the language)
                 for lang, to in self._language_groups(game, audience, known).items():
@@ -983,6 +986,18 @@ class Hub:
         for (html, from_seq), to in sorted(update.rooms.items(), key=_to_the_gm):
             self.socketio.emit("update", {"seq": update.seq, "from_seq": from_seq, "html": html},
                                to=to if len(to) > 1 else to[0])
+
+    def _screen_language_now(self, game: Game) -> None:
+        """What the table screen was sent is kept per language it is drawn in; when the GM chooses another
+        language for it (or none: its devices' own), its devices may be in a group whose record is from before
+        (the language they read until the last change but one): each record of the screen goes, so the
+        screen's next update carries everything it shows."""
+        now = screenview.screen_language(game)
+        if self._screen_languages.get(game.id, now) != now:
+            with self._guard:
+                for key in [k for k in self._shown if k[0] == game.id and k[1] == "screen"]:
+                    del self._shown[key]
+        self._screen_languages[game.id] = now
 
     def _quiet(self, audience: str) -> bool:
         """Whether this audience hears of changes only when it can see them (#25: an update sent at once for
