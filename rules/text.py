@@ -181,6 +181,16 @@ def settle(data: Any) -> Any:
     both ways: each dict with a Say among its values (or a list of them) keeps the packed message under
     ``"_say"`` beside the English, which JSON keeps; each dict read back with ``"_say"`` gets its Says again
     in place of the plain English. Returns ``data``."""
+    return _walk(data, pack_too=True)
+
+
+def revive(data: Any) -> Any:
+    """:func:`settle` for data read back from JSON (an event's from the log): it holds no Say yet, so there is
+    nothing to pack; each dict with ``"_say"`` only gets its Says again in place of the plain English."""
+    return _walk(data, pack_too=False)
+
+
+def _walk(data: Any, pack_too: bool) -> Any:
     stack = [data]
     while stack:
         value = stack.pop()
@@ -193,9 +203,10 @@ def settle(data: Any) -> Any:
                             value[key] = unpack(packed)
                         except (KeyError, IndexError, ValueError, AttributeError, TypeError):
                             pass  # a damaged record: the English stays
-            said = {k: pack(v) for k, v in value.items() if k != SAY_KEY and _has_say(v)}
-            if said:
-                value[SAY_KEY] = {**(stored if isinstance(stored, dict) else {}), **said}
+            if pack_too:
+                said = {k: pack(v) for k, v in value.items() if k != SAY_KEY and _has_say(v)}
+                if said:
+                    value[SAY_KEY] = {**(stored if isinstance(stored, dict) else {}), **said}
             stack.extend(v for k, v in value.items() if k != SAY_KEY and isinstance(v, (dict, list)))
         elif isinstance(value, list):
             stack.extend(v for v in value if isinstance(v, (dict, list)))

@@ -13,6 +13,7 @@ inside it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -187,6 +188,14 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
         raise Rejected(named(game, said, actor, hidden_as=say("someone"))) from None
 
 
+@lru_cache(maxsize=64)
+def _ids_pattern(ids: tuple[str, ...]) -> re.Pattern:
+    """Any of these token ids as a whole word, the longest first (``named``; a log folds thousands of lines
+    over the same few tokens: the pattern is made once per set of tokens)."""
+    ordered = sorted(ids, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ordered)) + r")(?![\w-])")
+
+
 def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_as: str | None = None) -> str:
     """The rules' words with any token id they let through put as the token's name: people read
     names, never ids. With ``hidden_as``, a token this ``actor`` may not see (any hidden token
@@ -195,8 +204,7 @@ def named(game: "Game | None", text: str, actor: "Actor | None" = None, hidden_a
         return text
     if isinstance(text, Say):  # the rules' words: the ids among their parameters
         return text.map_args(lambda value: named(game, value, actor, hidden_as))
-    ids = sorted(game.tokens, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
+    pattern = _ids_pattern(tuple(game.tokens))
 
     def name(match: re.Match) -> str:
         token = game.tokens[match.group(1)]

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from rules.board import Board
 from rules.grid import SQUARE, Grid
-from rules.text import Say, plain, settle, unpack
+from rules.text import SAY_KEY, Say, plain, revive, settle, unpack
 
 
 class Rejected(Exception):
@@ -61,6 +61,18 @@ class Event:
 
     def to_dict(self) -> dict:
         return {"type": self.type, "data": self.data}
+
+    @classmethod
+    def stored(cls, type: str, data: dict, text: str) -> "Event":
+        """An event read back from the log, ``data`` parsed from its JSON ``text``: its packed words
+        (``"_say"``) made words again (``revive``), and a text with none (most of a long log: moves, rolls) is
+        not walked at all."""
+        if f'"{SAY_KEY}"' in text:
+            revive(data)  # its words back as words; nothing to pack (JSON holds no Say)
+        event = object.__new__(cls)
+        object.__setattr__(event, "type", type)
+        object.__setattr__(event, "data", data)
+        return event
 
 
 MAX_TOKENS = 2_000

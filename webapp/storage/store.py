@@ -700,7 +700,7 @@ class Store:
                 raise DamagedLog(game_id, seq, f"not readable JSON: {exc}") from None
             if not isinstance(kind, str) or not isinstance(value, dict):
                 raise DamagedLog(game_id, seq, "not an event")
-            out.append(Event(kind, value))
+            out.append(Event.stored(kind, value, data))
         return out
 
     def event_times(self, game_id: str) -> list[float | None]:
