@@ -20,46 +20,12 @@ from .. import los
 from ..dice import DiceSource
 from ..system import Combatant, MoveResult, RuleError
 from .data import resolve_settings
-from .turns import _sync, _update, can_declare, declare, next_declarer
+from .turns import _moving, _spent, _sync, _update, allowance_now, declare, next_declarer
 
 
 def move_allowance(sheet: dict, action: str = "move", settings: dict | None = None) -> float:
     """Squares a Move phase action covers: the ``move_per_phase`` setting (the document gives no rates)."""
     return resolve_settings(settings)["move_per_phase"]
-
-
-def _moving(combat: dict, who: str) -> bool:
-    """Whether ``who`` declared a Move this phase."""
-    return any(a["who"] == who and a["name"] == "move" and a["declared_phase"] == combat["phase"]
-               for a in combat["pending"])
-
-
-def _spent(combat: dict, who: str) -> float:
-    entry = combat.get("moves", {}).get(who, {})
-    return entry.get("spent", 0) if entry.get("phase") == combat["phase"] else 0
-
-
-def allowance_now(combat: dict, who: str, s: dict, names: dict | None = None) -> tuple[float, str]:
-    """Squares ``who`` may still move this phase, and why not when none (``names``: id -> name)."""
-    names = names or {}
-    name = names.get(who, who)
-    if who not in combat["combatants"]:
-        return 0, f"{name} is not in the fight"
-    per_phase = s["move_per_phase"]
-    if _moving(combat, who):
-        left = max(0, per_phase - _spent(combat, who))
-        return left, "" if left else "the Move of this phase is used up"
-    if who in combat["declared"]:
-        return 0, f"{name} declared another action this phase: one new action a phase"
-    ok, why = can_declare(combat, who, s)
-    if not ok:
-        return 0, why
-    if who not in combat["order"]:
-        return 0, f"{name} rolled no initiative this phase"
-    first = next_declarer(combat)
-    if first != who:
-        return 0, f"{names.get(first, first)} declares before {name} (lowest initiative first): a Move is declared in turn"
-    return per_phase, ""
 
 
 def movement_left(state: dict, mover: Combatant, settings: dict | None = None) -> float:

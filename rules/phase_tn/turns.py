@@ -915,6 +915,42 @@ def _has_weapon(sheet: dict, modes) -> bool:
 USUAL_DECLARATIONS = frozenset({"target", "fire", "move"})
 
 
+# --- a Move's allowance this phase (rules.phase_tn.movement builds on it; here so the turn's actions read it)
+
+def _moving(combat: dict, who: str) -> bool:
+    """Whether ``who`` declared a Move this phase."""
+    return any(a["who"] == who and a["name"] == "move" and a["declared_phase"] == combat["phase"]
+               for a in combat["pending"])
+
+
+def _spent(combat: dict, who: str) -> float:
+    entry = combat.get("moves", {}).get(who, {})
+    return entry.get("spent", 0) if entry.get("phase") == combat["phase"] else 0
+
+
+def allowance_now(combat: dict, who: str, s: dict, names: dict | None = None) -> tuple[float, str]:
+    """Squares ``who`` may still move this phase, and why not when none (``names``: id -> name)."""
+    names = names or {}
+    name = names.get(who, who)
+    if who not in combat["combatants"]:
+        return 0, f"{name} is not in the fight"
+    per_phase = s["move_per_phase"]
+    if _moving(combat, who):
+        left = max(0, per_phase - _spent(combat, who))
+        return left, "" if left else "the Move of this phase is used up"
+    if who in combat["declared"]:
+        return 0, f"{name} declared another action this phase: one new action a phase"
+    ok, why = can_declare(combat, who, s)
+    if not ok:
+        return 0, why
+    if who not in combat["order"]:
+        return 0, f"{name} rolled no initiative this phase"
+    first = next_declarer(combat)
+    if first != who:
+        return 0, f"{names.get(first, first)} declares before {name} (lowest initiative first): a Move is declared in turn"
+    return per_phase, ""
+
+
 def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
     """What the actor may do now: declare (each known action, a described one, or no
     new action) when it is its turn to declare, cancel or retarget its pending
@@ -962,8 +998,6 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     out.append(ActionOption("declare:other", "Other action (describe it, give its length)", "other", "free to minute",
                             ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
     out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why, usual=True))
-    from .movement import allowance_now  # movement builds on this module
-
     left, stop = allowance_now(combat, who, s, names)
     out.append(ActionOption("move", f"Move ({left:g} of {s['move_per_phase']:g} squares left)",
                             "move", "phase action", bool(left), "" if left else stop, {"allowance": left}, usual=True))
