@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import copy
 import functools
 import hashlib
 import math
 import hmac
 import logging
+import random
 from dataclasses import dataclass, field
 import secrets
 import threading
@@ -52,6 +54,12 @@ SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("
 #: command may start then, and queues behind it, so the two can share one commit)
 COMMAND_QUEUED: contextvars.ContextVar[Any] = contextvars.ContextVar("command_queued", default=None)
 TOO_LATE = N_("the server was too busy to do that in time; nothing changed, try again")
+#: how long after another process last wrote to a game (or won a write race) this one keeps a copy of the state
+#: before each batch it decides (``_backup``), so that losing the race costs a catch-up from the log, not a reload
+CONTENDED_FOR_S = 30.0
+#: a safety net only: a batch that lost the write race this many times in a row is refused (each loss means
+#: the other process stored something; the senders' own deadlines, ``SENDER_GIVES_UP``, come first)
+MAX_RACES = 200
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 #: commands that redraw every screen's whole map (on a big map, a second or two): one at a time per game, the
@@ -212,6 +220,8 @@ class Hub:
         #: games whose last commit took in commands that queued while it was stored (``_absorb``): a busy game,
         #: whose next update is not rendered ahead of its write (it would likely be rendered again)
         self._absorbing: set[str] = set()
+        #: game id -> until when (monotonic) another process is taken to be writing to it too (``_backup``)
+        self._contended: dict[str, float] = {}
 
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
@@ -271,6 +281,8 @@ class Hub:
         since; rebuilt from the log when that cannot be (the log is shorter, or an event does not apply)."""
         if self.store.last_seq(game_id) >= cached.seq:
             events = self.store.events(game_id, after=cached.seq)  # DamagedLog: this game is out of service
+            if events:  # another process writes to this game: keep a copy before deciding (``_backup``)
+                self._contended[game_id] = time.monotonic() + CONTENDED_FOR_S
             try:
                 for event in events:
                     evolve(cached, event)
@@ -608,7 +620,8 @@ class Hub:
         """Decide, store (one transaction), apply and broadcast one batch; every request gets its answer.
         ``absorb``: nothing queued before this batch waits still, so what queued while it was being stored
         may join its update (``_absorb``)."""
-        for _attempt in range(len(batch) + 2):  # each retry answers one request, or follows another writer
+        races = 0  # write races lost in a row: each one means another process stored something meanwhile
+        while True:
             try:
                 game = self.game(game_id)
                 if game is None:
@@ -618,8 +631,11 @@ class Hub:
                     request.fail(exc)
                 return
             batch = [r for r in batch if not r.finished]
+            if not batch:
+                return
             before = game.seq
             update = None
+            backup = self._backup(game)
             try:
                 decided = self._decide_batch(game, batch)
                 if decided:
@@ -630,8 +646,15 @@ class Hub:
                 exc.request.fail(exc.error)
                 self._send_fresh_copies(game_id)
                 continue
-            except Conflict:  # another process wrote first: rebuild from the log and decide again
-                self._games[game_id] = self._load(game_id)
+            except Conflict:  # another process wrote first: catch up with its events, decide again on them
+                races += 1
+                if races >= MAX_RACES:  # never seen in practice: the senders try again, nothing of theirs is stored
+                    log.warning("game %s: lost the write race %s times in a row", game_id, races)
+                    self._games.pop(game_id, None)
+                    for request in batch:
+                        request.fail(Rejected(TOO_LATE, code="busy"))
+                    return
+                self._lost_race(game_id, backup, races)
                 continue
             except WriteFailed as exc:
                 # not on disk, so not in memory either: the state never runs ahead of the log
@@ -645,11 +668,6 @@ class Hub:
                 self._games.pop(game_id, None)  # applied in memory, not in the log: rebuild from the log
                 raise
             break
-        else:  # other processes won the race every time: these senders try again, nothing of theirs is stored
-            log.warning("game %s: lost the write race %s times in a row", game_id, len(batch) + 2)
-            for request in batch:
-                request.fail(Rejected(TOO_LATE, code="busy"))
-            return
         if decided and absorb:
             alone = len(decided)
             game, decided = self._absorb(game_id, game, decided)
@@ -686,6 +704,38 @@ class Hub:
         for request, evs in decided:
             seq += len(evs)
             request.succeed(Committed(seq, evs))
+
+    def _backup(self, game: Game) -> Game | None:
+        """A copy of the game's state before a batch is decided on it, while another process writes to this game
+        too (``_contended``): if that process stores its events first (``Conflict``), the state the log had
+        is this copy, caught up with the other's events (``_lost_race``), not the whole game rebuilt. None when
+        no one else wrote to it lately (a copy costs a few ms on a big map; a lone writer never loses a race).
+
+        The copy shares what is never changed in place (the boards' walls, doors and cover are frozen
+        values) and leaves out caches (the boards' paths, the fog's vision): they are rebuilt as needed."""
+        if self.shared is None or self._contended.get(game.id, 0.0) < time.monotonic():
+            return None
+        memo: dict = {id(game.vision): None}
+        for board in [game.board] + [m.board for m in game.maps.values() if m.board is not None]:
+            memo[id(board._cache)] = {}
+            for part in (board._walls, board._doors, board._cover):
+                for value in part.values():
+                    memo[id(value)] = value
+        return copy.deepcopy(game, memo)
+
+    def _lost_race(self, game_id: str, backup: Game | None, races: int) -> None:
+        """Another process stored its events first: the state in memory holds ours, decided but never stored.
+        It is replaced by the state before them (``backup``) caught up with the other's events from the log
+        (one read of the events after its seq), or, with no copy, rebuilt from the log; the batch is then
+        decided again on it: a command the other's events made impossible is refused for its own reason."""
+        self._contended[game_id] = time.monotonic() + CONTENDED_FOR_S
+        if races > 2:  # the other is writing as fast as it can: let it finish its write before trying again
+            time.sleep(random.uniform(0, 0.002 * min(races, 20)))
+        if backup is None:
+            self._games[game_id] = self._load(game_id)
+        else:
+            self._games[game_id] = backup
+            self._games[game_id] = self._catch_up(game_id, backup)
 
     def _store_and_render(self, game: Game, before: int, decided: list) -> "_Update | None":
         """Store the decided events after ``before`` (with their commands' ids: ``_with_ids``) (returns once they are on disk; raises as ``Store.append``), and
@@ -738,12 +788,17 @@ class Hub:
             if not take:
                 break
             start = game.seq
+            backup = self._backup(game)
             try:
                 more = self._decide_batch(game, take)
                 if more:
                     self._store(game_id, start, more)
             except Exception as exc:
-                self._games.pop(game_id, None)
+                if isinstance(exc, Conflict) and backup is not None:  # the state before this round: caught up
+                    self._games[game_id] = backup  # with the other's events when the batch runs again
+                    self._contended[game_id] = time.monotonic() + CONTENDED_FOR_S
+                else:
+                    self._games.pop(game_id, None)
                 with self._guard:
                     self._pending.setdefault(game_id, [])[:0] = [r for r in take if not r.finished]
                 log.info("game %s: commands that joined a commit go back to wait (%r)", game_id, exc)

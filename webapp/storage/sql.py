@@ -140,8 +140,11 @@ class PostgresDatabase:
 
     def _connect(self):
         try:
+            # no prepared statements (prepare_threshold None): a transaction sent as one pipeline that fails (two
+            # processes appending the same seq) drops the statements it prepared on the server, while psycopg
+            # takes them as prepared: every later use failed with "prepared statement _pg3_N does not exist"
             return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10,
-                                         application_name="tacmap")
+                                         application_name="tacmap", prepare_threshold=None)
         except self._psycopg.Error as exc:
             raise DataError(f"cannot connect to the database {shown(self.url)} ({reason(exc)}). Check that "
                             "PostgreSQL runs there, that the database exists and that the user may use it "
