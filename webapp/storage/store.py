@@ -188,6 +188,9 @@ CREATE TABLE IF NOT EXISTS commands (
     created_at REAL NOT NULL,
     PRIMARY KEY (game_id, seat, cid)
 );
+-- the cleanup of old command ids (Store.append: a game's ids older than COMMAND_IDS_KEPT_S) reads this, not every
+-- id the game ever stored. IF NOT EXISTS: made when an older data folder or database is next opened
+CREATE INDEX IF NOT EXISTS commands_by_age ON commands (game_id, created_at);
 CREATE TABLE IF NOT EXISTS snapshots (
     game_id TEXT PRIMARY KEY REFERENCES games(id),
     seq INTEGER NOT NULL,
