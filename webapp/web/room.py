@@ -137,6 +137,33 @@ def enabled() -> bool:
     return bool(current_app.config.get("ROOM"))
 
 
+@bp.app_context_processor
+def _table_names() -> dict:
+    return {"game_title": game_title, "table_template": table_template}
+
+
+def game_title(game) -> str:
+    """The name a game's own pages show (GM page, phone, table screen, character sheets). In room mode a table's
+    game is a copy of its template, whose log names the template: its pages say the table's name, as the room
+    and the table's sheet do (the game's record carries it: given when the table was made, renamed with it)."""
+    if enabled():
+        record = hub().store.game(game.id)
+        if record is not None:
+            return record.name
+    return game.name
+
+
+def table_template(game) -> str | None:
+    """The name of the template a room table's game was made from (shown to its GM under the table's name);
+    None for any other game, or when it is the table's name too."""
+    if not enabled():
+        return None
+    store = hub().store
+    table = store.room_table("current_game", game.id)
+    template = store.game(table["template"]) if table else None
+    return template.name if template is not None and template.name != table["name"] else None
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(f"tacmap-room-setup:{token}".encode()).hexdigest()
 
