@@ -13,7 +13,7 @@ from ..storage.store import DamagedLog
 from ..game import text
 from ..game.text import N_
 from ..game.model import Rejected
-from . import hub, remember_key
+from . import hub, remember_key, room
 from .network import is_hosts_browser
 
 bp = Blueprint("lobby", __name__)
@@ -64,14 +64,14 @@ def lobby_page(code: str | None = None, error: str | None = None, status: int = 
     # server's machine, straight, not through a proxy: webapp/web/network.py)
     mine = set((session.get("gm") or {}).keys())
     every = is_hosts_browser()
-    games = [g for g in store.games() if every or g.id in mine]
+    games = room.lobby_games([g for g in store.games() if every or g.id in mine], mine)
     my_seats = seats()
     here = [s for s in my_seats if code and s["join_code"] == code]
     # the join page (a player's link from the QR code, a join code's errors) is the players': no "Host a game"
     host = (request.endpoint or "").startswith("lobby.")
     return render_template("lobby.html", systems=rules.systems(), games=games, host=host,
                            code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
-                           name=name, waiting=waiting), status
+                           name=name, waiting=waiting, room_link=every and room.enabled()), status
 
 
 @bp.get("/")

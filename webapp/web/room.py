@@ -142,6 +142,19 @@ def _table_names() -> dict:
     return {"game_title": game_title, "table_template": table_template}
 
 
+def lobby_games(games: list, mine: set[str]) -> list:
+    """The games the lobby lists (``games``: the host's browser's, every game; ``mine``: the ones this browser is
+    the GM of), in room mode (docs/ROOM.md "The lobby"): no past slot (archives are the organiser's, on the room
+    page), and a table's game only to the browser that is its GM (its PIN or GM link was opened here); the host's
+    own games (templates, games of its own) as without room mode."""
+    if not enabled():
+        return games
+    store = hub().store
+    tables = {t["current_game"] for t in store.room_tables()}
+    archived = {s["game"] for s in store.room_slots()}
+    return [g for g in games if g.id not in archived and (g.id not in tables or g.id in mine)]
+
+
 def game_title(game) -> str:
     """The name a game's own pages show (GM page, phone, table screen, character sheets). In room mode a table's
     game is a copy of its template, whose log names the template: its pages say the table's name, as the room
