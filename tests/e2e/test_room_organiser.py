@@ -106,9 +106,12 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     gm.goto(server.url + "/pin")
     gm.fill("#gm-pin", pins[0])
     gm.click("#open-gm")
-    expect(gm.locator(".game-name")).to_contain_text("Goblin ambush")
+    expect(gm.locator(".game-name")).to_contain_text("Table 1")  # the table's name, the template's under it
+    expect(gm.locator(".game-name .table-template")).to_have_text("from Goblin ambush")
+    expect(gm).to_have_title(re.compile(r"^Table 1 · GM"))
     expect(gm.locator("#conn.ok")).to_be_visible()
     at(gm, goblin, 6, 3).to_be_visible()
+    shot(gm, "room-table-gm-page")
     game_id = re.search(r"/games/([0-9a-f]{8})/gm", gm.url).group(1)
 
     # the table screen opened with the sheet's link (1920 x 1080, the TV at the table)
@@ -116,6 +119,8 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     screen.goto(first.locator(".sheet-box").nth(1).locator(".sheet-link").inner_text().strip())
     expect(screen.locator("#conn.ok")).to_be_attached()
     at(screen, goblin, 6, 3).to_be_visible()
+    expect(screen.locator(".screen-name")).to_have_text("Table 1")
+    shot(screen, "room-table-screen")
 
     # a phone joins with the printed join code and moves its token
     phone = new_page(viewport={"width": 390, "height": 844})
@@ -134,6 +139,9 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     assert status == 201, body
     rogue = body["id"]
     at(phone, rogue, 2, 2).to_be_visible()
+    expect(phone.locator(".game-name")).to_contain_text("Table 1")
+    expect(phone.locator(".game-name")).not_to_contain_text("Goblin")
+    shot(phone, "room-table-phone")
     drag(phone, rogue, (4, 2))
     at(gm, rogue, 4, 2).to_be_visible()
     expect(org.locator(".room-list tbody tr[data-table]").nth(0)).to_contain_text("1 of 1", timeout=15000)
@@ -163,6 +171,14 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     with zipfile.ZipFile(io.BytesIO(open(dl.value.path(), "rb").read())) as z:
         events = [json.loads(line) for line in z.read("tables/events.jsonl").decode().splitlines()]
     assert any(e["type"] == "token_moved" and json.loads(e["data"])["token_id"] == rogue for e in events)
+    # the lobby on the server's own machine: the template, not the room's tables nor the slot just archived
+    lobby = new_page()
+    lobby.goto(server.url + "/")
+    expect(lobby.locator(".game-rows li")).to_have_count(1)
+    expect(lobby.locator(".game-rows li")).to_contain_text("Goblin ambush")
+    expect(lobby.locator("#room-link a")).to_have_attribute("href", "/room")
+    assert game_id not in lobby.content()
+    shot(lobby, "room-lobby-host")
     # the same printed code seats the next slot's player
     phone.goto(server.url + "/join")
     phone.fill("input[name=code]", codes[0])
