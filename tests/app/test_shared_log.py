@@ -97,8 +97,54 @@ def test_the_writer_that_loses_the_race_decides_again_on_the_fresh_state(hubs):
     assert a.game(game_id).tokens[ogre].x == b.game(game_id).tokens[ogre].x == 6
 
 
-def test_a_writer_that_keeps_losing_the_race_is_told_to_try_again_and_stores_nothing(hubs):
-    """Under load another process may win every retry: the sender hears "busy" (not a server error)."""
+def test_the_loser_of_a_race_catches_up_from_the_log_and_is_refused_only_for_its_own_reason(hubs, monkeypatch):
+    """While the other process writes to the game, the loser keeps a copy of its state before deciding: a lost
+    race costs it one read of the other's events, never a reload of the game; a command the other's events made
+    impossible is refused for that reason (the square is taken), not as "busy"."""
+    a, b = hubs
+    game_id = a.create_game("catch up", "plain_grid").id
+    ogre, goblin = add_token(a, game_id, "Ogre", 2, 2), add_token(a, game_id, "Goblin", 2, 5)
+    b.game(game_id)
+    a.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": 3, "y": 2})
+    assert b.game(game_id).tokens[ogre].x == 3  # b caught up with a's move: a writes to this game too
+    reloads = []
+    real_load = b._load
+    monkeypatch.setattr(b, "_load", lambda gid: reloads.append(gid) or real_load(gid))
+
+    def racing(token, square, a_square):
+        tries = []
+
+        def decide_move(game):
+            tries.append(game.seq)
+            if len(tries) == 1:  # a stores its move between b's read and b's append
+                a.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": a_square[0], "y": a_square[1]})
+            cmd = parse_command({"type": "move_token", "token_id": token, "x": square[0], "y": square[1]})
+            return decide(game, cmd, GM, b.dice(game))
+        return decide_move, tries
+
+    # b's goblin to a free square, raced by a's ogre elsewhere: decided again on a's move, stored
+    decide_move, tries = racing(goblin, (2, 6), (4, 2))
+    done = b.commit(game_id, decide_move)
+    assert tries == [tries[0], tries[0] + 1] and done.seq == tries[0] + 2
+    # b's goblin to the square a's ogre takes meanwhile: refused because it is taken, nothing of b's stored
+    decide_move, tries = racing(goblin, (6, 6), (6, 6))
+    with pytest.raises(Rejected) as refused:
+        b.commit(game_id, decide_move)
+    assert refused.value.code != "busy" and "taken" in str(refused.value), refused.value
+    assert reloads == [], "a lost race reloaded the game"
+    log = Store(b.store.path).events(game_id)
+    assert b.game(game_id).seq == a.game(game_id).seq == len(log)
+    for hub in (a, b):
+        tokens = hub.game(game_id).tokens
+        assert [(tokens[t].x, tokens[t].y) for t in (ogre, goblin)] == [(6, 6), (2, 6)]
+
+
+def test_a_writer_that_keeps_losing_the_race_is_told_to_try_again_and_stores_nothing(hubs, monkeypatch):
+    """Another process that wins every retry (a stand-in here: it writes between every read and append of
+    this one) is not waited for forever: after MAX_RACES the sender hears "busy" (not a server error)."""
+    from webapp.live import hub as live_hub
+
+    monkeypatch.setattr(live_hub, "MAX_RACES", 8)
     a, b = hubs
     game_id = a.create_game("busy race", "plain_grid").id
     ogre = add_token(a, game_id, "Ogre", 2, 2)
