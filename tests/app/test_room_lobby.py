@@ -26,7 +26,8 @@ def test_the_lobby_keeps_the_rooms_tables_and_archives_off_the_host_and_shows_a_
     host = app.test_client()  # a browser on the server's own machine (localhost, no proxy)
     page = host.get("/").get_data(as_text=True)
     assert listed(page) == {template["id"], ordinary["id"]}, (listed(page), t1, t2, archive)
-    assert 'id="room-link"' in page and 'href="/room"' in page
+    assert 'id="room-link"' in page and 'href="/room">Organiser&#39;s room</a>' in page
+    assert "Raum der Orga" in host.get("/?lang=de").get_data(as_text=True)  # the room page's own name for itself
     for game_id in (t1["current_game"], t2["current_game"], archive):
         assert game_id not in page  # not even a join code or name links there
 

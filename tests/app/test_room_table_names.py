@@ -61,6 +61,12 @@ def test_a_tables_pages_say_its_name_and_the_template_keeps_its_own(app, hub, te
     assert seen["sheet"][1].startswith("Table 1 "), seen["sheet"]
     assert all("Goblin ambush" not in t + h for name, (t, h) in seen.items() if name != "gm"), seen
 
+    # in German, the room's own words: "aus Goblin ambush"
+    de = app.test_client()
+    de.get(f"/games/{game_id}/gm?key={record.gm_key}")
+    _title, heading = title_and_heading(de.get(f"/games/{game_id}/gm?lang=de").get_data(as_text=True))
+    assert heading.startswith("Table 1") and "aus Goblin ambush" in heading, heading
+
     # the template's own GM page says the template's name, with no "from"
     tc = app.test_client()
     r = tc.get(f"/games/{template['id']}/gm?key={template['gm_token']}")

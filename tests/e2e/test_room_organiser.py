@@ -177,6 +177,7 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     expect(lobby.locator(".game-rows li")).to_have_count(1)
     expect(lobby.locator(".game-rows li")).to_contain_text("Goblin ambush")
     expect(lobby.locator("#room-link a")).to_have_attribute("href", "/room")
+    expect(lobby.locator("#room-link a")).to_have_text("Organiser's room")
     assert game_id not in lobby.content()
     shot(lobby, "room-lobby-host")
     # the same printed code seats the next slot's player

@@ -71,7 +71,7 @@ def lobby_page(code: str | None = None, error: str | None = None, status: int = 
     host = (request.endpoint or "").startswith("lobby.")
     return render_template("lobby.html", systems=rules.systems(), games=games, host=host,
                            code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
-                           name=name, waiting=waiting, room_link=every and room.enabled()), status
+                           name=name, waiting=waiting, room_link=room.lobby_link_text() if every else None), status
 
 
 @bp.get("/")

@@ -167,14 +167,21 @@ def game_title(game) -> str:
 
 
 def table_template(game) -> str | None:
-    """The name of the template a room table's game was made from (shown to its GM under the table's name);
-    None for any other game, or when it is the table's name too."""
+    """"from <template>" (the room page's words) for a room table's game, shown to its GM under the table's name;
+    None for any other game, or when the template has the table's name too."""
     if not enabled():
         return None
     store = hub().store
     table = store.room_table("current_game", game.id)
     template = store.game(table["template"]) if table else None
-    return template.name if template is not None and template.name != table["name"] else None
+    if template is None or template.name == table["name"]:
+        return None
+    return _("from %(template)s", template=template.name)
+
+
+def lobby_link_text() -> str | None:
+    """The lobby's link to the organiser page, on the host's browser in room mode (``lobby_games``)."""
+    return _("Organiser's room") if enabled() else None
 
 
 def _digest(token: str) -> str:
