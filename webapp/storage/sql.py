@@ -140,11 +140,8 @@ class PostgresDatabase:
 
     def _connect(self):
         try:
-            # no prepared statements (prepare_threshold None): a transaction sent as one pipeline that fails (two
-            # processes appending the same seq) drops the statements it prepared on the server, while psycopg
-            # takes them as prepared: every later use failed with "prepared statement _pg3_N does not exist"
             return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10,
-                                         application_name="tacmap", prepare_threshold=None)
+                                         application_name="tacmap")
         except self._psycopg.Error as exc:
             raise DataError(f"cannot connect to the database {shown(self.url)} ({reason(exc)}). Check that "
                             "PostgreSQL runs there, that the database exists and that the user may use it "
@@ -196,8 +193,12 @@ class PostgresDatabase:
         self.connection.execute("COMMIT")
 
     def rollback(self) -> None:
+        """psycopg's rollback, not a ROLLBACK statement: it also forgets the statements it prepared (and drops them
+        on the server). A transaction sent as one pipeline that failed (two processes appending the same seq)
+        skipped the statements it was preparing, while psycopg took them as prepared: with a plain ROLLBACK
+        every later use of one failed with "prepared statement _pg3_N does not exist"."""
         if self.in_transaction and not self.connection.broken:
-            self.connection.execute("ROLLBACK")
+            self.connection.rollback()
 
     @property
     def in_transaction(self) -> bool:
