@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import current_app, session
 
+from ..game import keys
 from ..live.hub import Hub
 
 ROLES = ("gm", "player", "screen")
@@ -24,3 +25,10 @@ def remember_key(role: str, game_id: str, key: str) -> None:
 
 def remembered_key(role: str, game_id: str) -> str | None:
     return (session.get(role) or {}).get(game_id)
+
+
+def unlock(game_id: str, stored: str) -> None:
+    """This browser session gave the GM password (or set it): its GM key works until the session ends."""
+    unlocked = dict(session.get("gm_unlocked") or {})
+    unlocked[game_id] = keys.proof_of(stored)
+    session["gm_unlocked"] = unlocked

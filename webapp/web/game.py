@@ -17,7 +17,7 @@ from ..game.table import from_form
 from ..live import language, render
 from ..live.hub import guess_refused, render_security
 from ..live.speech import refusal
-from . import hub, remember_key, remembered_key
+from . import hub, remember_key, remembered_key, unlock
 from .device import played
 from .gate import gate
 from .i18n import speak
@@ -79,13 +79,6 @@ def gm(game_id: str):
     if actor is None:
         abort(403, _("This is the GM's page: open it with the GM link that `tacmap serve` printed."))
     return _render_page("gm.html", game_id, actor, key, **hub().screen_info(game_id))
-
-
-def unlock(game_id: str, stored: str) -> None:
-    """This browser session gave the GM password (or set it): its GM key works until the session ends."""
-    unlocked = dict(session.get("gm_unlocked") or {})
-    unlocked[game_id] = keys.proof_of(stored)
-    session["gm_unlocked"] = unlocked
 
 
 @bp.route("/games/<game_id>/gm/password", methods=["GET", "POST"])

@@ -44,7 +44,7 @@ from ..game.model import GM, Rejected
 from ..live.hub import JOIN_ALPHABET, qr_svg, new_key
 from ..storage.archive import ArchiveError, export_game, import_game
 from ..storage.store import Conflict, DamagedLog
-from . import hub, remember_key, remembered_key
+from . import hub, remember_key, remembered_key, unlock
 
 bp = Blueprint("room", __name__)
 
@@ -762,8 +762,6 @@ def pin():
     remember_key("gm", record.id, record.gm_key)
     stored = h.password_hash(record.id)
     if stored is not None:  # the template's GM password came with the copy: the PIN stands for it
-        from .game import unlock
-
         unlock(record.id, stored)
     return redirect(url_for("game.gm", game_id=record.id))
 
