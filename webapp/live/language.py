@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import current_app, has_app_context, has_request_context, request
 
@@ -23,10 +23,22 @@ from .speech import COOKIE, LANGUAGES, PSEUDO, device_language  # noqa: F401 (th
 
 CHOOSABLE = LANGUAGES + (PSEUDO,)
 
-_speaking: ContextVar[str | None] = ContextVar("tacmap_speaking", default=None)
+class _Reader(NamedTuple):
+    """What a live update in one language is drawn with, made once per app and language (:func:`_reader`)."""
+    language: str
+    catalog: Any  #: Flask-Babel's merged catalog (all domains) for the rules' words; None in English or without it
+    locale: Any  #: the ``babel.Locale`` Flask-Babel is told (None without Flask-Babel)
+    jinja: dict | None  #: the templates' gettext callables in this language (None without Flask-Babel)
+
+
+_speaking: ContextVar[_Reader | None] = ContextVar("tacmap_speaking", default=None)
+_OURS = {code: code for code in CHOOSABLE}  #: codes already as the catalogs name them: no normalizing
 
 
 def _ours(code: str | None) -> str | None:
+    found = _OURS.get(code) if isinstance(code, str) else None
+    if found is not None:
+        return found
     if not code or not isinstance(code, str) or len(code) > 20:
         return None
     found = speech.normalize(code)
@@ -52,42 +64,88 @@ def request_language() -> str:
 
 def reader_language() -> str:
     """The language being drawn in: a live update's (:func:`speaking`), else the request's."""
-    return _speaking.get() or request_language()
+    reader = _speaking.get()
+    return reader.language if reader is not None else request_language()
+
+
+def _reader(language: str) -> _Reader:
+    """The app's catalogs, locale and template callables for ``language`` (one of ours), made once per app: a
+    live update is drawn once per audience and language, and Flask-Babel's lookup of the same catalog on every
+    ``_()`` (the request's context, its locale parsed, its domain's cache) cost a fifth of a move (#32)."""
+    if not has_app_context():
+        return _Reader(language, None, None, None)
+    app = current_app._get_current_object()
+    readers = app.extensions.get("tacmap_readers")
+    if readers is None:
+        readers = app.extensions.setdefault("tacmap_readers", {})
+    found = readers.get(language)
+    if found is None:
+        if "babel" in app.extensions:
+            from babel import Locale
+            from flask_babel import force_locale, get_domain
+            from jinja2.ext import _make_new_gettext, _make_new_ngettext, _make_new_npgettext, _make_new_pgettext
+
+            with force_locale(language):
+                tr = get_domain().get_translations()  # Flask-Babel's merged catalog, all domains: as its _() reads
+            jinja = {"gettext": _make_new_gettext(tr.ugettext), "ngettext": _make_new_ngettext(tr.ungettext),
+                     "pgettext": _make_new_pgettext(tr.upgettext), "npgettext": _make_new_npgettext(tr.unpgettext)}
+            found = _Reader(language, None if language == speech.SOURCE else tr, Locale.parse(language), jinja)
+        else:
+            found = _Reader(language, None, None, None)
+        readers[language] = found
+    return found
+
+
+def template_words() -> dict | None:
+    """The templates' ``gettext`` / ``ngettext`` (newstyle, as Flask-Babel installs them) in the reader's
+    language, to be looked up before Jinja's globals (``render.flask_values``); None: Flask-Babel's own."""
+    reader = _speaking.get()
+    if reader is None:
+        reader = _reader(request_language()) if _babel() else None
+    return None if reader is None else reader.jinja
 
 
 @contextmanager
 def speaking(language: str | None) -> Iterator[str]:
     """Draw in ``language`` (a live update for the readers of one language): the rules' words, and with
-    Flask-Babel the templates' own words too."""
-    language = _ours(language) or speech.SOURCE
-    token = _speaking.set(language)
+    Flask-Babel the templates' own words too (``template_words``), and anything else that asks Flask-Babel
+    (its locale is set as ``flask_babel.force_locale`` sets it, with the Locale parsed once)."""
+    reader = _reader(_ours(language) or speech.SOURCE)
+    token = _speaking.set(reader)
+    ctx = None
+    if reader.locale is not None:
+        from flask_babel import _get_current_context
+        ctx = _get_current_context()
     try:
-        if _babel():
-            from flask_babel import force_locale
-            with force_locale(language):
-                yield language
-        else:
-            yield language
+        if ctx is None:
+            yield reader.language
+        else:  # flask_babel.force_locale's own steps
+            saved = (getattr(ctx, "babel_translations", None), getattr(ctx, "babel_locale", None))
+            try:
+                ctx.babel_locale = ctx.forced_babel_locale = reader.locale
+                ctx.babel_translations = None
+                yield reader.language
+            finally:
+                if hasattr(ctx, "forced_babel_locale"):
+                    del ctx.forced_babel_locale
+                ctx.babel_translations, ctx.babel_locale = saved
     finally:
         _speaking.reset(token)
 
 
 def _app_catalog(language: str):
     """Flask-Babel's merged catalog for ``language`` (all domains), when the app has Flask-Babel."""
-    if not _babel() or language == speech.SOURCE:
+    if language == speech.SOURCE or not _babel():
         return None
-    cache = current_app.extensions.setdefault("tacmap_rule_catalogs", {})
-    found = cache.get(language)
-    if found is None:
-        from flask_babel import force_locale, get_domain
-        with force_locale(language):
-            found = cache[language] = get_domain().get_translations()
-    return found
+    return _reader(language).catalog
 
 
 def words(value: Any, language: str | None = None) -> Any:
     """``value`` (rules' words, a list, or a dict of them: a result card) in ``language`` (default: the
     reader's); text that is not words stays as it is; the stored messages (``"_say"``) are left out."""
+    reader = _speaking.get() if language is None else None
+    if reader is not None:  # a live update: its language's catalog, found once
+        return _deep(value, reader.language, reader.catalog)
     language = _ours(language) or reader_language()
     found = _app_catalog(language)
     return _deep(value, language, found)

@@ -237,20 +237,25 @@ class Lazy(Mapping):
     after the makers, in order (values known already, the caller's extra values, Jinja's globals).
     """
 
-    __slots__ = ("_makers", "_values", "_more")
+    __slots__ = ("_makers", "_values", "_more", "_front", "_root")
 
     def __init__(self, makers: dict[str, Callable[["Lazy"], Any]], *more: Mapping) -> None:
         self._makers = makers
         self._values: dict[str, Any] = {}
         self._more = more
+        self._front: dict[str, Any] | None = None  # ``with_values``' values, looked up first
+        self._root = self  # the context the makers are given (``with_values`` shares its makers and values)
 
     def __getitem__(self, key: str) -> Any:
+        front = self._front
+        if front is not None and key in front:
+            return front[key]
         values = self._values
         if key in values:
             return values[key]
         maker = self._makers.get(key)
         if maker is not None:
-            value = values[key] = maker(self)
+            value = values[key] = maker(self._root)
             return value
         for more in self._more:
             if key in more:
@@ -258,7 +263,8 @@ class Lazy(Mapping):
         raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        if key in self._makers:
+        front = self._front
+        if (front is not None and key in front) or key in self._values or key in self._makers:
             return True
         for more in self._more:
             if key in more:
@@ -267,7 +273,7 @@ class Lazy(Mapping):
 
     def __iter__(self) -> Iterator[str]:
         seen = set()
-        for source in (self._makers, *self._more):
+        for source in ((self._front or {}), self._makers, *self._more):
             for key in source:
                 if key not in seen:
                     seen.add(key)
@@ -280,8 +286,13 @@ class Lazy(Mapping):
         return True
 
     def with_values(self, values: dict[str, Any]) -> "Lazy":
-        """This context with ``values`` in front (a template's ``oob``, the token it draws)."""
-        return Lazy({}, values, self)
+        """This context with ``values`` in front (a template's ``oob``, the token it draws): the same makers
+        and values computed (each computed once, by this context's root, as if read there), no nesting (a
+        template's every name looked up through one context, not through each ``with_values`` in turn)."""
+        out = Lazy.__new__(Lazy)
+        out._makers, out._values, out._more, out._root = self._makers, self._values, self._more, self._root
+        out._front = values if self._front is None else {**self._front, **values}
+        return out
 
 
 #: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)`` and language: an entry never
@@ -453,10 +464,13 @@ def _fragment_env(app) -> jinja2.Environment:
 
 def flask_values(app) -> tuple[Mapping, ...]:
     """What ``render_template`` adds to every context: its context processors' values and the Jinja
-    globals (``url_for``, ``csrf_field``...), to be looked up after the context's own."""
+    globals (``url_for``, ``csrf_field``...), to be looked up after the context's own; before the globals, the
+    reader's language's ``gettext`` and ``ngettext`` (``language.template_words``: what Flask-Babel's would
+    give, without its lookups on every ``_()``)."""
     processed: dict = {}
     app.update_template_context(processed)
-    return processed, _fragment_env(app).globals
+    said = language.template_words()  # the templates' _() in the reader's language, its catalog found once
+    return (processed, said, _fragment_env(app).globals) if said else (processed, _fragment_env(app).globals)
 
 
 def _render(name: str, ctx: Mapping) -> str:
