@@ -547,6 +547,39 @@ _SHOWS_ONLY = {
 }
 
 
+#: parts whose html depends on nothing but their ``view_key``'s values (no ``id``s: the value itself) besides the
+#: template and, for the fog, the map's grid: the same key gives the same html in any update, so it is kept from one
+#: update to the next (a move with fog redrew every audience's fog layer, unchanged by most moves, each time)
+_KEPT_PARTS = frozenset({"fog", *_SHOWS_ONLY})
+_kept: dict[tuple, tuple[jinja2.Template, str, bytes]] = {}
+_kept_lock = threading.Lock()
+KEPT_KEEP = 1024  # the oldest go first
+
+
+def _kept_render(key: tuple, template: str, values: Mapping, digests: dict | None, ctx: Lazy) -> str:
+    """``_render(template, values)`` for a part of ``_KEPT_PARTS`` whose view key (with its language) is ``key``:
+    the html kept from an earlier update when the key and the template are the same (its digest with it)."""
+    loaded = _fragment_env(current_app._get_current_object()).get_template(template)
+    if key[0] == "fog":  # drawn on the map's grid (squares or hexes)
+        key = (*key, ctx["drawing"].grid)
+    found = _kept.get(key)
+    if found is None or found[0] is not loaded:
+        html = _render(template, values)
+        found = (loaded, html, _digest(html))
+        with _kept_lock:
+            _kept[key] = found
+            while len(_kept) > KEPT_KEEP:
+                del _kept[next(iter(_kept))]
+    if digests is not None:
+        digests[found[1]] = found[2]
+    return found[1]
+
+
+def _digest(html: str) -> bytes:
+    """What a quiet audience's record of what it was sent holds of an html (``fragments``' ``sent``)."""
+    return hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: Mapping | None = None,
               renders: dict | None = None, since: int | None = None, sent: dict | None = None) -> str:
     """The out-of-band fragments that bring this audience's screen up to date.
@@ -611,7 +644,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             return True
         digest = None if digests is None else digests.get(html)  # a shared render: the same str, hashed once
         if digest is None:
-            digest = hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+            digest = _digest(html)
             if digests is not None:
                 digests[html] = digest
         if sent.get(name) == digest:
@@ -626,7 +659,11 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         key = (*key, language.reader_language())  # the same part in another language is another html
         found = renders.get(key)
         if found is None:
-            found = renders[key] = (_render(template, values), ctx)
+            if name in _KEPT_PARTS:  # its html may be the last update's: kept across updates
+                html = _kept_render(key, template, values, digests, ctx)
+            else:
+                html = _render(template, values)
+            found = renders[key] = (html, ctx)
         return found[0]
 
     for name in sorted(changes):
