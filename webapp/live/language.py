@@ -6,6 +6,11 @@ language by :func:`words` (``webapp.game.speech``). The request's language is Fl
 app has Flask-Babel (``?lang=``, the ``lang`` cookie, Accept-Language: webapp/web/i18n.py), else the same
 rules read here. A connection keeps the language of its handshake; the table screen's audience speaks the
 GM's choice for it (``screenview.screen_language``) or, without one, its devices' own.
+
+A device's language (:func:`device_language`): ``?lang=xx`` (kept in the ``lang`` cookie), the cookie, its
+Accept-Language among ours (the pseudo-locale only when named), else English; a refusal is said to the device
+that sent a Socket.IO event in it (:func:`to_sender`). The pages' side (Flask-Babel, the catalogs, the chooser) is
+webapp/web/i18n.py, which reads the device's language here.
 """
 
 from __future__ import annotations
@@ -19,9 +24,65 @@ from flask import current_app, has_app_context, has_request_context, request
 
 from ..game import speech
 from ..game.model import Rejected
-from .speech import COOKIE, LANGUAGES, PSEUDO, device_language  # noqa: F401 (the device's choice: one place)
+from ..game.screenview import LANGUAGES as SCREEN_LANGUAGES
 
+# --- a device's language (?lang=, the cookie, Accept-Language), and a refusal said in it ----------------------
+
+PSEUDO = "en_XA"  #: the pseudo-locale for testing: chosen only by name, never by a browser's preference
+LANGUAGES = tuple(lang for lang in SCREEN_LANGUAGES if lang != PSEUDO)  #: en, de, fr, es
 CHOOSABLE = LANGUAGES + (PSEUDO,)
+COOKIE = "lang"
+
+
+def normalize(code: str | None) -> str | None:
+    """A language code as the catalogs name it (``de``, ``en_XA``), or None when it is not one of ours (a device's
+    explicit choice: ``?lang=`` and the cookie name one of ours exactly, ``de-DE`` is not one)."""
+    if not code:
+        return None
+    code = code.strip().replace("-", "_")
+    for lang in CHOOSABLE:
+        if code.lower() == lang.lower():
+            return lang
+    return None
+
+
+def from_accept_language(header) -> str | None:
+    """The browser's best choice among ours; en_XA only when it is named."""
+    best = header.best_match(LANGUAGES) if header else None
+    for value, _q in header or ():
+        if normalize(value) == PSEUDO:
+            return PSEUDO if best is None or header.quality(value) >= header.quality(best) else best
+    return best
+
+
+def device_language() -> str:
+    """This request's device's language: ?lang=, the cookie, Accept-Language, English. On a Socket.IO event,
+    the connection's (its handshake's cookie and headers)."""
+    if not has_request_context():
+        return "en"
+    return (normalize(request.args.get("lang")) or normalize(request.cookies.get(COOKIE))
+            or from_accept_language(request.accept_languages) or "en")
+
+
+def refusal_text(exc: BaseException) -> str:
+    """A refusal in the current language: a message id with parameters where the refusal carries them
+    (``msgid``, ``params``), else its English sentence looked up in the catalogs (any domain's), else as it is."""
+    from flask_babel import gettext
+
+    msgid = getattr(exc, "msgid", None)
+    if msgid:
+        return gettext(msgid, **(getattr(exc, "params", None) or {}))
+    text = str(exc)
+    return gettext(text) if text else text
+
+
+def to_sender(exc: BaseException) -> str:
+    """A refusal for the device that sent a Socket.IO event, in that device's language."""
+    from flask_babel import force_locale
+
+    with force_locale(device_language()):
+        return refusal_text(exc)
+
 
 class _Reader(NamedTuple):
     """What a live update in one language is drawn with, made once per app and language (:func:`_reader`)."""
