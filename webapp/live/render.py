@@ -304,12 +304,13 @@ _log_items_lock = threading.Lock()
 LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
 
 
-def log_item(app) -> Callable[[LogEntry], Markup]:
-    """Each entry's html, rendered once (again if the template was reloaded)."""
+def log_item(app) -> Callable[..., Markup]:
+    """Each entry's html, rendered once (again if the template was reloaded); ``lang``: the reader's language,
+    if the caller has it (default: looked up)."""
     template = _fragment_env(app).get_template("_log_entry.html")
 
-    def item(entry: LogEntry) -> Markup:
-        lang = language.reader_language()
+    def item(entry: LogEntry, lang: str | None = None) -> Markup:
+        lang = lang or language.reader_language()
         found = _log_items.get((id(entry), lang))
         if found is not None and found[0] is entry and found[1] is template:
             return found[2]
@@ -335,7 +336,12 @@ def read_entry(entry: LogEntry, lang: str) -> Any:
 def log_items(app) -> Callable[[list[LogEntry]], Markup]:
     """What ``_log.html`` calls for its entries: their html, one after the other (as its loop gave them)."""
     item = log_item(app)
-    return lambda entries: Markup("".join(map(item, entries)))
+
+    def items(entries: list[LogEntry]) -> Markup:
+        lang = language.reader_language()  # once for the twenty
+        return Markup("".join([item(entry, lang) for entry in entries]))
+
+    return items
 
 
 def _board(game: Game, actor: Actor, shown: str) -> dict:
