@@ -8,7 +8,7 @@ and that each audience still gets exactly its own view and its own language.
 
 from __future__ import annotations
 
-from flask import template_rendered  # noqa: F401 (the renders fixture's signal)
+import flask_babel
 
 from webapp.game import fog
 from webapp.live.hub import actor_for_audience
@@ -93,3 +93,24 @@ def test_one_update_is_drawn_in_each_readers_language(app, table):
     assert 'aria-roledescription="token"' in said["en"]
     assert 'aria-roledescription="token"' not in said["de"] and 'aria-roledescription="token"' not in said["fr"]
     assert "Protokoll" not in said["en"] + said["fr"] and "Journal" not in said["en"] + said["de"]
+
+
+def test_a_move_says_its_templates_words_without_asking_flask_babel_for_a_catalog(app, table, monkeypatch):
+    """The live fragments' ``_()`` read the language's catalog found once (``language.template_words``): a move
+    drawn for seven audiences in three languages asks Flask-Babel for no catalog (it did for every ``_()``)."""
+    socketio = app.extensions["tacmap_socketio"]
+    g = table["game"]
+    for lang, player in zip(("de", "fr"), table["players"][1:3]):
+        socketio.test_client(app, auth={"game": g["id"], "token": player["player_token"]},
+                             headers={"Accept-Language": lang}).get_received()
+    command(table["gm"], {"type": "move_token", "token_id": table["ids"]["Cat"], "x": 7, "y": 5})  # warm
+    asked = []
+    found = flask_babel.Domain.get_translations
+
+    def counted(self):
+        asked.append(1)
+        return found(self)
+
+    monkeypatch.setattr(flask_babel.Domain, "get_translations", counted)
+    command(table["gm"], {"type": "move_token", "token_id": table["ids"]["Cat"], "x": 8, "y": 5})
+    assert asked == []
