@@ -237,7 +237,7 @@ class Lazy(Mapping):
     after the makers, in order (values known already, the caller's extra values, Jinja's globals).
     """
 
-    __slots__ = ("_makers", "_values", "_more", "_front", "_root")
+    __slots__ = ("_makers", "_values", "_more", "_front", "_root", "game", "actor", "shared", "online")
 
     def __init__(self, makers: dict[str, Callable[["Lazy"], Any]], *more: Mapping) -> None:
         self._makers = makers
@@ -351,20 +351,20 @@ def _board(game: Game, actor: Actor, shown: str) -> dict:
     return maps.map_board(game, shown).to_dict()  # a prepared map is the GM's alone
 
 
-def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
-    """The map this audience's screen draws: the active one, or for the GM the one being prepared."""
-    return {
-        "shown_map_id": lambda c: maps.shown_to_gm(game) if actor.role == "gm" else game.active_map,
-        "shown_map": lambda c: game.maps.get(c["shown_map_id"]) or maps.GameMap(id=c["shown_map_id"], name="", board=None),
-        "preparing": lambda c: c["shown_map_id"] != game.active_map,
-        "board": lambda c: _board(game, actor, c["shown_map_id"]),
-        "zones": lambda c: maps.map_zones(game, c["shown_map_id"]) if c["shown_map_id"] in game.maps else game.zones,
-        "picture": lambda c: picture_of(game, c["shown_map"], actor),
-        "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
-        "maps_list": lambda c: maps.summary(game) if actor.role == "gm" and game.maps else [],
-        # where things are drawn on the shown map: squares, or pointy / flat hexes (webapp/live/drawing.py)
-        "drawing": lambda c: drawing.of(_shown_board(game, c["shown_map_id"]).grid),
-    }
+#: the map this audience's screen draws: the active one, or for the GM the one being prepared (makers of a
+#: ``context``: each reads the context's ``game`` and ``actor``)
+_MAP_MAKERS: dict[str, Callable[[Lazy], Any]] = {
+    "shown_map_id": lambda c: maps.shown_to_gm(c.game) if c.actor.role == "gm" else c.game.active_map,
+    "shown_map": lambda c: c.game.maps.get(c["shown_map_id"]) or maps.GameMap(id=c["shown_map_id"], name="", board=None),
+    "preparing": lambda c: c["shown_map_id"] != c.game.active_map,
+    "board": lambda c: _board(c.game, c.actor, c["shown_map_id"]),
+    "zones": lambda c: maps.map_zones(c.game, c["shown_map_id"]) if c["shown_map_id"] in c.game.maps else c.game.zones,
+    "picture": lambda c: picture_of(c.game, c["shown_map"], c.actor),
+    "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
+    "maps_list": lambda c: maps.summary(c.game) if c.actor.role == "gm" and c.game.maps else [],
+    # where things are drawn on the shown map: squares, or pointy / flat hexes (webapp/live/drawing.py)
+    "drawing": lambda c: drawing.of(_shown_board(c.game, c["shown_map_id"]).grid),
+}
 
 
 def _newest_log(game: Game, actor: Actor, shared: dict | None, visible: Callable[[], list]) -> list[LogEntry]:
@@ -390,60 +390,78 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
             fallback: tuple[Mapping, ...] = (), shared: dict | None = None) -> Lazy:
     """Everything a page or a fragment of this audience may show, each value computed when first read;
     ``fallback``: mappings looked up last (Flask's template globals, for fragments); ``shared``: one dict per
-    update (``fragments``' ``renders``), where what several audiences read alike is kept for the others."""
-    system = rules.get(game.system)
-    makers = map_makers(game, actor) | {
-        "tokens": lambda c: fog.visible_tokens(game, actor),
-        "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
-        "players": lambda c: list(game.players.values()),
-        "log": lambda c: _newest_log(game, actor, shared, lambda: c["tokens"]),  # the 20 newest, newest first
-        "screen_feed": lambda c: screen_feed(game, c["log"]),
-        "log_items": lambda c: log_items(current_app._get_current_object()),
-        "combat_view": lambda c: combat.combat_view(game, actor),
-        "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
-        "templates_view": lambda c: templates.view(game, actor),
-        "area_templates": lambda c: attacks.area_templates(system) or (
-            # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
-            [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
-            if game.zones is not None and system.board == "zones" else []),
-        "pending": lambda c: language.words(attacks.pending_view(game, actor)),  # the defenses in the reader's words
-        "soak_offers": lambda c: soak.pending_view(game, actor),
-        "reroll_offer": lambda c: reroll.pending_view(game, actor),
-        "last_attack": lambda c: last_attack(game, actor),
-        # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
-        "actions_of": lambda c: _once_per_token(lambda token: language.words(combat.actions_now(game, token))),
-        "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
-        # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
-        "token_name": lambda c: lambda token, marks=(): language.words(describe.token_name(game, token, c["zones"], marks)),
-        "token_where": lambda c: lambda token: language.words(describe.where(token, c["zones"])),
-        "screen_view": lambda c: screenview.view_for(game, actor),
-        "handouts_view": lambda c: handouts.view(game, actor),
-        # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
-        "lighting_layer": lambda c: lighting.layer(game, actor, c["shown_map"]) if c["shown_map_id"] in game.maps else None,
-        "dark_vision": lambda c: lighting.dark_vision(game),
-        "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
-                                                             bool(c["shown_map"].fog)))
-                                if c["preparing"] else (lambda: fog.layer(game, actor))),
-    }
-    given = {
-        "game": game,
-        "actor": actor,
-        "system": system,
-        "online": online or set(),
-        "sheet_of": lambda token: characters.sheet_of(game, token),
-        "may_see": lambda token: fog.may_see(game, actor, token),
-        "badges_of": lambda token: language.words(combat.badges(game, token)),  # in the reader's language
-        "token_picture": lambda token: handouts.token_picture(game, token),
-        "groups_of": combat.action_groups,
-        # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
-        "foe_of": lambda who, candidates: combat.first_foe(game, who, list(candidates)),
-        "zone_cover": editor.ZONE_COVER,
-        "uvtt_limit": uvtt.MAX_FILE_BYTES,
-        "picture_limit": uvtt.MAX_PICTURE_BYTES,
-        "light_color": lighting.css_color,
-    }
+    update (``fragments``' ``renders``), where what several audiences read alike is kept for the others.
+    The makers are made once (``_MAKERS``: each reads the context's game, actor and shared dict), not per
+    audience and update (they were: 45 functions made for each audience of each move)."""
     # the caller's extra values (the join link...) come after ours, as they always did
-    return Lazy(makers, given, *((extra,) if extra else ()), *fallback)
+    ctx = Lazy(_MAKERS, _GIVEN, *((extra,) if extra else ()), *fallback)
+    ctx.game, ctx.actor, ctx.shared, ctx.online = game, actor, shared, online
+    return ctx
+
+
+def _area_templates(c: Lazy) -> list:
+    game, system = c.game, c["system"]
+    return attacks.area_templates(system) or (
+        # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
+        [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
+        if game.zones is not None and system.board == "zones" else [])
+
+
+def _fog_layer(c: Lazy) -> Callable[[], dict | None]:
+    """The fog over the map on this screen: the GM preparing another map sees that map's, not the active one's."""
+    game = c.game
+    if c["preparing"]:
+        return lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]), bool(c["shown_map"].fog))
+    actor = c.actor
+    return lambda: fog.layer(game, actor)
+
+
+_MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
+    "game": lambda c: c.game,
+    "actor": lambda c: c.actor,
+    "system": lambda c: rules.get(c.game.system),
+    "online": lambda c: c.online or set(),
+    "tokens": lambda c: fog.visible_tokens(c.game, c.actor),
+    "my_tokens": lambda c: [t for t in c["tokens"] if c.actor.player_id and t.owner == c.actor.player_id],
+    "players": lambda c: list(c.game.players.values()),
+    "log": lambda c: _newest_log(c.game, c.actor, c.shared, lambda: c["tokens"]),  # the 20 newest, newest first
+    "screen_feed": lambda c: screen_feed(c.game, c["log"]),
+    "log_items": lambda c: log_items(current_app._get_current_object()),
+    "combat_view": lambda c: combat.combat_view(c.game, c.actor),
+    "settings": lambda c: combat.settings_of(c.game) if c.actor.role == "gm" else {},
+    "templates_view": lambda c: templates.view(c.game, c.actor),
+    "area_templates": _area_templates,
+    "pending": lambda c: language.words(attacks.pending_view(c.game, c.actor)),  # the defenses in the reader's words
+    "soak_offers": lambda c: soak.pending_view(c.game, c.actor),
+    "reroll_offer": lambda c: reroll.pending_view(c.game, c.actor),
+    "last_attack": lambda c: last_attack(c.game, c.actor),
+    # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
+    "actions_of": lambda c: _once_per_token(lambda token, game=c.game: language.words(combat.actions_now(game, token))),
+    "materials": lambda c: editor.materials(c.game) if c.actor.role == "gm" else [],
+    # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
+    "token_name": lambda c: lambda token, marks=(): language.words(describe.token_name(c.game, token, c["zones"], marks)),
+    "token_where": lambda c: lambda token: language.words(describe.where(token, c["zones"])),
+    "screen_view": lambda c: screenview.view_for(c.game, c.actor),
+    "handouts_view": lambda c: handouts.view(c.game, c.actor),
+    "lighting_layer": lambda c: lighting.layer(c.game, c.actor, c["shown_map"]) if c["shown_map_id"] in c.game.maps else None,
+    "dark_vision": lambda c: lighting.dark_vision(c.game),
+    "fog_layer": _fog_layer,
+    # what templates call with a token (or two)
+    "sheet_of": lambda c: lambda token, game=c.game: characters.sheet_of(game, token),
+    "may_see": lambda c: lambda token, game=c.game, actor=c.actor: fog.may_see(game, actor, token),
+    "badges_of": lambda c: lambda token, game=c.game: language.words(combat.badges(game, token)),  # the reader's words
+    "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
+    # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
+    "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates)),
+}
+#: what every context holds alike
+_GIVEN = {
+    "groups_of": combat.action_groups,
+    "zone_cover": editor.ZONE_COVER,
+    "uvtt_limit": uvtt.MAX_FILE_BYTES,
+    "picture_limit": uvtt.MAX_PICTURE_BYTES,
+    "light_color": lighting.css_color,
+}
 
 
 class _SharedTemplate(jinja2.Template):
