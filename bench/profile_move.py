@@ -1,6 +1,7 @@
 """Profile one move from command to last fragment, in-process (no network).
 
-Run: ``python -m bench.profile_move [--moves N] [--players P] [--fog] [--html FILE] [--broadcast-only]``
+Run: ``python -m bench.profile_move [--moves N] [--players P] [--fog] [--languages en,de,es] [--html FILE]
+[--broadcast-only]``
 (from the repository root; needs ``pip install pyinstrument``, the ``bench`` extra).
 
 Builds the bench game (``scenario``: 100 x 100 board, 1,000 wall segments, 50 tokens) with Flask's
@@ -31,8 +32,9 @@ from bench import scenario  # noqa: E402
 from bench.bench_pages import test_client_call  # noqa: E402
 
 
-def setup(tmp: str, players: int, fog_on: bool = False):
-    """The app, its hub and the bench game with one open connection per audience."""
+def setup(tmp: str, players: int, fog_on: bool = False, languages: tuple[str, ...] = ()):
+    """The app, its hub and the bench game with one open connection per audience; ``languages``: the
+    connections' languages, dealt in turn to the GM, the table screen and the players (as bench_propagation)."""
     from webapp import create_app
     from webapp.game.model import GM, SCREEN, Actor
 
@@ -45,7 +47,8 @@ def setup(tmp: str, players: int, fog_on: bool = False):
     actors = [GM, SCREEN] + [Actor("player", pid) for pid, _key in game.players]
     with app.test_request_context():  # as in a Socket.IO connect handler
         for i, actor in enumerate(actors):
-            hub.session_opened(f"bench-sid-{i}", game.id, actor)
+            hub.session_opened(f"bench-sid-{i}", game.id, actor,
+                               languages[i % len(languages)] if languages else "en")
     return app, hub, game
 
 
@@ -62,6 +65,8 @@ def main(argv=None) -> None:
     p.add_argument("--moves", type=int, default=200)
     p.add_argument("--players", type=int, default=8, help="players seated and connected (default 8: 10 audiences)")
     p.add_argument("--fog", action="store_true", help="fog of war on")
+    p.add_argument("--languages", default="", metavar="L1,L2",
+                   help="the connections' languages, dealt in turn (e.g. en,de,es: three at the table); default en")
     p.add_argument("--history", type=int, default=0, metavar="N",
                    help="N moves before the measured ones (a long game: its log has N more entries)")
     p.add_argument("--broadcast-only", action="store_true", help="profile Hub._broadcast alone")
@@ -76,7 +81,8 @@ def main(argv=None) -> None:
     from webapp.game.model import GM
 
     with tempfile.TemporaryDirectory(prefix="tacmap-profile-") as tmp:
-        app, hub, game = setup(tmp, args.players, args.fog)
+        languages = tuple(x for x in args.languages.split(",") if x)
+        app, hub, game = setup(tmp, args.players, args.fog, languages)
         # a Socket.IO handler runs in a request context (links in fragments are built from it)
         request = app.test_request_context()
         request.push()
@@ -125,7 +131,8 @@ def main(argv=None) -> None:
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
         what = "Hub._broadcast of one move" if args.broadcast_only else "Hub.execute of one move (with its broadcast)"
         audiences = len(hub._audiences(hub.game(game.id)))
-        print(f"{what}, {audiences} audiences{', fog on' if args.fog else ''}: "
+        print(f"{what}, {audiences} audiences{', fog on' if args.fog else ''}"
+              f"{', languages ' + '/'.join(languages) if languages else ''}: "
               f"{cpu * 1000 / args.moves:.2f} ms CPU, {wall * 1000 / args.moves:.2f} ms wall per move "
               f"({args.moves} moves{', profiler on' if profiler else ''})")
         changes = render.changes_for(move().events, hub.game(game.id))

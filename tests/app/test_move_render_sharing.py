@@ -107,7 +107,9 @@ def test_a_move_in_bright_light_with_no_token_followed_leaves_the_lighting_and_t
         client.get_received()
     renders.clear()
     command(gm, {"type": "move_token", "token_id": cat, "x": 8, "y": 6})
-    assert renders.count("_screen_view.html") == 1, renders  # the GM's and the screen's alike
+    # the GM's and the screen's alike: drawn once, or not at all when the same view was drawn for an update before
+    # (render._KEPT_PARTS)
+    assert renders.count("_screen_view.html") <= 1, renders
     assert 'id="screen-view-state"' in updates(gm)  # (the screen hears of it only when its view changed)
     # in the dark, what a move lights changes: every audience's lighting layer is drawn (the GM's, the screen's
     # and the players' alike: three)

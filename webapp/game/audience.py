@@ -9,6 +9,7 @@ what :mod:`fog` lets them, and never a line naming a token they cannot see.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Callable, Iterator
 
 from . import attacks, characters, combat, fog, handouts, maps, reroll, screenview, soak, templates
@@ -67,11 +68,18 @@ def _reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None)
         unseen -= {t.name for t in visible}  # a name shared with a token in view
         unseen.discard("")
         if unseen:
-            pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(unseen, key=len, reverse=True)))
+            pattern = _naming(frozenset(unseen))
     if pattern is None:
         return ("all",), lambda e: e.audience == "all"
     return ("all", pattern.pattern), lambda e: (e.audience == "all" and not pattern.search(e.text)
                                                 and not (e.detail and pattern.search(repr(e.detail))))
+
+
+@lru_cache(maxsize=256)
+def _naming(names: frozenset[str]):
+    """The pattern that finds any of ``names`` as a whole word (the longest first), made once per set of names:
+    a move with fog asks it of every audience but the GM, and the players who see alike hide the same names."""
+    return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(names, key=lambda n: (-len(n), n))))
 
 
 def fog_state(game: Game, actor: Actor) -> dict:

@@ -254,7 +254,19 @@ def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
 def visible_tokens(game: "Game", actor: "Actor") -> list["Token"]:
     """The tokens this audience may know about: the GM sees all; others no hidden token and,
     with fog on, only tokens in their view (a player's own tokens always)."""
-    return [t for t in game.tokens.values() if may_see(game, actor, t)]
+    tokens = game.tokens.values()
+    if actor.role == "gm":
+        return list(tokens)
+    if not enabled(game):
+        return [t for t in tokens if not t.hidden]
+    # may_see for each token, with the audience's view looked up once (a move with fog asks this of every
+    # audience but the GM: 50 tokens each)
+    seen = view(game, actor)
+    own, player_id = actor.role == "player", actor.player_id
+    squares = not game.board.grid.hex
+    return [t for t in tokens if not t.hidden and (
+        (own and t.owner == player_id)
+        or ((t.x, t.y) in seen if squares and t.size == 1 else any(c in seen for c in game.cells_of(t))))]
 
 
 def may_see_at(game: "Game", actor: "Actor", token: "Token", x: int, y: int) -> bool:

@@ -37,7 +37,7 @@ class Rejected(Exception):
 
     def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
         # a message id with its parameters (``Rejected(N_("%(name)s is full"), name=...)``): said in English
-        # here, in the sender's language by webapp/live/speech.py's ``refusal``
+        # here, in the sender's language by webapp/live/language.py's ``refusal_text``
         super().__init__(message % params if params else message)
         self.code = code
         self.msgid, self.params = (message, params) if params else (None, None)

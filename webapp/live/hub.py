@@ -976,7 +976,8 @@ class Hub:
         renders: dict = {}
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
-        with self.app.app_context():
+        with self.app.app_context(), contextlib.ExitStack() as speaking:
+            said = None  # the language spoken now: entered again only when the next audience reads another
             for audience in only or self._audiences(game):
                 if self.replays.replaying(game.id, audience):
                     continue  # shown a past moment: the present comes back whole with "back to the table"
@@ -990,9 +991,12 @@ class Hub:
                     from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
                     if sent is not None:
                         sent = dict(sent)  # render.fragments notes in it what it sends: the record changes once sent
-                    with language.speaking(lang):
-                        html = render.fragments(game, actor_for_audience(audience), changes, online=online,
-                                                extra=extra, renders=renders, since=before, sent=sent)
+                    if lang != said:
+                        speaking.close()
+                        speaking.enter_context(language.speaking(lang))
+                        said = lang
+                    html = render.fragments(game, actor_for_audience(audience), changes, online=online,
+                                            extra=extra, renders=renders, since=before, sent=sent)
                     if quiet:
                         if not html:  # nothing this audience can see changed: it hears nothing now
                             shown[key] = (from_seq, sent)

@@ -6,6 +6,11 @@ language by :func:`words` (``webapp.game.speech``). The request's language is Fl
 app has Flask-Babel (``?lang=``, the ``lang`` cookie, Accept-Language: webapp/web/i18n.py), else the same
 rules read here. A connection keeps the language of its handshake; the table screen's audience speaks the
 GM's choice for it (``screenview.screen_language``) or, without one, its devices' own.
+
+A device's language (:func:`device_language`): ``?lang=xx`` (kept in the ``lang`` cookie), the cookie, its
+Accept-Language among ours (the pseudo-locale only when named), else English; a refusal is said to the device
+that sent a Socket.IO event in it (:func:`to_sender`). The pages' side (Flask-Babel, the catalogs, the chooser) is
+webapp/web/i18n.py, which reads the device's language here.
 """
 
 from __future__ import annotations
@@ -13,20 +18,88 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import current_app, has_app_context, has_request_context, request
 
 from ..game import speech
 from ..game.model import Rejected
-from .speech import COOKIE, LANGUAGES, PSEUDO, device_language  # noqa: F401 (the device's choice: one place)
+from ..game.screenview import LANGUAGES as SCREEN_LANGUAGES
 
+# --- a device's language (?lang=, the cookie, Accept-Language), and a refusal said in it ----------------------
+
+PSEUDO = "en_XA"  #: the pseudo-locale for testing: chosen only by name, never by a browser's preference
+LANGUAGES = tuple(lang for lang in SCREEN_LANGUAGES if lang != PSEUDO)  #: en, de, fr, es
 CHOOSABLE = LANGUAGES + (PSEUDO,)
+COOKIE = "lang"
 
-_speaking: ContextVar[str | None] = ContextVar("tacmap_speaking", default=None)
+
+def normalize(code: str | None) -> str | None:
+    """A language code as the catalogs name it (``de``, ``en_XA``), or None when it is not one of ours (a device's
+    explicit choice: ``?lang=`` and the cookie name one of ours exactly, ``de-DE`` is not one)."""
+    if not code:
+        return None
+    code = code.strip().replace("-", "_")
+    for lang in CHOOSABLE:
+        if code.lower() == lang.lower():
+            return lang
+    return None
+
+
+def from_accept_language(header) -> str | None:
+    """The browser's best choice among ours; en_XA only when it is named."""
+    best = header.best_match(LANGUAGES) if header else None
+    for value, _q in header or ():
+        if normalize(value) == PSEUDO:
+            return PSEUDO if best is None or header.quality(value) >= header.quality(best) else best
+    return best
+
+
+def device_language() -> str:
+    """This request's device's language: ?lang=, the cookie, Accept-Language, English. On a Socket.IO event,
+    the connection's (its handshake's cookie and headers)."""
+    if not has_request_context():
+        return "en"
+    return (normalize(request.args.get("lang")) or normalize(request.cookies.get(COOKIE))
+            or from_accept_language(request.accept_languages) or "en")
+
+
+def refusal_text(exc: BaseException) -> str:
+    """A refusal in the current language: a message id with parameters where the refusal carries them
+    (``msgid``, ``params``), else its English sentence looked up in the catalogs (any domain's), else as it is."""
+    from flask_babel import gettext
+
+    msgid = getattr(exc, "msgid", None)
+    if msgid:
+        return gettext(msgid, **(getattr(exc, "params", None) or {}))
+    text = str(exc)
+    return gettext(text) if text else text
+
+
+def to_sender(exc: BaseException) -> str:
+    """A refusal for the device that sent a Socket.IO event, in that device's language."""
+    from flask_babel import force_locale
+
+    with force_locale(device_language()):
+        return refusal_text(exc)
+
+
+class _Reader(NamedTuple):
+    """What a live update in one language is drawn with, made once per app and language (:func:`_reader`)."""
+    language: str
+    catalog: Any  #: Flask-Babel's merged catalog (all domains) for the rules' words; None in English or without it
+    locale: Any  #: the ``babel.Locale`` Flask-Babel is told (None without Flask-Babel)
+    jinja: dict | None  #: the templates' gettext callables in this language (None without Flask-Babel)
+
+
+_speaking: ContextVar[_Reader | None] = ContextVar("tacmap_speaking", default=None)
+_OURS = {code: code for code in CHOOSABLE}  #: codes already as the catalogs name them: no normalizing
 
 
 def _ours(code: str | None) -> str | None:
+    found = _OURS.get(code) if isinstance(code, str) else None
+    if found is not None:
+        return found
     if not code or not isinstance(code, str) or len(code) > 20:
         return None
     found = speech.normalize(code)
@@ -52,42 +125,88 @@ def request_language() -> str:
 
 def reader_language() -> str:
     """The language being drawn in: a live update's (:func:`speaking`), else the request's."""
-    return _speaking.get() or request_language()
+    reader = _speaking.get()
+    return reader.language if reader is not None else request_language()
+
+
+def _reader(language: str) -> _Reader:
+    """The app's catalogs, locale and template callables for ``language`` (one of ours), made once per app: a
+    live update is drawn once per audience and language, and Flask-Babel's lookup of the same catalog on every
+    ``_()`` (the request's context, its locale parsed, its domain's cache) cost a fifth of a move (#32)."""
+    if not has_app_context():
+        return _Reader(language, None, None, None)
+    app = current_app._get_current_object()
+    readers = app.extensions.get("tacmap_readers")
+    if readers is None:
+        readers = app.extensions.setdefault("tacmap_readers", {})
+    found = readers.get(language)
+    if found is None:
+        if "babel" in app.extensions:
+            from babel import Locale
+            from flask_babel import force_locale, get_domain
+            from jinja2.ext import _make_new_gettext, _make_new_ngettext, _make_new_npgettext, _make_new_pgettext
+
+            with force_locale(language):
+                tr = get_domain().get_translations()  # Flask-Babel's merged catalog, all domains: as its _() reads
+            jinja = {"gettext": _make_new_gettext(tr.ugettext), "ngettext": _make_new_ngettext(tr.ungettext),
+                     "pgettext": _make_new_pgettext(tr.upgettext), "npgettext": _make_new_npgettext(tr.unpgettext)}
+            found = _Reader(language, None if language == speech.SOURCE else tr, Locale.parse(language), jinja)
+        else:
+            found = _Reader(language, None, None, None)
+        readers[language] = found
+    return found
+
+
+def template_words() -> dict | None:
+    """The templates' ``gettext`` / ``ngettext`` (newstyle, as Flask-Babel installs them) in the reader's
+    language, to be looked up before Jinja's globals (``render.flask_values``); None: Flask-Babel's own."""
+    reader = _speaking.get()
+    if reader is None:
+        reader = _reader(request_language()) if _babel() else None
+    return None if reader is None else reader.jinja
 
 
 @contextmanager
 def speaking(language: str | None) -> Iterator[str]:
     """Draw in ``language`` (a live update for the readers of one language): the rules' words, and with
-    Flask-Babel the templates' own words too."""
-    language = _ours(language) or speech.SOURCE
-    token = _speaking.set(language)
+    Flask-Babel the templates' own words too (``template_words``), and anything else that asks Flask-Babel
+    (its locale is set as ``flask_babel.force_locale`` sets it, with the Locale parsed once)."""
+    reader = _reader(_ours(language) or speech.SOURCE)
+    token = _speaking.set(reader)
+    ctx = None
+    if reader.locale is not None:
+        from flask_babel import _get_current_context
+        ctx = _get_current_context()
     try:
-        if _babel():
-            from flask_babel import force_locale
-            with force_locale(language):
-                yield language
-        else:
-            yield language
+        if ctx is None:
+            yield reader.language
+        else:  # flask_babel.force_locale's own steps
+            saved = (getattr(ctx, "babel_translations", None), getattr(ctx, "babel_locale", None))
+            try:
+                ctx.babel_locale = ctx.forced_babel_locale = reader.locale
+                ctx.babel_translations = None
+                yield reader.language
+            finally:
+                if hasattr(ctx, "forced_babel_locale"):
+                    del ctx.forced_babel_locale
+                ctx.babel_translations, ctx.babel_locale = saved
     finally:
         _speaking.reset(token)
 
 
 def _app_catalog(language: str):
     """Flask-Babel's merged catalog for ``language`` (all domains), when the app has Flask-Babel."""
-    if not _babel() or language == speech.SOURCE:
+    if language == speech.SOURCE or not _babel():
         return None
-    cache = current_app.extensions.setdefault("tacmap_rule_catalogs", {})
-    found = cache.get(language)
-    if found is None:
-        from flask_babel import force_locale, get_domain
-        with force_locale(language):
-            found = cache[language] = get_domain().get_translations()
-    return found
+    return _reader(language).catalog
 
 
 def words(value: Any, language: str | None = None) -> Any:
     """``value`` (rules' words, a list, or a dict of them: a result card) in ``language`` (default: the
     reader's); text that is not words stays as it is; the stored messages (``"_say"``) are left out."""
+    reader = _speaking.get() if language is None else None
+    if reader is not None:  # a live update: its language's catalog, found once
+        return _deep(value, reader.language, reader.catalog)
     language = _ours(language) or reader_language()
     found = _app_catalog(language)
     return _deep(value, language, found)

@@ -237,20 +237,25 @@ class Lazy(Mapping):
     after the makers, in order (values known already, the caller's extra values, Jinja's globals).
     """
 
-    __slots__ = ("_makers", "_values", "_more")
+    __slots__ = ("_makers", "_values", "_more", "_front", "_root", "game", "actor", "shared", "online")
 
     def __init__(self, makers: dict[str, Callable[["Lazy"], Any]], *more: Mapping) -> None:
         self._makers = makers
         self._values: dict[str, Any] = {}
         self._more = more
+        self._front: dict[str, Any] | None = None  # ``with_values``' values, looked up first
+        self._root = self  # the context the makers are given (``with_values`` shares its makers and values)
 
     def __getitem__(self, key: str) -> Any:
+        front = self._front
+        if front is not None and key in front:
+            return front[key]
         values = self._values
         if key in values:
             return values[key]
         maker = self._makers.get(key)
         if maker is not None:
-            value = values[key] = maker(self)
+            value = values[key] = maker(self._root)
             return value
         for more in self._more:
             if key in more:
@@ -258,7 +263,8 @@ class Lazy(Mapping):
         raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        if key in self._makers:
+        front = self._front
+        if (front is not None and key in front) or key in self._values or key in self._makers:
             return True
         for more in self._more:
             if key in more:
@@ -267,7 +273,7 @@ class Lazy(Mapping):
 
     def __iter__(self) -> Iterator[str]:
         seen = set()
-        for source in (self._makers, *self._more):
+        for source in ((self._front or {}), self._makers, *self._more):
             for key in source:
                 if key not in seen:
                     seen.add(key)
@@ -280,8 +286,13 @@ class Lazy(Mapping):
         return True
 
     def with_values(self, values: dict[str, Any]) -> "Lazy":
-        """This context with ``values`` in front (a template's ``oob``, the token it draws)."""
-        return Lazy({}, values, self)
+        """This context with ``values`` in front (a template's ``oob``, the token it draws): the same makers
+        and values computed (each computed once, by this context's root, as if read there), no nesting (a
+        template's every name looked up through one context, not through each ``with_values`` in turn)."""
+        out = Lazy.__new__(Lazy)
+        out._makers, out._values, out._more, out._root = self._makers, self._values, self._more, self._root
+        out._front = values if self._front is None else {**self._front, **values}
+        return out
 
 
 #: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)`` and language: an entry never
@@ -293,12 +304,13 @@ _log_items_lock = threading.Lock()
 LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
 
 
-def log_item(app) -> Callable[[LogEntry], Markup]:
-    """Each entry's html, rendered once (again if the template was reloaded)."""
+def log_item(app) -> Callable[..., Markup]:
+    """Each entry's html, rendered once (again if the template was reloaded); ``lang``: the reader's language,
+    if the caller has it (default: looked up)."""
     template = _fragment_env(app).get_template("_log_entry.html")
 
-    def item(entry: LogEntry) -> Markup:
-        lang = language.reader_language()
+    def item(entry: LogEntry, lang: str | None = None) -> Markup:
+        lang = lang or language.reader_language()
         found = _log_items.get((id(entry), lang))
         if found is not None and found[0] is entry and found[1] is template:
             return found[2]
@@ -324,7 +336,12 @@ def read_entry(entry: LogEntry, lang: str) -> Any:
 def log_items(app) -> Callable[[list[LogEntry]], Markup]:
     """What ``_log.html`` calls for its entries: their html, one after the other (as its loop gave them)."""
     item = log_item(app)
-    return lambda entries: Markup("".join(map(item, entries)))
+
+    def items(entries: list[LogEntry]) -> Markup:
+        lang = language.reader_language()  # once for the twenty
+        return Markup("".join([item(entry, lang) for entry in entries]))
+
+    return items
 
 
 def _board(game: Game, actor: Actor, shown: str) -> dict:
@@ -334,20 +351,20 @@ def _board(game: Game, actor: Actor, shown: str) -> dict:
     return maps.map_board(game, shown).to_dict()  # a prepared map is the GM's alone
 
 
-def map_makers(game: Game, actor: Actor) -> dict[str, Callable[[Lazy], Any]]:
-    """The map this audience's screen draws: the active one, or for the GM the one being prepared."""
-    return {
-        "shown_map_id": lambda c: maps.shown_to_gm(game) if actor.role == "gm" else game.active_map,
-        "shown_map": lambda c: game.maps.get(c["shown_map_id"]) or maps.GameMap(id=c["shown_map_id"], name="", board=None),
-        "preparing": lambda c: c["shown_map_id"] != game.active_map,
-        "board": lambda c: _board(game, actor, c["shown_map_id"]),
-        "zones": lambda c: maps.map_zones(game, c["shown_map_id"]) if c["shown_map_id"] in game.maps else game.zones,
-        "picture": lambda c: picture_of(game, c["shown_map"], actor),
-        "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
-        "maps_list": lambda c: maps.summary(game) if actor.role == "gm" and game.maps else [],
-        # where things are drawn on the shown map: squares, or pointy / flat hexes (webapp/live/drawing.py)
-        "drawing": lambda c: drawing.of(_shown_board(game, c["shown_map_id"]).grid),
-    }
+#: the map this audience's screen draws: the active one, or for the GM the one being prepared (makers of a
+#: ``context``: each reads the context's ``game`` and ``actor``)
+_MAP_MAKERS: dict[str, Callable[[Lazy], Any]] = {
+    "shown_map_id": lambda c: maps.shown_to_gm(c.game) if c.actor.role == "gm" else c.game.active_map,
+    "shown_map": lambda c: c.game.maps.get(c["shown_map_id"]) or maps.GameMap(id=c["shown_map_id"], name="", board=None),
+    "preparing": lambda c: c["shown_map_id"] != c.game.active_map,
+    "board": lambda c: _board(c.game, c.actor, c["shown_map_id"]),
+    "zones": lambda c: maps.map_zones(c.game, c["shown_map_id"]) if c["shown_map_id"] in c.game.maps else c.game.zones,
+    "picture": lambda c: picture_of(c.game, c["shown_map"], c.actor),
+    "map_tokens": lambda c: list(c["shown_map"].tokens.values()) if c["preparing"] else c["tokens"],
+    "maps_list": lambda c: maps.summary(c.game) if c.actor.role == "gm" and c.game.maps else [],
+    # where things are drawn on the shown map: squares, or pointy / flat hexes (webapp/live/drawing.py)
+    "drawing": lambda c: drawing.of(_shown_board(c.game, c["shown_map_id"]).grid),
+}
 
 
 def _newest_log(game: Game, actor: Actor, shared: dict | None, visible: Callable[[], list]) -> list[LogEntry]:
@@ -373,60 +390,78 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
             fallback: tuple[Mapping, ...] = (), shared: dict | None = None) -> Lazy:
     """Everything a page or a fragment of this audience may show, each value computed when first read;
     ``fallback``: mappings looked up last (Flask's template globals, for fragments); ``shared``: one dict per
-    update (``fragments``' ``renders``), where what several audiences read alike is kept for the others."""
-    system = rules.get(game.system)
-    makers = map_makers(game, actor) | {
-        "tokens": lambda c: fog.visible_tokens(game, actor),
-        "my_tokens": lambda c: [t for t in c["tokens"] if actor.player_id and t.owner == actor.player_id],
-        "players": lambda c: list(game.players.values()),
-        "log": lambda c: _newest_log(game, actor, shared, lambda: c["tokens"]),  # the 20 newest, newest first
-        "screen_feed": lambda c: screen_feed(game, c["log"]),
-        "log_items": lambda c: log_items(current_app._get_current_object()),
-        "combat_view": lambda c: combat.combat_view(game, actor),
-        "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
-        "templates_view": lambda c: templates.view(game, actor),
-        "area_templates": lambda c: attacks.area_templates(system) or (
-            # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
-            [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
-            if game.zones is not None and system.board == "zones" else []),
-        "pending": lambda c: language.words(attacks.pending_view(game, actor)),  # the defenses in the reader's words
-        "soak_offers": lambda c: soak.pending_view(game, actor),
-        "reroll_offer": lambda c: reroll.pending_view(game, actor),
-        "last_attack": lambda c: last_attack(game, actor),
-        # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
-        "actions_of": lambda c: _once_per_token(lambda token: language.words(combat.actions_now(game, token))),
-        "materials": lambda c: editor.materials(game) if actor.role == "gm" else [],
-        # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
-        "token_name": lambda c: lambda token, marks=(): language.words(describe.token_name(game, token, c["zones"], marks)),
-        "token_where": lambda c: lambda token: language.words(describe.where(token, c["zones"])),
-        "screen_view": lambda c: screenview.view_for(game, actor),
-        "handouts_view": lambda c: handouts.view(game, actor),
-        # the fog over the map on this screen: the GM preparing another map sees that map's, not the active one's
-        "lighting_layer": lambda c: lighting.layer(game, actor, c["shown_map"]) if c["shown_map_id"] in game.maps else None,
-        "dark_vision": lambda c: lighting.dark_vision(game),
-        "fog_layer": lambda c: ((lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]),
-                                                             bool(c["shown_map"].fog)))
-                                if c["preparing"] else (lambda: fog.layer(game, actor))),
-    }
-    given = {
-        "game": game,
-        "actor": actor,
-        "system": system,
-        "online": online or set(),
-        "sheet_of": lambda token: characters.sheet_of(game, token),
-        "may_see": lambda token: fog.may_see(game, actor, token),
-        "badges_of": lambda token: language.words(combat.badges(game, token)),  # in the reader's language
-        "token_picture": lambda token: handouts.token_picture(game, token),
-        "groups_of": combat.action_groups,
-        # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
-        "foe_of": lambda who, candidates: combat.first_foe(game, who, list(candidates)),
-        "zone_cover": editor.ZONE_COVER,
-        "uvtt_limit": uvtt.MAX_FILE_BYTES,
-        "picture_limit": uvtt.MAX_PICTURE_BYTES,
-        "light_color": lighting.css_color,
-    }
+    update (``fragments``' ``renders``), where what several audiences read alike is kept for the others.
+    The makers are made once (``_MAKERS``: each reads the context's game, actor and shared dict), not per
+    audience and update (they were: 45 functions made for each audience of each move)."""
     # the caller's extra values (the join link...) come after ours, as they always did
-    return Lazy(makers, given, *((extra,) if extra else ()), *fallback)
+    ctx = Lazy(_MAKERS, _GIVEN, *((extra,) if extra else ()), *fallback)
+    ctx.game, ctx.actor, ctx.shared, ctx.online = game, actor, shared, online
+    return ctx
+
+
+def _area_templates(c: Lazy) -> list:
+    game, system = c.game, c["system"]
+    return attacks.area_templates(system) or (
+        # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
+        [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
+        if game.zones is not None and system.board == "zones" else [])
+
+
+def _fog_layer(c: Lazy) -> Callable[[], dict | None]:
+    """The fog over the map on this screen: the GM preparing another map sees that map's, not the active one's."""
+    game = c.game
+    if c["preparing"]:
+        return lambda: fog.prepared_layer(maps.map_board(game, c["shown_map_id"]), bool(c["shown_map"].fog))
+    actor = c.actor
+    return lambda: fog.layer(game, actor)
+
+
+_MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
+    "game": lambda c: c.game,
+    "actor": lambda c: c.actor,
+    "system": lambda c: rules.get(c.game.system),
+    "online": lambda c: c.online or set(),
+    "tokens": lambda c: fog.visible_tokens(c.game, c.actor),
+    "my_tokens": lambda c: [t for t in c["tokens"] if c.actor.player_id and t.owner == c.actor.player_id],
+    "players": lambda c: list(c.game.players.values()),
+    "log": lambda c: _newest_log(c.game, c.actor, c.shared, lambda: c["tokens"]),  # the 20 newest, newest first
+    "screen_feed": lambda c: screen_feed(c.game, c["log"]),
+    "log_items": lambda c: log_items(current_app._get_current_object()),
+    "combat_view": lambda c: combat.combat_view(c.game, c.actor),
+    "settings": lambda c: combat.settings_of(c.game) if c.actor.role == "gm" else {},
+    "templates_view": lambda c: templates.view(c.game, c.actor),
+    "area_templates": _area_templates,
+    "pending": lambda c: language.words(attacks.pending_view(c.game, c.actor)),  # the defenses in the reader's words
+    "soak_offers": lambda c: soak.pending_view(c.game, c.actor),
+    "reroll_offer": lambda c: reroll.pending_view(c.game, c.actor),
+    "last_attack": lambda c: last_attack(c.game, c.actor),
+    # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
+    "actions_of": lambda c: _once_per_token(lambda token, game=c.game: language.words(combat.actions_now(game, token))),
+    "materials": lambda c: editor.materials(c.game) if c.actor.role == "gm" else [],
+    # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
+    "token_name": lambda c: lambda token, marks=(): language.words(describe.token_name(c.game, token, c["zones"], marks)),
+    "token_where": lambda c: lambda token: language.words(describe.where(token, c["zones"])),
+    "screen_view": lambda c: screenview.view_for(c.game, c.actor),
+    "handouts_view": lambda c: handouts.view(c.game, c.actor),
+    "lighting_layer": lambda c: lighting.layer(c.game, c.actor, c["shown_map"]) if c["shown_map_id"] in c.game.maps else None,
+    "dark_vision": lambda c: lighting.dark_vision(c.game),
+    "fog_layer": _fog_layer,
+    # what templates call with a token (or two)
+    "sheet_of": lambda c: lambda token, game=c.game: characters.sheet_of(game, token),
+    "may_see": lambda c: lambda token, game=c.game, actor=c.actor: fog.may_see(game, actor, token),
+    "badges_of": lambda c: lambda token, game=c.game: language.words(combat.badges(game, token)),  # the reader's words
+    "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
+    # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
+    "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates)),
+}
+#: what every context holds alike
+_GIVEN = {
+    "groups_of": combat.action_groups,
+    "zone_cover": editor.ZONE_COVER,
+    "uvtt_limit": uvtt.MAX_FILE_BYTES,
+    "picture_limit": uvtt.MAX_PICTURE_BYTES,
+    "light_color": lighting.css_color,
+}
 
 
 class _SharedTemplate(jinja2.Template):
@@ -453,10 +488,13 @@ def _fragment_env(app) -> jinja2.Environment:
 
 def flask_values(app) -> tuple[Mapping, ...]:
     """What ``render_template`` adds to every context: its context processors' values and the Jinja
-    globals (``url_for``, ``csrf_field``...), to be looked up after the context's own."""
+    globals (``url_for``, ``csrf_field``...), to be looked up after the context's own; before the globals, the
+    reader's language's ``gettext`` and ``ngettext`` (``language.template_words``: what Flask-Babel's would
+    give, without its lookups on every ``_()``)."""
     processed: dict = {}
     app.update_template_context(processed)
-    return processed, _fragment_env(app).globals
+    said = language.template_words()  # the templates' _() in the reader's language, its catalog found once
+    return (processed, said, _fragment_env(app).globals) if said else (processed, _fragment_env(app).globals)
 
 
 def _render(name: str, ctx: Mapping) -> str:
@@ -533,6 +571,39 @@ _SHOWS_ONLY = {
 }
 
 
+#: parts whose html depends on nothing but their ``view_key``'s values (no ``id``s: the value itself) besides the
+#: template and, for the fog, the map's grid: the same key gives the same html in any update, so it is kept from one
+#: update to the next (a move with fog redrew every audience's fog layer, unchanged by most moves, each time)
+_KEPT_PARTS = frozenset({"fog", *_SHOWS_ONLY})
+_kept: dict[tuple, tuple[jinja2.Template, str, bytes]] = {}
+_kept_lock = threading.Lock()
+KEPT_KEEP = 1024  # the oldest go first
+
+
+def _kept_render(key: tuple, template: str, values: Mapping, digests: dict | None, ctx: Lazy) -> str:
+    """``_render(template, values)`` for a part of ``_KEPT_PARTS`` whose view key (with its language) is ``key``:
+    the html kept from an earlier update when the key and the template are the same (its digest with it)."""
+    loaded = _fragment_env(current_app._get_current_object()).get_template(template)
+    if key[0] == "fog":  # drawn on the map's grid (squares or hexes)
+        key = (*key, ctx["drawing"].grid)
+    found = _kept.get(key)
+    if found is None or found[0] is not loaded:
+        html = _render(template, values)
+        found = (loaded, html, _digest(html))
+        with _kept_lock:
+            _kept[key] = found
+            while len(_kept) > KEPT_KEEP:
+                del _kept[next(iter(_kept))]
+    if digests is not None:
+        digests[found[1]] = found[2]
+    return found[1]
+
+
+def _digest(html: str) -> bytes:
+    """What a quiet audience's record of what it was sent holds of an html (``fragments``' ``sent``)."""
+    return hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
 def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None, extra: Mapping | None = None,
               renders: dict | None = None, since: int | None = None, sent: dict | None = None) -> str:
     """The out-of-band fragments that bring this audience's screen up to date.
@@ -597,7 +668,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             return True
         digest = None if digests is None else digests.get(html)  # a shared render: the same str, hashed once
         if digest is None:
-            digest = hashlib.blake2b(html.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+            digest = _digest(html)
             if digests is not None:
                 digests[html] = digest
         if sent.get(name) == digest:
@@ -612,7 +683,11 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         key = (*key, language.reader_language())  # the same part in another language is another html
         found = renders.get(key)
         if found is None:
-            found = renders[key] = (_render(template, values), ctx)
+            if name in _KEPT_PARTS:  # its html may be the last update's: kept across updates
+                html = _kept_render(key, template, values, digests, ctx)
+            else:
+                html = _render(template, values)
+            found = renders[key] = (html, ctx)
         return found[0]
 
     for name in sorted(changes):

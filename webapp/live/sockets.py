@@ -26,7 +26,7 @@ from ..storage.store import DamagedLog
 from ..game.model import Rejected
 from ..game.text import TooDeep, too_deep_message
 from .lanes import Lanes
-from .speech import to_sender
+from .language import to_sender
 
 log = logging.getLogger(__name__)
 

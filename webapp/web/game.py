@@ -16,7 +16,7 @@ from ..game.seats import player_joined
 from ..game.table import from_form
 from ..live import language, render
 from ..live.hub import guess_refused, render_security
-from ..live.speech import refusal
+from ..live.language import refusal_text as refusal
 from . import hub, remember_key, remembered_key, unlock
 from .device import played
 from .gate import gate

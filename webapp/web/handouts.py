@@ -18,7 +18,7 @@ from ..game import uvtt
 from ..game.model import Rejected
 from ..storage import pictures
 from . import hub
-from ..live.speech import refusal
+from ..live.language import refusal_text as refusal
 from .game import _seat
 from .maps import UPLOAD_SLACK, busy, refused, uploaded_file
 

@@ -31,7 +31,7 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, g, has_request_context, request, url_for
 from flask_babel import Babel, get_locale
 
-from ..live.speech import COOKIE, LANGUAGES, PSEUDO, device_language, from_accept_language, normalize  # noqa: F401
+from ..live.language import COOKIE, LANGUAGES, PSEUDO, device_language, from_accept_language, normalize  # noqa: F401
 from .assets import asset_dir
 
 TRANSLATIONS = asset_dir("translations")

@@ -20,7 +20,7 @@ from ..storage import pictures
 from ..game import uvtt
 from ..game.model import Rejected
 from . import hub, remembered_key
-from ..live.speech import refusal
+from ..live.language import refusal_text as refusal
 
 bp = Blueprint("maps", __name__)
 
