@@ -47,7 +47,12 @@ def device_language() -> str:
 
 def refusal(exc: BaseException) -> str:
     """A refusal in the current language: a message id with parameters where the refusal carries them
-    (``msgid``, ``params``), else its English sentence looked up in the catalogs (any domain's), else as it is."""
+    (``msgid``, ``params``; a refused payload's ``parts``), else its English sentence looked up in the catalogs (any domain's), else as it is."""
+    parts = getattr(exc, "parts", None)
+    if parts:  # a refused payload's errors (webapp/game/validation.py), each said whole, its words too
+        words = getattr(exc, "words", ())
+        return "; ".join(gettext(msgid, **{k: gettext(v) if k in words else v for k, v in params.items()})
+                         for msgid, params in parts)
     msgid = getattr(exc, "msgid", None)
     if msgid:
         return gettext(msgid, **(getattr(exc, "params", None) or {}))
@@ -59,3 +64,11 @@ def to_sender(exc: BaseException) -> str:
     """A refusal for the device that sent a Socket.IO event, in that device's language."""
     with force_locale(device_language()):
         return refusal(exc)
+
+
+def said_in(language: str | None, message: str, params: dict | None = None) -> str:
+    """A message id (``N_``-marked) with its parameters in ``language``: a notice pushed to a connection, in
+    the language of that connection's device (its handshake's), whoever caused it. Needs an app context (the
+    hub's app gives one where there is none)."""
+    with force_locale(normalize(language) or "en"):
+        return gettext(message, **(params or {}))
