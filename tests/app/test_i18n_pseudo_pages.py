@@ -309,3 +309,114 @@ def test_every_live_update_of_a_scripted_fight_is_in_the_pseudo_locale(app, syst
                 problems.setdefault(f"{step['type']} -> {audience}", []).append(line)
     assert rendered >= 3 * 7 * 3
     assert not problems, "\n".join(f"[{k}] {line}" for k, v in problems.items() for line in v[:40])
+
+
+# --- the pages added lately, room mode and the pushed notices (i18n-rest, #37) ----------------------------------
+
+def pseudo_clients(app) -> None:
+    """Every client ``app.test_client()`` makes from now on names the pseudo-locale in its Accept-Language (a
+    browser that asks for it by name), as the session's client class does otherwise (its CSRF token)."""
+    from flask import Flask
+
+    class PseudoClient(Flask.test_client_class):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en-XA"
+
+    app.test_client_class = PseudoClient
+
+
+def test_the_recap_replay_timeline_security_card_and_error_pages_are_in_the_pseudo_locale(app):
+    """The recap page and its download, the GM's replay timeline, the Security card with a password set, the
+    pages of a 403, a 404, a 413 and a refused form, after a fight of three rounds."""
+    hub = app.extensions["tacmap"]
+    api, g, p, ids = fight(app, "savage_worlds")
+    for _step, _answer in scripted_fight(api, g, p, ids):
+        pass
+    data = data_of(hub, g["id"])
+    gm = pseudo_client(app)
+    gm.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
+    pages = {
+        "recap": gm.get(f"/games/{g['id']}/recap").get_data(as_text=True),
+        "recap download": gm.get(f"/games/{g['id']}/recap?download=1").get_data(as_text=True),
+        "recap embedded": gm.get(f"/games/{g['id']}/recap?embed=1").get_data(as_text=True),
+        "404": gm.get("/no/such/page").get_data(as_text=True),
+        "403": pseudo_client(app).get(f"/games/{g['id']}/gm?key=forged").get_data(as_text=True),
+        "413": gm.post(f"/games/{g['id']}/commands", data={"type": "roll", "expr": "x" * 3_000_000}).get_data(as_text=True),
+    }
+    # the GM's replay timeline (JSON the replay panel shows): each moment's words
+    timeline = gm.get(f"/games/{g['id']}/timeline").json
+    assert len(timeline["moments"]) >= 3, timeline
+    pages["timeline"] = "".join(f"<p>{escape_text(str(m.get('text', '')))}</p>" for m in timeline["moments"])
+    from webapp.game import keys
+    from webapp.game.model import GM
+
+    hub.security_command(g["id"], GM, keys.parse({"type": "set_gm_password", "password": "secret-1"}))
+    pages["security card"] = gm.post(f"/games/{g['id']}/security", data={"type": "rotate_join_code"}).get_data(as_text=True)
+    assert "download" in pages["recap download"].lower() or "<html" in pages["recap download"]
+    problems = {name: untranslated(html, data + [hub.store.game(g["id"]).join_code]) for name, html in pages.items()}
+    problems = {k: v for k, v in problems.items() if v}
+    assert not problems, "\n".join(f"[{k}] {line}" for k, v in problems.items() for line in v)
+
+
+def test_room_mode_pages_and_table_sheets_are_in_the_pseudo_locale(tmp_path):
+    """The organiser's page, its table list, the printed sheets, the /pin page, setup, login, reset and closed
+    pages (every state tests/app/test_room_i18n.py renders), in en_XA through the app's own catalogs."""
+    from test_room_i18n import every_room_page
+
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                      "ROOM": True})
+    pseudo_clients(app)
+    pages, data = every_room_page(app)
+    hub = app.extensions["tacmap"]
+    data = sorted(set(data) | set(data_of(hub)), key=len, reverse=True)
+    assert 'lang="en-XA"' in pages["organiser page, tables made"]
+    problems = {name: untranslated(html, data) for name, html in pages.items()}
+    problems = {k: v for k, v in problems.items() if v}
+    assert not problems, "\n".join(f"[{k}] {line}" for k, v in problems.items() for line in v)
+
+
+def test_the_pushed_notices_and_socket_refusals_are_in_the_pseudo_locale(app):
+    """What a connection is told outside a page: the notice when it is ended, a refused payload naming its
+    field, the lanes' and the socket handlers' own refusals."""
+    hub = app.extensions["tacmap"]
+    api, g, p, ids = fight(app, "plain_grid")
+    socketio = app.extensions["tacmap_socketio"]
+
+    def link(key):
+        c = socketio.test_client(app, auth={"game": g["id"], "token": key}, flask_test_client=pseudo_client(app))
+        assert c.is_connected()
+        return c
+
+    screen, phone, gm = link(g["screen_token"]), link(p["player_token"]), link(g["gm_token"])
+    said = [
+        gm.emit("command", {"type": "move_token", "token_id": ids["Hero"], "x": "a", "y": 1, "z": 0}, callback=True),
+        gm.emit("command", {"type": "replay", "at": 0, "on": ["gm", "screen", "gm"]}, callback=True),
+        gm.emit("command", {"type": "rename_token", "token_id": ids["Hero"], "name": "A\u0007"}, callback=True),
+        gm.emit("command", "not an object", callback=True),
+        gm.emit("sync", 5, callback=True),
+    ]
+    sid = next(s for s, (game_id, actor) in hub._sessions.items() if game_id == g["id"] and actor.role == "gm")
+    from webapp.live import lanes
+    from webapp.live.hub import TOO_LATE
+
+    said.append({"error": hub.said_to(sid, TOO_LATE)})
+    said.append({"error": hub.said_to(sid, lanes.TOO_MANY)})
+    said.append({"error": hub.said_to(sid, lanes.FAILED)})
+    for c in (screen, phone):
+        c.get_received()
+    assert gm.emit("command", {"type": "rotate_screen_key"}, callback=True)["ok"]
+    assert gm.emit("command", {"type": "remove_player", "player_id": p["player_id"]}, callback=True)["ok"]
+    notices = [m["args"][0]["message"] for c in (screen, phone) for m in c.queue if m["name"] == "ended"]
+    assert len(notices) == 2 and all(a.get("error") for a in said), (notices, said)
+    data = data_of(hub, g["id"]) + [ids["Hero"], "x", "z", "on", "name", "U+0007", "command", "sync", "type",
+                                    '{"type": ..., ...}', '{"since"?}', "'{\"since\"?}'"]
+    texts = [a["error"] for a in said] + notices
+    html = "".join(f"<p>{escape_text(t)}</p>" for t in texts)
+    assert not untranslated(html, data), "\n".join(untranslated(html, data))
+
+
+def escape_text(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))
