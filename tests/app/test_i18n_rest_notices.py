@@ -174,3 +174,19 @@ def test_every_pydantic_message_here_is_pydantics_own_sentence_with_the_field_in
         params = {**ctx, "field": "f", "kind": ctx.get("field_type", "")}
         assert PydanticKnownError(kind, ctx).message() == (more % params)[len("f: "):], kind
     assert text.Fault("%(field)s: x %(n)s", "x 1", n=1).args == ("x 1",)
+
+
+def test_the_gm_lighting_cards_dark_vision_reading_is_in_the_gms_language(app, hub):
+    """The rules' reading of dark vision and dim light, shown on the GM's lighting card, is said in the page's
+    language (it was the rules' English inside a translated sentence)."""
+    c = app.test_client()
+    g = c.post("/api/games", json={"name": "Night", "system": "savage_worlds"}).json
+    note = {}
+    for lang in ("de", "en"):
+        gm = device(app, lang)
+        gm.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
+        html = gm.get(f"/games/{g['id']}/gm").get_data(as_text=True)
+        note[lang] = html.split('id="dark-vision-note">', 1)[1].split("</p>", 1)[0]
+    assert note["de"].startswith("Dunkelsicht in Savage Worlds (SWADE): keine: ")
+    assert "Dämmerlicht: wie helles Licht behandelt" in note["de"] and "no penalty" not in note["de"]
+    assert note["en"].startswith("Dark vision in Savage Worlds (SWADE): none: ")
