@@ -190,3 +190,26 @@ def test_the_gm_lighting_cards_dark_vision_reading_is_in_the_gms_language(app, h
     assert note["de"].startswith("Dunkelsicht in Savage Worlds (SWADE): keine: ")
     assert "Dämmerlicht: wie helles Licht behandelt" in note["de"] and "no penalty" not in note["de"]
     assert note["en"].startswith("Dark vision in Savage Worlds (SWADE): none: ")
+
+
+def test_an_attacks_refusal_names_the_tokens_in_the_senders_language(app, hub):
+    """webapp/game/attacks.py's refusals carry their names as parameters: a German GM and a Spanish phone read
+    them whole, the JSON API the English sentence."""
+    c = app.test_client()
+    g = c.post("/api/games", json={"name": "Duel", "system": "savage_worlds"}).json
+    p = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Pia"}).json
+    gm_auth = {"Authorization": f"Bearer {g['gm_token']}"}
+    hero = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 1, "y": 1, "owner": p["player_id"],
+                                                        "kind": "pc"}, headers=gm_auth).json["id"]
+    ogre = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Ogre", "x": 3, "y": 1}, headers=gm_auth).json["id"]
+    gm = connect(app, g["id"], g["gm_token"], "de")
+    phone = connect(app, g["id"], p["player_token"], "es")
+    assert gm.emit("command", {"type": "attack", "attacker": ogre, "target": ogre}, callback=True)["error"] == \
+        "eine Spielfigur kann sich nicht selbst angreifen"
+    said = phone.emit("command", {"type": "attack", "attacker": ogre, "target": hero}, callback=True)["error"]
+    assert said == "Ogre no es tuya", said
+    said = gm.emit("command", {"type": "attack", "attacker": ogre, "target": hero, "weapon": "nope"}, callback=True)
+    assert said["error"] == "Ogre hat keine Waffe 'nope'", said
+    r = c.post(f"/api/games/{g['id']}/commands", json={"type": "attack", "attacker": ogre, "target": hero,
+                                                         "weapon": "nope"}, headers=gm_auth)
+    assert r.status_code == 422 and r.json["error"] == "Ogre has no weapon 'nope'"
