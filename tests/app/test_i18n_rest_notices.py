@@ -213,3 +213,14 @@ def test_an_attacks_refusal_names_the_tokens_in_the_senders_language(app, hub):
     r = c.post(f"/api/games/{g['id']}/commands", json={"type": "attack", "attacker": ogre, "target": hero,
                                                          "weapon": "nope"}, headers=gm_auth)
     assert r.status_code == 422 and r.json["error"] == "Ogre has no weapon 'nope'"
+
+
+def test_a_rules_setting_of_the_wrong_kind_is_refused_in_the_gms_language(app):
+    g = app.test_client().post("/api/games", json={"name": "Rules", "system": "savage_worlds"}).json
+    gm = connect(app, g["id"], g["gm_token"], "fr")
+    bot = connect(app, g["id"], g["gm_token"], None)
+    bad = {"type": "set_settings", "settings": {"min_str_penalty": "often"}}
+    assert gm.emit("command", bad, callback=True)["error"] == \
+        "settings.min_str_penalty : doit être oui ou non (true/false), comme la valeur par défaut True"
+    assert bot.emit("command", bad, callback=True)["error"] == \
+        "settings.min_str_penalty: must be yes or no (true/false), like the default True"
