@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from conftest import ARTIFACTS
+from test_drag_feedback import drop
 from test_i18n_languages_live import PHONE, setup
 from test_room_german import OVERFLOWING
 
@@ -85,6 +86,12 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     phone = new_page(**PHONE, locale="de-DE")
     phone.goto(f"{base}/play?key={players['Mira']['player_token']}")
     expect(phone.locator("#conn.ok")).to_have_text("live")
+    # a refusal toast: the access matrix's, with the token's name, in German
+    drop(phone, tokens["Bandit"], (5, 2), (6, 2))
+    expect(phone.locator("#flash")).to_contain_text("Bandit darfst du nicht bewegen", timeout=10000)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.wait_for_timeout(600)  # the toast's fade-in
+    phone.screenshot(path=str(ARTIFACTS / "i18n-rest-de-phone-refusal.png"))
     status, body = server.api("POST", f"/api/games/{g['id']}/commands",
                               {"type": "remove_player", "player_id": players["Mira"]["player_id"]}, g["gm_token"])
     assert status == 200, body
