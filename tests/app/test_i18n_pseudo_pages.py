@@ -420,3 +420,24 @@ def escape_text(text: str) -> str:
     from markupsafe import escape
 
     return str(escape(text))
+
+
+def test_the_gm_replay_view_is_in_the_pseudo_locale(app):
+    """The GM replaying a past moment of a fight: the banner and every part of the page drawn from then (the
+    `replay` message), in the GM's device's language."""
+    hub = app.extensions["tacmap"]
+    api, g, p, ids = fight(app, "savage_worlds")
+    for _step, _answer in scripted_fight(api, g, p, ids):
+        pass
+    socketio = app.extensions["tacmap_socketio"]
+    gm = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]}, flask_test_client=pseudo_client(app))
+    gm.get_received()
+    at = hub.game(g["id"]).seq - 3
+    ack = gm.emit("command", {"type": "replay", "at": at}, callback=True)
+    assert ack["ok"] is True, ack
+    shown = [m["args"][0] for m in gm.get_received() if m["name"] == "replay"]
+    assert shown and shown[0]["at"] == at and shown[0]["html"] and "·]" in shown[0]["banner"], shown
+    data = data_of(hub, g["id"])
+    html = f"<p>{escape_text(shown[0]['banner'])}</p>" + shown[0]["html"]
+    problems = untranslated(html, data)
+    assert not problems, "\n".join(problems)
