@@ -13,6 +13,8 @@ from webapp.game import text
 from webapp.live import lanes as lanes_module
 from webapp.live.hub import TOO_LATE
 
+from test_shared_presence import redis_server, redis_url  # noqa: F401  (fixtures)
+
 
 def received(client) -> list[dict]:
     """What a test client got, even after the server closed it."""
@@ -224,3 +226,43 @@ def test_a_rules_setting_of_the_wrong_kind_is_refused_in_the_gms_language(app):
         "settings.min_str_penalty : doit être oui ou non (true/false), comme la valeur par défaut True"
     assert bot.emit("command", bad, callback=True)["error"] == \
         "settings.min_str_penalty: must be yes or no (true/false), like the default True"
+
+
+def test_a_connection_on_another_process_is_told_in_its_own_language(app, demo, redis_url):  # noqa: F811
+    """Several processes (#37): the notice to a connection another process holds is said in the language that
+    process recorded for it (the shared list of connections carries it), not the language of the one ending it."""
+    from webapp.live import shared
+
+    hub = app.extensions["tacmap"]
+    here = shared.Shared(shared.connect(redis_url))
+    there = shared.Shared(shared.connect(redis_url))
+    sent = []
+
+    class Server:
+        @staticmethod
+        def disconnect(sid, namespace=None):
+            sent.append(("disconnect", sid))
+
+    class SocketIO:  # what the hub asks of Flask-SocketIO here: emit to a sid, and its server's disconnect
+        server = Server()
+
+        @staticmethod
+        def emit(event, data, to=None):
+            sent.append((event, data, to))
+
+    before = hub.shared, hub.socketio
+    hub.shared, hub.socketio = here, SocketIO()
+    try:
+        there.opened("far-de", demo.id, "screen", "de")
+        there.opened("far-es", demo.id, "screen", "es")
+        there.opened("far-player", demo.id, "player:p1", "fr")
+        assert {(c[0], c[5]) for c in here.connections(demo.id)} >= {("far-de", "de"), ("far-es", "es")}
+        hub.end_sessions(demo.id, None, "The GM link now needs its password.", reload=True, role="screen")
+    finally:
+        hub.shared, hub.socketio = before
+        here.close()
+        there.close()
+    told = {to: data["message"] for event, data, *rest in [s for s in sent if s[0] == "ended"] for to in rest}
+    assert told == {"far-de": "Der SL-Link braucht jetzt sein Passwort.",
+                    "far-es": "El enlace del DJ ahora pide su contraseña."}
+    assert ("disconnect", "far-player") not in sent

@@ -13,7 +13,7 @@ field among them.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from pydantic import ValidationError
 
