@@ -71,3 +71,13 @@ def test_tacmap_serve_prints_its_start_in_german_under_a_german_locale_and_in_en
     c = serve_lines(tmp_path, "C", "organiser password")
     assert c[0].startswith("tacmap is serving (data in ") and "Players join at the addresses above with the game's " \
         "join code." in c, c
+
+
+def test_the_other_commands_say_their_refusals_in_the_systems_language_too(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    env["LANG"] = "de_DE.UTF-8"
+    out = subprocess.run([sys.executable, "-m", "webapp.entry", "import-map", "--data-dir", str(tmp_path / "data"),
+                          "Nirgendwo", "README.md"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"tacmap import-map: kein Spiel 'Nirgendwo' in {tmp_path / 'data'} (gib seine ID " \
+        "oder seinen Namen an)", out.stderr
