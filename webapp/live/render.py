@@ -24,6 +24,7 @@ from typing import Any
 
 import jinja2
 from flask import current_app, template_rendered, url_for
+from flask_babel import gettext
 from jinja2.utils import missing
 from markupsafe import Markup
 
@@ -385,9 +386,9 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
         "combat_view": lambda c: combat.combat_view(game, actor),
         "settings": lambda c: combat.settings_of(game) if actor.role == "gm" else {},
         "templates_view": lambda c: templates.view(game, actor),
-        "area_templates": lambda c: attacks.area_templates(system) or (
+        "area_templates": lambda c: language.words(attacks.area_templates(system)) or (
             # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
-            [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
+            [{"key": "zone", "label": gettext("an area weapon at the template's zone"), "shape": "zone"}]
             if game.zones is not None and system.board == "zones" else []),
         "pending": lambda c: language.words(attacks.pending_view(game, actor)),  # the defenses in the reader's words
         "soak_offers": lambda c: soak.pending_view(game, actor),
