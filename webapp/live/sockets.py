@@ -66,7 +66,7 @@ def register(socketio, hub, keyless=None) -> None:
         except Rejected as exc:
             return {"ok": False, "error": to_sender(exc)}  # in the sender's language, as a command's refusal
         except DamagedLog as exc:
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": to_sender(exc)}
         return {"ok": True}
 
     @socketio.on("connect")
@@ -86,7 +86,7 @@ def register(socketio, hub, keyless=None) -> None:
                 raise ConnectionRefusedError("that key is not valid for this game")
             game = hub.game(game_id)
         except DamagedLog as exc:
-            raise ConnectionRefusedError(str(exc)) from None
+            raise ConnectionRefusedError(to_sender(exc)) from None
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
         hub.audience_joins(game_id, actor, lang)
         join_room(room(game_id, actor.audience))
@@ -120,7 +120,7 @@ def register(socketio, hub, keyless=None) -> None:
         except Rejected as exc:
             return {"ok": False, "error": to_sender(exc), **({"code": exc.code} if exc.code else {})}
         except DamagedLog as exc:
-            return {"ok": False, "error": str(exc), "code": "damaged_log"}
+            return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": said(FAILED)}
@@ -154,5 +154,5 @@ def register(socketio, hub, keyless=None) -> None:
         try:
             hub.resync(who[0], who[1], request.sid)
         except DamagedLog as exc:
-            return {"ok": False, "error": str(exc), "code": "damaged_log"}
+            return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
         return {"ok": True}
