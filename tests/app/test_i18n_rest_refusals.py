@@ -140,3 +140,24 @@ def test_a_template_a_player_may_not_move_is_refused_in_their_language(app):
     assert said == {"Fireball": "die Schablone ‘Fireball’ gehört dir nicht: Die SL oder wer sie gelegt hat, verschiebt sie",
                     None: "diese Schablone gehört dir nicht: Die SL oder wer sie gelegt hat, verschiebt sie"}, said
     assert hub.game(g["id"]).seq == seq  # nothing moved
+
+
+def test_a_picture_upload_the_busy_server_turns_away_is_told_so_in_the_senders_language(app, monkeypatch):
+    """Every decode place taken (held here): the upload is a 503 with Retry-After, its reason in German."""
+    api, g, _p = new_game(app)
+    monkeypatch.setattr(pictures, "DECODE_WAIT", 0.05)
+    held = [pictures._DECODES.acquire(timeout=1) for _ in range(pictures.DECODES_AT_ONCE)]
+    try:
+        assert all(held)
+        r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(g["gm_token"], **DE),
+                     data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
+        english = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(g["gm_token"]),
+                           data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
+    finally:
+        for _ in held:
+            pictures._DECODES.release()
+    assert r.status_code == 503 and r.headers["Retry-After"] == str(pictures.RETRY_AFTER)
+    assert r.json["error"] == f"der Server liest gerade andere Bilder: versuche es in {pictures.RETRY_AFTER} Sekunden noch einmal"
+    assert english.json["error"] == f"the server is busy reading other pictures: try again in {pictures.RETRY_AFTER} seconds"
+    assert app.extensions["tacmap"].game(g["id"]).maps  # the map is there, with no picture set
+    assert not any(m.picture for m in app.extensions["tacmap"].game(g["id"]).maps.values())

@@ -51,9 +51,13 @@ _STORE_LOCK = threading.Lock()  # the budget is measured and the file written in
 class PicturesBusy(Exception):
     """Every decode place was taken for ``DECODE_WAIT`` seconds: try again in ``retry_after`` seconds."""
 
+    MESSAGE = N_("the server is busy reading other pictures: try again in %(n)s seconds")
+
     def __init__(self) -> None:
         self.retry_after = RETRY_AFTER
-        super().__init__(f"the server is busy reading other pictures: try again in {RETRY_AFTER} seconds")
+        # said in the sender's language by webapp/live/speech.py's refusal (msgid, params), as a Rejected is
+        self.msgid, self.params = self.MESSAGE, {"n": RETRY_AFTER}
+        super().__init__(self.MESSAGE % self.params)
 
 
 @contextmanager

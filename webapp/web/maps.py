@@ -42,13 +42,13 @@ def refused(exc: HTTPException):
 def busy(exc: pictures.PicturesBusy):
     """Every decode place stayed taken: 503 with Retry-After (JSON for an upload, the site's page for a picture)."""
     if request.method == "POST":
-        response = jsonify(error=str(exc))
+        response = jsonify(error=refusal(exc))  # in the sender's language
         response.status_code = 503
     else:
         from .errors import error_page
         from werkzeug.exceptions import ServiceUnavailable
 
-        response = error_page(ServiceUnavailable(str(exc)))
+        response = error_page(ServiceUnavailable(refusal(exc)))
         response = current_app.make_response(response)
     response.headers["Retry-After"] = str(exc.retry_after)
     return response
