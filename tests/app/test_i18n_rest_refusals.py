@@ -161,3 +161,20 @@ def test_a_picture_upload_the_busy_server_turns_away_is_told_so_in_the_senders_l
     assert english.json["error"] == f"the server is busy reading other pictures: try again in {pictures.RETRY_AFTER} seconds"
     assert app.extensions["tacmap"].game(g["id"]).maps  # the map is there, with no picture set
     assert not any(m.picture for m in app.extensions["tacmap"].game(g["id"]).maps.values())
+
+
+def test_the_damaged_log_page_is_in_the_pseudo_locale_its_reason_too(tmp_path):
+    """In en_XA every word of the 503 page comes from a catalog: the message, and the reason said inside it (the
+    pseudo-locale's ⟦ ⟧ mark lets the check look at the reason on its own)."""
+    from test_i18n_pseudo_pages import untranslated
+
+    data = tmp_path / "data"
+    damaged, key, _healthy, _key = a_game_with_moves(data)
+    delete_event(data, damaged, 4)
+    app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en-XA"
+    page = client.get(f"/games/{damaged}/gm?key={key}", follow_redirects=True)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 503 and 'lang="en-XA"' in html and f"⟦{damaged}⟧" in html, html
+    assert untranslated(html, [damaged, "tacmap"]) == []  # the product name: data
