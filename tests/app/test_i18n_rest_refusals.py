@@ -110,6 +110,13 @@ def test_the_pictures_refusals_are_in_the_senders_language(app, monkeypatch):
     r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
                  data={"file": (io.BytesIO(b"\x00\x01 not a map"), "cave.uvtt")}, content_type="multipart/form-data")
     assert r.status_code in (400, 422) and r.json["error"].startswith("nicht importiert: "), r.json
+    # a file that is no picture, an empty one, a PNG cut short (the upload's field, "file", is named as it is)
+    for body, said in [(b"GIF89a not ours", "file: kein PNG-, JPEG- oder WebP-Bild"),
+                       (b"", "file: die Datei ist leer"),
+                       (png()[:40], "file: das PNG-Bild ist beschädigt oder abgeschnitten (")]:
+        r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(gm, **DE),
+                     data={"file": (io.BytesIO(body), "floor.png")}, content_type="multipart/form-data")
+        assert r.status_code == 422 and r.json["error"].startswith(said), r.json
     # the game's picture budget full: the sizes said with the message in German
     monkeypatch.setattr(pictures, "GAME_BUDGET", 10)
     r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(gm, **DE),

@@ -77,7 +77,7 @@ def checked(data: bytes, where: str = "file") -> uvtt.Picture:
         try:
             return uvtt.check_picture(data, where)
         except uvtt.UvttError as exc:
-            raise Rejected(str(exc)) from None
+            raise Rejected(exc.msgid, **exc.params) from None  # said in the sender's language
 
 
 def game_dir(data_dir: str | Path, game_id: str) -> Path:
