@@ -110,6 +110,15 @@ def test_the_pictures_refusals_are_in_the_senders_language(app, monkeypatch):
     r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
                  data={"file": (io.BytesIO(b"\x00\x01 not a map"), "cave.uvtt")}, content_type="multipart/form-data")
     assert r.status_code in (400, 422) and r.json["error"].startswith("nicht importiert: "), r.json
+    # a map whose picture is none: the reason said in German too (its JSON key, "image", named as it is)
+    import base64, json
+
+    cave = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4},
+                                          "pixels_per_grid": 50}, "line_of_sight": [], "portals": [], "lights": [],
+            "image": base64.b64encode(b"GIF89a not ours").decode()}
+    r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
+                 data={"file": (io.BytesIO(json.dumps(cave).encode()), "cave.uvtt")}, content_type="multipart/form-data")
+    assert r.status_code == 422 and r.json["error"] == "nicht importiert: image: kein PNG-, JPEG- oder WebP-Bild", r.json
     # a file that is no picture, an empty one, a PNG cut short (the upload's field, "file", is named as it is)
     for body, said in [(b"GIF89a not ours", "file: kein PNG-, JPEG- oder WebP-Bild"),
                        (b"", "file: die Datei ist leer"),

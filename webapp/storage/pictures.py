@@ -71,6 +71,14 @@ def decoding():
         _DECODES.release()
 
 
+class NotImported(Rejected):
+    """A Universal VTT file refused; ``reason``: the UvttError, for the web layer to say in the sender's language."""
+
+    def __init__(self, reason: uvtt.UvttError) -> None:
+        super().__init__(N_("not imported: %(reason)s"), reason=str(reason))
+        self.reason = reason
+
+
 def checked(data: bytes, where: str = "file") -> uvtt.Picture:
     """``uvtt.check_picture`` in a decode place; Rejected naming what is wrong."""
     with decoding():
@@ -307,7 +315,7 @@ def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str)
         with decoding():
             parsed = uvtt.parse(raw)
     except uvtt.UvttError as exc:
-        raise Rejected(N_("not imported: %(reason)s"), reason=str(exc)) from None
+        raise NotImported(exc) from None
     picture = picture_record(parsed.picture) if parsed.picture else None
     done = _commit_with_file(hub, game_id, parsed.picture, lambda game: maps.imported(
         game, name, parsed.board, picture, parsed.pixels_per_grid, parsed.lights, parsed.ambient))
