@@ -119,6 +119,15 @@ def test_the_pictures_refusals_are_in_the_senders_language(app, monkeypatch):
     r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
                  data={"file": (io.BytesIO(json.dumps(cave).encode()), "cave.uvtt")}, content_type="multipart/form-data")
     assert r.status_code == 422 and r.json["error"] == "nicht importiert: image: kein PNG-, JPEG- oder WebP-Bild", r.json
+    # a file that is no map: its JSON not an object, cut short (the JSON parser's own words stay as it says them)
+    for body, said in [(b"[1, 2]", "nicht importiert: keine Universal-VTT-Datei: die oberste Ebene ist kein JSON-Objekt"),
+                       (b'{"format": 0.3, "resolution": {', "nicht importiert: kein gültiges JSON: "),
+                       (b"   ", "nicht importiert: die Datei ist leer")]:
+        r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
+                     data={"file": (io.BytesIO(body), "cave.uvtt")}, content_type="multipart/form-data")
+        assert r.status_code == 422 and r.json["error"].startswith(said), r.json
+        if "JSON: " in said:
+            assert "(Zeile 1, Spalte " in r.json["error"] and "die Datei endet zu früh" in r.json["error"], r.json
     # a file that is no picture, an empty one, a PNG cut short (the upload's field, "file", is named as it is)
     for body, said in [(b"GIF89a not ours", "file: kein PNG-, JPEG- oder WebP-Bild"),
                        (b"", "file: die Datei ist leer"),

@@ -223,29 +223,32 @@ def parse(raw: bytes | str) -> UvttMap:
     if isinstance(raw, str):
         raw = raw.encode()
     if len(raw) > MAX_FILE_BYTES:
-        raise UvttError(f"the file is {len(raw) / 1048576:.1f} MB, over the limit of "
-                        f"{MAX_FILE_BYTES // 1048576} MB")
+        raise UvttError(N_("the file is %(mb)s MB, over the limit of %(limit)s MB"), mb=f"{len(raw) / 1048576:.1f}",
+                        limit=MAX_FILE_BYTES // 1048576)
     if not raw.strip():
-        raise UvttError("the file is empty")
+        raise UvttError(N_("the file is empty"))
     items = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # a base64 picture holds none of them
     if items > MAX_JSON_ITEMS:
-        raise UvttError(f"the file holds {items:,} values or more; a map holds {MAX_JSON_ITEMS:,} at most "
-                        "(its walls, doors and lights)")
+        raise UvttError(N_("the file holds %(n)s values or more; a map holds %(most)s at most (its walls, doors and "
+                           "lights)"), n=f"{items:,}", most=f"{MAX_JSON_ITEMS:,}")
     try:
         d = json.loads(raw)
     except UnicodeDecodeError:
-        raise UvttError("not a Universal VTT file: it is not text (JSON)") from None
+        raise UvttError(N_("not a Universal VTT file: it is not text (JSON)")) from None
     except json.JSONDecodeError as exc:
         ends_early = exc.pos >= len(raw.rstrip()) - 1 or exc.msg.startswith("Unterminated")
-        raise UvttError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-                        + ("; the file ends too early: is it truncated?" if ends_early else "")) from None
+        parsed = {"error": exc.msg, "line": exc.lineno, "column": exc.colno}  # the parser's words: as they are
+        if ends_early:
+            raise UvttError(N_("not valid JSON: %(error)s (line %(line)s, column %(column)s); the file ends too early: is "
+                               "it truncated?"), **parsed) from None
+        raise UvttError(N_("not valid JSON: %(error)s (line %(line)s, column %(column)s)"), **parsed) from None
     except RecursionError:
-        raise UvttError("not a Universal VTT file: its JSON is nested absurdly deep") from None
+        raise UvttError(N_("not a Universal VTT file: its JSON is nested absurdly deep")) from None
     if not isinstance(d, dict):
-        raise UvttError("not a Universal VTT file: the top level is not a JSON object")
+        raise UvttError(N_("not a Universal VTT file: the top level is not a JSON object"))
     res = d.get("resolution")
     if not isinstance(res, dict):
-        raise UvttError("not a Universal VTT file: no resolution (map_origin, map_size, pixels_per_grid)")
+        raise UvttError(N_("not a Universal VTT file: no resolution (map_origin, map_size, pixels_per_grid)"))
     fmt = d.get("format")
     if fmt is not None and (isinstance(fmt, bool) or not isinstance(fmt, (int, float))):
         raise UvttError(f"format: must be a number such as 0.3, not {str(fmt)[:20]!r}")
