@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from .game.text import SocketJSON, measure
 from .live.hub import Hub
+from .live.language import refusal_text as refusal
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
 from .storage import private
 from .storage.sql import is_url
@@ -175,7 +176,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.errorhandler(DamagedLog)
     def damaged_log(exc: DamagedLog):  # this game is out of service; the others are not
-        return http_error(ServiceUnavailable(str(exc)))
+        # a page's reader is told in their language; the JSON API's errors stay English (docs/PROTOCOL.md)
+        return http_error(ServiceUnavailable(str(exc) if request.path.startswith("/api/") else refusal(exc)))
 
     @app.errorhandler(WriteFailed)
     def not_stored(exc: WriteFailed):  # a new game or seat the disk could not take: nothing was made

@@ -213,13 +213,13 @@ def import_map(args: argparse.Namespace) -> int:
     if record is None:
         named = [r for r in records if r.name.casefold() == args.game.casefold()]
         if len(named) > 1:
-            print(f"tacmap import-map: {len(named)} games are called {args.game!r}; give the game's id "
-                  f"({', '.join(r.id for r in named)})", file=sys.stderr)
+            print(_("tacmap import-map: %(n)s games are called %(name)s; give the game's id (%(ids)s)", n=len(named),
+                    name=repr(args.game), ids=", ".join(r.id for r in named)), file=sys.stderr)
             return 2
         record = named[0] if named else None
     if record is None:
-        print(f"tacmap import-map: no game {args.game!r} in {app.config['DATA_DIR']} (give its id or name)",
-              file=sys.stderr)
+        print(_("tacmap import-map: no game %(name)s in %(folder)s (give its id or name)", name=repr(args.game),
+                folder=app.config["DATA_DIR"]), file=sys.stderr)
         return 2
     name = (args.name or pictures.map_name(path.name))[:40]
     try:
@@ -227,7 +227,7 @@ def import_map(args: argparse.Namespace) -> int:
         with app.test_request_context(base_url=hub.base_url()):
             done = pictures.import_uvtt(hub, record.id, GM, path.read_bytes(), name)
     except Rejected as exc:
-        print(f"tacmap import-map: {path.name}: {exc}", file=sys.stderr)
+        print(_("tacmap import-map: %(file)s: %(reason)s", file=path.name, reason=exc), file=sys.stderr)
         return 1
     print(_("Imported %(map)s into %(game)s: %(walls)s wall segments, %(doors)s doors; it is now the map everyone "
             "sees (map id %(id)s).", map=repr(done["name"]), game=repr(record.name), walls=done["walls"],
@@ -264,7 +264,7 @@ def _existing_data_dir(args: argparse.Namespace) -> Path:
 
 
 def _fail(message: str) -> int:
-    print(f"tacmap: {message}", file=sys.stderr, flush=True)
+    print(_("tacmap: %(problem)s", problem=message), file=sys.stderr, flush=True)
     return 2
 
 
@@ -360,8 +360,9 @@ def repair_game(args: argparse.Namespace) -> int:
     if done is None:
         print(_("the log of game %(id)s is whole: nothing to repair", id=args.game))
         return 0
-    print(f"game {args.game}: the log was damaged at seq {done['seq']} ({done['reason']}); cut back to seq "
-          f"{done['seq'] - 1}. The {done['cut']} events from seq {done['seq']} on are kept in {done['kept']}.")
+    print(_("game %(id)s: the log was damaged at seq %(seq)s (%(reason)s); cut back to seq %(last)s. The %(cut)s "
+            "events from seq %(seq)s on are kept in %(kept)s.", id=args.game, seq=done["seq"], reason=done["reason"],
+            last=done["seq"] - 1, cut=done["cut"], kept=done["kept"]))
     return 0
 
 
@@ -374,10 +375,11 @@ def migrate_data(args: argparse.Namespace) -> int:
     except MigrateError as exc:
         return _fail(str(exc))
     where = shown(args.dest) if args.dest.startswith("postgres") else args.dest
-    print(f"copied {counts.get('games', 0)} games ({counts.get('events', 0)} events, "
-          f"{counts.get('sessions', 0)} sessions) to {where}")
-    print("the pictures stay in the data folder's pictures folder: copy it to every machine's --data-dir "
-          "(docs/STORAGE.md)")
+    print(_("copied %(games)s games (%(events)s events, %(sessions)s sessions) to %(where)s",
+            games=counts.get("games", 0), events=counts.get("events", 0), sessions=counts.get("sessions", 0),
+            where=where))
+    print(_("the pictures stay in the data folder's pictures folder: copy it to every machine's --data-dir "
+            "(docs/STORAGE.md)"))
     return 0
 
 

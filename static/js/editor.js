@@ -27,6 +27,13 @@
     reveal: t("Drag a rectangle: the players see it."),
     hide: t("Drag a rectangle: it goes back into the fog."),
   };
+  // the same on a hex map: whole sentences, in the words of its cells
+  const HEX_HINTS = {
+    block: t("Click or drag over hexes to block them."),
+    terrain: t("Click or drag over hexes to make them difficult terrain."),
+    cover: t("Click a hex to put a cover piece of the chosen material."),
+    erase: t("Click a wall, door, cover piece, blocked or difficult hex to erase it."),
+  };
 
   function mapPoint(e) {
     const s = svg();
@@ -92,8 +99,8 @@
     if (hint) {
       // in the words of the map's cells (_editor_toolbar.html): hexes on a hex map
       const words = (document.getElementById("editor") || { dataset: {} }).dataset;
-      const said = HINTS[tool] ? HINTS[tool].replace(/squares/g, words.cells || "squares").replace(/square/g, words.cell || "square") : "";
-      hint.textContent = said ? said + " Esc: back to play." : "";
+      const said = (words.cell === "hex" && HEX_HINTS[tool]) || HINTS[tool] || "";
+      hint.textContent = said ? t("{hint} Esc: back to play.", { hint: said }) : "";
       hint.hidden = !tool;
     }
     clearPreview();

@@ -39,7 +39,7 @@
   // `auth` is a function so that a reconnect tells the server how far we got.
   const socket = io({ auth: (cb) => cb({ game: game, token: key, since: seq }) });
 
-  socket.on("connect", () => { setStatus("live", "ok"); back(); });
+  socket.on("connect", () => { setStatus(t("live"), "ok"); back(); });
   socket.on("disconnect", () => {
     if (ended) return;
     setStatus(t("reconnecting…"), "down", t("The connection to the GM's computer dropped; trying again."));
@@ -544,8 +544,8 @@
       .then((r) => r.text().then((text) => {
         let trigger = {};
         try { trigger = JSON.parse(r.headers.get("HX-Trigger") || "{}"); } catch (err) { trigger = {}; }
-        if (!r.ok) return { ok: false, error: text || "the server refused that" };
-        if (trigger["tacmap:refused"] !== undefined) return { ok: false, error: trigger["tacmap:refused"] || "the table refused that" };
+        if (!r.ok) return { ok: false, error: text || t("the server refused that") };
+        if (trigger["tacmap:refused"] !== undefined) return { ok: false, error: trigger["tacmap:refused"] || t("the table refused that") };
         return { ok: true, notice: trigger["tacmap:notice"] };
       }))
       .then((ack) => {
@@ -559,7 +559,7 @@
         if (item.done) return;
         item.sent = false; // no answer: it goes again with its id (done once however often it arrives)
         if (!socket.connected) return; // on reconnecting
-        if (attempt >= TRIES) { finish(item, { ok: false, error: "the server did not answer; try again" }); return; }
+        if (attempt >= TRIES) { finish(item, { ok: false, error: t("the server did not answer; try again") }); return; }
         item.retry = setTimeout(() => { item.retry = null; pump(); }, 1500);
       });
   }

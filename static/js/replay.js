@@ -83,7 +83,7 @@
   }
   function stop() {
     clearInterval(timer); timer = null;
-    play.textContent = "▶ Play"; play.setAttribute("aria-pressed", "false");
+    play.textContent = t("▶ Play"); play.setAttribute("aria-pressed", "false");
   }
 
   details.addEventListener("toggle", () => { if (details.open) load(); });
@@ -95,7 +95,7 @@
   play.addEventListener("click", () => {
     if (timer) { stop(); return; }
     if (parseInt(range.value, 10) >= parseInt(range.max, 10)) range.value = "0";
-    play.textContent = "❚❚ Pause"; play.setAttribute("aria-pressed", "true");
+    play.textContent = t("❚❚ Pause"); play.setAttribute("aria-pressed", "true");
     timer = setInterval(() => {
       const pos = parseInt(range.value, 10) + 1;
       if (pos > parseInt(range.max, 10)) { stop(); return; }

@@ -93,6 +93,9 @@ def test_the_pseudo_locale_is_accented_longer_bracketed_and_keeps_placeholders_a
             assert kept in out
         assert re.search(r"[áéîöü]", out)
     assert i18n.pseudo(" (hidden from players)").startswith(" [")  # its leading space stays outside
+    # each value a message says is marked (the pseudo-locale test checks it on its own), not one inside a tag
+    assert i18n.pseudo("%(n)s of {total}: %(who)s").count("⟦") == 3
+    assert '<a href="%(url)s">⟦%(name)s⟧</a>' in i18n.pseudo('<a href="%(url)s">%(name)s</a> left')
 
 
 # --- which language a request gets ----------------------------------------------------------------------

@@ -43,17 +43,17 @@ class Rule:
 
     who: frozenset
     refers_to: tuple[str, str | None] | None = None
-    not_yours: str = "{name} is not yours"
+    not_yours: str = N_("%(name)s is not yours")
 
 
-def _rule(*who: str, refers_to=None, not_yours: str = "{name} is not yours") -> Rule:
+def _rule(*who: str, refers_to=None, not_yours: str = N_("%(name)s is not yours")) -> Rule:
     return Rule(frozenset(who), refers_to, not_yours)
 
 
 #: every command type (``table.COMMAND_TYPES``, the queries, the keys and replay commands) and the drag preview
 COMMANDS: dict[str, Rule] = {
     # the board
-    "move_token": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
+    "move_token": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours=N_("%(name)s is not yours to move")),
     "add_token": _rule(GM),
     # a player sets the picture of their own token only (decided in tokens: the other fields are the GM's)
     "update_token": _rule(GM, OWNER, refers_to=("token", "token_id")),
@@ -88,7 +88,7 @@ COMMANDS: dict[str, Rule] = {
     "rotate_join_code": _rule(GM),
     "rotate_screen_key": _rule(GM),
     # Socket.IO ``preview``: a token being dragged (not a command, never stored)
-    "drag_preview": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours="{name} is not yours to move"),
+    "drag_preview": _rule(GM, OWNER, TOUCH, refers_to=("token", "token_id"), not_yours=N_("%(name)s is not yours to move")),
     # the touch table (webapp/game/touch.py)
     "set_screen_touch": _rule(GM),
     # the recap over the table screen's map (webapp/game/recap.py)
@@ -145,21 +145,21 @@ def _referent_is_theirs(game, cmd: Any, actor, rule: Rule) -> None:
         token_id = _field(cmd, name)
         token = game.tokens.get(token_id) if isinstance(token_id, str) else None
         if token is None or not fog.may_see(game, actor, token):
-            raise Forbidden(f"no token {token_id!r} in this game")
+            raise Forbidden(N_("no token %(id)s in this game"), id=repr(token_id))
         if token.owner != actor.player_id:
-            raise Forbidden(rule.not_yours.format(name=token.name))
+            raise Forbidden(rule.not_yours, name=token.name)
         return
     if kind == "character":
         character_id = _field(cmd, name)
         character = game.characters.get(character_id) if isinstance(character_id, str) else None
         token = game.tokens.get(character.token_id) if character and character.token_id else None
         if character is None or character.owner != actor.player_id or (token and not fog.may_see(game, actor, token)):
-            raise Forbidden(f"no character {character_id!r} of yours in this game")
+            raise Forbidden(N_("no character %(id)s of yours in this game"), id=repr(character_id))
         return
     if kind == "turn":
         current = game.tokens.get((game.combat or {}).get("current") or "")
         if current is None or current.owner != actor.player_id or not fog.may_see(game, actor, current):
-            raise Forbidden("only the GM, or the player whose turn it is, can end the turn")
+            raise Forbidden(N_("only the GM, or the player whose turn it is, can end the turn"))
         return
     raise AssertionError(f"unknown referent {kind!r}")  # pragma: no cover
 
@@ -167,11 +167,11 @@ def _referent_is_theirs(game, cmd: Any, actor, rule: Rule) -> None:
 def _screen_touches(game, cmd: Any, rule: Rule) -> None:
     """Rejected unless the GM lets the table screen take touches and the token is one the screen shows."""
     if not getattr(game, "screen_touch", False):
-        raise Forbidden("the table screen only shows the map: the GM has not turned touch on for it")
+        raise Forbidden(N_("the table screen only shows the map: the GM has not turned touch on for it"))
     token_id = _field(cmd, rule.refers_to[1])
     token = game.tokens.get(token_id) if isinstance(token_id, str) else None
     if token is None or not fog.may_see(game, SCREEN_ACTOR, token):
-        raise Forbidden(f"no token {token_id!r} in this game")
+        raise Forbidden(N_("no token %(id)s in this game"), id=repr(token_id))
 
 
 def check_command(game, cmd: Any, actor, kind: str | None = None) -> None:
@@ -179,24 +179,24 @@ def check_command(game, cmd: Any, actor, kind: str | None = None) -> None:
     kind = kind or _field(cmd, "type")
     rule = COMMANDS.get(kind)
     if rule is None:
-        raise Forbidden(f"no access rule for {kind!r}")  # a command nobody listed is nobody's
+        raise Forbidden(N_("no access rule for %(kind)s"), kind=repr(kind))  # a command nobody listed is nobody's
     if actor.role == "gm":
         if GM in rule.who:
             return
-        raise Forbidden("nobody may do that")  # pragma: no cover - every row lists the GM today
+        raise Forbidden(N_("nobody may do that"))  # pragma: no cover - every row lists the GM today
     if actor.role == "screen":
         if SCREEN in rule.who:
             return
         if TOUCH in rule.who:
             _screen_touches(game, cmd, rule)
             return
-        raise Forbidden("the table screen only shows the map")
+        raise Forbidden(N_("the table screen only shows the map"))
     if PLAYER in rule.who:
         return
     if OWNER in rule.who:
         _referent_is_theirs(game, cmd, actor, rule)
         return
-    raise Forbidden("only the GM can do that")
+    raise Forbidden(N_("only the GM can do that"))
 
 
 # --- HTTP routes --------------------------------------------------------------

@@ -26,6 +26,7 @@ from rules.system import NO_DEFENSE, AttackRequest, AttackResult, BaseSystem, Ru
 from . import characters, fog, text, zonelayout
 from .combat import aim_squares, combatant, position_of, rules_call, settings_of
 from .model import Actor, Event, Rejected
+from .text import N_
 from rules.text import joined, say, say_n
 
 if TYPE_CHECKING:
@@ -71,20 +72,20 @@ EVENTS = ("attack_resolved", "defense_asked", "defense_dropped")
 def _visible_token(game: "Game", actor: "Actor", token_id: str) -> "Token":
     token = game.tokens.get(token_id)
     if token is None or not fog.may_see(game, actor, token):
-        raise Rejected(f"no token {token_id!r} in this game")
+        raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
     return token
 
 
 def _authorize(game: "Game", cmd: _AttackCommand, actor: "Actor", attacker: "Token") -> None:
     if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     if cmd.force and actor.role != "gm":
-        raise Rejected("only the GM can force a ruling")
+        raise Rejected(N_("only the GM can force a ruling"))
     if actor.role == "player" and attacker.owner != actor.player_id:
-        raise Rejected(f"{attacker.name} is not yours")
+        raise Rejected(N_("%(name)s is not yours"), name=attacker.name)
     current = game.combat.get("current") if game.combat else None
     if game.combat and attacker.id != current and not cmd.force and actor.role != "gm" and not _owed(game, cmd):
-        raise Rejected(f"it is not {attacker.name}'s turn")
+        raise Rejected(N_("it is not %(name)s's turn"), name=attacker.name)
 
 
 def _weapon(system, attacker_sheet: dict, key: str | None, name: str) -> dict | None:
@@ -93,7 +94,7 @@ def _weapon(system, attacker_sheet: dict, key: str | None, name: str) -> dict | 
     for w in system.weapons(attacker_sheet):
         if w["key"] == key:
             return w
-    raise Rejected(f"{name} has no weapon {key!r}")
+    raise Rejected(N_("%(name)s has no weapon %(weapon)s"), name=name, weapon=repr(key))
 
 
 def _request(game: "Game", cmd: _AttackCommand, system, attacker: "Token", target: "Token", distance: float,
@@ -132,13 +133,15 @@ def plan(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     ids = list(dict.fromkeys([cmd.target, *cmd.targets]))
     if len(ids) > 1:
         if cmd.template is not None:
-            raise Rejected("an area attack takes its targets from the template, not a list")
+            raise Rejected(N_("an area attack takes its targets from the template, not a list"))
         if cmd.attacker in ids:
-            raise Rejected("a token cannot attack itself")
+            raise Rejected(N_("a token cannot attack itself"))
         most = most_targets(attack_options(p["system"], p["request"]), cmd.options)
         if len(ids) > most and not _lists_options(p["system"]):  # a system that lists them refuses in its words
-            raise Rejected(f"this attack takes {most} target{'s' if most != 1 else ''} at most: "
-                           f"{p['system'].name} attacks several only with an option that says so")
+            raise Rejected(N_("this attack takes %(most)s target at most: %(system)s attacks several only with an "
+                              "option that says so") if most == 1 else
+                           N_("this attack takes %(most)s targets at most: %(system)s attacks several only with an "
+                              "option that says so"), most=most, system=p["system"].name)
         others = [_plan_one(game, cmd.model_copy(update={"target": t, "targets": []}), actor) for t in ids[1:]]
         p["request"].targets = [p["request"], *(o["request"] for o in others)]
         p["view"]["targets"] = ids
@@ -154,7 +157,7 @@ def _checked_options(game: "Game", cmd: _AttackCommand, actor: "Actor") -> _Atta
     sent = dict(cmd.options)
     reserved = sorted(k for k in sent if k in APP_OPTIONS)
     if reserved:
-        raise Rejected(f"options may not set {', '.join(reserved)}: the table sets it")
+        raise Rejected(N_("options may not set %(keys)s: the table sets it"), keys=", ".join(reserved))
     owed = next((e for e in (game.combat or {}).get("due", [])
                  if e.get("attacker") == cmd.attacker and e.get("target") == cmd.target), None)
     given = dict((owed or {}).get("options") or {})
@@ -163,11 +166,11 @@ def _checked_options(game: "Game", cmd: _AttackCommand, actor: "Actor") -> _Atta
         offered = {o.get("key"): o for o in _listed(system, game, cmd)}
         unknown = sorted(k for k in sent if k not in offered and k not in given)
         if unknown:
-            raise Rejected(f"{system.name} has no attack option {unknown[0]!r}")
+            raise Rejected(N_("%(system)s has no attack option %(option)s"), system=system.name, option=repr(unknown[0]))
         ruled = sorted(k for k in sent if actor.role != "gm" and offered.get(k, {}).get("gm")
                        and sent[k] != offered[k].get("default"))
         if ruled:
-            raise Rejected(f"only the GM sets {offered[ruled[0]].get('label') or ruled[0]}")
+            raise Rejected(N_("only the GM sets %(option)s"), option=offered[ruled[0]].get("label") or ruled[0])
     return cmd.model_copy(update={"options": {**sent, **given}})
 
 
@@ -225,7 +228,7 @@ def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     target = _visible_token(game, actor, cmd.target)
     _authorize(game, cmd, actor, attacker)
     if attacker.id == target.id:
-        raise Rejected("a token cannot attack itself")
+        raise Rejected(N_("a token cannot attack itself"))
     if game.zones is not None:
         laid = _zone_template(game, cmd, system, attacker, target)
         p = _plan_in_zones(game, cmd, actor, system, attacker, target)
@@ -233,7 +236,7 @@ def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
             p["view"]["template"] = laid
         return p
     if system.board != "grid":
-        raise Rejected(f"{system.name} plays on zone maps; this game has a square grid")
+        raise Rejected(N_("%(system)s plays on zone maps; this game has a square grid"), system=system.name)
     a, b, distance = aim_squares(game, attacker, target)  # big tokens: from their best squares
     area = _area(game, cmd, system, attacker)
     if area is not None:  # at the template's aim point, from the attacker's own square
@@ -243,8 +246,10 @@ def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
     line = los.line_of_fire(game.board, a, b)
     if not line.clear and not cmd.force:
         if area is not None:
-            raise Rejected(f"{attacker.name} has no line of fire to the template: a wall or door is in the way")
-        raise Rejected(f"{attacker.name} has no line of fire to {target.name}: a wall or door is in the way")
+            raise Rejected(N_("%(name)s has no line of fire to the template: a wall or door is in the way"),
+                           name=attacker.name)
+        raise Rejected(N_("%(name)s has no line of fire to %(target)s: a wall or door is in the way"), name=attacker.name,
+                       target=target.name)
     cover = los.cover(game.board, a, b)
     board = game.board
     if not line.clear:  # forced: the GM rules the line clear, so the rules are not shown the wall either
@@ -270,15 +275,17 @@ def _area(game: "Game", cmd: _AttackCommand, system, attacker: "Token") -> dict 
         return None
     template = game.templates.get(cmd.template)
     if template is None:
-        raise Rejected(f"no template {cmd.template!r} on this map")
+        raise Rejected(N_("no template %(id)s on this map"), id=repr(cmd.template))
     offered = area_templates(system)
     if not offered:
-        raise Rejected(f"{system.name} has no area templates for attacks: the table's templates only show who is under")
+        raise Rejected(N_("%(system)s has no area templates for attacks: the table's templates only show who is under"),
+                       system=system.name)
     same = [o for o in offered if o["shape"] == template["shape"]]
     match = next((o for o in same if o.get("size") is None or abs(o["size"] - template["size"]) < 1e-9), None)
     if match is None:
         sizes = ", ".join(f"{o['label']}" for o in offered)
-        raise Rejected(f"{system.name} has no {template['shape']} template of {template['size']:g}: it has {sizes}")
+        raise Rejected(N_("%(system)s has no %(shape)s template of %(size)s: it has %(sizes)s"), system=system.name,
+                       shape=template["shape"], size=f"{template['size']:g}", sizes=sizes)
     if template["shape"] == "circle":
         aim = (math.floor(template["x"]), math.floor(template["y"]))
     else:
@@ -286,7 +293,7 @@ def _area(game: "Game", cmd: _AttackCommand, system, attacker: "Token") -> dict 
         aim = (min(max(attacker.x + round(3 * math.cos(angle)), 0), game.board.width - 1),
                min(max(attacker.y + round(3 * math.sin(angle)), 0), game.board.height - 1))
     if not game.board.in_bounds(aim) and template["shape"] == "circle":
-        raise Rejected("the template's centre is off the map")
+        raise Rejected(N_("the template's centre is off the map"))
     return {"aim": aim, "options": {"template": match["key"], "centre": list(aim)},
             "view": {"id": template["id"], "key": match["key"], "label": match["label"], "aim": list(aim)}}
 
@@ -299,16 +306,19 @@ def _zone_template(game: "Game", cmd: _AttackCommand, system, attacker: "Token",
         return None
     template = game.templates.get(cmd.template)
     if template is None:
-        raise Rejected(f"no template {cmd.template!r} on this map")
+        raise Rejected(N_("no template %(id)s on this map"), id=repr(cmd.template))
     weapon = _weapon(system, characters.sheet_of(game, attacker), cmd.weapon, attacker.name)
     if weapon is None or not (weapon.get("data") or {}).get("area"):
-        raise Rejected(f"{weapon['label'] if weapon else 'an attack without a weapon'} is not an area weapon: "
-                       "only an area weapon fires at a template's zone")
+        if weapon is None:
+            raise Rejected(N_("an attack without a weapon is not an area weapon: only an area weapon fires at a "
+                              "template's zone"))
+        raise Rejected(N_("%(weapon)s is not an area weapon: only an area weapon fires at a template's zone"),
+                       weapon=weapon["label"])
     zone = next((z for z in game.zones if z["id"] == template.get("zone")), None)
     if zone is None:
-        raise Rejected("the template covers no zone of this map")
+        raise Rejected(N_("the template covers no zone of this map"))
     if position_of(game, target) != zone["id"]:
-        raise Rejected(f"the template covers {zone.get('name') or zone['id']}: pick a target in it")
+        raise Rejected(N_("the template covers %(zone)s: pick a target in it"), zone=zone.get("name") or zone["id"])
     return {"id": template["id"], "key": "zone", "label": template.get("label") or zone.get("name") or "Area",
             "zone": zone["id"]}
 
@@ -322,11 +332,12 @@ def area_templates(system) -> list[dict]:
 def _plan_in_zones(game: "Game", cmd: _AttackCommand, actor: "Actor", system, attacker: "Token", target: "Token") -> dict:
     """On a zone map: the distance is zone steps, the cover is the target's zone's, and no wall stands between."""
     if system.board != "zones":
-        raise Rejected(f"{system.name} plays on a square grid; this game has a zone map")
+        raise Rejected(N_("%(system)s plays on a square grid; this game has a zone map"), system=system.name)
     za, zb = position_of(game, attacker), position_of(game, target)
     way = zonelayout.path(game.zones, za, zb) if za and zb else None
     if way is None:
-        raise Rejected(f"{attacker.name} cannot reach {target.name}: no way leads between their zones")
+        raise Rejected(N_("%(name)s cannot reach %(target)s: no way leads between their zones"), name=attacker.name,
+                       target=target.name)
     distance = len(way) - 1
     cover = next(z for z in game.zones if z["id"] == zb).get("cover") or "none"
     request, band, cover_view = _request(game, cmd, system, attacker, target, distance, cover, None, None)
@@ -423,10 +434,17 @@ def _chosen(system, request: AttackRequest, key: str, target: "Token") -> Any:
     choices = rules_call(lambda: system.defenses(request)) if hasattr(system, "defenses") else []
     found = next((c for c in choices if c.get("key") == key), None)
     if found is None:
-        offered = ", ".join(c["key"] for c in choices if c.get("available")) or "none: the rules give no choice here"
-        raise Rejected(f"{target.name} has no defense {key!r} here; the choices are: {offered}")
+        offered = ", ".join(c["key"] for c in choices if c.get("available"))
+        if not offered:
+            raise Rejected(N_("%(name)s has no defense %(key)s here; the choices are: none: the rules give no choice "
+                              "here"), name=target.name, key=repr(key))
+        raise Rejected(N_("%(name)s has no defense %(key)s here; the choices are: %(choices)s"), name=target.name,
+                       key=repr(key), choices=offered)
     if not found.get("available"):
-        raise Rejected(f"{target.name} cannot {found['label']}: {found.get('reason') or 'the rules say no'}")
+        if found.get("reason"):  # the rules' words (their own domain)
+            raise Rejected(N_("%(name)s cannot %(defense)s: %(reason)s"), name=target.name, defense=found["label"],
+                           reason=found["reason"])
+        raise Rejected(N_("%(name)s cannot %(defense)s: the rules say no"), name=target.name, defense=found["label"])
     return found.get("value")
 
 
@@ -436,13 +454,13 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
     if game.pending_defense:
         waiting = game.tokens.get(game.pending_defense["target"])
         name = waiting.name if waiting is not None and fog.may_see(game, actor, waiting) else "a defender"
-        raise Rejected(f"an attack is waiting for {name}'s defense: it goes first")
+        raise Rejected(N_("an attack is waiting for %(name)s's defense: it goes first"), name=name)
     p = plan(game, cmd, actor)
     system = p["system"]
     target = p["target"]
     if cmd.defense is not None:
         if actor.role == "player" and target.owner != actor.player_id:
-            raise Rejected(f"{target.name}'s player (or the GM) chooses {target.name}'s defense")
+            raise Rejected(N_("%(name)s's player (or the GM) chooses %(name)s's defense"), name=target.name)
         p["request"].options["defense"] = _chosen(system, p["request"], cmd.defense, target)
     elif target.owner and not (actor.role == "player" and actor.player_id == target.owner) and cmd.template is None:
         choices = defense_choices(system, p["request"])
@@ -459,18 +477,18 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
 def _choose_defense(game: "Game", cmd: ChooseDefense, actor: "Actor", dice: DiceSource) -> list[Event]:
     pending = game.pending_defense
     if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     if not pending:
-        raise Rejected("no attack is waiting for a defense")
+        raise Rejected(N_("no attack is waiting for a defense"))
     target = game.tokens.get(pending["target"])
     if actor.role != "gm" and (target is None or target.owner != actor.player_id):
-        raise Rejected("only the defender's player or the GM chooses this defense")
+        raise Rejected(N_("only the defender's player or the GM chooses this defense"))
     if cmd.cancel:
         if actor.role != "gm":
-            raise Rejected("only the GM can call an attack off")
+            raise Rejected(N_("only the GM can call an attack off"))
         return [Event("defense_dropped", {"target": pending["target"]})]
     if cmd.defense is None:
-        raise Rejected("pick a defense")
+        raise Rejected(N_("pick a defense"))
     sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
     attack = Attack(**pending["attack"])
     p = plan(game, attack, sender)

@@ -237,7 +237,8 @@ def _check_settings(game: "Game", changes: dict) -> dict:
         want = defaults[key]
         same = type(value) is type(want) or (isinstance(want, float) and type(value) is int)
         if not same:
-            raise Rejected(f"settings.{key}: must be {_kind(want)}, like the default {want!r}")
+            raise Rejected(_MUST_BE.get(type(want), N_("settings.%(key)s: must be like the default %(default)s")),
+                           key=key, default=repr(want))
     changed = {k: v for k, v in changes.items() if game.settings.get(k, defaults[k]) != v}
     if not changed:
         raise Rejected(N_("nothing to change"))
@@ -250,9 +251,13 @@ def _check_settings(game: "Game", changes: dict) -> dict:
     return changed
 
 
-def _kind(value: Any) -> str:
-    return {bool: "yes or no (true/false)", int: "a whole number", float: "a number", str: "text",
-            list: "a list", dict: "a table of values"}.get(type(value), type(value).__name__)
+#: a setting of the wrong kind, said whole for each kind of default
+_MUST_BE = {bool: N_("settings.%(key)s: must be yes or no (true/false), like the default %(default)s"),
+            int: N_("settings.%(key)s: must be a whole number, like the default %(default)s"),
+            float: N_("settings.%(key)s: must be a number, like the default %(default)s"),
+            str: N_("settings.%(key)s: must be text, like the default %(default)s"),
+            list: N_("settings.%(key)s: must be a list, like the default %(default)s"),
+            dict: N_("settings.%(key)s: must be a table of values, like the default %(default)s")}
 
 
 def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Event]:

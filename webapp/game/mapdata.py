@@ -10,7 +10,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, Strict, Stri
 from rules.board import Board
 from rules.grid import Grid
 
-from . import text, zonelayout
+from . import text, validation, zonelayout
 from .model import MAX_BOARD, MAX_SEGMENTS, Rejected
 from .text import N_
 
@@ -60,7 +60,8 @@ class GridMapIn(_Strict):
 
 def _cell(xy) -> tuple[int, int]:
     if any(v != int(v) for v in xy):
-        raise ValueError(f"a cell is two whole numbers, not {xy}")
+        raise text.Fault(N_("%(field)s: a cell is two whole numbers, not %(cell)s"),
+                         f"a cell is two whole numbers, not {xy}", cell=str(xy))
     return int(xy[0]), int(xy[1])
 
 
@@ -85,8 +86,7 @@ def zone_map(payload) -> tuple[Board, list[dict]]:
     try:
         m = ZoneMapIn.model_validate(payload)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise Rejected(f"{_where(err['loc'])}: {err['msg']}") from None
+        raise validation.refused(exc, _where) from None
     ids = [z.id for z in m.zones]
     if len(set(ids)) != len(ids):
         raise Rejected(N_("map.zones: two zones have the id %(id)s"), id=repr(next(i for i in ids if ids.count(i) > 1)))
@@ -114,8 +114,7 @@ def grid_board(payload) -> Board:
     try:
         m = GridMapIn.model_validate(payload)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise Rejected(f"{_where(err['loc'])}: {err['msg']}") from None
+        raise validation.refused(exc, _where) from None
     if len(m.walls) + len(m.doors) > MAX_SEGMENTS:
         raise Rejected(N_("map: %(n)s wall and door segments; a map holds %(most)s at most"),
                        n=f"{len(m.walls) + len(m.doors):,}", most=f"{MAX_SEGMENTS:,}")

@@ -28,8 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.text import Say, joined, pack, say, unpack
 
-from . import fog
+from . import fog, validation
 from .model import Actor, Event, Game, Rejected
+from .text import N_
 
 CHECKPOINT_EVERY = 50  # a jump folds at most this many events (with fog, each may recompute a token's sight)
 #: the kinds of moments on the timeline
@@ -64,9 +65,7 @@ def parse(payload: dict) -> Any:
     try:
         return _adapter.validate_python(payload)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"][1:]) or "replay"
-        raise Rejected(f"{where}: {err['msg']}") from None
+        raise validation.refused(exc, lambda loc: ".".join(str(p) for p in loc[1:]) or "replay") from None
 
 
 def screens(cmd: Replay, actor: Actor) -> list[str]:
@@ -75,7 +74,7 @@ def screens(cmd: Replay, actor: Actor) -> list[str]:
     if actor.role == "gm":
         return list(dict.fromkeys(["gm", *(cmd.on or [])]))
     if cmd.on:
-        raise Rejected("a player's replay is shown on that player's own screens only: leave out 'on'")
+        raise Rejected(N_("a player's replay is shown on that player's own screens only: leave out 'on'"))
     return [actor.audience]
 
 
@@ -405,7 +404,7 @@ class History:
     def state_at(self, seq: int) -> Game:
         """The game as it was right after event ``seq`` (a fresh object: the caller may keep it)."""
         if not 0 <= seq <= self.head:
-            raise Rejected(f"at: the log goes from 0 to {self.head}, not {seq}")
+            raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=self.head, seq=seq)
         with self._lock:
             try:
                 blob, start, events = self._nearest(seq)
@@ -461,12 +460,12 @@ class History:
         if actor.role == "gm":
             return
         if actor.role != "player":
-            raise Rejected("only the GM replays the game on the table screen")
+            raise Rejected(N_("only the GM replays the game on the table screen"))
         game = self.state_at(seq)
         if not game.combat or actor.player_id not in _fighters(game):
-            raise Rejected("you can replay the fights you were in: no fight of yours was on at that moment")
+            raise Rejected(N_("you can replay the fights you were in: no fight of yours was on at that moment"))
         if actor.player_id not in game.players:
-            raise Rejected("you had no seat at that moment")
+            raise Rejected(N_("you had no seat at that moment"))
 
 
 class _NotThisLog(Exception):

@@ -21,6 +21,7 @@ from rules.dice import DiceSource
 from . import attacks, characters, fog, soak
 from .combat import rules_call
 from .model import Actor, Event, Rejected
+from .text import N_
 from rules.text import say
 
 if TYPE_CHECKING:
@@ -75,15 +76,15 @@ def _answerable(game: "Game", actor: Actor, offer: dict) -> bool:
 
 def decide(game: "Game", cmd: BennyReroll, actor: Actor, dice: DiceSource) -> list[Event]:
     if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     offer = game.pending_reroll
     if not offer:
-        raise Rejected("no reroll is offered: a Benny rerolls an attack right after it missed")
+        raise Rejected(N_("no reroll is offered: a Benny rerolls an attack right after it missed"))
     if not _answerable(game, actor, offer):
-        raise Rejected("only the attacker's player (or the GM) may spend its Benny")
+        raise Rejected(N_("only the attacker's player (or the GM) may spend its Benny"))
     token = game.tokens.get(offer["attacker"])
     if token is None:
-        raise Rejected("the attacker is gone")
+        raise Rejected(N_("the attacker is gone"))
     if not cmd.accept:
         return [Event("reroll_declined", {"attacker": token.id})]
     system = rules.get(game.system)

@@ -20,6 +20,7 @@ from rules.system import AttackResult, Effect
 from . import characters, fog, text
 from .combat import rules_call
 from .model import Actor, Event, Rejected
+from .text import N_
 from rules.text import say
 
 if TYPE_CHECKING:
@@ -78,13 +79,14 @@ def _answerable(game: "Game", actor: Actor, offer: dict) -> bool:
 
 def decide(game: "Game", cmd: Soak, actor: Actor, dice: DiceSource) -> list[Event]:
     if actor.role == "screen":
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     waiting = [o for o in game.pending_soak if cmd.token_id in (None, o["target"])]
     if not waiting:
-        raise Rejected("no Soak roll is waiting" + (f" for {cmd.token_id!r}" if cmd.token_id else ""))
+        raise Rejected(N_("no Soak roll is waiting for %(id)s"), id=repr(cmd.token_id)) if cmd.token_id else \
+            Rejected(N_("no Soak roll is waiting"))
     mine = [o for o in waiting if _answerable(game, actor, o)]
     if not mine:
-        raise Rejected("only the wounded token's player (or the GM) answers its Soak roll")
+        raise Rejected(N_("only the wounded token's player (or the GM) answers its Soak roll"))
     offer = mine[0]
     token = game.tokens[offer["target"]]
     if not cmd.accept:

@@ -25,6 +25,7 @@ from rules.dice import DiceSource, RandomDice
 from . import (access, attacks, characters, combat, editor, fog, handouts, keys, lighting, maps, screenview, seats,
                recap, reroll, safety, soak, templates, text, tokens, touch, undo)
 from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
+from . import validation
 from .text import N_
 
 # --- commands ----------------------------------------------------------------
@@ -62,7 +63,7 @@ def parse_command(payload: Any) -> Any:
     try:
         return _command_adapter.validate_python(payload)
     except ValidationError as exc:
-        raise Rejected(describe_validation(exc)) from None
+        raise validation.refused(exc, _field, most=3) from None
 
 
 def from_form(fields: dict[str, str]) -> dict:
@@ -105,12 +106,14 @@ def _base_types(annotation: Any) -> set[type]:
     return found
 
 
+def _field(loc: tuple) -> str:
+    """A command's field as a refusal names it (``token_id``, ``sheet.weapons.0``): after the command's type."""
+    return ".".join(str(p) for p in loc[1:] if p != "type") or str(loc[0] if loc else "")
+
+
 def describe_validation(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:3]:
-        where = ".".join(str(p) for p in err["loc"][1:] if p != "type") or str(err["loc"][0] if err["loc"] else "")
-        parts.append(f"{where}: {err['msg']}" if where else err["msg"])
-    return "; ".join(parts)
+    """pydantic's English for a refused command (its first three errors)."""
+    return str(validation.refused(exc, _field, most=3))
 
 
 # --- events ------------------------------------------------------------------

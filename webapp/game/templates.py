@@ -69,7 +69,11 @@ def _authorize(game: "Game", actor: "Actor", template: dict | None = None) -> No
     if actor.role == "screen":
         raise Rejected(N_("the table screen only shows the map"))
     if template is not None and actor.role == "player" and template.get("by") != actor.player_id:
-        raise Rejected(f"the {describe(template)} is not yours: the GM or whoever laid it moves it")
+        # the messages domain's words (a refusal's), the template named by its label, a table's own word
+        if template.get("label"):
+            raise Rejected(N_("the template ‘%(label)s’ is not yours: the GM or whoever laid it moves it"),
+                           label=template["label"])
+        raise Rejected(N_("that template is not yours: the GM or whoever laid it moves it"))
 
 
 def _template(game: "Game", template_id: str) -> dict:

@@ -79,10 +79,20 @@ def check(value: str, where: str = "text", single_line: bool = True) -> str:
     return value
 
 
+class Fault(ValueError):
+    """A validator's refusal of a value (pydantic reports it as ``Value error, ...``): a message id naming the
+    field as ``%(field)s`` or ``%(where)s``, with its parameters, said in the reader's language
+    (``webapp/game/validation.py``); its ``str()`` is the English sentence pydantic shows after the field."""
+
+    def __init__(self, msgid: str, english: str, **params: Any) -> None:
+        super().__init__(english)
+        self.msgid, self.params = msgid, params
+
+
 def valid_line(value: str) -> str:
-    why = problem(value, True)
+    why = _why(value, True)
     if why:
-        raise ValueError(f"text {why}")
+        raise Fault(_IN_FIELD[why[0]], f"text {_WHY[why[0]] % why[1]}", **why[1])
     return value
 
 

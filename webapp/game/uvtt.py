@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from rules.board import Board, clip_span
 
 from .model import MAX_BOARD, MAX_SEGMENTS
+from .text import N_
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a 20 MB picture is ~27 MB in base64
 MAX_PICTURE_BYTES = 20 * 1024 * 1024
@@ -56,7 +57,13 @@ PICTURE_TYPES = {"PNG": ("png", "image/png"), "JPEG": ("jpg", "image/jpeg"), "WE
 
 
 class UvttError(ValueError):
-    """The file is not a usable Universal VTT map; the message says what is wrong."""
+    """The file is not a usable Universal VTT map; the message says what is wrong: a message id with its
+    parameters (``UvttError(N_("%(where)s: ..."), where=...)``, said in the sender's language where it is
+    refused, as a ``Rejected`` is) or an English sentence."""
+
+    def __init__(self, message: str, **params) -> None:
+        super().__init__(message % params if params else message)
+        self.msgid, self.params = message, params
 
 
 @dataclass(frozen=True)
@@ -114,26 +121,28 @@ def check_picture(data: bytes, where: str = "picture") -> Picture:
     what the file carried besides them (EXIF with the GPS position of the phone that took it, XMP,
     text chunks, bytes after its end) is not kept. Its colour profile and orientation are."""
     if not data:
-        raise UvttError(f"{where}: the file is empty")
+        raise UvttError(N_("%(where)s: the file is empty"), where=where)
     if len(data) > MAX_PICTURE_BYTES:
-        raise UvttError(f"{where}: {len(data) / 1048576:.1f} MB is over the limit of "
-                        f"{MAX_PICTURE_BYTES // 1048576} MB")
+        raise UvttError(N_("%(where)s: %(mb)s MB is over the limit of %(limit)s MB"), where=where,
+                        mb=f"{len(data) / 1048576:.1f}", limit=MAX_PICTURE_BYTES // 1048576)
     kind = _magic(data)
     if kind is None:
-        raise UvttError(f"{where}: not a PNG, JPEG or WebP picture")
+        raise UvttError(N_("%(where)s: not a PNG, JPEG or WebP picture"), where=where)
     from PIL import Image, ImageOps  # imported here: only uploads need it
 
     try:
         with Image.open(io.BytesIO(data)) as img:  # reads the header only: the size, no pixel yet
             fmt, (w, h) = img.format, img.size
             if fmt != kind:
-                raise UvttError(f"{where}: the picture's bytes say {kind} but it reads as {fmt}")
+                raise UvttError(N_("%(where)s: the picture's bytes say %(kind)s but it reads as %(fmt)s"), where=where,
+                               kind=kind, fmt=fmt)
             if w > MAX_PICTURE_PX or h > MAX_PICTURE_PX:
-                raise UvttError(f"{where}: {w} x {h} px is over the limit of "
-                                f"{MAX_PICTURE_PX} x {MAX_PICTURE_PX} px")
+                raise UvttError(N_("%(where)s: %(w)s x %(h)s px is over the limit of %(most)s x %(most)s px"),
+                                where=where, w=w, h=h, most=MAX_PICTURE_PX)
             if w * h > MAX_PICTURE_PIXELS:
-                raise UvttError(f"{where}: {w} x {h} px is {w * h / 1048576:.0f} megapixels, over the limit "
-                                f"of {MAX_PICTURE_PIXELS // 1048576} megapixels")
+                raise UvttError(N_("%(where)s: %(w)s x %(h)s px is %(mp)s megapixels, over the limit of %(most)s "
+                                   "megapixels"), where=where, w=w, h=h, mp=f"{w * h / 1048576:.0f}",
+                                most=MAX_PICTURE_PIXELS // 1048576)
             img.verify()  # checksums and structure, before a pixel is decoded
         with Image.open(io.BytesIO(data)) as img:
             img.load()  # every pixel, within the size checked above: a picture with none is refused here
@@ -141,10 +150,11 @@ def check_picture(data: bytes, where: str = "picture") -> Picture:
     except UvttError:
         raise
     except Image.DecompressionBombError:  # Pillow's own guard, before its header reached the checks above
-        raise UvttError(f"{where}: the picture says it is far over the limit of {MAX_PICTURE_PX} x "
-                        f"{MAX_PICTURE_PX} px") from None
+        raise UvttError(N_("%(where)s: the picture says it is far over the limit of %(most)s x %(most)s px"),
+                        where=where, most=MAX_PICTURE_PX) from None
     except Exception as exc:  # Pillow raises many kinds for a broken picture
-        raise UvttError(f"{where}: the {kind} picture is damaged or truncated ({type(exc).__name__})") from None
+        raise UvttError(N_("%(where)s: the %(kind)s picture is damaged or truncated (%(error)s)"), where=where,
+                        kind=kind, error=type(exc).__name__) from None
     ext, content_type = PICTURE_TYPES[kind]
     return Picture(data=clean, ext=ext, content_type=content_type, width=w, height=h)
 
@@ -213,29 +223,32 @@ def parse(raw: bytes | str) -> UvttMap:
     if isinstance(raw, str):
         raw = raw.encode()
     if len(raw) > MAX_FILE_BYTES:
-        raise UvttError(f"the file is {len(raw) / 1048576:.1f} MB, over the limit of "
-                        f"{MAX_FILE_BYTES // 1048576} MB")
+        raise UvttError(N_("the file is %(mb)s MB, over the limit of %(limit)s MB"), mb=f"{len(raw) / 1048576:.1f}",
+                        limit=MAX_FILE_BYTES // 1048576)
     if not raw.strip():
-        raise UvttError("the file is empty")
+        raise UvttError(N_("the file is empty"))
     items = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # a base64 picture holds none of them
     if items > MAX_JSON_ITEMS:
-        raise UvttError(f"the file holds {items:,} values or more; a map holds {MAX_JSON_ITEMS:,} at most "
-                        "(its walls, doors and lights)")
+        raise UvttError(N_("the file holds %(n)s values or more; a map holds %(most)s at most (its walls, doors and "
+                           "lights)"), n=f"{items:,}", most=f"{MAX_JSON_ITEMS:,}")
     try:
         d = json.loads(raw)
     except UnicodeDecodeError:
-        raise UvttError("not a Universal VTT file: it is not text (JSON)") from None
+        raise UvttError(N_("not a Universal VTT file: it is not text (JSON)")) from None
     except json.JSONDecodeError as exc:
         ends_early = exc.pos >= len(raw.rstrip()) - 1 or exc.msg.startswith("Unterminated")
-        raise UvttError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-                        + ("; the file ends too early: is it truncated?" if ends_early else "")) from None
+        parsed = {"error": exc.msg, "line": exc.lineno, "column": exc.colno}  # the parser's words: as they are
+        if ends_early:
+            raise UvttError(N_("not valid JSON: %(error)s (line %(line)s, column %(column)s); the file ends too early: is "
+                               "it truncated?"), **parsed) from None
+        raise UvttError(N_("not valid JSON: %(error)s (line %(line)s, column %(column)s)"), **parsed) from None
     except RecursionError:
-        raise UvttError("not a Universal VTT file: its JSON is nested absurdly deep") from None
+        raise UvttError(N_("not a Universal VTT file: its JSON is nested absurdly deep")) from None
     if not isinstance(d, dict):
-        raise UvttError("not a Universal VTT file: the top level is not a JSON object")
+        raise UvttError(N_("not a Universal VTT file: the top level is not a JSON object"))
     res = d.get("resolution")
     if not isinstance(res, dict):
-        raise UvttError("not a Universal VTT file: no resolution (map_origin, map_size, pixels_per_grid)")
+        raise UvttError(N_("not a Universal VTT file: no resolution (map_origin, map_size, pixels_per_grid)"))
     fmt = d.get("format")
     if fmt is not None and (isinstance(fmt, bool) or not isinstance(fmt, (int, float))):
         raise UvttError(f"format: must be a number such as 0.3, not {str(fmt)[:20]!r}")

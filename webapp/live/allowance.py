@@ -17,6 +17,7 @@ import time
 from typing import Callable
 
 from ..game.model import Actor, Event, Rejected
+from ..game.text import N_
 
 BURST = 1 << 20  # bytes a seat may write at once
 RATE = BURST / 600  # bytes a second it gets back
@@ -46,8 +47,9 @@ class LogAllowance:
             if cost > left:
                 self._left[key] = (left, now)
                 wait = max(1, round((cost - left) / RATE))
-                raise Rejected(f"your seat has written {BURST // 1024} kB to the game's log lately, the most a seat "
-                               f"may in a short while: nothing was stored; try again in {wait} s", code="busy")
+                raise Rejected(N_("your seat has written %(kb)s kB to the game's log lately, the most a seat may in a "
+                                  "short while: nothing was stored; try again in %(wait)s s"), code="busy",
+                               kb=BURST // 1024, wait=wait)
             self._left[key] = (left - cost, now)
             if len(self._left) > 10_000:  # seats long quiet are full again: forget them
                 self._left = {k: v for k, v in self._left.items() if v[0] + (now - v[1]) * RATE < BURST}

@@ -40,6 +40,7 @@ from ..game.text import N_
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
 from ..storage.store import Applied, Conflict, GameRecord, Store, WriteFailed, load_game
 from . import language, render, throttle
+from .language import said_in
 from .replaying import Replays
 from .allowance import LogAllowance
 
@@ -513,14 +514,14 @@ class Hub:
             return Committed(game.seq, [], {"join_code": code})
         key = new_key()
         self.store.update_access(game_id, screen_key=key)
-        self.end_sessions(game_id, None, "The GM gave the table screen a new link: this one no longer works. "
-                          "Open the table screen again from the GM's page.", role="screen")
+        self.end_sessions(game_id, None, N_("The GM gave the table screen a new link: this one no longer works. "
+                                            "Open the table screen again from the GM's page."), role="screen")
         self._emit_gm_extra(game)
         return Committed(game.seq, [], {"screen_token": key})
 
     def end_gm_sessions(self, game_id: str) -> None:
         """The GM link got a password: its connections end; their pages reload and ask for it."""
-        self.end_sessions(game_id, None, "The GM link now needs its password.", reload=True, role="gm")
+        self.end_sessions(game_id, None, N_("The GM link now needs its password."), reload=True, role="gm")
 
     def rotate_join_code(self, game_id: str) -> str:
         for _ in range(10):
@@ -876,22 +877,40 @@ class Hub:
                 self.shared.closed(sid)
             self.connected(who[0], who[1], -1)
 
+    def said_to(self, sid: str, message: str, params: dict | None = None) -> str:
+        """A message id (``N_``) with its parameters in the language of this connection's device."""
+        with self._guard:
+            language = self._session_language.get(sid)
+        with self.app.app_context():
+            return said_in(language, message, params)
+
     def session(self, sid: str) -> tuple[str, Actor] | None:
         with self._guard:
             return self._sessions.get(sid)
 
     def end_sessions(self, game_id: str, player_ids, message: str, reload: bool = False,
-                     role: str | None = None) -> None:
+                     role: str | None = None, params: dict | None = None) -> None:
         """Close the connections of these players now (removed, merged, seat taken on another device),
-        or of every connection of a role (``role="screen"``: the screen's key changed)."""
+        or of every connection of a role (``role="screen"``: the screen's key changed). ``message`` is a
+        message id (``N_``) with its ``params``: each connection reads it in its own device's language."""
         def ends(audience: str) -> bool:
             actor = actor_for_audience(audience)
             return actor.role == role if role else actor.player_id in player_ids
 
+        said: dict[str, str] = {}
+
+        def notice(language: str | None) -> dict:
+            language = language or "en"
+            if language not in said:
+                with self.app.app_context():
+                    said[language] = said_in(language, message, params)
+            return {"message": said[language], "reload": reload}
+
         with self._guard:
-            sids = [sid for sid, (g, actor) in self._sessions.items() if g == game_id and ends(actor.audience)]
-        for sid in sids:
-            self.socketio.emit("ended", {"message": message, "reload": reload}, to=sid)
+            sids = [(sid, self._session_language.get(sid)) for sid, (g, actor) in self._sessions.items()
+                    if g == game_id and ends(actor.audience)]
+        for sid, language in sids:
+            self.socketio.emit("ended", notice(language), to=sid)
             self.socketio.server.disconnect(sid, namespace="/")
             self.session_closed(sid)
         if self.shared is not None:
@@ -899,9 +918,9 @@ class Hub:
             # disconnect to the process that holds each (its disconnect handler then forgets it there);
             # only those opened before now (a seat taken back on a new device keeps the new connection)
             now = time.time()
-            for sid, process, audience, opened, member in self.shared.sessions(game_id):
+            for sid, process, audience, opened, member, language in self.shared.connections(game_id):
                 if process != self.shared.process and ends(audience) and opened <= now:
-                    self.socketio.emit("ended", {"message": message, "reload": reload}, to=sid)
+                    self.socketio.emit("ended", notice(language), to=sid)
                     self.socketio.server.disconnect(sid, namespace="/")
                     self.shared.forget(game_id, member)
 
@@ -909,12 +928,12 @@ class Hub:
         for event in events:
             d = event.data
             if event.type == "player_removed":
-                self.end_sessions(game.id, {d["player_id"]}, "The GM took you out of this game.")
+                self.end_sessions(game.id, {d["player_id"]}, N_("The GM took you out of this game."))
             elif event.type == "players_merged":
-                self.end_sessions(game.id, {d["player_id"]}, "The GM merged your seat with another.", reload=True)
+                self.end_sessions(game.id, {d["player_id"]}, N_("The GM merged your seat with another."), reload=True)
             elif event.type == "player_reclaimed":
                 self.end_sessions(game.id, {d["player_id"]},
-                                  "Your seat was taken back on another device with your name.")
+                                  N_("Your seat was taken back on another device with your name."))
 
     def connected(self, game_id: str, actor: Actor, delta: int) -> None:
         key = (game_id, actor.audience)

@@ -44,6 +44,7 @@ from typing import Callable
 
 from socketio import packet
 
+from ..game.text import N_
 from .hub import COMMAND_QUEUED, SENDER_GIVES_UP, TOO_LATE
 from .throttle import BUSY
 
@@ -61,7 +62,7 @@ STALE_AFTER = 5.0
 KEEP_IDLE = 32
 IDLE_FOR = 10.0
 TOO_MANY = BUSY
-FAILED = "the server could not do that (see its log)"
+FAILED = N_("the server could not do that (see its log)")
 
 
 @dataclass
@@ -75,7 +76,9 @@ class Job:
 class Lane:
     """The events of one connection, waiting their turn."""
 
-    def __init__(self, start: Callable[[Callable[[], None]], None]) -> None:
+    def __init__(self, start: Callable[[Callable[[], None]], None],
+                 say: Callable[[str], str] = str) -> None:
+        self._say = say  # a refusal (an N_-marked message) in the language of the connection's device
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._jobs: deque[Job] = deque()
@@ -92,7 +95,7 @@ class Lane:
                 return
             if job.event == "command":
                 if self._commands >= MAX_COMMANDS:
-                    answers.append((job, {"ok": False, "error": TOO_MANY, "code": "busy"}))
+                    answers.append((job, {"ok": False, "error": self._say(TOO_MANY), "code": "busy"}))
                     job = None
                 else:
                     self._commands += 1
@@ -147,7 +150,7 @@ class Lane:
                 return
             if job.event == "command" and time.monotonic() - job.arrived > STALE_AFTER:
                 self._answered()
-                job.answer({"ok": False, "error": TOO_LATE, "code": "busy"})
+                job.answer({"ok": False, "error": self._say(TOO_LATE), "code": "busy"})
                 continue
             handed = []
 
@@ -168,7 +171,7 @@ class Lane:
                 job.run()
             except Exception:  # the handler failed before answering: answer for it
                 log.exception("%s failed", job.event)
-                job.answer({"ok": False, "error": FAILED})
+                job.answer({"ok": False, "error": self._say(FAILED)})
             finally:
                 COMMAND_QUEUED.reset(queued_token)
                 SENDER_GIVES_UP.reset(token)
@@ -246,8 +249,11 @@ class Workers:
 class Lanes:
     """Puts itself between python-socketio and the handlers of ``LANED`` events."""
 
-    def __init__(self, server) -> None:
+    def __init__(self, server, say: Callable[[str, str], str] | None = None) -> None:
+        """``say(sid, message)``: a refusal the lanes give themselves (too many, too late), in the language of the
+        connection's device (the hub knows it); English without."""
         self.server = server
+        self._say = say
         self._lanes: dict[str, Lane] = {}
         self._guard = threading.Lock()
         self.workers = Workers(server.start_background_task)
@@ -285,7 +291,8 @@ class Lanes:
         with self._guard:
             lane = self._lanes.get(sid)
             if lane is None:
-                lane = self._lanes[sid] = Lane(self.workers.start)
+                say = (lambda message: self._say(sid, message)) if self._say else str
+                lane = self._lanes[sid] = Lane(self.workers.start, say)
             return lane
 
     def close(self, sid: str) -> None:

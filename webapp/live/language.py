@@ -66,9 +66,15 @@ def device_language() -> str:
 
 def refusal_text(exc: BaseException) -> str:
     """A refusal in the current language: a message id with parameters where the refusal carries them
-    (``msgid``, ``params``), else its English sentence looked up in the catalogs (any domain's), else as it is."""
+    (``msgid``, ``params``; a refused payload's ``parts``), else its English sentence looked up in the catalogs
+    (any domain's), else as it is."""
     from flask_babel import gettext
 
+    parts = getattr(exc, "parts", None)
+    if parts:  # a refused payload's errors (webapp/game/validation.py), each said whole, its words too
+        said = getattr(exc, "words", ())
+        return "; ".join(gettext(msgid, **{k: gettext(v) if k in said else v for k, v in params.items()})
+                         for msgid, params in parts)
     msgid = getattr(exc, "msgid", None)
     if msgid:
         return gettext(msgid, **(getattr(exc, "params", None) or {}))
@@ -82,6 +88,16 @@ def to_sender(exc: BaseException) -> str:
 
     with force_locale(device_language()):
         return refusal_text(exc)
+
+
+def said_in(language: str | None, message: str, params: dict | None = None) -> str:
+    """A message id (``N_``-marked) with its parameters in ``language``: a notice pushed to a connection, in
+    the language of that connection's device (its handshake's), whoever caused it. Needs an app context (the
+    hub's app gives one where there is none)."""
+    from flask_babel import force_locale, gettext
+
+    with force_locale(normalize(language) or "en"):
+        return gettext(message, **(params or {}))
 
 
 class _Reader(NamedTuple):

@@ -24,6 +24,7 @@ from typing import Any
 
 import jinja2
 from flask import current_app, template_rendered, url_for
+from flask_babel import gettext
 from jinja2.utils import missing
 from markupsafe import Markup
 
@@ -401,9 +402,9 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
 
 def _area_templates(c: Lazy) -> list:
     game, system = c.game, c["system"]
-    return attacks.area_templates(system) or (
+    return language.words(attacks.area_templates(system)) or (
         # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
-        [{"key": "zone", "label": "an area weapon at the template's zone", "shape": "zone"}]
+        [{"key": "zone", "label": gettext("an area weapon at the template's zone"), "shape": "zone"}]
         if game.zones is not None and system.board == "zones" else [])
 
 

@@ -27,6 +27,7 @@ import time
 from flask import has_request_context
 from ..game import access, replay_view
 from ..game.model import Actor, Rejected
+from ..game.text import N_
 from ..game.table import empty_game, evolve
 from ..storage import history as kept_folds
 from . import language, render
@@ -198,7 +199,7 @@ class Replays:
         """Run ``replay`` or ``replay_end`` for this sender; the answer's extra fields (nothing is stored)."""
         game = self.hub.game(game_id)
         if game is None:
-            raise Rejected(f"no game {game_id!r}")
+            raise Rejected(N_("no game %(id)s"), id=repr(game_id))
         access.check_command(game, cmd, actor)
         if isinstance(cmd, replay_view.ReplayEnd):
             ended = self.end(game_id, actor)
@@ -206,7 +207,7 @@ class Replays:
         audiences = replay_view.screens(cmd, actor)
         history = self.folded(game_id, cmd.at)
         if cmd.at > history.head:
-            raise Rejected(f"at: the log goes from 0 to {history.head}, not {cmd.at}")
+            raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
         history.may_replay(actor, cmd.at)
         past = history.state_at(cmd.at)
         by = "gm" if actor.role == "gm" else actor.audience

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from ..game.model import Actor, Rejected
+from ..game.text import N_
 
 #: the fields of a report, each with its bounds (squares for the box, CSS pixels for the sizes)
 FIELDS = {"x": (-10_000, 10_000), "y": (-10_000, 10_000), "width": (0.01, 20_000), "height": (0.01, 20_000),
@@ -50,4 +51,4 @@ def relay(socketio, room, game_id: str, actor: Actor, payload: Any, sid: str) ->
             raise Rejected('the GM asks with {"ask": true}')
         socketio.emit("screen_box_ask", {}, to=room(game_id, "screen"))
     else:
-        raise Rejected("only the table screen reports what it shows")
+        raise Rejected(N_("only the table screen reports what it shows"))

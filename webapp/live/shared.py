@@ -187,6 +187,13 @@ class Shared:
         return [(sid, process, audience, opened, member) for sid, process, audience, opened, member, _lang
                 in self._members(game_id)[0]]
 
+    def connections(self, game_id: str) -> list[tuple[str, str, str, float, str, str]]:
+        """Every live connection to a game on any process, with its device's language: (sid, process,
+        audience, opened at, member, language)."""
+        with self._lock:
+            self._games.add(game_id)
+        return self._members(game_id)[0]
+
     def _members(self, game_id: str) -> tuple[list[tuple[str, str, str, float, str, str]], bool]:
         """Every live connection as (sid, process, audience, opened at, member, language), and whether Redis
         answered (else only this process's own are known)."""

@@ -24,11 +24,18 @@ from . import language, screenbox
 from .hub import language_room, room
 from ..storage.store import DamagedLog
 from ..game.model import Rejected
-from ..game.text import TooDeep, too_deep_message
-from .lanes import Lanes
+from ..game.text import N_, TooDeep, too_deep_message
+from .lanes import FAILED, Lanes
 from .language import to_sender
 
 log = logging.getLogger(__name__)
+
+NOT_CONNECTED = N_("not connected to a game")
+
+
+def said(message: str, **params) -> str:
+    """An answer's refusal (``N_``-marked, with its parameters) in the language of the device that sent the event."""
+    return to_sender(Rejected(message, **params))
 
 
 def one_argument(event: str, args: tuple, shape: str):
@@ -36,12 +43,12 @@ def one_argument(event: str, args: tuple, shape: str):
     if len(args) == 1 and isinstance(args[0], TooDeep):  # past what the JSON decoder reads (webapp/game/text.py)
         return None, {"ok": False, "error": too_deep_message()}
     if len(args) != 1 or not isinstance(args[0], dict):
-        return None, {"ok": False, "error": f"{event} takes one JSON object: {shape}"}
+        return None, {"ok": False, "error": said(N_("%(event)s takes one JSON object: %(shape)s"), event=event, shape=shape)}
     return args[0], None
 
 
 def register(socketio, hub, keyless=None) -> None:
-    lanes = Lanes(socketio.server)
+    lanes = Lanes(socketio.server, say=hub.said_to)  # the lanes' own refusals, in each sender's language
 
     def current():
         return hub.session(request.sid)
@@ -50,7 +57,7 @@ def register(socketio, hub, keyless=None) -> None:
         """A passing event (a drag, a ping): checked, shown to the others, never stored."""
         who = current()
         if who is None:
-            return {"ok": False, "error": "not connected to a game"}
+            return {"ok": False, "error": said(NOT_CONNECTED)}
         payload, refused = one_argument(event, args, shape)
         if refused:
             return refused
@@ -59,7 +66,7 @@ def register(socketio, hub, keyless=None) -> None:
         except Rejected as exc:
             return {"ok": False, "error": to_sender(exc)}  # in the sender's language, as a command's refusal
         except DamagedLog as exc:
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": to_sender(exc)}
         return {"ok": True}
 
     @socketio.on("connect")
@@ -79,7 +86,7 @@ def register(socketio, hub, keyless=None) -> None:
                 raise ConnectionRefusedError("that key is not valid for this game")
             game = hub.game(game_id)
         except DamagedLog as exc:
-            raise ConnectionRefusedError(str(exc)) from None
+            raise ConnectionRefusedError(to_sender(exc)) from None
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
         hub.audience_joins(game_id, actor, lang)
         join_room(room(game_id, actor.audience))
@@ -104,7 +111,7 @@ def register(socketio, hub, keyless=None) -> None:
     def command(*args):
         who = current()
         if who is None:
-            return {"ok": False, "error": "not connected to a game"}
+            return {"ok": False, "error": said(NOT_CONNECTED)}
         payload, refused = one_argument("command", args, '{"type": ..., ...}')
         if refused:
             return refused
@@ -113,10 +120,10 @@ def register(socketio, hub, keyless=None) -> None:
         except Rejected as exc:
             return {"ok": False, "error": to_sender(exc), **({"code": exc.code} if exc.code else {})}
         except DamagedLog as exc:
-            return {"ok": False, "error": str(exc), "code": "damaged_log"}
+            return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
-            return {"ok": False, "error": "the server could not do that (see its log)"}
+            return {"ok": False, "error": said(FAILED)}
         return {"ok": True, "seq": done.seq, **done.reply}
 
     @socketio.on("preview")
@@ -140,11 +147,12 @@ def register(socketio, hub, keyless=None) -> None:
     def sync(*args):
         who = current()
         if who is None:
-            return {"ok": False, "error": "not connected to a game"}
+            return {"ok": False, "error": said(NOT_CONNECTED)}
         if len(args) > 1 or (args and args[0] is not None and not isinstance(args[0], dict)):
-            return {"ok": False, "error": 'sync takes one JSON object: {"since"?}'}
+            return {"ok": False, "error": said(N_("%(event)s takes one JSON object: %(shape)s"), event="sync",
+                                               shape='{"since"?}')}
         try:
             hub.resync(who[0], who[1], request.sid)
         except DamagedLog as exc:
-            return {"ok": False, "error": str(exc), "code": "damaged_log"}
+            return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
         return {"ok": True}

@@ -31,6 +31,7 @@ from collections import defaultdict, deque
 from contextlib import contextmanager
 
 from ..game.model import Rejected
+from ..game.text import N_
 
 
 def _loopback(address: str) -> bool:
@@ -45,7 +46,7 @@ WAIT = 2.0
 SEAT_RATE = 5.0  # commands a second, sustained (a person drags a token a few times a second)
 SEAT_BURST = 40  # commands at once (the GM's several steps in a row, a page's reconnect)
 REFUSAL_DELAY = 0.5
-BUSY = "too many commands at once; slow down"
+BUSY = N_("too many commands at once; slow down")
 
 
 class Busy(Rejected):

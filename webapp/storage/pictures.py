@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..game import fog, handouts, maps, text, uvtt
 from ..game.model import Rejected
+from ..game.text import N_
 from . import private
 
 if TYPE_CHECKING:
@@ -50,9 +51,13 @@ _STORE_LOCK = threading.Lock()  # the budget is measured and the file written in
 class PicturesBusy(Exception):
     """Every decode place was taken for ``DECODE_WAIT`` seconds: try again in ``retry_after`` seconds."""
 
+    MESSAGE = N_("the server is busy reading other pictures: try again in %(n)s seconds")
+
     def __init__(self) -> None:
         self.retry_after = RETRY_AFTER
-        super().__init__(f"the server is busy reading other pictures: try again in {RETRY_AFTER} seconds")
+        # said in the sender's language by webapp/live/language.py's refusal_text (msgid, params), as a Rejected is
+        self.msgid, self.params = self.MESSAGE, {"n": RETRY_AFTER}
+        super().__init__(self.MESSAGE % self.params)
 
 
 @contextmanager
@@ -66,13 +71,21 @@ def decoding():
         _DECODES.release()
 
 
+class NotImported(Rejected):
+    """A Universal VTT file refused; ``reason``: the UvttError, for the web layer to say in the sender's language."""
+
+    def __init__(self, reason: uvtt.UvttError) -> None:
+        super().__init__(N_("not imported: %(reason)s"), reason=str(reason))
+        self.reason = reason
+
+
 def checked(data: bytes, where: str = "file") -> uvtt.Picture:
     """``uvtt.check_picture`` in a decode place; Rejected naming what is wrong."""
     with decoding():
         try:
             return uvtt.check_picture(data, where)
         except uvtt.UvttError as exc:
-            raise Rejected(str(exc)) from None
+            raise Rejected(exc.msgid, **exc.params) from None  # said in the sender's language
 
 
 def game_dir(data_dir: str | Path, game_id: str) -> Path:
@@ -136,8 +149,9 @@ def store(data_dir: str | Path, game_id: str, picture: uvtt.Picture,
 
 def _over_budget(used: int, picture: uvtt.Picture) -> Rejected:
     mb = 1048576
-    return Rejected(f"this game's pictures take {used / mb:.1f} MB of the {GAME_BUDGET // mb} MB a game may "
-                    f"store: this one ({len(picture.data) / mb:.1f} MB) does not fit")
+    return Rejected(N_("this game's pictures take %(used)s MB of the %(budget)s MB a game may store: this one "
+                       "(%(size)s MB) does not fit"), used=f"{used / mb:.1f}", budget=GAME_BUDGET // mb,
+                    size=f"{len(picture.data) / mb:.1f}")
 
 
 def _store(data_dir: str | Path, game_id: str, picture: uvtt.Picture) -> tuple[Path, bool]:
@@ -294,14 +308,14 @@ def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str)
     Returns ``{"map_id", "walls", "doors", "seq"}``; Rejected names what is wrong.
     """
     if actor.role != "gm":
-        raise Rejected("only the GM can import maps")
+        raise Rejected(N_("only the GM can import maps"))
     if hub.store.game(game_id) is None:
-        raise Rejected(f"no game {game_id!r}")
+        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
     try:
         with decoding():
             parsed = uvtt.parse(raw)
     except uvtt.UvttError as exc:
-        raise Rejected(f"not imported: {exc}") from None
+        raise NotImported(exc) from None
     picture = picture_record(parsed.picture) if parsed.picture else None
     done = _commit_with_file(hub, game_id, parsed.picture, lambda game: maps.imported(
         game, name, parsed.board, picture, parsed.pixels_per_grid, parsed.lights, parsed.ambient))
@@ -313,9 +327,9 @@ def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str)
 def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None, data: bytes) -> dict:
     """A background picture for a map (None: the active one), fitted to the map's width."""
     if actor.role != "gm":
-        raise Rejected("only the GM can set a map's picture")
+        raise Rejected(N_("only the GM can set a map's picture"))
     if hub.store.game(game_id) is None:
-        raise Rejected(f"no game {game_id!r}")
+        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
     picture = checked(data)
     record = picture_record(picture)
 
@@ -330,9 +344,9 @@ def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None,
 def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, title: str, body: str) -> dict:
     """A hand-out (a picture, checked as a map's, and/or a text, with a title), shown to nobody yet (#27)."""
     if actor.role != "gm":
-        raise Rejected("only the GM can make hand-outs")
+        raise Rejected(N_("only the GM can make hand-outs"))
     if hub.store.game(game_id) is None:
-        raise Rejected(f"no game {game_id!r}")
+        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
     handouts.check_words(title, "title", handouts.MAX_TITLE, True)  # before any file is written
     handouts.check_words(body, "text", handouts.MAX_BODY, False)
     picture = checked(data) if data is not None else None
@@ -346,11 +360,11 @@ def add_token_picture(hub: "Hub", game_id: str, actor: "Actor", data: bytes, fil
     """A token picture (the GM: for the library, or a token; a player: for one of their tokens), set on
     ``token_id`` at once when given (#27)."""
     if actor.role not in ("gm", "player"):
-        raise Rejected("the table screen only shows the map")
+        raise Rejected(N_("the table screen only shows the map"))
     if hub.store.game(game_id) is None:
-        raise Rejected(f"no game {game_id!r}")
+        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
     if actor.role == "player" and not token_id:
-        raise Rejected("token_id: name one of your tokens for the picture")
+        raise Rejected(N_("token_id: name one of your tokens for the picture"))
     picture = checked(data)
     label = map_name(filename) if filename else "Picture"
     label = "Picture" if label == "Imported map" else label

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..game.model import Event, Game
+from ..game.text import N_
 from ..game.table import evolve, replay
 from . import private, sql
 from .sql import DataError  # noqa: F401 (raised here, caught by the app and the command line as store.DataError)
@@ -289,14 +290,18 @@ class WriteFailed(Exception):
 class DamagedLog(Exception):
     """One game's log cannot be read back at ``seq``: that game is out of service, the others are not."""
 
+    MESSAGE = N_("The log of game %(id)s is damaged at seq %(seq)s (%(reason)s). Nothing more can be done in it "
+                 "until it is repaired: on the server, `tacmap export %(id)s FILE` keeps a copy of all of it, then, "
+                 "with the server stopped, `tacmap repair %(id)s` cuts the log back to seq %(last)s (what follows is "
+                 "kept in a file).")
+
     def __init__(self, game_id: str, seq: int, reason: str) -> None:
         self.game_id, self.seq, self.reason = game_id, seq, reason
-        super().__init__(
-            f"The log of game {game_id} is damaged at seq {seq} ({reason}). Nothing more can be done in it "
-            f"until it is repaired: on the server, `tacmap export {game_id} FILE` keeps a copy of all of it, "
-            f"then, with the server stopped, `tacmap repair {game_id}` cuts the log back to seq {seq - 1} "
-            "(what follows is kept in a file)."
-        )
+        params = {"id": game_id, "seq": seq, "reason": reason, "last": seq - 1}
+        super().__init__(self.MESSAGE % params)
+        # said in the reader's language by webapp/live/language.py's refusal_text (the 503 page, a socket's answer): the
+        # message with its parameters, the reason looked up too (the known ones are N_-marked where raised)
+        self.parts, self.words = [(self.MESSAGE, params)], ("reason",)
 
 
 @dataclass(frozen=True)
@@ -696,13 +701,13 @@ class Store:
         out = []
         for expected, (seq, kind, data) in enumerate(rows, start=after + 1):
             if seq != expected:
-                raise DamagedLog(game_id, expected, "this event is missing")
+                raise DamagedLog(game_id, expected, N_("this event is missing"))
             try:
                 value = json.loads(data)
             except (TypeError, ValueError) as exc:
                 raise DamagedLog(game_id, seq, f"not readable JSON: {exc}") from None
             if not isinstance(kind, str) or not isinstance(value, dict):
-                raise DamagedLog(game_id, seq, "not an event")
+                raise DamagedLog(game_id, seq, N_("not an event"))
             out.append(Event.stored(kind, value, data))
         return out
 

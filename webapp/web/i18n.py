@@ -63,18 +63,21 @@ def languages(folder: Path = TRANSLATIONS) -> list[str]:
 
 
 _PLACEHOLDER = re.compile(r"%\([^)]+\)[sdifr]|%[sdifr%]|\{[^{}]*\}|<[^>]*>|&#?\w+;|\\n")
+#: a placeholder the message's values go into: marked ⟦ ⟧ in the pseudo-locale, so a test sees each value said
+#: inside a translated sentence on its own (data, or itself translated: not English hidden in a translation)
+_VALUE = re.compile(r"%\([^)]+\)[sdifr]|%[sdifr]|\{[^{}]*\}")
 _ACCENTED = str.maketrans("aAcCeEgGiIkKlLnNoOrRsSuUwWyYzZ", "áÅçÇéÉĝĜîÎķĶłŁñÑöÖŕŔšŠüÜŵŴýÝžŽ")
 
 
 def pseudo(text: str) -> str:
-    """The pseudo-locale's version of a message: its letters accented, about 35 % longer, in [ ]; its
-    placeholders (%(name)s, {name}), tags and entities kept as they are."""
+    """The pseudo-locale's version of a message: its letters accented, about 35 % longer, in [ ]; its tags and
+    entities kept as they are, its placeholders (%(name)s, {name}) kept and marked ⟦ ⟧ (outside a tag)."""
     if not text:
         return text
     out, last = [], 0
     for m in _PLACEHOLDER.finditer(text):
         out.append(text[last:m.start()].translate(_ACCENTED))
-        out.append(m.group(0))
+        out.append(f"⟦{m.group(0)}⟧" if _VALUE.fullmatch(m.group(0)) else m.group(0))
         last = m.end()
     out.append(text[last:].translate(_ACCENTED))
     body = "".join(out)
@@ -130,7 +133,8 @@ def compile_catalogs(source: Path = TRANSLATIONS, out: Path | None = None, force
                 written.append(mo)
         pot = source / f"{domain}.pot"
         mo = out / PSEUDO / "LC_MESSAGES" / f"{domain}.mo"
-        if pot.exists() and (force or _stale(mo, pot)):
+        # made by pseudo() from the .pot: made again when either changes
+        if pot.exists() and (force or _stale(mo, pot) or _stale(mo, Path(__file__))):
             with pot.open("rb") as f:
                 _write_atomic(mo, pseudo_catalog(read_po(f, domain=domain)))
             written.append(mo)

@@ -42,13 +42,13 @@ def refused(exc: HTTPException):
 def busy(exc: pictures.PicturesBusy):
     """Every decode place stayed taken: 503 with Retry-After (JSON for an upload, the site's page for a picture)."""
     if request.method == "POST":
-        response = jsonify(error=str(exc))
+        response = jsonify(error=refusal(exc))  # in the sender's language
         response.status_code = 503
     else:
         from .errors import error_page
         from werkzeug.exceptions import ServiceUnavailable
 
-        response = error_page(ServiceUnavailable(str(exc)))
+        response = error_page(ServiceUnavailable(refusal(exc)))
         response = current_app.make_response(response)
     response.headers["Retry-After"] = str(exc.retry_after)
     return response
@@ -80,6 +80,8 @@ def import_map(game_id: str, actor) -> tuple:
     name = (request.form.get("name") or "").strip() or pictures.map_name(filename)
     try:
         done = pictures.import_uvtt(hub(), game_id, actor, data, name[:40])
+    except pictures.NotImported as exc:  # the reason in the sender's language too (a picture's, a file's)
+        abort(422, _("not imported: %(reason)s", reason=refusal(exc.reason)))
     except Rejected as exc:
         abort(422, refusal(exc))
     return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],

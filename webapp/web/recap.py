@@ -39,6 +39,16 @@ def _actor(game_id: str):
     abort(403, _("This browser holds no key of that seat for this game."))
 
 
+@bp.app_template_filter("names_list")
+def names_list(names) -> str:
+    """Names as the reader's language lists them ("Hero, Ana and Bandit", "Hero, Ana und Bandit"), each once."""
+    from babel.lists import format_list
+    from flask_babel import get_locale
+
+    names = list(dict.fromkeys(names or ()))
+    return format_list(names, locale=get_locale() or "en") if names else ""
+
+
 @bp.app_template_filter("recap_date")
 def recap_date(when: float) -> str:
     """A session's start, in the server's time zone (where the table sat), as the reader's language writes it."""

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 
 from flask import Flask, has_request_context, request
+from flask_babel import gettext as _
 from flask_talisman import Talisman
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
 
+from ..game.text import N_
 from .network import Door, allowed_origins, normalize_origin
 
 CSP = {
@@ -85,9 +87,20 @@ def csrf_field() -> Markup:
     return Markup('<input type="hidden" name="csrf_token" value="{}">').format(escape(generate_csrf()))
 
 
-CSRF_HELP = ("This form did not come with this site's check token ({reason}), so nothing was done. "
-             "That happens when the browser dropped this site's cookie (restarted, or a private tab closed) "
-             "or when another web site tried to send it. Reload the page and try again.")
+CSRF_HELP = N_("This form did not come with this site's check token (%(reason)s), so nothing was done. "
+               "That happens when the browser dropped this site's cookie (restarted, or a private tab closed) "
+               "or when another web site tried to send it. Reload the page and try again.")
+#: Flask-WTF's reasons (its English, lowercased as the sentence shows them), said in the reader's words; another
+#: reason is shown as Flask-WTF says it
+CSRF_REASONS = {
+    "The CSRF token is missing.": N_("the CSRF token is missing"),
+    "The CSRF session token is missing.": N_("the CSRF session token is missing"),
+    "The CSRF token is invalid.": N_("the CSRF token is invalid"),
+    "The CSRF token has expired.": N_("the CSRF token has expired"),
+    "The CSRF tokens do not match.": N_("the CSRF tokens do not match"),
+    "The referrer header is missing.": N_("the referrer header is missing"),
+    "The referrer does not match the host.": N_("the referrer does not match the host"),
+}
 
 
 def init_security(app: Flask) -> None:
@@ -119,9 +132,13 @@ def init_security(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(exc: CSRFError):
-        reason = (exc.description or "CSRF check failed").rstrip(".")
-        reason = reason[0].lower() + reason[1:]
-        message = CSRF_HELP.format(reason=reason)
+        known = CSRF_REASONS.get(exc.description or "")
+        if known:
+            reason = _(known)
+        else:
+            reason = (exc.description or "CSRF check failed").rstrip(".")
+            reason = reason[0].lower() + reason[1:]
+        message = _(CSRF_HELP, reason=reason)
         if request.headers.get("HX-Request") == "true":
             # htmx shows the answer's text in the page's message line: plain words, no page
             return message, 400, {"Content-Type": "text/plain; charset=utf-8"}

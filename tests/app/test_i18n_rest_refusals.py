@@ -1,0 +1,205 @@
+"""The last refusals outside the rules in the sender's language (#37): a damaged game log (its 503 page, a socket's
+answer), a replay past the log's end, the pictures' refusals (an import that fails, a game's picture budget) and
+another's template a player may not move. German (Accept-Language: de) for each; English unchanged."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+
+import pytest
+
+from test_damaged_data import a_game_with_moves
+from webapp import create_app
+from webapp.storage import pictures
+
+DE = {"Accept-Language": "de"}
+
+
+def bearer(token: str, **more) -> dict:
+    return {"Authorization": f"Bearer {token}", **more}
+
+
+def delete_event(data, game_id: str, seq: int) -> None:
+    con = sqlite3.connect(data / "tacmap.sqlite3")
+    con.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, seq))
+    con.commit()
+    con.close()
+
+
+def test_a_damaged_log_is_said_in_the_readers_language_on_its_page_and_on_the_socket(tmp_path):
+    data = tmp_path / "data"
+    damaged, key, _healthy, _key = a_game_with_moves(data)
+    delete_event(data, damaged, 4)
+    app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    german = app.test_client()
+    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    page = german.get(f"/games/{damaged}/gm?key={key}", follow_redirects=True)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 503
+    # the message and its reason (a missing event) in German, the commands to run as they are typed
+    assert f"Das Protokoll des Spiels {damaged} ist bei seq 4 beschädigt (dieses Ereignis fehlt)" in text, text
+    assert f"tacmap export {damaged} DATEI" in text and f"tacmap repair {damaged}" in text and "seq 3" in text
+    assert "damaged at seq" not in text and "is missing" not in text
+    english = app.test_client().get(f"/games/{damaged}/gm?key={key}", follow_redirects=True).get_data(as_text=True)
+    assert f"The log of game {damaged} is damaged at seq 4 (this event is missing)" in english
+    # the JSON API's errors stay English (docs/PROTOCOL.md, Languages)
+    api = german.get(f"/api/games/{damaged}/state", headers=bearer(key))
+    assert api.status_code == 503 and "is damaged at seq 4 (this event is missing)" in api.json["error"], api.json
+
+
+def test_a_log_that_breaks_while_served_is_told_to_a_german_socket_in_german(tmp_path):
+    data = tmp_path / "data"
+    damaged, key, _healthy, _key = a_game_with_moves(data)
+    app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    german = app.test_client()
+    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    sio = app.extensions["tacmap_socketio"].test_client(app, auth={"game": damaged, "token": key},
+                                                        flask_test_client=german)
+    assert sio.is_connected()
+    con = sqlite3.connect(data / "tacmap.sqlite3")
+    con.execute("UPDATE events SET data = '[1]' WHERE game_id = ? AND seq = 3", (damaged,))
+    con.commit()
+    con.close()
+    app.extensions["tacmap"]._games.clear()  # the log is read again (another process wrote first, say)
+    ack = sio.emit("command", {"type": "roll", "expr": "d6"}, callback=True)
+    assert ack["ok"] is False and ack["code"] == "damaged_log", ack
+    assert f"Das Protokoll des Spiels {damaged} ist bei seq 3 beschädigt (kein Ereignis)" in ack["error"], ack
+    ack = sio.emit("sync", {}, callback=True)
+    assert ack["ok"] is False and "beschädigt (kein Ereignis)" in ack["error"], ack
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+
+
+def new_game(app, system="plain_grid"):
+    api = app.test_client()
+    g = api.post("/api/games", json={"name": "Ruins", "system": system}).json
+    p = api.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    return api, g, p
+
+
+def test_a_replay_past_the_logs_end_is_refused_in_the_senders_language(app):
+    _api, g, _p = new_game(app)
+    socketio = app.extensions["tacmap_socketio"]
+    german = app.test_client()
+    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    gm = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]}, flask_test_client=german)
+    head = app.extensions["tacmap"].game(g["id"]).seq
+    ack = gm.emit("command", {"type": "replay", "at": head + 50}, callback=True)
+    assert ack == {"ok": False, "error": f"at: das Protokoll reicht von 0 bis {head}, nicht {head + 50}"}, ack
+    english = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
+    ack = english.emit("command", {"type": "replay", "at": head + 50}, callback=True)
+    assert ack["error"] == f"at: the log goes from 0 to {head}, not {head + 50}", ack
+
+
+def png(width=8, height=8) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (90, 120, 60)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_the_pictures_refusals_are_in_the_senders_language(app, monkeypatch):
+    api, g, p = new_game(app)
+    gm = g["gm_token"]
+    # a file that is no Universal VTT map
+    r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
+                 data={"file": (io.BytesIO(b"\x00\x01 not a map"), "cave.uvtt")}, content_type="multipart/form-data")
+    assert r.status_code in (400, 422) and r.json["error"].startswith("nicht importiert: "), r.json
+    # a map whose picture is none: the reason said in German too (its JSON key, "image", named as it is)
+    import base64, json
+
+    cave = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4},
+                                          "pixels_per_grid": 50}, "line_of_sight": [], "portals": [], "lights": [],
+            "image": base64.b64encode(b"GIF89a not ours").decode()}
+    r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
+                 data={"file": (io.BytesIO(json.dumps(cave).encode()), "cave.uvtt")}, content_type="multipart/form-data")
+    assert r.status_code == 422 and r.json["error"] == "nicht importiert: image: kein PNG-, JPEG- oder WebP-Bild", r.json
+    # a file that is no map: its JSON not an object, cut short (the JSON parser's own words stay as it says them)
+    for body, said in [(b"[1, 2]", "nicht importiert: keine Universal-VTT-Datei: die oberste Ebene ist kein JSON-Objekt"),
+                       (b'{"format": 0.3, "resolution": {', "nicht importiert: kein gültiges JSON: "),
+                       (b"   ", "nicht importiert: die Datei ist leer")]:
+        r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
+                     data={"file": (io.BytesIO(body), "cave.uvtt")}, content_type="multipart/form-data")
+        assert r.status_code == 422 and r.json["error"].startswith(said), r.json
+        if "JSON: " in said:
+            assert "(Zeile 1, Spalte " in r.json["error"] and "die Datei endet zu früh" in r.json["error"], r.json
+    # a file that is no picture, an empty one, a PNG cut short (the upload's field, "file", is named as it is)
+    for body, said in [(b"GIF89a not ours", "file: kein PNG-, JPEG- oder WebP-Bild"),
+                       (b"", "file: die Datei ist leer"),
+                       (png()[:40], "file: das PNG-Bild ist beschädigt oder abgeschnitten (")]:
+        r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(gm, **DE),
+                     data={"file": (io.BytesIO(body), "floor.png")}, content_type="multipart/form-data")
+        assert r.status_code == 422 and r.json["error"].startswith(said), r.json
+    # the game's picture budget full: the sizes said with the message in German
+    monkeypatch.setattr(pictures, "GAME_BUDGET", 10)
+    r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(gm, **DE),
+                 data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
+    assert r.status_code in (400, 413, 422, 507), (r.status_code, r.json)
+    assert r.json["error"].startswith("die Bilder dieses Spiels belegen 0.0 MB der 0 MB"), r.json
+
+
+def test_a_template_a_player_may_not_move_is_refused_in_their_language(app):
+    api, g, p = new_game(app)
+    hub, socketio = app.extensions["tacmap"], app.extensions["tacmap_socketio"]
+    german = app.test_client()
+    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    gm = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
+    phone = socketio.test_client(app, auth={"game": g["id"], "token": p["player_token"]}, flask_test_client=german)
+    placed = {}
+    for label in ("Fireball", None):
+        ack = gm.emit("command", {"type": "place_template", "shape": "circle", "x": 3, "y": 3,
+                                  **({"label": label} if label else {})}, callback=True)
+        assert ack["ok"] is True, ack
+        placed[label] = next(t["id"] for t in hub.game(g["id"]).templates.values() if t.get("label") == label)
+    seq = hub.game(g["id"]).seq
+    said = {}
+    for label, template_id in placed.items():
+        ack = phone.emit("command", {"type": "move_template", "template_id": template_id, "x": 4, "y": 4}, callback=True)
+        assert ack["ok"] is False, ack
+        said[label] = ack["error"]
+    assert said == {"Fireball": "die Schablone ‘Fireball’ gehört dir nicht: Die SL oder wer sie gelegt hat, verschiebt sie",
+                    None: "diese Schablone gehört dir nicht: Die SL oder wer sie gelegt hat, verschiebt sie"}, said
+    assert hub.game(g["id"]).seq == seq  # nothing moved
+
+
+def test_a_picture_upload_the_busy_server_turns_away_is_told_so_in_the_senders_language(app, monkeypatch):
+    """Every decode place taken (held here): the upload is a 503 with Retry-After, its reason in German."""
+    api, g, _p = new_game(app)
+    monkeypatch.setattr(pictures, "DECODE_WAIT", 0.05)
+    held = [pictures._DECODES.acquire(timeout=1) for _ in range(pictures.DECODES_AT_ONCE)]
+    try:
+        assert all(held)
+        r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(g["gm_token"], **DE),
+                     data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
+        english = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(g["gm_token"]),
+                           data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
+    finally:
+        for _ in held:
+            pictures._DECODES.release()
+    assert r.status_code == 503 and r.headers["Retry-After"] == str(pictures.RETRY_AFTER)
+    assert r.json["error"] == f"der Server liest gerade andere Bilder: versuche es in {pictures.RETRY_AFTER} Sekunden noch einmal"
+    assert english.json["error"] == f"the server is busy reading other pictures: try again in {pictures.RETRY_AFTER} seconds"
+    assert app.extensions["tacmap"].game(g["id"]).maps  # the map is there, with no picture set
+    assert not any(m.picture for m in app.extensions["tacmap"].game(g["id"]).maps.values())
+
+
+def test_the_damaged_log_page_is_in_the_pseudo_locale_its_reason_too(tmp_path):
+    """In en_XA every word of the 503 page comes from a catalog: the message, and the reason said inside it (the
+    pseudo-locale's ⟦ ⟧ mark lets the check look at the reason on its own)."""
+    from test_i18n_pseudo_pages import untranslated
+
+    data = tmp_path / "data"
+    damaged, key, _healthy, _key = a_game_with_moves(data)
+    delete_event(data, damaged, 4)
+    app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en-XA"
+    page = client.get(f"/games/{damaged}/gm?key={key}", follow_redirects=True)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 503 and 'lang="en-XA"' in html and f"⟦{damaged}⟧" in html, html
+    assert untranslated(html, [damaged, "tacmap"]) == []  # the product name: data
