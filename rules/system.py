@@ -370,6 +370,8 @@ class BaseSystem:
     #: squares per grid cell in the system's distance unit, shown on the ruler
     cell_size = 1.0
     cell_unit = "square"
+    #: the names of the cover materials the map editor offers, by key (words), where a system names them
+    cover_material_labels: dict[str, str] = {}
     #: sheet fields (top-level keys) a player may not change on their own character: the rules set them
     gm_only_fields: tuple[str, ...] = ()
     #: counts a player may lower on their own character (spending them) but only the GM raises (awards)

@@ -8,6 +8,7 @@ import math
 
 from ..dice import DiceSource, RollRecord
 from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
+from ..text import say
 from .checks import Check, RESULT_RANK, check
 from .data import LOCATIONS, PIERCING, S_AOE, S_INJURY, S_LOC, S_READING, WOUNDING, settings_of
 from .locations import dr_at, wounding_multiplier
@@ -85,7 +86,7 @@ def is_major_wound(injury_points: int, hp: int, crippled: bool = False) -> bool:
 def knockdown(sheet: dict, dice: DiceSource, modifiers: list[Modifier] | None = None) -> tuple[Check, list[str]]:
     """HT roll against knockdown ("Injury"): failure drops held items, prone, stunned; a critical
     failure or failure by 5+ knocks out instead of stunning."""
-    chk = check(dice, "knockdown (HT)", int_of(sheet.get("HT"), 10), modifiers, "HT")
+    chk = check(dice, say("knockdown (HT)"), int_of(sheet.get("HT"), 10), modifiers, "HT")
     if chk.success:
         return chk, []
     conds = ["dropped held items", "prone"]
@@ -100,7 +101,7 @@ def collapse_check(sheet: dict, dice: DiceSource, maneuver: str | None = None) -
     """Start-of-turn HT roll below 0 HP ("Injury"); none under Do Nothing or at 0 HP or more."""
     if current_hp(sheet) >= 0 or maneuver == "do_nothing":
         return None
-    return check(dice, "collapse below 0 HP (HT)", int_of(sheet.get("HT"), 10), [], "HT")
+    return check(dice, say("collapse below 0 HP (HT)"), int_of(sheet.get("HT"), 10), [], "HT")
 
 
 def collapse(sheet: dict, dice: DiceSource, maneuver: str | None = None) -> dict:
@@ -135,7 +136,7 @@ def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource)
     for k in range(1, 5):
         line = -k * hp
         if hp_before > line >= hp_after:
-            chk = check(dice, f"death check at {line} HP (HT)", int_of(sheet.get("HT"), 10), [], "HT")
+            chk = check(dice, say("death check at {hp} HP (HT)", hp=line), int_of(sheet.get("HT"), 10), [], "HT")
             checks.append(chk)
             if not chk.success:
                 if chk.margin >= -2:
@@ -149,9 +150,9 @@ def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource)
 def mortal_wound_check(sheet: dict, dice: DiceSource, physician_skill: int | None = None) -> dict:
     """The half-hourly HT roll of a mortal wound, or the hourly HT and Physician rolls keeping
     the better ("Injury"): failure is death, a critical success heals the mortal wound."""
-    checks = [check(dice, "mortal wound (HT)", int_of(sheet.get("HT"), 10), [], "HT")]
+    checks = [check(dice, say("mortal wound (HT)"), int_of(sheet.get("HT"), 10), [], "HT")]
     if physician_skill is not None:
-        checks.append(check(dice, "mortal wound (Physician)", int(physician_skill), [], "Physician"))
+        checks.append(check(dice, say("mortal wound (Physician)"), int(physician_skill), [], "Physician"))
     best = max(checks, key=lambda c: (RESULT_RANK[c.result], c.margin))
     outcome = "healed" if best.result == "critical success" else "holds" if best.success else "dead"
     return {"outcome": outcome, "checks": [c.to_dict() for c in checks], "rolls": [c.roll for c in checks]}
@@ -171,7 +172,7 @@ def surgery_modifiers(hp_current: int, hp: int, attempt: int = 0) -> list[Modifi
 
 def stabilize(surgery_skill: int, hp_current: int, hp: int, dice: DiceSource, attempt: int = 0) -> Check:
     """Surgery roll to stabilize a mortal wound ("Injury")."""
-    return check(dice, "stabilize mortal wound (Surgery)", surgery_skill,
+    return check(dice, say("stabilize mortal wound (Surgery)"), surgery_skill,
                  surgery_modifiers(hp_current, hp, attempt), "Surgery")
 
 
@@ -179,7 +180,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
                    attacker_st: int = 10, damage_mods: list[Modifier] | None = None, half_damage: bool = False,
                    shotgun_multiplier: int = 1, dr_override: int | None = None, divide_by: int = 1,
                    settings: dict | None = None, hp_before: int | None = None,
-                   label: str = "damage", vitals_roll: bool = True) -> dict:
+                   label: str = say("damage"), vitals_roll: bool = True) -> dict:
     """Roll one hit's damage and turn it into injury and its consequences ("Damage", "Injury",
     "Hit Locations"). Returns rolls, effects, injury, the breakdown and the new HP."""
     st = settings_of(settings)
@@ -187,7 +188,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
     effects: list[Effect] = []
     sheet = target.sheet
     expr, n_dice, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
-    rec = dice.roll(expr, f"{label} ({weapon.get('damage')} {damage_type})")
+    rec = dice.roll(expr, say("{purpose} ({damage} {type})", purpose=label, damage=weapon.get("damage"), type=damage_type))
     rolls.append(rec)
     mods = list(damage_mods or [])
     basic = rec.total + int(sum(m.value for m in mods))
@@ -202,7 +203,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
         basic *= shotgun_multiplier
     # torso -> vitals (note 11)
     if location == "torso" and vitals_roll and st["torso_vitals_roll"] and damage_type in ("imp", *PIERCING, "cr", "tbb"):
-        v = dice.roll("1d6", "torso hit: vitals on a 1")
+        v = dice.roll("1d6", say("torso hit: vitals on a 1"))
         rolls.append(v)
         if v.total == 1:
             location = "vitals"

@@ -126,8 +126,8 @@ def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dic
         level, label = initiative_skill(roller.sheet)
         mods = []
         if not leaders:
-            mods.append(Modifier("leaderless side", -2, S_TURN))
-        chk = check(dice, f"turn order: {side} ({roller.name})", level, mods, label)
+            mods.append(Modifier(say("leaderless side"), -2, S_TURN))
+        chk = check(dice, say("turn order: {side} ({name})", side=SIDE_WORDS.get(side, side), name=roller.name), level, mods, label)
         rolls[side] = (chk, roller)
 
     def key(side: str) -> tuple:
@@ -158,17 +158,17 @@ def surprise(sheet: dict, kind: str, dice: DiceSource) -> dict:
     rolls = []
     seconds = 0
     if level == "total":
-        rec = dice.roll("1d6", "total surprise: seconds of mental stun")
+        rec = dice.roll("1d6", say("total surprise: seconds of mental stun"))
         rolls.append(rec)
         seconds = rec.total
     return {"level": level, "stunned": True, "stun_seconds": seconds, "rolls": rolls,
-            "modifiers": [Modifier("Combat Reflexes: partial, not total", 0, S_TURN)] if level != kind else []}
+            "modifiers": [Modifier(say("Combat Reflexes: partial, not total"), 0, S_TURN)] if level != kind else []}
 
 
 def surprise_recovery(sheet: dict, attempt: int, dice: DiceSource) -> Check:
     """IQ roll to shake off surprise stun ("Turn Order"); each later second is 1 easier (attempt 0, 1, ...)."""
     mods = [Modifier("seconds since stun ended", attempt, S_TURN)] if attempt else []
-    return check(dice, "recover from surprise (IQ)", int_of(sheet.get("IQ"), 10), mods, "IQ")
+    return check(dice, say("recover from surprise (IQ)"), int_of(sheet.get("IQ"), 10), mods, "IQ")
 
 
 # ---------------------------------------------------------------------------
@@ -393,7 +393,7 @@ def _stun_recovery(cs: dict, c: Combatant, dice: DiceSource, steps: _Steps, surp
                                  skill=chk.effective, roll=chk.roll.total))
     conditions = list(steps.sheet(c).get("conditions") or [])
     if "stunned" in conditions:
-        chk = check(dice, "recover from stun (HT)", int_of(c.sheet.get("HT"), 10), [], "HT")
+        chk = check(dice, say("recover from stun (HT)"), int_of(c.sheet.get("HT"), 10), [], "HT")
         steps.rolls.append(chk.roll)
         if chk.success:
             steps.change(c, conditions=[x for x in conditions if x != "stunned"])

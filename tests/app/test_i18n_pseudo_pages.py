@@ -27,40 +27,7 @@ from webapp.live.hub import actor_for_audience
 #: named in PENDING_PAGES are wholly another domain's. The lead empties these as i18n-rules and i18n-help
 #: are merged. Nothing of the "messages" domain may be here.
 PENDING_PAGES: dict[str, str] = {}
-PENDING_OTHER_DOMAINS: dict[str, tuple[str, ...]] = {
-    # What is still English in GURPS Lite, Tesseris, Phase/TN and Atomic Tomorrow (found when this test was
-    # extended to every system, #37): Plain grid and Savage Worlds need none of it. Each line is one kind of
-    # text not yet converted to the rules' words (rules.text.say), to be emptied as it is.
-    "rules": (
-        # roll purposes in a roll's line (rules' RollRecord labels)
-        r"[(\[].*(?:turn order|attack|defense|initiative|hit location|trauma check|Duck|Straight Shot).*",
-        r"\d+dT(?: \+ \d+)?(?: - \d+)?|\d+dT, re-roll \d+, -\d+",  # a dice pool's notation (Tesseris)
-        # modifiers of an attack or a check
-        r"(?:Reflexes|Rifles rank|skill \w+|wild shot|traumatic wounds x\d+) [+-]\d+",
-        r"Range: Point blank \(2 squares or less\) \+2",
-        # Phase/TN's phases and declarations, Atomic Tomorrow's and Tesseris's distances and moves
-        r"· \d+ (?:yards?|squares?)|· phase \d of \d · declarations(?: done: Next turn resolves the phase)?",
-        r"'s turn to declare \(lowest initiative first\)\.|declares a Move \(.*\)\.|may move \d+ more square\(s\)"
-        r" this phase\.|has left the fight\.|Phase actions \(together\): .*|moves \d+ squares? \(.*|: \d+ rounds?"
-        r" from the|down \(flesh wounds at capacity\)",
-        r"phase action|round action|free to minute|No new action this phase|Other action \(describe it, give its"
-        r" length\)|Declare a Move \(then move the token\)|Cancel Move|Change the target of Move|Target and fire"
-        r"|Targeting|Fire|Move \(\d+ of \d+ squares left\)|Three-round burst|Full auto",
-        r"— .*",  # why an action is not open now (Tesseris, Phase/TN)
-        # the sheets' and the attack form's words: skills, characteristics, armour, cover, locations, qualities
-        r"Acrobatics|Aim|Armour|Armoured coat|Athletics|Awareness|Block|Brawling|Cloak|Constitution|DX|Dodge|Duck"
-        r"|Duster|Guns \( \)|HT|IQ|Intelligence|Light|Melee|Parry|Perception|Pistols|Reflexes|Resolve|Rifles|ST"
-        r"|Scrutiny|Shield|Stealth|Strength|Tactics|Unarmed|Willpower|arms|legs|torso|groin|skull|vitals|brawling"
-        r"|fastdraw|fine|handguns|reliable|rifles|semi|sandbag|wood (?:thin|thick|reinforced)",
-        # Atomic Tomorrow: its actions' costs and labels, zones moved, the cover and armour grades of the forms
-        r"quick action|significant action|move action|free; each defense after the first this round -20%"
-        r"|Attack with .*|Attack with|· \d+ zones?|Quick action \(draw a weapon, flip a switch\.\.\.\)"
-        r"|Move \(within the zone or to an adjacent zone\)|Another significant action \(use a device\.\.\.\)"
-        r"|total|partial|none|medium|light|heavy|good|full|excellent|Ranged|Fighting|Light \(−1\)",
-        # Atomic Tomorrow's own capitalised terms, kept in English on purpose (docs/TRANSLATING.md)
-        r"(?:SAVVY|REFLEX|NERVE|GUILE|GRIT|CHARM|BRAWN|Engaged|Near|Far|Distant)(?:, (?:Engaged|Near|Far|Distant))*",
-    ),
-}
+PENDING_OTHER_DOMAINS: dict[str, tuple[str, ...]] = {}
 
 #: every game system (the rules of each speak in the log, the actions, the attack options)
 SYSTEMS = [s.id for s in rules.systems()]
@@ -76,7 +43,7 @@ PSEUDO_WORD = re.compile(r"\S*[áÅçÇéÉĝĜîÎķĶłŁñÑöÖŕŔšŠüÜ�
 URL = re.compile(r"https?://\S+")
 #: GURPS's damage notation, kept as GURPS prints it in every language (docs/TRANSLATING.md): data
 DAMAGE_CODE = re.compile(r"\b(?:thr|sw)(?:[+-]\d+)?(?!\w)|(?<!\w)(?:cr|cut|imp|pi\+{0,2}|pi-)(?!\w)")
-DICE = re.compile(r"\b\d*d\d+(?:[+-]\d+)?\b|\b\d+d\b", re.I)
+DICE = re.compile(r"\b\d*d\d+(?:[+-]\d+)?\b|\b\d+d\b|\b\d+dT\b")  # 3dT: Tesseris's dice, notation as typed
 WORD = re.compile(r"[A-Za-z]{2,}")
 
 
