@@ -167,6 +167,9 @@ def create_app(config: dict | None = None) -> Flask:
     # {{ 5|measure(system.cell_unit) }}: 5", 5 yards; in the reader's language (5 Meter...)
     app.jinja_env.filters["measure"] = lambda amount, unit: language.words(measure(amount, unit))
     app.jinja_env.filters["words"] = language.words  # {{ system.cover_material_labels[m]|words }}: the rules' words
+    from .game.editor import ZONE_COVER_WORDS
+
+    app.jinja_env.globals["zone_cover_words"] = ZONE_COVER_WORDS  # the zone editor's cover grades, as words
     register_events(socketio, hub, app.extensions["tacmap_keyless"])
 
     @app.errorhandler(HTTPException)

@@ -47,6 +47,13 @@ RANGE_LABELS = {"engaged": say("Engaged"), "near": say("Near"), "far": say("Far"
 COVER_LEVELS = {"none": 0, "partial": 1, "good": 2, "excellent": 3}
 #: Section "ARMOR PROTECTION": cut to the wounds
 ARMOUR_LEVELS = {"none": 0, "light": 1, "medium": 2, "heavy": 3}
+#: the grades, the combat skills and the wound states as the sheet and the forms name them (the rules' words)
+COVER_WORDS = {"none": say("none"), "partial": say("partial"), "good": say("good"), "excellent": say("excellent")}
+ARMOUR_WORDS = {"none": say("None"), "light": say("Light"), "medium": say("Medium"), "heavy": say("Heavy")}
+DEFENSE_WORDS = {"parry": say("Parry"), "block": say("Block"), "dodge": say("Dodge")}
+SKILL_WORDS = {"unarmed": say("Unarmed"), "melee": say("Melee"), "ranged": say("Ranged")}
+WOUND_STATE_TITLES = {"fighting": say("Fighting"), "incapacitated": say("Incapacitated"), "dying": say("Dying"),
+                      "dead": say("Dead")}
 #: Section "DAMAGE SOAKING": wounds soaked by the GRIT x 5 roll
 SOAK_BY_QUALITY = {"critical": 3, "special": 2, "ordinary": 1}
 #: Section "WOUND DETERMINATION": a special success adds 1 wound

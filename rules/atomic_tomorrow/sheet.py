@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..system import RuleError, SheetError, SheetField, column
+from .data import ARMOUR_WORDS, RANGE_LABELS, SKILL_WORDS, WOUND_STATE_TITLES
 from .data import (
     ARMOUR_LEVELS,
     ATTRIBUTES,
@@ -163,7 +164,7 @@ def weapon_list(sheet: Mapping) -> list[dict]:
     has the same name (``find_weapon`` takes either).
     """
     unarmed = find_weapon({}, None)
-    out = [{"key": "Unarmed", "label": "Unarmed", "data": unarmed}]
+    out = [{"key": "Unarmed", "label": SKILL_WORDS["unarmed"], "data": unarmed}]
     seen = {"unarmed", "", "fists"}
     weapons = sheet.get("weapons") if isinstance(sheet, Mapping) else None
     for index, weapon in enumerate(weapons if isinstance(weapons, list) else []):
@@ -243,6 +244,9 @@ def derived(sheet: Mapping) -> dict:
         "two_fisted": has_epithet(s, TWO_FISTED),
         "wound_state": wound_state(min(max(wounds, 0), MAX_WOUNDS)),
         "wounds_left": MAX_WOUNDS - min(max(wounds, 0), MAX_WOUNDS),
+        # the sheet's words in the reader's language (the attributes stay as the document prints them)
+        "armour_names": dict(ARMOUR_WORDS), "skill_names": dict(SKILL_WORDS), "range_names": dict(RANGE_LABELS),
+        "wound_state_names": dict(WOUND_STATE_TITLES),
     }
 
 

@@ -1,10 +1,11 @@
 """Every page and every live fragment in the pseudo-locale en_XA (issue #37): each text a person reads (a text
 node, a title, aria-label, placeholder, alt or confirm question) comes from a catalog, so in en_XA it is
 accented and in [ ... ·]. What is left after taking out the pseudo-translated parts and the data (names of games,
-tokens, players, maps and systems, numbers, dice, join codes, the product name) must hold no English word.
-
-Help pages and rule text belong to the other domains ("help", "rules"); what of theirs still shows in English is
-listed in PENDING_OTHER_DOMAINS below, one place the lead empties as those domains are merged."""
+tokens, players, maps and systems, numbers, dice, join codes, the product name, the weapons' names and the
+entries a sheet holds) must hold no English word, in every game system: the rules' words (the "rules" domain:
+log lines, roll purposes, modifiers, actions and why one is not open, the forms' choices) included. Terms kept in
+English on purpose (docs/TRANSLATING.md: Atomic Tomorrow's capitalised attributes, GURPS's ST/DX/IQ/HT) are
+marked ``translate="no"`` where they show, as data; no pattern lets English through."""
 
 from __future__ import annotations
 
@@ -19,15 +20,8 @@ from webapp import create_app
 from webapp.live import render
 from webapp.live.hub import actor_for_audience
 
-#: PENDING FROM OTHER DOMAINS: English still shown by the other helpers' parts, pending their merge (#37).
-#: "help" (i18n-help): the help pages (templates/help/) and sheets (templates/sheets/, webapp/web/sheetform.py);
-#: "rules" (i18n-rules): the rule engines' words, the log lines, the result cards, option, defense and action
-#: labels, token descriptions (webapp/game/describe.py). A text is let through when what is left of it (after
-#: the pseudo-translated parts and the data are taken out) matches one of its domain's patterns; the pages
-#: named in PENDING_PAGES are wholly another domain's. The lead empties these as i18n-rules and i18n-help
-#: are merged. Nothing of the "messages" domain may be here.
+#: pages wholly another domain's, not yet translated (none now)
 PENDING_PAGES: dict[str, str] = {}
-PENDING_OTHER_DOMAINS: dict[str, tuple[str, ...]] = {}
 
 #: every game system (the rules of each speak in the log, the actions, the attack options)
 SYSTEMS = [s.id for s in rules.systems()]
@@ -110,8 +104,6 @@ def untranslated(html: str, data: list[str]) -> list[str]:
     for text, where in parser.found:
         rest = leftover(text, data)
         if not WORD.search(rest):
-            continue
-        if any(re.fullmatch(p, rest) for patterns in PENDING_OTHER_DOMAINS.values() for p in patterns):
             continue
         bad.append(f"{where}: {' '.join(text.split())[:160]!r} (left: {rest[:80]!r})")
     return sorted(set(bad))
