@@ -26,9 +26,12 @@ RANK = {name: i for i, name in enumerate(LENGTHS)}
 #: an action's cost as the action list says it, by its length
 LENGTH_WORDS = {"free": say("free action"), "phase": say("phase action"), "round": say("round action"),
                 "turn": say("turn action"), "minute": say("minute action")}
-#: a group of actions that resolve together, by their length ("Phase actions (together): ...")
-GROUP_WORDS = {"free": say("Free"), "phase": say("Phase"), "round": say("Round"), "turn": say("Turn"),
-               "minute": say("Minute")}
+#: the line of a group of actions that resolve together, by their length: whole sentences, one per length
+GROUP_LINES = {"free": lambda actions: say("Free actions (together): {actions}.", actions=actions),
+               "phase": lambda actions: say("Phase actions (together): {actions}.", actions=actions),
+               "round": lambda actions: say("Round actions (together): {actions}.", actions=actions),
+               "turn": lambda actions: say("Turn actions (together): {actions}.", actions=actions),
+               "minute": lambda actions: say("Minute actions (together): {actions}.", actions=actions)}
 #: a weapon's fire mode as the sheet says it
 MODE_WORDS = {"single": say("single shot"), "semi": say("semi-automatic"), "auto": say("automatic")}
 

@@ -23,7 +23,7 @@ from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplem
 from .attack import weapon_of
 from .checks import attr, attribute_roll, wound_modifiers
 from .health import flesh_capacity, incapacitated
-from .data import ACTIONS, GROUP_WORDS, LENGTH_WORDS, LOCATION_WORDS, attribute_words, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
+from .data import ACTIONS, GROUP_LINES, LENGTH_WORDS, LOCATION_WORDS, attribute_words, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
 from .targeting import is_targeted, lose_targeting
 from ..text import Say, joined, say, say_n
 
@@ -766,10 +766,10 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
                        state.get("struck"))
     unrolled = state.get("shots") or []
     if unrolled:
+        shots = joined([say("{name} at {target}", name=names.get(d["attacker"], d["attacker"]),
+                            target=names.get(d["target"], d["target"])) for d in unrolled])
         log.append(say_n("{n} shot of the last phase was not rolled: {shots} (the GM's call).",
-                         "{n} shots of the last phase were not rolled: {shots} (the GM's call).", len(unrolled),
-                         shots=joined([say("{name} at {target}", name=names.get(d["attacker"], d["attacker"]),
-                                           target=names.get(d["target"], d["target"])) for d in unrolled])))
+                         "{n} shots of the last phase were not rolled: {shots} (the GM's call).", len(unrolled), shots=shots))
     where = clock(combat["phase"], s)
     combat, groups = end_phase(combat, s)
     due: list[dict] = []
@@ -780,8 +780,7 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         resolved.append({"length": group["length"], "actions": [
             {k: a[k] for k in ("id", "who", "name", "target", "called", "note") if k in a} for a in group["actions"]
         ]})
-        log.append(say("{length} actions (together): {actions}.", length=GROUP_WORDS.get(group["length"], group["length"]),
-                       actions=joined([_describe(a, names) for a in group["actions"]])))
+        log.append(GROUP_LINES[group["length"]](joined([_describe(a, names) for a in group["actions"]])))
         for a in group["actions"]:
             if "attack" in a:
                 shot = a["attack"]
