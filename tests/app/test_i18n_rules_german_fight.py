@@ -87,3 +87,14 @@ def test_a_german_phase_tn_fight_reads_its_declarations_and_phase_in_german(app)
     assert "No new action this phase" not in gm and "Declare a Move" not in gm
     en_gm, _ = pages(app, g, p, "en")
     assert "phase 1 of 2 · declarations" in en_gm and "No new action this phase" in en_gm
+
+
+def test_the_rules_words_are_stored_as_messages_and_read_in_german_after_a_restart(tmp_path):
+    """The log and the fight's state keep message ids with their parameters: a server started again on the same
+    data (the game read back from its log) shows the Phase/TN fight in German as before."""
+    config = {"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"}
+    _api, g, p = fight(create_app(config), "phase_tn")
+    gm, phone = pages(create_app(config), g, p, "de")
+    for page in (gm, phone):
+        assert "Phase 1 von 2 · Ansagen" in page and "sagt an (niedrigste Initiative zuerst)." in page
+        assert "turn to declare" not in page
