@@ -29,7 +29,7 @@ from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
 from .maneuvers import chosen_maneuver, damage_adjustments
-from .movement import distance_yards, maneuver_movement
+from .movement import distance_yards, is_square, maneuver_movement
 from .ranged import extra_hits, range_penalty, rapid_fire_bonus, rapid_strike_shots
 from .sheet import (
     attack_weapon,
@@ -727,9 +727,7 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     opts = req.options or {}
     laid = opts.get("template") is not None
     if laid:
-        from .odds import _square
-
-        if opts.get("template") != "sphere" or not _square(opts.get("centre")):
+        if opts.get("template") != "sphere" or not is_square(opts.get("centre")):
             raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
         req = replace(req, options={**opts, "aim_at_ground": True})
         ctx.request = req

@@ -5,13 +5,15 @@ wounds and knockdown, collapse and death checks, mortal wounds, and applying a r
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 
+from .. import odds as _odds
 from ..dice import DiceSource, RollRecord
 from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
 from ..text import say
 from .checks import Check, RESULT_RANK, check
 from .data import LOCATIONS, PIERCING, S_AOE, S_INJURY, S_LOC, S_READING, WOUNDING, settings_of
-from .locations import dr_at, wounding_multiplier
+from .locations import dr_at, location_mixture, wounding_multiplier
 from .sheet import current_hp, int_of, max_hp, num_of, parse_damage, shots_left, weapons, with_loaded
 
 
@@ -331,3 +333,49 @@ def apply_result(sheet: dict, result: AttackResult, target: str | None = None) -
     if "reeling" in out["conditions"] and hp * 3 > max_hp(out):
         out["conditions"].remove("reeling")
     return out
+
+
+def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                 attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                 shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[tuple[int, bool], float]:
+    """Exact distribution of one hit's (injury, major wound) ("Damage", "Hit Locations", "Injury":
+    a major wound is more than half the HP from one injury, or any crippling one; fatigue damage
+    wounds no one)."""
+    st = settings_of(settings)
+    expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
+    dmg = _odds.distribution(expr)
+    hp = max_hp(target)
+    out: dict[tuple[int, bool], float] = defaultdict(float)
+    for loc, pl in location_mixture(damage_type, location, st).items():
+        wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
+        dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
+        if loc == "chinks_torso":
+            dr //= 2
+        elif loc == "armour_gap" or loc == "eye":
+            dr = 0
+        elif loc == "skull":
+            dr += 2
+        dr *= shotgun_multiplier
+        for d, pd in dmg.items():
+            basic = d + damage_bonus
+            if half_damage:
+                basic //= 2
+            basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
+            info = location_injury(basic, dr, damage_type, wound_loc,
+                                   num_of(weapon.get("armor_divisor"), 1) or 1, flex, hp)
+            inj = info["injury"]
+            major = damage_type != "fat" and inj > 0 and is_major_wound(inj, hp, info["crippled"])
+            out[(inj, major)] += pl * pd
+    return dict(out)
+
+
+def injury_distribution(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                        attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                        shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[int, float]:
+    """Exact distribution of one hit's injury (damage dice, minimum, DR and divisor, wounding,
+    cripple cap; "Damage", "Hit Locations")."""
+    out: dict[int, float] = defaultdict(float)
+    for (inj, _major), p in hit_outcomes(target, weapon, damage_type, location, attacker_st, damage_bonus,
+                                         half_damage, shotgun_multiplier, settings).items():
+        out[inj] += p
+    return dict(sorted(out.items()))
