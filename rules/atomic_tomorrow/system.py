@@ -23,7 +23,7 @@ from ..system import (
 from . import attack as attack_
 from . import cover, health, movement, odds, sheet, turns
 from . import options as options_
-from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, RANGES
+from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, DEMO_ZONES, RANGES
 from .ranges import weapon_band, weapon_ranges
 from ..text import say
 
@@ -127,10 +127,8 @@ class AtomicTomorrow(BaseSystem):
 
     def sample_encounter(self) -> dict | None:
         """The rocket-port ambush: the demo zones and four combatants in them."""
-        from .data import DEMO_ZONES, sample_encounter
-
         return {"name": "Demo: ambush at the rocket-port", "map": copy.deepcopy(DEMO_ZONES),
-                "combatants": sample_encounter()}
+                "combatants": sheet.sample_encounter()}
 
     def badges(self, sheet_: dict, state: dict | None = None) -> list[dict]:
         """Wounds, Incapacitated/Dying, Collapsed, the Last Stand, a GRIT x 1 roll (see :func:`turns.badges`).
