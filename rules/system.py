@@ -581,7 +581,7 @@ class PlainGrid(BaseSystem):
     """A square grid with no rules: tokens move, the table decides the rest."""
 
     id = "plain_grid"
-    name = "Plain grid (no rules, tokens only)"
+    name = say("Plain grid (no rules, tokens only)")  # words; a publisher's product name stays as published
 
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
         """No initiative here: the fight goes in the order the GM listed the tokens."""

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from ..dice import DiceSource
-from ..text import Say
+from ..text import Say, say
 from ..system import RuleError, ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, SheetField, TurnUpdate
 from . import attack as _attack
 from . import books as _books
@@ -38,7 +38,7 @@ def _one_target(request: AttackRequest) -> None:
 
 class PhaseTNSystem(BaseSystem):
     id = "phase_tn"
-    name = "Phase / target-number system"
+    name = say("Phase / target-number system")
     board = "grid"
     diagonal = "chebyshev"
     sheet_template = "sheets/_phase_tn.html"

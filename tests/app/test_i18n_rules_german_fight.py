@@ -98,3 +98,16 @@ def test_the_rules_words_are_stored_as_messages_and_read_in_german_after_a_resta
     for page in (gm, phone):
         assert "Phase 1 von 2 · Ansagen" in page and "sagt an (niedrigste Initiative zuerst)." in page
         assert "turn to declare" not in page
+
+
+def test_a_rule_systems_name_of_words_reads_in_german_and_a_products_name_as_published(app):
+    """The systems' display names: the lobby's choice, a game's GM page and a help page say "Plain grid" and
+    "Phase / target-number system" in the reader's language; Savage Worlds (SWADE) stays as published."""
+    lobby = app.test_client()
+    page = text(lobby.get("/?lang=de").get_data(as_text=True))
+    assert "Einfaches Raster (ohne Regeln, nur Figuren)" in page and "Phasen- / Mindestwurf-System" in page
+    assert "Savage Worlds (SWADE)" in page and "Plain grid" not in page and "target-number system" not in page
+    _api, g, p = fight(app, "phase_tn")
+    gm, _phone = pages(app, g, p, "de")
+    assert "SL · Phasen- / Mindestwurf-System" in gm
+    assert "Phasen- / Mindestwurf-System" in text(lobby.get("/help/phase_tn").get_data(as_text=True))
