@@ -65,3 +65,25 @@ def test_a_german_phone_reads_the_rules_words_and_nothing_sticks_out(server, new
     shot(phone, f"i18n-rules-de-phone-360-{system_id}-actions")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360, "the page fits the phone"
     assert phone.evaluate(OVERFLOWING, "#live") == [], "no word of the rules sticks out of its box"
+
+
+@pytest.mark.parametrize("system_id", ["gurps_lite", "tesseris_ads", "phase_tn", "atomic_tomorrow"])
+def test_the_german_gm_page_and_sheet_hold_the_rules_words(server, new_page, shot, system_id):
+    """The GM's page (the fight, the action list, the editor's cover choices) on a laptop and a token's sheet on a
+    390 px phone, in German: the rules' words fit their boxes."""
+    g, _p = german_fight(server, system_id)
+    gm = new_page(viewport={"width": 1366, "height": 900})
+    gm.goto(f"{server.url}/games/{g['id']}/gm?key={g['gm_token']}&lang=de")
+    gm.wait_for_selector("#combat")
+    shot(gm, f"i18n-rules-de-gm-{system_id}")
+    assert gm.evaluate("document.documentElement.scrollWidth") <= 1366
+    assert gm.evaluate(OVERFLOWING, "#combat") == [], "the fight's words fit the GM's tracker"
+    _, state = server.api("GET", f"/api/games/{g['id']}/state", token=g["gm_token"])
+    hero = next(t["id"] for t in state["tokens"] if t["name"] == "Hero")
+    sheet = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    sheet.goto(f"{server.url}/games/{g['id']}/gm?key={g['gm_token']}&lang=de")
+    sheet.goto(f"{server.url}/games/{g['id']}/tokens/{hero}/sheet")
+    sheet.wait_for_selector(".sheet")
+    shot(sheet, f"i18n-rules-de-sheet-390-{system_id}")
+    assert sheet.evaluate("document.documentElement.scrollWidth") <= 390, "the sheet fits the phone"
+    assert sheet.evaluate(OVERFLOWING, ".sheet") == [], "no word of the sheet sticks out"
