@@ -142,9 +142,9 @@ def _start_turn(state: dict, cid: str, actor: Combatant | None, log: list) -> No
     condition = wound_state(wounds_of(s))
     per = _per(state, cid)
     if condition == "incapacitated":
-        log.append(f"{name} is incapacitated: each action needs a GRIT x1 roll ({int(s['grit'])}%)")
+        log.append(say("{name} is incapacitated: each action needs a GRIT x1 roll ({n}%)", name=name, n=int(s["grit"])))
     elif condition == "dying" and not per["last_stand"]:
-        log.append(f"{name} is dying: one final act needs a Last Stand, NERVE x5 ({int(s['nerve']) * 5}%)")
+        log.append(say("{name} is dying: one final act needs a Last Stand, NERVE x5 ({n}%)", name=name, n=int(s["nerve"]) * 5))
 
 
 def _end_turn(state: dict, cid: str, actor: Combatant | None, log: list, changes: dict) -> None:
@@ -184,7 +184,7 @@ def _new_round(state: dict, present: list[Combatant], dice: DiceSource, settings
         if per["status"] == CONSCIOUS:
             if not per["conscious_rounds"]:
                 per["status"] = COLLAPSED
-                log.append(f"{by_id[cid].name if cid in by_id else cid} collapses: the Last Stand's rounds are over")
+                log.append(say("{name} collapses: the Last Stand's rounds are over", name=by_id[cid].name if cid in by_id else cid))
             else:
                 per["conscious_rounds"] -= 1
     acting = [c for c in present if _per(state, c.id)["status"] == ACTING]
@@ -600,7 +600,8 @@ def badges(sheet: Mapping, per: Mapping | None = None) -> list[dict]:
     if condition == "incapacitated":
         check = per.get("act_check") or {}
         if check.get("may_act") and not check.get("used"):
-            out.append({"label": say("GRIT passed: {action}", action=ACTION_WORDS.get(check.get("for"), say("action"))),
+            passed = ACTION_WORDS.get(check.get("for")) or say("action")
+            out.append({"label": say("GRIT passed: {action}", action=passed),
                         "kind": "resource"})
         else:
             out.append({"label": "GRIT x1 to act", "kind": "condition"})

@@ -11,6 +11,7 @@ from .. import odds as _odds
 from ..dice import DiceSource, RollRecord
 from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
 from ..text import say
+from .badges import LOCATION_WORDS
 from .checks import Check, RESULT_RANK, check
 from .data import LOCATIONS, PIERCING, S_AOE, S_INJURY, S_LOC, S_READING, WOUNDING, settings_of
 from .locations import dr_at, location_mixture, wounding_multiplier
@@ -18,7 +19,9 @@ from .sheet import current_hp, int_of, max_hp, num_of, parse_damage, shots_left,
 
 
 def _where(location: str) -> str:
-    return str(location).replace("_", " ")
+    """A hit location as people read it (the rules' words: "right arm", "skull")."""
+    key = str(location).replace("_", " ")
+    return LOCATION_WORDS.get(key, key)
 
 
 def effective_dr(dr: int, armor_divisor: float = 1) -> int:
@@ -234,21 +237,21 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
     if damage_type == "fat":
         if inj:
             effects.append(Effect("fatigue", target.id, {"fp": inj, "location": location,
-                                                            "says": f"{inj} FP ({_where(location)})"}))
+                                                            "says": say("{n} FP ({location})", n=inj, location=_where(location))}))
         after = before
     else:
         after = before - inj
         if inj:
             effects.append(Effect("injury", target.id, {"injury": inj, "location": location,
-                                                           "says": f"{inj} HP injury ({_where(location)})"}))
+                                                           "says": say("{n} HP injury ({location})", n=inj, location=_where(location))}))
             double = location == "groin" and damage_type == "cr" and male
             effects.append(Effect("shock", target.id, {"shock": shock(inj, double), "cap": 8 if double else 4,
-                                                          "says": f"shock -{shock(inj, double)}"}))
+                                                          "says": say("shock -{shock}", shock=shock(inj, double))}))
         if damage_type == "cor" and basic >= 5:
             effects.append(Effect("dr_reduced", target.id, {"location": location, "by": basic // 5,
-                                                               "says": f"DR -{basic // 5} ({_where(location)})"}))
+                                                               "says": say("DR -{n} ({location})", n=basic // 5, location=_where(location))}))
         if info["crippled"]:
-            effects.append(Effect("crippled", target.id, {"location": location, "says": f"crippled {_where(location)}"}))
+            effects.append(Effect("crippled", target.id, {"location": location, "says": say("crippled {location}", location=_where(location))}))
         major = inj > 0 and is_major_wound(inj, hp, info["crippled"])
         if major:
             conds.append("major wound")

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..dice import DiceSource, RollRecord
 from ..system import ActionOption, Combatant, Modifier, MoveResult, RuleError, RuleNotImplemented, TurnUpdate
+from .badges import VARIANT_WORDS
 from .checks import Check, check, contest_key, effective_skill
 from .data import MANEUVERS, S_TURN, settings_of
 from .defenses import AttackInfo, defense_level, new_round_defenses, record_defense
@@ -609,12 +610,16 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
     elif key == "all_out_attack_ranged" and variant == "suppression_fire":
         cs["suppressing"] = _suppression_area(actor, cs, opts)
         if not cs["suppressing"]["cells"]:
-            steps.log.append(f"{actor.name}'s Suppression Fire names no squares: the GM calls its attacks")
+            steps.log.append(say("{name}'s Suppression Fire names no squares: the GM calls its attacks", name=actor.name))
     # a stunned token's Do Nothing is forced on it: it keeps its (stunned) defenses
     forced = key == "do_nothing" and "stunned" in conditions_of(actor.sheet, cs)
     cs.update(maneuver=key, variant=variant, stunned_turn=forced)
-    steps.log.append(f"{actor.name}: {m.name}" + (f" ({variant.replace('_', ' ')})" if variant else "")
-                     + (f" on {target}" if target and key in ("aim", "evaluate", "feint") else ""))
+    line = say("{name}: {maneuver}", name=actor.name, maneuver=MANEUVER_WORDS.get(key, m.name))
+    if variant:
+        line = say("{line} ({variant})", line=line, variant=VARIANT_WORDS.get(variant.replace("_", " "), variant.replace("_", " ")))
+    if target and key in ("aim", "evaluate", "feint"):
+        line = say("{line} on {target}", line=line, target=target)
+    steps.log.append(line)
 
 
 def _to_reload(sheet: dict) -> list[str]:

@@ -658,7 +658,7 @@ def leave(combat: dict, gone, names: dict) -> tuple[dict, list[str]]:
     for shooter, held in list(new["targeting"].items()):
         if held["target"] in gone:
             del new["targeting"][shooter]
-            log.append(f"{names.get(shooter, shooter)} loses the Targeting: the target left view.")
+            log.append(say("{name} loses the Targeting: the target left view.", name=names.get(shooter, shooter)))
     return new, log
 
 
@@ -886,28 +886,30 @@ def act(
         before = {a["id"] for a in combat["pending"]}
         combat = declare(combat, who, specs, s, sheet=actor.sheet)
         mine = [a for a in combat["pending"] if a["id"] not in before]
-        log.append(f"{name} declares " + ("; ".join(
-            f"{_describe(a, names, who=False)} ({a['length']} action, resolves at the end of phase {a['resolves_phase']})"
-            for a in mine) or "no new action") + ".")
+        declared = [say("{action} ({length}, resolves at the end of phase {n})", action=_describe(a, names, who=False),
+                        length=LENGTH_WORDS.get(a["length"], a["length"]), n=a["resolves_phase"]) for a in mine]
+        log.append(say("{name} declares {actions}.", name=name, actions=joined(declared)) if mine
+                   else say("{name} declares no new action.", name=name))
     elif action == "wait":
         combat = declare(combat, who, [], s)
         log.append(say("{name} declares no new action.", name=name))
     elif action == "cancel":
         pending = _own_pending(combat, who, opts.get("action"))
         combat = cancel_action(combat, pending["id"])
-        log.append(f"{name} cancels {_describe(pending, names, who=False)}.")
+        log.append(say("{name} cancels {action}.", name=name, action=_describe(pending, names, who=False)))
     elif action == "change_target":
         pending = _own_pending(combat, who, opts.get("action"))
         target = opts.get("target")
         if not target:
             raise RuleError("change_target needs a target")
         combat = change_target(combat, pending["id"], target)
-        log.append(f"{name} switches {pending['name']} to {names.get(target, target)}.")
+        log.append(say("{name} switches {action} to {target}.", name=name, target=names.get(target, target),
+                       action=ACTIONS.get(pending["name"], {}).get("label", pending["name"])))
     elif action == "lose_targeting":
         if who not in combat["targeting"]:
             raise RuleError(f"{name} holds no Targeting")
         combat = {**combat, "targeting": lose_targeting(combat["targeting"], who)}
-        log.append(f"{name} loses the Targeting (a distracting event).")
+        log.append(say("{name} loses the Targeting (a distracting event).", name=name))
     else:
         raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
     if next_declarer(combat) is None:

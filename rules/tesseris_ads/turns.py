@@ -265,10 +265,12 @@ def _start_turn(step: _Step, cid: str) -> bool:
         check = consciousness_check(sheet, step.dice, step.settings)
         step.rolls.append(check["roll"])
         if check["passed"]:
-            step.log.append(f"{step.name(cid)} stays conscious: Resolve {check['total']} against {check['difficulty']}")
+            step.log.append(say("{name} stays conscious: Resolve {total} against {difficulty}", name=step.name(cid), total=check["total"],
+                                difficulty=check["difficulty"]))
         else:
             step.change(cid, {"statuses": check["sheet"]["statuses"], "dying": True})
-            step.log.append(f"{step.name(cid)} falls unconscious and begins dying: Resolve {check['total']} against {check['difficulty']}")
+            step.log.append(say("{name} falls unconscious and begins dying: Resolve {total} against {difficulty}", name=step.name(cid),
+                                total=check["total"], difficulty=check["difficulty"]))
             return False
     step.log.append(say("{name}'s turn: {ticks} ticks", name=step.name(cid), ticks=num(cs[cid]["ticks"])))
     return True
@@ -348,20 +350,20 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         step.rolls += out["rolls"]
         for u in unaware:
             if u.id not in out["combatants"]:
-                step.log.append(f"{u.name} was caught unaware, but no foe is hidden from them: no surprise round for them")
+                step.log.append(say("{name} was caught unaware, but no foe is hidden from them: no surprise round for them", name=u.name))
         if out["combatants"]:
             step.state["phase"] = "surprise"
-            step.log[-1] = "Round 1: the surprise round"
+            step.log[-1] = say("Round 1: the surprise round")
         for cid, r in out["combatants"].items():
             if r["aware"]:
-                step.log.append(f"{step.name(cid)} notices the ambush (Awareness {r['awareness']} against Stealth "
-                                f"{r['against']}): all ticks in the surprise round")
+                step.log.append(say("{name} notices the ambush (Awareness {awareness} against Stealth {stealth}): all ticks in "
+                                    "the surprise round", name=step.name(cid), awareness=r["awareness"], stealth=r["against"]))
             else:
                 step.state["combatants"][cid] = {**step.state["combatants"][cid], "surprised": True,
                                                  "ticks": SURPRISE_REACTION_TICKS, "free_reaction": False}
-                step.log.append(f"{step.name(cid)} is surprised (Awareness {r['awareness']} against Stealth "
-                                f"{r['against']}): no turn in the surprise round, reactions only, up to "
-                                f"{SURPRISE_REACTION_TICKS} ticks")
+                step.log.append(say("{name} is surprised (Awareness {awareness} against Stealth {stealth}): no turn in the "
+                                    "surprise round, reactions only, up to {ticks} ticks", name=step.name(cid),
+                                    awareness=r["awareness"], stealth=r["against"], ticks=SURPRISE_REACTION_TICKS))
     _roll_initiative(step)
     _advance(step)
     return step.update()
