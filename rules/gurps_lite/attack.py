@@ -293,21 +293,21 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
                                                  "weapon": chosen.get("weapon"), "limbs": parry_limbs(chosen),
                                                  "says": defense_words(chosen, d.success)}))
     if chosen.get("dive"):
-        ctx.effects.append(Effect("condition", tid, {"condition": "prone", "says": "prone (dived)"}))
+        ctx.effects.append(Effect("condition", tid, {"condition": "prone", "says": say("prone (dived)")}))
     if chosen.get("riposte") and d.success:
         pen = int_of(chosen["riposte"]) // 2
         ctx.effects.append(Effect("defense_penalty", req.attacker.id,
                                   {"against": tid, "value": pen,
-                                   "says": f"-{pen} to defend against {t.name}'s next attack (riposte)"}))
+                                   "says": say("-{n} to defend against {name}'s next attack (riposte)", n=pen, name=t.name)}))
     if maneuver == "aim":
-        ctx.effects.append(Effect("aim_lost", tid, {"says": "loses the aim"}))
+        ctx.effects.append(Effect("aim_lost", tid, {"says": say("loses the aim")}))
     if maneuver == "concentrate":
         will = int_of(t.sheet.get("Will") or t.sheet.get("IQ"), 10)
         cc = check(dice, say("keep concentrating (Will-3)"), will, [Modifier(say("defending while concentrating"), -3, S_MANEUVER)], "Will")
         ctx.rolls.append(cc.roll)
         checks.append(cc)
         if not cc.success:
-            ctx.effects.append(Effect("concentration_lost", tid, {"says": "loses concentration"}))
+            ctx.effects.append(Effect("concentration_lost", tid, {"says": say("loses concentration")}))
     return {"stopped": stopped, "defense": chosen, "checks": [c.to_dict() for c in checks], "success": d.success}
 
 
@@ -430,14 +430,14 @@ def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
     ctx.rolls += [c1.roll, c2.roll]
     if c1.result == "critical failure":
         outcome = "attacker disarmed"
-        ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon, "says": f"disarmed: drops {req.weapon}"}))
+        ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon, "says": say("disarmed: drops {weapon}", weapon=req.weapon)}))
     elif contest_key(c1) > contest_key(c2):
         outcome = "weapon flung 1 yard"
         ctx.effects.append(Effect("disarmed", t.id, {"weapon": twname, "yards": 1,
-                                                     "says": f"disarmed: {twname} flung a yard away"}))
+                                                     "says": say("disarmed: {weapon} flung a yard away", weapon=twname)}))
     elif c2.margin - c1.margin <= 3:
         outcome = "weapon unreadied"
-        ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname, "says": f"{twname} unreadied"}))
+        ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname, "says": say("{weapon} unreadied", weapon=twname)}))
     else:
         outcome = "no effect"
     return {"outcome": outcome, "attacker": c1.to_dict(), "defender": c2.to_dict()}
@@ -712,8 +712,8 @@ def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str 
     return {"margin": max(0, margin), "attacker": c1.to_dict(), "defender": c2.to_dict(),
             "rolls": [c1.roll, c2.roll],
             "effects": [Effect("feint_penalty", target.id, {"against": attacker.id, "value": max(0, margin),
-                                                            "says": f"-{max(0, margin)} to defend against "
-                                                                    f"{attacker.name}'s next attack (feint)"})]}
+                                                            "says": say("-{n} to defend against {name}'s next attack (feint)",
+                                                                        n=max(0, margin), name=attacker.name)})]}
 
 
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))

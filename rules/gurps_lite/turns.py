@@ -282,13 +282,24 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         steps.rolls += s["rolls"]
         cs = state["combatants"][c.id]
         cs.update(surprise=s["level"], stunned=True, stun_seconds=s["stun_seconds"], recovery_attempt=0)
-        last = " and acts after the attackers" if all(r["surprised"] for r in rows if r["id"] == c.id) else ""
+        last = all(r["surprised"] for r in rows if r["id"] == c.id)  # and acts after the attackers
         if s["level"] == "total":
-            steps.log.append(f"{c.name} is totally surprised{last}: mentally stunned for {s['stun_seconds']} "
-                             f"second(s) (1d), then an IQ roll each turn to recover, 1 easier each time")
+            steps.log.append(
+                say("{name} is totally surprised and acts after the attackers: mentally stunned for {n} second(s) (1d), "
+                    "then an IQ roll each turn to recover, 1 easier each time", name=c.name, n=s["stun_seconds"]) if last
+                else say("{name} is totally surprised: mentally stunned for {n} second(s) (1d), then an IQ roll each turn "
+                         "to recover, 1 easier each time", name=c.name, n=s["stun_seconds"]))
         else:
-            steps.log.append(f"{c.name} is partially surprised" + (" (Combat Reflexes)" if kind == "total" else "")
-                             + f"{last}: mentally stunned, an IQ roll each turn to recover, 1 easier each time")
+            reflexes = kind == "total"  # Combat Reflexes made a total surprise partial
+            steps.log.append(
+                (say("{name} is partially surprised (Combat Reflexes) and acts after the attackers: mentally stunned, an "
+                     "IQ roll each turn to recover, 1 easier each time", name=c.name) if reflexes
+                 else say("{name} is partially surprised and acts after the attackers: mentally stunned, an IQ roll each "
+                          "turn to recover, 1 easier each time", name=c.name)) if last
+                else (say("{name} is partially surprised (Combat Reflexes): mentally stunned, an IQ roll each turn to "
+                          "recover, 1 easier each time", name=c.name) if reflexes
+                      else say("{name} is partially surprised: mentally stunned, an IQ roll each turn to recover, 1 easier "
+                               "each time", name=c.name)))
     steps.log.append(say("Round {n}", n=1))
     _advance(state, by_id, dice, st, steps, 0)
     return _update(state, steps, set(by_id))
@@ -575,8 +586,8 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
         if res["check"] is not None:
             chk = res["check"]
             steps.rolls.append(chk.roll)
-            steps.log.append(f"{actor.name} rolls against collapse (HT {chk.effective}): {chk.roll.total}, "
-                             f"{chk.result}")
+            steps.log.append(say("{name} rolls against collapse (HT {level}): {roll}, {result}", name=actor.name,
+                                 level=chk.effective, roll=chk.roll.total, result=RESULT_WORDS.get(chk.result, chk.result)))
         if res["conditions"]:
             conditions = list(actor.sheet.get("conditions") or [])
             steps.change(actor, conditions=conditions + [c for c in res["conditions"] if c not in conditions])
@@ -768,7 +779,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
                         f"{cost:g} is too far")
     cs["moved"] = moved + cost
     provokes = suppression_targets(state, mover, path)
-    log = [say("{name} moves {cost} yard(s) ({maneuver}: {left} left)", name=mover.name, cost=f"{cost:g}", maneuver=m.name,
+    log = [say("{name} moves {cost} yard(s) ({maneuver}: {left} left)", name=mover.name, cost=f"{cost:g}", maneuver=MANEUVER_WORDS.get(cs["maneuver"], m.name),
                left=f"{left - cost:g}")]
     by_id = {c.id: c for c in combatants}
     for cid in provokes:

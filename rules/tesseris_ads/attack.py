@@ -666,7 +666,7 @@ def join_grapple(request: AttackRequest, a_state: dict, settings: dict) -> Attac
     effects = [Effect("status", att.id, {"add": "Grappled", "reason": f"joined the grapple on {tgt.name}"})]
     details = {"action": "join_grapple", "attacker": att.id, "target": tgt.id, "grappled": [att.id],
                "states": {att.id: a_state, tgt.id: state_of(tgt)}}
-    return AttackResult(hit=True, summary=f"{att.name} joins the grapple on {tgt.name} (free action)", effects=effects, details=details)
+    return AttackResult(hit=True, summary=say("{name} joins the grapple on {target} (free action)", name=att.name, target=tgt.name), effects=effects, details=details)
 
 
 def _contest_details(action: str, request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
@@ -682,8 +682,8 @@ def _contest_details(action: str, request: AttackRequest, plan: AttackPlan, atta
 def _resisted(plan: AttackPlan, defense_total: int, skill: str | None = None) -> str:
     """How the opponent resisted, as a summary reads it: "Dodge 3", "Scrutiny 2", "no resistance"."""
     if plan.defense == "none":
-        return "no resistance"
-    return f"{skill or plan.defense.replace('_', ' ').title()} {defense_total}"
+        return say("no resistance")
+    return joined([skill or DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title(), defense_total], " ")
 
 
 def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
@@ -700,8 +700,9 @@ def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, 
                 effects.append(Effect("status", who.id, {"add": "Grappled", "reason": "Grapple", "drops_two_handed": True}))
     details = _contest_details("grapple", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                grappled=[att.id, tgt.id] if held else [])
-    verb = "grapples" if held else "fails to grapple"
-    summary = f"{att.name} {verb} {tgt.name}: {attack_total} vs {plan.defense} {defense_total}"
+    said = dict(name=att.name, target=tgt.name, total=attack_total, resisted=_resisted(plan, defense_total))
+    summary = (say("{name} grapples {target}: {total} vs {resisted}", **said) if held
+               else say("{name} fails to grapple {target}: {total} vs {resisted}", **said))
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
@@ -837,11 +838,14 @@ def disarm_result(request: AttackRequest, plan: AttackPlan, attack_total: int, d
                                weapon_lost=lost["key"] if knocked else None, taken=taken)
     resisted = _resisted(plan, defense_total)
     if taken:
-        summary = f"{att.name} disarms {tgt.name} and takes the {lost['label']} ({attack_total} vs {resisted})"
+        summary = say("{name} disarms {target} and takes the {weapon} ({total} vs {resisted})", name=att.name, target=tgt.name,
+                      weapon=lost["label"], total=attack_total, resisted=resisted)
     elif knocked:
-        summary = f"{att.name} knocks {tgt.name}'s {lost['label']} away ({attack_total} vs {resisted})"
+        summary = say("{name} knocks {target}'s {weapon} away ({total} vs {resisted})", name=att.name, target=tgt.name,
+                      weapon=lost["label"], total=attack_total, resisted=resisted)
     else:
-        summary = f"{att.name} fails to disarm {tgt.name}: {attack_total} vs {resisted}"
+        summary = say("{name} fails to disarm {target}: {total} vs {resisted}", name=att.name, target=tgt.name,
+                      total=attack_total, resisted=resisted)
     return AttackResult(hit=knocked, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects,
                         details=details)
 
