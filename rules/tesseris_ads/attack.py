@@ -37,7 +37,7 @@ from .health import damage_split, resolve_test
 from .movement import grant, grid_distance
 from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon, weapon_list
 from .status import escalate, names as status_names, status_modifiers
-from .options import check_location, default_action, split_defense
+from .picks import check_location, default_action, split_defense
 from .ticks import can_react, refusal, spend, state_of
 from ..text import joined, say, say_n
 

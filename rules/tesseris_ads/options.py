@@ -21,11 +21,14 @@ from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
 from .status import names as status_names
 from .ticks import cost, refusal, state_of
 from ..text import say, say_n
+from .attack import across_cover, melee_partners, outnumbers, plan_attack
+# what an attack's options name, read the same by the attack itself (picks.py): here for the callers of old
+from .picks import CALLED_SHOT_LOCATIONS, DEFENSE_REACTIONS, check_location, default_action, split_defense, spray_most  # noqa: F401
+from .spray import covering_fire_refusal
 
 #: attacks that use no weapon's damage: a Melee test with any weapon in hand ("Melee Attack Actions")
 MANEUVERS = ("grapple", "pin", "choke_out", "break_pin", "trip", "disarm")
 #: where a Called Shot may aim: "the head or similarly vital area" ("Ranged Attack Actions", Called Shot)
-CALLED_SHOT_LOCATIONS = ("head", "torso")
 LOCATION_LABELS = {"head": say("Head"), "arms": say("Arms"), "torso": say("Torso"), "legs": say("Legs")}
 #: the defenses of "Defending" and the opposed tests the actions name, in the card's words
 DEFENSE_LABELS = {
@@ -42,7 +45,6 @@ DEFENSE_LABELS = {
 #: a defense's name before a reaction ("Dodge, dropping prone first")
 DEFENSE_NAMES = {"duck": say("Duck"), "dodge": say("Dodge"), "block": say("Block")}
 #: reactions that change a defense against a ranged attack ("Movement Actions" Drop Prone; "Taking Cover")
-DEFENSE_REACTIONS = {"prone": "dropping prone", "cover": "taking cover"}
 TWO_WEAPONS = (("no", say("One weapon")), ("primary", say("Two weapons: this is the primary hand (-1)")),
                ("off_hand", say("Two weapons: this is the off hand (-3)")))
 
@@ -52,15 +54,6 @@ def _weapon(request: AttackRequest) -> dict:
         return sheet_weapon(request.attacker.sheet, request.weapon)
     except RuleError:
         return {}
-
-
-def default_action(weapon: dict, options: dict | None = None) -> str:
-    """A melee weapon's Melee Strike, a ranged one's Straight Shot; a free attack a move provoked
-    (``free_attack``, from the rules' due list) is a Reaction Strike ("Movement Actions": "Provokes
-    an Reactive Attack")."""
-    if weapon.get("kind", "melee") == "melee":
-        return "reaction_strike" if (options or {}).get("free_attack") else "melee_strike"
-    return "straight_shot"
 
 
 def candidate_actions(weapon: dict) -> list:
@@ -91,13 +84,9 @@ def action_refusal(request: AttackRequest, key: str) -> str:
     refuses (weapon kind, range, reach, grapple, jam, ammunition, surprise...) and the ticks it
     costs ("Ticks", "Overspending or Borrowing Ticks": an attack is not paid with borrowed ticks
     unless the GM allows it)."""
-    from .attack import plan_attack  # attack imports this module
-
     action = ACTIONS[key]
     opts = request.options or {}
     if key == "covering_fire":
-        from .spray import covering_fire_refusal
-
         why = covering_fire_refusal(request) or refusal(state_of(request.attacker), key, statuses=request.attacker.sheet.get("statuses"))
         if why:
             return _why(action, RuleError(why))
@@ -126,17 +115,6 @@ def grouped(reasons: list[str]) -> list[str]:
         else:
             by_reason.setdefault(r, [])
     return [f"{', '.join(names)}: {why}" if names else why for why, names in by_reason.items()]
-
-
-def spray_most(weapon: dict) -> int:
-    """The most opponents a Spray 'n Pray may hit: "a character may not hit more opponents than
-    bullets expended by firing on Full Auto" (the weapon's Full Auto rate, less if fewer rounds
-    are left)."""
-    rof = weapon.get("rof") or []
-    most = num(rof[2]) if len(rof) > 2 else 0
-    if weapon.get("ammo") is not None:
-        most = min(most, num(weapon["ammo"]))
-    return max(1, most)
 
 
 def _opt(key, label, kind, default, available=True, reason="", help_="", **more) -> dict:
@@ -232,8 +210,6 @@ def attack_options(request: AttackRequest) -> list[dict]:
                     min=0, max=2 * speed(att.sheet)))
 
     # the circumstances ("Common Physical Combat Modifiers") the map cannot see
-    from .attack import across_cover, melee_partners, outnumbers  # attack imports this module
-
     common = "Common Physical Combat Modifiers"
     unaware_now = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
     out.append(_opt("unaware", say("The target is unaware of the attacker"), "bool", unaware_now,
@@ -272,25 +248,6 @@ def attack_options(request: AttackRequest) -> list[dict]:
     out.append(_opt("gm_allows_borrowing", say("The GM lets this attack borrow ticks"), "bool", False,
                     help_="Overspending or Borrowing Ticks"))
     return out
-
-
-def check_location(action, location: str) -> None:
-    """A Called Shot aims at "the head or similarly vital area" ("Ranged Attack Actions")."""
-    if action.key == "called_shot" and location not in CALLED_SHOT_LOCATIONS:
-        raise RuleError("Called Shot: at the head or a similarly vital area (Ranged Attack Actions, 'Called Shot'), "
-                        f"not the {location}")
-
-
-def split_defense(value: str | None) -> tuple[str | None, list[str]]:
-    """A defense choice as ``plan_attack`` reads it: "dodge+prone" is a Dodge with a Drop Prone
-    reaction before it."""
-    if not value or "+" not in str(value):
-        return value, []
-    base, *mods = str(value).split("+")
-    unknown = [m for m in mods if m not in DEFENSE_REACTIONS]
-    if unknown:
-        raise RuleError(f"unknown defense reaction {unknown[0]!r}: {', '.join(DEFENSE_REACTIONS)}")
-    return base, mods
 
 
 def defense_choices(system, request: AttackRequest) -> list[dict]:

@@ -21,7 +21,7 @@ from ..system import AttackRequest, AttackResult, Effect, RuleError
 from ..text import joined, say
 from .attack import across_cover, jam_check, plan_attack, resolve_attack, rounds_words, settings_of
 from .checks import pool_distribution
-from .options import spray_most
+from .picks import spray_most
 from .sheet import num, weapon as sheet_weapon
 from .ticks import spend, state_of
 
