@@ -370,6 +370,8 @@ class BaseSystem:
     #: squares per grid cell in the system's distance unit, shown on the ruler
     cell_size = 1.0
     cell_unit = "square"
+    #: the names of the cover materials the map editor offers, by key (words), where a system names them
+    cover_material_labels: dict[str, str] = {}
     #: sheet fields (top-level keys) a player may not change on their own character: the rules set them
     gm_only_fields: tuple[str, ...] = ()
     #: counts a player may lower on their own character (spending them) but only the GM raises (awards)
@@ -579,7 +581,7 @@ class PlainGrid(BaseSystem):
     """A square grid with no rules: tokens move, the table decides the rest."""
 
     id = "plain_grid"
-    name = "Plain grid (no rules, tokens only)"
+    name = say("Plain grid (no rules, tokens only)")  # words; a publisher's product name stays as published
 
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
         """No initiative here: the fight goes in the order the GM listed the tokens."""

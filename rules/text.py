@@ -66,6 +66,8 @@ class Say(str):
         catalog's mistake) gives the English, never an error."""
         if catalog is None:
             return str(self)
+        if isinstance(catalog, dict):  # str.translate's table (re.escape calls it): the English text's characters
+            return str.translate(str(self), catalog)
         if self.plural is None:
             template = catalog.gettext(self.msg)
         else:

@@ -163,7 +163,14 @@ def create_app(config: dict | None = None) -> Flask:
     # room first: its check before every request (a reset table's old pages, a closed room) runs ahead of the gate
     for module in (room, lobby, game, api, help, maps, handouts, device, recap):
         app.register_blueprint(module.bp)
-    app.jinja_env.filters["measure"] = measure  # {{ 5|measure(system.cell_unit) }}: 5", 5 yards
+    from .live import language
+
+    # {{ 5|measure(system.cell_unit) }}: 5", 5 yards; in the reader's language (5 Meter...)
+    app.jinja_env.filters["measure"] = lambda amount, unit: language.words(measure(amount, unit))
+    app.jinja_env.filters["words"] = language.words  # {{ system.cover_material_labels[m]|words }}: the rules' words
+    from .game.editor import ZONE_COVER_WORDS
+
+    app.jinja_env.globals["zone_cover_words"] = ZONE_COVER_WORDS  # the zone editor's cover grades, as words
     register_events(socketio, hub, app.extensions["tacmap_keyless"])
 
     @app.errorhandler(HTTPException)

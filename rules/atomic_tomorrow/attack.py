@@ -32,7 +32,10 @@ from .checks import (
 from .cover import cover_reduction, resolve_cover
 from .data import (
     COVER_LEVELS,
+    COVER_WORDS,
+    DEFENSE_WORDS,
     DEFENSES,
+    SKILL_WORDS,
     MAX_WOUNDS,
     QUALITY_LABELS,
     WOUND_STATE_WORDS,
@@ -98,9 +101,10 @@ def picked_situation(options: Mapping, prefix: str) -> list[Modifier]:
     """The situational bonus and penalty picked on the attack card (``bonus``, ``penalty``; for the
     defender ``defense_bonus``, ``defense_penalty``): core facts, steps of 20, only the largest applies."""
     out = []
-    whose = "the defender" if prefix else "the attacker"
-    for key, steps, label in (("bonus", BONUS_STEPS, f"situation in {whose}'s favour"),
-                              ("penalty", PENALTY_STEPS, f"situation against {whose}")):
+    for key, steps, label in (("bonus", BONUS_STEPS, say("situation in the defender's favour") if prefix
+                               else say("situation in the attacker's favour")),
+                              ("penalty", PENALTY_STEPS, say("situation against the defender") if prefix
+                               else say("situation against the attacker"))):
         value = options.get(prefix + key, 0)
         if isinstance(value, str) and value.lstrip("+-").isdigit():  # the attack card's choice: "-40"
             value = int(value)
@@ -147,7 +151,7 @@ def prepare(request: AttackRequest) -> dict:
         raise RuleError("modifiers: a list of modifiers (steps of 20 from +40 to -80)")
     mods = [as_modifier(m) for m in given] + picked_situation(options, "")
     if band == "distant" and settings["distant_penalty"]:
-        mods.append(Modifier("Distant: a difficult shot", settings["distant_penalty"],
+        mods.append(Modifier(say("Distant: a difficult shot"), settings["distant_penalty"],
                              "POSITIONING (setting distant_penalty)"))
     defense = str(options.get("defense") or "none").lower()
     if defense not in DEFENSES:
@@ -186,7 +190,7 @@ def attack_skill(prep: dict, wound_penalty: int) -> tuple[int, list[Modifier]]:
     card listed "Ranged +46")."""
     mods = list(prep["situational"])
     if wound_penalty:
-        mods.append(Modifier("acting while wounded", wound_penalty, "INCAPACITATION / LAST STAND"))
+        mods.append(Modifier(say("acting while wounded"), wound_penalty, "INCAPACITATION / LAST STAND"))
     total, chosen = situational_modifier(mods, prep["settings"]["modifier_rule"])
     return prep["skill_base"] + total, list(chosen)
 
@@ -254,7 +258,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         effects.append(Effect("act_check", att_c.id, {"act_check": {**pending, "used": True}}))
         penalty = int(pending["penalty"])
     elif first and prep["wound_state"] == "incapacitated":
-        rec = roll_d100(dice, f"{att_c.name}: GRIT x1 to act while incapacitated")
+        rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=att_c.name))
         rolls.append(rec)
         check = incapacitated_check(rec.total, int(prep["attacker"]["grit"]), settings["wounded_action_penalty"])
         details["act_check"] = check
@@ -272,7 +276,8 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
 
     if first:
         skill, mods = attack_skill(prep, penalty)
-        rec = roll_d100(dice, f"{att_c.name}: attack ({prep['weapon']['skill'].capitalize()} {skill}%)")
+        rec = roll_d100(dice, say("{name}: attack ({skill} {percent}%)", name=att_c.name, percent=skill,
+                                  skill=SKILL_WORDS.get(prep["weapon"]["skill"], prep["weapon"]["skill"].capitalize())))
         rolls.append(rec)
         effects.append(Effect("round", att_c.id, {"round": new_round_state}))
         if shared is not None:
@@ -291,7 +296,8 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     all_mods = list(mods)
     if prep["defense"] != "none":
         d_skill = prep["defense_skill"]
-        d_rec = roll_d100(dice, f"{tgt_c.name}: {prep['defense']} ({d_skill}%)")
+        d_rec = roll_d100(dice, say("{name}: {defense} ({percent}%)", name=tgt_c.name, percent=d_skill,
+                                    defense=DEFENSE_WORDS.get(prep["defense"], prep["defense"])))
         rolls.append(d_rec)
         effects.append(Effect("round", tgt_c.id, {"round": prep["defense_round"]}))
         all_mods += [Modifier(say("defense: {modifier}", modifier=m.label), m.value, m.source) for m in prep["defense_modifiers"]]
@@ -309,7 +315,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
                           critical_special_stacks=settings["critical_special_stacks"])
     all_mods.append(Modifier(say("Wound Rating"), wr, "WEAPON DAMAGE"))
     if COVER_LEVELS[prep["cover"]]:
-        all_mods.append(Modifier(say("{level} cover", level=prep["cover"]), -COVER_LEVELS[prep["cover"]], "COVER PROTECTION"))
+        all_mods.append(Modifier(say("{level} cover", level=COVER_WORDS.get(prep["cover"], prep["cover"])), -COVER_LEVELS[prep["cover"]], "COVER PROTECTION"))
     if is_doubles(roll):
         all_mods.append(
             Modifier(say("critical {roll}: half the tens digit", roll=roll), critical_bonus(roll), "WOUND DETERMINATION")
@@ -326,7 +332,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     soak = 0
     if after_armour:
         grit = int(prep["target"]["grit"])
-        s_rec = roll_d100(dice, f"{tgt_c.name}: soak (GRIT x5 {grit * 5}%)")
+        s_rec = roll_d100(dice, say("{name}: soak (GRIT x5 {percent}%)", name=tgt_c.name, percent=grit * 5))
         rolls.append(s_rec)
         soak = soak_reduction(s_rec.total, grit)
         details.update(soak_roll=s_rec.total, soak_quality=success_quality(s_rec.total, grit * 5))

@@ -47,6 +47,13 @@ RANGE_LABELS = {"engaged": say("Engaged"), "near": say("Near"), "far": say("Far"
 COVER_LEVELS = {"none": 0, "partial": 1, "good": 2, "excellent": 3}
 #: Section "ARMOR PROTECTION": cut to the wounds
 ARMOUR_LEVELS = {"none": 0, "light": 1, "medium": 2, "heavy": 3}
+#: the grades, the combat skills and the wound states as the sheet and the forms name them (the rules' words)
+COVER_WORDS = {"none": say("none"), "partial": say("partial"), "good": say("good"), "excellent": say("excellent")}
+ARMOUR_WORDS = {"none": say("None"), "light": say("Light"), "medium": say("Medium"), "heavy": say("Heavy")}
+DEFENSE_WORDS = {"parry": say("Parry"), "block": say("Block"), "dodge": say("Dodge")}
+SKILL_WORDS = {"unarmed": say("Unarmed"), "melee": say("Melee"), "ranged": say("Ranged")}
+WOUND_STATE_TITLES = {"fighting": say("Fighting"), "incapacitated": say("Incapacitated"), "dying": say("Dying"),
+                      "dead": say("Dead")}
 #: Section "DAMAGE SOAKING": wounds soaked by the GRIT x 5 roll
 SOAK_BY_QUALITY = {"critical": 3, "special": 2, "ordinary": 1}
 #: Section "WOUND DETERMINATION": a special success adds 1 wound
@@ -172,37 +179,3 @@ DEMO_ZONES: dict = {
         {"id": "control_tower", "name": "Control Tower", "adjacent": ["catwalk"], "cover": "excellent"},
     ]
 }
-
-
-def _weapon(name: str, skill: str, wound_rating: int, ranges: list[str], armour_piercing: int = 0,
-            area: bool = False) -> dict:
-    return {"name": name, "skill": skill, "wound_rating": wound_rating, "armour_piercing": armour_piercing,
-            "ranges": ranges, "area": area}
-
-
-def sample_encounter() -> list[dict]:
-    """A few named combatants for a demo fight at the rocket-port of :data:`DEMO_ZONES`:
-    ``{"name", "side" ("pc"/"npc"), "sheet", "position"}`` (a zone id), new dicts on each call.
-    Weapons from the core facts' list (a blast pistol 2, a blast rifle 3, a knife 1)."""
-    from .sheet import default_sheet  # the sheet module reads this one
-
-    def sheet(**over) -> dict:
-        return {**default_sheet(), **over}
-
-    pistol = _weapon("Blast pistol", "ranged", 2, ["near", "far"])
-    return [
-        {"name": "Captain Nova Sterling", "side": "pc", "position": "landing_pad",
-         "sheet": sheet(reflex=15, nerve=14, grit=12, ranged=62, melee=40, armour="light",
-                        epithets=["Two-Fisted"],
-                        weapons=[pistol, _weapon("Vibro-knife", "melee", 1, ["engaged"])])},
-        {"name": "Dr. Zara Quill", "side": "pc", "position": "landing_pad",
-         "sheet": sheet(savvy=16, reflex=12, grit=10, ranged=48, armour="none",
-                        weapons=[_weapon("Laser pistol", "ranged", 2, ["near", "far"])])},
-        {"name": "Martian Raider", "side": "npc", "position": "cargo_bay",
-         "sheet": sheet(brawn=14, reflex=11, grit=13, ranged=45, melee=50, armour="medium", shield=True,
-                        weapons=[_weapon("Blast rifle", "ranged", 3, ["far", "distant"]),
-                                 _weapon("Raider's axe", "melee", 2, ["engaged"])])},
-        {"name": "Robot Sentry", "side": "npc", "position": "control_tower",
-         "sheet": sheet(brawn=16, reflex=9, nerve=18, grit=16, ranged=40, armour="heavy",
-                        weapons=[_weapon("Gauss rifle", "ranged", 3, ["far", "distant"], armour_piercing=1)])},
-    ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..system import Modifier, RuleError
-from .data import BLOCK_BONUS, DEFENSES, DODGE_VS_MELEE, REPEAT_DEFENSE_PENALTY, TWO_FISTED
+from ..text import say
+from .data import BLOCK_BONUS, DEFENSE_WORDS, DEFENSES, DODGE_VS_MELEE, REPEAT_DEFENSE_PENALTY, TWO_FISTED
 from .economy import round_state
 from .sheet import dodge_skill, has_epithet, parry_skill
 
@@ -33,35 +34,35 @@ def defense_skill(
     mods: list[Modifier] = []
     if defense == "parry":
         if attack_kind != "melee":
-            raise RuleError("Parry works only against melee and unarmed attacks; Dodge or Block a ranged one")
+            raise RuleError(say("Parry works only against melee and unarmed attacks; Dodge or Block a ranged one"))
         base = parry_skill(sheet)
         if base <= 0:
-            raise RuleError("Parry needs a melee weapon or the Unarmed skill")
-        label = "Parry"
+            raise RuleError(say("Parry needs a melee weapon or the Unarmed skill"))
+        label = DEFENSE_WORDS["parry"]
     elif defense == "block":
         if not sheet.get("shield"):
-            raise RuleError("Block needs a shield")
+            raise RuleError(say("Block needs a shield"))
         limit = 2 if two_fisted and not rnd["two_fisted_used"] else 1
         if attack_kind == "melee" and rnd["melee_blocks"] >= limit:
-            raise RuleError("a shield blocks only one melee attack a turn")
+            raise RuleError(say("a shield blocks only one melee attack a turn"))
         base = parry_skill(sheet)
-        label = "Block"
-        mods.append(Modifier("shield block", BLOCK_BONUS, "DEFENSE OPTION"))
+        label = DEFENSE_WORDS["block"]
+        mods.append(Modifier(say("shield block"), BLOCK_BONUS, "DEFENSE OPTION"))
     else:
         base = dodge_skill(sheet)
-        label = "Dodge"
+        label = DEFENSE_WORDS["dodge"]
         if attack_kind == "melee":
-            mods.append(Modifier("dodging a melee attack", DODGE_VS_MELEE, "DEFENSE OPTION"))
+            mods.append(Modifier(say("dodging a melee attack"), DODGE_VS_MELEE, "DEFENSE OPTION"))
     made = rnd["defenses"]
     free_now = made >= 1 and two_fisted and not rnd["two_fisted_used"]
     if free_now:
         rnd["two_fisted_used"] = True
-        mods.append(Modifier("Two-Fisted: extra defense without penalty", 0, "DEFENSE LIMITATIONS"))
+        mods.append(Modifier(say("Two-Fisted: extra defense without penalty"), 0, "DEFENSE LIMITATIONS"))
     elif made:
         counted = made - (1 if rnd["two_fisted_used"] else 0)
         if counted:
             mods.append(
-                Modifier(f"defense no. {made + 1} this turn", REPEAT_DEFENSE_PENALTY * counted, "DEFENSE LIMITATIONS")
+                Modifier(say("defense no. {n} this turn", n=made + 1), REPEAT_DEFENSE_PENALTY * counted, "DEFENSE LIMITATIONS")
             )
     rnd["defenses"] = made + 1
     if defense == "block" and attack_kind == "melee":

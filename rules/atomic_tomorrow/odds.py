@@ -20,7 +20,8 @@ from collections import Counter
 from ..system import AttackRequest, AttackResult, Modifier
 from .attack import attack_skill, attack_wounds, prepare, skill_line
 from .checks import is_success, opposed_winner, success_quality
-from .data import COVER_LEVELS, MAX_WOUNDS, QUALITIES, SUCCESSES, check_level, check_wound_rating
+from ..text import say
+from .data import COVER_LEVELS, COVER_WORDS, MAX_WOUNDS, QUALITIES, SUCCESSES, check_level, check_wound_rating
 from .economy import pending_check
 from .health import armour_reduction, incapacitated_check, soak_reduction
 
@@ -181,12 +182,13 @@ def _modifiers(prep: dict, penalty: int) -> list[dict]:
     _, mods = attack_skill(prep, penalty)
     mods = list(mods)
     if prep["defense"] != "none":
-        mods += [Modifier(f"defense: {m.label}", m.value, m.source) for m in prep["defense_modifiers"]]
-    mods.append(Modifier("Wound Rating", prep["weapon"]["wound_rating"], "WEAPON DAMAGE"))
+        mods += [Modifier(say("defense: {modifier}", modifier=m.label), m.value, m.source) for m in prep["defense_modifiers"]]
+    mods.append(Modifier(say("Wound Rating"), prep["weapon"]["wound_rating"], "WEAPON DAMAGE"))
     if COVER_LEVELS[prep["cover"]]:
-        mods.append(Modifier(f"{prep['cover']} cover", -COVER_LEVELS[prep["cover"]], "COVER PROTECTION"))
+        mods.append(Modifier(say("{level} cover", level=COVER_WORDS.get(prep["cover"], prep["cover"])), -COVER_LEVELS[prep["cover"]],
+                             "COVER PROTECTION"))
     if prep["armour"]:
-        mods.append(Modifier(f"{prep['target'].get('armour')} armour", -prep["armour"], "ARMOR PROTECTION"))
+        mods.append(Modifier(say("{armour} armour", armour=prep["target"].get("armour")), -prep["armour"], "ARMOR PROTECTION"))
     return [m.to_dict() for m in mods]
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..system import RuleError, SheetError, SheetField, column
+from .data import ARMOUR_WORDS, RANGE_LABELS, SKILL_WORDS, WOUND_STATE_TITLES
 from .data import (
     ARMOUR_LEVELS,
     ATTRIBUTES,
@@ -163,7 +164,7 @@ def weapon_list(sheet: Mapping) -> list[dict]:
     has the same name (``find_weapon`` takes either).
     """
     unarmed = find_weapon({}, None)
-    out = [{"key": "Unarmed", "label": "Unarmed", "data": unarmed}]
+    out = [{"key": "Unarmed", "label": SKILL_WORDS["unarmed"], "data": unarmed}]
     seen = {"unarmed", "", "fists"}
     weapons = sheet.get("weapons") if isinstance(sheet, Mapping) else None
     for index, weapon in enumerate(weapons if isinstance(weapons, list) else []):
@@ -243,6 +244,9 @@ def derived(sheet: Mapping) -> dict:
         "two_fisted": has_epithet(s, TWO_FISTED),
         "wound_state": wound_state(min(max(wounds, 0), MAX_WOUNDS)),
         "wounds_left": MAX_WOUNDS - min(max(wounds, 0), MAX_WOUNDS),
+        # the sheet's words in the reader's language (the attributes stay as the document prints them)
+        "armour_names": dict(ARMOUR_WORDS), "skill_names": dict(SKILL_WORDS), "range_names": dict(RANGE_LABELS),
+        "wound_state_names": dict(WOUND_STATE_TITLES),
     }
 
 
@@ -258,3 +262,35 @@ def with_defaults(sheet: Mapping) -> dict:
 
 #: the sample sheet, built once; never handed out without a copy
 _SAMPLE = default_sheet()
+
+
+def _weapon(name: str, skill: str, wound_rating: int, ranges: list[str], armour_piercing: int = 0,
+            area: bool = False) -> dict:
+    return {"name": name, "skill": skill, "wound_rating": wound_rating, "armour_piercing": armour_piercing,
+            "ranges": ranges, "area": area}
+
+
+def sample_encounter() -> list[dict]:
+    """A few named combatants for a demo fight at the rocket-port of :data:`DEMO_ZONES`:
+    ``{"name", "side" ("pc"/"npc"), "sheet", "position"}`` (a zone id), new dicts on each call.
+    Weapons from the core facts' list (a blast pistol 2, a blast rifle 3, a knife 1)."""
+    def sheet(**over) -> dict:
+        return {**default_sheet(), **over}
+
+    pistol = _weapon("Blast pistol", "ranged", 2, ["near", "far"])
+    return [
+        {"name": "Captain Nova Sterling", "side": "pc", "position": "landing_pad",
+         "sheet": sheet(reflex=15, nerve=14, grit=12, ranged=62, melee=40, armour="light",
+                        epithets=["Two-Fisted"],
+                        weapons=[pistol, _weapon("Vibro-knife", "melee", 1, ["engaged"])])},
+        {"name": "Dr. Zara Quill", "side": "pc", "position": "landing_pad",
+         "sheet": sheet(savvy=16, reflex=12, grit=10, ranged=48, armour="none",
+                        weapons=[_weapon("Laser pistol", "ranged", 2, ["near", "far"])])},
+        {"name": "Martian Raider", "side": "npc", "position": "cargo_bay",
+         "sheet": sheet(brawn=14, reflex=11, grit=13, ranged=45, melee=50, armour="medium", shield=True,
+                        weapons=[_weapon("Blast rifle", "ranged", 3, ["far", "distant"]),
+                                 _weapon("Raider's axe", "melee", 2, ["engaged"])])},
+        {"name": "Robot Sentry", "side": "npc", "position": "control_tower",
+         "sheet": sheet(brawn=16, reflex=9, nerve=18, grit=16, ranged=40, armour="heavy",
+                        weapons=[_weapon("Gauss rifle", "ranged", 3, ["far", "distant"], armour_piercing=1)])},
+    ]

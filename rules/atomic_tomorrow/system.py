@@ -23,7 +23,7 @@ from ..system import (
 from . import attack as attack_
 from . import cover, health, movement, odds, sheet, turns
 from . import options as options_
-from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, RANGES
+from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, DEMO_ZONES, RANGES
 from .ranges import weapon_band, weapon_ranges
 from ..text import say
 
@@ -127,10 +127,8 @@ class AtomicTomorrow(BaseSystem):
 
     def sample_encounter(self) -> dict | None:
         """The rocket-port ambush: the demo zones and four combatants in them."""
-        from .data import DEMO_ZONES, sample_encounter
-
         return {"name": "Demo: ambush at the rocket-port", "map": copy.deepcopy(DEMO_ZONES),
-                "combatants": sample_encounter()}
+                "combatants": sheet.sample_encounter()}
 
     def badges(self, sheet_: dict, state: dict | None = None) -> list[dict]:
         """Wounds, Incapacitated/Dying, Collapsed, the Last Stand, a GRIT x 1 roll (see :func:`turns.badges`).
@@ -199,7 +197,7 @@ class AtomicTomorrow(BaseSystem):
     def defenses(self, request: AttackRequest) -> list[dict]:
         """Sections "DEFENSE OPTION" and "DEFENSE LIMITATIONS": Parry (melee only), Block (a shield),
         Dodge, or no defense; each one the rules refuse here says why."""
-        labels = {"parry": say("Parry"), "block": say("Block"), "dodge": say("Dodge"), "none": say("No defense")}
+        labels = {**DEFENSE_WORDS, "none": say("No defense")}
         return checked_defenses(self, request, labels)
 
     def apply(self, sheet_: dict, result: AttackResult) -> dict:

@@ -27,13 +27,13 @@ from collections.abc import Mapping
 from ..dice import DiceSource
 from ..system import ActionOption, AttackResult, Combatant, RuleError, RuleNotImplemented, TurnUpdate
 from .checks import is_success, quality_label, roll_d100, success_quality
-from .data import ACTIONS, MOVE_ZONES, settings_with_defaults
+from .data import ACTIONS, DEFENSE_WORDS, MOVE_ZONES, settings_with_defaults
 from .defense import defense_skill
 from .economy import new_round, pending_check, round_state, spend_action
 from .health import incapacitated_check, last_stand_outcome, wound_state, wounds_of
 from .movement import check_move, move_allowance
 from .sheet import find_weapon, with_defaults
-from ..text import say
+from ..text import Say, joined, say
 
 
 def initiative_order(entries: list[tuple[str, int, int, int]]) -> list[str]:
@@ -74,11 +74,11 @@ def act_check(combatant: Combatant, dice: DiceSource, settings: Mapping | None =
     if state == "fighting":
         return {"check": None, "may_act": True, "penalty": 0, "rolls": []}
     if state == "incapacitated":
-        rec = roll_d100(dice, f"{combatant.name}: GRIT x1 to act while incapacitated")
+        rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=combatant.name))
         return {**incapacitated_check(rec.total, int(s["grit"]), penalty), "rolls": [rec.to_dict()]}
     if (combatant.state.get("last_stand") or {}).get("check") == "last_stand":
         raise RuleError(f"{combatant.name} has already made the Last Stand")
-    rec = roll_d100(dice, f"{combatant.name}: Last Stand (NERVE x5)")
+    rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=combatant.name))
     out = last_stand_outcome(rec.total, int(s["nerve"]), penalty)
     return {**out, "rolls": [rec.to_dict()]}
 
@@ -114,7 +114,7 @@ def _roll_initiative(state: dict, combatants: list[Combatant], dice: DiceSource,
     for c in combatants:
         reflex = int(with_defaults(c.sheet)["reflex"])
         value = reflex * 5
-        rec = roll_d100(dice, f"initiative ({c.name})")
+        rec = roll_d100(dice, say("initiative ({name})", name=c.name))
         rolls.append(rec)
         state["initiative"][c.id] = {"roll": rec.total, "value": value, "reflex": reflex,
                                      "success": is_success(rec.total, value)}
@@ -142,9 +142,9 @@ def _start_turn(state: dict, cid: str, actor: Combatant | None, log: list) -> No
     condition = wound_state(wounds_of(s))
     per = _per(state, cid)
     if condition == "incapacitated":
-        log.append(f"{name} is incapacitated: each action needs a GRIT x1 roll ({int(s['grit'])}%)")
+        log.append(say("{name} is incapacitated: each action needs a GRIT x1 roll ({n}%)", name=name, n=int(s["grit"])))
     elif condition == "dying" and not per["last_stand"]:
-        log.append(f"{name} is dying: one final act needs a Last Stand, NERVE x5 ({int(s['nerve']) * 5}%)")
+        log.append(say("{name} is dying: one final act needs a Last Stand, NERVE x5 ({n}%)", name=name, n=int(s["nerve"]) * 5))
 
 
 def _end_turn(state: dict, cid: str, actor: Combatant | None, log: list, changes: dict) -> None:
@@ -184,7 +184,7 @@ def _new_round(state: dict, present: list[Combatant], dice: DiceSource, settings
         if per["status"] == CONSCIOUS:
             if not per["conscious_rounds"]:
                 per["status"] = COLLAPSED
-                log.append(f"{by_id[cid].name if cid in by_id else cid} collapses: the Last Stand's rounds are over")
+                log.append(say("{name} collapses: the Last Stand's rounds are over", name=by_id[cid].name if cid in by_id else cid))
             else:
                 per["conscious_rounds"] -= 1
     acting = [c for c in present if _per(state, c.id)["status"] == ACTING]
@@ -262,7 +262,12 @@ def next_turn(state: Mapping, combatants: list[Combatant], dice: DiceSource,
 
 # ---- what an actor may do now -----------------------------------------------
 
-_ACTION_NAMES = {"significant": "significant action", "move": "move", "quick": "quick action"}
+#: the round's actions as the action list names them (their cost), and why a spent one is not open
+ACTION_WORDS = {"significant": say("significant action"), "move": say("move"), "quick": say("quick action")}
+COST_WORDS = {**ACTION_WORDS, "move": say("move action")}
+_SPENT = {"significant": say("the significant action of this round is spent"), "move": say("the move of this round is spent"),
+          "quick": say("the quick action of this round is spent")}
+
 
 
 def _blocker(state: Mapping, actor: Combatant, action: str, rolls_own_check: bool = False) -> str:
@@ -271,26 +276,26 @@ def _blocker(state: Mapping, actor: Combatant, action: str, rolls_own_check: boo
     ``rolls_own_check``: the action rolls the GRIT x 1 check itself (an attack does).
     """
     if state.get("current") != actor.id:
-        return f"it is not {actor.name}'s turn"
+        return say("it is not {name}'s turn", name=actor.name)
     per = (state.get("combatants") or {}).get(actor.id) or actor.state or {}
     status = per.get("status", ACTING)
     if status == COLLAPSED:
-        return f"{actor.name} has collapsed"
+        return say("{name} has collapsed", name=actor.name)
     if status == CONSCIOUS:
-        return "the Last Stand's one final action is spent"
+        return say("the Last Stand's one final action is spent")
     if round_state(per.get("round"))[action]:
-        return f"the {_ACTION_NAMES[action]} of this round is spent"
+        return _SPENT[action]
     condition = wound_state(wounds_of(with_defaults(actor.sheet)))
     if condition == "dying":
         stand = per.get("last_stand") or {}
         if not stand:
-            return "dying: a Last Stand success is needed to act"
+            return say("dying: a Last Stand success is needed to act")
         if not stand.get("may_act"):
-            return "the Last Stand failed"
+            return say("the Last Stand failed")
         if stand.get("used"):
-            return "the Last Stand's one final action is spent"
+            return say("the Last Stand's one final action is spent")
     if condition == "incapacitated" and not rolls_own_check and not pending_check(per, action):
-        return "incapacitated: roll GRIT x1 for this action first"
+        return say("incapacitated: roll GRIT x1 for this action first")
     return ""
 
 
@@ -302,15 +307,16 @@ def _defense_option(sheet: Mapping, defense: str, rnd: Mapping, collapsed: bool)
             skills[kind] = defense_skill(sheet, defense, kind, rnd)[0]
         except RuleError as e:
             skills[kind] = None
-            if str(e) not in reasons:
-                reasons.append(str(e))
+            said = e.args[0] if e.args and isinstance(e.args[0], Say) else str(e)  # the rules' words, kept
+            if said not in reasons:
+                reasons.append(said)
     open_ = any(v is not None for v in skills.values()) and not collapsed
     if collapsed:
-        reasons = ["collapsed"]
+        reasons = [say("collapsed")]
     made = int(rnd.get("defenses", 0))
-    return ActionOption(defense, defense.capitalize(), "defense",
-                        cost="free; each defense after the first this round -20%",
-                        available=open_, reason="" if open_ else "; ".join(reasons),
+    return ActionOption(defense, DEFENSE_WORDS.get(defense, defense.capitalize()), "defense",
+                        cost=say("free; each defense after the first this round -20%"),
+                        available=open_, reason="" if open_ else joined(reasons),
                         data={"skill_vs_melee": skills["melee"], "skill_vs_ranged": skills["ranged"],
                               "defenses_made": made})
 
@@ -338,7 +344,7 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
         # the move and the attacks are what a round most often holds (ActionOption.usual)
         out.append(ActionOption(key, label, kind, cost, not reason, reason, data or {}, usual=kind in ("move", "attack")))
 
-    option("move", "Move (within the zone or to an adjacent zone)", "move", "move", "move action",
+    option("move", say("Move (within the zone or to an adjacent zone)"), "move", "move", COST_WORDS["move"],
            {"allowance": move_allowance(s), "zones": move_allowance(s), "unit": "zone",
             "left": movement_left(state, actor)})
     weapons = [find_weapon(s, None, settings)]
@@ -352,26 +358,26 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
                 "skill": w["skill"], "percent": int(s[w["skill"]]), "ranges": w["ranges"],
                 "wound_rating": w["wound_rating"], "area": w["area"]}
         if condition == "incapacitated" and not pending_check(per, "significant"):
-            data["check"] = f"GRIT x1 ({int(s['grit'])}%), rolled with the attack"
-        option(f"attack:{w['name']}", f"Attack with {w['name']}", "attack", "significant", "significant action",
-               data)
-    option("significant", "Another significant action (use a device...)", "other", "significant",
-           "significant action")
-    option("quick", "Quick action (draw a weapon, flip a switch...)", "other", "quick", "quick action")
+            data["check"] = say("GRIT x1 ({n}%), rolled with the attack", n=int(s["grit"]))
+        option(f"attack:{w['name']}", say("Attack with {weapon}", weapon=say("Unarmed") if w["skill"] == "unarmed" and w["name"] == "Unarmed" else w["name"]),
+               "attack", "significant", ACTION_WORDS["significant"], data)
+    option("significant", say("Another significant action (use a device...)"), "other", "significant",
+           ACTION_WORDS["significant"])
+    option("quick", say("Quick action (draw a weapon, flip a switch...)"), "other", "quick", ACTION_WORDS["quick"])
     for defense in ("parry", "block", "dodge"):
         out.append(_defense_option(s, defense, rnd, per.get("status") == COLLAPSED))
     if condition == "incapacitated":
         on_turn = state.get("current") == actor.id
-        out.append(ActionOption("grit_check", "GRIT x1 roll to act while incapacitated", "turn", "",
-                                on_turn, "" if on_turn else f"it is not {actor.name}'s turn",
+        out.append(ActionOption("grit_check", say("GRIT x1 roll to act while incapacitated"), "turn", "",
+                                on_turn, "" if on_turn else say("it is not {name}'s turn", name=actor.name),
                                 {"target": int(s["grit"]), "for": list(ACTIONS)}, usual=True))
     if condition == "dying":
         reason = ""
         if state.get("current") != actor.id:
-            reason = f"it is not {actor.name}'s turn"
+            reason = say("it is not {name}'s turn", name=actor.name)
         elif per.get("last_stand") or per.get("status", ACTING) != ACTING:
-            reason = "the Last Stand is made once"
-        out.append(ActionOption("last_stand", "Last Stand: NERVE x5 for one final heroic act", "turn", "",
+            reason = say("the Last Stand is made once")
+        out.append(ActionOption("last_stand", say("Last Stand: NERVE x5 for one final heroic act"), "turn", "",
                                 not reason, reason, {"target": int(s["nerve"]) * 5}, usual=True))
     return out
 
@@ -397,7 +403,8 @@ def _spend(state: dict, actor: Combatant, action: str, dice: DiceSource, setting
     per = _per(state, actor.id)
     per["round"] = spend_action(per["round"], action)
     what = str(options.get("what") or "").strip()
-    line = f"{actor.name} takes a {_ACTION_NAMES[action]}" + (f": {what}" if what else "")
+    line = (say("{name} takes a {action}: {what}", name=actor.name, action=ACTION_WORDS[action], what=what) if what
+            else say("{name} takes a {action}", name=actor.name, action=ACTION_WORDS[action]))
     _spend_wounded(per, actor)
     return [], [line]
 
@@ -417,17 +424,19 @@ def _grit_check(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     if for_ not in ACTIONS:
         raise RuleError(f"a GRIT x1 roll is for one action: {', '.join(ACTIONS)}, not {for_!r}")
     if round_state(per["round"])[for_]:
-        raise RuleError(f"the {_ACTION_NAMES[for_]} of this round is spent")
-    rec = roll_d100(dice, f"{actor.name}: GRIT x1 to act while incapacitated ({_ACTION_NAMES[for_]})")
+        raise RuleError(_SPENT[for_])
+    rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated ({action})", name=actor.name, action=ACTION_WORDS[for_]))
     check = incapacitated_check(rec.total, int(s["grit"]), settings["wounded_action_penalty"])
-    head = f"{actor.name} rolls {rec.total} against GRIT {check['target']}%: "
+    said = dict(name=actor.name, roll=rec.total, target=check["target"], action=ACTION_WORDS[for_])
     if not check["may_act"]:
         per["act_check"] = None
         per["round"] = spend_action(per["round"], for_)
-        return [rec], [head + f"the {_ACTION_NAMES[for_]} is lost"]
+        return [rec], [say("{name} rolls {roll} against GRIT {target}%: the {action} is lost", **said)]
     per["act_check"] = {**check, "for": for_, "used": False}
-    penalty = f", at {check['penalty']:+d}%" if check["penalty"] else ", with no penalty"
-    return [rec], [head + f"may take the {_ACTION_NAMES[for_]}{penalty}"]
+    if check["penalty"]:
+        return [rec], [say("{name} rolls {roll} against GRIT {target}%: may take the {action}, at {penalty}%", **said,
+                           penalty=f"{check['penalty']:+d}")]
+    return [rec], [say("{name} rolls {roll} against GRIT {target}%: may take the {action}, with no penalty", **said)]
 
 
 def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, settings: dict,
@@ -439,7 +448,7 @@ def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     per = _per(state, actor.id)
     if per["last_stand"] or per["status"] != ACTING:
         raise RuleError(f"{actor.name} has already made the Last Stand")
-    rec = roll_d100(dice, f"{actor.name}: Last Stand (NERVE x5)")
+    rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=actor.name))
     outcome = last_stand_outcome(rec.total, int(s["nerve"]), settings["wounded_action_penalty"])
     per["last_stand"] = {**outcome, "used": False}
     head = f"{actor.name}'s Last Stand: {rec.total} against {outcome['target']}%, "
@@ -585,13 +594,14 @@ def badges(sheet: Mapping, per: Mapping | None = None) -> list[dict]:
     stand = per.get("last_stand") or {}
     if condition == "dying":
         if stand.get("may_act") and not stand.get("used"):
-            out.append({"label": "Last Stand: final action", "kind": "resource"})
+            out.append({"label": say("Last Stand: final action"), "kind": "resource"})
         elif not stand:
-            out.append({"label": "Last Stand to roll", "kind": "condition"})
+            out.append({"label": say("Last Stand to roll"), "kind": "condition"})
     if condition == "incapacitated":
         check = per.get("act_check") or {}
         if check.get("may_act") and not check.get("used"):
-            out.append({"label": f"GRIT passed: {_ACTION_NAMES.get(check.get('for'), 'action')}",
+            passed = ACTION_WORDS.get(check.get("for")) or say("action")
+            out.append({"label": say("GRIT passed: {action}", action=passed),
                         "kind": "resource"})
         else:
             out.append({"label": "GRIT x1 to act", "kind": "condition"})

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from ..dice import DiceSource
 from ..text import joined, say
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
+from .badges import LOCATION_WORDS
 from .checks import Check, check, contest_key
 from .cover import cover_effect
 from .data import (
@@ -28,7 +29,7 @@ from .defenses import AttackInfo, available_defenses, defense_level, parry_limbs
 from .health import resolve_damage
 from .locations import MISS_BY_ONE_TORSO, ONLY_TYPES, average_dr, hit_location, location_penalty
 from .maneuvers import chosen_maneuver, damage_adjustments
-from .movement import distance_yards, maneuver_movement
+from .movement import distance_yards, is_square, maneuver_movement
 from .ranged import extra_hits, range_penalty, rapid_fire_bonus, rapid_strike_shots
 from .sheet import (
     attack_weapon,
@@ -76,11 +77,11 @@ class _Ctx:
 
 
 def _roll_location(ctx: _Ctx, dice: DiceSource, damage_type: str) -> str:
-    rec = dice.roll("3d6", "random hit location")
+    rec = dice.roll("3d6", say("random hit location"))
     ctx.rolls.append(rec)
     loc = hit_location(rec.total)
     if loc in ("hand", "foot"):
-        side = dice.roll("1d6", f"{loc}: right (1-3) or left (4-6)")
+        side = dice.roll("1d6", say("{location}: right (1-3) or left (4-6)", location=LOCATION_WORDS.get(loc, loc)))
         ctx.rolls.append(side)
         loc = ("right_" if side.total <= 3 else "left_") + loc
     return loc
@@ -265,11 +266,11 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
     extra_rolls = []
     if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
         acro, _ = skill_level(t.sheet, "Acrobatics")
-        ac = check(dice, "acrobatic dodge (Acrobatics)", acro, [], "Acrobatics")
+        ac = check(dice, say("acrobatic dodge (Acrobatics)"), acro, [], "Acrobatics")
         extra_rolls.append(ac)
         chosen["acrobatic_result"] = ac.result
     base, mods, label = defense_level(t.sheet, t.state, chosen, info, st)
-    d = check(dice, f"defense: {chosen['type']}", base, mods, label)
+    d = check(dice, say("defense: {defense}", defense=DEFENSE_WORDS.get(chosen["type"], chosen["type"])), base, mods, label)
     ctx.rolls += [c.roll for c in extra_rolls] + [d.roll]
     checks = [d]
     maneuver = t.state.get("maneuver")
@@ -278,7 +279,7 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
         if second.get("type") == chosen["type"]:
             raise RuleError("Double Defense uses two different defenses")
         b2, m2, l2 = defense_level(t.sheet, t.state, second, info, st)
-        d2 = check(dice, f"second defense: {second['type']}", b2, m2, l2)
+        d2 = check(dice, say("second defense: {defense}", defense=DEFENSE_WORDS.get(second["type"], second["type"])), b2, m2, l2)
         ctx.rolls.append(d2.roll)
         checks.append(d2)
         if d2.success:
@@ -292,21 +293,21 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
                                                  "weapon": chosen.get("weapon"), "limbs": parry_limbs(chosen),
                                                  "says": defense_words(chosen, d.success)}))
     if chosen.get("dive"):
-        ctx.effects.append(Effect("condition", tid, {"condition": "prone", "says": "prone (dived)"}))
+        ctx.effects.append(Effect("condition", tid, {"condition": "prone", "says": say("prone (dived)")}))
     if chosen.get("riposte") and d.success:
         pen = int_of(chosen["riposte"]) // 2
         ctx.effects.append(Effect("defense_penalty", req.attacker.id,
                                   {"against": tid, "value": pen,
-                                   "says": f"-{pen} to defend against {t.name}'s next attack (riposte)"}))
+                                   "says": say("-{n} to defend against {name}'s next attack (riposte)", n=pen, name=t.name)}))
     if maneuver == "aim":
-        ctx.effects.append(Effect("aim_lost", tid, {"says": "loses the aim"}))
+        ctx.effects.append(Effect("aim_lost", tid, {"says": say("loses the aim")}))
     if maneuver == "concentrate":
         will = int_of(t.sheet.get("Will") or t.sheet.get("IQ"), 10)
-        cc = check(dice, "keep concentrating (Will-3)", will, [Modifier("defending while concentrating", -3, S_MANEUVER)], "Will")
+        cc = check(dice, say("keep concentrating (Will-3)"), will, [Modifier(say("defending while concentrating"), -3, S_MANEUVER)], "Will")
         ctx.rolls.append(cc.roll)
         checks.append(cc)
         if not cc.success:
-            ctx.effects.append(Effect("concentration_lost", tid, {"says": "loses concentration"}))
+            ctx.effects.append(Effect("concentration_lost", tid, {"says": say("loses concentration")}))
     return {"stopped": stopped, "defense": chosen, "checks": [c.to_dict() for c in checks], "success": d.success}
 
 
@@ -360,7 +361,7 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
                                                    setup["modifiers"], setup["cap"], setup["facts"])
     location, ranged = facts["location"], facts["ranged"]
     shots, fired, shotgun_mult = setup["shots"], setup["fired"], setup["shotgun_mult"]
-    chk = check(dice, f"{label}: {wname} ({blabel})", base, mods, blabel, cap)
+    chk = check(dice, say("{attack}: {weapon} ({skill})", attack=label, weapon=wname, skill=blabel), base, mods, blabel, cap)
     ctx.rolls.append(chk.roll)
     out: dict = {"weapon": wname, "check": chk.to_dict(), "shots": fired if ranged else 0, "hits": 0, "landed": 0,
                  "injury": 0, "damage": []}
@@ -393,7 +394,7 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
         loc = _roll_location(ctx, dice, damage_type) if location == "random" else location
         res = resolve_damage(t, weapon, damage_type, loc, dice, int_of(a.sheet.get("ST"), 10), dmods,
                              facts.get("half_damage", False), shotgun_mult, settings=st, hp_before=hp_now,
-                             label=f"{label} damage" + (f" (hit {i + 1})" if landed > 1 else ""))
+                             label=say("{attack} damage (hit {n})", attack=label, n=i + 1) if landed > 1 else say("{attack} damage", attack=label))
         ctx.rolls += res.pop("rolls")
         ctx.effects += res.pop("effects")
         hp_now = res["hp_after"]
@@ -424,19 +425,19 @@ def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
     b1, m1, l1 = level(a.sheet, weapon, bool(opts.get("disarm_st_based")))
     t_st = bool(opts.get("defender_st_based")) and weapon_kind(tw) != "ranged"
     b2, m2, l2 = level(t.sheet, tw, t_st)
-    c1 = check(dice, "disarm contest (attacker)", b1, m1, l1)
-    c2 = check(dice, "disarm contest (defender)", b2, m2, l2)
+    c1 = check(dice, say("disarm contest (attacker)"), b1, m1, l1)
+    c2 = check(dice, say("disarm contest (defender)"), b2, m2, l2)
     ctx.rolls += [c1.roll, c2.roll]
     if c1.result == "critical failure":
         outcome = "attacker disarmed"
-        ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon, "says": f"disarmed: drops {req.weapon}"}))
+        ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon, "says": say("disarmed: drops {weapon}", weapon=req.weapon)}))
     elif contest_key(c1) > contest_key(c2):
         outcome = "weapon flung 1 yard"
         ctx.effects.append(Effect("disarmed", t.id, {"weapon": twname, "yards": 1,
-                                                     "says": f"disarmed: {twname} flung a yard away"}))
+                                                     "says": say("disarmed: {weapon} flung a yard away", weapon=twname)}))
     elif c2.margin - c1.margin <= 3:
         outcome = "weapon unreadied"
-        ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname, "says": f"{twname} unreadied"}))
+        ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname, "says": say("{weapon} unreadied", weapon=twname)}))
     else:
         outcome = "no effect"
     return {"outcome": outcome, "attacker": c1.to_dict(), "defender": c2.to_dict()}
@@ -534,7 +535,7 @@ def _resolve(ctx: _Ctx, dice: DiceSource, plan: list) -> tuple[list[dict], int]:
     results = []
     hp_now = current_hp(t.sheet)
     for i, (wn, w, extra, shots) in enumerate(plan):
-        label = "attack" if len(plan) == 1 else f"attack {i + 1}"
+        label = say("attack") if len(plan) == 1 else say("attack {n}", n=i + 1)
         res = _single_attack(ctx, dice, wn, w, extra, label, hp_now, shots)
         hp_now = res.get("hp_after", hp_now)
         results.append(res)
@@ -704,15 +705,15 @@ def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str 
     tw = tws.get(target_weapon or "") or next(iter(tws.values()), {})
     b1, l1 = skill_level(attacker.sheet, w.get("skill"))
     b2, l2 = skill_level(target.sheet, tw.get("skill"))
-    c1 = check(dice, "feint (attacker)", b1, [], l1)
-    c2 = check(dice, "feint (defender)", b2, [], l2)
+    c1 = check(dice, say("feint (attacker)"), b1, [], l1)
+    c2 = check(dice, say("feint (defender)"), b2, [], l2)
     won = contest_key(c1) > contest_key(c2)
     margin = (c1.margin - c2.margin) if won and c1.success else 0
     return {"margin": max(0, margin), "attacker": c1.to_dict(), "defender": c2.to_dict(),
             "rolls": [c1.roll, c2.roll],
             "effects": [Effect("feint_penalty", target.id, {"against": attacker.id, "value": max(0, margin),
-                                                            "says": f"-{max(0, margin)} to defend against "
-                                                                    f"{attacker.name}'s next attack (feint)"})]}
+                                                            "says": say("-{n} to defend against {name}'s next attack (feint)",
+                                                                        n=max(0, margin), name=attacker.name)})]}
 
 
 _DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -726,9 +727,7 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     opts = req.options or {}
     laid = opts.get("template") is not None
     if laid:
-        from .odds import _square
-
-        if opts.get("template") != "sphere" or not _square(opts.get("centre")):
+        if opts.get("template") != "sphere" or not is_square(opts.get("centre")):
             raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
         req = replace(req, options={**opts, "aim_at_ground": True})
         ctx.request = req
@@ -736,7 +735,7 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         raise RuleError("an area attack needs the tokens' positions")
     radius = num_of(weapon.get("area"))
     base, blabel, mods, cap, facts = attack_modifiers(req, wname, weapon, ctx.settings)
-    chk = check(dice, f"area attack: {wname}", base, mods, blabel, cap)
+    chk = check(dice, say("area attack: {weapon}", weapon=wname), base, mods, blabel, cap)
     ctx.rolls.append(chk.roll)
     centre = tuple(int(v) for v in opts["centre"][:2]) if laid else tuple(t.position)
     scatter = 0
@@ -756,14 +755,14 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
             except RuleError as exc:
                 notes.append(str(exc))
             else:
-                d = check(dice, "dive away from the area", base_d, mods_d, label_d)
+                d = check(dice, say("dive away from the area"), base_d, mods_d, label_d)
                 ctx.rolls.append(d.roll)
                 ctx.effects.append(Effect("condition", t.id, {"condition": "prone"}))
                 if d.success:
                     dived.add(t.id)
                     scatter = d.margin
     if scatter:
-        drec = dice.roll("1d8", "scatter direction (1 = north, clockwise)")
+        drec = dice.roll("1d8", say("scatter direction (1 = north, clockwise)"))
         ctx.rolls.append(drec)
         dx, dy = _DIRECTIONS[drec.total - 1]
         centre = (centre[0] + dx * scatter, centre[1] + dy * scatter)
@@ -779,7 +778,7 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         dist = int(distance_yards(centre, v.position))
         res = resolve_damage(v, weapon, weapon.get("type", "cr"), "torso", dice, int_of(a.sheet.get("ST"), 10),
                              dr_override=average_dr(v.sheet), divide_by=max(1, dist), settings=ctx.settings,
-                             label=f"area damage to {v.name}", vitals_roll=False)
+                             label=say("area damage to {name}", name=v.name), vitals_roll=False)
         ctx.rolls += res.pop("rolls")
         ctx.effects += res.pop("effects")
         res["target"] = v.id
@@ -818,7 +817,7 @@ def _dive_clear(ctx: _Ctx, dice: DiceSource, victims: list[Combatant], info: Att
             notes.append(f"{v.name} cannot dive: {exc}")
             caught.append(v)
             continue
-        d = check(dice, f"{v.name} dives away from the area", base, mods, label)
+        d = check(dice, say("{name} dives away from the area", name=v.name), base, mods, label)
         ctx.rolls.append(d.roll)
         ctx.effects.append(Effect("condition", v.id, {"condition": "prone"}))
         if d.success:

@@ -33,7 +33,10 @@ LOCATION_WORDS = {"arm": say("arm"), "left arm": say("left arm"), "right arm": s
                   "left leg": say("left leg"), "right leg": say("right leg"), "hand": say("hand"),
                   "left hand": say("left hand"), "right hand": say("right hand"), "foot": say("foot"),
                   "left foot": say("left foot"), "right foot": say("right foot"), "eye": say("eye"),
-                  "left eye": say("left eye"), "right eye": say("right eye")}
+                  "left eye": say("left eye"), "right eye": say("right eye"), "torso": say("torso"),
+                  "skull": say("skull"), "face": say("face"), "neck": say("neck"), "vitals": say("vitals"),
+                  "groin": say("groin"), "chinks torso": say("armour chinks (torso)"), "armour gap": say("armour gap"),
+                  "weapon": say("weapon")}
 #: conditions first in this order, the rest after in the sheet's order
 ORDER = ("dead", "destroyed", "mortally wounded", "unconscious", "stunned", "prone", "major wound", "reeling")
 

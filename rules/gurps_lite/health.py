@@ -5,17 +5,23 @@ wounds and knockdown, collapse and death checks, mortal wounds, and applying a r
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 
+from .. import odds as _odds
 from ..dice import DiceSource, RollRecord
 from ..system import AttackResult, Combatant, Effect, Modifier, RuleError
+from ..text import say
+from .badges import LOCATION_WORDS
 from .checks import Check, RESULT_RANK, check
 from .data import LOCATIONS, PIERCING, S_AOE, S_INJURY, S_LOC, S_READING, WOUNDING, settings_of
-from .locations import dr_at, wounding_multiplier
+from .locations import dr_at, location_mixture, wounding_multiplier
 from .sheet import current_hp, int_of, max_hp, num_of, parse_damage, shots_left, weapons, with_loaded
 
 
 def _where(location: str) -> str:
-    return str(location).replace("_", " ")
+    """A hit location as people read it (the rules' words: "right arm", "skull")."""
+    key = str(location).replace("_", " ")
+    return LOCATION_WORDS.get(key, key)
 
 
 def effective_dr(dr: int, armor_divisor: float = 1) -> int:
@@ -85,7 +91,7 @@ def is_major_wound(injury_points: int, hp: int, crippled: bool = False) -> bool:
 def knockdown(sheet: dict, dice: DiceSource, modifiers: list[Modifier] | None = None) -> tuple[Check, list[str]]:
     """HT roll against knockdown ("Injury"): failure drops held items, prone, stunned; a critical
     failure or failure by 5+ knocks out instead of stunning."""
-    chk = check(dice, "knockdown (HT)", int_of(sheet.get("HT"), 10), modifiers, "HT")
+    chk = check(dice, say("knockdown (HT)"), int_of(sheet.get("HT"), 10), modifiers, "HT")
     if chk.success:
         return chk, []
     conds = ["dropped held items", "prone"]
@@ -100,7 +106,7 @@ def collapse_check(sheet: dict, dice: DiceSource, maneuver: str | None = None) -
     """Start-of-turn HT roll below 0 HP ("Injury"); none under Do Nothing or at 0 HP or more."""
     if current_hp(sheet) >= 0 or maneuver == "do_nothing":
         return None
-    return check(dice, "collapse below 0 HP (HT)", int_of(sheet.get("HT"), 10), [], "HT")
+    return check(dice, say("collapse below 0 HP (HT)"), int_of(sheet.get("HT"), 10), [], "HT")
 
 
 def collapse(sheet: dict, dice: DiceSource, maneuver: str | None = None) -> dict:
@@ -135,7 +141,7 @@ def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource)
     for k in range(1, 5):
         line = -k * hp
         if hp_before > line >= hp_after:
-            chk = check(dice, f"death check at {line} HP (HT)", int_of(sheet.get("HT"), 10), [], "HT")
+            chk = check(dice, say("death check at {hp} HP (HT)", hp=line), int_of(sheet.get("HT"), 10), [], "HT")
             checks.append(chk)
             if not chk.success:
                 if chk.margin >= -2:
@@ -149,9 +155,9 @@ def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource)
 def mortal_wound_check(sheet: dict, dice: DiceSource, physician_skill: int | None = None) -> dict:
     """The half-hourly HT roll of a mortal wound, or the hourly HT and Physician rolls keeping
     the better ("Injury"): failure is death, a critical success heals the mortal wound."""
-    checks = [check(dice, "mortal wound (HT)", int_of(sheet.get("HT"), 10), [], "HT")]
+    checks = [check(dice, say("mortal wound (HT)"), int_of(sheet.get("HT"), 10), [], "HT")]
     if physician_skill is not None:
-        checks.append(check(dice, "mortal wound (Physician)", int(physician_skill), [], "Physician"))
+        checks.append(check(dice, say("mortal wound (Physician)"), int(physician_skill), [], "Physician"))
     best = max(checks, key=lambda c: (RESULT_RANK[c.result], c.margin))
     outcome = "healed" if best.result == "critical success" else "holds" if best.success else "dead"
     return {"outcome": outcome, "checks": [c.to_dict() for c in checks], "rolls": [c.roll for c in checks]}
@@ -171,7 +177,7 @@ def surgery_modifiers(hp_current: int, hp: int, attempt: int = 0) -> list[Modifi
 
 def stabilize(surgery_skill: int, hp_current: int, hp: int, dice: DiceSource, attempt: int = 0) -> Check:
     """Surgery roll to stabilize a mortal wound ("Injury")."""
-    return check(dice, "stabilize mortal wound (Surgery)", surgery_skill,
+    return check(dice, say("stabilize mortal wound (Surgery)"), surgery_skill,
                  surgery_modifiers(hp_current, hp, attempt), "Surgery")
 
 
@@ -179,7 +185,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
                    attacker_st: int = 10, damage_mods: list[Modifier] | None = None, half_damage: bool = False,
                    shotgun_multiplier: int = 1, dr_override: int | None = None, divide_by: int = 1,
                    settings: dict | None = None, hp_before: int | None = None,
-                   label: str = "damage", vitals_roll: bool = True) -> dict:
+                   label: str = say("damage"), vitals_roll: bool = True) -> dict:
     """Roll one hit's damage and turn it into injury and its consequences ("Damage", "Injury",
     "Hit Locations"). Returns rolls, effects, injury, the breakdown and the new HP."""
     st = settings_of(settings)
@@ -187,7 +193,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
     effects: list[Effect] = []
     sheet = target.sheet
     expr, n_dice, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
-    rec = dice.roll(expr, f"{label} ({weapon.get('damage')} {damage_type})")
+    rec = dice.roll(expr, say("{purpose} ({damage} {type})", purpose=label, damage=weapon.get("damage"), type=damage_type))
     rolls.append(rec)
     mods = list(damage_mods or [])
     basic = rec.total + int(sum(m.value for m in mods))
@@ -202,7 +208,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
         basic *= shotgun_multiplier
     # torso -> vitals (note 11)
     if location == "torso" and vitals_roll and st["torso_vitals_roll"] and damage_type in ("imp", *PIERCING, "cr", "tbb"):
-        v = dice.roll("1d6", "torso hit: vitals on a 1")
+        v = dice.roll("1d6", say("torso hit: vitals on a 1"))
         rolls.append(v)
         if v.total == 1:
             location = "vitals"
@@ -231,21 +237,21 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
     if damage_type == "fat":
         if inj:
             effects.append(Effect("fatigue", target.id, {"fp": inj, "location": location,
-                                                            "says": f"{inj} FP ({_where(location)})"}))
+                                                            "says": say("{n} FP ({location})", n=inj, location=_where(location))}))
         after = before
     else:
         after = before - inj
         if inj:
             effects.append(Effect("injury", target.id, {"injury": inj, "location": location,
-                                                           "says": f"{inj} HP injury ({_where(location)})"}))
+                                                           "says": say("{n} HP injury ({location})", n=inj, location=_where(location))}))
             double = location == "groin" and damage_type == "cr" and male
             effects.append(Effect("shock", target.id, {"shock": shock(inj, double), "cap": 8 if double else 4,
-                                                          "says": f"shock -{shock(inj, double)}"}))
+                                                          "says": say("shock -{shock}", shock=shock(inj, double))}))
         if damage_type == "cor" and basic >= 5:
             effects.append(Effect("dr_reduced", target.id, {"location": location, "by": basic // 5,
-                                                               "says": f"DR -{basic // 5} ({_where(location)})"}))
+                                                               "says": say("DR -{n} ({location})", n=basic // 5, location=_where(location))}))
         if info["crippled"]:
-            effects.append(Effect("crippled", target.id, {"location": location, "says": f"crippled {_where(location)}"}))
+            effects.append(Effect("crippled", target.id, {"location": location, "says": say("crippled {location}", location=_where(location))}))
         major = inj > 0 and is_major_wound(inj, hp, info["crippled"])
         if major:
             conds.append("major wound")
@@ -330,3 +336,49 @@ def apply_result(sheet: dict, result: AttackResult, target: str | None = None) -
     if "reeling" in out["conditions"] and hp * 3 > max_hp(out):
         out["conditions"].remove("reeling")
     return out
+
+
+def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                 attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                 shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[tuple[int, bool], float]:
+    """Exact distribution of one hit's (injury, major wound) ("Damage", "Hit Locations", "Injury":
+    a major wound is more than half the HP from one injury, or any crippling one; fatigue damage
+    wounds no one)."""
+    st = settings_of(settings)
+    expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
+    dmg = _odds.distribution(expr)
+    hp = max_hp(target)
+    out: dict[tuple[int, bool], float] = defaultdict(float)
+    for loc, pl in location_mixture(damage_type, location, st).items():
+        wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
+        dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
+        if loc == "chinks_torso":
+            dr //= 2
+        elif loc == "armour_gap" or loc == "eye":
+            dr = 0
+        elif loc == "skull":
+            dr += 2
+        dr *= shotgun_multiplier
+        for d, pd in dmg.items():
+            basic = d + damage_bonus
+            if half_damage:
+                basic //= 2
+            basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
+            info = location_injury(basic, dr, damage_type, wound_loc,
+                                   num_of(weapon.get("armor_divisor"), 1) or 1, flex, hp)
+            inj = info["injury"]
+            major = damage_type != "fat" and inj > 0 and is_major_wound(inj, hp, info["crippled"])
+            out[(inj, major)] += pl * pd
+    return dict(out)
+
+
+def injury_distribution(target: dict, weapon: dict, damage_type: str, location: str = "torso",
+                        attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
+                        shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[int, float]:
+    """Exact distribution of one hit's injury (damage dice, minimum, DR and divisor, wounding,
+    cripple cap; "Damage", "Hit Locations")."""
+    out: dict[int, float] = defaultdict(float)
+    for (inj, _major), p in hit_outcomes(target, weapon, damage_type, location, attacker_st, damage_bonus,
+                                         half_damage, shotgun_multiplier, settings).items():
+        out[inj] += p
+    return dict(sorted(out.items()))

@@ -42,3 +42,9 @@ def move_allowance(sheet: dict, action: str = "move") -> float:
     (e.g. ``"all_out_defense:enhanced_dodge"``)."""
     key, _, variant = action.partition(":")
     return float(maneuver_movement(sheet, key, variant or None))
+
+
+def is_square(v) -> bool:
+    """Whether ``v`` names a square: two finite numbers (an area template's centre)."""
+    return (isinstance(v, (list, tuple)) and len(v) >= 2
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v[:2]))

@@ -22,58 +22,13 @@ from .attack import (
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
-from .health import is_major_wound, location_injury
+from .health import hit_outcomes, injury_distribution, is_major_wound, location_injury  # noqa: F401 (the package exports them from here)
 from .locations import MISS_BY_ONE_TORSO, dr_at, location_mixture
 from .maneuvers import chosen_maneuver, damage_adjustments
+from .movement import distance_yards, is_square
 from .outcomes import attack_outcomes
 from .ranged import extra_hits, rapid_fire_bonus, rapid_strike_shots
 from .sheet import attack_weapon, int_of, max_hp, num_of, parse_damage, weapon_kind
-
-
-def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "torso",
-                 attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
-                 shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[tuple[int, bool], float]:
-    """Exact distribution of one hit's (injury, major wound) ("Damage", "Hit Locations", "Injury":
-    a major wound is more than half the HP from one injury, or any crippling one; fatigue damage
-    wounds no one)."""
-    st = settings_of(settings)
-    expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
-    dmg = _odds.distribution(expr)
-    hp = max_hp(target)
-    out: dict[tuple[int, bool], float] = defaultdict(float)
-    for loc, pl in location_mixture(damage_type, location, st).items():
-        wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
-        dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
-        if loc == "chinks_torso":
-            dr //= 2
-        elif loc == "armour_gap" or loc == "eye":
-            dr = 0
-        elif loc == "skull":
-            dr += 2
-        dr *= shotgun_multiplier
-        for d, pd in dmg.items():
-            basic = d + damage_bonus
-            if half_damage:
-                basic //= 2
-            basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
-            info = location_injury(basic, dr, damage_type, wound_loc,
-                                   num_of(weapon.get("armor_divisor"), 1) or 1, flex, hp)
-            inj = info["injury"]
-            major = damage_type != "fat" and inj > 0 and is_major_wound(inj, hp, info["crippled"])
-            out[(inj, major)] += pl * pd
-    return dict(out)
-
-
-def injury_distribution(target: dict, weapon: dict, damage_type: str, location: str = "torso",
-                        attacker_st: int = 10, damage_bonus: int = 0, half_damage: bool = False,
-                        shotgun_multiplier: int = 1, settings: dict | None = None) -> dict[int, float]:
-    """Exact distribution of one hit's injury (damage dice, minimum, DR and divisor, wounding,
-    cripple cap; "Damage", "Hit Locations")."""
-    out: dict[int, float] = defaultdict(float)
-    for (inj, _major), p in hit_outcomes(target, weapon, damage_type, location, attacker_st, damage_bonus,
-                                         half_damage, shotgun_multiplier, settings).items():
-        out[inj] += p
-    return dict(sorted(out.items()))
 
 
 def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
@@ -257,11 +212,6 @@ def multi_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> di
             "note": f"{how} at {n} targets" + (f", {mp['wasted']} shot(s) wasted sweeping" if mp["wasted"] else "")}
 
 
-def _square(v) -> bool:
-    return (isinstance(v, (list, tuple)) and len(v) >= 2
-            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v[:2]))
-
-
 _SCATTER = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
@@ -270,11 +220,10 @@ def area_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dic
     ground); a miss veers the centre by the margin of failure in one of 8 directions; each token then
     within the weapon's radius dives (a Dodge at +3) or is caught. Per token: not under it, dives clear,
     caught; ``hit``: anyone caught; ``outcomes``: how many are caught."""
-    from .attack import distance_yards
     from dataclasses import replace as _replace
 
     opts = request.options or {}
-    if opts.get("template") != "sphere" or not _square(opts.get("centre")):
+    if opts.get("template") != "sphere" or not is_square(opts.get("centre")):
         raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
     req = _replace(request, options={**opts, "aim_at_ground": True})
     base, _label, mods, cap, _facts = attack_modifiers(req, wname, weapon, st)

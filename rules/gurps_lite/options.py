@@ -129,18 +129,18 @@ def attack_options(request: AttackRequest) -> list[dict]:
     if fixed:  # the option was chosen with the turn's maneuver: it stands
         variants, vreason = [fixed], f"chosen with the maneuver {rule('Maneuvers')}"
     out.append(_choice("variant", "All-Out / Committed option",
-                       ([] if fixed else [{"key": "", "label": "plain"}])
+                       ([] if fixed else [{"key": "", "label": say("plain")}])
                        + [{"key": v, "label": _VARIANT_LABELS.get((maneuver, v), v)} for v in variants],
                        fixed or "", vreason))
     allow = maneuver_movement(a.sheet, maneuver, variant or None) if m else 0
-    out.append(_opt("moved", "Yards moved this turn", "int", int(num_of(state.get("moved"))), not in_fight,
+    out.append(_opt("moved", say("Yards moved this turn"), "int", int(num_of(state.get("moved"))), not in_fight,
                     f"the fight counts the yards moved {rule('Maneuvers')}", min=0, max=max(allow, current_move(a.sheet))))
 
     # Hit Locations
     damage_type = "cut" if opts.get("tip_slash") else weapon.get("type", "cr")
     tw = weapons(t.sheet).get(opts.get("target_weapon") or "", {})
     behind = bool(opts.get("from_behind"))
-    locs = [{"key": "torso", "label": "Torso (0)"}, {"key": "random", "label": "Random (3d6 table, no penalty)"}]
+    locs = [{"key": "torso", "label": say("Torso (0)")}, {"key": "random", "label": say("Random (3d6 table, no penalty)")}]
     for key in LOCATIONS:
         if key == "torso" or (key in ONLY_TYPES and damage_type not in ONLY_TYPES[key]):
             continue
@@ -148,7 +148,7 @@ def attack_options(request: AttackRequest) -> list[dict]:
             continue
         locs.append({"key": key, "label": _location_label(key, behind, tw.get("reach", 1))})
     out.append(_choice("location", "Hit location", locs, "torso", help="the penalty is in each label"))
-    out.append(_opt("from_behind", "From behind (skull -5, face -7)", "bool", False))
+    out.append(_opt("from_behind", say("From behind (skull -5, face -7)"), "bool", False))
 
     # Attacking: Rapid Strike, Dual Weapon Attack, Tip Slash, Disarm; Deceptive Attack (named by Riposte)
     rs = ""
@@ -158,7 +158,7 @@ def attack_options(request: AttackRequest) -> list[dict]:
         rs = f"Rapid Strike with a ranged weapon needs RoF above 1 {rule('Attacking', 'Rapid Strike')}"
     elif opts.get("dual_weapon"):
         rs = f"a Dual Weapon Attack is already two attacks {rule('Attacking', 'Dual Weapon Attack')}"
-    out.append(_opt("rapid_strike", "Rapid Strike (two attacks at -6; may take two targets)", "bool", False,
+    out.append(_opt("rapid_strike", say("Rapid Strike (two attacks at -6; may take two targets)"), "bool", False,
                     not rs, rs, targets=2))
     others = [k for k in ready_weapons(a.sheet, state) if k != wname]
     dreason = "" if others else f"needs a second ready weapon {rule('Attacking', 'Dual Weapon Attack')}"
@@ -169,18 +169,18 @@ def attack_options(request: AttackRequest) -> list[dict]:
     out.append(_choice("dual_weapon", "Dual Weapon Attack (-4 each)",
                        [{"key": "", "label": "no"}] + [{"key": k, "label": f"and {k}"} for k in others], "", dreason))
     ts = weapon.get("type") == "imp" and weapon.get("attack") == "thrust"
-    out.append(_opt("tip_slash", "Tip Slash (impaling to cutting)", "bool", False, ts,
+    out.append(_opt("tip_slash", say("Tip Slash (impaling to cutting)"), "bool", False, ts,
                     f"needs a thrusting impaling weapon {rule('Attacking', 'Tip Slash')}"))
     skill = skill_level(a.sheet, weapon.get("skill"))[0]
     top = max(0, (skill - 10) // 2)
     dcreason = (f"melee attacks only (reading: it is named with the Riposte, a melee defense) {rule('Defending', 'Riposte')}"
                 if ranged else "" if top > 0 and maneuver != "feint"
                 else f"skill may not go below 10 (skill {skill}) {rule('Defending', 'Riposte')}")
-    out.append(_opt("deceptive", "Deceptive Attack (-2 to hit per -1 to the defense)", "int", 0, not dcreason,
+    out.append(_opt("deceptive", say("Deceptive Attack (-2 to hit per -1 to the defense)"), "int", 0, not dcreason,
                     dcreason, min=0, max=top))
     tws = list(weapons(t.sheet))
     disarm_ok = bool(tws) and not ranged
-    out.append(_opt("disarm", "Disarm (strike the weapon, then a quick contest)", "bool", False, disarm_ok,
+    out.append(_opt("disarm", say("Disarm (strike the weapon, then a quick contest)"), "bool", False, disarm_ok,
                     f"a melee strike at a weapon the target holds {rule('Attacking', 'Disarm')}"))
     disarming = bool(opts.get("disarm")) or opts.get("location") == "weapon"
     twreason = "" if tws else f"the target holds no weapon {rule('Attacking', 'Disarm')}"
@@ -189,10 +189,10 @@ def attack_options(request: AttackRequest) -> list[dict]:
     out.append(_choice("target_weapon", "Target's weapon", [{"key": k, "label": k} for k in tws],
                        tws[0] if tws else "", twreason))
     streason = f"for a Disarm {rule('Attacking', 'Disarm')}"
-    out.append(_opt("disarm_st_based", "Disarm contest on ST", "bool", False, disarm_ok and disarming, streason))
-    out.append(_opt("defender_st_based", "Defender's contest on ST", "bool", False, disarm_ok and disarming,
+    out.append(_opt("disarm_st_based", say("Disarm contest on ST"), "bool", False, disarm_ok and disarming, streason))
+    out.append(_opt("defender_st_based", say("Defender's contest on ST"), "bool", False, disarm_ok and disarming,
                     streason))
-    out.append(_opt("slam", "Slam (no skill 9 cap)", "bool", False, maneuver == "move_and_attack",
+    out.append(_opt("slam", say("Slam (no skill 9 cap)"), "bool", False, maneuver == "move_and_attack",
                     f"Move and Attack only {rule('Maneuvers', 'Move and Attack')}"))
 
     # Ranged Attacks, Aim, Brace
@@ -203,21 +203,21 @@ def attack_options(request: AttackRequest) -> list[dict]:
         amax = aimed
         if not aimed:
             areason = f"take the Aim maneuver first {rule('Maneuvers', 'Aim')}"
-    out.append(_opt("aim_turns", "Seconds aimed (Acc, +1, +2)", "int", aimed, not areason, areason, min=0, max=amax))
-    out.append(_opt("braced", "Braced (+1 Acc when aiming)", "bool", False, ranged and not moved,
+    out.append(_opt("aim_turns", say("Seconds aimed (Acc, +1, +2)"), "int", aimed, not areason, areason, min=0, max=amax))
+    out.append(_opt("braced", say("Braced (+1 Acc when aiming)"), "bool", False, ranged and not moved,
                     f"a ranged weapon, not moved {rule('Attacking', 'Brace')}"))
     sreason = "" if ranged and rof > 1 else f"needs RoF 2 or more {rule('Ranged Attacks', 'Rapid Fire')}"
     if opts.get("spraying_fire") and not sreason:
         sreason = f"Spraying Fire splits the whole RoF {rule('Ranged Attacks', 'Spraying Fire')}"
-    out.append(_opt("shots", "Shots fired (rapid fire bonus)", "int", 1, not sreason, sreason, min=1, max=max(1, rof)))
+    out.append(_opt("shots", say("Shots fired (rapid fire bonus)"), "int", 1, not sreason, sreason, min=1, max=max(1, rof)))
     spr = "" if ranged and rof >= 5 else f"needs RoF 5 or more {rule('Ranged Attacks', 'Spraying Fire')}"
-    out.append(_opt("spraying_fire", "Spraying Fire (RoF split across a 30 degree arc)", "bool", False, not spr, spr,
+    out.append(_opt("spraying_fire", say("Spraying Fire (RoF split across a 30 degree arc)"), "bool", False, not spr, spr,
                     targets=max(2, min(rof, 12))))
-    out.append(_opt("target_speed", "Target's speed (yd/s)", "int", int(num_of(t.state.get("last_move"))), ranged,
+    out.append(_opt("target_speed", say("Target's speed (yd/s)"), "int", int(num_of(t.state.get("last_move"))), ranged,
                     f"for ranged attacks {rule('Ranged Attacks')}", min=0, max=1000))
-    out.append(_opt("aim_at_ground", "Aim at the ground (+4)", "bool", False, bool(weapon.get("area")),
+    out.append(_opt("aim_at_ground", say("Aim at the ground (+4)"), "bool", False, bool(weapon.get("area")),
                     f"a spherical area attack {rule('Area of Effects')}"))
-    out.append(_opt("modifier", "GM modifier", "int", 0, min=-20, max=20, gm=True))
+    out.append(_opt("modifier", say("GM modifier"), "int", 0, min=-20, max=20, gm=True))
     return out
 
 

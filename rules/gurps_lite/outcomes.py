@@ -18,7 +18,7 @@ from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotIm
 from .attack import attack_info, attack_plan, attack_setup
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .defenses import available_defenses, defense_level, picked_or_best, record_defense
-from .health import is_major_wound
+from .health import hit_outcomes, is_major_wound
 from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
 from .ranged import extra_hits
@@ -142,8 +142,6 @@ class _Attack:
         self.disarm = location == "weapon"
         self.info = attack_info(request, weapon, damage_type)
         self.unit = "FP" if damage_type == "fat" else "HP"
-        from .odds import hit_outcomes  # odds imports this module
-
         st_attacker = int_of(a.sheet.get("ST"), 10)
         bonus = int(sum(m.value for m in damage_adjustments(
             parse_damage(weapon.get("damage", "1d"), st_attacker)[1], facts["maneuver"], facts["variant"], weapon)))

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from ..system import Modifier, RuleError, SheetError, SheetField, column
+from ..text import say
 from .checks import effective_skill
 from .data import BASIC_DAMAGE, ENCUMBRANCE_MOVE, ENCUMBRANCE_NAMES, LOCATIONS, S_DEFEND, UNARMED_SKILLS, WOUNDING
 
@@ -168,15 +169,15 @@ def derived(sheet: dict) -> dict:
             parries[name] = parry_base(sheet, w)[0]
     hp = max_hp(sheet)
     cur = current_hp(sheet)
-    state = "fine"
+    state = say("fine")
     if cur <= -10 * hp:
-        state = "destroyed"
+        state = say("destroyed")
     elif cur <= -5 * hp:
-        state = "dead"
+        state = say("dead")
     elif cur < 0:
-        state = "below 0 HP: collapse roll each turn"
+        state = say("below 0 HP: collapse roll each turn")
     elif is_reeling(sheet):
-        state = "reeling"
+        state = say("reeling")
     return {
         "dodge": dodge,
         "parry": parries,
@@ -192,6 +193,7 @@ def derived(sheet: dict) -> dict:
         "major_wound": hp / 2,
         "death_checks": [-k * hp for k in range(1, 5)],
         "encumbrance": ENCUMBRANCE_NAMES[min(4, max(0, int_of(sheet.get("encumbrance"))))],
+        "dr_labels": dict(DR_LOCATIONS),  # a DR row's location as the sheet's editor names it (the help's words)
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
+from ..text import say
 from ..system import (
     ActionOption,
     AttackRequest,
@@ -34,7 +35,7 @@ class GurpsLite(BaseSystem):
     """The 3d6 roll-under system, as the app calls it."""
 
     id = "gurps_lite"
-    name = "3d6 roll-under (GURPS-Lite style)"
+    name = say("3d6 roll-under (GURPS-Lite style)")
     board = "grid"
     diagonal = "alternating"
     sheet_template = "sheets/_gurps_lite.html"

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..dice import DiceSource, RollRecord
 from ..system import ActionOption, Combatant, Modifier, MoveResult, RuleError, RuleNotImplemented, TurnUpdate
+from .badges import VARIANT_WORDS
 from .checks import Check, check, contest_key, effective_skill
 from .data import MANEUVERS, S_TURN, settings_of
 from .defenses import AttackInfo, defense_level, new_round_defenses, record_defense
@@ -126,8 +127,8 @@ def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dic
         level, label = initiative_skill(roller.sheet)
         mods = []
         if not leaders:
-            mods.append(Modifier("leaderless side", -2, S_TURN))
-        chk = check(dice, f"turn order: {side} ({roller.name})", level, mods, label)
+            mods.append(Modifier(say("leaderless side"), -2, S_TURN))
+        chk = check(dice, say("turn order: {side} ({name})", side=SIDE_WORDS.get(side, side), name=roller.name), level, mods, label)
         rolls[side] = (chk, roller)
 
     def key(side: str) -> tuple:
@@ -158,17 +159,17 @@ def surprise(sheet: dict, kind: str, dice: DiceSource) -> dict:
     rolls = []
     seconds = 0
     if level == "total":
-        rec = dice.roll("1d6", "total surprise: seconds of mental stun")
+        rec = dice.roll("1d6", say("total surprise: seconds of mental stun"))
         rolls.append(rec)
         seconds = rec.total
     return {"level": level, "stunned": True, "stun_seconds": seconds, "rolls": rolls,
-            "modifiers": [Modifier("Combat Reflexes: partial, not total", 0, S_TURN)] if level != kind else []}
+            "modifiers": [Modifier(say("Combat Reflexes: partial, not total"), 0, S_TURN)] if level != kind else []}
 
 
 def surprise_recovery(sheet: dict, attempt: int, dice: DiceSource) -> Check:
     """IQ roll to shake off surprise stun ("Turn Order"); each later second is 1 easier (attempt 0, 1, ...)."""
     mods = [Modifier("seconds since stun ended", attempt, S_TURN)] if attempt else []
-    return check(dice, "recover from surprise (IQ)", int_of(sheet.get("IQ"), 10), mods, "IQ")
+    return check(dice, say("recover from surprise (IQ)"), int_of(sheet.get("IQ"), 10), mods, "IQ")
 
 
 # ---------------------------------------------------------------------------
@@ -281,13 +282,24 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         steps.rolls += s["rolls"]
         cs = state["combatants"][c.id]
         cs.update(surprise=s["level"], stunned=True, stun_seconds=s["stun_seconds"], recovery_attempt=0)
-        last = " and acts after the attackers" if all(r["surprised"] for r in rows if r["id"] == c.id) else ""
+        last = all(r["surprised"] for r in rows if r["id"] == c.id)  # and acts after the attackers
         if s["level"] == "total":
-            steps.log.append(f"{c.name} is totally surprised{last}: mentally stunned for {s['stun_seconds']} "
-                             f"second(s) (1d), then an IQ roll each turn to recover, 1 easier each time")
+            steps.log.append(
+                say("{name} is totally surprised and acts after the attackers: mentally stunned for {n} second(s) (1d), "
+                    "then an IQ roll each turn to recover, 1 easier each time", name=c.name, n=s["stun_seconds"]) if last
+                else say("{name} is totally surprised: mentally stunned for {n} second(s) (1d), then an IQ roll each turn "
+                         "to recover, 1 easier each time", name=c.name, n=s["stun_seconds"]))
         else:
-            steps.log.append(f"{c.name} is partially surprised" + (" (Combat Reflexes)" if kind == "total" else "")
-                             + f"{last}: mentally stunned, an IQ roll each turn to recover, 1 easier each time")
+            reflexes = kind == "total"  # Combat Reflexes made a total surprise partial
+            steps.log.append(
+                (say("{name} is partially surprised (Combat Reflexes) and acts after the attackers: mentally stunned, an "
+                     "IQ roll each turn to recover, 1 easier each time", name=c.name) if reflexes
+                 else say("{name} is partially surprised and acts after the attackers: mentally stunned, an IQ roll each "
+                          "turn to recover, 1 easier each time", name=c.name)) if last
+                else (say("{name} is partially surprised (Combat Reflexes): mentally stunned, an IQ roll each turn to "
+                          "recover, 1 easier each time", name=c.name) if reflexes
+                      else say("{name} is partially surprised: mentally stunned, an IQ roll each turn to recover, 1 easier "
+                               "each time", name=c.name)))
     steps.log.append(say("Round {n}", n=1))
     _advance(state, by_id, dice, st, steps, 0)
     return _update(state, steps, set(by_id))
@@ -393,7 +405,7 @@ def _stun_recovery(cs: dict, c: Combatant, dice: DiceSource, steps: _Steps, surp
                                  skill=chk.effective, roll=chk.roll.total))
     conditions = list(steps.sheet(c).get("conditions") or [])
     if "stunned" in conditions:
-        chk = check(dice, "recover from stun (HT)", int_of(c.sheet.get("HT"), 10), [], "HT")
+        chk = check(dice, say("recover from stun (HT)"), int_of(c.sheet.get("HT"), 10), [], "HT")
         steps.rolls.append(chk.roll)
         if chk.success:
             steps.change(c, conditions=[x for x in conditions if x != "stunned"])
@@ -574,8 +586,8 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
         if res["check"] is not None:
             chk = res["check"]
             steps.rolls.append(chk.roll)
-            steps.log.append(f"{actor.name} rolls against collapse (HT {chk.effective}): {chk.roll.total}, "
-                             f"{chk.result}")
+            steps.log.append(say("{name} rolls against collapse (HT {level}): {roll}, {result}", name=actor.name,
+                                 level=chk.effective, roll=chk.roll.total, result=RESULT_WORDS.get(chk.result, chk.result)))
         if res["conditions"]:
             conditions = list(actor.sheet.get("conditions") or [])
             steps.change(actor, conditions=conditions + [c for c in res["conditions"] if c not in conditions])
@@ -609,12 +621,16 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
     elif key == "all_out_attack_ranged" and variant == "suppression_fire":
         cs["suppressing"] = _suppression_area(actor, cs, opts)
         if not cs["suppressing"]["cells"]:
-            steps.log.append(f"{actor.name}'s Suppression Fire names no squares: the GM calls its attacks")
+            steps.log.append(say("{name}'s Suppression Fire names no squares: the GM calls its attacks", name=actor.name))
     # a stunned token's Do Nothing is forced on it: it keeps its (stunned) defenses
     forced = key == "do_nothing" and "stunned" in conditions_of(actor.sheet, cs)
     cs.update(maneuver=key, variant=variant, stunned_turn=forced)
-    steps.log.append(f"{actor.name}: {m.name}" + (f" ({variant.replace('_', ' ')})" if variant else "")
-                     + (f" on {target}" if target and key in ("aim", "evaluate", "feint") else ""))
+    line = say("{name}: {maneuver}", name=actor.name, maneuver=MANEUVER_WORDS.get(key, m.name))
+    if variant:
+        line = say("{line} ({variant})", line=line, variant=VARIANT_WORDS.get(variant.replace("_", " "), variant.replace("_", " ")))
+    if target and key in ("aim", "evaluate", "feint"):
+        line = say("{line} on {target}", line=line, target=target)
+    steps.log.append(line)
 
 
 def _to_reload(sheet: dict) -> list[str]:
@@ -763,7 +779,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
                         f"{cost:g} is too far")
     cs["moved"] = moved + cost
     provokes = suppression_targets(state, mover, path)
-    log = [say("{name} moves {cost} yard(s) ({maneuver}: {left} left)", name=mover.name, cost=f"{cost:g}", maneuver=m.name,
+    log = [say("{name} moves {cost} yard(s) ({maneuver}: {left} left)", name=mover.name, cost=f"{cost:g}", maneuver=MANEUVER_WORDS.get(cs["maneuver"], m.name),
                left=f"{left - cost:g}")]
     by_id = {c.id: c for c in combatants}
     for cid in provokes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError, RuleNotImplemented
 from .checks import attr, wound_modifiers
-from .data import BURST_BULLETS, LOCATIONS, SRC_RANGED, resolve_settings
+from .data import BURST_BULLETS, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, SRC_RANGED, attribute_words, resolve_settings
 from .health import trauma_check
 from .targeting import called_shot_drift_with, first_possible_location, hit_location, is_targeted, wild_shot_modifier
 from ..text import say
@@ -101,21 +101,21 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
     if isinstance(tn, bool) or not isinstance(tn, int) or not 1 <= tn <= 40:
         raise RuleError(f"the TN is a whole number from 1 to 40, not {tn!r} (the GM sets it: Ranged Attacks)")
     sheet = request.attacker.sheet
-    mods = [Modifier(s["ranged_attribute"].capitalize(), attr(sheet, s["ranged_attribute"]), "sheet")]
+    mods = [Modifier(attribute_words(s["ranged_attribute"]), attr(sheet, s["ranged_attribute"]), "sheet")]
     skill = weapon.get("skill")
     if skill:
-        mods.append(Modifier(f"skill {skill}", (sheet.get("skills") or {}).get(skill, 0), "sheet"))
+        mods.append(Modifier(say("skill {skill}", skill=skill), (sheet.get("skills") or {}).get(skill, 0), "sheet"))
     if not targeted:
-        mods.append(Modifier("wild shot", wild_shot_modifier(False), SRC_RANGED))
+        mods.append(Modifier(say("wild shot"), wild_shot_modifier(False), SRC_RANGED))
     if aim:
-        mods.append(Modifier("aim", aim, SRC_RANGED))
+        mods.append(Modifier(say("aim"), aim, SRC_RANGED))
     for label, value in (opts.get("modifiers") or {}).items():
         mods.append(Modifier(str(label), int(value), "GM"))
     other = opts.get("modifier", 0)
     if isinstance(other, bool) or not isinstance(other, int) or not -10 <= other <= 10:
         raise RuleError(f"the GM's modifier is a whole number from -10 to +10, not {other!r}")
     if other:
-        mods.append(Modifier("GM's modifier", other, "GM"))
+        mods.append(Modifier(say("GM's modifier"), other, "GM"))
     mods += wound_modifiers(sheet, s)
     called_tn = tn + s["called_shot_tn"][called] if called else None
     bullets = {"single": 1, "burst": BURST_BULLETS, "full_auto": s["full_auto_bullets"]}[mode]
@@ -193,7 +193,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             details["blocked"] = True
             continue
         locations.append(loc)
-        dmg = dice.roll(weapon.get("damage", "2d6"), say("damage ({location})", location=loc))
+        dmg = dice.roll(weapon.get("damage", "2d6"), say("damage ({location})", location=LOCATION_WORDS.get(loc, loc)))
         rolls.append(dmg)
         stun = bool(weapon.get("stun"))
         data = {"location": loc, "damage": dmg.total, "stun": stun}
@@ -239,7 +239,7 @@ def attack_options(request: AttackRequest, settings: dict | None = None) -> list
     targeted = bool(opts.get("targeted", held)) and (held or not in_fight)
     auto = weapon.get("mode") == "auto"
     mode = opts.get("mode", "single")
-    wild = "" if targeted else "Ranged Attacks: a wild shot (no Targeting) cannot be called or aimed"
+    wild = "" if targeted else say("Ranged Attacks: a wild shot (no Targeting) cannot be called or aimed")
     top = s["aim_max"] * s["aim_bonus"]
 
     def opt(key, label, kind, default, why="", **more):
@@ -247,19 +247,21 @@ def attack_options(request: AttackRequest, settings: dict | None = None) -> list
                 "reason": why, **more}
 
     return [
-        opt("targeted", "Targeted (a Targeting action held; else a wild shot, -2)", "bool", held,
+        opt("targeted", say("Targeted (a Targeting action held; else a wild shot, -2)"), "bool", held,
             "" if held or not in_fight else
-            f"Ranged Attacks: {request.attacker.name} holds no Targeting on {request.target.name}: a wild shot"),
-        opt("called", "Called shot", "choice", "none",
-            wild or ("" if mode == "single" else "Special Ranged Attacks: bursts and full auto are not called shots"),
-            values=[{"key": "none", "label": "No: the hit location table"}] + [
-                {"key": loc, "label": f"{loc.capitalize()} (TN +{s['called_shot_tn'][loc]})"} for loc in LOCATIONS]),
-        opt("aim", f"Aim (+{s['aim_bonus']} per Aim action)", "int", 0, wild, min=0, max=top),
-        opt("mode", "Fire mode", "choice", "single",
-            "" if auto else f"Special Ranged Attacks: {weapon.get('name', 'this weapon')} is not automatic",
-            values=[{"key": "single", "label": "Single shot"},
-                    {"key": "burst", "label": "Three-round burst"},
-                    {"key": "full_auto", "label": "Full auto"}]),
-        opt("tn", "TN (the GM sets it)", "int", s["ranged_tn"], min=1, max=40, gm=True),
-        opt("modifier", "Other modifier (the GM's call)", "int", 0, min=-10, max=10, gm=True),
+            say("Ranged Attacks: {name} holds no Targeting on {target}: a wild shot", name=request.attacker.name,
+                target=request.target.name)),
+        opt("called", say("Called shot"), "choice", "none",
+            wild or ("" if mode == "single" else say("Special Ranged Attacks: bursts and full auto are not called shots")),
+            values=[{"key": "none", "label": say("No: the hit location table")}] + [
+                {"key": loc, "label": say("{location} (TN +{n})", location=LOCATION_TITLES.get(loc, loc.capitalize()), n=s["called_shot_tn"][loc])}
+                for loc in LOCATIONS]),
+        opt("aim", say("Aim (+{n} per Aim action)", n=s["aim_bonus"]), "int", 0, wild, min=0, max=top),
+        opt("mode", say("Fire mode"), "choice", "single",
+            "" if auto else say("Special Ranged Attacks: {weapon} is not automatic", weapon=weapon.get("name") or say("this weapon")),
+            values=[{"key": "single", "label": say("Single shot")},
+                    {"key": "burst", "label": say("Three-round burst")},
+                    {"key": "full_auto", "label": say("Full auto")}]),
+        opt("tn", say("TN (the GM sets it)"), "int", s["ranged_tn"], min=1, max=40, gm=True),
+        opt("modifier", say("Other modifier (the GM's call)"), "int", 0, min=-10, max=10, gm=True),
     ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 
 from ..system import AttackResult
+from ..text import say
 from .health import OUT_OF_FIGHT
 from .turns import _view, due_now
 
@@ -42,7 +43,7 @@ def fallen(combat: dict, struck: dict) -> dict[str, str]:
         if entry["out"]:
             out[who] = entry["out"]
         elif left is not None and entry["flesh"] >= left:
-            out[who] = "down (flesh wounds at capacity)"
+            out[who] = say("down (flesh wounds at capacity)")
     return out
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..dice import DiceSource
 from ..system import Modifier, RuleError
-from .data import ATTRIBUTES, SRC_WOUNDS, resolve_settings
+from ..text import say
+from .data import ATTRIBUTES, SRC_WOUNDS, attribute_words, resolve_settings
 
 
 def attr(sheet: dict, name: str) -> int:
@@ -26,7 +27,7 @@ def wound_modifiers(sheet: dict, settings: dict | None = None) -> list[Modifier]
     s = resolve_settings(settings)
     count = sum((sheet.get("trauma") or {}).values())
     if count and s["trauma_roll_penalty"]:
-        return [Modifier(f"traumatic wounds x{count}", -s["trauma_roll_penalty"] * count, SRC_WOUNDS)]
+        return [Modifier(say("traumatic wounds x{n}", n=count), -s["trauma_roll_penalty"] * count, SRC_WOUNDS)]
     return []
 
 
@@ -49,12 +50,12 @@ def attribute_roll(
     s = resolve_settings(settings)
     if attribute not in ATTRIBUTES:
         raise RuleError(f"unknown attribute {attribute!r}")
-    mods = [Modifier(attribute.capitalize(), attr(sheet, attribute), "sheet")]
+    mods = [Modifier(attribute_words(attribute), attr(sheet, attribute), "sheet")]
     if skill:
         rank = (sheet.get("skills") or {}).get(skill, 0)
-        mods.append(Modifier(f"skill {skill}", rank, "sheet"))
+        mods.append(Modifier(say("skill {skill}", skill=skill), rank, "sheet"))
     mods += list(modifiers) + wound_modifiers(sheet, s)
-    record = dice.roll(s["roll_dice"], purpose or f"{attribute} roll (TN {tn})")
+    record = dice.roll(s["roll_dice"], purpose or say("{attribute} roll (TN {tn})", attribute=attribute_words(attribute), tn=tn))
     total = record.total + sum(m.value for m in mods)
     return {
         "success": total >= tn,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..dice import DiceError, parse
 from ..system import RuleError
+from ..text import say
 
 SRC_SEQUENCE = "Combat Sequence"
 SRC_INITIATIVE = "Initiative and Actions"
@@ -22,6 +23,17 @@ SRC_SETTING = "game setting (the document is silent)"
 #: action lengths, shortest first: shorter actions resolve first
 LENGTHS: tuple[str, ...] = ("free", "phase", "round", "turn", "minute")
 RANK = {name: i for i, name in enumerate(LENGTHS)}
+#: an action's cost as the action list says it, by its length
+LENGTH_WORDS = {"free": say("free action"), "phase": say("phase action"), "round": say("round action"),
+                "turn": say("turn action"), "minute": say("minute action")}
+#: the line of a group of actions that resolve together, by their length: whole sentences, one per length
+GROUP_LINES = {"free": lambda actions: say("Free actions (together): {actions}.", actions=actions),
+               "phase": lambda actions: say("Phase actions (together): {actions}.", actions=actions),
+               "round": lambda actions: say("Round actions (together): {actions}.", actions=actions),
+               "turn": lambda actions: say("Turn actions (together): {actions}.", actions=actions),
+               "minute": lambda actions: say("Minute actions (together): {actions}.", actions=actions)}
+#: a weapon's fire mode as the sheet says it
+MODE_WORDS = {"single": say("single shot"), "semi": say("semi-automatic"), "auto": say("automatic")}
 
 LOCATIONS: tuple[str, ...] = (
     "head",
@@ -41,6 +53,18 @@ ATTRIBUTES: tuple[str, ...] = (
     "constitution",
     "willpower",
 )
+#: the attributes' and body areas' names as people read them (the rules' words, #37)
+ATTRIBUTE_WORDS = {"strength": say("Strength"), "reflexes": say("Reflexes"), "intelligence": say("Intelligence"),
+                   "perception": say("Perception"), "constitution": say("Constitution"), "willpower": say("Willpower")}
+LOCATION_WORDS = {"head": say("head"), "chest": say("chest"), "abdomen": say("abdomen"), "left arm": say("left arm"),
+                  "right arm": say("right arm"), "left leg": say("left leg"), "right leg": say("right leg")}
+LOCATION_TITLES = {"head": say("Head"), "chest": say("Chest"), "abdomen": say("Abdomen"), "left arm": say("Left arm"),
+                   "right arm": say("Right arm"), "left leg": say("Left leg"), "right leg": say("Right leg")}
+
+
+def attribute_words(name: str):
+    """An attribute's name as people read it (a name the document does not have stays as written)."""
+    return ATTRIBUTE_WORDS.get(name, name.capitalize())
 
 #: the document's own numbers (sections "Combat Sequence" and "Ranged Attacks")
 SURPRISE_TN = 8
@@ -53,11 +77,11 @@ BURST_BULLETS = 3
 #: modes (sheet ``weapons[].mode``) that can fire it.
 ACTIONS: dict[str, dict] = {
     # "Ranged Attacks": Targeting is a phase action that lines up the weapon.
-    "target": {"length": "phase", "targets": True, "label": "Targeting"},
+    "target": {"length": "phase", "targets": True, "label": say("Targeting")},
     # "Ranged Attacks" names the Aim action and says a wild shot cannot use it;
     # its length and bonus are readings (``aim_bonus``, ``aim_max``).
-    "aim": {"length": "phase", "targets": True, "needs_targeting": True, "label": "Aim"},
-    "fire": {"length": "phase", "targets": True, "shots": 1, "mode": "single", "label": "Fire"},
+    "aim": {"length": "phase", "targets": True, "needs_targeting": True, "label": say("Aim")},
+    "fire": {"length": "phase", "targets": True, "shots": 1, "mode": "single", "label": say("Fire")},
     # "Special Ranged Attacks": full auto for one phase is a three-round burst.
     "three_round_burst": {
         "length": "phase",
@@ -66,7 +90,7 @@ ACTIONS: dict[str, dict] = {
         "burst": BURST_BULLETS,
         "mode": "burst",
         "weapon_modes": ("auto",),
-        "label": "Three-round burst",
+        "label": say("Three-round burst"),
     },
     # "Special Ranged Attacks": firing a fully automatic weapon is a round action.
     "full_auto": {
@@ -76,11 +100,11 @@ ACTIONS: dict[str, dict] = {
         "auto": True,
         "mode": "full_auto",
         "weapon_modes": ("auto",),
-        "label": "Full auto",
+        "label": say("Full auto"),
     },
     # The document gives no movement rates: moving is a phase action of up to
     # ``move_per_phase`` squares (a reading, see :mod:`.movement`).
-    "move": {"length": "phase", "label": "Move", "moves": True},
+    "move": {"length": "phase", "label": say("Move"), "moves": True},
     # "Combined Actions": a round action of a character with a semi-automatic
     # firearm, whose first phase is a Targeting action and whose last phase
     # fires two shots instead of one.
@@ -90,7 +114,7 @@ ACTIONS: dict[str, dict] = {
         "combined": True,
         "mode": "single",
         "weapon_modes": ("semi", "auto"),
-        "label": "Target and fire",
+        "label": say("Target and fire"),
         "steps": [{"at": "first", "kind": "target"}, {"at": "last", "kind": "fire", "shots": 2}],
     },
 }

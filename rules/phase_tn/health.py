@@ -17,7 +17,7 @@ from ..dice import DiceSource
 from ..system import AttackResult
 from ..text import say, say_n
 from .checks import attr, attribute_roll, wound_modifiers
-from .data import resolve_settings
+from .data import LOCATION_WORDS, resolve_settings
 
 __all__ = ["apply", "badges", "flesh_capacity", "incapacitated", "trauma_check", "wound_state", "wound_modifiers"]
 
@@ -39,7 +39,7 @@ def trauma_check(sheet: dict, location: str, damage: int, dice: DiceSource, sett
     """
     s = resolve_settings(settings)
     tn = damage + s["trauma_location_modifier"].get(location, 0)
-    return attribute_roll(sheet, s["trauma_attribute"], tn, dice, s, purpose=f"trauma check ({location})")
+    return attribute_roll(sheet, s["trauma_attribute"], tn, dice, s, purpose=say("trauma check ({location})", location=LOCATION_WORDS.get(location, location)))
 
 
 def wound_state(sheet: dict, settings: dict | None = None) -> dict:
@@ -50,7 +50,7 @@ def wound_state(sheet: dict, settings: dict | None = None) -> dict:
     trauma = {loc: n for loc, n in (sheet.get("trauma") or {}).items() if n}
     conditions = [s["trauma_effects"].get(loc, loc) for loc in trauma]
     if capacity and flesh >= capacity:
-        conditions.insert(0, "down (flesh wounds at capacity)")
+        conditions.insert(0, say("down (flesh wounds at capacity)"))
     return {
         "flesh_capacity": capacity,
         "flesh": flesh,

@@ -19,6 +19,7 @@ from typing import Any
 from .. import los
 from ..dice import DiceSource
 from ..system import Combatant, MoveResult, RuleError
+from ..text import say
 from .data import resolve_settings
 from .turns import _moving, _spent, _sync, _update, allowance_now, declare, next_declarer
 
@@ -63,26 +64,26 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     name = names.get(who, who)
     left, why = allowance_now(combat, who, s, names)
     if why and not left:
-        raise RuleError(f"{name} cannot move now: {why}")
+        raise RuleError(say("{name} cannot move now: {why}", name=name, why=why))
     if cost > left + 1e-9:
-        raise RuleError(f"{name} can move {left:g} more square(s) this phase; that move costs {cost:g}")
+        raise RuleError(say("{name} can move {left} more square(s) this phase; that move costs {cost}", name=name, left=f"{left:g}", cost=f"{cost:g}"))
     declaring = not _moving(combat, who)
     if declaring:
         combat = declare(combat, who, [{"name": "move"}], s)
-        log.append(f"{name} declares a Move (phase action, up to {s['move_per_phase']:g} squares).")
+        log.append(say("{name} declares a Move (phase action, up to {n} squares).", name=name, n=f"{s['move_per_phase']:g}"))
     combat = copy.deepcopy(combat)
     spent = _spent(combat, who) + cost
     combat.setdefault("moves", {})[who] = {"phase": combat["phase"], "spent": spent}
     where = path[-1] if path else None
     for shooter, target in _lines_lost(combat, who, where, combatants, board):
         del combat["targeting"][shooter]
-        log.append(f"{names.get(shooter, shooter)} loses the Targeting on {names.get(target, target)}: "
-                   "the line of sight is broken.")
+        log.append(say("{name} loses the Targeting on {target}: the line of sight is broken.",
+                       name=names.get(shooter, shooter), target=names.get(target, target)))
     left_now = max(0, s["move_per_phase"] - spent)
     if left_now:
-        log.append(f"{name} may move {left_now:g} more square(s) this phase.")
+        log.append(say("{name} may move {n} more square(s) this phase.", name=name, n=f"{left_now:g}"))
     if declaring and next_declarer(combat) is None:
-        log.append("Declarations are done: the phase resolves next.")
+        log.append(say("Declarations are done: the phase resolves next."))
     update = _update(combat, s, names, [], list(log), state.get("shots", []), state.get("resolved", []),
                      state.get("struck"))
     # the move was the declaration: the next declarer is up ("X's turn to declare")

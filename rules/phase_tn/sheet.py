@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..dice import DiceError, parse
 from ..system import SheetError, SheetField, column
 from .checks import attr
-from .data import ATTRIBUTES, LOCATIONS, resolve_settings
+from .data import MODE_WORDS
+from .data import ATTRIBUTE_WORDS, ATTRIBUTES, LOCATION_WORDS, LOCATIONS, resolve_settings
 from .health import wound_state
 
 SAMPLE_SKILLS = {"handguns": 3, "fastdraw": 2, "rifles": 1, "brawling": 2}
@@ -68,6 +69,9 @@ def derived(sheet: dict, settings: dict | None = None) -> dict:
     return {
         "initiative_base": sum(attr(sheet, a) for a in s["initiative_attributes"]) + sheet.get("initiative_bonus", 0),
         "roll_dice": s["roll_dice"],
+        "attribute_names": dict(ATTRIBUTE_WORDS),  # the sheet's labels, in the reader's language
+        "location_names": dict(LOCATION_WORDS),
+        "mode_names": dict(MODE_WORDS),
         **wound_state(sheet, s),
     }
 

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from ..dice import DiceSource
+from ..text import Say, say
 from ..system import RuleError, ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, SheetField, TurnUpdate
 from . import attack as _attack
 from . import books as _books
@@ -25,7 +26,8 @@ def _by_name(call, state: dict, combatants: list[Combatant]):
         return call()
     except RuleError as exc:
         names = {**(state.get("names") or {}), **{c.id: c.name for c in combatants if c.name}}
-        raise RuleError(_turns.named(str(exc), names)) from None
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)  # the rules' words, kept
+        raise RuleError(_turns.named(said, names)) from None
 
 
 def _one_target(request: AttackRequest) -> None:
@@ -36,7 +38,7 @@ def _one_target(request: AttackRequest) -> None:
 
 class PhaseTNSystem(BaseSystem):
     id = "phase_tn"
-    name = "Phase / target-number system"
+    name = say("Phase / target-number system")
     board = "grid"
     diagonal = "chebyshev"
     sheet_template = "sheets/_phase_tn.html"

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..dice import DiceSource, RollRecord
 from ..system import RuleError
+from ..text import say
 from .data import LOCATIONS, WILD_SHOT_MODIFIER, resolve_settings
 
 
@@ -133,7 +134,7 @@ def hit_location(dice: DiceSource, settings: dict | None = None) -> tuple[str, R
     """A random hit location from the game's table (a setting: the document's table
     is cut off after "1 | Head", which the default keeps)."""
     s = resolve_settings(settings)
-    record = dice.roll(s["hit_location_dice"], "hit location")
+    record = dice.roll(s["hit_location_dice"], say("hit location"))
     for low, high, loc in s["hit_location_table"]:
         if low <= record.total <= high:
             return loc, record

@@ -23,9 +23,9 @@ from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplem
 from .attack import weapon_of
 from .checks import attr, attribute_roll, wound_modifiers
 from .health import flesh_capacity, incapacitated
-from .data import ACTIONS, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
+from .data import ACTIONS, GROUP_LINES, LENGTH_WORDS, LOCATION_WORDS, attribute_words, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
 from .targeting import is_targeted, lose_targeting
-from ..text import say
+from ..text import Say, joined, say, say_n
 
 
 def length_in_phases(length: str, settings: dict | None = None) -> int:
@@ -106,12 +106,12 @@ def roll_initiative(sheet: dict, dice: DiceSource, settings: dict | None = None)
     traumatic-wound penalty applies as to every roll (``trauma_roll_penalty``).
     """
     s = resolve_settings(settings)
-    mods = [Modifier(a.capitalize(), attr(sheet, a), "sheet") for a in s["initiative_attributes"]]
+    mods = [Modifier(attribute_words(a), attr(sheet, a), "sheet") for a in s["initiative_attributes"]]
     bonus = sheet.get("initiative_bonus", 0)
     if bonus:
-        mods.append(Modifier("initiative bonus", bonus, "sheet"))
+        mods.append(Modifier(say("initiative bonus"), bonus, "sheet"))
     mods += wound_modifiers(sheet, s)
-    record = dice.roll(s["roll_dice"], "initiative")
+    record = dice.roll(s["roll_dice"], say("initiative"))
     return {"total": record.total + sum(m.value for m in mods), "roll": record, "modifiers": mods}
 
 
@@ -184,8 +184,8 @@ def surprise_check(
     """
     s = resolve_settings(settings)
     failures = entry.get("failures", 0)
-    mods = [Modifier("phases failed", failures, SRC_SEQUENCE)] if failures else []
-    result = attribute_roll(sheet, "reflexes", s["surprise_tn"], dice, s, modifiers=mods, purpose="surprise: Reflexes roll")
+    mods = [Modifier(say("phases failed"), failures, SRC_SEQUENCE)] if failures else []
+    result = attribute_roll(sheet, "reflexes", s["surprise_tn"], dice, s, modifiers=mods, purpose=say("surprise: Reflexes roll"))
     if result["success"]:
         return None, result
     return {**entry, "failures": failures + 1}, result
@@ -536,8 +536,9 @@ def _named_rolls(rolled: list[dict], names: dict) -> list:
     surprise"): the log shows them one after another."""
     import dataclasses
 
-    what = {"surprise": "Reflexes against surprise"}
-    return [dataclasses.replace(r["roll"], purpose=f"{names.get(r['who'], r['who'])}'s {what.get(r.get('kind'), r['roll'].purpose)}")
+    return [dataclasses.replace(r["roll"], purpose=say("{name}'s Reflexes against surprise", name=names.get(r["who"], r["who"]))
+                                if r.get("kind") == "surprise" else
+                                say("{name}'s {roll}", name=names.get(r["who"], r["who"]), roll=r["roll"].purpose))
             for r in rolled]
 
 
@@ -549,14 +550,18 @@ def named(text: str, names: dict) -> str:
     ids = sorted((i for i in names if i and names[i] != i), key=len, reverse=True)
     if not text or not ids:
         return text
+    if isinstance(text, Say):  # words: the ids are among their parameters
+        return text.map_args(lambda value: named(value, names))
     return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])", lambda m: names[m.group(1)], text)
 
 
 def _label(combat: dict, s: dict) -> str:
     """The tracker's words for where the fight is: the phase of the round and what happens in it now."""
     where = clock(combat["phase"], s)
-    now = "declarations" if next_declarer(combat) else "declarations done: Next turn resolves the phase"
-    return f"phase {where['phase_in_round']} of {s['phases_per_round']} · {now}"
+    if next_declarer(combat):
+        return say("phase {n} of {of} · declarations", n=where["phase_in_round"], of=s["phases_per_round"])
+    return say("phase {n} of {of} · declarations done: Next turn resolves the phase", n=where["phase_in_round"],
+               of=s["phases_per_round"])
 
 
 def due_now(due: list[dict]) -> list[dict]:
@@ -572,15 +577,15 @@ def due_now(due: list[dict]) -> list[dict]:
 def _dropped(state: dict, names: dict) -> list[str]:
     """Log lines for the shots :func:`.books.after_attack` struck off: their shooter fell
     to a shorter action that resolved first."""
-    return [f"{names.get(d['attacker'], d['attacker'])} does not fire at {names.get(d['target'], d['target'])}: "
-            f"{d['why']} before the shot resolved." for d in state.get("dropped") or []]
+    return [say("{name} does not fire at {target}: {why} before the shot resolved.", name=names.get(d["attacker"], d["attacker"]),
+                target=names.get(d["target"], d["target"]), why=d["why"]) for d in state.get("dropped") or []]
 
 
 def _update(combat: dict, s: dict, names: dict, rolls: list, log: list[str], due=None, resolved=None,
             struck=None) -> TurnUpdate:
     current = next_declarer(combat)
     if current is not None:
-        log = [*log, f"{names.get(current, current)}'s turn to declare (lowest initiative first)."]
+        log = [*log, say("{name}'s turn to declare (lowest initiative first).", name=names.get(current, current))]
     started = set((struck or {}).get("groups", []))
     # a shot whose action had not begun to resolve when its shooter left the fight is not fired
     due = [d for d in (due or []) if d["attacker"] in combat["combatants"] or d["group"] in started]
@@ -618,11 +623,11 @@ def _sync(combat: dict, combatants: list[Combatant], s: dict, names: dict) -> tu
         why = incapacitated(c.sheet, s)
         if why:
             if c.id in combat["combatants"]:
-                log.append(f"{names.get(c.id, c.id)} is out of the fight ({why}).")
+                log.append(say("{name} is out of the fight ({why}).", name=names.get(c.id, c.id), why=why))
         else:
             able[c.id] = c
     gone = [w for w in combat["combatants"] if w not in able]
-    log += [f"{names.get(who, who)} has left the fight." for who in gone if not any(c.id == who for c in combatants)]
+    log += [say("{name} has left the fight.", name=names.get(who, who)) for who in gone if not any(c.id == who for c in combatants)]
     new, lost = leave(combat, gone, names)
     new.pop("out", None)  # who a shot took out (after_attack) is gone now, by its sheet
     log += lost
@@ -653,7 +658,7 @@ def leave(combat: dict, gone, names: dict) -> tuple[dict, list[str]]:
     for shooter, held in list(new["targeting"].items()):
         if held["target"] in gone:
             del new["targeting"][shooter]
-            log.append(f"{names.get(shooter, shooter)} loses the Targeting: the target left view.")
+            log.append(say("{name} loses the Targeting: the target left view.", name=names.get(shooter, shooter)))
     return new, log
 
 
@@ -700,13 +705,13 @@ def _phase_log(combat: dict, rolls: list[dict], s: dict, names: dict) -> list[st
 def _describe(action: dict, names: dict, who: bool = True) -> str:
     text = ACTIONS.get(action["name"], {}).get("label", action["name"])
     if who:
-        text = f"{names.get(action['who'], action['who'])}: {text}"
+        text = say("{name}: {action}", name=names.get(action["who"], action["who"]), action=text)
     if action.get("target"):
-        text += f" at {names.get(action['target'], action['target'])}"
+        text = say("{action} at {target}", action=text, target=names.get(action["target"], action["target"]))
     if action.get("called"):
-        text += f" ({action['called']})"
+        text = say("{action} ({called})", action=text, called=LOCATION_WORDS.get(action["called"], action["called"]))
     if action.get("note"):
-        text += f" [{action['note']}]"
+        text = say("{action} [{note}]", action=text, note=action["note"])
     return text
 
 
@@ -761,9 +766,10 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
                        state.get("struck"))
     unrolled = state.get("shots") or []
     if unrolled:
-        log.append(f"{len(unrolled)} shot(s) of the last phase were not rolled: "
-                   + "; ".join(f"{names.get(d['attacker'], d['attacker'])} at {names.get(d['target'], d['target'])}"
-                               for d in unrolled) + " (the GM's call).")
+        shots = joined([say("{name} at {target}", name=names.get(d["attacker"], d["attacker"]),
+                            target=names.get(d["target"], d["target"])) for d in unrolled])
+        log.append(say_n("{n} shot of the last phase was not rolled: {shots} (the GM's call).",
+                         "{n} shots of the last phase were not rolled: {shots} (the GM's call).", len(unrolled), shots=shots))
     where = clock(combat["phase"], s)
     combat, groups = end_phase(combat, s)
     due: list[dict] = []
@@ -774,7 +780,7 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         resolved.append({"length": group["length"], "actions": [
             {k: a[k] for k in ("id", "who", "name", "target", "called", "note") if k in a} for a in group["actions"]
         ]})
-        log.append(f"{group['length'].capitalize()} actions (together): " + "; ".join(_describe(a, names) for a in group["actions"]) + ".")
+        log.append(GROUP_LINES[group["length"]](joined([_describe(a, names) for a in group["actions"]])))
         for a in group["actions"]:
             if "attack" in a:
                 shot = a["attack"]
@@ -784,7 +790,8 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     if not groups:
         log.append(say("Nothing resolves this phase."))
     if due:
-        log.append(f"{len(due)} shot(s) to roll, shorter actions first; those of one length are simultaneous.")
+        log.append(say_n("{n} shot to roll, shorter actions first; those of one length are simultaneous.",
+                         "{n} shots to roll, shorter actions first; those of one length are simultaneous.", len(due)))
     sheets = {c.id: c.sheet for c in combatants}
     combat, rolled = begin_phase(combat, sheets, dice, s)
     log += _phase_log(combat, rolled, s, names)
@@ -814,19 +821,21 @@ def _free_rolls(specs: list[dict], sheet: dict, dice: DiceSource, s: dict, name:
                 raise RuleError("a free_roll needs the GM's TN")
             result = attribute_roll(
                 sheet, check.get("attribute", "reflexes"), int(check["tn"]), dice, s,
-                skill=check.get("skill"), purpose=f"{check.get('skill') or 'roll'} to make {spec.get('name')} free",
+                skill=check.get("skill"), purpose=say("{skill} to make {action} free", skill=check["skill"], action=spec.get("name"))
+                if check.get("skill") else say("roll to make {action} free", action=spec.get("name")),
             )
             rolls.append(result["roll"])
             spec["free"] = result["success"]
             failed = failed or not result["success"]
-            verdict = "succeeds: a free action" if result["success"] else "fails: it takes its time"
-            log.append(f"{name}: {check.get('skill') or 'roll'} {result['total']} vs TN {result['tn']}, {verdict}.")
+            verdict = say("succeeds: a free action") if result["success"] else say("fails: it takes its time")
+            log.append(say("{name}: {skill} {total} vs TN {tn}, {verdict}.", name=name, skill=check.get("skill") or say("roll"),
+                           total=result["total"], tn=result["tn"], verdict=verdict))
         out.append(spec)
     timed = [sp for sp in out if not sp.get("free") and sp.get("length", ACTIONS.get(sp.get("name"), {}).get("length")) != "free"]
     if failed and len(timed) > 1:
         for extra in timed[1:]:
             out.remove(extra)
-            log.append(f"{name} has no new action left for {extra.get('name')} this phase.")
+            log.append(say("{name} has no new action left for {action} this phase.", name=name, action=extra.get("name")))
     return out, rolls, log
 
 
@@ -877,28 +886,30 @@ def act(
         before = {a["id"] for a in combat["pending"]}
         combat = declare(combat, who, specs, s, sheet=actor.sheet)
         mine = [a for a in combat["pending"] if a["id"] not in before]
-        log.append(f"{name} declares " + ("; ".join(
-            f"{_describe(a, names, who=False)} ({a['length']} action, resolves at the end of phase {a['resolves_phase']})"
-            for a in mine) or "no new action") + ".")
+        declared = [say("{action} ({length}, resolves at the end of phase {n})", action=_describe(a, names, who=False),
+                        length=LENGTH_WORDS.get(a["length"], a["length"]), n=a["resolves_phase"]) for a in mine]
+        log.append(say("{name} declares {actions}.", name=name, actions=joined(declared)) if mine
+                   else say("{name} declares no new action.", name=name))
     elif action == "wait":
         combat = declare(combat, who, [], s)
         log.append(say("{name} declares no new action.", name=name))
     elif action == "cancel":
         pending = _own_pending(combat, who, opts.get("action"))
         combat = cancel_action(combat, pending["id"])
-        log.append(f"{name} cancels {_describe(pending, names, who=False)}.")
+        log.append(say("{name} cancels {action}.", name=name, action=_describe(pending, names, who=False)))
     elif action == "change_target":
         pending = _own_pending(combat, who, opts.get("action"))
         target = opts.get("target")
         if not target:
             raise RuleError("change_target needs a target")
         combat = change_target(combat, pending["id"], target)
-        log.append(f"{name} switches {pending['name']} to {names.get(target, target)}.")
+        log.append(say("{name} switches {action} to {target}.", name=name, target=names.get(target, target),
+                       action=ACTIONS.get(pending["name"], {}).get("label", pending["name"])))
     elif action == "lose_targeting":
         if who not in combat["targeting"]:
             raise RuleError(f"{name} holds no Targeting")
         combat = {**combat, "targeting": lose_targeting(combat["targeting"], who)}
-        log.append(f"{name} loses the Targeting (a distracting event).")
+        log.append(say("{name} loses the Targeting (a distracting event).", name=name))
     else:
         raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
     if next_declarer(combat) is None:
@@ -933,21 +944,22 @@ def allowance_now(combat: dict, who: str, s: dict, names: dict | None = None) ->
     names = names or {}
     name = names.get(who, who)
     if who not in combat["combatants"]:
-        return 0, f"{name} is not in the fight"
+        return 0, say("{name} is not in the fight", name=name)
     per_phase = s["move_per_phase"]
     if _moving(combat, who):
         left = max(0, per_phase - _spent(combat, who))
-        return left, "" if left else "the Move of this phase is used up"
+        return left, "" if left else say("the Move of this phase is used up")
     if who in combat["declared"]:
-        return 0, f"{name} declared another action this phase: one new action a phase"
+        return 0, say("{name} declared another action this phase: one new action a phase", name=name)
     ok, why = can_declare(combat, who, s)
     if not ok:
         return 0, why
     if who not in combat["order"]:
-        return 0, f"{name} rolled no initiative this phase"
+        return 0, say("{name} rolled no initiative this phase", name=name)
     first = next_declarer(combat)
     if first != who:
-        return 0, f"{names.get(first, first)} declares before {name} (lowest initiative first): a Move is declared in turn"
+        return 0, say("{first} declares before {name} (lowest initiative first): a Move is declared in turn",
+                      first=names.get(first, first), name=name)
     return per_phase, ""
 
 
@@ -960,57 +972,58 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     names = {**(state.get("names") or {}), actor.id: actor.name or actor.id}
     who = actor.id
     down = incapacitated(actor.sheet, s)
-    down = down or ("taken out by a shot" if who in (combat.get("out") or []) else "")
+    down = down or (say("taken out by a shot") if who in (combat.get("out") or []) else "")
     if who not in combat["combatants"] or down:
-        return [ActionOption("declare", "Declare", "turn", available=False,
-                             reason=f"not in the fight ({down})" if down else "not in the fight")]
+        return [ActionOption("declare", say("Declare"), "turn", available=False,
+                             reason=say("not in the fight ({why})", why=down) if down else say("not in the fight"))]
     current = next_declarer(combat)
     ok, why = can_declare(combat, who, s)
     why = named(why, names)
     if ok and who not in combat["order"]:
-        ok, why = False, "rolled no initiative this phase (declares from the next phase)"
+        ok, why = False, say("rolled no initiative this phase (declares from the next phase)")
     elif ok and who in combat["declared"]:
-        ok, why = False, "has declared this phase"
+        ok, why = False, say("has declared this phase")
     elif ok and current != who:
-        ok, why = False, f"{names.get(current, current)} declares first (lowest initiative first)"
+        ok, why = False, say("{name} declares first (lowest initiative first)", name=names.get(current, current))
     held = combat["targeting"].get(who)
     out: list[ActionOption] = []
     for key, known in ACTIONS.items():
         reason = why
         if ok and known.get("weapon_modes") and not _has_weapon(actor.sheet, known["weapon_modes"]):
-            kinds = " or ".join("semi-automatic" if m == "semi" else "automatic" for m in known["weapon_modes"])
-            reason = f"needs a {kinds} weapon"
+            modes = set(known["weapon_modes"])
+            reason = (say("needs a semi-automatic or automatic weapon") if "semi" in modes and len(modes) > 1
+                      else say("needs a semi-automatic weapon") if "semi" in modes else say("needs an automatic weapon"))
         elif ok and "mode" in known and not _has_weapon(actor.sheet, ("single", "semi", "auto")):
-            reason = "no ranged weapon on the sheet"
+            reason = say("no ranged weapon on the sheet")
         elif ok and known.get("needs_targeting") and not held:
-            reason = "no Targeting held: a wild shot cannot be aimed"
+            reason = say("no Targeting held: a wild shot cannot be aimed")
         data: dict = {"action": {"name": key, "length": known["length"]}, "needs_target": bool(known.get("targets"))}
         if held:
             data["targeted"] = held["target"]
         if "mode" in known:
-            data["wild"] = "a shot at a target without Targeting is a wild shot: -2, not called, not aimed"
+            data["wild"] = say("a shot at a target without Targeting is a wild shot: -2, not called, not aimed")
         kind = "attack" if "mode" in known else "move" if known.get("moves") else "turn"
         if known.get("moves"):
             data["allowance"] = s["move_per_phase"]
-        label = "Declare a Move (then move the token)" if known.get("moves") else known["label"]
-        out.append(ActionOption(f"declare:{key}", label, kind, f"{known['length']} action", not reason,
+        label = say("Declare a Move (then move the token)") if known.get("moves") else known["label"]
+        out.append(ActionOption(f"declare:{key}", label, kind, LENGTH_WORDS[known["length"]], not reason,
                                 reason, data, usual=key in USUAL_DECLARATIONS))
-    out.append(ActionOption("declare:other", "Other action (describe it, give its length)", "other", "free to minute",
+    out.append(ActionOption("declare:other", say("Other action (describe it, give its length)"), "other", say("free to minute"),
                             ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
-    out.append(ActionOption("wait", "No new action this phase", "turn", "", ok, "" if ok else why, usual=True))
+    out.append(ActionOption("wait", say("No new action this phase"), "turn", "", ok, "" if ok else why, usual=True))
     left, stop = allowance_now(combat, who, s, names)
-    out.append(ActionOption("move", f"Move ({left:g} of {s['move_per_phase']:g} squares left)",
-                            "move", "phase action", bool(left), "" if left else stop, {"allowance": left}, usual=True))
+    out.append(ActionOption("move", say("Move ({left} of {most} squares left)", left=f"{left:g}", most=f"{s['move_per_phase']:g}"),
+                            "move", LENGTH_WORDS["phase"], bool(left), "" if left else stop, {"allowance": left}, usual=True))
     for a in combat["pending"]:
         if a["who"] != who:
             continue
         label = _describe(a, names, who=False)
-        out.append(ActionOption(f"cancel:{a['id']}", f"Cancel {label}", "turn", "", True, "", {"action": a["id"]}))
+        out.append(ActionOption(f"cancel:{a['id']}", say("Cancel {action}", action=label), "turn", "", True, "", {"action": a["id"]}))
         locked = a["length"] not in ("free", "phase")
-        out.append(ActionOption(f"change_target:{a['id']}", f"Change the target of {label}", "turn", "", not locked,
-                                f"a {a['length']} action keeps its target: cancel it instead" if locked else "",
+        out.append(ActionOption(f"change_target:{a['id']}", say("Change the target of {action}", action=label), "turn", "", not locked,
+                                say("a {length} keeps its target: cancel it instead", length=LENGTH_WORDS.get(a["length"], a["length"])) if locked else "",
                                 {"action": a["id"]}))
     if held:
-        out.append(ActionOption("lose_targeting", "Lose the Targeting (a distracting event)", "other", "", True, "",
+        out.append(ActionOption("lose_targeting", say("Lose the Targeting (a distracting event)"), "other", "", True, "",
                                 {"target": held["target"]}))
     return out

@@ -21,6 +21,8 @@ from . import cover as cover_mod
 from .checks import mean_successes, quick_recover_roll, roll_defense_pool, wound_penalty
 from .data import (
     ACTIONS,
+    LOCATION_WORDS,
+    rank_words,
     BULLET_STEP,
     CLOAK_LOCATIONS,
     CRITICAL_SUCCESSES,
@@ -35,7 +37,7 @@ from .health import damage_split, resolve_test
 from .movement import grant, grid_distance
 from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, stamina, weapon as sheet_weapon, weapon_list
 from .status import escalate, names as status_names, status_modifiers
-from .options import check_location, default_action, split_defense
+from .picks import check_location, default_action, split_defense
 from .ticks import can_react, refusal, spend, state_of
 from ..text import joined, say, say_n
 
@@ -206,25 +208,25 @@ def _defense_pool(sheet: dict, kind: str, mode: str, settings: dict) -> tuple[in
     """Pool, re-rolls and flat modifiers of one defense ("Defending", "Bulk")."""
     if kind == "melee_or_acrobatics":  # the opposed test of a Break Pin: Agility (dT) + the better rank
         best = max(("melee", "acrobatics"), key=lambda k: skill(sheet, k))
-        return max(0, char(sheet, "agility")), 0, [_mod(f"{best.title()} rank", skill(sheet, best), "Break Pin")]
+        return max(0, char(sheet, "agility")), 0, [_mod(rank_words(best), skill(sheet, best), "Break Pin")]
     if kind == "scrutiny":  # against a Distracting Shot: a Scrutiny test, Perception (dT) + Scrutiny
-        return max(0, char(sheet, "perception")), 0, [_mod("Scrutiny rank", skill(sheet, "scrutiny"), "Distracting Shot")]
+        return max(0, char(sheet, "perception")), 0, [_mod(rank_words("scrutiny"), skill(sheet, "scrutiny"), "Distracting Shot")]
     if kind == "athletics":  # resisting a Trip or a Disarm: an Athletics test, Strength (dT) + Athletics
-        return max(0, char(sheet, "strength")), 0, [_mod("Athletics rank", skill(sheet, "athletics"), "Trip")]
+        return max(0, char(sheet, "strength")), 0, [_mod(rank_words("athletics"), skill(sheet, "athletics"), "Trip")]
     if kind == "grapple_defense":
         melee = char(sheet, "agility") + skill(sheet, "melee")
         ath = char(sheet, "strength") + skill(sheet, "athletics")
         if melee >= ath:
-            return char(sheet, "agility"), 0, [_mod("Melee rank", skill(sheet, "melee"), "Grapple Defense")]
-        return char(sheet, "strength"), 0, [_mod("Athletics rank", skill(sheet, "athletics"), "Grapple Defense")]
+            return char(sheet, "agility"), 0, [_mod(rank_words("melee"), skill(sheet, "melee"), "Grapple Defense")]
+        return char(sheet, "strength"), 0, [_mod(rank_words("athletics"), skill(sheet, "athletics"), "Grapple Defense")]
     spec = DEFENSES[kind]
     pool = sum(max(0, char(sheet, c)) for c in spec["pools"])
     mods = []
     if spec["skill"]:
-        mods.append(_mod(f"{spec['skill'].title()} rank", skill(sheet, spec["skill"]), "Defending"))
+        mods.append(_mod(rank_words(spec["skill"]), skill(sheet, spec["skill"]), "Defending"))
     b = bulk(sheet)
     if b and (settings["bulk_applies_to"] == "all" or kind in ("duck", "dodge")):
-        mods.append(_mod("Armour Bulk", -b, "Bulk"))
+        mods.append(_mod(say("Armour Bulk"), -b, "Bulk"))
     rerolls = max(0, char(sheet, spec["reroll"])) if spec["reroll"] else 0
     return pool, rerolls, mods
 
@@ -308,7 +310,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         skill_name, pool_char = "athletics", "strength"
     if action_key == "break_pin":  # "an opposed Melee or Acrobatics test": Agility (dT) + the better rank
         skill_name = max(("melee", "acrobatics"), key=lambda k: skill(att.sheet, k))
-    mods.append(_mod(f"{skill_name.replace('_', ' ').title()} rank", skill(att.sheet, skill_name), "Attacking"))
+    mods.append(_mod(rank_words(skill_name), skill(att.sheet, skill_name), "Attacking"))
     pool = max(0, char(att.sheet, pool_char))
 
     # the action's own modifier
@@ -317,7 +319,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         feats = " ".join(att.sheet.get("feats") or []).lower()
         if "multi-weapon fighting" not in feats:
             raise RuleError(f"{action.name} needs the {action.extra['feat']} feat")
-        mods.append(_mod(f"{action.name} ({'secondary' if secondary else 'primary'})", action.extra["secondary"] if secondary else action.attack, section))
+        mods.append(_mod(say("{action} (secondary)", action=action.name) if secondary else say("{action} (primary)", action=action.name), action.extra["secondary"] if secondary else action.attack, section))
     elif action.attack:
         value = action.attack
         talents = " ".join(att.sheet.get("talents") or []).lower()
@@ -349,7 +351,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         value = -1 if tw == "primary" else -3
         if tw != "primary" and "ambidext" in " ".join(att.sheet.get("talents") or []).lower():
             value += 2
-        mods.append(_mod(f"Wielding two weapons ({tw})", value, "Common Physical Combat Modifiers"))
+        mods.append(_mod(say("Wielding two weapons (primary)") if tw == "primary" else say("Wielding two weapons ({hand})", hand=tw), value, "Common Physical Combat Modifiers"))
 
     # distance and range
     distance = request.distance
@@ -375,10 +377,10 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             raise RuleError(f"Spray 'n Pray reaches half the listed range ({wrange / 2:g} squares): "
                             f"{tgt.name} is {distance} away (Ranged Attack Actions, 'Spray 'n Pray')")
         if opts.get("firing_blind"):
-            mods.append(_mod("Firing blind", -3, "Common Physical Combat Modifiers"))
+            mods.append(_mod(say("Firing blind"), -3, "Common Physical Combat Modifiers"))
             rmod = min(0, rmod)
         if rmod:
-            mods.append(_mod(f"Range: {RANGE_BAND_LABELS[band]}", rmod, "Common Physical Combat Modifiers"))
+            mods.append(_mod(say("Range: {band}", band=RANGE_BAND_LABELS[band]), rmod, "Common Physical Combat Modifiers"))
 
     # fire mode and bullets ("Rate of Fire (RoF)")
     bullets = 1
@@ -395,19 +397,19 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if unaware is None:  # a surprised target is unaware of its foes until each one's first attack
         unaware = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
     if unaware:
-        mods.append(_mod("Attacking an unaware opponent", 2 if mode == "melee" else 1, common))
+        mods.append(_mod(say("Attacking an unaware opponent"), 2 if mode == "melee" else 1, common))
     if mode == "melee":
         out = opts.get("outnumber")
         if out is None:
             out = outnumbers(att, tgt, request.others or [])
         if out:
-            mods.append(_mod("Outnumbering the opponent", 1, common))
+            mods.append(_mod(say("Outnumbering the opponent"), 1, common))
     if opts.get("higher_ground"):
-        mods.append(_mod("Higher ground", 1, common))
+        mods.append(_mod(say("Higher ground"), 1, common))
     if opts.get("mounted"):
-        mods.append(_mod("Attacking from a mount", 1 if mode == "melee" else -2, common))
+        mods.append(_mod(say("Attacking from a mount"), 1 if mode == "melee" else -2, common))
     if mode == "ranged" and a_state.get("prone") and is_firearm(weapon):
-        mods.append(_mod("Prone, bracing a firearm", num(settings["prone_modifier"]), common))
+        mods.append(_mod(say("Prone, bracing a firearm"), num(settings["prone_modifier"]), common))
     into_melee = 0
     if mode == "ranged":
         engaged = opts.get("into_melee")
@@ -415,33 +417,33 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             engaged = bool(melee_partners(tgt, att, request.others or []))
         if engaged:
             into_melee = -2
-            mods.append(_mod("Firing into melee", -2, common))
+            mods.append(_mod(say("Firing into melee"), -2, common))
     if a_state.get("guarded_round") and action.key != "guarded_attack":
-        mods.append(_mod("Guarded Attack this round", ACTIONS["guarded_attack"].attack, sec_melee))
+        mods.append(_mod(say("Guarded Attack this round"), ACTIONS["guarded_attack"].attack, sec_melee))
     earlier = num(a_state.get("attacks"))
     if opts.get("secondary"):
         earlier = max(0, earlier - 1)  # the secondary weapon shares the Multi-Strike's roll
     if earlier > 0:
-        mods.append(_mod(f"Attack action no. {earlier + 1} this round", -earlier, common))
+        mods.append(_mod(say("Attack action no. {n} this round", n=earlier + 1), -earlier, common))
     if "Grappled" in status_names(att.sheet.get("statuses")) and "Grappled" in status_names(tgt.sheet.get("statuses")):
-        mods.append(_mod("Grappled, against a grappled opponent", 1, "Physical Status Effects: Grappled"))
+        mods.append(_mod(say("Grappled, against a grappled opponent"), 1, "Physical Status Effects: Grappled"))
     mods += status_modifiers(att.sheet.get("statuses"), "melee_attack" if mode == "melee" else "ranged_attack")
     wp = wound_penalty(num(att.sheet.get("wounds")), stamina(att.sheet))
     if wp:
-        mods.append(_mod("Wounds, out of Stamina", wp, "Effects of Wounds"))
+        mods.append(_mod(say("Wounds, out of Stamina"), wp, "Effects of Wounds"))
     if num(a_state.get("aim")):
-        mods.append(_mod("Aim or Focus", num(a_state["aim"]), "Miscellaneous Actions"))
+        mods.append(_mod(say("Aim or Focus"), num(a_state["aim"]), "Miscellaneous Actions"))
     mayhem = num(opts.get("mayhem"))
     if mayhem:
         if mayhem > num(att.sheet.get("mayhem")):
             raise RuleError(f"{att.name} has {num(att.sheet.get('mayhem'))} Mayhem points, not {mayhem}")
-        mods.append(_mod("Mayhem points spent", mayhem, "Mayhem Points"))
+        mods.append(_mod(say("Mayhem points spent"), mayhem, "Mayhem Points"))
     if opts.get("swordpoint"):
         if mode != "melee" and distance > 1:
             raise RuleError("sword- or gunpoint needs the initiator next to the defender")
-        mods.append(_mod("Attack from sword/gunpoint", 2, "Swordpoint & Gunpoint"))
+        mods.append(_mod(say("Attack from sword/gunpoint"), 2, "Swordpoint & Gunpoint"))
     if num(opts.get("modifier")):
-        mods.append(_mod(opts.get("modifier_label") or "GM modifier", num(opts["modifier"]), "GM"))
+        mods.append(_mod(opts.get("modifier_label") or say("GM modifier"), num(opts["modifier"]), "GM"))
 
     # the defense
     t_sheet = tgt.sheet
@@ -490,7 +492,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             covered = cover_mod.cover_effect(request.cover, settings).level == "cover"
         if covered:
             cover_bonus = cover_mod.defense_bonus({**t_state, "in_cover": True})
-            label = "Hunkered down in cover" if cover_bonus == cover_mod.HUNKERED_BONUS else "In cover"
+            label = say("Hunkered down in cover") if cover_bonus == cover_mod.HUNKERED_BONUS else say("In cover")
             d_mods.append(_mod(label, cover_bonus, "Cover Bonuses"))
             piece, material = cover_mod.section_for(request.board, request.cover, _pos(tgt))
         else:
@@ -499,36 +501,36 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     prone_like = t_state.get("prone") or ("hunkered" in stances and not covered)
     pm = num(settings["prone_modifier"])
     if prone_like and choice != "none":
-        d_mods.append(_mod("Prone", pm if mode == "ranged" else -pm, common))
+        d_mods.append(_mod(say("Prone"), pm if mode == "ranged" else -pm, common))
     if choice != "none":
         if "all_out" in stances:
-            d_mods.append(_mod("All-Out Attack", -2, sec_melee))
+            d_mods.append(_mod(say("All-Out Attack"), -2, sec_melee))
         if "guarded" in stances and choice in ("block", "dodge"):
-            d_mods.append(_mod("Guarded Attack", 1, sec_melee))
+            d_mods.append(_mod(say("Guarded Attack"), 1, sec_melee))
         if "sprint" in stances:
-            d_mods.append(_mod("Sprinting", -3 if mode == "melee" else 1, "Movement Actions"))
+            d_mods.append(_mod(say("Sprinting"), -3 if mode == "melee" else 1, "Movement Actions"))
         if "total_defense" in stances:
-            d_mods.append(_mod("Total Defense", 2, "Defensive Actions"))
+            d_mods.append(_mod(say("Total Defense"), 2, "Defensive Actions"))
         if opts.get("covering_fire") or "covered_by_fire" in stances:
-            d_mods.append(_mod("Covering fire from an ally", 1, "Defensive Actions"))
+            d_mods.append(_mod(say("Covering fire from an ally"), 1, "Defensive Actions"))
         if opts.get("target_higher_ground") and mode == "ranged" and not covered:
-            d_mods.append(_mod("On higher ground, against a ranged attack", -1, common))
+            d_mods.append(_mod(say("On higher ground, against a ranged attack"), -1, common))
         nth = num(t_state.get("defenses")) + 1
         if nth > 3:
-            d_mods.append(_mod(f"Defense no. {nth} this round", -(nth - 3), common))
+            d_mods.append(_mod(say("Defense no. {n} this round", n=nth), -(nth - 3), common))
         if "Grappled" in t_status and "Grappled" not in status_names(att.sheet.get("statuses")):
-            d_mods.append(_mod("Grappled, against a non-grappled foe", -3, "Physical Status Effects: Grappled"))
+            d_mods.append(_mod(say("Grappled, against a non-grappled foe"), -3, "Physical Status Effects: Grappled"))
         d_mods += status_modifiers(t_sheet.get("statuses"), "defense")
         twp = wound_penalty(num(t_sheet.get("wounds")), stamina(t_sheet))
         if twp:
-            d_mods.append(_mod("Wounds, out of Stamina", twp, "Effects of Wounds"))
+            d_mods.append(_mod(say("Wounds, out of Stamina"), twp, "Effects of Wounds"))
         if num(opts.get("defense_modifier")):
-            d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
+            d_mods.append(_mod(say("GM modifier (defense)"), num(opts["defense_modifier"]), "GM"))
 
     if action.extra.get("test_only"):  # an opposed test, not a defense: no cover, stance or prone modifiers
         d_mods = [] if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)[2]
         if num(opts.get("defense_modifier")):
-            d_mods.append(_mod("GM modifier (defense)", num(opts["defense_modifier"]), "GM"))
+            d_mods.append(_mod(say("GM modifier (defense)"), num(opts["defense_modifier"]), "GM"))
         cover_bonus, piece, material = 0, None, None
     if action.key == "called_shot":  # "in the head or similarly vital area": its own choice, not a stale location
         location = opts.get("called_at") or action.extra["location"]
@@ -603,22 +605,22 @@ def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetrat
     parts = []
     armour = num((sheet.get("armour") or {}).get("ap"))
     if armour:
-        parts.append(_mod((sheet.get("armour") or {}).get("name") or "Armour", armour, "Armor"))
+        parts.append(_mod((sheet.get("armour") or {}).get("name") or say("Armour"), armour, "Armor"))
     if location in CLOAK_LOCATIONS:
         cloak = num((sheet.get("cloak") or {}).get("ap"))
         if cloak:
-            parts.append(_mod((sheet.get("cloak") or {}).get("name") or "Cloak", cloak, "Armor"))
+            parts.append(_mod((sheet.get("cloak") or {}).get("name") or say("Cloak"), cloak, "Armor"))
     if cover_ap:
-        parts.append(_mod("Cover", cover_ap, "Cover Bonuses"))
+        parts.append(_mod(say("Cover"), cover_ap, "Cover Bonuses"))
     if "total_defense" in (state.get("stances") or []):
-        parts.append(_mod("Total Defense", 2, "Defensive Actions"))
+        parts.append(_mod(say("Total Defense"), 2, "Defensive Actions"))
     ap_total = sum(p.value for p in parts)
     pen = min(ap_total, max(0, ap_penetration))
     if pen:
-        parts.append(_mod("Armour Penetration", -pen, "Armor Penetration"))
+        parts.append(_mod(say("Armour Penetration"), -pen, "Armor Penetration"))
     misc = num(sheet.get("soak_bonus"))
     if misc:
-        parts.append(_mod("Soak misc.", misc, "Damage Soak"))
+        parts.append(_mod(say("Soak misc."), misc, "Damage Soak"))
     return max(0, ap_total - pen) + misc, parts
 
 
@@ -629,7 +631,7 @@ def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | No
     rel = weapon.get("reliability", "normal")
     if rel == "unreliable":
         return False, None
-    return quick_recover_roll(dice, 2 if rel == "reliable" else 1, f"quick-recover {weapon.get('name', 'weapon')}")
+    return quick_recover_roll(dice, 2 if rel == "reliable" else 1, say("quick-recover {weapon}", weapon=weapon.get("name") or say("weapon")))
 
 
 MULTI_STRIKES = ("multi_strike", "multi_strike_ranged")
@@ -664,7 +666,7 @@ def join_grapple(request: AttackRequest, a_state: dict, settings: dict) -> Attac
     effects = [Effect("status", att.id, {"add": "Grappled", "reason": f"joined the grapple on {tgt.name}"})]
     details = {"action": "join_grapple", "attacker": att.id, "target": tgt.id, "grappled": [att.id],
                "states": {att.id: a_state, tgt.id: state_of(tgt)}}
-    return AttackResult(hit=True, summary=f"{att.name} joins the grapple on {tgt.name} (free action)", effects=effects, details=details)
+    return AttackResult(hit=True, summary=say("{name} joins the grapple on {target} (free action)", name=att.name, target=tgt.name), effects=effects, details=details)
 
 
 def _contest_details(action: str, request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
@@ -680,8 +682,8 @@ def _contest_details(action: str, request: AttackRequest, plan: AttackPlan, atta
 def _resisted(plan: AttackPlan, defense_total: int, skill: str | None = None) -> str:
     """How the opponent resisted, as a summary reads it: "Dodge 3", "Scrutiny 2", "no resistance"."""
     if plan.defense == "none":
-        return "no resistance"
-    return f"{skill or plan.defense.replace('_', ' ').title()} {defense_total}"
+        return say("no resistance")
+    return joined([skill or DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title(), defense_total], " ")
 
 
 def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defense_total: int,
@@ -698,8 +700,9 @@ def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, 
                 effects.append(Effect("status", who.id, {"add": "Grappled", "reason": "Grapple", "drops_two_handed": True}))
     details = _contest_details("grapple", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                grappled=[att.id, tgt.id] if held else [])
-    verb = "grapples" if held else "fails to grapple"
-    summary = f"{att.name} {verb} {tgt.name}: {attack_total} vs {plan.defense} {defense_total}"
+    said = dict(name=att.name, target=tgt.name, total=attack_total, resisted=_resisted(plan, defense_total))
+    summary = (say("{name} grapples {target}: {total} vs {resisted}", **said) if held
+               else say("{name} fails to grapple {target}: {total} vs {resisted}", **said))
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
@@ -835,11 +838,14 @@ def disarm_result(request: AttackRequest, plan: AttackPlan, attack_total: int, d
                                weapon_lost=lost["key"] if knocked else None, taken=taken)
     resisted = _resisted(plan, defense_total)
     if taken:
-        summary = f"{att.name} disarms {tgt.name} and takes the {lost['label']} ({attack_total} vs {resisted})"
+        summary = say("{name} disarms {target} and takes the {weapon} ({total} vs {resisted})", name=att.name, target=tgt.name,
+                      weapon=lost["label"], total=attack_total, resisted=resisted)
     elif knocked:
-        summary = f"{att.name} knocks {tgt.name}'s {lost['label']} away ({attack_total} vs {resisted})"
+        summary = say("{name} knocks {target}'s {weapon} away ({total} vs {resisted})", name=att.name, target=tgt.name,
+                      weapon=lost["label"], total=attack_total, resisted=resisted)
     else:
-        summary = f"{att.name} fails to disarm {tgt.name}: {attack_total} vs {resisted}"
+        summary = say("{name} fails to disarm {target}: {total} vs {resisted}", name=att.name, target=tgt.name,
+                      total=attack_total, resisted=resisted)
     return AttackResult(hit=knocked, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects,
                         details=details)
 
@@ -891,7 +897,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         successes = num(opts["dt_successes"])
         reused = True
     else:
-        rec = dice.roll(f"{plan.attack_pool}dT", f"{att.name}: {action.name} with {weapon.get('name', 'weapon')}")
+        rec = dice.roll(f"{plan.attack_pool}dT", say("{name}: {action} with {weapon}", name=att.name, action=action.name, weapon=weapon.get("name") or say("weapon")))
         rolls.append(rec)
         successes = rec.total
         reused = False
@@ -905,7 +911,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         plan.defense = shared["defense"]
         defense_total = num(shared["total"])
     elif plan.defense != "none":
-        d_succ, d_recs = roll_defense_pool(dice, plan.defense_pool, plan.defense_rerolls, f"{tgt.name}: {plan.defense.replace('_', ' ').title()}")
+        d_succ, d_recs = roll_defense_pool(dice, plan.defense_pool, plan.defense_rerolls, say("{name}: {defense}", name=tgt.name, defense=DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()))
         rolls += d_recs
         defense_total = d_succ + plan.defense_flat
         if settings.get("spend_ticks", True):
@@ -976,7 +982,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     if plan.into_melee_penalty and not hit and totals[0] - plan.into_melee_penalty - defense_total >= 1:
         partners = melee_partners(tgt, att, request.others or [])
         if partners:
-            pick = dice.roll(f"1d{len(partners)}", "stray shot: who in the melee") if len(partners) > 1 else None
+            pick = dice.roll(f"1d{len(partners)}", say("stray shot: who in the melee")) if len(partners) > 1 else None
             if pick:
                 rolls.append(pick)
             chosen = partners[(pick.total - 1) if pick else 0]
@@ -996,28 +1002,28 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     swordpoint = bool(opts.get("swordpoint"))
 
     def raw_damage(net: int, crit: bool, label: str) -> tuple[int, list[Modifier]]:
-        parts = [_mod(f"{weapon.get('name', 'Weapon')} damage", num(weapon.get("damage")), "weapon")]
+        parts = [_mod(say("{weapon} damage", weapon=weapon.get("name") or say("Weapon")), num(weapon.get("damage")), "weapon")]
         if strength:
-            parts.append(_mod("Strength", strength, "Melee Damage" if plan.mode == "melee" else "Ranged Damage (thrown)"))
+            parts.append(_mod(say("Strength"), strength, "Melee Damage" if plan.mode == "melee" else "Ranged Damage (thrown)"))
         if weapon.get("impact"):
-            parts.append(_mod("Net successes (impact: 1 per 2)", net // 2, "Damage, Stamina, and Wounds"))
+            parts.append(_mod(say("Net successes (impact: 1 per 2)"), net // 2, "Damage, Stamina, and Wounds"))
         else:
-            parts.append(_mod("Net successes", net, "Damage, Stamina, and Wounds"))
+            parts.append(_mod(say("Net successes"), net, "Damage, Stamina, and Wounds"))
         if action.extra.get("damage"):
             parts.append(_mod(action.name, action.extra["damage"], "Ranged Attack Actions"))
         if crit and (swordpoint or settings["critical_hit"] == "plus_d10"):
-            crit_roll = dice.roll("1d10", f"critical hit {label}")
+            crit_roll = dice.roll("1d10", say("critical hit {label}", label=label))
             rolls.append(crit_roll)
-            parts.append(_mod("Critical hit (1d10)", crit_roll.total, "Swordpoint & Gunpoint" if swordpoint else "Defending (reading)"))
+            parts.append(_mod(say("Critical hit (1d10)"), crit_roll.total, "Swordpoint & Gunpoint" if swordpoint else "Defending (reading)"))
         return sum(p.value for p in parts), parts
 
     hit_reports = []
     for n_i, net in enumerate(hit_nets):
         basis = net if settings["critical_basis"] == "net" else net + defense_total
         crit = swordpoint or basis >= CRITICAL_SUCCESSES
-        raw, parts = raw_damage(net, crit, f"hit {n_i + 1}")
+        raw, parts = raw_damage(net, crit, say("hit {n}", n=n_i + 1))
         if swordpoint:
-            soak, soak_parts = 0, [_mod("Head or neck, armour bypassed", 0, "Swordpoint & Gunpoint")]
+            soak, soak_parts = 0, [_mod(say("Head or neck, armour bypassed"), 0, "Swordpoint & Gunpoint")]
         else:
             soak, soak_parts = soak_for(sheet_t, plan.location, t_state, cov_ap, ap_pen)
         after = max(0, raw - soak)
@@ -1055,7 +1061,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     if plan.cover_bonus and plan.cover_piece and plan.cover_material and not swordpoint:
         for i, net in enumerate(nets):
             if net < 1 and net + plan.cover_bonus >= 1:
-                raw, _ = raw_damage(net + plan.cover_bonus, False, f"bullet {i + 1} into the cover")
+                raw, _ = raw_damage(net + plan.cover_bonus, False, say("bullet {n} into the cover", n=i + 1))
                 dmg = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen)
                 effects += cover_mod.damage_section(plan.cover_piece, plan.cover_material, dmg, cover_taken, reason="the cover bonus made the attack miss")
                 cover_taken += dmg
@@ -1071,7 +1077,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         chain = action.extra.get("resolve_chain")
         if chain:
             difficulty = max(r["after_soak"] for r in hit_reports)
-            test = resolve_test(sheet_t, dice, f"{tgt.name}: Resolve against {action.name} (difficulty {difficulty})", settings=settings)
+            test = resolve_test(sheet_t, dice, say("{name}: Resolve against {action} (difficulty {difficulty})", name=tgt.name, action=action.name, difficulty=difficulty), settings=settings)
             passed, total = test.total >= difficulty, test.total
             rolls += test.records
             details["resolve"] = {"difficulty": difficulty, "total": total, "passed": passed}
@@ -1095,12 +1101,9 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
 
 
 def rounds_words(n: int, weapon: dict) -> str:
-    return f"{n} round{'s' if n != 1 else ''} from the {weapon.get('name') or weapon.get('key')}"
+    return say_n("{n} round from the {weapon}", "{n} rounds from the {weapon}", n, weapon=weapon.get("name") or weapon.get("key"))
 
 
-#: the hit locations' words
-LOCATION_WORDS = {"torso": say("torso"), "head": say("head"), "arms": say("arms"), "legs": say("legs"),
-                  "arm": say("arm"), "leg": say("leg")}
 
 
 def damage_words(after: int, lost: int, wounds: int, location: str, critical: bool) -> str:
@@ -1176,7 +1179,9 @@ def attack_words(attacker: str, target: str, action: Action, weapon: dict, plan:
 
 
 #: a defense as an attack's line names it (Tesseris "Combat": Dodge, Block, Parry...)
-DEFENSE_WORDS = {"dodge": say("Dodge"), "block": say("Block"), "parry": say("Parry"), "scrutiny": say("Scrutiny")}
+DEFENSE_WORDS = {"dodge": say("Dodge"), "block": say("Block"), "parry": say("Parry"), "scrutiny": say("Scrutiny"),
+                 "duck": say("Duck"), "athletics": say("Athletics"), "grapple_defense": say("Grapple Defense"),
+                 "melee_or_acrobatics": say("Melee or Acrobatics")}
 
 
 def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, dice: DiceSource, rolls: list,
@@ -1200,7 +1205,7 @@ def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, d
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", details["attacker"], {
             "weapon": weapon.get("key"), "spent": 1, "reason": "round lost to the jam",
-            "says": f"the round in {name}'s chamber is lost"}))
+            "says": say("the round in {weapon}'s chamber is lost", weapon=name)}))
     details["jam"] = {"recovered": recovered}
     if recovered:
         return a_state
@@ -1238,19 +1243,19 @@ def attack_cover_piece(
     the section's Armour Points (less Armour Penetration) goes to its Structure Points."""
     w = sheet_weapon(attacker.sheet, weapon_key)
     melee = w.get("kind", "melee") == "melee"
-    mods = [Modifier(f"{(w.get('skill') or 'melee').title()} rank", skill(attacker.sheet, w.get("skill") or "melee"), "Attacking")]
+    mods = [Modifier(rank_words(w.get("skill") or "melee"), skill(attacker.sheet, w.get("skill") or "melee"), "Attacking")]
     if not melee:
         rm = range_modifier(distance, num(w.get("range")) or 1)
         if rm is None:
             raise RuleError("the cover is beyond 3x the weapon's listed range")
         if rm:
-            mods.append(Modifier("Range", rm, "Common Physical Combat Modifiers"))
+            mods.append(Modifier(say("Range"), rm, "Common Physical Combat Modifiers"))
     elif distance > (num(w.get("reach"), 1) or 1):
         raise RuleError("the cover is out of reach")
     mods += list(modifiers or [])
     action_key = "melee_strike" if melee else "straight_shot"
     a_state = spend(state_of(attacker), action_key, statuses=attacker.sheet.get("statuses"))  # "Ticks": an attack's ticks
-    rec = dice.roll(f"{max(0, char(attacker.sheet, 'agility' if melee else 'perception'))}dT", f"{attacker.name}: attack {piece_id}")
+    rec = dice.roll(f"{max(0, char(attacker.sheet, 'agility' if melee else 'perception'))}dT", say("{name}: attack {piece}", name=attacker.name, piece=piece_id))
     total = rec.total + sum(m.value for m in mods)
     hit = total >= 1
     effects: list[Effect] = []

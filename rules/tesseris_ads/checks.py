@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .. import odds as odds_mod
+from ..text import say, say_n
 from ..dice import DT_SUCCESS, DiceSource, RollRecord
 from ..system import Modifier
 from .data import WOUNDS_PER_PENALTY
@@ -57,7 +58,7 @@ def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str) -
     duds = sum(1 for f in first.faces if f < DT_SUCCESS)
     n = min(rerolls, duds)
     if n:
-        again = dice.roll(f"{n}dT", f"{purpose}: re-roll {n} dud{'s' if n > 1 else ''}")
+        again = dice.roll(f"{n}dT", say_n("{purpose}: re-roll {n} dud", "{purpose}: re-roll {n} duds", n, purpose=purpose))
         records.append(again)
         successes += again.total
     return successes, records
@@ -66,7 +67,7 @@ def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str) -
 def quick_recover_roll(dice: DiceSource, dice_count: int, purpose: str) -> tuple[bool, RollRecord]:
     """The quick recovery roll of a jam (*Tesseris Combat*, "Weapon Jams"): ``dice_count`` dT,
     any success clears it, explosions ignored, so a plain d10 of 6+ per die."""
-    rec = dice.roll(f"{dice_count}d10", f"{purpose} (dT, explosions ignored)")
+    rec = dice.roll(f"{dice_count}d10", say("{purpose} (dT, explosions ignored)", purpose=purpose))
     return any(f >= DT_SUCCESS for f in rec.faces), rec
 
 

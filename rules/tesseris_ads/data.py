@@ -58,12 +58,12 @@ COVER_MATERIALS: dict[str, tuple[int, int]] = {
 }
 
 COVER_MATERIAL_LABELS: dict[str, str] = {
-    "wood_thin": "Wood, thin (~1 in.)",
-    "wood_thick": "Wood, thick (2-3 in.)",
-    "wood_reinforced": "Wood, reinforced (4-6 in.)",
-    "stone": "Stone wall (6-8 in.)",
-    "sandbag": "Sandbag wall (10 in.)",
-    "concrete": "Concrete bunker (12-16 in.)",
+    "wood_thin": say("Wood, thin (~1 in.)"),
+    "wood_thick": say("Wood, thick (2-3 in.)"),
+    "wood_reinforced": say("Wood, reinforced (4-6 in.)"),
+    "stone": say("Stone wall (6-8 in.)"),
+    "sandbag": say("Sandbag wall (10 in.)"),
+    "concrete": say("Concrete bunker (12-16 in.)"),
 }
 
 #: other spellings a map editor or an imported map may use for the same materials
@@ -84,12 +84,12 @@ _MATERIAL_ALIASES = {
 RANGE_BANDS = ("point_blank", "short", "medium", "long", "far", "extreme")
 RANGE_BAND_MODIFIERS = {"point_blank": 2, "short": 1, "medium": 0, "long": -1, "far": -2, "extreme": -4}
 RANGE_BAND_LABELS = {
-    "point_blank": "Point blank (2 squares or less)",
-    "short": "Short (4 squares or less)",
-    "medium": "Medium (within the listed range)",
-    "long": "Long (up to 1.5x the listed range)",
-    "far": "Far (up to 2x the listed range)",
-    "extreme": "Extreme (up to 3x the listed range)",
+    "point_blank": say("Point blank (2 squares or less)"),
+    "short": say("Short (4 squares or less)"),
+    "medium": say("Medium (within the listed range)"),
+    "long": say("Long (up to 1.5x the listed range)"),
+    "far": say("Far (up to 2x the listed range)"),
+    "extreme": say("Extreme (up to 3x the listed range)"),
 }
 
 CHARACTERISTICS = ("strength", "agility", "perception", "intelligence", "willpower", "charisma", "speed")
@@ -112,6 +112,24 @@ SKILL_CHARACTERISTIC = {
     "scrutiny": "perception",
 }
 SKILLS = tuple(SKILL_CHARACTERISTIC)
+#: the hit locations' words
+LOCATION_WORDS = {"torso": say("torso"), "head": say("head"), "arms": say("arms"), "legs": say("legs"),
+                  "arm": say("arm"), "leg": say("leg")}
+#: the skills' names as people read them (the rules' words, #37)
+SKILL_WORDS = {"melee": say("Melee"), "pistols": say("Pistols"), "rifles": say("Rifles"),
+               "heavy_weapons": say("Heavy Weapons"), "bows": say("Bows"), "throwing": say("Throwing"),
+               "athletics": say("Athletics"), "acrobatics": say("Acrobatics"), "resolve": say("Resolve"),
+               "awareness": say("Awareness"), "stealth": say("Stealth"), "scrutiny": say("Scrutiny")}
+
+
+def skill_words(name: str):
+    """A skill's name as people read it: the rules' words for the document's skills, else the sheet's own."""
+    return SKILL_WORDS.get(name, name.replace("_", " ").title())
+
+
+def rank_words(name: str):
+    """The label of a skill's rank in a test's breakdown ("Rifles rank")."""
+    return say("{skill} rank", skill=skill_words(name))
 RANGED_SKILLS = ("pistols", "rifles", "heavy_weapons", "bows", "throwing")
 
 

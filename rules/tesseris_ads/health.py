@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 
 from ..dice import DiceSource
+from ..text import say
 from ..system import AttackResult, Effect, Modifier, RuleError
 from .checks import TestRoll, roll_test, wound_penalty
 from .data import STAMINA_PER_WOUND
@@ -42,7 +43,7 @@ def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool
     if wounds_apply:
         wp = wound_penalty(num(sheet.get("wounds")), stamina(sheet))
         if wp:
-            mods.append(Modifier("Wounds, out of Stamina", wp, "Effects of Wounds"))
+            mods.append(Modifier(say("Wounds, out of Stamina"), wp, "Effects of Wounds"))
     mods += status_modifiers(sheet.get("statuses"), "test", characteristic="willpower",
                              willpower_penalty=(settings or {}).get("dejected_willpower", "table"))
     return roll_test(dice, pool, mods, purpose)
@@ -128,7 +129,7 @@ def consciousness_check(sheet: dict, dice: DiceSource, settings: dict | None = N
     if stamina(sheet) > 0:
         return {"needed": False, "sheet": sheet}
     difficulty = num(sheet.get("wounds"))
-    test = resolve_test(sheet, dice, f"Resolve to stay conscious (difficulty {difficulty})", wounds_apply=False, settings=settings)
+    test = resolve_test(sheet, dice, say("Resolve to stay conscious (difficulty {difficulty})", difficulty=difficulty), wounds_apply=False, settings=settings)
     total, rec, mods = test.total, test.records[0], test.modifiers
     passed = total >= difficulty
     out = copy.deepcopy(sheet)

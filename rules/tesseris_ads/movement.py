@@ -11,6 +11,7 @@ from typing import Any
 
 from ..grid import cell_steps, grid_of
 from ..system import Combatant, RuleError
+from ..text import say, say_n
 from .data import ACTIONS
 from .sheet import num, speed
 from .status import effect_of, names as status_names
@@ -302,12 +303,14 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     else:
         s.pop("provoked", None)
     new = {**state, "combatants": {**fight, mover.id: s}}
-    what = {"move": f"{moves} Move action{'s' if moves != 1 else ''}", "quick_step": "Quick Step"}.get(action, ACTIONS[action].name)
-    bought = f"{what}, {paid} tick{'s' if paid != 1 else ''}" if (moves or action == "quick_step") else f"of the {what} already paid"
-    line = f"{mover.name} moves {cost:g} square{'s' if cost != 1 else ''} ({bought})"
+    what = {"move": say_n("{n} Move action", "{n} Move actions", moves), "quick_step": say("Quick Step")}.get(action, ACTIONS[action].name)
+    bought = (say_n("{what}, {n} tick", "{what}, {n} ticks", paid, what=what) if (moves or action == "quick_step")
+              else say("of the {what} already paid", what=what))
+    line = say_n("{name} moves {n} square ({bought})", "{name} moves {n} squares ({bought})", 1 if cost == 1 else 2,
+                 name=mover.name, n=f"{cost:g}", bought=bought)
     if foes:
         names = {c.id: c.name for c in combatants}
-        line += "; Reaction Strike possible for " + ", ".join(names.get(f, f) for f in foes)
+        line = say("{line}; Reaction Strike possible for {names}", line=line, names=", ".join(names.get(f, f) for f in foes))
     left = movement_left(new, Combatant(mover.id, mover.name, mover.sheet, mover.position, mover.side, mover.is_player, s), settings)
     return {"state": new, "cost": cost, "ticks": paid, "moves": moves, "action": action, "left": left,
             "provokes": foes, "log": [line]}

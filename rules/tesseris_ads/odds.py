@@ -11,6 +11,7 @@ from .checks import defense_distribution, pool_distribution
 from .data import CRITICAL_SUCCESSES
 from .health import damage_split
 from .sheet import char, num, stamina
+from .spray import covering_fire_odds, spray_label, spray_odds
 from .status import names as status_names
 from .ticks import state_of
 
@@ -65,8 +66,6 @@ def outcome_label(result: AttackResult) -> str:
     if d.get("action") == "covering_fire":
         return "covering fire: allies +1 to defense"
     if d.get("action") == "spray_n_pray":
-        from .spray import spray_label
-
         return spray_label(result)
     if d.get("action") == "join_grapple":
         return "joins the grapple"
@@ -196,12 +195,8 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
     if not part:
         check_one_target(request)
         if (request.options or {}).get("action") == "spray_n_pray":
-            from .spray import spray_odds
-
             return spray_odds(request, settings, lambda r: attack_odds(r, part=True))
         if (request.options or {}).get("action") == "covering_fire":
-            from .spray import covering_fire_odds
-
             return covering_fire_odds(request)
     plan = plan_attack(request, settings)
     if part:

@@ -21,12 +21,15 @@ from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
 from .status import names as status_names
 from .ticks import cost, refusal, state_of
 from ..text import say, say_n
+from .attack import across_cover, melee_partners, outnumbers, plan_attack
+# what an attack's options name, read the same by the attack itself (picks.py): here for the callers of old
+from .picks import CALLED_SHOT_LOCATIONS, DEFENSE_REACTIONS, check_location, default_action, split_defense, spray_most  # noqa: F401
+from .spray import covering_fire_refusal
 
 #: attacks that use no weapon's damage: a Melee test with any weapon in hand ("Melee Attack Actions")
 MANEUVERS = ("grapple", "pin", "choke_out", "break_pin", "trip", "disarm")
 #: where a Called Shot may aim: "the head or similarly vital area" ("Ranged Attack Actions", Called Shot)
-CALLED_SHOT_LOCATIONS = ("head", "torso")
-LOCATION_LABELS = {"head": "Head", "arms": "Arms", "torso": "Torso", "legs": "Legs"}
+LOCATION_LABELS = {"head": say("Head"), "arms": say("Arms"), "torso": say("Torso"), "legs": say("Legs")}
 #: the defenses of "Defending" and the opposed tests the actions name, in the card's words
 DEFENSE_LABELS = {
     "duck": say("Duck (free)"),
@@ -42,9 +45,8 @@ DEFENSE_LABELS = {
 #: a defense's name before a reaction ("Dodge, dropping prone first")
 DEFENSE_NAMES = {"duck": say("Duck"), "dodge": say("Dodge"), "block": say("Block")}
 #: reactions that change a defense against a ranged attack ("Movement Actions" Drop Prone; "Taking Cover")
-DEFENSE_REACTIONS = {"prone": "dropping prone", "cover": "taking cover"}
-TWO_WEAPONS = (("no", "One weapon"), ("primary", "Two weapons: this is the primary hand (-1)"),
-               ("off_hand", "Two weapons: this is the off hand (-3)"))
+TWO_WEAPONS = (("no", say("One weapon")), ("primary", say("Two weapons: this is the primary hand (-1)")),
+               ("off_hand", say("Two weapons: this is the off hand (-3)")))
 
 
 def _weapon(request: AttackRequest) -> dict:
@@ -52,15 +54,6 @@ def _weapon(request: AttackRequest) -> dict:
         return sheet_weapon(request.attacker.sheet, request.weapon)
     except RuleError:
         return {}
-
-
-def default_action(weapon: dict, options: dict | None = None) -> str:
-    """A melee weapon's Melee Strike, a ranged one's Straight Shot; a free attack a move provoked
-    (``free_attack``, from the rules' due list) is a Reaction Strike ("Movement Actions": "Provokes
-    an Reactive Attack")."""
-    if weapon.get("kind", "melee") == "melee":
-        return "reaction_strike" if (options or {}).get("free_attack") else "melee_strike"
-    return "straight_shot"
 
 
 def candidate_actions(weapon: dict) -> list:
@@ -91,13 +84,9 @@ def action_refusal(request: AttackRequest, key: str) -> str:
     refuses (weapon kind, range, reach, grapple, jam, ammunition, surprise...) and the ticks it
     costs ("Ticks", "Overspending or Borrowing Ticks": an attack is not paid with borrowed ticks
     unless the GM allows it)."""
-    from .attack import plan_attack  # attack imports this module
-
     action = ACTIONS[key]
     opts = request.options or {}
     if key == "covering_fire":
-        from .spray import covering_fire_refusal
-
         why = covering_fire_refusal(request) or refusal(state_of(request.attacker), key, statuses=request.attacker.sheet.get("statuses"))
         if why:
             return _why(action, RuleError(why))
@@ -126,17 +115,6 @@ def grouped(reasons: list[str]) -> list[str]:
         else:
             by_reason.setdefault(r, [])
     return [f"{', '.join(names)}: {why}" if names else why for why, names in by_reason.items()]
-
-
-def spray_most(weapon: dict) -> int:
-    """The most opponents a Spray 'n Pray may hit: "a character may not hit more opponents than
-    bullets expended by firing on Full Auto" (the weapon's Full Auto rate, less if fewer rounds
-    are left)."""
-    rof = weapon.get("rof") or []
-    most = num(rof[2]) if len(rof) > 2 else 0
-    if weapon.get("ammo") is not None:
-        most = min(most, num(weapon["ammo"]))
-    return max(1, most)
 
 
 def _opt(key, label, kind, default, available=True, reason="", help_="", **more) -> dict:
@@ -173,7 +151,7 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
     if default not in allowed and allowed:
         default = allowed[0]
     help_ = ("Not now: " + "; ".join(grouped(refused))) if refused else ""
-    return _opt("action", "Attack action", "choice", default, bool(allowed),
+    return _opt("action", say("Attack action"), "choice", default, bool(allowed),
                 refused[0] if refused and not allowed else "no attack action is possible now", help_,
                 values=values, unavailable=refused)
 
@@ -201,96 +179,75 @@ def attack_options(request: AttackRequest) -> list[dict]:
 
     # what an action asks
     called = picked == "called_shot"
-    out.append(_opt("called_at", "Called Shot aimed at", "choice", "head", called,
+    out.append(_opt("called_at", say("Called Shot aimed at"), "choice", "head", called,
                     only("a Called Shot", "Ranged Attack Actions"),
                     "Called Shot: \"in the head or similarly vital area\"",
                     values=[{"key": "head", "label": say("Head or neck")}, {"key": "torso", "label": say("A vital area of the torso")}]))
-    out.append(_opt("location", "Where it hits", "choice", settings["default_hit_location"], not called,
+    out.append(_opt("location", say("Where it hits"), "choice", settings["default_hit_location"], not called,
                     "a Called Shot says where it aims",
                     "the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; "
                     "armour (a cloak covers torso and legs) and cover depend on it",
                     values=[{"key": k, "label": v} for k, v in LOCATION_LABELS.items()]))
     held = [w for w in weapon_list(tgt.sheet) if w["key"] != UNARMED]
     disarm = picked == "disarm"
-    out.append(_opt("target_weapon", "Weapon to knock away", "choice", held[0]["key"] if held else None,
+    out.append(_opt("target_weapon", say("Weapon to knock away"), "choice", held[0]["key"] if held else None,
                     disarm and bool(held),
                     "Disarm: the target holds no weapon to knock away" if disarm else only("a Disarm", "Melee Attack Actions"),
                     values=[{"key": w["key"], "label": w["label"]} for w in held]))
-    out.append(_opt("take", "Take it when beating the roll by 3 or more", "bool", True, disarm,
+    out.append(_opt("take", say("Take it when beating the roll by 3 or more"), "bool", True, disarm,
                     only("a Disarm", "Melee Attack Actions"),
                     "Disarm: \"they may take immediate possession of the weapon\""))
     pinned = [c for c in (att, *request.others) if c.side == att.side and "Pinned" in status_names(c.sheet.get("statuses"))]
-    out.append(_opt("free", "Free from the pin", "choice", att.id, picked == "break_pin" and bool(pinned),
+    out.append(_opt("free", say("Free from the pin"), "choice", att.id, picked == "break_pin" and bool(pinned),
                     "Break Pin: nobody on this side is Pinned" if picked == "break_pin" else only("a Break Pin", "Melee Attack Actions"),
                     values=[{"key": c.id, "label": c.name if c.id != att.id else f"{c.name} (self)"} for c in pinned]
                     or [{"key": att.id, "label": att.name}]))
-    out.append(_opt("secondary", "Secondary weapon (same roll, -3)", "bool", False,
+    out.append(_opt("secondary", say("Secondary weapon (same roll, -3)"), "bool", False,
                     picked in ("multi_strike", "multi_strike_ranged"), only("a Multi-Strike", "Attack Actions"),
                     "Multi-Strike: the secondary weapons use the primary's roll and meet its one defense"))
-    out.append(_opt("charge_distance", "Squares run before the attack", "int", None, picked == "charge",
+    out.append(_opt("charge_distance", say("Squares run before the attack"), "int", None, picked == "charge",
                     only("a Charge", "Melee Attack Actions"), "Charge: up to 2x movement, at least 2 squares",
                     min=0, max=2 * speed(att.sheet)))
 
     # the circumstances ("Common Physical Combat Modifiers") the map cannot see
-    from .attack import across_cover, melee_partners, outnumbers  # attack imports this module
-
     common = "Common Physical Combat Modifiers"
     unaware_now = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
-    out.append(_opt("unaware", "The target is unaware of the attacker", "bool", unaware_now,
+    out.append(_opt("unaware", say("The target is unaware of the attacker"), "bool", unaware_now,
                     help_="Attacking Unaware Opponent: +2 melee, +1 ranged, the first attack; no Charge"))
-    out.append(_opt("higher_ground", "Attacking from higher ground (+1)", "bool", False))
-    out.append(_opt("mounted", "Attacking from a mount", "bool", False, help_="+1 to Melee, -2 to Ballistic Skill rolls"))
-    out.append(_opt("outnumber", "Outnumbering the opponent (+1)", "bool", outnumbers(att, tgt, request.others or []),
+    out.append(_opt("higher_ground", say("Attacking from higher ground (+1)"), "bool", False))
+    out.append(_opt("mounted", say("Attacking from a mount"), "bool", False, help_="+1 to Melee, -2 to Ballistic Skill rolls"))
+    out.append(_opt("outnumber", say("Outnumbering the opponent (+1)"), "bool", outnumbers(att, tgt, request.others or []),
                     melee, f"{name} is no melee attack ({common}: Outnumber Opponent)",
                     "Outnumber Opponent: found on the map; change it if the map is wrong"))
-    out.append(_opt("target_higher_ground", "The target is on higher ground (-1 to its defense)", "bool", False,
+    out.append(_opt("target_higher_ground", say("The target is on higher ground (-1 to its defense)"), "bool", False,
                     not melee, f"only against ranged attacks ({common}: Higher Ground)"))
-    out.append(_opt("firing_blind", "Firing blind from cover (-3, no range bonus)", "bool", False,
+    out.append(_opt("firing_blind", say("Firing blind from cover (-3, no range bonus)"), "bool", False,
                     not melee, f"{name} is no shot ({common}: Firing Blind)"))
-    out.append(_opt("into_melee", "Firing into melee (-2; a miss by it strays)", "bool",
+    out.append(_opt("into_melee", say("Firing into melee (-2; a miss by it strays)"), "bool",
                     bool(melee_partners(tgt, att, request.others or [])), not melee,
                     f"{name} is no shot ({common}: Firing into Melee)", "found on the map; change it if the map is wrong"))
-    out.append(_opt("two_weapons", "Weapons in hand", "choice", "no",
+    out.append(_opt("two_weapons", say("Weapons in hand"), "choice", "no",
                     help_="Wielding Two (or more) Weapons; Ambidexterity reduces the off hand's penalty by 2",
                     values=[{"key": k, "label": v} for k, v in TWO_WEAPONS]))
     mayhem = num(att.sheet.get("mayhem"))
-    out.append(_opt("mayhem", "Mayhem points spent", "int", 0, mayhem > 0,
+    out.append(_opt("mayhem", say("Mayhem points spent"), "int", 0, mayhem > 0,
                     "Mayhem Points: none to spend (the GM grants them for inspired actions)", min=0, max=mayhem))
-    out.append(_opt("swordpoint", "From sword- or gunpoint (+2, a critical at the head)", "bool",
+    out.append(_opt("swordpoint", say("From sword- or gunpoint (+2, a critical at the head)"), "bool",
                     a_state.get("swordpoint") == tgt.id,
                     help_="Swordpoint & Gunpoint: after Initiate Sword/Gun-point (3 ticks) on this target"))
     hunkered = "hunkered" in a_state["stances"]
-    out.append(_opt("across_cover", "The target is across the cover", "bool",
+    out.append(_opt("across_cover", say("The target is across the cover"), "bool",
                     across_cover(request, settings) if hunkered else False, hunkered,
                     "only for a character hunkered down (Defensive Actions: Hunker Down)",
                     "Hunker Down: no attack on opponents across the cover before standing up; found on the map"))
-    out.append(_opt("in_cover", "The target has taken cover", "bool", bool(t_state.get("in_cover"))))
-    out.append(_opt("covering_fire", "An ally's Covering Fire protects the target (+1)", "bool",
+    out.append(_opt("in_cover", say("The target has taken cover"), "bool", bool(t_state.get("in_cover"))))
+    out.append(_opt("covering_fire", say("An ally's Covering Fire protects the target (+1)"), "bool",
                     "covered_by_fire" in t_state["stances"]))
-    out.append(_opt("modifier", "GM modifier to the attack", "int", 0, min=-10, max=10))
-    out.append(_opt("defense_modifier", "GM modifier to the defense", "int", 0, min=-10, max=10))
-    out.append(_opt("gm_allows_borrowing", "The GM lets this attack borrow ticks", "bool", False,
+    out.append(_opt("modifier", say("GM modifier to the attack"), "int", 0, min=-10, max=10))
+    out.append(_opt("defense_modifier", say("GM modifier to the defense"), "int", 0, min=-10, max=10))
+    out.append(_opt("gm_allows_borrowing", say("The GM lets this attack borrow ticks"), "bool", False,
                     help_="Overspending or Borrowing Ticks"))
     return out
-
-
-def check_location(action, location: str) -> None:
-    """A Called Shot aims at "the head or similarly vital area" ("Ranged Attack Actions")."""
-    if action.key == "called_shot" and location not in CALLED_SHOT_LOCATIONS:
-        raise RuleError("Called Shot: at the head or a similarly vital area (Ranged Attack Actions, 'Called Shot'), "
-                        f"not the {location}")
-
-
-def split_defense(value: str | None) -> tuple[str | None, list[str]]:
-    """A defense choice as ``plan_attack`` reads it: "dodge+prone" is a Dodge with a Drop Prone
-    reaction before it."""
-    if not value or "+" not in str(value):
-        return value, []
-    base, *mods = str(value).split("+")
-    unknown = [m for m in mods if m not in DEFENSE_REACTIONS]
-    if unknown:
-        raise RuleError(f"unknown defense reaction {unknown[0]!r}: {', '.join(DEFENSE_REACTIONS)}")
-    return base, mods
 
 
 def defense_choices(system, request: AttackRequest) -> list[dict]:

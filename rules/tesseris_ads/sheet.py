@@ -8,6 +8,7 @@ from ..text import say
 from ..system import RuleError, SheetError, SheetField, column
 from ..system import Modifier
 from .checks import wound_penalty
+from .data import SKILL_WORDS, rank_words
 from .data import BASE_TICKS, CHARACTERISTICS, HUMAN_SPEED, MAX_WOUNDS, SKILL_CHARACTERISTIC, SKILLS, STATUS_EFFECTS
 
 
@@ -42,7 +43,7 @@ def test_pool(sheet: dict, skill_name: str, characteristic: str | None = None) -
     """The dT pool and the rank of a skill test: the characteristic's rank in dT, the
     skill rank added (the core dT facts: "Melee Skill + Agility (dT)")."""
     ch = characteristic or skill_characteristic(sheet, skill_name)
-    rank = Modifier(f"{skill_name.replace('_', ' ').title()} rank", skill(sheet, skill_name), "sheet")
+    rank = Modifier(rank_words(skill_name), skill(sheet, skill_name), "sheet")
     return max(0, char(sheet, ch)), [rank]
 
 
@@ -312,11 +313,16 @@ def derived(sheet: dict) -> dict:
         "run": 4 * speed(sheet),
         "sprint": 6 * speed(sheet),
         "defenses": {
-            "duck": f"{char(sheet, 'agility') + char(sheet, 'perception')}dT, re-roll {char(sheet, 'intelligence')}, -{b}",
+            "duck": say("{pool}dT, re-roll {n}, -{bulk}", pool=char(sheet, "agility") + char(sheet, "perception"),
+                        n=char(sheet, "intelligence"), bulk=b),
             "dodge": f"{char(sheet, 'agility')}dT + {skill(sheet, 'acrobatics')} - {b}",
             "block": f"{char(sheet, 'strength')}dT + {skill(sheet, 'athletics')}",
             "parry": f"{char(sheet, 'agility')}dT + {skill(sheet, 'melee')}",
         },
+        "defense_names": {"duck": say("Duck"), "dodge": say("Dodge"), "block": say("Block"), "parry": say("Parry")},
+        "skill_names": dict(SKILL_WORDS),
+        "slot_names": {"armour": say("Armour"), "cloak": say("Cloak")},
+        "reliability_names": {"reliable": say("reliable"), "unreliable": say("unreliable")},
         "dead": wounds >= max_wounds(sheet) or wounds >= full_max_stamina(sheet),
     }
     return out

@@ -18,9 +18,10 @@ from dataclasses import replace
 from .. import odds as core_odds
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, RuleError
-from .attack import across_cover, jam_check, plan_attack, resolve_attack, settings_of
+from ..text import joined, say
+from .attack import across_cover, jam_check, plan_attack, resolve_attack, rounds_words, settings_of
 from .checks import pool_distribution
-from .options import spray_most
+from .picks import spray_most
 from .sheet import num, weapon as sheet_weapon
 from .ticks import spend, state_of
 
@@ -81,7 +82,7 @@ def resolve_spray(request: AttackRequest, dice: DiceSource, settings: dict) -> A
                         gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=att.sheet.get("statuses"))
     a_state = {**a_state, "aim": 0}
     name = weapon.get("name") or weapon.get("key")
-    rec = dice.roll(f"{plans[0].attack_pool}dT", f"{att.name}: Spray 'n Pray with {name}")
+    rec = dice.roll(f"{plans[0].attack_pool}dT", say("{name}: Spray 'n Pray with {weapon}", name=att.name, weapon=name))
     rolls, effects, parts, states = [rec], [], [], {}
     for i, r in enumerate(reqs):
         res = resolve_attack(replace(r, options={**r.options, "dt_successes": rec.total}), dice, settings, part=True)
@@ -98,15 +99,17 @@ def resolve_spray(request: AttackRequest, dice: DiceSource, settings: dict) -> A
                "targets": parts, "hits": sum(p["hit"] for p in parts)}
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": plans[0].bullets,
-                                               "says": f"{plans[0].bullets} rounds from the {name}"}))
+                                               "says": rounds_words(plans[0].bullets, weapon)}))
     hit = any(p["hit"] for p in parts)
     if not hit:
         a_state = jam_check(weapon, parts[0]["attack_total"], rec.total, settings, dice, rolls, effects, details, a_state)
     details["states"] = {att.id: a_state, **states}
-    said = "; ".join(p["words"] for p in parts)
-    summary = f"{att.name} sprays the {name} on Full Auto ({plans[0].bullets} rounds, Spray 'n Pray): {said}"
+    said = joined([p["words"] for p in parts])
+    summary = say("{name} sprays the {weapon} on Full Auto ({n} rounds, Spray 'n Pray): {said}", name=att.name, weapon=name,
+                  n=plans[0].bullets, said=said)
     if "jam" in details:
-        summary += "; the weapon jams" + (" (cleared at once)" if details["jam"]["recovered"] else "")
+        summary = (say("{line}; the weapon jams (cleared at once)", line=summary) if details["jam"]["recovered"]
+                   else say("{line}; the weapon jams", line=summary))
     return AttackResult(hit=hit, summary=summary, rolls=rolls, modifiers=plans[0].attack_mods, effects=effects,
                         details=details)
 
@@ -210,10 +213,11 @@ def covering_fire(request: AttackRequest, settings: dict) -> AttackResult:
     effects = []
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", att.id, {"weapon": weapon.get("key"), "spent": bullets,
-                                               "says": f"{bullets} rounds from the {name}"}))
-    whom = ", ".join(allies) or "no ally"
-    summary = (f"{att.name} lays down Covering Fire at {request.target.name} with the {name} ({bullets} rounds): "
-               f"+1 to the defense rolls of {whom} until {att.name}'s next turn")
+                                               "says": rounds_words(bullets, weapon)}))
+    said = dict(name=att.name, target=request.target.name, weapon=name, n=bullets)
+    summary = (say("{name} lays down Covering Fire at {target} with the {weapon} ({n} rounds): +1 to the defense rolls of "
+                   "{allies} until {name}'s next turn", allies=", ".join(allies), **said) if allies
+               else say("{name} lays down Covering Fire at {target} with the {weapon} ({n} rounds): no ally to cover", **said))
     details = {"action": "covering_fire", "attacker": att.id, "target": request.target.id, "weapon": weapon.get("key"),
                "bullets": bullets, "allies": [o for o in states if o != att.id], "states": states, "hits": 0}
     return AttackResult(hit=False, summary=summary, effects=effects, details=details)

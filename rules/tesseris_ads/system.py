@@ -9,7 +9,7 @@ from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Comb
 from . import badges as own_badges
 from . import cover, health, movement, options, sheet, turns
 from .attack import attack_cover_piece, effect_words, range_band_name, resolve_attack, settings_of
-from .data import DEFAULT_SETTINGS
+from .data import COVER_MATERIAL_LABELS, DEFAULT_SETTINGS
 from .odds import attack_odds
 
 
@@ -22,6 +22,7 @@ class TesserisSystem(BaseSystem):
     help_template = "help/tesseris_ads.html"
     cell_size = 1.0
     cell_unit = "yard"
+    cover_material_labels = COVER_MATERIAL_LABELS
     #: what the rules and the GM set, not the player: damage taken, Ego lost, status effects
     gm_only_fields = ("stamina", "wounds", "ego", "statuses")
 

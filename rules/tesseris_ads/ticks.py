@@ -10,6 +10,7 @@ function returns a new dict.
 from __future__ import annotations
 
 from ..system import Combatant, RuleError
+from ..text import say
 from .data import ACTIONS, BASE_TICKS, FREE_REACTIONS, WHILE_GRAPPLED, WHILE_PINNED, Action
 from .sheet import num
 
@@ -89,41 +90,41 @@ def refusal(state: dict, action_key: str, reaction: bool = False, statuses: list
     have = {x["name"] if isinstance(x, dict) else str(x) for x in (statuses or [])}
     stances = s["stances"]
     if "Unconscious" in have:
-        return "an unconscious character takes no actions"
+        return say("an unconscious character takes no actions")
     if "Pinned" in have and action_key not in WHILE_PINNED:
-        return "a pinned character may only Break Pin or use Grapple Defense"
+        return say("a pinned character may only Break Pin or use Grapple Defense")
     if "Grappled" in have and action_key not in WHILE_GRAPPLED:
-        return "a grappled character may only take grappling actions"
+        return say("a grappled character may only take grappling actions")
     if s.get("surprised") and not reaction:
-        return "a surprised character may only take reactions this round"
+        return say("a surprised character may only take reactions this round")
     if reaction and (action.reaction_ticks is None):
-        return f"{action.name} cannot be taken as a reaction"
+        return say("{action} cannot be taken as a reaction", action=action.name)
     if not reaction and action.ticks is None:
-        return f"{action.name} is only taken as a reaction"
+        return say("{action} is only taken as a reaction", action=action.name)
     if action.is_attack and not reaction:
         if "total_defense" in stances:
-            return "no attack actions in a turn with Total Defense"
+            return say("no attack actions in a turn with Total Defense")
         if "ran" in stances:
-            return "no attack actions after a Run until the start of the next turn"
+            return say("no attack actions after a Run until the start of the next turn")
     if action.extra.get("needs_stance") and action.extra["needs_stance"] not in stances:
-        return f"an {action.name} needs the Overwatch stance (Overwatch, 4 ticks)"
+        return say("{action} needs the Overwatch stance (Overwatch, 4 ticks)", action=action.name)
     if action_key == "overwatch_attack" and num(s.get("overwatch_attacks")) >= action.extra["most"]:
-        return "one free Overwatch attack and a second for a Reaction; no third"
+        return say("one free Overwatch attack and a second for a Reaction; no third")
     if action.extra.get("once_per_round") and s.get("aimed_this_round"):
-        return f"{action.name} may only be taken once per round"
+        return say("{action} may only be taken once per round", action=action.name)
     if action.extra.get("once_per_turn") and s.get("quick_step"):
-        return f"{action.name} may only be taken once per turn"
+        return say("{action} may only be taken once per turn", action=action.name)
     if action_key == "quick_step" and s.get("moved"):
-        return "no Quick Step in a turn with a Move, Run or Sprint"
+        return say("no Quick Step in a turn with a Move, Run or Sprint")
     if action_key in QUICK_STEP_EXCLUDES and s.get("quick_step"):
-        return f"no {action.name} in a turn with a Quick Step"
+        return say("no {action} in a turn with a Quick Step", action=action.name)
     if action_key == "hunker_down" and not s.get("in_cover"):
-        return "Hunker Down needs the character to be in cover"
+        return say("Hunker Down needs the character to be in cover")
     if action_key == "total_defense":
         if num(s["attacks"]) > 0:
-            return "Total Defense is only possible before any attack action this turn"
+            return say("Total Defense is only possible before any attack action this turn")
         if "hunkered" in stances:
-            return "Total Defense cannot be used while hunkered down"
+            return say("Total Defense cannot be used while hunkered down")
     return None
 
 

@@ -20,13 +20,14 @@ from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplem
 from . import actions as own_actions
 from . import cover as cover_mod
 from .checks import roll_test
+from .data import LOCATION_WORDS
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS, USUAL_ACTIONS
 from .health import consciousness_check, end_of_combat, start_of_round_damage
 from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_attackers
 from .sheet import char, num, speed, stamina, test_pool
 from .status import add_status, names as status_names, start_of_round
 from .ticks import BORROWABLE_ACTIONS, BORROWABLE_CATEGORIES, TURN_STANCES, cost, refusal, spend, state_of, ticks_per_round
-from ..text import say, say_n
+from ..text import joined, say, say_n
 
 
 def new_round(state: dict, sheet: dict) -> dict:
@@ -87,7 +88,7 @@ def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource
     rolls = []
     stealth = {}
     for h in hidden:
-        test = roll_test(dice, *test_pool(h.sheet, "stealth"), f"{h.name}: Stealth (ambush)")
+        test = roll_test(dice, *test_pool(h.sheet, "stealth"), say("{name}: Stealth (ambush)", name=h.name))
         stealth[h.id] = test.total
         rolls += test.records
     out: dict = {"stealth": stealth, "rolls": rolls, "combatants": {}}
@@ -96,7 +97,7 @@ def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource
         if not foes:
             continue
         best = max(stealth[f] for f in foes)
-        test = roll_test(dice, *test_pool(u.sheet, "awareness"), f"{u.name}: Awareness (surprise)")
+        test = roll_test(dice, *test_pool(u.sheet, "awareness"), say("{name}: Awareness (surprise)", name=u.name))
         total = test.total
         rolls += test.records
         aware = total >= best
@@ -112,14 +113,14 @@ def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
     Agility, then players before NPCs; what is still tied is flagged for the GM."""
     rows = []
     for c in combatants:
-        rec = dice.roll("1d10", f"{c.name}: initiative")
+        rec = dice.roll("1d10", say("{name}: initiative", name=c.name))
         mods = [
-            Modifier("Agility", char(c.sheet, "agility"), "Initiative"),
-            Modifier("Speed", speed(c.sheet), "Initiative"),
+            Modifier(say("Agility"), char(c.sheet, "agility"), "Initiative"),
+            Modifier(say("Speed"), speed(c.sheet), "Initiative"),
         ]
         misc = num(c.sheet.get("initiative_bonus"))
         if misc:
-            mods.append(Modifier("Misc.", misc, "sheet"))
+            mods.append(Modifier(say("Misc."), misc, "sheet"))
         rows.append(
             {
                 "id": c.id,
@@ -264,10 +265,12 @@ def _start_turn(step: _Step, cid: str) -> bool:
         check = consciousness_check(sheet, step.dice, step.settings)
         step.rolls.append(check["roll"])
         if check["passed"]:
-            step.log.append(f"{step.name(cid)} stays conscious: Resolve {check['total']} against {check['difficulty']}")
+            step.log.append(say("{name} stays conscious: Resolve {total} against {difficulty}", name=step.name(cid), total=check["total"],
+                                difficulty=check["difficulty"]))
         else:
             step.change(cid, {"statuses": check["sheet"]["statuses"], "dying": True})
-            step.log.append(f"{step.name(cid)} falls unconscious and begins dying: Resolve {check['total']} against {check['difficulty']}")
+            step.log.append(say("{name} falls unconscious and begins dying: Resolve {total} against {difficulty}", name=step.name(cid),
+                                total=check["total"], difficulty=check["difficulty"]))
             return False
     step.log.append(say("{name}'s turn: {ticks} ticks", name=step.name(cid), ticks=num(cs[cid]["ticks"])))
     return True
@@ -347,20 +350,20 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         step.rolls += out["rolls"]
         for u in unaware:
             if u.id not in out["combatants"]:
-                step.log.append(f"{u.name} was caught unaware, but no foe is hidden from them: no surprise round for them")
+                step.log.append(say("{name} was caught unaware, but no foe is hidden from them: no surprise round for them", name=u.name))
         if out["combatants"]:
             step.state["phase"] = "surprise"
-            step.log[-1] = "Round 1: the surprise round"
+            step.log[-1] = say("Round 1: the surprise round")
         for cid, r in out["combatants"].items():
             if r["aware"]:
-                step.log.append(f"{step.name(cid)} notices the ambush (Awareness {r['awareness']} against Stealth "
-                                f"{r['against']}): all ticks in the surprise round")
+                step.log.append(say("{name} notices the ambush (Awareness {awareness} against Stealth {stealth}): all ticks in "
+                                    "the surprise round", name=step.name(cid), awareness=r["awareness"], stealth=r["against"]))
             else:
                 step.state["combatants"][cid] = {**step.state["combatants"][cid], "surprised": True,
                                                  "ticks": SURPRISE_REACTION_TICKS, "free_reaction": False}
-                step.log.append(f"{step.name(cid)} is surprised (Awareness {r['awareness']} against Stealth "
-                                f"{r['against']}): no turn in the surprise round, reactions only, up to "
-                                f"{SURPRISE_REACTION_TICKS} ticks")
+                step.log.append(say("{name} is surprised (Awareness {awareness} against Stealth {stealth}): no turn in the "
+                                    "surprise round, reactions only, up to {ticks} ticks", name=step.name(cid),
+                                    awareness=r["awareness"], stealth=r["against"], ticks=SURPRISE_REACTION_TICKS))
     _roll_initiative(step)
     _advance(step)
     return step.update()
@@ -554,29 +557,32 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
                        gm_allows_borrowing=bool(options.get("gm_allows_borrowing")), statuses=statuses)
     paid = num(me["ticks"]) - num(paid_state["ticks"])
     new = _clean(paid_state)
-    line = f"{actor.name}: {a.name}" + (" (reaction)" if reaction else "") + f", {paid} tick{'s' if paid != 1 else ''}"
+    line = (say_n("{name}: {action} (reaction), {n} tick", "{name}: {action} (reaction), {n} ticks", paid, name=actor.name, action=a.name)
+            if reaction else say_n("{name}: {action}, {n} tick", "{name}: {action}, {n} ticks", paid, name=actor.name, action=a.name))
     others = [step.fighter(c.id) for c in everyone if c.id != actor.id and c.id in s["combatants"]]
     me_now = step.fighter(actor.id)
 
     if action in MOVE_ACTIONS:
         new = grant(new, step.sheets[actor.id], action, reaction)
         if new.get("move_left"):
-            line += f": {num(new['move_left'])} squares to move (moves on the map spend them)"
+            line = say("{line}: {n} squares to move (moves on the map spend them)", line=line, n=num(new["move_left"]))
     elif action in ("drop_prone", "stand_up", "leave_cover"):
         if action == "leave_cover":
             new = _clean(cover_mod.leave_cover(new))
         foes = reactive_attackers(action, me_now, others)
         if foes:
-            line += "; Reaction Strike possible for " + ", ".join(step.name(f) for f in foes)
+            line = say("{line}; Reaction Strike possible for {names}", line=line, names=", ".join(step.name(f) for f in foes))
             new["provoked"] = foes
     elif action == "clear_jam":
         new = own_actions.clear_jam(new, options.get("weapon"))
-        line += f": {options.get('weapon') or 'the weapon'} fires again"
+        line = (say("{line}: {weapon} fires again", line=line, weapon=options["weapon"]) if options.get("weapon")
+                else say("{line}: the weapon fires again", line=line))
     elif action == "take_cover":
         new = _clean(grant(cover_mod.take_cover(new, on_turn=not reaction), step.sheets[actor.id], action, reaction))
-        line += ": " + " and ".join(cover_mod.covered_locations(new)) + " in cover"
+        line = say("{line}: {locations} in cover", line=line, locations=joined(
+            [LOCATION_WORDS.get(w, w) for w in cover_mod.covered_locations(new)], ", "))
         if new.get("move_left"):
-            line += f", up to {num(new['move_left'])} squares to reach it"
+            line = say("{line}, up to {n} squares to reach it", line=line, n=num(new["move_left"]))
     elif action == "covering_fire":
         weapon_key = options.get("weapon")
         weapon = (step.sheets[actor.id].get("weapons") or {}).get(weapon_key) if weapon_key else None
@@ -596,13 +602,15 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
             if "covered_by_fire" not in stances:
                 stances.append("covered_by_fire")
             s["combatants"][ally] = {**st, "stances": stances, "covered_by": sorted(set(st.get("covered_by") or []) | {actor.id})}
-        line += ": +1 to the defense rolls of " + (", ".join(step.name(x) for x in allies) or "no ally") + " until " + actor.name + "'s next turn"
+        line = (say("{line}: +1 to the defense rolls of {names} until {name}'s next turn", line=line,
+                    names=", ".join(step.name(x) for x in allies), name=actor.name) if allies
+                else say("{line}: no ally to cover", line=line))
     elif action == "join_grapple":
         target = step.by_id.get(options.get("target"))
         if target is None or "Grappled" not in status_names(step.sheets[target.id].get("statuses")):
             raise RuleError("a grapple is joined on an opponent already grappled (options target)")
         step.change(actor.id, {"statuses": add_status(statuses, "Grappled", target.id)})
-        line += f" on {target.name}: Grappled"
+        line = say("{line} on {target}: Grappled", line=line, target=target.name)
     elif action == "reload":
         weapon_key = options.get("weapon")
         weapons = copy.deepcopy(step.sheets[actor.id].get("weapons") or {})
@@ -613,14 +621,14 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
             raise RuleError("how many rounds are loaded? (options ammo, or the weapon's capacity)")
         weapons[weapon_key]["ammo"] = num(loaded)
         step.change(actor.id, {"weapons": weapons})
-        line += f": {weapons[weapon_key].get('name', weapon_key)} holds {num(loaded)}"
+        line = say("{line}: {weapon} holds {n}", line=line, weapon=weapons[weapon_key].get("name", weapon_key), n=num(loaded))
     elif action == "initiate_swordpoint":
         target = step.by_id.get(options.get("target"))
         if target is None:
             raise RuleError("whom is the sword or gun pointed at? (options target)")
         own_actions.can_initiate_swordpoint(actor, target, list(options.get("conditions") or []), options.get("weapon"))
         new["swordpoint"] = target.id
-        line += f" on {target.name}"
+        line = say("{line} on {target}", line=line, target=target.name)
     if action not in MOVE_ACTIONS and action != "take_cover" and settings.get("move_remainder") == "action":
         new = {k: v for k, v in new.items() if k not in ("move_left", "move_action")}
     s["combatants"][actor.id] = new
@@ -672,7 +680,7 @@ def _delay(step: _Step, actor: Combatant, settings: dict) -> TurnUpdate:
     forfeit = delay_forfeits(rows, left, num(settings.get("delay_forfeit_after"), 2))
     s["current"] = None
     if forfeit:
-        step.log.append(", ".join(step.name(f) for f in forfeit) + " kept delaying: they forfeit the rest of the round")
+        step.log.append(say("{names} kept delaying: they forfeit the rest of the round", names=", ".join(step.name(f) for f in forfeit)))
         s["acted"] += [f for f in forfeit if f not in s["acted"]]
     _advance(step)
     return step.update()

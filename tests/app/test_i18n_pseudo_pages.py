@@ -1,10 +1,11 @@
 """Every page and every live fragment in the pseudo-locale en_XA (issue #37): each text a person reads (a text
 node, a title, aria-label, placeholder, alt or confirm question) comes from a catalog, so in en_XA it is
 accented and in [ ... ·]. What is left after taking out the pseudo-translated parts and the data (names of games,
-tokens, players, maps and systems, numbers, dice, join codes, the product name) must hold no English word.
-
-Help pages and rule text belong to the other domains ("help", "rules"); what of theirs still shows in English is
-listed in PENDING_OTHER_DOMAINS below, one place the lead empties as those domains are merged."""
+tokens, players, maps and systems, numbers, dice, join codes, the product name, the weapons' names and the
+entries a sheet holds) must hold no English word, in every game system: the rules' words (the "rules" domain:
+log lines, roll purposes, modifiers, actions and why one is not open, the forms' choices) included. Terms kept in
+English on purpose (docs/TRANSLATING.md: Atomic Tomorrow's capitalised attributes, GURPS's ST/DX/IQ/HT) are
+marked ``translate="no"`` where they show, as data; no pattern lets English through."""
 
 from __future__ import annotations
 
@@ -19,53 +20,16 @@ from webapp import create_app
 from webapp.live import render
 from webapp.live.hub import actor_for_audience
 
-#: PENDING FROM OTHER DOMAINS: English still shown by the other helpers' parts, pending their merge (#37).
-#: "help" (i18n-help): the help pages (templates/help/) and sheets (templates/sheets/, webapp/web/sheetform.py);
-#: "rules" (i18n-rules): the rule engines' words, the log lines, the result cards, option, defense and action
-#: labels, token descriptions (webapp/game/describe.py). A text is let through when what is left of it (after
-#: the pseudo-translated parts and the data are taken out) matches one of its domain's patterns; the pages
-#: named in PENDING_PAGES are wholly another domain's. The lead empties these as i18n-rules and i18n-help
-#: are merged. Nothing of the "messages" domain may be here.
+#: pages wholly another domain's, not yet translated (none now)
 PENDING_PAGES: dict[str, str] = {}
-PENDING_OTHER_DOMAINS: dict[str, tuple[str, ...]] = {
-    # What is still English in GURPS Lite, Tesseris, Phase/TN and Atomic Tomorrow (found when this test was
-    # extended to every system, #37): Plain grid and Savage Worlds need none of it. Each line is one kind of
-    # text not yet converted to the rules' words (rules.text.say), to be emptied as it is.
-    "rules": (
-        # roll purposes in a roll's line (rules' RollRecord labels)
-        r"[(\[].*(?:turn order|attack|defense|initiative|hit location|trauma check|Duck|Straight Shot).*",
-        r"\d+dT(?: \+ \d+)?(?: - \d+)?|(?:\d+dT)?, re-roll \d+, -\d+",  # a dice pool's notation (Tesseris)
-        # modifiers of an attack or a check
-        r"(?:Reflexes|Rifles rank|skill \w+|wild shot|traumatic wounds x\d+) [+-]\d+",
-        r"Range: Point blank \(2 squares or less\) \+2",
-        # Phase/TN's phases and declarations, Atomic Tomorrow's and Tesseris's distances and moves
-        r"· \d+ (?:yards?|squares?)|· phase \d of \d · declarations(?: done: Next turn resolves the phase)?",
-        r"'s turn to declare \(lowest initiative first\)\.|declares a Move \(.*\)\.|may move \d+ more square\(s\)"
-        r" this phase\.|has left the fight\.|Phase actions \(together\): .*|moves \d+ squares? \(.*|: \d+ rounds?"
-        r" from the|down \(flesh wounds at capacity\)",
-        r"phase action|round action|free to minute|No new action this phase|Other action \(describe it, give its"
-        r" length\)|Declare a Move \(then move the token\)|Cancel Move|Change the target of Move|Target and fire"
-        r"|Targeting|Fire|Move \(\d+ of \d+ squares left\)|Three-round burst|Full auto",
-        r"— .*",  # why an action is not open now (Tesseris, Phase/TN)
-        # the sheets' and the attack form's words: skills, characteristics, armour, cover, locations, qualities
-        r"Acrobatics|Aim|Armour|Armoured coat|Athletics|Awareness|Block|Brawling|Cloak|Constitution|DX|Dodge|Duck"
-        r"|Duster|Guns \( \)|HT|IQ|Intelligence|Light|Melee|Parry|Perception|Pistols|Reflexes|Resolve|Rifles|ST"
-        r"|Scrutiny|Shield|Stealth|Strength|Tactics|Unarmed|Willpower|arms|legs|torso|groin|skull|vitals|brawling"
-        r"|fastdraw|fine|handguns|reliable|rifles|semi|sandbag|wood (?:thin|thick|reinforced)",
-        # Atomic Tomorrow: its actions' costs and labels, zones moved, the cover and armour grades of the forms
-        r"quick action|significant action|move action|free; each defense after the first this round -20%"
-        r"|Attack with .*|Attack with|· \d+ zones?|Quick action \(draw a weapon, flip a switch\.\.\.\)"
-        r"|Move \(within the zone or to an adjacent zone\)|Another significant action \(use a device\.\.\.\)"
-        r"|total|partial|none|medium|light|heavy|good|full|excellent|Ranged|Fighting|Light \(−1\)",
-        # Atomic Tomorrow's own capitalised terms, kept in English on purpose (docs/TRANSLATING.md)
-        r"(?:SAVVY|REFLEX|NERVE|GUILE|GRIT|CHARM|BRAWN|Engaged|Near|Far|Distant)(?:, (?:Engaged|Near|Far|Distant))*",
-    ),
-}
 
-#: PENDING RULES VALUES (i18n-rules3, #37; the lead drops this dict when their branch is merged): the rules' English
+#: PENDING RULES VALUES (#37: what the rules still pass as English into a translated sentence, to be emptied): the rules' English
 #: passed as a value into a translated sentence (each value is marked ⟦ ⟧ in en_XA and checked on its own), found
 #: when the check learned to look inside sentences. One pattern per kind, each the whole of one value's leftover.
 PENDING_RULES_VALUES: tuple[str, ...] = (
+    # left by the merge of i18n-rules3 and i18n-rest: Atomic Tomorrow's Unarmed skill, Tesseris's hit location,
+    # cover grade, skill and armour grade passed into a translated line
+    r"Unarmed|torso|partial|handguns|light",
     # roll purposes in a roll's line ("{purpose}: {dice} = {total}"): every system's initiative, GURPS's attack,
     # defense and damage, Phase/TN's hit location and trauma check, Tesseris's and Atomic Tomorrow's rolls
     r"(?:: )?initiative(?: \( \))?|'s initiative|turn order: n?pc \( \)|attack: \( \)|attack damage \( \)"
@@ -184,7 +148,7 @@ def _leftover(text: str, data: list[str]) -> str:
 
 
 def pending(rest: str) -> bool:
-    return any(re.fullmatch(p, rest) for patterns in [*PENDING_OTHER_DOMAINS.values(), PENDING_RULES_VALUES]
+    return any(re.fullmatch(p, rest) for patterns in [PENDING_RULES_VALUES]
                for p in patterns)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from rules import atomic_tomorrow as at
-from rules.atomic_tomorrow.data import DEMO_ZONES, sample_encounter
+from rules.atomic_tomorrow.data import DEMO_ZONES
+from rules.atomic_tomorrow.sheet import sample_encounter
 from rules.dice import SeededDice
 from rules.system import AttackRequest, Combatant
 from rules.zones import ZoneMap

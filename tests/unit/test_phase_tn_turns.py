@@ -101,7 +101,7 @@ def test_two_rounds_of_leroy_and_earl():
                    options={"actions": [{"name": "fire", "target": "leroy"}]})
     up = SYSTEM.act(up.state, by_id(cs, "leroy"), "wait", cs, ScriptedDice([]))
     up = SYSTEM.next_turn(up.state, cs, ScriptedDice([1, 1]))
-    assert any("1 shot(s) of the last phase were not rolled: Leroy at Earl" in line for line in up.log)
+    assert any("1 shot of the last phase was not rolled: Leroy at Earl" in line for line in up.log)
     # "he is allowed to fire two shots, instead of the normal one": two shots to roll
     pair = up.state["shots"]
     assert [(d["attacker"], d["shot"], d["shots"], d["length"]) for d in pair] == [

@@ -90,3 +90,13 @@ def test_any_parameters_round_trip(name, number, other):
     line = say("{a} and {b}: {c}", a=name, b=number, c=say("{x}!", x=other))
     back = settle(json.loads(json.dumps(settle({"t": line}))))["t"]
     assert back == line and back.pack() == line.pack()
+
+
+def test_words_still_work_where_python_reads_them_as_text():
+    """A Say is a str: re.escape (which calls str.translate with a table) and the like read its English text;
+    a rule system's name of words is one (#37)."""
+    import re
+
+    name = say("Plain grid (no rules, tokens only)")
+    assert re.escape(name) == re.escape("Plain grid (no rules, tokens only)")
+    assert re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", "X", f"the {name} game") == "the X game"

@@ -32,6 +32,10 @@ MAX_ZONES = 60
 MAX_TERRAIN = 10
 GENERIC_MATERIALS = (N_("wood"), N_("stone"), N_("metal"), N_("sandbags"), N_("concrete"), N_("crate"))
 ZONE_COVER = ("none", "light", "partial", "medium", "good", "heavy", "excellent", "full", "total")
+#: a zone's cover grade as the editor names it (the rules' words: each zone-map system's grades)
+ZONE_COVER_WORDS = {"none": say("none"), "light": say("light"), "partial": say("partial"), "medium": say("medium"),
+                    "good": say("good"), "heavy": say("heavy"), "excellent": say("excellent"), "full": say("full"),
+                    "total": say("total")}
 
 Num = Annotated[float, Field(ge=-1, le=MAX_SIDE + 1, allow_inf_nan=False)]
 Point = Annotated[list[Num], Field(min_length=2, max_length=2)]

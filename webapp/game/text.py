@@ -20,6 +20,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, StringConstraints
 
+from rules.text import say_n
+
 from .model import Rejected
 
 MAX_NAME = 40
@@ -184,6 +186,15 @@ def scrub(value: str) -> str:
     return value.encode("utf-8", "replace").decode("utf-8")
 
 
+#: the systems' units of words, counted (rules.system's ``cell_unit``): the count chooses the plural, the
+#: amount (a fraction too) is what is written
+_UNIT_WORDS = {
+    "yard": lambda count, amount: say_n("{n} yard", "{n} yards", count, n=amount),
+    "square": lambda count, amount: say_n("{n} square", "{n} squares", count, n=amount),
+    "zone": lambda count, amount: say_n("{n} zone", "{n} zones", count, n=amount),
+}
+
+
 def measure(amount: float, unit: str) -> str:
     """An amount in a system's unit as people write it: ``5 yards``, ``1 square``, ``2 zones``; a unit
     that is a sign (Savage Worlds' inches, ``"``) goes right after the number, never plural: ``5"``.
@@ -193,6 +204,8 @@ def measure(amount: float, unit: str) -> str:
     shown = str(int(n)) if n == int(n) else str(n)
     if not unit.replace(" ", "").isalpha():  # a sign; a unit of words ("zone step") is written out
         return f"{shown}{unit}"
+    if unit in _UNIT_WORDS:  # the rules' words (#37): "5 Meter"... in the reader's language, the number as it writes it
+        return _UNIT_WORDS[unit](1 if n == 1 else 2 if n != int(n) else int(n), int(n) if n == int(n) else n)
     if len(unit) <= 2 or n == 1:
         return f"{shown} {unit}"
     return f"{shown} {unit}s"

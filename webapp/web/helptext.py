@@ -70,6 +70,9 @@ def install(env):
     where no catalog is installed yet: Flask-Babel, set up after, replaces it with the catalogs) and the filters
     above. The app's (webapp/web/help.py) and a test's own environment alike; returns ``env``."""
     env.filters["rule_msgid"], env.filters["as_text"] = rule_msgid, as_text
+    from ..live import language
+
+    env.filters.setdefault("words", language.words)  # the rules' words (a system's name) in the reader's language
     if "jinja2.ext.InternationalizationExtension" not in env.extensions:
         env.add_extension("jinja2.ext.i18n")
         env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids

@@ -16,6 +16,7 @@ from rules.system import RuleError, RuleNotImplemented, SheetError
 
 from ..game import characters, fog
 from ..game.model import Rejected
+from ..live import language
 from . import helptext, hub, sheetform
 from .game import _seat, bp
 
@@ -43,7 +44,7 @@ def _context(game, token, actor, error: str | None = None, notice: str = "",
     character = characters.of_token(game, token.id)
     sheet = characters.sheet_of(game, token)
     try:
-        derived = system.derived(sheet)
+        derived = language.words(system.derived(sheet))  # the rules' words of it (a state) in the reader's language
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
         derived = {}
     locked = _locked(system, actor)
