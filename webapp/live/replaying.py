@@ -13,8 +13,11 @@ whoever started it closed (``left``).
 
 The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks. As the
 game is played, every ``LIVE_EVERY`` events the hub's state is its next checkpoint (``played``), kept in the data
-folder (``webapp.storage.history``), where a server started again finds them; a game played before (or imported)
-is folded ahead in the background when a GM connects (``warm``), and kept the same way. A later jump folds at most
+folder (``webapp.storage.history``), where a server started again finds them. A game imported (``tacmap import``, a
+room's table copied from its template) is folded with its checkpoints at import (``history.fold_and_keep``, or
+``warm`` in the background for a room's copy); a long game with none (made by an earlier version) is folded in the
+background at the server's start (``fold_old``); any other is folded ahead when a GM connects (``warm``), and kept
+the same way. A later jump folds at most
 ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
 """
 
@@ -178,6 +181,37 @@ class Replays:
                 self.keep(game_id, found)
         except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: the live checkpoint at seq %s was not kept", game_id, seq, exc_info=True)
+
+    def fold_old(self) -> None:
+        """At the server's start: the games with a long log (``WARM_FROM`` events or more) and no kept fold, or one far
+        behind their log (games made by an earlier version, or imported while no server ran), are folded and kept in
+        the background, one after another, in slices (``folded``): their first jump then folds at most
+        ``LIVE_EVERY`` events, and the other tables go on meanwhile."""
+        self.hub.socketio.start_background_task(self._fold_old)
+
+    def _fold_old(self) -> None:
+        store, folder = self.hub.store, self._data_dir()
+        try:
+            games = [record.id for record in store.games()]
+        except Exception:
+            log.warning("the games to fold for the replay were not listed", exc_info=True)
+            return
+        for game_id in games:
+            try:
+                head = store.last_seq(game_id)
+                kept = kept_folds.load_checkpoints(folder, game_id) if head >= WARM_FROM else None
+                if head < WARM_FROM or (kept is not None and isinstance(kept.get("seq"), int)
+                                        and head - kept["seq"] <= LIVE_GAP):
+                    continue  # short (folded in a moment when a jump asks), or kept already
+                with self._lock:
+                    if game_id in self._warming:
+                        continue
+                    self._warming.add(game_id)
+            except Exception:
+                log.warning("game %s: not folded at the start", game_id, exc_info=True)
+                continue
+            self._warm(game_id)  # ends its own turn (``_warming``)
+            time.sleep(0)
 
     def _warm(self, game_id: str) -> None:
         try:
