@@ -133,6 +133,7 @@ def test_a_rooms_tables_are_folded_in_the_background_and_a_jump_before_that_is_t
 
 def test_at_the_start_long_games_with_no_kept_fold_are_folded_in_the_background(tmp_path, monkeypatch):
     monkeypatch.setattr(replaying, "WARM_FROM", 100)
+    monkeypatch.setattr(replaying, "FOLD_OLD_AFTER", 0.1)
     # games played before the checkpoints were written as played: none kept
     monkeypatch.setattr(replaying.Replays, "played", lambda self, game, before: None)
     first = new_app(tmp_path)

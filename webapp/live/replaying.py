@@ -40,8 +40,15 @@ log = logging.getLogger(__name__)
 KEEP_HISTORIES = 8
 #: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
 FOLD_SLICE = 50
+#: seconds a fold in the background (``warm``, ``fold_old``, a far live checkpoint) rests between two slices and two
+#: kept files: a request of another table takes several turns of the loop (its socket, the log's write, the update
+#: sent), and with no rest each would wait a whole slice; a jump's own fold does not rest
+FOLD_REST = 0.01
 #: a GM's connection folds a game's log ahead from this many events (a shorter one folds in well under 300 ms)
 WARM_FROM = 500
+#: seconds after the server's start before the long games with no kept fold are folded (``fold_old``): the tables
+#: reconnecting after a restart are served their games first
+FOLD_OLD_AFTER = 5.0
 #: seconds between two looks at the games folded ahead, to fold what was played since (``follow_once``)
 FOLLOW_EVERY = 20.0
 #: the live state is taken as a checkpoint (and kept on disk) every this many events: a jump after a restart folds
@@ -104,9 +111,10 @@ class Replays:
             if found.checkpointed <= since:
                 return
             self._kept[game_id] = found.checkpointed
-        kept = found.export(since, pause=lambda: time.sleep(0))  # the other tables go on between two checkpoints
+        rest = lambda: time.sleep(FOLD_REST)  # noqa: E731 (the other tables go on between two checkpoints)
+        kept = found.export(since, pause=rest)
         if kept is not None:
-            kept_folds.save_checkpoints(self._data_dir(), game_id, kept)
+            kept_folds.save_checkpoints(self._data_dir(), game_id, kept, pause=rest)
 
     def warm(self, game_id: str) -> None:
         """Fold the game's log ahead, in the background (a GM page opened: the replay panel may be next), so the
@@ -142,14 +150,15 @@ class Replays:
             if self._online(game_id, "gm"):
                 self.warm(game_id)
 
-    def folded(self, game_id: str, upto: int | None = None) -> replay_view.History:
+    def folded(self, game_id: str, upto: int | None = None, rest: float = 0) -> replay_view.History:
         """The game's log folded up to event ``upto`` (default: its head), a slice at a time: under gevent (tacmap
-        serve) the other tables' greenlets go on between slices of a long first fold."""
+        serve) the other tables' greenlets go on between slices of a long first fold (a fold in the background rests
+        ``rest`` seconds between two, ``FOLD_REST``)."""
         found = self.history(game_id)
         upto = found.head if upto is None else min(upto, found.head)
         while found.folded < upto:
             found.fold_to(min(upto, found.folded + FOLD_SLICE))
-            time.sleep(0)
+            time.sleep(rest)
         return found
 
     def played(self, game, before: int) -> None:
@@ -174,7 +183,7 @@ class Replays:
             with lock:  # one game's checkpoints one at a time, in order
                 found = self.history(game_id)
                 if seq - found.folded > LIVE_GAP:
-                    found = self.folded(game_id, seq)
+                    found = self.folded(game_id, seq, rest=FOLD_REST)
                 elif not found.advance(seq, pickled):
                     return
                 time.sleep(0)
@@ -185,11 +194,12 @@ class Replays:
     def fold_old(self) -> None:
         """At the server's start: the games with a long log (``WARM_FROM`` events or more) and no kept fold, or one far
         behind their log (games made by an earlier version, or imported while no server ran), are folded and kept in
-        the background, one after another, in slices (``folded``): their first jump then folds at most
-        ``LIVE_EVERY`` events, and the other tables go on meanwhile."""
+        the background, ``FOLD_OLD_AFTER`` seconds after the start, one after another, in slices (``folded``): their
+        first jump then folds at most ``LIVE_EVERY`` events, and the other tables go on meanwhile."""
         self.hub.socketio.start_background_task(self._fold_old)
 
     def _fold_old(self) -> None:
+        self.hub.socketio.sleep(FOLD_OLD_AFTER)
         store, folder = self.hub.store, self._data_dir()
         try:
             games = [record.id for record in store.games()]
@@ -215,7 +225,7 @@ class Replays:
 
     def _warm(self, game_id: str) -> None:
         try:
-            found = self.folded(game_id)
+            found = self.folded(game_id, rest=FOLD_REST)
             self.keep(game_id, found)
         except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: no fold ahead", game_id, exc_info=True)

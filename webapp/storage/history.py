@@ -104,15 +104,16 @@ def load_checkpoint_state(data_dir: str | Path, game_id: str, seq: int) -> dict 
     return found.get("state") if found is not None and found.get("seq") == seq else None
 
 
-def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict) -> None:
-    """Keep the game's fold (``History.export``): its new checkpoints' states, then the index that names them.
-    Raises OSError when the folder cannot be written."""
+def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict, pause: Callable[[], None] = lambda: None) -> None:
+    """Keep the game's fold (``History.export``): its new checkpoints' states, then the index that names them
+    (``pause`` called between two files). Raises OSError when the folder cannot be written."""
     folder = _folder(data_dir, game_id)
     if folder is None:
         return
     private.make_dir(folder)
     for seq, state in kept["states"]:
         _write(folder / f"{seq}.json", {"seq": seq, "state": state})
+        pause()
     _write(folder / "index.json", kept["index"])
 
 
