@@ -200,6 +200,15 @@ class History:
             if head > len(self.events):
                 self.events.extend([None] * (head - len(self.events)))
 
+    def log(self) -> list[Event]:
+        """The whole known log (``head`` events), read from the store where not read yet, kept for the next reader
+        (the recap reads the log the replay keeps: a game served here is parsed once)."""
+        with self._lock:
+            try:
+                return self._events(0, self.head)
+            except _NotThisLog:  # a kept fold of another log: forgotten, the log is the log
+                return self._events(0, self.head)
+
     def _events(self, start: int, stop: int) -> list[Event]:
         """The log's events ``start + 1`` .. ``stop``, read from the store where not read yet."""
         found = self.events[start:stop]
