@@ -67,6 +67,7 @@ class Replays:
         self.hub, self._room, self._actor = hub, room, actor_for_audience
         self._lock = threading.RLock()
         self._histories: dict[str, replay_view.History] = {}
+        self._unrestored: set[str] = set()  # games whose History has not looked for a kept fold yet (``history``)
         # (game id, audience) -> (the seq shown, who asked: "gm" or the player's audience)
         self._on: dict[tuple[str, str], tuple[int, str]] = {}
         self._warming: set[str] = set()  # games whose log is being folded ahead (``warm``)
@@ -76,22 +77,26 @@ class Replays:
 
     # --- the folded log ---------------------------------------------------
 
-    def history(self, game_id: str) -> replay_view.History:
+    def history(self, game_id: str, restore: bool = True) -> replay_view.History:
         """The game's log, known up to its head now and folded as far as it was asked (``History.fold_to``);
-        made once per process (from the fold kept in the data folder when there is one), then extended."""
+        made once per process (from the fold kept in the data folder when there is one), then extended. With
+        ``restore=False`` (a reader of the log alone: the recap) the kept fold is not read yet: the next call that
+        folds takes it (nothing is folded by reading the log)."""
         store = self.hub.store
         with self._lock:
             found = self._histories.pop(game_id, None)
-            fresh = found is None
-            if fresh:
+            if found is None:
                 found = replay_view.History(game_id, evolve, empty_game)
+                self._unrestored.add(game_id)
             self._histories[game_id] = found  # the newest at the end
             while len(self._histories) > KEEP_HISTORIES:
-                self._histories.pop(next(iter(self._histories)))
+                self._unrestored.discard(self._histories.pop(next(iter(self._histories))).game_id)
             # read and folded as far as a jump asks (lazily): a server started again reads only the events after
             # the checkpoint a jump starts from
             found.grow(store.last_seq(game_id), lambda after: store.events(game_id, after=after))
+            fresh = restore and game_id in self._unrestored
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
+                self._unrestored.discard(game_id)
                 kept, folder = kept_folds.load_checkpoints(self._data_dir(), game_id), self._data_dir()
                 if kept is not None and found.restore(
                         kept, lambda seq: kept_folds.load_checkpoint_state(folder, game_id, seq)):

@@ -73,7 +73,7 @@ def build(h, game_id: str, actor) -> dict:
     (``Replays.history``: read from the store once per process, shared with the replay's jumps and the next recap);
     the GM's recap folds it without the fog's explored memory (the GM knows the whole map: nothing of the GM's
     story reads it; a third of the fold's cost)."""
-    events = h.replays.history(game_id).log()
+    events = h.replays.history(game_id, restore=False).log()
     times = h.store.event_times(game_id)
     with fog.without_memory() if actor.role == "gm" else nullcontext():
         return recap.story(walk(game_id, events), times, actor)
