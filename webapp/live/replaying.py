@@ -17,8 +17,7 @@ folder (``webapp.storage.history``), where a server started again finds them. A 
 room's table copied from its template) is folded with its checkpoints at import (``history.fold_and_keep``, or
 ``warm`` in the background for a room's copy); a long game with none (made by an earlier version) is folded in the
 background at the server's start (``fold_old``); any other is folded ahead when a GM connects (``warm``), and kept
-the same way. A later jump folds at most
-``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
+the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
 """
 
 from __future__ import annotations
