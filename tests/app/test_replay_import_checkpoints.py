@@ -76,6 +76,9 @@ def test_tacmap_import_keeps_the_checkpoints_and_the_first_jump_is_the_game_then
     app = new_app(here)
     hub = app.extensions["tacmap"]
     c = app.test_client()
+    # the recap first: it reads the whole log (kept parsed), and leaves the kept fold for the jump to take
+    assert c.get(f"/games/{g['id']}/recap", headers=bearer(g["gm_token"])).status_code == 200
+    assert hub.replays.history(g["id"], restore=False).folded == 0
     found = hub.replays.history(g["id"])
     assert found.folded == kept["seq"], "the first jump would fold the whole log"
     for at in (head - 3, kept["seq"] - 1, 7):
