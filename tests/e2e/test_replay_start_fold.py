@@ -4,6 +4,7 @@ each far sooner than the whole fold takes, and the game's first jump then starts
 
 from __future__ import annotations
 
+import statistics
 import time
 
 from bench.bench_replay import build
@@ -17,13 +18,13 @@ EVENTS = 3000
 
 def timing_prelude(record):
     """The server as `tacmap serve`, with each background fold's start and end (``time.monotonic``: one clock for
-    every process of the machine) written to ``record``, and the start's fold 1 s after the start (not 5)."""
+    every process of the machine) written to ``record``, and the start's fold 3 s after the start (not 5)."""
     return (
         "from webapp.patching import patch\n"
         "patch()\n"
         "import time\n"
         "import webapp.live.replaying as replaying\n"
-        "replaying.FOLD_OLD_AFTER = 1.0\n"
+        "replaying.FOLD_OLD_AFTER = 3.0\n"
         "_warm = replaying.Replays._warm\n"
         "def timed(self, game_id):\n"
         "    t0 = time.monotonic()\n"
@@ -68,14 +69,17 @@ def test_the_start_folds_an_old_long_game_in_the_background_and_other_tables_pla
         assert game_id == old
         kept = kept_folds.load_checkpoints(data, old)
         assert kept["seq"] == head // 50 * 50 and kept["game_id"] == old
-        assert moves[0][1] < start, "the first move (the other game loaded) was not answered before the fold"
         # the fold took a while (a 3,000-event log with fog, folded whole); the other table was answered all along,
         # each move far sooner than the fold (a move that waited for the whole fold takes about as long as it)
-        during = [(t0, t1) for t0, t1 in moves if t1 > start and t0 < end]
+        # the first move loads the other game (and the pages' templates): not counted
+        during = [(t0, t1) for t0, t1 in moves[1:] if t1 > start and t0 < end]
         assert fold > 0.5, f"the fold took {fold:.2f} s: too short to tell"
         assert len(during) >= 3, f"{len(during)} moves answered during a {fold:.2f} s fold"
-        worst = max(t1 - t0 for t0, t1 in during)
-        assert worst < 0.5 * fold, f"a move waited {worst:.2f} s during a {fold:.2f} s fold"
+        waits = sorted(t1 - t0 for t0, t1 in during)
+        assert waits[-1] < 0.5 * fold, f"a move waited {waits[-1]:.2f} s during a {fold:.2f} s fold"
+        # and most moves did not wait for a slice of the fold at all (with no rest between slices each waits several)
+        typical = statistics.median(waits)
+        assert typical < 0.1 * fold, f"a typical move took {typical:.2f} s during a {fold:.2f} s fold"
 
         # the first jump into the old game: from a kept checkpoint, the game as it was then
         status, body = live.api("POST", f"/api/games/{old}/commands", {"type": "replay", "at": head - 10},
