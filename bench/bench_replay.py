@@ -4,9 +4,10 @@ Run: ``python3 -m bench.bench_replay``. The game is played through the hub as th
 board with fog, 8 tokens of which 2 hidden, a fight of moves, attacks and turns) until its log holds
 5,000 events; the server writes the replay's checkpoints as it is played (every ``LIVE_EVERY`` events).
 Figures: the first jump on that game played live (from its checkpoints written as played), the first jump of
-a server started again (from those kept on disk, to the newest event and to a random one), the cold first jump
-(an imported old game: log never folded, no checkpoint kept; the log is folded up to the event asked, to a
-random one and to the newest), the fold a GM page's connection runs ahead in the background on such a game and
+a server started again (from those kept on disk, to the newest event and to a random one), the game exported and
+imported as ``tacmap import`` does (its checkpoints folded at import: the import's and the fold's times, then its
+first jumps on a server that never served it), the cold first jump (an old game imported by an earlier version: log
+never folded, no checkpoint kept; the log is folded up to the event asked, to a random one and to the newest), the fold a GM page's connection runs ahead in the background on such a game and
 the first jump after it, the first jump of a server started again after that fold, then later jumps to random
 events: the state at that event (nearest checkpoint + fold), and the whole ``replay`` command (state + the GM's
 and the table screen's fragments rendered). Target: a jump under 300 ms on the GM page (issue #36).
