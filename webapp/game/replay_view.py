@@ -191,10 +191,10 @@ class History:
         with self._lock:
             self.events.extend(events)
 
-    def grow(self, head: int, read: Callable[[int], list[Event]]) -> None:
+    def grow(self, head: int, read: Callable[[int, int], list[Event]]) -> None:
         """The log's head is ``head`` now; its events not read yet are read when a fold needs them, by
-        ``read(after)`` (the log after that seq, as ``Store.events``): a server started again reads only the
-        events after the checkpoint a jump starts from, not the whole log."""
+        ``read(after, before)`` (the log after that seq up to ``before``, as ``Store.events``): a server started
+        again reads only the events after the checkpoint a jump starts from up to the jump's, not the whole log."""
         with self._lock:
             self._read = read
             if head > len(self.events):
@@ -214,7 +214,7 @@ class History:
         found = self.events[start:stop]
         if None in found:
             first = start + found.index(None)
-            more = self._read(first) if self._read is not None else []
+            more = self._read(first, stop) if self._read is not None else []
             for i, event in enumerate(more[: len(self.events) - first], start=first):
                 self.events[i] = event
             found = self.events[start:stop]

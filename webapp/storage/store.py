@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+
 from ..game.model import Event, Game
 from ..game.table import evolve, replay
 from . import private, sql
@@ -684,18 +686,26 @@ class Store:
             [(game_id, last_seq + i + 1, e.type, json.dumps(e.data), now) for i, e in enumerate(events)],
         )
 
-    def events(self, game_id: str, after: int = 0) -> list[Event]:
-        """The log after ``after``; DamagedLog names the first event that cannot be read, or a gap."""
+    def events(self, game_id: str, after: int = 0, before: int | None = None) -> list[Event]:
+        """The log after ``after`` (up to ``before``, that event included, when given: a jump into the log reads no
+        further); DamagedLog names the first event that cannot be read, or a gap. Parsed with orjson (a third of
+        the stdlib's time on a long log), the stdlib's parser for what orjson refuses (NaN, which json.dumps
+        writes; integers past 64 bits): the stored text is the same either way."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, type, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
-            ).fetchall()
+            if before is None:
+                rows = self._db.execute(
+                    "SELECT seq, type, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+                ).fetchall()
+            else:
+                rows = self._db.execute(
+                    "SELECT seq, type, data FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                    (game_id, after, before)).fetchall()
         out = []
         for expected, (seq, kind, data) in enumerate(rows, start=after + 1):
             if seq != expected:
                 raise DamagedLog(game_id, expected, "this event is missing")
             try:
-                value = json.loads(data)
+                value = parse_json(data)
             except (TypeError, ValueError) as exc:
                 raise DamagedLog(game_id, seq, f"not readable JSON: {exc}") from None
             if not isinstance(kind, str) or not isinstance(value, dict):
@@ -739,6 +749,15 @@ class Store:
         except (TypeError, ValueError):
             return None
         return (row[0], state) if isinstance(state, dict) else None
+
+
+def parse_json(text: str):
+    """A stored JSON text read back: orjson where it can (its errors are ValueErrors), else the stdlib's parser,
+    which also reads what ``json.dumps`` writes beyond strict JSON (NaN, Infinity, integers past 64 bits)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def write_failure(exc: Exception) -> str:
