@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import re
 import time
-from contextlib import nullcontext
 from datetime import datetime
 
 from flask import Blueprint, abort, make_response, render_template, request
@@ -72,8 +71,10 @@ def build(h, game_id: str, actor) -> dict:
     """The recap of the game's whole stored log, as ``actor`` saw it. The log is the one the replay keeps parsed
     (``Replays.history``: read from the store once per process, shared with the replay's jumps and the next recap);
     the GM's recap folds it without the fog's explored memory (the GM knows the whole map: nothing of the GM's
-    story reads it; a third of the fold's cost)."""
+    story reads it; a third of the fold's cost), the others' with it computed only after the events that can
+    change it (``recap.remembering``)."""
     events = h.replays.history(game_id, restore=False).log()
     times = h.store.event_times(game_id)
-    with fog.without_memory() if actor.role == "gm" else nullcontext():
-        return recap.story(walk(game_id, events), times, actor)
+    with fog.without_memory():  # the players' memory kept only where it can change (``recap.remembering``)
+        steps = walk(game_id, events)
+        return recap.story(steps if actor.role == "gm" else recap.remembering(steps), times, actor)
