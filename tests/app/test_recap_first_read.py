@@ -124,3 +124,55 @@ def test_a_jump_into_the_log_of_a_server_started_again_reads_no_event_after_it(a
     found.state_at(at)
     assert found.events[:at].count(None) == 0
     assert found.events[at:].count(None) == head - at, "the log after the jump was read"
+
+
+def test_the_recap_takes_the_times_read_with_the_log_and_reads_no_other(app, monkeypatch):  # noqa: F811
+    client = app.test_client()
+    g, p, ids = roam(client, steps=8)
+    hub = app.extensions["tacmap"]
+    head = hub.store.last_seq(g["id"])
+    with hub.store._lock:  # the second half written five hours later: two sessions, told from the times read
+        hub.store._db.execute("UPDATE events SET created_at = created_at + 18000 WHERE seq > ?", (head // 2,))
+        hub.store._db.commit()
+    asked = []
+    times = hub.store.event_times
+    monkeypatch.setattr(hub.store, "event_times", lambda game_id, after=0: asked.append(after) or times(game_id, after))
+    hub.replays._histories.clear()
+    first = page(client, g, g["gm_token"]).data.decode()
+    assert first.count('class="session"') == 2 and asked == []
+    assert send(client, g, {"type": "move_token", "token_id": ids["Hero"], "x": 2, "y": 2}).status_code == 200
+    assert page(client, g, g["gm_token"]).data.decode().count('class="session"') == 2 and asked == []
+    hub.replays.history(g["id"], restore=False).times.pop(head + 1)  # one the log took without its time
+    assert page(client, g, g["gm_token"]).status_code == 200 and asked == [head]
+
+
+def test_a_long_log_is_parsed_with_the_cycle_collector_held_off_and_left_on_after(tmp_path):
+    import gc
+
+    store = Store(tmp_path / "tacmap.sqlite3")
+    try:
+        store.create_game(GameRecord("abcd1234", "Cellar", "plain_grid", "gm", "screen", "JOIN01", time.time()),
+                          [Event("game_created", {"name": "Cellar", "system": "plain_grid"})])
+        bulky = {"state": {f"t{i}": {"drawn": ["QS", "2H"], "flags": {"a": 1, "b": [1, 2]}} for i in range(20)}}
+        store.append("abcd1234", 1, [Event("note", bulky) for _ in range(1500)], [])
+        runs = []
+        collect = lambda phase, info: phase == "start" and runs.append(info["generation"])  # noqa: E731
+        gc.callbacks.append(collect)
+        try:
+            assert gc.isenabled()
+            read = store.events("abcd1234")
+            during = len(runs)  # (no new container before this: the first one after the parse starts a collection)
+            assert during <= 1, f"{during} collections while the log was parsed (one is the one after it)"
+            assert len(read) == 1501
+            assert gc.isenabled()
+            gc.disable()  # a caller that holds it off: left off
+            store.events("abcd1234", after=1400)
+            assert not gc.isenabled()
+            gc.enable()
+            [{"x": [i]} for i in range(20000)]  # the collector on again: it runs
+            assert runs
+        finally:
+            gc.callbacks.remove(collect)
+            gc.enable()
+    finally:
+        store.close()

@@ -314,7 +314,8 @@ def test_the_recap_reads_the_log_the_replay_keeps_and_the_gms_is_told_the_same_w
     # the log is read from the store once, then kept with the replay's: a later recap reads only what came since
     reads = []
     stored = hub.store.events
-    monkeypatch.setattr(hub.store, "events", lambda game_id, after=0, before=None: reads.append(after) or stored(game_id, after, before))
+    monkeypatch.setattr(hub.store, "events", lambda game_id, after=0, before=None, times=None:
+                        reads.append(after) or stored(game_id, after, before, times))
     hub.replays._histories.clear()
     first = page(client, g, g["gm_token"]).data.decode()
     assert reads == [0]

@@ -158,7 +158,8 @@ class History:
         self.game_id, self._evolve, self._empty = game_id, evolve, empty
         # the log as far as it is known (``extend``, ``grow``); None: an event not read yet (``_read``)
         self.events: list[Event | None] = []
-        self._read: Callable[[int], list[Event]] | None = None  # the log after a seq, from the store (``grow``)
+        self._read: Callable[[int, int], list[Event]] | None = None  # the log after a seq, from the store (``grow``)
+        self.times: dict[int, float | None] = {}  # seq -> when it was written, as the reader found it (the recap's)
         self._kept_events: dict[int, dict] = {}  # a restored checkpoint's event as the kept index has it
         self._unchecked: dict[int, dict] = {}  # those not yet compared with the log's (``_events``)
         self.foreign = False  # a kept fold was taken that turned out to be of another log (``_forget``)

@@ -92,7 +92,8 @@ class Replays:
                 self._unrestored.discard(self._histories.pop(next(iter(self._histories))).game_id)
             # read and folded as far as a jump asks (lazily): a server started again reads only the events after
             # the checkpoint a jump starts from
-            found.grow(store.last_seq(game_id), lambda after, before: store.events(game_id, after=after, before=before))
+            found.grow(store.last_seq(game_id), lambda after, before: store.events(
+                game_id, after=after, before=before, times=found.times))  # the times too: read with the events
             fresh = restore and game_id in self._unrestored
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
                 self._unrestored.discard(game_id)
