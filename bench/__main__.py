@@ -200,12 +200,20 @@ def replay_rows(plan) -> list[Row]:
                 ms(f["live_restart_ms"]), target=target, met=met(f["live_restart_ms"] < br.JUMP_MS)),
             Row(f"that game, a server started again: the first jump, to event {f['first_at']:,}",
                 ms(f["live_restart_random_ms"]), target=target, met=met(f["live_restart_random_ms"] < br.JUMP_MS)),
-            Row(f"an imported old game (never folded, no checkpoint): the cold first jump, to event {f['first_at']:,}",
+            Row(f"that game exported and imported (tacmap import: its checkpoints folded at import, "
+                f"{f['import_fold_ms'] / 1000:.1f} s after {f['import_ms'] / 1000:.1f} s of import): the first jump, "
+                f"to event {f['first_at']:,}", ms(f["imported_first_ms"]), target=target,
+                met=met(f["imported_first_ms"] < br.JUMP_MS)),
+            Row("that imported game: the first jump to the newest event (a server that never served it)",
+                ms(f["imported_head_ms"]), target=target, met=met(f["imported_head_ms"] < br.JUMP_MS)),
+            Row(f"an old game (imported by an earlier version: never folded, no checkpoint): the cold first jump, to event {f['first_at']:,}",
                 ms(f["first_ms"]),
                 target=target, met=met(f["first_ms"] < br.JUMP_MS)),
-            Row("an imported old game: the cold first jump to the newest event (the whole log folded, with fog)",
+            Row("that old game: the cold first jump to the newest event (the whole log folded, with fog; a server "
+                "folds such a game at its start, in the background)",
                 ms(f["first_head_ms"]), target=target, met=met(f["first_head_ms"] < br.JUMP_MS)),
-            Row("that game: the fold ahead a GM page's connection starts (in the background)", ms(f["fold_ahead_ms"])),
+            Row("that game: the fold ahead a GM page's connection or the server's start runs (in the background, "
+                "resting 10 ms between slices)", ms(f["fold_ahead_ms"])),
             Row("the first jump once that fold is done", ms(f["warm_first_ms"]), target=target,
                 met=met(f["warm_first_ms"] < br.JUMP_MS)),
             Row("a server started again: the first jump, to the newest event, from the fold kept on disk",

@@ -19,6 +19,7 @@ if __package__ in (None, ""):
 N_EVENTS = 5_000
 RECAP_MS = 1000.0
 
+import gc
 import statistics
 import tempfile
 import time
@@ -95,16 +96,26 @@ def measure_recap(repeat: int = 5, n_events: int = N_EVENTS) -> dict:
         built = time.perf_counter() - t0
         client = app.test_client()
         out = {"events": g["events"], "build_s": built, "pages": {}}
+        hub = app.extensions["tacmap"]
         for who in ("gm", "player", "screen"):
-            times, cpu = [], []
-            for _ in range(repeat):
+            times, cpu, first_times, first_cpu, collected = [], [], [], [], []
+            for i in range(2 * repeat):
+                if i < repeat:  # a server started again: the log not read yet (then kept with the replay's)
+                    hub.replays._histories.clear()
+                    gc.collect()  # the log kept before is garbage: not this recap's to collect
                 t, c = time.perf_counter(), time.process_time()
                 r = client.get(f"/games/{g['id']}/recap", headers={"Authorization": f"Bearer {g[who]}"})
-                times.append((time.perf_counter() - t) * 1000)
-                cpu.append((time.process_time() - c) * 1000)
+                (first_times if i < repeat else times).append((time.perf_counter() - t) * 1000)
+                (first_cpu if i < repeat else cpu).append((time.process_time() - c) * 1000)
                 if r.status_code != 200:
                     raise RuntimeError(f"recap as {who}: {r.status_code}")
-            out["pages"][who] = {"times": times, "cpu": cpu, "bytes": len(r.data), "fights": r.data.count(b'class="fight"'),
+                if i < repeat:  # what the recap leaves to Python's cycle collector (held off while it reads)
+                    c = time.process_time()
+                    gc.collect()
+                    collected.append((time.process_time() - c) * 1000)
+            out["pages"][who] = {"times": times, "cpu": cpu, "first_times": first_times, "first_cpu": first_cpu,
+                                 "collected": collected,
+                                 "bytes": len(r.data), "fights": r.data.count(b'class="fight"'),
                                  "sessions": r.data.count(b'class="session"')}
         return out
 
@@ -117,10 +128,18 @@ def recap_rows(plan) -> list:
     rows = [Row(f"8. History (#36): bench_history.py, a Savage Worlds game of {f['events']:,} events (two evenings, "
                 f"fog on, 8 tokens on 30 x 30; built in {f['build_s']:.0f} s)", section=True)]
     for who, p in f["pages"].items():
-        m = statistics.median(p["times"])
-        rows.append(Row(f"recap page as the {who} ({p['sessions']} sessions, {p['fights']} fights, {size(p['bytes'])})",
-                        ms(m), ms(percentile(p["times"], 99)), target=f"< {RECAP_MS:.0f} ms", met=met(m < RECAP_MS)))
+        m = statistics.median(p["first_times"])
+        rows.append(Row(f"recap page as the {who} ({p['sessions']} sessions, {p['fights']} fights, {size(p['bytes'])}), "
+                        "the first since the start (the log read from the store)",
+                        ms(m), ms(percentile(p["first_times"], 99)), target=f"< {RECAP_MS:.0f} ms", met=met(m < RECAP_MS)))
         rows.append(Row(f"  same: server CPU time (the process's, not stretched by other load)",
+                        ms(statistics.median(p["first_cpu"])), ms(percentile(p["first_cpu"], 99))))
+        rows.append(Row(f"  then: a full collection of Python's cycle collector (held off while the recap reads)",
+                        ms(statistics.median(p["collected"])), ms(percentile(p["collected"], 99))))
+        m = statistics.median(p["times"])
+        rows.append(Row(f"  a later one (the log kept parsed with the replay's since the first recap or a fold of the whole log)",
+                        ms(m), ms(percentile(p["times"], 99)), target=f"< {RECAP_MS:.0f} ms", met=met(m < RECAP_MS)))
+        rows.append(Row(f"  same: server CPU time",
                         ms(statistics.median(p["cpu"])), ms(percentile(p["cpu"], 99))))
     return rows
 
@@ -129,4 +148,7 @@ if __name__ == "__main__":
     result = measure_recap(repeat=3)
     print({k: v for k, v in result.items() if k != "pages"})
     for who, p in result["pages"].items():
-        print(who, [round(t) for t in p["times"]], "ms, cpu", [round(t) for t in p["cpu"]], "ms,", p["bytes"], "bytes", p["fights"], "fights", p["sessions"], "sessions")
+        print(who, "first (log read)", [round(t) for t in p["first_times"]], "ms, cpu", [round(t) for t in p["first_cpu"]],
+              "ms, then gc.collect()", [round(t) for t in p["collected"]],
+              "ms; later (log kept)", [round(t) for t in p["times"]], "ms, cpu", [round(t) for t in p["cpu"]], "ms,",
+              p["bytes"], "bytes", p["fights"], "fights", p["sessions"], "sessions")

@@ -186,19 +186,23 @@ def settle(data: Any) -> Any:
     return _walk(data, pack_too=True)
 
 
-def revive(data: Any) -> Any:
+def revive(data: Any, at_most: int | None = None) -> Any:
     """:func:`settle` for data read back from JSON (an event's from the log): it holds no Say yet, so there is
-    nothing to pack; each dict with ``"_say"`` only gets its Says again in place of the plain English."""
-    return _walk(data, pack_too=False)
+    nothing to pack; each dict with ``"_say"`` only gets its Says again in place of the plain English.
+    ``at_most``: how many dicts can hold ``"_say"`` (its count in the JSON text): the walk stops once it found
+    them all (a long event's packed words usually sit near its top, its bulk below needs no walk)."""
+    return _walk(data, pack_too=False, at_most=at_most)
 
 
-def _walk(data: Any, pack_too: bool) -> Any:
+def _walk(data: Any, pack_too: bool, at_most: int | None = None) -> Any:
     stack = [data]
-    while stack:
+    left = -1 if at_most is None or pack_too else at_most
+    while stack and left:
         value = stack.pop()
         if isinstance(value, dict):
             stored = value.get(SAY_KEY)
             if isinstance(stored, dict):
+                left -= 1
                 for key, packed in stored.items():
                     if key in value and not _has_say(value[key]):
                         try:

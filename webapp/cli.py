@@ -174,6 +174,7 @@ def serve(args: argparse.Namespace) -> int:
     # a pause every screen sees as a late update)
     gc.collect()
     gc.freeze()
+    hub.replays.fold_old()  # long games with no replay checkpoints (an earlier version's): folded in the background
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -309,8 +310,22 @@ def import_game(args: argparse.Namespace) -> int:
             id=done.game_id, events=done.events, files=done.files))
     for note in done.notes:
         print(f"  {note}")
+    _fold_imported(_data_dir(args), done.game_id, _database(args))
     print(_("GM link: %(link)s (after the server's address)", link=f"/games/{done.game_id}/gm?key={done.gm_key}"))
     return 0
+
+
+def _fold_imported(data_dir: Path, game_id: str, database: str | None) -> None:
+    """The imported game's log folded with the replay's checkpoints and kept in the data folder (#36): its first
+    jump (a server running on that folder, or started later) folds at most 50 events, not the whole log. Only a
+    shortcut: when it fails the import stands, and the first jump folds the log."""
+    from .storage import history
+
+    try:
+        history.fold_imported(data_dir, game_id, database)
+    except Exception as exc:  # noqa: BLE001 (a shortcut only: the game is imported)
+        print(_("  (the replay's checkpoints were not written: %(reason)s; the first replay folds the log)",
+                reason=exc), file=sys.stderr)
 
 
 def backup_data(args: argparse.Namespace) -> int:

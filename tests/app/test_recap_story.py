@@ -291,3 +291,40 @@ def test_an_attack_the_gm_undid_is_no_hit_of_the_story(app):
     after = told()
     assert ack["seq"] not in [h["seq"] for h in after["hits"]]
     assert after["attacks"] == before["attacks"] - 1
+
+
+def test_the_recap_reads_the_log_the_replay_keeps_and_the_gms_is_told_the_same_without_the_fogs_memory(
+        app, monkeypatch):
+    from webapp.web.recap import build
+
+    client = app.test_client()
+    g, p, ids = duel(client, fog=True)
+    fight(client, g, ids, attackers={ids["Bandit"], ids["Thug"]}, turns=12)
+    hub = app.extensions["tacmap"]
+    events, times = hub.store.events(g["id"]), hub.store.event_times(g["id"])
+    # the GM's story folded with the fog's explored memory (as a player's is): the page's is folded without it
+    for _seq, _event, game in walk(g["id"], events):
+        pass
+    assert game.explored.get(p["player_id"]), "no memory to leave out: the test could not fail"
+    with_memory = recap.story(walk(g["id"], events), times, GM)
+    assert build(hub, g["id"], GM) == with_memory
+    player = hub.replays._actor(f"player:{p['player_id']}")  # a player's is folded with it (what they knew then)
+    assert build(hub, g["id"], player) == recap.story(walk(g["id"], events), times, player)
+
+    # the log is read from the store once, then kept with the replay's: a later recap reads only what came since
+    reads = []
+    stored = hub.store.events
+    monkeypatch.setattr(hub.store, "events", lambda game_id, after=0, before=None, times=None:
+                        reads.append(after) or stored(game_id, after, before, times))
+    hub.replays._histories.clear()
+    first = page(client, g, g["gm_token"]).data.decode()
+    assert reads == [0]
+    again = page(client, g, g["gm_token"]).data.decode()
+    assert reads == [0], "the second recap read the log again"
+    head = hub.store.last_seq(g["id"])
+    assert send(client, g, {"type": "move_token", "token_id": ids["Hero"], "x": 1, "y": 1}).status_code == 200
+    later = page(client, g, g["gm_token"]).data.decode()
+    assert reads == [0, head]
+    strip = lambda html: re.sub(r"\d+ ms", "", html)  # noqa: E731 (the page says how long it took)
+    assert strip(first) == strip(again)
+    assert later != first and "Hero fought" in later

@@ -324,26 +324,27 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
 # --- applying -------------------------------------------------------------------
 
 
-def _apply_changes(game: "Game", update: dict, log) -> None:
-    """The sheets the rules changed, and their lines and rolls in the log."""
+def _apply_changes(game: "Game", update: dict, log) -> list:
+    """The sheets the rules changed, and their lines and rolls in the log; the lines as logged (ids named)."""
     for token_id, changes in update.get("sheet_changes", {}).items():
         token = game.tokens.get(token_id)
         if token is not None:
             characters.set_sheet(game, token_id, {**characters.sheet_of(game, token), **changes})
-    for line in update.get("log", []):
-        line = named(game, line)
+    lines = [named(game, line) for line in update.get("log", [])]
+    for line in lines:
         log(line, _audience_of(game, line), None)
     for roll in update.get("rolls", []):
         text = named(game, roll["text"])
         log(text, _audience_of(game, text), {"roll": roll})
+    return lines
 
 
 def _apply_update(game: "Game", update: dict, log, announce: bool = True) -> None:
     game.combat = {"state": update["state"], "round": update["round"], "order": list(update["order"]),
                    "current": update["current"], "phase": update.get("phase", ""), "due": update.get("due", [])}
-    _apply_changes(game, update, log)
+    lines = _apply_changes(game, update, log)  # named once (a log's fold names thousands of lines)
     current = game.tokens.get(update["current"]) if update["current"] else None
-    said = any(named(game, line).startswith(f"{current.name}'s turn") for line in update.get("log", [])) if current else False
+    said = any(line.startswith(f"{current.name}'s turn") for line in lines) if current else False
     if current is not None and announce and not said:  # the rules' own line ("Mira's turn (KH)") says it already
         log(say("{name}'s turn", name=current.name), "gm" if current.hidden else "all", None)
 

@@ -281,6 +281,39 @@ def remember(game: "Game") -> None:
     """After an event: every player's map keeps what their tokens see now (explored memory)."""
     if not enabled(game) or not _REMEMBER.get():
         return
+    _remember(game)
+
+
+def remember_if_changed(game: "Game", last: tuple | None) -> tuple | None:
+    """``remember`` for a fold run ``without_memory`` that keeps the memory itself, after each event (the recap's):
+    the players' views are computed again only when what they are drawn from changed since the last call, or the
+    memory did (``last``: what the last call returned; None at first). The same memory as ``remember`` after
+    every event: with neither changed, ``remember`` would add nothing (the memory holds the views already)."""
+    if not enabled(game):
+        return None
+    inputs = _view_inputs(game)
+    if inputs != last:
+        _remember(game)
+        inputs = _view_inputs(game)
+    return inputs
+
+
+def _view_inputs(game: "Game") -> tuple:
+    """What every player's view and memory are drawn from (``player_view``, ``token_view``, the lights): the
+    objects themselves (kept alive, so an object is never taken for a new one at its address; a tuple compares
+    the same object as equal at once, a new one by its content)."""
+    m = game.maps.get(game.active_map)
+    return (game.board, game.board.segments(), game.revealed, game.active_map,
+            None if m is None else (m.ambient, tuple((lt.get("x"), lt.get("y"), lt.get("range"), lt.get("intensity", 1))
+                                                      for lt in m.lights)),
+            None if game.zones is None else tuple(
+                (z["id"], tuple(z["box"]), tuple(z.get("adjacent", []))) for z in game.zones),
+            tuple((t.id, t.owner, t.hidden, t.x, t.y, t.size, t.light) for t in game.tokens.values()
+                  if t.owner or t.light),  # a player's token sees, a token's light lights; no other token counts
+            tuple(game.players), tuple(game.explored.items()))
+
+
+def _remember(game: "Game") -> None:
     for pid in {t.owner for t in game.tokens.values() if t.owner and t.owner in game.players}:
         seen = player_view(game, pid)
         known = game.explored.get(pid)

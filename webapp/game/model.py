@@ -66,9 +66,10 @@ class Event:
     def stored(cls, type: str, data: dict, text: str) -> "Event":
         """An event read back from the log, ``data`` parsed from its JSON ``text``: its packed words
         (``"_say"``) made words again (``revive``), and a text with none (most of a long log: moves, rolls) is
-        not walked at all."""
-        if f'"{SAY_KEY}"' in text:
-            revive(data)  # its words back as words; nothing to pack (JSON holds no Say)
+        not walked at all, one with some only until they are all found."""
+        packed = text.count(f'"{SAY_KEY}"')
+        if packed:
+            revive(data, packed)  # its words back as words; nothing to pack (JSON holds no Say)
         event = object.__new__(cls)
         object.__setattr__(event, "type", type)
         object.__setattr__(event, "data", data)

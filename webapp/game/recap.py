@@ -17,7 +17,7 @@ was shown to it; its pictures hold only the tokens it saw and the squares it kne
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -140,6 +140,16 @@ class _Fight:
 def _new_session(seq: int, time: float | None) -> dict:
     return {"start_seq": seq, "end_seq": seq, "start": time, "end": time, "events": 0, "maps": [], "handouts": [],
             "fights": [], "moves": 0, "rolls": 0}
+
+
+def remembering(steps: Iterable[tuple[int, Event, Game]]) -> Iterator[tuple[int, Event, Game]]:
+    """The fold's steps with the players' explored memory kept (``fog.remember_if_changed``) for a fold run
+    ``fog.without_memory()``: the same memory as the fold's own after every event, with each player's view
+    computed again only after an event that changed what it is drawn from (a token moved, a door opened...)."""
+    last = None
+    for step in steps:
+        last = fog.remember_if_changed(step[2], last)
+        yield step
 
 
 def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], actor: Actor) -> dict:

@@ -157,7 +157,8 @@ class History:
         self.game_id, self._evolve, self._empty = game_id, evolve, empty
         # the log as far as it is known (``extend``, ``grow``); None: an event not read yet (``_read``)
         self.events: list[Event | None] = []
-        self._read: Callable[[int], list[Event]] | None = None  # the log after a seq, from the store (``grow``)
+        self._read: Callable[[int, int], list[Event]] | None = None  # the log after a seq, from the store (``grow``)
+        self.times: dict[int, float | None] = {}  # seq -> when it was written, as the reader found it (the recap's)
         self._kept_events: dict[int, dict] = {}  # a restored checkpoint's event as the kept index has it
         self._unchecked: dict[int, dict] = {}  # those not yet compared with the log's (``_events``)
         self.foreign = False  # a kept fold was taken that turned out to be of another log (``_forget``)
@@ -190,21 +191,30 @@ class History:
         with self._lock:
             self.events.extend(events)
 
-    def grow(self, head: int, read: Callable[[int], list[Event]]) -> None:
+    def grow(self, head: int, read: Callable[[int, int], list[Event]]) -> None:
         """The log's head is ``head`` now; its events not read yet are read when a fold needs them, by
-        ``read(after)`` (the log after that seq, as ``Store.events``): a server started again reads only the
-        events after the checkpoint a jump starts from, not the whole log."""
+        ``read(after, before)`` (the log after that seq up to ``before``, as ``Store.events``): a server started
+        again reads only the events after the checkpoint a jump starts from up to the jump's, not the whole log."""
         with self._lock:
             self._read = read
             if head > len(self.events):
                 self.events.extend([None] * (head - len(self.events)))
+
+    def log(self) -> list[Event]:
+        """The whole known log (``head`` events), read from the store where not read yet, kept for the next reader
+        (the recap reads the log the replay keeps: a game served here is parsed once)."""
+        with self._lock:
+            try:
+                return self._events(0, self.head)
+            except _NotThisLog:  # a kept fold of another log: forgotten, the log is the log
+                return self._events(0, self.head)
 
     def _events(self, start: int, stop: int) -> list[Event]:
         """The log's events ``start + 1`` .. ``stop``, read from the store where not read yet."""
         found = self.events[start:stop]
         if None in found:
             first = start + found.index(None)
-            more = self._read(first) if self._read is not None else []
+            more = self._read(first, stop) if self._read is not None else []
             for i, event in enumerate(more[: len(self.events) - first], start=first):
                 self.events[i] = event
             found = self.events[start:stop]

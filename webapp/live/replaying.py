@@ -13,9 +13,11 @@ whoever started it closed (``left``).
 
 The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks. As the
 game is played, every ``LIVE_EVERY`` events the hub's state is its next checkpoint (``played``), kept in the data
-folder (``webapp.storage.history``), where a server started again finds them; a game played before (or imported)
-is folded ahead in the background when a GM connects (``warm``), and kept the same way. A later jump folds at most
-``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
+folder (``webapp.storage.history``), where a server started again finds them. A game imported (``tacmap import``, a
+room's table copied from its template) is folded with its checkpoints at import (``history.fold_and_keep``, or
+``warm`` in the background for a room's copy); a long game with none (made by an earlier version) is folded in the
+background at the server's start (``fold_old``); any other is folded ahead when a GM connects (``warm``), and kept
+the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
 """
 
 from __future__ import annotations
@@ -38,8 +40,15 @@ log = logging.getLogger(__name__)
 KEEP_HISTORIES = 8
 #: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
 FOLD_SLICE = 50
+#: seconds a fold in the background (``warm``, ``fold_old``, a far live checkpoint) rests between two slices and two
+#: kept files: a request of another table takes several turns of the loop (its socket, the log's write, the update
+#: sent), and with no rest each would wait a whole slice; a jump's own fold does not rest
+FOLD_REST = 0.01
 #: a GM's connection folds a game's log ahead from this many events (a shorter one folds in well under 300 ms)
 WARM_FROM = 500
+#: seconds after the server's start before the long games with no kept fold are folded (``fold_old``): the tables
+#: reconnecting after a restart are served their games first
+FOLD_OLD_AFTER = 5.0
 #: seconds between two looks at the games folded ahead, to fold what was played since (``follow_once``)
 FOLLOW_EVERY = 20.0
 #: the live state is taken as a checkpoint (and kept on disk) every this many events: a jump after a restart folds
@@ -58,6 +67,7 @@ class Replays:
         self.hub, self._room, self._actor = hub, room, actor_for_audience
         self._lock = threading.RLock()
         self._histories: dict[str, replay_view.History] = {}
+        self._unrestored: set[str] = set()  # games whose History has not looked for a kept fold yet (``history``)
         # (game id, audience) -> (the seq shown, who asked: "gm" or the player's audience)
         self._on: dict[tuple[str, str], tuple[int, str]] = {}
         self._warming: set[str] = set()  # games whose log is being folded ahead (``warm``)
@@ -67,22 +77,27 @@ class Replays:
 
     # --- the folded log ---------------------------------------------------
 
-    def history(self, game_id: str) -> replay_view.History:
+    def history(self, game_id: str, restore: bool = True) -> replay_view.History:
         """The game's log, known up to its head now and folded as far as it was asked (``History.fold_to``);
-        made once per process (from the fold kept in the data folder when there is one), then extended."""
+        made once per process (from the fold kept in the data folder when there is one), then extended. With
+        ``restore=False`` (a reader of the log alone: the recap) the kept fold is not read yet: the next call that
+        folds takes it (nothing is folded by reading the log)."""
         store = self.hub.store
         with self._lock:
             found = self._histories.pop(game_id, None)
-            fresh = found is None
-            if fresh:
+            if found is None:
                 found = replay_view.History(game_id, evolve, empty_game)
+                self._unrestored.add(game_id)
             self._histories[game_id] = found  # the newest at the end
             while len(self._histories) > KEEP_HISTORIES:
-                self._histories.pop(next(iter(self._histories)))
+                self._unrestored.discard(self._histories.pop(next(iter(self._histories))).game_id)
             # read and folded as far as a jump asks (lazily): a server started again reads only the events after
             # the checkpoint a jump starts from
-            found.grow(store.last_seq(game_id), lambda after: store.events(game_id, after=after))
+            found.grow(store.last_seq(game_id), lambda after, before: store.events(
+                game_id, after=after, before=before, times=found.times))  # the times too: read with the events
+            fresh = restore and game_id in self._unrestored
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
+                self._unrestored.discard(game_id)
                 kept, folder = kept_folds.load_checkpoints(self._data_dir(), game_id), self._data_dir()
                 if kept is not None and found.restore(
                         kept, lambda seq: kept_folds.load_checkpoint_state(folder, game_id, seq)):
@@ -102,9 +117,10 @@ class Replays:
             if found.checkpointed <= since:
                 return
             self._kept[game_id] = found.checkpointed
-        kept = found.export(since, pause=lambda: time.sleep(0))  # the other tables go on between two checkpoints
+        rest = lambda: time.sleep(FOLD_REST)  # noqa: E731 (the other tables go on between two checkpoints)
+        kept = found.export(since, pause=rest)
         if kept is not None:
-            kept_folds.save_checkpoints(self._data_dir(), game_id, kept)
+            kept_folds.save_checkpoints(self._data_dir(), game_id, kept, pause=rest)
 
     def warm(self, game_id: str) -> None:
         """Fold the game's log ahead, in the background (a GM page opened: the replay panel may be next), so the
@@ -140,14 +156,15 @@ class Replays:
             if self._online(game_id, "gm"):
                 self.warm(game_id)
 
-    def folded(self, game_id: str, upto: int | None = None) -> replay_view.History:
+    def folded(self, game_id: str, upto: int | None = None, rest: float = 0) -> replay_view.History:
         """The game's log folded up to event ``upto`` (default: its head), a slice at a time: under gevent (tacmap
-        serve) the other tables' greenlets go on between slices of a long first fold."""
+        serve) the other tables' greenlets go on between slices of a long first fold (a fold in the background rests
+        ``rest`` seconds between two, ``FOLD_REST``)."""
         found = self.history(game_id)
         upto = found.head if upto is None else min(upto, found.head)
         while found.folded < upto:
             found.fold_to(min(upto, found.folded + FOLD_SLICE))
-            time.sleep(0)
+            time.sleep(rest)
         return found
 
     def played(self, game, before: int) -> None:
@@ -172,7 +189,7 @@ class Replays:
             with lock:  # one game's checkpoints one at a time, in order
                 found = self.history(game_id)
                 if seq - found.folded > LIVE_GAP:
-                    found = self.folded(game_id, seq)
+                    found = self.folded(game_id, seq, rest=FOLD_REST)
                 elif not found.advance(seq, pickled):
                     return
                 time.sleep(0)
@@ -180,9 +197,41 @@ class Replays:
         except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: the live checkpoint at seq %s was not kept", game_id, seq, exc_info=True)
 
+    def fold_old(self) -> None:
+        """At the server's start: the games with a long log (``WARM_FROM`` events or more) and no kept fold, or one far
+        behind their log (games made by an earlier version, or imported while no server ran), are folded and kept in
+        the background, ``FOLD_OLD_AFTER`` seconds after the start, one after another, in slices (``folded``): their
+        first jump then folds at most ``LIVE_EVERY`` events, and the other tables go on meanwhile."""
+        self.hub.socketio.start_background_task(self._fold_old)
+
+    def _fold_old(self) -> None:
+        self.hub.socketio.sleep(FOLD_OLD_AFTER)
+        store, folder = self.hub.store, self._data_dir()
+        try:
+            games = [record.id for record in store.games()]
+        except Exception:
+            log.warning("the games to fold for the replay were not listed", exc_info=True)
+            return
+        for game_id in games:
+            try:
+                head = store.last_seq(game_id)
+                kept = kept_folds.load_checkpoints(folder, game_id) if head >= WARM_FROM else None
+                if head < WARM_FROM or (kept is not None and isinstance(kept.get("seq"), int)
+                                        and head - kept["seq"] <= LIVE_GAP):
+                    continue  # short (folded in a moment when a jump asks), or kept already
+                with self._lock:
+                    if game_id in self._warming:
+                        continue
+                    self._warming.add(game_id)
+            except Exception:
+                log.warning("game %s: not folded at the start", game_id, exc_info=True)
+                continue
+            self._warm(game_id)  # ends its own turn (``_warming``)
+            time.sleep(0)
+
     def _warm(self, game_id: str) -> None:
         try:
-            found = self.folded(game_id)
+            found = self.folded(game_id, rest=FOLD_REST)
             self.keep(game_id, found)
         except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: no fold ahead", game_id, exc_info=True)

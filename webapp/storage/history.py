@@ -17,7 +17,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..game import audience, fog, replay_view
@@ -104,16 +104,52 @@ def load_checkpoint_state(data_dir: str | Path, game_id: str, seq: int) -> dict 
     return found.get("state") if found is not None and found.get("seq") == seq else None
 
 
-def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict) -> None:
-    """Keep the game's fold (``History.export``): its new checkpoints' states, then the index that names them.
-    Raises OSError when the folder cannot be written."""
+def save_checkpoints(data_dir: str | Path, game_id: str, kept: dict, pause: Callable[[], None] = lambda: None) -> None:
+    """Keep the game's fold (``History.export``): its new checkpoints' states, then the index that names them
+    (``pause`` called between two files). Raises OSError when the folder cannot be written."""
     folder = _folder(data_dir, game_id)
     if folder is None:
         return
     private.make_dir(folder)
     for seq, state in kept["states"]:
         _write(folder / f"{seq}.json", {"seq": seq, "state": state})
+        pause()
     _write(folder / "index.json", kept["index"])
+
+
+#: events folded at a time by ``fold_and_keep`` (``pause`` is called between two slices)
+FOLD_SLICE = 50
+
+
+def fold_and_keep(data_dir: str | Path, game_id: str, events: list[Event],
+                  pause: Callable[[], None] = lambda: None) -> int:
+    """Fold a whole log with its checkpoints and keep them (``save_checkpoints``), for a game that has none: one
+    imported (``tacmap import``), so its first jump folds at most ``replay_view.CHECKPOINT_EVERY`` events instead
+    of the whole log. ``pause`` is called between two slices of ``FOLD_SLICE`` events (a server's other tables go
+    on). The seq of the last checkpoint kept (0: the log is too short for one)."""
+    found = replay_view.History(game_id, evolve, empty_game)
+    found.extend(events)
+    while found.folded < found.head:
+        found.fold_to(found.folded + FOLD_SLICE)
+        pause()
+    kept = found.export(0, pause)
+    if kept is None:
+        return 0
+    save_checkpoints(data_dir, game_id, kept)
+    return found.checkpointed
+
+
+def fold_imported(data_dir: str | Path, game_id: str, database: str | None = None) -> int:
+    """``fold_and_keep`` for a game just imported into the data folder (or the PostgreSQL database): its log read
+    from the store. The seq of the last checkpoint kept."""
+    from .archive import open_store
+
+    store = open_store(Path(data_dir), database)
+    try:
+        events = store.events(game_id)
+    finally:
+        store.close()
+    return fold_and_keep(data_dir, game_id, events)
 
 
 def forget_checkpoints(data_dir: str | Path, game_id: str) -> None:

@@ -17,9 +17,10 @@ from flask import Blueprint, abort, make_response, render_template, request
 from flask_babel import format_datetime
 from flask_babel import gettext as _
 
-from ..game import recap
+from ..game import fog, recap
 from ..live import language
 from ..storage.history import walk
+from ..storage.store import collector_paused
 from . import hub
 from .gate import credentials
 
@@ -78,7 +79,22 @@ def page(game_id: str):
 
 
 def build(h, game_id: str, actor) -> dict:
-    """The recap of the game's whole stored log, as ``actor`` saw it."""
-    events = h.store.events(game_id)
-    times = h.store.event_times(game_id)
-    return recap.story(walk(game_id, events), times, actor)
+    """The recap of the game's whole stored log, as ``actor`` saw it. The log is the one the replay keeps parsed
+    (``Replays.history``: read from the store once per process, shared with the replay's jumps and the next recap);
+    the GM's recap folds it without the fog's explored memory (the GM knows the whole map: nothing of the GM's
+    story reads it; a third of the fold's cost), the others' with it computed only after the events that can
+    change it (``recap.remembering``)."""
+    with collector_paused():  # the log read and folded: ~a million new objects; collected once afterwards
+        return _told(h, game_id, actor)
+
+
+def _told(h, game_id: str, actor) -> dict:
+    found = h.replays.history(game_id, restore=False)
+    events = found.log()
+    times = [found.times.get(seq) for seq in range(1, len(events) + 1)]  # read with the log where it was read
+    if len(found.times) < len(events):  # events the log took as they were played: their times from the store
+        first = next(seq for seq in range(1, len(events) + 1) if seq not in found.times)
+        times[first - 1:] = h.store.event_times(game_id, after=first - 1)
+    with fog.without_memory():  # the players' memory kept only where it can change (``recap.remembering``)
+        steps = walk(game_id, events)
+        return recap.story(steps if actor.role == "gm" else recap.remembering(steps), times, actor)

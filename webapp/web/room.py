@@ -434,6 +434,7 @@ class _Template:
         """A new game from the template, under a new id with new keys; its id."""
         done = _aside(import_game, self.data_dir, self.file, False, True, self.database)  # new_keys, new_id: a copy beside it
         hub().store.rename_game(done.game_id, name)
+        hub().replays.warm(done.game_id)  # its replay checkpoints folded in the background, in slices (#36)
         return done.game_id
 
     def __enter__(self) -> "_Template":
