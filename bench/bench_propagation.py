@@ -1,6 +1,7 @@
 """Move propagation: how long a move takes to reach every other screen, beside a bare broadcast.
 
-Run: ``python3 -m bench.bench_propagation [--quick]`` (from the repository root). Each N is run twice: every
+Run: ``python3 -m bench.bench_propagation [--quick] [--spans]`` (from the repository root; ``--spans``: N=8 only,
+and each server's own span of a command beside the clients' latency). Each N is run twice: every
 device in English, and a table whose devices read English, German and Spanish in turn (#37: an update is
 drawn once per audience and language).
 
@@ -139,9 +140,34 @@ def summary(f: dict) -> str:
             f"bare {f['cpu_ms']['bare']:.1f} ms | missed {f['missed']}")
 
 
+def spans(prefix: str) -> str:
+    """The servers' own spans of a command (``bench/spans/sitecustomize.py``): read to last write, median and p90."""
+    import json
+
+    parts = []
+    for name in ("tacmap", "bare"):
+        try:
+            with open(f"{prefix}.{name}.json") as f:
+                got = sorted(json.load(f))
+        except (OSError, ValueError):
+            continue
+        parts.append(f"{name} median {statistics.median(got):.2f} p90 {percentile(got, 90):.2f} ms ({len(got)})")
+    return "server span (command read -> last write): " + " | ".join(parts)
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     exit_cleanly_on_sigterm()
+    if "--spans" in sys.argv:  # where a move's time goes: the servers' own span beside the clients' latency
+        import os
+
+        prefix = tempfile.mkdtemp(prefix="tacmap-spans-") + "/span"
+        os.environ["TACMAP_BENCH_SPANS"] = prefix
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            [str(Path(__file__).resolve().parent / "spans"), *filter(None, [os.environ.get("PYTHONPATH")])])
+        print(summary(measure(8, 100 if quick else 300)), flush=True)
+        print(spans(prefix), flush=True)
+        return
     for n in (8, 50):
         print(summary(measure(n, 20 if quick else 100)), flush=True)
         # three languages at the table (#37): each update drawn once per audience and language
