@@ -1173,9 +1173,9 @@ def attack_words(attacker: str, target: str, action: Action, weapon: dict, plan:
         taken.append(say_n("{n} Wound", "{n} Wounds", wounds))
     if taken:
         return say("{head}: {what} ({location}), {damage} damage after soak: {taken}", head=head, what=what,
-                   location=plan.location, damage=after, taken=joined(taken, ", "))
+                   location=LOCATION_WORDS.get(plan.location, plan.location), damage=after, taken=joined(taken, ", "))
     return say("{head}: {what} ({location}), {damage} damage after soak: the armour soaks it", head=head, what=what,
-               location=plan.location, damage=after)
+               location=LOCATION_WORDS.get(plan.location, plan.location), damage=after)
 
 
 #: a defense as an attack's line names it (Tesseris "Combat": Dodge, Block, Parry...)
