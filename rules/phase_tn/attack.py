@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError, RuleNotImplemented
 from .checks import attr, wound_modifiers
-from .data import BURST_BULLETS, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, SRC_RANGED, TRAUMA_EFFECT_WORDS, attribute_words, resolve_settings, skill_words
+from .data import BURST_BULLETS, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, SRC_RANGED, TRAUMA_EFFECT_WORDS, attribute_words, resolve_settings
 from .health import trauma_check
 from .targeting import called_shot_drift_with, first_possible_location, hit_location, is_targeted, wild_shot_modifier
 from ..text import joined, say
@@ -104,7 +104,7 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
     mods = [Modifier(attribute_words(s["ranged_attribute"]), attr(sheet, s["ranged_attribute"]), "sheet")]
     skill = weapon.get("skill")
     if skill:
-        mods.append(Modifier(say("skill {skill}", skill=skill_words(skill)), (sheet.get("skills") or {}).get(skill, 0), "sheet"))
+        mods.append(Modifier(say("skill {skill}", skill=skill), (sheet.get("skills") or {}).get(skill, 0), "sheet"))
     if not targeted:
         mods.append(Modifier(say("wild shot"), wild_shot_modifier(False), SRC_RANGED))
     if aim:

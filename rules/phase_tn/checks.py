@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..dice import DiceSource
 from ..system import Modifier, RuleError
 from ..text import say
-from .data import ATTRIBUTES, SRC_WOUNDS, attribute_words, resolve_settings, skill_words
+from .data import ATTRIBUTES, SRC_WOUNDS, attribute_words, resolve_settings
 
 
 def attr(sheet: dict, name: str) -> int:
@@ -53,7 +53,7 @@ def attribute_roll(
     mods = [Modifier(attribute_words(attribute), attr(sheet, attribute), "sheet")]
     if skill:
         rank = (sheet.get("skills") or {}).get(skill, 0)
-        mods.append(Modifier(say("skill {skill}", skill=skill_words(skill)), rank, "sheet"))
+        mods.append(Modifier(say("skill {skill}", skill=skill), rank, "sheet"))
     mods += list(modifiers) + wound_modifiers(sheet, s)
     record = dice.roll(s["roll_dice"], purpose or say("{attribute} roll (TN {tn})", attribute=attribute_words(attribute), tn=tn))
     total = record.total + sum(m.value for m in mods)

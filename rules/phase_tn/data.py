@@ -58,8 +58,6 @@ ATTRIBUTE_WORDS = {"strength": say("Strength"), "reflexes": say("Reflexes"), "in
                    "perception": say("Perception"), "constitution": say("Constitution"), "willpower": say("Willpower")}
 LOCATION_WORDS = {"head": say("head"), "chest": say("chest"), "abdomen": say("abdomen"), "left arm": say("left arm"),
                   "right arm": say("right arm"), "left leg": say("left leg"), "right leg": say("right leg")}
-#: the example sheet's skills as people read them (a skill a table names itself stays as written)
-SKILL_WORDS = {"handguns": say("handguns"), "fastdraw": say("fastdraw"), "rifles": say("rifles"), "brawling": say("brawling")}
 #: the default trauma effects (the setting "trauma_effects") as people read them; a GM's own text stays as written
 TRAUMA_EFFECT_WORDS = {"unconscious": say("unconscious"), "dying": say("dying"), "left arm useless": say("left arm useless"),
                        "right arm useless": say("right arm useless"),
@@ -72,11 +70,6 @@ LOCATION_TITLES = {"head": say("Head"), "chest": say("Chest"), "abdomen": say("A
 def attribute_words(name: str):
     """An attribute's name as people read it (a name the document does not have stays as written)."""
     return ATTRIBUTE_WORDS.get(name, name.capitalize())
-
-
-def skill_words(name: str):
-    """A skill's name as people read it: the example sheet's in the reader's language, a table's own as written."""
-    return SKILL_WORDS.get(name, name)
 
 #: the document's own numbers (sections "Combat Sequence" and "Ranged Attacks")
 SURPRISE_TN = 8

@@ -151,6 +151,12 @@ def test_the_check_sees_english_passed_into_a_translated_sentence():
     assert untranslated(f"<p>{fine}</p>", ["Hero", "Bandit"]) == []
     split = sentence.replace("⟦%(distance)s⟧", "⟦<b>%(distance)s</b>⟧")  # a value that is markup itself
     assert untranslated(split % {"name": "Hero", "distance": "3 squares", "why": "1d6"}, ["Hero"])
+    # an action card's code is notation (like dice); a card's name in English words is not
+    dealt = pseudo("%(name)s is dealt %(card)s")
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': '10H'}}</p>", ["Hero"]) == []
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'RJ'}}</p>", ["Hero"]) == []
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'King of Spades'}}</p>", ["Hero"])
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'KSH'}}</p>", ["Hero"])
 
 
 def data_of(hub, game_id: str | None = None) -> list[str]:
@@ -168,6 +174,8 @@ def data_of(hub, game_id: str | None = None) -> list[str]:
         example = next((s.default_sheet() for s in rules.systems() if s.id == game.system), {})
         for sheet in [example, *(t.sheet for t in game.tokens.values())]:
             names |= set(weapon_names(sheet))
+            if game.system in OWN_SKILLS:
+                names |= set(skill_names(sheet))
         names |= {m.name for m in getattr(game, "maps", {}).values() if getattr(m, "name", None)}
         for zone in (game.zones.zones.values() if game.zones is not None and hasattr(game.zones, "zones") else ()):
             names.add(getattr(zone, "name", ""))
@@ -187,6 +195,17 @@ def weapon_names(sheet) -> list[str]:
     if isinstance(weapons, list):
         return [str(w.get("name")) for w in weapons if isinstance(w, dict) and w.get("name")]
     return []
+
+
+#: the systems whose sheets hold skills as the table's own entries (a "skills" table a GM types, like a weapon's
+#: name: data, docs/TRANSLATING.md "Skill names a sheet holds as its own entries"); the others have a fixed list
+OWN_SKILLS = {"gurps_lite", "phase_tn"}
+
+
+def skill_names(sheet) -> list[str]:
+    """The skills a sheet names in its own "skills" table (their names as typed)."""
+    skills = sheet.get("skills") if isinstance(sheet, dict) else None
+    return [str(k) for k in skills] if isinstance(skills, dict) else []
 
 
 def strings_in(value) -> list[str]:
