@@ -129,14 +129,14 @@ def prepare(request: AttackRequest) -> dict:
     if options.get("range", "auto") != "auto":
         band = str(options["range"]).lower()
         if band not in RANGES:
-            raise RuleError(f"range band is one of {', '.join(RANGES)}, not {options['range']!r}")
+            raise RuleError(say("range band is one of {bands}, not {value}", bands=", ".join(RANGES), value=repr(options["range"])))
     else:
         engaged = options.get("engaged")
         band = weapon_band(int(request.distance or 0), weapon, None if engaged is None else bool(engaged))
     check_weapon_range(weapon, band)
     cover = resolve_cover(request.cover, settings)
     if cover == "total":
-        raise RuleError("no line of fire reaches the target")
+        raise RuleError(say("no line of fire reaches the target"))
 
     rnd = round_state(request.attacker.state.get("round"))
     if rnd["significant"]:

@@ -483,7 +483,7 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
     if step is None:
         raise RuleNotImplemented(f"Atomic Tomorrow Adventures: the action {action!r} is not in the rules")
     if state.get("current") != actor.id:
-        raise RuleError(f"it is not {actor.name}'s turn")
+        raise RuleError(say("it is not {name}'s turn", name=actor.name))
     state = copy.deepcopy(dict(state))
     rolls, log = step(state, actor, action, dice, settings_with_defaults(settings), dict(options or {}))
     return _update(state, rolls, log)

@@ -543,7 +543,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     step = _Step(state, everyone, dice, settings)
     s = step.state
     if actor.id not in s["combatants"]:
-        raise RuleError(f"{actor.name} is not in this fight")
+        raise RuleError(say("{name} is not in this fight", name=actor.name))
     own = s.get("current") == actor.id
     reaction = bool(options.get("reaction", not own))
     if action == "delay":
