@@ -87,3 +87,13 @@ def test_a_defense_refused_for_the_rules_reason_says_the_reason_and_the_defense_
     said = refused(connect(app, g["id"], g["gm_token"], "de"), hit)
     assert said.startswith("Foe kann nicht ") and "das Ziel ist 6 Felder entfernt" in said, said
     assert "No defense" not in said and "squares away" not in said, said
+
+
+def test_the_attack_preview_refuses_in_the_senders_language_too(app):
+    """The attack card's preview (its odds) says the rules' refusal in the sender's language, as the attack does."""
+    c, g, ids = table(app, "gurps_lite", rules.get("gurps_lite").default_sheet())
+    look = {"type": "preview_attack", "attacker": ids["Ann"], "target": ids["Foe"], "weapon": "Broadsword"}
+    de = connect(app, g["id"], g["gm_token"], "de")
+    assert refused(de, look) == "Broadsword reicht 1 Meter; das Ziel ist 6 entfernt"
+    r = c.post(f"/api/games/{g['id']}/commands", json=look, headers=bearer(g["gm_token"]))
+    assert r.status_code == 422 and r.json["error"] == "Broadsword reaches 1 yard(s); the target is 6 away"
