@@ -50,9 +50,10 @@ def _with_books(request: AttackRequest) -> dict:
     if due and "due" in books:
         owed = books["due"].get(due) if isinstance(books["due"], dict) else None
         if owed is None:
-            raise RuleError(f"shot {due} is not due now: already rolled, or a shorter action's shots come first")
+            raise RuleError(say("shot {due} is not due now: already rolled, or a shorter action's shots come first", due=due))
         if owed["target"] != request.target.id or (request.weapon or owed.get("weapon")) != owed.get("weapon"):
-            raise RuleError(f"shot {due} is at {owed['target']} with {owed.get('weapon')}: it was declared so")
+            raise RuleError(say("shot {due} is at {target} with {weapon}: it was declared so", due=due, target=owed["target"],
+                                weapon=owed.get("weapon")))
         for key in ("mode", "targeted", "called", "aim"):
             opts.pop(key, None)
         opts.update(owed["options"])
@@ -92,7 +93,7 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
         raise RuleError(f"Aim: a bonus from 0 to {top} ({s['aim_max']} Aim actions at +{s['aim_bonus']}), "
                         f"not {aim!r} (Ranged Attacks, the Aim action)")
     if not targeted and (called or aim):
-        raise RuleError("a wild shot (no Targeting) cannot be called or aimed")
+        raise RuleError(say("a wild shot (no Targeting) cannot be called or aimed"))
     if called and mode != "single":
         raise RuleError("bursts and full auto are not called shots (game setting reading)")
     if called and called not in LOCATIONS:

@@ -97,3 +97,25 @@ def test_the_attack_preview_refuses_in_the_senders_language_too(app):
     assert refused(de, look) == "Broadsword reicht 1 Meter; das Ziel ist 6 entfernt"
     r = c.post(f"/api/games/{g['id']}/commands", json=look, headers=bearer(g["gm_token"]))
     assert r.status_code == 422 and r.json["error"] == "Broadsword reaches 1 yard(s); the target is 6 away"
+
+
+def test_phase_tns_declaration_out_of_order_is_refused_in_the_senders_language(app):
+    """Phase/TN: the lower initiative declares first ("Initiative and Actions"); the one who tries before is told so
+    in their language, with both names (the rules speak of ids: the names are put in)."""
+    c, g, ids = table(app, "phase_tn")
+    r = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),
+               json={"type": "start_combat", "token_ids": list(ids.values())})
+    assert r.status_code == 200, r.json
+    fight = c.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json["combat"]
+    first = fight["current"]
+    later = next(i for i in ids.values() if i != first)
+    names = {v: k for k, v in ids.items()}
+    wait = {"type": "act", "token_id": later, "action": "wait"}
+    de, es = connect(app, g["id"], g["gm_token"], "de"), connect(app, g["id"], g["gm_token"], "es")
+    assert refused(de, wait) == (f"{names[first]} sagt vor {names[later]} an (die niedrigere Initiative sagt "
+                                 "zuerst an)")
+    assert refused(es, wait) == (f"{names[first]} declara antes que {names[later]} (la iniciativa más baja declara "
+                                 "primero)")
+    r = c.post(f"/api/games/{g['id']}/commands", json=wait, headers=bearer(g["gm_token"]))
+    assert r.status_code == 422 and r.json["error"] == (f"{names[first]} declares before {names[later]} (lower "
+                                                        "initiative declares first)"), r.json
