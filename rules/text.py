@@ -120,6 +120,12 @@ def _fill(template: str, args: dict, each: Callable[[Any], Any], n: int | None,
     return template.format_map(values)
 
 
+def whole(x: Any) -> Any:
+    """A number as a line shows it: a whole float as an int (``2.0`` -> ``2``, as ``{x:g}`` wrote it), the rest
+    as it is (a float is written as the reader's language writes it when the line is translated)."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
 def say(msg: str, /, **args: Any) -> Say:
     """Words for people: ``msg`` a message id in English with ``{name}`` placeholders, ``args`` its values."""
     return Say(msg, args)

@@ -31,11 +31,13 @@ from .checks import (
 )
 from .cover import cover_reduction, resolve_cover
 from .data import (
+    ARMOUR_GRADE_WORDS,
     COVER_LEVELS,
     COVER_WORDS,
     DEFENSE_WORDS,
     DEFENSES,
     SKILL_WORDS,
+    weapon_words,
     MAX_WOUNDS,
     QUALITY_LABELS,
     WOUND_STATE_WORDS,
@@ -127,14 +129,14 @@ def prepare(request: AttackRequest) -> dict:
     if options.get("range", "auto") != "auto":
         band = str(options["range"]).lower()
         if band not in RANGES:
-            raise RuleError(f"range band is one of {', '.join(RANGES)}, not {options['range']!r}")
+            raise RuleError(say("range band is one of {bands}, not {value}", bands=", ".join(RANGES), value=repr(options["range"])))
     else:
         engaged = options.get("engaged")
         band = weapon_band(int(request.distance or 0), weapon, None if engaged is None else bool(engaged))
     check_weapon_range(weapon, band)
     cover = resolve_cover(request.cover, settings)
     if cover == "total":
-        raise RuleError("no line of fire reaches the target")
+        raise RuleError(say("no line of fire reaches the target"))
 
     rnd = round_state(request.attacker.state.get("round"))
     if rnd["significant"]:
@@ -289,7 +291,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     quality = success_quality(roll, skill)
     details.update(attack_roll=roll, attack_skill=skill, attack_quality=quality)
     head = say("{attacker} attacks {target} with {weapon} ({skill}%): {roll}, {quality}", attacker=att_c.name,
-               target=tgt_c.name, weapon=prep["weapon"]["name"], skill=skill, roll=roll, quality=QUALITY_LABELS[quality])
+               target=tgt_c.name, weapon=weapon_words(prep["weapon"]), skill=skill, roll=roll, quality=QUALITY_LABELS[quality])
     if quality not in SUCCESSES:
         return AttackResult(False, say("{head}; no effect", head=head), rolls, mods, effects, details)
 
@@ -327,7 +329,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         armour = 0
         details["armour_ignored"] = True
     if armour:
-        all_mods.append(Modifier(say("{armour} armour", armour=prep["target"].get("armour")), -armour, "ARMOR PROTECTION"))
+        all_mods.append(Modifier(say("{armour} armour", armour=ARMOUR_GRADE_WORDS.get(prep["target"].get("armour"), prep["target"].get("armour"))), -armour, "ARMOR PROTECTION"))
     after_armour = max(0, dealt - armour)
     soak = 0
     if after_armour:

@@ -52,6 +52,16 @@ COVER_WORDS = {"none": say("none"), "partial": say("partial"), "good": say("good
 ARMOUR_WORDS = {"none": say("None"), "light": say("Light"), "medium": say("Medium"), "heavy": say("Heavy")}
 DEFENSE_WORDS = {"parry": say("Parry"), "block": say("Block"), "dodge": say("Dodge")}
 SKILL_WORDS = {"unarmed": say("Unarmed"), "melee": say("Melee"), "ranged": say("Ranged")}
+#: an armour grade inside a line ("light armour -1"), as people read it
+ARMOUR_GRADE_WORDS = {"none": say("none"), "light": say("light"), "medium": say("medium"), "heavy": say("heavy")}
+
+
+def weapon_words(weapon: dict):
+    """A weapon's name as people read it: the sheet's own "Unarmed" (the Unarmed skill's fists) in the reader's
+    language, a weapon a table names itself as written."""
+    if weapon.get("skill") == "unarmed" and weapon.get("name") == "Unarmed":
+        return SKILL_WORDS["unarmed"]
+    return weapon.get("name")
 WOUND_STATE_TITLES = {"fighting": say("Fighting"), "incapacitated": say("Incapacitated"), "dying": say("Dying"),
                       "dead": say("Dead")}
 #: Section "DAMAGE SOAKING": wounds soaked by the GRIT x 5 roll

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..system import RuleError
+from ..text import say
 from .data import MOVE_ZONES
 
 
@@ -30,4 +31,4 @@ def check_move(zone_distance: int | None) -> None:
     if zone_distance < 0:
         raise RuleError(f"a zone distance is 0 or more, not {zone_distance}")
     if zone_distance > MOVE_ZONES:
-        raise RuleError(f"a move reaches only the same or an adjacent zone; that zone is {zone_distance} steps away")
+        raise RuleError(say("a move reaches only the same or an adjacent zone; that zone is {n} steps away", n=zone_distance))

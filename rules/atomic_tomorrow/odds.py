@@ -21,7 +21,7 @@ from ..system import AttackRequest, AttackResult, Modifier
 from .attack import attack_skill, attack_wounds, prepare, skill_line
 from .checks import is_success, opposed_winner, success_quality
 from ..text import say
-from .data import COVER_LEVELS, COVER_WORDS, MAX_WOUNDS, QUALITIES, SUCCESSES, check_level, check_wound_rating
+from .data import ARMOUR_GRADE_WORDS, COVER_LEVELS, COVER_WORDS, MAX_WOUNDS, QUALITIES, SUCCESSES, check_level, check_wound_rating
 from .economy import pending_check
 from .health import armour_reduction, incapacitated_check, soak_reduction
 
@@ -188,7 +188,7 @@ def _modifiers(prep: dict, penalty: int) -> list[dict]:
         mods.append(Modifier(say("{level} cover", level=COVER_WORDS.get(prep["cover"], prep["cover"])), -COVER_LEVELS[prep["cover"]],
                              "COVER PROTECTION"))
     if prep["armour"]:
-        mods.append(Modifier(say("{armour} armour", armour=prep["target"].get("armour")), -prep["armour"], "ARMOR PROTECTION"))
+        mods.append(Modifier(say("{armour} armour", armour=ARMOUR_GRADE_WORDS.get(prep["target"].get("armour"), prep["target"].get("armour"))), -prep["armour"], "ARMOR PROTECTION"))
     return [m.to_dict() for m in mods]
 
 

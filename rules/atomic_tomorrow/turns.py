@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from ..dice import DiceSource
 from ..system import ActionOption, AttackResult, Combatant, RuleError, RuleNotImplemented, TurnUpdate
 from .checks import is_success, quality_label, roll_d100, success_quality
-from .data import ACTIONS, DEFENSE_WORDS, MOVE_ZONES, settings_with_defaults
+from .data import ACTIONS, DEFENSE_WORDS, MOVE_ZONES, settings_with_defaults, weapon_words
 from .defense import defense_skill
 from .economy import new_round, pending_check, round_state, spend_action
 from .health import incapacitated_check, last_stand_outcome, wound_state, wounds_of
@@ -359,7 +359,7 @@ def actions(state: Mapping, actor: Combatant, settings: Mapping | None = None) -
                 "wound_rating": w["wound_rating"], "area": w["area"]}
         if condition == "incapacitated" and not pending_check(per, "significant"):
             data["check"] = say("GRIT x1 ({n}%), rolled with the attack", n=int(s["grit"]))
-        option(f"attack:{w['name']}", say("Attack with {weapon}", weapon=say("Unarmed") if w["skill"] == "unarmed" and w["name"] == "Unarmed" else w["name"]),
+        option(f"attack:{w['name']}", say("Attack with {weapon}", weapon=weapon_words(w)),
                "attack", "significant", ACTION_WORDS["significant"], data)
     option("significant", say("Another significant action (use a device...)"), "other", "significant",
            ACTION_WORDS["significant"])
@@ -483,7 +483,7 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
     if step is None:
         raise RuleNotImplemented(f"Atomic Tomorrow Adventures: the action {action!r} is not in the rules")
     if state.get("current") != actor.id:
-        raise RuleError(f"it is not {actor.name}'s turn")
+        raise RuleError(say("it is not {name}'s turn", name=actor.name))
     state = copy.deepcopy(dict(state))
     rolls, log = step(state, actor, action, dice, settings_with_defaults(settings), dict(options or {}))
     return _update(state, rolls, log)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..dice import DiceSource
-from ..text import joined, say
+from ..text import joined, say, whole
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
 from .badges import LOCATION_WORDS
 from .checks import Check, check, contest_key
@@ -165,12 +165,13 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
     if not ranged and request.distance:
         reach = max(1.0, reach_of(weapon)) + (1 if maneuver == "all_out_attack" and variant == "long" else 0)
         if request.distance > reach + 1e-9:
-            raise RuleError(f"{wname} reaches {reach:g} yard(s); the target is {request.distance:g} away")
+            raise RuleError(say("{weapon} reaches {reach} yard(s); the target is {distance} away", weapon=wname,
+                                 reach=whole(reach), distance=whole(request.distance)))
     if ranged:
         speed = num_of(opts.get("target_speed", t.state.get("last_move", 0)))
         dist = request.distance
         if weapon.get("max") and dist > num_of(weapon["max"]):
-            raise RuleError(f"{wname} reaches {weapon['max']} yards at most")
+            raise RuleError(say("{weapon} reaches {most} yards at most", weapon=wname, most=whole(num_of(weapon["max"]))))
         rp = range_penalty(dist, speed)
         if rp:
             mods.append(Modifier(f"range {dist:g} yd + speed {speed:g} yd/s" if speed >= 2 else f"range {dist:g} yd",
@@ -231,7 +232,7 @@ def _suppression_modifiers(request: AttackRequest, wname: str, weapon: dict, st:
     if rof < 5:
         raise RuleError("Suppression Fire needs a weapon of RoF 5 or more")
     if weapon.get("max") and request.distance > num_of(weapon["max"]):
-        raise RuleError(f"{wname} reaches {weapon['max']} yards at most")
+        raise RuleError(say("{weapon} reaches {most} yards at most", weapon=wname, most=whole(num_of(weapon["max"]))))
     mods = []
     if opts.get("modifier"):
         mods.append(Modifier(str(opts.get("modifier_label") or "GM modifier"), int_of(opts["modifier"]), S_GM))

@@ -235,23 +235,26 @@ def checked_options(request: AttackRequest) -> None:
         if o["kind"] == "int" and value == 0:
             continue
         if not o["available"]:
-            raise RuleError(f"{o['label']}: {o['reason']}")
+            raise RuleError(say("{option}: {reason}", option=o["label"], reason=o["reason"]))
         if o["kind"] == "choice":
             if not isinstance(value, str) or value not in [v["key"] for v in o["values"]]:
-                raise RuleError(f"{o['label']}: {value!r} is not one of "
-                                f"{', '.join(str(v['key']) for v in o['values'] if v['key']) or 'the choices'}")
+                keys = [str(v["key"]) for v in o["values"] if v["key"]]
+                raise RuleError(say("{option}: {value} is not one of {choices}", option=o["label"], value=repr(value),
+                                    choices=", ".join(keys)) if keys else
+                                say("{option}: {value} is not one of the choices", option=o["label"], value=repr(value)))
         elif o["kind"] == "bool":
             if key == "rapid_strike" and isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 2:
                 continue  # a Rapid Strike split again: 4 attacks at -12 ("Attacking", Rapid Strike)
             if not isinstance(value, bool):
-                raise RuleError(f"{o['label']}: yes or no, not {value!r}")
+                raise RuleError(say("{option}: yes or no, not {value}", option=o["label"], value=repr(value)))
         elif o["kind"] == "int":
             values = value if isinstance(value, list) and key == "shots" else [value]
             for v in values:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or int(v) != v:
-                    raise RuleError(f"{o['label']}: a whole number, not {v!r}")
+                    raise RuleError(say("{option}: a whole number, not {value}", option=o["label"], value=repr(v)))
                 if not o["min"] <= v <= o["max"]:
-                    raise RuleError(f"{o['label']}: {v} is not from {o['min']} to {o['max']}")
+                    raise RuleError(say("{option}: {value} is not from {least} to {most}", option=o["label"], value=v,
+                                        least=o["min"], most=o["max"]))
 
 
 

@@ -102,7 +102,7 @@ class GurpsLite(BaseSystem):
     def area_templates(self) -> list[dict]:
         """*3d6 Combat*, "Area of Effects": a spherical area attack laid on a square (the weapon's ``area``
         radius, whatever size the map's circle has); aimed at the ground, +4."""
-        return [{"key": "sphere", "label": "Sphere (the weapon's area radius)", "shape": "circle", "size": None}]
+        return [{"key": "sphere", "label": say("Sphere (the weapon's area radius)"), "shape": "circle", "size": None}]
 
     def attack_options(self, request: AttackRequest) -> list[dict]:
         """The attacker's choices now (see :func:`rules.gurps_lite.options.attack_options`)."""

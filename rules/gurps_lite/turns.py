@@ -549,12 +549,12 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     opts = options or {}
     present = {c.id for c in combatants} | {actor.id}
     if actor.id not in state.get("combatants", {}):
-        raise RuleError(f"{actor.name} is not in this fight")
+        raise RuleError(say("{name} is not in this fight", name=actor.name))
     if action == "record_attack":
         return _update(after_attack(state, opts.get("result"), st), steps, present)
     cs = state["combatants"][actor.id]
     if state.get("current") != actor.id:
-        raise RuleError(f"it is not {actor.name}'s turn")
+        raise RuleError(say("it is not {name}'s turn", name=actor.name))
     if action == "reload" or action.startswith("reload:"):
         _reload(cs, actor, action.partition(":")[2] or opts.get("weapon"), dice, st, steps)
         return _update(state, steps, present)
@@ -757,13 +757,13 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     ranged attack next turn is read from them). ``provokes``: the document gives no free attack for
     moving; a token entering an area under Suppression Fire is attacked (see :func:`suppression_targets`)."""
     if mover.id not in state.get("combatants", {}):
-        raise RuleError(f"{mover.name} is not in this fight")
+        raise RuleError(say("{name} is not in this fight", name=mover.name))
     if state.get("current") != mover.id:
-        raise RuleError(f"it is not {mover.name}'s turn")
+        raise RuleError(say("it is not {name}'s turn", name=mover.name))
     state = copy.deepcopy(state)
     cs = state["combatants"][mover.id]
     if not _able(mover, cs):
-        raise RuleError(f"{mover.name} is out of the fight")
+        raise RuleError(say("{name} is out of the fight", name=mover.name))
     if not cs.get("maneuver"):
         raise RuleError("choose a maneuver first: each maneuver allows its own movement "
                         "(a step for Attack, half Move for All-Out Attack, Move for Move)")

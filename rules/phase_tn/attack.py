@@ -14,10 +14,10 @@ from __future__ import annotations
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError, RuleNotImplemented
 from .checks import attr, wound_modifiers
-from .data import BURST_BULLETS, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, SRC_RANGED, attribute_words, resolve_settings
+from .data import BURST_BULLETS, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, SRC_RANGED, TRAUMA_EFFECT_WORDS, attribute_words, resolve_settings
 from .health import trauma_check
 from .targeting import called_shot_drift_with, first_possible_location, hit_location, is_targeted, wild_shot_modifier
-from ..text import say
+from ..text import joined, say
 
 
 def range_band(distance: float, weapon: dict) -> str | None:
@@ -50,9 +50,10 @@ def _with_books(request: AttackRequest) -> dict:
     if due and "due" in books:
         owed = books["due"].get(due) if isinstance(books["due"], dict) else None
         if owed is None:
-            raise RuleError(f"shot {due} is not due now: already rolled, or a shorter action's shots come first")
+            raise RuleError(say("shot {due} is not due now: already rolled, or a shorter action's shots come first", due=due))
         if owed["target"] != request.target.id or (request.weapon or owed.get("weapon")) != owed.get("weapon"):
-            raise RuleError(f"shot {due} is at {owed['target']} with {owed.get('weapon')}: it was declared so")
+            raise RuleError(say("shot {due} is at {target} with {weapon}: it was declared so", due=due, target=owed["target"],
+                                weapon=owed.get("weapon")))
         for key in ("mode", "targeted", "called", "aim"):
             opts.pop(key, None)
         opts.update(owed["options"])
@@ -92,7 +93,7 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
         raise RuleError(f"Aim: a bonus from 0 to {top} ({s['aim_max']} Aim actions at +{s['aim_bonus']}), "
                         f"not {aim!r} (Ranged Attacks, the Aim action)")
     if not targeted and (called or aim):
-        raise RuleError("a wild shot (no Targeting) cannot be called or aimed")
+        raise RuleError(say("a wild shot (no Targeting) cannot be called or aimed"))
     if called and mode != "single":
         raise RuleError("bursts and full auto are not called shots (game setting reading)")
     if called and called not in LOCATIONS:
@@ -197,21 +198,27 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         rolls.append(dmg)
         stun = bool(weapon.get("stun"))
         data = {"location": loc, "damage": dmg.total, "stun": stun}
-        effects.append(Effect("flesh", request.target.id, {"amount": 0 if stun else dmg.total, "location": loc}))
+        where = LOCATION_WORDS.get(loc, loc)
+        amount = 0 if stun else dmg.total
+        effects.append(Effect("flesh", request.target.id, {"amount": amount, "location": loc,
+                                                           "says": say("flesh {amount} ({location})", amount=amount, location=where)}))
         if s["trauma_check"] and not stun and dmg.total > 0:
             check = trauma_check(request.target.sheet, loc, dmg.total, dice, s)
             rolls.append(check["roll"])
             data["trauma_check"] = {"tn": check["tn"], "total": check["total"]}
             if not check["success"]:
+                effect = s["trauma_effects"].get(loc, "")
                 effects.append(
-                    Effect("trauma", request.target.id, {"location": loc, "effect": s["trauma_effects"].get(loc, "")})
+                    Effect("trauma", request.target.id, {"location": loc, "effect": effect, "says": say(
+                        "trauma ({location}): {effect}", location=where, effect=TRAUMA_EFFECT_WORDS.get(effect, effect))
+                        if effect else say("trauma ({location})", location=where)})
                 )
         details.setdefault("hits", []).append(data)
     details["locations"] = locations
     if not locations:
         return AttackResult(False, say("{who}: blocked ({total} vs TN {tn}): no area can be hit", who=who, total=total, tn=tn),
                             rolls, mods, effects, details)
-    summary = say("{who}: hit ({total} vs TN {tn}): {locations}", who=who, total=total, tn=tn, locations=", ".join(locations))
+    summary = say("{who}: hit ({total} vs TN {tn}): {locations}", who=who, total=total, tn=tn, locations=joined([LOCATION_WORDS.get(x, x) for x in locations], ", "))
     if called and called_tn is not None and total < called_tn:
         summary = say("{line} (partial success, {short} short of the called TN {called})", line=summary,
                       short=called_tn - total, called=called_tn)

@@ -58,6 +58,11 @@ ATTRIBUTE_WORDS = {"strength": say("Strength"), "reflexes": say("Reflexes"), "in
                    "perception": say("Perception"), "constitution": say("Constitution"), "willpower": say("Willpower")}
 LOCATION_WORDS = {"head": say("head"), "chest": say("chest"), "abdomen": say("abdomen"), "left arm": say("left arm"),
                   "right arm": say("right arm"), "left leg": say("left leg"), "right leg": say("right leg")}
+#: the default trauma effects (the setting "trauma_effects") as people read them; a GM's own text stays as written
+TRAUMA_EFFECT_WORDS = {"unconscious": say("unconscious"), "dying": say("dying"), "left arm useless": say("left arm useless"),
+                       "right arm useless": say("right arm useless"),
+                       "left leg useless, falls prone": say("left leg useless, falls prone"),
+                       "right leg useless, falls prone": say("right leg useless, falls prone")}
 LOCATION_TITLES = {"head": say("Head"), "chest": say("Chest"), "abdomen": say("Abdomen"), "left arm": say("Left arm"),
                    "right arm": say("Right arm"), "left leg": say("Left leg"), "right leg": say("Right leg")}
 

@@ -33,7 +33,7 @@ def _by_name(call, state: dict, combatants: list[Combatant]):
 def _one_target(request: AttackRequest) -> None:
     """"Ranged Attacks": a Targeting action lines the weapon up with one target; a shot is at that one."""
     if len(request.targets) > 1:
-        raise RuleError("a shot is at one target: a Targeting action lines the weapon up with one (Ranged Attacks)")
+        raise RuleError(say("a shot is at one target: a Targeting action lines the weapon up with one (Ranged Attacks)"))
 
 
 class PhaseTNSystem(BaseSystem):

@@ -285,11 +285,11 @@ def _build_action(state: dict, who: str, spec: dict, s: dict, sheet: dict | None
         raise RuleError(f"{known['label']} is a {known['length']} action")
     target = spec.get("target")
     if known.get("targets") and not target:
-        raise RuleError(f"{known['label']} needs a target")
+        raise RuleError(say("{action} needs a target", action=known["label"]))
     held = state["targeting"].get(who)
     holds = bool(held and held["target"] == target)
     if known.get("needs_targeting") and not holds:
-        raise RuleError(f"{known['label']} needs Targeting on {target}: a wild shot cannot be aimed")
+        raise RuleError(say("{action} needs Targeting on {target}: a wild shot cannot be aimed", action=known["label"], target=target))
     called = spec.get("called")
     if called:
         if called not in LOCATIONS:
@@ -297,7 +297,7 @@ def _build_action(state: dict, who: str, spec: dict, s: dict, sheet: dict | None
         if known.get("mode") in ("burst", "full_auto"):
             raise RuleError("bursts and full auto are not called shots (game setting reading)")
         if name == "fire" and not holds:
-            raise RuleError(f"a wild shot cannot be called: {who} has no Targeting on {target}")
+            raise RuleError(say("a wild shot cannot be called: {name} has no Targeting on {target}", name=who, target=target))
     weapon = _check_weapon(name, spec, sheet)
     phase = state["phase"]
     end = resolves_at(phase, length, s)
@@ -351,12 +351,12 @@ def declare(
     s = resolve_settings(settings)
     if who not in state["order"]:
         ok, why = can_declare(state, who, s)
-        raise RuleError(why or f"{who} rolled no initiative this phase")
+        raise RuleError(why or say("{name} rolled no initiative this phase", name=who))
     if who in state["declared"]:
-        raise RuleError(f"{who} has already declared this phase")
+        raise RuleError(say("{name} has already declared this phase", name=who))
     first = next_declarer(state)
     if first != who:
-        raise RuleError(f"{first} declares before {who} (lower initiative declares first)")
+        raise RuleError(say("{first} declares before {name} (lower initiative declares first)", first=first, name=who))
     new = copy.deepcopy(state)
     built = []
     for spec in actions:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dice import DiceSource
+from ..text import say
 from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult,
                       RuleError, SheetField, TurnUpdate)
 from . import attack as _attack
@@ -169,10 +170,13 @@ class SavageWorlds(BaseSystem):
         """*Savage Worlds Combat System Reference*, "Area Effect Attacks": the Small, Medium and Large
         Blasts (radius 1", 2", 3") and the Cone and the Line, whose lengths the rules (and the game's
         settings) fix."""
-        return [{"key": k, "label": f"{k.title()} Blast ({r:g}\" radius)", "shape": "circle", "size": r}
+        blasts = {"small": lambda r: say("Small Blast ({radius}\" radius)", radius=r),
+                  "medium": lambda r: say("Medium Blast ({radius}\" radius)", radius=r),
+                  "large": lambda r: say("Large Blast ({radius}\" radius)", radius=r)}
+        return [{"key": k, "label": blasts[k](f"{r:g}"), "shape": "circle", "size": r}
                 for k, r in data.BLAST_RADIUS.items()] + [
-            {"key": "cone", "label": "Cone", "shape": "cone", "size": None},
-            {"key": "line", "label": "Line (1\" wide)", "shape": "line", "size": None}]
+            {"key": "cone", "label": say("Cone"), "shape": "cone", "size": None},
+            {"key": "line", "label": say("Line (1\" wide)"), "shape": "line", "size": None}]
 
     def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
         return health.apply(sheet, result, target_id)

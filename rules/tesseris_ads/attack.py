@@ -39,7 +39,7 @@ from .sheet import UNARMED, bulk, char, max_stamina, max_wounds, num, skill, sta
 from .status import escalate, names as status_names, status_modifiers
 from .picks import check_location, default_action, split_defense
 from .ticks import can_react, refusal, spend, state_of
-from ..text import joined, say, say_n
+from ..text import joined, say, say_n, whole
 
 
 def range_band_name(distance: int, weapon_range: int) -> str | None:
@@ -363,19 +363,23 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         reach = num(weapon.get("reach"), 1) or 1
         if distance > reach:
             if weapon.get("key") is None:  # a maneuver: a Melee test at an adjacent opponent
-                raise RuleError(f"{action.name}: the target is {distance} squares away, not adjacent")
-            raise RuleError(f"the target is {distance} squares away; {weapon.get('name', 'the weapon')} reaches {reach}")
+                raise RuleError(say("{action}: the target is {distance} squares away, not adjacent", action=action.name, distance=distance))
+            raise RuleError(say("the target is {distance} squares away; {weapon} reaches {reach}", distance=distance,
+                                weapon=weapon["name"], reach=reach) if weapon.get("name") else
+                            say("the target is {distance} squares away; the weapon reaches {reach}", distance=distance, reach=reach))
     else:
         wrange = num(weapon.get("range"))
         if wrange <= 0:
-            raise RuleError(f"{weapon.get('name')} has no listed range")
+            raise RuleError(say("{weapon} has no listed range", weapon=weapon.get("name")))
         rmod = range_modifier(distance, wrange, num(settings["range_gap_modifier"]))
         if rmod is None:
-            raise RuleError(f"the target is {distance} squares away, beyond 3x the listed range ({3 * wrange})")
+            raise RuleError(say("the target is {distance} squares away, beyond 3x the listed range ({most})", distance=distance,
+                                most=3 * wrange))
         band = range_band_name(distance, wrange)
         if action.key == "spray_n_pray" and 2 * distance > wrange:
-            raise RuleError(f"Spray 'n Pray reaches half the listed range ({wrange / 2:g} squares): "
-                            f"{tgt.name} is {distance} away (Ranged Attack Actions, 'Spray 'n Pray')")
+            raise RuleError(say("Spray 'n Pray reaches half the listed range ({half} squares): {name} is {distance} away "
+                                "(Ranged Attack Actions, 'Spray 'n Pray')", half=whole(wrange / 2),
+                                name=tgt.name, distance=distance))
         if opts.get("firing_blind"):
             mods.append(_mod(say("Firing blind"), -3, "Common Physical Combat Modifiers"))
             rmod = min(0, rmod)
@@ -1173,9 +1177,9 @@ def attack_words(attacker: str, target: str, action: Action, weapon: dict, plan:
         taken.append(say_n("{n} Wound", "{n} Wounds", wounds))
     if taken:
         return say("{head}: {what} ({location}), {damage} damage after soak: {taken}", head=head, what=what,
-                   location=plan.location, damage=after, taken=joined(taken, ", "))
+                   location=LOCATION_WORDS.get(plan.location, plan.location), damage=after, taken=joined(taken, ", "))
     return say("{head}: {what} ({location}), {damage} damage after soak: the armour soaks it", head=head, what=what,
-               location=plan.location, damage=after)
+               location=LOCATION_WORDS.get(plan.location, plan.location), damage=after)
 
 
 #: a defense as an attack's line names it (Tesseris "Combat": Dodge, Block, Parry...)

@@ -9,6 +9,7 @@ puts in ``Combatant.state``); a whole fight state is not read.
 from __future__ import annotations
 
 from ..text import say, say_n
+from .data import STATUS_WORDS
 from .health import is_dead
 from .sheet import current_max_stamina, num, stamina, weapon_list
 from .ticks import ticks_per_round
@@ -47,8 +48,9 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
         name = s.get("name") if isinstance(s, dict) else str(s)
         rounds = s.get("rounds") if isinstance(s, dict) else None
         if name:
-            out.append(_b(say("{status} ({rounds} rd)", status=name, rounds=rounds)
-                          if isinstance(rounds, int) and rounds > 0 else str(name), "condition"))
+            words = STATUS_WORDS.get(name, str(name))
+            out.append(_b(say("{status} ({rounds} rd)", status=words, rounds=rounds)
+                          if isinstance(rounds, int) and rounds > 0 else words, "condition"))
     if not state:
         return out
     if "ticks" in state:

@@ -115,6 +115,12 @@ SKILLS = tuple(SKILL_CHARACTERISTIC)
 #: the hit locations' words
 LOCATION_WORDS = {"torso": say("torso"), "head": say("head"), "arms": say("arms"), "legs": say("legs"),
                   "arm": say("arm"), "leg": say("leg")}
+#: the statuses the rules put on a sheet themselves, as people read them (a status a table adds stays as written)
+STATUS_WORDS = {"Grappled": say("Grappled"), "Pinned": say("Pinned"), "Bloodied": say("Bloodied"),
+                "Unconscious": say("Unconscious")}
+#: the feats an action needs, as people read them
+FEAT_WORDS = {"Multi-Weapon Fighting (Melee)": say("Multi-Weapon Fighting (Melee)"),
+              "Multi-Weapon Fighting (Pistol/Ranged)": say("Multi-Weapon Fighting (Pistol/Ranged)")}
 #: the skills' names as people read them (the rules' words, #37)
 SKILL_WORDS = {"melee": say("Melee"), "pistols": say("Pistols"), "rifles": say("Rifles"),
                "heavy_weapons": say("Heavy Weapons"), "bows": say("Bows"), "throwing": say("Throwing"),

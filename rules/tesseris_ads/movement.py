@@ -241,7 +241,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     settings = settings or {}
     fight = state.get("combatants") or {}
     if mover.id not in fight:
-        raise RuleError(f"{mover.name} is not in this fight")
+        raise RuleError(say("{name} is not in this fight", name=mover.name))
     own = state.get("current") == mover.id
     s = _fighter_state(state, mover)
     statuses = mover.sheet.get("statuses")
@@ -255,8 +255,12 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     if cost > have + 1e-9:
         need = cost - have
         if not own:
-            raise RuleError(f"not {mover.name}'s turn: off-turn moves are Dive for Cover or Take Cover (reactions), "
-                            f"{have} square{'s' if have != 1 else ''} left")
+            raise RuleError(say_n("not {name}'s turn: off-turn moves are Dive for Cover or Take Cover (reactions), "
+                                  "{n} square left", "not {name}'s turn: off-turn moves are Dive for Cover or Take Cover "
+                                  "(reactions), {n} squares left", have, name=mover.name)
+                            if float(have).is_integer() else
+                            say("not {name}'s turn: off-turn moves are Dive for Cover or Take Cover (reactions), "
+                                "{squares} squares left", name=mover.name, squares=have))
         speed = move_allowance(mover.sheet, "move")
         reason = refusal(s, "move", statuses=statuses)
         moves = math.ceil(need / speed - 1e-9) if speed > 0 else 0

@@ -20,7 +20,7 @@ from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplem
 from . import actions as own_actions
 from . import cover as cover_mod
 from .checks import roll_test
-from .data import LOCATION_WORDS
+from .data import FEAT_WORDS, LOCATION_WORDS, STATUS_WORDS
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS, USUAL_ACTIONS
 from .health import consciousness_check, end_of_combat, start_of_round_damage
 from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_attackers
@@ -480,9 +480,9 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
             elif short:
                 reason = ""
         if a.extra.get("feat") and "multi-weapon fighting" not in " ".join(actor.sheet.get("feats") or []).lower():
-            reason = reason or say("needs the {feat} feat", feat=a.extra["feat"])
+            reason = reason or say("needs the {feat} feat", feat=FEAT_WORDS.get(a.extra["feat"], a.extra["feat"]))
         if a.extra.get("requires_status") and a.extra["requires_status"] not in status_names(statuses):
-            reason = reason or say("only while {status}", status=a.extra["requires_status"])
+            reason = reason or say("only while {status}", status=STATUS_WORDS.get(a.extra["requires_status"], a.extra["requires_status"]))
         if a.key == "clear_jam" and not st.get("jammed"):
             reason = reason or say("no jammed weapon")
         if a.key == "take_cover" and st.get("in_cover"):
@@ -543,7 +543,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     step = _Step(state, everyone, dice, settings)
     s = step.state
     if actor.id not in s["combatants"]:
-        raise RuleError(f"{actor.name} is not in this fight")
+        raise RuleError(say("{name} is not in this fight", name=actor.name))
     own = s.get("current") == actor.id
     reaction = bool(options.get("reaction", not own))
     if action == "delay":

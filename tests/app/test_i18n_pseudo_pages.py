@@ -23,31 +23,6 @@ from webapp.live.hub import actor_for_audience
 #: pages wholly another domain's, not yet translated (none now)
 PENDING_PAGES: dict[str, str] = {}
 
-#: PENDING RULES VALUES (#37: what the rules still pass as English into a translated sentence, to be emptied): the rules' English
-#: passed as a value into a translated sentence (each value is marked ⟦ ⟧ in en_XA and checked on its own), found
-#: when the check learned to look inside sentences. One pattern per kind, each the whole of one value's leftover.
-PENDING_RULES_VALUES: tuple[str, ...] = (
-    # left by the merge of i18n-rules3 and i18n-rest: Atomic Tomorrow's Unarmed skill, Tesseris's hit location,
-    # cover grade, skill and armour grade passed into a translated line
-    r"Unarmed|torso|partial|handguns|light",
-    # roll purposes in a roll's line ("{purpose}: {dice} = {total}"): every system's initiative, GURPS's attack,
-    # defense and damage, Phase/TN's hit location and trauma check, Tesseris's and Atomic Tomorrow's rolls
-    r"(?:: )?initiative(?: \( \))?|'s initiative|turn order: n?pc \( \)|attack: \( \)|attack damage \( \)"
-    r"|defense: (?:parry|block|dodge)|hit location|trauma check \((?:(?:right|left) (?:arm|leg)|head|abdomen|chest)\)"
-    r"|: Duck(?:: re-roll \d+ duds?)?|: Straight Shot with|: attack \(\w+ \d+%\)",
-    # Phase/TN: a hit's location, a wound's kind and details, a declared action waiting
-    r"(?:right|left) (?:arm|leg)|head|abdomen|chest|flesh|trauma|Move"
-    r"|amount \d+, (?:(?:right|left) (?:arm|leg)|head|abdomen|chest)|(?:(?:right|left) (?:arm|leg)|head|abdomen|chest),"
-    r" effect \w+",
-    # Savage Worlds' action card in its short code (rules/savage_worlds/turns.py's "{card}")
-    r"(?:[2-9JQKA]|10)[SHDC]|[BR]J",
-    # the area templates' labels (Savage Worlds' blasts and cone, GURPS's sphere) listed in the attack form
-    r"Small Blast \(1\" radius\), Medium Blast \(2\" radius\), Large Blast \(3\" radius\), Cone, Line \(1\" wide\)"
-    r"|Sphere \(the weapon's area radius\)",
-    # Tesseris: why an action is not open (a feat needed, a state)
-    r"Multi-Weapon Fighting \((?:Melee| /Ranged)\)|Grappled",
-)
-
 #: every game system (the rules of each speak in the log, the actions, the attack options)
 SYSTEMS = [s.id for s in rules.systems()]
 
@@ -64,6 +39,9 @@ LIST_JOINS = re.compile(r"(?:,|and)(?: (?:,|and))*")
 URL = re.compile(r"https?://\S+")
 #: GURPS's damage notation, kept as GURPS prints it in every language (docs/TRANSLATING.md): data
 DAMAGE_CODE = re.compile(r"\b(?:thr|sw)(?:[+-]\d+)?(?!\w)|(?<!\w)(?:cr|cut|imp|pi\+{0,2}|pi-)(?!\w)")
+#: Savage Worlds' action cards in their short code ("KS", "10H", "AD"; "BJ"/"RJ" the Jokers): kept as dealt in
+#: every language, as the tracker and the log write them: notation like dice, not words (docs/TRANSLATING.md)
+CARD = re.compile(r"(?<![\w-])(?:[2-9JQKA]|10)[SHDC](?![\w-])|(?<![\w-])[BR]J(?![\w-])")
 DICE = re.compile(r"\b\d*d\d+(?:[+-]\d+)?\b|\b\d+d\b|\b\d+dT\b", re.I)
 WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -142,14 +120,9 @@ def _leftover(text: str, data: list[str]) -> str:
     text = PSEUDO_WORD.sub(" ", PSEUDO_CLOSE.sub(" ", PSEUDO_OPEN.sub(" ", URL.sub(" ", text))))
     for d in data:
         text = re.sub(r"(?<!\w)" + re.escape(d) + r"(?!\w)", " ", text)
-    text = " ".join(DAMAGE_CODE.sub(" ", DICE.sub(" ", DATE.sub(" ", text))).split())
+    text = " ".join(CARD.sub(" ", DAMAGE_CODE.sub(" ", DICE.sub(" ", DATE.sub(" ", text)))).split())
     # names listed as the locale lists them (babel's format_list: en_XA writes English's "A, B and C"): data
     return "" if LIST_JOINS.fullmatch(text) else text
-
-
-def pending(rest: str) -> bool:
-    return any(re.fullmatch(p, rest) for patterns in [PENDING_RULES_VALUES]
-               for p in patterns)
 
 
 def untranslated(html: str, data: list[str]) -> list[str]:
@@ -157,7 +130,7 @@ def untranslated(html: str, data: list[str]) -> list[str]:
     parser.feed(html)
     bad = []
     for text, where in parser.found:
-        rests = [rest for rest in leftovers(text, data) if WORD.search(rest) and not pending(rest)]
+        rests = [rest for rest in leftovers(text, data) if WORD.search(rest)]
         if rests:
             bad.append(f"{where}: {' '.join(text.split())[:160]!r} (left: {' | '.join(rests)[:120]!r})")
     return sorted(set(bad))
@@ -178,6 +151,12 @@ def test_the_check_sees_english_passed_into_a_translated_sentence():
     assert untranslated(f"<p>{fine}</p>", ["Hero", "Bandit"]) == []
     split = sentence.replace("⟦%(distance)s⟧", "⟦<b>%(distance)s</b>⟧")  # a value that is markup itself
     assert untranslated(split % {"name": "Hero", "distance": "3 squares", "why": "1d6"}, ["Hero"])
+    # an action card's code is notation (like dice); a card's name in English words is not
+    dealt = pseudo("%(name)s is dealt %(card)s")
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': '10H'}}</p>", ["Hero"]) == []
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'RJ'}}</p>", ["Hero"]) == []
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'King of Spades'}}</p>", ["Hero"])
+    assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'KSH'}}</p>", ["Hero"])
 
 
 def data_of(hub, game_id: str | None = None) -> list[str]:
@@ -195,6 +174,8 @@ def data_of(hub, game_id: str | None = None) -> list[str]:
         example = next((s.default_sheet() for s in rules.systems() if s.id == game.system), {})
         for sheet in [example, *(t.sheet for t in game.tokens.values())]:
             names |= set(weapon_names(sheet))
+            if game.system in OWN_SKILLS:
+                names |= set(skill_names(sheet))
         names |= {m.name for m in getattr(game, "maps", {}).values() if getattr(m, "name", None)}
         for zone in (game.zones.zones.values() if game.zones is not None and hasattr(game.zones, "zones") else ()):
             names.add(getattr(zone, "name", ""))
@@ -214,6 +195,17 @@ def weapon_names(sheet) -> list[str]:
     if isinstance(weapons, list):
         return [str(w.get("name")) for w in weapons if isinstance(w, dict) and w.get("name")]
     return []
+
+
+#: the systems whose sheets hold skills as the table's own entries (a "skills" table a GM types, like a weapon's
+#: name: data, docs/TRANSLATING.md "Skill names a sheet holds as its own entries"); the others have a fixed list
+OWN_SKILLS = {"gurps_lite", "phase_tn"}
+
+
+def skill_names(sheet) -> list[str]:
+    """The skills a sheet names in its own "skills" table (their names as typed)."""
+    skills = sheet.get("skills") if isinstance(sheet, dict) else None
+    return [str(k) for k in skills] if isinstance(skills, dict) else []
 
 
 def strings_in(value) -> list[str]:

@@ -24,7 +24,7 @@ from rules.dice import DiceSource
 from rules.system import NO_DEFENSE, AttackRequest, AttackResult, BaseSystem, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
-from .combat import aim_squares, combatant, position_of, rules_call, settings_of
+from .combat import aim_squares, combatant, position_of, rules_call, rules_words, settings_of
 from .model import Actor, Event, Rejected
 from .text import N_
 from rules.text import joined, say, say_n
@@ -372,7 +372,7 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         view["odds"] = None
         view["odds_missing"] = f"not automated: {exc}"
     except RuleError as exc:
-        raise Rejected(str(exc)) from None
+        raise Rejected(rules_words(exc)) from None
     if cmd.template is None and not p["request"].targets:
         view["defenses"] = defense_choices(p["system"], p["request"])
     view["options"] = attack_options(p["system"], p["request"])

@@ -184,8 +184,12 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
     except RuleNotImplemented as exc:
         raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
     except RuleError as exc:
-        said = exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)  # the rules' words, kept
-        raise Rejected(named(game, said, actor, hidden_as=say("someone"))) from None
+        raise Rejected(named(game, rules_words(exc), actor, hidden_as=say("someone"))) from None
+
+
+def rules_words(exc: RuleError) -> str:
+    """A rules' refusal as its words: the ``Say`` it was raised with (said in the reader's language), else its text."""
+    return exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)
 
 
 @lru_cache(maxsize=64)

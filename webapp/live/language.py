@@ -76,8 +76,8 @@ def refusal_text(exc: BaseException) -> str:
         return "; ".join(gettext(msgid, **{k: gettext(v) if k in said else v for k, v in params.items()})
                          for msgid, params in parts)
     msgid = getattr(exc, "msgid", None)
-    if msgid:
-        return gettext(msgid, **(getattr(exc, "params", None) or {}))
+    if msgid:  # a parameter that is the rules' words (a defense's label, the rules' reason) in the same language
+        return gettext(msgid, **{k: words(v) for k, v in (getattr(exc, "params", None) or {}).items()})
     text = str(exc)
     return gettext(text) if text else text
 
