@@ -32,6 +32,7 @@ from ..game.model import Actor, Rejected
 from ..game.text import N_
 from ..game.table import empty_game, evolve
 from ..storage import history as kept_folds
+from ..storage.store import collector_paused
 from . import language, render
 
 log = logging.getLogger(__name__)
@@ -254,24 +255,33 @@ class Replays:
             ended = self.end(game_id, actor)
             return {"replay": None, "ended": ended}
         audiences = replay_view.screens(cmd, actor)
-        history = self.folded(game_id, cmd.at)
-        if cmd.at > history.head:
-            raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
-        history.may_replay(actor, cmd.at)
-        past = history.state_at(cmd.at)
+        # the kept fold restored (thousands of timeline lines made again), the events read and folded: many new
+        # objects, none in a cycle; with the collector on, its full collections walked the whole heap in the
+        # middle of it (a server started again: 190 of a first jump's 290 ms). Collected as usual afterwards.
+        with collector_paused():
+            history = self.folded(game_id, cmd.at)
+            if cmd.at > history.head:
+                raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
+            history.may_replay(actor, cmd.at)
+            past = history.state_at(cmd.at)
+            self._show(game_id, actor, audiences, history, past, cmd.at)
+            banner = language.words(replay_view.banner(history, cmd.at, actor))  # in the sender's words
+        return {"replay": {"at": cmd.at, "head": history.head, "on": audiences, "banner": banner}}
+
+    def _show(self, game_id: str, actor: Actor, audiences: list[str], history: replay_view.History, past,
+              at: int) -> None:
+        """The past moment ``at`` drawn on the screens of ``audiences`` (the sender's replay leaves the others)."""
         by = "gm" if actor.role == "gm" else actor.audience
         with self._lock:
             for audience in self._theirs(game_id, by):
                 if audience not in audiences:  # the GM's replay left the table screen: it shows the present again
                     self._back(game_id, audience)
             for audience in audiences:
-                self._on[(game_id, audience)] = (cmd.at, by)
+                self._on[(game_id, audience)] = (at, by)
                 if self.hub.shared is not None:  # a screen of that audience on another process is shown it too
-                    self.hub.shared.replay_on(game_id, audience, cmd.at, by)
+                    self.hub.shared.replay_on(game_id, audience, at, by)
         for audience in audiences:
-            self._send(game_id, audience, history, past, cmd.at)
-        return {"replay": {"at": cmd.at, "head": history.head, "on": audiences,  # the banner in the sender's words
-                           "banner": language.words(replay_view.banner(history, cmd.at, actor))}}
+            self._send(game_id, audience, history, past, at)
 
     def end(self, game_id: str, actor: Actor) -> list[str]:
         """Every screen this sender's replay is on goes back to the present; the audiences that did."""
