@@ -855,20 +855,13 @@ def disarm_result(request: AttackRequest, plan: AttackPlan, attack_total: int, d
 
 
 def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None, part: bool = False) -> AttackResult:
-    """Roll an attack, its defense, the hits, jams, damage and cover damage. ``part``: one target
-    of a Spray 'n Pray (``spray.resolve_spray``), which pays the ticks, the bullets and the jam."""
+    """Roll an attack, its defense, the hits, jams, damage and cover damage (a Spray 'n Pray and a Covering
+    Fire go through ``spray.resolve_action``). ``part``: one target of a Spray 'n Pray (``spray.resolve_spray``),
+    which pays the ticks, the bullets and the jam."""
     settings = settings_of(settings if settings is not None else request)
     opts = own_options(request.options or {}, (request.options or {}).get("action"))
     if not part:
         check_one_target(request)
-        if (opts.get("action") or "") == "spray_n_pray":
-            from .spray import resolve_spray
-
-            return resolve_spray(request, dice, settings)
-        if opts.get("action") == "covering_fire":
-            from .spray import covering_fire
-
-            return covering_fire(request, settings)
     plan = plan_attack(request, settings)
     if part:
         plan.bullets = 1  # "Each opponent may only be hit once"

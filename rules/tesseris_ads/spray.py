@@ -19,7 +19,7 @@ from .. import odds as core_odds
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, RuleError
 from ..text import joined, say
-from .attack import across_cover, jam_check, plan_attack, resolve_attack, rounds_words, settings_of
+from .attack import across_cover, check_one_target, jam_check, plan_attack, resolve_attack, rounds_words, settings_of
 from .checks import pool_distribution
 from .picks import spray_most
 from .sheet import num, weapon as sheet_weapon
@@ -66,6 +66,19 @@ def spray_targets(request: AttackRequest, weapon: dict) -> list[AttackRequest]:
             raise RuleError(f"Spray 'n Pray covers a {ARC_DEGREES} degree arc; these opponents spread over "
                             f"{spread:.0f} degrees ({RULE})")
     return [replace(r, options={**(r.options or {}), "action": "spray_n_pray"}, targets=[]) for r in reqs]
+
+
+def resolve_action(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
+    """An attack as its action rolls it: a Spray 'n Pray (``resolve_spray``) or a Covering Fire (``covering_fire``)
+    here, any other through ``attack.resolve_attack``."""
+    settings = settings_of(settings if settings is not None else request)
+    action = (request.options or {}).get("action") or ""
+    if action == "spray_n_pray":
+        return resolve_spray(request, dice, settings)
+    if action == "covering_fire":
+        check_one_target(request)
+        return covering_fire(request, settings)
+    return resolve_attack(request, dice, settings)
 
 
 def resolve_spray(request: AttackRequest, dice: DiceSource, settings: dict) -> AttackResult:

@@ -8,9 +8,10 @@ from ..dice import DiceSource
 from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, RuleError, SheetField, TurnUpdate
 from . import badges as own_badges
 from . import cover, health, movement, options, sheet, turns
-from .attack import attack_cover_piece, effect_words, range_band_name, resolve_attack, settings_of
+from .attack import attack_cover_piece, effect_words, range_band_name, settings_of
 from .data import COVER_MATERIAL_LABELS, DEFAULT_SETTINGS
 from .odds import attack_odds
+from .spray import resolve_action
 
 
 class TesserisSystem(BaseSystem):
@@ -69,7 +70,7 @@ class TesserisSystem(BaseSystem):
             return attack_cover_piece(
                 request.attacker, request.weapon, target_cover["id"], material, int(round(request.distance)), dice, int(target_cover.get("damage_taken", 0))
             )
-        result = resolve_attack(request, dice)
+        result = resolve_action(request, dice)
         names = {c.id: c.name for c in (request.attacker, request.target, *request.others, *(r.target for r in request.targets))}
         for e in result.effects:  # each effect in the game's words, beside its numbers
             e.data = {**e.data, "says": effect_words(e, names)}
