@@ -27,13 +27,24 @@ def delete_event(data, game_id: str, seq: int) -> None:
     con.close()
 
 
-def test_a_damaged_log_is_said_in_the_readers_language_on_its_page_and_on_the_socket(tmp_path):
+def damaged_app(tmp_path):
+    """An app on a data folder whose first game lost its event 4: (app, that game's id, its GM key)."""
     data = tmp_path / "data"
     damaged, key, _healthy, _key = a_game_with_moves(data)
     delete_event(data, damaged, 4)
-    app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-    german = app.test_client()
-    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    return create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False}), damaged, key
+
+
+def client_in(app, language: str):
+    """A browser whose Accept-Language is ``language``."""
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    return client
+
+
+def test_a_damaged_log_is_said_in_the_readers_language_on_its_page_and_on_the_socket(tmp_path):
+    app, damaged, key = damaged_app(tmp_path)
+    german = client_in(app, "de")
     page = german.get(f"/games/{damaged}/gm?key={key}", follow_redirects=True)
     text = page.get_data(as_text=True)
     assert page.status_code == 503
@@ -52,8 +63,7 @@ def test_a_log_that_breaks_while_served_is_told_to_a_german_socket_in_german(tmp
     data = tmp_path / "data"
     damaged, key, _healthy, _key = a_game_with_moves(data)
     app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-    german = app.test_client()
-    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    german = client_in(app, "de")
     sio = app.extensions["tacmap_socketio"].test_client(app, auth={"game": damaged, "token": key},
                                                         flask_test_client=german)
     assert sio.is_connected()
@@ -84,8 +94,7 @@ def new_game(app, system="plain_grid"):
 def test_a_replay_past_the_logs_end_is_refused_in_the_senders_language(app):
     _api, g, _p = new_game(app)
     socketio = app.extensions["tacmap_socketio"]
-    german = app.test_client()
-    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    german = client_in(app, "de")
     gm = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]}, flask_test_client=german)
     head = app.extensions["tacmap"].game(g["id"]).seq
     ack = gm.emit("command", {"type": "replay", "at": head + 50}, callback=True)
@@ -146,8 +155,7 @@ def test_the_pictures_refusals_are_in_the_senders_language(app, monkeypatch):
 def test_a_template_a_player_may_not_move_is_refused_in_their_language(app):
     api, g, p = new_game(app)
     hub, socketio = app.extensions["tacmap"], app.extensions["tacmap_socketio"]
-    german = app.test_client()
-    german.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    german = client_in(app, "de")
     gm = socketio.test_client(app, auth={"game": g["id"], "token": g["gm_token"]})
     phone = socketio.test_client(app, auth={"game": g["id"], "token": p["player_token"]}, flask_test_client=german)
     placed = {}
@@ -193,13 +201,8 @@ def test_the_damaged_log_page_is_in_the_pseudo_locale_its_reason_too(tmp_path):
     pseudo-locale's ⟦ ⟧ mark lets the check look at the reason on its own)."""
     from test_i18n_pseudo_pages import untranslated
 
-    data = tmp_path / "data"
-    damaged, key, _healthy, _key = a_game_with_moves(data)
-    delete_event(data, damaged, 4)
-    app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-    client = app.test_client()
-    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en-XA"
-    page = client.get(f"/games/{damaged}/gm?key={key}", follow_redirects=True)
+    app, damaged, key = damaged_app(tmp_path)
+    page = client_in(app, "en-XA").get(f"/games/{damaged}/gm?key={key}", follow_redirects=True)
     html = page.get_data(as_text=True)
     assert page.status_code == 503 and 'lang="en-XA"' in html and f"⟦{damaged}⟧" in html, html
     assert untranslated(html, [damaged, "tacmap"]) == []  # the product name: data
