@@ -1,7 +1,7 @@
 """Group commit (Hub.commit) and a lane's commands in flight (events/lanes.py): what they promise.
 
 - An ack is sent only once its events are on disk: readable from a fresh SQLite connection to the
-  data file at the moment the ack leaves.
+  data file at the moment the ack leaves, and the WAL fsynced after they were committed.
 - Commands that wait for a game together are decided in the order queued, each on the state the one
   before it left, stored in one transaction, and shown in one update per audience.
 - A batch whose write fails acknowledges none of its commands, shows nothing, and leaves the
@@ -22,7 +22,7 @@ from socketio import packet
 from webapp.live import lanes
 from webapp.live.lanes import Job, Lane
 from webapp.live.hub import COMMAND_QUEUED
-from webapp.storage.store import DB_NAME, Store, WriteFailed
+from webapp.storage.store import DB_NAME, Store, WalSync, WriteFailed
 from webapp.game.model import GM, Rejected
 
 
@@ -54,22 +54,30 @@ def move(token_id: str, x: int, y: int) -> dict:
     return {"type": "move_token", "token_id": token_id, "x": x, "y": y}
 
 
-def test_an_ack_leaves_only_once_its_event_is_readable_from_the_data_file(app, game):
+def test_an_ack_leaves_only_once_its_event_is_readable_from_the_data_file_and_its_wal_fsynced(app, game, monkeypatch):
     gm = connect(app, game["id"], game["gm_token"])
     server = app.extensions["tacmap_socketio"].server
     sent = server._send_packet
     at_ack = []
+    synced = []  # the seq on disk at each fsync of the WAL (synchronous=NORMAL leaves it out of the commit)
+    real_sync = WalSync.__call__
+
+    def sync(self):
+        real_sync(self)
+        synced.append(max(rows_on_disk(app, game["id"]), default=0))
+
+    monkeypatch.setattr(WalSync, "__call__", sync)
 
     def send_packet(eio_sid, pkt):
         if pkt.packet_type == packet.ACK and pkt.data and pkt.data[0].get("ok"):
             seq = pkt.data[0]["seq"]
-            at_ack.append((seq, seq in rows_on_disk(app, game["id"])))
+            at_ack.append((seq, seq in rows_on_disk(app, game["id"]), any(s >= seq for s in synced)))
         return sent(eio_sid, pkt)
 
     server._send_packet = send_packet
     for x in (3, 4, 5):
         assert gm.emit("command", move(game["tokens"][0], x, 1), callback=True)["ok"] is True
-    assert len(at_ack) == 3 and all(on_disk for _seq, on_disk in at_ack), at_ack
+    assert len(at_ack) == 3 and all(on_disk and fsynced for _seq, on_disk, fsynced in at_ack), at_ack
 
 
 class HeldGame:

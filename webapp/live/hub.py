@@ -38,7 +38,7 @@ from ..game import access, attacks, combat, fog, keys, mapdata, replay_view, saf
 from ..game.model import GM, SCREEN, Actor, Event, Game, Rejected, key_hash
 from ..game.text import N_
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
-from ..storage.store import Applied, Conflict, GameRecord, Store, WriteFailed, load_game
+from ..storage.store import Appending, Applied, Conflict, GameRecord, Store, WriteFailed, load_game
 from . import language, render, throttle
 from .language import said_in
 from .replaying import Replays
@@ -635,12 +635,12 @@ class Hub:
             if not batch:
                 return
             before = game.seq
-            update = None
+            update = early = writing = None
             backup = self._backup(game)
             try:
                 decided = self._decide_batch(game, batch)
                 if decided:
-                    update = self._store_and_render(game, before, decided)
+                    update, early, writing = self._store_and_render(game, before, decided)
             except _Unappliable as exc:  # a bug: refuse that command, rebuild the state, decide the others again
                 self._games.pop(game_id, None)
                 log.error("game %s: an event that cannot be applied: %r", game_id, exc.error)
@@ -669,9 +669,10 @@ class Hub:
                 self._games.pop(game_id, None)  # applied in memory, not in the log: rebuild from the log
                 raise
             break
+        writings = [writing] if writing is not None else []  # each waited for before "ok" (``durable``)
         if decided and absorb:
             alone = len(decided)
-            game, decided = self._absorb(game_id, game, decided)
+            game, decided = self._absorb(game_id, game, decided, writings)
             if game is None or len(decided) != alone:  # it has more (or less) to show now than was rendered
                 update = None
                 self._absorbing.add(game_id)
@@ -696,11 +697,20 @@ class Hub:
                 self._end_sessions_for(game, events)
                 if update is not None:
                     self._send_update(update)
-                else:
+                elif early is None:
                     self._broadcast(game, before, events)
+                else:  # the others heard up to ``early`` already: the rest to them, the whole to the GM
+                    audiences, rest = self._audiences(game), events[early - before:]
+                    others = [a for a in audiences if a != "gm"]
+                    if rest and others:
+                        self._emit(game, render.changes_for(rest, game), before=early, only=others)
+                    if "gm" in audiences:
+                        self._emit(game, render.changes_for(events, game), before=before, only=["gm"])
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
             self.replays.played(game, before)  # the replay's checkpoint, every CHECKPOINT_EVERY events (once sent)
+        for stored in writings:
+            stored.durable()  # on the disk before anyone hears "ok" (the screens heard once it was committed)
         seq = before
         for request, evs in decided:
             seq += len(evs)
@@ -738,29 +748,53 @@ class Hub:
             self._games[game_id] = backup
             self._games[game_id] = self._catch_up(game_id, backup)
 
-    def _store_and_render(self, game: Game, before: int, decided: list) -> "_Update | None":
-        """Store the decided events after ``before`` (with their commands' ids: ``_with_ids``) (returns once they are on disk; raises as ``Store.append``), and
-        render their update meanwhile: the write and its fsync run on the store's writer thread, so the
-        update's rendering need not wait for the disk, and the screens hear of the change once it is stored
-        (nothing is sent before). None: no update was rendered (there is more to do first, or rendering
-        failed), the caller renders it once the events are stored. Nothing is rendered ahead when more
-        commands wait for this game, or others joined its last update (they would likely join this one:
-        ``_absorb``, and it would be rendered twice), or when connections will end first (``ENDS_SESSIONS``)."""
+    def _store_and_render(self, game: Game, before: int, decided: list) -> "tuple[_Update | None, int | None, Appending]":
+        """Store the decided events after ``before`` (with their commands' ids: ``_with_ids``) and render their
+        update meanwhile; returns the update, the seq the screens other than the GM's were sent already (or
+        None: ``_first``), and the append (``Store.begin_append``), whose ``durable()`` the caller waits for
+        before anyone hears "ok". Raises as ``Store.append``. SQLite: the events are committed
+        before the rendering starts (no wait for the disk: its fsync runs on the writer thread meanwhile);
+        PostgreSQL: the write runs on the writer thread while the update is rendered. The screens hear of the
+        change once it is committed (nothing is sent before). None for the update: none was rendered (there is
+        more to do first, the write failed, or rendering failed), the caller renders it once the events are
+        stored. Nothing is rendered ahead when more commands wait for this game, or others joined its last
+        update (they would likely join this one: ``_absorb``, and it would be rendered twice), or when
+        connections will end first (``ENDS_SESSIONS``)."""
         events, applied = self._with_ids(before, decided)  # stored with their commands' ids, in one transaction
         writing = self.store.begin_append(game.id, before, events, *([applied] if applied else []))
-        update = None
+        update, sent = None, False
         try:
             with self._guard:
                 waiting = bool(self._pending.get(game.id)) or game.id in self._absorbing
-            if not waiting and not any(e.type in ENDS_SESSIONS for e in events):
+            if not waiting and not writing.failed and not any(e.type in ENDS_SESSIONS for e in events):
                 try:
-                    update = self._render_update(game, render.changes_for(events, game), before)
+                    changes = render.changes_for(events, game)
+                    if writing.committed:  # the other screens first, while the GM's part is drawn (``_first``)
+                        sent = self._first(game, changes, before)
+                    if not sent:
+                        update = self._render_update(game, changes, before)
+                    elif "gm" in self._audiences(game):
+                        update = self._render_update(game, changes, before, only=["gm"])
+                    else:
+                        update = _Update(game.seq, {}, {})
                 except Exception:  # rendered again once stored (and logged then, if it fails again)
                     log.debug("game %s: the update was not rendered ahead of its write", game.id, exc_info=True)
                     update = None
         finally:
             writing.finish()
-        return update
+        return update, (before + len(events) if sent else None), writing
+
+    def _first(self, game: Game, changes: set[str], before: int) -> bool:
+        """The update of events already committed (``Appending.committed``: SQLite's), to every audience but the
+        GM's, sent now and heard before the GM's part is drawn: the GM made most changes and sees them on the GM
+        page already, the others wait for them. True when something was sent (the GM's part is then drawn on
+        its own); False: nobody else is here, draw the GM's with the rest."""
+        others = [a for a in self._audiences(game) if a != "gm"]
+        if not others:
+            return False
+        self._send_update(self._render_update(game, changes, before, only=others))
+        self.socketio.sleep(0)  # the sockets' writers run now (gevent), not after the GM's part
+        return True
 
     def _send_fresh_copies(self, game_id: str) -> None:
         """After a batch's state was dropped (not stored): for the moment between its decision and its write
@@ -773,10 +807,10 @@ class Hub:
         except Exception:
             log.exception("game %s: no fresh copy after a commit that was not stored", game_id)
 
-    def _absorb(self, game_id: str, game: Game, decided: list) -> tuple[Game | None, list]:
-        """Requests that queued while a batch was being stored (its fsync) join its one update: each round
-        is decided and stored in a transaction of its own, and answered only with the rest, after the
-        broadcast. Rendering every audience costs far more than a commit, so a client with commands in
+    def _absorb(self, game_id: str, game: Game, decided: list, writings: list) -> tuple[Game | None, list]:
+        """Requests that queued while a batch was being stored (or its update drawn) join its one update: each
+        round is decided and stored in a transaction of its own (its append added to ``writings``, waited for
+        before "ok"), and answered only with the rest, after the broadcast. Rendering every audience costs far more than a commit, so a client with commands in
         flight gets one update for them, not one per commit. A round that cannot be stored (another
         process wrote first, the disk...) goes back to the head of the queue, undecided, to be run again
         on the state the log has; the state it changed is dropped (None: rebuild it from the log)."""
@@ -793,7 +827,7 @@ class Hub:
             try:
                 more = self._decide_batch(game, take)
                 if more:
-                    self._store(game_id, start, more)
+                    writings.append(self._store(game_id, start, more))  # on the disk before they hear "ok"
             except Exception as exc:
                 if isinstance(exc, Conflict) and backup is not None:  # the state before this round: caught up
                     self._games[game_id] = backup  # with the other's events when the batch runs again
@@ -818,10 +852,13 @@ class Hub:
                 applied.append(Applied(request.cid[0], request.cid[1], seq, request.answer(events) if request.answer else {}))
         return [e for _r, evs in decided for e in evs], applied
 
-    def _store(self, game_id: str, before: int, decided: list) -> None:
-        """The decided events after ``before``, in one transaction with their commands' ids (``_with_ids``)."""
+    def _store(self, game_id: str, before: int, decided: list) -> Appending:
+        """The decided events after ``before``, in one transaction with their commands' ids (``_with_ids``);
+        committed when this returns (raises as ``Store.append``), on the disk once its ``durable()`` returns."""
         events, applied = self._with_ids(before, decided)
-        self.store.append(game_id, before, events, *([applied] if applied else []))
+        writing = self.store.begin_append(game_id, before, events, *([applied] if applied else []))
+        writing.finish()
+        return writing
 
     def _decide_batch(self, game: Game, batch: list["_Request"]) -> list[tuple["_Request", list[Event]]]:
         """Decide each request on the state the ones before it left, applying their events in memory (not

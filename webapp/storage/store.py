@@ -1,14 +1,19 @@
 """Persistence: each game's event log and snapshots in one SQLite file, or in PostgreSQL (``--database``).
 
-The log is the truth. It is written with WAL and ``synchronous=FULL``, so an
-event is on disk before the sender hears "ok" and survives a killed server.
-``(game_id, seq)`` is the primary key: two writers can never both append the
-same step (a second process would get :class:`Conflict` and reload).
+The log is the truth. It is written with WAL: a committed event is in the database file's WAL, which
+survives a killed server (``kill -9``), and the WAL is fsynced before the sender hears "ok", so an
+acknowledged event survives a power cut too. ``(game_id, seq)`` is the primary key: two writers can
+never both append the same step (a second process would get :class:`Conflict` and reload).
 
-Under ``tacmap serve`` (gevent, one thread for every connection's greenlet) a write and its fsync run
-on a native thread of gevent's (``off_loop``): sqlite3 lets go of the GIL while it waits for the
-disk, so the other tables go on meanwhile. The store's lock (a gevent lock then) keeps one statement
-at a time on the connection and every game's writes in the order they were made.
+Two steps, because the disk is the slow part (docs/SERVING.md "Writes"): SQLite runs with
+``synchronous=NORMAL``, so a COMMIT writes the WAL without waiting for the disk, and the event's
+append runs right where the command is decided (``begin_append``: well under a millisecond, no thread
+hand-over, so the other screens hear of the move without waiting for the disk); the fsync of the WAL
+runs on a native thread of gevent's (``off_loop``: sqlite3 and ``os.fsync`` let go of the GIL while
+they wait for the disk, so the other tables go on meanwhile), and the sender's "ok" waits for it
+(``Appending.durable``). Every other write (a new game, a snapshot, the room's tables...) runs on that
+thread with its fsync before it returns. The store's lock (a gevent lock then) keeps one statement at a
+time on the connection and every game's writes in the order they were made.
 
 On PostgreSQL (``Store("postgresql://...")``, webapp/storage/sql.py) the same statements run through psycopg 3:
 reads on the loop (psycopg yields to the other greenlets while it waits for the server), writes on the same writer
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -38,6 +44,8 @@ from ..game.text import N_
 from ..game.table import evolve, replay
 from . import private, sql
 from .sql import DataError  # noqa: F401 (raised here, caught by the app and the command line as store.DataError)
+
+log = logging.getLogger(__name__)
 
 DB_NAME = "tacmap.sqlite3"  # in the data folder
 #: a game's id as tacmap makes them (``secrets.token_hex(4)``); it names the game's folders in the data folder
@@ -67,6 +75,81 @@ def _writer_pool():
             # costs a switch only when the writer waits.
             sys.setswitchinterval(min(sys.getswitchinterval(), WRITER_SWITCH_INTERVAL))
     return _writer
+
+
+def _native_lock():
+    """A lock between native threads (the loop's and the writer's), also where gevent patched ``threading``."""
+    try:
+        from gevent import monkey
+
+        return monkey.get_original("_thread", "allocate_lock")()
+    except ImportError:
+        return threading.Lock()
+
+
+#: fsyncs of the WAL between two checkpoints (``WalSync``): a move's commit adds a few pages to the WAL
+CHECKPOINT_EVERY = 200
+
+
+class WalSync:
+    """fsync of an SQLite database's WAL file (``<database>-wal``): what ``synchronous=NORMAL`` leaves out of a
+    COMMIT. An fsync flushes every write of the file so far, whoever made it; so once one started after a
+    commit has returned, that commit is on the disk. The file is opened once (and again when SQLite made a new
+    one: a checkpoint may remove it when the last connection closes). Thread-safe.
+
+    It also copies the WAL into the database file (a checkpoint, which fsyncs both) every ``CHECKPOINT_EVERY``
+    calls, on a connection of its own: the store's connection does not (``wal_autocheckpoint=0``), as it
+    commits on the loop, and a checkpoint there would hold every table for its fsyncs."""
+
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        self.path = Path(f"{database}-wal")
+        self._fd: int | None = None
+        self._file: tuple[int, int] | None = None
+        self._lock = _native_lock()
+        self._calls = 0
+        self._checkpointer: sqlite3.Connection | None = None
+
+    def __call__(self) -> None:
+        with self._lock:
+            try:
+                st = os.stat(self.path)
+            except FileNotFoundError:  # no WAL: every commit is in the database file, synced by its checkpoint
+                return
+            if self._fd is None or self._file != (st.st_dev, st.st_ino):
+                self._close()
+                self._fd = os.open(self.path, os.O_RDWR | getattr(os, "O_BINARY", 0))  # Windows: a writable handle
+                self._file = (st.st_dev, st.st_ino)
+            os.fsync(self._fd)
+            self._calls += 1
+            if self._calls % CHECKPOINT_EVERY == 0:
+                self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """As much of the WAL as no reader still needs, into the database file (SQLite's PASSIVE checkpoint:
+        it waits for nobody); a failure is left for the next one (the WAL only grows meanwhile)."""
+        try:
+            if self._checkpointer is None:
+                self._checkpointer = sqlite3.connect(self.database, timeout=0, isolation_level=None,
+                                                     check_same_thread=False)
+            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            log.warning("the WAL of %s was not checkpointed now", self.database, exc_info=True)
+
+    def _close(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = self._file = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+                self._checkpointer = None
 
 
 def off_loop(work, *args):
@@ -140,27 +223,54 @@ class _StoreLock:
 
 
 class Appending:
-    """An append under way (``Store.begin_append``): the store stays locked for others until ``finish``."""
+    """An append under way (``Store.begin_append``). PostgreSQL: its write runs on the writer thread and the store
+    stays locked for others until ``finish``. SQLite: written already (``finish`` raises what the write raised);
+    the fsync of the WAL runs on the writer thread until ``durable``."""
 
-    __slots__ = ("_store", "_pending", "seq", "_done")
+    __slots__ = ("_store", "_pending", "_error", "_sync", "seq", "_done")
 
-    def __init__(self, store: "Store", pending: Pending, seq: int) -> None:
+    def __init__(self, store: "Store", pending: Pending | None, seq: int, error: BaseException | None = None,
+                 sync: Pending | None = None) -> None:
         self._store, self._pending, self.seq, self._done = store, pending, seq, False
+        self._error, self._sync = error, sync
 
     def finish(self) -> int:
-        """Wait until the events are on disk; the new last seq. Raises as ``Store.append`` does (Conflict,
-        WriteFailed...). Called once, by whoever began it."""
+        """Wait until the events are in the database (committed: a killed server keeps them); the new last seq.
+        Raises as ``Store.append`` does (Conflict, WriteFailed...). Called once, by whoever began it."""
         if self._done:
             return self.seq
         self._done = True
-        lock = self._store._lock
-        try:
-            self._pending.result()
-        finally:
-            if lock.in_flight is self._pending:
-                lock.in_flight = None
-            lock.release()
+        if self._pending is not None:
+            lock = self._store._lock
+            try:
+                self._pending.result()
+            finally:
+                if lock.in_flight is self._pending:
+                    lock.in_flight = None
+                lock.release()
+        if self._error is not None:
+            raise self._error
         return self.seq
+
+    @property
+    def committed(self) -> bool:
+        """The events are committed already (SQLite's write, made in ``begin_append``): they may be shown."""
+        return self._pending is None and self._error is None
+
+    @property
+    def failed(self) -> bool:
+        """The write failed already (SQLite's, made in ``begin_append``): ``finish`` will raise it."""
+        return self._error is not None
+
+    def durable(self) -> None:
+        """Wait until the events are on the disk (after ``finish``): a power cut keeps them. A failed fsync is
+        logged, not raised: the events are committed and others were shown them; only the disk may lose them."""
+        sync, self._sync = self._sync, None
+        if sync is not None:
+            try:
+                sync.result()
+            except OSError:
+                log.error("the data folder's disk did not confirm a write (fsync failed)", exc_info=True)
 
 
 def is_game_id(value) -> bool:
@@ -350,13 +460,24 @@ class Store:
         self.path = path if self.url else Path(path)
         self._lock = _StoreLock()
         self._db = self._open_postgres() if self.url else self._open()
+        #: SQLite's WAL, fsynced after a commit (``synchronous=NORMAL`` leaves it out: ``Appending.durable``);
+        #: None for PostgreSQL (a COMMIT there returns once it is durable) and an in-memory database
+        self._wal = WalSync(self.path) if not self.url and str(self.path) != ":memory:" else None
 
     def __repr__(self) -> str:
         return f"Store({sql.shown(self.url) if self.url else str(self.path)!r})"
 
     def _run(self, work, *args):
-        """A write, on the writer thread under gevent (``off_loop``): SQLite's fsync, PostgreSQL's commit."""
-        return off_loop(work, *args)
+        """A write, on the writer thread under gevent (``off_loop``): PostgreSQL's commit; SQLite's commit and the
+        fsync of its WAL (``WalSync``), so it is on the disk when this returns."""
+        if self._wal is None:
+            return off_loop(work, *args)
+        return off_loop(self._synced, work, args)
+
+    def _synced(self, work, args):
+        out = work(*args)
+        self._wal()
+        return out
 
     def _open_postgres(self) -> "sql.PostgresDatabase":
         db = sql.PostgresDatabase(self.url)
@@ -400,7 +521,8 @@ class Store:
                 raise _unusable(path, f"is a damaged SQLite database ({problems[0]})")
             _check_schema(db, path)  # before changing anything: a stranger's file is left as it was
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA synchronous=NORMAL")  # a commit does not wait for the disk: WalSync does
+            db.execute("PRAGMA wal_autocheckpoint=0")  # nor copy the WAL into the file: WalSync does that too
             db.execute("PRAGMA foreign_keys=ON")
             db.create(SCHEMA)
             db.execute("BEGIN IMMEDIATE")  # can we write? (a read-only file opens, then refuses every write)
@@ -427,6 +549,8 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
+            if self._wal is not None:  # first: SQLite removes the WAL as it closes (Windows: not while it is open)
+                self._wal.close()
             self._db.close()
 
     # --- games ------------------------------------------------------------
@@ -513,7 +637,7 @@ class Store:
                 self._db.execute(sql, params)
 
         with self._lock:
-            off_loop(self._transaction, write)
+            self._run(self._transaction, write)
 
     def room(self) -> dict | None:
         """The room's row (password, setup_token, closed_at, created_at), None before room mode first ran."""
@@ -573,7 +697,7 @@ class Store:
                              (table_id, row[0] + 1, old_game, time.time()))
 
         with self._lock:
-            off_loop(self._transaction, write, f"table {table_id} was reset by someone else")
+            self._run(self._transaction, write, f"table {table_id} was reset by someone else")
 
     def room_slots(self, table_id: str | None = None) -> list[dict]:
         """The past slots (table_id, slot, game, archived_at), of one table or all, oldest first."""
@@ -645,14 +769,33 @@ class Store:
 
     def append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied] = ()) -> int:
         """Append events after ``last_seq`` in one transaction, with the ids of the commands that produced
-        them (``applied``: a command id already stored is a Conflict, like a seq); the new last seq."""
-        return self.begin_append(game_id, last_seq, events, applied).finish()
+        them (``applied``: a command id already stored is a Conflict, like a seq); the new last seq, once they
+        are on the disk."""
+        appending = self.begin_append(game_id, last_seq, events, applied)
+        seq = appending.finish()
+        appending.durable()
+        return seq
 
     def begin_append(self, game_id: str, last_seq: int, events: list[Event],
                      applied: list[Applied] = ()) -> Appending:
-        """``append`` started on the writer thread: the caller may prepare what it will do once the events are
-        on disk, then must call ``finish()`` (which waits for them, and raises what ``append`` raises). Until
-        then no one else uses the store; a statement the caller makes meanwhile waits for the write first."""
+        """``append`` in two steps: the caller may prepare what it will do once the events are in the database,
+        then must call ``finish()`` (which waits for them, and raises what ``append`` raises), and before it says
+        "ok", ``durable()`` (which waits for the disk).
+
+        SQLite: the events are committed here and now (no disk wait: ``synchronous=NORMAL``), and the WAL's
+        fsync starts on the writer thread. PostgreSQL: the write (its COMMIT is durable) starts on the writer
+        thread; until ``finish`` no one else uses the store, and a statement the caller makes meanwhile waits
+        for the write first."""
+        if self._wal is not None:
+            error = sync = None
+            with self._lock:
+                try:
+                    self._append(game_id, last_seq, events, list(applied))
+                except Exception as exc:  # raised by finish(), as the write on the writer thread would be
+                    error = exc
+            if error is None:
+                sync = Pending(self._wal)
+            return Appending(self, None, last_seq + len(events), error, sync)
         self._lock.acquire()
         try:
             pending = Pending(self._append, game_id, last_seq, events, list(applied))
