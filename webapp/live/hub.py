@@ -101,7 +101,7 @@ class Committed:
 class _Request:
     """One command waiting in its game's queue for a group commit (``Hub.commit``)."""
 
-    __slots__ = ("decide", "gives_up", "alone", "result", "error", "finished", "cid", "answer")
+    __slots__ = ("decide", "gives_up", "alone", "result", "error", "finished", "cid", "answer", "stored")
 
     def __init__(self, decide, gives_up: float | None, alone: bool, cid: tuple[str, str] | None = None,
                  answer=None) -> None:
@@ -110,10 +110,11 @@ class _Request:
         self.result: Committed | None = None
         self.error: BaseException | None = None
         self.finished = False
+        self.stored: list[Appending] = []  # the appends its answer waits for (``durable``), after the game's lock
 
-    def succeed(self, result: Committed) -> None:
+    def succeed(self, result: Committed, stored: list["Appending"] = ()) -> None:
         if not self.finished:
-            self.result, self.finished = result, True
+            self.result, self.stored, self.finished = result, list(stored), True
 
     def fail(self, error: BaseException) -> None:
         if not self.finished:
@@ -572,7 +573,8 @@ class Hub:
 
     def commit(self, game_id: str, decide_events, alone: bool = False, answer=None) -> Committed:
         """Decide events on the current state, append them, apply them, broadcast them; returns once they
-        are committed to the log (WAL, synchronous FULL) and sent to every audience.
+        are committed to the log, sent to every audience and on the disk (``Appending.durable``: waited for
+        after the game's lock is let go, so the game's next batch is decided and shown meanwhile).
 
         Group commit: the request joins the game's queue; whoever holds the game's lock next takes every
         request waiting (in the order queued), decides each on the state its predecessors left, writes
@@ -599,6 +601,8 @@ class Hub:
                 raise RuntimeError(f"game {game_id}: a command was left out of its commit")
         if request.error is not None:
             raise request.error
+        for stored in request.stored:  # on the disk before its sender hears "ok"; the game's next batch
+            stored.durable()  # goes on meanwhile (the fsyncs are done in the order of their commits)
         return request.result
 
     def _run_queue(self, game_id: str) -> None:
@@ -709,12 +713,10 @@ class Hub:
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
             self.replays.played(game, before)  # the replay's checkpoint, every CHECKPOINT_EVERY events (once sent)
-        for stored in writings:
-            stored.durable()  # on the disk before anyone hears "ok" (the screens heard once it was committed)
         seq = before
-        for request, evs in decided:
+        for request, evs in decided:  # each waits for the disk (``writings``' fsyncs) before it answers "ok"
             seq += len(evs)
-            request.succeed(Committed(seq, evs))
+            request.succeed(Committed(seq, evs), writings)
 
     def _backup(self, game: Game) -> Game | None:
         """A copy of the game's state before a batch is decided on it, while another process writes to this game

@@ -265,12 +265,14 @@ class Appending:
     def durable(self) -> None:
         """Wait until the events are on the disk (after ``finish``): a power cut keeps them. A failed fsync is
         logged, not raised: the events are committed and others were shown them; only the disk may lose them."""
-        sync, self._sync = self._sync, None
+        sync = self._sync  # (each command of a batch waits for it, in its own greenlet)
         if sync is not None:
             try:
                 sync.result()
             except OSError:
-                log.error("the data folder's disk did not confirm a write (fsync failed)", exc_info=True)
+                if self._sync is sync:  # said once
+                    log.error("the data folder's disk did not confirm a write (fsync failed)", exc_info=True)
+            self._sync = None
 
 
 def is_game_id(value) -> bool:
