@@ -12,8 +12,10 @@ and a write that must be durable before an answer goes in ``self._transaction(wr
 else is needed for it to work on both.
 
 Where the work runs under ``tacmap serve`` (gevent, the standard library patched):
-- SQLite's calls block their thread (its write waits for the disk): writes run on one native thread of gevent's
-  (``store.off_loop``), reads on the loop (a local file, microseconds).
+- SQLite's calls block their thread: a game's append is committed on the loop without waiting for the disk
+  (``synchronous=NORMAL``: microseconds to a fraction of a millisecond), and the fsync of the WAL that its
+  "ok" waits for runs on one native thread of gevent's (``store.WalSync``, ``store.off_loop``), as every other
+  write does with its fsync; reads on the loop (a local file, microseconds).
 - psycopg 3 waits for the server in Python (``psycopg.waiting``) when gevent has patched ``select``, so a read
   lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
   patch). Its writes run on the same native writer thread as SQLite's (``store.off_loop``), the update rendered
