@@ -773,6 +773,7 @@ class Hub:
                     changes = render.changes_for(events, game)
                     if writing.committed:  # the other screens first, while the GM's part is drawn (``_first``)
                         sent = self._first(game, changes, before)
+                        writing.sync()  # the fsync its "ok" waits for: on the writer thread, while the GM's is drawn
                     if not sent:
                         update = self._render_update(game, changes, before)
                     elif "gm" in self._audiences(game):

@@ -225,14 +225,14 @@ class _StoreLock:
 class Appending:
     """An append under way (``Store.begin_append``). PostgreSQL: its write runs on the writer thread and the store
     stays locked for others until ``finish``. SQLite: written already (``finish`` raises what the write raised);
-    the fsync of the WAL runs on the writer thread until ``durable``."""
+    the fsync of the WAL runs on the writer thread from ``sync`` until ``durable``."""
 
-    __slots__ = ("_store", "_pending", "_error", "_sync", "seq", "_done")
+    __slots__ = ("_store", "_pending", "_error", "_wal", "_sync", "seq", "_done")
 
     def __init__(self, store: "Store", pending: Pending | None, seq: int, error: BaseException | None = None,
-                 sync: Pending | None = None) -> None:
+                 wal: "WalSync | None" = None) -> None:
         self._store, self._pending, self.seq, self._done = store, pending, seq, False
-        self._error, self._sync = error, sync
+        self._error, self._wal, self._sync = error, wal, None
 
     def finish(self) -> int:
         """Wait until the events are in the database (committed: a killed server keeps them); the new last seq.
@@ -262,9 +262,17 @@ class Appending:
         """The write failed already (SQLite's, made in ``begin_append``): ``finish`` will raise it."""
         return self._error is not None
 
+    def sync(self) -> None:
+        """Start the fsync of the WAL on the writer thread (SQLite's), if not started: the hub starts it once the
+        other screens were sent the update, so the writer thread's start does not slow the drawing of it."""
+        if self._wal is not None:
+            self._sync, self._wal = Pending(self._wal), None
+
     def durable(self) -> None:
-        """Wait until the events are on the disk (after ``finish``): a power cut keeps them. A failed fsync is
-        logged, not raised: the events are committed and others were shown them; only the disk may lose them."""
+        """Wait until the events are on the disk (after ``finish``; the fsync started now if ``sync`` did not):
+        a power cut keeps them. A failed fsync is logged, not raised: the events are committed and others were
+        shown them; only the disk may lose them."""
+        self.sync()
         sync = self._sync  # (each command of a batch waits for it, in its own greenlet)
         if sync is not None:
             try:
@@ -789,15 +797,13 @@ class Store:
         thread; until ``finish`` no one else uses the store, and a statement the caller makes meanwhile waits
         for the write first."""
         if self._wal is not None:
-            error = sync = None
+            error = None
             with self._lock:
                 try:
                     self._append(game_id, last_seq, events, list(applied))
                 except Exception as exc:  # raised by finish(), as the write on the writer thread would be
                     error = exc
-            if error is None:
-                sync = Pending(self._wal)
-            return Appending(self, None, last_seq + len(events), error, sync)
+            return Appending(self, None, last_seq + len(events), error, self._wal if error is None else None)
         self._lock.acquire()
         try:
             pending = Pending(self._append, game_id, last_seq, events, list(applied))
