@@ -16,7 +16,7 @@ from typing import Any
 
 from ..dice import DiceSource, RollRecord
 from ..system import ActionOption, Combatant, Modifier, MoveResult, RuleError, RuleNotImplemented, TurnUpdate
-from .badges import VARIANT_WORDS
+from .badges import MANEUVER_WORDS, VARIANT_WORDS, maneuver_name
 from .checks import Check, check, contest_key, effective_skill
 from .data import MANEUVERS, S_TURN, settings_of
 from .defenses import AttackInfo, defense_level, new_round_defenses, record_defense
@@ -43,23 +43,6 @@ from ..text import joined, say
 SIDE_WORDS = {"pc": say("pc"), "npc": say("npc")}  # the usual short words: SC/NSC, PJ/PNJ, PJ/PNJ
 #: the skill a turn-order contest rolls
 SKILL_WORDS = {"Tactics": say("Tactics"), "IQ": say("IQ")}
-#: the maneuvers' names (GURPS Lite's terms)
-MANEUVER_WORDS = {
-                  "attack": say("Attack"),
-                  "aim": say("Aim"),
-                  "all_out_attack": say("All-Out Attack (melee)"),
-                  "all_out_attack_ranged": say("All-Out Attack (ranged)"),
-                  "all_out_defense": say("All-Out Defense"),
-                  "committed_attack": say("Committed Attack (melee)"),
-                  "defensive_attack": say("Defensive Attack (melee)"),
-                  "evaluate": say("Evaluate"),
-                  "feint": say("Feint"),
-                  "move_and_attack": say("Move and Attack"),
-                  "move": say("Move"),
-                  "concentrate": say("Concentrate"),
-                  "ready": say("Ready"),
-                  "wait": say("Wait"),
-                  "do_nothing": say("Do Nothing")}
 #: a success roll's result (GURPS Lite's terms)
 RESULT_WORDS = {"critical success": say("critical success"), "critical failure": say("critical failure"),
                 "success": say("success"), "failure": say("failure")}
