@@ -268,7 +268,7 @@ def test_spraying_fire_splits_the_rof_across_a_30_degree_arc_and_wastes_shots_be
     sweeping between them, 1 round per yard"."""
     r = multi("SMG", {"spraying_fire": True, "defense": "none"}, [(11, 1), (11, 3)])  # 1 yard between them
     odds = S.odds(r)
-    assert odds["wasted"] == 1 and "1 shot(s) wasted" in odds["note"]
+    assert odds["wasted"] == 1 and "1 shot wasted" in odds["note"]
     res = S.attack(r, SeededDice(7))
     shots = [t["attacks"][0]["shots"] for t in res.details["targets"]]
     assert shots == [5, 4]  # RoF 10 less 1 wasted, split, the first taking the odd shot
