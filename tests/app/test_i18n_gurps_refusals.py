@@ -43,3 +43,24 @@ def test_a_second_maneuver_and_a_move_before_one_are_refused_in_each_senders_lan
     assert english.status_code == 422 and english.json["error"] == "one maneuver a turn: Attack is chosen", english.json
     after = state()  # nothing changed: the same turn, the same log
     assert after["combat"] == before["combat"] and after["log"] == before["log"]
+
+
+def test_the_attack_cards_note_reasons_and_outcomes_reach_a_german_device_in_german(app):
+    """A Rapid Strike at two foes previewed from a German device: the card's note ("Schneller Schlag auf 2 Ziele"),
+    an option's "why not" (Tip Slash needs a thrusting impaling weapon) and its outcome lines are German."""
+    from test_i18n_rules4_refusals import rules
+
+    c, g, ids = table(app, "gurps_lite", rules.get("gurps_lite").default_sheet())
+    near = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),
+                  json={"type": "move_token", "token_id": ids["Foe"], "x": 3, "y": 2})
+    assert near.status_code == 200, near.json
+    other = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Cat", "x": 3, "y": 3},
+                   headers=bearer(g["gm_token"])).json["id"]
+    look = {"type": "preview_attack", "attacker": ids["Ann"], "target": ids["Foe"], "weapon": "Broadsword",
+            "options": {"rapid_strike": True}, "targets": [ids["Foe"], other]}
+    ack = connect(app, g["id"], g["gm_token"], "de").emit("command", look, callback=True)
+    assert ack["ok"] is True, ack
+    html = ack["html"]
+    assert "Schneller Schlag auf 2 Ziele" in html and "Rapid Strike at 2 targets" not in html
+    assert "braucht eine stechende Sto" in html and "needs a thrusting impaling weapon" not in html
+    assert "kein Ziel getroffen" in html or "von 2 Zielen getroffen" in html
