@@ -24,6 +24,11 @@ def range_penalty(yards: float, speed: float = 0) -> int:
     return RANGE_TABLE[-1][1]  # pragma: no cover
 
 
+#: the bands of the "Ranged Attacks" table as the attack card names them (the reader's words)
+BAND_WORDS = {"close": say("close"), "short": say("short"), "medium": say("medium"), "long": say("long"),
+              "far": say("far")}
+
+
 def range_band_name(yards: float, speed: float = 0) -> str:
     """The band name of the "Ranged Attacks" table for range plus speed."""
     total = math.ceil(max(0.0, yards + (speed if speed >= 2 else 0)) - 1e-9)

@@ -178,6 +178,14 @@ def test_the_rarer_attack_lines_and_modifiers_are_words():
     assert in_("es", spray["note"]) == "Fuego en barrido contra 2 blancos, 1 disparo perdido al barrer"
 
 
+def test_the_range_band_and_the_cover_on_the_card_are_words():
+    band = S.range_band(50, {"max": 200})
+    assert band == "medium" and isinstance(band, Say) and in_("de", band) == "mittel"
+    assert in_("fr", S.range_band(3, {"max": 200})) == "proche"
+    assert in_("es", S.cover_effect(0.5).label) == "cobertura: parcial (50%)"
+    assert in_("de", S.cover_effect(None).label) == "keine Deckung"
+
+
 def test_a_laid_area_attacks_line_is_said():
     grenade = req("Grenade", {"template": "sphere", "centre": [5, 5], "defense": "none"}, at=(9, 9))
     res = S.attack(grenade, SeededDice(3))
