@@ -64,3 +64,20 @@ def test_the_attack_cards_note_reasons_and_outcomes_reach_a_german_device_in_ger
     assert "Schneller Schlag auf 2 Ziele" in html and "Rapid Strike at 2 targets" not in html
     assert "braucht eine stechende Sto" in html and "needs a thrusting impaling weapon" not in html
     assert "kein Ziel getroffen" in html or "von 2 Zielen getroffen" in html
+
+
+def test_odds_the_rules_leave_out_are_said_so_in_the_askers_language(app):
+    """A grenade thrown at a token: GURPS Lite computes no odds for it (its scatter follows the dive); the card says
+    why in the asker's language."""
+    from test_i18n_rules4_refusals import rules
+
+    sheet = rules.get("gurps_lite").default_sheet()
+    sheet["weapons"]["Grenade"] = {"skill": "Throwing", "damage": "3d", "type": "cr", "kind": "thrown", "area": 2,
+                                   "max": 30}
+    c, g, ids = table(app, "gurps_lite", sheet)
+    look = {"type": "preview_attack", "attacker": ids["Ann"], "target": ids["Foe"], "weapon": "Grenade"}
+    ack = connect(app, g["id"], g["gm_token"], "de").emit("command", look, callback=True)
+    assert ack["ok"] is True, ack
+    assert ("nicht automatisiert: die Chancen eines Flächenangriffs auf eine Spielfigur (ihre Abweichung durch den "
+            "Hechtsprung) werden nicht berechnet") in ack["html"], ack["html"]
+    assert "not automated" not in ack["html"] and "odds of an area attack" not in ack["html"]
