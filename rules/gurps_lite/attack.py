@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..dice import DiceSource
-from ..text import joined, say, whole
+from ..text import joined, say, say_n, whole
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
-from .badges import LOCATION_WORDS
+from .badges import LOCATION_WORDS, location_name, maneuver_name
 from .checks import Check, check, contest_key
 from .cover import cover_effect
 from .data import (
@@ -118,45 +118,46 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
     maneuver, variant, moved = chosen_maneuver(opts, a.state)
     m = MANEUVERS.get(maneuver)
     if m is None or not m.attack:
-        raise RuleError(f"{maneuver!r} is not an attacking maneuver")
+        raise RuleError(say("{maneuver} is not an attacking maneuver", maneuver=repr(maneuver)))
     if m.attack == "melee" and ranged:
-        raise RuleError(f"{m.name} is for melee weapons")
+        raise RuleError(say("{maneuver} is for melee weapons", maneuver=maneuver_name(maneuver)))
     if m.attack == "ranged" and not ranged:
-        raise RuleError(f"{m.name} is for ranged weapons")
+        raise RuleError(say("{maneuver} is for ranged weapons", maneuver=maneuver_name(maneuver)))
     if variant and variant not in m.variants:
-        raise RuleError(f"{m.name} has no {variant!r} option")
+        raise RuleError(say("{maneuver} has no {option} option", maneuver=maneuver_name(maneuver), option=repr(variant)))
     allowed = maneuver_movement(a.sheet, maneuver, variant)
     if moved > allowed + 1e-9:
-        raise RuleError(f"{m.name} allows {allowed} yards of movement, not {moved:g}")
+        raise RuleError(say("{maneuver} allows {allowed} yards of movement, not {moved}", maneuver=maneuver_name(maneuver),
+                            allowed=allowed, moved=whole(float(moved))))
     if maneuver == "all_out_attack_ranged" and variant == "suppression_fire":
         return _suppression_modifiers(request, wname, weapon, st, facts, maneuver, variant)
     shock_pts = int_of(a.sheet.get("shock")) or int_of(a.state.get("shock"))
     if shock_pts:
-        mods.append(Modifier("shock", -min(shock_pts, 8), S_INJURY))
+        mods.append(Modifier(say("shock"), -min(shock_pts, 8), S_INJURY))
     cap = None
     if maneuver == "all_out_attack" and variant == "determined":
-        mods.append(Modifier("All-Out Attack (Determined)", 4, S_MANEUVER))
+        mods.append(Modifier(say("All-Out Attack (Determined)"), 4, S_MANEUVER))
     if maneuver == "all_out_attack_ranged" and variant == "determined":
-        mods.append(Modifier("All-Out Attack (ranged, Determined)", 1, S_MANEUVER))
+        mods.append(Modifier(say("All-Out Attack (ranged, Determined)"), 1, S_MANEUVER))
     if maneuver == "committed_attack":
         if variant == "determined":
-            mods.append(Modifier("Committed Attack (Determined)", 2, S_MANEUVER))
+            mods.append(Modifier(say("Committed Attack (Determined)"), 2, S_MANEUVER))
         if moved > step_length(a.sheet) + 1e-9:
-            mods.append(Modifier("Committed Attack: two steps", -2, S_MANEUVER))
+            mods.append(Modifier(say("Committed Attack: two steps"), -2, S_MANEUVER))
     if maneuver == "move_and_attack":
         if ranged:
             bulk = int_of(weapon.get("bulk"))
-            mods.append(Modifier("Move and Attack (ranged: -2 or Bulk)", min(-2, bulk), S_MANEUVER))
+            mods.append(Modifier(say("Move and Attack (ranged: -2 or Bulk)"), min(-2, bulk), S_MANEUVER))
         else:
-            mods.append(Modifier("Move and Attack (melee)", -4, S_MANEUVER))
+            mods.append(Modifier(say("Move and Attack (melee)"), -4, S_MANEUVER))
         if not opts.get("slam"):
             cap = 9
     deceptive = int_of(opts.get("deceptive"))
     if deceptive > 0:
-        mods.append(Modifier(f"Deceptive Attack (defense -{deceptive})", -2 * deceptive, S_READING))
+        mods.append(Modifier(say("Deceptive Attack (defense -{n})", n=deceptive), -2 * deceptive, S_READING))
     ev = a.state.get("evaluate") or {}
     if ev and ev.get("target") == t.id:
-        mods.append(Modifier("Evaluate", min(3, max(1, int_of(ev.get("turns"), 1))), S_MANEUVER))
+        mods.append(Modifier(say("Evaluate"), min(3, max(1, int_of(ev.get("turns"), 1))), S_MANEUVER))
     location = opts.get("location", "torso") or "torso"
     if location != "random":
         target_weapon = weapons(t.sheet).get(opts.get("target_weapon") or "", {})
@@ -174,37 +175,42 @@ def attack_modifiers(request: AttackRequest, wname: str, weapon: dict, settings:
             raise RuleError(say("{weapon} reaches {most} yards at most", weapon=wname, most=whole(num_of(weapon["max"]))))
         rp = range_penalty(dist, speed)
         if rp:
-            mods.append(Modifier(f"range {dist:g} yd + speed {speed:g} yd/s" if speed >= 2 else f"range {dist:g} yd",
-                                 rp, S_RANGED))
+            mods.append(Modifier(say("range {range} yd + speed {speed} yd/s", range=whole(float(dist)), speed=whole(float(speed)))
+                                 if speed >= 2 else say("range {range} yd", range=whole(float(dist))), rp, S_RANGED))
         facts["half_damage"] = bool(weapon.get("half_d")) and dist >= num_of(weapon["half_d"])
         if dist <= num_of(st["close_quarters_yards"]) and int_of(weapon.get("bulk")):
-            mods.append(Modifier("close quarters: Bulk", -abs(int_of(weapon["bulk"])), S_RANGED))
+            mods.append(Modifier(say("close quarters: Bulk"), -abs(int_of(weapon["bulk"])), S_RANGED))
         aim = int_of(opts.get("aim_turns", a.state.get("aim_turns", 0)))
         if aim:
             acc = int_of(weapon.get("acc"))
             if opts.get("braced"):
                 if moved:
-                    raise RuleError("moving unbraces the weapon")
+                    raise RuleError(say("moving unbraces the weapon"))
                 acc += 1
-                mods.append(Modifier("braced: +1 Acc", 0, S_ATTACK))
-            mods.append(Modifier(f"aimed (Acc {acc})", acc, S_MANEUVER))
+                mods.append(Modifier(say("braced: +1 Acc"), 0, S_ATTACK))
+            mods.append(Modifier(say("aimed (Acc {acc})", acc=acc), acc, S_MANEUVER))
             if aim >= 2:
-                mods.append(Modifier(f"aimed {aim} seconds", 1 if aim == 2 else 2, S_MANEUVER))
+                mods.append(Modifier(say("aimed {n} seconds", n=aim), 1 if aim == 2 else 2, S_MANEUVER))
         if opts.get("aim_at_ground") and weapon.get("area"):
-            mods.append(Modifier("area attack aimed at the ground", 4, S_AOE))
+            mods.append(Modifier(say("area attack aimed at the ground"), 4, S_AOE))
     sm = int_of(t.sheet.get("sm"))
     if sm and ranged:
-        mods.append(Modifier("target size modifier", sm, S_RANGED))
+        mods.append(Modifier(say("target size modifier"), sm, S_RANGED))
     if request.cover is not None:
         ce = cover_effect(request.cover, st)
         if ce.level == "total":
-            raise RuleError("the target is completely behind cover")
+            raise RuleError(say("the target is completely behind cover"))
         if ce.modifier:
             mods.append(Modifier(ce.label, ce.modifier, S_READING))
     if opts.get("modifier"):
-        mods.append(Modifier(str(opts.get("modifier_label") or "GM modifier"), int_of(opts["modifier"]), S_GM))
+        mods.append(Modifier(gm_modifier_label(opts), int_of(opts["modifier"]), S_GM))
     facts.update({"maneuver": maneuver, "variant": variant, "location": location, "ranged": ranged})
     return base, label, mods, cap, facts
+
+
+def gm_modifier_label(opts: dict) -> str:
+    """The GM modifier's label: the GM's own words as typed (data), else "GM modifier" in the reader's words."""
+    return str(opts.get("modifier_label") or "") or say("GM modifier")
 
 
 def is_suppression(maneuver: str, variant: str) -> bool:
@@ -219,7 +225,8 @@ def attack_still_open(attacker: Combatant) -> None:
     maneuver = st.get("maneuver")
     made = maneuver in MANEUVERS and int_of(st.get("attacks")) > 0
     if made and not is_suppression(maneuver, st.get("variant") or ""):
-        raise RuleError(f"{attacker.name} has made the attack of {MANEUVERS[maneuver].name} this turn")
+        raise RuleError(say("{name} has made the attack of {maneuver} this turn", name=attacker.name,
+                            maneuver=maneuver_name(maneuver)))
 
 
 def _suppression_modifiers(request: AttackRequest, wname: str, weapon: dict, st: dict, facts: dict, maneuver: str,
@@ -230,15 +237,15 @@ def _suppression_modifiers(request: AttackRequest, wname: str, weapon: dict, st:
     opts = request.options or {}
     rof = int_of(weapon.get("rof"), 1)
     if rof < 5:
-        raise RuleError("Suppression Fire needs a weapon of RoF 5 or more")
+        raise RuleError(say("Suppression Fire needs a weapon of RoF 5 or more"))
     if weapon.get("max") and request.distance > num_of(weapon["max"]):
         raise RuleError(say("{weapon} reaches {most} yards at most", weapon=wname, most=whole(num_of(weapon["max"]))))
     mods = []
     if opts.get("modifier"):
-        mods.append(Modifier(str(opts.get("modifier_label") or "GM modifier"), int_of(opts["modifier"]), S_GM))
+        mods.append(Modifier(gm_modifier_label(opts), int_of(opts["modifier"]), S_GM))
     facts.update({"maneuver": maneuver, "variant": variant, "location": "torso", "ranged": True,
                   "half_damage": bool(weapon.get("half_d")) and request.distance >= num_of(weapon["half_d"])})
-    return 8, "Suppression Fire", mods, None, facts
+    return 8, say("Suppression Fire"), mods, None, facts
 
 
 def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, hits: int) -> dict:
@@ -248,22 +255,22 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
     opts = req.options or {}
     st = ctx.settings
     if attack_check.result == "critical success" and st["critical_hit_no_defense"]:
-        return {"stopped": 0, "defense": None, "note": "critical hit: no defense"}
+        return {"stopped": 0, "defense": None, "note": say("critical hit: no defense")}
     choice = opts.get("defense", "best")
     if choice in (None, "none"):
-        return {"stopped": 0, "defense": None, "note": "no defense chosen"}
+        return {"stopped": 0, "defense": None, "note": say("no defense chosen")}
     if choice == "best" or isinstance(choice, str):
         avail = available_defenses(t.sheet, t.state, info, st)
         if isinstance(choice, str) and choice != "best":
             avail = [d for d in avail if d["type"] == choice]
         if not avail:
-            return {"stopped": 0, "defense": None, "note": "no defense available"}
+            return {"stopped": 0, "defense": None, "note": say("no defense available")}
         chosen = {k: v for k, v in avail[0].items() if k in ("type", "weapon", "dive")}
     else:
         start = ctx.defender_start if ctx.defender_start is not None else t.state
         chosen = picked_or_best(t.sheet, t.state, start, dict(choice), info, st)
         if chosen is None:
-            return {"stopped": 0, "defense": None, "note": "no defense left"}
+            return {"stopped": 0, "defense": None, "note": say("no defense left")}
     extra_rolls = []
     if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
         acro, _ = skill_level(t.sheet, "Acrobatics")
@@ -278,7 +285,7 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
     if not d.success and maneuver == "all_out_defense" and t.state.get("variant") == "double" and opts.get("second_defense"):
         second = dict(opts["second_defense"])
         if second.get("type") == chosen["type"]:
-            raise RuleError("Double Defense uses two different defenses")
+            raise RuleError(say("Double Defense uses two different defenses"))
         b2, m2, l2 = defense_level(t.sheet, t.state, second, info, st)
         d2 = check(dice, say("second defense: {defense}", defense=DEFENSE_WORDS.get(second["type"], second["type"])), b2, m2, l2)
         ctx.rolls.append(d2.roll)
@@ -321,18 +328,19 @@ def attack_setup(request: AttackRequest, wname: str, weapon: dict, st: dict, ext
     damage_type = weapon.get("type", "cr")
     if opts.get("tip_slash"):
         if damage_type != "imp" or weapon.get("attack") != "thrust":
-            raise RuleError("Tip Slash needs a thrusting impaling attack")
+            raise RuleError(say("Tip Slash needs a thrusting impaling attack"))
         damage_type = "cut"
     base, blabel, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
     location = facts["location"]
     if location in ONLY_TYPES and damage_type not in ONLY_TYPES[location]:
-        raise RuleError(f"{LOCATIONS[location].name} can only be targeted by {', '.join(ONLY_TYPES[location])}")
+        raise RuleError(say("{location} can only be targeted by {types}", location=location_name(location),
+                            types=", ".join(ONLY_TYPES[location])))
     ranged = facts["ranged"]
     if shots is None:
         shots = max(1, int_of(opts.get("shots", 1)))
     rof = int_of(weapon.get("rof"), 1)
     if ranged and shots > 1 and shots > rof:
-        raise RuleError(f"{wname} fires at most {rof} shots (RoF)")
+        raise RuleError(say("{weapon} fires at most {rof} shots (RoF)", weapon=wname, rof=rof))
     fired = shots
     pellets = max(1, int_of(weapon.get("pellets"), 1))
     shotgun_mult = 1
@@ -340,13 +348,13 @@ def attack_setup(request: AttackRequest, wname: str, weapon: dict, st: dict, ext
         half_d = num_of(weapon.get("half_d"))
         if half_d and request.distance <= 0.1 * half_d:
             shotgun_mult = max(1, pellets // 2)
-            mods.append(Modifier(f"shotgun at close range: damage and DR x{shotgun_mult}", 0, S_RANGED))
+            mods.append(Modifier(say("shotgun at close range: damage and DR x{n}", n=shotgun_mult), 0, S_RANGED))
         else:
             shots *= pellets
     if ranged and shots > 1:
         b = rapid_fire_bonus(shots)
         if b:
-            mods.append(Modifier(f"rapid fire ({shots} shots)", b, S_RANGED))
+            mods.append(Modifier(say("rapid fire ({n} shots)", n=shots), b, S_RANGED))
     return {"damage_type": damage_type, "base": base, "label": blabel, "modifiers": mods, "cap": cap,
             "facts": facts, "shots": shots, "fired": fired, "shotgun_mult": shotgun_mult}
 
@@ -369,13 +377,13 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
     if not chk.success:
         if chk.margin == -1 and chk.result == "failure" and location in MISS_BY_ONE_TORSO:
             location = "torso"
-            out["note"] = "missed by 1: hits the torso instead"
+            out["note"] = say("missed by 1: hits the torso instead")
         else:
             out["note"] = chk.result
             return out
     if location == "weapon":
         if not opts.get("disarm"):
-            raise RuleNotImplemented("striking a weapon to break it is not automated; use the disarm option")
+            raise RuleNotImplemented(say("striking a weapon to break it is not automated; use the disarm option"))
     hits = extra_hits(max(0, chk.margin), max(1, int_of(weapon.get("rcl"), 1)), shots) if shots > 1 else 1
     out["hits"] = hits
     info = attack_info(req, weapon, damage_type)
@@ -413,14 +421,14 @@ def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
     twname = opts.get("target_weapon")
     tws = weapons(t.sheet)
     if twname not in tws:
-        raise RuleError("a disarm names the target's weapon (option target_weapon)")
+        raise RuleError(say("a disarm names the target's weapon (option target_weapon)"))
     tw = tws[twname]
 
     def level(sheet: dict, w: dict, st_based: bool) -> tuple[int, list[Modifier], str]:
         lvl, lab = skill_level(sheet, w.get("skill"))
         mods = []
         if st_based:
-            mods.append(Modifier("ST-based", int_of(sheet.get("ST"), 10) - int_of(sheet.get("DX"), 10), S_ATTACK))
+            mods.append(Modifier(say("ST-based"), int_of(sheet.get("ST"), 10) - int_of(sheet.get("DX"), 10), S_ATTACK))
         return lvl, mods, lab
 
     b1, m1, l1 = level(a.sheet, weapon, bool(opts.get("disarm_st_based")))
@@ -430,17 +438,17 @@ def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
     c2 = check(dice, say("disarm contest (defender)"), b2, m2, l2)
     ctx.rolls += [c1.roll, c2.roll]
     if c1.result == "critical failure":
-        outcome = "attacker disarmed"
+        outcome = say("attacker disarmed")
         ctx.effects.append(Effect("disarmed", a.id, {"weapon": req.weapon, "says": say("disarmed: drops {weapon}", weapon=req.weapon)}))
     elif contest_key(c1) > contest_key(c2):
-        outcome = "weapon flung 1 yard"
+        outcome = say("weapon flung 1 yard")
         ctx.effects.append(Effect("disarmed", t.id, {"weapon": twname, "yards": 1,
                                                      "says": say("disarmed: {weapon} flung a yard away", weapon=twname)}))
     elif c2.margin - c1.margin <= 3:
-        outcome = "weapon unreadied"
+        outcome = say("weapon unreadied")
         ctx.effects.append(Effect("unreadied", t.id, {"weapon": twname, "says": say("{weapon} unreadied", weapon=twname)}))
     else:
-        outcome = "no effect"
+        outcome = say("no effect")
     return {"outcome": outcome, "attacker": c1.to_dict(), "defender": c2.to_dict()}
 
 
@@ -448,11 +456,11 @@ def rapid_strike_penalty(sheet: dict, levels: int, ranged: bool) -> list[Modifie
     """The to-hit penalty of each attack of a Rapid Strike ("Attacking": -6 per split, halved by Trained
     By A Master or Weapon Master; Quick Shot buys it off for a ranged weapon)."""
     per = -3 if (has_trait(sheet, "trained_by_a_master") or has_trait(sheet, "weapon_master")) else -6
-    mods = [Modifier(f"Rapid Strike x{2 ** levels}", per * levels, S_ATTACK)]
+    mods = [Modifier(say("Rapid Strike x{n}", n=2 ** levels), per * levels, S_ATTACK)]
     if ranged:
         qs = int_of((sheet.get("techniques") or {}).get("Quick Shot"))
         if qs:
-            mods.append(Modifier("Quick Shot technique", min(qs, -per * levels), S_ATTACK))
+            mods.append(Modifier(say("Quick Shot technique"), min(qs, -per * levels), S_ATTACK))
     return mods
 
 
@@ -485,8 +493,9 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         fr = feint(a, t, dice, wname, opts.get("target_weapon"))
         return AttackResult(
             hit=False,
-            summary=f"{a.name} feints {t.name}: " + (f"-{fr['margin']} to {t.name}'s defense against the next attack"
-                                                      if fr["margin"] else "no effect"),
+            summary=(say("{attacker} feints {target}: -{n} to {target}'s defense against the next attack", attacker=a.name,
+                         target=t.name, n=fr["margin"]) if fr["margin"] else
+                     say("{attacker} feints {target}: no effect", attacker=a.name, target=t.name)),
             rolls=fr["rolls"], modifiers=[], effects=fr["effects"],
             details={"target": t.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
                      "feint": {k: fr[k] for k in ("margin", "attacker", "defender")}})
@@ -549,8 +558,11 @@ def _resolve(ctx: _Ctx, dice: DiceSource, plan: list) -> tuple[list[dict], int]:
 def _modifiers(results: list[dict], prefix: str = "") -> list[Modifier]:
     mods: list[Modifier] = []
     for i, r in enumerate(results):
-        pre = prefix + ("" if len(results) == 1 else f"attack {i + 1}: ")
-        mods += [Modifier(pre + m["label"], m["value"], m["source"]) for m in r["check"]["modifiers"]]
+        for m in r["check"]["modifiers"]:
+            label = m["label"] if len(results) == 1 else say("attack {n}: {modifier}", n=i + 1, modifier=m["label"])
+            if prefix:
+                label = say("{target}: {modifier}", target=prefix, modifier=label)
+            mods.append(Modifier(label, m["value"], m["source"]))
     return mods
 
 
@@ -602,14 +614,22 @@ def _multi_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, maneuve
                         "injury": sum(r["injury"] for r in results), "hp_after": hp_now,
                         "roll": results[0]["check"]["roll"], "skill": results[0]["check"]["effective"]})
         everything += results
-        mods += _modifiers(results, f"{t.name}: ")
+        mods += _modifiers(results, t.name)
         lines.append(say("{target}: {parts}", target=t.name, parts=joined(_parts(results))))
     if mp["fired"] and shots_left(weapon) is not None:
         ctx.effects.append(Effect("shots_spent", a.id, {"weapon": wname, "spent": mp["fired"],
                                                         "says": shots_words(wname, mp["fired"])}))
-    how = "Spraying Fire" if mp["mode"] == "spraying" else "Rapid Strike"
-    waste = f" ({mp['wasted']} shot(s) wasted sweeping)" if mp["wasted"] else ""
-    summary = f"{a.name} attacks {', '.join(e['name'] for e in entries)} ({how}){waste}: " + " | ".join(lines)
+    names = ", ".join(e["name"] for e in entries)
+    if mp["mode"] != "spraying":
+        summary = say("{attacker} attacks {targets} (Rapid Strike): {parts}", attacker=a.name, targets=names,
+                      parts=joined(lines, " | "))
+    elif mp["wasted"]:
+        summary = say_n("{attacker} attacks {targets} (Spraying Fire) ({n} shot wasted sweeping): {parts}",
+                        "{attacker} attacks {targets} (Spraying Fire) ({n} shots wasted sweeping): {parts}", mp["wasted"],
+                        attacker=a.name, targets=names, parts=joined(lines, " | "))
+    else:
+        summary = say("{attacker} attacks {targets} (Spraying Fire): {parts}", attacker=a.name, targets=names,
+                      parts=joined(lines, " | "))
     return AttackResult(hit=any(e["hit"] for e in entries), summary=summary,
                         rolls=[r for r in ctx.rolls if r is not None], modifiers=mods, effects=ctx.effects,
                         details={"target": req.target.id, "attacker": a.id, "maneuver": maneuver, "variant": variant,
@@ -632,7 +652,7 @@ def defense_words(chosen: dict, success: bool) -> str:
 
 
 def shots_words(weapon: str, n: int) -> str:
-    return f"fires {n} shot{'s' if n != 1 else ''} of the {weapon}"
+    return say_n("fires {n} shot of the {weapon}", "fires {n} shots of the {weapon}", n, weapon=weapon)
 
 
 def attack_plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[str, dict, list[Modifier], int | None]]:
@@ -656,8 +676,8 @@ def attack_plan(request: AttackRequest, wname: str, weapon: dict) -> list[tuple[
     if opts.get("dual_weapon"):
         w2name, w2 = attack_weapon(a.sheet, opts["dual_weapon"], a.state)
         if w2name == wname:
-            raise RuleError("a Dual Weapon Attack uses two different weapons")
-        pen = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
+            raise RuleError(say("a Dual Weapon Attack uses two different weapons"))
+        pen = [Modifier(say("Dual Weapon Attack"), -4, S_ATTACK)]
         return [(wname, weapon, list(pen), None), (w2name, w2, list(pen), None)]
     if maneuver == "all_out_attack" and variant == "double":
         return [(wname, weapon, [], None), (wname, weapon, [], None)]
@@ -691,10 +711,12 @@ def check_shots_left(wname: str, weapon: dict, fired: int) -> None:
     if left is None or not fired:
         return
     if not left:
-        raise RuleError(f"{wname} is out of shots: reload it first (a Ready maneuver; 3d6 Combat, 'Maneuvers', Ready)")
+        raise RuleError(say("{weapon} is out of shots: reload it first (a Ready maneuver; 3d6 Combat, 'Maneuvers', Ready)",
+                            weapon=wname))
     if fired > left:
-        raise RuleError(f"{wname} has {left} shot(s) left, not the {fired} this attack fires (3d6 Combat, "
-                        "'Ranged Attacks')")
+        raise RuleError(say_n("{weapon} has {n} shot left, not the {fired} this attack fires (3d6 Combat, 'Ranged Attacks')",
+                              "{weapon} has {n} shots left, not the {fired} this attack fires (3d6 Combat, 'Ranged Attacks')",
+                              left, weapon=wname, fired=fired))
 
 
 def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str | None = None,
@@ -729,11 +751,11 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
     laid = opts.get("template") is not None
     if laid:
         if opts.get("template") != "sphere" or not is_square(opts.get("centre")):
-            raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
+            raise RuleError(say("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')"))
         req = replace(req, options={**opts, "aim_at_ground": True})
         ctx.request = req
     elif t.position is None:
-        raise RuleError("an area attack needs the tokens' positions")
+        raise RuleError(say("an area attack needs the tokens' positions"))
     radius = num_of(weapon.get("area"))
     base, blabel, mods, cap, facts = attack_modifiers(req, wname, weapon, ctx.settings)
     chk = check(dice, say("area attack: {weapon}", weapon=wname), base, mods, blabel, cap)
@@ -754,7 +776,7 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
                 base_d, mods_d, label_d = defense_level(t.sheet, t.state, {"type": "dodge", "dive": True}, info,
                                                         ctx.settings)
             except RuleError as exc:
-                notes.append(str(exc))
+                notes.append(exc.args[0] if exc.args else str(exc))
             else:
                 d = check(dice, say("dive away from the area"), base_d, mods_d, label_d)
                 ctx.rolls.append(d.roll)
@@ -767,7 +789,7 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         ctx.rolls.append(drec)
         dx, dy = _DIRECTIONS[drec.total - 1]
         centre = (centre[0] + dx * scatter, centre[1] + dy * scatter)
-        notes.append(f"scatters {scatter} yd to {centre}")
+        notes.append(say("scatters {n} yd to {square}", n=scatter, square=str(centre)))
     pool = [*req.others, t] if laid else [t, *req.others]
     victims = [c for c in pool if c.position is not None and c.id not in dived
                and distance_yards(centre, c.position) <= radius]
@@ -787,15 +809,18 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         total += res["injury"]
         per_target.append(res)
     names = {c.id: c.name for c in [t, *req.others]}
-    where = f"the square {list(centre)}" if laid else f"an area around {t.name}"
-    summary = (f"{a.name} attacks {where}: {chk.roll.total if chk.roll else '?'} vs {chk.effective} "
-               f"({chk.result}); " + "; ".join(notes + [f"{names.get(r['target'], r['target'])}: {r['injury']} injury"
-                                                          for r in per_target]))
+    injuries = [say("{name}: {n} injury", name=names.get(r["target"], r["target"]), n=r["injury"]) for r in per_target]
+    roll, result = chk.roll.total if chk.roll else "?", RESULT_WORDS.get(chk.result, chk.result)
+    parts = joined(notes + injuries)
+    summary = (say("{attacker} attacks the square {square}: {roll} vs {skill} ({result}); {parts}", attacker=a.name,
+                   square=str(list(centre)), roll=roll, skill=chk.effective, result=result, parts=parts) if laid else
+               say("{attacker} attacks an area around {target}: {roll} vs {skill} ({result}); {parts}", attacker=a.name,
+                   target=t.name, roll=roll, skill=chk.effective, result=result, parts=parts))
     if laid:
         for r in per_target:
             r["hit"] = True
         caught = {r["target"] for r in per_target}
-        per_target += [{"target": cid, "hit": False, "note": "dives clear"} for cid in ctx.clear
+        per_target += [{"target": cid, "hit": False, "note": say("dives clear")} for cid in ctx.clear
                        if cid not in caught]
     return AttackResult(hit=bool(per_target), summary=summary, rolls=ctx.rolls, modifiers=mods, effects=ctx.effects,
                         details={"target": t.id, "attacker": a.id, "maneuver": facts["maneuver"],
@@ -815,7 +840,7 @@ def _dive_clear(ctx: _Ctx, dice: DiceSource, victims: list[Combatant], info: Att
         try:
             base, mods, label = defense_level(v.sheet, v.state or {}, {"type": "dodge", "dive": True}, info, ctx.settings)
         except RuleError as exc:
-            notes.append(f"{v.name} cannot dive: {exc}")
+            notes.append(say("{name} cannot dive: {reason}", name=v.name, reason=exc.args[0] if exc.args else str(exc)))
             caught.append(v)
             continue
         d = check(dice, say("{name} dives away from the area", name=v.name), base, mods, label)
@@ -823,7 +848,7 @@ def _dive_clear(ctx: _Ctx, dice: DiceSource, victims: list[Combatant], info: Att
         ctx.effects.append(Effect("condition", v.id, {"condition": "prone"}))
         if d.success:
             clear.append(v.id)
-            notes.append(f"{v.name} dives clear (prone)")
+            notes.append(say("{name} dives clear (prone)", name=v.name))
         else:
             caught.append(v)
     ctx.clear = clear

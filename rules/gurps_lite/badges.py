@@ -27,7 +27,10 @@ CONDITION_WORDS = {"dead": say("dead"), "destroyed": say("destroyed"), "mortally
                    "blind": say("blind"), "knocked down": say("knocked down")}
 #: All-Out Defense's variants' words
 VARIANT_WORDS = {"enhanced dodge": say("enhanced dodge"), "enhanced parry": say("enhanced parry"),
-                 "enhanced block": say("enhanced block"), "double": say("double")}
+                 "enhanced block": say("enhanced block"), "double": say("double"),
+                 # the attacking maneuvers' options
+                 "determined": say("determined"), "long": say("long"), "strong": say("strong"), "feint": say("feint"),
+                 "suppression fire": say("suppression fire")}
 #: the hit locations' words (a crippled one)
 LOCATION_WORDS = {"arm": say("arm"), "left arm": say("left arm"), "right arm": say("right arm"), "leg": say("leg"),
                   "left leg": say("left leg"), "right leg": say("right leg"), "hand": say("hand"),
@@ -37,6 +40,42 @@ LOCATION_WORDS = {"arm": say("arm"), "left arm": say("left arm"), "right arm": s
                   "skull": say("skull"), "face": say("face"), "neck": say("neck"), "vitals": say("vitals"),
                   "groin": say("groin"), "chinks torso": say("armour chinks (torso)"), "armour gap": say("armour gap"),
                   "weapon": say("weapon")}
+#: the hit locations' names as a choice or a modifier names them (capitalized, as the "Hit Locations" table)
+LOCATION_NAMES = {"eye": say("Eye"), "skull": say("Skull"), "face": say("Face"), "right_leg": say("Right leg"),
+                  "right_arm": say("Right arm"), "torso": say("Torso"), "left_arm": say("Left arm"),
+                  "left_leg": say("Left leg"), "right_hand": say("Right hand"), "left_hand": say("Left hand"),
+                  "right_foot": say("Right foot"), "left_foot": say("Left foot"), "neck": say("Neck"),
+                  "vitals": say("Vitals"), "groin": say("Groin"), "chinks_torso": say("Armour chinks (torso)"),
+                  "armour_gap": say("Armour gap"), "weapon": say("Weapon")}
+#: the maneuvers' names (GURPS Lite's terms)
+MANEUVER_WORDS = {
+                  "attack": say("Attack"),
+                  "aim": say("Aim"),
+                  "all_out_attack": say("All-Out Attack (melee)"),
+                  "all_out_attack_ranged": say("All-Out Attack (ranged)"),
+                  "all_out_defense": say("All-Out Defense"),
+                  "committed_attack": say("Committed Attack (melee)"),
+                  "defensive_attack": say("Defensive Attack (melee)"),
+                  "evaluate": say("Evaluate"),
+                  "feint": say("Feint"),
+                  "move_and_attack": say("Move and Attack"),
+                  "move": say("Move"),
+                  "concentrate": say("Concentrate"),
+                  "ready": say("Ready"),
+                  "wait": say("Wait"),
+                  "do_nothing": say("Do Nothing")}
+
+
+def maneuver_name(key: str) -> str:
+    """A maneuver's name in the reader's words (an unknown key as it is)."""
+    return MANEUVER_WORDS.get(key, key)
+
+
+def location_name(key: str) -> str:
+    """A hit location's name as the "Hit Locations" table writes it, in the reader's words."""
+    return LOCATION_NAMES.get(key, key)
+
+
 #: conditions first in this order, the rest after in the sheet's order
 ORDER = ("dead", "destroyed", "mortally wounded", "unconscious", "stunned", "prone", "major wound", "reeling")
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..system import Modifier, RuleError
+from ..text import say, say_n
+from .badges import maneuver_name
 from .checks import effective_skill, is_success
 from .data import MANEUVERS, RETREAT_PLUS3_SKILLS, S_DEFEND, S_GM, S_MANEUVER, S_READING, settings_of
 from .sheet import (
@@ -106,132 +108,132 @@ def defense_level(target: dict, state: dict, defense: dict, attack: AttackInfo,
     maneuver = MANEUVERS.get(state.get("maneuver") or "")
     conds = conditions_of(target, state)
     if conds & {"unconscious", "dead", "destroyed", "mortally wounded"}:
-        raise RuleError("an unconscious token cannot defend")
+        raise RuleError(say("an unconscious token cannot defend"))
     if maneuver and maneuver.no_defense and not state.get("stunned_turn"):
-        raise RuleError(f"no active defense after {maneuver.name}")
+        raise RuleError(say("no active defense after {maneuver}", maneuver=maneuver_name(maneuver.key)))
     if attack.area and not (kind == "dodge" and defense.get("dive")):
-        raise RuleError("only a Dive helps against an area attack (3d6 Combat, 'Area of Effects')")
+        raise RuleError(say("only a Dive helps against an area attack (3d6 Combat, 'Area of Effects')"))
     mods: list[Modifier] = []
     if kind == "dodge":
         base, mods = dodge_breakdown(target)
-        label = "Dodge (Basic Speed + 3)"
+        label = say("Dodge (Basic Speed + 3)")
         n = int_of(state.get("dodges"))
         if n:
-            mods.append(Modifier(f"{n} earlier dodge(s) this round", -n, S_DEFEND))
+            mods.append(Modifier(say_n("{n} earlier dodge this round", "{n} earlier dodges this round", n), -n, S_DEFEND))
         if defense.get("dive"):
             if not (attack.ranged or attack.area):
-                raise RuleError("Dive only against ranged attacks (3d6 Combat, 'Defending', 'Dive')")
-            mods.append(Modifier("dive (go prone)", 3, S_DEFEND))
+                raise RuleError(say("Dive only against ranged attacks (3d6 Combat, 'Defending', 'Dive')"))
+            mods.append(Modifier(say("dive (go prone)"), 3, S_DEFEND))
         if defense.get("acrobatic"):
             res = defense.get("acrobatic_result")
             if res is None:
-                raise RuleError("an Acrobatic Dodge needs its Acrobatics roll (3d6 Combat, 'Defending', 'Acrobatic Dodge')")
-            mods.append(Modifier("acrobatic dodge", 2 if is_success(res) else -2, S_DEFEND))
+                raise RuleError(say("an Acrobatic Dodge needs its Acrobatics roll (3d6 Combat, 'Defending', 'Acrobatic Dodge')"))
+            mods.append(Modifier(say("acrobatic dodge"), 2 if is_success(res) else -2, S_DEFEND))
         if feint_penalty(state, attack.attacker_id) and st["feint_affects"] in ("dodge", "all"):
-            mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
+            mods.append(Modifier(say("feinted"), -feint_penalty(state, attack.attacker_id), S_MANEUVER))
     elif kind == "parry":
         ws = ready_weapons(target, state)
         wname = defense.get("weapon")
         if wname not in ws:
-            raise RuleError(f"{wname!r} is not a ready weapon to parry with")
+            raise RuleError(say("{weapon} is not a ready weapon to parry with", weapon=repr(wname)))
         w = ws[wname]
         if weapon_kind(w) == "ranged" or not w.get("can_parry", True):
-            raise RuleError(f"{wname} cannot parry")
+            raise RuleError(say("{weapon} cannot parry", weapon=wname))
         used = set(state.get("limbs_used") or [])
         if wname in used:
-            raise RuleError(f"{wname} was used in a Cross or Supported parry this round: it cannot parry again")
+            raise RuleError(say("{weapon} was used in a Cross or Supported parry this round: it cannot parry again", weapon=wname))
         if w.get("unarmed") and FREE_HAND in used:
-            raise RuleError("the free hand supported a parry this round: it cannot parry again")
+            raise RuleError(say("the free hand supported a parry this round: it cannot parry again"))
         attacked_with = state.get("attacked_with") or []
         attacked_with = [attacked_with] if isinstance(attacked_with, str) else attacked_with
         if maneuver and maneuver.no_parry_with_attack_weapon and wname in attacked_with:
-            raise RuleError(f"cannot parry with {wname}: it attacked under {maneuver.name}")
+            raise RuleError(say("cannot parry with {weapon}: it attacked under {maneuver}", weapon=wname, maneuver=maneuver_name(maneuver.key)))
         if attack.area:
-            raise RuleError("an area attack cannot be parried")
+            raise RuleError(say("an area attack cannot be parried"))
         if attack.ranged and not attack.thrown and attack.distance > max(1.0, reach_of(w)):
-            raise RuleError("a missile can only be parried within the weapon's reach of the attacker")
+            raise RuleError(say("a missile can only be parried within the weapon's reach of the attacker"))
         base, label = parry_base(target, w)
-        label = f"Parry ({label}/2 + 3)"
+        label = say("Parry ({skill}/2 + 3)", skill=label)
         fencing = bool(w.get("fencing"))
         trained = has_trait(target, "trained_by_a_master") or has_trait(target, "weapon_master")
         n = int_of(state.get("parries"))
         if n:
             per = -1 if fencing and trained else -2 if fencing or trained else -4
-            mods.append(Modifier(f"{n} earlier parry(ies) this round", per * n, S_DEFEND))
+            mods.append(Modifier(say_n("{n} earlier parry this round", "{n} earlier parries this round", n), per * n, S_DEFEND))
         if w.get("unarmed") and attack.armed and not attack.thrust:
             skills = target.get("skills") or {}
             if not any(s in skills for s in ("Judo", "Karate")):
-                mods.append(Modifier("unarmed parry against a weapon", -3, S_DEFEND))
+                mods.append(Modifier(say("unarmed parry against a weapon"), -3, S_DEFEND))
         if attack.flail:
             if fencing and not defense.get("supported"):
-                raise RuleError("a fencing weapon cannot parry a flail unless supported")
-            mods.append(Modifier("parrying a flail", -4, S_DEFEND))
+                raise RuleError(say("a fencing weapon cannot parry a flail unless supported"))
+            mods.append(Modifier(say("parrying a flail"), -4, S_DEFEND))
         if defense.get("cross") and defense.get("supported"):
-            raise RuleError("cross or supported, not both")
+            raise RuleError(say("cross or supported, not both"))
         if defense.get("cross"):
             if defense["cross"] not in ws or defense["cross"] == wname:
-                raise RuleError("a Cross parry needs a second ready weapon (3d6 Combat, 'Defending', 'Cross')")
+                raise RuleError(say("a Cross parry needs a second ready weapon (3d6 Combat, 'Defending', 'Cross')"))
             if defense["cross"] in used:
-                raise RuleError(f"{defense['cross']} was used in a Cross or Supported parry this round")
-            mods.append(Modifier("cross parry", 2, S_DEFEND))
+                raise RuleError(say("{weapon} was used in a Cross or Supported parry this round", weapon=defense["cross"]))
+            mods.append(Modifier(say("cross parry"), 2, S_DEFEND))
         if defense.get("supported"):
             if FREE_HAND in used:
-                raise RuleError("the free hand already supported a parry this round")
-            mods.append(Modifier("supported parry", 2, S_DEFEND))
+                raise RuleError(say("the free hand already supported a parry this round"))
+            mods.append(Modifier(say("supported parry"), 2, S_DEFEND))
         rip = int_of(defense.get("riposte"))
         if rip:
             current = effective_skill(base, mods)
             if current - rip < 8:
-                raise RuleError("a Riposte cannot take the parry below 8 (3d6 Combat, 'Defending', 'Riposte')")
-            mods.append(Modifier("riposte", -rip, S_DEFEND))
+                raise RuleError(say("a Riposte cannot take the parry below 8 (3d6 Combat, 'Defending', 'Riposte')"))
+            mods.append(Modifier(say("riposte"), -rip, S_DEFEND))
         if feint_penalty(state, attack.attacker_id) and st["feint_affects"] == "all":
-            mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
+            mods.append(Modifier(say("feinted"), -feint_penalty(state, attack.attacker_id), S_MANEUVER))
     elif kind == "block":
         base = block_base(target)
         if base is None:
-            raise RuleError("no shield to block with")
-        label = "Block (Shield/2 + 3)"
+            raise RuleError(say("no shield to block with"))
+        label = say("Block (Shield/2 + 3)")
         if state.get("blocked"):
-            raise RuleError("one Block per round (3d6 Combat, 'Defending', 'Block')")
+            raise RuleError(say("one Block per round (3d6 Combat, 'Defending', 'Block')"))
         if attack.bullet:
-            raise RuleError("high-speed missiles (bullets) cannot be blocked (3d6 Combat, 'Defending', 'Block')")
+            raise RuleError(say("high-speed missiles (bullets) cannot be blocked (3d6 Combat, 'Defending', 'Block')"))
         if attack.area:
-            raise RuleError("an area attack cannot be blocked")
+            raise RuleError(say("an area attack cannot be blocked"))
         if feint_penalty(state, attack.attacker_id) and st["feint_affects"] == "all":
-            mods.append(Modifier("feinted", -feint_penalty(state, attack.attacker_id), S_MANEUVER))
+            mods.append(Modifier(say("feinted"), -feint_penalty(state, attack.attacker_id), S_MANEUVER))
     else:
-        raise RuleError(f"unknown defense {kind!r}")
+        raise RuleError(say("unknown defense {value}", value=repr(kind)))
     if defense.get("retreat"):
         if attack.ranged:
-            raise RuleError("Retreat only against melee attacks (3d6 Combat, 'Defending', 'Retreat')")
+            raise RuleError(say("Retreat only against melee attacks (3d6 Combat, 'Defending', 'Retreat')"))
         if maneuver and maneuver.no_retreat:
-            raise RuleError(f"no retreat after {maneuver.name}")
+            raise RuleError(say("no retreat after {maneuver}", maneuver=maneuver_name(maneuver.key)))
         big = kind == "dodge"
         if kind == "parry":
             w = weapons(target)[defense["weapon"]]
             skill = w.get("skill")
             big = bool(w.get("fencing")) or (w.get("unarmed") and any(
                 s in (target.get("skills") or {}) for s in RETREAT_PLUS3_SKILLS)) or skill in RETREAT_PLUS3_SKILLS
-        mods.append(Modifier("retreat", 3 if big else 1, S_DEFEND))
+        mods.append(Modifier(say("retreat"), 3 if big else 1, S_DEFEND))
     if maneuver and maneuver.defense_mod:
         if not (maneuver.key == "defensive_attack" and kind == "parry"
                 and weapons(target)[defense["weapon"]].get("unbalanced")):
-            mods.append(Modifier(maneuver.name, maneuver.defense_mod, S_MANEUVER))
+            mods.append(Modifier(maneuver_name(maneuver.key), maneuver.defense_mod, S_MANEUVER))
     if maneuver and maneuver.key == "all_out_defense" and state.get("variant") == f"enhanced_{kind}":
-        mods.append(Modifier("All-Out Defense (enhanced)", 2, S_MANEUVER))
+        mods.append(Modifier(say("All-Out Defense (enhanced)"), 2, S_MANEUVER))
     if "stunned" in conds:
-        mods.append(Modifier("stunned", -4, S_READING))
+        mods.append(Modifier(say("stunned"), -4, S_READING))
     if st["combat_reflexes_defense_bonus"] and has_trait(target, "combat_reflexes"):
-        mods.append(Modifier("Combat Reflexes", 1, S_READING))
+        mods.append(Modifier(say("Combat Reflexes"), 1, S_READING))
     pen = state.get("defense_penalty") or {}
     riposted = int_of(pen.get(attack.attacker_id)) if isinstance(pen, dict) and attack.attacker_id else 0
     deceptive = int_of(state.get("deceptive"))
     if deceptive > riposted:  # "Riposte: ... (Doesn't stack with Deceptive Attack)": the larger counts
-        mods.append(Modifier("Deceptive Attack", -deceptive, S_READING))
+        mods.append(Modifier(say("Deceptive Attack"), -deceptive, S_READING))
     elif riposted:
-        mods.append(Modifier("riposted by the attacker", -riposted, S_DEFEND))
+        mods.append(Modifier(say("riposted by the attacker"), -riposted, S_DEFEND))
     if defense.get("modifier"):
-        mods.append(Modifier("GM modifier", int_of(defense["modifier"]), S_GM))
+        mods.append(Modifier(say("GM modifier"), int_of(defense["modifier"]), S_GM))
     return base, mods, label
 
 

@@ -27,7 +27,7 @@ def _where(location: str) -> str:
 def effective_dr(dr: int, armor_divisor: float = 1) -> int:
     """DR after an armour divisor ("Damage"), rounded down."""
     if armor_divisor <= 0:
-        raise RuleError("an armour divisor must be positive")
+        raise RuleError(say("an armour divisor must be positive"))
     return int(math.floor(max(0, dr) / armor_divisor + 1e-9))
 
 
@@ -50,7 +50,7 @@ def location_injury(damage: int, dr: int, damage_type: str, location: str = "tor
     ``crippled``.
     """
     if damage_type not in WOUNDING:
-        raise RuleError(f"unknown damage type {damage_type!r}; known: {', '.join(WOUNDING)}")
+        raise RuleError(say("unknown damage type {value}; known: {known}", value=repr(damage_type), known=", ".join(WOUNDING)))
     damage = max(0, int(damage))
     eff = effective_dr(dr, armor_divisor)
     pen = max(0, damage - eff)
@@ -167,11 +167,11 @@ def surgery_modifiers(hp_current: int, hp: int, attempt: int = 0) -> list[Modifi
     """Modifiers to the Surgery roll that stabilizes a mortal wound ("Injury")."""
     mods = []
     if hp_current < -4 * hp:
-        mods.append(Modifier("below -4 x HP", -4, S_INJURY))
+        mods.append(Modifier(say("below -4 x HP"), -4, S_INJURY))
     elif hp_current < -3 * hp:
-        mods.append(Modifier("below -3 x HP", -2, S_INJURY))
+        mods.append(Modifier(say("below -3 x HP"), -2, S_INJURY))
     if attempt:
-        mods.append(Modifier(f"repeat attempt x{attempt}", -2 * attempt, S_INJURY))
+        mods.append(Modifier(say("repeat attempt x{n}", n=attempt), -2 * attempt, S_INJURY))
     return mods
 
 
@@ -199,10 +199,10 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
     basic = rec.total + int(sum(m.value for m in mods))
     if half_damage:
         basic = basic // 2
-        mods.append(Modifier("at or beyond 1/2D: half damage", 0, S_READING))
+        mods.append(Modifier(say("at or beyond 1/2D: half damage"), 0, S_READING))
     if divide_by > 1:
         basic = basic // divide_by
-        mods.append(Modifier(f"area effect: divided by distance {divide_by}", 0, S_AOE))
+        mods.append(Modifier(say("area effect: divided by distance {n}", n=divide_by), 0, S_AOE))
     basic = max(0 if damage_type == "cr" else 1, basic)
     if shotgun_multiplier > 1:
         basic *= shotgun_multiplier
@@ -260,13 +260,14 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
         if inj > 0 and location in ("skull", "eye") and damage_type != "tox":
             needs_kd = True
             if major:
-                kd_mods.append(Modifier("major wound to the skull", -10, S_LOC))
+                kd_mods.append(Modifier(say("major wound to the skull"), -10, S_LOC))
         if inj > 0 and location in ("face", "vitals"):
             needs_kd = True
             if major:
-                kd_mods.append(Modifier(f"major wound to the {location}", -5, S_LOC))
+                kd_mods.append(Modifier(say("major wound to the face") if location == "face" else
+                                        say("major wound to the vitals"), -5, S_LOC))
         if location == "groin" and male and needs_kd:
-            kd_mods.append(Modifier("groin hit (male)", -5, S_LOC))
+            kd_mods.append(Modifier(say("groin hit (male)"), -5, S_LOC))
         if location == "face" and damage_type == "cor":
             if inj > hp:
                 conds.append("blinded (both eyes)")

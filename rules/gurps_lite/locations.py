@@ -11,6 +11,8 @@ from ..system import Modifier, RuleError
 from .checks import THREE_D6
 from .data import LOCATIONS, PIERCING, RANDOM_LOCATION, S_LOC, WOUNDING, settings_of
 from .sheet import int_of, reach_of
+from ..text import say
+from .badges import location_name
 
 
 #: locations an attack that misses by 1 hits the torso instead of (note 1)
@@ -27,18 +29,18 @@ ONLY_TYPES = {
 def hit_location(roll: int) -> str:
     """The random hit location for a 3d6 roll ("Hit Locations"; published random column)."""
     if roll not in RANDOM_LOCATION:
-        raise RuleError(f"a 3d6 roll is 3 to 18, not {roll}")
+        raise RuleError(say("a 3d6 roll is 3 to 18, not {roll}", roll=roll))
     return RANDOM_LOCATION[roll]
 
 
 def wounding_multiplier(damage_type: str, location: str = "torso", male: bool = False) -> float:
     """Wounding multiplier of a damage type at a location ("Damage" table, "Hit Locations" notes)."""
     if damage_type not in WOUNDING:
-        raise RuleError(f"unknown damage type {damage_type!r}; known: {', '.join(WOUNDING)}")
+        raise RuleError(say("unknown damage type {value}; known: {known}", value=repr(damage_type), known=", ".join(WOUNDING)))
     mult = WOUNDING[damage_type]
     loc = LOCATIONS.get(location)
     if loc is None:
-        raise RuleError(f"unknown hit location {location!r}")
+        raise RuleError(say("unknown hit location {value}", value=repr(location)))
     if location in ("skull", "eye"):
         return 1.0 if damage_type == "tox" else 4.0  # note 3 (eye: note 2, as skull)
     if location == "face" and damage_type == "cor":
@@ -65,23 +67,24 @@ def location_penalty(location: str, target: dict, weapon_reach: Any = 1, from_be
     """To-hit modifiers of a chosen location ("Hit Locations" table and notes 6, 13)."""
     loc = LOCATIONS.get(location)
     if loc is None:
-        raise RuleError(f"unknown hit location {location!r}")
+        raise RuleError(say("unknown hit location {value}", value=repr(location)))
     st = settings_of(settings)
     mods = []
     if location == "weapon":
         r = reach_of({"reach": weapon_reach})
         pen = -5 if r < 1 else -4 if r < 2 else -3
-        mods.append(Modifier("target the weapon", pen, S_LOC))
+        mods.append(Modifier(say("target the weapon"), pen, S_LOC))
         if disarm and not fencing:
-            mods.append(Modifier("disarm (not a fencing weapon)", -2, S_LOC))
+            mods.append(Modifier(say("disarm (not a fencing weapon)"), -2, S_LOC))
         return mods
     pen = loc.to_hit_back if (from_behind and loc.to_hit_back is not None) else loc.to_hit
     if pen:
-        mods.append(Modifier(f"hit location: {loc.name}" + (" (from behind)" if from_behind and loc.to_hit_back else ""),
-                             pen, S_LOC))
+        name = location_name(location)
+        mods.append(Modifier(say("hit location: {location} (from behind)", location=name) if from_behind and loc.to_hit_back
+                             else say("hit location: {location}", location=name), pen, S_LOC))
     side = st["shield_side"]
     if target.get("shield") and location in (f"{side}_arm", f"{side}_hand"):
-        mods.append(Modifier("shield arm/hand: penalty doubled", pen, S_LOC))
+        mods.append(Modifier(say("shield arm/hand: penalty doubled"), pen, S_LOC))
     return mods
 
 

@@ -10,6 +10,8 @@ from ..system import Modifier, RuleError
 from .data import MANEUVERS, S_MANEUVER
 from .movement import maneuver_movement
 from .sheet import conditions_of, int_of, num_of, ready_weapons, weapon_kind
+from ..text import say
+from .badges import VARIANT_WORDS
 
 
 def allowed_maneuvers(sheet: dict, state: dict | None = None, moved: float = 0) -> list[dict]:
@@ -66,13 +68,13 @@ def damage_adjustments(n_dice: int, maneuver: str, variant: str, weapon: dict) -
     Strong, Defensive Attack), per die where that is greater."""
     mods = []
     if maneuver == "all_out_attack" and variant == "strong":
-        mods.append(Modifier("All-Out Attack (Strong)", max(2, n_dice), S_MANEUVER))
+        mods.append(Modifier(say("All-Out Attack (Strong)"), max(2, n_dice), S_MANEUVER))
     if maneuver == "all_out_attack" and variant == "long" and weapon.get("attack", "swing") == "swing":
-        mods.append(Modifier("All-Out Attack (Long), swing", -max(2, n_dice), S_MANEUVER))
+        mods.append(Modifier(say("All-Out Attack (Long), swing"), -max(2, n_dice), S_MANEUVER))
     if maneuver == "committed_attack" and variant == "strong":
-        mods.append(Modifier("Committed Attack (Strong)", max(1, n_dice // 2), S_MANEUVER))
+        mods.append(Modifier(say("Committed Attack (Strong)"), max(1, n_dice // 2), S_MANEUVER))
     if maneuver == "defensive_attack":
-        mods.append(Modifier("Defensive Attack", -max(2, n_dice), S_MANEUVER))
+        mods.append(Modifier(say("Defensive Attack"), -max(2, n_dice), S_MANEUVER))
     return mods
 
 
@@ -88,9 +90,10 @@ def chosen_maneuver(options: dict | None, state: dict | None) -> tuple[str, str,
             variant = opts["variant"]
     if (st.get("maneuver") and maneuver == st["maneuver"] and st.get("variant") and isinstance(variant, str)
             and variant != st["variant"]):
-        raise RuleError(f"the turn's option is {st['variant'].replace('_', ' ')}: one maneuver a turn")
+        chosen = st["variant"].replace("_", " ")
+        raise RuleError(say("the turn's option is {option}: one maneuver a turn", option=VARIANT_WORDS.get(chosen, chosen)))
     moved = opts["moved"] if "moved" in opts else st.get("moved", 0)
     if not isinstance(maneuver, str) or not isinstance(variant, str):
-        raise RuleError("a maneuver and its option are names")
+        raise RuleError(say("a maneuver and its option are names"))
     moved = num_of(moved)
     return maneuver, variant, moved if math.isfinite(moved) else 0.0

@@ -11,13 +11,14 @@ from ..grid import cell_steps
 from ..system import RuleError
 from .data import MANEUVERS
 from .sheet import current_move, step_length
+from ..text import say
 
 
 def maneuver_movement(sheet: dict, maneuver: str, variant: str | None = None) -> int:
     """Yards a maneuver lets the token move ("Maneuvers" table, Movement column)."""
     m = MANEUVERS.get(maneuver)
     if m is None:
-        raise RuleError(f"unknown maneuver {maneuver!r}")
+        raise RuleError(say("unknown maneuver {value}", value=repr(maneuver)))
     move = current_move(sheet)
     step = step_length(sheet)
     if m.movement == "move":

@@ -21,10 +21,9 @@ from ..grid import cell_steps
 from ..system import AttackRequest, Modifier, RuleError
 from .ranged import spraying_fire
 from .sheet import int_of, weapon_kind
+from ..text import say
 
 ARC = 30.0  # degrees: Spraying Fire
-SPRAY = "(3d6 Combat, 'Ranged Attacks', 'Spraying Fire')"
-RAPID = "(3d6 Combat, 'Attacking', 'Rapid Strike')"
 
 
 def _bearing(a, b) -> float:
@@ -70,31 +69,32 @@ def multi_plan(request: AttackRequest, wname: str, weapon: dict, rapid_penalty) 
     n = len(subs)
     ids = [s.target.id for s in subs]
     if len(set(ids)) != n:
-        raise RuleError("each target once")
+        raise RuleError(say("each target once"))
     if request.attacker.id in ids:
-        raise RuleError("a token cannot attack itself")
+        raise RuleError(say("a token cannot attack itself"))
     ranged = weapon_kind(weapon) in ("ranged", "thrown")
     rof = int_of(weapon.get("rof"), 1)
     if opts.get("spraying_fire"):
         if not ranged or rof < 5:
-            raise RuleError(f"Spraying Fire needs a weapon of RoF 5 or more {SPRAY}")
+            raise RuleError(say("Spraying Fire needs a weapon of RoF 5 or more (3d6 Combat, 'Ranged Attacks', 'Spraying Fire')"))
         if n > rof:
-            raise RuleError(f"Spraying Fire splits RoF {rof}: at most {rof} targets {SPRAY}")
+            raise RuleError(say("Spraying Fire splits RoF {rof}: at most {rof} targets (3d6 Combat, 'Ranged Attacks', "
+                                    "'Spraying Fire')", rof=rof))
         origin = request.attacker.position
         spots = [s.target.position for s in subs]
         if origin is None or any(p is None for p in spots):
-            raise RuleError("Spraying Fire needs the tokens' positions for its arc")
+            raise RuleError(say("Spraying Fire needs the tokens' positions for its arc"))
         for k in range(2, n + 1):
             if arc_of(origin, spots[:k]) > ARC + 1e-6:
-                raise RuleError(f"{subs[k - 1].target.name} is outside the {ARC:g} degree arc of the Spraying "
-                                f"Fire {SPRAY}")
+                raise RuleError(say("{name} is outside the {arc} degree arc of the Spraying Fire (3d6 Combat, "
+                                    "'Ranged Attacks', 'Spraying Fire')", name=subs[k - 1].target.name, arc=f"{ARC:g}"))
         gaps = [_gap(a, b) for a, b in zip(spots, spots[1:])]
         total = rof  # "Split up the RoF amongst your targets"
         wasted = sum(g * (2 if rof >= 16 else 1) for g in gaps)
         left = total - wasted
         if left < n:
-            raise RuleError(f"{total} shots less {wasted} wasted sweeping between the targets leave fewer than one "
-                            f"shot each {SPRAY}")
+            raise RuleError(say("{shots} shots less {wasted} wasted sweeping between the targets leave fewer than one "
+                                "shot each (3d6 Combat, 'Ranged Attacks', 'Spraying Fire')", shots=total, wasted=wasted))
         shots = [left // n + (1 if i < left % n else 0) for i in range(n)]
         spraying_fire(rof, shots, gaps)
         return {"mode": "spraying", "per_target": [[(wname, weapon, [], s)] for s in shots],
@@ -103,7 +103,8 @@ def multi_plan(request: AttackRequest, wname: str, weapon: dict, rapid_penalty) 
         levels = max(1, int_of(opts["rapid_strike"]))
         attacks = 2 ** levels
         if n > attacks:
-            raise RuleError(f"a Rapid Strike makes {attacks} attacks: at most {attacks} targets {RAPID}")
+            raise RuleError(say("a Rapid Strike makes {n} attacks: at most {n} targets (3d6 Combat, 'Attacking', "
+                                "'Rapid Strike')", n=attacks))
         from .ranged import rapid_strike_shots
 
         shots: list = [None] * attacks
@@ -115,5 +116,5 @@ def multi_plan(request: AttackRequest, wname: str, weapon: dict, rapid_penalty) 
             per[i * n // attacks].append((wname, weapon, list(pen), shots[i]))
         return {"mode": "rapid_strike", "per_target": per,
                 "fired": sum(s for s in shots if s is not None) if ranged else 0, "wasted": 0}
-    raise RuleError("several targets take a Rapid Strike (3d6 Combat, 'Attacking', 'Rapid Strike') or Spraying Fire "
-                    f"{SPRAY}")
+    raise RuleError(say("several targets take a Rapid Strike (3d6 Combat, 'Attacking', 'Rapid Strike') or Spraying Fire "
+                        "(3d6 Combat, 'Ranged Attacks', 'Spraying Fire')"))

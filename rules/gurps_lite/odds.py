@@ -29,6 +29,7 @@ from .movement import distance_yards, is_square
 from .outcomes import attack_outcomes
 from .ranged import extra_hits, rapid_fire_bonus, rapid_strike_shots
 from .sheet import attack_weapon, int_of, max_hp, num_of, parse_damage, weapon_kind
+from ..text import say, say_n
 
 
 def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
@@ -56,8 +57,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     if weapon.get("area") and opts.get("template") is not None:
         return area_odds(request, wname, weapon, st)
     if weapon.get("area"):
-        raise RuleNotImplemented("odds of an area attack at a token (its scatter by the dive) are not computed: "
-                                 "lay the sphere template for them")
+        raise RuleNotImplemented(say("odds of an area attack at a token (its scatter by the dive) are not computed: "
+                                     "lay the sphere template for them"))
     maneuver, variant, _moved = chosen_maneuver(opts, a.state)
     if len(request.targets) > 1:
         return multi_odds(request, wname, weapon, st)
@@ -65,13 +66,13 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     if maneuver == "feint":
         base, _label, mods, cap, _facts = attack_modifiers(request, wname, weapon, st)
         return {"skill": effective_skill(base, mods, cap), "modifiers": [m.to_dict() for m in mods],
-                "p_hit": 0.0, "p_damage": 0.0, "attacks": 1, "note": "a feint: a quick contest, no attack", **whole}
+                "p_hit": 0.0, "p_damage": 0.0, "attacks": 1, "note": say("a feint: a quick contest, no attack"), **whole}
     damage_type = "cut" if opts.get("tip_slash") else weapon.get("type", "cr")
     extra = []
     if opts.get("rapid_strike"):
         extra = rapid_strike_penalty(a.sheet, int_of(opts["rapid_strike"]), weapon_kind(weapon) != "melee")
     elif opts.get("dual_weapon"):
-        extra = [Modifier("Dual Weapon Attack", -4, S_ATTACK)]
+        extra = [Modifier(say("Dual Weapon Attack"), -4, S_ATTACK)]
     base, blabel, mods, cap, facts = attack_modifiers(request, wname, weapon, st, extra)
     location = facts["location"]
     shots = max(1, int_of(opts.get("shots", 1)))
@@ -91,7 +92,7 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     if facts["ranged"] and shots > 1:
         b = rapid_fire_bonus(shots)
         if b:
-            mods.append(Modifier(f"rapid fire ({shots} shots)", b, S_RANGED))
+            mods.append(Modifier(say("rapid fire ({n} shots)", n=shots), b, S_RANGED))
     skill = effective_skill(base, mods, cap)
     rcl = max(1, int_of(weapon.get("rcl"), 1))
     # defense
@@ -163,7 +164,8 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
     return {
         "skill": skill,
         # the roll to hit's modifiers, then the damage roll's (All-Out Strong...), each saying which roll
-        "modifiers": [m.to_dict() for m in mods] + [{**m.to_dict(), "label": f"{m.label}: damage"} for m in dmg_mods],
+        "modifiers": [m.to_dict() for m in mods] + [{**m.to_dict(), "label": say("{modifier}: damage", modifier=m.label)}
+                                                       for m in dmg_mods],
         "p_hit": p_hit,
         "p_critical_hit": p_crit,
         "defense_level": dlevel,
@@ -175,7 +177,7 @@ def attack_odds(request: AttackRequest, settings: dict | None = None) -> dict:
         "injury": dict(sorted(total.items())),
         "mean_injury": _odds.mean(total),
         "attacks": n_attacks,
-        "note": "per attack" if n_attacks > 1 else "",
+        "note": say("per attack") if n_attacks > 1 else "",
         **whole,
     }
 
@@ -197,20 +199,29 @@ def multi_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> di
         per.append({"id": sub.target.id, "name": sub.target.name, "hit": whole["hit"], "outcomes": whole["outcomes"],
                     "attacks": len(plan)})
         _b, _l, m, _c, _f = attack_modifiers(sub, plan[0][0], plan[0][1], st, plan[0][2])
-        mods += [{**x.to_dict(), "label": f"{sub.target.name}: {x.label}"} for x in m]
+        mods += [{**x.to_dict(), "label": say("{target}: {modifier}", target=sub.target.name, modifier=x.label)} for x in m]
         nxt: dict[int, float] = defaultdict(float)
         for k, p in count.items():
             nxt[k + 1] += p * whole["hit"]
             nxt[k] += p * (1 - whole["hit"])
         count = dict(nxt)
     n = len(per)
-    outcomes = [{"label": "no target hit" if k == 0 else f"{k} of {n} targets hit", "p": p}
+    outcomes = [{"label": say("no target hit") if k == 0 else say("{k} of {n} targets hit", k=k, n=n), "p": p}
                 for k, p in sorted(count.items()) if p > 0]
-    how = "Spraying Fire" if mp["mode"] == "spraying" else "Rapid Strike"
+    if mp["mode"] != "spraying":
+        note = say("Rapid Strike at {n} targets", n=n)
+    elif mp["wasted"]:
+        note = say_n("Spraying Fire at {targets} targets, {n} shot wasted sweeping",
+                     "Spraying Fire at {targets} targets, {n} shots wasted sweeping", mp["wasted"], targets=n)
+    else:
+        note = say("Spraying Fire at {n} targets", n=n)
     return {"hit": 1 - count.get(0, 0.0), "outcomes": outcomes, "targets": per, "modifiers": mods,
             "mode": mp["mode"], "wasted": mp["wasted"],
-            "note": f"{how} at {n} targets" + (f", {mp['wasted']} shot(s) wasted sweeping" if mp["wasted"] else "")}
+            "note": note}
 
+
+#: a token's outcomes under a laid area attack, in the reader's words
+AREA_WORDS = {"not under it": say("not under it"), "dives clear": say("dives clear"), "caught": say("caught")}
 
 _SCATTER = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
@@ -224,7 +235,7 @@ def area_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dic
 
     opts = request.options or {}
     if opts.get("template") != "sphere" or not is_square(opts.get("centre")):
-        raise RuleError("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')")
+        raise RuleError(say("a 3d6 area attack lays the sphere template on a square (3d6 Combat, 'Area of Effects')"))
     req = _replace(request, options={**opts, "aim_at_ground": True})
     base, _label, mods, cap, _facts = attack_modifiers(req, wname, weapon, st)
     skill = effective_skill(base, mods, cap)
@@ -264,10 +275,11 @@ def area_odds(request: AttackRequest, wname: str, weapon: dict, st: dict) -> dic
             for k, pk in dist.items():
                 count[k] += p * pw * pk
     targets = [{"id": c.id, "name": c.name, "hit": per[c.id]["caught"],
-                "outcomes": [{"label": k, "p": v} for k, v in per[c.id].items() if v > 0]}
+                "outcomes": [{"label": AREA_WORDS.get(k, k), "p": v} for k, v in per[c.id].items() if v > 0]}
                for c in pool if per[c.id]["caught"] + per[c.id]["dives clear"] > 0]
-    outcomes = [{"label": "catches no one" if k == 0 else f"catches {k}", "p": v} for k, v in sorted(count.items())
-                if v > 0]
+    outcomes = [{"label": say("catches no one") if k == 0 else say("catches {n}", n=k), "p": v}
+                for k, v in sorted(count.items()) if v > 0]
     return {"skill": skill, "modifiers": [m.to_dict() for m in mods], "hit": 1 - count.get(0, 0.0),
             "outcomes": outcomes, "targets": targets,
-            "note": f"radius {radius:g} yd; a miss veers by its margin; each token under it may dive (+3, prone)"}
+            "note": say("radius {radius} yd; a miss veers by its margin; each token under it may dive (+3, prone)",
+                        radius=f"{radius:g}")}

@@ -26,35 +26,30 @@ from .sheet import (
     weapons,
 )
 from ..text import say
+from .badges import location_name, maneuver_name
 
-DOC = "3d6 Combat"
-
-
-def rule(section: str, name: str = "") -> str:
-    """The citation a reason ends with: (3d6 Combat, 'Attacking', 'Rapid Strike')."""
-    return f"({DOC}, '{section}'" + (f", '{name}'" if name else "") + ")"
-
+# Each reason names the rule it comes from: (3d6 Combat, 'Section', 'Name'), written out in its message.
 
 #: the attacking maneuvers, melee and ranged, in the card's order, with what each costs in a word
 _MANEUVER_LABELS = {
-    "attack": "Attack",
-    "move_and_attack": "Move and Attack (-4 melee, -2 or Bulk ranged, skill 9 at most)",
-    "all_out_attack": "All-Out Attack (no defense)",
-    "all_out_attack_ranged": "All-Out Attack (no defense)",
-    "committed_attack": "Committed Attack (defense -2, no retreat)",
-    "defensive_attack": "Defensive Attack (defense +1, damage -2)",
-    "feint": "Feint (a quick contest, no attack)",
+    "attack": say("Attack"),
+    "move_and_attack": say("Move and Attack (-4 melee, -2 or Bulk ranged, skill 9 at most)"),
+    "all_out_attack": say("All-Out Attack (no defense)"),
+    "all_out_attack_ranged": say("All-Out Attack (no defense)"),
+    "committed_attack": say("Committed Attack (defense -2, no retreat)"),
+    "defensive_attack": say("Defensive Attack (defense +1, damage -2)"),
+    "feint": say("Feint (a quick contest, no attack)"),
 }
 _VARIANT_LABELS = {
-    ("all_out_attack", "determined"): "Determined (+4 to hit)",
-    ("all_out_attack", "double"): "Double (two attacks)",
-    ("all_out_attack", "long"): "Long (+1 yard reach)",
-    ("all_out_attack", "strong"): "Strong (+2 damage)",
-    ("all_out_attack", "feint"): "Feint (feint, then attack)",
-    ("all_out_attack_ranged", "determined"): "Determined (+1 to hit)",
-    ("all_out_attack_ranged", "suppression_fire"): "Suppression Fire (an area, skill 8 + rapid fire)",
-    ("committed_attack", "determined"): "Determined (+2 to hit)",
-    ("committed_attack", "strong"): "Strong (+1 damage)",
+    ("all_out_attack", "determined"): say("Determined (+4 to hit)"),
+    ("all_out_attack", "double"): say("Double (two attacks)"),
+    ("all_out_attack", "long"): say("Long (+1 yard reach)"),
+    ("all_out_attack", "strong"): say("Strong (+2 damage)"),
+    ("all_out_attack", "feint"): say("Feint (feint, then attack)"),
+    ("all_out_attack_ranged", "determined"): say("Determined (+1 to hit)"),
+    ("all_out_attack_ranged", "suppression_fire"): say("Suppression Fire (an area, skill 8 + rapid fire)"),
+    ("committed_attack", "determined"): say("Determined (+2 to hit)"),
+    ("committed_attack", "strong"): say("Strong (+1 damage)"),
 }
 
 
@@ -62,9 +57,9 @@ def _location_label(key: str, from_behind: bool, reach) -> str:
     loc = LOCATIONS[key]
     if key == "weapon":
         r = reach_of({"reach": reach})
-        return f"Weapon, to disarm ({-5 if r < 1 else -4 if r < 2 else -3})"
+        return say("Weapon, to disarm ({penalty})", penalty=-5 if r < 1 else -4 if r < 2 else -3)
     pen = loc.to_hit_back if (from_behind and loc.to_hit_back is not None) else loc.to_hit
-    return f"{loc.name} ({pen:+d})" if pen else f"{loc.name} (0)"
+    return say("{location} ({penalty})", location=location_name(key), penalty=f"{pen:+d}" if pen else "0")
 
 
 def _weapon_of(request: AttackRequest) -> tuple[str | None, dict]:
@@ -86,7 +81,7 @@ def _opt(key: str, label: str, kind: str, default, available: bool = True, reaso
 
 def _choice(key: str, label: str, values: list[dict], default, reason: str = "", **more) -> dict:
     available = bool(values) and not reason and len(values) > 1
-    return _opt(key, label, "choice", default, available, reason or "no other choice here", values=values, **more)
+    return _opt(key, label, "choice", default, available, reason or say("no other choice here"), values=values, **more)
 
 
 #: the options whose value is one of a list of names: another kind of value is ignored when listing them
@@ -113,28 +108,28 @@ def attack_options(request: AttackRequest) -> list[dict]:
     reason = ""
     if chosen in MANEUVERS and MANEUVERS[chosen].attack:
         keys = [chosen]
-        reason = f"one maneuver a turn: {MANEUVERS[chosen].name} is chosen {rule('Maneuvers')}"
+        reason = say("one maneuver a turn: {maneuver} is chosen (3d6 Combat, 'Maneuvers')", maneuver=maneuver_name(chosen))
     elif chosen:
         keys = []
-        reason = f"{MANEUVERS[chosen].name} makes no attack {rule('Maneuvers')}"
-    out.append(_choice("maneuver", "Maneuver", [{"key": k, "label": _MANEUVER_LABELS[k]} for k in keys],
+        reason = say("{maneuver} makes no attack (3d6 Combat, 'Maneuvers')", maneuver=maneuver_name(chosen))
+    out.append(_choice("maneuver", say("Maneuver"), [{"key": k, "label": _MANEUVER_LABELS[k]} for k in keys],
                        chosen if chosen in keys else "attack", reason,
-                       help="the turn's maneuver: its defense and movement limits follow it"))
+                       help=say("the turn's maneuver: its defense and movement limits follow it")))
     m = MANEUVERS.get(maneuver)
     variants = list(m.variants) if m else []
     if maneuver == "all_out_attack_ranged" and rof < 5:
         variants = [v for v in variants if v != "suppression_fire"]
-    vreason = "" if variants else f"{m.name if m else maneuver} has no options {rule('Maneuvers')}"
+    vreason = "" if variants else say("{maneuver} has no options (3d6 Combat, 'Maneuvers')", maneuver=maneuver_name(maneuver))
     fixed = state.get("variant") if in_fight and chosen == maneuver else ""
     if fixed:  # the option was chosen with the turn's maneuver: it stands
-        variants, vreason = [fixed], f"chosen with the maneuver {rule('Maneuvers')}"
-    out.append(_choice("variant", "All-Out / Committed option",
+        variants, vreason = [fixed], say("chosen with the maneuver (3d6 Combat, 'Maneuvers')")
+    out.append(_choice("variant", say("All-Out / Committed option"),
                        ([] if fixed else [{"key": "", "label": say("plain")}])
                        + [{"key": v, "label": _VARIANT_LABELS.get((maneuver, v), v)} for v in variants],
                        fixed or "", vreason))
     allow = maneuver_movement(a.sheet, maneuver, variant or None) if m else 0
     out.append(_opt("moved", say("Yards moved this turn"), "int", int(num_of(state.get("moved"))), not in_fight,
-                    f"the fight counts the yards moved {rule('Maneuvers')}", min=0, max=max(allow, current_move(a.sheet))))
+                    say("the fight counts the yards moved (3d6 Combat, 'Maneuvers')"), min=0, max=max(allow, current_move(a.sheet))))
 
     # Hit Locations
     damage_type = "cut" if opts.get("tip_slash") else weapon.get("type", "cr")
@@ -147,76 +142,78 @@ def attack_options(request: AttackRequest) -> list[dict]:
         if key == "weapon" and not weapons(t.sheet):
             continue
         locs.append({"key": key, "label": _location_label(key, behind, tw.get("reach", 1))})
-    out.append(_choice("location", "Hit location", locs, "torso", help="the penalty is in each label"))
+    out.append(_choice("location", say("Hit location"), locs, "torso", help=say("the penalty is in each label")))
     out.append(_opt("from_behind", say("From behind (skull -5, face -7)"), "bool", False))
 
     # Attacking: Rapid Strike, Dual Weapon Attack, Tip Slash, Disarm; Deceptive Attack (named by Riposte)
     rs = ""
     if maneuver == "feint":
-        rs = f"a Feint makes no attack {rule('Maneuvers')}"
+        rs = say("a Feint makes no attack (3d6 Combat, 'Maneuvers')")
     elif ranged and rof <= 1:
-        rs = f"Rapid Strike with a ranged weapon needs RoF above 1 {rule('Attacking', 'Rapid Strike')}"
+        rs = say("Rapid Strike with a ranged weapon needs RoF above 1 (3d6 Combat, 'Attacking', 'Rapid Strike')")
     elif opts.get("dual_weapon"):
-        rs = f"a Dual Weapon Attack is already two attacks {rule('Attacking', 'Dual Weapon Attack')}"
+        rs = say("a Dual Weapon Attack is already two attacks (3d6 Combat, 'Attacking', 'Dual Weapon Attack')")
     out.append(_opt("rapid_strike", say("Rapid Strike (two attacks at -6; may take two targets)"), "bool", False,
                     not rs, rs, targets=2))
     others = [k for k in ready_weapons(a.sheet, state) if k != wname]
-    dreason = "" if others else f"needs a second ready weapon {rule('Attacking', 'Dual Weapon Attack')}"
+    dreason = "" if others else say("needs a second ready weapon (3d6 Combat, 'Attacking', 'Dual Weapon Attack')")
     if ranged:  # reading: a weapon in each hand strikes; a bow or a rifle takes both hands (#33)
-        dreason = f"melee weapons only (reading) {rule('Attacking', 'Dual Weapon Attack')}"
+        dreason = say("melee weapons only (reading) (3d6 Combat, 'Attacking', 'Dual Weapon Attack')")
     if opts.get("rapid_strike"):
-        dreason = f"not with a Rapid Strike {rule('Attacking', 'Dual Weapon Attack')}"
-    out.append(_choice("dual_weapon", "Dual Weapon Attack (-4 each)",
-                       [{"key": "", "label": "no"}] + [{"key": k, "label": f"and {k}"} for k in others], "", dreason))
+        dreason = say("not with a Rapid Strike (3d6 Combat, 'Attacking', 'Dual Weapon Attack')")
+    seconds = [{"key": k, "label": say("and {weapon}", weapon=k)} for k in others]
+    out.append(_choice("dual_weapon", say("Dual Weapon Attack (-4 each)"),
+                       [{"key": "", "label": say("no")}] + seconds, "", dreason))
     ts = weapon.get("type") == "imp" and weapon.get("attack") == "thrust"
     out.append(_opt("tip_slash", say("Tip Slash (impaling to cutting)"), "bool", False, ts,
-                    f"needs a thrusting impaling weapon {rule('Attacking', 'Tip Slash')}"))
+                    say("needs a thrusting impaling weapon (3d6 Combat, 'Attacking', 'Tip Slash')")))
     skill = skill_level(a.sheet, weapon.get("skill"))[0]
     top = max(0, (skill - 10) // 2)
-    dcreason = (f"melee attacks only (reading: it is named with the Riposte, a melee defense) {rule('Defending', 'Riposte')}"
+    dcreason = (say("melee attacks only (reading: it is named with the Riposte, a melee defense) (3d6 Combat, 'Defending', "
+                    "'Riposte')")
                 if ranged else "" if top > 0 and maneuver != "feint"
-                else f"skill may not go below 10 (skill {skill}) {rule('Defending', 'Riposte')}")
+                else say("skill may not go below 10 (skill {skill}) (3d6 Combat, 'Defending', 'Riposte')", skill=skill))
     out.append(_opt("deceptive", say("Deceptive Attack (-2 to hit per -1 to the defense)"), "int", 0, not dcreason,
                     dcreason, min=0, max=top))
     tws = list(weapons(t.sheet))
     disarm_ok = bool(tws) and not ranged
     out.append(_opt("disarm", say("Disarm (strike the weapon, then a quick contest)"), "bool", False, disarm_ok,
-                    f"a melee strike at a weapon the target holds {rule('Attacking', 'Disarm')}"))
+                    say("a melee strike at a weapon the target holds (3d6 Combat, 'Attacking', 'Disarm')")))
     disarming = bool(opts.get("disarm")) or opts.get("location") == "weapon"
-    twreason = "" if tws else f"the target holds no weapon {rule('Attacking', 'Disarm')}"
+    twreason = "" if tws else say("the target holds no weapon (3d6 Combat, 'Attacking', 'Disarm')")
     if tws and not (disarming or maneuver == "feint"):
-        twreason = f"for a Disarm or a Feint {rule('Attacking', 'Disarm')}"
-    out.append(_choice("target_weapon", "Target's weapon", [{"key": k, "label": k} for k in tws],
+        twreason = say("for a Disarm or a Feint (3d6 Combat, 'Attacking', 'Disarm')")
+    out.append(_choice("target_weapon", say("Target's weapon"), [{"key": k, "label": k} for k in tws],
                        tws[0] if tws else "", twreason))
-    streason = f"for a Disarm {rule('Attacking', 'Disarm')}"
+    streason = say("for a Disarm (3d6 Combat, 'Attacking', 'Disarm')")
     out.append(_opt("disarm_st_based", say("Disarm contest on ST"), "bool", False, disarm_ok and disarming, streason))
     out.append(_opt("defender_st_based", say("Defender's contest on ST"), "bool", False, disarm_ok and disarming,
                     streason))
     out.append(_opt("slam", say("Slam (no skill 9 cap)"), "bool", False, maneuver == "move_and_attack",
-                    f"Move and Attack only {rule('Maneuvers', 'Move and Attack')}"))
+                    say("Move and Attack only (3d6 Combat, 'Maneuvers', 'Move and Attack')")))
 
     # Ranged Attacks, Aim, Brace
     aimed = int_of(state.get("aim_turns"))
-    areason = "" if ranged else f"for ranged weapons {rule('Maneuvers', 'Aim')}"
+    areason = "" if ranged else say("for ranged weapons (3d6 Combat, 'Maneuvers', 'Aim')")
     amax = 3
     if ranged and in_fight:
         amax = aimed
         if not aimed:
-            areason = f"take the Aim maneuver first {rule('Maneuvers', 'Aim')}"
+            areason = say("take the Aim maneuver first (3d6 Combat, 'Maneuvers', 'Aim')")
     out.append(_opt("aim_turns", say("Seconds aimed (Acc, +1, +2)"), "int", aimed, not areason, areason, min=0, max=amax))
     out.append(_opt("braced", say("Braced (+1 Acc when aiming)"), "bool", False, ranged and not moved,
-                    f"a ranged weapon, not moved {rule('Attacking', 'Brace')}"))
-    sreason = "" if ranged and rof > 1 else f"needs RoF 2 or more {rule('Ranged Attacks', 'Rapid Fire')}"
+                    say("a ranged weapon, not moved (3d6 Combat, 'Attacking', 'Brace')")))
+    sreason = "" if ranged and rof > 1 else say("needs RoF 2 or more (3d6 Combat, 'Ranged Attacks', 'Rapid Fire')")
     if opts.get("spraying_fire") and not sreason:
-        sreason = f"Spraying Fire splits the whole RoF {rule('Ranged Attacks', 'Spraying Fire')}"
+        sreason = say("Spraying Fire splits the whole RoF (3d6 Combat, 'Ranged Attacks', 'Spraying Fire')")
     out.append(_opt("shots", say("Shots fired (rapid fire bonus)"), "int", 1, not sreason, sreason, min=1, max=max(1, rof)))
-    spr = "" if ranged and rof >= 5 else f"needs RoF 5 or more {rule('Ranged Attacks', 'Spraying Fire')}"
+    spr = "" if ranged and rof >= 5 else say("needs RoF 5 or more (3d6 Combat, 'Ranged Attacks', 'Spraying Fire')")
     out.append(_opt("spraying_fire", say("Spraying Fire (RoF split across a 30 degree arc)"), "bool", False, not spr, spr,
                     targets=max(2, min(rof, 12))))
     out.append(_opt("target_speed", say("Target's speed (yd/s)"), "int", int(num_of(t.state.get("last_move"))), ranged,
-                    f"for ranged attacks {rule('Ranged Attacks')}", min=0, max=1000))
+                    say("for ranged attacks (3d6 Combat, 'Ranged Attacks')"), min=0, max=1000))
     out.append(_opt("aim_at_ground", say("Aim at the ground (+4)"), "bool", False, bool(weapon.get("area")),
-                    f"a spherical area attack {rule('Area of Effects')}"))
+                    say("a spherical area attack (3d6 Combat, 'Area of Effects')")))
     out.append(_opt("modifier", say("GM modifier"), "int", 0, min=-20, max=20, gm=True))
     return out
 

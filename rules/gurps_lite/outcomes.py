@@ -15,7 +15,8 @@ from collections import defaultdict
 from dataclasses import replace
 
 from ..system import AttackRequest, AttackResult, Modifier, RuleError, RuleNotImplemented
-from .attack import attack_info, attack_plan, attack_setup
+from ..text import joined, say
+from .attack import DEFENSE_WORDS, attack_info, attack_plan, attack_setup
 from .checks import THREE_D6, effective_skill, is_success, roll_result, success_chance
 from .defenses import available_defenses, defense_level, picked_or_best, record_defense
 from .health import hit_outcomes, is_major_wound
@@ -26,36 +27,42 @@ from .sheet import attack_weapon, int_of, max_hp, parse_damage, skill_level, wea
 
 #: total injury at which the bands stop counting ("hit: 6+ HP")
 INJURY_CAP = 6
-CRITICAL_MISS = "critical miss"
-MISS = "miss"
+CRITICAL_MISS = say("critical miss")
+MISS = say("miss")
+DISARM_CONTEST = say("hit: disarm contest")
+#: the bands of injury by unit: 1-2, 3-5, 6+ (INJURY_CAP), each a whole line in the reader's words
+_INJURY_BANDS = {"HP": (say("hit: 1-2 HP"), say("hit: 3-5 HP"), say("hit: 6+ HP")),
+                 "FP": (say("hit: 1-2 FP"), say("hit: 3-5 FP"), say("hit: 6+ FP"))}
 
 
 def injury_label(injury: int, major: bool, unit: str = "HP") -> str:
     """The band of an attack's total injury: a major wound first (it calls for a knockdown roll)."""
     if major:
-        return "hit: major wound (knockdown roll)"
+        return say("hit: major wound (knockdown roll)")
     if injury <= 0:
-        return "hit: no injury (DR)"
+        return say("hit: no injury (DR)")
+    bands = _INJURY_BANDS.get(unit, _INJURY_BANDS["HP"])
     if injury <= 2:
-        return f"hit: 1-2 {unit}"
+        return bands[0]
     if injury < INJURY_CAP:
-        return f"hit: 3-5 {unit}"
-    return f"hit: {INJURY_CAP}+ {unit}"
+        return bands[1]
+    return bands[2]
 
 
 def feint_label(margin: int) -> str:
     """The band of a feint's margin ("Maneuvers", Feint)."""
     if margin <= 0:
-        return "feint: no effect"
+        return say("feint: no effect")
     if margin <= 2:
-        return "feint: -1 to -2 to the target's defense"
+        return say("feint: -1 to -2 to the target's defense")
     if margin <= 5:
-        return "feint: -3 to -5 to the target's defense"
-    return "feint: -6 or more to the target's defense"
+        return say("feint: -3 to -5 to the target's defense")
+    return say("feint: -6 or more to the target's defense")
 
 
 def _defended_label(types: tuple[str, ...]) -> str:
-    return "defended (" + "/".join(types) + ")"
+    """"defended (dodge/parry)": the defenses (keys) that stopped it, each in the reader's words."""
+    return say("defended ({defenses})", defenses=joined([DEFENSE_WORDS.get(t, t) for t in types], "/"))
 
 
 def _order(label: str) -> tuple[int, str]:
@@ -99,7 +106,7 @@ def outcome_label(result: AttackResult | dict, target_sheet: dict) -> str:
             major = major or (inj > 0 and is_major_wound(inj, hp, bool(wound.get("crippled"))))
     if landed:
         if disarm:
-            return "hit: disarm contest"
+            return DISARM_CONTEST
         return injury_label(min(INJURY_CAP, int_of(details.get("injury"))), major, unit)
     if crit:
         return CRITICAL_MISS
@@ -133,7 +140,7 @@ class _Attack:
         location = facts["location"]
         shots, shotgun_mult = setup["shots"], setup["shotgun_mult"]
         if location == "weapon" and not opts.get("disarm"):
-            raise RuleNotImplemented("striking a weapon to break it is not automated; use the disarm option")
+            raise RuleNotImplemented(say("striking a weapon to break it is not automated; use the disarm option"))
         self.skill = effective_skill(base, mods, cap)
         self.modifiers = mods
         self.shots = shots
@@ -213,7 +220,7 @@ def _defenses(request: AttackRequest, t_state: dict, info, st: dict,
         level2 = None
         if second is not None:
             if second.get("type") == d["type"]:
-                raise RuleError("Double Defense uses two different defenses")
+                raise RuleError(say("Double Defense uses two different defenses"))
             level2 = effective_skill(*defense_level(t.sheet, t_state, second, info, st)[:2])
         for r, p in THREE_D6.items():
             if is_success(roll_result(r, level)):
@@ -315,7 +322,7 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict, 
     for (_k, crit, defended, landed, disarm, inj, major), p in acc.items():
         if landed:
             hit += p
-            dist["hit: disarm contest" if disarm else injury_label(inj, major, unit)] += p
+            dist[DISARM_CONTEST if disarm else injury_label(inj, major, unit)] += p
         elif crit:
             dist[CRITICAL_MISS] += p
         elif defended:

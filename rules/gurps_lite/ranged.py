@@ -9,18 +9,24 @@ from typing import Any
 
 from ..system import RuleError
 from .data import RANGE_TABLE, RAPID_FIRE_TABLE
+from ..text import say
 
 
 def range_penalty(yards: float, speed: float = 0) -> int:
     """Range/speed penalty ("Ranged Attacks" table): range plus speed, speeds under 2 yd/s ignored."""
     if yards < 0 or speed < 0:
-        raise RuleError("range and speed cannot be negative")
+        raise RuleError(say("range and speed cannot be negative"))
     total = yards + (speed if speed >= 2 else 0)
     total = math.ceil(total - 1e-9)
     for bound, penalty, _band in RANGE_TABLE:
         if total <= bound:
             return penalty
     return RANGE_TABLE[-1][1]  # pragma: no cover
+
+
+#: the bands of the "Ranged Attacks" table as the attack card names them (the reader's words)
+BAND_WORDS = {"close": say("close"), "short": say("short"), "medium": say("medium"), "long": say("long"),
+              "far": say("far")}
 
 
 def range_band_name(yards: float, speed: float = 0) -> str:
@@ -35,7 +41,7 @@ def range_band_name(yards: float, speed: float = 0) -> str:
 def rapid_fire_bonus(shots: int) -> int:
     """Rapid Fire bonus by shots fired ("Ranged Attacks", Rapid Fire table; +1 per doubling past 99)."""
     if shots < 1:
-        raise RuleError("a rapid-fire attack fires at least one shot")
+        raise RuleError(say("a rapid-fire attack fires at least one shot"))
     if shots < 100:
         bonus = 0
         for low, b in RAPID_FIRE_TABLE:
@@ -57,7 +63,7 @@ def extra_hits(margin: int, recoil: int, shots: int) -> int:
     if margin < 0 or shots < 1:
         return 0
     if recoil < 1:
-        raise RuleError("Rcl is at least 1")
+        raise RuleError(say("Rcl is at least 1"))
     return min(shots, 1 + margin // recoil)
 
 
@@ -65,14 +71,14 @@ def spraying_fire(rof: int, shots: list[int], gaps: list[float]) -> dict:
     """Spraying Fire ("Ranged Attacks"): RoF 5+ split among targets; between non-adjacent targets one
     round per yard of gap (two at RoF 16+) is wasted. Returns the shots wasted and left."""
     if rof < 5:
-        raise RuleError("Spraying Fire needs RoF 5+")
+        raise RuleError(say("Spraying Fire needs RoF 5+"))
     if len(gaps) != max(0, len(shots) - 1):
-        raise RuleError("one gap between each pair of consecutive targets")
+        raise RuleError(say("one gap between each pair of consecutive targets"))
     per_yard = 2 if rof >= 16 else 1
     wasted = int(sum(math.ceil(g) * per_yard for g in gaps if g > 0))
     used = sum(shots) + wasted
     if used > rof:
-        raise RuleError(f"{sum(shots)} shots plus {wasted} wasted is more than RoF {rof}")
+        raise RuleError(say("{shots} shots plus {wasted} wasted is more than RoF {rof}", shots=sum(shots), wasted=wasted, rof=rof))
     return {"wasted": wasted, "left": rof - used, "shots": list(shots)}
 
 
@@ -84,7 +90,7 @@ def suppression_fire_skill(shots: int) -> int:
 def suppression_area_width(rof: int) -> int:
     """Width of the suppressed area ("Maneuvers": 2 yards, 4 at RoF 10+); RoF 5+ needed."""
     if rof < 5:
-        raise RuleError("Suppression Fire needs RoF 5+")
+        raise RuleError(say("Suppression Fire needs RoF 5+"))
     return 4 if rof >= 10 else 2
 
 
@@ -96,20 +102,20 @@ def rapid_strike_shots(rof: int, attacks: int, shots: Any = None) -> list[int]:
     attacks taking the odd shots), or a list with each attack's shots.
     """
     if rof <= 1:
-        raise RuleError("a Rapid Strike with a ranged weapon needs RoF above 1")
+        raise RuleError(say("a Rapid Strike with a ranged weapon needs RoF above 1"))
     if isinstance(shots, (int, float)) and not isinstance(shots, bool) and shots < attacks:
         shots = None  # fewer than one each (the card's default of 1): one shot each
     if shots is None:
         split = [1] * attacks
     elif isinstance(shots, (list, tuple)):
         if len(shots) != attacks:
-            raise RuleError(f"a Rapid Strike into {attacks} attacks splits its shots {attacks} ways")
+            raise RuleError(say("a Rapid Strike into {n} attacks splits its shots {n} ways", n=attacks))
         split = [int(s) for s in shots]
     else:
         total = int(shots)
         split = [total // attacks + (1 if i < total % attacks else 0) for i in range(attacks)]
     if min(split) < 1:
-        raise RuleError(f"each of the {attacks} attacks fires at least one shot")
+        raise RuleError(say("each of the {n} attacks fires at least one shot", n=attacks))
     if sum(split) > rof:
-        raise RuleError(f"a Rapid Strike splits the RoF: {sum(split)} shots in all is more than RoF {rof}")
+        raise RuleError(say("a Rapid Strike splits the RoF: {shots} shots in all is more than RoF {rof}", shots=sum(split), rof=rof))
     return split

@@ -30,12 +30,18 @@ def num_of(v: Any, default: float = 0.0) -> float:
         return default
 
 
+#: the Dodge's encumbrance modifier, by level (0 has none)
+ENCUMBRANCE_WORDS = ("", say("encumbrance (Light)"), say("encumbrance (Medium)"), say("encumbrance (Heavy)"),
+                     say("encumbrance (Extra-heavy)"))
+
+
 def skill_level(sheet: dict, skill: str | None, attribute: str = "DX") -> tuple[int, str]:
     """A skill's level from the sheet, or the attribute when it is not known ("Attacking")."""
     skills = sheet.get("skills") or {}
     if skill and skill in skills:
         return int_of(skills[skill]), skill
-    return int_of(sheet.get(attribute, 10), 10), f"{attribute} (no {skill})" if skill else attribute
+    return (int_of(sheet.get(attribute, 10), 10),
+            say("{attribute} (no {skill})", attribute=attribute, skill=skill) if skill else attribute)
 
 
 def max_hp(sheet: dict) -> int:
@@ -83,11 +89,11 @@ def dodge_breakdown(sheet: dict) -> tuple[int, list[Modifier]]:
     mods = []
     enc = min(4, max(0, int_of(sheet.get("encumbrance"))))
     if enc:
-        mods.append(Modifier(f"encumbrance ({ENCUMBRANCE_NAMES[enc]})", -enc, S_DEFEND))
+        mods.append(Modifier(ENCUMBRANCE_WORDS[enc], -enc, S_DEFEND))
     value = base - enc
     if is_reeling(sheet):
         halved = math.ceil(value / 2)
-        mods.append(Modifier("at HP/3 or below: Dodge halved", halved - value, S_DEFEND))
+        mods.append(Modifier(say("at HP/3 or below: Dodge halved"), halved - value, S_DEFEND))
     return base, mods
 
 
@@ -153,7 +159,7 @@ def parse_damage(damage: str, st: int = 10) -> tuple[str, int, int]:
         text = base
     m = re.fullmatch(r"(\d+)d6?([+-]\d+)?", text)
     if not m:
-        raise RuleError(f"cannot read weapon damage {damage!r} (use e.g. 2d+1, 1d-2, sw+1, thr)")
+        raise RuleError(say("cannot read weapon damage {value} (use e.g. 2d+1, 1d-2, sw+1, thr)", value=repr(damage)))
     n = int(m.group(1))
     adds = int(m.group(2) or 0) + extra
     expr = f"{n}d6" + (f"{adds:+d}" if adds else "")
@@ -220,13 +226,13 @@ def attack_weapon(sheet: dict, name: str | None, state: dict | None = None) -> t
     """The weapon an attack uses (the first on the sheet by default); it must be ready ("Maneuvers", Ready)."""
     ws = weapons(sheet)
     if not ws:
-        raise RuleError("the attacker has no weapons on the sheet")
+        raise RuleError(say("the attacker has no weapons on the sheet"))
     if name is None:
         name = next(iter(ws))
     if name not in ws:
-        raise RuleError(f"no weapon {name!r} on the sheet")
+        raise RuleError(say("no weapon {weapon} on the sheet", weapon=repr(name)))
     if name not in ready_weapons(sheet, state):
-        raise RuleError(f"{name} is not ready (take a Ready maneuver)")
+        raise RuleError(say("{weapon} is not ready (take a Ready maneuver)", weapon=name))
     return name, ws[name]
 
 
@@ -379,20 +385,25 @@ _WEAPON_NUMBERS = ("acc", "rof", "rcl", "bulk", "half_d", "max", "armor_divisor"
                    "loaded")
 
 
+def _refused(path: tuple, reason: str) -> SheetError:
+    """A sheet entry refused: the field's path (data, as the sheet names it) and the reason in words."""
+    return SheetError(path, reason, say("{field}: {reason}", field=".".join(str(p) for p in path), reason=reason))
+
+
 def _whole(value: Any, field: str | tuple, low: int | None = None, high: int | None = None) -> int:
     path = field if isinstance(field, tuple) else (field,)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise SheetError(path, f"a whole number, not {value!r}")
+        raise _refused(path, say("a whole number, not {value}", value=repr(value)))
     try:
         number = float(value)
     except ValueError:
-        raise SheetError(path, f"a whole number, not {value!r}") from None
+        raise _refused(path, say("a whole number, not {value}", value=repr(value))) from None
     if not math.isfinite(number) or number != int(number):
-        raise SheetError(path, f"a whole number, not {value!r}")
+        raise _refused(path, say("a whole number, not {value}", value=repr(value)))
     if low is not None and number < low:
-        raise SheetError(path, f"{low} or more, not {value!r}")
+        raise _refused(path, say("{least} or more, not {value}", least=low, value=repr(value)))
     if high is not None and number > high:
-        raise SheetError(path, f"{high} or less, not {value!r}")
+        raise _refused(path, say("{most} or less, not {value}", most=high, value=repr(value)))
     return int(number)
 
 
@@ -401,7 +412,7 @@ def validate_sheet(sheet: dict) -> None:
     levels whole numbers, Basic Speed a number, encumbrance 0-4, shock 0-8, DR not negative, every
     weapon's damage in the game's notation with a known damage type."""
     if not isinstance(sheet, dict):
-        raise RuleError("sheet: a table of fields")
+        raise RuleError(say("sheet: a table of fields"))
     for key in _WHOLE:
         if sheet.get(key) not in (None, ""):
             low = 1 if key in ("ST", "DX", "IQ", "HT", "HP") else 0 if key in ("basic_move", "FP", "Will", "Per",
@@ -411,48 +422,48 @@ def validate_sheet(sheet: dict) -> None:
         try:
             speed = float(sheet["basic_speed"])
         except (TypeError, ValueError):
-            raise SheetError(("basic_speed",), f"a number, not {sheet['basic_speed']!r}") from None
+            raise _refused(("basic_speed",), say("a number, not {value}", value=repr(sheet["basic_speed"]))) from None
         if not math.isfinite(speed) or speed < 0:
-            raise SheetError(("basic_speed",), "not negative")
+            raise _refused(("basic_speed",), say("not negative"))
     if sheet.get("encumbrance") not in (None, ""):
         _whole(sheet["encumbrance"], "encumbrance", 0, 4)
     if sheet.get("initiative_style") not in (None, "", "tactics", "primal", "thuggish"):
-        raise SheetError(("initiative_style",), "tactics, primal or thuggish")
+        raise _refused(("initiative_style",), say("tactics, primal or thuggish"))
     for table in ("skills", "techniques", "dr"):
         entries = sheet.get(table)
         if entries in (None, ""):
             continue
         if not isinstance(entries, dict):
-            raise SheetError((table,), "a table of name -> level")
+            raise _refused((table,), say("a table of name -> level"))
         for name, level in entries.items():
             _whole(level, (table, name), 0 if table == "dr" else None)
     for table in ("conditions", "crippled"):
         if sheet.get(table) not in (None, "") and not isinstance(sheet[table], list):
-            raise SheetError((table,), "a list")
+            raise _refused((table,), say("a list"))
     ws = sheet.get("weapons")
     if ws in (None, ""):
         return
     if not isinstance(ws, (dict, list)):
-        raise SheetError(("weapons",), "a table of name -> weapon")
+        raise _refused(("weapons",), say("a table of name -> weapon"))
     for name, w in weapons(sheet).items():
         at = ("weapons", name)
         if not isinstance(w, dict):
-            raise SheetError(at, "a table (skill, damage, type, ...)")
+            raise _refused(at, say("a table (skill, damage, type, ...)"))
         try:
             parse_damage(w.get("damage", "1d"), int_of(sheet.get("ST"), 10))
         except RuleError as exc:
-            raise SheetError((*at, "damage"), str(exc)) from None
+            raise _refused((*at, "damage"), exc.args[0] if exc.args else str(exc)) from None
         if w.get("type", "cr") not in WOUNDING:
-            raise SheetError((*at, "type"), f"one of {', '.join(WOUNDING)}, not {w.get('type')!r}")
+            raise _refused((*at, "type"), say("one of {known}, not {value}", known=", ".join(WOUNDING), value=repr(w.get("type"))))
         if w.get("kind") not in (None, "", "melee", "ranged", "thrown"):
-            raise SheetError((*at, "kind"), f"melee, ranged or thrown, not {w.get('kind')!r}")
+            raise _refused((*at, "kind"), say("melee, ranged or thrown, not {value}", value=repr(w.get("kind"))))
         for key in _WEAPON_NUMBERS:
             if w.get(key) not in (None, ""):
                 try:
                     number = float(w[key])
                 except (TypeError, ValueError):
-                    raise SheetError((*at, key), f"a number, not {w[key]!r}") from None
+                    raise _refused((*at, key), say("a number, not {value}", value=repr(w[key]))) from None
                 if not math.isfinite(number):
-                    raise SheetError((*at, key), f"a number, not {w[key]!r}")
+                    raise _refused((*at, key), say("a number, not {value}", value=repr(w[key])))
         if w.get("armor_divisor") not in (None, "") and float(w["armor_divisor"]) <= 0:
-            raise SheetError((*at, "armor_divisor"), "more than 0")
+            raise _refused((*at, "armor_divisor"), say("more than 0"))

@@ -27,7 +27,7 @@ from .maneuvers import allowed_maneuvers
 from .movement import move_allowance
 from .odds import attack_odds
 from .options import attack_options, checked_options, defense_choices
-from .ranged import range_band_name
+from .ranged import BAND_WORDS, range_band_name
 from .sheet import default_sheet, derived, num_of, sheet_fields, validate_sheet, weapons
 
 
@@ -81,7 +81,8 @@ class GurpsLite(BaseSystem):
     def range_band(self, distance: float, weapon: dict) -> str | None:
         if weapon.get("max") and distance > num_of(weapon["max"]):
             return None
-        return range_band_name(distance)
+        band = range_band_name(distance)
+        return BAND_WORDS.get(band, band)
 
     def cover_effect(self, cover: Any) -> CoverEffect:
         return cover_effect(cover)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..dice import DiceSource, RollRecord
 from ..system import ActionOption, Combatant, Modifier, MoveResult, RuleError, RuleNotImplemented, TurnUpdate
-from .badges import VARIANT_WORDS
+from .badges import CONDITION_WORDS, MANEUVER_WORDS, VARIANT_WORDS, maneuver_name
 from .checks import Check, check, contest_key, effective_skill
 from .data import MANEUVERS, S_TURN, settings_of
 from .defenses import AttackInfo, defense_level, new_round_defenses, record_defense
@@ -43,23 +43,6 @@ from ..text import joined, say
 SIDE_WORDS = {"pc": say("pc"), "npc": say("npc")}  # the usual short words: SC/NSC, PJ/PNJ, PJ/PNJ
 #: the skill a turn-order contest rolls
 SKILL_WORDS = {"Tactics": say("Tactics"), "IQ": say("IQ")}
-#: the maneuvers' names (GURPS Lite's terms)
-MANEUVER_WORDS = {
-                  "attack": say("Attack"),
-                  "aim": say("Aim"),
-                  "all_out_attack": say("All-Out Attack (melee)"),
-                  "all_out_attack_ranged": say("All-Out Attack (ranged)"),
-                  "all_out_defense": say("All-Out Defense"),
-                  "committed_attack": say("Committed Attack (melee)"),
-                  "defensive_attack": say("Defensive Attack (melee)"),
-                  "evaluate": say("Evaluate"),
-                  "feint": say("Feint"),
-                  "move_and_attack": say("Move and Attack"),
-                  "move": say("Move"),
-                  "concentrate": say("Concentrate"),
-                  "ready": say("Ready"),
-                  "wait": say("Wait"),
-                  "do_nothing": say("Do Nothing")}
 #: a success roll's result (GURPS Lite's terms)
 RESULT_WORDS = {"critical success": say("critical success"), "critical failure": say("critical failure"),
                 "success": say("success"), "failure": say("failure")}
@@ -154,7 +137,7 @@ def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dic
 def surprise(sheet: dict, kind: str, dice: DiceSource) -> dict:
     """Start of a surprise ("Turn Order"): Total Surprise stuns for 1d seconds before IQ rolls may end it."""
     if kind not in ("total", "partial"):
-        raise RuleError("surprise is 'total' or 'partial'")
+        raise RuleError(say("surprise is 'total' or 'partial'"))
     level = surprise_level(sheet, kind)
     rolls = []
     seconds = 0
@@ -168,7 +151,7 @@ def surprise(sheet: dict, kind: str, dice: DiceSource) -> dict:
 
 def surprise_recovery(sheet: dict, attempt: int, dice: DiceSource) -> Check:
     """IQ roll to shake off surprise stun ("Turn Order"); each later second is 1 easier (attempt 0, 1, ...)."""
-    mods = [Modifier("seconds since stun ended", attempt, S_TURN)] if attempt else []
+    mods = [Modifier(say("seconds since stun ended"), attempt, S_TURN)] if attempt else []
     return check(dice, say("recover from surprise (IQ)"), int_of(sheet.get("IQ"), 10), mods, "IQ")
 
 
@@ -233,7 +216,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     """
     st = settings_of(settings)
     if not combatants:
-        raise RuleError("a fight needs at least one combatant")
+        raise RuleError(say("a fight needs at least one combatant"))
     # the table's "surprised" tick: caught off guard, as the settings read it (copies: the caller's are its own)
     combatants = [replace(c, state={**c.state, "surprise": st["surprise_kind"]})
                   if c.state.get("surprised") and c.state.get("surprise") not in ("total", "partial") else c
@@ -314,8 +297,8 @@ def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         if int_of(c.sheet.get("shock")):
             steps.change(c, shock=0)
             steps.log.append(say("{name}'s shock clears: the fight is over", name=c.name))
-    steps.log.append("The fight is over: injuries, FP and conditions stay until the GM heals them "
-                     "(3d6 Combat says nothing of the end of a fight)")
+    steps.log.append(say("The fight is over: injuries, FP and conditions stay until the GM heals them "
+                         "(3d6 Combat says nothing of the end of a fight)"))
     return TurnUpdate(state={}, round=0, log=steps.log, sheet_changes=steps.sheet_changes)
 
 
@@ -440,22 +423,24 @@ def _why_not(sheet: dict, cs: dict, key: str) -> str:
     """Why the rules do not offer a maneuver now."""
     conds = conditions_of(sheet, cs)
     if conds & set(OUT_OF_FIGHT):
-        return "out of the fight (" + ", ".join(sorted(conds & set(OUT_OF_FIGHT))) + ")"
+        out = [CONDITION_WORDS.get(c, c) for c in sorted(conds & set(OUT_OF_FIGHT))]
+        return say("out of the fight ({conditions})", conditions=joined(out, ", "))
     if "stunned" in conds:
-        return "stunned: Do Nothing only"
+        return say("stunned: Do Nothing only")
     m = MANEUVERS[key]
     ready = ready_weapons(sheet, cs)
     if key == "aim" or m.attack == "ranged":
         if not any(weapon_kind(w) in ("ranged", "thrown") for w in ready.values()):
-            return "no ready ranged weapon"
+            return say("no ready ranged weapon")
     if m.attack == "melee" and not any(weapon_kind(w) != "ranged" for w in ready.values()):
-        return "no ready melee weapon"
+        return say("no ready melee weapon")
     if m.attack == "any" and not ready:
-        return "no ready weapon"
+        return say("no ready weapon")
     moved = num_of(cs.get("moved"))
     if moved:
-        return f"already moved {moved:g} yards; {m.name} allows {maneuver_movement(sheet, key):g}"
-    return "not allowed now"
+        return say("already moved {moved} yards; {maneuver} allows {allowed}", moved=f"{moved:g}", maneuver=maneuver_name(key),
+                   allowed=f"{maneuver_movement(sheet, key):g}")
+    return say("not allowed now")
 
 
 #: the maneuvers a turn most often takes, listed first (``ActionOption.usual``); once one is chosen,
@@ -477,11 +462,11 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
     for key, m in MANEUVERS.items():
         reason = ""
         if not its_turn:
-            reason = f"not {actor.name}'s turn"
+            reason = say("not {name}'s turn", name=actor.name)
         elif cs.get("collapsed"):
-            reason = "unconscious"
+            reason = CONDITION_WORDS["unconscious"]
         elif chosen:
-            reason = f"one maneuver a turn: {MANEUVERS[chosen].name} is chosen"
+            reason = say("one maneuver a turn: {maneuver} is chosen", maneuver=maneuver_name(chosen))
         elif key not in allowed:
             reason = _why_not(actor.sheet, cs, key)
         info = allowed.get(key) or {}
@@ -559,7 +544,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         _reload(cs, actor, action.partition(":")[2] or opts.get("weapon"), dice, st, steps)
         return _update(state, steps, present)
     if action not in MANEUVERS:
-        raise RuleNotImplemented(f"the action {action!r} is not automated (the GM adjudicates it)")
+        raise RuleNotImplemented(say("the action {action} is not automated (the GM adjudicates it)", action=repr(action)))
     _choose_maneuver(cs, actor, action, dice, st, steps, opts)
     return _update(state, steps, present)
 
@@ -568,18 +553,19 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
                      opts: dict) -> None:
     """One maneuver a turn, from those the situation allows ("Maneuvers"), with its bookkeeping."""
     if cs.get("collapsed"):
-        raise RuleError(f"{actor.name} has collapsed")
+        raise RuleError(say("{name} has collapsed", name=actor.name))
     if cs.get("maneuver"):
-        raise RuleError(f"one maneuver a turn: {MANEUVERS[cs['maneuver']].name} is chosen")
+        raise RuleError(say("one maneuver a turn: {maneuver} is chosen", maneuver=maneuver_name(cs["maneuver"])))
     allowed = {m["key"]: m for m in allowed_maneuvers(actor.sheet, cs, num_of(cs.get("moved")))}
     if key not in allowed:
-        raise RuleError(f"{MANEUVERS[key].name}: {_why_not(actor.sheet, cs, key)}")
+        raise RuleError(say("{maneuver}: {reason}", maneuver=maneuver_name(key), reason=_why_not(actor.sheet, cs, key)))
     m = MANEUVERS[key]
     variant = opts.get("variant") or ""
     if variant and variant not in allowed[key]["variants"]:
-        raise RuleError(f"{m.name} has no {variant!r} option here; options: {', '.join(allowed[key]['variants'])}")
+        raise RuleError(say("{maneuver} has no {option} option here; options: {options}", maneuver=maneuver_name(key),
+                            option=repr(variant), options=", ".join(allowed[key]["variants"])))
     if key == "all_out_defense" and not variant:
-        raise RuleError(f"All-Out Defense: choose one of {', '.join(m.variants)}")
+        raise RuleError(say("All-Out Defense: choose one of {options}", options=", ".join(m.variants)))
     if cs.get("collapse_pending"):
         cs["collapse_pending"] = False
         res = collapse(actor.sheet, dice, key)
@@ -599,19 +585,19 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
         weapon = opts.get("weapon")
         ready = ready_weapons(actor.sheet, cs)
         if weapon is not None and (weapon not in ready or weapon_kind(ready[weapon]) not in ("ranged", "thrown")):
-            raise RuleError(f"{weapon!r} is not a ready ranged weapon")
+            raise RuleError(say("{weapon} is not a ready ranged weapon", weapon=repr(weapon)))
         same = cs.get("aim_turns") and cs.get("aim_target") == target
         cs.update(aim_turns=int_of(cs.get("aim_turns")) + 1 if same else 1, aim_target=target)
     elif key == "evaluate":
         if not target:
-            raise RuleError("Evaluate names the enemy evaluated (option target)")
+            raise RuleError(say("Evaluate names the enemy evaluated (option target)"))
         ev = cs.get("evaluate") or {}
         turns = int_of(ev.get("turns")) + 1 if ev.get("target") == target else 1
         cs["evaluate"] = {"target": target, "turns": min(3, turns)}
     elif key == "ready":
         weapon = opts.get("weapon")
         if weapon not in weapons(actor.sheet):
-            raise RuleError(f"no weapon {weapon!r} on the sheet to ready")
+            raise RuleError(say("no weapon {weapon} on the sheet to ready", weapon=repr(weapon)))
         cs["unready"] = [w for w in cs.get("unready") or [] if w != weapon]
         cs["readied"] = sorted(set(cs.get("readied") or []) | {weapon})
     elif key == "wait":
@@ -647,9 +633,10 @@ def _reload(cs: dict, actor: Combatant, name: str | None, dice: DiceSource, st: 
         short = _to_reload(actor.sheet)
         name = short[0] if short else next((k for k, w in ws.items() if shots_left(w) is not None), None)
     if name not in ws:
-        raise RuleError(f"no weapon {name!r} on the sheet to reload" if name else "no weapon with Shots to reload")
+        raise RuleError(say("no weapon {weapon} on the sheet to reload", weapon=repr(name)) if name else
+                        say("no weapon with Shots to reload"))
     if shots_left(ws[name]) is None:
-        raise RuleError(f"{name} has no Shots to reload (3d6 Combat, 'Ranged Attacks')")
+        raise RuleError(say("{weapon} has no Shots to reload (3d6 Combat, 'Ranged Attacks')", weapon=name))
     _choose_maneuver(cs, actor, "ready", dice, st, steps, {"weapon": name})
     full = int_of(ws[name]["shots"])
     steps.change(actor, weapons=with_loaded(steps.sheet(actor), name, full))
@@ -665,7 +652,7 @@ def _suppression_area(actor: Combatant, cs: dict, opts: dict) -> dict:
     name = opts.get("weapon") or next((k for k, w in ready.items() if int_of(w.get("rof"), 1) >= 5), None)
     weapon = ready.get(name or "")
     if weapon is None or int_of(weapon.get("rof"), 1) < 5:
-        raise RuleError("Suppression Fire needs a ready weapon of RoF 5 or more (option weapon)")
+        raise RuleError(say("Suppression Fire needs a ready weapon of RoF 5 or more (option weapon)"))
     cells = [list(c)[:2] for c in opts.get("cells") or [] if isinstance(c, (list, tuple)) and len(c) >= 2]
     rof = int_of(weapon.get("rof"), 1)
     return {"weapon": name, "cells": cells, "width": suppression_area_width(rof),
@@ -679,7 +666,7 @@ def record_attack(state: dict, result: Any) -> dict:
     Cross or Supported parry, "Defending"); feints and ripostes; aim lost by defending; weapons
     unreadied or flung by a disarm ("Attacking")."""
     if result is None:
-        raise RuleError("record_attack needs the attack's result (option result)")
+        raise RuleError(say("record_attack needs the attack's result (option result)"))
     r = result if isinstance(result, dict) else result.to_dict()
     details = r.get("details") or {}
     people = state["combatants"]
@@ -765,26 +752,27 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     if not _able(mover, cs):
         raise RuleError(say("{name} is out of the fight", name=mover.name))
     if not cs.get("maneuver"):
-        raise RuleError("choose a maneuver first: each maneuver allows its own movement "
-                        "(a step for Attack, half Move for All-Out Attack, Move for Move)")
+        raise RuleError(say("choose a maneuver first: each maneuver allows its own movement "
+                            "(a step for Attack, half Move for All-Out Attack, Move for Move)"))
     cost = float(cost)
     if cost < 0:
-        raise RuleError("a move cannot cost less than nothing")
+        raise RuleError(say("a move cannot cost less than nothing"))
     m = MANEUVERS[cs["maneuver"]]
     allowance = maneuver_movement(mover.sheet, cs["maneuver"], cs.get("variant") or None)
     moved = num_of(cs.get("moved"))
     left = max(0.0, allowance - moved)
     if cost > left + 1e-9:
-        raise RuleError(f"{m.name} allows {allowance:g} yards a turn; {moved:g} moved, {left:g} left: "
-                        f"{cost:g} is too far")
+        raise RuleError(say("{maneuver} allows {allowed} yards a turn; {moved} moved, {left} left: {cost} is too far",
+                            maneuver=maneuver_name(cs["maneuver"]), allowed=f"{allowance:g}", moved=f"{moved:g}",
+                            left=f"{left:g}", cost=f"{cost:g}"))
     cs["moved"] = moved + cost
     provokes = suppression_targets(state, mover, path)
     log = [say("{name} moves {cost} yard(s) ({maneuver}: {left} left)", name=mover.name, cost=f"{cost:g}", maneuver=MANEUVER_WORDS.get(cs["maneuver"], m.name),
                left=f"{left - cost:g}")]
     by_id = {c.id: c for c in combatants}
     for cid in provokes:
-        log.append(f"{mover.name} enters the area {by_id[cid].name if cid in by_id else cid} keeps under "
-                   f"Suppression Fire")
+        log.append(say("{name} enters the area {shooter} keeps under Suppression Fire", name=mover.name,
+                       shooter=by_id[cid].name if cid in by_id else cid))
     return MoveResult(state=state, cost=cost, left=float(left - cost), provokes=provokes, log=log)
 
 

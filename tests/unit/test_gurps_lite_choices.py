@@ -268,7 +268,7 @@ def test_spraying_fire_splits_the_rof_across_a_30_degree_arc_and_wastes_shots_be
     sweeping between them, 1 round per yard"."""
     r = multi("SMG", {"spraying_fire": True, "defense": "none"}, [(11, 1), (11, 3)])  # 1 yard between them
     odds = S.odds(r)
-    assert odds["wasted"] == 1 and "1 shot(s) wasted" in odds["note"]
+    assert odds["wasted"] == 1 and "1 shot wasted" in odds["note"]
     res = S.attack(r, SeededDice(7))
     shots = [t["attacks"][0]["shots"] for t in res.details["targets"]]
     assert shots == [5, 4]  # RoF 10 less 1 wasted, split, the first taking the odd shot
@@ -391,7 +391,7 @@ def test_weapons_spend_their_shots_and_an_empty_one_is_refused_until_reloaded():
     with pytest.raises(RuleError, match=r"Pistol is out of shots: reload it first \(a Ready maneuver; 3d6 Combat"):
         S.odds(req("Pistol", at=(5, 1), sheet=empty))
     two = dict(sheet, weapons={**sheet["weapons"], "Pistol": {**sheet["weapons"]["Pistol"], "loaded": 2}})
-    with pytest.raises(RuleError, match="Pistol has 2 shot.s. left, not the 3"):
+    with pytest.raises(RuleError, match="Pistol has 2 shots left, not the 3"):
         S.attack(req("Pistol", {"shots": 3}, at=(5, 1), sheet=two), SeededDice(1))
     # in a fight: reload is the turn's Ready maneuver, and fills the weapon
     a = Combatant("a", "Ann", empty, (1, 1), "pc", True, state={"leader": True})

@@ -365,12 +365,13 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         if isinstance(odds.get("targets"), list):  # an area attack: each token under it, the ones this audience sees
             shown = {t.id for t in fog.visible_tokens(game, actor)}
             view["odds"]["targets"] = [t for t in odds["targets"] if isinstance(t, dict) and t.get("id") in shown]
-            view["odds"]["note"] = str(odds.get("note") or "")
+            note = odds.get("note")  # the rules' words (a Say): put in the asker's language when the card is drawn
+            view["odds"]["note"] = note if isinstance(note, str) else ""
             if "template" in view and isinstance(odds.get("cells"), list):
                 view["template"]["cells"] = [list(c) for c in odds["cells"]]
     except RuleNotImplemented as exc:
         view["odds"] = None
-        view["odds_missing"] = f"not automated: {exc}"
+        view["odds_missing"] = say("not automated: {reason}", reason=exc.args[0] if exc.args else str(exc))
     except RuleError as exc:
         raise Rejected(rules_words(exc)) from None
     if cmd.template is None and not p["request"].targets:
