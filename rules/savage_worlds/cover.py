@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import los
+from ..text import say
 from ..system import CoverEffect, RuleError
 from .data import COVER_LEVELS, merged_settings
 
@@ -44,7 +45,7 @@ def cover_effect(cover: Any, settings: dict | None = None) -> CoverEffect:
                 return CoverEffect(level, mod, label)
         if cover.lower() == "none":
             return cover_level(0.0)
-        raise RuleError(f"no cover level {cover!r}")
+        raise RuleError(say("no cover level {cover}", cover=repr(cover)))
     fraction = getattr(cover, "fraction", cover)
     return cover_level(float(fraction), thresholds)
 

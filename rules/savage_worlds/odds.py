@@ -14,6 +14,7 @@ from itertools import product
 from math import comb
 
 from .. import odds as _odds
+from ..text import say
 from ..system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
 from .attack import effective_toughness, on_damage, plan_of
 from .checks import parse_die, trait_die_modifiers
@@ -72,7 +73,7 @@ def area_odds(request: AttackRequest) -> dict:
     template = opts["template"]
     plan = plan_of(request)
     if plan["kind"] == "melee":
-        raise RuleError("templates are for thrown or ranged weapons")
+        raise RuleError(say("templates are for thrown or ranged weapons"))
     settings = settings_of(request)
     d = parse_die(plan["die"])
     mod = int(sum(m.value for m in plan["modifiers"])) + d.bonus

@@ -18,10 +18,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..dice import DiceSource
+from ..text import say, say_n
 from ..system import AttackRequest, AttackResult, RuleError
 from .data import RAPID_MAX, WILD_DIE
-
-RULE = "(Rapid Attack)"
 
 
 def is_split(request: AttackRequest) -> bool:
@@ -50,16 +49,23 @@ def split_of(request: AttackRequest) -> tuple[int, ...]:
     """The shares picked (``rapid_split``), checked against the attacks and the targets."""
     rapid = request.options["rapid_attack"]
     k = len(request.targets)
-    what = "attacks" if _melee(request) else "shots"
+    melee = _melee(request)
     if k > rapid:
-        raise RuleError(f"Rapid Attack: {rapid} {what} reach at most {rapid} targets, not {k} {RULE}")
+        raise RuleError(say_n("Rapid Attack: {n} attack reaches at most {n} target, not {k} (Rapid Attack)",
+                              "Rapid Attack: {n} attacks reach at most {n} targets, not {k} (Rapid Attack)", rapid, k=k)
+                        if melee else
+                        say_n("Rapid Attack: {n} shot reaches at most {n} target, not {k} (Rapid Attack)",
+                              "Rapid Attack: {n} shots reach at most {n} targets, not {k} (Rapid Attack)", rapid, k=k))
     picked = (request.options or {}).get("rapid_split")
     if picked in (None, "", "even"):
         return even(rapid, k)
     allowed = {key_of(s): s for s in splits(rapid, k)}
     if picked not in allowed:
-        raise RuleError(f"Rapid Attack: {rapid} {what} among {k} targets, each at least one, "
-                        f"as {', '.join(list(allowed)[:4])}{'...' if len(allowed) > 4 else ''}; not {picked!r} {RULE}")
+        ways = ", ".join(list(allowed)[:4]) + ("..." if len(allowed) > 4 else "")  # shares as they are picked: data
+        raise RuleError(say("Rapid Attack: {n} attacks among {k} targets, each at least one, as {ways}; not {value} "
+                            "(Rapid Attack)", n=rapid, k=k, ways=ways, value=repr(picked)) if melee else
+                        say("Rapid Attack: {n} shots among {k} targets, each at least one, as {ways}; not {value} "
+                            "(Rapid Attack)", n=rapid, k=k, ways=ways, value=repr(picked)))
     return allowed[picked]
 
 

@@ -21,9 +21,9 @@ def one_target(request: AttackRequest) -> None:
     """An attack is at one target, but for a Rapid Attack divided among targets (:mod:`.rapid`): several
     are hit by an area template (Area Effect Attacks), not a list, and RoF fires more dice at the one."""
     if len(request.targets) > 1 and not rapid.is_split(request):
-        raise RuleError("Savage Worlds attacks one target at a time but for a Rapid Attack, which may divide its "
-                        "attacks among targets (Rapid Attack); an area template hits everyone under it "
-                        "(Area Effect Attacks), and RoF fires more dice at the one target")
+        raise RuleError(say("Savage Worlds attacks one target at a time but for a Rapid Attack, which may divide its "
+                            "attacks among targets (Rapid Attack); an area template hits everyone under it "
+                            "(Area Effect Attacks), and RoF fires more dice at the one target"))
 
 
 class SavageWorlds(BaseSystem):
