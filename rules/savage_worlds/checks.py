@@ -115,7 +115,7 @@ class TraitRoll:
 
 
 def trait_die_modifiers(die: Die, name: str) -> list[Modifier]:
-    return [Modifier(f"{name} {die.text}", die.bonus, "sheet")] if die.bonus else []
+    return [Modifier(say("{trait} {die}", trait=name, die=die.text), die.bonus, "sheet")] if die.bonus else []
 
 
 def trait_roll(

@@ -25,9 +25,9 @@ def cover_level(fraction: float | None, thresholds=(0.25, 0.5, 0.75)) -> CoverEf
     no line of fire ("total")."""
     f = float(fraction or 0)
     if f <= _EPS:
-        return CoverEffect("none", 0, "No cover")
+        return CoverEffect("none", 0, say("No cover"))
     if f >= 1 - _EPS:
-        return CoverEffect("total", 0, "Total cover: no line of fire")
+        return CoverEffect("total", 0, say("Total cover: no line of fire"))
     for limit, (level, mod, label) in zip(list(thresholds) + [1.0], COVER_LEVELS):
         if f <= limit + _EPS:
             return CoverEffect(level, mod, label)

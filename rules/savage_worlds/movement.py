@@ -52,7 +52,7 @@ def run(sheet: dict, dice: DiceSource) -> dict:
     """Core facts: running adds the running die to Pace and is -2 to every
     action that turn (the running die does not ace: it is not a trait roll)."""
     d = derived_values(sheet)
-    r = dice.roll(d["run_die"], "running die")
+    r = dice.roll(d["run_die"], say("running die"))
     return {"allowance": d["pace"] + r.total, "roll": r.to_dict(),
             "modifier": Modifier(say("Running"), RUNNING_PENALTY, CORE).to_dict()}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..text import said, say
 from ..system import Modifier, RuleError, SheetError, SheetField, column
 from .checks import damage_expression, half_die, parse_die
-from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE, SESSION_BENNIES
+from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE, SESSION_BENNIES, SKILL_WORDS
 
 
 #: the dice a trait is written with; a trait above d12 is d12+1, d12+2...
@@ -220,7 +220,7 @@ def skill_die(sheet: dict, skill: str) -> tuple[str, list[Modifier]]:
     if die:
         parse_die(die)
         return die, []
-    return "d4", [Modifier(f"Unskilled {skill.title()}", -2, "core rules (reading)")]
+    return "d4", [Modifier(say("Unskilled {skill}", skill=SKILL_WORDS.get(skill, skill.title())), -2, "core rules (reading)")]
 
 
 def ready_melee(sheet: dict) -> list[dict]:

@@ -326,7 +326,7 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
         for v in victims:
             vs = v.sheet or {}
             tough, notes = effective_toughness(target_toughness(vs, None), plan["ap"])
-            droll = dice.roll(plan["damage_expr"], f"damage to {v.name}")
+            droll = dice.roll(plan["damage_expr"], say("damage to {name}", name=v.name))
             rolls.append(droll)
             total = droll.total + dmg_mod
             bonus = None
