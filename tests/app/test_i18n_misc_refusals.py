@@ -13,7 +13,8 @@ from webapp import create_app
 
 from test_damaged_data import a_game_with_moves
 from test_i18n_rest_notices import connect
-from test_i18n_rest_refusals import client_in
+from test_i18n_rest_refusals import bearer, client_in
+from test_i18n_rules4_refusals import refused
 
 DE = {"Accept-Language": "de"}
 
@@ -21,10 +22,6 @@ DE = {"Accept-Language": "de"}
 @pytest.fixture
 def app(tmp_path):
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-
-
-def bearer(token: str, **more) -> dict:
-    return {"Authorization": f"Bearer {token}", **more}
 
 
 def savage_table(app):
@@ -39,12 +36,6 @@ def savage_table(app):
     assert r.status_code == 200, r.json
     cid = c.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json["characters"][0]["id"]
     return c, g, cid
-
-
-def refused(link, command) -> str:
-    ack = link.emit("command", command, callback=True)
-    assert ack["ok"] is False, ack
-    return ack["error"]
 
 
 def test_the_rules_refusals_reach_a_german_socket_in_german_and_the_api_in_english(app):
