@@ -1,7 +1,8 @@
 """Refusals of the shared rules and of Savage Worlds reach a German Socket.IO client in German (#37): a dice
 expression the dice cannot read, a sheet value Savage Worlds refuses (a die, a weapon's damage); a damaged
 log's technical reason is said in the reader's language with the error's own text kept as it is. The
-JSON API answers the same in English whatever its Accept-Language (docs/PROTOCOL.md, Languages)."""
+JSON API answers the same in English whatever its Accept-Language (docs/PROTOCOL.md, Languages); the sheet
+editor page says a refused field's reason in its reader's language."""
 
 from __future__ import annotations
 
@@ -97,3 +98,32 @@ def test_an_event_that_cannot_be_applied_says_so_in_german_with_the_error_as_dat
     assert "cannot be applied" not in page
     english = app.test_client().get(f"/games/{game_id}/gm?key={key}", follow_redirects=True).get_data(as_text=True)
     assert "event that cannot be applied: " in english
+
+
+def test_the_sheet_form_says_the_rules_reason_beside_its_field_in_the_readers_language(app):
+    """The sheet editor (a page, not the socket): Savage Worlds refuses a weapon's range; its reason shows beside
+    the field, in German for a German reader, in English for an English one."""
+    import re
+
+    from werkzeug.datastructures import MultiDict
+
+    _c, g, _cid = savage_table(app)
+    tok = next(iter(app.extensions["tacmap"].game(g["id"]).characters.values())).token_id  # Aria's token
+    said = {}
+    for lang in ("de", "en"):
+        browser = client_in(app, lang)
+        browser.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
+        page = browser.get(f"/games/{g['id']}/tokens/{tok}/sheet").get_data(as_text=True)
+        form = MultiDict()
+        for tag in re.findall(r"<input[^>]*>", page):  # the weapons table as the page shows it, one range changed
+            name, value = re.search(r'name="([^"]*)"', tag), re.search(r'value="([^"]*)"', tag)
+            if not name or not name.group(1).startswith(("weapons", "_was.weapons")):
+                continue
+            if 'type="checkbox"' in tag and "checked" not in tag:
+                continue
+            form.add(name.group(1), "12/6/48" if value and value.group(1) == "12/24/48" else
+                     (value.group(1) if value else ""))
+        body = browser.post(f"/games/{g['id']}/tokens/{tok}/sheet", data=form).get_data(as_text=True)
+        said[lang] = re.findall(r'role="alert">([^<]*)<', body)
+    assert said["de"] and said["de"][0].endswith("eine Reichweite liest sich wie 12/24/48, nicht &#39;12/6/48&#39;"), said
+    assert said["en"] and said["en"][0].endswith("a range reads like 12/24/48, not &#39;12/6/48&#39;"), said
