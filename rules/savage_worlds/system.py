@@ -58,6 +58,10 @@ class SavageWorlds(BaseSystem):
     def default_settings(self) -> dict:
         return data.default_settings()
 
+    def validate_settings(self, settings: dict) -> None:
+        """A setting read as one of a few words is refused when the GM sets it, not on the next Shaken turn."""
+        turns.check_shaken_recovery(settings.get("shaken_recovery", "swade"))
+
     # -- initiative and movement
 
     def initiative(self, combatants: list[Combatant], dice: DiceSource, deck: dict | None = None,

@@ -341,6 +341,13 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
     return new, rolls, log, changes
 
 
+def check_shaken_recovery(rule) -> str:
+    """The ``shaken_recovery`` setting: "swade" or "classic"; RuleError otherwise."""
+    if rule not in ("swade", "classic"):
+        raise RuleError(say("shaken_recovery is 'swade' or 'classic', not {value}", value=repr(rule)))
+    return rule
+
+
 def shaken_recovery(c: Combatant, per: dict, dice: DiceSource, settings: dict) -> dict:
     """Start of a Shaken character's turn (core rules, reading; the reference
     is silent): a Spirit roll, with wound, Fatigue and Joker modifiers. With
@@ -354,9 +361,7 @@ def shaken_recovery(c: Combatant, per: dict, dice: DiceSource, settings: dict) -
     if per.get("joker"):
         mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
     tr = trait_roll(die, dice, wild_card=bool(sheet.get("wild_card", True)), modifiers=mods, name=say("Spirit"))
-    rule = settings["shaken_recovery"]
-    if rule not in ("swade", "classic"):
-        raise RuleError(say("shaken_recovery is 'swade' or 'classic', not {value}", value=repr(rule)))
+    rule = check_shaken_recovery(settings["shaken_recovery"])
     recovered = tr.success
     free_only = not tr.success or (rule == "classic" and tr.raises == 0)
     if tr.critical_failure:

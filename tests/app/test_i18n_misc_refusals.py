@@ -1,8 +1,9 @@
 """Refusals of the shared rules and of Savage Worlds reach a German Socket.IO client in German (#37): a dice
-expression the dice cannot read, a sheet value Savage Worlds refuses (a die, a weapon's damage); a damaged
-log's technical reason is said in the reader's language with the error's own text kept as it is. The
-JSON API answers the same in English whatever its Accept-Language (docs/PROTOCOL.md, Languages); the sheet
-editor page says a refused field's reason in its reader's language."""
+expression the dice cannot read, a sheet value Savage Worlds refuses (a die, a weapon's damage), a rules setting
+out of its choices (refused when the GM sets it, no longer accepted and then refused on the next Shaken turn); a
+damaged log's technical reason is said in the reader's language with the error's own text kept as it is. The JSON
+API answers the same in English whatever its Accept-Language (docs/PROTOCOL.md, Languages); the sheet editor page
+says a refused field's reason in its reader's language."""
 
 from __future__ import annotations
 
@@ -58,6 +59,9 @@ def test_the_rules_refusals_reach_a_german_socket_in_german_and_the_api_in_engli
          "sheet: weapons.Club.damage: Schaden 'Str+d7' ist nicht lesbar: ein Schadenswürfel ist ein d4, d6, d8, "
          "d10 oder d12, kein d7",
          "sheet: weapons.Club.damage: cannot read damage 'Str+d7': a damage die is a d4, d6, d8, d10 or d12, not a d7"),
+        ({"type": "set_settings", "settings": {"shaken_recovery": "quick"}},
+         "settings: shaken_recovery ist 'swade' oder 'classic', nicht 'quick'",
+         "settings: shaken_recovery is 'swade' or 'classic', not 'quick'"),
     ]
     for command, german, english in cases:
         assert refused(de, command) == german
