@@ -337,7 +337,7 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             reductions = []
             armour = area_cover(request.board, origin, tuple(v.position), settings)
             if armour is None:
-                per_target.append({"target": v.id, "protected": True, "note": "total cover from the centre"})
+                per_target.append({"target": v.id, "protected": True, "note": say("total cover from the centre")})
                 continue
             if armour:
                 reductions.append(Modifier(say("Cover between the centre and the target"), -armour, "Area Effect Attacks"))
