@@ -77,6 +77,11 @@ def gang_up_bonus(other_adjacent_foes: int, adjacent_allies: int) -> int:
     return max(0, min(4, other_adjacent_foes) - adjacent_allies)
 
 
+#: a band as the attack card names it ("range: short"): words equal to the band's key, so code reads it as before
+BAND_WORDS = {"melee": say("melee"), "short": say("short"), "medium": say("medium"), "long": say("long"),
+              "extreme": say("extreme")}
+
+
 def range_band(distance: float, weapon: dict) -> str | None:
     """Ranged Attacks: the band of a distance for a weapon; melee weapons
     answer ``"melee"`` within reach (adjacent plus Reach) and None beyond."""

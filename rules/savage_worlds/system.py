@@ -139,7 +139,9 @@ class SavageWorlds(BaseSystem):
     # -- range and cover
 
     def range_band(self, distance: float, weapon: dict) -> str | None:
-        return _attack.range_band(distance, weapon)
+        """The band's key as words (``"short"``, said "kurz" to a German reader)."""
+        band = _attack.range_band(distance, weapon)
+        return _attack.BAND_WORDS.get(band, band) if band else band
 
     def cover_effect(self, cover: Any, settings: dict | None = None) -> CoverEffect:
         return _cover.cover_effect(cover, settings)
