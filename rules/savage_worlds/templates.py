@@ -241,8 +241,8 @@ def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, di
     band's multiplier, at most half the distance to the target, towards the
     clock direction a d12 shows. 12 o'clock points straight on, away from the
     attacker; 3 o'clock is a quarter turn clockwise as seen on the map."""
-    dist_roll = dice.roll(DEVIATION_DICE["launched" if launched else "thrown"], "deviation distance")
-    clock = dice.roll("d12", "deviation direction")
+    dist_roll = dice.roll(DEVIATION_DICE["launched" if launched else "thrown"], say("deviation distance"))
+    clock = dice.roll("d12", say("deviation direction"))
     raw = dist_roll.total * deviation_multiplier(band)
     cap = distance_to_target / 2
     inches = min(raw, cap)
@@ -331,7 +331,7 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             total = droll.total + dmg_mod
             bonus = None
             if hit and raises:
-                bonus = dice.roll("d6!", f"raise: bonus damage to {v.name}")
+                bonus = dice.roll("d6!", say("raise: bonus damage to {name}", name=v.name))
                 rolls.append(bonus)
                 total += bonus.total
             reductions = []

@@ -63,12 +63,15 @@ def new_deck() -> list[str]:
     return [r + s for s in SUITS for r in RANKS] + list(JOKERS)
 
 
+_SHUFFLE = say("shuffle the action deck")  #: each shuffling die's purpose (one words for the 53 of a shuffle)
+
+
 def shuffle(cards: list[str], dice: DiceSource) -> tuple[list[str], list[RollRecord]]:
     """Fisher-Yates through the dice source, so a seed replays and a test scripts it."""
     out = list(cards)
     rolls = []
     for i in range(len(out) - 1, 0, -1):
-        r = dice.roll(f"d{i + 1}", "shuffle the action deck")
+        r = dice.roll(f"d{i + 1}", _SHUFFLE)
         rolls.append(r)
         j = r.total - 1
         out[i], out[j] = out[j], out[i]
