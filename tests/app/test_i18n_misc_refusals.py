@@ -106,7 +106,7 @@ def test_an_event_that_cannot_be_applied_says_so_in_german_with_the_error_as_dat
 
 def test_the_sheet_form_says_the_rules_reason_beside_its_field_in_the_readers_language(app):
     """The sheet editor (a page, not the socket): Savage Worlds refuses a weapon's range; its reason shows beside
-    the field, in German for a German reader, in English for an English one."""
+    the field, in German for a German reader, in English for an English one; so does the page's own notice."""
     import re
 
     from werkzeug.datastructures import MultiDict
@@ -129,5 +129,8 @@ def test_the_sheet_form_says_the_rules_reason_beside_its_field_in_the_readers_la
                      (value.group(1) if value else ""))
         body = browser.post(f"/games/{g['id']}/tokens/{tok}/sheet", data=form).get_data(as_text=True)
         said[lang] = re.findall(r'role="alert">([^<]*)<', body)
+        unchanged = browser.post(f"/games/{g['id']}/tokens/{tok}/sheet", data={}).get_data(as_text=True)
+        said[lang].append(re.findall(r'role="status">([^<]*)<', unchanged))
     assert said["de"] and said["de"][0].endswith("eine Reichweite liest sich wie 12/24/48, nicht &#39;12/6/48&#39;"), said
     assert said["en"] and said["en"][0].endswith("a range reads like 12/24/48, not &#39;12/6/48&#39;"), said
+    assert said["de"][-1] == ["Nichts geändert."] and said["en"][-1] == ["Nothing changed."], said  # its notice too
