@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal
 
 from .grid import SQUARE, Grid
+from .text import say
 
 Shape = Literal["circle", "cone", "line"]
 SHAPES: tuple[str, ...] = ("circle", "cone", "line")
@@ -49,11 +50,11 @@ class Area:
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:
-            raise ValueError(f"a template is a {', '.join(SHAPES)}, not {self.shape!r}")
+            raise ValueError(say("a template is a {shapes}, not {value}", shapes=", ".join(SHAPES), value=repr(self.shape)))
         if not (self.size > 0) or not math.isfinite(self.size):
-            raise ValueError("a template's size is a positive number of squares")
+            raise ValueError(say("a template's size is a positive number of squares"))
         if not all(math.isfinite(v) for v in (self.x, self.y, self.direction)):
-            raise ValueError("a template's place and direction are finite numbers")
+            raise ValueError(say("a template's place and direction are finite numbers"))
 
     def covers(self, px: float, py: float) -> bool:
         """Whether the point (px, py) lies under the template (its edge included)."""

@@ -45,6 +45,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from .grid import SQUARE, Grid
+from .text import say
 from .hexgeom import bucket_size, buckets_of_hex, hex_step_masks
 from .segments import Segment, clip_span, is_dyadic, orient, segment_touches  # noqa: F401 (callers import them here)
 
@@ -84,13 +85,13 @@ def _point(p) -> Point:
     try:
         x, y = p
     except (TypeError, ValueError):
-        raise ValueError(f"a point is a pair (x, y), not {p!r}") from None
+        raise ValueError(say("a point is a pair (x, y), not {value}", value=repr(p))) from None
     out = []
     for v in (x, y):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ValueError(f"a point's coordinates are numbers, not {p!r}")
+            raise ValueError(say("a point's coordinates are numbers, not {value}", value=repr(p)))
         if not math.isfinite(v):
-            raise ValueError(f"a point's coordinates must be finite, not {p!r}")
+            raise ValueError(say("a point's coordinates must be finite, not {value}", value=repr(p)))
         out.append(int(v) if isinstance(v, float) and v.is_integer() and abs(v) < 2**52 else v)
     return (out[0], out[1])
 
@@ -99,11 +100,11 @@ def _cell(c) -> Cell:
     try:
         x, y = c
     except (TypeError, ValueError):
-        raise ValueError(f"a cell is a pair (x, y) of integers, not {c!r}") from None
+        raise ValueError(say("a cell is a pair (x, y) of integers, not {value}", value=repr(c))) from None
     if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, int) or not isinstance(y, int):
         if isinstance(x, float) and isinstance(y, float) and x.is_integer() and y.is_integer():
             return (int(x), int(y))
-        raise ValueError(f"a cell is a pair (x, y) of integers, not {c!r}")
+        raise ValueError(say("a cell is a pair (x, y) of integers, not {value}", value=repr(c)))
     return (x, y)
 
 
@@ -113,11 +114,11 @@ class Board:
 
     def __init__(self, width: int, height: int, grid: Grid = SQUARE) -> None:
         if isinstance(width, bool) or isinstance(height, bool) or not isinstance(width, int) or not isinstance(height, int):
-            raise ValueError("board width and height are whole numbers of cells")
+            raise ValueError(say("board width and height are whole numbers of cells"))
         if width < 1 or height < 1 or width * height > 4_000_000:
-            raise ValueError(f"a board is 1 to 4,000,000 cells, not {width} x {height}")
+            raise ValueError(say("a board is 1 to 4,000,000 cells, not {width} x {height}", width=width, height=height))
         if not isinstance(grid, Grid):
-            raise ValueError("a board's grid is a rules.grid.Grid")
+            raise ValueError(say("a board's grid is a rules.grid.Grid"))
         self.width = width
         self.height = height
         self.grid = grid  # squares or hexes (rules/grid.py): the shape of a cell
@@ -182,9 +183,9 @@ class Board:
 
     def _check_free_id(self, id: str) -> str:
         if not isinstance(id, str) or not id:
-            raise ValueError(f"an id is a non-empty string, not {id!r}")
+            raise ValueError(say("an id is a non-empty string, not {value}", value=repr(id)))
         if id in self._walls or id in self._doors or id in self._cover or id.startswith("cell-"):
-            raise ValueError(f"id {id!r} is taken (or reserved for blocking cells)")
+            raise ValueError(say("id {id} is taken (or reserved for blocking cells)", id=repr(id)))
         m = _ID_NUMBER.match(id)
         if m:
             kind, n = m.group(1), int(m.group(2))
@@ -194,7 +195,7 @@ class Board:
     def _segment(self, a, b) -> tuple[Point, Point]:
         a, b = _point(a), _point(b)
         if a == b:
-            raise ValueError(f"a wall or door needs two different end points, not {a} twice")
+            raise ValueError(say("a wall or door needs two different end points, not {point} twice", point=str(a)))
         return a, b
 
     def add_wall(self, a, b, id: str | None = None) -> str:
@@ -236,7 +237,8 @@ class Board:
     def _check_cell(self, cell) -> Cell:
         cell = _cell(cell)
         if not self.in_bounds(cell):
-            raise ValueError(f"cell {cell} is off the {self.width} x {self.height} board")
+            raise ValueError(say("cell {cell} is off the {width} x {height} board", cell=str(cell), width=self.width,
+                                 height=self.height))
         return cell
 
     def block(self, cell) -> str:
@@ -257,7 +259,7 @@ class Board:
         """A step into ``cell`` costs ``cost`` times normal (difficult terrain: 2)."""
         cell = self._check_cell(cell)
         if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not math.isfinite(cost) or cost <= 0:
-            raise ValueError(f"a terrain cost is a positive number, not {cost!r}")
+            raise ValueError(say("a terrain cost is a positive number, not {value}", value=repr(cost)))
         if cost == 1:
             self._terrain.pop(cell, None)
         else:
@@ -268,7 +270,7 @@ class Board:
         """Put a piece of cover (crate, sandbags...) in ``cell``; returns its id."""
         cell = self._check_cell(cell)
         if not isinstance(material, str):
-            raise ValueError(f"a cover material is a name, not {material!r}")
+            raise ValueError(say("a cover material is a name, not {value}", value=repr(material)))
         id = self._new_id("cover", self._cover) if id is None else self._check_free_id(id)
         self._cover[id] = CoverPiece(id, cell, material)
         self._changed()
@@ -315,7 +317,7 @@ class Board:
             for c in d.get("cover", ()):
                 board.add_cover(c["cell"], c["material"], id=c["id"])
         except (KeyError, TypeError) as e:
-            raise ValueError(f"not a board: {e!r}") from None
+            raise ValueError(say("not a board: {error}", error=repr(e))) from None
         return board
 
     def copy(self) -> "Board":
@@ -359,14 +361,14 @@ class Board:
             try:
                 k = self.grid.neighbours((ax, ay)).index((bx, by))
             except ValueError:
-                raise ValueError(f"cells {tuple(a)} and {tuple(b)} are not adjacent") from None
+                raise ValueError(say("cells {a} and {b} are not adjacent", a=str(tuple(a)), b=str(tuple(b)))) from None
             if not (0 <= ax < self.width and 0 <= ay < self.height):
                 return True
             return bool(self.step_masks()[ay * self.width + ax] & (1 << k))
         d = (bx - ax, by - ay)
         bit = _STEP_BIT.get(d)
         if bit is None:
-            raise ValueError(f"cells {tuple(a)} and {tuple(b)} are not adjacent")
+            raise ValueError(say("cells {a} and {b} are not adjacent", a=str(tuple(a)), b=str(tuple(b))))
         if not (0 <= ax < self.width and 0 <= ay < self.height):
             return True
         return bool(self.step_masks()[ay * self.width + ax] & bit)

@@ -18,7 +18,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from .text import say
+from .text import say, say_n
 
 #: A chain of explosions longer than this is cut off; a fair die has odds
 #: of (1/6)**100 of getting here, so only a scripted source can.
@@ -82,23 +82,24 @@ _TERM = re.compile(
 def parse(expr: str) -> tuple[Term, ...]:
     """Parse a dice expression into terms, or raise :class:`DiceError`."""
     if not isinstance(expr, str) or not expr.strip():
-        raise DiceError("empty dice expression")
+        raise DiceError(say("empty dice expression"))
     if len(expr) > MAX_EXPR:
-        raise DiceError(f"dice expression is too long ({MAX_EXPR} characters at most)")
+        raise DiceError(say("dice expression is too long ({most} characters at most)", most=MAX_EXPR))
     text = expr.strip()
     terms: list[Term] = []
     pos = 0
     while pos < len(text):
         m = _TERM.match(text, pos)
         if not m or m.end() == pos:
-            raise DiceError(f"cannot read {text[pos:]!r} in dice expression {expr!r}")
+            raise DiceError(say("cannot read {part} in dice expression {expr}", part=repr(text[pos:]), expr=repr(expr)))
         if terms and not m.group("sign"):
-            raise DiceError(f"expected + or - before {text[pos:]!r} in {expr!r}")
+            raise DiceError(say("expected + or - before {part} in {expr}", part=repr(text[pos:]), expr=repr(expr)))
         sign = -1 if m.group("sign") == "-" else 1
         if m.group("constant") is not None:
             constant = int(m.group("constant"))
             if constant > MAX_CONSTANT:
-                raise DiceError(f"a number in a dice expression is {MAX_CONSTANT} at most, in {expr!r}")
+                raise DiceError(say("a number in a dice expression is {most} at most, in {expr}", most=MAX_CONSTANT,
+                                         expr=repr(expr)))
             terms.append(Term(sign=sign, constant=constant))
         else:
             count = int(m.group("count")) if m.group("count") is not None else 1
@@ -106,17 +107,19 @@ def parse(expr: str) -> tuple[Term, ...]:
             dt = raw in ("t", "T")
             sides = DT_SIDES if dt else 100 if raw == "%" else int(raw)
             if count + sum(t.count for t in terms) > MAX_DICE:
-                raise DiceError(f"too many dice in {expr!r} ({MAX_DICE} dice at most)")
+                raise DiceError(say("too many dice in {expr} ({most} dice at most)", expr=repr(expr), most=MAX_DICE))
             if sides < 2 or sides > MAX_SIDES:
-                raise DiceError(f"a die needs 2 to {MAX_SIDES} sides, not {sides}, in {expr!r}")
+                raise DiceError(say("a die needs 2 to {most} sides, not {sides}, in {expr}", most=MAX_SIDES, sides=sides,
+                                    expr=repr(expr)))
             keep = m.group("keep")
             keep_count = int(m.group("keep_count") or 0)
             if keep and dt:
-                raise DiceError(f"keep highest/lowest does not apply to dT pools in {expr!r}")
+                raise DiceError(say("keep highest/lowest does not apply to dT pools in {expr}", expr=repr(expr)))
             if keep and not (1 <= keep_count <= count):
-                raise DiceError(f"can keep 1 to {count} dice, not {keep_count}, in {expr!r}")
+                raise DiceError(say_n("can keep 1 to {n} die, not {keep}, in {expr}", "can keep 1 to {n} dice, not {keep}, in {expr}",
+                                      count, keep=keep_count, expr=repr(expr)))
             if m.group("explode") and dt:
-                raise DiceError(f"dT dice explode by themselves; drop the ! in {expr!r}")
+                raise DiceError(say("dT dice explode by themselves; drop the ! in {expr}", expr=repr(expr)))
             terms.append(
                 Term(
                     sign=sign,
@@ -255,7 +258,7 @@ class DiceSource:
     def _checked_face(self, sides: int) -> int:
         value = self.face(sides)
         if not 1 <= value <= sides:
-            raise DiceError(f"a d{sides} cannot show {value}")
+            raise DiceError(say("a d{sides} cannot show {value}", sides=sides, value=value))
         return value
 
 

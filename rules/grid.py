@@ -34,6 +34,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
+from .text import say
+
 Cell = tuple[int, int]
 Point = tuple[float, float]
 Kind = Literal["square", "hex"]
@@ -55,11 +57,11 @@ class Grid:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"a grid is square or hex, not {self.kind!r}")
+            raise ValueError(say("a grid is square or hex, not {value}", value=repr(self.kind)))
         if self.kind == "hex" and self.orientation not in ORIENTATIONS:
-            raise ValueError(f"a hex grid's orientation is pointy or flat, not {self.orientation!r}")
+            raise ValueError(say("a hex grid's orientation is pointy or flat, not {value}", value=repr(self.orientation)))
         if self.kind == "square" and self.orientation is not None:
-            raise ValueError("a square grid has no orientation")
+            raise ValueError(say("a square grid has no orientation"))
 
     # ------------------------------------------------------------------ naming
 
@@ -79,10 +81,10 @@ class Grid:
         """``{"grid": "hex", "orientation": "flat"}``; missing or ``{"grid": "square"}``: squares."""
         if not d or d.get("grid", "square") == "square":
             if d and d.get("orientation") is not None:
-                raise ValueError("a square grid has no orientation")
+                raise ValueError(say("a square grid has no orientation"))
             return SQUARE
         if d.get("grid") != "hex":
-            raise ValueError(f"a grid is square or hex, not {d.get('grid')!r}")
+            raise ValueError(say("a grid is square or hex, not {value}", value=repr(d.get("grid"))))
         return cls("hex", d.get("orientation", "pointy"))
 
     # ------------------------------------------------------------ map units
@@ -193,7 +195,7 @@ class Grid:
     def ring(self, cell, n: int) -> list[Cell]:
         """The hexes exactly ``n`` steps from ``cell`` (hexes only)."""
         if not self.hex:
-            raise ValueError("rings are for hex grids")
+            raise ValueError(say("rings are for hex grids"))
         if n == 0:
             return [tuple(cell)]
         q, r, s = self.cube(cell)
@@ -232,7 +234,7 @@ class Grid:
             return [(x, y), *self.neighbours(cell)[:2]]
         if size == 3:
             return [(x, y), *self.neighbours(cell)]
-        raise ValueError(f"a token on hexes covers 1, 3 or 7 hexes (size 1 to 3), not size {size}")
+        raise ValueError(say("a token on hexes covers 1, 3 or 7 hexes (size 1 to 3), not size {size}", size=size))
 
     def line(self, a, b) -> list[Cell]:
         """The cells the straight line between two centres passes, ``a`` to ``b``, one step apart

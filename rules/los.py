@@ -37,6 +37,7 @@ from heapq import heappop, heappush
 from dataclasses import dataclass, field
 
 from .board import Board, SegmentIndex, cell_id, orient
+from .text import say
 
 #: the 3 x 3 lattice of cover sample points, in quarters of a cell
 COVER_SAMPLES: tuple[tuple[int, int], ...] = tuple((sx, sy) for sy in (1, 2, 3) for sx in (1, 2, 3))
@@ -293,9 +294,10 @@ def _check_cell(board: Board, cell) -> tuple[int, int]:
     try:
         x, y = cell
     except (TypeError, ValueError):
-        raise ValueError(f"a cell is a pair (x, y), not {cell!r}") from None
+        raise ValueError(say("a cell is a pair (x, y), not {value}", value=repr(cell))) from None
     if not isinstance(x, int) or not isinstance(y, int) or not board.in_bounds((x, y)):
-        raise ValueError(f"cell {cell!r} is not on the {board.width} x {board.height} board")
+        raise ValueError(say("cell {cell} is not on the {width} x {height} board", cell=repr(cell), width=board.width,
+                             height=board.height))
     return x, y
 
 

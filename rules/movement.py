@@ -26,6 +26,7 @@ import math
 from heapq import heappop, heappush
 
 from .board import STEPS, Board
+from .text import say
 
 POLICIES = ("chebyshev", "alternating", "manhattan", "euclidean")
 SQRT2 = math.sqrt(2)
@@ -33,7 +34,7 @@ SQRT2 = math.sqrt(2)
 
 def _check_policy(diagonal: str) -> str:
     if diagonal not in POLICIES:
-        raise ValueError(f"unknown diagonal policy {diagonal!r}; one of {', '.join(POLICIES)}")
+        raise ValueError(say("unknown diagonal policy {value}; one of {known}", value=repr(diagonal), known=", ".join(POLICIES)))
     return diagonal
 
 
@@ -52,9 +53,10 @@ def _cell(board: Board, cell) -> tuple[int, int]:
     try:
         x, y = cell
     except (TypeError, ValueError):
-        raise ValueError(f"a cell is a pair (x, y), not {cell!r}") from None
+        raise ValueError(say("a cell is a pair (x, y), not {value}", value=repr(cell))) from None
     if not isinstance(x, int) or not isinstance(y, int) or not board.in_bounds((x, y)):
-        raise ValueError(f"cell {cell!r} is not on the {board.width} x {board.height} board")
+        raise ValueError(say("cell {cell} is not on the {width} x {height} board", cell=repr(cell), width=board.width,
+                             height=board.height))
     return x, y
 
 
@@ -125,7 +127,7 @@ def path_cost(board: Board, path, diagonal: str, occupied=()):
     _check_policy(diagonal)
     path = [tuple(c) for c in path]
     if not path:
-        raise ValueError("a path has at least its start cell")
+        raise ValueError(say("a path has at least its start cell"))
     try:
         _cell(board, path[0])
     except ValueError:
@@ -287,7 +289,7 @@ def reachable(board: Board, start, budget, diagonal: str, occupied=()) -> dict:
     """Every cell reachable from ``start`` for at most ``budget`` (None: no
     limit), with its least cost (the start cell costs 0)."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget < 0):
-        raise ValueError(f"a movement budget is a number of at least 0, not {budget!r}")
+        raise ValueError(say("a movement budget is a number of at least 0, not {value}", value=repr(budget)))
     dist, _prev, _ = _search(board, start, diagonal, budget, occupied)
     w = board.width
     out: dict = {}

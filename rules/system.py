@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .dice import DiceSource, RollRecord
-from .text import say
+from .text import Say, say
 
 BoardKind = Literal["grid", "zones"]
 Diagonal = Literal["chebyshev", "alternating", "manhattan", "euclidean"]
@@ -110,7 +110,10 @@ class SheetError(RuleError):
     def __init__(self, path: tuple | list | str, reason: str, message: str | None = None) -> None:
         self.path = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
         self.reason = reason
-        super().__init__(message or f"{'.'.join(str(p) for p in self.path)}: {reason}")
+        if message is None:  # the field and the reason; in the rules' words when the reason is words
+            dotted = ".".join(str(p) for p in self.path)
+            message = say("{field}: {reason}", field=dotted, reason=reason) if isinstance(reason, Say) else f"{dotted}: {reason}"
+        super().__init__(message)
 
 
 @dataclass
@@ -387,22 +390,22 @@ class BaseSystem:
         return {}
 
     def initiative(self, combatants: list[Combatant], dice: DiceSource) -> list[dict]:
-        raise RuleNotImplemented(f"{self.name}: initiative is not automated")
+        raise RuleNotImplemented(say("{system}: initiative is not automated", system=self.name))
 
     def move_allowance(self, sheet: dict, action: str = "move") -> float:
-        raise RuleNotImplemented(f"{self.name}: movement allowance is not automated")
+        raise RuleNotImplemented(say("{system}: movement allowance is not automated", system=self.name))
 
     def range_band(self, distance: float, weapon: dict) -> str | None:
-        raise RuleNotImplemented(f"{self.name}: range bands are not automated")
+        raise RuleNotImplemented(say("{system}: range bands are not automated", system=self.name))
 
     def cover_effect(self, cover: Any) -> CoverEffect:
-        raise RuleNotImplemented(f"{self.name}: cover is not automated")
+        raise RuleNotImplemented(say("{system}: cover is not automated", system=self.name))
 
     def attack(self, request: AttackRequest, dice: DiceSource) -> AttackResult:
-        raise RuleNotImplemented(f"{self.name}: attacks are not automated")
+        raise RuleNotImplemented(say("{system}: attacks are not automated", system=self.name))
 
     def odds(self, request: AttackRequest) -> dict:
-        raise RuleNotImplemented(f"{self.name}: attack odds are not automated")
+        raise RuleNotImplemented(say("{system}: attack odds are not automated", system=self.name))
 
     def weapons(self, sheet: dict) -> list[dict]:
         """The sheet's ``weapons``, a table by name or a list of entries with a name: the usual shapes.
@@ -418,7 +421,7 @@ class BaseSystem:
         return out
 
     def apply(self, sheet: dict, result: AttackResult) -> dict:
-        raise RuleNotImplemented(f"{self.name}: applying results to sheets is not automated")
+        raise RuleNotImplemented(say("{system}: applying results to sheets is not automated", system=self.name))
 
     def area_templates(self) -> list[dict]:
         """The templates the system's area attacks use, as ``{"key", "label", "shape", "size"}``:
@@ -472,12 +475,12 @@ class BaseSystem:
 
     def begin_fight(self, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:
         """Start a fight: the system's initiative, surprise, first round. (Systems override.)"""
-        raise RuleNotImplemented(f"{self.name}: turn order is not automated")
+        raise RuleNotImplemented(say("{system}: turn order is not automated", system=self.name))
 
     def next_turn(self, state: dict, combatants: list[Combatant], dice: DiceSource,
                   settings: dict | None = None) -> TurnUpdate:
         """End the current turn and start the next: the end-of-turn, new-round and start-of-turn steps."""
-        raise RuleNotImplemented(f"{self.name}: turn order is not automated")
+        raise RuleNotImplemented(say("{system}: turn order is not automated", system=self.name))
 
     def actions(self, state: dict, actor: Combatant, settings: dict | None = None) -> list[ActionOption]:
         """What this actor may do now, with the reason for what it may not."""
@@ -486,7 +489,7 @@ class BaseSystem:
     def act(self, state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
             settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
         """A turn action that is neither a move nor an attack (hold, delay, declare, aim, recover...)."""
-        raise RuleNotImplemented(f"{self.name}: the action {action!r} is not automated")
+        raise RuleNotImplemented(say("{system}: the action {action} is not automated", system=self.name, action=repr(action)))
 
     def movement_left(self, state: dict, mover: Combatant, settings: dict | None = None) -> float | None:
         """How far the mover may still go this turn, in the system's units (None: the rules set no limit)."""
@@ -509,7 +512,7 @@ class BaseSystem:
         keeps its order elsewhere overrides it."""
         kept = state.get("order") if isinstance(state, dict) else None
         if not isinstance(kept, list):
-            raise RuleNotImplemented(f"{self.name}: the turn order cannot be changed by hand")
+            raise RuleNotImplemented(say("{system}: the turn order cannot be changed by hand", system=self.name))
         mine = set(kept)
         new = copy.deepcopy(state)
         new["order"] = [i for i in order if i in mine] + [i for i in kept if i not in set(order)]

@@ -136,6 +136,13 @@ def say_n(singular: str, plural: str, n: int, /, **args: Any) -> Say:
     return Say(singular, args, plural, int(n))
 
 
+def said(exc: BaseException) -> Any:
+    """The words an exception was raised with: its ``Say`` (to be said in the reader's language where it is
+    shown, ``RuleError(say(...))``), else its text."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, Say) else str(exc)
+
+
 def joined(parts: Iterable[Any], sep: str = "; ") -> Say:
     """Words one after the other, each translated in its place: ``joined([say(...), say(...)], ", ")``."""
     items = list(parts)

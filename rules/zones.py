@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
+from .text import say
+
 
 @dataclass(frozen=True)
 class Zone:
@@ -32,9 +34,9 @@ def _outline(points) -> tuple:
         try:
             x, y = p
         except (TypeError, ValueError):
-            raise ValueError(f"an outline point is a pair (x, y), not {p!r}") from None
+            raise ValueError(say("an outline point is a pair (x, y), not {value}", value=repr(p))) from None
         if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) for v in (x, y)):
-            raise ValueError(f"an outline point has finite numbers, not {p!r}")
+            raise ValueError(say("an outline point has finite numbers, not {value}", value=repr(p)))
         out.append((x, y))
     return tuple(out)
 
@@ -61,11 +63,11 @@ class ZoneMap:
 
     def add_zone(self, name: str, outline=(), tags: dict | None = None) -> Zone:
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"a zone's name is a non-empty string, not {name!r}")
+            raise ValueError(say("a zone's name is a non-empty string, not {value}", value=repr(name)))
         if name in self._zones:
-            raise ValueError(f"there is already a zone {name!r}")
+            raise ValueError(say("there is already a zone {name}", name=repr(name)))
         if tags is not None and not isinstance(tags, dict):
-            raise ValueError(f"a zone's tags are a dict, not {tags!r}")
+            raise ValueError(say("a zone's tags are a table, not {value}", value=repr(tags)))
         zone = Zone(name, _outline(outline), MappingProxyType(dict(tags or {})))
         self._zones[name] = zone
         self._adjacent[name] = set()
@@ -96,7 +98,7 @@ class ZoneMap:
         self._known(a)
         self._known(b)
         if a == b:
-            raise ValueError(f"a zone is not adjacent to itself ({a!r})")
+            raise ValueError(say("a zone is not adjacent to itself ({name})", name=repr(a)))
         self._adjacent[a].add(b)
         self._adjacent[b].add(a)
 
@@ -133,7 +135,7 @@ class ZoneMap:
     def place(self, token_id: str, zone: str) -> None:
         """Put a token in a zone (moving it out of the one it was in)."""
         if not isinstance(token_id, str) or not token_id:
-            raise ValueError(f"a token id is a non-empty string, not {token_id!r}")
+            raise ValueError(say("a token id is a non-empty string, not {value}", value=repr(token_id)))
         self._token_zone[token_id] = self._known(zone)
 
     def remove_token(self, token_id: str) -> None:
@@ -175,7 +177,7 @@ class ZoneMap:
             for token, zone in (d.get("tokens") or {}).items():
                 zm.place(token, zone)
         except (KeyError, TypeError) as e:
-            raise ValueError(f"not a zone map: {e}") from None
+            raise ValueError(say("not a zone map: {error}", error=str(e))) from None
         return zm
 
     def __eq__(self, other) -> bool:

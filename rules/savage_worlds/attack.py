@@ -49,19 +49,37 @@ def range_modifier(distance: int, short: int, medium: int, long: int) -> int | N
     ``None`` beyond Extreme: the target cannot be shot.
     """
     if distance < 0:
-        raise RuleError("a distance cannot be negative")
+        raise RuleError(say("a distance cannot be negative"))
     for band, limit in (("short", short), ("medium", medium), ("long", long), ("extreme", EXTREME_FACTOR * long)):
         if distance <= limit:
             return RANGE_MODIFIERS[band]
     return None
 
 
+def _booked(key: str, book, name: str):
+    """Why an option the fight itself keeps (``actions``, ``running``, ``joker``) cannot be given another value
+    in an attack: one whole sentence each."""
+    if key == "actions":
+        return say_n("{name} declared {n} action this turn (Actions Per Turn)",
+                     "{name} declared {n} actions this turn (Actions Per Turn)", book, name=name)
+    if key == "running":
+        return (say("{name} has run this turn: the turn's moves say so (Running)", name=name) if book
+                else say("{name} has not run this turn: the turn's moves say so (Running)", name=name))
+    return (say("{name} holds the Joker: the card dealt says so (Initiative)", name=name) if book
+            else say("{name} does not hold the Joker: the card dealt says so (Initiative)", name=name))
+
+
 def gang_up_bonus(other_adjacent_foes: int, adjacent_allies: int) -> int:
     """Melee Attacks, Gang Up: +1 per other adjacent foe, at most +4; each adjacent
     ally of the defender cancels one point of that (capped) bonus."""
     if other_adjacent_foes < 0 or adjacent_allies < 0:
-        raise RuleError("counts of adjacent tokens cannot be negative")
+        raise RuleError(say("counts of adjacent tokens cannot be negative"))
     return max(0, min(4, other_adjacent_foes) - adjacent_allies)
+
+
+#: a band as the attack card names it ("range: short"): words equal to the band's key, so code reads it as before
+BAND_WORDS = {"melee": say("melee"), "short": say("short"), "medium": say("medium"), "long": say("long"),
+              "extreme": say("extreme")}
 
 
 def range_band(distance: float, weapon: dict) -> str | None:
@@ -246,11 +264,10 @@ def plan_of(request: AttackRequest) -> dict:
         if short > 0:
             mods.append(Modifier(say("Strength below Min Str {die}", die=w["min_str"]), -short, "Improvised Weapons (reading)"))
     if "card" in turn:  # in a fight the books say how many actions, whether it ran, whether it holds the Joker
-        for key, book, rule in (("actions", int(turn.get("actions", 1) or 1), "Actions Per Turn: declared on the turn"),
-                                ("running", bool(turn.get("ran")), "Running: the turn's moves say so"),
-                                ("joker", bool(turn.get("joker")), "Initiative: the Joker is the card dealt")):
+        for key, book in (("actions", int(turn.get("actions", 1) or 1)), ("running", bool(turn.get("ran"))),
+                          ("joker", bool(turn.get("joker")))):
             if key in opts and opts[key] != book:
-                raise RuleError(f"{a.name}'s {key} is {book} in this fight ({rule})")
+                raise RuleError(_booked(key, book, a.name))
     actions = int(opts.get("actions", turn.get("actions", 1)) or 1)
     if actions > settings["max_actions"]:
         raise RuleError(say("at most {n} actions in a turn", n=settings["max_actions"]))

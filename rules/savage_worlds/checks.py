@@ -115,7 +115,7 @@ class TraitRoll:
 
 
 def trait_die_modifiers(die: Die, name: str) -> list[Modifier]:
-    return [Modifier(f"{name} {die.text}", die.bonus, "sheet")] if die.bonus else []
+    return [Modifier(say("{trait} {die}", trait=name, die=die.text), die.bonus, "sheet")] if die.bonus else []
 
 
 def trait_roll(
@@ -171,20 +171,20 @@ def damage_expression(damage: str, strength: str | Die | None, *, explode: bool 
     """
     text = str(damage or "").strip()
     if not text:
-        raise RuleError("the weapon has no damage")
+        raise RuleError(say("the weapon has no damage"))
     pos, parts, flat = 0, [], 0
     bang = "!" if explode else ""
     while pos < len(text):
         m = _DAMAGE_TERM.match(text, pos)
         if not m or m.end() == pos:
-            raise RuleError(f"cannot read damage {damage!r}")
+            raise RuleError(say("cannot read damage {damage}", damage=repr(damage)))
         sign = m.group(1) or ("+" if parts else "")
         tok = m.group(2).lower()
         if parts and not m.group(1):
-            raise RuleError(f"cannot read damage {damage!r}")
+            raise RuleError(say("cannot read damage {damage}", damage=repr(damage)))
         if tok == "str":
             if strength is None:
-                raise RuleError("damage uses Strength but the attacker has none")
+                raise RuleError(say("damage uses Strength but the attacker has none"))
             s = parse_die(strength)
             parts.append(f"{sign}d{s.sides}{bang}")
             if s.bonus:
@@ -193,8 +193,8 @@ def damage_expression(damage: str, strength: str | Die | None, *, explode: bool 
         elif "d" in tok:
             count, sides = tok.split("d")
             if int(sides) not in DIE_SIDES:  # #33: "Str+d7" was taken
-                raise RuleError(f"cannot read damage {damage!r}: a damage die is a d4, d6, d8, d10 or d12, "
-                                f"not a d{sides}")
+                raise RuleError(say("cannot read damage {damage}: a damage die is a d4, d6, d8, d10 or d12, not a d{sides}",
+                                    damage=repr(damage), sides=sides))
             parts.append(f"{sign}{count if count not in ('', '1') else ''}d{sides}{bang}")
         else:
             parts.append(f"{sign}{tok}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import los
+from ..text import say
 from ..system import CoverEffect, RuleError
 from .data import COVER_LEVELS, merged_settings
 
@@ -24,9 +25,9 @@ def cover_level(fraction: float | None, thresholds=(0.25, 0.5, 0.75)) -> CoverEf
     no line of fire ("total")."""
     f = float(fraction or 0)
     if f <= _EPS:
-        return CoverEffect("none", 0, "No cover")
+        return CoverEffect("none", 0, say("No cover"))
     if f >= 1 - _EPS:
-        return CoverEffect("total", 0, "Total cover: no line of fire")
+        return CoverEffect("total", 0, say("Total cover: no line of fire"))
     for limit, (level, mod, label) in zip(list(thresholds) + [1.0], COVER_LEVELS):
         if f <= limit + _EPS:
             return CoverEffect(level, mod, label)
@@ -44,7 +45,7 @@ def cover_effect(cover: Any, settings: dict | None = None) -> CoverEffect:
                 return CoverEffect(level, mod, label)
         if cover.lower() == "none":
             return cover_level(0.0)
-        raise RuleError(f"no cover level {cover!r}")
+        raise RuleError(say("no cover level {cover}", cover=repr(cover)))
     fraction = getattr(cover, "fraction", cover)
     return cover_level(float(fraction), thresholds)
 

@@ -89,8 +89,8 @@ UNARMED_DEFENDER = 2
 SESSION_BENNIES = 3
 
 # ---- cover (core facts): Light -2, Medium -4, Heavy -6, Near Total -8
-COVER_LEVELS = (("light", -2, "Light cover"), ("medium", -4, "Medium cover"),
-                ("heavy", -6, "Heavy cover"), ("near_total", -8, "Near Total cover"))
+COVER_LEVELS = (("light", -2, say("Light cover")), ("medium", -4, say("Medium cover")),
+                ("heavy", -6, say("Heavy cover")), ("near_total", -8, say("Near Total cover")))
 
 
 def default_settings() -> dict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import movement as grid_movement
 from ..dice import DiceSource
 from ..grid import cell_steps
+from ..text import say
 from ..system import Combatant, Modifier, RuleError
 from .checks import parse_die
 from .data import CORE, RUNNING_PENALTY, STAND_COST
@@ -44,16 +45,16 @@ def move_allowance(sheet: dict, action: str = "move") -> float:
         return float(d["pace"] + parse_die(d["run_die"]).sides)
     if action == "stand":
         return float(max(0, d["pace"] - STAND_COST))
-    raise RuleError(f"no movement action {action!r} (move, run or stand)")
+    raise RuleError(say("no movement action {action} (move, run or stand)", action=repr(action)))
 
 
 def run(sheet: dict, dice: DiceSource) -> dict:
     """Core facts: running adds the running die to Pace and is -2 to every
     action that turn (the running die does not ace: it is not a trait roll)."""
     d = derived_values(sheet)
-    r = dice.roll(d["run_die"], "running die")
+    r = dice.roll(d["run_die"], say("running die"))
     return {"allowance": d["pace"] + r.total, "roll": r.to_dict(),
-            "modifier": Modifier("Running", RUNNING_PENALTY, CORE).to_dict()}
+            "modifier": Modifier(say("Running"), RUNNING_PENALTY, CORE).to_dict()}
 
 
 def move_cost(board, path: list, prone: bool = False) -> float:
@@ -61,7 +62,7 @@ def move_cost(board, path: list, prone: bool = False) -> float:
     count 1"), plus 2" to stand up first when prone."""
     cost = grid_movement.path_cost(board, path, DIAGONAL)
     if cost is None:
-        raise RuleError("that path cannot be walked (blocked, occupied or not step by step)")
+        raise RuleError(say("that path cannot be walked (blocked, occupied or not step by step)"))
     return float(cost) + (float(STAND_COST) if prone else 0.0)
 
 

@@ -14,8 +14,9 @@ from itertools import product
 from math import comb
 
 from .. import odds as _odds
+from ..text import say, say_n
 from ..system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
-from .attack import effective_toughness, on_damage, plan_of
+from .attack import effective_toughness, on_damage, plan_of, skill_words
 from .checks import parse_die, trait_die_modifiers
 from .data import MAX_WOUNDS, RAISE, TN
 
@@ -50,7 +51,7 @@ def odds(request: AttackRequest, dice_count: int | None = None, wild: bool | Non
               "nonlethal": bool(request.options.get("nonlethal"))}
     lines = outcome_odds(d.sides, plan["wild"], mod, tn, plan["rof"], dmg, dmg_raise, toughness, target)
     _, ap_notes = effective_toughness(plan["toughness"], plan["ap"])
-    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + on_damage(plan["damage_modifiers"]) + ap_notes
+    mods = trait_die_modifiers(d, skill_words(plan["skill"])) + plan["modifiers"] + on_damage(plan["damage_modifiers"]) + ap_notes
     res.update({"tn": tn, "modifier": mod, "toughness": toughness, "damage_expr": plan["damage_expr"],
                 "rof": plan["rof"], "die": plan["die"], "wild_card": plan["wild"], "outcomes": lines,
                 "modifiers": [m.to_dict() for m in mods]})
@@ -72,7 +73,7 @@ def area_odds(request: AttackRequest) -> dict:
     template = opts["template"]
     plan = plan_of(request)
     if plan["kind"] == "melee":
-        raise RuleError("templates are for thrown or ranged weapons")
+        raise RuleError(say("templates are for thrown or ranged weapons"))
     settings = settings_of(request)
     d = parse_die(plan["die"])
     mod = int(sum(m.value for m in plan["modifiers"])) + d.bonus
@@ -95,7 +96,7 @@ def area_odds(request: AttackRequest) -> dict:
         armour = area_cover(board, origin, tuple(v.position), settings)
         if armour is None:
             targets.append({"id": v.id, "name": v.name, "hit": 0.0,
-                            "outcomes": [{"label": "protected: total cover from the centre", "p": 1.0}]})
+                            "outcomes": [{"label": say("protected: total cover from the centre"), "p": 1.0}]})
             continue
         less = armour + (PRONE_AREA_REDUCTION if vs.get("prone") else 0)
         dmg = {x - less: p for x, p in base.items()}
@@ -108,35 +109,40 @@ def area_odds(request: AttackRequest) -> dict:
                         "hit": sum(o["p"] for o in lines if o["label"].startswith("hit"))})
     trait = trait_odds(d.sides, plan["wild"], mod, TN)
     blast = template in BLAST_RADIUS
-    outcomes = [{"label": CRITICAL + (" (the blast deviates)" if blast else ""), "p": trait["critical_failure"]},
-                {"label": MISS + (" (the blast deviates)" if blast else ""),
+    outcomes = [{"label": say("critical failure (the blast deviates)") if blast else CRITICAL, "p": trait["critical_failure"]},
+                {"label": say("miss (the blast deviates)") if blast else MISS,
                  "p": max(0.0, 1 - trait["hit"] - trait["critical_failure"])},
-                {"label": "hit: everyone under it", "p": trait["hit"] - trait["raise"]},
-                {"label": "hit with a raise: +d6 damage to everyone under it", "p": trait["raise"]}]
-    mods = trait_die_modifiers(d, plan["skill"].title()) + plan["modifiers"] + on_damage(plan["damage_modifiers"])
+                {"label": say("hit: everyone under it"), "p": trait["hit"] - trait["raise"]},
+                {"label": say("hit with a raise: +d6 damage to everyone under it"), "p": trait["raise"]}]
+    mods = trait_die_modifiers(d, skill_words(plan["skill"])) + plan["modifiers"] + on_damage(plan["damage_modifiers"])
     return {"hit": trait["hit"], "outcomes": outcomes, "modifiers": [m.to_dict() for m in mods], "tn": TN,
             "targets": targets, "cells": sorted(cells), "centre": list(centre), "template": template,
-            "note": "a missed blast deviates and may land on others: where it lands is not in these odds"
+            "note": say("a missed blast deviates and may land on others: where it lands is not in these odds")
                     if blast else ""}
 
 
 # -- outcomes as a player reads them ---------------------------------------------------------
 
-CRITICAL, MISS = "critical failure", "miss"
+CRITICAL, MISS = say("critical failure"), say("miss")
+HOLDS, BROKEN, NO_EFFECT, SHAKEN = say("hit: holds"), say("hit: broken"), say("hit: no effect"), say("hit: Shaken")
 
 
 def _wound_label(n: int) -> str:
-    return f"hit: {n} wound{'s' if n > 1 else ''}"
+    return say_n("hit: {n} wound", "hit: {n} wounds", n)
+
+
+def _incapacitated(nonlethal) -> str:
+    return say("hit: Incapacitated (nonlethal: unconscious)") if nonlethal else say("hit: Incapacitated")
 
 
 def outcome_labels(target: dict) -> list[str]:
     """The outcomes of an attack on ``target`` ({"object", "shaken", "wounds", "wild", "nonlethal"}),
     in the order they are shown: worst for the attacker first."""
     if target.get("object"):
-        return [CRITICAL, MISS, "hit: holds", "hit: broken"]
+        return [CRITICAL, MISS, HOLDS, BROKEN]
     room = max(0, MAX_WOUNDS - int(target.get("wounds", 0))) if target.get("wild", True) else 0
-    incap = "hit: Incapacitated" + (" (nonlethal: unconscious)" if target.get("nonlethal") else "")
-    return [CRITICAL, MISS, "hit: no effect", "hit: Shaken"] + [_wound_label(n) for n in range(1, room + 1)] + [incap]
+    incap = _incapacitated(target.get("nonlethal"))
+    return [CRITICAL, MISS, NO_EFFECT, SHAKEN] + [_wound_label(n) for n in range(1, room + 1)] + [incap]
 
 
 def outcome_of(result: AttackResult) -> str:
@@ -149,15 +155,14 @@ def outcome_of(result: AttackResult) -> str:
         return MISS
     damages = d.get("damage") or []
     if damages and "broken" in damages[0]:
-        return "hit: broken" if any(x["broken"] for x in damages) else "hit: holds"
+        return BROKEN if any(x["broken"] for x in damages) else HOLDS
     kinds = {e.kind: e for e in result.effects if e.target == tid}
     if "incapacitated" in kinds:
-        return "hit: Incapacitated" + (" (nonlethal: unconscious)" if kinds["incapacitated"].data.get("nonlethal")
-                                       else "")
+        return _incapacitated(kinds["incapacitated"].data.get("nonlethal"))
     wounds = sum(int(x.get("wounds", 0)) for x in damages)
     if wounds:
         return _wound_label(wounds)
-    return "hit: Shaken" if "shaken" in kinds else "hit: no effect"
+    return SHAKEN if "shaken" in kinds else NO_EFFECT
 
 
 def _hit_effects(dist: dict, toughness: int, cap: int, obj: bool) -> tuple[tuple, ...]:
@@ -253,13 +258,13 @@ def outcome_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int, 
         out: dict = {}
         for (sh, w, broken), p in states.items():
             if obj:
-                label = "hit: broken" if broken else "hit: holds"
+                label = BROKEN if broken else HOLDS
             elif w and (not wild_t or existing + w > MAX_WOUNDS):
                 label = incap
             elif w:
                 label = _wound_label(w)
             else:
-                label = "hit: Shaken" if sh and not shaken0 else "hit: no effect"
+                label = SHAKEN if sh and not shaken0 else NO_EFFECT
             out[label] = out.get(label, 0.0) + p
         return tuple(out.items())
 

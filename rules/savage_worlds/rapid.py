@@ -18,10 +18,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..dice import DiceSource
+from ..text import joined, say, say_n
 from ..system import AttackRequest, AttackResult, RuleError
 from .data import RAPID_MAX, WILD_DIE
-
-RULE = "(Rapid Attack)"
 
 
 def is_split(request: AttackRequest) -> bool:
@@ -50,16 +49,23 @@ def split_of(request: AttackRequest) -> tuple[int, ...]:
     """The shares picked (``rapid_split``), checked against the attacks and the targets."""
     rapid = request.options["rapid_attack"]
     k = len(request.targets)
-    what = "attacks" if _melee(request) else "shots"
+    melee = _melee(request)
     if k > rapid:
-        raise RuleError(f"Rapid Attack: {rapid} {what} reach at most {rapid} targets, not {k} {RULE}")
+        raise RuleError(say_n("Rapid Attack: {n} attack reaches at most {n} target, not {k} (Rapid Attack)",
+                              "Rapid Attack: {n} attacks reach at most {n} targets, not {k} (Rapid Attack)", rapid, k=k)
+                        if melee else
+                        say_n("Rapid Attack: {n} shot reaches at most {n} target, not {k} (Rapid Attack)",
+                              "Rapid Attack: {n} shots reach at most {n} targets, not {k} (Rapid Attack)", rapid, k=k))
     picked = (request.options or {}).get("rapid_split")
     if picked in (None, "", "even"):
         return even(rapid, k)
     allowed = {key_of(s): s for s in splits(rapid, k)}
     if picked not in allowed:
-        raise RuleError(f"Rapid Attack: {rapid} {what} among {k} targets, each at least one, "
-                        f"as {', '.join(list(allowed)[:4])}{'...' if len(allowed) > 4 else ''}; not {picked!r} {RULE}")
+        ways = ", ".join(list(allowed)[:4]) + ("..." if len(allowed) > 4 else "")  # shares as they are picked: data
+        raise RuleError(say("Rapid Attack: {n} attacks among {k} targets, each at least one, as {ways}; not {value} "
+                            "(Rapid Attack)", n=rapid, k=k, ways=ways, value=repr(picked)) if melee else
+                        say("Rapid Attack: {n} shots among {k} targets, each at least one, as {ways}; not {value} "
+                            "(Rapid Attack)", n=rapid, k=k, ways=ways, value=repr(picked)))
     return allowed[picked]
 
 
@@ -90,7 +96,7 @@ def subrequests(request: AttackRequest, split: tuple[int, ...]) -> list[tuple[At
 
 def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     """A Rapid Attack divided among targets: the dice rolled once, each resolved against its target."""
-    from .attack import plan_of, resolve
+    from .attack import plan_of, resolve, skill_words
     from .checks import parse_die, trait_die_modifiers
 
     split = split_of(request)
@@ -100,9 +106,9 @@ def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     total = sum(split)
     names = [sub.target.name for sub, _ in parts]
     aim = [names[j] for j, n in enumerate(split) for _ in range(n)]
-    trait_rolls = [dice.roll(f"d{parse_die(first['die']).sides}!", f"{first['skill'].title()} die {i + 1} "
-                             f"(at {aim[i]})") for i in range(total)]
-    wild = dice.roll(f"{WILD_DIE}!", "Wild Die") if first["wild"] else None
+    trait_rolls = [dice.roll(f"d{parse_die(first['die']).sides}!", say("{skill} die {n} (at {name})",
+                             skill=skill_words(first["skill"]), n=i + 1, name=aim[i])) for i in range(total)]
+    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die")) if first["wild"] else None
     rolls = trait_rolls + ([wild] if wild else [])
     ones = sum(1 for r in trait_rolls if r.first_faces[0] == 1)
     critical = wild is not None and wild.first_faces[0] == 1 and 2 * ones >= len(trait_rolls)
@@ -115,7 +121,7 @@ def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             worst = min(range(n), key=lambda i: kept[i])
             if wild.total > kept[worst]:
                 kept[worst], replaced = wild.total, worst
-        mods = trait_die_modifiers(parse_die(plan["die"]), plan["skill"].title()) + plan["modifiers"]
+        mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
         res = resolve(sub, plan, mine, kept, replaced, critical, wild if j == 0 else None, dice, [], mods)
         results.append((sub, n, res))
         start += n
@@ -128,9 +134,10 @@ def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
                 seen_vulnerable = True
             effects.append(e)
         rolls += res.rolls
-    what = "attacks" if first["kind"] == "melee" else "shots"
+    melee = first["kind"] == "melee"
     for sub, n, res in results:
-        summary.append(f"{res.summary} ({n} of the {total} {what})")
+        summary.append(say("{summary} ({n} of the {total} attacks)", summary=res.summary, n=n, total=total) if melee
+                       else say("{summary} ({n} of the {total} shots)", summary=res.summary, n=n, total=total))
     first_res = results[0][2]
     details = {**first_res.details, "rapid_split": list(split), "targets": [
         {"target": sub.target.id, "name": sub.target.name, "hit": res.hit, "dice": n, "tn": res.details["tn"],
@@ -139,10 +146,12 @@ def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     details["shots"] = [s for _, _, res in results for s in res.details["shots"]]
     return AttackResult(
         hit=any(res.hit for _, _, res in results),
-        summary=f"Rapid Attack, {total} {what} at {len(results)} targets: " + "; ".join(summary),
+        summary=(say("Rapid Attack, {n} attacks at {k} targets: {parts}", n=total, k=len(results), parts=joined(summary))
+                 if melee else
+                 say("Rapid Attack, {n} shots at {k} targets: {parts}", n=total, k=len(results), parts=joined(summary))),
         rolls=rolls,
         modifiers=merged([(sub.target.name, res.modifiers) for sub, _, res in results],
-                         lambda m, name: replace(m, label=f"{name}: {m.label}")),
+                         lambda m, name: replace(m, label=say("{name}: {label}", name=name, label=m.label))),
         effects=effects,
         details=details,
     )
@@ -175,10 +184,12 @@ def split_odds(request: AttackRequest) -> dict:
             nxt[k] = nxt.get(k, 0.0) + p * (1 - o["hit"])
         count = nxt
     k = len(per)
-    outcomes = [{"label": "no target hit" if h == 0 else f"{h} of {k} targets hit", "p": p}
+    outcomes = [{"label": say("no target hit") if h == 0 else say("{h} of {k} targets hit", h=h, k=k), "p": p}
                 for h, p in sorted(count.items()) if p > 0]
-    what = "attack" if _melee(request) else "shot"
-    shares = ", ".join(f"{x} {what}{'s' if x != 1 else ''} at {t['name']}" for x, t in zip(split, per))
+    melee = _melee(request)
+    shares = joined([say_n("{n} attack at {name}", "{n} attacks at {name}", x, name=t["name"]) if melee else
+                     say_n("{n} shot at {name}", "{n} shots at {name}", x, name=t["name"]) for x, t in zip(split, per)],
+                    ", ")
     return {"hit": 1 - count.get(0, 0.0), "outcomes": outcomes, "targets": per,
-            "modifiers": merged(each, lambda m, name: {**m, "label": f"{name}: {m['label']}"}),
-            "note": f"Rapid Attack: {shares}; the one Wild Die goes with the first target's dice."}
+            "modifiers": merged(each, lambda m, name: {**m, "label": say("{name}: {label}", name=name, label=m["label"])}),
+            "note": say("Rapid Attack: {shares}; the one Wild Die goes with the first target's dice.", shares=shares)}

@@ -8,9 +8,10 @@ Sources: the Savage Worlds core facts (Parry, Toughness, Pace);
 
 from __future__ import annotations
 
+from ..text import said, say
 from ..system import Modifier, RuleError, SheetError, SheetField, column
 from .checks import damage_expression, half_die, parse_die
-from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE, SESSION_BENNIES
+from .data import ATTRIBUTES, COMBAT_SKILLS, DEFAULT_CARD_EDGES, IMPROVISED, MAX_WOUNDS, PACE, SESSION_BENNIES, SKILL_WORDS
 
 
 #: the dice a trait is written with; a trait above d12 is d12+1, d12+2...
@@ -119,13 +120,13 @@ def _whole(key: str | tuple, value, low, high) -> int:
             raise ValueError
         n = int(value)
     except (TypeError, ValueError):
-        raise SheetError(path, f"a whole number, not {value!r}") from None
+        raise SheetError(path, say("a whole number, not {value}", value=repr(value))) from None
     if low is not None and n < low:
         if low:
-            raise SheetError(path, f"{n} is below {low}")
-        raise SheetError(path, "cannot be negative", f"{_dotted(path)} cannot be negative")
+            raise SheetError(path, say("{n} is below {low}", n=n, low=low))
+        raise SheetError(path, say("cannot be negative"), say("{field} cannot be negative", field=_dotted(path)))
     if high is not None and n > high:
-        raise SheetError(path, f"at most {high}, not {n}")
+        raise SheetError(path, say("at most {most}, not {n}", most=high, n=n))
     return n
 
 
@@ -133,16 +134,16 @@ def _die_field(path: tuple, value) -> None:
     try:
         parse_die(value)
     except RuleError:
-        raise SheetError(path, f"not a die: {value!r} (write d4, d6, d8, d10, d12 or d12+1)") from None
+        raise SheetError(path, say("not a die: {value} (write d4, d6, d8, d10, d12 or d12+1)", value=repr(value))) from None
 
 
 def validate_sheet(sheet: dict) -> None:
     """SheetError naming the first field that is not valid (``attributes.vigor``, ``weapons.Colt.rof``...)."""
     if not isinstance(sheet, dict):
-        raise RuleError("a sheet is a table of fields")
+        raise RuleError(say("a sheet is a table of fields"))
     for key in ("attributes", "skills", "weapons"):
         if not isinstance(sheet.get(key) or {}, dict):
-            raise SheetError((key,), f"a table of name to {'die' if key != 'weapons' else 'weapon'}")
+            raise SheetError((key,), say("a table of name to weapon") if key == "weapons" else say("a table of name to die"))
     for a in ATTRIBUTES:
         _die_field(("attributes", a), (sheet.get("attributes") or {}).get(a, "d6"))
     for k, v in (sheet.get("skills") or {}).items():
@@ -152,14 +153,14 @@ def validate_sheet(sheet: dict) -> None:
             _whole(key, sheet[key], low, high)
     for key in _FLAGS:
         if key in sheet and not isinstance(sheet[key], bool):
-            raise SheetError((key,), f"yes or no (true/false), not {sheet[key]!r}")
+            raise SheetError((key,), say("yes or no (true/false), not {value}", value=repr(sheet[key])))
     for key in ("edges", "hindrances"):
         v = sheet.get(key) or []
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise SheetError((key,), "a list of names")
+            raise SheetError((key,), say("a list of names"))
     for k, w in (sheet.get("weapons") or {}).items():
         if not isinstance(w, dict):
-            raise SheetError(("weapons", k), "a table of damage, range, AP, RoF...")
+            raise SheetError(("weapons", k), say("a table of damage, range, AP, RoF..."))
         for key, low in _WEAPON_COUNTS.items():
             if key in w:
                 _whole(("weapons", k, key), w[key], low, None)
@@ -170,12 +171,12 @@ def validate_sheet(sheet: dict) -> None:
         try:
             damage_expression(ws["damage"], "d6")
         except RuleError as exc:
-            raise SheetError(("weapons", k, "damage"), str(exc)) from None
+            raise SheetError(("weapons", k, "damage"), said(exc)) from None
         if ws["min_str"]:
             try:
                 parse_die(ws["min_str"])
             except RuleError as exc:
-                raise SheetError(("weapons", k, "min_str"), str(exc)) from None
+                raise SheetError(("weapons", k, "min_str"), said(exc)) from None
 
 
 def weapon_defaults(w: dict) -> dict:
@@ -194,8 +195,8 @@ def weapon_stats(weapon: dict | None) -> dict:
         try:
             rng, dmg, min_str = IMPROVISED[str(w["improvised"]).lower()]
         except KeyError:
-            raise SheetError(("improvised",), f"improvised weapons are light, medium or heavy, not {w['improvised']!r}",
-                             f"improvised weapons are light, medium or heavy, not {w['improvised']!r}") from None
+            reason = say("improvised weapons are light, medium or heavy, not {value}", value=repr(w["improvised"]))
+            raise SheetError(("improvised",), reason, reason) from None
         w.update(damage=dmg, min_str=min_str)
         if w["thrown"]:
             w["range"] = "/".join(str(r) for r in rng)
@@ -206,7 +207,7 @@ def weapon_stats(weapon: dict | None) -> dict:
         except ValueError:
             parts = []
         if len(parts) != 3 or not (0 < parts[0] <= parts[1] <= parts[2]):
-            reason = f"a range reads like 12/24/48, not {w['range']!r}"
+            reason = say("a range reads like 12/24/48, not {value}", value=repr(w["range"]))
             raise SheetError(("range",), reason, reason)
         ranges = tuple(parts)
     w["ranges"] = ranges
@@ -219,7 +220,7 @@ def skill_die(sheet: dict, skill: str) -> tuple[str, list[Modifier]]:
     if die:
         parse_die(die)
         return die, []
-    return "d4", [Modifier(f"Unskilled {skill.title()}", -2, "core rules (reading)")]
+    return "d4", [Modifier(say("Unskilled {skill}", skill=SKILL_WORDS.get(skill, skill.title())), -2, "core rules (reading)")]
 
 
 def ready_melee(sheet: dict) -> list[dict]:

@@ -21,9 +21,9 @@ def one_target(request: AttackRequest) -> None:
     """An attack is at one target, but for a Rapid Attack divided among targets (:mod:`.rapid`): several
     are hit by an area template (Area Effect Attacks), not a list, and RoF fires more dice at the one."""
     if len(request.targets) > 1 and not rapid.is_split(request):
-        raise RuleError("Savage Worlds attacks one target at a time but for a Rapid Attack, which may divide its "
-                        "attacks among targets (Rapid Attack); an area template hits everyone under it "
-                        "(Area Effect Attacks), and RoF fires more dice at the one target")
+        raise RuleError(say("Savage Worlds attacks one target at a time but for a Rapid Attack, which may divide its "
+                            "attacks among targets (Rapid Attack); an area template hits everyone under it "
+                            "(Area Effect Attacks), and RoF fires more dice at the one target"))
 
 
 class SavageWorlds(BaseSystem):
@@ -57,6 +57,10 @@ class SavageWorlds(BaseSystem):
 
     def default_settings(self) -> dict:
         return data.default_settings()
+
+    def validate_settings(self, settings: dict) -> None:
+        """A setting read as one of a few words is refused when the GM sets it, not on the next Shaken turn."""
+        turns.check_shaken_recovery(settings.get("shaken_recovery", "swade"))
 
     # -- initiative and movement
 
@@ -135,7 +139,9 @@ class SavageWorlds(BaseSystem):
     # -- range and cover
 
     def range_band(self, distance: float, weapon: dict) -> str | None:
-        return _attack.range_band(distance, weapon)
+        """The band's key as words (``"short"``, said "kurz" to a German reader)."""
+        band = _attack.range_band(distance, weapon)
+        return _attack.BAND_WORDS.get(band, band) if band else band
 
     def cover_effect(self, cover: Any, settings: dict | None = None) -> CoverEffect:
         return _cover.cover_effect(cover, settings)

@@ -17,6 +17,7 @@ import math
 
 from ..dice import DiceSource
 from ..grid import SQUARE, Grid, grid_of
+from ..text import say
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
 from .attack import effective_toughness, plan_of, settings_of, target_toughness
 from .checks import trait_roll
@@ -33,7 +34,7 @@ def deviation_multiplier(band: str) -> int:
     try:
         return DEVIATION_MULTIPLIER[str(band).lower()]
     except KeyError:
-        raise RuleError(f"no deviation for range band {band!r}") from None
+        raise RuleError(say("no deviation for range band {band}", band=repr(band))) from None
 
 
 def _cell_square(cell, grid: Grid = SQUARE) -> list[tuple[float, float]]:
@@ -144,7 +145,7 @@ def blast_cells(centre_cell, size: str, *, coverage: str = "touched", width: int
     try:
         radius = BLAST_RADIUS[size]
     except KeyError:
-        raise RuleError(f"no blast template {size!r} (small, medium or large)") from None
+        raise RuleError(say("no blast template {size} (small, medium or large)", size=repr(size))) from None
     grid = grid or grid_of(centre_cell)
     c = cell_centre(centre_cell, grid)
     cells = set()
@@ -161,7 +162,7 @@ def _unit(a, b) -> tuple[float, float]:
     dx, dy = b[0] - a[0], b[1] - a[1]
     n = math.hypot(dx, dy)
     if n < _EPS:
-        raise RuleError("a cone or line needs a direction: aim at another square")
+        raise RuleError(say("a cone or line needs a direction: aim at another square"))
     return dx / n, dy / n
 
 
@@ -229,7 +230,7 @@ def template_cells(template: str, origin_cell, aim_cell, settings: dict | None =
     elif template == "line":
         poly = line_polygon(origin_cell, aim_cell, s["line_length"], 1.0, grid)
     else:
-        raise RuleError(f"no template {template!r} (small, medium, large, cone or line)")
+        raise RuleError(say("no template {template} (small, medium, large, cone or line)", template=repr(template)))
     return polygon_cells(poly, width=width, height=height, exclude={origin_cell}, grid=grid)
 
 
@@ -240,8 +241,8 @@ def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, di
     band's multiplier, at most half the distance to the target, towards the
     clock direction a d12 shows. 12 o'clock points straight on, away from the
     attacker; 3 o'clock is a quarter turn clockwise as seen on the map."""
-    dist_roll = dice.roll(DEVIATION_DICE["launched" if launched else "thrown"], "deviation distance")
-    clock = dice.roll("d12", "deviation direction")
+    dist_roll = dice.roll(DEVIATION_DICE["launched" if launched else "thrown"], say("deviation distance"))
+    clock = dice.roll("d12", say("deviation direction"))
     raw = dist_roll.total * deviation_multiplier(band)
     cap = distance_to_target / 2
     inches = min(raw, cap)
@@ -290,9 +291,9 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     settings = settings_of(request)
     plan = plan_of(request)
     if plan["kind"] == "melee":
-        raise RuleError("templates are for thrown or ranged weapons")
+        raise RuleError(say("templates are for thrown or ranged weapons"))
     if plan["rof"] > 1:
-        raise RuleError("an area attack fires once (RoF 1)")
+        raise RuleError(say("an area attack fires once (RoF 1)"))
     centre = tuple(opts.get("centre") or request.target.position)
     a = request.attacker
     tr = trait_roll(plan["die"], dice, wild_card=plan["wild"], modifiers=plan["modifiers"], tn=TN,
@@ -325,23 +326,23 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
         for v in victims:
             vs = v.sheet or {}
             tough, notes = effective_toughness(target_toughness(vs, None), plan["ap"])
-            droll = dice.roll(plan["damage_expr"], f"damage to {v.name}")
+            droll = dice.roll(plan["damage_expr"], say("damage to {name}", name=v.name))
             rolls.append(droll)
             total = droll.total + dmg_mod
             bonus = None
             if hit and raises:
-                bonus = dice.roll("d6!", f"raise: bonus damage to {v.name}")
+                bonus = dice.roll("d6!", say("raise: bonus damage to {name}", name=v.name))
                 rolls.append(bonus)
                 total += bonus.total
             reductions = []
             armour = area_cover(request.board, origin, tuple(v.position), settings)
             if armour is None:
-                per_target.append({"target": v.id, "protected": True, "note": "total cover from the centre"})
+                per_target.append({"target": v.id, "protected": True, "note": say("total cover from the centre")})
                 continue
             if armour:
-                reductions.append(Modifier("Cover between the centre and the target", -armour, "Area Effect Attacks"))
+                reductions.append(Modifier(say("Cover between the centre and the target"), -armour, "Area Effect Attacks"))
             if vs.get("prone"):
-                reductions.append(Modifier("Prone target", -PRONE_AREA_REDUCTION, "Prone Targets"))
+                reductions.append(Modifier(say("Prone target"), -PRONE_AREA_REDUCTION, "Prone Targets"))
             total += int(sum(m.value for m in reductions))
             st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))
             res = st.take(total, tough)

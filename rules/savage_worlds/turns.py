@@ -26,7 +26,7 @@ from .data import SKILL_WORDS
 def multi_action_penalty(actions: int) -> int:
     """Actions Per Turn: -2 per action beyond the first, to every action that turn."""
     if actions < 1:
-        raise RuleError("a turn has at least one action")
+        raise RuleError(say("a turn has at least one action"))
     return MULTI_ACTION_STEP * (actions - 1)
 
 
@@ -38,7 +38,7 @@ def _card_key(card: str) -> tuple[int, int]:
     if rank == "T":
         rank = "10"
     if rank not in RANKS or suit not in SUITS:
-        raise RuleError(f"not an action card: {card!r} (write AS, 10H, 2C, RJ or BJ)")
+        raise RuleError(say("not an action card: {card} (write AS, 10H, 2C, RJ or BJ)", card=repr(card)))
     return (RANKS.index(rank), SUITS.index(suit))
 
 
@@ -63,12 +63,15 @@ def new_deck() -> list[str]:
     return [r + s for s in SUITS for r in RANKS] + list(JOKERS)
 
 
+_SHUFFLE = say("shuffle the action deck")  #: each shuffling die's purpose (one words for the 53 of a shuffle)
+
+
 def shuffle(cards: list[str], dice: DiceSource) -> tuple[list[str], list[RollRecord]]:
     """Fisher-Yates through the dice source, so a seed replays and a test scripts it."""
     out = list(cards)
     rolls = []
     for i in range(len(out) - 1, 0, -1):
-        r = dice.roll(f"d{i + 1}", "shuffle the action deck")
+        r = dice.roll(f"d{i + 1}", _SHUFFLE)
         rolls.append(r)
         j = r.total - 1
         out[i], out[j] = out[j], out[i]
@@ -95,12 +98,12 @@ def _check_deck(deck: dict) -> dict:
             "joker_dealt": bool(deck.get("joker_dealt", False)),
         }
     except (KeyError, TypeError):
-        raise RuleError("an action deck needs a 'draw' list") from None
+        raise RuleError(say("an action deck needs a 'draw' list")) from None
     every = d["draw"] + d["discard"] + d["dealt"]
     for c in every:
         _card_key(c)
     if sorted(every) != sorted(new_deck()):
-        raise RuleError("the action deck does not hold the 54 cards once each")
+        raise RuleError(say("the action deck does not hold the 54 cards once each"))
     return d
 
 
@@ -109,7 +112,7 @@ def draw_card(deck: dict, dice: DiceSource) -> tuple[str, dict]:
     d = dict(deck, draw=list(deck["draw"]), discard=list(deck["discard"]), dealt=list(deck["dealt"]))
     if not d["draw"]:
         if not d["discard"]:
-            raise RuleError("every card of the action deck is out")
+            raise RuleError(say("every card of the action deck is out"))
         d["draw"], _ = shuffle(d["discard"], dice)
         d["discard"] = []
     card = d["draw"].pop(0)
@@ -208,7 +211,7 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
             continue
         if surprise == "victim":
             notice = sheet.get("skills", {}).get("notice")
-            die, mods = (notice, []) if notice else ("d4", [Modifier("Unskilled", -2, CORE)])
+            die, mods = (notice, []) if notice else ("d4", [Modifier(say("Unskilled"), -2, CORE)])
             tr = trait_roll(die, dice, wild_card=wild, modifiers=mods + condition_modifiers(sheet), name="Notice")
             rolls += [r for r in (tr.trait, tr.wild) if r]
             entry["notice"] = tr.to_dict()
@@ -341,6 +344,13 @@ def _new_round(state: dict, combatants: list[Combatant], dice: DiceSource, setti
     return new, rolls, log, changes
 
 
+def check_shaken_recovery(rule) -> str:
+    """The ``shaken_recovery`` setting: "swade" or "classic"; RuleError otherwise."""
+    if rule not in ("swade", "classic"):
+        raise RuleError(say("shaken_recovery is 'swade' or 'classic', not {value}", value=repr(rule)))
+    return rule
+
+
 def shaken_recovery(c: Combatant, per: dict, dice: DiceSource, settings: dict) -> dict:
     """Start of a Shaken character's turn (core rules, reading; the reference
     is silent): a Spirit roll, with wound, Fatigue and Joker modifiers. With
@@ -354,9 +364,7 @@ def shaken_recovery(c: Combatant, per: dict, dice: DiceSource, settings: dict) -
     if per.get("joker"):
         mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
     tr = trait_roll(die, dice, wild_card=bool(sheet.get("wild_card", True)), modifiers=mods, name=say("Spirit"))
-    rule = settings["shaken_recovery"]
-    if rule not in ("swade", "classic"):
-        raise RuleError(f"shaken_recovery is 'swade' or 'classic', not {rule!r}")
+    rule = check_shaken_recovery(settings["shaken_recovery"])
     recovered = tr.success
     free_only = not tr.success or (rule == "classic" and tr.raises == 0)
     if tr.critical_failure:
@@ -557,7 +565,7 @@ def _turn_modifiers(per: dict, sheet: dict) -> list[Modifier]:
     if n > 1:
         mods.append(Modifier(f"Multi-action ({n} actions)", multi_action_penalty(n), "Actions Per Turn"))
     if per.get("ran"):
-        mods.append(Modifier("Running", RUNNING_PENALTY, CORE))
+        mods.append(Modifier(say("Running"), RUNNING_PENALTY, CORE))
     if per.get("joker"):
         mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
     return mods + condition_modifiers(sheet)
@@ -865,7 +873,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
         raise RuleError(say("{name} is prone: stand up first ({cost}\" of movement)", name=mover.name, cost=STAND_COST))
     cost = float(cost)
     if cost < 0:
-        raise RuleError("a move cannot cost less than nothing")
+        raise RuleError(say("a move cannot cost less than nothing"))
     left = movement_left(state, mover, settings)
     per = state.setdefault("combatants", {}).setdefault(mover.id, _fresh_state())
     if cost > left + 1e-9:

@@ -112,44 +112,96 @@ def png(width=8, height=8) -> bytes:
     return out.getvalue()
 
 
-def test_the_pictures_refusals_are_in_the_senders_language(app, monkeypatch):
+def gm_page_in(app, g, language: str):
+    """A browser in ``language`` that opened the GM page (its session holds the GM key, as upload.js's does)."""
+    client = client_in(app, language)
+    assert client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).status_code == 200
+    return client
+
+
+def upload(client, url: str, body: bytes, filename: str, **headers):
+    return client.post(url, headers=headers, data={"file": (io.BytesIO(body), filename)},
+                       content_type="multipart/form-data")
+
+
+def test_the_pictures_refusals_are_in_the_page_readers_language(app, monkeypatch):
+    """From the GM page (upload.js), a map or picture refused is said in the page's language; the same upload
+    through the JSON API answers in English whatever the caller's Accept-Language (docs/PROTOCOL.md)."""
     api, g, p = new_game(app)
     gm = g["gm_token"]
+    page = gm_page_in(app, g, "de")
+    maps, picture = f"/games/{g['id']}/maps", f"/games/{g['id']}/maps/picture"
+    api_maps, api_picture = f"/api/games/{g['id']}/maps", f"/api/games/{g['id']}/maps/active/picture"
     # a file that is no Universal VTT map
-    r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
-                 data={"file": (io.BytesIO(b"\x00\x01 not a map"), "cave.uvtt")}, content_type="multipart/form-data")
+    r = upload(page, maps, b"\x00\x01 not a map", "cave.uvtt")
     assert r.status_code in (400, 422) and r.json["error"].startswith("nicht importiert: "), r.json
+    r = upload(api, api_maps, b"\x00\x01 not a map", "cave.uvtt", **bearer(gm, **DE))
+    assert r.status_code in (400, 422) and r.json["error"].startswith("not imported: "), r.json
     # a map whose picture is none: the reason said in German too (its JSON key, "image", named as it is)
     import base64, json
 
     cave = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4},
                                           "pixels_per_grid": 50}, "line_of_sight": [], "portals": [], "lights": [],
             "image": base64.b64encode(b"GIF89a not ours").decode()}
-    r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
-                 data={"file": (io.BytesIO(json.dumps(cave).encode()), "cave.uvtt")}, content_type="multipart/form-data")
+    r = upload(page, maps, json.dumps(cave).encode(), "cave.uvtt")
     assert r.status_code == 422 and r.json["error"] == "nicht importiert: image: kein PNG-, JPEG- oder WebP-Bild", r.json
+    r = upload(api, api_maps, json.dumps(cave).encode(), "cave.uvtt", **bearer(gm, **DE))
+    assert r.status_code == 422 and r.json["error"] == "not imported: image: not a PNG, JPEG or WebP picture", r.json
     # a file that is no map: its JSON not an object, cut short (the JSON parser's own words stay as it says them)
     for body, said in [(b"[1, 2]", "nicht importiert: keine Universal-VTT-Datei: die oberste Ebene ist kein JSON-Objekt"),
                        (b'{"format": 0.3, "resolution": {', "nicht importiert: kein gültiges JSON: "),
                        (b"   ", "nicht importiert: die Datei ist leer")]:
-        r = api.post(f"/api/games/{g['id']}/maps", headers=bearer(gm, **DE),
-                     data={"file": (io.BytesIO(body), "cave.uvtt")}, content_type="multipart/form-data")
+        r = upload(page, maps, body, "cave.uvtt")
         assert r.status_code == 422 and r.json["error"].startswith(said), r.json
         if "JSON: " in said:
             assert "(Zeile 1, Spalte " in r.json["error"] and "die Datei endet zu früh" in r.json["error"], r.json
     # a file that is no picture, an empty one, a PNG cut short (the upload's field, "file", is named as it is)
-    for body, said in [(b"GIF89a not ours", "file: kein PNG-, JPEG- oder WebP-Bild"),
-                       (b"", "file: die Datei ist leer"),
-                       (png()[:40], "file: das PNG-Bild ist beschädigt oder abgeschnitten (")]:
-        r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(gm, **DE),
-                     data={"file": (io.BytesIO(body), "floor.png")}, content_type="multipart/form-data")
+    for body, said, english in [(b"GIF89a not ours", "file: kein PNG-, JPEG- oder WebP-Bild",
+                                 "file: not a PNG, JPEG or WebP picture"),
+                                (b"", "file: die Datei ist leer", "file: the file is empty"),
+                                (png()[:40], "file: das PNG-Bild ist beschädigt oder abgeschnitten (",
+                                 "file: the PNG picture is damaged or truncated (")]:
+        r = upload(page, picture, body, "floor.png")
         assert r.status_code == 422 and r.json["error"].startswith(said), r.json
+        r = upload(api, api_picture, body, "floor.png", **bearer(gm, **DE))
+        assert r.status_code == 422 and r.json["error"].startswith(english), r.json
     # the game's picture budget full: the sizes said with the message in German
     monkeypatch.setattr(pictures, "GAME_BUDGET", 10)
-    r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(gm, **DE),
-                 data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
+    r = upload(page, picture, png(), "floor.png")
     assert r.status_code in (400, 413, 422, 507), (r.status_code, r.json)
     assert r.json["error"].startswith("die Bilder dieses Spiels belegen 0.0 MB der 0 MB"), r.json
+
+
+def test_a_maps_structure_refused_is_said_in_the_page_readers_language_and_in_english_to_the_api(app):
+    """The Universal VTT file's own structure (a door without its end points, a map too big, a light that is no
+    object...): said in the GM page's language, its JSON keys named as they are; English through the JSON API."""
+    import json
+
+    api, g, _p = new_game(app)
+    page = gm_page_in(app, g, "de")
+    res = {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4}, "pixels_per_grid": 50}
+    cases = [
+        ({"format": 0.3, "resolution": res, "portals": [{"bounds": [{"x": 1, "y": 1}]}]},
+         "nicht importiert: portals[0].bounds: eine Tür braucht ihre zwei Endpunkte",
+         "not imported: portals[0].bounds: a door needs its two end points"),
+        ({"format": 0.3, "resolution": {**res, "map_size": {"x": 900, "y": 4}}},
+         "nicht importiert: resolution.map_size: 900 x 4 Felder; eine Karte hat 1 bis ",
+         "not imported: resolution.map_size: 900 x 4 cells; a map is 1 to "),
+        ({"format": 0.3, "resolution": res, "lights": ["lamp"]},
+         "nicht importiert: lights[0]: ein Licht ist ein Objekt mit einer Position",
+         "not imported: lights[0]: a light is an object with a position"),
+        ({"format": "new", "resolution": res},
+         "nicht importiert: format: muss eine Zahl sein wie 0.3, nicht 'new'",
+         "not imported: format: must be a number such as 0.3, not 'new'"),
+    ]
+    maps_before = set(app.extensions["tacmap"].game(g["id"]).maps)
+    for cave, german, english in cases:
+        body = json.dumps(cave).encode()
+        r = upload(page, f"/games/{g['id']}/maps", body, "cave.uvtt")
+        assert r.status_code == 422 and r.json["error"].startswith(german), r.json
+        r = upload(api, f"/api/games/{g['id']}/maps", body, "cave.uvtt", **bearer(g["gm_token"], **DE))
+        assert r.status_code == 422 and r.json["error"].startswith(english), r.json
+    assert set(app.extensions["tacmap"].game(g["id"]).maps) == maps_before  # nothing was imported
 
 
 def test_a_template_a_player_may_not_move_is_refused_in_their_language(app):
@@ -176,21 +228,23 @@ def test_a_template_a_player_may_not_move_is_refused_in_their_language(app):
 
 
 def test_a_picture_upload_the_busy_server_turns_away_is_told_so_in_the_senders_language(app, monkeypatch):
-    """Every decode place taken (held here): the upload is a 503 with Retry-After, its reason in German."""
+    """Every decode place taken (held here): the upload is a 503 with Retry-After, its reason in German on the GM
+    page, in English through the JSON API (whatever its Accept-Language)."""
     api, g, _p = new_game(app)
+    page = gm_page_in(app, g, "de")
     monkeypatch.setattr(pictures, "DECODE_WAIT", 0.05)
     held = [pictures._DECODES.acquire(timeout=1) for _ in range(pictures.DECODES_AT_ONCE)]
     try:
         assert all(held)
-        r = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(g["gm_token"], **DE),
-                     data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
-        english = api.post(f"/api/games/{g['id']}/maps/active/picture", headers=bearer(g["gm_token"]),
-                           data={"file": (io.BytesIO(png()), "floor.png")}, content_type="multipart/form-data")
+        r = upload(page, f"/games/{g['id']}/maps/picture", png(), "floor.png")
+        english = upload(api, f"/api/games/{g['id']}/maps/active/picture", png(), "floor.png",
+                         **bearer(g["gm_token"], **DE))
     finally:
         for _ in held:
             pictures._DECODES.release()
     assert r.status_code == 503 and r.headers["Retry-After"] == str(pictures.RETRY_AFTER)
     assert r.json["error"] == f"der Server liest gerade andere Bilder: versuche es in {pictures.RETRY_AFTER} Sekunden noch einmal"
+    assert english.status_code == 503 and english.headers["Retry-After"] == str(pictures.RETRY_AFTER)
     assert english.json["error"] == f"the server is busy reading other pictures: try again in {pictures.RETRY_AFTER} seconds"
     assert app.extensions["tacmap"].game(g["id"]).maps  # the map is there, with no picture set
     assert not any(m.picture for m in app.extensions["tacmap"].game(g["id"]).maps.values())

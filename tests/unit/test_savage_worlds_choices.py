@@ -251,7 +251,7 @@ def test_in_a_fight_the_books_not_the_card_say_actions_running_and_the_joker():
     opts = listed(request)
     assert not opts["joker"]["available"] and "Joker" in opts["joker"]["reason"]
     request.options = {"joker": True}
-    with pytest.raises(RuleError, match="Initiative: the Joker is the card dealt"):
+    with pytest.raises(RuleError, match=r"Ann does not hold the Joker: the card dealt says so \(Initiative\)"):
         S.odds(request)
     request.options = {"joker": False, "actions": 1}
     assert S.odds(request)["hit"] > 0

@@ -28,7 +28,7 @@ from rules.system import Combatant, RuleError, RuleNotImplemented
 from . import characters, fog, text, zonelayout
 from .text import N_
 from .model import Event, Rejected, cells_at
-from rules.text import Say, say
+from rules.text import Say, said, say
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -182,14 +182,14 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
     try:
         return call()
     except RuleNotImplemented as exc:
-        raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
+        raise Rejected(named(game, say("not automated: {why}", why=said(exc)), actor, hidden_as=say("someone"))) from None
     except RuleError as exc:
         raise Rejected(named(game, rules_words(exc), actor, hidden_as=say("someone"))) from None
 
 
 def rules_words(exc: RuleError) -> str:
     """A rules' refusal as its words: the ``Say`` it was raised with (said in the reader's language), else its text."""
-    return exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)
+    return said(exc)
 
 
 @lru_cache(maxsize=64)
@@ -223,7 +223,7 @@ def _check_roll(expr: str) -> None:
     try:
         terms = parse(expr)
     except DiceError as exc:
-        raise Rejected(N_("expr: %(error)s"), error=str(exc)) from None
+        raise Rejected(N_("expr: %(error)s"), error=said(exc)) from None  # the rules' words: in the sender's language
     dice = sum(t.count for t in terms)
     if dice > MAX_ROLL_DICE:
         raise Rejected(N_("expr: a roll has %(n)s dice at most"), n=MAX_ROLL_DICE)
@@ -251,7 +251,7 @@ def _check_settings(game: "Game", changes: dict) -> dict:
         try:
             validate({**defaults, **changed})
         except (RuleError, ValueError) as exc:
-            raise Rejected(N_("settings: %(error)s"), error=str(exc)) from None
+            raise Rejected(N_("settings: %(error)s"), error=said(exc)) from None
     return changed
 
 

@@ -9,6 +9,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, Strict, Stri
 
 from rules.board import Board
 from rules.grid import Grid
+from rules.text import said
 
 from . import text, validation, zonelayout
 from .model import MAX_BOARD, MAX_SEGMENTS, Rejected
@@ -130,5 +131,5 @@ def grid_board(payload) -> Board:
         try:
             step()
         except ValueError as exc:
-            raise Rejected(f"map.{part}.{index}: {exc}") from None
+            raise Rejected(N_("map.%(part)s.%(index)s: %(error)s"), part=part, index=index, error=said(exc)) from None
     return board

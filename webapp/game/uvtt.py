@@ -59,7 +59,7 @@ PICTURE_TYPES = {"PNG": ("png", "image/png"), "JPEG": ("jpg", "image/jpeg"), "WE
 class UvttError(ValueError):
     """The file is not a usable Universal VTT map; the message says what is wrong: a message id with its
     parameters (``UvttError(N_("%(where)s: ..."), where=...)``, said in the sender's language where it is
-    refused, as a ``Rejected`` is) or an English sentence."""
+    refused, as a ``Rejected`` is)."""
 
     def __init__(self, message: str, **params) -> None:
         super().__init__(message % params if params else message)
@@ -184,15 +184,15 @@ def _without_metadata(img, kind: str, data: bytes, image_ops) -> tuple[bytes, tu
 
 def _number(v, where: str) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise UvttError(f"{where}: must be a number, not {str(v)[:40]!r}")
+        raise UvttError(N_("%(where)s: must be a number, not %(value)s"), where=where, value=repr(str(v)[:40]))
     if abs(v) > MAX_COORD:
-        raise UvttError(f"{where}: {v} is absurdly far away")
+        raise UvttError(N_("%(where)s: %(value)s is absurdly far away"), where=where, value=v)
     return v
 
 
 def _xy(p, where: str) -> tuple[float, float]:
     if not isinstance(p, dict) or "x" not in p or "y" not in p:
-        raise UvttError(f"{where}: a point is {{\"x\", \"y\"}}")
+        raise UvttError(N_('%(where)s: a point is {"x", "y"}'), where=where)
     return _number(p["x"], f"{where}.x"), _number(p["y"], f"{where}.y")
 
 
@@ -211,10 +211,10 @@ def _polylines(d: dict, key: str, required: bool) -> list:
     lines = d.get(key)
     if lines is None:
         if required:
-            raise UvttError(f"{key}: missing (a Universal VTT file lists its walls there)")
+            raise UvttError(N_("%(where)s: missing (a Universal VTT file lists its walls there)"), where=key)
         return []
     if not isinstance(lines, list) or not all(isinstance(line, list) for line in lines):
-        raise UvttError(f"{key}: must be a list of polylines (lists of points)")
+        raise UvttError(N_("%(where)s: must be a list of polylines (lists of points)"), where=key)
     return lines
 
 
@@ -251,28 +251,29 @@ def parse(raw: bytes | str) -> UvttMap:
         raise UvttError(N_("not a Universal VTT file: no resolution (map_origin, map_size, pixels_per_grid)"))
     fmt = d.get("format")
     if fmt is not None and (isinstance(fmt, bool) or not isinstance(fmt, (int, float))):
-        raise UvttError(f"format: must be a number such as 0.3, not {str(fmt)[:20]!r}")
+        raise UvttError(N_("format: must be a number such as 0.3, not %(value)s"), value=repr(str(fmt)[:20]))
 
     size = res.get("map_size")
     if size is None:
-        raise UvttError("resolution.map_size: missing")
+        raise UvttError(N_("resolution.map_size: missing"))
     sx, sy = _xy(size, "resolution.map_size")
     if not (0 < sx <= MAX_CELLS and 0 < sy <= MAX_CELLS):
-        raise UvttError(f"resolution.map_size: {sx:g} x {sy:g} cells; a map is 1 to {MAX_CELLS} cells each way")
+        raise UvttError(N_("resolution.map_size: %(x)s x %(y)s cells; a map is 1 to %(most)s cells each way"), x=f"{sx:g}",
+                        y=f"{sy:g}", most=MAX_CELLS)
     width, height = math.ceil(sx), math.ceil(sy)
     ox, oy = _xy(res.get("map_origin") or {"x": 0, "y": 0}, "resolution.map_origin")
     ppg = _number(res.get("pixels_per_grid", 0), "resolution.pixels_per_grid")
     if not 1 <= ppg <= 1024:
-        raise UvttError(f"resolution.pixels_per_grid: {ppg:g}; expected 1 to 1024 pixels per cell")
+        raise UvttError(N_("resolution.pixels_per_grid: %(value)s; expected 1 to 1024 pixels per cell"), value=f"{ppg:g}")
 
     los = _polylines(d, "line_of_sight", required=False)
     objects = _polylines(d, "objects_line_of_sight", required=False)
     portals = d.get("portals") or []
     if not isinstance(portals, list):
-        raise UvttError("portals: must be a list of doors")
+        raise UvttError(N_("portals: must be a list of doors"))
     count = sum(max(len(line) - 1, 0) for line in los + objects) + len(portals)
     if count > MAX_SEGMENTS:
-        raise UvttError(f"{count} wall segments and doors; a map holds {MAX_SEGMENTS:,} at most")
+        raise UvttError(N_("%(n)s wall segments and doors; a map holds %(most)s at most"), n=count, most=f"{MAX_SEGMENTS:,}")
 
     def point(p, where):
         x, y = _xy(p, where)
@@ -295,29 +296,29 @@ def parse(raw: bytes | str) -> UvttMap:
     for i, portal in enumerate(portals):
         where = f"portals[{i}]"
         if not isinstance(portal, dict):
-            raise UvttError(f"{where}: a door is an object with bounds")
+            raise UvttError(N_("%(where)s: a door is an object with bounds"), where=where)
         bounds = portal.get("bounds")
         if not isinstance(bounds, list) or len(bounds) != 2:
-            raise UvttError(f"{where}.bounds: a door needs its two end points")
+            raise UvttError(N_("%(where)s.bounds: a door needs its two end points"), where=where)
         a, b = point(bounds[0], f"{where}.bounds[0]"), point(bounds[1], f"{where}.bounds[1]")
         if a == b:
-            raise UvttError(f"{where}.bounds: both end points are the same")
+            raise UvttError(N_("%(where)s.bounds: both end points are the same"), where=where)
         closed = portal.get("closed", True)
         if not isinstance(closed, bool):
-            raise UvttError(f"{where}.closed: must be true or false")
+            raise UvttError(N_("%(where)s.closed: must be true or false"), where=where)
         if _touches(a, b, width, height):
             board.add_door(a, b, closed=closed)
 
     lights = d.get("lights") or []
     if not isinstance(lights, list):
-        raise UvttError("lights: must be a list")
+        raise UvttError(N_("lights: must be a list"))
     if len(lights) > MAX_LIGHTS:
-        raise UvttError(f"{len(lights)} lights; a map holds {MAX_LIGHTS} at most")
+        raise UvttError(N_("%(n)s lights; a map holds %(most)s at most"), n=len(lights), most=MAX_LIGHTS)
     kept = []
     for i, light in enumerate(lights):
         where = f"lights[{i}]"
         if not isinstance(light, dict):
-            raise UvttError(f"{where}: a light is an object with a position")
+            raise UvttError(N_("%(where)s: a light is an object with a position"), where=where)
         x, y = point(light.get("position"), f"{where}.position")
         color = light.get("color", "ffffffff")
         kept.append({
@@ -332,14 +333,14 @@ def parse(raw: bytes | str) -> UvttMap:
     image = d.get("image")
     if image not in (None, ""):
         if not isinstance(image, str):
-            raise UvttError("image: must be the picture in base64")
+            raise UvttError(N_("image: must be the picture in base64"))
         image = re.sub(r"^data:[\w/+.-]+;base64,", "", image[:100]) + image[100:]
         if len(image) > MAX_PICTURE_BYTES * 4 // 3 + 1024:
-            raise UvttError(f"image: over the limit of {MAX_PICTURE_BYTES // 1048576} MB")
+            raise UvttError(N_("image: over the limit of %(mb)s MB"), mb=MAX_PICTURE_BYTES // 1048576)
         try:
             data = base64.b64decode(re.sub(r"\s+", "", image), validate=True)
         except (binascii.Error, ValueError):
-            raise UvttError("image: not valid base64") from None
+            raise UvttError(N_("image: not valid base64")) from None
         picture = check_picture(data, "image")
 
     return UvttMap(format=fmt, width=width, height=height, pixels_per_grid=ppg, board=board,

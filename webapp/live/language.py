@@ -73,7 +73,11 @@ def refusal_text(exc: BaseException) -> str:
     parts = getattr(exc, "parts", None)
     if parts:  # a refused payload's errors (webapp/game/validation.py), each said whole, its words too
         said = getattr(exc, "words", ())
-        return "; ".join(gettext(msgid, **{k: gettext(v) if k in said else v for k, v in params.items()})
+
+        def word(v):  # a message id, or one with its own parameters (a damaged log's reason with the error's text)
+            return gettext(v[0], **v[1]) if isinstance(v, tuple) else gettext(v)
+
+        return "; ".join(gettext(msgid, **{k: word(v) if k in said else v for k, v in params.items()})
                          for msgid, params in parts)
     msgid = getattr(exc, "msgid", None)
     if msgid:  # a parameter that is the rules' words (a defense's label, the rules' reason) in the same language

@@ -419,13 +419,17 @@ class DamagedLog(Exception):
                  "with the server stopped, `tacmap repair %(id)s` cuts the log back to seq %(last)s (what follows is "
                  "kept in a file).")
 
-    def __init__(self, game_id: str, seq: int, reason: str) -> None:
-        self.game_id, self.seq, self.reason = game_id, seq, reason
-        params = {"id": game_id, "seq": seq, "reason": reason, "last": seq - 1}
+    def __init__(self, game_id: str, seq: int, reason: str, **detail) -> None:
+        """``reason``: an N_-marked message; ``detail``: its parameters, the technical words (an exception's
+        text) kept as they are: ``DamagedLog(gid, 5, N_("not readable JSON: %(error)s"), error=str(exc))``."""
+        english = reason % detail if detail else reason
+        self.game_id, self.seq, self.reason = game_id, seq, english
+        params = {"id": game_id, "seq": seq, "reason": english, "last": seq - 1}
         super().__init__(self.MESSAGE % params)
         # said in the reader's language by webapp/live/language.py's refusal_text (the 503 page, a socket's answer): the
-        # message with its parameters, the reason looked up too (the known ones are N_-marked where raised)
-        self.parts, self.words = [(self.MESSAGE, params)], ("reason",)
+        # message with its parameters, the reason said too (a message id, with its own parameters when it has them)
+        self.parts = [(self.MESSAGE, {**params, "reason": (reason, detail) if detail else reason})]
+        self.words = ("reason",)
 
 
 @dataclass(frozen=True)
@@ -874,7 +878,7 @@ class Store:
             try:
                 value = parse_json(data)
             except (TypeError, ValueError) as exc:
-                raise DamagedLog(game_id, seq, f"not readable JSON: {exc}") from None
+                raise DamagedLog(game_id, seq, N_("not readable JSON: %(error)s"), error=str(exc)) from None
             if not isinstance(kind, str) or not isinstance(value, dict):
                 raise DamagedLog(game_id, seq, N_("not an event"))
             out.append(Event.stored(kind, value, data))
@@ -974,5 +978,6 @@ def load_game(store: Store, game_id: str) -> Game:
         try:
             evolve(game, event)
         except Exception as exc:
-            raise DamagedLog(game_id, seq, f"a {event.type!r} event that cannot be applied: {exc!r}") from exc
+            raise DamagedLog(game_id, seq, N_("a %(type)s event that cannot be applied: %(error)s"), type=repr(event.type),
+                             error=repr(exc)) from exc
     return game

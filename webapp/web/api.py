@@ -15,10 +15,19 @@ from ..game.model import GM, Actor, Rejected
 from ..live.throttle import Busy
 from ..storage import pictures
 from . import hub
+from .i18n import speak
 from .game import join_game
 from .lobby import TOO_MANY_CODES, TOO_MANY_GAMES, join_code_counted, new_game_allowed
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.before_request
+def _in_english() -> None:
+    """The JSON API's error texts stay English whatever the caller's Accept-Language (docs/PROTOCOL.md,
+    Languages: scripts read them); the map and picture uploads it shares with the GM page (maps.py,
+    handouts.py) say theirs in the page reader's language there, in English here."""
+    speak("en")
 
 
 def _pictures_busy(exc):

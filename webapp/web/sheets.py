@@ -83,7 +83,7 @@ def edit_sheet(game_id: str, token_id: str):
             h.execute(game_id, actor, payload)
         except Rejected as exc:
             return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, str(exc)))
-        return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice="Saved."))
+        return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice=_("Saved.")))
     system = rules.get(game.system)
     form = sheetform.Form(request.form.items(multi=True))
 
@@ -96,7 +96,7 @@ def edit_sheet(game_id: str, token_id: str):
     except sheetform.FormError as exc:
         return refused(str(exc), exc.errors)
     if not reading.changes:
-        return render_template("_sheet_body.html", **_context(game, token, actor, notice="Nothing changed."))
+        return render_template("_sheet_body.html", **_context(game, token, actor, notice=_("Nothing changed.")))
     validate = getattr(system, "validate_sheet", None)
     if validate is not None:  # the rules' refusal beside the field it names (the command checks again)
         try:
@@ -104,11 +104,12 @@ def edit_sheet(game_id: str, token_id: str):
         except SheetError as exc:
             place = reading.place(exc.path)
             if place is not None:
-                return refused(f"{reading.labels.get(place, place)}: {exc.reason}", {place: exc.reason})
+                reason = language.words(exc.reason)  # the rules' words in the reader's language
+                return refused(f"{reading.labels.get(place, place)}: {reason}", {place: reason})
         except (RuleError, Rejected, ValueError, TypeError, KeyError):
             pass  # said by the command below
     try:
         h.execute(game_id, actor, {"type": "update_sheet", "character_id": character.id, "changes": reading.changes})
     except Rejected as exc:
         return refused(str(exc))
-    return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice="Saved."))
+    return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice=_("Saved.")))
