@@ -774,7 +774,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     known = {"hold", "interrupt", "act_now", "multi_action", "run", "stand", "fall_prone", "benny_unshake", "end_turn",
              "other_action"}
     if action not in known:
-        raise RuleNotImplemented(f"Savage Worlds: {action!r} is not automated; the GM adjudicates it")
+        raise RuleNotImplemented(say("Savage Worlds: {action} is not automated; the GM adjudicates it", action=repr(action)))
     if action == "end_turn":
         if state.get("current") != actor.id:
             raise RuleError(say("it is not {name}'s turn", name=actor.name))
