@@ -68,6 +68,11 @@ class TesserisSystem(BaseSystem):
                 material = getattr(piece, "material", None)
             if material is None:
                 raise RuleError(say("the cover piece's material is unknown"))
+            try:
+                cover.normalise_material(material)
+            except KeyError:
+                raise RuleError(say("unknown cover material {value}; known: {known}", value=repr(material),
+                                    known=", ".join(cover.COVER_MATERIALS))) from None
             return attack_cover_piece(
                 request.attacker, request.weapon, target_cover["id"], material, int(round(request.distance)), dice, int(target_cover.get("damage_taken", 0))
             )

@@ -129,6 +129,10 @@ def test_sheet_status_health_cover_and_system_refusals_are_words():
     unknown = AttackRequest(ann, tom, "rifle", options={"target_cover": {"id": "crate"}})
     said(refusal(lambda: tess_system.TesserisSystem().attack(unknown, SeededDice(1))),
          "the cover piece's material is unknown", "das Material des Deckungsstücks ist unbekannt", "el material")
+    cheese = AttackRequest(ann, tom, "rifle", options={"target_cover": {"id": "crate", "material": "cheese"}})
+    words = refusal(lambda: tess_system.TesserisSystem().attack(cheese, SeededDice(1)))
+    assert str(words).startswith("unknown cover material 'cheese'; known: wood_thin, ")
+    assert in_("de", words).startswith("unbekanntes Deckungsmaterial 'cheese'; bekannt: wood_thin, ")
 
 
 def test_the_attack_card_says_why_an_action_is_not_open_and_its_hints_in_the_readers_language():  # options.py
