@@ -287,8 +287,9 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         kind = "melee"
     mode = action.mode
     if mode == "melee" and kind != "melee":
-        raise RuleError(say("{action} needs a melee weapon; {weapon} is {kind}", action=action.name, weapon=weapon.get("name"),
-                                kind=WEAPON_KIND_WORDS.get(kind, kind)))
+        said = dict(action=action.name, weapon=weapon.get("name"))
+        raise RuleError(say("{action} needs a melee weapon; {weapon} is thrown", **said) if kind == "thrown" else
+                        say("{action} needs a melee weapon; {weapon} is ranged", **said))
     if mode == "ranged" and kind not in ("ranged", "thrown"):
         raise RuleError(say("{action} needs a ranged or thrown weapon", action=action.name))
     if weapon.get("key") in (a_state.get("jammed") or []):
@@ -621,10 +622,6 @@ def resisted_with(action: Action) -> str:
         return say("{action} is resisted with {first} or {second}", action=action.name, first=d[0], second=d[1])
     return say("{action} is resisted with {first} or {second} or {third}", action=action.name, first=d[0], second=d[1],
                third=joined(d[2:], " / "))
-
-
-#: a weapon's kind, as a refusal names it
-WEAPON_KIND_WORDS = {"melee": say("melee"), "ranged": say("ranged"), "thrown": say("thrown")}
 
 
 def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetration: int) -> tuple[int, list[Modifier]]:
