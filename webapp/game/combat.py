@@ -182,7 +182,7 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
     try:
         return call()
     except RuleNotImplemented as exc:
-        raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
+        raise Rejected(named(game, not_automated(exc), actor, hidden_as=say("someone"))) from None
     except RuleError as exc:
         raise Rejected(named(game, rules_words(exc), actor, hidden_as=say("someone"))) from None
 
@@ -190,6 +190,12 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
 def rules_words(exc: RuleError) -> str:
     """A rules' refusal as its words: the ``Say`` it was raised with (said in the reader's language), else its text."""
     return exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)
+
+
+def not_automated(exc: RuleNotImplemented) -> Say:
+    """What the rules leave to the GM, as words: ``not automated: `` and the rules' own reason, each in the
+    reader's language (any system's ``RuleNotImplemented``; a reason raised as plain text stays as written)."""
+    return say("not automated: {reason}", reason=rules_words(exc))
 
 
 @lru_cache(maxsize=64)
