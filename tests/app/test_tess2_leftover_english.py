@@ -127,6 +127,10 @@ def test_the_templates_panel_says_sizes_in_the_systems_unit_in_the_readers_words
     card = templates_card(c, g)
     for text in laid:
         assert text in card, (text, card)
+    log = {"de": "(1,5 lang)", "en": "(1.5 long)", "es": "(1,5 de largo)"}.get(lang)
+    if log and system == "tesseris_ads":  # the log's size is a number the reader's language writes
+        page = c.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+        assert log in html.unescape(page), log
     if lang != "en":
         laid_list = re.search(r'<ul class="template-list">.*?</ul>', card, re.S).group(0)
         for english in ("Yards", "yards", "nobody", "circle", "cone template", "the GM", "(cone,"):

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
 from rules.areas import Area, under
-from rules.text import say
+from rules.text import say, whole
 
 from . import fog, zonelayout
 from .model import Event, Rejected
@@ -137,7 +137,7 @@ def describe(template: dict) -> str:
 
 
 def _size_words(template: dict) -> str:
-    size = f"{template['size']:g}"
+    size = whole(float(template["size"]))  # a number: the reader's language writes it (1.5, 1,5)
     return say("radius {size}", size=size) if template["shape"] == "circle" else say("{size} long", size=size)
 
 
