@@ -65,3 +65,30 @@ def test_a_german_phone_lays_a_template_in_meters_and_every_screen_reads_it_in_i
     shot(gm, "i18n-tess2-en-gm-templates-card")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360, "the page fits the phone"
     assert phone.evaluate(OVERFLOWING, "#templates-card") == [], "no word sticks out of its box"
+
+
+def test_a_german_phone_reads_a_refused_sheet_field_as_one_german_sentence(server, new_page, shot):
+    status, g = server.api("POST", "/api/games", {"name": "Ruins", "system": "tesseris_ads"})
+    assert status == 201, g
+    _, p = server.api("POST", f"/api/games/{g['id']}/players", {"join_code": g["join_code"], "name": "Mira"})
+    _, hero = server.api("POST", f"/api/games/{g['id']}/tokens", {"name": "Hero", "x": 1, "y": 1,
+                                                                  "owner": p["player_id"], "kind": "pc"}, g["gm_token"])
+    status, _ = server.api("POST", f"/api/games/{g['id']}/commands", {
+        "type": "add_character", "name": "Hero", "token_id": hero["id"], "owner": p["player_id"]}, g["gm_token"])
+    assert status == 200
+    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    phone.goto(f"{server.url}/games/{g['id']}/play?key={p['player_token']}&lang=de")
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    phone.goto(f"{server.url}/games/{g['id']}/tokens/{hero['id']}/sheet")
+    phone.locator("details.sheet-editor > summary").click()
+    phone.locator(".sheet-form input[name=strength]").fill("-1")
+    phone.locator(".sheet-form button[type=submit]").click()
+    expect(phone.locator(".flash-inline.error")).to_have_text("Stärke: 0 oder mehr, nicht -1")
+    why = phone.locator(".sheet-form .why")
+    expect(why).to_have_text("0 oder mehr, nicht -1")
+    why.scroll_into_view_if_needed()
+    shot(phone, "i18n-tess2-de-phone-360-sheet-refused")
+    phone.locator(".sheet-form input[name=strength]").fill("4")
+    phone.locator(".sheet-form button[type=submit]").click()
+    expect(phone.locator(".flash-inline.ok")).to_have_text("Gespeichert.")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360, "the page fits the phone"
