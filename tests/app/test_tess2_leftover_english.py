@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+import rules
 from webapp import create_app
 
 from test_i18n_rest_notices import connect
@@ -50,6 +51,21 @@ def test_an_action_the_rules_leave_to_the_gm_is_refused_in_the_senders_language(
     assert said.startswith("nicht automatisiert: ") and not said.startswith("not automated"), said
     english = c.post(f"/api/games/{g['id']}/commands", json=odd, headers=bearer(g["gm_token"])).json["error"]
     assert english.startswith("not automated: Savage Worlds: "), english
+
+
+def test_the_attack_cards_missing_odds_are_said_in_the_askers_language(app):
+    """GURPS Lite leaves the odds of an area weapon thrown at a token to the template: the card says so."""
+    sheet = rules.get("gurps_lite").default_sheet()
+    sheet["weapons"]["Grenade"] = {"skill": "Throwing", "damage": "3d", "type": "cr", "kind": "ranged", "area": 2,
+                                   "half_d": 10, "max": 20}
+    c, g, ids = table(app, "gurps_lite", sheet)
+    preview = {"type": "preview_attack", "attacker": ids["Ann"], "target": ids["Foe"], "weapon": "Grenade"}
+    for lang, said in (("de", "nicht automatisiert: "), ("es", "no automatizado: "), (None, "not automated: ")):
+        ack = connect(app, g["id"], g["gm_token"], lang).emit("command", preview, callback=True)
+        assert ack["ok"] is True, ack
+        missing = re.findall(r'<p class="empty">([^<]*)</p>', ack["html"])
+        assert len(missing) == 1 and missing[0].startswith(said), missing
+        assert ack["preview"]["odds_missing"].startswith("not automated: "), ack["preview"]  # the data: English
 
 
 def sheet_page(app, system: str, lang: str):
