@@ -110,6 +110,18 @@ def test_a_refused_sheet_field_is_one_sentence_in_the_readers_words(app, lang, m
     assert said(c.post(url, data={}).get_data(as_text=True)) == ([unchanged], [])
 
 
+def test_a_sheet_the_rules_refuse_by_command_is_said_in_the_senders_language(app):
+    """Not from the sheet page (a script's or another client's update_sheet): the rules' reason in its words."""
+    c, g, ids = table(app, "tesseris_ads", rules.get("tesseris_ads").default_sheet())
+    state = c.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
+    cid = next(ch["id"] for ch in state["characters"] if ch["name"] == "Ann")
+    weak = {"type": "update_sheet", "character_id": cid, "changes": {"strength": -1}}
+    assert refused(connect(app, g["id"], g["gm_token"], "de"), weak) == "sheet: strength: 0 oder mehr, nicht -1"
+    assert refused(connect(app, g["id"], g["gm_token"], "fr"), weak) == "sheet : strength : 0 ou plus, pas -1"
+    r = c.post(f"/api/games/{g['id']}/commands", json=weak, headers=bearer(g["gm_token"]))
+    assert r.status_code == 422 and r.json["error"] == "sheet: strength: 0 or more, not -1", r.json
+
+
 def templates_card(c, g) -> str:
     page = c.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
     return html.unescape(re.search(r'<section id="templates-card".*?</section>', page, re.S).group(0))

@@ -26,7 +26,7 @@ from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
-from .text import N_
+from .text import N_, rules_words
 from .model import Event, Rejected, cells_at
 from rules.text import Say, say
 
@@ -185,11 +185,6 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
         raise Rejected(named(game, not_automated(exc), actor, hidden_as=say("someone"))) from None
     except RuleError as exc:
         raise Rejected(named(game, rules_words(exc), actor, hidden_as=say("someone"))) from None
-
-
-def rules_words(exc: RuleError) -> str:
-    """A rules' refusal as its words: the ``Say`` it was raised with (said in the reader's language), else its text."""
-    return exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)
 
 
 def not_automated(exc: RuleNotImplemented) -> Say:
