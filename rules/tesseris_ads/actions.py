@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..grid import cell_steps
 from ..system import Combatant, RuleError, RuleNotImplemented
+from ..text import say
 from .data import ACTIONS
 from .sheet import weapon as sheet_weapon
 from .status import escalate, reduce_status
@@ -24,10 +25,10 @@ def can_initiate_swordpoint(initiator: Combatant, defender: Combatant, condition
     the defender, threatening with a weapon (not unarmed), and one condition met:
     unaware, helpless, unable to resist, distracted, or unarmed without Martial Artist."""
     if initiator.position is not None and defender.position is not None and not _adjacent(tuple(initiator.position), tuple(defender.position)):
-        raise RuleError("the initiator must be next to the defender")
+        raise RuleError(say("the initiator must be next to the defender"))
     w = sheet_weapon(initiator.sheet, weapon_key)
     if w.get("name", "").lower() == "unarmed":
-        raise RuleError("sword- or gunpoint needs a weapon (unarmed martial artists do not count)")
+        raise RuleError(say("sword- or gunpoint needs a weapon (unarmed martial artists do not count)"))
     allowed = {"unaware", "helpless", "unable_to_resist", "distracted", "unarmed"}
     given = set(conditions) & allowed
     if "unarmed" in given:
@@ -36,7 +37,7 @@ def can_initiate_swordpoint(initiator: Combatant, defender: Combatant, condition
         if has_weapon or martial:
             given.discard("unarmed")
     if not given:
-        raise RuleError("the defender is ready to fight: none of the conditions for sword- or gunpoint is met")
+        raise RuleError(say("the defender is ready to fight: none of the conditions for sword- or gunpoint is met"))
     return True
 
 
@@ -50,7 +51,8 @@ def social_status(statuses: list | None, action: str, source: str | None = None)
     Enthralled; Frightened, Terrified, Fleeing). Whether it succeeds is social combat,
     which this chapter does not give: the GM decides and the app applies the status."""
     if action not in SOCIAL_CHAINS:
-        raise RuleNotImplemented(f"Tesseris: the status {ACTIONS[action].name if action in ACTIONS else action} applies is the GM's choice")
+        raise RuleNotImplemented(say("Tesseris: the status {action} applies is the GM's choice",
+                                     action=ACTIONS[action].name if action in ACTIONS else action))
     return escalate(statuses, SOCIAL_CHAINS[action], source)
 
 
@@ -67,7 +69,7 @@ def per_three(successes: int) -> int:
 
 def social_combat(*_args, **_kwargs):
     """Social combat rolls are in another chapter of the rules."""
-    raise RuleNotImplemented("Tesseris: social combat rolls are not in the combat chapter; the GM resolves them")
+    raise RuleNotImplemented(say("Tesseris: social combat rolls are not in the combat chapter; the GM resolves them"))
 
 
 def clear_jam(state: dict, weapon_key: str | None = None) -> dict:
@@ -76,12 +78,12 @@ def clear_jam(state: dict, weapon_key: str | None = None) -> dict:
     cleared (2 Ticks)"). Without a weapon named, the one jammed weapon."""
     jammed = list(state.get("jammed") or [])
     if not jammed:
-        raise RuleError("no jammed weapon to clear")
+        raise RuleError(say("no jammed weapon to clear"))
     if weapon_key is None:
         if len(jammed) > 1:
-            raise RuleError(f"which weapon? jammed: {', '.join(jammed)}")
+            raise RuleError(say("which weapon? jammed: {weapons}", weapons=", ".join(jammed)))
         weapon_key = jammed[0]
     if weapon_key not in jammed:
-        raise RuleError(f"{weapon_key} is not jammed")
+        raise RuleError(say("{weapon} is not jammed", weapon=weapon_key))
     return {**state, "jammed": [w for w in jammed if w != weapon_key]}
 

@@ -21,8 +21,10 @@ from . import cover as cover_mod
 from .checks import mean_successes, quick_recover_roll, roll_defense_pool, wound_penalty
 from .data import (
     ACTIONS,
+    FEAT_WORDS,
     LOCATION_WORDS,
     rank_words,
+    status_words,
     BULLET_STEP,
     CLOAK_LOCATIONS,
     CRITICAL_SUCCESSES,
@@ -122,7 +124,10 @@ def rof_bullets(weapon: dict, fire_mode: str) -> int:
     rof = weapon.get("rof") or [1]
     slot = FIRE_MODE_SLOT[fire_mode]
     if len(rof) <= slot or num(rof[slot]) <= 0:
-        raise RuleError(f"{weapon.get('name')} has no {fire_mode} fire mode")
+        name = weapon.get("name")
+        raise RuleError(say("{weapon} has no burst fire mode", weapon=name) if fire_mode == "burst" else
+                        say("{weapon} has no auto fire mode", weapon=name) if fire_mode == "auto" else
+                        say("{weapon} has no single fire mode", weapon=name))
     return num(rof[slot])
 
 
@@ -262,37 +267,39 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     action_key = opts.get("action") or default_action(weapon, opts)
     action = ACTIONS.get(action_key)
     if action is None:
-        raise RuleError(f"unknown action {action_key!r}")
+        raise RuleError(say("unknown action {value}", value=repr(action_key)))
     opts = own_options(opts, action_key)
     if not action.is_attack or not action.automated:
         if action.category in ("melee", "ranged", "attack_misc", "social"):
-            raise RuleNotImplemented(f"Tesseris: {action.name} is not resolved by the app; the GM adjudicates it")
-        raise RuleError(f"{action.name} is not an attack")
+            raise RuleNotImplemented(say("Tesseris: {action} is not resolved by the app; the GM adjudicates it", action=action.name))
+        raise RuleError(say("{action} is not an attack", action=action.name))
     if action_key == "break_pin":
         freed = opts.get("free") or att.id
         pinned = [c for c in (att, *request.others) if c.id == freed]
         if not pinned or "Pinned" not in status_names(pinned[0].sheet.get("statuses")):
-            raise RuleError("Break Pin frees a Pinned character: yourself, or an ally in the same grapple")
+            raise RuleError(say("Break Pin frees a Pinned character: yourself, or an ally in the same grapple"))
         if "Grappled" not in status_names(tgt.sheet.get("statuses")):
-            raise RuleError("Break Pin is taken against the opponent in the grapple")
+            raise RuleError(say("Break Pin is taken against the opponent in the grapple"))
     if action_key in ("pin", "choke_out") and not all("Grappled" in status_names(c.sheet.get("statuses")) for c in (att, tgt)):
-        raise RuleError(f"{action.name} needs the attacker and the target grappled (Grapple first)")
+        raise RuleError(say("{action} needs the attacker and the target grappled (Grapple first)", action=action.name))
     if action_key in ("grapple", "trip", "disarm", "pin", "choke_out", "break_pin"):  # a Melee test, no weapon's damage
         weapon = {"key": None, "name": action.name, "kind": "melee", "damage": 0, "skill": "melee", "reach": 1}
         kind = "melee"
     mode = action.mode
     if mode == "melee" and kind != "melee":
-        raise RuleError(f"{action.name} needs a melee weapon; {weapon.get('name')} is {kind}")
+        said = dict(action=action.name, weapon=weapon.get("name"))
+        raise RuleError(say("{action} needs a melee weapon; {weapon} is thrown", **said) if kind == "thrown" else
+                        say("{action} needs a melee weapon; {weapon} is ranged", **said))
     if mode == "ranged" and kind not in ("ranged", "thrown"):
-        raise RuleError(f"{action.name} needs a ranged or thrown weapon")
+        raise RuleError(say("{action} needs a ranged or thrown weapon", action=action.name))
     if weapon.get("key") in (a_state.get("jammed") or []):
-        raise RuleError(f"{weapon.get('name')} is jammed: Clear Jam (2 ticks) first")
+        raise RuleError(say("{weapon} is jammed: Clear Jam (2 ticks) first", weapon=weapon.get("name")))
     if not opts.get("secondary"):
         reason = refusal(a_state, action_key, reaction=action.ticks is None, statuses=att.sheet.get("statuses"))
         if reason:
             raise RuleError(reason)
     if "hunkered" in a_state["stances"] and across_cover(request, settings):
-        raise RuleError("a hunkered-down character must Stand Up (1 tick) before attacking an opponent across the cover")
+        raise RuleError(say("a hunkered-down character must Stand Up (1 tick) before attacking an opponent across the cover"))
     sec_melee, sec_ranged = "Melee Attack Actions", "Ranged Attack Actions"
     section = sec_melee if mode == "melee" else sec_ranged
     mods: list[Modifier] = []
@@ -318,29 +325,30 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if action.key in ("multi_strike", "multi_strike_ranged"):
         feats = " ".join(att.sheet.get("feats") or []).lower()
         if "multi-weapon fighting" not in feats:
-            raise RuleError(f"{action.name} needs the {action.extra['feat']} feat")
+            raise RuleError(say("{action} needs the {feat} feat", action=action.name,
+                                feat=FEAT_WORDS.get(action.extra["feat"], action.extra["feat"])))
         mods.append(_mod(say("{action} (secondary)", action=action.name) if secondary else say("{action} (primary)", action=action.name), action.extra["secondary"] if secondary else action.attack, section))
     elif action.attack:
         value = action.attack
         talents = " ".join(att.sheet.get("talents") or []).lower()
         if action.extra.get("ambidextrous_ignores") and "ambidext" in talents:
             value = 0
-            notes.append("Ambidextrous: no off-hand penalty")
+            notes.append(say("Ambidextrous: no off-hand penalty"))
         if value:
             mods.append(_mod(action.name, value, section))
     if action.key == "pummel" and "Pinned" not in status_names(tgt.sheet.get("statuses")):
-        raise RuleError("Pummel needs a pinned opponent")
+        raise RuleError(say("Pummel needs a pinned opponent"))
     if action.key == "grapple_strike":
         if "Grappled" not in status_names(att.sheet.get("statuses")):
-            raise RuleError("Grapple Strike needs the attacker to be grappled")
+            raise RuleError(say("Grapple Strike needs the attacker to be grappled"))
         if not (weapon.get("light") or weapon.get("name", "").lower() == "unarmed"):
-            raise RuleError("only unarmed strikes and light weapons may be used while grappling")
+            raise RuleError(say("only unarmed strikes and light weapons may be used while grappling"))
     if action.key == "charge":
         moved = num(opts.get("charge_distance"), -1)
         if moved >= 0 and moved < action.extra["min_move"]:
-            raise RuleError("a Charge must move at least 2 squares before the attack")
+            raise RuleError(say("a Charge must move at least 2 squares before the attack"))
         if opts.get("unaware"):
-            raise RuleError("no Charge against an unaware opponent (Attacking Unaware Opponent)")
+            raise RuleError(say("no Charge against an unaware opponent (Attacking Unaware Opponent)"))
 
 
     # two weapons (not with a Multi-Strike, whose penalty replaces it)
@@ -392,7 +400,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
         bullets = rof_bullets(weapon, action.fire_mode)
         ammo = weapon.get("ammo")
         if ammo is not None and num(ammo) <= 0:
-            raise RuleError(f"{weapon.get('name')} is out of ammunition: reload")
+            raise RuleError(say("{weapon} is out of ammunition: reload", weapon=weapon.get("name")))
         if ammo is not None:
             bullets = min(bullets, num(ammo))
 
@@ -440,11 +448,11 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     mayhem = num(opts.get("mayhem"))
     if mayhem:
         if mayhem > num(att.sheet.get("mayhem")):
-            raise RuleError(f"{att.name} has {num(att.sheet.get('mayhem'))} Mayhem points, not {mayhem}")
+            raise RuleError(say("{name} has {have} Mayhem points, not {n}", name=att.name, have=num(att.sheet.get("mayhem")), n=mayhem))
         mods.append(_mod(say("Mayhem points spent"), mayhem, "Mayhem Points"))
     if opts.get("swordpoint"):
         if mode != "melee" and distance > 1:
-            raise RuleError("sword- or gunpoint needs the initiator next to the defender")
+            raise RuleError(say("sword- or gunpoint needs the initiator next to the defender"))
         mods.append(_mod(say("Attack from sword/gunpoint"), 2, "Swordpoint & Gunpoint"))
     if num(opts.get("modifier")):
         mods.append(_mod(opts.get("modifier_label") or say("GM modifier"), num(opts["modifier"]), "GM"))
@@ -467,21 +475,22 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
                 best, best_mean = c, mean
         choice = best
     if choice not in ("duck", "dodge", "block", "parry", "grapple_defense", "athletics", "scrutiny", "melee_or_acrobatics", "none"):
-        raise RuleError(f"unknown defense {choice!r}")
+        raise RuleError(say("unknown defense {value}", value=repr(choice)))
     if choice == "scrutiny" and "scrutiny" not in (action.extra.get("defenses") or ()):
-        raise RuleError(f"a Scrutiny test resists a Distracting Shot, not a {action.name}")
+        raise RuleError(say("a Scrutiny test resists a Distracting Shot, not a {action}", action=action.name))
     if choice == "athletics" and "athletics" not in (action.extra.get("defenses") or ()):
-        raise RuleError(f"an Athletics test resists a Trip, a Disarm or a Choke Out, not a {action.name}")
+        raise RuleError(say("an Athletics test resists a Trip, a Disarm or a Choke Out, not a {action}", action=action.name))
     if action_key == "disarm":
         disarm_weapon(tgt.sheet, opts.get("target_weapon"))  # refused now when there is nothing to knock away
     if choice in ("dodge", "block", "parry", "grapple_defense", "athletics") and t_state.get("surprised") and not can_react(t_state, 1):
         if opts.get("defense"):
-            raise RuleError(f"{tgt.name} is surprised and has no ticks left for a {choice}")
+            raise RuleError(say("{name} is surprised and has no ticks left for a {defense}", name=tgt.name,
+                                    defense=DEFENSE_WORDS.get(choice, choice)))
         choice = "duck"
     if choice == "parry" and mode != "melee":
-        raise RuleError("Parry only defends against melee attacks")
+        raise RuleError(say("Parry only defends against melee attacks"))
     if action.extra.get("defenses") and choice not in (*action.extra["defenses"], "none"):
-        raise RuleError(f"{action.name} is resisted with {' or '.join(d.title() for d in action.extra['defenses'])}")
+        raise RuleError(resisted_with(action))
     d_pool, d_rerolls, d_mods = (0, 0, []) if choice == "none" else _defense_pool(t_sheet, choice, mode, settings)
     t_state = defense_reactions(request, t_state, choice, reactions, mode, action, settings)
 
@@ -500,7 +509,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             d_mods.append(_mod(label, cover_bonus, "Cover Bonuses"))
             piece, material = cover_mod.section_for(request.board, request.cover, _pos(tgt))
         else:
-            notes.append("the target's cover does not face this attacker (directional cover)")
+            notes.append(say("the target's cover does not face this attacker (directional cover)"))
     stances = t_state["stances"]
     prone_like = t_state.get("prone") or ("hunkered" in stances and not covered)
     pm = num(settings["prone_modifier"])
@@ -543,7 +552,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if opts.get("swordpoint"):
         location = "head"
     if location not in cover_mod.ALL_LOCATIONS:
-        raise RuleError(f"unknown body location {location!r}")
+        raise RuleError(say("unknown body location {value}", value=repr(location)))
     check_location(action, location)
     return AttackPlan(
         action=action,
@@ -579,28 +588,40 @@ def defense_reactions(request: AttackRequest, t_state: dict, choice: str, reacti
     if not reactions:
         return t_state
     if mode != "ranged" or action.extra.get("test_only"):
-        raise RuleError("Drop Prone and Take Cover answer ranged attacks here (Dive for Cover, 'Defensive Actions')")
+        raise RuleError(say("Drop Prone and Take Cover answer ranged attacks here (Dive for Cover, 'Defensive Actions')"))
     if choice == "none":
-        raise RuleError("a reaction before the defense goes with a defense roll")
+        raise RuleError(say("a reaction before the defense goes with a defense roll"))
     need = 0
     for r in reactions:
         if r == "prone":
             if t_state.get("prone"):
-                raise RuleError("Drop Prone: the target is prone already")
+                raise RuleError(say("Drop Prone: the target is prone already"))
             need += ACTIONS["drop_prone"].reaction_ticks
             t_state = {**t_state, "prone": True}
         elif r == "cover":
             if t_state.get("in_cover"):
-                raise RuleError("Take Cover: the target is in cover already")
+                raise RuleError(say("Take Cover: the target is in cover already"))
             faces = request.cover is not None and cover_mod.cover_effect(request.cover, settings).level == "cover"
             if not faces:
-                raise RuleError("Take Cover: no cover between the target and this attacker within reach "
-                                "('Taking Cover': a viable piece of terrain in or next to the square)")
+                raise RuleError(say("Take Cover: no cover between the target and this attacker within reach "
+                                    "('Taking Cover': a viable piece of terrain in or next to the square)"))
             need += num(settings.get("take_cover_reaction_ticks"), 2)
             t_state = cover_mod.take_cover(t_state, on_turn=False)
     if t_state.get("surprised") and need + 1 > num(t_state.get("ticks")):
-        raise RuleError(f"{request.target.name} is surprised: up to three ticks of reactions this round (Combat Order, 'Surprise Round')")
+        raise RuleError(say("{name} is surprised: up to three ticks of reactions this round (Combat Order, 'Surprise Round')",
+                            name=request.target.name))
     return t_state
+
+
+def resisted_with(action: Action) -> str:
+    """The refusal of a defense the action's own words do not give: "Trip is resisted with Duck or Dodge or Athletics"."""
+    d = [DEFENSE_WORDS.get(x) or x.title() for x in action.extra["defenses"]]
+    if len(d) == 1:
+        return say("{action} is resisted with {first}", action=action.name, first=d[0])
+    if len(d) == 2:
+        return say("{action} is resisted with {first} or {second}", action=action.name, first=d[0], second=d[1])
+    return say("{action} is resisted with {first} or {second} or {third}", action=action.name, first=d[0], second=d[1],
+               third=joined(d[2:], " / "))
 
 
 def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetration: int) -> tuple[int, list[Modifier]]:
@@ -667,7 +688,7 @@ def join_grapple(request: AttackRequest, a_state: dict, settings: dict) -> Attac
     att, tgt = request.attacker, request.target
     if settings.get("spend_ticks", True):
         a_state = spend(a_state, "join_grapple", settings=settings, statuses=att.sheet.get("statuses"))
-    effects = [Effect("status", att.id, {"add": "Grappled", "reason": f"joined the grapple on {tgt.name}"})]
+    effects = [Effect("status", att.id, {"add": "Grappled", "reason": say("joined the grapple on {target}", target=tgt.name)})]
     details = {"action": "join_grapple", "attacker": att.id, "target": tgt.id, "grappled": [att.id],
                "states": {att.id: a_state, tgt.id: state_of(tgt)}}
     return AttackResult(hit=True, summary=say("{name} joins the grapple on {target} (free action)", name=att.name, target=tgt.name), effects=effects, details=details)
@@ -701,7 +722,7 @@ def grapple_result(request: AttackRequest, plan: AttackPlan, attack_total: int, 
     if held:
         for who in (att, tgt):
             if "Grappled" not in status_names(who.sheet.get("statuses")):
-                effects.append(Effect("status", who.id, {"add": "Grappled", "reason": "Grapple", "drops_two_handed": True}))
+                effects.append(Effect("status", who.id, {"add": "Grappled", "reason": ACTIONS["grapple"].name, "drops_two_handed": True}))
     details = _contest_details("grapple", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                grappled=[att.id, tgt.id] if held else [])
     said = dict(name=att.name, target=tgt.name, total=attack_total, resisted=_resisted(plan, defense_total))
@@ -723,8 +744,9 @@ def trip_result(request: AttackRequest, plan: AttackPlan, attack_total: int, def
     details = _contest_details("trip", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                prone=down)
     resisted = _resisted(plan, defense_total)
-    summary = (f"{att.name} trips {tgt.name}: Prone ({attack_total} vs {resisted})" if down else
-               f"{att.name} fails to trip {tgt.name}: {attack_total} vs {resisted}")
+    said = dict(name=att.name, target=tgt.name, total=attack_total, resisted=resisted)
+    summary = (say("{name} trips {target}: Prone ({total} vs {resisted})", **said) if down else
+               say("{name} fails to trip {target}: {total} vs {resisted}", **said))
     return AttackResult(hit=down, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=[], details=details)
 
 
@@ -737,12 +759,13 @@ def pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int, defe
     ("Pinned": only Break Pin and Grapple Defense); no damage; ties go to the defender."""
     att, tgt = request.attacker, request.target
     held = attack_total - defense_total >= 1
-    effects = [Effect("status", tgt.id, {"add": "Pinned", "reason": "Pin"})] if held else []
+    effects = [Effect("status", tgt.id, {"add": "Pinned", "reason": ACTIONS["pin"].name})] if held else []
     details = _contest_details("pin", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                pinned=held)
     resisted = _resisted(plan, defense_total)
-    summary = (f"{att.name} pins {tgt.name} ({attack_total} vs {resisted})" if held else
-               f"{att.name} fails to pin {tgt.name}: {attack_total} vs {resisted}")
+    said = dict(name=att.name, target=tgt.name, total=attack_total, resisted=resisted)
+    summary = (say("{name} pins {target} ({total} vs {resisted})", **said) if held else
+               say("{name} fails to pin {target}: {total} vs {resisted}", **said))
     return AttackResult(hit=held, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
@@ -755,13 +778,18 @@ def break_pin_result(request: AttackRequest, plan: AttackPlan, attack_total: int
     att, tgt = request.attacker, request.target
     freed = (request.options or {}).get("free") or att.id
     broke = attack_total - defense_total >= 1
-    effects = [Effect("status", freed, {"remove": "Pinned", "reason": "Break Pin"})] if broke else []
+    effects = [Effect("status", freed, {"remove": "Pinned", "reason": ACTIONS["break_pin"].name})] if broke else []
     names = {c.id: c.name for c in (att, tgt, *request.others)}
     details = _contest_details("break_pin", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                freed=freed if broke else None)
-    whom = "the pin" if freed == att.id else f"{tgt.name}'s pin on {names.get(freed, freed)}"
-    summary = (f"{att.name} breaks {whom} ({attack_total} vs {defense_total})" if broke else
-               f"{att.name} fails to break {whom}: {attack_total} vs {defense_total}")
+    said = dict(name=att.name, total=attack_total, resisted=defense_total)
+    if freed == att.id:
+        summary = (say("{name} breaks the pin ({total} vs {resisted})", **said) if broke else
+                   say("{name} fails to break the pin: {total} vs {resisted}", **said))
+    else:
+        said.update(target=tgt.name, freed=names.get(freed, freed))
+        summary = (say("{name} breaks {target}'s pin on {freed} ({total} vs {resisted})", **said) if broke else
+                   say("{name} fails to break {target}'s pin on {freed}: {total} vs {resisted}", **said))
     return AttackResult(hit=broke, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
@@ -781,9 +809,10 @@ def distract_result(request: AttackRequest, plan: AttackPlan, attack_total: int,
         effects.append(Effect("ammo", att.id, {"weapon": plan.weapon.get("key"), "spent": 1, "says": rounds_words(1, plan.weapon)}))
     details = _contest_details("distracting_shot", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                distracted=lost)
-    resisted = _resisted(plan, defense_total, "Scrutiny")
-    summary = (f"{att.name} distracts {tgt.name}: 2 ticks lost next round ({attack_total} vs {resisted})" if lost else
-               f"{att.name} fails to distract {tgt.name}: {attack_total} vs {resisted}")
+    resisted = _resisted(plan, defense_total, DEFENSE_WORDS["scrutiny"])
+    said = dict(name=att.name, target=tgt.name, total=attack_total, resisted=resisted)
+    summary = (say("{name} distracts {target}: 2 ticks lost next round ({total} vs {resisted})", **said) if lost else
+               say("{name} fails to distract {target}: {total} vs {resisted}", **said))
     return AttackResult(hit=lost, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
@@ -795,12 +824,13 @@ def choke_result(request: AttackRequest, plan: AttackPlan, attack_total: int, de
     the defender. "Only usable against biological humanoid opponents" is the GM's to say."""
     att, tgt = request.attacker, request.target
     out = attack_total - defense_total >= 1
-    effects = [Effect("status", tgt.id, {"add": "Unconscious", "reason": "Choke Out"})] if out else []
+    effects = [Effect("status", tgt.id, {"add": "Unconscious", "reason": ACTIONS["choke_out"].name})] if out else []
     details = _contest_details("choke_out", request, plan, attack_total, defense_total, successes, a_state, t_state,
                                unconscious=out)
-    resisted = _resisted(plan, defense_total, "Athletics")
-    summary = (f"{att.name} chokes {tgt.name} out: Unconscious ({attack_total} vs {resisted})" if out else
-               f"{att.name} fails to choke {tgt.name} out: {attack_total} vs {resisted}")
+    resisted = _resisted(plan, defense_total, DEFENSE_WORDS["athletics"])
+    said = dict(name=att.name, target=tgt.name, total=attack_total, resisted=resisted)
+    summary = (say("{name} chokes {target} out: Unconscious ({total} vs {resisted})", **said) if out else
+               say("{name} fails to choke {target} out: {total} vs {resisted}", **said))
     return AttackResult(hit=out, summary=summary, rolls=rolls, modifiers=plan.attack_mods, effects=effects, details=details)
 
 
@@ -811,11 +841,12 @@ def disarm_weapon(sheet: dict, key: str | None) -> dict:
     if key:
         found = next((w for w in held if w["key"] == key), None)
         if found is None:
-            raise RuleError(f"the target holds no weapon {key!r} to knock away; it has: "
-                            + (", ".join(w["label"] for w in held) or "none"))
+            raise (RuleError(say("the target holds no weapon {value} to knock away; it has: {weapons}", value=repr(key),
+                                 weapons=joined([w["label"] for w in held], ", "))) if held else
+                   RuleError(say("the target holds no weapon {value} to knock away; it has: none", value=repr(key))))
         return found
     if not held:
-        raise RuleError("the target holds no weapon to knock away")
+        raise RuleError(say("the target holds no weapon to knock away"))
     return held[0]
 
 
@@ -1049,7 +1080,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
                                                  "says": damage_words(after, lost, wounds, plan.location, crit)}))
         if in_cover_loc and plan.cover_piece and plan.cover_material:
             share = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen) // 2
-            new = cover_mod.damage_section(plan.cover_piece, plan.cover_material, share, cover_taken, reason="hit a defender behind it: half the damage")
+            new = cover_mod.damage_section(plan.cover_piece, plan.cover_material, share, cover_taken, reason=say("hit a defender behind it: half the damage"))
             cover_taken += share
             effects += new
     details["hit_reports"] = hit_reports
@@ -1060,7 +1091,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
             if net < 1 and net + plan.cover_bonus >= 1:
                 raw, _ = raw_damage(net + plan.cover_bonus, False, say("bullet {n} into the cover", n=i + 1))
                 dmg = cover_mod.excess_over_ap(raw, plan.cover_material, ap_pen)
-                effects += cover_mod.damage_section(plan.cover_piece, plan.cover_material, dmg, cover_taken, reason="the cover bonus made the attack miss")
+                effects += cover_mod.damage_section(plan.cover_piece, plan.cover_material, dmg, cover_taken, reason=say("the cover bonus made the attack miss"))
                 cover_taken += dmg
     destroyed = any(e.kind == "cover_destroyed" for e in effects)
     if destroyed:
@@ -1070,7 +1101,7 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     statuses = list(sheet_t.get("statuses") or [])
     if hit_nets:
         if stamina(sheet_t) > 0 and st_left <= 0 and "Bloodied" not in status_names(statuses):
-            effects.append(Effect("status", tgt.id, {"add": "Bloodied", "reason": "out of Stamina"}))
+            effects.append(Effect("status", tgt.id, {"add": "Bloodied", "reason": say("out of Stamina")}))
         chain = action.extra.get("resolve_chain")
         if chain:
             difficulty = max(r["after_soak"] for r in hit_reports)
@@ -1124,22 +1155,28 @@ def effect_words(effect: Effect, names: dict[str, str]) -> str:
     kind = effect.kind
     if kind == "status":
         if d.get("add"):
-            return f"{d['add']}" + (f" ({d['reason']})" if d.get("reason") and d["reason"] != d["add"] else "")
-        return f"no longer {d.get('remove')}"
+            status = status_words(d["add"])
+            if d.get("reason") and d["reason"] != d["add"]:
+                return say("{status} ({reason})", status=status, reason=d["reason"])
+            return status
+        return say("no longer {status}", status=status_words(d.get("remove")))
     if kind == "disarm":
-        return f"{d.get('weapon')} knocked away" + (f", taken by {names.get(d['taken_by'], d['taken_by'])}" if d.get("taken_by") else "")
+        if d.get("taken_by"):
+            return say("{weapon} knocked away, taken by {name}", weapon=d.get("weapon"), name=names.get(d["taken_by"], d["taken_by"]))
+        return say("{weapon} knocked away", weapon=d.get("weapon"))
     if kind == "take_weapon":
-        return f"takes the {(d.get('item') or {}).get('name') or d.get('weapon')}"
+        return say("takes the {weapon}", weapon=(d.get("item") or {}).get("name") or d.get("weapon"))
     if kind == "mayhem":
-        return f"{d.get('spent')} Mayhem point{'s' if d.get('spent') != 1 else ''} spent"
+        return say_n("{n} Mayhem point spent", "{n} Mayhem points spent", num(d.get("spent")))
     if kind == "cover_damage":
-        return f"the cover takes {d.get('damage')} damage ({d.get('remaining')} of {d.get('structure')} Structure Points left)"
+        return say("the cover takes {damage} damage ({remaining} of {structure} Structure Points left)", damage=d.get("damage"),
+                   remaining=d.get("remaining"), structure=d.get("structure"))
     if kind == "cover_destroyed":
-        return "the cover breaks: difficult terrain now"
+        return say("the cover breaks: difficult terrain now")
     if kind == "dead":
-        return "dead" + (": a Fate point may be burnt" if num(d.get("fate_points")) else "")
+        return say("dead: a Fate point may be burnt") if num(d.get("fate_points")) else say("dead")
     if kind == "stray_attack":
-        return f"a stray shot from {names.get(d.get('from'), d.get('from'))}"
+        return say("a stray shot from {name}", name=names.get(d.get("from"), d.get("from")))
     return kind.replace("_", " ")
 
 
@@ -1201,7 +1238,7 @@ def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, d
                 say("{weapon} jams: Clear Jam (2 ticks)", weapon=name)}))
     if weapon.get("ammo") is not None:
         effects.append(Effect("ammo", details["attacker"], {
-            "weapon": weapon.get("key"), "spent": 1, "reason": "round lost to the jam",
+            "weapon": weapon.get("key"), "spent": 1, "reason": say("round lost to the jam"),
             "says": say("the round in {weapon}'s chamber is lost", weapon=name)}))
     details["jam"] = {"recovered": recovered}
     if recovered:
@@ -1221,8 +1258,8 @@ def check_one_target(request: AttackRequest) -> None:
     """Only a Spray 'n Pray attacks several opponents ("Ranged Attack Actions")."""
     if len(request.targets or []) > 1 and (request.options or {}).get("action") != "spray_n_pray":
         action = ACTIONS.get((request.options or {}).get("action") or "") or ACTIONS["straight_shot"]
-        raise RuleError(f"{action.name} attacks one opponent; a Spray 'n Pray fires at several "
-                        "(Ranged Attack Actions, 'Spray 'n Pray')")
+        raise RuleError(say("{action} attacks one opponent; a Spray 'n Pray fires at several "
+                            "(Ranged Attack Actions, 'Spray 'n Pray')", action=action.name))
 
 
 def attack_cover_piece(
@@ -1244,11 +1281,11 @@ def attack_cover_piece(
     if not melee:
         rm = range_modifier(distance, num(w.get("range")) or 1)
         if rm is None:
-            raise RuleError("the cover is beyond 3x the weapon's listed range")
+            raise RuleError(say("the cover is beyond 3x the weapon's listed range"))
         if rm:
             mods.append(Modifier(say("Range"), rm, "Common Physical Combat Modifiers"))
     elif distance > (num(w.get("reach"), 1) or 1):
-        raise RuleError("the cover is out of reach")
+        raise RuleError(say("the cover is out of reach"))
     mods += list(modifiers or [])
     action_key = "melee_strike" if melee else "straight_shot"
     a_state = spend(state_of(attacker), action_key, statuses=attacker.sheet.get("statuses"))  # "Ticks": an attack's ticks
@@ -1260,8 +1297,10 @@ def attack_cover_piece(
     if hit:
         raw = num(w.get("damage")) + (char(attacker.sheet, "strength") if melee or w.get("kind") == "thrown" else 0) + (total // 2 if w.get("impact") else total)
         dmg = cover_mod.excess_over_ap(raw, material, num(w.get("ap")))
-        effects = cover_mod.damage_section(piece_id, material, dmg, taken_before, reason="targeted directly")
-    summary = f"{attacker.name} attacks {piece_id}: {total}, " + (f"{dmg} structure damage" if hit else "miss")
+        effects = cover_mod.damage_section(piece_id, material, dmg, taken_before, reason=say("targeted directly"))
+    summary = (say("{name} attacks {piece}: {total}, {damage} structure damage", name=attacker.name, piece=piece_id, total=total,
+                   damage=dmg) if hit else
+               say("{name} attacks {piece}: {total}, miss", name=attacker.name, piece=piece_id, total=total))
     details = {"attack_total": total, "structure_damage": dmg, "piece": piece_id, "action": action_key,
                "attacker": attacker.id, "states": {attacker.id: a_state}}
     return AttackResult(hit=hit, summary=summary, rolls=[rec], modifiers=mods, effects=effects, details=details)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..grid import Place, cell_steps
 from ..system import CoverEffect, Effect, RuleError
+from ..text import say
 from .data import _MATERIAL_ALIASES, COVER_MATERIALS
 from .ticks import state_of
 
@@ -67,8 +68,9 @@ def cover_effect(cover: Any, settings: dict | None = None) -> CoverEffect:
     threshold = float(settings.get("cover_min_fraction", 0.5))
     # cover pieces never block the line of fire (rules.los), so a fraction of 1 is full cover here
     if fraction >= threshold and fraction > 0:
-        return CoverEffect("cover", COVER_BONUS, f"In cover from this side (+{COVER_BONUS}, +{HUNKERED_BONUS} hunkered)")
-    return CoverEffect("none", 0, "No cover from this side")
+        return CoverEffect("cover", COVER_BONUS, say("In cover from this side (+{bonus}, +{hunkered} hunkered)", bonus=COVER_BONUS,
+                                                    hunkered=HUNKERED_BONUS))
+    return CoverEffect("none", 0, say("No cover from this side"))
 
 
 def cover_pieces_near(board: Any, cell) -> list[str]:
@@ -94,7 +96,7 @@ def take_cover(state: dict, board: Any = None, cell=None, on_turn: bool = True) 
     if board is not None and cell is not None:
         pieces = cover_pieces_near(board, cell)
         if not pieces:
-            raise RuleError("no cover piece in or next to this square to take cover behind")
+            raise RuleError(say("no cover piece in or next to this square to take cover behind"))
     return {
         **s,
         "in_cover": True,

@@ -115,9 +115,22 @@ SKILLS = tuple(SKILL_CHARACTERISTIC)
 #: the hit locations' words
 LOCATION_WORDS = {"torso": say("torso"), "head": say("head"), "arms": say("arms"), "legs": say("legs"),
                   "arm": say("arm"), "leg": say("leg")}
-#: the statuses the rules put on a sheet themselves, as people read them (a status a table adds stays as written)
+#: the status effects of the chapter's table (``STATUS_LIST``), as people read them: the rules' words, on the
+#: badges, the card and the log (a name outside the table, which the sheet refuses, stays as written)
 STATUS_WORDS = {"Grappled": say("Grappled"), "Pinned": say("Pinned"), "Bloodied": say("Bloodied"),
-                "Unconscious": say("Unconscious")}
+                "Unconscious": say("Unconscious"), "Bleeding": say("Bleeding"), "Disabled": say("Disabled"),
+                "Dazed": say("Dazed"), "Suppressed": say("Suppressed"), "Blinded": say("Blinded"),
+                "Stunned": say("Stunned"), "Slowed": say("Slowed"), "Suffocating": say("Suffocating"),
+                "Attracted": say("Attracted"), "Disheartened": say("Disheartened"), "Frightened": say("Frightened"),
+                "Dejected": say("Dejected"), "Enticed": say("Enticed"), "Terrified": say("Terrified"),
+                "Blabbermouth": say("Blabbermouth"), "Enthralled": say("Enthralled"), "Fleeing": say("Fleeing"),
+                "Scared to Death": say("Scared to Death"), "Surrendered": say("Surrendered"),
+                "Staggered": say("Staggered")}
+
+
+def status_words(name: str):
+    """A status effect's name as people read it (the rules' words for the chapter's table)."""
+    return STATUS_WORDS.get(name, name)
 #: the feats an action needs, as people read them
 FEAT_WORDS = {"Multi-Weapon Fighting (Melee)": say("Multi-Weapon Fighting (Melee)"),
               "Multi-Weapon Fighting (Pistol/Ranged)": say("Multi-Weapon Fighting (Pistol/Ranged)")}

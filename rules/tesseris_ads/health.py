@@ -165,9 +165,9 @@ def burn_fate_point(sheet: dict, crippling: str) -> dict:
     """Burn a Fate point to survive death with a permanent Crippling the GM describes
     ("Crippling and Death"). Reading: the character stays at one Wound below death."""
     if not is_dead(sheet):
-        raise RuleError("a Fate point is burnt to survive death; this character is not dead")
+        raise RuleError(say("a Fate point is burnt to survive death; this character is not dead"))
     if num(sheet.get("fate_points")) < 1:
-        raise RuleError("no Fate point left to burn")
+        raise RuleError(say("no Fate point left to burn"))
     out = copy.deepcopy(sheet)
     out["fate_points"] = num(out.get("fate_points")) - 1
     out["wounds"] = min(max_wounds(out), full_max_stamina(out)) - 1

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..grid import cell_steps, grid_of
 from ..system import Combatant, RuleError
-from ..text import say, say_n
+from ..text import say, say_n, whole
 from .data import ACTIONS
 from .sheet import num, speed
 from .status import effect_of, names as status_names
@@ -45,7 +45,7 @@ def move_allowance(sheet: dict, action: str = "move") -> int:
     spd = max(0, spd)
     a = ACTIONS.get(action)
     if a is None:
-        raise RuleError(f"unknown action {action!r}")
+        raise RuleError(say("unknown action {value}", value=repr(action)))
     if "squares" in a.extra:
         return a.extra["squares"]
     if "max_move" in a.extra:
@@ -65,7 +65,7 @@ def _steps(path: list, grid=None) -> list[tuple[int, ...]]:
         out = []
         for a, b in zip(path, path[1:]):
             if grid.steps(a, b) != 1:
-                raise RuleError(f"path step {tuple(a)} -> {tuple(b)} is not to a neighbouring hex")
+                raise RuleError(say("path step {start} -> {end} is not to a neighbouring hex", start=str(tuple(a)), end=str(tuple(b))))
             ca, cb = grid.cube(a), grid.cube(b)
             out.append((cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]))
         return out
@@ -73,7 +73,7 @@ def _steps(path: list, grid=None) -> list[tuple[int, ...]]:
     for a, b in zip(path, path[1:]):
         d = (b[0] - a[0], b[1] - a[1])
         if max(abs(d[0]), abs(d[1])) != 1:
-            raise RuleError(f"path step {tuple(a)} -> {tuple(b)} is not to a neighbouring square")
+            raise RuleError(say("path step {start} -> {end} is not to a neighbouring square", start=str(tuple(a)), end=str(tuple(b))))
         out.append(d)
     return out
 
@@ -101,18 +101,19 @@ def check_move(sheet: dict, action: str, path: list, state: dict | None = None) 
     squares = path_squares(path)
     allowed = move_allowance(sheet, action)
     if squares > allowed:
-        raise RuleError(f"{ACTIONS[action].name} moves {allowed} squares; this path counts {squares}")
+        raise RuleError(say("{action} moves {allowed} squares; this path counts {squares}", action=ACTIONS[action].name,
+                            allowed=allowed, squares=squares))
     if action == "sprint":
         turns = sprint_turns(path)
         if len(turns) > 1:
-            raise RuleError("a Sprint may only turn once")
+            raise RuleError(say("a Sprint may only turn once"))
         if turns:
             steps = _steps(path)
             a, b = steps[turns[0] - 1], steps[turns[0]]
             if a[0] * b[0] + a[1] * b[1] < 0:
-                raise RuleError("a Sprint may only turn by 90 degrees or less")
+                raise RuleError(say("a Sprint may only turn by 90 degrees or less"))
     if action == "charge" and squares < ACTIONS["charge"].extra["min_move"]:
-        raise RuleError("a Charge must move at least 2 squares before attacking")
+        raise RuleError(say("a Charge must move at least 2 squares before attacking"))
     reason = refusal(state_of(state or {}), action, reaction=ACTIONS[action].ticks is None, statuses=sheet.get("statuses"))
     if reason:
         raise RuleError(reason)
@@ -151,7 +152,7 @@ def reactive_attackers(
     """
     a = ACTIONS.get(action)
     if a is None:
-        raise RuleError(f"unknown action {action!r}")
+        raise RuleError(say("unknown action {value}", value=repr(action)))
     if not a.provokes:
         return []
     start = tuple(mover.position) if mover.position is not None else None
@@ -247,7 +248,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     statuses = mover.sheet.get("statuses")
     cost = float(cost)
     if cost < 0:
-        raise RuleError("a move cannot cost less than nothing")
+        raise RuleError(say("a move cannot cost less than nothing"))
     have = max(0, num(s.get("move_left")))
     action = s.get("move_action") or "move"
     moves = 0
@@ -274,11 +275,12 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
             have, action, moves = 1, "quick_step", 0
         else:
             if reason is None and speed <= 0:
-                reason = f"{mover.name} has Speed 0"
+                reason = say("{name} has Speed 0", name=mover.name)
             most = movement_left(state, mover, settings)
-            raise RuleError(reason or (f"{cost:g} squares need {moves} Move action{'s' if moves != 1 else ''} "
-                                       f"({moves} tick{'s' if moves != 1 else ''}) and {max(0, num(s['ticks']))} "
-                                       f"are left: {most:g} squares at most"))
+            raise RuleError(reason or say_n("{squares} squares need {n} Move action ({n} tick) and {left} are left: "
+                                            "{most} squares at most", "{squares} squares need {n} Move actions ({n} ticks) "
+                                            "and {left} are left: {most} squares at most", moves, squares=whole(cost),
+                                            left=max(0, num(s["ticks"])), most=whole(float(most))))
     cells = [tuple(p) for p in path if isinstance(p, (list, tuple)) and len(p) == 2]
     if action == "sprint" and len(cells) > 1:
         grid = getattr(board, "grid", None)
@@ -287,7 +289,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
             steps = _steps(cells, grid)
             a, b = steps[turns[0] - 1], steps[turns[0]]
             if len(turns) > 1 or s.get("sprint_turned") or sum(p * q for p, q in zip(a, b)) < 0:
-                raise RuleError("a Sprint may only turn once, by 90 degrees or less")
+                raise RuleError(say("a Sprint may only turn once, by 90 degrees or less"))
             s = {**s, "sprint_turned": True}
     have -= cost
     s = {**s, "move_left": round(have, 6) if have > 1e-9 else 0, "move_action": action if have > 1e-9 else None,

@@ -6,12 +6,13 @@ from __future__ import annotations
 from .. import odds as core_odds
 from ..system import AttackRequest, AttackResult
 from . import cover as cover_mod
-from .attack import burst_hits, check_one_target, hit_nets_of, multi_strike_defense, plan_attack, settings_of, soak_for
+from .attack import DEFENSE_WORDS, burst_hits, check_one_target, hit_nets_of, multi_strike_defense, plan_attack, settings_of, soak_for
 from .checks import defense_distribution, pool_distribution
 from .data import CRITICAL_SUCCESSES
 from .health import damage_split
 from .sheet import char, num, stamina
-from .spray import covering_fire_odds, spray_label, spray_odds
+from .spray import COVERING_FIRE_OUTCOME, covering_fire_odds, spray_label, spray_odds
+from ..text import say
 from .status import names as status_names
 from .ticks import state_of
 
@@ -38,15 +39,32 @@ def hits_distribution(net: Dist, bullets: int) -> Dist:
 
 #: the outcome lines, in this order, in the words of *Tesseris Combat*
 SEVERITIES = ("armour soaks it", "Stamina only", "1 wound", "2+ wounds")
+#: each outcome line of a hit as people read it: (critical, severity) -> words; the English is the line itself
+HIT_LINES = {
+    (False, "armour soaks it"): say("hit: armour soaks it"), (False, "Stamina only"): say("hit: Stamina only"),
+    (False, "1 wound"): say("hit: 1 wound"), (False, "2+ wounds"): say("hit: 2+ wounds"),
+    (True, "armour soaks it"): say("critical: armour soaks it"), (True, "Stamina only"): say("critical: Stamina only"),
+    (True, "1 wound"): say("critical: 1 wound"), (True, "2+ wounds"): say("critical: 2+ wounds"),
+}
+#: the outcome lines of the maneuvers (no damage), by action
+MANEUVER_LINES = {"grapple": say("hit: Grappled"), "trip": say("hit: Prone"), "pin": say("hit: Pinned"),
+                  "choke_out": say("hit: Unconscious"), "distracting_shot": say("hit: 2 ticks lost"),
+                  "break_pin": say("hit: pin broken"), "disarm": say("hit: disarmed")}
+WEAPON_TAKEN = say("hit: weapon taken")
+JOINS_GRAPPLE = say("joins the grapple")
+#: a defense's name in an outcome line or a modifier's label
+AVOIDS = {"duck": say("Duck avoids"), "dodge": say("Dodge avoids"), "block": say("Block avoids"),
+          "parry": say("Parry avoids"), "scrutiny": say("Scrutiny avoids"), "athletics": say("Athletics avoids"),
+          "grapple_defense": say("Grapple Defense avoids"), "melee_or_acrobatics": say("Melee or Acrobatics avoids")}
 
 
 def _avoided(attack_total: int, defense: str) -> str:
     """A miss in Tesseris words: no success at all, or the defense (or the cover) avoided it."""
     if attack_total < 1:
-        return "miss"
+        return say("miss")
     if defense == "none":
-        return "cover stops it"
-    return f"{defense.replace('_', ' ').title()} avoids"
+        return say("cover stops it")
+    return AVOIDS.get(defense) or f"{defense.replace('_', ' ').title()} avoids"
 
 
 def _severity(after_soak: int, wounds: int) -> str:
@@ -57,6 +75,10 @@ def _severity(after_soak: int, wounds: int) -> str:
     return SEVERITIES[1] if after_soak > 0 else SEVERITIES[0]
 
 
+def _hit_line(critical: bool, severity: str) -> str:
+    return HIT_LINES[(bool(critical), severity)]
+
+
 def outcome_label(result: AttackResult) -> str:
     """The outcome line of ``attack_odds`` that a rolled attack falls in (*Tesseris Combat*,
     "Defending", "Damage, Stamina, and Wounds"): a miss or the defense that avoided it,
@@ -64,32 +86,22 @@ def outcome_label(result: AttackResult) -> str:
     Stamina only, one Wound, two or more."""
     d = result.details
     if d.get("action") == "covering_fire":
-        return "covering fire: allies +1 to defense"
+        return COVERING_FIRE_OUTCOME
     if d.get("action") == "spray_n_pray":
         return spray_label(result)
     if d.get("action") == "join_grapple":
-        return "joins the grapple"
+        return JOINS_GRAPPLE
     if not result.hit:
         return _avoided(num(d.get("attack_total")), d.get("defense", "none"))
-    if d.get("action") == "grapple":
-        return "hit: Grappled"
-    if d.get("action") == "trip":
-        return "hit: Prone"
-    if d.get("action") == "pin":
-        return "hit: Pinned"
-    if d.get("action") == "choke_out":
-        return "hit: Unconscious"
-    if d.get("action") == "distracting_shot":
-        return "hit: 2 ticks lost"
-    if d.get("action") == "break_pin":
-        return "hit: pin broken"
-    if d.get("action") == "disarm":
-        return "hit: weapon taken" if d.get("taken") else "hit: disarmed"
+    if d.get("action") == "disarm" and d.get("taken"):
+        return WEAPON_TAKEN
+    if d.get("action") in MANEUVER_LINES:
+        return MANEUVER_LINES[d["action"]]
     reports = d.get("hit_reports") or []
     crit = any(r["critical"] for r in reports)
     after = sum(r["after_soak"] for r in reports)
     wounds = sum(r["wounds"] for r in reports)
-    return f"{'critical' if crit else 'hit'}: {_severity(after, wounds)}"
+    return _hit_line(crit, _severity(after, wounds))
 
 
 def _order(label: str) -> tuple:
@@ -123,10 +135,9 @@ def _hits_outcome(hit_nets: list[int], defense_total: int, base: int, impact: bo
                 key = (st - lost, w + wounds + extra_wounds, hurt or after > 0)
                 nxt[key] = nxt.get(key, 0) + p * q
         states = nxt
-    head = "critical" if crit_any else "hit"
     out: dict[str, float] = {}
     for (_st, w, hurt), p in states.items():
-        label = f"{head}: {_severity(1 if hurt else 0, w)}"
+        label = _hit_line(crit_any, _severity(1 if hurt else 0, w))
         out[label] = out.get(label, 0) + p
     return out
 
@@ -140,7 +151,7 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     t_state = plan.defender_state or state_of(tgt)
     if action.key == "grapple":
         if "Grappled" in status_names(tgt.sheet.get("statuses")):
-            return [{"label": "joins the grapple", "p": 1.0}]
+            return [{"label": JOINS_GRAPPLE, "p": 1.0}]
     strength = char(request.attacker.sheet, "strength") if (plan.mode == "melee" or weapon.get("kind") == "thrown") else 0
     base = num(weapon.get("damage")) + strength + num(action.extra.get("damage"))
     impact = bool(weapon.get("impact"))
@@ -167,11 +178,9 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
                 out[label] = out.get(label, 0) + pa * pd
                 continue
             if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot", "break_pin"):
-                label = {"grapple": "hit: Grappled", "trip": "hit: Prone", "pin": "hit: Pinned",
-                         "choke_out": "hit: Unconscious", "distracting_shot": "hit: 2 ticks lost",
-                         "break_pin": "hit: pin broken"}.get(action.key, "hit: disarmed")
+                label = MANEUVER_LINES.get(action.key, MANEUVER_LINES["disarm"])
                 if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
-                    label = "hit: weapon taken"
+                    label = WEAPON_TAKEN
                 out[label] = out.get(label, 0) + pa * pd
                 continue
             key = (tuple(hit_nets), None if crit_basis == "net" else d)
@@ -223,7 +232,9 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
     outcomes = outcome_odds(request, plan, att, dfn, settings)
     name = request.target.name
     modifiers = [m.to_dict() for m in plan.attack_mods]
-    modifiers += [{**m.to_dict(), "label": f"{name}'s {plan.defense.replace('_', ' ').title()}: {m.label}"} for m in plan.defense_mods]
+    defense = DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()
+    modifiers += [{**m.to_dict(), "label": say("{name}'s {defense}: {modifier}", name=name, defense=defense, modifier=m.label)}
+                  for m in plan.defense_mods]
     return {
         "outcomes": outcomes,
         "modifiers": modifiers,

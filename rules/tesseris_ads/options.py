@@ -20,7 +20,7 @@ from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS
 from .sheet import UNARMED, num, speed, weapon as sheet_weapon, weapon_list
 from .status import names as status_names
 from .ticks import cost, refusal, state_of
-from ..text import say, say_n
+from ..text import Say, joined, say, say_n
 from .attack import across_cover, melee_partners, outnumbers, plan_attack
 # what an attack's options name, read the same by the attack itself (picks.py): here for the callers of old
 from .picks import CALLED_SHOT_LOCATIONS, DEFENSE_REACTIONS, check_location, default_action, split_defense, spray_most  # noqa: F401
@@ -73,10 +73,12 @@ def candidate_actions(weapon: dict) -> list:
 
 
 def _why(action, exc: Exception) -> str:
-    text = str(exc)
-    if text.startswith(action.name):
+    """The refusal with the action's name before it ("Grapple: the target is 5 squares away, not adjacent"),
+    in words; a refusal that names the action first already is kept as it is."""
+    text = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+    if str(text).startswith(str(action.name)):
         return text
-    return f"{action.name}: {text}"
+    return say("{action}: {why}", action=action.name, why=text)
 
 
 def action_refusal(request: AttackRequest, key: str) -> str:
@@ -99,22 +101,28 @@ def action_refusal(request: AttackRequest, key: str) -> str:
     st = state_of(request.attacker)
     paid, _ = cost(st, key, False, {**DEFAULT_SETTINGS, **(opts.get("settings") or {})})
     if paid > max(0, num(st["ticks"])) and not opts.get("gm_allows_borrowing"):
-        return (f"{action.name}: needs {paid} ticks, {max(0, num(st['ticks']))} left "
-                "(Overspending or Borrowing Ticks: only the GM lets an attack borrow)")
+        return say("{action}: needs {paid} ticks, {left} left (Overspending or Borrowing Ticks: only the GM lets an attack "
+                   "borrow)", action=action.name, paid=paid, left=max(0, num(st["ticks"])))
     return ""
 
 
 def grouped(reasons: list[str]) -> list[str]:
     """Refusals that say the same of several actions, said once: "Grapple, Disarm, Trip: the target is
-    5 squares away, not adjacent"."""
-    by_reason: dict[str, list[str]] = {}
+    5 squares away, not adjacent" (words: the actions' names and the reason each translated in its place)."""
+    by_reason: dict[str, tuple[str, list]] = {}
+    known = {str(a.name): a.name for a in ACTION_LIST}
     for r in reasons:
-        name, sep, why = r.partition(": ")
-        if sep and name in {a.name for a in ACTION_LIST}:
-            by_reason.setdefault(why, []).append(name)
+        if isinstance(r, Say) and r.msg == "{action}: {why}" and str(r.args.get("action")) in known:
+            name, why = r.args["action"], r.args["why"]
         else:
-            by_reason.setdefault(r, [])
-    return [f"{', '.join(names)}: {why}" if names else why for why, names in by_reason.items()]
+            name, sep, why = str(r).partition(": ")
+            if not (sep and name in known and not isinstance(r, Say)):
+                by_reason.setdefault(str(r), (r, []))
+                continue
+            name = known[name]
+        by_reason.setdefault(str(why), (why, []))[1].append(name)
+    return [say("{actions}: {why}", actions=joined(names, ", "), why=why) if names else why
+            for why, names in by_reason.values()]
 
 
 def _opt(key, label, kind, default, available=True, reason="", help_="", **more) -> dict:
@@ -150,9 +158,9 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
     default = default_action(weapon, request.options)
     if default not in allowed and allowed:
         default = allowed[0]
-    help_ = ("Not now: " + "; ".join(grouped(refused))) if refused else ""
+    help_ = say("Not now: {reasons}", reasons=joined(grouped(refused), "; ")) if refused else ""
     return _opt("action", say("Attack action"), "choice", default, bool(allowed),
-                refused[0] if refused and not allowed else "no attack action is possible now", help_,
+                refused[0] if refused and not allowed else say("no attack action is possible now"), help_,
                 values=values, unavailable=refused)
 
 
@@ -174,79 +182,80 @@ def attack_options(request: AttackRequest) -> list[dict]:
     melee = (action.mode == "melee") if action and action.mode else weapon.get("kind", "melee") == "melee"
     a_state, t_state = state_of(att), state_of(tgt)
     settings = {**DEFAULT_SETTINGS, **(opts.get("settings") or {})}
-    only = lambda what, rule: f"only with {what} ({rule})"
     out = [_action_option(request, weapon, opts.get("action"))]
 
     # what an action asks
     called = picked == "called_shot"
     out.append(_opt("called_at", say("Called Shot aimed at"), "choice", "head", called,
-                    only("a Called Shot", "Ranged Attack Actions"),
-                    "Called Shot: \"in the head or similarly vital area\"",
+                    say("only with a Called Shot (Ranged Attack Actions)"),
+                    say("Called Shot: \"in the head or similarly vital area\""),
                     values=[{"key": "head", "label": say("Head or neck")}, {"key": "torso", "label": say("A vital area of the torso")}]))
     out.append(_opt("location", say("Where it hits"), "choice", settings["default_hit_location"], not called,
-                    "a Called Shot says where it aims",
-                    "the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; "
-                    "armour (a cloak covers torso and legs) and cover depend on it",
+                    say("a Called Shot says where it aims"),
+                    say("the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; "
+                        "armour (a cloak covers torso and legs) and cover depend on it"),
                     values=[{"key": k, "label": v} for k, v in LOCATION_LABELS.items()]))
     held = [w for w in weapon_list(tgt.sheet) if w["key"] != UNARMED]
     disarm = picked == "disarm"
     out.append(_opt("target_weapon", say("Weapon to knock away"), "choice", held[0]["key"] if held else None,
                     disarm and bool(held),
-                    "Disarm: the target holds no weapon to knock away" if disarm else only("a Disarm", "Melee Attack Actions"),
+                    say("Disarm: the target holds no weapon to knock away") if disarm else
+                    say("only with a Disarm (Melee Attack Actions)"),
                     values=[{"key": w["key"], "label": w["label"]} for w in held]))
     out.append(_opt("take", say("Take it when beating the roll by 3 or more"), "bool", True, disarm,
-                    only("a Disarm", "Melee Attack Actions"),
-                    "Disarm: \"they may take immediate possession of the weapon\""))
+                    say("only with a Disarm (Melee Attack Actions)"),
+                    say("Disarm: \"they may take immediate possession of the weapon\"")))
     pinned = [c for c in (att, *request.others) if c.side == att.side and "Pinned" in status_names(c.sheet.get("statuses"))]
     out.append(_opt("free", say("Free from the pin"), "choice", att.id, picked == "break_pin" and bool(pinned),
-                    "Break Pin: nobody on this side is Pinned" if picked == "break_pin" else only("a Break Pin", "Melee Attack Actions"),
-                    values=[{"key": c.id, "label": c.name if c.id != att.id else f"{c.name} (self)"} for c in pinned]
+                    say("Break Pin: nobody on this side is Pinned") if picked == "break_pin" else
+                    say("only with a Break Pin (Melee Attack Actions)"),
+                    values=[{"key": c.id, "label": c.name if c.id != att.id else say("{name} (self)", name=c.name)} for c in pinned]
                     or [{"key": att.id, "label": att.name}]))
     out.append(_opt("secondary", say("Secondary weapon (same roll, -3)"), "bool", False,
-                    picked in ("multi_strike", "multi_strike_ranged"), only("a Multi-Strike", "Attack Actions"),
-                    "Multi-Strike: the secondary weapons use the primary's roll and meet its one defense"))
+                    picked in ("multi_strike", "multi_strike_ranged"), say("only with a Multi-Strike (Attack Actions)"),
+                    say("Multi-Strike: the secondary weapons use the primary's roll and meet its one defense")))
     out.append(_opt("charge_distance", say("Squares run before the attack"), "int", None, picked == "charge",
-                    only("a Charge", "Melee Attack Actions"), "Charge: up to 2x movement, at least 2 squares",
+                    say("only with a Charge (Melee Attack Actions)"), say("Charge: up to 2x movement, at least 2 squares"),
                     min=0, max=2 * speed(att.sheet)))
 
     # the circumstances ("Common Physical Combat Modifiers") the map cannot see
-    common = "Common Physical Combat Modifiers"
     unaware_now = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
     out.append(_opt("unaware", say("The target is unaware of the attacker"), "bool", unaware_now,
-                    help_="Attacking Unaware Opponent: +2 melee, +1 ranged, the first attack; no Charge"))
+                    help_=say("Attacking Unaware Opponent: +2 melee, +1 ranged, the first attack; no Charge")))
     out.append(_opt("higher_ground", say("Attacking from higher ground (+1)"), "bool", False))
-    out.append(_opt("mounted", say("Attacking from a mount"), "bool", False, help_="+1 to Melee, -2 to Ballistic Skill rolls"))
+    out.append(_opt("mounted", say("Attacking from a mount"), "bool", False, help_=say("+1 to Melee, -2 to Ballistic Skill rolls")))
     out.append(_opt("outnumber", say("Outnumbering the opponent (+1)"), "bool", outnumbers(att, tgt, request.others or []),
-                    melee, f"{name} is no melee attack ({common}: Outnumber Opponent)",
-                    "Outnumber Opponent: found on the map; change it if the map is wrong"))
+                    melee, say("{action} is no melee attack (Common Physical Combat Modifiers: Outnumber Opponent)", action=name),
+                    say("Outnumber Opponent: found on the map; change it if the map is wrong")))
     out.append(_opt("target_higher_ground", say("The target is on higher ground (-1 to its defense)"), "bool", False,
-                    not melee, f"only against ranged attacks ({common}: Higher Ground)"))
+                    not melee, say("only against ranged attacks (Common Physical Combat Modifiers: Higher Ground)")))
     out.append(_opt("firing_blind", say("Firing blind from cover (-3, no range bonus)"), "bool", False,
-                    not melee, f"{name} is no shot ({common}: Firing Blind)"))
+                    not melee, say("{action} is no shot (Common Physical Combat Modifiers: Firing Blind)", action=name)))
     out.append(_opt("into_melee", say("Firing into melee (-2; a miss by it strays)"), "bool",
                     bool(melee_partners(tgt, att, request.others or [])), not melee,
-                    f"{name} is no shot ({common}: Firing into Melee)", "found on the map; change it if the map is wrong"))
+                    say("{action} is no shot (Common Physical Combat Modifiers: Firing into Melee)", action=name),
+                    say("found on the map; change it if the map is wrong")))
     out.append(_opt("two_weapons", say("Weapons in hand"), "choice", "no",
-                    help_="Wielding Two (or more) Weapons; Ambidexterity reduces the off hand's penalty by 2",
+                    help_=say("Wielding Two (or more) Weapons; Ambidexterity reduces the off hand's penalty by 2"),
                     values=[{"key": k, "label": v} for k, v in TWO_WEAPONS]))
     mayhem = num(att.sheet.get("mayhem"))
     out.append(_opt("mayhem", say("Mayhem points spent"), "int", 0, mayhem > 0,
-                    "Mayhem Points: none to spend (the GM grants them for inspired actions)", min=0, max=mayhem))
+                    say("Mayhem Points: none to spend (the GM grants them for inspired actions)"), min=0, max=mayhem))
     out.append(_opt("swordpoint", say("From sword- or gunpoint (+2, a critical at the head)"), "bool",
                     a_state.get("swordpoint") == tgt.id,
-                    help_="Swordpoint & Gunpoint: after Initiate Sword/Gun-point (3 ticks) on this target"))
+                    help_=say("Swordpoint & Gunpoint: after Initiate Sword/Gun-point (3 ticks) on this target")))
     hunkered = "hunkered" in a_state["stances"]
     out.append(_opt("across_cover", say("The target is across the cover"), "bool",
                     across_cover(request, settings) if hunkered else False, hunkered,
-                    "only for a character hunkered down (Defensive Actions: Hunker Down)",
-                    "Hunker Down: no attack on opponents across the cover before standing up; found on the map"))
+                    say("only for a character hunkered down (Defensive Actions: Hunker Down)"),
+                    say("Hunker Down: no attack on opponents across the cover before standing up; found on the map")))
     out.append(_opt("in_cover", say("The target has taken cover"), "bool", bool(t_state.get("in_cover"))))
     out.append(_opt("covering_fire", say("An ally's Covering Fire protects the target (+1)"), "bool",
                     "covered_by_fire" in t_state["stances"]))
     out.append(_opt("modifier", say("GM modifier to the attack"), "int", 0, min=-10, max=10))
     out.append(_opt("defense_modifier", say("GM modifier to the defense"), "int", 0, min=-10, max=10))
     out.append(_opt("gm_allows_borrowing", say("The GM lets this attack borrow ticks"), "bool", False,
-                    help_="Overspending or Borrowing Ticks"))
+                    help_=say("Overspending or Borrowing Ticks")))
     return out
 
 

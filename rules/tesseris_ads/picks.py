@@ -5,12 +5,14 @@ Spray 'n Pray may hit. Pure helpers, below both ``attack`` and ``options`` (whic
 from __future__ import annotations
 
 from ..system import RuleError
+from ..text import say
+from .data import LOCATION_WORDS
 from .sheet import num
 
 #: "Called Shot": "the head or similarly vital area"
 CALLED_SHOT_LOCATIONS = ("head", "torso")
 #: the reactions a defense may take first ("dodge+prone"), as a refusal names them
-DEFENSE_REACTIONS = {"prone": "dropping prone", "cover": "taking cover"}
+DEFENSE_REACTIONS = {"prone": say("dropping prone"), "cover": say("taking cover")}
 
 
 def default_action(weapon: dict, options: dict | None = None) -> str:
@@ -36,8 +38,8 @@ def spray_most(weapon: dict) -> int:
 def check_location(action, location: str) -> None:
     """A Called Shot aims at "the head or similarly vital area" ("Ranged Attack Actions")."""
     if action.key == "called_shot" and location not in CALLED_SHOT_LOCATIONS:
-        raise RuleError("Called Shot: at the head or a similarly vital area (Ranged Attack Actions, 'Called Shot'), "
-                        f"not the {location}")
+        raise RuleError(say("Called Shot: at the head or a similarly vital area (Ranged Attack Actions, 'Called Shot'), "
+                            "not the {location}", location=LOCATION_WORDS.get(location, location)))
 
 
 def split_defense(value: str | None) -> tuple[str | None, list[str]]:
@@ -48,5 +50,5 @@ def split_defense(value: str | None) -> tuple[str | None, list[str]]:
     base, *mods = str(value).split("+")
     unknown = [m for m in mods if m not in DEFENSE_REACTIONS]
     if unknown:
-        raise RuleError(f"unknown defense reaction {unknown[0]!r}: {', '.join(DEFENSE_REACTIONS)}")
+        raise RuleError(say("unknown defense reaction {value}: {known}", value=repr(unknown[0]), known=", ".join(DEFENSE_REACTIONS)))
     return base, mods

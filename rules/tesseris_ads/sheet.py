@@ -107,13 +107,21 @@ def weapon(sheet: dict, key: str | None) -> dict:
         weapons = {str(w.get("key") or w.get("name") or i): w for i, w in enumerate(weapons)}
     if key is None:
         if not weapons:
-            return {"name": "Unarmed", "kind": "melee", "damage": 0, "skill": "melee"}
+            return {"name": say("Unarmed"), "kind": "melee", "damage": 0, "skill": "melee"}
         key = next(iter(weapons))
     if key not in weapons and key == UNARMED:
-        return {"key": UNARMED, "name": "Unarmed", "kind": "melee", "damage": 0, "skill": "melee"}
+        return {"key": UNARMED, "name": say("Unarmed"), "kind": "melee", "damage": 0, "skill": "melee"}
     if key not in weapons:
-        raise RuleError(f"no weapon {key!r} on the sheet; it has: {', '.join(weapons) or 'none'}")
+        raise RuleError(say("no weapon {value} on the sheet; it has: {weapons}", value=repr(key), weapons=", ".join(weapons))
+                        if weapons else say("no weapon {value} on the sheet; it has: none", value=repr(key)))
     return {"key": key, **weapons[key]}
+
+
+def _refused(path: tuple, reason: str, field: str | None = None) -> SheetError:
+    """A sheet entry refused, its reason in words: the message names the entry as the sheet does (``weapons.Colt.rof``,
+    data) before the reason."""
+    where = field or ".".join(str(p) for p in (path if isinstance(path, tuple) else (path,)))
+    return SheetError(path, reason, say("{field}: {reason}", field=where, reason=reason))
 
 
 def _int(value, field: str | tuple, low: int | None = 0, allow_none: bool = False) -> None:
@@ -125,10 +133,10 @@ def _int(value, field: str | tuple, low: int | None = 0, allow_none: bool = Fals
             if isinstance(value, bool) or value is None or int(str(value)) != float(str(value)):
                 raise ValueError
         except (TypeError, ValueError, OverflowError):
-            raise SheetError(path, f"a whole number, not {value!r}") from None
+            raise _refused(path, say("a whole number, not {value}", value=repr(value))) from None
         value = int(str(value))
     if low is not None and value < low:
-        raise SheetError(path, f"{low} or more, not {value}")
+        raise _refused(path, say("{low} or more, not {value}", low=low, value=value))
 
 
 WEAPON_KINDS = ("melee", "ranged", "thrown")
@@ -159,19 +167,19 @@ def validate_sheet(sheet: dict) -> None:
         if gear is None:
             continue
         if not isinstance(gear, dict):
-            raise SheetError((slot,), "a table of name, ap, bulk")
+            raise _refused((slot,), say("a table of name, ap, bulk"))
         _int(gear.get("ap", 0), (slot, "ap"))
         _int(gear.get("bulk", 0), (slot, "bulk"), low=None)
     weapons = sheet.get("weapons") or {}
     if not isinstance(weapons, (dict, list)):
-        raise SheetError(("weapons",), "a table of weapons by key")
+        raise _refused(("weapons",), say("a table of weapons by key"))
     for key, w in _weapon_entries(weapons):
         where = ("weapons", key)
         if not isinstance(w, dict):
-            raise SheetError(where, "a table (name, kind, damage, ...)")
+            raise _refused(where, say("a table (name, kind, damage, ...)"))
         kind = w.get("kind", "melee")
         if kind not in WEAPON_KINDS:
-            raise SheetError((*where, "kind"), f"one of {', '.join(WEAPON_KINDS)}, not {kind!r}")
+            raise _refused((*where, "kind"), say("one of {known}, not {value}", known=", ".join(WEAPON_KINDS), value=repr(kind)))
         for k in ("damage", "ap", "reach", "ammo", "capacity"):
             if w.get(k) is not None:
                 _int(w[k], (*where, k))
@@ -179,28 +187,28 @@ def validate_sheet(sheet: dict) -> None:
             _int(w.get("range"), (*where, "range"), low=1)
         if w.get("rof") is not None:
             if not isinstance(w["rof"], list) or not 1 <= len(w["rof"]) <= 3:
-                raise SheetError((*where, "rof"), "[single, burst, auto] bullets")
+                raise _refused((*where, "rof"), say("[single, burst, auto] bullets"))
             for i, r in enumerate(w["rof"]):
                 _rof(r, where, i)
         if w.get("reliability", "normal") not in RELIABILITY:
-            raise SheetError((*where, "reliability"), "reliable, normal or unreliable")
+            raise _refused((*where, "reliability"), say("reliable, normal or unreliable"))
     statuses = sheet.get("statuses") or []
     if not isinstance(statuses, list):
-        raise SheetError(("statuses",), "a list of status effects")
+        raise _refused(("statuses",), say("a list of status effects"))
     for i, st in enumerate(statuses):
         name = st.get("name") if isinstance(st, dict) else st
         try:
             effect_of(str(name))
         except RuleError:
-            raise SheetError(("statuses", i, "name"), f"unknown status effect {name!r}",
-                             f"statuses[{i}]: unknown status effect {name!r}") from None
+            raise _refused(("statuses", i, "name"), say("unknown status effect {value}", value=repr(name)),
+                           f"statuses[{i}]") from None
 
 
 def _rof(value, where: tuple, i: int) -> None:
     try:
         _int(value, (*where, "rof", i))
     except SheetError as exc:
-        raise SheetError(exc.path, exc.reason, f"{'.'.join(map(str, where))}.rof[{i}]: {exc.reason}") from None
+        raise _refused(exc.path, exc.reason, f"{'.'.join(map(str, where))}.rof[{i}]") from None
 
 
 def _gear() -> tuple[SheetField, ...]:

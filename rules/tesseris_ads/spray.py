@@ -19,13 +19,12 @@ from .. import odds as core_odds
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, RuleError
 from ..text import joined, say
-from .attack import across_cover, check_one_target, jam_check, plan_attack, resolve_attack, rounds_words, settings_of
+from .attack import DEFENSE_WORDS, across_cover, check_one_target, jam_check, plan_attack, resolve_attack, rounds_words, settings_of
 from .checks import pool_distribution
 from .picks import spray_most
 from .sheet import num, weapon as sheet_weapon
 from .ticks import spend, state_of
 
-RULE = "Ranged Attack Actions, 'Spray 'n Pray'"
 ARC_DEGREES = 45
 
 
@@ -50,21 +49,22 @@ def spray_targets(request: AttackRequest, weapon: dict) -> list[AttackRequest]:
     att = request.attacker
     ids = [r.target.id for r in reqs]
     if len(set(ids)) != len(ids):
-        raise RuleError(f"Spray 'n Pray: each opponent may only be hit once ({RULE})")
+        raise RuleError(say("Spray 'n Pray: each opponent may only be hit once (Ranged Attack Actions, 'Spray 'n Pray')"))
     most = spray_most(weapon)
     if len(reqs) > most:
-        raise RuleError(f"Spray 'n Pray: {len(reqs)} opponents, but only {most} bullets on Full Auto: "
-                        f"no more opponents than bullets ({RULE})")
+        raise RuleError(say("Spray 'n Pray: {n} opponents, but only {most} bullets on Full Auto: no more opponents than "
+                            "bullets (Ranged Attack Actions, 'Spray 'n Pray')", n=len(reqs), most=most))
     allies = [r.target.name for r in reqs if r.target.side and r.target.side == att.side]
     if allies:
-        raise RuleError(f"Spray 'n Pray fires at opponents; {allies[0]} is on {att.name}'s side ({RULE})")
+        raise RuleError(say("Spray 'n Pray fires at opponents; {ally} is on {name}'s side (Ranged Attack Actions, "
+                            "'Spray 'n Pray')", ally=allies[0], name=att.name))
     here = att.position
     spots = [r.target.position for r in reqs]
     if isinstance(here, (list, tuple)) and all(isinstance(p, (list, tuple)) for p in spots) and len(reqs) > 1:
         spread = arc_spread(tuple(here), [tuple(p) for p in spots])
         if spread > ARC_DEGREES + 1e-9:
-            raise RuleError(f"Spray 'n Pray covers a {ARC_DEGREES} degree arc; these opponents spread over "
-                            f"{spread:.0f} degrees ({RULE})")
+            raise RuleError(say("Spray 'n Pray covers a {arc} degree arc; these opponents spread over {spread} degrees "
+                                "(Ranged Attack Actions, 'Spray 'n Pray')", arc=ARC_DEGREES, spread=round(spread)))
     return [replace(r, options={**(r.options or {}), "action": "spray_n_pray"}, targets=[]) for r in reqs]
 
 
@@ -130,12 +130,15 @@ def resolve_spray(request: AttackRequest, dice: DiceSource, settings: dict) -> A
 def target_words(name: str, result: AttackResult) -> str:
     """One opponent's line: "Tom hit, 5 damage after soak" or "Rat: Dodge 4 avoids 3"."""
     d = result.details
-    defense = str(d.get("defense", "none")).replace("_", " ").title()
+    defense = DEFENSE_WORDS.get(d.get("defense")) or str(d.get("defense", "none")).replace("_", " ").title()
     if result.hit:
-        return f"{name} hit ({d['attack_total']} against {defense} {d['defense_total']}), {d.get('damage_after_soak', 0)} damage after soak"
+        return say("{name} hit ({total} against {defense} {defense_total}), {damage} damage after soak", name=name,
+                   total=d["attack_total"], defense=defense, defense_total=d["defense_total"],
+                   damage=d.get("damage_after_soak", 0))
     if d.get("defense") == "none":
-        return f"{name} missed ({d['attack_total']})"
-    return f"{name} avoids it ({defense} {d['defense_total']} against {d['attack_total']})"
+        return say("{name} missed ({total})", name=name, total=d["attack_total"])
+    return say("{name} avoids it ({defense} {defense_total} against {total})", name=name, defense=defense,
+               defense_total=d["defense_total"], total=d["attack_total"])
 
 
 def spray_odds(request: AttackRequest, settings: dict, one_odds) -> dict:
@@ -160,7 +163,7 @@ def spray_odds(request: AttackRequest, settings: dict, one_odds) -> dict:
         for k, q in hits.items():
             count[k] = count.get(k, 0) + p * q
     n = len(reqs)
-    outcomes = [{"label": "nobody hit" if k == 0 else f"{k} of {n} hit", "p": q} for k, q in sorted(count.items()) if q > 0]
+    outcomes = [{"label": hit_count_words(k, n), "p": q} for k, q in sorted(count.items()) if q > 0]
     targets = []
     for r, lines in zip(reqs, per_target):
         out = [{"label": k, "p": v} for k, v in lines.items() if v > 0]
@@ -168,17 +171,19 @@ def spray_odds(request: AttackRequest, settings: dict, one_odds) -> dict:
                         "hit": sum(x["p"] for x in out if x["label"].startswith(("hit", "critical")))})
     return {"outcomes": outcomes, "hit": 1 - count.get(0, 0.0), "targets": targets,
             "modifiers": [m.to_dict() for m in plans[0].attack_mods], "bullets": plans[0].bullets,
-            "note": f"one roll for all; each opponent hit once at most; {plans[0].bullets} rounds spent"}
+            "note": say("one roll for all; each opponent hit once at most; {n} rounds spent", n=plans[0].bullets)}
 
 
 def spray_label(result: AttackResult) -> str:
     """The outcome line of ``spray_odds`` a rolled spray falls in."""
     parts = result.details.get("targets") or []
     k = sum(1 for p in parts if p["hit"])
-    return "nobody hit" if k == 0 else f"{k} of {len(parts)} hit"
+    return hit_count_words(k, len(parts))
 
 
-COVERING_RULE = "Defensive Actions, 'Covering Fire'"
+def hit_count_words(k: int, n: int) -> str:
+    """How many of a Spray 'n Pray's opponents are hit, as an outcome line: "nobody hit", "2 of 3 hit"."""
+    return say("nobody hit") if k == 0 else say("{k} of {n} hit", k=k, n=n)
 
 
 def covering_fire_refusal(request: AttackRequest) -> str:
@@ -187,11 +192,11 @@ def covering_fire_refusal(request: AttackRequest) -> str:
     weapon = sheet_weapon(request.attacker.sheet, request.weapon)
     rof = weapon.get("rof") or []
     if weapon.get("kind", "melee") == "melee" or len(rof) < 3 or num(rof[2]) <= 0:
-        return f"Covering Fire: only with a weapon that has a Full Auto option ({COVERING_RULE})"
+        return say("Covering Fire: only with a weapon that has a Full Auto option (Defensive Actions, 'Covering Fire')")
     if weapon.get("ammo") is not None and num(weapon["ammo"]) <= 0:
-        return f"Covering Fire: {weapon.get('name')} is out of ammunition: reload"
+        return say("Covering Fire: {weapon} is out of ammunition: reload", weapon=weapon.get("name"))
     if "hunkered" in state_of(request.attacker)["stances"] and across_cover(request, settings_of(request)):
-        return "Covering Fire: a hunkered-down character must Stand Up (1 tick) before firing across the cover"
+        return say("Covering Fire: a hunkered-down character must Stand Up (1 tick) before firing across the cover")
     return ""
 
 
@@ -240,5 +245,9 @@ def covering_fire_odds(request: AttackRequest) -> dict:
     why = covering_fire_refusal(request)
     if why:
         raise RuleError(why)
-    return {"outcomes": [{"label": "covering fire: allies +1 to defense", "p": 1.0}], "hit": 0.0, "modifiers": [],
-            "note": "no attack roll: the allies defend at +1 until the shooter's next turn"}
+    return {"outcomes": [{"label": COVERING_FIRE_OUTCOME, "p": 1.0}], "hit": 0.0, "modifiers": [],
+            "note": say("no attack roll: the allies defend at +1 until the shooter's next turn")}
+
+
+#: the one outcome line of a Covering Fire
+COVERING_FIRE_OUTCOME = say("covering fire: allies +1 to defense")

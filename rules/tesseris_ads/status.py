@@ -9,7 +9,8 @@ A character's statuses are a list of plain dicts ``{"name", "rounds",
 from __future__ import annotations
 
 from ..system import Modifier, RuleError
-from .data import STATUS_ALIASES, STATUS_EFFECTS, StatusEffect
+from ..text import say
+from .data import STATUS_ALIASES, STATUS_EFFECTS, StatusEffect, status_words
 
 SECTION = "Status Effects"
 
@@ -20,7 +21,7 @@ def effect_of(name: str) -> StatusEffect:
     try:
         return STATUS_EFFECTS[key]
     except KeyError:
-        raise RuleError(f"unknown status effect {name!r}") from None
+        raise RuleError(say("unknown status effect {value}", value=repr(name))) from None
 
 
 def names(statuses: list | None) -> set[str]:
@@ -104,7 +105,7 @@ def status_modifiers(statuses: list | None, roll: str, characteristic: str | Non
         elif roll == "social_defense":
             value += eff.social_defense
         if value:
-            mods.append(Modifier(eff.name, value, f"{SECTION}: {eff.name}"))
+            mods.append(Modifier(status_words(eff.name), value, f"{SECTION}: {eff.name}"))
     return mods
 
 

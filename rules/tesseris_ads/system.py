@@ -12,6 +12,7 @@ from .attack import attack_cover_piece, effect_words, range_band_name, settings_
 from .data import COVER_MATERIAL_LABELS, DEFAULT_SETTINGS
 from .odds import attack_odds
 from .spray import resolve_action
+from ..text import say
 
 
 class TesserisSystem(BaseSystem):
@@ -66,7 +67,12 @@ class TesserisSystem(BaseSystem):
                 piece = (getattr(request.board, "cover_pieces", None) or {}).get(target_cover["id"])
                 material = getattr(piece, "material", None)
             if material is None:
-                raise RuleError("the cover piece's material is unknown")
+                raise RuleError(say("the cover piece's material is unknown"))
+            try:
+                cover.normalise_material(material)
+            except KeyError:
+                raise RuleError(say("unknown cover material {value}; known: {known}", value=repr(material),
+                                    known=", ".join(cover.COVER_MATERIALS))) from None
             return attack_cover_piece(
                 request.attacker, request.weapon, target_cover["id"], material, int(round(request.distance)), dice, int(target_cover.get("damage_taken", 0))
             )

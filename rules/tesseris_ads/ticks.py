@@ -67,7 +67,7 @@ def reaction_cost(action: Action, state: dict, settings: dict | None = None) -> 
     if action.key == "take_cover":
         ticks = num((settings or {}).get("take_cover_reaction_ticks"), ticks)
     if ticks is None:
-        raise RuleError(f"{action.name} cannot be taken as a reaction")
+        raise RuleError(say("{action} cannot be taken as a reaction", action=action.name))
     if state.get("free_reaction") and ticks >= 1 and not state.get("surprised"):
         return ticks - 1, True
     return ticks, False
@@ -85,7 +85,7 @@ def refusal(state: dict, action_key: str, reaction: bool = False, statuses: list
     """
     action = ACTIONS.get(action_key)
     if action is None:
-        return f"unknown action {action_key!r}"
+        return say("unknown action {value}", value=repr(action_key))
     s = state_of(state)
     have = {x["name"] if isinstance(x, dict) else str(x) for x in (statuses or [])}
     stances = s["stances"]
@@ -163,7 +163,7 @@ def spend(
     """
     action = ACTIONS.get(action_key)
     if action is None:
-        raise RuleError(f"unknown action {action_key!r}")
+        raise RuleError(say("unknown action {value}", value=repr(action_key)))
     s = state_of(state)
     reason = refusal(s, action_key, reaction, statuses)
     if reason:
@@ -173,10 +173,11 @@ def spend(
     borrow = paid > max(0, num(s["ticks"]))
     if borrow:
         if s.get("surprised"):
-            raise RuleError("a surprised character has no more ticks for reactions this round")
+            raise RuleError(say("a surprised character has no more ticks for reactions this round"))
         allowed = action.category in BORROWABLE_CATEGORIES or action_key in BORROWABLE_ACTIONS or gm_allows_borrowing
         if not allowed:
-            raise RuleError(f"{action.name} needs {paid} ticks and {max(0, num(s['ticks']))} are left; the GM may allow borrowing")
+            raise RuleError(say("{action} needs {paid} ticks and {left} are left; the GM may allow borrowing", action=action.name,
+                                    paid=paid, left=max(0, num(s["ticks"]))))
     out = {**s, "ticks": num(s["ticks"]) - paid, "last_action": action_key, "last_cost": paid}
     if free:
         out["free_reaction"] = False

@@ -20,7 +20,7 @@ from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplem
 from . import actions as own_actions
 from . import cover as cover_mod
 from .checks import roll_test
-from .data import FEAT_WORDS, LOCATION_WORDS, STATUS_WORDS
+from .data import FEAT_WORDS, LOCATION_WORDS, STATUS_WORDS, status_words
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS, USUAL_ACTIONS
 from .health import consciousness_check, end_of_combat, start_of_round_damage
 from .movement import MOVE_KEYS, grant, move_allowance, movement_left, reactive_attackers
@@ -147,10 +147,10 @@ def delay(order: list[dict], who: str) -> list[dict]:
     less than the next character's, for this round, and moves after them."""
     ids = [r["id"] for r in order]
     if who not in ids:
-        raise RuleError(f"{who!r} is not in the initiative order")
+        raise RuleError(say("{value} is not in the initiative order", value=repr(who)))
     i = ids.index(who)
     if i == len(order) - 1:
-        raise RuleError("the last character in the order has nobody to delay behind")
+        raise RuleError(say("the last character in the order has nobody to delay behind"))
     me = dict(order[i])
     nxt = order[i + 1]
     me["total"] = nxt["total"] - 1
@@ -377,7 +377,7 @@ def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     combat", level 2 ones "reduced ... to an appropriate Level 1 effect", level 3 ones persist; the
     unconscious stay so ("until they have received medical treatment"), out of Stamina and Bloodied."""
     changes: dict[str, dict] = {}
-    log: list[str] = ["The fight is over"]
+    log: list[str] = [say("The fight is over")]
     for c in combatants:
         before = c.sheet
         after = end_of_combat(before)
@@ -387,25 +387,26 @@ def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         said, fields = [], {}
         if conscious and stamina(after) != stamina(before):
             fields["stamina"] = after["stamina"]
-            said.append(f"Stamina back to {after['stamina']} (the current maximum, less {num(before.get('wounds'))} for Wounds)"
-                        if num(before.get("wounds")) else f"Stamina back to {after['stamina']}")
+            said.append(say("Stamina back to {stamina} (the current maximum, less {wounds} for Wounds)", stamina=after["stamina"],
+                            wounds=num(before.get("wounds")))
+                        if num(before.get("wounds")) else say("Stamina back to {stamina}", stamina=after["stamina"]))
         elif not conscious:
-            said.append("stays unconscious: no Stamina back until treated")
+            said.append(say("stays unconscious: no Stamina back until treated"))
         if num(before.get("mayhem")):
             fields["mayhem"] = 0
-            said.append(f"{num(before.get('mayhem'))} unspent Mayhem point{'s' if num(before.get('mayhem')) != 1 else ''} lost")
+            said.append(say_n("{n} unspent Mayhem point lost", "{n} unspent Mayhem points lost", num(before.get("mayhem"))))
         old, new = status_names(before.get("statuses")), status_names(after["statuses"])
         if old != new or len(before.get("statuses") or []) != len(after["statuses"]):
             fields["statuses"] = after["statuses"]
             if old - new:
-                said.append(", ".join(sorted(old - new)) + " ended")
+                said.append(say("{statuses} ended", statuses=joined([status_words(n) for n in sorted(old - new)], ", ")))
             if new - old:
-                said.append("now " + ", ".join(sorted(new - old)))
+                said.append(say("now {statuses}", statuses=joined([status_words(n) for n in sorted(new - old)], ", ")))
         if fields:
             changes[c.id] = fields
-            log.append(f"{c.name}: " + "; ".join(said))
+            log.append(say("{name}: {changes}", name=c.name, changes=joined(said, "; ")))
         elif said:
-            log.append(f"{c.name}: " + "; ".join(said))
+            log.append(say("{name}: {changes}", name=c.name, changes=joined(said, "; ")))
     return TurnUpdate(state={}, round=0, log=log, sheet_changes=changes)
 
 
@@ -527,16 +528,16 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     settings = _settings(settings)
     options = dict(options or {})
     if action not in ACTIONS and action != "end_turn":
-        raise RuleError(f"unknown action {action!r}")
+        raise RuleError(say("unknown action {value}", value=repr(action)))
     if action == "end_turn":
         return next_turn(state, combatants, dice, settings)
     a = ACTIONS[action]
     if a.is_attack:
-        raise RuleError(f"{a.name} is an attack: resolve it with attack()")
+        raise RuleError(say("{action} is an attack: resolve it with attack()", action=a.name))
     if action in ROLLED_DEFENSES:
-        raise RuleError(f"{a.name} is rolled against the attack it answers, in attack()")
+        raise RuleError(say("{action} is rolled against the attack it answers, in attack()", action=a.name))
     if not a.automated:
-        raise RuleNotImplemented(f"Tesseris: {a.name} is not automated; the GM adjudicates it")
+        raise RuleNotImplemented(say("Tesseris: {action} is not automated; the GM adjudicates it", action=a.name))
     everyone = list(combatants)
     if actor.id not in {c.id for c in everyone}:
         everyone.append(actor)
@@ -588,10 +589,10 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         weapon = (step.sheets[actor.id].get("weapons") or {}).get(weapon_key) if weapon_key else None
         rof = (weapon or {}).get("rof") or []
         if not weapon or len(rof) < 3 or num(rof[2]) <= 0:
-            raise RuleError("Covering Fire needs a weapon with a Full Auto rate of fire")
+            raise RuleError(say("Covering Fire needs a weapon with a Full Auto rate of fire"))
         if weapon.get("ammo") is not None:
             if num(weapon["ammo"]) <= 0:
-                raise RuleError(f"{weapon.get('name')} is out of ammunition: reload")
+                raise RuleError(say("{weapon} is out of ammunition: reload", weapon=weapon.get("name")))
             weapons = copy.deepcopy(step.sheets[actor.id].get("weapons"))
             weapons[weapon_key]["ammo"] = max(0, num(weapon["ammo"]) - num(rof[2]))
             step.change(actor.id, {"weapons": weapons})
@@ -608,24 +609,24 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     elif action == "join_grapple":
         target = step.by_id.get(options.get("target"))
         if target is None or "Grappled" not in status_names(step.sheets[target.id].get("statuses")):
-            raise RuleError("a grapple is joined on an opponent already grappled (options target)")
+            raise RuleError(say("a grapple is joined on an opponent already grappled (options target)"))
         step.change(actor.id, {"statuses": add_status(statuses, "Grappled", target.id)})
         line = say("{line} on {target}: Grappled", line=line, target=target.name)
     elif action == "reload":
         weapon_key = options.get("weapon")
         weapons = copy.deepcopy(step.sheets[actor.id].get("weapons") or {})
         if weapon_key not in weapons:
-            raise RuleError("which weapon is reloaded?")
+            raise RuleError(say("which weapon is reloaded?"))
         loaded = options.get("ammo", weapons[weapon_key].get("capacity"))
         if loaded is None:
-            raise RuleError("how many rounds are loaded? (options ammo, or the weapon's capacity)")
+            raise RuleError(say("how many rounds are loaded? (options ammo, or the weapon's capacity)"))
         weapons[weapon_key]["ammo"] = num(loaded)
         step.change(actor.id, {"weapons": weapons})
         line = say("{line}: {weapon} holds {n}", line=line, weapon=weapons[weapon_key].get("name", weapon_key), n=num(loaded))
     elif action == "initiate_swordpoint":
         target = step.by_id.get(options.get("target"))
         if target is None:
-            raise RuleError("whom is the sword or gun pointed at? (options target)")
+            raise RuleError(say("whom is the sword or gun pointed at? (options target)"))
         own_actions.can_initiate_swordpoint(actor, target, list(options.get("conditions") or []), options.get("weapon"))
         new["swordpoint"] = target.id
         line = say("{line} on {target}", line=line, target=target.name)
@@ -668,7 +669,7 @@ def _delay(step: _Step, actor: Combatant, settings: dict) -> TurnUpdate:
     forfeit their remaining actions (the ticks stay for reactions) and the next round starts."""
     s = step.state
     if s.get("current") != actor.id:
-        raise RuleError("only the character whose turn it is may delay")
+        raise RuleError(say("only the character whose turn it is may delay"))
     rows = [r for r in s["initiative"] if r["id"] not in s["acted"] or r["id"] == actor.id]
     done = [r for r in s["initiative"] if r not in rows]
     rows = delay(rows, actor.id)

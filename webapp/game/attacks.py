@@ -24,10 +24,10 @@ from rules.dice import DiceSource
 from rules.system import NO_DEFENSE, AttackRequest, AttackResult, BaseSystem, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
-from .combat import aim_squares, combatant, position_of, rules_call, rules_words, settings_of
+from .combat import aim_squares, combatant, not_automated, position_of, rules_call, rules_words, settings_of
 from .model import Actor, Event, Rejected
 from .text import N_
-from rules.text import joined, said, say, say_n
+from rules.text import joined, say, say_n
 
 if TYPE_CHECKING:
     from .model import Game, Token
@@ -371,7 +371,7 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
                 view["template"]["cells"] = [list(c) for c in odds["cells"]]
     except RuleNotImplemented as exc:
         view["odds"] = None
-        view["odds_missing"] = say("not automated: {why}", why=said(exc))
+        view["odds_missing"] = not_automated(exc)
     except RuleError as exc:
         raise Rejected(rules_words(exc)) from None
     if cmd.template is None and not p["request"].targets:

@@ -17,8 +17,8 @@ from rules.system import RuleError, RuleNotImplemented
 
 from . import fog, text
 from .model import Character, Event, Rejected
-from rules.text import said, say
-from .text import N_
+from rules.text import say
+from .text import N_, rules_words
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -103,7 +103,7 @@ def check_sheet(game: "Game", sheet: dict) -> None:
     except RuleNotImplemented:
         pass
     except (RuleError, ValueError, TypeError, KeyError) as exc:
-        raise Rejected(N_("sheet: %(error)s"), error=said(exc)) from None  # the rules' words: in the sender's language
+        raise Rejected(N_("sheet: %(error)s"), error=rules_words(exc)) from None  # the rules' words: the sender's language
 
 
 def apply_changes(sheet: dict, changes: dict) -> dict:

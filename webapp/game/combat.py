@@ -26,7 +26,7 @@ from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
-from .text import N_
+from .text import N_, rules_words
 from .model import Event, Rejected, cells_at
 from rules.text import Say, said, say
 
@@ -182,14 +182,15 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
     try:
         return call()
     except RuleNotImplemented as exc:
-        raise Rejected(named(game, say("not automated: {why}", why=said(exc)), actor, hidden_as=say("someone"))) from None
+        raise Rejected(named(game, not_automated(exc), actor, hidden_as=say("someone"))) from None
     except RuleError as exc:
         raise Rejected(named(game, rules_words(exc), actor, hidden_as=say("someone"))) from None
 
 
-def rules_words(exc: RuleError) -> str:
-    """A rules' refusal as its words: the ``Say`` it was raised with (said in the reader's language), else its text."""
-    return said(exc)
+def not_automated(exc: RuleNotImplemented) -> Say:
+    """What the rules leave to the GM, as words: ``not automated: `` and the rules' own reason, each in the
+    reader's language (any system's ``RuleNotImplemented``; a reason raised as plain text stays as written)."""
+    return say("not automated: {reason}", reason=rules_words(exc))
 
 
 @lru_cache(maxsize=64)

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+import rules
 from rules.areas import Area, under
-from rules.text import say
+from rules.text import say, whole
 
 from . import fog, zonelayout
 from .model import Event, Rejected
-from .text import N_
+from .text import N_, measure
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -124,14 +125,19 @@ def area_of(template: dict) -> Area:
 SHAPE_WORDS = {"circle": say("circle template"), "cone": say("cone template"), "line": say("line template")}
 
 
+def kind(template: dict) -> str:
+    """"circle template": a template's kind in words."""
+    return SHAPE_WORDS.get(template["shape"]) or say("{shape} template", shape=template["shape"])
+
+
 def describe(template: dict) -> str:
     """"circle template ‘Fireball’" (words: the log reads them in the reader's language)."""
-    what = SHAPE_WORDS.get(template["shape"]) or say("{shape} template", shape=template["shape"])
+    what = kind(template)
     return say("{template} ‘{label}’", template=what, label=template["label"]) if template.get("label") else what
 
 
 def _size_words(template: dict) -> str:
-    size = f"{template['size']:g}"
+    size = whole(float(template["size"]))  # a number: the reader's language writes it (1.5, 1,5)
     return say("radius {size}", size=size) if template["shape"] == "circle" else say("{size} long", size=size)
 
 
@@ -213,12 +219,14 @@ def tokens_under(game: "Game", template: dict, actor: "Actor") -> list["Token"]:
 
 
 def view(game: "Game", actor: "Actor") -> list[dict]:
-    """Each template as this audience sees it: its outline, the squares it covers, who is under it."""
+    """Each template as this audience sees it: its outline, the squares it covers, who is under it; its kind
+    (``kind``), ``title`` and size in the system's unit (``size_text``: ``2 yards``, ``3"``) as words."""
     out = []
+    unit = rules.get(game.system).cell_unit
     for t in game.templates.values():
         under = tokens_under(game, t, actor)
         entry = {**t, "under": under, "mine": actor.role == "gm" or (actor.role == "player" and t.get("by") == actor.player_id),
-                 "by_name": _by(game, t), "title": describe(t)}
+                 "by_name": _by(game, t), "title": describe(t), "kind": kind(t), "size_text": measure(t["size"], unit)}
         if t.get("zone") and game.zones is not None:
             zone = next((z for z in game.zones if z["id"] == t["zone"]), None)
             entry["box"] = zone["box"] if zone else None

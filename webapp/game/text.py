@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, StringConstraints
 
-from rules.text import say_n
+from rules.text import Say, said, say_n
 
 from .model import Rejected
 
@@ -29,6 +29,10 @@ MAX_TEXT = 10_000  # any one text in a payload (a sheet's notes are the longest)
 MAX_KEY = 100  # a key in a payload's table
 MAX_NUMBER = 2**53  # the largest whole number a browser's JavaScript holds exactly
 MAX_DEPTH = 12  # nesting of a client's JSON: a sheet is a table of tables of lists, never deeper
+
+#: a rules' refusal as its words: the ``Say`` it was raised with (said in the reader's language), else its text
+rules_words = said
+
 
 def N_(message: str) -> str:
     """A message marked for the catalogs (scripts/i18n extracts N_ too) where it is kept as English and said

@@ -82,7 +82,8 @@ def edit_sheet(game_id: str, token_id: str):
         try:
             h.execute(game_id, actor, payload)
         except Rejected as exc:
-            return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, str(exc)))
+            return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor,
+                                                                  language.refusal_text(exc)))
         return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice=_("Saved.")))
     system = rules.get(game.system)
     form = sheetform.Form(request.form.items(multi=True))
@@ -91,10 +92,18 @@ def edit_sheet(game_id: str, token_id: str):
         return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, message,
                                                               form=form, errors=errors))
 
+    def beside(labels: dict[str, str], place: str, reason, errors: dict[str, str]):
+        """The form again, ``reason`` beside the field at ``place`` and said above the form with the field's
+        label as the form shows it: one sentence in the reader's language, the rules' reason in it too."""
+        reason = language.words(reason)
+        return refused(_("%(field)s: %(reason)s", field=labels.get(place, place), reason=reason),
+                       {**errors, place: reason})
+
     try:
         reading = sheetform.read(system, form, character.sheet, _locked(system, actor), words=helptext)
     except sheetform.FormError as exc:
-        return refused(str(exc), exc.errors)
+        first = next(iter(exc.errors))
+        return beside(exc.labels, first, exc.errors[first], exc.errors)
     if not reading.changes:
         return render_template("_sheet_body.html", **_context(game, token, actor, notice=_("Nothing changed.")))
     validate = getattr(system, "validate_sheet", None)
@@ -104,12 +113,11 @@ def edit_sheet(game_id: str, token_id: str):
         except SheetError as exc:
             place = reading.place(exc.path)
             if place is not None:
-                reason = language.words(exc.reason)  # the rules' words in the reader's language
-                return refused(f"{reading.labels.get(place, place)}: {reason}", {place: reason})
+                return beside(reading.labels, place, exc.reason, {})
         except (RuleError, Rejected, ValueError, TypeError, KeyError):
             pass  # said by the command below
     try:
         h.execute(game_id, actor, {"type": "update_sheet", "character_id": character.id, "changes": reading.changes})
     except Rejected as exc:
-        return refused(str(exc))
+        return refused(language.refusal_text(exc))
     return render_template("_sheet_body.html", **_context(h.game(game_id), token, actor, notice=_("Saved.")))
