@@ -162,8 +162,8 @@ class AtomicTomorrow(BaseSystem):
     @staticmethod
     def _one_target(request: AttackRequest) -> None:
         if len(request.targets) > 1:
-            raise RuleError("an attack has one target (ATTACK SEQUENCE); an area weapon hits everyone in the "
-                            "target's zone by itself")
+            raise RuleError(say("an attack has one target (ATTACK SEQUENCE); an area weapon hits everyone in the "
+                                "target's zone by itself"))
 
     @staticmethod
     def _area(request: AttackRequest) -> bool:
