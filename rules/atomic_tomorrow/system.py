@@ -189,7 +189,7 @@ class AtomicTomorrow(BaseSystem):
                                                    if t.id == request.target.id else "none"}})
                 o = out if t.id == request.target.id else odds.request_odds(req)
                 out["targets"].append({"id": t.id, "name": t.name, "hit": o["hit"], "outcomes": o["outcomes"]})
-            out["note"] = "an area weapon hits everyone in the target zone"
+            out["note"] = say("an area weapon hits everyone in the target zone")
         return out
 
     # ---- wounds and their effects ------------------------------------

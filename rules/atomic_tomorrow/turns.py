@@ -478,9 +478,9 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
     delaying a turn is not in the document (RuleNotImplemented).
     """
     if action == "attack" or action.startswith("attack:"):
-        raise RuleNotImplemented("an attack is resolved by attack(); its books are kept by after_attack()")
+        raise RuleNotImplemented(say("an attack is resolved by attack(); its books are kept by after_attack()"))
     if action == "move" or action.startswith("move:"):
-        raise RuleNotImplemented("a move is judged by move() with its path and cost in zone steps")
+        raise RuleNotImplemented(say("a move is judged by move() with its path and cost in zone steps"))
     step = _TURN_ACTIONS.get(action)
     if step is None:
         raise RuleNotImplemented(say("Atomic Tomorrow Adventures: the action {action} is not in the rules", action=repr(action)))
