@@ -103,7 +103,9 @@ def check_sheet(game: "Game", sheet: dict) -> None:
     except RuleNotImplemented:
         pass
     except (RuleError, ValueError, TypeError, KeyError) as exc:
-        raise Rejected(N_("sheet: %(error)s"), error=str(exc)) from None
+        from .combat import rules_words  # combat imports this module
+
+        raise Rejected(N_("sheet: %(error)s"), error=rules_words(exc)) from None  # the rules' words, said to the sender
 
 
 def apply_changes(sheet: dict, changes: dict) -> dict:

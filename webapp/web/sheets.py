@@ -104,7 +104,8 @@ def edit_sheet(game_id: str, token_id: str):
         except SheetError as exc:
             place = reading.place(exc.path)
             if place is not None:
-                return refused(f"{reading.labels.get(place, place)}: {exc.reason}", {place: exc.reason})
+                reason = language.refusal(exc.reason)  # the rules' words in the reader's language
+                return refused(f"{reading.labels.get(place, place)}: {reason}", {place: reason})
         except (RuleError, Rejected, ValueError, TypeError, KeyError):
             pass  # said by the command below
     try:
