@@ -205,9 +205,12 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping
     """
     caught = [c.name for c in combatants if (c.state or {}).get("surprised")]
     if caught:
-        raise RuleError(say("Atomic Tomorrow Combat has no surprise rule: every fight opens with everyone rolling "
-                            "initiative (INITIATIVE AND TURN SEQUENCE), so {names} cannot be surprised; leave them out "
-                            "of the fight until they join", names=", ".join(caught)))
+        raise RuleError(say_n("Atomic Tomorrow Combat has no surprise rule: every fight opens with everyone rolling "
+                              "initiative (INITIATIVE AND TURN SEQUENCE), so {names} cannot be surprised; leave them "
+                              "out of the fight until they join",
+                              "Atomic Tomorrow Combat has no surprise rule: every fight opens with everyone rolling "
+                              "initiative (INITIATIVE AND TURN SEQUENCE), so {names} cannot be surprised; leave them "
+                              "out of the fight until they join", len(caught), names=", ".join(caught)))
     settings = settings_with_defaults(settings)
     rolls: list = []
     log = [say("Round {n}", n=1)]

@@ -17,8 +17,8 @@ from typing import Any
 
 from ..dice import DiceSource, RollRecord
 from ..system import RuleError
-from ..text import joined, say
-from .data import LOCATION_WORDS, LOCATIONS, WILD_SHOT_MODIFIER, resolve_settings
+from ..text import say
+from .data import LOCATIONS, WILD_SHOT_MODIFIER, resolve_settings
 
 
 def acquire_target(targeting: dict, shooter: str, target: str, phase: int) -> dict:
@@ -75,9 +75,10 @@ def check_targeting(
 
 
 def unknown_location(location) -> RuleError:
-    """The refusal of a body area the document does not have, naming the ones it has (in the reader's words)."""
+    """The refusal of a body area the document does not have, naming the ones it has (as a client sends them,
+    like the range bands and settings' values of the other refusals)."""
     return RuleError(say("unknown location {location}; locations are {locations}", location=repr(location),
-                         locations=joined([LOCATION_WORDS[loc] for loc in LOCATIONS], ", ")))
+                         locations=", ".join(LOCATIONS)))
 
 
 def wild_shot_modifier(targeted: bool) -> int:
