@@ -25,6 +25,11 @@ def english(c, g, command) -> str:
     return r.json["error"]
 
 
+def said(c, g, links, command) -> list[str]:
+    """The refusal of ``command`` as each Socket.IO link hears it, then as the JSON API says it (English)."""
+    return [refused(link, command) for link in links] + [english(c, g, command)]
+
+
 def fight(c, g, ids) -> dict:
     r = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),
                json={"type": "start_combat", "token_ids": list(ids.values())})
@@ -38,15 +43,14 @@ def test_phase_tn_refusals_of_a_turn_reach_each_sender_in_its_language(app):
     names = {v: k for k, v in ids.items()}
     de, es = connect(app, g["id"], g["gm_token"], "de"), connect(app, g["id"], g["gm_token"], "es")
     drop = {"type": "act", "token_id": first, "action": "lose_targeting"}
-    assert refused(de, drop) == f"{names[first]} hat nichts anvisiert"
-    assert refused(es, drop) == f"{names[first]} no tiene blanco fijado"
-    assert english(c, g, drop) == f"{names[first]} holds no Targeting"
+    assert said(c, g, (de, es), drop) == [f"{names[first]} hat nichts anvisiert", f"{names[first]} no tiene blanco fijado",
+                                          f"{names[first]} holds no Targeting"]
     # a three-round burst from a semi-automatic sidearm: the action's and the mode's words in the sender's language
     other = next(i for i in ids.values() if i != first)
     burst = {"type": "act", "token_id": first, "action": "declare:three_round_burst", "options": {"target": other}}
-    assert refused(de, burst) == "Dreier-Feuerstoß braucht eine automatische Waffe; Sidearm ist halbautomatisch"
-    assert refused(es, burst) == "Ráfaga de tres necesita un arma automática; Sidearm es de semiautomática"
-    assert english(c, g, burst) == "Three-round burst needs an automatic weapon; Sidearm is semi-automatic"
+    assert said(c, g, (de, es), burst) == ["Dreier-Feuerstoß braucht eine automatische Waffe; Sidearm ist halbautomatisch",
+                                           "Ráfaga de tres necesita un arma automática; Sidearm es de semiautomática",
+                                           "Three-round burst needs an automatic weapon; Sidearm is semi-automatic"]
 
 
 def test_a_phase_tn_setting_and_sheet_entry_are_refused_in_the_senders_language(app):
@@ -87,9 +91,10 @@ def test_atomic_tomorrow_refusals_reach_each_sender_in_its_language(app):
     names = {v: k for k, v in ids.items()}
     de, es = connect(app, g["id"], g["gm_token"], "de"), connect(app, g["id"], g["gm_token"], "es")
     grit = {"type": "act", "token_id": first, "action": "grit_check"}
-    assert refused(de, grit) == f"{names[first]} ist nicht kampfunfähig (4 Wunden); kein GRIT-x1-Wurf nötig"
-    assert refused(es, grit) == f"{names[first]} no está incapacitado (4 heridas); no hace falta tirada de GRIT x1"
-    assert english(c, g, grit) == f"{names[first]} is not incapacitated (4 wounds); no GRIT x1 roll is needed"
+    assert said(c, g, (de, es), grit) == [
+        f"{names[first]} ist nicht kampfunfähig (4 Wunden); kein GRIT-x1-Wurf nötig",
+        f"{names[first]} no está incapacitado (4 heridas); no hace falta tirada de GRIT x1",
+        f"{names[first]} is not incapacitated (4 wounds); no GRIT x1 roll is needed"]
     other = next(i for i in ids.values() if i != first)
     shot = {"type": "attack", "attacker": first, "target": other, "weapon": "Blast pistol",
             "options": {"bonus": "+30"}}
