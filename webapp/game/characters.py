@@ -17,7 +17,7 @@ from rules.system import RuleError, RuleNotImplemented
 
 from . import fog, text
 from .model import Character, Event, Rejected
-from rules.text import say
+from rules.text import Say, say
 from .text import N_
 
 if TYPE_CHECKING:
@@ -103,9 +103,8 @@ def check_sheet(game: "Game", sheet: dict) -> None:
     except RuleNotImplemented:
         pass
     except (RuleError, ValueError, TypeError, KeyError) as exc:
-        from .combat import rules_words  # combat imports this module
-
-        raise Rejected(N_("sheet: %(error)s"), error=rules_words(exc)) from None  # the rules' words, said to the sender
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], Say) else str(exc)  # as combat.rules_words (no circle)
+        raise Rejected(N_("sheet: %(error)s"), error=said) from None  # the rules' words, said to the sender
 
 
 def apply_changes(sheet: dict, changes: dict) -> dict:
