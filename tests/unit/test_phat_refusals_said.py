@@ -194,6 +194,10 @@ def test_the_lines_badges_and_odds_are_said_too():
     line = next(x for x in PT.begin_fight([ann, bob], ScriptedDice([5] * 8)).log if x.startswith("Bob is surprised"))
     assert speech.words(line, "de") == ("Bob ist überrascht: kann 1 Runde lang nicht reagieren, würfelt dann zu Beginn "
                                         "jeder Phase auf Reflexe (MW 8, +1 für jede misslungene Phase), um zu handeln.")
+    # Phase/TN: a traumatic wound's default effect (a setting's own text would stay as written) in the reason to act
+    down = Combatant("d", "Dee", {**PT.default_sheet(), "trauma": {"head": 1}}, (1, 1), "pc")
+    why = PT.actions(PT.begin_fight([ann], ScriptedDice([5] * 8)).state, down)[0].reason
+    assert speech.words(why, "de") == "nicht im Kampf (bewusstlos)", why
     # Phase/TN: a shot's odds, every outcome line in words
     odds = pt_odds.odds(pt_request(targeted=True))
     assert all(isinstance(o["label"], Say) for o in odds["outcomes"])
