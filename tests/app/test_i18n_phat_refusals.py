@@ -120,3 +120,20 @@ def test_the_sheet_editor_says_the_rules_reason_beside_its_field_in_the_readers_
     cell = cell_of(body, "brawn")
     assert 'role="alert"' in cell and "1 bis 30, nicht 0" in cell, cell
     assert "1 to 30" not in body
+
+
+def test_what_phase_tn_leaves_to_the_gm_is_said_in_the_askers_language(app):
+    """Phase/TN's Melee Attacks section is empty: the attack card's odds say "not automated" and why in the asker's
+    language (the rules' reason inside the app's words), and an action the rules do not know is refused likewise."""
+    knife = {**rules.get("phase_tn").default_sheet(), "weapons": [{"name": "Knife", "skill": "brawling", "melee": True}]}
+    c, g, ids = table(app, "phase_tn", knife)
+    de = connect(app, g["id"], g["gm_token"], "de")
+    ack = de.emit("command", {"type": "preview_attack", "attacker": ids["Ann"], "target": ids["Foe"],
+                              "weapon": "Knife"}, callback=True)
+    assert ack["ok"], ack
+    assert "nicht automatisiert: Phase/TN: der Abschnitt Nahkampfangriffe des Dokuments ist leer" in ack["html"]
+    assert "not automated" not in ack["html"] and "section is empty" not in ack["html"]
+    first = fight(c, g, ids)["current"]
+    dance = {"type": "act", "token_id": first, "action": "dance"}
+    assert said(c, g, (de,), dance) == ["nicht automatisiert: Phase/TN: die Aktion 'dance' ist nicht automatisiert",
+                                        "not automated: Phase/TN: the action 'dance' is not automated"]

@@ -370,7 +370,7 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
                 view["template"]["cells"] = [list(c) for c in odds["cells"]]
     except RuleNotImplemented as exc:
         view["odds"] = None
-        view["odds_missing"] = f"not automated: {exc}"
+        view["odds_missing"] = say("not automated: {reason}", reason=rules_words(exc))  # the rules' words, said
     except RuleError as exc:
         raise Rejected(rules_words(exc)) from None
     if cmd.template is None and not p["request"].targets:

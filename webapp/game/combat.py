@@ -182,7 +182,8 @@ def rules_call(call, game: "Game | None" = None, actor: "Actor | None" = None):
     try:
         return call()
     except RuleNotImplemented as exc:
-        raise Rejected(named(game, f"not automated: {exc}", actor, hidden_as="someone")) from None
+        raise Rejected(named(game, say("not automated: {reason}", reason=rules_words(exc)), actor,
+                             hidden_as=say("someone"))) from None
     except RuleError as exc:
         raise Rejected(named(game, rules_words(exc), actor, hidden_as=say("someone"))) from None
 
