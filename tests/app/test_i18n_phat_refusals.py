@@ -137,3 +137,28 @@ def test_what_phase_tn_leaves_to_the_gm_is_said_in_the_askers_language(app):
     dance = {"type": "act", "token_id": first, "action": "dance"}
     assert said(c, g, (de,), dance) == ["nicht automatisiert: Phase/TN: die Aktion 'dance' ist nicht automatisiert",
                                         "not automated: Phase/TN: the action 'dance' is not automated"]
+
+
+def test_atomic_tomorrows_area_odds_read_in_the_askers_language(app):
+    """An area weapon's odds card (core facts: it hits everyone in the target zone): its note and each target's
+    outcome lines in German."""
+    zones = {"zones": [{"id": "west", "name": "Hangar", "adjacent": ["centre"]},
+                       {"id": "centre", "name": "Gantry", "adjacent": ["west"]}]}
+    c = app.test_client()
+    g = c.post("/api/games", json={"name": "Zones", "system": "atomic_tomorrow", "map": zones}).json
+    gm = bearer(g["gm_token"])
+    for name, zone in (("Ann", "west"), ("Bob", "centre"), ("Cid", "centre")):
+        assert c.post(f"/api/games/{g['id']}/commands", headers=gm,
+                      json={"type": "add_token", "name": name, "zone": zone}).status_code == 200
+    ids = {t["name"]: t["id"] for t in c.get(f"/api/games/{g['id']}/state", headers=gm).json["tokens"]}
+    launcher = {"name": "Grenade launcher", "skill": "ranged", "wound_rating": 3, "ranges": ["near", "far"], "area": True}
+    sheet = {**rules.get("atomic_tomorrow").default_sheet(), "weapons": [launcher]}
+    c.post(f"/api/games/{g['id']}/commands", headers=gm, json={"type": "add_character", "name": "Ann",
+                                                              "token_id": ids["Ann"], "sheet": sheet})
+    de = connect(app, g["id"], g["gm_token"], "de")
+    ack = de.emit("command", {"type": "preview_attack", "attacker": ids["Ann"], "target": ids["Bob"],
+                              "weapon": "Grenade launcher"}, callback=True)
+    assert ack["ok"], ack
+    html = ack["html"]
+    assert "eine Flächenwaffe trifft jeden in der Zielzone" in html and "Fehlschuss" in html, html
+    assert "area weapon" not in html and "miss" not in html and "hit: " not in html, html

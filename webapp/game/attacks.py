@@ -365,7 +365,7 @@ def preview(game: "Game", cmd: PreviewAttack, actor: "Actor") -> dict:
         if isinstance(odds.get("targets"), list):  # an area attack: each token under it, the ones this audience sees
             shown = {t.id for t in fog.visible_tokens(game, actor)}
             view["odds"]["targets"] = [t for t in odds["targets"] if isinstance(t, dict) and t.get("id") in shown]
-            view["odds"]["note"] = str(odds.get("note") or "")
+            view["odds"]["note"] = odds["note"] if isinstance(odds.get("note"), str) else ""  # a Say keeps its words
             if "template" in view and isinstance(odds.get("cells"), list):
                 view["template"]["cells"] = [list(c) for c in odds["cells"]]
     except RuleNotImplemented as exc:
