@@ -23,7 +23,7 @@ from ..system import (
 from . import attack as attack_
 from . import cover, health, movement, odds, sheet, turns
 from . import options as options_
-from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, DEMO_ZONES, RANGES
+from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, DEMO_ZONES, RANGE_LABELS, RANGES
 from .ranges import weapon_band, weapon_ranges
 from ..text import say
 
@@ -37,6 +37,8 @@ class AtomicTomorrow(BaseSystem):
     help_template = "help/atomic_tomorrow.html"
     cell_size = 1.0
     cell_unit = "zone"
+    #: the range bands (keys of :meth:`range_band`) as people read them, for the attack card
+    band_words = RANGE_LABELS
 
     ranges = RANGES
     cover_levels = tuple(COVER_LEVELS)

@@ -39,8 +39,8 @@ def test_a_german_phone_reads_atomic_tomorrows_odds_and_refusal_in_german(server
     outcomes = card.locator("ol.outcomes li .what").all_inner_texts()
     assert "Fehlschuss" in outcomes and any(o.startswith("Treffer: ") for o in outcomes), outcomes
     said = card.inner_text()
-    assert "1 Zonenschritt" in said, said
-    for english in ("miss", "hit: ", "wound", "critical failure", "with the modifiers", "Ranged ", "zone step"):
+    assert "1 Zonenschritt" in said and "Reichweite: Fern" in said, said
+    for english in ("miss", "hit: ", "wound", "critical failure", "with the modifiers", "Ranged ", "zone step", ": far"):
         assert english not in said, (english, said)
     card.scroll_into_view_if_needed()
     shot(phone, "i18n-phat-de-phone-360-atomic-tomorrow-odds")
