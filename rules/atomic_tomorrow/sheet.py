@@ -189,7 +189,7 @@ def weapon_columns() -> tuple[SheetField, ...]:
     """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
     return (
         column("name", "Weapon", required=True),
-        column("skill", "Skill", "choice", "melee", choices=COMBAT_SKILLS),
+        column("skill", "Skill", "choice", "melee", choices=tuple(SKILL_WORDS.items())),  # keys, with their words
         column("wound_rating", "Wound Rating", "int", 1, choices=tuple(range(WOUND_RATING_MIN, WOUND_RATING_MAX + 1))),
         column("armour_piercing", "Armour piercing", "int", 0, choices=(0, 1, 2, 3)),
         column("ranges", "Ranges", "set", None, choices=tuple(RANGE_LABELS.items()),
@@ -214,7 +214,7 @@ def sheet_fields() -> list[SheetField]:
         ),
         SheetField("dodge", "Dodge", "int", 0, help="%; 0 = REFLEX x 2 + 10", group="defense"),
         SheetField("shield", "Shield", "bool", False, help="allows Block (+20%)", group="defense"),
-        SheetField("armour", "Armour", "choice", "light", choices=tuple(ARMOUR_LEVELS), group="defense"),
+        SheetField("armour", "Armour", "choice", "light", choices=tuple(ARMOUR_WORDS.items()), group="defense"),
         SheetField("epithets", "Epithets", "rows", [], shape="values", group="traits",
                    columns=(column("name", "Epithet", required=True, suggestions=(TWO_FISTED,)),)),
         SheetField("weapons", "Weapons", "rows", [], columns=weapon_columns(), group="weapons"),

@@ -10,7 +10,7 @@ from ..dice import DiceError, parse
 from ..system import SheetError, SheetField, column
 from .checks import attr
 from .data import MODE_WORDS
-from .data import ATTRIBUTE_WORDS, ATTRIBUTES, LOCATION_WORDS, LOCATIONS, resolve_settings
+from .data import ATTRIBUTE_WORDS, ATTRIBUTES, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, resolve_settings
 from .health import wound_state
 from ..text import say
 
@@ -35,7 +35,7 @@ def sheet_fields() -> list[SheetField]:
                    columns=weapon_columns()),
         SheetField("flesh", "Flesh wounds", "int", 0, group="Wounds"),
         SheetField("trauma", "Traumatic wounds", "rows", {}, shape="map", group="Wounds",
-                   columns=(column("location", "Location", "choice", choices=LOCATIONS, required=True),
+                   columns=(column("location", "Location", "choice", choices=tuple(LOCATION_TITLES.items()), required=True),
                             column("count", "Wounds", "int", required=True))),
     ]
 
@@ -46,7 +46,7 @@ def weapon_columns() -> tuple[SheetField, ...]:
         column("name", "Weapon", required=True),
         column("skill", "Skill", default="", suggestions=tuple(SAMPLE_SKILLS)),
         column("damage", "Damage", default="2d6", help="dice, e.g. 2d6+1"),
-        column("mode", "Mode", "choice", "single", choices=WEAPON_MODES),
+        column("mode", "Mode", "choice", "single", choices=tuple(MODE_WORDS.items())),  # keys, with their words
         column("melee", "Melee", "bool", False, more=True),
         column("stun", "Stuns", "bool", False, more=True),
     )

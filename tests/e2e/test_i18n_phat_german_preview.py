@@ -48,3 +48,31 @@ def test_a_german_phone_reads_atomic_tomorrows_odds_and_refusal_in_german(server
     shot(phone, "i18n-phat-de-phone-360-atomic-tomorrow-outcomes")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360, "the page fits the phone"
     assert phone.evaluate(OVERFLOWING, "#attack-preview") == [], "no word of the odds sticks out of its box"
+
+
+def test_a_german_sheet_editor_on_a_phone_says_the_rules_reason_beside_the_field(server, new_page):
+    """Atomic Tomorrow's sheet check refuses a BRAWN of 0 (1 to 30) beside the field, in German on a 390 px phone,
+    and the reason fits its box."""
+    from test_sheet_editor_browser import PHONE, character_game, full_shot, sheet_state
+
+    g = character_game(server, "atomic_tomorrow")
+    before = sheet_state(server, g)
+    page = new_page(**PHONE)
+    page.goto(f"{server.url}/games/{g['id']}/gm?key={g['gm_token']}&lang=de")  # this browser is the GM's, in German
+    page.goto(f"{server.url}/games/{g['id']}/tokens/{g['token_id']}/sheet")
+    page.click("summary:has-text('Bogen bearbeiten')")
+    page.locator("input[name=brawn]").fill("0")
+    page.locator("form.sheet-form button[type=submit]").click()
+    field = page.locator("label.bad", has=page.locator("input[name=brawn]"))
+    expect(field.locator(".why")).to_have_text("1 bis 30, nicht 0")
+    expect(page.locator("#sheet-body .flash-inline.error")).to_contain_text("1 bis 30, nicht 0")
+    field.scroll_into_view_if_needed()
+    full_shot(page, "i18n-phat-de-sheet-390-atomic-tomorrow-refused")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(OVERFLOWING, "label.bad") == [], "the reason fits beside its field"
+    # the rules' choices read in German too, their keys kept: the armour grade, a weapon's skill
+    armour = page.locator("select[name=armour]")
+    assert armour.input_value() == "light" and armour.locator("option:checked").inner_text() == "Leicht"
+    skills = page.locator("select[name$='[skill]']").first.locator("option").all_inner_texts()
+    assert skills == ["(Nahkampf)", "Unbewaffnet", "Nahkampf", "Fernkampf"], skills  # empty: the default, Melee
+    assert sheet_state(server, g) == before
