@@ -111,8 +111,8 @@ def picked_situation(options: Mapping, prefix: str) -> list[Modifier]:
         if isinstance(value, str) and value.lstrip("+-").isdigit():  # the attack card's choice: "-40"
             value = int(value)
         if isinstance(value, bool) or value not in steps:
-            raise RuleError(f"{prefix + key}: one of {', '.join(f'{s:+d}' for s in steps)}, not {value!r} "
-                            "(situational modifiers come in steps of 20)")
+            raise RuleError(say("{key}: one of {values}, not {value} (situational modifiers come in steps of 20)",
+                                key=prefix + key, values=", ".join(f"{s:+d}" for s in steps), value=repr(value)))
         if value:
             out.append(Modifier(label, value, "core facts: situational modifiers"))
     return out
@@ -140,24 +140,24 @@ def prepare(request: AttackRequest) -> dict:
 
     rnd = round_state(request.attacker.state.get("round"))
     if rnd["significant"]:
-        raise RuleError(f"{request.attacker.name} has already taken this round's significant action")
+        raise RuleError(say("{name} has already taken this round's significant action", name=request.attacker.name))
 
     state = wound_state(wounds_of(att))
     if state == "dying":
         stand = request.attacker.state.get("last_stand") or {}
         if not stand.get("may_act") or stand.get("used"):
-            raise RuleError(f"{request.attacker.name} is dying: a Last Stand success is needed to act")
+            raise RuleError(say("{name} is dying: a Last Stand success is needed to act", name=request.attacker.name))
 
     given = options.get("modifiers") or []
     if not isinstance(given, list):
-        raise RuleError("modifiers: a list of modifiers (steps of 20 from +40 to -80)")
+        raise RuleError(say("{key}: a list of modifiers (steps of 20 from +40 to -80)", key="modifiers"))
     mods = [as_modifier(m) for m in given] + picked_situation(options, "")
     if band == "distant" and settings["distant_penalty"]:
         mods.append(Modifier(say("Distant: a difficult shot"), settings["distant_penalty"],
                              "POSITIONING (setting distant_penalty)"))
     defense = str(options.get("defense") or "none").lower()
     if defense not in DEFENSES:
-        raise RuleError(f"a defense is one of {', '.join(DEFENSES)}, not {defense!r}")
+        raise RuleError(say("a defense is one of {defenses}, not {value}", defenses=", ".join(DEFENSES), value=repr(defense)))
     d_skill = d_mods = d_round = None
     if defense != "none":
         d_skill, d_mods, d_round = defense_skill(tgt, defense, kind, request.target.state.get("round"))
@@ -199,9 +199,11 @@ def attack_skill(prep: dict, wound_penalty: int) -> tuple[int, list[Modifier]]:
 
 def skill_line(prep: dict, skill: int) -> str:
     """The attack's skill in words: "Ranged 46%", and what the modifiers make of it."""
-    name = prep["weapon"]["skill"].capitalize()
+    name = SKILL_WORDS.get(prep["weapon"]["skill"], prep["weapon"]["skill"].capitalize())
     base = prep["skill_base"]
-    return f"{name} {base}%" + (f", {skill}% with the modifiers" if skill != base else "")
+    if skill != base:
+        return say("{skill} {base}%, {total}% with the modifiers", skill=name, base=base, total=skill)
+    return say("{skill} {base}%", skill=name, base=base)
 
 
 def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
@@ -225,10 +227,10 @@ def attack_zone(request: AttackRequest, targets: list[Combatant], dice: DiceSour
     (``defenses`` by token id) and soaks on its own.
     """
     if not targets:
-        raise RuleError("nobody stands in the target zone")
+        raise RuleError(say("nobody stands in the target zone"))
     first = prepare(AttackRequest(**{**request.__dict__, "target": targets[0]}))
     if not first["weapon"]["area"]:
-        raise RuleError(f"{first['weapon']['name']} is not an area weapon")
+        raise RuleError(say("{weapon} is not an area weapon", weapon=weapon_words(first["weapon"])))
     shared: dict = {}
     results = []
     for t in targets:

@@ -20,12 +20,14 @@ from .data import (
     QUALITY_LABELS,
     QUALITY_RANK,
     check_modifier_value,
+    modifier_rule_refused,
 )
+from ..text import say
 
 
 def check_roll(roll: int) -> int:
     if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 100:
-        raise RuleError(f"a d100 roll is 1 to 100 (100 is the 00 roll), not {roll!r}")
+        raise RuleError(say("a d100 roll is 1 to 100 (100 is the 00 roll), not {value}", value=repr(roll)))
     return roll
 
 
@@ -75,7 +77,7 @@ def success_quality(roll: int, skill: int) -> str:
 def quality_rank(quality: str) -> int:
     """3 critical, 2 special, 1 ordinary, 0 any failure."""
     if quality not in QUALITIES:
-        raise RuleError(f"unknown quality {quality!r}")
+        raise RuleError(say("unknown quality {value}", value=repr(quality)))
     return QUALITY_RANK.get(quality, 0)
 
 
@@ -120,7 +122,7 @@ def situational_modifier(modifiers: Iterable[Any], rule: str = "largest") -> tup
     largest penalty together.
     """
     if rule not in MODIFIER_RULES:
-        raise RuleError(f"modifier_rule must be one of {', '.join(MODIFIER_RULES)}")
+        raise modifier_rule_refused()
     mods = [as_modifier(m) for m in modifiers]
     bonus = max((m for m in mods if m.value > 0), key=lambda m: m.value, default=None)
     penalty = min((m for m in mods if m.value < 0), key=lambda m: m.value, default=None)

@@ -11,7 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..system import CoverEffect, RuleError
+from ..text import say
 from .data import COVER_LEVELS, DEFAULT_SETTINGS, check_level
+
+#: what the attack preview says of each cover level (one whole phrase each)
+COVER_LABELS = {"none": say("no cover"), "partial": say("partial cover"), "good": say("good cover"),
+                "excellent": say("excellent cover")}
 
 
 def cover_reduction(cover: str = "none") -> int:
@@ -26,7 +31,7 @@ def cover_level_from_fraction(fraction: float, thresholds=(0.25, 0.5, 0.75)) -> 
     excellent; a fraction of 1 means no line reaches the target ("total").
     """
     if not 0 <= fraction <= 1:
-        raise RuleError(f"a cover fraction is 0 to 1, not {fraction}")
+        raise RuleError(say("a cover fraction is 0 to 1, not {value}", value=fraction))
     if fraction >= 1:
         return "total"
     level = "none"
@@ -72,12 +77,12 @@ def resolve_cover(cover: Any, settings: Mapping | None = None) -> str:
     fraction = getattr(cover, "fraction", cover)
     if isinstance(fraction, (int, float)) and not isinstance(fraction, bool):
         return cover_level_from_fraction(float(fraction), thresholds)
-    raise RuleError(f"cannot read cover from {cover!r}")
+    raise RuleError(say("cannot read cover from {value}", value=repr(cover)))
 
 
 def cover_effect(cover: Any, settings: Mapping | None = None) -> CoverEffect:
     """Section "COVER PROTECTION": the level and its cut to the Wound Rating."""
     level = resolve_cover(cover, settings)
     if level == "total":
-        return CoverEffect("total", 0, "no line of fire")
-    return CoverEffect(level, -COVER_LEVELS[level], f"{level} cover" if level != "none" else "no cover")
+        return CoverEffect("total", 0, say("no line of fire"))
+    return CoverEffect(level, -COVER_LEVELS[level], COVER_LABELS[level])

@@ -125,10 +125,10 @@ def settings_with_defaults(settings: Mapping | None = None) -> dict:
     out = copy.deepcopy(DEFAULT_SETTINGS)
     for key, value in (settings or {}).items():
         if key not in DEFAULT_SETTINGS:
-            raise RuleError(f"unknown Atomic Tomorrow setting {key!r}")
+            raise RuleError(say("unknown Atomic Tomorrow setting {key}", key=repr(key)))
         out[key] = value
     if out["modifier_rule"] not in MODIFIER_RULES:
-        raise RuleError(f"modifier_rule must be one of {', '.join(MODIFIER_RULES)}")
+        raise modifier_rule_refused()
     th = out["cover_thresholds"]
     if (
         not isinstance(th, (list, tuple))
@@ -136,39 +136,50 @@ def settings_with_defaults(settings: Mapping | None = None) -> dict:
         or not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in th)
         or not 0 < th[0] < th[1] < th[2] <= 1
     ):
-        raise RuleError("cover_thresholds: three increasing fractions between 0 and 1")
+        raise RuleError(say("{key}: three increasing fractions between 0 and 1", key="cover_thresholds"))
     if not isinstance(out["initiative_each_round"], bool):
-        raise RuleError("initiative_each_round is true or false")
+        raise RuleError(say("{key} is true or false", key="initiative_each_round"))
     check_wound_rating(out["unarmed_wound_rating"])
     check_modifier_value(out["wounded_action_penalty"])
     if check_modifier_value(out["distant_penalty"]) > 0:
-        raise RuleError("distant_penalty is 0 or a penalty (-20, -40...), not a bonus")
+        raise RuleError(say("{key} is 0 or a penalty (-20, -40...), not a bonus", key="distant_penalty"))
     return out
+
+
+def modifier_rule_refused() -> RuleError:
+    """The refusal of a ``modifier_rule`` setting that is not one of :data:`MODIFIER_RULES`."""
+    return RuleError(say("{key} must be one of {values}", key="modifier_rule", values=", ".join(MODIFIER_RULES)))
 
 
 def check_modifier_value(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"a situational modifier is a whole number, not {value!r}")
+        raise RuleError(say("a situational modifier is a whole number, not {value}", value=repr(value)))
     if value % MODIFIER_STEP or not MODIFIER_MIN <= value <= MODIFIER_MAX:
-        raise RuleError(
-            f"situational modifiers come in steps of {MODIFIER_STEP} from {MODIFIER_MAX:+d} "
-            f"to {MODIFIER_MIN:+d}, not {value:+d}"
-        )
+        raise RuleError(say("situational modifiers come in steps of {step} from {most} to {least}, not {value}",
+                            step=MODIFIER_STEP, most=f"{MODIFIER_MAX:+d}", least=f"{MODIFIER_MIN:+d}", value=f"{value:+d}"))
     return value
 
 
 def check_wound_rating(wound_rating: Any) -> int:
     if isinstance(wound_rating, bool) or not isinstance(wound_rating, int):
-        raise RuleError(f"a Wound Rating is a whole number, not {wound_rating!r}")
+        raise RuleError(say("a Wound Rating is a whole number, not {value}", value=repr(wound_rating)))
     if not WOUND_RATING_MIN <= wound_rating <= WOUND_RATING_MAX:
-        raise RuleError(f"a Wound Rating is {WOUND_RATING_MIN} to {WOUND_RATING_MAX}, not {wound_rating}")
+        raise RuleError(say("a Wound Rating is {least} to {most}, not {value}", least=WOUND_RATING_MIN,
+                            most=WOUND_RATING_MAX, value=wound_rating))
     return wound_rating
 
 
+#: what :func:`check_level` checks, as its refusal names it
+LEVEL_WHAT = {"cover": say("cover"), "armour": say("armour")}
+
+
 def check_level(level: Any, table: dict, what: str) -> str:
+    """``level`` as a key of ``table`` (cover or armour grades); the refusal's words say ``what`` is one of them
+    (its ``reason`` parameter is the part without ``what``: a sheet shows it beside the field)."""
     key = str(level or "none").strip().lower()
     if key not in table:
-        raise RuleError(f"{what} is one of {', '.join(table)}, not {level!r}")
+        raise RuleError(say("{what} is {reason}", what=LEVEL_WHAT.get(what, what),
+                            reason=say("one of {values}, not {value}", values=", ".join(table), value=repr(level))))
     return key
 
 

@@ -26,9 +26,9 @@ def defense_skill(
     modifier, which they are not part of.
     """
     if defense not in DEFENSES or defense == "none":
-        raise RuleError(f"a defense is one of parry, block, dodge, not {defense!r}")
+        raise RuleError(say("a defense is one of parry, block, dodge, not {value}", value=repr(defense)))
     if attack_kind not in ("melee", "ranged"):
-        raise RuleError(f"an attack is melee or ranged, not {attack_kind!r}")
+        raise RuleError(say("an attack is melee or ranged, not {value}", value=repr(attack_kind)))
     rnd = round_state(state)
     two_fisted = has_epithet(sheet, TWO_FISTED) and defense in ("parry", "block")
     mods: list[Modifier] = []

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..system import RuleError
+from ..text import say
 from .data import ACTIONS
+
+#: an action spent twice in a round, one whole sentence each
+_ALREADY_SPENT = {"significant": say("the significant action of this round is already spent"),
+                  "move": say("the move action of this round is already spent"),
+                  "quick": say("the quick action of this round is already spent")}
 
 
 def new_round() -> dict:
@@ -54,10 +60,10 @@ def spend_action(state: Mapping | None, action: str) -> dict:
     allowed.
     """
     if action not in ACTIONS:
-        raise RuleError(f"an action is one of {', '.join(ACTIONS)}, not {action!r}")
+        raise RuleError(say("an action is one of {actions}, not {value}", actions=", ".join(ACTIONS), value=repr(action)))
     out = round_state(state)
     if out[action]:
-        raise RuleError(f"the {action} action of this round is already spent")
+        raise RuleError(_ALREADY_SPENT[action])
     out[action] = True
     return out
 

@@ -12,6 +12,7 @@ import copy
 from collections.abc import Mapping
 
 from ..system import AttackResult, RuleError
+from ..text import say
 from .checks import success_quality, tens_digit
 from .data import ARMOUR_LEVELS, MAX_WOUNDS, SOAK_BY_QUALITY, SUCCESSES, check_level
 
@@ -20,7 +21,8 @@ def armour_reduction(armour: str = "none", armour_piercing: int = 0) -> int:
     """Section "ARMOR PROTECTION": Light 1, Medium 2, Heavy 3, less the weapon's armour piercing."""
     level = ARMOUR_LEVELS[check_level(armour, ARMOUR_LEVELS, "armour")]
     if isinstance(armour_piercing, bool) or not isinstance(armour_piercing, int) or armour_piercing < 0:
-        raise RuleError(f"armour piercing is a whole number of armour levels, 0 or more, not {armour_piercing!r}")
+        raise RuleError(say("armour piercing is a whole number of armour levels, 0 or more, not {value}",
+                            value=repr(armour_piercing)))
     return max(0, level - armour_piercing)
 
 
@@ -37,7 +39,7 @@ def wounds_taken(dealt: int, armour: int = 0, soak: int = 0) -> int:
 def wound_state(wounds: int) -> str:
     """Section "WOUND EFFECTS": 0-3 fighting, 4 incapacitated, 5 dying."""
     if isinstance(wounds, bool) or not isinstance(wounds, int) or not 0 <= wounds <= MAX_WOUNDS:
-        raise RuleError(f"wounds are 0 to {MAX_WOUNDS}, not {wounds!r}")
+        raise RuleError(say("wounds are 0 to {most}, not {value}", most=MAX_WOUNDS, value=repr(wounds)))
     if wounds >= MAX_WOUNDS:
         return "dying"
     if wounds == MAX_WOUNDS - 1:

@@ -18,17 +18,17 @@ from .data import MOVE_ZONES
 def move_allowance(sheet: Mapping | None = None, action: str = "move") -> int:
     """Section "ACTION ECONOMY": one move a round, at most ``MOVE_ZONES`` zone steps, whoever moves."""
     if action != "move":
-        raise RuleError(f"Atomic Tomorrow has one move a round, no {action!r}")
+        raise RuleError(say("Atomic Tomorrow has one move a round, no {action}", action=repr(action)))
     return MOVE_ZONES
 
 
 def check_move(zone_distance: int | None) -> None:
     """Section "ACTION ECONOMY": a move stays in the zone or goes to an adjacent one."""
     if zone_distance is None:
-        raise RuleError("no way between those zones")
+        raise RuleError(say("no way between those zones"))
     if isinstance(zone_distance, bool) or not isinstance(zone_distance, int):
-        raise RuleError(f"a zone distance is a whole number of steps, not {zone_distance!r}")
+        raise RuleError(say("a zone distance is a whole number of steps, not {value}", value=repr(zone_distance)))
     if zone_distance < 0:
-        raise RuleError(f"a zone distance is 0 or more, not {zone_distance}")
+        raise RuleError(say("a zone distance is 0 or more, not {value}", value=zone_distance))
     if zone_distance > MOVE_ZONES:
         raise RuleError(say("a move reaches only the same or an adjacent zone; that zone is {n} steps away", n=zone_distance))

@@ -20,8 +20,8 @@ from collections import Counter
 from ..system import AttackRequest, AttackResult, Modifier
 from .attack import attack_skill, attack_wounds, prepare, skill_line
 from .checks import is_success, opposed_winner, success_quality
-from ..text import say
-from .data import ARMOUR_GRADE_WORDS, COVER_LEVELS, COVER_WORDS, MAX_WOUNDS, QUALITIES, SUCCESSES, check_level, check_wound_rating
+from ..text import say, say_n
+from .data import ARMOUR_GRADE_WORDS, COVER_LEVELS, COVER_WORDS, MAX_WOUNDS, QUALITIES, QUALITY_LABELS, SUCCESSES, check_level, check_wound_rating
 from .economy import pending_check
 from .health import armour_reduction, incapacitated_check, soak_reduction
 
@@ -120,7 +120,11 @@ def attack_odds(
     }
 
 
-DEFENDED = {"parry": "parried", "block": "blocked", "dodge": "dodged"}
+#: the outcome line of an attack the defense stopped, one whole phrase per defense
+DEFENDED = {"parry": say("parried: no hit"), "block": say("blocked: no hit"), "dodge": say("dodged: no hit")}
+
+
+CANNOT_ACT = say("cannot act (GRIT x1 failed)")
 
 
 def hit_label(taken: int, before: int) -> str:
@@ -131,28 +135,30 @@ def hit_label(taken: int, before: int) -> str:
     """
     before = min(max(int(before), 0), MAX_WOUNDS)
     if taken <= 0:
-        return "hit: no wound"
+        return say("hit: no wound")
     if before < MAX_WOUNDS and before + taken >= MAX_WOUNDS:
-        need = MAX_WOUNDS - before
-        return f"hit: {need}+ wound{'s' if need > 1 else ''} (dying)"
-    text = f"hit: {taken} wound{'s' if taken > 1 else ''}"
-    return text + " (incapacitated)" if before + taken == MAX_WOUNDS - 1 else text
+        return say_n("hit: {n}+ wound (dying)", "hit: {n}+ wounds (dying)", MAX_WOUNDS - before)
+    if before + taken == MAX_WOUNDS - 1:
+        return say_n("hit: {n} wound (incapacitated)", "hit: {n} wounds (incapacitated)", taken)
+    return say_n("hit: {n} wound", "hit: {n} wounds", taken)
 
 
 def miss_label(quality: str) -> str:
     """Section "SUCCESS AND FAILURE TYPES": a failed attack, by its kind of failure."""
-    return {"special_failure": "special failure", "critical_failure": "critical failure"}.get(quality, "miss")
+    if quality in ("special_failure", "critical_failure"):
+        return QUALITY_LABELS[quality]
+    return say("miss")
 
 
 def defended_label(defense: str) -> str:
-    return f"{DEFENDED.get(defense, defense)}: no hit"
+    return DEFENDED.get(defense) or say("{defense}: no hit", defense=defense)
 
 
 def result_label(result: AttackResult) -> str:
     """The ``outcomes`` line an ``attack()`` result falls on."""
     d = result.details
     if not (d.get("act_check") or {}).get("may_act", True):
-        return "cannot act (GRIT x1 failed)"
+        return CANNOT_ACT
     if d["attack_quality"] not in SUCCESSES:
         return miss_label(d["attack_quality"])
     if not result.hit:
@@ -168,7 +174,7 @@ def outcome_lines(odds: dict, defense: str, target_wounds: int) -> list[dict]:
         if p > 0:
             lines[label] = lines.get(label, 0.0) + p
 
-    add("cannot act (GRIT x1 failed)", odds["outcome_detail"].get("cannot_act", 0.0))
+    add(CANNOT_ACT, odds["outcome_detail"].get("cannot_act", 0.0))
     for quality in ("failure", "special_failure", "critical_failure"):
         add(miss_label(quality), odds["attack_quality"].get(quality, 0.0))
     add(defended_label(defense), odds["outcome_detail"].get("defended", 0.0))

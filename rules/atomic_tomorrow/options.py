@@ -82,7 +82,9 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
            for t, r in zip(targets, results)]
     names = {t.id: t.name for t in targets}
     struck = [names[p["target"]] for p in per if p["hit"]]
-    summary = first.summary + (f" | the blast fills the zone: it hits {', '.join(struck) or 'nobody'}"
-                               if len(targets) > 1 else "")
+    summary = first.summary
+    if len(targets) > 1:
+        summary = (say("{line} | the blast fills the zone: it hits {names}", line=summary, names=", ".join(struck))
+                   if struck else say("{line} | the blast fills the zone: it hits nobody", line=summary))
     return AttackResult(first.hit, summary, rolls, first.modifiers, effects,
                         {**first.details, "area": True, "targets": per, "target": request.target.id})

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..system import RuleError
-from .data import RANGE_LABELS, RANGES
+from ..text import joined, say
+from .data import RANGE_LABELS, RANGES, weapon_words
 
 
 def zone_range(zone_distance: int, engaged: bool = False) -> str:
@@ -22,9 +23,9 @@ def zone_range(zone_distance: int, engaged: bool = False) -> str:
     engaged, same zone = near, adjacent zone = far, further = distant.
     """
     if isinstance(zone_distance, bool) or not isinstance(zone_distance, int) or zone_distance < 0:
-        raise RuleError(f"a zone distance is a whole number of steps, 0 or more, not {zone_distance!r}")
+        raise RuleError(say("a zone distance is a whole number of steps, 0 or more, not {value}", value=repr(zone_distance)))
     if engaged and zone_distance:
-        raise RuleError("engaged tokens stand in the same zone")
+        raise RuleError(say("engaged tokens stand in the same zone"))
     if zone_distance == 0:
         return "engaged" if engaged else "near"
     return "far" if zone_distance == 1 else "distant"
@@ -48,7 +49,7 @@ def range_between(zone_map: Any, a: str, b: str, engaged: bool = False) -> str:
     """The range band between zones ``a`` and ``b`` of a ``rules.zones.ZoneMap``."""
     distance = zone_map.zone_distance(a, b)
     if distance is None:
-        raise RuleError(f"zones {a!r} and {b!r} are not connected")
+        raise RuleError(say("zones {a} and {b} are not connected", a=repr(a), b=repr(b)))
     return zone_range(int(distance), engaged)
 
 
@@ -58,12 +59,12 @@ def weapon_ranges(weapon: Mapping) -> list[str]:
     if not ranges:
         if weapon.get("skill", "melee") in ("melee", "unarmed"):
             return ["engaged"]
-        raise RuleError(f"weapon {weapon.get('name', '?')!r} lists no range band it can reach")
+        raise RuleError(say("weapon {weapon} lists no range band it can reach", weapon=repr(weapon.get("name", "?"))))
     out = []
     for band in ranges:
         key = str(band).strip().lower()
         if key not in RANGES:
-            raise RuleError(f"range band is one of {', '.join(RANGES)}, not {band!r}")
+            raise RuleError(say("range band is one of {bands}, not {value}", bands=", ".join(RANGES), value=repr(band)))
         out.append(key)
     return out
 
@@ -72,7 +73,6 @@ def check_weapon_range(weapon: Mapping, band: str) -> None:
     """Core facts: an attack outside the bands a weapon lists is not possible."""
     reach = weapon_ranges(weapon)
     if band not in reach:
-        name = weapon.get("name", "that weapon")
-        raise RuleError(
-            f"{name} reaches {', '.join(RANGE_LABELS[r] for r in reach)}; the target is at {RANGE_LABELS[band]}"
-        )
+        raise RuleError(say("{weapon} reaches {bands}; the target is at {band}",
+                            weapon=weapon_words(dict(weapon)) or say("that weapon"),
+                            bands=joined([RANGE_LABELS[r] for r in reach], ", "), band=RANGE_LABELS[band]))

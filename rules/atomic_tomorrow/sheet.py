@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..system import RuleError, SheetError, SheetField, column
-from .data import ARMOUR_WORDS, RANGE_LABELS, SKILL_WORDS, WOUND_STATE_TITLES
+from ..text import Say, say
+from .data import ARMOUR_WORDS, DEFENSE_WORDS, RANGE_LABELS, SKILL_WORDS, WOUND_STATE_TITLES
 from .data import (
     ARMOUR_LEVELS,
     ATTRIBUTES,
@@ -30,33 +31,36 @@ from .health import wound_state
 from .ranges import weapon_ranges
 
 
-def whole(value: Any, what: str, lo: int | None = None, hi: int | None = None, path: tuple | None = None) -> int:
-    """``value`` as a whole number in [lo, hi]; RuleError saying what is wrong (a SheetError at ``path``)."""
+def whole(value: Any, what: Any, lo: int | None = None, hi: int | None = None, path: tuple | None = None) -> int:
+    """``value`` as a whole number in [lo, hi]; RuleError saying what is wrong (a SheetError at ``path``).
+    ``what`` names the field in the rules' words (an attribute's capitals as the document prints them)."""
     def refuse(reason: str) -> RuleError:
-        return SheetError(path, reason, f"{what} is {reason}") if path else RuleError(f"{what} is {reason}")
+        message = say("{what} is {reason}", what=what, reason=reason)
+        return SheetError(path, reason, message) if path else RuleError(message)
 
     if isinstance(value, bool) or not isinstance(value, int):
-        raise refuse(f"a whole number, not {value!r}")
+        raise refuse(say("a whole number, not {value}", value=repr(value)))
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise refuse(f"{lo} to {hi}, not {value}")
+        raise refuse(say("{least} to {most}, not {value}", least=lo, most=hi, value=value))
     return value
 
 
 def normalise_weapon(weapon: Mapping) -> dict:
     """A weapon entry checked: name, skill, Wound Rating 1-4, armour piercing, range bands."""
     if not isinstance(weapon, Mapping):
-        raise RuleError(f"a weapon is a table of values, not {weapon!r}")
+        raise RuleError(say("a weapon is a table of values, not {value}", value=repr(weapon)))
     name = str(weapon.get("name") or "").strip()
     if not name:
-        raise RuleError("a weapon needs a name")
+        raise RuleError(say("a weapon needs a name"))
     skill = str(weapon.get("skill") or "melee").lower()
     if skill not in COMBAT_SKILLS:
-        raise RuleError(f"{name}: skill is one of {', '.join(COMBAT_SKILLS)}, not {skill!r}")
+        raise RuleError(say("{weapon}: skill is one of {skills}, not {value}", weapon=name, skills=", ".join(COMBAT_SKILLS),
+                            value=repr(skill)))
     out = {
         "name": name,
         "skill": skill,
         "wound_rating": check_wound_rating(weapon.get("wound_rating", 1)),
-        "armour_piercing": whole(weapon.get("armour_piercing", 0), f"{name}: armour piercing", 0, 3),
+        "armour_piercing": whole(weapon.get("armour_piercing", 0), say("{weapon}: armour piercing", weapon=name), 0, 3),
         "ranges": weapon_ranges({**weapon, "skill": skill}),
         "area": bool(weapon.get("area", False)),
     }
@@ -84,7 +88,7 @@ def find_weapon(sheet: Mapping, key: str | None, settings: Mapping | None = None
     for index, weapon in enumerate(weapons):
         if str(weapon.get("name", "")).lower() == str(key).lower() or str(index) == str(key):
             return normalise_weapon(weapon)
-    raise RuleError(f"no weapon {key!r} on the sheet")
+    raise RuleError(say("no weapon {weapon} on the sheet", weapon=repr(key)))
 
 
 def parry_skill(sheet: Mapping) -> int:
@@ -109,31 +113,34 @@ def dodge_skill(sheet: Mapping) -> int:
 def validate_sheet(sheet: Mapping) -> dict:
     """The sheet checked and completed with defaults; RuleError names the first problem."""
     if not isinstance(sheet, Mapping):
-        raise RuleError("a sheet is a table of fields")
+        raise RuleError(say("a sheet is a table of fields"))
     out = default_sheet()
     out.update({k: copy.deepcopy(v) for k, v in sheet.items()})
     for attr in ATTRIBUTES:
         whole(out[attr], attr.upper(), 1, 30, path=(attr,))
     for skill in (*COMBAT_SKILLS, "parry", "dodge"):
-        whole(out[skill], skill.capitalize(), 0, 200, path=(skill,))
-    whole(out["wounds"], "wounds", 0, MAX_WOUNDS, path=("wounds",))
+        whole(out[skill], {**SKILL_WORDS, **DEFENSE_WORDS}.get(skill, skill.capitalize()), 0, 200, path=(skill,))
+    whole(out["wounds"], say("wounds"), 0, MAX_WOUNDS, path=("wounds",))
     try:
         out["armour"] = check_level(out["armour"], ARMOUR_LEVELS, "armour")
     except RuleError as e:
-        raise SheetError(("armour",), str(e).removeprefix("armour is "), str(e)) from None
+        said = e.args[0] if e.args and isinstance(e.args[0], Say) else None
+        reason = said.args.get("reason", said) if said is not None else str(e).removeprefix("armour is ")
+        raise SheetError(("armour",), reason, said or str(e)) from None
     out["shield"] = bool(out["shield"])
     if not isinstance(out["epithets"], list):
-        raise SheetError(("epithets",), "a list of names", "epithets are a list of names")
+        raise SheetError(("epithets",), say("a list of names"), say("{field} are a list of names", field="epithets"))
     out["epithets"] = [str(e) for e in out["epithets"]]
     if not isinstance(out["weapons"], list):
-        raise SheetError(("weapons",), "a list", "weapons are a list")
+        raise SheetError(("weapons",), say("a list"), say("{field} are a list", field="weapons"))
     checked = []
     for index, weapon in enumerate(out["weapons"]):
         try:
             checked.append(normalise_weapon(weapon))
         except RuleError as e:
-            raise SheetError(("weapons", index, *_weapon_column(weapon, e)), str(e),
-                             f"weapons, entry {index + 1}: {e}") from None
+            reason = e.args[0] if e.args and isinstance(e.args[0], Say) else str(e)
+            raise SheetError(("weapons", index, *_weapon_column(weapon, e)), reason,
+                             say("weapons, entry {n}: {reason}", n=index + 1, reason=reason)) from None
     out["weapons"] = checked
     return out
 
@@ -182,7 +189,7 @@ def weapon_columns() -> tuple[SheetField, ...]:
     """A weapon's fields as the sheet form shows them, and what the rules read when one is left out."""
     return (
         column("name", "Weapon", required=True),
-        column("skill", "Skill", "choice", "melee", choices=COMBAT_SKILLS),
+        column("skill", "Skill", "choice", "melee", choices=tuple(SKILL_WORDS.items())),  # keys, with their words
         column("wound_rating", "Wound Rating", "int", 1, choices=tuple(range(WOUND_RATING_MIN, WOUND_RATING_MAX + 1))),
         column("armour_piercing", "Armour piercing", "int", 0, choices=(0, 1, 2, 3)),
         column("ranges", "Ranges", "set", None, choices=tuple(RANGE_LABELS.items()),
@@ -207,7 +214,7 @@ def sheet_fields() -> list[SheetField]:
         ),
         SheetField("dodge", "Dodge", "int", 0, help="%; 0 = REFLEX x 2 + 10", group="defense"),
         SheetField("shield", "Shield", "bool", False, help="allows Block (+20%)", group="defense"),
-        SheetField("armour", "Armour", "choice", "light", choices=tuple(ARMOUR_LEVELS), group="defense"),
+        SheetField("armour", "Armour", "choice", "light", choices=tuple(ARMOUR_WORDS.items()), group="defense"),
         SheetField("epithets", "Epithets", "rows", [], shape="values", group="traits",
                    columns=(column("name", "Epithet", required=True, suggestions=(TWO_FISTED,)),)),
         SheetField("weapons", "Weapons", "rows", [], columns=weapon_columns(), group="weapons"),

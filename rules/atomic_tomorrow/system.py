@@ -23,7 +23,7 @@ from ..system import (
 from . import attack as attack_
 from . import cover, health, movement, odds, sheet, turns
 from . import options as options_
-from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, DEMO_ZONES, RANGES
+from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, DEMO_ZONES, RANGE_LABELS, RANGES
 from .ranges import weapon_band, weapon_ranges
 from ..text import say
 
@@ -37,6 +37,8 @@ class AtomicTomorrow(BaseSystem):
     help_template = "help/atomic_tomorrow.html"
     cell_size = 1.0
     cell_unit = "zone"
+    #: the range bands (keys of :meth:`range_band`) as people read them, for the attack card
+    band_words = RANGE_LABELS
 
     ranges = RANGES
     cover_levels = tuple(COVER_LEVELS)
@@ -162,8 +164,8 @@ class AtomicTomorrow(BaseSystem):
     @staticmethod
     def _one_target(request: AttackRequest) -> None:
         if len(request.targets) > 1:
-            raise RuleError("an attack has one target (ATTACK SEQUENCE); an area weapon hits everyone in the "
-                            "target's zone by itself")
+            raise RuleError(say("an attack has one target (ATTACK SEQUENCE); an area weapon hits everyone in the "
+                                "target's zone by itself"))
 
     @staticmethod
     def _area(request: AttackRequest) -> bool:
@@ -189,7 +191,7 @@ class AtomicTomorrow(BaseSystem):
                                                    if t.id == request.target.id else "none"}})
                 o = out if t.id == request.target.id else odds.request_odds(req)
                 out["targets"].append({"id": t.id, "name": t.name, "hit": o["hit"], "outcomes": o["outcomes"]})
-            out["note"] = "an area weapon hits everyone in the target zone"
+            out["note"] = say("an area weapon hits everyone in the target zone")
         return out
 
     # ---- wounds and their effects ------------------------------------

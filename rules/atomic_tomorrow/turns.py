@@ -27,13 +27,13 @@ from collections.abc import Mapping
 from ..dice import DiceSource
 from ..system import ActionOption, AttackResult, Combatant, RuleError, RuleNotImplemented, TurnUpdate
 from .checks import is_success, quality_label, roll_d100, success_quality
-from .data import ACTIONS, DEFENSE_WORDS, MOVE_ZONES, settings_with_defaults, weapon_words
+from .data import ACTIONS, DEFENSE_WORDS, MOVE_ZONES, WOUND_STATE_TITLES, settings_with_defaults, weapon_words
 from .defense import defense_skill
 from .economy import new_round, pending_check, round_state, spend_action
 from .health import incapacitated_check, last_stand_outcome, wound_state, wounds_of
 from .movement import check_move, move_allowance
 from .sheet import find_weapon, with_defaults
-from ..text import Say, joined, say
+from ..text import Say, joined, say, say_n
 
 
 def initiative_order(entries: list[tuple[str, int, int, int]]) -> list[str]:
@@ -77,7 +77,7 @@ def act_check(combatant: Combatant, dice: DiceSource, settings: Mapping | None =
         rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=combatant.name))
         return {**incapacitated_check(rec.total, int(s["grit"]), penalty), "rolls": [rec.to_dict()]}
     if (combatant.state.get("last_stand") or {}).get("check") == "last_stand":
-        raise RuleError(f"{combatant.name} has already made the Last Stand")
+        raise RuleError(say("{name} has already made the Last Stand", name=combatant.name))
     rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=combatant.name))
     out = last_stand_outcome(rec.total, int(s["nerve"]), penalty)
     return {**out, "rolls": [rec.to_dict()]}
@@ -205,9 +205,12 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: Mapping
     """
     caught = [c.name for c in combatants if (c.state or {}).get("surprised")]
     if caught:
-        raise RuleError(f"Atomic Tomorrow Combat has no surprise rule: every fight opens with everyone rolling "
-                        f"initiative (INITIATIVE AND TURN SEQUENCE), so {', '.join(caught)} cannot be surprised; "
-                        "leave them out of the fight until they join")
+        raise RuleError(say_n("Atomic Tomorrow Combat has no surprise rule: every fight opens with everyone rolling "
+                              "initiative (INITIATIVE AND TURN SEQUENCE), so {names} cannot be surprised; leave them "
+                              "out of the fight until they join",
+                              "Atomic Tomorrow Combat has no surprise rule: every fight opens with everyone rolling "
+                              "initiative (INITIATIVE AND TURN SEQUENCE), so {names} cannot be surprised; leave them "
+                              "out of the fight until they join", len(caught), names=", ".join(caught)))
     settings = settings_with_defaults(settings)
     rolls: list = []
     log = [say("Round {n}", n=1)]
@@ -418,11 +421,12 @@ def _grit_check(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     """
     s = with_defaults(actor.sheet)
     if wound_state(wounds_of(s)) != "incapacitated":
-        raise RuleError(f"{actor.name} is not incapacitated (4 wounds); no GRIT x1 roll is needed")
+        raise RuleError(say("{name} is not incapacitated (4 wounds); no GRIT x1 roll is needed", name=actor.name))
     per = _per(state, actor.id)
     for_ = str(options.get("for") or "significant")
     if for_ not in ACTIONS:
-        raise RuleError(f"a GRIT x1 roll is for one action: {', '.join(ACTIONS)}, not {for_!r}")
+        raise RuleError(say("a GRIT x1 roll is for one action: {actions}, not {value}", actions=", ".join(ACTIONS),
+                            value=repr(for_)))
     if round_state(per["round"])[for_]:
         raise RuleError(_SPENT[for_])
     rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated ({action})", name=actor.name, action=ACTION_WORDS[for_]))
@@ -444,20 +448,21 @@ def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     """Section "LAST STAND": the dying character's NERVE x 5 roll, once; a failure collapses at once."""
     s = with_defaults(actor.sheet)
     if wound_state(wounds_of(s)) != "dying":
-        raise RuleError(f"{actor.name} is not dying (5 wounds); there is no Last Stand to make")
+        raise RuleError(say("{name} is not dying (5 wounds); there is no Last Stand to make", name=actor.name))
     per = _per(state, actor.id)
     if per["last_stand"] or per["status"] != ACTING:
-        raise RuleError(f"{actor.name} has already made the Last Stand")
+        raise RuleError(say("{name} has already made the Last Stand", name=actor.name))
     rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=actor.name))
     outcome = last_stand_outcome(rec.total, int(s["nerve"]), settings["wounded_action_penalty"])
     per["last_stand"] = {**outcome, "used": False}
-    head = f"{actor.name}'s Last Stand: {rec.total} against {outcome['target']}%, "
-    head += quality_label(rec.total, outcome["target"])
+    said = dict(name=actor.name, roll=rec.total, target=outcome["target"], quality=quality_label(rec.total, outcome["target"]))
     if not outcome["may_act"]:
         per["status"] = COLLAPSED
-        return [rec], [head + f": {actor.name} collapses"]
-    penalty = f" at {outcome['penalty']:+d}%" if outcome["penalty"] else ""
-    return [rec], [head + ": one final action" + penalty]
+        return [rec], [say("{name}'s Last Stand: {roll} against {target}%, {quality}: {name} collapses", **said)]
+    if outcome["penalty"]:
+        return [rec], [say("{name}'s Last Stand: {roll} against {target}%, {quality}: one final action at {penalty}%",
+                           **said, penalty=f"{outcome['penalty']:+d}")]
+    return [rec], [say("{name}'s Last Stand: {roll} against {target}%, {quality}: one final action", **said)]
 
 
 _TURN_ACTIONS = {"significant": _spend, "quick": _spend, "grit_check": _grit_check,
@@ -476,12 +481,12 @@ def act(state: Mapping, actor: Combatant, action: str, combatants: list[Combatan
     delaying a turn is not in the document (RuleNotImplemented).
     """
     if action == "attack" or action.startswith("attack:"):
-        raise RuleNotImplemented("an attack is resolved by attack(); its books are kept by after_attack()")
+        raise RuleNotImplemented(say("an attack is resolved by attack(); its books are kept by after_attack()"))
     if action == "move" or action.startswith("move:"):
-        raise RuleNotImplemented("a move is judged by move() with its path and cost in zone steps")
+        raise RuleNotImplemented(say("a move is judged by move() with its path and cost in zone steps"))
     step = _TURN_ACTIONS.get(action)
     if step is None:
-        raise RuleNotImplemented(f"Atomic Tomorrow Adventures: the action {action!r} is not in the rules")
+        raise RuleNotImplemented(say("Atomic Tomorrow Adventures: the action {action} is not in the rules", action=repr(action)))
     if state.get("current") != actor.id:
         raise RuleError(say("it is not {name}'s turn", name=actor.name))
     state = copy.deepcopy(dict(state))
@@ -528,7 +533,7 @@ def movement_left(state: Mapping, mover: Combatant) -> int:
 
 def _whole_steps(cost) -> int:
     if isinstance(cost, bool) or not isinstance(cost, (int, float)) or cost != int(cost):
-        raise RuleError(f"a move's cost is a whole number of zone steps, not {cost!r}")
+        raise RuleError(say("a move's cost is a whole number of zone steps, not {value}", value=repr(cost)))
     return int(cost)
 
 
@@ -553,18 +558,23 @@ def move(state: Mapping, mover: Combatant, path: list, cost, combatants: list[Co
     per = _per(state, mover.id)
     per["round"] = spend_action(per["round"], "move")
     _spend_wounded(per, mover)
-    where = ("to the next zone" if steps == 1 else "across zones") if steps else "within the zone"  # the zone's name is the app's line
+    where = (say("to the next zone") if steps == 1 else say("across zones")) if steps else say("within the zone")  # the zone's name is the app's line
     spent = round_state(per["round"])
-    left = [what for what, key in (("the significant action", "significant"), ("the quick action", "quick"))
-            if not spent[key]]
-    after = f" (the round's move is spent; {' and '.join(left)} left)" if left else " (the round's move is spent: nothing left; End turn)"
+    after = _MOVE_LEFT[(not spent["significant"], not spent["quick"])]
     return {"state": state, "cost": steps, "left": movement_left(state, mover), "provokes": [],
-            "log": [f"{mover.name} moves {where}{after}"]}
+            "log": [say("{name} moves {where} ({after})", name=mover.name, where=where, after=after)]}
+
+
+#: what is left of the round after its move, by (significant action left, quick action left): one phrase each
+_MOVE_LEFT = {(True, True): say("the round's move is spent; the significant action and the quick action left"),
+              (True, False): say("the round's move is spent; the significant action left"),
+              (False, True): say("the round's move is spent; the quick action left"),
+              (False, False): say("the round's move is spent: nothing left; End turn")}
 
 
 # ---- what a token shows -------------------------------------------------------------
 
-_STATE_LABELS = {"incapacitated": "Incapacitated", "dying": "Dying"}
+_STATE_LABELS = {"incapacitated": WOUND_STATE_TITLES["incapacitated"], "dying": WOUND_STATE_TITLES["dying"]}
 
 
 def badges(sheet: Mapping, per: Mapping | None = None) -> list[dict]:
@@ -576,20 +586,20 @@ def badges(sheet: Mapping, per: Mapping | None = None) -> list[dict]:
     wounds = wounds_of(s)
     out: list[dict] = []
     if wounds:
-        out.append({"label": f"{wounds} wound{'s' if wounds > 1 else ''}", "kind": "wound"})
+        out.append({"label": say_n("{n} wound", "{n} wounds", wounds), "kind": "wound"})
     condition = wound_state(wounds)
     per = per or {}
     if "order" in per or "combatants" in per:  # a whole fight's state: whose books are not known here
         per = {}
     status = per.get("status", ACTING)
     if status == COLLAPSED:
-        out.append({"label": "Collapsed", "kind": "condition"})
+        out.append({"label": say("Collapsed"), "kind": "condition"})
         return out
     if condition in _STATE_LABELS:
         out.append({"label": _STATE_LABELS[condition], "kind": "condition"})
     if status == CONSCIOUS:
         rounds = int(per.get("conscious_rounds") or 0)
-        out.append({"label": f"Conscious {rounds} more round{'s' if rounds != 1 else ''}", "kind": "condition"})
+        out.append({"label": say_n("Conscious {n} more round", "Conscious {n} more rounds", rounds), "kind": "condition"})
         return out
     stand = per.get("last_stand") or {}
     if condition == "dying":
@@ -604,5 +614,5 @@ def badges(sheet: Mapping, per: Mapping | None = None) -> list[dict]:
             out.append({"label": say("GRIT passed: {action}", action=passed),
                         "kind": "resource"})
         else:
-            out.append({"label": "GRIT x1 to act", "kind": "condition"})
+            out.append({"label": say("GRIT x1 to act"), "kind": "condition"})
     return out

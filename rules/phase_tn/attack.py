@@ -22,20 +22,20 @@ from ..text import joined, say
 
 def range_band(distance: float, weapon: dict) -> str | None:
     """Not automated: the document gives no weapon ranges; the GM sets the TN."""
-    raise RuleNotImplemented("phase_tn: the document gives no weapon ranges; the GM sets the TN")
+    raise RuleNotImplemented(say("Phase/TN: the document gives no weapon ranges; the GM sets the TN"))
 
 
 def weapon_of(sheet: dict, name: str | None) -> dict:
     """The named weapon of a sheet (the first one when no name is given)."""
     weapons = sheet.get("weapons") or []
     if not weapons:
-        raise RuleError("no weapon on the sheet")
+        raise RuleError(say("no weapon on the sheet"))
     if name is None:
         return weapons[0]
     for w in weapons:
         if w.get("name") == name:
             return w
-    raise RuleError(f"no weapon named {name!r} on the sheet")
+    raise RuleError(say("no weapon named {weapon} on the sheet", weapon=repr(name)))
 
 
 def _with_books(request: AttackRequest) -> dict:
@@ -72,14 +72,14 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
     s = resolve_settings({**(opts.get("settings") or {}), **(settings or {})})
     weapon = weapon_of(request.attacker.sheet, request.weapon)
     if weapon.get("melee"):
-        raise RuleNotImplemented("phase_tn: the document's Melee Attacks section is empty")
+        raise RuleNotImplemented(say("Phase/TN: the document's Melee Attacks section is empty"))
     mode = opts.get("mode", "single")
     if mode == "suppressive":
-        raise RuleNotImplemented("phase_tn: the document's Suppressive Fire entry is empty")
+        raise RuleNotImplemented(say("Phase/TN: the document's Suppressive Fire entry is empty"))
     if mode not in ("single", "burst", "full_auto"):
-        raise RuleError(f"unknown fire mode {mode!r}")
+        raise RuleError(say("unknown fire mode {mode}", mode=repr(mode)))
     if mode != "single" and weapon.get("mode") != "auto":
-        raise RuleError(f"{weapon.get('name')} is not an automatic weapon")
+        raise RuleError(say("{weapon} is not an automatic weapon", weapon=weapon.get("name")))
     if "targeted" in opts:
         targeted = bool(opts["targeted"])
     else:
@@ -90,17 +90,17 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
     aim = opts.get("aim", 0)
     top = s["aim_max"] * s["aim_bonus"]
     if isinstance(aim, bool) or not isinstance(aim, int) or not 0 <= aim <= top:
-        raise RuleError(f"Aim: a bonus from 0 to {top} ({s['aim_max']} Aim actions at +{s['aim_bonus']}), "
-                        f"not {aim!r} (Ranged Attacks, the Aim action)")
+        raise RuleError(say("Aim: a bonus from 0 to {top} ({n} Aim actions at +{bonus}), not {value} (Ranged Attacks, "
+                            "the Aim action)", top=top, n=s["aim_max"], bonus=s["aim_bonus"], value=repr(aim)))
     if not targeted and (called or aim):
         raise RuleError(say("a wild shot (no Targeting) cannot be called or aimed"))
     if called and mode != "single":
-        raise RuleError("bursts and full auto are not called shots (game setting reading)")
+        raise RuleError(say("bursts and full auto are not called shots (game setting reading)"))
     if called and called not in LOCATIONS:
-        raise RuleError(f"unknown location {called!r}")
+        raise RuleError(say("unknown location {location}", location=repr(called)))
     tn = opts.get("tn", s["ranged_tn"])
     if isinstance(tn, bool) or not isinstance(tn, int) or not 1 <= tn <= 40:
-        raise RuleError(f"the TN is a whole number from 1 to 40, not {tn!r} (the GM sets it: Ranged Attacks)")
+        raise RuleError(say("the TN is a whole number from 1 to 40, not {value} (the GM sets it: Ranged Attacks)", value=repr(tn)))
     sheet = request.attacker.sheet
     mods = [Modifier(attribute_words(s["ranged_attribute"]), attr(sheet, s["ranged_attribute"]), "sheet")]
     skill = weapon.get("skill")
@@ -114,7 +114,7 @@ def attack_setup(request: AttackRequest, settings: dict | None = None) -> dict:
         mods.append(Modifier(str(label), int(value), "GM"))
     other = opts.get("modifier", 0)
     if isinstance(other, bool) or not isinstance(other, int) or not -10 <= other <= 10:
-        raise RuleError(f"the GM's modifier is a whole number from -10 to +10, not {other!r}")
+        raise RuleError(say("the GM's modifier is a whole number from -10 to +10, not {value}", value=repr(other)))
     if other:
         mods.append(Modifier(say("GM's modifier"), other, "GM"))
     mods += wound_modifiers(sheet, s)

@@ -17,7 +17,7 @@ import copy
 
 from ..system import AttackResult
 from ..text import say
-from .health import OUT_OF_FIGHT
+from .health import OUT_OF_FIGHT, WORDS
 from .turns import _view, due_now
 
 
@@ -30,7 +30,8 @@ def _strike(struck: dict, result: AttackResult) -> dict:
         if e.kind == "flesh":
             entry["flesh"] += int(e.data.get("amount", 0))
         elif e.kind == "trauma" and any(word in str(e.data.get("effect", "")) for word in OUT_OF_FIGHT):
-            entry["out"] = entry["out"] or str(e.data.get("effect"))
+            effect = str(e.data.get("effect"))
+            entry["out"] = entry["out"] or WORDS.get(effect, effect)  # a default effect in words, a GM's own as written
     return struck
 
 

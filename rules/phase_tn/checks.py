@@ -18,7 +18,7 @@ def attr(sheet: dict, name: str) -> int:
     """An attribute of a sheet (0 when missing), checked to be a whole number."""
     value = (sheet.get("attributes") or {}).get(name, 0)
     if not isinstance(value, int):
-        raise RuleError(f"attribute {name} must be a whole number")
+        raise RuleError(say("attribute {name} must be a whole number", name=attribute_words(name)))
     return value
 
 
@@ -49,7 +49,7 @@ def attribute_roll(
     """
     s = resolve_settings(settings)
     if attribute not in ATTRIBUTES:
-        raise RuleError(f"unknown attribute {attribute!r}")
+        raise RuleError(say("unknown attribute {name}", name=repr(attribute)))
     mods = [Modifier(attribute_words(attribute), attr(sheet, attribute), "sheet")]
     if skill:
         rank = (sheet.get("skills") or {}).get(skill, 0)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..system import CoverEffect, RuleNotImplemented
+from ..text import say
 
 
 def cover_effect(cover: Any) -> CoverEffect:
     """Not automated as a modifier: list covered locations as impossible_locations."""
     raise RuleNotImplemented(
-        "phase_tn: the document gives no cover modifier; list covered locations as impossible_locations"
+        say("Phase/TN: the document gives no cover modifier; list covered locations as impossible_locations")
     )

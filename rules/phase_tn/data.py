@@ -210,27 +210,27 @@ def resolve_settings(settings: dict | None = None) -> dict:
     out = default_settings()
     for key, value in (settings or {}).items():
         if key not in out:
-            raise RuleError(f"unknown phase_tn setting {key!r}")
+            raise RuleError(say("unknown Phase/TN setting {key}", key=repr(key)))
         out[key] = value
     for key in ("roll_dice", "hit_location_dice"):
         try:
             parse(out[key])
         except DiceError as exc:
-            raise RuleError(f"setting {key}: {exc}") from None
+            raise RuleError(say("setting {key}: {error}", key=key, error=exc.args[0] if exc.args else str(exc))) from None
     for key in ("phases_per_round", "rounds_per_turn", "turns_per_minute"):
         if not isinstance(out[key], int) or out[key] < 1:
-            raise RuleError(f"setting {key} must be a whole number of at least 1")
+            raise RuleError(say("setting {key} must be a whole number of at least 1", key=key))
     for attr in out["initiative_attributes"]:
         if attr not in ATTRIBUTES:
-            raise RuleError(f"setting initiative_attributes: unknown attribute {attr!r}")
+            raise RuleError(say("setting {key}: unknown attribute {value}", key="initiative_attributes", value=repr(attr)))
     if out["drift_first_arm"] not in ("right", "left"):
-        raise RuleError("setting drift_first_arm must be 'right' or 'left'")
+        raise RuleError(say("setting {key} must be 'right' or 'left'", key="drift_first_arm"))
     if not isinstance(out["move_per_phase"], (int, float)) or isinstance(out["move_per_phase"], bool) \
             or out["move_per_phase"] < 0:
-        raise RuleError("setting move_per_phase must be a number of squares, 0 or more")
+        raise RuleError(say("setting {key} must be a number of squares, 0 or more", key="move_per_phase"))
     for key in ("aim_bonus", "aim_max", "burst_margin_per_extra_hit"):
         if not isinstance(out[key], int) or out[key] < (1 if key == "burst_margin_per_extra_hit" else 0):
-            raise RuleError(f"setting {key} must be a whole number")
+            raise RuleError(say("setting {key} must be a whole number", key=key))
     if out["initiative_ties"] not in ("name", "reflexes"):
-        raise RuleError("setting initiative_ties must be 'name' or 'reflexes'")
+        raise RuleError(say("setting {key} must be 'name' or 'reflexes'", key="initiative_ties"))
     return out

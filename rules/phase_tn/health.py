@@ -48,7 +48,8 @@ def wound_state(sheet: dict, settings: dict | None = None) -> dict:
     capacity = flesh_capacity(sheet, s)
     flesh = sheet.get("flesh", 0)
     trauma = {loc: n for loc, n in (sheet.get("trauma") or {}).items() if n}
-    conditions = [s["trauma_effects"].get(loc, loc) for loc in trauma]
+    effects = [s["trauma_effects"].get(loc, loc) for loc in trauma]
+    conditions = [WORDS.get(e, e) if isinstance(e, str) else e for e in effects]  # the default effects in words
     if capacity and flesh >= capacity:
         conditions.insert(0, say("down (flesh wounds at capacity)"))
     return {

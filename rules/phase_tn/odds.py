@@ -7,7 +7,9 @@ from math import comb
 
 from .. import odds as _odds
 from ..system import AttackRequest, RuleError
+from ..text import say, say_n
 from .attack import attack_setup, hits_for, landing
+from .data import LOCATION_WORDS
 from .targeting import called_shot_drift_with
 
 #: lines less likely than this are float noise, not outcomes
@@ -20,7 +22,7 @@ def _table_landing(s: dict, impossible: set[str]) -> dict[str | None, float]:
     for roll, p in _odds.distribution(s["hit_location_dice"]).items():
         area = next((loc for low, high, loc in s["hit_location_table"] if low <= roll <= high), None)
         if area is None:
-            raise RuleError(f"the hit-location table has no entry for {roll}")
+            raise RuleError(say("the hit-location table has no entry for {roll}", roll=roll))
         out[landing(area, impossible, s["drift_first_arm"])] += p
     return dict(out)
 
@@ -81,14 +83,15 @@ def odds(request: AttackRequest, settings: dict | None = None) -> dict:
         # distribution over the areas that can be hit
         q = sum(locations.values()) / reach if reach else 0.0
         out["locations"] = {a: (p / reach / q) * out["hit"] if q else 0.0 for a, p in locations.items()}
-    outcomes = [{"label": "miss", "p": max(0.0, 1.0 - reach)}]
+    outcomes = [{"label": say("miss"), "p": max(0.0, 1.0 - reach)}]
     if setup["mode"] == "single":
-        outcomes += [{"label": f"hit: {area}", "p": p} for area, p in out["locations"].items() if p > TINY]
+        outcomes += [{"label": say("hit: {location}", location=LOCATION_WORDS.get(area, area)), "p": p}
+                     for area, p in out["locations"].items() if p > TINY]
     else:
-        outcomes += [{"label": f"hit: {n} hit{'s' if n > 1 else ''}", "p": p}
+        outcomes += [{"label": say_n("hit: {n} hit", "hit: {n} hits", n), "p": p}
                      for n, p in sorted(landed.items()) if p > TINY]
     if blocked > TINY:
-        outcomes.append({"label": "blocked", "p": blocked})
+        outcomes.append({"label": say("blocked"), "p": blocked})
     rest = sum(o["p"] for o in outcomes[1:])
     outcomes[0]["p"] = max(0.0, 1.0 - rest)  # the lines sum to 1 exactly, float noise on the miss line
     out["outcomes"] = outcomes

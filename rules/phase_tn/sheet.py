@@ -10,8 +10,9 @@ from ..dice import DiceError, parse
 from ..system import SheetError, SheetField, column
 from .checks import attr
 from .data import MODE_WORDS
-from .data import ATTRIBUTE_WORDS, ATTRIBUTES, LOCATION_WORDS, LOCATIONS, resolve_settings
+from .data import ATTRIBUTE_WORDS, ATTRIBUTES, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, resolve_settings
 from .health import wound_state
+from ..text import say
 
 SAMPLE_SKILLS = {"handguns": 3, "fastdraw": 2, "rifles": 1, "brawling": 2}
 WEAPON_MODES = ("single", "semi", "auto")
@@ -34,7 +35,7 @@ def sheet_fields() -> list[SheetField]:
                    columns=weapon_columns()),
         SheetField("flesh", "Flesh wounds", "int", 0, group="Wounds"),
         SheetField("trauma", "Traumatic wounds", "rows", {}, shape="map", group="Wounds",
-                   columns=(column("location", "Location", "choice", choices=LOCATIONS, required=True),
+                   columns=(column("location", "Location", "choice", choices=tuple(LOCATION_TITLES.items()), required=True),
                             column("count", "Wounds", "int", required=True))),
     ]
 
@@ -45,7 +46,7 @@ def weapon_columns() -> tuple[SheetField, ...]:
         column("name", "Weapon", required=True),
         column("skill", "Skill", default="", suggestions=tuple(SAMPLE_SKILLS)),
         column("damage", "Damage", default="2d6", help="dice, e.g. 2d6+1"),
-        column("mode", "Mode", "choice", "single", choices=WEAPON_MODES),
+        column("mode", "Mode", "choice", "single", choices=tuple(MODE_WORDS.items())),  # keys, with their words
         column("melee", "Melee", "bool", False, more=True),
         column("stun", "Stuns", "bool", False, more=True),
     )
@@ -80,8 +81,9 @@ def derived(sheet: dict, settings: dict | None = None) -> dict:
 
 def _whole(value, field: tuple) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise SheetError(field, f"must be a whole number, 0 or more (got {value!r})",
-                         f"{'.'.join(map(str, field))} must be a whole number, 0 or more (got {value!r})")
+        raise SheetError(field, say("must be a whole number, 0 or more (got {value})", value=repr(value)),
+                         say("{field} must be a whole number, 0 or more (got {value})", field=".".join(map(str, field)),
+                             value=repr(value)))
     return value
 
 
@@ -89,46 +91,52 @@ def validate_sheet(sheet: dict) -> None:
     """SheetError naming the first field the rules cannot use."""
     attributes = sheet.get("attributes") or {}
     if not isinstance(attributes, dict):
-        raise SheetError(("attributes",), "must be a table of attribute: rating",
-                         "attributes must be a table of attribute: rating")
+        raise SheetError(("attributes",), say("must be a table of attribute: rating"),
+                         say("{field} must be a table of attribute: rating", field="attributes"))
     for name, value in attributes.items():
         if name not in ATTRIBUTES:
-            raise SheetError(("attributes", name), f"not an attribute; they are {', '.join(ATTRIBUTES)}")
+            reason = say("not an attribute; they are {names}", names=", ".join(ATTRIBUTES))
+            raise SheetError(("attributes", name), reason, say("{field}: {reason}", field=f"attributes.{name}", reason=reason))
         _whole(value, ("attributes", name))
     skills = sheet.get("skills") or {}
     if not isinstance(skills, dict):
-        raise SheetError(("skills",), "must be a table of skill: rank", "skills must be a table of skill: rank")
+        raise SheetError(("skills",), say("must be a table of skill: rank"),
+                         say("{field} must be a table of skill: rank", field="skills"))
     for name, value in skills.items():
         _whole(value, ("skills", name))
     bonus = sheet.get("initiative_bonus", 0)
     if not isinstance(bonus, int) or isinstance(bonus, bool):
-        raise SheetError(("initiative_bonus",), f"must be a whole number (got {bonus!r})",
-                         f"initiative_bonus must be a whole number (got {bonus!r})")
+        raise SheetError(("initiative_bonus",), say("must be a whole number (got {value})", value=repr(bonus)),
+                         say("{field} must be a whole number (got {value})", field="initiative_bonus", value=repr(bonus)))
     _whole(sheet.get("flesh", 0), ("flesh",))
     trauma = sheet.get("trauma") or {}
     if not isinstance(trauma, dict):
-        raise SheetError(("trauma",), "must be a table of location: count", "trauma must be a table of location: count")
+        raise SheetError(("trauma",), say("must be a table of location: count"),
+                         say("{field} must be a table of location: count", field="trauma"))
     for loc, n in trauma.items():
         if loc not in LOCATIONS:
-            raise SheetError(("trauma", loc, "location"), f"not a location; they are {', '.join(LOCATIONS)}",
-                             f"trauma.{loc}: not a location; they are {', '.join(LOCATIONS)}")
+            reason = say("not a location; they are {names}", names=", ".join(LOCATIONS))
+            raise SheetError(("trauma", loc, "location"), reason, say("{field}: {reason}", field=f"trauma.{loc}", reason=reason))
         _whole(n, ("trauma", loc))
     weapons = sheet.get("weapons") or []
     if not isinstance(weapons, list):
-        raise SheetError(("weapons",), "must be a list of weapons, each with a name",
-                         "weapons must be a list of weapons, each with a name")
+        raise SheetError(("weapons",), say("must be a list of weapons, each with a name"),
+                         say("{field} must be a list of weapons, each with a name", field="weapons"))
     seen = set()
     for i, w in enumerate(weapons):
         if not isinstance(w, dict) or not w.get("name"):
-            raise SheetError(("weapons", i, "name"), "needs a name", f"weapons[{i}] needs a name")
+            raise SheetError(("weapons", i, "name"), say("needs a name"), say("{field} needs a name", field=f"weapons[{i}]"))
         name = w["name"]
         if name in seen:
-            raise SheetError(("weapons", i, "name"), f"two weapons named {name!r}", f"weapons: two weapons named {name!r}")
+            reason = say("two weapons named {weapon}", weapon=repr(name))
+            raise SheetError(("weapons", i, "name"), reason, say("{field}: {reason}", field="weapons", reason=reason))
         seen.add(name)
         if w.get("mode", "single") not in WEAPON_MODES:
-            raise SheetError(("weapons", i, "mode"), f"must be one of {', '.join(WEAPON_MODES)}",
-                             f"weapons.{name}.mode must be one of {', '.join(WEAPON_MODES)}")
+            raise SheetError(("weapons", i, "mode"), say("must be one of {values}", values=", ".join(WEAPON_MODES)),
+                             say("{field} must be one of {values}", field=f"weapons.{name}.mode", values=", ".join(WEAPON_MODES)))
         try:
             parse(str(w.get("damage", "2d6")))
         except DiceError as exc:
-            raise SheetError(("weapons", i, "damage"), str(exc), f"weapons.{name}.damage: {exc}") from None
+            reason = exc.args[0] if exc.args else str(exc)
+            raise SheetError(("weapons", i, "damage"), reason, say("{field}: {reason}", field=f"weapons.{name}.damage",
+                                                                     reason=reason)) from None

@@ -62,16 +62,23 @@ def check_targeting(
         target = held["target"]
         reason = ""
         if positions.get(target) is None or (in_view is not None and target not in in_view.get(shooter, ())):
-            reason = "target left view"
+            reason = say("target left view")
         elif los is not None and positions.get(shooter) is not None:
             a, b = tuple(positions[shooter]), tuple(positions[target])
             if not los.line_of_fire(board, a, b).clear:
-                reason = "line of fire broken"
+                reason = say("line of fire broken")
         if reason:
             lost.append({"shooter": shooter, "target": target, "reason": reason})
         else:
             kept[shooter] = dict(held)
     return kept, lost
+
+
+def unknown_location(location) -> RuleError:
+    """The refusal of a body area the document does not have, naming the ones it has (as a client sends them,
+    like the range bands and settings' values of the other refusals)."""
+    return RuleError(say("unknown location {location}; locations are {locations}", location=repr(location),
+                         locations=", ".join(LOCATIONS)))
 
 
 def wild_shot_modifier(targeted: bool) -> int:
@@ -86,7 +93,7 @@ def _drift_pattern(location: str, first_arm: str = "right") -> list[str]:
     same side; "arms" after abdomen is one arm then the other.
     """
     if location not in LOCATIONS:
-        raise RuleError(f"unknown location {location!r}; locations are {', '.join(LOCATIONS)}")
+        raise unknown_location(location)
     other = {"right": "left", "left": "right"}
     arm1, arm2 = f"{first_arm} arm", f"{other[first_arm]} arm"
     if location == "head":
@@ -109,10 +116,10 @@ def called_shot_drift(location: str, steps: int) -> str:
     area (the document does not go further).
     """
     if steps < 0:
-        raise RuleError("drift steps cannot be negative")
+        raise RuleError(say("drift steps cannot be negative"))
     if steps == 0:
         if location not in LOCATIONS:
-            raise RuleError(f"unknown location {location!r}; locations are {', '.join(LOCATIONS)}")
+            raise unknown_location(location)
         return location
     pattern = _drift_pattern(location)
     return pattern[min(steps, len(pattern)) - 1]
@@ -138,7 +145,7 @@ def hit_location(dice: DiceSource, settings: dict | None = None) -> tuple[str, R
     for low, high, loc in s["hit_location_table"]:
         if low <= record.total <= high:
             return loc, record
-    raise RuleError(f"the hit-location table has no entry for {record.total}")
+    raise RuleError(say("the hit-location table has no entry for {roll}", roll=record.total))
 
 
 def called_shot_drift_with(location: str, steps: int, first_arm: str) -> str:

@@ -23,8 +23,8 @@ from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplem
 from .attack import weapon_of
 from .checks import attr, attribute_roll, wound_modifiers
 from .health import flesh_capacity, incapacitated
-from .data import ACTIONS, GROUP_LINES, LENGTH_WORDS, LOCATION_WORDS, attribute_words, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
-from .targeting import is_targeted, lose_targeting
+from .data import ACTIONS, GROUP_LINES, LENGTH_WORDS, LOCATION_WORDS, MODE_WORDS, attribute_words, LENGTHS, LOCATIONS, RANK, SHOOTING, SRC_SEQUENCE, resolve_settings
+from .targeting import unknown_location, is_targeted, lose_targeting
 from ..text import Say, joined, say, say_n
 
 
@@ -47,7 +47,13 @@ def length_in_phases(length: str, settings: dict | None = None) -> int:
     try:
         return table[length]
     except KeyError:
-        raise RuleError(f"unknown action length {length!r}; lengths are {', '.join(LENGTHS)}") from None
+        raise _unknown_length(length) from None
+
+
+def _unknown_length(length) -> RuleError:
+    """The refusal of an action length the document does not have (the lengths as a client sends them)."""
+    return RuleError(say("unknown action length {length}; lengths are {lengths}", length=repr(length),
+                         lengths=", ".join(LENGTHS)))
 
 
 def resolves_at(declared_phase: int, length: str, settings: dict | None = None) -> int:
@@ -84,7 +90,7 @@ def resolution_groups(actions: list[tuple[str, str]]) -> list[set[str]]:
     buckets: dict[str, set[str]] = {}
     for who, length in actions:
         if length not in RANK:
-            raise RuleError(f"unknown action length {length!r}; lengths are {', '.join(LENGTHS)}")
+            raise _unknown_length(length)
         buckets.setdefault(length, set()).add(who)
     return [buckets[length] for length in LENGTHS if length in buckets]
 
@@ -160,7 +166,7 @@ def new_combat(
     wait = s["surprise_rounds"] * s["phases_per_round"]
     unknown = set(surprised_ids) - set(ids)
     if unknown:
-        raise RuleError(f"surprised but not in the combat: {', '.join(sorted(unknown))}")
+        raise RuleError(say("surprised but not in the combat: {names}", names=", ".join(sorted(unknown))))
     return {
         "phase": phase,
         "combatants": ids,
@@ -200,12 +206,12 @@ def can_declare(state: dict, who: str, settings: dict | None = None) -> tuple[bo
     """Whether ``who`` may declare this phase, with the reason if not."""
     s = resolve_settings(settings)
     if who not in state["combatants"]:
-        return False, f"{who} is not in the combat"
+        return False, say("{name} is not in the combat", name=who)
     entry = state["surprise"].get(who)
     if entry is not None:
-        return False, f"{who} is surprised"
+        return False, say("{name} is surprised", name=who)
     if is_waiting(state, who) and not s["free_while_waiting"]:
-        return False, f"{who} is waiting for an action to resolve"
+        return False, say("{name} is waiting for an action to resolve", name=who)
     return True, ""
 
 
@@ -221,7 +227,7 @@ def begin_phase(
     s = resolve_settings(settings)
     missing = [who for who in state["combatants"] if who not in sheets]
     if missing:
-        raise RuleError(f"no sheet for {', '.join(missing)}")
+        raise RuleError(say("no sheet for {names}", names=", ".join(missing)))
     new = copy.deepcopy(state)
     rolls: list[dict] = []
     for who in sorted(new["surprise"]):
@@ -266,23 +272,28 @@ def _check_weapon(name: str, spec: dict, sheet: dict | None) -> str | None:
     weapon = weapon_of(sheet, spec.get("weapon"))
     modes = known.get("weapon_modes")
     if modes and weapon.get("mode") not in modes:
-        need = " or ".join("semi-automatic" if m == "semi" else "automatic" for m in modes)
-        raise RuleError(f"{known['label']} needs a {need} weapon; {weapon.get('name')} is {weapon.get('mode', 'single')}")
+        said = dict(action=known["label"], weapon=weapon.get("name"),
+                    mode=MODE_WORDS.get(weapon.get("mode", "single"), weapon.get("mode")))
+        if "semi" in modes and len(modes) > 1:
+            raise RuleError(say("{action} needs a semi-automatic or automatic weapon; {weapon} is {mode}", **said))
+        if "semi" in modes:
+            raise RuleError(say("{action} needs a semi-automatic weapon; {weapon} is {mode}", **said))
+        raise RuleError(say("{action} needs an automatic weapon; {weapon} is {mode}", **said))
     return weapon.get("name")
 
 
 def _build_action(state: dict, who: str, spec: dict, s: dict, sheet: dict | None = None) -> dict:
     name = spec.get("name")
     if not name:
-        raise RuleError("an action needs a name")
+        raise RuleError(say("an action needs a name"))
     known = ACTIONS.get(name, {})
     length = spec.get("length", known.get("length"))
     if spec.get("free"):
         length = "free"
     if length not in RANK:
-        raise RuleError(f"action {name!r} needs a length: one of {', '.join(LENGTHS)}")
+        raise RuleError(say("action {action} needs a length: one of {lengths}", action=repr(name), lengths=", ".join(LENGTHS)))
     if known.get("combined") and length != known["length"]:
-        raise RuleError(f"{known['label']} is a {known['length']} action")
+        raise RuleError(say("{action} is a {length}", action=known["label"], length=LENGTH_WORDS[known["length"]]))
     target = spec.get("target")
     if known.get("targets") and not target:
         raise RuleError(say("{action} needs a target", action=known["label"]))
@@ -293,9 +304,9 @@ def _build_action(state: dict, who: str, spec: dict, s: dict, sheet: dict | None
     called = spec.get("called")
     if called:
         if called not in LOCATIONS:
-            raise RuleError(f"unknown location {called!r}; locations are {', '.join(LOCATIONS)}")
+            raise unknown_location(called)
         if known.get("mode") in ("burst", "full_auto"):
-            raise RuleError("bursts and full auto are not called shots (game setting reading)")
+            raise RuleError(say("bursts and full auto are not called shots (game setting reading)"))
         if name == "fire" and not holds:
             raise RuleError(say("a wild shot cannot be called: {name} has no Targeting on {target}", name=who, target=target))
     weapon = _check_weapon(name, spec, sheet)
@@ -365,11 +376,11 @@ def declare(
     free = [a for a in built if a["length"] == "free"]
     timed = [a for a in built if a["length"] != "free"]
     if len(timed) > 1:
-        raise RuleError("only one new action a phase (besides free actions)")
+        raise RuleError(say("only one new action a phase (besides free actions)"))
     if len(free) > s["free_actions_per_phase"]:
-        raise RuleError(f"at most {s['free_actions_per_phase']} free action(s) a phase")
+        raise RuleError(say_n("at most {n} free action a phase", "at most {n} free actions a phase", s["free_actions_per_phase"]))
     if timed and is_waiting(state, who):
-        raise RuleError(f"{who} is waiting for an action to resolve; cancel it first")
+        raise RuleError(say("{name} is waiting for an action to resolve; cancel it first", name=who))
     for action in built:
         if action["name"] in SHOOTING or action["name"] in ("target", "aim"):
             held = new["targeting"].get(who)
@@ -380,10 +391,14 @@ def declare(
     return new
 
 
+def _no_pending(action_id) -> RuleError:
+    return RuleError(say("no pending action {action} (it has resolved, or was cancelled)", action=repr(action_id)))
+
+
 def cancel_action(state: dict, action_id: str) -> dict:
     """Cancel a pending action; the only change a locked action allows ("Combined Actions")."""
     if not any(a["id"] == action_id for a in state["pending"]):
-        raise RuleError(f"no pending action {action_id!r} (it has resolved, or was cancelled)")
+        raise _no_pending(action_id)
     new = copy.deepcopy(state)
     new["pending"] = [a for a in new["pending"] if a["id"] != action_id]
     return new
@@ -397,10 +412,12 @@ def change_target(state: dict, action_id: str, target: str) -> dict:
     """
     found = [a for a in state["pending"] if a["id"] == action_id]
     if not found:
-        raise RuleError(f"no pending action {action_id!r} (it has resolved, or was cancelled)")
+        raise _no_pending(action_id)
     action = found[0]
     if action["length"] not in ("free", "phase"):
-        raise RuleError(f"{action['name']} is a {action['length']} action: it keeps its target; cancel it instead")
+        raise RuleError(say("{action} is a {length}: it keeps its target; cancel it instead",
+                            action=ACTIONS.get(action["name"], {}).get("label", action["name"]),
+                            length=LENGTH_WORDS.get(action["length"], action["length"])))
     new = copy.deepcopy(state)
     for a in new["pending"]:
         if a["id"] == action_id:
@@ -704,6 +721,9 @@ def _phase_log(combat: dict, rolls: list[dict], s: dict, names: dict) -> list[st
 
 def _describe(action: dict, names: dict, who: bool = True) -> str:
     text = ACTIONS.get(action["name"], {}).get("label", action["name"])
+    base, _, step = str(action["name"]).partition(": ")
+    if step == "targeting" and base in ACTIONS:  # a combined action's Targeting step (end_phase names it so)
+        text = say("{action}: its Targeting", action=ACTIONS[base]["label"])
     if who:
         text = say("{name}: {action}", name=names.get(action["who"], action["who"]), action=text)
     if action.get("target"):
@@ -731,8 +751,10 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
     combat = new_combat([c.id for c in able], [c.id for c in able if c.state.get("surprised")], settings=s)
     combat["flesh_left"] = flesh_left(able, s)
     combat, rolled = begin_phase(combat, {c.id: c.sheet for c in able}, dice, s)
-    log = [f"{names[w]} is surprised: cannot react for {s['surprise_rounds']} round(s), then rolls Reflexes "
-           f"(TN {s['surprise_tn']}, +1 for each phase failed) at the start of each phase to act."
+    log = [say_n("{name} is surprised: cannot react for {n} round, then rolls Reflexes (TN {tn}, +1 for each phase "
+                 "failed) at the start of each phase to act.",
+                 "{name} is surprised: cannot react for {n} rounds, then rolls Reflexes (TN {tn}, +1 for each phase "
+                 "failed) at the start of each phase to act.", s["surprise_rounds"], name=names[w], tn=s["surprise_tn"])
            for w in sorted(combat["surprise"])]
     return _update(combat, s, names, _named_rolls(rolled, names), log + _phase_log(combat, rolled, s, names))
 
@@ -801,9 +823,9 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
 def _own_pending(combat: dict, who: str, action_id: str | None) -> dict:
     found = [a for a in combat["pending"] if a["id"] == action_id]
     if not found:
-        raise RuleError(f"no pending action {action_id!r} (it has resolved, or was cancelled)")
+        raise _no_pending(action_id)
     if found[0]["who"] != who:
-        raise RuleError(f"that action is not {who}'s: {_describe(found[0], {})}")
+        raise RuleError(say("that action is not {name}'s: {action}", name=who, action=_describe(found[0], {})))
     return found[0]
 
 
@@ -818,7 +840,7 @@ def _free_rolls(specs: list[dict], sheet: dict, dice: DiceSource, s: dict, name:
         check = spec.pop("free_roll", None)
         if check:
             if "tn" not in check:
-                raise RuleError("a free_roll needs the GM's TN")
+                raise RuleError(say("a {field} needs the GM's TN", field="free_roll"))
             result = attribute_roll(
                 sheet, check.get("attribute", "reflexes"), int(check["tn"]), dice, s,
                 skill=check.get("skill"), purpose=say("{skill} to make {action} free", skill=check["skill"], action=spec.get("name"))
@@ -879,7 +901,7 @@ def act(
     name = names.get(who, actor.name or who)
     rolls: list = []
     if who not in combat["combatants"]:
-        raise RuleError(f"{name} is not in the fight")
+        raise RuleError(say("{name} is not in the fight", name=name))
     if action == "declare":
         specs, rolls, more = _free_rolls(list(opts.get("actions") or []), actor.sheet, dice, s, name)
         log += more
@@ -901,17 +923,17 @@ def act(
         pending = _own_pending(combat, who, opts.get("action"))
         target = opts.get("target")
         if not target:
-            raise RuleError("change_target needs a target")
+            raise RuleError(say("{action} needs a target", action="change_target"))
         combat = change_target(combat, pending["id"], target)
         log.append(say("{name} switches {action} to {target}.", name=name, target=names.get(target, target),
                        action=ACTIONS.get(pending["name"], {}).get("label", pending["name"])))
     elif action == "lose_targeting":
         if who not in combat["targeting"]:
-            raise RuleError(f"{name} holds no Targeting")
+            raise RuleError(say("{name} holds no Targeting", name=name))
         combat = {**combat, "targeting": lose_targeting(combat["targeting"], who)}
         log.append(say("{name} loses the Targeting (a distracting event).", name=name))
     else:
-        raise RuleNotImplemented(f"phase_tn: the action {action!r} is not automated")
+        raise RuleNotImplemented(say("Phase/TN: the action {action} is not automated", action=repr(action)))
     if next_declarer(combat) is None:
         log.append(say("Declarations are done: the phase resolves next."))
     return _update(combat, s, names, rolls, log, state.get("shots", []), state.get("resolved", []),

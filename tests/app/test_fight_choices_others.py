@@ -187,7 +187,7 @@ def test_phase_tn_options_and_surprise_through_the_api(client):
     g, _, ids = game(client, "phase_tn", [("Ann", (2, 2), True), ("Bob", (6, 2), False)])  # Bob unhurt
     r = send(client, g, {"type": "start_combat", "token_ids": [ids["Ann"], ids["Bob"]], "surprised": [ids["Bob"]]})
     assert r.status_code == 200, r.json
-    assert any("Bob is surprised: cannot react for 1 round(s), then rolls Reflexes (TN 8" in e["text"]
+    assert any("Bob is surprised: cannot react for 1 round, then rolls Reflexes (TN 8" in e["text"]
                for e in state(client, g)["log"])
 
 

@@ -93,7 +93,7 @@ def test_surprise_no_reaction_then_reflexes_each_phase():
     a = Combatant("a", "Ann", S.default_sheet(), (0, 0), "pc")
     b = Combatant("b", "Bob", S.default_sheet(), (3, 0), "npc", state={"surprised": True})
     update = S.begin_fight([a, b], SeededDice(3))
-    assert any(line.startswith("Bob is surprised: cannot react for 1 round(s), then rolls Reflexes (TN 8")
+    assert any(line.startswith("Bob is surprised: cannot react for 1 round, then rolls Reflexes (TN 8")
                for line in update.log)
     assert "b" not in update.state["combat"]["order"]  # no declaration while surprised
     assert update.state["combat"]["surprise"]["b"]["from_phase"] == 3  # two phases a round

@@ -121,6 +121,12 @@ def _request(game: "Game", cmd: _AttackCommand, system, attacker: "Token", targe
     return request, band, cover_view
 
 
+def band_label(system, band: str | None):
+    """A range band as the preview names it: the system's words for its bands (``band_words``, Atomic Tomorrow's
+    Engaged, Near, Far, Distant) where it has them, else the band as the rules gave it."""
+    return (getattr(system, "band_words", None) or {}).get(band, band)
+
+
 #: the keys of ``options`` the app sets itself: a sender never does
 APP_OPTIONS = ("settings", "defense", "template", "centre")
 
@@ -261,7 +267,7 @@ def _plan_one(game: "Game", cmd: _AttackCommand, actor: "Actor") -> dict:
             "attacker": attacker.id, "target": target.id, "weapon": cmd.weapon,
             "from": list(a), "to": list(b), "line": {"clear": line.clear, "blocked_by": len(line.blockers)},
             "cover": cover_view, "distance": distance, "unit": system.cell_unit, "band": band,
-            "forced": cmd.force,
+            "band_label": band_label(system, band), "forced": cmd.force,
             **({"template": area["view"]} if area is not None else {}),
         },
     }
@@ -346,7 +352,8 @@ def _plan_in_zones(game: "Game", cmd: _AttackCommand, actor: "Actor", system, at
         "view": {
             "attacker": attacker.id, "target": target.id, "weapon": cmd.weapon,
             "from": [attacker.x, attacker.y], "to": [target.x, target.y], "line": {"clear": True, "blocked_by": 0},
-            "cover": cover_view, "distance": distance, "unit": "zone step", "band": band, "forced": cmd.force,
+            "cover": cover_view, "distance": distance, "unit": "zone step", "band": band,
+            "band_label": band_label(system, band), "forced": cmd.force,
             "zones": way,
         },
     }

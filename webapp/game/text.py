@@ -196,6 +196,7 @@ _UNIT_WORDS = {
     "yard": lambda count, amount: say_n("{n} yard", "{n} yards", count, n=amount),
     "square": lambda count, amount: say_n("{n} square", "{n} squares", count, n=amount),
     "zone": lambda count, amount: say_n("{n} zone", "{n} zones", count, n=amount),
+    "zone step": lambda count, amount: say_n("{n} zone step", "{n} zone steps", count, n=amount),  # a zone map's attack
 }
 
 

@@ -428,7 +428,8 @@ def _cell(spec: SheetField, name: str, form: Form, errors: dict[str, str]) -> Ce
     if _is_select(spec):
         options = _option_texts(spec)
         if spec.may_be_empty:
-            options = [("", f"({_text(spec.default)})" if spec.default not in (None, "") else "—")] + options
+            default = _text(spec.default)  # what an empty cell means, named as its choice is (its words, not its key)
+            options = [("", f"({dict(options).get(default, default)})" if spec.default not in (None, "") else "—")] + options
         if cell.text not in {t for t, _ in options}:
             options.append((cell.text, cell.text or "—"))  # what the sheet holds, or what was sent, stays
         cell.options = options
