@@ -17,7 +17,9 @@ folder (``webapp.storage.history``), where a server started again finds them. A 
 room's table copied from its template) is folded with its checkpoints at import (``history.fold_and_keep``, or
 ``warm`` in the background for a room's copy); a long game with none (made by an earlier version) is folded in the
 background at the server's start (``fold_old``); any other is folded ahead when a GM connects (``warm``), and kept
-the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
+the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint. A jump
+before any of that (an old game, right after the start) folds up to its event, or from the store's snapshot when
+that is nearer (``jumped``); the timeline is told without folding the states (``told``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ log = logging.getLogger(__name__)
 KEEP_HISTORIES = 8
 #: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
 FOLD_SLICE = 50
+#: events told at a time when a timeline is told ahead of the fold (``told``: a fraction of a fold's cost each)
+TELL_SLICE = 500
 #: seconds a fold in the background (``warm``, ``fold_old``, a far live checkpoint) rests between two slices and two
 #: kept files: a request of another table takes several turns of the loop (its socket, the log's write, the update
 #: sent), and with no rest each would wait a whole slice; a jump's own fold does not rest
@@ -95,7 +99,8 @@ class Replays:
             # read and folded as far as a jump asks (lazily): a server started again reads only the events after
             # the checkpoint a jump starts from
             found.grow(store.last_seq(game_id), lambda after, before: store.events(
-                game_id, after=after, before=before, times=found.times))  # the times too: read with the events
+                game_id, after=after, before=before, times=found.times),  # the times too: read with the events
+                snapshot=lambda: store.snapshot(game_id))  # a jump past the fold starts from it when it is nearer
             fresh = restore and game_id in self._unrestored
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
                 self._unrestored.discard(game_id)
@@ -166,6 +171,24 @@ class Replays:
         while found.folded < upto:
             found.fold_to(min(upto, found.folded + FOLD_SLICE))
             time.sleep(rest)
+        return found
+
+    def jumped(self, game_id: str, at: int) -> replay_view.History:
+        """The game's log made ready for a jump to event ``at``: folded up to it where the jump's state is folded
+        (``History.folds_to``: not when the store's snapshot is nearer), and its timeline told up to it (the
+        banner's moment), a slice at a time (``folded``, ``told``)."""
+        found = self.history(game_id)
+        self.folded(game_id, found.folds_to(min(at, found.head)))
+        return self.told(game_id, at)
+
+    def told(self, game_id: str, upto: int | None = None) -> replay_view.History:
+        """The game's timeline told up to event ``upto`` (default: its head), the states not folded
+        (``History.tell_to``: the log folded without the fog's memory ahead of the fold), a slice at a time."""
+        found = self.history(game_id)
+        upto = found.head if upto is None else min(upto, found.head)
+        while found.told < upto:
+            found.tell_to(min(upto, found.told + TELL_SLICE))
+            time.sleep(0)
         return found
 
     def played(self, game, before: int) -> None:
@@ -259,7 +282,7 @@ class Replays:
         # objects, none in a cycle; with the collector on, its full collections walked the whole heap in the
         # middle of it (a server started again: 190 of a first jump's 290 ms). Collected as usual afterwards.
         with collector_paused():
-            history = self.folded(game_id, cmd.at)
+            history = self.jumped(game_id, cmd.at)
             if cmd.at > history.head:
                 raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
             history.may_replay(actor, cmd.at)
@@ -389,6 +412,6 @@ class Replays:
             found = self._on_now(game_id).get(actor.audience)  # started through another process
         if found is None:
             return
-        history = self.folded(game_id, found[0])
+        history = self.jumped(game_id, found[0])
         at = min(found[0], history.head)
         self._send(game_id, actor.audience, history, history.state_at(at), at, sid=sid)
