@@ -29,6 +29,7 @@ import threading
 import time
 
 from flask import has_request_context
+from gevent import monkey
 from ..game import access, replay_view
 from ..game.model import Actor, Rejected
 from ..game.text import N_
@@ -64,6 +65,14 @@ LIVE_EVERY = 2 * replay_view.CHECKPOINT_EVERY
 LIVE_GAP = 2 * LIVE_EVERY
 #: seconds a replay stays on after the last connection of whoever started it closed (time for a reload)
 LEFT_GRACE = 5.0
+
+
+def _turn(rest: float) -> None:
+    """Between two slices of a fold: the other tables' turn. Under gevent (``tacmap serve``: the standard library
+    patched) a sleep is a switch to the other greenlets; with threads (an unpatched process) the interpreter
+    switches on its own, and a sleep of 0 would only give the core away to other processes: only a rest sleeps."""
+    if rest or monkey.is_module_patched("time"):
+        time.sleep(rest)
 
 
 class Replays:
@@ -170,7 +179,7 @@ class Replays:
         upto = found.head if upto is None else min(upto, found.head)
         while found.folded < upto:
             found.fold_to(min(upto, found.folded + FOLD_SLICE))
-            time.sleep(rest)
+            _turn(rest)
         return found
 
     def jumped(self, game_id: str, at: int) -> replay_view.History:
@@ -188,7 +197,7 @@ class Replays:
         upto = found.head if upto is None else min(upto, found.head)
         while found.told < upto:
             found.tell_to(min(upto, found.told + TELL_SLICE))
-            time.sleep(0)
+            _turn(0)
         return found
 
     def played(self, game, before: int) -> None:
