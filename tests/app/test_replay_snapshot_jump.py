@@ -153,3 +153,26 @@ def test_a_snapshot_this_version_did_not_write_is_not_taken(played, change):
     finally:
         db.execute("UPDATE snapshots SET state = ? WHERE game_id = ?", (json.dumps(written[-1][1]), gid))
         db.commit()
+
+
+def test_a_history_let_go_is_freed_at_once(played):
+    """A game's folded log that the server lets go (the least recently used of ``KEEP_HISTORIES``) is freed when it
+    is let go: nothing of it in a cycle, so the cycle collector does not walk its thousands of objects later, in
+    the middle of another table's request (the next jump's)."""
+    import gc
+    import weakref
+
+    folder, gid, events, _written = played
+    app = new_app(folder)
+    hub = app.extensions["tacmap"]
+    hub.execute(gid, GM, {"type": "replay", "at": len(events) // 2, "on": ["gm"]})
+    found = weakref.ref(hub.replays.history(gid))
+    assert found().folded == len(events) // 2
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        hub.replays._histories.clear()
+        assert found() is None
+    finally:
+        if was:
+            gc.enable()

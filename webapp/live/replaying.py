@@ -107,8 +107,10 @@ class Replays:
                 self._unrestored.discard(self._histories.pop(next(iter(self._histories))).game_id)
             # read and folded as far as a jump asks (lazily): a server started again reads only the events after
             # the checkpoint a jump starts from
-            found.grow(store.last_seq(game_id), lambda after, before: store.events(
-                game_id, after=after, before=before, times=found.times),  # the times too: read with the events
+            # the times too, read with the events (the History's dict, not the History: no cycle through it, so a
+            # History let go, the least recently used, is freed at once, not left to the cycle collector to walk)
+            found.grow(store.last_seq(game_id), lambda after, before, times=found.times: store.events(
+                game_id, after=after, before=before, times=times),
                 snapshot=lambda: store.snapshot(game_id))  # a jump past the fold starts from it when it is nearer
             fresh = restore and game_id in self._unrestored
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
