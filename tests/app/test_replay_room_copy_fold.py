@@ -12,6 +12,8 @@ from webapp.live import replaying
 from webapp.storage import history as kept_folds
 from webapp.web.room import setup_link
 
+from test_replay_import_checkpoints import played
+
 
 def bearer(key):
     return {"Authorization": f"Bearer {key}"}
@@ -27,15 +29,7 @@ def test_a_rooms_tables_take_their_templates_kept_fold(tmp_path, monkeypatch):
     app = create_app({"DATA_DIR": str(folder), "TESTING": True, "SECRET_KEY": "test", "DEMO": False, "ROOM": True})
     hub = app.extensions["tacmap"]
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Template", "system": "plain_grid"}).json
-    gm = bearer(g["gm_token"])
-    aria = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1}, headers=gm).json["id"]
-    c.post(f"/api/games/{g['id']}/tokens", json={"name": "Lurker", "x": 8, "y": 8, "hidden": True}, headers=gm)
-    c.post(f"/api/games/{g['id']}/commands", json={"type": "set_fog", "enabled": True}, headers=gm)
-    for i in range(230):
-        r = c.post(f"/api/games/{g['id']}/commands", json={"type": "move_token", "token_id": aria,
-                                                              "x": 2 + i % 7, "y": 1 + i % 3}, headers=gm)
-        assert r.status_code == 200, r.json
+    g = played(app, moves=230)  # a token that walks on a fogged board, another hidden
     head = hub.store.last_seq(g["id"])
     # the template's fold, kept as it was played (its live checkpoints, in the background)
     sio = app.extensions["tacmap_socketio"]
