@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from pathlib import Path
 
 from flask import has_request_context
 from gevent import monkey
@@ -55,6 +56,9 @@ WARM_FROM = 500
 #: seconds after the server's start before the long games with no kept fold are folded (``fold_old``): the tables
 #: reconnecting after a restart are served their games first
 FOLD_OLD_AFTER = 5.0
+#: seconds a process's claim to fold an old game at the start holds (``fold_old``): the other processes take its kept
+#: fold, or fold the game themselves once the claim lapsed with none kept (the claimer died)
+FOLD_CLAIM = 60
 #: seconds between two looks at the games folded ahead, to fold what was played since (``follow_once``)
 FOLLOW_EVERY = 20.0
 #: the live state is taken as a checkpoint (and kept on disk) every this many events: a jump after a restart folds
@@ -236,33 +240,56 @@ class Replays:
         """At the server's start: the games with a long log (``WARM_FROM`` events or more) and no kept fold, or one far
         behind their log (games made by an earlier version, or imported while no server ran), are folded and kept in
         the background, ``FOLD_OLD_AFTER`` seconds after the start, one after another, in slices (``folded``): their
-        first jump then folds at most ``LIVE_EVERY`` events, and the other tables go on meanwhile."""
+        first jump then folds at most ``LIVE_EVERY`` events, and the other tables go on meanwhile. With several
+        processes (Redis), each game is folded by the one that claims it (``Shared.claim``, for ``FOLD_CLAIM``
+        seconds); the others take its kept fold, and fold a game themselves only when its claim lapsed with no fold
+        kept (the claimer died, or could not write it)."""
         self.hub.socketio.start_background_task(self._fold_old)
 
     def _fold_old(self) -> None:
         self.hub.socketio.sleep(FOLD_OLD_AFTER)
-        store, folder = self.hub.store, self._data_dir()
         try:
-            games = [record.id for record in store.games()]
+            games = [record.id for record in self.hub.store.games()]
         except Exception:
             log.warning("the games to fold for the replay were not listed", exc_info=True)
             return
-        for game_id in games:
-            try:
-                head = store.last_seq(game_id)
-                kept = kept_folds.load_checkpoints(folder, game_id) if head >= WARM_FROM else None
-                if head < WARM_FROM or (kept is not None and isinstance(kept.get("seq"), int)
-                                        and head - kept["seq"] <= LIVE_GAP):
-                    continue  # short (folded in a moment when a jump asks), or kept already
-                with self._lock:
-                    if game_id in self._warming:
+        while games:
+            claimed = []  # the games another process folds now: looked at again once its claim could have lapsed
+            for game_id in games:
+                try:
+                    if not self._old(game_id):
+                        continue  # short (folded in a moment when a jump asks), or kept already
+                    if not self._claim_fold(game_id):
+                        claimed.append(game_id)
                         continue
-                    self._warming.add(game_id)
-            except Exception:
-                log.warning("game %s: not folded at the start", game_id, exc_info=True)
-                continue
-            self._warm(game_id)  # ends its own turn (``_warming``)
-            time.sleep(0)
+                    with self._lock:
+                        if game_id in self._warming:
+                            continue
+                        self._warming.add(game_id)
+                except Exception:
+                    log.warning("game %s: not folded at the start", game_id, exc_info=True)
+                    continue
+                self._warm(game_id)  # ends its own turn (``_warming``)
+                time.sleep(0)
+            if claimed:
+                self.hub.socketio.sleep(FOLD_CLAIM)
+            games = claimed
+
+    def _old(self, game_id: str) -> bool:
+        """Whether a game's log is long and its kept fold missing or far behind it (``fold_old``)."""
+        head = self.hub.store.last_seq(game_id)
+        if head < WARM_FROM:
+            return False
+        kept = kept_folds.load_checkpoints(self._data_dir(), game_id)
+        return kept is None or not isinstance(kept.get("seq"), int) or head - kept["seq"] > LIVE_GAP
+
+    def _claim_fold(self, game_id: str) -> bool:
+        """This process folds the game at the start (``fold_old``): always when it is alone; with several (Redis), when
+        it claims it first among those on this data folder (True too when Redis is away: each folds its own)."""
+        shared = self.hub.shared
+        if shared is None:
+            return True
+        return shared.claim(f"replay-fold:{Path(self._data_dir()).resolve()}:{game_id}", FOLD_CLAIM)
 
     def _warm(self, game_id: str) -> None:
         try:
