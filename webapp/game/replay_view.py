@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import bisect
 import copy
-import pickle
 import json
+import pickle
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
