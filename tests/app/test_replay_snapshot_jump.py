@@ -176,3 +176,17 @@ def test_a_history_let_go_is_freed_at_once(played):
     finally:
         if was:
             gc.enable()
+
+
+def test_the_folds_views_are_made_of_one_tuple_per_square(played):
+    """The views a fold computes (hundreds of squares each, a hundred positions and more) share one tuple object per
+    square, so what the cycle collector walks after a cold first jump grows with the board, not with the views."""
+    _folder, gid, events, _written = played
+    history = replay_view.History(gid, evolve, empty_game)
+    history.extend(events)
+    history.fold_to(len(events) // 2)
+    views = [cells for key, cells in history.state.vision.tokens.items() if key[0] != "reach"]
+    assert len(views) > 50 and sum(len(v) for v in views) > 20_000
+    board = history.state.board
+    assert len({id(c) for v in views for c in v}) <= board.width * board.height
+    assert {id(c) for cells in history.state.explored.values() for c in cells} <= {id(c) for v in views for c in v}

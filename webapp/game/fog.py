@@ -53,7 +53,7 @@ def without_memory():
 class Vision:
     """A game's cache of views; process memory only (rebuilt from the state at will)."""
 
-    __slots__ = ("board_index", "tokens", "audiences", "walls_known", "layers", "tokens_shown", "whole")
+    __slots__ = ("board_index", "tokens", "audiences", "walls_known", "layers", "tokens_shown", "whole", "cells")
 
     def __init__(self) -> None:
         self.board_index = None  # the board's segment index the token views were computed on
@@ -64,6 +64,7 @@ class Vision:
         self.tokens_shown: dict[str, tuple[int, frozenset]] = {}  # audience -> (seq, ids of the tokens it was shown)
         # player id -> (board size, their memory found to hold every square of a board that size: ``_seen_all``)
         self.whole: dict[str, tuple[tuple[int, int], set]] = {}
+        self.cells: dict[tuple, tuple] = {}  # a square -> the one tuple that stands for it in the views (``_shared``)
 
 
 def _vision(game: "Game") -> Vision:
@@ -88,11 +89,21 @@ def token_view(game: "Game", token: "Token") -> Cells:
     key = (token.x, token.y, token.size, zones)
     cells = vision.tokens.get(key)
     if cells is None:
-        cells = vision.tokens[key] = _compute(game, token)
+        cells = vision.tokens[key] = _shared(vision, _compute(game, token))
         _keep_small(vision, key, cells)
     if zones is None and _dark(game):
         return _in_the_dark(game, token, cells)
     return cells
+
+
+def _shared(vision: Vision, cells: Cells) -> Cells:
+    """``cells`` made of the same tuples as the views before (one per square): a view is hundreds of squares, and
+    the views of a fold of a long game (each square a new tuple) were tens of thousands of objects more for the
+    cycle collector to walk at its next collection (a replay's cold first jump: 60,000)."""
+    known = vision.cells
+    if len(known) > 1 << 16:
+        known.clear()
+    return frozenset([known.setdefault(c, c) for c in cells])
 
 
 def _keep_small(vision: Vision, key, cells) -> None:
