@@ -209,8 +209,8 @@ def replay_rows(plan) -> list[Row]:
             Row(f"an old game (imported by an earlier version: never folded, no checkpoint): the cold first jump, to event {f['first_at']:,}",
                 ms(f["first_ms"]),
                 target=target, met=met(f["first_ms"] < br.JUMP_MS)),
-            Row("that old game: the cold first jump to the newest event (the whole log folded, with fog; a server "
-                "folds such a game at its start, in the background)",
+            Row("that old game: the cold first jump to the newest event (from the server's latest snapshot, the "
+                "timeline told without fog; a server folds such a game at its start, in the background)",
                 ms(f["first_head_ms"]), target=target, met=met(f["first_head_ms"] < br.JUMP_MS)),
             Row("that game: the fold ahead a GM page's connection or the server's start runs (in the background, "
                 "resting 10 ms between slices)", ms(f["fold_ahead_ms"])),

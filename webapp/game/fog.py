@@ -53,7 +53,7 @@ def without_memory():
 class Vision:
     """A game's cache of views; process memory only (rebuilt from the state at will)."""
 
-    __slots__ = ("board_index", "tokens", "audiences", "walls_known", "layers", "tokens_shown")
+    __slots__ = ("board_index", "tokens", "audiences", "walls_known", "layers", "tokens_shown", "whole", "cells")
 
     def __init__(self) -> None:
         self.board_index = None  # the board's segment index the token views were computed on
@@ -62,6 +62,9 @@ class Vision:
         self.walls_known: dict[str, int] = {}  # audience -> how many squares it knew when its walls were last drawn
         self.layers: dict[tuple, dict] = {}  # fog layers by what they are drawn from (a move rarely changes them)
         self.tokens_shown: dict[str, tuple[int, frozenset]] = {}  # audience -> (seq, ids of the tokens it was shown)
+        # player id -> (board size, their memory found to hold every square of a board that size: ``_seen_all``)
+        self.whole: dict[str, tuple[tuple[int, int], set]] = {}
+        self.cells: dict[tuple, tuple] = {}  # a square -> the one tuple that stands for it in the views (``_shared``)
 
 
 def _vision(game: "Game") -> Vision:
@@ -86,11 +89,21 @@ def token_view(game: "Game", token: "Token") -> Cells:
     key = (token.x, token.y, token.size, zones)
     cells = vision.tokens.get(key)
     if cells is None:
-        cells = vision.tokens[key] = _compute(game, token)
+        cells = vision.tokens[key] = _shared(vision, _compute(game, token))
         _keep_small(vision, key, cells)
     if zones is None and _dark(game):
         return _in_the_dark(game, token, cells)
     return cells
+
+
+def _shared(vision: Vision, cells: Cells) -> Cells:
+    """``cells`` made of the same tuples as the views before (one per square): a view is hundreds of squares, and
+    the views of a fold of a long game (each square a new tuple) were tens of thousands of objects more for the
+    cycle collector to walk at its next collection (a replay's cold first jump: 60,000)."""
+    known = vision.cells
+    if len(known) > 1 << 16:
+        known.clear()
+    return frozenset([known.setdefault(c, c) for c in cells])
 
 
 def _keep_small(vision: Vision, key, cells) -> None:
@@ -315,11 +328,31 @@ def _view_inputs(game: "Game") -> tuple:
 
 def _remember(game: "Game") -> None:
     for pid in {t.owner for t in game.tokens.values() if t.owner and t.owner in game.players}:
-        seen = player_view(game, pid)
         known = game.explored.get(pid)
+        if known is not None and _seen_all(game, pid, known):
+            continue  # a view holds squares of the board and revealed ones only: nothing to add
+        seen = player_view(game, pid)
         if known is None or not seen <= known:
             # a new set, not one grown in place: a page being drawn in another thread may be reading it
             game.explored[pid] = set(seen) if known is None else known | seen
+
+
+def _seen_all(game: "Game", pid: str, known: set) -> bool:
+    """Whether a player's memory holds every square of the board and every square revealed now: then no view
+    of theirs can add to it (a view is squares of the board and revealed ones), and it is not computed to be
+    remembered (a fold of a long game on a small board: once a player saw all of it, half the views spared)."""
+    board = game.board
+    size = (board.width, board.height)
+    if len(known) < size[0] * size[1] or not game.revealed <= known:
+        return False
+    vision = _vision(game)
+    found = vision.whole.get(pid)
+    if found is not None and found[0] == size and found[1] is known:
+        return True  # a memory grows as a new set (``_remember``): the same object holds the same squares
+    if sum(1 for c in known if board.in_bounds(c)) < size[0] * size[1]:
+        return False
+    vision.whole[pid] = (size, known)
+    return True
 
 
 def known(game: "Game", actor: "Actor") -> Cells | None:

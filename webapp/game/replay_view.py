@@ -7,7 +7,12 @@ state pickled as it is, so a copy is cheap to take back) and the timeline's mome
 attacks, moves, maps shown, hand-outs), each said from the state right after its event. ``state_at(seq)``
 folds the log up to ``seq`` if it is not yet (the first jump into a game), then takes the nearest
 checkpoint at or before ``seq`` with the events after it folded on: a later jump anywhere in a 5,000-event
-game folds at most ``CHECKPOINT_EVERY`` events. The live game is never touched: a replay is a view, it appends nothing.
+game folds at most ``CHECKPOINT_EVERY`` events. Past the fold, the store's latest snapshot (the live server's,
+when this version wrote it) serves as well when it is nearer: the first jump to the newest event of a long game
+folds the few events after it, not the whole log. The timeline is told on its own where the fold has not got to
+(``tell_to``: the log folded without the fog's memory, which no moment reads: a fraction of a fold's cost).
+The fold keeps the fog's memory only where it can change (``recap.remembering``).
+The live game is never touched: a replay is a view, it appends nothing.
 
 Who sees what is the live page's rule applied to the state then (``webapp.game.fog``): the table screen's
 replay is the screen's view at that moment, a player's is that player's (of the fights they were in).
@@ -17,8 +22,8 @@ from __future__ import annotations
 
 import bisect
 import copy
+import json
 import pickle
-from contextlib import nullcontext
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -29,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from rules.text import Say, joined, pack, say, unpack
 
 from . import fog, validation
+from .recap import remembering
 from .model import Actor, Event, Game, Rejected
 from .text import N_
 
@@ -147,9 +153,10 @@ def checkpoint_of(game: Game) -> bytes:
 
 
 class History:
-    """A game's log, folded as far as it is asked (``fold_to``), with checkpoints and the timeline; ``extend``
-    takes the events appended since. A jump folds only up to the event it asks for (from the nearest
-    checkpoint when that is folded already): the first jump into a long game does not wait for all of it."""
+    """A game's log, folded as far as it is asked (``fold_to``), with checkpoints, and its timeline told as far as
+    it is asked (``tell_to``, never behind the fold); ``extend`` takes the events appended since. A jump folds only
+    up to the event it asks for (from the nearest checkpoint when that is folded already, or from the store's
+    snapshot when it is nearer): the first jump into a long game does not wait for all of it."""
 
     def __init__(self, game_id: str, evolve: Callable[[Game, Event], None], empty: Callable[[str], Game]) -> None:
         """``evolve`` and ``empty`` are the command table's (``table.evolve``, ``table.empty_game``): a feature
@@ -166,13 +173,21 @@ class History:
         self.folded = 0  # the events folded so far (``state`` is the state after event ``folded``)
         # the state every CHECKPOINT_EVERY events, pickled as it is (a copy taken back whole, in well under a ms)
         self._checkpoints: list[tuple[int, bytes | None]] = [(0, b"")]
-        self._fights: dict[int, int | None] = {0: None}  # at each checkpoint, the seq its fight on started at
         # a checkpoint taken back from what was kept (``restore``) is None until a jump reads it with this
         self._state_of: Callable[[int], dict | None] | None = None
+        # the store's snapshot (``snapshot``): read once when a jump past the fold asks (None: not read yet), then
+        # (its seq, its state pickled), or False (none, or not this version's: ``_snapshot``)
+        self._read_snapshot: Callable[[], tuple[int, dict] | None] | None = None
+        self._snapshot_found: tuple[int, bytes] | bool | None = None
+        # the timeline is told as far as ``told`` (never behind ``folded``): with the fold where the fold is, and
+        # ahead of it (``tell_to``) by a fold of its own without the fog's memory (no moment reads it), ``_teller``
+        self.told = 0
+        self._teller: Game | None = None  # the state after event ``told`` without the fog's memory (told > folded)
         self._moments_seen: list[Moment] = []
         self._plain_moments: list[list] = []  # the first of them as plain data (``export``)
-        self._fight: int | None = None  # the seq the fight on started at
-        self._combat: dict | None = None  # the fight as it was before the next event folded
+        self._fight: int | None = None  # the seq the fight on (at ``told``) started at
+        self._fights: list[tuple[int, int | None]] = [(0, None)]  # (seq, the fight on from there): its changes
+        self._combat: dict | None = None  # the fight as it was before the next event told
         self._lock = threading.RLock()  # a jump and the fold ahead of it (``webapp.live.replaying``) take turns
 
     @property
@@ -182,8 +197,8 @@ class History:
 
     @property
     def moments(self) -> list[Moment]:
-        """Every moment of the timeline (the whole known log folded)."""
-        self.fold_to(self.head)
+        """Every moment of the timeline (the whole known log told)."""
+        self.tell_to(self.head)
         return self._moments_seen
 
     def extend(self, events: list[Event]) -> None:
@@ -191,12 +206,17 @@ class History:
         with self._lock:
             self.events.extend(events)
 
-    def grow(self, head: int, read: Callable[[int, int], list[Event]]) -> None:
+    def grow(self, head: int, read: Callable[[int, int], list[Event]],
+             snapshot: Callable[[], tuple[int, dict] | None] | None = None) -> None:
         """The log's head is ``head`` now; its events not read yet are read when a fold needs them, by
         ``read(after, before)`` (the log after that seq up to ``before``, as ``Store.events``): a server started
-        again reads only the events after the checkpoint a jump starts from up to the jump's, not the whole log."""
+        again reads only the events after the checkpoint a jump starts from up to the jump's, not the whole log.
+        ``snapshot()``, when given, is the store's latest snapshot of the game (``Store.snapshot``), read when a
+        jump past the fold first asks (``state_at``)."""
         with self._lock:
             self._read = read
+            if snapshot is not None and self._read_snapshot is None:
+                self._read_snapshot = snapshot
             if head > len(self.events):
                 self.events.extend([None] * (head - len(self.events)))
 
@@ -229,33 +249,64 @@ class History:
     def _forget(self) -> None:
         """The kept fold taken back (``restore``) is not of this log (cut at a damaged event and played on):
         forget it, to fold from the first event instead (``_NotThisLog``: the caller starts again)."""
-        self.state, self.folded = self._empty(self.game_id), 0
-        self._checkpoints, self._fights, self._state_of = [(0, b"")], {0: None}, None
+        self.state, self.folded, self.told, self._teller = self._empty(self.game_id), 0, 0, None
+        self._checkpoints, self._fights, self._state_of = [(0, b"")], [(0, None)], None
         self._moments_seen, self._plain_moments, self._fight, self._combat = [], [], None, None
         self._kept_events, self._unchecked, self.foreign = {}, {}, True
         raise _NotThisLog(self.game_id)
 
     def fold_to(self, seq: int) -> None:
         """Fold the log up to event ``seq`` (no further than the known head)."""
+        self._on_to(seq, "folded", self._fold)
+
+    def _on_to(self, seq: int, done: str, fold: Callable[[int], None]) -> None:
+        """``fold(seq)`` when ``seq`` (no further than the known head) is past ``self.<done>``; once again from the
+        first event when a kept fold turned out to be of another log (``_forget``)."""
         with self._lock:
             seq = min(seq, self.head)
-            if seq <= self.folded:
+            if seq <= getattr(self, done):
                 return
             try:
-                self._fold(seq, checkpoints=True)
+                fold(seq)
             except _NotThisLog:
-                self._fold(seq, checkpoints=True)
+                fold(seq)
 
-    def _fold(self, seq: int, checkpoints: bool) -> None:
-        with nullcontext() if checkpoints else fog.without_memory():
-            for _seq, event, game in steps(self.state, self._events(self.folded, seq), self._evolve,
-                                           self.folded + 1):
+    def _fold(self, seq: int) -> None:
+        """The state folded on up to ``seq`` with the fog's memory (each player's view computed again only after
+        an event that changed what it is drawn from: ``recap.remembering``, the same memory as after every event),
+        a checkpoint every ``CHECKPOINT_EVERY`` events, the moments of the events not told yet."""
+        with fog.without_memory():
+            for _seq, event, game in remembering(steps(self.state, self._events(self.folded, seq), self._evolve,
+                                                       self.folded + 1)):
                 self.folded = _seq
-                self._moments(game, event, self._combat)
-                self._combat = dict(game.combat) if game.combat else None
-                if checkpoints and self.folded % CHECKPOINT_EVERY == 0:
-                    self._checkpoints.append((self.folded, checkpoint_of(game)))
-                    self._fights[self.folded] = self._fight
+                if _seq > self.told:
+                    self._tell(game, event, _seq)
+                if _seq % CHECKPOINT_EVERY == 0:
+                    self._checkpoints.append((_seq, checkpoint_of(game)))
+        if self.folded >= self.told:
+            self._teller = None  # the fold caught up with the timeline: it tells the next moments itself
+
+    def tell_to(self, seq: int) -> None:
+        """The timeline's moments up to event ``seq`` (no further than the known head), the state not folded: ahead
+        of the fold, the log is folded without the fog's memory (a fraction of a fold's cost), from the fold's
+        state or where the timeline got to (the timeline of a long game before its states: ``Replays.told``)."""
+        self._on_to(seq, "told", self._tell_to)
+
+    def _tell_to(self, seq: int) -> None:
+        if self._teller is None:  # told as far as folded: from a copy of the fold's state
+            self._teller = pickle.loads(checkpoint_of(self.state))
+        with fog.without_memory():
+            for _seq, event, game in steps(self._teller, self._events(self.told, seq), self._evolve, self.told + 1):
+                self._tell(game, event, _seq)
+
+    def _tell(self, game: Game, event: Event, seq: int) -> None:
+        self._moments(game, event, self._combat, seq)
+        self._combat = dict(game.combat) if game.combat else None
+        self.told = seq
+
+    def _fight_at(self, seq: int) -> int | None:
+        """The seq the fight on after event ``seq`` started at (None: no fight), ``seq`` told."""
+        return self._fights[bisect.bisect_right(self._fights, seq, key=lambda f: f[0]) - 1][1]
 
     @property
     def checkpointed(self) -> int:
@@ -271,14 +322,11 @@ class History:
         with self._lock:
             if not self.folded < seq <= self.head:
                 return False
-            try:
-                self._fold(seq, checkpoints=False)
-            except _NotThisLog:
-                self._fold(seq, checkpoints=False)
-            self.state = pickle.loads(pickled)
-            self._combat = dict(self.state.combat) if self.state.combat else None
+            self.tell_to(seq)
+            self.state, self.folded = pickle.loads(pickled), seq
+            if self.told == seq:
+                self._teller = None
             self._checkpoints.append((seq, pickled))
-            self._fights[seq] = self._fight
             return True
 
     # --- kept between runs (``webapp.storage.history``: a file per game beside the log) --------------------
@@ -290,7 +338,7 @@ class History:
         when there is no checkpoint past the start. ``pause`` is called between two checkpoints."""
         with self._lock:
             checkpoints, seq = list(self._checkpoints), self._checkpoints[-1][0]
-            fight = self._fights.get(seq)
+            fight = self._fight_at(seq)
             for s, _b in checkpoints[1:]:  # each checkpoint's event and moment as plain data once (kept each time)
                 if s not in self._kept_events:
                     self._kept_events[s] = self._events(s - 1, s)[0].to_dict()
@@ -341,12 +389,36 @@ class History:
             self._state_of = state_of
             self._kept_events = {s: event for s, event in index["events"]}
             self._unchecked = {s: event for s, event in index["events"][:-1]}
-            self._moments_seen, self.state, self.folded = moments, state, seq
+            self._moments_seen, self.state, self.folded, self.told, self._teller = moments, state, seq, seq, None
             self._plain_moments = list(index["moments"])
             self._fight = index.get("fight")
-            self._fights = {seq: self._fight}
+            self._fights = [(0, None), (seq, self._fight)]
             self._combat = dict(state.combat) if state.combat else None
             return True
+
+    def _snapshot(self, seq: int) -> tuple[int, bytes] | None:
+        """The store's snapshot (``grow``: read the first time it is asked) when it is past the fold and at or
+        before ``seq``, as ``(its seq, its state pickled)``. Taken only when it is the state this version folds:
+        read back and written again, it is the very same (a snapshot written by an earlier version that kept less,
+        e.g. no fog memory, is not: then the log is folded). The live server writes one every
+        ``hub.SNAPSHOT_EVERY`` events, the log folded as here (tests/app/test_replay_snapshot_jump.py)."""
+        if self._snapshot_found is None:  # read once; looked into when it serves a jump
+            found = self._read_snapshot() if self._read_snapshot is not None else None
+            self._snapshot_found = found if (isinstance(found, tuple) and len(found) == 2
+                                             and isinstance(found[0], int) and isinstance(found[1], dict)) else False
+        found = self._snapshot_found
+        if not found or not self.folded < found[0] <= min(seq, self.head):
+            return None
+        if isinstance(found[1], dict):
+            at, state, self._snapshot_found = found[0], found[1], False
+            try:
+                if state.get("seq") == at and state.get("id") == self.game_id:
+                    game = Game.from_dict(state)
+                    if json.loads(json.dumps(game.to_dict())) == state:
+                        self._snapshot_found = (at, checkpoint_of(game))
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                pass
+        return self._snapshot_found or None
 
     def _checkpoint(self, i: int) -> bytes | None:
         """The ``i``-th checkpoint's pickled state, read from what was kept if it is not in memory yet; None when
@@ -362,16 +434,16 @@ class History:
                 self._checkpoints[i] = (seq, blob)
         return blob
 
-    def _moments(self, game: Game, event: Event, before: dict | None) -> None:
-        d, kind, seq = event.data, event.type, self.folded
+    def _moments(self, game: Game, event: Event, before: dict | None, seq: int) -> None:
+        d, kind = event.data, event.type
         combat = game.combat or {}
         rnd = combat.get("round") if game.combat else None
-        fighters = _fighters(game)
 
-        def add(kind: str, text: str, told: str, own: frozenset = frozenset(), players: frozenset = fighters,
+        def add(kind: str, text: str, told: str, own: frozenset = frozenset(), players: frozenset | None = None,
                 fight: int | None = None) -> None:
             self._moments_seen.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
-                                       fight if fight is not None else self._fight, players, own, told))
+                                       fight if fight is not None else self._fight,
+                                       _fighters(game) if players is None else players, own, told))
 
         def turn() -> None:
             current = combat.get("current")
@@ -382,6 +454,7 @@ class History:
 
         if kind == "combat_started":
             self._fight = seq
+            self._fights.append((seq, seq))
             add("fight", say("Fight: {fighters}", fighters=joined([_name(game, i) for i in combat.get("order") or []],
                                                                    ", ")), say("A fight starts"))
             add("round", say("Round {n}", n=rnd), say("Round {n}", n=rnd))
@@ -394,6 +467,7 @@ class History:
             add("fight_end", say("The fight ends (round {round})", round=d.get("round")), say("The fight ends"),
                 players=_fighters(game, before) if before else frozenset())
             self._fight = None
+            self._fights.append((seq, None))
         elif kind == "attack_resolved":
             who, whom = _name(game, d.get("attacker")), _name(game, d.get("target"))
             add("attack", say("{attacker} attacks {target}", attacker=who, target=whom),
@@ -421,12 +495,22 @@ class History:
             except _NotThisLog:
                 blob, start, events = self._nearest(seq)
         game = pickle.loads(blob) if blob else self._empty(self.game_id)
-        for _step in steps(game, events, self._evolve, start + 1):
-            pass
+        with fog.without_memory():
+            for _step in remembering(steps(game, events, self._evolve, start + 1)):
+                pass
         return game
 
+    def folds_to(self, seq: int) -> int:
+        """How far the fold goes for ``state_at(seq)``: ``seq`` when it is past the fold and the store's snapshot
+        (``grow``) is not between the two (else the state is folded from the snapshot, the fold left where it is)."""
+        with self._lock:
+            return seq if seq > self.folded and self._snapshot(seq) is None else self.folded
+
     def _nearest(self, seq: int) -> tuple[bytes | None, int, list[Event]]:
-        """The nearest checkpoint at or before ``seq`` (its state, its seq) and the events from there to ``seq``."""
+        """The nearest checkpoint at or before ``seq`` (its state, its seq) and the events from there to ``seq``:
+        past the fold, the store's snapshot when it is nearer (``_snapshot``), else the fold goes on to ``seq``."""
+        if seq > self.folded and (found := self._snapshot(seq)) is not None:
+            return found[1], found[0], self._events(found[0], seq)
         self.fold_to(seq)
         i = bisect.bisect_right(self._checkpoints, seq, key=lambda c: c[0]) - 1
         while (blob := self._checkpoint(i)) is None:  # a kept one that cannot be read: the one before
@@ -439,7 +523,7 @@ class History:
         """The newest moment at or before ``seq`` this audience may be told of (what its banner says): any for
         the GM; a player's from their timeline; the table screen's, the fights' starts, rounds and ends, maps
         and hand-outs (never a token's name)."""
-        self.fold_to(seq)
+        self.tell_to(seq)
         moments = self._moments_seen
         i = bisect.bisect_right(moments, seq, key=lambda m: m.seq) - 1
         while i >= 0:

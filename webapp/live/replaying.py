@@ -17,7 +17,9 @@ folder (``webapp.storage.history``), where a server started again finds them. A 
 room's table copied from its template) is folded with its checkpoints at import (``history.fold_and_keep``, or
 ``warm`` in the background for a room's copy); a long game with none (made by an earlier version) is folded in the
 background at the server's start (``fold_old``); any other is folded ahead when a GM connects (``warm``), and kept
-the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint.
+the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint. A jump
+before any of that (an old game, right after the start) folds up to its event, or from the store's snapshot when
+that is nearer (``jumped``); the timeline is told without folding the states (``told``).
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from pathlib import Path
 
 from flask import has_request_context
+from gevent import monkey
 from ..game import access, replay_view
 from ..game.model import Actor, Rejected
 from ..game.text import N_
@@ -41,6 +45,8 @@ log = logging.getLogger(__name__)
 KEEP_HISTORIES = 8
 #: events folded at a time when a game's log is first folded (with fog, a few ms each): the loop goes on between
 FOLD_SLICE = 50
+#: events told at a time when a timeline is told ahead of the fold (``told``: a fraction of a fold's cost each)
+TELL_SLICE = 500
 #: seconds a fold in the background (``warm``, ``fold_old``, a far live checkpoint) rests between two slices and two
 #: kept files: a request of another table takes several turns of the loop (its socket, the log's write, the update
 #: sent), and with no rest each would wait a whole slice; a jump's own fold does not rest
@@ -50,6 +56,9 @@ WARM_FROM = 500
 #: seconds after the server's start before the long games with no kept fold are folded (``fold_old``): the tables
 #: reconnecting after a restart are served their games first
 FOLD_OLD_AFTER = 5.0
+#: seconds a process's claim to fold an old game at the start holds (``fold_old``): the other processes take its kept
+#: fold, or fold the game themselves once the claim lapsed with none kept (the claimer died)
+FOLD_CLAIM = 60
 #: seconds between two looks at the games folded ahead, to fold what was played since (``follow_once``)
 FOLLOW_EVERY = 20.0
 #: the live state is taken as a checkpoint (and kept on disk) every this many events: a jump after a restart folds
@@ -60,6 +69,14 @@ LIVE_EVERY = 2 * replay_view.CHECKPOINT_EVERY
 LIVE_GAP = 2 * LIVE_EVERY
 #: seconds a replay stays on after the last connection of whoever started it closed (time for a reload)
 LEFT_GRACE = 5.0
+
+
+def _turn(rest: float) -> None:
+    """Between two slices of a fold: the other tables' turn. Under gevent (``tacmap serve``: the standard library
+    patched) a sleep is a switch to the other greenlets; with threads (an unpatched process) the interpreter
+    switches on its own, and a sleep of 0 would only give the core away to other processes: only a rest sleeps."""
+    if rest or monkey.is_module_patched("time"):
+        time.sleep(rest)
 
 
 class Replays:
@@ -94,8 +111,11 @@ class Replays:
                 self._unrestored.discard(self._histories.pop(next(iter(self._histories))).game_id)
             # read and folded as far as a jump asks (lazily): a server started again reads only the events after
             # the checkpoint a jump starts from
-            found.grow(store.last_seq(game_id), lambda after, before: store.events(
-                game_id, after=after, before=before, times=found.times))  # the times too: read with the events
+            # the times too, read with the events (the History's dict, not the History: no cycle through it, so a
+            # History let go, the least recently used, is freed at once, not left to the cycle collector to walk)
+            found.grow(store.last_seq(game_id), lambda after, before, times=found.times: store.events(
+                game_id, after=after, before=before, times=times),
+                snapshot=lambda: store.snapshot(game_id))  # a jump past the fold starts from it when it is nearer
             fresh = restore and game_id in self._unrestored
             if fresh:  # the fold an earlier run or another process kept: its checkpoints instead of folding again
                 self._unrestored.discard(game_id)
@@ -165,7 +185,25 @@ class Replays:
         upto = found.head if upto is None else min(upto, found.head)
         while found.folded < upto:
             found.fold_to(min(upto, found.folded + FOLD_SLICE))
-            time.sleep(rest)
+            _turn(rest)
+        return found
+
+    def jumped(self, game_id: str, at: int) -> replay_view.History:
+        """The game's log made ready for a jump to event ``at``: folded up to it where the jump's state is folded
+        (``History.folds_to``: not when the store's snapshot is nearer), and its timeline told up to it (the
+        banner's moment), a slice at a time (``folded``, ``told``)."""
+        found = self.history(game_id)
+        self.folded(game_id, found.folds_to(min(at, found.head)))
+        return self.told(game_id, at)
+
+    def told(self, game_id: str, upto: int | None = None) -> replay_view.History:
+        """The game's timeline told up to event ``upto`` (default: its head), the states not folded
+        (``History.tell_to``: the log folded without the fog's memory ahead of the fold), a slice at a time."""
+        found = self.history(game_id)
+        upto = found.head if upto is None else min(upto, found.head)
+        while found.told < upto:
+            found.tell_to(min(upto, found.told + TELL_SLICE))
+            _turn(0)
         return found
 
     def played(self, game, before: int) -> None:
@@ -202,33 +240,56 @@ class Replays:
         """At the server's start: the games with a long log (``WARM_FROM`` events or more) and no kept fold, or one far
         behind their log (games made by an earlier version, or imported while no server ran), are folded and kept in
         the background, ``FOLD_OLD_AFTER`` seconds after the start, one after another, in slices (``folded``): their
-        first jump then folds at most ``LIVE_EVERY`` events, and the other tables go on meanwhile."""
+        first jump then folds at most ``LIVE_EVERY`` events, and the other tables go on meanwhile. With several
+        processes (Redis), each game is folded by the one that claims it (``Shared.claim``, for ``FOLD_CLAIM``
+        seconds); the others take its kept fold, and fold a game themselves only when its claim lapsed with no fold
+        kept (the claimer died, or could not write it)."""
         self.hub.socketio.start_background_task(self._fold_old)
 
     def _fold_old(self) -> None:
         self.hub.socketio.sleep(FOLD_OLD_AFTER)
-        store, folder = self.hub.store, self._data_dir()
         try:
-            games = [record.id for record in store.games()]
+            games = [record.id for record in self.hub.store.games()]
         except Exception:
             log.warning("the games to fold for the replay were not listed", exc_info=True)
             return
-        for game_id in games:
-            try:
-                head = store.last_seq(game_id)
-                kept = kept_folds.load_checkpoints(folder, game_id) if head >= WARM_FROM else None
-                if head < WARM_FROM or (kept is not None and isinstance(kept.get("seq"), int)
-                                        and head - kept["seq"] <= LIVE_GAP):
-                    continue  # short (folded in a moment when a jump asks), or kept already
-                with self._lock:
-                    if game_id in self._warming:
+        while games:
+            claimed = []  # the games another process folds now: looked at again once its claim could have lapsed
+            for game_id in games:
+                try:
+                    if not self._old(game_id):
+                        continue  # short (folded in a moment when a jump asks), or kept already
+                    if not self._claim_fold(game_id):
+                        claimed.append(game_id)
                         continue
-                    self._warming.add(game_id)
-            except Exception:
-                log.warning("game %s: not folded at the start", game_id, exc_info=True)
-                continue
-            self._warm(game_id)  # ends its own turn (``_warming``)
-            time.sleep(0)
+                    with self._lock:
+                        if game_id in self._warming:
+                            continue
+                        self._warming.add(game_id)
+                except Exception:
+                    log.warning("game %s: not folded at the start", game_id, exc_info=True)
+                    continue
+                self._warm(game_id)  # ends its own turn (``_warming``)
+                time.sleep(0)
+            if claimed:
+                self.hub.socketio.sleep(FOLD_CLAIM)
+            games = claimed
+
+    def _old(self, game_id: str) -> bool:
+        """Whether a game's log is long and its kept fold missing or far behind it (``fold_old``)."""
+        head = self.hub.store.last_seq(game_id)
+        if head < WARM_FROM:
+            return False
+        kept = kept_folds.load_checkpoints(self._data_dir(), game_id)
+        return kept is None or not isinstance(kept.get("seq"), int) or head - kept["seq"] > LIVE_GAP
+
+    def _claim_fold(self, game_id: str) -> bool:
+        """This process folds the game at the start (``fold_old``): always when it is alone; with several (Redis), when
+        it claims it first among those on this data folder (True too when Redis is away: each folds its own)."""
+        shared = self.hub.shared
+        if shared is None:
+            return True
+        return shared.claim(f"replay-fold:{Path(self._data_dir()).resolve()}:{game_id}", FOLD_CLAIM)
 
     def _warm(self, game_id: str) -> None:
         try:
@@ -259,7 +320,7 @@ class Replays:
         # objects, none in a cycle; with the collector on, its full collections walked the whole heap in the
         # middle of it (a server started again: 190 of a first jump's 290 ms). Collected as usual afterwards.
         with collector_paused():
-            history = self.folded(game_id, cmd.at)
+            history = self.jumped(game_id, cmd.at)
             if cmd.at > history.head:
                 raise Rejected(N_("at: the log goes from 0 to %(head)s, not %(seq)s"), head=history.head, seq=cmd.at)
             history.may_replay(actor, cmd.at)
@@ -389,6 +450,6 @@ class Replays:
             found = self._on_now(game_id).get(actor.audience)  # started through another process
         if found is None:
             return
-        history = self.folded(game_id, found[0])
+        history = self.jumped(game_id, found[0])
         at = min(found[0], history.head)
         self._send(game_id, actor.audience, history, history.state_at(at), at, sid=sid)

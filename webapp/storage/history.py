@@ -152,6 +152,29 @@ def fold_imported(data_dir: str | Path, game_id: str, database: str | None = Non
     return fold_and_keep(data_dir, game_id, events)
 
 
+def copy_checkpoints(data_dir: str | Path, from_id: str, to_id: str) -> int:
+    """The kept fold of game ``from_id`` kept as game ``to_id``'s, for a copy of its log (a room's table made from its
+    template: the same events under a new id), so the copy's first jump and its fold ahead start from them instead of
+    folding the log again. Each state is the template's with the copy's id (a state is its log folded from the empty
+    game of that id: nothing else of it is the id's); ``History.restore`` still checks the checkpoints' events against
+    the copy's log. The seq of the last checkpoint kept (0: the template has none, or it could not be read)."""
+    kept = load_checkpoints(data_dir, from_id)
+    if kept is None or kept.get("game_id") != from_id or _folder(data_dir, to_id) is None:
+        return 0
+    states = []
+    try:
+        for seq, _event in kept["events"]:
+            state = load_checkpoint_state(data_dir, from_id, seq)
+            if state is not None and state.get("id") == from_id:
+                states.append([seq, {**state, "id": to_id}])
+        if not states or states[-1][0] != kept["seq"]:
+            return 0  # the last one is the fold's start: without it the copy folds the log
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return 0
+    save_checkpoints(data_dir, to_id, {"index": {**kept, "game_id": to_id}, "states": states})
+    return kept["seq"]
+
+
 def forget_checkpoints(data_dir: str | Path, game_id: str) -> None:
     folder = _folder(data_dir, game_id)
     if folder is not None:

@@ -168,7 +168,7 @@ def timeline(game_id: str):
     actor = _seat(game_id)
     if actor is None:
         abort(403, _("You are not in this game."))
-    history = hub().replays.folded(game_id)
+    history = hub().replays.told(game_id)  # the moments only: no state folded for them
     moments = [m.to_dict(actor) for m in history.timeline(actor)]
     return jsonify(head=history.head, role=actor.role, moments=language.words(moments))  # in the reader's language
 

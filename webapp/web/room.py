@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import shutil
@@ -42,11 +43,13 @@ import rules
 from ..game import keys, text
 from ..game.model import GM, Rejected
 from ..live.hub import JOIN_ALPHABET, qr_svg, new_key
+from ..storage import history as kept_folds
 from ..storage.archive import ArchiveError, export_game, import_game
 from ..storage.store import Conflict, DamagedLog
 from . import hub, remember_key, remembered_key, unlock
 
 bp = Blueprint("room", __name__)
+log = logging.getLogger(__name__)
 
 MAX_TABLES = 40  # tables made at once
 PIN_DIGITS = 6
@@ -428,13 +431,20 @@ class _Template:
         self.folder = Path(tempfile.mkdtemp(prefix=".room-", dir=self.data_dir))
         self.file = self.folder / "template.tacmap"
         self.database = current_app.config.get("DATABASE")  # PostgreSQL (docs/STORAGE.md), else the data folder's
+        self.template_id = template_id
         _aside(export_game, self.data_dir, template_id, self.file, self.database)
 
     def copy(self, name: str) -> str:
         """A new game from the template, under a new id with new keys; its id."""
         done = _aside(import_game, self.data_dir, self.file, False, True, self.database)  # new_keys, new_id: a copy beside it
         hub().store.rename_game(done.game_id, name)
-        hub().replays.warm(done.game_id)  # its replay checkpoints folded in the background, in slices (#36)
+        # the replay's checkpoints (#36): the template's kept fold, copied (the same log), else folded in the background,
+        # in slices; either way what the kept fold lacks of the log is folded ahead in the background
+        try:
+            _aside(kept_folds.copy_checkpoints, self.data_dir, self.template_id, done.game_id)
+        except OSError:  # a shortcut only: the fold ahead folds the log instead
+            log.warning("game %s: the template's replay checkpoints were not copied", done.game_id, exc_info=True)
+        hub().replays.warm(done.game_id)
         return done.game_id
 
     def __enter__(self) -> "_Template":
