@@ -160,5 +160,5 @@ def test_atomic_tomorrows_area_odds_read_in_the_askers_language(app):
                               "weapon": "Grenade launcher"}, callback=True)
     assert ack["ok"], ack
     html = ack["html"]
-    assert "eine Flächenwaffe trifft jeden in der Zielzone" in html and "Fehlschuss" in html, html
+    assert "eine Flächenwaffe trifft jeden in der Zielzone" in html and "verfehlt" in html, html
     assert "area weapon" not in html and "miss" not in html and "hit: " not in html, html

@@ -37,7 +37,7 @@ def test_a_german_phone_reads_atomic_tomorrows_odds_and_refusal_in_german(server
     card = phone.locator("#attack-preview .attack-preview")
     expect(card.locator("ol.outcomes li").first).to_be_attached()
     outcomes = card.locator("ol.outcomes li .what").all_inner_texts()
-    assert "Fehlschuss" in outcomes and any(o.startswith("Treffer: ") for o in outcomes), outcomes
+    assert "verfehlt" in outcomes and any(o.startswith("Treffer: ") for o in outcomes), outcomes
     said = card.inner_text()
     assert "1 Zonenschritt" in said and "Reichweite: Fern" in said, said
     for english in ("miss", "hit: ", "wound", "critical failure", "with the modifiers", "Ranged ", "zone step", ": far"):

@@ -201,7 +201,7 @@ def test_the_lines_badges_and_odds_are_said_too():
     # Phase/TN: a shot's odds, every outcome line in words
     odds = pt_odds.odds(pt_request(targeted=True))
     assert all(isinstance(o["label"], Say) for o in odds["outcomes"])
-    assert [speech.words(o["label"], "de") for o in odds["outcomes"]][:2] == ["Fehlschuss", "Treffer: Kopf"]
+    assert [speech.words(o["label"], "de") for o in odds["outcomes"]][:2] == ["verfehlt", "Treffer: Kopf"]
     # Atomic Tomorrow: the badges, the odds' outcome lines, the skill line and the blast line
     hurt = {**AT.default_sheet(), "wounds": 4}
     assert [speech.words(b["label"], "es") for b in AT.badges(hurt)] == ["4 heridas", "Incapacitado",
