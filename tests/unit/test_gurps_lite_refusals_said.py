@@ -26,15 +26,9 @@ from webapp.game import speech
 
 from test_gurps_lite_choices import S, multi, req, shooter
 from test_gurps_lite_combat import rolls
+from rule_refusals import refusal
 
 
-def refusal(call, *args, **kwargs) -> Say:
-    """What ``call`` refuses with (a rule's refusal, or a step the rules leave to the GM): its words."""
-    with pytest.raises((RuleError, RuleNotImplemented)) as caught:
-        call(*args, **kwargs)
-    said = caught.value.args[0]
-    assert isinstance(said, Say), f"English only: {said!r}"
-    return said
 
 
 def in_(lang: str, words) -> str:

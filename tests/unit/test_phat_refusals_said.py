@@ -23,18 +23,12 @@ from rules.atomic_tomorrow import (attack as at_attack, checks as at_checks, cov
                                    turns as at_turns)
 from rules.phase_tn import (attack as pt_attack, checks as pt_checks, cover as pt_cover, data as pt_data,
                             odds as pt_odds, sheet as pt_sheet, targeting as pt_targeting, turns as pt_turns)
+from rule_refusals import refusal
 
 PT = rules.get("phase_tn")
 AT = rules.get("atomic_tomorrow")
 
 
-def refusal(call) -> Say:
-    """The words a rule call is refused with (RuleError, SheetError or RuleNotImplemented)."""
-    with pytest.raises((RuleError, RuleNotImplemented)) as caught:
-        call()
-    said = caught.value.args[0]
-    assert isinstance(said, Say), f"English only: {said!r}"
-    return said
 
 
 def pt_combatant(cid, name, **state):

@@ -16,6 +16,7 @@ from rules.tesseris_ads import system as tess_system, ticks, turns
 from rules.tesseris_ads.data import ACTIONS
 from rules.text import Say
 from webapp.game import speech
+from rule_refusals import refusal
 
 
 def fighter(cid: str, x: int, **changes) -> Combatant:
@@ -24,12 +25,6 @@ def fighter(cid: str, x: int, **changes) -> Combatant:
     return Combatant(cid, cid.title(), s, (x, 0), side="a" if cid == "ann" else "b")
 
 
-def refusal(call) -> Say:
-    with pytest.raises((RuleError, RuleNotImplemented)) as caught:
-        call()
-    words = caught.value.args[0]
-    assert isinstance(words, Say), f"not words: {words!r}"
-    return words
 
 
 def in_(lang: str, words: Say) -> str:
