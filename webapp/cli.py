@@ -228,7 +228,14 @@ def import_map(args: argparse.Namespace) -> int:
         with app.test_request_context(base_url=hub.base_url()):
             done = pictures.import_uvtt(hub, record.id, GM, path.read_bytes(), name)
     except Rejected as exc:
-        print(_("tacmap import-map: %(file)s: %(reason)s", file=path.name, reason=exc), file=sys.stderr)
+        from flask_babel import force_locale
+
+        from .live.language import refusal_text
+        from .web.i18n import system_language
+
+        with app.test_request_context(), force_locale(system_language()):  # the reason in the console's language
+            reason = refusal_text(exc)
+        print(_("tacmap import-map: %(file)s: %(reason)s", file=path.name, reason=reason), file=sys.stderr)
         return 1
     print(_("Imported %(map)s into %(game)s: %(walls)s wall segments, %(doors)s doors; it is now the map everyone "
             "sees (map id %(id)s).", map=repr(done["name"]), game=repr(record.name), walls=done["walls"],

@@ -168,6 +168,8 @@ def test_saving_an_unchanged_row_is_a_quiet_no_op(client, hub, demo):
     r = client.post(f"/games/{demo.id}/commands", data=form, headers={"HX-Request": "true"})
     assert r.status_code == 200 and json.loads(r.headers["HX-Trigger"]) == {"tacmap:notice": "Nothing changed."}
     assert hub.game(demo.id).seq == seq
+    r = client.post(f"/games/{demo.id}/commands?lang=de", data=form, headers={"HX-Request": "true"})  # (#37)
+    assert r.status_code == 200 and json.loads(r.headers["HX-Trigger"]) == {"tacmap:notice": "Nichts geändert."}
     # the hidden switch alone, as the panel sends it
     r = client.post(f"/games/{demo.id}/commands", data={"type": "update_token", "token_id": t1, "hidden": "true"},
                     headers={"HX-Request": "true"})

@@ -81,3 +81,24 @@ def test_the_other_commands_say_their_refusals_in_the_systems_language_too(tmp_p
     assert out.returncode == 2
     assert out.stderr.strip() == f"tacmap import-map: kein Spiel 'Nirgendwo' in {tmp_path / 'data'} (gib seine ID " \
         "oder seinen Namen an)", out.stderr
+
+
+def test_import_map_says_why_a_map_is_refused_in_the_systems_language(app, client, tmp_path, monkeypatch, capsys):
+    from webapp import cli
+
+    g = client.post("/api/games", json={"name": "Karte", "system": "plain_grid"}).json
+    broken = tmp_path / "broken.dd2vtt"
+    broken.write_text('{"format": 0.3}')  # a map file with no resolution
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    said = {}
+    for lang in ("C", "de_DE.UTF-8"):
+        monkeypatch.setenv("LANG", lang)
+        monkeypatch.setattr(cli, "_console", None)
+        rc = cli.main(["import-map", g["id"], str(broken), "--data-dir", app.config["DATA_DIR"]])
+        said[lang] = capsys.readouterr().err.strip()
+        assert rc == 1, said
+    assert said["C"] == ("tacmap import-map: broken.dd2vtt: not imported: not a Universal VTT file: no resolution "
+                         "(map_origin, map_size, pixels_per_grid)"), said
+    # the file's own field names (resolution, map_origin...) are data
+    assert said["de_DE.UTF-8"].startswith("tacmap import-map: broken.dd2vtt: nicht importiert: keine Universal-VTT-Datei: "), said

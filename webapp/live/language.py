@@ -80,8 +80,10 @@ def refusal_text(exc: BaseException) -> str:
         return "; ".join(gettext(msgid, **{k: word(v) if k in said else v for k, v in params.items()})
                          for msgid, params in parts)
     msgid = getattr(exc, "msgid", None)
-    if msgid:  # a parameter that is the rules' words (a defense's label, the rules' reason) in the same language
-        return gettext(msgid, **{k: words(v) for k, v in (getattr(exc, "params", None) or {}).items()})
+    if msgid:  # a parameter that is the rules' words (a defense's label, the rules' reason), or a refusal itself
+        # (a map file's reason inside "not imported: ..."), in the same language
+        return gettext(msgid, **{k: refusal_text(v) if isinstance(v, BaseException) else words(v)
+                                 for k, v in (getattr(exc, "params", None) or {}).items()})
     text = str(exc)
     return gettext(text) if text else text
 

@@ -75,7 +75,7 @@ class NotImported(Rejected):
     """A Universal VTT file refused; ``reason``: the UvttError, for the web layer to say in the sender's language."""
 
     def __init__(self, reason: uvtt.UvttError) -> None:
-        super().__init__(N_("not imported: %(reason)s"), reason=str(reason))
+        super().__init__(N_("not imported: %(reason)s"), reason=reason)  # (said in the reader's language too)
         self.reason = reason
 
 

@@ -288,6 +288,6 @@ def command(game_id: str):
         return "", 204, {"X-Command-Repeat": "true"}
     if not done.events:
         if from_htmx:
-            return "", 200, {"HX-Trigger": json.dumps({"tacmap:notice": "Nothing changed."})}
+            return "", 200, {"HX-Trigger": current_app.json.dumps({"tacmap:notice": _("Nothing changed.")})}
         return "nothing changed", 200, PLAIN
     return "", 204

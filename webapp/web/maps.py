@@ -80,9 +80,7 @@ def import_map(game_id: str, actor) -> tuple:
     name = (request.form.get("name") or "").strip() or pictures.map_name(filename)
     try:
         done = pictures.import_uvtt(hub(), game_id, actor, data, name[:40])
-    except pictures.NotImported as exc:  # the reason in the sender's language too (a picture's, a file's)
-        abort(422, _("not imported: %(reason)s", reason=refusal(exc.reason)))
-    except Rejected as exc:
+    except Rejected as exc:  # (not imported: the file's reason in the sender's language too)
         abort(422, refusal(exc))
     return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],
                    lights=done["lights"], ambient=done["ambient"], seq=done["seq"]), 201
