@@ -24,6 +24,10 @@ class TesserisSystem(BaseSystem):
     help_template = "help/tesseris_ads.html"
     cell_size = 1.0
     cell_unit = "yard"
+    #: the range bands as the attack card names them (``range_band``'s keys; *Tesseris Combat*, "Common Physical
+    #: Combat Modifiers", Range rows)
+    band_words = {"melee": say("melee"), "point_blank": say("point blank"), "short": say("short"),
+                  "medium": say("medium"), "long": say("long"), "far": say("far"), "extreme": say("extreme")}
     cover_material_labels = COVER_MATERIAL_LABELS
     #: what the rules and the GM set, not the player: damage taken, Ego lost, status effects
     gm_only_fields = ("stamina", "wounds", "ego", "statuses")

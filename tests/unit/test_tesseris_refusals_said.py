@@ -184,3 +184,17 @@ def test_the_rarer_lines_say_the_maneuver_and_the_end_of_the_fight_in_the_reader
     assert str(lines[1]) == "Ann: 2 unspent Mayhem points lost; Dazed ended", lines[1]
     assert in_("de", lines[1]) == "Ann: 2 nicht ausgegebene Mayhem-Punkte verloren; Benebelt beendet"
     assert in_("de", lines[0]) != "The fight is over"
+
+
+def test_every_range_band_the_card_shows_is_words():
+    """The attack card names the band (``band_words``, webapp/game/attacks.py ``band_label``): each key
+    ``range_band`` gives is words, never the key itself ("short" on a German card)."""
+    from rules import get
+    from rules.tesseris_ads.attack import range_band_name
+
+    system = get("tesseris_ads")
+    keys = {range_band_name(d, 10) for d in range(0, 31)} - {None} | {system.range_band(1, {"kind": "melee"})}
+    assert keys <= set(system.band_words), keys - set(system.band_words)
+    for key in keys:
+        assert isinstance(system.band_words[key], Say)
+        assert in_("de", system.band_words[key]) != str(system.band_words[key]), key  # translated
