@@ -770,13 +770,13 @@ class Hub:
                 waiting = bool(self._pending.get(game.id)) or game.id in self._absorbing
             if not waiting and not writing.failed and not any(e.type in ENDS_SESSIONS for e in events):
                 try:
-                    changes = render.changes_for(events, game)
+                    changes, audiences = render.changes_for(events, game), self._audiences(game)
                     if writing.committed:  # the other screens first, while the GM's part is drawn (``_first``)
-                        sent = self._first(game, changes, before)
+                        sent = self._first(game, changes, before, [a for a in audiences if a != "gm"])
                         writing.sync()  # the fsync its "ok" waits for: on the writer thread, while the GM's is drawn
                     if not sent:
-                        update = self._render_update(game, changes, before)
-                    elif "gm" in self._audiences(game):
+                        update = self._render_update(game, changes, before, only=audiences)
+                    elif "gm" in audiences:
                         update = self._render_update(game, changes, before, only=["gm"])
                     else:
                         update = _Update(game.seq, {}, {})
@@ -787,12 +787,11 @@ class Hub:
             writing.finish()
         return update, (before + len(events) if sent else None), writing
 
-    def _first(self, game: Game, changes: set[str], before: int) -> bool:
-        """The update of events already committed (``Appending.committed``: SQLite's), to every audience but the
-        GM's, sent now and heard before the GM's part is drawn: the GM made most changes and sees them on the GM
-        page already, the others wait for them. True when something was sent (the GM's part is then drawn on
-        its own); False: nobody else is here, draw the GM's with the rest."""
-        others = [a for a in self._audiences(game) if a != "gm"]
+    def _first(self, game: Game, changes: set[str], before: int, others: list[str]) -> bool:
+        """The update of events already committed (``Appending.committed``: SQLite's), to ``others`` (every
+        audience but the GM's), sent now and heard before the GM's part is drawn: the GM made most changes and
+        sees them on the GM page already, the others wait for them. True when something was sent (the GM's part
+        is then drawn on its own); False: nobody else is here, draw the GM's with the rest."""
         if not others:
             return False
         self._send_update(self._render_update(game, changes, before, only=others))
