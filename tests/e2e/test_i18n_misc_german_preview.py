@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_i18n_rules_german_phone import OVERFLOWING, german_fight
+from test_i18n_rules_german_phone import OVERFLOWING, german_fight, german_phone
 
 
 def test_a_german_phone_reads_the_attack_cards_outcomes_in_german_and_they_fit(server, new_page, shot):
     g, p = german_fight(server, "savage_worlds")
-    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    phone.goto(f"{server.url}/games/{g['id']}/play?key={p['player_token']}&lang=de")
-    phone.wait_for_selector("#live")
+    phone = german_phone(server, new_page, g, p)
     expect(phone.locator("#conn.ok")).to_be_visible()
     form = phone.locator("#attack-form")
     form.locator("select[name=target]").select_option(label="Bandit")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_i18n_rules_german_phone import OVERFLOWING, german_fight
+from test_i18n_rules_german_phone import OVERFLOWING, german_fight, german_phone
 
 
 def preview(phone, target_id: str, weapon: str):
@@ -23,9 +23,7 @@ def test_a_german_phone_reads_atomic_tomorrows_odds_and_refusal_in_german(server
     status, moved = server.api("POST", f"/api/games/{g['id']}/commands",  # one zone from the Hero: Far
                                {"type": "move_token", "token_id": bandit, "zone": "centre", "force": True}, g["gm_token"])
     assert status == 200, moved
-    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    phone.goto(f"{server.url}/games/{g['id']}/play?key={p['player_token']}&lang=de")
-    phone.wait_for_selector("#live")
+    phone = german_phone(server, new_page, g, p)
     expect(phone.locator("#conn.ok")).to_be_attached()  # the socket is up: the preview goes over it
 
     preview(phone, bandit, "Vibro-knife")  # a melee weapon at a foe a zone away: the rules say no, in German

@@ -4,14 +4,12 @@ German, nothing of them left in English, and nothing sticks out of its box."""
 
 from __future__ import annotations
 
-from test_i18n_rules_german_phone import OVERFLOWING, german_fight
+from test_i18n_rules_german_phone import OVERFLOWING, german_fight, german_phone
 
 
 def test_a_german_phone_lists_the_blast_templates_in_german_and_they_fit(server, new_page, shot):
     g, p = german_fight(server, "savage_worlds")
-    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    phone.goto(f"{server.url}/games/{g['id']}/play?key={p['player_token']}&lang=de")
-    phone.wait_for_selector("#live")
+    phone = german_phone(server, new_page, g, p)
     line = phone.locator("p", has_text="Lege eine Schablone auf die Karte").first
     line.scroll_into_view_if_needed()
     said = line.inner_text()

@@ -42,15 +42,21 @@ def german_fight(server, system_id: str) -> tuple[dict, dict]:
     return g, p
 
 
+def german_phone(server, new_page, g: dict, p: dict):
+    """The player ``p``'s phone (360 px) on game ``g``, in German, its page up (``#live``)."""
+    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    phone.goto(f"{server.url}/games/{g['id']}/play?key={p['player_token']}&lang=de")
+    phone.wait_for_selector("#live")
+    return phone
+
+
 @pytest.mark.parametrize("system_id, words", [
     ("phase_tn", ["Bewegen ansagen (dann die Figur ziehen)", "Keine neue Aktion in dieser Phase", "Phase 1 von 2"]),
     ("atomic_tomorrow", ["Schnelle Aktion", "Hauptaktion", "Bewegen (in der Zone oder in eine angrenzende Zone)"]),
 ])
 def test_a_german_phone_reads_the_rules_words_and_nothing_sticks_out(server, new_page, shot, system_id, words):
     g, p = german_fight(server, system_id)
-    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    phone.goto(f"{server.url}/games/{g['id']}/play?key={p['player_token']}&lang=de")
-    phone.wait_for_selector("#live")
+    phone = german_phone(server, new_page, g, p)
     page_text = phone.inner_text("body")
     for word in words:
         assert word in page_text, word

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_i18n_rules_german_phone import OVERFLOWING, german_fight
+from test_i18n_rules_german_phone import OVERFLOWING, german_fight, german_phone
 
 
 def test_a_german_phone_reads_tesseris_attack_card_in_german_and_it_fits(server, new_page, shot):
     g, p = german_fight(server, "tesseris_ads")
-    phone = new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    phone.goto(f"{server.url}/games/{g['id']}/play?key={p['player_token']}&lang=de")
-    phone.wait_for_selector("#live")
+    phone = german_phone(server, new_page, g, p)
     expect(phone.locator("#conn.ok")).to_be_visible()
     phone.locator("#turn-bar a[href='#attack-card']").click()
     form = phone.locator("#attack-form")
