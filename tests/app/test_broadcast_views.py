@@ -12,7 +12,7 @@ from flask import template_rendered
 
 from webapp import create_app
 from webapp.game import fog
-from webapp.live import render
+from webapp.live import render, token_svg
 from webapp.live.hub import actor_for_audience
 
 from test_live import connect
@@ -148,13 +148,20 @@ def test_with_fog_a_move_that_changes_nobodys_view_sends_the_moved_token_alone(t
 
 
 @pytest.fixture
-def renders(app):
-    """The names of the templates rendered while the test runs (Flask's template_rendered signal)."""
+def renders(app, monkeypatch):
+    """The names of the templates rendered while the test runs (Flask's template_rendered signal), and "token" for
+    each token drawn (``token_svg.svg``: a token is built in Python, not by a template)."""
     names: list[str] = []
 
     def record(sender, template, context, **extra):
         names.append(template.name)
 
+    def drawn(*args, **kwargs):
+        names.append("token")
+        return draw(*args, **kwargs)
+
+    draw = token_svg.svg
+    monkeypatch.setattr(token_svg, "svg", drawn)
     template_rendered.connect(record, app)
     yield names
     template_rendered.disconnect(record, app)
@@ -164,7 +171,7 @@ def test_eight_players_who_see_a_move_alike_cost_one_render_of_it(table, renders
     ogre = table["ids"]["Ogre"]  # nobody's token, no fog: the 8 players and the screen see it alike
     table["command"]({"type": "move_token", "token_id": ogre, "x": 6, "y": 6})
     # one render for the GM (movable), one for the table screen and all eight players (none owns it)
-    assert renders.count("_token.html") == 2, renders
+    assert renders.count("token") == 2, renders
     assert renders.count("_log.html") == 2, renders  # the GM's (with Undo) and the players' (the screen has none)
     seat_tags = {token_g("".join(updates(s)), ogre) for s in table["seats"]}
     assert len(seat_tags) == 1 and None not in seat_tags  # and each of them got it
@@ -175,7 +182,7 @@ def test_eight_players_who_see_a_move_alike_cost_one_render_of_it(table, renders
     with hub.app.test_request_context():
         for audience in hub._audiences(game):
             render.fragments(game, actor_for_audience(audience), {f"token:{ogre}", "log"})
-    assert renders.count("_token.html") == N_PLAYERS + 2
+    assert renders.count("token") == N_PLAYERS + 2
 
 
 def test_a_whole_tokens_layer_draws_each_token_once_per_way_of_seeing_it(table, renders):
@@ -184,7 +191,7 @@ def test_a_whole_tokens_layer_draws_each_token_once_per_way_of_seeing_it(table, 
     table["command"]({"type": "start_combat", "token_ids": [ids["Aria"], ids["Ogre"]]})
     # GM: 5 tokens (the Ghost too); the screen and the players who own none of them: 4, once for all seven;
     # Mira and Olaf: their own token each (the other three as the screen and every other player see them)
-    assert renders.count("_token.html") == 5 + 4 + 1 + 1, renders
+    assert renders.count("token") == 5 + 4 + 1 + 1, renders
     assert renders.count("_tokens.html") == 5  # GM, screen, the six alike, Mira, Olaf
     layers = {}
     for i, seat in enumerate(table["seats"]):

@@ -212,20 +212,19 @@ def test_names_on_the_table_screen_are_large_apart_and_numbered(server, new_page
 
 
 def test_big_tokens_cover_size_by_size_squares(server, new_page, tmp_path):
-    """A Large (2) or Huge (3) token's disc spans 2 x 2 or 3 x 3 squares: rendered from the
-    token partial itself, so it holds before and after the state learns `size`."""
+    """A Large (2) or Huge (3) token's disc spans 2 x 2 or 3 x 3 squares: drawn by the token's own builder
+    (webapp/live/token_svg.py), so it holds before and after the state learns `size`."""
     from types import SimpleNamespace
 
-    from flask import render_template
-
     from webapp import create_app
-    from webapp.game.model import GM
+    from webapp.live import token_svg
 
     app = create_app({"DATA_DIR": str(tmp_path / "render"), "DEMO": False, "SECRET_KEY": "test"})
     tokens = [SimpleNamespace(id=f"t{size}", name=f"Beast {size}", x=1 + 4 * (size - 1), y=1, size=size,
                               color="#b91c1c", kind="npc", owner=None, hidden=False) for size in (1, 2, 3)]
     with app.test_request_context():
-        layer = render_template("_tokens.html", tokens=tokens, actor=GM, oob=False)
+        layer = "".join(token_svg.svg(token_svg.look(t, "gm", False, f"{t.x} {t.y}", None), t, [], t.name,
+                                      "", oob=False, focusable=True) for t in tokens)
     css = (app.static_folder + "/css/app.css")
     page = new_page()
     page.set_content(f'<style>{open(css).read()}</style>'

@@ -1034,35 +1034,39 @@ class Hub:
         renders: dict = {}
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
+        # once per language each audience's devices read (#37): the parts each language shares with another
+        # audience are still rendered once (render.view_key holds the language); drawn language by language, so
+        # the reader's language is entered once per language, not once per audience
         with self.app.app_context(), contextlib.ExitStack() as speaking:
-            said = None  # the language spoken now: entered again only when the next audience reads another
+            drawn = []
             for audience in only or self._audiences(game):
                 if self.replays.replaying(game.id, audience):
                     continue  # shown a past moment: the present comes back whole with "back to the table"
                 if audience == "screen":
                     self._screen_language_now(game)
-                # once per language the audience's devices read (#37): the parts each language shares with
-                # another audience are still rendered once (render.view_key holds the language)
-                for lang, to in self._language_groups(game, audience, known).items():
-                    key = (game.id, audience, lang)
-                    quiet = self._quiet(audience) and before is not None
-                    from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
-                    if sent is not None:
-                        sent = dict(sent)  # render.fragments notes in it what it sends: the record changes once sent
-                    if lang != said:
-                        speaking.close()
-                        speaking.enter_context(language.speaking(lang))
-                        said = lang
-                    html = render.fragments(game, actor_for_audience(audience), changes, online=online,
-                                            extra=extra, renders=renders, since=before, sent=sent)
-                    if quiet:
-                        if not html:  # nothing this audience can see changed: it hears nothing now
-                            shown[key] = (from_seq, sent)
-                            continue
-                        shown[key] = (game.seq, sent)
-                    elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
-                        shown[key] = (game.seq, {})
-                    rooms.setdefault((html, from_seq), []).extend(to)
+                drawn += [(lang, audience, to) for lang, to in self._language_groups(game, audience, known).items()]
+            drawn.sort(key=lambda d: d[0])  # stable: each language's audiences in their order
+            said = None  # the language spoken now: entered again only when the next audience reads another
+            for lang, audience, to in drawn:
+                key = (game.id, audience, lang)
+                quiet = self._quiet(audience) and before is not None
+                from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
+                if sent is not None:
+                    sent = dict(sent)  # render.fragments notes in it what it sends: the record changes once sent
+                if lang != said:
+                    speaking.close()
+                    speaking.enter_context(language.speaking(lang))
+                    said = lang
+                html = render.fragments(game, actor_for_audience(audience), changes, online=online,
+                                        extra=extra, renders=renders, since=before, sent=sent)
+                if quiet:
+                    if not html:  # nothing this audience can see changed: it hears nothing now
+                        shown[key] = (from_seq, sent)
+                        continue
+                    shown[key] = (game.seq, sent)
+                elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
+                    shown[key] = (game.seq, {})
+                rooms.setdefault((html, from_seq), []).extend(to)
         return _Update(game.seq, rooms, shown)
 
     def group_language(self, game: Game, audience: str, device: str) -> str:

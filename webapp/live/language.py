@@ -188,6 +188,18 @@ def template_words() -> dict | None:
     return None if reader is None else reader.jinja
 
 
+def text(message: str) -> str:
+    """A message id of the pages' domain (a template's ``_()``; in Python marked ``N_``) in the reader's language
+    (a live update's, else the request's): what a template's ``_()`` gives, for markup built in Python
+    (``token_svg``)."""
+    reader = _speaking.get()
+    if reader is None and _babel():
+        reader = _reader(request_language())
+    if reader is None or reader.catalog is None:  # English (the message ids), or no catalogs
+        return message
+    return reader.catalog.ugettext(message)
+
+
 @contextmanager
 def speaking(language: str | None) -> Iterator[str]:
     """Draw in ``language`` (a live update for the readers of one language): the rules' words, and with

@@ -34,7 +34,7 @@ from ..game import (attacks, audience, characters, combat, describe, editor, fog
                     templates, uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
 from ..game import lighting
-from . import drawing, language
+from . import drawing, language, token_svg
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -417,6 +417,23 @@ def _fog_layer(c: Lazy) -> Callable[[], dict | None]:
     return lambda: fog.layer(game, actor)
 
 
+def _once(c: Lazy, key: tuple, make: Callable[[], Any]) -> Any:
+    """``make()``, in the reader's language, once per update for ``key`` (what the templates ask of a token: its
+    words, its badges), kept in the update's ``shared`` dict for every audience reading that language; on a page
+    (no ``shared``), made at each call. ``key`` names objects by ``id``: ``shared`` holds them for the update."""
+    shared = c.shared
+    if shared is None:
+        return make()
+    key = (*key, language.reader_language())
+    found = shared.get(key, _ABSENT)
+    if found is _ABSENT:
+        found = shared[key] = make()
+    return found
+
+
+_ABSENT = object()
+
+
 _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "game": lambda c: c.game,
     "actor": lambda c: c.actor,
@@ -440,8 +457,10 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "actions_of": lambda c: _once_per_token(lambda token, game=c.game: language.words(combat.actions_now(game, token))),
     "materials": lambda c: editor.materials(c.game) if c.actor.role == "gm" else [],
     # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
-    "token_name": lambda c: lambda token, marks=(): language.words(describe.token_name(c.game, token, c["zones"], marks)),
-    "token_where": lambda c: lambda token: language.words(describe.where(token, c["zones"])),
+    "token_name": lambda c: lambda token, marks=(): _once(c, ("token_name", id(token), id(marks), c["shown_map_id"]), lambda: language.words(
+        describe.token_name(c.game, token, c["zones"], marks))),
+    "token_where": lambda c: lambda token: _once(c, ("token_where", id(token), c["shown_map_id"]), lambda: language.words(
+        describe.where(token, c["zones"]))),
     "screen_view": lambda c: screenview.view_for(c.game, c.actor),
     "handouts_view": lambda c: handouts.view(c.game, c.actor),
     "lighting_layer": lambda c: lighting.layer(c.game, c.actor, c["shown_map"]) if c["shown_map_id"] in c.game.maps else None,
@@ -450,8 +469,10 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     # what templates call with a token (or two)
     "sheet_of": lambda c: lambda token, game=c.game: characters.sheet_of(game, token),
     "may_see": lambda c: lambda token, game=c.game, actor=c.actor: fog.may_see(game, actor, token),
-    "badges_of": lambda c: lambda token, game=c.game: language.words(combat.badges(game, token)),  # the reader's words
+    "badges_of": lambda c: lambda token, game=c.game: _once(  # the reader's words
+        c, ("badges_of", id(token)), lambda: language.words(combat.badges(game, token))),
     "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
+    "token_svg": lambda c: lambda token, oob=False: draw_token(c, token, oob),  # a token's <g> (token_svg.py)
     # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
     "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates)),
 }
@@ -514,13 +535,32 @@ def _render(name: str, ctx: Mapping) -> str:
 
 
 def token_view(actor: Actor, token) -> str:
-    """How ``_token.html`` draws a token for this audience. All it reads of the audience: movable (the GM,
+    """How ``draw_token`` draws a token for this audience. All it reads of the audience: movable (the GM,
     the token's owner) and mine (the owner); the acting ring (``combat_view.current == token.id``) is the
     same for every audience that may see the token (``combat_view`` leaves out only tokens it may not
     see), and its badges are the game's. So the table screen and the players who do not own it see it alike."""
     if actor.role == "gm":
         return "gm"
     return "mine" if actor.role == "player" and token.owner == actor.player_id else "other"
+
+
+def draw_token(c: Lazy, token, oob: bool = False) -> Markup:
+    """A token's ``<g>`` for this audience in the reader's language (``token_svg``): what is the same in every
+    language (``token_svg.look``) made once per update for the audiences that see the token alike (``token_view``),
+    its words (its name, place and badges: ``token_name``, ``token_where``, ``badges_of``) once per language."""
+    view = token_view(c.actor, token)
+    key = ("token look", id(token), view, c["shown_map_id"])
+    shared = c.shared
+    drawn = shared.get(key) if shared is not None else None
+    if drawn is None:
+        fight, picture = c["combat_view"], handouts.token_picture(c.game, token)
+        drawn = token_svg.look(token, view, bool(fight and fight["current"] == token.id),
+                               c["drawing"].token_translate(token), picture["url"] if picture else None)
+        if shared is not None:
+            shared[key] = drawn
+    marks = c["badges_of"](token)
+    return token_svg.svg(drawn, token, marks, c["token_name"](token, marks), c["token_where"](token), oob,
+                         not c["preparing"])
 
 
 def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
@@ -530,7 +570,7 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
     Each key holds every value the part's template reads that can differ between audiences (the
     template is named beside it); anything else it reads is the game's, the same for all."""
     role = actor.role
-    if name.startswith("token:"):  # _token.html: movable and mine (the GM's, the owner's), the rest is the token's
+    if name.startswith("token:"):  # draw_token: movable and mine (the GM's, the owner's), the rest is the token's
         token = game.tokens.get(name.split(":", 1)[1])
         return (name, token_view(actor, token)) if token is not None else (name, role, None)
     if name == "log":  # _log.html: the entries this audience may read; the Undo button is the GM's
@@ -650,8 +690,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             key = ("layer token", id(token), token_view(actor, token), lang)
             found = renders.get(key)
             if found is None:
-                found = renders[key] = (Markup(_render("_token.html", ctx.with_values({"oob": False, "token": token}))),
-                                        ctx)
+                found = renders[key] = (draw_token(ctx, token), ctx)
             return found[0]
         oob = ctx.with_values({"oob": True, "shared_token": shared_token})
     svg: list[str] = []
@@ -677,17 +716,20 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         sent[name] = digest
         return True
 
-    def render(name: str, template: str, values: Mapping) -> str:
+    def render(name: str, template: str | None, values: Mapping, draw: Callable[[], str] | None = None) -> str:
+        """Part ``name``'s html: ``template`` rendered with ``values``, or what ``draw()`` makes (a token), once per
+        update for the audiences with the same ``view_key`` in one language."""
+        make = draw or (lambda: _render(template, values))
         key = view_key(name, ctx, actor, game) if renders is not None else None
         if key is None:
-            return _render(template, values)
+            return make()
         key = (*key, language.reader_language())  # the same part in another language is another html
         found = renders.get(key)
         if found is None:
             if name in _KEPT_PARTS:  # its html may be the last update's: kept across updates
                 html = _kept_render(key, template, values, digests, ctx)
             else:
-                html = _render(template, values)
+                html = make()
             found = renders[key] = (html, ctx)
         return found[0]
 
@@ -697,7 +739,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
                 continue
             token = game.tokens.get(name.split(":", 1)[1])
             if token is not None and fog.may_see(game, actor, token):
-                html = render(name, "_token.html", oob.with_values({"token": token}))
+                html = render(name, None, oob, lambda: draw_token(ctx, token, oob=True))
                 if new_to_them(name, html):
                     svg.append(html)
             continue
