@@ -308,14 +308,18 @@ LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
 def log_item(app) -> Callable[..., Markup]:
     """Each entry's html, rendered once (again if the template was reloaded); ``lang``: the reader's language,
     if the caller has it (default: looked up)."""
-    template = _fragment_env(app).get_template("_log_entry.html")
+    env = _fragment_env(app)
+    template = env.get_template("_log_entry.html")
 
     def item(entry: LogEntry, lang: str | None = None) -> Markup:
         lang = lang or language.reader_language()
         found = _log_items.get((id(entry), lang))
         if found is not None and found[0] is entry and found[1] is template:
             return found[2]
-        html = Markup(template.render(entry=read_entry(entry, lang)))
+        # its context looks the globals up behind the entry (``Template.render`` would copy them all into it first),
+        # the reader's ``_()`` before them (``language.template_words``)
+        values = ChainMap({"entry": read_entry(entry, lang)}, language.template_words() or {}, env.globals)
+        html = Markup(env.concat(template.root_render_func(template.new_context(values, shared=True))))
         with _log_items_lock:
             _log_items[(id(entry), lang)] = (entry, template, html)
             while len(_log_items) > LOG_ITEMS_KEEP:
