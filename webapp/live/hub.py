@@ -771,13 +771,14 @@ class Hub:
             if not waiting and not writing.failed and not any(e.type in ENDS_SESSIONS for e in events):
                 try:
                     changes, audiences = render.changes_for(events, game), self._audiences(game)
+                    renders: dict = {}  # one update: the GM's part finds what the others' drew (words, values)
                     if writing.committed:  # the other screens first, while the GM's part is drawn (``_first``)
-                        sent = self._first(game, changes, before, [a for a in audiences if a != "gm"])
+                        sent = self._first(game, changes, before, [a for a in audiences if a != "gm"], renders)
                         writing.sync()  # the fsync its "ok" waits for: on the writer thread, while the GM's is drawn
                     if not sent:
                         update = self._render_update(game, changes, before, only=audiences)
                     elif "gm" in audiences:
-                        update = self._render_update(game, changes, before, only=["gm"])
+                        update = self._render_update(game, changes, before, only=["gm"], renders=renders)
                     else:
                         update = _Update(game.seq, {}, {})
                 except Exception:  # rendered again once stored (and logged then, if it fails again)
@@ -787,14 +788,15 @@ class Hub:
             writing.finish()
         return update, (before + len(events) if sent else None), writing
 
-    def _first(self, game: Game, changes: set[str], before: int, others: list[str]) -> bool:
+    def _first(self, game: Game, changes: set[str], before: int, others: list[str], renders: dict) -> bool:
         """The update of events already committed (``Appending.committed``: SQLite's), to ``others`` (every
         audience but the GM's), sent now and heard before the GM's part is drawn: the GM made most changes and
         sees them on the GM page already, the others wait for them. True when something was sent (the GM's part
-        is then drawn on its own); False: nobody else is here, draw the GM's with the rest."""
+        is then drawn on its own, with ``renders``: the update's shared renders); False: nobody else is here,
+        draw the GM's with the rest."""
         if not others:
             return False
-        self._send_update(self._render_update(game, changes, before, only=others))
+        self._send_update(self._render_update(game, changes, before, only=others, renders=renders))
         self.socketio.sleep(0)  # the sockets' writers run now (gevent), not after the GM's part
         return True
 
@@ -1015,23 +1017,29 @@ class Hub:
     def _shown_to_all(self, game_id: str) -> render.Lazy:
         """What every audience's fragments may show besides the game, read once per update and only
         if a fragment shows it (the join code is in the database)."""
-        join_info = functools.cache(lambda: self.join_info(game_id))
-        return render.Lazy({name: (lambda c, name=name: join_info()[name]) for name in ("join_code", "join_url", "join_qr")})
+        read: dict = {}
+
+        def shown(c, name: str):
+            if not read:
+                read.update(self.join_info(game_id))
+            return read[name]
+        return render.Lazy({name: functools.partial(shown, name=name) for name in ("join_code", "join_url", "join_qr")})
 
     def _emit(self, game: Game, changes: set[str], before: int, only: list[str] | None = None) -> None:
         """Each audience's fragments to its room (``_render_update``, then ``_send_update``)."""
         self._send_update(self._render_update(game, changes, before, only))
 
     def _render_update(self, game: Game, changes: set[str], before: int,
-                       only: list[str] | None = None) -> "_Update":
+                       only: list[str] | None = None, renders: dict | None = None) -> "_Update":
         """Each audience's fragments, not sent yet and nothing noted as sent: a fragment several audiences see
         alike is rendered once (``render.view_key``), and what is the same for all (join link, who is online)
         is read once. Audiences whose whole update is the same html (players who see the same) get one message
         sent to all their rooms at once (encoded once, published once). Holding the game's lock (so what is
-        noted as shown to each audience does not change before ``_send_update``)."""
+        noted as shown to each audience does not change before ``_send_update``). ``renders``: the update's
+        shared renders (``render.fragments``), when another part of the same update was drawn already."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
         known = self.device_languages(game)
-        renders: dict = {}
+        renders = {} if renders is None else renders
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
         # once per language each audience's devices read (#37): the parts each language shares with another

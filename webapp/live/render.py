@@ -421,14 +421,15 @@ def _fog_layer(c: Lazy) -> Callable[[], dict | None]:
     return lambda: fog.layer(game, actor)
 
 
-def _once(c: Lazy, key: tuple, make: Callable[[], Any]) -> Any:
-    """``make()``, in the reader's language, once per update for ``key`` (what the templates ask of a token: its
-    words, its badges), kept in the update's ``shared`` dict for every audience reading that language; on a page
-    (no ``shared``), made at each call. ``key`` names objects by ``id``: ``shared`` holds them for the update."""
+def _once(c: Lazy, key: tuple, make: Callable[[], Any], per_language: bool = True) -> Any:
+    """``make()`` once per update for ``key`` (what is drawn of a token: its words, its badges), kept in the update's
+    ``shared`` dict for every audience (``per_language``: for those reading the reader's language; the rules' words
+    as they said them are the same for all); on a page (no ``shared``), made at each call. ``key`` names objects by
+    ``id``: ``shared`` holds them for the update."""
     shared = c.shared
     if shared is None:
         return make()
-    key = (*key, language.reader_language())
+    key = (*key, language.reader_language()) if per_language else (*key, None)
     found = shared.get(key, _ABSENT)
     if found is _ABSENT:
         found = shared[key] = make()
@@ -460,11 +461,6 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
     "actions_of": lambda c: _once_per_token(lambda token, game=c.game: language.words(combat.actions_now(game, token))),
     "materials": lambda c: editor.materials(c.game) if c.actor.role == "gm" else [],
-    # a token in words for screen readers, on the map it stands on (webapp/game/describe.py)
-    "token_name": lambda c: lambda token, marks=(): _once(c, ("token_name", id(token), id(marks), c["shown_map_id"]), lambda: language.words(
-        describe.token_name(c.game, token, c["zones"], marks))),
-    "token_where": lambda c: lambda token: _once(c, ("token_where", id(token), c["shown_map_id"]), lambda: language.words(
-        describe.where(token, c["zones"]))),
     "screen_view": lambda c: screenview.view_for(c.game, c.actor),
     "handouts_view": lambda c: handouts.view(c.game, c.actor),
     "lighting_layer": lambda c: lighting.layer(c.game, c.actor, c["shown_map"]) if c["shown_map_id"] in c.game.maps else None,
@@ -473,8 +469,9 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     # what templates call with a token (or two)
     "sheet_of": lambda c: lambda token, game=c.game: characters.sheet_of(game, token),
     "may_see": lambda c: lambda token, game=c.game, actor=c.actor: fog.may_see(game, actor, token),
-    "badges_of": lambda c: lambda token, game=c.game: _once(  # the reader's words
-        c, ("badges_of", id(token)), lambda: language.words(combat.badges(game, token))),
+    # a token's badges in the reader's words (the rules' once per update, said once per language)
+    "badges_of": lambda c: lambda token: _once(c, ("badges", id(token)), lambda: language.words(
+        _once(c, ("badges", id(token)), lambda: combat.badges(c.game, token), per_language=False))),
     "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
     "token_svg": lambda c: lambda token, oob=False: draw_token(c, token, oob),  # a token's <g> (token_svg.py)
     # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
@@ -551,7 +548,8 @@ def token_view(actor: Actor, token) -> str:
 def draw_token(c: Lazy, token, oob: bool = False) -> Markup:
     """A token's ``<g>`` for this audience in the reader's language (``token_svg``): what is the same in every
     language (``token_svg.look``) made once per update for the audiences that see the token alike (``token_view``),
-    its words (its name, place and badges: ``token_name``, ``token_where``, ``badges_of``) once per language."""
+    its words (its name, place and badges: ``describe.token_name``, ``describe.where``, ``combat.badges``) made once
+    per update and said once per language."""
     view = token_view(c.actor, token)
     key = ("token look", id(token), view, c["shown_map_id"])
     shared = c.shared
@@ -562,9 +560,14 @@ def draw_token(c: Lazy, token, oob: bool = False) -> Markup:
                                c["drawing"].token_translate(token), picture["url"] if picture else None)
         if shared is not None:
             shared[key] = drawn
-    marks = c["badges_of"](token)
-    return token_svg.svg(drawn, token, marks, c["token_name"](token, marks), c["token_where"](token), oob,
-                         not c["preparing"])
+    # the rules' words for it once per update (its name holds its wounds and conditions), said in each language
+    shown, game = c["shown_map_id"], c.game
+    marks = _once(c, ("badges", id(token)), lambda: combat.badges(game, token), per_language=False)
+    name = _once(c, ("token name", id(token), shown), lambda: describe.token_name(game, token, c["zones"], marks),
+                 per_language=False)
+    where = _once(c, ("token where", id(token), shown), lambda: describe.where(token, c["zones"]), per_language=False)
+    return token_svg.svg(drawn, token, c["badges_of"](token), *_once(
+        c, ("token words", id(token), shown), lambda: (language.words(name), language.words(where))), oob, not c["preparing"])
 
 
 def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from markupsafe import Markup, escape
+from html import escape  # text in markup, quotes too (plain str: markupsafe's wraps each in a Markup)
+
+from markupsafe import Markup
 
 from . import language
 
