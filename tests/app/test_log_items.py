@@ -101,11 +101,9 @@ def test_a_move_renders_its_own_line_only_for_every_audience(app, hub, game, mon
         assert gm_live.emit("command", {"type": "move_token", "token_id": game["token"], "x": 2 + i % 2, "y": 1},
                             callback=True)["ok"]
     gm_live.get_received(), seat.get_received()
-    with app.app_context():
-        template = render._fragment_env(app).get_template("_log_entry.html")
-    rendered: list[str] = []
-    real = template.render
-    monkeypatch.setattr(template, "render", lambda **kw: rendered.append(kw["entry"].text) or real(**kw))
+    rendered: list[str] = []  # each entry rendered (render.log_item reads it for its reader first)
+    real = render.read_entry
+    monkeypatch.setattr(render, "read_entry", lambda entry, lang: rendered.append(entry.text) or real(entry, lang))
     for x in (5, 6, 7):
         assert gm_live.emit("command", {"type": "move_token", "token_id": game["token"], "x": x, "y": 1},
                             callback=True)["ok"]

@@ -25,11 +25,18 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from html import escape  # text in markup, quotes too (plain str: markupsafe's wraps each in a Markup)
+from html import escape as _html_escape
 
 from markupsafe import Markup
 
 from . import language
+
+
+def escape(text: str) -> str:
+    """Text in markup, quotes too, as markupsafe writes it (``&#34;``, ``&#39;``) as a plain ``str`` (markupsafe's
+    ``escape`` wraps each in a ``Markup``: three times the cost, a dozen times a token)."""
+    return _html_escape(text).replace("&quot;", "&#34;").replace("&#x27;", "&#39;")
+
 
 N_ = lambda s: s  # noqa: E731 (marks a message id for extraction: said in the reader's language by language.text)
 
