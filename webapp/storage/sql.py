@@ -18,8 +18,10 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
   write does with its fsync; reads on the loop (a local file, microseconds).
 - psycopg 3 waits for the server in Python (``psycopg.waiting``) when gevent has patched ``select``, so a read
   lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
-  patch). Its writes run on the same native writer thread as SQLite's (``store.off_loop``), the update rendered
-  meanwhile: measured, that answers a command sooner than a write waiting its turn in a busy loop.
+  patch). A game's append is committed on the loop too, asynchronously (``synchronous_commit = off`` for its
+  transaction: one round trip, no wait for the server's disk), and the flush of the server's WAL that its "ok"
+  waits for runs on the writer thread on a connection of its own (``store.PgFlush``); every other write runs
+  on the writer thread with a synchronous commit (``store.off_loop``).
 """
 
 from __future__ import annotations
@@ -90,8 +92,9 @@ class SqliteDatabase:
         """Statements sent together (PostgreSQL's pipeline); here, simply one after the other."""
         return contextlib.nullcontext()
 
-    def begin(self) -> None:
-        """A write transaction: SQLite takes the write lock now, so what it reads next stays true."""
+    def begin(self, asynchronous: bool = False) -> None:
+        """A write transaction: SQLite takes the write lock now, so what it reads next stays true. (Its COMMIT
+        never waits for the disk, ``asynchronous`` or not: ``synchronous=NORMAL``, store.WalSync fsyncs.)"""
         self.connection.execute("BEGIN IMMEDIATE")
 
     def begin_read(self) -> None:
@@ -126,14 +129,14 @@ class PostgresDatabase:
     kind = "postgresql"
     placeholder = "%s"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, application: str = "tacmap") -> None:
         try:
             import psycopg
         except ImportError:
             raise DataError("--database needs psycopg, PostgreSQL's driver: pip install 'tacmap[postgresql]' (or "
                             "python3 -m pip install 'psycopg[binary]')") from None
 
-        self.url = url
+        self.url, self.application = url, application
         self._psycopg = psycopg
         self.integrity_errors = (psycopg.IntegrityError,)
         self.write_errors = (psycopg.OperationalError, psycopg.errors.DiskFull)
@@ -143,7 +146,7 @@ class PostgresDatabase:
     def _connect(self):
         try:
             return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10,
-                                         application_name="tacmap")
+                                         application_name=self.application)
         except self._psycopg.Error as exc:
             raise DataError(f"cannot connect to the database {shown(self.url)} ({reason(exc)}). Check that "
                             "PostgreSQL runs there, that the database exists and that the user may use it "
@@ -181,10 +184,16 @@ class PostgresDatabase:
             self.rollback()
             raise
 
-    def begin(self) -> None:
-        self._live().execute("BEGIN")
+    def begin(self, asynchronous: bool = False) -> None:
+        """A transaction; ``asynchronous``: its COMMIT returns before the WAL is flushed (``synchronous_commit =
+        off`` for it alone; store.PgFlush makes it durable before anyone is told)."""
+        conn = self._live()
+        conn.execute("BEGIN")
+        if asynchronous:
+            conn.execute("SET LOCAL synchronous_commit = off")
 
-    begin_read = begin
+    def begin_read(self) -> None:
+        self._live().execute("BEGIN")
 
     def batch(self):
         """Statements sent together, their answers read together (psycopg's pipeline mode): a write transaction
