@@ -95,3 +95,17 @@ def test_an_append_the_server_lost_before_its_flush_is_never_confirmed(store, ot
         writing.durable()
     with pytest.raises(WriteFailed):  # each command of its batch hears it
         writing.durable()
+
+
+def test_an_append_sent_as_one_text_keeps_every_value_as_it_was(store, other):
+    """The append's statements go to the server as one text with their values bound on this side
+    (``PostgresDatabase.batch(blind=True)``): quotes, backslashes, placeholders and statement ends in a value are
+    stored as they were, nothing else runs."""
+    awkward = ["it's", "back\\slash \\' \\\\", "'); DROP TABLE events; --", "%s %% ? $1 :name", "é ☃ 𝄞",
+               "line\nbreak\ttab", "E'\\x41'", "$$ dollar $$ $tag$"]
+    events = [Event("note", {"text": text}) for text in awkward]
+    seq = store.append("abcd1234", 0, events, [Applied("gm", "it's; --", len(awkward), {"said": awkward[2]})])
+    assert seq == len(awkward)
+    assert [e.data["text"] for e in store.events("abcd1234")] == awkward
+    assert store.applied("abcd1234", "gm", "it's; --") == (len(awkward), {"said": awkward[2]})
+    assert other.execute("SELECT COUNT(*) FROM events").fetchone()[0] == len(awkward)

@@ -88,8 +88,8 @@ class SqliteDatabase:
     def create(self, ddl: str) -> None:
         self.connection.executescript(ddl)
 
-    def batch(self):
-        """Statements sent together (PostgreSQL's pipeline); here, simply one after the other."""
+    def batch(self, blind: bool = False):
+        """Statements sent together (PostgreSQL's pipeline, or one text); here, simply one after the other."""
         return contextlib.nullcontext()
 
     def begin(self, asynchronous: bool = False) -> None:
@@ -142,6 +142,7 @@ class PostgresDatabase:
         self.write_errors = (psycopg.OperationalError, psycopg.errors.DiskFull)
         self.errors = (psycopg.Error,)
         self.connection = self._connect()
+        self._queued: list[tuple[str, tuple]] | None = None  # a blind batch's statements (``batch(blind=True)``)
 
     def _connect(self):
         try:
@@ -164,9 +165,16 @@ class PostgresDatabase:
             if sql.lstrip()[:6].upper() == "SELECT":
                 return self._live().execute("SELECT 1 WHERE false")
             raise self._psycopg.DataError("a text with a NUL character cannot be stored")
+        if self._queued is not None:
+            self._queued.append((sql, tuple(params)))
+            return None
         return self._live().execute(pg_statement(sql), params)
 
     def executemany(self, sql: str, rows) -> None:
+        if self._queued is not None:
+            for row in rows:
+                self.execute(sql, row)
+            return
         with self._live().cursor() as cur:
             cur.executemany(pg_statement(sql), rows)
 
@@ -187,21 +195,39 @@ class PostgresDatabase:
     def begin(self, asynchronous: bool = False) -> None:
         """A transaction; ``asynchronous``: its COMMIT returns before the WAL is flushed (``synchronous_commit =
         off`` for it alone; store.PgFlush makes it durable before anyone is told)."""
-        conn = self._live()
-        conn.execute("BEGIN")
+        self.execute("BEGIN")
         if asynchronous:
-            conn.execute("SET LOCAL synchronous_commit = off")
+            self.execute("SET LOCAL synchronous_commit = off")
 
     def begin_read(self) -> None:
         self._live().execute("BEGIN")
 
-    def batch(self):
+    def batch(self, blind: bool = False):
         """Statements sent together, their answers read together (psycopg's pipeline mode): a write transaction
-        is one round trip to the server rather than one per statement. An error is raised at the end."""
-        return self._live().pipeline()
+        is one round trip to the server rather than one per statement. An error is raised at the end.
+
+        ``blind``: no statement's answer is read (a game's append): they are sent as one text when the block
+        ends, their values bound here (psycopg's ``ClientCursor``, which quotes them as the server expects), in
+        one call: a third of the pipeline's CPU time (measured: 0.08 against 0.2 ms an append, more under
+        gevent, where each statement's wait costs a switch). ``execute`` returns None inside it."""
+        if not blind:
+            return self._live().pipeline()
+        return self._blind()
+
+    @contextlib.contextmanager
+    def _blind(self):
+        self._queued = queued = []
+        try:
+            yield
+        finally:
+            self._queued = None
+        if queued:
+            with self._psycopg.ClientCursor(self._live()) as cur:
+                cur.execute("; ".join(pg_statement(sql) for sql, _params in queued),
+                            [value for _sql, params in queued for value in params])
 
     def commit(self) -> None:
-        self.connection.execute("COMMIT")
+        self.execute("COMMIT")
 
     def rollback(self) -> None:
         """psycopg's rollback, not a ROLLBACK statement: it also forgets the statements it prepared (and drops them

@@ -622,7 +622,7 @@ class Store:
         ``asynchronous``: its COMMIT need not wait for the disk (``Database.begin``): the caller makes it durable."""
         db = self._db
         try:
-            with db.batch():  # PostgreSQL: the whole transaction in one round trip
+            with db.batch(blind=asynchronous):  # PostgreSQL: the whole transaction in one round trip
                 db.begin(asynchronous)
                 write()
                 db.commit()
