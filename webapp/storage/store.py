@@ -212,7 +212,11 @@ class PgFlush:
     would not do: PostgreSQL commits one that wrote no WAL asynchronously whatever ``synchronous_commit`` says.
 
     A connection of its own (``tacmap-flush``), opened on first use, so it runs on the writer thread while the
-    store's connection serves the loop. Thread-safe."""
+    store's connection serves the loop. Thread-safe.
+
+    One flush covers every append committed before it started: each append takes a number once committed
+    (``committed``), a flush notes the last number given before it begins, and an append whose number it covers
+    needs no flush of its own (the appends of a busy game's batches, queued behind one flush on the writer thread)."""
 
     STATEMENT = "SELECT pg_logical_emit_message(true, 'tacmap', '')"
     APPLICATION = "tacmap-flush"
@@ -221,15 +225,26 @@ class PgFlush:
         self.url = url
         self._db: "sql.PostgresDatabase | None" = None
         self._lock = _native_lock()
+        self._given = 0  # the number of the last append committed (``committed``)
+        self._flushed = 0  # every append up to this number is on the server's disk
 
-    def __call__(self, game_id: str, seq: int) -> None:
-        """Return once the append that ended at ``seq`` (committed before this was called) is on the server's
-        disk. A failure (the server restarted meanwhile, the connection dropped) is tried again on a new
-        connection, then the append is looked for: WriteFailed when it cannot be confirmed (the sender must not
-        hear "ok": a crashed server may have lost it)."""
+    def committed(self) -> int:
+        """A number for an append whose COMMIT just returned (called under the store's lock, in commit order)."""
+        self._given += 1
+        return self._given
+
+    def __call__(self, game_id: str, seq: int, number: int) -> None:
+        """Return once the append that ended at ``seq`` (committed before this was called, numbered ``number``) is
+        on the server's disk. A failure (the server restarted meanwhile, the connection dropped) is tried again on
+        a new connection, then the append is looked for: WriteFailed when it cannot be confirmed (the sender must
+        not hear "ok": a crashed server may have lost it)."""
         with self._lock:
+            if number <= self._flushed:  # a flush that began after its commit returned: on the disk already
+                return
+            covers = self._given  # every append numbered so far committed before the flush below begins
             try:
                 self._flush()
+                self._flushed = covers
                 return
             except Exception as exc:  # noqa: BLE001 (whatever it was: tried again below, or said)
                 log.warning("the database did not confirm a flush (%s): trying again", sql.reason(exc))
@@ -245,6 +260,7 @@ class PgFlush:
             if found is None:
                 raise WriteFailed("the database server lost the command (it restarted before it was on its "
                                   "disk): try again")
+            self._flushed = max(self._flushed, number)
 
     def _flush(self) -> None:
         if self._db is None:
@@ -831,16 +847,18 @@ class Store:
         loop: under gevent psycopg lets the other greenlets run while the server answers); SQLite with
         ``synchronous=NORMAL``, PostgreSQL with its asynchronous commit (``PgFlush``). What puts them on the disk
         (the fsync of SQLite's WAL, the flush of PostgreSQL's) runs on the writer thread from ``sync()``."""
-        error = None
+        error = number = None
         with self._lock:
             try:
                 self._append(game_id, last_seq, events, list(applied))
+                if self._pg_flush is not None:
+                    number = self._pg_flush.committed()
             except Exception as exc:  # raised by finish()
                 error = exc
         seq = last_seq + len(events)
         flush = None
         if error is None:
-            flush = self._wal if self._pg_flush is None else partial(self._pg_flush, game_id, seq)
+            flush = self._wal if self._pg_flush is None else partial(self._pg_flush, game_id, seq, number)
         return Appending(seq, error, flush)
 
     def _append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied]) -> None:
