@@ -130,3 +130,20 @@ def test_one_flush_covers_every_append_committed_before_it_began(store, other, m
     with pytest.raises(Conflict):  # a failed append takes no number and waits for no flush
         store.begin_append("abcd1234", 0, [Event("note", {"n": "late"})]).finish()
     assert len(flushes) == 2
+
+
+def test_a_dropped_store_connection_refuses_that_append_and_the_next_one_connects_again(store, other):
+    """The append runs on the store's own connection (the loop's): dropped (a restart of PostgreSQL), the append
+    under way fails as "not stored", nothing of it is in the log, and the next one opens a new connection."""
+    store.append("abcd1234", 0, [Event("note", {"n": 1})])
+    killed = other.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
+                           "'tacmap' AND datname = current_database()").fetchall()
+    assert killed == [(True,)], killed
+    writing = store.begin_append("abcd1234", 1, [Event("note", {"n": 2})])
+    assert writing.failed
+    with pytest.raises(WriteFailed):
+        writing.finish()
+    writing.durable()  # nothing to wait for: nothing was committed
+    assert other.execute("SELECT MAX(seq) FROM events WHERE game_id = 'abcd1234'").fetchone()[0] == 1
+    assert store.append("abcd1234", 1, [Event("note", {"n": 2})]) == 2
+    assert [e.data["n"] for e in store.events("abcd1234")] == [1, 2]
