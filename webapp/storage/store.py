@@ -16,10 +16,11 @@ thread with its fsync before it returns. The store's lock (a gevent lock then) k
 time on the connection and every game's writes in the order they were made.
 
 On PostgreSQL (``Store("postgresql://...")``, webapp/storage/sql.py) the same statements run through psycopg 3:
-reads on the loop (psycopg yields to the other greenlets while it waits for the server), writes on the same writer
-thread as SQLite's (the update is rendered meanwhile); a write is durable when its COMMIT returns
-(the server's own ``synchronous_commit``), before anyone hears "ok", and the same primary key keeps one seq per game
-for every process on every machine.
+reads on the loop (psycopg yields to the other greenlets while it waits for the server), and the same two steps
+for an append: committed on the loop with PostgreSQL's asynchronous commit (no wait for the server's disk), made
+durable by a flush of the server's WAL on the writer thread (``PgFlush``), which the sender's "ok" waits for.
+Every other write runs on the writer thread and is durable when its COMMIT returns (the server's own
+``synchronous_commit``). The same primary key keeps one seq per game for every process on every machine.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import orjson
@@ -197,81 +199,121 @@ class Pending:
             raise self._error
 
 
-class _StoreLock:
-    """The store's lock (reentrant): one statement at a time on the connection. While a write started with
-    ``Store.begin_append`` runs on the writer thread, its holder may go on with other work; a statement it
-    makes meanwhile (re-entering the lock) first waits for that write, so the connection never runs two at once."""
+class PgFlush:
+    """What makes a PostgreSQL append durable (``Appending.durable``): the append commits with PostgreSQL's
+    asynchronous commit (``SET LOCAL synchronous_commit = off``: the COMMIT returns once its WAL record is in the
+    server's buffers, every session sees the rows at once, and a killed tacmap loses nothing), and this then
+    commits a tiny transaction that writes WAL, with the server's own ``synchronous_commit``: its COMMIT returns
+    once the WAL is flushed up to its commit record, every earlier record included, the append's among them
+    (PostgreSQL's manual, "Asynchronous Commit": a synchronous commit flushes all WAL before it).
 
-    def __init__(self) -> None:
-        self._lock = threading.RLock()
-        self.in_flight: Pending | None = None
+    The transaction writes a logical-decoding message (``pg_logical_emit_message(true, ...)``: a WAL record and
+    an xid, no table row, executable by any user). A transaction that only takes an xid (``pg_current_xact_id()``)
+    would not do: PostgreSQL commits one that wrote no WAL asynchronously whatever ``synchronous_commit`` says.
 
-    def acquire(self) -> None:
-        self._lock.acquire()
-        if self.in_flight is not None:
-            self.in_flight.join()
+    A connection of its own (``tacmap-flush``), opened on first use, so it runs on the writer thread while the
+    store's connection serves the loop. Thread-safe.
 
-    def release(self) -> None:
-        self._lock.release()
+    One flush covers every append committed before it started: each append takes a number once committed
+    (``committed``), a flush notes the last number given before it begins, and an append whose number it covers
+    needs no flush of its own (the appends of a busy game's batches, queued behind one flush on the writer thread)."""
 
-    def __enter__(self) -> "_StoreLock":
-        self.acquire()
-        return self
+    STATEMENT = "SELECT pg_logical_emit_message(true, 'tacmap', '')"
+    APPLICATION = "tacmap-flush"
 
-    def __exit__(self, *exc) -> None:
-        self.release()
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._db: "sql.PostgresDatabase | None" = None
+        self._lock = _native_lock()
+        self._given = 0  # the number of the last append committed (``committed``)
+        self._flushed = 0  # every append up to this number is on the server's disk
+
+    def committed(self) -> int:
+        """A number for an append whose COMMIT just returned (called under the store's lock, in commit order)."""
+        self._given += 1
+        return self._given
+
+    def __call__(self, game_id: str, seq: int, number: int) -> None:
+        """Return once the append that ended at ``seq`` (committed before this was called, numbered ``number``) is
+        on the server's disk. A failure (the server restarted meanwhile, the connection dropped) is tried again on
+        a new connection, then the append is looked for: WriteFailed when it cannot be confirmed (the sender must
+        not hear "ok": a crashed server may have lost it)."""
+        with self._lock:
+            if number <= self._flushed:  # a flush that began after its commit returned: on the disk already
+                return
+            covers = self._given  # every append numbered so far committed before the flush below begins
+            try:
+                self._flush()
+                self._flushed = covers
+                return
+            except Exception as exc:  # noqa: BLE001 (whatever it was: tried again below, or said)
+                log.warning("the database did not confirm a flush (%s): trying again", sql.reason(exc))
+            try:
+                if self._db is not None and not self._db.connection.broken:
+                    self._db.rollback()
+                self._flush()
+                found = self._db.execute("SELECT 1 FROM events WHERE game_id = ? AND seq = ?",
+                                         (game_id, seq)).fetchone()
+            except Exception as exc:  # noqa: BLE001
+                raise WriteFailed(f"the database server did not confirm that the command was stored "
+                                  f"({sql.reason(exc)}): it may be lost, try again") from exc
+            if found is None:
+                raise WriteFailed("the database server lost the command (it restarted before it was on its "
+                                  "disk): try again")
+            self._flushed = max(self._flushed, number)
+
+    def _flush(self) -> None:
+        if self._db is None:
+            self._db = sql.PostgresDatabase(self.url, application=self.APPLICATION)
+        self._db.execute(self.STATEMENT).fetchone()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
 
 class Appending:
-    """An append under way (``Store.begin_append``). PostgreSQL: its write runs on the writer thread and the store
-    stays locked for others until ``finish``. SQLite: written already (``finish`` raises what the write raised);
-    the fsync of the WAL runs on the writer thread from ``sync`` until ``durable``."""
+    """An append made (``Store.begin_append``): committed already, unless it failed (``finish`` raises what the
+    write raised); what makes it durable (SQLite: the fsync of the WAL; PostgreSQL: a flush of the server's WAL,
+    ``PgFlush``) runs on the writer thread from ``sync`` until ``durable``."""
 
-    __slots__ = ("_store", "_pending", "_error", "_wal", "_sync", "seq", "_done")
+    __slots__ = ("_error", "_flush", "_sync", "seq")
 
-    def __init__(self, store: "Store", pending: Pending | None, seq: int, error: BaseException | None = None,
-                 wal: "WalSync | None" = None) -> None:
-        self._store, self._pending, self.seq, self._done = store, pending, seq, False
-        self._error, self._wal, self._sync = error, wal, None
+    def __init__(self, seq: int, error: BaseException | None = None, flush=None) -> None:
+        """``flush``: what makes the commit durable, called with no argument on the writer thread (None: nothing
+        to wait for, an in-memory database)."""
+        self.seq, self._error, self._flush, self._sync = seq, error, flush, None
 
     def finish(self) -> int:
-        """Wait until the events are in the database (committed: a killed server keeps them); the new last seq.
-        Raises as ``Store.append`` does (Conflict, WriteFailed...). Called once, by whoever began it."""
-        if self._done:
-            return self.seq
-        self._done = True
-        if self._pending is not None:
-            lock = self._store._lock
-            try:
-                self._pending.result()
-            finally:
-                if lock.in_flight is self._pending:
-                    lock.in_flight = None
-                lock.release()
+        """The new last seq, the events being in the database (committed: a killed server keeps them). Raises as
+        ``Store.append`` does (Conflict, WriteFailed...)."""
         if self._error is not None:
             raise self._error
         return self.seq
 
     @property
     def committed(self) -> bool:
-        """The events are committed already (SQLite's write, made in ``begin_append``): they may be shown."""
-        return self._pending is None and self._error is None
+        """The events are committed (made in ``begin_append``): they may be shown."""
+        return self._error is None
 
     @property
     def failed(self) -> bool:
-        """The write failed already (SQLite's, made in ``begin_append``): ``finish`` will raise it."""
+        """The write failed (``finish`` raises it)."""
         return self._error is not None
 
     def sync(self) -> None:
-        """Start the fsync of the WAL on the writer thread (SQLite's), if not started: the hub starts it once the
+        """Start what makes the commit durable on the writer thread, if not started: the hub starts it once the
         other screens were sent the update, so the writer thread's start does not slow the drawing of it."""
-        if self._wal is not None:
-            self._sync, self._wal = Pending(self._wal), None
+        if self._flush is not None:
+            self._sync, self._flush = Pending(self._flush), None
 
     def durable(self) -> None:
-        """Wait until the events are on the disk (after ``finish``; the fsync started now if ``sync`` did not):
-        a power cut keeps them. A failed fsync is logged, not raised: the events are committed and others were
-        shown them; only the disk may lose them."""
+        """Wait until the events are on the disk (after ``finish``; started now if ``sync`` did not): a power cut
+        keeps them. SQLite: a failed fsync is logged, not raised (the events are committed and others were shown
+        them; only the disk may lose them). PostgreSQL: raises WriteFailed when the server cannot confirm them
+        (``PgFlush``: it crashed meanwhile and may have lost them), so the sender never hears "ok" for them."""
         self.sync()
         sync = self._sync  # (each command of a batch waits for it, in its own greenlet)
         if sync is not None:
@@ -472,11 +514,13 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.url = path if sql.is_url(path) else None
         self.path = path if self.url else Path(path)
-        self._lock = _StoreLock()
+        self._lock = threading.RLock()  # one statement at a time on the connection (gevent's lock when patched)
         self._db = self._open_postgres() if self.url else self._open()
         #: SQLite's WAL, fsynced after a commit (``synchronous=NORMAL`` leaves it out: ``Appending.durable``);
-        #: None for PostgreSQL (a COMMIT there returns once it is durable) and an in-memory database
+        #: None for PostgreSQL and an in-memory database
         self._wal = WalSync(self.path) if not self.url and str(self.path) != ":memory:" else None
+        #: PostgreSQL's WAL flushed past an append's asynchronous commit (``Appending.durable``)
+        self._pg_flush = PgFlush(self.url) if self.url else None
 
     def __repr__(self) -> str:
         return f"Store({sql.shown(self.url) if self.url else str(self.path)!r})"
@@ -565,6 +609,8 @@ class Store:
         with self._lock:
             if self._wal is not None:  # first: SQLite removes the WAL as it closes (Windows: not while it is open)
                 self._wal.close()
+            if self._pg_flush is not None:
+                self._pg_flush.close()
             self._db.close()
 
     # --- games ------------------------------------------------------------
@@ -587,13 +633,14 @@ class Store:
 
         self._transaction(write)
 
-    def _transaction(self, write, conflict: str | None = None) -> None:
+    def _transaction(self, write, conflict: str | None = None, asynchronous: bool = False) -> None:
         """``write()`` in one transaction, rolled back on any failure: a disk that cannot take it is
-        WriteFailed; a step already written (another process) is Conflict(``conflict``) when one is given."""
+        WriteFailed; a step already written (another process) is Conflict(``conflict``) when one is given.
+        ``asynchronous``: its COMMIT need not wait for the disk (``Database.begin``): the caller makes it durable."""
         db = self._db
         try:
-            with db.batch():  # PostgreSQL: the whole transaction in one round trip
-                db.begin()
+            with db.batch(blind=asynchronous):  # PostgreSQL: the whole transaction in one round trip
+                db.begin(asynchronous)
                 write()
                 db.commit()
         except db.integrity_errors:
@@ -796,26 +843,23 @@ class Store:
         then must call ``finish()`` (which waits for them, and raises what ``append`` raises), and before it says
         "ok", ``durable()`` (which waits for the disk).
 
-        SQLite: the events are committed here and now (no disk wait: ``synchronous=NORMAL``), and the WAL's
-        fsync starts on the writer thread. PostgreSQL: the write (its COMMIT is durable) starts on the writer
-        thread; until ``finish`` no one else uses the store, and a statement the caller makes meanwhile waits
-        for the write first."""
-        if self._wal is not None:
-            error = None
-            with self._lock:
-                try:
-                    self._append(game_id, last_seq, events, list(applied))
-                except Exception as exc:  # raised by finish(), as the write on the writer thread would be
-                    error = exc
-            return Appending(self, None, last_seq + len(events), error, self._wal if error is None else None)
-        self._lock.acquire()
-        try:
-            pending = Pending(self._append, game_id, last_seq, events, list(applied))
-            self._lock.in_flight = pending
-        except BaseException:
-            self._lock.release()
-            raise
-        return Appending(self, pending, last_seq + len(events))
+        Both: the events are committed here and now, without waiting for the disk, by the caller's thread (the
+        loop: under gevent psycopg lets the other greenlets run while the server answers); SQLite with
+        ``synchronous=NORMAL``, PostgreSQL with its asynchronous commit (``PgFlush``). What puts them on the disk
+        (the fsync of SQLite's WAL, the flush of PostgreSQL's) runs on the writer thread from ``sync()``."""
+        error = number = None
+        with self._lock:
+            try:
+                self._append(game_id, last_seq, events, list(applied))
+                if self._pg_flush is not None:
+                    number = self._pg_flush.committed()
+            except Exception as exc:  # raised by finish()
+                error = exc
+        seq = last_seq + len(events)
+        flush = None
+        if error is None:
+            flush = self._wal if self._pg_flush is None else partial(self._pg_flush, game_id, seq, number)
+        return Appending(seq, error, flush)
 
     def _append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied]) -> None:
         def write() -> None:
@@ -828,7 +872,7 @@ class Store:
                     "INSERT INTO commands (game_id, seat, cid, seq, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     [(game_id, a.seat, a.cid, a.seq, json.dumps(a.answer), now) for a in applied])
 
-        self._transaction(write, conflict=f"game {game_id} moved past seq {last_seq}")
+        self._transaction(write, conflict=f"game {game_id} moved past seq {last_seq}", asynchronous=True)
 
     def applied(self, game_id: str, seat: str, cid: str) -> tuple[int, dict] | None:
         """The seq and answer of the command ``cid`` this seat sent, if it was applied within the last hour."""
