@@ -3,16 +3,18 @@
 ``say("{attacker} hits {target}", attacker=a.name, target=t.name)`` is a :class:`Say`: a ``str`` holding the
 English (so code and tests that read the English keep working), that also carries its message id and its
 parameters, so a reader's page renders it in their language (:meth:`Say.translate`). ``say_n`` is the
-plural form (``say_n("{n} Wound", "{n} Wounds", n)``). A parameter that is itself words (a wound level, an
+plural form (``say_n("{n} Wound", "{n} Wounds", n)``); ``say_p`` gives a word its message context where the same
+English means two things (``say_p("range band", "medium")`` beside a cover grade's ``say("medium")``: Spanish
+*medio* and *media*), gettext's ``pgettext``. A parameter that is itself words (a wound level, an
 option's name) is a ``Say`` too, translated with it; names, numbers and rolls are kept as they are.
 
-Stored, a ``Say`` is ``{"msg", "args"}`` (``"plural"`` and ``"n"`` for a plural): :func:`pack`,
+Stored, a ``Say`` is ``{"msg", "args"}`` (``"plural"`` and ``"n"`` for a plural, ``"ctx"`` for a context): :func:`pack`,
 :func:`unpack`. An event's data and a log line's details keep their English text where they always had it
 (old readers, archives) and hold the packed messages beside it under ``"_say"`` (:func:`settle` does both
 ways), so an old game's English stays readable and a new one's is read in any language.
 
 Pure: no babel and no Flask here; whoever translates passes the gettext functions in. The babel extraction
-keywords (``say``, ``say_n:1,2``) are in translations/rules.cfg.
+keywords (``say``, ``say_n:1,2``, ``say_p:1c,2``) are in translations/rules.cfg.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Catalog(Protocol):
 
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
+    # and, for words with a context, ``pgettext(context, message)`` where the catalog has it (babel's has)
+
 
 _FORMATTER = Formatter()
 
@@ -45,19 +49,21 @@ def fields(template: str) -> set[str]:
 
 
 class Say(str):
-    """Words from the rules: English as a ``str``, and ``msg``/``args`` (``plural``/``n``) to translate it."""
+    """Words from the rules: English as a ``str``, and ``msg``/``args`` (``plural``/``n``, ``context``) to
+    translate it."""
 
     msg: str
     args: dict[str, Any]
     plural: str | None
     n: int | None
+    context: str | None
 
     def __new__(cls, msg: str, args: dict[str, Any] | None = None, plural: str | None = None,
-                n: int | None = None) -> "Say":
+                n: int | None = None, context: str | None = None) -> "Say":
         args = dict(args or {})
         template = msg if plural is None or n == 1 else plural
         self = super().__new__(cls, _fill(template, args, str, n))
-        self.msg, self.args, self.plural, self.n = msg, args, plural, n
+        self.msg, self.args, self.plural, self.n, self.context = msg, args, plural, n, context
         return self
 
     def translate(self, catalog: Catalog | None, number: Callable[[Any], str] | None = None) -> str:
@@ -68,7 +74,9 @@ class Say(str):
             return str(self)
         if isinstance(catalog, dict):  # str.translate's table (re.escape calls it): the English text's characters
             return str.translate(str(self), catalog)
-        if self.plural is None:
+        if self.context is not None and hasattr(catalog, "pgettext"):  # (a plural never takes a context here)
+            template = catalog.pgettext(self.context, self.msg)
+        elif self.plural is None:
             template = catalog.gettext(self.msg)
         else:
             template = catalog.ngettext(self.msg, self.plural, self.n)
@@ -95,16 +103,18 @@ class Say(str):
             if isinstance(value, list):
                 return [each(v) for v in value]
             return value
-        return Say(self.msg, {k: each(v) for k, v in self.args.items()}, self.plural, self.n)
+        return Say(self.msg, {k: each(v) for k, v in self.args.items()}, self.plural, self.n, self.context)
 
     def pack(self) -> dict:
         out: dict[str, Any] = {"msg": self.msg, "args": {k: pack(v) for k, v in self.args.items()}}
         if self.plural is not None:
             out["plural"], out["n"] = self.plural, self.n
+        if self.context is not None:
+            out["ctx"] = self.context
         return out
 
     def __reduce__(self):  # copy.deepcopy (dataclasses.asdict) and pickle keep it a Say
-        return (Say, (self.msg, self.args, self.plural, self.n))
+        return (Say, (self.msg, self.args, self.plural, self.n, self.context))
 
     def __repr__(self) -> str:
         return f"say({str.__repr__(self)})"
@@ -134,6 +144,13 @@ def say(msg: str, /, **args: Any) -> Say:
 def say_n(singular: str, plural: str, n: int, /, **args: Any) -> Say:
     """Words with a count: ``singular`` when ``n`` is 1 (in English), else ``plural``; ``{n}`` is the count."""
     return Say(singular, args, plural, int(n))
+
+
+def say_p(context: str, msg: str, /, **args: Any) -> Say:
+    """Words whose English means more than one thing, told apart by ``context`` (gettext's message context):
+    ``say_p("range band", "medium")`` is *medio* in Spanish ("alcance: medio"), the cover grade ``say("medium")``
+    *media* ("cobertura media")."""
+    return Say(msg, args, context=context)
 
 
 def said(exc: BaseException) -> Any:
@@ -173,15 +190,15 @@ def pack(value: Any) -> Any:
 
 def is_packed(value: Any) -> bool:
     return (isinstance(value, dict) and isinstance(value.get("msg"), str) and isinstance(value.get("args"), dict)
-            and set(value) <= {"msg", "args", "plural", "n"})
+            and set(value) <= {"msg", "args", "plural", "n", "ctx"})
 
 
 def unpack(value: Any) -> Any:
     """What :func:`pack` made, back: ``{"msg", "args"}`` a Say (its args unpacked too), lists item by item."""
     if is_packed(value):
-        n = value.get("n")
+        n, ctx = value.get("n"), value.get("ctx")
         return Say(value["msg"], {k: unpack(v) for k, v in value["args"].items()}, value.get("plural"),
-                   n if isinstance(n, int) else None)
+                   n if isinstance(n, int) else None, ctx if isinstance(ctx, str) else None)
     if isinstance(value, list):
         return [unpack(v) for v in value]
     return value

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..system import RuleError
 from .data import RANGE_TABLE, RAPID_FIRE_TABLE
-from ..text import say
+from ..text import say, say_p
 
 
 def range_penalty(yards: float, speed: float = 0) -> int:
@@ -24,9 +24,11 @@ def range_penalty(yards: float, speed: float = 0) -> int:
     return RANGE_TABLE[-1][1]  # pragma: no cover
 
 
-#: the bands of the "Ranged Attacks" table as the attack card names them (the reader's words)
-BAND_WORDS = {"close": say("close"), "short": say("short"), "medium": say("medium"), "long": say("long"),
-              "far": say("far")}
+#: the bands of the "Ranged Attacks" table as the attack card names them (the reader's words: a range band's, apart
+#: from a cover grade's "medium")
+BAND_WORDS = {"close": say_p("range band", "close"), "short": say_p("range band", "short"),
+              "medium": say_p("range band", "medium"), "long": say_p("range band", "long"),
+              "far": say_p("range band", "far")}
 
 
 def range_band_name(yards: float, speed: float = 0) -> str:

@@ -24,7 +24,7 @@ from .movement import adjacent, distance as square_distance
 from .sheet import derived_values, ready_melee, skill_die, weapon_stats
 from .data import SKILL_WORDS
 from .turns import multi_action_penalty
-from ..text import joined, say, say_n
+from ..text import joined, say, say_n, say_p
 
 def skill_words(skill: str):
     return SKILL_WORDS.get(skill, skill.title())
@@ -77,9 +77,11 @@ def gang_up_bonus(other_adjacent_foes: int, adjacent_allies: int) -> int:
     return max(0, min(4, other_adjacent_foes) - adjacent_allies)
 
 
-#: a band as the attack card names it ("range: short"): words equal to the band's key, so code reads it as before
-BAND_WORDS = {"melee": say("melee"), "short": say("short"), "medium": say("medium"), "long": say("long"),
-              "extreme": say("extreme")}
+#: a band as the attack card names it ("range: short"): words equal to the band's key, so code reads it as before;
+#: a range band's own words (a context), apart from a cover or armour grade's "medium" (Spanish *medio*, *media*)
+BAND_WORDS = {"melee": say_p("range band", "melee"), "short": say_p("range band", "short"),
+              "medium": say_p("range band", "medium"), "long": say_p("range band", "long"),
+              "extreme": say_p("range band", "extreme")}
 
 
 def range_band(distance: float, weapon: dict) -> str | None:

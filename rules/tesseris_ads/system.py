@@ -12,7 +12,7 @@ from .attack import attack_cover_piece, effect_words, range_band_name, settings_
 from .data import COVER_MATERIAL_LABELS, DEFAULT_SETTINGS
 from .odds import attack_odds
 from .spray import resolve_action
-from ..text import say
+from ..text import say, say_p
 
 
 class TesserisSystem(BaseSystem):
@@ -26,8 +26,10 @@ class TesserisSystem(BaseSystem):
     cell_unit = "yard"
     #: the range bands as the attack card names them (``range_band``'s keys; *Tesseris Combat*, "Common Physical
     #: Combat Modifiers", Range rows)
-    band_words = {"melee": say("melee"), "point_blank": say("point blank"), "short": say("short"),
-                  "medium": say("medium"), "long": say("long"), "far": say("far"), "extreme": say("extreme")}
+    band_words = {"melee": say_p("range band", "melee"), "point_blank": say_p("range band", "point blank"),
+                  "short": say_p("range band", "short"), "medium": say_p("range band", "medium"),
+                  "long": say_p("range band", "long"), "far": say_p("range band", "far"),
+                  "extreme": say_p("range band", "extreme")}
     cover_material_labels = COVER_MATERIAL_LABELS
     #: what the rules and the GM set, not the player: damage taken, Ego lost, status effects
     gm_only_fields = ("stamina", "wounds", "ego", "statuses")

@@ -110,7 +110,8 @@ def words(value: Any, language: str | None, found: Catalog | None = None) -> Any
 
 def extract(fileobj, keywords, comment_tags, options):
     """Babel's extractor for the ``rules`` domain (translations/rules.cfg): the Python extractor, taking
-    ``say`` and ``say_n`` only, so a ``_()`` of another domain's in the same file stays that domain's."""
+    ``say``, ``say_n`` and ``say_p`` (words with a context) only, so a ``_()`` of another domain's in the same
+    file stays that domain's."""
     from babel.messages.extract import extract_python
 
-    yield from extract_python(fileobj, [k for k in keywords if k in ("say", "say_n")], comment_tags, options)
+    yield from extract_python(fileobj, [k for k in keywords if k in ("say", "say_n", "say_p")], comment_tags, options)
