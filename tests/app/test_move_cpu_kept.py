@@ -114,3 +114,27 @@ def test_a_move_says_its_templates_words_without_asking_flask_babel_for_a_catalo
     monkeypatch.setattr(flask_babel.Domain, "get_translations", counted)
     command(table["gm"], {"type": "move_token", "token_id": table["ids"]["Cat"], "x": 8, "y": 5})
     assert asked == []
+
+
+def test_flask_values_kept(app):
+    """``render.flask_values`` keeps the context processors' values per language: they must be what a fresh
+    ``update_template_context`` gives in that language (but Flask's ``g`` and ``request``, read each time),
+    in a live update (``language.speaking``) and in a request whose device chose the language, room mode or not."""
+    from webapp.live import language, render
+
+    def fresh() -> dict:
+        out: dict = {}
+        app.update_template_context(out)
+        return {k: v for k, v in out.items() if k not in render.PER_CONTEXT}
+
+    def kept() -> dict:
+        now, processed, *_ = render.flask_values(app)
+        assert set(now) <= set(render.PER_CONTEXT)
+        return processed
+
+    for lang in ("en", "de", "fr", "es", "en_XA"):
+        with app.test_request_context(f"/?lang={lang}"):
+            assert kept() == fresh() and fresh()["lang"] == lang
+        with app.test_request_context("/"), language.speaking(lang):
+            assert kept() == fresh() and fresh()["lang"] == lang
+            assert render.flask_values(app)[1] is render.flask_values(app)[1]  # kept, not made again

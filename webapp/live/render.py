@@ -509,15 +509,40 @@ def _fragment_env(app) -> jinja2.Environment:
     return env
 
 
+#: what Flask's own context processor gives that belongs to the request and app context of the moment
+PER_CONTEXT = ("g", "request")
+
+
 def flask_values(app) -> tuple[Mapping, ...]:
     """What ``render_template`` adds to every context: its context processors' values and the Jinja
     globals (``url_for``, ``csrf_field``...), to be looked up after the context's own; before the globals, the
     reader's language's ``gettext`` and ``ngettext`` (``language.template_words``: what Flask-Babel's would
-    give, without its lookups on every ``_()``)."""
-    processed: dict = {}
-    app.update_template_context(processed)
+    give, without its lookups on every ``_()``).
+
+    The processors' values are kept per app and language (a live update asked each processor again for each
+    language it is drawn in, a tenth of its drawing): besides Flask's ``g`` and ``request`` (read now), what the
+    app's processors give depends on the reader's language only (the language chooser's; the others give
+    functions: ``csrf_token``, the room's names). ``test_flask_values_kept`` checks that against a fresh call."""
+    lang = language.reader_language()
+    kept = app.extensions.setdefault("tacmap_flask_values", {})
+    processed = kept.get(lang)
+    if processed is None:
+        fresh: dict = {}
+        app.update_template_context(fresh)
+        processed = kept[lang] = {k: v for k, v in fresh.items() if k not in PER_CONTEXT}
+    now = _context_values()
     said = language.template_words()  # the templates' _() in the reader's language, its catalog found once
-    return (processed, said, _fragment_env(app).globals) if said else (processed, _fragment_env(app).globals)
+    return (now, processed, said, _fragment_env(app).globals) if said else (now, processed, _fragment_env(app).globals)
+
+
+def _context_values() -> dict:
+    """Flask's own processor's values (``g``, ``request``) for the contexts of the moment."""
+    from flask import g, has_request_context, request
+
+    out = {"g": g._get_current_object()}
+    if has_request_context():
+        out["request"] = request._get_current_object()
+    return out
 
 
 def _render(name: str, ctx: Mapping) -> str:
