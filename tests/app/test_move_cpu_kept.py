@@ -138,3 +138,24 @@ def test_flask_values_kept(app):
         with app.test_request_context("/"), language.speaking(lang):
             assert kept() == fresh() and fresh()["lang"] == lang
             assert render.flask_values(app)[1] is render.flask_values(app)[1]  # kept, not made again
+
+
+def test_the_templates_kept_words_are_flask_babels(app):
+    """``language.template_words``' ``gettext`` keeps what a message without parameters gave: the same words (and
+    the same ``Markup`` escaping) as Flask-Babel's own in each language, with and without parameters, asked twice."""
+    from flask import render_template_string
+
+    from webapp.live import language, render
+
+    page = ('{{ _("Log") }}|{{ _("Undo") }}|{{ _("Log") }}|{{ _("no game %(id)s", id="<b>") }}|'
+            '{{ _("Log entries, newest first") }}')
+    for lang in ("en", "de", "fr", "es", "en_XA"):
+        with app.test_request_context(f"/?lang={lang}"):
+            theirs = render_template_string(page)  # Flask-Babel's gettext, the request's language
+        with app.test_request_context("/"), language.speaking(lang):
+            env = render._fragment_env(app)
+            template = env.from_string(page)
+            ctx = render.Lazy({}, *render.flask_values(app))
+            ours = [env.concat(template.root_render_func(template.new_context(ctx, shared=True))) for _ in range(2)]
+        assert ours == [theirs, theirs], lang
+        assert "&lt;b&gt;" in theirs and "<b>" not in theirs

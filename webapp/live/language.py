@@ -26,6 +26,13 @@ from ..game import speech
 from ..game.model import Rejected
 from ..game.screenview import LANGUAGES as SCREEN_LANGUAGES
 
+#: Jinja's newstyle gettext callables (what its i18n extension installs): not public API, so looked for once; without
+#: them the templates' ``_()`` is Flask-Babel's own (``template_words`` gives None), slower, the same words
+try:
+    from jinja2.ext import _make_new_gettext, _make_new_ngettext, _make_new_npgettext, _make_new_pgettext
+except ImportError:  # pragma: no cover (a Jinja without them)
+    _make_new_gettext = None
+
 # --- a device's language (?lang=, the cookie, Accept-Language), and a refusal said in it ----------------------
 
 PSEUDO = "en_XA"  #: the pseudo-locale for testing: chosen only by name, never by a browser's preference
@@ -166,17 +173,45 @@ def _reader(language: str) -> _Reader:
         if "babel" in app.extensions:
             from babel import Locale
             from flask_babel import force_locale, get_domain
-            from jinja2.ext import _make_new_gettext, _make_new_ngettext, _make_new_npgettext, _make_new_pgettext
 
             with force_locale(language):
                 tr = get_domain().get_translations()  # Flask-Babel's merged catalog, all domains: as its _() reads
-            jinja = {"gettext": _make_new_gettext(tr.ugettext), "ngettext": _make_new_ngettext(tr.ungettext),
-                     "pgettext": _make_new_pgettext(tr.upgettext), "npgettext": _make_new_npgettext(tr.unpgettext)}
-            found = _Reader(language, None if language == speech.SOURCE else tr, Locale.parse(language), jinja)
+            found = _Reader(language, None if language == speech.SOURCE else tr, Locale.parse(language),
+                            _template_callables(tr))
         else:
             found = _Reader(language, None, None, None)
         readers[language] = found
     return found
+
+
+def _template_callables(tr) -> dict | None:
+    """The templates' ``gettext`` / ``ngettext`` / ``pgettext`` / ``npgettext`` from catalog ``tr``, as Flask-Babel
+    installs them (newstyle: parameters by name, ``%`` formatting, ``Markup`` when autoescaping); ``gettext`` keeps
+    what a message without parameters gave (a live update asks the same few dozen in every language it is drawn in)."""
+    if _make_new_gettext is None:
+        return None
+    from jinja2 import pass_context
+
+    plain = _make_new_gettext(tr.ugettext)
+    kept: dict = {}
+
+    @pass_context
+    def gettext(__context, __string, **variables):
+        if variables:
+            return plain(__context, __string, **variables)
+        key = (__string, __context.eval_ctx.autoescape)
+        found = kept.get(key)
+        if found is None:
+            found = plain(__context, __string)
+            if len(kept) < KEPT_WORDS:
+                kept[key] = found
+        return found
+
+    return {"gettext": gettext, "ngettext": _make_new_ngettext(tr.ungettext),
+            "pgettext": _make_new_pgettext(tr.upgettext), "npgettext": _make_new_npgettext(tr.unpgettext)}
+
+
+KEPT_WORDS = 4096  #: messages kept per language (the templates have a few hundred; a computed one is not kept past it)
 
 
 def template_words() -> dict | None:

@@ -341,10 +341,15 @@ def read_entry(entry: LogEntry, lang: str) -> Any:
 def log_items(app) -> Callable[[list[LogEntry]], Markup]:
     """What ``_log.html`` calls for its entries: their html, one after the other (as its loop gave them)."""
     item = log_item(app)
+    template = _fragment_env(app).get_template("_log_entry.html")
 
     def items(entries: list[LogEntry]) -> Markup:
         lang = language.reader_language()  # once for the twenty
-        return Markup("".join([item(entry, lang) for entry in entries]))
+        out = []
+        for entry in entries:  # (``item``'s lookup inline: the twenty are all kept but the newest)
+            found = _log_items.get((id(entry), lang))
+            out.append(found[2] if found is not None and found[0] is entry and found[1] is template else item(entry, lang))
+        return Markup("".join(out))
 
     return items
 
