@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import jinja2
-from flask import current_app, template_rendered, url_for
+from flask import current_app, g, has_request_context, request, template_rendered, url_for
 from flask_babel import gettext
 from jinja2.utils import missing
 from markupsafe import Markup
@@ -341,15 +341,10 @@ def read_entry(entry: LogEntry, lang: str) -> Any:
 def log_items(app) -> Callable[[list[LogEntry]], Markup]:
     """What ``_log.html`` calls for its entries: their html, one after the other (as its loop gave them)."""
     item = log_item(app)
-    template = _fragment_env(app).get_template("_log_entry.html")
 
     def items(entries: list[LogEntry]) -> Markup:
         lang = language.reader_language()  # once for the twenty
-        out = []
-        for entry in entries:  # (``item``'s lookup inline: the twenty are all kept but the newest)
-            found = _log_items.get((id(entry), lang))
-            out.append(found[2] if found is not None and found[0] is entry and found[1] is template else item(entry, lang))
-        return Markup("".join(out))
+        return Markup("".join([item(entry, lang) for entry in entries]))
 
     return items
 
@@ -444,6 +439,11 @@ def _once(c: Lazy, key: tuple, make: Callable[[], Any], per_language: bool = Tru
 _ABSENT = object()
 
 
+def _badges(c: Lazy, token) -> list[dict]:
+    """The rules' badges of ``token`` as they said them (``combat.badges``), once per update for every audience."""
+    return _once(c, ("badges", id(token)), lambda: combat.badges(c.game, token), per_language=False)
+
+
 _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "game": lambda c: c.game,
     "actor": lambda c: c.actor,
@@ -475,8 +475,7 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "sheet_of": lambda c: lambda token, game=c.game: characters.sheet_of(game, token),
     "may_see": lambda c: lambda token, game=c.game, actor=c.actor: fog.may_see(game, actor, token),
     # a token's badges in the reader's words (the rules' once per update, said once per language)
-    "badges_of": lambda c: lambda token: _once(c, ("badges", id(token)), lambda: language.words(
-        _once(c, ("badges", id(token)), lambda: combat.badges(c.game, token), per_language=False))),
+    "badges_of": lambda c: lambda token: _once(c, ("badges", id(token)), lambda: language.words(_badges(c, token))),
     "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
     "token_svg": lambda c: lambda token, oob=False: draw_token(c, token, oob),  # a token's <g> (token_svg.py)
     # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
@@ -542,8 +541,6 @@ def flask_values(app) -> tuple[Mapping, ...]:
 
 def _context_values() -> dict:
     """Flask's own processor's values (``g``, ``request``) for the contexts of the moment."""
-    from flask import g, has_request_context, request
-
     out = {"g": g._get_current_object()}
     if has_request_context():
         out["request"] = request._get_current_object()
@@ -592,7 +589,7 @@ def draw_token(c: Lazy, token, oob: bool = False) -> Markup:
             shared[key] = drawn
     # the rules' words for it once per update (its name holds its wounds and conditions), said in each language
     shown, game = c["shown_map_id"], c.game
-    marks = _once(c, ("badges", id(token)), lambda: combat.badges(game, token), per_language=False)
+    marks = _badges(c, token)
     name = _once(c, ("token name", id(token), shown), lambda: describe.token_name(game, token, c["zones"], marks),
                  per_language=False)
     where = _once(c, ("token where", id(token), shown), lambda: describe.where(token, c["zones"]), per_language=False)

@@ -23,12 +23,12 @@ What is drawn, and why:
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from html import escape as _html_escape
+from types import SimpleNamespace
 
 from markupsafe import Markup
 
+from ..game.text import N_
 from . import language
 
 
@@ -38,9 +38,8 @@ def escape(text: str) -> str:
     return _html_escape(text).replace("&quot;", "&#34;").replace("&#x27;", "&#39;")
 
 
-N_ = lambda s: s  # noqa: E731 (marks a message id for extraction: said in the reader's language by language.text)
-
-#: the words of a token, message ids of the "messages" domain (the same as the template they came from had)
+#: the words of a token, message ids of the "messages" domain (the same as the template they came from had), said in
+#: the reader's language by ``language.text``
 TOKEN = N_("token")
 YOURS = N_(", yours")
 HIDDEN = N_(" (hidden from players)")
