@@ -24,7 +24,7 @@ import secrets
 import threading
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, Callable
 
 import segno
 from flask import g, has_request_context, request as flask_request, session
@@ -796,9 +796,13 @@ class Hub:
         draw the GM's with the rest."""
         if not others:
             return False
-        self._send_update(self._render_update(game, changes, before, only=others, renders=renders))
-        self.socketio.sleep(0)  # the sockets' writers run now (gevent), not after the GM's part
+        self._send_update(self._render_update(game, changes, before, only=others, renders=renders, each=self._send_now))
         return True
+
+    def _send_now(self, update: "_Update") -> None:
+        """Send a part of an update now (``_render_update``'s ``each``: one language's, while the next is drawn)."""
+        self._send_update(update)
+        self.socketio.sleep(0)  # the sockets' writers run now (gevent), not after what is drawn next
 
     def _send_fresh_copies(self, game_id: str) -> None:
         """After a batch's state was dropped (not stored): for the moment between its decision and its write
@@ -1029,14 +1033,16 @@ class Hub:
         """Each audience's fragments to its room (``_render_update``, then ``_send_update``)."""
         self._send_update(self._render_update(game, changes, before, only))
 
-    def _render_update(self, game: Game, changes: set[str], before: int,
-                       only: list[str] | None = None, renders: dict | None = None) -> "_Update":
+    def _render_update(self, game: Game, changes: set[str], before: int, only: list[str] | None = None,
+                       renders: dict | None = None, each: Callable[["_Update"], None] | None = None) -> "_Update":
         """Each audience's fragments, not sent yet and nothing noted as sent: a fragment several audiences see
         alike is rendered once (``render.view_key``), and what is the same for all (join link, who is online)
         is read once. Audiences whose whole update is the same html (players who see the same) get one message
         sent to all their rooms at once (encoded once, published once). Holding the game's lock (so what is
         noted as shown to each audience does not change before ``_send_update``). ``renders``: the update's
-        shared renders (``render.fragments``), when another part of the same update was drawn already."""
+        shared renders (``render.fragments``), when another part of the same update was drawn already.
+        ``each``: given each language's part as soon as it is drawn (its devices hear it while the next language
+        is drawn: the languages read by the most devices first); what is returned then holds nothing more."""
         extra, online = self._shown_to_all(game.id), self.online_players(game.id)
         known = self.device_languages(game)
         renders = {} if renders is None else renders
@@ -1053,9 +1059,19 @@ class Hub:
                 if audience == "screen":
                     self._screen_language_now(game)
                 drawn += [(lang, audience, to) for lang, to in self._language_groups(game, audience, known).items()]
-            drawn.sort(key=lambda d: d[0])  # stable: each language's audiences in their order
+            if each is None:
+                drawn.sort(key=lambda d: d[0])  # stable: each language's audiences in their order
+            else:  # sent language by language: the one most devices read first (rooms: one per language an
+                # audience's devices read), so most devices hear it soonest
+                rooms_of: Counter = Counter()
+                for lang, _audience, to in drawn:
+                    rooms_of[lang] += len(to)
+                drawn.sort(key=lambda d: (-rooms_of[d[0]], d[0]))
             said = None  # the language spoken now: entered again only when the next audience reads another
             for lang, audience, to in drawn:
+                if each is not None and lang != said and rooms:  # the language before this one is drawn: off it goes
+                    each(_Update(game.seq, rooms, shown))
+                    rooms, shown = {}, {}
                 key = (game.id, audience, lang)
                 quiet = self._quiet(audience) and before is not None
                 from_seq, sent = self._shown.get(key, (before, {})) if quiet else (before, None)
@@ -1075,6 +1091,9 @@ class Hub:
                 elif self._quiet(audience):  # a fresh copy of everything: what was sent before no longer counts
                     shown[key] = (game.seq, {})
                 rooms.setdefault((html, from_seq), []).extend(to)
+            if each is not None:
+                each(_Update(game.seq, rooms, shown))
+                rooms, shown = {}, {}
         return _Update(game.seq, rooms, shown)
 
     def group_language(self, game: Game, audience: str, device: str) -> str:
