@@ -149,8 +149,9 @@ def test_with_fog_a_move_that_changes_nobodys_view_sends_the_moved_token_alone(t
 
 @pytest.fixture
 def renders(app, monkeypatch):
-    """The names of the templates rendered while the test runs (Flask's template_rendered signal), and "token" for
-    each token drawn (``token_svg.svg``: a token is built in Python, not by a template)."""
+    """The names of the templates rendered while the test runs (Flask's template_rendered signal), "token" for
+    each token drawn (``token_svg.svg``) and "log" for each log card (``render.log_section``): both are built in
+    Python, not by a template."""
     names: list[str] = []
 
     def record(sender, template, context, **extra):
@@ -160,8 +161,13 @@ def renders(app, monkeypatch):
         names.append("token")
         return draw(*args, **kwargs)
 
-    draw = token_svg.svg
+    def logged(*args, **kwargs):
+        names.append("log")
+        return log_section(*args, **kwargs)
+
+    draw, log_section = token_svg.svg, render.log_section
     monkeypatch.setattr(token_svg, "svg", drawn)
+    monkeypatch.setattr(render, "log_section", logged)
     template_rendered.connect(record, app)
     yield names
     template_rendered.disconnect(record, app)
@@ -172,7 +178,7 @@ def test_eight_players_who_see_a_move_alike_cost_one_render_of_it(table, renders
     table["command"]({"type": "move_token", "token_id": ogre, "x": 6, "y": 6})
     # one render for the GM (movable), one for the table screen and all eight players (none owns it)
     assert renders.count("token") == 2, renders
-    assert renders.count("_log.html") == 2, renders  # the GM's (with Undo) and the players' (the screen has none)
+    assert renders.count("log") == 2, renders  # the GM's (with Undo) and the players' (the screen has none)
     seat_tags = {token_g("".join(updates(s)), ogre) for s in table["seats"]}
     assert len(seat_tags) == 1 and None not in seat_tags  # and each of them got it
 

@@ -6,14 +6,13 @@ Soak offer reach the player whose token it is (and the GM), never another player
 from __future__ import annotations
 
 import pytest
-from flask import template_rendered
 
 import rules
 from webapp import create_app
 from webapp.game import audience
 from webapp.live import render, throttle
 
-from test_broadcast_views import compare_with_renders_alone
+from test_broadcast_views import compare_with_renders_alone, renders  # noqa: F401 (a fixture)
 from test_live import connect
 
 S = rules.get("savage_worlds")
@@ -71,25 +70,13 @@ def command(client, payload) -> dict:
     return ack
 
 
-@pytest.fixture
-def renders(app):
-    """The names of the templates rendered while the test runs (Flask's template_rendered signal)."""
-    names: list[str] = []
-
-    def record(sender, template, context, **extra):
-        names.append(template.name)
-
-    template_rendered.connect(record, app)
-    yield names
-    template_rendered.disconnect(record, app)
-
 
 def test_a_move_draws_the_prompts_and_the_log_once_for_every_audience_that_sees_them_alike(table, renders):
     cat = table["ids"]["Cat"]  # nobody's token far from the others: a plain move, nothing offered to anyone
     command(table["gm"], {"type": "move_token", "token_id": cat, "x": 8, "y": 5})
     # the reroll prompt (empty for all: no offer) once, not once per GM and player (six)
     assert renders.count("_reroll_prompt.html") == 1, renders
-    assert renders.count("_log.html") == 2, renders  # the GM's (with Undo) and the players' alike
+    assert renders.count("log") == 2, renders  # the GM's (with Undo) and the players' alike
     for seat in table["seats"]:
         assert f'id="token-{cat}"' in updates(seat)
 

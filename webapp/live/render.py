@@ -33,8 +33,10 @@ import rules
 from ..game import (attacks, audience, characters, combat, describe, editor, fog, handouts, maps, reroll, screenview, soak,
                     templates, uvtt)
 from ..game.model import Actor, Event, Game, LogEntry
+from ..game.text import N_
 from ..game import lighting
 from . import drawing, language, token_svg
+from .token_svg import escape
 
 #: what a screen shows that can change, by the name used in ``changes``
 PARTS = {
@@ -338,15 +340,28 @@ def read_entry(entry: LogEntry, lang: str) -> Any:
                            detail=language.words(entry.detail, lang), message=entry.message)
 
 
-def log_items(app) -> Callable[[list[LogEntry]], Markup]:
-    """What ``_log.html`` calls for its entries: their html, one after the other (as its loop gave them)."""
-    item = log_item(app)
+#: the log card's own words (``log_section``): message ids of the pages' domain, said by ``language.text``
+LOG_TITLE, UNDO_TITLE, UNDO, LOG_ENTRIES, NOTHING_YET = (
+    N_("Log"), N_("Take back the last action (the log keeps both)"), N_("Undo"), N_("Log entries, newest first"),
+    N_("Nothing yet."))
 
-    def items(entries: list[LogEntry]) -> Markup:
-        lang = language.reader_language()  # once for the twenty
-        return Markup("".join([item(entry, lang) for entry in entries]))
 
-    return items
+def log_section(entries: list[LogEntry], gm: bool, oob: bool = False) -> Markup:
+    """The log card (``#log``, ``_log.html`` on a page): ``entries`` (the newest first), each entry's html rendered
+    once (``log_item``), under its heading; the GM's has the Undo button. Built here rather than by a template, as
+    ``token_svg`` builds a token: every move redraws it, once per role and language at the table, and a template's
+    own steps round a handful of words and the twenty entries were most of its cost (70 µs a time)."""
+    say = language.text
+    undo = (f' <form data-command="undo" class="inline"><button type="submit" title="{escape(say(UNDO_TITLE))}">'
+            f'{escape(say(UNDO))}</button></form>') if gm else ""
+    if entries:
+        item, lang = log_item(current_app._get_current_object()), language.reader_language()
+        lines = "".join([item(entry, lang) for entry in entries])
+    else:
+        lines = f'<li class="empty">{escape(say(NOTHING_YET))}</li>'
+    return Markup(f'<section id="log" class="card log"{token_svg.OOB if oob else ""}>\n  <h2>{escape(say(LOG_TITLE))}'
+                  f'{undo}</h2>\n  <ol reversed tabindex="0" aria-label="{escape(say(LOG_ENTRIES))}">\n  {lines}\n  '
+                  '</ol>\n</section>')
 
 
 def _board(game: Game, actor: Actor, shown: str) -> dict:
@@ -454,7 +469,7 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "players": lambda c: list(c.game.players.values()),
     "log": lambda c: _newest_log(c.game, c.actor, c.shared, lambda: c["tokens"]),  # the 20 newest, newest first
     "screen_feed": lambda c: screen_feed(c.game, c["log"]),
-    "log_items": lambda c: log_items(current_app._get_current_object()),
+    "log_section": lambda c: log_section,
     "combat_view": lambda c: combat.combat_view(c.game, c.actor),
     "settings": lambda c: combat.settings_of(c.game) if c.actor.role == "gm" else {},
     "templates_view": lambda c: templates.view(c.game, c.actor),
@@ -782,6 +797,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             continue
         if name == "tokens":
             html = render(name, template, oob.with_values({"tokens": ctx["map_tokens"]}))
+        elif name == "log":  # its template calls log_section too: here without the template's steps
+            html = render(name, template, oob, lambda: log_section(ctx["log"], actor.role == "gm", oob=True))
         else:
             html = render(name, template, oob)
         if name in ("walls", "map", "gm_map"):
