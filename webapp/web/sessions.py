@@ -107,7 +107,20 @@ class ServerSessions(SessionInterface):
     def _lifetime(self, app) -> float:
         return app.permanent_session_lifetime.total_seconds()
 
+    #: where the session opened for a request is kept in its WSGI environ (``open_session``)
+    OPENED = "tacmap.session"
+
     def open_session(self, app, request) -> ServerSession:
+        """The browser's session, read from the table once per WSGI environ: an HTTP request opens it once; a
+        Socket.IO connection's events each push a request context on their handshake's environ, so each would read
+        it again (a query per command, a round trip on PostgreSQL) only for Flask-SocketIO to hand the handler the
+        copy it took at the first event (``manage_session``, its default): the first one read serves them all."""
+        opened = request.environ.get(self.OPENED)
+        if opened is None:
+            opened = request.environ[self.OPENED] = self._open(app, request)
+        return opened
+
+    def _open(self, app, request) -> ServerSession:
         sid = request.cookies.get(self.get_cookie_name(app))
         if sid and SESSION_ID.match(sid):
             rows = self._query("SELECT data, expires FROM sessions WHERE id = ?", (self._row_id(sid),))
