@@ -222,15 +222,15 @@ def weapon_columns() -> tuple[SheetField, ...]:
     return (
         c("key", "Key", help="what an attack names; empty: the name", more=True),
         c("name", "Weapon", required=True),
-        c("kind", "Kind", "choice", "melee", choices=WEAPON_KINDS),
+        c("kind", "Kind", "choice", "melee", choices=tuple((k, k) for k in WEAPON_KINDS)),  # keys, with their words
         c("skill", "Skill", "choice", "", choices=tuple((k, k.replace("_", " ")) for k in SKILLS),
           help="empty: melee; rifles for a ranged weapon"),
         c("damage", "Damage", "int", 0, help="melee adds STR"),
         c("range", "Range", "int", None, help="squares; ranged and thrown only"),
         c("ap", "AP", "int", 0),
-        c("rof", "RoF (bullets)", "ints", None, choices=("single", "burst", "auto")),
+        c("rof", "RoF (bullets)", "ints", None, choices=(("single", "single"), ("burst", "burst"), ("auto", "auto"))),
         c("ammo", "Ammo", "int", None),
-        c("reliability", "Reliability", "choice", "normal", choices=RELIABILITY, more=True),
+        c("reliability", "Reliability", "choice", "normal", choices=tuple((k, k) for k in RELIABILITY), more=True),
         c("capacity", "Magazine", "int", None, more=True),
         c("reach", "Reach", "int", None, more=True),
         c("impact", "Impact", "bool", False, more=True),
