@@ -1,7 +1,7 @@
 """The GM's sheet editor in German and in the pseudo-locale, in every system, on the 1280 px GM laptop and on a
 360 px phone (#37): a field's or a column's name breaks between its words only, never inside one (Atomic
-Tomorrow's "Rüstungsdurchschlag" read "Rüstungsd / urchschla / g" over three lines), and nothing is wider than the
-phone's page. Screenshots: test-artifacts/sheet-columns-<lang>-<system>-<width>.png."""
+Tomorrow's "Rüstungsdurchschlag" read "Rüstungsd / urchschla / g" over three lines), no choice's text is cut in its
+box, and nothing is wider than the phone's page. Screenshots: test-artifacts/sheet-columns-<lang>-<system>-<width>.png."""
 
 from __future__ import annotations
 
@@ -32,6 +32,23 @@ BROKEN_WORDS = """() => {
   return broken;
 }"""
 
+#: the choices (selects) whose chosen option's text is wider than the box shows (its padding and arrow, 20 px, beside
+#: the text): German "Lebenswichtige Organe" (GURPS Lite's DR location) and "halbautomatisch" (Phase / TN's weapon
+#: mode) were cut at the column's 9rem
+CUT_CHOICES = """() => {
+  const pen = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const box of document.querySelectorAll('form.sheet-form select')) {
+    const chosen = box.options[box.selectedIndex];
+    if (!chosen || box.getBoundingClientRect().width < 2) continue;
+    const style = getComputedStyle(box);
+    pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const needs = pen.measureText(chosen.text).width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 20;
+    if (needs > box.clientWidth + 1) cut.push(`${box.name}: "${chosen.text}" needs ${Math.round(needs)} px, has ${box.clientWidth}`);
+  }
+  return cut;
+}"""
+
 SIZES = [("laptop", {"width": 1280, "height": 800}, {}),
          ("phone", {"width": 360, "height": 740}, {"is_mobile": True, "has_touch": True})]
 
@@ -56,6 +73,7 @@ def test_the_sheet_editors_names_break_between_words_only_in_german_and_the_pseu
             where = f"{lang}, {size}"
             assert page.evaluate(BROKEN_WORDS) == [], f"a name broken inside a word ({where})"
             assert page.evaluate(OVERFLOWING, "form.sheet-form") == [], f"a name sticks out of its box ({where})"
+            assert page.evaluate(CUT_CHOICES) == [], f"a choice cut in its box ({where})"
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], f"page fits ({where})"
             page.context.close()
     assert "Speichern" in seen[0] and "Save" not in seen[0].split(), "the German editor is in German"
