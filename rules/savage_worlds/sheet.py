@@ -31,7 +31,7 @@ def weapon_columns() -> tuple[SheetField, ...]:
         column("reach", "Reach", "int", 0, more=True),
         column("parry", "Parry bonus", "int", 0, more=True),
         column("min_str", "Minimum Strength", "die", "", choices=DICE[:5], more=True),
-        column("improvised", "Improvised", "choice", "", choices=tuple(IMPROVISED), more=True),
+        column("improvised", "Improvised", "choice", "", choices=tuple((k, k) for k in IMPROVISED), more=True),  # their words
         column("thrown", "Thrown", "bool", False, more=True),
         column("shotgun", "Shotgun", "bool", False, more=True),
         column("double_barrel", "Double barrel", "bool", False, more=True),
