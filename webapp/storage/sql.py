@@ -346,6 +346,7 @@ def _answered(pgconn):
         if ready & Ready.R:
             pgconn.consume_input()
     results = []
+    pgconn.consume_input()  # what came meanwhile (usually the whole answer: no wait, no switch to gevent's hub)
     while True:
         while pgconn.is_busy():
             ready = yield Wait.R
