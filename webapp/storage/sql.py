@@ -19,9 +19,11 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
 - psycopg 3 waits for the server in Python (``psycopg.waiting``) when gevent has patched ``select``, so a read
   lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
   patch). A game's append is committed on the loop too, asynchronously (``synchronous_commit = off`` for its
-  transaction: one round trip, no wait for the server's disk), and the flush of the server's WAL that its "ok"
-  waits for runs on the writer thread on a connection of its own (``store.PgFlush``); every other write runs
-  on the writer thread with a synchronous commit (``store.off_loop``).
+  transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``: the
+  hub draws the update meanwhile; ``settle`` reads the answer, and so does any other use of the connection
+  first), and the flush of the server's WAL that its "ok" waits for runs on the writer thread on a connection
+  of its own (``store.PgFlush``); every other write runs on the writer thread with a synchronous commit
+  (``store.off_loop``).
 """
 
 from __future__ import annotations
@@ -225,7 +227,7 @@ class PostgresDatabase:
         ``later`` (with ``blind``): the text is sent and its answer left for later (libpq's asynchronous
         ``send_query``): ``in_flight`` holds it until ``settle`` reads it, which the next use of the connection
         does first; the caller does something else meanwhile (the hub draws the move's update while the server
-        commits it). A failure to send is raised here; the server's refusal by ``Answer.result``."""
+        commits it). A failure to send is raised here; the server's refusal is kept in the ``Answer``."""
         if not blind:
             return self._live().pipeline()
         return self._blind(later)
@@ -269,14 +271,19 @@ class PostgresDatabase:
         except Exception as exc:  # noqa: BLE001 (the socket itself gone: OSError, ValueError)
             answer.error = self._psycopg.OperationalError(f"the connection to the database was lost ({exc})")
             return
+        except BaseException:  # stopped while waiting (a greenlet killed): the answer is left unread, so the
+            # connection cannot take another statement; the next use opens a new one
+            answer.error = self._psycopg.OperationalError("the wait for the database's answer was stopped")
+            self.connection.close()
+            raise
         failed = next((r for r in results if r.status == ExecStatus.FATAL_ERROR), None)
         if failed is None:
             if self.on_commit is not None:
                 answer.number = self.on_commit()
             return
         sqlstate = (failed.error_field(DiagnosticField.SQLSTATE) or b"").decode("ascii", "replace")
-        try:
-            kind = self._psycopg.errors.lookup(sqlstate)
+        try:  # none: libpq's own (the connection lost mid-answer)
+            kind = self._psycopg.errors.lookup(sqlstate) if sqlstate else self._psycopg.OperationalError
         except KeyError:
             kind = self._psycopg.DatabaseError
         message = (failed.error_message or b"").decode(self.connection.info.encoding, "replace").strip()

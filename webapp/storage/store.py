@@ -17,7 +17,8 @@ time on the connection and every game's writes in the order they were made.
 
 On PostgreSQL (``Store("postgresql://...")``, webapp/storage/sql.py) the same statements run through psycopg 3:
 reads on the loop (psycopg yields to the other greenlets while it waits for the server), and the same two steps
-for an append: committed on the loop with PostgreSQL's asynchronous commit (no wait for the server's disk), made
+for an append: committed on the loop with PostgreSQL's asynchronous commit (no wait for the server's disk; sent by
+``begin_append``, its answer read by ``Appending.finish``, the caller drawing the update meanwhile), made
 durable by a flush of the server's WAL on the writer thread (``PgFlush``), which the sender's "ok" waits for.
 Every other write runs on the writer thread and is durable when its COMMIT returns (the server's own
 ``synchronous_commit``). The same primary key keeps one seq per game for every process on every machine.
