@@ -758,8 +758,8 @@ class Hub:
         before the rendering starts (no wait for the disk: its fsync runs on the writer thread meanwhile);
         PostgreSQL: the transaction is sent, the update for the other screens drawn while the server commits it,
         and sent once its answer says it is committed (``_first``; its flush then runs on the writer thread while
-        the GM's part is drawn). The screens hear of the change once it is committed (nothing is sent before). None for the update: none was rendered (there is
-        more to do first, the write failed, or rendering failed), the caller renders it once the events are
+        the GM's part is drawn). The screens hear of the change once it is committed (nothing is sent before).
+        None for the update: none was rendered (there is more to do first, the write failed, or rendering failed), the caller renders it once the events are
         stored. Nothing is rendered ahead when more commands wait for this game, or others joined its last
         update (they would likely join this one: ``_absorb``, and it would be rendered twice), or when
         connections will end first (``ENDS_SESSIONS``)."""
@@ -767,6 +767,9 @@ class Hub:
         writing = self.store.begin_append(game.id, before, events, *([applied] if applied else []))
         update, sent = None, False
         try:
+            if not writing.committed and not writing.failed:  # PostgreSQL's, its answer out: what arrived meanwhile
+                self.socketio.sleep(0)  # queues now (as it did while the answer was waited for), so a game's
+                # commands in a hurry still join one update (``_absorb``) rather than each drawn ahead of its own
             with self._guard:
                 waiting = bool(self._pending.get(game.id)) or game.id in self._absorbing
             if not waiting and not writing.failed and not any(e.type in ENDS_SESSIONS for e in events):
