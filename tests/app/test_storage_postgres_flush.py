@@ -1,5 +1,5 @@
 """A PostgreSQL append in two steps (#38, webapp/storage/store.py ``PgFlush``): committed asynchronously by
-``begin_append`` (every other session sees it at once: the screens may be shown it), on the server's disk once
+``begin_append`` (sent there, its answer read by ``finish``; every other session sees it then: the screens may be shown it), on the server's disk once
 ``durable()`` returned (the server's WAL flushed past its commit), whatever becomes of the flush connection.
 A real PostgreSQL (the ``pg_url`` fixture: a throwaway cluster, bench/pgcluster.py)."""
 
@@ -37,7 +37,8 @@ def other(pg_url):
 def test_an_append_is_seen_by_others_when_begun_and_flushed_to_the_wal_when_durable(store, other):
     for i in range(20):  # the WAL writer flushes asynchronous commits on its own only every 200 ms or so
         writing = store.begin_append("abcd1234", i, [Event("note", {"n": i})], [Applied("gm", f"c-{i}", i + 1, {})])
-        assert writing.committed and writing.finish() == i + 1
+        assert not writing.committed  # sent, its answer still out (read by finish)
+        assert writing.finish() == i + 1 and writing.committed
         assert other.execute("SELECT COUNT(*) FROM events WHERE game_id = 'abcd1234'").fetchone()[0] == i + 1
         committed = lsn(other.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone()[0])
         writing.durable()
@@ -53,9 +54,10 @@ def test_a_conflict_is_raised_by_finish_and_nothing_is_flushed_for_it(store, pg_
         flushes = []
         monkeypatch.setattr(PgFlush, "__call__", lambda self, *a: flushes.append(a))
         writing = second.begin_append("abcd1234", 0, [Event("note", {"by": "second"})])
-        assert writing.failed and not writing.committed
+        assert not writing.committed  # the server's answer is read by finish
         with pytest.raises(Conflict):
             writing.finish()
+        assert writing.failed and not writing.committed
         writing.durable()
         assert flushes == []
         assert second.append("abcd1234", 1, [Event("note", {"by": "second"})]) == 2  # the connection goes on
@@ -139,10 +141,10 @@ def test_a_dropped_store_connection_refuses_that_append_and_the_next_one_connect
     killed = other.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
                            "'tacmap' AND datname = current_database()").fetchall()
     assert killed == [(True,)], killed
-    writing = store.begin_append("abcd1234", 1, [Event("note", {"n": 2})])
-    assert writing.failed
+    writing = store.begin_append("abcd1234", 1, [Event("note", {"n": 2})])  # sent (or not): its answer is read
     with pytest.raises(WriteFailed):
         writing.finish()
+    assert writing.failed and not writing.committed
     writing.durable()  # nothing to wait for: nothing was committed
     assert other.execute("SELECT MAX(seq) FROM events WHERE game_id = 'abcd1234'").fetchone()[0] == 1
     assert store.append("abcd1234", 1, [Event("note", {"n": 2})]) == 2

@@ -756,31 +756,38 @@ class Hub:
         None: ``_first``), and the append (``Store.begin_append``), whose ``durable()`` the caller waits for
         before anyone hears "ok". Raises as ``Store.append``. SQLite: the events are committed
         before the rendering starts (no wait for the disk: its fsync runs on the writer thread meanwhile);
-        PostgreSQL: the write runs on the writer thread while the update is rendered. The screens hear of the
-        change once it is committed (nothing is sent before). None for the update: none was rendered (there is
-        more to do first, the write failed, or rendering failed), the caller renders it once the events are
-        stored. Nothing is rendered ahead when more commands wait for this game, or others joined its last
-        update (they would likely join this one: ``_absorb``, and it would be rendered twice), or when
-        connections will end first (``ENDS_SESSIONS``)."""
+        PostgreSQL: the transaction is sent, the update for the other screens drawn while the server commits it,
+        and sent once its answer says it is committed (``_first``; its flush then runs on the writer thread while
+        the GM's part is drawn). The screens hear of the change once it is committed (nothing is sent before).
+        None for the update: none was rendered (there is more to do first, the write failed, or rendering failed),
+        the caller renders it once the events are stored. Nothing is rendered ahead when more commands wait for
+        this game, or others joined its last update (they would likely join this one: ``_absorb``, and it would be
+        rendered twice), or when connections will end first (``ENDS_SESSIONS``). SQLite's others' update goes out
+        language by language as each is drawn (``_first``)."""
         events, applied = self._with_ids(before, decided)  # stored with their commands' ids, in one transaction
         writing = self.store.begin_append(game.id, before, events, *([applied] if applied else []))
         update, sent = None, False
         try:
+            if not writing.committed and not writing.failed:  # PostgreSQL's, its answer out: what arrived meanwhile
+                self.socketio.sleep(0)  # queues now (as it did while the answer was waited for), so a game's
+                # commands in a hurry still join one update (``_absorb``) rather than each drawn ahead of its own
             with self._guard:
                 waiting = bool(self._pending.get(game.id)) or game.id in self._absorbing
             if not waiting and not writing.failed and not any(e.type in ENDS_SESSIONS for e in events):
                 try:
                     changes, audiences = render.changes_for(events, game), self._audiences(game)
                     renders: dict = {}  # one update: the GM's part finds what the others' drew (words, values)
-                    if writing.committed:  # the other screens first, while the GM's part is drawn (``_first``)
-                        sent = self._first(game, changes, before, [a for a in audiences if a != "gm"], renders)
-                        writing.sync()  # the fsync its "ok" waits for: on the writer thread, while the GM's is drawn
+                    # the other screens first, while the GM's part is drawn (``_first``), once the events are committed
+                    sent = self._first(game, changes, before, [a for a in audiences if a != "gm"], renders, writing)
+                    writing.sync()  # the flush its "ok" waits for: on the writer thread, while the GM's is drawn
                     if not sent:
                         update = self._render_update(game, changes, before, only=audiences)
                     elif "gm" in audiences:
                         update = self._render_update(game, changes, before, only=["gm"], renders=renders)
                     else:
                         update = _Update(game.seq, {}, {})
+                except (Conflict, WriteFailed):  # the write's answer (``finish``): nothing was sent
+                    raise
                 except Exception:  # rendered again once stored (and logged then, if it fails again)
                     log.debug("game %s: the update was not rendered ahead of its write", game.id, exc_info=True)
                     update = None
@@ -788,15 +795,24 @@ class Hub:
             writing.finish()
         return update, (before + len(events) if sent else None), writing
 
-    def _first(self, game: Game, changes: set[str], before: int, others: list[str], renders: dict) -> bool:
-        """The update of events already committed (``Appending.committed``: SQLite's), to ``others`` (every
-        audience but the GM's), sent now and heard before the GM's part is drawn: the GM made most changes and
-        sees them on the GM page already, the others wait for them. True when something was sent (the GM's part
-        is then drawn on its own, with ``renders``: the update's shared renders); False: nobody else is here,
-        draw the GM's with the rest."""
+    def _first(self, game: Game, changes: set[str], before: int, others: list[str], renders: dict,
+               writing: Appending) -> bool:
+        """The update to ``others`` (every audience but the GM's), drawn, then sent once the events are committed
+        (``writing.finish()``: SQLite's are already; PostgreSQL's answer is read now, the server having committed
+        while this was drawn; raises as ``Store.append``, and nothing is sent), heard before the GM's part is drawn:
+        the GM made most changes and sees them on the GM page already, the others wait for them. True when
+        something was sent (the GM's part is then drawn on its own, with ``renders``: the update's shared renders);
+        False: nobody else is here, draw the GM's with the rest."""
         if not others:
+            writing.finish()
             return False
-        self._send_update(self._render_update(game, changes, before, only=others, renders=renders, each=self._send_now))
+        if writing.committed:  # SQLite: each language's part heard as soon as it is drawn
+            self._send_update(self._render_update(game, changes, before, only=others, renders=renders,
+                                                  each=self._send_now))
+        else:  # PostgreSQL: drawn while the server commits, heard once its answer says it did
+            update = self._render_update(game, changes, before, only=others, renders=renders)
+            writing.finish()
+            self._send_now(update)
         return True
 
     def _send_now(self, update: "_Update") -> None:

@@ -19,9 +19,11 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
 - psycopg 3 waits for the server in Python (``psycopg.waiting``) when gevent has patched ``select``, so a read
   lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
   patch). A game's append is committed on the loop too, asynchronously (``synchronous_commit = off`` for its
-  transaction: one round trip, no wait for the server's disk), and the flush of the server's WAL that its "ok"
-  waits for runs on the writer thread on a connection of its own (``store.PgFlush``); every other write runs
-  on the writer thread with a synchronous commit (``store.off_loop``).
+  transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``: the
+  hub draws the update meanwhile; ``settle`` reads the answer, and so does any other use of the connection
+  first), and the flush of the server's WAL that its "ok" waits for runs on the writer thread on a connection
+  of its own (``store.PgFlush``); every other write runs on the writer thread with a synchronous commit
+  (``store.off_loop``).
 """
 
 from __future__ import annotations
@@ -88,9 +90,13 @@ class SqliteDatabase:
     def create(self, ddl: str) -> None:
         self.connection.executescript(ddl)
 
-    def batch(self, blind: bool = False):
-        """Statements sent together (PostgreSQL's pipeline, or one text); here, simply one after the other."""
+    def batch(self, blind: bool = False, later: bool = False):
+        """Statements sent together (PostgreSQL's pipeline, or one text); here, simply one after the other (and
+        answered at once: nothing is left ``in_flight``)."""
         return contextlib.nullcontext()
+
+    #: the transaction sent by ``batch(later=True)`` whose answer is still out: never on SQLite
+    in_flight = None
 
     def begin(self, asynchronous: bool = False) -> None:
         """A write transaction: SQLite takes the write lock now, so what it reads next stays true. (Its COMMIT
@@ -143,6 +149,11 @@ class PostgresDatabase:
         self.errors = (psycopg.Error,)
         self.connection = self._connect()
         self._queued: list[tuple[str, tuple]] | None = None  # a blind batch's statements (``batch(blind=True)``)
+        #: the transaction sent by ``batch(later=True)`` whose answer is still out (``settle`` reads it)
+        self.in_flight: Answer | None = None
+        #: called with no argument as ``settle`` reads that a transaction sent so committed (whoever reads it);
+        #: what it returns is kept as the Answer's ``number`` (store.PgFlush numbers the commits so)
+        self.on_commit = None
 
     def _connect(self):
         try:
@@ -154,6 +165,8 @@ class PostgresDatabase:
                             "(docs/STORAGE.md).") from None
 
     def _live(self):
+        if self.in_flight is not None:  # the connection is busy until the answer is read
+            self.settle()
         if self.connection.closed or self.connection.broken:
             self.connection = self._connect()
         return self.connection
@@ -202,29 +215,83 @@ class PostgresDatabase:
     def begin_read(self) -> None:
         self._live().execute("BEGIN")
 
-    def batch(self, blind: bool = False):
+    def batch(self, blind: bool = False, later: bool = False):
         """Statements sent together, their answers read together (psycopg's pipeline mode): a write transaction
         is one round trip to the server rather than one per statement. An error is raised at the end.
 
         ``blind``: no statement's answer is read (a game's append): they are sent as one text when the block
         ends, their values bound here (psycopg's ``ClientCursor``, which quotes them as the server expects), in
         one call: a third of the pipeline's CPU time (measured: 0.08 against 0.2 ms an append, more under
-        gevent, where each statement's wait costs a switch). ``execute`` returns None inside it."""
+        gevent, where each statement's wait costs a switch). ``execute`` returns None inside it.
+
+        ``later`` (with ``blind``): the text is sent and its answer left for later (libpq's asynchronous
+        ``send_query``): ``in_flight`` holds it until ``settle`` reads it, which the next use of the connection
+        does first; the caller does something else meanwhile (the hub draws the move's update while the server
+        commits it). A failure to send is raised here; the server's refusal is kept in the ``Answer``."""
         if not blind:
             return self._live().pipeline()
-        return self._blind()
+        return self._blind(later)
 
     @contextlib.contextmanager
-    def _blind(self):
+    def _blind(self, later: bool = False):
         self._queued = queued = []
         try:
             yield
         finally:
             self._queued = None
         if queued:
-            with self._psycopg.ClientCursor(self._live()) as cur:
-                cur.execute("; ".join(pg_statement(sql) for sql, _params in queued),
-                            [value for _sql, params in queued for value in params])
+            conn = self._live()
+            text = "; ".join(pg_statement(sql) for sql, _params in queued)
+            values = [value for _sql, params in queued for value in params]
+            with self._psycopg.ClientCursor(conn) as cur:
+                if not later:
+                    cur.execute(text, values)
+                    return
+                query = cur.mogrify(text, values)
+            conn.pgconn.send_query(query.encode(conn.info.encoding))
+            self.in_flight = Answer()
+
+    def settle(self) -> None:
+        """Read the answer of the transaction in flight (``batch(later=True)``), if any, into its ``Answer``; a
+        failed one is rolled back here, so the connection is ready for the next statement. Waits for the server
+        as psycopg's own statements do (``psycopg.waiting.wait``: cooperatively where gevent patched ``select``,
+        blocking this thread otherwise; select or poll on the connection's socket, on every platform)."""
+        answer, self.in_flight = self.in_flight, None
+        if answer is None:
+            return
+        from psycopg import waiting
+        from psycopg.pq import DiagnosticField, ExecStatus
+
+        pgconn = self.connection.pgconn
+        try:
+            results = waiting.wait(_answered(pgconn), pgconn.socket, interval=WAIT_INTERVAL)
+        except self._psycopg.Error as exc:  # the connection dropped (a restart of PostgreSQL): reopened on next use
+            answer.error = exc
+            return
+        except Exception as exc:  # noqa: BLE001 (the socket itself gone: OSError, ValueError)
+            answer.error = self._psycopg.OperationalError(f"the connection to the database was lost ({exc})")
+            return
+        except BaseException:  # stopped while waiting (a greenlet killed): the answer is left unread, so the
+            # connection cannot take another statement; the next use opens a new one
+            answer.error = self._psycopg.OperationalError("the wait for the database's answer was stopped")
+            self.connection.close()
+            raise
+        failed = next((r for r in results if r.status == ExecStatus.FATAL_ERROR), None)
+        if failed is None:
+            if self.on_commit is not None:
+                answer.number = self.on_commit()
+            return
+        sqlstate = (failed.error_field(DiagnosticField.SQLSTATE) or b"").decode("ascii", "replace")
+        try:  # none: libpq's own (the connection lost mid-answer)
+            kind = self._psycopg.errors.lookup(sqlstate) if sqlstate else self._psycopg.OperationalError
+        except KeyError:
+            kind = self._psycopg.DatabaseError
+        message = (failed.error_message or b"").decode(self.connection.info.encoding, "replace").strip()
+        answer.error = kind(message or f"the database refused the transaction (SQLSTATE {sqlstate})")
+        try:
+            self.rollback()  # the statements after the failed one were skipped, COMMIT among them
+        except self._psycopg.Error:  # the connection is broken: reopened on next use
+            pass
 
     def commit(self) -> None:
         self.execute("COMMIT")
@@ -234,6 +301,8 @@ class PostgresDatabase:
         on the server). A transaction sent as one pipeline that failed (two processes appending the same seq)
         skipped the statements it was preparing, while psycopg took them as prepared: with a plain ROLLBACK
         every later use of one failed with "prepared statement _pg3_N does not exist"."""
+        if self.in_flight is not None:
+            self.settle()  # (which rolls back a transaction that failed)
         if self.in_transaction and not self.connection.broken:
             self.connection.rollback()
 
@@ -252,7 +321,48 @@ class PostgresDatabase:
         return out
 
     def close(self) -> None:
+        answer, self.in_flight = self.in_flight, None
+        if answer is not None:
+            answer.error = self._psycopg.OperationalError("the connection to the database was closed")
         self.connection.close()
+
+
+#: seconds psycopg's wait function waits on the socket at a time (psycopg's own connections: the same tenth)
+WAIT_INTERVAL = 0.1
+
+
+class Answer:
+    """The server's answer to a transaction sent by ``PostgresDatabase.batch(later=True)``: ``error`` is what it
+    refused it with (psycopg's exception for its SQLSTATE: a UniqueViolation is an IntegrityError), once
+    ``settle`` read it; None: committed."""
+
+    __slots__ = ("error", "number")
+
+    def __init__(self) -> None:
+        self.error: Exception | None = None
+        self.number = None  # what ``PostgresDatabase.on_commit`` gave it
+
+
+def _answered(pgconn):
+    """psycopg's wait protocol (``psycopg.waiting``) for a text sent with ``send_query``: flush what libpq could not
+    send at once, then read every result until libpq says there is no more (the connection is then free)."""
+    from psycopg.waiting import Ready, Wait
+
+    while pgconn.flush() != 0:  # (the connection is non-blocking: psycopg makes it so)
+        ready = yield Wait.RW
+        if ready & Ready.R:
+            pgconn.consume_input()
+    results = []
+    pgconn.consume_input()  # what came meanwhile (usually the whole answer: no wait, no switch to gevent's hub)
+    while True:
+        while pgconn.is_busy():
+            ready = yield Wait.R
+            if ready:
+                pgconn.consume_input()
+        result = pgconn.get_result()
+        if result is None:
+            return results
+        results.append(result)
 
 
 def connect_sqlite(path, **kwargs) -> SqliteDatabase:

@@ -17,7 +17,8 @@ time on the connection and every game's writes in the order they were made.
 
 On PostgreSQL (``Store("postgresql://...")``, webapp/storage/sql.py) the same statements run through psycopg 3:
 reads on the loop (psycopg yields to the other greenlets while it waits for the server), and the same two steps
-for an append: committed on the loop with PostgreSQL's asynchronous commit (no wait for the server's disk), made
+for an append: committed on the loop with PostgreSQL's asynchronous commit (no wait for the server's disk; sent by
+``begin_append``, its answer read by ``Appending.finish``, the caller drawing the update meanwhile), made
 durable by a flush of the server's WAL on the writer thread (``PgFlush``), which the sender's "ok" waits for.
 Every other write runs on the writer thread and is durable when its COMMIT returns (the server's own
 ``synchronous_commit``). The same primary key keeps one seq per game for every process on every machine.
@@ -275,37 +276,50 @@ class PgFlush:
 
 
 class Appending:
-    """An append made (``Store.begin_append``): committed already, unless it failed (``finish`` raises what the
-    write raised); what makes it durable (SQLite: the fsync of the WAL; PostgreSQL: a flush of the server's WAL,
-    ``PgFlush``) runs on the writer thread from ``sync`` until ``durable``."""
+    """An append made (``Store.begin_append``): committed already (SQLite), or sent with its answer still out
+    (PostgreSQL: ``finish`` reads it), unless it failed (``finish`` raises what the write raised); what makes it
+    durable (SQLite: the fsync of the WAL; PostgreSQL: a flush of the server's WAL, ``PgFlush``) runs on the
+    writer thread from ``sync`` until ``durable``."""
 
-    __slots__ = ("_error", "_flush", "_sync", "seq")
+    __slots__ = ("_answer", "_error", "_flush", "_sync", "seq")
 
-    def __init__(self, seq: int, error: BaseException | None = None, flush=None) -> None:
+    def __init__(self, seq: int, error: BaseException | None = None, flush=None, answer=None) -> None:
         """``flush``: what makes the commit durable, called with no argument on the writer thread (None: nothing
-        to wait for, an in-memory database)."""
-        self.seq, self._error, self._flush, self._sync = seq, error, flush, None
+        to wait for, an in-memory database). ``answer``: the server's answer still to read (PostgreSQL), called
+        by ``finish`` with no argument: it returns the ``flush``, or raises what the write failed with."""
+        self.seq, self._error, self._flush, self._sync, self._answer = seq, error, flush, None, answer
 
     def finish(self) -> int:
         """The new last seq, the events being in the database (committed: a killed server keeps them). Raises as
-        ``Store.append`` does (Conflict, WriteFailed...)."""
+        ``Store.append`` does (Conflict, WriteFailed...). PostgreSQL: waits for the server's answer (the other
+        greenlets run meanwhile)."""
+        if self._answer is not None:
+            answer, self._answer = self._answer, None
+            try:
+                self._flush = answer()
+            except Exception as exc:  # noqa: BLE001 (raised below, and by every later call)
+                self._error = exc
         if self._error is not None:
             raise self._error
         return self.seq
 
     @property
     def committed(self) -> bool:
-        """The events are committed (made in ``begin_append``): they may be shown."""
-        return self._error is None
+        """The events are known to be committed (SQLite: in ``begin_append``; PostgreSQL: once ``finish`` read the
+        server's answer): they may be shown."""
+        return self._error is None and self._answer is None
 
     @property
     def failed(self) -> bool:
-        """The write failed (``finish`` raises it)."""
+        """The write is known to have failed (``finish`` raises it)."""
         return self._error is not None
 
     def sync(self) -> None:
-        """Start what makes the commit durable on the writer thread, if not started: the hub starts it once the
-        other screens were sent the update, so the writer thread's start does not slow the drawing of it."""
+        """Start what makes the commit durable on the writer thread, if not started (after ``finish``: the answer is
+        read first, and what it raises raised): the hub starts it once the other screens were sent the update, so
+        the writer thread's start does not slow the drawing of it."""
+        if self._answer is not None:
+            self.finish()
         if self._flush is not None:
             self._sync, self._flush = Pending(self._flush), None
 
@@ -521,6 +535,8 @@ class Store:
         self._wal = WalSync(self.path) if not self.url and str(self.path) != ":memory:" else None
         #: PostgreSQL's WAL flushed past an append's asynchronous commit (``Appending.durable``)
         self._pg_flush = PgFlush(self.url) if self.url else None
+        if self._pg_flush is not None:  # an append's answer read (``begin_append``): its number for the flush
+            self._db.on_commit = self._pg_flush.committed
 
     def __repr__(self) -> str:
         return f"Store({sql.shown(self.url) if self.url else str(self.path)!r})"
@@ -633,27 +649,47 @@ class Store:
 
         self._transaction(write)
 
-    def _transaction(self, write, conflict: str | None = None, asynchronous: bool = False) -> None:
+    def _transaction(self, write, conflict: str | None = None, asynchronous: bool = False,
+                     later: bool = False) -> None:
         """``write()`` in one transaction, rolled back on any failure: a disk that cannot take it is
         WriteFailed; a step already written (another process) is Conflict(``conflict``) when one is given.
-        ``asynchronous``: its COMMIT need not wait for the disk (``Database.begin``): the caller makes it durable."""
+        ``asynchronous``: its COMMIT need not wait for the disk (``Database.begin``): the caller makes it durable.
+        ``later`` (PostgreSQL, with ``asynchronous``): sent without waiting for the server's answer, which the
+        caller reads with ``_answered`` (``sql.PostgresDatabase.batch``); SQLite answers at once."""
         db = self._db
         try:
-            with db.batch(blind=asynchronous):  # PostgreSQL: the whole transaction in one round trip
+            with db.batch(blind=asynchronous, later=later):  # PostgreSQL: the whole transaction in one round trip
                 db.begin(asynchronous)
                 write()
                 db.commit()
-        except db.integrity_errors:
+        except BaseException as exc:
             self._rollback()
-            if conflict is None:
+            failure = self._failure(exc, conflict)
+            if failure is exc:
                 raise
-            raise Conflict(conflict) from None
-        except db.write_errors as exc:
-            self._rollback()
-            raise WriteFailed(write_failure(exc)) from exc
-        except BaseException:
-            self._rollback()
-            raise
+            raise failure from (None if isinstance(failure, Conflict) else exc)
+
+    def _failure(self, exc: BaseException, conflict: str | None) -> BaseException:
+        """What a failed write raises: Conflict(``conflict``) for a step already written (another process), when
+        one is given; WriteFailed for a database that cannot take it; anything else as it was."""
+        db = self._db
+        if isinstance(exc, db.integrity_errors) and conflict is not None:
+            return Conflict(conflict)
+        if isinstance(exc, db.write_errors):
+            return WriteFailed(write_failure(exc))
+        return exc
+
+    def _answered(self, answer: "sql.Answer", conflict: str) -> None:
+        """The server's answer to a transaction ``_transaction(later=True)`` sent (read now unless another use of
+        the connection read it already, ``sql.PostgresDatabase.settle``, which rolled a failed one back); raises
+        as ``_transaction``. Under the store's lock."""
+        self._db.settle()
+        exc = answer.error
+        if exc is not None:
+            failure = self._failure(exc, conflict)
+            if failure is exc:
+                raise exc
+            raise failure from (None if isinstance(failure, Conflict) else exc)
 
     def games(self) -> list[GameRecord]:
         with self._lock:
@@ -843,25 +879,33 @@ class Store:
         then must call ``finish()`` (which waits for them, and raises what ``append`` raises), and before it says
         "ok", ``durable()`` (which waits for the disk).
 
-        Both: the events are committed here and now, without waiting for the disk, by the caller's thread (the
-        loop: under gevent psycopg lets the other greenlets run while the server answers); SQLite with
-        ``synchronous=NORMAL``, PostgreSQL with its asynchronous commit (``PgFlush``). What puts them on the disk
-        (the fsync of SQLite's WAL, the flush of PostgreSQL's) runs on the writer thread from ``sync()``."""
-        error = number = None
+        Both: the events are committed without waiting for the disk, by the caller's thread (the loop); SQLite
+        here and now, with ``synchronous=NORMAL``; PostgreSQL with its asynchronous commit (``PgFlush``), the
+        transaction sent here and its answer read by ``finish()`` (``Appending.committed`` is False until then):
+        the caller draws the update meanwhile, while the server works (under gevent the other greenlets run while
+        ``finish`` waits for it). Any other use of the store's connection reads that answer first
+        (``sql.PostgresDatabase.settle``). What puts them on the disk (the fsync of SQLite's WAL, the flush of
+        PostgreSQL's) runs on the writer thread from ``sync()``."""
+        seq = last_seq + len(events)
+        conflict = f"game {game_id} moved past seq {last_seq}"
         with self._lock:
             try:
-                self._append(game_id, last_seq, events, list(applied))
-                if self._pg_flush is not None:
-                    number = self._pg_flush.committed()
+                self._append(game_id, last_seq, events, list(applied), conflict)
             except Exception as exc:  # raised by finish()
-                error = exc
-        seq = last_seq + len(events)
-        flush = None
-        if error is None:
-            flush = self._wal if self._pg_flush is None else partial(self._pg_flush, game_id, seq, number)
-        return Appending(seq, error, flush)
+                return Appending(seq, exc)
+            if self._pg_flush is not None:
+                return Appending(seq, answer=partial(self._appended, self._db.in_flight, game_id, seq, conflict))
+        return Appending(seq, flush=self._wal)
 
-    def _append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied]) -> None:
+    def _appended(self, answer: "sql.Answer", game_id: str, seq: int, conflict: str):
+        """PostgreSQL's answer to an append (``begin_append``), read: what makes it durable (``PgFlush``), or
+        raises as ``append`` does."""
+        with self._lock:
+            self._answered(answer, conflict)
+        # numbered as its answer was read (``on_commit``, whoever read it): after its COMMIT returned, in commit order
+        return partial(self._pg_flush, game_id, seq, answer.number)
+
+    def _append(self, game_id: str, last_seq: int, events: list[Event], applied: list[Applied], conflict: str) -> None:
         def write() -> None:
             self._insert_events(game_id, last_seq, events)
             if applied:
@@ -872,7 +916,7 @@ class Store:
                     "INSERT INTO commands (game_id, seat, cid, seq, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     [(game_id, a.seat, a.cid, a.seq, json.dumps(a.answer), now) for a in applied])
 
-        self._transaction(write, conflict=f"game {game_id} moved past seq {last_seq}", asynchronous=True)
+        self._transaction(write, conflict, asynchronous=True, later=self._pg_flush is not None)
 
     def applied(self, game_id: str, seat: str, cid: str) -> tuple[int, dict] | None:
         """The seq and answer of the command ``cid`` this seat sent, if it was applied within the last hour."""
