@@ -807,8 +807,7 @@ class Hub:
             writing.finish()
             return False
         if writing.committed:  # SQLite: each language's part heard as soon as it is drawn
-            self._send_update(self._render_update(game, changes, before, only=others, renders=renders,
-                                                  each=self._send_now))
+            self._render_update(game, changes, before, only=others, renders=renders, each=self._send_now)
         else:  # PostgreSQL: drawn while the server commits, heard once its answer says it did
             update = self._render_update(game, changes, before, only=others, renders=renders)
             writing.finish()
@@ -1075,14 +1074,12 @@ class Hub:
                 if audience == "screen":
                     self._screen_language_now(game)
                 drawn += [(lang, audience, to) for lang, to in self._language_groups(game, audience, known).items()]
-            if each is None:
-                drawn.sort(key=lambda d: d[0])  # stable: each language's audiences in their order
-            else:  # sent language by language: the one most devices read first (rooms: one per language an
-                # audience's devices read), so most devices hear it soonest
-                rooms_of: Counter = Counter()
-                for lang, _audience, to in drawn:
-                    rooms_of[lang] += len(to)
-                drawn.sort(key=lambda d: (-rooms_of[d[0]], d[0]))
+            # the language most devices read first (rooms: one per language an audience's devices read), so with
+            # ``each`` most devices hear it soonest; stable: each language's audiences in their order
+            rooms_of: Counter = Counter()
+            for lang, _audience, to in drawn:
+                rooms_of[lang] += len(to)
+            drawn.sort(key=lambda d: (-rooms_of[d[0]], d[0]))
             said = None  # the language spoken now: entered again only when the next audience reads another
             for lang, audience, to in drawn:
                 if each is not None and lang != said and rooms:  # the language before this one is drawn: off it goes

@@ -39,6 +39,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import NoReturn
 
 import orjson
 
@@ -664,32 +665,25 @@ class Store:
                 db.commit()
         except BaseException as exc:
             self._rollback()
-            failure = self._failure(exc, conflict)
-            if failure is exc:
-                raise
-            raise failure from (None if isinstance(failure, Conflict) else exc)
+            self._fail(exc, conflict)
 
-    def _failure(self, exc: BaseException, conflict: str | None) -> BaseException:
-        """What a failed write raises: Conflict(``conflict``) for a step already written (another process), when
-        one is given; WriteFailed for a database that cannot take it; anything else as it was."""
+    def _fail(self, exc: BaseException, conflict: str | None) -> NoReturn:
+        """Raise what a failed write raises: Conflict(``conflict``) for a step already written (another process),
+        when one is given; WriteFailed for a database that cannot take it; anything else as it was."""
         db = self._db
         if isinstance(exc, db.integrity_errors) and conflict is not None:
-            return Conflict(conflict)
+            raise Conflict(conflict) from None
         if isinstance(exc, db.write_errors):
-            return WriteFailed(write_failure(exc))
-        return exc
+            raise WriteFailed(write_failure(exc)) from exc
+        raise exc
 
     def _answered(self, answer: "sql.Answer", conflict: str) -> None:
         """The server's answer to a transaction ``_transaction(later=True)`` sent (read now unless another use of
         the connection read it already, ``sql.PostgresDatabase.settle``, which rolled a failed one back); raises
         as ``_transaction``. Under the store's lock."""
         self._db.settle()
-        exc = answer.error
-        if exc is not None:
-            failure = self._failure(exc, conflict)
-            if failure is exc:
-                raise exc
-            raise failure from (None if isinstance(failure, Conflict) else exc)
+        if answer.error is not None:
+            self._fail(answer.error, conflict)
 
     def games(self) -> list[GameRecord]:
         with self._lock:

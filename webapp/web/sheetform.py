@@ -358,7 +358,7 @@ class Cell:
     @property
     def slots(self) -> list[tuple[str, str, str]]:
         """A list of numbers' boxes (``ints``): label, text, input type."""
-        labels = [c[1] if isinstance(c, tuple) else str(c) for c in self.spec.choices]  # a (key, words) pair: its words
+        labels = [label for _value, label in self.spec.options()]
         texts = list(self.picked) + [""] * (len(labels) - len(self.picked))
         labels += [""] * (len(texts) - len(labels))
         return [(label, t, "number" if t == "" or INT_TEXT.match(t) and not t.startswith("+") else "text")
