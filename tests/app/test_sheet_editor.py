@@ -77,7 +77,8 @@ ODD_SHEETS = {
     "phase_tn": [{"attributes": {"strength": 7}, "skills": {}, "weapons": [], "trauma": {"head": 1}}],
 }
 
-TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Cn")), min_size=1, max_size=10)
+#: a text someone types in a cell: not blank (the editor reads a row of blanks as a row left empty, and drops it)
+TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Cn")), min_size=1, max_size=10).filter(str.strip)
 #: columns the rules read in their own notation: random text would only be refused
 NOTATION = {
     ("savage_worlds", "weapons", "damage"): ["Str", "Str+d6", "2d6+1", "Str+d4", "3d6"],
