@@ -449,6 +449,9 @@ COLUMNS = {
 #: how long the server remembers a command id it applied (docs/PROTOCOL.md "Command ids"): a repeat within it is
 #: answered with the first answer; ids older than this are forgotten as new commands are stored
 COMMAND_IDS_KEPT_S = 3600.0
+#: how often a game's append also deletes its command ids older than that (``applied`` skips them meanwhile): not
+#: every append, whose transaction is on the way of every move (on PostgreSQL a third of the server's work)
+COMMAND_IDS_SWEPT_EVERY_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -534,6 +537,9 @@ class Store:
         #: SQLite's WAL, fsynced after a commit (``synchronous=NORMAL`` leaves it out: ``Appending.durable``);
         #: None for PostgreSQL and an in-memory database
         self._wal = WalSync(self.path) if not self.url and str(self.path) != ":memory:" else None
+        #: game id -> when an append last deleted its old command ids (``_append``): forgotten when that append
+        #: failed, so the next one deletes them (a command id an hour old sent again: its repeat is a new command)
+        self._swept: dict[str, float] = {}
         #: PostgreSQL's WAL flushed past an append's asynchronous commit (``Appending.durable``)
         self._pg_flush = PgFlush(self.url) if self.url else None
         if self._pg_flush is not None:  # an append's answer read (``begin_append``): its number for the flush
@@ -886,6 +892,7 @@ class Store:
             try:
                 self._append(game_id, last_seq, events, list(applied), conflict)
             except Exception as exc:  # raised by finish()
+                self._swept.pop(game_id, None)  # (its sweep of old command ids was rolled back with it)
                 return Appending(seq, exc)
             if self._pg_flush is not None:
                 return Appending(seq, answer=partial(self._appended, self._db.in_flight, game_id, seq, conflict))
@@ -895,7 +902,11 @@ class Store:
         """PostgreSQL's answer to an append (``begin_append``), read: what makes it durable (``PgFlush``), or
         raises as ``append`` does."""
         with self._lock:
-            self._answered(answer, conflict)
+            try:
+                self._answered(answer, conflict)
+            except Exception:
+                self._swept.pop(game_id, None)  # (its sweep of old command ids was rolled back with it)
+                raise
         # numbered as its answer was read (``on_commit``, whoever read it): after its COMMIT returned, in commit order
         return partial(self._pg_flush, game_id, seq, answer.number)
 
@@ -904,8 +915,10 @@ class Store:
             self._insert_events(game_id, last_seq, events)
             if applied:
                 now = time.time()
-                self._db.execute("DELETE FROM commands WHERE game_id = ? AND created_at < ?",
-                                 (game_id, now - COMMAND_IDS_KEPT_S))
+                if now >= self._swept.get(game_id, 0.0) + COMMAND_IDS_SWEPT_EVERY_S:
+                    self._swept[game_id] = now
+                    self._db.execute("DELETE FROM commands WHERE game_id = ? AND created_at < ?",
+                                     (game_id, now - COMMAND_IDS_KEPT_S))
                 self._db.executemany(
                     "INSERT INTO commands (game_id, seat, cid, seq, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     [(game_id, a.seat, a.cid, a.seq, json.dumps(a.answer), now) for a in applied])
