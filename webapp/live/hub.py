@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import secrets
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from typing import Any, Callable
 
 import segno
@@ -61,6 +61,8 @@ CONTENDED_FOR_S = 30.0
 #: a safety net only: a batch that lost the write race this many times in a row is refused (each loss means
 #: the other process stored something; the senders' own deadlines, ``SENDER_GIVES_UP``, come first)
 MAX_RACES = 200
+#: command ids a process remembers taking (``Hub._seen_before``): a phone sends a command again within seconds
+SEEN_CIDS_KEPT = 20_000
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 DEFAULT_BASE_URL = "http://localhost:5000"  # `tacmap serve`'s default port, when it has not said where it listens
 #: commands that redraw every screen's whole map (on a big map, a second or two): one at a time per game, the
@@ -101,12 +103,15 @@ class Committed:
 class _Request:
     """One command waiting in its game's queue for a group commit (``Hub.commit``)."""
 
-    __slots__ = ("decide", "gives_up", "alone", "result", "error", "finished", "cid", "answer", "stored")
+    __slots__ = ("decide", "gives_up", "alone", "result", "error", "finished", "cid", "answer", "stored", "look_up")
 
     def __init__(self, decide, gives_up: float | None, alone: bool, cid: tuple[str, str] | None = None,
-                 answer=None) -> None:
+                 answer=None, look_up: bool = False) -> None:
         self.decide, self.gives_up, self.alone = decide, gives_up, alone
         self.cid, self.answer = cid, answer  # (seat, id) stored with its events; its answer from its events
+        #: whether its id is looked for in the log before it is decided (``Hub._decide_batch``): this process
+        #: took a command with that id before, or a write with it lost a race (the id may be the one stored)
+        self.look_up = look_up
         self.result: Committed | None = None
         self.error: BaseException | None = None
         self.finished = False
@@ -219,6 +224,8 @@ class Hub:
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (Hub.commit)
         self.replays = Replays(self, room, actor_for_audience)  # who is shown a past moment now (webapp/live/replaying.py)
         self._cids: dict[tuple[str, str, str], list] = {}  # (game, seat, cid) -> [lock, users]: one at a time
+        #: the command ids this process took lately, (game, seat, cid), oldest first (``_seen_before``)
+        self._seen_cids: OrderedDict[tuple[str, str, str], None] = OrderedDict()
         #: games whose last commit took in commands that queued while it was stored (``_absorb``): a busy game,
         #: whose next update is not rendered ahead of its write (it would likely be rendered again)
         self._absorbing: set[str] = set()
@@ -588,7 +595,9 @@ class Hub:
         answer (``answer(events)``, besides ok and seq); one whose id is stored already is not decided again
         but raises ``Repeat`` with the first answer.
         """
-        request = _Request(decide_events, SENDER_GIVES_UP.get(), alone, COMMAND_ID.get(), answer)
+        cid = COMMAND_ID.get()
+        request = _Request(decide_events, SENDER_GIVES_UP.get(), alone, cid, answer,
+                           look_up=cid is not None and self._seen_before(game_id, cid))
         with self._guard:
             self._pending.setdefault(game_id, []).append(request)
         queued = COMMAND_QUEUED.get()
@@ -604,6 +613,23 @@ class Hub:
         for stored in request.stored:  # on the disk before its sender hears "ok"; the game's next batch
             stored.durable()  # goes on meanwhile (the fsyncs are done in the order of their commits)
         return request.result
+
+    def _seen_before(self, game_id: str, cid: tuple[str, str]) -> bool:
+        """Whether this process took a command with this id lately (``SEEN_CIDS_KEPT`` ids), and notes it: a
+        command sent again (a phone that did not hear its answer) is looked for in the log before it is decided
+        (``_decide_batch``). One never seen here is decided at once: were it stored already (by another process,
+        or before a restart), the log's key on the id refuses its write (``Conflict``), and it is looked for
+        then. On PostgreSQL that look-up is a round trip to the server on the way of every command."""
+        key = (game_id, *cid)
+        with self._guard:
+            seen = key in self._seen_cids
+            if seen:
+                self._seen_cids.move_to_end(key)
+            else:
+                self._seen_cids[key] = None
+                if len(self._seen_cids) > SEEN_CIDS_KEPT:
+                    self._seen_cids.popitem(last=False)
+        return seen
 
     def _run_queue(self, game_id: str) -> None:
         """Holding the game's lock: run the requests waiting for this game now, in batches. (Each request's
@@ -653,6 +679,8 @@ class Hub:
                 continue
             except Conflict:  # another process wrote first: catch up with its events, decide again on them
                 races += 1
+                for request in batch:  # (or a command's id is stored already: its repeat)
+                    request.look_up = True
                 if races >= MAX_RACES:  # never seen in practice: the senders try again, nothing of theirs is stored
                     log.warning("game %s: lost the write race %s times in a row", game_id, races)
                     self._games.pop(game_id, None)
@@ -857,8 +885,11 @@ class Hub:
                     self._contended[game_id] = time.monotonic() + CONTENDED_FOR_S
                 else:
                     self._games.pop(game_id, None)
+                again = [r for r in take if not r.finished]
+                for request in again:
+                    request.look_up = True  # (the conflict may be its id, stored already)
                 with self._guard:
-                    self._pending.setdefault(game_id, [])[:0] = [r for r in take if not r.finished]
+                    self._pending.setdefault(game_id, [])[:0] = again
                 log.info("game %s: commands that joined a commit go back to wait (%r)", game_id, exc)
                 return None, decided
             decided = decided + more
@@ -891,18 +922,17 @@ class Hub:
             if request.gives_up is not None and time.monotonic() > request.gives_up:
                 request.fail(Rejected(TOO_LATE, code="busy"))  # it waited that long: too late now
                 continue
-            if request.cid is not None:  # on the state caught up with the log: another process's commit counts
-                first = self.store.applied(game.id, *request.cid)
-                if first is not None:
-                    request.fail(Repeat(Committed(first[0], [], {**first[1], "repeat": True})))
-                    continue
+            if request.look_up and self._repeated(game, request):
+                continue
             try:
                 events = request.decide(game)
             except Exception as exc:  # refused (or a bug): this request only; the state is untouched
-                request.fail(exc)
+                if request.look_up or not self._repeated(game, request):  # (a command done already may be
+                    request.fail(exc)  # refused as done)
                 continue
             if not events:  # nothing changed (Save on an unchanged row): nothing to write or tell
-                request.succeed(Committed(game.seq, []))
+                if request.look_up or not self._repeated(game, request):
+                    request.succeed(Committed(game.seq, []))
                 continue
             try:
                 for event in events:
@@ -911,6 +941,19 @@ class Hub:
                 raise _Unappliable(request, exc) from exc
             decided.append((request, events))
         return decided
+
+    def _repeated(self, game: Game, request: "_Request") -> bool:
+        """Whether the request's command id is stored already (on the state caught up with the log: another
+        process's commit counts); it is then answered as its first sending was (``Repeat``). Asked before a
+        request is decided when it may be a repeat (``look_up``), and for a command decided without the
+        look-up whose decision writes nothing (a repeat's decision is often a refusal: the move was made)."""
+        if request.cid is None or request.finished:
+            return False
+        first = self.store.applied(game.id, *request.cid)
+        if first is None:
+            return False
+        request.fail(Repeat(Committed(first[0], [], {**first[1], "repeat": True})))
+        return True
 
     # --- connections and audiences ----------------------------------------
 
