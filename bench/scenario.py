@@ -7,6 +7,8 @@ made in a live server (over HTTP) and in-process (Flask's test client).
 
 from __future__ import annotations
 
+import itertools
+import os
 from dataclasses import dataclass, field
 
 from rules import movement
@@ -79,5 +81,12 @@ def build(call, n_players: int, n_movers: int = 4) -> BenchGame:
     return game
 
 
+#: this process's command ids (``move``)
+_COMMAND_IDS = itertools.count(1)
+
+
 def move(token_id: str, cell) -> dict:
-    return {"type": "move_token", "token_id": token_id, "x": cell[0], "y": cell[1]}
+    """A move command as a phone's or the GM's page sends it (static/js/live.js): with a command id of its own,
+    which the server stores with its events (and looks for in the log only when it may be a repeat)."""
+    return {"type": "move_token", "token_id": token_id, "x": cell[0], "y": cell[1],
+            "cid": f"bench-{os.getpid()}.{next(_COMMAND_IDS)}"}
