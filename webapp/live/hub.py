@@ -927,8 +927,9 @@ class Hub:
             try:
                 events = request.decide(game)
             except Exception as exc:  # refused (or a bug): this request only; the state is untouched
-                if request.look_up or not self._repeated(game, request):  # (a command done already may be
-                    request.fail(exc)  # refused as done)
+                # (a repeat decided again is often refused as done: the first answer is its answer then)
+                if request.look_up or not self._repeated(game, request):
+                    request.fail(exc)
                 continue
             if not events:  # nothing changed (Save on an unchanged row): nothing to write or tell
                 if request.look_up or not self._repeated(game, request):
