@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from .. import odds as core_odds
 from ..system import AttackRequest, AttackResult
 from . import cover as cover_mod
@@ -111,10 +113,12 @@ def _order(label: str) -> tuple:
     return (1 + (head == "critical"), SEVERITIES.index(tail) if tail in SEVERITIES else -1, label)
 
 
-def _hits_outcome(hit_nets: list[int], defense_total: int, base: int, impact: bool, crit_d10: bool, crit_basis: str,
-                  soak: int, stamina_left: int, no_wounds: bool, extra_wounds: int) -> dict[str, float]:
+@functools.lru_cache(maxsize=4096)
+def _hits_outcome(hit_nets: tuple[int, ...], defense_total: int, base: int, impact: bool, crit_d10: bool, crit_basis: str,
+                  soak: int, stamina_left: int, no_wounds: bool, extra_wounds: int) -> tuple[tuple[str, float], ...]:
     """Outcome lines of the hits of one attack and defense total: the damage of each hit
-    (a critical's d10 enumerated), Stamina first and Wounds after, hit after hit."""
+    (a critical's d10 enumerated), Stamina first and Wounds after, hit after hit. Kept for the next call with the
+    same values: a preview asks again for every defense the target may choose, and for the next target alike."""
     crit_any = False
     # states: (Stamina left, Wounds, damage after soak > 0) -> p
     states: dict[tuple[int, int, bool], float] = {(stamina_left, 0, False): 1.0}
@@ -139,7 +143,7 @@ def _hits_outcome(hit_nets: list[int], defense_total: int, base: int, impact: bo
     for (_st, w, hurt), p in states.items():
         label = _hit_line(crit_any, _severity(1 if hurt else 0, w))
         out[label] = out.get(label, 0) + p
-    return out
+    return tuple(out.items())
 
 
 def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: dict) -> list[dict]:
@@ -167,32 +171,41 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     st_left = stamina(tgt.sheet)
     no_wounds = bool(action.extra.get("no_wounds"))
     extra_wounds = num(action.extra.get("wounds"))
-    out: dict[str, float] = {}
-    cache: dict[tuple, dict[str, float]] = {}
+    # An attack total ``a`` against a defense total ``d`` ends as its net ``a - d`` says (each bullet's net, the
+    # maneuver's margin), and as ``a`` says only in two ways: a total under 1 is a plain miss (``_avoided``),
+    # and a critical judged on the attack (``critical_basis`` "attack": each bullet's ``net + d``, that is
+    # ``a`` less 2 a bullet). So the pairs are summed by (net, what of ``a`` counts) first, and each sum judged once:
+    # a few dozen judgements rather than one per pair (hundreds; the preview judges every defense the target has).
+    by_total = crit_basis not in ("net", "always")
+    pairs: dict[tuple[int, int], float] = {}
     for a, pa in att.items():
+        of_a = a if by_total else int(a < 1)
         for d, pd in dfn.items():
-            nets = [a - 2 * i - d for i in range(plan.bullets)]
-            hit_nets = hit_nets_of(action, nets)
-            if not hit_nets:
-                label = _avoided(a, plan.defense)
-                out[label] = out.get(label, 0) + pa * pd
-                continue
-            if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot", "break_pin"):
-                label = MANEUVER_LINES.get(action.key, MANEUVER_LINES["disarm"])
-                if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
-                    label = WEAPON_TAKEN
-                out[label] = out.get(label, 0) + pa * pd
-                continue
-            key = (tuple(hit_nets), None if crit_basis == "net" else d)
-            if key not in cache:
-                crit_b = "net" if crit_basis == "net" else "total"
-                if crit_basis == "always":
-                    lines = _hits_outcome(hit_nets, 10 ** 6, base, impact, crit_d10, "total", soak, st_left, no_wounds, extra_wounds)
-                else:
-                    lines = _hits_outcome(hit_nets, d, base, impact, crit_d10, crit_b, soak, st_left, no_wounds, extra_wounds)
-                cache[key] = lines
-            for label, q in cache[key].items():
-                out[label] = out.get(label, 0) + pa * pd * q
+            key = (a - d, of_a)
+            pairs[key] = pairs.get(key, 0.0) + pa * pd
+    out: dict[str, float] = {}
+    for (net, of_a), p in pairs.items():
+        nets = [net - 2 * i for i in range(plan.bullets)]
+        hit_nets = hit_nets_of(action, nets)
+        if not hit_nets:
+            label = _avoided(of_a if by_total else 1 - of_a, plan.defense)
+            out[label] = out.get(label, 0) + p
+            continue
+        if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot", "break_pin"):
+            label = MANEUVER_LINES.get(action.key, MANEUVER_LINES["disarm"])
+            if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
+                label = WEAPON_TAKEN
+            out[label] = out.get(label, 0) + p
+            continue
+        if crit_basis == "always":
+            defense_total, basis = 10 ** 6, "total"
+        elif by_total:  # (the defense total: ``a`` less the net)
+            defense_total, basis = of_a - net, "total"
+        else:
+            defense_total, basis = 0, "net"
+        for label, q in _hits_outcome(tuple(hit_nets), defense_total, base, impact, crit_d10, basis, soak, st_left,
+                                      no_wounds, extra_wounds):
+            out[label] = out.get(label, 0) + p * q
     total = sum(out.values()) or 1.0
     return [{"label": k, "p": v / total} for k, v in sorted(out.items(), key=lambda kv: _order(kv[0])) if v > 0]
 
