@@ -32,9 +32,10 @@ STEPS = [
     ("webapp.game.table", "parse_command", "parse (pydantic, text checks)"),
     ("webapp.game.table", "authorize", "authorize (access matrix)"),
     ("webapp.game.table", "decide", "decide (rules: the way)"),
-    ("webapp.storage.store", "Store.append", "store.append (SQLite commit)"),
+    ("webapp.storage.store", "Store.begin_append", "store (SQLite commit)"),
     ("webapp.game.table", "evolve", "evolve"),
-    ("webapp.live.hub", "Hub._broadcast", "broadcast (render + emit)"),
+    ("webapp.live.hub", "Hub._render_update", "render (the others' part sent as drawn)"),
+    ("webapp.live.hub", "Hub._send_update", "emit the update"),
 ]
 
 
@@ -78,12 +79,12 @@ def main() -> None:
     parser.add_argument("--html", default=None, help="write pyinstrument's HTML report here")
     parser.add_argument("--all", action="store_true", help="show every frame of the call tree (library ones too)")
     parser.add_argument("--no-broadcast", action="store_true",
-                        help="leave out Hub._broadcast (render and emit): the command side alone")
+                        help="leave out the update's render and emit (no audience): the command side alone")
     args = parser.parse_args()
     if args.no_broadcast:
         from webapp.live.hub import Hub
 
-        Hub._broadcast = lambda self, game, before, events: None
+        Hub._audiences = lambda self, game: []  # nobody to draw the update for, nor send it to
 
     from webapp import create_app
 
@@ -118,7 +119,7 @@ def main() -> None:
         print(f"{args.moves} moves, {args.screens} screens: CPU per command median {statistics.median(per):.2f} ms, "
               f"mean {total / len(per):.2f} ms")
         for label, seconds in totals.items():
-            print(f"  {label:<32} {seconds * 1000 / args.moves:6.2f} ms  ({seconds * 1000 / total:5.1%})")
+            print(f"  {label:<40} {seconds * 1000 / args.moves:6.2f} ms  ({seconds * 1000 / total:5.1%})")
 
         try:
             from pyinstrument import Profiler
