@@ -179,7 +179,7 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     by_total = crit_basis not in ("net", "always")
     pairs: dict[tuple[int, int], float] = {}
     for a, pa in att.items():
-        of_a = a if by_total else int(a < 1)
+        of_a = a if by_total else min(max(a, 0), 1)  # (else an attack total standing for all alike: 0 under 1, 1 not)
         for d, pd in dfn.items():
             key = (a - d, of_a)
             pairs[key] = pairs.get(key, 0.0) + pa * pd
@@ -188,7 +188,7 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
         nets = [net - 2 * i for i in range(plan.bullets)]
         hit_nets = hit_nets_of(action, nets)
         if not hit_nets:
-            label = _avoided(of_a if by_total else 1 - of_a, plan.defense)
+            label = _avoided(of_a, plan.defense)
             out[label] = out.get(label, 0) + p
             continue
         if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot", "break_pin"):
