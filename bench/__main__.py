@@ -9,6 +9,7 @@ table and the others still run (exit status 1 then); a figure off its target is 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import os
 import statistics
@@ -28,12 +29,14 @@ FULL = {"propagation": {8: 400, 50: 100}, "pages": {"repeat": 30, "moves": 60}, 
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
         "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}},
-        "postgresql": {"propagation": {8: 400, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300}}}
+        "postgresql": {"propagation": {8: 400, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
+                       "load": {"seconds": 60.0}}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
          "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0},
          "replay": {"jumps": 10}, "history": {"recap": {"repeat": 2}},
-         "postgresql": {"propagation": {8: 30, 50: 10}, "throughput": {"batches": 1, "rounds": 1, "count": 150}}}
+         "postgresql": {"propagation": {8: 30, 50: 10}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
+                       "load": {"seconds": 10.0}}}
 
 
 def propagation_rows(plan, database=None, title="1. Move propagation", languages=()) -> list[Row]:
@@ -239,12 +242,18 @@ def postgresql_rows(plan) -> list[Row]:
     if binaries() is None:
         return [Row("10. PostgreSQL: not measured (PostgreSQL is not installed: apt-get install postgresql)",
                     section=True)]
+    from . import load
+
     cluster = Cluster(durable=True)
     try:
-        return (propagation_rows(plan["propagation"], cluster.database, "10. PostgreSQL (--database): move propagation")
+        rows = (propagation_rows(plan["propagation"], cluster.database, "10. PostgreSQL (--database): move propagation")
                 + throughput_rows(plan["throughput"], cluster.database, "10. PostgreSQL (--database): throughput"))
     finally:
         cluster.stop()
+    # section 5's load on two "machines" (each process its own data folder, one PostgreSQL, one Redis): a cluster
+    # of its own, started and stopped by the run
+    return rows + [dataclasses.replace(r, figure=r.figure.replace("5. Load,", "10. PostgreSQL: load,", 1))
+                   for r in load.section_rows(("machines",), **plan["load"])]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,10 @@
 """Load: many games at once, each moving a token several times a second, against one server process
 and against two on one data folder sharing a Redis message queue.
 
-Run: ``python -m bench.load [--quick] [--games 10] [--rate 5] [--seconds 60] [--mode one,two]``
-(from the repository root). ``--quick``: 10 s instead of 60.
+Run: ``python -m bench.load [--quick] [--games 10] [--rate 5] [--seconds 60] [--mode one,two,machines]``
+(from the repository root). ``--quick``: 10 s instead of 60. ``machines`` (#38, run by ``python -m bench``'s
+PostgreSQL section): two processes with a data folder each, their games in one PostgreSQL database, on one
+Redis, as two machines of a convention room would be.
 
 Each game (made through the JSON API, a 24 x 16 map with a few walls) has 6 Socket.IO clients: the
 GM's page, the table screen and 4 players' phones, each player owning one token, the GM one NPC.
@@ -65,8 +67,9 @@ GAMES, CLIENTS, RATE, SECONDS, QUICK_SECONDS = 10, 6, 5.0, 60.0, 10.0
 N_PLAYERS = 4
 ACK_TIMEOUT = 15.0  # a command not answered by then counts as timed out
 SETTLE = 15.0  # after the last ack: time for the last updates to reach every client
-MODES = ("one", "two")
-MODE_NAMES = {"one": "one process", "two": "two processes on Redis"}
+MODES = ("one", "two")  # the load section's; "machines" runs in the PostgreSQL section (bench/__main__.py)
+MODE_NAMES = {"one": "one process", "two": "two processes on Redis",
+              "machines": "two \"machines\" (#38): two processes, each its own data folder, on one PostgreSQL and Redis"}
 
 # the map: 24 x 16, walls around two rooms; the movers stand on row 7, away from every wall
 MAP = {"width": 24, "height": 16, "walls": [
@@ -427,20 +430,32 @@ def quarters(samples: list[tuple[float, float]]) -> list[float]:
 
 
 def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rate: float = RATE) -> dict:
-    """One load run: ``mode`` "one" (one ``tacmap serve``) or "two" (two on one data folder and Redis)."""
-    if mode not in MODES:
-        raise ValueError(f"mode: one of {', '.join(MODES)}")
+    """One load run: ``mode`` "one" (one ``tacmap serve``), "two" (two on one data folder and Redis) or "machines"
+    (two with a data folder each, their games in one PostgreSQL database, on one Redis: #38's several machines;
+    a throwaway cluster with PostgreSQL's own defaults, every commit flushed to disk, as the PostgreSQL section's)."""
+    if mode not in MODE_NAMES:
+        raise ValueError(f"mode: one of {', '.join(MODE_NAMES)}")
     with ExitStack() as stack:
-        mq = []
-        if mode == "two":
+        mq, database = [], None
+        if mode in ("two", "machines"):
             if not serve_has_message_queue():
                 raise Skipped("tacmap serve has no --message-queue option in this checkout")
             redis = stack.enter_context(Redis())
             mq = ["--message-queue", redis.url]
+        if mode == "machines":
+            from .pgcluster import Cluster, binaries
+
+            if binaries() is None:
+                raise Skipped("PostgreSQL is not installed (apt-get install postgresql)")
+            cluster = Cluster(durable=True)
+            stack.callback(cluster.stop)
+            database = cluster.database()
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-load-"))
         servers = []
-        for name in (["A", "B"] if mode == "two" else ["A"]):
-            s = Server.tacmap(data_dir)
+        for name in (["A"] if mode == "one" else ["A", "B"]):
+            folder = data_dir if mode != "machines" else stack.enter_context(
+                tempfile.TemporaryDirectory(prefix=f"tacmap-load-{name}-"))
+            s = Server.tacmap(folder, database)
             s.name, s.argv = f"tacmap {name}", s.argv + mq
             servers.append(s)
         clients: list[LoadClient] = []
@@ -565,11 +580,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=GAMES, help=f"games at once (default {GAMES})")
     parser.add_argument("--rate", type=float, default=RATE, help=f"moves a second per game (default {RATE:g})")
     parser.add_argument("--mode", default=",".join(MODES),
-                        help="one (one server process), two (two on Redis), or both (default one,two)")
+                        help="one (one server process), two (two on Redis), machines (two with a data folder each "
+                             "on one PostgreSQL and Redis); comma-separated (default one,two)")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.mode.split(",") if m.strip()]
-    if set(modes) - set(MODES) or not modes:
-        parser.error(f"--mode: one or more of {', '.join(MODES)}")
+    if set(modes) - set(MODE_NAMES) or not modes:
+        parser.error(f"--mode: one or more of {', '.join(MODE_NAMES)}")
     if args.games < 1 or args.rate <= 0 or (args.seconds is not None and args.seconds <= 0):
         parser.error("--games, --rate and --seconds must be positive")
     seconds = args.seconds if args.seconds is not None else QUICK_SECONDS if args.quick else SECONDS

@@ -29,3 +29,37 @@ def test_the_languages_of_every_process_are_known(redis_url):  # noqa: F811
     finally:
         a.close()
         b.close()
+
+
+def test_one_update_reads_the_shared_connections_once(app, client, demo, redis_url, monkeypatch):  # noqa: F811
+    """Who is online and the languages to draw in come from one read of Redis per update (a read per part of
+    it, the others' and the GM's drawn after, was four round trips on every command), and the update is still
+    drawn in the language a connection on another process reads."""
+    from webapp.game.model import GM
+    from webapp.live.hub import language_room
+
+    hub = app.extensions["tacmap"]
+    here = shared.Shared(shared.connect(redis_url))
+    there = shared.Shared(shared.connect(redis_url))
+    joined = client.post(f"/api/games/{demo.id}/players", json={"join_code": demo.join_code, "name": "Ana"})
+    assert joined.status_code == 201, joined.get_json()
+    game = hub.game(demo.id)
+    player = next(iter(game.players))
+    token = next(iter(game.tokens.values()))
+    reads, rooms = [], []
+    real_members = here._members
+    monkeypatch.setattr(here, "_members", lambda game_id: reads.append(game_id) or real_members(game_id))
+    monkeypatch.setattr(hub.socketio, "emit", lambda event, data, to=None, **kw: rooms.extend(
+        [to] if isinstance(to, str) else to or []) if event == "update" else None)
+    before = hub.shared
+    hub.shared = here
+    try:
+        there.opened("far-phone", demo.id, f"player:{player}", "de")
+        with app.test_request_context():
+            hub.execute(demo.id, GM, {"type": "move_token", "token_id": token.id, "x": token.x + 1, "y": token.y})
+    finally:
+        hub.shared = before
+        here.close()
+        there.close()
+    assert reads == [demo.id]
+    assert language_room(demo.id, f"player:{player}", "de") in rooms

@@ -37,6 +37,15 @@ class LocalShared:
     def audiences(self, game_id):
         return Counter()
 
+    def connections(self, game_id):
+        return []
+
+    def languages(self, game_id):  # no device connected anywhere: each audience drawn in English
+        return {}
+
+    def presence(self, game_id):
+        return self.audiences(game_id), self.languages(game_id)
+
 
 @pytest.fixture
 def hubs(tmp_path, backend):
@@ -70,6 +79,26 @@ def test_a_process_sees_what_the_other_appended_before_it_decides_or_renders(hub
     done = b.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": 4, "y": 2})
     assert done.events[0].data["from"] == [3, 2]
     assert a.game(game_id).tokens[ogre].x == 4
+
+
+def test_catching_up_with_the_other_process_reads_the_log_head_once(hubs, monkeypatch):
+    """On PostgreSQL each read is a round trip to its server, on the way of the command that asks for the game."""
+    a, b = hubs
+    game_id = a.create_game("heads", "plain_grid").id
+    ogre = add_token(a, game_id, "Ogre", 2, 2)
+    b.game(game_id)
+    a.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": 3, "y": 2})
+    reads = Counter()
+    for name in ("last_seq", "events"):
+        real = getattr(b.store, name)
+        monkeypatch.setattr(b.store, name, lambda *args, _real=real, _name=name, **kw: (
+            reads.update([_name]), _real(*args, **kw))[1])
+    seen = b.game(game_id)
+    assert (seen.seq, seen.tokens[ogre].x) == (a.game(game_id).seq, 3)
+    assert reads == {"last_seq": 1, "events": 1}
+    reads.clear()
+    assert b.game(game_id).seq == seen.seq  # nothing new: the head alone
+    assert reads == {"last_seq": 1}
 
 
 def test_the_writer_that_loses_the_race_decides_again_on_the_fresh_state(hubs):

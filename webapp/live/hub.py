@@ -135,6 +135,15 @@ class _Update:
     shown: dict  # (game, audience) -> (seq, parts sent): ``Hub._shown`` once it is sent
 
 
+#: the key in an update's shared renders (``render.fragments``' ``renders``) of what it reads once for all its parts
+_READ_ONCE = ("hub: read once per update",)
+
+
+def _players_in(audiences) -> set[str]:
+    """The player ids among audiences ("player:<id>")."""
+    return {aud.split(":", 1)[1] for aud in audiences if aud.startswith("player:")}
+
+
 def _to_the_gm(message: tuple) -> bool:
     """Whether an update's message (``(html, from seq), rooms``) goes to the GM's room (sent last)."""
     return any(r.partition("|")[0].endswith(":gm") for r in message[1])  # its language's room (language_room)
@@ -275,8 +284,10 @@ class Hub:
                     return None
                 game = self._load(game_id)
                 self._games[game_id] = game
-            elif self.shared is not None and self.store.last_seq(game_id) != game.seq:
-                game = self._catch_up(game_id, game)
+            elif self.shared is not None:
+                head = self.store.last_seq(game_id)
+                if head != game.seq:
+                    game = self._catch_up(game_id, game, head)
             return game
 
     def _load(self, game_id: str) -> Game:
@@ -285,10 +296,12 @@ class Hub:
         game = self._games[game_id] = load_game(self.store, game_id)
         return game
 
-    def _catch_up(self, game_id: str, cached: Game) -> Game:
+    def _catch_up(self, game_id: str, cached: Game, head: int | None = None) -> Game:
         """The cached game (consistent with the log up to its seq) with the events other processes appended
-        since; rebuilt from the log when that cannot be (the log is shorter, or an event does not apply)."""
-        if self.store.last_seq(game_id) >= cached.seq:
+        since; rebuilt from the log when that cannot be (the log is shorter, or an event does not apply).
+        ``head``: the log's last seq, when the caller has just read it (else read here: one round trip less
+        on the way of a command when another process wrote, which on PostgreSQL is one to its server)."""
+        if (self.store.last_seq(game_id) if head is None else head) >= cached.seq:
             events = self.store.events(game_id, after=cached.seq)  # DamagedLog: this game is out of service
             if events:  # another process writes to this game: keep a copy before deciding (``_backup``)
                 self._contended[game_id] = time.monotonic() + CONTENDED_FOR_S
@@ -1058,13 +1071,23 @@ class Hub:
             with self.app.test_request_context(base_url=self.base_url()), self.lock(game_id):
                 self._emit(game, {"players"}, only=["gm"], before=game.seq)
 
+    def _every_language_if_unknown(self, game: Game, known: dict[str, set[str]] | None) -> dict[str, set[str]]:
+        """``shared``'s languages, or every language for every audience when Redis did not answer."""
+        return {audience: set(language.CHOOSABLE) for audience in self._audiences(game)} if known is None else known
+
+    def _online_and_languages(self, game: Game) -> tuple[set[str], dict[str, set[str]]]:
+        """``online_players`` and ``device_languages``: with ``shared``, from one read of Redis."""
+        if self.shared is None:
+            return self.online_players(game.id), self.device_languages(game)
+        audiences, known = self.shared.presence(game.id)
+        return _players_in(audiences), self._every_language_if_unknown(game, known)
+
     def online_players(self, game_id: str) -> set[str]:
         """The players connected to this game now: to this process, or with ``shared``, to any."""
         if self.shared is not None:
-            return {aud.split(":", 1)[1] for aud in self.shared.audiences(game_id) if aud.startswith("player:")}
+            return _players_in(self.shared.audiences(game_id))
         with self._guard:
-            return {aud.split(":", 1)[1] for (g, aud), n in self._presence.items()
-                    if g == game_id and aud.startswith("player:") and n > 0}
+            return _players_in(aud for (g, aud), n in self._presence.items() if g == game_id and n > 0)
 
     def _audiences(self, game: Game) -> list[str]:
         """The audiences to render for: those connected to this process; with ``shared``, every audience
@@ -1102,9 +1125,12 @@ class Hub:
         shared renders (``render.fragments``), when another part of the same update was drawn already.
         ``each``: given each language's part as soon as it is drawn (its devices hear it while the next language
         is drawn: the languages read by the most devices first); what is returned then holds nothing more."""
-        extra, online = self._shown_to_all(game.id), self.online_players(game.id)
-        known = self.device_languages(game)
         renders = {} if renders is None else renders
+        # read once per update, for its first part and the GM's drawn after it (with ``shared``: one read of Redis)
+        found = renders.get(_READ_ONCE)
+        if found is None:
+            found = renders[_READ_ONCE] = (self._shown_to_all(game.id), *self._online_and_languages(game))
+        extra, online, known = found
         rooms: dict[tuple, list[str]] = {}  # (html, from seq) -> the rooms it goes to, in the order first rendered
         shown: dict[tuple, tuple] = {}  # (game, audience) -> what it will have been sent (``self._shown``)
         # once per language each audience's devices read (#37): the parts each language shares with another
@@ -1164,10 +1190,7 @@ class Hub:
         """The languages each audience's devices read: this process's connections, or with several processes
         (``shared``) every process's (as Redis knows them; every language when it does not answer)."""
         if self.shared is not None:
-            known = self.shared.languages(game.id)
-            if known is None:
-                return {audience: set(language.CHOOSABLE) for audience in self._audiences(game)}
-            return known
+            return self._every_language_if_unknown(game, self.shared.languages(game.id))
         out: dict[str, set[str]] = {}
         with self._guard:
             for (g, aud, lang), n in self._languages.items():

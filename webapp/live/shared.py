@@ -135,6 +135,14 @@ def room_manager(url: str):
     return RoomManager(url, channel="flask-socketio", redis_options={"socket_connect_timeout": 3})
 
 
+def _languages(members: list) -> dict[str, set[str]]:
+    """Each audience's devices' languages, from ``Shared._members``' connections."""
+    out: dict[str, set[str]] = {}
+    for _sid, _p, audience, _t, _m, language in members:
+        out.setdefault(audience, set()).add(language)
+    return out
+
+
 class Shared:
     """This process's view of what all the processes share in Redis."""
 
@@ -215,12 +223,15 @@ class Shared:
     def languages(self, game_id: str) -> dict[str, set[str]] | None:
         """The languages the connections of each audience read, on all processes; None when Redis does not answer."""
         members, answered = self._members(game_id)
-        if not answered:
-            return None
-        out: dict[str, set[str]] = {}
-        for _sid, _p, audience, _t, _m, language in members:
-            out.setdefault(audience, set()).add(language)
-        return out
+        return _languages(members) if answered else None
+
+    def presence(self, game_id: str) -> tuple[Counter[str], dict[str, set[str]] | None]:
+        """``audiences`` and ``languages`` from one read of Redis (an update needs both: who is online, and the
+        languages to draw it in)."""
+        with self._lock:
+            self._games.add(game_id)
+        members, answered = self._members(game_id)
+        return Counter(m[2] for m in members), (_languages(members) if answered else None)
 
     def audiences(self, game_id: str) -> Counter[str]:
         """How many connections each audience of a game has, on all processes together."""
