@@ -67,9 +67,19 @@ class Cluster:
                     "-c", f"unix_socket_directories={self.folder}", "-c", "max_connections=200"]
         if not durable:
             settings += ["-c", "fsync=off", "-c", "full_page_writes=off"]
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "-t", "60",
-                  "-o", " ".join(settings), "start")
+        self._settings = " ".join(settings)
+        self.start_server()
         self._template = None
+
+    def start_server(self) -> None:
+        """Start the server (again, after ``stop_server``), on the same port and data."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "-t", "60",
+                  "-o", self._settings, "start")
+
+    def stop_server(self) -> None:
+        """Stop the server as an administrator's restart does (``-m fast``: its connections are ended); the cluster
+        stays, ``start_server`` brings it back."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def _run(self, tool: str, *args: str) -> None:
         argv = [str(self.bin / tool), *args]

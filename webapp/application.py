@@ -13,8 +13,9 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
+from .game.model import Rejected
 from .game.text import SocketJSON, measure
-from .live.hub import Hub
+from .live.hub import DATABASE_AWAY, Hub
 from .live.language import refusal_text as refusal
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
 from .storage import private
@@ -189,6 +190,14 @@ def create_app(config: dict | None = None) -> Flask:
     @app.errorhandler(WriteFailed)
     def not_stored(exc: WriteFailed):  # a new game or seat the disk could not take: nothing was made
         return http_error(InsufficientStorage(str(exc)))
+
+    def database_away(exc: Exception):  # PostgreSQL restarting, its network down: tried again on the next request
+        app.logger.warning("the database does not answer (%s %s): %s", request.method, request.path, exc)
+        return http_error(ServiceUnavailable(DATABASE_AWAY if request.path.startswith("/api/")
+                                             else refusal(Rejected(DATABASE_AWAY))))
+
+    for kind in store.unavailable:
+        app.register_error_handler(kind, database_away)
 
     @app.get("/favicon.ico")
     def favicon():

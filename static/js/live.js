@@ -9,6 +9,7 @@
   let seq = parseInt(root.dataset.seq, 10) || 0;
   const status = document.getElementById("conn");
   let ended = false;
+  const REFUSED_RETRY_MS = 3000;  // a connection the server turned down for now is tried again after this
 
   function setStatus(text, cls, title) {
     if (!status) return;
@@ -54,10 +55,19 @@
   window.addEventListener("online", () => {
     if (!ended && !socket.connected) { socket.disconnect(); socket.connect(); }
   });
+  let refusedRetry = null;
   socket.on("connect_error", (err) => {
     if (ended) return;
     if (/not valid/.test(err.message || "")) {
       stop(t("This device no longer has a seat in this game."));
+      return;
+    }
+    if (!socket.active) {
+      // the server answered but turned the connection down for now, saying why (its database does not answer:
+      // restarting): socket.io does not try again by itself after a refusal, so this page does, shortly
+      setStatus(t("can't reach the game — retrying…"), "down", err.message);
+      clearTimeout(refusedRetry);
+      refusedRetry = setTimeout(() => { if (!ended && !socket.connected) socket.connect(); }, REFUSED_RETRY_MS);
       return;
     }
     // the server is away (laptop asleep, Wi-Fi dropped): say so in the table's words

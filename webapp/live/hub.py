@@ -54,6 +54,9 @@ SENDER_GIVES_UP: contextvars.ContextVar[float | None] = contextvars.ContextVar("
 #: called once the command being run has joined its game's queue (set by events.lanes: the sender's next
 #: command may start then, and queues behind it, so the two can share one commit)
 COMMAND_QUEUED: contextvars.ContextVar[Any] = contextvars.ContextVar("command_queued", default=None)
+#: what a request or a command hears while the database does not answer (PostgreSQL restarting, its network down)
+DATABASE_AWAY = N_("The game's database does not answer (it may be restarting): nothing was changed. Try again in a "
+                   "moment.")
 TOO_LATE = N_("the server was too busy to do that in time; nothing changed, try again")
 #: how long after another process last wrote to a game (or won a write race) this one keeps a copy of the state
 #: before each batch it decides (``_backup``), so that losing the race costs a catch-up from the log, not a reload
@@ -706,8 +709,11 @@ class Hub:
                 # not on disk, so not in memory either: the state never runs ahead of the log
                 self._games.pop(game_id, None)
                 log.error("game %s: %s", game_id, exc.__cause__ or exc)
+                away = self.store.away(exc.__cause__)  # the database's server, restarting: said
+                # so in the sender's language (and not where it is: the phones need not know the database's address)
                 for request in batch:
-                    request.fail(Rejected(str(exc), code="not_stored"))
+                    request.fail(Rejected(DATABASE_AWAY, code="unavailable") if away
+                                 else Rejected(str(exc), code="not_stored"))
                 self._send_fresh_copies(game_id)
                 return
             except BaseException:
@@ -868,6 +874,8 @@ class Hub:
             game = self.game(game_id)
             if game is not None:
                 self._emit(game, render.EVERYTHING, before=None)
+        except self.store.unavailable as exc:  # nothing was sent of it then; the screens' next update reads the log
+            log.warning("game %s: no fresh copy, the database does not answer (%s)", game_id, exc)
         except Exception:
             log.exception("game %s: no fresh copy after a commit that was not stored", game_id)
 

@@ -21,7 +21,7 @@ from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
 from . import language, screenbox
-from .hub import language_room, room
+from .hub import DATABASE_AWAY, language_room, room
 from ..storage.store import DamagedLog
 from ..game.model import Rejected
 from ..game.text import N_, TooDeep, too_deep_message
@@ -53,6 +53,11 @@ def register(socketio, hub, keyless=None) -> None:
     def current():
         return hub.session(request.sid)
 
+    def away(event: str, exc: Exception) -> dict:
+        """The answer to an event while the database does not answer (tried again on the next one)."""
+        log.warning("the database does not answer (%s): %s", event, exc)
+        return {"ok": False, "error": said(DATABASE_AWAY), "code": "unavailable"}
+
     def relay(event: str, args: tuple, shape: str, send) -> dict:
         """A passing event (a drag, a ping): checked, shown to the others, never stored."""
         who = current()
@@ -67,6 +72,8 @@ def register(socketio, hub, keyless=None) -> None:
             return {"ok": False, "error": to_sender(exc)}  # in the sender's language, as a command's refusal
         except DamagedLog as exc:
             return {"ok": False, "error": to_sender(exc)}
+        except hub.store.unavailable as exc:
+            return away(event, exc)
         return {"ok": True}
 
     @socketio.on("connect")
@@ -87,6 +94,8 @@ def register(socketio, hub, keyless=None) -> None:
             game = hub.game(game_id)
         except DamagedLog as exc:
             raise ConnectionRefusedError(to_sender(exc)) from None
+        except hub.store.unavailable as exc:  # the page keeps trying (static/js/live.js)
+            raise ConnectionRefusedError(away("connect", exc)["error"]) from None
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
         hub.audience_joins(game_id, actor, lang)
         join_room(room(game_id, actor.audience))
@@ -121,6 +130,8 @@ def register(socketio, hub, keyless=None) -> None:
             return {"ok": False, "error": to_sender(exc), **({"code": exc.code} if exc.code else {})}
         except DamagedLog as exc:
             return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
+        except hub.store.unavailable as exc:
+            return away("command", exc)
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": said(FAILED)}
@@ -155,4 +166,6 @@ def register(socketio, hub, keyless=None) -> None:
             hub.resync(who[0], who[1], request.sid)
         except DamagedLog as exc:
             return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
+        except hub.store.unavailable as exc:
+            return away("sync", exc)
         return {"ok": True}

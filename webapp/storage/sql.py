@@ -43,6 +43,11 @@ class DataError(Exception):
     """The data folder or its database cannot be used: the message names the file and what to do."""
 
 
+class Unavailable(DataError):
+    """The database server does not answer now (PostgreSQL restarting, the network to it down): nothing was read
+    or written; the next use connects again. Its first connection failing is a DataError (``serve`` stops)."""
+
+
 def is_url(target) -> bool:
     """A PostgreSQL connection URL (rather than a path to a SQLite file or a data folder)."""
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
@@ -80,6 +85,12 @@ class SqliteDatabase:
         self.integrity_errors = (sqlite3.IntegrityError,)
         self.write_errors = (sqlite3.OperationalError,)
         self.errors = (sqlite3.Error,)
+        #: what a read or write raises when the database does not answer (a file on this machine always does)
+        self.unavailable = (Unavailable,)
+
+    def away(self, exc: BaseException) -> bool:
+        """Whether ``exc`` says the database does not answer now (never, for a file on this machine)."""
+        return isinstance(exc, self.unavailable)
 
     def execute(self, sql: str, params=()):
         return self.connection.execute(sql, params)
@@ -145,8 +156,11 @@ class PostgresDatabase:
         self.url, self.application = url, application
         self._psycopg = psycopg
         self.integrity_errors = (psycopg.IntegrityError,)
-        self.write_errors = (psycopg.OperationalError, psycopg.errors.DiskFull)
+        self.write_errors = (psycopg.OperationalError, psycopg.errors.DiskFull, Unavailable)
         self.errors = (psycopg.Error,)
+        #: what a read or write raises when the server does not answer: the connection lost under way (a restart
+        #: of PostgreSQL, the network; psycopg's OperationalError), or no new one to be had (``Unavailable``)
+        self.unavailable = (Unavailable, psycopg.OperationalError)
         self.connection = self._connect()
         self._queued: list[tuple[str, tuple]] | None = None  # a blind batch's statements (``batch(blind=True)``)
         #: the transaction sent by ``batch(later=True)`` whose answer is still out (``settle`` reads it)
@@ -155,20 +169,28 @@ class PostgresDatabase:
         #: what it returns is kept as the Answer's ``number`` (store.PgFlush numbers the commits so)
         self.on_commit = None
 
-    def _connect(self):
+    def _connect(self, again: bool = False):
+        """The connection; ``again``: the one before was lost while serving (Unavailable, not DataError)."""
         try:
-            return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10,
+            return self._psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_AGAIN_S if again else 10,
                                          application_name=self.application)
         except self._psycopg.Error as exc:
+            if again:
+                raise Unavailable(f"the database {shown(self.url)} does not answer ({reason(exc)})") from None
             raise DataError(f"cannot connect to the database {shown(self.url)} ({reason(exc)}). Check that "
                             "PostgreSQL runs there, that the database exists and that the user may use it "
                             "(docs/STORAGE.md).") from None
+
+    def away(self, exc: BaseException) -> bool:
+        """Whether ``exc`` says the server does not answer now: ``unavailable``, but not a full disk (an
+        OperationalError too: the server's answer, which waiting will not change)."""
+        return isinstance(exc, self.unavailable) and not isinstance(exc, self._psycopg.errors.DiskFull)
 
     def _live(self):
         if self.in_flight is not None:  # the connection is busy until the answer is read
             self.settle()
         if self.connection.closed or self.connection.broken:
-            self.connection = self._connect()
+            self.connection = self._connect(again=True)
         return self.connection
 
     def execute(self, sql: str, params=()):
@@ -326,6 +348,10 @@ class PostgresDatabase:
             answer.error = self._psycopg.OperationalError("the connection to the database was closed")
         self.connection.close()
 
+
+#: seconds to wait for a new connection once the one before was lost while serving: a request waits at most this
+#: long (the first connection, at the start, waits 10)
+CONNECT_AGAIN_S = 3
 
 #: seconds psycopg's wait function waits on the socket at a time (psycopg's own connections: the same tenth)
 WAIT_INTERVAL = 0.1

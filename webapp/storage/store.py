@@ -534,6 +534,12 @@ class Store:
         self.path = path if self.url else Path(path)
         self._lock = threading.RLock()  # one statement at a time on the connection (gevent's lock when patched)
         self._db = self._open_postgres() if self.url else self._open()
+        #: what a read or write raises when the database does not answer now (``sql.Unavailable``; on PostgreSQL also
+        #: psycopg's OperationalError): the caller says so and tries nothing else; the next use connects again
+        self.unavailable = self._db.unavailable
+        #: whether a write's failure (``WriteFailed.__cause__``) is the database not answering (``unavailable``, not
+        #: a full disk)
+        self.away = self._db.away
         #: SQLite's WAL, fsynced after a commit (``synchronous=NORMAL`` leaves it out: ``Appending.durable``);
         #: None for PostgreSQL and an in-memory database
         self._wal = WalSync(self.path) if not self.url and str(self.path) != ":memory:" else None
@@ -1045,6 +1051,8 @@ def parse_json(text: str):
 def write_failure(exc: Exception) -> str:
     """What the sender of a command hears when the log could not be written."""
     message = str(exc).strip()
+    if isinstance(exc, sql.Unavailable):
+        return f"{message}: nothing was stored, try again in a moment"
     if type(exc).__module__.startswith("psycopg"):
         if "full" in message.lower() or type(exc).__name__ == "DiskFull":
             return "the database server's disk is full: nothing was stored (see the server's log)"

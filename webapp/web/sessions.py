@@ -14,6 +14,7 @@ shared by every process on every machine. The cookie's name is per port (``tacma
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import secrets
@@ -27,6 +28,8 @@ from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.datastructures import CallbackDict
 
 from ..storage import private, sql
+
+log = logging.getLogger(__name__)
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{43}$")  # secrets.token_urlsafe(32)
 PURGE_EVERY = 3600.0  # seconds between sweeps of expired sessions
@@ -47,6 +50,8 @@ class ServerSession(CallbackDict, SessionMixin):
         self.new = sid is None
         self.expires = expires
         self.modified = False
+        #: the database did not answer when it was to be read: kept as it is (not written, the cookie untouched)
+        self.unread = False
 
 
 def _native_local():
@@ -64,11 +69,13 @@ class ServerSessions(SessionInterface):
     def __init__(self, path: Path | str) -> None:
         """``path``: the SQLite file, or a ``postgresql://`` URL (the sessions table in that database)."""
         self._shared = None
+        self._unavailable: tuple = ()  # what the database raises while it does not answer (PostgreSQL's restart)
         if sql.is_url(path):
             self.path = path
             # one connection, a statement at a time: psycopg lets the other greenlets run while it waits
             self._shared = sql.SharedDatabase(sql.PostgresDatabase(path))
             self._shared.db.create(SCHEMA)
+            self._unavailable = self._shared.db.unavailable
             return
         self.path = Path(path)
         # one connection per native thread: under `tacmap serve` (gevent) every greenlet runs on the one thread,
@@ -123,7 +130,13 @@ class ServerSessions(SessionInterface):
     def _open(self, app, request) -> ServerSession:
         sid = request.cookies.get(self.get_cookie_name(app))
         if sid and SESSION_ID.match(sid):
-            rows = self._query("SELECT data, expires FROM sessions WHERE id = ?", (self._row_id(sid),))
+            try:
+                rows = self._query("SELECT data, expires FROM sessions WHERE id = ?", (self._row_id(sid),))
+            except self._unavailable as exc:  # the request goes on (and is told so where it needs the database)
+                log.warning("a browser's session was not read: the database does not answer (%s)", exc)
+                unread = ServerSession(sid=sid)
+                unread.unread = True
+                return unread
             row = rows[0] if rows else None
             if row is not None and row[1] > time.time():
                 try:
@@ -133,6 +146,14 @@ class ServerSessions(SessionInterface):
         return ServerSession()
 
     def save_session(self, app, session: ServerSession, response) -> None:
+        if session.unread:  # what the browser has stays as it is, in the table and in its cookie
+            return
+        try:
+            self._save(app, session, response)
+        except self._unavailable as exc:  # this answer goes out; the session is as it was before the request
+            log.warning("a browser's session was not written: the database does not answer (%s)", exc)
+
+    def _save(self, app, session: ServerSession, response) -> None:
         name, domain, path = self.get_cookie_name(app), self.get_cookie_domain(app), self.get_cookie_path(app)
         now = time.time()
         if not session:
