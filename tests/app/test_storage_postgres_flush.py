@@ -149,3 +149,37 @@ def test_a_dropped_store_connection_refuses_that_append_and_the_next_one_connect
     assert other.execute("SELECT MAX(seq) FROM events WHERE game_id = 'abcd1234'").fetchone()[0] == 1
     assert store.append("abcd1234", 1, [Event("note", {"n": 2})]) == 2
     assert [e.data["n"] for e in store.events("abcd1234")] == [1, 2]
+
+
+def test_a_move_the_server_lost_before_its_flush_is_answered_in_words_and_forgotten(pg_url, tmp_path, monkeypatch):
+    """The same crash seen from a phone: its move was committed, then lost before the flush. The phone hears why
+    (not "ok", not "see its log"), and the server's state is the log's again (the move is not there)."""
+    from webapp import create_app
+    from webapp.game.model import GM
+    from webapp.storage.store import Appending
+
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
+                      "DATABASE": pg_url})
+    hub = app.extensions["tacmap"]
+    record = hub.create_game("lost", "plain_grid")
+    with app.test_request_context():
+        added = hub.execute(record.id, GM, {"type": "add_token", "name": "Ogre", "x": 1, "y": 1})
+    ogre = added.events[0].data["token"]["id"]
+    gm = app.extensions["tacmap_socketio"].test_client(app, auth={"game": record.id, "token": record.gm_key})
+    real = Appending.sync
+
+    def crash_before_the_flush(self):  # the database server crashes between the commit and its flush (started here)
+        monkeypatch.setattr(Appending, "sync", real)
+        self.finish()
+        with psycopg.connect(pg_url, autocommit=True) as db:
+            db.execute("DELETE FROM events WHERE game_id = %s AND seq = %s", (record.id, self.seq))
+            terminate_flusher(db)
+        real(self)
+
+    monkeypatch.setattr(Appending, "sync", crash_before_the_flush)
+    ack = gm.emit("command", {"type": "move_token", "token_id": ogre, "x": 2, "y": 1}, callback=True)
+    assert ack["ok"] is False and ack["code"] == "not_stored" and "lost the command" in ack["error"], ack
+    game = hub.game(record.id)
+    assert (game.seq, game.tokens[ogre].x) == (added.seq, 1)  # as the log has it
+    again = gm.emit("command", {"type": "move_token", "token_id": ogre, "x": 2, "y": 1}, callback=True)
+    assert again == {"ok": True, "seq": added.seq + 1}, again

@@ -627,7 +627,12 @@ class Hub:
         if request.error is not None:
             raise request.error
         for stored in request.stored:  # on the disk before its sender hears "ok"; the game's next batch
-            stored.durable()  # goes on meanwhile (the fsyncs are done in the order of their commits)
+            try:  # goes on meanwhile (the fsyncs are done in the order of their commits)
+                stored.durable()
+            except WriteFailed:  # PostgreSQL may have lost it (restarted before its flush): the state in memory
+                with self.lock(game_id):  # is rebuilt from the log, which says what stands
+                    self._games.pop(game_id, None)
+                raise
         return request.result
 
     def _seen_before(self, game_id: str, cid: tuple[str, str]) -> bool:

@@ -22,7 +22,7 @@ from flask_socketio import ConnectionRefusedError, join_room
 
 from . import language, screenbox
 from .hub import DATABASE_AWAY, language_room, room
-from ..storage.store import DamagedLog
+from ..storage.store import DamagedLog, WriteFailed
 from ..game.model import Rejected
 from ..game.text import N_, TooDeep, too_deep_message
 from .lanes import FAILED, Lanes
@@ -132,6 +132,10 @@ def register(socketio, hub, keyless=None) -> None:
             return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
         except hub.store.unavailable as exc:
             return away("command", exc)
+        except WriteFailed as exc:  # committed but not confirmed on the database server's disk (PostgreSQL restarted
+            # between the two): never "ok"; sent again, a command with its id is found in the log if it is there
+            log.warning("command not confirmed: %s", exc)
+            return {"ok": False, "error": to_sender(exc), "code": "not_stored"}
         except Exception:  # never let one bad command take the connection down
             log.exception("command failed: %r", payload)
             return {"ok": False, "error": said(FAILED)}
