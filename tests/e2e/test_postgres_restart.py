@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,6 +23,7 @@ if str(REPO) not in sys.path:
 
 from bench.live import Server  # noqa: E402
 from bench.pgcluster import Cluster, binaries  # noqa: E402
+from webapp.storage.sql import RETRY_AFTER_S  # noqa: E402
 from test_scale_out import Screen, close_all, game_with_an_ogre, log_events, refused  # noqa: E402
 from test_table_screens import PHONE, join, player_url  # noqa: E402
 
@@ -82,6 +84,7 @@ def test_while_postgresql_restarts_every_sender_is_told_and_the_table_goes_on_af
         assert tv.seq == first["seq"]  # nothing was shown that is not stored
 
         cluster.start_server()
+        time.sleep(RETRY_AFTER_S)  # a connection is tried again a second after the last that failed (sql.py)
         again = gm.call({"type": "move_token", "token_id": ogre, "x": 3, "y": 1})
         assert again == {"ok": True, "seq": first["seq"] + 1}, again
         assert tv.wait_seq(again["seq"])

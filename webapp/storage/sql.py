@@ -32,6 +32,7 @@ import contextlib
 import re
 import sqlite3
 import threading
+import time
 from functools import lru_cache
 
 #: PostgreSQL's names for the column types written in SQLite's words
@@ -162,6 +163,8 @@ class PostgresDatabase:
         #: of PostgreSQL, the network; psycopg's OperationalError), or no new one to be had (``Unavailable``)
         self.unavailable = (Unavailable, psycopg.OperationalError)
         self.connection = self._connect()
+        #: after a new connection could not be had (``_live``): not tried again before then (monotonic), the reason
+        self._retry_at, self._away = 0.0, ""
         self._queued: list[tuple[str, tuple]] | None = None  # a blind batch's statements (``batch(blind=True)``)
         #: the transaction sent by ``batch(later=True)`` whose answer is still out (``settle`` reads it)
         self.in_flight: Answer | None = None
@@ -190,7 +193,16 @@ class PostgresDatabase:
         if self.in_flight is not None:  # the connection is busy until the answer is read
             self.settle()
         if self.connection.closed or self.connection.broken:
-            self.connection = self._connect(again=True)
+            # while the server is away, one use a second tries to connect (and may wait up to CONNECT_AGAIN_S for
+            # a host that does not answer); the others meanwhile are told at once, rather than each waiting its
+            # turn behind the store's lock: the other tables' pages and moves are answered, not stalled
+            if time.monotonic() < self._retry_at:
+                raise Unavailable(self._away)
+            try:
+                self.connection = self._connect(again=True)
+            except Unavailable as exc:
+                self._retry_at, self._away = time.monotonic() + RETRY_AFTER_S, str(exc)
+                raise
         return self.connection
 
     def execute(self, sql: str, params=()):
@@ -352,6 +364,8 @@ class PostgresDatabase:
 #: seconds to wait for a new connection once the one before was lost while serving: a request waits at most this
 #: long (the first connection, at the start, waits 10)
 CONNECT_AGAIN_S = 3
+#: seconds after a failed attempt to connect again during which uses are told at once that the server is away
+RETRY_AFTER_S = 1.0
 
 #: seconds psycopg's wait function waits on the socket at a time (psycopg's own connections: the same tenth)
 WAIT_INTERVAL = 0.1
