@@ -40,7 +40,7 @@
   // `auth` is a function so that a reconnect tells the server how far we got.
   const socket = io({ auth: (cb) => cb({ game: game, token: key, since: seq }) });
 
-  socket.on("connect", () => { setStatus(t("live"), "ok"); back(); });
+  socket.on("connect", () => { refusedSaid = null; setStatus(t("live"), "ok"); back(); });
   socket.on("disconnect", () => {
     if (ended) return;
     setStatus(t("reconnecting…"), "down", t("The connection to the GM's computer dropped; trying again."));
@@ -55,7 +55,7 @@
   window.addEventListener("online", () => {
     if (!ended && !socket.connected) { socket.disconnect(); socket.connect(); }
   });
-  let refusedRetry = null;
+  let refusedRetry = null, refusedSaid = null;
   socket.on("connect_error", (err) => {
     if (ended) return;
     if (/not valid/.test(err.message || "")) {
@@ -66,6 +66,7 @@
       // the server answered but turned the connection down for now, saying why (its database does not answer:
       // restarting): socket.io does not try again by itself after a refusal, so this page does, shortly
       setStatus(t("can't reach the game — retrying…"), "down", err.message);
+      if (err.message && err.message !== refusedSaid) { refusedSaid = err.message; flash(err.message); }  // once
       clearTimeout(refusedRetry);
       refusedRetry = setTimeout(() => { if (!ended && !socket.connected) socket.connect(); }, REFUSED_RETRY_MS);
       return;

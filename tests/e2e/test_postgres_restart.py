@@ -120,6 +120,7 @@ def test_a_phone_turned_down_while_the_database_is_away_connects_again_by_itself
     expect(conn).to_have_class("conn down")
     phone.context.set_offline(False)  # back on the Wi-Fi: the server turns the connection down, saying why
     expect(conn).to_have_attribute("title", AWAY_EN)
+    expect(phone.locator("#flash")).to_have_text(AWAY_EN)  # said once, where the player looks
     phone.wait_for_timeout(4000)  # a try or two more, turned down as well
     expect(conn).to_have_attribute("title", AWAY_EN)
     shot(phone, "pg-restart-phone-waiting")
