@@ -453,9 +453,7 @@ def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rat
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-load-"))
         servers = []
         for name in (["A"] if mode == "one" else ["A", "B"]):
-            folder = data_dir if mode != "machines" else stack.enter_context(
-                tempfile.TemporaryDirectory(prefix=f"tacmap-load-{name}-"))
-            s = Server.tacmap(folder, database)
+            s = Server.tacmap(data_dir if mode != "machines" else os.path.join(data_dir, name), database)
             s.name, s.argv = f"tacmap {name}", s.argv + mq
             servers.append(s)
         clients: list[LoadClient] = []
