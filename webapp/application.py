@@ -189,6 +189,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.errorhandler(WriteFailed)
     def not_stored(exc: WriteFailed):  # a new game or seat the disk could not take: nothing was made
+        if store.away(exc.__cause__):  # not the disk: the database's server does not answer (a restart)
+            return database_away(exc)
         return http_error(InsufficientStorage(str(exc)))
 
     def database_away(exc: Exception):  # PostgreSQL restarting, its network down: tried again on the next request

@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import psycopg
 import pytest
 from playwright.sync_api import expect
 
@@ -76,6 +77,9 @@ def test_while_postgresql_restarts_every_sender_is_told_and_the_table_goes_on_af
         status, body = server.api("POST", f"/api/games/{g['id']}/commands",
                                   {"type": "move_token", "token_id": ogre, "x": 4, "y": 1}, g["gm_token"])
         assert (status, body) == (503, {"error": AWAY_EN})
+        # a new game (its first write fails, not the disk): the same words, not the database's own
+        status, body = server.api("POST", "/api/games", {"name": "made while away", "system": "plain_grid"})
+        assert (status, body) == (503, {"error": AWAY_EN})
         # a page, in the reader's language, on the site's error page
         status, html = page_status(f"{server.url}/games/{g['id']}/play?key={g['screen_token']}", "de")
         assert status == 503 and AWAY_DE.replace("'", "&#39;") in html, (status, html[-600:])
@@ -93,6 +97,8 @@ def test_while_postgresql_restarts_every_sender_is_told_and_the_table_goes_on_af
         assert status == 200 and body["seq"] == again["seq"] + 1, body
         status, html = page_status(f"{server.url}/games/{g['id']}/play?key={g['screen_token']}")
         assert status == 200
+        with psycopg.connect(url) as db:  # the game refused while away was not made
+            assert db.execute("SELECT name FROM games WHERE name = 'made while away'").fetchall() == []
         moves = [(seq, e["x"], e["y"]) for seq, kind, e in log_events(url, g["id"]) if kind == "token_moved"]
         # the acknowledged ones, once each; none of the refused
         assert moves == [(first["seq"], 2, 1), (again["seq"], 3, 1), (again["seq"] + 1, 4, 1)], moves

@@ -164,7 +164,20 @@ def off_loop(work, *args):
     pool = _writer_pool()
     if pool is False:
         return work(*args)
-    return pool.apply(work, args)
+    done, error = pool.apply(_caught, (work, args))
+    if error is not None:
+        raise error
+    return done
+
+
+def _caught(work, args) -> tuple:
+    """``work(*args)`` on the writer thread: (what it returned, None), or (None, what it raised), which its caller
+    raises. Caught there, as gevent's pool would otherwise also print each one with its traceback (a failed write
+    is the caller's to tell: a full disk, the database restarting)."""
+    try:
+        return work(*args), None
+    except Exception as exc:  # noqa: BLE001 (raised again by the caller, in its own greenlet)
+        return None, exc
 
 
 class Pending:
@@ -183,15 +196,15 @@ class Pending:
             except Exception as exc:
                 self._error = exc
         else:
-            self._async = pool.spawn(work, *args)
+            self._async = pool.spawn(_caught, work, args)
 
     def join(self) -> None:
         """Wait until it has run (what it raised is kept for ``result``)."""
         if self._async is not None:
             running = self._async
             try:
-                running.get()
-            except Exception as exc:
+                _done, self._error = running.get()
+            except Exception as exc:  # (the pool's own failure)
                 self._error = exc
             self._async = None
 
