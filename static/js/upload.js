@@ -32,7 +32,18 @@
   }
   document.addEventListener("tacmap:update", sayAgain);
 
-  function mb(bytes) { return (bytes / 1048576).toFixed(1) + " MB"; }
+  // what a form holds: its fields, each file as the very File picked (a file picked again is another one)
+  const picked = new WeakMap();
+  let pickedCount = 0;
+  function held(form) {
+    return Array.from(new FormData(form), ([name, value]) => {
+      if (typeof value === "string") return name + "=" + value;
+      if (!picked.has(value)) picked.set(value, ++pickedCount);
+      return name + "=#" + picked.get(value);
+    }).join("&");
+  }
+
+  function mb(bytes) { return t("{size} MB", { size: tnum((bytes / 1048576).toFixed(1)) }); }
 
   function send(form) {
     const input = form.querySelector('input[type="file"]');
@@ -40,7 +51,7 @@
     if (!file && form.dataset.fileOptional === undefined) { say(form, t("Pick a file first."), "error"); return; }
     const limit = parseInt(form.dataset.limit || "0", 10);
     if (file && limit && file.size > limit) {
-      say(form, `${file.name} is ${mb(file.size)}, over the limit of ${mb(limit)}.`, "error");
+      say(form, t("{name} is {size}, over the limit of {limit}.", { name: file.name, size: mb(file.size), limit: mb(limit) }), "error");
       return;
     }
     const bar = form.querySelector(".upload-progress");
@@ -54,7 +65,7 @@
       if (!bar || !e.lengthComputable) return;
       bar.hidden = false;
       bar.value = Math.round(100 * e.loaded / e.total);
-      say(form, `Sending ${mb(e.loaded)} of ${mb(e.total)}…`);
+      say(form, t("Sending {done} of {total}…", { done: mb(e.loaded), total: mb(e.total) }));
     });
     xhr.upload.addEventListener("load", () => say(form, t("Reading the file on the server…")));
     xhr.addEventListener("load", () => {
@@ -63,12 +74,15 @@
       const body = xhr.response || {};
       if (xhr.status >= 200 && xhr.status < 300) {
         const what = body.walls !== undefined
-          ? `Imported ${body.name}: ${body.walls} wall segments, ${body.doors} doors. Everyone sees it now.`
+          ? t("Imported {name}: {walls} wall segments, {doors} doors. Everyone sees it now.", body)
           : form.dataset.done || t("The picture is on the map.");
         say(form, what, "ok");
-        form.reset();
-        // a fresh copy of the form waited while a file was picked in it: it goes in now
-        if (window.tacmap && window.tacmap.settle) window.tacmap.settle(form, true);
+        // the upload's live update may have come first, and the GM picked the next file meanwhile: that is kept
+        if (held(form) === sent) {
+          form.reset();
+          // a fresh copy of the form waited while a file was picked in it: it goes in now
+          if (window.tacmap && window.tacmap.settle) window.tacmap.settle(form, true);
+        }
         sayAgain();
       } else {
         say(form, body.error || t("The server refused the file ({status}).", { status: xhr.status }), "error");
@@ -77,11 +91,12 @@
     xhr.addEventListener("error", () => {
       if (button) button.disabled = false;
       if (bar) bar.hidden = true;
-      say(form, "The GM's computer did not answer; try again.", "error");
+      say(form, t("The GM's computer did not answer; try again."), "error");
     });
     if (button) button.disabled = true;
     if (bar) { bar.hidden = false; bar.value = 0; }
-    say(form, file ? `Sending ${file.name}…` : "Sending…");
+    say(form, file ? t("Sending {name}…", { name: file.name }) : t("Sending…"));
+    const sent = held(form);
     xhr.send(new FormData(form));
   }
 

@@ -153,6 +153,8 @@ def test_a_tokens_picture_is_an_svg_image_in_its_group_on_every_screen(server, n
     # the GM's own page has it too before its form is used again (the GM's part of an update is sent last:
     # its swap would replace a form being filled in)
     expect(gm.locator(f"#token-{goblin} > image.token-picture")).to_have_count(1)
+    # and its answer, which resets the form (it may come after the live update: see the test below)
+    expect(form.locator(".upload-status")).to_have_text("The picture is uploaded.")
     # then gives the ogre a picture picked from the library: upload it first, then pick it in the row
     form = gm.locator("#token-picture-upload")
     form.locator("input[type=file]").set_input_files(str(DEMO / "ogre.png"))
@@ -187,3 +189,37 @@ def test_a_tokens_picture_is_an_svg_image_in_its_group_on_every_screen(server, n
     pixels = Image.open(io.BytesIO(screen.screenshot(clip=box)))
     centre = pixels.getpixel((pixels.width // 2, int(pixels.height * 0.45)))[:3]
     assert centre[1] > centre[0], centre  # green (the goblin's face), not the token's red
+
+
+def test_a_file_picked_while_the_last_upload_is_answered_stays_picked(server, new_page):
+    """The live update of an upload can reach the GM page before the upload's own answer: a GM who picks the
+    next file meanwhile keeps it (the answer resets the form only when it still holds what was sent)."""
+    game = new_game(server, name="Two faces")
+    goblin = add_token(server, game, "Goblin", 5, 3)
+    add_token(server, game, "Ogre", 7, 5)
+    gm, _screen = gm_and_screen(game, new_page, 1280, 720)
+    # the page hears the upload's answer only when the test says (its live update comes as it comes)
+    gm.evaluate("""() => {
+      const add = XMLHttpRequest.prototype.addEventListener;
+      window.heldAnswers = [];
+      XMLHttpRequest.prototype.addEventListener = function (type, listener, options) {
+        if (type !== "load") return add.call(this, type, listener, options);
+        return add.call(this, type, (e) => {
+          if (window.heldAnswers) window.heldAnswers.push(() => listener.call(this, e)); else listener.call(this, e);
+        }, options);
+      };
+    }""")
+    form = gm.locator("#token-picture-upload")
+    form.locator("input[type=file]").set_input_files(str(DEMO / "goblin.png"))
+    form.locator("select[name=token_id]").select_option(goblin)
+    form.locator("button[type=submit]").click()
+    expect(gm.locator(f"#token-{goblin} > image.token-picture")).to_have_count(1)  # the live update
+    gm.wait_for_function("() => window.heldAnswers.length === 1")  # the answer, held
+    form.locator("input[type=file]").set_input_files(str(DEMO / "ogre.png"))  # the GM picks the next one
+    gm.evaluate("() => { const held = window.heldAnswers; window.heldAnswers = null; held.forEach((f) => f()); }")
+    expect(form.locator(".upload-status")).to_have_text("The picture is uploaded.")
+    assert form.locator("input[type=file]").evaluate("i => i.files.length && i.files[0].name") == "ogre.png"
+    form.locator("button[type=submit]").click()
+    expect(gm.locator("#token-list select[name=picture] option", has_text="ogre")).to_have_count(2)
+    # answered with nothing picked since: the form starts blank again
+    expect(gm.locator("#token-picture-upload input[type=file]")).to_have_js_property("value", "")
