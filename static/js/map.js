@@ -689,7 +689,10 @@
     if (!box || zoom <= 1) return;
     const cell = frame.clientWidth * zoom / width();
     const k = Math.min(frame.clientWidth / (box.r - box.l + 2 * cell), frame.clientHeight / (box.b - box.t + 2 * cell));
-    if (k < 1) applyZoom(Math.max(fitZoom(), zoom * k));
+    if (k < 1) {
+      applyZoom(Math.max(fitZoom(), zoom * k));
+      follow = null; // a chosen view: a resize (a phone's address bar coming and going) keeps it, as a zoom by hand
+    }
     box = tokensBox();
     const f = frame.getBoundingClientRect();
     frame.scrollLeft += (box.l + box.r) / 2 - (f.left + frame.clientLeft + frame.clientWidth / 2);

@@ -49,9 +49,16 @@ def test_a_phone_opens_on_the_whole_fight(server, new_page, shot):
     phone.wait_for_timeout(300)
     assert phone.evaluate(IN_FRAME, list(ids.values())) == []
     shot(phone, "phone-opens-on-the-fight")
+    # a resize (the address bar coming back as the page scrolls) keeps that view, not the readable zoom
+    zoom = phone.locator("#map-frame").get_attribute("data-zoom")
+    phone.set_viewport_size({"width": 390, "height": 760})
+    phone.wait_for_timeout(300)
+    assert phone.locator("#map-frame").get_attribute("data-zoom") == zoom
+    assert phone.evaluate(IN_FRAME, list(ids.values())) == []
     # the "me" button still goes to the player's own token, at readable squares
     phone.click("[data-zoom=mine]")
     assert phone.evaluate(IN_FRAME, [ids["Aria"]]) == []
+    assert float(phone.locator("#map-frame").get_attribute("data-zoom")) > float(zoom)
 
 
 def test_the_turn_cards_groups_show_open_or_closed_and_no_bare_words_sit_among_the_buttons(server, new_page, shot):
