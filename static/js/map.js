@@ -666,7 +666,12 @@
   // A map swapped whole (another map, a new size, zones, fog switched) keeps the zoom, or is fitted again
   // while the zoom follows the window. (htmx hands the new <svg> the old one's style as it swaps it in:
   // so it is told by being another element, not by a missing width.)
-  document.addEventListener("tacmap:update", () => { if (svg() !== zoomed) applyZoom(follow ? follow() : zoom); });
+  document.addEventListener("tacmap:update", () => {
+    if (svg() === zoomed) return;
+    // another map shown: the frame's height planned for the first one's tokens (app.css) no longer applies
+    if (frame.dataset.fight !== undefined && frame.dataset.fight !== svg().dataset.mapId) delete frame.dataset.fight;
+    applyZoom(follow ? follow() : zoom);
+  });
   let refit = 0;
   window.addEventListener("resize", () => {
     if (!follow || refit) return;
@@ -684,16 +689,29 @@
     }
     return box;
   }
+  // On a phone the page's style sized the frame for that view before this ran (app.css: --cell, the squares' size
+  // in px, from the tokens' extent _map.html gave): the zoom is the one that makes the map as tall as the frame.
   function startOnTheFight() {
-    let box = tokensBox();
-    if (!box || zoom <= 1) return;
-    const cell = frame.clientWidth * zoom / width();
-    const k = Math.min(frame.clientWidth / (box.r - box.l + 2 * cell), frame.clientHeight / (box.b - box.t + 2 * cell));
-    if (k < 1) {
+    const box = tokensBox();
+    if (!box) return;
+    const s = svg(), vb = s.viewBox && s.viewBox.baseVal;
+    const planned = frame.dataset.fight !== undefined ? parseFloat(getComputedStyle(frame).getPropertyValue("--cell")) : 0;
+    if (planned > 0 && vb && vb.width && frame.clientWidth) {
+      const z = planned * vb.width / frame.clientWidth;
+      if (Math.abs(z - zoom) < 0.005) return centreOnTheFight();
+      applyZoom(z);
+    } else { // no planned size (a wider window, a browser without @property): worked out here
+      if (zoom <= 1) return;
+      const cell = frame.clientWidth * zoom / width();
+      const k = Math.min(frame.clientWidth / (box.r - box.l + 2 * cell), frame.clientHeight / (box.b - box.t + 2 * cell));
+      if (k >= 1) return centreOnTheFight();
       applyZoom(Math.max(fitZoom(), zoom * k));
-      follow = null; // a chosen view: a resize (a phone's address bar coming and going) keeps it, as a zoom by hand
     }
-    box = tokensBox();
+    follow = null; // a chosen view: a resize (a phone's address bar coming and going) keeps it, as a zoom by hand
+    centreOnTheFight();
+  }
+  function centreOnTheFight() {
+    const box = tokensBox();
     const f = frame.getBoundingClientRect();
     frame.scrollLeft += (box.l + box.r) / 2 - (f.left + frame.clientLeft + frame.clientWidth / 2);
     frame.scrollTop += (box.t + box.b) / 2 - (f.top + frame.clientTop + frame.clientHeight / 2);

@@ -17,6 +17,12 @@ IN_FRAME = """(ids) => {
   });
 }"""
 
+#: how much of the map frame's height the map leaves empty (px; below 0: the map is taller, the frame scrolls)
+BLANK_UNDER_THE_MAP = """() => {
+  const f = document.getElementById('map-frame');
+  return f.clientHeight - document.getElementById('map').getBoundingClientRect().height;
+}"""
+
 
 def setup(server, system, board, places):
     status, g = server.api("POST", "/api/games", {"name": "Harrow", "system": system, "map": board})
@@ -48,6 +54,9 @@ def test_a_phone_opens_on_the_whole_fight(server, new_page, shot):
     phone.locator("#map-frame").scroll_into_view_if_needed()
     phone.wait_for_timeout(300)
     assert phone.evaluate(IN_FRAME, list(ids.values())) == []
+    # the frame is as tall as the map at that zoom (sized so by the page's style before the scripts ran): no blank
+    # stretch of frame under the map
+    assert abs(phone.evaluate(BLANK_UNDER_THE_MAP)) <= 2, phone.evaluate(BLANK_UNDER_THE_MAP)
     shot(phone, "phone-opens-on-the-fight")
     # a resize (the address bar coming back as the page scrolls) keeps that view, not the readable zoom
     zoom = phone.locator("#map-frame").get_attribute("data-zoom")

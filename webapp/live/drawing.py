@@ -84,6 +84,16 @@ class Drawing:
         cx, cy = self.centre(cell, size)
         return (round(cx - size / 2, 4), round(cy - size / 2, 4))
 
+    def tokens_extent(self, tokens) -> tuple[float, float, float, float] | None:
+        """The box round every token's disc (``token_svg``: its box less 0.07 all round), in drawing units:
+        (left, top, right, bottom), or None for no token. A phone's map frame starts as tall as the view of
+        them all (``_map.html``'s ``data-fight``, app.css, map.js ``startOnTheFight``)."""
+        boxes = [(*self.box((t.x, t.y), t.size or 1), t.size or 1) for t in tokens]
+        if not boxes:
+            return None
+        return (min(x for x, _y, _s in boxes) + 0.07, min(y for _x, y, _s in boxes) + 0.07,
+                max(x + s for x, _y, s in boxes) - 0.07, max(y + s for _x, y, s in boxes) - 0.07)
+
     def token_translate(self, token) -> str:
         x, y = self.box((token.x, token.y), token.size or 1)
         return f"{_n(x)} {_n(y)}"
