@@ -35,9 +35,8 @@ def test_the_gm_fires_three_shots_and_mira_dives_from_her_phone(seeded_dice, ser
     defenses = gm.locator("#attack-preview .defense-odds").first
     expect(defenses).to_contain_text("Dodge with a dive (+3, prone)")
     # the chance that some hit lands past the defense grows: a successful dodge stops one hit and one more per
-    # point it succeeds by (the system's "defense stops extra hits" setting), so of three shots more get through.
-    # (It once asserted the same chance as one shot, and passed when it read the card before the three-shot odds
-    # came back.)
+    # point it succeeds by (the system's "defense stops extra hits" setting), so of three shots more get through;
+    # read once the three-shot odds are on the card
     hit = gm.locator("#attack-preview .hit-chance")
     expect(hit).not_to_contain_text(f"{one:.1f}%")
     assert hit_chance(gm) > one, (hit_chance(gm), one)

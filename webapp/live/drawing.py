@@ -20,6 +20,8 @@ from markupsafe import Markup, escape
 
 from rules.grid import SQUARE, Grid
 
+from .token_svg import DISC_INSET
+
 
 def _n(v: float) -> str:
     """A number as short as the page wants it (4 decimals, no trailing zeros, no "-0")."""
@@ -85,14 +87,14 @@ class Drawing:
         return (round(cx - size / 2, 4), round(cy - size / 2, 4))
 
     def tokens_extent(self, tokens) -> tuple[float, float, float, float] | None:
-        """The box round every token's disc (``token_svg``: its box less 0.07 all round), in drawing units:
+        """The box round every token's disc (its box less ``token_svg.DISC_INSET`` all round), in drawing units:
         (left, top, right, bottom), or None for no token. A phone's map frame starts as tall as the view of
         them all (``_map.html``'s ``data-fight``, app.css, map.js ``startOnTheFight``)."""
         boxes = [(*self.box((t.x, t.y), t.size or 1), t.size or 1) for t in tokens]
         if not boxes:
             return None
-        return (min(x for x, _y, _s in boxes) + 0.07, min(y for _x, y, _s in boxes) + 0.07,
-                max(x + s for x, _y, s in boxes) - 0.07, max(y + s for _x, y, s in boxes) - 0.07)
+        return (min(x for x, _y, _s in boxes) + DISC_INSET, min(y for _x, y, _s in boxes) + DISC_INSET,
+                max(x + s for x, _y, s in boxes) - DISC_INSET, max(y + s for _x, y, s in boxes) - DISC_INSET)
 
     def token_translate(self, token) -> str:
         x, y = self.box((token.x, token.y), token.size or 1)

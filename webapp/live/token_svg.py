@@ -31,6 +31,9 @@ from markupsafe import Markup
 from ..game.text import N_
 from . import language
 
+#: a token's disc sits this far inside its box, all round (its circle's radius is half the box less it)
+DISC_INSET = 0.07
+
 
 def escape(text: str) -> str:
     """Text in markup, quotes too, as markupsafe writes it (``&#34;``, ``&#39;``) as a plain ``str`` (markupsafe's
@@ -75,7 +78,7 @@ def look(token, view: str, acting: bool, translate: str, picture: str | None) ->
     if acting:
         parts.append(f'<circle class="acting-halo" cx="{half}" cy="{half}" r="{half - 0.01}"/>'
                      f'<circle class="acting-ring" cx="{half}" cy="{half}" r="{half - 0.01}" pathLength="60"/>')
-    parts.append(f'<circle class="token-body" cx="{half}" cy="{half}" r="{half - 0.07}" fill="{escape(token.color)}"/>')
+    parts.append(f'<circle class="token-body" cx="{half}" cy="{half}" r="{half - DISC_INSET}" fill="{escape(token.color)}"/>')
     if picture:
         parts.append(f'<image class="token-picture" href="{escape(picture)}" x="0.13" y="0.13" width="{size - 0.26}" '
                      f'height="{size - 0.26}" preserveAspectRatio="xMidYMid slice" clip-path="url(#token-disc)"/>')
