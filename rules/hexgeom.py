@@ -123,16 +123,18 @@ def hex_step_masks(board) -> list[int]:
             i = y * w + x
             c = centres.get((x, y)) or centres.setdefault((x, y), grid.centre((x, y)))
             for k, (dx, dy) in enumerate(dirs[parity(grid, x, y)]):
-                bit = 1 << k
-                if masks[i] & bit:
-                    continue
                 nx, ny = x + dx, y + dy
                 if not (0 <= nx < w and 0 <= ny < h):
+                    continue
+                bit, back, j = 1 << k, 1 << ((k + 3) % 6), ny * w + nx
+                # refused both ways already (a step into a blocking hex is refused one way only: out of it, a
+                # wall across still refuses it)
+                if masks[i] & bit and masks[j] & back:
                     continue
                 n = centres.get((nx, ny)) or centres.setdefault((nx, ny), grid.centre((nx, ny)))
                 if segment_touches(seg, c[0], c[1], n[0], n[1]):
                     masks[i] |= bit
-                    masks[ny * w + nx] |= 1 << ((k + 3) % 6)
+                    masks[j] |= back
     return masks
 
 

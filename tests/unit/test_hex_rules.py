@@ -128,6 +128,20 @@ def test_shortest_path_agrees_with_reachable_and_steps_one_hex_at_a_time(board, 
     assert cost >= board.grid.steps(start, goal) - 1e-9 or any(v < 1 for v in board.terrain.values())
 
 
+def test_a_wall_refuses_the_step_out_of_a_blocking_hex_as_into_it():
+    """Found by hypothesis: a wall ending on the line between two centres, inside the second hex, refuses the step
+    both ways, also when the first hex blocks (a token may stand on one: the GM blocked it under the token). The
+    step into the blocking hex was refused already, and the wall's own test was skipped for the pair, so the step
+    out of it went through."""
+    board = Board(SIZE, SIZE, HEX_POINTY)
+    board.add_wall((4, 0), (3.25, 2))  # ends at (3.25, 2), on the line from (2, 2)'s centre to (3, 2)'s
+    board.block((2, 2))
+    assert board.grid.centre((2, 2)) == (2.5, 2.0) and board.grid.centre((3, 2)) == (3.5, 2.0)
+    assert step_refused(board, (2, 2), (3, 2)) and board.step_blocked((2, 2), (3, 2))
+    assert board.step_blocked((3, 2), (2, 2))
+    assert (3, 2) not in reachable(board, (2, 2), 1, "alternating")
+
+
 @pytest.mark.parametrize("grid", HEXES, ids=IDS)
 def test_six_steps_at_cost_one_on_an_open_board(grid):
     b = Board(9, 9, grid)
