@@ -2,7 +2,7 @@
 
 Run: ``python3 -m bench.bench_replay``. The game is played through the hub as the GM would (a 30 x 30
 board with fog, 8 tokens of which 2 hidden, a fight of moves, attacks and turns) until its log holds
-5,000 events; the server writes the replay's checkpoints as it is played (every ``LIVE_EVERY`` events).
+5,000 events; the server writes the replay's checkpoints as it is played (every ``LIVE_EVERY`` events, at quiet moments).
 Figures: the first jump on that game played live (from its checkpoints written as played), the first jump of
 a server started again (from those kept on disk, to the newest event and to a random one), the game exported and
 imported as ``tacmap import`` does (its checkpoints folded at import: the import's and the fold's times, then its

@@ -1,5 +1,6 @@
 """The replay's checkpoints written as the game is played (#36): every ``LIVE_EVERY`` events the live
-server's state is kept as the fold's next checkpoint, with no GM page connected and no fold ahead. Each one
+server's state is kept as the fold's next checkpoint, with no GM page connected and no fold ahead, at the next quiet
+moment (no command for ``LIVE_QUIET`` seconds; ``LIVE_WAIT`` at most): no move waits behind one. Each one
 equals the log folded from its first event up to that seq (fog memory, turn order, templates, lights, walls), its
 index's timeline is the fold's, and a server started again jumps from them, reading no more of the log than the
 jump needs."""
@@ -11,6 +12,7 @@ import time
 
 from webapp import create_app
 from webapp.game import replay_view
+from webapp.live import replaying
 from webapp.live.replaying import LIVE_EVERY
 from webapp.game.model import GM
 from webapp.game.table import empty_game, evolve, replay
@@ -40,7 +42,8 @@ def wait_for_checkpoint(app, folder, game_id, seq):
     raise AssertionError(f"no checkpoint kept at {seq}: {kept and kept['seq']}")
 
 
-def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server(tmp_path):
+def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server(tmp_path, monkeypatch):
+    monkeypatch.setattr(replaying, "LIVE_QUIET", 0.05)  # the table's pauses: short, the test plays fast
     app = new_app(tmp_path)
     c = app.test_client()
     g = c.post("/api/games", json={"name": "Played", "system": "plain_grid"}).json
@@ -60,7 +63,7 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
     template = run({"type": "place_template", "shape": "circle", "x": 12, "y": 5, "size": 2})
     run({"type": "start_combat", "token_ids": ids})
     hub = app.extensions["tacmap"]
-    kept = None
+    kept, paused_at = None, []
     for i in range(180):
         game = hub.game(gid)
         current = game.tokens[game.combat["current"]]
@@ -71,16 +74,20 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
             run({"type": "next_turn"})
         if i % 40 == 39:
             run({"type": "set_lighting", "ambient": "dim" if i % 80 == 39 else "dark"})
+        if i % 30 == 29:  # the table pauses (a player thinks): a checkpoint due is taken now, of the state now
+            paused_at.append(hub.store.last_seq(gid))
+            if paused_at[-1] // LIVE_EVERY > (paused_at[-2] if len(paused_at) > 1 else 0) // LIVE_EVERY:
+                wait_for_checkpoint(app, tmp_path, gid, paused_at[-1])
     head = hub.store.last_seq(gid)
     assert head > 2 * LIVE_EVERY
     kept = wait_for_checkpoint(app, tmp_path, gid, head // LIVE_EVERY * LIVE_EVERY)
     events = hub.store.events(gid)
 
-    # a checkpoint every LIVE_EVERY events (after the commit that crossed it), each the live state then: the log
-    # folded up to it
+    # a checkpoint every LIVE_EVERY events, each the live state at the first pause after the commit that crossed
+    # it: the log folded up to it
     seqs = [s for s, _event in kept["events"]]
-    assert len(seqs) == head // LIVE_EVERY
-    assert all(n * LIVE_EVERY <= s < n * LIVE_EVERY + 5 for n, s in enumerate(seqs, start=1)), seqs
+    crossed = [s for k, s in enumerate(paused_at) if s // LIVE_EVERY > (paused_at[k - 1] if k else 0) // LIVE_EVERY]
+    assert len(crossed) == head // LIVE_EVERY and seqs == crossed, (seqs, paused_at)
     for seq in seqs:
         state = kept_folds.load_checkpoint_state(tmp_path, gid, seq)
         folded = plain(replay(gid, events[:seq]).to_dict())
@@ -108,3 +115,61 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
     mid = seqs[1] + 7  # a jump further back reads from its checkpoint on
     assert plain(found.state_at(mid).to_dict()) == plain(replay(gid, events[:mid]).to_dict())
     assert again.extensions["tacmap"].store.last_seq(gid) == head, "a replay stores nothing"
+
+
+def moving_table(app):
+    """A game with one token and ``move()``: the GM moves it one square to and fro (one event each)."""
+    c = app.test_client()
+    g = c.post("/api/games", json={"name": "Busy", "system": "plain_grid"}).json
+    gid, gm = g["id"], bearer(g["gm_token"])
+    token = c.post(f"/api/games/{gid}/tokens", json={"name": "Ogre", "x": 2, "y": 2}, headers=gm).json["id"]
+    step = {"i": 0}
+
+    def move():
+        step["i"] += 1
+        r = c.post(f"/api/games/{gid}/commands", headers=gm,
+                   json={"type": "move_token", "token_id": token, "x": 2 + step["i"] % 2, "y": 2, "force": True})
+        assert r.status_code == 200, r.json
+        return r.json["seq"]
+
+    return gid, move
+
+
+def test_a_live_checkpoint_waits_for_a_quiet_moment_and_takes_the_state_then(tmp_path, monkeypatch):
+    monkeypatch.setattr(replaying, "LIVE_QUIET", 0.5)
+    app = new_app(tmp_path)
+    gid, move = moving_table(app)
+    seq = 0
+    while seq < LIVE_EVERY:
+        seq = move()
+    crossed = time.monotonic()
+    sio = app.extensions["tacmap_socketio"]
+    while time.monotonic() < crossed + 3 * replaying.LIVE_QUIET:  # a move every 0.1 s: nothing is kept meanwhile
+        seq = move()
+        sio.sleep(0.1)
+        assert kept_folds.load_checkpoints(tmp_path, gid) is None, "a checkpoint taken while the table played"
+    kept = wait_for_checkpoint(app, tmp_path, gid, seq)
+    assert kept["seq"] == seq, "the state at the quiet moment, not at the crossing"
+    assert seq >= LIVE_EVERY + 10
+    state = kept_folds.load_checkpoint_state(tmp_path, gid, seq)
+    assert state == plain(replay(gid, app.extensions["tacmap"].store.events(gid)).to_dict())
+
+
+def test_a_live_checkpoint_is_taken_after_live_wait_when_the_moves_never_pause(tmp_path, monkeypatch):
+    monkeypatch.setattr(replaying, "LIVE_QUIET", 30.0)  # never as quiet as that here
+    monkeypatch.setattr(replaying, "LIVE_WAIT", 0.5)
+    app = new_app(tmp_path)
+    gid, move = moving_table(app)
+    seq = 0
+    while seq < LIVE_EVERY:
+        seq = move()
+    crossed, kept, sio = time.monotonic(), None, app.extensions["tacmap_socketio"]
+    while kept is None and time.monotonic() < crossed + 20:  # a move every 0.05 s, on and on
+        seq = move()
+        sio.sleep(0.05)
+        kept = kept_folds.load_checkpoints(tmp_path, gid)
+    assert kept is not None, "no checkpoint while the moves went on"
+    assert time.monotonic() - crossed >= replaying.LIVE_WAIT
+    assert LIVE_EVERY < kept["seq"] <= seq
+    assert kept_folds.load_checkpoint_state(tmp_path, gid, kept["seq"]) == plain(
+        replay(gid, app.extensions["tacmap"].store.events(gid)[: kept["seq"]]).to_dict())

@@ -221,6 +221,9 @@ class Hub:
         self.allowance = LogAllowance()  # bytes of log per seat (webapp/live/allowance.py)
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
         self._heavy: set[str] = set()  # games with a command that redraws the whole map running or waiting
+        # commands being carried out in this process now, and when the last one ended (``quiet_for``)
+        self._running = 0
+        self._ran_at = 0.0
         self._heavy_lock = threading.Lock()
         self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
@@ -463,8 +466,28 @@ class Hub:
                 if not held[1]:
                     del self._cids[key]
 
+    def quiet_for(self) -> float:
+        """Seconds since the last command carried out in this process ended; 0 while one runs. Work that can
+        wait (the replay's live checkpoints) waits for a quiet moment: no move waits behind it."""
+        with self._guard:
+            return 0.0 if self._running else time.monotonic() - self._ran_at
+
+    @contextlib.contextmanager
+    def _running_command(self):
+        """Counts the command carried out meanwhile (``quiet_for``)."""
+        with self._guard:
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._running -= 1
+                self._ran_at = time.monotonic()
+
     def _execute(self, game_id: str, actor: Actor, payload: Any) -> Committed:
-        if isinstance(payload, dict) and payload.get("type") in HEAVY_COMMANDS:
+        with self._running_command():
+            if not (isinstance(payload, dict) and payload.get("type") in HEAVY_COMMANDS):
+                return self._execute_one(game_id, actor, payload)
             with self._heavy_lock:
                 if game_id in self._heavy:
                     raise throttle.Busy(HEAVY_BUSY)
@@ -474,7 +497,6 @@ class Hub:
             finally:
                 with self._heavy_lock:
                     self._heavy.discard(game_id)
-        return self._execute_one(game_id, actor, payload)
 
     def _execute_one(self, game_id: str, actor: Actor, payload: Any) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
@@ -764,7 +786,7 @@ class Hub:
                         self._emit(game, render.changes_for(events, game), before=before, only=["gm"])
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
-            self.replays.played(game, before)  # the replay's checkpoint, every CHECKPOINT_EVERY events (once sent)
+            self.replays.played(game, before)  # the replay's checkpoint, every LIVE_EVERY events (at a quiet moment)
         seq = before
         for request, evs in decided:  # each waits for the disk (``writings``' fsyncs) before it answers "ok"
             seq += len(evs)

@@ -11,15 +11,16 @@ as well, so a screen connecting to another process than the GM's is shown it, an
 through any process ends it. A replay ends by itself ``LEFT_GRACE`` seconds after the last connection of
 whoever started it closed (``left``).
 
-The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks. As the
-game is played, every ``LIVE_EVERY`` events the hub's state is its next checkpoint (``played``), kept in the data
-folder (``webapp.storage.history``), where a server started again finds them. A game imported (``tacmap import``, a
-room's table copied from its template) is folded with its checkpoints at import (``history.fold_and_keep``, or
-``warm`` in the background for a room's copy); a long game with none (made by an earlier version) is folded in the
-background at the server's start (``fold_old``); any other is folded ahead when a GM connects (``warm``), and kept
-the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events from its nearest checkpoint. A jump
-before any of that (an old game, right after the start) folds up to its event, or from the store's snapshot when
-that is nearer (``jumped``); the timeline is told without folding the states (``told``).
+The folded log (``History``) is kept per game and grows with the log, folded as far as a jump asks. As the game is
+played, every ``LIVE_EVERY`` events the hub's state is its next checkpoint (``played``), taken at the next quiet
+moment and kept in the data folder (``webapp.storage.history``), where a server started again finds them. A game
+imported (``tacmap import``, a room's table copied from its template) is folded with its checkpoints at import
+(``history.fold_and_keep``, or ``warm`` in the background for a room's copy); a long game with none (made by an
+earlier version) is folded in the background at the server's start (``fold_old``); any other is folded ahead when a
+GM connects (``warm``), and kept the same way. A later jump folds at most ``replay_view.CHECKPOINT_EVERY`` events
+from its nearest checkpoint. A jump before any of that (an old game, right after the start) folds up to its event,
+or from the store's snapshot when that is nearer (``jumped``); the timeline is told without folding the states
+(``told``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import logging
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from flask import has_request_context
 from gevent import monkey
@@ -61,9 +63,17 @@ FOLD_OLD_AFTER = 5.0
 FOLD_CLAIM = 60
 #: seconds between two looks at the games folded ahead, to fold what was played since (``follow_once``)
 FOLLOW_EVERY = 20.0
-#: the live state is taken as a checkpoint (and kept on disk) every this many events: a jump after a restart folds
-#: at most this many; each costs ~20 ms in the background on a 100 x 100 board of 1,000 walls and 50 tokens
+#: the live state is taken as a checkpoint (and kept on disk) once a game is this many events past its last one: a
+#: jump after a restart folds about this many; each costs ~35 ms of the loop on a 100 x 100 board of 1,000 walls and
+#: 50 tokens (the state copied, the moments folded, the file written), so it waits for a quiet moment (``LIVE_QUIET``)
 LIVE_EVERY = 2 * replay_view.CHECKPOINT_EVERY
+#: a quiet moment: no command carried out in this process for this many seconds (a table plays at a human pace,
+#: seconds between two moves): a live checkpoint's work waits for one before each of its parts, so no move waits
+#: behind it. Before, it ran right after the move that crossed ``LIVE_EVERY``, and the next moves waited
+LIVE_QUIET = 0.25
+#: seconds a live checkpoint waits for a quiet moment at most (commands that never stop: a convention room's tables
+#: on one process), then goes on: it is taken, later, whatever the pace
+LIVE_WAIT = 10.0
 #: a live checkpoint's moments are folded (without the fog's memory) from the fold's end up to this many events
 #: back; a fold further behind is folded ahead in full instead (with its checkpoints)
 LIVE_GAP = 2 * LIVE_EVERY
@@ -92,6 +102,7 @@ class Replays:
         self._kept: dict[str, int] = {}  # game id -> the seq its fold was kept on disk up to
         self._following = False  # whether the task that keeps the folds up with the games runs (``_follow``)
         self._checkpointing: dict[str, threading.Lock] = {}  # game id -> its live checkpoints' turn (``checkpoint``)
+        self._due: set[str] = set()  # games whose live checkpoint waits for a quiet moment (``played``)
 
     # --- the folded log ---------------------------------------------------
 
@@ -128,8 +139,9 @@ class Replays:
     def _data_dir(self) -> str:
         return self.hub.app.config["DATA_DIR"]
 
-    def keep(self, game_id: str, found: replay_view.History) -> None:
-        """Keep the fold's checkpoints on disk once it went past the ones kept (``storage.history``)."""
+    def keep(self, game_id: str, found: replay_view.History, quiet: Callable[[], None] = lambda: None) -> None:
+        """Keep the fold's checkpoints on disk once it went past the ones kept (``storage.history``); between two
+        parts (a checkpoint's state read, a file written) a rest, then ``quiet`` is waited for."""
         with self._lock:
             since = self._kept.get(game_id, 0)
             if found.foreign:  # what was kept is of another log: written anew
@@ -138,7 +150,10 @@ class Replays:
             if found.checkpointed <= since:
                 return
             self._kept[game_id] = found.checkpointed
-        rest = lambda: time.sleep(FOLD_REST)  # noqa: E731 (the other tables go on between two checkpoints)
+        def rest() -> None:  # the other tables go on between two checkpoints
+            time.sleep(FOLD_REST)
+            quiet()
+
         kept = found.export(since, pause=rest)
         if kept is not None:
             kept_folds.save_checkpoints(self._data_dir(), game_id, kept, pause=rest)
@@ -208,20 +223,55 @@ class Replays:
 
     def played(self, game, before: int) -> None:
         """The game's events after ``before`` are on disk and ``game`` is its state after them (the hub holds the
-        game's lock): when they crossed a multiple of ``LIVE_EVERY``, the state is the fold's next checkpoint, taken
-        now (pickled: 0.5 ms on the fogged 30 x 30 bench game, 2 ms on a 100 x 100 board of 1,000 walls) and kept in
-        the background (``checkpoint``): a game played through tacmap never has a cold first jump."""
+        game's lock): when they crossed a multiple of ``LIVE_EVERY``, the game's live state is taken as the fold's
+        next checkpoint and kept on disk, in the background at the next quiet moment (``_checkpoint_when_quiet``):
+        a game played through tacmap never has a cold first jump, and no move waits for it."""
         if game.seq // LIVE_EVERY == before // LIVE_EVERY:
             return
+        with self._lock:
+            if game.id in self._due:
+                return
+            self._due.add(game.id)
         try:
-            self.hub.socketio.start_background_task(self.checkpoint, game.id, game.seq, replay_view.checkpoint_of(game))
+            self.hub.socketio.start_background_task(self._checkpoint_when_quiet, game.id)
         except Exception:  # a shortcut only: a jump folds what it needs itself
+            with self._lock:
+                self._due.discard(game.id)
             log.warning("game %s: no live checkpoint at seq %s", game.id, game.seq, exc_info=True)
 
-    def checkpoint(self, game_id: str, seq: int, pickled: bytes) -> None:
+    def _quiet(self, since: float) -> None:
+        """Wait for a quiet moment (``LIVE_QUIET`` with no command), or until ``LIVE_WAIT`` seconds after ``since``."""
+        while True:
+            idle, left = self.hub.quiet_for(), since + LIVE_WAIT - time.monotonic()
+            if idle >= LIVE_QUIET or left <= 0:
+                return
+            self.hub.socketio.sleep(min(LIVE_QUIET - idle, left))
+
+    def _checkpoint_when_quiet(self, game_id: str) -> None:
+        """``played``'s checkpoint: at a quiet moment, the game's state then (its seq at or past the multiple
+        of ``LIVE_EVERY`` it crossed), copied under the game's lock (``checkpoint_of``), folded and kept."""
+        since = time.monotonic()
+        try:
+            self._quiet(since)
+            with self.hub.lock(game_id):
+                with self._lock:
+                    self._due.discard(game_id)  # a crossing from now on asks for the next one
+                game = self.hub.game(game_id)
+                if game is None:  # deleted meanwhile
+                    return
+                seq, pickled = game.seq, replay_view.checkpoint_of(game)
+        except Exception:  # a shortcut only: a jump folds what it needs itself
+            with self._lock:
+                self._due.discard(game_id)
+            log.warning("game %s: no live checkpoint", game_id, exc_info=True)
+            return
+        self.checkpoint(game_id, seq, pickled, quiet=lambda: self._quiet(since))
+
+    def checkpoint(self, game_id: str, seq: int, pickled: bytes, quiet: Callable[[], None] = lambda: None) -> None:
         """The live state after event ``seq`` taken as the kept fold's checkpoint there (``History.advance``: the
         moments since the last checkpoint folded without the fog's memory) and kept on disk. A fold that is far
-        behind (a game played before this, imported) is folded ahead instead, in slices, as a GM connection does."""
+        behind (a game played before this, imported) is folded ahead instead, in slices, as a GM connection does.
+        ``quiet`` is waited for before each part of keeping it (reading a checkpoint's state, writing a file)."""
         try:
             with self._lock:
                 lock = self._checkpointing.setdefault(game_id, threading.Lock())
@@ -232,7 +282,8 @@ class Replays:
                 elif not found.advance(seq, pickled):
                     return
                 time.sleep(0)
-                self.keep(game_id, found)
+                quiet()
+                self.keep(game_id, found, quiet)
         except Exception:  # a shortcut only: a jump folds what it needs itself
             log.warning("game %s: the live checkpoint at seq %s was not kept", game_id, seq, exc_info=True)
 
