@@ -117,8 +117,10 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
     assert again.extensions["tacmap"].store.last_seq(gid) == head, "a replay stores nothing"
 
 
-def moving_table(app):
-    """A game with one token and ``move()``: the GM moves it one square to and fro (one event each)."""
+def table_past_the_mark(folder):
+    """A new app on ``folder`` and a game with one token, played just past ``LIVE_EVERY`` events: (app, game id,
+    ``move()``: the GM moves the token one square to and fro, one event each, returning its seq, the seq now)."""
+    app = new_app(folder)
     c = app.test_client()
     g = c.post("/api/games", json={"name": "Busy", "system": "plain_grid"}).json
     gid, gm = g["id"], bearer(g["gm_token"])
@@ -132,18 +134,16 @@ def moving_table(app):
         assert r.status_code == 200, r.json
         return r.json["seq"]
 
-    return gid, move
+    seq = 0
+    while seq < LIVE_EVERY:
+        seq = move()
+    return app, gid, move, seq
 
 
 def test_a_live_checkpoint_waits_for_a_quiet_moment_and_takes_the_state_then(tmp_path, monkeypatch):
     monkeypatch.setattr(replaying, "LIVE_QUIET", 0.5)
-    app = new_app(tmp_path)
-    gid, move = moving_table(app)
-    seq = 0
-    while seq < LIVE_EVERY:
-        seq = move()
-    crossed = time.monotonic()
-    sio = app.extensions["tacmap_socketio"]
+    app, gid, move, seq = table_past_the_mark(tmp_path)
+    crossed, sio = time.monotonic(), app.extensions["tacmap_socketio"]
     while time.monotonic() < crossed + 3 * replaying.LIVE_QUIET:  # a move every 0.1 s: nothing is kept meanwhile
         seq = move()
         sio.sleep(0.1)
@@ -158,11 +158,7 @@ def test_a_live_checkpoint_waits_for_a_quiet_moment_and_takes_the_state_then(tmp
 def test_a_live_checkpoint_is_taken_after_live_wait_when_the_moves_never_pause(tmp_path, monkeypatch):
     monkeypatch.setattr(replaying, "LIVE_QUIET", 30.0)  # never as quiet as that here
     monkeypatch.setattr(replaying, "LIVE_WAIT", 0.5)
-    app = new_app(tmp_path)
-    gid, move = moving_table(app)
-    seq = 0
-    while seq < LIVE_EVERY:
-        seq = move()
+    app, gid, move, seq = table_past_the_mark(tmp_path)
     crossed, kept, sio = time.monotonic(), None, app.extensions["tacmap_socketio"]
     while kept is None and time.monotonic() < crossed + 20:  # a move every 0.05 s, on and on
         seq = move()

@@ -68,9 +68,10 @@ FOLLOW_EVERY = 20.0
 #: 50 tokens (the state copied, the moments folded, the file written), so it waits for a quiet moment (``LIVE_QUIET``)
 LIVE_EVERY = 2 * replay_view.CHECKPOINT_EVERY
 #: a quiet moment: no command carried out in this process for this many seconds (a table plays at a human pace,
-#: seconds between two moves): a live checkpoint's work waits for one before each of its parts, so no move waits
-#: behind it. Before, it ran right after the move that crossed ``LIVE_EVERY``, and the next moves waited
-LIVE_QUIET = 0.25
+#: seconds between two moves; a busy room's tables leave such gaps often): a live checkpoint's work waits for one
+#: before each of its parts (none over ~15 ms), so no move waits behind it. Before, it ran right after the move that
+#: crossed ``LIVE_EVERY``, and the next moves waited
+LIVE_QUIET = 0.1
 #: seconds a live checkpoint waits for a quiet moment at most (commands that never stop: a convention room's tables
 #: on one process), then goes on: it is taken, later, whatever the pace
 LIVE_WAIT = 10.0
