@@ -328,7 +328,12 @@ class Replays:
             games = claimed
 
     def _old(self, game_id: str) -> bool:
-        """Whether a game's log is long and its kept fold missing or far behind it (``fold_old``)."""
+        """Whether a game's log is long and its kept fold missing or far behind it (``fold_old``). Not a game played
+        since the start whose live checkpoint waits for a quiet moment: that checkpoint folds it (in full when far
+        behind), and the start's fold would be the same work twice."""
+        with self._lock:
+            if game_id in self._due:
+                return False
         head = self.hub.store.last_seq(game_id)
         if head < WARM_FROM:
             return False
