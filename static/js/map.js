@@ -621,11 +621,14 @@
     return clamp(room / tall, 0.2, 1);
   }
   // Too small to touch is not fit: on a phone start with squares of at least 42 px (a token a
-  // fingertip can hold), on a laptop 24 px, and let the fingers (or the scroll bars) pan.
+  // fingertip can hold), on a laptop 24 px, and let the fingers (or the scroll bars) pan. A square, and a
+  // hex across its flat sides, is one unit of the drawing: the map's viewBox is as wide as the board's
+  // drawing and a half-unit margin each side (a hex board's is not its count of hexes + 1).
   function readableZoom() {
     if (onScreen) return 1;
     const minCell = frame.clientWidth < 700 ? 42 : 24;
-    const cell = frame.clientWidth / (width() + 1);
+    const box = svg().viewBox && svg().viewBox.baseVal;
+    const cell = frame.clientWidth / (box && box.width ? box.width : width() + 1);
     return Math.max(fitZoom(), minCell / cell);
   }
 

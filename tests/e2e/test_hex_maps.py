@@ -22,6 +22,32 @@ def gm_page(new_page, game):
     return gm
 
 
+@pytest.mark.parametrize("orientation", ["pointy", "flat", "squares"])
+def test_a_phone_opens_on_hexes_a_fingertip_wide_as_on_squares(server, new_page, shot, orientation):
+    """On a phone the map opens at readable cells: 42 px across a hex's flat sides, as across a square (on a wide
+    hex board, pointy hexes came out at 41 px and flat ones at 54: the zoom took the board for squares)."""
+    if orientation == "squares":
+        status, game = server.api("POST", "/api/games", {"name": "Squares", "system": "plain_grid",
+                                                        "map": {"width": 24, "height": 14}})
+        assert status == 201, game
+    else:
+        game = hex_game(server, orientation, width=24, height=14)
+    phone = new_page(viewport={"width": 390, "height": 844})
+    phone.goto(game["urls"]["gm"])
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    cell = phone.evaluate("""() => {
+        const s = document.getElementById('map');
+        return s.getBoundingClientRect().width / s.viewBox.baseVal.width;  // px a unit of the drawing
+    }""")
+    assert 41.5 <= cell <= 42.5, cell
+    shot(phone, f"phone-readable-{orientation}")
+    if orientation != "squares":  # two neighbouring hexes' centres (rules/grid.py's) that far apart on the screen
+        grid = Grid("hex", orientation)
+        (ax, ay), (bx, by) = hex_centre(phone, grid, 3, 4), hex_centre(phone, grid, *((4, 4) if orientation == "pointy"
+                                                                                      else (3, 5)))
+        assert abs(math.hypot(bx - ax, by - ay) - cell) < 0.5, (ax, ay, bx, by, cell)
+
+
 @pytest.mark.parametrize("orientation", ["pointy", "flat"])
 def test_a_token_dragged_on_hexes_lands_on_the_hex_under_the_pointer(server, new_page, shot, orientation):
     grid = Grid("hex", orientation)
