@@ -627,9 +627,13 @@
   function readableZoom() {
     if (onScreen) return 1;
     const minCell = frame.clientWidth < 700 ? 42 : 24;
-    const box = svg().viewBox && svg().viewBox.baseVal;
-    const cell = frame.clientWidth / (box && box.width ? box.width : width() + 1);
+    const cell = frame.clientWidth / drawingWidth();
     return Math.max(fitZoom(), minCell / cell);
+  }
+  // The map's width in units of the drawing (its viewBox: a square, or a hex across its flat sides, is one)
+  function drawingWidth() {
+    const box = svg().viewBox && svg().viewBox.baseVal;
+    return box && box.width ? box.width : width() + 1;
   }
 
   function centreOn(el) {
@@ -697,10 +701,9 @@
   function startOnTheFight() {
     const box = tokensBox();
     if (!box) return;
-    const s = svg(), vb = s.viewBox && s.viewBox.baseVal;
     const planned = frame.dataset.fight !== undefined ? parseFloat(getComputedStyle(frame).getPropertyValue("--cell")) : 0;
-    if (planned > 0 && vb && vb.width && frame.clientWidth) {
-      const z = planned * vb.width / frame.clientWidth;
+    if (planned > 0 && frame.clientWidth) {
+      const z = planned * drawingWidth() / frame.clientWidth;
       if (Math.abs(z - zoom) < 0.005) return centreOnTheFight();
       applyZoom(z);
     } else { // no planned size (a wider window, a browser without @property): worked out here

@@ -25,7 +25,7 @@ def gm_page(new_page, game):
 @pytest.mark.parametrize("orientation", ["pointy", "flat", "squares"])
 def test_a_phone_opens_on_hexes_a_fingertip_wide_as_on_squares(server, new_page, shot, orientation):
     """On a phone the map opens at readable cells: 42 px across a hex's flat sides, as across a square (on a wide
-    hex board, pointy hexes came out at 41 px and flat ones at 54: the zoom took the board for squares)."""
+    hex board, pointy hexes came out at 41 px and flat ones at 48: the zoom took the board for squares)."""
     if orientation == "squares":
         status, game = server.api("POST", "/api/games", {"name": "Squares", "system": "plain_grid",
                                                         "map": {"width": 24, "height": 14}})

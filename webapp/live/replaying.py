@@ -268,7 +268,7 @@ class Replays:
             return
         self.checkpoint(game_id, seq, pickled, quiet=lambda: self._quiet(since))
 
-    def checkpoint(self, game_id: str, seq: int, pickled: bytes, quiet: Callable[[], None] = lambda: None) -> None:
+    def checkpoint(self, game_id: str, seq: int, pickled: bytes, quiet: Callable[[], None]) -> None:
         """The live state after event ``seq`` taken as the kept fold's checkpoint there (``History.advance``: the
         moments since the last checkpoint folded without the fog's memory) and kept on disk. A fold that is far
         behind (a game played before this, imported) is folded ahead instead, in slices, as a GM connection does.
