@@ -708,7 +708,7 @@
       applyZoom(z);
     } else { // no planned size (a wider window, a browser without @property): worked out here
       if (zoom <= 1) return;
-      const cell = frame.clientWidth * zoom / width();
+      const cell = frame.clientWidth * zoom / drawingWidth(); // px a unit of the drawing (a square, a hex across)
       const k = Math.min(frame.clientWidth / (box.r - box.l + 2 * cell), frame.clientHeight / (box.b - box.t + 2 * cell));
       if (k >= 1) return centreOnTheFight();
       applyZoom(Math.max(fitZoom(), zoom * k));

@@ -223,3 +223,45 @@ def test_the_keys_step_a_token_to_a_neighbouring_hex_whatever_the_row(server, ne
     assert at[same] == start[same] and at != start
     token = state(server, game)["tokens"][0]
     assert (token["x"], token["y"]) == at
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_a_tablet_opens_on_the_whole_fight_on_a_big_hex_map(server, new_page, shot, orientation):
+    """A player's page wider than a phone's (no size planned by the page's style) works out its starting view
+    itself: on a hex board too big for readable hexes at full width, every token of the fight is in view, zoomed
+    in from the whole board, with a hex's width (the drawing's unit, not a square's) as the margin around them."""
+    from test_phone_fight_card import IN_FRAME
+
+    game = hex_game(server, orientation, system="savage_worlds", width=60, height=40)
+    status, mira = server.api("POST", f"/api/games/{game['id']}/players", {"join_code": game["join_code"],
+                                                                          "name": "Mira"})
+    assert status == 201, mira
+    ids = {}
+    for name, (x, y) in {"Aria": (10, 12), "Goblin": (40, 25), "Orc": (48, 30)}.items():
+        body = {"name": name, "x": x, "y": y} | ({"owner": mira["player_id"], "kind": "pc"} if name == "Aria" else {})
+        status, made = server.api("POST", f"/api/games/{game['id']}/tokens", body, game["gm_token"])
+        assert status == 201, made
+        ids[name] = made["id"]
+    status, _ = server.api("POST", f"/api/games/{game['id']}/commands",
+                           {"type": "start_combat", "token_ids": list(ids.values())}, game["gm_token"])
+    assert status == 200
+    tablet = new_page(viewport={"width": 820, "height": 1100})
+    tablet.goto(f"{server.url}/games/{game['id']}/play?key={mira['player_token']}")
+    expect(tablet.locator("#conn.ok")).to_be_visible()
+    tablet.locator("#map-frame").scroll_into_view_if_needed()
+    tablet.wait_for_timeout(300)
+    assert float(tablet.locator("#map-frame").get_attribute("data-zoom")) > 1.2  # not the whole board
+    assert tablet.evaluate(IN_FRAME, list(ids.values())) == []
+    # a hex's width of map at least between the outermost tokens and the frame's edges
+    margins = tablet.evaluate("""(ids) => {
+        const f = document.getElementById('map-frame').getBoundingClientRect();
+        const s = document.getElementById('map');
+        const unit = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+        const boxes = ids.map((id) => document.querySelector('#token-' + id + ' .token-body').getBoundingClientRect());
+        const l = Math.min(...boxes.map((r) => r.left)), r = Math.max(...boxes.map((b) => b.right));
+        return [(l - f.left) / unit, (f.right - r) / unit];
+    }""", list(ids.values()))
+    # (flat hexes had 0.93: the margin was worked out in squares of the board, narrower than its hexes; a scroll
+    # position is whole pixels, a few hundredths of a hex here)
+    assert min(margins) >= 0.97, margins
+    shot(tablet, f"tablet-fight-hex-{orientation}")
