@@ -230,18 +230,10 @@ def test_a_tablet_opens_on_the_whole_fight_on_a_big_hex_map(server, new_page, sh
     """A player's page wider than a phone's (no size planned by the page's style) works out its starting view
     itself: on a hex board too big for readable hexes at full width, every token of the fight is in view, zoomed
     in from the whole board, with a hex's width (the drawing's unit, not a square's) as the margin around them."""
-    from test_phone_fight_card import IN_FRAME
+    from test_phone_fight_card import IN_FRAME, setup
 
-    game = hex_game(server, orientation, system="savage_worlds", width=60, height=40)
-    status, mira = server.api("POST", f"/api/games/{game['id']}/players", {"join_code": game["join_code"],
-                                                                          "name": "Mira"})
-    assert status == 201, mira
-    ids = {}
-    for name, (x, y) in {"Aria": (10, 12), "Goblin": (40, 25), "Orc": (48, 30)}.items():
-        body = {"name": name, "x": x, "y": y} | ({"owner": mira["player_id"], "kind": "pc"} if name == "Aria" else {})
-        status, made = server.api("POST", f"/api/games/{game['id']}/tokens", body, game["gm_token"])
-        assert status == 201, made
-        ids[name] = made["id"]
+    board = {"width": 60, "height": 40, "grid": "hex", "orientation": orientation}
+    game, mira, ids = setup(server, "savage_worlds", board, {"Aria": (10, 12), "Goblin": (40, 25), "Orc": (48, 30)})
     status, _ = server.api("POST", f"/api/games/{game['id']}/commands",
                            {"type": "start_combat", "token_ids": list(ids.values())}, game["gm_token"])
     assert status == 200
