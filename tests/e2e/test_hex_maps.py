@@ -230,16 +230,12 @@ def test_a_tablet_opens_on_the_whole_fight_on_a_big_hex_map(server, new_page, sh
     """A player's page wider than a phone's (no size planned by the page's style) works out its starting view
     itself: on a hex board too big for readable hexes at full width, every token of the fight is in view, zoomed
     in from the whole board, with a hex's width (the drawing's unit, not a square's) as the margin around them."""
-    from test_phone_fight_card import IN_FRAME, setup
+    from test_phone_fight_card import IN_FRAME, open_phone, setup, start_fight
 
     board = {"width": 60, "height": 40, "grid": "hex", "orientation": orientation}
     game, mira, ids = setup(server, "savage_worlds", board, {"Aria": (10, 12), "Goblin": (40, 25), "Orc": (48, 30)})
-    status, _ = server.api("POST", f"/api/games/{game['id']}/commands",
-                           {"type": "start_combat", "token_ids": list(ids.values())}, game["gm_token"])
-    assert status == 200
-    tablet = new_page(viewport={"width": 820, "height": 1100})
-    tablet.goto(f"{server.url}/games/{game['id']}/play?key={mira['player_token']}")
-    expect(tablet.locator("#conn.ok")).to_be_visible()
+    start_fight(server, game, ids)
+    tablet = open_phone(new_page, server, game, mira, device={"viewport": {"width": 820, "height": 1100}})
     tablet.locator("#map-frame").scroll_into_view_if_needed()
     tablet.wait_for_timeout(300)
     assert float(tablet.locator("#map-frame").get_attribute("data-zoom")) > 1.2  # not the whole board

@@ -37,8 +37,15 @@ def setup(server, system, board, places):
     return g, mira, ids
 
 
-def open_phone(new_page, server, g, mira):
-    phone = new_page(**PHONE)
+def start_fight(server, g, ids):
+    status, _ = server.api("POST", f"/api/games/{g['id']}/commands",
+                           {"type": "start_combat", "token_ids": list(ids.values())}, g["gm_token"])
+    assert status == 200
+
+
+def open_phone(new_page, server, g, mira, device=PHONE):
+    """Mira's page on a phone (or on ``device``: the page's options), connected."""
+    phone = new_page(**device)
     phone.goto(f"{server.url}/games/{g['id']}/play?key={mira['player_token']}")
     expect(phone.locator("#conn.ok")).to_be_visible()
     return phone
@@ -47,9 +54,7 @@ def open_phone(new_page, server, g, mira):
 def test_a_phone_opens_on_the_whole_fight(server, new_page, shot):
     g, mira, ids = setup(server, "savage_worlds", {"width": 24, "height": 16},
                          {"Aria": (2, 2), "Goblin": (13, 9), "Orc": (15, 11)})
-    status, _ = server.api("POST", f"/api/games/{g['id']}/commands", {"type": "start_combat", "token_ids": list(ids.values())},
-                           g["gm_token"])
-    assert status == 200
+    start_fight(server, g, ids)
     phone = open_phone(new_page, server, g, mira)
     phone.locator("#map-frame").scroll_into_view_if_needed()
     phone.wait_for_timeout(300)
