@@ -294,7 +294,7 @@ class PostgresDatabase:
         if answer is None:
             return
         from psycopg import waiting
-        from psycopg.pq import DiagnosticField, ExecStatus
+        from psycopg.pq import ExecStatus
 
         pgconn = self.connection.pgconn
         try:
@@ -315,17 +315,40 @@ class PostgresDatabase:
             if self.on_commit is not None:
                 answer.number = self.on_commit()
             return
+        answer.error = self._refusal(failed)
+        try:
+            self.rollback()  # the statements after the failed one were skipped, COMMIT among them
+        except self._psycopg.Error:  # the connection is broken: reopened on next use
+            pass
+
+    def _refusal(self, failed) -> Exception:
+        """The exception psycopg would raise for a result that failed (a ``psycopg.pq.PGresult``): the class of
+        its SQLSTATE (IntegrityError for a unique key...), with the server's message."""
+        from psycopg.pq import DiagnosticField
+
         sqlstate = (failed.error_field(DiagnosticField.SQLSTATE) or b"").decode("ascii", "replace")
         try:  # none: libpq's own (the connection lost mid-answer)
             kind = self._psycopg.errors.lookup(sqlstate) if sqlstate else self._psycopg.OperationalError
         except KeyError:
             kind = self._psycopg.DatabaseError
         message = (failed.error_message or b"").decode(self.connection.info.encoding, "replace").strip()
-        answer.error = kind(message or f"the database refused the transaction (SQLSTATE {sqlstate})")
-        try:
-            self.rollback()  # the statements after the failed one were skipped, COMMIT among them
-        except self._psycopg.Error:  # the connection is broken: reopened on next use
-            pass
+        return kind(message or f"the database refused the transaction (SQLSTATE {sqlstate})")
+
+    def execute_blocking(self, sql: str) -> None:
+        """``sql`` (no parameters; its rows, if any, not read) by libpq's own blocking call (``PQexec``: psycopg's
+        ``pgconn.exec_``), which waits for the server in C with the GIL released. For a native thread of its own
+        only (store.PgFlush, on the writer thread), never the hub's: it blocks its thread until the answer.
+
+        Where gevent patched ``select``, psycopg's ``execute`` waits in Python instead, through a hub of gevent's
+        that it runs in that thread, taking the GIL the loop needs at each step: measured on a flush, 0.074 ms
+        of CPU against this call's 0.011. Raises as ``execute`` does: OperationalError when the connection is
+        lost (the next use opens a new one), the SQLSTATE's class when the server refuses the statement."""
+        from psycopg.pq import ExecStatus
+
+        conn = self._live()
+        result = conn.pgconn.exec_(pg_statement(sql).encode(conn.info.encoding))
+        if result.status == ExecStatus.FATAL_ERROR:
+            raise self._refusal(result)
 
     def commit(self) -> None:
         self.execute("COMMIT")

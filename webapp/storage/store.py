@@ -280,7 +280,7 @@ class PgFlush:
     def _flush(self) -> None:
         if self._db is None:
             self._db = sql.PostgresDatabase(self.url, application=self.APPLICATION)
-        self._db.execute(self.STATEMENT).fetchone()
+        self._db.execute_blocking(self.STATEMENT)
 
     def close(self) -> None:
         with self._lock:
