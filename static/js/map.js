@@ -684,40 +684,70 @@
     if (!follow || refit) return;
     refit = requestAnimationFrame(() => { refit = 0; if (follow) applyZoom(follow()); });
   });
-  // A phone opens on the whole fight: every token it is shown in view (its own and the foes), as large as
-  // that allows, never smaller than the whole map nor larger than readable squares; centred on them.
-  function tokensBox() {
-    let box = null;
-    for (const el of document.querySelectorAll("#layer-tokens .token")) {
-      const r = (el.querySelector(".token-body") || el).getBoundingClientRect();
+  // A phone opens on the whole fight: every token it is shown in view (its own and the foes), with the names and
+  // badges drawn beside them, as large as that allows, never smaller than the whole map nor larger than readable
+  // squares; centred on them.
+  function boxOf(selector, box) {
+    for (const el of document.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
       if (!r.width) continue;
       box = box ? { l: Math.min(box.l, r.left), t: Math.min(box.t, r.top), r: Math.max(box.r, r.right), b: Math.max(box.b, r.bottom) }
                 : { l: r.left, t: r.top, r: r.right, b: r.bottom };
     }
     return box;
   }
+  const tokensBox = () => boxOf("#layer-tokens .token .token-body");
+  // the discs and what layoutLabels drew beside them: names and badge pills (in screen px, whatever the zoom)
+  const labelledBox = () => boxOf("#layer-labels .label-pill, #layer-labels .badge-pill", tokensBox());
+  // The share of the zoom now at which the fight fits the frame with ``margin`` px (at this zoom) round the discs,
+  // or round the names and badges where they reach further: the discs' spread and that margin scale with the
+  // zoom, the names and badges beside them do not. Height counts only where the frame scrolls the map up and down
+  // (else the map's whole height is in view). Also the box to centre on at the zoom now (``view``).
+  function fightFits(margin) {
+    const discs = tokensBox(), all = labelledBox();
+    const PAD = 4; // px between a name or badge and the frame's edge
+    const over = { l: discs.l - all.l + PAD, r: all.r - discs.r + PAD, t: discs.t - all.t + PAD, b: all.b - discs.b + PAD };
+    const view = { l: discs.l - Math.max(margin, over.l), r: discs.r + Math.max(margin, over.r),
+                   t: discs.t - Math.max(margin, over.t), b: discs.b + Math.max(margin, over.b) };
+    const across = (spread, over0, over1, room) => {
+      let k = 1;
+      for (let i = 0; i < 6; i++) { // the length needed grows with k: a few steps settle it
+        const need = k * spread + Math.max(k * margin, over0) + Math.max(k * margin, over1);
+        if (need <= room + 0.5) break;
+        k *= room / need;
+      }
+      return k;
+    };
+    let k = across(discs.r - discs.l, over.l, over.r, frame.clientWidth);
+    if (svg().getBoundingClientRect().height > frame.clientHeight + 2) {
+      k = Math.min(k, across(discs.b - discs.t, over.t, over.b, frame.clientHeight));
+    }
+    return { k: k, view: view };
+  }
   // On a phone the page's style sized the frame for that view before this ran (app.css: --cell, the squares' size
-  // in px, from the tokens' extent _map.html gave): the zoom is the one that makes the map as tall as the frame.
+  // in px, from the tokens' extent _map.html gave): the zoom is the one that makes the map as tall as the frame,
+  // a little less where the names and badges of the tokens at the edge would not fit (the frame then follows: its
+  // --cell is set here).
   function startOnTheFight() {
-    const box = tokensBox();
-    if (!box) return;
+    if (!tokensBox()) return;
     const planned = frame.dataset.fight !== undefined ? parseFloat(getComputedStyle(frame).getPropertyValue("--cell")) : 0;
+    const cell = () => frame.clientWidth * zoom / drawingWidth(); // px a unit of the drawing (a square, a hex across)
     if (planned > 0 && frame.clientWidth) {
       const z = planned * drawingWidth() / frame.clientWidth;
-      if (Math.abs(z - zoom) < 0.005) return centreOnTheFight();
-      applyZoom(z);
+      if (Math.abs(z - zoom) >= 0.005) applyZoom(z);
+      const k = fightFits(cell()).k;
+      if (k < 0.995 && zoom > 1) {
+        const fitted = Math.max(1, zoom * k);
+        frame.style.setProperty("--cell", (frame.clientWidth * fitted / drawingWidth()) + "px");
+        applyZoom(fitted);
+      }
     } else { // no planned size (a wider window, a browser without @property): worked out here
       if (zoom <= 1) return;
-      const cell = frame.clientWidth * zoom / drawingWidth(); // px a unit of the drawing (a square, a hex across)
-      const k = Math.min(frame.clientWidth / (box.r - box.l + 2 * cell), frame.clientHeight / (box.b - box.t + 2 * cell));
-      if (k >= 1) return centreOnTheFight();
-      applyZoom(Math.max(fitZoom(), zoom * k));
+      const k = fightFits(cell()).k;
+      if (k < 1) applyZoom(Math.max(fitZoom(), zoom * k));
     }
     follow = null; // a chosen view: a resize (a phone's address bar coming and going) keeps it, as a zoom by hand
-    centreOnTheFight();
-  }
-  function centreOnTheFight() {
-    const box = tokensBox();
+    const box = fightFits(cell()).view;
     const f = frame.getBoundingClientRect();
     frame.scrollLeft += (box.l + box.r) / 2 - (f.left + frame.clientLeft + frame.clientWidth / 2);
     frame.scrollTop += (box.t + box.b) / 2 - (f.top + frame.clientTop + frame.clientHeight / 2);

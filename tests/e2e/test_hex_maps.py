@@ -230,7 +230,7 @@ def test_a_tablet_opens_on_the_whole_fight_on_a_big_hex_map(server, new_page, sh
     """A player's page wider than a phone's (no size planned by the page's style) works out its starting view
     itself: on a hex board too big for readable hexes at full width, every token of the fight is in view, zoomed
     in from the whole board, with a hex's width (the drawing's unit, not a square's) as the margin around them."""
-    from test_phone_fight_card import IN_FRAME, open_phone, setup, start_fight
+    from test_phone_fight_card import IN_FRAME, LABELS_OUT_OF_FRAME, open_phone, setup, start_fight
 
     board = {"width": 60, "height": 40, "grid": "hex", "orientation": orientation}
     game, mira, ids = setup(server, "savage_worlds", board, {"Aria": (10, 12), "Goblin": (40, 25), "Orc": (48, 30)})
@@ -240,6 +240,7 @@ def test_a_tablet_opens_on_the_whole_fight_on_a_big_hex_map(server, new_page, sh
     tablet.wait_for_timeout(300)
     assert float(tablet.locator("#map-frame").get_attribute("data-zoom")) > 1.2  # not the whole board
     assert tablet.evaluate(IN_FRAME, list(ids.values())) == []
+    assert tablet.evaluate(LABELS_OUT_OF_FRAME) == []  # and their names and badges
     # a hex's width of map at least between the outermost tokens and the frame's edges
     margins = tablet.evaluate("""(ids) => {
         const f = document.getElementById('map-frame').getBoundingClientRect();

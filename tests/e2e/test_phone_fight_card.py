@@ -17,6 +17,15 @@ IN_FRAME = """(ids) => {
   });
 }"""
 
+#: the names and badge pills drawn beside the tokens (map.js layoutLabels) that are not wholly inside the map frame
+LABELS_OUT_OF_FRAME = """() => {
+  const f = document.getElementById('map-frame').getBoundingClientRect();
+  return [...document.querySelectorAll('#layer-labels .label-pill, #layer-labels .badge-pill')].filter((p) => {
+    const r = p.getBoundingClientRect();
+    return r.width && !(r.left >= f.left - 0.5 && r.right <= f.right + 0.5 && r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5);
+  }).map((p) => p.parentNode.textContent.trim() + ' (' + p.closest('[data-for]').dataset.for + ')');
+}"""
+
 #: how much of the map frame's height the map leaves empty (px; below 0: the map is taller, the frame scrolls)
 BLANK_UNDER_THE_MAP = """() => {
   const f = document.getElementById('map-frame');
@@ -59,6 +68,10 @@ def test_a_phone_opens_on_the_whole_fight(server, new_page, shot):
     phone.locator("#map-frame").scroll_into_view_if_needed()
     phone.wait_for_timeout(300)
     assert phone.evaluate(IN_FRAME, list(ids.values())) == []
+    # and their names and badges ("3 Bennies" beside each): the Orc's, right of the rightmost token, were cut
+    # off by the frame's edge when the view was worked out from the discs alone
+    assert phone.locator("#layer-labels .badge-block").count() == 3  # (a Joker dealt adds a pill of its own)
+    assert phone.evaluate(LABELS_OUT_OF_FRAME) == []
     # the frame is as tall as the map at that zoom (sized so by the page's style before the scripts ran): no blank
     # stretch of frame under the map
     assert abs(phone.evaluate(BLANK_UNDER_THE_MAP)) <= 2, phone.evaluate(BLANK_UNDER_THE_MAP)
