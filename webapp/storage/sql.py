@@ -22,8 +22,8 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
   transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``: the
   hub draws the update meanwhile; ``settle`` reads the answer, and so does any other use of the connection
   first), and the flush of the server's WAL that its "ok" waits for runs on the writer thread on a connection
-  of its own (``store.PgFlush``); every other write runs on the writer thread with a synchronous commit
-  (``store.off_loop``).
+  of its own (``store.PgFlush``), by libpq's blocking call (``execute_blocking``: no Python wait there); every
+  other write runs on the writer thread with a synchronous commit (``store.off_loop``).
 """
 
 from __future__ import annotations

@@ -227,7 +227,8 @@ class PgFlush:
     would not do: PostgreSQL commits one that wrote no WAL asynchronously whatever ``synchronous_commit`` says.
 
     A connection of its own (``tacmap-flush``), opened on first use, so it runs on the writer thread while the
-    store's connection serves the loop. Thread-safe.
+    store's connection serves the loop; the statement goes by libpq's blocking call (``execute_blocking``), which
+    waits with the GIL released. Thread-safe.
 
     One flush covers every append committed before it started: each append takes a number once committed
     (``committed``), a flush notes the last number given before it begins, and an append whose number it covers
