@@ -9,22 +9,25 @@ from playwright.sync_api import expect
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-IN_FRAME = """(ids) => {
-  const f = document.getElementById('map-frame').getBoundingClientRect();
-  return ids.filter((id) => {
-    const r = document.querySelector('#token-' + id + ' .token-body').getBoundingClientRect();
-    return !(r.left >= f.left - 0.5 && r.right <= f.right + 0.5 && r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5);
-  });
-}"""
+#: whether an element lies wholly inside the map frame (half a pixel's leeway), as a JavaScript function
+_INSIDE = """(el) => {
+    const f = document.getElementById('map-frame').getBoundingClientRect(), r = el.getBoundingClientRect();
+    return r.left >= f.left - 0.5 && r.right <= f.right + 0.5 && r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5;
+  }"""
+
+#: the ids of those tokens whose disc is not wholly inside the map frame
+IN_FRAME = f"""(ids) => {{
+  const inside = {_INSIDE};
+  return ids.filter((id) => !inside(document.querySelector('#token-' + id + ' .token-body')));
+}}"""
 
 #: the names and badge pills drawn beside the tokens (map.js layoutLabels) that are not wholly inside the map frame
-LABELS_OUT_OF_FRAME = """() => {
-  const f = document.getElementById('map-frame').getBoundingClientRect();
-  return [...document.querySelectorAll('#layer-labels .label-pill, #layer-labels .badge-pill')].filter((p) => {
-    const r = p.getBoundingClientRect();
-    return r.width && !(r.left >= f.left - 0.5 && r.right <= f.right + 0.5 && r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5);
-  }).map((p) => p.parentNode.textContent.trim() + ' (' + p.closest('[data-for]').dataset.for + ')');
-}"""
+LABELS_OUT_OF_FRAME = f"""() => {{
+  const inside = {_INSIDE};
+  return [...document.querySelectorAll('#layer-labels .label-pill, #layer-labels .badge-pill')]
+    .filter((p) => p.getBoundingClientRect().width && !inside(p))
+    .map((p) => p.parentNode.textContent.trim() + ' (' + p.closest('[data-for]').dataset.for + ')');
+}}"""
 
 #: how much of the map frame's height the map leaves empty (px; below 0: the map is taller, the frame scrolls)
 BLANK_UNDER_THE_MAP = """() => {
