@@ -116,6 +116,9 @@ def create_app(config: dict | None = None) -> Flask:
             request.max_content_length = min(MAX_BODY, app.config["MAX_CONTENT_LENGTH"] or MAX_BODY)
             request.max_form_memory_size = MAX_BODY
 
+    from .live import collector
+
+    collector.init_app(app)  # Python's cycle collector at the loop's idle moments, once started (tacmap serve)
     from .web import i18n
 
     i18n.init_app(app, data_dir)  # Flask-Babel: each request in its device's language (webapp/web/i18n.py)

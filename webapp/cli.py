@@ -174,6 +174,10 @@ def serve(args: argparse.Namespace) -> int:
     # a pause every screen sees as a late update)
     gc.collect()
     gc.freeze()
+    # and from now on its collections wait for a moment the loop has nothing else to do, not a move's middle
+    from .live.collector import COLLECTOR
+
+    COLLECTOR.start()
     hub.replays.fold_old()  # long games with no replay checkpoints (an earlier version's): folded in the background
     try:
         server.serve_forever()

@@ -1,0 +1,195 @@
+"""Python's cycle collector at the loop's idle moments (webapp/live/collector.py): a collection waits until the
+request or event that made its objects is done and gevent's loop has nothing else to do, picks the generation
+CPython's own rule would, and never runs in the middle of a command.
+
+Run in this (unpatched) process on gevent's loop, as `tacmap serve` runs it after its start."""
+
+from __future__ import annotations
+
+import gc
+
+import gevent
+import pytest
+
+from webapp.live.collector import BACKSTOP, COLLECTOR, QuietCollector
+
+
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def garbage(n: int) -> None:
+    """``n`` objects in reference cycles, unreachable at once: only the cycle collector frees them."""
+    for _ in range(n):
+        Cycle()
+
+
+@pytest.fixture
+def collections():
+    """The generation of every collection started, in order, while the test runs."""
+    seen: list[int] = []
+
+    def note(phase, info):
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    yield seen
+    gc.callbacks.remove(note)
+
+
+@pytest.fixture
+def collector():
+    before = gc.get_threshold()
+    gc.collect()  # every generation's count from 0: what the test makes is what is due
+    c = QuietCollector()
+    assert c.start()
+    yield c
+    c.stop()
+    assert gc.get_threshold() == before
+
+
+def idle(collector: QuietCollector, done: int) -> None:
+    """Let gevent's loop idle until the collector made ``done`` collections (at most a second)."""
+    with gevent.Timeout(1, False):
+        while collector.collections < done:
+            gevent.sleep(0.001)
+    assert collector.collections == done
+
+
+def test_while_it_runs_cpython_collects_by_itself_only_past_the_backstop_and_its_threshold_comes_back_after(
+        collections):
+    before = gc.get_threshold()
+    c = QuietCollector()
+    assert c.start()
+    try:
+        assert gc.get_threshold() == (max(BACKSTOP, before[0]), *before[1:])
+        garbage(before[0] * 3)  # three times what starts a collection otherwise
+        assert collections == []
+    finally:
+        c.stop()
+    assert gc.get_threshold() == before
+
+
+def test_a_due_collection_waits_until_the_work_is_done_and_the_loop_is_idle(collector, collections):
+    garbage(collector._thresholds[0] // 4)  # (an instance and its attributes: up to two objects each)
+    collector.after_work()  # too few new objects yet: nothing is due
+    gevent.sleep(0.01)
+    assert collector.collections == 0 and collections == []
+
+    garbage(collector._thresholds[0] + 100)
+    assert collections == []  # CPython did not collect them in the middle of the work
+    collector.after_work()
+    assert collections == []  # nor right away: the caller's greenlet goes on to its answer
+    idle(collector, 1)
+    assert len(collections) == 1
+    assert gc.get_count()[0] < 50  # the young generation was collected
+
+
+def test_the_middle_generation_when_ten_young_collections_were_made_since_its_last(collector, collections):
+    young, middle, _oldest = collector._thresholds
+    for i in range(middle + 1):
+        garbage(young + 10)
+        collector.after_work()
+        idle(collector, i + 1)
+    # as CPython counts: the young generation ten times, then the middle one with it
+    assert collections[:middle] == [0] * middle
+    assert collections[middle] == 1
+
+
+def test_the_oldest_generation_only_once_a_quarter_more_objects_are_long_lived(collector, collections):
+    young, middle, oldest = collector._thresholds
+    long_lived = len(gc.get_objects(2))
+
+    def rounds(n: int, keep: list | None = None, per_round: int = 0) -> None:
+        for _ in range(n):
+            garbage(young + 10)
+            if keep is not None:
+                keep.extend(Cycle() for _ in range(per_round))  # alive: they move to the oldest generation
+            collector.after_work()
+            idle(collector, collector.collections + 1)
+
+    # two hundred collections, over twice the middle generation's count that lets the oldest be collected, with
+    # only garbage: CPython would not walk the oldest generation for it, and neither does the collector
+    rounds(middle * oldest * 2)
+    assert 2 not in collections
+
+    kept: list = []
+    rounds(middle * oldest, kept, per_round=long_lived // 4 // (middle * oldest) + 50)
+    rounds(middle * oldest)
+    assert 2 in collections  # more than a quarter of the oldest generation came from the middle one: walked
+
+
+def test_no_collection_runs_in_the_middle_of_a_command(app, client, collections):
+    """Moves through the JSON API (each a request whose teardown hands the collector the moment): every
+    collection made while they run waits for the loop to idle between them, none starts during a command."""
+    hub = app.extensions["tacmap"]
+    g = client.post("/api/games", json={"name": "Quiet", "system": "plain_grid"}).json
+    auth = {"Authorization": f"Bearer {g['gm_token']}"}
+    token = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Runner", "x": 1, "y": 1}, headers=auth).json
+    during: list[int] = []
+
+    def note(phase, info):
+        if phase == "start" and hub.quiet_for() == 0.0:  # a command is being carried out
+            during.append(info["generation"])
+
+    c = COLLECTOR  # the app's: its requests' teardown hands it the moment
+    assert c.start()
+    gc.callbacks.append(note)
+    try:
+        for i in range(150):
+            answer = client.post(f"/api/games/{g['id']}/commands", headers=auth,
+                                 json={"type": "move_token", "token_id": token["id"], "x": 1 + (i + 1) % 2, "y": 1})
+            assert answer.status_code == 200, answer.json
+            gevent.sleep(0.001)  # the loop idles between moves, as it does between a table's moves
+    finally:
+        gc.callbacks.remove(note)
+        c.stop()
+    assert c.collections >= 3  # 150 moves make objects enough for several collections...
+    assert during == []  # ...and none ran while a move was carried out
+
+
+PATCHED = r'''
+from gevent import monkey
+
+monkey.patch_all()  # as `tacmap serve` (webapp/entry.py): every request a greenlet, threading's ids per greenlet
+import gc, json, sys, tempfile
+
+import gevent
+
+from webapp import create_app
+from webapp.live.collector import COLLECTOR
+
+app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+hub, client = app.extensions["tacmap"], app.test_client()
+g = client.post("/api/games", json={"name": "Quiet", "system": "plain_grid"}).json
+auth = {"Authorization": f"Bearer {g['gm_token']}"}
+token = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Runner", "x": 1, "y": 1}, headers=auth).json
+during = []
+gc.callbacks.append(lambda phase, info: phase == "start" and hub.quiet_for() == 0.0 and during.append(info["generation"]))
+assert COLLECTOR.start()
+for i in range(150):  # each move a request in a greenlet of its own, as the server's
+    move = {"type": "move_token", "token_id": token["id"], "x": 1 + (i + 1) % 2, "y": 1}
+    answer = gevent.spawn(client.post, f"/api/games/{g['id']}/commands", headers=auth, json=move).get()
+    assert answer.status_code == 200, answer.json
+    gevent.sleep(0.001)
+print(json.dumps({"collections": COLLECTOR.collections, "during": during}))
+'''
+
+
+def test_in_a_gevent_patched_process_every_request_greenlet_hands_the_collector_its_moment(tmp_path):
+    """gevent's patched ``threading`` gives each greenlet an id of its own: the collector tells the loop's thread by
+    its native id, so a request in any greenlet of it counts (the moves of the test above, in `tacmap serve`'s
+    setting)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run([sys.executable, "-c", PATCHED], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["collections"] >= 3
+    assert found["during"] == []
