@@ -185,6 +185,7 @@ def serve(args: argparse.Namespace) -> int:
         pass
     finally:
         server.close()
+        COLLECTOR.stop()  # (a serve run in-process, as some tests do: CPython's own timing again after it)
     return 0
 
 

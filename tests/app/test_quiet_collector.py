@@ -2,11 +2,14 @@
 request or event that made its objects is done and gevent's loop has nothing else to do, picks the generation
 CPython's own rule would, and never runs in the middle of a command.
 
-Run in this (unpatched) process on gevent's loop, as `tacmap serve` runs it after its start."""
+Run on a gevent loop of their own in this (unpatched) process, and in a gevent-patched one as `tacmap serve`."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gc
+import threading
 
 import gevent
 import pytest
@@ -25,29 +28,63 @@ def garbage(n: int) -> None:
         Cycle()
 
 
-@pytest.fixture
-def collections():
-    """The generation of every collection started, in order, while the test runs."""
+@contextlib.contextmanager
+def watching():
+    """The generation of every collection started in this thread, in order, while the block runs (threads other
+    tests left behind in this process collect in theirs)."""
     seen: list[int] = []
+    me = threading.get_ident()
 
     def note(phase, info):
-        if phase == "start":
+        if phase == "start" and threading.get_ident() == me:
             seen.append(info["generation"])
 
     gc.callbacks.append(note)
-    yield seen
-    gc.callbacks.remove(note)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(note)
 
 
-@pytest.fixture
-def collector():
+@contextlib.contextmanager
+def started(c: QuietCollector | None = None):
+    """A collector started on this thread's loop, every generation's count from 0; stopped after, CPython's
+    thresholds back as they were."""
     before = gc.get_threshold()
-    gc.collect()  # every generation's count from 0: what the test makes is what is due
-    c = QuietCollector()
+    gc.collect()
+    c = c or QuietCollector()
     assert c.start()
-    yield c
-    c.stop()
+    try:
+        yield c
+    finally:
+        c.stop()
     assert gc.get_threshold() == before
+
+
+def own_loop(test):
+    """The test in a native thread of its own, on a gevent loop of its own: greenlets and timers that other
+    tests left on this process's main loop never keep it busy (its idle moments are what is tested)."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        failed: list[BaseException] = []
+
+        def body():
+            try:
+                test(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 (raised again in the test's thread)
+                failed.append(exc)
+            finally:
+                gevent.get_hub().destroy(destroy_loop=True)
+
+        thread = threading.Thread(target=body, name=test.__name__)
+        thread.start()
+        thread.join(120)
+        assert not thread.is_alive(), "the test's thread did not end"
+        if failed:
+            raise failed[0]
+
+    return run
 
 
 def idle(collector: QuietCollector, done: int) -> None:
@@ -58,71 +95,74 @@ def idle(collector: QuietCollector, done: int) -> None:
     assert collector.collections == done
 
 
-def test_while_it_runs_cpython_collects_by_itself_only_past_the_backstop_and_its_threshold_comes_back_after(
-        collections):
+@own_loop
+def test_while_it_runs_cpython_collects_by_itself_only_past_the_backstop_and_its_threshold_comes_back_after():
     before = gc.get_threshold()
-    c = QuietCollector()
-    assert c.start()
-    try:
+    with started(), watching() as collections:
         assert gc.get_threshold() == (max(BACKSTOP, before[0]), *before[1:])
-        garbage(before[0] * 3)  # three times what starts a collection otherwise
+        garbage(before[0] * 2)  # four times what starts a collection otherwise (two objects each)
         assert collections == []
-    finally:
-        c.stop()
     assert gc.get_threshold() == before
 
 
-def test_a_due_collection_waits_until_the_work_is_done_and_the_loop_is_idle(collector, collections):
-    garbage(collector._thresholds[0] // 4)  # (an instance and its attributes: up to two objects each)
-    collector.after_work()  # too few new objects yet: nothing is due
-    gevent.sleep(0.01)
-    assert collector.collections == 0 and collections == []
+@own_loop
+def test_a_due_collection_waits_until_the_work_is_done_and_the_loop_is_idle():
+    with started() as collector, watching() as collections:
+        young = collector._thresholds[0]
+        garbage(young // 4)  # (an instance and its attributes: up to two objects each)
+        collector.after_work()  # too few new objects yet: nothing is due
+        gevent.sleep(0.01)
+        assert collector.collections == 0 and collections == []
 
-    garbage(collector._thresholds[0] + 100)
-    assert collections == []  # CPython did not collect them in the middle of the work
-    collector.after_work()
-    assert collections == []  # nor right away: the caller's greenlet goes on to its answer
-    idle(collector, 1)
-    assert len(collections) == 1
-    assert gc.get_count()[0] < 50  # the young generation was collected
-
-
-def test_the_middle_generation_when_ten_young_collections_were_made_since_its_last(collector, collections):
-    young, middle, _oldest = collector._thresholds
-    for i in range(middle + 1):
-        garbage(young + 10)
+        garbage(young + 100)
+        assert collections == []  # CPython did not collect them in the middle of the work
         collector.after_work()
-        idle(collector, i + 1)
-    # as CPython counts: the young generation ten times, then the middle one with it
-    assert collections[:middle] == [0] * middle
-    assert collections[middle] == 1
+        assert collections == []  # nor right away: the caller's greenlet goes on to its answer
+        idle(collector, 1)
+        assert collections == [0]
+        assert gc.get_count()[0] < 50  # the young generation was collected
 
 
-def test_the_oldest_generation_only_once_a_quarter_more_objects_are_long_lived(collector, collections):
-    young, middle, oldest = collector._thresholds
-    long_lived = len(gc.get_objects(2))
-
-    def rounds(n: int, keep: list | None = None, per_round: int = 0) -> None:
-        for _ in range(n):
+@own_loop
+def test_the_middle_generation_when_ten_young_collections_were_made_since_its_last():
+    with started() as collector, watching() as collections:
+        young, middle, _oldest = collector._thresholds
+        for i in range(middle + 1):
             garbage(young + 10)
-            if keep is not None:
-                keep.extend(Cycle() for _ in range(per_round))  # alive: they move to the oldest generation
             collector.after_work()
-            idle(collector, collector.collections + 1)
-
-    # two hundred collections, over twice the middle generation's count that lets the oldest be collected, with
-    # only garbage: CPython would not walk the oldest generation for it, and neither does the collector
-    rounds(middle * oldest * 2)
-    assert 2 not in collections
-
-    kept: list = []
-    rounds(middle * oldest, kept, per_round=long_lived // 4 // (middle * oldest) + 50)
-    rounds(middle * oldest)
-    assert 2 in collections  # more than a quarter of the oldest generation came from the middle one: walked
+            idle(collector, i + 1)
+    # as CPython counts: the young generation ten times, then the middle one with it
+    assert collections == [0] * middle + [1]
 
 
-def test_no_collection_runs_in_the_middle_of_a_command(app, client, collections):
-    """Moves through the JSON API (each a request whose teardown hands the collector the moment): every
+@own_loop
+def test_the_oldest_generation_only_once_a_quarter_more_objects_are_long_lived():
+    with started() as collector, watching() as collections:
+        young, middle, oldest = collector._thresholds
+        long_lived = len(gc.get_objects(2))
+
+        def rounds(n: int, keep: list | None = None, per_round: int = 0) -> None:
+            for _ in range(n):
+                garbage(young + 10)
+                if keep is not None:
+                    keep.extend(Cycle() for _ in range(per_round))  # alive: they move to the oldest generation
+                collector.after_work()
+                idle(collector, collector.collections + 1)
+
+        # two hundred collections, over twice the middle generation's count that lets the oldest be collected,
+        # with only garbage: CPython would not walk the oldest generation for it, and neither does the collector
+        rounds(middle * oldest * 2)
+        assert 2 not in collections
+
+        kept: list = []
+        rounds(middle * oldest, kept, per_round=long_lived // 4 // (middle * oldest) + 50)
+        rounds(middle * oldest)
+        assert 2 in collections  # over a quarter of the oldest generation came from the middle one: walked
+
+
+@own_loop
+def test_no_collection_runs_in_the_middle_of_a_command(app, client):
+    """Moves through the JSON API (each a request whose teardown hands the app's collector the moment): every
     collection made while they run waits for the loop to idle between them, none starts during a command."""
     hub = app.extensions["tacmap"]
     g = client.post("/api/games", json={"name": "Quiet", "system": "plain_grid"}).json
@@ -134,18 +174,16 @@ def test_no_collection_runs_in_the_middle_of_a_command(app, client, collections)
         if phase == "start" and hub.quiet_for() == 0.0:  # a command is being carried out
             during.append(info["generation"])
 
-    c = COLLECTOR  # the app's: its requests' teardown hands it the moment
-    assert c.start()
-    gc.callbacks.append(note)
-    try:
-        for i in range(150):
-            answer = client.post(f"/api/games/{g['id']}/commands", headers=auth,
-                                 json={"type": "move_token", "token_id": token["id"], "x": 1 + (i + 1) % 2, "y": 1})
-            assert answer.status_code == 200, answer.json
-            gevent.sleep(0.001)  # the loop idles between moves, as it does between a table's moves
-    finally:
-        gc.callbacks.remove(note)
-        c.stop()
+    with started(COLLECTOR) as c:
+        gc.callbacks.append(note)
+        try:
+            for i in range(150):
+                move = {"type": "move_token", "token_id": token["id"], "x": 1 + (i + 1) % 2, "y": 1}
+                answer = client.post(f"/api/games/{g['id']}/commands", headers=auth, json=move)
+                assert answer.status_code == 200, answer.json
+                gevent.sleep(0.001)  # the loop idles between moves, as it does between a table's moves
+        finally:
+            gc.callbacks.remove(note)
     assert c.collections >= 3  # 150 moves make objects enough for several collections...
     assert during == []  # ...and none ran while a move was carried out
 
