@@ -55,10 +55,6 @@ class QuietCollector:
         self._long_lived = self._pending = 0
         self.collections = 0  # made at idle moments (tests and benchmarks read it)
 
-    @property
-    def running(self) -> bool:
-        return self._loop is not None
-
     def start(self) -> bool:
         """From now on collect at the loop's idle moments; False (the collector left as CPython runs it) where
         there is no gevent loop or the collector is off (``gc.disable()``, a threshold of 0)."""
@@ -85,10 +81,7 @@ class QuietCollector:
         """CPython's own timing again (its thresholds as they were at ``start``)."""
         if self._loop is None:
             return
-        idle, self._idle = self._idle, None
-        if idle is not None:
-            idle.stop()
-            idle.close()
+        self._drop_idle()
         gc.set_threshold(*self._thresholds)
         self._loop = self._thread = None
 
@@ -101,11 +94,14 @@ class QuietCollector:
         self._idle = self._loop.idle()
         self._idle.start(self._collect)
 
-    def _collect(self) -> None:
+    def _drop_idle(self) -> None:
         idle, self._idle = self._idle, None
         if idle is not None:
             idle.stop()
             idle.close()
+
+    def _collect(self) -> None:
+        self._drop_idle()
         generation = self.generation_due()
         if generation == 2:
             gc.collect(2)
