@@ -106,7 +106,11 @@ def test_the_gm_draws_a_wall_and_a_door_and_the_fog_follows(server, new_page, sh
 
     # the GM reveals the far corner by hand: the player's fog opens there
     gm.click("#editor [data-tool=reveal]")
+    expect(gm.locator("#editor [data-tool=reveal]")).to_have_attribute("aria-pressed", "true")
+    dim = gm.locator("#layer-fog path.fog-dim").get_attribute("d")
     draw(gm, (13.5, 7.5), (15.5, 9.5))
+    # the corner, seen before the wall went up, is dimmed on the GM's map until the reveal lands
+    expect(gm.locator("#layer-fog path.fog-dim")).not_to_have_attribute("d", dim)
     expect(gm.locator("#flash.shown")).to_have_count(0)
     state = server.api("GET", f"/api/games/{gid}/state", token=game["screen_token"])[1]
     assert [15, 9] in state["fog"]["visible"]
