@@ -875,6 +875,29 @@ def _hex_offsets(grid, w: int, h: int, p: int) -> tuple:
     return tuple(out)
 
 
+#: the width, in true lengths, of a band of :func:`_hex_bands`
+_BAND = 4.0
+
+
+@lru_cache(maxsize=8)
+def _hex_bands(grid, w: int, h: int, p: int) -> tuple:
+    """:func:`_hex_offsets` cut into bands of distance :data:`_BAND` wide, each also sorted by angle, so
+    that the cells of a band whose directions lie outside the shadow are found by bisection.
+
+    Returns ``(dists, bands)``: every entry's distance in table order, and for each band ``(start,
+    stop, angles, by_angle)``: its slice of the table, its entries sorted by angle and their angles."""
+    table = _hex_offsets(grid, w, h, p)
+    dists = [e[0] for e in table]
+    bands = []
+    start = 0
+    while start < len(table):
+        stop = bisect_left(dists, (math.floor(dists[start] / _BAND) + 1) * _BAND, start)
+        by_angle = sorted(table[start:stop], key=lambda e: e[1])
+        bands.append((start, stop, [e[1] for e in by_angle], by_angle))
+        start = stop
+    return dists, tuple(bands)
+
+
 class _HexFov(_Fov):
     """:class:`_Fov` on a hex board: the same search in true lengths (map units stretched by
     ``Grid.unit``, which keeps the order of directions), hexes' corners for a blocking cell's, the
@@ -1020,6 +1043,133 @@ class _HexFov(_Fov):
         self._rest = _hex_offsets(self.grid, self.index.width, self.index.height,
                                   parity(self.grid, self.ox, self.oy))
         return self._rest
+
+    #: a band's cells are looked at one by one (as on squares) while more than this share of them lies
+    #: outside the shadow; below it, only those found outside it by bisection (the tests raise it to 2:
+    #: always)
+    _PICK_BELOW = 0.5
+
+    def run(self) -> set:
+        """:meth:`_Fov.run`, band by band (:func:`_hex_bands`): once most directions are in the shadow,
+        a band's cells whose direction lies in it are not looked at (the shadow only grows: each of them
+        would be found in it and skipped). A hex board sees further than a square one (its walls are
+        shorter), so the search goes further out, and most of the cells it passes are hidden.
+
+        The slow path still runs at exactly the distances where the whole table's loop would run it
+        (the first entry at or beyond the next event, left-out cells included), so walls, blocking cells
+        and shadows come in, and the search ends, as they would."""
+        from .hexgeom import parity
+
+        index = self.index
+        w, h = index.width, index.height
+        ox, oy = self.ox, self.oy
+        table = self._offset_table()
+        dists, bands = _hex_bands(self.grid, w, h, parity(self.grid, ox, oy))
+        self._radius = math.inf if self.radius is None else self.radius
+        self._obs = self._obstacles()
+        self._g = 0  # self._obs[:g] are in the touched set (and pending or in the shadow)
+        self._next_check = 1.0
+        s_starts, s_ends = self.shadow.starts, self.shadow.ends
+        t_starts, t_ends = self.touched.starts, self.touched.ends
+        event, test, out = self._event, self._test, self.out
+        pick_below = self._PICK_BELOW
+        next_event = 0.0
+        for start, stop, angles, by_angle in bands:
+            entries = None
+            if s_starts:
+                picks, n = self._outside_shadow(angles)
+                if n <= pick_below * (stop - start):
+                    entries = sorted([e for a, b in picks for e in by_angle[a:b]])
+            if entries is None:
+                entries = table[start:stop]
+            for d, ang, dx, dy in entries:
+                while d >= next_event:
+                    # the slow path, where the whole table's loop would have run it
+                    next_event = event(dists[bisect_left(dists, next_event)])
+                    if next_event is None:
+                        return out
+                if d == 0:
+                    continue
+                x = ox + dx
+                if x < 0 or x >= w:
+                    continue
+                y = oy + dy
+                if y < 0 or y >= h:
+                    continue
+                j = bisect_right(s_starts, ang) - 1
+                if j >= 0 and ang <= s_ends[j]:
+                    continue
+                j = bisect_right(t_starts, ang) - 1
+                if j < 0 or ang > t_ends[j]:
+                    out.add((x, y))
+                    continue
+                test(x, y)
+        # the cells left out may have carried events the whole loop would have run (an end check's
+        # narrow gaps): run them
+        last = dists[-1]
+        while next_event <= last:
+            next_event = event(dists[bisect_left(dists, next_event)])
+            if next_event is None:
+                break
+        return out
+
+    def _outside_shadow(self, angles: list) -> tuple:
+        """The runs ``(a, b)`` of ``angles`` (sorted) outside the shadow, and how many angles they hold."""
+        picks = []
+        n = 0
+        a = 0
+        for lo, hi in zip(self.shadow.starts, self.shadow.ends):
+            b = bisect_left(angles, lo, a)
+            if b > a:
+                picks.append((a, b))
+                n += b - a
+            a = bisect_right(angles, hi, b)
+        if a < len(angles):
+            picks.append((a, len(angles)))
+            n += len(angles) - a
+        return picks, n
+
+    def _event(self, d: float):
+        """:meth:`_Fov.run`'s slow path at distance ``d``: the walls and blocking cells met by then
+        come in, the shadows due by then are cast, and every unit of distance the end is checked.
+        Returns the distance of the next event, or None when the search is over."""
+        radius = self._radius
+        if d > radius:
+            return None
+        obstacles, g = self._obs, self._g
+        n_obs = len(obstacles)
+        if g < n_obs and obstacles[g][0] <= d:
+            segs, w = self._items(), self.index.width
+            while g < n_obs and obstacles[g][0] <= d:
+                m = obstacles[g][1]
+                if m >= 0:
+                    self._add_segment(segs[m])
+                else:
+                    y, x = divmod(-1 - m, w)
+                    self._add_block(x, y)
+                g += 1
+            self._g = g
+        pending, shadow = self.pending, self.shadow
+        while pending and pending[0][0] < d:
+            _r, lo, hi = heappop(pending)
+            if lo < hi:
+                shadow.add(lo, hi)
+        if d >= self._next_check:
+            self._next_check = d + 1.0
+            gaps = self._open_gaps(d)
+            if gaps is not None:
+                self._gap_walk(gaps, d, radius)
+                return None
+        inf = math.inf
+        next_event = min(
+            self._next_check,
+            radius,
+            obstacles[g][0] if g < n_obs else inf,
+            pending[0][0] if pending else inf,
+        )
+        if next_event <= d:
+            next_event = math.nextafter(d, inf)
+        return next_event
 
     def _exit(self, ang: float) -> float:
         c, s = math.cos(ang), math.sin(ang)

@@ -245,6 +245,48 @@ def test_hex_visible_cells_is_line_of_fire_to_every_cell(board, origin, radius):
     assert seen == expected
 
 
+@settings(max_examples=120, deadline=None)
+@given(hex_boards(), cells, st.one_of(st.none(), st.floats(0, 6)))
+def test_hex_visible_cells_picking_cells_outside_the_shadow_is_line_of_fire(board, origin, radius):
+    # the search's band by band pick of the cells outside the shadow (rules.los._HexFov.run), made to
+    # run in every band: a cell it left out wrongly would be missing
+    from unittest.mock import patch
+
+    from rules.los import _HexFov
+
+    with patch.object(_HexFov, "_PICK_BELOW", 2.0):
+        seen = visible_cells(board, origin, radius)
+    grid = board.grid
+    ox, oy = grid.centre(origin)
+    expected = {
+        (x, y) for x in range(SIZE) for y in range(SIZE)
+        if (radius is None or grid.length(grid.centre((x, y))[0] - ox, grid.centre((x, y))[1] - oy) <= radius)
+        and line_of_fire(board, origin, (x, y)).clear
+    }
+    assert seen == expected
+
+
+@pytest.mark.parametrize("grid", HEXES, ids=IDS)
+def test_hex_visible_cells_on_a_big_walled_board_is_line_of_fire(grid):
+    # big enough for the shadow to cover most directions, so the search picks the cells outside it
+    import random
+
+    rnd = random.Random(28)
+    size = 30
+    b = Board(size, size, grid)
+    for _ in range(250):
+        corners = grid.corners((rnd.randrange(size), rnd.randrange(size)))
+        k = rnd.randrange(6)
+        for j in range(rnd.randint(1, 4)):
+            b.add_wall(corners[(k + j) % 6], corners[(k + j + 1) % 6])
+    for _ in range(20):
+        b.block((rnd.randrange(size), rnd.randrange(size)))
+    for origin in [(15, 15), (0, 0), (29, 3), (7, 22)]:
+        seen = visible_cells(b, origin)
+        expected = {(x, y) for x in range(size) for y in range(size) if can_see(b, origin, (x, y))}
+        assert seen == expected
+
+
 @settings(max_examples=150, deadline=None)
 @given(hex_boards(), cells, cells)
 def test_hex_cover_is_a_share_of_nine_lines(board, a, t):
