@@ -319,6 +319,8 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
     Returns ``(blocked, blockers)``; with ``first`` it stops at the first thing that blocks."""
     from .hexgeom import hex_contact
 
+    if first:
+        return _hex_first_block(index, px, py, qx, qy, ends, with_cover)
     grid = index.grid
     w = index.width
     walls_in, cells_in = index.buckets, index.cell_buckets
@@ -368,6 +370,72 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
             t[1].extend(ids)
     if touches:
         _squeezed(touches, blockers, first)
+    return bool(blockers), blockers
+
+
+def _hex_first_block(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool):
+    """:func:`_hex_sight` with ``first``: the same walls and cells against the same line p-q, but looked
+    at bucket by bucket as the walk comes to them, from q back to p, so that it stops at the first one
+    that blocks without walking the rest (the walk meets the same buckets either way). The field of
+    view's exact tests are of cells just beyond something met late, so what hides them lies near q."""
+    from .hexgeom import hex_contact
+
+    grid = index.grid
+    w = index.width
+    walls_in, cells_in, segs = index.buckets, index.cell_buckets, index.segs
+    blocked_idx, cover = index.blocked_idx, index.cover
+    path, corners = _walk(int(8 * qx) + 1, int(8 * qy) + 1, int(8 * px) + 1, int(8 * py) + 1, index.bw, 3)
+    for _cx, _cy, s1, s2 in corners:
+        path.append(s1)
+        path.append(s2)
+    met: set[int] = set()
+    cells_met: set[int] = set()
+    touches: dict | None = None
+    for b in path:
+        c = walls_in[b]
+        if c:
+            for n in c:
+                if n in met:
+                    continue
+                met.add(n)
+                s = segs[n]
+                t = _contact(s, px, py, qx, qy)
+                if not t:
+                    continue
+                if t == _BLOCK:
+                    return True, {s.id}
+                if touches is None:
+                    touches = {}
+                e = touches.setdefault(t[0], [0, []])
+                e[0] |= 1 if t[1] > 0 else 2
+                e[1].append(s.id)
+        c = cells_in[b]
+        if c:
+            for i in c:
+                if i in cells_met or i in ends:
+                    continue
+                cells_met.add(i)
+                ids = []
+                if i in blocked_idx:
+                    ids.append(cell_id((i % w, i // w)))
+                if with_cover and i in cover:
+                    ids.extend(cover[i])
+                if not ids:
+                    continue
+                cell = (i % w, i // w)
+                cx, cy = grid.centre(cell)
+                t = hex_contact(grid.corners(cell), cx, cy, px, py, qx, qy)
+                if t is True:
+                    return True, set(ids)
+                for point, side in t:
+                    if touches is None:
+                        touches = {}
+                    e = touches.setdefault(point, [0, []])
+                    e[0] |= 1 if side > 0 else 2
+                    e[1].extend(ids)
+    blockers: set[str] = set()
+    if touches:
+        _squeezed(touches, blockers, True)
     return bool(blockers), blockers
 
 
