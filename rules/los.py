@@ -37,6 +37,7 @@ from heapq import heappop, heappush
 from dataclasses import dataclass, field
 
 from .board import Board, SegmentIndex, cell_id, orient
+from .hexgeom import hex_contact, parity
 from .text import say
 
 #: the 3 x 3 lattice of cover sample points, in quarters of a cell
@@ -317,8 +318,6 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
     """:func:`_sight` on a hex board, for the segment p-q in map units (exact quarters).
 
     Returns ``(blocked, blockers)``; with ``first`` it stops at the first thing that blocks."""
-    from .hexgeom import hex_contact
-
     if first:
         return _hex_first_block(index, px, py, qx, qy, ends, with_cover)
     grid = index.grid
@@ -378,8 +377,6 @@ def _hex_first_block(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool
     at bucket by bucket as the walk comes to them, from q back to p, so that it stops at the first one
     that blocks without walking the rest (the walk meets the same buckets either way). The field of
     view's exact tests are of cells just beyond something met late, so what hides them lies near q."""
-    from .hexgeom import hex_contact
-
     grid = index.grid
     w = index.width
     walls_in, cells_in, segs = index.buckets, index.cell_buckets, index.segs
@@ -1106,8 +1103,6 @@ class _HexFov(_Fov):
         heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
 
     def _offset_table(self) -> tuple:
-        from .hexgeom import parity
-
         self._rest = _hex_offsets(self.grid, self.index.width, self.index.height,
                                   parity(self.grid, self.ox, self.oy))
         return self._rest
@@ -1126,8 +1121,6 @@ class _HexFov(_Fov):
         The slow path still runs at exactly the distances where the whole table's loop would run it
         (the first entry at or beyond the next event, left-out cells included), so walls, blocking cells
         and shadows come in, and the search ends, as they would."""
-        from .hexgeom import parity
-
         index = self.index
         w, h = index.width, index.height
         ox, oy = self.ox, self.oy
