@@ -1113,8 +1113,8 @@ class _HexFov(_Fov):
     _PICK_BELOW = 0.5
 
     def run(self) -> set:
-        """:meth:`_Fov.run`, band by band (:func:`_hex_bands`): once most directions are in the shadow,
-        a band's cells whose direction lies in it are not looked at (the shadow only grows: each of them
+        """:meth:`_Fov.run`, band by band (:meth:`_entries`): once most directions are in the shadow, a
+        band's cells whose direction lies in it are not looked at (the shadow only grows: each of them
         would be found in it and skipped). A hex board sees further than a square one (its walls are
         shorter), so the search goes further out, and most of the cells it passes are hidden.
 
@@ -1124,31 +1124,53 @@ class _HexFov(_Fov):
         index = self.index
         w, h = index.width, index.height
         ox, oy = self.ox, self.oy
-        table = self._offset_table()
-        dists, bands = _hex_bands(self.grid, w, h, parity(self.grid, ox, oy))
-        self._radius = math.inf if self.radius is None else self.radius
-        self._obs = self._obstacles()
-        self._g = 0  # self._obs[:g] are in the touched set (and pending or in the shadow)
-        self._next_check = 1.0
-        s_starts, s_ends = self.shadow.starts, self.shadow.ends
+        dists = _hex_bands(self.grid, w, h, parity(self.grid, ox, oy))[0]
+        radius = math.inf if self.radius is None else self.radius
+        shadow, pending = self.shadow, self.pending
+        s_starts, s_ends = shadow.starts, shadow.ends
         t_starts, t_ends = self.touched.starts, self.touched.ends
-        event, test, out = self._event, self._test, self.out
-        pick_below = self._PICK_BELOW
+        segs = self._items()
+        add_segment, add_block, test = self._add_segment, self._add_block, self._test
+        out = self.out
+        obstacles = self._obstacles()
+        n_obs = len(obstacles)
+        g = 0  # obstacles[:g] are in the touched set (and pending or in the shadow)
+        next_check = 1.0
+        inf = math.inf
         next_event = 0.0
-        for start, stop, angles, by_angle in bands:
-            entries = None
-            if s_starts:
-                picks, n = self._outside_shadow(angles)
-                if n <= pick_below * (stop - start):
-                    entries = sorted([e for a, b in picks for e in by_angle[a:b]])
-            if entries is None:
-                entries = table[start:stop]
+        for entries in self._entries():
             for d, ang, dx, dy in entries:
                 while d >= next_event:
-                    # the slow path, where the whole table's loop would have run it
-                    next_event = event(dists[bisect_left(dists, next_event)])
-                    if next_event is None:
+                    # the slow path, at the first entry at or beyond the event (perhaps one left out)
+                    e = dists[bisect_left(dists, next_event)]
+                    if e > radius:
                         return out
+                    while g < n_obs and obstacles[g][0] <= e:
+                        m = obstacles[g][1]
+                        if m >= 0:
+                            add_segment(segs[m])
+                        else:
+                            y, x = divmod(-1 - m, w)
+                            add_block(x, y)
+                        g += 1
+                    while pending and pending[0][0] < e:
+                        _r, lo, hi = heappop(pending)
+                        if lo < hi:
+                            shadow.add(lo, hi)
+                    if e >= next_check:
+                        next_check = e + 1.0
+                        gaps = self._open_gaps(e)
+                        if gaps is not None:
+                            self._gap_walk(gaps, e, radius)
+                            return out
+                    next_event = min(
+                        next_check,
+                        radius,
+                        obstacles[g][0] if g < n_obs else inf,
+                        pending[0][0] if pending else inf,
+                    )
+                    if next_event <= e:
+                        next_event = math.nextafter(e, inf)
                 if d == 0:
                     continue
                 x = ox + dx
@@ -1165,14 +1187,25 @@ class _HexFov(_Fov):
                     out.add((x, y))
                     continue
                 test(x, y)
-        # the cells left out may have carried events the whole loop would have run (an end check's
-        # narrow gaps): run them
-        last = dists[-1]
-        while next_event <= last:
-            next_event = event(dists[bisect_left(dists, next_event)])
-            if next_event is None:
-                break
         return out
+
+    def _entries(self):
+        """The offset table's entries (:func:`_hex_bands`) to look at, a band at a time, each band's
+        taken when the search comes to it: the whole band, or, when less than :attr:`_PICK_BELOW` of it
+        lies outside the shadow, those entries only, in table order. Last, an entry off the board at
+        the table's last distance: the events the left-out entries would have run are run before it."""
+        w = self.index.width
+        table = self._offset_table()
+        dists, bands = _hex_bands(self.grid, w, self.index.height, parity(self.grid, self.ox, self.oy))
+        starts = self.shadow.starts
+        for start, stop, angles, by_angle in bands:
+            if starts:
+                picks, n = self._outside_shadow(angles)
+                if n <= self._PICK_BELOW * (stop - start):
+                    yield sorted([e for a, b in picks for e in by_angle[a:b]])
+                    continue
+            yield table[start:stop]
+        yield ((dists[-1], 0.0, w, 0),)
 
     def _outside_shadow(self, angles: list) -> tuple:
         """The runs ``(a, b)`` of ``angles`` (sorted) outside the shadow, and how many angles they hold."""
@@ -1189,48 +1222,6 @@ class _HexFov(_Fov):
             picks.append((a, len(angles)))
             n += len(angles) - a
         return picks, n
-
-    def _event(self, d: float):
-        """:meth:`_Fov.run`'s slow path at distance ``d``: the walls and blocking cells met by then
-        come in, the shadows due by then are cast, and every unit of distance the end is checked.
-        Returns the distance of the next event, or None when the search is over."""
-        radius = self._radius
-        if d > radius:
-            return None
-        obstacles, g = self._obs, self._g
-        n_obs = len(obstacles)
-        if g < n_obs and obstacles[g][0] <= d:
-            segs, w = self._items(), self.index.width
-            while g < n_obs and obstacles[g][0] <= d:
-                m = obstacles[g][1]
-                if m >= 0:
-                    self._add_segment(segs[m])
-                else:
-                    y, x = divmod(-1 - m, w)
-                    self._add_block(x, y)
-                g += 1
-            self._g = g
-        pending, shadow = self.pending, self.shadow
-        while pending and pending[0][0] < d:
-            _r, lo, hi = heappop(pending)
-            if lo < hi:
-                shadow.add(lo, hi)
-        if d >= self._next_check:
-            self._next_check = d + 1.0
-            gaps = self._open_gaps(d)
-            if gaps is not None:
-                self._gap_walk(gaps, d, radius)
-                return None
-        inf = math.inf
-        next_event = min(
-            self._next_check,
-            radius,
-            obstacles[g][0] if g < n_obs else inf,
-            pending[0][0] if pending else inf,
-        )
-        if next_event <= d:
-            next_event = math.nextafter(d, inf)
-        return next_event
 
     def _exit(self, ang: float) -> float:
         c, s = math.cos(ang), math.sin(ang)
