@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from dataclasses import dataclass, field
 
 from .board import Board, SegmentIndex, cell_id, orient
@@ -942,6 +942,8 @@ def _hex_offsets(grid, w: int, h: int, p: int) -> tuple:
 
 #: the width, in true lengths, of a band of :func:`_hex_bands`
 _BAND = 4.0
+#: the side, in true lengths, of a tile of obstacles (:meth:`_HexFov._tiles`)
+_TILE = 8.0
 
 
 @lru_cache(maxsize=8)
@@ -1049,23 +1051,84 @@ class _HexFov(_Fov):
     def _items(self) -> list:
         return self._chains()
 
-    def _obstacles(self) -> list:
+    def _obstacle_key(self, m: int) -> float:
+        """:meth:`_Fov._obstacles`' distance for obstacle ``m`` (a chain ``>= 0``, a blocking hex ``-1 - i``):
+        a chain at least as near as any of it (what matters is that no obstacle comes late)."""
         cx, cy = self.cx, self.cy
-        out = []
+        if m < 0:
+            y, x = divmod(-1 - m, self.index.width)
+            return self._block_distance(x, y) - 1e-6
+        pieces, pts, mx, my, rad = self._chains()[m]
+        if pts is None:
+            p = pieces[0]
+            d = _seg_distance(p[0] - cx, p[1] - cy, p[2] - p[0], p[3] - p[1]) - p[4]
+        else:
+            d = math.hypot(mx - cx, my - cy) - rad
+        return d - 1e-6
+
+    def _tiles(self) -> tuple:
+        """The obstacles (chains, blocking hexes) grouped by the tile of :data:`_TILE` true lengths
+        their middle lies in, each tile with a circle holding all of them: ``((mx, my, rad, members),
+        ...)``, and apart the chains too long for a tile. Cached once per board version."""
+        index = self.index
+        found = index.__dict__.get("_true_tiles")
+        if found is not None:
+            return found
+        tiles: dict = {}
+        apart = []
         for m, (pieces, pts, mx, my, rad) in enumerate(self._chains()):
-            if pts is None:
+            if pts is None:  # a piece: the circle on it, its cut ends' error included
                 p = pieces[0]
-                d = _seg_distance(p[0] - cx, p[1] - cy, p[2] - p[0], p[3] - p[1]) - p[4]
-            else:  # at least as near as any of it: what matters is that no obstacle comes late
-                d = math.hypot(mx - cx, my - cy) - rad
-            out.append((d - 1e-6, m))
-        w = self.index.width
-        for i in self.index.blocked_idx:
-            if i != self.ends_origin:
-                y, x = divmod(i, w)
-                out.append((self._block_distance(x, y) - 1e-6, -1 - i))
-        out.sort()
-        return out
+                mx, my = (p[0] + p[2]) / 2, (p[1] + p[3]) / 2
+                rad = math.hypot(p[2] - p[0], p[3] - p[1]) / 2 + p[4]
+            if rad > _TILE / 2:
+                apart.append(m)
+            else:
+                tiles.setdefault((math.floor(mx / _TILE), math.floor(my / _TILE)), []).append((m, mx, my, rad))
+        w = index.width
+        for i in index.blocked_idx:  # :meth:`_block_distance`: its corners within 0.6 of its centre
+            x, y = self.grid.centre((i % w, i // w))
+            x, y = x * self.ux, y * self.uy
+            tiles.setdefault((math.floor(x / _TILE), math.floor(y / _TILE)), []).append((-1 - i, x, y, 0.6))
+        found = []
+        for members in tiles.values():
+            mx = sum(c[1] for c in members) / len(members)
+            my = sum(c[2] for c in members) / len(members)
+            rad = max(math.hypot(x - mx, y - my) + r for _m, x, y, r in members) + 1e-6
+            found.append((mx, my, rad, tuple(c[0] for c in members)))
+        found = (tuple(found), tuple(apart))
+        index._true_tiles = found
+        return found
+
+    def _obstacle_heap(self) -> list:
+        """The obstacles still to come as a heap of ``(distance, kind, number)``: kind 0 an obstacle
+        (:meth:`_obstacle_key`), kind 1 a tile of :meth:`_tiles` at a distance no more than any of its
+        obstacles', to be opened when the search comes to it (:meth:`_open_tile`)."""
+        cx, cy = self.cx, self.cy
+        tiles, apart = self._tiles()
+        heap = [(math.hypot(mx - cx, my - cy) - rad - 1e-3, 1, k) for k, (mx, my, rad, _m) in enumerate(tiles)]
+        key = self._obstacle_key
+        heap.extend((key(m), 0, m) for m in apart)
+        heapify(heap)
+        return heap
+
+    def _open_tile(self, k: int, heap: list) -> None:
+        """Tile ``k`` reached: its obstacles go into the heap at their own distances, unless the tile is
+        at least 5 away and all its directions are in the shadow already. Then every one of them would
+        be left out when it came (:meth:`_add_segment`, :meth:`_add_block`: the shadow only grows, and
+        theirs lie within the tile's directions), so they are left out now."""
+        mx, my, rad, members = self._tiles()[0][k]
+        ex, ey = mx - self.cx, my - self.cy
+        dist = math.hypot(ex, ey)
+        if dist - rad >= 5:
+            a, half = math.atan2(ey, ex), math.asin(rad / dist) + 1e-7
+            if self._hidden(a - half, a + half):
+                return
+        key = self._obstacle_key
+        origin = -1 - self.ends_origin
+        for m in members:
+            if m != origin:
+                heappush(heap, (key(m), 0, m))
 
     def _add_segment(self, chain) -> None:
         pieces, pts, mx, my, rad = chain
@@ -1132,9 +1195,8 @@ class _HexFov(_Fov):
         segs = self._items()
         add_segment, add_block, test = self._add_segment, self._add_block, self._test
         out = self.out
-        obstacles = self._obstacles()
-        n_obs = len(obstacles)
-        g = 0  # obstacles[:g] are in the touched set (and pending or in the shadow)
+        obstacles = self._obstacle_heap()  # those not yet in the touched set (nor pending nor in the shadow)
+        open_tile = self._open_tile
         next_check = 1.0
         inf = math.inf
         next_event = 0.0
@@ -1145,14 +1207,15 @@ class _HexFov(_Fov):
                     e = dists[bisect_left(dists, next_event)]
                     if e > radius:
                         return out
-                    while g < n_obs and obstacles[g][0] <= e:
-                        m = obstacles[g][1]
-                        if m >= 0:
+                    while obstacles and obstacles[0][0] <= e:
+                        _r, kind, m = heappop(obstacles)
+                        if kind:
+                            open_tile(m, obstacles)
+                        elif m >= 0:
                             add_segment(segs[m])
                         else:
                             y, x = divmod(-1 - m, w)
                             add_block(x, y)
-                        g += 1
                     while pending and pending[0][0] < e:
                         _r, lo, hi = heappop(pending)
                         if lo < hi:
@@ -1166,7 +1229,7 @@ class _HexFov(_Fov):
                     next_event = min(
                         next_check,
                         radius,
-                        obstacles[g][0] if g < n_obs else inf,
+                        obstacles[0][0] if obstacles else inf,
                         pending[0][0] if pending else inf,
                     )
                     if next_event <= e:

@@ -247,14 +247,16 @@ def test_hex_visible_cells_is_line_of_fire_to_every_cell(board, origin, radius):
 
 @settings(max_examples=120, deadline=None)
 @given(hex_boards(), cells, st.one_of(st.none(), st.floats(0, 6)))
-def test_hex_visible_cells_picking_cells_outside_the_shadow_is_line_of_fire(board, origin, radius):
-    # the search's band by band pick of the cells outside the shadow (rules.los._HexFov.run), made to
-    # run in every band: a cell it left out wrongly would be missing
+def test_hex_visible_cells_picking_cells_and_obstacles_is_line_of_fire(board, origin, radius):
+    # the search's shortcuts (rules.los._HexFov): the pick of a band's cells outside the shadow, made to
+    # run in every band (a cell left out wrongly would be missing), and the tiles of obstacles left out
+    # when hidden, made small so that a 7 x 7 board has some far enough (an obstacle left out wrongly
+    # would let a hidden cell be seen)
     from unittest.mock import patch
 
     from rules.los import _HexFov
 
-    with patch.object(_HexFov, "_PICK_BELOW", 2.0):
+    with patch.object(_HexFov, "_PICK_BELOW", 2.0), patch("rules.los._TILE", 1.0):
         seen = visible_cells(board, origin, radius)
     grid = board.grid
     ox, oy = grid.centre(origin)
@@ -264,6 +266,34 @@ def test_hex_visible_cells_picking_cells_outside_the_shadow_is_line_of_fire(boar
         and line_of_fire(board, origin, (x, y)).clear
     }
     assert seen == expected
+
+
+@st.composite
+def walled_hex_boards(draw, size=16):
+    """A bigger board with many short runs of hex edges and some blocking hexes: enough for the shadow
+    to cover most directions, so that the search picks the cells outside it and leaves out hidden
+    tiles of obstacles."""
+    grid = draw(st.sampled_from(HEXES))
+    b = Board(size, size, grid)
+    rnd = draw(st.randoms(use_true_random=False))
+    for _ in range(draw(st.integers(20, 90))):
+        corners = grid.corners((rnd.randrange(size), rnd.randrange(size)))
+        k = rnd.randrange(6)
+        for j in range(rnd.randint(1, 4)):
+            b.add_wall(corners[(k + j) % 6], corners[(k + j + 1) % 6])
+    for _ in range(draw(st.integers(0, 12))):
+        b.block((rnd.randrange(size), rnd.randrange(size)))
+    return b
+
+
+@settings(max_examples=40, deadline=None)
+@given(walled_hex_boards(), st.tuples(st.integers(0, 15), st.integers(0, 15)), st.sampled_from([8.0, 3.0]))
+def test_hex_visible_cells_on_walled_boards_is_line_of_fire(board, origin, tile):
+    from unittest.mock import patch
+
+    with patch("rules.los._TILE", tile):
+        seen = visible_cells(board, origin)
+    assert seen == {(x, y) for x in range(16) for y in range(16) if can_see(board, origin, (x, y))}
 
 
 @pytest.mark.parametrize("grid", HEXES, ids=IDS)
