@@ -34,6 +34,7 @@ import math
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from heapq import heapify, heappop, heappush
+from itertools import chain
 from dataclasses import dataclass, field
 
 from .board import Board, SegmentIndex, cell_id, orient
@@ -323,21 +324,15 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
     grid = index.grid
     w = index.width
     walls_in, cells_in = index.buckets, index.cell_buckets
-    cand: set[int] = set()
-    cells: set[int] = set()
     # the buckets (unit squares shifted by an eighth, so no point on a quarter lies on their edges)
     # the segment passes through, walked in eighths
     path, corners = _walk(int(8 * px) + 1, int(8 * py) + 1, int(8 * qx) + 1, int(8 * qy) + 1, index.bw, 3)
     for _cx, _cy, s1, s2 in corners:
         path.append(s1)
         path.append(s2)
-    for b in path:
-        c = walls_in[b]
-        if c:
-            cand.update(c)
-        c = cells_in[b]
-        if c:
-            cells.update(c)
+    # what lies in them (most hold nothing), gathered without a Python loop over the buckets
+    cand = set(chain.from_iterable(filter(None, map(walls_in.__getitem__, path))))
+    cells = set(chain.from_iterable(filter(None, map(cells_in.__getitem__, path))))
     blockers: set[str] = set()
     stop, touches = _hex_walls_met(index.segs, cand, px, py, qx, qy, blockers, first)
     if stop:
@@ -373,9 +368,10 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
 
 
 def _hex_walls_met(segs, cand, px, py, qx, qy, blockers: set, first: bool):
-    """:func:`_walls_met`, with the first step of :func:`_contact` for an exact wall done inline: a hex
-    sight line's buckets hold twice as many walls as a square one's cells, and most of them lie wholly
-    on one side of the line, which that step tells."""
+    """:func:`_walls_met`, with the first step of :func:`_contact` done inline: a hex sight line's
+    buckets hold twice as many walls as a square one's cells, and most of them lie wholly on one side
+    of the line, which that step tells (for a wall at float points, when :func:`orient`'s float filter,
+    the same sums, tells it for both ends)."""
     touches: dict | None = None
     ux, uy = qx - px, qy - py
     for n in cand:
@@ -384,6 +380,13 @@ def _hex_walls_met(segs, cand, px, py, qx, qy, blockers: set, first: bool):
             d1 = ux * (s.ay - py) - uy * (s.ax - px)
             d2 = ux * (s.by - py) - uy * (s.bx - px)
             if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
+                continue
+        else:
+            t1, t2 = ux * (s.ay - py), uy * (s.ax - px)
+            d1, e1 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
+            t1, t2 = ux * (s.by - py), uy * (s.bx - px)
+            d2, e2 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
+            if (d1 > e1 and d2 > e2) or (d1 < -e1 and d2 < -e2):
                 continue
         c = _contact(s, px, py, qx, qy)
         if not c:
@@ -426,10 +429,17 @@ def _hex_first_block(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool
                     continue
                 met.add(n)
                 s = segs[n]
-                if s.exact:  # (:func:`_hex_walls_met`)
+                if s.exact:  # wholly on one side of the line (as in :func:`_hex_walls_met`)
                     d1 = ux * (s.ay - py) - uy * (s.ax - px)
                     d2 = ux * (s.by - py) - uy * (s.bx - px)
                     if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
+                        continue
+                else:
+                    t1, t2 = ux * (s.ay - py), uy * (s.ax - px)
+                    d1, e1 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
+                    t1, t2 = ux * (s.by - py), uy * (s.bx - px)
+                    d2, e2 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
+                    if (d1 > e1 and d2 > e2) or (d1 < -e1 and d2 < -e2):
                         continue
                 t = _contact(s, px, py, qx, qy)
                 if not t:
