@@ -315,6 +315,12 @@ def _cells(indexes, w: int) -> list:
 # hexes: the same rule, with the walls and cells met found by unit squares of map units
 
 
+#: a hex's corners lie within 0.56 map units of its centre (sqrt(0.5**2 + 0.25**2)): one whose centre
+#: lies further than 0.6 from a sight line's line, ``d**2 > _HEX_FAR * |q - p|**2`` with ``d`` the
+#: cross product, lies wholly on one side of it and neither touches nor obstructs it
+_HEX_FAR = 0.36
+
+
 def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, first: bool):
     """:func:`_sight` on a hex board, for the segment p-q in map units (exact quarters).
 
@@ -338,6 +344,8 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
     if stop:
         return True, blockers
     blocked_idx, cover = index.blocked_idx, index.cover
+    ux, uy = qx - px, qy - py
+    far = _HEX_FAR * (ux * ux + uy * uy)
     for i in cells:
         if i in ends:
             continue
@@ -350,6 +358,9 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
             continue
         cell = (i % w, i // w)
         cx, cy = grid.centre(cell)
+        dc = ux * (cy - py) - uy * (cx - px)
+        if dc * dc > far:
+            continue  # wholly on one side of the line (:data:`_HEX_FAR`)
         c = hex_contact(grid.corners(cell), cx, cy, px, py, qx, qy)
         if c is True:
             blockers.update(ids)
@@ -418,6 +429,7 @@ def _hex_first_block(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool
         path.append(s1)
         path.append(s2)
     ux, uy = qx - px, qy - py
+    far = _HEX_FAR * (ux * ux + uy * uy)
     met: set[int] = set()
     cells_met: set[int] = set()
     touches: dict | None = None
@@ -466,6 +478,9 @@ def _hex_first_block(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool
                     continue
                 cell = (i % w, i // w)
                 cx, cy = grid.centre(cell)
+                dc = ux * (cy - py) - uy * (cx - px)
+                if dc * dc > far:
+                    continue  # wholly on one side of the line (:data:`_HEX_FAR`)
                 t = hex_contact(grid.corners(cell), cx, cy, px, py, qx, qy)
                 if t is True:
                     return True, set(ids)
