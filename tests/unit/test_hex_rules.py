@@ -327,6 +327,41 @@ def test_hex_cover_is_a_share_of_nine_lines(board, a, t):
         assert c.fraction > 0
 
 
+@settings(max_examples=150, deadline=None)
+@given(hex_boards(), cells, cells)
+def test_hex_cover_is_its_nine_lines_judged_one_by_one(board, a, t):
+    # cover judges its nine lines against the walls and hexes gathered once for all of them
+    # (rules.los._hex_fan); each line alone, from its own buckets, must find the same
+    from rules.los import _hex_sight
+
+    if a == t:
+        return
+    index, grid, w = board.segments(), board.grid, board.width
+    (px, py), (cx, cy) = grid.centre(a), grid.centre(t)
+    lines = [_hex_sight(index, px, py, cx + ox, cy + oy, (a[1] * w + a[0], t[1] * w + t[0]), True, False)
+             for ox, oy in HEX_COVER_SAMPLES]
+    c = cover(board, a, t)
+    assert c.fraction == sum(blocked for blocked, _ in lines) / 9
+    assert c.blockers == sorted(set().union(*(ids for blocked, ids in lines if blocked)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(HEXES), st.tuples(st.integers(0, 19), st.integers(0, 19)),
+       st.tuples(st.integers(0, 19), st.integers(0, 19)))
+def test_hex_cover_fan_holds_every_lines_buckets(grid, a, t):
+    # cover gathers walls and hexes once for its nine lines (rules.los._hex_fan): from buckets that must
+    # include each line's own, or a wall on one of them could be missed
+    from rules.los import _hex_buckets, _hex_fan
+
+    if a == t:
+        return
+    index = Board(20, 20, grid).segments()
+    (px, py), (cx, cy) = grid.centre(a), grid.centre(t)
+    fan = set(_hex_fan(index, px, py, cx, cy))
+    for ox, oy in HEX_COVER_SAMPLES:
+        assert set(_hex_buckets(index, px, py, cx + ox, cy + oy)) <= fan
+
+
 @pytest.mark.parametrize("grid", HEXES, ids=IDS)
 def test_hex_cover_samples_lie_inside_the_hex(grid):
     for cell in [(3, 3), (4, 4), (3, 4)]:
