@@ -345,7 +345,7 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
     Returns ``(blocked, blockers)``; with ``first`` it stops at the first thing that blocks. ``met``:
     walls and hexes gathered already by :func:`_hex_met` from buckets that include the segment's
     (the others in it meet nothing of it and change nothing)."""
-    if first:
+    if first and met is None:
         return _hex_first_block(index, px, py, qx, qy, ends, with_cover)
     grid = index.grid
     w = index.width
@@ -719,6 +719,53 @@ class _Union:
         return out
 
 
+class _Touched(_Union):
+    """The touched directions of :class:`_HexFov`, each interval added also filed under the obstacle
+    adding it (``by``: a chain's number, ``-1 - i`` for blocking hex ``i``), in bins of direction: an
+    obstacle that meets a sight line holds its direction in the interval it added (as the search
+    itself assumes when it sees a cell outside every touched direction without a test), so the exact
+    test of a cell need look only at the obstacles filed in the bin of its direction."""
+
+    __slots__ = ("bins", "everywhere", "by")
+
+    #: the number of bins round the circle
+    N = 512
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bins: list = [None] * self.N
+        self.everywhere: list = []  # obstacles over (nearly) the origin: they touch every direction
+        self.by = None
+
+    def add(self, lo: float, hi: float) -> None:
+        super().add(lo, hi)
+        if hi - lo >= _TWO_PI:
+            self.everywhere.append(self.by)
+        elif lo < -math.pi:
+            self._file(lo + _TWO_PI, math.pi)
+            self._file(-math.pi, hi)
+        elif hi > math.pi:
+            self._file(lo, math.pi)
+            self._file(-math.pi, hi - _TWO_PI)
+        else:
+            self._file(lo, hi)
+
+    def _file(self, lo: float, hi: float) -> None:
+        bins, by, k, last = self.bins, self.by, self.N / _TWO_PI, self.N - 1
+        for b in range(max(0, int((lo + math.pi) * k)), min(last, int((hi + math.pi) * k)) + 1):
+            if bins[b] is None:
+                bins[b] = [by]
+            else:
+                bins[b].append(by)
+
+    def filed(self, ang: float) -> list:
+        """The obstacles whose touched interval may hold direction ``ang``."""
+        found = self.bins[min(self.N - 1, int((ang + math.pi) * (self.N / _TWO_PI)))]
+        if self.everywhere:
+            return (found or []) + self.everywhere
+        return found or []
+
+
 class _Fov:
     def __init__(self, index: SegmentIndex, ox: int, oy: int, radius) -> None:
         self.index = index
@@ -1057,6 +1104,7 @@ class _HexFov(_Fov):
 
     def __init__(self, index: SegmentIndex, ox: int, oy: int, radius) -> None:
         super().__init__(index, ox, oy, radius)
+        self.touched = _Touched()
         grid = self.grid = index.grid
         self.ux, self.uy = grid.unit
         px, py = grid.centre((ox, oy))
@@ -1115,9 +1163,11 @@ class _HexFov(_Fov):
         groups: dict = {}
         for n, p in enumerate(pieces):
             if p is not None:
-                groups.setdefault(root(n), []).append(p)
+                groups.setdefault(root(n), []).append(n)
         found = []
-        for g in groups.values():
+        walls = []
+        for ns in groups.values():
+            g = [pieces[n] for n in ns]
             xs = [v for p in g for v in (p[0], p[2])]
             ys = [v for p in g for v in (p[1], p[3])]
             if len(g) > 1 and max(xs) - min(xs) + max(ys) - min(ys) <= 4:
@@ -1127,9 +1177,12 @@ class _HexFov(_Fov):
                 # its points once each (pieces meet end to end: most points are two pieces'), the
                 # first one first: :meth:`_span` measures from it, and the span is the same
                 found.append((tuple(g), list(dict.fromkeys(zip(xs, ys))), mx, my, rad))
+                walls.append(tuple(ns))
             else:
                 found.extend(((p,), None, 0.0, 0.0, 0.0) for p in g)
+                walls.extend((n,) for n in ns)
         index._true_chains = found
+        index._chain_walls = walls  # each chain's walls (their numbers in ``index.segs``)
         return found
 
     def _items(self) -> list:
@@ -1275,7 +1328,8 @@ class _HexFov(_Fov):
         radius = math.inf if self.radius is None else self.radius
         shadow, pending = self.shadow, self.pending
         s_starts, s_ends = shadow.starts, shadow.ends
-        t_starts, t_ends = self.touched.starts, self.touched.ends
+        touched = self.touched
+        t_starts, t_ends = touched.starts, touched.ends
         segs = self._items()
         add_segment, add_block, test = self._add_segment, self._add_block, self._test
         out = self.out
@@ -1295,7 +1349,9 @@ class _HexFov(_Fov):
                         _r, kind, m = heappop(obstacles)
                         if kind:
                             open_tile(m, obstacles)
-                        elif m >= 0:
+                            continue
+                        touched.by = m
+                        if m >= 0:
                             add_segment(segs[m])
                         else:
                             y, x = divmod(-1 - m, w)
@@ -1333,7 +1389,7 @@ class _HexFov(_Fov):
                 if j < 0 or ang > t_ends[j]:
                     out.add((x, y))
                     continue
-                test(x, y)
+                test(x, y, ang)
         return out
 
     def _entries(self):
@@ -1376,10 +1432,28 @@ class _HexFov(_Fov):
         ty = (self.ey - self.cy) / s if s > 1e-15 else (-self.cy / s if s < -1e-15 else math.inf)
         return min(tx, ty)
 
-    def _test(self, x: int, y: int) -> None:
+    def _test(self, x: int, y: int, ang: float | None = None) -> None:
+        """The exact test of :func:`_hex_sight`. With ``ang``, the direction of a cell the search
+        found outside the shadow, against the walls and blocking hexes of the obstacles filed in the
+        touched set under it (:class:`_Touched`) rather than those of the buckets its sight line
+        passes: no other meets the line (one not yet come to lies further than the cell; one left out
+        as hidden lies wholly in directions of the shadow, and the cell's is not). Without (the narrow
+        gaps' cells, whose directions may lie just inside the shadow), against the buckets'."""
         index = self.index
         qx, qy = self.grid.centre((x, y))
-        if not _hex_sight(index, self.px, self.py, qx, qy, (self.ends_origin, y * index.width + x), False, True)[0]:
+        ends = (self.ends_origin, y * index.width + x)
+        met = None
+        if ang is not None:
+            walls = index._chain_walls
+            cand: set[int] = set()
+            cells: set[int] = set()
+            for m in self.touched.filed(ang):
+                if m >= 0:
+                    cand.update(walls[m])
+                else:
+                    cells.add(-1 - m)
+            met = (cand, cells)
+        if not _hex_sight(index, self.px, self.py, qx, qy, ends, False, True, met)[0]:
             self.out.add((x, y))
 
     def _gap_walk(self, gaps, d: float, radius: float) -> None:
