@@ -1100,7 +1100,14 @@ class _HexFov(_Fov):
     """:class:`_Fov` on a hex board: the same search in true lengths (map units stretched by
     ``Grid.unit``, which keeps the order of directions), hexes' corners for a blocking cell's, the
     exact test of :func:`_hex_sight`, and the narrow gaps left at the end found among the cells
-    still to come rather than walked row by row."""
+    still to come rather than walked row by row.
+
+    A hex board's walls are runs of short edges, so it sees further than a square board and its
+    search passes more cells and meets more walls. Three things keep it as cheap: once most
+    directions are in the shadow, only the cells outside it are looked at (:meth:`run`); walls and
+    blocking hexes come in tiles, a hidden tile left out whole (:meth:`_obstacle_heap`); and a
+    doubtful cell is tested against the obstacles filed under its direction (:class:`_Touched`,
+    :meth:`_test`). None of them changes what is seen."""
 
     def __init__(self, index: SegmentIndex, ox: int, oy: int, radius) -> None:
         super().__init__(index, ox, oy, radius)
@@ -1189,8 +1196,8 @@ class _HexFov(_Fov):
         return self._chains()
 
     def _obstacle_key(self, m: int) -> float:
-        """:meth:`_Fov._obstacles`' distance for obstacle ``m`` (a chain ``>= 0``, a blocking hex ``-1 - i``):
-        a chain at least as near as any of it (what matters is that no obstacle comes late)."""
+        """:meth:`_Fov._obstacles`' distance for obstacle ``m`` (a chain ``>= 0``, a blocking hex
+        ``-1 - i``): a chain at least as near as any of it (what matters is that none comes late)."""
         cx, cy = self.cx, self.cy
         if m < 0:
             y, x = divmod(-1 - m, self.index.width)
@@ -1253,7 +1260,8 @@ class _HexFov(_Fov):
         """Tile ``k`` reached: its obstacles go into the heap at their own distances, unless the tile is
         at least 5 away and all its directions are in the shadow already. Then every one of them would
         be left out when it came (:meth:`_add_segment`, :meth:`_add_block`: the shadow only grows, and
-        theirs lie within the tile's directions), so they are left out now."""
+        theirs lie within the tile's directions), so they are left out now. (Nearer, a chain's pieces
+        are taken one by one, and one over the origin touches every direction.)"""
         mx, my, rad, members = self._tiles()[0][k]
         ex, ey = mx - self.cx, my - self.cy
         dist = math.hypot(ex, ey)
@@ -1333,7 +1341,7 @@ class _HexFov(_Fov):
         segs = self._items()
         add_segment, add_block, test = self._add_segment, self._add_block, self._test
         out = self.out
-        obstacles = self._obstacle_heap()  # those not yet in the touched set (nor pending nor in the shadow)
+        obstacles = self._obstacle_heap()  # the obstacles (and tiles of them) not yet come to
         open_tile = self._open_tile
         next_check = 1.0
         inf = math.inf
