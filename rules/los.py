@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from heapq import heapify, heappop, heappush
+from heapq import heappop, heappush
 from itertools import chain
 from dataclasses import dataclass, field
 
@@ -256,29 +256,6 @@ def _sight(index: SegmentIndex, X0, Y0, X1, Y1, ends, with_cover: bool, first: b
     return bool(blockers), blockers, path, corners
 
 
-def _walls_met(segs, cand, px, py, qx, qy, blockers: set, first: bool):
-    """The walls (numbers ``cand``) against the sight line p-q: those that block it go into
-    ``blockers``; those that touch it with an end point go into ``touches`` (point -> [sides mask,
-    ids]). Returns ``(stop, touches)``, ``stop`` when ``first`` and one blocks."""
-    touches: dict | None = None
-    for n in cand:
-        s = segs[n]
-        c = _contact(s, px, py, qx, qy)
-        if not c:
-            continue
-        if c == _BLOCK:
-            blockers.add(s.id)
-            if first:
-                return True, touches
-            continue
-        if touches is None:
-            touches = {}
-        t = touches.setdefault(c[0], [0, []])
-        t[0] |= 1 if c[1] > 0 else 2
-        t[1].append(s.id)
-    return False, touches
-
-
 def _squeezed(touches: dict, blockers: set, first: bool) -> bool:
     """Where things touch the line at one point from both of its sides, they block it: into
     ``blockers``; True when one did (with ``first``, at the first found)."""
@@ -347,13 +324,70 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
     (the others in it meet nothing of it and change nothing)."""
     if first and met is None:
         return _hex_first_block(index, px, py, qx, qy, ends, with_cover)
-    grid = index.grid
-    w = index.width
     cand, cells = met if met is not None else _hex_met(index, _hex_buckets(index, px, py, qx, qy))
     blockers: set[str] = set()
-    stop, touches = _hex_walls_met(index.segs, cand, px, py, qx, qy, blockers, first)
+    stop, touches = _walls_met(index.segs, cand, px, py, qx, qy, blockers, first, sided=True)
     if stop:
         return True, blockers
+    stop, touches = _hex_cells_met(index, cells, ends, px, py, qx, qy, with_cover, blockers, first, touches)
+    if stop:
+        return True, blockers
+    if touches:
+        _squeezed(touches, blockers, first)
+    return bool(blockers), blockers
+
+
+def _walls_met(segs, cand, px, py, qx, qy, blockers: set, first: bool, touches: dict | None = None,
+               sided: bool = False):
+    """The walls (numbers ``cand``) against the sight line p-q: those that block it go into
+    ``blockers``; those that touch it with an end point go into ``touches`` (point -> [sides mask,
+    ids]; ``touches``: what was met before, added to). Returns ``(stop, touches)``, ``stop`` when
+    ``first`` and one blocks.
+
+    ``sided`` (hexes): the first step of :func:`_contact` is done inline. Most walls in a hex sight
+    line's buckets (twice as many as in a square one's cells) lie wholly on one side of the line, which
+    that step tells (for a wall at float points, when :func:`orient`'s float filter, the same sums,
+    tells it for both ends) without a call; on squares most walls met meet the line, and the step
+    would only be done twice."""
+    ux, uy = qx - px, qy - py
+    for n in cand:
+        s = segs[n]
+        if sided:
+            if s.exact:
+                d1 = ux * (s.ay - py) - uy * (s.ax - px)
+                d2 = ux * (s.by - py) - uy * (s.bx - px)
+                if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
+                    continue
+            else:
+                t1, t2 = ux * (s.ay - py), uy * (s.ax - px)
+                d1, e1 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
+                t1, t2 = ux * (s.by - py), uy * (s.bx - px)
+                d2, e2 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
+                if (d1 > e1 and d2 > e2) or (d1 < -e1 and d2 < -e2):
+                    continue
+        c = _contact(s, px, py, qx, qy)
+        if not c:
+            continue
+        if c == _BLOCK:
+            blockers.add(s.id)
+            if first:
+                return True, touches
+            continue
+        if touches is None:
+            touches = {}
+        t = touches.setdefault(c[0], [0, []])
+        t[0] |= 1 if c[1] > 0 else 2
+        t[1].append(s.id)
+    return False, touches
+
+
+def _hex_cells_met(index: SegmentIndex, cells, ends, px, py, qx, qy, with_cover: bool, blockers: set,
+                   first: bool, touches: dict | None):
+    """The blocking (and, ``with_cover``, cover) hexes among ``cells`` against the line p-q, as
+    :func:`_walls_met` does the walls: one that blocks goes into ``blockers`` (with ``first``, the
+    answer is then ``(True, touches)`` at once), one that touches it adds its points to ``touches``."""
+    grid = index.grid
+    w = index.width
     blocked_idx, cover = index.blocked_idx, index.cover
     ux, uy = qx - px, qy - py
     far = _HEX_FAR * (ux * ux + uy * uy)
@@ -376,7 +410,7 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
         if c is True:
             blockers.update(ids)
             if first:
-                return True, blockers
+                return True, touches
             continue
         for point, side in c:
             if touches is None:
@@ -384,45 +418,6 @@ def _hex_sight(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool, firs
             t = touches.setdefault(point, [0, []])
             t[0] |= 1 if side > 0 else 2
             t[1].extend(ids)
-    if touches:
-        _squeezed(touches, blockers, first)
-    return bool(blockers), blockers
-
-
-def _hex_walls_met(segs, cand, px, py, qx, qy, blockers: set, first: bool):
-    """:func:`_walls_met`, with the first step of :func:`_contact` done inline: a hex sight line's
-    buckets hold twice as many walls as a square one's cells, and most of them lie wholly on one side
-    of the line, which that step tells (for a wall at float points, when :func:`orient`'s float filter,
-    the same sums, tells it for both ends)."""
-    touches: dict | None = None
-    ux, uy = qx - px, qy - py
-    for n in cand:
-        s = segs[n]
-        if s.exact:
-            d1 = ux * (s.ay - py) - uy * (s.ax - px)
-            d2 = ux * (s.by - py) - uy * (s.bx - px)
-            if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
-                continue
-        else:
-            t1, t2 = ux * (s.ay - py), uy * (s.ax - px)
-            d1, e1 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
-            t1, t2 = ux * (s.by - py), uy * (s.bx - px)
-            d2, e2 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
-            if (d1 > e1 and d2 > e2) or (d1 < -e1 and d2 < -e2):
-                continue
-        c = _contact(s, px, py, qx, qy)
-        if not c:
-            continue
-        if c == _BLOCK:
-            blockers.add(s.id)
-            if first:
-                return True, touches
-            continue
-        if touches is None:
-            touches = {}
-        t = touches.setdefault(c[0], [0, []])
-        t[0] |= 1 if c[1] > 0 else 2
-        t[1].append(s.id)
     return False, touches
 
 
@@ -431,74 +426,29 @@ def _hex_first_block(index: SegmentIndex, px, py, qx, qy, ends, with_cover: bool
     at bucket by bucket as the walk comes to them, from q back to p, so that it stops at the first one
     that blocks without walking the rest (the walk meets the same buckets either way). The field of
     view's exact tests are of cells just beyond something met late, so what hides them lies near q."""
-    grid = index.grid
-    w = index.width
     walls_in, cells_in, segs = index.buckets, index.cell_buckets, index.segs
-    blocked_idx, cover = index.blocked_idx, index.cover
-    path = _hex_buckets(index, qx, qy, px, py)
-    ux, uy = qx - px, qy - py
-    far = _HEX_FAR * (ux * ux + uy * uy)
     met: set[int] = set()
     cells_met: set[int] = set()
+    blockers: set[str] = set()
     touches: dict | None = None
-    for b in path:
+    for b in _hex_buckets(index, qx, qy, px, py):
         c = walls_in[b]
         if c:
-            for n in c:
-                if n in met:
-                    continue
-                met.add(n)
-                s = segs[n]
-                if s.exact:  # wholly on one side of the line (as in :func:`_hex_walls_met`)
-                    d1 = ux * (s.ay - py) - uy * (s.ax - px)
-                    d2 = ux * (s.by - py) - uy * (s.bx - px)
-                    if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
-                        continue
-                else:
-                    t1, t2 = ux * (s.ay - py), uy * (s.ax - px)
-                    d1, e1 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
-                    t1, t2 = ux * (s.by - py), uy * (s.bx - px)
-                    d2, e2 = t1 - t2, 1e-12 * (abs(t1) + abs(t2))
-                    if (d1 > e1 and d2 > e2) or (d1 < -e1 and d2 < -e2):
-                        continue
-                t = _contact(s, px, py, qx, qy)
-                if not t:
-                    continue
-                if t == _BLOCK:
-                    return True, {s.id}
-                if touches is None:
-                    touches = {}
-                e = touches.setdefault(t[0], [0, []])
-                e[0] |= 1 if t[1] > 0 else 2
-                e[1].append(s.id)
+            new = [n for n in c if n not in met]
+            if new:
+                met.update(new)
+                stop, touches = _walls_met(segs, new, px, py, qx, qy, blockers, True, touches, sided=True)
+                if stop:
+                    return True, blockers
         c = cells_in[b]
         if c:
-            for i in c:
-                if i in cells_met or i in ends:
-                    continue
-                cells_met.add(i)
-                ids = []
-                if i in blocked_idx:
-                    ids.append(cell_id((i % w, i // w)))
-                if with_cover and i in cover:
-                    ids.extend(cover[i])
-                if not ids:
-                    continue
-                cell = (i % w, i // w)
-                cx, cy = grid.centre(cell)
-                dc = ux * (cy - py) - uy * (cx - px)
-                if dc * dc > far:
-                    continue  # wholly on one side of the line (:data:`_HEX_FAR`)
-                t = hex_contact(grid.corners(cell), cx, cy, px, py, qx, qy)
-                if t is True:
-                    return True, set(ids)
-                for point, side in t:
-                    if touches is None:
-                        touches = {}
-                    e = touches.setdefault(point, [0, []])
-                    e[0] |= 1 if side > 0 else 2
-                    e[1].extend(ids)
-    blockers: set[str] = set()
+            new = [i for i in c if i not in cells_met]
+            if new:
+                cells_met.update(new)
+                stop, touches = _hex_cells_met(index, new, ends, px, py, qx, qy, with_cover, blockers, True,
+                                               touches)
+                if stop:
+                    return True, blockers
     if touches:
         _squeezed(touches, blockers, True)
     return bool(blockers), blockers
@@ -827,7 +777,8 @@ class _Fov:
             return k >= 0 and E[k] >= hi - _TWO_PI
         return True
 
-    def _add_segment(self, s) -> None:
+    def _add_segment(self, s, m: int | None = None) -> None:
+        # (``m``: the obstacle's number in :meth:`_obstacle_list`, the wall's own here)
         # the part of the wall over the board (within a margin of one cell:
         # no sight line on the board can meet the rest), its end points
         # known to within ``err`` (exact when nothing was cut off)
@@ -871,10 +822,10 @@ class _Fov:
         self.touched.add(lo - _EPS, hi + _EPS)
         heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
 
-    def _obstacles(self) -> list:
+    def _obstacle_list(self) -> list:
         """Every wall, closed door and blocking cell as ``(nearest distance
-        from the origin, number)``, nearest first; a blocking cell ``c`` is
-        numbered ``-1 - c``."""
+        from the origin, 0, number)``, nearest first; a blocking cell ``c`` is
+        numbered ``-1 - c`` (the 0: not a tile of them, :meth:`run`)."""
         index = self.index
         cx, cy = self.cx, self.cy
         out = []
@@ -883,13 +834,13 @@ class _Fov:
             if piece is None:
                 continue
             p0x, p0y, p1x, p1y, err = piece
-            out.append((_seg_distance(p0x - cx, p0y - cy, p1x - p0x, p1y - p0y) - err - 1e-6, s.n))
+            out.append((_seg_distance(p0x - cx, p0y - cy, p1x - p0x, p1y - p0y) - err - 1e-6, 0, s.n))
         w = index.width
         for i in index.blocked_idx:
             if i == self.ends_origin:
                 continue
             y, x = divmod(i, w)
-            out.append((self._block_distance(x, y) - 1e-6, -1 - i))
+            out.append((self._block_distance(x, y) - 1e-6, 0, -1 - i))
         out.sort()
         return out
 
@@ -897,7 +848,7 @@ class _Fov:
         return self.index.visible_part(n)
 
     def _items(self) -> list:
-        """What :meth:`_obstacles` numbers (``>= 0``) and :meth:`_add_segment` takes: the walls."""
+        """What :meth:`_obstacle_list` numbers (``>= 0``) and :meth:`_add_segment` takes: the walls."""
         return self.index.segs
 
     def _block_distance(self, x: int, y: int) -> float:
@@ -936,7 +887,8 @@ class _Fov:
 
     # the search --------------------------------------------------------------
 
-    def _test(self, x: int, y: int) -> None:
+    def _test(self, x: int, y: int, ang: float | None = None) -> None:
+        """The exact test of :func:`_sight` (``ang``, the cell's direction: not needed on squares)."""
         index = self.index
         w = index.width
         ox, oy = self.ox, self.oy
@@ -946,11 +898,35 @@ class _Fov:
         if not blocked:
             self.out.add((x, y))
 
+    def _distances(self) -> list | None:
+        """Every entry's distance in the offset table's order, where :meth:`_entries` may leave some out
+        (:meth:`run` finds where an event falls among them); None where it never does (squares: the
+        event falls on the entry come to)."""
+        return None
+
+    def _entries(self):
+        """The offset table's entries to look at, in runs (:meth:`run`): on squares the whole table."""
+        yield self._offset_table()
+
+    def _open_tile(self, k: int, opened: list) -> None:
+        """Squares have no tiles of obstacles (:meth:`_obstacle_list`); hexes do (:class:`_HexFov`)."""
+        raise AssertionError("a square board's search has no tiles")
+
     def run(self) -> set:
+        """The search (:func:`visible_cells`): the offset table's entries nearest first (:meth:`_entries`),
+        each cell outside the shadow either seen at once (outside every touched direction) or given
+        the exact test; at each event (an obstacle or a pending shadow's distance reached, every cell
+        of distance to see whether the search may end) the slow path grows the sets.
+
+        On hexes the entries come band by band and a band may leave out the cells already in the
+        shadow, and obstacles may come in tiles (:class:`_HexFov`). The slow path still runs at exactly
+        the distances where the whole table's loop would run it (the first entry at or beyond the next
+        event, left-out cells included), so walls, blocking cells and shadows come in, and the search
+        ends, as they would."""
         index = self.index
         w, h = index.width, index.height
         ox, oy = self.ox, self.oy
-        offsets = self._offset_table()
+        dists = self._distances()
         radius = math.inf if self.radius is None else self.radius
         shadow, pending = self.shadow, self.pending
         s_starts, s_ends = shadow.starts, shadow.ends
@@ -958,59 +934,73 @@ class _Fov:
         segs = self._items()
         add_segment, add_block, test = self._add_segment, self._add_block, self._test
         out = self.out
-        obstacles = self._obstacles()
+        obstacles = self._obstacle_list()  # (distance, kind, number) nearest first: kind 1 a tile of them
         n_obs = len(obstacles)
-        g = 0  # obstacles[:g] are in the touched set (and pending or in the shadow)
+        g = 0  # obstacles[:g] are come to
+        opened: list = []  # a heap of the obstacles of the tiles opened, not yet come to (:meth:`_open_tile`)
+        open_tile = self._open_tile
         next_check = 1.0
         inf = math.inf
         next_event = 0.0
-        for d, ang, dx, dy in offsets:
-            if d >= next_event:
-                # the slow path, once in a while: stop, grow the sets, check the end
-                if d > radius:
-                    return out
-                while g < n_obs and obstacles[g][0] <= d:
-                    m = obstacles[g][1]
-                    if m >= 0:
-                        add_segment(segs[m])
-                    else:
-                        y, x = divmod(-1 - m, w)
-                        add_block(x, y)
-                    g += 1
-                while pending and pending[0][0] < d:
-                    _r, lo, hi = heappop(pending)
-                    if lo < hi:
-                        shadow.add(lo, hi)
-                if d >= next_check:
-                    next_check = d + 1.0
-                    gaps = self._open_gaps(d)
-                    if gaps is not None:
-                        self._gap_walk(gaps, d, radius)
+        for entries in self._entries():
+            for d, ang, dx, dy in entries:
+                while d >= next_event:
+                    # the slow path, at the first entry at or beyond the event (perhaps one left out)
+                    e = d if dists is None else dists[bisect_left(dists, next_event)]
+                    if e > radius:
                         return out
-                next_event = min(
-                    next_check,
-                    radius if radius < inf else inf,
-                    obstacles[g][0] if g < n_obs else inf,
-                    pending[0][0] if pending else inf,
-                )
-                if next_event <= d:
-                    next_event = math.nextafter(d, inf)
+                    while True:  # the obstacles up to e, from the list and the opened tiles, in one order
+                        if g < n_obs and (not opened or obstacles[g] < opened[0]):
+                            r, kind, m = obstacles[g]
+                            if r > e:
+                                break
+                            g += 1
+                        elif opened and opened[0][0] <= e:
+                            r, kind, m = heappop(opened)
+                        else:
+                            break
+                        if kind:
+                            open_tile(m, opened)
+                        elif m >= 0:
+                            add_segment(segs[m], m)
+                        else:
+                            y, x = divmod(-1 - m, w)
+                            add_block(x, y)
+                    while pending and pending[0][0] < e:
+                        _r, lo, hi = heappop(pending)
+                        if lo < hi:
+                            shadow.add(lo, hi)
+                    if e >= next_check:
+                        next_check = e + 1.0
+                        gaps = self._open_gaps(e)
+                        if gaps is not None:
+                            self._gap_walk(gaps, e, radius)
+                            return out
+                    next_event = min(
+                        next_check,
+                        radius,
+                        obstacles[g][0] if g < n_obs else inf,
+                        opened[0][0] if opened else inf,
+                        pending[0][0] if pending else inf,
+                    )
+                    if next_event <= e:
+                        next_event = math.nextafter(e, inf)
                 if d == 0:
                     continue
-            x = ox + dx
-            if x < 0 or x >= w:
-                continue
-            y = oy + dy
-            if y < 0 or y >= h:
-                continue
-            j = bisect_right(s_starts, ang) - 1
-            if j >= 0 and ang <= s_ends[j]:
-                continue
-            j = bisect_right(t_starts, ang) - 1
-            if j < 0 or ang > t_ends[j]:
-                out.add((x, y))
-                continue
-            test(x, y)
+                x = ox + dx
+                if x < 0 or x >= w:
+                    continue
+                y = oy + dy
+                if y < 0 or y >= h:
+                    continue
+                j = bisect_right(s_starts, ang) - 1
+                if j >= 0 and ang <= s_ends[j]:
+                    continue
+                j = bisect_right(t_starts, ang) - 1
+                if j < 0 or ang > t_ends[j]:
+                    out.add((x, y))
+                    continue
+                test(x, y, ang)
         return out
 
     def _gap_walk(self, gaps, d: float, radius: float) -> None:
@@ -1105,7 +1095,7 @@ class _HexFov(_Fov):
     A hex board's walls are runs of short edges, so it sees further than a square board and its
     search passes more cells and meets more walls. Three things keep it as cheap: once most
     directions are in the shadow, only the cells outside it are looked at (:meth:`run`); walls and
-    blocking hexes come in tiles, a hidden tile left out whole (:meth:`_obstacle_heap`); and a
+    blocking hexes come in tiles, a hidden tile left out whole (:meth:`_obstacle_list`); and a
     doubtful cell is tested against the obstacles filed under its direction (:class:`_Touched`,
     :meth:`_test`). None of them changes what is seen."""
 
@@ -1196,7 +1186,7 @@ class _HexFov(_Fov):
         return self._chains()
 
     def _obstacle_key(self, m: int) -> float:
-        """:meth:`_Fov._obstacles`' distance for obstacle ``m`` (a chain ``>= 0``, a blocking hex
+        """:meth:`_Fov._obstacle_list`'s distance for obstacle ``m`` (a chain ``>= 0``, a blocking hex
         ``-1 - i``): a chain at least as near as any of it (what matters is that none comes late)."""
         cx, cy = self.cx, self.cy
         if m < 0:
@@ -1244,8 +1234,8 @@ class _HexFov(_Fov):
         index._true_tiles = found
         return found
 
-    def _obstacle_heap(self) -> list:
-        """The obstacles still to come as a heap of ``(distance, kind, number)``: kind 0 an obstacle
+    def _obstacle_list(self) -> list:
+        """The obstacles as ``(distance, kind, number)``, nearest first: kind 0 an obstacle
         (:meth:`_obstacle_key`), kind 1 a tile of :meth:`_tiles` at a distance no more than any of its
         obstacles', to be opened when the search comes to it (:meth:`_open_tile`)."""
         cx, cy = self.cx, self.cy
@@ -1253,11 +1243,11 @@ class _HexFov(_Fov):
         heap = [(math.hypot(mx - cx, my - cy) - rad - 1e-3, 1, k) for k, (mx, my, rad, _m) in enumerate(tiles)]
         key = self._obstacle_key
         heap.extend((key(m), 0, m) for m in apart)
-        heapify(heap)
+        heap.sort()
         return heap
 
     def _open_tile(self, k: int, heap: list) -> None:
-        """Tile ``k`` reached: its obstacles go into the heap at their own distances, unless the tile is
+        """Tile ``k`` reached: its obstacles go into ``heap`` (:meth:`run`'s opened tiles') at their own distances, unless the tile is
         at least 5 away and all its directions are in the shadow already. Then every one of them would
         be left out when it came (:meth:`_add_segment`, :meth:`_add_block`: the shadow only grows, and
         theirs lie within the tile's directions), so they are left out now. (Nearer, a chain's pieces
@@ -1275,7 +1265,9 @@ class _HexFov(_Fov):
             if m != origin:
                 heappush(heap, (key(m), 0, m))
 
-    def _add_segment(self, chain) -> None:
+    def _add_segment(self, chain, m: int) -> None:
+        """Chain ``m`` come to: its directions in the touched set, filed under ``m``, its shadow pending."""
+        self.touched.by = m
         pieces, pts, mx, my, rad = chain
         if pts is None:
             self._add_piece(pieces[0])
@@ -1303,6 +1295,7 @@ class _HexFov(_Fov):
         return math.hypot(cx * self.ux - self.cx, cy * self.uy - self.cy) - 0.6  # a hex's corners: 1/sqrt(3) away
 
     def _add_block(self, x: int, y: int) -> None:
+        self.touched.by = -1 - (y * self.index.width + x)
         ux, uy = self.ux, self.uy
         lo, hi, rmax = self._span([(px * ux, py * uy) for px, py in self.grid.corners((x, y))])
         if self._hidden(lo - _EPS, hi + _EPS):
@@ -1320,85 +1313,8 @@ class _HexFov(_Fov):
     #: always)
     _PICK_BELOW = 0.5
 
-    def run(self) -> set:
-        """:meth:`_Fov.run`, band by band (:meth:`_entries`): once most directions are in the shadow, a
-        band's cells whose direction lies in it are not looked at (the shadow only grows: each of them
-        would be found in it and skipped). A hex board sees further than a square one (its walls are
-        shorter), so the search goes further out, and most of the cells it passes are hidden.
-
-        The slow path still runs at exactly the distances where the whole table's loop would run it
-        (the first entry at or beyond the next event, left-out cells included), so walls, blocking cells
-        and shadows come in, and the search ends, as they would."""
-        index = self.index
-        w, h = index.width, index.height
-        ox, oy = self.ox, self.oy
-        dists = _hex_bands(self.grid, w, h, parity(self.grid, ox, oy))[0]
-        radius = math.inf if self.radius is None else self.radius
-        shadow, pending = self.shadow, self.pending
-        s_starts, s_ends = shadow.starts, shadow.ends
-        touched = self.touched
-        t_starts, t_ends = touched.starts, touched.ends
-        segs = self._items()
-        add_segment, add_block, test = self._add_segment, self._add_block, self._test
-        out = self.out
-        obstacles = self._obstacle_heap()  # the obstacles (and tiles of them) not yet come to
-        open_tile = self._open_tile
-        next_check = 1.0
-        inf = math.inf
-        next_event = 0.0
-        for entries in self._entries():
-            for d, ang, dx, dy in entries:
-                while d >= next_event:
-                    # the slow path, at the first entry at or beyond the event (perhaps one left out)
-                    e = dists[bisect_left(dists, next_event)]
-                    if e > radius:
-                        return out
-                    while obstacles and obstacles[0][0] <= e:
-                        _r, kind, m = heappop(obstacles)
-                        if kind:
-                            open_tile(m, obstacles)
-                            continue
-                        touched.by = m
-                        if m >= 0:
-                            add_segment(segs[m])
-                        else:
-                            y, x = divmod(-1 - m, w)
-                            add_block(x, y)
-                    while pending and pending[0][0] < e:
-                        _r, lo, hi = heappop(pending)
-                        if lo < hi:
-                            shadow.add(lo, hi)
-                    if e >= next_check:
-                        next_check = e + 1.0
-                        gaps = self._open_gaps(e)
-                        if gaps is not None:
-                            self._gap_walk(gaps, e, radius)
-                            return out
-                    next_event = min(
-                        next_check,
-                        radius,
-                        obstacles[0][0] if obstacles else inf,
-                        pending[0][0] if pending else inf,
-                    )
-                    if next_event <= e:
-                        next_event = math.nextafter(e, inf)
-                if d == 0:
-                    continue
-                x = ox + dx
-                if x < 0 or x >= w:
-                    continue
-                y = oy + dy
-                if y < 0 or y >= h:
-                    continue
-                j = bisect_right(s_starts, ang) - 1
-                if j >= 0 and ang <= s_ends[j]:
-                    continue
-                j = bisect_right(t_starts, ang) - 1
-                if j < 0 or ang > t_ends[j]:
-                    out.add((x, y))
-                    continue
-                test(x, y, ang)
-        return out
+    def _distances(self) -> list:
+        return _hex_bands(self.grid, self.index.width, self.index.height, parity(self.grid, self.ox, self.oy))[0]
 
     def _entries(self):
         """The offset table's entries (:func:`_hex_bands`) to look at, a band at a time, each band's

@@ -231,18 +231,22 @@ def test_hex_line_of_fire_is_symmetric(board, a, b):
     assert can_see(board, a, b) == ab.clear
 
 
-@settings(max_examples=120, deadline=None)
-@given(hex_boards(), cells, st.one_of(st.none(), st.floats(0, 6)))
-def test_hex_visible_cells_is_line_of_fire_to_every_cell(board, origin, radius):
-    seen = visible_cells(board, origin, radius)
+def seen_by_line_of_fire(board, origin, radius) -> set:
+    """visible_cells by its definition: every cell within the radius with a clear line of fire."""
     grid = board.grid
     ox, oy = grid.centre(origin)
-    expected = {
+    return {
         (x, y) for x in range(SIZE) for y in range(SIZE)
         if (radius is None or grid.length(grid.centre((x, y))[0] - ox, grid.centre((x, y))[1] - oy) <= radius)
         and line_of_fire(board, origin, (x, y)).clear
     }
-    assert seen == expected
+
+
+@settings(max_examples=120, deadline=None)
+@given(hex_boards(), cells, st.one_of(st.none(), st.floats(0, 6)))
+def test_hex_visible_cells_is_line_of_fire_to_every_cell(board, origin, radius):
+    seen = visible_cells(board, origin, radius)
+    assert seen == seen_by_line_of_fire(board, origin, radius)
 
 
 @settings(max_examples=120, deadline=None)
@@ -258,14 +262,7 @@ def test_hex_visible_cells_picking_cells_and_obstacles_is_line_of_fire(board, or
 
     with patch.object(_HexFov, "_PICK_BELOW", 2.0), patch("rules.los._TILE", 1.0):
         seen = visible_cells(board, origin, radius)
-    grid = board.grid
-    ox, oy = grid.centre(origin)
-    expected = {
-        (x, y) for x in range(SIZE) for y in range(SIZE)
-        if (radius is None or grid.length(grid.centre((x, y))[0] - ox, grid.centre((x, y))[1] - oy) <= radius)
-        and line_of_fire(board, origin, (x, y)).clear
-    }
-    assert seen == expected
+    assert seen == seen_by_line_of_fire(board, origin, radius)
 
 
 @st.composite
