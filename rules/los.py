@@ -1113,7 +1113,6 @@ class _HexFov(_Fov):
         self.board_corners = [
             (math.atan2(y - self.cy, x - self.cx), math.hypot(x - self.cx, y - self.cy)) for x, y in corners
         ]
-        self._rest = None
 
     def _piece(self, n: int):
         index = self.index
@@ -1240,18 +1239,18 @@ class _HexFov(_Fov):
         obstacles', to be opened when the search comes to it (:meth:`_open_tile`)."""
         cx, cy = self.cx, self.cy
         tiles, apart = self._tiles()
-        heap = [(math.hypot(mx - cx, my - cy) - rad - 1e-3, 1, k) for k, (mx, my, rad, _m) in enumerate(tiles)]
+        out = [(math.hypot(mx - cx, my - cy) - rad - 1e-3, 1, k) for k, (mx, my, rad, _m) in enumerate(tiles)]
         key = self._obstacle_key
-        heap.extend((key(m), 0, m) for m in apart)
-        heap.sort()
-        return heap
+        out.extend((key(m), 0, m) for m in apart)
+        out.sort()
+        return out
 
     def _open_tile(self, k: int, heap: list) -> None:
-        """Tile ``k`` reached: its obstacles go into ``heap`` (:meth:`run`'s opened tiles') at their own distances, unless the tile is
-        at least 5 away and all its directions are in the shadow already. Then every one of them would
-        be left out when it came (:meth:`_add_segment`, :meth:`_add_block`: the shadow only grows, and
-        theirs lie within the tile's directions), so they are left out now. (Nearer, a chain's pieces
-        are taken one by one, and one over the origin touches every direction.)"""
+        """Tile ``k`` reached: its obstacles go into ``heap`` (:meth:`run`'s opened tiles') at their own
+        distances, unless the tile is at least 5 away and all its directions are in the shadow already.
+        Then every one of them would be left out when it came (:meth:`_add_segment`, :meth:`_add_block`:
+        the shadow only grows, and theirs lie within the tile's directions), so they are left out now.
+        (Nearer, a chain's pieces are taken one by one, and one over the origin touches every direction.)"""
         mx, my, rad, members = self._tiles()[0][k]
         ex, ey = mx - self.cx, my - self.cy
         dist = math.hypot(ex, ey)
@@ -1304,9 +1303,11 @@ class _HexFov(_Fov):
         heappush(self.pending, (rmax + 1e-9, lo + _EPS, hi - _EPS))
 
     def _offset_table(self) -> tuple:
-        self._rest = _hex_offsets(self.grid, self.index.width, self.index.height,
-                                  parity(self.grid, self.ox, self.oy))
-        return self._rest
+        return _hex_offsets(self.grid, self.index.width, self.index.height, parity(self.grid, self.ox, self.oy))
+
+    def _bands(self) -> tuple:
+        """:func:`_hex_bands` of this origin's offset table."""
+        return _hex_bands(self.grid, self.index.width, self.index.height, parity(self.grid, self.ox, self.oy))
 
     #: a band's cells are looked at one by one (as on squares) while more than this share of them lies
     #: outside the shadow; below it, only those found outside it by bisection (the tests raise it to 2:
@@ -1314,16 +1315,15 @@ class _HexFov(_Fov):
     _PICK_BELOW = 0.5
 
     def _distances(self) -> list:
-        return _hex_bands(self.grid, self.index.width, self.index.height, parity(self.grid, self.ox, self.oy))[0]
+        return self._bands()[0]
 
     def _entries(self):
         """The offset table's entries (:func:`_hex_bands`) to look at, a band at a time, each band's
         taken when the search comes to it: the whole band, or, when less than :attr:`_PICK_BELOW` of it
         lies outside the shadow, those entries only, in table order. Last, an entry off the board at
         the table's last distance: the events the left-out entries would have run are run before it."""
-        w = self.index.width
         table = self._offset_table()
-        dists, bands = _hex_bands(self.grid, w, self.index.height, parity(self.grid, self.ox, self.oy))
+        dists, bands = self._bands()
         starts = self.shadow.starts
         for start, stop, angles, by_angle in bands:
             if starts:
@@ -1332,7 +1332,7 @@ class _HexFov(_Fov):
                     yield sorted([e for a, b in picks for e in by_angle[a:b]])
                     continue
             yield table[start:stop]
-        yield ((dists[-1], 0.0, w, 0),)
+        yield ((dists[-1], 0.0, self.index.width, 0),)
 
     def _outside_shadow(self, angles: list) -> tuple:
         """The runs ``(a, b)`` of ``angles`` (sorted) outside the shadow, and how many angles they hold."""
