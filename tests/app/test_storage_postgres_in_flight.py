@@ -1,5 +1,5 @@
 """A PostgreSQL append sent without waiting for its answer (#38, webapp/storage/sql.py ``batch(later=True)``,
-``settle``): ``begin_append`` sends the transaction, ``finish`` reads the server's answer; any other use of the
+``settle``; each test twice: sent by the caller's thread, and by a ``Sender``'s as under tacmap serve): ``begin_append`` sends the transaction, ``finish`` reads the server's answer; any other use of the
 store's connection meanwhile (a read, another game's append, a write) reads that answer first, so the connection
 never has two statements out and each Appending still learns how its own write ended. A real PostgreSQL (the
 ``pg_url`` fixture)."""
@@ -12,12 +12,15 @@ import psycopg
 import pytest
 
 from webapp.game.model import Event
+from webapp.storage.sql import Sender
 from webapp.storage.store import Conflict, GameRecord, Store, WriteFailed
 
 
-@pytest.fixture
-def store(pg_url):
+@pytest.fixture(params=["sent by the loop", "sent by a thread"])
+def store(pg_url, request):
     s = Store(pg_url)
+    if request.param == "sent by a thread":  # as under tacmap serve (``sql.Sender``)
+        s._db.sender = Sender()
     for game in ("aaaa0001", "bbbb0002"):
         s.create_game(GameRecord(game, game, "plain_grid", "k" + game, "s" + game, "J" + game, time.time()), [])
     yield s
@@ -85,6 +88,8 @@ def test_a_write_while_an_answer_is_out_and_its_own_conflict_in_the_answer(store
 
 def test_an_answer_lost_with_the_connection_is_a_write_failure(store):
     writing = store.begin_append("aaaa0001", 0, note(1))
+    if store._db.sender is not None:
+        store._db.sender.sent()  # (its send is over: libpq's connection is not closed under it)
     store._db.connection.close()  # (as a dropped connection: the answer can no longer be read)
     with pytest.raises(WriteFailed):
         writing.finish()

@@ -581,7 +581,8 @@ class Store:
         return out
 
     def _open_postgres(self) -> "sql.PostgresDatabase":
-        db = sql.PostgresDatabase(self.url)
+        # under gevent an append is sent by a thread of its own (``sql.Sender``), so the server commits it beside the loop
+        db = sql.PostgresDatabase(self.url, sender=_writer_pool() is not False)
         try:
             _check_schema(db, sql.shown(self.url))
             db.create(SCHEMA + FILES_SCHEMA)
