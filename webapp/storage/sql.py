@@ -19,8 +19,8 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
 - psycopg 3 waits for the server in Python (``psycopg.waiting``) when gevent has patched ``select``, so a read
   lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
   patch). A game's append is committed on the loop too, asynchronously (``synchronous_commit = off`` for its
-  transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``: the
-  hub draws the update meanwhile; ``settle`` reads the answer, and so does any other use of the connection
+  transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``, by a
+  native thread of its own: ``Sender``; the hub draws the update meanwhile; ``settle`` reads the answer, and so does any other use of the connection
   first), and the flush of the server's WAL that its "ok" waits for runs on the writer thread on a connection
   of its own (``store.PgFlush``), by libpq's blocking call (``execute_blocking``: no Python wait there); every
   other write runs on the writer thread with a synchronous commit (``store.off_loop``).
@@ -433,8 +433,8 @@ class Sender:
     draws the move's update while the server commits. Sent by the loop, the server's work (a third of a
     millisecond) ran before the rest of the loop's on the same core, while the other core was idle; sent by a
     thread that then sleeps, it runs on that thread's core, beside the loop (measured on the 2-core benchmark
-    machine, N=8 propagation on PostgreSQL: the first screen's update came 0.4 ms sooner at the median; see
-    bench/README.md).
+    machine, N=8 propagation on PostgreSQL: the first screen's update came 0.4 ms sooner at the median;
+    docs/SERVING.md, "The append sent by a thread of its own").
 
     ``send`` returns once the thread has the text and is about to send it: libpq's ``PQsendQuery`` lets go of
     the GIL (psycopg's ``send_query``), so the loop takes it back before the server is woken. ``sent`` waits
