@@ -1,8 +1,8 @@
 """A PostgreSQL append sent without waiting for its answer (#38, webapp/storage/sql.py ``batch(later=True)``,
-``settle``; each test twice: sent by the caller's thread, and by a ``Sender``'s as under tacmap serve): ``begin_append`` sends the transaction, ``finish`` reads the server's answer; any other use of the
+``settle``): ``begin_append`` sends the transaction, ``finish`` reads the server's answer; any other use of the
 store's connection meanwhile (a read, another game's append, a write) reads that answer first, so the connection
 never has two statements out and each Appending still learns how its own write ended. A real PostgreSQL (the
-``pg_url`` fixture)."""
+``pg_url`` fixture); each test twice: sent by the caller's thread, and by a ``Sender``'s, as under tacmap serve."""
 
 from __future__ import annotations
 

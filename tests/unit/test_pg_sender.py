@@ -72,8 +72,8 @@ def test_a_failed_send_is_raised_by_sent_once():
 
 
 def test_a_thread_that_never_takes_the_text_leaves_the_caller_to_send_it(monkeypatch):
-    allocate_lock, _start = sql._native_thread_parts()
-    monkeypatch.setattr(sql, "_native_thread_parts", lambda: (allocate_lock, lambda run, args: None))  # no thread
+    allocate_lock, _start = sql.native_thread_parts()
+    monkeypatch.setattr(sql, "native_thread_parts", lambda: (allocate_lock, lambda run, args: None))  # no thread
     monkeypatch.setattr(sql.Sender, "START_S", 0.2)
     sender, conn = sql.Sender(), Conn()
     started = time.monotonic()

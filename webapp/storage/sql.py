@@ -20,8 +20,8 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
   lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
   patch). A game's append is committed on the loop too, asynchronously (``synchronous_commit = off`` for its
   transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``, by a
-  native thread of its own: ``Sender``; the hub draws the update meanwhile; ``settle`` reads the answer, and so does any other use of the connection
-  first), and the flush of the server's WAL that its "ok" waits for runs on the writer thread on a connection
+  native thread of its own: ``Sender``; the hub draws the update meanwhile; ``settle`` reads the answer, and so
+  does any other use of the connection first), and the flush of the server's WAL that its "ok" waits for runs on the writer thread on a connection
   of its own (``store.PgFlush``), by libpq's blocking call (``execute_blocking``: no Python wait there); every
   other write runs on the writer thread with a synchronous commit (``store.off_loop``).
 """
@@ -410,7 +410,7 @@ RETRY_AFTER_S = 1.0
 WAIT_INTERVAL = 0.1
 
 
-def _native_thread_parts():
+def native_thread_parts():
     """``allocate_lock`` and ``start_new_thread`` of the standard library's ``_thread``, as they were before gevent
     patched them (when it did): a native lock's wait blocks the thread, and a native thread runs beside the loop."""
     try:
@@ -446,7 +446,7 @@ class Sender:
     START_S = 2.0
 
     def __init__(self) -> None:
-        allocate_lock, start_new_thread = _native_thread_parts()
+        allocate_lock, start_new_thread = native_thread_parts()
         self._wake, self._started, self._done, self._slot = (allocate_lock() for _ in range(4))
         self._wake.acquire()
         self._started.acquire()

@@ -83,12 +83,8 @@ def _writer_pool():
 
 def _native_lock():
     """A lock between native threads (the loop's and the writer's), also where gevent patched ``threading``."""
-    try:
-        from gevent import monkey
-
-        return monkey.get_original("_thread", "allocate_lock")()
-    except ImportError:
-        return threading.Lock()
+    allocate_lock, _start = sql.native_thread_parts()
+    return allocate_lock()
 
 
 #: fsyncs of the WAL between two checkpoints (``WalSync``): a move's commit adds a few pages to the WAL
@@ -581,7 +577,7 @@ class Store:
         return out
 
     def _open_postgres(self) -> "sql.PostgresDatabase":
-        # under gevent an append is sent by a thread of its own (``sql.Sender``), so the server commits it beside the loop
+        # under gevent an append is sent by a thread of its own (``sql.Sender``): the server commits it beside the loop
         db = sql.PostgresDatabase(self.url, sender=_writer_pool() is not False)
         try:
             _check_schema(db, sql.shown(self.url))
