@@ -55,6 +55,12 @@ def propagation_rows(plan, database=None, title="1. Move propagation", languages
                         f"bare broadcast ({size(f['size'])}): {ms(statistics.median(b))}, p99 {ms(bpp)}",
                         f"p99 {ratio(tp / bpp)} (median {ratio(statistics.median(t) / statistics.median(b))})",
                         "p99 <= 1.5x bare", met(tp <= bp.TARGET_RATIO * bpp)))
+        (tf, tr), (bf, br) = bp.first_and_rest(f, "tacmap"), bp.first_and_rest(f, "bare")
+        rows.append(Row(f"N={n}: each block's first move / its other moves, median (tacmap's samples at or above its "
+                        f"p99 from first moves: {bp.tail_from_first(f, 'tacmap'):.0%}; bare's: "
+                        f"{bp.tail_from_first(f, 'bare'):.0%})",
+                        f"{ms(tf)} / {ms(tr)}", reference=f"bare: {ms(bf)} / {ms(br)}",
+                        ratio=f"first {ratio(tf / bf)}, others {ratio(tr / br)}"))
         missed = f["missed"]
         rows.append(Row(f"N={n}: server CPU per move" + (f" (missed updates: {missed})" if any(missed.values()) else ""),
                         ms(f["cpu_ms"]["tacmap"]), reference=f"bare: {ms(f['cpu_ms']['bare'])}",

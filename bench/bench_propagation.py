@@ -17,7 +17,9 @@ websocket server, no app) with N clients in one room; one client sends a command
 broadcasts a message whose html is as long as the mean html the tacmap clients were sent for a move.
 The two are measured in alternating blocks (10 moves, then 20 broadcasts: more samples steady the
 reference's p99 at little cost), so noise on the shared machine falls on both alike.
-Also measured: the CPU time each server process spends per move (from /proc). Target: tacmap's p99
+Also measured: the CPU time each server process spends per move (from /proc), and each block's first round
+apart from the others (the server had been idle while the other one ran its block: its caches are cold, and
+tacmap's longer path pays for it more; SERVING.md, "The first move of a block"). Target: tacmap's p99
 within 1.5x of the bare broadcast's p99.
 """
 
@@ -103,6 +105,9 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
 
         progress(f"propagation N={n}: warmed up")
         tac_ms, bare_ms, missed = [], [], {"tacmap": 0, "bare": 0}
+        # each block's first round (the server idle while the other one ran its block) apart from the rest: where
+        # the p99 comes from (SERVING.md, "The first move of a block")
+        first, rest = {"tacmap": [], "bare": []}, {"tacmap": [], "bare": []}
         cpu = {"tacmap": 0.0, "bare": 0.0}  # seconds, over `counted` rounds
         counted = {"tacmap": 0, "bare": 0}
         deadline = time.monotonic() + 90  # the whole run stays in its few minutes on a slow day
@@ -114,9 +119,10 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
                     ("bare", bare, lambda: _round(bare_sender, bare_others, bare_arrivals, {"size": size}), bare_ms,
                      k * BARE_ROUNDS)):
                 c0 = server.cpu_seconds()
-                for _ in range(rounds):
+                for i in range(rounds):
                     got, miss = run()
                     into.extend(got)
+                    (rest if i else first)[name].extend(got)
                     missed[name] += miss
                     time.sleep(PAUSE)
                 cpu[name] += server.cpu_seconds() - c0
@@ -125,7 +131,7 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
         progress(f"propagation N={n}: {done} moves done")
         return {
             "n": n, "moves": done, "size": size, "languages": languages,
-            "tacmap": tac_ms, "bare": bare_ms, "missed": missed,
+            "tacmap": tac_ms, "bare": bare_ms, "missed": missed, "first": first, "rest": rest,
             "cpu_ms": {name: cpu[name] * 1000 / max(counted[name], 1) for name in cpu},
         }
 
@@ -137,7 +143,20 @@ def summary(f: dict) -> str:
     return (f"N={f['n']:<3} {langs:<8} moves={f['moves']:<4} tacmap median {statistics.median(t):7.1f} p99 {tp99:7.1f} ms | "
             f"bare ({f['size']} B) median {statistics.median(b):6.1f} p99 {bp99:6.1f} ms | p99 ratio "
             f"{tp99 / bp99:5.1f}x (target {TARGET_RATIO}x) | CPU/move tacmap {f['cpu_ms']['tacmap']:.1f} ms, "
-            f"bare {f['cpu_ms']['bare']:.1f} ms | missed {f['missed']}")
+            f"bare {f['cpu_ms']['bare']:.1f} ms | missed {f['missed']} | a block's first round / the others, median: "
+            f"tacmap {'/'.join(f'{x:.1f}' for x in first_and_rest(f, 'tacmap'))} ms, "
+            f"bare {'/'.join(f'{x:.1f}' for x in first_and_rest(f, 'bare'))} ms")
+
+
+def first_and_rest(f: dict, name: str) -> tuple[float, float]:
+    """The median latency of each block's first round, and of the block's other rounds, for one server."""
+    return statistics.median(f["first"][name]), statistics.median(f["rest"][name])
+
+
+def tail_from_first(f: dict, name: str) -> float:
+    """The share of one server's samples at or above its p99 that are from a block's first round."""
+    p99 = percentile(f[name], 99)
+    return sum(x >= p99 for x in f["first"][name]) / max(sum(x >= p99 for x in f[name]), 1)
 
 
 def spans(prefix: str) -> str:
