@@ -104,7 +104,7 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
             _round(bare_sender, bare_others, bare_arrivals, {"size": size})
 
         progress(f"propagation N={n}: warmed up")
-        tac_ms, bare_ms, missed = [], [], {"tacmap": 0, "bare": 0}
+        missed = {"tacmap": 0, "bare": 0}
         # each block's first round (the server idle while the other one ran its block) apart from the rest: where
         # the p99 comes from (SERVING.md, "The first move of a block")
         first, rest = {"tacmap": [], "bare": []}, {"tacmap": [], "bare": []}
@@ -114,14 +114,13 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
         done = 0
         while done < moves and time.monotonic() < deadline:
             k = min(block, moves - done)
-            for name, server, run, into, rounds in (
-                    ("tacmap", tac, tac_move, tac_ms, k),
-                    ("bare", bare, lambda: _round(bare_sender, bare_others, bare_arrivals, {"size": size}), bare_ms,
+            for name, server, run, rounds in (
+                    ("tacmap", tac, tac_move, k),
+                    ("bare", bare, lambda: _round(bare_sender, bare_others, bare_arrivals, {"size": size}),
                      k * BARE_ROUNDS)):
                 c0 = server.cpu_seconds()
                 for i in range(rounds):
                     got, miss = run()
-                    into.extend(got)
                     (rest if i else first)[name].extend(got)
                     missed[name] += miss
                     time.sleep(PAUSE)
@@ -131,7 +130,7 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
         progress(f"propagation N={n}: {done} moves done")
         return {
             "n": n, "moves": done, "size": size, "languages": languages,
-            "tacmap": tac_ms, "bare": bare_ms, "missed": missed, "first": first, "rest": rest,
+            **{name: first[name] + rest[name] for name in first}, "missed": missed, "first": first, "rest": rest,
             "cpu_ms": {name: cpu[name] * 1000 / max(counted[name], 1) for name in cpu},
         }
 

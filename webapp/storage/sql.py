@@ -21,9 +21,10 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
   patch). A game's append is committed on the loop too, asynchronously (``synchronous_commit = off`` for its
   transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``, by a
   native thread of its own: ``Sender``; the hub draws the update meanwhile; ``settle`` reads the answer, and so
-  does any other use of the connection first), and the flush of the server's WAL that its "ok" waits for runs on the writer thread on a connection
-  of its own (``store.PgFlush``), by libpq's blocking call (``execute_blocking``: no Python wait there); every
-  other write runs on the writer thread with a synchronous commit (``store.off_loop``).
+  does any other use of the connection first), and the flush of the server's WAL that its "ok" waits for runs
+  on the writer thread on a connection of its own (``store.PgFlush``), by libpq's blocking call
+  (``execute_blocking``: no Python wait there); every other write runs on the writer thread with a synchronous
+  commit (``store.off_loop``).
 """
 
 from __future__ import annotations
