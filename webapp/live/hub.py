@@ -766,11 +766,6 @@ class Hub:
                               before + len(events))
                 game = None
         if events and game is not None:
-            if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:
-                try:
-                    self.store.save_snapshot(game_id, game.seq, game.to_dict())
-                except Exception:  # the events are stored; a snapshot is only a shortcut
-                    log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             try:
                 self._end_sessions_for(game, events)
                 if update is not None:
@@ -786,6 +781,11 @@ class Hub:
                         self._emit(game, render.changes_for(events, game), before=before, only=["gm"])
             except Exception:  # stored and applied: the commands are done, whatever the screens heard
                 log.exception("game %s: the update for seq %s..%s failed", game_id, before + 1, game.seq)
+            if game.seq // SNAPSHOT_EVERY != before // SNAPSHOT_EVERY:  # once every screen heard (GM's included):
+                try:  # its few ms on a big map delay no update, only the senders' "ok"
+                    self.store.save_snapshot(game_id, game.seq, game.to_dict())
+                except Exception:  # the events are stored; a snapshot is only a shortcut
+                    log.warning("game %s: no snapshot at seq %s", game_id, game.seq, exc_info=True)
             self.replays.played(game, before)  # the replay's checkpoint, every LIVE_EVERY events (at a quiet moment)
         seq = before
         for request, evs in decided:  # each waits for the disk (``writings``' fsyncs) before it answers "ok"
