@@ -263,13 +263,16 @@ class DiceSource:
 
 
 class SeededDice(DiceSource):
-    """Pseudo-random dice: the same seed gives the same rolls."""
+    """Pseudo-random dice: the same seed gives the same rolls. Seeded at the first roll: the server makes one for
+    every command it decides (``Hub.dice``), and most (a move) roll nothing; seeding from a string hashes it."""
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
-        self._random = random.Random(seed)
+        self._random: random.Random | None = None
 
     def face(self, sides: int) -> int:
+        if self._random is None:
+            self._random = random.Random(self.seed)
         return self._random.randint(1, sides)
 
 

@@ -108,6 +108,17 @@ def test_seeded_dice_repeat(seed, expr):
     assert [src1.roll(expr).total for _ in range(5)] == [src2.roll(expr).total for _ in range(5)]
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.integers(), st.text(max_size=40)), st.lists(st.integers(2, 100), min_size=1, max_size=12))
+def test_seeded_dice_roll_the_seeds_own_sequence(seed, sides):
+    """Seeded at the first roll (most commands roll nothing): the faces are still ``random.Random(seed)``'s, in order,
+    so a seeded game (tests, the demo, the benchmarks) rolls what it always rolled."""
+    import random
+
+    reference, dice = random.Random(seed), SeededDice(seed)
+    assert [dice.face(s) for s in sides] == [reference.randint(1, s) for s in sides]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 6), st.integers(2, 20))
 def test_rolls_stay_on_the_dice(seed, n, sides):
