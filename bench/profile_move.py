@@ -1,6 +1,6 @@
 """Profile one move from command to last fragment, in-process (no network).
 
-Run: ``python -m bench.profile_move [--moves N] [--players P] [--fog] [--languages en,de,es] [--html FILE]
+Run: ``python -m bench.profile_move [--moves N] [--players P] [--fog] [--languages en,de,es] [--evict MB] [--html FILE]
 [--broadcast-only]``
 (from the repository root; needs ``pip install pyinstrument``, the ``bench`` extra).
 
@@ -52,6 +52,25 @@ def setup(tmp: str, players: int, fog_on: bool = False, languages: tuple[str, ..
     return app, hub, game
 
 
+class Evictor:
+    """What runs between two moves in ``--evict`` mode: ``mb`` MiB written a byte per cache line, then Python work on
+    objects of its own (20,000 random lookups in a dict of 200,000 strings), so the move that follows finds its code,
+    its objects and the interpreter's own data out of the CPU's caches."""
+
+    def __init__(self, mb: int) -> None:
+        import random
+
+        self.junk = bytearray(mb * 1024 * 1024)
+        self.table = {i: str(i) for i in range(200_000)}
+        self.random = random.Random(0)
+
+    def __call__(self) -> int:
+        junk = self.junk
+        for i in range(0, len(junk), 64):
+            junk[i] = (junk[i] + 1) & 255
+        return sum(len(self.table[k]) for k in self.random.sample(range(200_000), 20_000))
+
+
 def _pstats_text(pstats, profiler) -> str:
     import io
 
@@ -69,6 +88,10 @@ def main(argv=None) -> None:
                    help="the connections' languages, dealt in turn (e.g. en,de,es: three at the table); default en")
     p.add_argument("--history", type=int, default=0, metavar="N",
                    help="N moves before the measured ones (a long game: its log has N more entries)")
+    p.add_argument("--evict", type=int, default=0, metavar="MB",
+                   help="before each move, write MB MiB and look up 20,000 keys of a big dict (the caches taken, as "
+                        "by the bare server and the clients between two blocks of the propagation benchmark): each "
+                        "move measured cold, as a block's first move (docs/SERVING.md)")
     p.add_argument("--broadcast-only", action="store_true", help="profile Hub._broadcast alone")
     p.add_argument("--html", metavar="FILE", help="write pyinstrument's HTML page here instead of printing text")
     p.add_argument("--no-profile", action="store_true", help="only the CPU time per move (no profiler overhead)")
@@ -121,17 +144,22 @@ def main(argv=None) -> None:
                 sys.exit("pyinstrument is not installed: pip install pyinstrument (or the 'bench' extra), "
                          "or run with --no-profile")
             profiler = Profiler(interval=0.0005)
-        cpu0, wall0 = time.process_time(), time.perf_counter()
-        if profiler:
-            profiler.enable() if args.cprofile else profiler.start()
-        for _ in range(args.moves):
-            run()
-        if profiler:
-            profiler.disable() if args.cprofile else profiler.stop()
-        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        evict = Evictor(args.evict) if args.evict else None
+        cpu = wall = 0.0
+        for _ in range(args.moves if evict else 1):  # cold: each move measured (and profiled) alone, after the evictor
+            if evict:
+                evict()
+            cpu0, wall0 = time.process_time(), time.perf_counter()
+            if profiler:
+                profiler.enable() if args.cprofile else profiler.start()
+            for _ in range(1 if evict else args.moves):
+                run()
+            if profiler:
+                profiler.disable() if args.cprofile else profiler.stop()
+            cpu, wall = cpu + time.process_time() - cpu0, wall + time.perf_counter() - wall0
         what = "Hub._broadcast of one move" if args.broadcast_only else "Hub.execute of one move (with its broadcast)"
         audiences = len(hub._audiences(hub.game(game.id)))
-        print(f"{what}, {audiences} audiences{', fog on' if args.fog else ''}"
+        print(f"{what}, {audiences} audiences{', fog on' if args.fog else ''}{', cold' if evict else ''}"
               f"{', languages ' + '/'.join(languages) if languages else ''}: "
               f"{cpu * 1000 / args.moves:.2f} ms CPU, {wall * 1000 / args.moves:.2f} ms wall per move "
               f"({args.moves} moves{', profiler on' if profiler else ''})")
