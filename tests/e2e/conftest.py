@@ -40,6 +40,23 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.serial)
 
 
+RERUN_LINES = 40  # of each rerun's failure, its end: the assertion and the lines that led to it
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Why each rerun test failed the first time (pytest-rerunfailures' summary names it only): the end of its
+    failure report, so a test that needed its rerun in CI can be fixed from the CI's log alone."""
+    reruns = terminalreporter.stats.get("rerun", [])
+    if not reruns:
+        return
+    terminalreporter.section("why the rerun tests failed first")
+    for report in reruns:
+        lines = report.longreprtext.splitlines()
+        terminalreporter.write_line(f"{report.nodeid} ({report.when}):")
+        for line in lines[-RERUN_LINES:]:
+            terminalreporter.write_line(f"    {line}")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
