@@ -25,11 +25,11 @@ from .report import Row, met, ms, ratio, size
 REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ("propagation", "languages", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history", "postgresql")
 
-FULL = {"propagation": {8: 400, 50: 100}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
+FULL = {"propagation": {8: 1000, 50: 100}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
         "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
         "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}},
-        "postgresql": {"propagation": {8: 400, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
+        "postgresql": {"propagation": {8: 1000, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
                        "load": {"seconds": 60.0}}}
 QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
          "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
