@@ -92,6 +92,32 @@ def test_the_setup_link_sets_the_password_once_and_a_wrong_link_does_nothing(app
     assert setup_link(app, "http://x") is None
 
 
+def test_every_printed_setup_link_works_until_one_sets_the_password(app, hub):
+    """Each start prints a link of its own, and the earlier ones keep working: several machines on one database
+    each print one at their start, and the organiser opens whichever console is at hand. Once any of them set
+    the password, none works."""
+    tokens = [setup_link(app, f"http://machine-{n}:5000").split("token=")[1] for n in range(3)]
+    c = app.test_client()
+    assert all(c.get(f"/room/setup?token={t}").status_code == 200 for t in tokens)
+    assert c.get("/room/setup?token=guessed").status_code == 403
+    assert c.post("/room/setup", data={"token": tokens[0], "password": "first", "confirm": "first"}).status_code == 302
+    for t in tokens:  # spent, the first machine's included
+        r = app.test_client().post("/room/setup", data={"token": t, "password": "taken", "confirm": "taken"})
+        assert r.status_code == 409
+    assert keys.verify(hub.store.room()["password"], "first") and hub.store.room()["setup_token"] is None
+
+
+def test_setup_links_past_the_kept_number_start_the_list_again(app, hub):
+    kept = hub.store.SETUP_TOKENS_KEPT
+    tokens = [setup_link(app, "http://x").split("token=")[1] for _ in range(kept)]
+    c = app.test_client()
+    assert all(c.get(f"/room/setup?token={t}").status_code == 200 for t in tokens)
+    newest = setup_link(app, "http://x").split("token=")[1]
+    assert c.get(f"/room/setup?token={newest}").status_code == 200
+    assert all(c.get(f"/room/setup?token={t}").status_code == 403 for t in tokens)
+    assert len(hub.store.room()["setup_token"].split()) == 1
+
+
 def test_wrong_organiser_passwords_are_refused_then_limited(app, hub):
     organiser(app, "right-one")
     c = app.test_client()

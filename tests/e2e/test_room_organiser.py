@@ -33,14 +33,39 @@ def room_server(tmp_path, monkeypatch):
     live.kill()
 
 
-def setup_link(server) -> str:
+def setup_link(console) -> str:
+    """The setup link a server printed at its start; ``console()``: what it has printed so far."""
     deadline = time.time() + 10
     while time.time() < deadline:
-        found = re.search(r"(http://\S+/room/setup\?token=\S+)", server.log.read_text())
+        found = re.search(r"(http://\S+/room/setup\?token=\S+)", console())
         if found:
             return found.group(1)
         time.sleep(0.1)
-    raise AssertionError(f"no setup link printed: {server.log.read_text()[-1000:]}")
+    raise AssertionError(f"no setup link printed: {console()[-1000:]}")
+
+
+def open_the_room(org, link: str, template_id: str, count: int, gm_name: str) -> tuple[list[str], list[str]]:
+    """The organiser sets the password with ``link`` and makes ``count`` tables: their GM PINs and join codes."""
+    org.goto(link)
+    org.fill("#room-new-password", "lantern-42")
+    org.fill("#room-confirm", "lantern-42")
+    org.click("#room-set-password")
+    org.select_option("#room-template", template_id)
+    org.fill("#room-count", str(count))
+    org.fill("#room-gm-name", gm_name)
+    org.click("#room-make-button")
+    expect(org.locator(".room-notice")).to_contain_text(f"Made {count} tables")
+    return ([p.strip() for p in org.locator(".room-pin-cell").all_inner_texts()],
+            [c.strip() for c in org.locator(".room-code").all_inner_texts()])
+
+
+def join_with_code(phone, url: str, code: str, name: str) -> None:
+    """A phone types the printed join code on ``url``'s join page, and is seated."""
+    phone.goto(url + "/join")
+    phone.fill("input[name=code]", code)
+    phone.fill("input[name=name]", name)
+    phone.click("button:has-text('Join')")
+    expect(phone.locator("#conn.ok")).to_be_visible()
 
 
 def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
@@ -56,21 +81,11 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     org = new_page(viewport={"width": 1366, "height": 900})
     org.goto(server.url + "/room")
     expect(org.locator(".room-login")).to_contain_text("setup link")
-    org.goto(setup_link(server))
-    org.fill("#room-new-password", "lantern-42")
-    org.fill("#room-confirm", "lantern-42")
-    org.click("#room-set-password")
-    org.select_option("#room-template", tpl["id"])
-    org.fill("#room-count", "3")
-    org.fill("#room-gm-name", "Sam")
-    org.click("#room-make-button")
-    expect(org.locator(".room-notice")).to_contain_text("Made 3 tables")
+    pins, codes = open_the_room(org, setup_link(server.log.read_text), tpl["id"], 3, "Sam")
     rows = org.locator(".room-list tbody tr[data-table]")
     expect(rows).to_have_count(3)
     expect(rows.nth(0)).to_contain_text("no fight")
     expect(rows.nth(0)).to_contain_text("0 of 0")
-    pins = [p.strip() for p in org.locator(".room-pin-cell").all_inner_texts()]
-    codes = [c.strip() for c in org.locator(".room-code").all_inner_texts()]
     assert len(set(pins)) == 3 and all(re.fullmatch(r"\d{6}", p) for p in pins) and len(set(codes)) == 3
     shot(org, "room-organiser-page")
     small = org.context.new_page()
@@ -124,11 +139,7 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
 
     # a phone joins with the printed join code and moves its token
     phone = new_page(viewport={"width": 390, "height": 844})
-    phone.goto(server.url + "/join")
-    phone.fill("input[name=code]", codes[0])
-    phone.fill("input[name=name]", "Pip")
-    phone.click("button:has-text('Join')")
-    expect(phone.locator("#conn.ok")).to_be_visible()
+    join_with_code(phone, server.url, codes[0], "Pip")
     expect(gm.locator("#players .player.online")).to_contain_text("Pip")
     gm_key = re.search(r"key=([\w-]+)", first.locator(".sheet-link").first.inner_text()).group(1)
     status, state = server.api("GET", f"/api/games/{game_id}/state", token=gm_key)
@@ -181,11 +192,7 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     assert game_id not in lobby.content()
     shot(lobby, "room-lobby-host")
     # the same printed code seats the next slot's player
-    phone.goto(server.url + "/join")
-    phone.fill("input[name=code]", codes[0])
-    phone.fill("input[name=name]", "Quinn")
-    phone.click("button:has-text('Join')")
-    expect(phone.locator("#conn.ok")).to_be_visible()
+    join_with_code(phone, server.url, codes[0], "Quinn")
     expect(gm.locator("#players .player")).to_contain_text("Quinn")
 
     # the end of the night: the room is closed, every table says so

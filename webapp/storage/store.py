@@ -737,7 +737,7 @@ class Store:
 
     # --- room mode (#38) -------------------------------------------------------------------------------------
     # The organiser's room (webapp/web/room.py): one row in ``room`` (the organiser password's hash, the one-time
-    # setup link's digest, when it closed), its tables (``room_tables``: the game a table plays now, its printed
+    # setup links' digests, when it closed), its tables (``room_tables``: the game a table plays now, its printed
     # join code, its GM PIN) and each table's past slots (``room_slots``: the games put aside by a reset, kept as
     # they were). Portable SQL only (``?`` placeholders, ON CONFLICT upserts, no SQLite functions): the same
     # statements run on PostgreSQL.
@@ -769,6 +769,21 @@ class Store:
             f"INSERT INTO room (id, created_at, {', '.join(names)}) VALUES (?, ?, {', '.join('?' for _ in names)}) "
             f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{n} = excluded.{n}' for n in names)}",
             (self.ROOM_ID, time.time(), *fields.values()))])
+
+    #: setup links that work at once while no organiser password is set: one per start (each machine's console
+    #: prints its own); the start after that many begins the list again, with its own link alone
+    SETUP_TOKENS_KEPT = 16
+
+    def add_room_setup_token(self, digest: str) -> None:
+        """One more setup link that works, beside those printed before (``room()["setup_token"]``: their digests,
+        space-separated), in one statement: machines started together each keep their own."""
+        full = self.SETUP_TOKENS_KEPT * (len(digest) + 1) - 1
+        self._room_write([(
+            "INSERT INTO room (id, created_at, setup_token) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+            "setup_token = CASE WHEN room.setup_token IS NULL OR room.setup_token = '' "
+            f"OR length(room.setup_token) >= {full} THEN excluded.setup_token "
+            "ELSE room.setup_token || ' ' || excluded.setup_token END",
+            (self.ROOM_ID, time.time(), digest))])
 
     def room_tables(self) -> list[dict]:
         with self._lock:

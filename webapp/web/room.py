@@ -192,8 +192,10 @@ def _digest(token: str) -> str:
 
 
 def setup_link(app, base_url: str) -> str | None:
-    """At the start of ``tacmap serve --room``: the one-time link that sets the organiser password, while none
-    is set (a new one at every start: only the last one printed works); None once the room has its password."""
+    """At the start of ``tacmap serve --room``: a one-time link that sets the organiser password, while none is
+    set; None once the room has its password. A new one at every start, and the links printed before keep
+    working: with several machines on one database each console prints its own, and any of them sets the
+    password (then none works)."""
     store = app.extensions["tacmap"].store
     room = store.room()
     if room is not None and room["password"]:
@@ -202,11 +204,15 @@ def setup_link(app, base_url: str) -> str | None:
 
 
 def new_setup_path(store, forget_password: bool = False) -> str:
-    """A new one-time setup link's path (the last one made is the one that works). ``forget_password``: the
-    organiser password is dropped too (``tacmap room-password``, for a forgotten one): every organiser's
-    browser is logged out, and the link sets a new one."""
+    """A new one-time setup link's path, beside the ones made since the password was last set
+    (``Store.add_room_setup_token``). ``forget_password``: the organiser password is dropped too (``tacmap
+    room-password``, for a forgotten one): every organiser's browser is logged out, and this link alone sets a
+    new one."""
     token = secrets.token_urlsafe(SETUP_TOKEN_BYTES)
-    store.save_room(setup_token=_digest(token), **({"password": None} if forget_password else {}))
+    if forget_password:
+        store.save_room(setup_token=_digest(token), password=None)
+    else:
+        store.add_room_setup_token(_digest(token))
     return f"/room/setup?token={token}"
 
 
@@ -326,9 +332,9 @@ def _setup_refused(room: dict, token):
     """The login page saying why, when the setup link cannot set the password (set already, or not that link)."""
     if room["password"]:
         return _login_page(room, _("The organiser password is set already: log in with it."), 409)
-    if not (isinstance(token, str) and 0 < len(token) <= 100 and room["setup_token"]
-            and hmac.compare_digest(_digest(token), room["setup_token"])):
-        return _login_page(room, _("That setup link is not valid: use the last one the server printed."), 403)
+    if not (isinstance(token, str) and 0 < len(token) <= 100
+            and any(hmac.compare_digest(_digest(token), kept) for kept in (room["setup_token"] or "").split())):
+        return _login_page(room, _("That setup link is not valid: open one that tacmap printed on its console."), 403)
     return None
 
 
