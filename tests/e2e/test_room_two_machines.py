@@ -9,6 +9,7 @@ room, its tables and the player's seat are still there, and the printed sheets c
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -26,7 +27,7 @@ def start_room_machine(cluster, name: str, port: int | None = None):
     return server.__enter__()
 
 
-def test_a_room_on_two_machines_survives_a_kill_of_the_organisers_machine(cluster, new_page, shot):
+def test_a_room_on_two_machines_survives_a_kill_and_resets_a_table_across_them(cluster, new_page, shot):
     a = start_room_machine(cluster, "A")
     b = start_room_machine(cluster, "B")
     link_a, link_b = setup_link(a.log), setup_link(b.log)
@@ -54,6 +55,7 @@ def test_a_room_on_two_machines_survives_a_kill_of_the_organisers_machine(cluste
     phone = new_page(viewport={"width": 390, "height": 844})
     join_with_code(phone, b.url, codes[1], "Pip")
     expect(gm.locator("#players .player.online")).to_contain_text("Pip")
+    game_id = re.search(r"/games/([0-9a-f]{8})/gm", gm.url).group(1)
     rows = org.locator(".room-list tbody tr[data-table]")
     expect(rows.nth(1)).to_contain_text("1 of 1", timeout=15000)  # A's list, refreshed every 5 s, sees B's phone
     expect(rows.nth(0)).to_contain_text("0 of 0")
@@ -75,3 +77,17 @@ def test_a_room_on_two_machines_survives_a_kill_of_the_organisers_machine(cluste
     sheets.emulate_media(media="print")
     sheets.set_viewport_size({"width": 794, "height": 1123})
     shot(sheets, "room-two-machines-sheet")
+
+    # the restarted A resets table 2 for the next slot: B's phone is told, B's GM page goes on in the new game,
+    # and the same printed code seats the next player through B
+    org.locator(".room-reset").nth(1).click()
+    expect(org.locator("#room-reset-confirm")).to_contain_text("Seated now: Pip")
+    org.click("#room-reset-button")
+    expect(org.locator(".room-notice")).to_contain_text("reset for the next slot")
+    expect(phone.locator("body")).to_contain_text("next slot", timeout=15000)
+    expect(gm).not_to_have_url(re.compile(game_id), timeout=15000)
+    expect(gm.locator("#conn.ok")).to_be_visible(timeout=15000)
+    expect(gm.locator("#players .player")).to_have_count(0)
+    join_with_code(phone, b.url, codes[1], "Quinn")
+    expect(gm.locator("#players .player.online")).to_contain_text("Quinn")
+    expect(org.locator(".room-list tbody tr[data-table]").nth(1)).to_contain_text("1 of 1", timeout=15000)
