@@ -19,7 +19,7 @@ import traceback
 from pathlib import Path
 
 from . import report
-from .live import exit_cleanly_on_sigterm, percentile, progress
+from .live import aiohttp_missing, exit_cleanly_on_sigterm, percentile, progress
 from .report import Row, met, ms, ratio, size
 
 REPO = Path(__file__).resolve().parent.parent
@@ -275,6 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(only) - set(SECTIONS)
     if unknown:
         parser.error(f"unknown section(s): {', '.join(sorted(unknown))}; known: {', '.join(SECTIONS)}")
+    missing = aiohttp_missing() if {"throughput", "postgresql"} & set(only) else None
+    if missing:  # said now, not after the minutes the sections before them take
+        parser.error(f"the throughput and postgresql sections: {missing}")
     plan = QUICK if args.quick else FULL
     started = datetime.datetime.now(datetime.timezone.utc)
     load = os.getloadavg()

@@ -229,6 +229,15 @@ class Loop:
         self.thread.join(5)
 
 
+def aiohttp_missing() -> str | None:
+    """Why ``AsyncClient`` cannot run here (aiohttp, the bench extra, not installed), or None."""
+    try:
+        import aiohttp  # noqa: F401  (python-socketio's AsyncClient speaks websocket through it)
+    except ImportError:
+        return "the asyncio screens need aiohttp: pip install -e '.[bench]'"
+    return None
+
+
 class AsyncClient(Client):
     """A screen as ``Client``, but python-socketio's ``AsyncClient`` (aiohttp's websocket) on a shared
     event loop: a message costs the benchmark's process a few tens of microseconds instead of a thread
@@ -237,10 +246,9 @@ class AsyncClient(Client):
     latency."""
 
     def __init__(self, url: str, auth: dict, arrivals: Arrivals, loop: Loop) -> None:
-        try:
-            import aiohttp  # noqa: F401  (python-socketio's AsyncClient speaks websocket through it)
-        except ImportError:
-            raise RuntimeError("the asyncio screens need aiohttp: pip install -e '.[bench]'") from None
+        missing = aiohttp_missing()
+        if missing:
+            raise RuntimeError(missing)
         self.url, self.auth, self.arrivals, self.loop = url, auth, arrivals, loop
         self.seen = {}
         self.changes = 0
