@@ -10,26 +10,18 @@ room, its tables and the player's seat are still there, and the printed sheets c
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from test_room_organiser import join_with_code, open_the_room, setup_link
-from test_scale_out import tacmap
 from test_scale_out_postgres import cluster  # noqa: F401 (the fixture: a redis-server and a PostgreSQL database)
 
-
-def start_room_machine(cluster, name: str, port: int | None = None):
-    """`tacmap serve --room` with a data folder of its own (another machine's) on the cluster's database."""
-    server = tacmap(name, str(Path(cluster.folder) / f"machine-{name}"), cluster.redis.url, port)
-    server.argv += ["--database", cluster.data_dir, "--room"]
-    cluster.servers.append(server)
-    return server.__enter__()
+ROOM = ("--room",)  # each machine's `tacmap serve`, beside its own data folder and the shared --database
 
 
 def test_a_room_on_two_machines_survives_a_kill_and_resets_a_table_across_them(cluster, new_page, shot):
-    a = start_room_machine(cluster, "A")
-    b = start_room_machine(cluster, "B")
+    a = cluster.start("A", extra=ROOM)
+    b = cluster.start("B", extra=ROOM)
     link_a, link_b = setup_link(a.log), setup_link(b.log)
     status, tpl = a.api("POST", "/api/games", {"name": "Goblin ambush", "system": "plain_grid"})
     assert status == 201, tpl
@@ -63,7 +55,7 @@ def test_a_room_on_two_machines_survives_a_kill_and_resets_a_table_across_them(c
 
     # kill -9 A, start it again on the same port: the room is in PostgreSQL, the organiser still logged in
     a.kill()
-    a = start_room_machine(cluster, "A", a.port)
+    a = cluster.start("A", a.port, extra=ROOM)
     assert "/room/setup?token=" not in a.log()  # the password is set: no new link
     org.goto(a.url + "/room")
     rows = org.locator(".room-list tbody tr[data-table]")

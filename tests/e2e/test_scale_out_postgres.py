@@ -29,9 +29,10 @@ class PostgresCluster(Cluster):
         super().__init__()
         self.data_dir = database
 
-    def start(self, name: str, port: int | None = None):
+    def start(self, name: str, port: int | None = None, extra: tuple[str, ...] = ()):
+        """``extra``: more options for `tacmap serve` (``--room``)."""
         server = tacmap(name, str(Path(self.folder) / f"machine-{name}"), self.redis.url, port)
-        server.argv += ["--database", self.data_dir]
+        server.argv += ["--database", self.data_dir, *extra]
         self.servers.append(server)
         return server.__enter__()
 

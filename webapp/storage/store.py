@@ -780,8 +780,8 @@ class Store:
         full = self.SETUP_TOKENS_KEPT * (len(digest) + 1) - 1
         self._room_write([(
             "INSERT INTO room (id, created_at, setup_token) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-            "setup_token = CASE WHEN room.setup_token IS NULL OR room.setup_token = '' "
-            f"OR length(room.setup_token) >= {full} THEN excluded.setup_token "
+            f"setup_token = CASE WHEN room.setup_token IS NULL OR length(room.setup_token) >= {full} "
+            "THEN excluded.setup_token "
             "ELSE room.setup_token || ' ' || excluded.setup_token END",
             (self.ROOM_ID, time.time(), digest))])
 
