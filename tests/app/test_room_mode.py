@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import threading
 import zipfile
 
 import pytest
@@ -105,6 +106,38 @@ def test_every_printed_setup_link_works_until_one_sets_the_password(app, hub):
         r = app.test_client().post("/room/setup", data={"token": t, "password": "taken", "confirm": "taken"})
         assert r.status_code == 409
     assert keys.verify(hub.store.room()["password"], "first") and hub.store.room()["setup_token"] is None
+
+
+def test_two_setup_links_sent_in_the_same_instant_set_one_password(app, hub, monkeypatch):
+    """Two organisers at two consoles send their links at once: both requests find no password yet, and the
+    first write wins; the other is told the password is set, and the stored one is the winner's."""
+    tokens = [setup_link(app, f"http://machine-{n}:5000").split("token=")[1] for n in range(2)]
+    both_read = threading.Barrier(2, timeout=10)
+    hash_password = keys.hash_password
+
+    def hashed_once_both_have_read(password):  # each request has read the room (no password) by now
+        both_read.wait()
+        return hash_password(password)
+
+    monkeypatch.setattr(keys, "hash_password", hashed_once_both_have_read)
+    answers = {}
+
+    def send(n):
+        password = f"console-{n}"
+        answers[password] = app.test_client().post(
+            "/room/setup", data={"token": tokens[n], "password": password, "confirm": password}).status_code
+
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert sorted(answers.values()) == [302, 409], answers
+    winner = next(p for p, status in answers.items() if status == 302)
+    loser = next(p for p, status in answers.items() if status == 409)
+    assert keys.verify(hub.store.room()["password"], winner)
+    assert not keys.verify(hub.store.room()["password"], loser)
+    assert hub.store.room()["setup_token"] is None
 
 
 def test_setup_links_past_the_kept_number_start_the_list_again(app, hub):

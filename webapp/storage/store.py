@@ -770,6 +770,13 @@ class Store:
             f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{n} = excluded.{n}' for n in names)}",
             (self.ROOM_ID, time.time(), *fields.values()))])
 
+    def claim_room_password(self, stored: str) -> bool:
+        """Set the organiser password if none is set yet, and spend every setup link; False when one was set first
+        (two setup links sent in the same instant, on one machine or two: the first one wins, in the database)."""
+        self._room_write([("UPDATE room SET password = ?, setup_token = NULL WHERE id = ? AND password IS NULL",
+                           (stored, self.ROOM_ID))])
+        return (self.room() or {}).get("password") == stored
+
     #: setup links that work at once while no organiser password is set: one per start (each machine's console
     #: prints its own); the start after that many begins the list again, with its own link alone
     SETUP_TOKENS_KEPT = 16

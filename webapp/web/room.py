@@ -352,7 +352,8 @@ def setup():
         error = _("The two passwords differ.")
     else:
         stored = keys.hash_password(password)
-        hub().store.save_room(password=stored, setup_token=None)
+        if not hub().store.claim_room_password(stored):  # another setup link set one in the same instant
+            return _setup_refused(_room(), token)
         session["room_organiser"] = keys.proof_of(stored)
         return redirect(url_for("room.index"))
     return render_template("room_setup.html", token=token, error=error), 400
