@@ -63,12 +63,18 @@ def routed(new_page, links: list[Link]):
     return make
 
 
-def wait_upgraded(page, link: Link) -> None:
+def wait_for(page, check, failure: str) -> None:
+    """Until ``check()`` holds (5 s), waiting inside Playwright's calls: its sync API runs a routed socket's
+    callbacks (``Link.route``) only while the test is in one of them."""
     for _ in range(100):
-        if link.upgraded:
+        if check():
             return
         page.wait_for_timeout(50)
-    raise AssertionError("the page's Socket.IO never moved onto its WebSocket")
+    raise AssertionError(failure)
+
+
+def wait_upgraded(page, link: Link) -> None:
+    wait_for(page, lambda: link.upgraded, "the page's Socket.IO never moved onto its WebSocket")
 
 
 def drop(page, token_id: str, frm: tuple[int, int], to: tuple[int, int]) -> None:

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import LiveServer
-from test_drag_feedback import Link, drop, is_pending, wait_upgraded
+from test_drag_feedback import Link, drop, is_pending, wait_for, wait_upgraded
 from test_flood_live import connect
 from test_table_screens import PHONE, add_token, join, player_url, state
 
@@ -101,13 +101,8 @@ def test_a_move_and_an_attack_sent_as_the_link_drops_are_done_exactly_once(serve
             break
         phone.wait_for_timeout(100)
     assert state(server, game)["seq"] == seq0 + 2, "the server did the move and the attack"
-    # the answers come after the commit; Playwright hands a socket frame to the route only while the test is
-    # inside one of its calls, so wait in one until both answers have been dropped
-    for _ in range(100):
-        if len(link.lost) >= 2:
-            break
-        phone.wait_for_timeout(50)
-    assert len(link.lost) >= 2, link.lost
+    # the answers come after the commit: wait (inside Playwright's calls) until both have been dropped
+    wait_for(phone, lambda: len(link.lost) >= 2, "the server's answers to the move and the attack were not both sent")
     phone.context.set_offline(True)
     expect(phone.locator("#link-banner.shown")).to_contain_text("Reconnecting")
     expect(phone.locator("#link-banner")).to_contain_text("2 changes wait")
