@@ -103,7 +103,8 @@ def public_state(game: Game, actor: Actor) -> dict:
         "system": game.system,
         "map": board,
         "tokens": [
-            {k: v for k, v in t.to_dict().items() if k != "sheet" or actor.role == "gm" or t.owner == actor.player_id}
+            {k: v for k, v in t.to_dict().items() if k != "sheet" or actor.role == "gm"
+             or (actor.role == "player" and t.owner == actor.player_id)}  # the screen's None owns no foe's
             | ({"zone": combat.position_of(game, t)} if game.zones is not None else {})
             for t in fog.visible_tokens(game, actor)
         ],

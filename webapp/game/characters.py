@@ -195,6 +195,12 @@ def evolve(game: "Game", event: Event, log) -> None:
         log(say("{name}'s sheet changed: {fields}", name=character.name, fields=", ".join(d["changes"])), "gm", None)
 
 
+def _own(character: Character, actor: "Actor") -> bool:
+    """Whether this is the actor's own character: a player's, by its owner. The table screen owns none, and a
+    character nobody owns (a foe's) is nobody's: its ``None`` owner is not the screen's ``None`` player (#62)."""
+    return actor.role == "player" and character.owner is not None and character.owner == actor.player_id
+
+
 def unknown_names(game: "Game", actor: "Actor") -> set[str]:
     """The names of the characters this audience may not know (those :func:`view` leaves out)."""
     if actor.role == "gm":
@@ -202,8 +208,7 @@ def unknown_names(game: "Game", actor: "Actor") -> set[str]:
     out = set()
     for c in game.characters.values():
         token = game.tokens.get(c.token_id) if c.token_id else None
-        if (token is not None and not fog.may_see(game, actor, token)) or (
-                token is None and c.owner != actor.player_id):
+        if (token is not None and not fog.may_see(game, actor, token)) or (token is None and not _own(c, actor)):
             out.add(c.name)
     return out
 
@@ -216,8 +221,8 @@ def view(game: "Game", actor: "Actor") -> list[dict]:
         token = game.tokens.get(c.token_id) if c.token_id else None
         if token is not None and not fog.may_see(game, actor, token):
             continue
-        if token is None and actor.role != "gm" and c.owner != actor.player_id:
-            continue  # off the map: the GM's business, and the owner's
+        if token is None and actor.role != "gm" and not _own(c, actor):
+            continue  # off the map (its token removed, or never placed): the GM's business, and the owner's
         entry = {"id": c.id, "name": c.name, "owner": c.owner, "token_id": c.token_id}
         if actor.role == "gm" or (c.owner and c.owner == actor.player_id):
             try:

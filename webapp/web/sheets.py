@@ -26,7 +26,7 @@ def _token_for(game_id: str, token_id: str):
     game = hub().game(game_id)
     token = game.tokens.get(token_id)
     if actor is None or token is None or not fog.may_see(game, actor, token) or not (
-            actor.role == "gm" or token.owner == actor.player_id):
+            actor.role == "gm" or (actor.role == "player" and token.owner == actor.player_id)):
         abort(404, _("No such token, or not yours to look at."))
     return actor, game, token
 
