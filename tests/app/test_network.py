@@ -216,17 +216,43 @@ def test_forty_parallel_guesses_are_counted_before_they_are_checked(real, monkey
 # --- 20. Socket.IO's own answers carry the protective headers ------------------------------------------------
 
 
-def test_socketio_polling_answers_carry_the_security_headers(real):
+#: the protective headers every page answers with (flask-talisman's), which Socket.IO's answers carry too
+PAGE_HEADERS = ("X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy", "Permissions-Policy")
+
+
+def test_socketio_polling_answers_carry_the_pages_security_headers(real):
+    """Every answer of the polling transport (issue #62): the handshake, a packet posted, a long poll answered, a
+    refused session, the CORS preflight and a refused origin carry the pages' protective headers, and a
+    Content-Security-Policy that lets them load nothing (plain text, never a page)."""
     server = real()
+    _status, page, _body = server.request("GET", "/")
     status, headers, body = server.request("GET", "/socket.io/?EIO=4&transport=polling")
     assert status == 200 and body.startswith("0{")  # engine.io's handshake
-    for name, value in (("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"),
-                        ("Referrer-Policy", "same-origin"), ("Cache-Control", "no-store")):
-        assert headers.get(name) == value, (name, headers)
-    assert "default-src 'none'" in headers.get("Content-Security-Policy", "")
     sid = json.loads(body[1:])["sid"]
-    status, headers, _body = server.request("GET", f"/socket.io/?EIO=4&transport=polling&sid=sid-{sid}")
-    assert status == 400 and headers.get("X-Content-Type-Options") == "nosniff"  # its errors too
+    answers = {"handshake": (status, headers)}
+    polling = f"/socket.io/?EIO=4&transport=polling&sid={sid}"
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:  # a packet posted (engine.io's text body), then the long poll that answers it
+        conn.request("POST", polling, body=b"40", headers={"Content-Type": "text/plain;charset=UTF-8"})
+        r = conn.getresponse()
+        answers["packet posted"] = (r.status, dict(r.getheaders()))
+        r.read()
+    finally:
+        conn.close()
+    status, headers, body = server.request("GET", polling)
+    assert "connect with auth" in body  # Socket.IO's answer to a connect without a key, sent on the long poll
+    answers["long poll"] = (status, headers)
+    answers["unknown session"] = server.request("GET", f"/socket.io/?EIO=4&transport=polling&sid=sid-{sid}")[:2]
+    answers["preflight"] = server.request("OPTIONS", "/socket.io/?EIO=4&transport=polling",
+                                          headers={"Origin": f"http://127.0.0.1:{server.port}"})[:2]
+    answers["foreign origin"] = server.request("GET", "/socket.io/?EIO=4&transport=polling",
+                                               headers={"Origin": "http://evil.example"})[:2]
+    assert [answers[k][0] for k in answers] == [200, 200, 200, 400, 200, 400], answers
+    for answer, (_status, headers) in answers.items():
+        assert {n: headers.get(n) for n in PAGE_HEADERS} == {n: page[n] for n in PAGE_HEADERS}, answer
+        policy = headers.get("Content-Security-Policy", "")
+        assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, (answer, headers)
+        assert headers.get("Cache-Control") == "no-store", answer
 
 
 # --- 5. a seat's commands take their turn, over HTTP and every socket ------------------------------------------

@@ -30,11 +30,17 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 #: headers that say a request passed through a proxy
 FORWARDING = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP", "HTTP_X_FORWARDED_HOST")
 #: what engine.io's own answers (long-polling) carry, as the pages do (webapp/web/security.py)
+#: the browser features no page of tacmap uses (the pages' Permissions-Policy, webapp/web/security.py, and
+#: Socket.IO's answers')
+PERMISSIONS = {"camera": "()", "microphone": "()", "geolocation": "()", "browsing-topics": "()"}
+#: the protective headers on Socket.IO's own answers (engine.io's, which Flask and Talisman never see): the pages'
+#: headers, with a policy that lets those plain-text answers load nothing at all
 SOCKET_HEADERS = [
     ("X-Content-Type-Options", "nosniff"),
     ("X-Frame-Options", "DENY"),
     ("Referrer-Policy", "same-origin"),
     ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
+    ("Permissions-Policy", ", ".join(f"{feature}={allowed}" for feature, allowed in PERMISSIONS.items())),
     ("Cache-Control", "no-store"),
 ]
 BAD_HOST = b"This server does not answer to that host name. Open it at the address tacmap serve printed.\n"

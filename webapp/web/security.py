@@ -23,7 +23,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
 
 from ..game.text import N_
-from .network import Door, allowed_origins, normalize_origin
+from .network import PERMISSIONS, Door, allowed_origins, normalize_origin
 
 CSP = {
     "default-src": "'self'",
@@ -42,8 +42,6 @@ CSP = {
     "form-action": "'self'",
     "frame-ancestors": "'none'",
 }
-
-PERMISSIONS = {"camera": "()", "microphone": "()", "geolocation": "()", "browsing-topics": "()"}
 
 csrf = CSRFProtect()
 
