@@ -4,7 +4,7 @@ The table's own templates (a GM or a player lays one on the map to see who is
 under it), not any system's: a system with area attacks keeps its own shapes
 (``rules.savage_worlds.templates``) and the attack uses those.
 
-Geometry (DESIGN.md "Geometry conventions"): points in grid units, x to the
+Geometry (docs/DESIGN.md "Geometry conventions"): points in grid units, x to the
 right, y down; a square ``(x, y)`` has its centre at ``(x + 0.5, y + 0.5)``.
 A square is under a template when its centre is; a token is under it when the
 centre of any of its squares is. ``size`` is in squares (a system's unit is

@@ -300,7 +300,7 @@
     patch(target, fresh);
   });
 
-  // Updates may arrive out of order when several server processes share the game (README
+  // Updates may arrive out of order when several server processes share the game (docs/HOSTING.md
   // "Running several processes"): one that starts past our seq is a gap (ask for a fresh copy),
   // one that starts before it is already contained in what we have (drop it).
   socket.on("update", (msg) => {

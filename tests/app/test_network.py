@@ -50,7 +50,7 @@ class Real:
 
 
 class ForwardingProxy:
-    """A reverse proxy as the README's nginx: passes the request on with Host kept and the client's address
+    """A reverse proxy as docs/HOSTING.md's nginx: passes the request on with Host kept and the client's address
     appended to X-Forwarded-For."""
 
     def __init__(self, upstream: int) -> None:

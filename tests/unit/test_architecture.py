@@ -1,4 +1,4 @@
-"""The web app's layout (DESIGN.md "Layout"): packages by role, no import circle among its modules, and a
+"""The web app's layout (docs/DESIGN.md "Layout"): packages by role, no import circle among its modules, and a
 game package that stays pure (no Flask, Socket.IO, Werkzeug or SQLite), so it can be read, tested and
 reused without a server.
 

@@ -1,6 +1,6 @@
 """The live side of a game: load it, run a command through it, tell every screen.
 
-One command, start to end (see DESIGN.md "The flow of one change"):
+One command, start to end (see docs/DESIGN.md "The flow of one command"):
 parse -> authorize and decide (``table``) -> append to the log (``store``),
 committed -> apply to the cached state -> acknowledge -> render each
 audience's fragments and emit them to its Socket.IO room.
