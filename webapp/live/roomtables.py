@@ -72,10 +72,11 @@ class Template:
 
     def copy(self, name: str) -> str:
         """A new game from the template, under a new id with new keys; its id."""
-        done = aside(import_game, self.data_dir, self.file, False, True, self.database)  # new_keys, new_id: a copy beside it
+        # new_keys, new_id: a copy beside it
+        done = aside(import_game, self.data_dir, self.file, False, True, self.database)
         self.hub.store.rename_game(done.game_id, name)
-        # the replay's checkpoints (#36): the template's kept fold, copied (the same log), else folded in the background,
-        # in slices; either way what the kept fold lacks of the log is folded ahead in the background
+        # the replay's checkpoints (#36): the template's kept fold, copied (the same log), else folded in the
+        # background, in slices; either way what the kept fold lacks of the log is folded ahead in the background
         try:
             aside(kept_folds.copy_checkpoints, self.data_dir, self.template_id, done.game_id)
         except OSError:  # a shortcut only: the fold ahead folds the log instead

@@ -151,7 +151,8 @@ def current_room() -> dict:
 def is_organiser(room: dict) -> bool:
     """This browser logged in as the organiser (with the password the room has now)."""
     proof = session.get("room_organiser")
-    return bool(room["password"]) and isinstance(proof, str) and hmac.compare_digest(proof, keys.proof_of(room["password"]))
+    return (bool(room["password"]) and isinstance(proof, str)
+            and hmac.compare_digest(proof, keys.proof_of(room["password"])))
 
 
 def organiser_room() -> dict:

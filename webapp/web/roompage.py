@@ -280,7 +280,8 @@ def _sheet(table: dict) -> dict:
     gm_url = f"{base}/room/t/{table['id']}/gm?key={record.gm_key}"
     screen_url = f"{base}/room/t/{table['id']}/screen?key={record.screen_key}"
     join_url = f"{base}/join?code={record.join_code}"
-    return {**table, "join_code": record.join_code, "join_url": join_url, "join_qr": qr_svg(join_url), "gm_url": gm_url, "gm_qr": qr_svg(gm_url),
+    return {**table, "join_code": record.join_code, "join_url": join_url, "join_qr": qr_svg(join_url),
+            "gm_url": gm_url, "gm_qr": qr_svg(gm_url),
             "screen_url": screen_url, "screen_qr": qr_svg(screen_url), "pin_url": f"{base}/pin",
             "system": _system_name(h.game(record.id).system)}
 

@@ -158,7 +158,8 @@ def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: 
         raise CellError(N_("%(count)s rows at most"), count=MAX_ROWS)
     cols = spec.columns
     first = cols[0]
-    rows: list[tuple[str, Entry | None, dict[str, Any], bool]] = []  # rid, the entry it was shown from, cells, unchanged
+    # rid, the entry it was shown from, cells, unchanged
+    rows: list[tuple[str, Entry | None, dict[str, Any], bool]] = []
     used: set[int] = set()
     for rid in rids:
         prefix = f"{spec.key}[{rid}]"

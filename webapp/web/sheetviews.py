@@ -114,11 +114,17 @@ def _cell(spec: SheetField, name: str, form: Form, errors: dict[str, str]) -> Ce
         options = option_texts(spec)
         if spec.may_be_empty:
             default = text_of(spec.default)  # what an empty cell means, named as its choice is (its words, not its key)
-            options = [("", f"({dict(options).get(default, default)})" if spec.default not in (None, "") else "—")] + options
+            empty = f"({dict(options).get(default, default)})" if spec.default not in (None, "") else "—"
+            options = [("", empty)] + options
         if cell.text not in {t for t, _ in options}:
             options.append((cell.text, cell.text or "—"))  # what the sheet holds, or what was sent, stays
         cell.options = options
     return cell
+
+
+def _blank_cell(spec: SheetField, name: str) -> Cell:
+    """A cell of the row the page's script copies when a row is added: as an empty entry shows it."""
+    return _cell(spec, name, Form(posts_of(spec, name, ABSENT)), {})
 
 
 def shown_as(spec: SheetField, words=AS_WRITTEN) -> SheetField:
@@ -154,8 +160,7 @@ def views(system, form: Form, locked: Iterable[str] = (), errors: dict[str, str]
                                  [_cell(c, f"{prefix}[{c.key}]", src, errors) for c in spec.columns],
                                  errors.get(prefix, "")))
         view.next_row = max([int(r.rid) + 1 for r in view.rows] or [0])
-        view.blank = Row("__ROW__", None, [_cell(c, f"{spec.key}[__ROW__][{c.key}]", Form(posts_of(c, f"{spec.key}[__ROW__][{c.key}]", ABSENT)), {})
-                                           for c in spec.columns])
+        view.blank = Row("__ROW__", None, [_blank_cell(c, f"{spec.key}[__ROW__][{c.key}]") for c in spec.columns])
         out.append(view)
     return out
 
