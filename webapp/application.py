@@ -162,7 +162,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["tacmap_socketio"] = socketio
 
     from .live.sockets import register as register_events
-    from .web import api, device, game, handouts, help, lobby, maps, recap, room, sheets  # noqa: F401 (sheets adds routes to game)
+    from .web import api, device, game, handouts, help, lobby, maps, recap, room, roompage, sheets  # noqa: F401 (sheets adds routes to game, roompage to room)
 
     # room first: its check before every request (a reset table's old pages, a closed room) runs ahead of the gate
     for module in (room, lobby, game, api, help, maps, handouts, device, recap):

@@ -157,7 +157,8 @@ def serve(args: argparse.Namespace) -> int:
                 link=gm_link), flush=True)
     print(_("Players join at the addresses above with the game's join code."), flush=True)
     if app.config.get("ROOM"):
-        from .web.room import console_lines, setup_link
+        from .web.room import setup_link
+        from .web.roomwords import console_lines
 
         for line in console_lines(base, setup_link(app, base)):
             print(line, flush=True)
@@ -363,7 +364,8 @@ def room_password(args: argparse.Namespace) -> int:
     """A forgotten organiser password (room mode): dropped, and a new one-time setup link printed."""
     from .storage.archive import ArchiveError
     from .storage.store import DB_NAME, Store
-    from .web.room import forgotten_password_line, new_setup_path
+    from .web.room import new_setup_path
+    from .web.roomwords import forgotten_password_line
 
     try:
         store = Store(_database(args) or _existing_data_dir(args) / DB_NAME)

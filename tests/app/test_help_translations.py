@@ -23,7 +23,7 @@ from flask import render_template
 from flask_babel import Babel
 
 import rules
-from webapp.web import helptext, sheetform
+from webapp.web import helptext, sheetform, sheetreading, sheetviews
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("de", "fr", "es")
@@ -358,18 +358,18 @@ def test_the_sheet_editor_says_its_fields_and_refusals_in_the_readers_language(a
     sheet = system.default_sheet()
     with app.test_request_context("/"):
         shown = sheetform.form_of(system, sheet)
-        fields = sheetform.views(system, shown, (), shown=shown, words=helptext)
+        fields = sheetviews.views(system, shown, (), shown=shown, words=helptext)
         html = render_template("_sheet_editor.html", game=SimpleNamespace(id="g1"), token=SimpleNamespace(id="t1"),
-                               groups=sheetform.groups(fields), error=None)
+                               groups=sheetviews.groups(fields), error=None)
         for german in ("Geschicklichkeit", "Grund-Bewegungsweite", "Paradebonus des Schilds", "Talente", "Klingenwaffe",
                        "eine nicht aufgeführte Fertigkeit würfelt W4-2"):
             assert german in html, german
         for english in (">Agility<", ">Base Pace<", "Shield Parry bonus", ">Edges<", "an unlisted skill"):
             assert english not in html, english
         # what the translated editor posts reads back as the sheet it showed: labels are words, not keys
-        assert sheetform.read(system, shown, sheet, words=helptext).changes == {}
-        with pytest.raises(sheetform.FormError) as refused:
-            sheetform.read(system, sheetform.Form([("pace", "viel"), ("size", "")]), sheet, words=helptext)
+        assert sheetreading.read(system, shown, sheet, words=helptext).changes == {}
+        with pytest.raises(sheetreading.FormError) as refused:
+            sheetreading.read(system, sheetform.Form([("pace", "viel"), ("size", "")]), sheet, words=helptext)
         assert refused.value.errors == {"pace": "eine ganze Zahl, nicht 'viel'", "size": "eine ganze Zahl wird gebraucht"}
         assert refused.value.labels["pace"] == "Grund-Bewegungsweite"
     # the sheet page itself (webapp/web/sheets.py) hands the editor these words
@@ -389,9 +389,9 @@ def test_the_sheet_editor_reads_as_before_without_a_catalog(app):
     system = rules.get("savage_worlds")
     sheet = system.default_sheet()
     with app.test_request_context("/"):
-        fields = sheetform.views(system, sheetform.form_of(system, sheet), (), words=helptext)
+        fields = sheetviews.views(system, sheetform.form_of(system, sheet), (), words=helptext)
         assert [v.spec.label for v in fields] == [f.label for f in system.sheet_fields()]
-        with pytest.raises(sheetform.FormError) as refused:
-            sheetform.read(system, sheetform.Form([("pace", "lots")]), sheet, words=helptext)
+        with pytest.raises(sheetreading.FormError) as refused:
+            sheetreading.read(system, sheetform.Form([("pace", "lots")]), sheet, words=helptext)
     assert refused.value.errors == {"pace": "a whole number, not 'lots'"} and str(refused.value) == (
         "Base Pace: a whole number, not 'lots'")

@@ -20,8 +20,9 @@ from babel.messages.pofile import read_po
 from flask_babel import Babel
 
 from webapp import create_app
-from webapp.web import room as room_module
-from webapp.web.room import console_lines, forgotten_password_line, setup_link
+from webapp.web import roomwords
+from webapp.web.room import setup_link
+from webapp.web.roomwords import console_lines, forgotten_password_line
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
@@ -296,7 +297,7 @@ def test_the_template_matches_what_the_sources_mark(tmp_path):
 
 def test_the_console_lines_speak_the_system_language(tmp_path, monkeypatch):
     compiled = compile_to(tmp_path / "mo")
-    monkeypatch.setattr(room_module, "TRANSLATIONS", compiled)
+    monkeypatch.setattr(roomwords, "TRANSLATIONS", compiled)
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     monkeypatch.setenv("LANG", "es_ES.UTF-8")

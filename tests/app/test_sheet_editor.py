@@ -20,7 +20,7 @@ import rules
 from rules.system import RuleError
 from webapp import create_app
 from webapp.game import characters
-from webapp.web import sheetform
+from webapp.web import sheetform, sheetreading, sheetviews
 
 from htmlform import form_pairs, new_row
 
@@ -39,10 +39,10 @@ def app(tmp_path_factory):
 def rendered_editor(app, system, sheet, locked=()) -> str:
     """The editor's HTML for ``sheet``, rendered by the page's own template as the sheet page does."""
     shown = sheetform.form_of(system, sheet)
-    fields = sheetform.views(system, shown, locked, shown=shown)
+    fields = sheetviews.views(system, shown, locked, shown=shown)
     with app.test_request_context("/"):
         return render_template("_sheet_editor.html", game=SimpleNamespace(id="g1"), token=SimpleNamespace(id="t1"),
-                               groups=sheetform.groups(fields), error=None)
+                               groups=sheetviews.groups(fields), error=None)
 
 
 def posted(app, system, sheet, locked=(), was: bool = False) -> sheetform.Form:
@@ -178,10 +178,10 @@ def valid_sheets(draw, system_id: str, extras: bool = True):
 def check_unchanged(app, system_id: str, sheet: dict, locked=()) -> None:
     system = rules.get(system_id)
     form = posted(app, system, sheet, locked)
-    reading = sheetform.read(system, form, sheet, locked)
+    reading = sheetreading.read(system, form, sheet, locked)
     assert reading.changes == {}
     assert characters.apply_changes(sheet, reading.changes) == sheet
-    assert sheetform.read(system, posted(app, system, sheet, locked, was=True), sheet, locked).changes == {}
+    assert sheetreading.read(system, posted(app, system, sheet, locked, was=True), sheet, locked).changes == {}
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
@@ -232,7 +232,7 @@ def test_the_form_of_a_sheet_reads_back_as_that_sheet_from_its_text_alone(app, s
     with no keys the form does not show) gives the sheet's own values back."""
     system = rules.get(system_id)
     sheet = data.draw(valid_sheets(system_id, extras=False))
-    typed = sheetform.read(system, posted(app, system, sheet), sheet, changes_only=False).changes
+    typed = sheetreading.read(system, posted(app, system, sheet), sheet, changes_only=False).changes
     want = without_defaults(system, sheet)
     for key, value in typed.items():
         stored = sheetform.lookup(want, key)

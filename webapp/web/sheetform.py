@@ -20,10 +20,14 @@ Each field also posts ``_was.key``, a digest of what it showed: a field sent bac
 left alone even when the sheet changed in the meantime (the wounds a fight dealt while the editor was
 open stay; only what was typed is saved).
 
-Words: the fields' labels, hints and choices are the rules' own text, and a refusal is this module's; both are
-shown through ``words`` (an object with ``translate(text)`` for a rules text and ``say(msgid, **params)`` for
-a message of this module, marked ``N_``): the page hands in webapp.web.helptext, whose catalog is the "help"
-domain; the default is English as written.
+Words: the fields' labels, hints and choices are the rules' own text, and a refusal is the form's (here and in
+webapp/web/sheetreading.py); both are shown through ``words`` (an object with ``translate(text)`` for a rules
+text and ``say(msgid, **params)`` for a message of the form, marked ``N_``): the page hands in
+webapp.web.helptext, whose catalog is the "help" domain; the default is English as written.
+
+This module holds the form itself: its pairs, a value shown as text and a text read as a value, the sheet's
+values as the form sees them, and the pairs a sheet shows (``form_of``). The page's views of the fields are
+webapp/web/sheetviews.py; reading a posted form back into changes is webapp/web/sheetreading.py.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rules.system import SheetField
@@ -47,7 +51,8 @@ MAX_ROWS = 200
 
 
 def N_(msgid: str) -> str:
-    """A message of this module, marked for the "help" catalog (translations/help.cfg); said through ``words``."""
+    """A message of the form (here and in webapp/web/sheetreading.py), marked for the "help" catalog
+    (translations/help.cfg); said through ``words``."""
     return msgid
 
 
@@ -126,23 +131,23 @@ def show(spec: SheetField, value: Any) -> Any:
     if spec.kind == "set":
         if not isinstance(value, list):
             return ()
-        wanted = {_text(v) for v in value} | {_text(v).strip().lower() for v in value}
-        return tuple(t for t, _ in _option_texts(spec) if t in wanted)
+        wanted = {text_of(v) for v in value} | {text_of(v).strip().lower() for v in value}
+        return tuple(t for t, _ in option_texts(spec) if t in wanted)
     if spec.kind == "flags":
         if isinstance(value, dict):
-            return tuple(t for t, _ in _option_texts(spec) if value.get(t))
+            return tuple(t for t, _ in option_texts(spec) if value.get(t))
         if isinstance(value, list):
-            return tuple(t for t, _ in _option_texts(spec) if t in {_text(v) for v in value})
+            return tuple(t for t, _ in option_texts(spec) if t in {text_of(v) for v in value})
         return ()
     if spec.kind == "ints":
         if not isinstance(value, list):
-            return (_text(value),)
-        texts = [_text(v) for v in value]
+            return (text_of(value),)
+        texts = [text_of(v) for v in value]
         return tuple(texts + [""] * (len(spec.choices) - len(texts)))
-    return _text(value)
+    return text_of(value)
 
 
-def _text(value: Any) -> str:
+def text_of(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -152,11 +157,11 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _option_texts(spec: SheetField) -> list[tuple[str, str]]:
-    return [(_text(v), label) for v, label in spec.options()]
+def option_texts(spec: SheetField) -> list[tuple[str, str]]:
+    return [(text_of(v), label) for v, label in spec.options()]
 
 
-def _is_select(spec: SheetField) -> bool:
+def is_select(spec: SheetField) -> bool:
     return bool(spec.choices) and spec.kind in ("int", "float", "die", "choice", "text")
 
 
@@ -183,9 +188,9 @@ def parse(spec: SheetField, posted: Any) -> Any:
         return bool(posted)
     if kind == "set":
         picked = set(posted)
-        return [v for (t, _), (v, _) in zip(_option_texts(spec), spec.options()) if t in picked] if picked else ABSENT
+        return [v for (t, _), (v, _) in zip(option_texts(spec), spec.options()) if t in picked] if picked else ABSENT
     if kind == "flags":
-        return {v: True for (t, _), (v, _) in zip(_option_texts(spec), spec.options()) if t in set(posted)}
+        return {v: True for (t, _), (v, _) in zip(option_texts(spec), spec.options()) if t in set(posted)}
     if kind == "ints":
         texts = [t.strip() for t in posted]
         while texts and not texts[-1]:
@@ -281,14 +286,14 @@ def entries(spec: SheetField, value: Any) -> list[Entry]:
 # --- the form a sheet shows -------------------------------------------------------------------------------
 
 
-def _posts(spec: SheetField, name: str, value: Any) -> list[tuple[str, str]]:
+def posts_of(spec: SheetField, name: str, value: Any) -> list[tuple[str, str]]:
     """The pairs a browser posts for one field or cell shown with ``value``."""
     shown = show(spec, value)
     if spec.kind == "bool":
         return [(name, "true")] if shown else []
     if spec.kind in ("set", "flags", "ints"):
         return [(name, t) for t in shown]
-    if _is_select(spec):
+    if is_select(spec):
         return [(name, shown)]  # a select posts its selected option: the shown value is always one
     return [(name, shown)]
 
@@ -313,7 +318,7 @@ def form_of(system, sheet: dict, locked: Iterable[str] = ()) -> Form:
                 if shown_from:
                     pairs.append((f"{spec.key}[{i}][_from]", str(i)))
                 for col in spec.columns:
-                    pairs += _posts(col, f"{spec.key}[{i}][{col.key}]", entry.cells.get(col.key, ABSENT))
+                    pairs += posts_of(col, f"{spec.key}[{i}][{col.key}]", entry.cells.get(col.key, ABSENT))
             continue
         if value is ABSENT:
             value = copy.deepcopy(spec.default) if spec.default is not None else ABSENT
@@ -321,446 +326,15 @@ def form_of(system, sheet: dict, locked: Iterable[str] = ()) -> Form:
             pairs.append((spec.key, "false"))
         elif spec.kind == "flags":
             pairs.append((spec.key, ""))
-        pairs += _posts(spec, spec.key, value)
+        pairs += posts_of(spec, spec.key, value)
     return Form(pairs)
 
 
-# --- the views the template renders -----------------------------------------------------------------------
-
-
-@dataclass
-class Cell:
-    name: str
-    spec: SheetField
-    text: str = ""
-    checked: bool = False
-    picked: tuple[str, ...] = ()
-    options: list[tuple[str, str]] = field(default_factory=list)
-    error: str = ""
-
-    @property
-    def input_type(self) -> str:
-        """``number`` for a number the browser can hold as one; ``text`` for anything else the sheet holds."""
-        if self.spec.kind in ("int", "float") and (self.text == "" or NUMBER_TEXT.match(self.text)):
-            return "number"
-        return "text"
-
-    @property
-    def widget(self) -> str:
-        if self.spec.kind in ("bool", "set", "flags", "ints"):
-            return self.spec.kind
-        if _is_select(self.spec):
-            return "select"
-        if self.spec.lines > 1:
-            return "textarea"
-        return "input"
-
-    @property
-    def slots(self) -> list[tuple[str, str, str]]:
-        """A list of numbers' boxes (``ints``): label, text, input type."""
-        labels = [label for _value, label in self.spec.options()]
-        texts = list(self.picked) + [""] * (len(labels) - len(self.picked))
-        labels += [""] * (len(texts) - len(labels))
-        return [(label, t, "number" if t == "" or INT_TEXT.match(t) and not t.startswith("+") else "text")
-                for label, t in zip(labels, texts)]
-
-    @property
-    def suggest_id(self) -> str:
-        return f"known-{self.name.split('[')[0]}-{self.spec.key}" if self.spec.suggestions else ""
-
-    @property
-    def placeholder(self) -> str:
-        spec = self.spec
-        if spec.default in (None, "") or spec.kind == "bool":
-            return ""
-        return _text(spec.default)
-
-
-@dataclass
-class Row:
-    rid: str
-    origin: str | None
-    cells: list[Cell]
-    error: str = ""
-
-    @property
-    def main(self) -> list[Cell]:
-        return [c for c in self.cells if not c.spec.more]
-
-    @property
-    def more(self) -> list[Cell]:
-        return [c for c in self.cells if c.spec.more]
-
-    @property
-    def more_open(self) -> bool:
-        return any(c.error for c in self.more)
-
-
-@dataclass
-class FieldView:
-    spec: SheetField
-    locked: bool = False
-    cell: Cell | None = None
-    rows: list[Row] = field(default_factory=list)
-    blank: Row | None = None
-    next_row: int = 0
-    error: str = ""
-    was: str = ""  # the digest of what the field showed when the page was made
-
-    @property
-    def has_error(self) -> bool:
-        return bool(self.error or (self.cell and self.cell.error)
-                    or any(r.error or any(c.error for c in r.cells) for r in self.rows))
-
-
-def _cell(spec: SheetField, name: str, form: Form, errors: dict[str, str]) -> Cell:
-    values = form.getlist(name)
-    cell = Cell(name, spec, error=errors.get(name, ""))
-    if spec.kind == "bool":
-        cell.checked = "true" in values or "on" in values
-    elif spec.kind in ("set", "flags"):
-        cell.picked = tuple(v for v in values if v)
-        cell.options = _option_texts(spec)
-    elif spec.kind == "ints":
-        cell.picked = tuple(values) + ("",) * (len(spec.choices) - len(values))
-    else:
-        cell.text = values[0] if values else ""
-    if _is_select(spec):
-        options = _option_texts(spec)
-        if spec.may_be_empty:
-            default = _text(spec.default)  # what an empty cell means, named as its choice is (its words, not its key)
-            options = [("", f"({dict(options).get(default, default)})" if spec.default not in (None, "") else "—")] + options
-        if cell.text not in {t for t, _ in options}:
-            options.append((cell.text, cell.text or "—"))  # what the sheet holds, or what was sent, stays
-        cell.options = options
-    return cell
-
-
-def shown_as(spec: SheetField, words=AS_WRITTEN) -> SheetField:
-    """``spec`` as the page shows it: its label, hint, group and choice labels in ``words`` (its keys, kinds and
-    values as they are, so what the form posts reads back the same)."""
-    return replace(spec, label=words.translate(spec.label), help=words.translate(spec.help),
-                   group=words.translate(spec.group),
-                   choices=tuple((c[0], words.translate(c[1])) if isinstance(c, tuple) else c for c in spec.choices),
-                   columns=tuple(shown_as(c, words) for c in spec.columns))
-
-
-def views(system, form: Form, locked: Iterable[str] = (), errors: dict[str, str] | None = None,
-          shown: Form | None = None, words=AS_WRITTEN) -> list[FieldView]:
-    """The fields as the template renders them, with the values of ``form``: the sheet's own
-    (``form_of``), or a posted form sent back with its refusals (``errors``: form name -> reason;
-    a field's own name for the field, ``key[row]`` for a row). ``shown`` fills a locked field (not
-    posted by the page) from the sheet; ``words`` says the fields' labels (see the module's text)."""
-    errors = errors or {}
-    locked = set(locked)
-    out = []
-    for spec in (shown_as(s, words) for s in system.sheet_fields()):
-        is_locked = spec.key.split(".")[0] in locked
-        src = shown if (is_locked and shown is not None) else form
-        view = FieldView(spec, locked=is_locked, error=errors.get(spec.key, ""))
-        view.was = form.get(WAS + spec.key) or digest(field_pairs(src, spec))
-        if spec.kind != "rows":
-            view.cell = _cell(spec, spec.key, src, errors)
-            out.append(view)
-            continue
-        for rid in _row_ids(src, spec.key):
-            prefix = f"{spec.key}[{rid}]"
-            view.rows.append(Row(rid, src.get(f"{prefix}[_from]"),
-                                 [_cell(c, f"{prefix}[{c.key}]", src, errors) for c in spec.columns],
-                                 errors.get(prefix, "")))
-        view.next_row = max([int(r.rid) + 1 for r in view.rows] or [0])
-        view.blank = Row("__ROW__", None, [_cell(c, f"{spec.key}[__ROW__][{c.key}]", Form(_posts(c, f"{spec.key}[__ROW__][{c.key}]", ABSENT)), {})
-                                           for c in spec.columns])
-        out.append(view)
-    return out
-
-
-def groups(fields: list[FieldView]) -> list[tuple[str, list[FieldView]]]:
-    """The fields by their group, in the order the system lists them."""
-    out: dict[str, list[FieldView]] = {}
-    for view in fields:
-        out.setdefault(view.spec.group, []).append(view)
-    return list(out.items())
-
-
-def _row_ids(form: Form, key: str) -> list[str]:
+def row_ids(form: Form, key: str) -> list[str]:
+    """The rows a form posts for the field of rows ``key``, in their order (their numbers as posted)."""
     seen: dict[str, None] = {}
     for name in form.names():
         m = ROW_NAME.match(name)
         if m and m["key"] == key:
             seen.setdefault(m["row"], None)
     return list(seen)
-
-
-# --- reading a posted form back -----------------------------------------------------------------------------
-
-
-class FormError(ValueError):
-    """Cells the form cannot read: ``errors`` form name -> reason; ``labels`` form name -> where, in words."""
-
-    def __init__(self, errors: dict[str, str], labels: dict[str, str]) -> None:
-        self.errors = errors
-        self.labels = labels
-        first = next(iter(errors))
-        super().__init__(f"{labels.get(first, first)}: {errors[first]}")
-
-
-@dataclass
-class Reading:
-    """A posted form read: ``changes`` (field key -> new value), ``places`` (a path into the sheet ->
-    the form name that shows it, to put the rules' refusals beside their field) and ``labels``."""
-
-    changes: dict[str, Any]
-    places: dict[tuple, str]
-    labels: dict[str, str]
-
-    def place(self, path: tuple) -> str | None:
-        """The form name nearest to ``path`` (a field, a row, a cell), None when the form shows none."""
-        for n in range(len(path), 0, -1):
-            name = self.places.get(tuple(path[:n]))
-            if name is not None:
-                return name
-        return None
-
-
-def _posted(spec: SheetField, form: Form, name: str) -> Any:
-    values = form.getlist(name)
-    if spec.kind == "bool":
-        return "true" in values or "on" in values
-    if spec.kind in ("set", "flags"):
-        return tuple(v for v in values if v)
-    if spec.kind == "ints":
-        return tuple(values)
-    return values[0] if values else None
-
-
-def _same(spec: SheetField, posted: Any, shown: Any) -> bool:
-    if spec.kind in ("set", "flags"):
-        return set(posted) == set(shown)
-    if spec.kind == "ints":
-        return _trimmed(posted) == _trimmed(shown)
-    if isinstance(posted, str) and isinstance(shown, str):
-        return posted.replace("\r\n", "\n") == shown
-    return posted == shown
-
-
-def _trimmed(texts: Iterable[str]) -> list[str]:
-    out = [t.strip() for t in texts]
-    while out and not out[-1]:
-        out.pop()
-    return out
-
-
-def _blank(spec: SheetField, posted: Any) -> bool:
-    if spec.kind == "bool":
-        return posted == bool(spec.default)
-    if spec.kind in ("set", "flags", "ints"):
-        return not any(t.strip() for t in posted)
-    return not (posted or "").strip()
-
-
-def read(system, form: Form, sheet: dict, locked: Iterable[str] = (), *, changes_only: bool = True,
-         words=AS_WRITTEN) -> Reading:
-    """The changes a posted form makes to ``sheet``; with ``changes_only=False``, every posted field's
-    value read from its text alone (no stored value kept, no entry carried over: for the tests of the
-    parsing itself). FormError with every cell it cannot read. A field the form leaves out is not changed.
-    ``words`` says the refusals and the fields' names in them (see the module's text)."""
-    locked = set(locked)
-    errors: dict[str, str] = {}
-    labels: dict[str, str] = {}
-    places: dict[tuple, str] = {}
-    changes: dict[str, Any] = {}
-    if not changes_only:
-        sheet = {}
-    for spec in system.sheet_fields():
-        if spec.key.split(".")[0] in locked or (spec.key not in form and not _row_ids(form, spec.key)):
-            continue
-        if changes_only and form.get(WAS + spec.key) == digest(field_pairs(form, spec)):
-            continue  # sent back as it was shown: left as the sheet has it now
-        stored = lookup(sheet, spec.key)
-        places[tuple(spec.key.split("."))] = spec.key
-        labels[spec.key] = words.translate(spec.label)
-        if spec.kind == "rows":
-            try:
-                value = _read_rows(spec, form, stored, errors, labels, places, words)
-            except CellError as exc:
-                errors[spec.key] = exc.said(words)
-                continue
-            if value is ABSENT or (changes_only and value == stored):
-                continue
-            changes[spec.key] = value
-            continue
-        effective = stored if stored is not ABSENT else copy.deepcopy(spec.default)
-        posted = _posted(spec, form, spec.key)
-        if posted is None:
-            continue
-        if changes_only and _same(spec, posted, show(spec, ABSENT if effective is None else effective)):
-            continue
-        try:
-            value = parse(spec, posted)
-        except CellError as exc:
-            errors[spec.key] = exc.said(words)
-            continue
-        if spec.kind == "flags":
-            value = _flags(spec, value, effective if changes_only else ABSENT)
-        if value is ABSENT:
-            value = copy.deepcopy(spec.default)
-        if changes_only and value == effective:
-            continue
-        changes[spec.key] = value
-    if errors:
-        raise FormError(errors, labels)
-    return Reading(changes, places, labels)
-
-
-def _flags(spec: SheetField, picked: dict, stored: Any) -> Any:
-    """Ticks read back over the stored table: a tick kept keeps its stored value, an untick of a stored
-    entry stores no, keys the form does not show stay; a list of names stays a list."""
-    if isinstance(stored, list):
-        known = {_text(v) for v, _ in spec.options()}
-        kept = [v for v in stored if _text(v) in picked or _text(v) not in known]
-        return kept + [v for v in picked if v not in kept]
-    out = dict(stored) if isinstance(stored, dict) else {}
-    for value, _ in spec.options():
-        if value in picked:
-            out[value] = stored[value] if isinstance(stored, dict) and stored.get(value) else True
-        elif value in out:
-            out[value] = out[value] if not out[value] else False
-    return out
-
-
-def _read_rows(spec: SheetField, form: Form, stored: Any, errors: dict, labels: dict, places: dict,
-               words=AS_WRITTEN) -> Any:
-    olds = entries(spec, stored)
-    field_label, label = words.translate(spec.label), {c.key: words.translate(c.label) for c in spec.columns}
-    rids = _row_ids(form, spec.key)
-    if len(rids) > MAX_ROWS:
-        raise CellError(N_("%(count)s rows at most"), count=MAX_ROWS)
-    cols = spec.columns
-    first = cols[0]
-    rows: list[tuple[str, Entry | None, dict[str, Any], bool]] = []  # rid, the entry it was shown from, cells, unchanged
-    used: set[int] = set()
-    for rid in rids:
-        prefix = f"{spec.key}[{rid}]"
-        origin = form.get(f"{prefix}[_from]")
-        old = None
-        if origin is not None and origin.isdigit() and int(origin) < len(olds) and int(origin) not in used:
-            used.add(int(origin))
-            old = olds[int(origin)]
-        cells: dict[str, Any] = {}
-        unchanged = old is not None
-        blank = True
-        for col in cols:
-            name = f"{prefix}[{col.key}]"
-            labels[name] = f"{field_label}, {label[col.key]}"
-            posted = _posted(col, form, name)
-            if posted is None:
-                posted = ""
-            before = old.cells.get(col.key, ABSENT) if old is not None else ABSENT
-            blank = blank and _blank(col, posted)
-            if old is not None and _same(col, posted, show(col, before)):
-                cells[col.key] = before
-                continue
-            unchanged = False
-            try:
-                value = parse(col, posted)
-            except CellError as exc:
-                errors[name] = exc.said(words)
-                continue
-            if col.kind == "bool" and before is ABSENT and value == bool(col.default):
-                value = ABSENT  # the rules' default, and the entry said nothing: it still says nothing
-            cells[col.key] = value
-        if blank and not unchanged:
-            continue  # a row added and left empty, or emptied: no entry
-        for col in cols:
-            name = f"{prefix}[{col.key}]"
-            if not col.optional and cells.get(col.key, ABSENT) in (ABSENT, "") and name not in errors:
-                errors[name] = words.say(N_("needed"))
-        rows.append((rid, old, cells, unchanged))
-    if len(rows) == len(olds) and all(r[3] and r[1] is o for r, o in zip(rows, olds)):
-        value = stored  # shown and sent back as it was
-    else:
-        value = _assemble(spec, rows, stored, errors, words)
-    for position, (rid, _, cells, _) in enumerate(rows):  # where each entry is shown, for the rules' refusals
-        prefix = f"{spec.key}[{rid}]"
-        name = {c.key: f"{prefix}[{c.key}]" for c in cols}
-        if spec.shape == "record":
-            base: tuple = (spec.key,)
-        elif spec.shape in ("table", "map"):
-            base = (spec.key, _key_of(spec, cells))
-        else:
-            base = (spec.key, position)
-        if spec.shape == "map":
-            places[base] = name[cols[1].key]
-        elif spec.shape == "values":
-            places[base] = name[first.key]
-        elif spec.shape != "record":
-            places[base] = prefix
-        for col in cols:
-            places[(*base, col.key)] = name[col.key]
-        head = _key_of(spec, cells) if spec.shape in ("table", "map") else cells.get(first.key, ABSENT)
-        labels[prefix] = f"{field_label}, {_text(head) if head not in (ABSENT, '') else position + 1}"
-        for col in cols:
-            labels[name[col.key]] = f"{labels[prefix]}, {label[col.key]}"
-    return value
-
-
-def _key_of(spec: SheetField, cells: dict[str, Any]) -> Any:
-    """A table entry's key: its first column, else (a table of entries with a name) its name."""
-    key = cells.get(spec.columns[0].key, ABSENT)
-    if key in (ABSENT, "") and spec.shape == "table" and cells.get("name", ABSENT) not in (ABSENT, ""):
-        key = cells["name"]
-    return key
-
-
-def _entry(spec: SheetField, old: Entry | None, cells: dict[str, Any], skip: str | None = None) -> Any:
-    """An entry from its cells over the entry it was shown from: the keys no column shows stay."""
-    cols = [c for c in spec.columns if c.key != skip]
-    keys = {c.key for c in cols}
-    if old is not None and not isinstance(old.raw, dict):
-        only = [k for k, v in cells.items() if v is not ABSENT and k != skip]
-        if only == [spec.columns[0].key] and spec.shape == "list":
-            return cells[only[0]]  # a plain name where the rules take one ("Stunned" for {"name": "Stunned"})
-    out: dict[str, Any] = {}
-    if old is not None and isinstance(old.raw, dict):
-        for k, v in old.raw.items():
-            if k in keys:
-                if cells.get(k, ABSENT) is not ABSENT:
-                    out[k] = cells[k]
-            elif k != skip:
-                out[k] = v
-    for c in cols:
-        if c.key not in out and cells.get(c.key, ABSENT) is not ABSENT:
-            out[c.key] = cells[c.key]
-    return out
-
-
-def _assemble(spec: SheetField, rows: list, stored: Any, errors: dict, words=AS_WRITTEN) -> Any:
-    first = spec.columns[0].key
-    if spec.shape == "record":
-        if not rows:
-            return {} if isinstance(stored, dict) else stored
-        _, old, cells, _ = rows[0]
-        return _entry(spec, old, cells)
-    if spec.shape == "values":
-        return [cells[first] for _, _, cells, _ in rows if cells.get(first, ABSENT) is not ABSENT]
-    if spec.shape == "list":
-        return [_entry(spec, old, cells) for _, old, cells, _ in rows]
-    out: dict[Any, Any] = {}
-    for rid, old, cells, _ in rows:
-        key = _key_of(spec, cells)
-        if key in (ABSENT, ""):
-            continue  # "needed" is said beside it
-        if key in out:
-            errors[f"{spec.key}[{rid}][{first}]"] = words.say(N_("%(name)s is listed twice"), name=repr(_text(key)))
-            continue
-        if spec.shape == "map":
-            value = cells.get(spec.columns[1].key, ABSENT)
-            if value is not ABSENT:
-                out[key] = value
-        elif old is not None and not isinstance(old.raw, dict) and all(
-                v is ABSENT for k, v in cells.items() if k != first):
-            out[key] = old.raw
-        else:
-            out[key] = _entry(spec, old, cells, skip=first)
-    return out

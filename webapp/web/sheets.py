@@ -17,7 +17,7 @@ from rules.system import RuleError, RuleNotImplemented, SheetError
 from ..game import characters, fog
 from ..game.model import Rejected
 from ..live import language
-from . import helptext, hub, sheetform
+from . import helptext, hub, sheetform, sheetreading, sheetviews
 from .game import _seat, bp
 
 
@@ -49,10 +49,10 @@ def _context(game, token, actor, error: str | None = None, notice: str = "",
         derived = {}
     locked = _locked(system, actor)
     shown = sheetform.form_of(system, sheet)
-    fields = sheetform.views(system, form if form is not None else shown, locked, errors, shown=shown,
+    fields = sheetviews.views(system, form if form is not None else shown, locked, errors, shown=shown,
                              words=helptext)  # the fields' words in the reader's language ("help" domain)
     return dict(game=game, token=token, system=system, sheet=sheet, derived=derived, actor=actor,
-                character=character, fields=fields, groups=sheetform.groups(fields), error=error, notice=notice,
+                character=character, fields=fields, groups=sheetviews.groups(fields), error=error, notice=notice,
                 may_make=characters.may_put_on_token(actor),
                 example=character is None and not token.sheet and bool(sheet))
 
@@ -100,8 +100,8 @@ def edit_sheet(game_id: str, token_id: str):
                        {**errors, place: reason})
 
     try:
-        reading = sheetform.read(system, form, character.sheet, _locked(system, actor), words=helptext)
-    except sheetform.FormError as exc:
+        reading = sheetreading.read(system, form, character.sheet, _locked(system, actor), words=helptext)
+    except sheetreading.FormError as exc:
         first = next(iter(exc.errors))
         return beside(exc.labels, first, exc.errors[first], exc.errors)
     if not reading.changes:
