@@ -38,7 +38,7 @@ class Missing(Exception):
 
 
 def _name(thing) -> str:
-    return getattr(thing, "__qualname__", None) or repr(thing)
+    return getattr(thing, "__qualname__", None) or getattr(thing, "__name__", None) or repr(thing)
 
 
 def _attr(owner, name: str):
