@@ -7,9 +7,12 @@ gevent's from the start. ``from webapp import create_app`` (and the app's other 
 
 
 def __getattr__(name: str):
-    if name.startswith("__"):
-        raise AttributeError(name)
     from importlib import import_module
+    from importlib.util import find_spec
+
+    # a module of the package (``from .. import seams`` before it was imported): the import system imports it
+    if name.startswith("__") or find_spec(f"{__name__}.{name}") is not None:
+        raise AttributeError(name)
 
     application = import_module(f"{__name__}.application")
     try:

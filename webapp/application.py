@@ -13,6 +13,7 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
+from . import seams
 from .game.model import Rejected
 from .game.text import SocketJSON, measure
 from .live.hub import DATABASE_AWAY, Hub
@@ -68,6 +69,9 @@ def _secret_key(data_dir: Path) -> str:
 
 
 def create_app(config: dict | None = None) -> Flask:
+    # the libraries' internals tacmap bends, checked once per process: a fallback is logged, a security limit
+    # that cannot be kept stops the start here (SeamBroken; webapp/seams.py, docs/SERVING.md "Library seams")
+    seams.check_at_start()
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
     app.response_class = TextResponse
     app.json = SafeJSON(app)

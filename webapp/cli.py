@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from . import create_app, default_data_dir
+from .seams import SeamBroken
 from .storage.store import DataError
 from .netinfo import lan_addresses
 
@@ -87,7 +88,7 @@ def open_app(config: dict):
     """The app on its data, or None after saying on stderr which file is wrong and what to do (no traceback)."""
     try:
         return create_app(config)
-    except (DataError, ValueError) as exc:  # ValueError: a malformed origin or proxy address
+    except (DataError, ValueError, SeamBroken) as exc:  # ValueError: a malformed origin or proxy address
         print(_("tacmap cannot start: %(reason)s", reason=exc), file=sys.stderr, flush=True)
         return None
 

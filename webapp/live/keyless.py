@@ -16,14 +16,16 @@ outside that network (then ``PER_ADDRESS`` is what the tables behind one address
 Websocket messages: simple-websocket is given engine.io's limit (``max_message_size``) and so closes a
 websocket as soon as a message grows past it, whether it came in one frame, in fragments that never end,
 or compressed (it reads 4 KB at a time and inflates what it read: at most about 4 MB of a "deflate bomb"
-exists before the connection is closed).
+exists before the connection is closed). engine.io has no option for it: that is a seam (webapp/seams.py),
+checked at start; without it tacmap does not start.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from importlib.metadata import PackageNotFoundError, version
+
+from .. import seams
 
 
 log = logging.getLogger(__name__)
@@ -33,36 +35,10 @@ PER_ADDRESS = 64
 CHECK_EVERY = 1.0
 
 
-def _version(name: str) -> str:
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return "?"
-
-
 def limit_socket_messages(socketio, max_message: int) -> None:
     """Have simple-websocket cut a websocket message at ``max_message`` bytes as it arrives (engine.io checks
-    only a whole message, after buffering it). engine.io has no option for it: its websocket class, per
-    server, is given the argument (``Server._async`` is engine.io's table of its async mode's classes)."""
-    eio = socketio.server.eio
-    table = getattr(eio, "_async", None)  # engine.io's internals: checked here, at start, never assumed
-    base = table.get("websocket") if isinstance(table, dict) else None
-    if base is None or not callable(getattr(base, "__init__", None)):
-        log.warning("engine.io's websocket class is not where tacmap looks for it (python-engineio %s): a websocket "
-                    "message is checked against the limit only once whole", _version("python-engineio"))
-        return
-    if getattr(base, "limits_messages", False):
-        return
-
-    class LimitedWebSocket(base):
-        limits_messages = True
-
-        def __init__(self, handler, server, **kwargs):
-            super().__init__(handler, server, **kwargs)
-            if isinstance(getattr(self, "server_args", None), dict):  # simple-websocket's arguments, if engine.io keeps them
-                self.server_args["max_message_size"] = max_message
-
-    eio._async = dict(eio._async, websocket=LimitedWebSocket)  # this server's copy: _async is module-wide
+    only a whole message, after buffering it, and has no option for it: ``seams.limit_websocket_messages``)."""
+    seams.limit_websocket_messages(socketio.server.eio, max_message)
 
 
 class Keyless:

@@ -42,8 +42,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from socketio import packet
-
+from .. import seams
 from ..game.text import N_
 from .hub import COMMAND_QUEUED, SENDER_GIVES_UP, TOO_LATE
 from .throttle import BUSY
@@ -257,17 +256,19 @@ class Lanes:
         self._lanes: dict[str, Lane] = {}
         self._guard = threading.Lock()
         self.workers = Workers(server.start_background_task)
-        # python-socketio has no public hook between reading an event and running its handler: these three
-        # (stable through 5.x) are the seam. Without them, python-socketio's own ordered handling: each
+        # python-socketio has no public hook between reading an event and running its handler: a seam
+        # (webapp/seams.py, checked at start). Without it, python-socketio's own ordered handling: each
         # connection's events run one after another on the thread that reads them (``async_handlers`` off),
         # in the order sent, as the lanes would; only the flood limits and coalescing are lost
-        self.hooked = all(hasattr(server, name) for name in ("_handle_event", "_handle_event_internal", "_send_packet"))
-        if not self.hooked:
+        self._hook = hook = seams.event_hook(server)
+        self.hooked = hook is not None
+        if hook is None:
             server.async_handlers = False
-            log.warning("python-socketio %s: no lanes; events run in order on their connection's reading thread",
-                        getattr(server, "__version__", "?"))
+            if seams.SOCKETIO_EVENTS.ok:  # (else the start's check said it already)
+                log.warning("python-socketio %s: no lanes; events run in order on their connection's reading thread",
+                            getattr(server, "__version__", "?"))
             return
-        original = server._handle_event
+        original, run = hook.original, hook.run
 
         def handle_event(eio_sid, namespace, id, data):
             # the test client makes every event synchronous (async_handlers False): nothing races then
@@ -279,13 +280,13 @@ class Lanes:
                 return None
             self.lane(sid).offer(Job(
                 event=data[0],
-                run=lambda: server._handle_event_internal(server, sid, eio_sid, data, namespace, id),
+                run=lambda: run(sid, eio_sid, data, namespace, id),
                 answer=lambda reply: self._ack(eio_sid, namespace, id, reply),
                 arrived=time.monotonic(),
             ))
             return None
 
-        server._handle_event = handle_event
+        hook.install(handle_event)
 
     def lane(self, sid: str) -> Lane:
         with self._guard:
@@ -302,10 +303,9 @@ class Lanes:
             lane.close()
 
     def _ack(self, eio_sid: str, namespace: str, id, reply: dict) -> None:
-        if id is None:
+        if id is None or self._hook is None:
             return
         try:
-            self.server._send_packet(eio_sid, self.server.packet_class(
-                packet.ACK, namespace=namespace, id=id, data=[reply]))
+            self._hook.ack(eio_sid, namespace, id, [reply])
         except Exception:  # the connection went away meanwhile
             log.debug("could not acknowledge on %s", eio_sid, exc_info=True)

@@ -22,16 +22,11 @@ from typing import Any, NamedTuple
 
 from flask import current_app, has_app_context, has_request_context, request
 
+from .. import seams
 from ..game import speech
 from ..game.model import Rejected
 from ..game.screenview import LANGUAGES as SCREEN_LANGUAGES
 
-#: Jinja's newstyle gettext callables (what its i18n extension installs): not public API, so looked for once; without
-#: them the templates' ``_()`` is Flask-Babel's own (``template_words`` gives None), slower, the same words
-try:
-    from jinja2.ext import _make_new_gettext, _make_new_ngettext, _make_new_npgettext, _make_new_pgettext
-except ImportError:  # pragma: no cover (a Jinja without them)
-    _make_new_gettext = None
 
 # --- a device's language (?lang=, the cookie, Accept-Language), and a refusal said in it ----------------------
 
@@ -188,11 +183,15 @@ def _template_callables(tr) -> dict | None:
     """The templates' ``gettext`` / ``ngettext`` / ``pgettext`` / ``npgettext`` from catalog ``tr``, as Flask-Babel
     installs them (newstyle: parameters by name, ``%`` formatting, ``Markup`` when autoescaping); ``gettext`` keeps
     what a message without parameters gave (a live update asks the same few dozen in every language it is drawn in)."""
-    if _make_new_gettext is None:
+    # Jinja's newstyle gettext callables (what its i18n extension installs) are not public API: a seam
+    # (webapp/seams.py); without them the templates' ``_()`` is Flask-Babel's own, slower, the same words
+    makers = seams.newstyle_gettext()
+    if makers is None:
         return None
     from jinja2 import pass_context
 
-    plain = _make_new_gettext(tr.ugettext)
+    new_gettext, new_ngettext, new_pgettext, new_npgettext = makers
+    plain = new_gettext(tr.ugettext)
     kept: dict = {}
 
     @pass_context
@@ -207,8 +206,8 @@ def _template_callables(tr) -> dict | None:
                 kept[key] = found
         return found
 
-    return {"gettext": gettext, "ngettext": _make_new_ngettext(tr.ungettext),
-            "pgettext": _make_new_pgettext(tr.upgettext), "npgettext": _make_new_npgettext(tr.unpgettext)}
+    return {"gettext": gettext, "ngettext": new_ngettext(tr.ungettext),
+            "pgettext": new_pgettext(tr.upgettext), "npgettext": new_npgettext(tr.unpgettext)}
 
 
 KEPT_WORDS = 4096  #: messages kept per language (the templates have a few hundred; a computed one is not kept past it)
@@ -242,23 +241,12 @@ def speaking(language: str | None) -> Iterator[str]:
     (its locale is set as ``flask_babel.force_locale`` sets it, with the Locale parsed once)."""
     reader = _reader(_ours(language) or speech.SOURCE)
     token = _speaking.set(reader)
-    ctx = None
-    if reader.locale is not None:
-        from flask_babel import _get_current_context
-        ctx = _get_current_context()
     try:
-        if ctx is None:
+        if reader.locale is None:
             yield reader.language
-        else:  # flask_babel.force_locale's own steps
-            saved = (getattr(ctx, "babel_translations", None), getattr(ctx, "babel_locale", None))
-            try:
-                ctx.babel_locale = ctx.forced_babel_locale = reader.locale
-                ctx.babel_translations = None
+        else:  # flask_babel.force_locale's own steps, the Locale parsed once (a seam: webapp/seams.py)
+            with seams.forced_locale(reader.locale):
                 yield reader.language
-            finally:
-                if hasattr(ctx, "forced_babel_locale"):
-                    del ctx.forced_babel_locale
-                ctx.babel_translations, ctx.babel_locale = saved
     finally:
         _speaking.reset(token)
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import jinja2
-from flask import current_app, g, has_request_context, request, template_rendered, url_for
+from flask import current_app, g, has_request_context, request, url_for
 from flask_babel import gettext
 from jinja2.utils import missing
 from markupsafe import Markup
@@ -35,6 +35,7 @@ from ..game import (attacks, audience, characters, combat, describe, editor, fog
 from ..game.model import Actor, Event, Game, LogEntry
 from ..game.text import N_
 from ..game import lighting
+from .. import seams
 from . import drawing, language, token_svg
 from .token_svg import escape
 
@@ -568,13 +569,7 @@ def _render(name: str, ctx: Mapping) -> str:
     ``ctx`` holds Flask's values too (``flask_values``); ``template_rendered`` is sent as Flask sends it."""
     app = current_app._get_current_object()
     env = _fragment_env(app)
-    template = env.get_template(name)
-    try:
-        html = env.concat(template.root_render_func(template.new_context(ctx, shared=True)))
-    except Exception:
-        env.handle_exception()
-    template_rendered.send(app, _async_wrapper=app.ensure_sync, template=template, context=ctx)
-    return html
+    return seams.render_fragment(app, env, env.get_template(name), ctx)  # Flask's private render (a seam)
 
 
 def token_view(actor: Actor, token) -> str:

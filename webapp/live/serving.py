@@ -20,7 +20,8 @@ is bounded here, as the data arrives:
   update, then its ack), which Nagle's algorithm would hold for the client's delayed acknowledgement.
 
 Websocket messages are cut at the limit by simple-websocket as their frames arrive (``socket_limits``);
-keyless Socket.IO connections are bounded by webapp/live/keyless.py.
+keyless Socket.IO connections are bounded by webapp/live/keyless.py. The head and body deadlines rest on
+gevent's internals: seams (webapp/seams.py), checked at start; without them tacmap does not start.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ import sys
 import time
 
 from gevent import Timeout
-from gevent.pywsgi import Input, WSGIHandler, WSGIServer
+from gevent.pywsgi import WSGIHandler, WSGIServer
 from werkzeug.exceptions import RequestTimeout
+
+from .. import seams
 
 log = logging.getLogger(__name__)
 
@@ -68,44 +71,9 @@ class BodyTooSlow(RequestTimeout):
     through the app's error pages as a 408, and outside the app ``TableHandler.run_application`` answers it."""
 
 
-class DeadlineInput(Input):
-    """gevent's request body with one deadline for the whole of it: every read waits at most for what is left."""
-
-    __slots__ = ("deadline", "expired")
-
-    def __init__(self, *args, deadline: float, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.deadline = deadline
-        self.expired = False
-
-    def _timed(self, read, *args, **kwargs):
-        if self.expired:
-            raise BodyTooSlow("the request body did not arrive in time")
-        left = self.deadline - time.monotonic()
-        timer = Timeout(max(left, 0.001))
-        timer.start()
-        try:
-            return read(*args, **kwargs)
-        except Timeout as exc:
-            if exc is not timer:
-                raise
-            self.expired = True
-            raise BodyTooSlow("the request body did not arrive in time") from None
-        finally:
-            timer.close()
-
-    def _do_read(self, length=None, use_readline=False):
-        return self._timed(super()._do_read, length, use_readline)
-
-    def _chunked_read(self, length=None, use_readline=False):
-        return self._timed(super()._chunked_read, length, use_readline)
-
-    def _discard(self):
-        if not self.expired:  # what is left of a body that came too slowly is not waited for
-            try:
-                super()._discard()
-            except BodyTooSlow:
-                pass
+#: gevent's request body with one deadline for the whole of it (every read waits at most for what is left): its
+#: private reads are a seam (webapp/seams.py, checked at start; without them tacmap does not start)
+DeadlineInput = seams.deadline_input(BodyTooSlow)
 
 
 class TableHandler(WSGIHandler):
@@ -145,10 +113,8 @@ class TableHandler(WSGIHandler):
     def get_environ(self):
         env = super().get_environ()
         if env.get("wsgi.input") is self.wsgi_input:  # a request that may have a body (not a websocket upgrade)
-            old = self.wsgi_input
-            self.wsgi_input = env["wsgi.input"] = DeadlineInput(
-                old.rfile, old.content_length, socket=old.socket, chunked_input=old.chunked_input,
-                deadline=time.monotonic() + self.server.body_timeout)
+            self.wsgi_input = env["wsgi.input"] = DeadlineInput.around(
+                self.wsgi_input, deadline=time.monotonic() + self.server.body_timeout)
         return env
 
     def run_application(self):
@@ -162,7 +128,7 @@ class TableHandler(WSGIHandler):
                 self.write(body)
         if isinstance(self.wsgi_input, DeadlineInput) and self.wsgi_input.expired:
             self.close_connection = True
-        if self._connection_upgrade_requested():  # a websocket ended: its bytes are not a next request
+        if seams.upgrade_requested(self):  # a websocket ended: its bytes are not a next request
             self.close_connection = True
 
     def log_request(self) -> None:

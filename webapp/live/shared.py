@@ -78,13 +78,14 @@ def connect(url: str):
 def room_manager(url: str):
     """Flask-SocketIO's Redis message queue (what ``SocketIO(message_queue=url)`` makes) that never holds a
     game's lock on Redis: see ``RoomManager``."""
-    import socketio
+    from .. import seams
 
-    class RoomManager(socketio.RedisManager):
+    class RoomManager(seams.redis_manager_base()):
         """Messages for the other processes are published by a thread of this manager's own, in the order
         emitted, so an emit costs the emitting thread (which holds its game's lock) a queue put, never a
         Redis round trip. (This process's own clients get an emit at once, from the emitting thread, as
-        the stock manager does; ``_publish`` is python-socketio's hook for what goes to the others.)
+        the stock manager does; what goes to the others comes to ``publish_later``: python-socketio's private
+        ``_publish``, a seam: webapp/seams.py.)
 
         While Redis does not answer (down, restarting, unreachable: a connect gives up after 3 s), the
         game goes on: commands are stored and acknowledged, this process's clients see every change, and
@@ -101,7 +102,7 @@ def room_manager(url: str):
             self._quiet_until = 0.0
             self.dropped = 0  # messages the other processes never got (Redis down, or the outbox full)
 
-        def _publish(self, data) -> None:
+        def publish_later(self, data) -> None:
             if self._publisher is None:
                 with self._start_lock:
                     if self._publisher is None:
@@ -119,7 +120,7 @@ def room_manager(url: str):
                 if time.monotonic() < self._quiet_until:
                     self._drop("Redis did not answer")
                     continue
-                if super()._publish(data) is None:  # the stock publish tried twice, logged it and gave up
+                if self.publish_now(data) is None:  # the stock publish tried twice, logged it and gave up
                     self._quiet_until = time.monotonic() + QUIET
                     self._drop("Redis did not answer")
                 elif self.dropped:

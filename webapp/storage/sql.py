@@ -297,19 +297,20 @@ class PostgresDatabase:
     def settle(self) -> None:
         """Read the answer of the transaction in flight (``batch(later=True)``), if any, into its ``Answer``; a
         failed one is rolled back here, so the connection is ready for the next statement. Waits for the server
-        as psycopg's own statements do (``psycopg.waiting.wait``: cooperatively where gevent patched ``select``,
+        as psycopg's own statements do (``seams.read_results``: cooperatively where gevent patched ``select``,
         blocking this thread otherwise; select or poll on the connection's socket, on every platform)."""
         answer, self.in_flight = self.in_flight, None
         if answer is None:
             return
-        from psycopg import waiting
         from psycopg.pq import ExecStatus
+
+        from .. import seams
 
         pgconn = self.connection.pgconn
         try:
             if self.sender is not None:
                 self.sender.sent()  # (sent long ago, as a rule: the text is short)
-            results = waiting.wait(_answered(pgconn), pgconn.socket, interval=WAIT_INTERVAL)
+            results = seams.read_results(pgconn, WAIT_INTERVAL)  # psycopg's wait protocol (a seam)
         except self._psycopg.Error as exc:  # the connection dropped (a restart of PostgreSQL): reopened on next use
             answer.error = exc
             return
@@ -523,28 +524,6 @@ class Answer:
     def __init__(self) -> None:
         self.error: Exception | None = None
         self.number = None  # what ``PostgresDatabase.on_commit`` gave it
-
-
-def _answered(pgconn):
-    """psycopg's wait protocol (``psycopg.waiting``) for a text sent with ``send_query``: flush what libpq could not
-    send at once, then read every result until libpq says there is no more (the connection is then free)."""
-    from psycopg.waiting import Ready, Wait
-
-    while pgconn.flush() != 0:  # (the connection is non-blocking: psycopg makes it so)
-        ready = yield Wait.RW
-        if ready & Ready.R:
-            pgconn.consume_input()
-    results = []
-    pgconn.consume_input()  # what came meanwhile (usually the whole answer: no wait, no switch to gevent's hub)
-    while True:
-        while pgconn.is_busy():
-            ready = yield Wait.R
-            if ready:
-                pgconn.consume_input()
-        result = pgconn.get_result()
-        if result is None:
-            return results
-        results.append(result)
 
 
 def connect_sqlite(path, **kwargs) -> SqliteDatabase:

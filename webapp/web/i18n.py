@@ -24,13 +24,14 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from babel import Locale, localedata
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, g, has_request_context, request, url_for
 from flask_babel import Babel, get_locale
 
+from .. import seams
 from ..live.language import COOKIE, LANGUAGES, PSEUDO, device_language, from_accept_language, normalize  # noqa: F401
 from .assets import asset_dir
 
@@ -41,9 +42,8 @@ NAMES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", 
 COOKIE_AGE = 365 * 24 * 3600
 JS_KEYWORDS = ("t", "tn:1,2")  #: static/js's gettext: t("text", {name: ...}) and tn("one", "many", n, {...})
 
-# Babel knows no en_XA (CLDR's pseudo-locales are not shipped): English's data under that name
-if not localedata.exists(PSEUDO):
-    localedata._cache[PSEUDO] = localedata.load("en")
+# Babel knows no en_XA (CLDR's pseudo-locales are not shipped): English's data under that name (a seam)
+seams.add_locale(PSEUDO, like="en")
 
 bp = Blueprint("i18n", __name__)
 
@@ -174,11 +174,7 @@ def speak(language: str | None) -> None:
     """This request answers in ``language`` (None: as its device chose)."""
     if language:
         g.tacmap_language = language
-        ctx = getattr(g, "_flask_babel", None)
-        if ctx is not None:  # anything already looked up for the device's language goes
-            for key in ("babel_locale", "babel_translations"):
-                if hasattr(ctx, key):
-                    delattr(ctx, key)
+        seams.forget_locale()  # anything already looked up for the device's language goes
 
 
 def current_language() -> str:
