@@ -134,7 +134,7 @@ def _migrate(source: str, dest: str, src: Store, dst: Store) -> dict:
                            "newer tacmap?): migrate with the same version on both sides")
     counts: dict[str, int] = {}
     # the sessions: a data folder's own file (opened here), or the store's table on PostgreSQL (None)
-    sessions_src_file = sessions_dst_file = None
+    sessions_src_file = None
     copy_sessions = sql.is_url(source) or (Path(source) / SESSIONS_FILE).is_file()
     if copy_sessions:
         sessions_src_file = _sessions_file(source, src)
