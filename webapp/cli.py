@@ -201,6 +201,7 @@ def import_map(args: argparse.Namespace) -> int:
     """
     from pathlib import Path
 
+    from .live import uploads
     from .storage import pictures
     from .game import uvtt
     from .game.model import GM, Rejected
@@ -233,7 +234,7 @@ def import_map(args: argparse.Namespace) -> int:
     try:
         # a request context: with $TACMAP_MESSAGE_QUEUE set, every screen is sent the new map at once (links in it)
         with app.test_request_context(base_url=hub.base_url()):
-            done = pictures.import_uvtt(hub, record.id, GM, path.read_bytes(), name)
+            done = uploads.import_uvtt(hub, record.id, GM, path.read_bytes(), name)
     except Rejected as exc:
         from flask_babel import force_locale
 

@@ -96,7 +96,7 @@ DEMO_PICTURES = {"Aria": "aria.png", "Brann": "brann.png", "Cyra": "cyra.png", "
 
 def give_pictures(hub, game_id: str, pictures: dict[str, str | None]) -> None:
     """Each token its picture, uploaded as the GM would (a picture used twice is uploaded once)."""
-    from .storage.pictures import add_token_picture
+    from .live.uploads import add_token_picture
     from .web.assets import STATIC
 
     uploaded: dict[str, str] = {}

@@ -85,9 +85,9 @@ def test_ids_are_stored_with_the_events_and_forgotten_after_an_hour(app, client,
         assert other.applied(g["id"], f"player:{player['player_id']}", "h-1") == (first["seq"], {})
     finally:
         other.close()
-    import webapp.storage.store as store_module
-    real = store_module.time.time
-    monkeypatch.setattr(store_module.time, "time", lambda: real() + 3601)
+    import webapp.storage.games as games_module
+    real = games_module.time.time
+    monkeypatch.setattr(games_module.time, "time", lambda: real() + 3601)
     assert hub.store.applied(g["id"], f"player:{player['player_id']}", "h-1") is None
     # the next command stored drops the old ids from the table
     client.post(url, json={"type": "move_token", "token_id": token, "x": 4, "y": 1, "cid": "h-2"}, headers=who)

@@ -122,13 +122,13 @@ def test_an_id_just_past_its_hour_is_a_new_command_though_not_swept_yet(table, m
     """Old ids are deleted once a minute (``COMMAND_IDS_SWEPT_EVERY_S``): an id an hour and a few seconds old
     may still be in the table when it is sent again. The lost write's sweep is not taken as done: the next
     try deletes the old ids first, and the command is done as a new one (ids are forgotten after an hour)."""
-    import webapp.storage.store as store_module
+    import webapp.storage.games as games_module
 
     app, g, player, token = table
     client = app.test_client()
     url, who = f"/api/games/{g['id']}/commands", bearer(player["player_token"])
-    real, offset = store_module.time.time, [0.0]
-    monkeypatch.setattr(store_module.time, "time", lambda: real() + offset[0])
+    real, offset = games_module.time.time, [0.0]
+    monkeypatch.setattr(games_module.time, "time", lambda: real() + offset[0])
     first = client.post(url, json={"type": "move_token", "token_id": token, "x": 2, "y": 1, "cid": "old-1"},
                         headers=who).json
     offset[0] = 3590.0  # another command sweeps: old-1 is not an hour old yet, and stays

@@ -292,7 +292,8 @@ from webapp.patching import patch
 patch()
 import gevent, time
 from gevent import monkey
-from webapp.storage.store import Store, off_loop
+from webapp.storage.durable import off_loop
+from webapp.storage.store import Store
 from webapp.game.model import Event
 
 native_sleep = monkey.get_original("time", "sleep")

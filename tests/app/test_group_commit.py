@@ -22,7 +22,8 @@ from socketio import packet
 from webapp.live import lanes
 from webapp.live.lanes import Job, Lane
 from webapp.live.hub import COMMAND_QUEUED
-from webapp.storage.store import DB_NAME, Store, WalSync, WriteFailed
+from webapp.storage.durable import WalSync
+from webapp.storage.store import DB_NAME, Store, WriteFailed
 from webapp.game.model import GM, Rejected
 
 

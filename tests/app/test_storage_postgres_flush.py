@@ -1,4 +1,4 @@
-"""A PostgreSQL append in two steps (#38, webapp/storage/store.py ``PgFlush``): committed asynchronously by
+"""A PostgreSQL append in two steps (#38, webapp/storage/durable.py ``PgFlush``): committed asynchronously by
 ``begin_append`` (sent there, its answer read by ``finish``; every other session sees it then: the screens may be shown it), on the server's disk once
 ``durable()`` returned (the server's WAL flushed past its commit), whatever becomes of the flush connection.
 A real PostgreSQL (the ``pg_url`` fixture: a throwaway cluster, bench/pgcluster.py)."""
@@ -11,7 +11,8 @@ import psycopg
 import pytest
 
 from webapp.game.model import Event
-from webapp.storage.store import Applied, Conflict, GameRecord, PgFlush, Store, WriteFailed
+from webapp.storage.durable import PgFlush
+from webapp.storage.store import Applied, Conflict, GameRecord, Store, WriteFailed
 
 
 def lsn(text: str) -> int:

@@ -97,7 +97,7 @@ def test_an_answer_lost_with_the_connection_is_a_write_failure(store):
 
 
 def test_nothing_is_flushed_for_an_append_before_its_answer_said_committed(store, monkeypatch):
-    from webapp.storage.store import PgFlush
+    from webapp.storage.durable import PgFlush
 
     calls = []
     monkeypatch.setattr(PgFlush, "__call__", lambda self, *a: calls.append(a))

@@ -1,4 +1,4 @@
-"""The store's write and its fsync beside other work (``Store.begin_append``, webapp/storage/store.py), as
+"""The store's write and its fsync beside other work (``Store.begin_append``, storage/games.py and durable.py), as
 `tacmap serve` runs it in a process patched by gevent: the append is committed at once (SQLite's
 ``synchronous=NORMAL``: no wait for the disk; a fresh connection, as after a ``kill -9``, reads it), the
 fsync of the WAL runs on the writer thread while the loop goes on, and ``durable()`` (what the hub waits for
@@ -22,7 +22,8 @@ from webapp.patching import patch
 patch()
 import gevent
 from webapp.game.model import Event
-from webapp.storage.store import GameRecord, Store, WalSync
+from webapp.storage.durable import WalSync
+from webapp.storage.store import GameRecord, Store
 
 path = sys.argv[2] + "/t.sqlite3"
 store = Store(path)
@@ -91,10 +92,10 @@ def test_the_wal_is_copied_into_the_database_file_by_the_syncer_not_by_a_commit(
     """The store's connection never checkpoints (its commits run on the loop: a checkpoint's fsyncs would hold
     every table); ``WalSync`` does, every ``CHECKPOINT_EVERY`` fsyncs, on a connection of its own."""
     from webapp.game.model import Event
-    from webapp.storage import store as store_module
+    from webapp.storage import durable
     from webapp.storage.store import GameRecord, Store
 
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 5)
+    monkeypatch.setattr(durable, "CHECKPOINT_EVERY", 5)
     path = tmp_path / "t.sqlite3"
     store = Store(path)
     assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
@@ -102,8 +103,8 @@ def test_the_wal_is_copied_into_the_database_file_by_the_syncer_not_by_a_commit(
     store._wal.checkpoint()  # what opening the data folder wrote (the schema, the game), in the file already
     store._wal._calls = 0
     checkpoints = []
-    real = store_module.WalSync.checkpoint
-    monkeypatch.setattr(store_module.WalSync, "checkpoint", lambda self: checkpoints.append(1) or real(self))
+    real = durable.WalSync.checkpoint
+    monkeypatch.setattr(durable.WalSync, "checkpoint", lambda self: checkpoints.append(1) or real(self))
     size = path.stat().st_size
     for i in range(4):
         store.append("0000abcd", i, [Event("note", {"text": "x" * 3000})])

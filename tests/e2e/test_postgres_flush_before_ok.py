@@ -2,7 +2,7 @@
 
 `tacmap serve --database` commits a move asynchronously (PostgreSQL's ``synchronous_commit = off`` for that
 transaction), sends the other screens the update at once, and holds its sender's "ok" until a flush of the
-server's WAL past that commit returned (webapp/storage/store.py ``PgFlush``, on a connection of its own named
+server's WAL past that commit returned (webapp/storage/durable.py ``PgFlush``, on a connection of its own named
 ``tacmap-flush``). Here a real server on a real PostgreSQL: the database backend that serves the flush connection
 is stopped (SIGSTOP), a move is sent, the table screen is shown it, and its sender hears nothing; once the
 backend runs again the "ok" comes, and the server's WAL is flushed past the move's commit.

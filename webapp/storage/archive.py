@@ -44,7 +44,9 @@ from pathlib import Path, PurePosixPath
 from ..game import text
 from ..game.model import Game
 from . import private
-from .store import DB_NAME, FILES_TABLE, DamagedLog, Store, is_game_id
+from .files import FILES_TABLE
+from .games import DamagedLog, is_game_id, load_game
+from .store import DB_NAME, Store
 
 FORMAT = "tacmap-game"
 VERSION = 1
@@ -83,13 +85,9 @@ def _unplain(value):
     return value
 
 
-def _tables(db) -> dict[str, list[str]]:
-    return db.tables()
-
-
 def _game_tables(db) -> dict[str, list[str]]:
     """The tables of one game's rows; the files table (PostgreSQL) is exported as files, as a data folder's are."""
-    return {t: cols for t, cols in _tables(db).items() if "game_id" in cols and t != FILES_TABLE}
+    return {t: cols for t, cols in db.tables().items() if "game_id" in cols and t != FILES_TABLE}
 
 
 def open_store(data_dir: Path, database: str | None = None) -> Store:
@@ -123,25 +121,20 @@ def export_game(data_dir: Path, game_id: str, dest: Path, database: str | None =
     data_dir = Path(data_dir)
     store = open_store(data_dir, database)
     try:
-        db = store._db
-        with store._lock:
-            db.begin_read()  # one read transaction: every table as of one moment
-            try:
-                row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None:
-                    raise ArchiveError(f"there is no game {game_id!r} in {data_dir} (`tacmap list` shows them)")
-                columns = [d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description]
-                record = dict(zip(columns, row))
-                tables = {}
-                for table, cols in _game_tables(db).items():
-                    rows = db.execute(f'SELECT * FROM "{table}" WHERE game_id = ?', (game_id,)).fetchall()
-                    tables[table] = [{c: _plain(v) for c, v in zip(cols, r)} for r in rows]
-                kept = {}  # PostgreSQL: the game's files from the database (this data folder may lack some)
-                if store.keeps_files:
-                    kept = {path: bytes(data) for path, data in db.execute(
-                        "SELECT path, data FROM files WHERE game_id = ? ORDER BY path", (game_id,)).fetchall()}
-            finally:
-                db.rollback()
+        with store.reading() as db:  # one read transaction: every table as of one moment
+            row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise ArchiveError(f"there is no game {game_id!r} in {data_dir} (`tacmap list` shows them)")
+            columns = [d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description]
+            record = dict(zip(columns, row))
+            tables = {}
+            for table, cols in _game_tables(db).items():
+                rows = db.execute(f'SELECT * FROM "{table}" WHERE game_id = ?', (game_id,)).fetchall()
+                tables[table] = [{c: _plain(v) for c, v in zip(cols, r)} for r in rows]
+            kept = {}  # PostgreSQL: the game's files from the database (this data folder may lack some)
+            if store.keeps_files:
+                kept = {path: bytes(data) for path, data in db.execute(
+                    "SELECT path, data FROM files WHERE game_id = ? ORDER BY path", (game_id,)).fetchall()}
     finally:
         store.close()
     files = [(data, {"path": rel, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
@@ -334,8 +327,6 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> Game:
     """The log in the file must be whole and replay, and hold only text the table accepts (the same rules
     as a command's: no control, direction or invisible characters in a name); a damaged one stays out
     (repair it where it is). The game as the log alone makes it."""
-    from .store import load_game
-
     for r in tables["events"]:
         if not (isinstance(r.get("seq"), int) and isinstance(r.get("type"), str) and isinstance(r.get("data"), str)):
             raise ArchiveError(f"{path} is damaged: its log holds a row that is not an event "
@@ -349,12 +340,10 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> Game:
                                "nothing was imported") from None
         if why:
             raise ArchiveError(f"{path}: the log's event {r['seq']} holds a text that {why}; nothing was imported")
-    scratch = Store(":memory:")
+    scratch = None
     try:
-        scratch._db.execute("PRAGMA foreign_keys=OFF")  # the log alone, without its game's row
-        scratch._db.executemany(
-            "INSERT INTO events (game_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, r.get("seq"), r.get("type"), r.get("data"), r.get("created_at") or 0) for r in events])
+        scratch = Store.of_log(game_id, [(r.get("seq"), r.get("type"), r.get("data"), r.get("created_at") or 0)
+                                         for r in events])
         game = load_game(scratch, game_id)
     except DamagedLog as exc:
         raise ArchiveError(f"{path} holds a damaged log (seq {exc.seq}: {exc.reason}); nothing was imported. "
@@ -362,7 +351,8 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> Game:
     except sqlite3.Error as exc:
         raise ArchiveError(f"{path} is damaged: its log cannot be stored ({exc}); nothing was imported") from None
     finally:
-        scratch.close()
+        if scratch is not None:
+            scratch.close()
     named = [("the game", game.name), *(("a token", t.name) for t in game.tokens.values()),
              *(("a player", p.name) for p in game.players.values()),
              *(("a character", c.name) for c in game.characters.values()),
@@ -415,8 +405,7 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
     private.make_dir(data_dir)
     store = open_store(data_dir, database)
     try:
-        db = store._db
-        here = _tables(db)
+        here = store.tables()
         if "games" in tables:
             raise ArchiveError(f"{path} is damaged: the game's record belongs in its manifest; nothing was imported")
         for table, rows in [("games", [record]), *tables.items()]:
@@ -434,10 +423,10 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
         game_id = old_id
         if new_id:
             game_id = secrets.token_hex(4)
-            while db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+            while store.game(game_id) is not None:
                 game_id = secrets.token_hex(4)
             new_keys = True
-        elif db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+        elif store.game(game_id) is not None:
             raise ArchiveError(f"game {game_id} ({record.get('name')!r}) is here already; nothing was imported. "
                                "Import it with --new-id to keep both.")
         record["id"] = game.id = game_id
@@ -445,11 +434,10 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
             record["gm_key"], record["screen_key"] = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
             record["join_code"] = ""
             notes.append("new GM and table-screen keys and join code: the old links do not open this copy")
-        if not record.get("join_code") or db.execute(
-                "SELECT 1 FROM games WHERE join_code = ?", (record["join_code"],)).fetchone():
+        if not record.get("join_code") or store.game_by_join_code(record["join_code"]) is not None:
             if record.get("join_code"):
                 notes.append(f"the join code {record['join_code']} is taken here: the game has a new one")
-            record["join_code"] = _free_join_code(db)
+            record["join_code"] = _free_join_code(store)
         # the files go to a folder of our own first, then into place with the rows' commit
         staging = Path(tempfile.mkdtemp(prefix=".import-", dir=data_dir))
         moved: list[Path] = []
@@ -461,9 +449,8 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
                     private.make_dir(target.parent)
                     if _copy(z, info, target) != digest:
                         raise ArchiveError(f"{path} changed while it was imported; nothing was imported")
-            with store._lock:
-                db.begin()
-                try:
+            try:
+                with store.transaction() as db:  # the rows and the files' move: all of it, or nothing
                     _insert(db, "games", [record])
                     for table in ["events", *sorted(t for t in tables if t != "events")]:
                         _insert(db, table, [{**r, "game_id": game_id} for r in tables[table]])
@@ -484,13 +471,11 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
                         private.make_dir(final.parent)
                         os.replace(kind / game_id, final)
                         moved.append(final)
-                    db.commit()
-                except BaseException:
-                    db.rollback()
-                    for final in moved:
-                        shutil.rmtree(final, ignore_errors=True)
-                    raise
-        except db.errors as exc:
+            except BaseException:  # (rolled back): the folders moved in go again
+                for final in moved:
+                    shutil.rmtree(final, ignore_errors=True)
+                raise
+        except store.errors as exc:
             raise ArchiveError(f"{path} could not be stored ({exc}); nothing was imported") from None
         except (OSError, zipfile.BadZipFile) as exc:
             raise ArchiveError(f"the game's files could not be written ({exc}); nothing was imported") from None
@@ -509,10 +494,10 @@ def _insert(db, table: str, rows: list[dict]) -> None:
                    [row[c] for c in cols])
 
 
-def _free_join_code(db) -> str:
+def _free_join_code(store: Store) -> str:
     while True:
         code = "".join(secrets.choice(JOIN_ALPHABET) for _ in range(6))
-        if not db.execute("SELECT 1 FROM games WHERE join_code = ?", (code,)).fetchone():
+        if store.game_by_join_code(code) is None:
             return code
 
 
@@ -554,7 +539,7 @@ def backup(data_dir: Path, dest: Path) -> dict:
         copy = Store(tmp / DB_NAME)  # the same checks as at start: a copy that would not start is no backup
         try:
             games = len(copy.games())
-            events = copy._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            events = copy.read_rows("SELECT COUNT(*) FROM events")[0][0]
         finally:
             copy.close()
         if dest.exists():
@@ -576,8 +561,6 @@ def repair(data_dir: Path, game_id: str, database: str | None = None) -> dict | 
     """Cut a damaged log back to the last event before the damage; what is cut goes to a file in
     ``<data>/repairs/``. None when the log is whole. Run it with the server stopped: a server that still
     holds the game in memory would go on from the events cut away."""
-    from .store import load_game
-
     data_dir = Path(data_dir)
     store = open_store(data_dir, database)
     try:
@@ -590,8 +573,7 @@ def repair(data_dir: Path, game_id: str, database: str | None = None) -> dict | 
         except DamagedLog as exc:
             seq = exc.seq
             reason = exc.reason
-        db = store._db
-        with store._lock:
+        with store.transaction() as db:  # what is cut is read, kept in a file, then deleted: all in one
             rows = db.execute("SELECT seq, type, data, created_at FROM events WHERE game_id = ? AND seq >= ? "
                               "ORDER BY seq", (game_id, seq)).fetchall()
             folder = data_dir / "repairs"
@@ -602,15 +584,9 @@ def repair(data_dir: Path, game_id: str, database: str | None = None) -> dict | 
                     f.write(json.dumps({"seq": s, "type": t, "data": d, "created_at": c}) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
-            db.begin()
-            try:
-                db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game_id, seq))
-                db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq))
-                db.execute("DELETE FROM commands WHERE game_id = ? AND seq >= ?", (game_id, seq))
-                db.commit()
-            except BaseException:
-                db.rollback()
-                raise
+            db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game_id, seq))
+            db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq))
+            db.execute("DELETE FROM commands WHERE game_id = ? AND seq >= ?", (game_id, seq))
         load_game(store, game_id)  # it loads now
         return {"seq": seq, "reason": reason, "cut": len(rows), "kept": str(kept)}
     finally:

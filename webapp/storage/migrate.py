@@ -15,9 +15,11 @@ import sqlite3
 from pathlib import Path
 
 from . import private, sql
-from .store import DB_NAME, FILES_TABLE, SESSIONS_SCHEMA, DataError, Store, is_game_id
+from .files import FILES_TABLE
+from .games import is_game_id
+from .sessions import SESSIONS_FILE, SESSIONS_SCHEMA, open_sessions_file
+from .store import DB_NAME, DataError, Store
 
-SESSIONS_DB = "sessions.sqlite3"  # beside the SQLite log (webapp/web/sessions.py)
 BATCH = 1000
 
 
@@ -39,17 +41,13 @@ def _open(target: str, make: bool) -> Store:
     return Store(folder / DB_NAME)
 
 
-def _sessions(target: str, store: Store):
-    """The database holding the sessions table: the store's own on PostgreSQL, the data folder's sessions file on
-    SQLite (None where a source has none)."""
+def _sessions_file(target: str, store: Store):
+    """The data folder's sessions file, opened (the caller closes it); None on PostgreSQL, where the sessions table
+    is the store's own (made here when missing)."""
     if sql.is_url(target):
-        store._db.create(SESSIONS_SCHEMA)
-        return store._db, False
-    path = Path(target) / SESSIONS_DB
-    private.sqlite_file(path)
-    db = sql.connect_sqlite(path)
-    db.create(SESSIONS_SCHEMA)
-    return db, True
+        store.create_tables(SESSIONS_SCHEMA)
+        return None
+    return open_sessions_file(Path(target))
 
 
 def _order(tables: dict[str, list[str]]) -> list[str]:
@@ -129,56 +127,50 @@ def _migrate(source: str, dest: str, src: Store, dst: Store) -> dict:
     if have:
         raise MigrateError(f"{_where(dest)} holds {len(have)} games already: migrate into an empty one (to add "
                            "single games, use `tacmap export` and `tacmap import`)")
-    src_tables, dst_tables = src._db.tables(), dst._db.tables()
+    src_tables, dst_tables = src.tables(), dst.tables()
     missing = sorted(set(src_tables) - set(dst_tables) - {"sessions", FILES_TABLE})
     if missing:
         raise MigrateError(f"{_where(source)} has tables {', '.join(missing)} that {_where(dest)} lacks (made by a "
                            "newer tacmap?): migrate with the same version on both sides")
     counts: dict[str, int] = {}
-    sessions_src, sessions_src_own = (None, False)
-    if sql.is_url(source) or (Path(source) / SESSIONS_DB).is_file():
-        sessions_src, sessions_src_own = _sessions(source, src)
-    sessions_dst, sessions_dst_own = _sessions(dest, dst)
-    db = dst._db
+    # the sessions: a data folder's own file (opened here), or the store's table on PostgreSQL (None)
+    sessions_src_file = None
+    copy_sessions = sql.is_url(source) or (Path(source) / SESSIONS_FILE).is_file()
+    if copy_sessions:
+        sessions_src_file = _sessions_file(source, src)
+    sessions_dst_file = _sessions_file(dest, dst)
     try:
-        with src._lock, dst._lock:
-            src._db.begin_read()
+        with src.reading() as read, dst.transaction() as db:  # all of it, or nothing
             try:
-                db.begin()
-                try:
-                    for table in _order(src_tables):
-                        if table in ("sessions", FILES_TABLE):
-                            continue  # below, from wherever the source keeps them
-                        if table == "settings" and not sql.is_url(dest):
-                            continue  # a data folder's secret is its own file (secret_key)
-                        columns = [c for c in src_tables[table] if c in dst_tables[table]]
-                        if table == "settings":  # a secret made by a server started on the empty database
-                            db.execute('DELETE FROM "settings"')
-                        counts[table] = _copy_table(src._db, db, table, columns)
-                    if sql.is_url(dest):
-                        counts["files"] = _files_into(db, Path(source), [g.id for g in src.games()])
-                    else:
-                        counts["files"] = _files_out_of(src._db, Path(dest))
-                    if sessions_src is not None:
-                        if sessions_dst_own:
-                            sessions_dst.begin()
-                        counts["sessions"] = _copy_table(sessions_src, sessions_dst, "sessions",
-                                                         ["id", "data", "expires"])
-                        if sessions_dst_own:
-                            sessions_dst.commit()
-                    db.commit()
-                except BaseException:
-                    db.rollback()
-                    if sessions_dst_own:
-                        sessions_dst.rollback()
-                    raise
-            finally:
-                src._db.rollback()
-    except (sqlite3.Error, *db.errors) as exc:
+                for table in _order(src_tables):
+                    if table in ("sessions", FILES_TABLE):
+                        continue  # below, from wherever the source keeps them
+                    if table == "settings" and not sql.is_url(dest):
+                        continue  # a data folder's secret is its own file (secret_key)
+                    columns = [c for c in src_tables[table] if c in dst_tables[table]]
+                    if table == "settings":  # a secret made by a server started on the empty database
+                        db.execute('DELETE FROM "settings"')
+                    counts[table] = _copy_table(read, db, table, columns)
+                if sql.is_url(dest):
+                    counts["files"] = _files_into(db, Path(source), [g.id for g in src.games()])
+                else:
+                    counts["files"] = _files_out_of(read, Path(dest))
+                if copy_sessions:
+                    if sessions_dst_file is not None:
+                        sessions_dst_file.begin()
+                    counts["sessions"] = _copy_table(sessions_src_file or read, sessions_dst_file or db, "sessions",
+                                                     ["id", "data", "expires"])
+                    if sessions_dst_file is not None:
+                        sessions_dst_file.commit()
+            except BaseException:
+                if sessions_dst_file is not None:
+                    sessions_dst_file.rollback()
+                raise
+    except (sqlite3.Error, *dst.errors) as exc:
         raise MigrateError(f"the copy into {_where(dest)} failed ({str(exc).strip()}): nothing was written") from None
     finally:
-        if sessions_src_own:
-            sessions_src.close()
-        if sessions_dst_own:
-            sessions_dst.close()
+        if sessions_src_file is not None:
+            sessions_src_file.close()
+        if sessions_dst_file is not None:
+            sessions_dst_file.close()
     return counts

@@ -1,10 +1,10 @@
-"""Map pictures on disk and map imports: the I/O around ``maps`` (pure) and ``uvtt`` (pure).
+"""Map pictures on disk: the file I/O and the checks around ``maps`` (pure) and ``uvtt`` (pure).
 
 A picture is stored once per game under its content's hash,
 ``<data dir>/pictures/<game id>/<sha256>.<ext>``; the log holds only that name.
-An upload or an import writes the picture first and commits its events after;
-if the commit is refused, a file this upload created is removed again, so
-nothing half-imported remains (no event, no file).
+An upload or an import writes the picture here first and commits its events after
+(webapp/live/uploads.py); if the commit is refused, a file this upload created is
+removed again (``forget``), so nothing half-imported remains (no event, no file).
 
 Decoding a picture takes its pixels in memory (up to ``uvtt.MAX_PICTURE_PIXELS``, ~4 bytes each): at most
 ``DECODES_AT_ONCE`` run at once in the process (uploads, imports and the fog's painted-out copies alike);
@@ -35,7 +35,6 @@ from ..game.text import N_
 from . import private
 
 if TYPE_CHECKING:
-    from ..live.hub import Hub
     from ..game.model import Actor, Game
     from .store import Store
 
@@ -69,14 +68,6 @@ def decoding():
         yield
     finally:
         _DECODES.release()
-
-
-class NotImported(Rejected):
-    """A Universal VTT file refused; ``reason``: the UvttError, for the web layer to say in the sender's language."""
-
-    def __init__(self, reason: uvtt.UvttError) -> None:
-        super().__init__(N_("not imported: %(reason)s"), reason=reason)  # (said in the reader's language too)
-        self.reason = reason
 
 
 def checked(data: bytes, where: str = "file") -> uvtt.Picture:
@@ -282,93 +273,9 @@ def may_fetch(game: "Game", actor: "Actor", name: str) -> bool:
     return pictures.get(game.active_map) == name or handouts.may_fetch(game, actor, name)
 
 
-def _commit_with_file(hub: "Hub", game_id: str, picture: uvtt.Picture | None, decide):
-    """Store the picture, then commit; a refused commit leaves no file behind that it created."""
-    data_dir = hub.app.config["DATA_DIR"]
-    path, created = (store(data_dir, game_id, picture, hub.store) if picture else (None, False))
-    try:
-        return hub.commit(game_id, decide)
-    except BaseException:
-        if created:
-            forget(data_dir, game_id, path, hub.store)
-        raise
-
-
 def map_name(filename: str | None) -> str:
     """A map's name from its file's name: what the table's text rules refuse in a name is left out."""
     stem = Path(filename or "").stem
     stem = "".join(ch for ch in stem if text.problem(ch) is None)
     name = re.sub(r"[_\s]+", " ", stem).strip()[:40]
     return name or "Imported map"
-
-
-def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str) -> dict:
-    """Import a Universal VTT file as a new map and show it to everyone.
-
-    Returns ``{"map_id", "walls", "doors", "seq"}``; Rejected names what is wrong.
-    """
-    if actor.role != "gm":
-        raise Rejected(N_("only the GM can import maps"))
-    if hub.store.game(game_id) is None:
-        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
-    try:
-        with decoding():
-            parsed = uvtt.parse(raw)
-    except uvtt.UvttError as exc:
-        raise NotImported(exc) from None
-    picture = picture_record(parsed.picture) if parsed.picture else None
-    done = _commit_with_file(hub, game_id, parsed.picture, lambda game: maps.imported(
-        game, name, parsed.board, picture, parsed.pixels_per_grid, parsed.lights, parsed.ambient))
-    made = done.events[0].data
-    return {"map_id": made["map_id"], "name": made["name"], "walls": parsed.walls, "doors": parsed.doors,
-            "lights": len(parsed.lights), "ambient": parsed.ambient, "seq": done.seq}
-
-
-def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None, data: bytes) -> dict:
-    """A background picture for a map (None: the active one), fitted to the map's width."""
-    if actor.role != "gm":
-        raise Rejected(N_("only the GM can set a map's picture"))
-    if hub.store.game(game_id) is None:
-        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
-    picture = checked(data)
-    record = picture_record(picture)
-
-    def decide(game):
-        return [maps.picture_set(game, map_id, record)]
-
-    done = _commit_with_file(hub, game_id, picture, decide)
-    d = done.events[0].data
-    return {"map_id": d["map_id"], "picture": record, "align": d["align"], "seq": done.seq}
-
-
-def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, title: str, body: str) -> dict:
-    """A hand-out (a picture, checked as a map's, and/or a text, with a title), shown to nobody yet (#27)."""
-    if actor.role != "gm":
-        raise Rejected(N_("only the GM can make hand-outs"))
-    if hub.store.game(game_id) is None:
-        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
-    handouts.check_words(title, "title", handouts.MAX_TITLE, True)  # before any file is written
-    handouts.check_words(body, "text", handouts.MAX_BODY, False)
-    picture = checked(data) if data is not None else None
-    record = picture_record(picture) if picture else None
-    done = _commit_with_file(hub, game_id, picture, lambda game: [handouts.handout_added(game, title, body, record)])
-    return {"handout_id": done.events[0].data["handout"]["id"], "seq": done.seq}
-
-
-def add_token_picture(hub: "Hub", game_id: str, actor: "Actor", data: bytes, filename: str,
-                      token_id: str | None) -> dict:
-    """A token picture (the GM: for the library, or a token; a player: for one of their tokens), set on
-    ``token_id`` at once when given (#27)."""
-    if actor.role not in ("gm", "player"):
-        raise Rejected(N_("the table screen only shows the map"))
-    if hub.store.game(game_id) is None:
-        raise Rejected(N_("no game %(id)s"), id=repr(game_id))
-    if actor.role == "player" and not token_id:
-        raise Rejected(N_("token_id: name one of your tokens for the picture"))
-    picture = checked(data)
-    label = map_name(filename) if filename else "Picture"
-    label = "Picture" if label == "Imported map" else label
-    done = _commit_with_file(hub, game_id, picture, lambda game: handouts.picture_added(
-        game, actor, picture_record(picture), label, token_id))
-    out = {"picture_id": done.events[0].data["picture"]["id"], "seq": done.seq}
-    return out | ({"token_id": token_id} if token_id else {})

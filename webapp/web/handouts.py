@@ -18,6 +18,7 @@ from ..game import uvtt
 from ..game.model import Rejected
 from ..storage import pictures
 from . import hub
+from ..live import uploads
 from ..live.language import refusal_text as refusal
 from .game import _seat
 from .maps import UPLOAD_SLACK, busy, refused, uploaded_file
@@ -46,7 +47,7 @@ def new_handout(game_id: str, actor) -> tuple:
         if not data and not filename:
             data = None  # a form's file field left empty: a text hand-out
     try:
-        done = pictures.add_handout(hub(), game_id, actor, data, _form_text("title"), _form_text("text"))
+        done = uploads.add_handout(hub(), game_id, actor, data, _form_text("title"), _form_text("text"))
     except Rejected as exc:
         abort(422, refusal(exc))
     return jsonify(done), 201
@@ -58,8 +59,8 @@ def new_picture(game_id: str, actor) -> tuple:
         abort(403, _("only the GM, or a player for their own token, can upload token pictures"))
     data, filename = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
-        done = pictures.add_token_picture(hub(), game_id, actor, data, filename,
-                                          (request.form.get("token_id") or "").strip() or None)
+        done = uploads.add_token_picture(hub(), game_id, actor, data, filename,
+                                         (request.form.get("token_id") or "").strip() or None)
     except Rejected as exc:
         abort(422, refusal(exc))
     return jsonify(done), 201

@@ -20,6 +20,7 @@ from ..storage import pictures
 from ..game import uvtt
 from ..game.model import Rejected
 from . import hub, remembered_key
+from ..live import uploads
 from ..live.language import refusal_text as refusal
 
 bp = Blueprint("maps", __name__)
@@ -79,7 +80,7 @@ def import_map(game_id: str, actor) -> tuple:
     data, filename = uploaded_file(uvtt.MAX_FILE_BYTES)
     name = (request.form.get("name") or "").strip() or pictures.map_name(filename)
     try:
-        done = pictures.import_uvtt(hub(), game_id, actor, data, name[:40])
+        done = uploads.import_uvtt(hub(), game_id, actor, data, name[:40])
     except Rejected as exc:  # (not imported: the file's reason in the sender's language too)
         abort(422, refusal(exc))
     return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],
@@ -91,7 +92,7 @@ def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
         abort(403, _("only the GM can set a map's picture"))
     data, _ = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
-        done = pictures.upload_picture(hub(), game_id, actor, map_id or None, data)
+        done = uploads.upload_picture(hub(), game_id, actor, map_id or None, data)
     except Rejected as exc:
         abort(422, refusal(exc))
     return jsonify(done), 200
