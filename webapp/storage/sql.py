@@ -6,15 +6,16 @@ PostgreSQL side turns them into psycopg's ``%s``. Table definitions are written 
 (``TEXT``, ``INTEGER``, ``REAL``, ``BLOB``); ``Database.create`` maps the types PostgreSQL names differently.
 Upserts use ``INSERT ... ON CONFLICT (...) DO UPDATE SET col = excluded.col`` (both databases, same words).
 
-To add a table: put its ``CREATE TABLE IF NOT EXISTS`` in store.SCHEMA (or your own module's schema, run through
-``db.create``); to add a method: ``with self._lock: row = self._db.execute("SELECT ... WHERE x = ?", (x,))``,
-and a write that must be durable before an answer goes in ``self._transaction(write)`` (store.py). Nothing
-else is needed for it to work on both.
+To add a table: put its ``CREATE TABLE IF NOT EXISTS`` in the schema of the store part it belongs to
+(``games.GAMES_SCHEMA``, ``room.ROOM_SCHEMA``, ``files.FILES_SCHEMA``: ``store.SCHEMA`` joins them), or your own
+module's schema, run through ``db.create``; to add a method to a part: ``with self._lock: row =
+self._db.execute("SELECT ... WHERE x = ?", (x,))``, and a write that must be durable before an answer goes in
+``self._transaction(write)`` (connection.py). Nothing else is needed for it to work on both.
 
 Where the work runs under ``tacmap serve`` (gevent, the standard library patched):
 - SQLite's calls block their thread: a game's append is committed on the loop without waiting for the disk
   (``synchronous=NORMAL``: microseconds to a fraction of a millisecond), and the fsync of the WAL that its
-  "ok" waits for runs on one native thread of gevent's (``store.WalSync``, ``store.off_loop``), as every other
+  "ok" waits for runs on one native thread of gevent's (``durable.WalSync``, ``durable.off_loop``), as every other
   write does with its fsync; reads on the loop (a local file, microseconds).
 - psycopg 3 waits for the server in Python (``psycopg.waiting``) when gevent has patched ``select``, so a read
   lets every other greenlet run while it waits (psycopg checks for gevent when it is imported: here, after the
@@ -22,9 +23,9 @@ Where the work runs under ``tacmap serve`` (gevent, the standard library patched
   transaction: no wait for the server's disk), sent without waiting for the answer (``batch(later=True)``, by a
   native thread of its own: ``Sender``; the hub draws the update meanwhile; ``settle`` reads the answer, and so
   does any other use of the connection first), and the flush of the server's WAL that its "ok" waits for runs
-  on the writer thread on a connection of its own (``store.PgFlush``), by libpq's blocking call
+  on the writer thread on a connection of its own (``durable.PgFlush``), by libpq's blocking call
   (``execute_blocking``: no Python wait there); every other write runs on the writer thread with a synchronous
-  commit (``store.off_loop``).
+  commit (``durable.off_loop``).
 """
 
 from __future__ import annotations

@@ -90,7 +90,7 @@ def import_map(game_id: str, actor) -> tuple:
 def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
     if actor.role != "gm":
         abort(403, _("only the GM can set a map's picture"))
-    data, _ = uploaded_file(uvtt.MAX_PICTURE_BYTES)
+    data, _filename = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
         done = uploads.upload_picture(hub(), game_id, actor, map_id or None, data)
     except Rejected as exc:
