@@ -25,6 +25,7 @@ from rules.system import NO_DEFENSE, AttackRequest, AttackResult, BaseSystem, Ru
 
 from . import characters, fog, text, zonelayout
 from .combat import aim_squares, combatant, not_automated, position_of, rules_call, rules_words, settings_of
+from .feature import Feature
 from .model import Actor, Event, Rejected
 from .text import N_
 from rules.text import joined, say, say_n
@@ -589,6 +590,11 @@ def evolve(game: "Game", event: Event, log) -> None:
     log(ruled(say("{name}'s area attack hits: {names}", name=who, names=names) if d["result"]["hit"] else
               say("{name}'s area attack goes off: {names}", name=who, names=names)), "all",
         {"attack": told, "card": seen})
+
+
+#: a preview is a question the hub answers (nothing stored); what follows an attack (Soak, a reroll) says so itself
+FEATURE = Feature("attacks", COMMANDS, decide={Attack: decide, ChooseDefense: decide}, dice=True, events=EVENTS,
+                  evolve=evolve)
 
 
 def _card(game: "Game", d: dict) -> dict:
