@@ -1,6 +1,6 @@
 """What each audience may see of a game: its log lines, its fog, and the whole state the JSON API sends.
 
-Above the feature modules (fog, combat, attacks, characters, maps, templates),
+Above the feature modules (fog, combat, defenses, characters, maps, templates),
 each of which knows what of its own part an audience may see; this puts
 them together. The GM sees everything; a player and the table screen only
 what :mod:`fog` lets them, and never a line naming a token they cannot see.
@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from collections.abc import Callable, Iterator
 
-from . import attacks, characters, combat, fog, handouts, maps, reroll, screenview, soak, templates
+from . import characters, combat, defenses, fog, handouts, maps, reroll, screenview, soak, templates
 from .model import Actor, Game, LogEntry
 from . import lighting
 
@@ -140,7 +140,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         **({"maps": maps.summary(game), "gm_view": game.gm_view} if actor.role == "gm" else {}),
         "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                        "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
-        "pending_defense": attacks.pending_view(game, actor),
+        "pending_defense": defenses.pending_view(game, actor),
         "pending_soak": soak.pending_view(game, actor),
         "pending_reroll": reroll.pending_view(game, actor),
         "fog": fog_state(game, actor),

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 import rules
 from rules.dice import DiceSource
 
-from . import attacks, characters, fog, soak
+from . import aiming, attacks, characters, fog, soak
 from .combat import rules_call
 from .feature import Feature, Follows
 from .model import Actor, Event, Rejected
@@ -105,7 +105,7 @@ def decide(game: "Game", cmd: BennyReroll, actor: Actor, dice: DiceSource) -> li
     try:
         if game.combat and offer.get("fight_state") is not None:
             game.combat["state"] = offer["fight_state"]
-        p = attacks.plan(game, attack, sender)
+        p = aiming.plan(game, attack, sender)
     finally:
         if game.combat:
             game.combat["state"] = saved

@@ -17,8 +17,8 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import (attacks, audience, characters, combat, describe, editor, fog, handouts, maps, reroll, screenview,
-                    soak, templates, uvtt)
+from ..game import (aiming, audience, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
+                    screenview, soak, templates, uvtt)
 from ..game.model import Actor, Game, LogEntry
 from ..game import lighting
 from . import drawing, language, token_svg
@@ -164,8 +164,8 @@ def context(game: Game, actor: Actor, online: set[str] | None = None, extra: Map
 
 def _area_templates(c: Lazy) -> list:
     game, system = c.game, c["system"]
-    return language.words(attacks.area_templates(system)) or (
-        # on a zone map a laid template covers a zone: an area weapon fires at it (attacks._zone_template)
+    return language.words(aiming.area_templates(system)) or (
+        # on a zone map a laid template covers a zone: an area weapon fires at it (aiming._zone_template)
         [{"key": "zone", "label": gettext("an area weapon at the template's zone"), "shape": "zone"}]
         if game.zones is not None and system.board == "zones" else [])
 
@@ -217,7 +217,7 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "settings": lambda c: combat.settings_of(c.game) if c.actor.role == "gm" else {},
     "templates_view": lambda c: templates.view(c.game, c.actor),
     "area_templates": _area_templates,
-    "pending": lambda c: language.words(attacks.pending_view(c.game, c.actor)),  # the defenses in the reader's words
+    "pending": lambda c: language.words(defenses.pending_view(c.game, c.actor)),  # the defenses in the reader's words
     "soak_offers": lambda c: soak.pending_view(c.game, c.actor),
     "reroll_offer": lambda c: reroll.pending_view(c.game, c.actor),
     "last_attack": lambda c: last_attack(c.game, c.actor),
