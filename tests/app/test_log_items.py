@@ -1,4 +1,4 @@
-"""The log part renders each entry once (``render.log_items``): the bytes every audience gets are those the
+"""The log part renders each entry once (``logcard.log_item``): the bytes every audience gets are those the
 whole loop gave, a move renders its own line only, and what an audience may not read never reaches it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 import pytest
 
 from webapp import create_app
-from webapp.live import render
+from webapp.live import logcard, render
 from webapp.game.model import GM, Actor, LogEntry
 
 from test_live import connect
@@ -101,9 +101,9 @@ def test_a_move_renders_its_own_line_only_for_every_audience(app, hub, game, mon
         assert gm_live.emit("command", {"type": "move_token", "token_id": game["token"], "x": 2 + i % 2, "y": 1},
                             callback=True)["ok"]
     gm_live.get_received(), seat.get_received()
-    rendered: list[str] = []  # each entry rendered (render.log_item reads it for its reader first)
-    real = render.read_entry
-    monkeypatch.setattr(render, "read_entry", lambda entry, lang: rendered.append(entry.text) or real(entry, lang))
+    rendered: list[str] = []  # each entry rendered (logcard.log_item reads it for its reader first)
+    real = logcard.read_entry
+    monkeypatch.setattr(logcard, "read_entry", lambda entry, lang: rendered.append(entry.text) or real(entry, lang))
     for x in (5, 6, 7):
         assert gm_live.emit("command", {"type": "move_token", "token_id": game["token"], "x": x, "y": 1},
                             callback=True)["ok"]
@@ -140,19 +140,19 @@ def test_after_an_undo_and_a_reload_the_log_is_what_a_fresh_render_gives(app, hu
     state = hub.game(game["id"])
     with app.test_request_context():
         warm = {a.role: render.fragments(state, a, {"log"}) for a in (GM, player_actor(game))}
-        render._log_items.clear()
+        logcard._log_items.clear()
         cold = {a.role: render.fragments(state, a, {"log"}) for a in (GM, player_actor(game))}
     assert warm == cold and "undid" in warm["player"]
 
 
 def test_the_cache_keeps_at_most_log_items_keep_entries(app, hub, game, monkeypatch):
-    monkeypatch.setattr(render, "LOG_ITEMS_KEEP", 5)
-    render._log_items.clear()
+    monkeypatch.setattr(logcard, "LOG_ITEMS_KEEP", 5)
+    logcard._log_items.clear()
     state = hub.game(game["id"])
     state.log += [LogEntry(seq=state.seq, text=f"line {i}") for i in range(12)]
     with app.test_request_context():
         html = render.fragments(state, GM, {"log"})
-    assert len(render._log_items) == 5 and "line 11" in html and "line 0" in html
-    kept = {entry.text for entry, _t, _h in render._log_items.values()}
+    assert len(logcard._log_items) == 5 and "line 11" in html and "line 0" in html
+    kept = {entry.text for entry, _t, _h in logcard._log_items.values()}
     # rendered newest first: the first rendered went first, the five oldest of the twenty shown stay
     assert kept == {e.text for e in state.log[-20:][:5]}

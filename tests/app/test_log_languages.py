@@ -11,7 +11,7 @@ import pytest
 
 from webapp.game import screenview
 from webapp.game.model import SCREEN, Game, LogEntry
-from webapp.live import render
+from webapp.live import logcard, render
 
 from test_live import connect
 
@@ -68,7 +68,7 @@ def test_an_attack_and_its_card_read_in_german_and_survive_a_reload(app, client,
     again = log_of(gm_page(client, fight, "de"))
     assert "Hero trifft Ogre" in again or "Hero verfehlt Ogre" in again
     with app.test_request_context(headers={"Accept-Language": "de"}):
-        card = render.last_attack(game, SCREEN)
+        card = logcard.last_attack(game, SCREEN)
     assert card["verdict"] in ("TREFFER", "VERFEHLT") and card["text"].startswith("Hero ")
 
 
@@ -81,7 +81,7 @@ def test_an_old_games_english_lines_still_render(app, client, hub, fight):
                              "detail": {"roll": {"text": "1d20[7] = 7"}, "by": "gm"}}]
     game = Game.from_dict(json.loads(json.dumps(snapshot)))
     with app.test_request_context(headers={"Accept-Language": "de"}):
-        html = "".join(render.log_item(app)(e) for e in game.log)
+        html = "".join(logcard.log_item(app)(e) for e in game.log)
     assert "Mira moved to (3, 4)" in html and "Mira rolled 1d20: 1d20[7] = 7" in html
     # and an old line kept in a live game beside the new ones
     live = hub.game(fight["id"])

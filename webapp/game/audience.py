@@ -1,6 +1,6 @@
 """What each audience may see of a game: its log lines, its fog, and the whole state the JSON API sends.
 
-Above the feature modules (fog, combat, attacks, characters, maps, templates),
+Above the feature modules (fog, combat, defenses, characters, maps, templates),
 each of which knows what of its own part an audience may see; this puts
 them together. The GM sees everything; a player and the table screen only
 what :mod:`fog` lets them, and never a line naming a token they cannot see.
@@ -12,9 +12,36 @@ import re
 from functools import lru_cache
 from collections.abc import Callable, Iterator
 
-from . import attacks, characters, combat, fog, handouts, maps, reroll, screenview, soak, templates
+from . import characters, combat, defenses, fog, handouts, maps, reroll, screenview, soak, templates
 from .model import Actor, Game, LogEntry
 from . import lighting
+
+#: who learns what a command did, by command type (every command of ``features.FEATURES`` has a row: the registry
+#: test, tests/unit/test_feature_registry.py). TABLE: it records events, which each audience reads as the fog and
+#: each log line's audience let it (below). VIEW: a question or a view, nothing recorded: answered to its sender's
+#: screens (a player's attack preview is echoed to the GM). ANONYMOUS: as TABLE, and its sender is named nowhere
+#: (``safety.ANONYMOUS``: not in an event, not in a line, not beside its command id).
+TABLE, VIEW, ANONYMOUS = "table", "view", "anonymous"
+COMMANDS: dict[str, str] = {
+    **dict.fromkeys(("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door"), TABLE),
+    **dict.fromkeys(("show_join", "remove_player", "merge_players", "allow_reclaim", "answer_seat", "undo"), TABLE),
+    **dict.fromkeys(("roll", "set_settings", "start_combat", "next_turn", "set_order", "end_combat", "act"), TABLE),
+    "reach": VIEW, "preview_attack": VIEW,
+    **dict.fromkeys(("attack", "choose_defense", "soak", "benny_reroll", "add_character", "update_sheet"), TABLE),
+    **dict.fromkeys(("place_template", "move_template", "remove_template"), TABLE),
+    **dict.fromkeys(("add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",
+                     "add_cover", "remove_cover", "resize_map", "add_zone", "update_zone", "remove_zone", "link_zones",
+                     "set_fog", "reveal_cells", "hide_cells"), TABLE),
+    **dict.fromkeys(("add_map", "rename_map", "remove_map", "activate_map", "view_map", "align_picture",
+                     "remove_picture"), TABLE),
+    **dict.fromkeys(("set_screen_touch", "set_screen_view", "calibrate_screen", "show_recap", "hide_recap"), TABLE),
+    **dict.fromkeys(("set_lighting", "add_light", "update_light", "remove_light"), TABLE),
+    **dict.fromkeys(("show_handout", "hide_handout", "remove_handout"), TABLE),
+    "x_card": ANONYMOUS, "resume_scene": TABLE,
+    # the keys: a password is an event (its line is the GM's); a new join code or screen key is the GM's answer alone
+    "set_gm_password": TABLE, "clear_gm_password": TABLE, "rotate_join_code": VIEW, "rotate_screen_key": VIEW,
+    "replay": VIEW, "replay_end": VIEW,
+}
 
 
 def log_for(game: Game, actor: Actor) -> list[LogEntry]:
@@ -114,7 +141,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         **({"maps": maps.summary(game), "gm_view": game.gm_view} if actor.role == "gm" else {}),
         "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                        "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
-        "pending_defense": attacks.pending_view(game, actor),
+        "pending_defense": defenses.pending_view(game, actor),
         "pending_soak": soak.pending_view(game, actor),
         "pending_reroll": reroll.pending_view(game, actor),
         "fog": fog_state(game, actor),

@@ -16,7 +16,8 @@ import rules
 from rules.system import RuleError, RuleNotImplemented
 
 from . import fog, text
-from .model import Character, Event, Rejected
+from .feature import Feature
+from .model import Character, Event, Rejected, bump_counter
 from rules.text import say
 from .text import N_, rules_words
 
@@ -188,11 +189,15 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.characters[character.id] = character
         token = game.tokens.get(character.token_id) if character.token_id else None
         log(say("{name} joined the cast", name=character.name), "gm" if token is not None and token.hidden else "all", None)
+        bump_counter(game, character.id)  # a new id is never one used before
     elif event.type == "sheet_updated":
         character = game.characters[d["character_id"]]
         # an old log's events carry the whole sheet after the change; newer ones only the changes
         character.sheet = d["sheet"] if "sheet" in d else apply_changes(character.sheet, d["changes"])
         log(say("{name}'s sheet changed: {fields}", name=character.name, fields=", ".join(d["changes"])), "gm", None)
+
+
+FEATURE = Feature("characters", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
 
 
 def _own(character: Character, actor: "Actor") -> bool:

@@ -21,11 +21,12 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 import rules
 from rules import los, movement
-from rules.dice import DiceError, DiceSource, parse
+from rules.dice import DiceError, DiceSource, RandomDice, parse
 from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
 from . import characters, fog, text, zonelayout
+from .feature import Feature, Follows
 from .text import N_, rules_words
 from .model import Event, Rejected, cells_at
 from rules.text import Say, said, say
@@ -490,6 +491,19 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
     return [Event(event.type, {**event.data, "fight": fight})]
 
 
+def judged_move(game: "Game", cmd: Any, actor, events: list[Event], dice: DiceSource | None) -> list[Event]:
+    """What follows a token's move (``tokens``' decide): in a fight the rules count it, unless the GM forced it."""
+    if not events or cmd.force:
+        return events
+    try:
+        return judge_move(game, events, dice or RandomDice())
+    except Rejected as exc:
+        if actor.role == "gm" and exc.code is None:
+            # not its turn, past its allowance: the GM may rule otherwise, as with walls ("Move anyway")
+            exc.code = "fight_rules"
+        raise
+
+
 def book_move(game: "Game", token: "Token", fight: dict, log) -> None:
     if not game.combat:
         return
@@ -616,3 +630,8 @@ def combat_view(game: "Game", actor: "Actor") -> dict | None:
     return {"round": game.combat["round"], "phase": game.combat.get("phase", ""),
             "order": [i for i in game.combat["order"] if i in visible],
             "current": current if current in visible else None, "due": due}
+
+
+#: the questions (``reach``) are answered by the hub, never decided; a token's move is judged here once decided
+FEATURE = Feature("combat", COMMANDS + QUERIES, decide=dict.fromkeys(COMMANDS, decide), dice=True, events=EVENTS,
+                  evolve=evolve, follows=(Follows(commands=("move_token",), decided=judged_move),))

@@ -20,6 +20,7 @@ from rules.board import Board
 
 from . import zonelayout
 from .maps import get_map, map_board as board_of
+from .feature import Feature
 from .model import MAX_BOARD, MAX_SEGMENTS, Event, Rejected
 from rules.text import say
 from .text import N_
@@ -513,4 +514,11 @@ def evolve(game: "Game", kind: str, d: dict, log) -> None:
         raise ValueError(f"unknown map event {kind!r}")
 
 
-__all__ = ["COMMANDS", "EVENTS", "decide", "evolve", "map_board", "materials"]
+def _evolve_event(game: "Game", event: Event, log) -> None:
+    evolve(game, event.type, event.data, log)
+
+
+FEATURE = Feature("editor", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=_evolve_event)
+
+
+__all__ = ["COMMANDS", "EVENTS", "FEATURE", "decide", "evolve", "map_board", "materials"]

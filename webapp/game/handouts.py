@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import fog, text
+from .feature import Feature
 from .model import Event, Rejected
 from rules.text import joined, say
 from .text import N_
@@ -271,6 +272,9 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.pictures[d["picture"]["id"]] = dict(d["picture"])
     else:
         raise ValueError(f"unknown hand-out event {kind!r}")
+
+
+FEATURE = Feature("handouts", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
 
 
 def merge_player(game: "Game", gone: str, kept: str) -> None:

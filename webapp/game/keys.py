@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from .feature import Feature
 from .model import Event, Rejected
 from rules.text import say
 from .text import N_
@@ -110,6 +111,10 @@ def evolve(game, event, log) -> None:
     game.gm_password = event.data["hash"]
     log(say("the GM set a password on the GM link") if game.gm_password else say("the GM took the password off the GM link"),
         "gm", None)
+
+
+#: the keys are parsed and served by the hub (``keys.parse``, ``Hub.security_command``), not by the table
+FEATURE = Feature("keys", COMMANDS, events=EVENTS, evolve=evolve, apart=True)
 
 
 class Guesses:

@@ -22,6 +22,7 @@ from rules import lighting as rules_lighting
 
 from . import fog
 from .maps import get_map, map_board, map_zones
+from .feature import Feature
 from .model import Event, Rejected
 from rules.text import say
 from .text import N_
@@ -160,6 +161,9 @@ def evolve(game: "Game", event: Event, log) -> None:
         log(say("the GM took a light off {name}", name=m.name), "gm", None)
     else:
         raise ValueError(f"unknown lighting event {event.type!r}")
+
+
+FEATURE = Feature("lighting", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
 
 
 # --- what each audience is shown ---------------------------------------------------

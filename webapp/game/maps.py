@@ -32,6 +32,7 @@ from rules.grid import SQUARE, Grid
 
 from . import text, zonelayout
 from .mapdata import zone_map
+from .feature import Feature
 from .model import FIRST_MAP, MAX_BOARD, Event, GameMap, Rejected, cells_at, lights_with_ids
 from rules.text import say
 from .text import N_
@@ -411,3 +412,6 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.maps[d["map_id"]].align = dict(d["align"])
     else:
         raise ValueError(f"unknown map event {kind!r}")
+
+
+FEATURE = Feature("maps", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)

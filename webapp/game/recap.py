@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from . import audience, combat, fog, handouts
+from .feature import Feature
 from .model import Actor, Event, Game, Rejected
 from rules.text import say
 from .text import N_
@@ -65,6 +66,9 @@ def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
 def evolve(game: Game, event: Event, log) -> None:
     game.recap_on = bool(event.data["shown"])
     log(say("the table screen shows the recap") if game.recap_on else say("the table screen is back on the map"), "all", None)
+
+
+FEATURE = Feature("recap", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
 
 
 # --- the story ---------------------------------------------------------------------

@@ -35,6 +35,7 @@ from rules.text import Say, joined, pack, say, unpack
 
 from . import fog, validation
 from .recap import remembering
+from .feature import Feature
 from .model import Actor, Event, Game, Rejected
 from .text import N_
 
@@ -65,6 +66,8 @@ class ReplayEnd(_Command):
 COMMANDS = (Replay, ReplayEnd)
 COMMAND_TYPES = tuple(c.model_fields["type"].annotation.__args__[0] for c in COMMANDS)
 _adapter: TypeAdapter[Any] = TypeAdapter(Annotated[Union[COMMANDS], Field(discriminator="type")])
+#: a view, not a change: parsed and served by the hub (``Hub.replays``), no event
+FEATURE = Feature("replay", COMMANDS, apart=True)
 
 
 def parse(payload: dict) -> Any:

@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict
 import rules
 from rules.dice import DiceSource
 
-from . import attacks, characters, fog, soak
+from . import aiming, attacks, characters, fog, soak
 from .combat import rules_call
+from .feature import Feature, Follows
 from .model import Actor, Event, Rejected
 from .text import N_
 from rules.text import say
@@ -38,8 +39,8 @@ class BennyReroll(BaseModel):
 
 COMMANDS = (BennyReroll,)
 EVENTS = ("benny_rerolled", "reroll_declined")
-#: what ends the offer besides its answer and the next attack: the game moved on (table.evolve clears it;
-#: the prompt is drawn again on these)
+#: what ends the offer besides its answer and the next attack: the game moved on (``_offer_ends`` clears it
+#: before they are applied; the prompt is drawn again on these)
 ENDS_OFFER = frozenset({"defense_asked", "defense_dropped", "turn_started", "acted", "combat_started", "combat_ended",
                         "token_moved", "token_removed", "soak_rolled", "soak_declined"})
 #: the attack event's keys that are its view (who, whom, with what), kept for the reroll's own event
@@ -69,6 +70,14 @@ def with_offer(game: "Game", cmd, actor: Actor, events: list[Event]) -> list[Eve
     return events
 
 
+def _offered(game: "Game", cmd, actor: Actor, events: list[Event], dice) -> list[Event]:
+    return with_offer(game, cmd, actor, events)
+
+
+def _offer_ends(game: "Game", event: Event, log) -> None:
+    game.pending_reroll = None
+
+
 def _answerable(game: "Game", actor: Actor, offer: dict) -> bool:
     token = game.tokens.get(offer["attacker"])
     return actor.role == "gm" or (actor.role == "player" and token is not None and token.owner == actor.player_id)
@@ -96,7 +105,7 @@ def decide(game: "Game", cmd: BennyReroll, actor: Actor, dice: DiceSource) -> li
     try:
         if game.combat and offer.get("fight_state") is not None:
             game.combat["state"] = offer["fight_state"]
-        p = attacks.plan(game, attack, sender)
+        p = aiming.plan(game, attack, sender)
     finally:
         if game.combat:
             game.combat["state"] = saved
@@ -138,6 +147,14 @@ def evolve(game: "Game", event: Event, log) -> None:
     else:
         characters.set_sheet(game, d["attacker"], d["sheets"][d["attacker"]])
         log(say("{line} (the reroll; not counted)", line=d["result"]["summary"]), secret, None)
+
+
+#: follows an attack (after its Soak offers): the reroll it offers, decided with it, kept when it is applied; and
+#: the offer ends when the game moves on
+FEATURE = Feature("reroll", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), dice=True, events=EVENTS, evolve=evolve,
+                  follows=(Follows(commands=("attack", "choose_defense"), decided=_offered,
+                                   events=("attack_resolved",), evolved=evolve),
+                           Follows(events=ENDS_OFFER, evolved=_offer_ends, first=True)))
 
 
 def pending_view(game: "Game", actor: Actor) -> dict | None:

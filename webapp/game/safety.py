@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .feature import Feature
 from .model import Actor, Event, Game, Rejected
 from .text import N_
 
@@ -46,3 +47,6 @@ def decide(game: Game, cmd: Any, actor: Actor) -> list[Event]:
 def evolve(game: Game, event: Event, log) -> None:
     # no log line: the game's story does not keep its pauses (and the GM's notice and the screen's card say it)
     game.paused = event.type == "scene_paused"
+
+
+FEATURE = Feature("safety", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)

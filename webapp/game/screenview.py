@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from .fog import may_see
+from .feature import Feature
 from .model import Event, Rejected
 from .text import N_
 
@@ -171,3 +172,5 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
 def evolve(game: "Game", event: Event, log) -> None:
     game.screen_view = dict(event.data)
 
+
+FEATURE = Feature("screenview", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)

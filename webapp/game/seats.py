@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from . import handouts, text
+from .feature import Feature
 from .model import MAX_PLAYERS, Actor, Event, Game, Player, Rejected, bump_counter, key_hash
 from rules.text import say
 from .text import N_
@@ -190,3 +191,6 @@ def evolve(game: Game, event: Event, log) -> None:
         game.allow_reclaim = d["allow"]
         log(say("players may take their seat back on a new device") if d["allow"]
             else say("players may no longer take their seat back on a new device"), "gm")
+
+
+FEATURE = Feature("seats", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)

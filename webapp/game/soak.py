@@ -19,6 +19,7 @@ from rules.system import AttackResult, Effect
 
 from . import characters, fog, text
 from .combat import rules_call
+from .feature import Feature, Follows
 from .model import Actor, Event, Rejected
 from .text import N_
 from rules.text import say
@@ -72,6 +73,10 @@ def with_offers(game: "Game", events: list[Event]) -> list[Event]:
     return events
 
 
+def _offered(game: "Game", cmd, actor: Actor, events: list[Event], dice) -> list[Event]:
+    return with_offers(game, events)
+
+
 def _answerable(game: "Game", actor: Actor, offer: dict) -> bool:
     token = game.tokens.get(offer["target"])
     return actor.role == "gm" or (actor.role == "player" and token is not None and token.owner == actor.player_id)
@@ -116,6 +121,12 @@ def evolve(game: "Game", event: Event, log) -> None:
     log(d["summary"], secret, None)
     for roll in d["rolls"]:
         log(roll["text"], secret, {"roll": roll})
+
+
+#: follows an attack: the Soak rolls it offers, decided with it, kept when it is applied
+FEATURE = Feature("soak", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), dice=True, events=EVENTS, evolve=evolve,
+                  follows=(Follows(commands=("attack", "choose_defense"), decided=_offered,
+                                   events=("attack_resolved",), evolved=evolve),))
 
 
 def pending_view(game: "Game", actor: Actor) -> dict | None:

@@ -6,14 +6,17 @@ command against the state and the sender's role and returns events (or raises
 commands to its module; ``evolve`` applies one event to the state. The state is
 whatever the events say, so replaying the log rebuilds it. The model the
 commands act on is :mod:`webapp.game.model`; each feature module (tokens,
-seats, combat, attacks, characters, templates, editor, maps, keys, undo) has
-its commands (``COMMANDS``), its events (``EVENTS``), ``decide`` and ``evolve``.
+seats, combat, attacks, characters, templates, editor, maps, keys, undo...)
+declares its commands, events, ``decide``, ``evolve`` and what it follows in its
+``FEATURE``, and :mod:`webapp.game.features` lists them: the dispatch below is
+built from that list once, at import.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -22,29 +25,54 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice
 
-from . import (access, attacks, characters, combat, editor, fog, handouts, keys, lighting, maps, screenview, seats,
-               recap, reroll, safety, soak, templates, text, tokens, touch, undo)
-from .model import Actor, Event, Game, LogEntry, Rejected, bump_counter
+from . import access, combat, fog, text, tokens
+from .feature import type_of
+from .features import FEATURES
+from .model import Actor, Event, Game, LogEntry, Rejected
 from . import validation
 from .text import N_
 
 # --- commands ----------------------------------------------------------------
 
-_MODELS = (*tokens.COMMANDS, *seats.COMMANDS, undo.Undo, *combat.COMMANDS, *combat.QUERIES, *attacks.COMMANDS,
-           *soak.COMMANDS, *reroll.COMMANDS, *characters.COMMANDS, *templates.COMMANDS, *editor.COMMANDS, *maps.COMMANDS,
-           *touch.COMMANDS, *screenview.COMMANDS, *recap.COMMANDS, *lighting.COMMANDS, *handouts.COMMANDS,
-           *safety.COMMANDS)
+_MODELS = tuple(model for feature in FEATURES if not feature.apart for model in feature.commands)
 Command = Annotated[Union[_MODELS], Field(discriminator="type")]
-#: the feature modules whose commands are decided from the game and the actor alone (the others need dice,
-#: or are a token's, judged by the rules in a fight: see ``decide``)
-_DECIDERS = (characters, templates, editor, maps, lighting, seats, touch, screenview, handouts, recap, safety)
-#: event type -> the feature module whose ``evolve(game, event, log)`` applies it (each type has one)
-_EVOLVERS = {kind: feature for feature in (maps, templates, lighting, keys, tokens, seats, touch, screenview, handouts,
-                                                recap, safety)
-             for kind in feature.EVENTS}
+
+
+def _deciding() -> dict[type, tuple[Callable, bool, tuple[Callable, ...]]]:
+    """Command model -> its decide, whether that rolls, and the steps other features add after it (in the list's
+    order): what ``decide`` looks up once per command."""
+    after: dict[str, list[Callable]] = {}
+    for feature in FEATURES:
+        for step in feature.follows:
+            for kind in step.commands:
+                after.setdefault(kind, []).append(step.decided)
+    return {model: (decides, feature.dice, tuple(after.get(type_of(model), ())))
+            for feature in FEATURES for model, decides in feature.decide.items()}
+
+
+def _evolving() -> dict[str, tuple[Callable, ...]]:
+    """Event type -> what applies it, in order: the steps other features put first, its own feature's ``evolve``
+    (each type has one), the steps that follow it."""
+    first: dict[str, list[Callable]] = {}
+    then: dict[str, list[Callable]] = {}
+    for feature in FEATURES:
+        for step in feature.follows:
+            for kind in step.events:
+                (first if step.first else then).setdefault(kind, []).append(step.evolved)
+    out: dict[str, tuple[Callable, ...]] = {}
+    for feature in FEATURES:
+        for kind in feature.events:
+            if kind in out:
+                raise ValueError(f"event type {kind!r} is declared by two features")
+            out[kind] = (*first.get(kind, ()), feature.evolve, *then.get(kind, ()))
+    return out
+
+
+_DECIDE = _deciding()
+_EVOLVE = _evolving()
 _command_adapter: TypeAdapter[Any] = TypeAdapter(Command)
 #: each command type's model (the fuzz test and the form endpoint read their fields)
-COMMAND_MODELS: dict[str, type[BaseModel]] = {c.model_fields["type"].annotation.__args__[0]: c for c in _MODELS}
+COMMAND_MODELS: dict[str, type[BaseModel]] = {type_of(c): c for c in _MODELS}
 COMMAND_TYPES = tuple(COMMAND_MODELS)
 
 
@@ -138,31 +166,16 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
 
     No events (an unchanged Save) is an answer too: nothing is recorded.
     ``dice`` is the game's dice source for commands that roll; what it rolls
-    goes into the events, so the log never needs it again. Fights, attacks
-    and characters are decided in their own modules, which check who may.
+    goes into the events, so the log never needs it again. Each feature's
+    decide checks who may; the steps other features declare they follow
+    (a fight judges a move, an attack's Soak and reroll offers) come after.
+    A command the table does not decide (a question, undo) is a KeyError.
     """
     authorize(game, cmd, actor)
-    if isinstance(cmd, combat.COMMANDS):
-        return combat.decide(game, cmd, actor, dice or RandomDice())
-    if isinstance(cmd, (attacks.Attack, attacks.ChooseDefense)):
-        events = soak.with_offers(game, attacks.decide(game, cmd, actor, dice or RandomDice()))
-        return reroll.with_offer(game, cmd, actor, events)
-    if isinstance(cmd, soak.COMMANDS):
-        return soak.decide(game, cmd, actor, dice or RandomDice())
-    if isinstance(cmd, reroll.COMMANDS):
-        return reroll.decide(game, cmd, actor, dice or RandomDice())
-    for feature in _DECIDERS:
-        if isinstance(cmd, feature.COMMANDS):
-            return feature.decide(game, cmd, actor)
-    events = tokens.decide(game, cmd, actor)
-    if isinstance(cmd, tokens.MoveToken) and events and not cmd.force:
-        try:
-            events = combat.judge_move(game, events, dice or RandomDice())  # in a fight the rules count the move
-        except Rejected as exc:
-            if actor.role == "gm" and exc.code is None:
-                # not its turn, past its allowance: the GM may rule otherwise, as with walls ("Move anyway")
-                exc.code = "fight_rules"
-            raise
+    decides, rolls, after = _DECIDE[type(cmd)]
+    events = decides(game, cmd, actor, dice or RandomDice()) if rolls else decides(game, cmd, actor)
+    for step in after:
+        events = step(game, cmd, actor, events, dice)
     return events
 
 
@@ -183,39 +196,12 @@ def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: 
 def evolve(game: Game, event: Event) -> None:
     """Apply one accepted event; the only place the state changes."""
     game.seq += 1
-    d = event.data
-    kind = event.type
+    steps = _EVOLVE.get(event.type)
+    if steps is None:
+        raise ValueError(f"unknown event type {event.type!r}")
     log = functools.partial(_log, game)
-    if kind in reroll.ENDS_OFFER:  # the game moved on: a Benny reroll is offered right after the attack only
-        game.pending_reroll = None
-    if kind in combat.EVENTS:
-        combat.evolve(game, event, log)
-    elif kind in characters.EVENTS:
-        characters.evolve(game, event, log)
-        if kind == "character_added":
-            bump_counter(game, d["character"]["id"])
-    elif kind in attacks.EVENTS:
-        attacks.evolve(game, event, log)
-        if kind == "attack_resolved":
-            soak.evolve(game, event, log)
-            reroll.evolve(game, event, log)
-    elif kind in soak.EVENTS:
-        soak.evolve(game, event, log)
-    elif kind in reroll.EVENTS:
-        reroll.evolve(game, event, log)
-    elif kind in _EVOLVERS:
-        _EVOLVERS[kind].evolve(game, event, log)
-    elif kind in editor.EVENTS:
-        editor.evolve(game, kind, d, log)
-    elif kind == "undone":
-        undo.evolve(game, event, log)
-    elif kind == "game_created":
-        game.name, game.system = d["name"], d["system"]
-        game.board = Board.from_dict(d["board"])
-        game.zones = d.get("zones")
-        maps.first_map(game)
-    else:
-        raise ValueError(f"unknown event type {kind!r}")
+    for step in steps:
+        step(game, event, log)
     fog.remember(game)
 
 

@@ -19,6 +19,7 @@ from rules.areas import Area, under
 from rules.text import say, whole
 
 from . import fog, zonelayout
+from .feature import Feature
 from .model import Event, Rejected
 from .text import N_, measure
 
@@ -194,6 +195,9 @@ def evolve(game: "Game", event: Event, log) -> None:
     elif event.type == "template_removed":
         t = game.templates.pop(d["template_id"])
         log(say("the {template} was taken off the map", template=describe(t)), "all", None)
+
+
+FEATURE = Feature("templates", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
 
 
 def _place_words(game: "Game", t: dict) -> str:

@@ -17,6 +17,7 @@ import rules
 from rules.movement import way_exists
 
 from . import combat, fog, handouts, maps, text, zonelayout
+from .feature import Feature
 from .model import FOE_COLOR, GM, MAX_TOKENS, PALETTE, Actor, Event, Game, Rejected, Token, bump_counter, cells_at
 from rules.text import say, say_n
 from .text import N_
@@ -376,3 +377,6 @@ def evolve(game: Game, event: Event, log) -> None:
     elif kind == "door_set":
         maps.map_board(game, d.get("map_id")).set_door(d["door_id"], d["closed"])
         log(say("a door was closed") if d["closed"] else say("a door was opened"), "gm" if d.get("map_id") else "all")
+
+
+FEATURE = Feature("tokens", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .feature import Feature
 from .model import Actor, Event, Game, Rejected
 from rules.text import say
 from .text import N_
@@ -40,3 +41,6 @@ def evolve(game: Game, event: Event, log) -> None:
     game.screen_touch = bool(event.data["enabled"])
     log(say("the table screen now takes touches: anyone at the table may move tokens on it") if game.screen_touch
         else say("the table screen no longer takes touches"), "all", None)
+
+
+FEATURE = Feature("touch", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)

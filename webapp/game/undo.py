@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.board import Board
 
+from .feature import Feature
 from .fog import without_memory
 from .model import Character, Event, Game, Rejected, Token
 from rules.text import say
@@ -36,6 +37,34 @@ NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 #: events that may name a map being prepared (``map_id``): undo restores the active map's alone
 _ON_A_MAP = frozenset({"door_set", "lighting_set", "light_added", "light_updated", "light_removed"})
+
+#: what undo does with what each command records, by command type (every command of ``features.FEATURES`` has a row:
+#: the registry test, tests/unit/test_feature_registry.py). BACK: undo takes it back (its events are none of the
+#: above; ``_parts`` says what is restored). KEPT: a fact undo passes over (its events are in NOT_UNDOABLE). LINE:
+#: undo stops there (MAP_SWITCH). NOTHING: nothing recorded to take back (a question, a view, a new key).
+BACK, KEPT, LINE, NOTHING = "back", "kept", "line", "nothing"
+COMMANDS: dict[str, str] = {
+    **dict.fromkeys(("move_token", "add_token", "update_token", "duplicate_token", "remove_token", "set_door"), BACK),
+    "show_join": KEPT, **dict.fromkeys(("remove_player", "merge_players", "allow_reclaim", "answer_seat"), BACK),
+    "undo": KEPT,
+    "roll": KEPT, **dict.fromkeys(("set_settings", "start_combat", "next_turn", "set_order", "end_combat", "act"), BACK),
+    "reach": NOTHING, "preview_attack": NOTHING,
+    **dict.fromkeys(("attack", "choose_defense", "soak", "benny_reroll", "add_character", "update_sheet"), BACK),
+    **dict.fromkeys(("place_template", "move_template", "remove_template"), BACK),
+    **dict.fromkeys(("add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",
+                     "add_cover", "remove_cover", "resize_map", "add_zone", "update_zone", "remove_zone", "link_zones",
+                     "set_fog", "reveal_cells", "hide_cells"), BACK),
+    **dict.fromkeys(("add_map", "rename_map", "remove_map", "view_map", "align_picture", "remove_picture"), KEPT),
+    "activate_map": LINE,
+    **dict.fromkeys(("set_screen_touch", "set_screen_view", "calibrate_screen"), KEPT),
+    # the recap's and the X-card's events are undoable as the log goes (undo marks them and says so), though
+    # ``_parts`` restores neither the recap nor the pause
+    **dict.fromkeys(("show_recap", "hide_recap", "x_card", "resume_scene"), BACK),
+    **dict.fromkeys(("set_lighting", "add_light", "update_light", "remove_light"), BACK),
+    **dict.fromkeys(("show_handout", "hide_handout", "remove_handout"), KEPT),
+    "set_gm_password": KEPT, "clear_gm_password": KEPT, "rotate_join_code": NOTHING, "rotate_screen_key": NOTHING,
+    "replay": NOTHING, "replay_end": NOTHING,
+}
 
 
 class Undo(BaseModel):
@@ -141,3 +170,7 @@ def evolve(game: "Game", event: Event, log) -> None:
     game.undone.append(d["seq"])
     what = d["type"].replace("_", " ")
     log(say("the GM undid the last action ({what})", what=what), "all", None)
+
+
+#: decided by the hub (``decide`` reads the store's log), applied here
+FEATURE = Feature("undo", (Undo,), events=("undone",), evolve=evolve)

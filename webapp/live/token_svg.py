@@ -61,7 +61,7 @@ def disc_text(name: str) -> str:
 
 def look(token, view: str, acting: bool, translate: str, picture: str | None) -> SimpleNamespace:
     """What is drawn of ``token`` the same in every language, for an audience whose view of it is ``view``
-    (``render.token_view``: "gm", "mine" or "other"): the ``<g>``'s opening without its words (``open``), the
+    (``context.token_view``: "gm", "mine" or "other"): the ``<g>``'s opening without its words (``open``), the
     disc with its rings, marks and name (``disc``), and what the words read (``text``: the disc's letters,
     ``picture``, ``mine``, ``size``). ``translate``: the ``<g>``'s place (``Drawing.token_translate``)."""
     size = token.size or 1

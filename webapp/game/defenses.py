@@ -1,0 +1,81 @@
+"""A defense the rules ask for: the defender's choices with the attacker's odds against each, the value the rules
+take for the one chosen, and the prompt each audience sees while an attack waits for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rules.system import AttackRequest, RuleError, RuleNotImplemented
+
+from . import fog
+from .combat import rules_call
+from .model import Rejected
+from .text import N_
+
+if TYPE_CHECKING:
+    from .model import Actor, Game, Token
+
+
+def defense_choices(system, request: AttackRequest) -> list[dict]:
+    """The rules' choices for the defender, each with the attacker's chance to hit against it."""
+    try:
+        choices = system.defenses(request) if hasattr(system, "defenses") else []
+    except (RuleNotImplemented, RuleError):
+        return []
+    out = []
+    for c in choices:
+        entry = {k: c.get(k) for k in ("key", "label", "available", "reason", "group")} | {"hit": None}
+        if c.get("available"):
+            try:
+                odds = system.odds(replace(request, options={**request.options, "defense": c.get("value")}))
+                entry["hit"] = odds.get("hit")
+            except (RuleNotImplemented, RuleError):
+                pass
+        out.append(entry)
+    return out
+
+
+def chosen(system, request: AttackRequest, key: str, target: "Token") -> Any:
+    """The value the rules take for the defense ``key``; Rejected when the rules do not offer it now."""
+    choices = rules_call(lambda: system.defenses(request)) if hasattr(system, "defenses") else []
+    found = next((c for c in choices if c.get("key") == key), None)
+    if found is None:
+        offered = ", ".join(c["key"] for c in choices if c.get("available"))
+        if not offered:
+            raise Rejected(N_("%(name)s has no defense %(key)s here; the choices are: none: the rules give no choice "
+                              "here"), name=target.name, key=repr(key))
+        raise Rejected(N_("%(name)s has no defense %(key)s here; the choices are: %(choices)s"), name=target.name,
+                       key=repr(key), choices=offered)
+    if not found.get("available"):
+        if found.get("reason"):  # the rules' words (their own domain)
+            raise Rejected(N_("%(name)s cannot %(defense)s: %(reason)s"), name=target.name, defense=found["label"],
+                           reason=found["reason"])
+        raise Rejected(N_("%(name)s cannot %(defense)s: the rules say no"), name=target.name, defense=found["label"])
+    return found.get("value")
+
+
+def pending_view(game: "Game", actor: "Actor") -> dict | None:
+    """The attack waiting for a defense, as this audience may see it: the defender's player and the GM
+    get the choices; the player who attacked and the table screen, that it waits (and for whom);
+    the other players, nothing."""
+    pending = game.pending_defense
+    if not pending:
+        return None
+    attacker, target = game.tokens.get(pending["attacker"]), game.tokens.get(pending["target"])
+    if target is None or not fog.may_see(game, actor, target):
+        return None
+    chooser = actor.role == "gm" or (actor.role == "player" and target.owner == actor.player_id)
+    sender = pending["sender"]
+    # the table screen shows a wait it may see whole: a hidden attacker's attack is the defender's to know
+    seen_whole = attacker is not None and fog.may_see(game, actor, attacker)
+    waiting = (actor.role == "screen" and seen_whole) or (actor.role == "player" and sender.get("role") == "player"
+                                                            and sender.get("player_id") == actor.player_id)
+    if not chooser and not waiting:
+        return None
+    player = game.players.get(target.owner) if target.owner else None
+    return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else "an unseen foe",
+            "target": target.name, "target_id": target.id, "weapon": pending.get("weapon"),
+            "player": player.name if player is not None else None,
+            "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}

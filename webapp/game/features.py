@@ -1,0 +1,36 @@
+"""Every feature of the game, in one list: the command table builds its dispatch from it.
+
+A new feature is a module that ends with its ``FEATURE`` (:class:`webapp.game.feature.Feature`: its commands,
+events, decide, evolve and what it follows) and a line here. tests/unit/test_feature_registry.py then says what
+else it needs: each command's row in the access matrix, its audience rule and its undo rule, each event's
+screen parts. The order is the order of the table's command union (``table.COMMAND_TYPES``, as the refusal of
+an unknown type lists them) and of the steps features add to another's (Soak's offers before the reroll's).
+"""
+
+from __future__ import annotations
+
+from rules.board import Board
+
+from . import (attacks, characters, combat, editor, handouts, keys, lighting, maps, recap, replay_view, reroll, safety,
+               screenview, seats, soak, templates, tokens, touch, undo)
+from .feature import Feature
+from .model import Event, Game
+
+
+def _created(game: Game, event: Event, log) -> None:
+    d = event.data
+    game.name, game.system = d["name"], d["system"]
+    game.board = Board.from_dict(d["board"])
+    game.zones = d.get("zones")
+    maps.first_map(game)
+
+
+#: the game itself: its first event (``table.new_game_events``)
+GAME = Feature("game", events=("game_created",), evolve=_created)
+
+FEATURES: tuple[Feature, ...] = (
+    tokens.FEATURE, seats.FEATURE, undo.FEATURE, combat.FEATURE, attacks.FEATURE, soak.FEATURE, reroll.FEATURE,
+    characters.FEATURE, templates.FEATURE, editor.FEATURE, maps.FEATURE, touch.FEATURE, screenview.FEATURE,
+    recap.FEATURE, lighting.FEATURE, handouts.FEATURE, safety.FEATURE,
+    keys.FEATURE, replay_view.FEATURE, GAME,
+)
