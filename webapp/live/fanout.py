@@ -47,17 +47,18 @@ def _to_the_gm(message: tuple) -> bool:
 
 
 class Fanout:
-    def __init__(self, app, socketio, games: Games, presence: Presence, access, replaying: Callable[[str, str], bool]):
-        """``access``: the join link and the server's address (``GmAccess``); ``replaying(game id, audience)``:
+    def __init__(self, app, socketio, games: Games, presence: Presence, links, replaying: Callable[[str, str], bool]):
+        """``links``: the join link and the server's address (``GmAccess``); ``replaying(game id, audience)``:
         whether an audience is shown a past moment (``Replays``: it hears no live update then)."""
         self.app = app
         self.socketio = socketio
         self.shared = None  # with --message-queue: every audience is drawn, each process sends its own
-        self.games, self.presence, self.access, self.replaying = games, presence, access, replaying
+        self.games, self.presence, self.links, self.replaying = games, presence, links, replaying
         self._guard = threading.Lock()
         # (game, audience, language) -> (seq of the last update sent, part -> digest of its html): see quiet
         self._shown: dict[tuple[str, str, str], tuple[int, dict]] = {}
-        self._screen_languages: dict[str, str | None] = {}  # game -> the GM's language for its screen (screen_language_now)
+        #: game -> the GM's language for its screen (``_screen_language_now``)
+        self._screen_languages: dict[str, str | None] = {}
 
     # --- after a commit ---------------------------------------------------
 
@@ -120,7 +121,7 @@ class Fanout:
         the GM's list of who is online is drawn afresh."""
         game = self.games.get(game_id)
         if game is not None:  # from the heartbeat thread: links in the GM's list need a request to be built
-            with self.app.test_request_context(base_url=self.access.base_url()), self.games.lock(game_id):
+            with self.app.test_request_context(base_url=self.links.base_url()), self.games.lock(game_id):
                 self.emit(game, {"players"}, only=["gm"], before=game.seq)
 
     # --- drawing and sending ----------------------------------------------
@@ -139,7 +140,7 @@ class Fanout:
 
         def shown(c, name: str):
             if not read:
-                read.update(self.access.join_info(game_id))
+                read.update(self.links.join_info(game_id))
             return read[name]
         return render.Lazy({name: functools.partial(shown, name=name) for name in ("join_code", "join_url", "join_qr")})
 
@@ -229,13 +230,15 @@ class Fanout:
             return screenview.screen_language(game) or device
         return device
 
-    def language_groups(self, game: Game, audience: str, known: dict[str, set[str]] | None = None) -> dict[str, list[str]]:
+    def language_groups(self, game: Game, audience: str,
+                        known: dict[str, set[str]] | None = None) -> dict[str, list[str]]:
         """Each language this audience is drawn in, with the rooms of the devices that read it (``known``: the
         update's ``device_languages``, read once for all its audiences)."""
         devices = sorted((known if known is not None else self.presence.device_languages(game)).get(audience, ()))
         groups: dict[str, list[str]] = {}
         for device in devices or ["en"]:
-            groups.setdefault(self.group_language(game, audience, device), []).append(language_room(game.id, audience, device))
+            group = self.group_language(game, audience, device)
+            groups.setdefault(group, []).append(language_room(game.id, audience, device))
         return groups
 
     def _screen_language_now(self, game: Game) -> None:

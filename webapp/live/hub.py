@@ -66,14 +66,14 @@ class Hub:
         self.store = store
         self.games = Games(store)
         self.presence = Presence(app, socketio)
-        self.access = GmAccess(app, store, socketio, self.games, self.presence)
+        self.gm_access = GmAccess(app, store, socketio, self.games, self.presence)
         self.replays = Replays(self, room, actor_for_audience)  # who is shown a past moment now
-        self.fanout = Fanout(app, socketio, self.games, self.presence, self.access, self.replays.replaying)
+        self.fanout = Fanout(app, socketio, self.games, self.presence, self.gm_access, self.replays.replaying)
         self.committing = Committing(store, socketio, self.games, self.presence, self.fanout, self.replays)
         self.relays = Relays(app, socketio, self.games, self.presence, self.fanout)
         # the parts that answer one another, told once each exists
         self.presence.players_changed = self.fanout.players_changed
-        self.access.commit, self.access.fanout = self.committing.commit, self.fanout
+        self.gm_access.commit, self.gm_access.fanout = self.committing.commit, self.fanout
         self._socketio = socketio
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
         self._shared = None
@@ -97,7 +97,7 @@ class Hub:
     def socketio(self, socketio) -> None:
         """Every part sends through it (a test may put a stand-in in its place)."""
         self._socketio = socketio
-        for part in (self.presence, self.access, self.fanout, self.committing, self.relays):
+        for part in (self.presence, self.gm_access, self.fanout, self.committing, self.relays):
             part.socketio = socketio
 
     @property
@@ -116,7 +116,7 @@ class Hub:
         from .shared import SharedGuesses
 
         self.shared = shared
-        self.access.guesses = SharedGuesses(shared, self.access.guesses)
+        self.gm_access.guesses = SharedGuesses(shared, self.gm_access.guesses)
 
     # --- games ------------------------------------------------------------
 
@@ -218,7 +218,7 @@ class Hub:
 
     def _execute_one(self, game_id: str, actor: Actor, payload: Any, sending: Sending) -> Committed:
         if isinstance(payload, dict) and payload.get("type") in keys.COMMAND_TYPES:
-            return self.access.security_command(game_id, actor, keys.parse(payload), sending=sending)
+            return self.gm_access.security_command(game_id, actor, keys.parse(payload), sending=sending)
         if isinstance(payload, dict) and payload.get("type") in replay_view.COMMAND_TYPES:
             # a view, not a change: nothing is appended to the log, the answer carries the seq of the log's head
             reply = self.replays.command(game_id, actor, replay_view.parse(payload))
@@ -258,25 +258,25 @@ class Hub:
 
     @property
     def guesses(self):
-        return self.access.guesses
+        return self.gm_access.guesses
 
     def key_actor(self, game_id: str, key: Any) -> Actor | None:
-        return self.access.key_actor(game_id, key)
+        return self.gm_access.key_actor(game_id, key)
 
     def authenticate(self, game_id: str, key: Any, password: str | None = None) -> Actor | None:
-        return self.access.authenticate(game_id, key, password)
+        return self.gm_access.authenticate(game_id, key, password)
 
     def password_hash(self, game_id: str) -> str | None:
-        return self.access.password_hash(game_id)
+        return self.gm_access.password_hash(game_id)
 
     def security_command(self, game_id: str, actor: Actor, cmd, end_gm_sessions: bool = True) -> Committed:
-        return self.access.security_command(game_id, actor, cmd, end_gm_sessions)
+        return self.gm_access.security_command(game_id, actor, cmd, end_gm_sessions)
 
     def base_url(self) -> str:
-        return self.access.base_url()
+        return self.gm_access.base_url()
 
     def join_info(self, game_id: str) -> dict:
-        return self.access.join_info(game_id)
+        return self.gm_access.join_info(game_id)
 
     def online_players(self, game_id: str) -> set[str]:
         return self.presence.online_players(game_id)

@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync", "screen_box"})
 MAX_COMMANDS = 16
 #: commands of one connection started at once: each waits in its game's queue behind the one before it,
-#: so they keep their order and can share one commit (``Hub.commit``)
+#: so they keep their order and can share one commit (``Committing.commit``)
 IN_FLIGHT = 8
 STALE_AFTER = 5.0
 #: idle workers kept for the next work (of any lane), and how long one waits for it before it ends

@@ -105,7 +105,8 @@ def register(socketio, hub, keyless=None) -> None:
         if keyless is not None:
             keyless.connected(request.sid)  # at a game: no longer closed for being keyless
         since = auth.get("since")
-        if isinstance(since, int) and not isinstance(since, bool) and since != hub.fanout.shown_seq(game, actor.audience, lang):
+        if (isinstance(since, int) and not isinstance(since, bool)
+                and since != hub.fanout.shown_seq(game, actor.audience, lang)):
             hub.fanout.resync(game_id, actor, request.sid)
         hub.replays.connected(game_id, actor, request.sid)  # its audience is shown a past moment: so is it
 

@@ -78,7 +78,7 @@ def gm(game_id: str):
         return redirect_to
     if actor is None:
         abort(403, _("This is the GM's page: open it with the GM link that `tacmap serve` printed."))
-    return _render_page("gm.html", game_id, actor, key, **hub().access.screen_info(game_id))
+    return _render_page("gm.html", game_id, actor, key, **hub().gm_access.screen_info(game_id))
 
 
 @bp.route("/games/<game_id>/gm/password", methods=["GET", "POST"])
@@ -86,11 +86,11 @@ def gm_password(game_id: str):
     """The GM password, asked once per browser session when the GM has set one."""
     h = hub()
     record = h.store.game(game_id)
-    if h.password_hash(game_id) is None or h.access.gm_unlocked(game_id):
+    if h.password_hash(game_id) is None or h.gm_access.gm_unlocked(game_id):
         return redirect(url_for("game.gm", game_id=game_id))
     error, status = None, 200
     if request.method == "POST":
-        if h.access.check_password(game_id, request.form.get("password") or ""):  # counted before it is checked
+        if h.gm_access.check_password(game_id, request.form.get("password") or ""):  # counted before it is checked
             unlock(game_id, h.password_hash(game_id))
             return redirect(url_for("game.gm", game_id=game_id))
         if guess_refused():
@@ -124,7 +124,7 @@ def security_panel(game_id: str):
     if setting:
         unlock(game_id, h.password_hash(game_id))
         response = make_response(_security(game_id, notice=_("The GM link now needs this password.")))
-        response.call_on_close(lambda: h.access.end_gm_sessions(game_id))
+        response.call_on_close(lambda: h.gm_access.end_gm_sessions(game_id))
         return response
     notice = {"set_gm_password": _("The GM link now needs this password."),
               "clear_gm_password": _("The GM link no longer needs a password.") if done.events else _("There was no password."),
@@ -135,7 +135,7 @@ def security_panel(game_id: str):
 
 def _security(game_id: str, **extra):
     h = hub()
-    return render_security(h.access, h.game(game_id), oob=False, **extra)
+    return render_security(h.gm_access, h.game(game_id), oob=False, **extra)
 
 
 @bp.get("/games/<game_id>/play")
