@@ -9,8 +9,10 @@ up waiting. A lane takes a connection's events as they come off the wire (in
 order) and runs them on a worker of its own:
 
 - a command runs until it has joined its game's commit queue (``Committing.commit``
-  calls its ``Sending.queued``); then the next command may start on another worker, and queues behind it, so a
-  client with several commands in flight has them decided in the order sent
+  calls its ``Sending.queued``: its deadline and that callback come with it as
+  one argument, which the socket handler asks the lane for, ``Lanes.sending``);
+  then the next command may start on another worker, and queues behind it, so
+  a client with several commands in flight has them decided in the order sent
   and stored in one transaction (at most ``IN_FLIGHT`` at once); anything
   else (a preview, a sync) starts once the commands before it are answered;
 
