@@ -6,7 +6,7 @@ Run: ``python3 -m bench.bench_pages`` (from the repository root). The game is th
 the test client's round trip, which is the server's work with no network. For one move (a GM moving a
 visible NPC token one square, alternating between two squares) it times ``render.fragments`` for each
 audience alone, with the changes ``render.changes_for`` gives for the move's events, and the whole
-update for every audience (GM, screen, 6 players) as ``Hub._emit`` renders it (one dict of renders
+update for every audience (GM, screen, 6 players) as ``Fanout.emit`` renders it (one dict of renders
 shared by all). Targets: a page in 100 ms and 1 MB; a move's fragments in 5 ms and 4 KB per audience.
 """
 
@@ -39,7 +39,7 @@ def test_client_call(client):
 def measure(repeat: int = 20, moves: int = 40) -> dict:
     """``pages``: [(name, times ms, bytes)]; ``fragments``: [(audience, times ms, bytes)], each audience
     rendered alone; ``update``: (audiences, times ms of one move's fragments for all of them, as
-    ``Hub._emit`` renders them, sharing renders); ``join_info``: times ms of ``Hub.join_info`` (the join
+    ``Fanout.emit`` renders them, sharing renders); ``join_info``: times ms of ``Hub.join_info`` (the join
     link, read once per update when a fragment shows it); ``board_to_dict``: times ms of ``Board.to_dict``
     (once per version of the board since the context is lazy)."""
     from webapp import create_app
@@ -76,7 +76,7 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
         for i in range(moves):
             done = hub.execute(game.id, GM, scenario.move(token_id, b if i % 2 == 0 else a))
             state = hub.game(game.id)
-            changes = render.changes_for(done.events, state)  # as Hub._broadcast asks
+            changes = render.changes_for(done.events, state)  # as Fanout.broadcast asks
             before = done.seq - len(done.events)
             for name, actor in audiences:
                 with app.test_request_context():  # as in a Socket.IO handler (links in fragments)
@@ -92,14 +92,14 @@ def measure(repeat: int = 20, moves: int = 40) -> dict:
                 board_times.append((time.perf_counter() - t3) * 1000)
                 frag[name][0].append((t2 - t1) * 1000)
                 frag[name] = (frag[name][0], len(html.encode()))
-            # the whole update as Hub._emit renders it: every audience (GM, screen, each player), one
+            # the whole update as Fanout.emit renders it: every audience (GM, screen, each player), one
             # dict of renders shared by all, so a fragment that several audiences see alike is rendered once
             with app.test_request_context():
                 t0 = time.perf_counter()
                 renders: dict = {}
                 for actor in everyone:
                     render.fragments(state, actor, changes, online=hub.online_players(game.id),
-                                     extra=hub._shown_to_all(game.id), renders=renders, since=before)
+                                     extra=hub.fanout.shown_to_all(game.id), renders=renders, since=before)
                 update_times.append((time.perf_counter() - t0) * 1000)
         return {"pages": pages, "fragments": [(n, t, s) for n, (t, s) in frag.items()], "join_info": join_times,
                 "board_to_dict": board_times, "update": (len(everyone), update_times)}

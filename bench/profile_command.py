@@ -34,8 +34,8 @@ STEPS = [
     ("webapp.game.table", "decide", "decide (rules: the way)"),
     ("webapp.storage.store", "Store.begin_append", "store (SQLite commit)"),
     ("webapp.game.table", "evolve", "evolve"),
-    ("webapp.live.hub", "Hub._render_update", "render (the others' part sent as drawn)"),
-    ("webapp.live.hub", "Hub._send_update", "emit the update"),
+    ("webapp.live.fanout", "Fanout.render_update", "render (the others' part sent as drawn)"),
+    ("webapp.live.fanout", "Fanout.send_update", "emit the update"),
 ]
 
 
@@ -60,11 +60,12 @@ def timed_steps():
 
         setattr(owner, name, wrapper)
         undo.append((owner, name, original))
-        # ``from .table import decide`` in hub.py: the name there must be wrapped too
-        hub_module = importlib.import_module("webapp.live.hub")
-        if owner is module and getattr(hub_module, name, None) is original:
-            setattr(hub_module, name, wrapper)
-            undo.append((hub_module, name, original))
+        # ``from ..game.table import decide`` in the live modules: the names there must be wrapped too
+        for user in ("webapp.live.hub", "webapp.live.committing", "webapp.live.games"):
+            user_module = importlib.import_module(user)
+            if owner is module and getattr(user_module, name, None) is original:
+                setattr(user_module, name, wrapper)
+                undo.append((user_module, name, original))
     try:
         yield totals
     finally:
@@ -82,9 +83,9 @@ def main() -> None:
                         help="leave out the update's render and emit (no audience): the command side alone")
     args = parser.parse_args()
     if args.no_broadcast:
-        from webapp.live.hub import Hub
+        from webapp.live.presence import Presence
 
-        Hub._audiences = lambda self, game: []  # nobody to draw the update for, nor send it to
+        Presence.audiences = lambda self, game: []  # nobody to draw the update for, nor send it to
 
     from webapp import create_app
 

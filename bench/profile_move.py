@@ -6,11 +6,11 @@ Run: ``python -m bench.profile_move [--moves N] [--players P] [--fog] [--languag
 
 Builds the bench game (``scenario``: 100 x 100 board, 1,000 wall segments, 50 tokens) with Flask's
 test client, seats the players and opens one connection per audience (the GM, the table screen and
-every player: ``Hub.session_opened`` with made-up sids, so ``Hub._emit`` renders for each of them as
+every player: ``Presence.session_opened`` with made-up sids, so ``Fanout.emit`` renders for each of them as
 for real screens), then runs N GM moves of a visible NPC token through ``Hub.execute``: parse,
 authorize, decide, the SQLite commit, evolve and the broadcast (``socketio.emit`` goes to the app's
 real SocketIO object, which has no clients here, so it costs what the server's own work costs).
-``--broadcast-only`` profiles ``Hub._broadcast`` alone (the render and emit side), run on the events
+``--broadcast-only`` profiles ``Fanout.broadcast`` alone (the render and emit side), run on the events
 of moves done outside the profile.
 
 Prints the CPU time per move (process time, far less noisy than wall time on a shared machine) and
@@ -47,7 +47,7 @@ def setup(tmp: str, players: int, fog_on: bool = False, languages: tuple[str, ..
     actors = [GM, SCREEN] + [Actor("player", pid) for pid, _key in game.players]
     with app.test_request_context():  # as in a Socket.IO connect handler
         for i, actor in enumerate(actors):
-            hub.session_opened(f"bench-sid-{i}", game.id, actor,
+            hub.presence.session_opened(f"bench-sid-{i}", game.id, actor,
                                languages[i % len(languages)] if languages else "en")
     return app, hub, game
 
@@ -92,7 +92,7 @@ def main(argv=None) -> None:
                    help="before each move, write MB MiB and look up 20,000 keys of a big dict (the caches taken, as "
                         "by the bare server and the clients between two blocks of the propagation benchmark): each "
                         "move measured cold, as a block's first move (docs/SERVING.md)")
-    p.add_argument("--broadcast-only", action="store_true", help="profile Hub._broadcast alone")
+    p.add_argument("--broadcast-only", action="store_true", help="profile Fanout.broadcast alone")
     p.add_argument("--html", metavar="FILE", help="write pyinstrument's HTML page here instead of printing text")
     p.add_argument("--no-profile", action="store_true", help="only the CPU time per move (no profiler overhead)")
     p.add_argument("--cprofile", action="store_true",
@@ -125,7 +125,7 @@ def main(argv=None) -> None:
             before = done.seq - len(done.events)
 
             def run():
-                hub._broadcast(state, before, done.events)
+                hub.fanout.broadcast(state, before, done.events)
         else:
             run = move
 
@@ -157,8 +157,8 @@ def main(argv=None) -> None:
             if profiler:
                 profiler.disable() if args.cprofile else profiler.stop()
             cpu, wall = cpu + time.process_time() - cpu0, wall + time.perf_counter() - wall0
-        what = "Hub._broadcast of one move" if args.broadcast_only else "Hub.execute of one move (with its broadcast)"
-        audiences = len(hub._audiences(hub.game(game.id)))
+        what = "Fanout.broadcast of one move" if args.broadcast_only else "Hub.execute of one move (with its broadcast)"
+        audiences = len(hub.presence.audiences(hub.game(game.id)))
         print(f"{what}, {audiences} audiences{', fog on' if args.fog else ''}{', cold' if evict else ''}"
               f"{', languages ' + '/'.join(languages) if languages else ''}: "
               f"{cpu * 1000 / args.moves:.2f} ms CPU, {wall * 1000 / args.moves:.2f} ms wall per move "

@@ -177,7 +177,7 @@ def test_each_command_by_each_role_gets_the_matrix_answer(app, hub, kind):
                  "other_player": Actor("player", t["olaf"]["player_id"]), "screen": SCREEN}[role]
         try:
             if kind == "drag_preview":
-                hub.preview(game_id, actor, sent, sid="matrix-test")
+                hub.relays.preview(game_id, actor, sent, sid="matrix-test")
             else:
                 hub.execute(game_id, actor, sent)
             refusal = None

@@ -132,11 +132,11 @@ def test_a_second_fog_toggle_while_the_first_is_drawn_is_refused_not_queued(app,
     inside, release = threading.Event(), threading.Event()
     execute = h._execute_one
 
-    def slow(game_id, actor, payload):  # the first toggle takes its time, as on a big map
+    def slow(game_id, actor, payload, sending):  # the first toggle takes its time, as on a big map
         if payload.get("type") == "set_fog" and not inside.is_set():
             inside.set()
             release.wait(10)
-        return execute(game_id, actor, payload)
+        return execute(game_id, actor, payload, sending)
 
     monkeypatch.setattr(h, "_execute_one", slow)
     first = []

@@ -13,7 +13,7 @@ from flask import template_rendered
 from webapp import create_app
 from webapp.game import fog
 from webapp.live import render, token_svg
-from webapp.live.hub import actor_for_audience
+from webapp.live.presence import actor_for_audience
 
 from test_live import connect
 
@@ -186,7 +186,7 @@ def test_eight_players_who_see_a_move_alike_cost_one_render_of_it(table, renders
     hub, game_id = table["hub"], table["game"]["id"]
     game = hub.game(game_id)
     with hub.app.test_request_context():
-        for audience in hub._audiences(game):
+        for audience in hub.presence.audiences(game):
             render.fragments(game, actor_for_audience(audience), {f"token:{ogre}", "log"})
     assert renders.count("token") == N_PLAYERS + 2
 

@@ -1,4 +1,4 @@
-"""A command's id is looked for in the log only when the command may be a repeat (#38, ``Hub._seen_before``):
+"""A command's id is looked for in the log only when the command may be a repeat (#38, ``Committing._seen_before``):
 on PostgreSQL each look-up is a round trip to the server before the command is decided, so a first sending
 (nearly every command a phone sends) is decided at once. A repeat this process has not seen (sent to another
 process, or after a restart) is still answered as its first sending: the log's key on the id refuses its

@@ -189,7 +189,7 @@ def test_a_game_whose_log_breaks_while_served_answers_commands_with_where(tmp_pa
     sio = app.extensions["tacmap_socketio"].test_client(app, auth={"game": damaged, "token": damaged_key})
     assert sio.is_connected()
     corrupt(data, damaged, 3, "]]")
-    hub._games.clear()  # the cache is dropped (another process wrote first, say): the log is read again
+    hub.games.clear()  # the cache is dropped (another process wrote first, say): the log is read again
     ack = sio.emit("command", {"type": "roll", "expr": "d6"}, callback=True)
     assert ack["ok"] is False and ack["code"] == "damaged_log" and "damaged at seq 3" in ack["error"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from webapp import cli, create_app
-from webapp.live import hub as hub_module
+from webapp.live import committing
 from webapp.game.audience import public_state
 from webapp.storage.archive import ArchiveError, backup, export_game, import_game
 from webapp.storage.store import Store, load_game
@@ -33,7 +33,7 @@ def command(client, game, payload):
 @pytest.fixture
 def table(tmp_path, monkeypatch):
     """A game with a player, tokens, moves, a character sheet, a snapshot and a map picture of its own."""
-    monkeypatch.setattr(hub_module, "SNAPSHOT_EVERY", 5)
+    monkeypatch.setattr(committing, "SNAPSHOT_EVERY", 5)
     data = tmp_path / "here"
     app = make_app(data)
     client = app.test_client()

@@ -106,16 +106,12 @@ def test_a_command_with_two_arguments_or_none_gets_an_error(app):
 def test_a_command_whose_sender_gave_up_while_it_waited_for_the_game_is_not_done(app, hub):
     import time as clock
 
-    from webapp.live.hub import SENDER_GIVES_UP
+    from webapp.live.committing import Sending
     from webapp.game.model import GM, Rejected
 
     g = app.test_client().post("/api/games", json={"name": "Late", "system": "plain_grid"}).json
     seq = hub.game(g["id"]).seq
-    token = SENDER_GIVES_UP.set(clock.monotonic() - 0.1)
-    try:
-        with pytest.raises(Rejected, match="too busy to do that in time"):
-            hub.execute(g["id"], GM, {"type": "roll", "expr": "d6"})
-    finally:
-        SENDER_GIVES_UP.reset(token)
+    with pytest.raises(Rejected, match="too busy to do that in time"):
+        hub.execute(g["id"], GM, {"type": "roll", "expr": "d6"}, Sending(gives_up=clock.monotonic() - 0.1))
     assert hub.game(g["id"]).seq == seq == hub.store.last_seq(g["id"])
     assert hub.execute(g["id"], GM, {"type": "roll", "expr": "d6"}).seq == seq + 1

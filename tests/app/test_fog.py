@@ -168,7 +168,7 @@ def test_explored_memory_survives_a_reload_from_the_log(app, client, room, hub):
     run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": True})
     explored = set(map(tuple, state(client, room, room["player_token"])["fog"]["explored"]))
     assert (10, 3) in explored
-    hub._games.clear()  # the cache goes; the log rebuilds the game
+    hub.games.clear()  # the cache goes; the log rebuilds the game
     again = set(map(tuple, state(client, room, room["player_token"])["fog"]["explored"]))
     assert again == explored
 

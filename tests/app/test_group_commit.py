@@ -21,7 +21,6 @@ from socketio import packet
 
 from webapp.live import lanes
 from webapp.live.lanes import Job, Lane
-from webapp.live.hub import COMMAND_QUEUED
 from webapp.storage.durable import WalSync
 from webapp.storage.store import DB_NAME, Store, WriteFailed
 from webapp.game.model import GM, Rejected
@@ -91,7 +90,7 @@ class HeldGame:
 
     def wait_for(self, n: int) -> None:
         deadline = time.monotonic() + 5
-        while len(self.hub._pending.get(self.game_id, [])) < n:
+        while self.hub.committing.waiting(self.game_id) < n:
             assert time.monotonic() < deadline, "the commands did not queue"
             time.sleep(0.005)
 
@@ -253,6 +252,7 @@ class Recorder:
         self.answers: dict[str, dict] = {}
         self.gates: dict[str, threading.Event] = {}
         self.workers: list[threading.Thread] = []
+        self.lane: Lane | None = None  # the lane its jobs run in (they ask it for their ``Sending``)
 
     def start(self, work):
         t = threading.Thread(target=work)
@@ -260,13 +260,13 @@ class Recorder:
         t.start()
 
     def job(self, event: str, name: str, queue: bool = True) -> Job:
-        """A command that joins its game's queue (calls COMMAND_QUEUED, as Hub.commit does), then waits for
-        its gate; with ``queue=False`` it waits without having queued."""
+        """A command that joins its game's queue (calls its lane's ``Sending.queued``, as Committing.commit does),
+        then waits for its gate; with ``queue=False`` it waits without having queued."""
         gate = self.gates[name] = threading.Event()
 
         def run():
             self.ran.append(name)
-            queued = COMMAND_QUEUED.get()
+            queued = self.lane.sending().queued
             if queue and queued is not None:
                 queued()
             gate.wait(5)
@@ -286,7 +286,7 @@ class Recorder:
 
 def test_a_command_that_joined_its_games_queue_lets_the_next_one_start():
     rec = Recorder()
-    lane = Lane(rec.start)
+    lane = rec.lane = Lane(rec.start)
     for name in ("c0", "c1", "c2"):
         lane.offer(rec.job("command", name))
     rec.settle()
@@ -297,7 +297,7 @@ def test_a_command_that_joined_its_games_queue_lets_the_next_one_start():
 
 def test_a_command_that_has_not_queued_holds_the_next_one_back():
     rec = Recorder()
-    lane = Lane(rec.start)
+    lane = rec.lane = Lane(rec.start)
     lane.offer(rec.job("command", "c0", queue=False))
     lane.offer(rec.job("command", "c1"))
     rec.settle()
@@ -310,7 +310,7 @@ def test_a_command_that_has_not_queued_holds_the_next_one_back():
 
 def test_a_preview_waits_until_the_commands_before_it_are_answered():
     rec = Recorder()
-    lane = Lane(rec.start)
+    lane = rec.lane = Lane(rec.start)
     lane.offer(rec.job("command", "c0"))
     lane.offer(rec.job("preview", "p0", queue=False))
     rec.gates["p0"].set()
@@ -324,7 +324,7 @@ def test_a_preview_waits_until_the_commands_before_it_are_answered():
 
 def test_at_most_in_flight_commands_of_one_connection_wait_for_a_commit():
     rec = Recorder()
-    lane = Lane(rec.start)
+    lane = rec.lane = Lane(rec.start)
     names = [f"c{i}" for i in range(lanes.IN_FLIGHT + 2)]
     for name in names:
         lane.offer(rec.job("command", name))
@@ -349,7 +349,7 @@ def test_a_lanes_commands_in_flight_share_one_commit_in_the_order_sent(app, hub,
     def command(i):
         def run():
             with app.app_context():
-                answers[i] = hub.execute(game["id"], GM, move(game["tokens"][i], 10, 1 + 2 * i))
+                answers[i] = hub.execute(game["id"], GM, move(game["tokens"][i], 10, 1 + 2 * i), lane.sending())
         return Job("command", run, lambda reply: answers.__setitem__(i, reply), time.monotonic())
 
     before = hub.game(game["id"]).seq
@@ -396,7 +396,7 @@ def queue_during_first_append(hub, game, monkeypatch, payload, fail_second: bool
             late["thread"] = threading.Thread(target=run)
             late["thread"].start()
             deadline = time.monotonic() + 5
-            while not hub._pending.get(game["id"]):
+            while not hub.committing.waiting(game["id"]):
                 assert time.monotonic() < deadline
                 time.sleep(0.005)
         return done
@@ -447,10 +447,10 @@ def test_a_joining_command_that_cannot_be_stored_is_not_shown_and_goes_back_to_w
 
 def test_an_event_that_cannot_be_applied_refuses_its_command_stores_nothing_of_it_and_spares_the_rest(
         app, hub, game, monkeypatch):
-    import webapp.live.hub as hub_module
+    import webapp.live.committing as committing
 
     bad = game["tokens"][0]
-    real_evolve = hub_module.evolve
+    real_evolve = committing.evolve
 
     def evolve(state, event):
         if event.type == "token_moved" and event.data["token_id"] == bad:
@@ -458,7 +458,7 @@ def test_an_event_that_cannot_be_applied_refuses_its_command_stores_nothing_of_i
             raise KeyError("a bug in evolve")
         return real_evolve(state, event)
 
-    monkeypatch.setattr(hub_module, "evolve", evolve)
+    monkeypatch.setattr(committing, "evolve", evolve)
     before = hub.game(game["id"]).seq
     held = HeldGame(hub, game["id"])
     r1, t1 = run_in_threads([lambda: hub.execute(game["id"], GM, move(game["tokens"][1], 13, 3))])

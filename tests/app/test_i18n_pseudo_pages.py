@@ -18,7 +18,7 @@ from flask_babel import force_locale
 import rules
 from webapp import create_app
 from webapp.live import render
-from webapp.live.hub import actor_for_audience
+from webapp.live.presence import actor_for_audience
 
 #: pages wholly another domain's, not yet translated (none now)
 PENDING_PAGES: dict[str, str] = {}
@@ -418,9 +418,9 @@ def test_the_pushed_notices_and_socket_refusals_are_in_the_pseudo_locale(app):
         gm.emit("command", "not an object", callback=True),
         gm.emit("sync", 5, callback=True),
     ]
-    sid = next(s for s, (game_id, actor) in hub._sessions.items() if game_id == g["id"] and actor.role == "gm")
+    sid = next(s for s, actor in hub.presence.sessions(g["id"]) if actor.role == "gm")
     from webapp.live import lanes
-    from webapp.live.hub import TOO_LATE
+    from webapp.live.committing import TOO_LATE
 
     said.append({"error": hub.said_to(sid, TOO_LATE)})
     said.append({"error": hub.said_to(sid, lanes.TOO_MANY)})

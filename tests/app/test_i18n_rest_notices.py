@@ -11,7 +11,7 @@ import time
 from webapp import create_app
 from webapp.game import text
 from webapp.live import lanes as lanes_module
-from webapp.live.hub import TOO_LATE
+from webapp.live.committing import TOO_LATE
 
 from test_shared_presence import redis_server, redis_url  # noqa: F401  (fixtures)
 
@@ -98,8 +98,8 @@ def test_a_room_reset_tells_each_phone_in_its_language(tmp_path):
 
 def test_the_lanes_own_refusals_reach_the_sender_in_its_language(app, hub, demo):
     german = connect(app, demo.id, demo.gm_key, "de")
-    sid = next(sid for sid, (game_id, _actor) in hub._sessions.items() if game_id == demo.id)
-    assert hub._session_language[sid] == "de"
+    sid = next(sid for sid, _actor in hub.presence.sessions(demo.id))
+    assert hub.presence.session_language(sid) == "de"
 
     class Server:  # python-socketio without the seam the lanes hook: only their queueing is used here
         async_handlers = True

@@ -71,7 +71,7 @@ def test_a_log_that_breaks_while_served_is_told_to_a_german_socket_in_german(tmp
     con.execute("UPDATE events SET data = '[1]' WHERE game_id = ? AND seq = 3", (damaged,))
     con.commit()
     con.close()
-    app.extensions["tacmap"]._games.clear()  # the log is read again (another process wrote first, say)
+    app.extensions["tacmap"].games.clear()  # the log is read again (another process wrote first, say)
     ack = sio.emit("command", {"type": "roll", "expr": "d6"}, callback=True)
     assert ack["ok"] is False and ack["code"] == "damaged_log", ack
     assert f"Das Protokoll des Spiels {damaged} ist bei seq 3 beschädigt (kein Ereignis)" in ack["error"], ack

@@ -136,7 +136,7 @@ def test_after_an_undo_and_a_reload_the_log_is_what_a_fresh_render_gives(app, hu
         assert gm_live.emit("command", {"type": "move_token", "token_id": game["token"], "x": x, "y": 1},
                             callback=True)["ok"]
     assert gm_live.emit("command", {"type": "undo"}, callback=True)["ok"]
-    hub._games.pop(game["id"], None)  # as after a failed write: the state is read again from the log
+    hub.games.drop(game["id"])  # as after a failed write: the state is read again from the log
     state = hub.game(game["id"])
     with app.test_request_context():
         warm = {a.role: render.fragments(state, a, {"log"}) for a in (GM, player_actor(game))}

@@ -61,7 +61,7 @@ def test_an_attack_and_its_card_read_in_german_and_survive_a_reload(app, client,
     assert ("Hero trifft Ogre" in german or "Hero verfehlt Ogre" in german) and "Hero hits" not in german
     assert "Kämpfen-Würfel" in german and "Wildwürfel" in german  # the roll breakdown too
     # a new process reads the game from its log: the words come back as message ids, not frozen English
-    hub._games.clear()
+    hub.games.clear()
     game = hub.game(fight["id"])
     entry = [e for e in game.log if e.detail and "card" in e.detail][-1]
     assert entry.message and entry.message["msg"].startswith("{attacker}")

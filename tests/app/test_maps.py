@@ -378,7 +378,7 @@ def test_tacmap_import_map_appends_to_the_log(app, hub, g, capsys):
     rc = cli.main(["import-map", g["id"], str(SAMPLE), "--data-dir", app.config["DATA_DIR"], "--name", "Crypt"])
     assert rc == 0
     assert "241 wall segments, 3 doors" in capsys.readouterr().out
-    game = hub._load(g["id"])  # the running app's cache does not know yet: the log does
+    game = hub.games.load(g["id"])  # the running app's cache does not know yet: the log does
     assert game.maps[game.active_map].name == "Crypt" and len(game.board.walls) == 241
     # the running app's next write meets the newer log, reloads and goes on from there
     hub.execute(g["id"], GM, {"type": "add_map", "name": "After"})

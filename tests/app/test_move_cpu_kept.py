@@ -11,7 +11,7 @@ from __future__ import annotations
 import flask_babel
 
 from webapp.game import fog
-from webapp.live.hub import actor_for_audience
+from webapp.live.presence import actor_for_audience
 
 from test_broadcast_views import compare_with_renders_alone
 from test_move_render_sharing import app, command, renders, table, updates  # noqa: F401 (fixtures)

@@ -11,7 +11,7 @@ import pytest
 
 from webapp import MAX_BODY, create_app
 from webapp.game.model import Event, key_hash
-from webapp.live.hub import DEFAULT_BASE_URL
+from webapp.live.gm_access import DEFAULT_BASE_URL
 from webapp.storage.store import GameRecord
 
 BAD_UNICODE = "Mira\ud800"  # a lone surrogate: what JSON's "\ud800" decodes to

@@ -22,7 +22,7 @@ from webapp.game import fog, replay_view
 from webapp.game.model import GM
 from webapp.game.table import empty_game, evolve, replay
 from webapp.live import language
-from webapp.live.hub import SNAPSHOT_EVERY
+from webapp.live.committing import SNAPSHOT_EVERY
 from webapp.storage import history as kept_folds
 
 

@@ -472,7 +472,7 @@ def test_a_table_with_a_damaged_log_leaves_the_room_page_working(app, hub, templ
     t1, t2 = hub.store.room_tables()
     hub.store._db.execute("DELETE FROM snapshots WHERE game_id = ?", (t1["current_game"],))
     hub.store._db.execute("UPDATE events SET data = '{' WHERE game_id = ? AND seq = 2", (t1["current_game"],))
-    hub._games.pop(t1["current_game"], None)  # the cache of the log is dropped: the next read finds the damage
+    hub.games.drop(t1["current_game"])  # the cache of the log is dropped: the next read finds the damage
     r = c.get("/room")
     assert r.status_code == 200
     page = r.get_data(as_text=True)

@@ -137,8 +137,8 @@ def test_the_loser_of_a_race_catches_up_from_the_log_and_is_refused_only_for_its
     a.execute(game_id, GM, {"type": "move_token", "token_id": ogre, "x": 3, "y": 2})
     assert b.game(game_id).tokens[ogre].x == 3  # b caught up with a's move: a writes to this game too
     reloads = []
-    real_load = b._load
-    monkeypatch.setattr(b, "_load", lambda gid: reloads.append(gid) or real_load(gid))
+    real_load = b.games.load
+    monkeypatch.setattr(b.games, "load", lambda gid: reloads.append(gid) or real_load(gid))
 
     def racing(token, square, a_square):
         tries = []
@@ -171,9 +171,9 @@ def test_the_loser_of_a_race_catches_up_from_the_log_and_is_refused_only_for_its
 def test_a_writer_that_keeps_losing_the_race_is_told_to_try_again_and_stores_nothing(hubs, monkeypatch):
     """Another process that wins every retry (a stand-in here: it writes between every read and append of
     this one) is not waited for forever: after MAX_RACES the sender hears "busy" (not a server error)."""
-    from webapp.live import hub as live_hub
+    from webapp.live import committing
 
-    monkeypatch.setattr(live_hub, "MAX_RACES", 8)
+    monkeypatch.setattr(committing, "MAX_RACES", 8)
     a, b = hubs
     game_id = a.create_game("busy race", "plain_grid").id
     ogre = add_token(a, game_id, "Ogre", 2, 2)
@@ -204,7 +204,7 @@ def test_every_audience_is_rendered_for_whoever_is_connected_here(hubs):
 
     _key, pid, _ = join_game(game_id, "Aria")
     # nobody is connected to this process, yet a client of another process may be in any room
-    assert set(a._audiences(a.game(game_id))) == {"gm", "screen", f"player:{pid}"}
+    assert set(a.presence.audiences(a.game(game_id))) == {"gm", "screen", f"player:{pid}"}
     assert game is a.game(game_id)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from webapp import create_app
 from webapp.game.table import replay
-from webapp.live import hub as hub_module, throttle
+from webapp.live import committing, throttle
 
 from test_live import connect
 
@@ -20,7 +20,7 @@ EVERY = 4
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.setattr(hub_module, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(committing, "SNAPSHOT_EVERY", EVERY)
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
     hub = app.extensions["tacmap"]
     hub.seats = throttle.Seats(rate=1000.0, burst=1000)

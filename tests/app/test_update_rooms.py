@@ -1,4 +1,4 @@
-"""An update whose html is the same for several audiences is sent once to all their rooms (``Hub._emit``):
+"""An update whose html is the same for several audiences is sent once to all their rooms (``Fanout.emit``):
 every screen still gets exactly one update, its own view, and an audience with another view its own."""
 
 from __future__ import annotations

@@ -8,9 +8,11 @@ moves queued behind them and moves applied long after their sender had given
 up waiting. A lane takes a connection's events as they come off the wire (in
 order) and runs them on a worker of its own:
 
-- a command runs until it has joined its game's commit queue (``Hub.commit``);
-  then the next command may start on another worker, and queues behind it, so a
-  client with several commands in flight has them decided in the order sent
+- a command runs until it has joined its game's commit queue (``Committing.commit``
+  calls its ``Sending.queued``: its deadline and that callback come with it as
+  one argument, which the socket handler asks the lane for, ``Lanes.sending``);
+  then the next command may start on another worker, and queues behind it, so
+  a client with several commands in flight has them decided in the order sent
   and stored in one transaction (at most ``IN_FLIGHT`` at once); anything
   else (a preview, a sync) starts once the commands before it are answered;
 
@@ -18,7 +20,7 @@ order) and runs them on a worker of its own:
   (``TOO_MANY``), so whatever is accepted is done long before the sender's
   timeout;
 - a command that waited longer than ``STALE_AFTER`` (in the lane, or then for
-  the game's lock: ``hub.SENDER_GIVES_UP``) is refused, not applied: its
+  the game's lock: ``Sending.gives_up``) is refused, not applied: its
   sender is about to stop waiting (the page gives up after 10 s);
 - previews (tokens', templates'), pings and syncs are coalesced: only the
   newest of each waits (an older preview's position is out of date; one
@@ -44,7 +46,7 @@ from typing import Callable
 
 from .. import seams
 from ..game.text import N_
-from .hub import COMMAND_QUEUED, SENDER_GIVES_UP, TOO_LATE
+from .committing import NO_DEADLINE, TOO_LATE, Sending
 from .throttle import BUSY
 
 log = logging.getLogger(__name__)
@@ -54,7 +56,7 @@ log = logging.getLogger(__name__)
 LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync", "screen_box"})
 MAX_COMMANDS = 16
 #: commands of one connection started at once: each waits in its game's queue behind the one before it,
-#: so they keep their order and can share one commit (``Hub.commit``)
+#: so they keep their order and can share one commit (``Committing.commit``)
 IN_FLIGHT = 8
 STALE_AFTER = 5.0
 #: idle workers kept for the next work (of any lane), and how long one waits for it before it ends
@@ -86,6 +88,9 @@ class Lane:
         self._running = False  # a worker takes the next job
         self._start = start
         self.closed = False
+        #: what comes with the command starting now (its deadline, whom to tell once it queued): one command at a
+        #: time starts, and the next only once this one queued or was answered (``_work``)
+        self._sending = NO_DEADLINE
 
     def offer(self, job: Job) -> None:
         answers: list[tuple[Job, dict]] = []
@@ -122,6 +127,11 @@ class Lane:
     def waiting(self) -> int:
         with self._lock:
             return len(self._jobs)
+
+    def sending(self) -> Sending:
+        """What comes with the command this lane starts now, for its handler to hand to ``Hub.execute``: when its
+        sender gives up (``STALE_AFTER`` after it arrived) and whom to tell once it joined its game's queue."""
+        return self._sending
 
     def _next(self) -> Job | None:
         """The next job to start, once it may (None: nothing to do, the worker ends). A command may start
@@ -164,16 +174,14 @@ class Lane:
                 if go:
                     self._start(self._work)
 
-            token = SENDER_GIVES_UP.set(job.arrived + STALE_AFTER if job.event == "command" else None)
-            queued_token = COMMAND_QUEUED.set(queued if job.event == "command" else None)
+            if job.event == "command":  # the next command starts once this one queued: nothing else reads it meanwhile
+                self._sending = Sending(gives_up=job.arrived + STALE_AFTER, queued=queued)
             try:
                 job.run()
             except Exception:  # the handler failed before answering: answer for it
                 log.exception("%s failed", job.event)
                 job.answer({"ok": False, "error": self._say(FAILED)})
             finally:
-                COMMAND_QUEUED.reset(queued_token)
-                SENDER_GIVES_UP.reset(token)
                 if job.event == "command":
                     self._answered()
             if handed:  # another worker goes on with the lane
@@ -295,6 +303,12 @@ class Lanes:
                 say = (lambda message: self._say(sid, message)) if self._say else str
                 lane = self._lanes[sid] = Lane(self.workers.start, say)
             return lane
+
+    def sending(self, sid: str) -> Sending:
+        """What comes with the command this connection's lane starts now (``Lane.sending``); without a lane (the
+        test client, python-socketio without the seam), a command with no deadline."""
+        lane = self._lanes.get(sid)
+        return NO_DEADLINE if lane is None else lane.sending()
 
     def close(self, sid: str) -> None:
         with self._guard:

@@ -4,7 +4,7 @@ A replay is a view: it appends nothing to the log. The GM's ``replay {"at", "on"
 was after event ``at`` on the GM's screens (and the table screen's, with ``on: ["gm", "screen"]``), each
 with the very partials of the live page, rendered for that audience from the state then
 (``webapp.game.replay_view``); a player's draws their own view then on their own screens. While an
-audience replays, the hub sends it no live update (``Hub._emit`` asks ``replaying``); ``replay_end``
+audience replays, the hub sends it no live update (``Fanout.render_update`` asks ``replaying``); ``replay_end``
 sends it a fresh copy of the present, and the live updates flow again. A connection that opens while
 its audience replays is shown the replay too; with several processes (Redis) who replays is kept in Redis
 as well, so a screen connecting to another process than the GM's is shown it, and a ``replay_end`` sent
@@ -444,11 +444,7 @@ class Replays:
 
     def _online(self, game_id: str, audience: str) -> bool:
         """Whether a connection of this audience is open: to this process, or with several, to any."""
-        hub = self.hub
-        if hub.shared is not None:
-            return hub.shared.audiences(game_id).get(audience, 0) > 0
-        with hub._guard:
-            return hub._presence.get((game_id, audience), 0) > 0
+        return self.hub.presence.online(game_id, audience)
 
     # --- what goes to the screens -----------------------------------------
 
@@ -458,16 +454,15 @@ class Replays:
         actor = self._actor(audience)
         game = hub.game(game_id)
         if sid is not None:  # one connection: its own language (the table screen's: the GM's choice for it)
-            with hub._guard:
-                device = hub._session_language.get(sid, "en")
-            groups = {hub.group_language(game, audience, device): [sid]}
+            device = hub.presence.session_language(sid)
+            groups = {hub.fanout.group_language(game, audience, device): [sid]}
         else:  # the audience's devices, once per language they read, as a live update (#37)
-            groups = hub._language_groups(game, audience)
+            groups = hub.fanout.language_groups(game, audience)
         line = replay_view.banner(history, at, actor)
         for lang, to in groups.items():
             with self._context(), language.speaking(lang):
                 html = render.fragments(past, actor, render.EVERYTHING,
-                                        online=hub.online_players(game_id), extra=hub._shown_to_all(game_id))
+                                        online=hub.online_players(game_id), extra=hub.fanout.shown_to_all(game_id))
                 said = language.words(line)
             hub.socketio.emit("replay", {"at": at, "head": history.head, "banner": said, "html": html},
                               to=to if len(to) > 1 else to[0])
@@ -483,9 +478,9 @@ class Replays:
             if hub.shared is not None:
                 hub.shared.replay_off(game_id, audience)
             with self._context():
-                hub.forget_shown(game_id, audience)  # what was sent before the replay no longer counts
-                online, extra = hub.online_players(game_id), hub._shown_to_all(game_id)
-            for lang, to in hub._language_groups(game, audience).items():  # each device in its language (#37)
+                hub.fanout.forget_shown(game_id, audience)  # what was sent before the replay no longer counts
+                online, extra = hub.online_players(game_id), hub.fanout.shown_to_all(game_id)
+            for lang, to in hub.fanout.language_groups(game, audience).items():  # each device in its language (#37)
                 with self._context(), language.speaking(lang):
                     html = render.fragments(game, actor, render.EVERYTHING, online=online, extra=extra)
                 hub.socketio.emit("replay_end", {"seq": game.seq, "html": html}, to=to if len(to) > 1 else to[0])

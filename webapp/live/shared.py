@@ -13,7 +13,7 @@ rest of what the processes share through the same Redis:
 - the GM password's wrong guesses, counted per game across processes.
 
 The game itself is not shared here: the log in the database is the only truth, and each
-process catches its cached game up with the log before it decides or renders (webapp/live/hub.py).
+process catches its cached game up with the log before it decides or renders (webapp/live/games.py).
 """
 
 from __future__ import annotations

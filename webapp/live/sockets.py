@@ -21,7 +21,8 @@ from flask import request
 from flask_socketio import ConnectionRefusedError, join_room
 
 from . import language, screenbox
-from .hub import DATABASE_AWAY, language_room, room
+from .committing import DATABASE_AWAY
+from .presence import language_room, room
 from ..storage.store import DamagedLog, WriteFailed
 from ..game.model import Rejected
 from ..game.text import N_, TooDeep, too_deep_message
@@ -48,10 +49,10 @@ def one_argument(event: str, args: tuple, shape: str):
 
 
 def register(socketio, hub, keyless=None) -> None:
-    lanes = Lanes(socketio.server, say=hub.said_to)  # the lanes' own refusals, in each sender's language
+    lanes = Lanes(socketio.server, say=hub.presence.said_to)  # the lanes' own refusals, in each sender's language
 
     def current():
-        return hub.session(request.sid)
+        return hub.presence.session(request.sid)
 
     def away(event: str, exc: Exception) -> dict:
         """The answer to an event while the database does not answer (tried again on the next one)."""
@@ -97,22 +98,23 @@ def register(socketio, hub, keyless=None) -> None:
         except hub.store.unavailable as exc:  # the page keeps trying (static/js/live.js)
             raise ConnectionRefusedError(away("connect", exc)["error"]) from None
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
-        hub.audience_joins(game_id, actor, lang)
+        hub.fanout.audience_joins(game_id, actor, lang)
         join_room(room(game_id, actor.audience))
         join_room(language_room(game_id, actor.audience, lang))  # live updates are drawn once per language
-        hub.session_opened(request.sid, game_id, actor, lang)
+        hub.presence.session_opened(request.sid, game_id, actor, lang)
         if keyless is not None:
             keyless.connected(request.sid)  # at a game: no longer closed for being keyless
         since = auth.get("since")
-        if isinstance(since, int) and not isinstance(since, bool) and since != hub.shown_seq(game, actor.audience, lang):
-            hub.resync(game_id, actor, request.sid)
+        if (isinstance(since, int) and not isinstance(since, bool)
+                and since != hub.fanout.shown_seq(game, actor.audience, lang)):
+            hub.fanout.resync(game_id, actor, request.sid)
         hub.replays.connected(game_id, actor, request.sid)  # its audience is shown a past moment: so is it
 
     @socketio.on("disconnect")
     def disconnect(*_args):
-        who = hub.session(request.sid)
+        who = hub.presence.session(request.sid)
         lanes.close(request.sid)
-        hub.session_closed(request.sid)
+        hub.presence.session_closed(request.sid)
         if who is not None:
             hub.replays.left(*who)  # the last page of whoever replays closed: their replay ends (after a grace)
 
@@ -125,7 +127,7 @@ def register(socketio, hub, keyless=None) -> None:
         if refused:
             return refused
         try:
-            done = hub.execute(who[0], who[1], payload)
+            done = hub.execute(who[0], who[1], payload, lanes.sending(request.sid))
         except Rejected as exc:
             return {"ok": False, "error": to_sender(exc), **({"code": exc.code} if exc.code else {})}
         except DamagedLog as exc:
@@ -143,15 +145,15 @@ def register(socketio, hub, keyless=None) -> None:
 
     @socketio.on("preview")
     def preview(*args):
-        return relay("preview", args, '{"token_id", "x", "y", "done"?}', hub.preview)
+        return relay("preview", args, '{"token_id", "x", "y", "done"?}', hub.relays.preview)
 
     @socketio.on("map_ping")
     def map_ping(*args):
-        return relay("map_ping", args, '{"x", "y"}, x and y in squares', hub.ping)
+        return relay("map_ping", args, '{"x", "y"}, x and y in squares', hub.relays.ping)
 
     @socketio.on("template_preview")
     def template_preview(*args):
-        return relay("template_preview", args, '{"template_id", "dx", "dy", "done"?}', hub.template_preview)
+        return relay("template_preview", args, '{"template_id", "dx", "dy", "done"?}', hub.relays.template_preview)
 
     @socketio.on("screen_box")
     def screen_box(*args):
@@ -167,7 +169,7 @@ def register(socketio, hub, keyless=None) -> None:
             return {"ok": False, "error": said(N_("%(event)s takes one JSON object: %(shape)s"), event="sync",
                                                shape='{"since"?}')}
         try:
-            hub.resync(who[0], who[1], request.sid)
+            hub.fanout.resync(who[0], who[1], request.sid)
         except DamagedLog as exc:
             return {"ok": False, "error": to_sender(exc), "code": "damaged_log"}
         except hub.store.unavailable as exc:

@@ -15,7 +15,7 @@ from ..game.model import Rejected
 from ..game.seats import player_joined
 from ..game.table import from_form
 from ..live import language, render
-from ..live.hub import guess_refused, render_security
+from ..live.gm_access import guess_refused, new_key, render_security
 from ..live.language import refusal_text as refusal
 from . import hub, remember_key, remembered_key, unlock
 from .device import played
@@ -68,7 +68,7 @@ def _render_page(template: str, game_id: str, actor, key: str, **extra):
     game = h.game(game_id)
     ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id))
     # the seq of the last update this audience was sent (a change it cannot see sends it none)
-    return render_template(template, key=key, shown_seq=h.shown_seq(game, actor.audience), **ctx, **extra)
+    return render_template(template, key=key, shown_seq=h.fanout.shown_seq(game, actor.audience), **ctx, **extra)
 
 
 @bp.get("/games/<game_id>/gm")
@@ -78,7 +78,7 @@ def gm(game_id: str):
         return redirect_to
     if actor is None:
         abort(403, _("This is the GM's page: open it with the GM link that `tacmap serve` printed."))
-    return _render_page("gm.html", game_id, actor, key, **hub().screen_info(game_id))
+    return _render_page("gm.html", game_id, actor, key, **hub().gm_access.screen_info(game_id))
 
 
 @bp.route("/games/<game_id>/gm/password", methods=["GET", "POST"])
@@ -86,11 +86,11 @@ def gm_password(game_id: str):
     """The GM password, asked once per browser session when the GM has set one."""
     h = hub()
     record = h.store.game(game_id)
-    if h.password_hash(game_id) is None or h.gm_unlocked(game_id):
+    if h.password_hash(game_id) is None or h.gm_access.gm_unlocked(game_id):
         return redirect(url_for("game.gm", game_id=game_id))
     error, status = None, 200
     if request.method == "POST":
-        if h.check_password(game_id, request.form.get("password") or ""):  # counted before it is checked
+        if h.gm_access.check_password(game_id, request.form.get("password") or ""):  # counted before it is checked
             unlock(game_id, h.password_hash(game_id))
             return redirect(url_for("game.gm", game_id=game_id))
         if guess_refused():
@@ -124,7 +124,7 @@ def security_panel(game_id: str):
     if setting:
         unlock(game_id, h.password_hash(game_id))
         response = make_response(_security(game_id, notice=_("The GM link now needs this password.")))
-        response.call_on_close(lambda: h.end_gm_sessions(game_id))
+        response.call_on_close(lambda: h.gm_access.end_gm_sessions(game_id))
         return response
     notice = {"set_gm_password": _("The GM link now needs this password."),
               "clear_gm_password": _("The GM link no longer needs a password.") if done.events else _("There was no password."),
@@ -135,7 +135,7 @@ def security_panel(game_id: str):
 
 def _security(game_id: str, **extra):
     h = hub()
-    return render_security(h, h.game(game_id), oob=False, **extra)
+    return render_security(h.gm_access, h.game(game_id), oob=False, **extra)
 
 
 @bp.get("/games/<game_id>/play")
@@ -241,8 +241,6 @@ def join_game(game_id: str, name: str) -> tuple[str, str, str]:
     Returns the device's new key (shown once), the player id and what became of it: "joined", "reclaimed",
     or the id of the request the GM is asked (``r-...``; the key works once the GM allows it).
     """
-    from ..live.hub import new_key
-
     key = new_key()
     holder: dict = {}
 
