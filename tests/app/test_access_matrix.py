@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer
 from webapp.game import access, keys, replay_view
 from webapp import create_app
 from webapp.game.table import COMMAND_TYPES
@@ -24,10 +25,6 @@ def app(tmp_path_factory):
 @pytest.fixture(scope="module")
 def hub(app):
     return app.extensions["tacmap"]
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def make_table(app) -> dict:

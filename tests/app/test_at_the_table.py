@@ -8,16 +8,13 @@ import json
 import pytest
 
 import rules
+from tests.helpers import bearer
 from webapp.cli import server_links
 from webapp.demo import demo_board
 from webapp.game.model import Event
 from webapp.game.tokens import token_added
 
 GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid"]
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def command(client, game_id, key, **payload):

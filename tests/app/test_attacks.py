@@ -8,13 +8,10 @@ import re
 import pytest
 
 import rules
+from tests.helpers import bearer
 from webapp import create_app
 
 WALLED = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 8]}]}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

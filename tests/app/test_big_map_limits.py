@@ -19,14 +19,11 @@ import pytest
 from PIL import Image
 
 from bench.bench_big_maps import worst_map
+from tests.helpers import bearer
 from webapp.game import model
 from webapp.live import hub as hub_module
 
 from test_live import connect
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def run(client, g, payload, token=None):

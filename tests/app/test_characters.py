@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 
 import rules
+from tests.helpers import bearer
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

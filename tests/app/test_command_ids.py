@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers import bearer
 from webapp.storage.store import Store
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def setup(client):

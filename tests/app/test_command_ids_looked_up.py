@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.storage.store import Store
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def make_app(tmp_path, backend, name="data"):

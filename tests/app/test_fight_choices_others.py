@@ -10,15 +10,12 @@ import time
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
 PORT = {"zones": [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
                   {"id": "bay", "name": "Cargo Bay", "adjacent": []}]}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -7,11 +7,8 @@ import re
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import math
 import pytest
 
 import rules
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.live import throttle
 
@@ -17,10 +18,6 @@ OPEN = {"width": 24, "height": 12}
 SMG = {"skill": "Guns (Pistol)", "damage": "2d", "type": "pi", "kind": "ranged", "rof": 10, "rcl": 2, "max": 200,
        "shots": 30}
 GRENADE = {"skill": "Throwing", "damage": "3d", "type": "cr", "kind": "thrown", "area": 2, "max": 30}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -9,11 +9,8 @@ import re
 import pytest
 
 from rules.grid import HEX_FLAT, HEX_POINTY, Grid
+from tests.helpers import bearer
 from webapp.live import drawing
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def hex_game(client, orientation="pointy", **more):

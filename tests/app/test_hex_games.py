@@ -7,11 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rules.grid import Grid
+from tests.helpers import bearer
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

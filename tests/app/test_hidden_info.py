@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 HIDDEN = "Zorblax Quintrel"
@@ -23,10 +24,6 @@ HIDDEN_CONDITION = "zorblax-condition-6620"  # a GM-only field (gurps_lite ``con
 @pytest.fixture
 def app(tmp_path):
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def leaks(text: str, hidden_id: str) -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 from flask_babel import force_locale
 
 import rules
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.live import render
 from webapp.live.hub import actor_for_audience
@@ -216,10 +217,6 @@ def strings_in(value) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [s for v in value for s in strings_in(v)]
     return []
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -10,14 +10,11 @@ import sqlite3
 import pytest
 
 from test_damaged_data import a_game_with_moves
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.storage import pictures
 
 DE = {"Accept-Language": "de"}
-
-
-def bearer(token: str, **more) -> dict:
-    return {"Authorization": f"Bearer {token}", **more}
 
 
 def delete_event(data, game_id: str, seq: int) -> None:

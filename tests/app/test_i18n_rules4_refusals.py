@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import rules
+from tests.helpers import bearer
 from webapp import create_app
 
 from test_i18n_rest_notices import connect
@@ -16,10 +17,6 @@ from test_i18n_rest_notices import connect
 def app(tmp_path):
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
                        "DICE_SEED": "5"})
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def table(app, system: str, sheet: dict | None = None):

@@ -10,16 +10,13 @@ import re
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 
 @pytest.fixture
 def app(tmp_path):
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def fight(app, system_id: str):

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.live import allowance
 from webapp.storage.store import Store, load_game
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def setup(client):

@@ -10,15 +10,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.helpers import bearer
 from webapp import cli
 from webapp.game import maps
 from webapp.game.model import GM, Game
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -17,12 +17,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.helpers import bearer
 from webapp.game import uvtt
 from webapp.storage import pictures
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def png(color=(200, 40, 40), size=(48, 32)) -> bytes:

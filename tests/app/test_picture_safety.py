@@ -16,12 +16,10 @@ from pathlib import Path
 import pytest
 from PIL import ExifTags, Image, PngImagePlugin
 
+from tests.helpers import bearer
+
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 SECRET = "48.8584N 2.2945E Mira's flat"
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import MAX_BODY, create_app
 from webapp.game.model import Event, key_hash
 from webapp.live.hub import DEFAULT_BASE_URL
@@ -26,10 +27,6 @@ def make_app(tmp_path, **config):
 @pytest.fixture
 def app(tmp_path):
     return make_app(tmp_path)
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_game(client, system="plain_grid", **extra):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.game import recap
 from webapp.game.model import GM
@@ -20,10 +21,6 @@ from webapp.storage.history import walk
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 OLD_GAME = FIXTURES / "old-duel-e2cc14c.zip"
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

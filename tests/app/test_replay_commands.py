@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 
 @pytest.fixture
 def app(tmp_path):
     return create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 @pytest.fixture

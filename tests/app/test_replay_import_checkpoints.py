@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import time
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.cli import main as tacmap
 from webapp.game import replay_view
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
 from webapp.web.room import setup_link
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_app(folder):

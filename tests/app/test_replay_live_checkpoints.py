@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.game import replay_view
 from webapp.live import replaying
@@ -17,10 +18,6 @@ from webapp.live.replaying import LIVE_EVERY
 from webapp.game.model import GM
 from webapp.game.table import empty_game, evolve, replay
 from webapp.storage import history as kept_folds
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_app(folder):

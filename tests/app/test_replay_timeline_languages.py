@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.game import replay_view
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

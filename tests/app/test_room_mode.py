@@ -12,13 +12,10 @@ import zipfile
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.game import keys, text
 from webapp.web.room import setup_link
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 @pytest.fixture

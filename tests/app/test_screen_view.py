@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 PORT = {"zones": [
     {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
     {"id": "bay", "name": "Cargo Bay"},
 ]}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

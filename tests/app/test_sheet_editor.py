@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules.system import RuleError
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.game import characters
 from webapp.web import sheetform
@@ -244,10 +245,6 @@ def test_the_form_of_a_sheet_reads_back_as_that_sheet_from_its_text_alone(app, s
 
 
 # --- 2. the page: a POST of the unchanged form stores nothing --------------------------------------------------
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -10,13 +10,10 @@ import re
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

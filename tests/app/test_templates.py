@@ -8,14 +8,11 @@ import pytest
 import rules
 
 from rules.dice import ScriptedDice
+from tests.helpers import bearer
 from webapp import create_app
 
 OPEN = {"width": 12, "height": 8}
 GRENADE = {"damage": "3d6", "range": "5/10/20", "thrown": True}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

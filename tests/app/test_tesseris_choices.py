@@ -8,11 +8,8 @@ import math
 import pytest
 
 from rules.tesseris_ads import SYSTEM
+from tests.helpers import bearer
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

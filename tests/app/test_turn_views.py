@@ -8,14 +8,11 @@ import re
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.game import combat
 
 from test_live import connect
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

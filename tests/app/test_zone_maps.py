@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 PORT = {"zones": [
@@ -14,10 +15,6 @@ PORT = {"zones": [
     {"id": "tower", "name": "Control Tower"},
     {"id": "moon", "name": "Far moon"},
 ]}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
