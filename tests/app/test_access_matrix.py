@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, make_app
 from webapp.game import access, keys, replay_view
-from webapp import create_app
 from webapp.game.table import COMMAND_TYPES
 from webapp.game.model import GM, SCREEN, Actor
 
@@ -18,8 +17,7 @@ ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, *replay_view.COMMAND_TYPES,
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return create_app({"DATA_DIR": str(tmp_path_factory.mktemp("matrix")), "TESTING": True,
-                       "SECRET_KEY": "test", "DEMO": False})
+    return make_app(tmp_path_factory.mktemp("matrix"), DEMO=False)  # one app for the module's many cases
 
 
 @pytest.fixture(scope="module")

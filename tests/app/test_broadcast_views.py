@@ -10,7 +10,6 @@ import re
 import pytest
 from flask import template_rendered
 
-from webapp import create_app
 from webapp.game import fog
 from webapp.live import render, token_svg
 from webapp.live.hub import actor_for_audience
@@ -23,10 +22,7 @@ ROOM = {"width": 30, "height": 10, "walls": [{"a": [15, 0], "b": [15, 4]}, {"a":
 N_PLAYERS = 8
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False,
-                       "DICE_SEED": "views"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="views")
 
 
 @pytest.fixture

@@ -8,12 +8,9 @@ import json
 import pytest
 
 from tests.helpers import bearer
-from webapp import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def test_a_fogged_token_added_and_removed_is_never_named_to_players_even_once_the_fog_is_off(app):

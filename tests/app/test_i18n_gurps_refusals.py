@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
 
 from test_i18n_rest_notices import connect
 from test_i18n_rules4_refusals import bearer, refused, table
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def test_a_second_maneuver_and_a_move_before_one_are_refused_in_each_senders_language(app):

@@ -21,9 +21,7 @@ from test_i18n_rules4_refusals import refused
 DE = {"Accept-Language": "de"}
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def savage_table(app):

@@ -13,10 +13,7 @@ from test_i18n_rest_notices import connect
 from test_i18n_rules4_refusals import bearer, refused, table
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def english(c, g, command) -> str:

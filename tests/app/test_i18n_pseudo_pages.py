@@ -219,9 +219,7 @@ def strings_in(value) -> list[str]:
     return []
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
+pytestmark = pytest.mark.app_config(DICE_SEED="7")
 
 
 def pseudo_client(app):

@@ -76,9 +76,7 @@ def test_a_log_that_breaks_while_served_is_told_to_a_german_socket_in_german(tmp
     assert ack["ok"] is False and "beschädigt (kein Ereignis)" in ack["error"], ack
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def new_game(app, system="plain_grid"):

@@ -8,15 +8,11 @@ import pytest
 
 import rules
 from tests.helpers import bearer
-from webapp import create_app
 
 from test_i18n_rest_notices import connect
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def table(app, system: str, sheet: dict | None = None):

@@ -14,9 +14,7 @@ from tests.helpers import bearer
 from webapp import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
+pytestmark = pytest.mark.app_config(DICE_SEED="7")
 
 
 def fight(app, system_id: str):

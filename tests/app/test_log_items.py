@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from webapp import create_app
 from webapp.live import render
 from webapp.game.model import GM, Actor, LogEntry
 
@@ -37,9 +36,7 @@ CARD = {"targets": [{"id": "a", "name": "Ogre <big>", "effects": ["7 damage", "p
                     {"id": "b", "name": "Troll", "effects": [], "detail": None}]}
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-from webapp import create_app
+from tests.helpers import make_app
 from webapp.game import audience
-from webapp.live import render, throttle
+from webapp.live import throttle
 
 from test_broadcast_views import compare_with_renders_alone, renders  # noqa: F401 (a fixture)
 from test_live import connect
@@ -20,8 +20,7 @@ S = rules.get("savage_worlds")
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                      "DICE_SEED": "32"})
+    app = make_app(tmp_path / "data", DEMO=False, DICE_SEED="32")
     app.extensions["tacmap"].seats = throttle.Seats(rate=1000.0, burst=1000)
     return app
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def connect(app, game_id, key):

@@ -9,24 +9,21 @@ import re
 
 import pytest
 
+from tests import helpers
 from tests.helpers import bearer
-from webapp import MAX_BODY, create_app
+from webapp import MAX_BODY
 from webapp.game.model import Event, key_hash
 from webapp.live.hub import DEFAULT_BASE_URL
-from webapp.storage.store import GameRecord
 
 BAD_UNICODE = "Mira\ud800"  # a lone surrogate: what JSON's "\ud800" decodes to
 BAD_NAMES = [BAD_UNICODE, "Ar\u202eia", "Ar\u2066ia", "Ar\x00ia", "Ar\x1bia", "Ar\nia", "Ar\x85ia", "Aria\u200b"]
 
 
-def make_app(tmp_path, **config):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       **config})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
-@pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path)
+def make_app(tmp_path, **config):  # the app fixture's, again over the same folder (a restart)
+    return helpers.make_app(tmp_path / "data", DEMO=False, **config)
 
 
 def new_game(client, system="plain_grid", **extra):

@@ -8,12 +8,16 @@ from __future__ import annotations
 import math
 import time
 
+import pytest
+
 from webapp.game import fog, recap
 from webapp.game.model import Event
 from webapp.storage.history import walk
 from webapp.storage.store import DamagedLog, GameRecord, Store
 
-from test_recap_story import app, bearer, page, send  # noqa: F401 (the fixture)
+from test_recap_story import bearer, page, send
+
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")  # test_recap_story.py's app
 
 
 def test_the_log_is_read_up_to_an_event_and_what_json_dumps_wrote_reads_back_the_same(backend, tmp_path):

@@ -23,10 +23,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 OLD_GAME = FIXTURES / "old-duel-e2cc14c.zip"
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def send(client, g, body, token=None):

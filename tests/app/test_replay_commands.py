@@ -8,12 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer
-from webapp import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, make_app
 from webapp import create_app
 from webapp.game import keys, text
 from webapp.web.room import setup_link
@@ -22,13 +22,7 @@ from webapp.web.room import setup_link
 def app(tmp_path, backend):
     """Room mode on each store (tests/conftest.py ``backend``): the data folder's SQLite file, and PostgreSQL
     (the room's rows and its template copies in the database, as several machines share them)."""
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False,
-                       "ROOM": True, **({"DATABASE": backend} if backend else {})})
-
-
-@pytest.fixture
-def hub(app):
-    return app.extensions["tacmap"]
+    return make_app(tmp_path / "data", DEMO=False, ROOM=True, DATABASE=backend)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer
-from webapp import create_app
 
 PORT = {"zones": [
     {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
@@ -16,14 +15,7 @@ PORT = {"zones": [
 ]}
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 @pytest.fixture

@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules.system import RuleError
-from tests.helpers import bearer
-from webapp import create_app
+from tests.helpers import bearer, make_app
 from webapp.game import characters
 from webapp.web import sheetform
 
@@ -33,8 +32,7 @@ SYSTEMS = ["savage_worlds", "gurps_lite", "tesseris_ads", "atomic_tomorrow", "ph
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")), "TESTING": True, "SECRET_KEY": "t",
-                       "DEMO": False})
+    return make_app(tmp_path_factory.mktemp("data"), DEMO=False)  # one app for the module's many renders
 
 
 def rendered_editor(app, system, sheet, locked=()) -> str:
@@ -248,8 +246,8 @@ def test_the_form_of_a_sheet_reads_back_as_that_sheet_from_its_text_alone(app, s
 
 
 @pytest.fixture
-def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False}).test_client()
+def client(tmp_path):  # not the module's app above: a page test's games stay its own
+    return make_app(tmp_path / "data", DEMO=False).test_client()
 
 
 def game_with_character(client, system_id: str, sheet: dict | None = None):

@@ -15,15 +15,7 @@ OPEN = {"width": 12, "height": 8}
 GRENADE = {"damage": "3d6", "range": "5/10/20", "thrown": True}
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def send(client, g, token, body):

@@ -4,10 +4,15 @@ never forced; and a token's accessible name (webapp/game/describe.py)."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules.board import Board
-from test_templates import app, bearer, client, send, state  # noqa: F401 - the same app, API calls and fixtures
+from test_templates import send, state  # the same API calls
+from tests.helpers import bearer
 from webapp.game import describe
 from webapp.game.model import Game, Player, Token
+
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")  # test_templates.py's app
 
 
 def table(client, system="plain_grid"):

@@ -9,21 +9,12 @@ import re
 import pytest
 
 from tests.helpers import bearer
-from webapp import create_app
 from webapp.game import combat
 
 from test_live import connect
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "3"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="3")
 
 
 def table(client, system="plain_grid"):
