@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
 
-from tests.helpers import bearer
+from tests.helpers import bearer, state
 from webapp.storage.store import Store
 
 
@@ -14,10 +13,6 @@ def setup(client):
     token = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1,
                         "owner": player["player_id"]}, headers=bearer(g["gm_token"])).json["id"]
     return g, player, token
-
-
-def state(client, g):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
 
 
 def test_a_repeat_through_the_api_gets_the_first_answer_and_changes_nothing(client):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, state
 from webapp import create_app
 from webapp.storage.store import Store
 
@@ -43,10 +43,6 @@ def look_ups(monkeypatch):
 
     monkeypatch.setattr(Store, "applied", applied)
     return asked
-
-
-def state(client, g):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
 
 
 def test_a_first_sending_is_decided_without_a_look_up_and_a_repeat_is_looked_up(table, look_ups):

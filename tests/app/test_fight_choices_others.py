@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, command as send, state
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
@@ -36,14 +36,6 @@ def game(client, system, spots):
         assert r.status_code == 201, r.json
         ids[name] = r.json["id"]
     return g, p, ids
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def preview(client, g, attacker, target, weapon, **options):

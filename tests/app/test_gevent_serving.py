@@ -21,15 +21,10 @@ import gevent
 import pytest
 from gevent import socket as gsocket
 
+from tests.helpers import free_port
 from webapp.live.serving import TableServer
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def echo_body(environ, start_response):

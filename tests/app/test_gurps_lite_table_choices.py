@@ -9,7 +9,7 @@ import math
 import pytest
 
 import rules
-from tests.helpers import bearer
+from tests.helpers import bearer, command as send, state
 from webapp import create_app
 from webapp.live import throttle
 
@@ -27,14 +27,6 @@ def client(tmp_path):
     # 150 attacks in a row to count hits: past a person's rate (test_network tests the limit itself)
     app.extensions["tacmap"].seats = throttle.Seats(rate=1000.0, burst=1000)
     return app.test_client()
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def table(client, *spots):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from rules.grid import HEX_FLAT, HEX_POINTY, Grid
-from tests.helpers import bearer
+from tests.helpers import bearer, command
 from webapp.live import drawing
 
 
@@ -135,10 +135,6 @@ def test_the_lobby_refuses_a_grid_it_does_not_know_and_hexes_for_a_zone_system(c
     r = client.post("/games", data={"name": "Zoned", "system": zones, "grid": "hex-flat"})
     assert r.status_code == 400 and "zone maps" in r.get_data(as_text=True)
     assert len(hub.store.games()) == before
-
-
-def command(client, g, payload):
-    return client.post(f"/api/games/{g['id']}/commands", json=payload, headers=bearer(g["gm_token"]))
 
 
 def test_a_new_blank_map_may_be_hexes(client, hub):

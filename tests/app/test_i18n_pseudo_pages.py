@@ -16,7 +16,7 @@ import pytest
 from flask_babel import force_locale
 
 import rules
-from tests.helpers import bearer
+from tests.helpers import bearer, command
 from webapp import create_app
 from webapp.live import render
 from webapp.live.hub import actor_for_audience
@@ -246,10 +246,6 @@ def fight(app, system_id: str):
     return api, g, p, ids
 
 
-def command(api, g, token, body):
-    return api.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
-
-
 def scripted_fight(api, g, p, ids):
     """Three rounds: a move, an attack (answered defenses picked by the rules), the next turn; every step's
     command sent whether or not the rules accept it in that system (a refusal changes nothing)."""
@@ -264,7 +260,7 @@ def scripted_fight(api, g, p, ids):
             {"type": "next_turn"}, {"type": "next_turn"}, {"type": "next_turn"},
         ]
     for step in steps:
-        yield step, command(api, g, gm, step)
+        yield step, command(api, g, step, gm)
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
@@ -273,7 +269,7 @@ def test_every_page_of_a_running_fight_is_in_the_pseudo_locale(app, system_id):
     api, g, p, ids = fight(app, system_id)
     for _step, _answer in scripted_fight(api, g, p, ids):
         pass
-    command(api, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    command(api, g, {"type": "start_combat", "token_ids": list(ids.values())}, g["gm_token"])
     data = data_of(hub, g["id"])
     gm = pseudo_client(app)
     pages = {}

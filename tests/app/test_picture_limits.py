@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.helpers import bearer
+from tests.helpers import bearer, state
 from webapp.game import uvtt
 from webapp.storage import pictures
 
@@ -52,10 +52,6 @@ def token_picture(client, g, data: bytes, token=None, token_id=None):
     form = {"file": (io.BytesIO(data), "face.png")} | ({"token_id": token_id} if token_id else {})
     return client.post(f"/api/games/{g['id']}/pictures", data=form, content_type="multipart/form-data",
                        headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def stored(app, g) -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, command as send
 from webapp import create_app
 from webapp.game import recap
 from webapp.game.model import GM
@@ -24,10 +24,6 @@ OLD_GAME = FIXTURES / "old-duel-e2cc14c.zip"
 
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
 
 
 def fight(client, g, ids, attackers, turns=40):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, state
 
 PORT = {"zones": [
     {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
@@ -35,10 +35,6 @@ def table(client):
 def send(client, g, body, token=None):
     return client.post(f"/api/games/{g['id']}/commands", json={"type": "set_screen_view", **body},
                        headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def test_the_state_starts_on_the_whole_map(client, table):

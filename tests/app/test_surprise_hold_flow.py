@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, command as send, state
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
@@ -21,14 +21,6 @@ def client(tmp_path):
     # seed 13 (with the game named "Ambush"): the Bandit's Notice roll fails (checked below, from the log)
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
                        "DICE_SEED": "13"}).test_client()
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def fight(client):

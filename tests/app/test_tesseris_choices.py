@@ -8,7 +8,7 @@ import math
 import pytest
 
 from rules.tesseris_ads import SYSTEM
-from tests.helpers import bearer
+from tests.helpers import bearer, command, state
 from webapp import create_app
 
 
@@ -28,14 +28,6 @@ def game(client, places):
         r = command(client, g, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet})
         assert r.status_code == 200, r.json
     return g, ids
-
-
-def command(client, g, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(g["gm_token"]))
-
-
-def state(client, g):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
 
 
 def preview(client, g, body):

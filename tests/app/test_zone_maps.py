@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, command as send, state
 from webapp import create_app
 
 PORT = {"zones": [
@@ -21,14 +21,6 @@ PORT = {"zones": [
 def client(tmp_path):
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
                        "DICE_SEED": "3"}).test_client()
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def zone_of(client, g, tid):
