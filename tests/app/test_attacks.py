@@ -8,7 +8,7 @@ import re
 import pytest
 
 import rules
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
 
 WALLED = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 8]}]}
@@ -21,8 +21,8 @@ def client(tmp_path):
 
 
 def setup(client, system="savage_worlds"):
-    g = client.post("/api/games", json={"name": "Duel", "system": system, "map": WALLED}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, system, WALLED, name="Duel")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Bandit", (3, 2), None), ("Sniper", (9, 2), None)]:
         body = {"name": name, "x": x, "y": y, **({"owner": owner, "kind": "pc"} if owner else {})}

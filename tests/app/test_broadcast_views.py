@@ -10,6 +10,7 @@ import re
 import pytest
 from flask import template_rendered
 
+from tests.helpers import join, new_game
 from webapp.game import fog
 from webapp.live import render, token_svg
 from webapp.live.hub import actor_for_audience
@@ -30,10 +31,9 @@ def table(app):
     """A game with 8 seated players: Mira owns Aria (left half), Olaf owns Bruno (right half); an NPC on
     each side (Ogre left, Troll right) and a hidden Ghost; everyone connected (GM, screen, 8 players)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Views", "system": "plain_grid", "map": ROOM}).json
+    g = new_game(c, "plain_grid", ROOM, name="Views")
     gm = {"Authorization": f"Bearer {g['gm_token']}"}
-    players = [c.post(f"/api/games/{g['id']}/players",
-                      json={"join_code": g["join_code"], "name": name}).json
+    players = [join(c, g, name)
                for name in ["Mira", "Olaf"] + [f"P{i}" for i in range(2, N_PLAYERS)]]
     mira, olaf = players[0], players[1]
     ids = {}

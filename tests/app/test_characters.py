@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
 
 
@@ -16,8 +16,8 @@ def client(tmp_path):
 
 
 def setup(client, system="savage_worlds"):
-    g = client.post("/api/games", json={"name": "Cast", "system": system}).json
-    players = [client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": n}).json
+    g = new_game(client, system, name="Cast")
+    players = [join(client, g, n)
                for n in ("Mira", "Olek")]
     tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1, "owner": players[0]["player_id"]},
                       headers=bearer(g["gm_token"])).json["id"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer, command, state
+from tests.helpers import bearer, command, join, new_game, state
 from webapp import create_app
 
 
@@ -15,8 +15,8 @@ def seeded(tmp_path):
 
 
 def setup(client, system="plain_grid"):
-    g = client.post("/api/games", json={"name": "Fight", "system": system}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, system, name="Fight")
+    p = join(client, g, "Mira")
     ids = []
     zones = client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json.get("zones")
     for i, (name, owner) in enumerate([("Mira", p["player_id"]), ("Ogre", None), ("Rat", None)]):

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 
-from tests.helpers import bearer, state
+from tests.helpers import bearer, join, new_game, state
 from webapp.storage.store import Store
 
 
 def setup(client):
-    g = client.post("/api/games", json={"name": "Once", "system": "plain_grid"}).json
-    player = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "plain_grid", name="Once")
+    player = join(client, g, "Mira")
     token = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1,
                         "owner": player["player_id"]}, headers=bearer(g["gm_token"])).json["id"]
     return g, player, token

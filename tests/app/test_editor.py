@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from test_live import connect
-from tests.helpers import bearer, command as run
+from tests.helpers import bearer, command as run, join, new_game
 
 
 def board(client, game):
@@ -21,8 +21,8 @@ def refused(client, game, payload, token=None) -> str:
 
 @pytest.fixture
 def game(client):
-    g = client.post("/api/games", json={"name": "Edit", "system": "plain_grid", "map": {"width": 10, "height": 8}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Bo"}).json
+    g = new_game(client, "plain_grid", {"width": 10, "height": 8}, name="Edit")
+    p = join(client, g, "Bo")
     t = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 2, "y": 2},
                     headers=bearer(g["gm_token"])).json
     return g | {"player_token": p["player_token"], "token_id": t["id"]}
@@ -30,8 +30,8 @@ def game(client):
 
 @pytest.fixture
 def zones(client):
-    g = client.post("/api/games", json={"name": "Zones", "system": "plain_grid", "map": {"zones": [
-        {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall"}]}}).json
+    g = new_game(client, "plain_grid", {"zones": [
+        {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall"}]}, name="Zones")
     return g
 
 

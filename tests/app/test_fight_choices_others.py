@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, join, state
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
@@ -27,7 +27,7 @@ def client(tmp_path):
 def game(client, system, spots):
     body = {"name": "Choices", "system": system, "map": PORT if system == "atomic_tomorrow" else GRID}
     g = client.post("/api/games", json=body).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    p = join(client, g, "Mira")
     ids = {}
     for name, where, mine in spots:
         body = {"name": name, **({"zone": where} if isinstance(where, str) else {"x": where[0], "y": where[1]}),

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
 
 
@@ -18,8 +18,8 @@ def client(tmp_path):
 
 
 def savage_fight(client):
-    g = client.post("/api/games", json={"name": "Moves", "system": "savage_worlds", "map": {"width": 30, "height": 6}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "savage_worlds", {"width": 30, "height": 6}, name="Moves")
+    p = join(client, g, "Mira")
     hero = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 2, "y": 2, "owner": p["player_id"], "kind": "pc"},
                        headers=bearer(g["gm_token"])).json["id"]
     orc = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 3, "y": 2},
@@ -253,8 +253,7 @@ def test_an_id_the_rules_let_through_reads_as_the_name_and_a_hidden_one_as_someo
 
 
 def big_game(client, system="phase_tn", walls=()):
-    g = client.post("/api/games", json={"name": "Big", "system": system,
-                                        "map": {"width": 20, "height": 12, "walls": list(walls)}}).json
+    g = new_game(client, system, {"width": 20, "height": 12, "walls": list(walls)}, name="Big")
     add = lambda body: client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
     return g, add
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from test_live import connect
-from tests.helpers import bearer, command as run, state
+from tests.helpers import bearer, command as run, join, new_game, state
 
 # a wall down the middle of a 12 x 8 room with one door in it, at (6, 3)-(6, 4)
 ROOM = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 3]}, {"a": [6, 4], "b": [6, 8]}],
@@ -22,8 +22,8 @@ def token_id(client, game, name):
 
 @pytest.fixture
 def room(client):
-    g = client.post("/api/games", json={"name": "Fog", "system": "plain_grid", "map": ROOM}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
+    g = new_game(client, "plain_grid", ROOM, name="Fog")
+    p = join(client, g, "Ada")
     gm = bearer(g["gm_token"])
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 1, "y": 3, "owner": p["player_id"],
                                                        "kind": "pc"}, headers=gm)

@@ -13,7 +13,7 @@ from PIL import Image
 
 from test_fog import run, state  # the same API calls as the other fog tests
 from test_live import connect
-from tests.helpers import bearer
+from tests.helpers import bearer, join, new_game
 
 # a wall from the top down to y=5 at x=6: the east side's top is out of sight from (1, 1), but a token
 # walks round the wall's end to it
@@ -24,8 +24,8 @@ HIDDEN_SQUARE = (9, 1)  # east of the wall: never seen from (1, 1)
 
 @pytest.fixture
 def room(client):
-    g = client.post("/api/games", json={"name": "Fog", "system": "plain_grid", "map": ROOM}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
+    g = new_game(client, "plain_grid", ROOM, name="Fog")
+    p = join(client, g, "Ada")
     gm = bearer(g["gm_token"])
     hero = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 1, "y": 1, "owner": p["player_id"],
                                                               "kind": "pc"}, headers=gm).json

@@ -19,6 +19,7 @@ import time
 import pytest
 from socketio import packet
 
+from tests.helpers import new_game
 from webapp.live import lanes
 from webapp.live.lanes import Job, Lane
 from webapp.live.hub import COMMAND_QUEUED
@@ -32,7 +33,7 @@ def connect(app, game_id, key):
 
 @pytest.fixture
 def game(client):
-    g = client.post("/api/games", json={"name": "Batch", "system": "plain_grid"}).json
+    g = new_game(client, "plain_grid", name="Batch")
     tokens = []
     for i in range(4):
         t = client.post(f"/api/games/{g['id']}/tokens", json={"name": f"T{i}", "x": 1, "y": 1 + 2 * i},

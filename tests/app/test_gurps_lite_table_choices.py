@@ -9,7 +9,7 @@ import math
 import pytest
 
 import rules
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, new_game, state
 from webapp import create_app
 from webapp.live import throttle
 
@@ -31,7 +31,7 @@ def client(tmp_path):
 
 def table(client, *spots):
     """A 3d6 game with the GM's Ann (with an SMG and a grenade) and foes at ``spots``."""
-    g = client.post("/api/games", json={"name": "Choices", "system": "gurps_lite", "map": OPEN}).json
+    g = new_game(client, "gurps_lite", OPEN, name="Choices")
     ids = {}
     for name, (x, y) in [("Ann", (2, 2)), *((f"Foe {i}", s) for i, s in enumerate(spots))]:
         body = {"name": name, "x": x, "y": y, "kind": "pc" if name == "Ann" else "npc"}

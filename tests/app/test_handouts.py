@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.helpers import bearer, command, state
+from tests.helpers import bearer, command, join, new_game, state
 from webapp.game import uvtt
 
 
@@ -24,9 +24,9 @@ def png(color=(200, 40, 40), size=(48, 32), fmt="PNG") -> bytes:
 
 @pytest.fixture
 def t(client):
-    g = client.post("/api/games", json={"name": "Hand-outs", "system": "plain_grid"}).json
+    g = new_game(client, "plain_grid", name="Hand-outs")
     for name in ("Mira", "Olaf"):
-        g[name] = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+        g[name] = join(client, g, name)
     gm = bearer(g["gm_token"])
     g["aria"] = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1, "kind": "pc",
                                                                "owner": g["Mira"]["player_id"]}, headers=gm).json["id"]

@@ -16,7 +16,7 @@ import pytest
 from flask_babel import force_locale
 
 import rules
-from tests.helpers import bearer, command
+from tests.helpers import bearer, command, join, new_game
 from webapp import create_app
 from webapp.live import render
 from webapp.live.hub import actor_for_audience
@@ -234,8 +234,8 @@ def fight(app, system_id: str):
     g = api.post("/api/games", json={"name": "Ruins", "system": system_id,
                                      "map": {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 3]}]}}).json
     if "id" not in g:  # a system that plays on zone maps (Atomic Tomorrow): its default zone map
-        g = api.post("/api/games", json={"name": "Ruins", "system": system_id}).json
-    p = api.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+        g = new_game(api, system_id, name="Ruins")
+    p = join(api, g, "Mira")
     ids = {}
     zoned = isinstance(app.extensions["tacmap"].game(g["id"]).zones, list)
     for name, (x, y), owner, zone in [("Hero", (2, 2), p["player_id"], "west"), ("Bandit", (3, 2), None, "west"),

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from test_damaged_data import a_game_with_moves
-from tests.helpers import bearer
+from tests.helpers import bearer, join
 from webapp import create_app
 from webapp.storage import pictures
 
@@ -82,7 +82,7 @@ pytestmark = pytest.mark.app_config(DEMO=False)
 def new_game(app, system="plain_grid"):
     api = app.test_client()
     g = api.post("/api/games", json={"name": "Ruins", "system": system}).json
-    p = api.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    p = join(api, g, "Mira")
     return api, g, p
 
 

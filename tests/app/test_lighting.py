@@ -12,7 +12,7 @@ import pytest
 
 import rules
 from rules import lighting as rules_lighting
-from tests.helpers import bearer, command as run, state
+from tests.helpers import bearer, command as run, join, state
 from webapp.game import uvtt
 
 from test_live import connect
@@ -31,7 +31,7 @@ def seen(client, g, token):
 def new_game(client, system="plain_grid", board=HALL, players=("Ada",)):
     g = client.post("/api/games", json={"name": "Lights", "system": system, **({"map": board} if board else {})}).json
     for name in players:
-        p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+        p = join(client, g, name)
         g[name] = p
     return g
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import new_game
 from webapp import create_app
 
 
@@ -14,7 +15,7 @@ def connect(app, game_id, key, **extra):
 
 @pytest.fixture
 def game(client):
-    g = client.post("/api/games", json={"name": "Live", "system": "plain_grid"}).json
+    g = new_game(client, "plain_grid", name="Live")
     t = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 1, "y": 1},
                     headers={"Authorization": f"Bearer {g['gm_token']}"}).json
     return g | {"token_id": t["id"]}

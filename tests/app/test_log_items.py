@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.helpers import join, new_game
 from webapp.live import render
 from webapp.game.model import GM, Actor, LogEntry
 
@@ -42,9 +43,9 @@ pytestmark = pytest.mark.app_config(DEMO=False)
 @pytest.fixture
 def game(app):
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Log", "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name="Log")
     gm = {"Authorization": f"Bearer {g['gm_token']}"}
-    player = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    player = join(c, g, "Mira")
     token = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 1, "y": 1}, headers=gm).json["id"]
     return g | {"player": player, "token": token}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import make_app
+from tests.helpers import join, make_app, new_game
 from webapp.game import audience
 from webapp.live import throttle
 
@@ -30,10 +30,9 @@ def table(app):
     """A Savage Worlds game: Mira's Ann (a Wild Card with Bennies, poor at Fighting) beside the GM's Bob (a Wild
     Card), four more seated players who own nothing; everyone connected (GM, table screen, five players)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Sharing", "system": "savage_worlds",
-                                   "map": {"width": 12, "height": 8}}).json
+    g = new_game(c, "savage_worlds", {"width": 12, "height": 8}, name="Sharing")
     gm_auth = {"Authorization": f"Bearer {g['gm_token']}"}
-    players = [c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+    players = [join(c, g, name)
                for name in ("Mira", "Olaf", "Pia", "Quinn", "Rolf")]
     mira = players[0]
     ids = {}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.helpers import bearer, state
+from tests.helpers import bearer, join, new_game, state
 from webapp.game import uvtt
 from webapp.storage import pictures
 
@@ -40,8 +40,8 @@ def declared_png(width: int, height: int) -> bytes:
 
 @pytest.fixture
 def g(client):
-    g = client.post("/api/games", json={"name": "Pictures", "system": "plain_grid"}).json
-    g["Mira"] = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "plain_grid", name="Pictures")
+    g["Mira"] = join(client, g, "Mira")
     g["aria"] = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1, "kind": "pc",
                                                                "owner": g["Mira"]["player_id"]},
                             headers=bearer(g["gm_token"])).json["id"]

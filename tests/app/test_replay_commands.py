@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer
+from tests.helpers import bearer, join, new_game
 
 
 pytestmark = pytest.mark.app_config(DEMO=False)
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.app_config(DEMO=False)
 @pytest.fixture
 def table(app):
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Replayed", "system": "plain_grid"}).json
-    mira = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(c, "plain_grid", name="Replayed")
+    mira = join(c, g, "Mira")
     ids = {}
     for name, x, owner, hidden in (("Aria", 1, mira["player_id"], False), ("Ogre", 5, None, False),
                                    ("Spy", 9, None, True)):

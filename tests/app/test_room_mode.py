@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from tests.helpers import bearer, make_app
+from tests.helpers import bearer, make_app, new_game
 from webapp import create_app
 from webapp.game import keys, text
 from webapp.web.room import setup_link
@@ -29,7 +29,7 @@ def app(tmp_path, backend):
 def template(app):
     """A template game: a goblin on the map, ready; no players."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Goblin ambush", "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name="Goblin ambush")
     r = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Goblin", "x": 5, "y": 4}, headers=bearer(g["gm_token"]))
     assert r.status_code == 201
     return {**g, "goblin": r.json["id"]}

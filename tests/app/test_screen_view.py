@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer, state
+from tests.helpers import bearer, join, new_game, state
 
 PORT = {"zones": [
     {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
@@ -20,8 +20,8 @@ pytestmark = pytest.mark.app_config(DEMO=False)
 
 @pytest.fixture
 def table(client):
-    g = client.post("/api/games", json={"name": "Screen", "system": "plain_grid"}).json
-    ann = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ann"}).json
+    g = new_game(client, "plain_grid", name="Screen")
+    ann = join(client, g, "Ann")
     ids = {}
     for name, x, extra in (("Ann", 2, {"owner": ann["player_id"], "kind": "pc"}), ("Ghost", 6, {"hidden": True}),
                            ("Orc", 9, {})):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules.system import RuleError
-from tests.helpers import bearer, make_app
+from tests.helpers import bearer, join, make_app, new_game
 from webapp.game import characters
 from webapp.web import sheetform
 
@@ -251,10 +251,10 @@ def client(tmp_path):  # not the module's app above: a page test's games stay it
 
 
 def game_with_character(client, system_id: str, sheet: dict | None = None):
-    g = client.post("/api/games", json={"name": "Sheets", "system": system_id}).json
+    g = new_game(client, system_id, name="Sheets")
     state = client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
     where = {"zone": state["zones"][0]["id"]} if state.get("zones") else {"x": 1, "y": 1}
-    player = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    player = join(client, g, "Mira")
     tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", **where, "owner": player["player_id"]},
                       headers=bearer(g["gm_token"])).json["id"]
     cmd = {"type": "add_character", "name": "Aria", "token_id": tok, "owner": player["player_id"]}

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
@@ -24,8 +24,8 @@ def client(tmp_path):
 
 
 def fight(client):
-    g = client.post("/api/games", json={"name": "Ambush", "system": "savage_worlds", "map": GRID}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "savage_worlds", GRID, name="Ambush")
+    p = join(client, g, "Mira")
     ids = {}
     for name, x, mine in (("Hero", 2, True), ("Pal", 1, False), ("Bandit", 3, False)):
         body = {"name": name, "x": x, "y": 2, **({"owner": p["player_id"], "kind": "pc"} if mine else {})}

@@ -8,7 +8,7 @@ import pytest
 import rules
 
 from rules.dice import ScriptedDice
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
 
 OPEN = {"width": 12, "height": 8}
@@ -19,8 +19,8 @@ pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def setup(client, system="savage_worlds", board=OPEN):
-    g = client.post("/api/games", json={"name": "Blast", "system": system, "map": board}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, system, board, name="Blast")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Orc 1", (6, 2), None), ("Orc 2", (7, 2), None),
                                 ("Elf", (10, 6), None)]:
@@ -296,8 +296,8 @@ def test_a_blast_that_catches_a_hidden_token_tells_the_table_only_who_it_can_see
 
 def duel(client, system="gurps_lite"):
     """The GM's Brute next to Mira's Hero in a system where the defender chooses."""
-    g = client.post("/api/games", json={"name": "Duel", "system": system, "map": OPEN}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, system, OPEN, name="Duel")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Brute", (3, 2), None)]:
         body = {"name": name, "x": x, "y": y, **({"owner": owner, "kind": "pc"} if owner else {})}

@@ -14,6 +14,7 @@ import rules
 
 from test_i18n_rest_notices import connect
 from test_i18n_rules4_refusals import bearer, refused, table
+from tests.helpers import new_game
 
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
@@ -68,7 +69,7 @@ def sheet_page(app, system: str, lang: str):
     """A browser in ``lang`` holding the GM's seat of a ``system`` game, and the sheet address of Aria (with her
     character made)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Cast", "system": system}).json
+    g = new_game(c, system, name="Cast")
     tok = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1},
                  headers=bearer(g["gm_token"])).json["id"]
     c.set_cookie("lang", lang)

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from rules.tesseris_ads import SYSTEM
-from tests.helpers import bearer, command, state
+from tests.helpers import bearer, command, new_game, state
 from webapp import create_app
 
 
@@ -19,7 +19,7 @@ def client(tmp_path):
 
 
 def game(client, places):
-    g = client.post("/api/games", json={"name": "Choices", "system": "tesseris_ads", "map": {"width": 20, "height": 10}}).json
+    g = new_game(client, "tesseris_ads", {"width": 20, "height": 10}, name="Choices")
     ids = {}
     for name, (x, y, kind, over) in places.items():
         ids[name] = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, "kind": kind},

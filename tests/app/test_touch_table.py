@@ -8,7 +8,7 @@ import pytest
 
 from rules.board import Board
 from test_templates import send, state  # the same API calls
-from tests.helpers import bearer
+from tests.helpers import bearer, join, new_game
 from webapp.game import describe
 from webapp.game.model import Game, Player, Token
 
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")  # test_templates
 
 
 def table(client, system="plain_grid"):
-    g = client.post("/api/games", json={"name": "Touch", "system": system, "map": {"width": 30, "height": 8}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Bea"}).json
+    g = new_game(client, system, {"width": 30, "height": 8}, name="Touch")
+    p = join(client, g, "Bea")
     ids = {}
     for name, x, owner, hidden in (("Ann", 2, p["player_id"], False), ("Orc", 4, None, False),
                                    ("Lurker", 8, None, True)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import bearer, command as send, state
+from tests.helpers import bearer, command as send, new_game, state
 from webapp import create_app
 
 PORT = {"zones": [
@@ -28,7 +28,7 @@ def zone_of(client, g, tid):
 
 
 def port_game(client):
-    g = client.post("/api/games", json={"name": "Port", "system": "atomic_tomorrow", "map": PORT}).json
+    g = new_game(client, "atomic_tomorrow", PORT, name="Port")
     ids = {}
     for name, zone, kind in [("Nova", "pad", "pc"), ("Raider", "bay", "npc")]:
         r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "zone": zone, "kind": kind}, headers=bearer(g["gm_token"]))
