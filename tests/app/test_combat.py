@@ -238,8 +238,9 @@ def test_a_tesseris_shot_spends_the_shooters_ammunition_on_its_sheet(seeded):
     (*Tesseris Combat*, "Rate of Fire (RoF)": each fire mode spends the bullets its slot lists)."""
     g = seeded.post("/api/games", json={"name": "Ammo", "system": "tesseris_ads", "map": {"width": 20, "height": 8}}).json
     gm = g["gm_token"]
-    add = lambda name, x: seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
-                                      headers=bearer(gm)).json["id"]
+    def add(name, x):
+        return seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
+                           headers=bearer(gm)).json["id"]
     jim, foe = add("Jim", 1), add("Foe", 6)
     for name, token in (("Jim", jim), ("Foe", foe)):
         command(seeded, g, {"type": "add_character", "name": name, "token_id": token}, gm)
@@ -257,8 +258,9 @@ def test_a_tesseris_shot_spends_the_shooters_ammunition_on_its_sheet(seeded):
 def test_a_tesseris_disarm_moves_the_weapon_between_the_sheets(seeded):
     g = seeded.post("/api/games", json={"name": "Disarm", "system": "tesseris_ads", "map": {"width": 10, "height": 4}}).json
     gm = g["gm_token"]
-    add = lambda name, x: seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
-                                      headers=bearer(gm)).json["id"]
+    def add(name, x):
+        return seeded.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1},
+                           headers=bearer(gm)).json["id"]
     ann, bob = add("Ann", 1), add("Bob", 2)
     for name, token in (("Ann", ann), ("Bob", bob)):
         command(seeded, g, {"type": "add_character", "name": name, "token_id": token}, gm)

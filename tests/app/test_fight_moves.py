@@ -239,7 +239,8 @@ def test_an_id_the_rules_let_through_reads_as_the_name_and_a_hidden_one_as_someo
     app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
     c = app.test_client()
     g = c.post("/api/games", json={"name": "Names", "system": "plain_grid"}).json
-    add = lambda body: c.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+    def add(body):
+        return c.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
     ann, lurker = add({"name": "Ann", "x": 1, "y": 1}), add({"name": "Lurker", "x": 3, "y": 1, "hidden": True})
     game = app.extensions["tacmap"].game(g["id"])
     text = f"{ann} declares before {lurker} ({lurker}x is not an id)"
@@ -254,7 +255,8 @@ def test_an_id_the_rules_let_through_reads_as_the_name_and_a_hidden_one_as_someo
 
 def big_game(client, system="phase_tn", walls=()):
     g = new_game(client, system, {"width": 20, "height": 12, "walls": list(walls)}, name="Big")
-    add = lambda body: client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
+    def add(body):
+        return client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
     return g, add
 
 

@@ -157,7 +157,7 @@ def test_commands_waiting_together_share_one_transaction_in_the_order_queued(app
     assert all(before + k in on_disk for k in (1, 2, 3, 4))
     updates = [m["args"][0] for m in screen.get_received() if m["name"] == "update"]
     assert [(u["from_seq"], u["seq"]) for u in updates] == [(before, before + 4)]  # one update for the lot
-    assert all(f'data-x="5"' in updates[0]["html"] and f'id="token-{t}"' in updates[0]["html"] for t in game["tokens"])
+    assert all('data-x="5"' in updates[0]["html"] and f'id="token-{t}"' in updates[0]["html"] for t in game["tokens"])
 
 
 def test_each_command_of_a_batch_is_decided_on_the_state_the_one_before_left(app, hub, game):

@@ -170,7 +170,7 @@ def test_show_handout_names_only_players_of_the_game(client, t):
 
 
 def test_token_pictures_gm_for_any_token_a_player_for_their_own(app, client, hub, t):
-    mira, olaf = t["Mira"]["player_token"], t["Olaf"]["player_token"]
+    olaf = t["Olaf"]["player_token"]
     r = token_picture(client, t, png((30, 90, 200)), token_id=t["aria"])
     assert r.status_code == 201, r.json
     pid = r.json["picture_id"]

@@ -133,7 +133,8 @@ def test_the_pictures_refusals_are_in_the_page_readers_language(app, monkeypatch
     r = upload(api, api_maps, b"\x00\x01 not a map", "cave.uvtt", **bearer(gm, **DE))
     assert r.status_code in (400, 422) and r.json["error"].startswith("not imported: "), r.json
     # a map whose picture is none: the reason said in German too (its JSON key, "image", named as it is)
-    import base64, json
+    import base64
+    import json
 
     cave = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4},
                                           "pixels_per_grid": 50}, "line_of_sight": [], "portals": [], "lights": [],

@@ -57,7 +57,7 @@ def test_a_replay_stores_nothing_and_shows_each_screen_its_view_then(table):
     assert len(screen) == 1 and len(gm) == 1
     assert t["ids"]["Spy"] not in screen[0]["args"][0]["html"], "hidden then: not on the table screen's replay"
     assert f'id="token-{t["ids"]["Spy"]}"' in gm[0]["args"][0]["html"]  # the GM saw it then
-    assert f'data-x="2"' in screen[0]["args"][0]["html"]
+    assert 'data-x="2"' in screen[0]["args"][0]["html"]
     assert screen[0]["args"][0]["banner"].startswith("Replay: ")
     assert frames(t["clients"]["mira"]) == []  # not on Mira's phone
 

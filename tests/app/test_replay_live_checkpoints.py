@@ -56,7 +56,7 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
     run({"type": "add_wall", "a": [10, 0], "b": [10, 9]})
     run({"type": "set_fog", "enabled": True})
     run({"type": "add_light", "x": 4.5, "y": 3.5, "range": 3})
-    template = run({"type": "place_template", "shape": "circle", "x": 12, "y": 5, "size": 2})
+    run({"type": "place_template", "shape": "circle", "x": 12, "y": 5, "size": 2})
     run({"type": "start_combat", "token_ids": ids})
     hub = app.extensions["tacmap"]
     kept, paused_at = None, []
