@@ -1,6 +1,7 @@
 """What the app and browser tests share: an app made for a test, the API's keys, a game made through the API, a
-command posted with a key and the state read back, and a free port. Import it as ``from tests.helpers import ...``
-(the repository's root is on the path: scripts/test runs ``python -m pytest`` there)."""
+command posted with a key and the state read back, a live link, and a free port. Import it as
+``from tests.helpers import ...`` (the repository's root is on the path: scripts/test runs ``python -m pytest``
+there)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,12 @@ def command(client, game: dict, body: dict, key: str | None = None):
 def state(client, game: dict, key: str | None = None) -> dict:
     """The game's state as the API gives it to ``key`` (the GM's when none is given)."""
     return client.get(f"{GAMES}/{game['id']}/state", headers=bearer(key or game["gm_token"])).json
+
+
+def connect(app, game_id: str, key: str, **extra):
+    """A live link (Flask-SocketIO's test client) to ``game_id`` with ``key``, as a page opens it; ``extra`` goes
+    into its auth (``lang``, ``since``...)."""
+    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key, **extra})
 
 
 def free_port() -> int:

@@ -19,11 +19,10 @@ import pytest
 from PIL import Image
 
 from bench.bench_big_maps import worst_map
-from tests.helpers import bearer, command as run
+from tests.helpers import bearer, command as run, connect
 from webapp.game import model
 from webapp.live import hub as hub_module
 
-from test_live import connect
 
 
 def test_the_limits_are_what_the_docs_say():

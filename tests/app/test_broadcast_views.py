@@ -10,12 +10,11 @@ import re
 import pytest
 from flask import template_rendered
 
-from tests.helpers import join, new_game
+from tests.helpers import connect, join, new_game
 from webapp.game import fog
 from webapp.live import render, token_svg
 from webapp.live.hub import actor_for_audience
 
-from test_live import connect
 
 # a wall across the whole 30 x 10 board at x = 15 with a closed door: the two halves do not see each other
 ROOM = {"width": 30, "height": 10, "walls": [{"a": [15, 0], "b": [15, 4]}, {"a": [15, 5], "b": [15, 10]}],

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_live import connect
-from tests.helpers import bearer, command as run, join, new_game
+from tests.helpers import bearer, command as run, connect, join, new_game
 
 
 def board(client, game):

@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from test_live import connect
-from tests.helpers import bearer, command as run, join, new_game, state
+from tests.helpers import bearer, command as run, connect, join, new_game, state
 
 # a wall down the middle of a 12 x 8 room with one door in it, at (6, 3)-(6, 4)
 ROOM = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 3]}, {"a": [6, 4], "b": [6, 8]}],

@@ -12,8 +12,7 @@ import pytest
 from PIL import Image
 
 from test_fog import run, state  # the same API calls as the other fog tests
-from test_live import connect
-from tests.helpers import bearer, join, new_game
+from tests.helpers import bearer, connect, join, new_game
 
 # a wall from the top down to y=5 at x=6: the east side's top is out of sight from (1, 1), but a token
 # walks round the wall's end to it

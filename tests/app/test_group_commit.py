@@ -19,16 +19,12 @@ import time
 import pytest
 from socketio import packet
 
-from tests.helpers import new_game
+from tests.helpers import connect, new_game
 from webapp.live import lanes
 from webapp.live.lanes import Job, Lane
 from webapp.live.hub import COMMAND_QUEUED
 from webapp.storage.store import DB_NAME, Store, WalSync, WriteFailed
 from webapp.game.model import GM, Rejected
-
-
-def connect(app, game_id, key):
-    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
 
 
 @pytest.fixture

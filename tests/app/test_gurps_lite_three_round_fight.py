@@ -8,9 +8,9 @@ defends again: her player is asked and answers. The fight ends with the GM's End
 
 from __future__ import annotations
 
-from test_gurps_lite_table_choices import S, bearer, send, state  # noqa: F401
+from test_gurps_lite_table_choices import S, send, state  # noqa: F401
 from test_gurps_lite_allout_flow import client, last_attack  # noqa: F401  (client: the fixture, seed 23)
-from tests.helpers import join, new_game
+from tests.helpers import bearer, join, new_game
 
 PLAN = {1: ("all_out_attack", {"variant": "determined"}), 2: ("all_out_attack", {"variant": "double"}),
         3: ("attack", {})}

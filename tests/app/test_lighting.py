@@ -12,10 +12,9 @@ import pytest
 
 import rules
 from rules import lighting as rules_lighting
-from tests.helpers import bearer, command as run, join, state
+from tests.helpers import bearer, command as run, connect, join, state
 from webapp.game import uvtt
 
-from test_live import connect
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import new_game
+from tests.helpers import connect, new_game
 from webapp import create_app
-
-
-def connect(app, game_id, key, **extra):
-    socketio = app.extensions["tacmap_socketio"]
-    return socketio.test_client(app, auth={"game": game_id, "token": key, **extra})
 
 
 @pytest.fixture

@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from tests.helpers import join, new_game
+from tests.helpers import connect, join, new_game
 from webapp.live import render
 from webapp.game.model import GM, Actor, LogEntry
 
-from test_live import connect
 
 #: _log.html as it was before its entries were rendered once each: the reference for the bytes
 INLINE_LOG = """<section id="log" class="card log"{% if oob %} hx-swap-oob="true"{% endif %}>

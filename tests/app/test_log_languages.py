@@ -9,12 +9,11 @@ import re
 
 import pytest
 
-from tests.helpers import new_game
+from tests.helpers import connect, new_game
 from webapp.game import screenview
 from webapp.game.model import SCREEN, Game, LogEntry
 from webapp.live import render
 
-from test_live import connect
 
 
 @pytest.fixture

@@ -8,12 +8,11 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.helpers import join, make_app, new_game
+from tests.helpers import connect, join, make_app, new_game
 from webapp.game import audience
 from webapp.live import throttle
 
 from test_broadcast_views import compare_with_renders_alone, renders  # noqa: F401 (a fixture)
-from test_live import connect
 
 S = rules.get("savage_worlds")
 

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-
+from tests.helpers import connect
 
 pytestmark = pytest.mark.app_config(DEMO=False)
-
-
-def connect(app, game_id, key):
-    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
 
 
 def flashes(screen) -> list[dict]:

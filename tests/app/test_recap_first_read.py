@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from tests.helpers import join, new_game
+from tests.helpers import bearer, join, new_game
 from webapp.game import fog, recap
 from webapp.game.model import Event
 from webapp.storage.history import walk
 from webapp.storage.store import DamagedLog, GameRecord, Store
 
-from test_recap_story import bearer, page, send
+from test_recap_story import page, send
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")  # test_recap_story.py's app
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from test_gurps_lite_table_choices import bearer, send, state
-from tests.helpers import join, new_game
+from test_gurps_lite_table_choices import send, state
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 from webapp.live import throttle
 

@@ -9,12 +9,11 @@ import json
 
 import pytest
 
-from tests.helpers import join
+from tests.helpers import connect, join
 from webapp import create_app
 from webapp.game.table import replay
 from webapp.live import hub as hub_module, throttle
 
-from test_live import connect
 
 EVERY = 4
 

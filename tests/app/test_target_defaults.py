@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from tests.helpers import join, new_game
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 from webapp.game import combat
 
-from test_turn_views import bearer, page, send, turn_bar
+from test_turn_views import page, send, turn_bar
 
 SYSTEMS = ["plain_grid", "savage_worlds", "gurps_lite", "tesseris_ads", "phase_tn"]
 

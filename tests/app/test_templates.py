@@ -8,7 +8,7 @@ import pytest
 import rules
 
 from rules.dice import ScriptedDice
-from tests.helpers import bearer, command as send, join, new_game, state
+from tests.helpers import bearer, command as send, connect, join, new_game, state
 from webapp import create_app
 
 OPEN = {"width": 12, "height": 8}
@@ -425,10 +425,6 @@ def test_undo_brings_the_waiting_attack_back(client):
 
 
 # --- pings ------------------------------------------------------------------------------------
-
-
-def connect(app, game_id, key):
-    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
 
 
 def test_a_ping_flashes_on_every_screen_with_the_pingers_name_and_is_not_stored(app, client):

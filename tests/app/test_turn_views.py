@@ -8,10 +8,9 @@ import re
 
 import pytest
 
-from tests.helpers import bearer, join, new_game
+from tests.helpers import bearer, connect, join, new_game
 from webapp.game import combat
 
-from test_live import connect
 
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="3")

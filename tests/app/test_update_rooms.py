@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-
-from test_live import connect
-
+from tests.helpers import connect
 
 pytestmark = pytest.mark.app_config(DEMO=False)
 

@@ -11,13 +11,13 @@ import sqlite3
 
 import pytest
 
-from tests.helpers import join, new_game
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 
 from test_damaged_data import a_game_with_moves
-from test_i18n_rest_notices import connect
-from test_i18n_rest_refusals import bearer, client_in
-from test_i18n_rules4_refusals import refused
+from test_i18n_log_replay_picture_refusals import client_in
+from test_i18n_reach_and_range_refusals import refused
+from test_i18n_server_notices import connect
 
 DE = {"Accept-Language": "de"}
 

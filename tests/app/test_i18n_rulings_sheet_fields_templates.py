@@ -12,9 +12,9 @@ import pytest
 
 import rules
 
-from test_i18n_rest_notices import connect
-from test_i18n_rules4_refusals import bearer, refused, table
-from tests.helpers import new_game
+from test_i18n_reach_and_range_refusals import refused, table
+from test_i18n_server_notices import connect
+from tests.helpers import bearer, new_game
 
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 import rules
+from tests.helpers import bearer
 from webapp import create_app
 
-from test_i18n_rest_notices import connect
-from test_i18n_rules4_refusals import bearer, refused, table
+from test_i18n_reach_and_range_refusals import refused, table
+from test_i18n_server_notices import connect
 
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")

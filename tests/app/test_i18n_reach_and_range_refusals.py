@@ -9,7 +9,7 @@ import pytest
 import rules
 from tests.helpers import bearer, new_game
 
-from test_i18n_rest_notices import connect
+from test_i18n_server_notices import connect
 
 
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
