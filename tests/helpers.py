@@ -1,7 +1,7 @@
 """What the app and browser tests share: an app made for a test, the API's keys, a game made through the API, a
-command posted with a key and the state read back, a live link, and a free port. Import it as
-``from tests.helpers import ...`` (the repository's root is on the path: scripts/test runs ``python -m pytest``
-there)."""
+command posted with a key (to the app, or to a live server) and the state read back, a live link, and a free
+port. Import it as ``from tests.helpers import ...`` (the repository's root is on the path: scripts/test runs
+``python -m pytest`` there)."""
 
 from __future__ import annotations
 
@@ -55,6 +55,14 @@ def connect(app, game_id: str, key: str, **extra):
     """A live link (Flask-SocketIO's test client) to ``game_id`` with ``key``, as a page opens it; ``extra`` goes
     into its auth (``lang``, ``since``...)."""
     return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key, **extra})
+
+
+def live_command(server, game: dict, body: dict, key: str | None = None) -> dict:
+    """The answer to ``body`` posted as a command to ``game`` on a live server (tests/e2e's ``LiveServer``) with
+    ``key``, the GM's when none is given; the server must accept it."""
+    status, answer = server.api("POST", f"{GAMES}/{game['id']}/commands", body, key or game["gm_token"])
+    assert status == 200, (body, answer)
+    return answer
 
 
 def free_port() -> int:
