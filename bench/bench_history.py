@@ -10,7 +10,11 @@ The replay's jump-to-event time is added here by the replay's author (same game 
 
 from __future__ import annotations
 
+import gc
+import statistics
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -18,12 +22,6 @@ if __package__ in (None, ""):
 
 N_EVENTS = 5_000
 RECAP_MS = 1000.0
-
-import gc
-import statistics
-import tempfile
-import time
-
 SIZE = 30
 
 
@@ -31,7 +29,7 @@ def build_game(app, n_events: int = N_EVENTS) -> dict:
     """A Savage Worlds game of ``n_events`` events made through the hub (the real command path): two players'
     heroes and six foes on a 30 x 30 board with walls and fog, fights one after another (attacks, turns,
     moves), and the second half of the log stamped five hours later (a second evening)."""
-    from webapp.game.model import GM, Actor
+    from webapp.game.model import GM
 
     client = app.test_client()
     hub = app.extensions["tacmap"]
@@ -132,14 +130,14 @@ def recap_rows(plan) -> list:
         rows.append(Row(f"recap page as the {who} ({p['sessions']} sessions, {p['fights']} fights, {size(p['bytes'])}), "
                         "the first since the start (the log read from the store)",
                         ms(m), ms(percentile(p["first_times"], 99)), target=f"< {RECAP_MS:.0f} ms", met=met(m < RECAP_MS)))
-        rows.append(Row(f"  same: server CPU time (the process's, not stretched by other load)",
+        rows.append(Row("  same: server CPU time (the process's, not stretched by other load)",
                         ms(statistics.median(p["first_cpu"])), ms(percentile(p["first_cpu"], 99))))
-        rows.append(Row(f"  then: a full collection of Python's cycle collector (held off while the recap reads)",
+        rows.append(Row("  then: a full collection of Python's cycle collector (held off while the recap reads)",
                         ms(statistics.median(p["collected"])), ms(percentile(p["collected"], 99))))
         m = statistics.median(p["times"])
-        rows.append(Row(f"  a later one (the log kept parsed with the replay's since the first recap or a fold of the whole log)",
+        rows.append(Row("  a later one (the log kept parsed with the replay's since the first recap or a fold of the whole log)",
                         ms(m), ms(percentile(p["times"], 99)), target=f"< {RECAP_MS:.0f} ms", met=met(m < RECAP_MS)))
-        rows.append(Row(f"  same: server CPU time",
+        rows.append(Row("  same: server CPU time",
                         ms(statistics.median(p["cpu"])), ms(percentile(p["cpu"], 99))))
     return rows
 

@@ -142,7 +142,7 @@ def hex_links(board) -> list[tuple[int, ...]]:
     """For each hex, the indexes of the neighbours a step may go to (cached on the board)."""
     links = board._cache.get("hex_links")
     if links is None:
-        grid, w, h = board.grid, board.width, board.height
+        grid, w = board.grid, board.width
         masks = board.step_masks()
         dirs = [[dy * w + dx for dx, dy in d] for d in hex_dirs(grid)]
         links = []

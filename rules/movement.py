@@ -173,7 +173,7 @@ def _search(board: Board, start, diagonal: str, budget, occupied, goal=None):
     if board.grid.hex:
         return _hex_search(board, start, budget, occupied, goal)
     sx, sy = _cell(board, start)
-    w, h = board.width, board.height
+    w = board.width
     masks = board.step_masks()
     terr = _terrain_list(board)
     steps = _steps(board, diagonal)
@@ -244,7 +244,7 @@ def _hex_search(board: Board, start, budget, occupied, goal=None):
     from .hexgeom import hex_links
 
     sx, sy = _cell(board, start)
-    w, h = board.width, board.height
+    w = board.width
     grid = board.grid
     links = hex_links(board)
     terr = _terrain_list(board)

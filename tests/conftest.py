@@ -6,15 +6,15 @@ import re
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import settings
+
+from tests.helpers import make_app
 
 # Property tests check invariants, not speed: on a shared 2-core machine one example can take longer than
 # hypothesis's 200 ms deadline when other work runs, which failed a run for no fault of the code.
 settings.register_profile("tacmap", deadline=None)
 settings.load_profile("tacmap")
-from flask.testing import FlaskClient
-
-from webapp import create_app
 
 
 class BrowserClient(FlaskClient):
@@ -51,9 +51,17 @@ def browser_like_test_clients():
     Flask.test_client_class = before
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "app_config(**config): what the app fixture adds to the test config "
+                            "(e.g. DEMO=False, DICE_SEED=\"5\"); tests.helpers.make_app has the defaults")
+
+
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test"})
+def app(request, tmp_path):
+    """An app for one test, its data in tmp_path/data. A test, class or module marked
+    ``pytest.mark.app_config(DEMO=False, DICE_SEED="5")`` gets that config on top of the defaults."""
+    marked = request.node.get_closest_marker("app_config")
+    return make_app(tmp_path / "data", **(marked.kwargs if marked else {}))
 
 
 @pytest.fixture

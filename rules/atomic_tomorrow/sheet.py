@@ -20,7 +20,6 @@ from .data import (
     COMBAT_SKILLS,
     DEFAULT_SETTINGS,
     MAX_WOUNDS,
-    RANGE_LABELS,
     TWO_FISTED,
     WOUND_RATING_MAX,
     WOUND_RATING_MIN,

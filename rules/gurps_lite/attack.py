@@ -13,7 +13,6 @@ from .badges import LOCATION_WORDS, location_name, maneuver_name
 from .checks import Check, check, contest_key
 from .cover import cover_effect
 from .data import (
-    LOCATIONS,
     MANEUVERS,
     PIERCING,
     S_AOE,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 
 from .. import odds as _odds
@@ -23,12 +22,12 @@ from .checks import THREE_D6, effective_skill, is_success, roll_result, success_
 from .data import S_ATTACK, S_RANGED, settings_of
 from .defenses import available_defenses, defense_level
 from .health import hit_outcomes, injury_distribution, is_major_wound, location_injury  # noqa: F401 (the package exports them from here)
-from .locations import MISS_BY_ONE_TORSO, dr_at, location_mixture
+from .locations import MISS_BY_ONE_TORSO
 from .maneuvers import chosen_maneuver, damage_adjustments
 from .movement import distance_yards, is_square
 from .outcomes import attack_outcomes
 from .ranged import extra_hits, rapid_fire_bonus, rapid_strike_shots
-from .sheet import attack_weapon, int_of, max_hp, num_of, parse_damage, weapon_kind
+from .sheet import attack_weapon, int_of, num_of, parse_damage, weapon_kind
 from ..text import say, say_n
 
 

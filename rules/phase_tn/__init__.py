@@ -72,3 +72,16 @@ from .turns import (
 )
 
 SYSTEM = PhaseTNSystem()
+
+__all__ = [
+    "SYSTEM", "PhaseTNSystem",
+    "attack_setup", "range_band", "weapon_of", "attribute_roll", "wound_modifiers",
+    "ACTIONS", "ATTRIBUTES", "BURST_BULLETS", "LENGTHS", "LOCATIONS", "SRC_COMBINED", "SRC_INITIATIVE", "SRC_RANGED",
+    "SRC_SEQUENCE", "SRC_SETTING", "SRC_SPECIAL", "SRC_WOUNDS", "SURPRISE_TN", "WILD_SHOT_MODIFIER",
+    "default_settings", "resolve_settings",
+    "acquire_target", "called_shot_drift", "called_shot_drift_with", "check_targeting", "first_possible_location",
+    "hit_location", "is_targeted", "lose_targeting", "wild_shot_modifier",
+    "begin_phase", "can_declare", "cancel_action", "change_target", "clock", "declaration_order", "declare",
+    "end_phase", "is_waiting", "length_in_phases", "new_combat", "next_declarer", "resolution_groups", "resolves_at",
+    "roll_initiative", "surprise_check", "surprised",
+]

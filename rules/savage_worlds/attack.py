@@ -90,8 +90,8 @@ def range_band(distance: float, weapon: dict) -> str | None:
     w = weapon_stats(weapon)
     if not w["ranged"]:
         return "melee" if distance <= 1 + int(w["reach"]) else None
-    s, m, l = w["ranges"]
-    mod = range_modifier(int(math.ceil(distance)), s, m, l)
+    short, medium, long = w["ranges"]
+    mod = range_modifier(int(math.ceil(distance)), short, medium, long)
     if mod is None:
         return None
     band = {v: k for k, v in RANGE_MODIFIERS.items()}[mod]
@@ -417,7 +417,6 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     Toughness), ``modifiers`` ([label, value] from the GM), ``template``
     (area templates are resolved by ``templates.area_attack``)."""
     plan = plan_of(request)
-    a, t = request.attacker, request.target
     rolls: list[RollRecord] = []
     # RoF: one trait die per shot, one Wild Die that may replace the worst
     trait_rolls = [dice.roll(f"d{parse_die(plan['die']).sides}!",
@@ -426,7 +425,6 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     wild = dice.roll(f"{WILD_DIE}!", say("Wild Die")) if plan["wild"] else None
     rolls += trait_rolls + ([wild] if wild else [])
     mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
-    modsum = int(sum(m.value for m in mods))
     kept = [r.total for r in trait_rolls]
     replaced = None
     if wild is not None:

@@ -15,7 +15,7 @@ from math import comb
 
 from .. import odds as _odds
 from ..text import say, say_n
-from ..system import AttackRequest, AttackResult, RuleError, RuleNotImplemented
+from ..system import AttackRequest, AttackResult, RuleError
 from .attack import effective_toughness, on_damage, plan_of, skill_words
 from .checks import parse_die, trait_die_modifiers
 from .data import MAX_WOUNDS, RAISE, TN

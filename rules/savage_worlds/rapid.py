@@ -20,7 +20,7 @@ from dataclasses import replace
 from ..dice import DiceSource
 from ..text import joined, say, say_n
 from ..system import AttackRequest, AttackResult, RuleError
-from .data import RAPID_MAX, WILD_DIE
+from .data import WILD_DIE
 
 
 def is_split(request: AttackRequest) -> bool:

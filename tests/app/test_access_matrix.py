@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer, join, make_app, new_game
 from webapp.game import access, keys, replay_view
-from webapp import create_app
 from webapp.game.table import COMMAND_TYPES
 from webapp.game.model import GM, SCREEN, Actor
 
@@ -17,8 +17,7 @@ ALL_COMMANDS = (*COMMAND_TYPES, *keys.COMMAND_TYPES, *replay_view.COMMAND_TYPES,
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return create_app({"DATA_DIR": str(tmp_path_factory.mktemp("matrix")), "TESTING": True,
-                       "SECRET_KEY": "test", "DEMO": False})
+    return make_app(tmp_path_factory.mktemp("matrix"), DEMO=False)  # one app for the module's many cases
 
 
 @pytest.fixture(scope="module")
@@ -26,17 +25,13 @@ def hub(app):
     return app.extensions["tacmap"]
 
 
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
-
-
 def make_table(app) -> dict:
     """A game in a fight: Aria (Mira's, whose turn it is, with a character), Bruno (Olaf's), an Ogre (the GM's)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Matrix", "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name="Matrix")
     gm = bearer(g["gm_token"])
-    mira = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
-    olaf = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Olaf"}).json
+    mira = join(c, g, "Mira")
+    olaf = join(c, g, "Olaf")
     ids = {}
     for name, x, owner in (("Aria", 1, mira["player_id"]), ("Bruno", 3, olaf["player_id"]), ("Ogre", 5, None)):
         ids[name] = c.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 1, "owner": owner,
@@ -46,7 +41,7 @@ def make_table(app) -> dict:
                                                   "owner": mira["player_id"]}, headers=gm)
     c.post(f"/api/games/{g['id']}/commands", json={"type": "start_combat", "token_ids": [ids["Aria"], ids["Ogre"]]},
            headers=gm)
-    other = c.post("/api/games", json={"name": "Elsewhere", "system": "plain_grid"}).json
+    other = new_game(c, "plain_grid", name="Elsewhere")
     state = c.get(f"/api/games/{g['id']}/state", headers=gm).json
     assert state["combat"]["current"] == ids["Aria"]
     character = next(ch["id"] for ch in state["characters"] if ch["token_id"] == ids["Aria"])

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
+from tests.helpers import bearer
 
 
 def new_game(client, name="Skirmish"):

@@ -8,6 +8,7 @@ import json
 import pytest
 
 import rules
+from tests.helpers import bearer, connect
 from webapp.cli import server_links
 from webapp.demo import demo_board
 from webapp.game.model import Event
@@ -16,20 +17,12 @@ from webapp.game.tokens import token_added
 GRID_SYSTEMS = [s.id for s in rules.systems() if s.board == "grid"]
 
 
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
-
-
 def command(client, game_id, key, **payload):
     return client.post(f"/api/games/{game_id}/commands", json=payload, headers=bearer(key))
 
 
 def state(client, game_id, key):
     return client.get(f"/api/games/{game_id}/state", headers=bearer(key)).json
-
-
-def connect(app, game_id, key):
-    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
 
 
 def walled_game(hub, system="plain_grid"):

@@ -8,13 +8,10 @@ import re
 import pytest
 
 import rules
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
 
 WALLED = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 8]}]}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -24,21 +21,13 @@ def client(tmp_path):
 
 
 def setup(client, system="savage_worlds"):
-    g = client.post("/api/games", json={"name": "Duel", "system": system, "map": WALLED}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, system, WALLED, name="Duel")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Bandit", (3, 2), None), ("Sniper", (9, 2), None)]:
         body = {"name": name, "x": x, "y": y, **({"owner": owner, "kind": "pc"} if owner else {})}
         ids[name] = client.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
     return g, p, ids
-
-
-def send(client, g, token, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def test_a_new_game_takes_its_map(client):
@@ -60,8 +49,8 @@ def test_a_bad_map_is_a_400_naming_what_is_wrong(client, bad, why):
 def test_a_preview_answers_line_cover_range_and_odds_and_stores_nothing(client):
     g, p, ids = setup(client)
     before = state(client, g)
-    r = send(client, g, p["player_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
-                                            "weapon": "Colt Peacemaker"})
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                            "weapon": "Colt Peacemaker"}, p["player_token"])
     assert r.status_code == 200, r.json
     view = r.json["preview"]
     assert view["line"]["clear"] is True and view["distance"] == 1 and view["cover"]["fraction"] == 0
@@ -75,11 +64,11 @@ def test_no_line_of_fire_through_a_wall_unless_the_gm_rules_it(client):
     g, p, ids = setup(client)
     body = {"type": "attack", "attacker": ids["Hero"], "target": ids["Sniper"], "weapon": "Colt Peacemaker"}
     before = state(client, g)
-    r = send(client, g, p["player_token"], body)
+    r = send(client, g, body, p["player_token"])
     assert r.status_code == 422 and "no line of fire" in r.json["error"]
     assert state(client, g) == before
-    assert "GM" in send(client, g, p["player_token"], {**body, "force": True}).json["error"]
-    r = send(client, g, g["gm_token"], {**body, "force": True})
+    assert "GM" in send(client, g, {**body, "force": True}, p["player_token"]).json["error"]
+    r = send(client, g, {**body, "force": True}, g["gm_token"])
     assert r.status_code == 200, r.json
     assert state(client, g)["log"][-1]["text"].endswith("(GM ruling)")
 
@@ -87,22 +76,22 @@ def test_no_line_of_fire_through_a_wall_unless_the_gm_rules_it(client):
 def test_players_attack_with_their_own_token_on_its_turn(client):
     g, p, ids = setup(client)
     player = p["player_token"]
-    r = send(client, g, player, {"type": "attack", "attacker": ids["Bandit"], "target": ids["Hero"]})
+    r = send(client, g, {"type": "attack", "attacker": ids["Bandit"], "target": ids["Hero"]}, player)
     assert r.status_code == 422 and "not yours" in r.json["error"]
-    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Bandit"], ids["Hero"]]})
+    send(client, g, {"type": "start_combat", "token_ids": [ids["Bandit"], ids["Hero"]]}, g["gm_token"])
     current = state(client, g)["combat"]["current"]
     if current == ids["Hero"]:
-        send(client, g, g["gm_token"], {"type": "next_turn"})
-    r = send(client, g, player, {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"], "weapon": "Long sword"})
+        send(client, g, {"type": "next_turn"}, g["gm_token"])
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"], "weapon": "Long sword"}, player)
     assert r.status_code == 422 and "not Hero's turn" in r.json["error"]
 
 
 def test_an_unknown_weapon_or_a_hidden_target_is_refused(client):
     g, p, ids = setup(client)
-    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"], "weapon": "Bazooka"})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"], "weapon": "Bazooka"}, p["player_token"])
     assert r.status_code == 422 and r.json["error"] == "Hero has no weapon 'Bazooka'"
-    send(client, g, g["gm_token"], {"type": "update_token", "token_id": ids["Bandit"], "hidden": True})
-    r = send(client, g, p["player_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"]})
+    send(client, g, {"type": "update_token", "token_id": ids["Bandit"], "hidden": True}, g["gm_token"])
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"]}, p["player_token"])
     assert r.status_code == 422 and "Bandit" not in r.json["error"]
 
 
@@ -110,8 +99,8 @@ def test_an_attack_rolls_on_the_server_and_writes_the_result_to_the_log_and_the_
     g, p, ids = setup(client)
     system = rules.get("savage_worlds")
     for _ in range(30):  # seeded dice: attack until one hits
-        r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"],
-                                            "weapon": "Long sword", "force": False})
+        r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                            "weapon": "Long sword", "force": False}, g["gm_token"])
         assert r.status_code == 200, r.json
         entry = state(client, g)["log"][-1]
         if entry["detail"]["attack"]["hit"]:
@@ -127,13 +116,13 @@ def test_an_attack_rolls_on_the_server_and_writes_the_result_to_the_log_and_the_
 
 def test_the_table_screen_cannot_attack(client):
     g, _, ids = setup(client)
-    r = send(client, g, g["screen_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"]})
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"]}, g["screen_token"])
     assert r.status_code == 422 and "screen" in r.json["error"]
 
 
 def test_the_attack_card_starts_on_the_acting_token_and_a_foe(client):
     g, p, ids = setup(client)
-    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Bandit"], ids["Hero"], ids["Sniper"]]})
+    send(client, g, {"type": "start_combat", "token_ids": [ids["Bandit"], ids["Hero"], ids["Sniper"]]}, g["gm_token"])
     current = state(client, g)["combat"]["current"]
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
     card = page[page.index('id="attack-form"'):page.index('name="weapon"')]

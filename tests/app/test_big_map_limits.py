@@ -19,18 +19,10 @@ import pytest
 from PIL import Image
 
 from bench.bench_big_maps import worst_map
+from tests.helpers import bearer, command as run, connect
 from webapp.game import model
 from webapp.live import hub as hub_module
 
-from test_live import connect
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def run(client, g, payload, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=payload, headers=bearer(token or g["gm_token"]))
 
 
 def test_the_limits_are_what_the_docs_say():

@@ -10,12 +10,11 @@ import re
 import pytest
 from flask import template_rendered
 
-from webapp import create_app
+from tests.helpers import connect, join, new_game
 from webapp.game import fog
 from webapp.live import render, token_svg
 from webapp.live.presence import actor_for_audience
 
-from test_live import connect
 
 # a wall across the whole 30 x 10 board at x = 15 with a closed door: the two halves do not see each other
 ROOM = {"width": 30, "height": 10, "walls": [{"a": [15, 0], "b": [15, 4]}, {"a": [15, 5], "b": [15, 10]}],
@@ -23,10 +22,7 @@ ROOM = {"width": 30, "height": 10, "walls": [{"a": [15, 0], "b": [15, 4]}, {"a":
 N_PLAYERS = 8
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False,
-                       "DICE_SEED": "views"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="views")
 
 
 @pytest.fixture
@@ -34,10 +30,9 @@ def table(app):
     """A game with 8 seated players: Mira owns Aria (left half), Olaf owns Bruno (right half); an NPC on
     each side (Ogre left, Troll right) and a hidden Ghost; everyone connected (GM, screen, 8 players)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Views", "system": "plain_grid", "map": ROOM}).json
+    g = new_game(c, "plain_grid", ROOM, name="Views")
     gm = {"Authorization": f"Bearer {g['gm_token']}"}
-    players = [c.post(f"/api/games/{g['id']}/players",
-                      json={"join_code": g["join_code"], "name": name}).json
+    players = [join(c, g, name)
                for name in ["Mira", "Olaf"] + [f"P{i}" for i in range(2, N_PLAYERS)]]
     mira, olaf = players[0], players[1]
     ids = {}

@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 
 import rules
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -19,25 +16,17 @@ def client(tmp_path):
 
 
 def setup(client, system="savage_worlds"):
-    g = client.post("/api/games", json={"name": "Cast", "system": system}).json
-    players = [client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": n}).json
+    g = new_game(client, system, name="Cast")
+    players = [join(client, g, n)
                for n in ("Mira", "Olek")]
     tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1, "owner": players[0]["player_id"]},
                       headers=bearer(g["gm_token"])).json["id"]
     return g, players, tok
 
 
-def send(client, g, token, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
-
-
-def state(client, g, token):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token)).json
-
-
 def test_a_character_without_a_sheet_gets_the_systems_sample_and_its_derived_values(client):
     g, (mira, _), tok = setup(client)
-    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]})
+    r = send(client, g, {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]}, g["gm_token"])
     assert r.status_code == 200, r.json
     [c] = state(client, g, g["gm_token"])["characters"]
     system = rules.get("savage_worlds")
@@ -48,10 +37,10 @@ def test_a_character_without_a_sheet_gets_the_systems_sample_and_its_derived_val
 
 def test_the_owner_edits_their_sheet_and_derived_values_follow(client):
     g, (mira, _), tok = setup(client)
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]})
+    send(client, g, {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]}, g["gm_token"])
     cid = state(client, g, g["gm_token"])["characters"][0]["id"]
     before = state(client, g, mira["player_token"])["characters"][0]["derived"]["parry"]
-    r = send(client, g, mira["player_token"], {"type": "update_sheet", "character_id": cid, "changes": {"skills.fighting": "d12"}})
+    r = send(client, g, {"type": "update_sheet", "character_id": cid, "changes": {"skills.fighting": "d12"}}, mira["player_token"])
     assert r.status_code == 200, r.json
     after = state(client, g, mira["player_token"])["characters"][0]
     assert after["sheet"]["skills"]["fighting"] == "d12"
@@ -60,35 +49,35 @@ def test_the_owner_edits_their_sheet_and_derived_values_follow(client):
 
 def test_a_bad_value_is_refused_with_the_rules_reason_and_not_stored(client):
     g, (mira, _), tok = setup(client)
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]})
+    send(client, g, {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]}, g["gm_token"])
     cid = state(client, g, g["gm_token"])["characters"][0]["id"]
     before = state(client, g, g["gm_token"])
-    r = send(client, g, mira["player_token"], {"type": "update_sheet", "character_id": cid, "changes": {"skills.fighting": "d7"}})
+    r = send(client, g, {"type": "update_sheet", "character_id": cid, "changes": {"skills.fighting": "d7"}}, mira["player_token"])
     assert r.status_code == 422 and r.json["error"].startswith("sheet:") and "fighting" in r.json["error"]
-    r = send(client, g, mira["player_token"], {"type": "update_sheet", "character_id": cid, "changes": {"nope.deep": 1}})
+    r = send(client, g, {"type": "update_sheet", "character_id": cid, "changes": {"nope.deep": 1}}, mira["player_token"])
     assert r.status_code == 422 and "no table 'nope'" in r.json["error"]
     assert state(client, g, g["gm_token"]) == before
 
 
 def test_sheets_are_private_to_the_gm_and_the_owner(client):
     g, (mira, olek), tok = setup(client)
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]})
+    send(client, g, {"type": "add_character", "name": "Aria", "token_id": tok, "owner": mira["player_id"]}, g["gm_token"])
     cid = state(client, g, g["gm_token"])["characters"][0]["id"]
     other = state(client, g, olek["player_token"])["characters"]
     assert other == [{"id": cid, "name": "Aria", "owner": mira["player_id"], "token_id": tok}]
-    r = send(client, g, olek["player_token"], {"type": "update_sheet", "character_id": cid, "changes": {"skills.fighting": "d4"}})
+    r = send(client, g, {"type": "update_sheet", "character_id": cid, "changes": {"skills.fighting": "d4"}}, olek["player_token"])
     assert r.status_code == 422 and "of yours" in r.json["error"]
     assert "sheet" not in str(state(client, g, g["screen_token"])["characters"])
 
 
 def test_a_player_adds_a_character_for_themselves_only_and_no_token_gets_two(client):
     g, (mira, olek), tok = setup(client)
-    r = send(client, g, mira["player_token"], {"type": "add_character", "name": "Spare", "owner": olek["player_id"]})
+    r = send(client, g, {"type": "add_character", "name": "Spare", "owner": olek["player_id"]}, mira["player_token"])
     assert r.status_code == 422
-    assert send(client, g, mira["player_token"], {"type": "add_character", "name": "Spare"}).status_code == 200
+    assert send(client, g, {"type": "add_character", "name": "Spare"}, mira["player_token"]).status_code == 200
     assert state(client, g, mira["player_token"])["characters"][0]["owner"] == mira["player_id"]
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": tok})
-    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria 2", "token_id": tok})
+    send(client, g, {"type": "add_character", "name": "Aria", "token_id": tok}, g["gm_token"])
+    r = send(client, g, {"type": "add_character", "name": "Aria 2", "token_id": tok}, g["gm_token"])
     assert r.status_code == 422 and "has a character already" in r.json["error"]
 
 
@@ -96,13 +85,13 @@ def test_a_characters_sheet_is_what_its_token_fights_with(client):
     g, (mira, _), tok = setup(client)
     sheet = rules.get("savage_worlds").default_sheet()
     sheet["weapons"] = {"Laser sword": {"damage": "Str+d10", "reach": 1}}
-    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": tok, "sheet": sheet})
+    r = send(client, g, {"type": "add_character", "name": "Aria", "token_id": tok, "sheet": sheet}, g["gm_token"])
     assert r.status_code == 200, r.json
     bandit = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Bandit", "x": 2, "y": 1},
                          headers=bearer(g["gm_token"])).json["id"]
-    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": tok, "target": bandit, "weapon": "Laser sword"})
+    r = send(client, g, {"type": "preview_attack", "attacker": tok, "target": bandit, "weapon": "Laser sword"}, g["gm_token"])
     assert r.status_code == 200, r.json
-    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": tok, "target": bandit, "weapon": "Long sword"})
+    r = send(client, g, {"type": "preview_attack", "attacker": tok, "target": bandit, "weapon": "Long sword"}, g["gm_token"])
     assert r.status_code == 422 and "no weapon" in r.json["error"]
 
 

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import json
 
+from tests.helpers import bearer, join, new_game, state
 from webapp.storage.store import Store
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 def setup(client):
-    g = client.post("/api/games", json={"name": "Once", "system": "plain_grid"}).json
-    player = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "plain_grid", name="Once")
+    player = join(client, g, "Mira")
     token = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1,
                         "owner": player["player_id"]}, headers=bearer(g["gm_token"])).json["id"]
     return g, player, token
-
-
-def state(client, g):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
 
 
 def test_a_repeat_through_the_api_gets_the_first_answer_and_changes_nothing(client):

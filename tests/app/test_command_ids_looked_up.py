@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer, join, new_game, state
 from webapp import create_app
 from webapp.storage.store import Store
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def make_app(tmp_path, backend, name="data"):
@@ -26,8 +23,8 @@ def table(tmp_path, backend):
     """An app, its game with a player and the player's token."""
     app = make_app(tmp_path, backend)
     client = app.test_client()
-    g = client.post("/api/games", json={"name": "Once", "system": "plain_grid"}).json
-    player = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "plain_grid", name="Once")
+    player = join(client, g, "Mira")
     token = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1,
                         "owner": player["player_id"]}, headers=bearer(g["gm_token"])).json["id"]
     yield app, g, player, token
@@ -46,10 +43,6 @@ def look_ups(monkeypatch):
 
     monkeypatch.setattr(Store, "applied", applied)
     return asked
-
-
-def state(client, g):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
 
 
 def test_a_first_sending_is_decided_without_a_look_up_and_a_repeat_is_looked_up(table, look_ups):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import new_game
 from webapp import cli, create_app
 from webapp.storage.store import Store, load_game
 
@@ -80,7 +81,7 @@ def a_game_with_moves(data: Path) -> tuple[str, str, str, str]:
     client = app.test_client()
     ids = []
     for name in ("Damaged", "Healthy"):
-        g = client.post("/api/games", json={"name": name, "system": "plain_grid"}).json
+        g = new_game(client, "plain_grid", name=name)
         auth = {"Authorization": f"Bearer {g['gm_token']}"}
         t = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 1, "y": 1}, headers=auth).json
         for x in (2, 3, 4):

@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from test_live import connect
-
-
-def _auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def run(client, game, payload, token=None):
-    return client.post(f"/api/games/{game['id']}/commands", json=payload, headers=_auth(token or game["gm_token"]))
+from tests.helpers import bearer, command as run, connect, join, new_game
 
 
 def board(client, game):
-    return client.get(f"/api/games/{game['id']}/state", headers=_auth(game["gm_token"])).json["map"]
+    return client.get(f"/api/games/{game['id']}/state", headers=bearer(game["gm_token"])).json["map"]
 
 
 def refused(client, game, payload, token=None) -> str:
@@ -29,17 +20,17 @@ def refused(client, game, payload, token=None) -> str:
 
 @pytest.fixture
 def game(client):
-    g = client.post("/api/games", json={"name": "Edit", "system": "plain_grid", "map": {"width": 10, "height": 8}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Bo"}).json
+    g = new_game(client, "plain_grid", {"width": 10, "height": 8}, name="Edit")
+    p = join(client, g, "Bo")
     t = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 2, "y": 2},
-                    headers=_auth(g["gm_token"])).json
+                    headers=bearer(g["gm_token"])).json
     return g | {"player_token": p["player_token"], "token_id": t["id"]}
 
 
 @pytest.fixture
 def zones(client):
-    g = client.post("/api/games", json={"name": "Zones", "system": "plain_grid", "map": {"zones": [
-        {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall"}]}}).json
+    g = new_game(client, "plain_grid", {"zones": [
+        {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall"}]}, name="Zones")
     return g
 
 
@@ -154,7 +145,7 @@ def test_an_edit_is_undone_with_undo(client, game):
     run(client, game, {"type": "reveal_cells", "x": 0, "y": 0, "w": 2, "h": 2})
     run(client, game, {"type": "undo"})
     run(client, game, {"type": "undo"})
-    s = client.get(f"/api/games/{game['id']}/state", headers=_auth(game["gm_token"])).json
+    s = client.get(f"/api/games/{game['id']}/state", headers=bearer(game["gm_token"])).json
     assert s["fog"] == {"enabled": False}
 
 
@@ -176,11 +167,11 @@ def test_an_edit_reaches_every_screen_at_once(app, client, game):
 def test_zones_are_drawn_named_linked_and_removed(client, zones):
     z = zones
     assert "does not fit" in refused(client, z, {"type": "add_zone", "name": "Roof top", "box": [0, 20, 5, 4]})
-    s = client.get(f"/api/games/{z['id']}/state", headers=_auth(z["gm_token"])).json
+    s = client.get(f"/api/games/{z['id']}/state", headers=bearer(z["gm_token"])).json
     w, h = s["map"]["width"], s["map"]["height"]
     assert run(client, z, {"type": "resize_map", "width": w, "height": h + 8}).status_code == 200
     assert run(client, z, {"type": "add_zone", "name": "Roof top", "box": [1, h + 1, 5, 4], "cover": "partial"}).status_code == 200
-    zs = client.get(f"/api/games/{z['id']}/state", headers=_auth(z["gm_token"])).json["zones"]
+    zs = client.get(f"/api/games/{z['id']}/state", headers=bearer(z["gm_token"])).json["zones"]
     roof = next(x for x in zs if x["name"] == "Roof top")
     assert roof["id"] == "roof-top" and roof["cover"] == "partial" and roof["adjacent"] == []
     assert "overlap" in refused(client, z, {"type": "add_zone", "name": "Shed", "box": [2, h + 2, 3, 3]})
@@ -188,21 +179,21 @@ def test_zones_are_drawn_named_linked_and_removed(client, zones):
     assert run(client, z, {"type": "link_zones", "a": "roof-top", "b": "yard"}).status_code == 200
     assert "linked already" in refused(client, z, {"type": "link_zones", "a": "yard", "b": "roof-top"})
     assert run(client, z, {"type": "update_zone", "zone_id": "roof-top", "name": "Roof", "cover": "good"}).status_code == 200
-    zs = {x["id"]: x for x in client.get(f"/api/games/{z['id']}/state", headers=_auth(z["gm_token"])).json["zones"]}
+    zs = {x["id"]: x for x in client.get(f"/api/games/{z['id']}/state", headers=bearer(z["gm_token"])).json["zones"]}
     assert zs["roof-top"]["name"] == "Roof" and zs["roof-top"]["cover"] == "good"
     assert "roof-top" in zs["yard"]["adjacent"] and "yard" in zs["roof-top"]["adjacent"]
     # a token may now walk from the yard to the roof
-    t = client.post(f"/api/games/{z['id']}/tokens", json={"name": "Cat", "zone": "yard"}, headers=_auth(z["gm_token"])).json
+    t = client.post(f"/api/games/{z['id']}/tokens", json={"name": "Cat", "zone": "yard"}, headers=bearer(z["gm_token"])).json
     assert run(client, z, {"type": "move_token", "token_id": t["id"], "zone": "roof-top"}).status_code == 200
     assert "tokens stand in" in refused(client, z, {"type": "remove_zone", "zone_id": "roof-top"})
     assert run(client, z, {"type": "link_zones", "a": "yard", "b": "roof-top", "linked": False}).status_code == 200
     assert run(client, z, {"type": "remove_zone", "zone_id": "hall"}).status_code == 200
-    zs = {x["id"]: x for x in client.get(f"/api/games/{z['id']}/state", headers=_auth(z["gm_token"])).json["zones"]}
+    zs = {x["id"]: x for x in client.get(f"/api/games/{z['id']}/state", headers=bearer(z["gm_token"])).json["zones"]}
     assert "hall" not in zs and zs["yard"]["adjacent"] == []
     assert "no zone" in refused(client, z, {"type": "update_zone", "zone_id": "nowhere", "name": "X"})
     assert "zone map" in refused(client, z, {"type": "add_wall", "a": [0, 0], "b": [1, 0]})
     assert run(client, z, {"type": "undo"}).status_code == 200
-    assert "hall" in {x["id"] for x in client.get(f"/api/games/{z['id']}/state", headers=_auth(z["gm_token"])).json["zones"]}
+    assert "hall" in {x["id"] for x in client.get(f"/api/games/{z['id']}/state", headers=bearer(z["gm_token"])).json["zones"]}
 
 
 def test_the_gm_page_has_the_editor_and_players_do_not(client, game):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import join, new_game
 from webapp import cli, create_app
 from webapp.live import committing
 from webapp.game.audience import public_state
@@ -37,15 +38,15 @@ def table(tmp_path, monkeypatch):
     data = tmp_path / "here"
     app = make_app(data)
     client = app.test_client()
-    game = client.post("/api/games", json={"name": "Keep on the Borderlands", "system": "savage_worlds"}).json
-    seat = client.post(f"/api/games/{game['id']}/players", json={"join_code": game["join_code"], "name": "Mira"}).json
+    game = new_game(client, "savage_worlds", name="Keep on the Borderlands")
+    seat = join(client, game, "Mira")
     token = client.post(f"/api/games/{game['id']}/tokens", json={"name": "Aria", "x": 2, "y": 2,
                                                                 "owner": seat["player_id"]},
                         headers={"Authorization": f"Bearer {game['gm_token']}"}).json
     command(client, game, {"type": "add_character", "name": "Aria", "token_id": token["id"]})
     for x in (3, 4, 5, 6, 7, 8):
         command(client, game, {"type": "move_token", "token_id": token["id"], "x": x, "y": 2})
-    other = client.post("/api/games", json={"name": "Another", "system": "plain_grid"}).json
+    other = new_game(client, "plain_grid", name="Another")
     pictures = data / "pictures" / game["id"]
     pictures.mkdir(parents=True)
     (pictures / "cave.png").write_bytes(b"\x89PNG\r\n" + bytes(range(256)) * 40)

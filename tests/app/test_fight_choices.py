@@ -22,15 +22,15 @@ def client(tmp_path):
 
 def test_a_surprised_token_outside_the_fight_is_refused_by_name(client):
     g, _, ids = setup(client, "plain_grid")
-    r = send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Hero"]], "surprised": [ids["Bandit"]]})
+    r = send(client, g, {"type": "start_combat", "token_ids": [ids["Hero"]], "surprised": [ids["Bandit"]]}, g["gm_token"])
     assert r.status_code == 422 and r.json["error"] == "Bandit is surprised but not in the fight"
     assert state(client, g)["combat"] is None
 
 
 def test_who_was_surprised_is_in_the_event_and_the_log(client):
     g, _, ids = setup(client, "plain_grid")
-    r = send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Hero"], ids["Bandit"]],
-                                        "surprised": [ids["Bandit"]]})
+    r = send(client, g, {"type": "start_combat", "token_ids": [ids["Hero"], ids["Bandit"]],
+                                        "surprised": [ids["Bandit"]]}, g["gm_token"])
     assert r.status_code == 200, r.json
     texts = [e["text"] for e in state(client, g)["log"]]
     assert "Caught by surprise: Bandit" in texts
@@ -38,9 +38,9 @@ def test_who_was_surprised_is_in_the_event_and_the_log(client):
 
 def test_a_hidden_surprised_token_is_named_to_the_gm_alone(client):
     g, p, ids = setup(client, "plain_grid")
-    send(client, g, g["gm_token"], {"type": "update_token", "token_id": ids["Sniper"], "hidden": True})
-    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Hero"], ids["Sniper"]],
-                                    "surprised": [ids["Hero"], ids["Sniper"]]})
+    send(client, g, {"type": "update_token", "token_id": ids["Sniper"], "hidden": True}, g["gm_token"])
+    send(client, g, {"type": "start_combat", "token_ids": [ids["Hero"], ids["Sniper"]],
+                                    "surprised": [ids["Hero"], ids["Sniper"]]}, g["gm_token"])
     gm = [e["text"] for e in state(client, g)["log"]]
     log = [e["text"] for e in state(client, g, p["player_token"])["log"]]
     mine = log[log.index("A fight begins"):]
@@ -50,7 +50,7 @@ def test_a_hidden_surprised_token_is_named_to_the_gm_alone(client):
 
 def test_add_character_answers_the_new_characters_id(client):
     g, _, ids = setup(client, "savage_worlds")
-    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Hero", "token_id": ids["Hero"]})
+    r = send(client, g, {"type": "add_character", "name": "Hero", "token_id": ids["Hero"]}, g["gm_token"])
     assert r.status_code == 200, r.json
     made = [c for c in state(client, g)["characters"] if c["name"] == "Hero"]
     assert r.json["character_id"] == made[0]["id"]
@@ -60,23 +60,23 @@ def test_add_character_answers_the_new_characters_id(client):
 def test_a_sender_never_sets_the_tables_own_option_keys(client, key):
     g, p, ids = setup(client, "savage_worlds")
     before = state(client, g)["seq"]
-    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"],
-                                            "options": {key: "none"}})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                            "options": {key: "none"}}, p["player_token"])
     assert r.status_code == 422 and r.json["error"] == f"options may not set {key}: the table sets it"
     assert state(client, g)["seq"] == before
 
 
 def test_several_targets_need_an_option_that_takes_them(client):
     g, _, ids = setup(client, "plain_grid")
-    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
-                                        "targets": [ids["Bandit"], ids["Sniper"]], "force": True})
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                        "targets": [ids["Bandit"], ids["Sniper"]], "force": True}, g["gm_token"])
     assert r.status_code == 422 and r.json["error"].startswith("this attack takes 1 target at most")
 
 
 def test_the_attacker_is_never_among_its_own_targets(client):
     g, _, ids = setup(client, "plain_grid")
-    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
-                                        "targets": [ids["Bandit"], ids["Hero"]]})
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"],
+                                        "targets": [ids["Bandit"], ids["Hero"]]}, g["gm_token"])
     assert r.status_code == 422 and r.json["error"] == "a token cannot attack itself"
 
 
@@ -90,13 +90,13 @@ def _screen_card(client, g):
 def test_an_undone_attack_leaves_the_result_card_and_the_recent_list(client):
     g, _, ids = setup(client, "savage_worlds")
     for name in ("Hero", "Bandit"):
-        send(client, g, g["gm_token"], {"type": "add_character", "name": name, "token_id": ids[name]})
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Bandit"], "target": ids["Hero"],
-                                        "weapon": next(iter(state(client, g)["characters"][1]["sheet"]["weapons"]))})
+        send(client, g, {"type": "add_character", "name": name, "token_id": ids[name]}, g["gm_token"])
+    r = send(client, g, {"type": "attack", "attacker": ids["Bandit"], "target": ids["Hero"],
+                                        "weapon": next(iter(state(client, g)["characters"][1]["sheet"]["weapons"]))}, g["gm_token"])
     assert r.status_code == 200, r.json
     seq, feed = _screen_card(client, g)
     assert seq == str(r.json["seq"]) and "Bandit" in feed
-    assert send(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
+    assert send(client, g, {"type": "undo"}, g["gm_token"]).status_code == 200
     seq, feed = _screen_card(client, g)
     assert seq == "" and "Bandit" not in feed
 
@@ -114,25 +114,25 @@ def test_an_atomic_tomorrow_area_weapon_fires_at_a_laid_templates_zone(client):
     g = client.post("/api/games", json={"name": "Zones", "system": "atomic_tomorrow", "map": ZONES}).json
     gm = g["gm_token"]
     for name, zone in (("Ann", "west"), ("Bob", "centre"), ("Cid", "centre"), ("Dan", "east")):
-        assert send(client, g, gm, {"type": "add_token", "name": name, "zone": zone}).status_code == 200
+        assert send(client, g, {"type": "add_token", "name": name, "zone": zone}, gm).status_code == 200
     ids = {t["name"]: t["id"] for t in state(client, g)["tokens"]}
     for name in ids:
-        send(client, g, gm, {"type": "add_character", "name": name, "token_id": ids[name]})
+        send(client, g, {"type": "add_character", "name": name, "token_id": ids[name]}, gm)
     ann = next(c for c in state(client, g)["characters"] if c["name"] == "Ann")
-    send(client, g, gm, {"type": "update_sheet", "character_id": ann["id"],
-                         "changes": {"weapons": [*ann["sheet"]["weapons"], LAUNCHER]}})
-    send(client, g, gm, {"type": "place_template", "shape": "circle", "size": 1, "zone": "centre", "label": "Grenade"})
+    send(client, g, {"type": "update_sheet", "character_id": ann["id"],
+                         "changes": {"weapons": [*ann["sheet"]["weapons"], LAUNCHER]}}, gm)
+    send(client, g, {"type": "place_template", "shape": "circle", "size": 1, "zone": "centre", "label": "Grenade"}, gm)
     tid = state(client, g)["templates"][0]["id"]
     aim = {"attacker": ids["Ann"], "target": ids["Bob"], "template": tid}
-    r = send(client, g, gm, {"type": "preview_attack", **aim, "weapon": "Blast pistol"})
+    r = send(client, g, {"type": "preview_attack", **aim, "weapon": "Blast pistol"}, gm)
     assert r.status_code == 422 and r.json["error"].startswith("Blast pistol is not an area weapon")
-    r = send(client, g, gm, {"type": "preview_attack", **aim, "target": ids["Dan"], "weapon": "Grenade launcher"})
+    r = send(client, g, {"type": "preview_attack", **aim, "target": ids["Dan"], "weapon": "Grenade launcher"}, gm)
     assert r.status_code == 422 and r.json["error"] == "the template covers Gantry: pick a target in it"
-    r = send(client, g, gm, {"type": "preview_attack", **aim, "weapon": "Grenade launcher"})
+    r = send(client, g, {"type": "preview_attack", **aim, "weapon": "Grenade launcher"}, gm)
     assert r.status_code == 200, r.json
     assert sorted(t["name"] for t in r.json["preview"]["odds"]["targets"]) == ["Bob", "Cid"]
     assert r.json["preview"]["template"]["zone"] == "centre"
-    assert send(client, g, gm, {"type": "attack", **aim, "weapon": "Grenade launcher"}).status_code == 200
+    assert send(client, g, {"type": "attack", **aim, "weapon": "Grenade launcher"}, gm).status_code == 200
     entry = state(client, g)["log"][-1]
     assert "the blast fills the zone" in entry["text"]
     assert sorted(t["name"] for t in entry["detail"]["card"]["targets"]) == ["Bob", "Cid"]

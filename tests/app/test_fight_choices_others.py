@@ -10,15 +10,12 @@ import time
 
 import pytest
 
+from tests.helpers import bearer, command as send, join, state
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
 PORT = {"zones": [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
                   {"id": "bay", "name": "Cargo Bay", "adjacent": []}]}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -30,7 +27,7 @@ def client(tmp_path):
 def game(client, system, spots):
     body = {"name": "Choices", "system": system, "map": PORT if system == "atomic_tomorrow" else GRID}
     g = client.post("/api/games", json=body).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    p = join(client, g, "Mira")
     ids = {}
     for name, where, mine in spots:
         body = {"name": name, **({"zone": where} if isinstance(where, str) else {"x": where[0], "y": where[1]}),
@@ -39,14 +36,6 @@ def game(client, system, spots):
         assert r.status_code == 201, r.json
         ids[name] = r.json["id"]
     return g, p, ids
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def preview(client, g, attacker, target, weapon, **options):

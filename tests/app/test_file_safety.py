@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.helpers import new_game
 from webapp import create_app
 from webapp.game.audience import public_state
 from webapp.game.model import GM
@@ -58,7 +59,7 @@ def exported(tmp_path):
     data = tmp_path / "home"
     app = create_app({"DATA_DIR": str(data), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
     client = app.test_client()
-    game = client.post("/api/games", json={"name": "Barrow", "system": "plain_grid"}).json
+    game = new_game(client, "plain_grid", name="Barrow")
     gm = {"Authorization": f"Bearer {game['gm_token']}"}
     token = client.post(f"/api/games/{game['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1}, headers=gm).json
     for x in (2, 3, 4):

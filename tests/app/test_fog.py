@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from test_live import connect
+from tests.helpers import bearer, command as run, connect, join, new_game, state
 
 # a wall down the middle of a 12 x 8 room with one door in it, at (6, 3)-(6, 4)
 ROOM = {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 3]}, {"a": [6, 4], "b": [6, 8]}],
@@ -15,33 +15,21 @@ FOE = "Orcmarker-q7z"  # a unique name: any trace of it in a player's traffic is
 GHOST = "Ghostmarker-k2w"  # a hidden token: never sent to a player, fog or not
 
 
-def _auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def run(client, game, token, payload):
-    return client.post(f"/api/games/{game['id']}/commands", json=payload, headers=_auth(token))
-
-
-def state(client, game, token):
-    return client.get(f"/api/games/{game['id']}/state", headers=_auth(token)).json
-
-
 def token_id(client, game, name):
     return next(t["id"] for t in state(client, game, game["gm_token"])["tokens"] if t["name"] == name)
 
 
 @pytest.fixture
 def room(client):
-    g = client.post("/api/games", json={"name": "Fog", "system": "plain_grid", "map": ROOM}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
-    gm = _auth(g["gm_token"])
+    g = new_game(client, "plain_grid", ROOM, name="Fog")
+    p = join(client, g, "Ada")
+    gm = bearer(g["gm_token"])
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 1, "y": 3, "owner": p["player_id"],
                                                        "kind": "pc"}, headers=gm)
     client.post(f"/api/games/{g['id']}/tokens", json={"name": FOE, "x": 9, "y": 3}, headers=gm)
     client.post(f"/api/games/{g['id']}/tokens", json={"name": GHOST, "x": 2, "y": 5, "hidden": True}, headers=gm)
     g = g | {"player_token": p["player_token"], "player_id": p["player_id"]}
-    assert run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True}).status_code == 200
+    assert run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"]).status_code == 200
     return g
 
 
@@ -52,10 +40,10 @@ def door_id(client, game):
 def test_fog_is_off_by_default_and_only_the_gm_turns_it_on(client):
     g = client.post("/api/games", json={"name": "Plain", "system": "plain_grid", "map": ROOM}).json
     assert state(client, g, g["gm_token"])["fog"] == {"enabled": False}
-    r = run(client, g, g["screen_token"], {"type": "set_fog", "enabled": True})
+    r = run(client, g, {"type": "set_fog", "enabled": True}, g["screen_token"])
     assert r.status_code == 422
-    assert run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True}).status_code == 200
-    assert run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True}).status_code == 422  # on already
+    assert run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"]).status_code == 200
+    assert run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"]).status_code == 422  # on already
 
 
 def test_a_token_behind_a_closed_door_is_not_in_the_players_state_or_page(client, room):
@@ -78,17 +66,17 @@ def test_opening_the_door_brings_the_foe_into_view_live(app, client, room):
     screen = connect(app, room["id"], room["screen_token"])
     player.get_received(), screen.get_received()
     # a foe moving about in the fog: nothing of it reaches the player
-    run(client, room, room["gm_token"], {"type": "move_token", "token_id": token_id(client, room, FOE), "x": 10, "y": 3})
+    run(client, room, {"type": "move_token", "token_id": token_id(client, room, FOE), "x": 10, "y": 3}, room["gm_token"])
     assert FOE not in json.dumps(player.get_received())
     assert FOE not in json.dumps(screen.get_received())
-    r = run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    r = run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, room["gm_token"])
     assert r.status_code == 200
     seen = json.dumps(player.get_received())
     assert FOE in seen and GHOST not in seen
     assert FOE in json.dumps(screen.get_received())
     assert FOE in json.dumps(state(client, room, room["player_token"]))
     # closing it again takes the foe off the player's map: the fresh token layer has no trace of it
-    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": True})
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": True}, room["gm_token"])
     updates = [m["args"][0]["html"] for m in player.get_received() if m["name"] == "update"]
     assert updates and 'id="layer-tokens"' in updates[-1] and FOE not in updates[-1]
     assert FOE not in json.dumps(state(client, room, room["player_token"]))
@@ -98,16 +86,16 @@ def test_a_player_moving_into_view_sees_the_foe_and_explored_squares_stay(client
     hero = token_id(client, room, "Hero")
     before = state(client, room, room["player_token"])["fog"]
     assert [8, 3] not in before["explored"]
-    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, room["gm_token"])
     # a player moves onto squares their tokens have seen (#25: a refusal in the fog would tell what is there)
-    assert run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 3}).status_code == 200
-    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 2})
+    assert run(client, room, {"type": "move_token", "token_id": hero, "x": 7, "y": 3}, room["player_token"]).status_code == 200
+    run(client, room, {"type": "move_token", "token_id": hero, "x": 7, "y": 2}, room["player_token"])
     s = state(client, room, room["player_token"])
     assert FOE in {t["name"] for t in s["tokens"]}
     assert [10, 6] in s["fog"]["visible"]
     # back through the door, and the door shut: the east side is remembered, dimmed, and the foe is gone
-    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 2, "y": 3})
-    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": True})
+    run(client, room, {"type": "move_token", "token_id": hero, "x": 2, "y": 3}, room["player_token"])
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": True}, room["gm_token"])
     s = state(client, room, room["player_token"])
     assert [10, 6] in s["fog"]["explored"] and [10, 6] not in s["fog"]["visible"]
     assert FOE not in json.dumps(s)
@@ -131,7 +119,7 @@ def test_drag_previews_of_a_foe_in_the_fog_do_not_reach_the_player(app, client, 
 
 
 def test_a_foe_dragged_into_the_fog_is_not_shown_going_there(app, client, room):
-    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, room["gm_token"])
     gm = connect(app, room["id"], room["gm_token"])
     player = connect(app, room["id"], room["player_token"])
     player.get_received()
@@ -143,17 +131,17 @@ def test_a_foe_dragged_into_the_fog_is_not_shown_going_there(app, client, room):
 
 
 def test_the_gm_reveals_and_hides_an_area(client, room):
-    r = run(client, room, room["screen_token"], {"type": "reveal_cells", "x": 8, "y": 2, "w": 3, "h": 3})
+    r = run(client, room, {"type": "reveal_cells", "x": 8, "y": 2, "w": 3, "h": 3}, room["screen_token"])
     assert r.status_code == 422
-    assert run(client, room, room["gm_token"], {"type": "reveal_cells", "x": 8, "y": 2, "w": 3, "h": 3}).status_code == 200
+    assert run(client, room, {"type": "reveal_cells", "x": 8, "y": 2, "w": 3, "h": 3}, room["gm_token"]).status_code == 200
     s = state(client, room, room["player_token"])
     assert [9, 3] in s["fog"]["visible"] and FOE in {t["name"] for t in s["tokens"]}
     assert FOE in json.dumps(state(client, room, room["screen_token"]))
-    assert run(client, room, room["gm_token"], {"type": "hide_cells", "x": 8, "y": 2, "w": 3, "h": 3}).status_code == 200
+    assert run(client, room, {"type": "hide_cells", "x": 8, "y": 2, "w": 3, "h": 3}, room["gm_token"]).status_code == 200
     s = state(client, room, room["player_token"])
     assert [9, 3] not in s["fog"]["visible"] and [9, 3] not in s["fog"]["explored"]
     assert FOE not in json.dumps(s)
-    assert run(client, room, room["gm_token"], {"type": "reveal_cells", "x": 50, "y": 2}).status_code == 422
+    assert run(client, room, {"type": "reveal_cells", "x": 50, "y": 2}, room["gm_token"]).status_code == 422
 
 
 def test_the_gm_page_shows_the_fog_as_a_tint_and_every_token(client, room):
@@ -164,8 +152,8 @@ def test_the_gm_page_shows_the_fog_as_a_tint_and_every_token(client, room):
 
 
 def test_explored_memory_survives_a_reload_from_the_log(app, client, room, hub):
-    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
-    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": True})
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, room["gm_token"])
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": True}, room["gm_token"])
     explored = set(map(tuple, state(client, room, room["player_token"])["fog"]["explored"]))
     assert (10, 3) in explored
     hub.games.clear()  # the cache goes; the log rebuilds the game
@@ -174,7 +162,7 @@ def test_explored_memory_survives_a_reload_from_the_log(app, client, room, hub):
 
 
 def test_turning_fog_off_shows_every_token_that_is_not_hidden(client, room):
-    run(client, room, room["gm_token"], {"type": "set_fog", "enabled": False})
+    run(client, room, {"type": "set_fog", "enabled": False}, room["gm_token"])
     names = {t["name"] for t in state(client, room, room["player_token"])["tokens"]}
     assert FOE in names and GHOST not in names
 
@@ -185,23 +173,23 @@ def test_visibility_is_computed_once_per_move_for_each_audience(client, room, hu
     real = fog._compute
     monkeypatch.setattr(fog, "_compute", lambda game, token: calls.append(token.name) or real(game, token))
     hero = token_id(client, room, "Hero")
-    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 2, "y": 2})
+    run(client, room, {"type": "move_token", "token_id": hero, "x": 2, "y": 2}, room["player_token"])
     state(client, room, room["player_token"]), state(client, room, room["screen_token"])
     assert calls == ["Hero"]  # the hero moved: its view once; nothing else is recomputed
 
 
 def test_undoing_a_move_takes_the_token_back_but_not_what_the_player_saw(client, room):
     hero = token_id(client, room, "Hero")
-    run(client, room, room["gm_token"], {"type": "set_door", "door_id": door_id(client, room), "closed": False})
-    assert run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 7, "y": 3}).status_code == 200
-    assert run(client, room, room["gm_token"], {"type": "undo"}).status_code == 200
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, room["gm_token"])
+    assert run(client, room, {"type": "move_token", "token_id": hero, "x": 7, "y": 3}, room["player_token"]).status_code == 200
+    assert run(client, room, {"type": "undo"}, room["gm_token"]).status_code == 200
     s = state(client, room, room["player_token"])
     assert next(t for t in s["tokens"] if t["name"] == "Hero")["x"] == 1
     assert [10, 6] in s["fog"]["explored"]
 
 
 def test_a_hidden_token_of_a_player_lends_them_no_sight(client, room):
-    gm = _auth(room["gm_token"])
+    gm = bearer(room["gm_token"])
     client.post(f"/api/games/{room['id']}/tokens", json={"name": "Spy", "x": 10, "y": 5, "owner": room["player_id"],
                                                          "hidden": True}, headers=gm)
     s = state(client, room, room["player_token"])
@@ -210,8 +198,8 @@ def test_a_hidden_token_of_a_player_lends_them_no_sight(client, room):
 
 def test_walls_and_cover_of_squares_never_seen_are_not_sent(app, client, room):
     gm = room["gm_token"]
-    run(client, room, gm, {"type": "add_wall", "a": [9, 1], "b": [11, 1]})
-    run(client, room, gm, {"type": "add_cover", "x": 10, "y": 6, "material": "stone"})
+    run(client, room, {"type": "add_wall", "a": [9, 1], "b": [11, 1]}, gm)
+    run(client, room, {"type": "add_cover", "x": 10, "y": 6, "material": "stone"}, gm)
     s = state(client, room, room["player_token"])
     assert sorted(w["a"] for w in s["map"]["walls"]) == [[6, 0], [6, 4]]  # the middle wall, seen from the west
     assert s["map"]["cover"] == [] and len(s["map"]["doors"]) == 1
@@ -220,9 +208,9 @@ def test_walls_and_cover_of_squares_never_seen_are_not_sent(app, client, room):
     assert len(state(client, room, gm)["map"]["walls"]) == 3  # the GM has them all
     player = connect(app, room["id"], room["player_token"])
     player.get_received()
-    run(client, room, gm, {"type": "set_door", "door_id": door_id(client, room), "closed": False})
+    run(client, room, {"type": "set_door", "door_id": door_id(client, room), "closed": False}, gm)
     hero = token_id(client, room, "Hero")
-    run(client, room, room["player_token"], {"type": "move_token", "token_id": hero, "x": 8, "y": 3})
+    run(client, room, {"type": "move_token", "token_id": hero, "x": 8, "y": 3}, room["player_token"])
     html = "".join(m["args"][0]["html"] for m in player.get_received() if m["name"] == "update")
     assert 'x1="9" y1="1" x2="11" y2="1"' in html and "cover: stone" in html
     s = state(client, room, room["player_token"])
@@ -234,16 +222,16 @@ def test_on_a_zone_map_a_token_sees_its_zone_and_the_zones_linked_to_it(client):
         {"id": "yard", "name": "Yard", "adjacent": ["hall"]}, {"id": "hall", "name": "Hall", "adjacent": ["vault"]},
         {"id": "vault", "name": "Vault"}]}}).json
     p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ada"}).json
-    gm = _auth(g["gm_token"])
+    gm = bearer(g["gm_token"])
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "zone": "yard", "owner": p["player_id"]}, headers=gm)
     client.post(f"/api/games/{g['id']}/tokens", json={"name": "Guard", "zone": "hall"}, headers=gm)
     client.post(f"/api/games/{g['id']}/tokens", json={"name": FOE, "zone": "vault"}, headers=gm)
     g = g | {"player_token": p["player_token"]}
-    run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True})
+    run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"])
     names = {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
     assert names == {"Hero", "Guard"}
     hero = token_id(client, g, "Hero")
-    run(client, g, g["player_token"], {"type": "move_token", "token_id": hero, "zone": "hall"})
+    run(client, g, {"type": "move_token", "token_id": hero, "zone": "hall"}, g["player_token"])
     assert FOE in {t["name"] for t in state(client, g, g["player_token"])["tokens"]}
 
 

@@ -7,16 +7,10 @@ import json
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import bearer
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def test_a_fogged_token_added_and_removed_is_never_named_to_players_even_once_the_fog_is_off(app):

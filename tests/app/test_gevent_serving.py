@@ -21,15 +21,10 @@ import gevent
 import pytest
 from gevent import socket as gsocket
 
+from tests.helpers import free_port
 from webapp.live.serving import TableServer
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def echo_body(environ, start_response):
@@ -317,7 +312,7 @@ print("TICKS", during, "SEQS", seqs)
 """
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    line = next(l for l in done.stdout.splitlines() if l.startswith("TICKS"))
+    line = next(text for text in done.stdout.splitlines() if text.startswith("TICKS"))
     ticks = int(line.split()[1])
     assert ticks >= 20, line  # ~50 ticks in 0.5 s; 0 if the write held the loop
     assert line.endswith("SEQS [0, 1, 2, 3, 4, 5]"), line

@@ -19,6 +19,7 @@ import time
 import pytest
 from socketio import packet
 
+from tests.helpers import connect, new_game
 from webapp.live import lanes
 from webapp.live.lanes import Job, Lane
 from webapp.storage.durable import WalSync
@@ -26,13 +27,9 @@ from webapp.storage.store import DB_NAME, Store, WriteFailed
 from webapp.game.model import GM, Rejected
 
 
-def connect(app, game_id, key):
-    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
-
-
 @pytest.fixture
 def game(client):
-    g = client.post("/api/games", json={"name": "Batch", "system": "plain_grid"}).json
+    g = new_game(client, "plain_grid", name="Batch")
     tokens = []
     for i in range(4):
         t = client.post(f"/api/games/{g['id']}/tokens", json={"name": f"T{i}", "x": 1, "y": 1 + 2 * i},
@@ -156,7 +153,7 @@ def test_commands_waiting_together_share_one_transaction_in_the_order_queued(app
     assert all(before + k in on_disk for k in (1, 2, 3, 4))
     updates = [m["args"][0] for m in screen.get_received() if m["name"] == "update"]
     assert [(u["from_seq"], u["seq"]) for u in updates] == [(before, before + 4)]  # one update for the lot
-    assert all(f'data-x="5"' in updates[0]["html"] and f'id="token-{t}"' in updates[0]["html"] for t in game["tokens"])
+    assert all('data-x="5"' in updates[0]["html"] and f'id="token-{t}"' in updates[0]["html"] for t in game["tokens"])
 
 
 def test_each_command_of_a_batch_is_decided_on_the_state_the_one_before_left(app, hub, game):

@@ -8,11 +8,8 @@ from __future__ import annotations
 import pytest
 
 from test_gurps_lite_table_choices import send, state
+from tests.helpers import bearer
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.mark.parametrize("seed", ["1", "2", "3", "4"])

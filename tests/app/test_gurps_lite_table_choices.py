@@ -9,6 +9,7 @@ import math
 import pytest
 
 import rules
+from tests.helpers import bearer, command as send, new_game, state
 from webapp import create_app
 from webapp.live import throttle
 
@@ -17,10 +18,6 @@ OPEN = {"width": 24, "height": 12}
 SMG = {"skill": "Guns (Pistol)", "damage": "2d", "type": "pi", "kind": "ranged", "rof": 10, "rcl": 2, "max": 200,
        "shots": 30}
 GRENADE = {"skill": "Throwing", "damage": "3d", "type": "cr", "kind": "thrown", "area": 2, "max": 30}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -32,17 +29,9 @@ def client(tmp_path):
     return app.test_client()
 
 
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
-
-
 def table(client, *spots):
     """A 3d6 game with the GM's Ann (with an SMG and a grenade) and foes at ``spots``."""
-    g = client.post("/api/games", json={"name": "Choices", "system": "gurps_lite", "map": OPEN}).json
+    g = new_game(client, "gurps_lite", OPEN, name="Choices")
     ids = {}
     for name, (x, y) in [("Ann", (2, 2)), *((f"Foe {i}", s) for i, s in enumerate(spots))]:
         body = {"name": name, "x": x, "y": y, "kind": "pc" if name == "Ann" else "npc"}

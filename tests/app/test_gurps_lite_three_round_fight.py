@@ -8,8 +8,9 @@ defends again: her player is asked and answers. The fight ends with the GM's End
 
 from __future__ import annotations
 
-from test_gurps_lite_table_choices import S, bearer, send, state  # noqa: F401
+from test_gurps_lite_table_choices import S, send, state  # noqa: F401
 from test_gurps_lite_allout_flow import client, last_attack  # noqa: F401  (client: the fixture, seed 23)
+from tests.helpers import bearer, join, new_game
 
 PLAN = {1: ("all_out_attack", {"variant": "determined"}), 2: ("all_out_attack", {"variant": "double"}),
         3: ("attack", {})}
@@ -18,9 +19,8 @@ FOES = {1: ("attack", {}), 2: ("all_out_attack", {"variant": "strong"}), 3: ("al
 
 
 def fight_table(client):
-    g = client.post("/api/games", json={"name": "Three rounds", "system": "gurps_lite",
-                                        "map": {"width": 12, "height": 8}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "gurps_lite", {"width": 12, "height": 8}, name="Three rounds")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in (("Ann", (3, 3), p["player_id"]), ("Foe 0", (4, 3), None), ("Foe 1", (3, 4), None)):
         body = {"name": name, "x": x, "y": y, "kind": "pc" if owner else "npc"} | ({"owner": owner} if owner else {})

@@ -12,11 +12,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.helpers import bearer, command, join, new_game, state
 from webapp.game import uvtt
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def png(color=(200, 40, 40), size=(48, 32), fmt="PNG") -> bytes:
@@ -27,9 +24,9 @@ def png(color=(200, 40, 40), size=(48, 32), fmt="PNG") -> bytes:
 
 @pytest.fixture
 def t(client):
-    g = client.post("/api/games", json={"name": "Hand-outs", "system": "plain_grid"}).json
+    g = new_game(client, "plain_grid", name="Hand-outs")
     for name in ("Mira", "Olaf"):
-        g[name] = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+        g[name] = join(client, g, name)
     gm = bearer(g["gm_token"])
     g["aria"] = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1, "kind": "pc",
                                                                "owner": g["Mira"]["player_id"]}, headers=gm).json["id"]
@@ -54,14 +51,6 @@ def token_picture(client, t, data: bytes, token=None, token_id=None, filename="f
         form["token_id"] = token_id
     return client.post(f"/api/games/{t['id']}/pictures", data=form, content_type="multipart/form-data",
                        headers=bearer(token or t["gm_token"]))
-
-
-def command(client, t, payload, token=None):
-    return client.post(f"/api/games/{t['id']}/commands", json=payload, headers=bearer(token or t["gm_token"]))
-
-
-def state(client, t, token):
-    return client.get(f"/api/games/{t['id']}/state", headers=bearer(token)).json
 
 
 def stored_files(app, t) -> set[str]:
@@ -176,12 +165,12 @@ def test_show_handout_names_only_players_of_the_game(client, t):
     r = command(client, t, {"type": "show_handout", "handout_id": hid, "to": []})
     assert r.status_code == 422
     r = command(client, t, {"type": "show_handout", "handout_id": hid, "to": "everyone"},
-                token=t["Mira"]["player_token"])
+                key=t["Mira"]["player_token"])
     assert r.status_code == 422 and "only the GM" in r.json["error"]
 
 
 def test_token_pictures_gm_for_any_token_a_player_for_their_own(app, client, hub, t):
-    mira, olaf = t["Mira"]["player_token"], t["Olaf"]["player_token"]
+    olaf = t["Olaf"]["player_token"]
     r = token_picture(client, t, png((30, 90, 200)), token_id=t["aria"])
     assert r.status_code == 201, r.json
     pid = r.json["picture_id"]
@@ -206,16 +195,16 @@ def test_token_pictures_gm_for_any_token_a_player_for_their_own(app, client, hub
     r = token_picture(client, t, b"GIF89a not a picture", token_id=t["aria"])
     assert r.status_code == 422 and "not a PNG, JPEG or WebP" in r.json["error"]
     # update_token: a player sets only pictures they uploaded, on their own token, and nothing else
-    r = command(client, t, {"type": "update_token", "token_id": t["bruno"], "picture": pid}, token=olaf)
+    r = command(client, t, {"type": "update_token", "token_id": t["bruno"], "picture": pid}, key=olaf)
     assert r.status_code == 422 and "of yours" in r.json["error"]
-    r = command(client, t, {"type": "update_token", "token_id": t["aria"], "picture": olafs}, token=olaf)
+    r = command(client, t, {"type": "update_token", "token_id": t["aria"], "picture": olafs}, key=olaf)
     assert r.status_code == 422 and "not yours" in r.json["error"]
-    r = command(client, t, {"type": "update_token", "token_id": t["bruno"], "name": "Bruno the Great"}, token=olaf)
+    r = command(client, t, {"type": "update_token", "token_id": t["bruno"], "name": "Bruno the Great"}, key=olaf)
     assert r.status_code == 422 and "only the picture" in r.json["error"]
     r = command(client, t, {"type": "update_token", "token_id": t["bruno"], "picture": "pic-nothing"})
     assert r.status_code == 422 and "no picture 'pic-nothing'" in r.json["error"]
     assert hub.game(t["id"]).to_dict() == before and stored_files(app, t) == files
-    r = command(client, t, {"type": "update_token", "token_id": t["bruno"], "picture": None}, token=olaf)
+    r = command(client, t, {"type": "update_token", "token_id": t["bruno"], "picture": None}, key=olaf)
     assert r.status_code == 200 and hub.game(t["id"]).tokens[t["bruno"]].picture is None
     # the GM may give any picture of the game to any token
     assert command(client, t, {"type": "update_token", "token_id": t["bruno"], "picture": pid}).status_code == 200

@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer
 from webapp import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def test_a_handout_shown_to_a_merged_player_is_the_kept_players_and_survives_a_restart(app, tmp_path):

@@ -9,11 +9,8 @@ import re
 import pytest
 
 from rules.grid import HEX_FLAT, HEX_POINTY, Grid
+from tests.helpers import bearer, command
 from webapp.live import drawing
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def hex_game(client, orientation="pointy", **more):
@@ -138,10 +135,6 @@ def test_the_lobby_refuses_a_grid_it_does_not_know_and_hexes_for_a_zone_system(c
     r = client.post("/games", data={"name": "Zoned", "system": zones, "grid": "hex-flat"})
     assert r.status_code == 400 and "zone maps" in r.get_data(as_text=True)
     assert len(hub.store.games()) == before
-
-
-def command(client, g, payload):
-    return client.post(f"/api/games/{g['id']}/commands", json=payload, headers=bearer(g["gm_token"]))
 
 
 def test_a_new_blank_map_may_be_hexes(client, hub):

@@ -7,11 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rules.grid import Grid
+from tests.helpers import bearer, command as gm, state
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -35,14 +32,6 @@ def hex_game(client, orientation, walls=(), system="gurps_lite", width=16, heigh
         assert r.status_code in (200, 201), r.json
         return r.json["id"]
     return g, add
-
-
-def gm(client, g, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(g["gm_token"]))
-
-
-def state(client, g):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
 
 
 def along(orientation, start, n):

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import bearer
 
 HIDDEN = "Zorblax Quintrel"
 PLACES = [(17, 13), (19, 11), (21, 9), (22, 14), (1, 2)]  # (1, 2): beside Aria, to strike her  # where the hidden token stands, goes and is dragged over
@@ -20,13 +20,7 @@ OGRE_NOTES = "ogre-gm-notes-5519"  # a visible foe's sheet: the GM's
 HIDDEN_CONDITION = "zorblax-condition-6620"  # a GM-only field (gurps_lite ``conditions``) on the hidden token
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def leaks(text: str, hidden_id: str) -> list[str]:

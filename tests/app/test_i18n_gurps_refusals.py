@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
 
-from test_i18n_rest_notices import connect
-from test_i18n_rules4_refusals import bearer, refused, table
+from test_i18n_reach_and_range_refusals import refused, table
+from test_i18n_server_notices import connect
+from tests.helpers import bearer
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def test_a_second_maneuver_and_a_move_before_one_are_refused_in_each_senders_language(app):
@@ -48,7 +45,7 @@ def test_a_second_maneuver_and_a_move_before_one_are_refused_in_each_senders_lan
 def test_the_attack_cards_note_reasons_and_outcomes_reach_a_german_device_in_german(app):
     """A Rapid Strike at two foes previewed from a German device: the card's note ("Schneller Schlag auf 2 Ziele"),
     an option's "why not" (Tip Slash needs a thrusting impaling weapon) and its outcome lines are German."""
-    from test_i18n_rules4_refusals import rules
+    from test_i18n_reach_and_range_refusals import rules
 
     c, g, ids = table(app, "gurps_lite", rules.get("gurps_lite").default_sheet())
     near = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),
@@ -69,7 +66,7 @@ def test_the_attack_cards_note_reasons_and_outcomes_reach_a_german_device_in_ger
 def test_odds_the_rules_leave_out_are_said_so_in_the_askers_language(app):
     """A grenade thrown at a token: GURPS Lite computes no odds for it (its scatter follows the dive); the card says
     why in the asker's language."""
-    from test_i18n_rules4_refusals import rules
+    from test_i18n_reach_and_range_refusals import rules
 
     sheet = rules.get("gurps_lite").default_sheet()
     sheet["weapons"]["Grenade"] = {"skill": "Throwing", "damage": "3d", "type": "cr", "kind": "thrown", "area": 2,

@@ -16,6 +16,7 @@ import pytest
 from flask_babel import force_locale
 
 import rules
+from tests.helpers import bearer, command, join, new_game
 from webapp import create_app
 from webapp.live import render
 from webapp.live.presence import actor_for_audience
@@ -218,13 +219,7 @@ def strings_in(value) -> list[str]:
     return []
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
+pytestmark = pytest.mark.app_config(DICE_SEED="7")
 
 
 def pseudo_client(app):
@@ -239,8 +234,8 @@ def fight(app, system_id: str):
     g = api.post("/api/games", json={"name": "Ruins", "system": system_id,
                                      "map": {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 3]}]}}).json
     if "id" not in g:  # a system that plays on zone maps (Atomic Tomorrow): its default zone map
-        g = api.post("/api/games", json={"name": "Ruins", "system": system_id}).json
-    p = api.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+        g = new_game(api, system_id, name="Ruins")
+    p = join(api, g, "Mira")
     ids = {}
     zoned = isinstance(app.extensions["tacmap"].game(g["id"]).zones, list)
     for name, (x, y), owner, zone in [("Hero", (2, 2), p["player_id"], "west"), ("Bandit", (3, 2), None, "west"),
@@ -249,10 +244,6 @@ def fight(app, system_id: str):
         body = {"name": name, **where, **({"owner": owner, "kind": "pc"} if owner else {})}
         ids[name] = api.post(f"/api/games/{g['id']}/tokens", json=body, headers=bearer(g["gm_token"])).json["id"]
     return api, g, p, ids
-
-
-def command(api, g, token, body):
-    return api.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
 
 
 def scripted_fight(api, g, p, ids):
@@ -269,7 +260,7 @@ def scripted_fight(api, g, p, ids):
             {"type": "next_turn"}, {"type": "next_turn"}, {"type": "next_turn"},
         ]
     for step in steps:
-        yield step, command(api, g, gm, step)
+        yield step, command(api, g, step, gm)
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
@@ -278,7 +269,7 @@ def test_every_page_of_a_running_fight_is_in_the_pseudo_locale(app, system_id):
     api, g, p, ids = fight(app, system_id)
     for _step, _answer in scripted_fight(api, g, p, ids):
         pass
-    command(api, g, g["gm_token"], {"type": "start_combat", "token_ids": list(ids.values())})
+    command(api, g, {"type": "start_combat", "token_ids": list(ids.values())}, g["gm_token"])
     data = data_of(hub, g["id"])
     gm = pseudo_client(app)
     pages = {}

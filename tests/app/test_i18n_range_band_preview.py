@@ -7,15 +7,12 @@ from __future__ import annotations
 import pytest
 
 import rules
-from webapp import create_app
 
-from test_i18n_rest_notices import connect
-from test_i18n_rules4_refusals import bearer
+from test_i18n_server_notices import connect
+from tests.helpers import bearer
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def test_a_medium_range_band_on_the_attack_card_in_each_language(app):

@@ -10,24 +10,18 @@ import re
 
 import pytest
 
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
+pytestmark = pytest.mark.app_config(DICE_SEED="7")
 
 
 def fight(app, system_id: str):
     """A game of this system: a player's PC and two foes, a fight started, a move and an attack made."""
     api = app.test_client()
-    g = api.post("/api/games", json={"name": "Ruins", "system": system_id,
-                                     "map": {"width": 12, "height": 8, "walls": []}}).json
-    p = api.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(api, system_id, {"width": 12, "height": 8, "walls": []}, name="Ruins")
+    p = join(api, g, "Mira")
     ids = {}
     for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Bandit", (3, 2), None), ("Brute", (8, 5), None)]:
         body = {"name": name, "x": x, "y": y, **({"owner": owner, "kind": "pc"} if owner else {})}

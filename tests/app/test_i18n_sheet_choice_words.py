@@ -12,10 +12,11 @@ import pytest
 
 import rules
 from rules.gurps_lite.data import WOUNDING
+from tests.helpers import new_game
 
 
 def sheet_page(client, lang: str, system: str = "tesseris_ads") -> tuple[dict, str, str]:
-    g = client.post("/api/games", json={"name": "Waffen", "system": system}).json
+    g = new_game(client, system, name="Waffen")
     gm = {"Authorization": f"Bearer {g['gm_token']}"}
     state = client.get(f"/api/games/{g['id']}/state", headers=gm).json
     where = {"zone": state["zones"][0]["id"]} if state.get("zones") else {"x": 1, "y": 1}

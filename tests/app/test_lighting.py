@@ -12,27 +12,15 @@ import pytest
 
 import rules
 from rules import lighting as rules_lighting
+from tests.helpers import bearer, command as run, connect, join, state
 from webapp.game import uvtt
 
-from test_live import connect
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 
 # a hall (x 0..9) and a room (x 10..15) with a wide opening in the wall between them at y 2..5
 HALL = {"width": 16, "height": 7, "walls": [{"a": [10, 0], "b": [10, 2]}, {"a": [10, 5], "b": [10, 7]}]}
 LAMP = {"x": 13.5, "y": 3.5, "range": 3}  # in the room: it lights the squares within 3 of (13, 3) it sees
-
-
-def _auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def run(client, g, token, payload):
-    return client.post(f"/api/games/{g['id']}/commands", json=payload, headers=_auth(token))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=_auth(token or g["gm_token"])).json
 
 
 def seen(client, g, token):
@@ -42,7 +30,7 @@ def seen(client, g, token):
 def new_game(client, system="plain_grid", board=HALL, players=("Ada",)):
     g = client.post("/api/games", json={"name": "Lights", "system": system, **({"map": board} if board else {})}).json
     for name in players:
-        p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+        p = join(client, g, name)
         g[name] = p
     return g
 
@@ -50,7 +38,7 @@ def new_game(client, system="plain_grid", board=HALL, players=("Ada",)):
 def add_token(client, g, name, x, y, owner=None, **extra):
     r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, "kind": "pc",
                                                           **({"owner": owner} if owner else {}), **extra},
-                    headers=_auth(g["gm_token"]))
+                    headers=bearer(g["gm_token"]))
     assert r.status_code == 201, r.json
     return r.json["id"]
 
@@ -59,8 +47,8 @@ def add_token(client, g, name, x, y, owner=None, **extra):
 def hall(client):
     g = new_game(client)
     g["hero"] = add_token(client, g, "Hero", 1, 3, owner=g["Ada"]["player_id"])
-    assert run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True}).status_code == 200
-    assert run(client, g, g["gm_token"], {"type": "add_light", **LAMP}).status_code == 200
+    assert run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"]).status_code == 200
+    assert run(client, g, {"type": "add_light", **LAMP}, g["gm_token"]).status_code == 200
     return g
 
 
@@ -74,14 +62,14 @@ def near(cell, centre, radius):
 def test_set_lighting_is_the_gms_alone(client, hall):
     seq = state(client, hall)["seq"]
     for token in (hall["Ada"]["player_token"], hall["screen_token"]):
-        r = run(client, hall, token, {"type": "set_lighting", "ambient": "dark"})
+        r = run(client, hall, {"type": "set_lighting", "ambient": "dark"}, token)
         assert r.status_code == 422 and ("only the GM" in r.json["error"] or "table screen" in r.json["error"])
     for kind, extra in (("add_light", LAMP), ("remove_light", {"light_id": "light-x"}),
                         ("update_light", {"light_id": "light-x", "range": 2})):
-        r = run(client, hall, hall["Ada"]["player_token"], {"type": kind, **extra})
+        r = run(client, hall, {"type": kind, **extra}, hall["Ada"]["player_token"])
         assert r.status_code == 422
     assert state(client, hall)["seq"] == seq and state(client, hall)["lighting"]["ambient"] == "bright"
-    assert run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dark"}).status_code == 200
+    assert run(client, hall, {"type": "set_lighting", "ambient": "dark"}, hall["gm_token"]).status_code == 200
     assert state(client, hall, hall["Ada"]["player_token"])["lighting"]["ambient"] == "dark"
 
 
@@ -95,7 +83,7 @@ def test_set_lighting_is_the_gms_alone(client, hall):
 ])
 def test_bad_set_lighting_is_refused_and_changes_nothing(client, hall, payload, message):
     before = state(client, hall)
-    r = run(client, hall, hall["gm_token"], {"type": "set_lighting", **payload})
+    r = run(client, hall, {"type": "set_lighting", **payload}, hall["gm_token"])
     assert r.status_code == 422 and message in r.json["error"]
     after = state(client, hall)
     assert after["seq"] == before["seq"] and after["lighting"] == before["lighting"]
@@ -113,7 +101,7 @@ def test_bad_light_commands_are_refused(client, hall, payload, message):
     seq = state(client, hall)["seq"]
     body = json.dumps(payload).replace("NaN", "1e999")
     r = client.post(f"/api/games/{hall['id']}/commands", data=body, content_type="application/json",
-                    headers=_auth(hall["gm_token"]))
+                    headers=bearer(hall["gm_token"]))
     assert r.status_code in (400, 422) and message in r.json.get("error", "")
     assert state(client, hall)["seq"] == seq
 
@@ -122,21 +110,21 @@ def test_the_gm_moves_recolours_and_removes_a_light(client, hall):
     light = state(client, hall)["lighting"]["lights"][0]
     assert light | {"id": "-"} == {"id": "-", "x": 13.5, "y": 3.5, "range": 3, "intensity": 1,
                                    "color": "ffffd27f", "shadows": True}
-    r = run(client, hall, hall["gm_token"], {"type": "update_light", "light_id": light["id"], "range": 5,
-                                               "color": "#FF0000"})
+    r = run(client, hall, {"type": "update_light", "light_id": light["id"], "range": 5,
+                                               "color": "#FF0000"}, hall["gm_token"])
     assert r.status_code == 200
     assert state(client, hall)["lighting"]["lights"][0] | {"id": "-"} == {
         "id": "-", "x": 13.5, "y": 3.5, "range": 5, "intensity": 1, "color": "ffff0000", "shadows": True}
-    assert run(client, hall, hall["gm_token"], {"type": "remove_light", "light_id": light["id"]}).status_code == 200
+    assert run(client, hall, {"type": "remove_light", "light_id": light["id"]}, hall["gm_token"]).status_code == 200
     assert state(client, hall)["lighting"]["lights"] == []
     # undo puts it back
-    assert run(client, hall, hall["gm_token"], {"type": "undo"}).status_code == 200
+    assert run(client, hall, {"type": "undo"}, hall["gm_token"]).status_code == 200
     assert [lt["id"] for lt in state(client, hall)["lighting"]["lights"]] == [light["id"]]
 
 
 def test_a_zone_map_is_always_lit(client):
     g = new_game(client, system="atomic_tomorrow", board=None)
-    r = run(client, g, g["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    r = run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"])
     assert r.status_code == 422 and "zone map" in r.json["error"]
 
 
@@ -147,7 +135,7 @@ def test_in_the_dark_a_token_sees_the_lit_room_across_the_dark_hall_but_not_the_
     ada = hall["Ada"]["player_token"]
     bright = seen(client, hall, ada)
     assert {(5, 3), (9, 3), (12, 3)} <= bright  # in bright light the whole hall and room, as before
-    assert run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dark"}).status_code == 200
+    assert run(client, hall, {"type": "set_lighting", "ambient": "dark"}, hall["gm_token"]).status_code == 200
     dark = seen(client, hall, ada)
     assert (1, 3) in dark  # where it stands
     assert {(10, 3), (12, 3), (13, 3), (15, 3)} <= dark  # the lit room, across the hall
@@ -160,17 +148,17 @@ def test_in_the_dark_a_token_sees_the_lit_room_across_the_dark_hall_but_not_the_
     page = client.get(f"/games/{hall['id']}/play?key={ada}", follow_redirects=True).text
     assert 'id="layer-lighting"' in page and 'data-ambient="dark"' in page and 'class="light-source"' in page
     # dim light: sight as in bright light
-    assert run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dim"}).status_code == 200
+    assert run(client, hall, {"type": "set_lighting", "ambient": "dim"}, hall["gm_token"]).status_code == 200
     assert seen(client, hall, ada) == bright
 
 
 def test_a_tokens_own_light_and_what_it_lights_for_others(client, hall):
     bob = client.post(f"/api/games/{hall['id']}/players", json={"join_code": hall["join_code"], "name": "Bob"}).json
     add_token(client, hall, "Lookout", 1, 6, owner=bob["player_id"])
-    run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    run(client, hall, {"type": "set_lighting", "ambient": "dark"}, hall["gm_token"])
     ada = hall["Ada"]["player_token"]
     assert (3, 3) not in seen(client, hall, ada)
-    r = run(client, hall, hall["gm_token"], {"type": "update_token", "token_id": hall["hero"], "light": 2})
+    r = run(client, hall, {"type": "update_token", "token_id": hall["hero"], "light": 2}, hall["gm_token"])
     assert r.status_code == 200
     mine = seen(client, hall, ada)
     assert {(3, 3), (1, 1), (0, 3)} <= mine and (4, 3) not in mine and (1, 0) not in mine
@@ -178,11 +166,11 @@ def test_a_tokens_own_light_and_what_it_lights_for_others(client, hall):
     assert {(1, 3), (3, 3)} <= seen(client, hall, bob["player_token"])
     # a hidden token's light is the GM's secret: it lights nothing
     ghost = add_token(client, hall, "Ghost", 6, 5, hidden=True)
-    run(client, hall, hall["gm_token"], {"type": "update_token", "token_id": ghost, "light": 3})
+    run(client, hall, {"type": "update_token", "token_id": ghost, "light": 3}, hall["gm_token"])
     assert (6, 4) not in seen(client, hall, ada)
     # bad values for the light are refused
     for bad in (-1, 61, "2", 1.5):
-        r = run(client, hall, hall["gm_token"], {"type": "update_token", "token_id": hall["hero"], "light": bad})
+        r = run(client, hall, {"type": "update_token", "token_id": hall["hero"], "light": bad}, hall["gm_token"])
         assert r.status_code == 422 and "light" in r.json["error"]
 
 
@@ -190,7 +178,7 @@ def test_dark_vision_sees_without_light(client, hall, monkeypatch):
     """The code path for a system whose rules give dark vision (none of the five does; see the next test)."""
     monkeypatch.setitem(rules_lighting.DARK_VISION, "plain_grid",
                         rules_lighting.DarkVision(2, "two squares (a test reading)", "as bright"))
-    run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    run(client, hall, {"type": "set_lighting", "ambient": "dark"}, hall["gm_token"])
     dark = seen(client, hall, hall["Ada"]["player_token"])
     assert {(3, 3), (2, 4), (0, 3)} <= dark and (4, 3) not in dark
     assert state(client, hall)["lighting"]["dark_vision"]["squares"] == 2
@@ -206,8 +194,8 @@ def test_each_systems_dark_vision_is_read_from_its_document(client, system_id):
     assert system_id in rules_lighting.DARK_VISION and dv.squares == 0 and dv.dark.startswith("none: ")
     g = new_game(client, system=system_id)
     add_token(client, g, "Hero", 1, 3, owner=g["Ada"]["player_id"])
-    run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True})
-    run(client, g, g["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"])
+    run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"])
     assert seen(client, g, g["Ada"]["player_token"]) == {(1, 3)}
     st = state(client, g, g["Ada"]["player_token"])
     assert st["lighting"]["dark_vision"] == {"squares": 0, "dark": dv.dark, "dim": dv.dim}
@@ -231,12 +219,12 @@ def test_darkness_reaches_the_player_and_the_screen_live(app, client, hall):
     player = connect(app, hall["id"], hall["Ada"]["player_token"])
     screen = connect(app, hall["id"], hall["screen_token"])
     player.get_received(), screen.get_received()
-    run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    run(client, hall, {"type": "set_lighting", "ambient": "dark"}, hall["gm_token"])
     for who in (player, screen):
         html = "".join(m["args"][0]["html"] for m in who.get_received() if m["name"] == "update")
         assert 'id="layer-fog"' in html and 'id="layer-lighting"' in html and 'data-ambient="dark"' in html
     # a torch lit: the fog opens around the hero, live
-    run(client, hall, hall["gm_token"], {"type": "update_token", "token_id": hall["hero"], "light": 2})
+    run(client, hall, {"type": "update_token", "token_id": hall["hero"], "light": 2}, hall["gm_token"])
     html = "".join(m["args"][0]["html"] for m in player.get_received() if m["name"] == "update")
     assert 'id="layer-fog"' in html
 
@@ -245,10 +233,10 @@ def test_a_light_in_the_fog_is_not_told_to_players(client):
     closed = {"width": 16, "height": 7, "walls": [{"a": [10, 0], "b": [10, 7]}]}  # no way into the room
     g = new_game(client, board=closed)
     add_token(client, g, "Hero", 1, 3, owner=g["Ada"]["player_id"])
-    run(client, g, g["gm_token"], {"type": "set_fog", "enabled": True})
-    run(client, g, g["gm_token"], {"type": "add_light", **LAMP})
-    run(client, g, g["gm_token"], {"type": "add_light", "x": 2.5, "y": 1.5, "range": 1})
-    run(client, g, g["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    run(client, g, {"type": "set_fog", "enabled": True}, g["gm_token"])
+    run(client, g, {"type": "add_light", **LAMP}, g["gm_token"])
+    run(client, g, {"type": "add_light", "x": 2.5, "y": 1.5, "range": 1}, g["gm_token"])
+    run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"])
     ada = g["Ada"]["player_token"]
     assert [(lt["x"], lt["y"]) for lt in state(client, g, ada)["lighting"]["lights"]] == [(2.5, 1.5)]
     assert len(state(client, g)["lighting"]["lights"]) == 2
@@ -261,7 +249,7 @@ def test_a_light_in_the_fog_is_not_told_to_players(client):
 
 def upload(client, g, data: bytes, filename="cave.dd2vtt"):
     return client.post(f"/api/games/{g['id']}/maps", data={"file": (io.BytesIO(data), filename)},
-                       headers=_auth(g["gm_token"]), content_type="multipart/form-data")
+                       headers=bearer(g["gm_token"]), content_type="multipart/form-data")
 
 
 def test_an_imported_map_keeps_its_lights_and_its_dark_follows_them(client):
@@ -275,13 +263,13 @@ def test_an_imported_map_keeps_its_lights_and_its_dark_follows_them(client):
     hero = add_token(client, g, "Hero", 6, 7, owner=g["Ada"]["player_id"])
     ada = g["Ada"]["player_token"]
     bright = seen(client, g, ada)
-    assert run(client, g, g["gm_token"], {"type": "set_lighting", "ambient": "dark"}).status_code == 200
+    assert run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"]).status_code == 200
     dark = seen(client, g, ada)
     assert (6, 7) in dark and dark <= bright
     assert all(near(c, (6, 7), 9.900001) for c in dark)  # every square seen is one the lamp lights
     assert state(client, g, ada)["lighting"]["lights"][0]["id"] == "light-1"  # its square is in view
     # the GM removes the imported light: nothing is lit, the hero sees only where it stands
-    assert run(client, g, g["gm_token"], {"type": "remove_light", "light_id": "light-1"}).status_code == 200
+    assert run(client, g, {"type": "remove_light", "light_id": "light-1"}, g["gm_token"]).status_code == 200
     assert seen(client, g, ada) == {(6, 7)}
     assert hero
 
@@ -319,10 +307,10 @@ def test_a_new_wall_stops_a_lights_reach_without_fog_too(hub, client):
     from webapp.game import fog
 
     g = new_game(client)
-    run(client, g, g["gm_token"], {"type": "add_light", **LAMP})
-    run(client, g, g["gm_token"], {"type": "set_lighting", "ambient": "dark"})
+    run(client, g, {"type": "add_light", **LAMP}, g["gm_token"])
+    run(client, g, {"type": "set_lighting", "ambient": "dark"}, g["gm_token"])
     assert (12, 3) in fog.lit_squares(hub.game(g["id"]))
-    assert run(client, g, g["gm_token"], {"type": "add_wall", "a": [13, 0], "b": [13, 7]}).status_code == 200
+    assert run(client, g, {"type": "add_wall", "a": [13, 0], "b": [13, 7]}, g["gm_token"]).status_code == 200
     lit = fog.lit_squares(hub.game(g["id"]))
     assert (12, 3) not in lit and (14, 3) in lit
     page = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).text
@@ -333,8 +321,8 @@ def test_lighting_survives_a_snapshot_round_trip_and_a_replay(hub, client, hall)
     from webapp.game.model import Game
     from webapp.game.table import replay
 
-    run(client, hall, hall["gm_token"], {"type": "set_lighting", "ambient": "dark"})
-    run(client, hall, hall["gm_token"], {"type": "update_token", "token_id": hall["hero"], "light": 2})
+    run(client, hall, {"type": "set_lighting", "ambient": "dark"}, hall["gm_token"])
+    run(client, hall, {"type": "update_token", "token_id": hall["hero"], "light": 2}, hall["gm_token"])
     game = hub.game(hall["id"])
     again = Game.from_dict(game.to_dict())
     replayed = replay(hall["id"], hub.store.events(hall["id"]))

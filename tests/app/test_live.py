@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import connect, new_game
 from webapp import create_app
-
-
-def connect(app, game_id, key, **extra):
-    socketio = app.extensions["tacmap_socketio"]
-    return socketio.test_client(app, auth={"game": game_id, "token": key, **extra})
 
 
 @pytest.fixture
 def game(client):
-    g = client.post("/api/games", json={"name": "Live", "system": "plain_grid"}).json
+    g = new_game(client, "plain_grid", name="Live")
     t = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 1, "y": 1},
                     headers={"Authorization": f"Bearer {g['gm_token']}"}).json
     return g | {"token_id": t["id"]}

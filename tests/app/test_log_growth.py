@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 from webapp.live import allowance
 from webapp.storage.store import Store, load_game
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 def setup(client):
-    g = client.post("/api/games", json={"name": "Notes", "system": "savage_worlds"}).json
-    seat = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "savage_worlds", name="Notes")
+    seat = join(client, g, "Mira")
     r = client.post(f"/api/games/{g['id']}/commands", headers=bearer(seat["player_token"]),
                     json={"type": "add_character", "name": "Aria"})
     assert r.status_code == 200, r.json

@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import connect, join, new_game
 from webapp.live import logcard, render
 from webapp.game.model import GM, Actor, LogEntry
 
-from test_live import connect
 
 #: _log.html as it was before its entries were rendered once each: the reference for the bytes
 INLINE_LOG = """<section id="log" class="card log"{% if oob %} hx-swap-oob="true"{% endif %}>
@@ -37,17 +36,15 @@ CARD = {"targets": [{"id": "a", "name": "Ogre <big>", "effects": ["7 damage", "p
                     {"id": "b", "name": "Troll", "effects": [], "detail": None}]}
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 @pytest.fixture
 def game(app):
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Log", "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name="Log")
     gm = {"Authorization": f"Bearer {g['gm_token']}"}
-    player = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    player = join(c, g, "Mira")
     token = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Scout", "x": 1, "y": 1}, headers=gm).json["id"]
     return g | {"player": player, "token": token}
 

@@ -9,16 +9,16 @@ import re
 
 import pytest
 
+from tests.helpers import connect, new_game
 from webapp.game import screenview
 from webapp.game.model import SCREEN, Game, LogEntry
 from webapp.live import logcard, render
 
-from test_live import connect
 
 
 @pytest.fixture
 def fight(client):
-    g = client.post("/api/games", json={"name": "Sprachen", "system": "savage_worlds"}).json
+    g = new_game(client, "savage_worlds", name="Sprachen")
     gm = {"Authorization": f"Bearer {g['gm_token']}"}
     hero = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Hero", "x": 2, "y": 2}, headers=gm).json["id"]
     ogre = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Ogre", "x": 3, "y": 2}, headers=gm).json["id"]

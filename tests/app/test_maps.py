@@ -10,15 +10,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.helpers import bearer, command, state
 from webapp import cli
 from webapp.game import maps
 from webapp.game.model import GM, Game
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -29,14 +26,6 @@ def g(client):
     join = client.post(f"/api/games/{body['id']}/players", json={"join_code": body["join_code"], "name": "Mira"})
     body["player_token"], body["player_id"] = join.json["player_token"], join.json["player_id"]
     return body
-
-
-def command(client, g, payload, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=payload, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def map_named(client, g, name):

@@ -8,20 +8,18 @@ from __future__ import annotations
 import pytest
 
 import rules
-from webapp import create_app
+from tests.helpers import connect, join, make_app, new_game
 from webapp.game import audience
-from webapp.live import render, throttle
+from webapp.live import throttle
 
 from test_broadcast_views import compare_with_renders_alone, renders  # noqa: F401 (a fixture)
-from test_live import connect
 
 S = rules.get("savage_worlds")
 
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                      "DICE_SEED": "32"})
+    app = make_app(tmp_path / "data", DEMO=False, DICE_SEED="32")
     app.extensions["tacmap"].seats = throttle.Seats(rate=1000.0, burst=1000)
     return app
 
@@ -31,10 +29,9 @@ def table(app):
     """A Savage Worlds game: Mira's Ann (a Wild Card with Bennies, poor at Fighting) beside the GM's Bob (a Wild
     Card), four more seated players who own nothing; everyone connected (GM, table screen, five players)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Sharing", "system": "savage_worlds",
-                                   "map": {"width": 12, "height": 8}}).json
+    g = new_game(c, "savage_worlds", {"width": 12, "height": 8}, name="Sharing")
     gm_auth = {"Authorization": f"Bearer {g['gm_token']}"}
-    players = [c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+    players = [join(c, g, name)
                for name in ("Mira", "Olaf", "Pia", "Quinn", "Rolf")]
     mira = players[0]
     ids = {}

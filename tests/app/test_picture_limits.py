@@ -17,12 +17,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.helpers import bearer, join, new_game, state
 from webapp.game import uvtt
 from webapp.storage import pictures
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def png(color=(200, 40, 40), size=(48, 32)) -> bytes:
@@ -43,8 +40,8 @@ def declared_png(width: int, height: int) -> bytes:
 
 @pytest.fixture
 def g(client):
-    g = client.post("/api/games", json={"name": "Pictures", "system": "plain_grid"}).json
-    g["Mira"] = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "plain_grid", name="Pictures")
+    g["Mira"] = join(client, g, "Mira")
     g["aria"] = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1, "kind": "pc",
                                                                "owner": g["Mira"]["player_id"]},
                             headers=bearer(g["gm_token"])).json["id"]
@@ -55,10 +52,6 @@ def token_picture(client, g, data: bytes, token=None, token_id=None):
     form = {"file": (io.BytesIO(data), "face.png")} | ({"token_id": token_id} if token_id else {})
     return client.post(f"/api/games/{g['id']}/pictures", data=form, content_type="multipart/form-data",
                        headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def stored(app, g) -> list[str]:

@@ -7,7 +7,6 @@ a map file of small values is refused before it is parsed; names from map import
 from __future__ import annotations
 
 import io
-import json
 import struct
 import tracemalloc
 import zlib
@@ -16,17 +15,15 @@ from pathlib import Path
 import pytest
 from PIL import ExifTags, Image, PngImagePlugin
 
+from tests.helpers import bearer, new_game
+
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "dungeondraft-sample.dd2vtt"
 SECRET = "48.8584N 2.2945E Mira's flat"
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 @pytest.fixture
 def g(client):
-    body = client.post("/api/games", json={"name": "Pictures", "system": "plain_grid"}).json
+    body = new_game(client, "plain_grid", name="Pictures")
     join = client.post(f"/api/games/{body['id']}/players", json={"join_code": body["join_code"], "name": "Mira"})
     body["player_token"] = join.json["player_token"]
     return body

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import connect
 
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-
-
-def connect(app, game_id, key):
-    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def flashes(screen) -> list[dict]:

@@ -9,27 +9,21 @@ import re
 
 import pytest
 
-from webapp import MAX_BODY, create_app
+from tests import helpers
+from tests.helpers import bearer, command as send, state
+from webapp import MAX_BODY
 from webapp.game.model import Event, key_hash
 from webapp.live.gm_access import DEFAULT_BASE_URL
-from webapp.storage.store import GameRecord
 
 BAD_UNICODE = "Mira\ud800"  # a lone surrogate: what JSON's "\ud800" decodes to
 BAD_NAMES = [BAD_UNICODE, "Ar\u202eia", "Ar\u2066ia", "Ar\x00ia", "Ar\x1bia", "Ar\nia", "Ar\x85ia", "Aria\u200b"]
 
 
-def make_app(tmp_path, **config):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       **config})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
-@pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path)
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
+def make_app(tmp_path, **config):  # the app fixture's, again over the same folder (a restart)
+    return helpers.make_app(tmp_path / "data", DEMO=False, **config)
 
 
 def new_game(client, system="plain_grid", **extra):
@@ -44,14 +38,6 @@ def add_token(client, g, **fields):
 
 def join(client, g, name):
     return client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name})
-
-
-def send(client, g, key, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(key))
-
-
-def state(client, g, key=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(key or g["gm_token"])).json
 
 
 def connect(app, g, key):
@@ -94,7 +80,7 @@ def test_names_of_games_tokens_and_characters_refuse_bad_text_everywhere(app, na
     for body in ({"type": "add_token", "name": name, "x": 5, "y": 5},
                  {"type": "update_token", "token_id": aria, "name": name},
                  {"type": "add_character", "name": name}):
-        r = send(client, g, g["gm_token"], body)
+        r = send(client, g, body, g["gm_token"])
         assert r.status_code in (400, 422) and "name" in r.json["error"], (body, r.json)
     assert state(client, g) == before
 
@@ -114,12 +100,12 @@ def test_names_of_games_tokens_and_characters_refuse_bad_text_everywhere(app, na
 def test_every_command_string_refuses_bad_text_over_the_api_and_the_socket(app, body):
     client = app.test_client()
     g, _mira, aria, goblin, _hidden = table(client)
-    cid = send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": aria}).json and \
+    cid = send(client, g, {"type": "add_character", "name": "Aria", "token_id": aria}, g["gm_token"]).json and \
         state(client, g)["characters"][0]["id"]
     ids = {"ARIA": aria, "GOBLIN": goblin, "CHAR": cid}
     body = {k: ids.get(v, v) if isinstance(v, str) else v for k, v in body.items()}
     before = state(client, g)
-    r = send(client, g, g["gm_token"], body)
+    r = send(client, g, body, g["gm_token"])
     said = re.compile(r"not valid Unicode|control, direction or invisible character U\+")
     assert r.status_code in (400, 422) and said.search(r.json["error"]), r.json
     ack = connect(app, g, g["gm_token"]).emit("command", body, callback=True)
@@ -180,13 +166,13 @@ def test_a_key_that_is_not_ascii_is_no_key(app):
 def test_a_players_move_onto_a_hidden_token_goes_through_and_says_nothing(app):
     client = app.test_client()
     g, mira, aria, _goblin, hidden = table(client, "plain_grid")
-    r = send(client, g, mira["player_token"], {"type": "move_token", "token_id": aria, "x": 13, "y": 6})
+    r = send(client, g, {"type": "move_token", "token_id": aria, "x": 13, "y": 6}, mira["player_token"])
     assert r.status_code == 200, r.json
     assert "Nightblade" not in json.dumps(state(client, g, mira["player_token"]))
     gm = {t["name"]: (t["x"], t["y"]) for t in state(client, g)["tokens"]}
     assert gm["Aria"] == gm["Nightblade"] == (13, 6)  # they share the square; the GM sees both
     # the GM is told who is there
-    r = send(client, g, g["gm_token"], {"type": "move_token", "token_id": hidden, "x": 3, "y": 1})
+    r = send(client, g, {"type": "move_token", "token_id": hidden, "x": 3, "y": 1}, g["gm_token"])
     assert r.status_code == 422 and r.json["error"] == "(3, 1) is taken by Goblin"
 
 
@@ -204,7 +190,7 @@ def test_a_hidden_token_reads_exactly_like_a_token_that_does_not_exist(app):
                      {"type": "preview_attack", "attacker": aria, "target": token_id},
                      {"type": "attack", "attacker": aria, "target": token_id},
                      {"type": "preview_attack", "attacker": token_id, "target": goblin}):
-            r = send(client, g, mira["player_token"], body)
+            r = send(client, g, body, mira["player_token"])
             out.append((r.status_code, r.json["error"].replace(token_id, "ID")))
             ack = sock.emit("command", body, callback=True)
             out.append(ack["error"].replace(token_id, "ID"))
@@ -219,16 +205,16 @@ def test_a_hidden_token_reads_exactly_like_a_token_that_does_not_exist(app):
 def test_the_owner_of_a_hidden_token_cannot_open_or_edit_its_sheet(app):
     client = app.test_client()
     g, mira, aria, _goblin, _hidden = table(client)
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": aria,
-                                    "owner": mira["player_id"]})
+    send(client, g, {"type": "add_character", "name": "Aria", "token_id": aria,
+                                    "owner": mira["player_id"]}, g["gm_token"])
     cid = state(client, g)["characters"][0]["id"]
     client.get(f"/games/{g['id']}/play?key={mira['player_token']}")
     assert client.get(f"/games/{g['id']}/tokens/{aria}/sheet").status_code == 200
-    send(client, g, g["gm_token"], {"type": "update_token", "token_id": aria, "hidden": True})
+    send(client, g, {"type": "update_token", "token_id": aria, "hidden": True}, g["gm_token"])
     assert client.get(f"/games/{g['id']}/tokens/{aria}/sheet").status_code == 404
     assert client.post(f"/games/{g['id']}/tokens/{aria}/sheet", data={"notes": "x"}).status_code == 404
-    r = send(client, g, mira["player_token"], {"type": "update_sheet", "character_id": cid,
-                                               "changes": {"skills.fighting": "d12"}})
+    r = send(client, g, {"type": "update_sheet", "character_id": cid,
+                                               "changes": {"skills.fighting": "d12"}}, mira["player_token"])
     assert r.status_code == 422 and r.json["error"] == f"no character {cid!r} of yours in this game"
 
 
@@ -239,7 +225,7 @@ def test_ids_are_random_and_a_restart_gives_the_same_ones(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
     g, mira, aria, goblin, hidden = table(client)
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": aria})
+    send(client, g, {"type": "add_character", "name": "Aria", "token_id": aria}, g["gm_token"])
     ids = [aria, goblin, hidden]
     assert all(re.fullmatch(r"t-[0-9a-f]{8}", i) for i in ids) and len(set(ids)) == 3
     assert re.fullmatch(r"p-[0-9a-f]{8}", mira["player_id"])
@@ -259,7 +245,7 @@ def test_an_old_log_with_numbered_ids_still_plays(tmp_path):
         Event("token_added", {"token": {"id": "t2", "name": "Older", "x": 2, "y": 1}}),
     ])
     client = make_app(tmp_path).test_client()
-    assert send(client, g, g["gm_token"], {"type": "move_token", "token_id": "t1", "x": 5, "y": 5}).status_code == 200
+    assert send(client, g, {"type": "move_token", "token_id": "t1", "x": 5, "y": 5}, g["gm_token"]).status_code == 200
     new = client.post(f"/api/games/{g['id']}/tokens", json={"name": "New", "x": 6, "y": 6},
                       headers=bearer(g["gm_token"])).json["id"]
     assert new not in ("t1", "t2", "t3")
@@ -274,7 +260,7 @@ SCRIPT = "<script>alert(1)</script>"
 def test_markup_in_any_field_never_comes_back_unescaped(app):
     client = app.test_client()
     g, mira, aria, _goblin, _hidden = table(client)
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "token_id": aria})
+    send(client, g, {"type": "add_character", "name": "Aria", "token_id": aria}, g["gm_token"])
     answers = []
     # the lobby
     answers.append(client.post("/games", data={"name": "", "system": SCRIPT}))
@@ -305,7 +291,7 @@ def test_markup_in_any_field_never_comes_back_unescaped(app):
     for body in ({"type": SCRIPT}, {"type": "move_token", "token_id": SCRIPT, "x": 1, "y": 1},
                  {"type": "roll", "expr": SCRIPT}, {"type": "set_settings", "settings": {SCRIPT: 1}},
                  {"type": "attack", "attacker": aria, "target": SCRIPT}, {SCRIPT: SCRIPT}):
-        answers.append(send(client, g, g["gm_token"], body))
+        answers.append(send(client, g, body, g["gm_token"]))
     assert len(answers) > 30
     for r in answers:
         body = r.get_data(as_text=True) + json.dumps(dict(r.headers))
@@ -425,7 +411,7 @@ def test_commands_parse_strictly(app, field, value):
     client = app.test_client()
     g = new_game(client)
     body = {"type": "add_token", "name": "Imp", "x": 2, "y": 2, field: value}
-    r = send(client, g, g["gm_token"], body)
+    r = send(client, g, body, g["gm_token"])
     assert r.status_code == 422 and field in r.json["error"], r.json
     assert connect(app, g, g["gm_token"]).emit("command", body, callback=True)["ok"] is False
     assert state(client, g)["tokens"] == []
@@ -453,9 +439,9 @@ def test_a_plain_form_still_sends_numbers_and_checkboxes(app):
 def test_dice_expressions_have_limits(app, expr):
     client = app.test_client()
     g = new_game(client)
-    r = send(client, g, g["gm_token"], {"type": "roll", "expr": expr})
+    r = send(client, g, {"type": "roll", "expr": expr}, g["gm_token"])
     assert r.status_code == 422 and r.json["error"].startswith("expr:"), r.json
-    assert send(client, g, g["gm_token"], {"type": "roll", "expr": "100d6"}).status_code == 200
+    assert send(client, g, {"type": "roll", "expr": "100d6"}, g["gm_token"]).status_code == 200
 
 
 def test_a_board_is_150_squares_or_hexes_a_side_at_most(app):
@@ -503,7 +489,7 @@ def test_a_game_holds_2000_tokens_at_most(app):
         return events
 
     hub.commit(g["id"], fill)
-    r = send(client, g, g["gm_token"], {"type": "add_token", "name": "One more", "x": 49, "y": 49})
+    r = send(client, g, {"type": "add_token", "name": "One more", "x": 49, "y": 49}, g["gm_token"])
     assert r.status_code == 422 and "2000 tokens at most" in r.json["error"]
 
 
@@ -511,14 +497,14 @@ def test_request_bodies_have_a_limit(app):
     client = app.test_client()
     g = new_game(client)
     big = "x" * (MAX_BODY + 1)
-    r = send(client, g, g["gm_token"], {"type": "roll", "expr": big})
+    r = send(client, g, {"type": "roll", "expr": big}, g["gm_token"])
     assert r.status_code == 413 and "error" in r.json
     client.get(g["urls"]["gm"])
     r = client.post(f"/games/{g['id']}/commands", data={"type": "roll", "expr": big})
     assert r.status_code == 413 and r.mimetype == "text/html"  # the error page
     r = client.post(f"/games/{g['id']}/commands", data={"type": "roll", "expr": big}, headers={"HX-Request": "true"})
     assert r.status_code == 413 and r.mimetype == "text/plain" and "<" not in r.get_data(as_text=True)
-    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Aria", "sheet": {"notes": "y" * 10_001}})
+    r = send(client, g, {"type": "add_character", "name": "Aria", "sheet": {"notes": "y" * 10_001}}, g["gm_token"])
     assert r.status_code == 400 and "10000 characters at most" in r.json["error"]
     ack = connect(app, g, g["gm_token"]).emit("command", {"type": "roll", "expr": big}, callback=True)
     assert ack["ok"] is False and "characters at most" in ack["error"]
@@ -567,8 +553,8 @@ def test_a_player_makes_20_characters_at_most(app):
     client = app.test_client()
     g, mira, _aria, _goblin, _hidden = table(client)
     for i in range(20):
-        assert send(client, g, mira["player_token"], {"type": "add_character", "name": f"Alt {i}"}).status_code == 200
-    r = send(client, g, mira["player_token"], {"type": "add_character", "name": "One more"})
+        assert send(client, g, {"type": "add_character", "name": f"Alt {i}"}, mira["player_token"]).status_code == 200
+    r = send(client, g, {"type": "add_character", "name": "One more"}, mira["player_token"])
     assert r.status_code == 422 and "20 characters at most" in r.json["error"]
-    assert send(client, g, g["gm_token"], {"type": "add_character", "name": "The GM's",
-                                           "owner": mira["player_id"]}).status_code == 200
+    assert send(client, g, {"type": "add_character", "name": "The GM's",
+                                           "owner": mira["player_id"]}, g["gm_token"]).status_code == 200

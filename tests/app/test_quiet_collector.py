@@ -12,7 +12,6 @@ import gc
 import threading
 
 import gevent
-import pytest
 
 from webapp.live.collector import BACKSTOP, COLLECTOR, QuietCollector
 

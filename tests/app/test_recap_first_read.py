@@ -8,12 +8,17 @@ from __future__ import annotations
 import math
 import time
 
+import pytest
+
+from tests.helpers import bearer, join, new_game
 from webapp.game import fog, recap
 from webapp.game.model import Event
 from webapp.storage.history import walk
 from webapp.storage.store import DamagedLog, GameRecord, Store
 
-from test_recap_story import app, bearer, page, send  # noqa: F401 (the fixture)
+from test_recap_story import page, send
+
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")  # test_recap_story.py's app
 
 
 def test_the_log_is_read_up_to_an_event_and_what_json_dumps_wrote_reads_back_the_same(backend, tmp_path):
@@ -58,9 +63,8 @@ def roam(client, steps=36):
     """A fogged game where the player's hero walks around a wall while the foes move and attack: what the player
     saw grows at some events and not at others (an attack, a foe's move, a turn)."""
     walls = [{"a": [6, 0], "b": [6, 6]}, {"a": [0, 6], "b": [4, 6]}]
-    g = client.post("/api/games", json={"name": "Roam", "system": "savage_worlds",
-                                        "map": {"width": 14, "height": 10, "walls": walls}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "savage_worlds", {"width": 14, "height": 10, "walls": walls}, name="Roam")
+    p = join(client, g, "Mira")
     ids = {}
     for name, x, y, extra in [("Hero", 1, 1, {"owner": p["player_id"], "kind": "pc"}), ("Bandit", 3, 2, {}),
                               ("Lurker", 10, 3, {}), ("Torch", 12, 8, {"hidden": True})]:

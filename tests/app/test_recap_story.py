@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import bearer, command as send, join, new_game
 from webapp import create_app
 from webapp.game import recap
 from webapp.game.model import GM
@@ -22,18 +23,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 OLD_GAME = FIXTURES / "old-duel-e2cc14c.zip"
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def fight(client, g, ids, attackers, turns=40):
@@ -53,9 +43,8 @@ def fight(client, g, ids, attackers, turns=40):
 
 def duel(client, fog=False):
     walls = [{"a": [6, 0], "b": [6, 8]}] if fog else []
-    g = client.post("/api/games", json={"name": "Duel", "system": "savage_worlds",
-                                        "map": {"width": 12, "height": 8, "walls": walls}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "savage_worlds", {"width": 12, "height": 8, "walls": walls}, name="Duel")
+    p = join(client, g, "Mira")
     ids = {}
     cast = [("Hero", (2, 2), {"owner": p["player_id"], "kind": "pc"}), ("Bandit", (3, 2), {}), ("Thug", (2, 3), {})]
     if fog:  # one behind the wall (the fog's), one hidden by the GM

@@ -7,23 +7,17 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import bearer, join, new_game
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 @pytest.fixture
 def table(app):
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Replayed", "system": "plain_grid"}).json
-    mira = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(c, "plain_grid", name="Replayed")
+    mira = join(c, g, "Mira")
     ids = {}
     for name, x, owner, hidden in (("Aria", 1, mira["player_id"], False), ("Ogre", 5, None, False),
                                    ("Spy", 9, None, True)):
@@ -63,7 +57,7 @@ def test_a_replay_stores_nothing_and_shows_each_screen_its_view_then(table):
     assert len(screen) == 1 and len(gm) == 1
     assert t["ids"]["Spy"] not in screen[0]["args"][0]["html"], "hidden then: not on the table screen's replay"
     assert f'id="token-{t["ids"]["Spy"]}"' in gm[0]["args"][0]["html"]  # the GM saw it then
-    assert f'data-x="2"' in screen[0]["args"][0]["html"]
+    assert 'data-x="2"' in screen[0]["args"][0]["html"]
     assert screen[0]["args"][0]["banner"].startswith("Replay: ")
     assert frames(t["clients"]["mira"]) == []  # not on Mira's phone
 

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import time
 
+from tests.helpers import bearer, new_game
 from webapp import create_app
 from webapp.cli import main as tacmap
 from webapp.game import replay_view
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
 from webapp.web.room import setup_link
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_app(folder):
@@ -27,7 +24,7 @@ def new_app(folder):
 def played(app, moves: int = 240) -> dict:
     """A game of a token that walks and another hidden (a fogged board), its log ``moves`` + a few events long."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Imported", "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name="Imported")
     gm = bearer(g["gm_token"])
     aria = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1}, headers=gm).json["id"]
     c.post(f"/api/games/{g['id']}/tokens", json={"name": "Lurker", "x": 8, "y": 8, "hidden": True}, headers=gm)

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import time
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.game import replay_view
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_app(folder):

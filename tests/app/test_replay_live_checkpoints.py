@@ -10,17 +10,13 @@ from __future__ import annotations
 import json
 import time
 
+from tests.helpers import bearer, new_game
 from webapp import create_app
 from webapp.game import replay_view
 from webapp.live import replaying
 from webapp.live.replaying import LIVE_EVERY
-from webapp.game.model import GM
 from webapp.game.table import empty_game, evolve, replay
 from webapp.storage import history as kept_folds
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_app(folder):
@@ -60,7 +56,7 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
     run({"type": "add_wall", "a": [10, 0], "b": [10, 9]})
     run({"type": "set_fog", "enabled": True})
     run({"type": "add_light", "x": 4.5, "y": 3.5, "range": 3})
-    template = run({"type": "place_template", "shape": "circle", "x": 12, "y": 5, "size": 2})
+    run({"type": "place_template", "shape": "circle", "x": 12, "y": 5, "size": 2})
     run({"type": "start_combat", "token_ids": ids})
     hub = app.extensions["tacmap"]
     kept, paused_at = None, []
@@ -122,7 +118,7 @@ def table_past_the_mark(folder):
     ``move()``: the GM moves the token one square to and fro, one event each, returning its seq, the seq now)."""
     app = new_app(folder)
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Busy", "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name="Busy")
     gid, gm = g["id"], bearer(g["gm_token"])
     token = c.post(f"/api/games/{gid}/tokens", json={"name": "Ogre", "x": 2, "y": 2}, headers=gm).json["id"]
     step = {"i": 0}

@@ -7,16 +7,13 @@ from __future__ import annotations
 import json
 import time
 
+from tests.helpers import bearer
 from webapp import create_app
 from webapp.live import replaying
 from webapp.storage import history as kept_folds
 from webapp.web.room import setup_link
 
 from test_replay_import_checkpoints import played
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def plain(x):

@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import bearer
 from webapp.game import replay_view
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DICE_SEED": "7"})
+pytestmark = pytest.mark.app_config(DICE_SEED="7")
 
 
 def test_the_timeline_reads_in_the_askers_language(app):

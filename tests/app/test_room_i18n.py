@@ -19,6 +19,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask_babel import Babel
 
+from tests.helpers import new_game
 from webapp import create_app
 from webapp.web import roomwords
 from webapp.web.room import setup_link
@@ -163,7 +164,7 @@ def every_room_page(app, template_name="Xyzzy"):
     pages["login"] = stranger.get("/room").get_data(as_text=True)
     pages["login, wrong password"] = stranger.post("/room/login", data={"password": "nope-nope"}).get_data(as_text=True)
     pages["organiser page, no template"] = c.get("/room").get_data(as_text=True)
-    g = c.post("/api/games", json={"name": template_name, "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name=template_name)
     pages["make, bad count"] = c.post("/room/tables", data={"template": g["id"], "count": "99", "prefix": "Qux"}).get_data(as_text=True)
     pages["make, markup in a name"] = c.post("/room/tables", data={"template": g["id"], "count": "1", "prefix": "<b>"}).get_data(as_text=True)
     assert c.post("/room/tables", data={"template": g["id"], "count": "2", "prefix": "Qux", "gm_name": "Sam"}).status_code == 302

@@ -12,33 +12,24 @@ import zipfile
 
 import pytest
 
+from tests.helpers import bearer, make_app, new_game
 from webapp import create_app
 from webapp.game import keys, text
 from webapp.web.room import setup_link
-
-
-def bearer(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 @pytest.fixture
 def app(tmp_path, backend):
     """Room mode on each store (tests/conftest.py ``backend``): the data folder's SQLite file, and PostgreSQL
     (the room's rows and its template copies in the database, as several machines share them)."""
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False,
-                       "ROOM": True, **({"DATABASE": backend} if backend else {})})
-
-
-@pytest.fixture
-def hub(app):
-    return app.extensions["tacmap"]
+    return make_app(tmp_path / "data", DEMO=False, ROOM=True, DATABASE=backend)
 
 
 @pytest.fixture
 def template(app):
     """A template game: a goblin on the map, ready; no players."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Goblin ambush", "system": "plain_grid"}).json
+    g = new_game(c, "plain_grid", name="Goblin ambush")
     r = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Goblin", "x": 5, "y": 4}, headers=bearer(g["gm_token"]))
     assert r.status_code == 201
     return {**g, "goblin": r.json["id"]}

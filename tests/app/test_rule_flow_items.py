@@ -22,12 +22,12 @@ def client(tmp_path):
 def test_a_preview_whose_only_defense_is_none_does_not_promise_to_ask_the_player(client):
     g, p, ids = duel(client)
     preview = {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"}
-    html = send(client, g, g["gm_token"], preview).json["html"]
+    html = send(client, g, preview, g["gm_token"]).json["html"]
     assert "asked before the roll" in html and "rolled without asking" not in html  # a conscious Hero chooses
     sheet = {**rules.get("gurps_lite").default_sheet(), "conditions": ["unconscious"]}
-    assert send(client, g, g["gm_token"], {"type": "add_character", "name": "Hero", "token_id": ids["Hero"],
-                                           "sheet": sheet}).status_code == 200
-    r = send(client, g, g["gm_token"], preview)
+    assert send(client, g, {"type": "add_character", "name": "Hero", "token_id": ids["Hero"],
+                                           "sheet": sheet}, g["gm_token"]).status_code == 200
+    r = send(client, g, preview, g["gm_token"])
     assert [c["key"] for c in r.json["preview"]["defenses"] if c["available"]] == ["none"]
     html = r.json["html"]
     assert "No defense is open to Hero now: the attack is rolled without asking anyone." in html
@@ -39,8 +39,8 @@ def test_the_logs_how_says_what_happened_in_words_not_the_rules_books(client):
     g, p, ids = duel(client)
     seen = 0
     for _ in range(12):  # attacks until one is parried or hits (seeded dice)
-        r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
-                                                "weapon": "Broadsword"})
+        r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                                "weapon": "Broadsword"}, p["player_token"])
         assert r.status_code == 200, r.json
         page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
         hows = re.findall(r"<details><summary>how</summary><ul>(.*?)</ul></details>", page, re.S)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from test_gurps_lite_table_choices import bearer, send, state
+from test_gurps_lite_table_choices import send, state
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 from webapp.live import throttle
 
@@ -25,9 +26,8 @@ def client(tmp_path):
 
 
 def table(client, bennies=3):
-    g = client.post("/api/games", json={"name": "Bennies", "system": "savage_worlds",
-                                        "map": {"width": 10, "height": 6}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "savage_worlds", {"width": 10, "height": 6}, name="Bennies")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in (("Ann", (2, 2), p["player_id"]), ("Bob", (3, 2), None)):
         body = {"name": name, "x": x, "y": y, "kind": "pc" if owner else "npc"} | ({"owner": owner} if owner else {})

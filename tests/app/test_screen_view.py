@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import bearer, join, new_game, state
 
 PORT = {"zones": [
     {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
@@ -15,24 +15,13 @@ PORT = {"zones": [
 ]}
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 @pytest.fixture
 def table(client):
-    g = client.post("/api/games", json={"name": "Screen", "system": "plain_grid"}).json
-    ann = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ann"}).json
+    g = new_game(client, "plain_grid", name="Screen")
+    ann = join(client, g, "Ann")
     ids = {}
     for name, x, extra in (("Ann", 2, {"owner": ann["player_id"], "kind": "pc"}), ("Ghost", 6, {"hidden": True}),
                            ("Orc", 9, {})):
@@ -46,10 +35,6 @@ def table(client):
 def send(client, g, body, token=None):
     return client.post(f"/api/games/{g['id']}/commands", json={"type": "set_screen_view", **body},
                        headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def test_the_state_starts_on_the_whole_map(client, table):

@@ -5,9 +5,10 @@ connection in; another connection of the same browser reads the session afresh."
 
 from __future__ import annotations
 
+from tests.helpers import bearer
 from webapp.web.sessions import ServerSessions
 
-from test_access_matrix import bearer, make_table, socket_client
+from test_access_matrix import make_table, socket_client
 
 
 def test_a_connections_commands_read_the_session_once_and_its_proof_still_counts(app, hub, monkeypatch):

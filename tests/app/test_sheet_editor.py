@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules.system import RuleError
-from webapp import create_app
+from tests.helpers import bearer, join, make_app, new_game
 from webapp.game import characters
 from webapp.web import sheetform, sheetreading, sheetviews
 
@@ -32,8 +32,7 @@ SYSTEMS = ["savage_worlds", "gurps_lite", "tesseris_ads", "atomic_tomorrow", "ph
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")), "TESTING": True, "SECRET_KEY": "t",
-                       "DEMO": False})
+    return make_app(tmp_path_factory.mktemp("data"), DEMO=False)  # one app for the module's many renders
 
 
 def rendered_editor(app, system, sheet, locked=()) -> str:
@@ -246,20 +245,16 @@ def test_the_form_of_a_sheet_reads_back_as_that_sheet_from_its_text_alone(app, s
 # --- 2. the page: a POST of the unchanged form stores nothing --------------------------------------------------
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 @pytest.fixture
-def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False}).test_client()
+def client(tmp_path):  # not the module's app above: a page test's games stay its own
+    return make_app(tmp_path / "data", DEMO=False).test_client()
 
 
 def game_with_character(client, system_id: str, sheet: dict | None = None):
-    g = client.post("/api/games", json={"name": "Sheets", "system": system_id}).json
+    g = new_game(client, system_id, name="Sheets")
     state = client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
     where = {"zone": state["zones"][0]["id"]} if state.get("zones") else {"x": 1, "y": 1}
-    player = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    player = join(client, g, "Mira")
     tok = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", **where, "owner": player["player_id"]},
                       headers=bearer(g["gm_token"])).json["id"]
     cmd = {"type": "add_character", "name": "Aria", "token_id": tok, "owner": player["player_id"]}

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
+from tests.helpers import connect, join
 from webapp import create_app
 from webapp.game.table import replay
 from webapp.live import committing, throttle
 
-from test_live import connect
 
 EVERY = 4
 
@@ -26,7 +26,7 @@ def table(tmp_path, monkeypatch):
     hub.seats = throttle.Seats(rate=1000.0, burst=1000)
     c = app.test_client()
     g = c.post("/api/games", json={"name": "Snap", "map": {"width": 10, "height": 6}}).json
-    p = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    p = join(c, g, "Mira")
     tid = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Cat", "x": 1, "y": 1, "kind": "npc"},
                  headers={"Authorization": f"Bearer {g['gm_token']}"}).json["id"]
     clients = [connect(app, g["id"], key) for key in (g["gm_token"], g["screen_token"], p["player_token"])]

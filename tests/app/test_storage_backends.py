@@ -6,7 +6,6 @@ throwaway PostgreSQL cluster (bench/pgcluster.py). Real databases, no stand-ins.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import threading

@@ -8,7 +8,6 @@ old schema, on SQLite and on PostgreSQL (the ``backend`` fixture, tests/conftest
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
 from webapp.storage import sql

@@ -10,13 +10,10 @@ import re
 
 import pytest
 
+from tests.helpers import bearer, command as send, join, new_game, state
 from webapp import create_app
 
 GRID = {"width": 12, "height": 8}
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -26,17 +23,9 @@ def client(tmp_path):
                        "DICE_SEED": "13"}).test_client()
 
 
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
-
-
 def fight(client):
-    g = client.post("/api/games", json={"name": "Ambush", "system": "savage_worlds", "map": GRID}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, "savage_worlds", GRID, name="Ambush")
+    p = join(client, g, "Mira")
     ids = {}
     for name, x, mine in (("Hero", 2, True), ("Pal", 1, False), ("Bandit", 3, False)):
         body = {"name": name, "x": x, "y": 2, **({"owner": p["player_id"], "kind": "pc"} if mine else {})}

@@ -8,10 +8,11 @@ import re
 
 import pytest
 
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 from webapp.game import combat
 
-from test_turn_views import bearer, page, send, turn_bar
+from test_turn_views import page, send, turn_bar
 
 SYSTEMS = ["plain_grid", "savage_worlds", "gurps_lite", "tesseris_ads", "phase_tn"]
 
@@ -24,8 +25,8 @@ def client(tmp_path):
 
 def table(client, system):
     """Mira's Aria with Theo's Bruno beside her (listed first), a far Ogre and a near Goblin."""
-    g = client.post("/api/games", json={"name": "Aim", "system": system, "map": {"width": 14, "height": 8}}).json
-    players = {name: client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+    g = new_game(client, system, {"width": 14, "height": 8}, name="Aim")
+    players = {name: join(client, g, name)
                for name in ("Mira", "Theo")}
     ids = {}
     for name, x, owner in (("Bruno", 3, "Theo"), ("Ogre", 12, None), ("Aria", 2, "Mira"), ("Goblin", 6, None)):

@@ -8,38 +8,19 @@ import pytest
 import rules
 
 from rules.dice import ScriptedDice
+from tests.helpers import bearer, command as send, connect, join, new_game, state
 from webapp import create_app
 
 OPEN = {"width": 12, "height": 8}
 GRENADE = {"damage": "3d6", "range": "5/10/20", "thrown": True}
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def send(client, g, token, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def setup(client, system="savage_worlds", board=OPEN):
-    g = client.post("/api/games", json={"name": "Blast", "system": system, "map": board}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, system, board, name="Blast")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Orc 1", (6, 2), None), ("Orc 2", (7, 2), None),
                                 ("Elf", (10, 6), None)]:
@@ -54,7 +35,7 @@ def templates_of(client, g, token=None):
 
 
 def place(client, g, token, **body):
-    return send(client, g, token, {"type": "place_template", **body})
+    return send(client, g, {"type": "place_template", **body}, token)
 
 
 def test_a_player_lays_a_circle_and_everyone_sees_who_is_under_it(client):
@@ -77,14 +58,14 @@ def test_a_template_moves_and_the_list_under_it_follows_then_it_goes(client):
     place(client, g, p["player_token"], shape="line", x=2.5, y=2.5, size=6, direction=0)
     [t] = templates_of(client, g)
     assert sorted(t["under"]) == sorted([ids["Hero"], ids["Orc 1"], ids["Orc 2"]])
-    r = send(client, g, p["player_token"], {"type": "move_template", "template_id": t["id"], "x": 5, "y": 6.5})
+    r = send(client, g, {"type": "move_template", "template_id": t["id"], "x": 5, "y": 6.5}, p["player_token"])
     assert r.status_code == 200, r.json
     [t] = templates_of(client, g)
     assert (t["x"], t["y"]) == (5, 6.5) and t["under"] == [ids["Elf"]]
     # a token that walks in is under it too
-    send(client, g, g["gm_token"], {"type": "move_token", "token_id": ids["Orc 1"], "x": 6, "y": 6})
+    send(client, g, {"type": "move_token", "token_id": ids["Orc 1"], "x": 6, "y": 6}, g["gm_token"])
     assert sorted(templates_of(client, g)[0]["under"]) == sorted([ids["Orc 1"], ids["Elf"]])
-    r = send(client, g, p["player_token"], {"type": "remove_template", "template_id": t["id"]})
+    r = send(client, g, {"type": "remove_template", "template_id": t["id"]}, p["player_token"])
     assert r.status_code == 200 and templates_of(client, g) == []
 
 
@@ -124,7 +105,7 @@ def test_the_table_screen_cannot_lay_move_or_remove_a_template(client):
     tid = templates_of(client, g)[0]["id"]
     for body in ({"type": "move_template", "template_id": tid, "x": 3, "y": 3},
                  {"type": "remove_template", "template_id": tid}):
-        r = send(client, g, g["screen_token"], body)
+        r = send(client, g, body, g["screen_token"])
         assert r.status_code == 422 and "screen" in r.json["error"]
 
 
@@ -133,11 +114,11 @@ def test_a_player_moves_only_their_own_templates_and_the_gm_any(client):
     other = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ollie"}).json
     place(client, g, p["player_token"], shape="circle", x=1, y=1)
     tid = templates_of(client, g)[0]["id"]
-    r = send(client, g, other["player_token"], {"type": "remove_template", "template_id": tid})
+    r = send(client, g, {"type": "remove_template", "template_id": tid}, other["player_token"])
     assert r.status_code == 422 and "not yours" in r.json["error"]
-    r = send(client, g, g["gm_token"], {"type": "move_template", "template_id": tid, "x": 4, "y": 4})
+    r = send(client, g, {"type": "move_template", "template_id": tid, "x": 4, "y": 4}, g["gm_token"])
     assert r.status_code == 200
-    r = send(client, g, p["player_token"], {"type": "remove_template", "template_id": "nope"})
+    r = send(client, g, {"type": "remove_template", "template_id": "nope"}, p["player_token"])
     assert r.status_code == 422 and "no template" in r.json["error"]
 
 
@@ -159,7 +140,7 @@ def test_a_hidden_token_under_a_template_is_named_to_the_gm_only(client):
 def test_undo_takes_a_template_back(client):
     g, p, _ = setup(client)
     place(client, g, p["player_token"], shape="circle", x=1, y=1)
-    assert send(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
+    assert send(client, g, {"type": "undo"}, g["gm_token"]).status_code == 200
     assert templates_of(client, g) == []
 
 
@@ -193,8 +174,8 @@ def test_on_a_zone_map_a_template_covers_a_zone(client):
 def grenadier(client, g, ids):
     sheet = rules.get("savage_worlds").default_sheet()
     sheet["weapons"] = {**sheet["weapons"], "Grenade": GRENADE}
-    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Hero", "token_id": ids["Hero"],
-                                        "sheet": sheet})
+    r = send(client, g, {"type": "add_character", "name": "Hero", "token_id": ids["Hero"],
+                                        "sheet": sheet}, g["gm_token"])
     assert r.status_code == 200, r.json
 
 
@@ -207,8 +188,8 @@ def test_a_medium_blast_is_resolved_for_each_token_under_it(app, client):
     # the blast (3+3+2 = 8 against Toughness 7: Shaken), Orc 1 first (the target), then Orc 2
     hub = app.extensions["tacmap"]
     hub.dice = lambda game: ScriptedDice([5, 2, 3, 3, 2, 3, 3, 2])
-    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
-                                            "weapon": "Grenade", "template": tid})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
+                                            "weapon": "Grenade", "template": tid}, p["player_token"])
     assert r.status_code == 200, r.json
     s = state(client, g)
     entry = s["log"][-1]
@@ -238,8 +219,8 @@ def test_a_missed_blast_deviates_and_hits_what_it_lands_on(app, client):
     hub = app.extensions["tacmap"]
     # a miss (2 and 1), deviation d6 = 1" at 12 o'clock (d12 = 12): straight on, one square further
     hub.dice = lambda game: ScriptedDice([2, 1, 1, 12] + [2] * 12)
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
-                                        "weapon": "Grenade", "template": tid})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
+                                        "weapon": "Grenade", "template": tid}, g["gm_token"])
     assert r.status_code == 200, r.json
     details = state(client, g)["log"][-1]["detail"]["attack"]["details"]
     assert details["deviation"]["cell"] == [7, 2]
@@ -251,11 +232,11 @@ def test_a_template_the_system_has_no_match_for_is_refused(client):
     grenadier(client, g, ids)
     place(client, g, g["gm_token"], shape="circle", x=6.5, y=2.5, size=5)
     tid = templates_of(client, g)[0]["id"]
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
-                                        "weapon": "Grenade", "template": tid})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
+                                        "weapon": "Grenade", "template": tid}, g["gm_token"])
     assert r.status_code == 422 and "no circle template of 5" in r.json["error"] and "Medium Blast" in r.json["error"]
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
-                                        "weapon": "Grenade", "template": "gone"})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
+                                        "weapon": "Grenade", "template": "gone"}, g["gm_token"])
     assert r.status_code == 422 and "no template" in r.json["error"]
 
 
@@ -263,8 +244,8 @@ def test_a_system_without_area_templates_says_so(client):
     g, p, ids = setup(client, system="plain_grid")
     place(client, g, g["gm_token"], shape="circle", x=6.5, y=2.5, size=1)
     tid = templates_of(client, g)[0]["id"]
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
-                                        "template": tid})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
+                                        "template": tid}, g["gm_token"])
     assert r.status_code == 422 and "no area templates" in r.json["error"]
 
 
@@ -278,13 +259,13 @@ def test_an_area_preview_lists_each_token_under_it_with_odds_and_never_a_hidden_
     body = {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Orc 1"], "weapon": "Grenade",
             "template": tid}
     before = state(client, g)
-    r = send(client, g, g["gm_token"], body)
+    r = send(client, g, body, g["gm_token"])
     assert r.status_code == 200, r.json
     odds = r.json["preview"]["odds"]
     assert {t["id"] for t in odds["targets"]} == {ids["Orc 1"], ids["Orc 2"], lurker}
     assert all(abs(sum(o["p"] for o in t["outcomes"]) - 1) < 1e-9 for t in odds["targets"])
     assert [6, 2] in r.json["preview"]["template"]["cells"]
-    r = send(client, g, p["player_token"], body)
+    r = send(client, g, body, p["player_token"])
     assert {t["id"] for t in r.json["preview"]["odds"]["targets"]} == {ids["Orc 1"], ids["Orc 2"]}
     assert "Lurker" not in r.json["html"] and "Orc 2" in r.json["html"]
     assert state(client, g) == before
@@ -298,8 +279,8 @@ def test_a_blast_that_catches_a_hidden_token_tells_the_table_only_who_it_can_see
     place(client, g, p["player_token"], shape="circle", x=6.5, y=2.5, size=2)
     tid = templates_of(client, g)[0]["id"]
     app.extensions["tacmap"].dice = lambda game: ScriptedDice([5, 2] + [3, 3, 2] * 3)
-    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
-                                            "weapon": "Grenade", "template": tid})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Orc 1"],
+                                            "weapon": "Grenade", "template": tid}, p["player_token"])
     assert r.status_code == 200, r.json
     gm_entry = state(client, g)["log"][-2]
     assert lurker in {t["id"] for t in gm_entry["detail"]["card"]["targets"]}
@@ -315,8 +296,8 @@ def test_a_blast_that_catches_a_hidden_token_tells_the_table_only_who_it_can_see
 
 def duel(client, system="gurps_lite"):
     """The GM's Brute next to Mira's Hero in a system where the defender chooses."""
-    g = client.post("/api/games", json={"name": "Duel", "system": system, "map": OPEN}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(client, system, OPEN, name="Duel")
+    p = join(client, g, "Mira")
     ids = {}
     for name, (x, y), owner in [("Hero", (2, 2), p["player_id"]), ("Brute", (3, 2), None)]:
         body = {"name": name, "x": x, "y": y, **({"owner": owner, "kind": "pc"} if owner else {})}
@@ -326,8 +307,8 @@ def duel(client, system="gurps_lite"):
 
 def test_the_preview_shows_each_defense_with_the_chance_to_hit_against_it(client):
     g, p, ids = duel(client)
-    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"],
-                                        "weapon": "Broadsword"})
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "Broadsword"}, g["gm_token"])
     assert r.status_code == 200, r.json
     choices = {c["key"]: c for c in r.json["preview"]["defenses"]}
     assert {"dodge", "none"} <= set(choices) and any(k.startswith("parry:") for k in choices)
@@ -335,15 +316,15 @@ def test_the_preview_shows_each_defense_with_the_chance_to_hit_against_it(client
     html = r.json["html"]
     assert "s choice</h3>" in html and "Dodge" in html and "No defense" in html
     assert 'name="defense-choice" value="dodge"' in html  # the GM may tick the defense to roll with
-    r = send(client, g, p["player_token"], {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Brute"],
-                                            "weapon": "Broadsword"})
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                            "weapon": "Broadsword"}, p["player_token"])
     assert "Dodge" in r.json["html"] and "defense-choice" not in r.json["html"]  # not the foe's player
 
 
 def test_an_attack_on_a_players_token_waits_for_its_defense_then_rolls_with_it(client):
     g, p, ids = duel(client)
     body = {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"}
-    r = send(client, g, g["gm_token"], body)
+    r = send(client, g, body, g["gm_token"])
     assert r.status_code == 200, r.json
     s = state(client, g)
     assert not any((e.get("detail") or {}).get("attack") for e in s["log"])  # nothing rolled yet
@@ -355,13 +336,13 @@ def test_an_attack_on_a_players_token_waits_for_its_defense_then_rolls_with_it(c
     page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
     assert "Hero: defend!" in page and 'data-defense="dodge"' in page
     # another attack waits its turn; a choice the rules do not offer is refused
-    r = send(client, g, g["gm_token"], body)
+    r = send(client, g, body, g["gm_token"])
     assert r.status_code == 422 and "waiting for Hero's defense" in r.json["error"]
-    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": "fly"})
+    r = send(client, g, {"type": "choose_defense", "defense": "fly"}, p["player_token"])
     assert r.status_code == 422 and "no defense 'fly'" in r.json["error"]
-    r = send(client, g, g["screen_token"], {"type": "choose_defense", "defense": "dodge"})
+    r = send(client, g, {"type": "choose_defense", "defense": "dodge"}, g["screen_token"])
     assert r.status_code == 422 and "screen" in r.json["error"]
-    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": "dodge+retreat"})
+    r = send(client, g, {"type": "choose_defense", "defense": "dodge+retreat"}, p["player_token"])
     assert r.status_code == 200, r.json
     s = state(client, g)
     assert s["pending_defense"] is None
@@ -377,14 +358,14 @@ def test_an_attack_whose_only_defense_is_none_is_rolled_without_asking(client):
     asked (no prompt for the player, the GM or the table) and the attack is rolled with it at once."""
     g, p, ids = duel(client)
     sheet = {**rules.get("gurps_lite").default_sheet(), "conditions": ["unconscious"]}
-    r = send(client, g, g["gm_token"], {"type": "add_character", "name": "Hero", "token_id": ids["Hero"], "sheet": sheet})
+    r = send(client, g, {"type": "add_character", "name": "Hero", "token_id": ids["Hero"], "sheet": sheet}, g["gm_token"])
     assert r.status_code == 200, r.json
-    r = send(client, g, g["gm_token"], {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"],
-                                        "weapon": "Broadsword"})
+    r = send(client, g, {"type": "preview_attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "Broadsword"}, g["gm_token"])
     open_ = [c["key"] for c in r.json["preview"]["defenses"] if c["available"]]
     assert open_ == ["none"], r.json["preview"]["defenses"]  # the rules leave nothing but "No defense"
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
-                                        "weapon": "Broadsword"})
+    r = send(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "Broadsword"}, g["gm_token"])
     assert r.status_code == 200, r.json
     s = state(client, g)
     assert s["pending_defense"] is None
@@ -395,59 +376,55 @@ def test_an_attack_whose_only_defense_is_none_is_rolled_without_asking(client):
     page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
     assert "defend!" not in page and "data-defense=" not in page
     # a conscious defender is still asked
-    r = send(client, g, g["gm_token"], {"type": "update_sheet", "character_id": state(client, g)["characters"][0]["id"],
-                                        "changes": {"conditions": []}})
+    r = send(client, g, {"type": "update_sheet", "character_id": state(client, g)["characters"][0]["id"],
+                                        "changes": {"conditions": []}}, g["gm_token"])
     assert r.status_code == 200, r.json
-    send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"})
+    send(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"}, g["gm_token"])
     assert state(client, g)["pending_defense"]["target"] == "Hero"
 
 
 def test_only_the_defenders_player_or_the_gm_chooses_and_the_gm_can_call_it_off(client):
     g, p, ids = duel(client)
     other = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Ollie"}).json
-    send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
-                                    "weapon": "Broadsword"})
+    send(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                    "weapon": "Broadsword"}, g["gm_token"])
     assert state(client, g, other["player_token"])["pending_defense"] is None
-    r = send(client, g, other["player_token"], {"type": "choose_defense", "defense": "dodge"})
+    r = send(client, g, {"type": "choose_defense", "defense": "dodge"}, other["player_token"])
     assert r.status_code == 422 and "defender's player or the GM" in r.json["error"]
-    r = send(client, g, p["player_token"], {"type": "choose_defense", "cancel": True})
+    r = send(client, g, {"type": "choose_defense", "cancel": True}, p["player_token"])
     assert r.status_code == 422 and "only the GM" in r.json["error"]
-    r = send(client, g, g["gm_token"], {"type": "choose_defense", "cancel": True})
+    r = send(client, g, {"type": "choose_defense", "cancel": True}, g["gm_token"])
     assert r.status_code == 200 and state(client, g)["pending_defense"] is None
-    r = send(client, g, g["gm_token"], {"type": "choose_defense", "defense": "dodge"})
+    r = send(client, g, {"type": "choose_defense", "defense": "dodge"}, g["gm_token"])
     assert r.status_code == 422 and "no attack is waiting" in r.json["error"]
 
 
 def test_the_gm_chooses_for_anyone_in_the_attack_itself_and_a_player_never_for_a_foe(client):
     g, p, ids = duel(client, "tesseris_ads")
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
-                                        "weapon": "pistol", "defense": "duck"})
+    r = send(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "pistol", "defense": "duck"}, g["gm_token"])
     assert r.status_code == 200, r.json
     entry = state(client, g)["log"][-1]
     assert entry["detail"]["attack"]["details"]["defense"] == "duck"
-    r = send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
-                                        "weapon": "pistol", "defense": "parry"})
+    r = send(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                        "weapon": "pistol", "defense": "parry"}, g["gm_token"])
     assert r.status_code == 422 and "Parry only defends against melee" in r.json["error"]
-    r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
-                                            "weapon": "pistol", "defense": "none"})
+    r = send(client, g, {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                            "weapon": "pistol", "defense": "none"}, p["player_token"])
     assert r.status_code == 422 and "Brute's player (or the GM)" in r.json["error"]
 
 
 def test_undo_brings_the_waiting_attack_back(client):
     g, p, ids = duel(client)
-    send(client, g, g["gm_token"], {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
-                                    "weapon": "Broadsword"})
-    send(client, g, p["player_token"], {"type": "choose_defense", "defense": "dodge"})
+    send(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"],
+                                    "weapon": "Broadsword"}, g["gm_token"])
+    send(client, g, {"type": "choose_defense", "defense": "dodge"}, p["player_token"])
     assert state(client, g)["pending_defense"] is None
-    send(client, g, g["gm_token"], {"type": "undo"})
+    send(client, g, {"type": "undo"}, g["gm_token"])
     assert state(client, g)["pending_defense"]["target"] == "Hero"
 
 
 # --- pings ------------------------------------------------------------------------------------
-
-
-def connect(app, game_id, key):
-    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key})
 
 
 def test_a_ping_flashes_on_every_screen_with_the_pingers_name_and_is_not_stored(app, client):
@@ -496,13 +473,13 @@ def test_a_cone_turns_in_place_and_the_list_under_it_follows(client):
     assert t["under"] == [ids["Hero"]]
     page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
     assert f'data-template-turn="{t["id"]}" data-direction="135.0"' in page
-    r = send(client, g, p["player_token"], {"type": "move_template", "template_id": t["id"], "direction": 0})
+    r = send(client, g, {"type": "move_template", "template_id": t["id"], "direction": 0}, p["player_token"])
     assert r.status_code == 200, r.json
     t = templates_of(client, g)[0]
     assert (t["x"], t["y"], t["direction"]) == (2.5, 2.5, 0)
     assert sorted(t["under"]) == sorted([ids["Hero"], ids["Orc 1"], ids["Orc 2"]])
-    assert send(client, g, p["player_token"], {"type": "move_template", "template_id": t["id"],
-                                               "direction": 0}).json["seq"] == state(client, g)["seq"]
+    assert send(client, g, {"type": "move_template", "template_id": t["id"],
+                                               "direction": 0}, p["player_token"]).json["seq"] == state(client, g)["seq"]
 
 
 def test_a_template_being_dragged_is_shown_to_others_and_not_stored(app, client):
@@ -540,7 +517,7 @@ def test_on_a_zone_map_a_template_moves_to_another_zone_and_a_point_picks_its_zo
     assert r.status_code == 200, r.json
     tid = templates_of(client, g)[0]["id"]
     assert templates_of(client, g)[0]["zone"] == a["id"]
-    r = send(client, g, g["gm_token"], {"type": "move_template", "template_id": tid, "zone": b["id"]})
+    r = send(client, g, {"type": "move_template", "template_id": tid, "zone": b["id"]}, g["gm_token"])
     assert r.status_code == 200 and templates_of(client, g)[0]["zone"] == b["id"]
     between = (a["box"][0] + a["box"][2] + 0.5, a["box"][1] + 0.5)  # the gap between two zones
     r = place(client, g, g["gm_token"], shape="circle", x=between[0], y=between[1])

@@ -8,11 +8,8 @@ import math
 import pytest
 
 from rules.tesseris_ads import SYSTEM
+from tests.helpers import bearer, command, new_game, state
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -22,7 +19,7 @@ def client(tmp_path):
 
 
 def game(client, places):
-    g = client.post("/api/games", json={"name": "Choices", "system": "tesseris_ads", "map": {"width": 20, "height": 10}}).json
+    g = new_game(client, "tesseris_ads", {"width": 20, "height": 10}, name="Choices")
     ids = {}
     for name, (x, y, kind, over) in places.items():
         ids[name] = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, "kind": kind},
@@ -31,14 +28,6 @@ def game(client, places):
         r = command(client, g, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet})
         assert r.status_code == 200, r.json
     return g, ids
-
-
-def command(client, g, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(g["gm_token"]))
-
-
-def state(client, g):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
 
 
 def preview(client, g, body):

@@ -4,15 +4,20 @@ never forced; and a token's accessible name (webapp/game/describe.py)."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules.board import Board
-from test_templates import app, bearer, client, send, state  # noqa: F401 - the same app, API calls and fixtures
+from test_templates import send, state  # the same API calls
+from tests.helpers import bearer, join, new_game
 from webapp.game import describe
 from webapp.game.model import Game, Player, Token
 
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")  # test_templates.py's app
+
 
 def table(client, system="plain_grid"):
-    g = client.post("/api/games", json={"name": "Touch", "system": system, "map": {"width": 30, "height": 8}}).json
-    p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Bea"}).json
+    g = new_game(client, system, {"width": 30, "height": 8}, name="Touch")
+    p = join(client, g, "Bea")
     ids = {}
     for name, x, owner, hidden in (("Ann", 2, p["player_id"], False), ("Orc", 4, None, False),
                                    ("Lurker", 8, None, True)):
@@ -23,7 +28,7 @@ def table(client, system="plain_grid"):
 
 
 def touch(client, g, enabled: bool):
-    r = send(client, g, g["gm_token"], {"type": "set_screen_touch", "enabled": enabled})
+    r = send(client, g, {"type": "set_screen_touch", "enabled": enabled}, g["gm_token"])
     assert r.status_code == 200, r.json
 
 
@@ -31,7 +36,7 @@ def test_the_screen_key_moves_nothing_while_touch_is_off(client):
     g, p, ids = table(client)
     assert state(client, g)["screen_touch"] is False  # off by default
     before = state(client, g)
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 2, "y": 4})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 2, "y": 4}, g["screen_token"])
     assert r.status_code == 422 and "not turned touch on" in r.json["error"], r.json
     assert state(client, g) == before
 
@@ -41,25 +46,25 @@ def test_with_touch_on_the_screen_moves_any_token_it_shows_and_off_again_it_cann
     touch(client, g, True)
     assert state(client, g, g["screen_token"])["screen_touch"] is True
     for name, x in (("Ann", 3), ("Orc", 6)):  # a player's token and the GM's foe alike
-        r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids[name], "x": x, "y": 4})
+        r = send(client, g, {"type": "move_token", "token_id": ids[name], "x": x, "y": 4}, g["screen_token"])
         assert r.status_code == 200, r.json
     where = {t["name"]: (t["x"], t["y"]) for t in state(client, g)["tokens"]}
     assert where["Ann"] == (3, 4) and where["Orc"] == (6, 4)
     touch(client, g, False)
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 5})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 5}, g["screen_token"])
     assert r.status_code == 422 and "not turned touch on" in r.json["error"]
 
 
 def test_only_the_gm_switches_touch(client):
     g, p, ids = table(client)
     for key in (p["player_token"], g["screen_token"]):
-        r = send(client, g, key, {"type": "set_screen_touch", "enabled": True})
+        r = send(client, g, {"type": "set_screen_touch", "enabled": True}, key)
         assert r.status_code == 422, r.json
     assert state(client, g)["screen_touch"] is False
     for bad in ({"enabled": "yes"}, {}, {"enabled": True, "extra": 1}):
-        assert send(client, g, g["gm_token"], {"type": "set_screen_touch", **bad}).status_code == 422
+        assert send(client, g, {"type": "set_screen_touch", **bad}, g["gm_token"]).status_code == 422
     touch(client, g, True)
-    r = send(client, g, g["gm_token"], {"type": "set_screen_touch", "enabled": True})
+    r = send(client, g, {"type": "set_screen_touch", "enabled": True}, g["gm_token"])
     assert r.status_code == 422 and "already on" in r.json["error"]
 
 
@@ -68,10 +73,10 @@ def test_the_screen_cannot_touch_a_hidden_token_nor_force_a_move(client):
     touch(client, g, True)
     assert "Lurker" not in {t["name"] for t in state(client, g, g["screen_token"])["tokens"]}
     before = state(client, g)
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Lurker"], "x": 9, "y": 4})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Lurker"], "x": 9, "y": 4}, g["screen_token"])
     assert r.status_code == 422 and r.json["error"] == f"no token {ids['Lurker']!r} in this game"
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 4,
-                                            "force": True})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 4,
+                                            "force": True}, g["screen_token"])
     assert r.status_code == 422 and "only the GM can force" in r.json["error"]
     assert state(client, g) == before
 
@@ -80,18 +85,18 @@ def test_the_screen_meets_walls_as_the_gm_does(client):
     g, p, ids = table(client)
     touch(client, g, True)
     # a wall from top to bottom between columns 2 and 3, with Ann on its left
-    assert send(client, g, g["gm_token"], {"type": "add_wall", "a": [3, 0], "b": [3, 8]}).status_code == 200
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 2})
+    assert send(client, g, {"type": "add_wall", "a": [3, 0], "b": [3, 8]}, g["gm_token"]).status_code == 200
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 2}, g["screen_token"])
     assert r.status_code == 422 and "no way through" in r.json["error"], r.json
-    gm = send(client, g, g["gm_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 2})
+    gm = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 2}, g["gm_token"])
     assert gm.status_code == 422 and gm.json == r.json  # the same refusal the GM gets
 
 
 def savage_fight(client):
     g, p, ids = table(client, "savage_worlds")
-    send(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [ids["Ann"], ids["Orc"]]})
+    send(client, g, {"type": "start_combat", "token_ids": [ids["Ann"], ids["Orc"]]}, g["gm_token"])
     while state(client, g)["combat"]["current"] != ids["Ann"]:
-        send(client, g, g["gm_token"], {"type": "next_turn"})
+        send(client, g, {"type": "next_turn"}, g["gm_token"])
     touch(client, g, True)
     return g, p, ids
 
@@ -100,17 +105,17 @@ def test_in_a_fight_the_screen_moves_by_whose_turn_and_the_allowance(client):
     g, p, ids = savage_fight(client)
     before = state(client, g)
     # not the Orc's turn: refused, as the GM's move is (the GM may rule otherwise; the screen may not)
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Orc"], "x": 5, "y": 2})
-    gm = send(client, g, g["gm_token"], {"type": "move_token", "token_id": ids["Orc"], "x": 5, "y": 2})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Orc"], "x": 5, "y": 2}, g["screen_token"])
+    gm = send(client, g, {"type": "move_token", "token_id": ids["Orc"], "x": 5, "y": 2}, g["gm_token"])
     assert r.status_code == 422 and gm.status_code == 422 and r.json["error"] == gm.json["error"], (r.json, gm.json)
     # past Ann's Pace (6): refused with the rules' reason
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 2 + 9, "y": 2})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 2 + 9, "y": 2}, g["screen_token"])
     assert r.status_code == 422, r.json
     assert state(client, g) == before
     # within it: moved and counted against what is left
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 1, "y": 5})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 1, "y": 5}, g["screen_token"])
     assert r.status_code == 200, r.json
-    left = send(client, g, g["gm_token"], {"type": "reach", "token_id": ids["Ann"]}).json["left"]
+    left = send(client, g, {"type": "reach", "token_id": ids["Ann"]}, g["gm_token"]).json["left"]
     assert left < 6
 
 
@@ -169,9 +174,9 @@ def test_a_token_reads_with_its_player_square_wounds_and_turn():
 
 def test_the_token_on_the_page_carries_its_accessible_name(client):
     g, p, ids = table(client, "savage_worlds")
-    send(client, g, g["gm_token"], {"type": "add_character", "name": "Ann", "token_id": ids["Ann"], "owner": p["player_id"]})
+    send(client, g, {"type": "add_character", "name": "Ann", "token_id": ids["Ann"], "owner": p["player_id"]}, g["gm_token"])
     character = next(c["id"] for c in state(client, g)["characters"] if c["token_id"] == ids["Ann"])
-    r = send(client, g, g["gm_token"], {"type": "update_sheet", "character_id": character, "changes": {"wounds": 2}})
+    r = send(client, g, {"type": "update_sheet", "character_id": character, "changes": {"wounds": 2}}, g["gm_token"])
     assert r.status_code == 200, r.json
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
     assert 'aria-label="An, Ann, Bea&#39;s character, at C3, 2 wounds"' in page  # "An" is on its disc
@@ -183,14 +188,14 @@ def test_with_fog_the_screen_touches_only_what_the_players_see(client):
     gm = g["gm_token"]
     wolf = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Wolf", "x": 20, "y": 2},
                        headers=bearer(gm)).json["id"]
-    assert send(client, g, gm, {"type": "add_wall", "a": [10, 0], "b": [10, 8]}).status_code == 200
-    assert send(client, g, gm, {"type": "set_fog", "enabled": True}).status_code == 200
+    assert send(client, g, {"type": "add_wall", "a": [10, 0], "b": [10, 8]}, gm).status_code == 200
+    assert send(client, g, {"type": "set_fog", "enabled": True}, gm).status_code == 200
     touch(client, g, True)
     assert "Wolf" not in {t["name"] for t in state(client, g, g["screen_token"])["tokens"]}
     before = state(client, g)
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": wolf, "x": 21, "y": 2})
+    r = send(client, g, {"type": "move_token", "token_id": wolf, "x": 21, "y": 2}, g["screen_token"])
     assert r.status_code == 422 and r.json["error"] == f"no token {wolf!r} in this game"
-    r = send(client, g, g["screen_token"], {"type": "move_token", "token_id": ids["Ann"], "x": 15, "y": 2})
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 15, "y": 2}, g["screen_token"])
     assert r.status_code == 422 and "in the fog" in r.json["error"], r.json
     assert state(client, g) == before
 

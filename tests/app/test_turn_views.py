@@ -8,31 +8,18 @@ import re
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import bearer, connect, join, new_game
 from webapp.game import combat
 
-from test_live import connect
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "3"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="3")
 
 
 def table(client, system="plain_grid"):
     """Mira's Aria and Theo's Bruno against an Ogre, in that turn order (plain grid: the GM's order)."""
-    g = client.post("/api/games", json={"name": "Turns", "system": system, "map": {"width": 12, "height": 8}}).json
-    players = {name: client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": name}).json
+    g = new_game(client, system, {"width": 12, "height": 8}, name="Turns")
+    players = {name: join(client, g, name)
                for name in ("Mira", "Theo")}
     ids = {}
     for name, x, owner in (("Aria", 2, "Mira"), ("Bruno", 3, "Theo"), ("Ogre", 5, None)):

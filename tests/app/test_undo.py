@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer, command as play, state
 from webapp import create_app
-
-
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
 def config(tmp_path):
     return {"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False}
-
-
-def play(client, g, token, body):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def new_game(client):
@@ -39,11 +28,11 @@ def where(client, g, tok):
 def test_undo_takes_back_the_last_move_then_the_one_before(config):
     client = create_app(config).test_client()
     g, tok = new_game(client)
-    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 3, "y": 1})
-    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 5, "y": 2})
-    assert play(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
+    play(client, g, {"type": "move_token", "token_id": tok, "x": 3, "y": 1}, g["gm_token"])
+    play(client, g, {"type": "move_token", "token_id": tok, "x": 5, "y": 2}, g["gm_token"])
+    assert play(client, g, {"type": "undo"}, g["gm_token"]).status_code == 200
     assert where(client, g, tok) == (3, 1)
-    play(client, g, g["gm_token"], {"type": "undo"})
+    play(client, g, {"type": "undo"}, g["gm_token"])
     assert where(client, g, tok) == (1, 1)
     log = [e["text"] for e in state(client, g)["log"]]
     assert any("moved to (5, 2)" in t for t in log) and log[-1].startswith("the GM undid")
@@ -52,8 +41,8 @@ def test_undo_takes_back_the_last_move_then_the_one_before(config):
 def test_undo_brings_back_a_removed_token(config):
     client = create_app(config).test_client()
     g, tok = new_game(client)
-    play(client, g, g["gm_token"], {"type": "remove_token", "token_id": tok})
-    play(client, g, g["gm_token"], {"type": "undo"})
+    play(client, g, {"type": "remove_token", "token_id": tok}, g["gm_token"])
+    play(client, g, {"type": "undo"}, g["gm_token"])
     assert where(client, g, tok) == (1, 1)
 
 
@@ -62,22 +51,22 @@ def test_undo_steps_a_fight_back_a_turn(config):
     g, tok = new_game(client)
     other = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Rat", "x": 2, "y": 2},
                         headers=bearer(g["gm_token"])).json["id"]
-    play(client, g, g["gm_token"], {"type": "start_combat", "token_ids": [tok, other]})
-    play(client, g, g["gm_token"], {"type": "next_turn"})
+    play(client, g, {"type": "start_combat", "token_ids": [tok, other]}, g["gm_token"])
+    play(client, g, {"type": "next_turn"}, g["gm_token"])
     assert state(client, g)["combat"]["current"] == other
-    play(client, g, g["gm_token"], {"type": "undo"})
+    play(client, g, {"type": "undo"}, g["gm_token"])
     assert state(client, g)["combat"]["current"] == tok
-    play(client, g, g["gm_token"], {"type": "undo"})
+    play(client, g, {"type": "undo"}, g["gm_token"])
     assert state(client, g)["combat"] is None
 
 
 def test_rolls_and_joins_are_facts_undo_passes_over(config):
     client = create_app(config).test_client()
     g, tok = new_game(client)
-    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 4, "y": 4})
-    play(client, g, g["gm_token"], {"type": "roll", "expr": "d6"})
+    play(client, g, {"type": "move_token", "token_id": tok, "x": 4, "y": 4}, g["gm_token"])
+    play(client, g, {"type": "roll", "expr": "d6"}, g["gm_token"])
     client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"})
-    play(client, g, g["gm_token"], {"type": "undo"})
+    play(client, g, {"type": "undo"}, g["gm_token"])
     assert where(client, g, tok) == (1, 1)  # the move, not the roll or the join
     assert [p["name"] for p in state(client, g)["players"]] == ["Mira"]
 
@@ -85,20 +74,20 @@ def test_rolls_and_joins_are_facts_undo_passes_over(config):
 def test_only_the_gm_undoes_and_an_empty_history_says_so(config):
     client = create_app(config).test_client()
     g = client.post("/api/games", json={"name": "Undo", "system": "plain_grid"}).json
-    r = play(client, g, g["gm_token"], {"type": "undo"})
+    r = play(client, g, {"type": "undo"}, g["gm_token"])
     assert r.status_code == 422 and r.json["error"] == "there is nothing to undo"
     p = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
-    r = play(client, g, p["player_token"], {"type": "undo"})
+    r = play(client, g, {"type": "undo"}, p["player_token"])
     assert r.status_code == 422 and "GM" in r.json["error"]
 
 
 def test_an_undone_game_replays_the_same_after_a_restart(config):
     client = create_app(config).test_client()
     g, tok = new_game(client)
-    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 3, "y": 3})
-    play(client, g, g["gm_token"], {"type": "undo"})
-    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 6, "y": 6})
-    play(client, g, g["gm_token"], {"type": "undo"})
+    play(client, g, {"type": "move_token", "token_id": tok, "x": 3, "y": 3}, g["gm_token"])
+    play(client, g, {"type": "undo"}, g["gm_token"])
+    play(client, g, {"type": "move_token", "token_id": tok, "x": 6, "y": 6}, g["gm_token"])
+    play(client, g, {"type": "undo"}, g["gm_token"])
     before = state(client, g)
     after = state(create_app(config).test_client(), g)
     assert after == before and where(client, g, tok) == (1, 1)
@@ -125,7 +114,7 @@ def test_undo_in_a_long_game_starts_from_the_snapshot_and_stays_fast(config):
     reads, events_of = [], hub.store.events
     hub.store.events = lambda game_id, after=0: reads.append(after) or events_of(game_id, after)
     began = time.perf_counter()
-    assert play(client, g, g["gm_token"], {"type": "undo"}).status_code == 200
+    assert play(client, g, {"type": "undo"}, g["gm_token"]).status_code == 200
     took = time.perf_counter() - began
     hub.store.events = events_of
     assert reads and min(reads) == snap[0]  # only the events after the snapshot were read
@@ -143,10 +132,10 @@ def test_undo_back_past_the_snapshot_replays_from_the_start(config):
     hub = app.extensions["tacmap"]
     seq = hub.store.last_seq(g["id"])
     hub.commit(g["id"], lambda game: [Event_moved(tok, 2 + i % 10, 3) for i in range(199 - seq)])
-    play(client, g, g["gm_token"], {"type": "move_token", "token_id": tok, "x": 15, "y": 9})
+    play(client, g, {"type": "move_token", "token_id": tok, "x": 15, "y": 9}, g["gm_token"])
     snap = hub.store.snapshot(g["id"])
     assert snap is not None and snap[0] == hub.store.last_seq(g["id"])  # the move is the snapshot's last event
-    play(client, g, g["gm_token"], {"type": "undo"})  # its state before is older than the snapshot
+    play(client, g, {"type": "undo"}, g["gm_token"])  # its state before is older than the snapshot
     assert where(client, g, tok) == (2 + (198 - seq) % 10, 3)
 
 

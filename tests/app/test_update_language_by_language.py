@@ -5,9 +5,9 @@ where it sends (``socketio.emit``)."""
 
 from __future__ import annotations
 
+from tests.helpers import connect
 from webapp.live import language, render
 
-from test_live import connect
 
 
 def device(app, game_id: str, key: str, lang: str):

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import create_app
+from tests.helpers import connect
 
-from test_live import connect
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "test", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def test_players_who_see_the_same_share_one_message_each_gets_one_update(app, hub, monkeypatch):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import bearer, command as send, new_game, state
 from webapp import create_app
 
 PORT = {"zones": [
@@ -16,22 +17,10 @@ PORT = {"zones": [
 ]}
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 @pytest.fixture
 def client(tmp_path):
     return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
                        "DICE_SEED": "3"}).test_client()
-
-
-def send(client, g, body, token=None):
-    return client.post(f"/api/games/{g['id']}/commands", json=body, headers=bearer(token or g["gm_token"]))
-
-
-def state(client, g, token=None):
-    return client.get(f"/api/games/{g['id']}/state", headers=bearer(token or g["gm_token"])).json
 
 
 def zone_of(client, g, tid):
@@ -39,7 +28,7 @@ def zone_of(client, g, tid):
 
 
 def port_game(client):
-    g = client.post("/api/games", json={"name": "Port", "system": "atomic_tomorrow", "map": PORT}).json
+    g = new_game(client, "atomic_tomorrow", PORT, name="Port")
     ids = {}
     for name, zone, kind in [("Nova", "pad", "pc"), ("Raider", "bay", "npc")]:
         r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "zone": zone, "kind": kind}, headers=bearer(g["gm_token"]))

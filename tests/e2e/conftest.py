@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -15,6 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import free_port
 
 CHROMIUM = os.environ.get("TACMAP_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -55,12 +56,6 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"{report.nodeid} ({report.when}):")
         for line in lines[-RERUN_LINES:]:
             terminalreporter.write_line(f"    {line}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Zygote:

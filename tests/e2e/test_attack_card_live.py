@@ -20,7 +20,7 @@ def option_values(page, name: str) -> list[str]:
 def test_a_token_added_after_a_target_was_picked_joins_the_attack_cards_lists(server, new_page, shot):
     game = new_game(server, "savage_worlds", name="Attack card")
     mira = join(server, game, "Mira")
-    hero = add_token(server, game, "Hero", 2, 2, owner=mira["player_id"], kind="pc")
+    add_token(server, game, "Hero", 2, 2, owner=mira["player_id"], kind="pc")
     goblin = add_token(server, game, "Goblin", 6, 2)
     wolf = add_token(server, game, "Wolf", 6, 5)
     gm = new_page(viewport={"width": 1280, "height": 800})

@@ -7,11 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from test_table_screens import add_token, new_game
-
-
-def command(server, game, body) -> None:
-    status, answer = server.api("POST", f"/api/games/{game['id']}/commands", body, game["gm_token"])
-    assert status == 200, answer
+from tests.helpers import live_command as command
 
 
 def test_a_box_opened_or_closed_by_the_gm_stays_so_through_live_updates(server, new_page, shot):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.helpers import live_command as command
+
 NARROW_PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 
 #: every control of the bar whose label is cut (its text wider than its box) or that lies off the glass
@@ -33,12 +35,6 @@ def setup(server, system: str, places: dict) -> tuple[dict, dict, dict]:
         assert status == 201, made
         ids[name] = made["id"]
     return g, mira, ids
-
-
-def command(server, g, body, key=None):
-    status, ack = server.api("POST", f"/api/games/{g['id']}/commands", body, key or g["gm_token"])
-    assert status == 200, ack
-    return ack
 
 
 def current(server, g):

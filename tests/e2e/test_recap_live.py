@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.helpers import live_command as command
+
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
-
-
-def command(server, g, body, key=None):
-    status, ack = server.api("POST", f"/api/games/{g['id']}/commands", body, key or g["gm_token"])
-    assert status == 200, ack
-    return ack
 
 
 def fought(server):

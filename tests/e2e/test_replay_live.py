@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 from test_table_screens import add_token, join, player_url, state
+from tests.helpers import live_command as command
 
 TV = {"viewport": {"width": 1920, "height": 1080}, "screen": {"width": 1920, "height": 1080}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -18,12 +19,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 def seeded_dice(monkeypatch):
     """Seeded dice on the server started after this fixture (it inherits the environment)."""
     monkeypatch.setenv("TACMAP_DICE_SEED", "5")
-
-
-def command(server, game, payload, token=None) -> dict:
-    status, reply = server.api("POST", f"/api/games/{game['id']}/commands", payload, token or game["gm_token"])
-    assert status == 200, (payload, reply)
-    return reply
 
 
 def head(server, game) -> int:

@@ -21,7 +21,7 @@ def test_a_gm_in_english_and_phones_in_german_and_spanish_each_read_the_attack_i
         seeded_dice, server, new_page, shot):  # noqa: F811
     game = new_game(server, "savage_worlds", name="Sprachen")
     mira, pablo = join(server, game, "Mira"), join(server, game, "Pablo")
-    aria = add_token(server, game, "Aria", 2, 2, owner=mira["player_id"], kind="pc")
+    add_token(server, game, "Aria", 2, 2, owner=mira["player_id"], kind="pc")
     bruno = add_token(server, game, "Bruno", 3, 2, owner=pablo["player_id"], kind="pc")
     gm = new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
     gm.goto(game["urls"]["gm"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.helpers import live_command as command
+
 TV = {"width": 1920, "height": 1080}
 
 
@@ -17,12 +19,6 @@ def table(server, system="savage_worlds"):
         assert status == 201, made
         ids[name] = made["id"]
     return g, ids
-
-
-def command(server, g, body, key=None):
-    status, ack = server.api("POST", f"/api/games/{g['id']}/commands", body, key or g["gm_token"])
-    assert status == 200, ack
-    return ack
 
 
 def test_undo_of_an_attack_does_not_show_the_attack_before_it_as_news(server, new_page, shot):

@@ -11,14 +11,9 @@ from playwright.sync_api import expect
 
 from test_live_table import cell_center
 from test_table_screens import PHONE, add_token, join, new_game, player_url, state
+from tests.helpers import live_command as command
 
 TV = {"viewport": {"width": 1920, "height": 1080}, "has_touch": True}
-
-
-def command(server, game, body, token=None):
-    status, answer = server.api("POST", f"/api/games/{game['id']}/commands", body, token or game["gm_token"])
-    assert status == 200, answer
-    return answer
 
 
 def where(server, game) -> dict:

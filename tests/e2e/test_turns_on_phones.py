@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_table_screens import PHONE, add_token, join, label_boxes, overlaps, player_url
+from tests.helpers import live_command as command
 
 SCREEN = {"width": 1920, "height": 1080}
 BIG_MAP = {"width": 30, "height": 20}
@@ -26,12 +27,6 @@ def new_game(server, system: str, board: dict | None = None, name: str = "Turns"
     status, body = server.api("POST", "/api/games", {"name": name, "system": system, **({"map": board} if board else {})})
     assert status == 201, body
     return body
-
-
-def command(server, game: dict, body: dict, token: str | None = None) -> dict:
-    status, answer = server.api("POST", f"/api/games/{game['id']}/commands", body, token or game["gm_token"])
-    assert status == 200, answer
-    return answer
 
 
 def state(server, game: dict) -> dict:

@@ -12,7 +12,6 @@ import pytest
 
 import rules
 from rules.dice import SeededDice
-from rules.gurps_lite.outcomes import outcome_label
 from rules.system import AttackRequest, Combatant, RuleError
 
 from test_gurps_lite_combat import rolls

@@ -82,7 +82,8 @@ def test_maneuver_movement():
 
 
 def test_allowed_maneuvers_by_situation():
-    keys = lambda **kw: [m["key"] for m in g.allowed_maneuvers(**kw)]
+    def keys(**kw):
+        return [m["key"] for m in g.allowed_maneuvers(**kw)]
     s = sheet()
     assert set(keys(sheet=s)) == set(g.MANEUVERS)
     # moved 3 yards: only maneuvers that let it move that far

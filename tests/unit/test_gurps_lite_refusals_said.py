@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-import rules
 from rules.dice import SeededDice
 from rules.gurps_lite.attack import attack as resolve_attack
 from rules.gurps_lite.cover import cover_effect
@@ -20,11 +19,11 @@ from rules.gurps_lite.movement import maneuver_movement
 from rules.gurps_lite.ranged import rapid_fire_bonus, rapid_strike_shots
 from rules.gurps_lite.sheet import attack_weapon, validate_sheet
 from rules.gurps_lite.turns import act, begin_fight
-from rules.system import AttackRequest, Combatant, RuleError, RuleNotImplemented, SheetError
+from rules.system import Combatant, RuleNotImplemented, SheetError
 from rules.text import Say
 from webapp.game import speech
 
-from test_gurps_lite_choices import S, multi, req, shooter
+from test_gurps_lite_choices import S, multi, req
 from test_gurps_lite_combat import rolls
 from rule_refusals import refusal
 

@@ -21,7 +21,7 @@ from rules.text import Say, fields
 from webapp.game import speech
 
 from test_savage_worlds_attacks import ann
-from test_savage_worlds_choices import bob, listed
+from test_savage_worlds_choices import bob, listed  # noqa: F401 (listed: a fixture)
 from test_savage_worlds_rapid_split import BOB, CY, foe, split
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"

@@ -147,7 +147,8 @@ def test_each_action_is_resisted_the_way_the_document_says():
     """Trip and Disarm: "resist ... with a successful Duck, Dodge, or Athletics test"; Grapple: "Duck
     or Dodge"; Distracting Shot: "opposed by opponent's Scrutiny"; Parry is "melee only"."""
     a, t = fighter("a", (0, 0), "pc"), fighter("t", (1, 0))
-    keys = lambda **o: [d["key"] for d in SYSTEM.defenses(request(a, t, "knife", **o))]
+    def keys(**o):
+        return [d["key"] for d in SYSTEM.defenses(request(a, t, "knife", **o))]
     assert keys(action="trip") == ["duck", "dodge", "athletics", "none"]
     assert keys(action="disarm") == ["duck", "dodge", "athletics", "none"]
     assert keys(action="grapple") == ["duck", "dodge", "none"]
@@ -247,7 +248,8 @@ def test_spray_n_pray_refusals_name_the_rule():
 def test_spray_n_pray_odds_match_the_rolled_spray():
     """The chance of each count of opponents hit (one shared roll) against the sprays rolled."""
     a = fighter("a", (0, 0), "pc", perception=4)
-    req = lambda: spray_at(a, [fighter("tom", (5, 0)), fighter("rat", (6, 1))])
+    def req():
+        return spray_at(a, [fighter("tom", (5, 0)), fighter("rat", (6, 1))])
     odds = SYSTEM.odds(req())
     exact = {o["label"]: o["p"] for o in odds["outcomes"]}
     assert math.isclose(sum(exact.values()), 1) and set(exact) <= {"nobody hit", "1 of 2 hit", "2 of 2 hit"}
@@ -361,7 +363,8 @@ def _offered_picks():
 def test_each_option_the_card_offers_has_odds_that_match_the_rolls(weapon, where, picked):
     """The exact odds of each offered choice against a Monte Carlo of ``attack()`` read back with
     ``outcome_label``: every line within four standard errors and a hair, no outcome the odds miss."""
-    make = lambda: request(fighter("a", (0, 0), "pc", mayhem=2), fighter("t", where), weapon, **picked)
+    def make():
+        return request(fighter("a", (0, 0), "pc", mayhem=2), fighter("t", where), weapon, **picked)
     odds = SYSTEM.odds(make())
     exact = {o["label"]: o["p"] for o in odds["outcomes"]}
     assert math.isclose(sum(exact.values()), 1, abs_tol=1e-9)

@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from rules.dice import SeededDice
-from rules.system import AttackRequest, Combatant, Effect, RuleError, RuleNotImplemented, SheetError
+from rules.system import AttackRequest, Combatant, Effect, SheetError
 from rules.tesseris_ads import actions, attack, cover, health, movement, odds, options, picks, sheet, spray, status
 from rules.tesseris_ads import system as tess_system, ticks, turns
 from rules.tesseris_ads.data import ACTIONS

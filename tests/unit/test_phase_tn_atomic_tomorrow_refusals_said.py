@@ -4,25 +4,23 @@ German and Spanish from the rules catalog: no English left in them, nested words
 
 from __future__ import annotations
 
-import copy
 import re
 
 import pytest
 
 import rules
 from rules.dice import ScriptedDice
-from rules.system import AttackRequest, AttackResult, Combatant, RuleError, RuleNotImplemented, SheetError
+from rules.system import AttackRequest, Combatant, SheetError
 from rules.text import Say
 from webapp.game import speech
 
-from rules import atomic_tomorrow as at
 from rules import phase_tn as pt
 from rules.atomic_tomorrow import (attack as at_attack, checks as at_checks, cover as at_cover, data as at_data,
                                    defense as at_defense, economy as at_economy, health as at_health,
                                    movement as at_movement, odds as at_odds, ranges as at_ranges, sheet as at_sheet,
                                    turns as at_turns)
 from rules.phase_tn import (attack as pt_attack, checks as pt_checks, cover as pt_cover, data as pt_data,
-                            odds as pt_odds, sheet as pt_sheet, targeting as pt_targeting, turns as pt_turns)
+                            odds as pt_odds, sheet as pt_sheet, targeting as pt_targeting)
 from rule_refusals import refusal
 
 PT = rules.get("phase_tn")

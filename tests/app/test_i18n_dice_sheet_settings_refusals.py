@@ -11,26 +11,25 @@ import sqlite3
 
 import pytest
 
+from tests.helpers import bearer, join, new_game
 from webapp import create_app
 
 from test_damaged_data import a_game_with_moves
-from test_i18n_rest_notices import connect
-from test_i18n_rest_refusals import bearer, client_in
-from test_i18n_rules4_refusals import refused
+from test_i18n_log_replay_picture_refusals import client_in
+from test_i18n_reach_and_range_refusals import refused
+from test_i18n_server_notices import connect
 
 DE = {"Accept-Language": "de"}
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def savage_table(app):
     """A Savage Worlds game with Aria (a character of Mira's): (api client, game, Aria's character id)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Deadlands", "system": "savage_worlds"}).json
-    mira = c.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    g = new_game(c, "savage_worlds", name="Deadlands")
+    mira = join(c, g, "Mira")
     tok = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1, "owner": mira["player_id"]},
                  headers=bearer(g["gm_token"])).json["id"]
     r = c.post(f"/api/games/{g['id']}/commands", headers=bearer(g["gm_token"]),

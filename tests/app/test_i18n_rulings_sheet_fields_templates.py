@@ -11,16 +11,13 @@ import re
 import pytest
 
 import rules
-from webapp import create_app
 
-from test_i18n_rest_notices import connect
-from test_i18n_rules4_refusals import bearer, refused, table
+from test_i18n_reach_and_range_refusals import refused, table
+from test_i18n_server_notices import connect
+from tests.helpers import bearer, new_game
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def fight(app, system: str):
@@ -72,7 +69,7 @@ def sheet_page(app, system: str, lang: str):
     """A browser in ``lang`` holding the GM's seat of a ``system`` game, and the sheet address of Aria (with her
     character made)."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Cast", "system": system}).json
+    g = new_game(c, system, name="Cast")
     tok = c.post(f"/api/games/{g['id']}/tokens", json={"name": "Aria", "x": 1, "y": 1},
                  headers=bearer(g["gm_token"])).json["id"]
     c.set_cookie("lang", lang)

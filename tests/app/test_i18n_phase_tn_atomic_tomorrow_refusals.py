@@ -7,16 +7,14 @@ from __future__ import annotations
 import pytest
 
 import rules
+from tests.helpers import bearer
 from webapp import create_app
 
-from test_i18n_rest_notices import connect
-from test_i18n_rules4_refusals import bearer, refused, table
+from test_i18n_reach_and_range_refusals import refused, table
+from test_i18n_server_notices import connect
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def english(c, g, command) -> str:

@@ -7,25 +7,18 @@ from __future__ import annotations
 import pytest
 
 import rules
-from webapp import create_app
+from tests.helpers import bearer, new_game
 
-from test_i18n_rest_notices import connect
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False,
-                       "DICE_SEED": "5"})
+from test_i18n_server_notices import connect
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="5")
 
 
 def table(app, system: str, sheet: dict | None = None):
     """A game of ``system`` with the GM's Ann (with ``sheet``) at (2, 2) and a foe six squares away."""
     c = app.test_client()
-    g = c.post("/api/games", json={"name": "Reach", "system": system, "map": {"width": 16, "height": 8}}).json
+    g = new_game(c, system, {"width": 16, "height": 8}, name="Reach")
     ids = {}
     for name, x in [("Ann", 2), ("Foe", 8)]:
         ids[name] = c.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 2},

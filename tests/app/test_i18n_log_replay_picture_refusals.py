@@ -10,14 +10,11 @@ import sqlite3
 import pytest
 
 from test_damaged_data import a_game_with_moves
+from tests.helpers import bearer, join
 from webapp import create_app
 from webapp.storage import pictures
 
 DE = {"Accept-Language": "de"}
-
-
-def bearer(token: str, **more) -> dict:
-    return {"Authorization": f"Bearer {token}", **more}
 
 
 def delete_event(data, game_id: str, seq: int) -> None:
@@ -79,15 +76,13 @@ def test_a_log_that_breaks_while_served_is_told_to_a_german_socket_in_german(tmp
     assert ack["ok"] is False and "beschädigt (kein Ereignis)" in ack["error"], ack
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True, "SECRET_KEY": "t", "DEMO": False})
+pytestmark = pytest.mark.app_config(DEMO=False)
 
 
 def new_game(app, system="plain_grid"):
     api = app.test_client()
     g = api.post("/api/games", json={"name": "Ruins", "system": system}).json
-    p = api.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
+    p = join(api, g, "Mira")
     return api, g, p
 
 
@@ -138,7 +133,8 @@ def test_the_pictures_refusals_are_in_the_page_readers_language(app, monkeypatch
     r = upload(api, api_maps, b"\x00\x01 not a map", "cave.uvtt", **bearer(gm, **DE))
     assert r.status_code in (400, 422) and r.json["error"].startswith("not imported: "), r.json
     # a map whose picture is none: the reason said in German too (its JSON key, "image", named as it is)
-    import base64, json
+    import base64
+    import json
 
     cave = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4},
                                           "pixels_per_grid": 50}, "line_of_sight": [], "portals": [], "lights": [],

@@ -1,0 +1,72 @@
+"""What the app and browser tests share: an app made for a test, the API's keys, a game made through the API, a
+command posted with a key (to the app, or to a live server) and the state read back, a live link, and a free
+port. Import it as ``from tests.helpers import ...`` (the repository's root is on the path: scripts/test runs
+``python -m pytest`` there)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from webapp import create_app
+
+GAMES = "/api/games"
+
+
+def make_app(data_dir: str | Path, **config):
+    """An app for one test, its data in ``data_dir``; ``config`` adds to or overrides the test defaults (``DEMO``
+    False for no demo game, ``DICE_SEED`` for known rolls, ``ROOM``, ``DATABASE`` a PostgreSQL URL or None...)."""
+    return create_app({"DATA_DIR": str(data_dir), "TESTING": True, "SECRET_KEY": "test", **config})
+
+
+def bearer(key: str, **more) -> dict:
+    """The headers that send a key (the GM's, a player's or the screen's) to the JSON API, with ``more`` headers."""
+    return {"Authorization": f"Bearer {key}", **more}
+
+
+def new_game(client, system: str = "plain_grid", board: dict | None = None, name: str = "Test", **more) -> dict:
+    """A game made through the API (its id, keys, join code and links), on ``board`` (the API's ``map``: a size,
+    walls...) or the system's default map; ``more`` goes into the request as it is."""
+    shape = {"map": board} if board is not None else {}
+    r = client.post(GAMES, json={"name": name, "system": system, **shape, **more})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.json
+
+
+def join(client, game: dict, name: str) -> dict:
+    """A player who joined ``game`` with its join code (their player id and key; 200 when the name was there)."""
+    r = client.post(f"{GAMES}/{game['id']}/players", json={"join_code": game["join_code"], "name": name})
+    assert r.status_code in (200, 201), r.get_data(as_text=True)
+    return r.json
+
+
+def command(client, game: dict, body: dict, key: str | None = None):
+    """The answer (a test client's response) to ``body`` posted as a command to ``game`` with ``key``, the GM's
+    when none is given."""
+    return client.post(f"{GAMES}/{game['id']}/commands", json=body, headers=bearer(key or game["gm_token"]))
+
+
+def state(client, game: dict, key: str | None = None) -> dict:
+    """The game's state as the API gives it to ``key`` (the GM's when none is given)."""
+    return client.get(f"{GAMES}/{game['id']}/state", headers=bearer(key or game["gm_token"])).json
+
+
+def connect(app, game_id: str, key: str, **extra):
+    """A live link (Flask-SocketIO's test client) to ``game_id`` with ``key``, as a page opens it; ``extra`` goes
+    into its auth (``lang``, ``since``...)."""
+    return app.extensions["tacmap_socketio"].test_client(app, auth={"game": game_id, "token": key, **extra})
+
+
+def live_command(server, game: dict, body: dict, key: str | None = None) -> dict:
+    """The answer to ``body`` posted as a command to ``game`` on a live server (tests/e2e's ``LiveServer``) with
+    ``key``, the GM's when none is given; the server must accept it."""
+    status, answer = server.api("POST", f"{GAMES}/{game['id']}/commands", body, key or game["gm_token"])
+    assert status == 200, (body, answer)
+    return answer
+
+
+def free_port() -> int:
+    """A loopback TCP port that was free a moment ago (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
