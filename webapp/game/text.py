@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, StringConstraints
 
-from rules.text import Say, said, say_n
+from rules.text import said, say_n
 
 from .model import Rejected
 
