@@ -1400,7 +1400,6 @@ class _HexFov(_Fov):
                 t += 0.9
                 if (x, y) in tried or not (0 <= x < w and 0 <= y < h):
                     continue
-                tried.add((x, y))
                 qx, qy = grid.centre((x, y))
                 ex, ey = qx * ux - cx, qy * uy - cy
                 r = math.hypot(ex, ey)
@@ -1408,4 +1407,7 @@ class _HexFov(_Fov):
                     continue
                 a = math.atan2(ey, ex)
                 if lo <= a <= hi or lo <= a + _TWO_PI <= hi or lo <= a - _TWO_PI <= hi:
+                    # tried only once tested: a ray passes hexes whose centres lie outside its gap,
+                    # perhaps in the next gap, whose walk must still test them
+                    tried.add((x, y))
                     self._test(x, y)

@@ -293,6 +293,30 @@ def test_hex_visible_cells_on_walled_boards_is_line_of_fire(board, origin, tile)
     assert seen == {(x, y) for x in range(16) for y in range(16) if can_see(board, origin, (x, y))}
 
 
+def test_hex_visible_cells_gap_walk_tests_a_cell_another_gaps_ray_passed():
+    """Pins the counterexample test_hex_visible_cells_on_walled_boards_is_line_of_fire found (a 16 x 16
+    pointy board with 85 walls, origin (9, 9), shrunk by hand to these 10 walls and 1 blocking hex).
+
+    The line of fire from (9, 9) to (6, 1) is clear: it only touches the end point (8, 3.25) of the
+    wall (8, 3.25)-(8, 3.75), and nothing meets that point from its other side. The search stops at
+    distance 6 with only narrow gaps left in the shadow, (6, 1)'s direction in one of them, and walks
+    them (rules.los._HexFov._gap_walk). The ray of a neighbouring gap, walked first, passes through
+    hex (6, 1) although its centre lies outside that gap: the walk must not count the hex as tried
+    there, or the gap holding its centre skips it and the fog hides a cell line of fire sees."""
+    b = Board(10, 10, HEX_POINTY)
+    for a, q in [((9.5, 7), (9.5, 7.5)), ((10, 6.75), (10.5, 7)), ((10.5, 7), (10.5, 7.5)),
+                 ((10.5, 7.5), (10, 7.75)), ((10, 7.75), (9.5, 7.5)), ((8.5, 5.5), (8, 5.25)),
+                 ((9, 6.25), (9, 6.75)), ((8, 3.25), (8, 3.75)), ((8, 3.75), (7.5, 4)), ((7.5, 4), (7, 3.75))]:
+        b.add_wall(a, q)
+    b.block((9, 6))
+    origin = (9, 9)
+    assert can_see(b, origin, (6, 1)) and can_see(b, (6, 1), origin)
+    assert line_of_fire(b, origin, (6, 1)).blockers == []
+    seen = visible_cells(b, origin)
+    assert (6, 1) in seen
+    assert seen == {(x, y) for x in range(10) for y in range(10) if can_see(b, origin, (x, y))}
+
+
 @pytest.mark.parametrize("grid", HEXES, ids=IDS)
 def test_hex_visible_cells_on_a_big_walled_board_is_line_of_fire(grid):
     # big enough for the shadow to cover most directions, so the search picks the cells outside it
