@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -46,6 +47,8 @@ class ChooseDefense(BaseModel):
     type: Literal["choose_defense"]
     defense: Annotated[str, StringConstraints(min_length=1, max_length=80)] | None = None
     cancel: bool = False
+    #: the waiting attack answered (``pending_defense.id``): an answer to one called off or undone is refused
+    attack: Annotated[str, StringConstraints(min_length=1, max_length=40)] | None = None
 
 
 COMMANDS = (PreviewAttack, Attack, ChooseDefense)
@@ -94,7 +97,7 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
         open_ = [c for c in choices if c["available"]]
         if any(c["key"] != NO_DEFENSE for c in open_):  # a player's token: its player chooses, before the roll
             return [Event("defense_asked", {
-                "attack": cmd.model_dump(exclude_none=True), "sender": {"role": actor.role, "player_id": actor.player_id},
+                "id": secrets.token_hex(4), "attack": cmd.model_dump(exclude_none=True), "sender": {"role": actor.role, "player_id": actor.player_id},
                 "attacker": p["attacker"].id, "target": target.id, "weapon": cmd.weapon, "choices": choices})]
         if open_:  # "No defense" is all the rules leave: nothing to ask, it is rolled with that
             p["request"].options["defense"] = chosen(system, p["request"], NO_DEFENSE, target)
@@ -105,6 +108,8 @@ def _choose_defense(game: "Game", cmd: ChooseDefense, actor: "Actor", dice: Dice
     pending = game.pending_defense
     if actor.role == "screen":
         raise Rejected(N_("the table screen only shows the map"))
+    if cmd.attack is not None and (not pending or pending.get("id", cmd.attack) != cmd.attack):
+        raise Rejected(N_("that attack no longer waits for a defense: it was called off or taken back"))
     if not pending:
         raise Rejected(N_("no attack is waiting for a defense"))
     target = game.tokens.get(pending["target"])

@@ -296,6 +296,8 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         return [Event("combat_started", {"token_ids": ids, "surprised": caught, "update": update.to_dict()})]
     if not game.combat:
         raise Rejected(N_("there is no fight on"))
+    if isinstance(cmd, (NextTurn, EndCombat)):
+        _no_defense_waiting(game, actor)
     if isinstance(cmd, NextTurn):
         update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)),
                             game, actor)
@@ -323,8 +325,24 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         actor_c = combatant(game, game.tokens[cmd.token_id])
         update = rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
                                                 settings_of(game), cmd.options), game, actor)
+        if (update.current, update.round) != (game.combat["current"], game.combat["round"]):
+            _no_defense_waiting(game, actor)  # an action that ends the turn (Hold...) waits as Next turn does
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
+
+
+def _no_defense_waiting(game: "Game", actor: "Actor") -> None:
+    """Refuse to move the turn on or end the fight while an attack waits for its defense (issue 58): the answer
+    would roll the old attack in another turn. The defender's name only for a sender who may see the token."""
+    pending = game.pending_defense
+    if not pending:
+        return
+    target = game.tokens.get(pending["target"])
+    if target is not None and fog.may_see(game, actor, target):
+        raise Rejected(N_("%(name)s's defense is still waiting: it is chosen first, or the GM calls the attack off "
+                          "(Call the attack off)"), name=target.name)
+    raise Rejected(N_("a defense is still waiting: it is chosen first, or the GM calls the attack off "
+                      "(Call the attack off)"))
 
 
 # --- applying -------------------------------------------------------------------
