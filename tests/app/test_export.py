@@ -4,6 +4,8 @@ file imports nothing, a backup taken while commands are written opens whole."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sqlite3
 import threading
 import time
@@ -17,7 +19,7 @@ from webapp import cli, create_app
 from webapp.live import committing
 from webapp.game.audience import public_state
 from webapp.storage.archive import ArchiveError, backup, export_game, import_game
-from webapp.storage.store import Store, load_game
+from webapp.storage.store import DB_NAME, Store, load_game
 
 
 def make_app(data: Path):
@@ -363,3 +365,23 @@ def test_repair_cuts_a_damaged_log_back_and_keeps_the_rest_in_a_file(table, caps
     assert [r["seq"] for r in rows] == list(range(7, total + 1)) and rows[0]["data"] == "{oops"
     assert cli.main(["repair", game["id"], "--data-dir", str(data)]) == 0
     assert "is whole: nothing to repair" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's; Windows keeps the profile folder's access list")
+def test_an_export_and_a_backup_are_their_owners_only_as_the_data_folder(table, tmp_path, capsys):
+    """Every key of the game is in them in clear (issue 57): an export 0600, a backup's folder 0700 and its
+    database 0600, whatever the umask lets through."""
+    game, data = table["game"], str(table["data"])
+    before = os.umask(0o022)
+    try:
+        file = tmp_path / "g.tacmap"
+        assert cli.main(["export", game["id"], str(file), "--data-dir", data]) == 0
+        (tmp_path / "again.tacmap").write_bytes(b"")  # a file written over keeps no wider mode
+        assert cli.main(["export", game["id"], str(tmp_path / "again.tacmap"), "--data-dir", data]) == 0
+        assert cli.main(["backup", str(tmp_path / "b"), "--data-dir", data]) == 0
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "again.tacmap").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "b").stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / "b" / DB_NAME).stat().st_mode) & 0o077 == 0

@@ -316,3 +316,17 @@ print("TICKS", during, "SEQS", seqs)
     ticks = int(line.split()[1])
     assert ticks >= 20, line  # ~50 ticks in 0.5 s; 0 if the write held the loop
     assert line.endswith("SEQS [0, 1, 2, 3, 4, 5]"), line
+
+
+def test_a_request_with_both_content_length_and_chunked_is_refused_and_its_connection_closed(small_server):
+    """CL.TE smuggling (issue 57): a proxy in front that believes Content-Length forwards the chunked body's
+    tail as part of this request; the server must not read that tail as a second request of its own."""
+    sock = gsocket.create_connection(("127.0.0.1", small_server.server_port))
+    smuggled = b"GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+    body = b"3\r\nabc\r\n0\r\n\r\n" + smuggled
+    sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 % len(body) + body)
+    got = answer(sock, 4)
+    assert got.startswith(b"HTTP/1.1 400"), got
+    assert got.count(b"HTTP/1.1 ") == 1, got  # one answer: the tail was not taken for a request
+    assert b"<still open>" not in got

@@ -15,7 +15,7 @@ Readings chosen (docs/PROTOCOL.md "Maps"):
   segments (a repeated point is skipped); a segment that lies wholly outside
   the map (beyond a cropped export's edge) is left out, as it can stop nothing;
 - each portal is a door from ``bounds[0]`` to ``bounds[1]``; a missing
-  ``closed`` means closed;
+  ``closed`` means closed; at most ``MAX_DOORS`` of them (the limit of a map drawn or sent as JSON);
 - lights are kept as plain data (position, range in squares, intensity, colour ``aarrggbb``, shadows):
   the map's light sources (webapp/game/lighting.py);
 - ``environment.ambient_light`` (a colour) gives the map's ambient light: ``bright`` when its
@@ -32,10 +32,12 @@ import io
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 
 from rules.board import Board, clip_span
 
+from .mapdata import MAX_DOORS
 from .model import MAX_BOARD, MAX_SEGMENTS
 from .text import N_
 
@@ -244,6 +246,9 @@ def parse(raw: bytes | str) -> UvttMap:
         raise UvttError(N_("not valid JSON: %(error)s (line %(line)s, column %(column)s)"), **parsed) from None
     except RecursionError:
         raise UvttError(N_("not a Universal VTT file: its JSON is nested absurdly deep")) from None
+    except ValueError:  # not JSONDecodeError (caught above): an integer over Python's limit of digits (issue 57)
+        raise UvttError(N_("not a Universal VTT file: a number in it has more than %(most)s digits"),
+                        most=f"{sys.get_int_max_str_digits():,}") from None
     if not isinstance(d, dict):
         raise UvttError(N_("not a Universal VTT file: the top level is not a JSON object"))
     res = d.get("resolution")
@@ -271,6 +276,8 @@ def parse(raw: bytes | str) -> UvttMap:
     portals = d.get("portals") or []
     if not isinstance(portals, list):
         raise UvttError(N_("portals: must be a list of doors"))
+    if len(portals) > MAX_DOORS:
+        raise UvttError(N_("%(n)s doors; a map holds %(most)s at most"), n=f"{len(portals):,}", most=f"{MAX_DOORS:,}")
     count = sum(max(len(line) - 1, 0) for line in los + objects) + len(portals)
     if count > MAX_SEGMENTS:
         raise UvttError(N_("%(n)s wall segments and doors; a map holds %(most)s at most"), n=count, most=f"{MAX_SEGMENTS:,}")

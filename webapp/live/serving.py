@@ -12,6 +12,9 @@ is bounded here, as the data arrives:
 - a request's whole body must arrive within ``BODY_TIMEOUT`` (one deadline for the body, not one per
   read): a body trickled a byte at a time gets a 408 and the connection is closed;
 - two ``Content-Length`` headers that differ: 400 (which one would a proxy in front have believed?);
+- ``Content-Length`` beside ``Transfer-Encoding``: 400 and the connection closed (RFC 9112, section 6.1), so the
+  bytes after a chunked body's last chunk, which a proxy believing the length sent as this request's, are never
+  read as a request of their own (CL.TE smuggling, issue 57);
 - at most ``max_connections`` connections are open at once (by default the process's open-file limit
   less ``SPARE_FILES``): past it the connection that has waited longest for its next request head (a
   silent one, a slow sender, an idle keep-alive) is closed, else the new one is; so a thousand silent
@@ -99,6 +102,13 @@ class TableHandler(WSGIHandler):
     def read_requestline(self):
         line = self._timed_read(super().read_requestline)
         return "" if line is None else line  # nothing in time: the connection is closed
+
+    def MessageClass(self, *args):  # noqa: N802 (gevent's name): the headers, before gevent drops the length
+        headers = super().MessageClass(*args)
+        if headers.get("content-length") is not None and headers.get("transfer-encoding") is not None:
+            # gevent would drop the length and keep the connection: its 400 for a ValueError closes it
+            raise ValueError("Content-Length with Transfer-Encoding")
+        return headers
 
     def read_request(self, raw_requestline):
         done = self._timed_read(super().read_request, raw_requestline)

@@ -153,7 +153,10 @@ def export_game(data_dir: Path, game_id: str, dest: Path, database: str | None =
     dest = Path(dest)
     tmp = dest.with_name(dest.name + ".part")
     try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        # every key of the game is in it, in clear: the owner's only, as the data folder (webapp/storage/private.py)
+        with open(tmp, "wb", opener=private.opener) as out, \
+                zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            private.narrow(tmp)  # a .part left by an earlier try keeps its mode when it is written over
             z.writestr("manifest.json", json.dumps(manifest, indent=1))
             for table, rows in tables.items():
                 z.writestr(f"tables/{table}.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
@@ -519,7 +522,8 @@ def backup(data_dir: Path, dest: Path) -> dict:
     tmp = dest.with_name(dest.name + ".part")
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        tmp.mkdir(parents=True)
+        private.make_dir(tmp)  # the owner's only, as the data folder: every key of every game is in it
+        private.sqlite_file(tmp / DB_NAME)
         src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True)
         try:
             out = sqlite3.connect(tmp / DB_NAME)

@@ -5,7 +5,8 @@
   machine's name (and ``<name>.local``), the host of ``--public-url``, of the address it listens on and
   of each ``--allowed-origin``, and the names of ``--allowed-host`` / ``$TACMAP_ALLOWED_HOSTS``. Any other
   Host gets a 400: a web page whose name was made to point at the GM's laptop (DNS rebinding) is not
-  answered, so it cannot read the lobby or open the live link.
+  answered, so it cannot read the lobby or open the live link. A Host is a name (or a bracketed IPv6
+  address) and an optional port of digits, nothing more: ``localhost:5000@evil.example`` is no name of ours.
 - **Proxies.** ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from a configured proxy
   (``--trusted-proxy ADDRESS`` or a network, ``$TACMAP_TRUSTED_PROXIES``; none by default), through
   Werkzeug's ``ProxyFix`` (the last address the proxy appended); from anyone else they are ignored.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import socket
 from urllib.parse import urlsplit
 
@@ -46,16 +48,29 @@ SOCKET_HEADERS = [
 BAD_HOST = b"This server does not answer to that host name. Open it at the address tacmap serve printed.\n"
 
 
+#: what a Host header's name may be (RFC 3986's reg-name without its escapes and sub-delims, which no name of
+#: ours has), or an IP address (an IPv6 one with its zone); what may follow it is a port
+HOST_NAME = re.compile(r"[a-z0-9_.-]+|[0-9a-f:.]+(%[a-z0-9_.-]+)?")
+HOST_PORT = re.compile(r"(:[0-9]{0,5})?")
+
+
 def host_name(host: str | None) -> str | None:
-    """The name part of a Host header or a URL's netloc, lower case, without port, brackets or final dot."""
+    """The name part of a Host header or a URL's netloc, lower case, without port, brackets or final dot; None
+    when it is not a name and an optional port (``localhost:5000@evil.example``: issue 57)."""
     if not host:
         return None
     host = host.strip().lower()
     if host.startswith("["):
-        name = host[1:host.find("]")] if "]" in host else None
+        if "]" not in host:
+            return None
+        name, rest = host[1:host.find("]")], host[host.find("]") + 1:]
+    elif host.count(":") == 1:
+        name, rest = host.split(":")[0], host[host.find(":"):]
     else:
-        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-    return name.rstrip(".") if name else None
+        name, rest = host, ""
+    if not HOST_PORT.fullmatch(rest) or not HOST_NAME.fullmatch(name):
+        return None
+    return name.rstrip(".") or None
 
 
 def _is_ip(name: str) -> bool:
@@ -192,5 +207,5 @@ def is_hosts_browser() -> bool:
     if environ.get("tacmap.via_proxy") or any(environ.get(h) for h in FORWARDING):
         return False
     peer = environ.get("tacmap.peer", environ.get("REMOTE_ADDR"))
-    name = host_name(request.host)
+    name = host_name(request.host) or ""
     return _loopback(peer) and (name == "localhost" or name.endswith(".localhost") or _loopback(name))

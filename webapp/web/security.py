@@ -11,6 +11,11 @@
   configured for a reverse proxy (``ALLOWED_ORIGINS``, ``TACMAP_ALLOWED_ORIGINS``, ``--allowed-origin``).
   A client that sends no Origin header at all (a script, a bot, a test) is not a browser and is let in:
   it still needs a key to join a game.
+- Caching: an answer that says nothing of its own caching gets ``Cache-Control: no-store``: pages and API
+  answers carry keys (the GM's links, a seat's key, the session's CSRF token) or what only one audience may see
+  (hidden tokens, secret rolls), and a browser's disk or a proxy in front must keep none of them; static files,
+  the catalogs' scripts, the manifest and map pictures say their own. An HTML page also says ``Vary:
+  Accept-Language``: it is rendered in the reader's language (issue 57).
 """
 
 from __future__ import annotations
@@ -127,6 +132,14 @@ def init_security(app: Flask) -> None:
 
     csrf.exempt(api.bp)
     app.jinja_env.globals["csrf_field"] = csrf_field
+
+    @app.after_request
+    def private_answers(response):
+        if response.mimetype == "text/html":
+            response.vary.add("Accept-Language")
+        if "Cache-Control" not in response.headers and request.endpoint != "static":
+            response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.errorhandler(CSRFError)
     def csrf_refused(exc: CSRFError):
