@@ -109,6 +109,8 @@
 
   async function send(form, kind) {
     const payload = payloadOf(form, kind);
+    // no target picked (none is, when no foe stands: webapp/game/combat.first_foe): nothing is sent
+    if (!payload.target) { window.tacmap.flash(t("Choose a target first.")); return; }
     // a defense ticked in the preview (the GM's, or the defender's own player's)
     const defense = kind === "attack" && document.querySelector("#attack-preview input[name=defense-choice]:checked");
     if (defense) payload.defense = defense.value;
@@ -126,6 +128,7 @@
         // the new attacker's nearest foe (the server's rule, webapp/game/combat.first_foe), never its ally
         const aim = e.target.selectedOptions[0] && e.target.selectedOptions[0].dataset.aim;
         if (aim) { form.elements.target.value = aim; form.elements.target._picked = true; }
+        else if (form.elements.target.querySelector('option[value=""]')) form.elements.target.value = "";
       }
       // another attacker, target, weapon or template: the options shown were for the old one
       if (["attacker", "target", "weapon", "template"].includes(e.target.name)) clearAim();
@@ -154,7 +157,10 @@
     if (!option) return;
     attacker.value = option.value;
     syncWeapons(form);
-    if (option.dataset.aim && !form.elements.target._picked) form.elements.target.value = option.dataset.aim;
+    if (!form.elements.target._picked) {
+      if (option.dataset.aim) form.elements.target.value = option.dataset.aim;
+      else if (form.elements.target.querySelector('option[value=""]')) form.elements.target.value = "";
+    }
     clearAim();
   }
   document.addEventListener("tacmap:update", () => {

@@ -241,7 +241,8 @@ def test_phase_tn_every_target_list_starts_on_a_foe_for_three_rounds(seeded_dice
             phone = table.phones[name]
             expect(phone.locator("#turn-bar.my-turn .who")).to_contain_text(name)  # the phone is at this turn
             fire = phone.locator("#turn-bar form.bar-act", has=phone.locator("button", has_text=re.compile(r"^Fire$")))
-            if not fire.count() or not fire.locator("select[name='options.target'] option").count():
+            if not fire.count() or not fire.locator("select[name='options.target'] option").count() or \
+                    not fire.locator("select[name='options.target']").input_value():  # no foe standing (#58)
                 table.end_my_turn(name)
                 continue
             at = table.names[fire.locator("select[name='options.target']").input_value()]
@@ -256,7 +257,7 @@ def test_phase_tn_every_target_list_starts_on_a_foe_for_three_rounds(seeded_dice
             declared[name] += 1
         else:
             item = gm.locator("#combat .turn-actions li", has=gm.locator("button", has_text=re.compile(r"^Fire$")))
-            if item.count():
+            if item.count() and item.locator("select[name='options.target']").input_value():  # "": none standing
                 at = table.names[item.locator("select[name='options.target']").input_value()]
                 assert at in heroes, f"{name}'s Fire aims at {at}"
                 gm.evaluate("document.getElementById('flash').className = 'flash'")

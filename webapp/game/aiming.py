@@ -333,6 +333,18 @@ def _plan_in_zones(game: "Game", cmd: AttackCommand, actor: "Actor", system, att
     }
 
 
+def reachable(p: dict) -> None:
+    """Rejected, in the preview's words, when the rules refuse the attack as aimed (out of the weapon's reach or
+    range): checked before a defender is asked to defend against an attack that cannot be rolled (#58).
+    Where the rules leave the odds to the GM, the roll judges it."""
+    try:
+        p["system"].odds(p["request"])
+    except RuleNotImplemented:
+        pass
+    except RuleError as exc:
+        raise Rejected(rules_words(exc)) from None
+
+
 def preview(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
     """What the attack would be, with its exact odds: nothing is rolled or stored."""
     p = plan(game, cmd, actor)

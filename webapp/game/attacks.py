@@ -20,7 +20,7 @@ from rules.dice import DiceSource
 from rules.system import NO_DEFENSE, AttackResult, RuleNotImplemented
 
 from . import characters, fog, result_card
-from .aiming import AttackCommand, defense_choices, plan, preview  # noqa: F401 - preview: the hub's
+from .aiming import AttackCommand, defense_choices, plan, preview, reachable  # noqa: F401 - preview: the hub's
 from .combat import rules_call, settings_of
 from .defenses import chosen
 from .feature import Feature
@@ -93,6 +93,7 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
             raise Rejected(N_("%(name)s's player (or the GM) chooses %(name)s's defense"), name=target.name)
         p["request"].options["defense"] = chosen(system, p["request"], cmd.defense, target)
     elif target.owner and not (actor.role == "player" and actor.player_id == target.owner) and cmd.template is None:
+        reachable(p)  # an attack the rules refuse is refused to its sender, never put to the defender
         choices = defense_choices(system, p["request"])
         open_ = [c for c in choices if c["available"]]
         if any(c["key"] != NO_DEFENSE for c in open_):  # a player's token: its player chooses, before the roll

@@ -146,22 +146,25 @@ def position_of(game: "Game", token: "Token"):
     return (token.x, token.y)
 
 
-def first_foe(game: "Game", who: "Token", candidates) -> "Token | None":
+def first_foe(game: "Game", who: "Token", candidates, seen=None) -> "Token | None":
     """The target every list of targets for ``who`` starts on (the phone's turn bar, the fight card's
     declarations, the attack card, in every system): a foe, never ``who`` nor an ally. A foe is a token of
-    another side (``kind``: pc or npc, the side the rules are given); in a fight, one in it before one
-    outside; then the nearest to ``who`` on the map, then the list's order. When ``candidates`` hold no foe
-    at all (every token on one side, as a GM who made them all NPCs has it), the first other token; None
-    when there is none."""
+    another side (``kind``: pc or npc, the side the rules are given); in a fight, a foe standing is one in its
+    turn order (phase/TN takes the fallen out of it); then the nearest to ``who`` on the map, then the list's
+    order. None when no foe stands (the last one is down: a tap must not shoot an ally, #58), and when there
+    is no other token. When the tokens the reader sees (``seen``, else ``candidates``) hold no foe at all
+    (every token on one side, as a GM who made them all NPCs has it), the first other token."""
     order = game.combat["order"] if game.combat else []
     others = [t for t in candidates if t.id != who.id]
-    foes = [t for t in others if t.kind != who.kind]
+    foes = [t for t in others if t.kind != who.kind and (not order or t.id in order)]
     if not foes:
+        if any(t.kind != who.kind for t in (candidates if seen is None else seen)):
+            return None  # foes there are, none standing
         return others[0] if others else None
 
     def key(item):
         i, t = item
-        return (bool(order) and t.id not in order, (t.x - who.x) ** 2 + (t.y - who.y) ** 2, i)
+        return ((t.x - who.x) ** 2 + (t.y - who.y) ** 2, i)
 
     return min(enumerate(foes), key=key)[1]
 

@@ -237,7 +237,7 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
     "token_svg": lambda c: lambda token, oob=False: draw_token(c, token, oob),  # a token's <g> (token_svg.py)
     # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
-    "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates)),
+    "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates), c["tokens"]),
 }
 #: what every context holds alike
 _GIVEN = {
