@@ -1,6 +1,7 @@
 """A token the players and the table screen never saw stays unnamed after the GM removes it (issue #62): a token in
 the fog, a hidden one, one in the dark and one renamed while hidden each get a character and take part in a fight,
-then the GM removes it. Before and after the removal, nothing a player or the table screen gets names the token
+then the GM removes it (and, for one in the fog, turns the fog off: the lines written while it stood unseen said
+"all", the fog alone hid them). Before and after the removal, nothing a player or the table screen gets names the token
 (nor its old name, nor its character): not their JSON state, not the log their pages draw, not the replay's
 timeline or a replay shown on their screens, not any update sent to them live."""
 
@@ -29,7 +30,7 @@ def named(text: str) -> list[str]:
     return [text[max(0, m.start() - 60):m.end() + 30] for m in re.finditer("|".join(NAMES), text)]
 
 
-@pytest.mark.parametrize("unseen", ["fog", "hidden", "dark", "renamed while hidden"])
+@pytest.mark.parametrize("unseen", ["fog", "hidden", "dark", "renamed while hidden", "fog, turned off after"])
 def test_a_token_nobody_saw_is_never_named_to_players_or_the_screen_even_after_its_removal(app, unseen):
     c = app.test_client()
     socketio = app.extensions["tacmap_socketio"]
@@ -50,7 +51,7 @@ def test_a_token_nobody_saw_is_never_named_to_players_or_the_screen_even_after_i
     hero = add("Hero", 4, owner=mira["player_id"], kind="pc")
     command({"type": "add_wall", "a": [5, 0], "b": [5, 8]})  # the crypt beyond the wall, the Hero beside it
     if unseen != "hidden":
-        command({"type": "set_fog", "enabled": True})
+        command({"type": "set_fog", "enabled": True})  # "fog, turned off after": off once the token is gone
     if unseen == "dark":
         command({"type": "set_lighting", "ambient": "dark"})  # in the Hero's line of sight, but unlit
 
@@ -91,6 +92,8 @@ def test_a_token_nobody_saw_is_never_named_to_players_or_the_screen_even_after_i
     assert "Ghoul was added" in json.dumps(c.get(f"/api/games/{gid}/state", headers=gm).json["log"])
     assert not [t for t in json.loads(before["player's state before the removal"])["tokens"] if t["id"] == ghoul]
     command({"type": "remove_token", "token_id": ghoul})
+    if unseen == "fog, turned off after":  # the whole map in view now: still nothing of a token nobody saw
+        command({"type": "set_fog", "enabled": False})
     drain()
     after = what_they_get("after the removal")
     # the GM replays the fight on the table screen, then goes back to the table

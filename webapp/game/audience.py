@@ -96,6 +96,16 @@ def _reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None)
         unseen.discard("")
         if unseen:
             pattern = _naming(frozenset(unseen))
+    elif game.removed_unseen:
+        # no fog now, but a token removed while nobody at the table saw it stays unnamed (#62): the lines written
+        # about it while it stood in the fog say "all" (the fog hid them), and the fog is no longer there to
+        unseen = set(game.removed_unseen.values()) | {  # and the characters it stood for, but a player's own
+            c.name for c in game.characters.values() if c.token_id in game.removed_unseen
+            and not (actor.role == "player" and c.owner is not None and c.owner == actor.player_id)}
+        unseen -= {t.name for t in game.tokens.values() if not t.hidden}
+        unseen.discard("")
+        if unseen:
+            pattern = _naming(frozenset(unseen))
     if pattern is None:
         return ("all",), lambda e: e.audience == "all"
     return ("all", pattern.pattern), lambda e: (e.audience == "all" and not pattern.search(e.text)

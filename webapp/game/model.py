@@ -270,6 +270,9 @@ class Game:
     explored: dict = field(default_factory=dict)  # player id -> the squares their tokens have seen
     # token id -> name of the tokens removed lately: with fog, the log lines naming them stay unread by players
     removed: dict = field(default_factory=dict)
+    # the same for those removed while no player and not the table screen saw them (#62): their names stay unread
+    # by players even once the fog is off (the lines written while they stood unseen say "all": the fog hid them)
+    removed_unseen: dict = field(default_factory=dict)
     screen_touch: bool = False  # the table screen takes touches: it moves tokens (webapp/game/touch.py)
     screen_view: dict | None = None  # what the GM has the table screen show (webapp/game/screenview.py)
     recap_on: bool = False  # the table screen shows the recap over the map (webapp/game/recap.py)
@@ -346,6 +349,7 @@ class Game:
             "revealed": sorted(list(c) for c in self.revealed),
             "explored": {pid: sorted(list(c) for c in cells) for pid, cells in self.explored.items()},
             "removed": dict(self.removed),
+            "removed_unseen": dict(self.removed_unseen),
             "screen_touch": self.screen_touch,
             "screen_view": self.screen_view,
             "recap_on": self.recap_on,
@@ -387,6 +391,7 @@ class Game:
             revealed={tuple(c) for c in d.get("revealed", [])},
             explored={pid: {tuple(c) for c in cells} for pid, cells in d.get("explored", {}).items()},
             removed=dict(d.get("removed", {})),
+            removed_unseen=dict(d.get("removed_unseen", {})),
             screen_touch=d.get("screen_touch", False),
             screen_view=d.get("screen_view"),
             recap_on=d.get("recap_on", False),

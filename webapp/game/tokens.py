@@ -18,7 +18,8 @@ from rules.movement import way_exists
 
 from . import combat, fog, handouts, maps, text, zonelayout
 from .feature import Feature
-from .model import FOE_COLOR, GM, MAX_TOKENS, PALETTE, Actor, Event, Game, Rejected, Token, bump_counter, cells_at
+from .model import (FOE_COLOR, GM, MAX_TOKENS, PALETTE, SCREEN, Actor, Event, Game, Rejected, Token, bump_counter,
+                    cells_at)
 from rules.text import say, say_n
 from .text import N_
 
@@ -305,7 +306,10 @@ def _update_token(game: Game, cmd: UpdateToken, actor: Actor) -> list[Event]:
 
 def _remove_token(game: Game, cmd: RemoveToken, actor: Actor) -> list[Event]:
     token = _token(game, cmd.token_id)
-    return [Event("token_removed", {"token_id": token.id, "name": token.name})]
+    # whether the players and the table screen could see it as it went (the screen sees what they see together):
+    # a fact of the moment, kept in the event, so the names of a token nobody at the table saw stay unread (#62)
+    unseen = {"unseen": True} if not fog.may_see(game, SCREEN, token) else {}
+    return [Event("token_removed", {"token_id": token.id, "name": token.name, **unseen})]
 
 
 def _set_door(game: Game, cmd: SetDoor, actor: Actor) -> list[Event]:
@@ -371,6 +375,10 @@ def evolve(game: Game, event: Event, log) -> None:
         game.removed[token.id] = token.name
         while len(game.removed) > game.REMOVED_KEEP:
             game.removed.pop(next(iter(game.removed)))
+        if d.get("unseen"):  # (an older log's removals carry no such word: as before)
+            game.removed_unseen[token.id] = token.name
+            while len(game.removed_unseen) > game.REMOVED_KEEP:
+                game.removed_unseen.pop(next(iter(game.removed_unseen)))
         # with fog on, as its arrival and its moves: players who saw it see it go; a name they never saw is not
         # written for them (the line would outlive the fog: turned off later, it would name it)
         log(say("{name} was removed", name=token.name), "gm" if token.hidden or game.fog_on else "all")
