@@ -18,8 +18,12 @@ import pytest
 from tests.helpers import free_port
 
 CHROMIUM = os.environ.get("TACMAP_CHROMIUM", "/usr/bin/chromium")
+#: the name phones reach the laptop by in these tests: not loopback, so (as at a real table, where a phone opens
+#: http://192.168.x.y) the page is not a secure context; Chromium resolves it to this machine's loopback
+LAN_NAME = "tacmap.lan"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                 f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 pytestmark = pytest.mark.e2e
@@ -130,11 +134,12 @@ class LiveServer:
         self.demo = demo  # the demo games on the first start, as a new user gets them
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.lan_url = f"http://{LAN_NAME}:{self.port}"  # the same server as a phone on the Wi-Fi reaches it
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / "server.log"
 
     def start(self) -> "LiveServer":
-        args = ["serve", "--host", "127.0.0.1", "--port", str(self.port),
+        args = ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--allowed-host", LAN_NAME,
                 "--data-dir", str(self.data_dir), *([] if self.demo else ["--no-demo"])]
         if self.prelude is None and ZYGOTE is not None:
             self.proc = ZYGOTE.spawn(args, self.log)

@@ -34,8 +34,10 @@ def state(server, game: dict) -> dict:
 
 
 def open_phone(new_page, server, game: dict, player: dict):
+    """The player's phone, at the LAN name a phone reaches the laptop by: not a secure context, as at a real table."""
     phone = new_page(**PHONE)
-    phone.goto(player_url(server, game, player))
+    phone.goto(player_url(server, game, player).replace(server.url, server.lan_url, 1))
+    assert phone.evaluate("window.isSecureContext") is False
     expect(phone.locator("#conn.ok")).to_be_visible()
     return phone
 
