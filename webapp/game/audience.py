@@ -101,7 +101,7 @@ def _reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None)
         # about it while it stood in the fog say "all" (the fog hid them), and the fog is no longer there to
         unseen = set(game.removed_unseen.values()) | {  # and the characters it stood for, but a player's own
             c.name for c in game.characters.values() if c.token_id in game.removed_unseen
-            and not (actor.role == "player" and c.owner is not None and c.owner == actor.player_id)}
+            and not characters.is_own(c, actor)}
         unseen -= {t.name for t in game.tokens.values() if not t.hidden}
         unseen.discard("")
         if unseen:

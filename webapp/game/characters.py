@@ -200,7 +200,7 @@ def evolve(game: "Game", event: Event, log) -> None:
 FEATURE = Feature("characters", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), events=EVENTS, evolve=evolve)
 
 
-def _own(character: Character, actor: "Actor") -> bool:
+def is_own(character: Character, actor: "Actor") -> bool:
     """Whether this is the actor's own character: a player's, by its owner. The table screen owns none, and a
     character nobody owns (a foe's) is nobody's: its ``None`` owner is not the screen's ``None`` player (#62)."""
     return actor.role == "player" and character.owner is not None and character.owner == actor.player_id
@@ -213,7 +213,7 @@ def unknown_names(game: "Game", actor: "Actor") -> set[str]:
     out = set()
     for c in game.characters.values():
         token = game.tokens.get(c.token_id) if c.token_id else None
-        if (token is not None and not fog.may_see(game, actor, token)) or (token is None and not _own(c, actor)):
+        if (token is not None and not fog.may_see(game, actor, token)) or (token is None and not is_own(c, actor)):
             out.add(c.name)
     return out
 
@@ -226,7 +226,7 @@ def view(game: "Game", actor: "Actor") -> list[dict]:
         token = game.tokens.get(c.token_id) if c.token_id else None
         if token is not None and not fog.may_see(game, actor, token):
             continue
-        if token is None and actor.role != "gm" and not _own(c, actor):
+        if token is None and actor.role != "gm" and not is_own(c, actor):
             continue  # off the map (its token removed, or never placed): the GM's business, and the owner's
         entry = {"id": c.id, "name": c.name, "owner": c.owner, "token_id": c.token_id}
         if actor.role == "gm" or (c.owner and c.owner == actor.player_id):
