@@ -83,6 +83,7 @@ class Hub:
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
         self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
+        self.room_guesses = keys.RoomGuesses()  # room mode's wrong organiser passwords and GM PINs (#57)
         self._guard = threading.Lock()
         self._heavy: set[str] = set()  # games with a command that redraws the whole map running or waiting
         # commands being carried out in this process now, and when the last one ended (``quiet_for``)
@@ -113,10 +114,11 @@ class Hub:
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
         render for every audience, count connections and password guesses in Redis."""
-        from .shared import SharedGuesses
+        from .shared import SharedGuesses, SharedRoomGuesses
 
         self.shared = shared
         self.gm_access.guesses = SharedGuesses(shared, self.gm_access.guesses)
+        self.room_guesses = SharedRoomGuesses(shared, self.room_guesses)
 
     # --- games ------------------------------------------------------------
 
