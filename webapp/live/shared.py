@@ -47,12 +47,16 @@ class QueueUnavailable(DataError):
 
 
 def shown_url(url: str) -> str:
-    """The queue's address without its password (it is printed and logged)."""
+    """The queue's address without its password (it is printed and logged): ``redis://:***@host``,
+    ``redis://user:***@host``, and a ``password=`` in the query (redis-py takes one there too)."""
     parts = urlsplit(url)
     if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return url
+        user, _colon, _password = parts.netloc.rpartition("@")[0].partition(":")
+        parts = parts._replace(netloc=f"{user}:***@{parts.netloc.rpartition('@')[2]}")
+    if parts.query:
+        fields = [("password=***" if f.split("=", 1)[0].lower() == "password" else f) for f in parts.query.split("&")]
+        parts = parts._replace(query="&".join(fields))
+    return urlunsplit(parts)
 
 
 def connect(url: str):
@@ -69,6 +73,17 @@ def connect(url: str):
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=CALL_TIMEOUT)
         client.ping()
+        client.exists(f"{PREFIX}:check")  # a user whose ACL leaves out tacmap's keys is refused here, not later
+    except redis.AuthenticationError:
+        raise QueueUnavailable(f"the message queue at {shown_url(url)} refused this process: Redis asks for a "
+                               "password (requirepass) or an ACL user, and the address gives a wrong one or none. "
+                               "Put them in the address: redis://:PASSWORD@HOST:6379/0, or "
+                               "redis://USER:PASSWORD@HOST:6379/0 (rediss:// for TLS); docs/HOSTING.md, "
+                               "\"Guarding Redis and PostgreSQL\"") from None
+    except redis.exceptions.NoPermissionError:
+        raise QueueUnavailable(f"the Redis user of {shown_url(url)} may not use tacmap's keys: its ACL needs "
+                               f"~{PREFIX}:* &flask-socketio +@all -@admin -@dangerous (docs/HOSTING.md, "
+                               "\"Guarding Redis and PostgreSQL\")") from None
     except (redis.RedisError, ValueError, OSError) as exc:
         raise QueueUnavailable(f"cannot reach the message queue at {shown_url(url)} ({exc}). Start Redis "
                                "there (redis-server) or give another address with --message-queue "
