@@ -166,6 +166,13 @@ class Hub:
             # the X-card: its command id is dropped here, never stored beside its seat (a repeat changes nothing)
             payload = {k: v for k, v in payload.items() if k != "cid"}
         payload, cid = command_id(payload)
+        if cid is not None and actor.role == "player":  # sent before from a seat merged into this one since
+            game = self.game(game_id)
+            player = game.players.get(actor.player_id) if game is not None else None
+            if player is not None and player.merged:
+                first = self.committing.answered_before(game_id, [f"player:{p}" for p in player.merged], cid)
+                if first is not None:
+                    return first
         if cid is not None:  # a command sent again (a reconnect) waits for its first sending, then is its repeat
             with self.committing.one_at_a_time(game_id, actor.audience, cid):
                 try:
