@@ -50,6 +50,43 @@ def guarded(tmp_path):
         proc.wait(10)
 
 
+def certificate(folder: Path) -> Path:
+    """A self-signed certificate for 127.0.0.1 and its key (``cert.pem``, ``key.pem`` in ``folder``)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(folder / "key.pem"),
+                    "-out", str(folder / "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    return folder / "cert.pem"
+
+
+@pytest.fixture
+def tls_guarded(tmp_path):
+    """A redis-server with a password that speaks TLS only: its port and the certificate to trust."""
+    cert, port = certificate(tmp_path), free_port()
+    proc = subprocess.Popen([REDIS, "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path), "--requirepass", PASSWORD,
+                             "--tls-cert-file", str(cert), "--tls-key-file", str(tmp_path / "key.pem"),
+                             "--tls-ca-cert-file", str(cert), "--tls-auth-clients", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                shared.connect(f"rediss://:{PASSWORD}@127.0.0.1:{port}/0?ssl_ca_certs={cert}")
+                break
+            except shared.QueueUnavailable:
+                if proc.poll() is not None:
+                    pytest.skip("this redis-server speaks no TLS")
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield port, cert
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
 def serve(tmp_path, queue: str | None, env_queue: str | None = None) -> tuple[int | None, str, str]:
     """``tacmap serve`` on that queue (argument, or ``$TACMAP_MESSAGE_QUEUE``): its exit code (None: it was
     serving, ended once it said it shares the games) and what it printed on stdout and stderr."""
@@ -128,3 +165,19 @@ def test_a_wrong_or_missing_password_is_a_clear_start_up_error(guarded, tmp_path
     assert code is None, (out, err)
     assert f"redis://tacmap:***@{address}" in out
     assert USER_PASSWORD not in out + err
+
+
+def test_rediss_with_the_servers_certificate_carries_the_queue_and_an_unchecked_one_is_a_clear_error(tls_guarded,
+                                                                                                    tmp_path):
+    port, cert = tls_guarded
+    queue = f"rediss://:{PASSWORD}@127.0.0.1:{port}/0?ssl_ca_certs={cert}"
+    one = make_app(tmp_path / "one", DEMO=False, MESSAGE_QUEUE=queue, ASYNC_MODE="threading")
+    two = make_app(tmp_path / "two", DEMO=False, MESSAGE_QUEUE=queue, ASYNC_MODE="threading")
+    here, there = one.extensions["tacmap"].room_guesses, two.extensions["tacmap"].room_guesses
+    for n in range(5):
+        assert (here if n % 2 else there).take("organiser", "10.0.0.66")
+    assert not there.take("organiser", "10.0.0.66")  # counted together, over TLS
+    with pytest.raises(shared.QueueUnavailable) as refused:
+        shared.connect(f"rediss://:{PASSWORD}@127.0.0.1:{port}/0")  # the system's CAs do not know this one
+    said = str(refused.value)
+    assert "TLS certificate" in said and "ssl_ca_certs=" in said and PASSWORD not in said

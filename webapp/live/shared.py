@@ -85,6 +85,10 @@ def connect(url: str):
                                f"~{PREFIX}:* &flask-socketio +@all -@admin -@dangerous (docs/HOSTING.md, "
                                "\"Guarding Redis and PostgreSQL\")") from None
     except (redis.RedisError, ValueError, OSError) as exc:
+        if "CERTIFICATE_VERIFY_FAILED" in str(exc):
+            raise QueueUnavailable(f"the message queue at {shown_url(url)} shows a TLS certificate this process cannot "
+                                   f"check ({exc}): give the CA that signed it in the address, "
+                                   "rediss://...:6380/0?ssl_ca_certs=/path/to/ca.pem") from None
         raise QueueUnavailable(f"cannot reach the message queue at {shown_url(url)} ({exc}). Start Redis "
                                "there (redis-server) or give another address with --message-queue "
                                "(or $TACMAP_MESSAGE_QUEUE).") from None
