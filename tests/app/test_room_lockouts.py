@@ -74,6 +74,8 @@ def test_a_pin_guesser_is_locked_out_while_the_organiser_and_a_volunteer_get_in(
     assert f"10.0.0.66: {PER_ADDRESS}, the last at " in page
     assert "10.0.0.7" not in page and "10.0.0.8" not in page  # right ones are not wrong tries
     assert "Someone is guessing" not in at(app, "10.0.0.9").get("/room").get_data(as_text=True)  # the login page
+    # and the list the page refreshes every few seconds says it too (the organiser's page stays open)
+    assert f"10.0.0.66: {PER_ADDRESS}, the last at " in laptop.get("/room/tables").get_data(as_text=True)
 
 
 def test_many_guessing_addresses_share_one_ceiling_and_a_fresh_address_still_gets_in(app):

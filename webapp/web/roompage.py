@@ -125,7 +125,7 @@ def _slots() -> dict[str, list[dict]]:
 def tables():
     """The tables' list alone: the organiser page refreshes it every few seconds (htmx)."""
     room = organiser_room()
-    return render_template("_room_tables.html", room=room, tables=_table_rows(), slots=_slots())
+    return render_template("_room_tables.html", room=room, tables=_table_rows(), slots=_slots(), guessing=_guessing())
 
 
 # --- making tables ----------------------------------------------------------------------------------------------
