@@ -377,7 +377,7 @@ def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     combat", level 2 ones "reduced ... to an appropriate Level 1 effect", level 3 ones persist; the
     unconscious stay so ("until they have received medical treatment"), out of Stamina and Bloodied."""
     changes: dict[str, dict] = {}
-    log: list[str] = [say("The fight is over")]
+    log: list[str] = []  # (the table says "The fight is over" itself: webapp/game/combat.py)
     for c in combatants:
         before = c.sheet
         after = end_of_combat(before)
