@@ -169,3 +169,30 @@ def test_the_french_sheet_abbreviates_armour_piercing_and_rate_of_fire_in_french
     page = client.get(f"/games/{g['id']}/tokens/{ids['Mira']}/sheet?lang=fr").get_data(as_text=True)
     assert re.search(r"<th>\s*PA\s*</th>", page) and re.search(r"<th>\s*CdT\s*</th>", page), page
     assert not re.search(r"<th>\s*(AP|RoF)\s*</th>", page)
+
+
+def test_the_odds_are_percentages_in_the_readers_language(app):
+    """"75,0 %" in German, French and Spanish, "75.0%" in English (#58): the chance to hit and each outcome's."""
+    c = app.test_client()
+    g = new_game(c, "savage_worlds", {"width": 30, "height": 6, "walls": []})
+    ids = tokens(c, g, ("Mira", 2, 2), ("Thug", 3, 2))
+    preview = {"type": "preview_attack", "attacker": ids["Mira"], "target": ids["Thug"]}
+    for lang, chance in [("en", r"\d+\.\d%"), ("de", r"\d+,\d\xa0%"), ("fr", r"\d+,\d\xa0%"), ("es", r"\d+,\d\xa0%")]:
+        ack = connect(app, g["id"], g["gm_token"], lang).emit("command", preview, callback=True)
+        assert ack["ok"], ack
+        page = html.unescape(ack["html"])
+        shown = re.search(r'class="hit-chance">.*?<strong>(.*?)</strong>', page, re.S).group(1)
+        assert re.fullmatch(chance, shown), (lang, shown)
+        outcomes = re.findall(r'<span class="p">(.*?)</span>', page)
+        assert outcomes and all(re.fullmatch(chance, p) for p in outcomes), (lang, outcomes)
+
+
+def test_an_atomic_tomorrow_sheet_writes_its_percentages_as_the_reader_does(client):
+    g = new_game(client, "atomic_tomorrow")
+    ids = tokens(client, g, ("Mira", 2, 4))
+    sheet = rules.get("atomic_tomorrow").default_sheet()
+    assert command(client, g, {"type": "add_character", "name": "Mira", "token_id": ids["Mira"], "sheet": sheet}).status_code == 200
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
+    for lang, shape in [("en", r"<dd>\d+%</dd>"), ("fr", r"<dd>\d+\xa0%</dd>"), ("de", r"<dd>\d+\xa0%</dd>")]:
+        page = client.get(f"/games/{g['id']}/tokens/{ids['Mira']}/sheet?lang={lang}").get_data(as_text=True)
+        assert len(re.findall(shape, html.unescape(page))) >= 8, (lang, re.findall(r"<dd>[^<]*</dd>", page))
