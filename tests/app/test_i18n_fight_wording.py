@@ -196,3 +196,48 @@ def test_an_atomic_tomorrow_sheet_writes_its_percentages_as_the_reader_does(clie
     for lang, shape in [("en", r"<dd>\d+%</dd>"), ("fr", r"<dd>\d+\xa0%</dd>"), ("de", r"<dd>\d+\xa0%</dd>")]:
         page = client.get(f"/games/{g['id']}/tokens/{ids['Mira']}/sheet?lang={lang}").get_data(as_text=True)
         assert len(re.findall(shape, html.unescape(page))) >= 8, (lang, re.findall(r"<dd>[^<]*</dd>", page))
+
+
+def tesseris_table(client, grid: str):
+    """A Tesseris game on hexes or squares: Ann (a PC), Bob 3 cells from her and Tom 6, in one row."""
+    board = {"width": 16, "height": 12, "walls": [], **({"grid": "hex", "orientation": "pointy"} if grid == "hex" else {})}
+    g = new_game(client, "tesseris_ads", board)
+    return g, tokens(client, g, ("Ann", 3, 4), ("Bob", 6, 4), ("Tom", 9, 4), kinds={"Ann": "pc"})
+
+
+@pytest.mark.parametrize("grid, cells, cell", [("hex", "hexes", "Hexfelder"), ("square", "squares", "Felder")])
+def test_a_hex_map_says_hexes_where_a_square_map_says_squares(client, grid, cells, cell):
+    """"6 hexes away", "Short (4 hexes or less)", "moves 2 hexes" on a hex map (#58); squares stay squares."""
+    g, ids = tesseris_table(client, grid)
+    r = command(client, g, {"type": "attack", "attacker": ids["Ann"], "target": ids["Tom"], "weapon": "knife"})
+    assert r.status_code == 422 and f"the target is 6 {cells} away; Knife reaches 1" in r.json["error"], r.json
+    ack = connect(client.application, g["id"], g["gm_token"], "de").emit(
+        "command", {"type": "attack", "attacker": ids["Ann"], "target": ids["Tom"], "weapon": "knife"}, callback=True)
+    assert f"das Ziel ist 6 {cell} entfernt" in str(ack), ack
+    r = command(client, g, {"type": "preview_attack", "attacker": ids["Ann"], "target": ids["Bob"], "weapon": "pistol"})
+    labels = [m["label"] for m in r.json["preview"]["odds"]["modifiers"]]
+    assert f"Range: Short (4 {cells} or less)" in labels, labels
+    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    mover = state(client, g)["combat"]["order"][0]
+    x = {ids["Ann"]: 3, ids["Bob"]: 6, ids["Tom"]: 9}[mover]
+    r = command(client, g, {"type": "move_token", "token_id": mover, "x": x, "y": 6})
+    assert r.status_code == 200, r.json
+    english = [e for e in state(client, g)["log"] if " moves 2 " in e["text"]]
+    assert english and f" moves 2 {cells} (" in english[-1]["text"], [e["text"] for e in state(client, g)["log"]][-4:]
+    for lang, word in [("de", f"2 {cell}"), ("fr", "2 hexagones" if grid == "hex" else "2 cases"),
+                       ("es", "2 hexágonos" if grid == "hex" else "2 casillas")]:
+        assert word in speech.words(unpack(english[-1]["message"]), lang), lang
+
+
+def test_a_phase_tn_move_on_hexes_is_counted_in_hexes(client):
+    g = new_game(client, "phase_tn", {"width": 12, "height": 8, "walls": [], "grid": "hex", "orientation": "flat"})
+    ids = tokens(client, g, ("Hero", 2, 2), ("Bandit", 8, 5), kinds={"Hero": "pc"})
+    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    who = next(i for i in ids.values() if command(client, g, {"type": "move_token", "token_id": i, "x": 2 if i == ids["Hero"] else 8,
+                                                               "y": 3 if i == ids["Hero"] else 6}).status_code == 200)
+    assert who
+    lines = [e for e in state(client, g)["log"] if "declares a Move" in e["text"] or "more hex" in e["text"]]
+    assert lines and all("square" not in e["text"] for e in lines), [e["text"] for e in lines]
+    assert any(re.search(r"up to \d+ hexes\)", e["text"]) for e in lines), [e["text"] for e in lines]
+    assert all("Feld" not in speech.words(unpack(e["message"]), "de") for e in lines)
+    assert any("Hexfeld" in speech.words(unpack(e["message"]), "de") for e in lines)
