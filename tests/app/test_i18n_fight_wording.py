@@ -241,3 +241,10 @@ def test_a_phase_tn_move_on_hexes_is_counted_in_hexes(client):
     assert any(re.search(r"up to \d+ hexes\)", e["text"]) for e in lines), [e["text"] for e in lines]
     assert all("Feld" not in speech.words(unpack(e["message"]), "de") for e in lines)
     assert any("Hexfeld" in speech.words(unpack(e["message"]), "de") for e in lines)
+
+
+def test_the_default_zone_map_draws_the_east_side_east_of_the_west_side(client):
+    g = new_game(client, "atomic_tomorrow")
+    boxes = {z["name"]: z["box"] for z in state(client, g)["zones"]}
+    west, east = boxes["West side"], boxes["East side"]
+    assert east[0] >= west[0] + west[2], boxes  # wholly to the right: "East side" was drawn bottom-left
