@@ -227,6 +227,12 @@ def test_a_hex_map_says_hexes_where_a_square_map_says_squares(client, grid, cell
     for lang, word in [("de", f"2 {cell}"), ("fr", "2 hexagones" if grid == "hex" else "2 cases"),
                        ("es", "2 hexágonos" if grid == "hex" else "2 casillas")]:
         assert word in speech.words(unpack(english[-1]["message"]), lang), lang
+    later = state(client, g)["combat"]["order"][1]  # the next one takes a Run: "... 12 hexes to move"
+    assert command(client, g, {"type": "next_turn"}).status_code == 200
+    r = command(client, g, {"type": "act", "token_id": later, "action": "run"})
+    assert r.status_code == 200, r.json
+    line = state(client, g)["log"][-1]["text"]
+    assert re.search(rf": \d+ {cells} to move \(moves on the map spend them\)", line), line
 
 
 def test_a_phase_tn_move_on_hexes_is_counted_in_hexes(client):
@@ -248,3 +254,22 @@ def test_the_default_zone_map_draws_the_east_side_east_of_the_west_side(client):
     boxes = {z["name"]: z["box"] for z in state(client, g)["zones"]}
     west, east = boxes["West side"], boxes["East side"]
     assert east[0] >= west[0] + west[2], boxes  # wholly to the right: "East side" was drawn bottom-left
+
+
+@pytest.mark.parametrize("grid, cells, cell", [("hex", "hexes", "Hexfeld"), ("square", "squares", "Feld")])
+def test_phase_tn_moves_and_distances_on_the_page_say_hexes_on_a_hex_map(client, grid, cells, cell):
+    board = {"width": 12, "height": 8, "walls": [], **({"grid": "hex", "orientation": "pointy"} if grid == "hex" else {})}
+    g = new_game(client, "phase_tn", board)
+    ids = tokens(client, g, ("Hero", 2, 2), ("Bandit", 8, 2), kinds={"Hero": "pc"})
+    ack = connect(client.application, g["id"], g["gm_token"], "en").emit(
+        "command", {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"]}, callback=True)
+    assert f"Distance 6 {cells}" in html.unescape(ack["html"]), ack["html"]
+    ack = connect(client.application, g["id"], g["gm_token"], "de").emit(
+        "command", {"type": "preview_attack", "attacker": ids["Hero"], "target": ids["Bandit"]}, callback=True)
+    assert f"6 {cell}er" in html.unescape(ack["html"]), ack["html"]
+    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    page = page_text(client, g, "en")
+    assert re.search(rf"Move \(\d+ of \d+ {cells} left\)", page), page
+    assert ("hexes left" in page) == (grid == "hex")
+    german = page_text(client, g, "de")
+    assert re.search(rf"Bewegen \(noch \d+ von \d+ {cell}ern\)", german)
