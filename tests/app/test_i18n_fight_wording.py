@@ -273,3 +273,15 @@ def test_phase_tn_moves_and_distances_on_the_page_say_hexes_on_a_hex_map(client,
     assert ("hexes left" in page) == (grid == "hex")
     german = page_text(client, g, "de")
     assert re.search(rf"Bewegen \(noch \d+ von \d+ {cell}ern\)", german)
+
+
+def test_a_big_tokens_name_counts_its_hexes_on_a_hex_map(client):
+    g = new_game(client, "gurps_lite", {"width": 12, "height": 8, "walls": [], "grid": "hex", "orientation": "pointy"})
+    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Ogre", "x": 5, "y": 4, "size": 2},
+                    headers=bearer(g["gm_token"]))
+    assert r.status_code == 201, r.json
+    client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
+    page = html.unescape(client.get(f"/games/{g['id']}/gm").get_data(as_text=True))
+    assert "Ogre, non-player character, large, 3 hexes" in page and "2 by 2 squares" not in page
+    german = html.unescape(client.get(f"/games/{g['id']}/gm", headers={"Accept-Language": "de"}).get_data(as_text=True))
+    assert "groß, 3 Hexfelder" in german
