@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from . import seams
 from .game.model import Rejected
-from .game.text import SocketJSON, measure
+from .game.text import SocketJSON, measure, on_grid
 from .live.hub import DATABASE_AWAY, Hub
 from .live.language import refusal_text as refusal
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
@@ -175,6 +175,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     # {{ 5|measure(system.cell_unit) }}: 5", 5 yards; in the reader's language (5 Meter...)
     app.jinja_env.filters["measure"] = lambda amount, unit: language.words(measure(amount, unit))
+    app.jinja_env.filters["on_grid"] = on_grid  # {{ system.cell_unit|on_grid(drawing.hex) }}: squares are hexes on hexes
     app.jinja_env.filters["words"] = language.words  # {{ system.cover_material_labels[m]|words }}: the rules' words
     from .game.editor import ZONE_COVER_WORDS
 

@@ -356,6 +356,6 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
                       state=WOUND_STATE_WORDS[state]) if taken else
                 say("no wound ({after} so far: {state})", after=after, state=WOUND_STATE_WORDS[state]))
     effects.append(Effect("wounds", tgt_c.id, {"wounds": taken, "total": after, "state": state, "says": says}))
-    summary = say("{head}; hit: {dealt} wound(s), {armour} armour, {soak} soaked: {taken} taken ({state})", head=head,
-                  dealt=dealt, armour=armour, soak=soak, taken=taken, state=WOUND_STATE_WORDS[wound_state(after)])
+    summary = say("{head}; hit: {dealt}, {armour} armour, {soak} soaked: {taken}", head=head,
+                  dealt=say_n("{n} wound dealt", "{n} wounds dealt", dealt), armour=armour, soak=soak, taken=says)
     return AttackResult(True, summary, rolls, all_mods, effects, details)

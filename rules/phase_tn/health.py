@@ -108,7 +108,9 @@ def badges(sheet: dict, state: dict | None = None, settings: dict | None = None)
     capacity = flesh_capacity(sheet, s)
     if flesh:
         label = (say_n("{n}/{capacity} flesh wound", "{n}/{capacity} flesh wounds", flesh, capacity=capacity)
-                 if capacity else say_n("{n} flesh wound", "{n} flesh wounds", flesh))
+                 if capacity and flesh <= capacity else
+                 say_n("{n} flesh wound (capacity {capacity})", "{n} flesh wounds (capacity {capacity})", flesh,
+                       capacity=capacity) if capacity else say_n("{n} flesh wound", "{n} flesh wounds", flesh))
         out.append({"label": label, "kind": "wound"})
     for loc, n in (sheet.get("trauma") or {}).items():
         if n:

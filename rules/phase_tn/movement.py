@@ -19,7 +19,7 @@ from typing import Any
 from .. import los
 from ..dice import DiceSource
 from ..system import Combatant, MoveResult, RuleError
-from ..text import say
+from ..text import say, say_n
 from .data import resolve_settings
 from .turns import _moving, _spent, _sync, _update, allowance_now, declare, next_declarer
 
@@ -65,12 +65,19 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     left, why = allowance_now(combat, who, s, names)
     if why and not left:
         raise RuleError(say("{name} cannot move now: {why}", name=name, why=why))
+    hexes = bool(getattr(getattr(board, "grid", None), "hex", False))  # a hex map's moves are counted in hexes (#58)
     if cost > left + 1e-9:
-        raise RuleError(say("{name} can move {left} more square(s) this phase; that move costs {cost}", name=name, left=f"{left:g}", cost=f"{cost:g}"))
+        raise RuleError(say_n("{name} can move {n} more hex this phase; that move costs {cost}",
+                              "{name} can move {n} more hexes this phase; that move costs {cost}", 1 if left == 1 else 2, name=name,
+                              n=f"{left:g}", cost=f"{cost:g}") if hexes else
+                        say("{name} can move {left} more square(s) this phase; that move costs {cost}", name=name, left=f"{left:g}", cost=f"{cost:g}"))
     declaring = not _moving(combat, who)
     if declaring:
         combat = declare(combat, who, [{"name": "move"}], s)
-        log.append(say("{name} declares a Move (phase action, up to {n} squares).", name=name, n=f"{s['move_per_phase']:g}"))
+        log.append(say_n("{name} declares a Move (phase action, up to {n} hex).",
+                         "{name} declares a Move (phase action, up to {n} hexes).", 1 if s["move_per_phase"] == 1 else 2, name=name,
+                         n=f"{s['move_per_phase']:g}") if hexes else
+                   say("{name} declares a Move (phase action, up to {n} squares).", name=name, n=f"{s['move_per_phase']:g}"))
     combat = copy.deepcopy(combat)
     spent = _spent(combat, who) + cost
     combat.setdefault("moves", {})[who] = {"phase": combat["phase"], "spent": spent}
@@ -81,7 +88,9 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
                        name=names.get(shooter, shooter), target=names.get(target, target)))
     left_now = max(0, s["move_per_phase"] - spent)
     if left_now:
-        log.append(say("{name} may move {n} more square(s) this phase.", name=name, n=f"{left_now:g}"))
+        log.append(say_n("{name} may move {n} more hex this phase.", "{name} may move {n} more hexes this phase.", 1 if left_now == 1 else 2,
+                         name=name, n=f"{left_now:g}") if hexes else
+                   say("{name} may move {n} more square(s) this phase.", name=name, n=f"{left_now:g}"))
     if declaring and next_declarer(combat) is None:
         log.append(say("Declarations are done: the phase resolves next."))
     update = _update(combat, s, names, [], list(log), state.get("shots", []), state.get("resolved", []),

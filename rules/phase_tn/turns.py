@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 
 from ..dice import DiceSource
+from ..grid import grid_of
 from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
 from .attack import weapon_of
 from .checks import attr, attribute_roll, wound_modifiers
@@ -1034,7 +1035,9 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
                             ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
     out.append(ActionOption("wait", say("No new action this phase"), "turn", "", ok, "" if ok else why, usual=True))
     left, stop = allowance_now(combat, who, s, names)
-    out.append(ActionOption("move", say("Move ({left} of {most} squares left)", left=f"{left:g}", most=f"{s['move_per_phase']:g}"),
+    out.append(ActionOption("move", say("Move ({left} of {most} hexes left)", left=f"{left:g}", most=f"{s['move_per_phase']:g}")
+                            if grid_of(actor.position).hex else  # a hex map's moves are hexes (#58)
+                            say("Move ({left} of {most} squares left)", left=f"{left:g}", most=f"{s['move_per_phase']:g}"),
                             "move", LENGTH_WORDS["phase"], bool(left), "" if left else stop, {"allowance": left}, usual=True))
     for a in combat["pending"]:
         if a["who"] != who:

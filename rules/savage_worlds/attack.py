@@ -245,7 +245,8 @@ def plan_of(request: AttackRequest) -> dict:
         foes = len(others_foes) + (1 if settings["gang_up_counts_attacker"] else 0)
         g = gang_up_bonus(foes, len(allies))
         if g and not target_obj:
-            mods.append(Modifier(say("Gang up ({foes} foes, {allies} allies)", foes=foes, allies=len(allies)), g, "Melee Attacks"))
+            mods.append(Modifier(say("Gang up ({foes}, {allies})", foes=say_n("{n} foe", "{n} foes", foes),
+                                     allies=say_n("{n} ally", "{n} allies", len(allies))), g, "Melee Attacks"))
         if asheet.get("prone"):
             mods.append(Modifier(say("Attacking while prone"), -2, "Prone Targets"))
         if opts.get("two_weapons"):

@@ -522,8 +522,10 @@ def _surprise(combatants: list[Combatant]) -> tuple[list[Combatant], list[str]]:
         else:
             cs.setdefault("surprise", "attacker")
         out.append(Combatant(c.id, c.name, c.sheet, c.position, c.side, c.is_player, cs))
-    return out, [f"Surprise: {', '.join(victims)} {'is' if len(victims) == 1 else 'are'} caught unaware and "
-                 "roll Notice (a failure: no action card and no action this round); the attackers start on Hold"]
+    return out, [say_n("Surprise: {names} is caught unaware and rolls Notice (a failure: no action card and no action "
+                       "this round); the attackers start on Hold",
+                       "Surprise: {names} are caught unaware and roll Notice (a failure: no action card and no action "
+                       "this round); the attackers start on Hold", len(victims), names=", ".join(victims))]
 
 
 def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settings: dict | None = None) -> TurnUpdate:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .. import los
 from ..dice import DiceSource, RollRecord
-from ..grid import cell_steps
+from ..grid import cell_steps, grid_of
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
 from . import cover as cover_mod
 from .checks import mean_successes, quick_recover_roll, roll_defense_pool, wound_penalty
@@ -32,6 +32,7 @@ from .data import (
     DEFENSES,
     FIRE_MODE_SLOT,
     RANGE_BAND_LABELS,
+    RANGE_BAND_LABELS_HEX,
     RANGE_BAND_MODIFIERS,
     Action,
 )
@@ -346,7 +347,8 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if action.key == "charge":
         moved = num(opts.get("charge_distance"), -1)
         if moved >= 0 and moved < action.extra["min_move"]:
-            raise RuleError(say("a Charge must move at least 2 squares before the attack"))
+            raise RuleError(say("a Charge must move at least 2 hexes before the attack") if grid_of(_pos(att)).hex else
+                            say("a Charge must move at least 2 squares before the attack"))
         if opts.get("unaware"):
             raise RuleError(say("no Charge against an unaware opponent (Attacking Unaware Opponent)"))
 
@@ -367,11 +369,19 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
     if (not distance) and a_pos is not None and t_pos is not None:
         distance = grid_distance(a_pos, t_pos)
     distance = int(round(distance or 0))
+    hexes = grid_of(a_pos, t_pos).hex  # a hex map's distances are hexes, said so (#58)
     if mode == "melee":
         reach = num(weapon.get("reach"), 1) or 1
         if distance > reach:
             if weapon.get("key") is None:  # a maneuver: a Melee test at an adjacent opponent
-                raise RuleError(say("{action}: the target is {distance} squares away, not adjacent", action=action.name, distance=distance))
+                raise RuleError(say_n("{action}: the target is {n} hex away, not adjacent",
+                                      "{action}: the target is {n} hexes away, not adjacent", distance, action=action.name)
+                                if hexes else
+                                say("{action}: the target is {distance} squares away, not adjacent", action=action.name, distance=distance))
+            if hexes:
+                raise RuleError(say_n("the target is {n} hex away; {weapon} reaches {reach}",
+                                      "the target is {n} hexes away; {weapon} reaches {reach}", distance,
+                                      weapon=weapon.get("name") or say("the weapon"), reach=reach))
             raise RuleError(say("the target is {distance} squares away; {weapon} reaches {reach}", distance=distance,
                                 weapon=weapon["name"], reach=reach) if weapon.get("name") else
                             say("the target is {distance} squares away; the weapon reaches {reach}", distance=distance, reach=reach))
@@ -381,9 +391,16 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             raise RuleError(say("{weapon} has no listed range", weapon=weapon.get("name")))
         rmod = range_modifier(distance, wrange, num(settings["range_gap_modifier"]))
         if rmod is None:
-            raise RuleError(say("the target is {distance} squares away, beyond 3x the listed range ({most})", distance=distance,
+            raise RuleError(say_n("the target is {n} hex away, beyond 3x the listed range ({most})",
+                                  "the target is {n} hexes away, beyond 3x the listed range ({most})", distance, most=3 * wrange)
+                            if hexes else
+                            say("the target is {distance} squares away, beyond 3x the listed range ({most})", distance=distance,
                                 most=3 * wrange))
         band = range_band_name(distance, wrange)
+        if action.key == "spray_n_pray" and 2 * distance > wrange and hexes:
+            raise RuleError(say("Spray 'n Pray reaches half the listed range ({half} hexes): {name} is {distance} away "
+                                "(Ranged Attack Actions, 'Spray 'n Pray')", half=whole(wrange / 2),
+                                name=tgt.name, distance=distance))
         if action.key == "spray_n_pray" and 2 * distance > wrange:
             raise RuleError(say("Spray 'n Pray reaches half the listed range ({half} squares): {name} is {distance} away "
                                 "(Ranged Attack Actions, 'Spray 'n Pray')", half=whole(wrange / 2),
@@ -392,7 +409,7 @@ def plan_attack(request: AttackRequest, settings: dict | None = None) -> AttackP
             mods.append(_mod(say("Firing blind"), -3, "Common Physical Combat Modifiers"))
             rmod = min(0, rmod)
         if rmod:
-            mods.append(_mod(say("Range: {band}", band=RANGE_BAND_LABELS[band]), rmod, "Common Physical Combat Modifiers"))
+            mods.append(_mod(say("Range: {band}", band=(RANGE_BAND_LABELS_HEX if hexes else RANGE_BAND_LABELS)[band]), rmod, "Common Physical Combat Modifiers"))
 
     # fire mode and bullets ("Rate of Fire (RoF)")
     bullets = 1

@@ -91,6 +91,9 @@ RANGE_BAND_LABELS = {
     "far": say("Far (up to 2x the listed range)"),
     "extreme": say("Extreme (up to 3x the listed range)"),
 }
+#: the same on a hex map, whose distances are hexes (#58)
+RANGE_BAND_LABELS_HEX = {**RANGE_BAND_LABELS, "point_blank": say("Point blank (2 hexes or less)"),
+                         "short": say("Short (4 hexes or less)")}
 
 CHARACTERISTICS = ("strength", "agility", "perception", "intelligence", "willpower", "charisma", "speed")
 

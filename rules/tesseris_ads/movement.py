@@ -252,6 +252,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     have = max(0, num(s.get("move_left")))
     action = s.get("move_action") or "move"
     moves = 0
+    hexes = bool(getattr(getattr(board, "grid", None), "hex", False) or grid_of(mover.position).hex)  # hexes said so (#58)
     ticks_before = num(s["ticks"])
     if cost > have + 1e-9:
         need = cost - have
@@ -277,6 +278,10 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
             if reason is None and speed <= 0:
                 reason = say("{name} has Speed 0", name=mover.name)
             most = movement_left(state, mover, settings)
+            if reason is None and hexes:
+                raise RuleError(say_n("{squares} hexes need {n} Move action ({n} tick) and {left} are left: {most} hexes at most",
+                                      "{squares} hexes need {n} Move actions ({n} ticks) and {left} are left: {most} hexes at most",
+                                      moves, squares=whole(cost), left=max(0, num(s["ticks"])), most=whole(float(most))))
             raise RuleError(reason or say_n("{squares} squares need {n} Move action ({n} tick) and {left} are left: "
                                             "{most} squares at most", "{squares} squares need {n} Move actions ({n} ticks) "
                                             "and {left} are left: {most} squares at most", moves, squares=whole(cost),
@@ -312,8 +317,10 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     what = {"move": say_n("{n} Move action", "{n} Move actions", moves), "quick_step": say("Quick Step")}.get(action, ACTIONS[action].name)
     bought = (say_n("{what}, {n} tick", "{what}, {n} ticks", paid, what=what) if (moves or action == "quick_step")
               else say("of the {what} already paid", what=what))
-    line = say_n("{name} moves {n} square ({bought})", "{name} moves {n} squares ({bought})", 1 if cost == 1 else 2,
-                 name=mover.name, n=f"{cost:g}", bought=bought)
+    line = (say_n("{name} moves {n} hex ({bought})", "{name} moves {n} hexes ({bought})", 1 if cost == 1 else 2,
+                  name=mover.name, n=f"{cost:g}", bought=bought) if hexes else
+            say_n("{name} moves {n} square ({bought})", "{name} moves {n} squares ({bought})", 1 if cost == 1 else 2,
+                  name=mover.name, n=f"{cost:g}", bought=bought))
     if foes:
         names = {c.id: c.name for c in combatants}
         line = say("{line}; Reaction Strike possible for {names}", line=line, names=", ".join(names.get(f, f) for f in foes))

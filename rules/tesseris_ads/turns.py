@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 
 from ..dice import DiceSource, RollRecord
+from ..grid import grid_of
 from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
 from . import actions as own_actions
 from . import cover as cover_mod
@@ -377,7 +378,7 @@ def end_fight(state: dict, combatants: list[Combatant], dice: DiceSource, settin
     combat", level 2 ones "reduced ... to an appropriate Level 1 effect", level 3 ones persist; the
     unconscious stay so ("until they have received medical treatment"), out of Stamina and Bloodied."""
     changes: dict[str, dict] = {}
-    log: list[str] = [say("The fight is over")]
+    log: list[str] = []  # (the table says "The fight is over" itself: webapp/game/combat.py)
     for c in combatants:
         before = c.sheet
         after = end_of_combat(before)
@@ -566,7 +567,9 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     if action in MOVE_ACTIONS:
         new = grant(new, step.sheets[actor.id], action, reaction)
         if new.get("move_left"):
-            line = say("{line}: {n} squares to move (moves on the map spend them)", line=line, n=num(new["move_left"]))
+            line = (say("{line}: {n} hexes to move (moves on the map spend them)", line=line, n=num(new["move_left"]))
+                    if grid_of(actor.position).hex else  # a hex map's moves are hexes (#58)
+                    say("{line}: {n} squares to move (moves on the map spend them)", line=line, n=num(new["move_left"])))
     elif action in ("drop_prone", "stand_up", "leave_cover"):
         if action == "leave_cover":
             new = _clean(cover_mod.leave_cover(new))
@@ -583,7 +586,8 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         line = say("{line}: {locations} in cover", line=line, locations=joined(
             [LOCATION_WORDS.get(w, w) for w in cover_mod.covered_locations(new)], ", "))
         if new.get("move_left"):
-            line = say("{line}, up to {n} squares to reach it", line=line, n=num(new["move_left"]))
+            line = (say("{line}, up to {n} hexes to reach it", line=line, n=num(new["move_left"])) if grid_of(actor.position).hex
+                    else say("{line}, up to {n} squares to reach it", line=line, n=num(new["move_left"])))
     elif action == "covering_fire":
         weapon_key = options.get("weapon")
         weapon = (step.sheets[actor.id].get("weapons") or {}).get(weapon_key) if weapon_key else None

@@ -1,7 +1,7 @@
 // The table screen's column beside the map (templates/screen.html): the turn order, the newest result and
 // the newest rolls share it. When they do not all fit, the rolls give way first (static/css/areas.css) and
 // the turn order scrolls itself so that the acting row and the rows after it are in view; a roll line that
-// does not fit whole is not shown in part.
+// does not fit whole is not shown in part; rows of the turn order out of view are marked by a "…".
 (function () {
   "use strict";
   if (!document.body.classList.contains("screen-view")) return;
@@ -17,6 +17,26 @@
     const last = (row.nextElementSibling || row).getBoundingClientRect();
     if (r.top >= top - 0.5 && last.bottom <= box.bottom + 0.5) return; // in view already
     combat.scrollTop += r.top - top - 4;
+  }
+
+  // the rows of the turn order scrolled out of view, above (under the round's title) or below: a "…" says
+  // there are more (#58: the TV dropped rows with no cue); static/css/combat.css draws it
+  function cueHiddenRows() {
+    const combat = document.getElementById("combat");
+    if (!combat) return;
+    const box = combat.getBoundingClientRect();
+    const title = combat.querySelector("h2");
+    const top = title ? title.getBoundingClientRect().bottom : box.top;
+    let above = 0, below = 0;
+    for (const li of combat.querySelectorAll(".turn-order > li")) {
+      const r = li.getBoundingClientRect();
+      if (r.top < top - 0.5) above += 1;
+      else if (r.bottom > box.bottom + 0.5) below += 1;
+    }
+    combat.classList.toggle("more-above", above > 0);
+    combat.classList.toggle("more-below", below > 0);
+    combat.dataset.hiddenAbove = String(above);
+    combat.dataset.hiddenBelow = String(below);
   }
 
   function wholeRollsOnly() {
@@ -35,6 +55,7 @@
 
   function fit() {
     keepActingInView();
+    cueHiddenRows();
     wholeRollsOnly();
   }
 

@@ -362,7 +362,7 @@ def test_the_sheet_editor_says_its_fields_and_refusals_in_the_readers_language(a
         html = render_template("_sheet_editor.html", game=SimpleNamespace(id="g1"), token=SimpleNamespace(id="t1"),
                                groups=sheetviews.groups(fields), error=None)
         for german in ("Geschicklichkeit", "Grund-Bewegungsweite", "Paradebonus des Schilds", "Talente", "Klingenwaffe",
-                       "eine nicht aufgeführte Fertigkeit würfelt W4-2"):
+                       "eine nicht aufgeführte Fertigkeit würfelt d4-2"):
             assert german in html, german
         for english in (">Agility<", ">Base Pace<", "Shield Parry bonus", ">Edges<", "an unlisted skill"):
             assert english not in html, english

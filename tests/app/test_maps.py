@@ -405,7 +405,7 @@ def test_a_zone_game_gets_zone_maps(client):
     client.post(f"/api/games/{g['id']}/commands", json={"type": "activate_map", "map_id": hangar["id"]},
                 headers=bearer(g["gm_token"]))
     st = state(client, g)
-    assert [z["id"] for z in st["zones"]] == ["west", "centre", "east", "ridge"]
+    assert [z["id"] for z in st["zones"]] == ["west", "centre", "ridge", "east"]
     client.get(f"/games/{g['id']}/gm?key={g['gm_token']}")
     assert 'data-board="zones"' in client.get(f"/games/{g['id']}/gm").get_data(as_text=True)
 

@@ -46,7 +46,7 @@ def test_a_phone_picks_the_rules_options_and_strikes_two_foes(seeded_dice, serve
     second = phone.locator("#attack-preview .more-targets select[data-extra-target]")
     expect(second).to_have_count(1)
     second.select_option(table.ids["Brute"])
-    expect(phone.locator("#attack-preview .attack-preview")).to_contain_text("Mira → Goon, Brute")
+    expect(phone.locator("#attack-preview .attack-preview")).to_contain_text("Mira attacks Goon, Brute")
     expect(phone.locator("#layer-aim line.aim-line")).to_have_count(2)
     expect(phone.locator("#attack-preview .mods")).to_contain_text("Rapid Strike")
     shot(phone, "choices-phone-rapid-strike")

@@ -166,7 +166,7 @@ class Table:
         assert index >= 0, f"{attacker} has no weapon {weapon!r}"
         form.locator("select[name=weapon]").select_option(index=index)
         form.locator("button[data-attack=preview_attack]").click()
-        card = page.locator("#attack-preview .attack-preview", has_text=f"{attacker} → {target}")
+        card = page.locator("#attack-preview .attack-preview", has_text=f"{attacker} attacks {target}")
         refused = page.locator("#flash.shown.error")
         expect(card.or_(refused).first).to_be_visible()
         if refused.count():
@@ -178,7 +178,7 @@ class Table:
             assert PERCENT.match(p), p
         expect(page.locator("#layer-aim line.aim-line")).to_have_count(1)
         if gm_sees and page is not self.gm:  # the GM is shown a player's preview too
-            expect(self.gm.locator("#attack-preview .attack-preview")).to_contain_text(f"{attacker} → {target}")
+            expect(self.gm.locator("#attack-preview .attack-preview")).to_contain_text(f"{attacker} attacks {target}")
         return None
 
     def pick_target(self, page, attacker: str, targets, weapon: str) -> str:

@@ -27,7 +27,7 @@ def preview(table, page, target: str, weapon: str) -> None:
         [table.ids["Mira"], weapon])
     form.locator("select[name=weapon]").select_option(index=index)
     form.locator("button[data-attack=preview_attack]").click()
-    expect(page.locator("#attack-preview .attack-preview", has_text=f"Mira → {target}")).to_be_visible()
+    expect(page.locator("#attack-preview .attack-preview", has_text=f"Mira greift {target} an")).to_be_visible()
 
 
 def test_a_german_phone_reads_gurps_lites_attack_card_and_log_in_german(seeded_dice, server, new_page, shot):
@@ -54,7 +54,7 @@ def test_a_german_phone_reads_gurps_lites_attack_card_and_log_in_german(seeded_d
     second = card.locator(".more-targets select[data-extra-target]")
     expect(second).to_have_count(1)
     second.select_option(table.ids["Brute"])
-    expect(card.locator(".attack-preview")).to_contain_text("Mira → Goon, Brute")
+    expect(card.locator(".attack-preview")).to_contain_text("Mira greift Goon, Brute an")
     expect(card).to_contain_text("Schneller Schlag auf 2 Ziele")
     expect(card.locator(".mods")).to_contain_text("Schneller Schlag x2")
     text = card.inner_text()

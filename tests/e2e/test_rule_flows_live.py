@@ -298,5 +298,5 @@ def test_after_start_fight_the_gms_attack_card_follows_the_acting_token_and_prev
         refused = gm.locator("#flash.shown.error")
         expect(gm.locator("#attack-preview .attack-preview").or_(refused).first).to_be_visible()
         assert not refused.count(), refused.inner_text()
-        expect(gm.locator("#attack-preview .attack-preview")).to_contain_text(table.names[current] + " →")
+        expect(gm.locator("#attack-preview .attack-preview")).to_contain_text(table.names[current] + " attacks ")
         table.next_turn(gm, "Next turn")

@@ -25,7 +25,7 @@ def test_a_phone_divides_a_rapid_attack_between_two_foes(seeded_dice, server, ne
     extra = card.locator(".more-targets select[data-extra-target]")
     expect(extra).to_have_count(2)  # three attacks: up to three targets
     extra.first.select_option(table.ids["Brute"])
-    expect(card.locator(".attack-preview")).to_contain_text("Mira → Goon, Brute")
+    expect(card.locator(".attack-preview")).to_contain_text("Mira attacks Goon, Brute")
     share = card.locator("select[data-option=rapid_split]")
     expect(share).to_be_enabled()
     expect(share.locator("option")).to_have_text(["Goon 2, Brute 1", "Goon 1, Brute 2"])

@@ -51,7 +51,7 @@ def test_a_refusal_of_each_module_is_said_in_german_and_french():
         (refusal(rapid_strike_shots, 10, 2, [1, 1, 1]), "a Rapid Strike into 2 attacks splits its shots 2 ways",
          "ein Schneller Schlag in 2 Angriffe teilt seine Schüsse 2-fach",
          "une frappe rapide en 2 attaques répartit ses coups en 2"),
-        (refusal(hit_location, 2), "a 3d6 roll is 3 to 18, not 2", "ein 3W6-Wurf ist 3 bis 18, nicht 2",
+        (refusal(hit_location, 2), "a 3d6 roll is 3 to 18, not 2", "ein 3d6-Wurf ist 3 bis 18, nicht 2",
          "un jet de 3d6 va de 3 à 18, pas 2"),
         (refusal(effective_dr, 3, 0), "an armour divisor must be positive", "ein Rüstungsteiler muss positiv sein",
          "un diviseur d'armure doit être positif"),

@@ -336,7 +336,7 @@ def test_gang_up_from_the_board():
     ]
     req = AttackRequest(a, target, "Long sword", others=others)
     r = S.attack(req, ScriptedDice([2, 1]))
-    assert labels(r)["Gang up (2 foes, 1 allies)"] == 1
+    assert labels(r)["Gang up (2 foes, 1 ally)"] == 1
 
 
 def test_prone_in_melee():

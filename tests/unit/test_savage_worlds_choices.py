@@ -117,7 +117,7 @@ def test_gang_up_counting_the_attacker_is_a_setting():
     friend = Combatant("cat", "Cat", sheet(), (1, 1), "pc")
     request = AttackRequest(ann(), bob(), "Long sword", distance=1, others=[friend])
     mods = {m["label"]: m["value"] for m in S.odds(request)["modifiers"]}
-    assert mods["Gang up (1 foes, 0 allies)"] == 1
+    assert mods["Gang up (1 foe, 0 allies)"] == 1
     request.options = {"settings": {"gang_up_counts_attacker": True}}
     mods = {m["label"]: m["value"] for m in S.odds(request)["modifiers"]}
     assert mods["Gang up (2 foes, 0 allies)"] == 2

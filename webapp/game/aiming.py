@@ -246,7 +246,7 @@ def _plan_one(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
         "view": {
             "attacker": attacker.id, "target": target.id, "weapon": cmd.weapon,
             "from": list(a), "to": list(b), "line": {"clear": line.clear, "blocked_by": len(line.blockers)},
-            "cover": cover_view, "distance": distance, "unit": system.cell_unit, "band": band,
+            "cover": cover_view, "distance": distance, "unit": text.on_grid(system.cell_unit, game.board.grid.hex), "band": band,
             "band_label": band_label(system, band), "forced": cmd.force,
             **({"template": area["view"]} if area is not None else {}),
         },

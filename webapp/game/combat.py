@@ -648,7 +648,10 @@ def ack(events: list[Event], actor: "Actor") -> dict:
     for event in events:
         if event.type == "dice_rolled" and (not event.data["secret"] or actor.role == "gm"):
             roll = event.data["roll"]
-            return {"total": roll["total"], "dice": roll["dice"], "text": roll["text"]}
+            text = roll["text"]  # "roll: 1d20[12] = 12": the flash says "You rolled 1d20[12] = 12", not "You rolled roll:"
+            if isinstance(text, Say) and {"dice", "total"} <= text.args.keys():
+                text = f"{text.args['dice']} = {text.args['total']}"
+            return {"total": roll["total"], "dice": roll["dice"], "text": text}
     return {}
 
 

@@ -18,7 +18,7 @@ What each part comes from, the same for every game system:
 
 from __future__ import annotations
 
-from rules.text import Say, joined, say
+from rules.text import Say, joined, say, say_n
 
 from . import zonelayout
 from .model import Game, Token
@@ -61,7 +61,9 @@ def token_name(game: Game, token: Token, zones: list[dict] | None, marks: list[d
     stands on."""
     parts: list = [token.name, what(game, token)]
     size = token.size or 1
-    if size > 1:
+    if size > 1 and game.board.grid.hex and zones is None:  # a big token on hexes covers 3 or 7 (#58)
+        parts.append(say_n("large, {n} hex", "large, {n} hexes", len(game.board.grid.footprint((token.x, token.y), size))))
+    elif size > 1:
         parts.append(say("large, {size} by {size} squares", size=size))
     parts.append(where(token, zones))
     if game.combat and game.combat.get("current") == token.id:

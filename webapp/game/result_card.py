@@ -86,7 +86,7 @@ def _effect_words(effect: dict) -> str:
     own = data.pop(kind, None)  # {"kind": "wounds", "data": {"wounds": 3}} reads "wounds 3"
     if isinstance(own, (int, float, str)) and not isinstance(own, bool):
         head = joined([head, own], " ")
-    bits = [joined([words(k), v], " ") for k, v in data.items()
+    bits = [v if k == "reason" else joined([words(k), v], " ") for k, v in data.items()  # a reason reads as itself
             if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
     flags = [words(k) for k, v in data.items() if v is True]
     return say("{effect} ({details})", effect=head, details=joined(bits + flags, ", ")) if bits or flags else head

@@ -195,9 +195,15 @@ def scrub(value: str) -> str:
 _UNIT_WORDS = {
     "yard": lambda count, amount: say_n("{n} yard", "{n} yards", count, n=amount),
     "square": lambda count, amount: say_n("{n} square", "{n} squares", count, n=amount),
+    "hex": lambda count, amount: say_n("{n} hex", "{n} hexes", count, n=amount),  # a square system on a hex map (#58)
     "zone": lambda count, amount: say_n("{n} zone", "{n} zones", count, n=amount),
     "zone step": lambda count, amount: say_n("{n} zone step", "{n} zone steps", count, n=amount),  # a zone map's attack
 }
+
+
+def on_grid(unit: str, hexes: bool) -> str:
+    """A system's unit on this map: its squares are hexes on a hex map (#58); yards, inches and zones stay."""
+    return "hex" if hexes and unit == "square" else unit
 
 
 def measure(amount: float, unit: str) -> str:

@@ -11,12 +11,13 @@ from collections import deque
 
 ZONE_W, ZONE_H, GAP = 7, 6, 2
 
-#: a zone game with no map of its own: four zones in a loop, one with cover
+#: a zone game with no map of its own: four zones in a loop, one with cover; in this order :func:`layout`'s
+#: two columns draw the West side on the left and the East side on the right (#58: East was bottom-left)
 DEFAULT_ZONES = [
     {"id": "west", "name": "West side", "adjacent": ["centre", "ridge"]},
     {"id": "centre", "name": "Centre", "adjacent": ["west", "east", "ridge"]},
-    {"id": "east", "name": "East side", "adjacent": ["centre"]},
     {"id": "ridge", "name": "Ridge", "adjacent": ["west", "centre"], "cover": "partial"},
+    {"id": "east", "name": "East side", "adjacent": ["centre"]},
 ]
 
 

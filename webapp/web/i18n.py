@@ -182,12 +182,38 @@ def current_language() -> str:
     return str(loc) if loc else "en"
 
 
+@lru_cache(maxsize=16)
+def _number_locale(language: str) -> Locale:
+    try:
+        return Locale.parse(language)
+    except (ValueError, TypeError, LookupError):  # the pseudo-locale: written as English
+        return Locale.parse("en")
+
+
+def _reader_locale() -> Locale:
+    """The locale numbers are written in: the reader's (a live update's language, a socket's device, a page's
+    choice; Flask-Babel's own locale is English on a socket on purpose, see ``language.request_language``)."""
+    from ..live.language import reader_language
+
+    return _number_locale(reader_language() or "en")
+
+
 def decimal_text(value: float, places: int = 0) -> str:
     """A number with ``places`` decimals as Python rounds it ("%.1f", the figures the tests compute too), with
     the reader's decimal sign: 45.3 in English, 45,3 in German and French."""
     from babel.numbers import get_decimal_symbol
 
-    return ("%.*f" % (places, value)).replace(".", get_decimal_symbol(get_locale() or "en"))
+    return ("%.*f" % (places, value)).replace(".", get_decimal_symbol(_reader_locale()))
+
+
+def percent_text(fraction: float, places: int = 0) -> str:
+    """A share (0.753) as a percentage the reader's language writes (#58): "75.3%" in English, "75,3 %" in German,
+    French and Spanish (the locale's percent pattern around :func:`decimal_text`'s figures)."""
+    locale = _reader_locale()
+    pattern = locale.percent_formats[None]
+    sign = locale.number_symbols.get("latn", locale.number_symbols).get("percentSign", "%")
+    return (pattern.prefix[0].replace("%", sign) + decimal_text(fraction * 100, places)
+            + pattern.suffix[0].replace("%", sign))
 
 
 def lang_url(code: str) -> str:
@@ -302,6 +328,7 @@ def init_app(app: Flask, data_dir: Path | None = None) -> None:
     app.jinja_env.globals["format_decimal"] = format_decimal  # numbers shown as text, by locale
     # {{ (p * 100)|decimal_text(1) }}: 45.3 in English, 45,3 in German (the odds, a chance to hit)
     app.jinja_env.filters["decimal_text"] = decimal_text
+    app.jinja_env.filters["percent_text"] = percent_text  # {{ p|percent_text(1) }}: 45.3% / 45,3 % (#58)
     app.after_request(_remember_choice)
     app.register_blueprint(bp)
 
