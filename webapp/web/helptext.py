@@ -72,7 +72,12 @@ def install(env):
     env.filters["rule_msgid"], env.filters["as_text"] = rule_msgid, as_text
     from ..live import language
 
+    from .i18n import decimal_text, percent_text
+
     env.filters.setdefault("words", language.words)  # the rules' words (a system's name) in the reader's language
+    # a sheet's numbers in the reader's language (45.3% / 45,3 %: the Atomic Tomorrow sheet's percentages)
+    env.filters.setdefault("decimal_text", decimal_text)
+    env.filters.setdefault("percent_text", percent_text)
     if "jinja2.ext.InternationalizationExtension" not in env.extensions:
         env.add_extension("jinja2.ext.i18n")
         env.install_null_translations(newstyle=True)  # newstyle, as Flask-Babel's: the same msgids
