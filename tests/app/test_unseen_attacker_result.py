@@ -19,6 +19,14 @@ def updates(link) -> str:
     return unescape("".join(m["args"][0]["html"] for m in link.get_received() if m["name"] == "update"))
 
 
+def phone_page(app, g, player, lang) -> str:
+    """The player's phone page as a device reading ``lang`` gets it."""
+    device = app.test_client()
+    device.get(f"/?lang={lang}")
+    return unescape(device.get(f"/games/{g['id']}/play?key={player['player_token']}",
+                               follow_redirects=True).get_data(as_text=True))
+
+
 @pytest.mark.parametrize("outcome", [  # seeded dice: the same outcome every run
     pytest.param("hit", marks=pytest.mark.app_config(DEMO=False, DICE_SEED="6")),
     pytest.param("miss", marks=pytest.mark.app_config(DEMO=False, DICE_SEED="7"))])
@@ -53,6 +61,8 @@ def test_the_defender_learns_an_unseen_attackers_result_and_no_one_else_learns_a
     assert ack["ok"], ack
     asked = state(client, g, mira["player_token"])["pending_defense"]
     assert asked["chooser"] and asked["attacker"] == "an unseen foe"
+    prompt = phone_page(app, g, mira, "de")  # the prompt in her language, the attacker unnamed
+    assert "ein verborgener Gegner" in prompt and "unseen foe" not in prompt and "Assassin" not in prompt
     seen_before = {who: state(client, g, key)["log"] for who, key in (
         ("olaf", olaf["player_token"]), ("screen", g["screen_token"]))}
     gm_before = state(client, g)["log"]
@@ -93,10 +103,7 @@ def test_the_defender_learns_an_unseen_attackers_result_and_no_one_else_learns_a
         assert state(client, g, key)["log"] == seen_before[who]
 
     # her phone in German: the line and the result card in her language, the attacker still unnamed
-    phone_de = app.test_client()
-    phone_de.get("/?lang=de")
-    page = unescape(phone_de.get(f"/games/{g['id']}/play?key={mira['player_token']}",
-                                 follow_redirects=True).get_data(as_text=True))
+    page = phone_page(app, g, mira, "de")
     verb = "trifft" if outcome == "hit" else "verfehlt"
     assert f"Der Angriff eines verborgenen Gegners {verb} Hero" in page and "ein verborgener Gegner → Hero" in page
     assert "Assassin" not in page and "unseen foe" not in page

@@ -77,7 +77,7 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     if not chooser and not waiting:
         return None
     player = game.players.get(target.owner) if target.owner else None
-    return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else "an unseen foe",
+    return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else say("an unseen foe"),
             "target": target.name, "target_id": target.id, "id": pending.get("id"), "weapon": pending.get("weapon"),
             "player": player.name if player is not None else None,
             "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}
