@@ -477,8 +477,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="a reverse proxy (an address or a network) whose X-Forwarded-For is believed; "
                         "repeatable (default: $TACMAP_TRUSTED_PROXIES; none: forwarded headers are ignored)")
     p.add_argument("--message-queue", default=None, metavar="URL",
-                   help="run several processes for the same games: the Redis they share "
-                        "(redis://HOST:PORT/N; default $TACMAP_MESSAGE_QUEUE); see README")
+                   help="run several processes or machines for the same games: the Redis they share, "
+                        "redis://HOST:6379/0, with its password redis://:PASSWORD@HOST:6379/0 or an ACL user "
+                        "redis://USER:PASSWORD@HOST:6379/0, rediss://... for TLS between machines (default "
+                        "$TACMAP_MESSAGE_QUEUE: give the password there, out of the process list; it is never "
+                        "printed). Whoever reaches that Redis can send to every screen: guard it with a password "
+                        "and let only tacmap's machines reach it (docs/HOSTING.md, \"Guarding Redis and PostgreSQL\")")
     p.add_argument("--database", default=None, metavar="URL", help=DATABASE_HELP + " (several machines on one "
                    "set of games: with --message-queue)")
     p.add_argument("--no-demo", action="store_true", help="do not create the demo game on the first start")

@@ -17,7 +17,7 @@ from ..system import Combatant, Modifier, RuleError
 from .checks import parse_die
 from .data import CORE, RUNNING_PENALTY, STAND_COST
 from .health import active
-from .sheet import derived_values
+from .sheet import derived_values, weapon_stats
 
 DIAGONAL = "chebyshev"
 
@@ -79,3 +79,16 @@ def withdraw_attackers(mover: Combatant, others: list[Combatant]) -> list[str]:
         if adjacent(o.position, mover.position):
             out.append(o.id)
     return out
+
+
+def free_attack_weapon(sheet: dict) -> str | None:
+    """Withdrawing from Melee: the weapon an adjacent foe's free attack is made with, the first melee
+    weapon its sheet has ready (a natural weapon too); None when it has none ready (Unarmed)."""
+    for name, w in (sheet.get("weapons") or {}).items():
+        try:
+            stats = weapon_stats(w)
+        except (RuleError, ValueError, TypeError):  # a sheet entry the rules refuse arms nobody
+            continue
+        if not stats["ranged"] and stats["ready"]:
+            return name
+    return None

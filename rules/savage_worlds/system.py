@@ -136,6 +136,10 @@ class SavageWorlds(BaseSystem):
     def withdraw(self, mover: Combatant, others: list[Combatant]) -> list[str]:
         return movement.withdraw_attackers(mover, others)
 
+    def free_attack_weapon(self, sheet: dict) -> str | None:
+        """The weapon a foe's free attack on a withdrawing token is made with (its ready melee weapon)."""
+        return movement.free_attack_weapon(sheet)
+
     # -- range and cover
 
     def range_band(self, distance: float, weapon: dict) -> str | None:

@@ -552,9 +552,26 @@ def next_turn(state: dict, combatants: list[Combatant], dice: DiceSource, settin
         per = state["combatants"].setdefault(cur, _fresh_state())
         per["acted"] = True
         per.update(_TURN_FRESH)
+        _vulnerable_turn_ends(state, _by_id(combatants).get(cur), log, changes)
     # no current actor: the round was waiting on characters on Hold, who let it end
     state = _advance(state, combatants, dice, settings, rolls, log, changes, end_round=cur is None)
     return _update(state, rolls, log, changes)
+
+
+def _vulnerable_turn_ends(state: dict, c: Combatant | None, log: list, changes: dict) -> None:
+    """Vulnerable lasts to the end of the character's next turn (core rules, reading; #58): ``after_attack``
+    counts in ``state["vulnerable"]`` the ends of its turns it lasts through (2 when it became Vulnerable on its
+    own turn: this one and the next; 1 off its turn); at the last, it is no longer Vulnerable."""
+    books = state.get("vulnerable") or {}
+    if c is None or c.id not in books:
+        return
+    books[c.id] = int(books[c.id]) - 1
+    if books[c.id] > 0:
+        return
+    del books[c.id]
+    if (c.sheet or {}).get("vulnerable"):
+        changes.setdefault(c.id, {})["vulnerable"] = False
+        log.append(say("{name} is no longer Vulnerable: its next turn is over", name=c.name))
 
 
 def _turn_modifiers(per: dict, sheet: dict) -> list[Modifier]:
@@ -837,6 +854,9 @@ def after_attack(state: dict, result: AttackResult, settings: dict | None = None
     if aid and aid == state.get("current") and not result.details.get("free_attack"):
         per = state.setdefault("combatants", {}).setdefault(aid, _fresh_state())
         per["used"] = int(per.get("used", 0) or 0) + 1
+    if aid and any(e.kind == "vulnerable" and e.target == aid for e in result.effects):
+        # Vulnerable to the end of its next turn (a Wild Attack, a shot out of melee): the ends of turns it lasts
+        state.setdefault("vulnerable", {})[aid] = 2 if aid == state.get("current") else 1
     return state
 
 

@@ -82,6 +82,7 @@ def payload(kind: str, t: dict) -> dict:
         "rotate_screen_key": {},
         "drag_preview": {"token_id": ids["Aria"], "x": 2, "y": 2},
         "choose_defense": {"defense": "dodge"},
+        "waive_attack": {"attacker": ids["Ogre"], "target": ids["Aria"]},
         "soak": {"accept": True},
         "benny_reroll": {"accept": True},
         "place_template": {"shape": "circle", "x": 3, "y": 3, "size": 1},

@@ -56,7 +56,9 @@ def test_withdrawing_from_an_adjacent_foe_offers_it_a_free_attack(client):
     r = send(client, g, {"type": "move_token", "token_id": hero, "x": 0, "y": 2}, p["player_token"])
     assert r.status_code == 200, r.json
     fight = state(client, g)["combat"]
-    assert {"attacker": orc, "target": hero, "options": {"free_attack": True}} in fight["due"]
+    # at the square the Hero left, with the Orc's ready melee weapon (the default sheet's: #58)
+    assert {"attacker": orc, "target": hero, "options": {"free_attack": True}, "from": [2, 2],
+            "weapon": "Long sword"} in fight["due"]
     assert any("free attack" in e["text"] for e in state(client, g)["log"])
 
 

@@ -234,7 +234,8 @@ def test_a_volunteer_opens_the_gm_page_with_the_pin_and_wrong_pins_are_limited(a
     assert r.status_code == 302 and r.location.endswith(f"/games/{t2['current_game']}/gm")
     assert volunteer.get(f"/games/{t2['current_game']}/gm").status_code == 200
     assert volunteer.get(f"/games/{t1['current_game']}/gm").status_code == 403  # one table's PIN, one table
-    # five wrong PINs a minute for the whole room: then even the right one waits
+    # five wrong PINs a minute from one address (all these browsers are at 127.0.0.1): then even the right one
+    # waits there (other addresses get in: tests/app/test_room_lockouts.py)
     guesser = app.test_client()
     for _ in range(keys.MAX_WRONG - 2):
         assert guesser.post("/pin", data={"pin": wrong}).status_code == 401

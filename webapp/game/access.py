@@ -108,6 +108,8 @@ COMMANDS: dict[str, Rule] = {
     **{kind: _rule(GM) for kind in ("show_handout", "hide_handout", "remove_handout")},
     # a defense the rules ask for: the defender's player (decided in attacks: whose token is attacked)
     "choose_defense": _rule(GM, PLAYER),
+    # a free attack a move gave: its attacker's player waives it, the GM for anyone (decided in free_attacks)
+    "waive_attack": _rule(GM, PLAYER),
     # a Soak roll the rules offer: the wounded token's player, the GM for anyone (decided in soak)
     "soak": _rule(GM, PLAYER),
     # a Benny reroll after a missed attack: the attacker's player, the GM for anyone (decided in reroll)

@@ -7,6 +7,7 @@ outcome) and stores nothing. On a grid the squares and walls are measured, on a 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -138,8 +139,7 @@ def _checked_options(game: "Game", cmd: AttackCommand, actor: "Actor") -> Attack
     reserved = sorted(k for k in sent if k in APP_OPTIONS)
     if reserved:
         raise Rejected(N_("options may not set %(keys)s: the table sets it"), keys=", ".join(reserved))
-    owed = next((e for e in (game.combat or {}).get("due", [])
-                 if e.get("attacker") == cmd.attacker and e.get("target") == cmd.target), None)
+    owed = _owed_entry(game, cmd)
     given = dict((owed or {}).get("options") or {})
     system = rules.get(game.system)
     if _lists_options(system):
@@ -151,7 +151,10 @@ def _checked_options(game: "Game", cmd: AttackCommand, actor: "Actor") -> Attack
                        and sent[k] != offered[k].get("default"))
         if ruled:
             raise Rejected(N_("only the GM sets %(option)s"), option=offered[ruled[0]].get("label") or ruled[0])
-    return cmd.model_copy(update={"options": {**sent, **given}})
+    update: dict = {"options": {**sent, **given}}
+    if cmd.weapon is None and (owed or {}).get("weapon"):  # a free attack: with the weapon the rules armed it with
+        update["weapon"] = owed["weapon"]
+    return cmd.model_copy(update=update)
 
 
 def _lists_options(system) -> bool:
@@ -207,6 +210,9 @@ def _plan_one(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
     attacker = _visible_token(game, actor, cmd.attacker)
     target = _visible_token(game, actor, cmd.target)
     _authorize(game, cmd, actor, attacker)
+    left = (_owed_entry(game, cmd) or {}).get("from")
+    if left is not None:  # a free attack on a withdrawing token (#58): at the square it left, as it left it
+        target = dataclasses.replace(target, x=int(left[0]), y=int(left[1]))
     if attacker.id == target.id:
         raise Rejected(N_("a token cannot attack itself"))
     if game.zones is not None:
@@ -377,5 +383,10 @@ def preview(game: "Game", cmd: AttackCommand, actor: "Actor") -> dict:
 
 def _owed(game: "Game", cmd: AttackCommand) -> bool:
     """The rules (or a move) say this attack happens now."""
-    return any(e.get("attacker") == cmd.attacker and e.get("target") == cmd.target
-               for e in (game.combat or {}).get("due", []))
+    return _owed_entry(game, cmd) is not None
+
+
+def _owed_entry(game: "Game", cmd: AttackCommand) -> dict | None:
+    """The attack the rules (or a move) owe now from this attacker at this target (``combat.due``), if any."""
+    return next((e for e in (game.combat or {}).get("due", [])
+                 if e.get("attacker") == cmd.attacker and e.get("target") == cmd.target), None)

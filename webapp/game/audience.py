@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     **dict.fromkeys(("show_join", "remove_player", "merge_players", "allow_reclaim", "answer_seat", "undo"), TABLE),
     **dict.fromkeys(("roll", "set_settings", "start_combat", "next_turn", "set_order", "end_combat", "act"), TABLE),
     "reach": VIEW, "preview_attack": VIEW,
+    "waive_attack": TABLE,
     **dict.fromkeys(("attack", "choose_defense", "soak", "benny_reroll", "add_character", "update_sheet"), TABLE),
     **dict.fromkeys(("place_template", "move_template", "remove_template"), TABLE),
     **dict.fromkeys(("add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",

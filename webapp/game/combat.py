@@ -507,9 +507,20 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
     result = rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
                                              dice, settings_of(game)), game)
     fight = result.to_dict()
-    fight["due"] = [{"attacker": p, "target": token.id, "options": {"free_attack": True}}
-                    for p in result.provokes if p in game.tokens]
+    fight["due"] = [_free_attack(game, system, p, token) for p in result.provokes if p in game.tokens]
     return [Event(event.type, {**event.data, "fight": fight})]
+
+
+def _free_attack(game: "Game", system, foe_id: str, token: "Token") -> dict:
+    """A free attack a move gives a foe (#58): at the square the token left (``from``: the move is applied
+    before the foe rolls), with the weapon the rules arm the foe with (``free_attack_weapon``, where the
+    system names one; else the foe picks)."""
+    due = {"attacker": foe_id, "target": token.id, "options": {"free_attack": True}, "from": [token.x, token.y]}
+    armed = getattr(system, "free_attack_weapon", None)
+    weapon = armed(characters.sheet_of(game, game.tokens[foe_id])) if callable(armed) else None
+    if weapon is not None:
+        due["weapon"] = weapon
+    return due
 
 
 def judged_move(game: "Game", cmd: Any, actor, events: list[Event], dice: DiceSource | None) -> list[Event]:

@@ -165,3 +165,60 @@ class Guesses:
                 times = self._wrong.get(name)
                 if times:
                     times.pop()
+
+
+ROOM_WRONG_ADDRESS = MAX_WRONG  # wrong organiser passwords, or GM PINs, from one client address in WINDOW seconds
+ROOM_WRONG = 2 * MAX_WRONG  # the room's ceiling of each in WINDOW seconds, for the addresses that failed in it
+ROOM_SEEN = 3600.0  # seconds the organiser's page shows a wrong try
+ROOM_KEPT = 2000  # wrong tries kept of each kind, the newest
+
+
+class RoomGuesses:
+    """Room mode's wrong organiser passwords and GM PINs (``kind``), counted per client address first (#57):
+    an address gets ``ROOM_WRONG_ADDRESS`` a minute; one with no wrong try in the last minute is always
+    checked, so a guesser elsewhere locks nobody else out; an address that failed also waits while the room
+    had ``ROOM_WRONG`` wrong tries this minute (a guesser on many addresses is slowed as one). Every wrong try
+    is kept an hour (``recent``) for the organiser's page. In memory; in Redis with several processes
+    (``shared.SharedRoomGuesses``). A try is counted before it is checked (``take``) and given back when
+    right (``give_back``)."""
+
+    def __init__(self) -> None:
+        self._tries: dict[str, deque] = defaultdict(deque)  # kind -> (when, client, token), oldest first
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def refused(before: list[str], client: str) -> bool:
+        """Whether a try from ``client`` is refused, given the clients of the kind's other tries in the last
+        minute."""
+        mine = before.count(client)
+        return mine >= ROOM_WRONG_ADDRESS or (mine > 0 and len(before) >= ROOM_WRONG)
+
+    def take(self, kind: str, client: str | None):
+        """Count a try of ``kind`` from ``client``; False when refused (not to be checked), else the token
+        ``give_back`` needs."""
+        client = client or "?"
+        with self._lock:
+            now = time.monotonic()
+            tries = self._tries[kind]
+            while tries and (now - tries[0][0] > ROOM_SEEN or len(tries) >= ROOM_KEPT):
+                tries.popleft()
+            if self.refused([c for w, c, _t in tries if now - w <= WINDOW], client):
+                return False
+            token = secrets.token_hex(8)
+            tries.append((now, client, token))
+            return token
+
+    def give_back(self, kind: str, client: str | None, token) -> None:
+        """The try was right: it does not count."""
+        with self._lock:
+            tries = self._tries[kind]
+            for entry in tries:
+                if entry[2] == token:
+                    tries.remove(entry)
+                    break
+
+    def recent(self, kind: str) -> list[tuple[float, str]]:
+        """The kind's wrong tries of the last ``ROOM_SEEN`` seconds, ``(seconds ago, client)``, newest first."""
+        with self._lock:
+            now = time.monotonic()
+            return [(now - w, c) for w, c, _t in reversed(self._tries[kind]) if now - w <= ROOM_SEEN]

@@ -152,6 +152,7 @@ class Player:
     name: str
     key_hash: str
     other_keys: list[str] = field(default_factory=list)  # devices of a player merged into this one
+    merged: list[str] = field(default_factory=list)  # ids of the seats merged into this one (for their command ids)
 
     def holds(self, digest: str) -> bool:
         return any(hmac.compare_digest(digest, k) for k in [self.key_hash, *self.other_keys])

@@ -174,6 +174,7 @@ def evolve(game: Game, event: Event, log) -> None:
     elif kind == "players_merged":
         gone, kept = game.players.pop(d["player_id"]), game.players[d["into"]]
         kept.other_keys = [*kept.other_keys, gone.key_hash, *gone.other_keys]
+        kept.merged = [*kept.merged, gone.id, *gone.merged]  # a command sent again from there is a repeat (#57)
         for token_id in d["tokens"]:
             if token_id in game.tokens:
                 game.tokens[token_id].owner = kept.id

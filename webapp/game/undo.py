@@ -49,6 +49,7 @@ COMMANDS: dict[str, str] = {
     "undo": KEPT,
     "roll": KEPT, **dict.fromkeys(("set_settings", "start_combat", "next_turn", "set_order", "end_combat", "act"), BACK),
     "reach": NOTHING, "preview_attack": NOTHING,
+    "waive_attack": BACK,
     **dict.fromkeys(("attack", "choose_defense", "soak", "benny_reroll", "add_character", "update_sheet"), BACK),
     **dict.fromkeys(("place_template", "move_template", "remove_template"), BACK),
     **dict.fromkeys(("add_wall", "remove_wall", "add_door", "remove_door", "block_cell", "unblock_cell", "set_terrain",

@@ -230,6 +230,15 @@ class Committing:
                     self._seen_cids.popitem(last=False)
         return seen
 
+    def answered_before(self, game_id: str, seats: list[str], cid: str) -> Committed | None:
+        """The first answer to command ``cid`` when one of ``seats`` sent it (the seats merged into the sender's
+        since: its device holds the sender's seat now, #57), as a ``Repeat`` answers; None when none did."""
+        for seat in seats:
+            first = self.store.applied(game_id, seat, cid)
+            if first is not None:
+                return Committed(first[0], [], {**first[1], "repeat": True})
+        return None
+
     def _repeated(self, game: Game, request: _Request) -> bool:
         """Whether the request's command id is stored already (on the state caught up with the log: another
         process's commit counts); it is then answered as its first sending was (``Repeat``). Asked before a

@@ -83,6 +83,7 @@ class Hub:
         self.seats = throttle.Seats()  # commands per seat and per client address, over HTTP and every socket
         self.new_games = throttle.Window(*throttle.NEW_GAMES)  # per client address
         self.join_guesses = throttle.Window(*throttle.JOIN_GUESSES)  # per client address
+        self.room_guesses = keys.RoomGuesses()  # room mode's wrong organiser passwords and GM PINs (#57)
         self._guard = threading.Lock()
         self._heavy: set[str] = set()  # games with a command that redraws the whole map running or waiting
         # commands being carried out in this process now, and when the last one ended (``quiet_for``)
@@ -113,10 +114,11 @@ class Hub:
     def share(self, shared) -> None:
         """Serve the games together with other processes: catch up with the log before deciding or rendering,
         render for every audience, count connections and password guesses in Redis."""
-        from .shared import SharedGuesses
+        from .shared import SharedGuesses, SharedRoomGuesses
 
         self.shared = shared
         self.gm_access.guesses = SharedGuesses(shared, self.gm_access.guesses)
+        self.room_guesses = SharedRoomGuesses(shared, self.room_guesses)
 
     # --- games ------------------------------------------------------------
 
@@ -164,6 +166,13 @@ class Hub:
             # the X-card: its command id is dropped here, never stored beside its seat (a repeat changes nothing)
             payload = {k: v for k, v in payload.items() if k != "cid"}
         payload, cid = command_id(payload)
+        if cid is not None and actor.role == "player":  # sent before from a seat merged into this one since
+            game = self.game(game_id)
+            player = game.players.get(actor.player_id) if game is not None else None
+            if player is not None and player.merged:
+                first = self.committing.answered_before(game_id, [f"player:{p}" for p in player.merged], cid)
+                if first is not None:
+                    return first
         if cid is not None:  # a command sent again (a reconnect) waits for its first sending, then is its repeat
             with self.committing.one_at_a_time(game_id, actor.audience, cid):
                 try:

@@ -105,6 +105,7 @@ BY_EVENT = {
                        "soak_prompt", *_UNDER},
     "reroll_declined": {"log", "reroll_prompt"},
     "defense_dropped": {"reroll_prompt", "log", "defense_prompt"},
+    "free_attack_waived": {"combat", "log"},
     "template_placed": {"log", "attack", *_UNDER},
     "template_moved": {"log", *_UNDER},
     "template_removed": {"log", "attack", *_UNDER},

@@ -10,7 +10,8 @@ rest of what the processes share through the same Redis:
   connections and whose scores are when each stops counting unless its process renews it.
   Every process renews its own connections every ``HEARTBEAT`` seconds, so the connections
   of a killed process vanish after ``LIFETIME`` seconds at most;
-- the GM password's wrong guesses, counted per game across processes.
+- the GM password's wrong guesses, counted per game across processes, and room mode's wrong organiser
+  passwords and GM PINs.
 
 The game itself is not shared here: the log in the database is the only truth, and each
 process catches its cached game up with the log before it decides or renders (webapp/live/games.py).
@@ -46,12 +47,16 @@ class QueueUnavailable(DataError):
 
 
 def shown_url(url: str) -> str:
-    """The queue's address without its password (it is printed and logged)."""
+    """The queue's address without its password (it is printed and logged): ``redis://:***@host``,
+    ``redis://user:***@host``, and a ``password=`` in the query (redis-py takes one there too)."""
     parts = urlsplit(url)
     if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return url
+        user, _colon, _password = parts.netloc.rpartition("@")[0].partition(":")
+        parts = parts._replace(netloc=f"{user}:***@{parts.netloc.rpartition('@')[2]}")
+    if parts.query:
+        fields = [("password=***" if f.split("=", 1)[0].lower() == "password" else f) for f in parts.query.split("&")]
+        parts = parts._replace(query="&".join(fields))
+    return urlunsplit(parts)
 
 
 def connect(url: str):
@@ -68,7 +73,22 @@ def connect(url: str):
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=CALL_TIMEOUT)
         client.ping()
+        client.exists(f"{PREFIX}:check")  # a user whose ACL leaves out tacmap's keys is refused here, not later
+    except redis.AuthenticationError:
+        raise QueueUnavailable(f"the message queue at {shown_url(url)} refused this process: Redis asks for a "
+                               "password (requirepass) or an ACL user, and the address gives a wrong one or none. "
+                               "Put them in the address: redis://:PASSWORD@HOST:6379/0, or "
+                               "redis://USER:PASSWORD@HOST:6379/0 (rediss:// for TLS); docs/HOSTING.md, "
+                               "\"Guarding Redis and PostgreSQL\"") from None
+    except redis.exceptions.NoPermissionError:
+        raise QueueUnavailable(f"the Redis user of {shown_url(url)} may not use tacmap's keys: its ACL needs "
+                               f"~{PREFIX}:* &flask-socketio +@all -@admin -@dangerous (docs/HOSTING.md, "
+                               "\"Guarding Redis and PostgreSQL\")") from None
     except (redis.RedisError, ValueError, OSError) as exc:
+        if "CERTIFICATE_VERIFY_FAILED" in str(exc):
+            raise QueueUnavailable(f"the message queue at {shown_url(url)} shows a TLS certificate this process cannot "
+                                   f"check ({exc}): give the CA that signed it in the address, "
+                                   "rediss://...:6380/0?ssl_ca_certs=/path/to/ca.pem") from None
         raise QueueUnavailable(f"cannot reach the message queue at {shown_url(url)} ({exc}). Start Redis "
                                "there (redis-server) or give another address with --message-queue "
                                "(or $TACMAP_MESSAGE_QUEUE).") from None
@@ -399,3 +419,63 @@ class SharedGuesses:
             pipe.execute()
 
         self.shared._call(remove)
+
+
+class SharedRoomGuesses:
+    """Room mode's wrong organiser passwords and GM PINs counted across processes (``keys.RoomGuesses``'s
+    interface and rules): one sorted set per kind, ``tacmap:room-guesses:<kind>``, members ``<token>|<client>``
+    scored by when, kept ``ROOM_SEEN`` seconds for the organiser's page. A try is added and the minute's tries
+    read in one MULTI/EXEC, then judged without itself (and taken out again when refused). While Redis does not
+    answer, this process's own count decides."""
+
+    def __init__(self, shared: Shared, local) -> None:
+        self.shared, self.local = shared, local
+
+    @staticmethod
+    def _key(kind: str) -> str:
+        return f"{PREFIX}:room-guesses:{kind}"
+
+    def take(self, kind: str, client: str | None):
+        from ..game.keys import ROOM_KEPT, ROOM_SEEN, WINDOW, RoomGuesses
+
+        client = client or "?"
+        key, now = self._key(kind), time.time()
+        member = f"{uuid.uuid4().hex}|{client}"
+
+        def add(r):
+            pipe = r.pipeline()  # MULTI/EXEC: no other try between the add and the read
+            pipe.zremrangebyscore(key, "-inf", now - ROOM_SEEN)
+            pipe.zremrangebyrank(key, 0, -ROOM_KEPT)
+            pipe.zadd(key, {member: now})
+            pipe.expire(key, int(ROOM_SEEN) + 1)
+            pipe.zrangebyscore(key, now - WINDOW, "+inf")
+            return [m.decode() if isinstance(m, bytes) else m for m in pipe.execute()[-1]]
+
+        minute = self.shared._call(add)
+        if minute is None:
+            token = self.local.take(kind, client)
+            return ("local", token) if token else False
+        if RoomGuesses.refused([m.split("|", 1)[1] for m in minute if m != member], client):
+            self._remove(key, member)
+            return False
+        return member
+
+    def give_back(self, kind: str, client: str | None, token) -> None:
+        if isinstance(token, tuple):
+            self.local.give_back(kind, client, token[1])
+        elif isinstance(token, str):
+            self._remove(self._key(kind), token)
+
+    def _remove(self, key: str, member: str) -> None:
+        self.shared._call(lambda r: r.zrem(key, member))
+
+    def recent(self, kind: str) -> list[tuple[float, str]]:
+        from ..game.keys import ROOM_SEEN
+
+        now = time.time()
+        found = self.shared._call(lambda r: r.zrangebyscore(self._key(kind), now - ROOM_SEEN, "+inf",
+                                                            withscores=True))
+        if found is None:
+            return self.local.recent(kind)
+        tries = [(now - when, (m.decode() if isinstance(m, bytes) else m).split("|", 1)[1]) for m, when in found]
+        return sorted(tries)

@@ -17,7 +17,9 @@ gives the game a new id, to keep a copy beside the original.
 Import checks the whole file before it writes anything (format, version,
 checksums, that every table and column exists here, that the log replays), then
 writes the rows in one transaction and moves the files in; a failure leaves
-nothing behind.
+nothing behind. What is derived from the log is never the file's word: snapshots
+are made again, the replay's checkpoints left out (folded again), and of its
+command ids only those of an event in its log are kept, dated as that event.
 
 Each works on the SQLite file of a data folder or, given ``database`` (a ``postgresql://`` URL), on PostgreSQL:
 the game's files stay in the data folder's ``<kind>/<game id>/`` folders either way (docs/STORAGE.md).
@@ -64,6 +66,9 @@ MAX_DEPTH = 8  # parts of a file's path
 KIND = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}")
 TABLE = re.compile(r"[a-z_][a-z0-9_]{0,39}")
+#: a game's folders that are caches of its log (``history.CHECKPOINTS_DIR``: the replay's checkpoints): exported as
+#: they are, never imported (``tacmap import`` folds the log again)
+DERIVED_FOLDERS = {"replay"}
 
 
 class ArchiveError(Exception):
@@ -421,8 +426,12 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
             if unknown:
                 raise ArchiveError(f"{path}: table {table!r} has columns this tacmap does not know "
                                    f"({', '.join(sorted(unknown))[:200]}); nothing was imported")
-        # a snapshot is a cache of the log: the file's own could say anything, so it is made again here
+        # a snapshot is a cache of the log: the file's own could say anything, so it is made again here; the same
+        # for the command ids and the replay's checkpoints (#57): derived from the log, never the file's word
         tables.pop("snapshots", None)
+        if "commands" in tables:
+            tables["commands"] = _command_ids(tables["commands"], tables["events"])
+        files = [f for f in files if f[0].split("/")[0] not in DERIVED_FOLDERS]
         game_id = old_id
         if new_id:
             game_id = secrets.token_hex(4)
@@ -487,6 +496,29 @@ def import_game(data_dir: Path, path: Path, new_keys: bool = False, new_id: bool
     finally:
         store.close()
     return Imported(game_id, record.get("name", ""), record["gm_key"], len(tables["events"]), len(files), notes)
+
+
+def _command_ids(rows: list[dict], events: list[dict]) -> list[dict]:
+    """The file's command ids (``commands`` rows: a seat's command id, the seq it was stored at, its answer) that
+    name an event of its log, each dated as that event is and never later than now, with an answer that is a JSON
+    object. Another row (a seq the log lacks, a date in the future) would answer that seat's command with the file's
+    JSON, and never do it, for as long as its date says."""
+    now = time.time()
+    written = {r["seq"]: r.get("created_at") for r in events}
+    kept = []
+    for row in rows:
+        seq, when = row.get("seq"), written.get(row.get("seq"))
+        if not (isinstance(seq, int) and seq in written and isinstance(row.get("seat"), str)
+                and isinstance(row.get("cid"), str) and isinstance(row.get("answer"), str)):
+            continue
+        try:
+            if not isinstance(json.loads(row["answer"]), dict):
+                continue
+        except (ValueError, RecursionError):
+            continue
+        when = when if isinstance(when, (int, float)) and not isinstance(when, bool) else 0.0
+        kept.append({**row, "created_at": min(float(when), now)})
+    return kept
 
 
 def _insert(db, table: str, rows: list[dict]) -> None:

@@ -3,9 +3,10 @@
 ``tacmap serve --room`` (or ``TACMAP_ROOM=1``) opens ``/room``, the organiser's page, behind a password of its
 own. The first time, the server prints a one-time setup link on its console (no password travels over the
 shared Wi-Fi before the organiser chose it: whoever holds the console holds the room); the link sets the
-password once and stops working. Wrong passwords and wrong GM PINs go through the GM password's counters
-(``keys.Guesses``, shared in Redis with ``--message-queue``): five a minute for the whole room, ten a minute
-per client address.
+password once and stops working. Wrong passwords and wrong GM PINs are counted per client address first
+(``keys.RoomGuesses``, shared in Redis with ``--message-queue``, #57): five a minute from one address; an
+address with no wrong try this minute is always checked, one that failed waits too while the room had ten
+this minute; the organiser's page shows the wrong tries of the last hour.
 
 - A table is a game copied from a template game (an existing game, its maps, foes and pictures ready: the game
   file of ``tacmap export``, imported under a new id). It has a printed join code, a GM PIN (six digits) and
@@ -44,8 +45,8 @@ from .roomwords import N_, _, gettext_in_templates
 bp = Blueprint("room", __name__)
 bp.record_once(gettext_in_templates)
 
-ORGANISER = "room:organiser"  # the name the organiser password's guesses are counted under (keys.Guesses)
-PIN_GUESSES = "room:pin"  # and the GM PINs' (the whole room's: a PIN opens any table's GM page)
+ORGANISER = "organiser"  # the kind the organiser password's wrong tries are counted under (keys.RoomGuesses)
+PIN_GUESSES = "pin"  # and the GM PINs' (the whole room's: a PIN opens any table's GM page)
 SETUP_TOKEN_BYTES = 18
 
 NOT_ROOM = N_("This server is not in room mode: start it with `tacmap serve --room`.")
@@ -164,9 +165,10 @@ def organiser_room() -> dict:
 
 
 def _guess(name: str, right) -> bool | None:
-    """A password or PIN tried: counted (the room's and the address's) before it is checked, given back when
-    right. None: not checked at all (at the limit)."""
-    guesses, client = hub().guesses, request.remote_addr
+    """A password or PIN tried: counted (the address's first, then the room's for an address that failed this
+    minute: ``keys.RoomGuesses``) before it is checked, given back when right. None: not checked at all (this
+    address is at its limit, or it failed and the room is)."""
+    guesses, client = hub().room_guesses, request.remote_addr
     token = guesses.take(name, client)
     if not token:
         return None

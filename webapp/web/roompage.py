@@ -22,7 +22,8 @@ from ..live.roomtables import RoomRefusal, RoomTables
 from ..storage.archive import ArchiveError
 from ..storage.store import DamagedLog
 from . import hub
-from .room import bp, current_room, is_organiser, login_page, organiser_room, table_or_404
+from .room import (ORGANISER, PIN_GUESSES, bp, current_room, is_organiser, login_page, organiser_room,
+                   table_or_404)
 from .roomwords import _, ngettext
 
 MAX_TABLES = 40  # tables made at once
@@ -56,7 +57,30 @@ def _page(room: dict, error: str | None = None, notice: str | None = None, statu
                  for g in h.store.games() if g.id not in in_room]
     notices = ([notice] if notice else []) + get_flashed_messages(category_filter=["room"])
     return render_template("room.html", room=room, tables=_table_rows(), templates=templates, error=error,
-                           notices=notices, max_tables=MAX_TABLES, slots=_slots()), status
+                           notices=notices, max_tables=MAX_TABLES, slots=_slots(), guessing=_guessing()), status
+
+
+def _guessing() -> list[dict]:
+    """The wrong organiser passwords and GM PINs of the last hour (#57): of each kind, how many, and from which
+    addresses, how many and when the last; the addresses with most first."""
+    out = []
+    for kind, many in ((ORGANISER, lambda n: ngettext("%(num)d wrong organiser password in the last hour",
+                                                      "%(num)d wrong organiser passwords in the last hour", n)),
+                       (PIN_GUESSES, lambda n: ngettext("%(num)d wrong GM PIN in the last hour",
+                                                        "%(num)d wrong GM PINs in the last hour", n))):
+        tries = hub().room_guesses.recent(kind)
+        if not tries:
+            continue
+        by: dict[str, list] = {}
+        for ago, client in tries:
+            seen = by.setdefault(client, [0, ago])
+            seen[0], seen[1] = seen[0] + 1, min(seen[1], ago)
+        now = time.time()
+        addresses = [_("%(address)s: %(count)s, the last at %(time)s", address=client, count=count,
+                       time=time.strftime("%H:%M:%S", time.localtime(now - ago)))
+                     for client, (count, ago) in sorted(by.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:20]]
+        out.append({"summary": many(len(tries)), "addresses": addresses})
+    return out
 
 
 def _done(notice: str):
@@ -101,7 +125,7 @@ def _slots() -> dict[str, list[dict]]:
 def tables():
     """The tables' list alone: the organiser page refreshes it every few seconds (htmx)."""
     room = organiser_room()
-    return render_template("_room_tables.html", room=room, tables=_table_rows(), slots=_slots())
+    return render_template("_room_tables.html", room=room, tables=_table_rows(), slots=_slots(), guessing=_guessing())
 
 
 # --- making tables ----------------------------------------------------------------------------------------------
