@@ -4,7 +4,8 @@ PostgreSQL), then commits its events through the hub; if the commit is refused, 
 removed again, so nothing half-imported remains (no event, no file).
 
 Called by the pages' upload routes (webapp/web/maps.py, webapp/web/handouts.py), ``tacmap import-map`` and the
-demo game's token pictures.
+demo game's token pictures. The decoding runs off the loop, counted against ``asker`` (the route's seat and
+address; None: the server's own), as webapp/storage/pictures.py's ``picture_work`` says (#57).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..game import handouts, maps, uvtt
 from ..game.model import Rejected
 from ..game.text import N_
 from ..storage import pictures
-from ..storage.pictures import checked, decoding, map_name, picture_record
+from ..storage.pictures import Asker, checked, map_name, picture_record, picture_work
 
 if TYPE_CHECKING:
     from ..game.model import Actor
@@ -42,7 +43,7 @@ def _commit_with_file(hub: "Hub", game_id: str, picture: uvtt.Picture | None, de
         raise
 
 
-def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str) -> dict:
+def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str, asker: Asker | None = None) -> dict:
     """Import a Universal VTT file as a new map and show it to everyone.
 
     Returns ``{"map_id", "walls", "doors", "seq"}``; Rejected names what is wrong.
@@ -52,8 +53,7 @@ def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str)
     if hub.store.game(game_id) is None:
         raise Rejected(N_("no game %(id)s"), id=repr(game_id))
     try:
-        with decoding():
-            parsed = uvtt.parse(raw)
+        parsed = picture_work(asker, uvtt.parse, raw)  # its picture decoded and written again, off the loop
     except uvtt.UvttError as exc:
         raise NotImported(exc) from None
     picture = picture_record(parsed.picture) if parsed.picture else None
@@ -64,13 +64,14 @@ def import_uvtt(hub: "Hub", game_id: str, actor: "Actor", raw: bytes, name: str)
             "lights": len(parsed.lights), "ambient": parsed.ambient, "seq": done.seq}
 
 
-def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None, data: bytes) -> dict:
+def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None, data: bytes,
+                   asker: Asker | None = None) -> dict:
     """A background picture for a map (None: the active one), fitted to the map's width."""
     if actor.role != "gm":
         raise Rejected(N_("only the GM can set a map's picture"))
     if hub.store.game(game_id) is None:
         raise Rejected(N_("no game %(id)s"), id=repr(game_id))
-    picture = checked(data)
+    picture = checked(data, asker=asker)
     record = picture_record(picture)
 
     def decide(game):
@@ -81,7 +82,8 @@ def upload_picture(hub: "Hub", game_id: str, actor: "Actor", map_id: str | None,
     return {"map_id": d["map_id"], "picture": record, "align": d["align"], "seq": done.seq}
 
 
-def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, title: str, body: str) -> dict:
+def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, title: str, body: str,
+                asker: Asker | None = None) -> dict:
     """A hand-out (a picture, checked as a map's, and/or a text, with a title), shown to nobody yet (#27)."""
     if actor.role != "gm":
         raise Rejected(N_("only the GM can make hand-outs"))
@@ -89,14 +91,14 @@ def add_handout(hub: "Hub", game_id: str, actor: "Actor", data: bytes | None, ti
         raise Rejected(N_("no game %(id)s"), id=repr(game_id))
     handouts.check_words(title, "title", handouts.MAX_TITLE, True)  # before any file is written
     handouts.check_words(body, "text", handouts.MAX_BODY, False)
-    picture = checked(data) if data is not None else None
+    picture = checked(data, asker=asker) if data is not None else None
     record = picture_record(picture) if picture else None
     done = _commit_with_file(hub, game_id, picture, lambda game: [handouts.handout_added(game, title, body, record)])
     return {"handout_id": done.events[0].data["handout"]["id"], "seq": done.seq}
 
 
 def add_token_picture(hub: "Hub", game_id: str, actor: "Actor", data: bytes, filename: str,
-                      token_id: str | None) -> dict:
+                      token_id: str | None, asker: Asker | None = None) -> dict:
     """A token picture (the GM: for the library, or a token; a player: for one of their tokens), set on
     ``token_id`` at once when given (#27)."""
     if actor.role not in ("gm", "player"):
@@ -105,7 +107,7 @@ def add_token_picture(hub: "Hub", game_id: str, actor: "Actor", data: bytes, fil
         raise Rejected(N_("no game %(id)s"), id=repr(game_id))
     if actor.role == "player" and not token_id:
         raise Rejected(N_("token_id: name one of your tokens for the picture"))
-    picture = checked(data)
+    picture = checked(data, asker=asker)
     label = map_name(filename) if filename else "Picture"
     label = "Picture" if label == "Imported map" else label
     done = _commit_with_file(hub, game_id, picture, lambda game: handouts.picture_added(

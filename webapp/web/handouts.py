@@ -21,7 +21,7 @@ from . import hub
 from ..live import uploads
 from ..live.language import refusal_text as refusal
 from .game import _seat
-from .maps import UPLOAD_SLACK, busy, refused, uploaded_file
+from .maps import UPLOAD_SLACK, asker, busy, refused, uploaded_file
 
 bp = Blueprint("handouts", __name__)
 bp.register_error_handler(HTTPException, refused)
@@ -47,7 +47,8 @@ def new_handout(game_id: str, actor) -> tuple:
         if not data and not filename:
             data = None  # a form's file field left empty: a text hand-out
     try:
-        done = uploads.add_handout(hub(), game_id, actor, data, _form_text("title"), _form_text("text"))
+        done = uploads.add_handout(hub(), game_id, actor, data, _form_text("title"), _form_text("text"),
+                                   asker(game_id, actor))
     except Rejected as exc:
         abort(422, refusal(exc))
     return jsonify(done), 201
@@ -60,7 +61,7 @@ def new_picture(game_id: str, actor) -> tuple:
     data, filename = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
         done = uploads.add_token_picture(hub(), game_id, actor, data, filename,
-                                         (request.form.get("token_id") or "").strip() or None)
+                                         (request.form.get("token_id") or "").strip() or None, asker(game_id, actor))
     except Rejected as exc:
         abort(422, refusal(exc))
     return jsonify(done), 201

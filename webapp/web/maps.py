@@ -9,7 +9,6 @@ The JSON API has the same two uploads with a Bearer token (views/api.py).
 
 from __future__ import annotations
 
-import hashlib
 import io
 
 from flask import Blueprint, abort, current_app, jsonify, request, send_file
@@ -41,21 +40,28 @@ def refused(exc: HTTPException):
 
 
 def busy(exc: pictures.PicturesBusy):
-    """Every decode place stayed taken: 503 with Retry-After (JSON for an upload, the site's page for a picture)."""
+    """Every decode place stayed taken (503), or this seat asked for more picture work than its share (429):
+    with Retry-After (JSON for an upload, the site's page for a picture)."""
     if request.method == "POST":
         response = jsonify(error=refusal(exc))  # in the sender's language
-        response.status_code = 503
+        response.status_code = exc.status
     else:
         from .errors import error_page
-        from werkzeug.exceptions import ServiceUnavailable
+        from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
-        response = error_page(ServiceUnavailable(refusal(exc)))
+        answer = TooManyRequests if exc.status == 429 else ServiceUnavailable
+        response = error_page(answer(refusal(exc)))
         response = current_app.make_response(response)
     response.headers["Retry-After"] = str(exc.retry_after)
     return response
 
 
 bp.register_error_handler(pictures.PicturesBusy, busy)
+
+
+def asker(game_id: str, actor) -> pictures.Asker:
+    """Whom this request's picture work is counted against (webapp/storage/pictures.py): its seat and address."""
+    return pictures.Asker(f"{game_id}:{actor.audience}", request.remote_addr)
 
 
 def uploaded_file(limit: int) -> tuple[bytes, str]:
@@ -80,7 +86,7 @@ def import_map(game_id: str, actor) -> tuple:
     data, filename = uploaded_file(uvtt.MAX_FILE_BYTES)
     name = (request.form.get("name") or "").strip() or pictures.map_name(filename)
     try:
-        done = uploads.import_uvtt(hub(), game_id, actor, data, name[:40])
+        done = uploads.import_uvtt(hub(), game_id, actor, data, name[:40], asker(game_id, actor))
     except Rejected as exc:  # (not imported: the file's reason in the sender's language too)
         abort(422, refusal(exc))
     return jsonify(map_id=done["map_id"], name=done["name"], walls=done["walls"], doors=done["doors"],
@@ -92,7 +98,7 @@ def set_picture(game_id: str, actor, map_id: str | None) -> tuple:
         abort(403, _("only the GM can set a map's picture"))
     data, _filename = uploaded_file(uvtt.MAX_PICTURE_BYTES)
     try:
-        done = uploads.upload_picture(hub(), game_id, actor, map_id or None, data)
+        done = uploads.upload_picture(hub(), game_id, actor, map_id or None, data, asker(game_id, actor))
     except Rejected as exc:
         abort(422, refusal(exc))
     return jsonify(done), 200
@@ -151,9 +157,8 @@ def picture(game_id: str, name: str):
     content_type = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}[name.rsplit(".", 1)[1]]
     known = pictures.fogged(game, actor, name)
     if known is not None:  # with fog: what this seat never saw is not in the bytes it gets
-        data = pictures.masked(path, game, known)
-        response = send_file(io.BytesIO(data), mimetype=content_type, conditional=True,
-                             etag=hashlib.sha256(data).hexdigest(), max_age=0)
+        data, etag = pictures.masked(path, game, known, asker(game_id, actor))  # off the loop, kept
+        response = send_file(io.BytesIO(data), mimetype=content_type, conditional=True, etag=etag, max_age=0)
     else:
         response = send_file(path, mimetype=content_type, conditional=True, etag=True, max_age=0)
     response.headers["X-Content-Type-Options"] = "nosniff"
