@@ -576,6 +576,7 @@
     requestAnimationFrame(() => { layoutQueued = false; layoutLabels(); });
   }
   document.addEventListener("tacmap:update", layoutLabels);
+  document.addEventListener("tacmap:replay", layoutLabels); // a past moment's tokens: their names and badges too
   if (window.tacmap) window.tacmap.relayout = queueLayout; // screenview.js: the view moved, the names follow
   window.addEventListener("resize", queueLayout);
   if (window.ResizeObserver) new ResizeObserver(queueLayout).observe(frame);

@@ -104,6 +104,7 @@
       if ((readView().language || null) !== language) { window.location.reload(); return; }
       apply(false);
     });
+    document.addEventListener("tacmap:replay", () => apply(false)); // a past moment's map, framed as the live one
     window.addEventListener("resize", () => apply(true));
     if (window.ResizeObserver) new ResizeObserver(() => apply(true)).observe(frame());
     apply(true);

@@ -22,7 +22,7 @@ from rules.system import NO_DEFENSE, AttackResult, RuleNotImplemented
 from . import characters, fog, result_card
 from .aiming import AttackCommand, defense_choices, plan, preview, reachable  # noqa: F401 - preview: the hub's
 from .combat import rules_call, settings_of
-from .defenses import chosen
+from .defenses import chosen, unseen_result
 from .feature import Feature
 from .model import Actor, Event, Rejected
 from .text import N_
@@ -196,6 +196,9 @@ def evolve(game: "Game", event: Event, log) -> None:
         return say("{line} (GM ruling)", line=line) if forced else line
 
     card = result_card.card(game, d)
+    told = unseen_result(game, d, card)
+    if told is not None:  # the defender who could not see who attacked learns how it went, alone (#58)
+        log(*told)
     if (attacker and attacker.hidden) or (target and target.hidden) or \
             (not d.get("template") and _names_hidden(game, d)):  # a bystander hit by a miss, say
         log(ruled(d["result"]["summary"]), "gm", {"attack": d["result"], "card": card})

@@ -61,8 +61,9 @@ def newest_log(game: Game, actor: Actor, may_read: Callable[[LogEntry], bool] | 
 
 def reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
     """Which log lines this audience may read, as a key and the test: audiences with the same key, as the game
-    stands now, read the same lines (the GM every line; the others, with no fog, the lines for all; with fog,
-    those for all that name no token or character it may not know: the key holds those names). So one
+    stands now, read the same lines (the GM every line but a player's own; the others, with no fog, the lines for
+    all; with fog, those for all that name no token or character it may not know: the key holds those names; a
+    player, besides, the lines for that player alone, if the log holds one: the key holds the player). So one
     update reads the newest lines once for all the players that see the game alike, not once per player.
     ``visible``: gives ``fog.visible_tokens(game, actor)``, if the caller has it (asked with fog only: the
     costly part then)."""
@@ -79,8 +80,18 @@ def _may_read(game: Game, actor: Actor) -> Callable[[LogEntry], bool]:
 
 
 def _reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None) -> tuple[tuple, Callable[[LogEntry], bool]]:
-    if actor.role == "gm":
-        return ("gm",), lambda e: True
+    if actor.role == "gm":  # every line but those told to one player (the GM reads the whole of it in its own)
+        return ("gm",), lambda e: not e.audience.startswith("player:")
+    key, may_read = _table_reader(game, actor, visible)
+    own = actor.audience
+    if actor.role != "player" or not any(e.audience == own for e in game.log):  # LOG_KEEP lines
+        return key, may_read
+    # a line for this player alone (an unseen attacker's result to its defender, #58): read by no one else
+    return (*key, own), lambda e: e.audience == own or may_read(e)
+
+
+def _table_reader(game: Game, actor: Actor, visible: Callable[[], list] | None = None
+                  ) -> tuple[tuple, Callable[[LogEntry], bool]]:
     pattern = None
     if game.fog_on:
         # a line written before the fog fell (or before the token went out of view) must not name it, nor

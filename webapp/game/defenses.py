@@ -4,18 +4,20 @@ take for the one chosen, and the prompt each audience sees while an attack waits
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules.system import AttackRequest, RuleError, RuleNotImplemented
+from rules.text import joined, say
 
 from . import fog
 from .combat import rules_call
-from .model import Rejected
+from .model import Actor, Rejected
 from .text import N_
 
 if TYPE_CHECKING:
-    from .model import Actor, Game, Token
+    from .model import Game, Token
 
 
 def defense_choices(system, request: AttackRequest) -> list[dict]:
@@ -75,7 +77,35 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     if not chooser and not waiting:
         return None
     player = game.players.get(target.owner) if target.owner else None
-    return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else "an unseen foe",
+    return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else say("an unseen foe"),
             "target": target.name, "target_id": target.id, "id": pending.get("id"), "weapon": pending.get("weapon"),
             "player": player.name if player is not None else None,
             "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}
+
+
+def unseen_result(game: "Game", d: dict, card: dict) -> tuple | None:
+    """An attack's result for the defender who chose a defense against an attacker they could not see (#58): the
+    line for that player alone (``(text, "player:<id>", detail)``, ``attacks.evolve`` logs it): whether it hit and
+    what their token took, the attacker never named nor placed (the table's line is the GM's, or names a token out
+    of their view). None for any other attack."""
+    attacker, target = game.tokens.get(d.get("attacker")), game.tokens.get(d.get("target"))
+    if "defense" not in d or attacker is None or target is None or not target.owner or target.hidden:
+        return None
+    defender = Actor("player", target.owner)
+    if fog.may_see(game, defender, attacker):
+        return None
+    named = re.compile(rf"(?<!\w){re.escape(attacker.name)}(?!\w)")
+    entry = next((t for t in card["targets"] if t["id"] == target.id), None)
+    hit = bool(entry["hit"]) if entry is not None else bool(d["result"]["hit"])
+    took = [w for w in (entry or {}).get("effects", []) if not named.search(str(w))]  # "1 HP injury", "dodges"
+    if hit:
+        text = (say("An unseen foe's attack hits {target}: {took}", target=target.name, took=joined(took)) if took
+                else say("An unseen foe's attack hits {target}", target=target.name))
+    else:
+        text = (say("An unseen foe's attack misses {target}: {took}", target=target.name, took=joined(took)) if took
+                else say("An unseen foe's attack misses {target}", target=target.name))
+    told = {"attacker": say("an unseen foe"), "attacker_id": None, "hit": hit, "verdict": say("HIT") if hit else say("MISS"),
+            "area": None, "targets": [{"id": target.id, "name": target.name, "hit": hit, "effects": took, "detail": ""}],
+            "spent": []}
+    return text, defender.audience, {"attack": {"hit": hit, "summary": "", "rolls": [], "modifiers": [], "details": {},
+                                                "effects": []}, "card": told}

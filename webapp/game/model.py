@@ -162,7 +162,7 @@ class Player:
 class LogEntry:
     seq: int
     text: str  # the line in English (all an old game's line holds)
-    audience: Literal["all", "gm"] = "all"
+    audience: str = "all"  # "all", "gm", or "player:<id>": that player alone (audience._reader, #58)
     detail: dict | None = None  # a roll's or an attack's breakdown
     # the line as a message id and its parameters (rules/text.py), rendered in each reader's language;
     # None: a line logged before lines had one (an old game, an archive), read in English as it was written

@@ -8,7 +8,9 @@ hits, the hand-outs shown, the maps visited, and a small picture of the board as
 as it ended. An audience other than the GM is told only what it saw then: a token is named only if it
 could see the token at that moment (hidden tokens, fog as it was), a hit only if its log line was one
 it could read at that moment (the live log's own rule, ``audience.may_read``), a hand-out only if it
-was shown to it; its pictures hold only the tokens it saw and the squares it knew.
+was shown to it; its pictures hold only the tokens it saw and the squares it knew. Its counts are of what it saw
+(#57, #58): a move of a token it saw at either end, a roll whose line it could read or its own (a secret roll's
+line is the GM's), an attack whose line it could read; a fight, and an evening, it saw nothing of is left out.
 
 ``show_recap`` / ``hide_recap`` (GM): the table screen shows the recap over the map until the GM hides it
 (``game.recap_on``; event ``recap_shown``).
@@ -194,9 +196,9 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
                                   or handouts.EVERYONE in event.data.get("to", [])):
                 session["handouts"].append(h["title"] or "an untitled hand-out")
         elif kind == "token_moved":
-            session["moves"] += 1
+            session["moves"] += int(gm or _move_seen(game, actor, event.data))
         elif kind == "dice_rolled":
-            session["rolls"] += 1
+            session["rolls"] += int(gm or event.data.get("by") == actor.audience or bool(_lines_read(game, actor, "roll")))
         if kind == "combat_started":
             if fight is not None:
                 session["fights"].append(fight.to_dict())
@@ -214,8 +216,10 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
         if kind in ("attack_resolved", "soak_rolled", "sheet_updated", "combat_ended", "undone"):
             _fallen(game, actor, fight)
         if kind == "attack_resolved":
-            fight.attacks.append(seq)
-            _hit(game, actor, fight, seq, event)
+            lines = _lines_read(game, actor, "attack")  # an attack it could read nothing of is none of its story
+            if lines:
+                fight.attacks.append(seq)
+                _hit(fight, seq, event, lines[-1])
         if kind == "combat_ended":
             fight.ended = True
             fight.end_picture = board_picture(game, actor)
@@ -230,6 +234,10 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
         for f in s["fights"]:
             f["attacks"] = sum(1 for seq in f["attacks"] if seq not in undone)
             f["hits"] = [h for h in f["hits"] if h["seq"] not in undone][:TOP_HITS]
+        if not gm:  # a fight it saw nothing of (no fighter, no attack, no one fall) is no fight of its story
+            s["fights"] = [f for f in s["fights"] if f["fighters"] or f["attacks"] or f["fallen"]]
+    if not gm:  # nor an evening of which it saw nothing (the GM preparing alone)
+        sessions = [s for s in sessions if s["maps"] or s["handouts"] or s["fights"] or s["moves"] or s["rolls"]]
     return {"name": game.name if game else "", "system": game.system if game else "", "sessions": sessions,
             "seq": count, "audience": actor.audience}
 
@@ -246,18 +254,41 @@ def _fallen(game: Game, actor: Actor, fight: _Fight) -> None:
                                             else "npc"})
 
 
-def _hit(game: Game, actor: Actor, fight: _Fight, seq: int, event: Event) -> None:
-    """The attack's line in the log, as this audience could read it then, ranked by the harm it did."""
+def _move_seen(game: Game, actor: Actor, moved: dict) -> bool:
+    """Whether this audience saw a move (``token_moved``'s data, ``game`` after it): the token where it went or on
+    the square it left, as the live map drew it (a hidden token never; with fog, a token in its view at either end)."""
+    token = game.tokens.get(moved.get("token_id"))
+    if token is None or token.hidden:
+        return False
+    start = moved.get("from")
+    return fog.may_see(game, actor, token) or (isinstance(start, (list, tuple)) and len(start) == 2 and
+                                               fog.may_see_at(game, actor, token, *start))
+
+
+def _lines_read(game: Game, actor: Actor, key: str) -> list:
+    """The newest event's log lines with ``key`` in their details (``"roll"``, ``"attack"``) this audience could read
+    then: the live log's own rule (``audience.may_read``: a secret roll is the GM's, a line naming a token out of
+    its view is not read)."""
+    lines = []
+    for e in reversed(game.log):
+        if e.seq != game.seq:
+            break
+        if e.detail and key in e.detail:
+            lines.append(e)
+    if not lines:
+        return []
+    may_read = audience.may_read(game, actor)
+    return [e for e in reversed(lines) if may_read(e)]
+
+
+def _hit(fight: _Fight, seq: int, event: Event, line) -> None:
+    """The attack's line in the log (``line``: the newest this audience could read then), ranked by the harm it did."""
     d = event.data
     result = d.get("result") or {}
     size = harm(result, d.get("attacker"))
     if size <= 0 and not result.get("hit"):  # a miss is no hit (a hit that harmed no one still is)
         return
-    may_read = audience.may_read(game, actor)
-    lines = [e for e in game.log if e.seq == game.seq and e.detail and "attack" in e.detail and may_read(e)]
-    if not lines:
-        return
-    fight.hits.append({"seq": seq, "harm": size, "damage": damage_rolled(result), "text": lines[-1].text,
+    fight.hits.append({"seq": seq, "harm": size, "damage": damage_rolled(result), "text": line.text,
                        "round": fight.rounds})
 
 

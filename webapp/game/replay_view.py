@@ -91,7 +91,9 @@ def screens(cmd: Replay, actor: Actor) -> list[str]:
 class Moment:
     """One entry of the timeline: the event's seq, its kind (``KINDS``), a line about it (the GM's), the round
     then, the seq its fight started at, the players in that fight (``players``), the players whose tokens it is
-    about (``own``), and the line a player is told (``told``: no name of a token they may not have seen)."""
+    about (``own``), the line a player is told (``told``: no name of a token they may not have seen), and the
+    players who saw every token it names then (``seen``: an ally's turn or attack in their view; they are told
+    ``text``, #58)."""
 
     seq: int
     kind: str
@@ -101,22 +103,25 @@ class Moment:
     players: frozenset = frozenset()
     own: frozenset = frozenset()
     told: str = ""
+    seen: frozenset = frozenset()
 
     def to_dict(self, actor: Actor | None = None) -> dict:
-        text = self.told if actor is not None and actor.role != "gm" else self.text
-        return {"seq": self.seq, "kind": self.kind, "text": text, "round": self.round}
+        whole = actor is None or actor.role == "gm" or (actor.role == "player" and actor.player_id in self.seen)
+        return {"seq": self.seq, "kind": self.kind, "text": self.text if whole else self.told, "round": self.round}
 
     def to_plain(self) -> list:
         """Everything of it as JSON data (``History.export``): its lines as message ids with their parameters
         (``rules.text.pack``), so a kept timeline reads in any language."""
         return [self.seq, self.kind, pack(self.text), self.round, self.fight, sorted(self.players),
-                sorted(self.own), pack(self.told)]
+                sorted(self.own), pack(self.told), sorted(self.seen)]
 
     @classmethod
     def from_plain(cls, plain: list) -> "Moment":
-        """What :meth:`to_plain` made, back (a timeline kept before its lines were words: their English)."""
-        seq, kind, text, rnd, fight, players, own, told = plain
-        return cls(seq, kind, unpack(text), rnd, fight, frozenset(players), frozenset(own), unpack(told))
+        """What :meth:`to_plain` made, back (a timeline kept before its lines were words: their English; one kept
+        before ``seen``: no one's)."""
+        seq, kind, text, rnd, fight, players, own, told, *seen = plain
+        return cls(seq, kind, unpack(text), rnd, fight, frozenset(players), frozenset(own), unpack(told),
+                   frozenset(seen[0]) if seen else frozenset())
 
 
 def _name(game: Game, token_id: Any) -> str | Say:
@@ -132,6 +137,14 @@ def _owners(game: Game, *token_ids: Any) -> frozenset:
 def _fighters(game: Game, combat: dict | None = None) -> frozenset:
     """The players with a token in the fight (the one on now, or ``combat``)."""
     return _owners(game, *((combat if combat is not None else game.combat) or {}).get("order") or [])
+
+
+def _seers(game: Game, *token_ids: Any) -> frozenset:
+    """The players in the fight who saw every one of these tokens then (the live map's rule: ``fog.may_see``)."""
+    tokens = [game.tokens.get(i) if isinstance(i, str) else None for i in token_ids]
+    if any(t is None for t in tokens):
+        return frozenset()
+    return frozenset(pid for pid in _fighters(game) if all(fog.may_see(game, Actor("player", pid), t) for t in tokens))
 
 
 def steps(game: Game, events: Iterable[Event], evolve: Callable[[Game, Event], None], first_seq: int = 1
@@ -443,17 +456,18 @@ class History:
         rnd = combat.get("round") if game.combat else None
 
         def add(kind: str, text: str, told: str, own: frozenset = frozenset(), players: frozenset | None = None,
-                fight: int | None = None) -> None:
+                fight: int | None = None, seen: frozenset = frozenset()) -> None:
             self._moments_seen.append(Moment(seq, kind, text, rnd if kind != "fight_end" else d.get("round"),
                                        fight if fight is not None else self._fight,
-                                       _fighters(game) if players is None else players, own, told))
+                                       _fighters(game) if players is None else players, own, told, seen))
 
         def turn() -> None:
             current = combat.get("current")
             if current:
                 name = _name(game, current)
                 line = say("Round {round}: {name}'s turn", round=rnd, name=name)
-                add("turn", line, line, _owners(game, current))
+                owners = _owners(game, current)  # an ally's turn: the players who saw it live are told it too
+                add("turn", line, line, owners, seen=_seers(game, current) if owners else frozenset())
 
         if kind == "combat_started":
             self._fight = seq
@@ -473,9 +487,13 @@ class History:
             self._fights.append((seq, None))
         elif kind == "attack_resolved":
             who, whom = _name(game, d.get("attacker")), _name(game, d.get("target"))
+            owners = _owners(game, d.get("attacker"), d.get("target"))
+            # told whole to the players who saw both tokens; to one whose token it hit, by a foe out of their view,
+            # "An unseen foe attacks Archer"
             add("attack", say("{attacker} attacks {target}", attacker=who, target=whom),
-                say("An attack on your side") if _owners(game, d.get("target")) else
-                say("{attacker} attacks", attacker=who), _owners(game, d.get("attacker"), d.get("target")))
+                say("An unseen foe attacks {target}", target=whom) if _owners(game, d.get("target")) else
+                say("{attacker} attacks", attacker=who), owners,
+                seen=_seers(game, d.get("attacker"), d.get("target")) if owners else frozenset())
         elif kind == "token_moved":
             line = say("{name} moves", name=_name(game, d.get("token_id")))
             add("move", line, line, _owners(game, d.get("token_id")))
@@ -540,7 +558,8 @@ class History:
     def timeline(self, actor: Actor) -> list[Moment]:
         """The moments this audience may see: all for the GM; a player's, those of the fights they were in that
         tell nothing of tokens they may not have seen (the fight's start, rounds and end; their own tokens'
-        turns, moves and attacks), each said in the player's line (``Moment.told``)."""
+        turns, moves and attacks; their allies' turns and attacks they saw live), each said in the player's line
+        (``Moment.told``; ``Moment.text`` where they saw every token it names)."""
         if actor.role == "gm":
             return list(self.moments)
         if actor.role != "player":
@@ -549,7 +568,8 @@ class History:
 
     @staticmethod
     def _theirs(m: Moment, pid: str | None) -> bool:
-        return m.fight is not None and pid in m.players and (m.kind in ("fight", "round", "fight_end") or pid in m.own)
+        return m.fight is not None and pid in m.players and (m.kind in ("fight", "round", "fight_end") or pid in m.own
+                                                             or pid in m.seen)
 
     def may_replay(self, actor: Actor, seq: int) -> None:
         """Rejected unless this sender may see this moment replayed: the GM any; a player, a moment of a

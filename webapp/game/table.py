@@ -188,7 +188,7 @@ def ack(events: list[Event], actor: Actor) -> dict:
     return out
 
 
-def _log(game: Game, text: str, audience: Literal["all", "gm"] = "all", detail: dict | None = None) -> None:
+def _log(game: Game, text: str, audience: str = "all", detail: dict | None = None) -> None:
     game.log.append(LogEntry(seq=game.seq, text=text, audience=audience, detail=detail))
     del game.log[: -Game.LOG_KEEP]
 
