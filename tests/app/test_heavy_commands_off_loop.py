@@ -33,10 +33,10 @@ def off_loop():
     heavy.install(None)
 
 
-def play(app, client, runner=None):
+def play(app, client, grid, runner=None):
     """A fog switch, a corner-to-corner move under fog, fog off and the way back on the worst map: the acks, and
     what the player's screen and the state's fog say after each."""
-    r = client.post("/api/games", json={"name": "Big", "system": "plain_grid", "map": worst_map("square")})
+    r = client.post("/api/games", json={"name": "Big", "system": "plain_grid", "map": worst_map(grid)})
     assert r.status_code == 201
     g = r.json
     mira = client.post(f"/api/games/{g['id']}/players", json={"join_code": g["join_code"], "name": "Mira"}).json
@@ -63,11 +63,12 @@ def play(app, client, runner=None):
     return seen
 
 
-def test_a_fog_switch_and_a_corner_move_on_the_largest_map_do_their_geometry_off_the_loop(app, client, off_loop):
+@pytest.mark.parametrize("grid", ["square", "hex"])
+def test_a_fog_switch_and_a_corner_move_on_the_largest_map_do_their_geometry_off_the_loop(app, client, off_loop, grid):
     ran, runner = off_loop
-    in_place = play(app, client)
+    in_place = play(app, client, grid)
     assert ran == []
-    off = play(app, client, runner)
+    off = play(app, client, grid, runner)
     names = {name for name, _other in ran}
     assert {"_sight", "way_exists", "_layer", "_seen_part"} <= names, names
     assert all(other for _name, other in ran)  # each in a native thread of its own
