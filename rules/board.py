@@ -112,6 +112,9 @@ class Board:
     """A rectangular grid of cells with walls, doors, blocking cells,
     terrain costs and pieces of cover."""
 
+    #: how many changes the board has had (``snapshot``, ``adopt``); a class default for boards pickled before it
+    _version = 0
+
     def __init__(self, width: int, height: int, grid: Grid = SQUARE) -> None:
         if isinstance(width, bool) or isinstance(height, bool) or not isinstance(width, int) or not isinstance(height, int):
             raise ValueError(say("board width and height are whole numbers of cells"))
@@ -171,6 +174,28 @@ class Board:
 
     def _changed(self) -> None:
         self._cache.clear()
+        self._version += 1
+
+    def snapshot(self) -> "Board":
+        """A copy of the board as it is now that shares nothing it may change: its walls, doors, blocking cells,
+        terrain and cover in containers of its own (their values are frozen), and the indexes built so far
+        (never changed once built). Cheap (no index is built again), so a rule may run on it in another thread
+        while this board changes; ``adopt`` then keeps what that rule built here, if the board is unchanged."""
+        copy = Board.__new__(Board)
+        copy.width, copy.height, copy.grid = self.width, self.height, self.grid
+        copy._walls, copy._doors, copy._cover = dict(self._walls), dict(self._doors), dict(self._cover)
+        copy._blocked, copy._terrain = set(self._blocked), dict(self._terrain)
+        copy._next_number = dict(self._next_number)
+        copy._cache = dict(self._cache)
+        copy._version = self._version
+        return copy
+
+    def adopt(self, snapshot: "Board") -> None:
+        """The indexes ``snapshot`` (this board's ``snapshot()``) built, kept in this board's cache when the
+        board has not changed since the snapshot was taken; else nothing (they describe another board)."""
+        if snapshot._version == self._version:
+            for key, value in snapshot._cache.items():
+                self._cache.setdefault(key, value)
 
     def _new_id(self, kind: str, taken) -> str:
         # the number after the highest ever used on this board, so an id is
@@ -333,6 +358,10 @@ class Board:
         )
 
     # -------------------------------------------------------------- indexes
+
+    def indexed(self, name: str) -> bool:
+        """Whether the index ``name`` ("segments", "steps") is built for the board as it is."""
+        return name in self._cache
 
     def segments(self) -> "SegmentIndex":
         """Walls and closed doors, bucketed by the cells they touch (cached)."""

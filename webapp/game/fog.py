@@ -28,13 +28,15 @@ from rules import lighting as rules_lighting
 from rules.grid import SQUARE, Grid
 from rules.los import visible_cells
 
-from . import zonelayout
+from . import heavy, zonelayout
 from .model import MAX_SEGMENTS
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
 
 Cells = frozenset
+#: a light's range (squares) from which its reach is worked out as a view is, off the loop on a big board
+FAR_LIGHT = 12
 
 #: off while a past state is rebuilt only to read its board and tokens (undo): no memory to keep
 _REMEMBER: ContextVar[bool] = ContextVar("fog_remember", default=True)
@@ -80,8 +82,7 @@ def enabled(game: "Game") -> bool:
 def token_view(game: "Game", token: "Token") -> Cells:
     """The squares ``token`` sees from where it stands."""
     vision = _vision(game)
-    board = game.board
-    index = board.segments()  # a new index object after any change to the board: the board's version
+    index = _index(game.board)  # a new index object after any change to the board: the board's version
     if vision.board_index is not index:
         vision.board_index, vision.tokens = index, {}
     zones = None if game.zones is None else tuple(
@@ -89,11 +90,24 @@ def token_view(game: "Game", token: "Token") -> Cells:
     key = (token.x, token.y, token.size, zones)
     cells = vision.tokens.get(key)
     if cells is None:
-        cells = vision.tokens[key] = _shared(vision, _compute(game, token))
-        _keep_small(vision, key, cells)
+        cells = _compute(game, token)
+        if vision.board_index is index:  # (the board as it was when the view was asked for: kept)
+            vision.tokens[key] = cells
+            _keep_small(vision, key, cells)
     if zones is None and _dark(game):
         return _in_the_dark(game, token, cells)
     return cells
+
+
+def _index(board):
+    """The board's segment index, built off the loop on a big board (``heavy.on_board``) when not built yet."""
+    if not board.indexed("segments") and heavy.leaves_loop(board):
+        return heavy.on_board(board, _build_index)
+    return board.segments()
+
+
+def _build_index(board):
+    return board.segments()
 
 
 def _shared(vision: Vision, cells: Cells) -> Cells:
@@ -120,14 +134,17 @@ def _dark(game: "Game") -> bool:
 def _reach(game: "Game", cell, radius: float) -> Cells:
     """The squares a light of ``radius`` in ``cell`` reaches on the active board (cached with the token views)."""
     vision = _vision(game)
-    index = game.board.segments()  # a light's reach is the board's, like a token's view: new board, new reach
+    index = _index(game.board)  # a light's reach is the board's, like a token's view: new board, new reach
     if vision.board_index is not index:
         vision.board_index, vision.tokens = index, {}
     key = ("reach", cell, radius)
     found = vision.tokens.get(key)
     if found is None:
-        found = vision.tokens[key] = rules_lighting.reach(game.board, cell, radius)
-        _keep_small(vision, key, found)
+        found = heavy.on_board(game.board, rules_lighting.reach, cell, radius) if radius >= FAR_LIGHT \
+            else rules_lighting.reach(game.board, cell, radius)
+        if vision.board_index is index:
+            vision.tokens[key] = found
+            _keep_small(vision, key, found)
     return found
 
 
@@ -170,7 +187,8 @@ def _in_the_dark(game: "Game", token: "Token", sight: Cells) -> Cells:
 
 
 def _compute(game: "Game", token: "Token") -> Cells:
-    board = game.board
+    """What ``token`` sees, made of the views' shared squares (``_shared``)."""
+    board, vision = game.board, _vision(game)
     if game.zones is not None:
         here = {zonelayout.zone_at(game.zones, x, y)["id"] for x, y in game.cells_of(token)
                 if zonelayout.zone_at(game.zones, x, y) is not None}
@@ -183,14 +201,20 @@ def _compute(game: "Game", token: "Token") -> Cells:
             if z["id"] in seen:
                 bx, by, bw, bh = z["box"]
                 out.update((x, y) for y in range(by, by + bh) for x in range(bx, bx + bw))
-        return frozenset(c for c in out if board.in_bounds(c))
+        return _shared(vision, frozenset(c for c in out if board.in_bounds(c)))
+    return heavy.on_board(board, _sight, tuple(game.cells_of(token)), vision)
+
+
+def _sight(board, cells, vision: Vision) -> Cells:
+    """What a token covering ``cells`` sees on ``board`` (run off the loop on a big board: reads the board only,
+    and adds to ``vision.cells``, which holds equal values whoever adds them)."""
     out: set = set()
-    for cell in game.cells_of(token):
+    for cell in cells:
         if board.in_bounds(cell) and not board.is_blocked(cell):
             out |= visible_cells(board, cell)
         elif board.in_bounds(cell):
             out.add(cell)
-    return frozenset(out)
+    return _shared(vision, out)
 
 
 def per_seq(game: "Game", name: str, compute):
@@ -245,11 +269,13 @@ def explored(game: "Game", actor: "Actor"):
         return game.explored.get(actor.player_id, frozenset())
 
     def compute():
-        out: set = set()
-        for cells in game.explored.values():
-            out |= cells
-        return frozenset(out)
+        return heavy.run(game.board, _union, *game.explored.values())
     return _cached(game, "explored", compute)
+
+
+def _union(*cells) -> Cells:
+    """The squares in any of ``cells`` (pure: off the loop on a big board, each a memory or view of thousands)."""
+    return frozenset().union(*cells)
 
 
 def may_see(game: "Game", actor: "Actor", token: "Token") -> bool:
@@ -360,7 +386,7 @@ def known(game: "Game", actor: "Actor") -> Cells | None:
     if actor.role == "gm" or not enabled(game):
         return None
     return _cached(game, "known:" + actor.audience,
-                   lambda: frozenset(explored(game, actor)) | view(game, actor))
+                   lambda: heavy.run(game.board, _union, explored(game, actor), view(game, actor)))
 
 
 @lru_cache(maxsize=2 * MAX_SEGMENTS)
@@ -399,22 +425,34 @@ _INSIDE = 0.5 - 1e-9
 def _segments_by_cell(game: "Game") -> dict:
     """Square -> the ids of the walls and doors touching it; built once per board version."""
     vision = _vision(game)
-    index = game.board.segments()
+    index = _index(game.board)
     if vision.board_index is not index:
         vision.board_index, vision.tokens = index, {}
     found = vision.tokens.get("segments by cell")
     if found is None:
-        found = {}
-        for s in list(game.board.walls.values()) + list(game.board.doors.values()):
-            for cell in _segment_cells(s.a, s.b, game.board.grid):
-                found.setdefault(cell, []).append(s.id)
-        vision.tokens["segments by cell"] = found
+        found = heavy.on_board(game.board, _by_cell)
+        if vision.board_index is index:
+            vision.tokens["segments by cell"] = found
+    return found
+
+
+def _by_cell(board) -> dict:
+    found: dict = {}
+    for s in list(board.walls.values()) + list(board.doors.values()):
+        for cell in _segment_cells(s.a, s.b, board.grid):
+            found.setdefault(cell, []).append(s.id)
     return found
 
 
 def _whole_board(board) -> dict:
     """``Board.to_dict`` once per version of the board, shared by every audience and update (read only).
     Kept in the board's own cache, which every change to the board empties (as movement's terrain table)."""
+    if board.indexed("to_dict"):
+        return board._cache["to_dict"]
+    return heavy.on_board(board, _to_dict)  # 10,000 walls: off the loop (#57)
+
+
+def _to_dict(board) -> dict:
     found = board._cache.get("to_dict")
     if found is None:
         found = board._cache["to_dict"] = board.to_dict()
@@ -430,17 +468,20 @@ def board_view(game: "Game", actor: "Actor") -> dict:
         return whole
 
     def compute():
-        board = whole
-        by_cell = _segments_by_cell(game)
-        near = {i for c in cells for i in by_cell.get(c, ())}
-        return board | {
-            "walls": [w for w in board["walls"] if w["id"] in near],
-            "doors": [d for d in board["doors"] if d["id"] in near],
-            "blocked": [c for c in board["blocked"] if tuple(c) in cells],
-            "terrain": [t for t in board["terrain"] if (t[0], t[1]) in cells],
-            "cover": [c for c in board["cover"] if tuple(c["cell"]) in cells],
-        }
+        return heavy.run(game.board, _seen_part, whole, _segments_by_cell(game), cells)
     return _cached(game, "board:" + actor.audience, compute)
+
+
+def _seen_part(board: dict, by_cell: dict, cells: Cells) -> dict:
+    """What of ``board`` (``Board.to_dict``'s) touches ``cells`` (pure: off the loop on a big board)."""
+    near = {i for c in cells for i in by_cell.get(c, ())}
+    return board | {
+        "walls": [w for w in board["walls"] if w["id"] in near],
+        "doors": [d for d in board["doors"] if d["id"] in near],
+        "blocked": [c for c in board["blocked"] if tuple(c) in cells],
+        "terrain": [t for t in board["terrain"] if (t[0], t[1]) in cells],
+        "cover": [c for c in board["cover"] if tuple(c["cell"]) in cells],
+    }
 
 
 def known_board(game: "Game", actor: "Actor"):
@@ -453,13 +494,18 @@ def known_board(game: "Game", actor: "Actor"):
         return game.board
 
     def compute():
-        from rules.board import Board
-
-        seen = board_view(game, actor)
-        w, h = game.board.width, game.board.height
-        unseen = [[x, y] for y in range(h) for x in range(w) if (x, y) not in cells]
-        return Board.from_dict(seen | {"blocked": seen["blocked"] + unseen})
+        return heavy.run(game.board, _board_known, board_view(game, actor), cells)
     return _cached(game, "known board:" + actor.audience, compute)
+
+
+def _board_known(seen: dict, cells: Cells):
+    """A board of ``seen`` (``board_view``'s) with every square not in ``cells`` blocked (pure: off the loop on
+    a big board)."""
+    from rules.board import Board
+
+    w, h = seen["width"], seen["height"]
+    unseen = [[x, y] for y in range(h) for x in range(w) if (x, y) not in cells]
+    return Board.from_dict(seen | {"blocked": seen["blocked"] + unseen})
 
 
 def walls_stale(game: "Game", actor: "Actor") -> bool:
@@ -559,16 +605,21 @@ def layer(game: "Game", actor: "Actor") -> dict | None:
     drawn_from = (actor.role == "gm", w, h, seen, known if isinstance(known, frozenset) else frozenset(known))
     out = vision.layers.get(drawn_from)
     if out is None:
-        dim = [c for c in known if c not in seen]
-        known_runs = _runs(seen, w, h) if not known else _runs(set(known) | seen, w, h)
-        unseen = _path(_gaps(known_runs, w, h))
-        out = {"dark": "" if actor.role == "gm" else unseen, "tint": unseen if actor.role == "gm" else "",
-               "dim": cells_path(dim, w, h)}
+        out = heavy.run(game.board, _layer, actor.role == "gm", seen, drawn_from[-1], w, h)
         if len(vision.layers) >= 64:
             vision.layers.clear()
         vision.layers[drawn_from] = out
     vision.audiences[key] = out
     return out
+
+
+def _layer(gm: bool, seen: Cells, known: Cells, w: int, h: int) -> dict:
+    """The fog layer's paths (``layer``) from what is seen now and what was seen before (pure: off the loop on a
+    big board)."""
+    dim = [c for c in known if c not in seen]
+    known_runs = _runs(seen, w, h) if not known else _runs(set(known) | seen, w, h)
+    unseen = _path(_gaps(known_runs, w, h))
+    return {"dark": "" if gm else unseen, "tint": unseen if gm else "", "dim": cells_path(dim, w, h)}
 
 
 def prepared_layer(board, fog_on: bool) -> dict | None:

@@ -25,11 +25,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..game import heavy
 from ..game.model import Event, Game, Rejected
 from ..game.table import evolve
 from ..game.text import N_
 from ..storage.store import Appending, Applied, Conflict, Store, WriteFailed
-from . import render
+from . import geometry, render
 from .fanout import Fanout, Update
 from .games import Games
 from .presence import ENDS_SESSIONS, Presence
@@ -138,6 +139,7 @@ class Committing:
         self.socketio = socketio
         self.shared = None  # with --message-queue: other processes write to the same logs (races, ``backup``)
         self.games, self.presence, self.fanout, self.replays = games, presence, fanout, replays
+        heavy.install(geometry.runner())  # where a big map's geometry runs while a command holds its game's lock
         self._guard = threading.Lock()
         self._pending: dict[str, list[_Request]] = {}  # game id -> commands waiting for a commit (``commit``)
         self._cids: dict[tuple[str, str, str], list] = {}  # (game, seat, cid) -> [lock, users]: one at a time
@@ -178,7 +180,7 @@ class Committing:
             self._pending.setdefault(game_id, []).append(request)
         if sending.queued is not None:
             sending.queued()  # the sender's lane may start its next command: it queues behind this one
-        with self.games.lock(game_id):
+        with self.games.lock(game_id), heavy.while_committing():  # a big map's geometry may leave the loop
             if not request.finished:  # else a batch run by another thread holding the lock took it
                 self._run_queue(game_id)
             if not request.finished:

@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 
 from rules.grid import SQUARE, Grid
 
+from ..game.model import MAX_SEGMENTS
 from .token_svg import DISC_INSET
 
 
@@ -35,6 +36,8 @@ class Drawing:
     def __init__(self, grid: Grid = SQUARE) -> None:
         self.grid = grid
         self.ux, self.uy = grid.unit
+        self._lines: dict[tuple, str] = {}  # (id, ax, ay, bx, by) -> its line (``wall_lines``)
+        self._drawn: dict[int, tuple] = {}  # id of a walls list lately drawn -> (the list, its length, its drawing)
 
     @property
     def hex(self) -> bool:
@@ -163,15 +166,35 @@ class Drawing:
 
     def wall_lines(self, walls) -> Markup:
         """Every wall's ``<line class="wall">`` (``walls``: ``Board.to_dict``'s), written here rather than
-        one by one in the template: a big map's 10,000 walls for each audience took a second there (#32)."""
+        one by one in the template: a big map's 10,000 walls for each audience took a second there (#32).
+        Each wall's line is kept by what it is drawn from (#57: a fog switch on that map drew them all again
+        for each audience, 70 ms each), and the last lists' whole drawings by the list itself (the board's
+        walls, shared read only by the audiences that know the whole map; an audience's known walls for a
+        move: ``fog.board_view``, read only too)."""
+        last = self._drawn.get(id(walls))
+        if last is not None and last[0] is walls and last[1] == len(walls):
+            return last[2]
         if self.hex:
             dx, dy = self.dx, self.dy
         else:
             dx = dy = str
-        return Markup("".join(
-            f'<line class="wall" data-wall-id="{escape(w["id"])}" x1="{escape(dx(w["a"][0]))}" '
-            f'y1="{escape(dy(w["a"][1]))}" x2="{escape(dx(w["b"][0]))}" y2="{escape(dy(w["b"][1]))}"/>'
-            for w in walls))
+        lines = self._lines
+        if len(lines) > 2 * MAX_SEGMENTS:
+            lines.clear()
+        out = []
+        for w in walls:
+            (ax, ay), (bx, by) = w["a"], w["b"]
+            key = (w["id"], ax, ay, bx, by)
+            line = lines.get(key)
+            if line is None:
+                line = lines[key] = (f'<line class="wall" data-wall-id="{escape(w["id"])}" x1="{escape(dx(ax))}" '
+                                     f'y1="{escape(dy(ay))}" x2="{escape(dx(bx))}" y2="{escape(dy(by))}"/>')
+            out.append(line)
+        html = Markup("".join(out))
+        if len(self._drawn) >= 4:
+            self._drawn.clear()
+        self._drawn[id(walls)] = (walls, len(walls), html)  # (the list kept: its id is not another's meanwhile)
+        return html
 
     # -------------------------------------------------------------- fog
 

@@ -19,10 +19,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from ..game import screenview
+from ..game import heavy, screenview
 from ..game.model import Actor, Event, Game
 from ..storage.store import Appending
-from . import language, render
+from . import geometry, language, render
 from .games import Games
 from .presence import Presence, actor_for_audience, language_room
 
@@ -180,7 +180,12 @@ class Fanout:
                 rooms_of[lang] += len(to)
             drawn.sort(key=lambda d: (-rooms_of[d[0]], d[0]))
             said = None  # the language spoken now: entered again only when the next audience reads another
-            for lang, audience, to in drawn:
+            # on a big map each audience's drawing may take tens of ms (its known walls, its fog): the other
+            # tables' greenlets run first between two (#57; the game's lock is held, so this game waits)
+            big = heavy.leaves_loop(game.board)
+            for n, (lang, audience, to) in enumerate(drawn):
+                if big and n:
+                    geometry.pause()
                 if each is not None and lang != said and rooms:  # the language before this one is drawn: off it goes
                     each(Update(game.seq, rooms, shown))
                     rooms, shown = {}, {}

@@ -1,0 +1,121 @@
+"""Issue #57: a big map's geometry runs on a snapshot of the board, off the loop while a command holds its game's
+lock; what it built is kept on the board only while the board is unchanged; the walls' drawing is kept by what
+it is drawn from."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from rules.board import Board
+from rules.los import visible_cells
+from rules.movement import way_exists
+from webapp.game import heavy
+from webapp.live.drawing import Drawing
+
+
+def walled(width: int = 120, height: int = 110) -> Board:
+    board = Board(width, height)
+    for y in range(0, height - 2, 2):
+        board.add_wall((10, y), (10, y + 1))
+    board.add_door((20, 0), (20, height), closed=True, id="gate")
+    return board
+
+
+@pytest.fixture
+def threaded():
+    """A runner that runs the work in another native thread, as gevent's pool does; the calls it ran."""
+    ran = []
+
+    def runner(work, *args):
+        out = []
+        t = threading.Thread(target=lambda: out.append(work(*args)))
+        t.start()
+        t.join()
+        ran.append((work, threading.get_ident() != t.ident))
+        return out[0]
+    heavy.install(runner)
+    yield ran
+    heavy.install(None)
+
+
+def test_a_snapshot_shares_no_container_the_board_changes():
+    board = walled(20, 20)
+    board.segments()
+    copy = board.snapshot()
+    board.add_wall((1, 1), (1, 2), id="late")
+    board.block((5, 5))
+    board.set_door("gate", False)
+    assert "late" not in copy.walls and (5, 5) not in copy.blocked and copy.doors["gate"].closed
+    assert copy.indexed("segments")  # the index built before was handed over, not built again
+    assert len(copy.segments().segs) == len(walled(20, 20).segments().segs)
+
+
+def test_indexes_built_on_a_snapshot_are_kept_while_the_board_is_unchanged():
+    board = walled(20, 20)
+    copy = board.snapshot()
+    copy.segments(), copy.step_masks()
+    board.adopt(copy)
+    assert board.segments() is copy.segments() and board.step_masks() is copy.step_masks()
+
+
+@pytest.mark.parametrize("change", [
+    lambda b: b.add_wall((3, 3), (3, 4)),
+    lambda b: b.set_door("gate", False),
+    lambda b: b.block((7, 7)),
+    lambda b: b.remove_door("gate"),
+])
+def test_indexes_built_on_a_snapshot_are_dropped_once_a_wall_or_door_changed(change):
+    board = walled(20, 20)
+    copy = board.snapshot()
+    copy.segments(), copy.step_masks()
+    change(board)
+    board.adopt(copy)
+    assert not board.indexed("segments") and not board.indexed("steps")
+    assert board.segments() is not copy.segments()  # built again, for the board as it is
+
+
+def test_big_geometry_leaves_the_loop_only_while_a_command_holds_its_game(threaded):
+    board = walled()
+    assert board.width * board.height >= heavy.MIN_SQUARES
+    assert heavy.on_board(board, visible_cells, (50, 50)) == visible_cells(board, (50, 50))
+    assert threaded == []  # not committing (a page, a question): right here
+    with heavy.while_committing():
+        seen = heavy.on_board(board, visible_cells, (50, 50))
+        assert heavy.on_board(board, way_exists, (0, 0), (119, 109)) is False  # the closed gate
+    assert [(work, other) for work, other in threaded] == [(visible_cells, True), (way_exists, True)]
+    assert seen == visible_cells(board, (50, 50))
+    assert board.indexed("segments") and board.indexed("steps")  # built off the loop, kept
+
+
+def test_small_boards_keep_their_geometry_on_the_loop(threaded):
+    board = walled(60, 60)
+    with heavy.while_committing():
+        heavy.on_board(board, visible_cells, (5, 5))
+        assert heavy.run(board, len, [1, 2]) == 2
+    assert threaded == []
+
+
+def test_geometry_run_off_the_loop_on_an_old_snapshot_is_not_kept_on_the_changed_board(threaded):
+    board = walled()
+
+    def slow_index(snapshot):  # the board changes while its snapshot's index is built
+        board.set_door("gate", False)
+        return snapshot.segments()
+    with heavy.while_committing():
+        old = heavy.on_board(board, slow_index)
+    assert any(s.id == "gate" for s in old.segs)  # the closed gate, as the snapshot had it
+    assert not any(s.id == "gate" for s in board.segments().segs)  # the board's own: the gate open
+
+
+def test_the_walls_drawing_is_kept_by_what_each_wall_is_drawn_from():
+    drawing = Drawing()
+    walls = [{"id": "wall-1", "a": [0, 0], "b": [1, 0]}, {"id": "wall-2", "a": [1, 0], "b": [1, 1]}]
+    first = drawing.wall_lines(walls)
+    assert drawing.wall_lines(walls) is first  # the same list: the same drawing
+    assert str(drawing.wall_lines([dict(w) for w in walls])) == str(first)
+    moved = [walls[0], {"id": "wall-2", "a": [1, 0], "b": [2, 1]}]
+    assert 'x2="2"' in drawing.wall_lines(moved) and 'x2="2"' not in first
+    walls.append({"id": "wall-3", "a": [5, 5], "b": [6, 5]})  # a list grown in place is drawn again
+    assert 'data-wall-id="wall-3"' in drawing.wall_lines(walls)
