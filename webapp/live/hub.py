@@ -72,6 +72,7 @@ class Hub:
         self.committing = Committing(store, socketio, self.games, self.presence, self.fanout, self.replays)
         self.relays = Relays(app, socketio, self.games, self.presence, self.fanout)
         # the parts that answer one another, told once each exists
+        self.games.in_use, self.games.evicted = self.presence.any_connected, self.replays.forget  # idle games leave
         self.presence.players_changed = self.fanout.players_changed
         self.gm_access.commit, self.gm_access.fanout = self.committing.commit, self.fanout
         self._socketio = socketio
@@ -246,9 +247,13 @@ class Hub:
         def answer(events: list[Event]) -> dict:
             return table_ack(events, actor)
 
+        # None: the server's own command; else whether it came from the server's own machine (a larger budget)
+        local = throttle.from_this_machine(flask_request.environ) if has_request_context() else None
+
         def decide_counted(game: Game) -> list[Event]:
             events = decide(game, cmd, actor, self.dice(game))  # decide authorizes
-            self.allowance.charge(game_id, actor, events)  # a seat cannot fill the disk
+            # a seat cannot fill the disk, nor a game, whoever its GM is
+            self.allowance.charge(game_id, actor, events, local, game.seq, lambda: self.store.log_size(game_id))
             return events
 
         done = self.commit(game_id, decide_counted, answer=answer, sending=sending)
