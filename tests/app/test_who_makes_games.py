@@ -74,3 +74,24 @@ def test_serve_says_how_to_open_the_lobby(capsys):
         main(["serve", "--help"])
     assert "--open-lobby" in capsys.readouterr().out
 
+
+@pytest.mark.app_config(ROOM=True, OPEN_LOBBY=True)
+def test_room_mode_offers_only_the_hosts_and_the_organisers_games_as_templates(app, hub):
+    from test_room_mode import make_tables, organiser
+
+    mine = app.test_client().post(GAMES, json={"name": "Goblin ambush"}).json  # on the server's own machine
+    stranger = device(app, "192.168.1.41")  # the lobby is open: any device makes games
+    theirs = stranger.post(GAMES, json={"name": "Official template v2"}).json
+    assert stranger.post("/games", data={"name": "Official template v3"}).status_code == 302
+    c = organiser(app)
+    page = c.get("/room").get_data(as_text=True)
+    assert "Goblin ambush" in page and "Official template" not in page
+    assert make_tables(c, theirs["id"], count=1).status_code == 400  # nor when sent by hand
+    assert hub.store.room_tables() == []
+    # the organiser's own games, from any device, are templates
+    lan = device(app, "192.168.1.40")
+    lan.set_cookie("tacmap", c.get_cookie("tacmap").value)
+    made = lan.post(GAMES, json={"name": "Organiser's one-shot"})
+    assert made.status_code == 201
+    assert "Organiser&#39;s one-shot" in c.get("/room").get_data(as_text=True)
+    assert make_tables(c, mine["id"], count=1).status_code == 302

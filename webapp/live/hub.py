@@ -122,8 +122,10 @@ class Hub:
     # --- games ------------------------------------------------------------
 
     def create_game(self, name: str, system: str, board: Board | None = None,
-                    setup: list[Event] | None = None, zones: list[dict] | None = None) -> GameRecord:
-        """A new game; a zone system without a map of its own gets a small default zone map."""
+                    setup: list[Event] | None = None, zones: list[dict] | None = None,
+                    made_by: str | None = None) -> GameRecord:
+        """A new game; a zone system without a map of its own gets a small default zone map. ``made_by``: "device"
+        when another device made it (``table.new_game_events``)."""
         if rules.get(system).board == "zones" and zones is None:  # KeyError for an unknown system
             board, zones = mapdata.zone_map({"zones": zonelayout.DEFAULT_ZONES})
         game_id = secrets.token_hex(4)
@@ -131,7 +133,7 @@ class Hub:
             id=game_id, name=name, system=system, gm_key=new_key(), screen_key=new_key(),
             join_code=new_join_code(), created_at=time.time(),
         )
-        events = new_game_events(name, system, board or Board(24, 16), zones)
+        events = new_game_events(name, system, board or Board(24, 16), zones, made_by)
         game = replay(game_id, events)
         for event in setup or []:
             evolve(game, event)

@@ -42,6 +42,12 @@ def game_maker() -> str | None:
     return "device" if current_app.config.get("OPEN_LOBBY") else None
 
 
+def made_by() -> str | None:
+    """What a new game's first event says of its maker: "device" for another device's (room mode offers only the
+    host's and the organiser's games as templates), nothing otherwise."""
+    return "device" if game_maker() == "device" else None
+
+
 def lobby_closed() -> str:
     """Why this device may not make a game, and how the host lets it (a message id: said by the caller)."""
     return LOBBY_CLOSED_ROOM if room.enabled() else LOBBY_CLOSED
@@ -130,7 +136,7 @@ def create():
         return lobby_page(error=_("This rule system plays on zone maps, not hexes."), status=400)
     board = None if zone_system else Board(24, 16, grid)  # the default map's size, squares or hexes
     try:
-        record = hub().create_game(text.valid_name(name), system, board)
+        record = hub().create_game(text.valid_name(name), system, board, made_by=made_by())
     except KeyError:
         return lobby_page(error=_("Unknown rule system %(system)s.", system=repr(system)), status=400)
     except Rejected as exc:
