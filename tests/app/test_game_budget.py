@@ -129,3 +129,21 @@ def test_idle_games_are_swept_on_the_next_access(app, hub, client, monkeypatch):
     monkeypatch.setattr(games, "SWEEP_EVERY_S", 0)
     client.get(f"{GAMES}/{other['id']}/state", headers=bearer(other["gm_token"]))
     assert g["id"] not in hub.games._games and other["id"] in hub.games._games
+
+
+def test_the_log_cards_cache_keeps_no_line_its_game_let_go(app, hub, client):
+    """The rendered log lines' cache (webapp/live/logcard.py) held the last 4,096 entries alive, a 100-dice roll's
+    40 kB of details each, whatever their game still kept: some 160 MB that stayed."""
+    import gc
+
+    from webapp.game.model import Game, LogEntry
+
+    g = new_game(client, name="Dice tower")
+    gm = connect(app, g["id"], g["gm_token"])
+    for _ in range(Game.LOG_KEEP + 60):
+        assert gm.emit("command", {"type": "roll", "expr": "100d999"}, callback=True)["ok"]
+    gm.get_received()
+    gc.collect()
+    alive = [o for o in gc.get_objects() if isinstance(o, LogEntry) and (o.detail or {}).get("roll", {}).get("expr")
+             == "100d999"]
+    assert len(alive) <= Game.LOG_KEEP, len(alive)
