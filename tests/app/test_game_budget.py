@@ -147,3 +147,21 @@ def test_the_log_cards_cache_keeps_no_line_its_game_let_go(app, hub, client):
     alive = [o for o in gc.get_objects() if isinstance(o, LogEntry) and (o.detail or {}).get("roll", {}).get("expr")
              == "100d999"]
     assert len(alive) <= Game.LOG_KEEP, len(alive)
+
+
+def test_a_command_larger_than_the_whole_budget_goes_when_the_budget_is_full(app, hub, small_budget, monkeypatch):
+    monkeypatch.setattr(allowance, "GAME_BYTES", 4 * 1024, raising=False)  # smaller than one 100d1000 roll
+    host = app.test_client()
+    g = new_game(host, name="Big")
+    gm = device(app)
+    assert command(gm, g, ROLL).status_code == 200  # the budget was full: it goes, and is spent
+    r = command(gm, g, ROLL)
+    assert r.status_code == 422 and "try again in" in r.json["error"]
+    small_budget[0] += 120  # full again
+    assert command(gm, g, ROLL).status_code == 200
+
+
+def device(app, address="192.168.1.50"):
+    c = app.test_client()
+    c.environ_base["REMOTE_ADDR"] = address
+    return c

@@ -103,7 +103,9 @@ class LogAllowance:
         n, b, then = self._game_left.get((game_id, local), (events_most, bytes_most, now))
         n = min(events_most, n + (now - then) * events_most / 60)
         b = min(bytes_most, b + (now - then) * bytes_most / 60)
-        if count > n or cost > b:
+        # a command larger than the whole budget (a map of 10,000 walls drawn at once) goes when the budget is full,
+        # and the game waits for it to refill
+        if (count > n and n < events_most) or (cost > b and b < bytes_most):
             self._game_left[(game_id, local)] = (n, b, now)
             wait = max(1, round(max((count - n) / events_most, (cost - b) / bytes_most) * 60))
             raise Rejected(GAME_BUSY_LOCAL if local else GAME_BUSY_DEVICES, code="busy", events=events_most,
