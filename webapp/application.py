@@ -90,6 +90,8 @@ def create_app(config: dict | None = None) -> Flask:
         MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
         # room mode (#38): the organiser's page /room and the GM PIN page /pin (webapp/web/room.py)
         ROOM=(os.environ.get("TACMAP_ROOM") or "").strip().lower() in ("1", "true", "yes", "on"),
+        # other devices than the server's own machine may make games too (#57: webapp/web/lobby.py game_maker)
+        OPEN_LOBBY=(os.environ.get("TACMAP_OPEN_LOBBY") or "").strip().lower() in ("1", "true", "yes", "on"),
         # the games, logs and sessions in PostgreSQL instead of the data folder's SQLite files (docs/STORAGE.md)
         DATABASE=os.environ.get("TACMAP_DATABASE") or None,
         MAX_CONTENT_LENGTH=MAX_UPLOAD,

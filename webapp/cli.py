@@ -132,6 +132,8 @@ def serve(args: argparse.Namespace) -> int:
         config["MESSAGE_QUEUE"] = args.message_queue
     if args.room:
         config["ROOM"] = True
+    if args.open_lobby:
+        config["OPEN_LOBBY"] = True
     if args.database:
         config["DATABASE"] = args.database
     app = open_app(config)  # a data folder it cannot use is said first
@@ -489,6 +491,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--room", action="store_true",
                    help="room mode for an organiser: the /room page (many tables from a template, GM PINs, resets; "
                         "also TACMAP_ROOM=1)")
+    p.add_argument("--open-lobby", action="store_true",
+                   help="let every device on the network make games in the lobby (each a few an hour, within a "
+                        "game's budget of log and memory); by default only this machine's browser makes games (and, "
+                        "with --room, the organiser); also TACMAP_OPEN_LOBBY=1")
     p.add_argument("--dice-seed", default=None,
                    help="roll seeded dice (the same seed gives the same rolls: for tests and demos)")
     p.add_argument("--verbose", action="store_true", help="log every request")

@@ -150,6 +150,6 @@ def test_the_cache_keeps_at_most_log_items_keep_entries(app, hub, game, monkeypa
     with app.test_request_context():
         html = render.fragments(state, GM, {"log"})
     assert len(logcard._log_items) == 5 and "line 11" in html and "line 0" in html
-    kept = {entry.text for entry, _t, _h in logcard._log_items.values()}
+    kept = {entry().text for entry, _t, _h in logcard._log_items.values()}
     # rendered newest first: the first rendered went first, the five oldest of the twenty shown stay
     assert kept == {e.text for e in state.log[-20:][:5]}

@@ -334,6 +334,7 @@ def test_a_seat_past_its_burst_is_refused_over_http_and_its_sockets_alike(real):
 # --- 13, 18. new games and join codes, per client address ------------------------------------------------------
 
 
+@pytest.mark.app_config(OPEN_LOBBY=True)  # other devices may make games (tacmap serve --open-lobby), a few an hour
 def test_games_from_one_address_are_limited_and_the_lobby_lists_none_of_the_others(app):
     from webapp.live import throttle
 

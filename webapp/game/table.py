@@ -147,10 +147,15 @@ def describe_validation(exc: ValidationError) -> str:
 # --- events ------------------------------------------------------------------
 
 
-def new_game_events(name: str, system: str, board: Board, zones: list[dict] | None = None) -> list[Event]:
+def new_game_events(name: str, system: str, board: Board, zones: list[dict] | None = None,
+                    made_by: str | None = None) -> list[Event]:
+    """``made_by``: "device" for a game made by another device than the server's own machine (not the room's
+    organiser either: webapp/web/lobby.py), which room mode never offers as a template (#57)."""
     data = {"name": name, "system": system, "board": board.to_dict()}
     if zones is not None:
         data["zones"] = zones
+    if made_by is not None:
+        data["made_by"] = made_by
     return [Event("game_created", data)]
 
 

@@ -72,6 +72,7 @@ class Hub:
         self.committing = Committing(store, socketio, self.games, self.presence, self.fanout, self.replays)
         self.relays = Relays(app, socketio, self.games, self.presence, self.fanout)
         # the parts that answer one another, told once each exists
+        self.games.in_use, self.games.evicted = self.presence.any_connected, self.replays.forget  # idle games leave
         self.presence.players_changed = self.fanout.players_changed
         self.gm_access.commit, self.gm_access.fanout = self.committing.commit, self.fanout
         self._socketio = socketio
@@ -123,8 +124,10 @@ class Hub:
     # --- games ------------------------------------------------------------
 
     def create_game(self, name: str, system: str, board: Board | None = None,
-                    setup: list[Event] | None = None, zones: list[dict] | None = None) -> GameRecord:
-        """A new game; a zone system without a map of its own gets a small default zone map."""
+                    setup: list[Event] | None = None, zones: list[dict] | None = None,
+                    made_by: str | None = None) -> GameRecord:
+        """A new game; a zone system without a map of its own gets a small default zone map. ``made_by``: "device"
+        when another device made it (``table.new_game_events``)."""
         if rules.get(system).board == "zones" and zones is None:  # KeyError for an unknown system
             board, zones = mapdata.zone_map({"zones": zonelayout.DEFAULT_ZONES})
         game_id = secrets.token_hex(4)
@@ -132,7 +135,7 @@ class Hub:
             id=game_id, name=name, system=system, gm_key=new_key(), screen_key=new_key(),
             join_code=new_join_code(), created_at=time.time(),
         )
-        events = new_game_events(name, system, board or Board(24, 16), zones)
+        events = new_game_events(name, system, board or Board(24, 16), zones, made_by)
         game = replay(game_id, events)
         for event in setup or []:
             evolve(game, event)
@@ -255,9 +258,13 @@ class Hub:
         def answer(events: list[Event]) -> dict:
             return table_ack(events, actor)
 
+        # None: the server's own command; else whether it came from the server's own machine (a larger budget)
+        local = throttle.from_this_machine(flask_request.environ) if has_request_context() else None
+
         def decide_counted(game: Game) -> list[Event]:
             events = decide(game, cmd, actor, self.dice(game))  # decide authorizes
-            self.allowance.charge(game_id, actor, events)  # a seat cannot fill the disk
+            # a seat cannot fill the disk, nor a game, whoever its GM is
+            self.allowance.charge(game_id, actor, events, local, game.seq, lambda: self.store.log_size(game_id))
             return events
 
         done = self.commit(game_id, decide_counted, answer=answer, sending=sending)

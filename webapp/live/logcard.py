@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from collections import ChainMap
 from collections.abc import Callable
 from itertools import islice
@@ -31,8 +32,10 @@ from .token_svg import escape
 #: each log entry's ``<li>`` as rendered (``_log_entry.html``), by ``id(entry)`` and language: an entry never
 #: changes once logged (``table._log`` appends new ones; an undo logs a line of its own, a reload makes new
 #: entries) and its html depends on nothing but the entry and the reader's language, so a move renders its own
-#: line, not the twenty shown. The entry is kept beside its html, so its id is not reused by another while it is here.
-_log_items: dict[tuple[int, str], tuple[LogEntry, jinja2.Template, Markup]] = {}
+#: line, not the twenty shown. A weak reference to the entry is kept beside its html: an id reused by another entry
+#: once this one is gone finds it dead; and the cache does not keep the entries alive (#57: 4,096 rolls of 100 dice,
+#: 40 kB each in memory with their details, long after their games had let them go).
+_log_items: dict[tuple[int, str], tuple[weakref.ref, jinja2.Template, Markup]] = {}
 _log_items_lock = threading.Lock()
 LOG_ITEMS_KEEP = 4096  # the oldest go first (a game shows its 20 newest)
 
@@ -46,14 +49,18 @@ def log_item(app) -> Callable[..., Markup]:
     def item(entry: LogEntry, lang: str | None = None) -> Markup:
         lang = lang or language.reader_language()
         found = _log_items.get((id(entry), lang))
-        if found is not None and found[0] is entry and found[1] is template:
+        if found is not None and found[0]() is entry and found[1] is template:
             return found[2]
         # its context looks the globals up behind the entry (``Template.render`` would copy them all into it first),
         # the reader's ``_()`` before them (``language.template_words``)
         values = ChainMap({"entry": read_entry(entry, lang)}, language.template_words() or {}, env.globals)
         html = Markup(seams.render_values(env, template, values))  # Jinja's private render (a seam)
+        try:
+            ref = weakref.ref(entry)
+        except TypeError:  # not a LogEntry (nothing else is drawn here): drawn, not kept
+            return html
         with _log_items_lock:
-            _log_items[(id(entry), lang)] = (entry, template, html)
+            _log_items[(id(entry), lang)] = (ref, template, html)
             while len(_log_items) > LOG_ITEMS_KEEP:
                 del _log_items[next(iter(_log_items))]
         return html

@@ -96,6 +96,11 @@ class Presence:
         if actor.role == "player":
             self.players_changed(game_id)
 
+    def any_connected(self, game_id: str) -> bool:
+        """Whether a socket of this process is connected to the game (it is kept in memory: ``Games.evict_idle``)."""
+        with self._guard:
+            return any(g == game_id for g, _audience in self._presence)
+
     def session(self, sid: str) -> tuple[str, Actor] | None:
         """The game and actor of this connection (None: not connected to a game)."""
         with self._guard:

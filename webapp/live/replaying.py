@@ -107,6 +107,12 @@ class Replays:
 
     # --- the folded log ---------------------------------------------------
 
+    def forget(self, game_id: str) -> None:
+        """The game left memory (``Games.evict_idle``): its folded log goes too (read again when next asked for)."""
+        with self._lock:
+            if self._histories.pop(game_id, None) is not None:
+                self._unrestored.discard(game_id)
+
     def history(self, game_id: str, restore: bool = True) -> replay_view.History:
         """The game's log, known up to its head now and folded as far as it was asked (``History.fold_to``);
         made once per process (from the fold kept in the data folder when there is one), then extended. With

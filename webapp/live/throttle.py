@@ -37,6 +37,19 @@ from ..game.text import N_
 def _loopback(address: str) -> bool:
     return address == "::1" or address.startswith("127.") or address == "localhost"
 
+
+#: headers that say a request passed through a proxy (as webapp/web/network.py's)
+FORWARDING = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP", "HTTP_X_FORWARDED_HOST")
+
+
+def from_this_machine(environ: dict) -> bool:
+    """The request (or the socket's handshake) came from the server's own machine, straight to it: a loopback
+    peer, not through a proxy (a trusted one, or any that says it forwarded: behind a proxy on this machine
+    everyone comes from loopback). Under any Host name: a browser there may open tacmap at its LAN name."""
+    if environ.get("tacmap.via_proxy") or any(environ.get(h) for h in FORWARDING):
+        return False
+    return _loopback(str(environ.get("tacmap.peer", environ.get("REMOTE_ADDR")) or ""))
+
 NEW_GAMES = (10, 3600.0)  # games a client address (not the host's own browser) creates, per hour
 JOIN_GUESSES = (10, 60.0)  # wrong join codes a client address sends, per minute
 SEAT_IN_FLIGHT = 2

@@ -309,6 +309,14 @@ class Games(Connection):
                                     (game_id, after)).fetchall()
         return [float(t) if isinstance(t, (int, float)) else None for (t,) in rows]
 
+    def log_size(self, game_id: str) -> int:
+        """The bytes of a game's log as ``allowance.size_of`` counts them (its events' type and data, and the row
+        around each): read once per process when a game is first charged (webapp/live/allowance.py)."""
+        with self._lock:
+            row = self._db.execute("SELECT COUNT(*), SUM(LENGTH(type) + LENGTH(data)) FROM events WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        return int(row[0] or 0) * 32 + int(row[1] or 0)
+
     def last_seq(self, game_id: str) -> int:
         with self._lock:
             row = self._db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()

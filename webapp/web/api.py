@@ -17,7 +17,7 @@ from ..storage import pictures
 from . import hub
 from .i18n import speak
 from .game import join_game
-from .lobby import TOO_MANY_CODES, TOO_MANY_GAMES, join_code_counted, new_game_allowed
+from .lobby import TOO_MANY_CODES, TOO_MANY_GAMES, join_code_counted, game_maker, lobby_closed, made_by, new_game_allowed
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -87,6 +87,8 @@ def _run(game_id: str, actor: Actor, payload: dict):
 
 @bp.post("/games")
 def create_game():
+    if not game_maker():  # another device, unless the host opened the lobby (tacmap serve --open-lobby)
+        abort(403, lobby_closed())
     if not new_game_allowed():
         abort(429, TOO_MANY_GAMES)
     data = _json_body()
@@ -112,7 +114,7 @@ def create_game():
         except Rejected as exc:
             abort(400, str(exc))
     try:
-        record = hub().create_game(text.valid_name(name.strip()), system, board, zones=zones)
+        record = hub().create_game(text.valid_name(name.strip()), system, board, zones=zones, made_by=made_by())
     except KeyError:
         abort(400, f"system: unknown rule system {system!r}; known: {', '.join(s.id for s in rules.systems())}")
     except Rejected as exc:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
 import rules
@@ -13,6 +13,7 @@ from ..storage.store import DamagedLog
 from ..game import text
 from ..game.text import N_
 from ..game.model import Rejected
+from ..live.throttle import from_this_machine
 from . import hub, remember_key, room
 from .network import is_hosts_browser
 
@@ -21,6 +22,35 @@ TOO_MANY_GAMES = N_("Too many new games from this address: wait a while, or crea
 #: the new-game form's map choice (#28)
 GRIDS = {"square": SQUARE, "hex-pointy": HEX_POINTY, "hex-flat": HEX_FLAT}
 TOO_MANY_CODES = N_("Too many wrong join codes from this address: wait a minute, then try again.")
+#: what another device is told when it may not make a game (#57: ``game_maker``)
+LOBBY_CLOSED = N_("New games are made on the computer that runs tacmap, in its own browser. To let other devices "
+                  "make games too, start the server with: tacmap serve --open-lobby")
+LOBBY_CLOSED_ROOM = N_("New games are made on the computer that runs tacmap, or by the organiser logged in on the "
+                       "room page. To let other devices make games too, start the server with: tacmap serve "
+                       "--open-lobby")
+
+
+def game_maker() -> str | None:
+    """Who makes a game (#57: each game is a log and memory of its own): "host" from the server's own machine
+    (its browser, a script there, under any name of the server), "organiser" in room mode (logged in, from any
+    device), "device" for any other device when the server was started with ``--open-lobby`` (``OPEN_LOBBY``), a
+    few an hour per address (``new_game_allowed``); None: refused, saying how to open it (``lobby_closed``)."""
+    if from_this_machine(request.environ):
+        return "host"
+    if room.enabled() and room.is_organiser(room.current_room()):
+        return "organiser"
+    return "device" if current_app.config.get("OPEN_LOBBY") else None
+
+
+def made_by() -> str | None:
+    """What a new game's first event says of its maker: "device" for another device's (room mode offers only the
+    host's and the organiser's games as templates), nothing otherwise."""
+    return "device" if game_maker() == "device" else None
+
+
+def lobby_closed() -> str:
+    """Why this device may not make a game, and how the host lets it (a message id: said by the caller)."""
+    return LOBBY_CLOSED_ROOM if room.enabled() else LOBBY_CLOSED
 
 
 def new_game_allowed() -> bool:
@@ -69,7 +99,8 @@ def lobby_page(code: str | None = None, error: str | None = None, status: int = 
     here = [s for s in my_seats if code and s["join_code"] == code]
     # the join page (a player's link from the QR code, a join code's errors) is the players': no "Host a game"
     host = (request.endpoint or "").startswith("lobby.")
-    return render_template("lobby.html", systems=rules.systems(), games=games, host=host,
+    closed = None if not host or game_maker() else _(lobby_closed())  # the form, or how to have it
+    return render_template("lobby.html", systems=rules.systems(), games=games, host=host, closed=closed,
                            code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
                            name=name, waiting=waiting, room_link=room.lobby_link_text() if every else None), status
 
@@ -81,6 +112,8 @@ def index():
 
 @bp.post("/games")
 def create():
+    if not game_maker():
+        return lobby_page(error=_(lobby_closed()), status=403)
     if not new_game_allowed():
         return lobby_page(error=_(TOO_MANY_GAMES), status=429)
     name = (request.form.get("name") or "").strip()
@@ -103,7 +136,7 @@ def create():
         return lobby_page(error=_("This rule system plays on zone maps, not hexes."), status=400)
     board = None if zone_system else Board(24, 16, grid)  # the default map's size, squares or hexes
     try:
-        record = hub().create_game(text.valid_name(name), system, board)
+        record = hub().create_game(text.valid_name(name), system, board, made_by=made_by())
     except KeyError:
         return lobby_page(error=_("Unknown rule system %(system)s.", system=repr(system)), status=400)
     except Rejected as exc:

@@ -51,10 +51,7 @@ def index():
 
 
 def _page(room: dict, error: str | None = None, notice: str | None = None, status: int = 200):
-    h = hub()
-    in_room = {t["current_game"] for t in h.store.room_tables()} | {s["game"] for s in h.store.room_slots()}
-    templates = [{"id": g.id, "name": g.name, "system": _system_name(g.system)}
-                 for g in h.store.games() if g.id not in in_room]
+    templates = [{"id": g.id, "name": g.name, "system": _system_name(g.system)} for g in _templates()]
     notices = ([notice] if notice else []) + get_flashed_messages(category_filter=["room"])
     return render_template("room.html", room=room, tables=_table_rows(), templates=templates, error=error,
                            notices=notices, max_tables=MAX_TABLES, slots=_slots(), guessing=_guessing()), status
@@ -81,6 +78,24 @@ def _guessing() -> list[dict]:
                      for client, (count, ago) in sorted(by.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:20]]
         out.append({"summary": many(len(tries)), "addresses": addresses})
     return out
+
+
+def _templates() -> list:
+    """The games the organiser may copy into tables: of their own (no table's, no past slot's), made on the server's
+    own machine or by the organiser, never a game another device made (#57: a stranger's "Official template v2",
+    when the lobby is open to every device; webapp/web/lobby.py ``made_by``)."""
+    store = hub().store
+    in_room = {t["current_game"] for t in store.room_tables()} | {s["game"] for s in store.room_slots()}
+    return [g for g in store.games() if g.id not in in_room and _made_here(store, g.id)]
+
+
+def _made_here(store, game_id: str) -> bool:
+    """Whether the game's first event says nothing of another device having made it (a game from before #57 too)."""
+    try:
+        first = store.events(game_id, after=0, before=1)
+    except DamagedLog:
+        return False
+    return bool(first) and first[0].data.get("made_by") != "device"
 
 
 def _done(notice: str):
@@ -157,7 +172,10 @@ def make_tables():
     form = request.form
     room_tables = _tables()
     try:
-        template_id = room_tables.check_template(form.get("template"))
+        chosen = form.get("template")
+        if isinstance(chosen, str) and not _made_here(hub().store, chosen):  # never another device's game
+            chosen = None
+        template_id = room_tables.check_template(chosen)
         try:
             count = int(form.get("count") or "")
         except ValueError:
