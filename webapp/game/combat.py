@@ -512,14 +512,17 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
 
 
 def _free_attack(game: "Game", system, foe_id: str, token: "Token") -> dict:
-    """A free attack a move gives a foe (#58): at the square the token left (``from``: the move is applied
-    before the foe rolls), with the weapon the rules arm the foe with (``free_attack_weapon``, where the
-    system names one; else the foe picks)."""
-    due = {"attacker": foe_id, "target": token.id, "options": {"free_attack": True}, "from": [token.x, token.y]}
+    """A free attack a move gives a foe. A withdrawal from melee (Savage Worlds, the system arming the foe:
+    ``free_attack_weapon``; #58) is rolled at the square the token left (``from``: the move is applied before the
+    foe rolls) with that weapon; a move into a suppression fire area (GURPS-lite) is shot where the token now
+    stands, in the area, with the weapon the shooter picks."""
+    due = {"attacker": foe_id, "target": token.id, "options": {"free_attack": True}}
     armed = getattr(system, "free_attack_weapon", None)
-    weapon = armed(characters.sheet_of(game, game.tokens[foe_id])) if callable(armed) else None
-    if weapon is not None:
-        due["weapon"] = weapon
+    if callable(armed):
+        due["from"] = [token.x, token.y]
+        weapon = armed(characters.sheet_of(game, game.tokens[foe_id]))
+        if weapon is not None:
+            due["weapon"] = weapon
     return due
 
 
