@@ -93,7 +93,7 @@ def test_a_refusal_never_names_a_hidden_token(client, hub):
     command(client, g.id, g.gm_key, type="add_token", name="Lurker", x=6, y=6, hidden=True)
     # the GM is refused, and told who is there
     r = command(client, g.id, g.gm_key, type="move_token", token_id=t1, x=6, y=6)
-    assert r.json["error"] == "(6, 6) is taken by Lurker"
+    assert r.json["error"] == "G7 is taken by Lurker"
     # for the player the square is free: a refusal would say where the hidden token stands
     r = command(client, g.id, player["player_token"], type="move_token", token_id=t1, x=6, y=6)
     assert r.status_code == 200
@@ -111,7 +111,7 @@ def test_a_big_token_covers_all_its_squares(client):
                        headers=bearer(gm)).json["id"]
     assert state(client, g["id"], gm)["tokens"][0]["size"] == 2
     r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 3, "y": 3}, headers=bearer(gm))
-    assert r.status_code == 422 and "(3, 3) is taken by Ogre" in r.json["error"]
+    assert r.status_code == 422 and "D4 is taken by Ogre" in r.json["error"]
     r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Imp", "x": 23, "y": 0, "size": 3},
                     headers=bearer(gm))
     assert r.status_code == 422 and "off the map" in r.json["error"]
@@ -174,7 +174,7 @@ def test_a_refused_htmx_form_gets_an_answer_not_an_http_error(client, demo):
     r = client.post(f"/games/{demo.id}/commands", data={"type": "add_token", "name": "X", "x": "17", "y": "11"},
                     headers={"HX-Request": "true"})
     assert r.status_code == 200
-    assert json.loads(r.headers["HX-Trigger"]) == {"tacmap:refused": "(17, 11) is blocked"}
+    assert json.loads(r.headers["HX-Trigger"]) == {"tacmap:refused": "R12 is blocked"}
 
 
 def test_the_gm_panel_places_duplicates_and_sizes_tokens(client, demo):

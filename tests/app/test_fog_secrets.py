@@ -59,7 +59,7 @@ def test_a_move_into_the_fog_is_refused_the_same_whatever_is_there(client, room,
         assert run(client, room, {"type": "block_cell", "x": 9, "y": 1}, room["gm_token"]).status_code == 200
     r = run(client, room, {"type": "move_token", "token_id": room["hero"], "x": 9, "y": 1}, room["player_token"])
     assert r.status_code == 422
-    assert r.json["error"] == "(9, 1) is in the fog: move onto squares your tokens have seen"
+    assert r.json["error"] == "J2 is in the fog: move onto squares your tokens have seen"
     # the GM still moves anything anywhere open
     if not blocked:
         assert run(client, room, {"type": "move_token", "token_id": room["hero"],

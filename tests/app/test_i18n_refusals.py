@@ -8,6 +8,7 @@ import json
 
 from markupsafe import escape
 
+from webapp.game.describe import square_name
 from webapp.game.model import Rejected
 from webapp.game.text import N_
 
@@ -35,14 +36,14 @@ def test_a_german_gm_hears_a_form_and_an_htmx_refusal_in_german_with_the_names_f
     german.get(f"/games/{demo.id}/gm?key={demo.gm_key}&lang=de")
     r = german.post(url, data=stay)
     assert r.status_code == 422
-    assert r.get_data(as_text=True) == escape(f"{token.name} steht schon auf ({token.x}, {token.y})")
+    assert r.get_data(as_text=True) == escape(f"{token.name} steht schon auf {square_name(token.x, token.y)}")
     r = german.post(url, data=door, headers={"HX-Request": "true"})
     assert json.loads(r.headers["HX-Trigger"]) == {"tacmap:refused": "keine Tür 'nope' auf dieser Karte"}
     english = app.test_client()
     english.get(f"/games/{demo.id}/gm?key={demo.gm_key}")
     r = english.post(url, data=stay)
     assert r.status_code == 422
-    assert r.get_data(as_text=True) == escape(f"{token.name} is already at ({token.x}, {token.y})")
+    assert r.get_data(as_text=True) == escape(f"{token.name} is already at {square_name(token.x, token.y)}")
     r = english.post(url, data=door, headers={"HX-Request": "true"})
     assert json.loads(r.headers["HX-Trigger"]) == {"tacmap:refused": "no door 'nope' on this map"}
 

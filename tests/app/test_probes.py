@@ -173,7 +173,7 @@ def test_a_players_move_onto_a_hidden_token_goes_through_and_says_nothing(app):
     assert gm["Aria"] == gm["Nightblade"] == (13, 6)  # they share the square; the GM sees both
     # the GM is told who is there
     r = send(client, g, {"type": "move_token", "token_id": hidden, "x": 3, "y": 1}, g["gm_token"])
-    assert r.status_code == 422 and r.json["error"] == "(3, 1) is taken by Goblin"
+    assert r.status_code == 422 and r.json["error"] == "D2 is taken by Goblin"
 
 
 def test_a_hidden_token_reads_exactly_like_a_token_that_does_not_exist(app):

@@ -209,3 +209,14 @@ def test_on_a_zone_map_a_token_reads_its_zone_not_a_square(client):
     assert r.status_code == 201, r.json
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
     assert 'aria-label="No, Nova, player character, in Landing Pad"' in page and 'data-where="in Landing Pad"' in page
+
+
+def test_the_touch_table_names_squares_as_the_rest_of_the_app(client):
+    """A drag refused on the TV names the square as the tokens' accessible names do ("E3", not "(4, 2)") (#58)."""
+    g, p, ids = table(client)
+    touch(client, g, True)
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 4, "y": 2}, g["screen_token"])
+    assert r.status_code == 422 and r.json["error"] == "E3 is taken by Orc", r.json
+    assert describe.square_name(4, 2) == "E3"
+    r = send(client, g, {"type": "move_token", "token_id": ids["Ann"], "x": 2, "y": 2}, g["screen_token"])
+    assert r.status_code == 422 and r.json["error"] == "Ann is already at C3", r.json

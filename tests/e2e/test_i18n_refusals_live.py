@@ -24,12 +24,12 @@ def test_a_refused_drop_is_explained_on_each_phone_in_its_language(server, new_p
     for page in (mira, tomas, gm):
         expect(page.locator("#conn.ok")).to_be_attached()
     drop(mira, tokens["Hero"], (2, 2), (3, 2))
-    expect(mira.locator("#flash")).to_contain_text("(3, 2) ist von Ana besetzt", timeout=10000)
+    expect(mira.locator("#flash")).to_contain_text("D3 ist von Ana besetzt", timeout=10000)
     shot(mira, "refusal-german-phone")
     drop(tomas, tokens["Ana"], (3, 2), (2, 2))
     expect(tomas.locator("#flash")).to_contain_text("(2, 2) está ocupada por Hero", timeout=10000)
     drop(gm, tokens["Bandit"], (5, 2), (3, 2))
-    expect(gm.locator("#flash")).to_contain_text("(3, 2) is taken by Ana", timeout=10000)
+    expect(gm.locator("#flash")).to_contain_text("D3 is taken by Ana", timeout=10000)
     # nothing moved
     state = server.api("GET", f"/api/games/{g['id']}/state", token=g["gm_token"])[1]
     assert {t["name"]: (t["x"], t["y"]) for t in state["tokens"]} == {"Hero": (2, 2), "Ana": (3, 2), "Bandit": (5, 2)}

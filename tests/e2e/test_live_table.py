@@ -141,7 +141,7 @@ def test_a_move_onto_a_blocked_cell_is_refused_and_nothing_moves(demo_server, ne
     ogre = gm.locator('.token[data-name="Ogre"]')
     token_id = ogre.get_attribute("data-token-id")
     drag(gm, token_id, (17, 11))
-    expect(gm.locator("#flash")).to_contain_text("(17, 11) is blocked")
+    expect(gm.locator("#flash")).to_contain_text("R12 is blocked")
     at(gm, token_id, 15, 12).to_be_visible()
     # and the GM opens the door with a click
     expect(gm.locator(".door.closed")).to_have_count(1)

@@ -159,7 +159,7 @@ def test_moves_made_offline_for_30_s_go_out_in_order_and_a_refused_one_springs_b
     phone.context.set_offline(False)
     expect(phone.locator("#conn.ok")).to_be_visible(timeout=20000)
     # the refused one springs back to where the last accepted move left the Hero, with its reason
-    expect(phone.locator("#flash.shown")).to_contain_text("(6, 2) is blocked", timeout=15000)
+    expect(phone.locator("#flash.shown")).to_contain_text("G3 is blocked", timeout=15000)
     expect(phone.locator(f'#token-{hero}[data-x="4"][data-y="2"]')).to_have_count(1)
     expect(phone.locator(f"#token-{hero}.pending")).to_have_count(0)
     expect(phone.locator("#link-banner.shown")).to_contain_text("Back, 2 changes caught up")

@@ -245,7 +245,7 @@ def test_quiet_saves_refusals_without_console_errors_and_pages_that_lead_back(se
     gm.fill("#add-token input[name=x]", "1")
     gm.fill("#add-token input[name=y]", "1")
     gm.click("#add-token button[type=submit]")
-    expect(gm.locator("#flash.error.shown")).to_contain_text("(1, 1) is taken by Scout")
+    expect(gm.locator("#flash.error.shown")).to_contain_text("B2 is taken by Scout")
     expect(gm.locator("#add-token input[name=name]")).to_have_value("Twin")  # a refused form keeps its input
     shot(gm, "table-gm-refused")
     assert errors == [] and failed == []

@@ -417,7 +417,7 @@ def test_a_drop_while_the_server_is_away_is_pending_until_it_answers(server, gam
     mouse_drag(gm, cell_center(gm, 9, 7), cell_center(gm, 6, 6))
     expect(gm.locator(f"#token-{scout}.pending")).to_have_attribute("transform", "translate(6 6)")
     server.start()
-    expect(gm.locator("#flash.shown")).to_contain_text("(6, 6) is taken by Ogre", timeout=20000)
+    expect(gm.locator("#flash.shown")).to_contain_text("G7 is taken by Ogre", timeout=20000)
     expect(gm.locator(f"#token-{scout}")).to_have_attribute("transform", "translate(9 7)")
     expect(gm.locator(".token.pending")).to_have_count(0)
     token_at(gm, ogre, 6, 6).to_be_visible()

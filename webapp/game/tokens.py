@@ -17,6 +17,7 @@ import rules
 from rules.movement import way_exists
 
 from . import combat, fog, handouts, heavy, maps, text, zonelayout
+from .describe import square_name
 from .feature import Feature
 from .model import (FOE_COLOR, GM, MAX_TOKENS, PALETTE, SCREEN, Actor, Event, Game, Rejected, Token, bump_counter,
                     cells_at)
@@ -137,10 +138,10 @@ def _check_cell(game: Game, x: int, y: int, moving: str | None = None, size: int
             where = f"({x}, {y})" if size == 1 else f"{_big(game, size)} token at ({x}, {y})"
             raise Rejected(N_("%(where)s is off the map (%(w)s x %(h)s)"), where=where, w=board.width, h=board.height)
         if board.is_blocked((cx, cy)):
-            raise Rejected(N_("(%(x)s, %(y)s) is blocked"), x=cx, y=cy)
+            raise Rejected(N_("%(square)s is blocked"), square=square_name(cx, cy))
         other = game.token_at(cx, cy, exclude=moving, seen=lambda t: fog.may_see(game, actor, t))
         if other is not None:
-            raise Rejected(N_("(%(x)s, %(y)s) is taken by %(name)s"), x=cx, y=cy, name=other.name)
+            raise Rejected(N_("%(square)s is taken by %(name)s"), square=square_name(cx, cy), name=other.name)
 
 
 def _check_known(game: Game, x: int, y: int, size: int, actor: Actor) -> None:
@@ -150,7 +151,7 @@ def _check_known(game: Game, x: int, y: int, size: int, actor: Actor) -> None:
     if known is None:
         return
     if any(c not in known for c in cells_at(x, y, size, game.board.grid)):
-        where = f"({x}, {y})" if size == 1 else f"{_big(game, size)} token at ({x}, {y})"
+        where = square_name(x, y) if size == 1 else f"{_big(game, size)} token at {square_name(x, y)}"
         raise Rejected(N_("%(where)s is in the fog: move onto squares your tokens have seen"), code="fog", where=where)
 
 
@@ -206,15 +207,15 @@ def _move_token(game: Game, cmd: MoveToken, actor: Actor) -> list[Event]:
     if cmd.zone is not None or cmd.x is None or cmd.y is None:
         _place_of(game, cmd.x, cmd.y, cmd.zone, actor)  # says what is missing
     if (token.x, token.y) == (cmd.x, cmd.y):
-        raise Rejected(N_("%(name)s is already at (%(x)s, %(y)s)"), name=token.name, x=cmd.x, y=cmd.y)
+        raise Rejected(N_("%(name)s is already at %(square)s"), name=token.name, square=square_name(cmd.x, cmd.y))
     _check_known(game, cmd.x, cmd.y, token.size, actor)
     _check_cell(game, cmd.x, cmd.y, moving=token.id, size=token.size, actor=actor)
     # the way is looked for on the map as the sender knows it: a refusal tells nothing of the fog; off the loop on
     # a big map (a corner-to-corner search there takes tens of ms: #57)
     if not cmd.force and not heavy.on_board(fog.known_board(game, actor), way_exists, (token.x, token.y),
                                             (cmd.x, cmd.y), token.size, diagonal_of(game)):
-        raise Rejected(N_("%(name)s has no way through to (%(x)s, %(y)s): walls or closed doors are in the way"),
-                       code="no_way", name=token.name, x=cmd.x, y=cmd.y)
+        raise Rejected(N_("%(name)s has no way through to %(square)s: walls or closed doors are in the way"),
+                       code="no_way", name=token.name, square=square_name(cmd.x, cmd.y))
     data = {"token_id": token.id, "x": cmd.x, "y": cmd.y, "from": [token.x, token.y]}
     if cmd.force:
         data["forced"] = True
