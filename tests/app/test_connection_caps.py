@@ -3,7 +3,7 @@ caps per address and per seat (webapp/live/serving.py, webapp/live/keyless.py).
 
 The server's file count and shedding are tried in this (unpatched) process on gevent's server with a WSGI app
 that holds a "websocket" as simple-websocket does (a read on the connection until it ends); the caps per seat and
-per address on a real `python -m webapp.cli serve` with small caps."""
+per address, and a keyless flood, on a real `python -m webapp.cli serve` with small caps."""
 
 from __future__ import annotations
 
@@ -236,3 +236,44 @@ def test_one_address_past_its_cap_of_connected_pages_is_refused_with_a_word_unti
     finally:
         for sio in held:
             sio.disconnect()
+
+
+def raw_keyless(port: int):
+    import websocket
+
+    ws = websocket.create_connection(f"ws://127.0.0.1:{port}/socket.io/?EIO=4&transport=websocket", timeout=5)
+    assert ws.recv().startswith("0{")
+    return ws
+
+
+def closed(ws, seconds: float = 3.0) -> bool:
+    import websocket
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ws.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            if ws.recv() in ("", None):
+                return True
+        except websocket.WebSocketTimeoutException:
+            return False
+        except (websocket.WebSocketConnectionClosedException, ConnectionError, OSError):
+            return True
+    return False
+
+
+def test_a_keyless_connection_that_sends_too_many_messages_or_bytes_is_closed_at_once(small_caps):
+    from webapp.live.keyless import KEYLESS_BYTES, KEYLESS_PACKETS
+
+    messages = raw_keyless(small_caps.port)
+    for _ in range(KEYLESS_PACKETS + 1):
+        messages.send('42["command",{}]')
+    assert closed(messages), "a keyless connection sent more messages than it may and is still open"
+    pings = raw_keyless(small_caps.port)
+    try:
+        for _ in range(KEYLESS_BYTES // 7 + 50):  # a 1-byte frame is 7 bytes on the wire (head, mask, "2")
+            pings.send("2")
+    except (OSError, ConnectionError):
+        pass
+    assert closed(pings), "a keyless connection sent more bytes than it may and is still open"
+    raw_keyless(small_caps.port).close()  # and the address may open another

@@ -7,7 +7,13 @@ with its key (webapp/live/sockets.py). Until it has, it is a stranger's, and cos
 - one client address may hold at most ``PER_ADDRESS`` of them at once: the next is refused (engine.io
   answers 401) until one of its others connects or goes. The address is the one the request came from,
   or, behind a trusted proxy (``--trusted-proxy``), the client's as the proxy says (webapp/web/network.py
-  rewrites ``REMOTE_ADDR`` before engine.io sees the request).
+  rewrites ``REMOTE_ADDR`` before engine.io sees the request);
+- one that sends more than ``KEYLESS_PACKETS`` engine.io messages, or (a websocket) ``KEYLESS_BYTES`` of
+  anything, before it connects to a game is closed there and then, the rest unread (a page sends one or two
+  messages, a few hundred bytes: its connect, with its key).
+
+Every websocket's reader takes turns with the rest of the loop and stops reading while ``BUFFERED`` of its
+messages wait to be handled (``PacedReads``): a client that sends without pause waits, the tables do not.
 
 A screen connects to its game within a second of opening, so players, the GM and new joiners never meet
 either limit; a table of eight phones behind one Wi-Fi's NAT share an address only when the server sits
@@ -42,41 +48,100 @@ log = logging.getLogger(__name__)
 
 AUTH_TIMEOUT = 5.0
 PER_ADDRESS = 64
+KEYLESS_PACKETS = 16  # engine.io messages a connection may send before it connects to a game
 PER_SEAT = 8  # connections of one seat in one process (a GM's laptop and tablet, a reloaded phone's stale socket)
 PER_ADDRESS_SEATED = 256  # connected ones from one address (a hall of 32 tables of 8 behind one NAT)
 CLOSE_GRACE = 2.0  # seconds a closed connection's client has to close it too before it is shut down
+KEYLESS_BYTES = 2048  # what a websocket may send before it connects to a game (a page's connect: a few hundred)
+BUFFERED = 64  # websocket messages read and not yet handled: past it, its reader waits
 CHECK_EVERY = 1.0
 
 
 def limit_socket_messages(socketio, max_message: int) -> None:
     """Have simple-websocket cut a websocket message at ``max_message`` bytes as it arrives (engine.io checks
-    only a whole message, after buffering it, and has no option for it: ``seams.limit_websocket_messages``)."""
-    seams.limit_websocket_messages(socketio.server.eio, max_message)
+    only a whole message, after buffering it, and has no option for it: ``seams.limit_websocket_messages``), and
+    read through ``PacedReads``."""
+    seams.limit_websocket_messages(socketio.server.eio, max_message, reading=paced_thread)
+
+
+class PacedReads:
+    """A websocket's socket as simple-websocket's reader sees it (through ``seams.limit_websocket_messages``).
+
+    That reader reads, parses and buffers for as long as the client sends: a read that finds data does not wait,
+    so a client that never pauses would hold the loop, every table waiting (issue 57). Here each read first lets
+    the others run, waits while ``BUFFERED`` messages are read and not yet handled (so the client waits, not the
+    server's memory), and a keyless connection that sent ``KEYLESS_BYTES`` before it connected to a game is shut
+    down (pings, pongs and anything else engine.io does not count as messages)."""
+
+    __slots__ = ("sock", "websocket", "conn", "read")
+
+    def __init__(self, sock, websocket) -> None:
+        self.sock = sock
+        self.websocket = websocket
+        self.conn = getattr(websocket, "environ", {}).get("tacmap.connection")  # webapp/live/serving.py's
+        self.read = 0
+
+    def recv(self, size: int) -> bytes:
+        websocket = self.websocket
+        time.sleep(0)  # patched under tacmap serve: gevent's, a turn for every other greenlet
+        while len(websocket.input_buffer) >= BUFFERED and websocket.connected:
+            time.sleep(0.005)
+        data = self.sock.recv(size)
+        conn = self.conn
+        if conn is not None and conn.keyless:
+            self.read += len(data)
+            if self.read > KEYLESS_BYTES:
+                conn.shut()
+                return b""  # the reader sees the end
+        return data
+
+    def __getattr__(self, name: str):
+        return getattr(self.sock, name)
+
+
+_paced: dict[type, type] = {}
+
+
+def paced_thread(thread_class: type) -> type:
+    """simple-websocket's ``thread_class`` whose target, its reader, reads through ``PacedReads``."""
+    if thread_class not in _paced:
+        class PacedThread(thread_class):
+            def __init__(self, target, *args, **kwargs):
+                websocket = getattr(target, "__self__", None)  # simple-websocket's Base: its handshake is done
+                if websocket is not None and getattr(websocket, "sock", None) is not None:
+                    websocket.sock = PacedReads(websocket.sock, websocket)
+                super().__init__(target, *args, **kwargs)
+
+        _paced[thread_class] = PacedThread
+    return _paced[thread_class]
 
 
 class Keyless:
-    """The engine.io sessions not yet connected to a game: how many per address, and since when;
+    """The engine.io sessions not yet connected to a game: how many per address, since when, how many packets;
     and the connected ones: how many per seat and per address."""
 
     def __init__(self, socketio, timeout: float = AUTH_TIMEOUT, per_address: int = PER_ADDRESS,
-                 per_seat: int | None = None, per_address_seated: int | None = None) -> None:
+                 packets: int | None = None, per_seat: int | None = None, per_address_seated: int | None = None) -> None:
         self.socketio = socketio
         self.timeout = timeout
         self.per_address = per_address
-        self.per_seat = PER_SEAT if per_seat is None else per_seat  # the module's, when the app is made
+        self.packets = KEYLESS_PACKETS if packets is None else packets  # the module's, when the app is made
+        self.per_seat = PER_SEAT if per_seat is None else per_seat
         self.per_address_seated = PER_ADDRESS_SEATED if per_address_seated is None else per_address_seated
         self._waiting: dict[str, tuple[str, float]] = {}  # eio sid -> (address, deadline)
         self._count: dict[str, int] = {}
+        self._sent: dict[str, int] = {}  # eio sid -> messages a keyless session sent
         self._address: dict[str, str] = {}  # eio sid -> its client's address
         self._conns: dict = {}  # eio sid -> its websocket's serving.Connection (under tacmap serve)
         self._seats: dict[tuple[str, str], list[str]] = {}  # (game, audience) -> eio sids, oldest first
         self._seat_of: dict[str, tuple[str, str]] = {}
         self._seated: dict[str, int] = {}  # address -> connected sessions
         self._watching = False
-        self.closed = 0  # sessions closed for not connecting in time
+        self.closed = 0  # sessions closed for not connecting in time, or for their packets
         self.refused = 0  # sessions refused: too many from one address
         eio = socketio.server.eio
         connect, disconnect = eio.handlers.get("connect"), eio.handlers.get("disconnect")
+        message = eio.handlers.get("message")
 
         def on_connect(eio_sid, environ, *args):
             address = environ.get("REMOTE_ADDR") or "?"
@@ -90,6 +155,16 @@ class Keyless:
             if result is False:
                 self._forget(eio_sid)
             return result
+
+        def on_message(eio_sid, data):
+            if eio_sid in self._waiting:
+                sent = self._sent[eio_sid] = self._sent.get(eio_sid, 0) + 1
+                if sent > self.packets:  # a keyless flood: closed now, its messages unread
+                    if sent == self.packets + 1:
+                        self.closed += 1
+                        self._end(eio_sid, grace=0.0)
+                    return None
+            return message(eio_sid, data) if message else None
 
         def on_disconnect(eio_sid, *args):
             conn = self._forget(eio_sid)
@@ -113,6 +188,7 @@ class Keyless:
             return handle_request(environ, start_response)
 
         eio.on("connect", on_connect)
+        eio.on("message", on_message)
         eio.on("disconnect", on_disconnect)
         eio.handle_request = on_request  # engine.io's WSGI app calls it on the server at each request
 
@@ -173,6 +249,7 @@ class Keyless:
             self.socketio.start_background_task(self._watch)
 
     def _remove(self, eio_sid: str) -> None:
+        self._sent.pop(eio_sid, None)
         conn = self._conns.get(eio_sid)
         if conn is not None:
             conn.keyless = False
