@@ -116,9 +116,9 @@ class WebsocketMessageLimit(Seam):
     that adds ``max_message_size`` to the arguments engine.io keeps for simple-websocket (``server_args``), so
     simple-websocket closes a websocket as soon as a message grows past the limit (engine.io checks only a whole
     message, after buffering it: a never-ending fragmented or inflating message would grow without bound).
-    Tested: python-engineio 4.15.1, simple-websocket 1.1.0. Upstream change that lets it go: engine.io passing
-    ``max_http_buffer_size`` (or a ``websocket_options`` dict) on to ``simple_websocket.Server``. No fallback:
-    a security limit."""
+    And its ``thread_class`` (``reading``): its reader (``Base._thread``) reads through live/keyless.py's wrapper
+    (it never blocks while a client sends, #57). Tested: python-engineio 4.15.1, simple-websocket 1.1.0. Upstream
+    change that lets it go: engine.io passing ``max_http_buffer_size`` (or ``websocket_options``) on. No fallback."""
 
     name = "websocket_message_limit"
     libraries = ("python-engineio", "simple-websocket")
@@ -134,7 +134,8 @@ class WebsocketMessageLimit(Seam):
         _params(wsgi.__init__, "handler", "server", var_keyword=True)
         _uses(wsgi.__init__, "server_args")
         _uses(wsgi.__call__, "server_args")
-        _params(simple_websocket.Server.__init__, "environ", keywords=("max_message_size",))
+        _params(simple_websocket.Server.__init__, "environ", keywords=("max_message_size", "thread_class"))
+        _uses(simple_websocket.ws.Base._thread, "sock", "recv")  # the reader given to thread_class, read through
         from engineio.async_drivers import gevent as driver  # what tacmap serve uses
 
         table = _attr(driver, "_async")
@@ -143,9 +144,9 @@ class WebsocketMessageLimit(Seam):
             raise Missing("engine.io's gevent websocket is not simple-websocket's (is gevent-websocket installed?)")
 
 
-def limit_websocket_messages(eio, max_message: int) -> None:
+def limit_websocket_messages(eio, max_message: int, reading: Callable | None = None) -> None:
     """Have simple-websocket cut a websocket message of engine.io server ``eio`` at ``max_message`` bytes as it
-    arrives (``WebsocketMessageLimit``)."""
+    arrives, its reader started by ``reading(thread_class)`` (``WebsocketMessageLimit``)."""
     from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 
     table = getattr(eio, "_async", None)
@@ -163,6 +164,8 @@ def limit_websocket_messages(eio, max_message: int) -> None:
         def __init__(self, handler, server, **kwargs):
             super().__init__(handler, server, **kwargs)
             self.server_args["max_message_size"] = max_message
+            if reading is not None and self.server_args.get("thread_class") is not None:
+                self.server_args["thread_class"] = reading(self.server_args["thread_class"])
 
     eio._async = dict(table, websocket=LimitedWebSocket)  # this server's copy: the driver's table is module-wide
 

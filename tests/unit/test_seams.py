@@ -51,6 +51,7 @@ BREAKS = [
     ("websocket_message_limit", "engineio.async_drivers._websocket_wsgi", "SimpleWebSocketWSGI.__init__",
      _no_options_init, "refuse"),
     ("websocket_message_limit", "simple_websocket", "Server.__init__", _server_without_limit, "refuse"),
+    ("websocket_message_limit", "simple_websocket.ws", "Base._thread", _wrong, "refuse"),  # its reader: paced (#57)
     ("socketio_event_lanes", "socketio", "Server._handle_event", None, "fallback"),
     ("socketio_event_lanes", "socketio", "Server._handle_event_internal", None, "fallback"),
     ("socketio_event_lanes", "socketio", "Server._send_packet", _wrong, "fallback"),

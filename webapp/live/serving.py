@@ -15,15 +15,21 @@ is bounded here, as the data arrives:
 - ``Content-Length`` beside ``Transfer-Encoding``: 400 and the connection closed (RFC 9112, section 6.1), so the
   bytes after a chunked body's last chunk, which a proxy believing the length sent as this request's, are never
   read as a request of their own (CL.TE smuggling, issue 57);
-- at most ``max_connections`` connections are open at once (by default the process's open-file limit
-  less ``SPARE_FILES``): past it the connection that has waited longest for its next request head (a
-  silent one, a slow sender, an idle keep-alive) is closed, else the new one is; so a thousand silent
-  sockets neither run the process out of files nor keep a page from being answered;
+- the connections hold at most ``max_files`` files at once (by default the process's open-file limit, raised
+  at start to its hard limit where the system allows (``raise_file_limit``), less ``SPARE_FILES``), counted
+  truly: a websocket holds two (simple-websocket reads a duplicate of the socket). Past it a connection is shed
+  to make room for the new one (``make_room``): the one that has waited longest for its next request head (a
+  silent one, a slow sender, an idle keep-alive), else the oldest keyless websocket, else the oldest websocket
+  of the address holding the most (an address with a device or two is never shed); else the new one is closed.
+  Shedding shuts the connection down, so both of a websocket's files go at once, whether or not its client
+  reads. So a thousand silent sockets or idle websockets neither run the process out of files nor keep a page,
+  a join or a reconnect from being answered (issue 57);
 - ``TCP_NODELAY`` on every connection: a Socket.IO connection writes small frames in a row (a move's
   update, then its ack), which Nagle's algorithm would hold for the client's delayed acknowledgement.
 
-Websocket messages are cut at the limit by simple-websocket as their frames arrive (``socket_limits``);
-keyless Socket.IO connections are bounded by webapp/live/keyless.py. The head and body deadlines rest on
+Websocket messages are cut at the limit by simple-websocket as their frames arrive; Socket.IO connections are
+bounded per address and per seat, and keyless ones in time and packets, by webapp/live/keyless.py (which marks
+each websocket's ``Connection`` keyless or not, and sheds through it). The head and body deadlines rest on
 gevent's internals: seams (webapp/seams.py), checked at start; without them tacmap does not start.
 """
 
@@ -52,9 +58,37 @@ REQUEST_TIMEOUT = (
     b"the request did not arrive in time")
 
 
+MAX_FILES = 20_000  # files the connections may hold at most, however many the system allows (10,000 websockets)
+FILE_LIMIT_WANTED = 65_536  # the soft open-file limit asked for at start (at most the hard limit)
+MACOS_OPEN_MAX = 10_240  # macOS refuses a soft limit above OPEN_MAX even when the hard limit says "unlimited"
+SHED_ABOVE = 2  # an address's websockets are shed for room only while it holds more than this many
+
+
+def raise_file_limit() -> int | None:
+    """Raise the process's soft open-file limit towards its hard limit (up to ``FILE_LIMIT_WANTED``) where the
+    system allows: the soft limit after, or None where there is no such limit (Windows: no ``resource``)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (OSError, ValueError):
+        return None
+    top = FILE_LIMIT_WANTED if hard == resource.RLIM_INFINITY else min(hard, FILE_LIMIT_WANTED)
+    for wanted in (top, min(top, MACOS_OPEN_MAX)):
+        if soft != resource.RLIM_INFINITY and wanted > soft:
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+                return wanted
+            except (OSError, ValueError):
+                continue
+    return soft
+
+
 def default_max_connections() -> int:
-    """The process's open-file limit less ``SPARE_FILES`` (at least 64); 500 where there is no such limit to
-    read (Windows)."""
+    """The files the connections may hold: the process's open-file limit less ``SPARE_FILES`` (at least 64, at
+    most ``MAX_FILES``); 500 where there is no such limit to read (Windows)."""
     try:
         import resource
     except ImportError:
@@ -64,8 +98,38 @@ def default_max_connections() -> int:
     except (OSError, ValueError):
         return 500
     if soft == resource.RLIM_INFINITY:
-        return 10_000
-    return max(64, min(10_000, soft - SPARE_FILES))
+        return MAX_FILES
+    return max(64, min(MAX_FILES, soft - SPARE_FILES))
+
+
+class Connection:
+    """One accepted connection: its socket, its client's address (engine.io's, once a proxy's word is taken:
+    webapp/live/keyless.py sets it), when it came, the files it holds (a websocket: two), and for a websocket
+    whether it is keyless (not yet connected to a game with a key)."""
+
+    __slots__ = ("server", "sock", "address", "opened", "files", "websocket", "keyless", "shed")
+
+    def __init__(self, server: "TableServer", sock, address) -> None:
+        self.server = server
+        self.sock = sock
+        self.address = address[0] if isinstance(address, tuple) and address else str(address)
+        self.opened = time.monotonic()
+        self.files = 1
+        self.websocket = False
+        self.keyless = False  # set while a websocket's engine.io session has not connected to a game
+        self.shed = False
+
+    def shut(self) -> None:
+        """End this connection now: shut down, its readers (simple-websocket's on the duplicate too) see the end
+        and close their files, whether or not the client reads what is sent."""
+        if self.shed:
+            return
+        self.shed = True
+        self.server.freeing += self.files
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 class BodyTooSlow(RequestTimeout):
@@ -122,12 +186,28 @@ class TableHandler(WSGIHandler):
 
     def get_environ(self):
         env = super().get_environ()
+        env["tacmap.connection"] = self.server.connections.get(self.socket)  # keyless.py marks and sheds through it
         if env.get("wsgi.input") is self.wsgi_input:  # a request that may have a body (not a websocket upgrade)
             self.wsgi_input = env["wsgi.input"] = DeadlineInput.around(
                 self.wsgi_input, deadline=time.monotonic() + self.server.body_timeout)
         return env
 
     def run_application(self):
+        conn = self.server.connections.get(self.socket)
+        websocket = conn is not None and seams.upgrade_requested(self)
+        if websocket and not self.server.opens_websocket(conn):  # no file for its duplicate: 503, closed
+            self.close_connection = True
+            self.start_response("503 Service Unavailable", [("Content-Type", "text/plain; charset=utf-8"),
+                                                            ("Connection", "close")])
+            self.write(b"the server holds as many connections as it can")
+            return
+        try:
+            self._run_application()
+        finally:
+            if websocket:
+                self.server.websocket_closed(conn)
+
+    def _run_application(self):
         try:
             super().run_application()
         except BodyTooSlow:  # read by engine.io or a route that did not catch it: 408, and the connection closes
@@ -156,8 +236,12 @@ class TableServer(WSGIServer):
         self.log_requests = log_requests
         self.head_timeout = head_timeout
         self.body_timeout = body_timeout
-        self.max_connections = max_connections or default_max_connections()
+        raise_file_limit()  # where the system allows: more files for connections (before the default is read)
+        self.max_files = max_connections or default_max_connections()
         self.open = 0  # connections accepted and not yet closed
+        self.files = 0  # files they hold (a websocket: two)
+        self.freeing = 0  # files of connections shut down (``Connection.shut``) and not yet closed
+        self.connections: dict = {}  # socket -> Connection, oldest first
         self.waiting: collections.OrderedDict = collections.OrderedDict()  # handler -> socket, oldest first
         super().__init__((host, port), app,
                          log=logging.getLogger("tacmap.requests") if log_requests else None,
@@ -168,11 +252,25 @@ class TableServer(WSGIServer):
     def server_port(self) -> int:
         return self.socket.getsockname()[1]
 
+    @property
+    def max_connections(self) -> int:  # the name before files were counted (a connection is one file or two)
+        return self.max_files
+
+    @max_connections.setter
+    def max_connections(self, value: int) -> None:
+        self.max_files = value
+
+    def short_of_files(self) -> bool:
+        return self.files - self.freeing > self.max_files
+
     def handle(self, sock, address):
+        conn = Connection(self, sock, address)
         self.open += 1
+        self.files += 1
+        self.connections[sock] = conn
         try:
-            if self.open > self.max_connections and not self.make_room():
-                sock.close()  # every open connection is busy with a request: the new one goes
+            if self.short_of_files() and not self.make_room(conn):
+                sock.close()  # every open connection is busy with a request or a device's own: the new one goes
                 return None
             try:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -181,16 +279,54 @@ class TableServer(WSGIServer):
             return super().handle(sock, address)
         finally:
             self.open -= 1
+            self.files -= conn.files
+            if conn.shed:
+                self.freeing -= conn.files
+            self.connections.pop(sock, None)
 
-    def make_room(self) -> bool:
-        """Close the connection that has waited longest for a request head; False when none waits."""
-        if not self.waiting:
+    def opens_websocket(self, conn: Connection) -> bool:
+        """``conn`` becomes a websocket: a second file (simple-websocket's duplicate), room made for it if need be;
+        False when there is none."""
+        conn.websocket = True
+        conn.files += 1
+        self.files += 1
+        if conn.shed:
+            self.freeing += 1
+        return not self.short_of_files() or self.make_room(conn)
+
+    def websocket_closed(self, conn: Connection) -> None:
+        """Its duplicate is closed (simple-websocket's reader ends with the connection's end)."""
+        conn.websocket = conn.keyless = False
+        conn.files -= 1
+        self.files -= 1
+        if conn.shed:
+            self.freeing -= 1
+
+    def make_room(self, new: Connection | None = None) -> bool:
+        """Shed one connection for ``new``: the one that has waited longest for a request head, else the oldest
+        keyless websocket, else the oldest websocket of the address holding the most (more than ``SHED_ABOVE``);
+        False when there is none to shed."""
+        while self.waiting:
+            _handler, sock = self.waiting.popitem(last=False)
+            conn = self.connections.get(sock)
+            if conn is None or conn.shed:
+                continue
+            conn.shut()  # its reader sees the end and its greenlet closes it
+            return True
+        sockets = [c for c in self.connections.values() if c.websocket and not c.shed and c is not new]
+        keyless = [c for c in sockets if c.keyless]
+        if keyless:
+            keyless[0].shut()  # the dict keeps the order they came in: the first is the oldest
+            return True
+        held = collections.Counter(c.address for c in sockets)
+        if not held:
             return False
-        _handler, sock = self.waiting.popitem(last=False)
-        try:
-            sock.shutdown(socket.SHUT_RDWR)  # its reader sees the end and its greenlet closes it
-        except OSError:
-            pass
+        address, count = held.most_common(1)[0]
+        if count <= SHED_ABOVE:
+            return False
+        next(c for c in sockets if c.address == address).shut()
+        log.warning("out of files for connections: the oldest websocket of %s (which holds %d) was closed",
+                    address, count)
         return True
 
 

@@ -32,6 +32,7 @@ from .language import to_sender
 log = logging.getLogger(__name__)
 
 NOT_CONNECTED = N_("not connected to a game")
+TOO_MANY = N_("Too many pages are open from this network: close some and try again.")
 
 
 def said(message: str, **params) -> str:
@@ -97,13 +98,16 @@ def register(socketio, hub, keyless=None) -> None:
             raise ConnectionRefusedError(to_sender(exc)) from None
         except hub.store.unavailable as exc:  # the page keeps trying (static/js/live.js)
             raise ConnectionRefusedError(away("connect", exc)["error"]) from None
+        if keyless is not None and not keyless.admits(request.environ.get("REMOTE_ADDR") or "?"):
+            raise ConnectionRefusedError(said(TOO_MANY))  # one address's connections are capped (#57)
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
         hub.fanout.audience_joins(game_id, actor, lang)
         join_room(room(game_id, actor.audience))
         join_room(language_room(game_id, actor.audience, lang))  # live updates are drawn once per language
         hub.presence.session_opened(request.sid, game_id, actor, lang)
         if keyless is not None:
-            keyless.connected(request.sid)  # at a game: no longer closed for being keyless
+            # at a game: no longer closed for being keyless; counted against its seat (its oldest goes past the cap)
+            keyless.connected(request.sid, (game_id, actor.audience))
         since = auth.get("since")
         if (isinstance(since, int) and not isinstance(since, bool)
                 and since != hub.fanout.shown_seq(game, actor.audience, lang)):
