@@ -370,6 +370,8 @@ def test_phase_tn_three_rounds_on_four_screens(seeded_dice, server, new_page, sh
     # no foe stands: the GM is offered End fight first, in round 3
     expect(table.gm.locator("#combat .no-foe-standing")).to_contain_text("No foe is left standing")
     expect(table.gm.locator("#combat form[data-command=end_combat] button.primary")).to_be_visible()
+    table.gm.locator("#combat .no-foe-standing").scroll_into_view_if_needed()
+    shot(table.gm, "three-rounds-phase-tn-gm-no-foe-standing")
     assert table.state()["combat"]["round"] == 3
     table.end_fight()
     table.shots4(shot, "end", top=True)
