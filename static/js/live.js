@@ -133,9 +133,11 @@
   // attacker, target and weapon) holds nothing typed: its fresh copy goes in at once, so a token
   // added or a template laid shows up in its lists, with each choice the user made that the
   // fresh copy still offers (an option with the same value and data-), and the focus, kept.
+  // (data-aim, an attacker's nearest foe, is a hint that moves with the tokens, not what the option is: a picked
+  // attacker stays picked when another foe stands nearer to it, #58)
   function sameOption(a, b) {
     if (a.value !== b.value) return false;
-    const data = (o) => Object.entries(o.dataset).sort().join("|");
+    const data = (o) => Object.entries(o.dataset).filter(([k]) => k !== "aim").sort().join("|");
     return data(a) === data(b);
   }
   // a pick the user made in such a form (a programmatic one that follows it sets _picked itself)
