@@ -167,7 +167,7 @@ def test_each_command_of_a_batch_is_decided_on_the_state_the_one_before_left(app
     for t in t1 + t2:
         t.join(5)
     assert first[0].seq == hub.game(game["id"]).seq
-    assert isinstance(second[0], Rejected) and "already at (6, 1)" in str(second[0])
+    assert isinstance(second[0], Rejected) and "already at G2" in str(second[0])
 
 
 def test_a_refused_command_in_a_batch_does_not_hold_up_the_others(app, hub, game):
