@@ -94,7 +94,7 @@ def main() -> None:
                           "DICE_SEED": "bench"})
         socketio = app.extensions["tacmap_socketio"]
         game = scenario.build(test_client_call(app.test_client()), n_players=8)
-        gm = socketio.test_client(app, auth={"game": game.id, "token": game.gm})
+        gm = socketio.test_client(app, auth={"game": game.id, "token": game.gm}, flask_test_client=app.test_client())  # the laptop
         screens = [socketio.test_client(app, auth={"game": game.id, "token": game.screen})
                    for _ in range(args.screens)]
         at_b = {token: False for token, _a, _b in game.movers}

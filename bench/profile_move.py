@@ -106,8 +106,9 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory(prefix="tacmap-profile-") as tmp:
         languages = tuple(x for x in args.languages.split(",") if x)
         app, hub, game = setup(tmp, args.players, args.fog, languages)
-        # a Socket.IO handler runs in a request context (links in fragments are built from it)
-        request = app.test_request_context()
+        # a Socket.IO handler runs in a request context (links in fragments are built from it); the GM's browser on
+        # the laptop itself, as at a table (the game's log budget is the server's own machine's: #57)
+        request = app.test_request_context(environ_base={"REMOTE_ADDR": "127.0.0.1"})
         request.push()
         token_id, a, b = game.movers[0]
         step = {"i": 0}
