@@ -76,6 +76,42 @@
     if (!first) select.value = "";
   }
 
+  // The target an attacker's list starts on: its nearest foe, as webapp/game/combat.first_foe picks it (a token of
+  // the other side, one in the fight, the nearest, the list's first of equals), worked out now from the squares the
+  // map shows: a move does not draw the card again (#58), the token it moved comes with its new data-x, data-y. The
+  // card says each token's side (data-kind) and who is out of the fight (data-out). Null: no foe stands. A token the
+  // map does not show (the GM prepares another map): the card's own hint, as drawn (data-aim).
+  function nearestFoe(form, option) {
+    const hint = option.dataset.aim || null;
+    const at = new Map();
+    for (const el of document.querySelectorAll("#map g.token[data-token-id]")) {
+      at.set(el.dataset.tokenId, [parseInt(el.dataset.x, 10), parseInt(el.dataset.y, 10)]);
+    }
+    const me = at.get(option.value);
+    if (!me || !option.dataset.kind) return hint;
+    const listed = Array.from(form.elements.target.options).filter((o) => o.value && o.dataset.kind);
+    let best = null, nearest = Infinity;
+    for (const o of listed) {
+      if (o.value === option.value || o.dataset.kind === option.dataset.kind || "out" in o.dataset) continue;
+      const there = at.get(o.value);
+      if (!there) return hint;
+      const d = (there[0] - me[0]) ** 2 + (there[1] - me[1]) ** 2;
+      if (d < nearest) { best = o.value; nearest = d; }
+    }
+    if (best || listed.some((o) => o.dataset.kind !== option.dataset.kind)) return best; // foes, none standing: null
+    const other = listed.find((o) => o.value !== option.value); // no foe at all: the first other token
+    return other ? other.value : null;
+  }
+  // the target list on that foe; with none, on no one (never an ally: "Choose a target first" if sent)
+  function aimAt(form, option) {
+    const target = form.elements.target;
+    const aim = option ? nearestFoe(form, option) : null;
+    if (aim && Array.from(target.options).some((o) => o.value === aim)) target.value = aim;
+    else if (target.querySelector('option[value=""]')) target.value = "";
+    else target.selectedIndex = -1;
+    return !!aim;
+  }
+
   // the rules' options for this attack, as picked in the preview (enabled controls only: the GM's copy
   // of a player's preview is read-only), and the further targets of a multi-target attack
   function picked() {
@@ -125,10 +161,8 @@
     if (form) {
       if (e.target.name === "attacker") {
         syncWeapons(form);
-        // the new attacker's nearest foe (the server's rule, webapp/game/combat.first_foe), never its ally
-        const aim = e.target.selectedOptions[0] && e.target.selectedOptions[0].dataset.aim;
-        if (aim) { form.elements.target.value = aim; form.elements.target._picked = true; }
-        else if (form.elements.target.querySelector('option[value=""]')) form.elements.target.value = "";
+        // the new attacker's nearest foe, where the tokens stand now, never its ally
+        if (aimAt(form, e.target.selectedOptions[0])) form.elements.target._picked = true;
       }
       // another attacker, target, weapon or template: the options shown were for the old one
       if (["attacker", "target", "weapon", "template"].includes(e.target.name)) clearAim();
@@ -148,26 +182,28 @@
   };
   let lastAttack = newestAttack();
   // the card starts on the token whose turn it is (when it is this user's) and its nearest foe: a turn that
-  // passes moves it along, unless the user picked an attacker (or a target) on it
+  // passes moves the attacker along unless the user picked one, and the target follows the attacker's nearest
+  // foe as tokens move until the user picks one (picking an attacker picks its nearest foe of the moment)
   function followTurn(form) {
     const now = document.querySelector("#combat .turn-order li.current");
-    const attacker = form.elements.attacker;
-    if (!now || attacker._picked || attacker.value === now.dataset.tokenId) return;
-    const option = Array.from(attacker.options).find((o) => o.value === now.dataset.tokenId);
-    if (!option) return;
-    attacker.value = option.value;
-    syncWeapons(form);
-    if (!form.elements.target._picked) {
-      if (option.dataset.aim) form.elements.target.value = option.dataset.aim;
-      else if (form.elements.target.querySelector('option[value=""]')) form.elements.target.value = "";
+    const attacker = form.elements.attacker, target = form.elements.target;
+    const before = [attacker.value, target.value];
+    const option = now && !attacker._picked && Array.from(attacker.options).find((o) => o.value === now.dataset.tokenId);
+    if (option && attacker.value !== option.value) {
+      attacker.value = option.value;
+      syncWeapons(form);
     }
-    clearAim();
+    if (!target._picked) aimAt(form, attacker.selectedOptions[0]);
+    if (attacker.value !== before[0] || target.value !== before[1]) clearAim();
   }
   document.addEventListener("tacmap:update", () => {
     const form = document.getElementById("attack-form");
     if (form) { syncWeapons(form); followTurn(form); }
     const now = newestAttack();
     if (now !== lastAttack) { lastAttack = now; clearAim(); }
+    // the card drawn afresh (a fight begun, a turn, a token out) has no preview: nor has the map its line
+    const box = document.getElementById("attack-preview"), layer = document.getElementById("layer-aim");
+    if (box && layer && !box.firstElementChild) layer.replaceChildren();
   });
   const initial = document.getElementById("attack-form");
   if (initial) syncWeapons(initial);

@@ -133,11 +133,13 @@
   // attacker, target and weapon) holds nothing typed: its fresh copy goes in at once, so a token
   // added or a template laid shows up in its lists, with each choice the user made that the
   // fresh copy still offers (an option with the same value and data-), and the focus, kept.
-  // (data-aim, an attacker's nearest foe, is a hint that moves with the tokens, not what the option is: a picked
-  // attacker stays picked when another foe stands nearer to it, #58)
+  // (data-aim, an attacker's nearest foe, data-kind, a token's side, and data-out, a token out of the fight, are
+  // hints that move with the tokens, not what the option is: a picked attacker, target or weapon stays picked,
+  // matched by its token or weapon, when another foe stands nearer or the target falls, #58)
+  const HINTS = new Set(["aim", "kind", "out"]);
   function sameOption(a, b) {
     if (a.value !== b.value) return false;
-    const data = (o) => Object.entries(o.dataset).filter(([k]) => k !== "aim").sort().join("|");
+    const data = (o) => Object.entries(o.dataset).filter(([k]) => !HINTS.has(k)).sort().join("|");
     return data(a) === data(b);
   }
   // a pick the user made in such a form (a programmatic one that follows it sets _picked itself)

@@ -137,6 +137,13 @@ BY_EVENT = {
     "scene_resumed": {"pause"},
     "recap_shown": {"recap_screen", "log"},
 }
+# Who stands in the fight (its turn order) changes when it starts, turns, ends, is set, or a shot takes a token out:
+# the attack card, drawn afresh, says so (each attacker's nearest standing foe, who is out). A move does not draw it
+# again (the hottest event: with it, a move cost five times as much, bench.profile_move; #58): the page works the
+# nearest foe out from the map's squares when an attacker is picked (static/js/attack.js); a move that passes the
+# turn draws it (changes_for).
+for _kind in ("combat_started", "turn_started", "order_set", "acted", "combat_ended", "attack_resolved"):
+    BY_EVENT[_kind] = BY_EVENT[_kind] | {"attack"}
 
 
 def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
@@ -161,7 +168,7 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
             if "fight" in event.data:  # the rules booked it: moves left, free attacks offered
                 changes.add("combat")
                 if event.data["fight"].get("turn"):  # the move passed the turn: the acting ring moves
-                    changes.add("tokens")
+                    changes |= {"tokens", "attack"}  # and who stands may change (above BY_EVENT)
     if "map" in changes or (changes & {"tokens", "fog"} and (game is None or screenview.current(game)["follow"])):
         changes.add("screen_view")  # the followed token hidden, shown, or out of the screen's view
     if "tokens" in changes:
