@@ -580,7 +580,7 @@ def _parts(results: list[dict]) -> list[str]:
                 bits.append(say("{defense} succeeds", defense=kind) if dfn.get("success") else
                             say("{defense} fails", defense=kind))
             if r["landed"]:
-                bits.append(say("{n} hit(s), {injury} injury", n=r["landed"], injury=r["injury"]))
+                bits.append(say_n("{n} hit, {injury} injury", "{n} hits, {injury} injury", r["landed"], injury=r["injury"]))
             if r.get("disarm"):
                 bits.append(r["disarm"]["outcome"])
         parts.append(joined(bits, ", "))

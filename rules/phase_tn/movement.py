@@ -70,7 +70,9 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
         raise RuleError(say_n("{name} can move {n} more hex this phase; that move costs {cost}",
                               "{name} can move {n} more hexes this phase; that move costs {cost}", 1 if left == 1 else 2, name=name,
                               n=f"{left:g}", cost=f"{cost:g}") if hexes else
-                        say("{name} can move {left} more square(s) this phase; that move costs {cost}", name=name, left=f"{left:g}", cost=f"{cost:g}"))
+                        say_n("{name} can move {n} more square this phase; that move costs {cost}",
+                              "{name} can move {n} more squares this phase; that move costs {cost}", 1 if left == 1 else 2, name=name,
+                              n=f"{left:g}", cost=f"{cost:g}"))
     declaring = not _moving(combat, who)
     if declaring:
         combat = declare(combat, who, [{"name": "move"}], s)
@@ -90,7 +92,8 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     if left_now:
         log.append(say_n("{name} may move {n} more hex this phase.", "{name} may move {n} more hexes this phase.", 1 if left_now == 1 else 2,
                          name=name, n=f"{left_now:g}") if hexes else
-                   say("{name} may move {n} more square(s) this phase.", name=name, n=f"{left_now:g}"))
+                   say_n("{name} may move {n} more square this phase.", "{name} may move {n} more squares this phase.", 1 if left_now == 1 else 2,
+                         name=name, n=f"{left_now:g}"))
     if declaring and next_declarer(combat) is None:
         log.append(say("Declarations are done: the phase resolves next."))
     update = _update(combat, s, names, [], list(log), state.get("shots", []), state.get("resolved", []),

@@ -1031,7 +1031,7 @@ def actions(state: dict, actor: Combatant, settings: dict | None = None) -> list
         label = say("Declare a Move (then move the token)") if known.get("moves") else known["label"]
         out.append(ActionOption(f"declare:{key}", label, kind, LENGTH_WORDS[known["length"]], not reason,
                                 reason, data, usual=key in USUAL_DECLARATIONS))
-    out.append(ActionOption("declare:other", say("Other action (describe it, give its length)"), "other", say("free to minute"),
+    out.append(ActionOption("declare:other", say("Other action (describe it, give its length)"), "other", say("any length, free action to minute action"),
                             ok, "" if ok else why, {"action": {"name": "", "length": "phase"}, "lengths": list(LENGTHS)}))
     out.append(ActionOption("wait", say("No new action this phase"), "turn", "", ok, "" if ok else why, usual=True))
     left, stop = allowance_now(combat, who, s, names)

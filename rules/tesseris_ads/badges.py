@@ -62,7 +62,10 @@ def badges(sheet: dict, state: dict | None = None) -> list[dict]:
     if state.get("free_reaction") is False and not state.get("surprised"):
         out.append(_b(say("Reaction used"), "resource"))
     if num(state.get("move_left")):
-        out.append(_b(say("{squares} sq. to move", squares=num(state["move_left"])), "resource"))
+        left = num(state["move_left"])
+        out.append(_b((say_n("{n} hex to move", "{n} hexes to move", 1 if left == 1 else 2, n=left)
+                       if state.get("move_hexes") else  # paid for on a hex map (#58)
+                       say("{squares} sq. to move", squares=left)), "resource"))
     if state.get("surprised"):
         out.append(_b(say("Surprised"), "condition"))
     if state.get("prone"):

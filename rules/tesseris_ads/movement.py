@@ -182,7 +182,7 @@ def reactive_attackers(
 # -- moves in a fight: the ticks pay for the squares ------------------------------------------
 
 #: per-combatant keys of the squares bought this turn (cleared at the start of a turn and a round)
-MOVE_KEYS = ("move_left", "move_action", "moved_squares", "sprint_turned")
+MOVE_KEYS = ("move_left", "move_action", "moved_squares", "sprint_turned", "move_hexes")
 #: declared moves whose squares ``move`` spends: the action's allowance is granted when it is paid
 DECLARED_MOVES = ("move", "run", "sprint", "quick_step", "dive_for_cover", "take_cover")
 
@@ -256,6 +256,13 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
     ticks_before = num(s["ticks"])
     if cost > have + 1e-9:
         need = cost - have
+        if not own and hexes:  # a hex map's moves are hexes (#58)
+            raise RuleError(say_n("not {name}'s turn: off-turn moves are Dive for Cover or Take Cover (reactions), "
+                                  "{n} hex left", "not {name}'s turn: off-turn moves are Dive for Cover or Take Cover "
+                                  "(reactions), {n} hexes left", have, name=mover.name)
+                            if float(have).is_integer() else
+                            say("not {name}'s turn: off-turn moves are Dive for Cover or Take Cover (reactions), "
+                                "{squares} hexes left", name=mover.name, squares=have))
         if not own:
             raise RuleError(say_n("not {name}'s turn: off-turn moves are Dive for Cover or Take Cover (reactions), "
                                   "{n} square left", "not {name}'s turn: off-turn moves are Dive for Cover or Take Cover "
@@ -298,7 +305,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
             s = {**s, "sprint_turned": True}
     have -= cost
     s = {**s, "move_left": round(have, 6) if have > 1e-9 else 0, "move_action": action if have > 1e-9 else None,
-         "moved_squares": num(s.get("moved_squares")) + cost}
+         "moved_squares": num(s.get("moved_squares")) + cost, **({"move_hexes": True} if hexes else {})}
     for k in ("last_action", "last_cost"):
         s.pop(k, None)
     paid = ticks_before - num(s["ticks"])

@@ -566,6 +566,8 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
 
     if action in MOVE_ACTIONS:
         new = grant(new, step.sheets[actor.id], action, reaction)
+        if new.get("move_left") and grid_of(actor.position).hex:
+            new["move_hexes"] = True  # the badge says hexes (#58)
         if new.get("move_left"):
             line = (say("{line}: {n} hexes to move (moves on the map spend them)", line=line, n=num(new["move_left"]))
                     if grid_of(actor.position).hex else  # a hex map's moves are hexes (#58)
@@ -585,6 +587,8 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         new = _clean(grant(cover_mod.take_cover(new, on_turn=not reaction), step.sheets[actor.id], action, reaction))
         line = say("{line}: {locations} in cover", line=line, locations=joined(
             [LOCATION_WORDS.get(w, w) for w in cover_mod.covered_locations(new)], ", "))
+        if new.get("move_left") and grid_of(actor.position).hex:
+            new["move_hexes"] = True  # the badge says hexes (#58)
         if new.get("move_left"):
             line = (say("{line}, up to {n} hexes to reach it", line=line, n=num(new["move_left"])) if grid_of(actor.position).hex
                     else say("{line}, up to {n} squares to reach it", line=line, n=num(new["move_left"])))

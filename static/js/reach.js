@@ -26,12 +26,20 @@
     if (g) g.replaceChildren();
   }
 
-  // as the server writes it (webapp/game/text.py measure): 5 yards, 1 square; a sign sticks to the number, 5"
+  // as the server writes it (webapp/game/text.py measure), in the page's language (i18n.js): 5 yards, 1 square,
+  // a square system's squares on a hex map are hexes (#58); a sign sticks to the number, 5"
   function units(cost) {
     const n = Math.round(cost * reach.size * 10) / 10;
-    const unit = reach.unit;
-    if (!/^[\p{L} ]+$/u.test(unit)) return n + unit; // a sign; a unit of words ("zone step") is written out
-    return n + " " + unit + (n === 1 || unit.length <= 2 ? "" : "s");
+    const unit = reach.unit === "square" && grid().hex ? "hex" : reach.unit;
+    if (!/^[\p{L} ]+$/u.test(unit)) return tnum(n) + unit; // a sign; a unit of words ("zone step") is written out
+    const count = n === 1 ? 1 : n !== Math.floor(n) ? 2 : n, said = { n: tnum(n) };
+    switch (unit) {
+      case "yard": return tn("{n} yard", "{n} yards", count, said);
+      case "square": return tn("{n} square", "{n} squares", count, said);
+      case "hex": return tn("{n} hex", "{n} hexes", count, said);
+      case "zone": return tn("{n} zone", "{n} zones", count, said);
+      default: return tnum(n) + " " + unit + (n === 1 || unit.length <= 2 ? "" : "s");
+    }
   }
 
   function ruler(cell) {
@@ -57,7 +65,8 @@
       label.textContent = reach.left === null ? t("no way there") : t("too far");
       label.setAttribute("class", "reach-ruler out");
     } else {
-      label.textContent = units(cost) + (reach.left === null ? "" : " of " + units(reach.left));
+      label.textContent = reach.left === null ? units(cost)
+        : t("{cost} of {left}", { cost: units(cost), left: units(reach.left) }); // "3 squares of 6 squares"
       label.setAttribute("class", "reach-ruler");
     }
     // kept inside the map (a token by the edge: its ruler is not cut off)

@@ -196,7 +196,7 @@ def test_a_token_on_hold_is_offered_to_act_from_hold_off_its_turn(client):
     fight = state(client, g)["combat"]
     assert fight["current"] != hero
     page = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
-    assert "Hero may, off turn" in page and "Act from Hold" in page
+    assert "Off turn, Hero may" in page and "Act from Hold" in page
     screen = client.get(f"/games/{g['id']}/screen?key={g['screen_token']}", follow_redirects=True).get_data(as_text=True)
     assert "off turn" not in screen
     if fight["current"] is not None:  # someone acts: the hero may interrupt them, as the button sends
@@ -322,5 +322,5 @@ def test_the_gm_sees_a_foe_on_hold_offered_to_interrupt_but_not_every_foes_react
         send(client, g, {"type": "next_turn"}, g["gm_token"])
     assert send(client, g, {"type": "act", "token_id": orc, "action": "hold"}, g["gm_token"]).status_code == 200
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
-    assert "Orc may, off turn" in page and "Act from Hold" in page
-    assert "Hero may, off turn" not in page  # the hero has nothing but reactions off turn
+    assert "Off turn, Orc may" in page and "Act from Hold" in page
+    assert "Off turn, Hero may" not in page  # the hero has nothing but reactions off turn

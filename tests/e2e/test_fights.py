@@ -471,7 +471,7 @@ def test_phase_tn_two_rounds_of_declarations_and_due_shots(seeded_dice, server, 
                 x, y = table.where(name)
                 if name == "Theo":
                     far_done = True
-                    table.move_too_far(name, (x + 5, y), re.compile(r"can move \d+ more square\(s\) this phase"))
+                    table.move_too_far(name, (x + 5, y), re.compile(r"can move \d+ more squares? this phase"))
                 table.move(name, (x + 1, y))
                 moved[name] += 1
             else:

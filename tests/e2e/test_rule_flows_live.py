@@ -50,7 +50,7 @@ def test_savage_worlds_surprise_three_rounds_attackers_act_from_hold_on_phone_an
         expect(bar).to_contain_text("On Hold")
         expect(bar.locator("button", has_text=f"{name}: Act from Hold now")).to_be_visible()
         expect(bar.locator("button")).to_have_count(1)  # only its own token
-    held = gm.locator("#combat details.off-turn-actions", has_text="Guard may, off turn")
+    held = gm.locator("#combat details.off-turn-actions", has_text="Off turn, Guard may")
     expect(held.locator("button", has_text="Act from Hold now")).to_be_visible()
     shot(gm, "flow-sw-surprise-gm-round1")
     shot(mira, "flow-sw-surprise-phone-round1")

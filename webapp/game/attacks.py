@@ -83,8 +83,9 @@ def decide(game: "Game", cmd, actor: "Actor", dice: DiceSource) -> list[Event]:
         return _choose_defense(game, cmd, actor, dice)
     if game.pending_defense:
         waiting = game.tokens.get(game.pending_defense["target"])
-        name = waiting.name if waiting is not None and fog.may_see(game, actor, waiting) else "a defender"
-        raise Rejected(N_("an attack is waiting for %(name)s's defense: it goes first"), name=name)
+        if waiting is None or not fog.may_see(game, actor, waiting):  # an unseen defender is not named (#58)
+            raise Rejected(N_("an attack is waiting for a defender's defense: it goes first"))
+        raise Rejected(N_("an attack is waiting for %(name)s's defense: it goes first"), name=waiting.name)
     p = plan(game, cmd, actor)
     system = p["system"]
     target = p["target"]

@@ -384,6 +384,15 @@ def _audience_of(game: "Game", line: str) -> str:
     return "all"
 
 
+def _dice_words(roll: dict) -> str:
+    """A roll's dice and total without its purpose: "roll: 1d20[12] = 12" is said "1d20[12] = 12" (the log's
+    "Mira rolled 1d20: ...", as ``ack``'s flash)."""
+    text = roll["text"]
+    if isinstance(text, Say) and {"dice", "total"} <= text.args.keys():
+        return f"{text.args['dice']} = {text.args['total']}"
+    return text
+
+
 def evolve(game: "Game", event: Event, log) -> None:
     """Apply a fight or dice event; ``log(text, audience, detail)`` writes the game log."""
     d = event.data
@@ -391,8 +400,9 @@ def evolve(game: "Game", event: Event, log) -> None:
         who = _who(game, d["by"])
         audience = "gm" if d["secret"] else "all"
         detail = {"roll": d["roll"], "by": d["by"]}
-        log(say("{who} rolled {dice}: {roll} (secret)", who=who, dice=d["expr"], roll=d["roll"]["text"]) if d["secret"]
-            else say("{who} rolled {dice}: {roll}", who=who, dice=d["expr"], roll=d["roll"]["text"]), audience, detail)
+        rolled = _dice_words(d["roll"])  # "Mira rolled 1d20: 1d20[12] = 12", not "1d20: roll: 1d20[12] = 12" (#58)
+        log(say("{who} rolled {dice}: {roll} (secret)", who=who, dice=d["expr"], roll=rolled) if d["secret"]
+            else say("{who} rolled {dice}: {roll}", who=who, dice=d["expr"], roll=rolled), audience, detail)
     elif event.type == "settings_set":
         game.settings.update(d["changes"])
         log(say("the GM changed the rules settings: {changes}",  # the settings' names and values: data
