@@ -302,6 +302,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
     if isinstance(cmd, (NextTurn, EndCombat)):
         _no_defense_waiting(game, actor)
     if isinstance(cmd, NextTurn):
+        _no_soak_waiting(game, actor)
         update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)),
                             game, actor)
         return [Event("turn_started", {"update": update.to_dict()})]
@@ -330,6 +331,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
                                                 settings_of(game), cmd.options), game, actor)
         if (update.current, update.round) != (game.combat["current"], game.combat["round"]):
             _no_defense_waiting(game, actor)  # an action that ends the turn (Hold...) waits as Next turn does
+            _no_soak_waiting(game, actor)
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 
@@ -346,6 +348,17 @@ def _no_defense_waiting(game: "Game", actor: "Actor") -> None:
                           "(Call the attack off)"), name=target.name)
     raise Rejected(N_("a defense is still waiting: it is chosen first, or the GM calls the attack off "
                       "(Call the attack off)"))
+
+
+def _no_soak_waiting(game: "Game", actor: "Actor") -> None:
+    """Refuse to move the turn on while a Soak roll waits (it is rolled when the Wounds are taken, #58), as for a
+    waiting defense; the fight's end withdraws it instead (webapp/game/soak.py)."""
+    for target in (game.tokens.get(o["target"]) for o in game.pending_soak):
+        if target is not None and fog.may_see(game, actor, target):
+            raise Rejected(N_("%(name)s's Soak roll is still waiting: it is answered first (Spend a Benny and soak, "
+                              "or Take the Wounds; the GM may answer for anyone)"), name=target.name)
+    if game.pending_soak:
+        raise Rejected(N_("a Soak roll is still waiting: it is answered first (the GM may answer for anyone)"))
 
 
 # --- applying -------------------------------------------------------------------

@@ -92,7 +92,7 @@ BY_EVENT = {
     "combat_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)
     "turn_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},
     "order_set": {"combat", "log"},
-    "combat_ended": {"reroll_prompt", "combat", "tokens", "log"},
+    "combat_ended": {"reroll_prompt", "soak_prompt", "combat", "tokens", "log"},  # the fight ends a Soak offer
     "acted": {"reroll_prompt", "combat", "tokens", "log", "feed"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
