@@ -146,17 +146,16 @@ def position_of(game: "Game", token: "Token"):
     return (token.x, token.y)
 
 
-def first_foe(game: "Game", who: "Token", candidates, seen=None) -> "Token | None":
+def first_foe(game: "Game", who: "Token", candidates, seen=None, standing=None) -> "Token | None":
     """The target every list of targets for ``who`` starts on (the phone's turn bar, the fight card's
     declarations, the attack card, in every system): a foe, never ``who`` nor an ally. A foe is a token of
-    another side (``kind``: pc or npc, the side the rules are given); in a fight, a foe standing is one in its
-    turn order (phase/TN takes the fallen out of it); then the nearest to ``who`` on the map, then the list's
-    order. None when no foe stands (the last one is down: a tap must not shoot an ally, #58), and when there
-    is no other token. When the tokens the reader sees (``seen``, else ``candidates``) hold no foe at all
-    (every token on one side, as a GM who made them all NPCs has it), the first other token."""
-    order = game.combat["order"] if game.combat else []
+    another side (``kind``: pc or npc, the side the rules are given) that stands (:func:`stands`); then the
+    nearest to ``who`` on the map, then the list's order. None when no foe stands (the last one is down: a tap
+    must not shoot an ally, nor a downed foe by default, #58), and when there is no other token. When the
+    tokens the reader sees (``seen``, else ``candidates``) hold no foe at all (every token on one side, as a GM
+    who made them all NPCs has it), the first other token. ``standing``: :func:`stands` for this game, kept."""
     others = [t for t in candidates if t.id != who.id]
-    foes = [t for t in others if t.kind != who.kind and (not order or t.id in order)]
+    foes = [t for t in others if t.kind != who.kind and (standing or (lambda t: stands(game, t)))(t)]
     if not foes:
         if any(t.kind != who.kind for t in (candidates if seen is None else seen)):
             return None  # foes there are, none standing
@@ -167,6 +166,19 @@ def first_foe(game: "Game", who: "Token", candidates, seen=None) -> "Token | Non
         return ((t.x - who.x) ** 2 + (t.y - who.y) ** 2, i)
 
     return min(enumerate(foes), key=key)[1]
+
+
+def stands(game: "Game", token: "Token") -> bool:
+    """Whether a token still stands in the fight: in its turn order (phase/TN takes the fallen out of it) and not
+    down by its system's rules (its badges say Incapacitated, unconscious, Dying...: ``recap.is_down``, #58)."""
+    from .recap import is_down  # the recap's rule (it imports this module)
+    return (not game.combat or token.id in game.combat["order"]) and not is_down(game, token)
+
+
+def no_foe_standing(game: "Game") -> bool:
+    """One side alone stands in the fight while the map holds the other: the GM is told the fight can end."""
+    sides = {t.kind for t in (game.tokens.get(i) for i in (game.combat or {}).get("order", [])) if t and stands(game, t)}
+    return len(sides) == 1 and any(t.kind not in sides for t in game.tokens.values())
 
 
 def _current_token(game: "Game") -> "Token | None":

@@ -110,7 +110,7 @@ BY_EVENT = {
     "template_moved": {"log", *_UNDER},
     "template_removed": {"log", "attack", *_UNDER},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
-    "sheet_updated": {"log", "tokens", "attack"},
+    "sheet_updated": {"log", "tokens", "attack", "combat"},  # a token down: no foe may be left standing
     # the map editor: what is drawn on the board changes what tokens see (and the maps panel counts walls and doors)
     **{kind: {"walls", "fog", "log", *_UNDER} for kind in (
         "cell_blocked", "cell_unblocked", "terrain_set", "cover_added", "cover_removed")},
