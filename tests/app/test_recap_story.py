@@ -37,6 +37,9 @@ def fight(client, g, ids, attackers, turns=40):
             send(client, g, {"type": "attack", "attacker": cur, "target": ids["Bandit"]})
         elif cur in attackers:
             send(client, g, {"type": "attack", "attacker": cur, "target": ids["Hero"]})
+        for _offer in (client.get(f"/api/games/{g['id']}/state", headers=bearer(g["gm_token"])).json
+                       .get("pending_soak") or {}).get("offers", []):  # the Wounds stand (#58: Next turn waits)
+            send(client, g, {"type": "soak", "accept": False})
         send(client, g, {"type": "next_turn"})
     assert send(client, g, {"type": "end_combat"}).status_code == 200
 

@@ -73,6 +73,8 @@ def test_a_token_nobody_saw_is_never_named_to_players_or_the_screen_even_after_i
     command({"type": "add_character", "name": "Ghast", "token_id": ghoul})
     command({"type": "start_combat", "token_ids": [hero, ghoul]})
     command({"type": "attack", "attacker": ghoul, "target": hero, "force": True})
+    if c.get(f"/api/games/{gid}/state", headers=gm).json.get("pending_soak"):  # Next turn waits for it (#58)
+        command({"type": "soak", "accept": False})
     for _ in range(3):
         command({"type": "next_turn"})
     fought = c.get(f"/api/games/{gid}/state", headers=gm).json["seq"]

@@ -81,10 +81,11 @@ def test_phase_tn_turn_bar_and_declarations_aim_at_a_foe(client):
 def test_first_foe_is_never_the_token_itself_nor_an_ally_while_a_foe_is_listed():
     class T:
         def __init__(self, id, kind, x, y):
-            self.id, self.kind, self.x, self.y = id, kind, x, y
+            self.id, self.kind, self.x, self.y, self.name, self.sheet = id, kind, x, y, id, {}
 
-    class G:
+    class G:  # a foe stands by its system's rules too (combat.stands): none is down here
         combat = {"order": ["a", "b", "far"]}
+        system, characters = "plain_grid", {}
 
     a, b, near, far = T("a", "pc", 0, 0), T("b", "pc", 1, 0), T("near", "npc", 2, 0), T("far", "npc", 9, 0)
     assert combat.first_foe(G, a, [a, b, near, far]).id == "far"  # in the fight before one outside it

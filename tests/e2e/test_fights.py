@@ -237,8 +237,24 @@ class Table:
         c = self.state()["combat"]
         return c["round"], c["phase"], c["current"]
 
+    def let_wounds_stand(self) -> None:
+        """A Soak roll left waiting holds the turn (#58: it is rolled when the Wounds are taken): the GM, who answers
+        for anyone, lets the Wounds stand from its page."""
+        for _ in range(6):
+            waiting = len((self.state().get("pending_soak") or {}).get("offers") or [])
+            if not waiting:
+                return
+            self.gm.locator("#soak-prompt.asking button[data-soak=no]").first.click()
+            for _ in range(50):
+                if len((self.state().get("pending_soak") or {}).get("offers") or []) < waiting:
+                    break
+                self.gm.wait_for_timeout(100)
+        assert not self.state().get("pending_soak"), "the Soak offers were answered"
+
     def next_turn(self, page, button: str, where: str = "#combat") -> None:
-        """Press the button that ends the turn; every screen shows the next one."""
+        """Press the button that ends the turn (a Soak roll left waiting answered first); every screen shows the
+        next one."""
+        self.let_wounds_stand()
         before = self.turn_key()
         page.click(f"{where} button:has-text('{button}')")
         for _ in range(50):

@@ -70,6 +70,7 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     base = f"{server.url}/games/{g['id']}"
     for body in ({"type": "start_combat", "token_ids": list(tokens.values())},
                  {"type": "attack", "attacker": tokens["Bandit"], "target": tokens["Ana"]},
+                 {"type": "soak", "accept": False},  # a Soak roll waiting holds Next turn (#58)
                  {"type": "next_turn"}, {"type": "next_turn"}, {"type": "next_turn"}, {"type": "end_combat"}):
         server.api("POST", f"/api/games/{g['id']}/commands", body, g["gm_token"])  # a refusal changes nothing
     gm = new_page(viewport={"width": 1366, "height": 900}, locale="de-DE")

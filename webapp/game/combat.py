@@ -146,17 +146,16 @@ def position_of(game: "Game", token: "Token"):
     return (token.x, token.y)
 
 
-def first_foe(game: "Game", who: "Token", candidates, seen=None) -> "Token | None":
+def first_foe(game: "Game", who: "Token", candidates, seen=None, standing=None) -> "Token | None":
     """The target every list of targets for ``who`` starts on (the phone's turn bar, the fight card's
     declarations, the attack card, in every system): a foe, never ``who`` nor an ally. A foe is a token of
-    another side (``kind``: pc or npc, the side the rules are given); in a fight, a foe standing is one in its
-    turn order (phase/TN takes the fallen out of it); then the nearest to ``who`` on the map, then the list's
-    order. None when no foe stands (the last one is down: a tap must not shoot an ally, #58), and when there
-    is no other token. When the tokens the reader sees (``seen``, else ``candidates``) hold no foe at all
-    (every token on one side, as a GM who made them all NPCs has it), the first other token."""
-    order = game.combat["order"] if game.combat else []
+    another side (``kind``: pc or npc, the side the rules are given) that stands (:func:`stands`); then the
+    nearest to ``who`` on the map, then the list's order. None when no foe stands (the last one is down: a tap
+    must not shoot an ally, nor a downed foe by default, #58), and when there is no other token. When the
+    tokens the reader sees (``seen``, else ``candidates``) hold no foe at all (every token on one side, as a GM
+    who made them all NPCs has it), the first other token. ``standing``: :func:`stands` for this game, kept."""
     others = [t for t in candidates if t.id != who.id]
-    foes = [t for t in others if t.kind != who.kind and (not order or t.id in order)]
+    foes = [t for t in others if t.kind != who.kind and (standing or (lambda t: stands(game, t)))(t)]
     if not foes:
         if any(t.kind != who.kind for t in (candidates if seen is None else seen)):
             return None  # foes there are, none standing
@@ -167,6 +166,19 @@ def first_foe(game: "Game", who: "Token", candidates, seen=None) -> "Token | Non
         return ((t.x - who.x) ** 2 + (t.y - who.y) ** 2, i)
 
     return min(enumerate(foes), key=key)[1]
+
+
+def stands(game: "Game", token: "Token") -> bool:
+    """Whether a token still stands in the fight: in its turn order (phase/TN takes the fallen out of it) and not
+    down by its system's rules (its badges say Incapacitated, unconscious, Dying...: ``recap.is_down``, #58)."""
+    from .recap import is_down  # the recap's rule (it imports this module)
+    return (not game.combat or token.id in game.combat["order"]) and not is_down(game, token)
+
+
+def no_foe_standing(game: "Game") -> bool:
+    """One side alone stands in the fight while the map holds the other: the GM is told the fight can end."""
+    sides = {t.kind for t in (game.tokens.get(i) for i in (game.combat or {}).get("order", [])) if t and stands(game, t)}
+    return len(sides) == 1 and any(t.kind not in sides for t in game.tokens.values())
 
 
 def _current_token(game: "Game") -> "Token | None":
@@ -302,6 +314,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
     if isinstance(cmd, (NextTurn, EndCombat)):
         _no_defense_waiting(game, actor)
     if isinstance(cmd, NextTurn):
+        _no_soak_waiting(game, actor)
         update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)),
                             game, actor)
         return [Event("turn_started", {"update": update.to_dict()})]
@@ -330,6 +343,7 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
                                                 settings_of(game), cmd.options), game, actor)
         if (update.current, update.round) != (game.combat["current"], game.combat["round"]):
             _no_defense_waiting(game, actor)  # an action that ends the turn (Hold...) waits as Next turn does
+            _no_soak_waiting(game, actor)
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
 
@@ -346,6 +360,17 @@ def _no_defense_waiting(game: "Game", actor: "Actor") -> None:
                           "(Call the attack off)"), name=target.name)
     raise Rejected(N_("a defense is still waiting: it is chosen first, or the GM calls the attack off "
                       "(Call the attack off)"))
+
+
+def _no_soak_waiting(game: "Game", actor: "Actor") -> None:
+    """Refuse to move the turn on while a Soak roll waits (it is rolled when the Wounds are taken, #58), as for a
+    waiting defense; the fight's end withdraws it instead (webapp/game/soak.py)."""
+    for target in (game.tokens.get(o["target"]) for o in game.pending_soak):
+        if target is not None and fog.may_see(game, actor, target):
+            raise Rejected(N_("%(name)s's Soak roll is still waiting: it is answered first (Spend a Benny and soak, "
+                              "or Take the Wounds; the GM may answer for anyone)"), name=target.name)
+    if game.pending_soak:
+        raise Rejected(N_("a Soak roll is still waiting: it is answered first (the GM may answer for anyone)"))
 
 
 # --- applying -------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 The rules say who may soak and how the roll goes (``soak_offer`` and ``soak`` of a system that has
 them); the table keeps the offer until the token's player (or the GM, who answers for anyone) takes
-it or lets it go. ``with_offers`` adds the rules' offers to an attack's event when it is decided, so
+it or lets it go, in the turn the Wounds are taken (Next turn waits for it, as for a waiting defense: the
+rules roll Soak right when the Wounds come), and the fight's end withdraws it. ``with_offers`` adds the rules' offers to an attack's event when it is decided, so
 the log carries them as facts; ``evolve`` keeps them in ``game.pending_soak`` and applies the roll's
 sheet as the event says, never calling the rules again.
 """
@@ -86,9 +87,12 @@ def decide(game: "Game", cmd: Soak, actor: Actor, dice: DiceSource) -> list[Even
     if actor.role == "screen":
         raise Rejected(N_("the table screen only shows the map"))
     waiting = [o for o in game.pending_soak if cmd.token_id in (None, o["target"])]
-    if not waiting:
-        raise Rejected(N_("no Soak roll is waiting for %(id)s"), id=repr(cmd.token_id)) if cmd.token_id else \
-            Rejected(N_("no Soak roll is waiting"))
+    if not waiting:  # answered already, or the fight ended (a Soak roll is made when the Wounds are taken)
+        token = game.tokens.get(cmd.token_id or "")
+        if token is not None and fog.may_see(game, actor, token):
+            raise Rejected(N_("no Soak roll is waiting for %(name)s: it was answered, or the fight ended"),
+                           name=token.name)
+        raise Rejected(N_("no Soak roll is waiting: it was answered, or the fight ended"))
     mine = [o for o in waiting if _answerable(game, actor, o)]
     if not mine:
         raise Rejected(N_("only the wounded token's player (or the GM) answers its Soak roll"))
@@ -123,10 +127,22 @@ def evolve(game: "Game", event: Event, log) -> None:
         log(roll["text"], secret, {"roll": roll})
 
 
-#: follows an attack: the Soak rolls it offers, decided with it, kept when it is applied
+def _fight_ends(game: "Game", event: Event, log) -> None:
+    """The fight is over: a Soak roll not made is not made (the Wounds stand, #58), each said in the log."""
+    for o in game.pending_soak:
+        token = game.tokens.get(o["target"])
+        if token is not None:
+            log(say("{name} takes the Wounds (no Soak roll: the fight ended)", name=token.name),
+                "gm" if token.hidden else "all", None)
+    game.pending_soak = []
+
+
+#: follows an attack: the Soak rolls it offers, decided with it, kept when it is applied; the fight's end withdraws
+#: them (Next turn waits for them: webapp/game/combat.py)
 FEATURE = Feature("soak", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), dice=True, events=EVENTS, evolve=evolve,
                   follows=(Follows(commands=("attack", "choose_defense"), decided=_offered,
-                                   events=("attack_resolved",), evolved=evolve),))
+                                   events=("attack_resolved",), evolved=evolve),
+                           Follows(events=("combat_ended",), evolved=_fight_ends, first=True)))
 
 
 def pending_view(game: "Game", actor: Actor) -> dict | None:

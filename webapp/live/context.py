@@ -7,6 +7,7 @@ token's badges, its drawing, the newest log lines) is kept in the update's share
 
 from __future__ import annotations
 
+
 from collections.abc import Callable, Iterator, Mapping
 from itertools import islice
 from typing import Any
@@ -202,6 +203,17 @@ def _badges(c: Lazy, token) -> list[dict]:
     return _once(c, ("badges", id(token)), lambda: combat.badges(c.game, token), per_language=False)
 
 
+def _standing(game: Game) -> Callable[[Any], bool]:
+    """``combat.stands`` for this render, each token asked once (every target list of a page asks it)."""
+    known: dict[str, bool] = {}
+
+    def standing(token) -> bool:
+        if token.id not in known:
+            known[token.id] = combat.stands(game, token)
+        return known[token.id]
+    return standing
+
+
 _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "game": lambda c: c.game,
     "actor": lambda c: c.actor,
@@ -237,7 +249,11 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
     "token_svg": lambda c: lambda token, oob=False: draw_token(c, token, oob),  # a token's <g> (token_svg.py)
     # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
-    "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates), c["tokens"]),
+    "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates), c["tokens"],
+                                                                              c["standing"]),
+    "standing": lambda c: _standing(c.game),
+    # the GM's fight card: every foe down, the fight can end (combat.no_foe_standing)
+    "no_foe_standing": lambda c: combat.no_foe_standing(c.game),
 }
 #: what every context holds alike
 _GIVEN = {

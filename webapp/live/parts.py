@@ -92,7 +92,7 @@ BY_EVENT = {
     "combat_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)
     "turn_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},
     "order_set": {"combat", "log"},
-    "combat_ended": {"reroll_prompt", "combat", "tokens", "log"},
+    "combat_ended": {"reroll_prompt", "soak_prompt", "combat", "tokens", "log"},  # the fight ends a Soak offer
     "acted": {"reroll_prompt", "combat", "tokens", "log", "feed"},
     "undone": set(EVERYTHING),  # an undo may restore any part
     "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
@@ -110,7 +110,7 @@ BY_EVENT = {
     "template_moved": {"log", *_UNDER},
     "template_removed": {"log", "attack", *_UNDER},
     "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
-    "sheet_updated": {"log", "tokens", "attack"},
+    "sheet_updated": {"log", "tokens", "attack", "combat"},  # a token down: no foe may be left standing
     # the map editor: what is drawn on the board changes what tokens see (and the maps panel counts walls and doors)
     **{kind: {"walls", "fog", "log", *_UNDER} for kind in (
         "cell_blocked", "cell_unblocked", "terrain_set", "cover_added", "cover_removed")},
