@@ -25,7 +25,7 @@ from rules.dice import DiceError, DiceSource, RandomDice, parse
 from rules.grid import SQUARE, Grid, Place
 from rules.system import Combatant, RuleError, RuleNotImplemented
 
-from . import characters, fog, text, zonelayout
+from . import characters, fog, free_attacks, text, waiting, zonelayout
 from .feature import Feature, Follows
 from .text import N_, rules_words
 from .model import Event, Rejected, cells_at
@@ -168,10 +168,23 @@ def first_foe(game: "Game", who: "Token", candidates, seen=None, standing=None) 
     return min(enumerate(foes), key=key)[1]
 
 
+#: a condition badge with one of these words says its token is out of the fight (the systems' own words)
+FALLEN_WORDS = ("incapacitated", "unconscious", "dead", "dying", "down", "collapsed", "destroyed",
+                "mortally wounded", "out of the fight", "defeated")
+
+
+def is_down(game: "Game", token: "Token") -> bool:
+    """Whether the token's badges (its system's words) say it is out of the fight."""
+    for badge in badges(game, token):
+        label = str(badge.get("label", "")).casefold()
+        if badge.get("kind") == "condition" and any(w in label for w in FALLEN_WORDS):
+            return True
+    return False
+
+
 def stands(game: "Game", token: "Token") -> bool:
     """Whether a token still stands in the fight: in its turn order (phase/TN takes the fallen out of it) and not
-    down by its system's rules (its badges say Incapacitated, unconscious, Dying...: ``recap.is_down``, #58)."""
-    from .recap import is_down  # the recap's rule (it imports this module)
+    down by its system's rules (its badges say Incapacitated, unconscious, Dying...: ``is_down``, #58)."""
     return (not game.combat or token.id in game.combat["order"]) and not is_down(game, token)
 
 
@@ -312,9 +325,9 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
     if not game.combat:
         raise Rejected(N_("there is no fight on"))
     if isinstance(cmd, (NextTurn, EndCombat)):
-        _no_defense_waiting(game, actor)
+        waiting.no_defense_waiting(game, actor)
     if isinstance(cmd, NextTurn):
-        _no_soak_waiting(game, actor)
+        waiting.no_soak_waiting(game, actor)
         update = rules_call(lambda: system.next_turn(game.combat["state"], _fighters(game), dice, settings_of(game)),
                             game, actor)
         return [Event("turn_started", {"update": update.to_dict()})]
@@ -342,35 +355,10 @@ def decide(game: "Game", cmd: Any, actor: "Actor", dice: DiceSource) -> list[Eve
         update = rules_call(lambda: system.act(game.combat["state"], actor_c, cmd.action, _fighters(game), dice,
                                                 settings_of(game), cmd.options), game, actor)
         if (update.current, update.round) != (game.combat["current"], game.combat["round"]):
-            _no_defense_waiting(game, actor)  # an action that ends the turn (Hold...) waits as Next turn does
-            _no_soak_waiting(game, actor)
+            waiting.no_defense_waiting(game, actor)  # an action that ends the turn (Hold...) waits as Next turn does
+            waiting.no_soak_waiting(game, actor)
         return [Event("acted", {"token_id": cmd.token_id, "action": cmd.action, "update": update.to_dict()})]
     raise Rejected(f"unhandled command {type(cmd).__name__}")  # pragma: no cover
-
-
-def _no_defense_waiting(game: "Game", actor: "Actor") -> None:
-    """Refuse to move the turn on or end the fight while an attack waits for its defense (issue 58): the answer
-    would roll the old attack in another turn. The defender's name only for a sender who may see the token."""
-    pending = game.pending_defense
-    if not pending:
-        return
-    target = game.tokens.get(pending["target"])
-    if target is not None and fog.may_see(game, actor, target):
-        raise Rejected(N_("%(name)s's defense is still waiting: it is chosen first, or the GM calls the attack off "
-                          "(Call the attack off)"), name=target.name)
-    raise Rejected(N_("a defense is still waiting: it is chosen first, or the GM calls the attack off "
-                      "(Call the attack off)"))
-
-
-def _no_soak_waiting(game: "Game", actor: "Actor") -> None:
-    """Refuse to move the turn on while a Soak roll waits (it is rolled when the Wounds are taken, #58), as for a
-    waiting defense; the fight's end withdraws it instead (webapp/game/soak.py)."""
-    for target in (game.tokens.get(o["target"]) for o in game.pending_soak):
-        if target is not None and fog.may_see(game, actor, target):
-            raise Rejected(N_("%(name)s's Soak roll is still waiting: it is answered first (Spend a Benny and soak, "
-                              "or Take the Wounds; the GM may answer for anyone)"), name=target.name)
-    if game.pending_soak:
-        raise Rejected(N_("a Soak roll is still waiting: it is answered first (the GM may answer for anyone)"))
 
 
 # --- applying -------------------------------------------------------------------
@@ -542,23 +530,8 @@ def judge_move(game: "Game", events: list[Event], dice: DiceSource) -> list[Even
     result = rules_call(lambda: system.move(game.combat["state"], mover, path, cost, _fighters(game), game.board,
                                              dice, settings_of(game)), game)
     fight = result.to_dict()
-    fight["due"] = [_free_attack(game, system, p, token) for p in result.provokes if p in game.tokens]
+    fight["due"] = [free_attacks.owed(game, system, p, token) for p in result.provokes if p in game.tokens]
     return [Event(event.type, {**event.data, "fight": fight})]
-
-
-def _free_attack(game: "Game", system, foe_id: str, token: "Token") -> dict:
-    """A free attack a move gives a foe. A withdrawal from melee (Savage Worlds, the system arming the foe:
-    ``free_attack_weapon``; #58) is rolled at the square the token left (``from``: the move is applied before the
-    foe rolls) with that weapon; a move into a suppression fire area (GURPS-lite) is shot where the token now
-    stands, in the area, with the weapon the shooter picks."""
-    due = {"attacker": foe_id, "target": token.id, "options": {"free_attack": True}}
-    armed = getattr(system, "free_attack_weapon", None)
-    if callable(armed):
-        due["from"] = [token.x, token.y]
-        weapon = armed(characters.sheet_of(game, game.tokens[foe_id]))
-        if weapon is not None:
-            due["weapon"] = weapon
-    return due
 
 
 def judged_move(game: "Game", cmd: Any, actor, events: list[Event], dice: DiceSource | None) -> list[Event]:

@@ -13,13 +13,28 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.text import say
 
-from . import fog, text
+from . import characters, fog, text
 from .feature import Feature
 from .model import Actor, Event, Rejected
 from .text import N_
 
 if TYPE_CHECKING:
-    from .model import Game
+    from .model import Game, Token
+
+
+def owed(game: "Game", system, foe_id: str, token: "Token") -> dict:
+    """A free attack a move gives a foe. A withdrawal from melee (Savage Worlds, the system arming the foe:
+    ``free_attack_weapon``; #58) is rolled at the square the token left (``from``: the move is applied before the
+    foe rolls) with that weapon; a move into a suppression fire area (GURPS-lite) is shot where the token now
+    stands, in the area, with the weapon the shooter picks."""
+    due = {"attacker": foe_id, "target": token.id, "options": {"free_attack": True}}
+    armed = getattr(system, "free_attack_weapon", None)
+    if callable(armed):
+        due["from"] = [token.x, token.y]
+        weapon = armed(characters.sheet_of(game, game.tokens[foe_id]))
+        if weapon is not None:
+            due["weapon"] = weapon
+    return due
 
 
 class WaiveAttack(BaseModel):

@@ -32,9 +32,6 @@ from .text import N_
 
 SESSION_GAP = 4 * 3600.0  # seconds between two events that start a new session
 TOP_HITS = 3
-#: badge words (any system's, lower case) that say a token is out of the fight
-FALLEN_WORDS = ("incapacitated", "unconscious", "dead", "dying", "down", "collapsed", "destroyed",
-                "mortally wounded", "out of the fight", "defeated")
 #: the number an effect on a target counts as harm, by the first of these keys its data holds
 HARM_KEYS = ("wounds", "injury", "amount", "stamina", "damage")
 PICTURE_PX = 240  # the longer side of a board picture
@@ -74,15 +71,6 @@ FEATURE = Feature("recap", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), eve
 
 
 # --- the story ---------------------------------------------------------------------
-
-
-def is_down(game: Game, token) -> bool:
-    """Whether the token's badges (its system's words) say it is out of the fight."""
-    for badge in combat.badges(game, token):
-        label = str(badge.get("label", "")).casefold()
-        if badge.get("kind") == "condition" and any(w in label for w in FALLEN_WORDS):
-            return True
-    return False
 
 
 def harm(result: dict, attacker: str) -> float:
@@ -245,7 +233,7 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
 def _fallen(game: Game, actor: Actor, fight: _Fight) -> None:
     for tid in (game.combat or {}).get("order") or list(fight.fighters):
         token = game.tokens.get(tid)
-        if token is None or tid in fight.down or not is_down(game, token):
+        if token is None or tid in fight.down or not combat.is_down(game, token):
             continue
         fight.down.add(tid)
         if fog.may_see(game, actor, token):
@@ -341,7 +329,7 @@ def board_picture(game: Game, actor: Actor) -> str:
         ys = [grid.centre(c)[1] for c in cells]
         cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
         r = 0.42 * (token.size if not grid.hex else (1 if token.size == 1 else 1.6))
-        down = is_down(game, token)
+        down = combat.is_down(game, token)
         fade = ' opacity="0.45"' if down else ""
         ring = ' stroke="#facc15" stroke-width="0.14"' if token.id == acting else ' stroke="#fff" stroke-width="0.06"'
         name = html.escape(token.name)

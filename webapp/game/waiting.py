@@ -1,0 +1,39 @@
+"""What a fight waits for before its turn moves on (#58): an attack's defense a player must still choose, a
+Savage Worlds Soak roll still to answer. Next turn, an action that ends the turn and (for a defense) End fight
+are refused meanwhile, naming whose answer it is to a sender who may see that token."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import fog
+from .model import Rejected
+from .text import N_
+
+if TYPE_CHECKING:
+    from .model import Actor, Game
+
+
+def no_defense_waiting(game: "Game", actor: "Actor") -> None:
+    """Refuse to move the turn on or end the fight while an attack waits for its defense (issue 58): the answer
+    would roll the old attack in another turn. The defender's name only for a sender who may see the token."""
+    pending = game.pending_defense
+    if not pending:
+        return
+    target = game.tokens.get(pending["target"])
+    if target is not None and fog.may_see(game, actor, target):
+        raise Rejected(N_("%(name)s's defense is still waiting: it is chosen first, or the GM calls the attack off "
+                          "(Call the attack off)"), name=target.name)
+    raise Rejected(N_("a defense is still waiting: it is chosen first, or the GM calls the attack off "
+                      "(Call the attack off)"))
+
+
+def no_soak_waiting(game: "Game", actor: "Actor") -> None:
+    """Refuse to move the turn on while a Soak roll waits (it is rolled when the Wounds are taken, #58), as for a
+    waiting defense; the fight's end withdraws it instead (webapp/game/soak.py)."""
+    for target in (game.tokens.get(o["target"]) for o in game.pending_soak):
+        if target is not None and fog.may_see(game, actor, target):
+            raise Rejected(N_("%(name)s's Soak roll is still waiting: it is answered first (Spend a Benny and soak, "
+                              "or Take the Wounds; the GM may answer for anyone)"), name=target.name)
+    if game.pending_soak:
+        raise Rejected(N_("a Soak roll is still waiting: it is answered first (the GM may answer for anyone)"))
