@@ -1,6 +1,6 @@
 """The last foe down, in every system (#58): phase/TN takes the fallen out of the turn order, the others keep
 an Incapacitated, unconscious or Dying foe in it. Whichever the system, a foe down by its rules (its own
-badges: recap.is_down) is never the target a list starts on, and once every foe is down the GM's fight card
+badges: combat.is_down) is never the target a list starts on, and once every foe is down the GM's fight card
 says no foe is left standing, with End fight first; attacking a downed foe on purpose stays open."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def test_a_downed_foe_is_never_the_default_target_and_the_last_one_down_offers_e
     put_down(client, g, system, ids["Ogre"])
     card = attack_card(page(client, g, "play", mira))
     assert selected(card, "target") == [""]
-    assert f'<option value="{ids["Goblin"]}">' in card  # ... but the downed foes stay on the list, to pick on purpose
+    assert f'<option value="{ids["Goblin"]}"' in card  # ... but the downed foes stay on the list, to pick on purpose
 
     # ... and the GM's fight card, on a new page and live, says the fight can end, End fight first
     pushed = "".join(m["args"][0]["html"] for m in gm_live.get_received() if m["name"] == "update")
