@@ -67,6 +67,8 @@ def test_the_phone_stays_awake_in_a_fight_and_is_told_once_when_its_turn_or_a_de
     expect(phone.locator("#combat.fighting")).to_be_attached()
     phone.wait_for_function("window.__calls.wake.length === 1")
     assert phone.evaluate("window.__calls.wake") == ["screen"]
+    expect(phone.locator("#keep-awake")).to_have_attribute("data-keeper", "wake-lock")  # the API, no video
+    assert phone.evaluate("document.querySelector('video')") is None
 
     # Aria's turn comes: one vibration, the bar pulses
     if state(server, game)["combat"]["current"] == ids["Aria"]:
@@ -132,6 +134,7 @@ def test_the_phone_stays_awake_in_a_fight_and_is_told_once_when_its_turn_or_a_de
     command(server, game, {"type": "end_combat"})
     expect(phone.locator("#combat.fighting")).to_have_count(0)
     phone.wait_for_function(f"window.__calls.released === {released + 1} && !window.__held")
+    expect(phone.locator("#keep-awake")).to_have_attribute("data-keeper", "off")
     settle(phone)
     assert calls(phone)["wake"] == 2
 
@@ -148,6 +151,7 @@ def test_the_switch_turns_the_wake_lock_off_and_the_phone_remembers_it(server, n
 
     switch.uncheck()
     phone.wait_for_function("window.__calls.released === 1 && !window.__held")
+    expect(switch).to_have_attribute("data-keeper", "off")
     command(server, game, {"type": "next_turn"})
     settle(phone)
     assert calls(phone)["wake"] == 1, "off: a live update asks for no lock"

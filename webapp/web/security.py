@@ -31,6 +31,7 @@ from ..game.text import N_
 from .network import PERMISSIONS, Door, allowed_origins, normalize_origin
 
 CSP = {
+    # media too (no media-src of its own): the silent video that keeps phones awake, static/media/ (issue #61)
     "default-src": "'self'",
     "script-src": "'self'",
     # the SVG map, the templates and htmx's swaps set style= attributes
