@@ -204,3 +204,11 @@ def test_the_fight_card_flags_a_turn_whose_phone_sleeps(app, hub, table):
     for c in (table["screen"], *table["phones"].values()):
         for m in c.get_received():
             assert not DEVICE_WORDS.search(str(m["args"])), m
+    # her link drops: said at once with the card (the disconnect draws both); back on a new connection, the flag goes
+    table["phones"]["Mira"].disconnect()
+    flag = re.findall(r'<p id="turn-device"([^>]*)>(.*?)</p>', "".join(updates(table["gm"])), re.S)[-1]
+    assert re.search(r"⚠ Mira's turn — link down since \d\d:\d\d", re.sub(r"<[^>]+>", "", flag[1])), flag
+    back = connect(app, g["id"], table["keys"]["Mira"])
+    assert re.search(r'<p id="turn-device"[^>]*hidden', updates(table["gm"])[-1])
+    assert not [m for m in back.get_received() if DEVICE_WORDS.search(str(m["args"]))]
+    back.disconnect()
