@@ -47,7 +47,7 @@ def updates(c) -> list[str]:
 
 def seat_words(html: str, player_id: str) -> str:
     """The words of a player's row on the GM's players card in ``html`` (an update's or the page's)."""
-    row = re.search(rf'<li class="player[^"]*" id="player-{player_id}".*?</small>', html, re.S)
+    row = re.search(rf'<li class="player (?:online|offline)" id="player-{player_id}".*?</small>', html, re.S)
     assert row, html[:2000]
     return " ".join(re.sub(r"<[^>]+>", " ", row.group(0)).split())
 
