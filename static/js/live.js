@@ -40,7 +40,24 @@
   // `auth` is a function so that a reconnect tells the server how far we got.
   const socket = io({ auth: (cb) => cb({ game: game, token: key, since: seq }) });
 
-  socket.on("connect", () => { refusedSaid = null; setStatus(t("live"), "ok"); back(); });
+  // --- a player's phone tells the GM's page how it is (docs/PROTOCOL.md "device", #61) -----------------
+  // Only whether this page is shown and the last update it applied: the server sees the link itself. Said on
+  // connecting and when the page is shown or hidden, and after updates once a second at most (the newest seq).
+  const reports = document.body.classList.contains("player-view");
+  let reportLater = null;
+  function report() {
+    clearTimeout(reportLater);
+    reportLater = null;
+    if (reports && !ended && socket.connected) {
+      socket.emit("device", { visible: document.visibilityState === "visible", seq: seq });
+    }
+  }
+  if (reports) {
+    document.addEventListener("visibilitychange", report);
+    document.addEventListener("tacmap:update", () => { if (!reportLater) reportLater = setTimeout(report, 1000); });
+  }
+
+  socket.on("connect", () => { refusedSaid = null; setStatus(t("live"), "ok"); back(); report(); });
   socket.on("disconnect", () => {
     if (ended) return;
     setStatus(t("reconnecting…"), "down", t("The connection to the GM's computer dropped; trying again."));

@@ -54,6 +54,7 @@ class Fanout:
         self.socketio = socketio
         self.shared = None  # with --message-queue: every audience is drawn, each process sends its own
         self.games, self.presence, self.links, self.replaying = games, presence, links, replaying
+        self.devices = None  # the players' devices as the GM sees them (``Devices``): told what each update went to
         self._guard = threading.Lock()
         # (game, audience, language) -> (seq of the last update sent, part -> digest of its html): see quiet
         self._shown: dict[tuple[str, str, str], tuple[int, dict]] = {}
@@ -111,10 +112,20 @@ class Fanout:
             log.exception("game %s: no fresh copy after a commit that was not stored", game_id)
 
     def players_changed(self, game_id: str) -> None:
-        """A player's connections came or went: the GM's list of who is online, drawn again."""
+        """A player's connections came or went: the GM's list of who is online (and the turn's phone), drawn again."""
         game = self.games.get(game_id)
         with self.games.lock(game_id):
-            self.emit(game, {"players"}, only=["gm"], before=game.seq)
+            self.emit(game, {"players", "turn_device"}, only=["gm"], before=game.seq)
+
+    def devices_changed(self, game_id: str) -> None:
+        """A player's device changed state (shown, hidden, behind, its link down or gone: webapp/live/devices.py):
+        the GM's players card and the fight card's turn line, drawn again for the GM alone."""
+        if not self.presence.online(game_id, "gm"):
+            return  # the GM's page, opened, draws them as they are then
+        game = self.games.get(game_id)
+        if game is not None:  # from the devices' own greenlet: links in the GM's list need a request to be built
+            with self.app.test_request_context(base_url=self.links.base_url()), self.games.lock(game_id):
+                self.emit(game, {"players", "turn_device"}, only=["gm"], before=game.seq)
 
     def presence_changed(self, game_id: str) -> None:
         """Connections to a game came or went without a word from them (their process was killed):
@@ -122,7 +133,7 @@ class Fanout:
         game = self.games.get(game_id)
         if game is not None:  # from the heartbeat thread: links in the GM's list need a request to be built
             with self.app.test_request_context(base_url=self.links.base_url()), self.games.lock(game_id):
-                self.emit(game, {"players"}, only=["gm"], before=game.seq)
+                self.emit(game, {"players", "turn_device"}, only=["gm"], before=game.seq)
 
     # --- drawing and sending ----------------------------------------------
 
@@ -142,7 +153,10 @@ class Fanout:
             if not read:
                 read.update(self.links.join_info(game_id))
             return read[name]
-        return render.Lazy({name: functools.partial(shown, name=name) for name in ("join_code", "join_url", "join_qr")})
+        devices = self.devices
+        return render.Lazy({**{name: functools.partial(shown, name=name) for name in ("join_code", "join_url", "join_qr")},
+                            # the players' devices (the GM's players card): this process's, as they are now
+                            "devices": lambda c: devices.summary(game_id) if devices is not None else {}})
 
     def render_update(self, game: Game, changes: set[str], before: int | None, only: list[str] | None = None,
                       renders: dict | None = None, each: Callable[[Update], None] | None = None) -> Update:
@@ -220,6 +234,8 @@ class Fanout:
         for (html, from_seq), to in sorted(update.rooms.items(), key=_to_the_gm):
             self.socketio.emit("update", {"seq": update.seq, "from_seq": from_seq, "html": html},
                                to=to if len(to) > 1 else to[0])
+            if self.devices is not None:  # a player's page there has it to apply (else it is behind)
+                self.devices.sent(update.seq, to)
 
     def send_now(self, update: Update) -> None:
         """Send a part of an update now (``render_update``'s ``each``: one language's, while the next is drawn)."""

@@ -14,6 +14,7 @@ part that tells one story:
 - ``presence.Presence``: the connections, their audiences and languages, and ending them;
 - ``gm_access.GmAccess``: keys, the GM password, join codes and the links shown to the GM;
 - ``relays.Relays``: what passes and is never stored (a drag, a ping, an attack's odds);
+- ``devices.Devices``: the players' devices as the GM sees them (live, asleep, link down, behind, gone);
 - ``replaying.Replays``: who is shown a past moment.
 
 A command's id, when its sender gives up and whom to tell once it queued come with it as one argument
@@ -42,6 +43,7 @@ from ..storage.store import GameRecord, Store
 from . import throttle
 from .allowance import LogAllowance
 from .committing import NO_DEADLINE, Committed, Committing, Repeat, Sending, command_id
+from .devices import Devices
 from .fanout import Fanout
 from .games import Games
 from .gm_access import GmAccess, new_join_code, new_key
@@ -71,9 +73,11 @@ class Hub:
         self.fanout = Fanout(app, socketio, self.games, self.presence, self.gm_access, self.replays.replaying)
         self.committing = Committing(store, socketio, self.games, self.presence, self.fanout, self.replays)
         self.relays = Relays(app, socketio, self.games, self.presence, self.fanout)
+        self.devices = Devices(socketio)  # the players' devices as the GM sees them (#61), never stored
         # the parts that answer one another, told once each exists
         self.games.in_use, self.games.evicted = self.presence.any_connected, self.replays.forget  # idle games leave
         self.presence.players_changed = self.fanout.players_changed
+        self.fanout.devices, self.devices.push = self.devices, self.fanout.devices_changed
         self.gm_access.commit, self.gm_access.fanout = self.committing.commit, self.fanout
         self._socketio = socketio
         # with --message-queue: what the processes serving the same games share in Redis (webapp/live/shared.py)
@@ -99,7 +103,7 @@ class Hub:
     def socketio(self, socketio) -> None:
         """Every part sends through it (a test may put a stand-in in its place)."""
         self._socketio = socketio
-        for part in (self.presence, self.gm_access, self.fanout, self.committing, self.relays):
+        for part in (self.presence, self.gm_access, self.fanout, self.committing, self.relays, self.devices):
             part.socketio = socketio
 
     @property

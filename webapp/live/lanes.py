@@ -51,9 +51,9 @@ from .throttle import BUSY
 
 log = logging.getLogger(__name__)
 
-#: a drag's previews (token or template), pings, syncs and the table screen's box reports are coalesced by name:
-#: only the newest waits
-LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync", "screen_box"})
+#: a drag's previews (token or template), pings, syncs, the table screen's box reports and a phone's reports of itself
+#: are coalesced by name: only the newest waits
+LANED = frozenset({"command", "preview", "template_preview", "map_ping", "sync", "screen_box", "device"})
 MAX_COMMANDS = 16
 #: commands of one connection started at once: each waits in its game's queue behind the one before it,
 #: so they keep their order and can share one commit (``Committing.commit``)

@@ -18,6 +18,8 @@ PARTS = {
     "token_list": ("_token_list.html", False, {"gm"}),
     "my_tokens": ("_my_tokens.html", False, {"player"}),
     "players": ("_players.html", False, {"gm"}),
+    # the phone of the player whose turn it is, when it may not show it (webapp/live/devices.py): in the GM's fight card
+    "turn_device": ("_turn_device.html", False, {"gm"}),
     "add_token": ("_add_token.html", False, {"gm"}),
     "join_toggle": ("_join_toggle.html", False, {"gm"}),
     "join_banner": ("_join_banner.html", False, {"screen"}),
@@ -175,6 +177,8 @@ def changes_for(events: list[Event], game: Game | None = None) -> set[str]:
         changes = {c for c in changes if not c.startswith("token:")}
     if "combat" in changes:  # the turn bar shows the same turn
         changes.add("turn_bar")
+    if "players" in changes:  # the players card and the fight card's turn line show the same devices (devices.py)
+        changes.add("turn_device")
     if "map" in changes or ("fog" in changes and (game is None or not _lit_alike(game))):
         changes.add("lighting")  # what is lit (a torch moved, a door opened) and seen goes with it
     if "map" in changes or "gm_map" in changes:  # the GM's lighting panel is the shown map's

@@ -8,6 +8,8 @@ template_preview {"template_id", "dx", "dy", "done"?} -> others see a template b
 screen_box {"x", "y", "width", "height", "frame_w", "frame_h", "screen_w"} (the table screen) -> the GM's pages;
           {"ask": true} (the GM) -> the table screens report again (webapp/live/screenbox.py); nothing is stored
 sync      {"since"} -> a fresh copy of the page's live parts
+device    {"visible", "seq"?} (a player's page) -> shown or hidden, the last update applied: the GM's players card
+          (webapp/live/devices.py); nothing is stored, nothing goes to the players or the table screen
 
 Each takes exactly one argument; anything else is answered with an error. A
 connection's events run in the order sent, a few at a time (``lanes``).
@@ -102,6 +104,7 @@ def register(socketio, hub, keyless=None) -> None:
             raise ConnectionRefusedError(said(TOO_MANY))  # one address's connections are capped (#57)
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
         hub.fanout.audience_joins(game_id, actor, lang)
+        hub.devices.opened(request.sid, game_id, actor)  # a player's device, before the GM's list is drawn again
         join_room(room(game_id, actor.audience))
         join_room(language_room(game_id, actor.audience, lang))  # live updates are drawn once per language
         hub.presence.session_opened(request.sid, game_id, actor, lang)
@@ -118,6 +121,8 @@ def register(socketio, hub, keyless=None) -> None:
     def disconnect(*_args):
         who = hub.presence.session(request.sid)
         lanes.close(request.sid)
+        hub.devices.closed(request.sid)  # its seat's link down since now, before the GM's list is drawn again
+        hub.devices.reports.forget(request.sid)
         hub.presence.session_closed(request.sid)
         if who is not None:
             hub.replays.left(*who)  # the last page of whoever replays closed: their replay ends (after a grace)
@@ -163,6 +168,10 @@ def register(socketio, hub, keyless=None) -> None:
     def screen_box(*args):
         return relay("screen_box", args, '{"x", "y", "width", "height", "frame_w", "frame_h", "screen_w"} or {"ask": true}',
                      lambda game_id, actor, payload, sid: screenbox.relay(socketio, room, game_id, actor, payload, sid))
+
+    @socketio.on("device")
+    def device(*args):
+        return relay("device", args, '{"visible": true or false, "seq"?: n}', hub.devices.report)
 
     @socketio.on("sync")
     def sync(*args):

@@ -101,6 +101,11 @@ class Window:
             if times:
                 times.pop()
 
+    def forget(self, name: str) -> None:
+        """The name is gone for good (a closed connection): its count goes with it."""
+        with self._lock:
+            self._times.pop(name, None)
+
     def full(self, name: str) -> bool:
         with self._lock:
             return len(self._trim(name, time.monotonic())) >= self.limit

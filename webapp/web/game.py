@@ -65,7 +65,9 @@ def _seat(game_id: str):
 def _render_page(template: str, game_id: str, actor, key: str, **extra):
     h = hub()
     game = h.game(game_id)
-    ctx = render.context(game, actor, h.online_players(game_id), h.join_info(game_id))
+    # the players' devices (live, asleep, link down...: webapp/live/devices.py) are the GM's to see alone
+    devices = h.devices.summary(game_id) if actor.role == "gm" else {}
+    ctx = render.context(game, actor, h.online_players(game_id), {**h.join_info(game_id), "devices": devices})
     # the seq of the last update this audience was sent (a change it cannot see sends it none)
     return render_template(template, key=key, shown_seq=h.fanout.shown_seq(game, actor.audience), **ctx, **extra)
 
