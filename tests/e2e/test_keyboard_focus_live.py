@@ -160,6 +160,15 @@ def test_skip_links_lead_to_the_map_the_fight_and_the_players(server, new_page, 
     phone = new_page(**PHONE)
     url = f"{server.lan_url}/games/{game['id']}/play?key={mira['player_token']}"
     assert from_the_top(phone, url)[:2] == ["Skip to the map", "Skip to the fight"]
-    shot(phone, "focus-skip-link-phone")
+    phone.reload()
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    phone.keyboard.press("Tab")
+    shot(phone, "focus-skip-link-phone")  # the first, shown over the top bar
     for text, target in (("Skip to the map", "map-frame"), ("Skip to the fight", "combat")):
         assert skip(phone, url, text) == target, (text, focused(phone))
+        # in view, its top clear of the sticky "Your turn" bar
+        phone.wait_for_timeout(200)
+        top, bar = phone.evaluate(f"""[document.getElementById({target!r}).getBoundingClientRect().top,
+                                       document.getElementById('turn-bar').getBoundingClientRect().bottom]""")
+        assert top >= bar - 1, (target, top, bar)
+    shot(phone, "focus-skip-to-fight-phone")
