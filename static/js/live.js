@@ -312,6 +312,16 @@
   }
   document.body.addEventListener("htmx:afterSwap", keepDetails);
 
+  // An update's fragments swapped in, the keyboard's place kept (keepfocus.js): the element that had the focus,
+  // or its twin in the fresh copy, has it still (#61)
+  const focusKeeper = window.tacmapFocus || { remember: () => null, restore: () => {} };
+  function swapKeepingFocus(html) {
+    const memory = focusKeeper.remember();
+    htmx.swap(document.body, html, { swapStyle: "none" });
+    keepDetails();
+    focusKeeper.restore(memory);
+  }
+
   document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
     const target = e.detail.target;
     const fresh = e.detail.fragment && e.detail.fragment.firstElementChild;
@@ -337,8 +347,7 @@
     } else if (msg.from_seq < seq) {
       return; // already contained in a fresher copy
     }
-    htmx.swap(document.body, msg.html, { swapStyle: "none" });
-    keepDetails();
+    swapKeepingFocus(msg.html);
     seq = msg.seq;
     root.dataset.seq = String(seq);
     document.dispatchEvent(new CustomEvent("tacmap:update", { detail: msg }));
@@ -351,15 +360,13 @@
   socket.on("replay", (msg) => {
     replaying = msg;
     document.body.classList.add("replaying");
-    htmx.swap(document.body, msg.html, { swapStyle: "none" });
-    keepDetails();
+    swapKeepingFocus(msg.html);
     document.dispatchEvent(new CustomEvent("tacmap:replay", { detail: msg }));
   });
   socket.on("replay_end", (msg) => {
     replaying = null;
     document.body.classList.remove("replaying");
-    htmx.swap(document.body, msg.html, { swapStyle: "none" });
-    keepDetails();
+    swapKeepingFocus(msg.html);
     seq = msg.seq;
     root.dataset.seq = String(seq);
     document.dispatchEvent(new CustomEvent("tacmap:replay", { detail: null }));
