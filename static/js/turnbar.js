@@ -2,8 +2,9 @@
 // an action sent from the bar, the Attack… or Move link followed, or an attack, a move or an action of the
 // acting token answered "ok" (live.js's "tacmap:answered"). Folded, it keeps whose turn it is, what is left,
 // End my turn and the button that unfolds it (aria-expanded); a tap on that button folds or unfolds it, and a
-// new turn of the player's (the bar's data-turn: round, phase, token) opens it again. The choice is this
-// page's own: kept for the tab (sessionStorage), so a reload of the page keeps the bar as it was.
+// new turn of the player's (the bar's data-turn: round, phase, token) opens it again, and so does a shot the
+// rules owe now. The choice is this page's own: kept for the tab (sessionStorage), so a reload of the page
+// keeps the bar as it was.
 (function () {
   "use strict";
   const root = document.getElementById("live");
@@ -29,7 +30,8 @@
     if (!b) return;
     const now = b.dataset.turn || null;
     if (now && now !== turn) { turn = now; folded = false; keep(); }  // the player's turn anew: open
-    const fold = !!now && folded;
+    // a shot the rules owe now (a free attack, phase/TN's shots) is never folded away: its button comes first
+    const fold = !!now && folded && !b.querySelector(".due-roll");
     b.classList.toggle("folded", fold);
     const toggle = b.querySelector(".turn-bar-fold");
     if (toggle) toggle.setAttribute("aria-expanded", fold ? "false" : "true");
