@@ -409,7 +409,8 @@
   const QUESTIONS = new Set(["reach", "preview_attack"]);
   const OFFLINE = { ok: false, error: t("the link to the game is down: try again once it is back"), code: "offline" };
 
-  // The banner over the page while the link is down, and for a moment once it is back.
+  // The banner over the page while the link is down, and for a moment once it is back: at the top of the
+  // view, and what is pinned there (a phone's turn bar, the pause) moves down under it by its height (#61)
   function banner(text, kind) {
     let b = document.getElementById("link-banner");
     if (!b) {
@@ -420,9 +421,11 @@
       document.body.append(b);
     }
     clearTimeout(banner.timer);
-    if (!text) { b.className = "link-banner"; return; }
+    const room = document.documentElement.style;
+    if (!text) { b.className = "link-banner"; room.removeProperty("--link-banner-h"); return; }
     b.textContent = text;
     b.className = "link-banner shown " + kind;
+    room.setProperty("--link-banner-h", b.getBoundingClientRect().height + "px");
     if (kind === "back") banner.timer = setTimeout(() => banner(null), 4000);
   }
   const waitingText = () => queue.length ? " " + tn("{n} change waits to go out.", "{n} changes wait to go out.", queue.length) : "";
@@ -491,6 +494,7 @@
     if (wasDown && socket.connected && !queue.some((q) => q.late)) backDone();
     else if (wasDown && !socket.connected) banner(t("Reconnecting…") + waitingText(), "down");
     item.resolve(ack);
+    document.dispatchEvent(new CustomEvent("tacmap:answered", { detail: { payload: item.payload, ack: ack } }));
     pump(); // what waited behind it goes now
   }
 

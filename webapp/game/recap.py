@@ -35,6 +35,10 @@ TOP_HITS = 3
 #: the number an effect on a target counts as harm, by the first of these keys its data holds
 HARM_KEYS = ("wounds", "injury", "amount", "stamina", "damage")
 PICTURE_PX = 240  # the longer side of a board picture
+#: a board picture of a big map is framed on the tokens it shows, FRAME_MARGIN squares around them and FRAME_MIN
+#: squares across at least, so they are drawn large (the table screen's recap is read from across the room, #61)
+FRAME_MIN = 12
+FRAME_MARGIN = 2
 
 
 # --- the GM's switch ------------------------------------------------------------
@@ -284,12 +288,15 @@ def _hit(fight: _Fight, seq: int, event: Event, line) -> None:
 
 
 def board_picture(game: Game, actor: Actor) -> str:
-    """A small SVG of the active map as this audience saw it: floor it knew, walls, doors, the tokens it saw."""
+    """A small SVG of the active map as this audience saw it: floor it knew, walls, doors, the tokens it saw; on a
+    map more than ``FRAME_MIN`` squares across, the part around those tokens (``_frame``)."""
     board, grid = game.board, game.board.grid
     width, height = grid.extent(board.width, board.height)
-    scale = PICTURE_PX / max(width, height, 1)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
-           f'width="{width * scale:.0f}" height="{height * scale:.0f}" role="img">',
+    seen = fog.visible_tokens(game, actor)
+    x0, y0, w, h = _frame(width, height, [_disc(game, grid, t) for t in seen])
+    scale = PICTURE_PX / max(w, h, 1)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:g} {y0:g} {w:g} {h:g}" '
+           f'width="{w * scale:.0f}" height="{h * scale:.0f}" role="img">',
            f'<rect width="{width:g}" height="{height:g}" fill="#1f2937"/>']
     known = fog.known(game, actor)
     if known is None:
@@ -323,12 +330,8 @@ def board_picture(game: Game, actor: Actor) -> str:
         out.append(f'<line x1="{ax:g}" y1="{ay:g}" x2="{bx:g}" y2="{by:g}" stroke="{colour}" '
                    f'stroke-width="{stroke:g}" stroke-linecap="round"/>')
     acting = (game.combat or {}).get("current")
-    for token in fog.visible_tokens(game, actor):
-        cells = game.cells_of(token)
-        xs = [grid.centre(c)[0] for c in cells]
-        ys = [grid.centre(c)[1] for c in cells]
-        cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
-        r = 0.42 * (token.size if not grid.hex else (1 if token.size == 1 else 1.6))
+    for token in seen:
+        cx, cy, r = _disc(game, grid, token)
         down = combat.is_down(game, token)
         fade = ' opacity="0.45"' if down else ""
         ring = ' stroke="#facc15" stroke-width="0.14"' if token.id == acting else ' stroke="#fff" stroke-width="0.06"'
@@ -341,6 +344,33 @@ def board_picture(game: Game, actor: Actor) -> str:
                       f'stroke="#111" stroke-width="0.1"/>' if down else "") + "</g>")
     out.append("</svg>")
     return "".join(out)
+
+
+def _disc(game: Game, grid, token) -> tuple[float, float, float]:
+    """A token's disc in the picture: its centre and radius, in squares."""
+    cells = game.cells_of(token)
+    xs = [grid.centre(c)[0] for c in cells]
+    ys = [grid.centre(c)[1] for c in cells]
+    return sum(xs) / len(xs), sum(ys) / len(ys), 0.42 * (token.size if not grid.hex else (1 if token.size == 1 else 1.6))
+
+
+def _frame(width: float, height: float, discs: list[tuple[float, float, float]]) -> tuple[float, float, float, float]:
+    """The box of the board a picture shows (x, y, width, height): the discs with ``FRAME_MARGIN`` around them,
+    widened to ``FRAME_MIN`` squares each way and kept on the board; the whole board when it is no bigger, or
+    when no token is seen."""
+    if not discs or max(width, height) <= FRAME_MIN:
+        return 0.0, 0.0, width, height
+    box = []
+    for lo, hi, size in ((min(x - r for x, _, r in discs), max(x + r for x, _, r in discs), width),
+                         (min(y - r for _, y, r in discs), max(y + r for _, y, r in discs), height)):
+        lo, hi = max(0.0, lo - FRAME_MARGIN), min(size, hi + FRAME_MARGIN)
+        if hi - lo < min(FRAME_MIN, size):  # widened evenly on both sides, then kept on the board
+            grow = min(FRAME_MIN, size) - (hi - lo)
+            lo = min(max(0.0, lo - grow / 2), size - min(FRAME_MIN, size))
+            hi = lo + min(FRAME_MIN, size)
+        box.append((lo, hi))
+    (x0, x1), (y0, y1) = box
+    return x0, y0, x1 - x0, y1 - y0
 
 
 def _touches(grid, known, a, b) -> bool:

@@ -135,8 +135,9 @@ BY_EVENT = {
     "screen_view_set": {"screen_view"},
     **{kind: {"handouts", "log"} for kind in ("handout_added", "handout_shown", "handout_hidden", "handout_removed")},
     "picture_added": {"token_list"},
-    "scene_paused": {"pause"},
-    "scene_resumed": {"pause"},
+    # a phone's turn bar gives way to the pause while it lasts (_turn_bar.html, #61)
+    "scene_paused": {"pause", "turn_bar"},
+    "scene_resumed": {"pause", "turn_bar"},
     "recap_shown": {"recap_screen", "log"},
 }
 # Who stands in the fight (its turn order) changes when it starts, turns, ends, is set, or a shot takes a token out:
