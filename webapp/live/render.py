@@ -113,6 +113,8 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
         return (name, role, None if layer is None else tuple(sorted(layer.items())))
     if name == "lighting":  # _lighting.html: this audience's lighting layer, light handles for the GM
         return (name, role, repr(ctx["lighting_layer"]))
+    if name == "board_list_due":  # _board_list_due.html: the game's seq, the same for every player
+        return (name,)
     shows = _SHOWS_ONLY.get(name)
     if shows is not None:  # a card that reads one value of this audience's view (and ``oob``)
         return (name, repr(ctx[shows]))
@@ -297,3 +299,9 @@ def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> 
     view = language.words(view)  # the rules' words of it (options, modifiers, outcomes) in the asker's language
     values = {"view": view, "tokens": tokens, "actor": actor, "game": game, "echo": echo}
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
+
+
+def board_list(game: Game, actor: Actor) -> str:
+    """A player's list of the board (#61, ``_board_list.html``) as the page draws it, for a phone that shows it: only
+    what the template reads is computed (the lazy context)."""
+    return _render("_board_list.html", context(game, actor, fallback=flask_values(current_app._get_current_object())))
