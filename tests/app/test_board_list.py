@@ -112,15 +112,23 @@ def test_a_3d6_fight_lists_yards_reach_and_the_turn(client):
     assert "in reach of" in row(html, near)
     orc = row(html, far)
     assert orc.startswith("◆ Orc (foe) at G6, 5 yards away; line of fire clear"), orc  # 4 across, 3 down
-    assert "not in reach:" in orc and "reaches 1 yard" in orc
+    assert "cannot attack now: Broadsword reaches 1 yard(s); the target is 5 away" in orc
+    # a condition on the Orc's sheet: a badge with a shape and its word, never its colour alone
+    sheet = next(c for c in state(client, g)["characters"] if c["token_id"] == far)
+    assert run(client, g, {"type": "update_sheet", "character_id": sheet["id"],
+                           "changes": {"conditions": ["stunned"]}}).status_code == 200
+    html = board_list(client, g)
+    assert re.search(r'<li class="board-badge condition"><span class="badge-shape" aria-hidden="true">!</span> stunned'
+                     r"</li>", html), html
     # a fight: the list says whose turn it is; the destinations are within what the rules leave Aria
     assert run(client, g, {"type": "start_combat", "token_ids": [aria, far, near]}).status_code == 200
-    fight = state(client, g)["combat"]
-    html = board_list(client, g)
-    if fight["current"] == aria:
-        assert "Your turn (round 1)." in html
-    else:
+    while state(client, g)["combat"]["current"] != aria:  # off her turn: whose it is, and no move left to her
+        html = board_list(client, g)
         assert re.search(r"(Orc|Goblin)(&#39;|')s turn \(round 1\)\.", html), html
+        assert "No square within reach now." in html
+        assert run(client, g, {"type": "next_turn"}).status_code == 200
+    html = board_list(client, g)
+    assert "Your turn (round 1)." in html
     places = destinations(html)
     assert places and all(re.fullmatch(r"[A-P]\d+ \(\d+ yards?\)", v) for v in places.values())
     move = 5  # Aria's sheet's Move: nothing further than 5 yards is offered
@@ -178,3 +186,14 @@ def test_a_move_marks_the_list_due_for_every_player_at_once(app, client):
     assert f'<i id="board-list-due" hidden data-seq="{seq}" hx-swap-oob="true"></i>' in html
     assert 'id="board-list"' not in html  # the list itself is fetched by the phones that show it
     link.disconnect()
+
+
+def test_a_foe_behind_a_wall_has_no_line_of_fire(client):
+    g = new_game(client, "plain_grid", {"width": 12, "height": 8, "walls": [{"a": [6, 0], "b": [6, 8]}]}, name="Wall")
+    p = seat(client, g)
+    add(client, g, {"name": "Hero", "x": 2, "y": 3, "owner": p["player_id"], "kind": "pc"})
+    behind = add(client, g, {"name": "Orc", "x": 9, "y": 3})
+    before = add(client, g, {"name": "Imp", "x": 4, "y": 3})
+    html = board_list(client, g)
+    assert row(html, behind).startswith("◆ Orc (foe) at J4, 7 squares away; no line of fire"), row(html, behind)
+    assert row(html, before).startswith("◆ Imp (foe) at E4, 2 squares away; line of fire clear"), row(html, before)
