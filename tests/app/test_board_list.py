@@ -6,6 +6,7 @@ GET /games/<id>/board-list, and marked due by a live update's #board-list-due.""
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 
@@ -43,7 +44,7 @@ def row(html: str, token_id: str) -> str:
     found = re.search(rf'<li class="board-row[^"]*" id="board-row-{re.escape(token_id)}".*?</li>\s*(?=<li class="board'
                       rf'-row|</ul>)', html, re.S)
     assert found, f"no row for {token_id}"
-    text = " ".join(re.sub(r"<[^>]+>", " ", found.group(0)).split())
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", found.group(0))).split())
     return re.sub(r"\s+([,;.)])", r"\1", text).replace("( ", "(")
 
 
@@ -197,3 +198,19 @@ def test_a_foe_behind_a_wall_has_no_line_of_fire(client):
     html = board_list(client, g)
     assert row(html, behind).startswith("◆ Orc (foe) at J4, 7 squares away; no line of fire"), row(html, behind)
     assert row(html, before).startswith("◆ Imp (foe) at E4, 2 squares away; line of fire clear"), row(html, before)
+
+
+@pytest.mark.parametrize("system, far", [("savage_worlds", '4"'), ("gurps_lite", "4 yards"), ("tesseris_ads", "4 yards"),
+                                         ("phase_tn", "4 squares"), ("plain_grid", "4 squares")])
+def test_every_grid_system_lists_its_own_unit_in_a_fight(client, system, far):
+    g = new_game(client, system, {"width": 12, "height": 8}, name=f"{system} list")
+    p = seat(client, g)
+    hero = add(client, g, {"name": "Hero", "x": 1, "y": 1, "owner": p["player_id"], "kind": "pc"})
+    foe = add(client, g, {"name": "Brute", "x": 5, "y": 1})
+    for t, name in ((hero, "Hero"), (foe, "Brute")):
+        r = run(client, g, {"type": "add_character", "name": name, "token_id": t})
+        assert r.status_code in (200, 422), r.json  # (a system without sheets has no characters)
+    assert run(client, g, {"type": "start_combat", "token_ids": [hero, foe]}).status_code == 200
+    html = board_list(client, g)
+    assert row(html, foe).startswith(f"◆ Brute (foe) at F2, {far} away; line of fire clear"), row(html, foe)
+
