@@ -253,6 +253,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         return found[0]
 
     for name in sorted(changes):
+        if name == "board_list_due":  # below: with the rest of this audience's update, if any
+            continue
         if name.startswith("token:"):
             if ctx["preparing"]:  # the GM looks at another map: the active map's tokens are not on it
                 continue
@@ -277,6 +279,12 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             fog.tokens_shown(game, actor, frozenset(t.id for t in ctx["tokens"]))
         if new_to_them(name, html):
             (svg if is_svg else out).append(html)
+    if "board_list_due" in changes and actor.role == "player" and (out or svg):
+        # a player's list is due again only with something else of the update that they see: a change hidden from
+        # them (a foe moving in the fog) marks nothing, so it sends them nothing at all (#25, #61)
+        html = render("board_list_due", PARTS["board_list_due"][0], oob)
+        if new_to_them("board_list_due", html):
+            out.append(html)
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")
     if sent is not None and "map" in changes and not ctx["preparing"]:
