@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 ROAM = 6
 #: the most destinations offered (a very fast token on an open board: the nearest ones)
 MOST_PLACES = 200
+#: the nearest foes whose line of fire, cover and reach the list asks the rules (each costs a line of fire, its cover
+#: and the odds: on a big walled map with dozens of foes in sight, all of them held the server's loop for ~50 ms)
+MOST_AIMED = 8
 #: the badges a row reads (as a token's accessible name does, ``describe.token_name``): not resources
 SHOWN_BADGES = ("wound", "condition")
 
@@ -76,7 +79,8 @@ def _badges(game: "Game", token: "Token") -> list[dict]:
 
 
 def rows(game: "Game", actor: "Actor", me: "Token | None", seen: list["Token"]) -> list[dict]:
-    """Each token ``seen`` but ``me``, nearest first, then by name. A foe's row says what an attack from ``me`` would meet (``aiming.sized_up``)."""
+    """Each token ``seen`` but ``me``, nearest first, then by name. The ``MOST_AIMED`` nearest foes' rows say what
+    an attack from ``me`` would meet (``aiming.sized_up``)."""
     system = rules.get(game.system)
     unit = _unit(game, system)
     fighting = bool(game.combat)
@@ -89,10 +93,10 @@ def rows(game: "Game", actor: "Actor", me: "Token | None", seen: list["Token"]) 
         row = {"token": t, "side": side, "place": place_of(game, t), "distance": d,
                "far": measure(d, unit) if d is not None else None, "badges": _badges(game, t),
                "out": fighting and not combat.stands(game, t), "aim": None}
-        if side == "foe" and me is not None:
-            row["aim"] = aiming.sized_up(game, me, t)
         out.append(row)
     out.sort(key=lambda r: (r["distance"] if r["distance"] is not None else float("inf"), r["token"].name.casefold()))
+    for row in [r for r in out if r["side"] == "foe"][:MOST_AIMED]:
+        row["aim"] = aiming.sized_up(game, me, row["token"])
     return out
 
 

@@ -310,6 +310,9 @@ def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> 
 
 
 def board_list(game: Game, actor: Actor) -> str:
-    """A player's list of the board (#61, ``_board_list.html``) as the page draws it, for a phone that shows it: only
-    what the template reads is computed (the lazy context)."""
-    return _render("_board_list.html", context(game, actor, fallback=flask_values(current_app._get_current_object())))
+    """A player's list of the board (#61, ``_board_list.html``) as the page draws it, for a phone that shows it. Drawn
+    with the few values it reads, not the whole lazy context: each ``_()`` in a loop makes Jinja copy its context
+    (``Context.derived``), and a copy of the lazy one computes every value in it (the log, the fog layer...)."""
+    ctx = context(game, actor)
+    values = {name: ctx[name] for name in ("board_list", "combat_view", "tokens", "game", "actor")} | {"oob": False}
+    return _render("_board_list.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
