@@ -214,3 +214,19 @@ def test_every_grid_system_lists_its_own_unit_in_a_fight(client, system, far):
     html = board_list(client, g)
     assert row(html, foe).startswith(f"◆ Brute (foe) at F2, {far} away; line of fire clear"), row(html, foe)
 
+
+@pytest.mark.parametrize("lang, words", [
+    ("de", ("Das Spielfeld als Liste", "Orc (Feind)", "auf G6, 5 Meter entfernt", "Orc angreifen", "Hero bewegen")),
+    ("fr", ("Le plateau en liste", "Orc (ennemi)", "en G6, à 5 mètres", "Attaquer Orc", "Déplacer Hero")),
+    ("es", ("El tablero como lista", "Orc (enemigo)", "en G6, a 5 metros", "Atacar a Orc", "Mover a Hero")),
+])
+def test_the_list_reads_in_the_phones_language(client, lang, words):
+    g = new_game(client, "gurps_lite", {"width": 12, "height": 8}, name="Words")
+    p = seat(client, g)
+    add(client, g, {"name": "Hero", "x": 2, "y": 2, "owner": p["player_id"], "kind": "pc"})
+    foe = add(client, g, {"name": "Orc", "x": 6, "y": 5})
+    assert client.get(f"/games/{g['id']}/play?lang={lang}").status_code == 200
+    html = board_list(client, g)
+    text = row(html, foe)
+    for said in words:
+        assert said in text or said in unescape(html), (said, text)
