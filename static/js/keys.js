@@ -126,10 +126,11 @@
     return null;
   }
   function look() {
-    const now = { where: new Map(), acting: null, names: new Map() };
+    const now = { where: new Map(), acting: null, names: new Map(), mine: new Set() };
     for (const tok of document.querySelectorAll("#layer-tokens .token")) {
       now.where.set(tok.dataset.tokenId, tok.dataset.where || "");
       now.names.set(tok.dataset.tokenId, tok.dataset.name);
+      if (tok.classList.contains("mine")) now.mine.add(tok.dataset.tokenId);
       if (tok.classList.contains("acting")) now.acting = tok.dataset.tokenId;
     }
     now.attack = newestAttack();
@@ -157,7 +158,11 @@
         lines.push(t("{name} moved {where}", { name: now.names.get(id), where: where.replace(/^(at|in) /, "to ") }));
       }
     });
-    if (now.acting && now.acting !== seen.acting) lines.push(t("{name}'s turn", { name: now.names.get(now.acting) }));
+    if (now.acting && now.acting !== seen.acting) {
+      const mine = now.mine.has(now.acting); // the player's own: "Your turn, Aria" (#61)
+      lines.push(mine ? t("Your turn, {name}", { name: now.names.get(now.acting) })
+                      : t("{name}'s turn", { name: now.names.get(now.acting) }));
+    }
     if (now.attack && now.attack.seq > seen.attack && now.attack.text) lines.push(now.attack.text);
     remember(now);
     say(lines);

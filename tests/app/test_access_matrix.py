@@ -231,6 +231,7 @@ def request_for(endpoint: str, t: dict):
         "recap.page": ("GET", f"/games/{g}/recap", None),
         "game.command": ("POST", f"/games/{g}/commands", {"type": "roll", "expr": "d6"}),
         "game.timeline": ("GET", f"/games/{g}/timeline", None),
+        "game.board_list": ("GET", f"/games/{g}/board-list", None),
         "game.sheet": ("GET", f"/games/{g}/tokens/{aria}/sheet", None),
         "game.edit_sheet": ("POST", f"/games/{g}/tokens/{aria}/sheet", {}),
         "api.create_game": ("POST", "/api/games", {"name": "Scripted"}),

@@ -414,3 +414,16 @@ def test_sides_and_states_are_told_apart_without_colour(server, new_page, shot):
     phone.locator("#map-frame").scroll_into_view_if_needed()
     token(hero).scroll_into_view_if_needed()
     shot(phone, "a11y-phone-sides")
+    # the board as a list (#61): the same sides told by a shape and a word, and the list passes axe
+    phone.click("[data-board-view=list]")
+    listed = phone.locator("#board-list")
+    expect(listed).to_be_visible()
+    expect(listed.locator(".board-me .side-mark")).to_have_text("◎")
+    for tid, mark, word in ((foe, "◆", "(foe)"), (friend, "●", "(ally)")):
+        expect(listed.locator(f"#board-row-{tid} .side-mark")).to_have_text(mark)
+        expect(listed.locator(f"#board-row-{tid} .board-side")).to_have_text(word)
+    violations = axe_violations(phone)
+    assert not violations, readable("phone, the board as a list", violations)
+    assert not small_targets(phone), small_targets(phone)
+    phone.evaluate("window.scrollTo(0, 0)")
+    shot(phone, "a11y-phone-list")

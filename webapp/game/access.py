@@ -243,6 +243,8 @@ ROUTES: dict[str, Route] = {
     "game.command": _route(GM, PLAYER, message=N_("You are not in this game.")),
     # the replay's timeline (#36): the GM's whole game, a player's fights (what they saw; decided in replay_view)
     "game.timeline": _route(GM, PLAYER, message=N_("The replay is the GM's and the players'.")),
+    # a player's list of the board (#61): what their tokens see, drawn for them
+    "game.board_list": _route(PLAYER, message=N_("The list of the board is a player's.")),
     "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
                          message=N_("No such token, or not yours to look at.")),
     "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),

@@ -390,3 +390,48 @@ def _owed_entry(game: "Game", cmd: AttackCommand) -> dict | None:
     """The attack the rules (or a move) owe now from this attacker at this target (``combat.due``), if any."""
     return next((e for e in (game.combat or {}).get("due", [])
                  if e.get("attacker") == cmd.attacker and e.get("target") == cmd.target), None)
+
+
+def sized_up(game: "Game", attacker: "Token", target: "Token") -> dict:
+    """What a player's list of the board says of a foe before any attack is aimed (#61): the distance as the rules
+    count it, whether a line of fire is clear, the cover the rules give it and whether ``attacker``'s first weapon
+    (the one the attack card starts on) reaches it: ``reach`` True, False (``why``: the rules' words) or None (the
+    rules leave it to the GM). Not the turn's checks: a foe out of turn is still in reach. Stores nothing."""
+    system = rules.get(game.system)
+    try:
+        weapons = system.weapons(characters.sheet_of(game, attacker))
+    except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
+        weapons = []
+    weapon = weapons[0] if weapons else None
+    cmd = AttackCommand(attacker=attacker.id, target=target.id, weapon=weapon["key"] if weapon else None)
+    if game.zones is not None:
+        za, zb = position_of(game, attacker), position_of(game, target)
+        way = zonelayout.path(game.zones, za, zb) if za and zb else None
+        if way is None or system.board != "zones":
+            return {"clear": False, "cover": None, "reach": False, "why": None, "weapon": None}
+        cover = next(z for z in game.zones if z["id"] == zb).get("cover") or "none"
+        clear, distance, board, fraction = True, len(way) - 1, None, None
+    else:
+        if system.board != "grid":
+            return {"clear": False, "cover": None, "reach": False, "why": None, "weapon": None}
+        a, b, distance = aim_squares(game, attacker, target)
+        clear = los.line_of_fire(game.board, a, b).clear
+        cover = los.cover(game.board, a, b) if clear else los.Cover(0.0, [])
+        board, fraction = game.board, cover.fraction
+    try:
+        request, _band, cover_view = _request(game, cmd, system, attacker, target, distance, cover, board, fraction)
+    except Rejected:
+        return {"clear": clear, "cover": None, "reach": None, "why": None, "weapon": None}
+    out = {"clear": clear, "cover": cover_view if clear else None, "reach": None, "why": None,
+           "weapon": weapon["label"] if weapon else None}
+    if not clear:
+        out["reach"] = False
+        return out
+    try:
+        system.odds(request)
+        out["reach"] = True
+    except RuleNotImplemented:
+        pass
+    except (RuleError, ValueError, TypeError, KeyError) as exc:
+        out["reach"], out["why"] = False, rules_words(exc) if isinstance(exc, RuleError) else None
+    return out

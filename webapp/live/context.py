@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 import rules
 
-from ..game import (aiming, audience, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
+from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
                     screenview, soak, templates, uvtt)
 from ..game.model import Actor, Game, LogEntry
 from ..game import lighting
@@ -254,6 +254,8 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "standing": lambda c: _standing(c.game),
     # the GM's fight card: every foe down, the fight can end (combat.no_foe_standing)
     "no_foe_standing": lambda c: combat.no_foe_standing(c.game),
+    # a player's board as a list (#61), the rules' words in the reader's language
+    "board_list": lambda c: language.words(boardlist.view(c.game, c.actor)),
 }
 #: what every context holds alike
 _GIVEN = {

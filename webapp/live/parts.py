@@ -64,6 +64,8 @@ PARTS = {
     "pause": ("_pause.html", False, {"gm", "player", "screen"}),
     # the recap (#36): the GM's card, and the table screen's recap over the map while the GM shows it
     "recap_screen": ("_recap_screen.html", False, {"gm", "screen"}),
+    # a player's list of the board (#61): a mark that it is due again, fetched by the phones that show it
+    "board_list_due": ("_board_list_due.html", False, {"player"}),
 }
 #: parts drawn inside the map: a fresh map brings them along
 IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
@@ -147,6 +149,12 @@ BY_EVENT = {
 # turn draws it (changes_for).
 for _kind in ("combat_started", "turn_started", "order_set", "acted", "combat_ended", "attack_resolved"):
     BY_EVENT[_kind] = BY_EVENT[_kind] | {"attack"}
+# A player's list of the board (#61) reads the tokens, where they stand, what they see, the walls, the fight and the
+# badges: an event that changes any of those marks it due (the list itself is drawn only for the phones showing it)
+_LISTED = {"tokens", "token_list", "my_tokens", "fog", "walls", "map", "combat", "attack"}
+for _kind, _parts in BY_EVENT.items():
+    if _kind == "token_moved" or _parts & _LISTED:
+        _parts.add("board_list_due")
 
 
 def changes_for(events: list[Event], game: Game | None = None) -> set[str]:

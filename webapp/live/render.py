@@ -113,6 +113,8 @@ def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
         return (name, role, None if layer is None else tuple(sorted(layer.items())))
     if name == "lighting":  # _lighting.html: this audience's lighting layer, light handles for the GM
         return (name, role, repr(ctx["lighting_layer"]))
+    if name == "board_list_due":  # _board_list_due.html: the game's seq, the same for every player
+        return (name,)
     shows = _SHOWS_ONLY.get(name)
     if shows is not None:  # a card that reads one value of this audience's view (and ``oob``)
         return (name, repr(ctx[shows]))
@@ -251,6 +253,8 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
         return found[0]
 
     for name in sorted(changes):
+        if name == "board_list_due":  # below: with the rest of this audience's update, if any
+            continue
         if name.startswith("token:"):
             if ctx["preparing"]:  # the GM looks at another map: the active map's tokens are not on it
                 continue
@@ -275,6 +279,12 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
             fog.tokens_shown(game, actor, frozenset(t.id for t in ctx["tokens"]))
         if new_to_them(name, html):
             (svg if is_svg else out).append(html)
+    if "board_list_due" in changes and actor.role == "player" and (out or svg):
+        # a player's list is due again only with something else of the update that they see: a change hidden from
+        # them (a foe moving in the fog) marks nothing, so it sends them nothing at all (#25, #61)
+        html = render("board_list_due", PARTS["board_list_due"][0], oob)
+        if new_to_them("board_list_due", html):
+            out.append(html)
     if svg:
         out.append("<template><svg>" + "".join(svg) + "</svg></template>")
     if sent is not None and "map" in changes and not ctx["preparing"]:
@@ -297,3 +307,12 @@ def attack_preview(game: Game, actor: Actor, view: dict, echo: bool = False) -> 
     view = language.words(view)  # the rules' words of it (options, modifiers, outcomes) in the asker's language
     values = {"view": view, "tokens": tokens, "actor": actor, "game": game, "echo": echo}
     return _render("_attack_preview.html", Lazy({}, values, *flask_values(current_app._get_current_object())))
+
+
+def board_list(game: Game, actor: Actor) -> str:
+    """A player's list of the board (#61, ``_board_list.html``) as the page draws it, for a phone that shows it. Drawn
+    with the few values it reads, not the whole lazy context: each ``_()`` in a loop makes Jinja copy its context
+    (``Context.derived``), and a copy of the lazy one computes every value in it (the log, the fog layer...)."""
+    ctx = context(game, actor)
+    values = {name: ctx[name] for name in ("board_list", "combat_view", "tokens", "game", "actor")} | {"oob": False}
+    return _render("_board_list.html", Lazy({}, values, *flask_values(current_app._get_current_object())))

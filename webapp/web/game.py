@@ -174,6 +174,17 @@ def timeline(game_id: str):
     return jsonify(head=history.head, role=actor.role, moments=language.words(moments))  # in the reader's language
 
 
+@bp.get("/games/<game_id>/board-list")
+def board_list(game_id: str):
+    """A player's list of the board (#61), drawn as the page draws it: fetched by static/js/boardlist.js while the
+    phone shows the list, when a live update marks it due (``#board-list-due``)."""
+    actor = _seat(game_id)
+    if actor is None or actor.role != "player":
+        abort(403, _("The list of the board is a player's."))
+    html = render.board_list(hub().game(game_id), actor)
+    return html, 200, {**HTML, "Cache-Control": "no-store"}
+
+
 @bp.get("/join")
 def join_form():
     code = (request.args.get("code") or "").strip().upper()[:12]
