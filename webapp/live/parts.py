@@ -134,6 +134,8 @@ BY_EVENT = {
     **{kind: {"handouts", "log"} for kind in ("handout_added", "handout_shown", "handout_hidden", "handout_removed")},
     "picture_added": {"token_list"},
     "scene_paused": {"pause"},
+    # the table's dice (#59): the setting and the wait are in the log and the fight card for now
+    "dice_set": {"log"}, "roll_asked": {"log", "combat"}, "roll_called_off": {"log", "combat"}, "roll_settled": {"log", "combat"},
     "scene_resumed": {"pause"},
     "recap_shown": {"recap_screen", "log"},
 }
