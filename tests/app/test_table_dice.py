@@ -111,8 +111,10 @@ def test_the_gm_lets_the_app_roll_a_waiting_roll_or_calls_it_off(client):
     r = command(client, g, {"type": "call_off_roll", "roll_id": ask["id"]})
     assert r.status_code == 200, r.json
     after = state(client, g)
-    # the defense's choice that waited for the roll is called off: the attack waits for a defense again
-    assert after["pending_roll"] is None and after["pending_defense"] == before["pending_defense"]
+    # the defense's choice that waited for the roll is called off: the attack waits for a defense again (its
+    # prompt was put away while the dice were rolled)
+    assert before["pending_defense"] is None
+    assert after["pending_roll"] is None and after["pending_defense"]["chooser"] is True
     assert after["combat"] == before["combat"] and after["tokens"] == before["tokens"]
     r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "faces": [1, 1, 1]})
     assert r.status_code in (409, 422), r.json

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.dice import DiceError, NeedDice, rolled_from
+from rules.dice import DT_EXPLODE, DiceError, NeedDice, parse, rolled_from
 from rules.text import pack, say, unpack
 
 from . import fog
@@ -236,6 +236,20 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
            "chooser": chooser if seen or chooser else None}
     if chooser:
         out["dice"] = roll["dice"]
+        out["pad"] = pad(roll["dice"])
+        out["gm"] = actor.role == "gm"
+    return out
+
+
+def pad(expr: str) -> list[dict]:
+    """The dice a roll asks for, one entry a die in rolling order, as the phone's pad shows them: its sides, the
+    face from which it rolls again (an exploding die: its maximum; a dT: 9), and whether it is a dT."""
+    out = []
+    for term in parse(expr):
+        if term.is_constant:
+            continue
+        again = (DT_EXPLODE if term.dt else term.sides) if term.explode else None
+        out += [{"sides": term.sides, "again": again, "dt": term.dt}] * term.count
     return out
 
 
