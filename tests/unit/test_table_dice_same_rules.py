@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
-from rules.dice import ScriptedDice
+from rules.dice import ScriptedDice, SeededDice
 from rules.text import plain
-from webapp.game import table
+from webapp.game import table, table_dice
 from webapp.game.model import GM, Actor, Event, Rejected
 
 
@@ -111,3 +111,78 @@ def test_a_face_no_die_shows_changes_nothing():
         with pytest.raises(Rejected):
             table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": ask["id"], "faces": faces}), GM)
         assert (game.seq, game.to_dict()) == before
+
+
+def sw_fight():
+    """Savage Worlds: Mira's Hero (a Wild Card) beside the GM's Goblin, Hero to act; made once, copied."""
+    global _SW
+    if _SW is None:
+        game = table.empty_game("g-2")
+        for event in table.new_game_events("Brawl", "savage_worlds", Board(10, 8)):
+            table.evolve(game, event)
+        table.evolve(game, Event("player_joined", {"player_id": "p-mira", "name": "Mira", "key_hash": "x" * 64}))
+        ids = {}
+        for name, x, owner in (("Hero", 2, "p-mira"), ("Goblin", 3, None)):
+            ev = play(game, {"type": "add_token", "name": name, "x": x, "y": 2,
+                             **({"owner": owner, "kind": "pc"} if owner else {})})
+            ids[name] = ev[0].data["token"]["id"]
+        play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(5))  # the cards
+        while game.combat["current"] != ids["Hero"]:
+            play(game, {"type": "next_turn"}, dice=SeededDice(6))
+        _SW = (game, ids)
+    return copy.deepcopy(_SW[0]), dict(_SW[1])
+
+
+_SW = None
+
+
+def aced(sides: int):
+    """One die's faces as the table rolls it: a top face is followed by another roll of the same die."""
+    return st.lists(st.just(sides), max_size=2).flatmap(
+        lambda tops: st.integers(1, sides - 1).map(lambda last: tops + [last]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_a_savage_worlds_attack_from_entered_faces_with_aces_is_the_attack_of_the_apps_dice(data):
+    game, ids = sw_fight()
+    app_game = copy.deepcopy(game)
+    mira = Actor("player", "p-mira")
+    attack = {"type": "attack", "attacker": ids["Hero"], "target": ids["Goblin"], "weapon": "Long sword"}
+    play(game, {"type": "set_dice", "mode": "table"})
+    events = play(game, attack, actor=mira)
+    entered = []
+    for _ in range(12):
+        if events[-1].type != "roll_asked":
+            break
+        ask = events[-1].data
+        assert ask["roll"]["roller"] == ids["Hero"]  # the foe's dice are the GM's, but a Goblin rolls none here
+        faces = []
+        for die in table_dice.pad(ask["roll"]["dice"]):
+            faces += data.draw(aced(die["sides"]) if die["again"] else st.integers(1, die["sides"]).map(lambda f: [f]))
+        entered += faces
+        events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces}, actor=mira)
+    assert events[-1].type == "roll_settled", events[-1].type
+    settled = events[-1].data
+    assert entered == [f for faces, by_table in zip(settled["made"], settled["entered"]) if by_table for f in faces]
+    made = [f for faces in settled["made"] for f in faces]
+    assert facts(events[:-1]) == facts(play(app_game, attack, actor=mira, dice=ScriptedDice(made)))
+
+
+def test_an_ace_chain_that_stops_on_a_top_face_is_refused():
+    game, ids = sw_fight()
+    mira = Actor("player", "p-mira")
+    play(game, {"type": "set_dice", "mode": "table"})
+    ask = play(game, {"type": "attack", "attacker": ids["Hero"], "target": ids["Goblin"], "weapon": "Long sword"},
+               actor=mira)[-1].data
+    sides = table_dice.pad(ask["roll"]["dice"])[0]["sides"]
+    before = game.to_dict()
+    with pytest.raises(Rejected, match="explodes: enter the next roll of that die too"):
+        table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": ask["id"], "faces": [sides]}), mira)
+    with pytest.raises(Rejected, match=f"a d{sides} cannot show {sides + 1}"):
+        table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": ask["id"], "faces": [sides + 1]}),
+                     mira)
+    assert game.to_dict() == before
+    events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": [sides, sides, 2]}, actor=mira)
+    assert events[-1].type == "roll_asked" and events[-1].data["roll"]["dice"] == "d6!"  # the Wild Die next
+    assert events[-1].data["made"] == [[sides, sides, 2]]
