@@ -113,8 +113,21 @@
     if (!form || !window.tacmap) return;
     e.preventDefault();
     const section = form.closest("#roll-prompt");
-    const faces = facesOf(form.querySelector("[data-roll-faces]"));
-    window.tacmap.command({ type: "enter_dice", roll_id: section.dataset.roll, faces: faces });
+    const input = form.querySelector("[data-roll-faces]");
+    const typed = input.value;
+    const id = section.dataset.roll;
+    // sent: the field is emptied, so the next roll's fresh prompt is not held back as a form being typed in
+    // (live.js keeps those); refused, the faces come back for a fix
+    input.value = "";
+    draw(section);
+    window.tacmap.command({ type: "enter_dice", roll_id: id, faces: facesOf({ value: typed }) }).then((ack) => {
+      const now = document.querySelector("#roll-prompt");
+      const field = now && now.querySelector("[data-roll-faces]");
+      if (ack && !ack.ok && field && now.dataset.roll === id && !field.value) {
+        field.value = typed;
+        draw(now);
+      }
+    });
   });
   document.addEventListener("click", (e) => {
     if (!window.tacmap || !e.target.closest) return;

@@ -82,3 +82,61 @@ def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded
     s = state(server, game)
     assert s["pending_roll"] is None and s["pending_defense"] is None
     shot(phone, "table-dice-phone-after")
+
+
+def test_a_savage_worlds_attack_from_a_phone_with_an_ace_and_the_link_dropped_mid_entry(seeded_dice, server, new_page,
+                                                                                         shot):
+    game = new_game(server, "savage_worlds", {"width": 12, "height": 8}, name="Table dice SW")
+    mira = join(server, game, "Mira")
+    hero = add_token(server, game, "Hero", 3, 3, owner=mira["player_id"], kind="pc")
+    goblin = add_token(server, game, "Goblin", 4, 3)
+    phone = open_phone(new_page, server, game, mira)
+    screen = open_screen(new_page, game)
+    command(server, game, {"type": "start_combat", "token_ids": [hero, goblin]})
+    turn_to(server, game, hero)
+    command(server, game, {"type": "set_dice", "mode": "table"})
+
+    # Mira attacks from her phone (as its attack card sends it): her phone asks for the Fighting die
+    phone.evaluate("""(ids) => window.tacmap.command({type: "attack", attacker: ids[0], target: ids[1],
+                                                      weapon: "Long sword"})""", [hero, goblin])
+    pad = phone.locator("#roll-prompt.asking")
+    expect(pad).to_contain_text("Hero: roll")
+    expect(pad).to_contain_text("or more succeeds")
+    expect(screen.locator("#roll-prompt")).to_contain_text("Hero rolls")
+    sides = state(server, game)["pending_roll"]  # the GM's view: the dice asked
+    top = int(sides["dice"].lstrip("d").rstrip("!"))
+    tap(phone, [top])
+    expect(pad.locator(".roll-ask")).to_contain_text(f"Ace! Roll the d{top} again")
+    shot(phone, "table-dice-phone-ace")
+    expect(pad.locator("[data-roll-done]")).to_be_disabled()
+
+    # the Wi-Fi drops mid-entry: the pad and the faces tapped stay; once back, the chain is finished and sent
+    phone.context.set_offline(True)
+    tap(phone, [2])
+    phone.context.set_offline(False)
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    expect(pad.locator("[data-roll-faces]")).to_have_value(f"{top} 2")
+    pad.locator("[data-roll-done]").click()
+
+    # the Wild Die next, on the same phone
+    expect(pad.locator(".roll-ask")).to_contain_text("the d6")
+    tap(phone, [1])
+    pad.locator("[data-roll-done]").click()
+    # the attack hit (the trait die showed more than a Goblin's Parry): the damage (and a raise's bonus die) are
+    # Mira's to roll; the app rolls them for her
+    expect(phone.locator("#roll-prompt.asking")).to_contain_text("damage")
+    for _ in range(4):
+        if state(server, game)["pending_roll"] is None:
+            break
+        asked = state(server, game)["pending_roll"]["id"]
+        phone.locator(f"#roll-prompt[data-roll='{asked}'] [data-roll-app]").click()
+        for _ in range(50):
+            now = state(server, game)["pending_roll"]
+            if now is None or now["id"] != asked:
+                break
+            phone.wait_for_timeout(100)
+    expect(phone.locator("#roll-prompt")).to_be_hidden()
+    expect(screen.locator("#roll-prompt")).to_be_hidden()
+    s = state(server, game)
+    assert s["pending_roll"] is None
+    assert any(re.match(r"Hero (hits|misses) Goblin", e["text"]) for e in s["log"]), s["log"][-3:]
