@@ -217,6 +217,35 @@ def test_the_grit_check_and_the_last_stand_are_the_wounded_characters(data, woun
     assert facts(events) == facts(play(app_game, act, actor=MIRA, dice=ScriptedDice(made)))
 
 
+LAUNCHER = {"name": "Grenade launcher", "skill": "ranged", "wound_rating": 3, "armour_piercing": 0,
+            "ranges": ["near", "far"], "area": True}
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_an_area_attack_is_one_roll_of_the_attackers_and_a_soak_of_each_one_hit(data):
+    """Core facts: a grenade launcher hits everyone in the target zone on one attack roll (Ann's, Mira's to roll);
+    Bob and Cid, the GM's, each soak on their own."""
+    game, ids = zone_game()
+    ids["Cid"] = play(game, {"type": "add_token", "name": "Cid", "zone": "east"})[0].data["token"]["id"]
+    ann = next(c for c in game.characters.values() if c.name == "Ann")
+    play(game, {"type": "update_sheet", "character_id": ann.id,
+                "changes": {"weapons": [*ann.sheet["weapons"], LAUNCHER]}})
+    play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(3))
+    while game.combat["current"] != ids["Ann"]:
+        play(game, {"type": "next_turn"}, dice=SeededDice(4))
+    app_game = copy.deepcopy(game)
+    blast = {"type": "attack", "attacker": ids["Ann"], "target": ids["Bob"], "weapon": "Grenade launcher"}
+    play(game, {"type": "set_dice", "mode": "table"})
+    soakers = iter([ids["Bob"], ids["Cid"]])
+    events, entered, made = roll_at_the_table(game, blast, MIRA, data,
+                                              lambda n, ask: ids["Ann"] if n == 0 else next(soakers))
+    assert made == entered
+    assert facts(events) == facts(play(app_game, blast, actor=MIRA, dice=ScriptedDice(made)))
+    hit = [t for t in events[0].data["result"]["details"]["targets"] if t["hit"]] if len(made) > 1 else []
+    assert len(made) == 1 + len(hit)  # the attack, then a soak for each one hit
+
+
 def test_a_face_no_d100_shows_changes_nothing():
     game, ids = fight(turn="Bob")
     play(game, {"type": "attack", "attacker": ids["Bob"], "target": ids["Ann"], "weapon": "Blast pistol"})
