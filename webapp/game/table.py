@@ -175,13 +175,15 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     decide checks who may; the steps other features declare they follow
     (a fight judges a move, an attack's Soak and reroll offers) come after.
     A command the table does not decide (a question, undo) is a KeyError.
+    With the table's own dice (#59, ``table_dice``) a roll made at the table stops the command (``roll_asked``) until
+    ``enter_dice`` decides it again with the faces; while one waits, what could change its outcome is refused.
     """
     authorize(game, cmd, actor)
-    kind = cmd.type
-    table_dice.waiting(game, kind, actor)
+    if game.pending_roll:
+        table_dice.waiting(game, cmd.type, actor)
     if isinstance(cmd, table_dice.EnterDice):
         return _entered(game, cmd, actor, dice or RandomDice())
-    if table_dice.settings(game)["mode"] != "table":
+    if game.dice.get("mode") != "table":  # the app's dice (the default): as before
         return _decided(game, cmd, actor, dice)
     source = TableDice([], lambda roller: table_dice.table_rolls(game, roller), dice or RandomDice())
     try:
