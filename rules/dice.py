@@ -41,6 +41,18 @@ class DiceExhausted(AssertionError):
     """A scripted dice source ran out of faces: the test scripted too few."""
 
 
+class NeedDice(Exception):
+    """A roll the table makes and has not made yet (#59): :class:`TableDice` raises it at the first roll whose
+    faces nobody entered, so the command that rolls stops there, changes nothing, and asks its roller.
+
+    ``made``: the faces of every roll before this one, in order (entered at the table or rolled by the app),
+    which the command is decided again with once this roll's faces are in."""
+
+    def __init__(self, expr: str, purpose: str, roller: str | None, needs: str | None, made: list[list[int]]):
+        super().__init__(f"the table rolls {expr} ({purpose})")
+        self.expr, self.purpose, self.roller, self.needs, self.made = expr, purpose, roller, needs, made
+
+
 @dataclass(frozen=True)
 class Term:
     """One parsed part of an expression: a constant or a group of dice."""
@@ -233,8 +245,12 @@ class DiceSource:
     def face(self, sides: int) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def roll(self, expr: str, purpose: str = "") -> RollRecord:
-        """Roll a dice expression; the one way rule code rolls dice."""
+    def roll(self, expr: str, purpose: str = "", roller: str | None = None, needs: str | None = None) -> RollRecord:
+        """Roll a dice expression; the one way rule code rolls dice.
+
+        ``roller``: the id of the combatant whose dice these are (the attacker's for an attack and its damage, the
+        defender's for a defense or a Soak); ``needs``: what counts, in words ("4 hits, 8 is a raise"). A source
+        that rolls itself ignores both; :class:`TableDice` asks that combatant's player for the faces (#59)."""
         terms = parse(expr)
         return RollRecord(expr=expr, purpose=purpose, terms=tuple(self._roll_term(t) for t in terms))
 
@@ -307,3 +323,83 @@ class ScriptedDice(DiceSource):
         value = self._faces[self._next]
         self._next += 1
         return value
+
+
+def rolled_from(expr: str, faces, purpose: str = "") -> RollRecord:
+    """The roll of ``expr`` that shows exactly these faces (in rolling order, each explosion's die right after the
+    face that exploded), as the app's own dice would have rolled them; :class:`DiceError` says why not: a face no
+    such die shows, a chain that stops on a face that explodes, too few or too many faces."""
+    terms = parse(expr)
+    faces = list(faces)
+    if not all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
+        raise DiceError(say("a face is a whole number"))
+    wanted = sum(t.count for t in terms if not t.is_constant)
+    source = ScriptedDice(faces)
+    try:
+        record = source.roll(expr, purpose)
+    except DiceExhausted:
+        last = next((t for t in reversed(terms) if not t.is_constant), None)
+        shown = len(faces) - len(source.remaining)
+        if shown and last is not None and _explodes(terms, faces[:shown]):
+            raise DiceError(say("{face} explodes: enter the next roll of that die too", face=faces[shown - 1])) from None
+        raise DiceError(say_n("{expr} needs {n} die; {given} entered", "{expr} needs {n} dice; {given} entered",
+                              wanted, expr=expr, given=len(faces))
+                        if len(faces) < wanted else say("{expr}: a die is missing", expr=expr)) from None
+    if source.remaining:
+        raise DiceError(say_n("{expr} shows {n} face here; {extra} more entered",
+                              "{expr} shows {n} faces here; {extra} more entered", len(record.faces),
+                              expr=expr, extra=len(source.remaining)))
+    return record
+
+
+def _explodes(terms, shown: list[int]) -> bool:
+    """Whether the last of ``shown`` (a roll's faces so far) is a face that explodes, rolling ``terms`` in order."""
+    i = 0
+    for term in terms:
+        if term.is_constant:
+            continue
+        threshold = DT_EXPLODE if term.dt else term.sides
+        for _ in range(term.count):
+            if i >= len(shown):
+                return False
+            while True:
+                face, i = shown[i], i + 1
+                if i >= len(shown):
+                    return term.explode and face >= threshold
+                if not (term.explode and face >= threshold):
+                    break
+    return False
+
+
+class TableDice(DiceSource):
+    """The table's own dice (#59): the faces entered at the table, roll by roll, through the very rule code.
+
+    ``made``: the faces of the rolls made so far for this command, in order (entered, or rolled by the app for a
+    roller the app rolls for); each roll takes the next. Past them, a roll whose ``roller`` the table rolls for
+    (``table_rolls(roller)``) raises :class:`NeedDice`, and the command is decided again once its faces are in;
+    any other roll is the ``fallback``'s (the app's dice) and is kept in ``made``, so deciding again gives it the
+    same faces. Fed the faces the app's dice would have shown, the rules give the same outcome: every roll is
+    :func:`rolled_from` them."""
+
+    def __init__(self, made, table_rolls, fallback: DiceSource) -> None:
+        self.made = [list(f) for f in made]
+        self.entered = [True] * len(self.made)  # set by the caller: which of ``made`` the table rolled
+        self._table_rolls = table_rolls
+        self._fallback = fallback
+        self._next = 0
+
+    def roll(self, expr: str, purpose: str = "", roller: str | None = None, needs: str | None = None) -> RollRecord:
+        i = self._next
+        if i < len(self.made):
+            record = rolled_from(expr, self.made[i], purpose)
+        elif self._table_rolls(roller):
+            raise NeedDice(expr, purpose, roller, needs, [list(f) for f in self.made])
+        else:
+            record = self._fallback.roll(expr, purpose)
+            self.made.append(record.faces)
+            self.entered.append(False)
+        self._next += 1
+        return record
+
+    def face(self, sides: int) -> int:  # pragma: no cover - every roll goes through roll()
+        raise NotImplementedError

@@ -49,7 +49,7 @@ from .data import (
 )
 from .defense import defense_skill
 from .economy import pending_check, round_state
-from .health import armour_reduction, incapacitated_check, soak_reduction, wound_state, wounds_of, wounds_taken
+from .health import armour_reduction, grit_needs, incapacitated_check, soak_reduction, wound_state, wounds_of, wounds_taken
 from .ranges import check_weapon_range, weapon_band
 from .sheet import find_weapon, with_defaults
 from ..text import say, say_n
@@ -262,7 +262,8 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         effects.append(Effect("act_check", att_c.id, {"act_check": {**pending, "used": True}}))
         penalty = int(pending["penalty"])
     elif first and prep["wound_state"] == "incapacitated":
-        rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=att_c.name))
+        rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=att_c.name), roller=att_c.id,
+                        needs=grit_needs(int(prep["attacker"]["grit"])))
         rolls.append(rec)
         check = incapacitated_check(rec.total, int(prep["attacker"]["grit"]), settings["wounded_action_penalty"])
         details["act_check"] = check
@@ -281,7 +282,9 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     if first:
         skill, mods = attack_skill(prep, penalty)
         rec = roll_d100(dice, say("{name}: attack ({skill} {percent}%)", name=att_c.name, percent=skill,
-                                  skill=SKILL_WORDS.get(prep["weapon"]["skill"], prep["weapon"]["skill"].capitalize())))
+                                  skill=SKILL_WORDS.get(prep["weapon"]["skill"], prep["weapon"]["skill"].capitalize())),
+                        roller=att_c.id,
+                        needs=say("roll d100, {skill} or less hits; doubles are criticals, a 0 or 5 special", skill=skill))
         rolls.append(rec)
         effects.append(Effect("round", att_c.id, {"round": new_round_state}))
         if shared is not None:
@@ -301,7 +304,9 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     if prep["defense"] != "none":
         d_skill = prep["defense_skill"]
         d_rec = roll_d100(dice, say("{name}: {defense} ({percent}%)", name=tgt_c.name, percent=d_skill,
-                                    defense=DEFENSE_WORDS.get(prep["defense"], prep["defense"])))
+                                    defense=DEFENSE_WORDS.get(prep["defense"], prep["defense"])), roller=tgt_c.id,
+                          needs=say("roll d100, {skill} or less defends; the better success wins, then the higher roll",
+                                    skill=d_skill))
         rolls.append(d_rec)
         effects.append(Effect("round", tgt_c.id, {"round": prep["defense_round"]}))
         all_mods += [Modifier(say("defense: {modifier}", modifier=m.label), m.value, m.source) for m in prep["defense_modifiers"]]
@@ -336,7 +341,10 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     soak = 0
     if after_armour:
         grit = int(prep["target"]["grit"])
-        s_rec = roll_d100(dice, say("{name}: soak (GRIT x5 {percent}%)", name=tgt_c.name, percent=grit * 5))
+        s_rec = roll_d100(dice, say("{name}: soak (GRIT x5 {percent}%)", name=tgt_c.name, percent=grit * 5),
+                          roller=tgt_c.id,
+                          needs=say("roll d100, {target} or less (GRIT x5) soaks a wound; a double soaks 3, a 0 or 5 "
+                                    "soaks 2", target=grit * 5))
         rolls.append(s_rec)
         soak = soak_reduction(s_rec.total, grit)
         details.update(soak_roll=s_rec.total, soak_quality=success_quality(s_rec.total, grit * 5))

@@ -136,8 +136,9 @@ def situational_modifier(modifiers: Iterable[Any], rule: str = "largest") -> tup
     return sum(int(m.value) for m in chosen), chosen
 
 
-def roll_d100(dice: DiceSource, purpose: str) -> RollRecord:
-    record = dice.roll("d100", purpose)
+def roll_d100(dice: DiceSource, purpose: str, roller: str | None = None, needs: str | None = None) -> RollRecord:
+    """The d100 roll; ``roller``: whose dice (the table's own, #59), ``needs``: what it must show, in words."""
+    record = dice.roll("d100", purpose, roller=roller, needs=needs)
     check_roll(record.total)
     return record
 

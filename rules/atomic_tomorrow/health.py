@@ -66,6 +66,17 @@ def incapacitated_check(roll: int, grit: int, penalty: int = -20) -> dict:
     }
 
 
+def grit_needs(grit: int) -> str:
+    """What the GRIT x 1 roll at 4 wounds must show, in words (the table's own dice, #59)."""
+    return say("roll d100, {target} or less (GRIT x1) to act; doubles are criticals", target=grit)
+
+
+def last_stand_needs(nerve: int) -> str:
+    """What the Last Stand must show, in words (the table's own dice, #59)."""
+    return say("roll d100, {target} or less (NERVE x5) for one final act; doubles are criticals, a 0 or 5 special",
+               target=nerve * 5)
+
+
 def last_stand_outcome(roll: int, nerve: int, penalty: int = -20) -> dict:
     """Section "LAST STAND": the dying character's NERVE x 5 check.
 

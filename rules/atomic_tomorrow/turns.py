@@ -30,7 +30,7 @@ from .checks import is_success, quality_label, roll_d100, success_quality
 from .data import ACTIONS, DEFENSE_WORDS, MOVE_ZONES, WOUND_STATE_TITLES, settings_with_defaults, weapon_words
 from .defense import defense_skill
 from .economy import new_round, pending_check, round_state, spend_action
-from .health import incapacitated_check, last_stand_outcome, wound_state, wounds_of
+from .health import grit_needs, incapacitated_check, last_stand_needs, last_stand_outcome, wound_state, wounds_of
 from .movement import check_move, move_allowance
 from .sheet import find_weapon, with_defaults
 from ..text import Say, joined, say, say_n
@@ -74,11 +74,13 @@ def act_check(combatant: Combatant, dice: DiceSource, settings: Mapping | None =
     if state == "fighting":
         return {"check": None, "may_act": True, "penalty": 0, "rolls": []}
     if state == "incapacitated":
-        rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=combatant.name))
+        rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=combatant.name),
+                        roller=combatant.id, needs=grit_needs(int(s["grit"])))
         return {**incapacitated_check(rec.total, int(s["grit"]), penalty), "rolls": [rec.to_dict()]}
     if (combatant.state.get("last_stand") or {}).get("check") == "last_stand":
         raise RuleError(say("{name} has already made the Last Stand", name=combatant.name))
-    rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=combatant.name))
+    rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=combatant.name), roller=combatant.id,
+                    needs=last_stand_needs(int(s["nerve"])))
     out = last_stand_outcome(rec.total, int(s["nerve"]), penalty)
     return {**out, "rolls": [rec.to_dict()]}
 
@@ -114,7 +116,9 @@ def _roll_initiative(state: dict, combatants: list[Combatant], dice: DiceSource,
     for c in combatants:
         reflex = int(with_defaults(c.sheet)["reflex"])
         value = reflex * 5
-        rec = roll_d100(dice, say("initiative ({name})", name=c.name))
+        rec = roll_d100(dice, say("initiative ({name})", name=c.name), roller=c.id,
+                        needs=say("roll d100, {target} or less (REFLEX x5): successes act first, the highest roll "
+                                  "first", target=value))
         rolls.append(rec)
         state["initiative"][c.id] = {"roll": rec.total, "value": value, "reflex": reflex,
                                      "success": is_success(rec.total, value)}
@@ -429,7 +433,8 @@ def _grit_check(state: dict, actor: Combatant, action: str, dice: DiceSource, se
                             value=repr(for_)))
     if round_state(per["round"])[for_]:
         raise RuleError(_SPENT[for_])
-    rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated ({action})", name=actor.name, action=ACTION_WORDS[for_]))
+    rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated ({action})", name=actor.name, action=ACTION_WORDS[for_]),
+                    roller=actor.id, needs=grit_needs(int(s["grit"])))
     check = incapacitated_check(rec.total, int(s["grit"]), settings["wounded_action_penalty"])
     said = dict(name=actor.name, roll=rec.total, target=check["target"], action=ACTION_WORDS[for_])
     if not check["may_act"]:
@@ -452,7 +457,8 @@ def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     per = _per(state, actor.id)
     if per["last_stand"] or per["status"] != ACTING:
         raise RuleError(say("{name} has already made the Last Stand", name=actor.name))
-    rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=actor.name))
+    rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=actor.name), roller=actor.id,
+                    needs=last_stand_needs(int(s["nerve"])))
     outcome = last_stand_outcome(rec.total, int(s["nerve"]), settings["wounded_action_penalty"])
     per["last_stand"] = {**outcome, "used": False}
     said = dict(name=actor.name, roll=rec.total, target=outcome["target"], quality=quality_label(rec.total, outcome["target"]))

@@ -76,11 +76,13 @@ class _Ctx:
 
 
 def _roll_location(ctx: _Ctx, dice: DiceSource, damage_type: str) -> str:
-    rec = dice.roll("3d6", say("random hit location"))
+    rec = dice.roll("3d6", say("random hit location"), roller=ctx.request.attacker.id,
+                    needs=say("roll 3d6: the hit location table"))
     ctx.rolls.append(rec)
     loc = hit_location(rec.total)
     if loc in ("hand", "foot"):
-        side = dice.roll("1d6", say("{location}: right (1-3) or left (4-6)", location=LOCATION_WORDS.get(loc, loc)))
+        side = dice.roll("1d6", say("{location}: right (1-3) or left (4-6)", location=LOCATION_WORDS.get(loc, loc)),
+                         roller=ctx.request.attacker.id, needs=say("roll 1d6: right on 1-3, left on 4-6"))
         ctx.rolls.append(side)
         loc = ("right_" if side.total <= 3 else "left_") + loc
     return loc
@@ -273,11 +275,12 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
     extra_rolls = []
     if chosen.get("acrobatic") and "acrobatic_result" not in chosen:
         acro, _ = skill_level(t.sheet, "Acrobatics")
-        ac = check(dice, say("acrobatic dodge (Acrobatics)"), acro, [], "Acrobatics")
+        ac = check(dice, say("acrobatic dodge (Acrobatics)"), acro, [], "Acrobatics", roller=t.id)
         extra_rolls.append(ac)
         chosen["acrobatic_result"] = ac.result
     base, mods, label = defense_level(t.sheet, t.state, chosen, info, st)
-    d = check(dice, say("defense: {defense}", defense=DEFENSE_WORDS.get(chosen["type"], chosen["type"])), base, mods, label)
+    d = check(dice, say("defense: {defense}", defense=DEFENSE_WORDS.get(chosen["type"], chosen["type"])), base, mods, label,
+              roller=t.id)
     ctx.rolls += [c.roll for c in extra_rolls] + [d.roll]
     checks = [d]
     maneuver = t.state.get("maneuver")
@@ -369,7 +372,8 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
                                                    setup["modifiers"], setup["cap"], setup["facts"])
     location, ranged = facts["location"], facts["ranged"]
     shots, fired, shotgun_mult = setup["shots"], setup["fired"], setup["shotgun_mult"]
-    chk = check(dice, say("{attack}: {weapon} ({skill})", attack=label, weapon=wname, skill=blabel), base, mods, blabel, cap)
+    chk = check(dice, say("{attack}: {weapon} ({skill})", attack=label, weapon=wname, skill=blabel), base, mods, blabel, cap,
+                roller=a.id)
     ctx.rolls.append(chk.roll)
     out: dict = {"weapon": wname, "check": chk.to_dict(), "shots": fired if ranged else 0, "hits": 0, "landed": 0,
                  "injury": 0, "damage": []}
@@ -401,7 +405,7 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
     for i in range(landed):
         loc = _roll_location(ctx, dice, damage_type) if location == "random" else location
         res = resolve_damage(t, weapon, damage_type, loc, dice, int_of(a.sheet.get("ST"), 10), dmods,
-                             facts.get("half_damage", False), shotgun_mult, settings=st, hp_before=hp_now,
+                             facts.get("half_damage", False), shotgun_mult, settings=st, hp_before=hp_now, roller=a.id,
                              label=say("{attack} damage (hit {n})", attack=label, n=i + 1) if landed > 1 else say("{attack} damage", attack=label))
         ctx.rolls += res.pop("rolls")
         ctx.effects += res.pop("effects")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .. import odds as _odds
 from ..dice import DiceSource, RollRecord
 from ..system import Modifier
+from ..text import say
 
 #: the outcomes of a roll, worst first
 RESULTS = ("critical failure", "failure", "success", "critical success")
@@ -75,11 +76,11 @@ def effective_skill(base: int, modifiers: list[Modifier], cap: int | None = None
 
 
 def check(dice: DiceSource, purpose: str, base: int, modifiers: list[Modifier] | None = None,
-          base_label: str = "", cap: int | None = None) -> Check:
-    """Roll 3d6 against ``base`` plus ``modifiers`` (3d6 core facts)."""
+          base_label: str = "", cap: int | None = None, roller: str | None = None) -> Check:
+    """Roll 3d6 against ``base`` plus ``modifiers`` (3d6 core facts); ``roller``: whose dice (the table's, #59)."""
     mods = list(modifiers or [])
     eff = effective_skill(base, mods, cap)
-    rec = dice.roll("3d6", purpose)
+    rec = dice.roll("3d6", purpose, roller=roller, needs=say("roll 3d6, {level} or less", level=eff))
     return Check(purpose, base, base_label, mods, eff, rec, roll_result(rec.total, eff), eff - rec.total)
 
 

@@ -185,7 +185,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
                    attacker_st: int = 10, damage_mods: list[Modifier] | None = None, half_damage: bool = False,
                    shotgun_multiplier: int = 1, dr_override: int | None = None, divide_by: int = 1,
                    settings: dict | None = None, hp_before: int | None = None,
-                   label: str = say("damage"), vitals_roll: bool = True) -> dict:
+                   label: str = say("damage"), vitals_roll: bool = True, roller: str | None = None) -> dict:
     """Roll one hit's damage and turn it into injury and its consequences ("Damage", "Injury",
     "Hit Locations"). Returns rolls, effects, injury, the breakdown and the new HP."""
     st = settings_of(settings)
@@ -193,7 +193,8 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
     effects: list[Effect] = []
     sheet = target.sheet
     expr, n_dice, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
-    rec = dice.roll(expr, say("{purpose} ({damage} {type})", purpose=label, damage=weapon.get("damage"), type=damage_type))
+    rec = dice.roll(expr, say("{purpose} ({damage} {type})", purpose=label, damage=weapon.get("damage"), type=damage_type),
+                    roller=roller, needs=say("roll {dice} for damage", dice=expr))
     rolls.append(rec)
     mods = list(damage_mods or [])
     basic = rec.total + int(sum(m.value for m in mods))
@@ -208,7 +209,7 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
         basic *= shotgun_multiplier
     # torso -> vitals (note 11)
     if location == "torso" and vitals_roll and st["torso_vitals_roll"] and damage_type in ("imp", *PIERCING, "cr", "tbb"):
-        v = dice.roll("1d6", say("torso hit: vitals on a 1"))
+        v = dice.roll("1d6", say("torso hit: vitals on a 1"), roller=roller, needs=say("roll 1d6: the vitals on a 1"))
         rolls.append(v)
         if v.total == 1:
             location = "vitals"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError, RuleNotImplemented
-from .checks import attr, wound_modifiers
+from .checks import attr, needed, wound_modifiers
 from .data import BURST_BULLETS, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, SRC_RANGED, TRAUMA_EFFECT_WORDS, attribute_words, resolve_settings
 from .health import trauma_check
 from .targeting import called_shot_drift_with, first_possible_location, hit_location, is_targeted, wild_shot_modifier
@@ -152,6 +152,29 @@ def landing(location: str | None, impossible: set[str], first_arm: str) -> str |
     return location
 
 
+def hit_needs(setup: dict) -> str:
+    """What the shooter's dice must show to hit, in words (the table's dice, #59): the TN less the modifiers,
+    and a called shot's called TN or a burst's extra hits."""
+    s, tn, dice = setup["settings"], setup["tn"], setup["settings"]["roll_dice"]
+    bonus = int(sum(m.value for m in setup["modifiers"]))
+    need = needed(dice, tn, bonus)
+    if need is None:
+        return say("roll {dice}: no roll reaches TN {tn}", dice=dice, tn=tn)
+    if setup["called"]:
+        full = needed(dice, setup["called_tn"], bonus)
+        where = LOCATION_WORDS.get(setup["called"], setup["called"])
+        if full is None:
+            return say("roll {dice}: {need} or more hits, drifting from the {location} (TN {tn}; no roll reaches the "
+                       "called TN {called})", dice=dice, need=need, location=where, tn=tn, called=setup["called_tn"])
+        return say("roll {dice}: {need} or more hits, {full} or more hits the {location} (TN {tn}, called TN {called})",
+                   dice=dice, need=need, full=full, location=where, tn=tn, called=setup["called_tn"])
+    if setup["mode"] != "single":
+        return say("roll {dice}: {need} or more hits, one hit more for every {margin} over that ({bullets} at most; "
+                   "TN {tn})", dice=dice, need=need, margin=s["burst_margin_per_extra_hit"], bullets=setup["bullets"],
+                   tn=tn)
+    return say("roll {dice}: {need} or more hits (TN {tn})", dice=dice, need=need, tn=tn)
+
+
 def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = None) -> AttackResult:
     """A ranged shot: dice + Reflexes + skill + modifiers against the TN ("Ranged Attacks").
 
@@ -165,7 +188,9 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     setup = attack_setup(request, settings)
     s, weapon, mode, called = setup["settings"], setup["weapon"], setup["mode"], setup["called"]
     tn, called_tn, mods = setup["tn"], setup["called_tn"], setup["modifiers"]
-    record = dice.roll(s["roll_dice"], say("{weapon} to hit", weapon=weapon.get("name") or say("weapon")))
+    by = request.attacker.id  # the shooter's dice (the table's own, #59): to hit, where it lands, its damage
+    record = dice.roll(s["roll_dice"], say("{weapon} to hit", weapon=weapon.get("name") or say("weapon")),
+                       roller=by, needs=hit_needs(setup))
     rolls = [record]
     total = record.total + sum(m.value for m in mods)
     details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called,
@@ -187,14 +212,15 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
             details["called_tn"] = called_tn
             details["drift"] = steps
         else:
-            loc, loc_roll = hit_location(dice, s)
+            loc, loc_roll = hit_location(dice, s, roller=by)
             rolls.append(loc_roll)
         loc = landing(loc, impossible, s["drift_first_arm"])
         if loc is None:
             details["blocked"] = True
             continue
         locations.append(loc)
-        dmg = dice.roll(weapon.get("damage", "2d6"), say("damage ({location})", location=LOCATION_WORDS.get(loc, loc)))
+        dmg = dice.roll(weapon.get("damage", "2d6"), say("damage ({location})", location=LOCATION_WORDS.get(loc, loc)),
+                        roller=by, needs=say("roll {dice} for damage", dice=weapon.get("damage", "2d6")))
         rolls.append(dmg)
         stun = bool(weapon.get("stun"))
         data = {"location": loc, "damage": dmg.total, "stun": stun}
@@ -203,7 +229,7 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
         effects.append(Effect("flesh", request.target.id, {"amount": amount, "location": loc,
                                                            "says": say("flesh {amount} ({location})", amount=amount, location=where)}))
         if s["trauma_check"] and not stun and dmg.total > 0:
-            check = trauma_check(request.target.sheet, loc, dmg.total, dice, s)
+            check = trauma_check(request.target.sheet, loc, dmg.total, dice, s, roller=request.target.id)
             rolls.append(check["roll"])
             data["trauma_check"] = {"tn": check["tn"], "total": check["total"]}
             if not check["success"]:

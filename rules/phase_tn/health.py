@@ -31,15 +31,18 @@ def flesh_capacity(sheet: dict, settings: dict | None = None) -> int:
     return attr(sheet, "constitution") * s["flesh_per_constitution"]
 
 
-def trauma_check(sheet: dict, location: str, damage: int, dice: DiceSource, settings: dict | None = None) -> dict:
+def trauma_check(sheet: dict, location: str, damage: int, dice: DiceSource, settings: dict | None = None,
+                 roller: str | None = None) -> dict:
     """The target's roll against trauma after a damaging hit (settings: the document stops short).
 
     The dice + ``trauma_attribute`` against the damage plus the location's
-    ``trauma_location_modifier``; a failure is a traumatic wound there.
+    ``trauma_location_modifier``; a failure is a traumatic wound there. ``roller``: whose dice, the target's (the
+    table's own, #59).
     """
     s = resolve_settings(settings)
     tn = damage + s["trauma_location_modifier"].get(location, 0)
-    return attribute_roll(sheet, s["trauma_attribute"], tn, dice, s, purpose=say("trauma check ({location})", location=LOCATION_WORDS.get(location, location)))
+    return attribute_roll(sheet, s["trauma_attribute"], tn, dice, s, purpose=say("trauma check ({location})", location=LOCATION_WORDS.get(location, location)),
+                          roller=roller)
 
 
 def wound_state(sheet: dict, settings: dict | None = None) -> dict:

@@ -17,8 +17,8 @@ from typing import Any
 
 from ..dice import DiceSource, RollRecord
 from ..system import RuleError
-from ..text import say
-from .data import LOCATIONS, WILD_SHOT_MODIFIER, resolve_settings
+from ..text import joined, say
+from .data import LOCATION_WORDS, LOCATIONS, WILD_SHOT_MODIFIER, resolve_settings
 
 
 def acquire_target(targeting: dict, shooter: str, target: str, phase: int) -> dict:
@@ -137,11 +137,21 @@ def first_possible_location(location: str, impossible: set[str] | list[str], fir
     return None
 
 
-def hit_location(dice: DiceSource, settings: dict | None = None) -> tuple[str, RollRecord]:
+def location_needs(settings: dict) -> str:
+    """The hit-location table in words, for whoever rolls it at the table (#59): "roll d10: 1 head, 2-3 chest..."."""
+    rows = [say("{low} {location}", low=low, location=LOCATION_WORDS.get(loc, loc)) if low == high else
+            say("{low}-{high} {location}", low=low, high=high, location=LOCATION_WORDS.get(loc, loc))
+            for low, high, loc in settings["hit_location_table"]]
+    return say("roll {dice} for the hit location: {table}", dice=settings["hit_location_dice"], table=joined(rows, ", "))
+
+
+def hit_location(dice: DiceSource, settings: dict | None = None, roller: str | None = None) -> tuple[str, RollRecord]:
     """A random hit location from the game's table (a setting: the document's table
-    is cut off after "1 | Head", which the default keeps)."""
+    is cut off after "1 | Head", which the default keeps). ``roller``: whose dice, the shooter's (the table's
+    own, #59)."""
     s = resolve_settings(settings)
-    record = dice.roll(s["hit_location_dice"], say("hit location"))
+    record = dice.roll(s["hit_location_dice"], say("hit location"), roller=roller,
+                       needs=location_needs(s))
     for low, high, loc in s["hit_location_table"]:
         if low <= record.total <= high:
             return loc, record

@@ -105,12 +105,13 @@ def declaration_order(initiatives: dict[str, int]) -> list[str]:
     return sorted(initiatives, key=lambda who: (initiatives[who], who))
 
 
-def roll_initiative(sheet: dict, dice: DiceSource, settings: dict | None = None) -> dict:
+def roll_initiative(sheet: dict, dice: DiceSource, settings: dict | None = None, roller: str | None = None) -> dict:
     """Initiative for one phase: the dice + the initiative attributes + bonus.
 
     "Combat Sequence": rolled at the start of each phase in which the
     character declares. Which attributes are added is a setting; the
-    traumatic-wound penalty applies as to every roll (``trauma_roll_penalty``).
+    traumatic-wound penalty applies as to every roll (``trauma_roll_penalty``). ``roller``: whose dice, the
+    character's own (the table's, #59).
     """
     s = resolve_settings(settings)
     mods = [Modifier(attribute_words(a), attr(sheet, a), "sheet") for a in s["initiative_attributes"]]
@@ -118,7 +119,10 @@ def roll_initiative(sheet: dict, dice: DiceSource, settings: dict | None = None)
     if bonus:
         mods.append(Modifier(say("initiative bonus"), bonus, "sheet"))
     mods += wound_modifiers(sheet, s)
-    record = dice.roll(s["roll_dice"], say("initiative"))
+    adds = int(sum(m.value for m in mods))
+    record = dice.roll(s["roll_dice"], say("initiative"), roller=roller,
+                       needs=say("roll {dice} for initiative, {adds} added: the lowest total declares first",
+                                 dice=s["roll_dice"], adds=f"{adds:+d}"))
     return {"total": record.total + sum(m.value for m in mods), "roll": record, "modifiers": mods}
 
 
@@ -127,7 +131,7 @@ def initiative_list(combatants: list, dice: DiceSource, settings: dict | None = 
     rolled = {}
     entries = {}
     for c in combatants:
-        result = roll_initiative(c.sheet, dice, settings)
+        result = roll_initiative(c.sheet, dice, settings, roller=c.id)
         rolled[c.id] = result["total"]
         entries[c.id] = {
             "id": c.id,
@@ -182,17 +186,19 @@ def new_combat(
 
 
 def surprise_check(
-    entry: dict, sheet: dict, dice: DiceSource, settings: dict | None = None
+    entry: dict, sheet: dict, dice: DiceSource, settings: dict | None = None, roller: str | None = None
 ) -> tuple[dict | None, dict]:
     """One start-of-phase Reflexes roll to shake off surprise ("Combat Sequence").
 
     TN 8, +1 for every phase already failed. Returns the new surprise
-    entry (None once the character may declare) and the roll.
+    entry (None once the character may declare) and the roll. ``roller``: whose dice, the surprised character's
+    (the table's own, #59).
     """
     s = resolve_settings(settings)
     failures = entry.get("failures", 0)
     mods = [Modifier(say("phases failed"), failures, SRC_SEQUENCE)] if failures else []
-    result = attribute_roll(sheet, "reflexes", s["surprise_tn"], dice, s, modifiers=mods, purpose=say("surprise: Reflexes roll"))
+    result = attribute_roll(sheet, "reflexes", s["surprise_tn"], dice, s, modifiers=mods, purpose=say("surprise: Reflexes roll"),
+                            roller=roller)
     if result["success"]:
         return None, result
     return {**entry, "failures": failures + 1}, result
@@ -235,7 +241,7 @@ def begin_phase(
         entry = new["surprise"][who]
         if new["phase"] < entry["from_phase"]:
             continue
-        after, result = surprise_check(entry, sheets[who], dice, s)
+        after, result = surprise_check(entry, sheets[who], dice, s, roller=who)
         rolls.append({"who": who, "kind": "surprise", **result})
         if after is None:
             del new["surprise"][who]
@@ -245,7 +251,7 @@ def begin_phase(
     for who in new["combatants"]:
         if not can_declare(new, who, s)[0]:
             continue
-        result = roll_initiative(sheets[who], dice, s)
+        result = roll_initiative(sheets[who], dice, s, roller=who)
         initiative[who] = result["total"]
         rolls.append({"who": who, "kind": "initiative", **result})
     new["initiative"] = initiative
@@ -830,10 +836,11 @@ def _own_pending(combat: dict, who: str, action_id: str | None) -> dict:
     return found[0]
 
 
-def _free_rolls(specs: list[dict], sheet: dict, dice: DiceSource, s: dict, name: str) -> tuple[list[dict], list, list[str]]:
+def _free_rolls(specs: list[dict], sheet: dict, dice: DiceSource, s: dict, name: str,
+                roller: str | None = None) -> tuple[list[dict], list, list[str]]:
     """Roll the skill that would make an action free (Earl's fastdraw, "Initiative and
     Actions"): a success makes it free, a failure leaves it its length, so the
-    declarer has no other new action left this phase."""
+    declarer has no other new action left this phase. ``roller``: the declarer (the table's dice, #59)."""
     out, rolls, log = [], [], []
     failed = False
     for spec in specs:
@@ -845,7 +852,7 @@ def _free_rolls(specs: list[dict], sheet: dict, dice: DiceSource, s: dict, name:
             result = attribute_roll(
                 sheet, check.get("attribute", "reflexes"), int(check["tn"]), dice, s,
                 skill=check.get("skill"), purpose=say("{skill} to make {action} free", skill=check["skill"], action=spec.get("name"))
-                if check.get("skill") else say("roll to make {action} free", action=spec.get("name")),
+                if check.get("skill") else say("roll to make {action} free", action=spec.get("name")), roller=roller,
             )
             rolls.append(result["roll"])
             spec["free"] = result["success"]
@@ -904,7 +911,7 @@ def act(
     if who not in combat["combatants"]:
         raise RuleError(say("{name} is not in the fight", name=name))
     if action == "declare":
-        specs, rolls, more = _free_rolls(list(opts.get("actions") or []), actor.sheet, dice, s, name)
+        specs, rolls, more = _free_rolls(list(opts.get("actions") or []), actor.sheet, dice, s, name, roller=actor.id)
         log += more
         before = {a["id"] for a in combat["pending"]}
         combat = declare(combat, who, specs, s, sheet=actor.sheet)

@@ -14,7 +14,7 @@ import math
 
 from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
-from .checks import damage_expression, parse_die, trait_die_modifiers, trait_result
+from .checks import damage_expression, parse_die, trait_die_modifiers, trait_needs, trait_result
 from .cover import cover_effect, cover_level, pieces_only
 from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS,
                    RANGE_MODIFIERS, RAPID_ATTACK, RAPID_MAX, SHOTGUN_DAMAGE, TN, UNARMED_DEFENDER, WILD_ATTACK,
@@ -419,13 +419,16 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     (area templates are resolved by ``templates.area_attack``)."""
     plan = plan_of(request)
     rolls: list[RollRecord] = []
+    mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
+    # what the table's dice must show (#59): the attacker rolls the trait dice and the Wild Die
+    by, needs = request.attacker.id, trait_needs(plan["tn"], int(sum(m.value for m in mods)), plan["wild"])
     # RoF: one trait die per shot, one Wild Die that may replace the worst
     trait_rolls = [dice.roll(f"d{parse_die(plan['die']).sides}!",
                              say("{skill} die {n}", skill=skill_words(plan["skill"]), n=i + 1) if plan["rof"] > 1
-                             else say("{skill} die", skill=skill_words(plan["skill"]))) for i in range(plan["rof"])]
-    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die")) if plan["wild"] else None
+                             else say("{skill} die", skill=skill_words(plan["skill"])), roller=by, needs=needs)
+                   for i in range(plan["rof"])]
+    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=by, needs=needs) if plan["wild"] else None
     rolls += trait_rolls + ([wild] if wild else [])
-    mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
     kept = [r.total for r in trait_rolls]
     replaced = None
     if wild is not None:
@@ -462,12 +465,13 @@ def resolve(request: AttackRequest, plan: dict, trait_rolls: list, kept: list[in
     dmg_mod = int(sum(m.value for m in plan["damage_modifiers"]))
     damages = []
     for n, s in enumerate(hits):
-        droll = dice.roll(plan["damage_expr"], say("damage") if len(hits) == 1 else say("damage (hit {n})", n=n + 1))
+        droll = dice.roll(plan["damage_expr"], say("damage") if len(hits) == 1 else say("damage (hit {n})", n=n + 1),
+                          roller=a.id, needs=say("roll {dice} for damage (the dice ace)", dice=plan["damage_expr"]))
         rolls.append(droll)
         total = droll.total + dmg_mod
         bonus = None
         if s["raises"] and plan["raise_bonus"]:
-            bonus = dice.roll("d6!", say("raise: bonus damage"))
+            bonus = dice.roll("d6!", say("raise: bonus damage"), roller=a.id, needs=say("roll d6 more for the raise (it aces)"))
             rolls.append(bonus)
             total += bonus.total
         if plan["toughness"]["object"]:

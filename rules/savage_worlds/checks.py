@@ -118,6 +118,17 @@ def trait_die_modifiers(die: Die, name: str) -> list[Modifier]:
     return [Modifier(say("{trait} {die}", trait=name, die=die.text), die.bonus, "sheet")] if die.bonus else []
 
 
+def trait_needs(tn: int, modifier: int, wild_card: bool) -> str:
+    """What a trait roll's dice must show, in words (the table's dice, #59): "4 or more succeeds, 8 is a raise"
+    with the modifiers taken off the target number (the better of the trait and Wild Die counts)."""
+    need = max(1, tn - modifier)
+    if wild_card:
+        return say("the better of the trait die and the Wild Die: {need} or more succeeds, {raise_} is a raise "
+                   "(a top face aces: roll that die again and add)", need=need, raise_=need + RAISE)
+    return say("{need} or more succeeds, {raise_} is a raise (a top face aces: roll it again and add)",
+               need=need, raise_=need + RAISE)
+
+
 def trait_roll(
     die: str | Die,
     dice: DiceSource,
@@ -126,13 +137,16 @@ def trait_roll(
     modifiers: Iterable[Modifier] = (),
     tn: int = TN,
     name: str = "trait",
+    roller: str | None = None,
 ) -> TraitRoll:
     """Core facts: roll the trait die (acing) and, for a Wild Card, the Wild Die
-    d6 (acing); keep the better, add modifiers; double 1s are a critical failure."""
+    d6 (acing); keep the better, add modifiers; double 1s are a critical failure. ``roller``: whose dice (the
+    table's own, #59)."""
     d = parse_die(die)
     mods = trait_die_modifiers(d, name) + list(modifiers)
-    trait = dice.roll(f"d{d.sides}!", say("{skill} die", skill=name))
-    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die")) if wild_card else None
+    needs = trait_needs(tn, int(sum(m.value for m in mods)), wild_card)
+    trait = dice.roll(f"d{d.sides}!", say("{skill} die", skill=name), roller=roller, needs=needs)
+    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=roller, needs=needs) if wild_card else None
     return TraitRoll(d.text, trait, wild, mods, tn)
 
 

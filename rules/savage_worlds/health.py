@@ -186,7 +186,7 @@ def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
     fatigue = int(sheet.get("fatigue", 0) or 0)
     if fatigue:
         mods.append(Modifier(say("Fatigue"), -min(2, fatigue), CORE))
-    tr = trait_roll(vigor, dice, wild_card=True, modifiers=mods, name=say("Vigor (Soak)"))
+    tr = trait_roll(vigor, dice, wild_card=True, modifiers=mods, name=say("Vigor (Soak)"), roller=offer.get("target"))
     soaked = min(taken, 1 + tr.raises) if tr.success and not tr.critical_failure else 0
     left = before["wounds"] + taken - soaked
     out = dict(sheet)

@@ -212,7 +212,8 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
         if surprise == "victim":
             notice = sheet.get("skills", {}).get("notice")
             die, mods = (notice, []) if notice else ("d4", [Modifier(say("Unskilled"), -2, CORE)])
-            tr = trait_roll(die, dice, wild_card=wild, modifiers=mods + condition_modifiers(sheet), name="Notice")
+            tr = trait_roll(die, dice, wild_card=wild, modifiers=mods + condition_modifiers(sheet), name="Notice",
+                            roller=c.id)
             rolls += [r for r in (tr.trait, tr.wild) if r]
             entry["notice"] = tr.to_dict()
             if not tr.success:
@@ -363,7 +364,8 @@ def shaken_recovery(c: Combatant, per: dict, dice: DiceSource, settings: dict) -
     mods = condition_modifiers(sheet)
     if per.get("joker"):
         mods.append(Modifier(say("Joker"), JOKER_BONUS, "Initiative (Action Cards)"))
-    tr = trait_roll(die, dice, wild_card=bool(sheet.get("wild_card", True)), modifiers=mods, name=say("Spirit"))
+    tr = trait_roll(die, dice, wild_card=bool(sheet.get("wild_card", True)), modifiers=mods, name=say("Spirit"),
+                    roller=c.id)
     rule = check_shaken_recovery(settings["shaken_recovery"])
     recovered = tr.success
     free_only = not tr.success or (rule == "classic" and tr.raises == 0)

@@ -18,7 +18,8 @@ from ..dice import DiceSource, RollRecord
 from ..grid import cell_steps, grid_of
 from ..system import AttackRequest, AttackResult, Combatant, Effect, Modifier, RuleError, RuleNotImplemented
 from . import cover as cover_mod
-from .checks import mean_successes, quick_recover_roll, roll_defense_pool, wound_penalty
+from .checks import (dt_needs, mean_successes, pool_roller, quick_recover_roll, roll_defense_pool, successes_to,
+                     wound_penalty)
 from .data import (
     ACTIONS,
     FEAT_WORDS,
@@ -666,14 +667,15 @@ def soak_for(sheet: dict, location: str, state: dict, cover_ap: int, ap_penetrat
     return max(0, ap_total - pen) + misc, parts
 
 
-def quick_recover(weapon: dict, dice: DiceSource) -> tuple[bool, RollRecord | None]:
+def quick_recover(weapon: dict, dice: DiceSource, roller: str | None = None) -> tuple[bool, RollRecord | None]:
     """Quick recovery from a jam, a free action ("Weapon Jams"): 1dT (2dT reliable),
     any success clears it, explosions ignored, so a plain d10 of 6+ per die;
-    unreliable weapons cannot."""
+    unreliable weapons cannot. ``roller``: the weapon's wielder (the table's own dice, #59)."""
     rel = weapon.get("reliability", "normal")
     if rel == "unreliable":
         return False, None
-    return quick_recover_roll(dice, 2 if rel == "reliable" else 1, say("quick-recover {weapon}", weapon=weapon.get("name") or say("weapon")))
+    return quick_recover_roll(dice, 2 if rel == "reliable" else 1, say("quick-recover {weapon}", weapon=weapon.get("name") or say("weapon")),
+                              roller=roller)
 
 
 MULTI_STRIKES = ("multi_strike", "multi_strike_ranged")
@@ -942,7 +944,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         successes = num(opts["dt_successes"])
         reused = True
     else:
-        rec = dice.roll(f"{plan.attack_pool}dT", say("{name}: {action} with {weapon}", name=att.name, action=action.name, weapon=weapon.get("name") or say("weapon")))
+        rec = dice.roll(f"{plan.attack_pool}dT", say("{name}: {action} with {weapon}", name=att.name, action=action.name, weapon=weapon.get("name") or say("weapon")),
+                        roller=pool_roller(plan.attack_pool, att.id), needs=dt_needs(plan.attack_pool, plan.attack_flat))
         rolls.append(rec)
         successes = rec.total
         reused = False
@@ -956,7 +959,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         plan.defense = shared["defense"]
         defense_total = num(shared["total"])
     elif plan.defense != "none":
-        d_succ, d_recs = roll_defense_pool(dice, plan.defense_pool, plan.defense_rerolls, say("{name}: {defense}", name=tgt.name, defense=DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()))
+        d_succ, d_recs = roll_defense_pool(dice, plan.defense_pool, plan.defense_rerolls, say("{name}: {defense}", name=tgt.name, defense=DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()),
+                                           roller=tgt.id, flat=plan.defense_flat, attack=attack_total)
         rolls += d_recs
         defense_total = d_succ + plan.defense_flat
         if settings.get("spend_ticks", True):
@@ -1027,7 +1031,9 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
     if plan.into_melee_penalty and not hit and totals[0] - plan.into_melee_penalty - defense_total >= 1:
         partners = melee_partners(tgt, att, request.others or [])
         if partners:
-            pick = dice.roll(f"1d{len(partners)}", say("stray shot: who in the melee")) if len(partners) > 1 else None
+            pick = dice.roll(f"1d{len(partners)}", say("stray shot: who in the melee"), roller=att.id,
+                             needs=say("roll d{n}: it picks which of the {n} in the melee the stray shot hits",
+                                       n=len(partners))) if len(partners) > 1 else None
             if pick:
                 rolls.append(pick)
             chosen = partners[(pick.total - 1) if pick else 0]
@@ -1057,7 +1063,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         if action.extra.get("damage"):
             parts.append(_mod(action.name, action.extra["damage"], "Ranged Attack Actions"))
         if crit and (swordpoint or settings["critical_hit"] == "plus_d10"):
-            crit_roll = dice.roll("1d10", say("critical hit {label}", label=label))
+            crit_roll = dice.roll("1d10", say("critical hit {label}", label=label), roller=att.id,
+                                  needs=say("roll d10: it adds to the damage of the critical hit"))
             rolls.append(crit_roll)
             parts.append(_mod(say("Critical hit (1d10)"), crit_roll.total, "Swordpoint & Gunpoint" if swordpoint else "Defending (reading)"))
         return sum(p.value for p in parts), parts
@@ -1122,7 +1129,8 @@ def resolve_attack(request: AttackRequest, dice: DiceSource, settings: dict | No
         chain = action.extra.get("resolve_chain")
         if chain:
             difficulty = max(r["after_soak"] for r in hit_reports)
-            test = resolve_test(sheet_t, dice, say("{name}: Resolve against {action} (difficulty {difficulty})", name=tgt.name, action=action.name, difficulty=difficulty), settings=settings)
+            test = resolve_test(sheet_t, dice, say("{name}: Resolve against {action} (difficulty {difficulty})", name=tgt.name, action=action.name, difficulty=difficulty), settings=settings,
+                                roller=tgt.id, difficulty=difficulty)
             passed, total = test.total >= difficulty, test.total
             rolls += test.records
             details["resolve"] = {"difficulty": difficulty, "total": total, "passed": passed}
@@ -1246,7 +1254,7 @@ def jam_check(weapon: dict, attack_total: int, successes: int, settings: dict, d
     if basis % 2:
         return a_state
     name = weapon.get("name") or weapon.get("key")
-    recovered, rec = quick_recover(weapon, dice)
+    recovered, rec = quick_recover(weapon, dice, roller=details.get("attacker"))
     if rec:
         rolls.append(rec)
     effects.append(Effect("jam", details["attacker"], {
@@ -1306,8 +1314,11 @@ def attack_cover_piece(
     mods += list(modifiers or [])
     action_key = "melee_strike" if melee else "straight_shot"
     a_state = spend(state_of(attacker), action_key, statuses=attacker.sheet.get("statuses"))  # "Ticks": an attack's ticks
-    rec = dice.roll(f"{max(0, char(attacker.sheet, 'agility' if melee else 'perception'))}dT", say("{name}: attack {piece}", name=attacker.name, piece=piece_id))
-    total = rec.total + sum(m.value for m in mods)
+    pool, flat = max(0, char(attacker.sheet, 'agility' if melee else 'perception')), sum(m.value for m in mods)
+    goal = say_n("{n} success hits it", "{n} successes hit it", successes_to(1, flat))
+    rec = dice.roll(f"{pool}dT", say("{name}: attack {piece}", name=attacker.name, piece=piece_id),
+                    roller=pool_roller(pool, attacker.id), needs=dt_needs(pool, flat, goal))
+    total = rec.total + flat
     hit = total >= 1
     effects: list[Effect] = []
     dmg = 0

@@ -44,30 +44,71 @@ def dt_successes(faces: list[int]) -> int:
     return sum(1 for f in faces if f >= DT_SUCCESS)
 
 
-def roll_test(dice: DiceSource, pool: int, modifiers: list[Modifier], purpose: str) -> TestRoll:
-    """Roll ``pool`` dT and add the flat modifiers (skill rank and the rest)."""
-    record = dice.roll(f"{max(0, pool)}dT", purpose)
-    return TestRoll(record.total + sum(m.value for m in modifiers), [record], list(modifiers))
+def dt_needs(pool: int, flat: int = 0, goal: str | None = None) -> str:
+    """What a dT pool's dice must show, in words (the table's own dice, #59): "roll 4 dT: 6+ is a success, 9 and
+    10 roll again", the flat modifiers added (``flat``), and what the successes are for (``goal``)."""
+    line = say("roll {n} dT: 6+ is a success, 9 and 10 roll again", n=max(0, pool))
+    if flat:
+        line = say("{line}; {flat} is added", line=line, flat=f"{flat:+g}")
+    if goal:
+        line = say("{line}; {goal}", line=line, goal=goal)
+    return line
 
 
-def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str) -> tuple[int, list[RollRecord]]:
-    """Roll a defense pool; Duck re-rolls up to ``rerolls`` duds (faces 1-5) (*Tesseris Combat*, "Defending")."""
-    first = dice.roll(f"{pool}dT", purpose)
+def successes_to(reach: int, flat: int = 0) -> int:
+    """The successes a pool needs for a total of ``reach`` with ``flat`` added (none when the flat does it)."""
+    return max(0, int(reach) - int(flat))
+
+
+def pool_roller(pool: int, roller: str | None) -> str | None:
+    """Whose dice a pool of ``pool`` dT is: nobody rolls an empty pool at the table (the app's 0dT shows nothing)."""
+    return roller if pool > 0 else None
+
+
+def roll_test(dice: DiceSource, pool: int, modifiers: list[Modifier], purpose: str, roller: str | None = None,
+              needs: str | None = None) -> TestRoll:
+    """Roll ``pool`` dT and add the flat modifiers (skill rank and the rest). ``roller``: whose dice (the table's
+    own, #59); ``needs``: what they must show, in words (else the pool and the flat modifiers)."""
+    flat = sum(m.value for m in modifiers)
+    record = dice.roll(f"{max(0, pool)}dT", purpose, roller=pool_roller(pool, roller),
+                       needs=needs or dt_needs(pool, flat))
+    return TestRoll(record.total + flat, [record], list(modifiers))
+
+
+def stop_goal(need: int, attack: int) -> str:
+    """A defense's goal in words: the successes that stop an attack total of ``attack`` (a tie is the defender's)."""
+    return say_n("{n} success stops an attack of {attack} (a tie goes to the defender)",
+                 "{n} successes stop an attack of {attack} (a tie goes to the defender)", need, attack=attack)
+
+
+def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str, roller: str | None = None,
+                      flat: int = 0, attack: int | None = None) -> tuple[int, list[RollRecord]]:
+    """Roll a defense pool; Duck re-rolls up to ``rerolls`` duds (faces 1-5) (*Tesseris Combat*, "Defending").
+    ``roller``: the defender (the table's own dice, #59); ``flat`` and ``attack``: the defense's modifiers and the
+    attack total it meets, for what the dice must show."""
+    goal = stop_goal(successes_to(attack, flat), attack) if attack is not None else None
+    first = dice.roll(f"{pool}dT", purpose, roller=pool_roller(pool, roller), needs=dt_needs(pool, flat, goal))
     records = [first]
     successes = first.total
     duds = sum(1 for f in first.faces if f < DT_SUCCESS)
     n = min(rerolls, duds)
     if n:
-        again = dice.roll(f"{n}dT", say_n("{purpose}: re-roll {n} dud", "{purpose}: re-roll {n} duds", n, purpose=purpose))
+        goal = stop_goal(successes_to(attack, flat + successes), attack) if attack is not None else None
+        again = dice.roll(f"{n}dT", say_n("{purpose}: re-roll {n} dud", "{purpose}: re-roll {n} duds", n, purpose=purpose),
+                          roller=roller, needs=dt_needs(n, 0, goal))
         records.append(again)
         successes += again.total
     return successes, records
 
 
-def quick_recover_roll(dice: DiceSource, dice_count: int, purpose: str) -> tuple[bool, RollRecord]:
+def quick_recover_roll(dice: DiceSource, dice_count: int, purpose: str,
+                       roller: str | None = None) -> tuple[bool, RollRecord]:
     """The quick recovery roll of a jam (*Tesseris Combat*, "Weapon Jams"): ``dice_count`` dT,
-    any success clears it, explosions ignored, so a plain d10 of 6+ per die."""
-    rec = dice.roll(f"{dice_count}d10", say("{purpose} (dT, explosions ignored)", purpose=purpose))
+    any success clears it, explosions ignored, so a plain d10 of 6+ per die. ``roller``: whose weapon (#59)."""
+    rec = dice.roll(f"{dice_count}d10", say("{purpose} (dT, explosions ignored)", purpose=purpose), roller=roller,
+                    needs=say_n("roll {n} d10: a 6 or more clears the jam (a 9 or 10 does not roll again)",
+                                "roll {n} d10: any 6 or more clears the jam (a 9 or 10 does not roll again)",
+                                dice_count))
     return any(f >= DT_SUCCESS for f in rec.faces), rec
 
 

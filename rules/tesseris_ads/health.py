@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 
 from ..dice import DiceSource
-from ..text import say
+from ..text import say, say_n
 from ..system import AttackResult, Effect, Modifier, RuleError
-from .checks import TestRoll, roll_test, wound_penalty
+from .checks import TestRoll, dt_needs, roll_test, successes_to, wound_penalty
 from .data import STAMINA_PER_WOUND
 from .sheet import current_max_stamina, full_max_stamina, max_wounds, num, stamina, test_pool
 from .status import add_status, end_of_scene, names, remove_status, status_modifiers
@@ -35,10 +35,12 @@ def damage_split(damage: int, stamina: int) -> tuple[int, int]:
     return lost, overflow + lost // STAMINA_PER_WOUND
 
 
-def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool = True, settings: dict | None = None) -> TestRoll:
+def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool = True, settings: dict | None = None,
+                 roller: str | None = None, difficulty: int | None = None) -> TestRoll:
     """A Resolve test: Willpower dT + Resolve rank, status effects (Dejected's penalty to
     Willpower tests among them) and, unless this is the test to stay conscious, the
-    wound penalty (*Tesseris Combat*, "Effects of Wounds", "Status Effects")."""
+    wound penalty (*Tesseris Combat*, "Effects of Wounds", "Status Effects"). ``roller``: whose test (the
+    table's own dice, #59); ``difficulty``: what it must reach, for what the dice must show."""
     pool, mods = test_pool(sheet, "resolve", "willpower")
     if wounds_apply:
         wp = wound_penalty(num(sheet.get("wounds")), stamina(sheet))
@@ -46,7 +48,11 @@ def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool
             mods.append(Modifier(say("Wounds, out of Stamina"), wp, "Effects of Wounds"))
     mods += status_modifiers(sheet.get("statuses"), "test", characteristic="willpower",
                              willpower_penalty=(settings or {}).get("dejected_willpower", "table"))
-    return roll_test(dice, pool, mods, purpose)
+    flat = sum(m.value for m in mods)
+    goal = None if difficulty is None else say_n(
+        "{n} success reaches the difficulty {difficulty}", "{n} successes reach the difficulty {difficulty}",
+        successes_to(difficulty, flat), difficulty=difficulty)
+    return roll_test(dice, pool, mods, purpose, roller=roller, needs=dt_needs(pool, flat, goal))
 
 
 def is_dead(sheet: dict) -> bool:
@@ -122,14 +128,15 @@ def apply_result(sheet: dict, result: AttackResult, token_id: str | None = None)
     return apply_effects(sheet, result.effects, who)
 
 
-def consciousness_check(sheet: dict, dice: DiceSource, settings: dict | None = None) -> dict:
+def consciousness_check(sheet: dict, dice: DiceSource, settings: dict | None = None, roller: str | None = None) -> dict:
     """At the start of the turn of a character out of Stamina: Resolve against the current
     Wounds; failing it, they fall unconscious and begin dying; wound penalties do not
     apply ("Unconsciousness, Crippling, and Death")."""
     if stamina(sheet) > 0:
         return {"needed": False, "sheet": sheet}
     difficulty = num(sheet.get("wounds"))
-    test = resolve_test(sheet, dice, say("Resolve to stay conscious (difficulty {difficulty})", difficulty=difficulty), wounds_apply=False, settings=settings)
+    test = resolve_test(sheet, dice, say("Resolve to stay conscious (difficulty {difficulty})", difficulty=difficulty), wounds_apply=False, settings=settings,
+                        roller=roller, difficulty=difficulty)
     total, rec, mods = test.total, test.records[0], test.modifiers
     passed = total >= difficulty
     out = copy.deepcopy(sheet)

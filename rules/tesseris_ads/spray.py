@@ -20,7 +20,7 @@ from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, RuleError
 from ..text import joined, say
 from .attack import DEFENSE_WORDS, across_cover, check_one_target, jam_check, plan_attack, resolve_attack, rounds_words, settings_of
-from .checks import pool_distribution
+from .checks import dt_needs, pool_distribution, pool_roller
 from .picks import spray_most
 from .sheet import num, weapon as sheet_weapon
 from .ticks import spend, state_of
@@ -95,7 +95,9 @@ def resolve_spray(request: AttackRequest, dice: DiceSource, settings: dict) -> A
                         gm_allows_borrowing=bool(opts.get("gm_allows_borrowing")), statuses=att.sheet.get("statuses"))
     a_state = {**a_state, "aim": 0}
     name = weapon.get("name") or weapon.get("key")
-    rec = dice.roll(f"{plans[0].attack_pool}dT", say("{name}: Spray 'n Pray with {weapon}", name=att.name, weapon=name))
+    pool, flats = plans[0].attack_pool, {p.attack_flat for p in plans}  # the attacker's one roll at them all (#59)
+    rec = dice.roll(f"{pool}dT", say("{name}: Spray 'n Pray with {weapon}", name=att.name, weapon=name),
+                    roller=pool_roller(pool, att.id), needs=dt_needs(pool, flats.pop() if len(flats) == 1 else 0))
     rolls, effects, parts, states = [rec], [], [], {}
     for i, r in enumerate(reqs):
         res = resolve_attack(replace(r, options={**r.options, "dt_successes": rec.total}), dice, settings, part=True)

@@ -20,7 +20,7 @@ from ..grid import grid_of
 from ..system import ActionOption, Combatant, Modifier, RuleError, RuleNotImplemented, TurnUpdate
 from . import actions as own_actions
 from . import cover as cover_mod
-from .checks import roll_test
+from .checks import dt_needs, roll_test, successes_to
 from .data import FEAT_WORDS, LOCATION_WORDS, STATUS_WORDS, status_words
 from .data import ACTION_LIST, ACTIONS, DEFAULT_SETTINGS, FREE_REACTIONS, SURPRISE_REACTION_TICKS, USUAL_ACTIONS
 from .health import consciousness_check, end_of_combat, start_of_round_damage
@@ -89,7 +89,7 @@ def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource
     rolls = []
     stealth = {}
     for h in hidden:
-        test = roll_test(dice, *test_pool(h.sheet, "stealth"), say("{name}: Stealth (ambush)", name=h.name))
+        test = roll_test(dice, *test_pool(h.sheet, "stealth"), say("{name}: Stealth (ambush)", name=h.name), roller=h.id)
         stealth[h.id] = test.total
         rolls += test.records
     out: dict = {"stealth": stealth, "rolls": rolls, "combatants": {}}
@@ -98,7 +98,12 @@ def surprise(unaware: list[Combatant], hidden: list[Combatant], dice: DiceSource
         if not foes:
             continue
         best = max(stealth[f] for f in foes)
-        test = roll_test(dice, *test_pool(u.sheet, "awareness"), say("{name}: Awareness (surprise)", name=u.name))
+        pool, mods = test_pool(u.sheet, "awareness")
+        flat = sum(m.value for m in mods)
+        goal = say_n("{n} success notices the ambush (Stealth {stealth})", "{n} successes notice the ambush (Stealth {stealth})",
+                     successes_to(best, flat), stealth=best)
+        test = roll_test(dice, pool, mods, say("{name}: Awareness (surprise)", name=u.name), roller=u.id,
+                         needs=dt_needs(pool, flat, goal))
         total = test.total
         rolls += test.records
         aware = total >= best
@@ -114,7 +119,6 @@ def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
     Agility, then players before NPCs; what is still tied is flagged for the GM."""
     rows = []
     for c in combatants:
-        rec = dice.roll("1d10", say("{name}: initiative", name=c.name))
         mods = [
             Modifier(say("Agility"), char(c.sheet, "agility"), "Initiative"),
             Modifier(say("Speed"), speed(c.sheet), "Initiative"),
@@ -122,6 +126,9 @@ def initiative(combatants: list[Combatant], dice: DiceSource) -> list[dict]:
         misc = num(c.sheet.get("initiative_bonus"))
         if misc:
             mods.append(Modifier(say("Misc."), misc, "sheet"))
+        rec = dice.roll("1d10", say("{name}: initiative", name=c.name), roller=c.id,
+                        needs=say("roll d10 for initiative; {flat} is added (Agility, Speed and the rest)",
+                                  flat=f"{sum(m.value for m in mods):+g}"))
         rows.append(
             {
                 "id": c.id,
@@ -263,7 +270,7 @@ def _start_turn(step: _Step, cid: str) -> bool:
     step.state["started"] = sorted(set(step.state.get("started", [])) | {cid})
     sheet = step.sheets[cid]
     if stamina(sheet) <= 0 and "Unconscious" not in status_names(sheet.get("statuses")):
-        check = consciousness_check(sheet, step.dice, step.settings)
+        check = consciousness_check(sheet, step.dice, step.settings, roller=cid)
         step.rolls.append(check["roll"])
         if check["passed"]:
             step.log.append(say("{name} stays conscious: Resolve {total} against {difficulty}", name=step.name(cid), total=check["total"],

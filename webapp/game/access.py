@@ -128,6 +128,8 @@ COMMANDS: dict[str, Rule] = {
     "replay_end": _rule(GM, PLAYER),
     # the X-card (webapp/game/safety.py): anyone at the table pauses the scene, anonymously; the GM resumes
     "x_card": _rule(GM, PLAYER),
+    # the table's dice (#59): decided in table_dice (a player sets their own only; enters the rolls asked of them)
+    "set_dice": _rule(GM, PLAYER), "enter_dice": _rule(GM, PLAYER), "call_off_roll": _rule(GM),
     "resume_scene": _rule(GM),
 }
 

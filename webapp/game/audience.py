@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from collections.abc import Callable, Iterator
 
-from . import characters, combat, defenses, fog, handouts, maps, reroll, screenview, soak, templates
+from . import characters, combat, defenses, fog, handouts, maps, reroll, screenview, soak, table_dice, templates
 from .model import Actor, Game, LogEntry
 from . import lighting
 
@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     **dict.fromkeys(("set_lighting", "add_light", "update_light", "remove_light"), TABLE),
     **dict.fromkeys(("show_handout", "hide_handout", "remove_handout"), TABLE),
     "x_card": ANONYMOUS, "resume_scene": TABLE,
+    **dict.fromkeys(("set_dice", "enter_dice", "call_off_roll"), TABLE),
     # the keys: a password is an event (its line is the GM's); a new join code or screen key is the GM's answer alone
     "set_gm_password": TABLE, "clear_gm_password": TABLE, "rotate_join_code": VIEW, "rotate_screen_key": VIEW,
     "replay": VIEW, "replay_end": VIEW,
@@ -166,6 +167,8 @@ def public_state(game: Game, actor: Actor) -> dict:
         "pending_defense": defenses.pending_view(game, actor),
         "pending_soak": soak.pending_view(game, actor),
         "pending_reroll": reroll.pending_view(game, actor),
+        "dice": table_dice.state_view(game, actor),
+        "pending_roll": table_dice.pending_view(game, actor),
         "fog": fog_state(game, actor),
         "lighting": lighting.state_view(game, actor),
         "players": [{"id": p.id, "name": p.name} for p in game.players.values()],

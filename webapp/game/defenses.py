@@ -65,6 +65,8 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     pending = game.pending_defense
     if not pending:
         return None
+    if (game.pending_roll or {}).get("command", {}).get("type") == "choose_defense":
+        return None  # chosen: the defense waits for the dice rolled at the table (#59: the roll's prompt says so)
     attacker, target = game.tokens.get(pending["attacker"]), game.tokens.get(pending["target"])
     if target is None or not fog.may_see(game, actor, target):
         return None

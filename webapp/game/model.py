@@ -265,6 +265,8 @@ class Game:
     pending_defense: dict | None = None  # an attack waiting for its defender's choice (webapp/game/attacks.py)
     pending_soak: list = field(default_factory=list)  # Soak rolls offered to wounded Wild Cards (webapp/game/soak.py)
     pending_reroll: dict | None = None  # a Benny reroll offered after a missed attack (webapp/game/reroll.py)
+    dice: dict = field(default_factory=dict)  # who rolls the dice: the app or the table (webapp/game/table_dice.py)
+    pending_roll: dict | None = None  # a command waiting for a roll made at the table (webapp/game/table_dice.py)
     gm_password: str | None = None  # a salted hash (webapp/game/keys.py), never the password; never sent
     fog_on: bool = False  # dynamic fog of war on the active map (webapp/game/fog.py)
     revealed: set = field(default_factory=set)  # squares the GM revealed to every player by hand
@@ -345,6 +347,8 @@ class Game:
             "pending_defense": self.pending_defense,
             "pending_soak": self.pending_soak,
             "pending_reroll": self.pending_reroll,
+            "dice": self.dice,
+            "pending_roll": self.pending_roll,
             "gm_password": self.gm_password,
             "fog_on": self.fog_on,
             "revealed": sorted(list(c) for c in self.revealed),
@@ -387,6 +391,8 @@ class Game:
             pending_defense=d.get("pending_defense"),
             pending_soak=list(d.get("pending_soak") or []),
             pending_reroll=d.get("pending_reroll"),
+            dice=dict(d.get("dice") or {}),
+            pending_roll=d.get("pending_roll"),
             gm_password=d.get("gm_password"),
             fog_on=d.get("fog_on", False),
             revealed={tuple(c) for c in d.get("revealed", [])},

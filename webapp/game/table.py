@@ -23,9 +23,9 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 import rules
 from rules.board import Board
-from rules.dice import DiceSource, RandomDice
+from rules.dice import DiceSource, NeedDice, RandomDice, TableDice
 
-from . import access, combat, fog, text, tokens
+from . import access, combat, fog, table_dice, text, tokens
 from .feature import type_of
 from .features import FEATURES
 from .model import Actor, Event, Game, LogEntry, Rejected
@@ -175,8 +175,24 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     decide checks who may; the steps other features declare they follow
     (a fight judges a move, an attack's Soak and reroll offers) come after.
     A command the table does not decide (a question, undo) is a KeyError.
+    With the table's own dice (#59, ``table_dice``) a roll made at the table stops the command (``roll_asked``) until
+    ``enter_dice`` decides it again with the faces; while one waits, what could change its outcome is refused.
     """
     authorize(game, cmd, actor)
+    if game.pending_roll:
+        table_dice.waiting(game, cmd.type, actor)
+    if isinstance(cmd, table_dice.EnterDice):
+        return _entered(game, cmd, actor, dice or RandomDice())
+    if game.dice.get("mode") != "table":  # the app's dice (the default): as before
+        return _decided(game, cmd, actor, dice)
+    source = TableDice([], lambda roller: table_dice.table_rolls(game, roller), dice or RandomDice())
+    try:
+        return _decided(game, cmd, actor, source)
+    except NeedDice as need:
+        return [table_dice.asked(game, cmd, actor, need)]
+
+
+def _decided(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> list[Event]:
     decides, rolls, after = _DECIDE[type(cmd)]
     events = decides(game, cmd, actor, dice or RandomDice()) if rolls else decides(game, cmd, actor)
     for step in after:
@@ -184,10 +200,37 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     return events
 
 
+def _entered(game: Game, cmd: Any, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The faces of a roll the table was asked for (#59): the waiting command decided again from the start, as its
+    sender, with every roll made so far and these faces (or the app's roll of them); it asks the next roll, or
+    its events come with the roll settled."""
+    pending = table_dice.check_entry(game, cmd, actor)
+    made = [list(f) for f in pending["made"]]
+    entered = list(pending.get("entered", [])) + [False] * (len(made) - len(pending.get("entered", [])))
+    if cmd.app:
+        made.append(dice.roll(pending["roll"]["dice"]).faces)
+        entered.append(False)
+    else:
+        made.append(list(cmd.faces))
+        entered.append(True)
+    original = parse_command(pending["command"])
+    sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
+    source = TableDice(made, lambda roller: table_dice.table_rolls(game, roller), dice)
+    try:
+        events = _decided(game, original, sender, source)
+    except NeedDice as need:
+        return [table_dice.asked(game, original, sender, need, {"entered": entered})]
+    entered += [False] * (len(source.made) - len(entered))
+    return [*events, Event("roll_settled", {"id": pending["id"], "made": source.made, "entered": entered})]
+
+
 def ack(events: list[Event], actor: Actor) -> dict:
     """What the sender hears back besides ok and seq: a roll's result, a new character's id."""
     out = combat.ack(events, actor)
     for event in events:
+        if event.type == "roll_asked":  # the command waits for a roll made at the table (#59)
+            out["pending_roll"] = {"id": event.data["id"], "dice": event.data["roll"]["dice"],
+                                   "roller_id": event.data["roll"]["roller"]}
         if event.type == "character_added":
             out["character_id"] = event.data["character"]["id"]
     return out

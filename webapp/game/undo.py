@@ -32,7 +32,9 @@ NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_
                           "map_added", "map_renamed", "map_removed", "map_viewed", "picture_set", "picture_aligned",
                           "screen_touch_set", "screen_view_set",
                           # hand-outs and the token pictures' library: shown is shown (hide_handout puts one away)
-                          "handout_added", "handout_shown", "handout_hidden", "handout_removed", "picture_added"})
+                          "handout_added", "handout_shown", "handout_hidden", "handout_removed", "picture_added",
+                          # who rolls the dice (#59): a table's setting, not a step of the story
+                          "dice_set"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 #: events that may name a map being prepared (``map_id``): undo restores the active map's alone
@@ -65,6 +67,9 @@ COMMANDS: dict[str, str] = {
     **dict.fromkeys(("show_handout", "hide_handout", "remove_handout"), KEPT),
     "set_gm_password": KEPT, "clear_gm_password": KEPT, "rotate_join_code": NOTHING, "rotate_screen_key": NOTHING,
     "replay": NOTHING, "replay_end": NOTHING,
+    # the table's dice (#59): the setting is kept; a roll asked, entered or called off is taken back with the
+    # command it belongs to (an undo while a roll waits is refused: table_dice.waiting)
+    "set_dice": KEPT, **dict.fromkeys(("enter_dice", "call_off_roll"), BACK),
 }
 
 
@@ -85,6 +90,7 @@ def _parts(game: "Game") -> dict:
         "pending_defense": game.pending_defense,
         "pending_soak": game.pending_soak,
         "pending_reroll": game.pending_reroll,
+        "pending_roll": game.pending_roll,
         "zones": game.zones,
         "fog": {"enabled": bool(game.fog_on), "revealed": sorted(list(c) for c in game.revealed)},
         "lighting": _lighting(game),
@@ -123,6 +129,9 @@ def decide(game: "Game", actor: "Actor", store, game_id: str, replay) -> list[Ev
     ``replay`` rebuilds a game from events (``webapp.game.table.replay``)."""
     if actor.role != "gm":
         raise Rejected(N_("only the GM can undo"))
+    if game.pending_roll:  # the roll first: undo takes back what was done, not what waits (#59)
+        raise Rejected(N_("a roll is being made at the table: its faces are entered first, or the GM lets the app "
+                          "roll it or calls it off"))
     snap = store.snapshot(game_id)
     after = snap[0] if snap is not None else 0
     tail = store.events(game_id, after=after)
@@ -158,6 +167,8 @@ def evolve(game: "Game", event: Event, log) -> None:
         game.pending_soak = list(restore["pending_soak"])
     if "pending_reroll" in restore:
         game.pending_reroll = restore["pending_reroll"]
+    if "pending_roll" in restore:
+        game.pending_roll = restore["pending_roll"]
     if "templates" in restore:
         game.templates = {t["id"]: dict(t) for t in restore["templates"]}
     if "zones" in restore:

@@ -19,6 +19,7 @@ from markupsafe import Markup
 import rules
 
 from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
+                    table_dice,
                     screenview, soak, templates, uvtt)
 from ..game.model import Actor, Game, LogEntry
 from ..game import lighting
@@ -231,6 +232,8 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "area_templates": _area_templates,
     "pending": lambda c: language.words(defenses.pending_view(c.game, c.actor)),  # the defenses in the reader's words
     "soak_offers": lambda c: soak.pending_view(c.game, c.actor),
+    "pending_roll": lambda c: language.words(table_dice.pending_view(c.game, c.actor)),  # #59, in the reader's words
+    "dice_settings": lambda c: table_dice.settings(c.game),
     "reroll_offer": lambda c: reroll.pending_view(c.game, c.actor),
     "last_attack": lambda c: last_attack(c.game, c.actor),
     # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)

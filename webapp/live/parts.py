@@ -41,6 +41,10 @@ PARTS = {
     "feed": ("_screen_feed.html", False, {"screen"}),
     # the choice for the defender's player and the GM; "waiting for..." for the attacker and the table
     "defense_prompt": ("_defense_prompt.html", False, {"gm", "player", "screen"}),
+    # a roll made at the table (#59): the pad for its roller's player and the GM; who rolls what for the others
+    "roll_prompt": ("_roll_prompt.html", False, {"gm", "player", "screen"}),
+    # the dice roller, with who rolls the game's dice (the GM's choice; a player's "the app rolls for me")
+    "roller": ("_roller.html", False, {"gm", "player"}),
     # a Soak roll a wounded Wild Card may spend a Benny on: its player's, and the GM's for anyone
     "soak_prompt": ("_soak_prompt.html", False, {"gm", "player"}),
     # a Benny reroll a Wild Card's missed attack may take: its player's, and the GM's for anyone
@@ -140,6 +144,9 @@ BY_EVENT = {
     # a phone's turn bar gives way to the pause while it lasts (_turn_bar.html, #61)
     "scene_paused": {"pause", "turn_bar"},
     "scene_resumed": {"pause", "turn_bar"},
+    # the table's dice (#59): the setting is said in the log; a roll asked, made or called off redraws its prompt
+    "dice_set": {"log", "roller"}, "roll_asked": {"roll_prompt", "defense_prompt"},
+    "roll_called_off": {"log", "roll_prompt", "defense_prompt"}, "roll_settled": {"roll_prompt", "defense_prompt"},
     "recap_shown": {"recap_screen", "log"},
 }
 # Who stands in the fight (its turn order) changes when it starts, turns, ends, is set, or a shot takes a token out:

@@ -127,6 +127,7 @@ _SHOWS_ONLY = {
     "reroll_prompt": "reroll_offer",  # _reroll_prompt.html
     "soak_prompt": "soak_offers",  # _soak_prompt.html
     "defense_prompt": "pending",  # _defense_prompt.html
+    "roll_prompt": "pending_roll",  # _roll_prompt.html
     "screen_view": "screen_view",  # _screen_view.html
 }
 

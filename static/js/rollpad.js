@@ -1,0 +1,142 @@
+// The table's own dice (#59): the pad that asks for the faces of a roll made at the table. The faces typed or
+// tapped live in the form's text field (so a screen reader or a keyboard types them as well); the pad is drawn
+// again from it after every tap: which die comes next, "Ace! roll it again" after an exploding die's top face,
+// each face entered a button that takes it (and those after it) back. Done sends enter_dice; the server checks
+// every face again and refuses what no such die shows.
+(function () {
+  "use strict";
+  const tr = (text, params) => (window.t ? window.t(text, params) : text.replace(/\{(\w+)\}/g, (m, k) => params[k]));
+
+  function facesOf(input) {
+    return input.value.split(/[\s,]+/).filter((s) => s !== "").map(Number);
+  }
+
+  // where the entered faces stand: the index of the die asked next, and whether it is an explosion of the last
+  function progress(pad, faces) {
+    let die = 0;
+    let again = false;
+    for (const f of faces) {
+      const d = pad[die];
+      if (!d) return { die: pad.length, again: false, extra: true };
+      if (d.again !== null && f >= d.again) { again = true; continue; }
+      again = false;
+      die += 1;
+    }
+    return { die: die, again: again, extra: false };
+  }
+
+  function button(text, label, onclick, cls) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    if (label) b.setAttribute("aria-label", label);
+    if (cls) b.className = cls;
+    b.addEventListener("click", onclick);
+    return b;
+  }
+
+  function draw(section) {
+    const holder = section.querySelector("[data-roll-pad]");
+    const input = section.querySelector("[data-roll-faces]");
+    if (!holder || !input) return;
+    const pad = JSON.parse(holder.dataset.pad || "[]");
+    const faces = facesOf(input);
+    const at = progress(pad, faces);
+    holder.textContent = "";
+    const entered = document.createElement("p");
+    entered.className = "roll-entered";
+    faces.forEach((f, i) => {
+      entered.appendChild(button(String(f), tr("Take back {face} and what follows", { face: f }), () => {
+        input.value = faces.slice(0, i).join(" ");
+        draw(section);
+      }, "chip"));
+    });
+    holder.appendChild(entered);
+    const done = section.querySelector("[data-roll-done]");
+    if (done) done.disabled = at.die < pad.length || at.extra;
+    if (at.die >= pad.length) {
+      const p = document.createElement("p");
+      p.className = "roll-ready";
+      p.textContent = at.extra ? tr("More faces than the dice asked for: take some back.") : tr("All in: press Done.");
+      holder.appendChild(p);
+      return;
+    }
+    const d = pad[at.die];
+    const name = d.dt ? "dT" : `d${d.sides}`;
+    const ask = document.createElement("p");
+    ask.className = "roll-ask";
+    ask.textContent = at.again ? tr("Ace! Roll the {die} again", { die: name })
+      : tr("Die {n} of {count}: the {die}", { n: at.die + 1, count: pad.length, die: name });
+    holder.appendChild(ask);
+    const row = document.createElement("div");
+    row.className = "roll-faces";
+    const add = (face) => { input.value = faces.concat([face]).join(" "); draw(section); };
+    if (d.sides === 100) { // d100: the tens die, then the units; 00 and 0 is 100
+      const tens = document.createElement("div");
+      tens.className = "roll-faces tens";
+      for (let t = 0; t < 10; t++) {
+        tens.appendChild(button(t === 0 ? "00" : String(t * 10), null, () => {
+          row.dataset.tens = String(t * 10);
+          row.querySelectorAll(".units button").forEach((b) => { b.disabled = false; });
+        }));
+      }
+      row.appendChild(tens);
+      const units = document.createElement("div");
+      units.className = "roll-faces units";
+      for (let u = 0; u < 10; u++) {
+        const b = button(String(u), null, () => {
+          const total = Number(row.dataset.tens || 0) + u;
+          add(total === 0 ? 100 : total);
+        });
+        b.disabled = true;
+        units.appendChild(b);
+      }
+      row.appendChild(units);
+    } else {
+      for (let f = 1; f <= d.sides; f++) row.appendChild(button(String(f), `${name}: ${f}`, () => add(f)));
+    }
+    holder.appendChild(row);
+    const first = row.querySelector("button:not([disabled])");
+    if (first && section.contains(document.activeElement) && document.activeElement.closest(".roll-pad")) first.focus();
+  }
+
+  function drawAll() {
+    document.querySelectorAll("#roll-prompt[data-roll]:not([hidden])").forEach(draw);
+  }
+
+  document.addEventListener("input", (e) => {
+    const section = e.target.closest && e.target.closest("#roll-prompt");
+    if (section && e.target.matches("[data-roll-faces]")) draw(section);
+  });
+  document.addEventListener("submit", (e) => {
+    const form = e.target.closest && e.target.closest("[data-roll-entry]");
+    if (!form || !window.tacmap) return;
+    e.preventDefault();
+    const section = form.closest("#roll-prompt");
+    const input = form.querySelector("[data-roll-faces]");
+    const typed = input.value;
+    const id = section.dataset.roll;
+    // sent: the field is emptied, so the next roll's fresh prompt is not held back as a form being typed in
+    // (live.js keeps those); refused, the faces come back for a fix
+    input.value = "";
+    draw(section);
+    window.tacmap.command({ type: "enter_dice", roll_id: id, faces: facesOf({ value: typed }) }).then((ack) => {
+      const now = document.querySelector("#roll-prompt");
+      const field = now && now.querySelector("[data-roll-faces]");
+      if (ack && !ack.ok && field && now.dataset.roll === id && !field.value) {
+        field.value = typed;
+        draw(now);
+      }
+    });
+  });
+  document.addEventListener("click", (e) => {
+    if (!window.tacmap || !e.target.closest) return;
+    const section = e.target.closest("#roll-prompt");
+    if (!section) return;
+    if (e.target.closest("[data-roll-app]")) window.tacmap.command({ type: "enter_dice", roll_id: section.dataset.roll, app: true });
+    else if (e.target.closest("[data-roll-off]")) window.tacmap.command({ type: "call_off_roll", roll_id: section.dataset.roll });
+  });
+  document.addEventListener("tacmap:update", drawAll);
+  document.addEventListener("DOMContentLoaded", drawAll);
+  drawAll();
+})();

@@ -1,0 +1,139 @@
+"""The table's own dice (#59), through the app as the GM's page and the phones send them: with the table rolling,
+a 3d6 (gurps_lite) attack waits for the roll of whoever makes it (the GM for a foe, the player for their token),
+each audience sees what it may of the wait, faces no such die shows are refused with nothing changed, the turn
+does not move on while a roll waits, and the fight plays on from the faces entered."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import command, state
+
+from test_defense_waiting import a_defense, duel
+
+pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+
+
+def send(client, g, key, body):
+    return command(client, g, body, key)
+
+
+def pending(client, g, key=None):
+    return state(client, g, key)["pending_roll"]
+
+
+def test_a_foes_attack_waits_for_the_gms_roll_then_the_players_defense_then_the_gms_damage(client):
+    g, p, ids = duel(client, "gurps_lite")
+    assert state(client, g)["dice"] == {"mode": "app", "app_rolls_for": [], "foes": "table"}
+    r = command(client, g, {"type": "set_dice", "mode": "table"})
+    assert r.status_code == 200, r.json
+    assert state(client, g)["dice"]["mode"] == "table"
+
+    r = command(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"})
+    assert r.status_code == 200, r.json
+    assert "pending_roll" not in r.json  # the 3d6 system rolls once the defense is chosen
+    s = state(client, g)
+    defense = a_defense(s["pending_defense"])
+
+    # Mira picks the defense on her phone: the attack is rolled now, Brute's first: the GM's dice
+    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": defense,
+                                            "attack": s["pending_defense"]["id"]})
+    assert r.status_code == 200, r.json
+    ask = r.json["pending_roll"]
+    assert ask["dice"] == "3d6" and ask["roller_id"] == ids["Brute"]
+    gm_view = pending(client, g)
+    assert gm_view["chooser"] is True and gm_view["dice"] == "3d6" and gm_view["roller"] == "Brute"
+    assert "or less" in gm_view["needs"]
+    mira_view = pending(client, g, p["player_token"])
+    assert mira_view["chooser"] is False and "dice" not in mira_view and mira_view["roller"] == "Brute"
+    before = state(client, g)["seq"]
+
+    # refused: the turn moving on, a face no d6 shows, too few dice, a player entering the GM's roll
+    for body, key, words in (({"type": "next_turn"}, g["gm_token"], "Brute is rolling"),
+                             ({"type": "enter_dice", "roll_id": ask["id"], "faces": [7, 1, 1]}, g["gm_token"],
+                              "a d6 cannot show 7"),
+                             ({"type": "enter_dice", "roll_id": ask["id"], "faces": [3, 4]}, g["gm_token"],
+                              "3d6 needs 3 dice; 2 entered"),
+                             ({"type": "enter_dice", "roll_id": ask["id"], "faces": [3, 4, 1]}, p["player_token"],
+                              "not yours to enter")):
+        r = send(client, g, key, body)
+        assert r.status_code in (400, 403, 409, 422), (body, r.json)
+        assert words in r.json["error"], r.json
+        assert state(client, g)["seq"] == before
+
+    # the GM enters a 7 on 3d6: Brute's Broadsword hits; Hero's defense is Mira's roll
+    r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "faces": [2, 3, 2]})
+    assert r.status_code == 200, r.json
+    ask = r.json["pending_roll"]
+    assert ask["roller_id"] == ids["Hero"]
+    mine = pending(client, g, p["player_token"])
+    assert mine["chooser"] is True and mine["dice"] == "3d6"
+    # she rolls an 18: the defense fails; the Broadsword's damage is the GM's roll next
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": ask["id"], "faces": [6, 6, 6]})
+    assert r.status_code == 200, r.json
+    ask = r.json["pending_roll"]
+    assert ask["roller_id"] == ids["Brute"] and "d" in ask["dice"]
+    n = int(ask["dice"].split("d")[0] or 1)
+    r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "faces": [4] * n})
+    assert r.status_code == 200, r.json
+    s = state(client, g)
+    assert s["pending_roll"] is None and s["pending_defense"] is None
+    lines = " ".join(e["text"] for e in s["log"])
+    assert "Broadsword: 7 vs" in lines and "dodge fails" in lines, lines  # the GM's 7, Mira's 18
+    r = command(client, g, {"type": "next_turn"})
+    assert r.status_code == 200, r.json
+
+
+def test_the_app_rolls_for_a_player_who_ticks_it_and_the_gm_may_let_it_roll_the_foes(client):
+    g, p, ids = duel(client, "gurps_lite")
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    r = send(client, g, p["player_token"], {"type": "set_dice", "player_id": p["player_id"], "app_rolls": True})
+    assert r.status_code == 200, r.json
+    assert state(client, g)["dice"]["app_rolls_for"] == [p["player_id"]]
+    r = send(client, g, p["player_token"], {"type": "set_dice", "mode": "app"})
+    assert r.status_code in (403, 422), r.json
+    assert command(client, g, {"type": "set_dice", "foes": "app"}).status_code == 200
+    # nobody at the table rolls now: the attack goes through at once
+    r = command(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"})
+    assert r.status_code == 200, r.json
+    d = state(client, g)["pending_defense"]
+    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": a_defense(d), "attack": d["id"]})
+    assert r.status_code == 200, r.json
+    assert "pending_roll" not in r.json
+    assert pending(client, g) is None
+
+
+def test_the_gm_lets_the_app_roll_a_waiting_roll_or_calls_it_off(client):
+    g, p, ids = duel(client, "gurps_lite")
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    ask = waiting_attack(client, g, p, ids)
+    before = state(client, g)
+    r = command(client, g, {"type": "call_off_roll", "roll_id": ask["id"]})
+    assert r.status_code == 200, r.json
+    after = state(client, g)
+    # the defense's choice that waited for the roll is called off: the attack waits for a defense again (its
+    # prompt was put away while the dice were rolled)
+    assert before["pending_defense"] is None
+    assert after["pending_roll"] is None and after["pending_defense"]["chooser"] is True
+    assert after["combat"] == before["combat"] and after["tokens"] == before["tokens"]
+    r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "faces": [1, 1, 1]})
+    assert r.status_code in (409, 422), r.json
+    assert "no longer waiting" in r.json["error"]
+    d = after["pending_defense"]
+    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": a_defense(d), "attack": d["id"]})
+    ask = r.json["pending_roll"]
+    r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "app": True})
+    assert r.status_code == 200, r.json
+    # the app rolled Brute's attack: the fight goes on to the next roll asked (Hero's defense, if it hit) or is done
+    nxt = r.json.get("pending_roll")
+    assert nxt is None or nxt["roller_id"] == ids["Hero"]
+
+
+def waiting_attack(client, g, p, ids) -> dict:
+    """Brute attacks Hero, Mira chooses a defense: the attack roll waits for the GM's dice."""
+    r = command(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Broadsword"})
+    assert r.status_code == 200, r.json
+    d = state(client, g)["pending_defense"]
+    r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": a_defense(d), "attack": d["id"]})
+    assert r.status_code == 200, r.json
+    return r.json["pending_roll"]

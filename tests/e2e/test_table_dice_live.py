@@ -1,0 +1,142 @@
+"""The table's own dice on the screens (#59): the GM sets the table rolling; the GM's foe attacks Mira's token; the
+GM's page asks for the foe's attack roll on the pad, Mira's phone (at the LAN name: not a secure context) asks for
+her defense roll, the table screen says who is rolling what, a face no die shows is refused, and the attack is
+played from the faces tapped in. Real Chromium, real server (3d6: gurps_lite)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from test_table_screens import add_token, join
+from test_turns_on_phones import new_game, open_phone, open_screen, seeded_dice, state, turn_to  # noqa: F401
+from tests.helpers import live_command as command
+
+
+def tap(page, faces):
+    for f in faces:
+        page.locator("#roll-prompt .roll-faces button", has_text=re.compile(rf"^{f}$")).first.click()
+
+
+def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded_dice, server, new_page, shot):
+    game = new_game(server, "gurps_lite", {"width": 12, "height": 8}, name="Table dice")
+    mira = join(server, game, "Mira")
+    ann = add_token(server, game, "Ann", 3, 3, owner=mira["player_id"], kind="pc")
+    brute = add_token(server, game, "Brute", 4, 3)
+    gm = new_page(viewport={"width": 1280, "height": 900})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    phone = open_phone(new_page, server, game, mira)
+    screen = open_screen(new_page, game)
+    command(server, game, {"type": "start_combat", "token_ids": [ann, brute]})
+    turn_to(server, game, brute)
+
+    # the GM sets the table rolling on the GM page
+    gm.locator("form[data-command=set_dice] select[name=mode]").select_option("table")
+    gm.locator("form[data-command=set_dice] button[type=submit]").click()
+    expect(gm.locator("#log")).to_contain_text("The table rolls its own dice")
+    expect(phone.locator("form[data-command=set_dice] input[name=app_rolls]")).to_be_attached()
+
+    command(server, game, {"type": "attack", "attacker": brute, "target": ann, "weapon": "Broadsword"})
+    phone.locator("#defense-prompt.asking button[data-defense]").first.click()
+
+    # the foe's attack roll: the GM's pad; the phone and the TV see who rolls
+    pad = gm.locator("#roll-prompt.asking")
+    expect(pad).to_be_visible()
+    expect(pad).to_contain_text("Brute: roll")
+    expect(pad).to_contain_text("3d6")
+    expect(screen.locator("#roll-prompt")).to_contain_text("Brute rolls")
+    expect(phone.locator("#roll-prompt")).to_contain_text("Brute rolls")
+    shot(gm, "table-dice-gm-pad")
+    tap(gm, [2, 3])
+    expect(pad.locator("[data-roll-done]")).to_be_disabled()
+    tap(gm, [2])
+    expect(pad.locator("[data-roll-done]")).to_be_enabled()
+    # a typed face no d6 shows is refused, and nothing changes
+    seq = state(server, game)["seq"]
+    pad.locator("[data-roll-faces]").fill("7 1 1")
+    pad.locator("[data-roll-done]").click()
+    expect(gm.locator("#flash.shown.error")).to_contain_text("a d6 cannot show 7")
+    assert state(server, game)["seq"] == seq
+    pad.locator("[data-roll-faces]").fill("2 3 2")
+    pad.locator("[data-roll-done]").click()
+
+    # Mira's defense: her phone's pad
+    mine = phone.locator("#roll-prompt.asking")
+    expect(mine).to_be_visible()
+    expect(mine).to_contain_text("Ann: roll")
+    expect(screen.locator("#roll-prompt")).to_contain_text("Ann rolls")
+    shot(phone, "table-dice-phone-pad")
+    shot(screen, "table-dice-screen-rolling")
+    tap(phone, [6, 6, 6])
+    mine.locator("[data-roll-done]").click()
+
+    # the damage: the GM's again; the GM lets the app roll it
+    expect(gm.locator("#roll-prompt.asking")).to_contain_text("damage")
+    gm.locator("#roll-prompt [data-roll-app]").click()
+    expect(gm.locator("#roll-prompt")).to_be_hidden()
+    expect(phone.locator("#roll-prompt")).to_be_hidden()
+    expect(screen.locator("#roll-prompt")).to_be_hidden()
+    expect(gm.locator("#log")).to_contain_text(re.compile(r"Broadsword: 7 vs \d+"))
+    s = state(server, game)
+    assert s["pending_roll"] is None and s["pending_defense"] is None
+    shot(phone, "table-dice-phone-after")
+
+
+def test_a_savage_worlds_attack_from_a_phone_with_an_ace_and_the_link_dropped_mid_entry(seeded_dice, server, new_page,
+                                                                                         shot):
+    game = new_game(server, "savage_worlds", {"width": 12, "height": 8}, name="Table dice SW")
+    mira = join(server, game, "Mira")
+    hero = add_token(server, game, "Hero", 3, 3, owner=mira["player_id"], kind="pc")
+    goblin = add_token(server, game, "Goblin", 4, 3)
+    phone = open_phone(new_page, server, game, mira)
+    screen = open_screen(new_page, game)
+    command(server, game, {"type": "start_combat", "token_ids": [hero, goblin]})
+    turn_to(server, game, hero)
+    command(server, game, {"type": "set_dice", "mode": "table"})
+
+    # Mira attacks from her phone (as its attack card sends it): her phone asks for the Fighting die
+    phone.evaluate("""(ids) => window.tacmap.command({type: "attack", attacker: ids[0], target: ids[1],
+                                                      weapon: "Long sword"})""", [hero, goblin])
+    pad = phone.locator("#roll-prompt.asking")
+    expect(pad).to_contain_text("Hero: roll")
+    expect(pad).to_contain_text("or more succeeds")
+    expect(screen.locator("#roll-prompt")).to_contain_text("Hero rolls")
+    sides = state(server, game)["pending_roll"]  # the GM's view: the dice asked
+    top = int(sides["dice"].lstrip("d").rstrip("!"))
+    tap(phone, [top])
+    expect(pad.locator(".roll-ask")).to_contain_text(f"Ace! Roll the d{top} again")
+    shot(phone, "table-dice-phone-ace")
+    expect(pad.locator("[data-roll-done]")).to_be_disabled()
+
+    # the Wi-Fi drops mid-entry: the pad and the faces tapped stay; once back, the chain is finished and sent
+    phone.context.set_offline(True)
+    tap(phone, [2])
+    phone.context.set_offline(False)
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    expect(pad.locator("[data-roll-faces]")).to_have_value(f"{top} 2")
+    pad.locator("[data-roll-done]").click()
+
+    # the Wild Die next, on the same phone
+    expect(pad.locator(".roll-ask")).to_contain_text("the d6")
+    tap(phone, [1])
+    pad.locator("[data-roll-done]").click()
+    # the attack hit (the trait die showed more than a Goblin's Parry): the damage (and a raise's bonus die) are
+    # Mira's to roll; the app rolls them for her
+    expect(phone.locator("#roll-prompt.asking")).to_contain_text("damage")
+    for _ in range(4):
+        if state(server, game)["pending_roll"] is None:
+            break
+        asked = state(server, game)["pending_roll"]["id"]
+        phone.locator(f"#roll-prompt[data-roll='{asked}'] [data-roll-app]").click()
+        for _ in range(50):
+            now = state(server, game)["pending_roll"]
+            if now is None or now["id"] != asked:
+                break
+            phone.wait_for_timeout(100)
+    expect(phone.locator("#roll-prompt")).to_be_hidden()
+    expect(screen.locator("#roll-prompt")).to_be_hidden()
+    s = state(server, game)
+    assert s["pending_roll"] is None
+    assert any(re.match(r"Hero (hits|misses) Goblin", e["text"]) for e in s["log"]), s["log"][-3:]
