@@ -13,11 +13,11 @@ from hypothesis import given, settings, strategies as st
 
 import rules
 from rules.dice import ScriptedDice, SeededDice
-from rules.text import plain
 from webapp.game import mapdata, table, table_dice
-from webapp.game.model import GM, Actor, Event, Rejected
+from webapp.game.model import GM, Rejected
 
-MIRA = Actor("player", "p-mira")
+from tabledice import MIRA, facts, play, seated
+
 ZONES = [{"id": "west", "name": "Hangar", "adjacent": ["east"]},
          {"id": "east", "name": "Launch pad", "adjacent": ["west"]}]
 DOUBLES = [11 * n for n in range(1, 10)] + [100]
@@ -25,21 +25,6 @@ DOUBLES = [11 * n for n in range(1, 10)] + [100]
 d100 = st.one_of(st.integers(1, 100), st.sampled_from(DOUBLES + [1, 5, 95, 96, 100]))
 
 
-def play(game, payload, actor=GM, dice=None):
-    events = table.decide(game, table.parse_command(payload), actor, dice)
-    for event in events:
-        table.evolve(game, event)
-    return events
-
-
-def facts(events):
-    """What the events say, less the ids drawn afresh each time a command is decided."""
-    out = []
-    for e in events:
-        data = plain(e.data)
-        data.pop("id", None)
-        out.append((e.type, data))
-    return out
 
 
 _MADE: dict = {}
@@ -49,16 +34,9 @@ def zone_game(wounds: int = 0):
     """Mira's Ann (a player character, ``wounds`` on her sheet) in the Hangar and the GM's Bob on the Launch pad,
     the next zone; no fight yet. Made once for each ``wounds``, copied."""
     if wounds not in _MADE:
-        game = table.empty_game("g-at")
         board, zones = mapdata.zone_map({"zones": ZONES})
-        for event in table.new_game_events("Launch", "atomic_tomorrow", board, zones):
-            table.evolve(game, event)
-        table.evolve(game, Event("player_joined", {"player_id": "p-mira", "name": "Mira", "key_hash": "x" * 64}))
-        ids = {}
-        for name, zone, owner in (("Ann", "west", "p-mira"), ("Bob", "east", None)):
-            ev = play(game, {"type": "add_token", "name": name, "zone": zone,
-                             **({"owner": owner, "kind": "pc"} if owner else {})})
-            ids[name] = ev[0].data["token"]["id"]
+        game, ids = seated("g-at", "Launch", "atomic_tomorrow", board, (("Ann", "west", "p-mira"), ("Bob", "east", None)),
+                           zones)
         sheet = {**rules.get("atomic_tomorrow").default_sheet(), "wounds": wounds}
         play(game, {"type": "add_character", "name": "Ann", "token_id": ids["Ann"], "owner": "p-mira",
                     "sheet": sheet})

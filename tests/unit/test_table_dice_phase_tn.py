@@ -16,41 +16,18 @@ from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
 from rules.dice import ScriptedDice, SeededDice
-from rules.text import plain
 from webapp.game import table, table_dice
-from webapp.game.model import GM, Actor, Event, Rejected
+from webapp.game.model import GM, Event, Rejected
 
-MIRA = Actor("player", "p-mira")
-
-
-def play(game, payload, actor=GM, dice=None):
-    events = table.decide(game, table.parse_command(payload), actor, dice)
-    for event in events:
-        table.evolve(game, event)
-    return events
+from tabledice import MIRA, facts, play, seated
 
 
-def facts(events):
-    """What the events say, less the ids drawn afresh each time a command is decided."""
-    out = []
-    for e in events:
-        data = plain(e.data)
-        data.pop("id", None)
-        out.append((e.type, data))
-    return out
+
 
 
 def new_game(surprised=False):
     """Mira's Ann and the GM's Bob, five squares apart, in a fight (Bob caught unaware with ``surprised``)."""
-    game = table.empty_game("g-ptn")
-    for event in table.new_game_events("Shootout", "phase_tn", Board(10, 8)):
-        table.evolve(game, event)
-    table.evolve(game, Event("player_joined", {"player_id": "p-mira", "name": "Mira", "key_hash": "x" * 64}))
-    ids = {}
-    for name, x, owner in (("Ann", 2, "p-mira"), ("Bob", 7, None)):
-        ev = play(game, {"type": "add_token", "name": name, "x": x, "y": 2,
-                         **({"owner": owner, "kind": "pc"} if owner else {})})
-        ids[name] = ev[0].data["token"]["id"]
+    game, ids = seated("g-ptn", "Shootout", "phase_tn", Board(10, 8), (("Ann", 2, "p-mira"), ("Bob", 7, None)))
     play(game, {"type": "start_combat", "token_ids": [ids["Ann"], ids["Bob"]],
                 "surprised": [ids["Bob"]] if surprised else []}, dice=SeededDice(5))
     return game, ids

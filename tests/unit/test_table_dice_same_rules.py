@@ -12,16 +12,11 @@ from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
 from rules.dice import ScriptedDice, SeededDice
-from rules.text import plain
 from webapp.game import table, table_dice
-from webapp.game.model import GM, Actor, Event, Rejected
+from webapp.game.model import GM, Actor, Rejected
 
+from tabledice import MIRA, facts, play, seated
 
-def play(game, payload, actor=GM, dice=None):
-    events = table.decide(game, table.parse_command(payload), actor, dice)
-    for event in events:
-        table.evolve(game, event)
-    return events
 
 
 def duel():
@@ -37,16 +32,8 @@ _DUEL = None
 
 def new_duel():
     """Mira's Hero and the GM's Brute, side by side, Brute's attack on Hero waiting for Hero's defense."""
-    game = table.empty_game("g-1")
-    for event in table.new_game_events("Duel", "gurps_lite", Board(10, 8)):
-        table.evolve(game, event)
-    table.evolve(game, Event("player_joined", {"player_id": "p-mira", "name": "Mira", "key_hash": "x" * 64}))
-    mira = Actor("player", "p-mira")
-    ids = {}
-    for name, x, owner in (("Hero", 2, "p-mira"), ("Brute", 3, None)):
-        ev = play(game, {"type": "add_token", "name": name, "x": x, "y": 2,
-                         **({"owner": owner, "kind": "pc"} if owner else {})})
-        ids[name] = ev[0].data["token"]["id"]
+    game, ids = seated("g-1", "Duel", "gurps_lite", Board(10, 8), (("Hero", 2, "p-mira"), ("Brute", 3, None)))
+    mira = MIRA
     play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=ScriptedDice([3, 3, 3, 4, 4, 4]))
     while game.combat["current"] != ids["Brute"]:
         play(game, {"type": "next_turn"}, dice=ScriptedDice([]))
@@ -57,15 +44,6 @@ def new_duel():
     choice = {"type": "choose_defense", "defense": defense, "attack": pending["id"]}
     return game, ids, mira, choice
 
-
-def facts(events):
-    """What the events say, less the ids drawn afresh each time a command is decided."""
-    out = []
-    for e in events:
-        data = plain(e.data)
-        data.pop("id", None)
-        out.append((e.type, data))
-    return out
 
 
 three_d6 = st.lists(st.integers(1, 6), min_size=3, max_size=3)
@@ -117,15 +95,7 @@ def sw_fight():
     """Savage Worlds: Mira's Hero (a Wild Card) beside the GM's Goblin, Hero to act; made once, copied."""
     global _SW
     if _SW is None:
-        game = table.empty_game("g-2")
-        for event in table.new_game_events("Brawl", "savage_worlds", Board(10, 8)):
-            table.evolve(game, event)
-        table.evolve(game, Event("player_joined", {"player_id": "p-mira", "name": "Mira", "key_hash": "x" * 64}))
-        ids = {}
-        for name, x, owner in (("Hero", 2, "p-mira"), ("Goblin", 3, None)):
-            ev = play(game, {"type": "add_token", "name": name, "x": x, "y": 2,
-                             **({"owner": owner, "kind": "pc"} if owner else {})})
-            ids[name] = ev[0].data["token"]["id"]
+        game, ids = seated("g-2", "Brawl", "savage_worlds", Board(10, 8), (("Hero", 2, "p-mira"), ("Goblin", 3, None)))
         play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(5))  # the cards
         while game.combat["current"] != ids["Hero"]:
             play(game, {"type": "next_turn"}, dice=SeededDice(6))

@@ -15,41 +15,19 @@ from rules.board import Board
 from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.system import AttackRequest, Combatant
 from rules.tesseris_ads import SYSTEM
-from rules.text import plain
 from webapp.game import table, table_dice
-from webapp.game.model import GM, Actor, Event, Rejected
+from webapp.game.model import GM, Rejected
 
-MIRA = Actor("player", "p-mira")
-
-
-def play(game, payload, actor=GM, dice=None):
-    events = table.decide(game, table.parse_command(payload), actor, dice)
-    for event in events:
-        table.evolve(game, event)
-    return events
+from tabledice import MIRA, facts, play, seated
 
 
-def facts(events):
-    """What the events say, less the ids drawn afresh each time a command is decided."""
-    out = []
-    for e in events:
-        data = plain(e.data)
-        data.pop("id", None)
-        out.append((e.type, data))
-    return out
+
 
 
 def new_game(hero: dict | None = None, brute_x: int = 3):
     """Mira's Hero and the GM's Brute (a foe: no owner), each with the sample sheet and ``hero``'s changes."""
-    game = table.empty_game("g-t")
-    for event in table.new_game_events("Fight", "tesseris_ads", Board(12, 8)):
-        table.evolve(game, event)
-    table.evolve(game, Event("player_joined", {"player_id": "p-mira", "name": "Mira", "key_hash": "x" * 64}))
-    ids = {}
-    for name, x, owner, over in (("Hero", 2, "p-mira", hero or {}), ("Brute", brute_x, None, {})):
-        ev = play(game, {"type": "add_token", "name": name, "x": x, "y": 2,
-                         **({"owner": owner, "kind": "pc"} if owner else {})})
-        ids[name] = ev[0].data["token"]["id"]
+    game, ids = seated("g-t", "Fight", "tesseris_ads", Board(12, 8), (("Hero", 2, "p-mira"), ("Brute", brute_x, None)))
+    for name, over in (("Hero", hero or {}), ("Brute", {})):
         sheet = {**SYSTEM.default_sheet(), "name": name, **over}
         play(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": sheet})
     return game, ids
