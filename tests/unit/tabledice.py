@@ -42,3 +42,31 @@ def seated(game_id: str, name: str, system: str, board, tokens, zones=None):
         ev = play(game, {"type": "add_token", "name": token, **place, **({"owner": owner, "kind": "pc"} if owner else {})})
         ids[token] = ev[0].data["token"]["id"]
     return game, ids
+
+
+def die_faces(die: dict):
+    """A hypothesis strategy for one die's faces as the table rolls it (a ``table_dice.pad`` entry): a face that
+    rolls again (an ace, a dT's 9 or 10) is followed by another roll of that die."""
+    from hypothesis import strategies as st
+    if not die["again"]:
+        return st.integers(1, die["sides"]).map(lambda f: [f])
+    return st.lists(st.integers(die["again"], die["sides"]), max_size=2).flatmap(
+        lambda tops: st.integers(1, die["again"] - 1).map(lambda last: tops + [last]))
+
+
+def enter_drawn(game, events, data, mine: str, limit: int = 40):
+    """From a command's ``events``, enter faces drawn with hypothesis's ``data`` for every roll asked, each by its
+    roller's player (Mira for her token ``mine``, the GM for the rest), until the command settles: the last events,
+    every roll asked and the faces entered in order."""
+    from webapp.game import table_dice
+    asked, entered = [], []
+    for _ in range(limit):
+        if events[-1].type != "roll_asked":
+            return events, asked, entered
+        ask = events[-1].data
+        asked.append(ask["roll"])
+        faces = [f for die in table_dice.pad(ask["roll"]["dice"]) for f in data.draw(die_faces(die))]
+        entered += faces
+        who = MIRA if ask["roll"]["roller"] == mine else GM
+        events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces}, actor=who)
+    raise AssertionError("more rolls asked than the command makes")

@@ -19,7 +19,7 @@ from rules.dice import ScriptedDice, SeededDice
 from webapp.game import table, table_dice
 from webapp.game.model import GM, Event, Rejected
 
-from tabledice import MIRA, facts, play, seated
+from tabledice import MIRA, enter_drawn, facts, play, seated
 
 
 
@@ -83,12 +83,6 @@ def phase_ends_with_surprise():
     return made_once("surprise", build)
 
 
-def die_faces(die):
-    """One die's faces as the table rolls it: a face that rolls again is followed by another roll of that die."""
-    if not die["again"]:
-        return st.integers(1, die["sides"]).map(lambda f: [f])
-    return st.lists(st.integers(die["again"], die["sides"]), max_size=2).flatmap(
-        lambda tops: st.integers(1, die["again"] - 1).map(lambda last: tops + [last]))
 
 
 def at_the_table(game, ids, payload, actor, data):
@@ -96,20 +90,7 @@ def at_the_table(game, ids, payload, actor, data):
     GM for Bob's): the events that settle it, every roll asked, and the faces entered in order."""
     play(game, {"type": "set_dice", "mode": "table"})
     events = play(game, payload, actor=actor)
-    asked, entered = [], []
-    for _ in range(40):
-        if events[-1].type != "roll_asked":
-            break
-        ask = events[-1].data
-        asked.append(ask["roll"])
-        faces = []
-        for die in table_dice.pad(ask["roll"]["dice"]):
-            faces += data.draw(die_faces(die))
-        entered += faces
-        enters = MIRA if ask["roll"]["roller"] == ids["Ann"] else GM
-        events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces}, actor=enters)
-    else:
-        pytest.fail("more rolls asked than the command makes")
+    events, asked, entered = enter_drawn(game, events, data, ids["Ann"])
     return events, asked, entered
 
 

@@ -18,7 +18,7 @@ from rules.tesseris_ads import SYSTEM
 from webapp.game import table, table_dice
 from webapp.game.model import GM, Rejected
 
-from tabledice import MIRA, facts, play, seated
+from tabledice import MIRA, enter_drawn, facts, play, seated
 
 
 
@@ -52,29 +52,12 @@ def fight(first: str, hero: dict | None = None, brute_x: int = 3):
 _FIGHTS: dict = {}
 
 
-def die_faces(die: dict):
-    """One die's faces as the table rolls it: a dT's 9 or 10 is followed by another roll of that die."""
-    if die["again"]:
-        return st.lists(st.integers(die["again"], die["sides"]), max_size=2).flatmap(
-            lambda tops: st.integers(1, die["again"] - 1).map(lambda last: tops + [last]))
-    return st.integers(1, die["sides"]).map(lambda f: [f])
 
 
 def at_the_table(game, ids, first_events, data, limit=20):
     """Enter faces drawn by hypothesis for every roll asked, each by the roller's player (the GM for the foe's),
     until the command settles; the asks and the faces entered."""
-    events, asks, entered = first_events, [], []
-    for _ in range(limit):
-        if events[-1].type != "roll_asked":
-            break
-        ask = events[-1].data
-        asks.append(ask["roll"])
-        faces = []
-        for die in table_dice.pad(ask["roll"]["dice"]):
-            faces += data.draw(die_faces(die))
-        entered += faces
-        who = MIRA if ask["roll"]["roller"] == ids["Hero"] else GM
-        events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces}, actor=who)
+    events, asks, entered = enter_drawn(game, first_events, data, ids["Hero"], limit)
     assert events[-1].type == "roll_settled", events[-1].type
     settled = events[-1].data
     assert entered == [f for faces, by_table in zip(settled["made"], settled["entered"]) if by_table for f in faces]
