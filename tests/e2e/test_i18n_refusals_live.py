@@ -27,7 +27,7 @@ def test_a_refused_drop_is_explained_on_each_phone_in_its_language(server, new_p
     expect(mira.locator("#flash")).to_contain_text("D3 ist von Ana besetzt", timeout=10000)
     shot(mira, "refusal-german-phone")
     drop(tomas, tokens["Ana"], (3, 2), (2, 2))
-    expect(tomas.locator("#flash")).to_contain_text("(2, 2) está ocupada por Hero", timeout=10000)
+    expect(tomas.locator("#flash")).to_contain_text("C3 está ocupada por Hero", timeout=10000)
     drop(gm, tokens["Bandit"], (5, 2), (3, 2))
     expect(gm.locator("#flash")).to_contain_text("D3 is taken by Ana", timeout=10000)
     # nothing moved
