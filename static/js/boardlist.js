@@ -68,7 +68,16 @@
     if (shown && due() !== fetchedAt) refresh();
   }
 
-  document.addEventListener("tacmap:update", () => { if (shown && due() !== fetchedAt) refresh(); });
+  // a replay shows a past moment: the list of the present goes while it lasts (it would name what the player sees
+  // now beside a moment they did not see it), and is fetched again once the page is back at the table
+  let replaying = false;
+  document.addEventListener("tacmap:replay", (e) => {
+    replaying = !!e.detail;
+    const list = document.getElementById("board-list");
+    if (replaying && list) { list.replaceChildren(); fetchedAt = null; }
+    else if (!replaying && shown) refresh();
+  });
+  document.addEventListener("tacmap:update", () => { if (!replaying && shown && due() !== fetchedAt) refresh(); });
 
   document.addEventListener("click", (e) => {
     const button = e.target.closest && e.target.closest("[data-board-view]");
