@@ -7,7 +7,9 @@ parent talks to each child with one JSON line per order on its stdin and reads o
 its stdout; every wait has a deadline, and the children are killed when the ``with`` ends (errors too).
 
 A game's screens all go to the same child, so the time from a move's send to each other screen's
-``update`` is read on one clock. Used by the convention-hall and held-screens figures (bench/load.py) and
+``update`` is read on one clock. Each child's screens connect from an address of their own on loopback
+(127.0.0.10, .11, ...: on Linux the whole of 127/8 is the machine), as a hall's phones come from addresses of
+their own: the server holds at most ``PER_ADDRESS_SEATED`` (webapp/live/keyless.py) connections from one. Used by the convention-hall and held-screens figures (bench/load.py) and
 by tests/e2e/test_convention_hall.py.
 """
 
@@ -47,12 +49,12 @@ def raise_open_files(wanted: int) -> int:
 class Screen:
     """One connected screen: when it first saw each seq."""
 
-    def __init__(self, url: str, game: str, key: str) -> None:
+    def __init__(self, url: str, game: str, key: str, source: str | None = None) -> None:
         import socketio
 
         from bench.live import in_arrival_order
 
-        self.url, self.game, self.key = url, game, key
+        self.url, self.game, self.key, self.source = url, game, key, source
         self.seen: dict[int, float] = {}
         self.lock = threading.Lock()
         self.sio = in_arrival_order(socketio.Client(reconnection=False))
@@ -68,6 +70,13 @@ class Screen:
                 self.seen.setdefault(s, t)
 
     def connect(self, timeout: float) -> None:
+        if self.source:  # the websocket's TCP connection from our own address: websocket-client takes it made
+            import socket
+            from urllib.parse import urlsplit
+
+            where = urlsplit(self.url)
+            sock = socket.create_connection((where.hostname, where.port), timeout, source_address=(self.source, 0))
+            self.sio.eio.websocket_extra_options["socket"] = sock
         self.sio.connect(self.url, auth={"game": self.game, "token": self.key}, transports=["websocket"],
                          wait_timeout=timeout)
 
@@ -77,7 +86,7 @@ class Child:
         self.screens: list[Screen] = []
 
     def connect(self, order: dict) -> dict:
-        new = [Screen(order["url"], c["game"], c["key"]) for c in order["clients"]]
+        new = [Screen(order["url"], c["game"], c["key"], order.get("source")) for c in order["clients"]]
         errors: list[str] = []
         t0 = time.perf_counter()
 
@@ -257,7 +266,8 @@ class Crowd:
             first = self.given[child] + len(batches[child])
             batches[child] += screens
             placed.append((child, list(range(first, first + len(screens)))))
-        orders = {i: {"op": "connect", "url": self.url, "clients": b, "workers": workers} for i, b in batches.items() if b}
+        orders = {i: {"op": "connect", "url": self.url, "clients": b, "workers": workers, "source": self.source(i)}
+                  for i, b in batches.items() if b}
         answers = self.ask(orders, timeout)
         for i, b in batches.items():
             self.given[i] += len(b)
@@ -266,6 +276,13 @@ class Crowd:
                 "errors": [e for a in answers.values() for e in a.get("errors", [])][:5],
                 "connect_ms": [t for a in answers.values() for t in a.get("connect_ms", [])],
                 "placed": placed}
+
+    def source(self, child: int) -> str | None:
+        """The loopback address child ``child``'s screens connect from (127.0.0.10 + child), where the server
+        is on loopback and the system lets a socket take such an address (Linux); else None (the system's)."""
+        if not self.url.startswith(("http://127.0.0.1:", "http://localhost:")) or not sys.platform.startswith("linux"):
+            return None
+        return f"127.0.0.{10 + child}"
 
     def held(self) -> int:
         return sum(a.get("held", 0) for a in self.ask({i: {"op": "alive"} for i in range(self.count)}, 30).values())

@@ -2,8 +2,9 @@
 table screen, 4 players, each with its real key from the JSON API), and its pages still answer within 1 s.
 
 The 600 clients are python-socketio clients (websocket transport) spread over four client processes
-(bench/crowd.py), so the clients' own work is not what is measured; the server's open-file limit is raised
-(with the test's) to hold them.
+(bench/crowd.py), so the clients' own work is not what is measured; each process connects from a loopback
+address of its own (150 screens each), as a hall's phones have their own, since the server holds at most 256
+connections from one address (#57); the server's open-file limit is raised (with the test's) to hold them.
 """
 
 from __future__ import annotations
