@@ -1,5 +1,7 @@
 """What the table's own dice tests share (#59): a game built at the game layer (no server), a command played on it,
-and the facts of its events to compare with the same command on the app's dice."""
+and the facts of its events to compare with the same command on the app's dice; faces drawn by hypothesis and entered
+roll by roll (steered down one branch of the rules where a test needs it) up to the command's settling; refused
+entries checked to change nothing; a dice source that notes what each roll asks, for rules called directly."""
 
 from __future__ import annotations
 
