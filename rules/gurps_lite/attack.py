@@ -289,7 +289,8 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
         if second.get("type") == chosen["type"]:
             raise RuleError(say("Double Defense uses two different defenses"))
         b2, m2, l2 = defense_level(t.sheet, t.state, second, info, st)
-        d2 = check(dice, say("second defense: {defense}", defense=DEFENSE_WORDS.get(second["type"], second["type"])), b2, m2, l2)
+        d2 = check(dice, say("second defense: {defense}", defense=DEFENSE_WORDS.get(second["type"], second["type"])), b2, m2, l2,
+                   roller=t.id, then=say("a success stops the attack after all (Double Defense)"))
         ctx.rolls.append(d2.roll)
         checks.append(d2)
         if d2.success:
@@ -313,7 +314,8 @@ def _defend(ctx: _Ctx, dice: DiceSource, info: AttackInfo, attack_check: Check, 
         ctx.effects.append(Effect("aim_lost", tid, {"says": say("loses the aim")}))
     if maneuver == "concentrate":
         will = int_of(t.sheet.get("Will") or t.sheet.get("IQ"), 10)
-        cc = check(dice, say("keep concentrating (Will-3)"), will, [Modifier(say("defending while concentrating"), -3, S_MANEUVER)], "Will")
+        cc = check(dice, say("keep concentrating (Will-3)"), will, [Modifier(say("defending while concentrating"), -3, S_MANEUVER)], "Will",
+                   roller=tid, then=say("a failure loses the concentration"))
         ctx.rolls.append(cc.roll)
         checks.append(cc)
         if not cc.success:
@@ -437,8 +439,10 @@ def _disarm(ctx: _Ctx, dice: DiceSource, weapon: dict) -> dict:
     b1, m1, l1 = level(a.sheet, weapon, bool(opts.get("disarm_st_based")))
     t_st = bool(opts.get("defender_st_based")) and weapon_kind(tw) != "ranged"
     b2, m2, l2 = level(t.sheet, tw, t_st)
-    c1 = check(dice, say("disarm contest (attacker)"), b1, m1, l1)
-    c2 = check(dice, say("disarm contest (defender)"), b2, m2, l2)
+    c1 = check(dice, say("disarm contest (attacker)"), b1, m1, l1, roller=a.id,
+               then=say("in a quick contest with {name} the better margin disarms", name=t.name))
+    c2 = check(dice, say("disarm contest (defender)"), b2, m2, l2, roller=t.id,
+               then=say("in a quick contest with {name} the better margin keeps the weapon", name=a.name))
     ctx.rolls += [c1.roll, c2.roll]
     if c1.result == "critical failure":
         outcome = say("attacker disarmed")
@@ -731,8 +735,10 @@ def feint(attacker: Combatant, target: Combatant, dice: DiceSource, weapon: str 
     tw = tws.get(target_weapon or "") or next(iter(tws.values()), {})
     b1, l1 = skill_level(attacker.sheet, w.get("skill"))
     b2, l2 = skill_level(target.sheet, tw.get("skill"))
-    c1 = check(dice, say("feint (attacker)"), b1, [], l1)
-    c2 = check(dice, say("feint (defender)"), b2, [], l2)
+    c1 = check(dice, say("feint (attacker)"), b1, [], l1, roller=attacker.id,
+               then=say("in a quick contest with {name} the margin won comes off {name}'s defense", name=target.name))
+    c2 = check(dice, say("feint (defender)"), b2, [], l2, roller=target.id,
+               then=say("in a quick contest with {name} the better margin sees through the feint", name=attacker.name))
     won = contest_key(c1) > contest_key(c2)
     margin = (c1.margin - c2.margin) if won and c1.success else 0
     return {"margin": max(0, margin), "attacker": c1.to_dict(), "defender": c2.to_dict(),
@@ -761,7 +767,8 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         raise RuleError(say("an area attack needs the tokens' positions"))
     radius = num_of(weapon.get("area"))
     base, blabel, mods, cap, facts = attack_modifiers(req, wname, weapon, ctx.settings)
-    chk = check(dice, say("area attack: {weapon}", weapon=wname), base, mods, blabel, cap)
+    chk = check(dice, say("area attack: {weapon}", weapon=wname), base, mods, blabel, cap, roller=a.id,
+                then=say("a miss scatters by the margin"))
     ctx.rolls.append(chk.roll)
     centre = tuple(int(v) for v in opts["centre"][:2]) if laid else tuple(t.position)
     scatter = 0
@@ -781,14 +788,16 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
             except RuleError as exc:
                 notes.append(exc.args[0] if exc.args else str(exc))
             else:
-                d = check(dice, say("dive away from the area"), base_d, mods_d, label_d)
+                d = check(dice, say("dive away from the area"), base_d, mods_d, label_d, roller=t.id,
+                          then=say("a success dives clear, prone either way"))
                 ctx.rolls.append(d.roll)
                 ctx.effects.append(Effect("condition", t.id, {"condition": "prone"}))
                 if d.success:
                     dived.add(t.id)
                     scatter = d.margin
     if scatter:
-        drec = dice.roll("1d8", say("scatter direction (1 = north, clockwise)"))
+        drec = dice.roll("1d8", say("scatter direction (1 = north, clockwise)"), roller=a.id,
+                         needs=say("roll 1d8: where the area scatters {n} yd, 1 north, then clockwise", n=scatter))
         ctx.rolls.append(drec)
         dx, dy = _DIRECTIONS[drec.total - 1]
         centre = (centre[0] + dx * scatter, centre[1] + dy * scatter)
@@ -804,7 +813,7 @@ def _area_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict) -> Attac
         dist = int(distance_yards(centre, v.position))
         res = resolve_damage(v, weapon, weapon.get("type", "cr"), "torso", dice, int_of(a.sheet.get("ST"), 10),
                              dr_override=average_dr(v.sheet), divide_by=max(1, dist), settings=ctx.settings,
-                             label=say("area damage to {name}", name=v.name), vitals_roll=False)
+                             label=say("area damage to {name}", name=v.name), vitals_roll=False, roller=a.id)
         ctx.rolls += res.pop("rolls")
         ctx.effects += res.pop("effects")
         res["target"] = v.id
@@ -846,7 +855,8 @@ def _dive_clear(ctx: _Ctx, dice: DiceSource, victims: list[Combatant], info: Att
             notes.append(say("{name} cannot dive: {reason}", name=v.name, reason=exc.args[0] if exc.args else str(exc)))
             caught.append(v)
             continue
-        d = check(dice, say("{name} dives away from the area", name=v.name), base, mods, label)
+        d = check(dice, say("{name} dives away from the area", name=v.name), base, mods, label, roller=v.id,
+                  then=say("a success dives clear, prone either way"))
         ctx.rolls.append(d.roll)
         ctx.effects.append(Effect("condition", v.id, {"condition": "prone"}))
         if d.success:

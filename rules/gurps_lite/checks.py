@@ -76,11 +76,17 @@ def effective_skill(base: int, modifiers: list[Modifier], cap: int | None = None
 
 
 def check(dice: DiceSource, purpose: str, base: int, modifiers: list[Modifier] | None = None,
-          base_label: str = "", cap: int | None = None, roller: str | None = None) -> Check:
-    """Roll 3d6 against ``base`` plus ``modifiers`` (3d6 core facts); ``roller``: whose dice (the table's, #59)."""
+          base_label: str = "", cap: int | None = None, roller: str | None = None, then=None) -> Check:
+    """Roll 3d6 against ``base`` plus ``modifiers`` (3d6 core facts).
+
+    ``roller``: the token whose dice these are, so that the table rolls them when it rolls its own (#59);
+    ``then``: what the roll decides, in the rule's words, said after the level to roll ("roll 3d6, 11 or less:
+    a failure falls unconscious")."""
     mods = list(modifiers or [])
     eff = effective_skill(base, mods, cap)
-    rec = dice.roll("3d6", purpose, roller=roller, needs=say("roll 3d6, {level} or less", level=eff))
+    needs = (say("roll 3d6, {level} or less: {then}", level=eff, then=then) if then is not None
+             else say("roll 3d6, {level} or less", level=eff))
+    rec = dice.roll("3d6", purpose, roller=roller, needs=needs)
     return Check(purpose, base, base_label, mods, eff, rec, roll_result(rec.total, eff), eff - rec.total)
 
 

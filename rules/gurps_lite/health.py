@@ -88,10 +88,12 @@ def is_major_wound(injury_points: int, hp: int, crippled: bool = False) -> bool:
     return crippled or injury_points * 2 > hp
 
 
-def knockdown(sheet: dict, dice: DiceSource, modifiers: list[Modifier] | None = None) -> tuple[Check, list[str]]:
+def knockdown(sheet: dict, dice: DiceSource, modifiers: list[Modifier] | None = None,
+              roller: str | None = None) -> tuple[Check, list[str]]:
     """HT roll against knockdown ("Injury"): failure drops held items, prone, stunned; a critical
-    failure or failure by 5+ knocks out instead of stunning."""
-    chk = check(dice, say("knockdown (HT)"), int_of(sheet.get("HT"), 10), modifiers, "HT")
+    failure or failure by 5+ knocks out instead of stunning. ``roller``: the wounded one's token (#59)."""
+    chk = check(dice, say("knockdown (HT)"), int_of(sheet.get("HT"), 10), modifiers, "HT", roller=roller,
+                then=say("a failure falls prone and stunned, a failure by 5 or more unconscious"))
     if chk.success:
         return chk, []
     conds = ["dropped held items", "prone"]
@@ -102,21 +104,24 @@ def knockdown(sheet: dict, dice: DiceSource, modifiers: list[Modifier] | None = 
     return chk, conds
 
 
-def collapse_check(sheet: dict, dice: DiceSource, maneuver: str | None = None) -> Check | None:
-    """Start-of-turn HT roll below 0 HP ("Injury"); none under Do Nothing or at 0 HP or more."""
+def collapse_check(sheet: dict, dice: DiceSource, maneuver: str | None = None,
+                   roller: str | None = None) -> Check | None:
+    """Start-of-turn HT roll below 0 HP ("Injury"); none under Do Nothing or at 0 HP or more. ``roller``: the
+    token below 0 HP (#59)."""
     if current_hp(sheet) >= 0 or maneuver == "do_nothing":
         return None
-    return check(dice, say("collapse below 0 HP (HT)"), int_of(sheet.get("HT"), 10), [], "HT")
+    return check(dice, say("collapse below 0 HP (HT)"), int_of(sheet.get("HT"), 10), [], "HT", roller=roller,
+                 then=say("a failure falls unconscious"))
 
 
-def collapse(sheet: dict, dice: DiceSource, maneuver: str | None = None) -> dict:
+def collapse(sheet: dict, dice: DiceSource, maneuver: str | None = None, roller: str | None = None) -> dict:
     """The collapse roll and what it does ("Injury": "Below 0 HP you are at risk of collapse, at the
     start of your turn roll HT on a failure you fall unconscious"; "Do Nothing": "You won't fall
     unconscious due to low HP"). Returns ``check`` (None when no roll is due) and ``conditions``
     (``["unconscious"]`` on a failure)."""
     if "unconscious" in (sheet.get("conditions") or []):
         return {"check": None, "conditions": []}
-    chk = collapse_check(sheet, dice, maneuver)
+    chk = collapse_check(sheet, dice, maneuver, roller)
     return {"check": chk, "conditions": ["unconscious"] if chk is not None and not chk.success else []}
 
 
@@ -130,8 +135,10 @@ def shock_after_turn(shock_now: int, shock_at_start: int) -> int:
     return max(0, int(shock_now) - max(0, int(shock_at_start)))
 
 
-def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource) -> tuple[list[Check], list[str]]:
-    """Death checks for each multiple of -HP passed, death at -5xHP, destruction at -10xHP ("Injury")."""
+def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource,
+                   roller: str | None = None) -> tuple[list[Check], list[str]]:
+    """Death checks for each multiple of -HP passed, death at -5xHP, destruction at -10xHP ("Injury");
+    ``roller``: the wounded one's token (#59)."""
     hp = max_hp(sheet)
     checks, conds = [], []
     if hp_after <= -10 * hp:
@@ -141,7 +148,8 @@ def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource)
     for k in range(1, 5):
         line = -k * hp
         if hp_before > line >= hp_after:
-            chk = check(dice, say("death check at {hp} HP (HT)", hp=line), int_of(sheet.get("HT"), 10), [], "HT")
+            chk = check(dice, say("death check at {hp} HP (HT)", hp=line), int_of(sheet.get("HT"), 10), [], "HT",
+                        roller=roller, then=say("a failure by 1 or 2 is a mortal wound, by more death"))
             checks.append(chk)
             if not chk.success:
                 if chk.margin >= -2:
@@ -152,12 +160,17 @@ def hp_loss_checks(sheet: dict, hp_before: int, hp_after: int, dice: DiceSource)
     return checks, conds
 
 
-def mortal_wound_check(sheet: dict, dice: DiceSource, physician_skill: int | None = None) -> dict:
+def mortal_wound_check(sheet: dict, dice: DiceSource, physician_skill: int | None = None,
+                       roller: str | None = None, physician: str | None = None) -> dict:
     """The half-hourly HT roll of a mortal wound, or the hourly HT and Physician rolls keeping
-    the better ("Injury"): failure is death, a critical success heals the mortal wound."""
-    checks = [check(dice, say("mortal wound (HT)"), int_of(sheet.get("HT"), 10), [], "HT")]
+    the better ("Injury"): failure is death, a critical success heals the mortal wound. ``roller``: the
+    mortally wounded one's token, ``physician``: the token of whoever tends them, or the wounded one's (#59)."""
+    then = (say("a failure is death, a critical success heals the mortal wound") if physician_skill is None else
+            say("the better of the HT and Physician rolls counts: a failure is death, a critical success heals"))
+    checks = [check(dice, say("mortal wound (HT)"), int_of(sheet.get("HT"), 10), [], "HT", roller=roller, then=then)]
     if physician_skill is not None:
-        checks.append(check(dice, say("mortal wound (Physician)"), int(physician_skill), [], "Physician"))
+        checks.append(check(dice, say("mortal wound (Physician)"), int(physician_skill), [], "Physician",
+                            roller=physician or roller, then=then))
     best = max(checks, key=lambda c: (RESULT_RANK[c.result], c.margin))
     outcome = "healed" if best.result == "critical success" else "holds" if best.success else "dead"
     return {"outcome": outcome, "checks": [c.to_dict() for c in checks], "rolls": [c.roll for c in checks]}
@@ -175,10 +188,12 @@ def surgery_modifiers(hp_current: int, hp: int, attempt: int = 0) -> list[Modifi
     return mods
 
 
-def stabilize(surgery_skill: int, hp_current: int, hp: int, dice: DiceSource, attempt: int = 0) -> Check:
-    """Surgery roll to stabilize a mortal wound ("Injury")."""
+def stabilize(surgery_skill: int, hp_current: int, hp: int, dice: DiceSource, attempt: int = 0,
+              roller: str | None = None) -> Check:
+    """Surgery roll to stabilize a mortal wound ("Injury"); ``roller``: the surgeon's token (#59)."""
     return check(dice, say("stabilize mortal wound (Surgery)"), surgery_skill,
-                 surgery_modifiers(hp_current, hp, attempt), "Surgery")
+                 surgery_modifiers(hp_current, hp, attempt), "Surgery", roller=roller,
+                 then=say("a success stabilizes the mortal wound"))
 
 
 def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: str, dice: DiceSource,
@@ -275,12 +290,12 @@ def resolve_damage(target: Combatant, weapon: dict, damage_type: str, location: 
             elif major:
                 conds.append("blinded (one eye)")
         if needs_kd:
-            kd, kd_conds = knockdown(sheet, dice, kd_mods)
+            kd, kd_conds = knockdown(sheet, dice, kd_mods, roller=target.id)
             checks.append(kd)
             rolls.append(kd.roll)
             conds += kd_conds
         if after < before:
-            hp_checks, hp_conds = hp_loss_checks(sheet, before, after, dice)
+            hp_checks, hp_conds = hp_loss_checks(sheet, before, after, dice, roller=target.id)
             checks += hp_checks
             rolls += [c.roll for c in hp_checks]
             conds += hp_conds

@@ -111,7 +111,8 @@ def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dic
         mods = []
         if not leaders:
             mods.append(Modifier(say("leaderless side"), -2, S_TURN))
-        chk = check(dice, say("turn order: {side} ({name})", side=SIDE_WORDS.get(side, side), name=roller.name), level, mods, label)
+        chk = check(dice, say("turn order: {side} ({name})", side=SIDE_WORDS.get(side, side), name=roller.name), level, mods,
+                    label, roller=roller.id, then=say("in a quick contest the side with the better margin acts first"))
         rolls[side] = (chk, roller)
 
     def key(side: str) -> tuple:
@@ -134,25 +135,29 @@ def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dic
     return out, {side: chk for side, (chk, _) in rolls.items() if chk is not None}
 
 
-def surprise(sheet: dict, kind: str, dice: DiceSource) -> dict:
-    """Start of a surprise ("Turn Order"): Total Surprise stuns for 1d seconds before IQ rolls may end it."""
+def surprise(sheet: dict, kind: str, dice: DiceSource, roller: str | None = None) -> dict:
+    """Start of a surprise ("Turn Order"): Total Surprise stuns for 1d seconds before IQ rolls may end it.
+    ``roller``: the surprised token, whose die the seconds are (#59)."""
     if kind not in ("total", "partial"):
         raise RuleError(say("surprise is 'total' or 'partial'"))
     level = surprise_level(sheet, kind)
     rolls = []
     seconds = 0
     if level == "total":
-        rec = dice.roll("1d6", say("total surprise: seconds of mental stun"))
+        rec = dice.roll("1d6", say("total surprise: seconds of mental stun"), roller=roller,
+                        needs=say("roll 1d6: the seconds of mental stun before the IQ rolls to recover"))
         rolls.append(rec)
         seconds = rec.total
     return {"level": level, "stunned": True, "stun_seconds": seconds, "rolls": rolls,
             "modifiers": [Modifier(say("Combat Reflexes: partial, not total"), 0, S_TURN)] if level != kind else []}
 
 
-def surprise_recovery(sheet: dict, attempt: int, dice: DiceSource) -> Check:
-    """IQ roll to shake off surprise stun ("Turn Order"); each later second is 1 easier (attempt 0, 1, ...)."""
+def surprise_recovery(sheet: dict, attempt: int, dice: DiceSource, roller: str | None = None) -> Check:
+    """IQ roll to shake off surprise stun ("Turn Order"); each later second is 1 easier (attempt 0, 1, ...).
+    ``roller``: the stunned token (#59)."""
     mods = [Modifier(say("seconds since stun ended"), attempt, S_TURN)] if attempt else []
-    return check(dice, say("recover from surprise (IQ)"), int_of(sheet.get("IQ"), 10), mods, "IQ")
+    return check(dice, say("recover from surprise (IQ)"), int_of(sheet.get("IQ"), 10), mods, "IQ", roller=roller,
+                 then=say("a success shakes off the surprise"))
 
 
 # ---------------------------------------------------------------------------
@@ -261,7 +266,7 @@ def begin_fight(combatants: list[Combatant], dice: DiceSource, settings: dict | 
         kind = c.state.get("surprise")
         if kind not in ("total", "partial"):
             continue
-        s = surprise(c.sheet, kind, dice)
+        s = surprise(c.sheet, kind, dice, roller=c.id)
         steps.rolls += s["rolls"]
         cs = state["combatants"][c.id]
         cs.update(surprise=s["level"], stunned=True, stun_seconds=s["stun_seconds"], recovery_attempt=0)
@@ -376,7 +381,7 @@ def _stun_recovery(cs: dict, c: Combatant, dice: DiceSource, steps: _Steps, surp
     """The stun recovery rolls of one turn ("Turn Order": after the stun period an IQ roll, 1 easier
     each second after; the stun of a knockdown: a HT roll, published)."""
     if surprise_roll and cs["stunned"] and cs["stun_seconds"] <= 0:
-        chk = surprise_recovery(c.sheet, cs["recovery_attempt"], dice)
+        chk = surprise_recovery(c.sheet, cs["recovery_attempt"], dice, roller=c.id)
         steps.rolls.append(chk.roll)
         if chk.success:
             cs.update(stunned=False, surprise=None)
@@ -388,7 +393,8 @@ def _stun_recovery(cs: dict, c: Combatant, dice: DiceSource, steps: _Steps, surp
                                  skill=chk.effective, roll=chk.roll.total))
     conditions = list(steps.sheet(c).get("conditions") or [])
     if "stunned" in conditions:
-        chk = check(dice, say("recover from stun (HT)"), int_of(c.sheet.get("HT"), 10), [], "HT")
+        chk = check(dice, say("recover from stun (HT)"), int_of(c.sheet.get("HT"), 10), [], "HT", roller=c.id,
+                    then=say("a success recovers from the stun"))
         steps.rolls.append(chk.roll)
         if chk.success:
             steps.change(c, conditions=[x for x in conditions if x != "stunned"])
@@ -568,7 +574,7 @@ def _choose_maneuver(cs: dict, actor: Combatant, key: str, dice: DiceSource, st:
         raise RuleError(say("All-Out Defense: choose one of {options}", options=", ".join(m.variants)))
     if cs.get("collapse_pending"):
         cs["collapse_pending"] = False
-        res = collapse(actor.sheet, dice, key)
+        res = collapse(actor.sheet, dice, key, roller=actor.id)
         if res["check"] is not None:
             chk = res["check"]
             steps.rolls.append(chk.roll)

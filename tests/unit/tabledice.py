@@ -1,5 +1,7 @@
 """What the table's own dice tests share (#59): a game built at the game layer (no server), a command played on it,
-and the facts of its events to compare with the same command on the app's dice."""
+and the facts of its events to compare with the same command on the app's dice; faces drawn by hypothesis and entered
+roll by roll (steered down one branch of the rules where a test needs it) up to the command's settling; refused
+entries checked to change nothing; a dice source that notes what each roll asks, for rules called directly."""
 
 from __future__ import annotations
 
@@ -54,10 +56,12 @@ def die_faces(die: dict):
         lambda tops: st.integers(1, die["again"] - 1).map(lambda last: tops + [last]))
 
 
-def enter_drawn(game, events, data, mine: str, limit: int = 40):
+def enter_drawn(game, events, data, mine: str, limit: int = 40, draw=None):
     """From a command's ``events``, enter faces drawn with hypothesis's ``data`` for every roll asked, each by its
     roller's player (Mira for her token ``mine``, the GM for the rest), until the command settles: the last events,
-    every roll asked and the faces entered in order."""
+    every roll asked and the faces entered in order. ``draw(roll, n)``: a strategy for the faces of the ``n``-th
+    roll asked (``roll``: what it asks), to steer a test down one branch of the rules (an attack that hits), or None
+    for the dice's own faces."""
     from webapp.game import table_dice
     asked, entered = [], []
     for _ in range(limit):
@@ -65,8 +69,49 @@ def enter_drawn(game, events, data, mine: str, limit: int = 40):
             return events, asked, entered
         ask = events[-1].data
         asked.append(ask["roll"])
-        faces = [f for die in table_dice.pad(ask["roll"]["dice"]) for f in data.draw(die_faces(die))]
+        steer = draw(ask["roll"], len(asked) - 1) if draw is not None else None
+        faces = (data.draw(steer) if steer is not None else
+                 [f for die in table_dice.pad(ask["roll"]["dice"]) for f in data.draw(die_faces(die))])
         entered += faces
         who = MIRA if ask["roll"]["roller"] == mine else GM
         events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces}, actor=who)
     raise AssertionError("more rolls asked than the command makes")
+
+
+def settled_from_drawn(game, first_events, data, mine: str, limit: int = 40, draw=None):
+    """:func:`enter_drawn` up to the command's settling, checked: the ``roll_settled`` event holds the faces entered,
+    in order, as the table's. Gives the events, the rolls asked, and every face the command was decided with (the
+    table's and the app's own, for rolls nobody was asked), to script the app's dice with."""
+    events, asks, entered = enter_drawn(game, first_events, data, mine, limit, draw)
+    assert events[-1].type == "roll_settled", events[-1].type
+    settled = events[-1].data
+    assert entered == [f for faces, by_table in zip(settled["made"], settled["entered"]) if by_table for f in faces]
+    return events, asks, [f for faces in settled["made"] for f in faces]
+
+
+def unchanged_after_refusals(game, ask: dict, actor, refused) -> None:
+    """Each of ``refused`` (``(faces, words of the reason)``) entered for the waiting roll ``ask`` is refused with
+    that reason, and leaves the game as it was: its state, its log and its sequence number."""
+    import copy
+
+    import pytest
+
+    from webapp.game.model import Rejected
+    before = (game.seq, copy.deepcopy(game.to_dict()))
+    for faces, said in refused:
+        with pytest.raises(Rejected) as refusal:
+            table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": ask["id"], "faces": faces}), actor)
+        assert said in str(refusal.value), (faces, str(refusal.value))
+        assert (game.seq, game.to_dict()) == before, faces
+
+
+class Watched:
+    """A dice source that rolls as ``inner`` does and notes each roll: its expression, purpose, roller and what it
+    must show (for rules called directly, outside a game)."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.seen = inner, []
+
+    def roll(self, expr, purpose="", roller=None, needs=None):
+        self.seen.append((expr, str(purpose), roller, str(needs or "")))
+        return self.inner.roll(expr, purpose)
