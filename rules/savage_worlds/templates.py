@@ -19,7 +19,7 @@ from ..dice import DiceSource
 from ..grid import SQUARE, Grid, grid_of
 from ..text import say
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
-from .attack import effective_toughness, plan_of, settings_of, target_toughness
+from .attack import effective_toughness, plan_of, settings_of, skill_words, target_toughness
 from .checks import trait_roll
 from .cover import area_cover
 from .data import BLAST_RADIUS, DEVIATION_DICE, DEVIATION_MULTIPLIER, PRONE_AREA_REDUCTION, TN, merged_settings
@@ -302,7 +302,7 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     centre = tuple(opts.get("centre") or request.target.position)
     a = request.attacker
     tr = trait_roll(plan["die"], dice, wild_card=plan["wild"], modifiers=plan["modifiers"], tn=TN,
-                    name=plan["skill"].title(), roller=a.id)
+                    name=skill_words(plan["skill"]), roller=a.id)
     rolls = [r for r in (tr.trait, tr.wild) if r]
     deviated = None
     hit = tr.success
