@@ -192,10 +192,13 @@ def opposed_roll(
 
 
 def interrupt(holder_athletics: str, actor_athletics: str, dice: DiceSource, *,
-              holder_wild: bool = True, actor_wild: bool = True) -> dict:
+              holder_wild: bool = True, actor_wild: bool = True, holder: str | None = None,
+              actor: str | None = None) -> dict:
     """Hold: the character on Hold tries to act before another. Returns
-    ``first``: "holder", "actor" or "simultaneous"; a loser acts right after."""
-    out = opposed_roll(holder_athletics, actor_athletics, dice, a_wild=holder_wild, b_wild=actor_wild)
+    ``first``: "holder", "actor" or "simultaneous"; a loser acts right after. ``holder``, ``actor``: their
+    tokens, each rolling its own Athletics at a table rolling its own dice (#59)."""
+    out = opposed_roll(holder_athletics, actor_athletics, dice, a_wild=holder_wild, b_wild=actor_wild,
+                       a_roller=holder, b_roller=actor)
     out["first"] = {"a": "holder", "b": "actor", "tie": "simultaneous"}[out["winner"]]
     return out
 
