@@ -18,7 +18,7 @@ from .checks import damage_expression, parse_die, trait_dice, trait_die_modifier
 from .cover import cover_effect, cover_level, pieces_only
 from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS,
                    RANGE_MODIFIERS, RAPID_ATTACK, RAPID_MAX, SHOTGUN_DAMAGE, TN, UNARMED_DEFENDER, WILD_ATTACK,
-                   WILD_DIE, merged_settings)
+                   merged_settings)
 from .health import TargetState, active, condition_modifiers, state_effects
 from .movement import adjacent, distance as square_distance
 from .sheet import derived_values, ready_melee, skill_die, weapon_stats
