@@ -212,7 +212,7 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
         if surprise == "victim":
             notice = sheet.get("skills", {}).get("notice")
             die, mods = (notice, []) if notice else ("d4", [Modifier(say("Unskilled"), -2, CORE)])
-            tr = trait_roll(die, dice, wild_card=wild, modifiers=mods + condition_modifiers(sheet), name="Notice",
+            tr = trait_roll(die, dice, wild_card=wild, modifiers=mods + condition_modifiers(sheet), name=say("Notice"),
                             roller=c.id)
             rolls += [r for r in (tr.trait, tr.wild) if r]
             entry["notice"] = tr.to_dict()
