@@ -14,11 +14,11 @@ import math
 
 from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
-from .checks import damage_expression, parse_die, trait_die_modifiers, trait_needs, trait_result
+from .checks import damage_expression, parse_die, trait_dice, trait_die_modifiers, trait_needs, trait_result
 from .cover import cover_effect, cover_level, pieces_only
 from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS,
                    RANGE_MODIFIERS, RAPID_ATTACK, RAPID_MAX, SHOTGUN_DAMAGE, TN, UNARMED_DEFENDER, WILD_ATTACK,
-                   WILD_DIE, merged_settings)
+                   merged_settings)
 from .health import TargetState, active, condition_modifiers, state_effects
 from .movement import adjacent, distance as square_distance
 from .sheet import derived_values, ready_melee, skill_die, weapon_stats
@@ -420,14 +420,14 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     plan = plan_of(request)
     rolls: list[RollRecord] = []
     mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
-    # what the table's dice must show (#59): the attacker rolls the trait dice and the Wild Die
-    by, needs = request.attacker.id, trait_needs(plan["tn"], int(sum(m.value for m in mods)), plan["wild"])
+    # the trait dice and the Wild Die are rolled together: one roll the attacker makes at the table (#59)
+    sides = parse_die(plan["die"]).sides
+    needs = trait_needs(plan["tn"], int(sum(m.value for m in mods)), plan["wild"], sides, plan["rof"])
     # RoF: one trait die per shot, one Wild Die that may replace the worst
-    trait_rolls = [dice.roll(f"d{parse_die(plan['die']).sides}!",
-                             say("{skill} die {n}", skill=skill_words(plan["skill"]), n=i + 1) if plan["rof"] > 1
-                             else say("{skill} die", skill=skill_words(plan["skill"])), roller=by, needs=needs)
-                   for i in range(plan["rof"])]
-    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=by, needs=needs) if plan["wild"] else None
+    trait_rolls, wild = trait_dice(
+        dice, sides, [say("{skill} die {n}", skill=skill_words(plan["skill"]), n=i + 1) if plan["rof"] > 1
+                      else say("{skill} die", skill=skill_words(plan["skill"])) for i in range(plan["rof"])],
+        plan["wild"], purpose=skill_words(plan["skill"]), roller=request.attacker.id, needs=needs)
     rolls += trait_rolls + ([wild] if wild else [])
     kept = [r.total for r in trait_rolls]
     replaced = None
@@ -525,12 +525,19 @@ def random_targets(request, plan, count, dice, rolls, effects) -> list[dict]:
         if not candidates:
             out.append({"target": None, "note": say("no token next to the target")})
             continue
-        pick = dice.roll(f"d{len(candidates)}", say("random target")) if len(candidates) > 1 else None
+        # the attacker's dice pick the token and roll its damage (the table's own, #59)
+        by = request.attacker.id
+        pick = dice.roll(f"d{len(candidates)}", say("random target"), roller=by, needs=say(
+            "roll a d{n}: it picks who is hit instead, {names}", n=len(candidates),
+            names=joined([f"{i + 1}: {o.name}" for i, o in enumerate(candidates)], ", "))
+        ) if len(candidates) > 1 else None
         if pick:
             rolls.append(pick)
         victim = candidates[(pick.total - 1) if pick else 0]
         vs = victim.sheet or {}
-        droll = dice.roll(plan["damage_expr"], say("damage to {name} (random target)", name=victim.name))
+        droll = dice.roll(plan["damage_expr"], say("damage to {name} (random target)", name=victim.name), roller=by,
+                          needs=say("roll {dice} for damage to {name} (the dice ace)", dice=plan["damage_expr"],
+                                    name=victim.name))
         rolls.append(droll)
         tough, _ = effective_toughness(target_toughness(vs, None), plan["ap"])
         st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))

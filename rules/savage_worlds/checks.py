@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..dice import DiceSource, RollRecord
+from ..dice import DiceSource, RollRecord, rolled_from
 from ..system import Modifier, RuleError
 from .data import DIE_SIDES, RAISE, TN, WILD_DIE
 from ..text import say
@@ -118,15 +118,40 @@ def trait_die_modifiers(die: Die, name: str) -> list[Modifier]:
     return [Modifier(say("{trait} {die}", trait=name, die=die.text), die.bonus, "sheet")] if die.bonus else []
 
 
-def trait_needs(tn: int, modifier: int, wild_card: bool) -> str:
-    """What a trait roll's dice must show, in words (the table's dice, #59): "4 or more succeeds, 8 is a raise"
-    with the modifiers taken off the target number (the better of the trait and Wild Die counts)."""
+def trait_needs(tn: int, modifier: int, wild_card: bool, sides: int, count: int = 1) -> str:
+    """What a trait roll's dice must show, in words (the table's dice, #59): "roll the d8 and the Wild d6: the
+    better counts; 4 or more succeeds, 8 is a raise", the modifiers taken off the target number. ``count``: the
+    trait dice rolled at once (Rate of Fire, a Rapid Attack), each against the target number; a Wild Card's Wild
+    Die then replaces the worst of them."""
     need = max(1, tn - modifier)
+    if count > 1:
+        if wild_card:
+            return say("roll {n} d{sides} and the Wild d6, one trait die an attack, the Wild Die in place of the "
+                       "worst: each {need} or more hits, {raise_} is a raise (a top face aces: roll that die again "
+                       "and add)", n=count, sides=sides, need=need, raise_=need + RAISE)
+        return say("roll {n} d{sides}, one an attack: each {need} or more hits, {raise_} is a raise (a top face "
+                   "aces: roll that die again and add)", n=count, sides=sides, need=need, raise_=need + RAISE)
     if wild_card:
-        return say("the better of the trait die and the Wild Die: {need} or more succeeds, {raise_} is a raise "
-                   "(a top face aces: roll that die again and add)", need=need, raise_=need + RAISE)
-    return say("{need} or more succeeds, {raise_} is a raise (a top face aces: roll it again and add)",
-               need=need, raise_=need + RAISE)
+        return say("roll the d{sides} and the Wild d6: the better counts; {need} or more succeeds, {raise_} is a "
+                   "raise (a top face aces: roll that die again and add)", sides=sides, need=need,
+                   raise_=need + RAISE)
+    return say("roll the d{sides}: {need} or more succeeds, {raise_} is a raise (a top face aces: roll it again "
+               "and add)", sides=sides, need=need, raise_=need + RAISE)
+
+
+def trait_dice(dice: DiceSource, sides: int, purposes: list, wild_card: bool, *, purpose, roller: str | None,
+               needs: str) -> tuple[list[RollRecord], RollRecord | None]:
+    """Core facts, "Wild Dice": the trait dice (one per purpose: one, or one a shot of a Rate of Fire or a Rapid
+    Attack) and a Wild Card's Wild Die are rolled together, so they are one roll asked at the table (#59): "d8!+d6!",
+    "3d8!+d6!" with ``purpose`` (the trait) and ``needs``. The roll is parted again into one record a die, each with
+    its own purpose ("Fighting die 2", "Wild Die"), the very records separate rolls of those faces make."""
+    count = len(purposes)
+    expr = (f"{count}d{sides}!" if count > 1 else f"d{sides}!") + (f"+{WILD_DIE}!" if wild_card else "")
+    record = dice.roll(expr, purpose, roller=roller, needs=needs)
+    rolled = iter(record.dice)
+    trait = [rolled_from(f"d{sides}!", next(rolled).rolls, p) for p in purposes]
+    wild = rolled_from(f"{WILD_DIE}!", next(rolled).rolls, say("Wild Die")) if wild_card else None
+    return trait, wild
 
 
 def trait_roll(
@@ -144,20 +169,22 @@ def trait_roll(
     table's own, #59)."""
     d = parse_die(die)
     mods = trait_die_modifiers(d, name) + list(modifiers)
-    needs = trait_needs(tn, int(sum(m.value for m in mods)), wild_card)
-    trait = dice.roll(f"d{d.sides}!", say("{skill} die", skill=name), roller=roller, needs=needs)
-    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=roller, needs=needs) if wild_card else None
+    needs = trait_needs(tn, int(sum(m.value for m in mods)), wild_card, d.sides)
+    (trait,), wild = trait_dice(dice, d.sides, [say("{skill} die", skill=name)], wild_card, purpose=name,
+                                roller=roller, needs=needs)
     return TraitRoll(d.text, trait, wild, mods, tn)
 
 
 def opposed_roll(
     a_die: str, b_die: str, dice: DiceSource, *, a_wild: bool = True, b_wild: bool = True,
     a_modifiers: Iterable[Modifier] = (), b_modifiers: Iterable[Modifier] = (), name: str = "Athletics",
+    a_roller: str | None = None, b_roller: str | None = None,
 ) -> dict:
     """Hold: an interrupt is an opposed Athletics roll. The higher total acts
-    first; equal totals act at the same time (reading: the document is silent)."""
-    a = trait_roll(a_die, dice, wild_card=a_wild, modifiers=a_modifiers, name=name)
-    b = trait_roll(b_die, dice, wild_card=b_wild, modifiers=b_modifiers, name=name)
+    first; equal totals act at the same time (reading: the document is silent). Each side rolls its own dice
+    (``a_roller``, ``b_roller``: the table's own, #59)."""
+    a = trait_roll(a_die, dice, wild_card=a_wild, modifiers=a_modifiers, name=name, roller=a_roller)
+    b = trait_roll(b_die, dice, wild_card=b_wild, modifiers=b_modifiers, name=name, roller=b_roller)
     ta = -math.inf if a.critical_failure else a.total
     tb = -math.inf if b.critical_failure else b.total
     winner = "a" if ta > tb else "b" if tb > ta else "tie"
@@ -165,10 +192,13 @@ def opposed_roll(
 
 
 def interrupt(holder_athletics: str, actor_athletics: str, dice: DiceSource, *,
-              holder_wild: bool = True, actor_wild: bool = True) -> dict:
+              holder_wild: bool = True, actor_wild: bool = True, holder: str | None = None,
+              actor: str | None = None) -> dict:
     """Hold: the character on Hold tries to act before another. Returns
-    ``first``: "holder", "actor" or "simultaneous"; a loser acts right after."""
-    out = opposed_roll(holder_athletics, actor_athletics, dice, a_wild=holder_wild, b_wild=actor_wild)
+    ``first``: "holder", "actor" or "simultaneous"; a loser acts right after. ``holder``, ``actor``: their
+    tokens, each rolling its own Athletics at a table rolling its own dice (#59)."""
+    out = opposed_roll(holder_athletics, actor_athletics, dice, a_wild=holder_wild, b_wild=actor_wild,
+                       a_roller=holder, b_roller=actor)
     out["first"] = {"a": "holder", "b": "actor", "tie": "simultaneous"}[out["winner"]]
     return out
 

@@ -83,6 +83,8 @@ def state_effects(target_id: str, state: TargetState, nonlethal: bool, dice: Dic
         effects.append(Effect("wounds", target_id, {"wounds": state.new_wounds}))
     if state.incapacitated:
         if nonlethal:
+            # no roller: how long a knocked-out character sleeps is no roll a character makes, nor one that changes
+            # the fight (it is over for them); the app rolls it even at a table rolling its own dice (#59)
             hours = dice.roll("d6", say("unconscious (hours)"))
             rolls.append(hours)
             effects.append(Effect("unconscious", target_id, {"hours": hours.total}))

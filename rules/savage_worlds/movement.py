@@ -48,11 +48,17 @@ def move_allowance(sheet: dict, action: str = "move") -> float:
     raise RuleError(say("no movement action {action} (move, run or stand)", action=repr(action)))
 
 
-def run(sheet: dict, dice: DiceSource) -> dict:
+def running_needs(run_die: str, pace: int) -> str:
+    """What the running die is rolled for, in words (the table's dice, #59): it does not ace."""
+    return say("roll the {die} and add it to Pace {pace} (it does not ace)", die=run_die, pace=pace)
+
+
+def run(sheet: dict, dice: DiceSource, roller: str | None = None) -> dict:
     """Core facts: running adds the running die to Pace and is -2 to every
-    action that turn (the running die does not ace: it is not a trait roll)."""
+    action that turn (the running die does not ace: it is not a trait roll). ``roller``: the runner's token, who
+    rolls it at a table rolling its own dice (#59)."""
     d = derived_values(sheet)
-    r = dice.roll(d["run_die"], say("running die"))
+    r = dice.roll(d["run_die"], say("running die"), roller=roller, needs=running_needs(d["run_die"], d["pace"]))
     return {"allowance": d["pace"] + r.total, "roll": r.to_dict(),
             "modifier": Modifier(say("Running"), RUNNING_PENALTY, CORE).to_dict()}
 

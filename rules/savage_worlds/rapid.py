@@ -20,7 +20,7 @@ from dataclasses import replace
 from ..dice import DiceSource
 from ..text import joined, say, say_n
 from ..system import AttackRequest, AttackResult, RuleError
-from .data import WILD_DIE
+from .data import RAISE
 
 
 def is_split(request: AttackRequest) -> bool:
@@ -94,10 +94,32 @@ def subrequests(request: AttackRequest, split: tuple[int, ...]) -> list[tuple[At
     return out
 
 
+def split_needs(parts, plans: list[dict], sides: int, wild_card: bool):
+    """What a divided Rapid Attack's dice must show, in words (the table's dice, #59): the dice in the order they
+    go to the targets, each target's number to hit (its TN less the modifiers) and a raise 4 more."""
+    from .attack import skill_words
+    from .checks import parse_die, trait_die_modifiers
+
+    each = []
+    for (sub, n), plan in zip(parts, plans):
+        mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
+        need = max(1, plan["tn"] - int(sum(m.value for m in mods)))
+        each.append(say_n("{n} die at {name}: {need} or more hits, {raise_} is a raise",
+                          "{n} dice at {name}: {need} or more hits, {raise_} is a raise", n, name=sub.target.name,
+                          need=need, raise_=need + RAISE))
+    total = sum(n for _, n in parts)
+    if wild_card:
+        return say("roll {n} d{sides} and the Wild d6 (it replaces the worst die at {name}), the dice in this order: "
+                   "{targets} (a top face aces: roll that die again and add)", n=total, sides=sides,
+                   name=parts[0][0].target.name, targets=joined(each))
+    return say("roll {n} d{sides}, the dice in this order: {targets} (a top face aces: roll that die again and add)",
+               n=total, sides=sides, targets=joined(each))
+
+
 def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     """A Rapid Attack divided among targets: the dice rolled once, each resolved against its target."""
     from .attack import plan_of, resolve, skill_words
-    from .checks import parse_die, trait_die_modifiers
+    from .checks import parse_die, trait_dice, trait_die_modifiers
 
     split = split_of(request)
     parts = subrequests(request, split)
@@ -106,9 +128,12 @@ def split_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     total = sum(split)
     names = [sub.target.name for sub, _ in parts]
     aim = [names[j] for j, n in enumerate(split) for _ in range(n)]
-    trait_rolls = [dice.roll(f"d{parse_die(first['die']).sides}!", say("{skill} die {n} (at {name})",
-                             skill=skill_words(first["skill"]), n=i + 1, name=aim[i])) for i in range(total)]
-    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die")) if first["wild"] else None
+    sides = parse_die(first["die"]).sides
+    # the trait dice and the Wild Die are rolled together: one roll the attacker makes at the table (#59)
+    trait_rolls, wild = trait_dice(
+        dice, sides, [say("{skill} die {n} (at {name})", skill=skill_words(first["skill"]), n=i + 1, name=aim[i])
+                      for i in range(total)], first["wild"], purpose=skill_words(first["skill"]),
+        roller=request.attacker.id, needs=split_needs(parts, plans, sides, first["wild"]))
     rolls = trait_rolls + ([wild] if wild else [])
     ones = sum(1 for r in trait_rolls if r.first_faces[0] == 1)
     critical = wild is not None and wild.first_faces[0] == 1 and 2 * ones >= len(trait_rolls)

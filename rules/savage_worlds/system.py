@@ -127,8 +127,8 @@ class SavageWorlds(BaseSystem):
     def move_allowance(self, sheet: dict, action: str = "move") -> float:
         return movement.move_allowance(sheet, action)
 
-    def run(self, sheet: dict, dice: DiceSource) -> dict:
-        return movement.run(sheet, dice)
+    def run(self, sheet: dict, dice: DiceSource, roller: str | None = None) -> dict:
+        return movement.run(sheet, dice, roller)
 
     def move_cost(self, board, path: list, prone: bool = False) -> float:
         return movement.move_cost(board, path, prone)

@@ -19,7 +19,7 @@ from ..dice import DiceSource
 from ..grid import SQUARE, Grid, grid_of
 from ..text import say
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
-from .attack import effective_toughness, plan_of, settings_of, target_toughness
+from .attack import effective_toughness, plan_of, settings_of, skill_words, target_toughness
 from .checks import trait_roll
 from .cover import area_cover
 from .data import BLAST_RADIUS, DEVIATION_DICE, DEVIATION_MULTIPLIER, PRONE_AREA_REDUCTION, TN, merged_settings
@@ -235,14 +235,19 @@ def template_cells(template: str, origin_cell, aim_cell, settings: dict | None =
 
 
 def deviation(aim_cell, distance_to_target: float, band: str, launched: bool, dice: DiceSource,
-              attacker_cell=None) -> dict:
+              attacker_cell=None, roller: str | None = None) -> dict:
     """*Savage Worlds Combat System Reference*, "Area Effect Attacks": "Failure
     with blast: Deviation — d6" (thrown) or 2d6" (launched)", times the
     band's multiplier, at most half the distance to the target, towards the
     clock direction a d12 shows. 12 o'clock points straight on, away from the
-    attacker; 3 o'clock is a quarter turn clockwise as seen on the map."""
-    dist_roll = dice.roll(DEVIATION_DICE["launched" if launched else "thrown"], say("deviation distance"))
-    clock = dice.roll("d12", say("deviation direction"))
+    attacker; 3 o'clock is a quarter turn clockwise as seen on the map. ``roller``: the attacker's token, whose
+    dice these are at a table rolling its own (#59)."""
+    dist_dice = DEVIATION_DICE["launched" if launched else "thrown"]
+    dist_roll = dice.roll(dist_dice, say("deviation distance"), roller=roller, needs=say(
+        "roll {dice}: the blast deviates that many inches, times {factor} at this range, {most}\" at most",
+        dice=dist_dice, factor=deviation_multiplier(band), most=f"{distance_to_target / 2:g}"))
+    clock = dice.roll("d12", say("deviation direction"), roller=roller, needs=say(
+        "roll a d12: the hour on a clock face the blast deviates toward (12 is straight on, away from the thrower)"))
     raw = dist_roll.total * deviation_multiplier(band)
     cap = distance_to_target / 2
     inches = min(raw, cap)
@@ -297,14 +302,14 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     centre = tuple(opts.get("centre") or request.target.position)
     a = request.attacker
     tr = trait_roll(plan["die"], dice, wild_card=plan["wild"], modifiers=plan["modifiers"], tn=TN,
-                    name=plan["skill"].title())
+                    name=skill_words(plan["skill"]), roller=a.id)
     rolls = [r for r in (tr.trait, tr.wild) if r]
     deviated = None
     hit = tr.success
     raises = tr.raises
     if not hit and template in BLAST_RADIUS:
         dist_to_target = square_distance(a.position, centre) if a.position is not None else plan["distance"]
-        deviated = deviation(centre, dist_to_target, plan["band"], is_launched(plan, opts), dice, a.position)
+        deviated = deviation(centre, dist_to_target, plan["band"], is_launched(plan, opts), dice, a.position, a.id)
         deviated["launched"] = is_launched(plan, opts)
         rolls += deviated.pop("rolls")
         centre = deviated["cell"]
@@ -326,12 +331,16 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
         for v in victims:
             vs = v.sheet or {}
             tough, notes = effective_toughness(target_toughness(vs, None), plan["ap"])
-            droll = dice.roll(plan["damage_expr"], say("damage to {name}", name=v.name))
+            # the attacker rolls each victim's damage, and its raise's die (the table's own dice, #59)
+            droll = dice.roll(plan["damage_expr"], say("damage to {name}", name=v.name), roller=a.id,
+                              needs=say("roll {dice} for damage to {name} (the dice ace)", dice=plan["damage_expr"],
+                                        name=v.name))
             rolls.append(droll)
             total = droll.total + dmg_mod
             bonus = None
             if hit and raises:
-                bonus = dice.roll("d6!", say("raise: bonus damage to {name}", name=v.name))
+                bonus = dice.roll("d6!", say("raise: bonus damage to {name}", name=v.name), roller=a.id,
+                                  needs=say("roll d6 more for the raise to {name} (it aces)", name=v.name))
                 rolls.append(bonus)
                 total += bonus.total
             reductions = []

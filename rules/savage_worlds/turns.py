@@ -17,7 +17,7 @@ from .checks import opposed_roll, parse_die, trait_roll
 from .data import (CORE, JOKER_BONUS, JOKERS, MULTI_ACTION_STEP, RANKS, RUNNING_PENALTY, STAND_COST, SUITS,
                    merged_settings)
 from .health import condition_modifiers
-from .movement import adjacent, withdraw_attackers
+from .movement import adjacent, running_needs, withdraw_attackers
 from .sheet import derived_values, skill_die, weapon_stats
 from ..text import say, say_n
 from .data import SKILL_WORDS
@@ -212,7 +212,7 @@ def _deal(deck: dict | None, combatants: list[Combatant], dice: DiceSource, sett
         if surprise == "victim":
             notice = sheet.get("skills", {}).get("notice")
             die, mods = (notice, []) if notice else ("d4", [Modifier(say("Unskilled"), -2, CORE)])
-            tr = trait_roll(die, dice, wild_card=wild, modifiers=mods + condition_modifiers(sheet), name="Notice",
+            tr = trait_roll(die, dice, wild_card=wild, modifiers=mods + condition_modifiers(sheet), name=say("Notice"),
                             roller=c.id)
             rolls += [r for r in (tr.trait, tr.wild) if r]
             entry["notice"] = tr.to_dict()
@@ -735,7 +735,7 @@ def _interrupt(state: dict, actor: Combatant, combatants: list[Combatant], dice:
             a_die, b_die, dice, a_wild=bool((actor.sheet or {}).get("wild_card", True)),
             b_wild=bool((cur.sheet or {}).get("wild_card", True)),
             a_modifiers=a_mods + _joker_and_conditions(per, actor.sheet or {}),
-            b_modifiers=b_mods + _joker_and_conditions(b_per, cur.sheet or {}))
+            b_modifiers=b_mods + _joker_and_conditions(b_per, cur.sheet or {}), a_roller=actor.id, b_roller=cur.id)
         rolls += [r for r in res["rolls"] if r is not None]
         first = {"a": "holder", "b": "actor", "tie": "holder"}[res["winner"]]
         log.append(say("{name} tries to interrupt {other}: Athletics {a} vs {b} (a tie: both act at once, the holder's "
@@ -823,7 +823,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
         _start_turn(state, actor.id, combatants, dice, settings, rolls, log, changes)
     elif action == "run":
         d = derived_values(sheet)
-        r = dice.roll(d["run_die"], say("running die"))
+        r = dice.roll(d["run_die"], say("running die"), roller=actor.id, needs=running_needs(d["run_die"], d["pace"]))
         rolls.append(r)
         per["ran"] = True
         per["run_allowance"] = d["pace"] + r.total

@@ -32,15 +32,16 @@ def facts(events):
 
 def seated(game_id: str, name: str, system: str, board, tokens, zones=None):
     """A game of ``system`` with Mira seated and ``tokens`` placed: ``(name, where, owner)`` each, ``where`` a
-    square's x on row 2 or a zone's id, ``owner`` Mira's player id for hers, None for the GM's foes. Gives the
-    game and the tokens' ids by name."""
+    square's x on row 2, an ``(x, y)`` square or a zone's id, ``owner`` Mira's player id for hers, None for the
+    GM's foes. Gives the game and the tokens' ids by name."""
     game = table.empty_game(game_id)
     for event in table.new_game_events(name, system, board, zones):
         table.evolve(game, event)
     table.evolve(game, Event("player_joined", {"player_id": MIRA.player_id, "name": "Mira", "key_hash": "x" * 64}))
     ids = {}
     for token, where, owner in tokens:
-        place = {"zone": where} if isinstance(where, str) else {"x": where, "y": 2}
+        place = ({"zone": where} if isinstance(where, str) else {"x": where[0], "y": where[1]}
+                 if isinstance(where, tuple) else {"x": where, "y": 2})
         ev = play(game, {"type": "add_token", "name": token, **place, **({"owner": owner, "kind": "pc"} if owner else {})})
         ids[token] = ev[0].data["token"]["id"]
     return game, ids
@@ -115,3 +116,28 @@ class Watched:
     def roll(self, expr, purpose="", roller=None, needs=None):
         self.seen.append((expr, str(purpose), roller, str(needs or "")))
         return self.inner.roll(expr, purpose)
+
+
+def words(packed) -> str:
+    """Words an event keeps packed (a roll's purpose or needs) as an English reader reads them."""
+    from rules.text import translate
+    from webapp.game import table_dice
+    return translate(table_dice.words(packed), None)
+
+
+def both_ways(game, payload, data, mine: str, actor=MIRA):
+    """``payload`` played on ``game`` with the table rolling, every roll asked entered from faces hypothesis's
+    ``data`` draws (:func:`enter_drawn`), and on a copy of ``game`` as it was with the app's dice scripted with
+    the faces the settled command made: the rolls asked, and the two commands' events' facts (the table's less
+    the settling ``roll_settled``), which are the same when the table's faces go through the same rules."""
+    import copy
+
+    from rules.dice import ScriptedDice
+    app_game = copy.deepcopy(game)
+    play(game, {"type": "set_dice", "mode": "table"})
+    events, asked, entered = enter_drawn(game, play(game, payload, actor=actor), data, mine)
+    assert asked and events[-1].type == "roll_settled", events[-1].type
+    settled = events[-1].data
+    assert entered == [f for faces, by_table in zip(settled["made"], settled["entered"]) if by_table for f in faces]
+    made = [f for faces in settled["made"] for f in faces]  # entered, and the app's own for rolls nobody is asked
+    return asked, facts(events[:-1]), facts(play(app_game, payload, actor=actor, dice=ScriptedDice(made)))

@@ -152,7 +152,12 @@ def test_an_ace_chain_that_stops_on_a_top_face_is_refused():
     with pytest.raises(Rejected, match=f"a d{sides} cannot show {sides + 1}"):
         table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": ask["id"], "faces": [sides + 1]}),
                      mira)
+    # the trait die and the Wild Die are one roll: the chain of the first, then the second
+    assert ask["roll"]["dice"] == f"d{sides}!+d6!"
+    with pytest.raises(Rejected, match="a die is missing"):
+        table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": ask["id"], "faces": [sides, sides, 2]}),
+                     mira)
     assert game.to_dict() == before
-    events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": [sides, sides, 2]}, actor=mira)
-    assert events[-1].type == "roll_asked" and events[-1].data["roll"]["dice"] == "d6!"  # the Wild Die next
-    assert events[-1].data["made"] == [[sides, sides, 2]]
+    events = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": [sides, sides, 2, 1]}, actor=mira)
+    assert events[-1].type in ("roll_asked", "roll_settled")
+    assert events[-1].data["made"][0] == [sides, sides, 2, 1]
