@@ -137,3 +137,47 @@ def waiting_attack(client, g, p, ids) -> dict:
     r = send(client, g, p["player_token"], {"type": "choose_defense", "defense": a_defense(d), "attack": d["id"]})
     assert r.status_code == 200, r.json
     return r.json["pending_roll"]
+
+
+def test_a_soak_taken_gives_way_to_its_vigor_roll_and_comes_back_if_the_roll_is_called_off(client):
+    """Savage Worlds: Mira takes the Soak offer on her phone; while its Vigor roll waits for her dice the offer is
+    answered (the roll's pad asks; on a phone both prompts sit at the bottom, one over the other), for her and the
+    GM; the GM calling the roll off brings the offer back, and the Vigor faces she enters soak the Wound."""
+    g, p, ids = duel(client, "savage_worlds")
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    r = command(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Long sword"})
+    assert r.status_code == 200, r.json
+    # the GM's faces: Fighting 6 and a Wild Die of 1 against Parry 6 hit; 5 + 7 = 12 against Toughness 7: a Wound
+    for faces in ([6], [1], [5, 7]):
+        ask = pending(client, g)
+        assert ask["roller_id"] == ids["Brute"], ask
+        r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces})
+        assert r.status_code == 200, r.json
+    assert pending(client, g) is None
+    offer = state(client, g, p["player_token"])["pending_soak"]
+    assert [o["target_id"] for o in offer["offers"]] == [ids["Hero"]]
+
+    r = send(client, g, p["player_token"], {"type": "soak", "accept": True, "token_id": ids["Hero"]})
+    assert r.status_code == 200, r.json
+    ask = r.json["pending_roll"]
+    assert ask["roller_id"] == ids["Hero"]
+    for key in (p["player_token"], g["gm_token"]):
+        s = state(client, g, key)
+        assert s["pending_soak"] is None and s["pending_roll"]["id"] == ask["id"]
+
+    r = command(client, g, {"type": "call_off_roll", "roll_id": ask["id"]})
+    assert r.status_code == 200, r.json
+    assert state(client, g, p["player_token"])["pending_soak"]["offers"][0]["target_id"] == ids["Hero"]
+
+    r = send(client, g, p["player_token"], {"type": "soak", "accept": True, "token_id": ids["Hero"]})
+    ask = r.json["pending_roll"]
+    assert state(client, g, p["player_token"])["pending_soak"] is None
+    # Vigor 5 (the Wild Die's 2): a success soaks the Wound
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": ask["id"], "faces": [5]})
+    ask = r.json["pending_roll"]
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": ask["id"], "faces": [2]})
+    assert r.status_code == 200, r.json
+    s = state(client, g)
+    assert s["pending_roll"] is None and s["pending_soak"] is None
+    hero = next(t for t in s["tokens"] if t["id"] == ids["Hero"])
+    assert hero["sheet"]["wounds"] == 0, hero["sheet"]

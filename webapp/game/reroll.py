@@ -159,9 +159,10 @@ FEATURE = Feature("reroll", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), di
 
 def pending_view(game: "Game", actor: Actor) -> dict | None:
     """The reroll this audience may take (the attacker's player; the GM, for anyone), with the name,
-    the first roll's best total and the Bennies left; None when there is none."""
+    the first roll's best total and the Bennies left; None when there is none, or when the reroll was taken and
+    waits for the table's dice (#59: the roll's own prompt asks for the faces)."""
     o = game.pending_reroll
-    if not o:
+    if not o or ((game.pending_roll or {}).get("command") or {}).get("type") == "benny_reroll":
         return None
     token = game.tokens.get(o["attacker"])
     if token is None or not fog.may_see(game, actor, token) or not _answerable(game, actor, o):

@@ -147,11 +147,16 @@ FEATURE = Feature("soak", COMMANDS, decide=dict.fromkeys(COMMANDS, decide), dice
 
 def pending_view(game: "Game", actor: Actor) -> dict | None:
     """The Soak offers this audience answers (the wounded token's player; the GM, every one), each with
-    the token's name, the Wounds and the Bennies left; None when there is none to answer."""
+    the token's name, the Wounds and the Bennies left; None when there is none to answer. An offer taken whose
+    Vigor roll waits for the table's dice (#59) is answered: the roll's own prompt asks for the faces (on a phone
+    both prompts sit at the bottom of the screen, one over the other)."""
+    rolling = (game.pending_roll or {}).get("command") or {}
     offers = []
     for o in game.pending_soak:
         token = game.tokens.get(o["target"])
         if token is None or not fog.may_see(game, actor, token) or not _answerable(game, actor, o):
+            continue
+        if rolling.get("type") == "soak" and rolling.get("token_id") in (None, o["target"]):
             continue
         sheet = characters.sheet_of(game, token)
         offers.append({"target_id": token.id, "target": token.name, "wounds": o["wounds"],

@@ -145,8 +145,10 @@ BY_EVENT = {
     "scene_paused": {"pause", "turn_bar"},
     "scene_resumed": {"pause", "turn_bar"},
     # the table's dice (#59): the setting is said in the log; a roll asked, made or called off redraws its prompt
-    "dice_set": {"log", "roller"}, "roll_asked": {"roll_prompt", "defense_prompt"},
-    "roll_called_off": {"log", "roll_prompt", "defense_prompt"}, "roll_settled": {"roll_prompt", "defense_prompt"},
+    # and the prompt whose answer waits for it (a defense chosen, a Soak or a reroll taken: put away meanwhile)
+    "dice_set": {"log", "roller"}, "roll_asked": {"roll_prompt", "defense_prompt", "soak_prompt", "reroll_prompt"},
+    "roll_called_off": {"log", "roll_prompt", "defense_prompt", "soak_prompt", "reroll_prompt"},
+    "roll_settled": {"roll_prompt", "defense_prompt", "soak_prompt", "reroll_prompt"},
     "recap_shown": {"recap_screen", "log"},
 }
 # Who stands in the fight (its turn order) changes when it starts, turns, ends, is set, or a shot takes a token out:
