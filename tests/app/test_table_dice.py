@@ -147,8 +147,9 @@ def test_a_soak_taken_gives_way_to_its_vigor_roll_and_comes_back_if_the_roll_is_
     assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
     r = command(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Long sword"})
     assert r.status_code == 200, r.json
-    # the GM's faces: Fighting 6 and a Wild Die of 1 against Parry 6 hit; 5 + 7 = 12 against Toughness 7: a Wound
-    for faces in ([6], [1], [5, 7]):
+    # the GM's faces: Fighting 6 and a Wild Die of 1 (one roll) against Parry 6 hit; 5 + 7 = 12 against Toughness 7:
+    # a Wound
+    for faces in ([6, 1], [5, 7]):
         ask = pending(client, g)
         assert ask["roller_id"] == ids["Brute"], ask
         r = command(client, g, {"type": "enter_dice", "roll_id": ask["id"], "faces": faces})
@@ -172,10 +173,9 @@ def test_a_soak_taken_gives_way_to_its_vigor_roll_and_comes_back_if_the_roll_is_
     r = send(client, g, p["player_token"], {"type": "soak", "accept": True, "token_id": ids["Hero"]})
     ask = r.json["pending_roll"]
     assert state(client, g, p["player_token"])["pending_soak"] is None
-    # Vigor 5 (the Wild Die's 2): a success soaks the Wound
-    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": ask["id"], "faces": [5]})
-    ask = r.json["pending_roll"]
-    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": ask["id"], "faces": [2]})
+    # Vigor 5 and the Wild Die's 2, one roll: a success soaks the Wound
+    assert ask["dice"].count("d") == 2, ask
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": ask["id"], "faces": [5, 2]})
     assert r.status_code == 200, r.json
     s = state(client, g)
     assert s["pending_roll"] is None and s["pending_soak"] is None

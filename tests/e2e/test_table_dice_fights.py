@@ -272,8 +272,10 @@ class Fight:
 
     def play(self, plan: dict[tuple[int, str], Act], rounds: int = 3) -> None:
         """Turns in the order the rules deal them: each token attacks (with its plan for the round), then its turn
-        ends; until round ``rounds + 1`` begins."""
-        s = self.settle(lambda st: st["combat"]["current"] is not None)
+        ends; until round ``rounds + 1`` begins. ``plan[(0, "start")]``: the rolls of the fight's start (the
+        3d6 system's Tactics contest of each side's leader)."""
+        s = self.settle(lambda st: st["combat"] is not None and st["combat"]["current"] is not None,
+                        plan.get((0, "start")))
         done: set = set()
         steps = 0
         while s["combat"]["round"] <= rounds:
@@ -289,7 +291,7 @@ class Fight:
             self.end_turn(name)
             s = self.state()
         assert s["combat"]["round"] == rounds + 1
-        unplayed = [k for k in plan if k not in done]
+        unplayed = [k for k in plan if k not in done and k[0] > 0]
         assert not unplayed, f"planned turns never came: {unplayed}"
 
     def no_pad_for_tomas(self) -> None:
@@ -368,14 +370,14 @@ def test_a_savage_worlds_fight_of_three_rounds_with_the_table_rolling(seeded_dic
         in_log("Brute misses Ann")(f, s)
 
     plan = {
-        (1, "Ann"): Act([Roll("Ann", "fighting", [8, 3]), Roll("Ann", "wild", [2]),
+        (1, "Ann"): Act([Roll("Ann", "fighting", [8, 3, 2]),
                          Roll("Ann", "damage", [3, 3], offline_after=1), Roll("Ann", "bonus", [2])], then=brute_shaken),
-        (1, "Brute"): Act([Roll("Brute", "fighting", [6]), Roll("Brute", "wild", [1]),
-                           Roll("Brute", "damage", [5, 7]), Roll("Ann", "vigor", [5]), Roll("Ann", "wild", [2])],
+        (1, "Brute"): Act([Roll("Brute", "fighting", [6, 1]),
+                           Roll("Brute", "damage", [5, 7]), Roll("Ann", "vigor", [5, 2])],
                           soak=True, then=ann_soaked),
-        (2, "Brute"): Act([Roll("Brute", "fighting", [6]), Roll("Brute", "wild", [1]),
+        (2, "Brute"): Act([Roll("Brute", "fighting", [6, 1]),
                            Roll("Brute", "damage", [6, 1, 7])], then=ann_wounded),
-        (3, "Brute"): Act([Roll("Brute", "fighting", [2]), Roll("Brute", "wild", [2])], then=ann_missed),
+        (3, "Brute"): Act([Roll("Brute", "fighting", [2, 2])], then=ann_missed),
     }
     fight.play(plan)
     s = fight.state()
@@ -417,6 +419,9 @@ def test_a_3d6_fight_of_three_rounds_with_the_table_rolling(seeded_dice, server,
         assert f.token(s, "Brute")["sheet"]["hp_current"] == 9
 
     plan = {
+        # the Tactics contest of each side's leader: the players' side acts first
+        (0, "start"): Act([Roll("Ann", "turn order", [1, 1, 2]), Roll("Brute", "turn order", [6, 6, 5]),
+                           Roll("Goon", "turn order", [6, 6, 5])]),
         (1, "Ann"): Act([Roll("Ann", "broadsword", [3, 3, 4]), Roll("Brute", "defense", [6, 6, 5]),
                          Roll("Ann", "damage", [4])], then=brute_hurt),
         (1, "Brute"): Act([Roll("Brute", "broadsword", [3, 3, 4]), Roll("Ann", "defense", [6, 6, 5], offline_after=2),
