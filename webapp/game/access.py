@@ -131,6 +131,8 @@ COMMANDS: dict[str, Rule] = {
     # the table's dice (#59): decided in table_dice (a player sets their own only; enters the rolls asked of them)
     "set_dice": _rule(GM, PLAYER), "enter_dice": _rule(GM, PLAYER), "call_off_roll": _rule(GM),
     "resume_scene": _rule(GM),
+    # the GM's foes' tactics (#60)
+    "set_tactic": _rule(GM),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the
