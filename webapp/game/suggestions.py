@@ -113,9 +113,21 @@ def _sandbox(game: "Game") -> "Game":
         combat=copy.deepcopy(game.combat), log=[], vision=None)
 
 
-def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict) -> "Game | None":
+def frozen(game: "Game") -> "Game":
+    """A copy of the game that :func:`reckon` may read in another thread while the game goes on: the board a
+    snapshot (``Board.snapshot``), the tokens, characters, fight, settings and tactics its own. Cheap: taken on the
+    loop, it holds no lock while the plans are reckoned."""
+    return dataclasses.replace(
+        _sandbox(game), board=game.board.snapshot(), settings=dict(game.settings),
+        tactics={k: dict(v) for k, v in game.tactics.items()}, zones=copy.deepcopy(game.zones),
+        templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set())
+
+
+def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
+           provoking: list | None = None) -> "Game | None":
     """``view`` after the foe's move to ``to``, as ``move_token`` in a fight would leave it (the rules' ``move``
-    books it); None when the rules refuse the move."""
+    books it); None when the rules refuse the move, or when it gives a foe a free attack (Savage Worlds'
+    withdrawing from melee) unless ``provoking`` is given: then the ids of those foes are put in it."""
     if to == (token.x, token.y):
         return view
     path, cost = path_and_cost(view, token, to)
@@ -125,8 +137,10 @@ def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: 
                              SeededDice(0), settings)
     except (RuleError, RuleNotImplemented):
         return None
-    if result.turn is not None or result.provokes:  # a move that ends the turn, or gives a free attack first
+    if result.turn is not None or (result.provokes and provoking is None):  # it ends the turn, or an attack is owed
         return None
+    if provoking is not None:
+        provoking.extend(result.provokes)
     moved = dataclasses.replace(view, tokens={**view.tokens, token.id: dataclasses.replace(token, x=to[0], y=to[1])},
                                 combat={**view.combat, "state": result.state})
     return moved
@@ -322,15 +336,20 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         order = sorted(cells, key=lambda c: (geo.threat(c, foes), cells[c]))
     out = []
     for cell in order[:MOST_PLANS * 2]:
-        if cell == (me.x, me.y) or _moved(view, me, cell, system, settings) is None:
+        provoked: list = []
+        if cell == (me.x, me.y) or _moved(view, me, cell, system, settings, provoked) is None:
             continue
         threat = geo.threat(cell, foes)
         why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
                say_n("{n} foe can shoot at it or reach it there", "{n} foes can shoot at it or reach it there", threat)]
+        if provoked:
+            names = ", ".join(view.tokens[i].name for i in provoked if i in view.tokens)
+            why.append(say("leaving gives {names} a free attack", names=names))
         out.append({"summary": say("{way}: to {square}", way=way["label"], square=square_name(*cell)),
                     "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]}],
                     "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0,
-                    "effect_unit": None, "why": why, "_cost": cells[cell], "_threat": threat, "_far": far(cell)})
+                    "effect_unit": None, "why": why, "_cost": cells[cell], "_threat": threat + len(provoked),
+                    "_far": far(cell)})
     return out
 
 
