@@ -258,6 +258,8 @@ ROUTES: dict[str, Route] = {
     "api.add_token": _route(GM, anonymous=401, message="only the GM can add tokens"),
     "api.state": _route(GM, PLAYER, SCREEN, anonymous=401),
     "api.command": _route(GM, PLAYER, SCREEN, anonymous=401),  # the command's own row decides then (422)
+    # a foe's plans (#60): the GM's alone; a player's or the screen's key gets 403 and nothing else
+    "api.suggestions": _route(GM, anonymous=401, message="suggestions are for the GM"),
     "api.import_map": _route(GM, anonymous=401, message="only the GM imports maps"),
     "api.map_picture": _route(GM, anonymous=401, message="only the GM sets a map's picture"),
     "maps.page_import": _route(GM, message=N_("Only the GM imports maps.")),

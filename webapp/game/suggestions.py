@@ -230,12 +230,15 @@ def reckon(game: "Game", token_id: str) -> dict:
     system = rules.get(game.system)
     if game.zones is not None or system.board != "grid" or game.board.grid.hex:
         raise NotReckoned(say("suggestions are reckoned on square grids only"))
+    try:
+        hurt = system.wounded(combatant(game, token).sheet)
+    except RuleNotImplemented as exc:
+        raise NotReckoned(rules_words(exc)) from None
     if not game.combat or game.combat.get("current") != token.id:
         raise Rejected(N_("plans are reckoned on %(name)s's turn in a fight"), name=token.name)
     settings = settings_of(game)
     try:
         ways = system.plan_turns(game.combat["state"], combatant(game, token), settings)
-        hurt = system.wounded(combatant(game, token).sheet)
     except RuleNotImplemented as exc:
         raise NotReckoned(rules_words(exc)) from None
     tactic = tactic_of(game, token.id)

@@ -1,0 +1,95 @@
+"""The GM's suggestions for a foe over the JSON API (#60): every plan's steps, sent as commands with the GM's key,
+are accepted; a player's key and the table screen's get 403 and nothing else; a foe's tactic reaches neither a
+player nor the screen (not in their state, not in their live updates); a system without suggestions says so."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import bearer, command, join, new_game, state
+
+SECRET_TACTIC = "cowardly"
+
+
+def _fight(app, client, system: str):
+    g = new_game(client, system, board={"width": 16, "height": 10})
+    mira = join(client, g, "Mira")
+    gm = bearer(g["gm_token"])
+    ids = {}
+    for name, x, y, owner in (("Ann", 3, 4, mira["player_id"]), ("Bob", 4, 7, mira["player_id"]),
+                              ("Orc", 10, 5, None), ("Imp", 11, 2, None)):
+        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, "owner": owner,
+                                                                **({"kind": "pc"} if owner else {})}, headers=gm)
+        assert r.status_code == 201, r.json
+        ids[name] = r.json["id"]
+    return g, mira, ids
+
+
+def _to_the_orcs_turn(client, g, ids):
+    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    for _ in range(12):
+        if state(client, g)["combat"]["current"] == ids["Orc"]:
+            return
+        assert command(client, g, {"type": "next_turn"}).status_code == 200
+    raise AssertionError("never the Orc's turn")
+
+
+@pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+@pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds"])
+def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, client, system):
+    socketio = app.extensions["tacmap_socketio"]
+    g, mira, ids = _fight(app, client, system)
+    mira_browser = app.test_client()
+    mira_browser.get(f"/games/{g['id']}/play?key={mira['player_token']}")
+    player = socketio.test_client(app, auth={"game": g["id"], "token": mira["player_token"]},
+                                  flask_test_client=mira_browser)
+    screen = socketio.test_client(app, auth={"game": g["id"], "token": g["screen_token"]})
+    seen: list[str] = []
+
+    def drain():
+        for live in (player, screen):
+            seen.extend(json.dumps(m) for m in live.get_received())
+
+    drain()
+    assert command(client, g, {"type": "set_tactic", "token_id": ids["Imp"], "tactic": SECRET_TACTIC}).status_code == 200
+    # the tactic is the GM's: a player may not set one
+    assert command(client, g, {"type": "set_tactic", "token_id": ids["Orc"], "tactic": "careful"},
+                   key=mira["player_token"]).status_code in (403, 422)
+    _to_the_orcs_turn(client, g, ids)
+    url = f"/api/games/{g['id']}/suggestions/{ids['Orc']}"
+    for key in (mira["player_token"], g["screen_token"]):
+        r = client.get(url, headers=bearer(key))
+        assert r.status_code == 403
+        assert "plans" not in r.get_data(as_text=True) and ids["Ann"] not in r.get_data(as_text=True)
+    r = client.get(url, headers=bearer(g["gm_token"]))
+    assert r.status_code == 200, r.get_data(as_text=True)
+    found = r.json
+    assert found["token_id"] == ids["Orc"] and found["tactic"] == "fierce"
+    assert 1 <= len(found["plans"]) <= 3
+    for p in found["plans"]:
+        assert set(p) >= {"summary", "steps", "target", "weapon", "options", "to", "hit", "effect", "effect_unit", "why"}
+        assert isinstance(p["why"], str) and isinstance(p["summary"], str)
+    german = client.get(url + "?lang=de", headers=bearer(g["gm_token"])).json
+    assert [p["steps"] for p in german["plans"]] == [p["steps"] for p in found["plans"]]
+    best = found["plans"][0]
+    for step in best["steps"]:  # the best plan played as the GM would by hand: every step accepted
+        r = command(client, g, step)
+        assert r.status_code == 200, (step, r.get_data(as_text=True))
+    drain()
+    for other in (state(client, g, mira["player_token"]), state(client, g, g["screen_token"])):
+        text = json.dumps(other)
+        assert "tactics" not in other and SECRET_TACTIC not in text
+    assert state(client, g)["tactics"][ids["Imp"]]["tactic"] == SECRET_TACTIC
+    joined = "\n".join(seen)
+    assert seen and SECRET_TACTIC not in joined and "tactic_set" not in joined and "set_tactic" not in joined
+
+
+@pytest.mark.app_config(DEMO=False)
+def test_a_system_without_suggestions_says_so(app, client):
+    g = new_game(client, "phase_tn")
+    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 2, "y": 2}, headers=bearer(g["gm_token"]))
+    answer = client.get(f"/api/games/{g['id']}/suggestions/{r.json['id']}", headers=bearer(g["gm_token"]))
+    assert answer.status_code == 501
+    assert answer.json["plans"] is None and "not reckoned" in answer.json["not_reckoned"]
