@@ -55,7 +55,7 @@ TACTIC_WORDS = {"fierce": say("fierce"), "careful": say("careful"), "cowardly": 
 DEFAULT_TACTIC = "fierce"
 GUARD_RADIUS = 3  #: squares a guarding foe keeps within from its post (the system's own count of squares)
 MOST_PLANS = 3
-FRONT = 4  #: squares per target, weapon and way judged by the rules at most (the best on cover and distance)
+FRONT = 2  #: squares per target, weapon and way judged by the rules at most (the best on cover and distance)
 EXPOSED = 0.5  #: a square is in the open to a foe whose line of fire to it is clear and less covered than this
 
 

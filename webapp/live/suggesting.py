@@ -29,4 +29,5 @@ def plans(game, token_id: str, language: str | None = None) -> dict:
     copy = suggestions.frozen(game)
     run = _runner()
     found = run(suggestions.reckon, copy, token_id) if run is not None else suggestions.reckon(copy, token_id)
+    game.board.adopt(copy.board)  # the indexes built on the copy are kept, if the board is unchanged
     return words(found, language)
