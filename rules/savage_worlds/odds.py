@@ -337,6 +337,21 @@ def _no_wound(h: int, r: int, hc, rc, shaken: bool) -> float:
 
 def attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
                 damage: dict, damage_raise: dict, toughness: int, shaken: bool) -> dict:
+    """:func:`_attack_odds`, kept for the same dice, modifier, target number, damage and Toughness: a pure
+    function of them, tens of milliseconds to enumerate, asked again and again when a foe's plans weigh every
+    target and square (#60). A fresh dict each time (its figures are numbers)."""
+    return dict(_attack_odds_kept(sides, bool(wild_card), modifier, tn, rof, tuple(sorted(damage.items())),
+                                  tuple(sorted(damage_raise.items())), toughness, bool(shaken)))
+
+
+@lru_cache(maxsize=512)
+def _attack_odds_kept(sides: int, wild_card: bool, modifier: int, tn: int, rof: int, damage: tuple,
+                      damage_raise: tuple, toughness: int, shaken: bool) -> dict:
+    return _attack_odds(sides, wild_card, modifier, tn, rof, dict(damage), dict(damage_raise), toughness, shaken)
+
+
+def _attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
+                 damage: dict, damage_raise: dict, toughness: int, shaken: bool) -> dict:
     """Exact odds of an attack of ``rof`` trait dice (acing ``d{sides}``) plus,
     for a Wild Card, one Wild Die that replaces the worst trait die when it is
     higher; a critical failure (Wild Die 1 and half or more trait dice 1)

@@ -56,6 +56,7 @@ DEFAULT_TACTIC = "fierce"
 GUARD_RADIUS = 3  #: squares a guarding foe keeps within from its post (the system's own count of squares)
 MOST_PLANS = 3
 FRONT = 2  #: squares per target, weapon and way judged by the rules at most (the best on cover and distance)
+MELEE_MOST = 3  #: squares past which no melee weapon is tried (the longest reach in the systems weighed)
 EXPOSED = 0.5  #: a square is in the open to a foe whose line of fire to it is clear and less covered than this
 
 
@@ -277,6 +278,8 @@ def reckon(game: "Game", token_id: str) -> dict:
                 if way.get("melee") is not None and melee is not None and way["melee"] != melee:
                     continue
                 for cell, cost, key in _front(cells, target, geo, foes, careful)[:FRONT]:
+                    if melee and key[1] > MELEE_MOST:  # the nearest square it can reach is out of any reach
+                        break
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
