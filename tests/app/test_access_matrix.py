@@ -243,6 +243,7 @@ def request_for(endpoint: str, t: dict):
         "api.add_token": ("POST", f"/api/games/{g}/tokens", {"name": "Imp", "x": 9, "y": 9}),
         "api.state": ("GET", f"/api/games/{g}/state", None),
         "api.suggestions": ("GET", f"/api/games/{g}/suggestions/{t['ids']['Ogre']}", None),  # #60
+        "game.foe_plans": ("GET", f"/games/{g}/foe-plans/{t['ids']['Ogre']}", None),  # #60
         "api.command": ("POST", f"/api/games/{g}/commands", {"type": "roll", "expr": "d6"}),
         "api.import_map": ("POST", f"/api/games/{g}/maps", {}),
         "api.map_picture": ("POST", f"/api/games/{g}/maps/active/picture", {}),

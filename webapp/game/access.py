@@ -249,6 +249,8 @@ ROUTES: dict[str, Route] = {
     "game.timeline": _route(GM, PLAYER, message=N_("The replay is the GM's and the players'.")),
     # a player's list of the board (#61): what their tokens see, drawn for them
     "game.board_list": _route(PLAYER, message=N_("The list of the board is a player's.")),
+    # a foe's plans on its turn (#60): the GM's alone
+    "game.foe_plans": _route(GM, message=N_("The foes' plans are the GM's.")),
     "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
                          message=N_("No such token, or not yours to look at.")),
     "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),

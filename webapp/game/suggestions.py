@@ -185,7 +185,7 @@ class _Geometry:
 def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], careful: bool) -> list:
     """The squares worth judging for an attack at ``target``: with a line of fire, of those alike on what the rules
     read (distance, cover; for a careful foe also the foes it is open to) the cheapest to reach, and of those the
-    ones no other beats on all of them, nearest first."""
+    ones no other beats on all of them, nearest first: one beside the target, ``FRONT`` farther off."""
     best: dict = {}
     for cell, cost in cells.items():
         d, clear, fraction = geo.of(cell, (target.x, target.y))
@@ -194,9 +194,14 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
         key = (round(fraction, 3), d, geo.threat(cell, foes) if careful else 0)
         if key not in best or cost < best[key][1]:
             best[key] = (cell, cost)
-    keys = sorted(best, key=lambda k: (k[1], k[0], k[2]))
-    front = [k for k in keys if not any(o != k and o[0] <= k[0] and o[1] <= k[1] and o[2] <= k[2] for o in keys)]
-    return [(best[k][0], best[k][1], k) for k in front]
+    out = []
+    # beside the target and farther off apart: nearer is not always better (Savage Worlds shoots at Parry, not 4,
+    # from beside its target; a 3d6 Move and Attack in melee is not one at range)
+    for part, most in ((lambda k: k[1] <= 1.5, 1), (lambda k: k[1] > 1.5, FRONT)):
+        keys = sorted((k for k in best if part(k)), key=lambda k: (k[1], k[0], k[2]))
+        front = [k for k in keys if not any(o != k and o[0] <= k[0] and o[1] <= k[1] and o[2] <= k[2] for o in keys)]
+        out += [(best[k][0], best[k][1], k) for k in front[:most]]
+    return out
 
 
 def _weapons(system, sheet: dict) -> list[dict]:
@@ -277,7 +282,7 @@ def reckon(game: "Game", token_id: str) -> dict:
                 melee = _is_melee(weapon)
                 if way.get("melee") is not None and melee is not None and way["melee"] != melee:
                     continue
-                for cell, cost, key in _front(cells, target, geo, foes, careful)[:FRONT]:
+                for cell, cost, key in _front(cells, target, geo, foes, careful):
                     if melee and key[1] > MELEE_MOST:  # the nearest square it can reach is out of any reach
                         break
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
