@@ -44,18 +44,19 @@
     try { steps = JSON.parse(button.dataset.steps); } catch (err) { return; }
     const status = button.parentElement.querySelector(".plan-status");
     button.disabled = true;
+    let refused = false;
     for (const step of steps) {  // in order: each waits for the answer to the one before
       const ack = await window.tacmap.command(step);
-      if (!ack || !ack.ok) {
+      if (!ack || !ack.ok) {  // stopped: the rest is not sent; the plan stays on screen with the reason
         const why = (ack && ack.error) || "";
         if (status && status.isConnected) status.textContent = why;
         window.tacmap.flash(why);
+        refused = true;
         break;
       }
     }
     if (button.isConnected) button.disabled = false;
-    stale = true;
-    check();
+    if (!refused) { stale = true; check(); }  // played: the plans are asked again for what is left of the turn
   });
 
   document.addEventListener("tacmap:update", check);

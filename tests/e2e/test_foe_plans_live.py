@@ -66,3 +66,26 @@ def test_the_gm_plays_a_foes_best_plan_with_do_it(server, new_page, shot, system
             break
         gm.wait_for_timeout(200)
     assert state["tactics"][ids["Orc"]]["tactic"] == "careful"
+
+
+def test_a_refused_step_stops_the_plan_and_says_why(server, new_page, shot):
+    g, ids = _fight(server, "gurps_lite")
+    gm = new_page()
+    gm.goto(g["urls"]["gm"])
+    plan = gm.locator("#foe-plans .plan").first
+    expect(plan).to_be_visible(timeout=15000)
+    _, before = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
+    # meanwhile the GM picks the Orc's maneuver by hand: the plan's own maneuver (its first step) is refused now
+    status, _ = server.api("POST", f"/api/games/{g['id']}/commands",
+                           {"type": "act", "token_id": ids["Orc"], "action": "aim"}, g["gm_token"])
+    assert status == 200
+    gm.wait_for_timeout(500)
+    plan = gm.locator("#foe-plans .plan").first
+    expect(plan).to_be_visible()
+    plan.locator("button[data-do-plan]").click()
+    expect(plan.locator(".plan-status")).to_contain_text("one maneuver a turn", timeout=10000)
+    shot(gm, "foe-plans-refused")
+    _, after = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
+    orc = lambda s: next((t["x"], t["y"]) for t in s["tokens"] if t["id"] == ids["Orc"])  # noqa: E731
+    assert orc(after) == orc(before)  # stopped: no move, no attack after the refused step
+    assert not any("Orc" in e["text"] and "Ann" in e["text"] for e in after["log"])
