@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from test_accessibility import Findings, heading_skips
+
 
 def _fight(server, system: str):
     status, g = server.api("POST", "/api/games", {"name": "Foes", "system": system,
@@ -44,6 +46,10 @@ def test_the_gm_plays_a_foes_best_plan_with_do_it(server, new_page, shot, system
     expect(plans.first.locator(".plan-why")).not_to_be_empty()
     gm.locator("#foe-plans").scroll_into_view_if_needed()
     shot(gm, f"foe-plans-{system}")
+    found = Findings()  # usable by everyone: axe-core's WCAG 2.1 A and AA rules, and no heading level skipped
+    found.axe(gm, f"GM page, the foe's plans shown ({system})")
+    found.check("heading levels", heading_skips(gm), "GM page, the foe's plans")
+    found.assert_none()
     summary = plans.first.locator(".plan-summary").inner_text()
     plans.first.locator("button[data-do-plan]").click()
     # the plan played: the Orc beside Ann or in reach of her, its attack in the GM's log
