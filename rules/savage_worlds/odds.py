@@ -40,9 +40,8 @@ def odds(request: AttackRequest, dice_count: int | None = None, wild: bool | Non
     tsheet = request.target.sheet or {}
     toughness, _ = effective_toughness(plan["toughness"], plan["ap"])
     dmg_mod = int(sum(m.value for m in plan["damage_modifiers"]))
-    dmg = _odds.distribution(plan["damage_expr"])
-    dmg = {v + dmg_mod: p for v, p in dmg.items()}
-    dmg_raise = _odds.convolve(dmg, _odds.die_distribution(6, explode=True)) if plan["raise_bonus"] else dmg
+    kept, kept_raise = _damage(str(plan["damage_expr"]), dmg_mod, bool(plan["raise_bonus"]))
+    dmg, dmg_raise = dict(kept), dict(kept_raise)
     shaken = bool(tsheet.get("shaken")) and not plan["toughness"]["object"]
     res = attack_odds(d.sides, plan["wild"], mod, tn, plan["rof"], dmg, dmg_raise, toughness, shaken)
     obj = bool(plan["toughness"]["object"])
@@ -333,6 +332,15 @@ def _no_wound(h: int, r: int, hc, rc, shaken: bool) -> float:
     one_shake = (h * hc[1] * hc[0] ** (h - 1) * rc[0] ** r if h else 0.0) + (
         r * rc[1] * rc[0] ** (r - 1) * hc[0] ** h if r else 0.0)
     return none_shake + one_shake
+
+
+@lru_cache(maxsize=256)
+def _damage(expr: str, modifier: int, raise_bonus: bool) -> tuple[tuple, tuple]:
+    """The damage roll's distribution with its modifier, and with a raise's bonus d6 (acing) where it has one
+    ("Damage"), kept for the same roll: a pure function of them, asked again for every target and square (#60)."""
+    dmg = {v + modifier: p for v, p in _odds.distribution(expr).items()}
+    dmg_raise = _odds.convolve(dmg, _odds.die_distribution(6, explode=True)) if raise_bonus else dmg
+    return tuple(sorted(dmg.items())), tuple(sorted(dmg_raise.items()))
 
 
 def attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,

@@ -163,6 +163,9 @@ class _Geometry:
         self.board, self.diagonal, self.grid = game.board, system.diagonal, game.board.grid
         self._seen: dict = {}
 
+    def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
+        return movement.distance(a, b, self.diagonal, self.grid)
+
     def of(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[float, bool, float]:
         key = (a, b)
         found = self._seen.get(key)
@@ -187,10 +190,16 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
     read (distance, cover; for a careful foe also the foes it is open to) the cheapest to reach, and of those the
     ones no other beats on all of them, nearest first: one beside the target, ``FRONT`` farther off."""
     best: dict = {}
-    for cell, cost in cells.items():
-        d, clear, fraction = geo.of(cell, (target.x, target.y))
+    aim = (target.x, target.y)
+    open_at = None  # the nearest distance past beside it from which the target is in the open: farther is beaten
+    for cell, cost in sorted(cells.items(), key=lambda item: (geo.distance(item[0], aim), item[1])):
+        if open_at is not None and not careful and geo.distance(cell, aim) > open_at:
+            break
+        d, clear, fraction = geo.of(cell, aim)
         if not clear:
             continue
+        if d > 1.5 and fraction == 0 and open_at is None:
+            open_at = d
         key = (round(fraction, 3), d, geo.threat(cell, foes) if careful else 0)
         if key not in best or cost < best[key][1]:
             best[key] = (cell, cost)
