@@ -84,6 +84,8 @@ def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, cl
     assert state(client, g)["tactics"][ids["Imp"]]["tactic"] == SECRET_TACTIC
     joined = "\n".join(seen)
     assert seen and SECRET_TACTIC not in joined and "tactic_set" not in joined and "set_tactic" not in joined
+    assert 'id=\\"combat\\"' in joined  # the fight card was drawn for them on the Orc's turn...
+    assert "foe-plans" not in joined  # ...and its plans on the GM's page alone
 
 
 @pytest.mark.app_config(DEMO=False)
