@@ -510,8 +510,9 @@ class BaseSystem:
         ``{"action": key | None, "action_options": {}, "attack": bool, "options": {}, "melee": bool | None,
         "label": Say}``: ``action`` the turn action taken first (``act``, a 3d6 maneuver), None for none;
         ``attack`` False for a move alone (taking cover, withdrawing); ``options`` the attack's options;
-        ``melee`` True or False where the way is for one kind of weapon only. RuleNotImplemented: the
-        system's suggestions are not reckoned."""
+        ``melee`` True or False where the way is for one kind of weapon only; ``risky`` True where it leaves the
+        foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it. RuleNotImplemented:
+        the system's suggestions are not reckoned."""
         raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
 
     def wounded(self, sheet: dict) -> bool:

@@ -43,9 +43,9 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
         {"action": "move_and_attack", "action_options": {}, "attack": True, "options": {}, "melee": None,
          "label": maneuver_name("move_and_attack")},
         {"action": "all_out_attack", "action_options": {"variant": "determined"}, "attack": True, "options": {},
-         "melee": True, "label": maneuver_name("all_out_attack")},
+         "melee": True, "risky": True, "label": maneuver_name("all_out_attack")},
         {"action": "all_out_attack_ranged", "action_options": {"variant": "determined"}, "attack": True,
-         "options": {}, "melee": False, "label": maneuver_name("all_out_attack_ranged")},
+         "options": {}, "melee": False, "risky": True, "label": maneuver_name("all_out_attack_ranged")},
         {"action": "move", "action_options": {}, "attack": False, "options": {}, "melee": None, "label": maneuver_name("move")},
     ]
 

@@ -41,6 +41,7 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
     return [
         {"action": None, "action_options": {}, "attack": True, "options": {}, "melee": None, "label": say("Attack")},
         {"action": None, "action_options": {}, "attack": True, "options": {"wild_attack": True}, "melee": True,
+         "risky": True,
          "label": say("Wild Attack")},
         {"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None, "label": say("Move")},
     ]

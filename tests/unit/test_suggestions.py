@@ -186,3 +186,20 @@ def test_the_tactic_is_the_gms_and_a_players_token_has_none():
     play(game, {"type": "set_tactic", "token_id": ids["Orc"], "tactic": "guarding"})
     assert game.tactics[ids["Orc"]] == {"tactic": "guarding", "anchor": [2, 2]}
     assert [e.audience for e in game.log if "guarding" in e.text] == ["gm"]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_careful_foe_keeps_its_defense_where_a_fierce_one_goes_all_out(system):
+    board = Board(12, 8)
+    sword = "Broadsword" if system == "gurps_lite" else "Long sword"
+    risky = ("all_out_attack", "wild_attack")
+    fierce, ids = fight(system, board, (5, 3), [("Ann", 4, 3)], foe_sheet={"weapons": _weapons(system, sword)})
+    careful, ids2 = fight(system, board, (5, 3), [("Ann", 4, 3)], foe_sheet={"weapons": _weapons(system, sword)},
+                          tactic="careful")
+
+    def bold(found):
+        steps = found["plans"][0]["steps"]
+        return any(s.get("action") in risky or s.get("options", {}).get("wild_attack") for s in steps)
+
+    assert bold(checked(fierce, ids, suggestions.reckon(fierce, ids["Orc"])))  # +4 / +2: the most expected harm
+    assert not bold(checked(careful, ids2, suggestions.reckon(careful, ids2["Orc"])))

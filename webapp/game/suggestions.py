@@ -340,7 +340,8 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
                            target=target.name, square=square_name(*cell)),
             "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
             "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]), 4),
-            "effect_unit": worth["unit"], "why": parts, "_cost": cost, "_threat": geo.threat(cell, foes)}
+            "effect_unit": worth["unit"], "why": parts, "_cost": cost,
+            "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
 
 
 def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw) -> list[dict]:
@@ -378,7 +379,8 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
     if withdraw:
         key = lambda p: (-p.get("_far", 0), p["_threat"], p["_cost"])  # noqa: E731
     elif tactic == "careful":
-        key = lambda p: (p["_threat"], -p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
+        # a way that leaves it worse off after (no defense, Vulnerable) counts as one foe more at it
+        key = lambda p: (p["_threat"] + p.get("_risky", False), -p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
     else:
         key = lambda p: (-p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
     out, seen = [], set()
