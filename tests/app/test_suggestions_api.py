@@ -73,6 +73,9 @@ def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, cl
         assert isinstance(p["why"], str) and isinstance(p["summary"], str)
     german = client.get(url + "?lang=de", headers=bearer(g["gm_token"])).json
     assert [p["steps"] for p in german["plans"]] == [p["steps"] for p in found["plans"]]
+    assert [p["hit"] for p in german["plans"]] == [p["hit"] for p in found["plans"]]
+    assert all(d["why"] != e["why"] and d["effect_unit"] != e["effect_unit"]  # the words in German
+               for d, e in zip(german["plans"], found["plans"]))
     best = found["plans"][0]
     for step in best["steps"]:  # the best plan played as the GM would by hand: every step accepted
         r = command(client, g, step)
