@@ -98,3 +98,38 @@ def test_a_system_without_suggestions_says_so(app, client):
     answer = client.get(f"/api/games/{g['id']}/suggestions/{r.json['id']}", headers=bearer(g["gm_token"]))
     assert answer.status_code == 501
     assert answer.json["plans"] is None and "not reckoned" in answer.json["not_reckoned"]
+
+
+@pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client):
+    """The reckoning leaves the asking request's thread (under ``tacmap serve``: gevent's native pool, so the loop
+    is not held): here a runner that runs it in a thread of its own and says so; the answer is the one reckoned in
+    place, and the game in memory is the same object, untouched (the reckoning read a copy)."""
+    import threading
+
+    from webapp.live import suggesting
+
+    g, _mira, ids = _fight(app, client, "gurps_lite")
+    _to_the_orcs_turn(client, g, ids)
+    url = f"/api/games/{g['id']}/suggestions/{ids['Orc']}"
+    in_place = client.get(url, headers=bearer(g["gm_token"])).json
+    game = app.extensions["tacmap"].game(g["id"])
+    seq, where = game.seq, (game.tokens[ids["Orc"]].x, game.tokens[ids["Orc"]].y)
+    ran = []
+
+    def runner(work, *args):
+        out = []
+        t = threading.Thread(target=lambda: out.append(work(*args)))
+        t.start()
+        t.join()
+        ran.append((work.__name__, t.ident != threading.get_ident(), args[0] is not game))
+        return out[0]
+
+    suggesting.install(runner)
+    try:
+        off = client.get(url, headers=bearer(g["gm_token"])).json
+    finally:
+        suggesting.install(None)
+    assert ran == [("reckon", True, True)]
+    assert off == in_place
+    assert game.seq == seq and (game.tokens[ids["Orc"]].x, game.tokens[ids["Orc"]].y) == where

@@ -14,13 +14,19 @@ from ..game import suggestions
 from . import geometry
 from .language import words
 
-_RUN: list = []  # [runner or None], made at first use
+_RUN: list = []  # [runner or None], made at first use (``install``: another)
 
 
 def _runner():
     if not _RUN:
         _RUN.append(geometry.runner())
     return _RUN[0]
+
+
+def install(runner) -> None:
+    """Where the reckoning runs: ``runner(work, *args)`` returns ``work(*args)`` (or raises what it raised), run in
+    a native thread while the asking greenlet waits; None: gevent's pool under ``tacmap serve``, else right here."""
+    _RUN[:] = [runner] if runner is not None else []
 
 
 def plans(game, token_id: str, language: str | None = None) -> dict:
