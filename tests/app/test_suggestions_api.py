@@ -133,3 +133,13 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
     assert ran == [("reckon", True, True)]
     assert off == in_place
     assert game.seq == seq and (game.tokens[ids["Orc"]].x, game.tokens[ids["Orc"]].y) == where
+
+
+@pytest.mark.app_config(DEMO=False)
+@pytest.mark.parametrize("system, shown", [("gurps_lite", True), ("savage_worlds", True), ("tesseris_ads", False)])
+def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(app, client, system, shown):
+    g, _mira, ids = _fight(app, client, system)
+    _to_the_orcs_turn(client, g, ids)
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True)
+    assert page.status_code == 200
+    assert ('id="foe-plans"' in page.get_data(as_text=True)) is shown
