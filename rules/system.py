@@ -495,6 +495,31 @@ class BaseSystem:
         """How far the mover may still go this turn, in the system's units (None: the rules set no limit)."""
         return None
 
+    # -- a foe's plans (#60): what the GM's suggestions weigh, in the system's own terms
+
+    def attack_effect(self, request: AttackRequest, odds: dict) -> dict:
+        """What an attack is worth, from its exact ``odds`` (what :meth:`odds` gave for ``request``), for the
+        plans the GM is offered for a foe: ``{"effect": float, "unit": Say, "defense": Say | ""}``, ``effect``
+        the expected harm in the system's own terms (injury, wounds), ``unit`` its name, ``defense`` the
+        target's defense against it in words ("Parry 5"), "" when the rules do not say. RuleNotImplemented:
+        the system's suggestions are not reckoned."""
+        raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
+
+    def plan_turns(self, state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
+        """The ways a turn may move and then attack, for the plans the GM is offered for a foe: each
+        ``{"action": key | None, "action_options": {}, "attack": bool, "options": {}, "melee": bool | None,
+        "label": Say}``: ``action`` the turn action taken first (``act``, a 3d6 maneuver), None for none;
+        ``attack`` False for a move alone (taking cover, withdrawing); ``options`` the attack's options;
+        ``melee`` True or False where the way is for one kind of weapon only; ``risky`` True where it leaves the
+        foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it. RuleNotImplemented:
+        the system's suggestions are not reckoned."""
+        raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
+
+    def wounded(self, sheet: dict) -> bool:
+        """Whether the sheet's character is hurt (a cowardly foe withdraws once it is). RuleNotImplemented:
+        the system's suggestions are not reckoned."""
+        raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
+
     def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
              board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:
         """Judge a move along ``path`` (cells, or zone ids) that costs ``cost``: RuleError with the reason

@@ -17,7 +17,7 @@ from ..system import (
     SheetField,
     TurnUpdate,
 )
-from . import turns
+from . import suggest, turns
 from .badges import badges
 from .attack import attack
 from .cover import cover_effect
@@ -142,3 +142,14 @@ class GurpsLite(BaseSystem):
 
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
         return badges(sheet, state)
+
+    # -- a foe's plans (#60)
+
+    def attack_effect(self, request: AttackRequest, odds: dict) -> dict:
+        return suggest.attack_effect(request, odds)
+
+    def plan_turns(self, state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
+        return suggest.plan_turns(state, mover, settings)
+
+    def wounded(self, sheet: dict) -> bool:
+        return suggest.wounded(sheet)

@@ -40,9 +40,8 @@ def odds(request: AttackRequest, dice_count: int | None = None, wild: bool | Non
     tsheet = request.target.sheet or {}
     toughness, _ = effective_toughness(plan["toughness"], plan["ap"])
     dmg_mod = int(sum(m.value for m in plan["damage_modifiers"]))
-    dmg = _odds.distribution(plan["damage_expr"])
-    dmg = {v + dmg_mod: p for v, p in dmg.items()}
-    dmg_raise = _odds.convolve(dmg, _odds.die_distribution(6, explode=True)) if plan["raise_bonus"] else dmg
+    kept, kept_raise = _damage(str(plan["damage_expr"]), dmg_mod, bool(plan["raise_bonus"]))
+    dmg, dmg_raise = dict(kept), dict(kept_raise)
     shaken = bool(tsheet.get("shaken")) and not plan["toughness"]["object"]
     res = attack_odds(d.sides, plan["wild"], mod, tn, plan["rof"], dmg, dmg_raise, toughness, shaken)
     obj = bool(plan["toughness"]["object"])
@@ -335,8 +334,32 @@ def _no_wound(h: int, r: int, hc, rc, shaken: bool) -> float:
     return none_shake + one_shake
 
 
+@lru_cache(maxsize=256)
+def _damage(expr: str, modifier: int, raise_bonus: bool) -> tuple[tuple, tuple]:
+    """The damage roll's distribution with its modifier, and with a raise's bonus d6 (acing) where it has one
+    ("Damage"), kept for the same roll: a pure function of them, asked again for every target and square (#60)."""
+    dmg = {v + modifier: p for v, p in _odds.distribution(expr).items()}
+    dmg_raise = _odds.convolve(dmg, _odds.die_distribution(6, explode=True)) if raise_bonus else dmg
+    return tuple(sorted(dmg.items())), tuple(sorted(dmg_raise.items()))
+
+
 def attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
                 damage: dict, damage_raise: dict, toughness: int, shaken: bool) -> dict:
+    """:func:`_attack_odds`, kept for the same dice, modifier, target number, damage and Toughness: a pure
+    function of them, tens of milliseconds to enumerate, asked again and again when a foe's plans weigh every
+    target and square (#60). A fresh dict each time (its figures are numbers)."""
+    return dict(_attack_odds_kept(sides, bool(wild_card), modifier, tn, rof, tuple(sorted(damage.items())),
+                                  tuple(sorted(damage_raise.items())), toughness, bool(shaken)))
+
+
+@lru_cache(maxsize=512)
+def _attack_odds_kept(sides: int, wild_card: bool, modifier: int, tn: int, rof: int, damage: tuple,
+                      damage_raise: tuple, toughness: int, shaken: bool) -> dict:
+    return _attack_odds(sides, wild_card, modifier, tn, rof, dict(damage), dict(damage_raise), toughness, shaken)
+
+
+def _attack_odds(sides: int, wild_card: bool, modifier: int, tn: int, rof: int,
+                 damage: dict, damage_raise: dict, toughness: int, shaken: bool) -> dict:
     """Exact odds of an attack of ``rof`` trait dice (acing ``d{sides}``) plus,
     for a Wild Card, one Wild Die that replaces the worst trait die when it is
     higher; a critical failure (Wild Die 1 and half or more trait dice 1)

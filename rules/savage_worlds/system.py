@@ -11,7 +11,7 @@ from ..system import (ActionOption, AttackRequest, AttackResult, BaseSystem, Com
                       RuleError, SheetField, TurnUpdate)
 from . import attack as _attack
 from . import cover as _cover
-from . import data, health, movement, rapid, templates, turns
+from . import data, health, movement, rapid, suggest, templates, turns
 from . import sheet as character
 from . import odds as _odds
 from . import options as _options
@@ -190,3 +190,14 @@ class SavageWorlds(BaseSystem):
 
     def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
         return health.apply(sheet, result, target_id)
+
+    # -- a foe's plans (#60)
+
+    def attack_effect(self, request: AttackRequest, odds: dict) -> dict:
+        return suggest.attack_effect(request, odds)
+
+    def plan_turns(self, state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
+        return suggest.plan_turns(state, mover, settings)
+
+    def wounded(self, sheet: dict) -> bool:
+        return suggest.wounded(sheet)

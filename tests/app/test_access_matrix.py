@@ -131,6 +131,7 @@ def payload(kind: str, t: dict) -> dict:
         "replay_end": {},
         "x_card": {},
         "resume_scene": {},
+        "set_tactic": {"token_id": ids["Ogre"], "tactic": "careful"},  # the GM's foe (#60)
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]
@@ -241,6 +242,8 @@ def request_for(endpoint: str, t: dict):
         "api.add_player": ("POST", f"/api/games/{g}/players", {"join_code": t["join_code"], "name": "Bot"}),
         "api.add_token": ("POST", f"/api/games/{g}/tokens", {"name": "Imp", "x": 9, "y": 9}),
         "api.state": ("GET", f"/api/games/{g}/state", None),
+        "api.suggestions": ("GET", f"/api/games/{g}/suggestions/{t['ids']['Ogre']}", None),  # #60
+        "game.foe_plans": ("GET", f"/games/{g}/foe-plans/{t['ids']['Ogre']}", None),  # #60
         "api.command": ("POST", f"/api/games/{g}/commands", {"type": "roll", "expr": "d6"}),
         "api.import_map": ("POST", f"/api/games/{g}/maps", {}),
         "api.map_picture": ("POST", f"/api/games/{g}/maps/active/picture", {}),

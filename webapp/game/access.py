@@ -131,6 +131,8 @@ COMMANDS: dict[str, Rule] = {
     # the table's dice (#59): decided in table_dice (a player sets their own only; enters the rolls asked of them)
     "set_dice": _rule(GM, PLAYER), "enter_dice": _rule(GM, PLAYER), "call_off_roll": _rule(GM),
     "resume_scene": _rule(GM),
+    # the GM's foes' tactics (#60)
+    "set_tactic": _rule(GM),
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the
@@ -247,6 +249,8 @@ ROUTES: dict[str, Route] = {
     "game.timeline": _route(GM, PLAYER, message=N_("The replay is the GM's and the players'.")),
     # a player's list of the board (#61): what their tokens see, drawn for them
     "game.board_list": _route(PLAYER, message=N_("The list of the board is a player's.")),
+    # a foe's plans on its turn (#60): the GM's alone
+    "game.foe_plans": _route(GM, message=N_("The foes' plans are the GM's.")),
     "game.sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
                          message=N_("No such token, or not yours to look at.")),
     "game.edit_sheet": _route(GM, OWNER, refused=404, refers_to=("token", "token_id"),
@@ -256,6 +260,8 @@ ROUTES: dict[str, Route] = {
     "api.add_token": _route(GM, anonymous=401, message="only the GM can add tokens"),
     "api.state": _route(GM, PLAYER, SCREEN, anonymous=401),
     "api.command": _route(GM, PLAYER, SCREEN, anonymous=401),  # the command's own row decides then (422)
+    # a foe's plans (#60): the GM's alone; a player's or the screen's key gets 403 and nothing else
+    "api.suggestions": _route(GM, anonymous=401, message="suggestions are for the GM"),
     "api.import_map": _route(GM, anonymous=401, message="only the GM imports maps"),
     "api.map_picture": _route(GM, anonymous=401, message="only the GM sets a map's picture"),
     "maps.page_import": _route(GM, message=N_("Only the GM imports maps.")),

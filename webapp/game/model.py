@@ -282,6 +282,8 @@ class Game:
     # uploaded token pictures and hand-outs by id (webapp/game/handouts.py)
     pictures: dict[str, dict] = field(default_factory=dict)
     handouts: dict[str, dict] = field(default_factory=dict)
+    # the GM's foes' tactics (#60, webapp/game/suggestions.py): token id -> {"tactic", "anchor"}; the GM's alone
+    tactics: dict[str, dict] = field(default_factory=dict)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
@@ -361,6 +363,7 @@ class Game:
             "pictures": list(self.pictures.values()),
             "handouts": list(self.handouts.values()),
             "paused": self.paused,
+            "tactics": {k: dict(v) for k, v in self.tactics.items()},
         }
 
     @classmethod
@@ -405,6 +408,7 @@ class Game:
             pictures={p["id"]: dict(p) for p in d.get("pictures", [])},
             handouts={h["id"]: dict(h) for h in d.get("handouts", [])},
             paused=d.get("paused", False),
+            tactics={k: dict(v) for k, v in (d.get("tactics") or {}).items()},
         )
 
 

@@ -34,7 +34,9 @@ NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_
                           # hand-outs and the token pictures' library: shown is shown (hide_handout puts one away)
                           "handout_added", "handout_shown", "handout_hidden", "handout_removed", "picture_added",
                           # who rolls the dice (#59): a table's setting, not a step of the story
-                          "dice_set"})
+                          "dice_set",
+                          # a foe's tactic (#60): how the GM means to play it, not a step of the story
+                          "tactic_set"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 #: events that may name a map being prepared (``map_id``): undo restores the active map's alone
@@ -70,6 +72,7 @@ COMMANDS: dict[str, str] = {
     # the table's dice (#59): the setting is kept; a roll asked, entered or called off is taken back with the
     # command it belongs to (an undo while a roll waits is refused: table_dice.waiting)
     "set_dice": KEPT, **dict.fromkeys(("enter_dice", "call_off_roll"), BACK),
+    "set_tactic": KEPT,  # the GM's foes' tactics (#60)
 }
 
 

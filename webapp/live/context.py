@@ -20,7 +20,7 @@ import rules
 
 from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
                     table_dice,
-                    screenview, soak, templates, uvtt)
+                    screenview, soak, suggestions, templates, uvtt)
 from ..game.model import Actor, Game, LogEntry
 from ..game import lighting
 from . import drawing, language, token_svg
@@ -257,6 +257,8 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "standing": lambda c: _standing(c.game),
     # the GM's fight card: every foe down, the fight can end (combat.no_foe_standing)
     "no_foe_standing": lambda c: combat.no_foe_standing(c.game),
+    # the GM's fight card: a foe's plans on its turn, where the system reckons them (#60)
+    "foe_plans_shown": lambda c: c.actor.role == "gm" and suggestions.reckoned(c.game),
     # a player's board as a list (#61), the rules' words in the reader's language
     "board_list": lambda c: language.words(boardlist.view(c.game, c.actor)),
 }

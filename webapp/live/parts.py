@@ -95,6 +95,7 @@ BY_EVENT = {
     "game_created": set(EVERYTHING),
     "dice_rolled": {"log", "feed"},
     "gm_password_set": {"log"},
+    "tactic_set": {"log"},  # a foe's tactic (#60): the GM's line alone
     "settings_set": {"settings", "log"},
     # the current actor is drawn on the map, so a turn changes the tokens too
     "combat_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)

@@ -172,6 +172,31 @@ def command(game_id: str):
     return jsonify(ok=True, seq=done.seq, **done.reply)
 
 
+@bp.get("/games/<game_id>/suggestions/<token_id>")
+def suggestions(game_id: str, token_id: str):
+    """The best plans for the GM's foe ``token_id`` on its turn (#60): the GM's alone (a player's or the table
+    screen's key: 403 and nothing else). Reckoned off the loop on a copy of the game (``live/suggesting.py``); the
+    words in ``?lang=`` (en, de, fr, es; English by default). A system whose suggestions are not reckoned: 501 and
+    why, in words."""
+    from ..game.suggestions import NotReckoned, tactic_of
+    from ..live import suggesting
+    from ..live.language import normalize, words
+
+    actor = _bearer(game_id)
+    if actor.role != "gm":
+        abort(403, "suggestions are for the GM")
+    game = hub().game(game_id)
+    language = normalize(request.args.get("lang")) or "en"
+    try:
+        return jsonify(suggesting.plans(game, token_id, language))
+    except Rejected as exc:
+        abort(422, str(exc))  # in English, as the API's refusals are
+    except NotReckoned as exc:
+        tactic = tactic_of(game, token_id) if token_id in game.tokens else None
+        return jsonify(token_id=token_id, tactic=tactic, plans=None,
+                       not_reckoned=str(words(exc.message, language))), 501
+
+
 @bp.post("/games/<game_id>/maps")
 def import_map(game_id: str):
     """A Universal VTT file (multipart field ``file``) becomes a new map, shown to everyone."""

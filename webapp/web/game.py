@@ -185,6 +185,31 @@ def board_list(game_id: str):
     return html, 200, {**HTML, "Cache-Control": "no-store"}
 
 
+@bp.get("/games/<game_id>/foe-plans/<token_id>")
+def foe_plans(game_id: str, token_id: str):
+    """The best plans for the GM's foe on its turn (#60), drawn for the fight card in the GM's language: fetched by
+    static/js/foeplans.js, never inside a command (a move never waits for them); reckoned off the loop on a copy of
+    the game (``live/suggesting.py``). The GM's alone."""
+    from ..game.suggestions import TACTICS, NotReckoned, tactic_of
+    from ..live import suggesting
+
+    actor = _seat(game_id)
+    if actor is None or actor.role != "gm":
+        abort(403, _("The foes' plans are the GM's."))
+    game = hub().game(game_id)
+    found, error = None, None
+    try:
+        found = suggesting.plans(game, token_id)
+    except Rejected as exc:
+        error = refusal(exc)
+    except NotReckoned as exc:
+        error = str(language.words(exc.message))
+    token = game.tokens.get(token_id)
+    html = render_template("_foe_plans.html", found=found, error=error, token=token, tactics=TACTICS,
+                           tactic=tactic_of(game, token_id) if token else None)
+    return html, 200, {**HTML, "Cache-Control": "no-store"}
+
+
 @bp.get("/join")
 def join_form():
     code = (request.args.get("code") or "").strip().upper()[:12]

@@ -1,0 +1,97 @@
+"""Benchmark of the GM's suggestions (#60): the plans for one foe with six reachable targets on the 100 x 100
+bench board (``bench_rules.make_board``: 1,000 wall segments, doors, pillars, cover), in the 3d6 system and in
+Savage Worlds, as ``GET /api/games/<id>/suggestions/<token>`` reckons them (the copy of the game taken on the
+loop, then the reckoning, which the server runs off the loop). Prints the median and p99 per system (wall clock),
+and the median CPU time (this process's: what the reckoning itself costs on a busy machine), against the issue's
+goal (100 ms median). Fixed seed: the same board every run. Not part of the test run.
+
+Run: ``python3 -m bench.suggestions [runs]`` from the repository root.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules import los, movement  # noqa: E402
+from rules.dice import SeededDice  # noqa: E402
+from webapp.game import suggestions, table  # noqa: E402
+from webapp.game.model import GM, Event  # noqa: E402
+
+from bench.bench_rules import make_board  # noqa: E402
+
+GOAL_MS = 100
+N_TARGETS = 6
+
+
+def _play(game, payload, dice=None):
+    for event in table.decide(game, table.parse_command(payload), GM, dice):
+        table.evolve(game, event)
+
+
+def _spot(board, taken):
+    """A free square for the foe with six free squares 3 to 7 away, in its line of fire: where the targets stand."""
+    for y in range(10, board.height - 10):
+        for x in range(10, board.width - 10):
+            if (x, y) in taken or board.is_blocked((x, y)):
+                continue
+            around = [(x + dx, y + dy) for dx in range(-7, 8) for dy in range(-7, 8)
+                      if 3 <= max(abs(dx), abs(dy)) and (x + dx, y + dy) not in taken
+                      and not board.is_blocked((x + dx, y + dy))
+                      and los.line_of_fire(board, (x, y), (x + dx, y + dy)).clear
+                      and movement.shortest_path(board, (x, y), (x + dx, y + dy), "chebyshev") is not None]
+            if len(around) >= 4 * N_TARGETS:
+                return (x, y), around[::4][:N_TARGETS]
+    raise RuntimeError("no spot on the bench board")
+
+
+def build(system: str):
+    board, cells = make_board()
+    (fx, fy), targets = _spot(board, set(cells))
+    game = table.empty_game("bench-foes")
+    for event in table.new_game_events("bench", system, board, None):
+        table.evolve(game, event)
+    table.evolve(game, Event("player_joined", {"player_id": "p-1", "name": "P", "key_hash": "x" * 64}))
+    ids = []
+    for i, (x, y) in enumerate([(fx, fy), *targets]):
+        extra = {"owner": "p-1", "kind": "pc"} if i else {}
+        before = set(game.tokens)
+        _play(game, {"type": "add_token", "name": f"T{i}", "x": x, "y": y, **extra})
+        ids.append(next(iter(set(game.tokens) - before)))
+    _play(game, {"type": "start_combat", "token_ids": ids}, SeededDice(1))
+    for seed in range(40):
+        if game.combat["current"] == ids[0]:
+            break
+        _play(game, {"type": "next_turn"}, SeededDice(seed))
+    return game, ids[0]
+
+
+def measure(system: str, runs: int) -> dict:
+    game, foe = build(system)
+    game.board.step_masks(), game.board.segments()  # the board's indexes, built once as a served game has them
+    times, cpu, plans = [], [], None
+    for _ in range(runs):
+        t, c = time.perf_counter(), time.process_time()
+        plans = suggestions.reckon(suggestions.frozen(game), foe)
+        times.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+    times.sort()
+    return {"system": system, "median": statistics.median(times), "p99": times[min(len(times) - 1, int(0.99 * len(times)))],
+            "cpu": statistics.median(cpu), "plans": len(plans["plans"])}
+
+
+def main(argv: list[str]) -> None:
+    runs = int(argv[1]) if len(argv) > 1 else 30
+    print(f"suggestions for one foe, {N_TARGETS} targets, 100 x 100 bench board, {runs} runs (goal: {GOAL_MS} ms median)")
+    print(f"{'system':<16}{'median ms':>11}{'p99 ms':>9}{'CPU median ms':>15}{'plans':>7}")
+    for system in ("gurps_lite", "savage_worlds"):
+        r = measure(system, runs)
+        print(f"{r['system']:<16}{r['median']:>11.1f}{r['p99']:>9.1f}{r['cpu']:>15.1f}{r['plans']:>7}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,56 @@
+"""What a foe's plans weigh in the 3d6 system (#60): an attack's expected injury, the ways a turn moves
+then attacks (the maneuvers), and whether a character is hurt.
+
+The GM's suggestions (``webapp/game/suggestions.py``) rank a foe's plans by these; the odds are the rules'
+own (:func:`rules.gurps_lite.odds.attack_odds`), nothing is estimated here.
+"""
+
+from __future__ import annotations
+
+from ..system import AttackRequest, Combatant
+from ..text import say
+from .badges import maneuver_name
+from .data import MANEUVERS
+from .sheet import int_of, num_of
+from .turns import fresh_state
+
+
+def attack_effect(request: AttackRequest, odds: dict) -> dict:
+    """The expected injury of the attack ("Damage": the odds' distribution of total injury, misses,
+    defenses and DR counted), in HP; the defense the target makes against it ("Defending": its best
+    active defense, at the level the odds use), or none."""
+    level = odds.get("defense_level")
+    defense = say("defends at {level}", level=level) if isinstance(level, int) else say("no defense")
+    return {"effect": float(odds.get("mean_injury") or 0.0), "unit": say("HP of injury"), "defense": defense}
+
+
+def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
+    """The maneuvers a foe's turn may take to move and attack ("Maneuvers"): Attack (a step, then the
+    attack), Move and Attack (Move, then the attack at its penalty), All-Out Attack (Determined: half Move,
+    +4 in melee, +1 ranged, no defense after) and Move (Move, no attack: taking cover, withdrawing). When the
+    turn's maneuver is chosen already, only that one (its own movement and attack)."""
+    cs = {**fresh_state(mover), **(state.get("combatants", {}).get(mover.id) or {})}
+    chosen = cs.get("maneuver")
+    if chosen:
+        m = MANEUVERS.get(chosen)
+        attack = bool(m and m.attack)
+        return [{"action": None, "action_options": {}, "attack": attack, "options": {},
+                 "melee": {"melee": True, "ranged": False}.get(m.attack) if m else None,
+                 "label": maneuver_name(chosen)}]
+    return [
+        {"action": "attack", "action_options": {}, "attack": True, "options": {}, "melee": None,
+         "label": maneuver_name("attack")},
+        {"action": "move_and_attack", "action_options": {}, "attack": True, "options": {}, "melee": None,
+         "label": maneuver_name("move_and_attack")},
+        {"action": "all_out_attack", "action_options": {"variant": "determined"}, "attack": True, "options": {},
+         "melee": True, "risky": True, "label": maneuver_name("all_out_attack")},
+        {"action": "all_out_attack_ranged", "action_options": {"variant": "determined"}, "attack": True,
+         "options": {}, "melee": False, "risky": True, "label": maneuver_name("all_out_attack_ranged")},
+        {"action": "move", "action_options": {}, "attack": False, "options": {}, "melee": None, "label": maneuver_name("move")},
+    ]
+
+
+def wounded(sheet: dict) -> bool:
+    """Hurt: fewer HP than its full HP ("Damage": injury comes off HP)."""
+    full = max(1, int_of(sheet.get("HP") or sheet.get("ST"), 10))
+    return num_of(sheet.get("hp_current", full)) < full

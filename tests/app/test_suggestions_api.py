@@ -1,0 +1,145 @@
+"""The GM's suggestions for a foe over the JSON API (#60): every plan's steps, sent as commands with the GM's key,
+are accepted; a player's key and the table screen's get 403 and nothing else; a foe's tactic reaches neither a
+player nor the screen (not in their state, not in their live updates); a system without suggestions says so."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import bearer, command, join, new_game, state
+
+SECRET_TACTIC = "cowardly"
+
+
+def _fight(app, client, system: str):
+    g = new_game(client, system, board={"width": 16, "height": 10})
+    mira = join(client, g, "Mira")
+    gm = bearer(g["gm_token"])
+    ids = {}
+    for name, x, y, owner in (("Ann", 3, 4, mira["player_id"]), ("Bob", 4, 7, mira["player_id"]),
+                              ("Orc", 10, 5, None), ("Imp", 11, 2, None)):
+        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, "owner": owner,
+                                                                **({"kind": "pc"} if owner else {})}, headers=gm)
+        assert r.status_code == 201, r.json
+        ids[name] = r.json["id"]
+    return g, mira, ids
+
+
+def _to_the_orcs_turn(client, g, ids):
+    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    for _ in range(12):
+        if state(client, g)["combat"]["current"] == ids["Orc"]:
+            return
+        assert command(client, g, {"type": "next_turn"}).status_code == 200
+    raise AssertionError("never the Orc's turn")
+
+
+@pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+@pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds"])
+def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, client, system):
+    socketio = app.extensions["tacmap_socketio"]
+    g, mira, ids = _fight(app, client, system)
+    mira_browser = app.test_client()
+    mira_browser.get(f"/games/{g['id']}/play?key={mira['player_token']}")
+    player = socketio.test_client(app, auth={"game": g["id"], "token": mira["player_token"]},
+                                  flask_test_client=mira_browser)
+    screen = socketio.test_client(app, auth={"game": g["id"], "token": g["screen_token"]})
+    seen: list[str] = []
+
+    def drain():
+        for live in (player, screen):
+            seen.extend(json.dumps(m) for m in live.get_received())
+
+    drain()
+    assert command(client, g, {"type": "set_tactic", "token_id": ids["Imp"], "tactic": SECRET_TACTIC}).status_code == 200
+    # the tactic is the GM's: a player may not set one
+    assert command(client, g, {"type": "set_tactic", "token_id": ids["Orc"], "tactic": "careful"},
+                   key=mira["player_token"]).status_code in (403, 422)
+    _to_the_orcs_turn(client, g, ids)
+    url = f"/api/games/{g['id']}/suggestions/{ids['Orc']}"
+    for key in (mira["player_token"], g["screen_token"]):
+        r = client.get(url, headers=bearer(key))
+        assert r.status_code == 403
+        assert "plans" not in r.get_data(as_text=True) and ids["Ann"] not in r.get_data(as_text=True)
+    r = client.get(url, headers=bearer(g["gm_token"]))
+    assert r.status_code == 200, r.get_data(as_text=True)
+    found = r.json
+    assert found["token_id"] == ids["Orc"] and found["tactic"] == "fierce"
+    assert 1 <= len(found["plans"]) <= 3
+    for p in found["plans"]:
+        assert set(p) >= {"summary", "steps", "target", "weapon", "options", "to", "hit", "effect", "effect_unit", "why"}
+        assert isinstance(p["why"], str) and isinstance(p["summary"], str)
+    german = client.get(url + "?lang=de", headers=bearer(g["gm_token"])).json
+    assert [p["steps"] for p in german["plans"]] == [p["steps"] for p in found["plans"]]
+    assert [p["hit"] for p in german["plans"]] == [p["hit"] for p in found["plans"]]
+    assert all(d["why"] != e["why"] and d["effect_unit"] != e["effect_unit"]  # the words in German
+               for d, e in zip(german["plans"], found["plans"]))
+    best = found["plans"][0]
+    for step in best["steps"]:  # the best plan played as the GM would by hand: every step accepted
+        r = command(client, g, step)
+        assert r.status_code == 200, (step, r.get_data(as_text=True))
+    drain()
+    for other in (state(client, g, mira["player_token"]), state(client, g, g["screen_token"])):
+        text = json.dumps(other)
+        assert "tactics" not in other and SECRET_TACTIC not in text
+    assert state(client, g)["tactics"][ids["Imp"]]["tactic"] == SECRET_TACTIC
+    joined = "\n".join(seen)
+    assert seen and SECRET_TACTIC not in joined and "tactic_set" not in joined and "set_tactic" not in joined
+    assert 'id=\\"combat\\"' in joined  # the fight card was drawn for them on the Orc's turn...
+    assert "foe-plans" not in joined  # ...and its plans on the GM's page alone
+
+
+@pytest.mark.app_config(DEMO=False)
+def test_a_system_without_suggestions_says_so(app, client):
+    g = new_game(client, "phase_tn")
+    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 2, "y": 2}, headers=bearer(g["gm_token"]))
+    answer = client.get(f"/api/games/{g['id']}/suggestions/{r.json['id']}", headers=bearer(g["gm_token"]))
+    assert answer.status_code == 501
+    assert answer.json["plans"] is None and "not reckoned" in answer.json["not_reckoned"]
+
+
+@pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client):
+    """The reckoning leaves the asking request's thread (under ``tacmap serve``: gevent's native pool, so the loop
+    is not held): here a runner that runs it in a thread of its own and says so; the answer is the one reckoned in
+    place, and the game in memory is the same object, untouched (the reckoning read a copy)."""
+    import threading
+
+    from webapp.live import suggesting
+
+    g, _mira, ids = _fight(app, client, "gurps_lite")
+    _to_the_orcs_turn(client, g, ids)
+    url = f"/api/games/{g['id']}/suggestions/{ids['Orc']}"
+    in_place = client.get(url, headers=bearer(g["gm_token"])).json
+    game = app.extensions["tacmap"].game(g["id"])
+    seq, where = game.seq, (game.tokens[ids["Orc"]].x, game.tokens[ids["Orc"]].y)
+    ran = []
+
+    def runner(work, *args):
+        out = []
+        t = threading.Thread(target=lambda: out.append(work(*args)))
+        t.start()
+        t.join()
+        ran.append((work.__name__, t.ident != threading.get_ident(), args[0] is not game))
+        return out[0]
+
+    suggesting.install(runner)
+    try:
+        off = client.get(url, headers=bearer(g["gm_token"])).json
+    finally:
+        suggesting.install(None)
+    assert ran == [("reckon", True, True)]
+    assert off == in_place
+    assert game.seq == seq and (game.tokens[ids["Orc"]].x, game.tokens[ids["Orc"]].y) == where
+
+
+@pytest.mark.app_config(DEMO=False)
+@pytest.mark.parametrize("system, shown", [("gurps_lite", True), ("savage_worlds", True), ("tesseris_ads", False)])
+def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(app, client, system, shown):
+    g, _mira, ids = _fight(app, client, system)
+    _to_the_orcs_turn(client, g, ids)
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True)
+    assert page.status_code == 200
+    assert ('id="foe-plans"' in page.get_data(as_text=True)) is shown

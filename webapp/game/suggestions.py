@@ -1,0 +1,415 @@
+"""The GM's foes (#60): the best plans for a foe's turn, with their exact odds, and each foe's tactic.
+
+A plan is a whole turn as the system has it: the turn's action first where the rules want one (a 3d6
+maneuver), a move within what the rules leave the foe (their movement, the way round walls), then an attack
+(whom, with which weapon and options), or a move alone (taking cover, withdrawing). Each is reckoned on a
+copy of the game: the action and the move are judged by the very rule calls the commands make (``act``,
+``move``), and the attack's odds are the rules' own (``odds``) on the state the move leaves, so a plan's
+``hit`` is what ``preview_attack`` says for the same attack from the plan's square, and its ``steps``, sent as
+commands, are judged as if the GM had made them by hand. What an attack is worth is the system's to say
+(``attack_effect``: expected injury in the 3d6 system, expected wounds in Savage Worlds), as are the ways a
+turn may go (``plan_turns``) and whether a foe is hurt (``wounded``); a system without them is not reckoned,
+and says so.
+
+What is weighed: each way of the turn, every square the foe can reach that way, each foe of its standing
+(the other side's tokens in the fight), each weapon. Squares are compared on what the rules read of them (the
+distance and the cover the target has from there): of the squares alike, the cheapest to reach; of the rest,
+those no other square beats on both (less cover and nearer), each judged by the rules. The tactic then
+ranks: fierce, the most expected effect; careful, the fewest foes with a clear shot at the square or beside
+it first; cowardly, once hurt, a move as far from its foes as it can get, no attack; guarding, only squares
+within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, else where it stands).
+
+Pure: no I/O; the live side runs it off the loop (``webapp/live/suggesting.py``). The tactic is the GM's
+alone: its event's line is the GM's, the JSON state's ``tactics`` the GM's (``audience.public_state``).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+import rules
+from rules import los, movement
+from rules.dice import SeededDice
+from rules.system import BaseSystem, RuleError, RuleNotImplemented
+from rules.text import say, say_n
+
+from . import text
+from .aiming import AttackCommand, plan as aim_plan
+from .combat import Act, combatant, path_and_cost, rules_words, settings_of, stands
+from .combat import decide as combat_decide, evolve as combat_evolve
+from .describe import square_name
+from .feature import Feature
+from .model import GM, Event, Rejected
+from .text import N_
+
+if TYPE_CHECKING:
+    from .model import Actor, Game, Token
+
+TACTICS = ("fierce", "careful", "cowardly", "guarding")
+TACTIC_WORDS = {"fierce": say("fierce"), "careful": say("careful"), "cowardly": say("cowardly"),
+                "guarding": say("guarding")}
+DEFAULT_TACTIC = "fierce"
+GUARD_RADIUS = 3  #: squares a guarding foe keeps within from its post (the system's own count of squares)
+MOST_PLANS = 3
+FRONT = 2  #: squares per target, weapon and way judged by the rules at most (the best on cover and distance)
+MELEE_MOST = 3  #: squares past which no melee weapon is tried (the longest reach in the systems weighed)
+EXPOSED = 0.5  #: a square is in the open to a foe whose line of fire to it is clear and less covered than this
+
+
+class SetTactic(BaseModel):
+    """How the GM means to play a foe (#60): fierce, careful, cowardly or guarding."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=True)
+    type: Literal["set_tactic"]
+    token_id: text.Id
+    tactic: Literal["fierce", "careful", "cowardly", "guarding"]
+
+
+class NotReckoned(Exception):
+    """The rules of this game (or this map) have no suggestions: the message says why, in words."""
+
+    def __init__(self, message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+def _set_tactic(game: "Game", cmd: SetTactic, actor: "Actor") -> list[Event]:
+    token = game.tokens.get(cmd.token_id)
+    if token is None:
+        raise Rejected(N_("no token %(id)s in this game"), id=repr(cmd.token_id))
+    if token.owner is not None or token.kind == "pc":
+        raise Rejected(N_("%(name)s is a player's token: only the GM's foes have a tactic"), name=token.name)
+    return [Event("tactic_set", {"token_id": token.id, "tactic": cmd.tactic, "anchor": [token.x, token.y]})]
+
+
+def evolve(game: "Game", event: Event, log) -> None:
+    d = event.data
+    game.tactics[d["token_id"]] = {"tactic": d["tactic"], "anchor": list(d["anchor"])}
+    token = game.tokens.get(d["token_id"])
+    if token is not None:
+        log(say("{name} now fights {tactic}", name=token.name, tactic=TACTIC_WORDS[d["tactic"]]), "gm", None)
+
+
+def tactic_of(game: "Game", token_id: str) -> str:
+    return (game.tactics.get(token_id) or {}).get("tactic") or DEFAULT_TACTIC
+
+
+def reckoned(game: "Game") -> bool:
+    """Whether this game's foes have plans at all: a system that reckons them (``plan_turns``) on a square grid.
+    The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
+    system = rules.get(game.system)
+    return (game.zones is None and system.board == "grid" and not game.board.grid.hex
+            and getattr(type(system), "plan_turns", BaseSystem.plan_turns) is not BaseSystem.plan_turns)
+
+
+# --- reckoning ----------------------------------------------------------------------------------------------
+
+
+def _quiet(*_args) -> None:
+    """A log that keeps nothing: the copy's lines are never read."""
+
+
+def _sandbox(game: "Game") -> "Game":
+    """A copy of the game a plan may be played on: its tokens, characters and fight its own, the board shared
+    (read only)."""
+    return dataclasses.replace(
+        game, tokens={k: dataclasses.replace(t) for k, t in game.tokens.items()},
+        characters={k: dataclasses.replace(c) for k, c in game.characters.items()},
+        combat=copy.deepcopy(game.combat), log=[], vision=None)
+
+
+def frozen(game: "Game") -> "Game":
+    """A copy of the game that :func:`reckon` may read in another thread while the game goes on: the board a
+    snapshot (``Board.snapshot``), the tokens, characters, fight, settings and tactics its own. Cheap: taken on the
+    loop, it holds no lock while the plans are reckoned."""
+    return dataclasses.replace(
+        _sandbox(game), board=game.board.snapshot(), settings=dict(game.settings),
+        tactics={k: dict(v) for k, v in game.tactics.items()}, zones=copy.deepcopy(game.zones),
+        templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set())
+
+
+def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
+           provoking: list | None = None) -> "Game | None":
+    """``view`` after the foe's move to ``to``, as ``move_token`` in a fight would leave it (the rules' ``move``
+    books it); None when the rules refuse the move, or when it gives a foe a free attack (Savage Worlds'
+    withdrawing from melee) unless ``provoking`` is given: then the ids of those foes are put in it."""
+    if to == (token.x, token.y):
+        return view
+    path, cost = path_and_cost(view, token, to)
+    fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
+    try:
+        result = system.move(view.combat["state"], combatant(view, token), path, cost, fighters, view.board,
+                             SeededDice(0), settings)
+    except (RuleError, RuleNotImplemented):
+        return None
+    if result.turn is not None or (result.provokes and provoking is None):  # it ends the turn, or an attack is owed
+        return None
+    if provoking is not None:
+        provoking.extend(result.provokes)
+    moved = dataclasses.replace(view, tokens={**view.tokens, token.id: dataclasses.replace(token, x=to[0], y=to[1])},
+                                combat={**view.combat, "state": result.state})
+    return moved
+
+
+def _foes(game: "Game", token: "Token") -> list["Token"]:
+    order = (game.combat or {}).get("order", [])
+    return [t for i in order if (t := game.tokens.get(i)) is not None and t.kind != token.kind and stands(game, t)]
+
+
+def _occupied(game: "Game", token: "Token", cell: tuple[int, int]) -> bool:
+    return any(game.token_at(x, y, exclude=token.id) is not None for x, y in game.cells_of(token, *cell))
+
+
+class _Geometry:
+    """What the rules read of a square against a token, kept for the reckoning: distance, line, cover."""
+
+    def __init__(self, game: "Game", system) -> None:
+        self.board, self.diagonal, self.grid = game.board, system.diagonal, game.board.grid
+        self._seen: dict = {}
+
+    def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
+        return movement.distance(a, b, self.diagonal, self.grid)
+
+    def of(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[float, bool, float]:
+        key = (a, b)
+        found = self._seen.get(key)
+        if found is None:
+            d = movement.distance(a, b, self.diagonal, self.grid)
+            clear = los.line_of_fire(self.board, a, b).clear
+            fraction = los.cover(self.board, a, b).fraction if clear else 1.0
+            found = self._seen[key] = (d, clear, fraction)
+        return found
+
+    def threat(self, cell: tuple[int, int], foes: list["Token"]) -> int:
+        """Foes with a clear shot at ``cell`` in the open, and foes beside it."""
+        n = 0
+        for f in foes:
+            d, clear, fraction = self.of((f.x, f.y), cell)
+            n += (clear and fraction < EXPOSED) + (d <= 1.5)
+        return n
+
+
+def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], careful: bool) -> list:
+    """The squares worth judging for an attack at ``target``: with a line of fire, of those alike on what the rules
+    read (distance, cover; for a careful foe also the foes it is open to) the cheapest to reach, and of those the
+    ones no other beats on all of them, nearest first: one beside the target, ``FRONT`` farther off."""
+    best: dict = {}
+    aim = (target.x, target.y)
+    open_at = None  # the nearest distance past beside it from which the target is in the open: farther is beaten
+    for cell, cost in sorted(cells.items(), key=lambda item: (geo.distance(item[0], aim), item[1])):
+        if open_at is not None and not careful and geo.distance(cell, aim) > open_at:
+            break
+        d, clear, fraction = geo.of(cell, aim)
+        if not clear:
+            continue
+        if d > 1.5 and fraction == 0 and open_at is None:
+            open_at = d
+        key = (round(fraction, 3), d, geo.threat(cell, foes) if careful else 0)
+        if key not in best or cost < best[key][1]:
+            best[key] = (cell, cost)
+    out = []
+    # beside the target and farther off apart: nearer is not always better (Savage Worlds shoots at Parry, not 4,
+    # from beside its target; a 3d6 Move and Attack in melee is not one at range)
+    for part, most in ((lambda k: k[1] <= 1.5, 1), (lambda k: k[1] > 1.5, FRONT)):
+        keys = sorted((k for k in best if part(k)), key=lambda k: (k[1], k[0], k[2]))
+        front = [k for k in keys if not any(o != k and o[0] <= k[0] and o[1] <= k[1] and o[2] <= k[2] for o in keys)]
+        out += [(best[k][0], best[k][1], k) for k in front[:most]]
+    return out
+
+
+def _weapons(system, sheet: dict) -> list[dict]:
+    try:
+        return list(system.weapons(sheet))
+    except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+        return []
+
+
+def _is_melee(weapon: dict) -> bool | None:
+    data = weapon.get("data") or {}
+    kind = data.get("kind")
+    if kind in ("melee", "ranged", "thrown"):
+        return kind == "melee"
+    if "reach" in data:
+        return True
+    if any(k in data for k in ("range", "max", "rof", "half_d")):
+        return False
+    return None
+
+
+def reckon(game: "Game", token_id: str) -> dict:
+    """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
+    ``{"token_id", "tactic", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are ``Say``\\ s,
+    said in the reader's language by the caller). Rejected: no such foe, or not its turn; NotReckoned: the
+    system (or the map) has no suggestions."""
+    token = game.tokens.get(token_id)
+    if token is None:
+        raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
+    if token.owner is not None or token.kind == "pc":
+        raise Rejected(N_("%(name)s is a player's token: suggestions are for the GM's foes"), name=token.name)
+    system = rules.get(game.system)
+    if game.zones is not None or system.board != "grid" or game.board.grid.hex:
+        raise NotReckoned(say("suggestions are reckoned on square grids only"))
+    try:
+        hurt = system.wounded(combatant(game, token).sheet)
+    except RuleNotImplemented as exc:
+        raise NotReckoned(rules_words(exc)) from None
+    if not game.combat or game.combat.get("current") != token.id:
+        raise Rejected(N_("plans are reckoned on %(name)s's turn in a fight"), name=token.name)
+    settings = settings_of(game)
+    try:
+        ways = system.plan_turns(game.combat["state"], combatant(game, token), settings)
+    except RuleNotImplemented as exc:
+        raise NotReckoned(rules_words(exc)) from None
+    tactic = tactic_of(game, token.id)
+    anchor = tuple((game.tactics.get(token.id) or {}).get("anchor") or (token.x, token.y))
+    foes = _foes(game, token)
+    geo = _Geometry(game, system)
+    careful = tactic == "careful"
+    withdraw = tactic == "cowardly" and hurt
+    found: list[dict] = []
+    for way in ways:
+        if withdraw and way["attack"]:
+            continue
+        view = _sandbox(game)
+        steps: list[dict] = []
+        if way["action"]:
+            act = Act(type="act", token_id=token.id, action=way["action"], options=dict(way["action_options"]))
+            try:
+                for event in combat_decide(view, act, GM, SeededDice(0)):
+                    combat_evolve(view, event, _quiet)
+            except Rejected:
+                continue
+            steps.append({"type": "act", "token_id": token.id, "action": way["action"],
+                          "options": dict(way["action_options"])})
+        me = view.tokens[token.id]
+        left = system.movement_left(view.combat["state"], combatant(view, me), settings)
+        cells = _reachable(view, me, system, left)
+        if tactic == "guarding":
+            cells = {c: k for c, k in cells.items()
+                     if movement.distance(c, anchor, system.diagonal, view.board.grid) <= GUARD_RADIUS}
+        if not way["attack"]:
+            found += _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw)
+            continue
+        for target in foes:
+            for weapon in _weapons(system, combatant(view, me).sheet):
+                melee = _is_melee(weapon)
+                if way.get("melee") is not None and melee is not None and way["melee"] != melee:
+                    continue
+                for cell, cost, key in _front(cells, target, geo, foes, careful):
+                    if melee and key[1] > MELEE_MOST:  # the nearest square it can reach is out of any reach
+                        break
+                    p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
+                    if p is not None:
+                        found.append(p)
+    return {"token_id": token.id, "tactic": tactic, "plans": _best(found, tactic, withdraw)}
+
+
+def _reachable(view: "Game", me: "Token", system, left) -> dict:
+    """The free squares the foe can end its move on, with their cost (its own square at 0)."""
+    start = (me.x, me.y)
+    if left is None:
+        left = system.move_allowance(combatant(view, me).sheet) if hasattr(system, "move_allowance") else 0
+    if getattr(me, "size", 1) == 1:
+        cells = movement.reachable(view.board, start, left, system.diagonal)
+    else:
+        cells, _ = movement.footprint_search(view.board, start, me.size, system.diagonal, left)
+    return {c: k for c, k in cells.items() if c == start or not _occupied(view, me, c)}
+
+
+def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:
+    moved = _moved(view, me, cell, system, settings)
+    if moved is None:
+        return None
+    options = dict(way["options"])
+    cmd = AttackCommand(attacker=me.id, target=target.id, weapon=weapon["key"], options=options)
+    try:
+        p = aim_plan(moved, cmd, GM)
+        odds = system.odds(p["request"])
+        worth = system.attack_effect(p["request"], odds)
+    except (Rejected, RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+        return None
+    hit = odds.get("hit")
+    if not isinstance(hit, (int, float)) or hit <= 0:
+        return None
+    plan_steps = list(steps)
+    if cell != (me.x, me.y):
+        plan_steps.append({"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]})
+    plan_steps.append({"type": "attack", "attacker": me.id, "target": target.id, "weapon": weapon["key"],
+                       "options": options})
+    cover = p["view"]["cover"]
+    where = say("{target} in the open", target=target.name) if not cover.get("fraction") else \
+        say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
+    parts = [where] + ([worth["defense"]] if worth.get("defense") else [])
+    return {"summary": say("{way}: {weapon} at {target} from {square}", way=way["label"], weapon=weapon["label"],
+                           target=target.name, square=square_name(*cell)),
+            "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
+            "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]), 4),
+            "effect_unit": worth["unit"], "why": parts, "_cost": cost,
+            "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
+
+
+def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw) -> list[dict]:
+    """A move alone: for a careful foe the squares fewest foes can shoot at or reach; for a cowardly one that
+    is hurt, the squares farthest from its foes (then the fewest in the open)."""
+    if not (careful or withdraw) or not foes:
+        return []
+    def far(c):
+        return min(movement.distance(c, (f.x, f.y), system.diagonal, view.board.grid) for f in foes)
+    if withdraw:
+        order = sorted(cells, key=lambda c: (-far(c), geo.threat(c, foes), cells[c]))
+    else:
+        order = sorted(cells, key=lambda c: (geo.threat(c, foes), cells[c]))
+    out = []
+    for cell in order[:MOST_PLANS * 2]:
+        provoked: list = []
+        if cell == (me.x, me.y) or _moved(view, me, cell, system, settings, provoked) is None:
+            continue
+        threat = geo.threat(cell, foes)
+        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
+               say_n("{n} foe can shoot at it or reach it there", "{n} foes can shoot at it or reach it there", threat)]
+        if provoked:
+            names = ", ".join(view.tokens[i].name for i in provoked if i in view.tokens)
+            why.append(say("leaving gives {names} a free attack", names=names))
+        out.append({"summary": say("{way}: to {square}", way=way["label"], square=square_name(*cell)),
+                    "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]}],
+                    "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0,
+                    "effect_unit": None, "why": why, "_cost": cells[cell], "_threat": threat + len(provoked),
+                    "_far": far(cell)})
+    return out
+
+
+def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
+    """At most ``MOST_PLANS``, distinct (one per target and weapon, one per square for a move alone), best first."""
+    if withdraw:
+        key = lambda p: (-p.get("_far", 0), p["_threat"], p["_cost"])  # noqa: E731
+    elif tactic == "careful":
+        # a way that leaves it worse off after (no defense, Vulnerable) counts as one foe more at it
+        key = lambda p: (p["_threat"] + p.get("_risky", False), -p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
+    else:
+        key = lambda p: (-p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
+    out, seen = [], set()
+    for p in sorted(found, key=key):
+        mark = (p["target"], p["weapon"]) if p["target"] else tuple(p["to"])
+        if mark in seen:
+            continue
+        seen.add(mark)
+        why = list(p["why"])
+        if tactic == "careful" and p["target"]:
+            why.append(say_n("careful: {n} foe can shoot at it or reach it there",
+                             "careful: {n} foes can shoot at it or reach it there", p["_threat"]))
+        if tactic == "guarding":
+            why.append(say("guarding: it keeps within {n} squares of its post", n=GUARD_RADIUS))
+        line = why[0]
+        for more in why[1:]:
+            line = say("{first}; {then}", first=line, then=more)
+        out.append({k: v for k, v in p.items() if not k.startswith("_")} | {"why": line})
+        if len(out) == MOST_PLANS:
+            break
+    return out
+
+
+FEATURE = Feature("suggestions", (SetTactic,), decide={SetTactic: _set_tactic}, events=("tactic_set",), evolve=evolve)
