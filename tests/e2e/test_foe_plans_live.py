@@ -56,7 +56,6 @@ def test_the_gm_plays_a_foes_best_plan_with_do_it(server, new_page, shot, system
     expect(gm.locator("#log")).to_contain_text("Orc", timeout=15000)
     for _ in range(50):
         _, state = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
-        orc = next(t for t in state["tokens"] if t["id"] == ids["Orc"])
         attacked = any("Ann" in e["text"] and "Orc" in e["text"] for e in state["log"][-6:])
         if attacked:
             break
