@@ -80,8 +80,11 @@ def check(dice: DiceSource, purpose: str, base: int, modifiers: list[Modifier] |
     """Roll 3d6 against ``base`` plus ``modifiers`` (3d6 core facts); ``roller``: whose dice (the table's, #59)."""
     mods = list(modifiers or [])
     eff = effective_skill(base, mods, cap)
-    rec = dice.roll("3d6", purpose, roller=roller, needs=say("roll 3d6, {level} or less", level=eff))
-    return Check(purpose, base, base_label, mods, eff, rec, roll_result(rec.total, eff), eff - rec.total)
+    rec = dice.roll("3d6", purpose, roller=roller, needs=say("roll 3d6, {level} or less", level=eff),
+                    chance=success_chance(eff))
+    result = roll_result(rec.total, eff)
+    rec.settle(is_success(result))  # its luck: a success against its exact chance (#59)
+    return Check(purpose, base, base_label, mods, eff, rec, result, eff - rec.total)
 
 
 def contest_key(c: Check) -> tuple[int, int]:

@@ -14,7 +14,7 @@ import math
 
 from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
-from .checks import damage_expression, parse_die, trait_die_modifiers, trait_needs, trait_result
+from .checks import damage_expression, parse_die, trait_chance, trait_die_modifiers, trait_needs, trait_result
 from .cover import cover_effect, cover_level, pieces_only
 from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS,
                    RANGE_MODIFIERS, RAPID_ATTACK, RAPID_MAX, SHOTGUN_DAMAGE, TN, UNARMED_DEFENDER, WILD_ATTACK,
@@ -422,12 +422,16 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     mods = trait_die_modifiers(parse_die(plan["die"]), skill_words(plan["skill"])) + plan["modifiers"]
     # what the table's dice must show (#59): the attacker rolls the trait dice and the Wild Die
     by, needs = request.attacker.id, trait_needs(plan["tn"], int(sum(m.value for m in mods)), plan["wild"])
+    # the chance to hit at least once, as the attack card's odds give it (#59)
+    chance = trait_chance(parse_die(plan["die"]).sides, plan["wild"], int(sum(m.value for m in mods)), plan["tn"],
+                          plan["rof"])
     # RoF: one trait die per shot, one Wild Die that may replace the worst
     trait_rolls = [dice.roll(f"d{parse_die(plan['die']).sides}!",
                              say("{skill} die {n}", skill=skill_words(plan["skill"]), n=i + 1) if plan["rof"] > 1
-                             else say("{skill} die", skill=skill_words(plan["skill"])), roller=by, needs=needs)
+                             else say("{skill} die", skill=skill_words(plan["skill"])), roller=by, needs=needs,
+                             chance=chance)
                    for i in range(plan["rof"])]
-    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=by, needs=needs) if plan["wild"] else None
+    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=by, needs=needs, chance=chance) if plan["wild"] else None
     rolls += trait_rolls + ([wild] if wild else [])
     kept = [r.total for r in trait_rolls]
     replaced = None
@@ -438,6 +442,8 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             replaced = worst
     ones = sum(1 for r in trait_rolls if r.first_faces[0] == 1)
     critical = wild is not None and wild.first_faces[0] == 1 and 2 * ones >= len(trait_rolls)
+    modsum = int(sum(m.value for m in mods))  # its luck, on the first trait die's record: hit at least once (#59)
+    trait_rolls[0].settle(not critical and any(trait_result(k + modsum, plan["tn"])[0] for k in kept))
     return resolve(request, plan, trait_rolls, kept, replaced, critical, wild, dice, rolls, mods)
 
 

@@ -8,6 +8,8 @@ Reference*, "Damage Resolution" and "Hold".
 
 from __future__ import annotations
 
+import functools
+
 import math
 import re
 from dataclasses import dataclass
@@ -145,9 +147,21 @@ def trait_roll(
     d = parse_die(die)
     mods = trait_die_modifiers(d, name) + list(modifiers)
     needs = trait_needs(tn, int(sum(m.value for m in mods)), wild_card)
-    trait = dice.roll(f"d{d.sides}!", say("{skill} die", skill=name), roller=roller, needs=needs)
-    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=roller, needs=needs) if wild_card else None
-    return TraitRoll(d.text, trait, wild, mods, tn)
+    chance = trait_chance(d.sides, wild_card, int(sum(m.value for m in mods)), tn, 1)
+    trait = dice.roll(f"d{d.sides}!", say("{skill} die", skill=name), roller=roller, needs=needs, chance=chance)
+    wild = dice.roll(f"{WILD_DIE}!", say("Wild Die"), roller=roller, needs=needs, chance=chance) if wild_card else None
+    out = TraitRoll(d.text, trait, wild, mods, tn)
+    trait.settle(out.success)  # the roll's luck is the trait die's record's (the Wild Die's only shows the chance)
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def trait_chance(sides: int, wild_card: bool, modifier: int, tn: int, rof: int = 1) -> float:
+    """The exact chance that a trait roll (``rof`` trait dice, and the Wild Die for a Wild Card) succeeds at least
+    once, critical failures counted: the attack card's own odds (``odds.attack_odds``), for the ask (#59)."""
+    from .odds import attack_odds  # odds builds on the attack, which builds on these checks
+
+    return attack_odds(sides, wild_card, modifier, tn, rof, {0: 1.0}, {0: 1.0}, 10**9, False)["hit"]
 
 
 def opposed_roll(
