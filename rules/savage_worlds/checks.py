@@ -15,9 +15,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from .. import odds as _core_odds
 from ..dice import DiceSource, RollRecord
 from ..system import Modifier, RuleError
 from .data import DIE_SIDES, RAISE, TN, WILD_DIE
+
+WILD_DIE_SIDES = int(WILD_DIE.lstrip("d"))
 from ..text import say
 
 _DIE = re.compile(r"^\s*d(4|6|8|10|12)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
@@ -156,12 +159,27 @@ def trait_roll(
 
 
 @functools.lru_cache(maxsize=1024)
-def trait_chance(sides: int, wild_card: bool, modifier: int, tn: int, rof: int = 1) -> float:
-    """The exact chance that a trait roll (``rof`` trait dice, and the Wild Die for a Wild Card) succeeds at least
-    once, critical failures counted: the attack card's own odds (``odds.attack_odds``), for the ask (#59)."""
-    from .odds import attack_odds  # odds builds on the attack, which builds on these checks
-
-    return attack_odds(sides, wild_card, modifier, tn, rof, {0: 1.0}, {0: 1.0}, 10**9, False)["hit"]
+def trait_chance(sides: int, wild_card: bool, modifier: int, tn: int = TN, rof: int = 1) -> float:
+    """The exact chance that a trait roll succeeds at least once (#59: said in the ask, the roller's luck weighed
+    against it): ``rof`` acing trait dice and, for a Wild Card, the acing Wild Die replacing the worst of them
+    (so the best total is the best of all the dice), a critical failure (a Wild Die 1 with half or more of the
+    trait dice 1) failing them all. The attack card's odds (``odds.attack_odds``' "hit") count the same event; a
+    test holds the two equal."""
+    need = tn - modifier  # the die total that succeeds
+    q = _core_odds.at_least(_core_odds.die_distribution(sides, explode=True), need)  # one trait die succeeds
+    wild = _core_odds.at_least(_core_odds.die_distribution(WILD_DIE_SIDES, explode=True), need) if wild_card else 0.0
+    none = (1 - q) ** rof * (1 - wild)  # no die reaches it
+    if not wild_card:
+        return 1 - none
+    one = 1 / sides  # a trait die's 1 (its first face: a 1 never aces)
+    crit_hits = 0.0  # a critical failure where some die would have succeeded: the Wild Die's 1 and j trait 1s
+    for j in range(math.ceil(rof / 2), rof + 1):
+        ones = math.comb(rof, j) * one ** j
+        if need <= 1:  # every die succeeds: a critical failure is the only failure
+            crit_hits += ones * (1 - one) ** (rof - j)
+        else:  # a 1 never succeeds: some of the other trait dice do
+            crit_hits += ones * ((1 - one) ** (rof - j) - max(0.0, 1 - one - q) ** (rof - j))
+    return max(0.0, 1 - none - crit_hits / WILD_DIE_SIDES)
 
 
 def opposed_roll(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from rules.text import Say, joined, say, say_n
+
 #: how deep a roll record may lie in an event's data (an attack's result, its details, a soak's trait roll...)
 MAX_DEPTH = 8
 #: parts of an event's data that hold no roll and may be big (a map, a sheet, a token list): not walked
@@ -71,3 +73,22 @@ def told(name: str, rolls: int, luck: float) -> dict:
     way = "as" if amount == 0 else "above" if luck > 0 else "below"
     return {"name": name, "rolls": rolls, "luck": luck, "way": way,
             "amount": int(amount) if amount == int(amount) else amount}
+
+
+def line(t: dict) -> Say:
+    """One character's luck in words (``told``'s dict): "Ann: 9 rolls, 3 above what the odds promised"."""
+    if t["way"] == "above":
+        return say_n("{name}: {n} roll, {amount} above what the odds promised",
+                     "{name}: {n} rolls, {amount} above what the odds promised", t["rolls"], name=t["name"],
+                     amount=t["amount"])
+    if t["way"] == "below":
+        return say_n("{name}: {n} roll, {amount} below what the odds promised",
+                     "{name}: {n} rolls, {amount} below what the odds promised", t["rolls"], name=t["name"],
+                     amount=t["amount"])
+    return say_n("{name}: {n} roll, just what the odds promised", "{name}: {n} rolls, just what the odds promised",
+                 t["rolls"], name=t["name"])
+
+
+def lines(told_list: list[dict]) -> Say:
+    """Several characters' luck in one line ("Luck: Ann: ...; Bo: ..."), for the replay's banner."""
+    return say("Luck: {lines}", lines=joined([line(t) for t in told_list], "; "))
