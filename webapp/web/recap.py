@@ -53,7 +53,7 @@ def names_list(names) -> str:
 @bp.app_template_filter("luck_line")
 def luck_line(told: dict):
     """A fighter's luck in the recap (#59: ``luck.told``'s dict), in words put in the reader's language."""
-    return luck.line(told)
+    return language.words(luck.line(told))
 
 
 @bp.app_template_filter("recap_date")
