@@ -263,7 +263,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         penalty = int(pending["penalty"])
     elif first and prep["wound_state"] == "incapacitated":
         rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=att_c.name), roller=att_c.id,
-                        needs=grit_needs(int(prep["attacker"]["grit"])))
+                        needs=grit_needs(int(prep["attacker"]["grit"])), skill=int(prep["attacker"]["grit"]))
         rolls.append(rec)
         check = incapacitated_check(rec.total, int(prep["attacker"]["grit"]), settings["wounded_action_penalty"])
         details["act_check"] = check

@@ -115,3 +115,26 @@ def test_an_events_rolls_are_found_once_wherever_they_lie_and_rolls_without_odds
     data = {"result": {"rolls": [rec, plain], "details": {"roll": rec}}, "sheets": {"t1": {"roll": rec}}}
     assert luck.rolls_in(data) == [rec]
     assert "chance" not in plain
+
+
+def test_a_savage_worlds_attacks_ask_says_the_attack_cards_own_chance_to_hit():
+    from test_table_dice_same_rules import sw_fight
+    from tabledice import play
+    from webapp.game import aiming, table
+    from webapp.game.model import Actor
+
+    game, ids = sw_fight()
+    mira = Actor("player", "p-mira")
+    attack = {"type": "attack", "attacker": ids["Hero"], "target": ids["Goblin"], "weapon": "Long sword"}
+    card = aiming.preview(game, table.parse_command(attack), mira)["odds"]["hit"]
+    play(game, {"type": "set_dice", "mode": "table"})
+    ask = play(game, attack, actor=mira)[-1]
+    assert ask.type == "roll_asked" and ask.data["roll"]["roller"] == ids["Hero"]
+    assert 0 < card < 1 and ask.data["roll"]["chance"] == pytest.approx(card, abs=1e-9)
+
+
+def test_an_atomic_tomorrow_attack_records_its_chance_and_outcome_against_the_skill():
+    rec = roll_d100(ScriptedDice([5]), "Shoot", roller="r", skill=3)  # 01-05 always succeed
+    assert rec.chance == 0.05 and rec.met is True
+    rec = roll_d100(ScriptedDice([96]), "Shoot", roller="r", skill=99)  # 96-00 always fail
+    assert rec.chance == 0.95 and rec.met is False
