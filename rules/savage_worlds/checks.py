@@ -19,9 +19,9 @@ from .. import odds as _core_odds
 from ..dice import DiceSource, RollRecord
 from ..system import Modifier, RuleError
 from .data import DIE_SIDES, RAISE, TN, WILD_DIE
-
-WILD_DIE_SIDES = int(WILD_DIE.lstrip("d"))
 from ..text import say
+
+WILD_DIE_SIDES = int(WILD_DIE.lstrip("d"))  # the Wild Die's sides, for its exact odds
 
 _DIE = re.compile(r"^\s*d(4|6|8|10|12)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
 
