@@ -48,9 +48,11 @@ class NeedDice(Exception):
     ``made``: the faces of every roll before this one, in order (entered at the table or rolled by the app),
     which the command is decided again with once this roll's faces are in."""
 
-    def __init__(self, expr: str, purpose: str, roller: str | None, needs: str | None, made: list[list[int]]):
+    def __init__(self, expr: str, purpose: str, roller: str | None, needs: str | None, made: list[list[int]],
+                 chance: float | None = None):
         super().__init__(f"the table rolls {expr} ({purpose})")
         self.expr, self.purpose, self.roller, self.needs, self.made = expr, purpose, roller, needs, made
+        self.chance = chance
 
 
 @dataclass(frozen=True)
@@ -181,15 +183,28 @@ class TermRoll:
 
 @dataclass(frozen=True)
 class RollRecord:
-    """What was rolled, why, and what came up."""
+    """What was rolled, why, and what came up.
+
+    ``chance``: the exact chance, before the roll, that it meets what it needs (#59: the ask shows it, and the
+    recap weighs each character's luck against it); ``met``: whether it did, told by the rule that rolled
+    (:meth:`settle`); ``roller``: whose dice. All three None where the rule gives no chance."""
 
     expr: str
     purpose: str
     terms: tuple[TermRoll, ...]
     total: int = field(init=False)
+    roller: str | None = field(default=None, compare=False)
+    chance: float | None = field(default=None, compare=False)
+    met: bool | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "total", sum(t.value for t in self.terms))
+
+    def settle(self, met: bool) -> "RollRecord":
+        """Record whether this roll met what it needed (the rule that rolled decides); the luck of a roll with a
+        ``chance`` is counted from it."""
+        object.__setattr__(self, "met", bool(met))
+        return self
 
     @property
     def dice(self) -> list[DieRoll]:
@@ -236,6 +251,7 @@ class RollRecord:
                 for d in self.dice
             ],
             "text": self.describe(),
+            **({"roller": self.roller, "chance": self.chance, "met": self.met} if self.chance is not None else {}),
         }
 
 
@@ -245,14 +261,18 @@ class DiceSource:
     def face(self, sides: int) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def roll(self, expr: str, purpose: str = "", roller: str | None = None, needs: str | None = None) -> RollRecord:
+    def roll(self, expr: str, purpose: str = "", roller: str | None = None, needs: str | None = None,
+             chance: float | None = None) -> RollRecord:
         """Roll a dice expression; the one way rule code rolls dice.
 
         ``roller``: the id of the combatant whose dice these are (the attacker's for an attack and its damage, the
-        defender's for a defense or a Soak); ``needs``: what counts, in words ("4 hits, 8 is a raise"). A source
-        that rolls itself ignores both; :class:`TableDice` asks that combatant's player for the faces (#59)."""
+        defender's for a defense or a Soak); ``needs``: what counts, in words ("4 hits, 8 is a raise");
+        ``chance``: the rule's exact chance that the roll meets it (the rule then :meth:`RollRecord.settle`
+        says whether it did). A source that rolls itself only keeps them on the record; :class:`TableDice` asks that
+        combatant's player for the faces, saying the need and the chance (#59)."""
         terms = parse(expr)
-        return RollRecord(expr=expr, purpose=purpose, terms=tuple(self._roll_term(t) for t in terms))
+        return kept(RollRecord(expr=expr, purpose=purpose, terms=tuple(self._roll_term(t) for t in terms)),
+                     roller, chance)
 
     def _roll_die(self, term: Term) -> DieRoll:
         rolls = [self._checked_face(term.sides)]
@@ -276,6 +296,16 @@ class DiceSource:
         if not 1 <= value <= sides:
             raise DiceError(say("a d{sides} cannot show {value}", sides=sides, value=value))
         return value
+
+
+def kept(record: RollRecord, roller: str | None, chance: float | None) -> RollRecord:
+    """``record`` with whose dice it is and its chance (a fresh record: set once, before any rule reads it)."""
+    if chance is not None:
+        if not -1e-9 <= chance <= 1.0 + 1e-9:  # a sum of exact odds may stray past 0 or 1 by a rounding error
+            raise ValueError(f"a chance is 0 to 1, not {chance!r}")
+        object.__setattr__(record, "chance", max(0.0, min(1.0, float(chance))))
+    object.__setattr__(record, "roller", roller)
+    return record
 
 
 class SeededDice(DiceSource):
@@ -388,14 +418,15 @@ class TableDice(DiceSource):
         self._fallback = fallback
         self._next = 0
 
-    def roll(self, expr: str, purpose: str = "", roller: str | None = None, needs: str | None = None) -> RollRecord:
+    def roll(self, expr: str, purpose: str = "", roller: str | None = None, needs: str | None = None,
+             chance: float | None = None) -> RollRecord:
         i = self._next
         if i < len(self.made):
-            record = rolled_from(expr, self.made[i], purpose)
+            record = kept(rolled_from(expr, self.made[i], purpose), roller, chance)
         elif self._table_rolls(roller):
-            raise NeedDice(expr, purpose, roller, needs, [list(f) for f in self.made])
+            raise NeedDice(expr, purpose, roller, needs, [list(f) for f in self.made], chance)
         else:
-            record = self._fallback.roll(expr, purpose)
+            record = self._fallback.roll(expr, purpose, roller=roller, chance=chance)
             self.made.append(record.faces)
             self.entered.append(False)
         self._next += 1

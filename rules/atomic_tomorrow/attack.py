@@ -263,7 +263,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         penalty = int(pending["penalty"])
     elif first and prep["wound_state"] == "incapacitated":
         rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=att_c.name), roller=att_c.id,
-                        needs=grit_needs(int(prep["attacker"]["grit"])))
+                        needs=grit_needs(int(prep["attacker"]["grit"])), skill=int(prep["attacker"]["grit"]))
         rolls.append(rec)
         check = incapacitated_check(rec.total, int(prep["attacker"]["grit"]), settings["wounded_action_penalty"])
         details["act_check"] = check
@@ -283,7 +283,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
         skill, mods = attack_skill(prep, penalty)
         rec = roll_d100(dice, say("{name}: attack ({skill} {percent}%)", name=att_c.name, percent=skill,
                                   skill=SKILL_WORDS.get(prep["weapon"]["skill"], prep["weapon"]["skill"].capitalize())),
-                        roller=att_c.id,
+                        roller=att_c.id, skill=skill,
                         needs=say("roll d100, {skill} or less hits; doubles are criticals, a 0 or 5 special", skill=skill))
         rolls.append(rec)
         effects.append(Effect("round", att_c.id, {"round": new_round_state}))
@@ -304,7 +304,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     if prep["defense"] != "none":
         d_skill = prep["defense_skill"]
         d_rec = roll_d100(dice, say("{name}: {defense} ({percent}%)", name=tgt_c.name, percent=d_skill,
-                                    defense=DEFENSE_WORDS.get(prep["defense"], prep["defense"])), roller=tgt_c.id,
+                                    defense=DEFENSE_WORDS.get(prep["defense"], prep["defense"])), roller=tgt_c.id, skill=d_skill,
                           needs=say("roll d100, {skill} or less defends; the better success wins, then the higher roll",
                                     skill=d_skill))
         rolls.append(d_rec)
@@ -342,7 +342,7 @@ def resolve(request: AttackRequest, dice: DiceSource, prep: dict, shared: dict |
     if after_armour:
         grit = int(prep["target"]["grit"])
         s_rec = roll_d100(dice, say("{name}: soak (GRIT x5 {percent}%)", name=tgt_c.name, percent=grit * 5),
-                          roller=tgt_c.id,
+                          roller=tgt_c.id, skill=grit * 5,
                           needs=say("roll d100, {target} or less (GRIT x5) soaks a wound; a double soaks 3, a 0 or 5 "
                                     "soaks 2", target=grit * 5))
         rolls.append(s_rec)

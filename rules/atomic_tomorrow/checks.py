@@ -136,10 +136,22 @@ def situational_modifier(modifiers: Iterable[Any], rule: str = "largest") -> tup
     return sum(int(m.value) for m in chosen), chosen
 
 
-def roll_d100(dice: DiceSource, purpose: str, roller: str | None = None, needs: str | None = None) -> RollRecord:
-    """The d100 roll; ``roller``: whose dice (the table's own, #59), ``needs``: what it must show, in words."""
-    record = dice.roll("d100", purpose, roller=roller, needs=needs)
+def success_chance(skill: int) -> float:
+    """The exact chance that a d100 roll succeeds against ``skill`` (:func:`is_success`: 01-05 always, 96-00
+    never, else at most the skill)."""
+    return sum(1 for r in range(1, 101) if is_success(r, skill)) / 100
+
+
+def roll_d100(dice: DiceSource, purpose: str, roller: str | None = None, needs: str | None = None,
+              skill: int | None = None) -> RollRecord:
+    """The d100 roll; ``roller``: whose dice (the table's own, #59), ``needs``: what it must show, in words;
+    ``skill``: the percentage it succeeds under, where the rule rolls against one: the roll then carries its exact
+    chance (said in the ask) and whether it succeeded (the roller's luck, #59)."""
+    record = dice.roll("d100", purpose, roller=roller, needs=needs,
+                       chance=None if skill is None else success_chance(skill))
     check_roll(record.total)
+    if skill is not None:
+        record.settle(is_success(record.total, skill))
     return record
 
 

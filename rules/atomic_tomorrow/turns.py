@@ -75,12 +75,12 @@ def act_check(combatant: Combatant, dice: DiceSource, settings: Mapping | None =
         return {"check": None, "may_act": True, "penalty": 0, "rolls": []}
     if state == "incapacitated":
         rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated", name=combatant.name),
-                        roller=combatant.id, needs=grit_needs(int(s["grit"])))
+                        roller=combatant.id, needs=grit_needs(int(s["grit"])), skill=int(s["grit"]))
         return {**incapacitated_check(rec.total, int(s["grit"]), penalty), "rolls": [rec.to_dict()]}
     if (combatant.state.get("last_stand") or {}).get("check") == "last_stand":
         raise RuleError(say("{name} has already made the Last Stand", name=combatant.name))
     rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=combatant.name), roller=combatant.id,
-                    needs=last_stand_needs(int(s["nerve"])))
+                    needs=last_stand_needs(int(s["nerve"])), skill=int(s["nerve"]) * 5)
     out = last_stand_outcome(rec.total, int(s["nerve"]), penalty)
     return {**out, "rolls": [rec.to_dict()]}
 
@@ -434,7 +434,7 @@ def _grit_check(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     if round_state(per["round"])[for_]:
         raise RuleError(_SPENT[for_])
     rec = roll_d100(dice, say("{name}: GRIT x1 to act while incapacitated ({action})", name=actor.name, action=ACTION_WORDS[for_]),
-                    roller=actor.id, needs=grit_needs(int(s["grit"])))
+                    roller=actor.id, needs=grit_needs(int(s["grit"])), skill=int(s["grit"]))
     check = incapacitated_check(rec.total, int(s["grit"]), settings["wounded_action_penalty"])
     said = dict(name=actor.name, roll=rec.total, target=check["target"], action=ACTION_WORDS[for_])
     if not check["may_act"]:
@@ -458,7 +458,7 @@ def _last_stand(state: dict, actor: Combatant, action: str, dice: DiceSource, se
     if per["last_stand"] or per["status"] != ACTING:
         raise RuleError(say("{name} has already made the Last Stand", name=actor.name))
     rec = roll_d100(dice, say("{name}: Last Stand (NERVE x5)", name=actor.name), roller=actor.id,
-                    needs=last_stand_needs(int(s["nerve"])))
+                    needs=last_stand_needs(int(s["nerve"])), skill=int(s["nerve"]) * 5)
     outcome = last_stand_outcome(rec.total, int(s["nerve"]), settings["wounded_action_penalty"])
     per["last_stand"] = {**outcome, "used": False}
     said = dict(name=actor.name, roll=rec.total, target=outcome["target"], quality=quality_label(rec.total, outcome["target"]))

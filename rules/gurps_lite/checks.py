@@ -86,8 +86,10 @@ def check(dice: DiceSource, purpose: str, base: int, modifiers: list[Modifier] |
     eff = effective_skill(base, mods, cap)
     needs = (say("roll 3d6, {level} or less: {then}", level=eff, then=then) if then is not None
              else say("roll 3d6, {level} or less", level=eff))
-    rec = dice.roll("3d6", purpose, roller=roller, needs=needs)
-    return Check(purpose, base, base_label, mods, eff, rec, roll_result(rec.total, eff), eff - rec.total)
+    rec = dice.roll("3d6", purpose, roller=roller, needs=needs, chance=success_chance(eff))
+    result = roll_result(rec.total, eff)
+    rec.settle(is_success(result))  # its luck: a success against its exact chance (#59)
+    return Check(purpose, base, base_label, mods, eff, rec, result, eff - rec.total)
 
 
 def contest_key(c: Check) -> tuple[int, int]:

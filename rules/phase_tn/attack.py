@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..dice import DiceSource
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError, RuleNotImplemented
-from .checks import attr, needed, wound_modifiers
+from .checks import attr, needed, tn_chance, wound_modifiers
 from .data import BURST_BULLETS, LOCATION_TITLES, LOCATION_WORDS, LOCATIONS, SRC_RANGED, TRAUMA_EFFECT_WORDS, attribute_words, resolve_settings
 from .health import trauma_check
 from .targeting import called_shot_drift_with, first_possible_location, hit_location, is_targeted, wild_shot_modifier
@@ -190,9 +190,10 @@ def attack(request: AttackRequest, dice: DiceSource, settings: dict | None = Non
     tn, called_tn, mods = setup["tn"], setup["called_tn"], setup["modifiers"]
     by = request.attacker.id  # the shooter's dice (the table's own, #59): to hit, where it lands, its damage
     record = dice.roll(s["roll_dice"], say("{weapon} to hit", weapon=weapon.get("name") or say("weapon")),
-                       roller=by, needs=hit_needs(setup))
+                       roller=by, needs=hit_needs(setup), chance=tn_chance(s["roll_dice"], tn, int(sum(m.value for m in mods))))
     rolls = [record]
     total = record.total + sum(m.value for m in mods)
+    record.settle(total >= tn)  # the shot's luck: it reached the TN (#59)
     details: dict = {"tn": tn, "total": total, "targeted": setup["targeted"], "mode": mode, "called": called,
                      "attacker": request.attacker.id, "target": request.target.id, "weapon": weapon.get("name")}
     if (request.options or {}).get("due"):

@@ -8,6 +8,7 @@ document's "Damage and Wounds" stops short).
 
 from __future__ import annotations
 
+from .. import odds as _odds
 from ..dice import DiceSource, parse
 from ..system import Modifier, RuleError
 from ..text import say
@@ -69,6 +70,12 @@ def tn_needs(expr: str, tn: int, modifier: int) -> str:
     return say("roll {dice}: {need} or more succeeds (TN {tn})", dice=expr, need=need, tn=tn)
 
 
+def tn_chance(expr: str, tn: int, modifier: int) -> float:
+    """The exact chance that ``expr`` plus ``modifier`` reaches ``tn`` (a total of at least the TN, "Combat
+    Sequence"): said in the ask, and the roller's luck weighed against it (#59)."""
+    return _odds.at_least(_odds.distribution(expr), tn - modifier)
+
+
 def attribute_roll(
     sheet: dict,
     attribute: str,
@@ -95,8 +102,10 @@ def attribute_roll(
         mods.append(Modifier(say("skill {skill}", skill=skill), rank, "sheet"))
     mods += list(modifiers) + wound_modifiers(sheet, s)
     record = dice.roll(s["roll_dice"], purpose or say("{attribute} roll (TN {tn})", attribute=attribute_words(attribute), tn=tn),
-                       roller=roller, needs=tn_needs(s["roll_dice"], tn, int(sum(m.value for m in mods))))
+                       roller=roller, needs=tn_needs(s["roll_dice"], tn, int(sum(m.value for m in mods))),
+                       chance=tn_chance(s["roll_dice"], tn, int(sum(m.value for m in mods))))
     total = record.total + sum(m.value for m in mods)
+    record.settle(total >= tn)
     return {
         "success": total >= tn,
         "total": total,

@@ -14,7 +14,8 @@ import math
 
 from ..dice import DiceSource, RollRecord
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
-from .checks import damage_expression, parse_die, trait_dice, trait_die_modifiers, trait_needs, trait_result
+from .checks import (damage_expression, parse_die, trait_chance, trait_dice, trait_die_modifiers, trait_needs,
+                     trait_result)
 from .cover import cover_effect, cover_level, pieces_only
 from .data import (AIM_BONUS, BLAST_RADIUS, CALLED_SHOTS, CORE, EXTREME_FACTOR, JOKER_BONUS, OBJECT_TOUGHNESS,
                    RANGE_MODIFIERS, RAPID_ATTACK, RAPID_MAX, SHOTGUN_DAMAGE, TN, UNARMED_DEFENDER, WILD_ATTACK,
@@ -423,11 +424,13 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
     # the trait dice and the Wild Die are rolled together: one roll the attacker makes at the table (#59)
     sides = parse_die(plan["die"]).sides
     needs = trait_needs(plan["tn"], int(sum(m.value for m in mods)), plan["wild"], sides, plan["rof"])
+    # the chance to hit at least once, as the attack card's odds give it (#59)
+    chance = trait_chance(sides, plan["wild"], int(sum(m.value for m in mods)), plan["tn"], plan["rof"])
     # RoF: one trait die per shot, one Wild Die that may replace the worst
     trait_rolls, wild = trait_dice(
         dice, sides, [say("{skill} die {n}", skill=skill_words(plan["skill"]), n=i + 1) if plan["rof"] > 1
                       else say("{skill} die", skill=skill_words(plan["skill"])) for i in range(plan["rof"])],
-        plan["wild"], purpose=skill_words(plan["skill"]), roller=request.attacker.id, needs=needs)
+        plan["wild"], purpose=skill_words(plan["skill"]), roller=request.attacker.id, needs=needs, chance=chance)
     rolls += trait_rolls + ([wild] if wild else [])
     kept = [r.total for r in trait_rolls]
     replaced = None
@@ -438,6 +441,8 @@ def attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             replaced = worst
     ones = sum(1 for r in trait_rolls if r.first_faces[0] == 1)
     critical = wild is not None and wild.first_faces[0] == 1 and 2 * ones >= len(trait_rolls)
+    modsum = int(sum(m.value for m in mods))  # its luck, on the first trait die's record: hit at least once (#59)
+    trait_rolls[0].settle(not critical and any(trait_result(k + modsum, plan["tn"])[0] for k in kept))
     return resolve(request, plan, trait_rolls, kept, replaced, critical, wild, dice, rolls, mods)
 
 

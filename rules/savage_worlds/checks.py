@@ -8,15 +8,20 @@ Reference*, "Damage Resolution" and "Hold".
 
 from __future__ import annotations
 
+import functools
+
 import math
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..dice import DiceSource, RollRecord, rolled_from
+from .. import odds as _core_odds
+from ..dice import DiceSource, RollRecord, kept, rolled_from
 from ..system import Modifier, RuleError
 from .data import DIE_SIDES, RAISE, TN, WILD_DIE
 from ..text import say
+
+WILD_DIE_SIDES = int(WILD_DIE.lstrip("d"))  # the Wild Die's sides, for its exact odds
 
 _DIE = re.compile(r"^\s*d(4|6|8|10|12)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
 
@@ -140,17 +145,18 @@ def trait_needs(tn: int, modifier: int, wild_card: bool, sides: int, count: int 
 
 
 def trait_dice(dice: DiceSource, sides: int, purposes: list, wild_card: bool, *, purpose, roller: str | None,
-               needs: str) -> tuple[list[RollRecord], RollRecord | None]:
+               needs: str, chance: float | None = None) -> tuple[list[RollRecord], RollRecord | None]:
     """Core facts, "Wild Dice": the trait dice (one per purpose: one, or one a shot of a Rate of Fire or a Rapid
     Attack) and a Wild Card's Wild Die are rolled together, so they are one roll asked at the table (#59): "d8!+d6!",
     "3d8!+d6!" with ``purpose`` (the trait) and ``needs``. The roll is parted again into one record a die, each with
-    its own purpose ("Fighting die 2", "Wild Die"), the very records separate rolls of those faces make."""
+    its own purpose ("Fighting die 2", "Wild Die"), the very records separate rolls of those faces make, each with
+    the roll's roller and ``chance`` (the caller settles the first one's outcome: the roll's luck, counted once)."""
     count = len(purposes)
     expr = (f"{count}d{sides}!" if count > 1 else f"d{sides}!") + (f"+{WILD_DIE}!" if wild_card else "")
-    record = dice.roll(expr, purpose, roller=roller, needs=needs)
+    record = dice.roll(expr, purpose, roller=roller, needs=needs, chance=chance)
     rolled = iter(record.dice)
-    trait = [rolled_from(f"d{sides}!", next(rolled).rolls, p) for p in purposes]
-    wild = rolled_from(f"{WILD_DIE}!", next(rolled).rolls, say("Wild Die")) if wild_card else None
+    trait = [kept(rolled_from(f"d{sides}!", next(rolled).rolls, p), roller, chance) for p in purposes]
+    wild = kept(rolled_from(f"{WILD_DIE}!", next(rolled).rolls, say("Wild Die")), roller, chance) if wild_card else None
     return trait, wild
 
 
@@ -170,9 +176,36 @@ def trait_roll(
     d = parse_die(die)
     mods = trait_die_modifiers(d, name) + list(modifiers)
     needs = trait_needs(tn, int(sum(m.value for m in mods)), wild_card, d.sides)
+    chance = trait_chance(d.sides, wild_card, int(sum(m.value for m in mods)), tn, 1)
     (trait,), wild = trait_dice(dice, d.sides, [say("{skill} die", skill=name)], wild_card, purpose=name,
-                                roller=roller, needs=needs)
-    return TraitRoll(d.text, trait, wild, mods, tn)
+                                roller=roller, needs=needs, chance=chance)
+    out = TraitRoll(d.text, trait, wild, mods, tn)
+    trait.settle(out.success)  # the roll's luck is the trait die's record's (the Wild Die's only shows the chance)
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def trait_chance(sides: int, wild_card: bool, modifier: int, tn: int = TN, rof: int = 1) -> float:
+    """The exact chance that a trait roll succeeds at least once (#59: said in the ask, the roller's luck weighed
+    against it): ``rof`` acing trait dice and, for a Wild Card, the acing Wild Die replacing the worst of them
+    (so the best total is the best of all the dice), a critical failure (a Wild Die 1 with half or more of the
+    trait dice 1) failing them all. The attack card's odds (``odds.attack_odds``' "hit") count the same event; a
+    test holds the two equal."""
+    need = tn - modifier  # the die total that succeeds
+    q = _core_odds.at_least(_core_odds.die_distribution(sides, explode=True), need)  # one trait die succeeds
+    wild = _core_odds.at_least(_core_odds.die_distribution(WILD_DIE_SIDES, explode=True), need) if wild_card else 0.0
+    none = (1 - q) ** rof * (1 - wild)  # no die reaches it
+    if not wild_card:
+        return 1 - none
+    one = 1 / sides  # a trait die's 1 (its first face: a 1 never aces)
+    crit_hits = 0.0  # a critical failure where some die would have succeeded: the Wild Die's 1 and j trait 1s
+    for j in range(math.ceil(rof / 2), rof + 1):
+        ones = math.comb(rof, j) * one ** j
+        if need <= 1:  # every die succeeds: a critical failure is the only failure
+            crit_hits += ones * (1 - one) ** (rof - j)
+        else:  # a 1 never succeeds: some of the other trait dice do
+            crit_hits += ones * ((1 - one) ** (rof - j) - max(0.0, 1 - one - q) ** (rof - j))
+    return max(0.0, 1 - none - crit_hits / WILD_DIE_SIDES)
 
 
 def opposed_roll(

@@ -66,12 +66,17 @@ def pool_roller(pool: int, roller: str | None) -> str | None:
 
 
 def roll_test(dice: DiceSource, pool: int, modifiers: list[Modifier], purpose: str, roller: str | None = None,
-              needs: str | None = None) -> TestRoll:
+              needs: str | None = None, reach: int | None = None) -> TestRoll:
     """Roll ``pool`` dT and add the flat modifiers (skill rank and the rest). ``roller``: whose dice (the table's
-    own, #59); ``needs``: what they must show, in words (else the pool and the flat modifiers)."""
+    own, #59); ``needs``: what they must show, in words (else the pool and the flat modifiers); ``reach``: the
+    total the test must reach, when the rule knows it: the roll then carries its exact chance and whether it
+    made it (#59)."""
     flat = sum(m.value for m in modifiers)
+    chance = None if reach is None else odds_mod.at_least(pool_distribution(pool), successes_to(reach, flat))
     record = dice.roll(f"{max(0, pool)}dT", purpose, roller=pool_roller(pool, roller),
-                       needs=needs or dt_needs(pool, flat))
+                       needs=needs or dt_needs(pool, flat), chance=chance)
+    if reach is not None:
+        record.settle(record.total + flat >= reach)
     return TestRoll(record.total + flat, [record], list(modifiers))
 
 
@@ -87,17 +92,25 @@ def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str, r
     ``roller``: the defender (the table's own dice, #59); ``flat`` and ``attack``: the defense's modifiers and the
     attack total it meets, for what the dice must show."""
     goal = stop_goal(successes_to(attack, flat), attack) if attack is not None else None
-    first = dice.roll(f"{pool}dT", purpose, roller=pool_roller(pool, roller), needs=dt_needs(pool, flat, goal))
+    # the exact chance that the defense stops the attack, Duck's re-rolls counted (#59: said in the ask, and
+    # the defender's luck is weighed against it)
+    chance = None if attack is None else sum(p for v, p in defense_distribution(pool, max(0, rerolls))
+                                             if v >= successes_to(attack, flat))
+    first = dice.roll(f"{pool}dT", purpose, roller=pool_roller(pool, roller), needs=dt_needs(pool, flat, goal),
+                      chance=chance)
     records = [first]
     successes = first.total
     duds = sum(1 for f in first.faces if f < DT_SUCCESS)
     n = min(rerolls, duds)
     if n:
         goal = stop_goal(successes_to(attack, flat + successes), attack) if attack is not None else None
+        left = None if attack is None else odds_mod.at_least(pool_distribution(n), successes_to(attack, flat + successes))
         again = dice.roll(f"{n}dT", say_n("{purpose}: re-roll {n} dud", "{purpose}: re-roll {n} duds", n, purpose=purpose),
-                          roller=roller, needs=dt_needs(n, 0, goal))
+                          roller=roller, needs=dt_needs(n, 0, goal), chance=left)
         records.append(again)
         successes += again.total
+    if attack is not None:  # the defense's luck is the first roll's record's (the re-roll's only shows its chance)
+        first.settle(successes + flat >= attack)
     return successes, records
 
 

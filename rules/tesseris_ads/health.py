@@ -52,7 +52,7 @@ def resolve_test(sheet: dict, dice: DiceSource, purpose: str, wounds_apply: bool
     goal = None if difficulty is None else say_n(
         "{n} success reaches the difficulty {difficulty}", "{n} successes reach the difficulty {difficulty}",
         successes_to(difficulty, flat), difficulty=difficulty)
-    return roll_test(dice, pool, mods, purpose, roller=roller, needs=dt_needs(pool, flat, goal))
+    return roll_test(dice, pool, mods, purpose, roller=roller, needs=dt_needs(pool, flat, goal), reach=difficulty)
 
 
 def is_dead(sheet: dict) -> bool:

@@ -113,9 +113,9 @@ class Watched:
     def __init__(self, inner) -> None:
         self.inner, self.seen = inner, []
 
-    def roll(self, expr, purpose="", roller=None, needs=None):
+    def roll(self, expr, purpose="", roller=None, needs=None, chance=None):
         self.seen.append((expr, str(purpose), roller, str(needs or "")))
-        return self.inner.roll(expr, purpose)
+        return self.inner.roll(expr, purpose, roller=roller, chance=chance)
 
 
 def words(packed) -> str:

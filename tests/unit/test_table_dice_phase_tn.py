@@ -271,9 +271,9 @@ class Told(ScriptedDice):
         super().__init__(faces)
         self.told = []
 
-    def roll(self, expr, purpose="", roller=None, needs=None):
+    def roll(self, expr, purpose="", roller=None, needs=None, chance=None):
         self.told.append((roller, str(needs)))
-        return super().roll(expr, purpose, roller, needs)
+        return super().roll(expr, purpose, roller, needs, chance)
 
 
 def test_a_burst_says_its_extra_hits_and_a_called_shot_its_called_tn():

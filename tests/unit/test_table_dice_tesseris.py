@@ -195,9 +195,9 @@ class Watched(DiceSource):
     def __init__(self, seed: int) -> None:
         self.inner, self.seen = SeededDice(seed), []
 
-    def roll(self, expr, purpose="", roller=None, needs=None):
+    def roll(self, expr, purpose="", roller=None, needs=None, chance=None):
         self.seen.append((expr, str(purpose), roller, str(needs or "")))
-        return self.inner.roll(expr, purpose)
+        return self.inner.roll(expr, purpose, roller=roller, chance=chance)
 
 
 def person(id_, pos, **over):

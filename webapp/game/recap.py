@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from . import audience, combat, fog, handouts
+from . import audience, combat, fog, handouts, luck
 from .feature import Feature
 from .model import Actor, Event, Game, Rejected
 from rules.text import say
@@ -120,6 +120,7 @@ class _Fight:
         self.hits: list[dict] = []
         self.rounds = 1
         self.attacks: list[int] = []  # the seqs of its attacks
+        self.rolls: list[tuple[int, str, str, dict]] = []  # (seq, roller, name, record): the rolls with odds (#59)
         self.ended = False
 
     def to_dict(self) -> dict:
@@ -131,7 +132,7 @@ class _Fight:
                 "sides": {"pcs": pcs, "foes": foes},
                 "who": (f"{_names(pcs)} fought {_names(foes)}" if pcs and foes else
                         f"{_names(pcs or foes)} fought" if pcs or foes else "a fight nobody here could see"),
-                "fallen": list(self.fallen.values()), "hits": hits,
+                "fallen": list(self.fallen.values()), "hits": hits, "luck_rolls": list(self.rolls),
                 "start_picture": self.start_picture, "end_picture": self.end_picture}
 
 
@@ -205,6 +206,7 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
                 if token is not None and tid not in fight.fighters and fog.may_see(game, actor, token):
                     fight.fighters[tid] = {"name": token.name, "side": "pc" if (token.kind == "pc" or token.owner)
                                            else "npc"}
+        _luck(game, actor, fight, seq, event)
         if kind in ("attack_resolved", "soak_rolled", "sheet_updated", "combat_ended", "undone"):
             _fallen(game, actor, fight)
         if kind == "attack_resolved":
@@ -226,12 +228,32 @@ def story(steps: Iterable[tuple[int, Event, Game]], times: list[float | None], a
         for f in s["fights"]:
             f["attacks"] = sum(1 for seq in f["attacks"] if seq not in undone)
             f["hits"] = [h for h in f["hits"] if h["seq"] not in undone][:TOP_HITS]
+            f["luck"] = fight_luck(f.pop("luck_rolls"), undone)
         if not gm:  # a fight it saw nothing of (no fighter, no attack, no one fall) is no fight of its story
             s["fights"] = [f for f in s["fights"] if f["fighters"] or f["attacks"] or f["fallen"]]
     if not gm:  # nor an evening of which it saw nothing (the GM preparing alone)
         sessions = [s for s in sessions if s["maps"] or s["handouts"] or s["fights"] or s["moves"] or s["rolls"]]
     return {"name": game.name if game else "", "system": game.system if game else "", "sessions": sessions,
             "seq": count, "audience": actor.audience}
+
+
+def _luck(game: Game, actor: Actor, fight: _Fight, seq: int, event: Event) -> None:
+    """The rolls with odds this event made (``luck.rolls_in``), each of a roller this audience could see then."""
+    if event.type == "roll_asked":  # a command waiting for the table's dice has rolled nothing yet
+        return
+    for record in luck.rolls_in(event.data):
+        token = game.tokens.get(record["roller"])
+        if token is not None and (actor.role == "gm" or fog.may_see(game, actor, token)):
+            fight.rolls.append((seq, token.id, token.name, record))
+
+
+def fight_luck(rolls: list[tuple[int, str, str, dict]], undone: set[int] = frozenset()) -> list[dict]:
+    """Each roller's luck over a fight's rolls with odds (``luck.Tally.told``), a roll the GM took back left out."""
+    tally = luck.Tally()
+    for seq, roller, name, record in rolls:
+        if seq not in undone:
+            tally.add(roller, name, record)
+    return tally.told()
 
 
 def _fallen(game: Game, actor: Actor, fight: _Fight) -> None:

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.text import Say, joined, pack, say, unpack
 
-from . import fog, validation
+from . import fog, luck, validation
 from .recap import remembering
 from .feature import Feature
 from .model import Actor, Event, Game, Rejected
@@ -566,6 +566,32 @@ class History:
             return []
         return [m for m in self.moments if self._theirs(m, actor.player_id)]
 
+    def luck_at(self, seq: int, actor: Actor, past: Game) -> list[dict]:
+        """Luck, told (#59): each roller's rolls with odds in the fight on at event ``seq``, from its start up to
+        ``seq`` (the luck as it stood at the moment replayed: stepping through the fight, it is seen to change),
+        as ``luck.Tally.told`` says them; ``past``: the game after ``seq`` (its names, what was taken back). The
+        GM is told every roller's; a player their own tokens'; the table screen the players' tokens' (the names
+        the whole table knows: its banner names no foe)."""
+        self.tell_to(seq)
+        with self._lock:
+            start = self._fight_at(seq)
+            if start is None:
+                return []
+            events = self._events(start - 1, seq)
+        undone = set(past.undone or ())
+        tally = luck.Tally()
+        for at, event in enumerate(events, start=start):
+            if event.type == "roll_asked" or at in undone:
+                continue
+            for record in luck.rolls_in(event.data):
+                token = past.tokens.get(record["roller"])
+                if token is None or not (actor.role == "gm" or (
+                        token.owner and token.owner in past.players and (
+                            actor.role == "screen" or token.owner == actor.player_id))):
+                    continue
+                tally.add(token.id, token.name, record)
+        return tally.told()
+
     @staticmethod
     def _theirs(m: Moment, pid: str | None) -> bool:
         return m.fight is not None and pid in m.players and (m.kind in ("fight", "round", "fight_end") or pid in m.own
@@ -593,9 +619,12 @@ class _NotThisLog(Exception):
 _TOLD_ALL = ("fight", "round", "fight_end", "map", "handout")
 
 
-def banner(history: History, seq: int, actor: Actor) -> Say:
+def banner(history: History, seq: int, actor: Actor, past: Game | None = None) -> Say:
     """The Replay banner's line for this audience: where in the game this moment is (words: put in the
-    reader's language where it is sent)."""
+    reader's language where it is sent); given ``past`` (the game then), in a fight, the luck of its rollers so
+    far (#59: ``History.luck_at``)."""
     moment = history.moment_at(seq, actor)
     where = say("before anything happened") if moment is None else moment.to_dict(actor)["text"]
-    return say("Replay: {where} (event {seq} of {head})", where=where, seq=seq, head=history.head)
+    line = say("Replay: {where} (event {seq} of {head})", where=where, seq=seq, head=history.head)
+    told = history.luck_at(seq, actor, past) if past is not None else []
+    return say("{banner} · {luck}", banner=line, luck=luck.lines(told)) if told else line

@@ -117,7 +117,8 @@ def asked(game: "Game", cmd: Any, actor: "Actor", need: NeedDice, previous: dict
         "sender": {"role": actor.role, "player_id": actor.player_id},
         "made": need.made, "entered": entered[:len(need.made)],
         "roll": {"dice": need.expr, "purpose": pack_words(need.purpose), "roller": need.roller,
-                 "needs": pack_words(need.needs)}})
+                 "needs": pack_words(need.needs),
+                 **({"chance": need.chance} if need.chance is not None else {})}})
 
 
 def pack_words(words):
@@ -233,12 +234,31 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     out = {"id": pending["id"], "roller_id": token.id if seen else None, "roller": token.name if seen else None,
            "player": game.players[player].name if player and seen else None,
            "purpose": words(roll["purpose"]), "needs": words(roll["needs"]) if seen else "",
-           "chooser": chooser if seen or chooser else None}
+           "chooser": chooser if seen or chooser else None,
+           # the rule's exact chance that the roll meets its need (#59), said where the need is
+           "chance": roll.get("chance") if seen else None,
+           "odds": odds_words(roll.get("chance")) if seen else ""}
     if chooser:
         out["dice"] = roll["dice"]
         out["pad"] = pad(roll["dice"])
         out["gm"] = actor.role == "gm"
     return out
+
+
+def percent(chance: float) -> str:
+    """A chance as a whole percentage, never 0% or 100% for what may yet go either way ("<1%", ">99%")."""
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 <= chance < 1:
+        return ">99%"
+    return f"{round(chance * 100)}%"
+
+
+def odds_words(chance) -> str:
+    """The chance of a roll said in the ask (#59): "62% to make it", or '' when the rule gave none."""
+    if not isinstance(chance, (int, float)) or isinstance(chance, bool):
+        return ""
+    return say("{percent} to make it", percent=percent(chance))
 
 
 def pad(expr: str) -> list[dict]:

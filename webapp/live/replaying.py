@@ -389,7 +389,7 @@ class Replays:
             history.may_replay(actor, cmd.at)
             past = history.state_at(cmd.at)
             self._show(game_id, actor, audiences, history, past, cmd.at)
-            banner = language.words(replay_view.banner(history, cmd.at, actor))  # in the sender's words
+            banner = language.words(replay_view.banner(history, cmd.at, actor, past))  # in the sender's words
         return {"replay": {"at": cmd.at, "head": history.head, "on": audiences, "banner": banner}}
 
     def _show(self, game_id: str, actor: Actor, audiences: list[str], history: replay_view.History, past,
@@ -464,7 +464,7 @@ class Replays:
             groups = {hub.fanout.group_language(game, audience, device): [sid]}
         else:  # the audience's devices, once per language they read, as a live update (#37)
             groups = hub.fanout.language_groups(game, audience)
-        line = replay_view.banner(history, at, actor)
+        line = replay_view.banner(history, at, actor, past)
         for lang, to in groups.items():
             with self._context(), language.speaking(lang):
                 html = render.fragments(past, actor, render.EVERYTHING,

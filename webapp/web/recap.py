@@ -17,7 +17,7 @@ from flask import Blueprint, abort, make_response, render_template, request
 from flask_babel import format_datetime
 from flask_babel import gettext as _
 
-from ..game import fog, recap
+from ..game import fog, luck, recap
 from ..live import language
 from ..storage.history import walk
 from ..storage.store import collector_paused
@@ -48,6 +48,12 @@ def names_list(names) -> str:
 
     names = list(dict.fromkeys(names or ()))
     return format_list(names, locale=get_locale() or "en") if names else ""
+
+
+@bp.app_template_filter("luck_line")
+def luck_line(told: dict):
+    """A fighter's luck in the recap (#59: ``luck.told``'s dict), in words put in the reader's language."""
+    return language.words(luck.line(told))
 
 
 @bp.app_template_filter("recap_date")

@@ -1,0 +1,87 @@
+"""Odds in the ask and luck, told, on the screens (#59): with the table rolling, Mira's phone asks for her
+defense with its chance; after a short fight whose faces were entered (the foe's attack made, her defense
+missed), the recap on the table screen (large, from across the room) and the GM's replay give each fighter's
+rolls against their odds. Real Chromium, real server (3d6: gurps_lite)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from test_table_dice_live import tap
+from test_table_screens import add_token, join
+from test_turns_on_phones import new_game, open_phone, open_screen, seeded_dice, state, turn_to  # noqa: F401
+from tests.helpers import live_command as command
+
+TV = {"width": 1920, "height": 1080}
+ODDS = re.compile(r"\(\d+% to make it\)")
+
+
+def test_the_ask_says_its_odds_and_the_recap_and_replay_tell_the_luck(seeded_dice, server, new_page, shot):
+    game = new_game(server, "gurps_lite", {"width": 12, "height": 8}, name="Luck")
+    mira = join(server, game, "Mira")
+    ann = add_token(server, game, "Ann", 3, 3, owner=mira["player_id"], kind="pc")
+    brute = add_token(server, game, "Brute", 4, 3)
+    gm = new_page(viewport={"width": 1280, "height": 900})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    phone = open_phone(new_page, server, game, mira)
+    screen = new_page(viewport=TV)
+    screen.goto(game["urls"]["screen"])
+    expect(screen.locator("#conn.ok")).to_be_attached()
+    command(server, game, {"type": "start_combat", "token_ids": [ann, brute]})
+    turn_to(server, game, brute)
+    command(server, game, {"type": "set_dice", "mode": "table"})
+
+    command(server, game, {"type": "attack", "attacker": brute, "target": ann, "weapon": "Broadsword"})
+    phone.locator("#defense-prompt.asking button[data-defense]").first.click()
+    # the foe's attack roll: the GM's pad, the TV's "who rolls" line and the phone's, each with its chance
+    expect(gm.locator("#roll-prompt.asking .roll-odds")).to_have_text(ODDS)
+    expect(screen.locator("#roll-prompt")).to_contain_text("Brute rolls")
+    expect(screen.locator("#roll-prompt .roll-odds")).to_have_text(ODDS)
+    asked = state(server, game)["pending_roll"]
+    command(server, game, {"type": "enter_dice", "roll_id": asked["id"], "faces": [2, 3, 2]})  # a 7: made
+
+    # Mira's defense, on her phone: what to roll and what counts, with its exact chance
+    mine = phone.locator("#roll-prompt.asking")
+    expect(mine).to_contain_text("Ann: roll")
+    defense = state(server, game)["pending_roll"]
+    percent = round(defense["chance"] * 100)
+    expect(mine.locator(".roll-odds")).to_have_text(f"({percent}% to make it)")
+    shot(phone, "luck-ask-phone-390")
+    tap(phone, [6, 6, 6])  # an 18: missed
+    mine.locator("[data-roll-done]").click()
+    expect(gm.locator("#roll-prompt.asking")).to_contain_text("damage")
+    gm.locator("#roll-prompt [data-roll-app]").click()
+    expect(gm.locator("#roll-prompt")).to_be_hidden()
+    command(server, game, {"type": "end_combat"})
+
+    # the recap on the table screen: each fighter's luck, large enough to read from the sofa
+    gm.locator("#toggle-recap").click()
+    luck = screen.locator("#recap-screen .recap .luck")
+    expect(luck).to_be_visible()
+    expect(luck).to_contain_text(re.compile(r"Brute: 1 roll, [\d.]+ above what the odds promised"))
+    below = f"{round(defense['chance'], 1):g}"
+    expect(luck).to_contain_text(f"Ann: 1 roll, {below} below what the odds promised")
+    size = luck.locator("li").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 32, f"the luck line is {size} px on the table screen"
+    luck.scroll_into_view_if_needed()
+    shot(screen, "luck-recap-table-screen-1920")
+    gm.locator("#toggle-recap").click()
+    expect(screen.locator("#recap-screen")).to_be_hidden()
+
+    # the GM's replay of the attack: the banner gives the fight's luck up to that moment, on the GM page and the TV
+    gm.locator("#replay-details > summary").click()
+    entry = gm.locator("#replay-timeline li", has_text="Brute attacks Ann").last
+    expect(entry).to_be_attached()
+    gm.check("#replay-on-screen")
+    entry.locator("button").click()
+    expect(gm.locator("#replay-banner")).to_contain_text("Luck: Brute: 1 roll")
+    expect(gm.locator("#replay-banner")).to_contain_text(f"Ann: 1 roll, {below} below what the odds promised")
+    # the table screen's banner names no foe: the players' characters' luck alone
+    expect(screen.locator("#replay-banner")).to_contain_text(f"Luck: Ann: 1 roll, {below} below what the odds promised")
+    expect(screen.locator("#replay-banner")).not_to_contain_text("Brute")
+    shot(screen, "luck-replay-table-screen-1920")
+    gm.click("#replay-end")
+    expect(screen.locator("body.replaying")).to_have_count(0)
