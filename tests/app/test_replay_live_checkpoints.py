@@ -3,7 +3,7 @@ server's state is kept as the fold's next checkpoint, with no GM page connected 
 moment (no command for ``LIVE_QUIET`` seconds; ``LIVE_WAIT`` at most): no move waits behind one. Each one
 equals the log folded from its first event up to that seq (fog memory, turn order, templates, lights, walls), its
 index's timeline is the fold's, and a server started again jumps from them, reading no more of the log than the
-jump needs."""
+jump needs (the fight's own events for the replay banner's luck)."""
 
 from __future__ import annotations
 
@@ -107,7 +107,11 @@ def test_checkpoints_written_as_played_are_the_fold_and_serve_a_restarted_server
                                       headers=gm).json
     assert second["replay"] == first["replay"]
     assert plain(found.state_at(at).to_dict()) == plain(replay(gid, events[:at]).to_dict())
-    assert found.events[: seqs[-1] - 1].count(None) == seqs[-1] - 1, "the log before the checkpoint was not read"
+    # the fold starts at the checkpoint; of the log before it, only the fight's own events are read (the banner's
+    # luck counts the fight's rolls from its start, #59), none before the fight began
+    fight = next(i for i, e in enumerate(events, start=1) if e.type == "combat_started")
+    assert fight < seqs[-1]
+    assert found.events[: fight - 1].count(None) == fight - 1, "the log before the fight was not read"
     mid = seqs[1] + 7  # a jump further back reads from its checkpoint on
     assert plain(found.state_at(mid).to_dict()) == plain(replay(gid, events[:mid]).to_dict())
     assert again.extensions["tacmap"].store.last_seq(gid) == head, "a replay stores nothing"
