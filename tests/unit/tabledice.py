@@ -141,3 +141,31 @@ def both_ways(game, payload, data, mine: str, actor=MIRA):
     assert entered == [f for faces, by_table in zip(settled["made"], settled["entered"]) if by_table for f in faces]
     made = [f for faces in settled["made"] for f in faces]  # entered, and the app's own for rolls nobody is asked
     return asked, facts(events[:-1]), facts(play(app_game, payload, actor=actor, dice=ScriptedDice(made)))
+
+
+_MADE: dict = {}
+
+
+def made_once(key, build):
+    """A fresh copy of the game and the ids ``build()`` makes, built once for ``key`` in the calling test module
+    (hypothesis runs a test many times; building a fight each time would be most of the run)."""
+    import copy
+    import inspect
+
+    key = (inspect.stack()[1].frame.f_globals.get("__name__"), key)
+    if key not in _MADE:
+        _MADE[key] = build()
+    game, ids = _MADE[key]
+    return copy.deepcopy(game), dict(ids)
+
+
+def turned_to(game, ids: dict, first: str, seeds: int = 20):
+    """``game`` with a fight of its tokens started on the app's seeded dice and passed on until ``first`` acts."""
+    from rules.dice import SeededDice
+    play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(4))
+    for seed in range(seeds):
+        if game.combat["current"] == ids[first]:
+            break
+        play(game, {"type": "next_turn"}, dice=SeededDice(seed))
+    assert game.combat["current"] == ids[first]
+    return game, ids

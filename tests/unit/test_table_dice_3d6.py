@@ -17,13 +17,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rules.board import Board
-from rules.dice import ScriptedDice, SeededDice
+from rules.dice import ScriptedDice
 from rules.gurps_lite import SYSTEM, mortal_wound_check, stabilize
 from rules.system import AttackRequest, Combatant
 from webapp.game import table, table_dice
 from webapp.game.model import GM, Event, Rejected
 
-from tabledice import MIRA, Watched, facts, play, seated, settled_from_drawn, unchanged_after_refusals
+from tabledice import (MIRA, Watched, facts, made_once, play, seated, settled_from_drawn, turned_to,
+                       unchanged_after_refusals)
 
 GRENADE = {"skill": "Throwing", "damage": "3d", "type": "cr", "kind": "thrown", "area": 2, "max": 30}
 #: Hero's sheet for a heavy blow: 4 HP, 1 left, no DR: any Broadsword hit is a major wound (a knockdown roll) and
@@ -48,21 +49,8 @@ def new_game(hero: dict | None = None, brute: dict | None = None, brute_x: int =
 
 def fight(first: str, hero: dict | None = None, brute: dict | None = None, brute_x: int = 3):
     """A fight with ``first`` ("Hero" or "Brute") acting, made with the app's dice; made once, copied for each use."""
-    key = (first, repr(hero), repr(brute), brute_x)
-    if key not in _FIGHTS:
-        game, ids = new_game(hero, brute, brute_x)
-        play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(4))
-        for seed in range(10):
-            if game.combat["current"] == ids[first]:
-                break
-            play(game, {"type": "next_turn"}, dice=SeededDice(seed))
-        assert game.combat["current"] == ids[first]
-        _FIGHTS[key] = (game, ids)
-    game, ids = _FIGHTS[key]
-    return copy.deepcopy(game), dict(ids)
-
-
-_FIGHTS: dict = {}
+    return made_once((first, repr(hero), repr(brute), brute_x),
+                     lambda: turned_to(*new_game(hero, brute, brute_x), first, seeds=10))
 
 
 def on_the_apps_dice(game):

@@ -16,7 +16,7 @@ from rules.dice import ScriptedDice, SeededDice
 from webapp.game import mapdata, table, table_dice
 from webapp.game.model import GM, Rejected
 
-from tabledice import MIRA, facts, play, seated
+from tabledice import MIRA, facts, made_once, play, seated
 
 ZONES = [{"id": "west", "name": "Hangar", "adjacent": ["east"]},
          {"id": "east", "name": "Launch pad", "adjacent": ["west"]}]
@@ -27,22 +27,18 @@ d100 = st.one_of(st.integers(1, 100), st.sampled_from(DOUBLES + [1, 5, 95, 96, 1
 
 
 
-_MADE: dict = {}
-
-
 def zone_game(wounds: int = 0):
     """Mira's Ann (a player character, ``wounds`` on her sheet) in the Hangar and the GM's Bob on the Launch pad,
     the next zone; no fight yet. Made once for each ``wounds``, copied."""
-    if wounds not in _MADE:
+    def build():
         board, zones = mapdata.zone_map({"zones": ZONES})
         game, ids = seated("g-at", "Launch", "atomic_tomorrow", board, (("Ann", "west", "p-mira"), ("Bob", "east", None)),
                            zones)
         sheet = {**rules.get("atomic_tomorrow").default_sheet(), "wounds": wounds}
         play(game, {"type": "add_character", "name": "Ann", "token_id": ids["Ann"], "owner": "p-mira",
                     "sheet": sheet})
-        _MADE[wounds] = (game, ids)
-    game, ids = _MADE[wounds]
-    return copy.deepcopy(game), dict(ids)
+        return game, ids
+    return made_once(wounds, build)
 
 
 def fight(wounds: int = 0, turn: str = "Ann"):

@@ -19,7 +19,7 @@ from rules.dice import ScriptedDice, SeededDice
 from webapp.game import table, table_dice
 from webapp.game.model import GM, Event, Rejected
 
-from tabledice import MIRA, enter_drawn, facts, play, seated
+from tabledice import MIRA, enter_drawn, facts, made_once, play, seated
 
 
 
@@ -31,16 +31,6 @@ def new_game(surprised=False):
     play(game, {"type": "start_combat", "token_ids": [ids["Ann"], ids["Bob"]],
                 "surprised": [ids["Bob"]] if surprised else []}, dice=SeededDice(5))
     return game, ids
-
-
-_MADE: dict = {}
-
-
-def made_once(key, build):
-    if key not in _MADE:
-        _MADE[key] = build()
-    game, ids = _MADE[key]
-    return copy.deepcopy(game), dict(ids)
 
 
 def declaring(surprised=False):

@@ -18,18 +18,7 @@ from rules.dice import ScriptedDice, SeededDice
 from webapp.game import table, table_dice
 from webapp.game.model import GM, Rejected
 
-from tabledice import MIRA, both_ways, play, seated, words
-
-_MADE: dict = {}
-
-
-def made_once(key, build):
-    """A fresh copy of what ``build`` makes, built once for ``key``."""
-    if key not in _MADE:
-        _MADE[key] = build()
-    game, ids = _MADE[key]
-    return copy.deepcopy(game), dict(ids)
-
+from tabledice import MIRA, both_ways, made_once, play, seated, words
 
 def heros_turn(tokens):
     """A Savage Worlds fight on a 12x8 map (the app's dice deal the cards), Mira's Hero (a Wild Card with the

@@ -18,7 +18,7 @@ from rules.tesseris_ads import SYSTEM
 from webapp.game import table, table_dice
 from webapp.game.model import GM, Rejected
 
-from tabledice import MIRA, enter_drawn, facts, play, seated
+from tabledice import MIRA, enter_drawn, facts, made_once, play, seated, turned_to
 
 
 
@@ -35,21 +35,7 @@ def new_game(hero: dict | None = None, brute_x: int = 3):
 
 def fight(first: str, hero: dict | None = None, brute_x: int = 3):
     """A fight with ``first`` ("Hero" or "Brute") acting, made with the app's dice; copied for each use."""
-    key = (first, repr(hero), brute_x)
-    if key not in _FIGHTS:
-        game, ids = new_game(hero, brute_x)
-        play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(4))
-        for seed in range(20):
-            if game.combat["current"] == ids[first]:
-                break
-            play(game, {"type": "next_turn"}, dice=SeededDice(seed))
-        assert game.combat["current"] == ids[first]
-        _FIGHTS[key] = (game, ids)
-    game, ids = _FIGHTS[key]
-    return copy.deepcopy(game), dict(ids)
-
-
-_FIGHTS: dict = {}
+    return made_once((first, repr(hero), brute_x), lambda: turned_to(*new_game(hero, brute_x), first))
 
 
 
