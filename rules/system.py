@@ -497,13 +497,22 @@ class BaseSystem:
 
     # -- a foe's plans (#60): what the GM's suggestions weigh, in the system's own terms
 
+    #: the module that reckons them (its ``attack_effect``, ``plan_turns`` and ``wounded``, as below), or None: the
+    #: system's suggestions are not reckoned
+    planner: Any = None
+
+    def _planner(self):
+        if self.planner is None:
+            raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
+        return self.planner
+
     def attack_effect(self, request: AttackRequest, odds: dict) -> dict:
         """What an attack is worth, from its exact ``odds`` (what :meth:`odds` gave for ``request``), for the
         plans the GM is offered for a foe: ``{"effect": float, "unit": Say, "defense": Say | ""}``, ``effect``
         the expected harm in the system's own terms (injury, wounds), ``unit`` its name, ``defense`` the
         target's defense against it in words ("Parry 5"), "" when the rules do not say. RuleNotImplemented:
         the system's suggestions are not reckoned."""
-        raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
+        return self._planner().attack_effect(request, odds)
 
     def plan_turns(self, state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
         """The ways a turn may move and then attack, for the plans the GM is offered for a foe: each
@@ -513,12 +522,12 @@ class BaseSystem:
         ``melee`` True or False where the way is for one kind of weapon only; ``risky`` True where it leaves the
         foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it. RuleNotImplemented:
         the system's suggestions are not reckoned."""
-        raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
+        return self._planner().plan_turns(state, mover, settings)
 
     def wounded(self, sheet: dict) -> bool:
         """Whether the sheet's character is hurt (a cowardly foe withdraws once it is). RuleNotImplemented:
         the system's suggestions are not reckoned."""
-        raise RuleNotImplemented(say("{system}: suggestions for the foes are not reckoned yet", system=self.name))
+        return self._planner().wounded(sheet)
 
     def move(self, state: dict, mover: Combatant, path: list, cost: float, combatants: list[Combatant],
              board: Any, dice: DiceSource, settings: dict | None = None) -> MoveResult:

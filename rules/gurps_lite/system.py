@@ -143,13 +143,4 @@ class GurpsLite(BaseSystem):
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
         return badges(sheet, state)
 
-    # -- a foe's plans (#60)
-
-    def attack_effect(self, request: AttackRequest, odds: dict) -> dict:
-        return suggest.attack_effect(request, odds)
-
-    def plan_turns(self, state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
-        return suggest.plan_turns(state, mover, settings)
-
-    def wounded(self, sheet: dict) -> bool:
-        return suggest.wounded(sheet)
+    planner = suggest  # a foe's plans (#60)

@@ -191,13 +191,4 @@ class SavageWorlds(BaseSystem):
     def apply(self, sheet: dict, result: AttackResult, target_id: str | None = None) -> dict:
         return health.apply(sheet, result, target_id)
 
-    # -- a foe's plans (#60)
-
-    def attack_effect(self, request: AttackRequest, odds: dict) -> dict:
-        return suggest.attack_effect(request, odds)
-
-    def plan_turns(self, state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
-        return suggest.plan_turns(state, mover, settings)
-
-    def wounded(self, sheet: dict) -> bool:
-        return suggest.wounded(sheet)
+    planner = suggest  # a foe's plans (#60)

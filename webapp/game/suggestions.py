@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 import rules
 from rules import los, movement
 from rules.dice import SeededDice
-from rules.system import BaseSystem, RuleError, RuleNotImplemented
+from rules.system import RuleError, RuleNotImplemented
 from rules.text import say, say_n
 
 from . import text
@@ -99,11 +99,11 @@ def tactic_of(game: "Game", token_id: str) -> str:
 
 
 def reckoned(game: "Game") -> bool:
-    """Whether this game's foes have plans at all: a system that reckons them (``plan_turns``) on a square grid.
+    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square grid.
     The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
     system = rules.get(game.system)
     return (game.zones is None and system.board == "grid" and not game.board.grid.hex
-            and getattr(type(system), "plan_turns", BaseSystem.plan_turns) is not BaseSystem.plan_turns)
+            and getattr(system, "planner", None) is not None)
 
 
 # --- reckoning ----------------------------------------------------------------------------------------------
