@@ -9,27 +9,15 @@ import re
 
 from playwright.sync_api import expect
 
-from test_table_dice_live import tap
-from test_table_screens import add_token, join
-from test_turns_on_phones import new_game, open_phone, open_screen, seeded_dice, state, turn_to  # noqa: F401
+from test_table_dice_live import a_duel_on_every_screen, tap
+from test_turns_on_phones import seeded_dice, state, turn_to  # noqa: F401
 from tests.helpers import live_command as command
 
-TV = {"width": 1920, "height": 1080}
 ODDS = re.compile(r"\(\d+% to make it\)")
 
 
 def test_the_ask_says_its_odds_and_the_recap_and_replay_tell_the_luck(seeded_dice, server, new_page, shot):
-    game = new_game(server, "gurps_lite", {"width": 12, "height": 8}, name="Luck")
-    mira = join(server, game, "Mira")
-    ann = add_token(server, game, "Ann", 3, 3, owner=mira["player_id"], kind="pc")
-    brute = add_token(server, game, "Brute", 4, 3)
-    gm = new_page(viewport={"width": 1280, "height": 900})
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    phone = open_phone(new_page, server, game, mira)
-    screen = new_page(viewport=TV)
-    screen.goto(game["urls"]["screen"])
-    expect(screen.locator("#conn.ok")).to_be_attached()
+    game, mira, ann, brute, gm, phone, screen = a_duel_on_every_screen(server, new_page, "Luck")
     command(server, game, {"type": "start_combat", "token_ids": [ann, brute]})
     turn_to(server, game, brute)
     command(server, game, {"type": "set_dice", "mode": "table"})

@@ -19,16 +19,21 @@ def tap(page, faces):
         page.locator("#roll-prompt .roll-faces button", has_text=re.compile(rf"^{f}$")).first.click()
 
 
-def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded_dice, server, new_page, shot):
-    game = new_game(server, "gurps_lite", {"width": 12, "height": 8}, name="Table dice")
+def a_duel_on_every_screen(server, new_page, name: str):
+    """A 3d6 game: Mira's Ann beside the GM's Brute, the GM page, Mira's phone (at the LAN name) and the table
+    screen open: ``(game, mira, ann, brute, gm, phone, screen)``."""
+    game = new_game(server, "gurps_lite", {"width": 12, "height": 8}, name=name)
     mira = join(server, game, "Mira")
     ann = add_token(server, game, "Ann", 3, 3, owner=mira["player_id"], kind="pc")
     brute = add_token(server, game, "Brute", 4, 3)
     gm = new_page(viewport={"width": 1280, "height": 900})
     gm.goto(game["urls"]["gm"])
     expect(gm.locator("#conn.ok")).to_be_visible()
-    phone = open_phone(new_page, server, game, mira)
-    screen = open_screen(new_page, game)
+    return game, mira, ann, brute, gm, open_phone(new_page, server, game, mira), open_screen(new_page, game)
+
+
+def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded_dice, server, new_page, shot):
+    game, mira, ann, brute, gm, phone, screen = a_duel_on_every_screen(server, new_page, "Table dice")
     command(server, game, {"type": "start_combat", "token_ids": [ann, brute]})
     turn_to(server, game, brute)
 
