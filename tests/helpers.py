@@ -70,3 +70,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def in_another_thread(noted: list, note=lambda work, args, other: (work, other)):
+    """A runner for the work sent off the loop (``install(runner)``) that runs it in another native thread, as
+    gevent's pool does, and puts ``note(work, args, whether it ran off the caller's thread)`` in ``noted``."""
+    import threading
+
+    def runner(work, *args):
+        out = []
+        t = threading.Thread(target=lambda: out.append(work(*args)))
+        t.start()
+        t.join()
+        noted.append(note(work, args, t.ident != threading.get_ident()))
+        return out[0]
+    return runner

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import bearer, command, join, new_game, state
+from tests.helpers import bearer, command, in_another_thread, join, new_game, state
 
 SECRET_TACTIC = "cowardly"
 
@@ -105,7 +105,6 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
     """The reckoning leaves the asking request's thread (under ``tacmap serve``: gevent's native pool, so the loop
     is not held): here a runner that runs it in a thread of its own and says so; the answer is the one reckoned in
     place, and the game in memory is the same object, untouched (the reckoning read a copy)."""
-    import threading
 
     from webapp.live import suggesting
 
@@ -116,14 +115,7 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
     game = app.extensions["tacmap"].game(g["id"])
     seq, where = game.seq, (game.tokens[ids["Orc"]].x, game.tokens[ids["Orc"]].y)
     ran = []
-
-    def runner(work, *args):
-        out = []
-        t = threading.Thread(target=lambda: out.append(work(*args)))
-        t.start()
-        t.join()
-        ran.append((work.__name__, t.ident != threading.get_ident(), args[0] is not game))
-        return out[0]
+    runner = in_another_thread(ran, lambda work, args, other: (work.__name__, other, args[0] is not game))
 
     suggesting.install(runner)
     try:

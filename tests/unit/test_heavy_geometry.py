@@ -4,8 +4,6 @@ it is drawn from."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from rules.board import Board
@@ -13,6 +11,8 @@ from rules.los import visible_cells
 from rules.movement import way_exists
 from webapp.game import heavy
 from webapp.live.drawing import Drawing
+
+from tests.helpers import in_another_thread
 
 
 def walled(width: int = 120, height: int = 110) -> Board:
@@ -27,14 +27,7 @@ def walled(width: int = 120, height: int = 110) -> Board:
 def threaded():
     """A runner that runs the work in another native thread, as gevent's pool does; the calls it ran."""
     ran = []
-
-    def runner(work, *args):
-        out = []
-        t = threading.Thread(target=lambda: out.append(work(*args)))
-        t.start()
-        t.join()
-        ran.append((work, threading.get_ident() != t.ident))
-        return out[0]
+    runner = in_another_thread(ran)
     heavy.install(runner)
     yield ran
     heavy.install(None)
