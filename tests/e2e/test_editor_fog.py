@@ -97,7 +97,7 @@ def test_the_gm_draws_a_wall_and_a_door_and_the_fog_follows(server, new_page, sh
 
     # back to play: the GM opens the door, and the foe comes into view on both
     gm.click("#editor [data-tool='']")
-    gm.locator(".door-hit").click(force=True)  # a vertical line has a zero-width box
+    gm.locator("#map .door-hit").click(force=True)  # a vertical line has a zero-width box
     expect(gm.locator("#layer-walls .door.open")).to_have_count(1)
     expect(player.locator(f"#token-{foe}")).to_be_attached()
     expect(screen.locator(f"#token-{foe}")).to_be_attached()
@@ -158,13 +158,13 @@ def test_the_gm_draws_a_zone_names_and_links_it(server, new_page, shot):
     gm.click("[data-zoom=out]")
     gm.click("#editor [data-tool=zone]")
     draw(gm, (1.5, 9.5), (6.5, 13.5))
-    expect(gm.locator(".zone[data-zone=roof]")).to_be_attached()
-    expect(screen.locator(".zone[data-zone=roof] .zone-name")).to_have_text("Roof")
+    expect(gm.locator("#map .zone[data-zone=roof]")).to_be_attached()
+    expect(screen.locator("#map .zone[data-zone=roof] .zone-name")).to_have_text("Roof")
     gm.click("#editor summary")
     row = gm.locator("#zone-row-roof")
     row.locator("select[name=cover]").select_option("partial")
     row.locator("button", has_text="Save").click()
-    expect(screen.locator(".zone[data-zone=roof] .zone-cover")).to_have_text("partial cover")
+    expect(screen.locator("#map .zone[data-zone=roof] .zone-cover")).to_have_text("partial cover")
     link = gm.locator("#editor form.link-zones")
     link.locator("select[name=a]").select_option("roof")
     link.locator("select[name=b]").select_option("yard")

@@ -294,8 +294,8 @@ def test_hostile_zone_names_and_a_hostile_game_from_the_api_stay_text(server, ne
     goto(screen, g["urls"]["screen"])
     for w in (gm, screen):
         expect(w.page.locator("#conn.ok")).to_be_attached()
-        expect(w.page.locator(".zone[data-zone=dock] .zone-name")).to_have_text(FOE)
-        expect(w.page.locator(".zone[data-zone=bay] .zone-name")).to_have_text(PLAYER)
+        expect(w.page.locator("#map .zone[data-zone=dock] .zone-name")).to_have_text(FOE)
+        expect(w.page.locator("#map .zone[data-zone=bay] .zone-name")).to_have_text(PLAYER)
         expect(w.page.locator(f"#token-{body['id']} .token-label")).to_have_text(GAME)
         w.check("zone map")
     expect(screen.page.locator(".screen-title")).to_contain_text(RENAMED)

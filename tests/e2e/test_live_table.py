@@ -101,7 +101,7 @@ def test_a_player_moves_own_token_but_not_others(server, game, new_page, shot):
         gm.fill("#add-token input[name=x]", str(x))
         gm.fill("#add-token input[name=y]", "1")
         gm.click("#add-token button[type=submit]")
-        expect(gm.locator(f'.token[data-name="{name}"]')).to_be_visible()
+        expect(gm.locator(f'#map .token[data-name="{name}"]')).to_be_visible()
         expect(gm.locator("#add-token input[name=name]")).to_have_value("")  # the form's reset has run: the next fill stays
     state = server.api("GET", f"/api/games/{game['id']}/state", token=gm_key)[1]
     mine = next(t["id"] for t in state["tokens"] if t["name"] == "Mira's fighter")
@@ -138,15 +138,15 @@ def test_a_move_onto_a_blocked_cell_is_refused_and_nothing_moves(demo_server, ne
     gm.goto(server.url + "/")
     gm.click(".game-rows a")
     expect(gm.locator("#conn.ok")).to_be_visible()
-    ogre = gm.locator('.token[data-name="Ogre"]')
+    ogre = gm.locator('#map .token[data-name="Ogre"]')
     token_id = ogre.get_attribute("data-token-id")
     drag(gm, token_id, (17, 11))
     expect(gm.locator("#flash")).to_contain_text("R12 is blocked")
     at(gm, token_id, 15, 12).to_be_visible()
     # and the GM opens the door with a click
-    expect(gm.locator(".door.closed")).to_have_count(1)
-    gm.locator(".door-hit").click(force=True)  # a vertical line has a zero-width box
-    expect(gm.locator(".door.open")).to_have_count(1)
+    expect(gm.locator("#map .door.closed")).to_have_count(1)
+    gm.locator("#map .door-hit").click(force=True)  # a vertical line has a zero-width box
+    expect(gm.locator("#map .door.open")).to_have_count(1)
     shot(gm, "gm-demo")
 
 

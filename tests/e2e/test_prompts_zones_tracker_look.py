@@ -78,8 +78,12 @@ def test_the_reroll_and_soak_prompts_fill_their_buttons_on_a_phone(server, new_p
     expect(reroll).to_be_hidden()
 
     soak = phone.locator("#soak-prompt")
-    for _ in range(80):  # the Foe swings at the Hero until a blow wounds it
-        status, ack = send(server, game, {"type": "attack", "attacker": ids["Foe"], "target": ids["Hero"],
+    # a fresh foe swings at the Hero until a blow wounds it (the Hero's d6 Wild Die may have Shaken the first one)
+    status, brute = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Brute", "x": 2, "y": 3},
+                               game["gm_token"])
+    assert status == 201, brute
+    for _ in range(80):
+        status, ack = send(server, game, {"type": "attack", "attacker": brute["id"], "target": ids["Hero"],
                                           "weapon": "Long sword", "options": {"wild_attack": True}})
         assert status == 200, ack
         if server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1].get("pending_soak"):
@@ -95,9 +99,9 @@ def test_the_default_zone_map_draws_east_to_the_right_of_west(server, new_page, 
     gm = new_page(viewport={"width": 1280, "height": 800})
     gm.goto(game["urls"]["gm"])
     expect(gm.locator("#conn.ok")).to_be_visible()
-    expect(gm.locator(".zone .zone-name", has_text="East side")).to_be_visible()
-    west = gm.locator(".zone[data-zone=west] .zone-area").bounding_box()
-    east = gm.locator(".zone[data-zone=east] .zone-area").bounding_box()
+    expect(gm.locator("#map .zone .zone-name", has_text="East side")).to_be_visible()
+    west = gm.locator("#map .zone[data-zone=west] .zone-area").bounding_box()
+    east = gm.locator("#map .zone[data-zone=east] .zone-area").bounding_box()
     assert east["x"] > west["x"] + west["width"], (west, east)
     shot(gm, "look-default-zone-map-gm")
 

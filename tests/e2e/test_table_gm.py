@@ -62,16 +62,16 @@ def test_a_move_through_a_closed_door_is_refused_until_the_gm_opens_it(server, n
     # the refused token has sprung back and stopped shaking before it is picked up again
     expect(player.locator(f"#token-{t1}.refused")).to_have_count(0)
 
-    gm.locator(".door-hit").click(force=True)
-    expect(gm.locator(".door.open")).to_have_count(1)
+    gm.locator("#map .door-hit").click(force=True)
+    expect(gm.locator("#map .door.open")).to_have_count(1)
     expect(player.locator(".door.open")).to_have_count(1)
     drag(player, t1, (12, 5))
     for page in (gm, player):
         at(page, t1, 12, 5).to_be_visible()
 
     # the GM closes it again, walks Brann at the wall, is refused, and rules it anyway
-    gm.locator(".door-hit").click(force=True)
-    expect(gm.locator(".door.closed")).to_have_count(1)
+    gm.locator("#map .door-hit").click(force=True)
+    expect(gm.locator("#map .door.closed")).to_have_count(1)
     drag(gm, t2, (13, 6))
     expect(gm.locator("#flash")).to_contain_text("no way through")
     gm.locator("#flash .flash-action", has_text="Move anyway").click()
@@ -113,7 +113,7 @@ def test_a_half_typed_form_survives_a_player_joining_and_a_token_move(server, ne
     gm.fill("#add-token input[name=x]", "12")
     gm.fill("#add-token input[name=y]", "13")
     gm.click("#add-token button[type=submit]")
-    expect(gm.locator('.token[data-name="Goblin 2"]')).to_be_visible()
+    expect(gm.locator('#map .token[data-name="Goblin 2"]')).to_be_visible()
     expect(gm.locator("#add-token input[name=name]")).to_have_value("")
     expect(gm.locator("#add-token select[name=owner] option", has_text="Mira")).to_have_count(1)
     gm.locator(f"#row-{t2} button", has_text="Save").click()
@@ -185,7 +185,7 @@ def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, 
     expect(gm.locator("body.placing")).to_have_count(1)
     x, y = cell_center(gm, 6, 9)
     gm.mouse.click(x, y)
-    troll = gm.locator('.token[data-name="Troll"]')
+    troll = gm.locator('#map .token[data-name="Troll"]')
     expect(troll).to_have_attribute("data-x", "6")
     expect(troll).to_have_attribute("data-y", "9")
     expect(gm.locator("body.placing")).to_have_count(0)
@@ -197,13 +197,13 @@ def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, 
     cx, cy = cell_center(gm, 14, 3)
     box = gm.locator("#map").bounding_box()
     gm.drag_and_drop("#place-token", "#map", target_position={"x": cx - box["x"], "y": cy - box["y"]})
-    wolf = gm.locator('.token[data-name="Wolf"]')
+    wolf = gm.locator('#map .token[data-name="Wolf"]')
     expect(wolf).to_have_attribute("data-x", "14")
     expect(wolf).to_have_attribute("data-y", "3")
 
     # duplicate: numbered by the server, beside the first
     gm.locator(f"#row-{tid} button[aria-label='Copy Troll']").click()
-    expect(gm.locator('.token[data-name="Troll 2"]')).to_be_visible()
+    expect(gm.locator('#map .token[data-name="Troll 2"]')).to_be_visible()
 
     # hidden applies at once, no Save
     gm.locator(f"#row-{tid} input[type=checkbox][name=hidden]").check()
@@ -216,7 +216,7 @@ def test_the_gm_places_duplicates_and_hides_tokens_from_the_panel(server, game, 
         gm.fill("#add-token input[name=x]", str(len(name) + "BRCAEO".index(name[0]) * 3))
         gm.fill("#add-token input[name=y]", "1")
         gm.click("#add-token button[type=submit]")
-        expect(gm.locator(f'.token[data-name="{name}"]')).to_be_visible()
+        expect(gm.locator(f'#map .token[data-name="{name}"]')).to_be_visible()
     assert gm.evaluate("getComputedStyle(document.querySelector('.panel')).overflowY") == "auto"
     assert gm.evaluate("document.querySelector('.panel').scrollHeight > document.querySelector('.panel').clientHeight")
     gm.locator("#add-token button[type=submit]").scroll_into_view_if_needed()

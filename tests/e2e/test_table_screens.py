@@ -408,7 +408,7 @@ def test_a_drop_while_the_server_is_away_is_pending_until_it_answers(server, gam
     server.start()
     expect(gm.locator("#conn.ok")).to_be_visible(timeout=20000)
     token_at(gm, scout, 9, 7).to_be_visible()
-    expect(gm.locator(".token.pending")).to_have_count(0)
+    expect(gm.locator("#map .token.pending")).to_have_count(0)
     assert [(t["x"], t["y"]) for t in state(server, game)["tokens"] if t["id"] == scout] == [(9, 7)]
 
     # refused once the server is back (the square is taken): it goes back where it was
@@ -419,5 +419,5 @@ def test_a_drop_while_the_server_is_away_is_pending_until_it_answers(server, gam
     server.start()
     expect(gm.locator("#flash.shown")).to_contain_text("G7 is taken by Ogre", timeout=20000)
     expect(gm.locator(f"#token-{scout}")).to_have_attribute("transform", "translate(9 7)")
-    expect(gm.locator(".token.pending")).to_have_count(0)
+    expect(gm.locator("#map .token.pending")).to_have_count(0)
     token_at(gm, ogre, 6, 6).to_be_visible()
