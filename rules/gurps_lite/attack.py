@@ -374,8 +374,10 @@ def _single_attack(ctx: _Ctx, dice: DiceSource, wname: str, weapon: dict, extra:
                                                    setup["modifiers"], setup["cap"], setup["facts"])
     location, ranged = facts["location"], facts["ranged"]
     shots, fired, shotgun_mult = setup["shots"], setup["fired"], setup["shotgun_mult"]
-    chk = check(dice, say("{attack}: {weapon} ({skill})", attack=label, weapon=wname, skill=blabel), base, mods, blabel, cap,
-                roller=a.id)
+    # the skill in brackets only when it is not the weapon's own name ("attack: Broadsword", "attack: Axe (Axe/Mace)")
+    what = say("{attack}: {weapon}", attack=label, weapon=wname) if str(blabel) == str(wname) else \
+        say("{attack}: {weapon} ({skill})", attack=label, weapon=wname, skill=blabel)
+    chk = check(dice, what, base, mods, blabel, cap, roller=a.id)
     ctx.rolls.append(chk.roll)
     out: dict = {"weapon": wname, "check": chk.to_dict(), "shots": fired if ranged else 0, "hits": 0, "landed": 0,
                  "injury": 0, "damage": []}

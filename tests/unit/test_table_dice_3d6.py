@@ -387,7 +387,7 @@ def test_a_second_defense_and_keeping_concentration_are_the_defenders_rolls():
                                     {"defense": {"type": "parry", "weapon": "Broadsword"}}), dice)
         seen += dice.seen
     by = {p: (r, n) for _, p, r, n in seen}
-    assert by["attack: Broadsword (Broadsword)"][0] == "ann"
+    assert by["attack: Broadsword"][0] == "ann"
     assert by["defense: parry"][0] == "foe"
     roller, needs = by["second defense: dodge"]  # the parry (9) failed on 18: the dodge
     assert roller == "foe" and needs == "roll 3d6, 7 or less: a success stops the attack after all (Double Defense)"
