@@ -111,8 +111,10 @@ def _initiative(combatants: list[Combatant], dice: DiceSource) -> tuple[list[dic
         mods = []
         if not leaders:
             mods.append(Modifier(say("leaderless side"), -2, S_TURN))
-        chk = check(dice, say("turn order: {side} ({name})", side=SIDE_WORDS.get(side, side), name=roller.name), level, mods,
-                    label, roller=roller.id, then=say("in a quick contest the side with the better margin acts first"))
+        what = say("turn order: {name} for the players' side", name=roller.name) if side == "pc" else \
+            say("turn order: {name} for the GM's side", name=roller.name)
+        chk = check(dice, what, level, mods, label, roller=roller.id,
+                    then=say("in a quick contest the side with the better margin acts first"))
         rolls[side] = (chk, roller)
 
     def key(side: str) -> tuple:

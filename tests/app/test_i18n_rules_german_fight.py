@@ -55,13 +55,13 @@ def test_a_german_gurps_lite_fight_reads_its_rolls_moves_and_actions_in_german(a
     _api, g, p = fight(app, "gurps_lite")
     gm, phone = pages(app, g, p, "de")
     for page in (gm, phone):
-        assert re.search(r"Zugreihenfolge: (?:SC|NSC) \(\w+\)", page), "the turn order's roll lines, in German"
+        assert re.search(r"Zugreihenfolge: \w+ für die Seite (?:der Spieler|der SL)", page), "the turn order's roll lines, in German"
         assert "Angriff: " in page, "an attack's roll: its purpose in German"
         assert "turn order:" not in page and "random hit location" not in page
     assert re.search(r"· \d+ Meter\b", gm), "the Move allowance in the action list, in German units"
     assert not re.search(r"· \d+ yards?\b", gm)
     en_gm, _en_phone = pages(app, g, p, "en")
-    assert re.search(r"turn order: (?:pc|npc) \(\w+\)", en_gm) and re.search(r"· \d+ yards?\b", en_gm), \
+    assert re.search(r"turn order: \w+ for the (?:players|GM)(?:'|&#39;)s? side", en_gm) and re.search(r"· \d+ yards?\b", en_gm), \
         "the same game read in English: the words are stored as messages, not as German text"
 
 

@@ -101,12 +101,12 @@ def test_the_tactics_contest_is_asked_of_each_sides_leader():
     events = play(game, {"type": "start_combat", "token_ids": list(ids.values())})
     # a leaderless side rolls at -2: Tactics 10 - 2
     contest = "roll 3d6, 8 or less: in a quick contest the side with the better margin acts first"
-    assert asked(events) == ("3d6", "turn order: pc (Hero)", ids["Hero"], contest)
+    assert asked(events) == ("3d6", "turn order: Hero for the players' side", ids["Hero"], contest)
     with pytest.raises(Rejected):  # Hero's roll is Mira's to enter, not the other players'
         table.decide(game, table.parse_command({"type": "enter_dice", "roll_id": events[-1].data["id"],
                                                 "faces": [1, 1, 1]}), table.Actor("player", "p-other"))
     events = enter(game, events, [1, 2, 2], MIRA)
-    assert asked(events) == ("3d6", "turn order: npc (Brute)", ids["Brute"], contest)
+    assert asked(events) == ("3d6", "turn order: Brute for the GM's side", ids["Brute"], contest)
     events = enter(game, events, [6, 5, 4], GM)
     assert [e.type for e in events] == ["combat_started", "roll_settled"]
     assert game.combat["current"] == ids["Hero"]  # 5 against 8 wins over 15
@@ -137,8 +137,8 @@ def test_the_start_of_a_fight_from_entered_faces_is_that_of_the_apps_dice(data, 
     asks = as_the_apps_dice(game, ids, start, data)
     by_purpose = {words(a["purpose"]): a for a in asks}
     if surprised is None:
-        for side, name in (("pc", "Hero"), ("npc", "Brute")):
-            ask = by_purpose[f"turn order: {side} ({name})"]
+        for side, name in (("players'", "Hero"), ("GM's", "Brute")):
+            ask = by_purpose[f"turn order: {name} for the {side} side"]
             level = 10 if name == "Hero" and leader else 8
             assert ask["roller"] == ids[name] and words(ask["needs"]) == (
                 f"roll 3d6, {level} or less: in a quick contest the side with the better margin acts first")
