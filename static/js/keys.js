@@ -155,7 +155,8 @@
     now.where.forEach((where, id) => {
       const before = seen.where.get(id);
       if (before !== undefined && where && before !== where) {
-        lines.push(t("{name} moved {where}", { name: now.names.get(id), where: where.replace(/^(at|in) /, "to ") }));
+        // "at C4" / "in Ridge" as the page's language says it (data-where): "Ann moved, now at C4"
+        lines.push(t("{name} moved, now {where}", { name: now.names.get(id), where }));
       }
     });
     if (now.acting && now.acting !== seen.acting) {

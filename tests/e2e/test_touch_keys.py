@@ -150,7 +150,7 @@ def test_a_focused_token_moves_with_the_keys_and_opens_its_sheet(server, new_pag
     expect(gm.locator(f'#token-{ann}[data-x="3"][data-y="3"]')).to_be_attached()
     assert where(server, game)["Ann"] == (3, 3)
     expect(gm.locator(f"#token-{ann}")).to_be_focused()  # drawn afresh by the update, still focused
-    expect(gm.locator("#announce")).to_have_text("Ann moved to D4.")
+    expect(gm.locator("#announce")).to_have_text("Ann moved, now at D4.")
 
     # diagonals: the numeric pad, or Shift with two arrows held together; Shift and one arrow, a straight step
     gm.keyboard.press("Numpad3")
@@ -200,8 +200,8 @@ def test_a_token_reads_its_name_player_square_and_wounds_and_the_news_is_said(se
     announce = gm.locator("#announce")
     expect(announce).to_have_attribute("aria-live", "polite")
     command(server, game, {"type": "move_token", "token_id": orc, "x": 3, "y": 4})
-    expect(announce).to_have_text("Orc moved to D5.")
-    expect(phone.locator("#announce")).to_have_text("Orc moved to D5.")
+    expect(announce).to_have_text("Orc moved, now at D5.")
+    expect(phone.locator("#announce")).to_have_text("Orc moved, now at D5.")
     shot(phone, "touch-keys-phone-focused-token")
     command(server, game, {"type": "start_combat", "token_ids": [ann, orc]})
     current = state(server, game)["combat"]["current"]
