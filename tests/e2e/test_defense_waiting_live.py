@@ -35,7 +35,7 @@ def test_next_turn_is_refused_while_a_phone_is_asked_to_defend_until_the_gm_call
     gm.locator("form[data-command=next_turn] button").click()
     refusal = gm.locator("#flash.shown.error")
     expect(refusal).to_be_visible()
-    expect(refusal).to_contain_text("Ann's defense is still waiting")
+    expect(refusal).to_contain_text("Ann has not chosen a defense yet")
     expect(refusal).to_contain_text("Call the attack off")
     shot(gm, "gm-next-turn-refused-defense-waiting")
     assert state(server, game)["combat"]["current"] == brute  # the turn did not move on

@@ -22,10 +22,8 @@ def no_defense_waiting(game: "Game", actor: "Actor") -> None:
         return
     target = game.tokens.get(pending["target"])
     if target is not None and fog.may_see(game, actor, target):
-        raise Rejected(N_("%(name)s's defense is still waiting: it is chosen first, or the GM calls the attack off "
-                          "(Call the attack off)"), name=target.name)
-    raise Rejected(N_("a defense is still waiting: it is chosen first, or the GM calls the attack off "
-                      "(Call the attack off)"))
+        raise Rejected(N_("%(name)s has not chosen a defense yet: wait for it (or the GM calls the attack off)"), name=target.name)
+    raise Rejected(N_("a defense has not been chosen yet: wait for it (or the GM calls the attack off)"))
 
 
 def no_soak_waiting(game: "Game", actor: "Actor") -> None:
@@ -33,7 +31,7 @@ def no_soak_waiting(game: "Game", actor: "Actor") -> None:
     waiting defense; the fight's end withdraws it instead (webapp/game/soak.py)."""
     for target in (game.tokens.get(o["target"]) for o in game.pending_soak):
         if target is not None and fog.may_see(game, actor, target):
-            raise Rejected(N_("%(name)s's Soak roll is still waiting: it is answered first (Spend a Benny and soak, "
-                              "or Take the Wounds; the GM may answer for anyone)"), name=target.name)
+            raise Rejected(N_("%(name)s has not answered the Soak roll yet: Spend a Benny and soak, or Take the Wounds "
+                              "(the GM may answer for anyone)"), name=target.name)
     if game.pending_soak:
-        raise Rejected(N_("a Soak roll is still waiting: it is answered first (the GM may answer for anyone)"))
+        raise Rejected(N_("a Soak roll has not been answered yet (the GM may answer for anyone)"))
