@@ -22,6 +22,7 @@ rules, and the why line says the cover.
 from __future__ import annotations
 
 import copy
+import functools
 
 from .. import odds as _odds
 from ..system import AttackRequest, Combatant
@@ -29,7 +30,7 @@ from ..text import say
 from .attack import attack_setup, weapon_of
 from .checks import attr, wound_modifiers
 from .data import ACTIONS, attribute_words, resolve_settings
-from .health import OUT_OF_FIGHT, flesh_capacity
+from .health import OUT_OF_FIGHT
 from .odds import _table_landing
 
 #: what a traumatic wound that does not take the target out (a useless limb, a roll penalty) is worth beside
@@ -38,20 +39,19 @@ from .odds import _table_landing
 CRIPPLING_WORTH = 0.5
 
 
+@functools.lru_cache(maxsize=64)
 def _mean(expr: str) -> float:
     return sum(total * p for total, p in _odds.distribution(expr).items())
 
 
-def _trauma_chance(sheet: dict, s: dict, damage: dict[int, float], location: str) -> float:
-    """The chance that one hit of this damage on ``location`` is a traumatic wound: the target's trauma check
-    (the dice + ``trauma_attribute`` + wound modifiers against the damage plus the location's modifier)
-    fails. Settings: the document stops short ("Damage and Wounds")."""
-    if not s["trauma_check"]:
-        return 0.0
-    bonus = attr(sheet, s["trauma_attribute"]) + sum(m.value for m in wound_modifiers(sheet, s))
-    rolled = _odds.distribution(s["roll_dice"])
-    extra = s["trauma_location_modifier"].get(location, 0)
-    return sum(p * (1.0 - _odds.at_least(rolled, d + extra - bonus)) for d, p in damage.items() if d > 0)
+@functools.lru_cache(maxsize=256)
+def _trauma_chance(roll_dice: str, bonus: int, damage: str, extra: int) -> float:
+    """The chance that one hit of ``damage`` is a traumatic wound: the target's trauma check (``roll_dice`` +
+    ``bonus``, its ``trauma_attribute`` and wound modifiers, against the damage plus the location's modifier
+    ``extra``) fails. Settings: the document stops short ("Damage and Wounds")."""
+    rolled = _odds.distribution(roll_dice)
+    return sum(p * (1.0 - _odds.at_least(rolled, d + extra - bonus))
+               for d, p in _odds.distribution(damage).items() if d > 0)
 
 
 def attack_effect(request: AttackRequest, odds: dict) -> dict:
@@ -73,14 +73,16 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     stun = bool(weapon.get("stun"))
     expr = str(weapon.get("damage", "2d6"))
     flesh = 0.0 if stun else _mean(expr) * landed
-    left = max(0, (flesh_capacity(target, s) or 0) - int(target.get("flesh", 0) or 0))
+    left = max(0, attr(target, "constitution") * s["flesh_per_constitution"] - int(target.get("flesh", 0) or 0))
     trauma = 0.0
-    if not stun and hit > 0:
-        damage = _odds.distribution(expr)
+    if not stun and hit > 0 and s["trauma_check"]:
+        bonus = attr(target, s["trauma_attribute"]) + sum(m.value for m in wound_modifiers(target, s))
         for area, p in (odds.get("locations") or {}).items():
             effect = str(s["trauma_effects"].get(area, ""))
             worth = left if any(word in effect for word in OUT_OF_FIGHT) else left * CRIPPLING_WORTH
-            trauma += (p / hit) * landed * _trauma_chance(target, s, damage, area) * worth
+            chance = _trauma_chance(str(s["roll_dice"]), int(bonus), expr,
+                                    int(s["trauma_location_modifier"].get(area, 0)))
+            trauma += (p / hit) * landed * chance * worth
     shot = say("a targeted shot at TN {tn}", tn=odds.get("tn")) if attack_setup(request, s)["targeted"] else \
         say("a wild shot (no Targeting, -2) at TN {tn}", tn=odds.get("tn"))
     defense = say("{shot}; its trauma roll: {attribute} {value}", shot=shot,
