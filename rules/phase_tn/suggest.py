@@ -87,7 +87,7 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
         say("a wild shot (no Targeting, -2) at TN {tn}", tn=odds.get("tn"))
     defense = say("{shot}; its trauma roll: {attribute} {value}", shot=shot,
                   attribute=attribute_words(s["trauma_attribute"]), value=attr(target, s["trauma_attribute"]))
-    return {"effect": flesh + trauma, "unit": say("flesh wounds (a traumatic wound counts the flesh left)"),
+    return {"effect": flesh + trauma, "unit": say("flesh wounds (trauma counted)"),
             "defense": defense}
 
 
@@ -101,17 +101,26 @@ def _modes(*modes: str):
 
 def _targeting(state: dict, shooter: str, target: str) -> dict:
     """The books once ``shooter`` holds the Targeting on ``target`` (a Targeting action resolved: "Ranged
-    Attacks"); the aim it held on that target kept, none on another."""
+    Attacks"), with no aim yet."""
     new = copy.deepcopy(state)
     combat = new.get("combat") or {}
-    held = (combat.get("targeting") or {}).get(shooter)
-    keep = held if held and held.get("target") == target else {"target": target,
-                                                               "acquired_phase": combat.get("phase", 1)}
+    keep = {"target": target, "acquired_phase": combat.get("phase", 1)}  # a Targeting resolved: no aim yet
     combat.setdefault("targeting", {})[shooter] = keep
     mine = new.setdefault("combatants", {}).setdefault(shooter, {})
     mine["targeting"] = {shooter: dict(keep)}
-    mine["aims"] = keep.get("aims", 0)
+    mine["aims"] = 0
     return new
+
+
+def _aim(state: dict, mover: Combatant, settings: dict | None) -> list[dict]:
+    """The Aim way when the mover holds a Targeting: its shot next phase with one aim more."""
+    held = ((state.get("combat") or {}).get("targeting") or {}).get(mover.id)
+    if not held:
+        return []
+    s = resolve_settings(settings)
+    aims = min(s["aim_max"], held.get("aims", 0) + 1)
+    return [{"declare": "aim", "still": True, "later": True, "options": {"aim": aims * s["aim_bonus"]},
+             "worth": 0.5, "fits": _ranged, "label": say("Aim (the shot next phase)")}]
 
 
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
@@ -126,15 +135,26 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
     - Target and fire with a semi-automatic or automatic weapon ("Combined Actions": a round action, the first
       phase a Targeting, then two shots);
     - Targeting (a phase action; next phase's shot is not wild);
+    - Aim, while it holds the Targeting (next phase's shot at the aim it will hold then: "Ranged Attacks", the
+      bonus a reading, ``aim_bonus`` an Aim up to ``aim_max``);
     - Move, then fire next phase (the document gives no movement rates: ``move_per_phase`` squares);
     - Move alone (taking cover, withdrawing)."""
-    ways = [{"declare": "fire", "still": True, "options": {}, "fits": _ranged, "label": ACTIONS["fire"]["label"]},
-            {"declare": "three_round_burst", "still": True, "options": {"mode": "burst"}, "fits": _modes("auto"),
+    held = ((state.get("combat") or {}).get("targeting") or {}).get(mover.id) or {}
+    s = resolve_settings(settings)
+    aimed = held.get("aims", 0) * s["aim_bonus"]
+
+    def now(target: str, **more) -> dict:  # a shot at the target held fires with the aim held on it
+        return {**more, **({"aim": aimed} if aimed and held.get("target") == target else {})}
+
+    ways = [{"declare": "fire", "still": True, "options": now, "fits": _ranged, "label": ACTIONS["fire"]["label"]},
+            {"declare": "three_round_burst", "still": True, "options": lambda t: now(t, mode="burst"),
+             "fits": _modes("auto"),
              "label": ACTIONS["three_round_burst"]["label"]},
             {"declare": "target_and_fire", "still": True, "options": {}, "books": _targeting, "worth": 1.0,
              "fits": _modes("semi", "auto"), "label": say("Target and fire (two shots at the end of the next phase)")},
             {"declare": "target", "still": True, "later": True, "options": {}, "books": _targeting, "worth": 0.5,
              "fits": _ranged, "label": say("Targeting (the shot next phase)")},
+            *_aim(state, mover, settings),
             {"later": True, "ends_turn": True, "options": {}, "worth": 0.5, "fits": _ranged,
              "label": say("Move, then fire next phase")},
             {"attack": False, "ends_turn": True, "options": {}, "label": ACTIONS["move"]["label"]}]

@@ -164,3 +164,35 @@ def test_a_semi_automatic_foe_targets_and_fires_its_two_targeted_shots():
     single, ids2 = fight(SYSTEM, Board(16, 8), (10, 3), [("Ann", 4, 3)], foe_sheet=_sheet())
     fire = suggestions.reckon(single, ids2["Orc"])["plans"][0]  # a single-shot pistol: a wild Fire now
     assert fire["steps"][-1]["action"] == "declare:fire" and fire["effect"] < best["effect"]
+
+
+def _declare_then_wait(game, ids, action: str, target: str) -> None:
+    """The Orc declares ``action`` at ``target``; the fight is played on (the others declaring nothing new, the
+    phase resolving) until it is the Orc's time to declare again."""
+    play(game, {"type": "act", "token_id": ids["Orc"], "action": f"declare:{action}",
+                "options": {"target": ids[target], "weapon": "Pistol"}})
+    phase = game.combat["state"]["combat"]["phase"]
+    for seed in range(20):
+        if game.combat["state"]["combat"]["phase"] > phase and game.combat["current"] == ids["Orc"]:
+            return
+        play(game, {"type": "next_turn"}, dice=SeededDice(seed))
+    raise AssertionError("never the Orc's time to declare again")
+
+
+def test_a_foe_that_targeted_and_aimed_fires_with_its_aim_at_the_target_it_holds():
+    unskilled = _sheet(skills={"handguns": 0})  # d10 + 5 against TN 8: wild 60%, targeted 80%, aimed once 90%
+    game, ids = fight(SYSTEM, Board(16, 10), (10, 3), [("Ann", 4, 3), ("Bob", 4, 7)], foe_sheet=unskilled)
+    _declare_then_wait(game, ids, "target", "Ann")
+    before = played(game, ids, suggestions.reckon(game, ids["Orc"]))
+    aim = [p for p in before["plans"] if p["steps"][-1].get("action") == "declare:aim"]
+    fire = before["plans"][0]
+    assert fire["target"] == ids["Ann"] and fire["steps"][-1]["action"] == "declare:fire"
+    assert fire["hit"] == pytest.approx(0.8) and not aim  # Aim's +1 next phase is worth less than the shot now
+    _declare_then_wait(game, ids, "aim", "Ann")
+    assert game.combat["state"]["combatants"][ids["Orc"]]["aims"] == 1
+    found = played(game, ids, suggestions.reckon(game, ids["Orc"]))  # the due shot carries the aim: hit equal
+    best = found["plans"][0]
+    assert best["target"] == ids["Ann"] and best["options"] == {"aim": 1}
+    assert best["hit"] == pytest.approx(0.9)
+    bob = [p for p in found["plans"] if p["target"] == ids["Bob"]]
+    assert all(p["hit"] <= 0.6 + 1e-9 for p in bob)  # a wild shot at the one not held

@@ -16,7 +16,8 @@ says so in the ways ``plan_turns`` gives: ``declare`` (the attack is sent as tha
 ``declare:<name>``, judged as sent), ``still`` (from where it stands), ``later`` (the shot comes a phase later:
 the steps end with the move or the declaration), ``ends_turn`` (the move is the turn's whole action), ``books``
 (the fight's books as they will stand when the shot is rolled, its odds read on them), ``worth`` (the share of
-the shot's effect the plan gets a phase) and ``fits`` (the weapons that can).
+the shot's effect the plan gets a phase), ``fits`` (the weapons that can); ``options`` may be a call of the
+target's id (an aim held on one target).
 
 What is weighed: each way of the turn, every square the foe can reach that way, each foe of its standing
 (the other side's tokens in the fight), each weapon. Squares are compared on what the rules read of them (the
@@ -336,7 +337,7 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     moved = _moved(view, me, cell, system, settings, ends_turn=bool(way.get("ends_turn")))
     if moved is None:
         return None
-    options = dict(way["options"])
+    options = dict(way["options"](target.id) if callable(way["options"]) else way["options"])  # per target
     cmd = AttackCommand(attacker=me.id, target=target.id, weapon=weapon["key"], options=options)
     try:
         shot_view = moved
