@@ -1,7 +1,7 @@
 """Benchmark of the GM's suggestions (#60): the plans for one foe with six reachable targets on the 100 x 100
-bench board (``bench_rules.make_board``: 1,000 wall segments, doors, pillars, cover), in the 3d6 system and in
-Savage Worlds, as ``GET /api/games/<id>/suggestions/<token>`` reckons them (the copy of the game taken on the
-loop, then the reckoning, which the server runs off the loop). Prints the median and p99 per system (wall clock),
+bench board (``bench_rules.make_board``: 1,000 wall segments, doors, pillars, cover), in the 3d6 system, in
+Savage Worlds and in phase/TN (at the foe's time to declare), as ``GET /api/games/<id>/suggestions/<token>``
+reckons them (the copy of the game taken on the loop, then the reckoning, which the server runs off the loop). Prints the median and p99 per system (wall clock),
 and the median CPU time (this process's: what the reckoning itself costs on a busy machine), against the issue's
 goal (100 ms median). Fixed seed: the same board every run. Not part of the test run.
 
@@ -88,7 +88,7 @@ def main(argv: list[str]) -> None:
     runs = int(argv[1]) if len(argv) > 1 else 30
     print(f"suggestions for one foe, {N_TARGETS} targets, 100 x 100 bench board, {runs} runs (goal: {GOAL_MS} ms median)")
     print(f"{'system':<16}{'median ms':>11}{'p99 ms':>9}{'CPU median ms':>15}{'plans':>7}")
-    for system in ("gurps_lite", "savage_worlds"):
+    for system in ("gurps_lite", "savage_worlds", "phase_tn"):
         r = measure(system, runs)
         print(f"{r['system']:<16}{r['median']:>11.1f}{r['p99']:>9.1f}{r['cpu']:>15.1f}{r['plans']:>7}")
 

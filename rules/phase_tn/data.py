@@ -8,6 +8,8 @@ per-game setting for each place where it stops short (see
 
 from __future__ import annotations
 
+import functools
+
 from ..dice import DiceError, parse
 from ..system import RuleError
 from ..text import say
@@ -205,6 +207,14 @@ def default_settings() -> dict:
     }
 
 
+@functools.lru_cache(maxsize=64)
+def _dice_ok(expr: str) -> bool:
+    """A dice expression the game's dice can roll (parsed once: the settings are resolved at every rule call;
+    a refused one raises, and is not kept)."""
+    parse(expr)
+    return True
+
+
 def resolve_settings(settings: dict | None = None) -> dict:
     """The defaults overlaid with the game's settings, checked."""
     out = default_settings()
@@ -214,7 +224,7 @@ def resolve_settings(settings: dict | None = None) -> dict:
         out[key] = value
     for key in ("roll_dice", "hit_location_dice"):
         try:
-            parse(out[key])
+            _dice_ok(out[key]) if isinstance(out[key], str) else parse(out[key])
         except DiceError as exc:
             raise RuleError(say("setting {key}: {error}", key=key, error=exc.args[0] if exc.args else str(exc))) from None
     for key in ("phases_per_round", "rounds_per_turn", "turns_per_minute"):

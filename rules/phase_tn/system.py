@@ -16,6 +16,7 @@ from . import health as _health
 from . import movement as _movement
 from . import odds as _odds
 from . import sheet as _sheet
+from . import suggest
 from . import turns as _turns
 from .data import ACTIONS, LENGTHS, LOCATIONS, default_settings
 
@@ -45,6 +46,7 @@ class PhaseTNSystem(BaseSystem):
     help_template = "help/phase_tn.html"
     #: wounds are what the rules set: the GM records them, the attack results add them
     gm_only_fields = ("flesh", "trauma")
+    planner = suggest  # a foe's plans (#60): what it declares at its time to declare
 
     ACTIONS = ACTIONS
     LENGTHS = LENGTHS

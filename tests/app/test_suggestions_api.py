@@ -93,7 +93,7 @@ def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, cl
 
 @pytest.mark.app_config(DEMO=False)
 def test_a_system_without_suggestions_says_so(app, client):
-    g = new_game(client, "phase_tn")
+    g = new_game(client, "tesseris_ads")
     r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 2, "y": 2}, headers=bearer(g["gm_token"]))
     answer = client.get(f"/api/games/{g['id']}/suggestions/{r.json['id']}", headers=bearer(g["gm_token"]))
     assert answer.status_code == 501

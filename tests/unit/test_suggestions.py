@@ -170,7 +170,7 @@ def test_a_guarding_foe_keeps_near_its_post(system):
 
 
 def test_a_system_without_suggestions_says_so():
-    game, ids = seated("g-p", "F", "phase_tn", Board(10, 6), (("Orc", 2, None), ("Ann", 5, "p-mira")))
+    game, ids = seated("g-p", "F", "tesseris_ads", Board(10, 6), (("Orc", 2, None), ("Ann", 5, "p-mira")))
     game.combat = {"state": {}, "round": 1, "order": list(ids.values()), "current": ids["Orc"], "phase": "", "due": []}
     with pytest.raises(suggestions.NotReckoned) as caught:
         suggestions.reckon(game, ids["Orc"])

@@ -11,6 +11,14 @@ commands, are judged as if the GM had made them by hand. What an attack is worth
 turn may go (``plan_turns``) and whether a foe is hurt (``wounded``); a system without them is not reckoned,
 and says so.
 
+A system whose turn is a declaration (phase/TN: one new action a phase, its shots rolled when they come due)
+says so in the ways ``plan_turns`` gives: ``declare`` (the attack is sent as that declaration, ``act``
+``declare:<name>``, judged as sent), ``still`` (from where it stands), ``later`` (the shot comes a phase later:
+the steps end with the move or the declaration), ``ends_turn`` (the move is the turn's whole action), ``books``
+(the fight's books as they will stand when the shot is rolled, its odds read on them), ``worth`` (the share of
+the shot's effect the plan gets a phase), ``fits`` (the weapons that can); ``options`` may be a call of the
+target's id (an aim held on one target).
+
 What is weighed: each way of the turn, every square the foe can reach that way, each foe of its standing
 (the other side's tokens in the fight), each weapon. Squares are compared on what the rules read of them (the
 distance and the cover the target has from there): of the squares alike, the cheapest to reach; of the rest,
@@ -133,9 +141,10 @@ def frozen(game: "Game") -> "Game":
 
 
 def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
-           provoking: list | None = None) -> "Game | None":
+           provoking: list | None = None, ends_turn: bool = False) -> "Game | None":
     """``view`` after the foe's move to ``to``, as ``move_token`` in a fight would leave it (the rules' ``move``
-    books it); None when the rules refuse the move, or when it gives a foe a free attack (Savage Worlds'
+    books it); None when the rules refuse the move, or when it ends the turn (unless ``ends_turn``: the way's
+    move is its whole declaration, phase/TN's Move), or when it gives a foe a free attack (Savage Worlds'
     withdrawing from melee) unless ``provoking`` is given: then the ids of those foes are put in it."""
     if to == (token.x, token.y):
         return view
@@ -146,8 +155,8 @@ def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: 
                              SeededDice(0), settings)
     except (RuleError, RuleNotImplemented):
         return None
-    if result.turn is not None or (result.provokes and provoking is None):  # it ends the turn, or an attack is owed
-        return None
+    if (result.turn is not None and not ends_turn) or (result.provokes and provoking is None):
+        return None  # it ends the turn, or an attack is owed
     if provoking is not None:
         provoking.extend(result.provokes)
     moved = dataclasses.replace(view, tokens={**view.tokens, token.id: dataclasses.replace(token, x=to[0], y=to[1])},
@@ -287,7 +296,7 @@ def reckon(game: "Game", token_id: str) -> dict:
                           "options": dict(way["action_options"])})
         me = view.tokens[token.id]
         left = system.movement_left(view.combat["state"], combatant(view, me), settings)
-        cells = _reachable(view, me, system, left)
+        cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left)
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
                      if movement.distance(c, anchor, system.diagonal, view.board.grid) <= GUARD_RADIUS}
@@ -296,6 +305,8 @@ def reckon(game: "Game", token_id: str) -> dict:
             continue
         for target in foes:
             for weapon in _weapons(system, combatant(view, me).sheet):
+                if way.get("fits") and not way["fits"](weapon):
+                    continue
                 melee = _is_melee(weapon)
                 if way.get("melee") is not None and melee is not None and way["melee"] != melee:
                     continue
@@ -321,13 +332,19 @@ def _reachable(view: "Game", me: "Token", system, left) -> dict:
 
 
 def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:
-    moved = _moved(view, me, cell, system, settings)
+    if way.get("later") and not way.get("declare") and cell == (me.x, me.y):
+        return None  # a move, then the shot: a move it is
+    moved = _moved(view, me, cell, system, settings, ends_turn=bool(way.get("ends_turn")))
     if moved is None:
         return None
-    options = dict(way["options"])
+    options = dict(way["options"](target.id) if callable(way["options"]) else way["options"])  # per target
     cmd = AttackCommand(attacker=me.id, target=target.id, weapon=weapon["key"], options=options)
     try:
-        p = aim_plan(moved, cmd, GM)
+        shot_view = moved
+        if way.get("books"):  # the fight's books as they will stand when the shot is rolled (Targeting held...)
+            shot_view = dataclasses.replace(moved, combat={**moved.combat, "state": way["books"](
+                moved.combat["state"], me.id, target.id)})
+        p = aim_plan(shot_view, cmd, GM)
         odds = system.odds(p["request"])
         worth = system.attack_effect(p["request"], odds)
     except (Rejected, RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
@@ -335,11 +352,22 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     hit = odds.get("hit")
     if not isinstance(hit, (int, float)) or hit <= 0:
         return None
+    declared = None
+    if way.get("declare"):  # the attack is declared now, rolled when the books say it is due: judged as sent
+        declared = {"type": "act", "token_id": me.id, "action": f"declare:{way['declare']}",
+                    "options": {"target": target.id, "weapon": weapon["key"]}}
+        try:
+            combat_decide(moved, Act(**declared), GM, SeededDice(0))
+        except Rejected:
+            return None
     plan_steps = list(steps)
     if cell != (me.x, me.y):
         plan_steps.append({"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]})
-    plan_steps.append({"type": "attack", "attacker": me.id, "target": target.id, "weapon": weapon["key"],
-                       "options": options})
+    if declared is not None:
+        plan_steps.append(declared)
+    elif not way.get("later"):
+        plan_steps.append({"type": "attack", "attacker": me.id, "target": target.id, "weapon": weapon["key"],
+                           "options": options})
     cover = p["view"]["cover"]
     where = say("{target} in the open", target=target.name) if not cover.get("fraction") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
@@ -347,7 +375,7 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     return {"summary": say("{way}: {weapon} at {target} from {square}", way=way["label"], weapon=weapon["label"],
                            target=target.name, square=square_name(*cell)),
             "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
-            "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]), 4),
+            "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]) * way.get("worth", 1), 4),
             "effect_unit": worth["unit"], "why": parts, "_cost": cost,
             "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
 
@@ -366,7 +394,8 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
     out = []
     for cell in order[:MOST_PLANS * 2]:
         provoked: list = []
-        if cell == (me.x, me.y) or _moved(view, me, cell, system, settings, provoked) is None:
+        if cell == (me.x, me.y) or _moved(view, me, cell, system, settings, provoked,
+                                          bool(way.get("ends_turn"))) is None:
             continue
         threat = geo.threat(cell, foes)
         why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
