@@ -76,7 +76,7 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     effect = _expected(defended)
     words = (say("{defense} at {skill}%", defense=DEFENSE_WORDS[defense], skill=skill) if skill is not None
              else say("no defense"))
-    return {"effect": effect, "unit": say("wounds expected after soak"), "defense": words}
+    return {"effect": effect, "unit": say("wounds (after soak)"), "defense": words}
 
 
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
