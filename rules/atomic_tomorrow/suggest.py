@@ -18,6 +18,7 @@ from .data import DEFENSE_WORDS
 from .defense import defense_skill
 from .health import wounds_of
 from .odds import attack_odds, request_odds
+from .options import zone_targets
 from .sheet import with_defaults
 
 #: the defenses a target may make ("DEFENSE OPTION"), the one it makes picked by its skill
@@ -70,12 +71,22 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     "DAMAGE SOAKING"), the target defending with its best defense ("DEFENSE OPTION": it may defend once the
     attack succeeds, and its player picks; a target that cannot defend takes the hit). ``odds`` (the chance to
     hit as the attack card shows it, before the defense is picked) is the caller's; the effect is the
-    rules' enumeration with the defense made. The defense: which one and at what skill, or none."""
+    rules' enumeration with the defense made. An area weapon hits everyone in the target's zone (core facts),
+    the others taking no defense: their expected wounds count too, those of the attacker's own side against it.
+    The defense: which one and at what skill, or none."""
     defense, skill = _best_defense(request)
     defended = dataclasses.replace(request, options={**(request.options or {}), "defense": defense})
     effect = _expected(defended)
     words = (say("{defense} at {skill}%", defense=DEFENSE_WORDS[defense], skill=skill) if skill is not None
              else say("no defense"))
+    if prepare(request)["weapon"]["area"]:  # the blast fills the zone: each other token in it, undefended
+        caught = zone_targets(request)[1:]
+        for other in caught:
+            worth = _expected(dataclasses.replace(request, target=other,
+                                                  options={**(request.options or {}), "defense": "none"}))
+            effect += -worth if other.side == request.attacker.side else worth
+        if any(o.side == request.attacker.side for o in caught):
+            words = say("{defense}; the blast catches its own side too", defense=words)
     return {"effect": effect, "unit": say("wounds (after soak)"), "defense": words}
 
 

@@ -10,8 +10,8 @@ import copy
 
 import rules
 from rules.dice import SeededDice
-from webapp.game import aiming, mapdata, suggestions, zonelayout
-from webapp.game.combat import position_of
+from webapp.game import aiming, mapdata, suggestions, suggestions_zones, zonelayout
+from webapp.game.combat import position_of, settings_of
 from webapp.game.model import GM
 
 from tabledice import play, seated
@@ -178,3 +178,29 @@ def test_a_guarding_foe_keeps_near_its_posts_zone():
     found = checked(game, ids, suggestions.reckon(game, ids["Orc"]))
     assert found["plans"] and all(p["to"] in ("a", "b") for p in found["plans"])
     assert all("guarding" in str(p["why"]) for p in found["plans"])
+
+
+def test_an_area_weapon_is_fired_at_the_zone_with_more_foes_and_none_of_its_own_side():
+    zones = [{"id": "a", "name": "Airlock", "adjacent": ["b", "c", "d"]},
+             {"id": "b", "name": "Bridge"}, {"id": "c", "name": "Cargo"}, {"id": "d", "name": "Dock"}]
+    launcher = {**_weapon("Grenade launcher", "ranged", 2, ["far"]), "area": True}
+    game, ids = fight(zones, "a", [("Ann", "b"), ("Bob", "c"), ("Cid", "c"), ("Dan", "d")],
+                      foe_sheet={"weapons": [launcher]})
+    play(game, {"type": "add_token", "name": "Imp", "zone": "d"})  # the Orc's own side, beside Dan
+    imp = next(t.id for t in game.tokens.values() if t.name == "Imp")
+    play(game, {"type": "add_character", "name": "Imp", "token_id": imp, "sheet": _sheet("Imp")})
+    found = checked(game, ids, suggestions.reckon(game, ids["Orc"]))
+    by_target = {p["target"]: p for p in found["plans"] if p["weapon"] == "Grenade launcher"}
+    assert found["plans"][0]["weapon"] == "Grenade launcher"
+    assert found["plans"][0]["target"] in (ids["Bob"], ids["Cid"])  # two heroes in the Cargo hold
+    assert by_target[found["plans"][0]["target"]]["effect"] > by_target.get(ids["Ann"], {"effect": 0})["effect"]
+    # every plan weighed, before the three best are kept: Dan alone in the Dock, as Ann on the Bridge, but the Imp
+    orc = game.tokens[ids["Orc"]]
+    system = rules.get(SYSTEM)
+    raw = suggestions_zones.plans_on_zones(game, orc, system, system.plan_turns(game.combat["state"], None, {}),
+                                           "fierce", False, [game.tokens[ids[n]] for n in ("Ann", "Bob", "Cid", "Dan")],
+                                           settings_of(game), (orc.x, orc.y))
+    ann = next(p for p in raw if p["target"] == ids["Ann"] and p["weapon"] == "Grenade launcher")
+    dan = next(p for p in raw if p["target"] == ids["Dan"] and p["weapon"] == "Grenade launcher")
+    assert dan["effect"] < ann["effect"]  # the blast at Dan catches the Imp too
+    assert "own side" in str(dan["why"])
