@@ -204,3 +204,16 @@ def test_an_area_weapon_is_fired_at_the_zone_with_more_foes_and_none_of_its_own_
     dan = next(p for p in raw if p["target"] == ids["Dan"] and p["weapon"] == "Grenade launcher")
     assert dan["effect"] < ann["effect"]  # the blast at Dan catches the Imp too
     assert "own side" in str(dan["why"])
+
+
+def test_an_incapacitated_foes_plans_fold_in_its_grit_roll_and_the_rules_keep_it_from_moving():
+    # at 4 wounds each action needs a GRIT x1 success first ("INCAPACITATION"): the rules refuse the move until it
+    # is rolled, so no plan moves; the attack's odds fold the roll in, as the attack card's do
+    zones = [{"id": "a", "name": "Hangar", "adjacent": ["b"]}, {"id": "b", "name": "Pad"}]
+    fit, ids = fight(zones, "a", [("Ann", "b")])
+    hurt, ids2 = fight(zones, "a", [("Ann", "b")], foe_sheet={"wounds": 4})
+    well = checked(fit, ids, suggestions.reckon(fit, ids["Orc"]))["plans"]
+    found = checked(hurt, ids2, suggestions.reckon(hurt, ids2["Orc"]))["plans"]
+    assert any(p["to"] == "b" for p in well)  # unhurt, it may close in
+    assert found and all(p["to"] == "a" and len(p["steps"]) == 1 for p in found)
+    assert found[0]["hit"] < well[0]["hit"] / 2

@@ -99,8 +99,8 @@ def tactic_of(game: "Game", token_id: str) -> str:
 
 
 def reckoned(game: "Game") -> bool:
-    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square grid.
-    The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
+    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square grid, or
+    on a zone map for a system that plays on zones. The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
     system = rules.get(game.system)
     if game.zones is not None:  # a zone map: reckoned for a system that plays on zones (webapp/game/suggestions_zones.py)
         return system.board == "zones" and getattr(system, "planner", None) is not None
