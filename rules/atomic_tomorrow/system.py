@@ -21,7 +21,7 @@ from ..system import (
     TurnUpdate,
 )
 from . import attack as attack_
-from . import cover, health, movement, odds, sheet, turns
+from . import cover, health, movement, odds, sheet, suggest, turns
 from . import options as options_
 from .data import ARMOUR_LEVELS, COVER_LEVELS, DEFAULT_SETTINGS, DEFENSE_WORDS, DEMO_ZONES, RANGE_LABELS, RANGES
 from .ranges import weapon_band, weapon_ranges
@@ -39,6 +39,7 @@ class AtomicTomorrow(BaseSystem):
     cell_unit = "zone"
     #: the range bands (keys of :meth:`range_band`) as people read them, for the attack card
     band_words = RANGE_LABELS
+    planner = suggest  # a foe's plans on the zone map (#60)
 
     ranges = RANGES
     cover_levels = tuple(COVER_LEVELS)

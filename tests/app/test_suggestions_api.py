@@ -13,14 +13,24 @@ from tests.helpers import bearer, command, in_another_thread, join, new_game, st
 SECRET_TACTIC = "cowardly"
 
 
+#: Atomic Tomorrow's zone map for the fight: the heroes on the pad and in the bay, the foes on the catwalk and the tower
+ZONES = [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay", "catwalk"]},
+         {"id": "bay", "name": "Cargo Bay", "adjacent": ["catwalk"], "cover": "good"},
+         {"id": "catwalk", "name": "Catwalk", "adjacent": ["tower"], "cover": "partial"},
+         {"id": "tower", "name": "Control Tower", "cover": "excellent"}]
+WHERE = {"Ann": (3, 4, "pad"), "Bob": (4, 7, "bay"), "Orc": (10, 5, "catwalk"), "Imp": (11, 2, "tower")}
+
+
 def _fight(app, client, system: str):
-    g = new_game(client, system, board={"width": 16, "height": 10})
+    zones = system == "atomic_tomorrow"  # a zone map: the tokens go in zones
+    g = new_game(client, system, board={"zones": ZONES} if zones else {"width": 16, "height": 10})
     mira = join(client, g, "Mira")
     gm = bearer(g["gm_token"])
     ids = {}
-    for name, x, y, owner in (("Ann", 3, 4, mira["player_id"]), ("Bob", 4, 7, mira["player_id"]),
-                              ("Orc", 10, 5, None), ("Imp", 11, 2, None)):
-        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": y, "owner": owner,
+    for name, owner in (("Ann", mira["player_id"]), ("Bob", mira["player_id"]), ("Orc", None), ("Imp", None)):
+        x, y, zone = WHERE[name]
+        place = {"zone": zone} if zones else {"x": x, "y": y}
+        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, **place, "owner": owner,
                                                                 **({"kind": "pc"} if owner else {})}, headers=gm)
         assert r.status_code == 201, r.json
         ids[name] = r.json["id"]
@@ -37,7 +47,7 @@ def _to_the_orcs_turn(client, g, ids):
 
 
 @pytest.mark.app_config(DEMO=False, DICE_SEED="7")
-@pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds"])
+@pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds", "atomic_tomorrow"])
 def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, client, system):
     socketio = app.extensions["tacmap_socketio"]
     g, mira, ids = _fight(app, client, system)
@@ -91,6 +101,33 @@ def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, cl
     assert "foe-plans" not in joined  # ...and its plans on the GM's page alone
 
 
+@pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+def test_on_a_zone_map_every_plan_is_a_zone_and_its_steps_are_accepted(app, client):
+    """Atomic Tomorrow on its zone map: each plan goes to a zone (its id), its move names the zone, and every plan,
+    played in a fight of its own (the same dice: the same turn, the same plans), is accepted step by step through
+    the command endpoint, the Orc ending its move in the plan's zone."""
+    g, _mira, ids = _fight(app, client, "atomic_tomorrow")
+    _to_the_orcs_turn(client, g, ids)
+    found = client.get(f"/api/games/{g['id']}/suggestions/{ids['Orc']}", headers=bearer(g["gm_token"])).json
+    assert found["plans"]
+    zone_ids = {z["id"] for z in ZONES}
+    for n, plan in enumerate(found["plans"]):
+        assert plan["to"] in zone_ids
+        assert all(set(s) == {"type", "token_id", "zone"} for s in plan["steps"] if s["type"] == "move_token")
+        g2, _m2, ids2 = _fight(app, client, "atomic_tomorrow") if n else (g, _mira, ids)
+        if n:
+            _to_the_orcs_turn(client, g2, ids2)
+            again = client.get(f"/api/games/{g2['id']}/suggestions/{ids2['Orc']}", headers=bearer(g2["gm_token"])).json
+            assert [(p["to"], p["hit"], p["effect"]) for p in again["plans"]] == \
+                [(p["to"], p["hit"], p["effect"]) for p in found["plans"]]
+            plan = again["plans"][n]
+        for step in plan["steps"]:
+            r = command(client, g2, step)
+            assert r.status_code == 200, (step, r.get_data(as_text=True))
+        orc = next(t for t in state(client, g2)["tokens"] if t["id"] == ids2["Orc"])
+        assert orc["zone"] == plan["to"]
+
+
 @pytest.mark.app_config(DEMO=False)
 def test_a_system_without_suggestions_says_so(app, client):
     g = new_game(client, "tesseris_ads")
@@ -128,7 +165,8 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
 
 
 @pytest.mark.app_config(DEMO=False)
-@pytest.mark.parametrize("system, shown", [("gurps_lite", True), ("savage_worlds", True), ("tesseris_ads", False)])
+@pytest.mark.parametrize("system, shown", [("gurps_lite", True), ("savage_worlds", True), ("atomic_tomorrow", True),
+                                           ("tesseris_ads", False)])
 def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(app, client, system, shown):
     g, _mira, ids = _fight(app, client, system)
     _to_the_orcs_turn(client, g, ids)

@@ -107,11 +107,12 @@ def tactic_of(game: "Game", token_id: str) -> str:
 
 
 def reckoned(game: "Game") -> bool:
-    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square grid.
-    The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
+    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square grid, or
+    on a zone map for a system that plays on zones. The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
     system = rules.get(game.system)
-    return (game.zones is None and system.board == "grid" and not game.board.grid.hex
-            and getattr(system, "planner", None) is not None)
+    if game.zones is not None:  # a zone map: reckoned for a system that plays on zones (webapp/game/suggestions_zones.py)
+        return system.board == "zones" and getattr(system, "planner", None) is not None
+    return system.board == "grid" and not game.board.grid.hex and getattr(system, "planner", None) is not None
 
 
 # --- reckoning ----------------------------------------------------------------------------------------------
@@ -260,8 +261,8 @@ def reckon(game: "Game", token_id: str) -> dict:
     if token.owner is not None or token.kind == "pc":
         raise Rejected(N_("%(name)s is a player's token: suggestions are for the GM's foes"), name=token.name)
     system = rules.get(game.system)
-    if game.zones is not None or system.board != "grid" or game.board.grid.hex:
-        raise NotReckoned(say("suggestions are reckoned on square grids only"))
+    if (game.zones is not None) != (system.board == "zones") or (game.zones is None and game.board.grid.hex):
+        raise NotReckoned(say("suggestions are reckoned on square grids and zone maps only"))
     try:
         hurt = system.wounded(combatant(game, token).sheet)
     except RuleNotImplemented as exc:
@@ -276,6 +277,11 @@ def reckon(game: "Game", token_id: str) -> dict:
     tactic = tactic_of(game, token.id)
     anchor = tuple((game.tactics.get(token.id) or {}).get("anchor") or (token.x, token.y))
     foes = _foes(game, token)
+    if game.zones is not None:  # zones, not squares: its own reckoning, the same ranking
+        from .suggestions_zones import plans_on_zones
+        found = plans_on_zones(game, token, system, ways, tactic, tactic == "cowardly" and hurt, foes, settings, anchor)
+        return {"token_id": token.id, "tactic": tactic,
+                "plans": _best(found, "fierce" if tactic == "guarding" else tactic, tactic == "cowardly" and hurt)}
     geo = _Geometry(game, system)
     careful = tactic == "careful"
     withdraw = tactic == "cowardly" and hurt

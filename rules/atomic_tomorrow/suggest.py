@@ -1,0 +1,110 @@
+"""What a foe's plans weigh in *Atomic Tomorrow Combat* (#60): an attack's expected wounds with the target
+defending as well as it can, the ways a turn moves then attacks on the zone map, and whether a character is hurt.
+
+The GM's suggestions (``webapp/game/suggestions.py``, on a zone map ``webapp/game/suggestions_zones.py``) rank a
+foe's plans by these; the odds are the rules' own (:func:`rules.atomic_tomorrow.odds.attack_odds`), nothing is
+estimated here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+from ..system import AttackRequest, Combatant, RuleError
+from ..text import say
+from .attack import attack_skill, prepare
+from .data import DEFENSE_WORDS
+from .defense import defense_skill
+from .health import wounds_of
+from .odds import attack_odds, request_odds
+from .options import zone_targets
+from .sheet import with_defaults
+
+#: the defenses a target may make ("DEFENSE OPTION"), the one it makes picked by its skill
+DEFENSES = ("parry", "block", "dodge")
+
+
+@lru_cache(maxsize=1024)
+def _odds(skill: int, wound_rating: int, cover: str, defense_skill_value: int | None, armour: str,
+          armour_piercing: int, grit: int, critical_ignores_armour: bool, critical_special_stacks: bool) -> float:
+    """The expected wounds of :func:`attack_odds` (a pure function of these): kept, as a foe's plans ask the same
+    attack from several zones."""
+    return attack_odds(skill, wound_rating, cover=cover, defense_skill_value=defense_skill_value, armour=armour,
+                       armour_piercing=armour_piercing, grit=grit, critical_ignores_armour=critical_ignores_armour,
+                       critical_special_stacks=critical_special_stacks)["expected_wounds"]
+
+
+def _expected(request: AttackRequest) -> float:
+    """The expected wounds the attack deals as ``request`` has it (its defense in its options): "WOUND
+    DETERMINATION" to "DAMAGE SOAKING", through the odds' own enumeration."""
+    prep = prepare(request)
+    if prep["wound_state"] != "fighting":  # a GRIT x 1 check or the Last Stand's penalty: the odds fold them in
+        return float(request_odds(request)["expected_wounds"])
+    skill, _ = attack_skill(prep, 0)
+    settings = prep["settings"]
+    return _odds(skill, prep["weapon"]["wound_rating"], prep["cover"], prep["defense_skill"],
+                 str(prep["target"].get("armour", "none")), prep["weapon"]["armour_piercing"],
+                 int(prep["target"]["grit"]), bool(settings["critical_ignores_armour"]),
+                 bool(settings["critical_special_stacks"]))
+
+
+def _best_defense(request: AttackRequest) -> tuple[str, int | None]:
+    """The defense the target makes against this attack ("DEFENSE OPTION", "DEFENSE LIMITATIONS"): of those the
+    rules allow it here (Parry only against melee, Block with a shield, Dodge at -20% against melee, -20% for each
+    defense after the first this round), the one at the highest skill; ``("none", None)`` when none is allowed."""
+    best: tuple[str, int | None] = ("none", None)
+    kind = "melee" if prepare(request)["weapon"]["skill"] in ("melee", "unarmed") else "ranged"
+    target = with_defaults(request.target.sheet)
+    for key in DEFENSES:
+        try:
+            skill, _mods, _round = defense_skill(target, key, kind, request.target.state.get("round"))
+        except RuleError:
+            continue
+        if best[1] is None or skill > best[1]:
+            best = (key, skill)
+    return best
+
+
+def attack_effect(request: AttackRequest, odds: dict) -> dict:
+    """The expected wounds the attack deals ("WOUND DETERMINATION", "COVER PROTECTION", "ARMOR PROTECTION",
+    "DAMAGE SOAKING"), the target defending with its best defense ("DEFENSE OPTION": it may defend once the
+    attack succeeds, and its player picks; a target that cannot defend takes the hit). ``odds`` (the chance to
+    hit as the attack card shows it, before the defense is picked) is the caller's; the effect is the
+    rules' enumeration with the defense made. An area weapon hits everyone in the target's zone (core facts),
+    the others taking no defense: their expected wounds count too, those of the attacker's own side against it.
+    The defense: which one and at what skill, or none."""
+    defense, skill = _best_defense(request)
+    defended = dataclasses.replace(request, options={**(request.options or {}), "defense": defense})
+    effect = _expected(defended)
+    words = (say("{defense} at {skill}%", defense=DEFENSE_WORDS[defense], skill=skill) if skill is not None
+             else say("no defense"))
+    if prepare(request)["weapon"]["area"]:  # the blast fills the zone: each other token in it, undefended
+        caught = zone_targets(request)[1:]
+        for other in caught:
+            worth = _expected(dataclasses.replace(request, target=other,
+                                                  options={**(request.options or {}), "defense": "none"}))
+            effect += -worth if other.side == request.attacker.side else worth
+        if any(o.side == request.attacker.side for o in caught):
+            words = say("{defense}; the blast catches its own side too", defense=words)
+    return {"effect": effect, "unit": say("wounds (after soak)"), "defense": words}
+
+
+def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
+    """The ways a foe's turn may go on the zone map ("ACTION ECONOMY": one move, to the same or an adjacent zone,
+    and one significant action): the move then a shot or a blow (the attack is the significant action; the
+    situational bonus and penalty and the GM's range band are the GM's call, not the planner's), and a move
+    alone (taking cover, withdrawing)."""
+    return [
+        {"action": None, "action_options": {}, "attack": True, "options": {}, "melee": None,
+         "label": say("Attack")},
+        {"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None, "label": say("Move")},
+    ]
+
+
+def wounded(sheet: dict) -> bool:
+    """Hurt: a wound or more ("WOUND EFFECTS")."""
+    try:
+        return wounds_of(with_defaults(sheet)) > 0
+    except (RuleError, ValueError, TypeError):
+        return False
