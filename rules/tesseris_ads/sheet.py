@@ -4,6 +4,9 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 
 from __future__ import annotations
 
+import copy
+import functools
+
 from ..text import say
 from ..system import RuleError, SheetError, SheetField, column
 from ..system import Modifier
@@ -280,8 +283,15 @@ def sheet_fields() -> list[SheetField]:
     return fields
 
 
+@functools.lru_cache(maxsize=1)
+def _field_defaults() -> tuple:
+    """The sheet fields' defaults, read once (a token without a character is given the default sheet each time
+    the rules read it: the foes' plans read it a thousand times, #60)."""
+    return tuple((fld.key, fld.default) for fld in sheet_fields())
+
+
 def default_sheet() -> dict:
-    sheet = {fld.key: fld.default for fld in sheet_fields()}
+    sheet = {key: copy.deepcopy(value) for key, value in _field_defaults()}
     sheet.update(
         name="Jim",
         armour={"name": "Armoured coat", "ap": 3, "bulk": -1},
