@@ -88,7 +88,7 @@ def main(argv: list[str]) -> None:
     runs = int(argv[1]) if len(argv) > 1 else 30
     print(f"suggestions for one foe, {N_TARGETS} targets, 100 x 100 bench board, {runs} runs (goal: {GOAL_MS} ms median)")
     print(f"{'system':<16}{'median ms':>11}{'p99 ms':>9}{'CPU median ms':>15}{'plans':>7}")
-    for system in ("gurps_lite", "savage_worlds"):
+    for system in ("gurps_lite", "savage_worlds", "tesseris_ads"):
         r = measure(system, runs)
         print(f"{r['system']:<16}{r['median']:>11.1f}{r['p99']:>9.1f}{r['cpu']:>15.1f}{r['plans']:>7}")
 
