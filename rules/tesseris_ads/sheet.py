@@ -4,7 +4,6 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 
 from __future__ import annotations
 
-import copy
 import functools
 
 from ..text import say
@@ -290,8 +289,17 @@ def _field_defaults() -> tuple:
     return tuple((fld.key, fld.default) for fld in sheet_fields())
 
 
+def _fresh(value):
+    """A copy of a default (plain JSON: dicts, lists, scalars) the sheet may change."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
+
+
 def default_sheet() -> dict:
-    sheet = {key: copy.deepcopy(value) for key, value in _field_defaults()}
+    sheet = {key: _fresh(value) for key, value in _field_defaults()}
     sheet.update(
         name="Jim",
         armour={"name": "Armoured coat", "ap": 3, "bulk": -1},
