@@ -15,7 +15,7 @@ from ..text import say, say_n
 from .attack import DEFENSE_WORDS
 from .data import ACTIONS, STAMINA_PER_WOUND
 from .movement import move_allowance
-from .sheet import num
+from .sheet import num, weapon_list
 from .status import names as status_names
 from .ticks import refusal, state_of
 
@@ -46,6 +46,31 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     return {"effect": effect, "unit": say("Wounds (5 Stamina count as one)"), "defense": defense}
 
 
+def _fitting(sheet: dict, state: dict) -> dict[str, list[str]]:
+    """The weapons each kind of attack may take: "melee" those not beaten on every count by another melee weapon
+    of the same skill (damage, AP, reach; an Impact weapon adds half its net successes to the damage, "Damage":
+    never more than one without); "ranged" those ranged or thrown, not jammed ("Weapon Jams") nor empty;
+    "burst" those of them with a burst rate ("Rate of Fire (RoF)")."""
+    weapons = [(w["key"], w["data"]) for w in weapon_list(sheet)]
+    melee = [(k, w) for k, w in weapons if w.get("kind", "melee") == "melee"]
+
+    def marks(w: dict) -> tuple:
+        return (num(w.get("damage")), num(w.get("ap")), num(w.get("reach"), 1) or 1, not w.get("impact"))
+
+    def beaten(key: str, w: dict) -> bool:
+        mine = marks(w)
+        return any(k != key and (o.get("skill") or "melee") == (w.get("skill") or "melee")
+                   and all(a >= b for a, b in zip(marks(o), mine)) and (marks(o) != mine or k < key)
+                   for k, o in melee)
+
+    jammed = set(state.get("jammed") or [])
+    ranged = [k for k, w in weapons if w.get("kind", "melee") in ("ranged", "thrown") and k not in jammed
+              and (w.get("ammo") is None or num(w.get("ammo")) > 0)]
+    rof = {k: w.get("rof") or [1] for k, w in weapons}
+    return {"melee": [k for k, w in melee if not beaten(k, w)], "ranged": ranged,
+            "burst": [k for k in ranged if len(rof[k]) > 1 and num(rof[k][1]) > 0]}
+
+
 def _ticks_label(action: str, ticks: int):
     return say("{action} ({ticks})", action=ACTIONS[action].name, ticks=say_n("{n} tick", "{n} ticks", ticks))
 
@@ -53,7 +78,8 @@ def _ticks_label(action: str, ticks: int):
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
     """The ways a foe's turn may spend its ticks ("Ticks", "Action Types"): each attack of ``ATTACKS`` (Aim
     before it when it is aimed) the rules allow now (``ticks.refusal``) and its ticks can pay, after a move of
-    what the rest pays for (``move_most``: the squares already paid, and Speed squares a tick left); a move then Take Cover (free on its turn: "Taking Cover"), unless it is in cover already; a move
+    what the rest pays for (``move_most``: the squares already paid, and Speed squares a tick left), with the
+    weapons that fit it (``weapons``: ``_fitting``); a move then Take Cover (free on its turn: "Taking Cover"), unless it is in cover already; a move
     alone (withdrawing)."""
     s = state_of((state.get("combatants") or {}).get(mover.id, mover.state), mover.sheet)
     statuses = mover.sheet.get("statuses")
@@ -64,20 +90,24 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
     def most(spent: int) -> float:
         return float(paid + max(0, ticks - spent) * speed)
 
+    fitting = _fitting(mover.sheet, s)
+
     ways: list[dict] = []
     for key, melee, risky, aimed in ATTACKS:
         cost = ACTIONS[key].ticks or 0
-        if refusal(s, key, statuses=statuses) is not None:
+        weapons = fitting["melee" if melee else "burst" if ACTIONS[key].fire_mode == "burst" else "ranged"]
+        if refusal(s, key, statuses=statuses) is not None or not weapons:
             continue
         if aimed:
             aim = ACTIONS[AIM].ticks or 0
             if cost + aim <= ticks and refusal(s, AIM, statuses=statuses) is None:
                 ways.append({"action": AIM, "action_options": {}, "attack": True, "options": {"action": key},
-                             "melee": melee, "risky": risky, "move_most": most(cost + aim),
+                             "melee": melee, "risky": risky, "move_most": most(cost + aim), "weapons": weapons,
                              "label": say("Aim, then {attack}", attack=_ticks_label(key, cost))})
         elif cost <= ticks:
             ways.append({"action": None, "action_options": {}, "attack": True, "options": {"action": key},
-                         "melee": melee, "risky": risky, "move_most": most(cost), "label": _ticks_label(key, cost)})
+                         "melee": melee, "risky": risky, "move_most": most(cost), "weapons": weapons,
+                         "label": _ticks_label(key, cost)})
     if not s.get("in_cover") and refusal(s, "take_cover", statuses=statuses) is None:
         ways.append({"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None,
                      "then": "take_cover", "label": say("Move, then Take Cover")})

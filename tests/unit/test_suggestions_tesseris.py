@@ -15,6 +15,7 @@ from test_suggestions import checked, fight
 SYSTEM = "tesseris_ads"
 SAMPLE = rules.get(SYSTEM).default_sheet()
 SWORD = {"name": "Sword", "kind": "melee", "skill": "melee", "damage": 6, "ap": 1}
+MAUL = {"name": "Maul", "kind": "melee", "skill": "melee", "damage": 7, "impact": True}
 
 
 def _weapons(*keys: str, **more: dict) -> dict:
@@ -71,9 +72,11 @@ def test_a_target_behind_a_wall_is_reached_by_the_way_round():
 
 def test_the_weapon_with_the_larger_expected_effect_is_chosen():
     board = Board(12, 8)
-    game, ids = fight(SYSTEM, board, (5, 3), [("Ann", 4, 3)], foe_sheet={"weapons": _weapons("knife", sword=SWORD)})
+    # a Maul's 7 damage adds half the net successes (Impact), a Knife's 2 all of them: neither beats the other on
+    # every count, and the Maul does more
+    game, ids = fight(SYSTEM, board, (5, 3), [("Ann", 4, 3)], foe_sheet={"weapons": _weapons("knife", maul=MAUL)})
     found = checked(game, ids, suggestions.reckon(game, ids["Orc"]))
-    assert found["plans"][0]["weapon"] == "sword"
+    assert found["plans"][0]["weapon"] == "maul"
     knife = [p for p in found["plans"] if p["weapon"] == "knife"]
     assert knife and knife[0]["effect"] < found["plans"][0]["effect"]
 

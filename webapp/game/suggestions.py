@@ -301,6 +301,8 @@ def reckon(game: "Game", token_id: str) -> dict:
                 melee = _is_melee(weapon)
                 if way.get("melee") is not None and melee is not None and way["melee"] != melee:
                     continue
+                if way.get("weapons") is not None and weapon["key"] not in way["weapons"]:  # the ones it fits
+                    continue
                 for cell, cost, key in _front(cells, target, geo, foes, careful):
                     if melee and key[1] > MELEE_MOST:  # the nearest square it can reach is out of any reach
                         break
