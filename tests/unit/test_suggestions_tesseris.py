@@ -110,3 +110,10 @@ def test_a_cowardly_wounded_foe_withdraws():
     assert movement.distance(tuple(found["plans"][0]["to"]), (5, 5), d) > movement.distance((6, 5), (5, 5), d) + 1
     unhurt, ids2 = fight(SYSTEM, board, (6, 5), [("Ann", 5, 5)], tactic="cowardly")
     assert suggestions.reckon(unhurt, ids2["Orc"])["plans"][0]["target"] == ids2["Ann"]  # not hurt: it fights
+
+
+def test_a_weapon_another_beats_on_every_count_is_not_weighed():
+    board = Board(12, 8)
+    game, ids = fight(SYSTEM, board, (5, 3), [("Ann", 4, 3)], foe_sheet={"weapons": _weapons("knife", sword=SWORD)})
+    found = checked(game, ids, suggestions.reckon(game, ids["Orc"]))
+    assert found["plans"] and {p["weapon"] for p in found["plans"] if p["target"]} == {"sword"}  # nor Unarmed
