@@ -103,7 +103,8 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
             if cost + aim <= ticks and refusal(s, AIM, statuses=statuses) is None:
                 ways.append({"action": AIM, "action_options": {}, "attack": True, "options": {"action": key},
                              "melee": melee, "risky": risky, "move_most": most(cost + aim), "weapons": weapons,
-                             "label": say("Aim, then {attack}", attack=_ticks_label(key, cost))})
+                             "label": say("{aim}, then {attack}", aim=_ticks_label(AIM, aim),
+                                          attack=_ticks_label(key, cost))})
         elif cost <= ticks:
             ways.append({"action": None, "action_options": {}, "attack": True, "options": {"action": key},
                          "melee": melee, "risky": risky, "move_most": most(cost), "weapons": weapons,
