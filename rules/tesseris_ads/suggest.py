@@ -15,7 +15,7 @@ from ..text import say, say_n
 from .attack import DEFENSE_WORDS
 from .data import ACTIONS, STAMINA_PER_WOUND
 from .movement import move_allowance
-from .sheet import num, weapon_list
+from .sheet import num, skill, weapon_list
 from .status import names as status_names
 from .ticks import refusal, state_of
 
@@ -47,28 +47,33 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
 
 
 def _fitting(sheet: dict, state: dict) -> dict[str, list[str]]:
-    """The weapons each kind of attack may take: "melee" those not beaten on every count by another melee weapon
-    of the same skill (damage, AP, reach; an Impact weapon adds half its net successes to the damage, "Damage":
-    never more than one without); "ranged" those ranged or thrown, not jammed ("Weapon Jams") nor empty;
-    "burst" those of them with a burst rate ("Rate of Fire (RoF)")."""
-    weapons = [(w["key"], w["data"]) for w in weapon_list(sheet)]
-    melee = [(k, w) for k, w in weapons if w.get("kind", "melee") == "melee"]
+    """The weapons each kind of attack may take: "melee" and "ranged" those not beaten on every count the odds
+    read by another of the same kind ("Attacking": the attacker's rank in the weapon's skill; the damage, an
+    Impact weapon adding only half the net successes, "Damage"; AP; the reach or the listed range; the burst and
+    full-auto rates, "Rate of Fire (RoF)"), the ranged ones not jammed ("Weapon Jams") nor empty; "burst" those
+    of them with a burst rate."""
+    jammed = set(state.get("jammed") or [])
+    weapons = [(w["key"], w["data"]) for w in weapon_list(sheet)
+               if w["key"] not in jammed and (w["data"].get("ammo") is None or num(w["data"].get("ammo")) > 0)]
+
+    def kind(w: dict) -> str:
+        return w.get("kind", "melee")
 
     def marks(w: dict) -> tuple:
-        return (num(w.get("damage")), num(w.get("ap")), num(w.get("reach"), 1) or 1, not w.get("impact"))
+        rof = list(w.get("rof") or [1]) + [0, 0]
+        far = num(w.get("reach"), 1) or 1 if kind(w) == "melee" else num(w.get("range"))
+        return (skill(sheet, w.get("skill") or ("melee" if kind(w) == "melee" else "rifles")), num(w.get("damage")),
+                num(w.get("ap")), far, not w.get("impact"), num(rof[1]), num(rof[2]))
 
     def beaten(key: str, w: dict) -> bool:
         mine = marks(w)
-        return any(k != key and (o.get("skill") or "melee") == (w.get("skill") or "melee")
-                   and all(a >= b for a, b in zip(marks(o), mine)) and (marks(o) != mine or k < key)
-                   for k, o in melee)
+        return any(k != key and kind(o) == kind(w) and all(a >= b for a, b in zip(marks(o), mine))
+                   and (marks(o) != mine or k < key) for k, o in weapons)
 
-    jammed = set(state.get("jammed") or [])
-    ranged = [k for k, w in weapons if w.get("kind", "melee") in ("ranged", "thrown") and k not in jammed
-              and (w.get("ammo") is None or num(w.get("ammo")) > 0)]
-    rof = {k: w.get("rof") or [1] for k, w in weapons}
-    return {"melee": [k for k, w in melee if not beaten(k, w)], "ranged": ranged,
-            "burst": [k for k in ranged if len(rof[k]) > 1 and num(rof[k][1]) > 0]}
+    kept = [(k, w) for k, w in weapons if not beaten(k, w)]
+    ranged = [(k, w) for k, w in kept if kind(w) in ("ranged", "thrown")]
+    return {"melee": [k for k, w in kept if kind(w) == "melee"], "ranged": [k for k, _w in ranged],
+            "burst": [k for k, w in ranged if num((list(w.get("rof") or [1]) + [0])[1]) > 0]}
 
 
 def _ticks_label(action: str, ticks: int):

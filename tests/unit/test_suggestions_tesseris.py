@@ -117,3 +117,14 @@ def test_a_weapon_another_beats_on_every_count_is_not_weighed():
     game, ids = fight(SYSTEM, board, (5, 3), [("Ann", 4, 3)], foe_sheet={"weapons": _weapons("knife", sword=SWORD)})
     found = checked(game, ids, suggestions.reckon(game, ids["Orc"]))
     assert found["plans"] and {p["weapon"] for p in found["plans"] if p["target"]} == {"sword"}  # nor Unarmed
+
+
+def test_a_ranged_weapon_the_foe_is_better_with_is_weighed_beside_the_one_that_hits_harder():
+    board = Board(24, 8)
+    rifle_only, ids = fight(SYSTEM, board, (2, 3), [("Ann", 12, 3)], foe_sheet={"weapons": _weapons("rifle", "pistol")})
+    weighed = {p["weapon"] for p in suggestions.reckon(rifle_only, ids["Orc"])["plans"]}
+    assert "pistol" not in weighed  # the rifle beats it on every count, the sample's ranks among them
+    sharp, ids2 = fight(SYSTEM, board, (2, 3), [("Ann", 12, 3)],
+                        foe_sheet={"weapons": _weapons("rifle", "pistol"), "pistols": 5})
+    found = checked(sharp, ids2, suggestions.reckon(sharp, ids2["Orc"]))
+    assert "pistol" in {p["weapon"] for p in found["plans"]}  # a Pistols rank of 5 against Rifles 2: weighed
