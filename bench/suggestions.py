@@ -1,9 +1,10 @@
 """Benchmark of the GM's suggestions (#60): the plans for one foe with six reachable targets on the 100 x 100
 bench board (``bench_rules.make_board``: 1,000 wall segments, doors, pillars, cover), in the 3d6 system, in
-Savage Worlds, in phase/TN (at the foe's time to declare) and in Atomic Tomorrow on a 49-zone map (:func:`build_zones`: six targets in and about its zone;
-the first run pays for the defended odds, kept after), as ``GET /api/games/<id>/suggestions/<token>`` reckons
-them (the copy of the game taken on the loop, then the reckoning, which the server runs off the loop). Prints the median and p99 per system (wall clock),
-and the median CPU time (this process's: what the reckoning itself costs on a busy machine), against the issue's
+Savage Worlds, in Tesseris, in phase/TN (at the foe's time to declare) and in Atomic Tomorrow on a 49-zone map
+(:func:`build_zones`: six targets in and about its zone; the first run pays for the defended odds, kept after),
+as ``GET /api/games/<id>/suggestions/<token>`` reckons them (the copy of the game taken on the loop, then the
+reckoning, which the server runs off the loop). Prints the median and p99 per system (wall clock), and the
+median CPU time (this process's: what the reckoning itself costs on a busy machine), against the issue's
 goal (100 ms median). Fixed seed: the same board every run. Not part of the test run.
 
 Run: ``python3 -m bench.suggestions [runs]`` from the repository root.
@@ -131,7 +132,7 @@ def main(argv: list[str]) -> None:
     runs = int(argv[1]) if len(argv) > 1 else 30
     print(f"suggestions for one foe, {N_TARGETS} targets, 100 x 100 bench board, {runs} runs (goal: {GOAL_MS} ms median)")
     print(f"{'system':<16}{'median ms':>11}{'p99 ms':>9}{'CPU median ms':>15}{'plans':>7}")
-    for system in ("gurps_lite", "savage_worlds", "phase_tn", "atomic_tomorrow"):  # Atomic Tomorrow: the zone bench map
+    for system in ("gurps_lite", "savage_worlds", "tesseris_ads", "phase_tn", "atomic_tomorrow"):  # Atomic Tomorrow: the zone bench map
         r = measure(system, runs)
         print(f"{r['system']:<16}{r['median']:>11.1f}{r['p99']:>9.1f}{r['cpu']:>15.1f}{r['plans']:>7}")
 

@@ -520,8 +520,11 @@ class BaseSystem:
         "label": Say}``: ``action`` the turn action taken first (``act``, a 3d6 maneuver), None for none;
         ``attack`` False for a move alone (taking cover, withdrawing); ``options`` the attack's options;
         ``melee`` True or False where the way is for one kind of weapon only; ``risky`` True where it leaves the
-        foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it. RuleNotImplemented:
-        the system's suggestions are not reckoned."""
+        foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it. Optional:
+        ``move_most`` the squares the move may cost at most (what the attack's own cost leaves: Tesseris ticks),
+        ``weapons`` the keys of the weapons the way fits (else every one of its kind), ``then`` an action taken
+        after a move alone (Tesseris's Take Cover: only on squares with a cover piece beside them).
+        RuleNotImplemented: the system's suggestions are not reckoned."""
         return self._planner().plan_turns(state, mover, settings)
 
     def wounded(self, sheet: dict) -> bool:

@@ -115,9 +115,11 @@ def _order(label: str) -> tuple:
 
 @functools.lru_cache(maxsize=4096)
 def _hits_outcome(hit_nets: tuple[int, ...], defense_total: int, base: int, impact: bool, crit_d10: bool, crit_basis: str,
-                  soak: int, stamina_left: int, no_wounds: bool, extra_wounds: int) -> tuple[tuple[str, float], ...]:
+                  soak: int, stamina_left: int, no_wounds: bool, extra_wounds: int
+                  ) -> tuple[tuple[tuple[str, float], ...], float, float]:
     """Outcome lines of the hits of one attack and defense total: the damage of each hit
-    (a critical's d10 enumerated), Stamina first and Wounds after, hit after hit. Kept for the next call with the
+    (a critical's d10 enumerated), Stamina first and Wounds after, hit after hit; with them the mean Stamina
+    lost and the mean Wounds taken ("Damage, Stamina, and Wounds"). Kept for the next call with the
     same values: a preview asks again for every defense the target may choose, and for the next target alike."""
     crit_any = False
     # states: (Stamina left, Wounds, damage after soak > 0) -> p
@@ -140,15 +142,19 @@ def _hits_outcome(hit_nets: tuple[int, ...], defense_total: int, base: int, impa
                 nxt[key] = nxt.get(key, 0) + p * q
         states = nxt
     out: dict[str, float] = {}
-    for (_st, w, hurt), p in states.items():
+    lost = wounds = 0.0
+    for (st, w, hurt), p in states.items():
         label = _hit_line(crit_any, _severity(1 if hurt else 0, w))
         out[label] = out.get(label, 0) + p
-    return tuple(out.items())
+        lost += p * (stamina_left - st)
+        wounds += p * w
+    return tuple(out.items()), lost, wounds
 
 
-def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: dict) -> list[dict]:
+def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: dict, harm: dict | None = None) -> list[dict]:
     """Every outcome line with its chance, by exact enumeration of the attack and defense
-    totals (and a critical's d10), mirroring ``resolve_attack``."""
+    totals (and a critical's d10), mirroring ``resolve_attack``. ``harm``, when given, gets the mean
+    Stamina lost and Wounds taken of the same enumeration (``stamina``, ``wounds``: the foes' plans, #60)."""
     action, weapon = plan.action, plan.weapon
     opts = request.options or {}
     tgt = request.target
@@ -184,6 +190,7 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
             key = (a - d, of_a)
             pairs[key] = pairs.get(key, 0.0) + pa * pd
     out: dict[str, float] = {}
+    mean_lost = mean_wounds = 0.0
     for (net, of_a), p in pairs.items():
         nets = [net - 2 * i for i in range(plan.bullets)]
         hit_nets = hit_nets_of(action, nets)
@@ -203,10 +210,15 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
             defense_total, basis = of_a - net, "total"
         else:
             defense_total, basis = 0, "net"
-        for label, q in _hits_outcome(tuple(hit_nets), defense_total, base, impact, crit_d10, basis, soak, st_left,
-                                      no_wounds, extra_wounds):
+        lines, lost, wounds = _hits_outcome(tuple(hit_nets), defense_total, base, impact, crit_d10, basis, soak, st_left,
+                                            no_wounds, extra_wounds)
+        for label, q in lines:
             out[label] = out.get(label, 0) + p * q
+        mean_lost += p * lost
+        mean_wounds += p * wounds
     total = sum(out.values()) or 1.0
+    if harm is not None:
+        harm.update(stamina=mean_lost / total, wounds=mean_wounds / total)
     return [{"label": k, "p": v / total} for k, v in sorted(out.items(), key=lambda kv: _order(kv[0])) if v > 0]
 
 
@@ -242,7 +254,8 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
         crit = core_odds.at_least(net, CRITICAL_SUCCESSES)
     else:
         crit = sum(pa * pd for a, pa in att.items() for d, pd in dfn.items() if a - d >= 1 and a >= CRITICAL_SUCCESSES)
-    outcomes = outcome_odds(request, plan, att, dfn, settings)
+    harm: dict = {"stamina": 0.0, "wounds": 0.0}
+    outcomes = outcome_odds(request, plan, att, dfn, settings, harm)
     name = request.target.name
     modifiers = [m.to_dict() for m in plan.attack_mods]
     defense = DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()
@@ -259,6 +272,8 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
         "net": net,
         "hits": hits,
         "expected_hits": core_odds.mean(hits),
+        "mean_stamina": harm["stamina"],  # Stamina lost and Wounds taken, on average (the foes' plans, #60)
+        "mean_wounds": harm["wounds"],
         "bullets": plan.bullets,
         "attack_modifiers": [m.to_dict() for m in plan.attack_mods],
         "defense_modifiers": [m.to_dict() for m in plan.defense_mods],

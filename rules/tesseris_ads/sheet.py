@@ -4,6 +4,8 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 
 from __future__ import annotations
 
+import functools
+
 from ..text import say
 from ..system import RuleError, SheetError, SheetField, column
 from ..system import Modifier
@@ -280,8 +282,24 @@ def sheet_fields() -> list[SheetField]:
     return fields
 
 
+@functools.lru_cache(maxsize=1)
+def _field_defaults() -> tuple:
+    """The sheet fields' defaults, read once (a token without a character is given the default sheet each time
+    the rules read it: the foes' plans read it a thousand times, #60)."""
+    return tuple((fld.key, fld.default) for fld in sheet_fields())
+
+
+def _fresh(value):
+    """A copy of a default (plain JSON: dicts, lists, scalars) the sheet may change."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
+
+
 def default_sheet() -> dict:
-    sheet = {fld.key: fld.default for fld in sheet_fields()}
+    sheet = {key: _fresh(value) for key, value in _field_defaults()}
     sheet.update(
         name="Jim",
         armour={"name": "Armoured coat", "ap": 3, "bulk": -1},

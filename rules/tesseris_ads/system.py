@@ -7,7 +7,7 @@ from typing import Any
 from ..dice import DiceSource
 from ..system import ActionOption, AttackRequest, AttackResult, BaseSystem, Combatant, CoverEffect, MoveResult, RuleError, SheetField, TurnUpdate
 from . import badges as own_badges
-from . import cover, health, movement, options, sheet, turns
+from . import cover, health, movement, options, sheet, suggest, turns
 from .attack import attack_cover_piece, effect_words, range_band_name, settings_of
 from .data import COVER_MATERIAL_LABELS, DEFAULT_SETTINGS
 from .odds import attack_odds
@@ -31,6 +31,8 @@ class TesserisSystem(BaseSystem):
                   "long": say_p("range band", "long"), "far": say_p("range band", "far"),
                   "extreme": say_p("range band", "extreme")}
     cover_material_labels = COVER_MATERIAL_LABELS
+    #: the foes' plans (#60): what an attack is worth, the ways a turn spends its ticks, who is hurt
+    planner = suggest
     #: what the rules and the GM set, not the player: damage taken, Ego lost, status effects
     gm_only_fields = ("stamina", "wounds", "ego", "statuses")
 

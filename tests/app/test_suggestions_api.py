@@ -47,7 +47,7 @@ def _to_the_orcs_turn(client, g, ids):
 
 
 @pytest.mark.app_config(DEMO=False, DICE_SEED="7")
-@pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds", "atomic_tomorrow"])
+@pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds", "atomic_tomorrow", "tesseris_ads"])
 def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, client, system):
     socketio = app.extensions["tacmap_socketio"]
     g, mira, ids = _fight(app, client, system)
@@ -166,7 +166,7 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
 
 @pytest.mark.app_config(DEMO=False)
 @pytest.mark.parametrize("system, shown", [("gurps_lite", True), ("savage_worlds", True), ("atomic_tomorrow", True),
-                                           ("tesseris_ads", False)])
+                                           ("tesseris_ads", True)])
 def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(app, client, system, shown):
     g, _mira, ids = _fight(app, client, system)
     _to_the_orcs_turn(client, g, ids)

@@ -302,6 +302,8 @@ def reckon(game: "Game", token_id: str) -> dict:
                           "options": dict(way["action_options"])})
         me = view.tokens[token.id]
         left = system.movement_left(view.combat["state"], combatant(view, me), settings)
+        if way.get("move_most") is not None and left is not None:  # what the attack's own cost leaves (Tesseris ticks)
+            left = min(left, way["move_most"])
         cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left)
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
@@ -315,6 +317,8 @@ def reckon(game: "Game", token_id: str) -> dict:
                     continue
                 melee = _is_melee(weapon)
                 if way.get("melee") is not None and melee is not None and way["melee"] != melee:
+                    continue
+                if way.get("weapons") is not None and weapon["key"] not in way["weapons"]:  # the ones it fits
                     continue
                 for cell, cost, key in _front(cells, target, geo, foes, careful):
                     if melee and key[1] > MELEE_MOST:  # the nearest square it can reach is out of any reach
@@ -397,11 +401,16 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         order = sorted(cells, key=lambda c: (-far(c), geo.threat(c, foes), cells[c]))
     else:
         order = sorted(cells, key=lambda c: (geo.threat(c, foes), cells[c]))
+    if way.get("then"):  # an action after the move (Tesseris' Take Cover): on squares with cover beside them only
+        order = [c for c in order if _beside_cover(view.board, c)]
     out = []
     for cell in order[:MOST_PLANS * 2]:
         provoked: list = []
-        if cell == (me.x, me.y) or _moved(view, me, cell, system, settings, provoked,
-                                          bool(way.get("ends_turn"))) is None:
+        if cell == (me.x, me.y) or (moved := _moved(view, me, cell, system, settings, provoked,
+                                                    bool(way.get("ends_turn")))) is None:
+            continue
+        then = _then(moved, me, way["then"]) if way.get("then") else None
+        if way.get("then") and then is None:
             continue
         threat = geo.threat(cell, foes)
         why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
@@ -410,11 +419,30 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
             names = ", ".join(view.tokens[i].name for i in provoked if i in view.tokens)
             why.append(say("leaving gives {names} a free attack", names=names))
         out.append({"summary": say("{way}: to {square}", way=way["label"], square=square_name(*cell)),
-                    "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]}],
+                    "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]},
+                              *([then] if then else [])],
                     "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0,
                     "effect_unit": None, "why": why, "_cost": cells[cell], "_threat": threat + len(provoked),
                     "_far": far(cell)})
     return out
+
+
+def _beside_cover(board, cell: tuple[int, int]) -> bool:
+    """A cover piece in ``cell`` or next to it (what Taking Cover uses)."""
+    return any(board.cover_at((cell[0] + dx, cell[1] + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+
+def _then(moved: "Game", me: "Token", action: str) -> dict | None:
+    """The step of the action a way takes after its move, judged by the rules on a copy of ``moved``; None when
+    they refuse it."""
+    view = _sandbox(moved)
+    act = Act(type="act", token_id=me.id, action=action, options={})
+    try:
+        for event in combat_decide(view, act, GM, SeededDice(0)):
+            combat_evolve(view, event, _quiet)
+    except Rejected:
+        return None
+    return {"type": "act", "token_id": me.id, "action": action, "options": {}}
 
 
 def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
