@@ -23,7 +23,9 @@ WHERE = {"Ann": (3, 4, "pad"), "Bob": (4, 7, "bay"), "Orc": (10, 5, "catwalk"), 
 
 def _fight(app, client, system: str):
     zones = system == "atomic_tomorrow"  # a zone map: the tokens go in zones
-    g = new_game(client, system, board={"zones": ZONES} if zones else {"width": 16, "height": 10})
+    system, _, grid = system.partition(" ")  # "gurps_lite hex": the system on a hex map
+    g = new_game(client, system, board={"zones": ZONES} if zones else {"width": 16, "height": 10,
+                                                                       **({"grid": grid} if grid else {})})
     mira = join(client, g, "Mira")
     gm = bearer(g["gm_token"])
     ids = {}
@@ -129,12 +131,12 @@ def test_on_a_zone_map_every_plan_is_a_zone_and_its_steps_are_accepted(app, clie
 
 
 @pytest.mark.app_config(DEMO=False)
-def test_a_system_without_suggestions_says_so(app, client):
-    g = new_game(client, "tesseris_ads")
+def test_a_map_without_suggestions_says_so(app, client):
+    g = new_game(client, "gurps_lite", {"width": 12, "height": 8, "walls": [], "grid": "hex"})  # hexes: not yet
     r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 2, "y": 2}, headers=bearer(g["gm_token"]))
     answer = client.get(f"/api/games/{g['id']}/suggestions/{r.json['id']}", headers=bearer(g["gm_token"]))
     assert answer.status_code == 501
-    assert answer.json["plans"] is None and "not reckoned" in answer.json["not_reckoned"]
+    assert answer.json["plans"] is None and "square grids and zone maps only" in answer.json["not_reckoned"]
 
 
 @pytest.mark.app_config(DEMO=False, DICE_SEED="7")
@@ -166,7 +168,7 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
 
 @pytest.mark.app_config(DEMO=False)
 @pytest.mark.parametrize("system, shown", [("gurps_lite", True), ("savage_worlds", True), ("atomic_tomorrow", True),
-                                           ("tesseris_ads", True)])
+                                           ("tesseris_ads", True), ("gurps_lite hex", False)])
 def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(app, client, system, shown):
     g, _mira, ids = _fight(app, client, system)
     _to_the_orcs_turn(client, g, ids)

@@ -13,6 +13,7 @@ import rules
 from rules import movement
 from rules.board import Board
 from rules.dice import SeededDice
+from rules.grid import HEX_POINTY
 from webapp.game import aiming, suggestions, table
 from webapp.game.model import GM, Rejected
 
@@ -169,12 +170,13 @@ def test_a_guarding_foe_keeps_near_its_post(system):
     checked(game, ids, found)
 
 
-def test_a_system_without_suggestions_says_so():
-    game, ids = seated("g-p", "F", "tesseris_ads", Board(10, 6), (("Orc", 2, None), ("Ann", 5, "p-mira")))
+def test_a_map_without_suggestions_says_so():
+    """Hexes are not reckoned yet (every built-in system reckons square grids, Atomic Tomorrow its zones)."""
+    game, ids = seated("g-p", "F", "gurps_lite", Board(10, 6, HEX_POINTY), (("Orc", 2, None), ("Ann", 5, "p-mira")))
     game.combat = {"state": {}, "round": 1, "order": list(ids.values()), "current": ids["Orc"], "phase": "", "due": []}
     with pytest.raises(suggestions.NotReckoned) as caught:
         suggestions.reckon(game, ids["Orc"])
-    assert "not reckoned" in str(caught.value)
+    assert "reckoned on square grids and zone maps only" in str(caught.value)
 
 
 def test_the_tactic_is_the_gms_and_a_players_token_has_none():
