@@ -524,6 +524,12 @@ class BaseSystem:
         the system's suggestions are not reckoned."""
         return self._planner().plan_turns(state, mover, settings)
 
+    def turn_begun(self, state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+        """The fight's ``state`` (a copy) as if ``mover``'s turn began now, for the plans the GM asks for a
+        foe off its turn: ``mover`` the current fighter, its turn's books fresh as the rules start a turn
+        (no dice rolled). RuleNotImplemented: the system's suggestions are not reckoned."""
+        return self._planner().turn_begun(state, mover, settings)
+
     def wounded(self, sheet: dict) -> bool:
         """Whether the sheet's character is hurt (a cowardly foe withdraws once it is). RuleNotImplemented:
         the system's suggestions are not reckoned."""

@@ -7,12 +7,14 @@ own (:func:`rules.gurps_lite.odds.attack_odds`), nothing is estimated here.
 
 from __future__ import annotations
 
+import copy
+
 from ..system import AttackRequest, Combatant
 from ..text import say
 from .badges import maneuver_name
 from .data import MANEUVERS
 from .sheet import int_of, num_of
-from .turns import fresh_state
+from .turns import fresh_state, fresh_turn
 
 
 def attack_effect(request: AttackRequest, odds: dict) -> dict:
@@ -48,6 +50,21 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
          "options": {}, "melee": False, "risky": True, "label": maneuver_name("all_out_attack_ranged")},
         {"action": "move", "action_options": {}, "attack": False, "options": {}, "melee": None, "label": maneuver_name("move")},
     ]
+
+
+def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+    """The fight's state (a copy) as if ``mover``'s turn began now, for its plans asked off its turn: the
+    current fighter, its books fresh as a turn starts ("Maneuvers": no maneuver chosen, nothing moved or
+    attacked yet; Aim kept after an Aim). The rolls a turn may start with (stun recovery) are not made: it
+    plans as it stands."""
+    state = copy.deepcopy(state)
+    cs = state.setdefault("combatants", {}).setdefault(mover.id, fresh_state(mover))
+    fresh_turn(cs, mover)
+    order = state.get("order") or []
+    state["current"] = mover.id
+    if mover.id in order:
+        state["index"] = order.index(mover.id)
+    return state
 
 
 def wounded(sheet: dict) -> bool:

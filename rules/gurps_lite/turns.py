@@ -355,8 +355,9 @@ def _advance(state: dict, by_id: dict[str, Combatant], dice: DiceSource, st: dic
         index += 1
 
 
-def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Steps) -> None:
-    cs = state["combatants"][c.id]
+def fresh_turn(cs: dict, c: Combatant) -> None:
+    """A combatant's books as its turn starts ("Maneuvers": last turn's maneuver ends, Aim and Evaluate
+    go on only after an Aim or an Evaluate; "Injury": shock from before, a collapse roll owed below 0 HP)."""
     previous = cs.get("maneuver")
     if previous != "aim":
         cs.update(aim_turns=0, aim_target=None)
@@ -366,6 +367,11 @@ def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _S
               suppressing=None,
               stunned_turn=False,
               shock_at_start=int_of(c.sheet.get("shock")), collapse_pending=current_hp(c.sheet) < 0)
+
+
+def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Steps) -> None:
+    cs = state["combatants"][c.id]
+    fresh_turn(cs, c)
     steps.log.append(say("{name}'s turn", name=c.name))
     if st["stun_recovery_roll"] == "start_of_turn":
         _stun_recovery(cs, c, dice, steps)

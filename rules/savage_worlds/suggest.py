@@ -7,10 +7,13 @@ own (:func:`rules.savage_worlds.odds.odds`), nothing is estimated here.
 
 from __future__ import annotations
 
+import copy
+
 from ..system import AttackRequest, Combatant
 from ..text import say
 from .data import MAX_WOUNDS
 from .odds import BROKEN, SHAKEN, _incapacitated, _wound_label
+from .turns import _TURN_FRESH, _fresh_state
 
 #: what a Shaken-only outcome is worth beside a Wound: it costs the target its next action or a Benny,
 #: not a wound (Savage Worlds core facts, "Damage Resolution")
@@ -45,6 +48,19 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
          "label": say("Wild Attack")},
         {"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None, "label": say("Move")},
     ]
+
+
+def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+    """The fight's state (a copy) as if ``mover``'s turn began now, for its plans asked off its turn: the
+    current fighter, its turn's counters fresh as a turn starts ("Movement", "Multi-Actions": nothing moved,
+    no action taken yet), off Hold. The Spirit roll a Shaken fighter makes as its turn starts is not made:
+    it plans as it stands."""
+    state = copy.deepcopy(state)
+    per = state.setdefault("combatants", {}).setdefault(mover.id, _fresh_state())
+    per.update(_TURN_FRESH)
+    per["on_hold"] = False
+    state["current"] = mover.id
+    return state
 
 
 def wounded(sheet: dict) -> bool:

@@ -242,9 +242,10 @@ def _is_melee(weapon: dict) -> bool | None:
 
 def reckon(game: "Game", token_id: str) -> dict:
     """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
-    ``{"token_id", "tactic", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are ``Say``\\ s,
-    said in the reader's language by the caller). Rejected: no such foe, or not its turn; NotReckoned: the
-    system (or the map) has no suggestions."""
+    ``{"token_id", "tactic", "now", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are
+    ``Say``\\ s, said in the reader's language by the caller). Off its turn (``"now": False``), the plans of its
+    turn were it to begin now (:func:`_turn_begun`): its steps are for its turn, not to be sent before.
+    Rejected: no such foe, or not in the fight; NotReckoned: the system (or the map) has no suggestions."""
     token = game.tokens.get(token_id)
     if token is None:
         raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
@@ -257,9 +258,12 @@ def reckon(game: "Game", token_id: str) -> dict:
         hurt = system.wounded(combatant(game, token).sheet)
     except RuleNotImplemented as exc:
         raise NotReckoned(rules_words(exc)) from None
-    if not game.combat or game.combat.get("current") != token.id:
-        raise Rejected(N_("plans are reckoned on %(name)s's turn in a fight"), name=token.name)
+    if not game.combat or token.id not in game.combat.get("order", []):
+        raise Rejected(N_("plans are reckoned for a token in the fight: %(name)s is not in it"), name=token.name)
     settings = settings_of(game)
+    now = game.combat.get("current") == token.id
+    if not now:  # asked off its turn: what it would do were its turn to begin now
+        game = _turn_begun(game, token, system, settings)
     try:
         ways = system.plan_turns(game.combat["state"], combatant(game, token), settings)
     except RuleNotImplemented as exc:
@@ -305,7 +309,19 @@ def reckon(game: "Game", token_id: str) -> dict:
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
-    return {"token_id": token.id, "tactic": tactic, "plans": _best(found, tactic, withdraw)}
+    return {"token_id": token.id, "tactic": tactic, "now": now, "plans": _best(found, tactic, withdraw)}
+
+
+def _turn_begun(game: "Game", token: "Token", system, settings: dict) -> "Game":
+    """A copy of ``game`` as if ``token``'s turn began now: the fight's current, its books fresh as the rules
+    start a turn (``turn_begun``). Rejected where the system's planner cannot begin a turn off the fight's
+    order: its plans are then reckoned on its turn only."""
+    if getattr(getattr(system, "planner", None), "turn_begun", None) is None:
+        raise Rejected(N_("plans are reckoned on %(name)s's turn in a fight"), name=token.name)
+    view = _sandbox(game)
+    state = system.turn_begun(view.combat["state"], combatant(view, token), settings)
+    view.combat = {**view.combat, "current": token.id, "state": state}
+    return view
 
 
 def _reachable(view: "Game", me: "Token", system, left) -> dict:
