@@ -133,14 +133,15 @@ def frozen(game: "Game") -> "Game":
 
 
 def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
-           provoking: list | None = None) -> "Game | None":
+           provoking: list | None = None, fighters: list | None = None) -> "Game | None":
     """``view`` after the foe's move to ``to``, as ``move_token`` in a fight would leave it (the rules' ``move``
     books it); None when the rules refuse the move, or when it gives a foe a free attack (Savage Worlds'
     withdrawing from melee) unless ``provoking`` is given: then the ids of those foes are put in it."""
     if to == (token.x, token.y):
         return view
     path, cost = path_and_cost(view, token, to)
-    fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
+    if fighters is None:  # the fight's combatants in ``view`` (the caller may have them already)
+        fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
     try:
         result = system.move(view.combat["state"], combatant(view, token), path, cost, fighters, view.board,
                              SeededDice(0), settings)
@@ -170,9 +171,31 @@ class _Geometry:
     def __init__(self, game: "Game", system) -> None:
         self.board, self.diagonal, self.grid = game.board, system.diagonal, game.board.grid
         self._seen: dict = {}
+        self._far: dict = {}
+        self._nearest: dict = {}
+        self._fighters: tuple | None = None
 
     def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
-        return movement.distance(a, b, self.diagonal, self.grid)
+        key = (a, b)
+        found = self._far.get(key)
+        if found is None:
+            found = self._far[key] = movement.distance(a, b, self.diagonal, self.grid)
+        return found
+
+    def nearest(self, cells: dict, aim: tuple[int, int]) -> list:
+        """``cells``' items nearest ``aim`` first, then the cheapest to reach (kept per aim for these cells)."""
+        kept = self._nearest.get(aim)
+        if kept is None or kept[0] is not cells:
+            kept = self._nearest[aim] = (cells, sorted(cells.items(), key=lambda item: (self.distance(item[0], aim),
+                                                                                         item[1])))
+        return kept[1]
+
+    def fighters(self, view: "Game") -> list:
+        """The fight's combatants in ``view``, as a move is judged among them (kept while ``view`` is the same)."""
+        if self._fighters is None or self._fighters[0] is not view:
+            self._fighters = (view, [combatant(view, t) for i in view.combat["order"]
+                                     if (t := view.tokens.get(i)) is not None])
+        return self._fighters[1]
 
     def of(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[float, bool, float]:
         key = (a, b)
@@ -200,7 +223,7 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
     best: dict = {}
     aim = (target.x, target.y)
     open_at = None  # the nearest distance past beside it from which the target is in the open: farther is beaten
-    for cell, cost in sorted(cells.items(), key=lambda item: (geo.distance(item[0], aim), item[1])):
+    for cell, cost in geo.nearest(cells, aim):
         if open_at is not None and not careful and geo.distance(cell, aim) > open_at:
             break
         d, clear, fraction = geo.of(cell, aim)
@@ -337,7 +360,7 @@ def _reachable(view: "Game", me: "Token", system, left) -> dict:
 
 
 def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:
-    moved = _moved(view, me, cell, system, settings)
+    moved = _moved(view, me, cell, system, settings, fighters=geo.fighters(view))
     if moved is None:
         return None
     options = dict(way["options"])
