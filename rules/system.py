@@ -510,7 +510,8 @@ class BaseSystem:
         """What an attack is worth, from its exact ``odds`` (what :meth:`odds` gave for ``request``), for the
         plans the GM is offered for a foe: ``{"effect": float, "unit": Say, "defense": Say | ""}``, ``effect``
         the expected harm in the system's own terms (injury, wounds), ``unit`` its name, ``defense`` the
-        target's defense against it in words ("Parry 5"), "" when the rules do not say. RuleNotImplemented:
+        target's defense against it in words ("Parry 5"), "" when the rules do not say; optionally ``notes``,
+        more words for the plan's why line (an option that helps: "Gang Up +2"). RuleNotImplemented:
         the system's suggestions are not reckoned."""
         return self._planner().attack_effect(request, odds)
 
@@ -520,7 +521,9 @@ class BaseSystem:
         "label": Say}``: ``action`` the turn action taken first (``act``, a 3d6 maneuver), None for none;
         ``attack`` False for a move alone (taking cover, withdrawing); ``options`` the attack's options;
         ``melee`` True or False where the way is for one kind of weapon only; ``risky`` True where it leaves the
-        foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it. RuleNotImplemented:
+        foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it; ``alone`` True
+        for the action alone, where the foe stands (a 3d6 Ready to reload ``weapon``), ``why`` its words.
+        RuleNotImplemented:
         the system's suggestions are not reckoned."""
         return self._planner().plan_turns(state, mover, settings)
 

@@ -13,7 +13,7 @@ from ..system import AttackRequest, Combatant
 from ..text import say
 from .badges import maneuver_name
 from .data import MANEUVERS
-from .sheet import int_of, num_of
+from .sheet import int_of, num_of, shots_left, weapon_kind, weapons
 from .turns import fresh_state, fresh_turn
 
 
@@ -29,8 +29,9 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
     """The maneuvers a foe's turn may take to move and attack ("Maneuvers"): Attack (a step, then the
     attack), Move and Attack (Move, then the attack at its penalty), All-Out Attack (Determined: half Move,
-    +4 in melee, +1 ranged, no defense after) and Move (Move, no attack: taking cover, withdrawing). When the
-    turn's maneuver is chosen already, only that one (its own movement and attack)."""
+    +4 in melee, +1 ranged, no defense after) and Move (Move, no attack: taking cover, withdrawing); for each
+    ranged weapon whose Shots are spent, Ready to reload it ("Ranged Attacks": a weapon's Shots, reloaded with a
+    Ready maneuver). When the turn's maneuver is chosen already, only that one (its own movement and attack)."""
     cs = {**fresh_state(mover), **(state.get("combatants", {}).get(mover.id) or {})}
     chosen = cs.get("maneuver")
     if chosen:
@@ -39,7 +40,13 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
         return [{"action": None, "action_options": {}, "attack": attack, "options": {},
                  "melee": {"melee": True, "ranged": False}.get(m.attack) if m else None,
                  "label": maneuver_name(chosen)}]
-    return [
+    reloads = [  # an empty gun: the Ready maneuver reloads it ("Maneuvers", Ready; the Shots, "Ranged Attacks")
+        {"action": f"reload:{name}", "action_options": {}, "attack": False, "alone": True, "options": {},
+         "melee": None, "weapon": name, "label": maneuver_name("ready"),
+         "why": say("{weapon} is empty: it reloads (Ready)", weapon=name)}
+        for name, w in weapons(mover.sheet).items()
+        if weapon_kind(w) in ("ranged", "thrown") and shots_left(w) == 0]
+    return reloads + [
         {"action": "attack", "action_options": {}, "attack": True, "options": {}, "melee": None,
          "label": maneuver_name("attack")},
         {"action": "move_and_attack", "action_options": {}, "attack": True, "options": {}, "melee": None,

@@ -24,7 +24,8 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     """The expected wounds of the attack ("Damage Resolution"), from the odds' outcomes: each wound
     counts 1; Incapacitated counts the wounds it takes past what the target has left (an Extra: 1);
     Shaken alone counts half; an object broken counts 1. The defense: the target number of the roll
-    (Parry in melee, 4 at range), with its modifiers in the odds."""
+    (Parry in melee, 4 at range), with its modifiers in the odds; ``notes``: Gang Up's bonus when it helps
+    ("Melee Attacks", Gang Up: +1 for each other foe beside the target, less its allies beside it)."""
     sheet = request.target.sheet or {}
     wild = bool(sheet.get("wild_card", True))
     room = max(0, MAX_WOUNDS - int(sheet.get("wounds", 0) or 0)) if wild else 0
@@ -34,7 +35,14 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     effect = sum(float(o.get("p") or 0.0) * worth.get(str(o.get("label")), 0.0) for o in odds.get("outcomes") or [])
     tn = odds.get("tn")
     defense = say("TN {tn}", tn=tn) if isinstance(tn, int) else ""
-    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense}
+    gang = sum(int(m.get("value") or 0) for m in odds.get("modifiers") or [] if _gang_up(m.get("label")))
+    notes = [say("Gang Up +{n}", n=gang)] if gang > 0 else []
+    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense, "notes": notes}
+
+
+def _gang_up(label) -> bool:
+    """Whether an attack's modifier is Gang Up's (``rules.savage_worlds.attack``: "Melee Attacks", Gang Up)."""
+    return getattr(label, "msg", None) == "Gang up ({foes}, {allies})"
 
 
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:

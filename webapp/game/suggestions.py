@@ -318,6 +318,10 @@ def reckon(game: "Game", token_id: str) -> dict:
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
                      if movement.distance(c, anchor, system.diagonal, view.board.grid) <= GUARD_RADIUS}
+        if way.get("alone"):  # the turn's action alone, where it stands (a 3d6 Ready to reload)
+            if not withdraw:
+                found.append(_alone(me, way, steps, geo, foes))
+            continue
         if not way["attack"]:
             found += _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw)
             continue
@@ -382,13 +386,22 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     cover = p["view"]["cover"]
     where = say("{target} in the open", target=target.name) if not cover.get("fraction") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
-    parts = [where] + ([worth["defense"]] if worth.get("defense") else [])
+    parts = [where] + ([worth["defense"]] if worth.get("defense") else []) + list(worth.get("notes") or [])
     return {"summary": say("{way}: {weapon} at {target} from {square}", way=way["label"], weapon=weapon["label"],
                            target=target.name, square=square_name(*cell)),
             "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
             "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]), 4),
             "effect_unit": worth["unit"], "why": parts, "_cost": cost,
             "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
+
+
+def _alone(me, way, steps, geo, foes) -> dict:
+    """The turn's action alone (``way["alone"]``: reloading), no move and no attack; the why the rules' words."""
+    cell = (me.x, me.y)
+    return {"summary": say("{way}: {weapon}", way=way["label"], weapon=way.get("weapon") or ""),
+            "steps": list(steps), "target": None, "weapon": way.get("weapon"), "options": {}, "to": list(cell),
+            "hit": None, "effect": 0.0, "effect_unit": None, "why": [way["why"]], "_cost": 0,
+            "_threat": geo.threat(cell, foes)}
 
 
 def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw) -> list[dict]:
