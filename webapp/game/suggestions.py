@@ -17,7 +17,15 @@ distance and the cover the target has from there): of the squares alike, the che
 those no other square beats on both (less cover and nearer), each judged by the rules. The tactic then
 ranks: fierce, the most expected effect; careful, the fewest foes with a clear shot at the square or beside
 it first; cowardly, once hurt, a move as far from its foes as it can get, no attack; guarding, only squares
-within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, else where it stands).
+within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, else where it stands). A way
+may be the turn's action alone, where the foe stands (``alone``: a 3d6 Ready to reload an empty gun), and an
+attack's worth may carry notes for the why line (Savage Worlds' Gang Up bonus).
+
+Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight
+has it current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked
+``"now": False``. The reckoning keeps what it reads again and again (distances, lines of fire, the squares
+nearest a target, the combatants a move is judged among); the rules keep their own pure tables (the 3d6 odds'
+injury by hit).
 
 Pure: no I/O; the live side runs it off the loop (``webapp/live/suggesting.py``). The tactic is the GM's
 alone: its event's line is the GM's, the JSON state's ``tactics`` the GM's (``audience.public_state``).
