@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from test_accessibility import Findings, heading_skips
 from test_foe_plans_live import _fight
 
 
@@ -33,6 +34,10 @@ def test_the_gm_opens_a_foes_plans_off_its_turn(server, new_page, shot):
     expect(ahead.locator("button[data-do-plan]")).to_have_count(0)
     ahead.scroll_into_view_if_needed()
     shot(gm, "foe-plans-off-turn")
+    found = Findings()  # usable by everyone: axe-core's WCAG 2.1 A and AA rules, and no heading level skipped
+    found.axe(gm, "GM page, a foe's plans off its turn")
+    found.check("heading levels", heading_skips(gm), "GM page, a foe's plans off its turn")
+    found.assert_none()
     # a live redrawing of the card (the GM moves Ann by hand) keeps them on screen
     status, _ = server.api("POST", f"/api/games/{g['id']}/commands",
                            {"type": "move_token", "token_id": ids["Ann"], "x": 3, "y": 5, "force": True},
