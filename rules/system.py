@@ -510,7 +510,8 @@ class BaseSystem:
         """What an attack is worth, from its exact ``odds`` (what :meth:`odds` gave for ``request``), for the
         plans the GM is offered for a foe: ``{"effect": float, "unit": Say, "defense": Say | ""}``, ``effect``
         the expected harm in the system's own terms (injury, wounds), ``unit`` its name, ``defense`` the
-        target's defense against it in words ("Parry 5"), "" when the rules do not say. RuleNotImplemented:
+        target's defense against it in words ("Parry 5"), "" when the rules do not say; optionally ``notes``,
+        more words for the plan's why line (an option that helps: "Gang Up +2"). RuleNotImplemented:
         the system's suggestions are not reckoned."""
         return self._planner().attack_effect(request, odds)
 
@@ -523,9 +524,16 @@ class BaseSystem:
         foe worse off after (no defense, Vulnerable): a careful foe counts it as one more foe at it. Optional:
         ``move_most`` the squares the move may cost at most (what the attack's own cost leaves: Tesseris ticks),
         ``weapons`` the keys of the weapons the way fits (else every one of its kind), ``then`` an action taken
-        after a move alone (Tesseris's Take Cover: only on squares with a cover piece beside them).
+        after a move alone (Tesseris's Take Cover: only on squares with a cover piece beside them); ``alone`` True
+        for the action alone, where the foe stands (a 3d6 Ready to reload ``weapon``), ``why`` its words.
         RuleNotImplemented: the system's suggestions are not reckoned."""
         return self._planner().plan_turns(state, mover, settings)
+
+    def turn_begun(self, state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+        """The fight's ``state`` (a copy) as if ``mover``'s turn began now, for the plans the GM asks for a
+        foe off its turn: ``mover`` the current fighter, its turn's books fresh as the rules start a turn
+        (no dice rolled). RuleNotImplemented: the system's suggestions are not reckoned."""
+        return self._planner().turn_begun(state, mover, settings)
 
     def wounded(self, sheet: dict) -> bool:
         """Whether the sheet's character is hurt (a cowardly foe withdraws once it is). RuleNotImplemented:

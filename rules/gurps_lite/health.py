@@ -4,6 +4,7 @@ wounds and knockdown, collapse and death checks, mortal wounds, and applying a r
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict
 
@@ -363,9 +364,8 @@ def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "
     wounds no one)."""
     st = settings_of(settings)
     expr, _n, _adds = parse_damage(weapon.get("damage", "1d"), attacker_st)
-    dmg = _odds.distribution(expr)
     hp = max_hp(target)
-    out: dict[tuple[int, bool], float] = defaultdict(float)
+    places = []
     for loc, pl in location_mixture(damage_type, location, st).items():
         wound_loc = "torso" if loc in ("chinks_torso", "armour_gap", "groin") else loc
         dr, flex = dr_at(target, "torso" if loc in ("chinks_torso", "armour_gap") else loc)
@@ -375,14 +375,25 @@ def hit_outcomes(target: dict, weapon: dict, damage_type: str, location: str = "
             dr = 0
         elif loc == "skull":
             dr += 2
-        dr *= shotgun_multiplier
+        places.append((wound_loc, pl, dr * shotgun_multiplier, flex))
+    return dict(_hit_table(expr, tuple(places), hp, damage_type, damage_bonus, half_damage, shotgun_multiplier,
+                           num_of(weapon.get("armor_divisor"), 1) or 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _hit_table(expr: str, places: tuple, hp: int, damage_type: str, damage_bonus: int, half_damage: bool,
+               shotgun_multiplier: int, divisor: float) -> dict[tuple[int, bool], float]:
+    """:func:`hit_outcomes` once the target's HP and DR where the hit may land are read: a pure function of these
+    numbers, kept (the foes' plans ask it for many squares, #60; callers get a copy)."""
+    dmg = _odds.distribution(expr)
+    out: dict[tuple[int, bool], float] = defaultdict(float)
+    for wound_loc, pl, dr, flex in places:
         for d, pd in dmg.items():
             basic = d + damage_bonus
             if half_damage:
                 basic //= 2
             basic = max(0 if damage_type == "cr" else 1, basic) * shotgun_multiplier
-            info = location_injury(basic, dr, damage_type, wound_loc,
-                                   num_of(weapon.get("armor_divisor"), 1) or 1, flex, hp)
+            info = location_injury(basic, dr, damage_type, wound_loc, divisor, flex, hp)
             inj = info["injury"]
             major = damage_type != "fat" and inj > 0 and is_major_wound(inj, hp, info["crippled"])
             out[(inj, major)] += pl * pd

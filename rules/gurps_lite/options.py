@@ -218,10 +218,17 @@ def attack_options(request: AttackRequest) -> list[dict]:
     return out
 
 
+#: the keys of a request's options the table sets itself (its settings, the defense asked, an area's template):
+#: never one of the attacker's choices that :func:`attack_options` lists
+_NOT_OPTIONS = frozenset(("settings", "defense", "template", "centre"))
+
+
 def checked_options(request: AttackRequest) -> None:
     """RuleError naming the rule when a picked option is not one the rules offer now, or its value is not
     one of the option's (a choice's values, a bool, a whole number from min to max)."""
     opts = request.options or {}
+    if all(v is None or k in _NOT_OPTIONS for k, v in opts.items()):  # nothing picked: nothing to check
+        return
     for o in attack_options(request):
         key = o["key"]
         if key not in opts or opts[key] is None:

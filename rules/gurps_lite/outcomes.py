@@ -285,6 +285,8 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict, 
         unit = attack.unit if unit == "HP" else unit
         rolls = attack.rolls(st)
         defense_cache: dict[str, list] = {}
+        after: dict[tuple, str] = {}  # (state, id of the defense) -> the key of the state once it made it (kept in branches)
+        landing: dict[tuple, dict] = {}  # (where, hits) -> :func:`_hits`
         new: dict[tuple, float] = defaultdict(float)
         for (k, crit, defended, landed, disarm, inj, major), p in acc.items():
             t_state = states[k]
@@ -305,15 +307,20 @@ def attack_outcomes(request: AttackRequest, wname: str, weapon: dict, st: dict, 
                         stopped = min(hits, 1 + max(0, margin)) if st["defense_stops_extra_hits"] else hits
                     k2 = k
                     if used is not None:
-                        s2 = record_defense(t_state, used)
-                        k2 = _key(s2)
-                        states.setdefault(k2, s2)
+                        k2 = after.get((k, id(used)))
+                        if k2 is None:
+                            s2 = record_defense(t_state, used)
+                            k2 = after[(k, id(used))] = _key(s2)
+                            states.setdefault(k2, s2)
                     left = hits - stopped
                     if left <= 0:
                         dfd = defended + ((used["type"],) if used["type"] not in defended else ())
                         new[(k2, crit, dfd, landed, disarm, inj, major)] += p * pr * pd
                         continue
-                    for (i2, m2), ph in _hits(attack.per_hit[place], left).items():
+                    landed_as = landing.get((place, left))
+                    if landed_as is None:
+                        landed_as = landing[(place, left)] = _hits(attack.per_hit[place], left)
+                    for (i2, m2), ph in landed_as.items():
                         new[(k2, crit, defended, True, disarm or attack.disarm, min(INJURY_CAP, inj + i2),
                              major or m2)] += p * pr * pd * ph
         acc = new

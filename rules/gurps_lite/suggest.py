@@ -7,12 +7,14 @@ own (:func:`rules.gurps_lite.odds.attack_odds`), nothing is estimated here.
 
 from __future__ import annotations
 
+import copy
+
 from ..system import AttackRequest, Combatant
 from ..text import say
 from .badges import maneuver_name
 from .data import MANEUVERS
-from .sheet import int_of, num_of
-from .turns import fresh_state
+from .sheet import int_of, num_of, shots_left, weapon_kind, weapons
+from .turns import fresh_state, fresh_turn
 
 
 def attack_effect(request: AttackRequest, odds: dict) -> dict:
@@ -27,8 +29,9 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
     """The maneuvers a foe's turn may take to move and attack ("Maneuvers"): Attack (a step, then the
     attack), Move and Attack (Move, then the attack at its penalty), All-Out Attack (Determined: half Move,
-    +4 in melee, +1 ranged, no defense after) and Move (Move, no attack: taking cover, withdrawing). When the
-    turn's maneuver is chosen already, only that one (its own movement and attack)."""
+    +4 in melee, +1 ranged, no defense after) and Move (Move, no attack: taking cover, withdrawing); for each
+    ranged weapon whose Shots are spent, Ready to reload it ("Ranged Attacks": a weapon's Shots, reloaded with a
+    Ready maneuver). When the turn's maneuver is chosen already, only that one (its own movement and attack)."""
     cs = {**fresh_state(mover), **(state.get("combatants", {}).get(mover.id) or {})}
     chosen = cs.get("maneuver")
     if chosen:
@@ -37,7 +40,13 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
         return [{"action": None, "action_options": {}, "attack": attack, "options": {},
                  "melee": {"melee": True, "ranged": False}.get(m.attack) if m else None,
                  "label": maneuver_name(chosen)}]
-    return [
+    reloads = [  # an empty gun: the Ready maneuver reloads it ("Maneuvers", Ready; the Shots, "Ranged Attacks")
+        {"action": f"reload:{name}", "action_options": {}, "attack": False, "alone": True, "options": {},
+         "melee": None, "weapon": name, "label": maneuver_name("ready"),
+         "why": say("{weapon} is empty: it reloads (Ready)", weapon=name)}
+        for name, w in weapons(mover.sheet).items()
+        if weapon_kind(w) in ("ranged", "thrown") and shots_left(w) == 0]
+    return reloads + [
         {"action": "attack", "action_options": {}, "attack": True, "options": {}, "melee": None,
          "label": maneuver_name("attack")},
         {"action": "move_and_attack", "action_options": {}, "attack": True, "options": {}, "melee": None,
@@ -48,6 +57,21 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
          "options": {}, "melee": False, "risky": True, "label": maneuver_name("all_out_attack_ranged")},
         {"action": "move", "action_options": {}, "attack": False, "options": {}, "melee": None, "label": maneuver_name("move")},
     ]
+
+
+def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+    """The fight's state (a copy) as if ``mover``'s turn began now, for its plans asked off its turn: the
+    current fighter, its books fresh as a turn starts ("Maneuvers": no maneuver chosen, nothing moved or
+    attacked yet; Aim kept after an Aim). The rolls a turn may start with (stun recovery) are not made: it
+    plans as it stands."""
+    state = copy.deepcopy(state)
+    cs = state.setdefault("combatants", {}).setdefault(mover.id, fresh_state(mover))
+    fresh_turn(cs, mover)
+    order = state.get("order") or []
+    state["current"] = mover.id
+    if mover.id in order:
+        state["index"] = order.index(mover.id)
+    return state
 
 
 def wounded(sheet: dict) -> bool:

@@ -357,8 +357,9 @@ def _advance(state: dict, by_id: dict[str, Combatant], dice: DiceSource, st: dic
         index += 1
 
 
-def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Steps) -> None:
-    cs = state["combatants"][c.id]
+def fresh_turn(cs: dict, c: Combatant) -> None:
+    """A combatant's books as its turn starts ("Maneuvers": last turn's maneuver ends, Aim and Evaluate
+    go on only after an Aim or an Evaluate; "Injury": shock from before, a collapse roll owed below 0 HP)."""
     previous = cs.get("maneuver")
     if previous != "aim":
         cs.update(aim_turns=0, aim_target=None)
@@ -368,6 +369,11 @@ def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _S
               suppressing=None,
               stunned_turn=False,
               shock_at_start=int_of(c.sheet.get("shock")), collapse_pending=current_hp(c.sheet) < 0)
+
+
+def _start_turn(state: dict, c: Combatant, dice: DiceSource, st: dict, steps: _Steps) -> None:
+    cs = state["combatants"][c.id]
+    fresh_turn(cs, c)
     steps.log.append(say("{name}'s turn", name=c.name))
     if st["stun_recovery_roll"] == "start_of_turn":
         _stun_recovery(cs, c, dice, steps)
@@ -529,6 +535,19 @@ def _defense_options(actor: Combatant, cs: dict, st: dict) -> list[ActionOption]
     return out
 
 
+def _copied(value: Any) -> Any:
+    """A deep copy of plain fight data (dicts, lists, strings, numbers), as ``copy.deepcopy`` makes it but
+    several times faster (the foes' plans judge a move for many squares, #60); anything else by ``deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind in (str, int, float, bool) or value is None:
+        return value
+    return copy.deepcopy(value)
+
+
 def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant], dice: DiceSource,
         settings: dict | None = None, options: dict | None = None) -> TurnUpdate:
     """A turn action of ``actor`` ("Maneuvers"): choose the turn's maneuver (a key of the maneuver
@@ -537,7 +556,7 @@ def act(state: dict, actor: Combatant, action: str, combatants: list[Combatant],
     (``options["result"]``) is :func:`after_attack` as an action; moves go through :func:`move`.
     """
     st = settings_of(settings)
-    state = copy.deepcopy(state)
+    state = _copied(state)
     steps = _Steps()
     opts = options or {}
     present = {c.id for c in combatants} | {actor.id}
@@ -755,7 +774,7 @@ def move(state: dict, mover: Combatant, path: list, cost: float, combatants: lis
         raise RuleError(say("{name} is not in this fight", name=mover.name))
     if state.get("current") != mover.id:
         raise RuleError(say("it is not {name}'s turn", name=mover.name))
-    state = copy.deepcopy(state)
+    state = _copied(state)
     cs = state["combatants"][mover.id]
     if not _able(mover, cs):
         raise RuleError(say("{name} is out of the fight", name=mover.name))

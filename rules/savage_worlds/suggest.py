@@ -7,10 +7,13 @@ own (:func:`rules.savage_worlds.odds.odds`), nothing is estimated here.
 
 from __future__ import annotations
 
+import copy
+
 from ..system import AttackRequest, Combatant
 from ..text import say
 from .data import MAX_WOUNDS
 from .odds import BROKEN, SHAKEN, _incapacitated, _wound_label
+from .turns import _TURN_FRESH, _fresh_state
 
 #: what a Shaken-only outcome is worth beside a Wound: it costs the target its next action or a Benny,
 #: not a wound (Savage Worlds core facts, "Damage Resolution")
@@ -21,7 +24,8 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     """The expected wounds of the attack ("Damage Resolution"), from the odds' outcomes: each wound
     counts 1; Incapacitated counts the wounds it takes past what the target has left (an Extra: 1);
     Shaken alone counts half; an object broken counts 1. The defense: the target number of the roll
-    (Parry in melee, 4 at range), with its modifiers in the odds."""
+    (Parry in melee, 4 at range), with its modifiers in the odds; ``notes``: Gang Up's bonus when it helps
+    ("Melee Attacks", Gang Up: +1 for each other foe beside the target, less its allies beside it)."""
     sheet = request.target.sheet or {}
     wild = bool(sheet.get("wild_card", True))
     room = max(0, MAX_WOUNDS - int(sheet.get("wounds", 0) or 0)) if wild else 0
@@ -31,7 +35,14 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     effect = sum(float(o.get("p") or 0.0) * worth.get(str(o.get("label")), 0.0) for o in odds.get("outcomes") or [])
     tn = odds.get("tn")
     defense = say("TN {tn}", tn=tn) if isinstance(tn, int) else ""
-    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense}
+    gang = sum(int(m.get("value") or 0) for m in odds.get("modifiers") or [] if _gang_up(m.get("label")))
+    notes = [say("Gang Up +{n}", n=gang)] if gang > 0 else []
+    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense, "notes": notes}
+
+
+def _gang_up(label) -> bool:
+    """Whether an attack's modifier is Gang Up's (``rules.savage_worlds.attack``: "Melee Attacks", Gang Up)."""
+    return getattr(label, "msg", None) == "Gang up ({foes}, {allies})"
 
 
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
@@ -45,6 +56,19 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
          "label": say("Wild Attack")},
         {"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None, "label": say("Move")},
     ]
+
+
+def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+    """The fight's state (a copy) as if ``mover``'s turn began now, for its plans asked off its turn: the
+    current fighter, its turn's counters fresh as a turn starts ("Movement", "Multi-Actions": nothing moved,
+    no action taken yet), off Hold. The Spirit roll a Shaken fighter makes as its turn starts is not made:
+    it plans as it stands."""
+    state = copy.deepcopy(state)
+    per = state.setdefault("combatants", {}).setdefault(mover.id, _fresh_state())
+    per.update(_TURN_FRESH)
+    per["on_hold"] = False
+    state["current"] = mover.id
+    return state
 
 
 def wounded(sheet: dict) -> bool:

@@ -2,7 +2,8 @@
 // (GET /games/<id>/foe-plans/<token>: reckoned off the server's loop, never inside a command) and shows them; a
 // plan's Do it sends its steps in order through the page's command queue, each judged by the rules as if the GM
 // had made it by hand; a refusal stops the plan and says why. Fetched once per turn (a new foe, a new round) and
-// again on "Suggest plans" or a tactic set.
+// again on "Suggest plans" or a tactic set. A foe's plans may be asked off its turn too (the turn order's "Plans"):
+// the plans of its turn were it to begin now, shown without Do it.
 (function () {
   "use strict";
   let shownFor = null;  // "token:round" the plans on screen were fetched for
@@ -26,7 +27,38 @@
     if (slot) slot.innerHTML = kept;
   }
 
+  // a foe's plans asked off its turn (the row's "Plans" in the turn order): shown in #foe-plans-ahead, with "on its
+  // turn" for Do it, kept across the card's drawings until closed, or until its turn comes (#foe-plans has it then)
+  let ahead = null;  // {id, url, title, html}
+
+  async function loadAhead() {
+    const asked = ahead;
+    let html = "";
+    try {
+      const answer = await fetch(asked.url, { credentials: "same-origin", headers: { "Accept": "text/html" } });
+      html = answer.ok ? await answer.text() : "";
+    } catch (err) {
+      html = "";
+    }
+    if (ahead !== asked) return;  // closed, or another foe asked, meanwhile
+    ahead.html = html;
+    showAhead();
+  }
+
+  function showAhead() {
+    const box = document.getElementById("foe-plans-ahead");
+    if (!box) return;
+    const now = document.getElementById("foe-plans");
+    const gone = ahead && !document.querySelector('[data-foe-plans-of="' + CSS.escape(ahead.id) + '"]');
+    if (ahead && ((now && now.dataset.tokenId === ahead.id) || gone)) ahead = null;  // its turn came, or it left
+    box.hidden = !ahead;
+    box.querySelector(".ahead-name").textContent = ahead ? ahead.title : "";
+    box.querySelector(".foe-plans-slot").innerHTML = ahead ? ahead.html : "";
+    box.setAttribute("aria-busy", ahead && !ahead.html ? "true" : "false");
+  }
+
   function check() {
+    showAhead();
     const box = document.getElementById("foe-plans");
     if (!box) { shownFor = null; kept = ""; return; }
     const key = box.dataset.tokenId + ":" + box.dataset.round;
@@ -36,6 +68,14 @@
   }
 
   document.addEventListener("click", async (e) => {
+    const of = e.target.closest("[data-foe-plans-of]");
+    if (of) {
+      ahead = { id: of.dataset.foePlansOf, url: of.dataset.url, title: of.title, html: "" };
+      showAhead();
+      loadAhead();
+      return;
+    }
+    if (e.target.closest("[data-foe-plans-close]")) { ahead = null; showAhead(); return; }
     const ask = e.target.closest("[data-foe-plans-ask]");
     if (ask) { const box = document.getElementById("foe-plans"); if (box) load(box); return; }
     const button = e.target.closest("button[data-do-plan]");
@@ -61,7 +101,9 @@
 
   document.addEventListener("tacmap:update", check);
   document.addEventListener("submit", (e) => {  // a tactic set: the plans follow it
-    if (e.target.closest(".foe-tactic")) setTimeout(() => { const box = document.getElementById("foe-plans"); if (box) load(box); }, 400);
+    if (!e.target.closest(".foe-tactic")) return;
+    if (e.target.closest("#foe-plans-ahead")) { setTimeout(() => { if (ahead) loadAhead(); }, 400); return; }
+    setTimeout(() => { const box = document.getElementById("foe-plans"); if (box) load(box); }, 400);
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", check); else check();
 })();

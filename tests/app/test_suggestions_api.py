@@ -78,7 +78,7 @@ def test_every_plans_steps_are_accepted_and_only_the_gm_gets_suggestions(app, cl
     r = client.get(url, headers=bearer(g["gm_token"]))
     assert r.status_code == 200, r.get_data(as_text=True)
     found = r.json
-    assert found["token_id"] == ids["Orc"] and found["tactic"] == "fierce"
+    assert found["token_id"] == ids["Orc"] and found["tactic"] == "fierce" and found["now"] is True
     assert 1 <= len(found["plans"]) <= 3
     for p in found["plans"]:
         assert set(p) >= {"summary", "steps", "target", "weapon", "options", "to", "hit", "effect", "effect_unit", "why"}
@@ -175,3 +175,28 @@ def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True)
     assert page.status_code == 200
     assert ('id="foe-plans"' in page.get_data(as_text=True)) is shown
+
+
+@pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+@pytest.mark.parametrize("system", ["gurps_lite", "savage_worlds"])
+def test_off_its_turn_a_foes_plans_are_200_marked_not_now_and_the_gm_page_offers_no_do_it(app, client, system):
+    """The GM asks a foe's plans at any time: off its turn they are its plans were its turn to begin now, 200 with
+    ``now`` false, the game untouched; the GM page's turn order has "Plans" for that foe, and its plans read
+    "on its turn" where Do it would be."""
+    g, _mira, ids = _fight(app, client, system)
+    _to_the_orcs_turn(client, g, ids)
+    assert command(client, g, {"type": "next_turn"}).status_code == 200
+    assert state(client, g)["combat"]["current"] != ids["Orc"]
+    game = app.extensions["tacmap"].game(g["id"])
+    seq = game.seq
+    r = client.get(f"/api/games/{g['id']}/suggestions/{ids['Orc']}", headers=bearer(g["gm_token"]))
+    assert r.status_code == 200, r.get_data(as_text=True)
+    assert r.json["now"] is False and r.json["plans"]
+    assert all(p["steps"] for p in r.json["plans"])
+    assert game.seq == seq
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
+    assert f'data-foe-plans-of="{ids["Orc"]}"' in page and 'id="foe-plans-ahead"' in page
+    assert f'data-foe-plans-of="{ids["Ann"]}"' not in page  # a player's token has none
+    html = client.get(f"/games/{g['id']}/foe-plans/{ids['Orc']}").get_data(as_text=True)
+    assert "on its turn" in html and "data-do-plan" not in html
+    assert html.count('class="plan"') == len(r.json["plans"])

@@ -142,7 +142,7 @@ def _checked_options(game: "Game", cmd: AttackCommand, actor: "Actor") -> Attack
     owed = _owed_entry(game, cmd)
     given = dict((owed or {}).get("options") or {})
     system = rules.get(game.system)
-    if _lists_options(system):
+    if sent and _lists_options(system):  # nothing sent: nothing to check
         offered = {o.get("key"): o for o in _listed(system, game, cmd)}
         unknown = sorted(k for k in sent if k not in offered and k not in given)
         if unknown:

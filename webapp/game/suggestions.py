@@ -25,7 +25,15 @@ distance and the cover the target has from there): of the squares alike, the che
 those no other square beats on both (less cover and nearer), each judged by the rules. The tactic then
 ranks: fierce, the most expected effect; careful, the fewest foes with a clear shot at the square or beside
 it first; cowardly, once hurt, a move as far from its foes as it can get, no attack; guarding, only squares
-within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, else where it stands).
+within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, else where it stands). A way
+may be the turn's action alone, where the foe stands (``alone``: a 3d6 Ready to reload an empty gun), and an
+attack's worth may carry notes for the why line (Savage Worlds' Gang Up bonus).
+
+Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight
+has it current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked
+``"now": False``. The reckoning keeps what it reads again and again (distances, lines of fire, the squares
+nearest a target, the combatants a move is judged among); the rules keep their own pure tables (the 3d6 odds'
+injury by hit).
 
 Pure: no I/O; the live side runs it off the loop (``webapp/live/suggesting.py``). The tactic is the GM's
 alone: its event's line is the GM's, the JSON state's ``tactics`` the GM's (``audience.public_state``).
@@ -142,7 +150,7 @@ def frozen(game: "Game") -> "Game":
 
 
 def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
-           provoking: list | None = None, ends_turn: bool = False) -> "Game | None":
+           provoking: list | None = None, ends_turn: bool = False, fighters: list | None = None) -> "Game | None":
     """``view`` after the foe's move to ``to``, as ``move_token`` in a fight would leave it (the rules' ``move``
     books it); None when the rules refuse the move, or when it ends the turn (unless ``ends_turn``: the way's
     move is its whole declaration, phase/TN's Move), or when it gives a foe a free attack (Savage Worlds'
@@ -150,7 +158,8 @@ def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: 
     if to == (token.x, token.y):
         return view
     path, cost = path_and_cost(view, token, to)
-    fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
+    if fighters is None:  # the fight's combatants in ``view`` (the caller may have them already)
+        fighters = [combatant(view, t) for i in view.combat["order"] if (t := view.tokens.get(i)) is not None]
     try:
         result = system.move(view.combat["state"], combatant(view, token), path, cost, fighters, view.board,
                              SeededDice(0), settings)
@@ -180,9 +189,31 @@ class _Geometry:
     def __init__(self, game: "Game", system) -> None:
         self.board, self.diagonal, self.grid = game.board, system.diagonal, game.board.grid
         self._seen: dict = {}
+        self._far: dict = {}
+        self._nearest: dict = {}
+        self._fighters: tuple | None = None
 
     def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
-        return movement.distance(a, b, self.diagonal, self.grid)
+        key = (a, b)
+        found = self._far.get(key)
+        if found is None:
+            found = self._far[key] = movement.distance(a, b, self.diagonal, self.grid)
+        return found
+
+    def nearest(self, cells: dict, aim: tuple[int, int]) -> list:
+        """``cells``' items nearest ``aim`` first, then the cheapest to reach (kept per aim for these cells)."""
+        kept = self._nearest.get(aim)
+        if kept is None or kept[0] is not cells:
+            kept = self._nearest[aim] = (cells, sorted(cells.items(), key=lambda item: (self.distance(item[0], aim),
+                                                                                         item[1])))
+        return kept[1]
+
+    def fighters(self, view: "Game") -> list:
+        """The fight's combatants in ``view``, as a move is judged among them (kept while ``view`` is the same)."""
+        if self._fighters is None or self._fighters[0] is not view:
+            self._fighters = (view, [combatant(view, t) for i in view.combat["order"]
+                                     if (t := view.tokens.get(i)) is not None])
+        return self._fighters[1]
 
     def of(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[float, bool, float]:
         key = (a, b)
@@ -210,7 +241,7 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
     best: dict = {}
     aim = (target.x, target.y)
     open_at = None  # the nearest distance past beside it from which the target is in the open: farther is beaten
-    for cell, cost in sorted(cells.items(), key=lambda item: (geo.distance(item[0], aim), item[1])):
+    for cell, cost in geo.nearest(cells, aim):
         if open_at is not None and not careful and geo.distance(cell, aim) > open_at:
             break
         d, clear, fraction = geo.of(cell, aim)
@@ -252,9 +283,10 @@ def _is_melee(weapon: dict) -> bool | None:
 
 def reckon(game: "Game", token_id: str) -> dict:
     """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
-    ``{"token_id", "tactic", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are ``Say``\\ s,
-    said in the reader's language by the caller). Rejected: no such foe, or not its turn; NotReckoned: the
-    system (or the map) has no suggestions."""
+    ``{"token_id", "tactic", "now", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are
+    ``Say``\\ s, said in the reader's language by the caller). Off its turn (``"now": False``), the plans of its
+    turn were it to begin now (:func:`_turn_begun`): its steps are for its turn, not to be sent before.
+    Rejected: no such foe, or not in the fight; NotReckoned: the system (or the map) has no suggestions."""
     token = game.tokens.get(token_id)
     if token is None:
         raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
@@ -267,9 +299,12 @@ def reckon(game: "Game", token_id: str) -> dict:
         hurt = system.wounded(combatant(game, token).sheet)
     except RuleNotImplemented as exc:
         raise NotReckoned(rules_words(exc)) from None
-    if not game.combat or game.combat.get("current") != token.id:
-        raise Rejected(N_("plans are reckoned on %(name)s's turn in a fight"), name=token.name)
+    if not game.combat or token.id not in game.combat.get("order", []):
+        raise Rejected(N_("plans are reckoned for a token in the fight: %(name)s is not in it"), name=token.name)
     settings = settings_of(game)
+    now = game.combat.get("current") == token.id
+    if not now:  # asked off its turn: what it would do were its turn to begin now
+        game = _turn_begun(game, token, system, settings)
     try:
         ways = system.plan_turns(game.combat["state"], combatant(game, token), settings)
     except RuleNotImplemented as exc:
@@ -308,6 +343,10 @@ def reckon(game: "Game", token_id: str) -> dict:
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
                      if movement.distance(c, anchor, system.diagonal, view.board.grid) <= GUARD_RADIUS}
+        if way.get("alone"):  # the turn's action alone, where it stands (a 3d6 Ready to reload)
+            if not withdraw:
+                found.append(_alone(me, way, steps, geo, foes))
+            continue
         if not way["attack"]:
             found += _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw)
             continue
@@ -326,7 +365,19 @@ def reckon(game: "Game", token_id: str) -> dict:
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
-    return {"token_id": token.id, "tactic": tactic, "plans": _best(found, tactic, withdraw)}
+    return {"token_id": token.id, "tactic": tactic, "now": now, "plans": _best(found, tactic, withdraw)}
+
+
+def _turn_begun(game: "Game", token: "Token", system, settings: dict) -> "Game":
+    """A copy of ``game`` as if ``token``'s turn began now: the fight's current, its books fresh as the rules
+    start a turn (``turn_begun``). Rejected where the system's planner cannot begin a turn off the fight's
+    order: its plans are then reckoned on its turn only."""
+    if getattr(getattr(system, "planner", None), "turn_begun", None) is None:
+        raise Rejected(N_("plans are reckoned on %(name)s's turn in a fight"), name=token.name)
+    view = _sandbox(game)
+    state = system.turn_begun(view.combat["state"], combatant(view, token), settings)
+    view.combat = {**view.combat, "current": token.id, "state": state}
+    return view
 
 
 def _reachable(view: "Game", me: "Token", system, left) -> dict:
@@ -344,7 +395,7 @@ def _reachable(view: "Game", me: "Token", system, left) -> dict:
 def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:
     if way.get("later") and not way.get("declare") and cell == (me.x, me.y):
         return None  # a move, then the shot: a move it is
-    moved = _moved(view, me, cell, system, settings, ends_turn=bool(way.get("ends_turn")))
+    moved = _moved(view, me, cell, system, settings, ends_turn=bool(way.get("ends_turn")), fighters=geo.fighters(view))
     if moved is None:
         return None
     options = dict(way["options"](target.id) if callable(way["options"]) else way["options"])  # per target
@@ -381,13 +432,22 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     cover = p["view"]["cover"]
     where = say("{target} in the open", target=target.name) if not cover.get("fraction") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
-    parts = [where] + ([worth["defense"]] if worth.get("defense") else [])
+    parts = [where] + ([worth["defense"]] if worth.get("defense") else []) + list(worth.get("notes") or [])
     return {"summary": say("{way}: {weapon} at {target} from {square}", way=way["label"], weapon=weapon["label"],
                            target=target.name, square=square_name(*cell)),
             "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
             "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]) * way.get("worth", 1), 4),
             "effect_unit": worth["unit"], "why": parts, "_cost": cost,
             "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
+
+
+def _alone(me, way, steps, geo, foes) -> dict:
+    """The turn's action alone (``way["alone"]``: reloading), no move and no attack; the why the rules' words."""
+    cell = (me.x, me.y)
+    return {"summary": say("{way}: {weapon}", way=way["label"], weapon=way.get("weapon") or ""),
+            "steps": list(steps), "target": None, "weapon": way.get("weapon"), "options": {}, "to": list(cell),
+            "hit": None, "effect": 0.0, "effect_unit": None, "why": [way["why"]], "_cost": 0,
+            "_threat": geo.threat(cell, foes)}
 
 
 def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw) -> list[dict]:
