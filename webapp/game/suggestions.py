@@ -315,7 +315,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     if game.zones is not None:  # zones, not squares: its own reckoning, the same ranking
         from .suggestions_zones import plans_on_zones
         found = plans_on_zones(game, token, system, ways, tactic, tactic == "cowardly" and hurt, foes, settings, anchor)
-        return {"token_id": token.id, "tactic": tactic,
+        return {"token_id": token.id, "tactic": tactic, "now": now,
                 "plans": _best(found, "fierce" if tactic == "guarding" else tactic, tactic == "cowardly" and hurt)}
     geo = _Geometry(game, system)
     careful = tactic == "careful"
