@@ -56,7 +56,10 @@ def test_the_gm_plays_a_foes_best_plan_with_do_it(server, new_page, shot, system
     expect(gm.locator("#log")).to_contain_text("Orc", timeout=15000)
     for _ in range(50):
         _, state = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
-        attacked = any("Ann" in e["text"] and "Orc" in e["text"] for e in state["log"][-6:])
+        # the attack rolled (its log line has the attack's detail: a critical failure's words need not name Ann),
+        # or waiting for Ann's defense
+        attacked = (state.get("pending_defense") or {}).get("target_id") == ids["Ann"] or any(
+            (e.get("detail") or {}).get("attack") and "Orc" in e["text"] for e in state["log"][-6:])
         if attacked:
             break
         gm.wait_for_timeout(200)
