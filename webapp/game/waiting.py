@@ -62,5 +62,5 @@ def plans_wait(game: "Game"):
         if roll.get("roller") in game.tokens:
             return say("{name}'s roll waits for the table's dice: {purpose}", name=name(roll.get("roller")),
                        purpose=words(roll.get("purpose")))
-        return say("a roll waits for the table's dice: {purpose}", purpose=words(roll.get("purpose")))
+        return say("A roll waits for the table's dice: {purpose}", purpose=words(roll.get("purpose")))
     return None
