@@ -8,12 +8,14 @@ estimated here.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from functools import lru_cache
 
 from ..system import AttackRequest, Combatant, RuleError
 from ..text import say
 from .attack import attack_skill, prepare
+from .economy import new_round
 from .data import DEFENSE_WORDS
 from .defense import defense_skill
 from .health import wounds_of
@@ -100,6 +102,24 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
          "label": say("Attack")},
         {"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None, "label": say("Move")},
     ]
+
+
+def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+    """The fight's state (a copy) as if ``mover``'s turn began now, for its plans asked off its turn
+    ("INITIATIVE AND TURN SEQUENCE", "ACTION ECONOMY"): the current fighter, at its place in the order; its turn
+    this round over (at or before the one acting now), its next turn is in a new round: its round's actions and
+    defenses afresh. A GRIT check passed for one action lapses with the turn it was rolled in. No dice rolled (the
+    GRIT or Last Stand roll a wounded character makes to act is not made): it plans as it stands."""
+    state = copy.deepcopy(dict(state))
+    order = list(state.get("order") or [])
+    per = state.setdefault("combatants", {}).setdefault(mover.id, {})
+    if mover.id in order:
+        if order.index(mover.id) <= int(state.get("index", 0) or 0):
+            per["round"] = new_round()
+        state["index"] = order.index(mover.id)
+    per["act_check"] = None
+    state["current"] = mover.id
+    return state
 
 
 def wounded(sheet: dict) -> bool:

@@ -161,6 +161,27 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
     return [{"action": None, "action_options": {}, "attack": True, "melee": None, **way} for way in ways]
 
 
+def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+    """The fight's state (a copy) as if it were ``mover``'s time to declare now, for its plans asked off it
+    ("Initiative and Actions": declarations go lowest initiative first, one new action a phase): the next
+    declarer this phase, its declaration not made yet. Declared already this phase, its next time to declare is
+    in a phase to come: the phase and free actions it declared this phase have resolved by then (left out, its
+    Move's squares with them), a longer one still holds it (it waits: the rules refuse a new one). No dice rolled
+    (its initiative is not rolled: it is put first to declare)."""
+    state = copy.deepcopy(state)
+    combat = state.get("combat")
+    if not combat or mover.id not in combat.get("combatants", []):
+        return state
+    if mover.id in combat.get("declared", []):
+        combat["pending"] = [a for a in combat.get("pending", []) if not (
+            a.get("who") == mover.id and a.get("declared_phase") == combat.get("phase")
+            and a.get("length") in ("free", "phase"))]
+        combat.get("moves", {}).pop(mover.id, None)
+    combat["declared"] = [w for w in combat.get("declared", []) if w != mover.id]
+    combat["order"] = [mover.id] + [w for w in combat.get("order", []) if w != mover.id]
+    return state
+
+
 def wounded(sheet: dict) -> bool:
     """Hurt: a flesh wound or a traumatic wound ("Damage and Wounds")."""
     return int(sheet.get("flesh", 0) or 0) > 0 or any((sheet.get("trauma") or {}).values())

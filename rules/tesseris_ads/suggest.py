@@ -10,6 +10,8 @@ action, whose ticks are kept back from the move (``move_most``: a Move is 1 tick
 
 from __future__ import annotations
 
+import copy
+
 from ..system import AttackRequest, Combatant
 from ..text import say, say_n
 from .attack import DEFENSE_WORDS
@@ -120,6 +122,25 @@ def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> l
     ways.append({"action": None, "action_options": {}, "attack": False, "options": {}, "melee": None,
                  "label": ACTIONS["move"].name})
     return ways
+
+
+def turn_begun(state: dict, mover: Combatant, settings: dict | None = None) -> dict:
+    """The fight's state (a copy) as if ``mover``'s turn began now, for its plans asked off its turn ("Combat
+    Order", "Rounds"): the current fighter, its books as its next turn starts them. Its turn this round done,
+    its next one is in a new round: its ticks as a new round gives them (less those it borrowed and those its
+    statuses take), the round's limits ended (``turns.new_round``); then the stances that last until its next
+    turn end (``turns.start_turn``). No dice rolled (the Resolve test of a character out of Stamina is not
+    made, nor is initiative): it plans as it stands."""
+    from .turns import new_round, start_turn  # the lifecycle's own books (imported here: turns is the larger module)
+    state = copy.deepcopy(state)
+    books = state.setdefault("combatants", {})
+    mine = books.get(mover.id, mover.state or {})
+    if mover.id in (state.get("acted") or []):
+        mine = new_round(mine, mover.sheet)
+    mine = start_turn(mine)
+    books[mover.id] = {k: v for k, v in mine.items() if k not in ("status_update", "last_action", "last_cost")}
+    state["current"] = mover.id
+    return state
 
 
 def wounded(sheet: dict) -> bool:

@@ -3,7 +3,8 @@
 // plan's Do it sends its steps in order through the page's command queue, each judged by the rules as if the GM
 // had made it by hand; a refusal stops the plan and says why. Fetched once per turn (a new foe, a new round) and
 // again on "Suggest plans" or a tactic set. A foe's plans may be asked off its turn too (the turn order's "Plans"):
-// the plans of its turn were it to begin now, shown without Do it.
+// the plans of its turn were it to begin now, shown without Do it. While an attack waits for its answer the server
+// says so instead of plans, and they are asked again on each update until it comes.
 (function () {
   "use strict";
   let shownFor = null;  // "token:round" the plans on screen were fetched for
@@ -59,11 +60,18 @@
 
   function check() {
     showAhead();
+    if (ahead && ahead.html.indexOf("foe-plans-waiting") >= 0) loadAhead();  // its plans wait for an answer too
     const box = document.getElementById("foe-plans");
     if (!box) { shownFor = null; kept = ""; return; }
     const key = box.dataset.tokenId + ":" + box.dataset.round;
     const slot = box.querySelector(".foe-plans-slot");
-    if (key !== shownFor || stale) { shownFor = key; stale = false; load(box); }
+    // the plans waited for an attack's answer (a defense, a Soak roll, the table's dice): asked again on each
+    // update until it comes, the waiting words kept on screen meanwhile
+    const waited = kept.indexOf("foe-plans-waiting") >= 0;
+    if (key !== shownFor || stale || waited) {
+      if (waited && slot && !slot.innerHTML.trim()) slot.innerHTML = kept;
+      shownFor = key; stale = false; load(box);
+    }
     else if (slot && !slot.innerHTML.trim() && kept) slot.innerHTML = kept;
   }
 

@@ -61,6 +61,7 @@ from .describe import square_name
 from .feature import Feature
 from .model import GM, Event, Rejected
 from .text import N_
+from .waiting import plans_wait
 
 if TYPE_CHECKING:
     from .model import Actor, Game, Token
@@ -284,8 +285,10 @@ def _is_melee(weapon: dict) -> bool | None:
 def reckon(game: "Game", token_id: str) -> dict:
     """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
     ``{"token_id", "tactic", "now", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are
-    ``Say``\\ s, said in the reader's language by the caller). Off its turn (``"now": False``), the plans of its
-    turn were it to begin now (:func:`_turn_begun`): its steps are for its turn, not to be sent before.
+    ``Say``\\ s, said in the reader's language by the caller). While an attack waits for its answer (a defense, a
+    Soak roll, the table's dice: :func:`webapp.game.waiting.plans_wait`), no plans but ``"waiting"``: the words of
+    what it waits for. Off its turn (``"now": False``), the plans of its turn were it to begin now
+    (:func:`_turn_begun`): its steps are for its turn, not to be sent before.
     Rejected: no such foe, or not in the fight; NotReckoned: the system (or the map) has no suggestions."""
     token = game.tokens.get(token_id)
     if token is None:
@@ -303,6 +306,9 @@ def reckon(game: "Game", token_id: str) -> dict:
         raise Rejected(N_("plans are reckoned for a token in the fight: %(name)s is not in it"), name=token.name)
     settings = settings_of(game)
     now = game.combat.get("current") == token.id
+    waits = plans_wait(game)
+    if waits is not None:  # an attack's answer pends: not booked yet, so no plan until it is (waiting.py)
+        return {"token_id": token.id, "tactic": tactic_of(game, token.id), "now": now, "plans": [], "waiting": waits}
     if not now:  # asked off its turn: what it would do were its turn to begin now
         game = _turn_begun(game, token, system, settings)
     try:

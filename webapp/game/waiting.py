@@ -1,10 +1,13 @@
 """What a fight waits for before its turn moves on (#58): an attack's defense a player must still choose, a
 Savage Worlds Soak roll still to answer. Next turn, an action that ends the turn and (for a defense) End fight
-are refused meanwhile, naming whose answer it is to a sender who may see that token."""
+are refused meanwhile, naming whose answer it is to a sender who may see that token. The GM's foes' plans (#60)
+wait too (:func:`plans_wait`): the attack is not booked until it is answered."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from rules.text import say
 
 from . import fog
 from .model import Rejected
@@ -35,3 +38,29 @@ def no_soak_waiting(game: "Game", actor: "Actor") -> None:
                               "(the GM may answer for anyone)"), name=target.name)
     if game.pending_soak:
         raise Rejected(N_("a Soak roll has not been answered yet (the GM may answer for anyone)"))
+
+
+def plans_wait(game: "Game"):
+    """What the GM's foes' plans (#60) wait for, in words (the GM's: every name said), or None: an attack waiting for
+    its defense ("Orc's attack waits for Ann's defense"), a Soak roll not answered yet, a roll waiting for the
+    table's dice (#59). Meanwhile the attack is not booked (the rules have not rolled it: plans reckoned now would
+    offer it again) and no command of a plan would be taken (``no_defense_waiting``, the table's ``waiting``)."""
+    def name(token_id) -> str:
+        token = game.tokens.get(token_id or "")
+        return token.name if token is not None else "?"
+
+    pending = game.pending_defense
+    if pending:
+        return say("{attacker}'s attack waits for {target}'s defense", attacker=name(pending.get("attacker")),
+                   target=name(pending.get("target")))
+    if game.pending_soak:
+        return say("{name}'s Soak roll waits for an answer", name=name(game.pending_soak[0].get("target")))
+    rolling = game.pending_roll
+    if rolling:
+        from .table_dice import words  # the table's dice (#59) import the game's commands: read here only
+        roll = rolling.get("roll") or {}
+        if roll.get("roller") in game.tokens:
+            return say("{name}'s roll waits for the table's dice: {purpose}", name=name(roll.get("roller")),
+                       purpose=words(roll.get("purpose")))
+        return say("A roll waits for the table's dice: {purpose}", purpose=words(roll.get("purpose")))
+    return None
