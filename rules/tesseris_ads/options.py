@@ -12,6 +12,7 @@ the document lets the target answer this action with, and the reactions that mod
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 
 from ..system import AttackRequest, RuleError, RuleNotImplemented
@@ -81,6 +82,10 @@ def _why(action, exc: Exception) -> str:
     return say("{action}: {why}", action=action.name, why=text)
 
 
+#: the options an action's refusal reads (``action_refusal``): the others are the attack's own choices
+REFUSAL_OPTIONS = ("settings", "target_weapon", "free", "gm_allows_borrowing", "across_cover")
+
+
 def action_refusal(request: AttackRequest, key: str) -> str:
     """Why the rules refuse this attack action now ("" when they allow it): what ``plan_attack``
     refuses (weapon kind, range, reach, grapple, jam, ammunition, surprise...) and the ticks it
@@ -93,7 +98,7 @@ def action_refusal(request: AttackRequest, key: str) -> str:
         if why:
             return _why(action, RuleError(why))
     else:
-        keep = {k: opts[k] for k in ("settings", "target_weapon", "free", "gm_allows_borrowing", "across_cover") if k in opts}
+        keep = {k: opts[k] for k in REFUSAL_OPTIONS if k in opts}
         try:
             plan_attack(replace(request, options={**keep, "action": key, "defense": "none"}, targets=[]))
         except (RuleError, RuleNotImplemented) as exc:
@@ -134,17 +139,59 @@ def _opt(key, label, kind, default, available=True, reason="", help_="", **more)
     return out
 
 
+#: the refusals of the attack actions (``_refusals``) judged on a request, by the request's values; emptied when full
+_REFUSED: dict[bytes, tuple] = {}
+REFUSED_KEPT = 512
+#: the attack actions' labels on the card ("Aim (1 tick, +1)"), by action: the same words every time
+_LABELS: dict[str, str] = {}
+
+
+def _refusals(request: AttackRequest, weapon: dict) -> tuple[tuple[object, str], ...]:
+    """Each attack action the weapon may take (``candidate_actions``) with why the rules refuse it now ("" when they
+    allow it: ``action_refusal``). Kept for the next request of the same values: the foes' plans (#60) have the
+    options listed for every square, way, target and weapon they weigh, many of them alike. The key is the request
+    itself, pickled, as the refusals read it (the attacker, the target and the others with their sheets, books and
+    places, the weapon, distance and cover, ``REFUSAL_OPTIONS``): the same bytes, the same values, the same refusals.
+    Never kept with a board (a map is read where it is, not copied) or what pickle cannot write."""
+    key = None
+    if request.board is None:
+        opts = request.options or {}
+        try:
+            key = pickle.dumps((request.attacker, request.target, request.weapon, request.distance, request.cover,
+                                {k: opts[k] for k in REFUSAL_OPTIONS if k in opts}, request.others),
+                               pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError, ValueError):
+            key = None
+        found = _REFUSED.get(key) if key is not None else None
+        if found is not None:
+            return found
+    judged = tuple((a, action_refusal(request, a.key)) for a in candidate_actions(weapon))
+    if key is not None:
+        if len(_REFUSED) >= REFUSED_KEPT:
+            _REFUSED.clear()
+        _REFUSED[key] = judged
+    return judged
+
+
+def _action_label(a) -> str:
+    label = _LABELS.get(a.key)
+    if label is None or ACTIONS.get(a.key) is not a:
+        ticks = say_n("{n} tick", "{n} ticks", a.ticks) if a.ticks is not None else \
+            say_n("reaction, {n} tick", "reaction, {n} ticks", a.reaction_ticks)
+        label = say("{action} ({ticks}, {modifier})", action=a.name, ticks=ticks, modifier=f"{a.attack:+d}") \
+            if a.attack else say("{action} ({ticks})", action=a.name, ticks=ticks)
+        if ACTIONS.get(a.key) is a:
+            _LABELS[a.key] = label
+    return label
+
+
 def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -> dict:
     """The attack action: the ones the rules allow now (the one picked kept, marked, when they do
     not), the refused ones with their reasons in ``help`` and ``unavailable``; the default the
     weapon's plain attack, or the first one allowed when that is refused."""
     values, refused = [], []
-    for a in candidate_actions(weapon):
-        why = action_refusal(request, a.key)
-        ticks = say_n("{n} tick", "{n} ticks", a.ticks) if a.ticks is not None else \
-            say_n("reaction, {n} tick", "reaction, {n} ticks", a.reaction_ticks)
-        label = say("{action} ({ticks}, {modifier})", action=a.name, ticks=ticks, modifier=f"{a.attack:+d}") \
-            if a.attack else say("{action} ({ticks})", action=a.name, ticks=ticks)
+    for a, why in _refusals(request, weapon):
+        label = _action_label(a)
         value = {"key": a.key, "label": label}
         if a.key == "spray_n_pray":
             value["targets"] = spray_most(weapon)
