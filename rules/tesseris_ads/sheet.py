@@ -290,16 +290,17 @@ def _field_defaults() -> tuple:
 
 
 def _fresh(value):
-    """A copy of a default (plain JSON: dicts, lists, scalars) the sheet may change."""
+    """A copy of a default (plain JSON: dicts, lists, scalars) the sheet may change (a scalar is kept as it is,
+    without a call: the default sheet is made a thousand times a reckoning, #60)."""
     if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
+        return {k: _fresh(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [_fresh(v) for v in value]
+        return [_fresh(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 
 def default_sheet() -> dict:
-    sheet = {key: _fresh(value) for key, value in _field_defaults()}
+    sheet = {key: _fresh(value) if isinstance(value, (dict, list)) else value for key, value in _field_defaults()}
     sheet.update(
         name="Jim",
         armour={"name": "Armoured coat", "ap": 3, "bulk": -1},
