@@ -290,10 +290,11 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
     harm: dict = {"stamina": 0.0, "wounds": 0.0}
     outcomes = outcome_odds(request, plan, att, dfn, settings, harm)
     name = request.target.name
-    modifiers = [m.to_dict() for m in plan.attack_mods]
+    attack_mods, defense_mods = [_mod_dict(m) for m in plan.attack_mods], [_mod_dict(m) for m in plan.defense_mods]
+    modifiers = [dict(m) for m in attack_mods]
     defense = DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()
-    modifiers += [{**m.to_dict(), "label": say("{name}'s {defense}: {modifier}", name=name, defense=defense, modifier=m.label)}
-                  for m in plan.defense_mods]
+    modifiers += [{**m, "label": say("{name}'s {defense}: {modifier}", name=name, defense=defense, modifier=m["label"])}
+                  for m in defense_mods]
     return {
         "outcomes": outcomes,
         "modifiers": modifiers,
@@ -308,6 +309,11 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
         "mean_stamina": harm["stamina"],  # Stamina lost and Wounds taken, on average (the foes' plans, #60)
         "mean_wounds": harm["wounds"],
         "bullets": plan.bullets,
-        "attack_modifiers": [m.to_dict() for m in plan.attack_mods],
-        "defense_modifiers": [m.to_dict() for m in plan.defense_mods],
+        "attack_modifiers": attack_mods,
+        "defense_modifiers": defense_mods,
     }
+
+
+def _mod_dict(m) -> dict:
+    """``Modifier.to_dict`` without its deep copy: a modifier's fields are words and numbers, kept as they are."""
+    return dict(vars(m))
