@@ -5,6 +5,7 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 from __future__ import annotations
 
 import functools
+import pickle
 
 from ..text import say
 from ..system import RuleError, SheetError, SheetField, column
@@ -300,6 +301,17 @@ def _fresh(value):
 
 
 def default_sheet() -> dict:
+    """The sample character ("Jim"): a copy of its own each call, unpickled from the one made once (a token without a
+    character is given it whenever the rules read its sheet: a thousand times a reckoning of the foes' plans, #60)."""
+    return pickle.loads(_default_pickled())
+
+
+@functools.lru_cache(maxsize=1)
+def _default_pickled() -> bytes:
+    return pickle.dumps(_made_default(), pickle.HIGHEST_PROTOCOL)
+
+
+def _made_default() -> dict:
     sheet = {key: _fresh(value) if isinstance(value, (dict, list)) else value for key, value in _field_defaults()}
     sheet.update(
         name="Jim",
