@@ -126,10 +126,16 @@ def quick_recover_roll(dice: DiceSource, dice_count: int, purpose: str,
 
 
 def pool_distribution(dice: int) -> dict[int, float]:
-    """Successes of ``dice`` dT, explosions included (exact up to the 1e-12 cut-off)."""
+    """Successes of ``dice`` dT, explosions included (exact up to the 1e-12 cut-off). A fresh dict each call, of
+    the one reckoned once per pool (``_pool_items``: the foes' plans ask the odds of many attacks, #60)."""
+    return dict(_pool_items(dice))
+
+
+@lru_cache(maxsize=64)
+def _pool_items(dice: int) -> tuple[tuple[int, float], ...]:
     if dice <= 0:
-        return {0: 1.0}
-    return odds_mod.distribution(f"{dice}dT")
+        return ((0, 1.0),)
+    return tuple(odds_mod.distribution(f"{dice}dT").items())
 
 
 @lru_cache(maxsize=512)

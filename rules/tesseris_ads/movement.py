@@ -164,17 +164,20 @@ def reactive_attackers(
     for o in others:
         if o.id == mover.id or o.side == mover.side or o.position is None:
             continue
-        if "Unconscious" in status_names(o.sheet.get("statuses")) or "Pinned" in status_names(o.sheet.get("statuses")):
-            continue
-        if not can_react(state_of(o), 1):
-            continue
         pos = o.position if isinstance(o.position, tuple) else tuple(o.position)
         reach = 1
         weapons = o.sheet.get("weapons") or {}
         if isinstance(weapons, dict) and weapons:
             melee = [w for w in weapons.values() if w.get("kind", "melee") == "melee"]
             reach = max([num(w.get("reach"), 1) or 1 for w in melee] or [1])
-        if any(c is not None and 0 < cell_steps(pos, c) <= reach and _line_clear(board, pos, c) for c in cells):
+        near = [c for c in cells if c is not None and 0 < cell_steps(pos, c) <= reach]
+        if not near:  # (out of reach of every square: the foe's books need not be read, #60's trial moves)
+            continue
+        if "Unconscious" in status_names(o.sheet.get("statuses")) or "Pinned" in status_names(o.sheet.get("statuses")):
+            continue
+        if not can_react(state_of(o), 1):
+            continue
+        if any(_line_clear(board, pos, c) for c in near):
             out.append(o.id)
     return sorted(out)
 

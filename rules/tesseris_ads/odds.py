@@ -10,7 +10,7 @@ from ..system import AttackRequest, AttackResult
 from . import cover as cover_mod
 from .attack import DEFENSE_WORDS, burst_hits, check_one_target, hit_nets_of, multi_strike_defense, plan_attack, settings_of, soak_for
 from .checks import defense_distribution, pool_distribution
-from .data import CRITICAL_SUCCESSES
+from .data import ACTIONS, CRITICAL_SUCCESSES
 from .health import damage_split
 from .sheet import char, num, stamina
 from .spray import COVERING_FIRE_OUTCOME, covering_fire_odds, spray_label, spray_odds
@@ -177,6 +177,30 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     st_left = stamina(tgt.sheet)
     no_wounds = bool(action.extra.get("no_wounds"))
     extra_wounds = num(action.extra.get("wounds"))
+    take = opts.get("take", True) is not False
+    numbers = (tuple(att.items()), tuple(dfn.items()), plan.bullets, plan.defense, take, base, impact, crit_d10,
+               crit_basis, soak, st_left, no_wounds, extra_wounds)
+    if ACTIONS.get(action.key) is action:  # the rules' own action: its table kept for the next attack alike
+        lines, lost, wounds = _outcome_table(action.key, *numbers)
+    else:
+        lines, lost, wounds = _table(action, *numbers)
+    if harm is not None:
+        harm.update(stamina=lost, wounds=wounds)
+    return [{"label": label, "p": p} for label, p in lines]
+
+
+@functools.lru_cache(maxsize=1024)
+def _outcome_table(action_key: str, *numbers) -> tuple[tuple[tuple[str, float], ...], float, float]:
+    """:func:`_table` of the action named, kept: a pure function of the numbers ``outcome_odds`` reads, which the
+    foes' plans (#60) ask again and again (the same attack at the same target from another square, another way)."""
+    return _table(ACTIONS[action_key], *numbers)
+
+
+def _table(action, att_items: tuple, dfn_items: tuple, bullets: int, defense: str, take: bool, base: int, impact: bool,
+           crit_d10: bool, crit_basis: str, soak: int, st_left: int, no_wounds: bool, extra_wounds: int
+           ) -> tuple[tuple[tuple[str, float], ...], float, float]:
+    """The outcome lines of ``outcome_odds`` (each with its chance, in their order) and the mean Stamina lost and
+    Wounds taken, from the attack and defense totals' chances and the numbers of the damage."""
     # An attack total ``a`` against a defense total ``d`` ends as its net ``a - d`` says (each bullet's net, the
     # maneuver's margin), and as ``a`` says only in two ways: a total under 1 is a plain miss (``_avoided``),
     # and a critical judged on the attack (``critical_basis`` "attack": each bullet's ``net + d``, that is
@@ -184,23 +208,23 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     # a few dozen judgements rather than one per pair (hundreds; the preview judges every defense the target has).
     by_total = crit_basis not in ("net", "always")
     pairs: dict[tuple[int, int], float] = {}
-    for a, pa in att.items():
+    for a, pa in att_items:
         of_a = a if by_total else min(max(a, 0), 1)  # (else an attack total standing for all alike: 0 under 1, 1 not)
-        for d, pd in dfn.items():
+        for d, pd in dfn_items:
             key = (a - d, of_a)
             pairs[key] = pairs.get(key, 0.0) + pa * pd
     out: dict[str, float] = {}
     mean_lost = mean_wounds = 0.0
     for (net, of_a), p in pairs.items():
-        nets = [net - 2 * i for i in range(plan.bullets)]
+        nets = [net - 2 * i for i in range(bullets)]
         hit_nets = hit_nets_of(action, nets)
         if not hit_nets:
-            label = _avoided(of_a, plan.defense)
+            label = _avoided(of_a, defense)
             out[label] = out.get(label, 0) + p
             continue
         if action.key in ("grapple", "trip", "disarm", "pin", "choke_out", "distracting_shot", "break_pin"):
             label = MANEUVER_LINES.get(action.key, MANEUVER_LINES["disarm"])
-            if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and opts.get("take", True) is not False:
+            if action.key == "disarm" and nets[0] >= action.extra["take_margin"] and take:
                 label = WEAPON_TAKEN
             out[label] = out.get(label, 0) + p
             continue
@@ -217,9 +241,23 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
         mean_lost += p * lost
         mean_wounds += p * wounds
     total = sum(out.values()) or 1.0
-    if harm is not None:
-        harm.update(stamina=mean_lost / total, wounds=mean_wounds / total)
-    return [{"label": k, "p": v / total} for k, v in sorted(out.items(), key=lambda kv: _order(kv[0])) if v > 0]
+    return (tuple((k, v / total) for k, v in sorted(out.items(), key=lambda kv: _order(kv[0])) if v > 0),
+            mean_lost / total, mean_wounds / total)
+
+
+@functools.lru_cache(maxsize=1024)
+def _spread(att_items: tuple, dfn_items: tuple, bullets: int, crit_on_net: bool) -> tuple[tuple, tuple, float]:
+    """The net successes' chances, the hits' (``bullets`` against one defense) and a critical's, from the attack and
+    defense totals' chances: kept, as ``_outcome_table`` is."""
+    att, dfn = dict(att_items), dict(dfn_items)
+    net = core_odds.convolve(att, core_odds.scale(dfn, -1))
+    net = {v: net[v] for v in sorted(net)}
+    hits = hits_distribution(net, bullets)
+    if crit_on_net:
+        crit = core_odds.at_least(net, CRITICAL_SUCCESSES)
+    else:
+        crit = sum(pa * pd for a, pa in att.items() for d, pd in dfn.items() if a - d >= 1 and a >= CRITICAL_SUCCESSES)
+    return tuple(net.items()), tuple(hits.items()), crit
 
 
 def attack_odds(request: AttackRequest, part: bool = False) -> dict:
@@ -246,21 +284,17 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
         dfn = {plan.cover_bonus: 1.0}
     else:
         dfn = {v + plan.defense_flat: p for v, p in defense_distribution(plan.defense_pool, plan.defense_rerolls)}
-    net = core_odds.convolve(att, core_odds.scale(dfn, -1))
-    net = {v: net[v] for v in sorted(net)}
-    hits = hits_distribution(net, plan.bullets)
-    crit_basis = settings["critical_basis"]
-    if crit_basis == "net":
-        crit = core_odds.at_least(net, CRITICAL_SUCCESSES)
-    else:
-        crit = sum(pa * pd for a, pa in att.items() for d, pd in dfn.items() if a - d >= 1 and a >= CRITICAL_SUCCESSES)
+    net_items, hits_items, crit = _spread(tuple(att.items()), tuple(dfn.items()), plan.bullets,
+                                          settings["critical_basis"] == "net")
+    net, hits = dict(net_items), dict(hits_items)
     harm: dict = {"stamina": 0.0, "wounds": 0.0}
     outcomes = outcome_odds(request, plan, att, dfn, settings, harm)
     name = request.target.name
-    modifiers = [m.to_dict() for m in plan.attack_mods]
+    attack_mods, defense_mods = [_mod_dict(m) for m in plan.attack_mods], [_mod_dict(m) for m in plan.defense_mods]
+    modifiers = [dict(m) for m in attack_mods]
     defense = DEFENSE_WORDS.get(plan.defense) or plan.defense.replace("_", " ").title()
-    modifiers += [{**m.to_dict(), "label": say("{name}'s {defense}: {modifier}", name=name, defense=defense, modifier=m.label)}
-                  for m in plan.defense_mods]
+    modifiers += [{**m, "label": say("{name}'s {defense}: {modifier}", name=name, defense=defense, modifier=m["label"])}
+                  for m in defense_mods]
     return {
         "outcomes": outcomes,
         "modifiers": modifiers,
@@ -275,6 +309,11 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
         "mean_stamina": harm["stamina"],  # Stamina lost and Wounds taken, on average (the foes' plans, #60)
         "mean_wounds": harm["wounds"],
         "bullets": plan.bullets,
-        "attack_modifiers": [m.to_dict() for m in plan.attack_mods],
-        "defense_modifiers": [m.to_dict() for m in plan.defense_mods],
+        "attack_modifiers": attack_mods,
+        "defense_modifiers": defense_mods,
     }
+
+
+def _mod_dict(m) -> dict:
+    """``Modifier.to_dict`` without its deep copy: a modifier's fields are words and numbers, kept as they are."""
+    return dict(vars(m))

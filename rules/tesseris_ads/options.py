@@ -12,6 +12,7 @@ the document lets the target answer this action with, and the reactions that mod
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 
 from ..system import AttackRequest, RuleError, RuleNotImplemented
@@ -81,6 +82,10 @@ def _why(action, exc: Exception) -> str:
     return say("{action}: {why}", action=action.name, why=text)
 
 
+#: the options an action's refusal reads (``action_refusal``): the others are the attack's own choices
+REFUSAL_OPTIONS = ("settings", "target_weapon", "free", "gm_allows_borrowing", "across_cover")
+
+
 def action_refusal(request: AttackRequest, key: str) -> str:
     """Why the rules refuse this attack action now ("" when they allow it): what ``plan_attack``
     refuses (weapon kind, range, reach, grapple, jam, ammunition, surprise...) and the ticks it
@@ -93,7 +98,7 @@ def action_refusal(request: AttackRequest, key: str) -> str:
         if why:
             return _why(action, RuleError(why))
     else:
-        keep = {k: opts[k] for k in ("settings", "target_weapon", "free", "gm_allows_borrowing", "across_cover") if k in opts}
+        keep = {k: opts[k] for k in REFUSAL_OPTIONS if k in opts}
         try:
             plan_attack(replace(request, options={**keep, "action": key, "defense": "none"}, targets=[]))
         except (RuleError, RuleNotImplemented) as exc:
@@ -134,17 +139,129 @@ def _opt(key, label, kind, default, available=True, reason="", help_="", **more)
     return out
 
 
+#: the refusals of the attack actions (``_refusals``) judged on a request, by the request's values; emptied when full
+_REFUSED: dict[bytes, tuple] = {}
+REFUSED_KEPT = 512
+#: the "Not now: ..." help of the refusals, by the refusals' identities (``_not_now``)
+_NOT_NOW: dict[tuple, tuple] = {}
+#: the attack actions' labels on the card ("Aim (1 tick, +1)"), by action: the same words every time
+_LABELS: dict[str, str] = {}
+
+
+def _refusals(request: AttackRequest, weapon: dict) -> tuple[tuple[object, str], ...]:
+    """Each attack action the weapon may take (``candidate_actions``) with why the rules refuse it now ("" when they
+    allow it: ``action_refusal``). Kept for the next request of the same values: the foes' plans (#60) have the
+    options listed for every square, way, target and weapon they weigh, many of them alike. The key is the request
+    itself, pickled, as the refusals read it (the attacker, the target and the others with their sheets, books and
+    places, the weapon, distance and cover, ``REFUSAL_OPTIONS``): the same bytes, the same values, the same refusals.
+    Never kept with a board (a map is read where it is, not copied) or what pickle cannot write."""
+    key = None
+    if request.board is None:
+        opts = request.options or {}
+        try:
+            key = pickle.dumps((request.attacker, request.target, request.weapon, request.distance, request.cover,
+                                {k: opts[k] for k in REFUSAL_OPTIONS if k in opts}, request.others),
+                               pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError, ValueError):
+            key = None
+        found = _REFUSED.get(key) if key is not None else None
+        if found is not None:
+            return found
+    judged = tuple((a, action_refusal(request, a.key)) for a in candidate_actions(weapon))
+    if key is not None:
+        if len(_REFUSED) >= REFUSED_KEPT:
+            _REFUSED.clear()
+        _REFUSED[key] = judged
+    return judged
+
+
+def _action_label(a) -> str:
+    label = _LABELS.get(a.key)
+    if label is None or ACTIONS.get(a.key) is not a:
+        ticks = say_n("{n} tick", "{n} ticks", a.ticks) if a.ticks is not None else \
+            say_n("reaction, {n} tick", "reaction, {n} ticks", a.reaction_ticks)
+        label = say("{action} ({ticks}, {modifier})", action=a.name, ticks=ticks, modifier=f"{a.attack:+d}") \
+            if a.attack else say("{action} ({ticks})", action=a.name, ticks=ticks)
+        if ACTIONS.get(a.key) is a:
+            _LABELS[a.key] = label
+    return label
+
+
+#: the attack card's fixed words (labels, reasons, help), made once: ``attack_options`` is asked for every square,
+#: way and weapon the foes' plans weigh (#60)
+_SAY_ATTACK_ACTION = say("Attack action")
+_SAY_NO_ATTACK_ACTION = say("no attack action is possible now")
+_SAY_CALLED_SHOT_AIMED_AT = say("Called Shot aimed at")
+_SAY_ONLY_WITH_A_CALLED_SHOT_RANGED = say("only with a Called Shot (Ranged Attack Actions)")
+_SAY_CALLED_SHOT_IN_THE_HEAD_OR = say("Called Shot: \"in the head or similarly vital area\"")
+_SAY_HEAD_OR_NECK = say("Head or neck")
+_SAY_A_VITAL_AREA_OF_THE_TORSO = say("A vital area of the torso")
+_SAY_WHERE_IT_HITS = say("Where it hits")
+_SAY_A_CALLED_SHOT_SAYS_WHERE_IT = say("a Called Shot says where it aims")
+_SAY_THE_RULES_ROLL_NO_HIT_LOCATION = say("the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; armour (a cloak covers torso and legs) and cover depend on it")
+_SAY_WEAPON_TO_KNOCK_AWAY = say("Weapon to knock away")
+_SAY_DISARM_THE_TARGET_HOLDS_NO_WEAPON = say("Disarm: the target holds no weapon to knock away")
+_SAY_ONLY_WITH_A_DISARM_MELEE_ATTACK = say("only with a Disarm (Melee Attack Actions)")
+_SAY_TAKE_IT_WHEN_BEATING_THE_ROLL = say("Take it when beating the roll by 3 or more")
+_SAY_DISARM_THEY_MAY_TAKE_IMMEDIATE_POSSESSION = say("Disarm: \"they may take immediate possession of the weapon\"")
+_SAY_FREE_FROM_THE_PIN = say("Free from the pin")
+_SAY_BREAK_PIN_NOBODY_ON_THIS_SIDE = say("Break Pin: nobody on this side is Pinned")
+_SAY_ONLY_WITH_A_BREAK_PIN_MELEE = say("only with a Break Pin (Melee Attack Actions)")
+_SAY_SECONDARY_WEAPON_SAME_ROLL_3 = say("Secondary weapon (same roll, -3)")
+_SAY_ONLY_WITH_A_MULTI_STRIKE_ATTACK = say("only with a Multi-Strike (Attack Actions)")
+_SAY_MULTI_STRIKE_THE_SECONDARY_WEAPONS_USE = say("Multi-Strike: the secondary weapons use the primary's roll and meet its one defense")
+_SAY_SQUARES_RUN_BEFORE_THE_ATTACK = say("Squares run before the attack")
+_SAY_ONLY_WITH_A_CHARGE_MELEE_ATTACK = say("only with a Charge (Melee Attack Actions)")
+_SAY_CHARGE_UP_TO_2X_MOVEMENT_AT = say("Charge: up to 2x movement, at least 2 squares")
+_SAY_THE_TARGET_IS_UNAWARE_OF_THE = say("The target is unaware of the attacker")
+_SAY_ATTACKING_UNAWARE_OPPONENT_2_MELEE_1 = say("Attacking Unaware Opponent: +2 melee, +1 ranged, the first attack; no Charge")
+_SAY_ATTACKING_FROM_HIGHER_GROUND_1 = say("Attacking from higher ground (+1)")
+_SAY_ATTACKING_FROM_A_MOUNT = say("Attacking from a mount")
+_SAY_1_TO_MELEE_2_TO_BALLISTIC = say("+1 to Melee, -2 to Ballistic Skill rolls")
+_SAY_OUTNUMBERING_THE_OPPONENT_1 = say("Outnumbering the opponent (+1)")
+_SAY_OUTNUMBER_OPPONENT_FOUND_ON_THE_MAP = say("Outnumber Opponent: found on the map; change it if the map is wrong")
+_SAY_THE_TARGET_IS_ON_HIGHER_GROUND = say("The target is on higher ground (-1 to its defense)")
+_SAY_ONLY_AGAINST_RANGED_ATTACKS_COMMON_PHYSICAL = say("only against ranged attacks (Common Physical Combat Modifiers: Higher Ground)")
+_SAY_FIRING_BLIND_FROM_COVER_3_NO = say("Firing blind from cover (-3, no range bonus)")
+_SAY_FIRING_INTO_MELEE_2_A_MISS = say("Firing into melee (-2; a miss by it strays)")
+_SAY_FOUND_ON_THE_MAP_CHANGE_IT = say("found on the map; change it if the map is wrong")
+_SAY_WEAPONS_IN_HAND = say("Weapons in hand")
+_SAY_WIELDING_TWO_OR_MORE_WEAPONS_AMBIDEXTERITY = say("Wielding Two (or more) Weapons; Ambidexterity reduces the off hand's penalty by 2")
+_SAY_MAYHEM_POINTS_SPENT = say("Mayhem points spent")
+_SAY_MAYHEM_POINTS_NONE_TO_SPEND_THE = say("Mayhem Points: none to spend (the GM grants them for inspired actions)")
+_SAY_FROM_SWORD_OR_GUNPOINT_2_A = say("From sword- or gunpoint (+2, a critical at the head)")
+_SAY_SWORDPOINT_GUNPOINT_AFTER_INITIATE_SWORD_GUN = say("Swordpoint & Gunpoint: after Initiate Sword/Gun-point (3 ticks) on this target")
+_SAY_THE_TARGET_IS_ACROSS_THE_COVER = say("The target is across the cover")
+_SAY_ONLY_FOR_A_CHARACTER_HUNKERED_DOWN = say("only for a character hunkered down (Defensive Actions: Hunker Down)")
+_SAY_HUNKER_DOWN_NO_ATTACK_ON_OPPONENTS = say("Hunker Down: no attack on opponents across the cover before standing up; found on the map")
+_SAY_THE_TARGET_HAS_TAKEN_COVER = say("The target has taken cover")
+_SAY_AN_ALLY_S_COVERING_FIRE_PROTECTS = say("An ally's Covering Fire protects the target (+1)")
+_SAY_GM_MODIFIER_TO_THE_ATTACK = say("GM modifier to the attack")
+_SAY_GM_MODIFIER_TO_THE_DEFENSE = say("GM modifier to the defense")
+_SAY_THE_GM_LETS_THIS_ATTACK_BORROW = say("The GM lets this attack borrow ticks")
+_SAY_OVERSPENDING_OR_BORROWING_TICKS = say("Overspending or Borrowing Ticks")
+
+
+def _not_now(refused: tuple) -> str:
+    """The refusals said once each (``grouped``), kept for the same refusals (the same objects: ``_refusals`` keeps
+    them) in the same order."""
+    key = tuple(id(r) for r in refused)
+    found = _NOT_NOW.get(key)
+    if found is None or found[0] != refused or any(a is not b for a, b in zip(found[0], refused)):
+        found = (refused, say("Not now: {reasons}", reasons=joined(grouped(list(refused)), "; ")))
+        if len(_NOT_NOW) >= REFUSED_KEPT:
+            _NOT_NOW.clear()
+        _NOT_NOW[key] = found
+    return found[1]
+
+
 def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -> dict:
     """The attack action: the ones the rules allow now (the one picked kept, marked, when they do
     not), the refused ones with their reasons in ``help`` and ``unavailable``; the default the
     weapon's plain attack, or the first one allowed when that is refused."""
     values, refused = [], []
-    for a in candidate_actions(weapon):
-        why = action_refusal(request, a.key)
-        ticks = say_n("{n} tick", "{n} ticks", a.ticks) if a.ticks is not None else \
-            say_n("reaction, {n} tick", "reaction, {n} ticks", a.reaction_ticks)
-        label = say("{action} ({ticks}, {modifier})", action=a.name, ticks=ticks, modifier=f"{a.attack:+d}") \
-            if a.attack else say("{action} ({ticks})", action=a.name, ticks=ticks)
+    for a, why in _refusals(request, weapon):
+        label = _action_label(a)
         value = {"key": a.key, "label": label}
         if a.key == "spray_n_pray":
             value["targets"] = spray_most(weapon)
@@ -158,9 +275,9 @@ def _action_option(request: AttackRequest, weapon: dict, explicit: str | None) -
     default = default_action(weapon, request.options)
     if default not in allowed and allowed:
         default = allowed[0]
-    help_ = say("Not now: {reasons}", reasons=joined(grouped(refused), "; ")) if refused else ""
-    return _opt("action", say("Attack action"), "choice", default, bool(allowed),
-                refused[0] if refused and not allowed else say("no attack action is possible now"), help_,
+    help_ = _not_now(tuple(refused)) if refused else ""
+    return _opt("action", _SAY_ATTACK_ACTION, "choice", default, bool(allowed),
+                refused[0] if refused and not allowed else _SAY_NO_ATTACK_ACTION, help_,
                 values=values, unavailable=refused)
 
 
@@ -186,76 +303,75 @@ def attack_options(request: AttackRequest) -> list[dict]:
 
     # what an action asks
     called = picked == "called_shot"
-    out.append(_opt("called_at", say("Called Shot aimed at"), "choice", "head", called,
-                    say("only with a Called Shot (Ranged Attack Actions)"),
-                    say("Called Shot: \"in the head or similarly vital area\""),
-                    values=[{"key": "head", "label": say("Head or neck")}, {"key": "torso", "label": say("A vital area of the torso")}]))
-    out.append(_opt("location", say("Where it hits"), "choice", settings["default_hit_location"], not called,
-                    say("a Called Shot says where it aims"),
-                    say("the rules roll no hit location: the attacker's aim (a Disabling Shot's part) or the GM's call; "
-                        "armour (a cloak covers torso and legs) and cover depend on it"),
+    out.append(_opt("called_at", _SAY_CALLED_SHOT_AIMED_AT, "choice", "head", called,
+                    _SAY_ONLY_WITH_A_CALLED_SHOT_RANGED,
+                    _SAY_CALLED_SHOT_IN_THE_HEAD_OR,
+                    values=[{"key": "head", "label": _SAY_HEAD_OR_NECK}, {"key": "torso", "label": _SAY_A_VITAL_AREA_OF_THE_TORSO}]))
+    out.append(_opt("location", _SAY_WHERE_IT_HITS, "choice", settings["default_hit_location"], not called,
+                    _SAY_A_CALLED_SHOT_SAYS_WHERE_IT,
+                    _SAY_THE_RULES_ROLL_NO_HIT_LOCATION,
                     values=[{"key": k, "label": v} for k, v in LOCATION_LABELS.items()]))
     held = [w for w in weapon_list(tgt.sheet) if w["key"] != UNARMED]
     disarm = picked == "disarm"
-    out.append(_opt("target_weapon", say("Weapon to knock away"), "choice", held[0]["key"] if held else None,
+    out.append(_opt("target_weapon", _SAY_WEAPON_TO_KNOCK_AWAY, "choice", held[0]["key"] if held else None,
                     disarm and bool(held),
-                    say("Disarm: the target holds no weapon to knock away") if disarm else
-                    say("only with a Disarm (Melee Attack Actions)"),
+                    _SAY_DISARM_THE_TARGET_HOLDS_NO_WEAPON if disarm else
+                    _SAY_ONLY_WITH_A_DISARM_MELEE_ATTACK,
                     values=[{"key": w["key"], "label": w["label"]} for w in held]))
-    out.append(_opt("take", say("Take it when beating the roll by 3 or more"), "bool", True, disarm,
-                    say("only with a Disarm (Melee Attack Actions)"),
-                    say("Disarm: \"they may take immediate possession of the weapon\"")))
+    out.append(_opt("take", _SAY_TAKE_IT_WHEN_BEATING_THE_ROLL, "bool", True, disarm,
+                    _SAY_ONLY_WITH_A_DISARM_MELEE_ATTACK,
+                    _SAY_DISARM_THEY_MAY_TAKE_IMMEDIATE_POSSESSION))
     pinned = [c for c in (att, *request.others) if c.side == att.side and "Pinned" in status_names(c.sheet.get("statuses"))]
-    out.append(_opt("free", say("Free from the pin"), "choice", att.id, picked == "break_pin" and bool(pinned),
-                    say("Break Pin: nobody on this side is Pinned") if picked == "break_pin" else
-                    say("only with a Break Pin (Melee Attack Actions)"),
+    out.append(_opt("free", _SAY_FREE_FROM_THE_PIN, "choice", att.id, picked == "break_pin" and bool(pinned),
+                    _SAY_BREAK_PIN_NOBODY_ON_THIS_SIDE if picked == "break_pin" else
+                    _SAY_ONLY_WITH_A_BREAK_PIN_MELEE,
                     values=[{"key": c.id, "label": c.name if c.id != att.id else say("{name} (self)", name=c.name)} for c in pinned]
                     or [{"key": att.id, "label": att.name}]))
-    out.append(_opt("secondary", say("Secondary weapon (same roll, -3)"), "bool", False,
-                    picked in ("multi_strike", "multi_strike_ranged"), say("only with a Multi-Strike (Attack Actions)"),
-                    say("Multi-Strike: the secondary weapons use the primary's roll and meet its one defense")))
-    out.append(_opt("charge_distance", say("Squares run before the attack"), "int", None, picked == "charge",
-                    say("only with a Charge (Melee Attack Actions)"), say("Charge: up to 2x movement, at least 2 squares"),
+    out.append(_opt("secondary", _SAY_SECONDARY_WEAPON_SAME_ROLL_3, "bool", False,
+                    picked in ("multi_strike", "multi_strike_ranged"), _SAY_ONLY_WITH_A_MULTI_STRIKE_ATTACK,
+                    _SAY_MULTI_STRIKE_THE_SECONDARY_WEAPONS_USE))
+    out.append(_opt("charge_distance", _SAY_SQUARES_RUN_BEFORE_THE_ATTACK, "int", None, picked == "charge",
+                    _SAY_ONLY_WITH_A_CHARGE_MELEE_ATTACK, _SAY_CHARGE_UP_TO_2X_MOVEMENT_AT,
                     min=0, max=2 * speed(att.sheet)))
 
     # the circumstances ("Common Physical Combat Modifiers") the map cannot see
     unaware_now = bool(t_state.get("surprised")) and att.id not in (t_state.get("unaware_spent") or [])
-    out.append(_opt("unaware", say("The target is unaware of the attacker"), "bool", unaware_now,
-                    help_=say("Attacking Unaware Opponent: +2 melee, +1 ranged, the first attack; no Charge")))
-    out.append(_opt("higher_ground", say("Attacking from higher ground (+1)"), "bool", False))
-    out.append(_opt("mounted", say("Attacking from a mount"), "bool", False, help_=say("+1 to Melee, -2 to Ballistic Skill rolls")))
-    out.append(_opt("outnumber", say("Outnumbering the opponent (+1)"), "bool", outnumbers(att, tgt, request.others or []),
+    out.append(_opt("unaware", _SAY_THE_TARGET_IS_UNAWARE_OF_THE, "bool", unaware_now,
+                    help_=_SAY_ATTACKING_UNAWARE_OPPONENT_2_MELEE_1))
+    out.append(_opt("higher_ground", _SAY_ATTACKING_FROM_HIGHER_GROUND_1, "bool", False))
+    out.append(_opt("mounted", _SAY_ATTACKING_FROM_A_MOUNT, "bool", False, help_=_SAY_1_TO_MELEE_2_TO_BALLISTIC))
+    out.append(_opt("outnumber", _SAY_OUTNUMBERING_THE_OPPONENT_1, "bool", outnumbers(att, tgt, request.others or []),
                     melee, say("{action} is no melee attack (Common Physical Combat Modifiers: Outnumber Opponent)", action=name),
-                    say("Outnumber Opponent: found on the map; change it if the map is wrong")))
-    out.append(_opt("target_higher_ground", say("The target is on higher ground (-1 to its defense)"), "bool", False,
-                    not melee, say("only against ranged attacks (Common Physical Combat Modifiers: Higher Ground)")))
-    out.append(_opt("firing_blind", say("Firing blind from cover (-3, no range bonus)"), "bool", False,
+                    _SAY_OUTNUMBER_OPPONENT_FOUND_ON_THE_MAP))
+    out.append(_opt("target_higher_ground", _SAY_THE_TARGET_IS_ON_HIGHER_GROUND, "bool", False,
+                    not melee, _SAY_ONLY_AGAINST_RANGED_ATTACKS_COMMON_PHYSICAL))
+    out.append(_opt("firing_blind", _SAY_FIRING_BLIND_FROM_COVER_3_NO, "bool", False,
                     not melee, say("{action} is no shot (Common Physical Combat Modifiers: Firing Blind)", action=name)))
-    out.append(_opt("into_melee", say("Firing into melee (-2; a miss by it strays)"), "bool",
+    out.append(_opt("into_melee", _SAY_FIRING_INTO_MELEE_2_A_MISS, "bool",
                     bool(melee_partners(tgt, att, request.others or [])), not melee,
                     say("{action} is no shot (Common Physical Combat Modifiers: Firing into Melee)", action=name),
-                    say("found on the map; change it if the map is wrong")))
-    out.append(_opt("two_weapons", say("Weapons in hand"), "choice", "no",
-                    help_=say("Wielding Two (or more) Weapons; Ambidexterity reduces the off hand's penalty by 2"),
+                    _SAY_FOUND_ON_THE_MAP_CHANGE_IT))
+    out.append(_opt("two_weapons", _SAY_WEAPONS_IN_HAND, "choice", "no",
+                    help_=_SAY_WIELDING_TWO_OR_MORE_WEAPONS_AMBIDEXTERITY,
                     values=[{"key": k, "label": v} for k, v in TWO_WEAPONS]))
     mayhem = num(att.sheet.get("mayhem"))
-    out.append(_opt("mayhem", say("Mayhem points spent"), "int", 0, mayhem > 0,
-                    say("Mayhem Points: none to spend (the GM grants them for inspired actions)"), min=0, max=mayhem))
-    out.append(_opt("swordpoint", say("From sword- or gunpoint (+2, a critical at the head)"), "bool",
+    out.append(_opt("mayhem", _SAY_MAYHEM_POINTS_SPENT, "int", 0, mayhem > 0,
+                    _SAY_MAYHEM_POINTS_NONE_TO_SPEND_THE, min=0, max=mayhem))
+    out.append(_opt("swordpoint", _SAY_FROM_SWORD_OR_GUNPOINT_2_A, "bool",
                     a_state.get("swordpoint") == tgt.id,
-                    help_=say("Swordpoint & Gunpoint: after Initiate Sword/Gun-point (3 ticks) on this target")))
+                    help_=_SAY_SWORDPOINT_GUNPOINT_AFTER_INITIATE_SWORD_GUN))
     hunkered = "hunkered" in a_state["stances"]
-    out.append(_opt("across_cover", say("The target is across the cover"), "bool",
+    out.append(_opt("across_cover", _SAY_THE_TARGET_IS_ACROSS_THE_COVER, "bool",
                     across_cover(request, settings) if hunkered else False, hunkered,
-                    say("only for a character hunkered down (Defensive Actions: Hunker Down)"),
-                    say("Hunker Down: no attack on opponents across the cover before standing up; found on the map")))
-    out.append(_opt("in_cover", say("The target has taken cover"), "bool", bool(t_state.get("in_cover"))))
-    out.append(_opt("covering_fire", say("An ally's Covering Fire protects the target (+1)"), "bool",
+                    _SAY_ONLY_FOR_A_CHARACTER_HUNKERED_DOWN,
+                    _SAY_HUNKER_DOWN_NO_ATTACK_ON_OPPONENTS))
+    out.append(_opt("in_cover", _SAY_THE_TARGET_HAS_TAKEN_COVER, "bool", bool(t_state.get("in_cover"))))
+    out.append(_opt("covering_fire", _SAY_AN_ALLY_S_COVERING_FIRE_PROTECTS, "bool",
                     "covered_by_fire" in t_state["stances"]))
-    out.append(_opt("modifier", say("GM modifier to the attack"), "int", 0, min=-10, max=10))
-    out.append(_opt("defense_modifier", say("GM modifier to the defense"), "int", 0, min=-10, max=10))
-    out.append(_opt("gm_allows_borrowing", say("The GM lets this attack borrow ticks"), "bool", False,
-                    help_=say("Overspending or Borrowing Ticks")))
+    out.append(_opt("modifier", _SAY_GM_MODIFIER_TO_THE_ATTACK, "int", 0, min=-10, max=10))
+    out.append(_opt("defense_modifier", _SAY_GM_MODIFIER_TO_THE_DEFENSE, "int", 0, min=-10, max=10))
+    out.append(_opt("gm_allows_borrowing", _SAY_THE_GM_LETS_THIS_ATTACK_BORROW, "bool", False,
+                    help_=_SAY_OVERSPENDING_OR_BORROWING_TICKS))
     return out
 
 

@@ -5,6 +5,7 @@ derived numbers (*Tesseris Combat*, "Stamina", "Wounds", "Armor", "Bulk",
 from __future__ import annotations
 
 import functools
+import pickle
 
 from ..text import say
 from ..system import RuleError, SheetError, SheetField, column
@@ -290,16 +291,28 @@ def _field_defaults() -> tuple:
 
 
 def _fresh(value):
-    """A copy of a default (plain JSON: dicts, lists, scalars) the sheet may change."""
+    """A copy of a default (plain JSON: dicts, lists, scalars) the sheet may change (a scalar is kept as it is,
+    without a call: the default sheet is made a thousand times a reckoning, #60)."""
     if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
+        return {k: _fresh(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [_fresh(v) for v in value]
+        return [_fresh(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 
 def default_sheet() -> dict:
-    sheet = {key: _fresh(value) for key, value in _field_defaults()}
+    """The sample character ("Jim"): a copy of its own each call, unpickled from the one made once (a token without a
+    character is given it whenever the rules read its sheet: a thousand times a reckoning of the foes' plans, #60)."""
+    return pickle.loads(_default_pickled())
+
+
+@functools.lru_cache(maxsize=1)
+def _default_pickled() -> bytes:
+    return pickle.dumps(_made_default(), pickle.HIGHEST_PROTOCOL)
+
+
+def _made_default() -> dict:
+    sheet = {key: _fresh(value) if isinstance(value, (dict, list)) else value for key, value in _field_defaults()}
     sheet.update(
         name="Jim",
         armour={"name": "Armoured coat", "ap": 3, "bulk": -1},
