@@ -327,6 +327,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     careful = tactic == "careful"
     withdraw = tactic == "cowardly" and hurt
     found: list[dict] = []
+    reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     for way in ways:
         if withdraw and way["attack"]:
             continue
@@ -345,7 +346,7 @@ def reckon(game: "Game", token_id: str) -> dict:
         left = system.movement_left(view.combat["state"], combatant(view, me), settings)
         if way.get("move_most") is not None and left is not None:  # what the attack's own cost leaves (Tesseris ticks)
             left = min(left, way["move_most"])
-        cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left)
+        cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left, reached)
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
                      if movement.distance(c, anchor, system.diagonal, view.board.grid) <= GUARD_RADIUS}
@@ -386,11 +387,19 @@ def _turn_begun(game: "Game", token: "Token", system, settings: dict) -> "Game":
     return view
 
 
-def _reachable(view: "Game", me: "Token", system, left) -> dict:
-    """The free squares the foe can end its move on, with their cost (its own square at 0)."""
+def _reachable(view: "Game", me: "Token", system, left, reached: dict | None = None) -> dict:
+    """The free squares the foe can end its move on, with their cost (its own square at 0). ``reached``: the
+    squares already found for other allowances from the same square on the same board (the ways of one turn):
+    each with its least cost, so those within a smaller allowance are those that cost no more than it."""
     start = (me.x, me.y)
     if left is None:
         left = system.move_allowance(combatant(view, me).sheet) if hasattr(system, "move_allowance") else 0
+    if reached is not None:
+        wider = min((k for k in reached if k >= left), default=None)
+        if wider is None:
+            reached[left] = wider = _reachable(view, me, system, left)
+            return wider
+        return reached[wider] if wider == left else {c: k for c, k in reached[wider].items() if k <= left}
     if getattr(me, "size", 1) == 1:
         cells = movement.reachable(view.board, start, left, system.diagonal)
     else:
