@@ -72,6 +72,7 @@ def test_it_plays_the_foes_turns_and_stops_at_a_players_turn_and_only_the_gm_see
     players = {ids["Ann"], ids["Bob"]}
     _to_a_players_turn(client, g, ids)
     phone, screen = connect(app, g["id"], mira["player_token"]), connect(app, g["id"], g["screen_token"])
+    gm = connect(app, g["id"], g["gm_token"])
     _on(client, g)
     assert state(client, g)["foe_play"]["on"] is True
     time.sleep(0.5)  # a player's turn: the runner waits, nothing is played
@@ -97,6 +98,9 @@ def test_it_plays_the_foes_turns_and_stops_at_a_players_turn_and_only_the_gm_see
         return None
 
     s = _until(back_to_a_player)
+    # the GM's page was told of each step the runner played, its fight card drawn with the switch on
+    to_gm = json.dumps(gm.get_received())
+    assert 'id=\\"play-foes\\"' in to_gm and "Orc" in to_gm and "Imp" in to_gm
     assert s["foe_play"]["on"] is True  # it stopped at the player's turn, the switch still on
     lines = _log(client, g)
     assert any("Orc" in t for t in lines[-12:]) and any("Imp" in t for t in lines[-12:]), lines[-12:]

@@ -141,9 +141,12 @@ def is_foe(token) -> bool:
 
 
 def waits_for(game: "Game") -> str | None:
-    """What the runner waits for before it plays: ``"answer"`` (a defense, a Soak roll, a reroll offer, the
-    table's dice), ``"player"`` (a player's token's turn); None when the turn is a foe's to play."""
-    if game.pending_defense or game.pending_soak or game.pending_reroll or game.pending_roll:
+    """What the runner waits for before it plays: ``"answer"`` (a defense, a Soak roll, a player's reroll offer,
+    a roll made at the table), ``"player"`` (a player's token's turn); None when the turn is a foe's to play."""
+    if game.pending_defense or game.pending_soak or game.pending_roll:
+        return "answer"
+    offer = game.pending_reroll  # a reroll offered to a foe of the GM's is let go: the runner's next step ends it
+    if offer and not is_foe(game.tokens.get(offer.get("attacker", ""))):
         return "answer"
     current = game.tokens.get((game.combat or {}).get("current") or "")
     if current is None or not is_foe(current):

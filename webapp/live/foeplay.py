@@ -67,7 +67,8 @@ class FoePlayers:
 
     def _run(self, game_id: str, runner: str) -> None:
         try:
-            with self.hub.app.app_context():
+            # a request's context, as the devices' task has it: the GM's fight card it draws builds links
+            with self.hub.app.test_request_context(base_url=self.hub.base_url()):
                 Runner(self, game_id, runner).run()
         except Exception:
             log.exception("the runner that plays the foes of game %s stopped", game_id)
@@ -149,7 +150,7 @@ class Runner:
     def send(self, step: dict, token_id: str) -> bool:
         """One step as the GM's command; refused, the switch goes off with the reason."""
         try:
-            self.hub.execute(self.game_id, self.actor, dict(step))
+            self.hub.execute_own(self.game_id, self.actor, dict(step))
         except Rejected as exc:
             if self.game() is not None:
                 self.stop("refused", exc, token_id)

@@ -197,6 +197,12 @@ class Hub:
             self.seats.spent(seat, client)
         return done
 
+    def execute_own(self, game_id: str, actor: Actor, payload: Any) -> Committed:
+        """A command the server sends of its own from a background task (the runner that plays the GM's foes, #60),
+        as ``actor``'s: judged, stored and shown as ``execute`` has it, without the seat's turn and rate a client's
+        command takes (the task waits for each answer; it may hold a request context, for the links it draws)."""
+        return self._execute(game_id, actor, payload, NO_DEADLINE)
+
     def commit(self, game_id: str, decide_events, alone: bool = False, answer=None,
                sending: Sending = NO_DEADLINE) -> Committed:
         """Decide events on the current state, store them, apply them, tell every screen (``Committing.commit``)."""
