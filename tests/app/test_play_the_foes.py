@@ -194,3 +194,18 @@ def test_a_runner_that_is_not_the_games_own_has_its_steps_refused(app, client):
     r = command(client, g, {"type": "play_foes", "on": "yes"})
     assert r.status_code == 422 and "on" in r.json["error"]
     assert state(client, g)["foe_play"]["runner"] == second
+
+
+@FAST
+def test_the_switch_needs_a_fight_whose_foes_have_plans(app, client):
+    g = new_game(client, "gurps_lite", board={"width": 8, "height": 6})
+    r = command(client, g, {"type": "play_foes", "on": True})
+    assert r.status_code == 422 and r.json["error"] == "there is no fight on"
+    # a hex map: no plans reckoned there
+    hexes = new_game(client, "gurps_lite", board={"width": 8, "height": 6, "grid": "hex", "orientation": "pointy"})
+    ids = [client.post(f"/api/games/{hexes['id']}/tokens", json={"name": n, "x": x, "y": 1},
+                       headers=bearer(hexes["gm_token"])).json["id"] for n, x in (("Ray", 1), ("Bug", 4))]
+    assert command(client, hexes, {"type": "start_combat", "token_ids": ids}).status_code == 200
+    r = command(client, hexes, {"type": "play_foes", "on": True})
+    assert r.status_code == 422 and "cannot be played" in r.json["error"]
+    assert state(client, hexes)["foe_play"] == {}

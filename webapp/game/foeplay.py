@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.text import Say, pack, say
 
-from . import combat
+from . import combat, suggestions
 from .feature import Feature
 from .model import Event, Rejected
 from .text import N_
@@ -68,6 +68,9 @@ def _decide(game: "Game", cmd: PlayFoes, actor: "Actor") -> list[Event]:
             raise Rejected(N_("the foes are being played already"))
         if not game.combat:
             raise Rejected(N_("there is no fight on"))
+        if not suggestions.reckoned(game):  # (a system or map with no plans yet: nothing to play)
+            raise Rejected(N_("this game's foes have no plans (their rules or this map are not reckoned yet): "
+                              "they cannot be played"))
         return [Event("foes_played", {"on": True, "runner": secrets.token_hex(6)})]
     if not playing(game):
         raise Rejected(N_("the foes are not being played"))
