@@ -68,6 +68,14 @@ def _secret_key(data_dir: Path) -> str:
                         "(chmod u+rwx), or start with --data-dir set to a folder you may write to.") from None
 
 
+def _seconds(value: str | None, default: float) -> float:
+    """A number of seconds from the environment (0 to 60), else ``default``."""
+    try:
+        return min(max(float(value), 0.0), 60.0) if value else default
+    except ValueError:
+        return default
+
+
 def create_app(config: dict | None = None) -> Flask:
     # the libraries' internals tacmap bends, checked once per process: a fallback is logged, a security limit
     # that cannot be kept stops the start here (SeamBroken; webapp/seams.py, docs/SERVING.md "Library seams")
@@ -86,6 +94,8 @@ def create_app(config: dict | None = None) -> Flask:
         DEMO=True,
         PUBLIC_URL=None,
         DICE_SEED=os.environ.get("TACMAP_DICE_SEED"),  # seeded dice for tests and demos; unset: real randomness
+        # seconds the "play the foes" runner pauses before each step of a foe's plan (#60, webapp/live/foeplay.py)
+        FOE_PLAY_PAUSE=_seconds(os.environ.get("TACMAP_FOE_PLAY_PAUSE"), 1.5),
         # several processes for the same games: Socket.IO rooms and presence shared through Redis (webapp/live/shared.py)
         MESSAGE_QUEUE=os.environ.get("TACMAP_MESSAGE_QUEUE") or None,
         # room mode (#38): the organiser's page /room and the GM PIN page /pin (webapp/web/room.py)

@@ -132,6 +132,7 @@ def payload(kind: str, t: dict) -> dict:
         "x_card": {},
         "resume_scene": {},
         "set_tactic": {"token_id": ids["Ogre"], "tactic": "careful"},  # the GM's foe (#60)
+        "play_foes": {"on": False},  # the "play the foes" switch (#60)
     }
     assert kind in examples, f"add an example of {kind!r} to payload()"
     return {"type": kind, **examples[kind]} if kind != "drag_preview" else examples[kind]

@@ -133,6 +133,7 @@ COMMANDS: dict[str, Rule] = {
     "resume_scene": _rule(GM),
     # the GM's foes' tactics (#60)
     "set_tactic": _rule(GM),
+    "play_foes": _rule(GM),  # the "play the foes" switch (#60, webapp/game/foeplay.py)
 }
 
 #: rows written ahead of the code they are for (branches being merged: fog, maps); the

@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "x_card": ANONYMOUS, "resume_scene": TABLE,
     **dict.fromkeys(("set_dice", "enter_dice", "call_off_roll"), TABLE),
     "set_tactic": TABLE,  # the GM's alone: its event's line is the GM's, the state's tactics the GM's (#60)
+    "play_foes": TABLE,  # the GM's switch (#60): its lines are the GM's, its state the GM's alone
     # the keys: a password is an event (its line is the GM's); a new join code or screen key is the GM's answer alone
     "set_gm_password": TABLE, "clear_gm_password": TABLE, "rotate_join_code": VIEW, "rotate_screen_key": VIEW,
     "replay": VIEW, "replay_end": VIEW,
@@ -165,6 +166,8 @@ def public_state(game: Game, actor: Actor) -> dict:
         **({"maps": maps.summary(game), "gm_view": game.gm_view} if actor.role == "gm" else {}),
         # the GM's foes' tactics (#60): how the GM plays them is the GM's alone
         **({"tactics": {k: dict(v) for k, v in game.tactics.items()}} if actor.role == "gm" else {}),
+        # the "play the foes" switch (#60): the GM's alone
+        **({"foe_play": dict(game.foe_play)} if actor.role == "gm" else {}),
         "templates": [{**{k: v for k, v in t.items() if k not in ("under", "outline", "box")},
                        "under": [u.id for u in t["under"]]} for t in templates.view(game, actor)],
         "pending_defense": defenses.pending_view(game, actor),

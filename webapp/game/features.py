@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rules.board import Board
 
-from . import (attacks, characters, combat, editor, free_attacks, handouts, keys, lighting, maps, recap, replay_view, reroll, safety,
+from . import (attacks, characters, combat, editor, foeplay, free_attacks, handouts, keys, lighting, maps, recap, replay_view, reroll, safety,
                screenview, seats, soak, suggestions, table_dice, templates, tokens, touch, undo)
 from .feature import Feature
 from .model import Event, Game
@@ -32,5 +32,5 @@ FEATURES: tuple[Feature, ...] = (
     tokens.FEATURE, seats.FEATURE, undo.FEATURE, combat.FEATURE, attacks.FEATURE, free_attacks.FEATURE, soak.FEATURE, reroll.FEATURE,
     characters.FEATURE, templates.FEATURE, editor.FEATURE, maps.FEATURE, touch.FEATURE, screenview.FEATURE,
     recap.FEATURE, lighting.FEATURE, handouts.FEATURE, safety.FEATURE, table_dice.FEATURE,
-    suggestions.FEATURE, keys.FEATURE, replay_view.FEATURE, GAME,
+    suggestions.FEATURE, foeplay.FEATURE, keys.FEATURE, replay_view.FEATURE, GAME,
 )

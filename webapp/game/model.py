@@ -93,6 +93,9 @@ FOE_COLOR = "#dc2626"
 class Actor:
     role: Literal["gm", "player", "screen"]
     player_id: str | None = None
+    #: the runner that plays the GM's foes (#60, webapp/game/foeplay.py) sends its steps as the GM with its id here;
+    #: None for anyone's own command. Not compared: it is the GM still, for every rule
+    by: str | None = field(default=None, compare=False)
 
     @property
     def audience(self) -> str:
@@ -284,6 +287,8 @@ class Game:
     handouts: dict[str, dict] = field(default_factory=dict)
     # the GM's foes' tactics (#60, webapp/game/suggestions.py): token id -> {"tactic", "anchor"}; the GM's alone
     tactics: dict[str, dict] = field(default_factory=dict)
+    # the GM's "play the foes" switch (#60, webapp/game/foeplay.py): {"on", "runner"} or {"on": False, "why"...}
+    foe_play: dict = field(default_factory=dict)
     vision: Any = field(default=None, repr=False, compare=False)  # fog.Vision: a cache, never saved
 
     LOG_KEEP = 50
@@ -364,6 +369,7 @@ class Game:
             "handouts": list(self.handouts.values()),
             "paused": self.paused,
             "tactics": {k: dict(v) for k, v in self.tactics.items()},
+            "foe_play": dict(self.foe_play),
         }
 
     @classmethod
@@ -409,6 +415,7 @@ class Game:
             handouts={h["id"]: dict(h) for h in d.get("handouts", [])},
             paused=d.get("paused", False),
             tactics={k: dict(v) for k, v in (d.get("tactics") or {}).items()},
+            foe_play=dict(d.get("foe_play") or {}),
         )
 
 

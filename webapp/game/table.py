@@ -25,7 +25,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, NeedDice, RandomDice, TableDice
 
-from . import access, combat, fog, table_dice, text, tokens
+from . import access, combat, foeplay, fog, table_dice, text, tokens
 from .feature import type_of
 from .features import FEATURES
 from .model import Actor, Event, Game, LogEntry, Rejected
@@ -179,6 +179,11 @@ def decide(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None = None) -
     ``enter_dice`` decides it again with the faces; while one waits, what could change its outcome is refused.
     """
     authorize(game, cmd, actor)
+    foeplay.check(game, cmd, actor)  # a step of the runner that plays the foes, while it still does (#60)
+    return foeplay.touched(game, cmd, actor, _with_dice(game, cmd, actor, dice))  # the GM's hand stops it
+
+
+def _with_dice(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> list[Event]:
     if game.pending_roll:
         table_dice.waiting(game, cmd.type, actor)
     if isinstance(cmd, table_dice.EnterDice):

@@ -36,7 +36,9 @@ NOT_UNDOABLE = frozenset({"game_created", "player_joined", "dice_rolled", "join_
                           # who rolls the dice (#59): a table's setting, not a step of the story
                           "dice_set",
                           # a foe's tactic (#60): how the GM means to play it, not a step of the story
-                          "tactic_set"})
+                          "tactic_set",
+                          # the "play the foes" switch (#60): the GM's way of playing, not a step of the story
+                          "foes_played", "foe_passed"})
 #: showing another map is a line undo does not cross: what came before happened on another map
 MAP_SWITCH = frozenset({"map_activated", "map_imported"})
 #: events that may name a map being prepared (``map_id``): undo restores the active map's alone
@@ -73,6 +75,7 @@ COMMANDS: dict[str, str] = {
     # command it belongs to (an undo while a roll waits is refused: table_dice.waiting)
     "set_dice": KEPT, **dict.fromkeys(("enter_dice", "call_off_roll"), BACK),
     "set_tactic": KEPT,  # the GM's foes' tactics (#60)
+    "play_foes": KEPT,  # the "play the foes" switch (#60)
 }
 
 

@@ -21,7 +21,7 @@ import rules
 from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
                     table_dice,
                     screenview, soak, suggestions, templates, uvtt)
-from ..game.model import Actor, Game, LogEntry
+from ..game.model import Actor, Game, LogEntry, Rejected
 from ..game import lighting
 from . import drawing, language, token_svg
 from .logcard import last_attack, log_section, screen_feed
@@ -259,6 +259,8 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "no_foe_standing": lambda c: combat.no_foe_standing(c.game),
     # the GM's fight card: a foe's plans on its turn, where the system reckons them (#60)
     "foe_plans_shown": lambda c: c.actor.role == "gm" and suggestions.reckoned(c.game),
+    # why the "play the foes" switch went off, a refused step's reason in the reader's words (#60)
+    "foe_play_reason": lambda c: _foe_play_reason,
     # a player's board as a list (#61), the rules' words in the reader's language
     "board_list": lambda c: language.words(boardlist.view(c.game, c.actor)),
 }
@@ -270,6 +272,19 @@ _GIVEN = {
     "picture_limit": uvtt.MAX_PICTURE_BYTES,
     "light_color": lighting.css_color,
 }
+
+
+def _foe_play_reason(play: dict) -> str:
+    """The refusal that turned the "play the foes" switch off (``foeplay.refusal``), in the reader's language."""
+    from rules.text import unpack
+
+    reason = play.get("reason") or {}
+    if reason.get("say"):
+        return str(language.words(unpack(reason["say"])))
+    if reason.get("msgid"):
+        params = {k: language.words(unpack(v)) for k, v in (reason.get("params") or {}).items()}
+        return language.refusal_text(Rejected(reason["msgid"], **params))
+    return reason.get("text", "")
 
 
 def _once_per_token(ask: Callable[[Any], list]) -> Callable[[Any], list]:

@@ -35,7 +35,7 @@ import rules
 from rules.board import Board
 from rules.dice import DiceSource, RandomDice, SeededDice
 
-from ..game import attacks, combat, keys, mapdata, replay_view, safety, undo, zonelayout
+from ..game import attacks, combat, foeplay, keys, mapdata, replay_view, safety, undo, zonelayout
 from ..game.model import Actor, Event, Game, Rejected
 from ..game.text import N_
 from ..game.table import ack as table_ack, authorize, decide, evolve, new_game_events, parse_command, replay
@@ -45,6 +45,7 @@ from .allowance import LogAllowance
 from .committing import NO_DEADLINE, Committed, Committing, Repeat, Sending, command_id
 from .devices import Devices
 from .fanout import Fanout
+from .foeplay import FoePlayers
 from .games import Games
 from .gm_access import GmAccess, new_join_code, new_key
 from .presence import Presence, actor_for_audience, room
@@ -74,6 +75,7 @@ class Hub:
         self.committing = Committing(store, socketio, self.games, self.presence, self.fanout, self.replays)
         self.relays = Relays(app, socketio, self.games, self.presence, self.fanout)
         self.devices = Devices(socketio)  # the players' devices as the GM sees them (#61), never stored
+        self.foe_players = FoePlayers(self)  # the runners that play the GM's foes (#60), one per game at most
         # the parts that answer one another, told once each exists
         self.games.in_use, self.games.evicted = self.presence.any_connected, self.replays.forget  # idle games leave
         self.presence.players_changed = self.fanout.players_changed
@@ -195,6 +197,12 @@ class Hub:
             self.seats.spent(seat, client)
         return done
 
+    def execute_own(self, game_id: str, actor: Actor, payload: Any) -> Committed:
+        """A command the server sends of its own from a background task (the runner that plays the GM's foes, #60),
+        as ``actor``'s: judged, stored and shown as ``execute`` has it, without the seat's turn and rate a client's
+        command takes (the task waits for each answer; it may hold a request context, for the links it draws)."""
+        return self._execute(game_id, actor, payload, NO_DEADLINE)
+
     def commit(self, game_id: str, decide_events, alone: bool = False, answer=None,
                sending: Sending = NO_DEADLINE) -> Committed:
         """Decide events on the current state, store them, apply them, tell every screen (``Committing.commit``)."""
@@ -255,7 +263,8 @@ class Hub:
         if isinstance(cmd, undo.Undo):
             def decide_undo(game: Game) -> list[Event]:
                 authorize(game, cmd, actor)
-                return undo.decide(game, actor, self.store, game_id, replay)
+                # the GM's hand: the foes are no longer played (#60)
+                return foeplay.touched(game, cmd, actor, undo.decide(game, actor, self.store, game_id, replay))
 
             return self.commit(game_id, decide_undo, alone=True, sending=sending)
 
@@ -272,6 +281,7 @@ class Hub:
             return events
 
         done = self.commit(game_id, decide_counted, answer=answer, sending=sending)
+        self.foe_players.started(game_id, done.events)  # the "play the foes" switch on: its runner, here (#60)
         return Committed(done.seq, done.events, answer(done.events))
 
     # --- what the rest of the app asks the parts most ----------------------------------

@@ -96,6 +96,8 @@ BY_EVENT = {
     "dice_rolled": {"log", "feed"},
     "gm_password_set": {"log"},
     "tactic_set": {"log"},  # a foe's tactic (#60): the GM's line alone
+    "foe_passed": {"log"},  # a foe played with no plan (#60): the GM's line
+    "foes_played": {"combat", "log"},  # the "play the foes" switch on the GM's fight card (#60), the GM's line
     "settings_set": {"settings", "log"},
     # the current actor is drawn on the map, so a turn changes the tokens too
     "combat_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)

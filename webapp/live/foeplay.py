@@ -1,0 +1,168 @@
+"""The runner that plays the GM's foes (#60): the "play the foes" switch's live side.
+
+When the GM's ``play_foes`` ``{"on": true}`` is decided, the process that decided it starts one runner for the game
+(``FoePlayers.start``; the switch's event names it, ``webapp/game/foeplay.py``). A runner is a background task
+(a greenlet under ``tacmap serve``) that only sleeps and sends commands: each time the fight's turn is a foe's, it
+reckons the foe's plans off the loop (``suggesting.plans``: a native thread), then sends the best plan's steps one by
+one as the GM's commands through ``Hub.execute`` (so each is judged, logged, shown and undoable as the GM's own),
+pausing ``pause`` seconds before each so the table screen shows each move and attack, then ends the foe's turn
+(``next_turn``). A foe with no plan ends its turn with a line in the log saying why.
+
+It waits (the switch stays on) at a player's token's turn and at anything a player must answer (a defense, a Soak
+roll, a reroll offer, a roll made at the table: ``foeplay.waits_for``), and goes on once it is answered. It stops
+when the switch goes off: by the GM's switch, by any change the GM makes by hand (decided in the table, in the same
+step), when a step is refused (the switch goes off with the reason, for the GM) and when the fight is over.
+
+Never two runners for one game: each step carries its runner's id (``Actor.by``) and the table refuses a step whose
+runner is not the game's, on the very state the step is decided on; a runner whose game no longer names it ends.
+With several processes the runner lives in the one that decided the switch's ``on`` (a GM command, decided where
+the GM's connection is); the others see the switch in the log and start none. If that process ends, the switch
+stays on with nobody playing: the GM turns it off and on again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..game import foeplay
+from ..game.model import Actor, Event, Rejected
+from ..game.suggestions import NotReckoned
+from . import suggesting
+
+log = logging.getLogger(__name__)
+
+PAUSE = 1.5  #: seconds before each step of a foe's plan, so the table sees each move and attack (``FOE_PLAY_PAUSE``)
+LOOK_EVERY = 0.25  #: seconds between two looks at the game while the runner waits for a player
+
+
+class FoePlayers:
+    """The runners of this process, one per game at most."""
+
+    def __init__(self, hub) -> None:
+        self.hub = hub
+        self._guard = threading.Lock()
+        self._running: dict[str, str] = {}  # game id -> the id of its runner here
+
+    @property
+    def pause(self) -> float:
+        return float(self.hub.app.config.get("FOE_PLAY_PAUSE", PAUSE))
+
+    def started(self, game_id: str, events: list[Event]) -> None:
+        """After a command of this process: a switch turned on starts its runner."""
+        for event in events:
+            if event.type == "foes_played" and event.data.get("on"):
+                self.start(game_id, event.data["runner"])
+
+    def start(self, game_id: str, runner: str) -> None:
+        with self._guard:
+            if self._running.get(game_id) == runner:
+                return
+            self._running[game_id] = runner  # an older runner here sees it is not the game's and ends
+        self.hub.socketio.start_background_task(self._run, game_id, runner)
+
+    def running(self, game_id: str) -> str | None:
+        with self._guard:
+            return self._running.get(game_id)
+
+    def _run(self, game_id: str, runner: str) -> None:
+        try:
+            # a request's context, as the devices' task has it: the GM's fight card it draws builds links
+            with self.hub.app.test_request_context(base_url=self.hub.base_url()):
+                Runner(self, game_id, runner).run()
+        except Exception:
+            log.exception("the runner that plays the foes of game %s stopped", game_id)
+        finally:
+            with self._guard:
+                if self._running.get(game_id) == runner:
+                    del self._running[game_id]
+
+
+class Runner:
+    """One game's runner: a loop that looks at the game and plays the foe whose turn it is."""
+
+    def __init__(self, players: FoePlayers, game_id: str, runner: str) -> None:
+        self.players, self.hub, self.game_id, self.runner = players, players.hub, game_id, runner
+        self.actor = Actor("gm", by=runner)
+
+    def sleep(self, seconds: float) -> None:
+        self.hub.socketio.sleep(seconds)
+
+    def game(self):
+        """The game, caught up, while this runner plays it; else None (the switch went off, or on elsewhere)."""
+        game = self.hub.game(self.game_id)
+        if game is None or foeplay.playing(game) != self.runner or self.players.running(self.game_id) != self.runner:
+            return None
+        return game
+
+    def run(self) -> None:
+        while True:
+            game = self.game()
+            if game is None:
+                return
+            if foeplay.over(game):
+                self.stop("over")
+                return
+            if foeplay.waits_for(game) is not None:
+                self.sleep(LOOK_EVERY)
+                continue
+            if not self.play(game):
+                return
+
+    def play(self, game) -> bool:
+        """The turn of the foe whose turn it is: its best plan's steps, then the turn ends. False: stopped."""
+        token_id = game.combat["current"]
+        try:
+            found = suggesting.plans(game, token_id, "en")
+        except (Rejected, NotReckoned) as exc:
+            found, why = {"plans": []}, exc
+        else:
+            why = None
+        plans = found.get("plans") or []
+        if plans:
+            for step in plans[0]["steps"]:
+                self.sleep(self.players.pause)
+                if self.answered() is None or not self.send(step, token_id):
+                    return False
+        else:
+            self.sleep(self.players.pause)
+            if self.game() is None:
+                return False
+            self.hub.commit(self.game_id, lambda g: [Event("foe_passed", {"token_id": token_id})]
+                            if foeplay.playing(g) == self.runner else [])
+            if why is not None:
+                log.info("no plan for %s in game %s: %s", token_id, self.game_id, why)
+        game = self.answered()
+        if game is None:
+            return False
+        if game.combat and game.combat.get("current") == token_id and not foeplay.over(game):
+            return self.send({"type": "next_turn"}, token_id)
+        return True
+
+    def answered(self):
+        """The game once nothing waits for an answer (a defense, a Soak roll...): None if the switch went off."""
+        while True:
+            game = self.game()
+            if game is None or foeplay.waits_for(game) != "answer":
+                return game
+            self.sleep(LOOK_EVERY)
+
+    def send(self, step: dict, token_id: str) -> bool:
+        """One step as the GM's command; refused, the switch goes off with the reason."""
+        try:
+            self.hub.execute_own(self.game_id, self.actor, dict(step))
+        except Rejected as exc:
+            if self.game() is not None:
+                self.stop("refused", exc, token_id)
+            return False
+        return True
+
+    def stop(self, why: str, reason: BaseException | None = None, token_id: str | None = None) -> None:
+        """The switch off, and why, if this runner still plays the game."""
+        def decide(game):
+            return [foeplay.stopped(why, reason, token_id)] if foeplay.playing(game) == self.runner else []
+
+        try:
+            self.hub.commit(self.game_id, decide)
+        except Rejected:
+            log.info("the foes of game %s were not stopped", self.game_id, exc_info=True)
