@@ -12,7 +12,6 @@ the document lets the target answer this action with, and the reactions that mod
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import replace
 
 from ..system import AttackRequest, RuleError, RuleNotImplemented
@@ -148,21 +147,22 @@ _NOT_NOW: dict[tuple, tuple] = {}
 _LABELS: dict[str, str] = {}
 
 
+
+
 def _refusals(request: AttackRequest, weapon: dict) -> tuple[tuple[object, str], ...]:
     """Each attack action the weapon may take (``candidate_actions``) with why the rules refuse it now ("" when they
     allow it: ``action_refusal``). Kept for the next request of the same values: the foes' plans (#60) have the
     options listed for every square, way, target and weapon they weigh, many of them alike. The key is the request
-    itself, pickled, as the refusals read it (the attacker, the target and the others with their sheets, books and
-    places, the weapon, distance and cover, ``REFUSAL_OPTIONS``): the same bytes, the same values, the same refusals.
-    Never kept with a board (a map is read where it is, not copied) or what pickle cannot write."""
+    itself written out (``repr``: its dataclasses' fields and plain values) as the refusals read it (the attacker,
+    the target and the others with their sheets, books and places, the weapon, distance and cover,
+    ``REFUSAL_OPTIONS``): the same words, the same values, the same refusals. Never kept with a board (a map is
+    read where it is, not copied) or a value written as its address."""
     key = None
     if request.board is None:
         opts = request.options or {}
-        try:
-            key = pickle.dumps((request.attacker, request.target, request.weapon, request.distance, request.cover,
-                                {k: opts[k] for k in REFUSAL_OPTIONS if k in opts}, request.others),
-                               pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError, ValueError):
+        key = repr((request.attacker, request.target, request.weapon, request.distance, request.cover,
+                    {k: opts[k] for k in REFUSAL_OPTIONS if k in opts}, request.others))
+        if " at 0x" in key:  # an object of no value's repr (its address): not kept
             key = None
         found = _REFUSED.get(key) if key is not None else None
         if found is not None:

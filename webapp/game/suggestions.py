@@ -59,7 +59,9 @@ from .combat import Act, combatant, path_and_cost, rules_words, settings_of, sta
 from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature
+from .foe_sandbox import is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons
 from .model import GM, Event, Rejected
+from .suggestions_zones import plans_on_zones
 from .text import N_
 from .waiting import plans_wait
 
@@ -125,19 +127,6 @@ def reckoned(game: "Game") -> bool:
 
 
 # --- reckoning ----------------------------------------------------------------------------------------------
-
-
-def _quiet(*_args) -> None:
-    """A log that keeps nothing: the copy's lines are never read."""
-
-
-def _sandbox(game: "Game") -> "Game":
-    """A copy of the game a plan may be played on: its tokens, characters and fight its own, the board shared
-    (read only)."""
-    return dataclasses.replace(
-        game, tokens={k: dataclasses.replace(t) for k, t in game.tokens.items()},
-        characters={k: dataclasses.replace(c) for k, c in game.characters.items()},
-        combat=copy.deepcopy(game.combat), log=[], vision=None)
 
 
 def frozen(game: "Game") -> "Game":
@@ -263,25 +252,6 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
     return out
 
 
-def _weapons(system, sheet: dict) -> list[dict]:
-    try:
-        return list(system.weapons(sheet))
-    except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
-        return []
-
-
-def _is_melee(weapon: dict) -> bool | None:
-    data = weapon.get("data") or {}
-    kind = data.get("kind")
-    if kind in ("melee", "ranged", "thrown"):
-        return kind == "melee"
-    if "reach" in data:
-        return True
-    if any(k in data for k in ("range", "max", "rof", "half_d")):
-        return False
-    return None
-
-
 def reckon(game: "Game", token_id: str) -> dict:
     """The plans for the GM's foe ``token_id`` on its turn, best first for its tactic:
     ``{"token_id", "tactic", "now", "plans": [...]}`` (each plan as docs/PROTOCOL.md has it; its words are
@@ -319,7 +289,6 @@ def reckon(game: "Game", token_id: str) -> dict:
     anchor = tuple((game.tactics.get(token.id) or {}).get("anchor") or (token.x, token.y))
     foes = _foes(game, token)
     if game.zones is not None:  # zones, not squares: its own reckoning, the same ranking
-        from .suggestions_zones import plans_on_zones
         found = plans_on_zones(game, token, system, ways, tactic, tactic == "cowardly" and hurt, foes, settings, anchor)
         return {"token_id": token.id, "tactic": tactic, "now": now,
                 "plans": _best(found, "fierce" if tactic == "guarding" else tactic, tactic == "cowardly" and hurt)}

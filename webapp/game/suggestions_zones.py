@@ -27,6 +27,7 @@ from rules.text import say, say_n
 from . import zonelayout
 from .aiming import AttackCommand, plan as aim_plan
 from .combat import combatant, position_of
+from .foe_sandbox import is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons
 from .model import GM, Rejected
 
 if TYPE_CHECKING:
@@ -111,7 +112,6 @@ def _moved(view: "Game", me: "Token", zone_id: str, cell: tuple[int, int], syste
 def plans_on_zones(game: "Game", token: "Token", system, ways: list[dict], tactic: str, withdraw: bool,
                    foes: list["Token"], settings: dict, anchor) -> list[dict]:
     """Every plan worth ranking for the GM's foe ``token`` on its turn on a zone map (``_best`` ranks them)."""
-    from .suggestions import _is_melee, _sandbox, _weapons
 
     view = _sandbox(game)
     me = view.tokens[token.id]

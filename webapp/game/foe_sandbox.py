@@ -1,0 +1,47 @@
+"""The copies the GM's foes' plans are played on, and what the planners read of a foe's weapons (#60): shared by
+the square-grid reckoning (``suggestions``) and the zone maps' (``suggestions_zones``)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import TYPE_CHECKING
+
+from rules.system import RuleError, RuleNotImplemented
+
+if TYPE_CHECKING:
+    from .model import Game
+
+
+def quiet(*_args) -> None:
+    """A log that keeps nothing: the copy's lines are never read."""
+
+
+def sandbox(game: "Game") -> "Game":
+    """A copy of the game a plan may be played on: its tokens, characters and fight its own, the board shared
+    (read only)."""
+    return dataclasses.replace(
+        game, tokens={k: dataclasses.replace(t) for k, t in game.tokens.items()},
+        characters={k: dataclasses.replace(c) for k, c in game.characters.items()},
+        combat=copy.deepcopy(game.combat), log=[], vision=None)
+
+
+def weapons_of(system, sheet: dict) -> list[dict]:
+    """The weapons the rules list on the sheet (none where they cannot read it)."""
+    try:
+        return list(system.weapons(sheet))
+    except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+        return []
+
+
+def is_melee(weapon: dict) -> bool | None:
+    """Whether a listed weapon strikes in melee (True), shoots or is thrown (False), or its data do not say (None)."""
+    data = weapon.get("data") or {}
+    kind = data.get("kind")
+    if kind in ("melee", "ranged", "thrown"):
+        return kind == "melee"
+    if "reach" in data:
+        return True
+    if any(k in data for k in ("range", "max", "rof", "half_d")):
+        return False
+    return None
