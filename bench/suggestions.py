@@ -64,6 +64,12 @@ def build(system: str):
         before = set(game.tokens)
         _play(game, {"type": "add_token", "name": f"T{i}", "x": x, "y": y, **extra})
         ids.append(next(iter(set(game.tokens) - before)))
+    return _fight_to_its_turn(game, ids)
+
+
+
+def _fight_to_its_turn(game, ids: list[str]):
+    """The fight started among ``ids``, played on to the first one's turn: ``(game, its id)``."""
     _play(game, {"type": "start_combat", "token_ids": ids}, SeededDice(1))
     for seed in range(40):
         if game.combat["current"] == ids[0]:
@@ -106,12 +112,7 @@ def build_zones(system: str = "atomic_tomorrow"):
         ids.append(next(iter(set(game.tokens) - before)))
         _play(game, {"type": "add_character", "name": f"T{i}", "token_id": ids[-1],
                      "sheet": {**rules.get(system).default_sheet(), "name": f"T{i}", "reflex": 8 + i}})
-    _play(game, {"type": "start_combat", "token_ids": ids}, SeededDice(1))
-    for seed in range(40):
-        if game.combat["current"] == ids[0]:
-            break
-        _play(game, {"type": "next_turn"}, SeededDice(seed))
-    return game, ids[0]
+    return _fight_to_its_turn(game, ids)
 
 
 def measure(system: str, runs: int) -> dict:

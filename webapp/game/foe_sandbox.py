@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING
 
 from rules.system import RuleError, RuleNotImplemented
 
+from .aiming import AttackCommand, plan as aim_plan
+from .model import GM, Rejected
+
 if TYPE_CHECKING:
     from .model import Game
 
@@ -45,3 +48,18 @@ def is_melee(weapon: dict) -> bool | None:
     if any(k in data for k in ("range", "max", "rof", "half_d")):
         return False
     return None
+
+
+def weighed(view: "Game", cmd: AttackCommand, system) -> tuple[dict, dict, dict] | None:
+    """The attack ``cmd`` as the GM would send it on ``view``: its plan (``aiming.plan``), the rules' exact odds and
+    what it is worth (``attack_effect``); None when the table or the rules refuse it, or it cannot hit."""
+    try:
+        p = aim_plan(view, cmd, GM)
+        odds = system.odds(p["request"])
+        worth = system.attack_effect(p["request"], odds)
+    except (Rejected, RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+        return None
+    hit = odds.get("hit")
+    if not isinstance(hit, (int, float)) or hit <= 0:
+        return None
+    return p, odds, worth

@@ -54,12 +54,12 @@ from rules.system import RuleError, RuleNotImplemented
 from rules.text import say, say_n
 
 from . import text
-from .aiming import AttackCommand, plan as aim_plan
+from .aiming import AttackCommand
 from .combat import Act, combatant, path_and_cost, rules_words, settings_of, stands
 from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature
-from .foe_sandbox import is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons
+from .foe_sandbox import is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
 from .model import GM, Event, Rejected
 from .suggestions_zones import plans_on_zones
 from .text import N_
@@ -384,19 +384,18 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
         return None
     options = dict(way["options"](target.id) if callable(way["options"]) else way["options"])  # per target
     cmd = AttackCommand(attacker=me.id, target=target.id, weapon=weapon["key"], options=options)
-    try:
-        shot_view = moved
-        if way.get("books"):  # the fight's books as they will stand when the shot is rolled (Targeting held...)
+    shot_view = moved
+    if way.get("books"):  # the fight's books as they will stand when the shot is rolled (Targeting held...)
+        try:
             shot_view = dataclasses.replace(moved, combat={**moved.combat, "state": way["books"](
                 moved.combat["state"], me.id, target.id)})
-        p = aim_plan(shot_view, cmd, GM)
-        odds = system.odds(p["request"])
-        worth = system.attack_effect(p["request"], odds)
-    except (Rejected, RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+        except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+            return None
+    found = weighed(shot_view, cmd, system)
+    if found is None:
         return None
-    hit = odds.get("hit")
-    if not isinstance(hit, (int, float)) or hit <= 0:
-        return None
+    p, odds, worth = found
+    hit = odds["hit"]
     declared = None
     if way.get("declare"):  # the attack is declared now, rolled when the books say it is due: judged as sent
         declared = {"type": "act", "token_id": me.id, "action": f"declare:{way['declare']}",

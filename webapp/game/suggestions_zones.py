@@ -25,10 +25,9 @@ from rules.system import RuleError, RuleNotImplemented
 from rules.text import say, say_n
 
 from . import zonelayout
-from .aiming import AttackCommand, plan as aim_plan
+from .aiming import AttackCommand
 from .combat import combatant, position_of
-from .foe_sandbox import is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons
-from .model import GM, Rejected
+from .foe_sandbox import is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed
 
 if TYPE_CHECKING:
     from .model import Game, Token
@@ -169,15 +168,11 @@ def _attack_plan(view, me, zone_id, cell, cost, target, weapon, way, system, set
         return None
     options = dict(way["options"])
     cmd = AttackCommand(attacker=me.id, target=target.id, weapon=weapon["key"], options=options)
-    try:
-        p = aim_plan(moved, cmd, GM)
-        odds = system.odds(p["request"])
-        worth = system.attack_effect(p["request"], odds)
-    except (Rejected, RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+    found = weighed(moved, cmd, system)
+    if found is None:
         return None
-    hit = odds.get("hit")
-    if not isinstance(hit, (int, float)) or hit <= 0:
-        return None
+    p, odds, worth = found
+    hit = odds["hit"]
     steps = []
     name = zones.by_id[zone_id]["name"]
     if cost:
