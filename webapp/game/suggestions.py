@@ -182,6 +182,7 @@ class _Geometry:
         self._far: dict = {}
         self._nearest: dict = {}
         self._fighters: tuple | None = None
+        self._moves: tuple = (None, {})  # the view, and the moves judged on it: square -> the view after, or None
 
     def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
         key = (a, b)
@@ -204,6 +205,18 @@ class _Geometry:
             self._fighters = (view, [combatant(view, t) for i in view.combat["order"]
                                      if (t := view.tokens.get(i)) is not None])
         return self._fighters[1]
+
+    def moved(self, view: "Game", me: "Token", cell: tuple[int, int], system, settings: dict,
+              ends_turn: bool) -> "Game | None":
+        """:func:`_moved` of ``me`` to ``cell`` on ``view``, judged once while ``view`` is the same (one way of the
+        turn weighs the same square for every target and weapon)."""
+        if self._moves[0] is not view:
+            self._moves = (view, {})
+        kept = self._moves[1]
+        key = (cell, ends_turn)
+        if key not in kept:
+            kept[key] = _moved(view, me, cell, system, settings, ends_turn=ends_turn, fighters=self.fighters(view))
+        return kept[key]
 
     def of(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[float, bool, float]:
         key = (a, b)
@@ -379,7 +392,7 @@ def _reachable(view: "Game", me: "Token", system, left, reached: dict | None = N
 def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:
     if way.get("later") and not way.get("declare") and cell == (me.x, me.y):
         return None  # a move, then the shot: a move it is
-    moved = _moved(view, me, cell, system, settings, ends_turn=bool(way.get("ends_turn")), fighters=geo.fighters(view))
+    moved = geo.moved(view, me, cell, system, settings, bool(way.get("ends_turn")))
     if moved is None:
         return None
     options = dict(way["options"](target.id) if callable(way["options"]) else way["options"])  # per target
