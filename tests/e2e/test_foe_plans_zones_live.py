@@ -61,11 +61,20 @@ def test_the_gm_sees_a_foes_plans_in_zones_and_plays_the_best(server, new_page, 
     for _ in range(50):
         _, state = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
         orc = next(t for t in state["tokens"] if t["id"] == ids["Orc"])
-        attacked = any("Ann" in e["text"] and "Orc" in e["text"] for e in state["log"][-6:])
+        # the attack made: waiting for Ann's defense (Atomic Tomorrow's defenses are the defender's choice)
+        attacked = (state.get("pending_defense") or {}).get("target_id") == ids["Ann"]
         if orc["zone"] == "catwalk" and attacked:
             break
         gm.wait_for_timeout(200)
     assert orc["zone"] == "catwalk" and attacked, state["log"][-6:]
-    # played: the plans are asked again for what is left of the turn: the move is spent, so no plan moves again
-    expect(gm.locator("#foe-plans .plan").first).not_to_contain_text("to Catwalk", timeout=15000)
+    # while the attack waits for its answer the card offers nothing, and says so
+    expect(gm.locator("#foe-plans .foe-plans-waiting")).to_contain_text("Ann", timeout=15000)
+    expect(gm.locator("#foe-plans .plan")).to_have_count(0)
     shot(gm, "foe-plans-atomic-tomorrow-zones-done")
+    status, _ = server.api("POST", f"/api/games/{g['id']}/commands", {
+        "type": "choose_defense", "defense": "none", "attack": state["pending_defense"]["id"]}, g["gm_token"])
+    assert status == 200
+    # answered: the plans are asked again for what is left of the turn: the move and the attack are spent
+    expect(gm.locator("#foe-plans .foe-plans-waiting")).to_have_count(0, timeout=15000)
+    expect(gm.locator("#foe-plans .plans")).to_be_visible()
+    expect(gm.locator("#foe-plans .plans")).not_to_contain_text("to Catwalk")
