@@ -19,7 +19,7 @@ from test_i18n_server_notices import connect
 pytestmark = pytest.mark.app_config(DEMO=False, DICE_SEED="7")
 
 WEAPON = {"gurps_lite": "Broadsword", "tesseris_ads": "pistol"}
-WAITS = ("Hero has not chosen a defense yet: wait for it (or the GM calls the attack off)")
+WAITS = ("Hero has not chosen a defense yet: wait for it, or the GM calls the attack off (Call the attack off)")
 GONE = "that attack no longer waits for a defense: it was called off or taken back"
 
 
@@ -70,8 +70,8 @@ def test_next_turn_waits_for_the_defense_then_the_fight_goes_on_and_an_old_answe
         r = command(client, g, body)
         assert r.status_code == 422 and r.json["error"] == WAITS, r.json
     de = connect(app, g["id"], g["gm_token"], "de")
-    assert refused(de, {"type": "next_turn"}) == ("Hero hat noch keine Verteidigung gewählt: darauf warten "
-                                                  "(oder die SL bläst den Angriff ab)")
+    assert refused(de, {"type": "next_turn"}) == ("Hero hat noch keine Verteidigung gewählt: darauf warten, "
+                                                  "oder die SL bläst den Angriff ab (Angriff abblasen)")
     after = state(client, g)
     assert after["combat"] == before["combat"] and after["log"] == before["log"]
     assert after["pending_defense"] == before["pending_defense"]

@@ -25,8 +25,8 @@ def no_defense_waiting(game: "Game", actor: "Actor") -> None:
         return
     target = game.tokens.get(pending["target"])
     if target is not None and fog.may_see(game, actor, target):
-        raise Rejected(N_("%(name)s has not chosen a defense yet: wait for it (or the GM calls the attack off)"), name=target.name)
-    raise Rejected(N_("a defense has not been chosen yet: wait for it (or the GM calls the attack off)"))
+        raise Rejected(N_("%(name)s has not chosen a defense yet: wait for it, or the GM calls the attack off (Call the attack off)"), name=target.name)
+    raise Rejected(N_("a defense has not been chosen yet: wait for it, or the GM calls the attack off (Call the attack off)"))
 
 
 def no_soak_waiting(game: "Game", actor: "Actor") -> None:
