@@ -46,6 +46,11 @@ def fight(system: str, board: Board, foe: tuple, heroes: list[tuple], foe_sheet:
         play(game, {"type": "move_token", "token_id": ids[name], "x": where[name][0], "y": where[name][1], "force": True})
         sheet = (foe_sheet if name == "Orc" else (hero_sheets or {}).get(name)) or {}
         play(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": _sheet(system, name, **sheet)})
+    return to_the_orcs_turn(game, ids, tactic)
+
+
+def to_the_orcs_turn(game, ids: dict, tactic: str | None = None):
+    """The Orc's tactic set (if given), the fight started among ``ids`` and played on to the Orc's turn."""
     if tactic:
         play(game, {"type": "set_tactic", "token_id": ids["Orc"], "tactic": tactic})
     play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(3))
@@ -142,7 +147,7 @@ def test_a_careful_foe_in_reach_of_three_enemies_takes_cover_first(system):
     assert tuple(best["to"])[0] >= 8 and geo.threat(tuple(best["to"]), foes) == 0  # behind the screen
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", [*SYSTEMS, "tesseris_ads"])
 def test_a_cowardly_wounded_foe_withdraws(system):
     board = Board(16, 10)
     hurt = {"hp_current": 5} if system == "gurps_lite" else {"wounds": 1}

@@ -15,6 +15,7 @@ from webapp.game.combat import position_of, settings_of
 from webapp.game.model import GM
 
 from tabledice import play, seated
+from test_suggestions import to_the_orcs_turn
 
 SYSTEM = "atomic_tomorrow"
 
@@ -45,15 +46,7 @@ def fight(zones: list[dict], foe: str, heroes: list[tuple], foe_sheet: dict | No
         sheet = (foe_sheet if name == "Orc" else (hero_sheets or {}).get(name)) or {}
         play(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": _sheet(name, **sheet),
                     **({"owner": owner} if owner else {})})
-    if tactic:
-        play(game, {"type": "set_tactic", "token_id": ids["Orc"], "tactic": tactic})
-    play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(3))
-    for seed in range(40):
-        if game.combat["current"] == ids["Orc"]:
-            break
-        play(game, {"type": "next_turn"}, dice=SeededDice(seed))
-    assert game.combat["current"] == ids["Orc"]
-    return game, ids
+    return to_the_orcs_turn(game, ids, tactic)
 
 
 def checked(game, ids, found: dict) -> dict:

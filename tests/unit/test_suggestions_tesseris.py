@@ -1,6 +1,6 @@
 """The GM's foes in Tesseris (#60): a foe's best plans on scripted boards where the best is known by construction
 (the target in the open with the lower defense, the way round a wall, the weapon that does more, a careful foe
-taking cover, a cowardly hurt foe withdrawing); each plan's attack paid by the ticks its move leaves, its ``hit``
+taking cover; a cowardly hurt foe withdrawing is test_suggestions.py's, with the 3d6 and SW cases); each plan's attack paid by the ticks its move leaves, its ``hit``
 the preview's once its steps before the attack are played, and every step accepted (``checked``)."""
 
 from __future__ import annotations
@@ -96,20 +96,6 @@ def test_a_careful_foe_in_reach_of_three_enemies_takes_cover_first():
     assert best["target"] is None
     covered = [p for p in found["plans"] if p["steps"][-1].get("action") == "take_cover"]
     assert covered and all(max(abs(p["to"][0] - 10), abs(p["to"][1] - 4)) <= 1 for p in covered)
-
-
-def test_a_cowardly_wounded_foe_withdraws():
-    board = Board(16, 10)
-    game, ids = fight(SYSTEM, board, (6, 5), [("Ann", 5, 5)], foe_sheet={"wounds": 1}, tactic="cowardly")
-    found = checked(game, ids, suggestions.reckon(game, ids["Orc"]))
-    assert found["tactic"] == "cowardly"
-    for p in found["plans"]:
-        assert p["target"] is None and p["hit"] is None
-        assert not any(s["type"] == "attack" for s in p["steps"])
-    d = rules.get(SYSTEM).diagonal
-    assert movement.distance(tuple(found["plans"][0]["to"]), (5, 5), d) > movement.distance((6, 5), (5, 5), d) + 1
-    unhurt, ids2 = fight(SYSTEM, board, (6, 5), [("Ann", 5, 5)], tactic="cowardly")
-    assert suggestions.reckon(unhurt, ids2["Orc"])["plans"][0]["target"] == ids2["Ann"]  # not hurt: it fights
 
 
 def test_a_weapon_another_beats_on_every_count_is_not_weighed():
