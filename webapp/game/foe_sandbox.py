@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from .model import Game
 
 
+def is_foe(token) -> bool:
+    """A token the GM plays: no player's, not a player character (only those have a tactic, plans, a runner)."""
+    return token is not None and token.owner is None and token.kind != "pc"
+
+
 def quiet(*_args) -> None:
     """A log that keeps nothing: the copy's lines are never read."""
 

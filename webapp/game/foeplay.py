@@ -28,6 +28,7 @@ from rules.text import Say, pack, say
 
 from . import combat, suggestions
 from .feature import Feature
+from .foe_sandbox import is_foe
 from .model import Event, Rejected
 from .text import N_
 
@@ -136,11 +137,6 @@ def touched(game: "Game", cmd: Any, actor: "Actor", events: list[Event]) -> list
             and cmd.type not in ANSWERS | QUESTIONS | {"play_foes"}):
         return [*events, stopped("touched")]
     return events
-
-
-def is_foe(token) -> bool:
-    """A token the GM plays: no player's, not a player character."""
-    return token is not None and token.owner is None and token.kind != "pc"
 
 
 def waits_for(game: "Game") -> str | None:

@@ -59,7 +59,7 @@ from .combat import Act, combatant, path_and_cost, rules_words, settings_of, sta
 from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature
-from .foe_sandbox import is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
+from .foe_sandbox import is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
 from .model import GM, Event, Rejected
 from .suggestions_zones import plans_on_zones
 from .text import N_
@@ -100,7 +100,7 @@ def _set_tactic(game: "Game", cmd: SetTactic, actor: "Actor") -> list[Event]:
     token = game.tokens.get(cmd.token_id)
     if token is None:
         raise Rejected(N_("no token %(id)s in this game"), id=repr(cmd.token_id))
-    if token.owner is not None or token.kind == "pc":
+    if not is_foe(token):
         raise Rejected(N_("%(name)s is a player's token: only the GM's foes have a tactic"), name=token.name)
     return [Event("tactic_set", {"token_id": token.id, "tactic": cmd.tactic, "anchor": [token.x, token.y]})]
 
@@ -276,7 +276,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     token = game.tokens.get(token_id)
     if token is None:
         raise Rejected(N_("no token %(id)s in this game"), id=repr(token_id))
-    if token.owner is not None or token.kind == "pc":
+    if not is_foe(token):
         raise Rejected(N_("%(name)s is a player's token: suggestions are for the GM's foes"), name=token.name)
     system = rules.get(game.system)
     if (game.zones is not None) != (system.board == "zones") or (game.zones is None and game.board.grid.hex):

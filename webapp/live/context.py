@@ -17,6 +17,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 import rules
+from rules.text import unpack
 
 from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
                     table_dice,
@@ -276,8 +277,6 @@ _GIVEN = {
 
 def _foe_play_reason(play: dict) -> str:
     """The refusal that turned the "play the foes" switch off (``foeplay.refusal``), in the reader's language."""
-    from rules.text import unpack
-
     reason = play.get("reason") or {}
     if reason.get("say"):
         return str(language.words(unpack(reason["say"])))
