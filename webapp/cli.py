@@ -18,6 +18,7 @@ from . import create_app, default_data_dir
 from .seams import SeamBroken
 from .storage.store import DataError
 from .netinfo import lan_addresses
+from .patching import unpatched
 
 
 def _(text: str, **params) -> str:
@@ -141,6 +142,14 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     server = listen(args.host, args.port, args.verbose)  # a port in use ends here, before anything is printed
     if server is None:
+        return 2
+    missing = unpatched()
+    if missing:  # started without webapp/entry.py's patch: every Socket.IO answer would wait 10 s (issue #71)
+        server.close()
+        print(_("tacmap cannot serve: gevent's patch of the standard library is not in force (%(names)s), so every "
+                "answer to a screen would wait 10 seconds. Start it with python3 scripts/tacmap-start, or with the "
+                "tacmap command of its .venv (.venv/bin/tacmap serve).", names=", ".join(missing)),
+              file=sys.stderr, flush=True)
         return 2
     hub = app.extensions["tacmap"]
     server.application = app

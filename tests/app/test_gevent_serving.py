@@ -145,6 +145,23 @@ def test_a_port_in_use_is_said_in_one_line_and_tacmap_exits_with_2(tmp_path):
     assert f"port {port}" in lines[0] and "--port" in lines[0] and "Traceback" not in done.stderr
 
 
+def test_serve_started_without_gevents_patch_stops_with_a_clear_line(tmp_path):
+    """The start the README's command made before issue #71: webapp.cli imported from ``-c``, where neither
+    webapp/entry.py nor cli's ``__main__`` patches. It served, and every Socket.IO answer took 10 s; now it stops
+    at once and says how to start it."""
+    port = free_port()
+    done = subprocess.run([sys.executable, "-c", "import sys; from webapp.cli import main; sys.exit(main())",
+                           "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp_path / "d")],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "tacmap is serving" not in done.stdout and "GM link" not in done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "gevent's patch" in lines[0] and "socket.socket" in lines[0] and "scripts/tacmap-start" in lines[0]
+    with socket.socket() as again:  # and it let the port go
+        again.bind(("127.0.0.1", port))
+
+
 class Served:
     def __init__(self, tmp_path: Path) -> None:
         self.port = free_port()
