@@ -5,12 +5,19 @@ port. Import it as ``from tests.helpers import ...`` (the repository's root is o
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 from pathlib import Path
 
 from webapp import create_app
 
 GAMES = "/api/games"
+
+#: the ``tacmap`` command as a user has it: the console script pyproject.toml installs beside this Python (what
+#: scripts/tacmap-start runs, through the same webapp.entry). Tests that start a server start it with this, so
+#: a start-up difference between the user's command and the tests' (gevent's patch, issue #71) cannot hide.
+TACMAP = str(Path(sys.executable).with_name("tacmap.exe" if os.name == "nt" else "tacmap"))
 
 
 def make_app(data_dir: str | Path, **config):

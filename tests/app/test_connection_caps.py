@@ -3,7 +3,7 @@ caps per address and per seat (webapp/live/serving.py, webapp/live/keyless.py).
 
 The server's file count and shedding are tried in this (unpatched) process on gevent's server with a WSGI app
 that holds a "websocket" as simple-websocket does (a read on the connection until it ends); the caps per seat and
-per address, and a keyless flood, on a real `python -m webapp.cli serve` with small caps."""
+per address, and a keyless flood, on a real `tacmap serve` with small caps."""
 
 from __future__ import annotations
 
@@ -150,8 +150,9 @@ SMALL_CAPS = ("from webapp.patching import patch\n"
               "patch()\n"
               "from webapp.live import keyless\n"
               "keyless.PER_SEAT, keyless.PER_ADDRESS_SEATED = 2, 3\n"
-              "import runpy\n"
-              "runpy.run_module('webapp.cli', run_name='__main__', alter_sys=True)\n")
+              "import sys\n"
+              "from webapp.entry import main\n"
+              "sys.exit(main())\n")
 
 
 class SmallCaps:

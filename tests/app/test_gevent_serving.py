@@ -2,7 +2,7 @@
 enforced as data arrives, keyless sessions closed and capped, and a port in use said in one line.
 
 The server's own deadlines are tried in this (unpatched) process on gevent's server with short timeouts,
-talking to it through gevent's sockets; the live link's limits on a real `python -m webapp.cli serve`."""
+talking to it through gevent's sockets; the live link's limits on a real `tacmap serve`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import gevent
 import pytest
 from gevent import socket as gsocket
 
-from tests.helpers import free_port
+from tests.helpers import TACMAP, free_port
 from webapp.live.serving import TableServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -135,7 +135,7 @@ def test_a_port_in_use_is_said_in_one_line_and_tacmap_exits_with_2(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port",
+        done = subprocess.run([TACMAP, "serve", "--host", "127.0.0.1", "--port",
                                str(port), "--data-dir", str(tmp_path / "d")], cwd=REPO, capture_output=True,
                               text=True, timeout=60)
     assert done.returncode == 2
@@ -167,7 +167,7 @@ class Served:
         self.port = free_port()
         self.log = tmp_path / "server.log"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port",
+        self.proc = subprocess.Popen([TACMAP, "serve", "--host", "127.0.0.1", "--port",
                                       str(self.port), "--data-dir", str(tmp_path / "data")], cwd=REPO, env=env,
                                      stdout=self.log.open("w"), stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -8,13 +8,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import free_port, make_app
+from tests.helpers import TACMAP, free_port, make_app
 from webapp.live import shared
 
 REDIS = shutil.which("redis-server")
@@ -93,7 +92,7 @@ def serve(tmp_path, queue: str | None, env_queue: str | None = None) -> tuple[in
     env = {k: v for k, v in os.environ.items() if k != "TACMAP_MESSAGE_QUEUE"}
     if env_queue:
         env["TACMAP_MESSAGE_QUEUE"] = env_queue
-    argv = [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port", str(free_port()),
+    argv = [TACMAP, "serve", "--host", "127.0.0.1", "--port", str(free_port()),
             "--data-dir", str(tmp_path / "data"), "--no-demo", *(["--message-queue", queue] if queue else [])]
     out, err = tmp_path / "serve.out", tmp_path / "serve.err"
     with open(out, "w") as o, open(err, "w") as e:

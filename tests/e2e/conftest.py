@@ -1,5 +1,6 @@
 """Real servers and a real browser: tacmap serve in a process of its own on a random port (forked
-from tests/e2e/zygote.py where the platform can), driven by Playwright in Debian's Chromium."""
+from tests/e2e/zygote.py where the platform can, through the tacmap command's own entry, webapp.entry, as
+the user's commands start it), driven by Playwright in Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import free_port
+from tests.helpers import TACMAP, free_port
 
 CHROMIUM = os.environ.get("TACMAP_CHROMIUM", "/usr/bin/chromium")
 #: the name phones reach the laptop by in these tests: not loopback, so (as at a real table, where a phone opens
@@ -144,9 +145,10 @@ class LiveServer:
         if self.prelude is None and ZYGOTE is not None:
             self.proc = ZYGOTE.spawn(args, self.log)
         else:
-            start = ["-m", "webapp.cli"] if self.prelude is None else [
-                "-c", f"{self.prelude}\nimport runpy; runpy.run_module('webapp.cli', run_name='__main__', alter_sys=True)"]
-            self.proc = subprocess.Popen([sys.executable, *start, *args], stdout=open(self.log, "ab"),
+            # the tacmap command itself, or (a prelude first) the same entry it runs: webapp.entry's main
+            start = [TACMAP] if self.prelude is None else [
+                sys.executable, "-c", f"{self.prelude}\nimport sys; from webapp.entry import main; sys.exit(main())"]
+            self.proc = subprocess.Popen([*start, *args], stdout=open(self.log, "ab"),
                                          stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[2])
         deadline = time.time() + 20
         while time.time() < deadline:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 from test_scale_out import REDIS, Screen, close_all, game_with_an_ogre, log_events
 
 from bench.live import HOST, Server, free_port
+from tests.helpers import TACMAP
 
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")
 PASSWORD, USER_PASSWORD = "req-pass-7741", "acl-pass-2290"
@@ -34,7 +34,7 @@ def two_processes_share(folder: str, redis_args: list[str], queue_a: str, queue_
 
         def start(name: str, argv_queue: list[str]) -> Server:
             p = free_port()
-            server = Server(name, [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(p),
+            server = Server(name, [TACMAP, "serve", "--host", HOST, "--port", str(p),
                                    "--data-dir", data_dir, "--no-demo", *argv_queue], p, "/help/")
             servers.append(server)
             return server.__enter__()

@@ -35,6 +35,7 @@ if str(REPO) not in sys.path:
 
 from bench.live import HOST, Server, close_all, free_port  # noqa: E402
 from webapp.live import shared  # noqa: E402
+from tests.helpers import TACMAP  # noqa: E402
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/test installs it)")
@@ -69,7 +70,7 @@ class RedisServer:
 
 def tacmap(name: str, data_dir: str, queue: str, port: int | None = None) -> Server:
     port = port or free_port()
-    return Server(name, [sys.executable, "-m", "webapp.cli", "serve", "--host", HOST, "--port", str(port),
+    return Server(name, [TACMAP, "serve", "--host", HOST, "--port", str(port),
                          "--data-dir", data_dir, "--no-demo", "--message-queue", queue], port, "/help/")
 
 

@@ -3,8 +3,9 @@
 `python -m webapp.cli serve` spends most of its start (about 1.3 s of CPU of 2 s) importing Flask,
 Socket.IO, pydantic and tacmap's own modules; the browser tests start some 130 servers. This process
 imports `webapp.cli` once and then, for each line it reads on stdin (JSON: argv, env, log), forks a
-child that takes that environment, writes to that log and runs `webapp.cli.main(argv)`: the same
-code path as `tacmap serve`, from the command line on, in a fresh process of its own. It answers
+child that takes that environment, writes to that log and runs `webapp.entry.main(argv)`: the
+`tacmap` command's own entry (its patch already in force, so only checked), from the command line on, in
+a fresh process of its own. It answers
 each line with the child's pid. It ends when its stdin closes (the pytest worker that started it
 is gone). POSIX only: tests/e2e/conftest.py starts servers the plain way where there is no fork,
 and for a server that must start without something a platform lacks (a prelude).
@@ -28,7 +29,8 @@ from gevent.os import fork_gevent  # noqa: E402
 from webapp.patching import patch  # noqa: E402
 
 patch()  # as `tacmap serve` does first (webapp/entry.py); each forked child gets gevent's hub anew (its os.fork)
-import webapp.cli  # noqa: E402  (the point of this process: imported once, before any fork)
+import webapp.cli  # noqa: E402,F401  (the point of this process: imported once, before any fork)
+from webapp.entry import main as tacmap  # noqa: E402  (what the `tacmap` command and scripts/tacmap-start run)
 
 
 def child(order: dict) -> None:
@@ -47,7 +49,7 @@ def child(order: dict) -> None:
         os.environ.clear()
         os.environ.update(order["env"])
         random.seed()  # not the zygote's sequence
-        code = webapp.cli.main(order["argv"]) or 0
+        code = tacmap(order["argv"]) or 0
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1
     except BaseException:  # noqa: BLE001 (the log says why the server did not start)
