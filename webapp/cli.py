@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import create_app, default_data_dir
+from . import create_app, default_data_dir, launch
 from .seams import SeamBroken
 from .storage.store import DataError
 from .netinfo import lan_addresses
@@ -96,7 +96,7 @@ def open_app(config: dict):
 
 def listen(host: str, port: int, verbose: bool = False):
     """gevent's server bound to ``host:port`` (webapp/live/serving.py), or None after one line on stderr saying
-    why not and what to do (a port in use: another --port)."""
+    why not and what to do (a port in use: another --port, in the command that started this process: launch.py)."""
     from .live.serving import TableServer, port_in_use
 
     try:
@@ -104,8 +104,8 @@ def listen(host: str, port: int, verbose: bool = False):
     except OSError as exc:
         if port_in_use(exc):
             print(_("tacmap cannot listen on port %(port)s: another program (another tacmap?) is using it. Stop "
-                    "that one, or start with another port: tacmap serve --port %(next)s", port=port, next=port + 1),
-                  file=sys.stderr, flush=True)
+                    "that one, or start with another port: %(command)s", port=port,
+                    command=launch.serve_command("--port", str(port + 1))), file=sys.stderr, flush=True)
         else:
             print(_("tacmap cannot listen on %(host)s:%(port)s: %(reason)s", host=host, port=port,
                     reason=exc.strerror or exc), file=sys.stderr, flush=True)
@@ -369,7 +369,8 @@ def backup_data(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(_("backed up %(games)s games (%(events)s events) to %(dest)s", games=done["games"], events=done["events"],
             dest=done["dest"]))
-    print(_("to restore: stop tacmap, then start it with --data-dir %(dest)s (or copy it back)", dest=done["dest"]))
+    print(_("to restore: stop tacmap, then start it with %(command)s (or copy it back)",
+            command=launch.serve_command("--data-dir", str(done["dest"]))))
     return 0
 
 
@@ -438,11 +439,11 @@ def add_data_commands(sub) -> None:
     data_dir_option(p)
     p.set_defaults(func=list_games)
     p = sub.add_parser("export", help="write one game (record, log, snapshots, its files) to one file")
-    p.add_argument("game", help="the game's id (`tacmap list`)")
+    p.add_argument("game", help=f"the game's id ({launch.command('list')})")
     p.add_argument("file", help="the file to write (a zip; .tacmap by habit)")
     data_dir_option(p)
     p.set_defaults(func=export_game)
-    p = sub.add_parser("import", help="add a game from a file made by `tacmap export`")
+    p = sub.add_parser("import", help=f"add a game from a file made by {launch.command('export')}")
     p.add_argument("file")
     p.add_argument("--new-keys", action="store_true", help="new GM and screen keys and join code (old links stop)")
     p.add_argument("--new-id", action="store_true", help="a new id and keys: a copy beside the original")
@@ -469,8 +470,18 @@ def add_data_commands(sub) -> None:
     p.set_defaults(func=migrate_data)
 
 
+def description() -> str:
+    """What ``--help`` says first: the command, and how its launcher starts the server."""
+    if launch.by_script():
+        return (f"A live battle map for the table. With no command, or with serve's options alone, it starts the "
+                f"server ({launch.serve_command('--port', '5001')}); the other commands are named first "
+                f"({launch.command('list')}).")
+    return f"A live battle map for the table: {launch.serve_command()} starts the server."
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tacmap", description="A live battle map for the table.")
+    # named as its user types it (python3 scripts/tacmap-start, tacmap, .venv/bin/tacmap: webapp/launch.py, #71)
+    parser = argparse.ArgumentParser(prog=launch.launcher(), description=description())
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("serve", help="start the server")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the whole LAN)")

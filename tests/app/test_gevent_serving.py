@@ -142,7 +142,26 @@ def test_a_port_in_use_is_said_in_one_line_and_tacmap_exits_with_2(tmp_path):
     assert done.stdout == ""  # nothing as if it were serving
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
-    assert f"port {port}" in lines[0] and "--port" in lines[0] and "Traceback" not in done.stderr
+    assert f"port {port}" in lines[0] and "Traceback" not in done.stderr
+    # the command that started it (webapp/launch.py: here python -m webapp.cli's, or the tacmap command's), another port
+    assert lines[0].endswith(f" serve --port {port + 1}"), lines[0]
+
+
+def test_a_port_in_use_names_the_start_script_when_it_started_tacmap(tmp_path):
+    """Started by the README's command (scripts/tacmap-start says so in $TACMAP_LAUNCHER), the line names that
+    command with another port, not a ``tacmap serve`` its user does not have (#71)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-c", "import sys; from webapp.entry import main; sys.exit(main())",
+                               "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp_path / "d")],
+                              cwd=REPO, capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "TACMAP_LAUNCHER": "python3 scripts/tacmap-start", "LANG": "C"})
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].endswith(f"start with another port: python3 scripts/tacmap-start --port {port + 1}"), lines[0]
 
 
 def test_serve_started_without_gevents_patch_stops_with_a_clear_line(tmp_path):

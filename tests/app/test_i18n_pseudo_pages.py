@@ -17,7 +17,7 @@ from flask_babel import force_locale
 
 import rules
 from tests.helpers import bearer, command, join, new_game
-from webapp import create_app
+from webapp import create_app, launch
 from webapp.live import render
 from webapp.live.presence import actor_for_audience
 
@@ -45,6 +45,16 @@ DAMAGE_CODE = re.compile(r"\b(?:thr|sw)(?:[+-]\d+)?(?!\w)|(?<!\w)(?:cr|cut|imp|p
 CARD = re.compile(r"(?<![\w-])(?:[2-9JQKA]|10)[SHDC](?![\w-])|(?<![\w-])[BR]J(?![\w-])")
 DICE = re.compile(r"\b\d*d\d+(?:[+-]\d+)?\b|\b\d+d\b|\b\d+dT\b", re.I)
 WORD = re.compile(r"[A-Za-z]{2,}")
+#: the words of a command after its launcher: a subcommand, an option, a value with a digit, dot or slash (a game's id,
+#: a file, a folder), a placeholder in capitals (FILE)
+COMMAND_WORD = (r"(?:serve|list|export|import-map|import|backup|repair|room-password|migrate-data|--[a-z][\w-]*"
+                r"|[^\s⟦⟧\[\]·`]*[\d./\\][^\s⟦⟧\[\]·`]*|[A-Z]+)(?![\w-])")
+
+
+def command_named() -> re.Pattern:
+    """A command this server names for its user to type (webapp/launch.py: ``tacmap serve --room``, ``python3
+    scripts/tacmap-start export 3f9a0c1e 3f9a0c1e.tacmap``): typed as it is in every language, so data."""
+    return re.compile(re.escape(launch.launcher()) + rf"(?: {COMMAND_WORD})*")
 
 
 class Texts(HTMLParser):
@@ -119,6 +129,7 @@ def _leftover(text: str, data: list[str]) -> str:
     while before != text:  # a pseudo-translated text may hold another (a translated word as its parameter)
         before, text = text, PSEUDO_PART.sub(" ", text)
     text = PSEUDO_WORD.sub(" ", PSEUDO_CLOSE.sub(" ", PSEUDO_OPEN.sub(" ", URL.sub(" ", text))))
+    text = command_named().sub(" ", text)
     for d in data:
         text = re.sub(r"(?<!\w)" + re.escape(d) + r"(?!\w)", " ", text)
     text = " ".join(CARD.sub(" ", DAMAGE_CODE.sub(" ", DICE.sub(" ", DATE.sub(" ", text)))).split())
@@ -158,6 +169,23 @@ def test_the_check_sees_english_passed_into_a_translated_sentence():
     assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'RJ'}}</p>", ["Hero"]) == []
     assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'King of Spades'}}</p>", ["Hero"])
     assert untranslated(f"<p>{dealt % {'name': 'Hero', 'card': 'KSH'}}</p>", ["Hero"])
+
+
+def test_a_command_the_server_names_is_data(monkeypatch):
+    """The commands a message names for its user to type (webapp/launch.py, #71) are typed as they are in every
+    language: data, whichever launcher started the server; English words in their place are not."""
+    from webapp.web.i18n import pseudo
+
+    sentence = pseudo("start it with: %(command)s")
+    for launcher in (None, "python3 scripts/tacmap-start"):
+        if launcher:
+            monkeypatch.setenv(launch.ENV, launcher)
+        else:
+            monkeypatch.delenv(launch.ENV, raising=False)
+        for named in (launch.serve_command("--open-lobby"), launch.command("export", "3f9a0c1e", "3f9a0c1e.tacmap")):
+            assert untranslated(f"<p>{sentence % {'command': named}}</p>", []) == [], named
+        assert untranslated(f"<p>{sentence % {'command': launch.serve_command() + ' again'}}</p>", [])
+    assert untranslated(f"<p>{sentence % {'command': 'the server'}}</p>", [])
 
 
 def data_of(hub, game_id: str | None = None) -> list[str]:

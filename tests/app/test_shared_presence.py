@@ -142,3 +142,8 @@ def test_serve_says_why_it_cannot_use_the_queue_without_a_traceback(tmp_path, ca
     monkeypatch.setenv("TACMAP_MESSAGE_QUEUE", "redis://127.0.0.1:6379/0")
     assert main(args) == 2
     assert "pip install 'tacmap[redis]'" in capsys.readouterr().err
+    # started by the README's script: its own way to install an extra into its .venv (#71)
+    monkeypatch.setenv("TACMAP_LAUNCHER", "python3 scripts/tacmap-start")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "not installed: python3 scripts/tacmap-start --setup redis" in err and "pip" not in err, err

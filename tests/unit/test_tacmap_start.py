@@ -64,3 +64,56 @@ def test_a_folder_that_is_not_a_virtual_environment_is_left_alone(tmp_path):
                           env={"PATH": "/usr/bin:/bin", "TACMAP_VENV": str(other)})
     assert done.returncode == 1 and "is not a virtual environment" in done.stderr
     assert (other / "notes.txt").read_text() == "keep me"
+
+
+def _script_functions() -> dict:
+    import runpy
+
+    return runpy.run_path(str(SCRIPT), run_name="tacmap_start")
+
+
+def test_the_script_names_itself_as_its_user_typed_it():
+    """What it tells tacmap ($TACMAP_LAUNCHER, webapp/launch.py): "python3 scripts/tacmap-start" on POSIX,
+    "py -3 scripts\\tacmap-start" on Windows (#71)."""
+    script = _script_functions()
+    posix = script["launcher"]("scripts/tacmap-start", windows=False)
+    assert posix.startswith("python") and posix.endswith(" scripts/tacmap-start"), posix
+    assert script["launcher"]("scripts/tacmap-start", windows=True) == "py -3 scripts\\tacmap-start"
+    assert script["launcher"]("my tacmap/scripts/tacmap-start", windows=False).endswith(
+        " 'my tacmap/scripts/tacmap-start'")
+
+
+def test_the_script_runs_every_command_of_tacmap():
+    """Each subcommand of webapp/cli.py goes to it as a command (not as serve's options), so every command its
+    messages name works through the script (#71)."""
+    import argparse
+
+    from webapp import cli
+
+    parser = argparse.ArgumentParser()
+    cli.add_data_commands(parser.add_subparsers())
+    names = {"serve", "import-map", *parser._subparsers._group_actions[0].choices}
+    assert set(_script_functions()["COMMANDS"]) == names
+
+
+def test_the_script_tells_tacmap_how_it_was_started(tmp_path):
+    """The script run as a README user runs it: tacmap (here a stand-in for the venv's Python) gets
+    $TACMAP_LAUNCHER, serve before options alone, and a command as it is."""
+    import hashlib
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    python = venv / "bin" / "python"
+    python.write_text('#!/bin/sh\necho "$TACMAP_LAUNCHER|$*"\n')
+    python.chmod(0o755)
+    digest = hashlib.sha256((SCRIPT.parents[1] / "pyproject.toml").read_bytes()).hexdigest()
+    (venv / "tacmap-installed").write_text(digest + "\n")  # installed already: no pip here
+    env = {"PATH": "/usr/bin:/bin", "TACMAP_VENV": str(venv)}
+    for args, then in [(["--port", "5001"], "serve --port 5001"), (["room-password"], "room-password"),
+                       (["migrate-data", "a", "b"], "migrate-data a b")]:
+        done = subprocess.run([sys.executable, "scripts/tacmap-start", *args], cwd=SCRIPT.parents[1],
+                              capture_output=True, text=True, timeout=60, env=env)
+        assert done.returncode == 0, done.stderr
+        launcher, argv = done.stdout.strip().split("|")
+        assert launcher.startswith("python") and launcher.endswith(" scripts/tacmap-start"), launcher
+        assert argv.endswith("sys.exit(main()) " + then), argv

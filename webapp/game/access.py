@@ -240,7 +240,8 @@ ROUTES: dict[str, Route] = {
     "lobby.create": _route(ANYONE),
     "game.join_form": _route(ANYONE),
     "game.join": _route(ANYONE),  # the join code is the credential; the route checks it
-    "game.gm": _route(GM, message=N_("This is the GM's page: open it with the GM link that `tacmap serve` printed.")),
+    # %(command)s: the command that started this server (webapp/launch.py), said by the gate
+    "game.gm": _route(GM, message=N_("This is the GM's page: open it with the GM link that %(command)s printed.")),
     "game.gm_password": _route(GM, message=N_("Open the GM link first; then this page asks for the password.")),
     "game.security_panel": _route(GM, message=N_("Only the GM changes the game's keys and password.")),
     "game.play": _route(PLAYER, refused=302),

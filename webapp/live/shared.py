@@ -29,6 +29,7 @@ from collections import Counter
 from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
 
+from .. import launch
 from ..storage.store import DataError
 
 log = logging.getLogger(__name__)
@@ -68,8 +69,9 @@ def connect(url: str):
     try:
         import redis
     except ImportError:
+        # the start script's --setup redis for its .venv, else pip (webapp/launch.py, #71)
         raise QueueUnavailable("--message-queue needs the Python package redis, which is not installed: "
-                               "pip install 'tacmap[redis]' (or pip install redis)") from None
+                               + launch.install_command("redis", "pip install redis")) from None
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=CALL_TIMEOUT)
         client.ping()

@@ -43,6 +43,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from .. import launch
 from ..game import text
 from ..game.model import Game
 from . import private
@@ -129,7 +130,8 @@ def export_game(data_dir: Path, game_id: str, dest: Path, database: str | None =
         with store.reading() as db:  # one read transaction: every table as of one moment
             row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
-                raise ArchiveError(f"there is no game {game_id!r} in {data_dir} (`tacmap list` shows them)")
+                raise ArchiveError(f"there is no game {game_id!r} in {data_dir} (`{launch.command('list')}` shows "
+                                   "them)")
             columns = [d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description]
             record = dict(zip(columns, row))
             tables = {}
@@ -355,7 +357,8 @@ def _check_log(game_id: str, tables: dict[str, list[dict]], path: Path) -> Game:
         game = load_game(scratch, game_id)
     except DamagedLog as exc:
         raise ArchiveError(f"{path} holds a damaged log (seq {exc.seq}: {exc.reason}); nothing was imported. "
-                           f"Repair it where it came from (`tacmap repair {game_id}`) and export it again.") from None
+                           f"Repair it where it came from (`{launch.command('repair', game_id)}`) and export it "
+                           "again.") from None
     except sqlite3.Error as exc:
         raise ArchiveError(f"{path} is damaged: its log cannot be stored ({exc}); nothing was imported") from None
     finally:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from .. import launch
 from ..game.model import Event, Game
 from ..game.table import evolve, replay
 from ..game.text import N_
@@ -102,17 +103,20 @@ class Applied:
 class DamagedLog(Exception):
     """One game's log cannot be read back at ``seq``: that game is out of service, the others are not."""
 
+    #: the commands it names are the ones this server was started by (webapp/launch.py: python3
+    #: scripts/tacmap-start export ..., tacmap export ...), parameters of the message, never translated
     MESSAGE = N_("The log of game %(id)s is damaged at seq %(seq)s (%(reason)s). Nothing more can be done in it "
-                 "until it is repaired: on the server, `tacmap export %(id)s FILE` keeps a copy of all of it, then, "
-                 "with the server stopped, `tacmap repair %(id)s` cuts the log back to seq %(last)s (what follows is "
-                 "kept in a file).")
+                 "until it is repaired: on the server, `%(export)s` keeps a copy of all of it, then, with the server "
+                 "stopped, `%(repair)s` cuts the log back to seq %(last)s (what follows is kept in a file).")
 
     def __init__(self, game_id: str, seq: int, reason: str, **detail) -> None:
         """``reason``: an N_-marked message; ``detail``: its parameters, the technical words (an exception's
         text) kept as they are: ``DamagedLog(gid, 5, N_("not readable JSON: %(error)s"), error=str(exc))``."""
         english = reason % detail if detail else reason
         self.game_id, self.seq, self.reason = game_id, seq, english
-        params = {"id": game_id, "seq": seq, "reason": english, "last": seq - 1}
+        params = {"id": game_id, "seq": seq, "reason": english, "last": seq - 1,
+                  "export": launch.command("export", game_id, f"{game_id}.tacmap"),
+                  "repair": launch.command("repair", game_id)}
         super().__init__(self.MESSAGE % params)
         # said in the reader's language by webapp/live/language.py's refusal_text (the 503 page, a socket's answer): the
         # message with its parameters, the reason said too (a message id, with its own parameters when it has them)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from .. import launch
 from . import private, sql
 from .files import FILES_TABLE
 from .games import is_game_id
@@ -104,7 +105,7 @@ def migrate(source: str, dest: str) -> dict:
         raise MigrateError("the source and the destination are the same")
     if not sql.is_url(source) and not sql.is_url(dest):
         raise MigrateError("one side must be a PostgreSQL database (postgresql://...): to copy a data folder, "
-                           "use `tacmap backup`")
+                           f"use `{launch.command('backup')}`")
     try:
         src = _open(source, make=False)
     except DataError as exc:
@@ -126,7 +127,7 @@ def _migrate(source: str, dest: str, src: Store, dst: Store) -> dict:
     have = dst.games()
     if have:
         raise MigrateError(f"{_where(dest)} holds {len(have)} games already: migrate into an empty one (to add "
-                           "single games, use `tacmap export` and `tacmap import`)")
+                           f"single games, use `{launch.command('export')}` and `{launch.command('import')}`)")
     src_tables, dst_tables = src.tables(), dst.tables()
     missing = sorted(set(src_tables) - set(dst_tables) - {"sessions", FILES_TABLE})
     if missing:

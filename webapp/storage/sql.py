@@ -37,6 +37,8 @@ import threading
 import time
 from functools import lru_cache
 
+from .. import launch
+
 #: PostgreSQL's names for the column types written in SQLite's words
 PG_TYPES = {"INTEGER": "BIGINT", "REAL": "DOUBLE PRECISION", "BLOB": "BYTEA"}
 _PG_TYPE = re.compile(r"\b(INTEGER|REAL|BLOB)\b")
@@ -155,8 +157,8 @@ class PostgresDatabase:
         try:
             import psycopg
         except ImportError:
-            raise DataError("--database needs psycopg, PostgreSQL's driver: pip install 'tacmap[postgresql]' (or "
-                            "python3 -m pip install 'psycopg[binary]')") from None
+            raise DataError("--database needs psycopg, PostgreSQL's driver: " + launch.install_command(
+                "postgresql", "python3 -m pip install 'psycopg[binary]'")) from None
 
         self.url, self.application = url, application
         self._psycopg = psycopg

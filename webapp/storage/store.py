@@ -28,6 +28,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from .. import launch
 from . import private, sql
 from .connection import Conflict
 from .durable import Appending, PgFlush, WalSync, WriteFailed, writer_pool
@@ -60,7 +61,7 @@ COLUMNS = {**GAMES_COLUMNS, **ROOM_COLUMNS}
 def _unusable(path: Path, why: str) -> DataError:
     return DataError(
         f"{path} {why}. If it is damaged, move it aside (mv {path} {path}.damaged) and put back a copy "
-        "made by `tacmap backup`, or start with another --data-dir (an empty folder starts afresh)."
+        f"made by `{launch.command('backup')}`, or start with another --data-dir (an empty folder starts afresh)."
     )
 
 

@@ -88,7 +88,7 @@ def _run(game_id: str, actor: Actor, payload: dict):
 @bp.post("/games")
 def create_game():
     if not game_maker():  # another device, unless the host opened the lobby (tacmap serve --open-lobby)
-        abort(403, lobby_closed())
+        abort(403, lobby_closed(english=True))
     if not new_game_allowed():
         abort(429, TOO_MANY_GAMES)
     data = _json_body()

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, current_app, jsonify, make_response, redirec
 from flask_babel import gettext as _
 from markupsafe import escape
 
+from .. import launch
 from ..game import keys, screenview
 from ..game.model import Rejected
 from ..game.seats import player_joined
@@ -78,7 +79,8 @@ def gm(game_id: str):
     if redirect_to:
         return redirect_to
     if actor is None:
-        abort(403, _("This is the GM's page: open it with the GM link that `tacmap serve` printed."))
+        abort(403, _("This is the GM's page: open it with the GM link that %(command)s printed.",
+                     command=launch.serve_command()))
     return _render_page("gm.html", game_id, actor, key, **hub().gm_access.screen_info(game_id))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import abort, redirect, request, url_for
 from flask_babel import gettext as _
 
+from .. import launch
 from ..game.access import ANYONE, GM, ROUTES, route_allows
 from ..live.hub import guess_refused
 from . import hub, remembered_key
@@ -56,7 +57,13 @@ def gate():
         abort(rule.anonymous, "that token is not valid for this game")
     if rule.refused == 302:
         return redirect(url_for("lobby.index"))
-    abort(rule.refused, rule.message if api else _(rule.message))  # a page's refusal in the reader's language
+    abort(rule.refused, rule.message if api else refusal(rule.message))  # a page's in the reader's language
+
+
+def refusal(message: str) -> str:
+    """A route's refusal in the reader's language; one that names how to start the server (``%(command)s``) names
+    the command this server was started by (webapp/launch.py)."""
+    return _(message, command=launch.serve_command()) if "%(command)s" in message else _(message)
 
 
 def credentials(h, game_id: str, api: bool):

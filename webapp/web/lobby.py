@@ -9,6 +9,7 @@ import rules
 from rules.board import Board
 from rules.grid import HEX_FLAT, HEX_POINTY, SQUARE
 
+from .. import launch
 from ..storage.store import DamagedLog
 from ..game import text
 from ..game.text import N_
@@ -22,12 +23,12 @@ TOO_MANY_GAMES = N_("Too many new games from this address: wait a while, or crea
 #: the new-game form's map choice (#28)
 GRIDS = {"square": SQUARE, "hex-pointy": HEX_POINTY, "hex-flat": HEX_FLAT}
 TOO_MANY_CODES = N_("Too many wrong join codes from this address: wait a minute, then try again.")
-#: what another device is told when it may not make a game (#57: ``game_maker``)
+#: what another device is told when it may not make a game (#57: ``game_maker``); ``command``: how this server was
+#: started, with --open-lobby (webapp/launch.py: python3 scripts/tacmap-start --open-lobby, tacmap serve --open-lobby)
 LOBBY_CLOSED = N_("New games are made on the computer that runs tacmap, in its own browser. To let other devices "
-                  "make games too, start the server with: tacmap serve --open-lobby")
+                  "make games too, start the server with: %(command)s")
 LOBBY_CLOSED_ROOM = N_("New games are made on the computer that runs tacmap, or by the organiser logged in on the "
-                       "room page. To let other devices make games too, start the server with: tacmap serve "
-                       "--open-lobby")
+                       "room page. To let other devices make games too, start the server with: %(command)s")
 
 
 def game_maker() -> str | None:
@@ -48,9 +49,12 @@ def made_by() -> str | None:
     return "device" if game_maker() == "device" else None
 
 
-def lobby_closed() -> str:
-    """Why this device may not make a game, and how the host lets it (a message id: said by the caller)."""
-    return LOBBY_CLOSED_ROOM if room.enabled() else LOBBY_CLOSED
+def lobby_closed(english: bool = False) -> str:
+    """Why this device may not make a game, and how the host lets it: in the reader's language (a page), or in
+    English (``english``: the JSON API's words)."""
+    message = LOBBY_CLOSED_ROOM if room.enabled() else LOBBY_CLOSED
+    command = launch.serve_command("--open-lobby")
+    return message % {"command": command} if english else _(message, command=command)
 
 
 def new_game_allowed() -> bool:
@@ -99,7 +103,7 @@ def lobby_page(code: str | None = None, error: str | None = None, status: int = 
     here = [s for s in my_seats if code and s["join_code"] == code]
     # the join page (a player's link from the QR code, a join code's errors) is the players': no "Host a game"
     host = (request.endpoint or "").startswith("lobby.")
-    closed = None if not host or game_maker() else _(lobby_closed())  # the form, or how to have it
+    closed = None if not host or game_maker() else lobby_closed()  # the form, or how to have it
     return render_template("lobby.html", systems=rules.systems(), games=games, host=host, closed=closed,
                            code=code, error=error, seats=my_seats, seat_here=here[0] if here else None,
                            name=name, waiting=waiting, room_link=room.lobby_link_text() if every else None), status
@@ -113,7 +117,7 @@ def index():
 @bp.post("/games")
 def create():
     if not game_maker():
-        return lobby_page(error=_(lobby_closed()), status=403)
+        return lobby_page(error=lobby_closed(), status=403)
     if not new_game_allowed():
         return lobby_page(error=_(TOO_MANY_GAMES), status=429)
     name = (request.form.get("name") or "").strip()

@@ -29,6 +29,8 @@ from urllib.parse import urlsplit
 from flask import Flask, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .. import launch
+
 #: headers that say a request passed through a proxy
 FORWARDING = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP", "HTTP_X_FORWARDED_HOST")
 #: what engine.io's own answers (long-polling) carry, as the pages do (webapp/web/security.py)
@@ -45,7 +47,13 @@ SOCKET_HEADERS = [
     ("Permissions-Policy", ", ".join(f"{feature}={allowed}" for feature, allowed in PERMISSIONS.items())),
     ("Cache-Control", "no-store"),
 ]
-BAD_HOST = b"This server does not answer to that host name. Open it at the address tacmap serve printed.\n"
+
+
+def bad_host() -> bytes:
+    """What a request for a host name this server does not answer to is told (before any page or language): where
+    to open it, naming the command that started the server (webapp/launch.py: python3 scripts/tacmap-start)."""
+    return (f"This server does not answer to that host name. Open it at the address {launch.serve_command()} "
+            "printed.\n").encode()
 
 
 #: what a Host header's name may be (RFC 3986's reg-name without its escapes and sub-delims, which no name of
@@ -170,6 +178,7 @@ class Door:
         self.names = served_names(app)
         self.proxies = trusted_proxies(app)
         self.socket_path = "/socket.io"
+        self.bad_host = bad_host()
 
     def host_allowed(self, host: str | None) -> bool:
         name = host_name(host)
@@ -179,8 +188,8 @@ class Door:
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME")
         if not self.host_allowed(host):
             start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
-                                               ("Content-Length", str(len(BAD_HOST))), *SOCKET_HEADERS])
-            return [BAD_HOST]
+                                               ("Content-Length", str(len(self.bad_host))), *SOCKET_HEADERS])
+            return [self.bad_host]
         peer = environ.get("REMOTE_ADDR")
         environ["tacmap.peer"] = peer
         via_proxy = bool(self.proxies) and _in(peer, self.proxies)

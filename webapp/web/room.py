@@ -37,6 +37,7 @@ import time
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
+from .. import launch
 from ..game import keys
 from ..live.roomtables import PIN_DIGITS, ROOM_CLOSED
 from . import hub, remember_key, remembered_key, unlock
@@ -49,7 +50,8 @@ ORGANISER = "organiser"  # the kind the organiser password's wrong tries are cou
 PIN_GUESSES = "pin"  # and the GM PINs' (the whole room's: a PIN opens any table's GM page)
 SETUP_TOKEN_BYTES = 18
 
-NOT_ROOM = N_("This server is not in room mode: start it with `tacmap serve --room`.")
+#: ``command``: how this server was started, with --room (webapp/launch.py: python3 scripts/tacmap-start --room)
+NOT_ROOM = N_("This server is not in room mode: start it with `%(command)s`.")
 TOO_MANY = N_("Too many wrong tries: wait a minute, then try again.")
 
 
@@ -145,7 +147,7 @@ def new_setup_path(store, forget_password: bool = False) -> str:
 def current_room() -> dict:
     """The room's row (an empty one before anything was set); 404 when the server is not in room mode."""
     if not enabled():
-        abort(404, _(NOT_ROOM))
+        abort(404, _(NOT_ROOM, command=launch.serve_command("--room")))
     return hub().store.room() or {"password": None, "setup_token": None, "closed_at": None, "created_at": None}
 
 
@@ -181,7 +183,9 @@ def _guess(name: str, right) -> bool | None:
 
 def login_page(room: dict, error: str | None = None, status: int = 200):
     """The organiser's login page, saying ``error`` when there is one."""
-    return render_template("room_login.html", room=room, error=error), status
+    # the command that printed the setup link: this server's own (webapp/launch.py)
+    return render_template("room_login.html", room=room, error=error,
+                           command=launch.serve_command("--room")), status
 
 
 # --- the organiser's password ----------------------------------------------------------------------------------
