@@ -33,6 +33,21 @@ pytestmark = pytest.mark.e2e
 #: browser tests that load the machine on purpose or measure how long answers take: scripts/test runs them
 #: alone, after the others (which run on two workers side by side), so neither disturbs the other
 SERIAL = {"test_flood_live.py", "test_flood_seat.py", "test_scale_out.py", "test_slow_connections.py"}
+#: browser test files whose tests get a server of their own (marked own_server), not the worker's shared one: they
+#: stop or restart it, read its log, data folder or open files, list the lobby's games, or load it on purpose
+OWN_SERVER = {"test_connection_files.py", "test_convention_hall.py", "test_crash.py", "test_first_evening.py",
+              "test_flood_live.py", "test_flood_seat.py", "test_game_budget_memory.py", "test_gm_sees_phones.py",
+              "test_live_table.py", "test_phone_offline.py", "test_portability.py", "test_postgres_restart.py",
+              "test_recap_live.py", "test_redis_password_processes.py", "test_replay_start_fold.py",
+              "test_room_organiser.py", "test_room_two_machines.py", "test_scale_out.py", "test_session_cookie.py",
+              "test_slow_connections.py", "test_stranger_attacks.py", "test_table_gm.py", "test_table_screens.py",
+              "test_x_card_safety.py", "test_accessibility.py", "test_gm_link_and_join_page.py",
+              "test_hostile_text.py", "test_phone_install_manifest.py", "test_zoom_fit.py"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "own_server: the test's `server` is its own, not the worker's shared one "
+                            "(it stops or restarts it, reads its log, data folder or lobby, or loads it)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -44,6 +59,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=1))
             if Path(str(item.fspath)).name in SERIAL:
                 item.add_marker(pytest.mark.serial)
+            if Path(str(item.fspath)).name in OWN_SERVER:
+                item.add_marker(pytest.mark.own_server)
 
 
 RERUN_LINES = 40  # of each rerun's failure, its end: the assertion and the lines that led to it
@@ -179,9 +196,48 @@ class LiveServer:
             return e.code, json.loads(e.read())
 
 
+class Shared:
+    """The servers this test worker shares between its tests: one per set of ``TACMAP_*`` variables in force when
+    a test asks (a seeded test's ``TACMAP_DICE_SEED``, a pause...), started on first use, started again if a test
+    stopped it, killed when the worker ends. A test on a shared server makes its own games (the API's ids are
+    random; seeded dice go by a game's name, system and step, never by what else the server holds)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.servers: dict[tuple, LiveServer] = {}
+        self.started = 0
+
+    def get(self) -> LiveServer:
+        key = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("TACMAP_")))
+        live = self.servers.get(key)
+        if live is None or live.proc is None or live.proc.poll() is not None:
+            self.started += 1
+            home = self.folder / str(self.started)
+            home.mkdir(parents=True)
+            live = self.servers[key] = LiveServer(home / "data", demo=False).start()
+        return live
+
+    def close(self) -> None:
+        for live in self.servers.values():
+            live.kill()
+
+
+@pytest.fixture(scope="session")
+def shared_servers(tmp_path_factory):
+    shared = Shared(tmp_path_factory.mktemp("shared-servers"))
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def server(tmp_path):
-    """A server with no game yet (each test makes its own through the API or the lobby)."""
+def server(request, tmp_path, shared_servers):
+    """A server with no game yet (each test makes its own through the API or the lobby): this worker's shared
+    one, started through the same entry as any other (a server start is ~2 s of a browser test's time); a test
+    or module marked ``own_server`` (it stops or restarts the server, reads its log, data folder or lobby, or
+    loads it) gets one of its own, killed after it."""
+    if request.node.get_closest_marker("own_server") is None:
+        yield shared_servers.get()
+        return
     live = LiveServer(tmp_path / "data", demo=False).start()
     yield live
     live.kill()
