@@ -1,5 +1,5 @@
 """scripts/tacmap-start, the README's first command: it stops with a clear sentence on a Python older than 3.11,
-before it makes or installs anything (tests/e2e/test_install_debian.py runs it whole with Debian's Python)."""
+before it makes or installs anything (tests/e2e/test_readme_first_command.py runs it whole with Debian's Python, to the first drags)."""
 
 from __future__ import annotations
 
