@@ -40,6 +40,7 @@ process's CPU, since the 60 clients share the machine's cores with the servers.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import socket
@@ -130,6 +131,7 @@ class Redis(live.Child):
         self._dir.cleanup()
 
 
+@functools.cache
 def serve_has_message_queue() -> bool:
     out = subprocess.run([sys.executable, "-m", "webapp.cli", "serve", "--help"], cwd=live.REPO,
                          capture_output=True, text=True, timeout=60)
@@ -458,9 +460,11 @@ def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rat
             servers.append(s)
         clients: list[LoadClient] = []
         stack.callback(lambda: parallel(LoadClient.close, clients, 64) if clients else None)
-        for s in servers:
-            stack.enter_context(s)
-            stack.callback(s.kill)  # before the clients close: they then see it go and close at once
+        # killed before the clients close: they then see them go and close at once. Side by side on a data folder
+        # each ("machines": one PostgreSQL database, its schema made under a lock); on one folder ("two") one after
+        # the other: the first makes the folder (its secret key, its tables) before the second opens it
+        for group in ([[s] for s in servers] if mode == "two" else [servers]):
+            live.started(stack, *group)
         rss_idle = {s.name: rss_mb(s) for s in servers}
         progress(f"load ({MODE_NAMES[mode]}): {len(servers)} server(s) up; making {games} games")
         made = [make_game(i, servers[0], servers) for i in range(games)]
