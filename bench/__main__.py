@@ -265,6 +265,12 @@ def postgresql_rows(plan) -> list[Row]:
                    for r in load.section_rows(("machines",), **plan["load"])]
 
 
+def _cpu_seconds() -> float:
+    """User + system CPU of this process and of its children that ended (its servers, once killed)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
@@ -306,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in only:
             continue
         progress(f"{name} ...")
+        t_section, cpu_section = time.monotonic(), _cpu_seconds()
         try:
             rows += runners[name]()
         except Exception as exc:  # one broken section must not lose the others' figures
@@ -315,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows += exc.rows
             else:
                 rows.append(Row(f"{name}: FAILED to run ({type(exc).__name__}: {exc})"[:200], section=True))
+        progress(f"{name}: {time.monotonic() - t_section:.1f} s (CPU {_cpu_seconds() - cpu_section:.1f} s: this "
+                 f"process, its servers and client processes)")
     header = report.machine(started, load, time.monotonic() - t0, "quick" if args.quick else "full")
     text = report.document(rows, header)
     print(text)
