@@ -25,19 +25,25 @@ from .report import Row, met, ms, ratio, size
 REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ("propagation", "languages", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history", "postgresql")
 
-FULL = {"propagation": {8: 1000, 50: 100}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
-        "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
+FULL = {"propagation": {8: 1000, 50: 100}, "languages": {8: 1000, 50: 100}, "pages": {"repeat": 30, "moves": 60},
+        "rules": {"repeat": 15, "rounds": 3}, "attack": {"rounds": 3},
+        "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
         "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}},
         "postgresql": {"propagation": {8: 1000, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
                        "load": {"seconds": 60.0}}}
-QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
-         "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 100, "batch": 50, "warmup": 10},
-         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0},
-         "replay": {"jumps": 10}, "history": {"recap": {"repeat": 2}},
-         "postgresql": {"propagation": {8: 30, 50: 10},
+# --quick: every section run to its end, with the full run's servers, clients and connections (50 screens where it
+# has 50), but fewer samples, shorter runs, fewer games and smaller logs: the smoke run tests/e2e/test_bench_quick.py
+# runs, not figures to quote (bench/README.md, "--quick")
+QUICK = {"propagation": {8: 20, 50: 10}, "languages": {8: 20}, "pages": {"repeat": 5, "moves": 10},
+         "rules": {"repeat": 3, "rounds": 1}, "attack": {"rounds": 1},
+         "throughput": {"batches": 1, "rounds": 1, "count": 100, "batch": 50, "warmup": 10},
+         "load": {"seconds": 3.0, "games": 5}, "bigmaps": {"repeat": 2},
+         "hall": {"cap": 240, "games": 20, "seconds": 3.0},
+         "replay": {"jumps": 5, "n_events": 1000}, "history": {"recap": {"repeat": 1, "n_events": 1000}},
+         "postgresql": {"propagation": {8: 20},
                         "throughput": {"batches": 1, "rounds": 1, "count": 100, "batch": 50, "warmup": 10},
-                       "load": {"seconds": 10.0}}}
+                        "load": {"seconds": 3.0, "games": 5}}}
 
 
 def propagation_rows(plan, database=None, title="1. Move propagation", languages=()) -> list[Row]:
@@ -273,7 +279,8 @@ def _cpu_seconds() -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
+    parser.add_argument("--quick", action="store_true",
+                        help="every section with fewer samples: the smoke run (bench/README.md, \"--quick\")")
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help=f"comma-separated sections to run (default all: {','.join(SECTIONS)})")
     parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"),
@@ -294,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     runners = {
         "propagation": lambda: propagation_rows(plan["propagation"]),
         # three languages at the table (#37): each update drawn once per audience and language
-        "languages": lambda: propagation_rows(plan["propagation"], title="1b. Move propagation, devices in English, "
+        "languages": lambda: propagation_rows(plan["languages"], title="1b. Move propagation, devices in English, "
                                               "German and Spanish", languages=("en", "de", "es")),
         "pages": lambda: pages_rows(plan["pages"]),
         "rules": lambda: rules_rows(plan["rules"], plan["attack"]),
