@@ -31,7 +31,8 @@ pytestmark = pytest.mark.e2e
 
 #: browser tests that load the machine on purpose or measure how long answers take: scripts/test runs them
 #: alone, after the others (which run on two workers side by side), so neither disturbs the other
-SERIAL = {"test_flood_live.py", "test_flood_seat.py", "test_scale_out.py", "test_slow_connections.py"}
+SERIAL = {"test_bench_quick.py", "test_flood_live.py", "test_flood_seat.py", "test_scale_out.py",
+          "test_slow_connections.py"}
 
 
 def pytest_collection_modifyitems(config, items):
