@@ -25,18 +25,25 @@ from .report import Row, met, ms, ratio, size
 REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ("propagation", "languages", "pages", "rules", "throughput", "load", "bigmaps", "hall", "replay", "history", "postgresql")
 
-FULL = {"propagation": {8: 1000, 50: 100}, "pages": {"repeat": 30, "moves": 60}, "rules": {"repeat": 15, "rounds": 3},
-        "attack": {"rounds": 3}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
+FULL = {"propagation": {8: 1000, 50: 100}, "languages": {8: 1000, 50: 100}, "pages": {"repeat": 30, "moves": 60},
+        "rules": {"repeat": 15, "rounds": 3}, "attack": {"rounds": 3},
+        "throughput": {"batches": 3, "rounds": 3, "count": 300},
         "load": {"seconds": 60.0}, "bigmaps": {"repeat": 7}, "hall": {"cap": 2000, "seconds": 30.0},
         "replay": {"jumps": 30}, "history": {"recap": {"repeat": 5}},
         "postgresql": {"propagation": {8: 1000, 50: 100}, "throughput": {"batches": 3, "rounds": 3, "count": 300},
                        "load": {"seconds": 60.0}}}
-QUICK = {"propagation": {8: 30, 50: 10}, "pages": {"repeat": 10, "moves": 20}, "rules": {"repeat": 5, "rounds": 1},
-         "attack": {"rounds": 1}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
-         "load": {"seconds": 10.0}, "bigmaps": {"repeat": 3}, "hall": {"cap": 1000, "seconds": 10.0},
-         "replay": {"jumps": 10}, "history": {"recap": {"repeat": 2}},
-         "postgresql": {"propagation": {8: 30, 50: 10}, "throughput": {"batches": 1, "rounds": 1, "count": 150},
-                       "load": {"seconds": 10.0}}}
+# --quick: every section run to its end, with the full run's servers, clients and connections (50 screens where it
+# has 50), but fewer samples, shorter runs, fewer games and smaller logs: the smoke run tests/e2e/test_bench_quick.py
+# runs, not figures to quote (bench/README.md, "--quick")
+QUICK = {"propagation": {8: 20, 50: 10}, "languages": {8: 20}, "pages": {"repeat": 5, "moves": 10},
+         "rules": {"repeat": 3, "rounds": 1}, "attack": {"rounds": 1},
+         "throughput": {"batches": 1, "rounds": 1, "count": 100, "batch": 50, "warmup": 10},
+         "load": {"seconds": 3.0, "games": 5}, "bigmaps": {"repeat": 2},
+         "hall": {"cap": 240, "games": 20, "seconds": 3.0},
+         "replay": {"jumps": 5, "n_events": 1000}, "history": {"recap": {"repeat": 1, "n_events": 1000}},
+         "postgresql": {"propagation": {8: 20},
+                        "throughput": {"batches": 1, "rounds": 1, "count": 100, "batch": 50, "warmup": 10},
+                        "load": {"seconds": 3.0, "games": 5}}}
 
 
 def propagation_rows(plan, database=None, title="1. Move propagation", languages=()) -> list[Row]:
@@ -145,23 +152,25 @@ def throughput_rows(plan, database=None, title="4. Throughput") -> list[Row]:
                     f"{statistics.median(r['updates_per_command'] for r in runs):.2f} (group commit) / benchmark "
                     f"process {statistics.median(r['bench_cpu_share'] for r in runs):.0%} of a core",
                     ms(statistics.median(acks)), ms(percentile(acks, 99))))
-    two = statistics.median(f["sweep"][2]["cpu_ms"])
+    base = bt.SEATS  # one screen a seat: every audience has one (its render); beyond it, connections only
+    one_each = statistics.median(f["sweep"][base]["cpu_ms"])
     for n, s in f["sweep"].items():
         lat = s["latency_ms"]
         until = "the ack" if n == 0 else "the last screen has it"
-        rows.append(Row(f"one command, {n} table screens: until {until}", ms(statistics.median(lat)),
-                        ms(percentile(lat, 99))))
+        who = (f"{n} screens ({bt.SEATS} seats: the table screen, {bt.SEATS - 1} players; {n // bt.SEATS} a seat)"
+               if n else "0 screens")
+        rows.append(Row(f"one command, {who}: until {until}", ms(statistics.median(lat)), ms(percentile(lat, 99))))
         c = statistics.median(s["cpu_ms"])
         bare = statistics.median(f["bare_sweep"][n]["cpu_ms"])
-        grows = n > 2
-        rows.append(Row(f"one command, {n} table screens: server CPU (bare Flask-SocketIO, {f['size']} B to {n}: "
+        grows = n > base
+        rows.append(Row(f"one command, {n} screens: server CPU (bare Flask-SocketIO, {f['size']} B to {n}: "
                         f"{ms(bare)})", ms(c),
-                        reference=f"2 screens: {ms(two)}" if grows else "-",
-                        ratio=ratio(c / two) if grows else "-",
-                        target="flat: <= 1.25x of 2 screens" if grows else "-",
-                        met=met(c <= 1.25 * two) if grows else "-"))
+                        reference=f"{base} screens: {ms(one_each)}" if grows else "-",
+                        ratio=ratio(c / one_each) if grows else "-",
+                        target=f"flat: <= 1.25x of {base} screens" if grows else "-",
+                        met=met(c <= 1.25 * one_each) if grows else "-"))
     app, wire = bt.per_screen(f["sweep"]), bt.per_screen(f["bare_sweep"])
-    rows.append(Row(f"each table screen beyond 2 (2 -> {bt.SCREENS[-1]}): server CPU per command",
+    rows.append(Row(f"each screen beyond one a seat ({base} -> {bt.SCREENS[-1]}): server CPU per command",
                     f"{app * 1000:.0f} us", reference=f"bare Flask-SocketIO: {wire * 1000:.0f} us per message",
                     ratio=ratio(app / wire) if wire > 0 else "-", target="<= the bare transport's",
                     met=met(app <= wire)))
@@ -262,9 +271,16 @@ def postgresql_rows(plan) -> list[Row]:
                    for r in load.section_rows(("machines",), **plan["load"])]
 
 
+def _cpu_seconds() -> float:
+    """User + system CPU of this process and of its children that ended (its servers, once killed)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Run every tacmap benchmark; print one table.")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions (about two minutes)")
+    parser.add_argument("--quick", action="store_true",
+                        help="every section with fewer samples: the smoke run (bench/README.md, \"--quick\")")
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help=f"comma-separated sections to run (default all: {','.join(SECTIONS)})")
     parser.add_argument("--output", default=str(REPO / "BENCHMARKS.md"),
@@ -285,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     runners = {
         "propagation": lambda: propagation_rows(plan["propagation"]),
         # three languages at the table (#37): each update drawn once per audience and language
-        "languages": lambda: propagation_rows(plan["propagation"], title="1b. Move propagation, devices in English, "
+        "languages": lambda: propagation_rows(plan["languages"], title="1b. Move propagation, devices in English, "
                                               "German and Spanish", languages=("en", "de", "es")),
         "pages": lambda: pages_rows(plan["pages"]),
         "rules": lambda: rules_rows(plan["rules"], plan["attack"]),
@@ -303,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in only:
             continue
         progress(f"{name} ...")
+        t_section, cpu_section = time.monotonic(), _cpu_seconds()
         try:
             rows += runners[name]()
         except Exception as exc:  # one broken section must not lose the others' figures
@@ -312,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows += exc.rows
             else:
                 rows.append(Row(f"{name}: FAILED to run ({type(exc).__name__}: {exc})"[:200], section=True))
+        progress(f"{name}: {time.monotonic() - t_section:.1f} s (CPU {_cpu_seconds() - cpu_section:.1f} s: this "
+                 f"process, its servers and client processes)")
     header = report.machine(started, load, time.monotonic() - t0, "quick" if args.quick else "full")
     text = report.document(rows, header)
     print(text)

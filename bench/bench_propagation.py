@@ -36,7 +36,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import scenario  # noqa: E402
-from bench.live import exit_cleanly_on_sigterm, progress, Arrivals, Client, Server, close_all, connect_all, percentile  # noqa: E402
+from bench.live import (exit_cleanly_on_sigterm, progress, Arrivals, Client, Server, close_all, connect_all,  # noqa: E402
+                        percentile, started)
 
 TARGET_RATIO = 1.5
 WARMUP = 5
@@ -67,8 +68,7 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
     lang = (lambda i: languages[i % len(languages)]) if languages else (lambda i: None)
     with ExitStack() as stack:
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-bench-"))
-        tac = stack.enter_context(Server.tacmap(data_dir, database))
-        bare = stack.enter_context(Server.bare())
+        tac, bare = started(stack, Server.tacmap(data_dir, database), Server.bare())
         progress(f"propagation N={n}: servers up")
         game = scenario.build(tac.api, n_players=n - 2)
         progress(f"propagation N={n}: game built")
@@ -85,8 +85,7 @@ def measure(n: int, moves: int, block: int = 10, database: str | None = None, la
         stack.callback(close_all, clients)
         stack.callback(bare.kill)  # the servers go first: their clients then close at once
         stack.callback(tac.kill)
-        connect_all([gm, *others])
-        connect_all(bare_clients)
+        connect_all(clients)  # both servers' at once: each server's share of the connects runs beside the other's
         bare_sender, bare_others = bare_clients[0], bare_clients[1:]
         progress(f"propagation N={n}: {len(clients)} clients connected")
 

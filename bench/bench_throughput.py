@@ -10,14 +10,17 @@ the benchmark's process about 0.5 ms per message it receives, so ten screens hel
 whole core and the figure at the clients' speed (~185 commands/s), not the server's. The benchmark
 process's CPU share is printed beside the rate, so a run bound by its own clients shows as such.
 
-- Cost of one command with 0, 2, 10 and 50 screens of one audience (connections with the table
-  screen's key): one command at a time; for each, the time from sending it until the ack (0 screens)
-  or until the last screen has the ``update``; and the server process's CPU time per command (from
-  /proc, over batches of 100). Adding the first screen adds an audience (one more render); beyond that
-  the target is a cost that does not grow with the number of screens. Beside it, the same sweep on
-  the bare Flask-SocketIO server (``bare_broadcast.py``, one room, a message as long as the table
-  screen's update): its growth is what stock Flask-SocketIO's transport costs per connection (the
-  per-socket writer greenlet python-engineio wakes for each message, in gevent mode as tacmap's server).
+- Cost of one command with 0, 5, 10 and 50 screens dealt round five seats (the table screen's key and
+  four players' keys, one after the other): the server holds at most ``PER_SEAT`` (10) connections of
+  one seat in a process (webapp/live/keyless.py, #57: past it a seat's oldest is closed), so 50 screens
+  are five seats' ten each, never fifty of one. One command at a time; for each, the time from sending
+  it until the ack (0 screens) or until the last screen has the ``update``; and the server process's CPU
+  time per command (from /proc, over batches of ``batch``, 100 by default). At 5 screens every seat has
+  one (five audiences: five renders); beyond that only connections are added, and the target is a cost
+  that does not grow with them. Beside it, the same sweep on the bare Flask-SocketIO server
+  (``bare_broadcast.py``, one room, a message as long as the table screen's update): its growth is what
+  stock Flask-SocketIO's transport costs per connection (the per-socket writer greenlet python-engineio
+  wakes for each message, in gevent mode as tacmap's server).
 - Sustained: with 10 open screens (the GM's page, the table screen and 8 players' phones, each player
   an audience) the driver keeps ``window`` commands in flight (one per token) for a fixed count; the
   rate is the count over the time from the first send to the last screen's ``update`` of the last
@@ -42,11 +45,14 @@ if __package__ in (None, ""):
 
 from bench import scenario  # noqa: E402
 from bench.live import (exit_cleanly_on_sigterm, Arrivals, AsyncClient, Client, Loop, Server, close_all,  # noqa: E402
-                        connect_all, percentile, progress)
+                        connect_all, percentile, progress, started)
+from webapp.live.keyless import PER_SEAT  # noqa: E402  (a seat's connections in one process, #57)
 
 TARGET_RATE = 300
-SCREENS = (0, 2, 10, 50)
+SEATS = 5  # the screens' seats: the table screen and four players, each holding at most PER_SEAT connections
+SCREENS = (0, SEATS, 2 * SEATS, SEATS * PER_SEAT)  # 0, one a seat (every audience rendered), two a seat, the cap
 BATCH = 100  # commands per CPU reading: /proc counts CPU in 10 ms ticks (0.1 ms a command)
+WARMUP = BATCH  # commands before each point of the sweep (the new screens' first updates); --quick: 10
 
 
 class Mover:
@@ -63,11 +69,11 @@ class Mover:
 
 
 def one_at_a_time(server: Server, driver: Client, screens: list[Client], arrivals: Arrivals, next_payload,
-                  batches: int) -> dict:
+                  batches: int, batch: int = BATCH) -> dict:
     latencies, cpu = [], []
     for _ in range(batches):
         c0 = server.cpu_seconds()
-        for _ in range(BATCH):
+        for _ in range(batch):
             t0 = time.perf_counter()
             ack = driver.call(next_payload())
             t_ack = time.perf_counter()
@@ -78,7 +84,7 @@ def one_at_a_time(server: Server, driver: Client, screens: list[Client], arrival
                     raise RuntimeError("a screen missed an update for 10 s")
                 t_ack = max(c.seen[ack["seq"]][0] for c in screens)
             latencies.append((t_ack - t0) * 1000)
-        cpu.append((server.cpu_seconds() - c0) * 1000 / BATCH)
+        cpu.append((server.cpu_seconds() - c0) * 1000 / batch)
     return {"latency_ms": latencies, "cpu_ms": cpu}
 
 
@@ -135,12 +141,13 @@ def sustained(tac: Server, driver: Client, screens: list[Client], arrivals: Arri
             "updates_per_command": (sum(c.changes for c in screens) - changes0) / max(acked_ok * len(screens), 1)}
 
 
-def measure(batches: int = 3, rounds: int = 3, count: int = 300, window: int = 4, database: str | None = None) -> dict:
-    """``database``: tacmap's games in that PostgreSQL database (else the data folder's SQLite file)."""
+def measure(batches: int = 3, rounds: int = 3, count: int = 300, window: int = 4, database: str | None = None,
+            batch: int = BATCH, warmup: int = WARMUP) -> dict:
+    """``database``: tacmap's games in that PostgreSQL database (else the data folder's SQLite file); ``batch``:
+    commands per CPU reading in the sweep; ``warmup``: commands before each of its points (not counted)."""
     with ExitStack() as stack:
         data_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="tacmap-bench-"))
-        tac = stack.enter_context(Server.tacmap(data_dir, database))
-        bare = stack.enter_context(Server.bare())
+        tac, bare = started(stack, Server.tacmap(data_dir, database), Server.bare())
         loop = Loop()
         clients: list[Client] = []
         stack.callback(loop.close)
@@ -156,24 +163,28 @@ def measure(batches: int = 3, rounds: int = 3, count: int = 300, window: int = 4
         bare_driver = Client(bare.url, {}, bare_arrivals)
         clients += [driver, bare_driver]
         connect_all([driver, bare_driver])
-        one_at_a_time(tac, driver, [], arrivals, mover.next, 2)  # warm-up: the board's indexes, the templates
+        one_at_a_time(tac, driver, [], arrivals, mover.next, 1, 2 * warmup)  # the board's indexes, the templates
+        # the screens dealt round the seats in turn (the table screen, player 1, ..., player 4): at most PER_SEAT of
+        # a seat's connections in one process (#57), so 50 are five seats' ten each
+        seats = [game.screen] + [key for _pid, key in game.players[:SEATS - 1]]
         screens: list[Client] = []
         bare_screens: list[Client] = []
         sweep, bare_sweep = {}, {}
         size = 0
         for n in SCREENS:
-            more = [AsyncClient(tac.url, {"game": game.id, "token": game.screen}, arrivals, loop)
-                    for _ in range(n - len(screens))]
+            more = [AsyncClient(tac.url, {"game": game.id, "token": seats[i % SEATS]}, arrivals, loop)
+                    for i in range(len(screens), n)]
             bare_more = [AsyncClient(bare.url, {}, bare_arrivals, loop) for _ in range(n - len(bare_screens))]
             clients.extend(more + bare_more)
             screens.extend(connect_all(more))
             bare_screens.extend(connect_all(bare_more))
-            one_at_a_time(tac, driver, screens, arrivals, mover.next, 1)  # warm-up
-            sweep[n] = one_at_a_time(tac, driver, screens, arrivals, mover.next, batches)
+            one_at_a_time(tac, driver, screens, arrivals, mover.next, 1, warmup)
+            sweep[n] = one_at_a_time(tac, driver, screens, arrivals, mover.next, batches, batch)
             if screens and not size:  # the bare message: as long as the table screen's update for a move
-                size = round(statistics.mean(b for c in screens for _t, b in c.seen.values()))
+                size = round(statistics.mean(b for _t, b in screens[0].seen.values()))
+            one_at_a_time(bare, bare_driver, bare_screens, bare_arrivals, lambda: {"size": size}, 1, warmup)
             bare_sweep[n] = one_at_a_time(bare, bare_driver, bare_screens, bare_arrivals,
-                                          lambda: {"size": size}, batches + 1)
+                                          lambda: {"size": size}, batches, batch)
             progress(f"throughput: {n} screens done")
         close_all(screens + bare_screens)
 
@@ -190,15 +201,15 @@ def measure(batches: int = 3, rounds: int = 3, count: int = 300, window: int = 4
                 "count": count}
 
 
-def per_screen(sweep: dict, low: int = 2, high: int = SCREENS[-1]) -> float:
-    """CPU ms each screen beyond ``low`` adds to one command (median cost at ``high`` minus at ``low``)."""
+def per_screen(sweep: dict, low: int = SEATS, high: int = SCREENS[-1]) -> float:
+    """CPU ms each screen beyond ``low`` (one a seat) adds to one command (median cost at ``high`` minus at ``low``)."""
     return (statistics.median(sweep[high]["cpu_ms"]) - statistics.median(sweep[low]["cpu_ms"])) / (high - low)
 
 
 def main() -> None:
     quick = "--quick" in sys.argv
     exit_cleanly_on_sigterm()
-    f = measure(1, 1, 150) if quick else measure()
+    f = measure(1, 1, 100, batch=50, warmup=10) if quick else measure()
     base = statistics.median(f["sweep"][0]["cpu_ms"])
     for n, s in f["sweep"].items():
         lat = s["latency_ms"]
@@ -207,7 +218,7 @@ def main() -> None:
         print(f"{n:>2} screens: until the last has it median {statistics.median(lat):7.1f} p99 "
               f"{percentile(lat, 99):7.1f} ms; server CPU {cpu:6.2f} ms/command ({cpu / base:.1f}x of 0 screens); "
               f"bare server CPU {bare:5.2f} ms/message ({f['size']} B)")
-    print(f"each screen beyond 2: tacmap +{per_screen(f['sweep']) * 1000:.0f} us, bare transport "
+    print(f"each screen beyond {SEATS} (one a seat): tacmap +{per_screen(f['sweep']) * 1000:.0f} us, bare transport "
           f"+{per_screen(f['bare_sweep']) * 1000:.0f} us")
     rates = [r["rate"] for r in f["runs"]]
     print(f"sustained, 10 open screens, {f['window']} in flight: {statistics.median(rates):.1f} commands/s "

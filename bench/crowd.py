@@ -257,12 +257,14 @@ class Crowd:
         return answers
 
     def connect_games(self, games: list[list[dict]], workers: int = 8, timeout: float = 180) -> dict:
-        """Connect every game's screens (``{"game", "key"}``), each game's in one child, the games dealt
-        round the children: totals, and per game the child and the screens' indexes there."""
+        """Connect every game's screens (``{"game", "key"}``), each game's in one child, each game dealt to the
+        child holding the fewest screens so far (over every call: the children's addresses fill evenly, none past
+        the server's ``PER_ADDRESS_SEATED`` while the crowd has the children for its screens): totals, and per game
+        the child and the screens' indexes there."""
         batches: dict[int, list[dict]] = {i: [] for i in range(self.count)}
         placed = []
-        for gi, screens in enumerate(games):
-            child = gi % self.count
+        for screens in games:
+            child = min(range(self.count), key=lambda i: self.given[i] + len(batches[i]))
             first = self.given[child] + len(batches[child])
             batches[child] += screens
             placed.append((child, list(range(first, first + len(screens)))))

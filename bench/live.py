@@ -107,8 +107,16 @@ class Server(Child):
                                       "--host", HOST, "--port", str(port)], port, "/")
 
     def __enter__(self) -> "Server":
+        return self.start().ready()
+
+    def start(self) -> "Server":
+        """The process started, not waited for (``ready``): servers started together come up side by side."""
         env = dict(os.environ, PYTHONHASHSEED="0")
         self._track(subprocess.Popen(self.argv, cwd=REPO, stdout=self._log, stderr=subprocess.STDOUT, env=env))
+        return self
+
+    def ready(self) -> "Server":
+        """Once it answers (30 s at most: then it is killed and this raises)."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -141,6 +149,15 @@ class Server(Child):
                 return r.status, json.loads(r.read())
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read() or b"null")
+
+
+def started(stack, *servers: Server) -> tuple[Server, ...]:
+    """Start ``servers`` together (each ``kill``ed when ``stack``, an ExitStack, unwinds) and wait until each
+    answers: they come up side by side instead of one after the other."""
+    for server in servers:
+        stack.callback(server.kill)
+        server.start()
+    return tuple(server.ready() for server in servers)
 
 
 class Arrivals:
@@ -225,8 +242,23 @@ class Loop:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        """Cancel what still runs on the loop (the tasks of screens whose server went first), then stop and close
+        it: a loop dropped with tasks pending prints "Task was destroyed but it is pending!" and tracebacks."""
+        async def cancel_the_rest():
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        if self.loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(cancel_the_rest(), self.loop).result(5)
+            except Exception:  # noqa: BLE001 (what could not be cancelled in time goes with the loop)
+                pass
+            self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+        if not self.thread.is_alive() and not self.loop.is_closed():
+            self.loop.close()
 
 
 def aiohttp_missing() -> str | None:

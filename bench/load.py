@@ -2,9 +2,9 @@
 and against two on one data folder sharing a Redis message queue.
 
 Run: ``python -m bench.load [--quick] [--games 10] [--rate 5] [--seconds 60] [--mode one,two,machines]``
-(from the repository root). ``--quick``: 10 s instead of 60. ``machines`` (#38, run by ``python -m bench``'s
-PostgreSQL section): two processes with a data folder each, their games in one PostgreSQL database, on one
-Redis, as two machines of a convention room would be.
+(from the repository root). ``--quick`` (what ``python -m bench --quick`` runs): 5 games for 3 s. ``machines``
+(#38, run by ``python -m bench``'s PostgreSQL section): two processes with a data folder each, their games in one
+PostgreSQL database, on one Redis, as two machines of a convention room would be.
 
 Each game (made through the JSON API, a 24 x 16 map with a few walls) has 6 Socket.IO clients: the
 GM's page, the table screen and 4 players' phones, each player owning one token, the GM one NPC.
@@ -63,7 +63,8 @@ from bench import live  # noqa: E402
 from bench.live import HOST, Server, exit_cleanly_on_sigterm, free_port, percentile, progress  # noqa: E402
 from bench.report import Row, markdown_table, met, ms  # noqa: E402
 
-GAMES, CLIENTS, RATE, SECONDS, QUICK_SECONDS = 10, 6, 5.0, 60.0, 10.0
+GAMES, CLIENTS, RATE, SECONDS = 10, 6, 5.0, 60.0
+QUICK_GAMES, QUICK_SECONDS = 5, 3.0
 N_PLAYERS = 4
 ACK_TIMEOUT = 15.0  # a command not answered by then counts as timed out
 SETTLE = 15.0  # after the last ack: time for the last updates to reach every client
@@ -131,9 +132,9 @@ class Redis(live.Child):
 
 
 def serve_has_message_queue() -> bool:
-    out = subprocess.run([sys.executable, "-m", "webapp.cli", "serve", "--help"], cwd=live.REPO,
-                         capture_output=True, text=True, timeout=60)
-    return "--message-queue" in out.stdout
+    """Whether the servers' ``tacmap serve`` (``python -m webapp.cli`` run from the repository root: this checkout's)
+    has ``--message-queue``: read off its source, not asked of ``serve --help`` (a process's start, 1.6 s of CPU)."""
+    return "--message-queue" in (live.REPO / "webapp" / "cli.py").read_text(encoding="utf-8")
 
 
 def rss_mb(server: Server) -> float:
@@ -458,9 +459,11 @@ def measure(mode: str = "one", games: int = GAMES, seconds: float = SECONDS, rat
             servers.append(s)
         clients: list[LoadClient] = []
         stack.callback(lambda: parallel(LoadClient.close, clients, 64) if clients else None)
-        for s in servers:
-            stack.enter_context(s)
-            stack.callback(s.kill)  # before the clients close: they then see it go and close at once
+        # killed before the clients close: they then see them go and close at once. Side by side on a data folder
+        # each ("machines": one PostgreSQL database, its schema made under a lock); on one folder ("two") one after
+        # the other: the first makes the folder (its secret key, its tables) before the second opens it
+        for group in ([[s] for s in servers] if mode == "two" else [servers]):
+            live.started(stack, *group)
         rss_idle = {s.name: rss_mb(s) for s in servers}
         progress(f"load ({MODE_NAMES[mode]}): {len(servers)} server(s) up; making {games} games")
         made = [make_game(i, servers[0], servers) for i in range(games)]
@@ -573,9 +576,10 @@ def section_rows(modes=MODES, **plan) -> list[Row]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help=f"{QUICK_SECONDS:.0f} s instead of {SECONDS:.0f}")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"{QUICK_GAMES} games for {QUICK_SECONDS:.0f} s instead of {GAMES} for {SECONDS:.0f}")
     parser.add_argument("--seconds", type=float, default=None, help=f"how long the moves go on (default {SECONDS:.0f})")
-    parser.add_argument("--games", type=int, default=GAMES, help=f"games at once (default {GAMES})")
+    parser.add_argument("--games", type=int, default=None, help=f"games at once (default {GAMES})")
     parser.add_argument("--rate", type=float, default=RATE, help=f"moves a second per game (default {RATE:g})")
     parser.add_argument("--mode", default=",".join(MODES),
                         help="one (one server process), two (two on Redis), machines (two with a data folder each "
@@ -584,12 +588,13 @@ def main(argv: list[str] | None = None) -> int:
     modes = [m.strip() for m in args.mode.split(",") if m.strip()]
     if set(modes) - set(MODE_NAMES) or not modes:
         parser.error(f"--mode: one or more of {', '.join(MODE_NAMES)}")
-    if args.games < 1 or args.rate <= 0 or (args.seconds is not None and args.seconds <= 0):
+    games = args.games if args.games is not None else QUICK_GAMES if args.quick else GAMES
+    if games < 1 or args.rate <= 0 or (args.seconds is not None and args.seconds <= 0):
         parser.error("--games, --rate and --seconds must be positive")
     seconds = args.seconds if args.seconds is not None else QUICK_SECONDS if args.quick else SECONDS
     exit_cleanly_on_sigterm()
     try:
-        table = section_rows(modes, games=args.games, seconds=seconds, rate=args.rate)
+        table = section_rows(modes, games=games, seconds=seconds, rate=args.rate)
         status = 0
     except Failed as exc:
         table, status = exc.rows, 1
