@@ -53,15 +53,21 @@ def browser_like_test_clients():
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "app_config(**config): what the app fixture adds to the test config "
-                            "(e.g. DEMO=False, DICE_SEED=\"5\"); tests.helpers.make_app has the defaults")
+                            "(e.g. DEMO=True, DICE_SEED=\"5\"); tests.helpers.make_app has the defaults")
 
 
 @pytest.fixture
 def app(request, tmp_path):
     """An app for one test, its data in tmp_path/data. A test, class or module marked
-    ``pytest.mark.app_config(DEMO=False, DICE_SEED="5")`` gets that config on top of the defaults."""
+    ``pytest.mark.app_config(DEMO=True, DICE_SEED="5")`` gets that config on top of the defaults.
+
+    The demo games a first start makes (two fights, their characters and token pictures: half a second of a
+    test's time) only for a test that asks for them: one that uses the ``demo`` fixture (or a fixture that does),
+    or is marked ``app_config(DEMO=True)``. ``make_app`` itself keeps the server's default (the demo made)."""
     marked = request.node.get_closest_marker("app_config")
-    return make_app(tmp_path / "data", **(marked.kwargs if marked else {}))
+    config = dict(marked.kwargs) if marked else {}
+    config.setdefault("DEMO", "demo" in request.fixturenames)
+    return make_app(tmp_path / "data", **config)
 
 
 @pytest.fixture

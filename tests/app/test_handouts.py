@@ -242,6 +242,7 @@ def test_the_gm_page_offers_the_handouts_card_and_a_picture_for_each_token(app, 
     assert '<select name="picture"' in page and "goblin face" in page
 
 
+@pytest.mark.app_config(DEMO=True)
 def test_the_demos_tokens_wear_drawn_pictures(client, hub):
     record = next(r for r in hub.store.games() if r.name.startswith("Demo: the ruined outpost"))
     game = hub.game(record.id)

@@ -287,11 +287,18 @@ def game(server):
     return body
 
 
+#: screenshots are taken for a person to look at (scripts/test on a developer's machine); CI, where nobody opens
+#: them, skips them (a sixth of a second of Chromium's time each, some five hundred a run) unless TACMAP_SHOTS=1
+SHOTS = os.environ.get("TACMAP_SHOTS", "0" if os.environ.get("CI") else "1") != "0"
+
+
 @pytest.fixture
 def shot():
-    """Save a screenshot to test-artifacts/ (to look at what the users see)."""
+    """Save a screenshot to test-artifacts/ (to look at what the users see); none in CI (SHOTS)."""
 
     def take(page, name: str) -> None:
+        if not SHOTS:
+            return
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
 
