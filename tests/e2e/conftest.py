@@ -43,7 +43,10 @@ OWN_SERVER = {"test_connection_files.py", "test_convention_hall.py", "test_crash
               "test_room_organiser.py", "test_room_two_machines.py", "test_scale_out.py", "test_session_cookie.py",
               "test_slow_connections.py", "test_stranger_attacks.py", "test_table_gm.py", "test_table_screens.py",
               "test_x_card_safety.py", "test_accessibility.py", "test_gm_link_and_join_page.py",
-              "test_hostile_text.py", "test_phone_install_manifest.py", "test_zoom_fit.py"}
+              "test_hostile_text.py", "test_phone_install_manifest.py", "test_zoom_fit.py",
+              # its Savage Worlds soak prompt never showed on the phone in one fresh-clone run on a shared server
+              # (twice, rerun included), and never alone or beside the other Savage Worlds files: not understood yet
+              "test_prompts_zones_tracker_look.py"}
 
 
 def pytest_configure(config):

@@ -14,7 +14,7 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ARTIFACTS, LiveServer
+from conftest import ARTIFACTS, SHOTS, LiveServer
 from test_live_table import at, drag
 
 
@@ -208,4 +208,4 @@ def test_an_organiser_runs_a_room_of_three_tables(room_server, new_page, shot):
     expect(late.locator("#room-closed")).to_be_visible()
     shot(late, "room-closed-phone")
     shot(org, "room-organiser-closed")
-    assert (ARTIFACTS / "room-table-sheet-print.png").exists()
+    assert not SHOTS or (ARTIFACTS / "room-table-sheet-print.png").exists()  # (CI takes no screenshots)
