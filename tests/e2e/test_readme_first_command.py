@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
-from test_live_table import cell_center
+from test_live_table import cell_center, drag
 from test_table_screens import touch_drag
 
 from conftest import LAN_NAME
@@ -104,17 +104,6 @@ def _on(origin: str, link: str) -> str:
     return f"{origin}{parts.path}" + (f"?{parts.query}" if parts.query else "")
 
 
-def _drag(page, token: str, to: tuple[int, int]) -> None:
-    el = page.locator(f"#map #token-{token}")
-    start = cell_center(page, int(el.get_attribute("data-x")), int(el.get_attribute("data-y")))
-    end = cell_center(page, *to)
-    page.mouse.move(*start)
-    page.mouse.down()
-    page.mouse.move((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, steps=4)
-    page.mouse.move(*end, steps=4)
-    page.mouse.up()
-
-
 def _settled(page, token: str, x: int, y: int):
     """The token at (x, y) and answered (no longer pending), on PAGE's map."""
     return expect(page.locator(f'#map #token-{token}[data-x="{x}"][data-y="{y}"]:not(.pending)'))
@@ -189,7 +178,7 @@ def test_readme_first_command_serves_a_table_that_answers(tmp_path, new_page, sh
         # the GM drags the goblin one square: every screen has it within a second, and the GM's drop is answered
         before = (tokens["Goblin"]["x"], tokens["Goblin"]["y"])
         to = (before[0] + 1, before[1] + 1)
-        _drag(gm, goblin, to)
+        drag(gm, goblin, to)
         for page in (gm, tv, phone):
             _settled(page, goblin, *to).to_be_attached(timeout=SOON)
         expect(gm.locator("#flash")).not_to_contain_text("did not answer")
