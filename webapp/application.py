@@ -17,6 +17,7 @@ from . import seams
 from .game.model import Rejected
 from .game.text import SocketJSON, measure, on_grid
 from .live.hub import DATABASE_AWAY, Hub
+from .live import templating
 from .live.language import refusal_text as refusal
 from .storage.store import DamagedLog, DataError, Store, WriteFailed
 from .storage import private
@@ -110,6 +111,10 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_NAME="tacmap",  # tacmap serve: tacmap_<port> (cookies are per host, not per port)
     )
     app.config.update(config or {})
+    # the compiled templates kept in memory and in the data folder (or the folder $TACMAP_COMPILED_TEMPLATES
+    # names, which several data folders may share): a restarted server's first pages are not compiled again
+    app.jinja_env.bytecode_cache = templating.Compiled(
+        Path(os.environ.get("TACMAP_COMPILED_TEMPLATES") or data_dir / "compiled"))
     database = app.config.get("DATABASE") or None
     if database and not is_url(database):
         raise DataError(f"--database takes a PostgreSQL address (postgresql://USER:PASSWORD@HOST:PORT/NAME), not "

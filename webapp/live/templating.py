@@ -6,9 +6,15 @@ into a dict and so compute every value; ``_SharedTemplate`` looks its locals up 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pickle
+import tempfile
 from collections import ChainMap
+from pathlib import Path
 
 import jinja2
+from jinja2.bccache import Bucket
 from jinja2.utils import missing
 
 class _SharedTemplate(jinja2.Template):
@@ -31,3 +37,71 @@ def fragment_env(app) -> jinja2.Environment:
         env.template_class = _SharedTemplate
         app.extensions["tacmap_fragment_env"] = env
     return env
+
+
+
+#: the templates compiled in this process, by key (``Compiled``): code objects are immutable, any app may run them
+_IN_MEMORY: dict[str, tuple[str, object]] = {}
+
+
+class Compiled(jinja2.BytecodeCache):
+    """Where an app's Jinja keeps its compiled templates besides its own environment: in this process's memory,
+    shared by every app it makes (the app tests make thousands), and in ``folder`` (the data folder's
+    ``compiled/``), so the first pages after a restart do not compile them again: a GM page's first request
+    compiled some fifty templates, 0.6 s of the loop's time, on every start. A template is taken only while its
+    source is unchanged (Jinja's checksum of it, and its Python version in the file's header), by what decides
+    its compiled code (the environment's syntax, extensions and filters: ``_compiled_by``). A folder that cannot
+    be written is no error: the templates are compiled as before."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+
+    def get_bucket(self, environment, name, filename, source) -> Bucket:
+        bucket = Bucket(environment, self.get_cache_key(f"{_compiled_by(environment)}\0{name}", filename),
+                        self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        kept = _IN_MEMORY.get(bucket.key)
+        if kept is not None and kept[0] == bucket.checksum:
+            bucket.code = kept[1]
+            return
+        if self.folder is None:
+            return
+        try:
+            with open(self.folder / f"{bucket.key}.jinja", "rb") as f:
+                bucket.load_bytecode(f)  # checks the header and the checksum, else leaves it empty
+        except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+            bucket.reset()
+        if bucket.code is not None:
+            _IN_MEMORY[bucket.key] = (bucket.checksum, bucket.code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        _IN_MEMORY[bucket.key] = (bucket.checksum, bucket.code)
+        if self.folder is None:
+            return
+        try:
+            self.folder.mkdir(exist_ok=True)
+            with tempfile.NamedTemporaryFile("wb", dir=self.folder, suffix=".tmp", delete=False) as f:
+                bucket.write_bytecode(f)
+            os.replace(f.name, self.folder / f"{bucket.key}.jinja")  # whole or not at all (another process reads)
+        except OSError:
+            with contextlib.suppress(OSError, NameError):
+                os.unlink(f.name)
+
+    def clear(self) -> None:
+        _IN_MEMORY.clear()
+
+
+def _compiled_by(env: jinja2.Environment) -> str:
+    """What of an environment its compiled templates depend on, as text."""
+    def named(value):
+        return getattr(value, "__qualname__", value)
+
+    return repr((env.block_start_string, env.block_end_string, env.variable_start_string, env.variable_end_string,
+                 env.comment_start_string, env.comment_end_string, env.line_statement_prefix,
+                 env.line_comment_prefix, env.trim_blocks, env.lstrip_blocks, env.newline_sequence,
+                 env.keep_trailing_newline, env.optimized, env.is_async, named(env.autoescape), named(env.finalize),
+                 sorted(env.extensions), getattr(env, "newstyle_gettext", None), sorted(env.filters),
+                 sorted(env.tests)))
