@@ -22,8 +22,11 @@ TACMAP = str(Path(sys.executable).with_name("tacmap.exe" if os.name == "nt" else
 
 def make_app(data_dir: str | Path, **config):
     """An app for one test, its data in ``data_dir``; ``config`` adds to or overrides the test defaults (``DEMO``
-    False for no demo game, ``DICE_SEED`` for known rolls, ``ROOM``, ``DATABASE`` a PostgreSQL URL or None...)."""
-    return create_app({"DATA_DIR": str(data_dir), "TESTING": True, "SECRET_KEY": "test", **config})
+    False for no demo game, ``DICE_SEED`` for known rolls, ``ROOM``, ``DATABASE`` a PostgreSQL URL or None...).
+    A wrong password or PIN is answered at once (``WRONG_GUESS_PAUSE`` 0: the limits are what the tests count);
+    test_room_lockouts checks the half second a server waits."""
+    return create_app({"DATA_DIR": str(data_dir), "TESTING": True, "SECRET_KEY": "test", "WRONG_GUESS_PAUSE": 0,
+                       **config})
 
 
 def bearer(key: str, **more) -> dict:

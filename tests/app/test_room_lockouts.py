@@ -49,6 +49,35 @@ def test_the_limits_are_the_documented_ones():
     assert (keys.ROOM_WRONG_ADDRESS, keys.ROOM_WRONG) == (PER_ADDRESS, ROOM_CEILING)
 
 
+def test_a_wrong_pin_organiser_password_and_gm_password_each_wait_half_a_second_as_served(tmp_path):
+    """The app as ``tacmap serve`` makes it (no WRONG_GUESS_PAUSE given): each wrong guess waits keys.WRONG_PAUSE
+    before its answer, a right one does not."""
+    import time
+
+    from webapp import create_app
+    from webapp.game import keys
+
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "DEMO": False, "ROOM": True, "TESTING": True,
+                      "SECRET_KEY": "test"})
+    assert keys.WRONG_PAUSE == 0.5
+    organiser, tables = room_with_tables(app)
+    g = new_game(app.test_client(), name="Locked")
+    assert app.test_client().post(f"/api/games/{g['id']}/commands", json={"type": "set_gm_password", "password": "open sesame"},
+                                  headers=bearer(g["gm_token"])).status_code == 200
+    guesser = at(app, "10.0.0.77")
+    guesser.get(f"/games/{g['id']}/gm?key={g['gm_token']}")  # the GM link (remembered): then its password page
+
+    def timed(path, data, status):
+        t0 = time.monotonic()
+        assert guesser.post(path, data=data).status_code == status
+        return time.monotonic() - t0
+
+    assert timed("/pin", {"pin": wrong_pin(tables)}, 401) >= keys.WRONG_PAUSE
+    assert timed("/room/login", {"password": "guess"}, 401) >= keys.WRONG_PAUSE
+    assert timed(f"/games/{g['id']}/gm/password", {"password": "guess"}, 401) >= keys.WRONG_PAUSE
+    assert timed("/pin", {"pin": tables[0]["pin"]}, 302) < keys.WRONG_PAUSE
+
+
 def test_a_pin_guesser_is_locked_out_while_the_organiser_and_a_volunteer_get_in(app):
     organiser, tables = room_with_tables(app)
     guesser = at(app, "10.0.0.66")

@@ -29,6 +29,7 @@ MIN_PASSWORD = 4
 MAX_WRONG = 5  # wrong GM passwords per game in WINDOW seconds; then every guess is refused until it passes
 WINDOW = 60.0
 MAX_WRONG_CLIENT = 2 * MAX_WRONG  # wrong GM passwords from one client address in WINDOW seconds, over all games
+WRONG_PAUSE = 0.5  # seconds a wrong GM password, organiser password or GM PIN waits for its answer (WRONG_GUESS_PAUSE)
 
 
 class _Command(BaseModel):

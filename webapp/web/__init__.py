@@ -3,6 +3,8 @@ the access gate before every request, security headers and CSRF, error pages, an
 
 from __future__ import annotations
 
+import time
+
 from flask import current_app, session
 
 from ..game import keys
@@ -32,3 +34,10 @@ def unlock(game_id: str, stored: str) -> None:
     unlocked = dict(session.get("gm_unlocked") or {})
     unlocked[game_id] = keys.proof_of(stored)
     session["gm_unlocked"] = unlocked
+
+
+def slow_wrong_guess() -> None:
+    """A wrong password or PIN waits before its answer (``keys.WRONG_PAUSE``; the app's ``WRONG_GUESS_PAUSE``),
+    besides the limits per minute: a guesser's loop is slow from the first try. Gevent's sleep: the loop serves
+    the others meanwhile."""
+    time.sleep(current_app.config.get("WRONG_GUESS_PAUSE", keys.WRONG_PAUSE))

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-
-import time
-
 from flask import Blueprint, abort, current_app, jsonify, make_response, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import escape
@@ -17,7 +14,7 @@ from ..game.table import from_form
 from ..live import language, render
 from ..live.gm_access import guess_refused, new_key, render_security
 from ..live.language import refusal_text as refusal
-from . import hub, remember_key, remembered_key, unlock
+from . import hub, remember_key, remembered_key, slow_wrong_guess, unlock
 from .device import played
 from .gate import gate
 from .i18n import speak
@@ -99,7 +96,7 @@ def gm_password(game_id: str):
         if guess_refused():
             error, status = "Too many wrong passwords for this game. Wait a minute, then try again.", 429
         else:
-            time.sleep(0.5)  # a wrong guess is slow, besides the limit per minute
+            slow_wrong_guess()
             error, status = "That is not the GM password.", 401
     return render_template("gm_password.html", record=record, error=error), status
 

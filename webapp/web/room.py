@@ -33,14 +33,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
 from .. import launch
 from ..game import keys
 from ..live.roomtables import PIN_DIGITS, ROOM_CLOSED
-from . import hub, remember_key, remembered_key, unlock
+from . import hub, remember_key, remembered_key, slow_wrong_guess, unlock
 from .roomwords import N_, _, gettext_in_templates
 
 bp = Blueprint("room", __name__)
@@ -177,7 +176,7 @@ def _guess(name: str, right) -> bool | None:
     if right():
         guesses.give_back(name, client, token)
         return True
-    time.sleep(0.5)  # a wrong guess is slow too, besides the limit per minute
+    slow_wrong_guess()
     return False
 
 
