@@ -32,13 +32,15 @@ def test_each_language_is_sent_before_the_next_is_drawn_the_most_read_first(app,
     hub = app.extensions["tacmap"]
     real_fragments, real_emit = render.fragments, hub.socketio.emit
 
+    # only this test's game: the patches are the process's, and a task of an earlier test's app may still draw
     def fragments(game, actor, *args, **kwargs):
-        steps.append(("draw", language.reader_language()))
+        if game.id == g["id"]:
+            steps.append(("draw", language.reader_language()))
         return real_fragments(game, actor, *args, **kwargs)
 
     def emit(event, data, to=None, **kwargs):
         if event == "update":
-            for room in [to] if isinstance(to, str) else to:
+            for room in [r for r in ([to] if isinstance(to, str) else to) if g["id"] in r]:
                 steps.append(("send", room.partition("|")[2] + (" gm" if room.partition("|")[0].endswith(":gm") else "")))
         return real_emit(event, data, to=to, **kwargs)
 

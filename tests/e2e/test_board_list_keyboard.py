@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from test_fights import seeded_dice  # noqa: F401
@@ -82,7 +83,10 @@ class Fight:
                 return done[-1]["text"]
             asking = self.gm.locator("#defense-prompt.asking button[data-defense]:enabled")
             if asking.count():
-                asking.first.click()
+                try:  # the prompt may be drawn again under the pointer, or be answered meanwhile: look again
+                    asking.first.click(timeout=1000)
+                except PlaywrightTimeout:
+                    pass
             self.gm.wait_for_timeout(100)
         raise AssertionError("the attack was never rolled")
 
@@ -198,13 +202,17 @@ def test_three_rounds_of_a_3d6_fight_from_the_list_with_the_keyboard(seeded_dice
     said = fight.said()
     assert sum("Your turn, Aria" in t for t in said) >= 2, said  # (the first before the region was watched again)
     assert all(any(a in t for t in said) for a in my_attacks), said
-    # the tree after the fight's three rounds: each token's square and distance from Aria's square
-    tree = listed.aria_snapshot()
+    # the tree after the fight's three rounds: each token's square and distance from Aria's square (the list as
+    # the last update drew it: read again while an update swaps it in)
     me = fight.token("Aria")
-    for name in ("Orc", "Goblin"):
-        t = fight.token(name)
-        assert re.search(rf"{name}.*at {square(t['x'], t['y'])}, \d yards? away", tree, re.S), tree
-    assert f"you, at {square(me['x'], me['y'])}" in tree
+    wanted = [rf"{name}.*at {square(t['x'], t['y'])}, \d yards? away" for name, t in
+              ((n, fight.token(n)) for n in ("Orc", "Goblin"))] + [re.escape(f"you, at {square(me['x'], me['y'])}")]
+    for _ in range(50):
+        tree = listed.aria_snapshot()
+        if all(re.search(w, tree, re.S) for w in wanted):
+            break
+        phone.wait_for_timeout(100)
+    assert all(re.search(w, tree, re.S) for w in wanted), (wanted, tree)
     phone.evaluate("window.scrollTo(0, 0)")
     phone.wait_for_timeout(300)
     shot(phone, "board-list-phone-end")

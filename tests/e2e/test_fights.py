@@ -1,5 +1,6 @@
-"""Two rounds of a fight in each rule system, played from the users' screens: the GM
-on a laptop, two players on phones (who join with the code) and the table screen.
+"""A fight's table on the users' screens (the GM on a laptop, two players on phones who join with the code,
+the table screen) and the steps of a turn on it, which test_three_rounds_each_system plays for three rounds in
+each system; here, phase/TN's two rounds of declarations and due shots, and the GM's Move anyway.
 
 Setup goes through the JSON API; after that everything happens in the pages: the
 GM starts the fight, players drag their tokens (the reachable squares shade),
@@ -277,94 +278,10 @@ class Table:
         shot(self.screen, f"fight-{system}-screen")
 
 
-def play_two_rounds(table: Table, shot, system: str, *, weapon: str, moves: dict, too_far: tuple, before_move=None,
-                    foe_attack=None, screen_after_attack=None) -> None:
-    """Turns in the order the rules deal them, for two rounds: players move, preview, roll and end
-    their turn on their phones (the first attack is undone by the GM and rolled again; Theo's first
-    turn also tries a move too far); a foe's turn is the GM's: an attack while none has been made
-    and the rules offer one, then Next turn."""
-    first_attack = True
-    far_done = False
-    gm_attacked = False
-    turns = 0
-    round_ = 1
-    while round_ <= 2:
-        name = table.whose_turn()
-        table.expect_turn(name, round_)
-        if name in table.phones:
-            phone = table.phones[name]
-            if before_move:
-                before_move(table, name)
-            table.move(name, moves[name][round_ - 1])
-            target = table.pick_target(phone, name, FOES, weapon)
-            screen_before = " ".join(table.screen.locator("#combat").text_content().split())
-            table.roll_attack(phone)
-            # the screen has no log: it shows whose turn it still is, and the books the attack changed
-            expect(table.screen.locator("#combat li.current")).to_contain_text(name)
-            if screen_after_attack:
-                expect(table.screen.locator("#combat li.current .chip", has_text=screen_after_attack)).to_have_count(1)
-            if first_attack:
-                first_attack = False
-                table.shots(shot, system)
-                table.undo_attack(name, screen_before)
-                assert table.preview(phone, name, target, weapon, gm_sees=False) is None
-                table.roll_attack(phone)
-            if name == "Theo" and not far_done:
-                far_done = True
-                table.move_too_far(name, too_far[0], too_far[1])
-            table.end_my_turn(name)
-        else:
-            if foe_attack and not gm_attacked:
-                gm_attacked = foe_attack(table)
-            table.next_turn(table.gm, "Next turn")
-        turns += 1
-        state = table.state()["combat"]
-        round_ = state["round"]
-        assert turns < 14
-    table.expect_turn(table.whose_turn(), 3)
-    assert far_done and not first_attack
-    assert gm_attacked or not foe_attack, "the GM attacked with the foe on one of its turns"
-
-
 FOES = ("Brute", "Goon")
 
 
-def gm_attacks(weapon: str, maneuver: str | None = None):
-    """A foe's turn: the GM attacks a player when the rules offer the foe an attack now (its turn
-    panel lists one available; a 3d6 foe picks the maneuver first), else the panel says why."""
-    def go(table: Table) -> bool:
-        foe = table.whose_turn()
-        panel = table.gm.locator("#combat .turn-actions")
-        expect(panel).to_contain_text(f"{foe} may")
-        if maneuver:
-            if panel.locator("button", has_text=maneuver).count() == 0:  # e.g. stunned: Do Nothing only
-                expect(panel.locator("li.unavailable .why").first).not_to_be_empty()
-                return False
-            table.act(table.gm, maneuver)
-            expect(table.gm.locator("#log")).to_contain_text(f"{foe}: {maneuver}")
-        offered = panel.locator("li.attack:not(.unavailable)")
-        if offered.count() == 0:
-            expect(panel.locator("li.attack .why").first).not_to_be_empty()
-            return False
-        target = table.pick_target(table.gm, foe, ("Mira", "Theo"), weapon)
-        table.roll_attack(table.gm, defender=table.phones[target])
-        return True
-    return go
-
-
 GRID_PLACES = {"Mira": (1, 2), "Theo": (1, 5), "Brute": (7, 3), "Goon": (7, 6)}
-GRID_MOVES = {"Mira": [(2, 2), (3, 2)], "Theo": [(2, 5), (3, 5)]}
-
-
-def test_savage_worlds_two_rounds_with_cards(seeded_dice, server, new_page, shot):
-    table = Table(server, new_page, "savage_worlds", GRID, GRID_PLACES)
-    table.start_fight()
-    # action cards are dealt: the log names each card
-    expect(table.gm.locator("#log")).to_contain_text(re.compile(r"'s turn \((?:(?:[2-9TJQKA]|10)[CDHS]|[RB]J)\)"))
-    play_two_rounds(table, shot, "savage_worlds", weapon="Colt Peacemaker", moves=GRID_MOVES,
-                    too_far=((14, 5), "of movement left this turn"),
-                    foe_attack=gm_attacks("Colt Peacemaker"))
-    expect(table.gm.locator("#log")).to_contain_text("is dealt")
 
 
 def choose_maneuver(maneuver: str):
@@ -376,40 +293,6 @@ def choose_maneuver(maneuver: str):
         table.act(phone, maneuver)
         table.expect_in_logs(f"{name}: {maneuver}")
     return go
-
-
-def test_gurps_lite_two_rounds_with_maneuvers(seeded_dice, server, new_page, shot):
-    table = Table(server, new_page, "gurps_lite", GRID, GRID_PLACES)
-    table.start_fight()
-    play_two_rounds(table, shot, "gurps_lite", weapon="Pistol", moves=GRID_MOVES,
-                    too_far=((14, 5), "Move and Attack allows 4 yards a turn"),
-                    before_move=choose_maneuver("Move and Attack"),
-                    foe_attack=gm_attacks("Pistol", maneuver="Attack"))
-
-
-def test_tesseris_ads_two_rounds_spending_ticks(seeded_dice, server, new_page, shot):
-    table = Table(server, new_page, "tesseris_ads", GRID, GRID_PLACES)
-    table.start_fight()
-    expect(table.gm.locator("#log")).to_contain_text("ticks")
-    play_two_rounds(table, shot, "tesseris_ads", weapon="pistol", moves=GRID_MOVES,
-                    too_far=((14, 5), re.compile(r"need \d+ Move actions \(\d+ ticks\)")),
-                    foe_attack=gm_attacks("pistol"),
-                    screen_after_attack=re.compile(r"^[0-4] ticks?$"))  # a turn starts with 5
-
-
-def test_atomic_tomorrow_two_rounds_on_a_zone_map(seeded_dice, server, new_page, shot):
-    # Hangar (west) and Gantry (centre) side by side, the Launch pad (east) below the Hangar,
-    # linked Hangar - Gantry - Launch pad; the players start in the Hangar, the foe on the pad
-    table = Table(server, new_page, "atomic_tomorrow", ZONES,
-                  {"Mira": (2, 3), "Theo": (3, 5), "Brute": (3, 12), "Goon": (5, 13)})
-    for page in table.pages:
-        expect(page.locator("#layer-zones .zone")).to_have_count(3)
-    table.start_fight()
-    # one zone a round: into the Gantry in round 1, a step inside it in round 2
-    play_two_rounds(table, shot, "atomic_tomorrow", weapon="Blast pistol",
-                    moves={"Mira": [(11, 4), (12, 4)], "Theo": [(12, 5), (13, 5)]},
-                    too_far=((4, 13), "the move of this round is spent"),
-                    foe_attack=gm_attacks("Blast pistol"))
 
 
 def declare_fire(table: Table, page, who: str, at_whom: str) -> None:

@@ -66,9 +66,10 @@ def test_the_gm_plays_a_foes_best_plan_with_do_it(server, new_page, shot, system
     assert attacked, (summary, state["log"][-6:])
     shot(gm, f"foe-plans-{system}-done")
     # a careful tactic from the card: the plans follow it
-    gm.locator("#foe-plans .foe-tactic select").select_option("careful")
-    gm.locator("#foe-plans .foe-tactic button").click()
-    for _ in range(50):
+    for _ in range(50):  # (chosen again if a live update drew the card anew between the choice and the click)
+        if gm.locator("#foe-plans .foe-tactic select").input_value() != "careful":
+            gm.locator("#foe-plans .foe-tactic select").select_option("careful")
+            gm.locator("#foe-plans .foe-tactic button").click()
         _, state = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
         if state.get("tactics", {}).get(ids["Orc"], {}).get("tactic") == "careful":
             break

@@ -152,9 +152,11 @@ class FourScreens(Table):
 
 
 def play_three_rounds(table: FourScreens, shot, *, weapon: str, moves: dict, foe_moves: dict, asks_defense: bool,
-                      before_move=None, gm_before=None) -> dict:
-    """Turns in the rules' order for three rounds (see the module's doc); what happened, counted."""
-    seen = {"player_attacks": 0, "gm_attacks": 0, "undone": False, "rounds": []}
+                      too_far: tuple, before_move=None, gm_before=None, screen_after_attack=None) -> dict:
+    """Turns in the rules' order for three rounds (see the module's doc); what happened, counted. ``too_far``: a
+    place past Theo's reach on his first turn and the reason his phone says when he drags there (after his attack);
+    ``screen_after_attack``: what the table screen's turn order shows by the acting player after an attack."""
+    seen = {"player_attacks": 0, "gm_attacks": 0, "undone": False, "rounds": [], "too_far": False}
     round_, last_attack, turns, acted, gm_attacked = 1, None, 0, set(), set()
     while True:
         combat = table.state()["combat"]
@@ -170,9 +172,11 @@ def play_three_rounds(table: FourScreens, shot, *, weapon: str, moves: dict, foe
         table.expect_turn(name, round_)
         turns += 1
         assert turns < 20
+        moved = False
         if name in table.phones:
             phone = table.phones[name]
             if before_move is None or before_move(table, name):
+                moved = True
                 table.move(name, moves[name][round_ - 1])
                 standing = [f for f in FOES if table.ids[f] in table.state()["combat"]["order"]]
                 target = table.target_for(phone, name, standing, weapon)
@@ -180,6 +184,8 @@ def play_three_rounds(table: FourScreens, shot, *, weapon: str, moves: dict, foe
                 last_attack = table.roll_attack(phone)
                 table.expect_attack_seen(last_attack)
                 seen["player_attacks"] += 1
+                if screen_after_attack:  # the screen has no log: the books the attack changed, by whose turn it is
+                    expect(table.screen.locator("#combat li.current .chip", has_text=screen_after_attack)).to_have_count(1)
                 if not (round_ == 2 and not seen["undone"]):  # (the one undone is not answered)
                     table.answer_soak(last_attack, table.gm, accept=False)
                 acted.add((name, round_))
@@ -205,6 +211,9 @@ def play_three_rounds(table: FourScreens, shot, *, weapon: str, moves: dict, foe
                         seen["gm_attacks"] += 1
         if round_ == 3 and {(p, 3) for p in PLAYERS} <= acted:  # both players attacked in round 3: the last foe down
             break
+        if name == "Theo" and moved and not seen["too_far"]:
+            seen["too_far"] = True  # a drag past his reach: refused on his phone, the token back, nothing sent
+            table.move_too_far(name, *too_far)
         if name in table.phones:
             table.end_my_turn(name)
         else:
@@ -225,15 +234,18 @@ GRID_MOVES = {"Mira": [(2, 2), (3, 2), (4, 2)], "Theo": [(2, 5), (3, 5), (4, 5)]
 
 
 def check(seen: dict) -> None:
-    assert seen["rounds"] == [1, 2, 3] and seen["undone"], seen
+    assert seen["rounds"] == [1, 2, 3] and seen["undone"] and seen["too_far"], seen
     assert seen["player_attacks"] >= 6 and seen["gm_attacks"] >= 1, seen
 
 
 def test_savage_worlds_three_rounds_on_four_screens(seeded_dice, server, new_page, shot):
     table = FourScreens(server, new_page, "savage_worlds", GRID, GRID_PLACES)
     table.start_fight()
+    # action cards are dealt: the log names each card
+    expect(table.gm.locator("#log")).to_contain_text(re.compile(r"'s turn \((?:(?:[2-9TJQKA]|10)[CDHS]|[RB]J)\)"))
     check(play_three_rounds(table, shot, weapon="Colt Peacemaker", moves=GRID_MOVES, foe_moves={},
-                            asks_defense=False))
+                            asks_defense=False, too_far=((14, 5), "of movement left this turn")))
+    expect(table.gm.locator("#log")).to_contain_text("is dealt")
 
 
 def gurps_foe(table: FourScreens, foe: str) -> bool:
@@ -259,13 +271,17 @@ def test_gurps_lite_three_rounds_on_four_screens(seeded_dice, server, new_page, 
     table = FourScreens(server, new_page, "gurps_lite", GRID, GRID_PLACES)
     table.start_fight()
     check(play_three_rounds(table, shot, weapon="Pistol", moves=GRID_MOVES, foe_moves={}, asks_defense=True,
-                            before_move=gurps_player, gm_before=gurps_foe))
+                            before_move=gurps_player, gm_before=gurps_foe,
+                            too_far=((14, 5), "Move and Attack allows 4 yards a turn")))
 
 
 def test_tesseris_ads_three_rounds_on_four_screens(seeded_dice, server, new_page, shot):
     table = FourScreens(server, new_page, "tesseris_ads", GRID, GRID_PLACES)
     table.start_fight()
-    check(play_three_rounds(table, shot, weapon="pistol", moves=GRID_MOVES, foe_moves={}, asks_defense=True))
+    expect(table.gm.locator("#log")).to_contain_text("ticks")
+    check(play_three_rounds(table, shot, weapon="pistol", moves=GRID_MOVES, foe_moves={}, asks_defense=True,
+                            too_far=((14, 5), re.compile(r"need \d+ Move actions \(\d+ ticks\)")),
+                            screen_after_attack=re.compile(r"^[0-4] ticks?$")))  # a turn starts with 5
 
 
 def test_atomic_tomorrow_three_rounds_on_a_zone_map_on_four_screens(seeded_dice, server, new_page, shot):
@@ -279,7 +295,8 @@ def test_atomic_tomorrow_three_rounds_on_a_zone_map_on_four_screens(seeded_dice,
     check(play_three_rounds(table, shot, weapon="Blast pistol", asks_defense=True,
                             moves={"Mira": [(11, 4), (12, 4), (13, 4)], "Theo": [(12, 5), (13, 5), (14, 5)]},
                             foe_moves={("Brute", 1): (4, 12), ("Brute", 2): (3, 12), ("Brute", 3): (4, 12),
-                                       ("Goon", 1): (6, 13), ("Goon", 2): (5, 13), ("Goon", 3): (6, 13)}))
+                                       ("Goon", 1): (6, 13), ("Goon", 2): (5, 13), ("Goon", 3): (6, 13)},
+                            too_far=((4, 13), "the move of this round is spent")))
 
 
 def test_phase_tn_three_rounds_on_four_screens(seeded_dice, server, new_page, shot):
