@@ -385,7 +385,9 @@
     const leaders = []; // [x1, y1, x2, y2] of the lines drawn so far
     layer.replaceChildren();
     s.classList.add("labels-laid");
-    for (const t of tokens) {
+    // every name and badge made first, then all measured, then placed: a box read after each one added laid
+    // the page out again each time (most of an update's time on every screen, a tenth of a second on a phone)
+    const names = tokens.map((t) => {
       const g = document.createElementNS(NS, "g");
       g.setAttribute("class", ["label"].concat(["hidden-token", "mine", "pending"].filter((c) => t.el.classList.contains(c))).join(" "));
       g.dataset.for = t.el.dataset.tokenId;
@@ -401,7 +403,14 @@
       text.textContent = t.el.dataset.name;
       g.append(leader, pill, text);
       layer.appendChild(g);
-      const tb = text.getBBox();
+      return { leader: leader, pill: pill, text: text };
+    });
+    const bh = badgePx(scale) / scale; // a badge pill's height, in squares
+    const blocks = tokens.map((t) => badgeBlock(t, layer, bh)); // after every name, drawn over them
+    names.forEach((n) => { n.tb = n.text.getBBox(); });
+    blocks.forEach((b) => b && b.pills.forEach((p) => { p.tb = p.text.getBBox(); p.w = p.tb.width + bh * 0.7; }));
+    tokens.forEach((t, i) => {
+      const { leader, pill, text, tb } = names[i];
       const padX = font * 0.4, padY = font * 0.12;
       const w = tb.width + 2 * padX, h = tb.height + 2 * padY;
       const cx = t.x + t.size / 2, cy = t.y + t.size / 2;
@@ -461,42 +470,48 @@
       } else {
         leader.remove();
       }
-    }
-    layoutBadges(tokens, placed, leaders, { scale: scale, inside: inside, avoid: avoid });
+    });
+    layoutBadges(tokens, blocks, placed, leaders, { bh: bh, scale: scale, inside: inside, avoid: avoid });
   }
 
   // --- badges: a token's wounds, conditions and resources (drawn by the token partial, server-side per
   // audience) as a column of pills beside it, pushed clear of the names and of each other as the
   // names are, with a line to their token when pushed away from it.
-  function layoutBadges(tokens, placed, leaders, o) {
-    const layer = document.getElementById("layer-labels");
-    const bh = badgePx(o.scale) / o.scale; // a pill's height, in squares
-    const font = bh * 0.66, gap = bh * 0.16, margin = 0.04;
-    for (const t of tokens) {
-      const marks = [...t.el.querySelectorAll(".badges > .badge")];
-      if (!marks.length) continue;
-      const block = document.createElementNS(NS, "g");
-      block.setAttribute("class", ["badge-block"].concat(["hidden-token", "pending"].filter((c) => t.el.classList.contains(c))).join(" "));
-      block.dataset.for = t.el.dataset.tokenId;
-      if (pending.has(block.dataset.for)) block.style.setProperty("--pending-delay", pendingDelay(pending.get(block.dataset.for)));
-      const leader = document.createElementNS(NS, "line");
-      leader.setAttribute("class", "badge-leader");
-      block.appendChild(leader);
-      layer.appendChild(block);
-      const pills = marks.map((m) => {
-        const g = document.createElementNS(NS, "g");
-        g.setAttribute("class", "badge-tag " + [...m.classList].filter((c) => c !== "badge").join(" "));
-        const rect = document.createElementNS(NS, "rect");
-        rect.setAttribute("class", "badge-pill");
-        const text = document.createElementNS(NS, "text");
-        text.setAttribute("class", "badge-text");
-        text.setAttribute("font-size", font);
-        text.textContent = (m.textContent || "").trim();
-        g.append(rect, text);
-        block.appendChild(g);
-        const tb = text.getBBox();
-        return { rect: rect, text: text, tb: tb, w: tb.width + bh * 0.7 };
-      });
+  // A token's badges as a block of pills (its line, then a pill per badge), added to ``layer``; null for none.
+  // Measured by layoutLabels with the names (each pill's text box ``tb`` and width ``w``).
+  function badgeBlock(t, layer, bh) {
+    const marks = [...t.el.querySelectorAll(".badges > .badge")];
+    if (!marks.length) return null;
+    const block = document.createElementNS(NS, "g");
+    block.setAttribute("class", ["badge-block"].concat(["hidden-token", "pending"].filter((c) => t.el.classList.contains(c))).join(" "));
+    block.dataset.for = t.el.dataset.tokenId;
+    if (pending.has(block.dataset.for)) block.style.setProperty("--pending-delay", pendingDelay(pending.get(block.dataset.for)));
+    const leader = document.createElementNS(NS, "line");
+    leader.setAttribute("class", "badge-leader");
+    block.appendChild(leader);
+    layer.appendChild(block);
+    const pills = marks.map((m) => {
+      const g = document.createElementNS(NS, "g");
+      g.setAttribute("class", "badge-tag " + [...m.classList].filter((c) => c !== "badge").join(" "));
+      const rect = document.createElementNS(NS, "rect");
+      rect.setAttribute("class", "badge-pill");
+      const text = document.createElementNS(NS, "text");
+      text.setAttribute("class", "badge-text");
+      text.setAttribute("font-size", bh * 0.66);
+      text.textContent = (m.textContent || "").trim();
+      g.append(rect, text);
+      block.appendChild(g);
+      return { rect: rect, text: text };
+    });
+    return { leader: leader, pills: pills };
+  }
+
+  function layoutBadges(tokens, blocks, placed, leaders, o) {
+    const bh = o.bh; // a pill's height, in squares
+    const gap = bh * 0.16, margin = 0.04;
+    for (const [i, t] of tokens.entries()) {
+      if (!blocks[i]) continue;
+      const { leader, pills } = blocks[i];
       const w = Math.max(...pills.map((p) => p.w));
       const h = pills.length * bh + (pills.length - 1) * gap;
       const cx = t.x + t.size / 2, cy = t.y + t.size / 2;
