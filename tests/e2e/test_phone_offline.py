@@ -8,7 +8,6 @@ import json
 import re
 import sqlite3
 
-import pytest
 from playwright.sync_api import expect
 
 from conftest import LiveServer
@@ -136,7 +135,6 @@ def test_a_move_and_an_attack_sent_as_the_link_drops_are_done_exactly_once(serve
         expect(page.locator("#log li", has_text=attack_lines[0])).to_have_count(1)
 
 
-@pytest.mark.serial
 def test_moves_made_offline_for_30_s_go_out_in_order_and_a_refused_one_springs_back(server, new_page, shot):
     game, mira, hero, goblin = table(server, "plain_grid")
     gm, screen, phone = open_pages(server, game, mira, new_page)
