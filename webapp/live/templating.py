@@ -39,7 +39,6 @@ def fragment_env(app) -> jinja2.Environment:
     return env
 
 
-
 #: the templates compiled in this process, by key (``Compiled``): code objects are immutable, any app may run them
 _IN_MEMORY: dict[str, tuple[str, object]] = {}
 
@@ -53,7 +52,7 @@ class Compiled(jinja2.BytecodeCache):
     its compiled code (the environment's syntax, extensions and filters: ``_compiled_by``). A folder that cannot
     be written is no error: the templates are compiled as before."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path) -> None:
         self.folder = folder
 
     def get_bucket(self, environment, name, filename, source) -> Bucket:
@@ -67,8 +66,6 @@ class Compiled(jinja2.BytecodeCache):
         if kept is not None and kept[0] == bucket.checksum:
             bucket.code = kept[1]
             return
-        if self.folder is None:
-            return
         try:
             with open(self.folder / f"{bucket.key}.jinja", "rb") as f:
                 bucket.load_bytecode(f)  # checks the header and the checksum, else leaves it empty
@@ -79,19 +76,18 @@ class Compiled(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         _IN_MEMORY[bucket.key] = (bucket.checksum, bucket.code)
-        if self.folder is None:
-            return
         try:
             self.folder.mkdir(exist_ok=True)
-            with tempfile.NamedTemporaryFile("wb", dir=self.folder, suffix=".tmp", delete=False) as f:
+            f = tempfile.NamedTemporaryFile("wb", dir=self.folder, suffix=".tmp", delete=False)
+        except OSError:
+            return
+        try:
+            with f:
                 bucket.write_bytecode(f)
             os.replace(f.name, self.folder / f"{bucket.key}.jinja")  # whole or not at all (another process reads)
         except OSError:
-            with contextlib.suppress(OSError, NameError):
+            with contextlib.suppress(OSError):
                 os.unlink(f.name)
-
-    def clear(self) -> None:
-        _IN_MEMORY.clear()
 
 
 def _compiled_by(env: jinja2.Environment) -> str:
