@@ -82,6 +82,22 @@ def test_log_entry_keeps_its_message_and_an_old_line_stays_english():
     assert old.text == "Mira moved to (3, 4)" and not isinstance(old.text, Say) and old.message is None
 
 
+def test_a_log_entrys_record_and_client_view_are_copies_with_its_words():
+    """``record()`` (the snapshot's) is what ``asdict`` gave, ``to_dict()`` (a client's) that without ``"_say"``;
+    both are copies: a change to them leaves the entry as it was."""
+    from dataclasses import asdict
+    detail = {"result": {"summary": say("{who} is {state}", who="Mira", state=say("Shaken")),
+                         "rolls": [{"text": say_n("{n} Wound", "{n} Wounds", 2), "faces": [3, 6]}]}}
+    entry = LogEntry(seq=4, text=say("Shaken"), detail=detail)
+    kept = json.dumps(asdict(entry))
+    record, view = entry.record(), entry.to_dict()
+    assert record == asdict(entry) and json.dumps(record) == kept
+    assert view == plain(asdict(entry)) and "_say" not in json.dumps(view) and "_say" in kept
+    record["detail"]["result"]["rolls"][0]["faces"].append(1)
+    view["detail"]["result"]["rolls"].clear()
+    assert json.dumps(asdict(entry)) == kept
+
+
 names = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
 
 

@@ -14,7 +14,7 @@ import hmac
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from rules.board import Board
@@ -186,8 +186,25 @@ class LogEntry:
 
     def to_dict(self) -> dict:
         """As a client reads it: the English ``text``, its ``message`` (id and parameters), the details
-        without the messages kept for storage (``"_say"``)."""
-        return plain(asdict(self))
+        without the messages kept for storage (``"_say"``). Built by :func:`plain`, which makes every dict and list
+        anew (the leaves are strings, numbers and Says: immutable), not by ``asdict``, whose deep copy took each
+        Say apart and back through pickling's reduce (1.4 ms a line of an attack: 70 ms of the loop for a state of
+        50 lines)."""
+        return plain({f.name: getattr(self, f.name) for f in fields(self)})
+
+    def record(self) -> dict:
+        """As the game's snapshot keeps it: every field, ``"_say"`` included, its dicts and lists copied (the same
+        walk as :meth:`to_dict`, for the same reason)."""
+        return {f.name: copied(getattr(self, f.name)) for f in fields(self)}
+
+
+def copied(data: Any) -> Any:
+    """JSON-like ``data`` with every dict and list made anew; strings (Says too), numbers and None shared."""
+    if isinstance(data, dict):
+        return {k: copied(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [copied(v) for v in data]
+    return data
 
 
 @dataclass
@@ -341,7 +358,7 @@ class Game:
             "allow_reclaim": self.allow_reclaim,
             "seat_requests": self.seat_requests,
             "counter": self.counter,
-            "log": [asdict(e) for e in self.log],
+            "log": [e.record() for e in self.log],
             "settings": self.settings,
             "combat": self.combat,
             "undone": self.undone,
