@@ -113,8 +113,17 @@ class Say(str):
             out["ctx"] = self.context
         return out
 
-    def __reduce__(self):  # copy.deepcopy (dataclasses.asdict) and pickle keep it a Say
+    def __reduce__(self):  # pickle keeps it a Say
         return (Say, (self.msg, self.args, self.plural, self.n, self.context))
+
+    # words are values, never changed in place (map_args makes new ones): a copy is the same words. Without these,
+    # copy.deepcopy (a game's backup, dataclasses.asdict) went through __reduce__, filling the template again:
+    # most of the time of copying a log of attack lines
+    def __copy__(self) -> "Say":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "Say":
+        return self
 
     def __repr__(self) -> str:
         return f"say({str.__repr__(self)})"
