@@ -138,6 +138,11 @@ class AtomicTomorrow(BaseSystem):
         ``state`` is the combatant's own books, ``state["combatants"][id]`` of the fight."""
         return turns.badges(sheet_, state)
 
+    def out_of_fight(self, sheet_: dict, state: dict | None = None, settings: dict | None = None) -> bool:
+        """Incapacitated (4 wounds: an action only on a GRIT x 1 roll), dying, or collapsed after a Last Stand
+        (sections "INCAPACITATION", "LAST STAND"): as its badges say (``turns.out_of_fight``)."""
+        return turns.out_of_fight(sheet_, state)
+
     def weapons(self, sheet_: dict) -> list[dict]:
         """Bare hands, then the sheet's weapons by name, each ``data`` the checked entry (its ranges);
         an entry that does not check is left out (the sheet check names it)."""

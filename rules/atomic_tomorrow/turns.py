@@ -580,6 +580,20 @@ _MOVE_LEFT = {(True, True): say("the round's move is spent; the significant acti
 
 # ---- what a token shows -------------------------------------------------------------
 
+
+def out_of_fight(sheet: Mapping, per: Mapping | None = None) -> bool:
+    """Incapacitated or dying by its wounds, or collapsed (``per``: the combatant's own books): the states its
+    badges show as Incapacitated, Dying and Collapsed, which the app counts as down (#58)."""
+    try:
+        condition = wound_state(wounds_of(with_defaults(sheet)))
+    except RuleError:
+        condition = "fighting"
+    per = per or {}
+    if "order" in per or "combatants" in per:  # a whole fight's state: whose books are not known here
+        per = {}
+    return condition in ("incapacitated", "dying") or per.get("status") == COLLAPSED
+
+
 _STATE_LABELS = {"incapacitated": WOUND_STATE_TITLES["incapacitated"], "dying": WOUND_STATE_TITLES["dying"]}
 
 

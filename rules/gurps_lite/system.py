@@ -28,7 +28,7 @@ from .movement import move_allowance
 from .odds import attack_odds
 from .options import attack_options, checked_options, defense_choices
 from .ranged import BAND_WORDS, range_band_name
-from .sheet import default_sheet, derived, num_of, sheet_fields, validate_sheet, weapons
+from .sheet import conditions_of, default_sheet, derived, num_of, sheet_fields, validate_sheet, weapons
 
 
 class GurpsLite(BaseSystem):
@@ -142,5 +142,11 @@ class GurpsLite(BaseSystem):
 
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
         return badges(sheet, state)
+
+    def out_of_fight(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> bool:
+        """Unconscious, dead, destroyed or mortally wounded (*3d6 Combat*, "Injury"): the conditions the turn order
+        passes over (``turns.OUT_OF_FIGHT``), on the sheet or in the fight's books. Its badges call the last three
+        wounds, not conditions; below 0 HP, stunned or knocked down, a character still fights."""
+        return bool(conditions_of(sheet or {}, state) & set(turns.OUT_OF_FIGHT))
 
     planner = suggest  # a foe's plans (#60)

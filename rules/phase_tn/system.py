@@ -144,3 +144,8 @@ class PhaseTNSystem(BaseSystem):
 
     def badges(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> list[dict]:
         return _health.badges(sheet, state, settings)
+
+    def out_of_fight(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> bool:
+        """Down from flesh wounds at capacity, or unconscious, dying or dead from a traumatic wound (*Phase/TN Combat
+        Sequence*, "Damage and Wounds": ``health.incapacitated``, whom the rules take out of the turn order)."""
+        return bool(_health.incapacitated(sheet or {}, settings))

@@ -124,6 +124,10 @@ class SavageWorlds(BaseSystem):
     def badges(self, sheet: dict, state: dict | None = None) -> list[dict]:
         return health.badges(sheet, state)
 
+    def out_of_fight(self, sheet: dict, state: dict | None = None, settings: dict | None = None) -> bool:
+        """Incapacitated ("Incapacitation"): the one state that takes a character out of the fight."""
+        return bool((sheet or {}).get("incapacitated"))
+
     def move_allowance(self, sheet: dict, action: str = "move") -> float:
         return movement.move_allowance(sheet, action)
 

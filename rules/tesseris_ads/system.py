@@ -12,6 +12,7 @@ from .attack import attack_cover_piece, effect_words, range_band_name, settings_
 from .data import COVER_MATERIAL_LABELS, DEFAULT_SETTINGS
 from .odds import attack_odds
 from .spray import resolve_action
+from .status import names as status_names
 from ..text import say, say_p
 
 
@@ -149,6 +150,12 @@ class TesserisSystem(BaseSystem):
     def badges(self, sheet_: dict, state: dict | None = None) -> list[dict]:
         """Stamina, Wounds, status effects and, in a fight, ticks left, stances and a jammed weapon."""
         return own_badges.badges(sheet_, state)
+
+    def out_of_fight(self, sheet_: dict, state: dict | None = None, settings: dict | None = None) -> bool:
+        """Dead, dying or Unconscious (*Tesseris Combat*, "Unconsciousness, Crippling, and Death"; the turn order's
+        ``can_act``): the other status effects leave a character in the fight."""
+        s = sheet_ or {}
+        return health.is_dead(s) or bool(s.get("dying")) or "Unconscious" in status_names(s.get("statuses"))
 
     def weapons(self, sheet_: dict) -> list[dict]:
         """The sheet's weapons by key, labelled by name, and the unarmed strike every character has."""

@@ -209,9 +209,11 @@
   if (initial) syncWeapons(initial);
 
   document.addEventListener("click", async (e) => {
-    const button = e.target.closest("[data-attack]");
-    if (!button || !window.tacmap) return;
-    const form = button.closest("#attack-form");
+    // the card's own buttons (the defense prompt carries its attack's id in a data-attack of its own: a tap on a
+    // defense choice was sent here with no form, a TypeError on every tap, #70)
+    const button = e.target.closest("button[data-attack]");
+    const form = button && button.closest("#attack-form");
+    if (!form || !window.tacmap) return;
     const kind = button.dataset.attack;
     if (kind === "clear") return clearAim();
     await send(form, kind);

@@ -14,7 +14,7 @@
 //     the screen. The files: static/media/keep-awake.{mp4,webm} (docs/DEVELOPING.md says how they were made).
 //   The switch says which keeper holds the screen (data-keeper: wake-lock, video, tap (wanted, waits for a
 //   tap), none (wanted, and this browser has no way), off); a note beside it says when a tap is needed or when
-//   this browser cannot keep the screen on.
+//   this browser cannot keep the screen on (the tap note's room stays, empty, until the fight ends: #70).
 // - "Your turn" (the turn bar) and a defense prompt: a vibration (where the Vibration API is) and a pulse
 //   of the bar or the prompt, once when it starts, not on every live update.
 (function () {
@@ -137,9 +137,15 @@
     else if (wanted() && !useLock) keeper = "tap";
     if (toggle.dataset.keeper !== keeper) toggle.dataset.keeper = keeper;
     const none = !useLock && broken;
+    const fighting = wanted();
     document.querySelectorAll(".keep-awake-note").forEach((note) => {
       const show = note.dataset.note === "none" ? none : keeper === "tap";
-      if (note.hidden === show) note.hidden = !show;
+      // The tap note goes at the tap that starts the video, on its touchend, before the browser aims that tap's
+      // click: had its row gone, the page moved up under the finger and the click landed below it (another button,
+      // or none: #70). So it leaves its room behind, empty, while the fight is on; the room goes with the fight.
+      const spent = !show && note.dataset.note === "tap" && fighting && !note.hidden;
+      if (note.classList.contains("spent") !== spent) note.classList.toggle("spent", spent);
+      if (note.hidden === (show || spent)) note.hidden = !(show || spent);
     });
   }
 

@@ -141,9 +141,12 @@
   const opened = (el) => el.matches("details[open]") || !!el.querySelector("details[open]");
   const busy = (el) => focusedIn(el) || unsaved(el) || opened(el);
 
+  // an element without an id is the same as its twin by its tag and, for a log entry, its event (data-seq):
+  // by place alone, the entry the GM had opened the "how" of was kept, busy, in the place of each newer one,
+  // its line and all (its details patched over), and every later entry was drawn with that line (#70)
   function sameNode(a, b) {
     if (a.id || b.id) return a.id === b.id;
-    return a.tagName === b.tagName;
+    return a.tagName === b.tagName && a.getAttribute("data-seq") === b.getAttribute("data-seq");
   }
 
   // A form of choices among what is on the table (<form data-live-choices>: the attack card's

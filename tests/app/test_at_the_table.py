@@ -429,3 +429,32 @@ def test_a_name_typed_on_another_device_takes_no_seat_until_the_gm_gives_it(app,
     assert r.status_code == 302 and r.location.endswith(f"/games/{demo.id}/play")
     assert stranger.get(f"/games/{demo.id}/play").status_code == 200
     assert not mira.is_connected()
+
+
+def test_a_copied_foe_plays_a_copy_of_its_character_with_wounds_of_its_own(client, hub):
+    """Issue #70: the GM's copy of a token with a character played the system's sample character."""
+    g = client.post("/api/games", json={"name": "Copies", "system": "savage_worlds"}).json
+    gm = g["gm_token"]
+    orc = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 2, "y": 2}, headers=bearer(gm)).json["id"]
+    assert command(client, g["id"], gm, type="add_character", name="Orc", token_id=orc).status_code == 200
+    made = next(c for c in hub.game(g["id"]).characters.values() if c.token_id == orc)
+    r = command(client, g["id"], gm, type="update_sheet", character_id=made.id,
+                changes={"attributes.strength": "d12", "skills.fighting": "d10", "wounds": 1})
+    assert r.status_code == 200
+
+    assert command(client, g["id"], gm, type="duplicate_token", token_id=orc).status_code == 200
+    game = hub.game(g["id"])
+    twin = next(t for t in game.tokens.values() if t.name == "Orc 2")
+    its = next(c for c in game.characters.values() if c.token_id == twin.id)
+    assert its.id != made.id and its.name == "Orc 2"
+    assert its.sheet == {**made.sheet, "name": "Orc 2"}  # the orc as it is, the sample's Hero nowhere
+    assert [c["name"] for c in state(client, g["id"], gm)["characters"]] == ["Orc", "Orc 2"]
+    # its wounds from then on are its own
+    assert command(client, g["id"], gm, type="update_sheet", character_id=its.id, changes={"wounds": 3}).status_code == 200
+    assert game.characters[its.id].sheet["wounds"] == 3 and game.characters[made.id].sheet["wounds"] == 1
+    assert game.characters[made.id].sheet["attributes"] is not game.characters[its.id].sheet["attributes"]
+    # and the undo takes the copy back with its character
+    assert command(client, g["id"], gm, type="undo").status_code == 200  # the wounds
+    assert command(client, g["id"], gm, type="undo").status_code == 200  # the copy
+    game = hub.game(g["id"])
+    assert twin.id not in game.tokens and its.id not in game.characters and made.id in game.characters

@@ -54,3 +54,26 @@ def test_next_turn_is_refused_while_a_phone_is_asked_to_defend_until_the_gm_call
             break
         gm.wait_for_timeout(100)
     assert state(server, game)["combat"]["current"] == ann
+
+
+def test_a_defense_tapped_on_a_phone_is_taken_and_throws_no_error_in_the_page(seeded_dice, server, new_page):
+    """Issue #70: the attack card's click handler took the defense prompt (its data-attack: the attack's id) for one
+    of its own buttons, and every tap on a defense choice threw a TypeError in attack.js's payloadOf."""
+    game = new_game(server, "gurps_lite", {"width": 12, "height": 8}, name="Tapped defense")
+    mira = join(server, game, "Mira")
+    ann = add_token(server, game, "Ann", 3, 3, owner=mira["player_id"], kind="pc")
+    brute = add_token(server, game, "Brute", 4, 3)
+    phone = open_phone(new_page, server, game, mira)
+    errors = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    command(server, game, {"type": "start_combat", "token_ids": [ann, brute]})
+    turn_to(server, game, brute)
+    command(server, game, {"type": "attack", "attacker": brute, "target": ann, "weapon": "Broadsword"})
+
+    choice = phone.locator("#defense-prompt.asking button[data-defense]:enabled").first
+    picked = choice.get_attribute("data-defense")
+    choice.tap()
+    expect(phone.locator("#defense-prompt")).to_be_hidden()
+    expect(phone.locator("#log li.attack").first).to_contain_text(re.compile(f"Brute attacks Ann: .*{picked}", re.I))
+    assert state(server, game)["pending_defense"] is None
+    assert errors == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_table_screens import add_token, new_game
+from test_table_screens import PHONE, add_token, join, new_game, player_url
 from tests.helpers import live_command as command
 
 
@@ -56,3 +56,42 @@ def test_a_box_opened_or_closed_by_the_gm_stays_so_through_live_updates(server, 
     expect(gm.locator("#lighting-panel .light-row")).to_have_count(3)
     expect(lighting).to_have_attribute("open", "")
     shot(gm, "details-kept-gm")
+
+
+LOG_LINES = """() => Array.from(document.querySelectorAll('#log li[data-seq]:not(.gm-only)')).map(li => ({
+    seq: li.dataset.seq,
+    line: Array.from(li.childNodes).filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('').trim(),
+    how: li.querySelector('details ul') ? li.querySelector('details ul').textContent.replace(/\\s+/g, ' ').trim() : null,
+}))"""
+
+
+def test_once_the_gm_opens_a_how_the_entries_that_come_later_keep_their_own_lines_as_on_a_phone(server, new_page):
+    """Issue #70: the GM's opened "how" made each later entry drawn with the opened one's line (a GM roll of
+    2d6 gone, "Orc hits Ann" twice); a phone's log, which has no Undo form, was right."""
+    game = new_game(server, "savage_worlds", name="Log lines")
+    orc, ann, bo = (add_token(server, game, name, x, 2) for name, x in (("Orc", 2), ("Ann", 3), ("Bo", 1)))
+    mira = join(server, game, "Mira")
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    phone = new_page(**PHONE)
+    phone.goto(player_url(server, game, mira))
+    expect(phone.locator("#conn.ok")).to_be_visible()
+
+    command(server, game, {"type": "attack", "attacker": orc, "target": ann, "force": True})
+    how = gm.locator("#log li.attack details").first
+    how.locator("summary").click()
+    expect(how).to_have_attribute("open", "")
+
+    # two more, each unlike the first: a roll of the GM's, then Bo's attack on the orc
+    command(server, game, {"type": "roll", "expr": "2d6"})
+    command(server, game, {"type": "attack", "attacker": bo, "target": orc, "force": True})
+    for page in (gm, phone):
+        expect(page.locator("#log li.attack")).to_have_count(2)
+        expect(page.locator("#log li", has_text="rolled 2d6")).to_have_count(1)
+    seen_by_gm, seen_by_phone = gm.evaluate(LOG_LINES), phone.evaluate(LOG_LINES)
+    assert seen_by_gm == seen_by_phone
+    lines = [e["line"] for e in seen_by_gm]
+    assert len(set(lines)) == len(lines), lines  # no line drawn twice
+    assert gm.locator("#log li.attack details[open]").count() == 1  # the one the GM opened, still open
+    expect(gm.locator("#log li.attack").nth(1).locator("details")).to_have_attribute("open", "")

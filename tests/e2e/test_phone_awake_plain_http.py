@@ -179,3 +179,30 @@ def test_a_phone_that_can_play_neither_file_says_its_screen_may_sleep(server, ne
     expect(note).to_have_text("This browser cannot keep the screen on")
     expect(phone.locator(".keep-awake-note[data-note=tap]")).to_be_hidden()
     shot(phone, "phone-390-awake-cannot")
+
+
+def test_the_first_tap_of_a_fight_presses_what_it_touched_though_the_tap_note_goes(server, new_page, shot):
+    """Issue #70: the note "Tap the page to keep the screen on" went at the first tap, the page moved up 34 px
+    under the finger and the click landed 34 px below it: the List button, or End my turn, was not pressed."""
+    game, mira, ids = fight_setup(server)
+    phone = open_phone(new_page, server, game, mira)
+    command(server, game, {"type": "start_combat", "token_ids": ids})  # Aria first
+    note = phone.locator(".keep-awake-note[data-note='tap']")
+    expect(note).to_be_visible()
+    expect(phone.locator("#turn-bar")).to_contain_text("Your turn")
+    shot(phone, "phone-tap-note")
+
+    switch = phone.locator("[data-board-view='list']")
+    before = switch.bounding_box()
+    switch.tap()  # the first tap: the video starts, the note goes
+    expect(phone.locator("#keep-awake")).to_have_attribute("data-keeper", "video")
+    expect(note).not_to_be_visible()
+    assert switch.bounding_box() == before, "nothing moved under the finger"
+    expect(phone.locator("[data-board-view='list']")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#board-list")).to_be_visible()
+    shot(phone, "phone-tap-note-gone")
+    phone.locator("#turn-bar button", has_text="End my turn").tap()
+    expect(phone.locator("#combat li.current")).to_contain_text("Ogre")
+    command(server, game, {"type": "end_combat"})  # the note's room goes with the fight
+    expect(note).to_be_hidden()
+    expect(note).to_have_attribute("hidden", "")

@@ -3,6 +3,8 @@ sideways strip with labels cut mid-word), and in phase/TN a shot the rules owe n
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -101,3 +103,27 @@ def test_a_phase_tn_shot_due_is_the_first_button_of_the_turn_bar(server, new_pag
     expect(phone.locator("#log")).to_contain_text("Aria")
     expect(bar.locator(".due-roll")).to_have_count(0)
     assert not [d for d in current(server, g)["due"] if d["attacker"] == ids["Aria"]]
+
+
+def test_the_x_cards_pause_takes_the_place_of_the_turn_bar_on_the_acting_players_phone(server, new_page, shot):
+    """Issue #70: the pause is meant to replace the turn bar (_pause.html); the acting player's phone kept its bar
+    once folded (a choice made in the turn): .turn-bar.folded's display overrode .turn-bar[hidden]'s."""
+    g, mira, ids = setup(server, "plain_grid", {"Aria": (2, 2), "Ogre": (6, 2)})
+    phone = new_page(**NARROW_PHONE)
+    phone.goto(f"{g['urls']['join'].split('/join')[0]}/games/{g['id']}/play?key={mira['player_token']}"
+               .replace(server.url, server.lan_url, 1))
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    command(server, g, {"type": "start_combat", "token_ids": [ids["Aria"], ids["Ogre"]]})  # Aria first
+    bar = phone.locator("#turn-bar")
+    expect(bar).to_contain_text("Your turn")
+    bar.locator(".turn-bar-fold").tap()  # folded, as once a choice is made in the turn
+    expect(bar).to_have_class(re.compile(r"\bfolded\b"))
+
+    phone.locator("#pause button.x-card-tap").tap()
+    expect(phone.locator("#pause .paused-note")).to_be_visible()
+    expect(bar).to_be_hidden()
+    shot(phone, "phone-360-paused-on-my-turn")
+    command(server, g, {"type": "resume_scene"})  # the bar comes back with the scene
+    expect(phone.locator("#pause button.x-card-tap")).to_be_visible()
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("Your turn")

@@ -168,16 +168,27 @@ def first_foe(game: "Game", who: "Token", candidates, seen=None, standing=None) 
     return min(enumerate(foes), key=key)[1]
 
 
-#: a condition badge with one of these words says its token is out of the fight (the systems' own words)
+#: for a system that does not say who is out of the fight (``out_of_fight``, a third party's): a condition or wound
+#: badge with one of these words says its token is out of the fight
 FALLEN_WORDS = ("incapacitated", "unconscious", "dead", "dying", "down", "collapsed", "destroyed",
                 "mortally wounded", "out of the fight", "defeated")
 
 
 def is_down(game: "Game", token: "Token") -> bool:
-    """Whether the token's badges (its system's words) say it is out of the fight."""
+    """Whether the token is out of the fight by its system's rules (``out_of_fight``: each system's own reading of
+    its rule document). Its badges' words were read before, condition badges alone: a 3d6 token dead, whose "dead"
+    is a wound badge, stood (#70), and one knocked down was down."""
+    system = rules.get(game.system)
+    out = getattr(system, "out_of_fight", None)
+    if out is not None:
+        books = (game.combat or {}).get("state", {}).get("combatants", {}).get(token.id) if in_fight(game, token.id) else None
+        try:
+            return bool(out(characters.sheet_of(game, token), books, settings_of(game)))
+        except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
+            return False
     for badge in badges(game, token):
         label = str(badge.get("label", "")).casefold()
-        if badge.get("kind") == "condition" and any(w in label for w in FALLEN_WORDS):
+        if badge.get("kind") in ("condition", "wound") and any(w in label for w in FALLEN_WORDS):
             return True
     return False
 

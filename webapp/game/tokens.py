@@ -8,6 +8,7 @@ player where a hidden token stands.
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Annotated, Any, Literal
 
@@ -16,11 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 import rules
 from rules.movement import way_exists
 
-from . import combat, fog, handouts, heavy, maps, text, zonelayout
+from . import characters, combat, fog, handouts, heavy, maps, text, zonelayout
 from .describe import square_name
 from .feature import Feature
-from .model import (FOE_COLOR, GM, MAX_TOKENS, PALETTE, SCREEN, Actor, Event, Game, Rejected, Token, bump_counter,
-                    cells_at)
+from .model import (FOE_COLOR, GM, MAX_TOKENS, PALETTE, SCREEN, Actor, Character, Event, Game, Rejected, Token,
+                    bump_counter, cells_at)
 from rules.text import say, say_n
 from .text import N_
 
@@ -279,9 +280,18 @@ def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Even
     if len(game.tokens) >= MAX_TOKENS:
         raise Rejected(N_("a game holds %(n)s tokens at most"), n=MAX_TOKENS)
     x, y = _free_place_near(game, token)
-    return [token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
+    added = token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
                         hidden=token.hidden, kind=token.kind, size=token.size, light=token.light,
-                        sheet=dict(token.sheet), picture=token.picture)]
+                        sheet=dict(token.sheet), picture=token.picture)
+    character = characters.of_token(game, token.id)
+    if character is not None:
+        # the copy plays a copy of the character, its own wounds from then on: without one it played the system's
+        # sample character (#70). In the same event, an optional field: one line in the log, undone with the token
+        twin = added.data["token"]
+        sheet = copy.deepcopy(character.sheet) | ({"name": twin["name"]} if "name" in character.sheet else {})
+        added.data["character"] = Character(id=game.next_id("c"), name=twin["name"], owner=character.owner,
+                                            token_id=twin["id"], sheet=sheet).to_dict()
+    return [added]
 
 
 def _update_token(game: Game, cmd: UpdateToken, actor: Actor) -> list[Event]:
@@ -348,6 +358,10 @@ def evolve(game: Game, event: Event, log) -> None:
         token = Token(**d["token"])
         game.tokens[token.id] = token
         bump_counter(game, token.id)
+        if "character" in d:  # a copy's own character (_duplicate_token); an older log's copies have none
+            character = Character(**copy.deepcopy(d["character"]))
+            game.characters[character.id] = character
+            bump_counter(game, character.id)
         log(say("{name} was added", name=token.name), "gm" if token.hidden or game.fog_on else "all")
     elif kind == "token_moved":
         token = game.tokens[d["token_id"]]
