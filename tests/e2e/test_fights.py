@@ -1,6 +1,6 @@
 """A fight's table on the users' screens (the GM on a laptop, two players on phones who join with the code,
 the table screen) and the steps of a turn on it, which test_three_rounds_each_system plays for three rounds in
-each system; here, phase/TN's two rounds of declarations and due shots, and the GM's Move anyway.
+each system (phase/TN's declarations and due shots among them); here, the GM's Move anyway and Savage Worlds' inches.
 
 Setup goes through the JSON API; after that everything happens in the pages: the
 GM starts the fight, players drag their tokens (the reachable squares shade),
@@ -311,79 +311,6 @@ def roll_due(table: Table, page, who: str, at_whom: str) -> str:
     before = table.attacks_seq()
     due.locator("button:has-text('Roll')").first.click()
     return table.attack_logged(before)
-
-
-def test_phase_tn_two_rounds_of_declarations_and_due_shots(seeded_dice, server, new_page, shot):
-    table = Table(server, new_page, "phase_tn", GRID, GRID_PLACES)
-    table.start_fight()
-    expect(table.gm.locator("#combat h2")).to_contain_text("phase 1 of")
-    moved = {"Mira": 0, "Theo": 0}
-    first_shot, far_done, gm_fired, shots_rolled, steps = True, False, False, 0, 0
-    while table.state()["combat"]["round"] <= 2:
-        steps += 1
-        assert steps < 40
-        combat = table.state()["combat"]
-        name = table.whose_turn()
-        table.expect_turn(name, combat["round"])
-        first_phase = combat["phase"].startswith("phase 1")
-        if combat["due"]:
-            shot_ = combat["due"][0]
-            who, whom = table.names[shot_["attacker"]], table.names[shot_["target"]]
-            page = table.phones.get(who, table.gm)
-            if page is not table.gm:  # the player looks at the odds first, on the attack card
-                table.preview(page, who, whom, "Sidearm")
-            screen_before = " ".join(table.screen.locator("#combat").text_content().split())
-            roll_due(table, page, who, whom)
-            shots_rolled += 1
-            if first_shot:
-                first_shot = False
-                table.shots(shot, "phase_tn")
-                table.undo_attack(name, screen_before)
-                expect(table.screen.locator("#combat ul.due")).to_contain_text(f"{who} → {whom}")  # due again
-                roll_due(table, page, who, whom)
-            # the rolled shot leaves the list on every screen
-            for p in table.pages:
-                expect(p.locator("#combat ul.due li", has_text=f"{who} → {whom}")).to_have_count(
-                    len([d for d in table.state()["combat"]["due"] if d["attacker"] == shot_["attacker"]]))
-        elif name is None:  # declarations are done: the GM resolves the phase
-            expect(table.gm.locator("#log")).to_contain_text("Declarations are done")
-            table.next_turn(table.gm, "Next turn")
-        elif name in table.phones:
-            phone = table.phones[name]
-            if first_phase:  # a shot, at the end of this phase, at a foe still in the fight
-                foe = next(table.names[t] for t in combat["order"] if table.names[t] in ("Brute", "Goon"))
-                declare_fire(table, phone, name, foe)
-            elif combat["round"] == 1 and name == "Mira":
-                # a plain drag is the phase's Move: it declares it, and the turn to declare passes on
-                x, y = table.where(name)
-                table.move(name, (x + 1, y))
-                moved[name] += 1
-                table.expect_in_logs(f"{name} declares a Move")
-                after = table.whose_turn()
-                assert after != name
-                table.expect_turn(after)
-                if after:
-                    table.expect_in_logs(f"{after}'s turn to declare")
-            elif combat["round"] == 1:  # a Move is the phase's action: declared in the panel, then dragged
-                table.act(phone, "Declare a Move")
-                table.expect_in_logs(f"{name} declares Move")
-                x, y = table.where(name)
-                if name == "Theo":
-                    far_done = True
-                    table.move_too_far(name, (x + 5, y), re.compile(r"can move \d+ more squares? this phase"))
-                table.move(name, (x + 1, y))
-                moved[name] += 1
-            else:
-                table.end_my_turn(name)  # declares no new action this phase
-                table.expect_in_logs(f"{name} declares no new action")
-        else:
-            if first_phase and not gm_fired:
-                gm_fired = True
-                declare_fire(table, table.gm, name, "Mira")
-            else:
-                table.act(table.gm, "No new action this phase")
-                table.expect_in_logs(f"{name} declares no new action")
-    assert moved == {"Mira": 1, "Theo": 1} and far_done and gm_fired and shots_rolled >= 5
 
 
 def test_the_gm_moves_a_token_out_of_turn_or_past_its_pace_with_move_anyway(server, new_page, shot):

@@ -302,10 +302,25 @@ def test_atomic_tomorrow_three_rounds_on_a_zone_map_on_four_screens(seeded_dice,
 def test_phase_tn_three_rounds_on_four_screens(seeded_dice, server, new_page, shot):
     """Phase/TN: declarations in phases, the shots due at a phase's end rolled by their owners; each round a player
     declares Fire in phase 1 and a Move later, the GM's Brute fires at Mira and moves; in round 3 the foes go down,
-    the rules take them out of the order, no phone's Fire aims at anyone by default and the GM ends the fight."""
+    the rules take them out of the order, no phone's Fire aims at anyone by default and the GM ends the fight.
+
+    Where each list of targets starts (#33: the phone's "Your turn" bar aimed Fire at the player's friend): the attack
+    cards at the fight's start (a phone's on a foe; the GM's on the foe of the attacker it picks), each player's Fire
+    with one tap of the bar's Fire (never picking a target: at a foe), the GM's Fire on the fight card (at a hero),
+    and every shot due (at the other side). Theo's Move past this phase's pace is refused on his phone; a rolled
+    shot leaves the list on every screen; Mira's drag declares her Move and passes the turn to declare on."""
     table = FourScreens(server, new_page, "phase_tn", GRID, GRID_PLACES)
     table.start_fight()
     expect(table.gm.locator("#combat h2")).to_contain_text("phase 1 of")
+    heroes = set(PLAYERS)
+    for name in PLAYERS:  # the attack cards start on a foe; the GM's follows the attacker it picks
+        assert table.names[table.phones[name].locator("#attack-form select[name=target]").input_value()] in FOES
+    form = table.gm.locator("#attack-form")
+    form.locator("select[name=attacker]").select_option(table.ids["Brute"])
+    assert table.names[form.locator("select[name=target]").input_value()] in heroes
+    form.locator("select[name=attacker]").select_option(table.ids["Mira"])
+    assert table.names[form.locator("select[name=target]").input_value()] in FOES
+    far_done = False
     done, shots, gm_shots, rounds = set(), 0, 0, []
     round_, last_attack, steps, downed, undone, aimless = 1, None, 0, False, False, 0
     while True:
@@ -329,12 +344,16 @@ def test_phase_tn_three_rounds_on_four_screens(seeded_dice, server, new_page, sh
         if combat["due"]:
             due = combat["due"][0]
             who, whom = table.names[due["attacker"]], table.names[due["target"]]
+            assert (who in heroes) != (whom in heroes), f"{who} shoots his friend {whom}"
             page = table.phones.get(who, table.gm)
             if page is not table.gm:  # the player looks at the odds first
                 table.preview(page, who, whom, "Sidearm")
             screen_before = " ".join(table.screen.locator("#combat").text_content().split())
             last_attack = roll_due(table, page, who, whom)
             table.expect_attack_seen(last_attack)
+            left = len([d for d in table.state()["combat"]["due"] if d["attacker"] == due["attacker"]])
+            for p in table.pages:  # the rolled shot leaves the list on every screen
+                expect(p.locator("#combat ul.due li", has_text=f"{who} → {whom}")).to_have_count(left)
             shots += 1
             gm_shots += who in FOES
             if round_ == 2 and not undone:  # the GM takes the shot back mid-round: due again, rolled again
@@ -360,21 +379,40 @@ def test_phase_tn_three_rounds_on_four_screens(seeded_dice, server, new_page, sh
                 aimless += 1
             if first_phase and (name, round_, "fire") not in done and standing:
                 done.add((name, round_, "fire"))
-                declare_fire(table, phone, name, standing[0])
+                expect(phone.locator("#turn-bar.my-turn .who")).to_contain_text(name)  # the phone is at this turn
+                fire = phone.locator("#turn-bar form.bar-act",
+                                     has=phone.locator("button", has_text=re.compile(r"^Fire$")))
+                at = table.names[fire.locator("select[name='options.target']").input_value()]
+                assert at in standing, f"{name}'s bar aims at {at}"
+                fire.locator("button").click()  # one tap, the target as the bar chose it
+                table.expect_in_logs(f"{name} declares Fire at {at}")
             elif not first_phase and (name, round_, "move") not in done:
                 done.add((name, round_, "move"))
                 x, y = table.where(name)
                 if name == "Theo":  # declared in the panel, then dragged
                     table.act(phone, "Declare a Move")
                     table.expect_in_logs(f"{name} declares Move")
+                    if not far_done:  # past this phase's pace: refused on his phone, the token back
+                        far_done = True
+                        table.move_too_far(name, (x + 5, y), re.compile(r"can move \d+ more squares? this phase"))
                 table.move(name, (x + 1, y))  # Mira's plain drag declares it
                 table.expect_in_logs(f"{name} declares")
+                if name == "Mira":  # and the turn to declare passes on
+                    after = table.whose_turn()
+                    assert after != name
+                    table.expect_turn(after)
+                    if after:
+                        table.expect_in_logs(f"{after}'s turn to declare")
             else:
                 table.end_my_turn(name)
                 table.expect_in_logs(f"{name} declares no new action")
         else:  # the GM's foes: Brute fires at Mira in phase 1 and moves later; Goon holds
             if name == "Brute" and first_phase and (name, round_, "fire") not in done:
                 done.add((name, round_, "fire"))
+                item = table.gm.locator("#combat .turn-actions li",
+                                        has=table.gm.locator("button", has_text=re.compile(r"^Fire$")))
+                at = table.names[item.locator("select[name='options.target']").input_value()]
+                assert at in heroes, f"{name}'s Fire aims at {at}"  # the card starts on a hero
                 declare_fire(table, table.gm, name, "Mira")
             elif name == "Brute" and not first_phase and (name, round_, "move") not in done:
                 done.add((name, round_, "move"))
@@ -392,8 +430,8 @@ def test_phase_tn_three_rounds_on_four_screens(seeded_dice, server, new_page, sh
     assert table.state()["combat"]["round"] == 3
     table.end_fight()
     table.shots4(shot, "end", top=True)
-    assert rounds == [1, 2] and undone and gm_shots >= 1 and shots >= 6 and aimless >= 1, \
-        (rounds, undone, gm_shots, shots, aimless)
+    assert rounds == [1, 2] and undone and gm_shots >= 1 and shots >= 6 and aimless >= 1 and far_done, \
+        (rounds, undone, gm_shots, shots, aimless, far_done)
     assert {(p, r, a) for p in PLAYERS for r in (1, 2, 3) for a in ("fire", "move")} <= done, sorted(done)
 
 
