@@ -38,12 +38,12 @@ FULL = {"propagation": {8: 1000, 50: 100}, "languages": {8: 1000, 50: 100}, "pag
 QUICK = {"propagation": {8: 20, 50: 10}, "languages": {8: 20}, "pages": {"repeat": 5, "moves": 10},
          "rules": {"repeat": 3, "rounds": 1}, "attack": {"rounds": 1},
          "throughput": {"batches": 1, "rounds": 1, "count": 100, "batch": 50, "warmup": 10},
-         "load": {"seconds": 3.0, "games": 5}, "bigmaps": {"repeat": 2},
-         "hall": {"cap": 240, "games": 20, "seconds": 3.0},
-         "replay": {"jumps": 5, "n_events": 1000}, "history": {"recap": {"repeat": 1, "n_events": 1000}},
+         "load": {"seconds": 1.5, "games": 5}, "bigmaps": {"repeat": 1},
+         "hall": {"cap": 120, "games": 10, "seconds": 1.5},
+         "replay": {"jumps": 3, "n_events": 1000}, "history": {"recap": {"repeat": 1, "n_events": 1000}},
          "postgresql": {"propagation": {8: 20},
                         "throughput": {"batches": 1, "rounds": 1, "count": 100, "batch": 50, "warmup": 10},
-                        "load": {"seconds": 3.0, "games": 5}}}
+                        "load": {"seconds": 1.5, "games": 5}}}
 
 
 def propagation_rows(plan, database=None, title="1. Move propagation", languages=()) -> list[Row]:

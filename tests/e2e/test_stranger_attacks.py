@@ -47,7 +47,7 @@ PAGE_LIMIT = 2.0  # seconds: the help page during an attack (generous: two share
 MEMORY_LIMIT = 100.0  # MB the server may grow by during an attack
 THREAD_SLACK, FD_SLACK = 2, 10  # above the idle level, once the attack is over
 SETTLE = 20.0  # seconds the server has to return to its idle level
-MIN_SECONDS = 6.0  # the table is watched at least this long from the attack's start (25 moves or so)
+MIN_SECONDS = 4.0  # the table is watched at least this long from the attack's start (15 moves or so)
 
 try:  # the limits as the server has them (webapp/live/keyless.py); these values where it has none (the issue)
     from webapp.live.keyless import AUTH_TIMEOUT, PER_ADDRESS
