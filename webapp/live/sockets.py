@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 NOT_CONNECTED = N_("not connected to a game")
 TOO_MANY = N_("Too many pages are open from this network: close some and try again.")
+SEAT_FULL = N_("Too many pages are open with this key (at most %(count)d): close one, and this page joins by itself.")
 
 
 def said(message: str, **params) -> str:
@@ -102,6 +103,9 @@ def register(socketio, hub, keyless=None) -> None:
             raise ConnectionRefusedError(away("connect", exc)["error"]) from None
         if keyless is not None and not keyless.admits(request.environ.get("REMOTE_ADDR") or "?"):
             raise ConnectionRefusedError(said(TOO_MANY))  # one address's connections are capped (#57)
+        if keyless is not None and keyless.seat_full((game_id, actor.audience)):
+            # one seat's connections are capped (#72): the next is refused, those at the table keep theirs
+            raise ConnectionRefusedError(said(SEAT_FULL, count=keyless.per_seat))
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
         hub.fanout.audience_joins(game_id, actor, lang)
         hub.devices.opened(request.sid, game_id, actor)  # a player's device, before the GM's list is drawn again
@@ -109,7 +113,7 @@ def register(socketio, hub, keyless=None) -> None:
         join_room(language_room(game_id, actor.audience, lang))  # live updates are drawn once per language
         hub.presence.session_opened(request.sid, game_id, actor, lang)
         if keyless is not None:
-            # at a game: no longer closed for being keyless; counted against its seat (its oldest goes past the cap)
+            # at a game: no longer closed for being keyless; counted against its seat
             keyless.connected(request.sid, (game_id, actor.audience))
         since = auth.get("since")
         if (isinstance(since, int) and not isinstance(since, bool)
