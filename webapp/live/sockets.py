@@ -54,6 +54,7 @@ def one_argument(event: str, args: tuple, shape: str):
 
 def register(socketio, hub, keyless=None) -> None:
     lanes = Lanes(socketio.server, say=hub.presence.said_to)  # the lanes' own refusals, in each sender's language
+    boxes = screenbox.Boxes(socketio, room)  # the screens' reports to the GM, bounded and paced (#72)
 
     def current():
         return hub.presence.session(request.sid)
@@ -171,7 +172,7 @@ def register(socketio, hub, keyless=None) -> None:
     @socketio.on("screen_box")
     def screen_box(*args):
         return relay("screen_box", args, '{"x", "y", "width", "height", "frame_w", "frame_h", "screen_w"} or {"ask": true}',
-                     lambda game_id, actor, payload, sid: screenbox.relay(socketio, room, game_id, actor, payload, sid))
+                     lambda game_id, actor, payload, sid: boxes.relay(game_id, actor, payload, hub.game(game_id)))
 
     @socketio.on("device")
     def device(*args):
