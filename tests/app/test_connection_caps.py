@@ -123,6 +123,8 @@ def test_a_websocket_with_no_room_for_its_files_gets_503_and_is_closed(ws_server
         while chunk := sock.recv(4096):
             got += chunk
     assert got.startswith(b"HTTP/1.1 503"), got
+    head = got.split(b"\r\n\r\n")[0].lower()  # the server's own answer carries the pages' protection too (#72)
+    assert b"x-content-type-options: nosniff" in head and b"content-security-policy: default-src 'none'" in head, got
     assert not any(ended(s, 0.2) for s in held)  # a device or two per address: never shed
 
 
