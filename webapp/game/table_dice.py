@@ -16,14 +16,13 @@ roller is the app's, as is every roll while the game's dice are the app's.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.dice import DT_EXPLODE, DiceError, NeedDice, parse, rolled_from
-import re
-from functools import lru_cache
-
 from rules.text import Say, pack, say, unpack
 
 from . import characters, fog
@@ -298,7 +297,7 @@ def _naming(names: frozenset[str]):
 
 def unnamed(game: "Game", actor: "Actor", said):
     """Words about a roll with every name this audience may not know said "someone out of sight"; words that still
-    name one (not the rules' words with the name a parameter) say whose side rolls instead."""
+    name one (not the rules' words with the name a parameter: an old game's plain text) are "a roll at the table"."""
     names = unseen_names(game, actor)
     if not said or not names:
         return said
