@@ -173,3 +173,23 @@ def test_a_hidden_foes_roll_called_off_is_the_gms_line(app, client):
     assert r.status_code == 200, r.json
     assert any("The GM called off the roll" in e["text"] and HIDDEN in e["text"] for e in state(client, table.g)["log"])
     table.check("the hidden foe's roll called off")
+
+
+def test_a_hidden_foes_roll_is_said_neutrally_in_the_readers_language(app, client):
+    """The words said for a hidden roller's purpose are the catalog's: a German phone reads "für die Seite der SL"
+    where the GM's page says "turn order: ZqShade for the GM's side" (3d6's fight start)."""
+    table = Table(app, client, "gurps_lite")
+    german = app.extensions["tacmap_socketio"].test_client(app, auth={"game": table.g["id"], "token": table.keys["Mira"]},
+                                                           headers={"Accept-Language": "de"})
+    assert command(client, table.g, {"type": "start_combat", "token_ids": list(table.ids.values())}).status_code == 200
+    for _ in range(6):
+        roll = state(client, table.g)["pending_roll"]
+        if roll["roller"] == HIDDEN:
+            break
+        key = table.keys["Mira"] if roll["roller"] == "Hero" else table.g["gm_token"]
+        german.get_received()
+        assert command(client, table.g, {"type": "enter_dice", "roll_id": roll["id"], "app": True}, key).status_code == 200
+    assert roll["roller"] == HIDDEN and HIDDEN in roll["purpose"]
+    live = received(german)
+    assert "für die Seite der SL" in live and HIDDEN not in live, live
+    assert state(client, table.g, table.keys["Mira"])["pending_roll"]["purpose"] == "for the GM's side"
