@@ -143,10 +143,11 @@ def test_a_seen_rollers_purpose_naming_a_hidden_token_says_someone_out_of_sight(
 
     table = Table(app, client, "gurps_lite")
     game = app.extensions["tacmap"].game(table.g["id"])
+    roll = {"dice": "2d6", "roller": table.ids["Hero"], "player": table.p["player_id"],
+            "purpose": pack(say("area damage to {name}", name=HIDDEN)),
+            "needs": pack(say("roll {dice} for damage", dice="2d6"))}
     game.pending_roll = {"id": "roll-1", "command": {"type": "attack"}, "sender": {"role": "gm"}, "made": [],
-                         "entered": [], "roll": {"dice": "2d6", "roller": table.ids["Hero"], "player": table.p["player_id"],
-                                                 "purpose": pack(say("area damage to {name}", name=HIDDEN)),
-                                                 "needs": pack(say("roll {dice} for damage", dice="2d6"))}}
+                         "entered": [], "roll": roll}
     try:
         for actor in (Actor("player", table.p["player_id"]), Actor("screen")):
             told = table_dice.pending_view(game, actor)
@@ -168,7 +169,8 @@ def test_a_hidden_foes_roll_called_off_is_the_gms_line(app, client):
         if roll["roller"] == HIDDEN:
             break
         key = table.keys["Mira"] if roll["roller"] == "Hero" else table.g["gm_token"]
-        assert command(client, table.g, {"type": "enter_dice", "roll_id": roll["id"], "app": True}, key).status_code == 200
+        r = command(client, table.g, {"type": "enter_dice", "roll_id": roll["id"], "app": True}, key)
+        assert r.status_code == 200, r.json
     r = command(client, table.g, {"type": "call_off_roll", "roll_id": roll["id"]})
     assert r.status_code == 200, r.json
     assert any("The GM called off the roll" in e["text"] and HIDDEN in e["text"] for e in state(client, table.g)["log"])
@@ -179,8 +181,8 @@ def test_a_hidden_foes_roll_is_said_neutrally_in_the_readers_language(app, clien
     """The words said for a hidden roller's purpose are the catalog's: a German phone reads "für die Seite der SL"
     where the GM's page says "turn order: ZqShade for the GM's side" (3d6's fight start)."""
     table = Table(app, client, "gurps_lite")
-    german = app.extensions["tacmap_socketio"].test_client(app, auth={"game": table.g["id"], "token": table.keys["Mira"]},
-                                                           headers={"Accept-Language": "de"})
+    german = app.extensions["tacmap_socketio"].test_client(
+        app, auth={"game": table.g["id"], "token": table.keys["Mira"]}, headers={"Accept-Language": "de"})
     assert command(client, table.g, {"type": "start_combat", "token_ids": list(table.ids.values())}).status_code == 200
     for _ in range(6):
         roll = state(client, table.g)["pending_roll"]
@@ -188,7 +190,8 @@ def test_a_hidden_foes_roll_is_said_neutrally_in_the_readers_language(app, clien
             break
         key = table.keys["Mira"] if roll["roller"] == "Hero" else table.g["gm_token"]
         german.get_received()
-        assert command(client, table.g, {"type": "enter_dice", "roll_id": roll["id"], "app": True}, key).status_code == 200
+        r = command(client, table.g, {"type": "enter_dice", "roll_id": roll["id"], "app": True}, key)
+        assert r.status_code == 200, r.json
     assert roll["roller"] == HIDDEN and HIDDEN in roll["purpose"]
     live = received(german)
     assert "für die Seite der SL" in live and HIDDEN not in live, live
