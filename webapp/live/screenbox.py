@@ -42,10 +42,11 @@ def check(payload: Any, game=None) -> dict:
             or not all(isinstance(t, str) and 0 < len(t) <= MAX_ID for t in tokens):
         raise Rejected(f"tokens: a list of at most {MAX_TOKENS} token ids")
     if game is not None:
-        if len(tokens) > len(game.tokens):
+        named = dict.fromkeys(tokens)  # a token drawn twice is named once
+        if len(named) > len(game.tokens):
             raise Rejected(N_("a screen report names at most the game's %(count)d tokens; it named %(named)d"),
-                           count=len(game.tokens), named=len(tokens))
-        tokens = list(dict.fromkeys(t for t in tokens if t in game.tokens))
+                           count=len(game.tokens), named=len(named))
+        tokens = [t for t in named if t in game.tokens]
     out: dict = {"tokens": tokens}
     for name, (low, high) in FIELDS.items():
         value = payload[name]
