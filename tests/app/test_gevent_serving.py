@@ -93,6 +93,8 @@ def test_a_body_trickled_past_its_deadline_gets_408_and_the_connection_closes(sm
     got = answer(sock, 4)
     assert got.startswith(b"HTTP/1.1 408"), got
     assert time.monotonic() - started < 5
+    head = got.split(b"\r\n\r\n")[0].lower()  # the server's own answer carries the pages' protection too (#72)
+    assert b"x-content-type-options: nosniff" in head and b"content-security-policy: default-src 'none'" in head, got
 
 
 def test_a_body_that_arrives_in_time_is_read_whole(small_server):

@@ -73,7 +73,7 @@ def a_fight_the_table_rolled(client):
     assert r.status_code == 200, r.json
     d = state(client, g)["pending_defense"]
     r = command(client, g, {"type": "choose_defense", "defense": a_defense(d), "attack": d["id"]}, p["player_token"])
-    attack = r.json["pending_roll"]
+    attack = state(client, g)["pending_roll"]  # Brute's roll: its numbers are the GM's (#72)
     gm_view = state(client, g)["pending_roll"]
     r = command(client, g, {"type": "enter_dice", "roll_id": attack["id"], "faces": [2, 3, 2]})
     assert r.status_code == 200, r.json
@@ -81,7 +81,7 @@ def a_fight_the_table_rolled(client):
     assert defense["roller_id"] == ids["Hero"] and defense["chooser"] is True
     r = command(client, g, {"type": "enter_dice", "roll_id": defense["id"], "faces": [6, 6, 6]}, p["player_token"])
     assert r.status_code == 200, r.json
-    damage = r.json["pending_roll"]
+    damage = state(client, g)["pending_roll"]  # Brute's damage: the GM's to see
     n = int(damage["dice"].split("d")[0] or 1)
     r = command(client, g, {"type": "enter_dice", "roll_id": damage["id"], "faces": [3] * n})
     assert r.status_code == 200, r.json
@@ -100,20 +100,21 @@ def test_the_ask_carries_the_rules_exact_chance_and_the_pad_says_it(client):
     gm_view = state(client, g)["pending_roll"]
     p_hit = success_chance(level(gm_view))
     assert gm_view["chance"] == p_hit and gm_view["odds"] == f"{round(p_hit * 100)}% to make it"
-    assert r.json["pending_roll"]["chance"] == p_hit  # the ack's ask too
-    mira_view = state(client, g, p["player_token"])["pending_roll"]  # she sees Brute: who rolls, and the chance
-    assert mira_view["chooser"] is False and mira_view["chance"] == p_hit
+    assert r.json["pending_roll"] == {"id": gm_view["id"]}  # Mira's answer: Brute's numbers are the GM's (#72)
+    mira_view = state(client, g, p["player_token"])["pending_roll"]  # she sees Brute roll, not its chance (#72)
+    assert mira_view["chooser"] is False and mira_view["roller"] == "Brute" and mira_view["chance"] is None
     # the roll_asked event keeps it
     event = [e for e in client.application.extensions["tacmap"].store.events(g["id"]) if e.type == "roll_asked"][-1]
     assert event.data["roll"]["chance"] == p_hit
-    # the GM's pad says it, and so does the waiting line of Mira's phone
+    # the GM's pad says it; the waiting line of Mira's phone says who rolls, not the odds (a foe's: #72)
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}", follow_redirects=True).get_data(as_text=True)
     pad = page[page.index('id="roll-prompt"'):]
     pad = pad[:pad.index("</section>")]
     assert f"({round(p_hit * 100)}% to make it)" in pad and "data-roll-pad" in pad
     phone = client.get(f"/games/{g['id']}/play?key={p['player_token']}", follow_redirects=True).get_data(as_text=True)
     wait = phone[phone.index('id="roll-prompt"'):]
-    assert f"({round(p_hit * 100)}% to make it)" in wait[:wait.index("</section>")]
+    wait = wait[:wait.index("</section>")]
+    assert "<strong>Brute</strong> rolls" in wait and "% to make it" not in wait and str(level(gm_view)) not in wait
 
 
 def test_the_recap_and_the_replay_tell_each_fighters_luck_against_the_odds(app):

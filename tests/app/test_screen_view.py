@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer, join, new_game, state
+from webapp.live.screenbox import RELAY_EVERY
 
 PORT = {"zones": [
     {"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
@@ -201,6 +202,7 @@ def test_the_screen_box_goes_to_the_gm_only_and_a_bad_one_is_refused(app, table)
     got = [m["args"][0] for m in clients["gm"].get_received() if m["name"] == "screen_box"]
     assert got == [{k: float(v) for k, v in report.items()} | {"tokens": []}]
     assert clients["screen"].emit("screen_box", {**report, "tokens": [table["ids"]["Ann"]]}, callback=True)["ok"]
+    socketio.sleep(RELAY_EVERY + 0.1)  # the GM gets a report a quarter of a second at most (#72)
     assert [m["args"][0]["tokens"] for m in clients["gm"].get_received()] == [[table["ids"]["Ann"]]]
     assert not [m for m in clients["ann"].get_received() if m["name"] == "screen_box"]
     assert clients["gm"].emit("screen_box", {"ask": True}, callback=True) == {"ok": True}
@@ -212,3 +214,30 @@ def test_the_screen_box_goes_to_the_gm_only_and_a_bad_one_is_refused(app, table)
     ack = clients["ann"].emit("screen_box", report, callback=True)
     assert ack == {"ok": False, "error": "only the table screen reports what it shows"}
     assert not [m for m in clients["gm"].get_received() if m["name"] == "screen_box"]
+
+
+def test_a_screens_reports_are_bounded_as_they_come_and_paced_to_the_gm(app, table):
+    """#72 (T9: a screen's key sent 2,000 token ids in each report, relayed to the GM 215 times in 3 s): a report
+    naming more ids than the game has tokens is refused with a word, nothing relayed; ids of no token are left out
+    and one drawn twice is named once; a burst of 60 reports reaches the GM as at most two, the newest last."""
+    socketio = app.extensions["tacmap_socketio"]
+    gm = socketio.test_client(app, auth={"game": table["id"], "token": table["gm_token"]})
+    screen = socketio.test_client(app, auth={"game": table["id"], "token": table["screen_token"]})
+    socketio.sleep(RELAY_EVERY + 0.1)
+    gm.get_received()
+    report = {"x": 1, "y": 2, "width": 10, "height": 5.625, "frame_w": 1920, "frame_h": 1080, "screen_w": 1920}
+    ids = list(table["ids"].values())
+    ack = screen.emit("screen_box", {**report, "tokens": [*ids, "t-00000000"]}, callback=True)
+    assert ack["ok"] is False and "at most the game's 3 tokens; it named 4" in ack["error"], ack
+    ack = screen.emit("screen_box", {**report, "tokens": [f"t-{i:08x}" for i in range(2000)]}, callback=True)
+    assert ack["ok"] is False and "at most the game's 3 tokens" in ack["error"], ack
+    socketio.sleep(RELAY_EVERY + 0.1)
+    assert not [m for m in gm.get_received() if m["name"] == "screen_box"]
+
+    for i in range(60):
+        tokens = [ids[0], "t-nothing", ids[0]]
+        assert screen.emit("screen_box", {**report, "x": i, "tokens": tokens}, callback=True)["ok"]
+    socketio.sleep(RELAY_EVERY + 0.1)
+    got = [m["args"][0] for m in gm.get_received() if m["name"] == "screen_box"]
+    assert 1 <= len(got) <= 2, [g["x"] for g in got]
+    assert got[-1]["x"] == 59 and all(g["tokens"] == [ids[0]] for g in got), got

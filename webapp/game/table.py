@@ -234,9 +234,7 @@ def ack(events: list[Event], actor: Actor) -> dict:
     out = combat.ack(events, actor)
     for event in events:
         if event.type == "roll_asked":  # the command waits for a roll made at the table (#59)
-            out["pending_roll"] = {"id": event.data["id"], "dice": event.data["roll"]["dice"],
-                                   "roller_id": event.data["roll"]["roller"],
-                                   **({"chance": event.data["roll"]["chance"]} if "chance" in event.data["roll"] else {})}
+            out["pending_roll"] = table_dice.ack(event, actor)  # its numbers: its roller's player's, the GM's (#72)
         if event.type == "character_added":
             out["character_id"] = event.data["character"]["id"]
     return out

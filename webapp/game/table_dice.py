@@ -16,14 +16,16 @@ roller is the app's, as is every roll while the game's dice are the app's.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.dice import DT_EXPLODE, DiceError, NeedDice, parse, rolled_from
-from rules.text import pack, say, unpack
+from rules.text import Say, pack, say, unpack
 
-from . import fog
+from . import characters, fog
 from .feature import Feature
 from .model import Event, Rejected
 from .text import N_, rules_words
@@ -118,6 +120,8 @@ def asked(game: "Game", cmd: Any, actor: "Actor", need: NeedDice, previous: dict
         "made": need.made, "entered": entered[:len(need.made)],
         "roll": {"dice": need.expr, "purpose": pack_words(need.purpose), "roller": need.roller,
                  "needs": pack_words(need.needs),
+                 # who enters it (a player's id; None: the GM's): its numbers are theirs (``ack``: #72)
+                 "player": chooser_of(game, need.roller),
                  **({"chance": need.chance} if need.chance is not None else {})}})
 
 
@@ -133,7 +137,8 @@ def waiting(game: "Game", kind: str, actor: "Actor") -> None:
     roller = game.tokens.get(pending["roll"].get("roller") or "")
     if roller is not None and fog.may_see(game, actor, roller):
         raise Rejected(N_("%(name)s is rolling (%(purpose)s): the faces are entered first, or the GM lets the app "
-                          "roll it or calls it off"), name=roller.name, purpose=words(pending["roll"]["purpose"]))
+                          "roll it or calls it off"), name=roller.name, purpose=unnamed(game, actor, words(
+                              pending["roll"]["purpose"])))
     raise Rejected(N_("a roll is being made at the table: its faces are entered first, or the GM lets the app roll "
                       "it or calls it off"))
 
@@ -208,7 +213,8 @@ def evolve(game: "Game", event: Event, log) -> None:
     elif event.type in ("roll_settled", "roll_called_off"):
         pending, game.pending_roll = game.pending_roll, None
         if event.type == "roll_called_off" and pending:
-            log(say("The GM called off the roll ({purpose})", purpose=words(pending["roll"]["purpose"])))
+            line = say("The GM called off the roll ({purpose})", purpose=words(pending["roll"]["purpose"]))
+            log(line, "gm" if _names_hidden(game, pending["roll"].get("roller"), line) else "all")
 
 
 def words(packed) -> str:
@@ -222,7 +228,13 @@ def words(packed) -> str:
 def pending_view(game: "Game", actor: "Actor") -> dict | None:
     """``state.pending_roll`` (#59): the roller's player and the GM get the dice and what counts (``chooser``:
     true); the table screen and the other players the same without the dice (``chooser``: false), and
-    ``roller``: null where they may not see the roller."""
+    ``roller``: null where they may not see the roller.
+
+    What they are told keeps the GM's secrets (#72): a roller they may not see is not named, nor is its purpose
+    said (most name it: "ZqShade: initiative"), only whose side rolls; a purpose that names a token they may not
+    see says "someone out of sight" for it; a foe's numbers (what counts, the chance, the odds: "the d10 and the
+    Wild d6", "+6 is added" tell its sheet) are the GM's alone. A player's token's roll is the table's to see
+    whole, as before."""
     pending = game.pending_roll
     if not pending:
         return None
@@ -231,18 +243,76 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     player = chooser_of(game, roll.get("roller"))
     chooser = actor.role == "gm" or (actor.role == "player" and actor.player_id == player)
     seen = token is not None and (chooser or fog.may_see(game, actor, token))
+    numbers = seen and (chooser or player is not None)  # a foe's: the GM's alone
+    if seen or chooser:
+        purpose = unnamed(game, actor, words(roll["purpose"]))
+    else:
+        purpose = say("for the GM's side") if player is None else say("for a player")
     out = {"id": pending["id"], "roller_id": token.id if seen else None, "roller": token.name if seen else None,
            "player": game.players[player].name if player and seen else None,
-           "purpose": words(roll["purpose"]), "needs": words(roll["needs"]) if seen else "",
+           "purpose": purpose, "needs": unnamed(game, actor, words(roll["needs"])) if numbers else "",
            "chooser": chooser if seen or chooser else None,
            # the rule's exact chance that the roll meets its need (#59), said where the need is
-           "chance": roll.get("chance") if seen else None,
-           "odds": odds_words(roll.get("chance")) if seen else ""}
+           "chance": roll.get("chance") if numbers else None,
+           "odds": odds_words(roll.get("chance")) if numbers else ""}
     if chooser:
         out["dice"] = roll["dice"]
         out["pad"] = pad(roll["dice"])
         out["gm"] = actor.role == "gm"
     return out
+
+
+def ack(event: Event, actor: "Actor") -> dict:
+    """The ``pending_roll`` of a command's answer (``roll_asked``): its dice, roller and chance for whoever enters
+    it (its player, the GM); for anyone else (a player whose attack waits for a foe's defense roll) its id alone: a
+    foe's numbers and a hidden foe's id are the GM's (#72). An event from before #72 says no player: the GM's."""
+    roll = event.data["roll"]
+    if actor.role != "gm" and not (actor.role == "player" and roll.get("player") == actor.player_id):
+        return {"id": event.data["id"]}
+    return {"id": event.data["id"], "dice": roll["dice"], "roller_id": roll["roller"],
+            **({"chance": roll["chance"]} if "chance" in roll else {})}
+
+
+def unseen_names(game: "Game", actor: "Actor") -> frozenset[str]:
+    """The names of the tokens and characters this audience may not see or know (as its log hides them:
+    ``audience``), but those shared with a token it sees."""
+    if actor.role == "gm":
+        return frozenset()
+    visible = fog.visible_tokens(game, actor)
+    shown = {id(t) for t in visible}
+    names = {t.name for t in game.tokens.values() if id(t) not in shown}
+    names |= set(game.removed.values())
+    names |= {t.name for m in game.maps.values() if m.id != game.active_map for t in m.tokens.values()
+              if t.owner is None or t.owner != actor.player_id}
+    names |= characters.unknown_names(game, actor)
+    names -= {t.name for t in visible}
+    names.discard("")
+    return frozenset(names)
+
+
+@lru_cache(maxsize=256)
+def _naming(names: frozenset[str]):
+    return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(names, key=lambda n: (-len(n), n))))
+
+
+def unnamed(game: "Game", actor: "Actor", said):
+    """Words about a roll with every name this audience may not know said "someone out of sight"; words that still
+    name one (not the rules' words with the name a parameter: an old game's plain text) are "a roll at the table"."""
+    names = unseen_names(game, actor)
+    if not said or not names:
+        return said
+    pattern = _naming(names)
+    if isinstance(said, Say):
+        said = said.map_args(lambda value: say("someone out of sight") if pattern.search(value) else value)
+    return say("a roll at the table") if pattern.search(str(said)) else said
+
+
+def _names_hidden(game: "Game", roller: str | None, line: str) -> bool:
+    """Whether a line about a roll names a hidden token, or is a hidden token's roll: a line for the GM then."""
+    token = game.tokens.get(roller or "")
+    hidden = frozenset(t.name for t in game.tokens.values() if t.hidden and t.name) - frozenset(
+        t.name for t in game.tokens.values() if not t.hidden)
+    return (token is not None and token.hidden) or bool(hidden and _naming(hidden).search(str(line)))
 
 
 def percent(chance: float) -> str:

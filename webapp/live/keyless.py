@@ -22,7 +22,10 @@ outside that network (then ``PER_ADDRESS`` is what the tables behind one address
 Connected to a game, a connection counts against its seat and its address (issue 57):
 
 - a seat (the GM, the table screen, one player, in one game) holds at most ``PER_SEAT`` connections in this
-  process: past it its oldest is closed (a phone's stale socket once it reconnected; a script's hundredth);
+  process: the next is refused, with a word (#72: a script opened 150 on one player's key, each let in and the
+  oldest closed, the player's own phone among them). A page refused tries again every few seconds
+  (static/js/live.js), so a phone whose stale sockets fill its seat gets in once engine.io's ping timeout
+  closes them; should two connect at once past the check, the seat's oldest is closed;
 - one client address holds at most ``PER_ADDRESS_SEATED`` connected ones: the next is refused, with a word.
 
 Every connection closed from here (and every one engine.io closes) is shut down after ``CLOSE_GRACE`` seconds
@@ -265,9 +268,14 @@ class Keyless:
         """Whether one more connection from ``address`` may connect to a game (``PER_ADDRESS_SEATED``)."""
         return self._seated.get(address, 0) < self.per_address_seated
 
+    def seat_full(self, seat: tuple[str, str]) -> bool:
+        """Whether the seat (game, audience) holds ``PER_SEAT`` connections already: the next is refused."""
+        return len(self._seats.get(seat, ())) >= self.per_seat
+
     def connected(self, sid: str, seat: tuple[str, str] | None = None, namespace: str = "/") -> None:
         """The Socket.IO connection ``sid`` connected to a game with a valid key: no longer keyless; it counts
-        against its ``seat`` (game, audience) and its address, and the seat's oldest goes past ``PER_SEAT``."""
+        against its ``seat`` (game, audience) and its address; past ``PER_SEAT`` (two let in at once past
+        ``seat_full``) the seat's oldest goes."""
         eio_sid = self.socketio.server.manager.eio_sid_from_sid(sid, namespace)
         if eio_sid is None:
             return

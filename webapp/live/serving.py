@@ -53,8 +53,12 @@ log = logging.getLogger(__name__)
 HEAD_TIMEOUT = 10.0  # seconds for a request's line (from the connection, or the previous answer), then its headers
 BODY_TIMEOUT = 60.0  # seconds for a request's whole body (a 16 MB map upload needs 2.3 Mbit/s; Wi-Fi gives 20+)
 SPARE_FILES = 128  # files kept free below the process's limit: the database, logs, pictures, pages
+#: the protective headers of the server's own plain-text answers (a 408, a 503), answered before the app (and
+#: webapp/web/network.py's door, which gives Socket.IO's answers the same) sees the request (#72)
+PLAIN_HEADERS = [("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"),
+                 ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"), ("Cache-Control", "no-store")]
 REQUEST_TIMEOUT = (
-    "408 Request Timeout", [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")],
+    "408 Request Timeout", [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close"), *PLAIN_HEADERS],
     b"the request did not arrive in time")
 
 
@@ -198,7 +202,7 @@ class TableHandler(WSGIHandler):
         if websocket and not self.server.opens_websocket(conn):  # no file for its duplicate: 503, closed
             self.close_connection = True
             self.start_response("503 Service Unavailable", [("Content-Type", "text/plain; charset=utf-8"),
-                                                            ("Connection", "close")])
+                                                            ("Connection", "close"), *PLAIN_HEADERS])
             self.write(b"the server holds as many connections as it can")
             return
         try:

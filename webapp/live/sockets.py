@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 NOT_CONNECTED = N_("not connected to a game")
 TOO_MANY = N_("Too many pages are open from this network: close some and try again.")
+SEAT_FULL = N_("Too many pages are open with this key (at most %(count)d): close one, and this page joins by itself.")
 
 
 def said(message: str, **params) -> str:
@@ -53,6 +54,7 @@ def one_argument(event: str, args: tuple, shape: str):
 
 def register(socketio, hub, keyless=None) -> None:
     lanes = Lanes(socketio.server, say=hub.presence.said_to)  # the lanes' own refusals, in each sender's language
+    boxes = screenbox.Boxes(socketio, room)  # the screens' reports to the GM, bounded and paced (#72)
 
     def current():
         return hub.presence.session(request.sid)
@@ -102,6 +104,9 @@ def register(socketio, hub, keyless=None) -> None:
             raise ConnectionRefusedError(away("connect", exc)["error"]) from None
         if keyless is not None and not keyless.admits(request.environ.get("REMOTE_ADDR") or "?"):
             raise ConnectionRefusedError(said(TOO_MANY))  # one address's connections are capped (#57)
+        if keyless is not None and keyless.seat_full((game_id, actor.audience)):
+            # one seat's connections are capped (#72): the next is refused, those at the table keep theirs
+            raise ConnectionRefusedError(said(SEAT_FULL, count=keyless.per_seat))
         lang = language.request_language()  # the handshake's: ?lang=, the lang cookie, Accept-Language (#37)
         hub.fanout.audience_joins(game_id, actor, lang)
         hub.devices.opened(request.sid, game_id, actor)  # a player's device, before the GM's list is drawn again
@@ -109,7 +114,7 @@ def register(socketio, hub, keyless=None) -> None:
         join_room(language_room(game_id, actor.audience, lang))  # live updates are drawn once per language
         hub.presence.session_opened(request.sid, game_id, actor, lang)
         if keyless is not None:
-            # at a game: no longer closed for being keyless; counted against its seat (its oldest goes past the cap)
+            # at a game: no longer closed for being keyless; counted against its seat
             keyless.connected(request.sid, (game_id, actor.audience))
         since = auth.get("since")
         if (isinstance(since, int) and not isinstance(since, bool)
@@ -167,7 +172,7 @@ def register(socketio, hub, keyless=None) -> None:
     @socketio.on("screen_box")
     def screen_box(*args):
         return relay("screen_box", args, '{"x", "y", "width", "height", "frame_w", "frame_h", "screen_w"} or {"ask": true}',
-                     lambda game_id, actor, payload, sid: screenbox.relay(socketio, room, game_id, actor, payload, sid))
+                     lambda game_id, actor, payload, sid: boxes.relay(game_id, actor, payload, hub.game(game_id)))
 
     @socketio.on("device")
     def device(*args):
