@@ -309,11 +309,14 @@ def test_the_sheet_lobby_join_and_help_pages_pass_axe_with_headings_in_order(ser
     found = Findings()
     game = demo_game(server, new_page)
     page = open_gm(server, new_page, game)
-    # the sheet of every token of the outpost, and of the first token of each system's sample fight
+    # the sheet of a player's and of a foe's token of the outpost (the other tokens' sheets are the same page with
+    # other words), and of the first token of each system's sample fight
     for other in demo_games(server, new_page):
         gm_of = open_gm(server, new_page, other)
         tokens = api(server, other, "GET", "/state")["tokens"]
-        for token in tokens if other["id"] == game["id"] else tokens[:1]:
+        if other["id"] == game["id"]:
+            tokens = [next(t for t in tokens if t.get("kind") == kind) for kind in ("pc", "npc")]
+        for token in tokens[:2] if other["id"] == game["id"] else tokens[:1]:
             gm_of.goto(f"{server.url}/games/{other['id']}/tokens/{token['id']}/sheet")
             expect(gm_of.locator(".sheet-page")).to_be_visible()
             open_every_panel(gm_of)
