@@ -118,8 +118,9 @@ def test_no_page_scrolls_sideways_on_a_360_px_phone(server, new_page, shot):
         player = join(server, game, "Mira with a long name")
         mine = add_token(server, game, "Mira's fighter", 2, 2, owner=player["player_id"], kind="pc")
         foe = add_token(server, game, "Goblin archer", 5, 2)
-        page.goto(game["urls"]["join"])
-        wide += sideways(page)
+        if system == GRID_SYSTEMS[0]:  # the join page is the same page in every system
+            page.goto(game["urls"]["join"])
+            wide += sideways(page)
         # the player's view and the player's own sheet
         page.goto(player_url(server, game, player))
         expect(page.locator("#conn.ok")).to_be_visible()
@@ -139,11 +140,12 @@ def test_no_page_scrolls_sideways_on_a_360_px_phone(server, new_page, shot):
         expect(gm.locator(".sheet")).to_be_visible()
         wide += sideways(gm)
         gm.context.close()
-        screen = new_page(**NARROW_PHONE)  # the table screen's own browser
-        screen.goto(game["urls"]["screen"])
-        expect(screen.locator("#map")).to_be_visible()
-        wide += sideways(screen)
-        screen.context.close()
+        if system == GRID_SYSTEMS[0]:  # the table screen, out of a fight: the same map in every system
+            screen = new_page(**NARROW_PHONE)  # the table screen's own browser
+            screen.goto(game["urls"]["screen"])
+            expect(screen.locator("#map")).to_be_visible()
+            wide += sideways(screen)
+            screen.context.close()
     assert wide == [], "\n".join(wide)
 
 
