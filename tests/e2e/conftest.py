@@ -305,14 +305,18 @@ def game(server):
 SHOTS = os.environ.get("TACMAP_SHOTS", "0" if os.environ.get("CI") else "1") != "0"
 
 
+def save_shot(target, name: str, full_page: bool = False) -> None:
+    """A screenshot of a page (``full_page``: all of it, scrolled) or of one element (a locator) in
+    test-artifacts/<name>.png, for a person to look at; none in CI (SHOTS). A full page's shot of a long sheet
+    cost Chromium half a second: twenty of them were a sheet test's third."""
+    if not SHOTS:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    kw = {"full_page": full_page} if hasattr(target, "goto") else {}
+    target.screenshot(path=str(ARTIFACTS / f"{name}.png"), **kw)
+
+
 @pytest.fixture
 def shot():
     """Save a screenshot to test-artifacts/ (to look at what the users see); none in CI (SHOTS)."""
-
-    def take(page, name: str) -> None:
-        if not SHOTS:
-            return
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
-
-    return take
+    return save_shot

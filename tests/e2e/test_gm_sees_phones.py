@@ -19,7 +19,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from conftest import CHROMIUM, CHROMIUM_ARGS, save_shot
 from test_table_screens import PHONE, add_token, join, player_url
 from tests.helpers import live_command as command
 
@@ -93,8 +93,7 @@ def test_the_gm_sees_a_phone_asleep_one_whose_link_is_down_and_both_back(server,
     expect(seat(gm, theo)).to_have_text(re.compile(r"^⚠ link down since \d\d:\d\d$"), timeout=WITHIN)
     expect(seat(gm, mira)).to_have_text("☾ asleep")
     gm.locator("#players").scroll_into_view_if_needed()
-    ARTIFACTS.mkdir(exist_ok=True)
-    gm.locator("#players").screenshot(path=str(ARTIFACTS / "gm-sees-phones-players.png"))
+    save_shot(gm.locator("#players"), "gm-sees-phones-players")
 
     # a fight, and Mira's turn comes while her phone sleeps: the GM's fight card says so
     command(server, game, {"type": "start_combat", "token_ids": [aria, bran, goblin]})

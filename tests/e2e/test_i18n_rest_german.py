@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from conftest import ARTIFACTS
+from conftest import save_shot
 from test_drag_feedback import drop
 from test_i18n_languages_live import PHONE, setup
 from test_room_german import OVERFLOWING
@@ -53,15 +53,14 @@ def test_the_organiser_page_and_a_table_sheet_in_german_by_the_browsers_language
     expect(rows.nth(0)).to_contain_text("Savage Worlds")
     assert org.evaluate("document.documentElement.scrollWidth") <= 1366
     assert org.evaluate(OVERFLOWING) == [], "nothing sticks out on a laptop"
-    ARTIFACTS.mkdir(exist_ok=True)
-    org.screenshot(path=str(ARTIFACTS / "i18n-rest-de-organiser.png"), full_page=True)
+    save_shot(org, "i18n-rest-de-organiser", full_page=True)
     sheet = org.context.new_page()
     sheet.goto(url + "/room/tables/" + rows.nth(0).get_attribute("id").removeprefix("table-") + "/sheet")
     sheet.emulate_media(media="print")
     sheet.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
     expect(sheet.locator(".sheet-sub")).to_contain_text("SL: Maximiliane")
     assert sheet.evaluate(OVERFLOWING) == []
-    sheet.screenshot(path=str(ARTIFACTS / "i18n-rest-de-sheet.png"), full_page=True)
+    save_shot(sheet, "i18n-rest-de-sheet", full_page=True)
 
 
 @pytest.mark.timeout(240)
@@ -82,7 +81,7 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     expect(gm.locator(".fight h3").first).to_have_text(re.compile(r"^Kampf 1: (Hero und Ana|Ana und Hero) gegen Bandit$"))
     assert gm.evaluate("document.documentElement.scrollWidth") <= 1366
     assert gm.evaluate(OVERFLOWING) == []
-    gm.screenshot(path=str(ARTIFACTS / "i18n-rest-de-recap.png"), full_page=True)
+    save_shot(gm, "i18n-rest-de-recap", full_page=True)
 
     phone = new_page(**PHONE, locale="de-DE")
     phone.goto(f"{base}/play?key={players['Mira']['player_token']}")
@@ -92,7 +91,7 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     expect(phone.locator("#flash")).to_contain_text("Bandit darfst du nicht bewegen", timeout=10000)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     phone.wait_for_timeout(600)  # the toast's fade-in
-    phone.screenshot(path=str(ARTIFACTS / "i18n-rest-de-phone-refusal.png"))
+    save_shot(phone, "i18n-rest-de-phone-refusal")
     status, body = server.api("POST", f"/api/games/{g['id']}/commands",
                               {"type": "remove_player", "player_id": players["Mira"]["player_id"]}, g["gm_token"])
     assert status == 200, body
@@ -102,4 +101,4 @@ def test_the_recap_page_and_a_phones_pushed_notice_in_german(server, new_page):
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     box = flash.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
-    phone.screenshot(path=str(ARTIFACTS / "i18n-rest-de-phone-notice.png"))
+    save_shot(phone, "i18n-rest-de-phone-notice")

@@ -15,7 +15,7 @@ from flask_babel import Babel
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from conftest import ARTIFACTS
+from conftest import save_shot
 
 from webapp import create_app
 from webapp.web.room import setup_link
@@ -79,8 +79,7 @@ def test_the_room_in_german_fits_a_laptop_a_phone_and_a_printed_sheet(german_roo
     expect(org.locator(".room-slot")).to_contain_text("Slot 1 von Tisch 1, zurückgesetzt um")
     assert org.evaluate("document.documentElement.scrollWidth") <= 1366
     assert org.evaluate(OVERFLOWING) == [], "nothing sticks out on a laptop"
-    ARTIFACTS.mkdir(exist_ok=True)
-    org.screenshot(path=str(ARTIFACTS / "room-de-organiser.png"), full_page=True)
+    save_shot(org, "room-de-organiser", full_page=True)
 
     # the same page on a 390 px phone: each table a card, every label and button inside the screen
     small = org.context.new_page()
@@ -89,7 +88,7 @@ def test_the_room_in_german_fits_a_laptop_a_phone_and_a_printed_sheet(german_roo
     expect(small.locator(".room-list tbody tr[data-table]")).to_have_count(3)
     assert small.evaluate("document.documentElement.scrollWidth") <= 390, "the page fits a phone"
     assert small.evaluate(OVERFLOWING) == [], "nothing sticks out on a phone"
-    small.screenshot(path=str(ARTIFACTS / "room-de-organiser-phone.png"), full_page=True)
+    save_shot(small, "room-de-organiser-phone", full_page=True)
 
     # a volunteer's phone: the PIN page, a wrong PIN said in German
     volunteer = new_page(viewport={"width": 360, "height": 740})
@@ -100,7 +99,7 @@ def test_the_room_in_german_fits_a_laptop_a_phone_and_a_printed_sheet(german_roo
     expect(volunteer.locator("#pin-error")).to_contain_text("Kein Tisch hat diese SL-PIN")
     assert volunteer.evaluate("document.documentElement.scrollWidth") <= 360
     assert volunteer.evaluate(OVERFLOWING) == []
-    volunteer.screenshot(path=str(ARTIFACTS / "room-de-pin-phone.png"), full_page=True)
+    save_shot(volunteer, "room-de-pin-phone", full_page=True)
 
     # a printed sheet: one page, its German headings inside their boxes
     sheet = org.context.new_page()
@@ -111,6 +110,6 @@ def test_the_room_in_german_fits_a_laptop_a_phone_and_a_printed_sheet(german_roo
     expect(sheet.locator(".sheet-sub")).to_contain_text("SL: Maximiliane")
     assert sheet.evaluate(OVERFLOWING) == []
     sheet.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
-    sheet.screenshot(path=str(ARTIFACTS / "room-de-sheet-print.png"), full_page=True)
+    save_shot(sheet, "room-de-sheet-print", full_page=True)
     pdf = sheet.pdf(format="A4", print_background=True)
     assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1, "one printed page per table, in German too"

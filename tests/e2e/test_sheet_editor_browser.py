@@ -5,12 +5,10 @@ laptop and a phone go to test-artifacts/ (sheet-<system>-laptop.png, sheet-<syst
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+from conftest import save_shot
 
 SYSTEMS = ["savage_worlds", "gurps_lite", "tesseris_ads", "atomic_tomorrow", "phase_tn"]
 LAPTOP = {"width": 1280, "height": 800}
@@ -46,8 +44,7 @@ def open_editor(new_page, server, g, **kw):
 
 
 def full_shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    save_shot(page, name, full_page=True)
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)

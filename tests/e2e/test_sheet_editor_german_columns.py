@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from test_i18n_rules_german_phone import OVERFLOWING
-from test_sheet_editor_browser import ARTIFACTS, SYSTEMS, character_game
+from conftest import save_shot
+from test_sheet_editor_browser import SYSTEMS, character_game
 
 #: the words of each field's and column's name (its own text, not the hint under it) that the browser drew over
 #: more than one line; a name breaks at a space or after a hyphen ("Grund-" / "Bewegungsweite") only
@@ -68,8 +69,7 @@ def test_the_sheet_editors_names_break_between_words_only_in_german_and_the_pseu
             page.wait_for_selector("form.sheet-form button[type=submit]")
             page.evaluate("document.querySelectorAll('form.sheet-form details.row-more').forEach(d => d.open = true)")
             seen.append(page.locator("form.sheet-form").inner_text())
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"sheet-columns-{lang}-{system_id}-{size}.png"), full_page=True)
+            save_shot(page, f"sheet-columns-{lang}-{system_id}-{size}", full_page=True)
             where = f"{lang}, {size}"
             assert page.evaluate(BROKEN_WORDS) == [], f"a name broken inside a word ({where})"
             assert page.evaluate(OVERFLOWING, "form.sheet-form") == [], f"a name sticks out of its box ({where})"
