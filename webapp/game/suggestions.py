@@ -60,7 +60,7 @@ from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature
 from .foe_sandbox import is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
-from .model import GM, Event, Rejected
+from .model import GM, Event, Rejected, copied
 from .suggestions_zones import plans_on_zones
 from .text import N_
 from .waiting import plans_wait
@@ -130,13 +130,21 @@ def reckoned(game: "Game") -> bool:
 
 
 def frozen(game: "Game") -> "Game":
-    """A copy of the game that :func:`reckon` may read in another thread while the game goes on: the board a
-    snapshot (``Board.snapshot``), the tokens, characters, fight, settings and tactics its own. Cheap: taken on the
-    loop, it holds no lock while the plans are reckoned."""
+    """A copy of the game that :func:`reckon` may read in another thread while the game goes on, sharing nothing
+    the loop may change (issue #72): the board a snapshot (``Board.snapshot``), the tokens and characters with
+    their sheets, the fight, settings, tactics and zones its own (dicts and lists made anew: ``model.copied``;
+    words, numbers and the board's built indexes are values, shared). Cheap (a few ms for 60 foes): taken on
+    the loop, it holds no lock while the plans are reckoned."""
     return dataclasses.replace(
-        _sandbox(game), board=game.board.snapshot(), settings=dict(game.settings),
-        tactics={k: dict(v) for k, v in game.tactics.items()}, zones=copy.deepcopy(game.zones),
-        templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set())
+        game, tokens={k: dataclasses.replace(t, sheet=copied(t.sheet)) for k, t in game.tokens.items()},
+        characters={k: dataclasses.replace(c, sheet=copied(c.sheet)) for k, c in game.characters.items()},
+        combat=copy.deepcopy(game.combat), log=[], vision=None,
+        board=game.board.snapshot(), settings=copied(game.settings),
+        tactics=copied(game.tactics), zones=copy.deepcopy(game.zones), pending_defense=copy.deepcopy(game.pending_defense),
+        pending_soak=copy.deepcopy(game.pending_soak), pending_reroll=copy.deepcopy(game.pending_reroll),
+        pending_roll=copy.deepcopy(game.pending_roll), dice=copied(game.dice), foe_play=copied(game.foe_play),
+        templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set(), removed={},
+        removed_unseen={}, seat_requests={}, undone=[], screen_view=copied(game.screen_view))
 
 
 def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
