@@ -53,7 +53,7 @@ from rules.dice import SeededDice
 from rules.system import RuleError, RuleNotImplemented
 from rules.text import say, say_n
 
-from . import text
+from . import heavy, text
 from .aiming import AttackCommand
 from .combat import Act, combatant, path_and_cost, rules_words, settings_of, stands
 from .combat import decide as combat_decide, evolve as combat_evolve
@@ -230,6 +230,7 @@ class _Geometry:
         key = (a, b)
         found = self._seen.get(key)
         if found is None:
+            heavy.breathe()  # a line of fire and its cover: the loop's thread may go first (#72)
             d = movement.distance(a, b, self.diagonal, self.grid)
             clear = los.line_of_fire(self.board, a, b).clear
             fraction = los.cover(self.board, a, b).fraction if clear else 1.0
@@ -319,6 +320,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     found: list[dict] = []
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     for way in ways:
+        heavy.breathe()
         if withdraw and way["attack"]:
             continue
         view = _sandbox(game)
@@ -336,7 +338,9 @@ def reckon(game: "Game", token_id: str) -> dict:
         left = system.movement_left(view.combat["state"], combatant(view, me), settings)
         if way.get("move_most") is not None and left is not None:  # what the attack's own cost leaves (Tesseris ticks)
             left = min(left, way["move_most"])
+        heavy.breathe()
         cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left, reached)
+        heavy.breathe()
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
                      if movement.distance(c, anchor, system.diagonal, view.board.grid) <= GUARD_RADIUS}
@@ -349,6 +353,7 @@ def reckon(game: "Game", token_id: str) -> dict:
             continue
         for target in foes:
             for weapon in _weapons(system, combatant(view, me).sheet):
+                heavy.breathe()
                 if way.get("fits") and not way["fits"](weapon):
                     continue
                 melee = _is_melee(weapon)
@@ -398,6 +403,7 @@ def _reachable(view: "Game", me: "Token", system, left, reached: dict | None = N
 
 
 def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:
+    heavy.breathe()  # one attack judged by the rules' exact odds: the loop's thread may go first (#72)
     if way.get("later") and not way.get("declare") and cell == (me.x, me.y):
         return None  # a move, then the shot: a move it is
     moved = geo.moved(view, me, cell, system, settings, bool(way.get("ends_turn")))
@@ -469,6 +475,7 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         order = [c for c in order if _beside_cover(view.board, c)]
     out = []
     for cell in order[:MOST_PLANS * 2]:
+        heavy.breathe()
         provoked: list = []
         if cell == (me.x, me.y) or (moved := _moved(view, me, cell, system, settings, provoked,
                                                     bool(way.get("ends_turn")))) is None:
