@@ -17,7 +17,8 @@ one queue per key, a key being a game (a game's GM is its one key holder, so per
 
 Why two threads and not one per core: under the GIL pure-Python work on threads does not run in parallel, and
 each thread that runs takes turns at the GIL with the loop's thread (the other tables' moves); two are what keeps
-a short request from waiting behind a long one. Without gevent (the app tests, the command-line tools) the work
+a short request from waiting behind a long one. And the loop's thread goes first (``Pacer``): a reckoning thread
+lets the loop run whenever it woke, at the breaths the reckoning takes (``heavy.breathe``). Without gevent (the app tests, the command-line tools) the work
 runs in the caller's thread, the same queues and bounds kept.
 """
 
@@ -141,14 +142,15 @@ class Fair:
             ticket.granted.set()
 
 
-#: seconds a thread off the loop works between two breaths (``Pacer``), and the longest it waits for the loop to be idle
-SLICE = 0.001
-MOST_WAIT = 0.05
+#: seconds a thread off the loop works between two waits for the loop (``Pacer``), and the longest it waits for the
+#: loop to be idle (a loop that never idles still leaves the plans a share)
+SLICE = 0.005
+MOST_WAIT = 0.005
 
 
 class Pacer:
-    """The loop's thread first: a thread off the loop that has worked ``SLICE`` seconds since its last breath waits,
-    at its next ``breathe`` (``webapp/game/heavy.py``: the plans' reckoning calls it between the attacks it
+    """The loop's thread first: a thread off the loop that has worked ``SLICE`` seconds since its last breath, or
+    that sees the loop woke since, waits, at its next ``breathe`` (``webapp/game/heavy.py``: the plans' reckoning calls it between the attacks it
     judges), until gevent's loop has nothing else to do, at most ``MOST_WAIT``. Under the GIL a thread that runs
     takes turns with the loop's thread every switch interval, and each time the loop wakes for a socket it waits
     for its turn again: another table's move took 6 ms alone and 50 ms beside one table's plans. Made on the
@@ -164,6 +166,14 @@ class Pacer:
         self._loop_thread = self._ident()
         self._since: dict[int, float] = {}  # a thread's last breath (perf_counter), by native thread id
         self.breaths = 0  # waits for the loop (tests read it)
+        # the loop woke (a socket, a timer, a thread's answer): a thread off the loop lets it run at its next breath,
+        # not only once its slice is over (set by a check watcher, run as the loop wakes; cleared once it is idle)
+        self.woke = False
+        self._waking = self._loop.check(ref=False)
+        self._waking.start(self._woken)
+
+    def _woken(self) -> None:
+        self.woke = True
 
     def breathe(self) -> None:
         me = self._ident()
@@ -174,7 +184,7 @@ class Pacer:
         if last is None or now - last > 1.0:  # the first breath of a new work: it starts its slice now
             self._since[me] = now
             return
-        if now - last < SLICE:
+        if now - last < SLICE and not self.woke:
             return
         lock = self._new_lock()
         lock.acquire()
@@ -192,6 +202,7 @@ class Pacer:
         def idle() -> None:
             watcher.stop()
             watcher.close()
+            self.woke = False
             lock.release()
 
         watcher.start(idle)
