@@ -24,11 +24,11 @@ from webapp.live import fairness, suggesting
 
 FLOODERS = 6  # the GM of game A asking from six tabs at once
 B_TIMES = 9  # game B's plan requests alone, then during the flood
-MOVES = 40  # table C's moves alone, and as many during the flood
-ROUNDS = 4  # turns of moves alone and beside the flood
+MOVES = 60  # table C's moves alone, and as many during the flood
+ROUNDS = 6  # turns of moves alone and beside the flood
 B_SLOWER = 5.0  # B during the flood: within this multiple of B alone (its own reckoning beside A's one running)
 MOVES_SLOWER = 1.5
-RETRY = 0.3
+RETRY = 1.0  # a busy answer says Retry-After: 1
 BIG = (60, 60, 30, 10)  # game A: width, height, foes, heroes  # table C's median move during the flood: within this multiple of its median alone
 
 
@@ -73,7 +73,7 @@ class Flood:
                 self.statuses[status] = self.statuses.get(status, 0) + 1
                 if status == 429 and len(self.busy_bodies) < 3:
                     self.busy_bodies.append(body)
-            if status == 429:  # told busy: asked again a moment later (a tab's Suggest plans pressed again)
+            if status == 429:  # told busy: asked again once Retry-After has passed
                 self.stop.wait(RETRY)
 
     def __enter__(self) -> "Flood":
@@ -189,7 +189,11 @@ def test_another_tables_moves_keep_their_pace_while_one_game_floods_plans(served
     finally:
         gm.disconnect()
     base, now = statistics.median(alone), statistics.median(during)
-    print(f"table C's move alone {base * 1000:.1f} ms, during A's flood {now * 1000:.1f} ms (median of {len(during)}; "
+    per = MOVES // ROUNDS
+    print("rounds (ms, alone / beside):", [(round(statistics.median(alone[i:i + per]) * 1000, 1),
+                                           round(statistics.median(during[i:i + per]) * 1000, 1))
+                                          for i in range(0, len(alone), per)])
+    print(f"table C's move alone {base * 1000:.1f} ms (worst {max(alone) * 1000:.0f} ms), during A's flood {now * 1000:.1f} ms (median of {len(during)}; "
           f"worst {max(during) * 1000:.0f} ms); A's answers {flood.statuses}")
     assert flood.statuses.get(200), flood.statuses
     assert now <= MOVES_SLOWER * base, (base, now)

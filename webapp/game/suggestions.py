@@ -203,8 +203,14 @@ class _Geometry:
         """``cells``' items nearest ``aim`` first, then the cheapest to reach (kept per aim for these cells)."""
         kept = self._nearest.get(aim)
         if kept is None or kept[0] is not cells:
-            kept = self._nearest[aim] = (cells, sorted(cells.items(), key=lambda item: (self.distance(item[0], aim),
-                                                                                         item[1])))
+            counted = [0]
+
+            def by(item):
+                counted[0] += 1
+                if not counted[0] & 255:  # thousands of squares on a big map: the loop's thread may go first (#72)
+                    heavy.breathe()
+                return self.distance(item[0], aim), item[1]
+            kept = self._nearest[aim] = (cells, sorted(cells.items(), key=by))
         return kept[1]
 
     def fighters(self, view: "Game") -> list:

@@ -24,6 +24,7 @@ runs in the caller's thread, the same queues and bounds kept.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict, deque
 from typing import Callable, Hashable
@@ -146,6 +147,7 @@ class Fair:
 #: loop to be idle (a loop that never idles still leaves the plans a share)
 SLICE = 0.005
 MOST_WAIT = 0.005
+SWITCH_INTERVAL = 0.0001
 
 
 class Pacer:
@@ -161,6 +163,10 @@ class Pacer:
         from gevent.monkey import get_original
 
         self._loop = get_hub().loop
+        # a wake of the loop (a socket, the store's writer done) while a reckoning thread holds the GIL waits for
+        # the switch interval before it may run: shorter than the store's 0.5 ms, as the pacer keeps the threads
+        # from taking turns with the loop otherwise (a switch costs only where two threads want the GIL)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._ident = get_original("_thread", "get_ident")
         self._new_lock = get_original("_thread", "allocate_lock")
         self._loop_thread = self._ident()
