@@ -17,7 +17,7 @@
     box.setAttribute("aria-busy", "true");
     try {
       const answer = await fetch(box.dataset.url, { credentials: "same-origin", headers: { "Accept": "text/html" } });
-      kept = answer.ok ? await answer.text() : "";
+      kept = answer.ok || answer.status === 429 ? await answer.text() : "";  // 429: the server's "busy, try again"
     } catch (err) {
       kept = "";
     } finally {
@@ -37,7 +37,7 @@
     let html = "";
     try {
       const answer = await fetch(asked.url, { credentials: "same-origin", headers: { "Accept": "text/html" } });
-      html = answer.ok ? await answer.text() : "";
+      html = answer.ok || answer.status === 429 ? await answer.text() : "";
     } catch (err) {
       html = "";
     }

@@ -26,6 +26,7 @@ from typing import Callable
 MIN_SQUARES = 12_000
 
 _runner: Callable | None = None  # runner(work, *args) -> work(*args), run off the loop (``install``)
+_breathe: Callable[[], None] | None = None  # the live side's pacer of work off the loop (``install_breathe``)
 _COMMITTING: ContextVar[bool] = ContextVar("heavy_committing", default=False)
 
 
@@ -34,6 +35,20 @@ def install(runner: Callable | None) -> None:
     native thread while the calling greenlet waits; None: right here."""
     global _runner
     _runner = runner
+
+
+def install_breathe(pacer: Callable[[], None] | None) -> None:
+    """What ``breathe`` calls: the live side's pacer (``webapp/live/fairness.py``, ``Pacer``); None: nothing."""
+    global _breathe
+    _breathe = pacer
+
+
+def breathe() -> None:
+    """A point in long pure-Python work (the foes' plans, #72) where a thread off the loop may let the loop's
+    thread run first: under the GIL a thread that runs takes turns with the loop, and every table's moves would
+    wait their turn. Nothing on the loop itself, nor without a pacer."""
+    if _breathe is not None:
+        _breathe()
 
 
 @contextmanager

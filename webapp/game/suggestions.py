@@ -53,14 +53,14 @@ from rules.dice import SeededDice
 from rules.system import RuleError, RuleNotImplemented
 from rules.text import say, say_n
 
-from . import text
+from . import heavy, text
 from .aiming import AttackCommand
 from .combat import Act, combatant, path_and_cost, rules_words, settings_of, stands
 from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature
 from .foe_sandbox import is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
-from .model import GM, Event, Rejected
+from .model import GM, Event, Rejected, copied
 from .suggestions_zones import plans_on_zones
 from .text import N_
 from .waiting import plans_wait
@@ -130,13 +130,21 @@ def reckoned(game: "Game") -> bool:
 
 
 def frozen(game: "Game") -> "Game":
-    """A copy of the game that :func:`reckon` may read in another thread while the game goes on: the board a
-    snapshot (``Board.snapshot``), the tokens, characters, fight, settings and tactics its own. Cheap: taken on the
-    loop, it holds no lock while the plans are reckoned."""
+    """A copy of the game that :func:`reckon` may read in another thread while the game goes on, sharing nothing
+    the loop may change (issue #72): the board a snapshot (``Board.snapshot``), the tokens and characters with
+    their sheets, the fight, settings, tactics and zones its own (dicts and lists made anew: ``model.copied``;
+    words, numbers and the board's built indexes are values, shared). Cheap (a few ms for 60 foes): taken on
+    the loop, it holds no lock while the plans are reckoned."""
     return dataclasses.replace(
-        _sandbox(game), board=game.board.snapshot(), settings=dict(game.settings),
-        tactics={k: dict(v) for k, v in game.tactics.items()}, zones=copy.deepcopy(game.zones),
-        templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set())
+        game, tokens={k: dataclasses.replace(t, sheet=copied(t.sheet)) for k, t in game.tokens.items()},
+        characters={k: dataclasses.replace(c, sheet=copied(c.sheet)) for k, c in game.characters.items()},
+        combat=copy.deepcopy(game.combat), log=[], vision=None,
+        board=game.board.snapshot(), settings=copied(game.settings),
+        tactics=copied(game.tactics), zones=copy.deepcopy(game.zones), pending_defense=copy.deepcopy(game.pending_defense),
+        pending_soak=copy.deepcopy(game.pending_soak), pending_reroll=copy.deepcopy(game.pending_reroll),
+        pending_roll=copy.deepcopy(game.pending_roll), dice=copied(game.dice), foe_play=copied(game.foe_play),
+        templates={}, maps={}, handouts={}, pictures={}, players={}, explored={}, revealed=set(), removed={},
+        removed_unseen={}, seat_requests={}, undone=[], screen_view=copied(game.screen_view))
 
 
 def _moved(view: "Game", token: "Token", to: tuple[int, int], system, settings: dict,
@@ -195,8 +203,14 @@ class _Geometry:
         """``cells``' items nearest ``aim`` first, then the cheapest to reach (kept per aim for these cells)."""
         kept = self._nearest.get(aim)
         if kept is None or kept[0] is not cells:
-            kept = self._nearest[aim] = (cells, sorted(cells.items(), key=lambda item: (self.distance(item[0], aim),
-                                                                                         item[1])))
+            counted = [0]
+
+            def by(item):
+                counted[0] += 1
+                if not counted[0] & 255:  # thousands of squares on a big map: the loop's thread may go first (#72)
+                    heavy.breathe()
+                return self.distance(item[0], aim), item[1]
+            kept = self._nearest[aim] = (cells, sorted(cells.items(), key=by))
         return kept[1]
 
     def fighters(self, view: "Game") -> list:
@@ -222,6 +236,7 @@ class _Geometry:
         key = (a, b)
         found = self._seen.get(key)
         if found is None:
+            heavy.breathe()  # a line of fire and its cover: the loop's thread may go first (#72)
             d = movement.distance(a, b, self.diagonal, self.grid)
             clear = los.line_of_fire(self.board, a, b).clear
             fraction = los.cover(self.board, a, b).fraction if clear else 1.0
@@ -311,6 +326,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     found: list[dict] = []
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
     for way in ways:
+        heavy.breathe()
         if withdraw and way["attack"]:
             continue
         view = _sandbox(game)
@@ -328,7 +344,9 @@ def reckon(game: "Game", token_id: str) -> dict:
         left = system.movement_left(view.combat["state"], combatant(view, me), settings)
         if way.get("move_most") is not None and left is not None:  # what the attack's own cost leaves (Tesseris ticks)
             left = min(left, way["move_most"])
+        heavy.breathe()
         cells = {(me.x, me.y): 0} if way.get("still") else _reachable(view, me, system, left, reached)
+        heavy.breathe()
         if tactic == "guarding":
             cells = {c: k for c, k in cells.items()
                      if movement.distance(c, anchor, system.diagonal, view.board.grid) <= GUARD_RADIUS}
@@ -341,6 +359,7 @@ def reckon(game: "Game", token_id: str) -> dict:
             continue
         for target in foes:
             for weapon in _weapons(system, combatant(view, me).sheet):
+                heavy.breathe()
                 if way.get("fits") and not way["fits"](weapon):
                     continue
                 melee = _is_melee(weapon)
@@ -390,6 +409,7 @@ def _reachable(view: "Game", me: "Token", system, left, reached: dict | None = N
 
 
 def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes) -> dict | None:
+    heavy.breathe()  # one attack judged by the rules' exact odds: the loop's thread may go first (#72)
     if way.get("later") and not way.get("declare") and cell == (me.x, me.y):
         return None  # a move, then the shot: a move it is
     moved = geo.moved(view, me, cell, system, settings, bool(way.get("ends_turn")))
@@ -461,6 +481,7 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         order = [c for c in order if _beside_cover(view.board, c)]
     out = []
     for cell in order[:MOST_PLANS * 2]:
+        heavy.breathe()
         provoked: list = []
         if cell == (me.x, me.y) or (moved := _moved(view, me, cell, system, settings, provoked,
                                                     bool(way.get("ends_turn")))) is None:

@@ -12,7 +12,7 @@ says, has gevent's loop collect them as soon as it is idle: after the answer and
 written, before the next event is read. The generation collected follows CPython's own rule: the middle one when
 ten young collections were made since its last; the oldest when ten of those were and the objects moved into it
 since its last collection are over a quarter of those it held then (counted here with ``gc.get_objects``, as
-CPython counts them inside). On Python 3.14's incremental collector (no third threshold) each is the young
+CPython counts them inside: ``held``, within one C call, issue #72). On Python 3.14's incremental collector (no third threshold) each is the young
 generation and an increment of the old, as its automatic collections are.
 
 A flood that never lets the loop idle still has its objects collected: past ``BACKSTOP`` new objects CPython
@@ -36,6 +36,17 @@ try:  # the native thread's id: gevent's patched ``threading.get_ident`` tells g
     _thread_id = get_original("_thread", "get_ident")
 except ImportError:
     _thread_id = threading.get_ident
+
+def held(*generations: int) -> int:
+    """The objects the collector tracks in ``generations``, counted within one C call (``sum`` over ``map``): the
+    list ``gc.get_objects`` returns is never seen by the interpreter's loop, so the GIL is never handed over while
+    it exists. That list holds every young object of the process, another thread's half-built tuple too (issue
+    #72): ``tuple(<generator>)`` resizes its tuple in place at the end, which CPython refuses once something
+    else holds it (``SystemError: Objects/tupleobject.c: bad argument to internal function``), and the loop's
+    thread may hand the GIL to the reckoning thread at the end of any call (``len(gc.get_objects(0))`` did, one
+    plan request in 200 under load)."""
+    return sum(map(len, map(gc.get_objects, generations)))
+
 
 #: the young generation's automatic threshold while the collector runs at idle moments: ten times CPython's
 #: default, so a flood of events with no idle moment between them still collects (a pause of about 1 ms)
@@ -72,7 +83,7 @@ class QuietCollector:
             log.info("the cycle collector runs as CPython times it (%s)", exc)
             return False
         self._thresholds = thresholds
-        self._long_lived, self._pending = len(gc.get_objects(2)), 0
+        self._long_lived, self._pending = held(2), 0
         self._loop, self._thread = loop, _thread_id()
         gc.set_threshold(max(BACKSTOP, thresholds[0]), *thresholds[1:])
         return True
@@ -105,9 +116,9 @@ class QuietCollector:
         generation = self.generation_due()
         if generation == 2:
             gc.collect(2)
-            self._long_lived, self._pending = len(gc.get_objects(2)), 0
+            self._long_lived, self._pending = held(2), 0
         elif generation == 1 and self._thresholds[2]:
-            before = len(gc.get_objects(0)) + len(gc.get_objects(1))
+            before = held(0, 1)
             self._pending += max(0, before - gc.collect(1))  # the survivors are the oldest generation's now
         else:
             gc.collect(generation)

@@ -114,6 +114,9 @@ class Runner:
         token_id = game.combat["current"]
         try:
             found = suggesting.plans(game, token_id, "en")
+        except suggesting.Busy:  # the GM's own asks fill the game's queue (#72): the runner asks again in a moment
+            self.sleep(suggesting.RETRY_AFTER)
+            return True
         except (Rejected, NotReckoned) as exc:
             found, why = {"plans": []}, exc
         else:

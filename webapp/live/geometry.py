@@ -19,9 +19,9 @@ THREADS = 1
 IDLE_SECONDS = 5.0  # an idle thread of the pool ends after this long (the process's thread count comes back)
 
 
-def runner():
-    """``run(work, *args)``, which runs ``work(*args)`` on the pool and returns (or raises) what it did, when the
-    process is gevent's (the standard library patched); else None."""
+def runner(threads: int = THREADS):
+    """``run(work, *args)``, which runs ``work(*args)`` on a pool of ``threads`` and returns (or raises) what it did,
+    when the process is gevent's (the standard library patched); else None."""
     try:
         from gevent import monkey
         from gevent.threadpool import ThreadPool
@@ -33,7 +33,7 @@ def runner():
 
     def run(work, *args):
         if not pools:  # made at first use, on the loop's thread
-            pools.append(ThreadPool(THREADS, idle_task_timeout=IDLE_SECONDS))
+            pools.append(ThreadPool(threads, idle_task_timeout=IDLE_SECONDS))
             sys.setswitchinterval(min(sys.getswitchinterval(), WRITER_SWITCH_INTERVAL))
         value, error = pools[0].apply(_caught, (work, args))
         idle()  # what the other tables have to do meanwhile goes first

@@ -3,37 +3,45 @@
 Reckoning a foe's plans judges tens of attacks by the rules' exact odds: tens of milliseconds of pure Python,
 more on a big map. It never runs inside a command (a move never waits for it): the GM page asks for it (``GET
 /api/games/<id>/suggestions/<token>``), and it runs on a copy of the game (``suggestions.frozen``, taken on the
-loop without a switch) in a native thread of its own while the asking greenlet waits, as a big map's geometry
-does (``geometry.runner``): the loop's thread takes the GIL back every switch interval, so every table goes on
-meanwhile. Without gevent (the app tests, the command-line tools) it runs where it is asked.
+loop without a switch, sharing nothing the loop may change) in a native thread of gevent's pool while the asking
+greenlet waits: the loop's thread takes the GIL back every switch interval, so every table goes on meanwhile.
+The pool is shared fairly between games (``fairness.Fair``: one queue per game, bounded, served in turn, one
+reckoning of a game at a time); past a game's bound the request is refused (``fairness.Busy``: 429, "busy, try
+again"). Without gevent (the app tests, the command-line tools) it runs where it is asked, the same queues kept.
 """
 
 from __future__ import annotations
 
-from ..game import suggestions
-from . import geometry
+from ..game import heavy, suggestions
+from . import fairness, geometry
+from .fairness import Busy  # noqa: F401 (the routes catch it from here)
 from .language import words
 
-_RUN: list = []  # [runner or None], made at first use (``install``: another)
+#: seconds a refused asker is told to wait (Retry-After)
+RETRY_AFTER = 1
+_FAIR: list = []  # [Fair], made at first use (``install``: another runner)
 
 
-def _runner():
-    if not _RUN:
-        _RUN.append(geometry.runner())
-    return _RUN[0]
+def fair() -> fairness.Fair:
+    if not _FAIR:  # made at first use, on the loop's thread
+        runner = geometry.runner(fairness.THREADS)
+        if runner is not None:  # gevent's: the loop's thread goes first (``fairness.Pacer``)
+            heavy.install_breathe(fairness.Pacer().breathe)
+        _FAIR.append(fairness.Fair(runner))
+    return _FAIR[0]
 
 
-def install(runner) -> None:
+def install(runner, threads: int = fairness.THREADS, per_game: int = fairness.PER_GAME) -> None:
     """Where the reckoning runs: ``runner(work, *args)`` returns ``work(*args)`` (or raises what it raised), run in
     a native thread while the asking greenlet waits; None: gevent's pool under ``tacmap serve``, else right here."""
-    _RUN[:] = [runner] if runner is not None else []
+    _FAIR[:] = [fairness.Fair(runner, threads, per_game)] if runner is not None else []
 
 
 def plans(game, token_id: str, language: str | None = None) -> dict:
-    """``suggestions.reckon`` for ``token_id`` on a copy of ``game``, off the loop where the server has one, its
-    words said in ``language``. Rejected and NotReckoned as ``reckon`` raises them."""
+    """``suggestions.reckon`` for ``token_id`` on a copy of ``game``, off the loop where the server has one, in the
+    game's turn (``fairness.Fair``), its words said in ``language``. Rejected and NotReckoned as ``reckon`` raises
+    them; ``Busy`` when the game has as many plan requests under way as it may."""
     copy = suggestions.frozen(game)
-    run = _runner()
-    found = run(suggestions.reckon, copy, token_id) if run is not None else suggestions.reckon(copy, token_id)
+    found = fair().run(game.id, suggestions.reckon, copy, token_id)
     game.board.adopt(copy.board)  # the indexes built on the copy are kept, if the board is unchanged
     return words(found, language)

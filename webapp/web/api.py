@@ -175,8 +175,8 @@ def command(game_id: str):
 @bp.get("/games/<game_id>/suggestions/<token_id>")
 def suggestions(game_id: str, token_id: str):
     """The best plans for the GM's foe ``token_id`` on its turn (#60): the GM's alone (a player's or the table
-    screen's key: 403 and nothing else). Reckoned off the loop on a copy of the game (``live/suggesting.py``); the
-    words in ``?lang=`` (en, de, fr, es; English by default). A system whose suggestions are not reckoned: 501 and
+    screen's key: 403 and nothing else). Reckoned off the loop on a copy of the game (``live/suggesting.py``); past the
+    game's bound of requests under way, 429 "busy" with Retry-After and nothing started; the words in ``?lang=`` (en, de, fr, es; English by default). A system whose suggestions are not reckoned: 501 and
     why, in words."""
     from ..game.suggestions import NotReckoned, tactic_of
     from ..live import suggesting
@@ -189,6 +189,8 @@ def suggestions(game_id: str, token_id: str):
     language = normalize(request.args.get("lang")) or "en"
     try:
         return jsonify(suggesting.plans(game, token_id, language))
+    except suggesting.Busy as exc:  # this game has as many plans under way as it may: nothing started (#72)
+        return jsonify(error=str(exc.message), code="busy"), 429, {"Retry-After": str(suggesting.RETRY_AFTER)}
     except Rejected as exc:
         abort(422, str(exc))  # in English, as the API's refusals are
     except NotReckoned as exc:

@@ -196,9 +196,11 @@ def foe_plans(game_id: str, token_id: str):
     if actor is None or actor.role != "gm":
         abort(403, _("The foes' plans are the GM's."))
     game = hub().game(game_id)
-    found, error = None, None
+    found, error, status = None, None, 200
     try:
         found = suggesting.plans(game, token_id)
+    except suggesting.Busy as exc:  # this game has as many plans under way as it may: "try again" (#72)
+        error, status = _(exc.message), 429
     except Rejected as exc:
         error = refusal(exc)
     except NotReckoned as exc:
@@ -206,7 +208,8 @@ def foe_plans(game_id: str, token_id: str):
     token = game.tokens.get(token_id)
     html = render_template("_foe_plans.html", found=found, error=error, token=token, tactics=TACTICS,
                            tactic=tactic_of(game, token_id) if token else None)
-    return html, 200, {**HTML, "Cache-Control": "no-store"}
+    more = {"Retry-After": str(suggesting.RETRY_AFTER)} if status == 429 else {}
+    return html, status, {**HTML, "Cache-Control": "no-store", **more}
 
 
 @bp.get("/join")
