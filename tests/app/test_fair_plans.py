@@ -106,6 +106,7 @@ def big_fight(server: Served) -> dict:
     return a_fight(server, width=BIG[0], height=BIG[1], foes=BIG[2], heroes=BIG[3], name="Big fight")
 
 
+@pytest.mark.serial  # it times answers against a baseline: alone, in scripts/test's serial part
 def test_another_games_plan_waits_only_its_own_reckoning_while_one_game_floods(served):
     """(a) B's plan alone, then while A's GM floods from six connections: B's median within ``B_SLOWER`` times
     its median alone (B shares the GIL with A's one reckoning and the loop, and never queues behind A's)."""
@@ -147,6 +148,7 @@ def test_past_a_games_bound_its_extra_requests_are_told_busy_and_change_nothing(
     assert status == 200 and after["seq"] == before["seq"] and after["tokens"] == before["tokens"]
 
 
+@pytest.mark.serial  # it times answers against a baseline: alone, in scripts/test's serial part
 def test_another_tables_moves_keep_their_pace_while_one_game_floods_plans(served):
     """(c) Table C's GM moves a token (Socket.IO, as the page does), ``MOVES`` times alone and as many times while
     A's plans are flooded from six connections, in ``ROUNDS`` turns of each: the median move beside the flood

@@ -192,11 +192,15 @@ def served(tmp_path_factory):
 
 PLAN_REQUESTS = 2000
 ASKERS = 3  # connections asking at once (within a game's bound: none of them is told busy)
-FLOOD_SECONDS = 40.0  # the whole flood's bound (a 3d6 plan is 30-100 ms here: not all 2,000 on a slow machine)
+#: the whole flood's bound: a 3d6 plan is 30-100 ms here, so some 200-300 of the 2,000 in it (40 s got ~1,100, and
+#: 40 s of one worker in the suite; the crash it guards against was one plan in 200, and its cause has a test of its
+#: own above that fails within a second)
+FLOOD_SECONDS = 8.0
 
 
 def test_plans_asked_from_several_connections_while_the_foes_move_never_fail(served):
-    """~2,000 plan requests from three connections at once while the GM moves the same game's tokens (on the loop):
+    """Up to 2,000 plan requests (as many as ``FLOOD_SECONDS`` holds) from three connections at once while the GM
+    moves the same game's tokens (on the loop):
     every one answered 200 with plans, none 500; the server's log has no traceback."""
     game = a_fight(served, width=7, height=5, foes=1, heroes=1)
     statuses: dict[int, int] = {}
@@ -242,6 +246,6 @@ def test_plans_asked_from_several_connections_while_the_foes_move_never_fail(ser
     mover.join(30)
     answered = sum(statuses.values())
     print("plans answered", statuses, "in", round(time.monotonic() - deadline + FLOOD_SECONDS, 1), "s")
-    assert answered >= 200, statuses  # bounded in time: as many as the machine answers in FLOOD_SECONDS
+    assert answered >= 50, statuses  # bounded in time: as many as the machine answers in FLOOD_SECONDS
     assert failures == [], f"{len(failures)} of {answered}: {failures[:3]} ({statuses})"
     assert "Traceback" not in served.log.read_text()
