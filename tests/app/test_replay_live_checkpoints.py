@@ -144,7 +144,9 @@ def test_a_live_checkpoint_waits_for_a_quiet_moment_and_takes_the_state_then(tmp
     monkeypatch.setattr(replaying, "LIVE_QUIET", 0.5)
     app, gid, move, seq = table_past_the_mark(tmp_path)
     crossed, sio = time.monotonic(), app.extensions["tacmap_socketio"]
-    while time.monotonic() < crossed + 3 * replaying.LIVE_QUIET:  # a move every 0.1 s: nothing is kept meanwhile
+    # a move every 0.1 s for three quiet spans and ten moves at least (a loaded machine's moves are slower): nothing
+    # is kept meanwhile
+    while time.monotonic() < crossed + 3 * replaying.LIVE_QUIET or seq < LIVE_EVERY + 10:
         seq = move()
         sio.sleep(0.1)
         assert kept_folds.load_checkpoints(tmp_path, gid) is None, "a checkpoint taken while the table played"
