@@ -17,7 +17,8 @@ import time
 import pytest
 import socketio
 
-from tests.app.test_plans_thread_safety import Served, a_fight
+from tests.app.test_gevent_serving import Served
+from tests.app.test_plans_thread_safety import a_fight
 from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
 from tests.helpers import bearer
 from webapp.live import fairness, suggesting

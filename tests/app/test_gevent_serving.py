@@ -184,6 +184,9 @@ def test_serve_started_without_gevents_patch_stops_with_a_clear_line(tmp_path):
 
 
 class Served:
+    """A `tacmap serve` of its own on loopback (gevent, its collector and pools as a table has them); ``game`` and
+    ``key``: the demo game's id and GM key its console printed."""
+
     def __init__(self, tmp_path: Path) -> None:
         self.port = free_port()
         self.log = tmp_path / "server.log"
@@ -198,6 +201,23 @@ class Served:
             time.sleep(0.1)
         found = re.search(r"/games/(\w+)/gm\?key=([\w-]+)", self.log.read_text())
         self.game, self.key = found.group(1), found.group(2)
+
+    def api(self, method: str, path: str, body=None, token: str | None = None, timeout: float = 30):
+        """(status, the JSON answer, or its text where it is not JSON)."""
+        req = urllib.request.Request(self.url + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            body = e.read()
+            try:
+                return e.code, json.loads(body)
+            except ValueError:
+                return e.code, body.decode(errors="replace")
 
     def stop(self) -> None:
         self.proc.kill()

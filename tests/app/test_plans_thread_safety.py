@@ -15,26 +15,20 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import json
-import os
-import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
+from tests.app.test_gevent_serving import Served
 from tests.app.test_suggestions_api import _fight, _to_the_orcs_turn
-from tests.helpers import TACMAP, command, free_port
+from tests.helpers import command
 from webapp.game import suggestions
 from webapp.live import collector
 
 SECONDS = 2.0
-REPO = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
@@ -122,43 +116,6 @@ def test_the_frozen_copy_shares_nothing_the_loop_may_change(app, client):
 
 
 # --- against a real `tacmap serve`: plans asked from several connections while the foes move --------------------
-
-class Served:
-    """A `tacmap serve` of its own on loopback (gevent, its collector and pools as a table has them)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.log = folder / "server.log"
-        self.proc = subprocess.Popen([TACMAP, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                                      "--data-dir", str(folder / "data")], cwd=REPO,
-                                     env=dict(os.environ, PYTHONUNBUFFERED="1"),
-                                     stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 30
-        while "GM link" not in self.log.read_text():
-            assert self.proc.poll() is None and time.monotonic() < deadline, self.log.read_text()
-            time.sleep(0.1)
-
-    def api(self, method: str, path: str, body=None, token: str | None = None, timeout: float = 30):
-        req = urllib.request.Request(self.url + path, method=method,
-                                     data=json.dumps(body).encode() if body is not None else None)
-        req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            body = e.read()
-            try:
-                return e.code, json.loads(body)
-            except ValueError:
-                return e.code, body.decode(errors="replace")
-
-    def stop(self) -> None:
-        self.proc.kill()
-        self.proc.wait(10)
-
 
 def a_fight(server: Served, width: int = 12, height: int = 8, foes: int = 2, heroes: int = 2,
             name: str = "Plans") -> dict:

@@ -8,8 +8,6 @@ what :mod:`fog` lets them, and never a line naming a token they cannot see.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from collections.abc import Callable, Iterator
 
 from . import characters, combat, defenses, fog, handouts, maps, reroll, screenview, soak, table_dice, templates
@@ -100,17 +98,9 @@ def _table_reader(game: Game, actor: Actor, visible: Callable[[], list] | None =
         # a line written before the fog fell (or before the token went out of view) must not name it, nor
         # one naming a token since removed (where it was when it went is the fog's), a token of another map,
         # or a character this audience may not know (characters.view)
-        visible = visible() if visible is not None else fog.visible_tokens(game, actor)  # those it may see, once
-        shown = {id(t) for t in visible}
-        unseen = {t.name for t in game.tokens.values() if id(t) not in shown}
-        unseen |= set(game.removed.values())
-        unseen |= {t.name for m in game.maps.values() if m.id != game.active_map for t in m.tokens.values()
-                   if t.owner is None or t.owner != actor.player_id}
-        unseen |= characters.unknown_names(game, actor)
-        unseen -= {t.name for t in visible}  # a name shared with a token in view
-        unseen.discard("")
+        unseen = characters.unseen_names(game, actor, visible() if visible is not None else None)
         if unseen:
-            pattern = _naming(frozenset(unseen))
+            pattern = characters.naming(unseen)
     elif game.removed_unseen:
         # no fog now, but a token removed while nobody at the table saw it stays unnamed (#62): the lines written
         # about it while it stood in the fog say "all" (the fog hid them), and the fog is no longer there to
@@ -120,18 +110,11 @@ def _table_reader(game: Game, actor: Actor, visible: Callable[[], list] | None =
         unseen -= {t.name for t in game.tokens.values() if not t.hidden}
         unseen.discard("")
         if unseen:
-            pattern = _naming(frozenset(unseen))
+            pattern = characters.naming(frozenset(unseen))
     if pattern is None:
         return ("all",), lambda e: e.audience == "all"
     return ("all", pattern.pattern), lambda e: (e.audience == "all" and not pattern.search(e.text)
                                                 and not (e.detail and pattern.search(repr(e.detail))))
-
-
-@lru_cache(maxsize=256)
-def _naming(names: frozenset[str]):
-    """The pattern that finds any of ``names`` as a whole word (the longest first), made once per set of names:
-    a move with fog asks it of every audience but the GM, and the players who see alike hide the same names."""
-    return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(names, key=lambda n: (-len(n), n))))
 
 
 def fog_state(game: Game, actor: Actor) -> dict:

@@ -8,6 +8,8 @@ change goes through the system's validation before it is stored.
 from __future__ import annotations
 
 import copy
+import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -204,6 +206,33 @@ def is_own(character: Character, actor: "Actor") -> bool:
     """Whether this is the actor's own character: a player's, by its owner. The table screen owns none, and a
     character nobody owns (a foe's) is nobody's: its ``None`` owner is not the screen's ``None`` player (#62)."""
     return actor.role == "player" and character.owner is not None and character.owner == actor.player_id
+
+
+def unseen_names(game: "Game", actor: "Actor", visible: list | None = None) -> frozenset[str]:
+    """The names of the tokens and characters this audience may not see or know, but those shared with a token it
+    sees: a token out of its view (``visible``: the tokens it sees, when the caller has them), one removed, one of
+    another map (not its player's own), a character it may not know (:func:`unknown_names`). The GM's: none. Its
+    log hides the lines naming one (webapp/game/audience.py), a waiting roll's words say "someone out of sight"
+    instead (webapp/game/table_dice.py)."""
+    if actor.role == "gm":
+        return frozenset()
+    visible = visible if visible is not None else fog.visible_tokens(game, actor)
+    shown = {id(t) for t in visible}
+    names = {t.name for t in game.tokens.values() if id(t) not in shown}
+    names |= set(game.removed.values())
+    names |= {t.name for m in game.maps.values() if m.id != game.active_map for t in m.tokens.values()
+              if t.owner is None or t.owner != actor.player_id}
+    names |= unknown_names(game, actor)
+    names -= {t.name for t in visible}  # a name shared with a token in view
+    names.discard("")
+    return frozenset(names)
+
+
+@lru_cache(maxsize=256)
+def naming(names: frozenset[str]) -> re.Pattern:
+    """The pattern that finds any of ``names`` as a whole word (the longest first), made once per set of names:
+    a move with fog asks it of every audience but the GM, and the players who see alike hide the same names."""
+    return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(names, key=lambda n: (-len(n), n))))
 
 
 def unknown_names(game: "Game", actor: "Actor") -> set[str]:

@@ -16,8 +16,6 @@ roller is the app's, as is every roll while the game's dice are the app's.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -273,35 +271,13 @@ def ack(event: Event, actor: "Actor") -> dict:
             **({"chance": roll["chance"]} if "chance" in roll else {})}
 
 
-def unseen_names(game: "Game", actor: "Actor") -> frozenset[str]:
-    """The names of the tokens and characters this audience may not see or know (as its log hides them:
-    ``audience``), but those shared with a token it sees."""
-    if actor.role == "gm":
-        return frozenset()
-    visible = fog.visible_tokens(game, actor)
-    shown = {id(t) for t in visible}
-    names = {t.name for t in game.tokens.values() if id(t) not in shown}
-    names |= set(game.removed.values())
-    names |= {t.name for m in game.maps.values() if m.id != game.active_map for t in m.tokens.values()
-              if t.owner is None or t.owner != actor.player_id}
-    names |= characters.unknown_names(game, actor)
-    names -= {t.name for t in visible}
-    names.discard("")
-    return frozenset(names)
-
-
-@lru_cache(maxsize=256)
-def _naming(names: frozenset[str]):
-    return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(names, key=lambda n: (-len(n), n))))
-
-
 def unnamed(game: "Game", actor: "Actor", said):
     """Words about a roll with every name this audience may not know said "someone out of sight"; words that still
     name one (not the rules' words with the name a parameter: an old game's plain text) are "a roll at the table"."""
-    names = unseen_names(game, actor)
+    names = characters.unseen_names(game, actor)
     if not said or not names:
         return said
-    pattern = _naming(names)
+    pattern = characters.naming(names)
     if isinstance(said, Say):
         said = said.map_args(lambda value: say("someone out of sight") if pattern.search(value) else value)
     return say("a roll at the table") if pattern.search(str(said)) else said
@@ -312,7 +288,7 @@ def _names_hidden(game: "Game", roller: str | None, line: str) -> bool:
     token = game.tokens.get(roller or "")
     hidden = frozenset(t.name for t in game.tokens.values() if t.hidden and t.name) - frozenset(
         t.name for t in game.tokens.values() if not t.hidden)
-    return (token is not None and token.hidden) or bool(hidden and _naming(hidden).search(str(line)))
+    return (token is not None and token.hidden) or bool(hidden and characters.naming(hidden).search(str(line)))
 
 
 def percent(chance: float) -> str:
