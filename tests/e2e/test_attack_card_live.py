@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_table_screens import PHONE, add_token, join, new_game, player_url
+from test_table_screens import add_token, gm_and_phone, join, new_game
 
 
 def selected(page, name: str) -> str:
@@ -23,12 +23,7 @@ def test_a_token_added_after_a_target_was_picked_joins_the_attack_cards_lists(se
     add_token(server, game, "Hero", 2, 2, owner=mira["player_id"], kind="pc")
     goblin = add_token(server, game, "Goblin", 6, 2)
     wolf = add_token(server, game, "Wolf", 6, 5)
-    gm = new_page(viewport={"width": 1280, "height": 800})
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    phone = new_page(**PHONE)
-    phone.goto(player_url(server, game, mira))
-    expect(phone.locator("#conn.ok")).to_be_visible()
+    gm, phone = gm_and_phone(server, new_page, game, mira)
 
     # the GM attacks with the Goblin at the Wolf; Mira aims her Hero at the Wolf (not the first foe)
     gm_form = gm.locator("#attack-form")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.helpers import live_command
-from test_table_screens import PHONE, add_token, join, new_game, player_url, token_at
+from test_table_screens import add_token, gm_and_phone, join, new_game, token_at
 
 
 def value(page, name: str) -> str:
@@ -32,12 +32,7 @@ def table(server, new_page):
            "Goblin": add_token(server, game, "Goblin", 6, 2),
            "Ogre": add_token(server, game, "Ogre", 12, 2),
            "Wolf": add_token(server, game, "Wolf", 9, 6)}
-    gm = new_page(viewport={"width": 1280, "height": 800})
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    phone = new_page(**PHONE)
-    phone.goto(player_url(server, game, mira))
-    expect(phone.locator("#conn.ok")).to_be_visible()
+    gm, phone = gm_and_phone(server, new_page, game, mira)
     return game, ids, gm, phone
 
 

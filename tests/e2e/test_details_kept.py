@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_table_screens import PHONE, add_token, join, new_game, player_url
+from test_table_screens import add_token, gm_and_phone, join, new_game
 from tests.helpers import live_command as command
 
 
@@ -71,12 +71,7 @@ def test_once_the_gm_opens_a_how_the_entries_that_come_later_keep_their_own_line
     game = new_game(server, "savage_worlds", name="Log lines")
     orc, ann, bo = (add_token(server, game, name, x, 2) for name, x in (("Orc", 2), ("Ann", 3), ("Bo", 1)))
     mira = join(server, game, "Mira")
-    gm = new_page(viewport={"width": 1280, "height": 800})
-    gm.goto(game["urls"]["gm"])
-    expect(gm.locator("#conn.ok")).to_be_visible()
-    phone = new_page(**PHONE)
-    phone.goto(player_url(server, game, mira))
-    expect(phone.locator("#conn.ok")).to_be_visible()
+    gm, phone = gm_and_phone(server, new_page, game, mira)
 
     command(server, game, {"type": "attack", "attacker": orc, "target": ann, "force": True})
     how = gm.locator("#log li.attack details").first

@@ -40,6 +40,17 @@ def player_url(server, game: dict, player: dict) -> str:
     return f"{server.url}/games/{game['id']}/play?key={player['player_token']}"
 
 
+def gm_and_phone(server, new_page, game: dict, player: dict):
+    """The GM's laptop page and the player's phone page (touch, at the LAN name), each with its live link up."""
+    gm = new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(game["urls"]["gm"])
+    expect(gm.locator("#conn.ok")).to_be_visible()
+    phone = new_page(**PHONE)
+    phone.goto(player_url(server, game, player))
+    expect(phone.locator("#conn.ok")).to_be_visible()
+    return gm, phone
+
+
 def state(server, game: dict) -> dict:
     return server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])[1]
 
