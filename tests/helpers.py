@@ -5,9 +5,12 @@ port. Import it as ``from tests.helpers import ...`` (the repository's root is o
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from webapp import create_app
@@ -73,6 +76,25 @@ def live_command(server, game: dict, body: dict, key: str | None = None) -> dict
     status, answer = server.api("POST", f"{GAMES}/{game['id']}/commands", body, key or game["gm_token"])
     assert status == 200, (body, answer)
     return answer
+
+
+def api_call(url: str, method: str, path: str, body=None, token: str | None = None, timeout: float = 10):
+    """One JSON API request to a served tacmap at ``url`` (a Bearer ``token``): (status, the JSON answer, or its
+    text where it is not JSON)."""
+    req = urllib.request.Request(url + path, method=method,
+                                 data=json.dumps(body).encode() if body is not None else None)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        answer = e.read()
+        try:
+            return e.code, json.loads(answer)
+        except ValueError:
+            return e.code, answer.decode(errors="replace")
 
 
 def free_port() -> int:

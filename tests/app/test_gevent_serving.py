@@ -21,7 +21,7 @@ import gevent
 import pytest
 from gevent import socket as gsocket
 
-from tests.helpers import TACMAP, free_port
+from tests.helpers import TACMAP, api_call, free_port
 from webapp.live.serving import TableServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -203,21 +203,7 @@ class Served:
         self.game, self.key = found.group(1), found.group(2)
 
     def api(self, method: str, path: str, body=None, token: str | None = None, timeout: float = 30):
-        """(status, the JSON answer, or its text where it is not JSON)."""
-        req = urllib.request.Request(self.url + path, method=method,
-                                     data=json.dumps(body).encode() if body is not None else None)
-        req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            body = e.read()
-            try:
-                return e.code, json.loads(body)
-            except ValueError:
-                return e.code, body.decode(errors="replace")
+        return api_call(self.url, method, path, body, token, timeout)
 
     def stop(self) -> None:
         self.proc.kill()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import TACMAP, free_port
+from tests.helpers import TACMAP, api_call, free_port
 
 CHROMIUM = os.environ.get("TACMAP_CHROMIUM", "/usr/bin/chromium")
 #: the name phones reach the laptop by in these tests: not loopback, so (as at a real table, where a phone opens
@@ -188,16 +188,7 @@ class LiveServer:
             self.proc.wait(10)
 
     def api(self, method: str, path: str, body=None, token: str | None = None):
-        req = urllib.request.Request(self.url + path, method=method,
-                                     data=json.dumps(body).encode() if body is not None else None)
-        req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+        return api_call(self.url, method, path, body, token)
 
 
 class Shared:
