@@ -65,9 +65,12 @@ def assert_playing(phone) -> dict:
 def assert_paused(phone, keeper: str = "off") -> None:
     phone.wait_for_function(f"() => {{ const v = {VIDEO}; return !v || v.paused; }}")
     expect(phone.locator("#keep-awake")).to_have_attribute("data-keeper", keeper)
-    stopped = playback(phone)
+    def still(now: dict | None) -> dict | None:  # the decoder may finish the audio it had buffered after a pause
+        return now and {k: v for k, v in now.items() if k != "audio"}
+
+    stopped = still(playback(phone))
     phone.wait_for_timeout(400)
-    assert playback(phone) == stopped, "a paused video's time stands still"
+    assert still(playback(phone)) == stopped, "a paused video's time stands still"
 
 
 def set_shown(phone, state_: str) -> None:
