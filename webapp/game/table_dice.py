@@ -243,12 +243,13 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     seen = token is not None and (chooser or fog.may_see(game, actor, token))
     numbers = seen and (chooser or player is not None)  # a foe's: the GM's alone
     if seen or chooser:
-        purpose = unnamed(game, actor, words(roll["purpose"]))
+        unseen = characters.unseen_names(game, actor)  # once, for the purpose and what counts
+        purpose = unnamed(game, actor, words(roll["purpose"]), unseen)
     else:
         purpose = say("for the GM's side") if player is None else say("for a player")
     out = {"id": pending["id"], "roller_id": token.id if seen else None, "roller": token.name if seen else None,
            "player": game.players[player].name if player and seen else None,
-           "purpose": purpose, "needs": unnamed(game, actor, words(roll["needs"])) if numbers else "",
+           "purpose": purpose, "needs": unnamed(game, actor, words(roll["needs"]), unseen) if numbers else "",
            "chooser": chooser if seen or chooser else None,
            # the rule's exact chance that the roll meets its need (#59), said where the need is
            "chance": roll.get("chance") if numbers else None,
@@ -271,10 +272,11 @@ def ack(event: Event, actor: "Actor") -> dict:
             **({"chance": roll["chance"]} if "chance" in roll else {})}
 
 
-def unnamed(game: "Game", actor: "Actor", said):
+def unnamed(game: "Game", actor: "Actor", said, names: frozenset[str] | None = None):
     """Words about a roll with every name this audience may not know said "someone out of sight"; words that still
-    name one (not the rules' words with the name a parameter: an old game's plain text) are "a roll at the table"."""
-    names = characters.unseen_names(game, actor)
+    name one (not the rules' words with the name a parameter: an old game's plain text) are "a roll at the table".
+    ``names``: those names, when the caller has them already (:func:`characters.unseen_names`)."""
+    names = characters.unseen_names(game, actor) if names is None else names
     if not said or not names:
         return said
     pattern = characters.naming(names)
