@@ -525,7 +525,10 @@ class BaseSystem:
         ``move_most`` the squares the move may cost at most (what the attack's own cost leaves: Tesseris ticks),
         ``weapons`` the keys of the weapons the way fits (else every one of its kind), ``then`` an action taken
         after a move alone (Tesseris's Take Cover: only on squares with a cover piece beside them); ``alone`` True
-        for the action alone, where the foe stands (a 3d6 Ready to reload ``weapon``), ``why`` its words.
+        for the action alone, where the foe stands (a 3d6 Ready to reload ``weapon``), ``why`` its words;
+        ``approach`` True for a move alone used only to close in on a foe no attack reaches this turn (Savage
+        Worlds' run). A foe no attack reaches closes in by its ways with ``attack`` False (and no ``then``):
+        their move, along the way to the foe on the whole board (#67).
         RuleNotImplemented: the system's suggestions are not reckoned."""
         return self._planner().plan_turns(state, mover, settings)
 

@@ -11,7 +11,8 @@ import copy
 
 from ..system import AttackRequest, Combatant
 from ..text import say
-from .data import MAX_WOUNDS
+from .data import MAX_WOUNDS, STAND_COST
+from .sheet import derived_values
 from .odds import BROKEN, SHAKEN, _incapacitated, _wound_label
 from .turns import _TURN_FRESH, _fresh_state
 
@@ -48,8 +49,18 @@ def _gang_up(label) -> bool:
 def plan_turns(state: dict, mover: Combatant, settings: dict | None = None) -> list[dict]:
     """The ways a foe's turn may move then attack ("Movement" is not an action): a plain attack, a Wild
     Attack in melee (+2 Fighting and damage, Vulnerable after: "Wild Attack"), and a move alone (taking
-    cover, withdrawing)."""
-    return [
+    cover, withdrawing); and, for closing in on a foe no attack reaches this turn (``approach``), a run ("Running":
+    Pace plus the running die) that moves no farther than the least the die gives (Pace + 1, less what it moved
+    already), so the move stays within whatever the die rolls when it is sent."""
+    per = (state.get("combatants") or {}).get(mover.id) or {}
+    run = []
+    if not per.get("ran"):
+        most = derived_values(mover.sheet or {})["pace"] + 1 - (STAND_COST if per.get("stood") else 0) \
+            - float(per.get("moved", 0) or 0)
+        if most > 0:
+            run = [{"action": "run", "action_options": {}, "attack": False, "approach": True, "options": {},
+                    "melee": None, "move_most": float(most), "label": say("Run")}]
+    return run + [
         {"action": None, "action_options": {}, "attack": True, "options": {}, "melee": None, "label": say("Attack")},
         {"action": None, "action_options": {}, "attack": True, "options": {"wild_attack": True}, "melee": True,
          "risky": True,

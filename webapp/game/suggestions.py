@@ -61,7 +61,7 @@ from .describe import square_name
 from .feature import Feature
 from .foe_sandbox import is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
 from .model import GM, Event, Rejected, copied
-from .suggestions_zones import plans_on_zones
+from .suggestions_zones import leads_anywhere, plans_on_zones
 from .text import N_
 from .waiting import plans_wait
 
@@ -317,14 +317,19 @@ def reckon(game: "Game", token_id: str) -> dict:
     anchor = tuple((game.tactics.get(token.id) or {}).get("anchor") or (token.x, token.y))
     foes = _foes(game, token)
     if game.zones is not None:  # zones, not squares: its own reckoning, the same ranking
-        found = plans_on_zones(game, token, system, ways, tactic, tactic == "cowardly" and hurt, foes, settings, anchor)
-        return {"token_id": token.id, "tactic": tactic, "now": now,
-                "plans": _best(found, "fierce" if tactic == "guarding" else tactic, tactic == "cowardly" and hurt)}
+        withdraw = tactic == "cowardly" and hurt
+        found = plans_on_zones(game, token, system, ways, tactic, withdraw, foes, settings, anchor)
+        plans = _best(found, "fierce" if tactic == "guarding" else tactic, withdraw)
+        out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
+        if not plans:
+            out["none"] = _why_none(game, token, system, foes, tactic, withdraw, {})
+        return out
     geo = _Geometry(game, system)
     careful = tactic == "careful"
     withdraw = tactic == "cowardly" and hurt
     found: list[dict] = []
     reached: dict = {}  # the squares within each move allowance, searched once for the ways' allowances
+    closing: list[tuple] = []  # the ways that move alone, kept for closing in should no attack reach (#67)
     for way in ways:
         heavy.breathe()
         if withdraw and way["attack"]:
@@ -355,7 +360,10 @@ def reckon(game: "Game", token_id: str) -> dict:
                 found.append(_alone(me, way, steps, geo, foes))
             continue
         if not way["attack"]:
-            found += _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw)
+            if not withdraw and not way.get("then"):
+                closing.append((view, me, way, steps, cells))
+            if not way.get("approach"):
+                found += _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, withdraw)
             continue
         for target in foes:
             for weapon in _weapons(system, combatant(view, me).sheet):
@@ -373,7 +381,102 @@ def reckon(game: "Game", token_id: str) -> dict:
                     p = _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, settings, geo, foes)
                     if p is not None:
                         found.append(p)
-    return {"token_id": token.id, "tactic": tactic, "now": now, "plans": _best(found, tactic, withdraw)}
+    paths: dict = {}  # the way to each foe on the whole board, searched once for the ways that close in
+    if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
+        for view, me, way, steps, cells in closing:
+            found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
+    plans = _best(found, tactic, withdraw)
+    out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
+    if not plans:
+        out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths)
+    return out
+
+
+def _way_from(board, goal: tuple[int, int], size: int, diagonal: str) -> dict | None:
+    """The cost of the way to ``goal`` from every square of the board (round walls, closed doors and blocking
+    squares; tokens are passed, as a move passes them): one search of the whole board from ``goal``, each square's
+    cost back to it by the same steps (the terrain counted on the squares entered on the way to ``goal``). A big
+    token's, its top-left square's, its whole footprint fitting each step. None when ``goal`` is off the board."""
+    if size == 1:
+        if not board.in_bounds(goal):
+            return None
+        out = movement.reachable(board, goal, None, diagonal)
+    else:
+        out, _ = movement.footprint_search(board, goal, size, diagonal)
+    if not out:
+        return None
+    end = board.terrain_cost(goal)
+    return {c: k - board.terrain_cost(c) + end if c != goal else 0.0 for c, k in out.items()}
+
+
+def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths: dict) -> list[dict]:
+    """Closing in (#67), when no attack reaches a foe this turn: for each foe, the way to it on the whole board (round
+    the walls: :func:`_way_from`), followed as far as the way's move allowance goes (``cells``: the free squares
+    within it), to the square that leaves the least of the way (of those alike, the nearest as the crow flies: the
+    straight way of the ways as short) that the rules' ``move`` accepts; for a careful foe, of the squares that get
+    it nearer by the way, the fewest foes can shoot at or reach first, then the nearest. One plan per foe: the move,
+    then its attack next turn."""
+    out = []
+    start, size = (me.x, me.y), getattr(me, "size", 1)
+    for target in foes:
+        heavy.breathe()
+        aim = (target.x, target.y)
+        if target.id not in paths:
+            paths[target.id] = _way_from(view.board, aim, size, system.diagonal)
+        way_back = paths[target.id]
+        if way_back is None or start not in way_back:
+            continue
+        now = way_back[start]
+        nearer = [c for c in cells if c != start and way_back.get(c, now) < now]
+        if careful:
+            nearer.sort(key=lambda c: (geo.threat(c, foes), way_back[c], geo.distance(c, aim), cells[c]))
+        else:
+            nearer.sort(key=lambda c: (way_back[c], _crow(c, aim), cells[c]))
+        for cell in nearer[:MOST_PLANS * 2]:
+            heavy.breathe()
+            if geo.moved(view, me, cell, system, settings, bool(way.get("ends_turn"))) is None:
+                continue
+            rest = way_back[cell]
+            left = max(1, round(rest))
+            out.append({"summary": say("{way}: to {square}, closing in on {target}", way=way["label"],
+                                       square=square_name(*cell), target=target.name),
+                        "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]}],
+                        "target": target.id, "weapon": None, "options": {}, "to": list(cell), "hit": None,
+                        "effect": 0.0, "effect_unit": None, "kind": "approach",
+                        "why": [say_n("no attack reaches {target} this turn: {n} square left on the way to it",
+                                      "no attack reaches {target} this turn: {n} squares left on the way to it",
+                                      left, target=target.name)],
+                        "_cost": cells[cell], "_threat": geo.threat(cell, foes), "_rest": rest})
+            break
+    return out
+
+
+def _crow(a: tuple[int, int], b: tuple[int, int]) -> float:
+    """The straight distance between two squares' centres (a tie-break between squares alike by the rules)."""
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def _why_none(game: "Game", token: "Token", system, foes: list["Token"], tactic: str, withdraw: bool,
+              paths: dict):
+    """Why a foe has no plan at all, in words (#67): no foe of its stands, nowhere to withdraw to, held by its post,
+    no way leads to any of its foes, or the rules leave it no move closer."""
+    if not foes:
+        return say("no foe of its still stands in the fight")
+    if withdraw:
+        return say("cowardly and hurt: nowhere to withdraw to")
+    if game.zones is not None:
+        ways = leads_anywhere(game, token, foes)
+    else:
+        start, size = (token.x, token.y), getattr(token, "size", 1)
+        for f in foes:  # the ways to its foes, had no way of the turn looked for them
+            if f.id not in paths:
+                paths[f.id] = _way_from(game.board, (f.x, f.y), size, system.diagonal)
+        ways = any(v is not None and start in v for v in paths.values())
+    if not ways:
+        return say("no way leads to any of its foes")
+    if tactic == "guarding":
+        return say("guarding: no foe comes within reach of its post")
+    return say("no attack reaches a foe this turn, and the rules leave it no move closer")
 
 
 def _turn_begun(game: "Game", token: "Token", system, settings: dict) -> "Game":
@@ -453,7 +556,7 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
                            target=target.name, square=square_name(*cell)),
             "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
             "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]) * way.get("worth", 1), 4),
-            "effect_unit": worth["unit"], "why": parts, "_cost": cost,
+            "effect_unit": worth["unit"], "why": parts, "kind": "attack", "_cost": cost,
             "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
 
 
@@ -462,7 +565,7 @@ def _alone(me, way, steps, geo, foes) -> dict:
     cell = (me.x, me.y)
     return {"summary": say("{way}: {weapon}", way=way["label"], weapon=way.get("weapon") or ""),
             "steps": list(steps), "target": None, "weapon": way.get("weapon"), "options": {}, "to": list(cell),
-            "hit": None, "effect": 0.0, "effect_unit": None, "why": [way["why"]], "_cost": 0,
+            "hit": None, "effect": 0.0, "effect_unit": None, "why": [way["why"]], "kind": "ready", "_cost": 0,
             "_threat": geo.threat(cell, foes)}
 
 
@@ -499,8 +602,8 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
                     "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]},
                               *([then] if then else [])],
                     "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0,
-                    "effect_unit": None, "why": why, "_cost": cells[cell], "_threat": threat + len(provoked),
-                    "_far": far(cell)})
+                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover", "_cost": cells[cell],
+                    "_threat": threat + len(provoked), "_far": far(cell)})
     return out
 
 
@@ -523,7 +626,15 @@ def _then(moved: "Game", me: "Token", action: str) -> dict | None:
 
 
 def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
-    """At most ``MOST_PLANS``, distinct (one per target and weapon, one per square for a move alone), best first."""
+    """At most ``MOST_PLANS``, distinct (one per target and weapon; closing in, one per target; a move alone, one per
+    square, none beside a square already chosen: never the same move a square apart), best first. When no attack
+    reaches, closing in comes first (#67), after readying a weapon (a reload where it stands): the foe it gets
+    nearest to by the way first (careful: the least threatened square first), then the moves alone."""
+    attacks = any(p["kind"] == "attack" for p in found)
+    careful = tactic == "careful"
+    closing = sorted((p for p in found if p["kind"] == "approach" and not attacks),
+                     key=lambda p: (p["_threat"] if careful else 0, p["_rest"], p["_cost"]))
+    found = [p for p in found if p["kind"] != "approach"]
     if withdraw:
         key = lambda p: (-p.get("_far", 0), p["_threat"], p["_cost"])  # noqa: E731
     elif tactic == "careful":
@@ -531,11 +642,18 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
         key = lambda p: (p["_threat"] + p.get("_risky", False), -p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
     else:
         key = lambda p: (-p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
-    out, seen = [], set()
-    for p in sorted(found, key=key):
-        mark = (p["target"], p["weapon"]) if p["target"] else tuple(p["to"])
+    out, seen, moved = [], set(), []
+    ranked = sorted(found, key=key)
+    ready = [p for p in ranked if p["kind"] == "ready"] if closing else []  # readying a weapon: before closing in
+    for p in [*ready, *closing, *(p for p in ranked if p not in ready)]:
+        mark = (p["kind"], p["target"], p["weapon"]) if p["target"] else tuple(p["to"]) if isinstance(p["to"], list) \
+            else p["to"]
         if mark in seen:
             continue
+        if p["kind"] in ("move", "cover", "withdraw", "approach") and isinstance(p["to"], list):  # not beside one chosen
+            if any(max(abs(p["to"][0] - o[0]), abs(p["to"][1] - o[1])) <= 1 for o in moved):
+                continue
+            moved.append(p["to"])
         seen.add(mark)
         why = list(p["why"])
         if tactic == "careful" and p["target"]:

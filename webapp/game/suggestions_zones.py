@@ -133,6 +133,8 @@ def plans_on_zones(game: "Game", token: "Token", system, ways: list[dict], tacti
         if withdraw and way["attack"]:
             continue
         if not way["attack"]:
+            if way.get("approach"):  # a way for closing in only
+                continue
             found += _moves(view, me, way, cells, reachable, zones, system, settings, careful, withdraw)
             continue
         for target in foes:
@@ -155,6 +157,10 @@ def plans_on_zones(game: "Game", token: "Token", system, ways: list[dict], tacti
                                      zones)
                     if p is not None:
                         found.append(p)
+    if not withdraw and not any(p["kind"] == "attack" for p in found):  # no attack reaches: closing in (#67)
+        for way in ways:
+            if not way["attack"] and not way.get("then"):
+                found += _approach(view, me, way, cells, reachable, zones, system, settings, careful)
     if tactic == "guarding":
         for p in found:
             p["why"].append(say_n("guarding: it keeps within {n} zone of its post",
@@ -190,7 +196,7 @@ def _attack_plan(view, me, zone_id, cell, cost, target, weapon, way, system, set
     return {"summary": summary, "steps": steps, "target": target.id, "weapon": weapon["key"], "options": options,
             "to": zone_id, "hit": float(hit), "effect": round(float(worth["effect"]), 4),
             "effect_unit": worth["unit"], "why": [where] + ([worth["defense"]] if worth.get("defense") else []),
-            "_cost": cost, "_threat": zones.threat(zone_id), "_risky": bool(way.get("risky"))}
+            "kind": "attack", "_cost": cost, "_threat": zones.threat(zone_id), "_risky": bool(way.get("risky"))}
 
 
 def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, careful, withdraw) -> list[dict]:
@@ -216,5 +222,47 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
         out.append({"summary": say("{way}: to {zone}", way=way["label"], zone=zones.by_id[z]["name"]),
                     "steps": [{"type": "move_token", "token_id": me.id, "zone": z}],
                     "target": None, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0,
-                    "effect_unit": None, "why": why, "_cost": reachable[z], "_threat": threat, "_far": zones.far(z)})
+                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover", "_cost": reachable[z],
+                    "_threat": threat, "_far": zones.far(z)})
     return out
+
+
+def _approach(view, me, way, cells, reachable, zones: _Zones, system, settings, careful) -> list[dict]:
+    """Closing in (#67), when no attack reaches a foe this turn: for each foe, the fewest zone steps to its zone
+    (``zonelayout.path``), followed as far as the move allowance goes (``cells``: the zones within it with a free
+    square) to a zone the rules' ``move`` accepts; careful, of the zones along it, the least dangerous first, then
+    the farthest. One plan per foe: the move, then its attack next turn."""
+    here = position_of(view, me)
+    out = []
+    for target in zones.foes:
+        aim = position_of(view, target)
+        path = zonelayout.path(view.zones, here, aim) if aim is not None else None
+        if path is None:
+            continue
+        along = [(i, z) for i, z in enumerate(path) if i and z in cells][::-1]  # farthest first
+        if careful:
+            along.sort(key=lambda iz: zones.threat(iz[1]))
+        for i, z in along:
+            if _moved(view, me, z, cells[z], system, settings) is None:
+                continue
+            rest = len(path) - 1 - i
+            name = zones.by_id[z]["name"]
+            why = [say_n("no attack reaches {target} this turn: {n} zone step left on the way to it",
+                         "no attack reaches {target} this turn: {n} zone steps left on the way to it", rest,
+                         target=target.name)] if rest else [say("no attack reaches {target} this turn: it closes in",
+                                                                target=target.name)]
+            out.append({"summary": say("{way}: to {zone}, closing in on {target}", way=way["label"], zone=name,
+                                       target=target.name),
+                        "steps": [{"type": "move_token", "token_id": me.id, "zone": z}],
+                        "target": target.id, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0,
+                        "effect_unit": None, "why": why, "kind": "approach", "_cost": reachable[z],
+                        "_threat": zones.threat(z), "_rest": rest})
+            break
+    return out
+
+
+def leads_anywhere(game: "Game", token: "Token", foes: list["Token"]) -> bool:
+    """Whether the zones' links lead from ``token``'s zone to any of its ``foes``' zones."""
+    here = position_of(game, token)
+    return here is not None and any(
+        (aim := position_of(game, f)) is not None and zonelayout.path(game.zones, here, aim) is not None for f in foes)
