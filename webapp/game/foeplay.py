@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from rules.text import Say, pack, say
+from rules.text import Say, pack, say, unpack
 
 from . import combat, suggestions
 from .feature import Feature
@@ -114,9 +114,15 @@ def evolve(game: "Game", event: Event, log) -> None:
 
 
 def passed(game: "Game", event: Event, log) -> None:
-    """A foe the runner found no plan for: the GM's line says why, and its turn ends next."""
+    """A foe the runner found no plan for: the GM's line says why (the plans' ``none``, kept in the event as
+    ``why``; an older event has none), and its turn ends next."""
     token = game.tokens.get(event.data["token_id"])
-    if token is not None:
+    if token is None:
+        return
+    why = unpack(event.data.get("why"))
+    if why:
+        log(say("{name} has no plan ({why}): its turn ends", name=token.name, why=why), "gm", None)
+    else:
         log(say("{name} has no plan (no foe of its in reach, nothing to withdraw from): its turn ends",
                 name=token.name), "gm", None)
 

@@ -6,7 +6,8 @@ When the GM's ``play_foes`` ``{"on": true}`` is decided, the process that decide
 reckons the foe's plans off the loop (``suggesting.plans``: a native thread), then sends the best plan's steps one by
 one as the GM's commands through ``Hub.execute`` (so each is judged, logged, shown and undoable as the GM's own),
 pausing ``pause`` seconds before each so the table screen shows each move and attack, then ends the foe's turn
-(``next_turn``). A foe with no plan ends its turn with a line in the log saying why.
+(``next_turn``). A foe no attack reaches this turn plays its plan to close in (#67): its move, then its turn ends as
+any. A foe with no plan at all ends its turn with a line in the log saying why (the plans' ``none``).
 
 It waits (the switch stays on) at a player's token's turn and at anything a player must answer (a defense, a Soak
 roll, a reroll offer, a roll made at the table: ``foeplay.waits_for``), and goes on once it is answered. It stops
@@ -24,6 +25,8 @@ from __future__ import annotations
 
 import logging
 import threading
+
+from rules.text import pack
 
 from ..game import foeplay
 from ..game.model import Actor, Event, Rejected
@@ -113,7 +116,7 @@ class Runner:
         """The turn of the foe whose turn it is: its best plan's steps, then the turn ends. False: stopped."""
         token_id = game.combat["current"]
         try:
-            found = suggesting.plans(game, token_id, "en")
+            found = suggesting.plans(game, token_id, said=False)  # the steps, and the words why there is none
         except suggesting.Busy:  # the GM's own asks fill the game's queue (#72): the runner asks again in a moment
             self.sleep(suggesting.RETRY_AFTER)
             return True
@@ -131,8 +134,9 @@ class Runner:
             self.sleep(self.players.pause)
             if self.game() is None:
                 return False
-            self.hub.commit(self.game_id, lambda g: [Event("foe_passed", {"token_id": token_id})]
-                            if foeplay.playing(g) == self.runner else [])
+            data = {"token_id": token_id, **({"why": pack(found["none"])} if found.get("none") else {})}
+            self.hub.commit(self.game_id, lambda g: [Event("foe_passed", data)] if foeplay.playing(g) == self.runner
+                            else [])
             if why is not None:
                 log.info("no plan for %s in game %s: %s", token_id, self.game_id, why)
         game = self.answered()

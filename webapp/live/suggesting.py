@@ -37,11 +37,12 @@ def install(runner, threads: int = fairness.THREADS, per_game: int = fairness.PE
     _FAIR[:] = [fairness.Fair(runner, threads, per_game)] if runner is not None else []
 
 
-def plans(game, token_id: str, language: str | None = None) -> dict:
+def plans(game, token_id: str, language: str | None = None, said: bool = True) -> dict:
     """``suggestions.reckon`` for ``token_id`` on a copy of ``game``, off the loop where the server has one, in the
-    game's turn (``fairness.Fair``), its words said in ``language``. Rejected and NotReckoned as ``reckon`` raises
-    them; ``Busy`` when the game has as many plan requests under way as it may."""
+    game's turn (``fairness.Fair``), its words said in ``language`` (``said`` False: its words as the rules' words,
+    for an event to keep). Rejected and NotReckoned as ``reckon`` raises them; ``Busy`` when the game has as many
+    plan requests under way as it may."""
     copy = suggestions.frozen(game)
     found = fair().run(game.id, suggestions.reckon, copy, token_id)
     game.board.adopt(copy.board)  # the indexes built on the copy are kept, if the board is unchanged
-    return words(found, language)
+    return words(found, language) if said else found
