@@ -51,7 +51,7 @@ def _current(client, g):
 
 def _to_a_players_turn(client, g, ids):
     for _ in range(6):
-        if _current(client, g) in (ids["Ann"], ids["Bob"]):
+        if _current(client, g) in (ids["Ann"], ids.get("Bob")):
             return
         assert command(client, g, {"type": "next_turn"}).status_code == 200
     raise AssertionError("never a player's turn")
@@ -209,3 +209,56 @@ def test_the_switch_needs_a_fight_whose_foes_have_plans(app, client):
     r = command(client, hexes, {"type": "play_foes", "on": True})
     assert r.status_code == 422 and "cannot be played" in r.json["error"]
     assert state(client, hexes)["foe_play"] == {}
+
+
+def _far_fight(client, walls=()):
+    """Mira's Ann and the GM's Orc, a sword its one weapon, at the two ends of a long room (3d6): no blow reaches
+    her this turn (#67)."""
+    import rules
+    g = new_game(client, "gurps_lite", board={"width": 30, "height": 8, "walls": list(walls)}, name="Far")
+    mira = join(client, g, "Mira")
+    ids = {}
+    for name, x, owner in (("Ann", 24, mira["player_id"]), ("Orc", 3, None)):
+        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": name, "x": x, "y": 3, "owner": owner,
+                                                                **({"kind": "pc"} if owner else {})},
+                        headers=bearer(g["gm_token"]))
+        assert r.status_code == 201, r.json
+        ids[name] = r.json["id"]
+    sample = rules.get("gurps_lite").default_sheet()
+    sheet = {**sample, "name": "Orc", "weapons": {"Broadsword": sample["weapons"]["Broadsword"]}}
+    r = command(client, g, {"type": "add_character", "name": "Orc", "token_id": ids["Orc"], "sheet": sheet})
+    assert r.status_code == 200, r.json
+    assert command(client, g, {"type": "start_combat", "token_ids": list(ids.values())}).status_code == 200
+    _to_a_players_turn(client, g, ids)
+    return g, mira, ids
+
+
+def _orc_played(client, g, mira, ids):
+    """Mira ends Ann's turn; the state once the runner has played the Orc's and it is Ann's again."""
+    seq = state(client, g)["seq"]
+    assert command(client, g, {"type": "next_turn"}, key=mira["player_token"]).status_code == 200
+    return _until(lambda: (s := state(client, g))["combat"]["current"] == ids["Ann"] and s["seq"] > seq + 1 and s)
+
+
+@FAST
+def test_a_foe_no_blow_reaches_closes_in_turn_by_turn(app, client):
+    g, mira, ids = _far_fight(client)
+    _on(client, g)
+    xs = [3]
+    for _turn in range(2):
+        s = _orc_played(client, g, mira, ids)
+        orc = next(t for t in s["tokens"] if t["id"] == ids["Orc"])
+        assert orc["y"] == 3 and orc["x"] > xs[-1], (xs, orc)  # nearer along the room, each of its turns
+        xs.append(orc["x"])
+        assert s["foe_play"]["on"] is True  # its move played, its turn ended: nothing refused
+    assert not any("has no plan" in t for t in _log(client, g))
+
+
+@FAST
+def test_a_foe_walled_in_passes_and_its_line_says_why(app, client):
+    box = [{"a": [1, 1], "b": [6, 1]}, {"a": [6, 1], "b": [6, 6]}, {"a": [6, 6], "b": [1, 6]}, {"a": [1, 6], "b": [1, 1]}]
+    g, mira, ids = _far_fight(client, box)
+    _on(client, g)
+    s = _orc_played(client, g, mira, ids)
+    assert s["foe_play"]["on"] is True
+    assert "Orc has no plan (no way leads to any of its foes): its turn ends" in _log(client, g)
