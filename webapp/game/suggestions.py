@@ -29,6 +29,14 @@ within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, els
 may be the turn's action alone, where the foe stands (``alone``: a 3d6 Ready to reload an empty gun), and an
 attack's worth may carry notes for the why line (Savage Worlds' Gang Up bonus).
 
+When no attack reaches a foe this turn, the foe closes in (#67, looking a turn ahead): by each way that moves alone
+(``attack`` False, no ``then``; ``approach``: a way for closing in only, Savage Worlds' run), for each foe, the way
+to it on the whole board (one search from the foe's square: round walls and closed doors, tokens passed as a move
+passes them), the square within this turn's allowance that leaves the least of it (careful: the fewest foes at it
+first), judged by the rules' ``move``; ranked nearest by the way first (after a reload where it stands). Every plan
+has a ``kind``: ``attack``, ``approach``, ``cover``, ``withdraw``, ``move``, ``ready``. A foe with no plan at all
+gets ``none``, the words why (:func:`_why_none`).
+
 Asked off the foe's turn, the plans are those of its turn were it to begin now: reckoned on a copy whose fight
 has it current, its turn's books fresh as the rules start a turn (the planner's ``turn_begun``), marked
 ``"now": False``. The reckoning keeps what it reads again and again (distances, lines of fire, the squares
@@ -416,11 +424,15 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
     straight way of the ways as short) that the rules' ``move`` accepts; for a careful foe, of the squares that get
     it nearer by the way, the fewest foes can shoot at or reach first, then the nearest. One plan per foe: the move,
     then its attack next turn."""
-    out = []
+    out: list[dict] = []
     start, size = (me.x, me.y), getattr(me, "size", 1)
-    for target in foes:
+    reach = max(cells.values(), default=0)
+    rests: list[float] = []
+    for target in sorted(foes, key=lambda t: geo.distance(start, (t.x, t.y))):  # the nearest as the crow flies first
         heavy.breathe()
         aim = (target.x, target.y)
+        if len(rests) >= MOST_PLANS and geo.distance(start, aim) - reach > sorted(rests)[MOST_PLANS - 1]:
+            break  # the way is never shorter than the crow flies: no farther foe is nearer by the way (a big fight)
         if target.id not in paths:
             paths[target.id] = _way_from(view.board, aim, size, system.diagonal)
         way_back = paths[target.id]
@@ -447,6 +459,7 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
                                       "no attack reaches {target} this turn: {n} squares left on the way to it",
                                       left, target=target.name)],
                         "_cost": cells[cell], "_threat": geo.threat(cell, foes), "_rest": rest})
+            rests.append(rest)
             break
     return out
 
@@ -468,10 +481,14 @@ def _why_none(game: "Game", token: "Token", system, foes: list["Token"], tactic:
         ways = leads_anywhere(game, token, foes)
     else:
         start, size = (token.x, token.y), getattr(token, "size", 1)
-        for f in foes:  # the ways to its foes, had no way of the turn looked for them
+        ways = False
+        for f in foes:  # the ways to its foes (those no way of the turn looked for), until one leads there
+            heavy.breathe()
             if f.id not in paths:
                 paths[f.id] = _way_from(game.board, (f.x, f.y), size, system.diagonal)
-        ways = any(v is not None and start in v for v in paths.values())
+            if paths[f.id] is not None and start in paths[f.id]:
+                ways = True
+                break
     if not ways:
         return say("no way leads to any of its foes")
     if tactic == "guarding":
