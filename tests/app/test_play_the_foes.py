@@ -262,3 +262,23 @@ def test_a_foe_walled_in_passes_and_its_line_says_why(app, client):
     s = _orc_played(client, g, mira, ids)
     assert s["foe_play"]["on"] is True
     assert "Orc has no plan (no way leads to any of its foes): its turn ends" in _log(client, g)
+
+
+def test_the_api_gives_a_far_foe_its_approach_and_a_walled_in_one_the_words_why(app, client):
+    g, mira, ids = _far_fight(client)
+    url = f"/api/games/{g['id']}/suggestions/{ids['Orc']}"
+    found = client.get(url, headers=bearer(g["gm_token"])).json
+    best = found["plans"][0]
+    assert best["kind"] == "approach" and best["target"] == ids["Ann"] and best["hit"] is None
+    assert "none" not in found and "closing in on Ann" in best["summary"]
+    assert "Ann" in client.get(url + "?lang=de", headers=bearer(g["gm_token"])).json["plans"][0]["summary"]
+    box = [{"a": [1, 1], "b": [6, 1]}, {"a": [6, 1], "b": [6, 6]}, {"a": [6, 6], "b": [1, 6]}, {"a": [1, 6], "b": [1, 1]}]
+    shut, _mira, shut_ids = _far_fight(client, box)
+    url = f"/api/games/{shut['id']}/suggestions/{shut_ids['Orc']}"
+    found = client.get(url, headers=bearer(shut["gm_token"])).json
+    assert found["plans"] == [] and found["none"] == "no way leads to any of its foes"
+    assert client.get(url + "?lang=de", headers=bearer(shut["gm_token"])).json["none"] == \
+        "kein Weg führt zu einem seiner Gegner"
+    client.get(f"/games/{shut['id']}/gm?key={shut['gm_token']}", follow_redirects=True)  # the GM's page: seated
+    html = client.get(f"/games/{shut['id']}/foe-plans/{shut_ids['Orc']}?lang=de").get_data(as_text=True)
+    assert "Kein Plan: kein Weg führt zu einem seiner Gegner. Der nächste Zug geht weiter." in html
