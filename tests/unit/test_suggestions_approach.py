@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from rules import movement
+from rules import los, movement
 from rules.board import Board
 from rules.dice import SeededDice
 from webapp.game import suggestions
@@ -193,3 +193,22 @@ def test_every_plan_has_a_kind_and_three_plans_are_three_different_choices(syste
             assert p["target"] and p["hit"] is not None
         else:
             assert p["hit"] is None
+
+
+@pytest.mark.parametrize("system", ("gurps_lite", "savage_worlds"))
+def test_a_careful_foe_closes_in_behind_cover_where_a_fierce_one_takes_the_open(system):
+    def board():
+        b = Board(44, 12)
+        b.add_wall((6, 7), (6, 11))  # a screen off the straight way: behind it, no line of fire from Ann
+        return b
+    plans = {}
+    for tactic in ("fierce", "careful"):
+        game, ids = fight(system, board(), (2, 5), [("Ann", 36, 5)], foe_sheet=_melee(system), tactic=tactic)
+        best = suggestions.reckon(game, ids["Orc"])["plans"][0]
+        assert best["kind"] == "approach" and best["target"] == ids["Ann"]
+        assert tuple(best["to"]) != (2, 5)
+        plans[tactic] = best
+    ann, d = (36, 5), rules.get(system).diagonal
+    assert los.line_of_fire(board(), tuple(plans["careful"]["to"]), ann).clear is False  # in the screen's shelter
+    assert los.line_of_fire(board(), tuple(plans["fierce"]["to"]), ann).clear is True  # the nearest by the way
+    assert movement.distance(tuple(plans["careful"]["to"]), ann, d) < movement.distance((2, 5), ann, d)
