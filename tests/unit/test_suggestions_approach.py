@@ -212,3 +212,11 @@ def test_a_careful_foe_closes_in_behind_cover_where_a_fierce_one_takes_the_open(
     assert los.line_of_fire(board(), tuple(plans["careful"]["to"]), ann).clear is False  # in the screen's shelter
     assert los.line_of_fire(board(), tuple(plans["fierce"]["to"]), ann).clear is True  # the nearest by the way
     assert movement.distance(tuple(plans["careful"]["to"]), ann, d) < movement.distance((2, 5), ann, d)
+
+
+def test_on_a_zone_map_two_foes_the_same_way_are_one_move():
+    zones = [{"id": "a", "name": "Airlock", "adjacent": ["b"]}, {"id": "b", "name": "Bridge", "adjacent": ["c"]},
+             {"id": "c", "name": "Cargo", "adjacent": ["d"]}, {"id": "d", "name": "Dock"}]
+    game, ids = atomic.fight(zones, "a", [("Ann", "d"), ("Bob", "d")], foe_sheet={"weapons": [atomic.KNIFE]})
+    found = suggestions.reckon(game, ids["Orc"])
+    assert [(p["kind"], p["to"]) for p in found["plans"]] == [("approach", "b")]

@@ -667,9 +667,10 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
             else p["to"]
         if mark in seen:
             continue
-        if p["kind"] in ("move", "cover", "withdraw", "approach") and isinstance(p["to"], list):  # not beside one chosen
-            if any(max(abs(p["to"][0] - o[0]), abs(p["to"][1] - o[1])) <= 1 for o in moved):
-                continue
+        if p["kind"] in ("move", "cover", "withdraw", "approach"):  # a move alone: not beside one chosen already
+            if any(p["to"] == o if not isinstance(o, list) else
+                   max(abs(p["to"][0] - o[0]), abs(p["to"][1] - o[1])) <= 1 for o in moved):
+                continue  # (on a zone map, not to a zone chosen already)
             moved.append(p["to"])
         seen.add(mark)
         why = list(p["why"])
