@@ -409,7 +409,8 @@ def _way_from(board, goal: tuple[int, int], size: int, diagonal: str) -> dict | 
         if not board.in_bounds(goal):
             return None
         out = movement.reachable(board, goal, None, diagonal)
-    else:
+    else:  # from the nearest top-left square whose footprint fits the board (a foe by its edge)
+        goal = (max(0, min(goal[0], board.width - size)), max(0, min(goal[1], board.height - size)))
         out, _ = movement.footprint_search(board, goal, size, diagonal)
     if not out:
         return None
