@@ -53,3 +53,27 @@ def test_the_gms_own_roll_says_no_phone_and_its_name_once(app, client):
     screen = page(app, table.g, table.keys["screen"], "screen", "en")
     # a foe's: what counts is the GM's (#72); the purpose said once
     assert "Ogre: initiative is being rolled" in screen and "Ogre rolls Ogre" not in screen and "d10" not in screen
+
+
+def test_a_foes_soak_roll_tells_the_phones_and_the_screen_who_rolls_and_what_for_never_its_dice_or_odds(app, client):
+    """The issue's own case (#70, kept since #72): "Ogre rolls Vigor (Soak): the d8 and the Wild d6 ... 81%" on the
+    phones and the TV told the Ogre's sheet; the pages say "Ogre rolls Vigor (Soak)", the GM's page the whole ask."""
+    from rules.text import pack, say
+
+    table = Table(app, client, "savage_worlds")
+    game = app.extensions["tacmap"].game(table.g["id"])
+    needs = say("roll the d8 and the Wild d6: the better counts; 4 or more succeeds")
+    game.pending_roll = {"id": "roll-1", "command": {"type": "soak"}, "sender": {"role": "gm"}, "made": [],
+                         "entered": [], "roll": {"dice": "d8!+d6!", "roller": table.ids["Ogre"], "player": None,
+                                                 "purpose": pack(say("Vigor (Soak)")), "needs": pack(needs),
+                                                 "chance": 0.81}}
+    try:
+        for key, role in ((table.keys["Mira"], "play"), (table.keys["screen"], "screen")):
+            seen = page(app, table.g, key, role, "en")
+            assert "Ogre rolls Vigor (Soak)" in seen, (role, seen)
+            assert "d8" not in seen and "81%" not in seen and "Wild" not in seen, role
+        gm = page(app, table.g, table.g["gm_token"], "gm", "en")
+        assert "Ogre: roll Vigor (Soak)" in gm and "the d8 and the Wild d6" in gm and "81% to make it" in gm
+        assert "on their phone" not in gm
+    finally:
+        game.pending_roll = None
