@@ -83,6 +83,8 @@ def roll_test(dice: DiceSource, pool: int, modifiers: list[Modifier], purpose: s
 def stop_goal(need: int, attack: int, more: bool = False) -> str:
     """A defense's goal in words: the successes that stop an attack total of ``attack`` (a tie is the defender's);
     ``more``: those the re-rolled duds must add to the successes already rolled."""
+    if more and need <= 0:
+        return say("the attack of {attack} is stopped already: the re-rolled duds only add", attack=attack)
     if more:
         return say_n("{n} more success stops an attack of {attack} (a tie goes to the defender)",
                      "{n} more successes stop an attack of {attack} (a tie goes to the defender)", need, attack=attack)

@@ -262,3 +262,9 @@ def test_ducks_ask_says_its_duds_are_re_rolled_and_the_re_roll_asks_for_the_succ
     assert again[2] == "hero" and again[3].endswith(
         f"; {missing} more success{'' if missing == 1 else 'es'} {'stops' if missing == 1 else 'stop'} an attack of 6 "
         "(a tie goes to the defender)"), again
+
+
+def test_a_duck_re_roll_after_the_attack_is_stopped_says_so_not_0_more_successes():
+    from rules.tesseris_ads.checks import stop_goal
+    assert stop_goal(0, 6, more=True) == "the attack of 6 is stopped already: the re-rolled duds only add"
+    assert stop_goal(2, 6, more=True) == "2 more successes stop an attack of 6 (a tie goes to the defender)"
