@@ -154,9 +154,15 @@ def landing(location: str | None, impossible: set[str], first_arm: str) -> str |
 
 def hit_needs(setup: dict) -> str:
     """What the shooter's dice must show to hit, in words (the table's dice, #59): the TN less the modifiers,
-    and a called shot's called TN or a burst's extra hits."""
+    and a called shot's called TN or a burst's extra hits; what the modifiers add to the dice said too (#70: "4 or
+    more hits (TN 10)" alone hid the +6 that makes a 4 hit)."""
     s, tn, dice = setup["settings"], setup["tn"], setup["settings"]["roll_dice"]
     bonus = int(sum(m.value for m in setup["modifiers"]))
+    line = _hit_words(setup, s, tn, dice, bonus)
+    return say("{line}; {flat} is added", line=line, flat=f"{bonus:+d}") if bonus else line
+
+
+def _hit_words(setup: dict, s: dict, tn: int, dice: str, bonus: int) -> str:
     need = needed(dice, tn, bonus)
     if need is None:
         return say("roll {dice}: no roll reaches TN {tn}", dice=dice, tn=tn)

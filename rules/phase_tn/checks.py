@@ -63,11 +63,11 @@ def needed(expr: str, tn: int, modifier: int) -> int | None:
 
 
 def tn_needs(expr: str, tn: int, modifier: int) -> str:
-    """:func:`needed` in words."""
+    """:func:`needed` in words, with what the modifiers add (#70)."""
     need = needed(expr, tn, modifier)
-    if need is None:
-        return say("roll {dice}: no roll reaches TN {tn}", dice=expr, tn=tn)
-    return say("roll {dice}: {need} or more succeeds (TN {tn})", dice=expr, need=need, tn=tn)
+    line = (say("roll {dice}: no roll reaches TN {tn}", dice=expr, tn=tn) if need is None else
+            say("roll {dice}: {need} or more succeeds (TN {tn})", dice=expr, need=need, tn=tn))
+    return say("{line}; {flat} is added", line=line, flat=f"{int(modifier):+d}") if modifier else line
 
 
 def tn_chance(expr: str, tn: int, modifier: int) -> float:

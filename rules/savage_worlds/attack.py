@@ -405,6 +405,16 @@ def target_toughness(tsheet: dict, obj: str | None) -> dict:
     return {"base": d["toughness_base"], "armor": d["armor"], "object": None}
 
 
+def damage_needs(expr: str, toughness: int, added: int = 0, name: str | None = None) -> str:
+    """What a damage roll is asked for (the table's dice, #59): its dice, what is added to them and the Toughness
+    the total meets (#70). The Toughness is the table's to know: the attack's line says it as the damage lands
+    ("9 damage vs Toughness 7"), and a foe's whole ask is the GM's alone (``table_dice.pending_view``)."""
+    line = (say("roll {dice} for damage to {name} (the dice ace) vs Toughness {toughness}", dice=expr, name=name,
+                toughness=toughness) if name else
+            say("roll {dice} for damage (the dice ace) vs Toughness {toughness}", dice=expr, toughness=toughness))
+    return say("{line}; {flat} is added", line=line, flat=f"{added:+d}") if added else line
+
+
 def effective_toughness(tough: dict, ap: int) -> tuple[int, list[Modifier]]:
     pierced = min(ap, tough["armor"])
     notes = [Modifier(say("AP {ap} against armour {armor}", ap=ap, armor=tough["armor"]), -pierced, "Damage Resolution")] if pierced else []
@@ -471,7 +481,7 @@ def resolve(request: AttackRequest, plan: dict, trait_rolls: list, kept: list[in
     damages = []
     for n, s in enumerate(hits):
         droll = dice.roll(plan["damage_expr"], say("damage") if len(hits) == 1 else say("damage (hit {n})", n=n + 1),
-                          roller=a.id, needs=say("roll {dice} for damage (the dice ace)", dice=plan["damage_expr"]))
+                          roller=a.id, needs=damage_needs(plan["damage_expr"], toughness, dmg_mod))
         rolls.append(droll)
         total = droll.total + dmg_mod
         bonus = None
@@ -540,13 +550,13 @@ def random_targets(request, plan, count, dice, rolls, effects) -> list[dict]:
             rolls.append(pick)
         victim = candidates[(pick.total - 1) if pick else 0]
         vs = victim.sheet or {}
-        droll = dice.roll(plan["damage_expr"], say("damage to {name} (random target)", name=victim.name), roller=by,
-                          needs=say("roll {dice} for damage to {name} (the dice ace)", dice=plan["damage_expr"],
-                                    name=victim.name))
-        rolls.append(droll)
         tough, _ = effective_toughness(target_toughness(vs, None), plan["ap"])
+        added = int(sum(m.value for m in plan["damage_modifiers"]))
+        droll = dice.roll(plan["damage_expr"], say("damage to {name} (random target)", name=victim.name), roller=by,
+                          needs=damage_needs(plan["damage_expr"], tough, added, victim.name))
+        rolls.append(droll)
         st = TargetState(bool(vs.get("shaken")), int(vs.get("wounds", 0) or 0), bool(vs.get("wild_card", True)))
-        dmg = droll.total + int(sum(m.value for m in plan["damage_modifiers"]))
+        dmg = droll.total + added
         res = st.take(dmg, tough)
         out.append({"target": victim.id, **res})
         effects += state_effects(victim.id, st, bool(request.options.get("nonlethal")), dice, rolls)

@@ -19,7 +19,7 @@ from ..dice import DiceSource
 from ..grid import SQUARE, Grid, grid_of
 from ..text import say
 from ..system import AttackRequest, AttackResult, Effect, Modifier, RuleError
-from .attack import effective_toughness, plan_of, settings_of, skill_words, target_toughness
+from .attack import damage_needs, effective_toughness, plan_of, settings_of, skill_words, target_toughness
 from .checks import trait_roll
 from .cover import area_cover
 from .data import BLAST_RADIUS, DEVIATION_DICE, DEVIATION_MULTIPLIER, PRONE_AREA_REDUCTION, TN, merged_settings
@@ -333,8 +333,7 @@ def area_attack(request: AttackRequest, dice: DiceSource) -> AttackResult:
             tough, notes = effective_toughness(target_toughness(vs, None), plan["ap"])
             # the attacker rolls each victim's damage, and its raise's die (the table's own dice, #59)
             droll = dice.roll(plan["damage_expr"], say("damage to {name}", name=v.name), roller=a.id,
-                              needs=say("roll {dice} for damage to {name} (the dice ace)", dice=plan["damage_expr"],
-                                        name=v.name))
+                              needs=damage_needs(plan["damage_expr"], tough, dmg_mod, v.name))
             rolls.append(droll)
             total = droll.total + dmg_mod
             bonus = None

@@ -80,8 +80,14 @@ def roll_test(dice: DiceSource, pool: int, modifiers: list[Modifier], purpose: s
     return TestRoll(record.total + flat, [record], list(modifiers))
 
 
-def stop_goal(need: int, attack: int) -> str:
-    """A defense's goal in words: the successes that stop an attack total of ``attack`` (a tie is the defender's)."""
+def stop_goal(need: int, attack: int, more: bool = False) -> str:
+    """A defense's goal in words: the successes that stop an attack total of ``attack`` (a tie is the defender's);
+    ``more``: those the re-rolled duds must add to the successes already rolled."""
+    if more and need <= 0:
+        return say("the attack of {attack} is stopped already: the re-rolled duds only add", attack=attack)
+    if more:
+        return say_n("{n} more success stops an attack of {attack} (a tie goes to the defender)",
+                     "{n} more successes stop an attack of {attack} (a tie goes to the defender)", need, attack=attack)
     return say_n("{n} success stops an attack of {attack} (a tie goes to the defender)",
                  "{n} successes stop an attack of {attack} (a tie goes to the defender)", need, attack=attack)
 
@@ -96,14 +102,18 @@ def roll_defense_pool(dice: DiceSource, pool: int, rerolls: int, purpose: str, r
     # the defender's luck is weighed against it)
     chance = None if attack is None else sum(p for v, p in defense_distribution(pool, max(0, rerolls))
                                              if v >= successes_to(attack, flat))
-    first = dice.roll(f"{pool}dT", purpose, roller=pool_roller(pool, roller), needs=dt_needs(pool, flat, goal),
-                      chance=chance)
+    needs = dt_needs(pool, flat, goal)
+    if rerolls > 0 and pool > 0:  # Duck: the ask says its duds come again (#70)
+        needs = say_n("{line}; then up to {n} dud (1-5) is re-rolled", "{line}; then up to {n} duds (1-5) are re-rolled",
+                      rerolls, line=needs)
+    first = dice.roll(f"{pool}dT", purpose, roller=pool_roller(pool, roller), needs=needs, chance=chance)
     records = [first]
     successes = first.total
     duds = sum(1 for f in first.faces if f < DT_SUCCESS)
     n = min(rerolls, duds)
     if n:
-        goal = stop_goal(successes_to(attack, flat + successes), attack) if attack is not None else None
+        # the successes the re-rolled duds must add to the first roll's (#70: "4 successes" read as 4 in all)
+        goal = stop_goal(successes_to(attack, flat + successes), attack, more=True) if attack is not None else None
         left = None if attack is None else odds_mod.at_least(pool_distribution(n), successes_to(attack, flat + successes))
         again = dice.roll(f"{n}dT", say_n("{purpose}: re-roll {n} dud", "{purpose}: re-roll {n} duds", n, purpose=purpose),
                           roller=roller, needs=dt_needs(n, 0, goal), chance=left)

@@ -1,28 +1,44 @@
 // The table's own dice (#59): the pad that asks for the faces of a roll made at the table. The faces typed or
 // tapped live in the form's text field (so a screen reader or a keyboard types them as well); the pad is drawn
-// again from it after every tap: which die comes next, "Ace! roll it again" after an exploding die's top face,
-// each face entered a button that takes it (and those after it) back. Done sends enter_dice; the server checks
-// every face again and refuses what no such die shows.
+// again from it after every tap: which die comes next, "Ace! roll it again" after an exploding die's top face
+// (Tesseris' dT: "9 and 10 roll again", its own words), each face entered a button that takes it (and those after
+// it) back. A face the die asked cannot show (a 7 typed for a d6) is not counted: the pad says why beside the field
+// and a tap puts the right face in its place (#70). Done sends enter_dice; the server checks every face again and
+// refuses what no such die shows.
 (function () {
   "use strict";
-  const tr = (text, params) => (window.t ? window.t(text, params) : text.replace(/\{(\w+)\}/g, (m, k) => params[k]));
+  // the page's words (i18n.js); named t, so scripts/i18n finds this file's messages
+  const t = (text, params) => (window.t ? window.t(text, params)
+    : text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? params[k] : m)));
 
   function facesOf(input) {
     return input.value.split(/[\s,]+/).filter((s) => s !== "").map(Number);
   }
 
-  // where the entered faces stand: the index of the die asked next, and whether it is an explosion of the last
+  function dieName(d) {
+    return d.dt ? "dT" : `d${d.sides}`;
+  }
+
+  // the highest face a die of the pad shows (a dT is a d10)
+  function top(d) {
+    return d.dt ? 10 : d.sides;
+  }
+
+  // where the entered faces stand: the index of the die asked next, whether it is an explosion of the last, and
+  // the index of the first face its die cannot show (-1: none; it and those after it are not counted)
   function progress(pad, faces) {
     let die = 0;
     let again = false;
-    for (const f of faces) {
+    for (let i = 0; i < faces.length; i++) {
+      const f = faces[i];
       const d = pad[die];
-      if (!d) return { die: pad.length, again: false, extra: true };
+      if (!d) return { die: pad.length, again: false, extra: true, bad: -1 };
+      if (!Number.isInteger(f) || f < 1 || f > top(d)) return { die: die, again: again, extra: false, bad: i };
       if (d.again !== null && f >= d.again) { again = true; continue; }
       again = false;
       die += 1;
     }
-    return { die: die, again: again, extra: false };
+    return { die: die, again: again, extra: false, bad: -1 };
   }
 
   function button(text, label, onclick, cls) {
@@ -42,38 +58,53 @@
     const pad = JSON.parse(holder.dataset.pad || "[]");
     const faces = facesOf(input);
     const at = progress(pad, faces);
+    // a face its die cannot show, said beside the field and not counted (#70); the server refuses it too
+    const refused = section.querySelector("[data-roll-refused]");
+    if (refused) {
+      const d = at.bad >= 0 ? pad[at.die] : null;
+      refused.textContent = d ? t("A {die} shows 1 to {top}: {face} is not counted", { die: dieName(d), top: top(d), face: faces[at.bad] }) : "";
+      refused.hidden = !d;
+      if (d) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
     holder.textContent = "";
     const entered = document.createElement("p");
     entered.className = "roll-entered";
     faces.forEach((f, i) => {
-      entered.appendChild(button(String(f), tr("Take back {face} and what follows", { face: f }), () => {
+      entered.appendChild(button(String(f), t("Take back {face} and what follows", { face: f }), () => {
         input.value = faces.slice(0, i).join(" ");
         draw(section);
-      }, "chip"));
+      }, at.bad >= 0 && i >= at.bad ? "chip bad" : "chip"));
     });
     holder.appendChild(entered);
     const done = section.querySelector("[data-roll-done]");
-    if (done) done.disabled = at.die < pad.length || at.extra;
-    if (at.die >= pad.length) {
+    if (done) done.disabled = at.die < pad.length || at.extra || at.bad >= 0;
+    if (at.die >= pad.length && at.bad < 0) {
       const p = document.createElement("p");
       p.className = "roll-ready";
-      p.textContent = at.extra ? tr("More faces than the dice asked for: take some back.") : tr("All in: press Done.");
+      p.textContent = at.extra ? t("More faces than the dice asked for: take some back.") : t("All in: press Done.");
       holder.appendChild(p);
       return;
     }
     const d = pad[at.die];
-    const name = d.dt ? "dT" : `d${d.sides}`;
+    const name = dieName(d);
     const ask = document.createElement("p");
     ask.className = "roll-ask";
-    ask.textContent = at.again ? tr("Ace! Roll the {die} again", { die: name })
-      : tr("Die {n} of {count}: the {die}", { n: at.die + 1, count: pad.length, die: name });
+    // an exploding die's next roll, in its system's words: Savage Worlds' dice ace, Tesseris' dT roll again
+    if (at.again) ask.textContent = d.dt ? t("9 and 10 roll again: roll one more dT") : t("Ace! Roll the {die} again", { die: name });
+    else if (d.sides === 100) ask.textContent = t("Die {n} of {count}: the d100, the tens die first, then the units die", { n: at.die + 1, count: pad.length });
+    else ask.textContent = t("Die {n} of {count}: the {die}", { n: at.die + 1, count: pad.length, die: name });
     holder.appendChild(ask);
     const row = document.createElement("div");
     row.className = "roll-faces";
-    const add = (face) => { input.value = faces.concat([face]).join(" "); draw(section); };
+    // a tap after a face its die cannot show takes that face's place
+    const kept = at.bad >= 0 ? faces.slice(0, at.bad) : faces;
+    const add = (face) => { input.value = kept.concat([face]).join(" "); draw(section); };
     if (d.sides === 100) { // d100: the tens die, then the units; 00 and 0 is 100
       const tens = document.createElement("div");
       tens.className = "roll-faces tens";
+      tens.setAttribute("role", "group");
+      tens.setAttribute("aria-label", t("The tens die"));
       for (let t = 0; t < 10; t++) {
         tens.appendChild(button(t === 0 ? "00" : String(t * 10), null, () => {
           row.dataset.tens = String(t * 10);
@@ -83,6 +114,8 @@
       row.appendChild(tens);
       const units = document.createElement("div");
       units.className = "roll-faces units";
+      units.setAttribute("role", "group");
+      units.setAttribute("aria-label", t("The units die"));
       for (let u = 0; u < 10; u++) {
         const b = button(String(u), null, () => {
           const total = Number(row.dataset.tens || 0) + u;
@@ -114,6 +147,8 @@
     e.preventDefault();
     const section = form.closest("#roll-prompt");
     const input = form.querySelector("[data-roll-faces]");
+    const holder = section.querySelector("[data-roll-pad]");
+    if (holder && progress(JSON.parse(holder.dataset.pad || "[]"), facesOf(input)).bad >= 0) return; // said beside the field
     const typed = input.value;
     const id = section.dataset.roll;
     // sent: the field is emptied, so the next roll's fresh prompt is not held back as a form being typed in

@@ -135,7 +135,10 @@ class Fight:
         page = self.page_of(roller)
         pad = page.locator(f"#roll-prompt.asking[data-roll='{pending['id']}']")
         expect(pad).to_be_visible()
-        expect(pad.locator("h2")).to_contain_text(f"{roller}: roll {pending['purpose']}")
+        # a purpose that names its roller ("turn order: Goon for the GM's side") is said alone (#70)
+        named = pending["named"]
+        expect(pad.locator("h2")).to_have_text(f"Roll {pending['purpose']}" if named
+                                               else f"{roller}: roll {pending['purpose']}")
         expect(pad.locator(".dice-expr")).to_have_text(pending["dice"])
         assert pending["needs"], "the ask says what counts"
         expect(pad.locator(".needs")).to_contain_text(pending["needs"])
@@ -143,9 +146,11 @@ class Fight:
             expect(self.gm.locator(f"#roll-prompt.asking[data-roll='{pending['id']}']")).to_be_attached()
         for name, phone in self.phones.items():
             if phone is not page:  # another phone: who rolls, no pad
-                expect(phone.locator("#roll-prompt")).to_contain_text(f"{roller} rolls")
+                expect(phone.locator("#roll-prompt")).to_contain_text(
+                    f"{pending['purpose']} is being rolled" if named else f"{roller} rolls")
                 expect(phone.locator("#roll-prompt.asking")).to_have_count(0)
-        expect(self.screen.locator("#roll-prompt .waiting")).to_contain_text(f"{roller} rolls {pending['purpose']}")
+        expect(self.screen.locator("#roll-prompt .waiting")).to_contain_text(
+            f"{pending['purpose']} is being rolled" if named else f"{roller} rolls {pending['purpose']}")
         expect(self.screen.locator("#roll-prompt.asking")).to_have_count(0)
         if page is self.gm and "gm-pad" not in self.shots_taken:
             self.shots_taken.add("gm-pad")

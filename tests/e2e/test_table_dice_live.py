@@ -58,11 +58,17 @@ def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded
     expect(pad.locator("[data-roll-done]")).to_be_disabled()
     tap(gm, [2])
     expect(pad.locator("[data-roll-done]")).to_be_enabled()
-    # a typed face no d6 shows is refused, and nothing changes
+    # a typed face no d6 shows is refused as it is typed, beside the field, and not counted (#70): Done stays grey
+    # and a tap on the pad takes its place; nothing is sent (the server's own refusal: tests/app/test_table_dice.py)
     seq = state(server, game)["seq"]
     pad.locator("[data-roll-faces]").fill("7 1 1")
-    pad.locator("[data-roll-done]").click()
-    expect(gm.locator("#flash.shown.error")).to_contain_text("a d6 cannot show 7")
+    expect(pad.locator("[data-roll-refused]")).to_have_text("A d6 shows 1 to 6: 7 is not counted")
+    expect(pad.locator("[data-roll-faces]")).to_have_attribute("aria-invalid", "true")
+    expect(pad.locator("[data-roll-done]")).to_be_disabled()
+    expect(pad.locator(".roll-ask")).to_contain_text("Die 1 of 3: the d6")
+    tap(gm, [2])
+    expect(pad.locator("[data-roll-faces]")).to_have_value("2")
+    expect(pad.locator("[data-roll-refused]")).to_be_hidden()
     assert state(server, game)["seq"] == seq
     pad.locator("[data-roll-faces]").fill("2 3 2")
     pad.locator("[data-roll-done]").click()
@@ -74,7 +80,16 @@ def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded
     expect(screen.locator("#roll-prompt")).to_contain_text("Ann rolls")
     shot(phone, "table-dice-phone-pad")
     shot(screen, "table-dice-screen-rolling")
-    tap(phone, [6, 6, 6])
+    # typed on the phone: the 7 is refused at once, said beside the field; the next die is not asked (#70)
+    mine.locator("[data-roll-faces]").press_sequentially("6 7")
+    expect(mine.locator("[data-roll-refused]")).to_have_text("A d6 shows 1 to 6: 7 is not counted")
+    expect(mine.locator(".roll-ask")).to_contain_text("Die 2 of 3: the d6")
+    expect(mine.locator("[data-roll-done]")).to_be_disabled()
+    shot(phone, "table-dice-phone-refused")
+    for face in (6, 6):
+        mine.locator(".roll-faces button", has_text=re.compile(rf"^{face}$")).first.tap()
+    expect(mine.locator("[data-roll-faces]")).to_have_value("6 6 6")
+    expect(mine.locator("[data-roll-refused]")).to_be_hidden()
     mine.locator("[data-roll-done]").click()
 
     # the damage: the GM's again; the GM lets the app roll it
@@ -146,3 +161,42 @@ def test_a_savage_worlds_attack_from_a_phone_with_an_ace_and_the_link_dropped_mi
     s = state(server, game)
     assert s["pending_roll"] is None
     assert any(re.match(r"Hero (hits|misses) Goblin", e["text"]) for e in s["log"]), s["log"][-3:]
+
+
+def test_a_tesseris_pad_says_its_own_words_for_a_die_that_rolls_again_and_a_d100_pad_says_tens_then_units(
+        seeded_dice, server, new_page):
+    """#70: Tesseris' dT pad said Savage Worlds' "Ace!"; the d100 pad never said which row is which die."""
+    game = new_game(server, "tesseris_ads", {"width": 12, "height": 8}, name="Table dice dT")
+    mira = join(server, game, "Mira")
+    hero = add_token(server, game, "Hero", 3, 3, owner=mira["player_id"], kind="pc")
+    brute = add_token(server, game, "Brute", 4, 3)
+    phone = open_phone(new_page, server, game, mira)
+    command(server, game, {"type": "start_combat", "token_ids": [hero, brute]})
+    turn_to(server, game, hero)
+    command(server, game, {"type": "set_dice", "mode": "table", "foes": "app"})
+    phone.evaluate("""(ids) => window.tacmap.command({type: "attack", attacker: ids[0], target: ids[1],
+                                                      weapon: "knife"})""", [hero, brute])
+    pad = phone.locator("#roll-prompt.asking")
+    expect(pad).to_contain_text("dT")
+    pad.locator(".roll-faces button", has_text=re.compile(r"^9$")).first.tap()
+    expect(pad.locator(".roll-ask")).to_have_text("9 and 10 roll again: roll one more dT")
+    expect(pad).not_to_contain_text("Ace")
+
+    zones = {"zones": [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay"]},
+                       {"id": "bay", "name": "Cargo Bay", "adjacent": ["pad"]}]}
+    game = new_game(server, "atomic_tomorrow", zones, name="Table dice d100")
+    mira = join(server, game, "Mira")
+    ids = []
+    for body in ({"name": "Kai", "zone": "pad", "owner": mira["player_id"], "kind": "pc"}, {"name": "Ogre", "zone": "bay"}):
+        status, made = server.api("POST", f"/api/games/{game['id']}/tokens", body, game["gm_token"])
+        assert status == 201, made
+        ids.append(made["id"])
+    phone = open_phone(new_page, server, game, mira)
+    command(server, game, {"type": "set_dice", "mode": "table", "foes": "app"})
+    command(server, game, {"type": "start_combat", "token_ids": ids})
+    pad = phone.locator("#roll-prompt.asking")
+    expect(pad.locator(".roll-ask")).to_have_text("Die 1 of 1: the d100, the tens die first, then the units die")
+    expect(pad.get_by_role("group", name="The tens die")).to_be_visible()
+    pad.get_by_role("group", name="The tens die").get_by_role("button", name="40").tap()
+    pad.get_by_role("group", name="The units die").get_by_role("button", name="2").tap()
+    expect(pad.locator("[data-roll-faces]")).to_have_value("42")

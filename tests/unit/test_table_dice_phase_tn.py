@@ -130,7 +130,8 @@ def test_what_each_roll_of_a_shot_must_show_is_said_in_the_rules_terms():
     need = 8 - sum(m["value"] for m in result["modifiers"])
     assert [m["label"] for m in result["modifiers"]] == ["Reflexes", "skill handguns", "wild shot"]
     assert 1 < need <= 10 and not result["hit"]
-    assert words(ask["roll"]["needs"]) == f"roll d10: {need} or more hits (TN 8)"
+    # what is added to the die said too (#70), so "a 2 hits TN 8" adds up
+    assert words(ask["roll"]["needs"]) == f"roll d10: {need} or more hits (TN 8); +{8 - need} is added"
     # a hit: where it lands (the table in words), then the damage, both Ann's
     ask = play(game, {"type": "enter_dice", "roll_id": ask["id"], "faces": [10]}, actor=MIRA)[-1].data
     assert ask["roll"]["roller"] == ids["Ann"] and words(ask["roll"]["purpose"]) == "hit location"
@@ -249,9 +250,10 @@ def test_the_first_initiative_of_a_fight_is_each_characters_own(data):
 def test_the_lowest_and_highest_roll_of_the_games_dice(expr, low, high):
     from rules.phase_tn.checks import lowest_highest, tn_needs
     assert lowest_highest(expr) == (low, high)
-    assert tn_needs("d10", 8, 3) == "roll d10: 5 or more succeeds (TN 8)"
-    assert tn_needs("d10", 8, 9) == "roll d10: 1 or more succeeds (TN 8)"  # no roll misses
-    assert tn_needs("d10", 20, 3) == "roll d10: no roll reaches TN 20"
+    assert tn_needs("d10", 8, 3) == "roll d10: 5 or more succeeds (TN 8); +3 is added"
+    assert tn_needs("d10", 8, 9) == "roll d10: 1 or more succeeds (TN 8); +9 is added"  # no roll misses
+    assert tn_needs("d10", 20, 3) == "roll d10: no roll reaches TN 20; +3 is added"
+    assert tn_needs("d10", 8, 0) == "roll d10: 8 or more succeeds (TN 8)"  # nothing added: nothing said
 
 
 class Told(ScriptedDice):
@@ -275,14 +277,15 @@ def test_a_burst_says_its_extra_hits_and_a_called_shot_its_called_tn():
     dice = Told([1] + [5] * 30)
     result = pt.SYSTEM.attack(AttackRequest(ann, bob, options={"mode": "burst", "targeted": True, "tn": 13}), dice)
     need = 13 - sum(m.value for m in result.modifiers)
-    assert dice.told[0] == ("ann", f"roll d10: {need} or more hits, one hit more for every 3 over that (3 at most; TN 13)")
+    assert dice.told[0] == ("ann", f"roll d10: {need} or more hits, one hit more for every 3 over that (3 at most; TN 13)"
+                                 f"; +{13 - need} is added")
     assert 1 < need < 10
     dice = Told([1] + [5] * 30)
     result = pt.SYSTEM.attack(AttackRequest(ann, bob, options={"called": "head", "targeted": True, "tn": 12}), dice)
     need = 12 - sum(m.value for m in result.modifiers)
     assert dice.told[0] == ("ann", f"roll d10: {need} or more hits, {need + 4} or more hits the head (TN 12, "
-                                 "called TN 16)")
+                                 f"called TN 16); +{12 - need} is added")
     assert 1 < need < need + 4 <= 10
     dice = Told([1] + [5] * 30)
     pt.SYSTEM.attack(AttackRequest(ann, bob, options={"called": "head", "targeted": True, "tn": 15}), dice)
-    assert dice.told[0][1].endswith("drifting from the head (TN 15; no roll reaches the called TN 19)")
+    assert "drifting from the head (TN 15; no roll reaches the called TN 19); +" in dice.told[0][1]

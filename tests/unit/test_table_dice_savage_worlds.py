@@ -85,7 +85,8 @@ def test_an_attack_asks_the_attacker_for_the_trait_die_and_the_wild_die_at_once_
     assert table_dice.pending_view(game, MIRA)["chooser"] and table_dice.pending_view(game, GM)["chooser"]
     damage = ask(enter(game, first, [8, 3, 2]))  # 11: a hit with a raise
     assert (damage["dice"], damage["roller"]) == ("d6!+d8!", ids["Hero"])
-    assert damage["needs"] == "roll d6!+d8! for damage (the dice ace)"
+    # the Toughness the damage meets, as the attack's line says it when it lands (#70)
+    assert damage["needs"] == "roll d6!+d8! for damage (the dice ace) vs Toughness 7"
     bonus = ask(enter(game, damage, [2, 3]))
     assert (bonus["dice"], bonus["roller"], bonus["purpose"]) == ("d6!", ids["Hero"], "raise: bonus damage")
     assert bonus["needs"] == "roll d6 more for the raise (it aces)"
@@ -127,7 +128,7 @@ def test_a_stray_shots_pick_and_damage_are_the_shooters():
     assert pick["needs"] == "roll a d2: it picks who is hit instead, 1: Orc, 2: Rat"
     damage = ask(enter(game, pick, [2]))
     assert (damage["dice"], damage["roller"]) == ("2d6!+1", ids["Hero"])
-    assert damage["needs"] == "roll 2d6!+1 for damage to Rat (the dice ace)"
+    assert damage["needs"] == "roll 2d6!+1 for damage to Rat (the dice ace) vs Toughness 6"
 
 
 def test_a_missed_blast_deviates_by_the_throwers_dice():
@@ -156,7 +157,7 @@ def test_a_blasts_damage_to_each_victim_and_its_raise_are_the_throwers():
         ("d6!+d4!", "damage to Goblin"), ("d6!", "raise: bonus damage to Goblin"),
         ("d6!+d4!", "damage to Orc"), ("d6!", "raise: bonus damage to Orc"),
         ("d6!+d4!", "damage to Rat"), ("d6!", "raise: bonus damage to Rat")]
-    assert asked[0]["needs"] == "roll d6!+d4! for damage to Goblin (the dice ace)"
+    assert asked[0]["needs"] == "roll d6!+d4! for damage to Goblin (the dice ace) vs Toughness 7"
     assert asked[-1]["needs"] == "roll d6 more for the raise to Rat (it aces)"
 
 

@@ -242,3 +242,29 @@ def test_a_stray_shots_pick_in_the_melee_is_the_shooters():
                                     options={"defense": "dodge"}), dice)
         picks += [s for s in dice.seen if s[1] == "stray shot: who in the melee"]
     assert picks and all(s[0] == "1d2" and s[2] == "ann" and "which of the 2 in the melee" in s[3] for s in picks)
+
+
+def test_ducks_ask_says_its_duds_are_re_rolled_and_the_re_roll_asks_for_the_successes_still_missing():
+    """#70: Duck's first ask said nothing of its re-rolled duds, and the re-roll's "4 successes stop an attack of 6"
+    meant 4 more than the first roll's: it says "more" now."""
+    from rules.tesseris_ads.checks import roll_defense_pool
+    for seed in range(60):
+        dice = Watched(seed)
+        successes, records = roll_defense_pool(dice, 3, 2, "Hero: Duck", roller="hero", flat=1, attack=6)
+        if len(records) == 2:
+            break
+    else:  # pragma: no cover - the seeds gave no dud: the test says so
+        pytest.fail("no dud to re-roll")
+    first, again = dice.seen
+    assert first[3] == ("roll 3 dT: 6+ is a success, 9 and 10 roll again; +1 is added; 5 successes stop an attack of "
+                        "6 (a tie goes to the defender); then up to 2 duds (1-5) are re-rolled")
+    missing = max(0, 5 - records[0].total)
+    assert again[2] == "hero" and again[3].endswith(
+        f"; {missing} more success{'' if missing == 1 else 'es'} {'stops' if missing == 1 else 'stop'} an attack of 6 "
+        "(a tie goes to the defender)"), again
+
+
+def test_a_duck_re_roll_after_the_attack_is_stopped_says_so_not_0_more_successes():
+    from rules.tesseris_ads.checks import stop_goal
+    assert stop_goal(0, 6, more=True) == "the attack of 6 is stopped already: the re-rolled duds only add"
+    assert stop_goal(2, 6, more=True) == "2 more successes stop an attack of 6 (a tie goes to the defender)"

@@ -232,7 +232,8 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
     said (most name it: "ZqShade: initiative"), only whose side rolls; a purpose that names a token they may not
     see says "someone out of sight" for it; a foe's numbers (what counts, the chance, the odds: "the d10 and the
     Wild d6", "+6 is added" tell its sheet) are the GM's alone. A player's token's roll is the table's to see
-    whole, as before."""
+    whole, as before. On the GM's page a player's roll says whose phone asks it (``player``), the GM may still
+    enter it (#70)."""
     pending = game.pending_roll
     if not pending:
         return None
@@ -251,6 +252,8 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
            "player": game.players[player].name if player and seen else None,
            "purpose": purpose, "needs": unnamed(game, actor, words(roll["needs"]), unseen) if numbers else "",
            "chooser": chooser if seen or chooser else None,
+           # the purpose names its roller ("Kai: initiative"): the prompt says it alone, not "Kai: roll Kai: ..." (#70)
+           "named": bool(seen and token.name and characters.naming(frozenset({token.name})).search(str(purpose))),
            # the rule's exact chance that the roll meets its need (#59), said where the need is
            "chance": roll.get("chance") if numbers else None,
            "odds": odds_words(roll.get("chance")) if numbers else ""}
