@@ -22,9 +22,34 @@ CHROMIUM = os.environ.get("TACMAP_CHROMIUM", "/usr/bin/chromium")
 #: the name phones reach the laptop by in these tests: not loopback, so (as at a real table, where a phone opens
 #: http://192.168.x.y) the page is not a secure context; Chromium resolves it to this machine's loopback
 LAN_NAME = "tacmap.lan"
+#: the omnibox's popups: Chromium 156 gives each browser window (a test's context) two WebUI pages for them
+#: (chrome://omnibox-popup.top-chrome), loaded at once in a renderer of their own, headless too: 0.75 s of CPU per
+#: context, three times what the context's page costs to open (measured: 12 contexts, 12.8 s of CPU with them, 3.9 s
+#: without). Chromium reads only the last --disable-features it is given, and Playwright gives one of its own, so
+#: :func:`chromium_args` joins the two. A name an older or newer Chromium does not know is ignored.
+NO_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-                 f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
+                 f"--disable-features={','.join(NO_FEATURES)}", f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
+
+
+def chromium_args(playwright) -> list[str]:
+    """``CHROMIUM_ARGS`` with the features Playwright turns off turned off too (its own ``--disable-features``,
+    which ours would replace: HttpsUpgrades, PaintHolding...): read from the command line a Chromium it launches
+    shows at chrome://version, so they follow Playwright's version."""
+    probe = playwright.chromium.launch(executable_path=CHROMIUM, args=[a for a in CHROMIUM_ARGS
+                                                                       if not a.startswith("--disable-features=")])
+    try:
+        page = probe.new_page()
+        page.goto("chrome://version")
+        line = page.locator("#command_line").text_content()
+    finally:
+        probe.close()
+    theirs = [f for arg in line.split() if arg.startswith("--disable-features=")
+              for f in arg.split("=", 1)[1].split(",") if f]
+    assert theirs, f"Playwright's --disable-features on Chromium's command line: {line[:2000]}"
+    features = ",".join(dict.fromkeys([*theirs, *NO_FEATURES]))
+    return [f"--disable-features={features}" if a.startswith("--disable-features=") else a for a in CHROMIUM_ARGS]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 pytestmark = pytest.mark.e2e
@@ -261,7 +286,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=chromium_args(p), headless=True)
         yield b
         b.close()
 
@@ -311,3 +336,38 @@ def save_shot(target, name: str, full_page: bool = False) -> None:
 def shot():
     """Save a screenshot to test-artifacts/ (to look at what the users see); none in CI (SHOTS)."""
     return save_shot
+
+
+#: what :func:`expect_all` checks in the page, in one function: each check ``[kind, selector, value]``; ``text``: the
+#: one element the selector finds contains ``value`` (its text content, white space folded, as Playwright's
+#: ``to_contain_text`` reads it); ``attached``: the selector finds an element; ``count``: it finds ``value`` of them
+_ALL_HOLD = """(checks) => checks.every(([kind, selector, value]) => {
+  const found = document.querySelectorAll(selector);
+  if (kind === "count") return found.length === value;
+  if (kind === "attached") return found.length > 0;
+  const fold = (s) => s.replace(/\\s+/g, " ");
+  return found.length === 1 && fold(found[0].textContent).includes(fold(value));
+})"""
+
+
+def expect_all(page, checks: list[tuple], timeout: float = 10000) -> None:
+    """Wait until every check holds in ``page`` (see ``_ALL_HOLD``), judged in the page every 50 ms: one call to the
+    browser where a Playwright ``expect`` per check costs a round trip and a query each (a four-screen fight makes
+    hundreds). When they do not all hold in time, each is asserted with Playwright's ``expect``, which says which
+    one failed and what the page showed."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
+
+    try:
+        page.wait_for_function(_ALL_HOLD, arg=[list(c) for c in checks], polling=50, timeout=timeout)
+        return
+    except PlaywrightTimeoutError:
+        pass
+    for kind, selector, value in checks:
+        target = expect(page.locator(selector))
+        if kind == "count":
+            target.to_have_count(value, timeout=1000)
+        elif kind == "attached":
+            target.to_be_attached(timeout=1000)
+        else:
+            target.to_contain_text(value, timeout=1000)
+    raise AssertionError(f"the checks held one by one but not all at once within {timeout} ms: {checks}")

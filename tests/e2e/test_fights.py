@@ -19,6 +19,8 @@ from playwright.sync_api import expect
 
 from test_live_table import at, cell_center
 
+from conftest import expect_all
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 GRID = {"width": 16, "height": 8}
 # Atomic Tomorrow: three zones in a row; the board lays them out (west and centre on top, east below)
@@ -97,19 +99,17 @@ class Table:
         self.expect_turn(self.whose_turn())
 
     def expect_turn(self, name: str | None, round_: int | None = None) -> None:
+        checks = [("count", "#combat li.current", 0)] if name is None else \
+            [("text", "#combat li.current", name), ("attached", f"#token-{self.ids[name]}.acting", None)]
+        if round_ is not None:
+            checks.append(("text", "#combat h2", f"Round {round_}"))
         for page in self.pages:
-            if name is None:
-                expect(page.locator("#combat li.current")).to_have_count(0)
-            else:
-                expect(page.locator("#combat li.current")).to_contain_text(name)
-                expect(page.locator(f"#token-{self.ids[name]}.acting")).to_be_attached()
-            if round_ is not None:
-                expect(page.locator("#combat h2")).to_contain_text(f"Round {round_}")
+            expect_all(page, checks)
 
     def expect_in_logs(self, text: str) -> None:
         """The GM's and the players' logs show it (the table screen has no log)."""
         for page in (self.gm, *self.phones.values()):
-            expect(page.locator("#log")).to_contain_text(text)
+            expect_all(page, [("text", "#log", text)])
 
     # --- a player's phone -----------------------------------------------------------
 
@@ -138,7 +138,7 @@ class Table:
         self.fit(phone)
         self.drag(phone, name, to, check_reach=True)
         for page in self.pages:
-            at(page, self.ids[name], *to).to_be_attached()
+            expect_all(page, [("attached", f'#token-{self.ids[name]}[data-x="{to[0]}"][data-y="{to[1]}"]', None)])
 
     def move_too_far(self, name: str, to: tuple[int, int], reason: str | re.Pattern) -> None:
         phone = self.phones[name]
