@@ -43,6 +43,9 @@ has it current, its turn's books fresh as the rules start a turn (the planner's 
 nearest a target, the combatants a move is judged among); the rules keep their own pure tables (the 3d6 odds'
 injury by hit).
 
+On a hex map (#67) the same: the rules' movement, distances and lines of fire count hexes (``rules.movement``,
+``rules.los``), "beside" is the six neighbours (``Grid.neighbours``, ``Grid.steps``), and the words say hexes.
+
 Pure: no I/O; the live side runs it off the loop (``webapp/live/suggesting.py``). The tactic is the GM's
 alone: its event's line is the GM's, the JSON state's ``tactics`` the GM's (``audience.public_state``).
 """
@@ -126,12 +129,12 @@ def tactic_of(game: "Game", token_id: str) -> str:
 
 
 def reckoned(game: "Game") -> bool:
-    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square grid, or
-    on a zone map for a system that plays on zones. The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
+    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square or hex grid
+    (#67: movement and lines of fire count hexes there), or on a zone map for a system that plays on zones. The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
     system = rules.get(game.system)
     if game.zones is not None:  # a zone map: reckoned for a system that plays on zones (webapp/game/suggestions_zones.py)
         return system.board == "zones" and getattr(system, "planner", None) is not None
-    return system.board == "grid" and not game.board.grid.hex and getattr(system, "planner", None) is not None
+    return system.board == "grid" and getattr(system, "planner", None) is not None
 
 
 # --- reckoning ----------------------------------------------------------------------------------------------
@@ -302,8 +305,8 @@ def reckon(game: "Game", token_id: str) -> dict:
     if not is_foe(token):
         raise Rejected(N_("%(name)s is a player's token: suggestions are for the GM's foes"), name=token.name)
     system = rules.get(game.system)
-    if (game.zones is not None) != (system.board == "zones") or (game.zones is None and game.board.grid.hex):
-        raise NotReckoned(say("suggestions are reckoned on square grids and zone maps only"))
+    if (game.zones is not None) != (system.board == "zones"):
+        raise NotReckoned(say("suggestions are reckoned on square grids, hex grids and zone maps only"))
     try:
         hurt = system.wounded(combatant(game, token).sheet)
     except RuleNotImplemented as exc:
@@ -393,7 +396,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
-    plans = _best(found, tactic, withdraw)
+    plans = _best(found, tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
         out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths)
@@ -444,7 +447,7 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
         if careful:
             nearer.sort(key=lambda c: (geo.threat(c, foes), way_back[c], geo.distance(c, aim), cells[c]))
         else:
-            nearer.sort(key=lambda c: (way_back[c], _crow(c, aim), cells[c]))
+            nearer.sort(key=lambda c: (way_back[c], _crow(c, aim, geo.grid), cells[c]))
         for cell in nearer[:MOST_PLANS * 2]:
             heavy.breathe()
             if geo.moved(view, me, cell, system, settings, bool(way.get("ends_turn"))) is None:
@@ -456,7 +459,10 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
                         "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]}],
                         "target": target.id, "weapon": None, "options": {}, "to": list(cell), "hit": None,
                         "effect": 0.0, "effect_unit": None, "kind": "approach",
-                        "why": [say_n("no attack reaches {target} this turn: {n} square left on the way to it",
+                        "why": [say_n("no attack reaches {target} this turn: {n} hex left on the way to it",
+                                      "no attack reaches {target} this turn: {n} hexes left on the way to it",
+                                      left, target=target.name) if geo.grid.hex else
+                                say_n("no attack reaches {target} this turn: {n} square left on the way to it",
                                       "no attack reaches {target} this turn: {n} squares left on the way to it",
                                       left, target=target.name)],
                         "_cost": cells[cell], "_threat": geo.threat(cell, foes), "_rest": rest})
@@ -465,8 +471,12 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
     return out
 
 
-def _crow(a: tuple[int, int], b: tuple[int, int]) -> float:
-    """The straight distance between two squares' centres (a tie-break between squares alike by the rules)."""
+def _crow(a: tuple[int, int], b: tuple[int, int], grid=None) -> float:
+    """The straight distance between two cells' centres (a tie-break between cells alike by the rules; on hexes the
+    hexes' own centres, ``Grid.centre``)."""
+    if grid is not None and grid.hex:
+        (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
+        return ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
     return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
 
 
@@ -626,8 +636,8 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
 
 
 def _beside_cover(board, cell: tuple[int, int]) -> bool:
-    """A cover piece in ``cell`` or next to it (what Taking Cover uses)."""
-    return any(board.cover_at((cell[0] + dx, cell[1] + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    """A cover piece in ``cell`` or next to it (what Taking Cover uses; on hexes the six neighbours)."""
+    return any(board.cover_at(c) for c in (cell, *board.grid.neighbours(cell)))
 
 
 def _then(moved: "Game", me: "Token", action: str) -> dict | None:
@@ -643,7 +653,7 @@ def _then(moved: "Game", me: "Token", action: str) -> dict | None:
     return {"type": "act", "token_id": me.id, "action": action, "options": {}}
 
 
-def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
+def _best(found: list[dict], tactic: str, withdraw: bool, grid=None) -> list[dict]:
     """At most ``MOST_PLANS``, distinct (one per target and weapon; closing in, one per target; a move alone, one per
     square, none beside a square already chosen: never the same move a square apart), best first. When no attack
     reaches, closing in comes first (#67), after readying a weapon (a reload where it stands): the foe it gets
@@ -670,7 +680,8 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
             continue
         if p["kind"] in ("move", "cover", "withdraw", "approach"):  # a move alone: not beside one chosen already
             if any(p["to"] == o if not isinstance(o, list) else
-                   max(abs(p["to"][0] - o[0]), abs(p["to"][1] - o[1])) <= 1 for o in moved):
+                   (grid.steps(p["to"], o) if grid is not None else
+                    max(abs(p["to"][0] - o[0]), abs(p["to"][1] - o[1]))) <= 1 for o in moved):
                 continue  # (on a zone map, not to a zone chosen already)
             moved.append(p["to"])
         seen.add(mark)
@@ -679,7 +690,8 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
             why.append(say_n("careful: {n} foe can shoot at it or reach it there",
                              "careful: {n} foes can shoot at it or reach it there", p["_threat"]))
         if tactic == "guarding":
-            why.append(say("guarding: it keeps within {n} squares of its post", n=GUARD_RADIUS))
+            why.append(say("guarding: it keeps within {n} hexes of its post", n=GUARD_RADIUS) if grid is not None and
+                       grid.hex else say("guarding: it keeps within {n} squares of its post", n=GUARD_RADIUS))
         line = why[0]
         for more in why[1:]:
             line = say("{first}; {then}", first=line, then=more)
