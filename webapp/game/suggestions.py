@@ -254,6 +254,22 @@ class _Geometry:
             found = self._seen[key] = (d, clear, fraction)
         return found
 
+    def sheltered(self, cell: tuple[int, int], foes: list["Token"], system, settings: dict) -> bool:
+        """Whether the rules give ``cell`` cover from every foe (#67): each foe's line of fire to it blocked, or its
+        cover fraction a level of cover by the system's ``cover_effect`` (not "none"). False where the system
+        cannot say (no cover rules)."""
+        key = ("sheltered", cell, tuple((f.x, f.y) for f in foes))
+        found = self._seen.get(key)
+        if found is None:
+            found = True
+            for f in foes:
+                _d, clear, fraction = self.of((f.x, f.y), cell)
+                if clear and _cover_level(system, fraction, settings) in (None, "none"):
+                    found = False
+                    break
+            self._seen[key] = found
+        return found
+
     def threat(self, cell: tuple[int, int], foes: list["Token"]) -> int:
         """Foes with a clear shot at ``cell`` in the open, and foes beside it."""
         n = 0
@@ -261,6 +277,19 @@ class _Geometry:
             d, clear, fraction = self.of((f.x, f.y), cell)
             n += (clear and fraction < EXPOSED) + (d <= 1.5)
         return n
+
+
+def _cover_level(system, fraction: float, settings: dict) -> str | None:
+    """The system's level of cover for a line of fire's cover fraction (its ``cover_effect``); None where it has no
+    cover rules."""
+    cover = los.Cover(fraction, [])
+    try:
+        try:
+            return system.cover_effect(cover, settings).level
+        except TypeError:  # (a system whose cover takes no settings)
+            return system.cover_effect(cover).level
+    except (RuleError, RuleNotImplemented, ValueError, TypeError):
+        return None
 
 
 def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], careful: bool) -> list:
@@ -606,8 +635,9 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         return min(movement.distance(c, (f.x, f.y), system.diagonal, view.board.grid) for f in foes)
     if withdraw:
         order = sorted(cells, key=lambda c: (-far(c), geo.threat(c, foes), cells[c]))
-    else:
-        order = sorted(cells, key=lambda c: (geo.threat(c, foes), cells[c]))
+    else:  # careful: from cover to cover, of the squares as threatened those the rules give cover first (#67)
+        order = sorted(cells, key=lambda c: (geo.threat(c, foes), not geo.sheltered(c, foes, system, settings),
+                                             cells[c]))
     if way.get("then"):  # an action after the move (Tesseris' Take Cover): on squares with cover beside them only
         order = [c for c in order if _beside_cover(view.board, c)]
     out = []
@@ -621,7 +651,13 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         if way.get("then") and then is None:
             continue
         threat = geo.threat(cell, foes)
-        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
+        if not withdraw and threat >= geo.threat((me.x, me.y), foes) and not then \
+                and not geo.sheltered(cell, foes, system, settings):
+            continue  # careful: a move that neither shelters it nor puts it before fewer foes is no move (#67)
+        # "cover" only of a square the rules give cover from every foe, or where the way's action takes it (#67)
+        covered = not withdraw and (bool(then) or geo.sheltered(cell, foes, system, settings))
+        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover") if covered
+               else say("careful: it moves where fewer foes can reach it"),
                say_n("{n} foe can shoot at it or reach it there", "{n} foes can shoot at it or reach it there", threat)]
         if provoked:
             names = ", ".join(view.tokens[i].name for i in provoked if i in view.tokens)
@@ -630,7 +666,8 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
                     "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]},
                               *([then] if then else [])],
                     "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0,
-                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover", "_cost": cells[cell],
+                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover" if covered else "move",
+                    "_cost": cells[cell],
                     "_threat": threat + len(provoked), "_far": far(cell)})
     return out
 

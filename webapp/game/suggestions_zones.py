@@ -208,13 +208,17 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
     if withdraw:
         order = sorted(cells, key=lambda z: (-zones.far(z), zones.threat(z), reachable[z], z))
     else:
-        order = sorted(cells, key=lambda z: (zones.threat(z), reachable[z], z))
+        order = sorted(cells, key=lambda z: (zones.threat(z), zones.open(z), reachable[z], z))
     out = []
     for z in order:
         if z == here or _moved(view, me, z, cells[z], system, settings) is None:
             continue
         threat = zones.threat(z)
-        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
+        if not withdraw and zones.open(z) and threat >= zones.threat(here):
+            continue  # careful: a zone with no cover and no fewer foes is no move (#67)
+        covered = not withdraw and not zones.open(z)  # "cover" only of a zone that gives it (#67)
+        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover") if covered
+               else say("careful: it moves where fewer foes can reach it"),
                say_n("{n} foe can shoot into that zone or stands in it",
                      "{n} foes can shoot into that zone or stand in it", threat)]
         if not zones.open(z):
@@ -222,7 +226,8 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
         out.append({"summary": say("{way}: to {zone}", way=way["label"], zone=zones.by_id[z]["name"]),
                     "steps": [{"type": "move_token", "token_id": me.id, "zone": z}],
                     "target": None, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0,
-                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover", "_cost": reachable[z],
+                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover" if covered else "move",
+                    "_cost": reachable[z],
                     "_threat": threat, "_far": zones.far(z)})
     return out
 
