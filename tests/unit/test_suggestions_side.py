@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 import rules
-from rules import los
+from rules import los, movement
 from rules.board import Board
 from webapp.game import suggestions
 
 from test_suggestions import fight
 from test_suggestions_approach import _melee
+import test_suggestions_atomic as atomic
 
 GRID_SYSTEMS = ("gurps_lite", "savage_worlds", "tesseris_ads")
 
@@ -52,3 +53,50 @@ def test_careful_says_cover_only_of_a_square_the_rules_give_cover(system):
     assert all(_sheltered(system, board, tuple(p["to"]), heroes) for p in covers), [p["to"] for p in covers]
     if system != "gurps_lite":
         assert covers
+
+
+def _zone_steps(game, a: str, b: str) -> int:
+    return len(atomic.zonelayout.path(game.zones, a, b)) - 1
+
+
+def test_a_cowardly_hurt_foe_on_zones_ends_no_closer_to_any_enemy():
+    """The Orc in the Hall, Ann in the Armoury and Bob in the Barracks, both beside the Hall; the Crossing is beside
+    all three, the Depot a step past the Hall from both. Withdrawing is to the Depot, never into the Crossing."""
+    zones = [{"id": "hall", "name": "Hall", "adjacent": ["armoury", "barracks", "crossing", "depot"]},
+             {"id": "armoury", "name": "Armoury", "adjacent": ["crossing"]},
+             {"id": "barracks", "name": "Barracks", "adjacent": ["crossing"]},
+             {"id": "crossing", "name": "Crossing"},
+             {"id": "depot", "name": "Depot"}]
+    game, ids = atomic.fight(zones, "hall", [("Ann", "armoury"), ("Bob", "barracks")], foe_sheet={"wounds": 1},
+                             tactic="cowardly")
+    found = suggestions.reckon(game, ids["Orc"])
+    assert found["plans"]
+    for p in found["plans"]:
+        assert p["kind"] == "withdraw"
+        for hero in ("armoury", "barracks"):
+            assert _zone_steps(game, p["to"], hero) >= _zone_steps(game, "hall", hero), p["to"]
+    assert [p["to"] for p in found["plans"]] == ["depot"]
+    # no zone away from them: no plan, and the words why
+    del zones[-1]
+    zones[0]["adjacent"].remove("depot")
+    game, ids = atomic.fight(zones, "hall", [("Ann", "armoury"), ("Bob", "barracks")], foe_sheet={"wounds": 1},
+                             tactic="cowardly")
+    found = suggestions.reckon(game, ids["Orc"])
+    assert found["plans"] == [] and "nowhere to withdraw" in str(found["none"])
+
+
+@pytest.mark.parametrize("system", GRID_SYSTEMS)
+def test_a_cowardly_hurt_foe_on_a_grid_ends_no_closer_to_any_enemy(system):
+    hurt = {"gurps_lite": {"hp_current": 3}, "savage_worlds": {"wounds": 1}, "tesseris_ads": {"wounds": 1}}[system]
+    d = rules.get(system).diagonal
+    for board, start, heroes in ((Board(10, 11), (4, 5), [(3, 2), (3, 8)]),  # room behind it
+                                 (Board(4, 4), (0, 0), [(3, 0), (0, 3)])):  # in a corner: nowhere farther
+        game, ids = fight(system, board, start, [("Ann", *heroes[0]), ("Bob", *heroes[1])], foe_sheet=hurt,
+                          tactic="cowardly")
+        found = suggestions.reckon(game, ids["Orc"])
+        for p in found["plans"]:
+            assert p["kind"] == "withdraw"
+            for h in heroes:
+                assert movement.distance(tuple(p["to"]), h, d) >= movement.distance(start, h, d), (start, p["to"])
+        if board.width == 10:
+            assert found["plans"]

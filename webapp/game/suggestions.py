@@ -633,8 +633,13 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         return []
     def far(c):
         return min(movement.distance(c, (f.x, f.y), system.diagonal, view.board.grid) for f in foes)
-    if withdraw:
-        order = sorted(cells, key=lambda c: (-far(c), geo.threat(c, foes), cells[c]))
+    if withdraw:  # only away: no nearer to any foe and farther from one at least, or nowhere (#67)
+        here = [geo.distance((me.x, me.y), (f.x, f.y)) for f in foes]
+
+        def away(c) -> bool:
+            there = [geo.distance(c, (f.x, f.y)) for f in foes]
+            return all(a >= b for a, b in zip(there, here)) and any(a > b for a, b in zip(there, here))
+        order = sorted((c for c in cells if away(c)), key=lambda c: (-far(c), geo.threat(c, foes), cells[c]))
     else:  # careful: from cover to cover, of the squares as threatened those the rules give cover first (#67)
         order = sorted(cells, key=lambda c: (geo.threat(c, foes), not geo.sheltered(c, foes, system, settings),
                                              cells[c]))

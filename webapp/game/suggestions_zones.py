@@ -68,6 +68,12 @@ class _Zones:
             n += (d == 0) + (self.open(zone_id) and any(_band(self.system, d, w) for w in self.reach[f.id]))
         return n
 
+    def away(self, zone_id: str, here: str) -> bool:
+        """Whether ``zone_id`` is a way out from ``here`` (#67): no nearer to any foe in zone steps, and farther from
+        one at least."""
+        pairs = [(self.steps[f.id].get(zone_id, FAR), self.steps[f.id].get(here, FAR)) for f in self.foes]
+        return all(a >= b for a, b in pairs) and any(a > b for a, b in pairs)
+
     def far(self, zone_id: str) -> int:
         return min((self.steps[f.id].get(zone_id, FAR) for f in self.foes), default=FAR)
 
@@ -211,6 +217,8 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
         order = sorted(cells, key=lambda z: (zones.threat(z), zones.open(z), reachable[z], z))
     out = []
     for z in order:
+        if withdraw and not zones.away(z, here):
+            continue  # cowardly and hurt: only away from every foe, or nowhere (#67)
         if z == here or _moved(view, me, z, cells[z], system, settings) is None:
             continue
         threat = zones.threat(z)
