@@ -26,7 +26,8 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     counts 1; Incapacitated counts the wounds it takes past what the target has left (an Extra: 1);
     Shaken alone counts half; an object broken counts 1. The defense: the target number of the roll
     (Parry in melee, 4 at range), with its modifiers in the odds; ``notes``: Gang Up's bonus when it helps
-    ("Melee Attacks", Gang Up: +1 for each other foe beside the target, less its allies beside it)."""
+    ("Melee Attacks", Gang Up: +1 for each other foe beside the target, less its allies beside it); ``down``: the
+    chance the target is Incapacitated by it, and ``down_worth``, what that is worth in the same wounds."""
     sheet = request.target.sheet or {}
     wild = bool(sheet.get("wild_card", True))
     room = max(0, MAX_WOUNDS - int(sheet.get("wounds", 0) or 0)) if wild else 0
@@ -38,7 +39,12 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     defense = say("TN {tn}", tn=tn) if isinstance(tn, int) else ""
     gang = sum(int(m.get("value") or 0) for m in odds.get("modifiers") or [] if _gang_up(m.get("label")))
     notes = [say("Gang Up +{n}", n=gang)] if gang > 0 else []
-    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense, "notes": notes}
+    # the chance it goes down ("Incapacitation"): the odds' Incapacitated outcomes, exact (#67); a foe put down is
+    # worth the wounds that put a fresh Wild Card down (its last Wound and one more)
+    down_labels = {str(_incapacitated(False)), str(_incapacitated(True))}
+    down = sum(float(o.get("p") or 0.0) for o in odds.get("outcomes") or [] if str(o.get("label")) in down_labels)
+    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense, "notes": notes,
+            "down": down, "down_worth": float(MAX_WOUNDS + 1)}
 
 
 def _gang_up(label) -> bool:

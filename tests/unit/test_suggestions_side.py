@@ -8,9 +8,11 @@ import pytest
 import rules
 from rules import los, movement
 from rules.board import Board
+from rules.dice import SeededDice
 from webapp.game import suggestions
 
-from test_suggestions import fight
+from tabledice import play, seated
+from test_suggestions import _sheet, fight
 from test_suggestions_approach import _melee
 import test_suggestions_atomic as atomic
 
@@ -100,3 +102,57 @@ def test_a_cowardly_hurt_foe_on_a_grid_ends_no_closer_to_any_enemy(system):
                 assert movement.distance(tuple(p["to"]), h, d) >= movement.distance(start, h, d), (start, p["to"])
         if board.width == 10:
             assert found["plans"]
+
+
+#: a hero one blow from going down, per system where the rules' odds say the chance of it (#67): Savage Worlds' Wild
+#: Card on its last Wound (Incapacitated by the next), Tesseris at one Wound from its limit (dead at it)
+LAST_WOUND = {"savage_worlds": {"wounds": 3}, "tesseris_ads": {"wounds": 9}}
+
+
+def _two_foes(system: str, board, foes: dict, heroes: dict, hero_sheets: dict | None = None,
+              foe_sheets: dict | None = None):
+    """A fight of the GM's ``foes`` and Mira's ``heroes`` (name -> square), each with the system's sample sheet and
+    the changes given, played on until the first foe's turn."""
+    names = [(n, None) for n in foes] + [(n, "p-mira") for n in heroes]
+    where = {**foes, **heroes}
+    game, ids = seated("g-s", "Foes", system, board, [(n, 1 + i, owner) for i, (n, owner) in enumerate(names)])
+    for i, (name, _owner) in enumerate(names):
+        play(game, {"type": "move_token", "token_id": ids[name], "x": board.width - 1 - i, "y": board.height - 1,
+                    "force": True})
+    for name, _owner in names:
+        play(game, {"type": "move_token", "token_id": ids[name], "x": where[name][0], "y": where[name][1],
+                    "force": True})
+        sheet = {**((foe_sheets or {}).get(name) or {}), **((hero_sheets or {}).get(name) or {})}
+        play(game, {"type": "add_character", "name": name, "token_id": ids[name], "sheet": _sheet(system, name, **sheet)})
+    first = next(iter(foes))
+    play(game, {"type": "start_combat", "token_ids": list(ids.values())}, dice=SeededDice(3))
+    for seed in range(40):
+        if game.combat["current"] in {ids[n] for n in foes}:
+            break
+        play(game, {"type": "next_turn"}, dice=SeededDice(seed))
+    assert game.combat["current"] in {ids[n] for n in foes}, first
+    return game, ids
+
+
+@pytest.mark.parametrize("system", sorted(LAST_WOUND))
+@pytest.mark.parametrize("hurt", ("Ann", "Bob"))
+def test_two_fierce_foes_both_aim_first_at_the_hero_about_to_go_down(system, hurt):
+    game, ids = _two_foes(system, Board(20, 12), {"Orc": (6, 5), "Gob": (6, 7)}, {"Ann": (9, 4), "Bob": (9, 7)},
+                          hero_sheets={hurt: LAST_WOUND[system]})
+    for foe in ("Orc", "Gob"):
+        best = suggestions.reckon(game, ids[foe])["plans"][0]
+        assert best["kind"] == "attack" and best["target"] == ids[hurt], (foe, str(best["summary"]))
+        assert 0 < best["down"] <= 1
+        assert f"finishes {hurt}" in str(best["why"]) and f"{best['down']:.0%}" in str(best["why"])
+    # the fresh hero's plans say no chance to finish it
+    for p in suggestions.reckon(game, ids["Orc"])["plans"]:
+        if p["target"] != ids[hurt]:
+            assert "finishes" not in str(p["why"])
+
+
+def test_where_the_rules_cannot_say_the_chance_to_put_a_hero_down_no_plan_says_it():
+    """The 3d6 system: a hero at 0 HP or below still fights until a roll fails at its turn; no chance is claimed."""
+    game, ids = fight("gurps_lite", Board(20, 12), (6, 5), [("Ann", 9, 4), ("Bob", 9, 6)],
+                      hero_sheets={"Ann": {"hp_current": 1}})
+    plans = suggestions.reckon(game, ids["Orc"])["plans"]
+    assert plans and all(p["down"] is None and "finishes" not in str(p["why"]) for p in plans)

@@ -70,7 +70,7 @@ from .combat import Act, combatant, path_and_cost, rules_words, settings_of, sta
 from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature
-from .foe_sandbox import is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
+from .foe_sandbox import finishing, is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
 from .model import GM, Event, Rejected, copied
 from .suggestions_zones import leads_anywhere, plans_on_zones
 from .text import N_
@@ -487,7 +487,7 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
                                        square=square_name(*cell), target=target.name),
                         "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]}],
                         "target": target.id, "weapon": None, "options": {}, "to": list(cell), "hit": None,
-                        "effect": 0.0, "effect_unit": None, "kind": "approach",
+                        "effect": 0.0, "down": None, "effect_unit": None, "kind": "approach",
                         "why": [say_n("no attack reaches {target} this turn: {n} hex left on the way to it",
                                       "no attack reaches {target} this turn: {n} hexes left on the way to it",
                                       left, target=target.name) if geo.grid.hex else
@@ -609,12 +609,15 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     where = say("{target} in the open", target=target.name) if not cover.get("fraction") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
     parts = [where] + ([worth["defense"]] if worth.get("defense") else []) + list(worth.get("notes") or [])
+    share = way.get("worth", 1)
+    down, finish = finishing(worth, target, share)
     return {"summary": say("{way}: {weapon} at {target} from {square}", way=way["label"], weapon=weapon["label"],
                            target=target.name, square=square_name(*cell)),
             "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
-            "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]) * way.get("worth", 1), 4),
-            "effect_unit": worth["unit"], "why": parts, "kind": "attack", "_cost": cost,
-            "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
+            "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]) * share, 4),
+            "effect_unit": worth["unit"], "down": down, "why": finish + parts, "kind": "attack", "_cost": cost,
+            "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky")),
+            "_score": float(worth["effect"]) * share + (down or 0.0) * float(worth.get("down_worth") or 0.0)}
 
 
 def _alone(me, way, steps, geo, foes) -> dict:
@@ -622,7 +625,7 @@ def _alone(me, way, steps, geo, foes) -> dict:
     cell = (me.x, me.y)
     return {"summary": say("{way}: {weapon}", way=way["label"], weapon=way.get("weapon") or ""),
             "steps": list(steps), "target": None, "weapon": way.get("weapon"), "options": {}, "to": list(cell),
-            "hit": None, "effect": 0.0, "effect_unit": None, "why": [way["why"]], "kind": "ready", "_cost": 0,
+            "hit": None, "effect": 0.0, "down": None, "effect_unit": None, "why": [way["why"]], "kind": "ready", "_cost": 0,
             "_threat": geo.threat(cell, foes)}
 
 
@@ -670,7 +673,7 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         out.append({"summary": say("{way}: to {square}", way=way["label"], square=square_name(*cell)),
                     "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]},
                               *([then] if then else [])],
-                    "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0,
+                    "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0, "down": None,
                     "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover" if covered else "move",
                     "_cost": cells[cell],
                     "_threat": threat + len(provoked), "_far": far(cell)})
@@ -709,9 +712,10 @@ def _best(found: list[dict], tactic: str, withdraw: bool, grid=None) -> list[dic
         key = lambda p: (-p.get("_far", 0), p["_threat"], p["_cost"])  # noqa: E731
     elif tactic == "careful":
         # a way that leaves it worse off after (no defense, Vulnerable) counts as one foe more at it
-        key = lambda p: (p["_threat"] + p.get("_risky", False), -p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
-    else:
-        key = lambda p: (-p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
+        key = lambda p: (p["_threat"] + p.get("_risky", False), -p.get("_score", p["effect"]), -(p["hit"] or 0),  # noqa: E731
+                         p["_cost"])
+    else:  # the expected effect, a chance to put the target down counted at what the system says that is worth
+        key = lambda p: (-p.get("_score", p["effect"]), -(p["hit"] or 0), p["_cost"])  # noqa: E731
     out, seen, moved = [], set(), []
     ranked = sorted(found, key=key)
     ready = [p for p in ranked if p["kind"] == "ready"] if closing else []  # readying a weapon: before closing in

@@ -27,7 +27,7 @@ from rules.text import say, say_n
 from . import zonelayout
 from .aiming import AttackCommand
 from .combat import combatant, position_of
-from .foe_sandbox import is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed
+from .foe_sandbox import finishing, is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed
 
 if TYPE_CHECKING:
     from .model import Game, Token
@@ -196,13 +196,16 @@ def _attack_plan(view, me, zone_id, cell, cost, target, weapon, way, system, set
                       target=target.name, zone=name)
     steps.append({"type": "attack", "attacker": me.id, "target": target.id, "weapon": weapon["key"],
                   "options": options})
+    down, finish = finishing(worth, target)
     cover = p["view"]["cover"]
     where = say("{target} in the open", target=target.name) if cover.get("level") in (None, "", "none") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
     return {"summary": summary, "steps": steps, "target": target.id, "weapon": weapon["key"], "options": options,
             "to": zone_id, "hit": float(hit), "effect": round(float(worth["effect"]), 4),
-            "effect_unit": worth["unit"], "why": [where] + ([worth["defense"]] if worth.get("defense") else []),
-            "kind": "attack", "_cost": cost, "_threat": zones.threat(zone_id), "_risky": bool(way.get("risky"))}
+            "effect_unit": worth["unit"], "down": down,
+            "why": finish + [where] + ([worth["defense"]] if worth.get("defense") else []),
+            "kind": "attack", "_cost": cost, "_threat": zones.threat(zone_id), "_risky": bool(way.get("risky")),
+            "_score": float(worth["effect"]) + (down or 0.0) * float(worth.get("down_worth") or 0.0)}
 
 
 def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, careful, withdraw) -> list[dict]:
@@ -233,7 +236,7 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
             why.append(say("{zone} gives cover", zone=zones.by_id[z]["name"]))
         out.append({"summary": say("{way}: to {zone}", way=way["label"], zone=zones.by_id[z]["name"]),
                     "steps": [{"type": "move_token", "token_id": me.id, "zone": z}],
-                    "target": None, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0,
+                    "target": None, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0, "down": None,
                     "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover" if covered else "move",
                     "_cost": reachable[z],
                     "_threat": threat, "_far": zones.far(z)})
@@ -267,7 +270,7 @@ def _approach(view, me, way, cells, reachable, zones: _Zones, system, settings, 
             out.append({"summary": say("{way}: to {zone}, closing in on {target}", way=way["label"], zone=name,
                                        target=target.name),
                         "steps": [{"type": "move_token", "token_id": me.id, "zone": z}],
-                        "target": target.id, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0,
+                        "target": target.id, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0, "down": None,
                         "effect_unit": None, "why": why, "kind": "approach", "_cost": reachable[z],
                         "_threat": zones.threat(z), "_rest": rest})
             break
