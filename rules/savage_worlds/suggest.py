@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 
 from ..system import AttackRequest, Combatant
+from .attack import gang_up_bonus
 from ..text import say
-from .data import MAX_WOUNDS, STAND_COST
+from .data import MAX_WOUNDS, STAND_COST, merged_settings
 from .sheet import derived_values
 from .odds import BROKEN, SHAKEN, _incapacitated, _wound_label
 from .turns import _TURN_FRESH, _fresh_state
@@ -45,6 +46,34 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     down = sum(float(o.get("p") or 0.0) for o in odds.get("outcomes") or [] if str(o.get("label")) in down_labels)
     return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense, "notes": notes,
             "down": down, "down_worth": float(MAX_WOUNDS + 1)}
+
+
+def side_notes(cell, me: dict, allies: list[dict], enemies: list[dict], adjacent, settings: dict | None = None
+               ) -> tuple[int, list]:
+    """What the foe standing on ``cell`` gives its side (#67: the foes as a side): Gang Up ("Melee Attacks": +1 for
+    each other foe beside the defender, at most +4, less the defender's allies beside it) for each ally beside an
+    enemy it would stand beside, on that ally's attacks at that enemy. ``me``, ``allies`` and ``enemies``: ``name``,
+    ``at`` (its square) and ``sheet``; ``adjacent(a, b)``: two squares touch. The points of Gang Up it adds in all,
+    and the words ("Gang Up +1 with the Gob against Ann")."""
+    if (me.get("sheet") or {}).get("stunned"):  # "each adjacent enemy (not Stunned)"
+        return 0, []
+    counts_attacker = 1 if merged_settings(settings)["gang_up_counts_attacker"] else 0
+    gained, notes = 0, []
+    for enemy in enemies:
+        if not adjacent(cell, enemy["at"]):
+            continue
+        guards = sum(1 for o in enemies if o is not enemy and adjacent(o["at"], enemy["at"]))
+        for ally in allies:
+            if not adjacent(ally["at"], enemy["at"]):
+                continue
+            others = sum(1 for o in allies if o is not ally and adjacent(o["at"], enemy["at"])
+                         and not (o.get("sheet") or {}).get("stunned")) + counts_attacker
+            more = gang_up_bonus(others + 1, guards) - gang_up_bonus(others, guards)
+            if more > 0:
+                gained += more
+                notes.append(say("Gang Up +{n} with {ally} against {target}", n=more, ally=ally["name"],
+                                 target=enemy["name"]))
+    return gained, notes
 
 
 def _gang_up(label) -> bool:

@@ -156,3 +156,18 @@ def test_where_the_rules_cannot_say_the_chance_to_put_a_hero_down_no_plan_says_i
                       hero_sheets={"Ann": {"hp_current": 1}})
     plans = suggestions.reckon(game, ids["Orc"])["plans"]
     assert plans and all(p["down"] is None and "finishes" not in str(p["why"]) for p in plans)
+
+
+def test_a_savage_worlds_foe_stands_where_its_ally_gets_gang_up():
+    """The Orc, a sword alone, strikes Ann; of the squares beside her, those also beside Bob (whom the Gob is beside)
+    give the Gob Gang Up against Bob: it takes one of them, though the nearest beside Ann are not, and says so."""
+    sword = _melee("savage_worlds")
+    game, ids = _two_foes("savage_worlds", Board(20, 12), {"Orc": (6, 2), "Gob": (11, 8)},
+                          {"Ann": (10, 5), "Bob": (10, 7)}, foe_sheets={"Orc": sword, "Gob": sword})
+    plans = suggestions.reckon(game, ids["Orc"])["plans"]
+    at_ann = [p for p in plans if p["kind"] == "attack" and p["target"] == ids["Ann"]]
+    assert at_ann, [str(p["summary"]) for p in plans]
+    grid = game.board.grid
+    for p in at_ann:
+        assert grid.steps(tuple(p["to"]), (10, 5)) == 1 and grid.steps(tuple(p["to"]), (10, 7)) == 1, p["to"]
+        assert "Gang Up +1 with Gob against Bob" in str(p["why"])

@@ -202,6 +202,39 @@ class _Geometry:
         self._nearest: dict = {}
         self._fighters: tuple | None = None
         self._moves: tuple = (None, {})  # the view, and the moves judged on it: square -> the view after, or None
+        self._side: tuple | None = None  # the system's side_notes hook and what it reads (#67), or None
+        self._support: dict = {}
+
+    def side(self, game: "Game", me: "Token", foes: list["Token"], system, settings: dict) -> None:
+        """What the planner reads of the foe's side (#67): its allies in the fight still standing and its foes, for
+        the system's ``side_notes`` (Savage Worlds' Gang Up); nothing where the system has no such hook."""
+        hook = getattr(getattr(system, "planner", None), "side_notes", None)
+        if hook is None:
+            return
+        order = (game.combat or {}).get("order", [])
+
+        def who(t):
+            return {"name": t.name, "at": (t.x, t.y), "sheet": combatant(game, t).sheet}
+        allies = [who(t) for i in order if (t := game.tokens.get(i)) is not None and t.id != me.id
+                  and t.kind == me.kind and stands(game, t)]
+        if allies:
+            grid = self.grid
+            self._side = (hook, who(me), allies, [who(f) for f in foes],
+                          lambda a, b: tuple(a) != tuple(b) and grid.steps(a, b) <= 1, settings)
+
+    def support(self, cell: tuple[int, int]) -> tuple[int, list]:
+        """What standing on ``cell`` gives the foe's allies (the points, the words), by the system (#67)."""
+        if self._side is None:
+            return 0, []
+        found = self._support.get(cell)
+        if found is None:
+            hook, me, allies, enemies, adjacent, settings = self._side
+            try:
+                found = hook(cell, me, allies, enemies, adjacent, settings)
+            except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+                found = (0, [])
+            self._support[cell] = found
+        return found
 
     def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
         key = (a, b)
@@ -307,15 +340,17 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
             continue
         if d > 1.5 and fraction == 0 and open_at is None:
             open_at = d
-        key = (round(fraction, 3), d, geo.threat(cell, foes) if careful else 0)
+        key = (round(fraction, 3), d, geo.threat(cell, foes) if careful else 0, -geo.support(cell)[0])
         if key not in best or cost < best[key][1]:
             best[key] = (cell, cost)
     out = []
     # beside the target and farther off apart: nearer is not always better (Savage Worlds shoots at Parry, not 4,
     # from beside its target; a 3d6 Move and Attack in melee is not one at range)
+    # (of the squares beside it, one that gives an ally Gang Up first: #67)
     for part, most in ((lambda k: k[1] <= 1.5, 1), (lambda k: k[1] > 1.5, FRONT)):
-        keys = sorted((k for k in best if part(k)), key=lambda k: (k[1], k[0], k[2]))
-        front = [k for k in keys if not any(o != k and o[0] <= k[0] and o[1] <= k[1] and o[2] <= k[2] for o in keys)]
+        keys = sorted((k for k in best if part(k)), key=lambda k: (k[3], k[1], k[0], k[2]) if k[1] <= 1.5 else
+                      (k[1], k[0], k[2], k[3]))
+        front = [k for k in keys if not any(o != k and all(a <= b for a, b in zip(o, k)) for o in keys)]
         out += [(best[k][0], best[k][1], k) for k in front[:most]]
     return out
 
@@ -365,6 +400,7 @@ def reckon(game: "Game", token_id: str) -> dict:
             out["none"] = _why_none(game, token, system, foes, tactic, withdraw, {})
         return out
     geo = _Geometry(game, system)
+    geo.side(game, token, foes, system, settings)
     careful = tactic == "careful"
     withdraw = tactic == "cowardly" and hurt
     found: list[dict] = []
@@ -608,7 +644,8 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     cover = p["view"]["cover"]
     where = say("{target} in the open", target=target.name) if not cover.get("fraction") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
-    parts = [where] + ([worth["defense"]] if worth.get("defense") else []) + list(worth.get("notes") or [])
+    parts = [where] + ([worth["defense"]] if worth.get("defense") else []) + list(worth.get("notes") or []) \
+        + geo.support(cell)[1]  # what it gives its allies there (#67)
     share = way.get("worth", 1)
     down, finish = finishing(worth, target, share)
     return {"summary": say("{way}: {weapon} at {target} from {square}", way=way["label"], weapon=weapon["label"],
