@@ -29,6 +29,13 @@ within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, els
 may be the turn's action alone, where the foe stands (``alone``: a 3d6 Ready to reload an empty gun), and an
 attack's worth may carry notes for the why line (Savage Worlds' Gang Up bonus).
 
+The foes as a side (#67): what an attack is worth counts the chance it puts its target down where the system's
+``attack_effect`` gives it (``down``, the rules' exact odds, and ``down_worth``, what that is worth in the effect's
+unit: a target about to go down is worth finishing); a system's ``side_notes`` (Savage Worlds' Gang Up) says what a
+square gives the foe's allies, and of the squares beside a target those that give the most come first. The tactics
+say what the rules do: *careful* calls a move "cover" only where the system's cover levels give cover from every foe
+(:meth:`_Geometry.sheltered`), *cowardly* withdraws only away from every foe, or nowhere.
+
 When no attack reaches a foe this turn, the foe closes in (#67, looking a turn ahead): by each way that moves alone
 (``attack`` False, no ``then``; ``approach``: a way for closing in only, Savage Worlds' run), for each foe, the way
 to it on the whole board (one search from the foe's square: round walls and closed doors, tokens passed as a move

@@ -11,7 +11,8 @@ system's ``attack_effect``. A plan's ``to`` is the zone's id, and its move step 
 What the rules read of a zone is its distance in zone steps and its cover (the target's zone's cover cuts the
 wounds): so zones alike on both are alike, and of those the cheapest to reach is judged. A zone's danger for the
 foe (careful) is the count of its foes standing in it plus those whose weapons reach it while it has no cover;
-withdrawing (cowardly and hurt), the zones farthest in zone steps from its nearest foe; guarding, the zones within
+withdrawing (cowardly and hurt), the zones farthest in zone steps from its nearest foe, of those no nearer to any foe
+and farther from one (#67: none where there is no such zone); careful, "cover" said only of a zone with cover; guarding, the zones within
 ``GUARD_ZONES`` steps of its post's zone.
 """
 
