@@ -171,3 +171,17 @@ def test_a_savage_worlds_foe_stands_where_its_ally_gets_gang_up():
     for p in at_ann:
         assert grid.steps(tuple(p["to"]), (10, 5)) == 1 and grid.steps(tuple(p["to"]), (10, 7)) == 1, p["to"]
         assert "Gang Up +1 with Gob against Bob" in str(p["why"])
+
+
+def test_on_zones_careful_says_cover_only_of_a_zone_with_cover():
+    """The same pad and its three heroes; the Cargo Bay gives cover, the Fuel Depot none: a move to the bay is cover,
+    one to the depot (fewer heroes stand in it) is a move, and no plan says the depot gives cover."""
+    zones = [{"id": "pad", "name": "Landing Pad", "adjacent": ["bay", "depot"]},
+             {"id": "bay", "name": "Cargo Bay", "cover": "excellent"},
+             {"id": "depot", "name": "Fuel Depot"}]
+    game, ids = atomic.fight(zones, "pad", [("Ann", "pad"), ("Bob", "pad"), ("Cid", "pad")],
+                             foe_sheet={"weapons": [atomic.KNIFE]}, tactic="careful")
+    plans = suggestions.reckon(game, ids["Orc"])["plans"]
+    by_zone = {p["to"]: p for p in plans if p["kind"] in ("cover", "move")}
+    assert by_zone["bay"]["kind"] == "cover" and "takes cover" in str(by_zone["bay"]["why"])
+    assert by_zone["depot"]["kind"] == "move" and "takes cover" not in str(by_zone["depot"]["why"])
