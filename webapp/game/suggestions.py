@@ -211,6 +211,7 @@ class _Geometry:
         self._moves: tuple = (None, {})  # the view, and the moves judged on it: square -> the view after, or None
         self._side: tuple | None = None  # the system's side_notes hook and what it reads (#67), or None
         self._support: dict = {}
+        self._levels: dict = {}  # a cover fraction -> the system's level of cover (sheltered)
 
     def side(self, game: "Game", me: "Token", foes: list["Token"], system, settings: dict) -> None:
         """What the planner reads of the foe's side (#67): its allies in the fight still standing and its foes, for
@@ -304,7 +305,12 @@ class _Geometry:
             found = True
             for f in foes:
                 _d, clear, fraction = self.of((f.x, f.y), cell)
-                if clear and _cover_level(system, fraction, settings) in (None, "none"):
+                if not clear:
+                    continue
+                level = self._levels.get(fraction, False)
+                if level is False:  # the system's level, once per fraction (one of a few: sight lines blocked of 9)
+                    level = self._levels[fraction] = _cover_level(system, fraction, settings)
+                if level in (None, "none"):
                     found = False
                     break
             self._seen[key] = found
