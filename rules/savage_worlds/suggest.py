@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 
 from ..system import AttackRequest, Combatant
+from .attack import gang_up_bonus
 from ..text import say
-from .data import MAX_WOUNDS, STAND_COST
+from .data import MAX_WOUNDS, STAND_COST, merged_settings
 from .sheet import derived_values
 from .odds import BROKEN, SHAKEN, _incapacitated, _wound_label
 from .turns import _TURN_FRESH, _fresh_state
@@ -26,7 +27,8 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     counts 1; Incapacitated counts the wounds it takes past what the target has left (an Extra: 1);
     Shaken alone counts half; an object broken counts 1. The defense: the target number of the roll
     (Parry in melee, 4 at range), with its modifiers in the odds; ``notes``: Gang Up's bonus when it helps
-    ("Melee Attacks", Gang Up: +1 for each other foe beside the target, less its allies beside it)."""
+    ("Melee Attacks", Gang Up: +1 for each other foe beside the target, less its allies beside it); ``down``: the
+    chance the target is Incapacitated by it, and ``down_worth``, what that is worth in the same wounds."""
     sheet = request.target.sheet or {}
     wild = bool(sheet.get("wild_card", True))
     room = max(0, MAX_WOUNDS - int(sheet.get("wounds", 0) or 0)) if wild else 0
@@ -38,7 +40,40 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     defense = say("TN {tn}", tn=tn) if isinstance(tn, int) else ""
     gang = sum(int(m.get("value") or 0) for m in odds.get("modifiers") or [] if _gang_up(m.get("label")))
     notes = [say("Gang Up +{n}", n=gang)] if gang > 0 else []
-    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense, "notes": notes}
+    # the chance it goes down ("Incapacitation"): the odds' Incapacitated outcomes, exact (#67); a foe put down is
+    # worth the wounds that put a fresh Wild Card down (its last Wound and one more)
+    down_labels = {str(_incapacitated(False)), str(_incapacitated(True))}
+    down = sum(float(o.get("p") or 0.0) for o in odds.get("outcomes") or [] if str(o.get("label")) in down_labels)
+    return {"effect": effect, "unit": say("wounds (Shaken counts half)"), "defense": defense, "notes": notes,
+            "down": down, "down_worth": float(MAX_WOUNDS + 1)}
+
+
+def side_notes(cell, me: dict, allies: list[dict], enemies: list[dict], adjacent, settings: dict | None = None
+               ) -> tuple[int, list]:
+    """What the foe standing on ``cell`` gives its side (#67: the foes as a side): Gang Up ("Melee Attacks": +1 for
+    each other foe beside the defender, at most +4, less the defender's allies beside it) for each ally beside an
+    enemy it would stand beside, on that ally's attacks at that enemy. ``me``, ``allies`` and ``enemies``: ``name``,
+    ``at`` (its square) and ``sheet``; ``adjacent(a, b)``: two squares touch. The points of Gang Up it adds in all,
+    and the words ("Gang Up +1 with the Gob against Ann")."""
+    if (me.get("sheet") or {}).get("stunned"):  # "each adjacent enemy (not Stunned)"
+        return 0, []
+    counts_attacker = 1 if merged_settings(settings)["gang_up_counts_attacker"] else 0
+    gained, notes = 0, []
+    for enemy in enemies:
+        if not adjacent(cell, enemy["at"]):
+            continue
+        guards = sum(1 for o in enemies if o is not enemy and adjacent(o["at"], enemy["at"]))
+        for ally in allies:
+            if not adjacent(ally["at"], enemy["at"]):
+                continue
+            others = sum(1 for o in allies if o is not ally and adjacent(o["at"], enemy["at"])
+                         and not (o.get("sheet") or {}).get("stunned")) + counts_attacker
+            more = gang_up_bonus(others + 1, guards) - gang_up_bonus(others, guards)
+            if more > 0:
+                gained += more
+                notes.append(say("Gang Up +{n} with {ally} against {target}", n=more, ally=ally["name"],
+                                 target=enemy["name"]))
+    return gained, notes
 
 
 def _gang_up(label) -> bool:

@@ -12,7 +12,7 @@ from .attack import DEFENSE_WORDS, burst_hits, check_one_target, hit_nets_of, mu
 from .checks import defense_distribution, pool_distribution
 from .data import ACTIONS, CRITICAL_SUCCESSES
 from .health import damage_split
-from .sheet import char, num, stamina
+from .sheet import char, full_max_stamina, max_wounds, num, stamina
 from .spray import COVERING_FIRE_OUTCOME, covering_fire_odds, spray_label, spray_odds
 from ..text import say
 from .status import names as status_names
@@ -115,8 +115,8 @@ def _order(label: str) -> tuple:
 
 @functools.lru_cache(maxsize=4096)
 def _hits_outcome(hit_nets: tuple[int, ...], defense_total: int, base: int, impact: bool, crit_d10: bool, crit_basis: str,
-                  soak: int, stamina_left: int, no_wounds: bool, extra_wounds: int
-                  ) -> tuple[tuple[tuple[str, float], ...], float, float]:
+                  soak: int, stamina_left: int, no_wounds: bool, extra_wounds: int, room: int = 0
+                  ) -> tuple[tuple[tuple[str, float], ...], float, float, float]:
     """Outcome lines of the hits of one attack and defense total: the damage of each hit
     (a critical's d10 enumerated), Stamina first and Wounds after, hit after hit; with them the mean Stamina
     lost and the mean Wounds taken ("Damage, Stamina, and Wounds"). Kept for the next call with the
@@ -142,13 +142,14 @@ def _hits_outcome(hit_nets: tuple[int, ...], defense_total: int, base: int, impa
                 nxt[key] = nxt.get(key, 0) + p * q
         states = nxt
     out: dict[str, float] = {}
-    lost = wounds = 0.0
+    lost = wounds = down = 0.0
     for (st, w, hurt), p in states.items():
         label = _hit_line(crit_any, _severity(1 if hurt else 0, w))
         out[label] = out.get(label, 0) + p
         lost += p * (stamina_left - st)
         wounds += p * w
-    return tuple(out.items()), lost, wounds
+        down += p if room > 0 and w >= room else 0.0
+    return tuple(out.items()), lost, wounds, down
 
 
 def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: dict, harm: dict | None = None) -> list[dict]:
@@ -178,29 +179,33 @@ def outcome_odds(request: AttackRequest, plan, att: Dist, dfn: Dist, settings: d
     no_wounds = bool(action.extra.get("no_wounds"))
     extra_wounds = num(action.extra.get("wounds"))
     take = opts.get("take", True) is not False
+    # the Wounds that put the target down at once: dead at its Wound limit or its full Stamina in Wounds ("Unconsciousness,
+    # Crippling, and Death"); 0 for a target already past it (#67: the chance to put it down)
+    limit = int(min(max_wounds(tgt.sheet), full_max_stamina(tgt.sheet)))
+    room = max(0, limit - int(num(tgt.sheet.get("wounds"))))
     numbers = (tuple(att.items()), tuple(dfn.items()), plan.bullets, plan.defense, take, base, impact, crit_d10,
-               crit_basis, soak, st_left, no_wounds, extra_wounds)
+               crit_basis, soak, st_left, no_wounds, extra_wounds, room)
     if ACTIONS.get(action.key) is action:  # the rules' own action: its table kept for the next attack alike
-        lines, lost, wounds = _outcome_table(action.key, *numbers)
+        lines, lost, wounds, down = _outcome_table(action.key, *numbers)
     else:
-        lines, lost, wounds = _table(action, *numbers)
+        lines, lost, wounds, down = _table(action, *numbers)
     if harm is not None:
-        harm.update(stamina=lost, wounds=wounds)
+        harm.update(stamina=lost, wounds=wounds, down=down, down_limit=limit)
     return [{"label": label, "p": p} for label, p in lines]
 
 
 @functools.lru_cache(maxsize=1024)
-def _outcome_table(action_key: str, *numbers) -> tuple[tuple[tuple[str, float], ...], float, float]:
+def _outcome_table(action_key: str, *numbers) -> tuple[tuple[tuple[str, float], ...], float, float, float]:
     """:func:`_table` of the action named, kept: a pure function of the numbers ``outcome_odds`` reads, which the
     foes' plans (#60) ask again and again (the same attack at the same target from another square, another way)."""
     return _table(ACTIONS[action_key], *numbers)
 
 
 def _table(action, att_items: tuple, dfn_items: tuple, bullets: int, defense: str, take: bool, base: int, impact: bool,
-           crit_d10: bool, crit_basis: str, soak: int, st_left: int, no_wounds: bool, extra_wounds: int
-           ) -> tuple[tuple[tuple[str, float], ...], float, float]:
-    """The outcome lines of ``outcome_odds`` (each with its chance, in their order) and the mean Stamina lost and
-    Wounds taken, from the attack and defense totals' chances and the numbers of the damage."""
+           crit_d10: bool, crit_basis: str, soak: int, st_left: int, no_wounds: bool, extra_wounds: int, room: int = 0
+           ) -> tuple[tuple[tuple[str, float], ...], float, float, float]:
+    """The outcome lines of ``outcome_odds`` (each with its chance, in their order), the mean Stamina lost and
+    Wounds taken, and the chance the Wounds reach ``room`` (the target down; 0: never counted), from the attack and defense totals' chances and the numbers of the damage."""
     # An attack total ``a`` against a defense total ``d`` ends as its net ``a - d`` says (each bullet's net, the
     # maneuver's margin), and as ``a`` says only in two ways: a total under 1 is a plain miss (``_avoided``),
     # and a critical judged on the attack (``critical_basis`` "attack": each bullet's ``net + d``, that is
@@ -214,7 +219,7 @@ def _table(action, att_items: tuple, dfn_items: tuple, bullets: int, defense: st
             key = (a - d, of_a)
             pairs[key] = pairs.get(key, 0.0) + pa * pd
     out: dict[str, float] = {}
-    mean_lost = mean_wounds = 0.0
+    mean_lost = mean_wounds = mean_down = 0.0
     for (net, of_a), p in pairs.items():
         nets = [net - 2 * i for i in range(bullets)]
         hit_nets = hit_nets_of(action, nets)
@@ -234,15 +239,16 @@ def _table(action, att_items: tuple, dfn_items: tuple, bullets: int, defense: st
             defense_total, basis = of_a - net, "total"
         else:
             defense_total, basis = 0, "net"
-        lines, lost, wounds = _hits_outcome(tuple(hit_nets), defense_total, base, impact, crit_d10, basis, soak, st_left,
-                                            no_wounds, extra_wounds)
+        lines, lost, wounds, down = _hits_outcome(tuple(hit_nets), defense_total, base, impact, crit_d10, basis, soak,
+                                                  st_left, no_wounds, extra_wounds, room)
         for label, q in lines:
             out[label] = out.get(label, 0) + p * q
         mean_lost += p * lost
         mean_wounds += p * wounds
+        mean_down += p * down
     total = sum(out.values()) or 1.0
     return (tuple((k, v / total) for k, v in sorted(out.items(), key=lambda kv: _order(kv[0])) if v > 0),
-            mean_lost / total, mean_wounds / total)
+            mean_lost / total, mean_wounds / total, mean_down / total)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -308,6 +314,8 @@ def attack_odds(request: AttackRequest, part: bool = False) -> dict:
         "expected_hits": core_odds.mean(hits),
         "mean_stamina": harm["stamina"],  # Stamina lost and Wounds taken, on average (the foes' plans, #60)
         "mean_wounds": harm["wounds"],
+        "down": harm.get("down", 0.0),  # the chance the target goes down at once (dead at its Wound limit; #67)
+        "down_limit": harm.get("down_limit", 0),
         "bullets": plan.bullets,
         "attack_modifiers": attack_mods,
         "defense_modifiers": defense_mods,

@@ -45,7 +45,12 @@ def attack_effect(request: AttackRequest, odds: dict) -> dict:
     kind = odds.get("defense_kind")
     defense = (say("defends with {defense}", defense=DEFENSE_WORDS[kind]) if kind in DEFENSE_WORDS
                else say("no defense") if kind == "none" else "")
-    return {"effect": effect, "unit": say("Wounds (5 Stamina count as one)"), "defense": defense}
+    # the chance it goes down at once (dead at its Wound limit: the odds' exact enumeration, #67); a foe put down is
+    # worth the Wounds that limit is. (Out of Stamina it falls unconscious only if its Resolve fails at its next turn:
+    # not counted.)
+    limit = float(odds.get("down_limit") or 0.0)
+    return {"effect": effect, "unit": say("Wounds (5 Stamina count as one)"), "defense": defense,
+            "down": float(odds.get("down") or 0.0), "down_worth": limit}
 
 
 def _fitting(sheet: dict, state: dict) -> dict[str, list[str]]:

@@ -201,8 +201,8 @@ def test_the_switch_needs_a_fight_whose_foes_have_plans(app, client):
     g = new_game(client, "gurps_lite", board={"width": 8, "height": 6})
     r = command(client, g, {"type": "play_foes", "on": True})
     assert r.status_code == 422 and r.json["error"] == "there is no fight on"
-    # a hex map: no plans reckoned there
-    hexes = new_game(client, "gurps_lite", board={"width": 8, "height": 6, "grid": "hex", "orientation": "pointy"})
+    # a system with no planner (the plain grid): no plans reckoned there (hex maps are, since #67)
+    hexes = new_game(client, "plain_grid", board={"width": 8, "height": 6, "grid": "hex", "orientation": "pointy"})
     ids = [client.post(f"/api/games/{hexes['id']}/tokens", json={"name": n, "x": x, "y": 1},
                        headers=bearer(hexes["gm_token"])).json["id"] for n, x in (("Ray", 1), ("Bug", 4))]
     assert command(client, hexes, {"type": "start_combat", "token_ids": ids}).status_code == 200
@@ -211,11 +211,12 @@ def test_the_switch_needs_a_fight_whose_foes_have_plans(app, client):
     assert state(client, hexes)["foe_play"] == {}
 
 
-def _far_fight(client, walls=()):
+def _far_fight(client, walls=(), grid=None):
     """Mira's Ann and the GM's Orc, a sword its one weapon, at the two ends of a long room (3d6): no blow reaches
-    her this turn (#67)."""
+    her this turn (#67). ``grid``: "hex" for a hex map."""
     import rules
-    g = new_game(client, "gurps_lite", board={"width": 30, "height": 8, "walls": list(walls)}, name="Far")
+    g = new_game(client, "gurps_lite", board={"width": 30, "height": 8, "walls": list(walls),
+                                              **({"grid": grid} if grid else {})}, name="Far")
     mira = join(client, g, "Mira")
     ids = {}
     for name, x, owner in (("Ann", 24, mira["player_id"]), ("Orc", 3, None)):
@@ -251,6 +252,21 @@ def test_a_foe_no_blow_reaches_closes_in_turn_by_turn(app, client):
         assert orc["y"] == 3 and orc["x"] > xs[-1], (xs, orc)  # nearer along the room, each of its turns
         xs.append(orc["x"])
         assert s["foe_play"]["on"] is True  # its move played, its turn ended: nothing refused
+    assert not any("has no plan" in t for t in _log(client, g))
+
+
+@FAST
+def test_on_a_hex_map_the_runner_plays_a_far_foe_closing_in_turn_by_turn(app, client):
+    """Hex maps are reckoned (#67): the switch goes on, and the Orc walks up hex by hex as on squares."""
+    g, mira, ids = _far_fight(client, grid="hex")
+    _on(client, g)
+    xs = [3]
+    for _turn in range(2):
+        s = _orc_played(client, g, mira, ids)
+        orc = next(t for t in s["tokens"] if t["id"] == ids["Orc"])
+        assert orc["x"] > xs[-1], (xs, orc)
+        xs.append(orc["x"])
+        assert s["foe_play"]["on"] is True
     assert not any("has no plan" in t for t in _log(client, g))
 
 

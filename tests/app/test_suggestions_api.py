@@ -131,12 +131,30 @@ def test_on_a_zone_map_every_plan_is_a_zone_and_its_steps_are_accepted(app, clie
 
 
 @pytest.mark.app_config(DEMO=False)
-def test_a_map_without_suggestions_says_so(app, client):
-    g = new_game(client, "gurps_lite", {"width": 12, "height": 8, "walls": [], "grid": "hex"})  # hexes: not yet
-    r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 2, "y": 2}, headers=bearer(g["gm_token"]))
-    answer = client.get(f"/api/games/{g['id']}/suggestions/{r.json['id']}", headers=bearer(g["gm_token"]))
-    assert answer.status_code == 501
-    assert answer.json["plans"] is None and "square grids and zone maps only" in answer.json["not_reckoned"]
+def test_a_system_without_a_planner_says_so(app, client):
+    """501 only for a system with no planner (the plain grid, a plug-in without one), on squares or hexes (#67)."""
+    for grid in ("square", "hex"):
+        g = new_game(client, "plain_grid", {"width": 12, "height": 8, "walls": [], "grid": grid})
+        r = client.post(f"/api/games/{g['id']}/tokens", json={"name": "Orc", "x": 2, "y": 2},
+                        headers=bearer(g["gm_token"]))
+        answer = client.get(f"/api/games/{g['id']}/suggestions/{r.json['id']}", headers=bearer(g["gm_token"]))
+        assert answer.status_code == 501
+        assert answer.json["plans"] is None and answer.json["not_reckoned"]
+
+
+@pytest.mark.app_config(DEMO=False, DICE_SEED="7")
+@pytest.mark.parametrize("system", ["tesseris_ads", "gurps_lite", "savage_worlds"])
+def test_on_a_hex_map_the_plans_are_reckoned_and_the_best_is_accepted(app, client, system):
+    """A hex map (#67): 200 with plans, each with its kind, hexes for squares; the best played step by step."""
+    g, _mira, ids = _fight(app, client, f"{system} hex")
+    _to_the_orcs_turn(client, g, ids)
+    r = client.get(f"/api/games/{g['id']}/suggestions/{ids['Orc']}", headers=bearer(g["gm_token"]))
+    assert r.status_code == 200, r.get_data(as_text=True)
+    plans = r.json["plans"]
+    assert plans and all(p["kind"] in ("attack", "approach", "move", "cover", "withdraw", "ready") for p in plans)
+    for step in plans[0]["steps"]:
+        answer = command(client, g, step)
+        assert answer.status_code == 200, (step, answer.get_data(as_text=True))
 
 
 @pytest.mark.app_config(DEMO=False, DICE_SEED="7")
@@ -168,7 +186,8 @@ def test_the_plans_are_reckoned_through_the_servers_runner_on_a_copy(app, client
 
 @pytest.mark.app_config(DEMO=False)
 @pytest.mark.parametrize("system, shown", [("gurps_lite", True), ("savage_worlds", True), ("atomic_tomorrow", True),
-                                           ("tesseris_ads", True), ("gurps_lite hex", False)])
+                                           ("tesseris_ads", True), ("gurps_lite hex", True),
+                                           ("tesseris_ads hex", True), ("plain_grid", False)])
 def test_the_gm_page_has_the_plans_on_a_foes_turn_where_the_system_reckons_them(app, client, system, shown):
     g, _mira, ids = _fight(app, client, system)
     _to_the_orcs_turn(client, g, ids)

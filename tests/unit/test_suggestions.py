@@ -175,13 +175,16 @@ def test_a_guarding_foe_keeps_near_its_post(system):
     checked(game, ids, found)
 
 
-def test_a_map_without_suggestions_says_so():
-    """Hexes are not reckoned yet (every built-in system reckons square grids, Atomic Tomorrow its zones)."""
-    game, ids = seated("g-p", "F", "gurps_lite", Board(10, 6, HEX_POINTY), (("Orc", 2, None), ("Ann", 5, "p-mira")))
-    game.combat = {"state": {}, "round": 1, "order": list(ids.values()), "current": ids["Orc"], "phase": "", "due": []}
-    with pytest.raises(suggestions.NotReckoned) as caught:
-        suggestions.reckon(game, ids["Orc"])
-    assert "reckoned on square grids and zone maps only" in str(caught.value)
+def test_a_system_without_a_planner_says_so():
+    """The plain grid (no rules) has no planner: its foes are not reckoned, on squares or on hexes (#67: the built-in
+    systems reckon hexes too)."""
+    for board in (Board(10, 6), Board(10, 6, HEX_POINTY)):
+        game, ids = seated("g-p", "F", "plain_grid", board, (("Orc", 2, None), ("Ann", 5, "p-mira")))
+        game.combat = {"state": {}, "round": 1, "order": list(ids.values()), "current": ids["Orc"], "phase": "",
+                       "due": []}
+        assert not suggestions.reckoned(game)
+        with pytest.raises(suggestions.NotReckoned):
+            suggestions.reckon(game, ids["Orc"])
 
 
 def test_the_tactic_is_the_gms_and_a_players_token_has_none():

@@ -8,6 +8,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from rules.system import RuleError, RuleNotImplemented
+from rules.text import say
 
 from .aiming import AttackCommand, plan as aim_plan
 from .model import GM, Rejected
@@ -68,3 +69,16 @@ def weighed(view: "Game", cmd: AttackCommand, system) -> tuple[dict, dict, dict]
     if not isinstance(hit, (int, float)) or hit <= 0:
         return None
     return p, odds, worth
+
+
+def finishing(worth: dict, target, share: float = 1.0) -> tuple[float | None, list]:
+    """The chance an attack puts ``target`` down, as the system's ``attack_effect`` gives it (``down``: its exact odds of
+    enough harm; #67), times ``share`` (the part of the shot's effect the plan gets); None where the system cannot say
+    it. With it the why line's words when the chance is worth saying ("finishes Ann: 46% to put her down")."""
+    down = worth.get("down")
+    if not isinstance(down, (int, float)):
+        return None, []
+    down = round(float(down) * share, 4)
+    if down < 0.005:
+        return down, []
+    return down, [say("finishes {target}: {percent} to put {target} down", target=target.name, percent=f"{down:.0%}")]

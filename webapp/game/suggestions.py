@@ -29,6 +29,13 @@ within ``GUARD_RADIUS`` of its post (where it stood when the tactic was set, els
 may be the turn's action alone, where the foe stands (``alone``: a 3d6 Ready to reload an empty gun), and an
 attack's worth may carry notes for the why line (Savage Worlds' Gang Up bonus).
 
+The foes as a side (#67): what an attack is worth counts the chance it puts its target down where the system's
+``attack_effect`` gives it (``down``, the rules' exact odds, and ``down_worth``, what that is worth in the effect's
+unit: a target about to go down is worth finishing); a system's ``side_notes`` (Savage Worlds' Gang Up) says what a
+square gives the foe's allies, and of the squares beside a target those that give the most come first. The tactics
+say what the rules do: *careful* calls a move "cover" only where the system's cover levels give cover from every foe
+(:meth:`_Geometry.sheltered`), *cowardly* withdraws only away from every foe, or nowhere.
+
 When no attack reaches a foe this turn, the foe closes in (#67, looking a turn ahead): by each way that moves alone
 (``attack`` False, no ``then``; ``approach``: a way for closing in only, Savage Worlds' run), for each foe, the way
 to it on the whole board (one search from the foe's square: round walls and closed doors, tokens passed as a move
@@ -42,6 +49,9 @@ has it current, its turn's books fresh as the rules start a turn (the planner's 
 ``"now": False``. The reckoning keeps what it reads again and again (distances, lines of fire, the squares
 nearest a target, the combatants a move is judged among); the rules keep their own pure tables (the 3d6 odds'
 injury by hit).
+
+On a hex map (#67) the same: the rules' movement, distances and lines of fire count hexes (``rules.movement``,
+``rules.los``), "beside" is the six neighbours (``Grid.neighbours``, ``Grid.steps``), and the words say hexes.
 
 Pure: no I/O; the live side runs it off the loop (``webapp/live/suggesting.py``). The tactic is the GM's
 alone: its event's line is the GM's, the JSON state's ``tactics`` the GM's (``audience.public_state``).
@@ -67,7 +77,7 @@ from .combat import Act, combatant, path_and_cost, rules_words, settings_of, sta
 from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature
-from .foe_sandbox import is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
+from .foe_sandbox import finishing, is_foe, is_melee as _is_melee, quiet as _quiet, sandbox as _sandbox, weapons_of as _weapons, weighed
 from .model import GM, Event, Rejected, copied
 from .suggestions_zones import leads_anywhere, plans_on_zones
 from .text import N_
@@ -126,12 +136,12 @@ def tactic_of(game: "Game", token_id: str) -> str:
 
 
 def reckoned(game: "Game") -> bool:
-    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square grid, or
-    on a zone map for a system that plays on zones. The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
+    """Whether this game's foes have plans at all: a system that reckons them (its ``planner``) on a square or hex grid
+    (#67: movement and lines of fire count hexes there), or on a zone map for a system that plays on zones. The GM's fight card shows the plans only then (a system without them says so to whoever asks)."""
     system = rules.get(game.system)
     if game.zones is not None:  # a zone map: reckoned for a system that plays on zones (webapp/game/suggestions_zones.py)
         return system.board == "zones" and getattr(system, "planner", None) is not None
-    return system.board == "grid" and not game.board.grid.hex and getattr(system, "planner", None) is not None
+    return system.board == "grid" and getattr(system, "planner", None) is not None
 
 
 # --- reckoning ----------------------------------------------------------------------------------------------
@@ -199,6 +209,40 @@ class _Geometry:
         self._nearest: dict = {}
         self._fighters: tuple | None = None
         self._moves: tuple = (None, {})  # the view, and the moves judged on it: square -> the view after, or None
+        self._side: tuple | None = None  # the system's side_notes hook and what it reads (#67), or None
+        self._support: dict = {}
+        self._levels: dict = {}  # a cover fraction -> the system's level of cover (sheltered)
+
+    def side(self, game: "Game", me: "Token", foes: list["Token"], system, settings: dict) -> None:
+        """What the planner reads of the foe's side (#67): its allies in the fight still standing and its foes, for
+        the system's ``side_notes`` (Savage Worlds' Gang Up); nothing where the system has no such hook."""
+        hook = getattr(getattr(system, "planner", None), "side_notes", None)
+        if hook is None:
+            return
+        order = (game.combat or {}).get("order", [])
+
+        def who(t):
+            return {"name": t.name, "at": (t.x, t.y), "sheet": combatant(game, t).sheet}
+        allies = [who(t) for i in order if (t := game.tokens.get(i)) is not None and t.id != me.id
+                  and t.kind == me.kind and stands(game, t)]
+        if allies:
+            grid = self.grid
+            self._side = (hook, who(me), allies, [who(f) for f in foes],
+                          lambda a, b: tuple(a) != tuple(b) and grid.steps(a, b) <= 1, settings)
+
+    def support(self, cell: tuple[int, int]) -> tuple[int, list]:
+        """What standing on ``cell`` gives the foe's allies (the points, the words), by the system (#67)."""
+        if self._side is None:
+            return 0, []
+        found = self._support.get(cell)
+        if found is None:
+            hook, me, allies, enemies, adjacent, settings = self._side
+            try:
+                found = hook(cell, me, allies, enemies, adjacent, settings)
+            except (RuleError, RuleNotImplemented, ValueError, TypeError, KeyError):
+                found = (0, [])
+            self._support[cell] = found
+        return found
 
     def distance(self, a: tuple[int, int], b: tuple[int, int]) -> float:
         key = (a, b)
@@ -251,6 +295,27 @@ class _Geometry:
             found = self._seen[key] = (d, clear, fraction)
         return found
 
+    def sheltered(self, cell: tuple[int, int], foes: list["Token"], system, settings: dict) -> bool:
+        """Whether the rules give ``cell`` cover from every foe (#67): each foe's line of fire to it blocked, or its
+        cover fraction a level of cover by the system's ``cover_effect`` (not "none"). False where the system
+        cannot say (no cover rules)."""
+        key = ("sheltered", cell, tuple((f.x, f.y) for f in foes))
+        found = self._seen.get(key)
+        if found is None:
+            found = True
+            for f in foes:
+                _d, clear, fraction = self.of((f.x, f.y), cell)
+                if not clear:
+                    continue
+                level = self._levels.get(fraction, False)
+                if level is False:  # the system's level, once per fraction (one of a few: sight lines blocked of 9)
+                    level = self._levels[fraction] = _cover_level(system, fraction, settings)
+                if level in (None, "none"):
+                    found = False
+                    break
+            self._seen[key] = found
+        return found
+
     def threat(self, cell: tuple[int, int], foes: list["Token"]) -> int:
         """Foes with a clear shot at ``cell`` in the open, and foes beside it."""
         n = 0
@@ -258,6 +323,19 @@ class _Geometry:
             d, clear, fraction = self.of((f.x, f.y), cell)
             n += (clear and fraction < EXPOSED) + (d <= 1.5)
         return n
+
+
+def _cover_level(system, fraction: float, settings: dict) -> str | None:
+    """The system's level of cover for a line of fire's cover fraction (its ``cover_effect``); None where it has no
+    cover rules."""
+    cover = los.Cover(fraction, [])
+    try:
+        try:
+            return system.cover_effect(cover, settings).level
+        except TypeError:  # (a system whose cover takes no settings)
+            return system.cover_effect(cover).level
+    except (RuleError, RuleNotImplemented, ValueError, TypeError):
+        return None
 
 
 def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], careful: bool) -> list:
@@ -275,15 +353,17 @@ def _front(cells: dict, target: "Token", geo: _Geometry, foes: list["Token"], ca
             continue
         if d > 1.5 and fraction == 0 and open_at is None:
             open_at = d
-        key = (round(fraction, 3), d, geo.threat(cell, foes) if careful else 0)
+        key = (round(fraction, 3), d, geo.threat(cell, foes) if careful else 0, -geo.support(cell)[0])
         if key not in best or cost < best[key][1]:
             best[key] = (cell, cost)
     out = []
     # beside the target and farther off apart: nearer is not always better (Savage Worlds shoots at Parry, not 4,
     # from beside its target; a 3d6 Move and Attack in melee is not one at range)
+    # (of the squares beside it, one that gives an ally Gang Up first: #67)
     for part, most in ((lambda k: k[1] <= 1.5, 1), (lambda k: k[1] > 1.5, FRONT)):
-        keys = sorted((k for k in best if part(k)), key=lambda k: (k[1], k[0], k[2]))
-        front = [k for k in keys if not any(o != k and o[0] <= k[0] and o[1] <= k[1] and o[2] <= k[2] for o in keys)]
+        keys = sorted((k for k in best if part(k)), key=lambda k: (k[3], k[1], k[0], k[2]) if k[1] <= 1.5 else
+                      (k[1], k[0], k[2], k[3]))
+        front = [k for k in keys if not any(o != k and all(a <= b for a, b in zip(o, k)) for o in keys)]
         out += [(best[k][0], best[k][1], k) for k in front[:most]]
     return out
 
@@ -302,8 +382,8 @@ def reckon(game: "Game", token_id: str) -> dict:
     if not is_foe(token):
         raise Rejected(N_("%(name)s is a player's token: suggestions are for the GM's foes"), name=token.name)
     system = rules.get(game.system)
-    if (game.zones is not None) != (system.board == "zones") or (game.zones is None and game.board.grid.hex):
-        raise NotReckoned(say("suggestions are reckoned on square grids and zone maps only"))
+    if (game.zones is not None) != (system.board == "zones"):
+        raise NotReckoned(say("suggestions are reckoned on square grids, hex grids and zone maps only"))
     try:
         hurt = system.wounded(combatant(game, token).sheet)
     except RuleNotImplemented as exc:
@@ -333,6 +413,7 @@ def reckon(game: "Game", token_id: str) -> dict:
             out["none"] = _why_none(game, token, system, foes, tactic, withdraw, {})
         return out
     geo = _Geometry(game, system)
+    geo.side(game, token, foes, system, settings)
     careful = tactic == "careful"
     withdraw = tactic == "cowardly" and hurt
     found: list[dict] = []
@@ -393,7 +474,7 @@ def reckon(game: "Game", token_id: str) -> dict:
     if not any(p["kind"] == "attack" for p in found):  # no attack reaches: the way to one next turn (#67)
         for view, me, way, steps, cells in closing:
             found += _approach(view, me, way, steps, cells, foes, geo, system, settings, careful, paths)
-    plans = _best(found, tactic, withdraw)
+    plans = _best(found, tactic, withdraw, game.board.grid)
     out = {"token_id": token.id, "tactic": tactic, "now": now, "plans": plans}
     if not plans:
         out["none"] = _why_none(game, token, system, foes, tactic, withdraw, paths)
@@ -444,7 +525,7 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
         if careful:
             nearer.sort(key=lambda c: (geo.threat(c, foes), way_back[c], geo.distance(c, aim), cells[c]))
         else:
-            nearer.sort(key=lambda c: (way_back[c], _crow(c, aim), cells[c]))
+            nearer.sort(key=lambda c: (way_back[c], _crow(c, aim, geo.grid), cells[c]))
         for cell in nearer[:MOST_PLANS * 2]:
             heavy.breathe()
             if geo.moved(view, me, cell, system, settings, bool(way.get("ends_turn"))) is None:
@@ -455,8 +536,11 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
                                        square=square_name(*cell), target=target.name),
                         "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]}],
                         "target": target.id, "weapon": None, "options": {}, "to": list(cell), "hit": None,
-                        "effect": 0.0, "effect_unit": None, "kind": "approach",
-                        "why": [say_n("no attack reaches {target} this turn: {n} square left on the way to it",
+                        "effect": 0.0, "down": None, "effect_unit": None, "kind": "approach",
+                        "why": [say_n("no attack reaches {target} this turn: {n} hex left on the way to it",
+                                      "no attack reaches {target} this turn: {n} hexes left on the way to it",
+                                      left, target=target.name) if geo.grid.hex else
+                                say_n("no attack reaches {target} this turn: {n} square left on the way to it",
                                       "no attack reaches {target} this turn: {n} squares left on the way to it",
                                       left, target=target.name)],
                         "_cost": cells[cell], "_threat": geo.threat(cell, foes), "_rest": rest})
@@ -465,8 +549,12 @@ def _approach(view, me, way, steps, cells, foes, geo, system, settings, careful,
     return out
 
 
-def _crow(a: tuple[int, int], b: tuple[int, int]) -> float:
-    """The straight distance between two squares' centres (a tie-break between squares alike by the rules)."""
+def _crow(a: tuple[int, int], b: tuple[int, int], grid=None) -> float:
+    """The straight distance between two cells' centres (a tie-break between cells alike by the rules; on hexes the
+    hexes' own centres, ``Grid.centre``)."""
+    if grid is not None and grid.hex:
+        (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
+        return ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5
     return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
 
 
@@ -569,13 +657,17 @@ def _attack_plan(view, me, cell, cost, target, weapon, way, steps, system, setti
     cover = p["view"]["cover"]
     where = say("{target} in the open", target=target.name) if not cover.get("fraction") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
-    parts = [where] + ([worth["defense"]] if worth.get("defense") else []) + list(worth.get("notes") or [])
+    parts = [where] + ([worth["defense"]] if worth.get("defense") else []) + list(worth.get("notes") or []) \
+        + geo.support(cell)[1]  # what it gives its allies there (#67)
+    share = way.get("worth", 1)
+    down, finish = finishing(worth, target, share)
     return {"summary": say("{way}: {weapon} at {target} from {square}", way=way["label"], weapon=weapon["label"],
                            target=target.name, square=square_name(*cell)),
             "steps": plan_steps, "target": target.id, "weapon": weapon["key"], "options": options,
-            "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]) * way.get("worth", 1), 4),
-            "effect_unit": worth["unit"], "why": parts, "kind": "attack", "_cost": cost,
-            "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky"))}
+            "to": list(cell), "hit": float(hit), "effect": round(float(worth["effect"]) * share, 4),
+            "effect_unit": worth["unit"], "down": down, "why": finish + parts, "kind": "attack", "_cost": cost,
+            "_threat": geo.threat(cell, foes), "_risky": bool(way.get("risky")),
+            "_score": float(worth["effect"]) * share + (down or 0.0) * float(worth.get("down_worth") or 0.0)}
 
 
 def _alone(me, way, steps, geo, foes) -> dict:
@@ -583,7 +675,7 @@ def _alone(me, way, steps, geo, foes) -> dict:
     cell = (me.x, me.y)
     return {"summary": say("{way}: {weapon}", way=way["label"], weapon=way.get("weapon") or ""),
             "steps": list(steps), "target": None, "weapon": way.get("weapon"), "options": {}, "to": list(cell),
-            "hit": None, "effect": 0.0, "effect_unit": None, "why": [way["why"]], "kind": "ready", "_cost": 0,
+            "hit": None, "effect": 0.0, "down": None, "effect_unit": None, "why": [way["why"]], "kind": "ready", "_cost": 0,
             "_threat": geo.threat(cell, foes)}
 
 
@@ -594,10 +686,16 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         return []
     def far(c):
         return min(movement.distance(c, (f.x, f.y), system.diagonal, view.board.grid) for f in foes)
-    if withdraw:
-        order = sorted(cells, key=lambda c: (-far(c), geo.threat(c, foes), cells[c]))
-    else:
-        order = sorted(cells, key=lambda c: (geo.threat(c, foes), cells[c]))
+    if withdraw:  # only away: no nearer to any foe and farther from one at least, or nowhere (#67)
+        here = [geo.distance((me.x, me.y), (f.x, f.y)) for f in foes]
+
+        def away(c) -> bool:
+            there = [geo.distance(c, (f.x, f.y)) for f in foes]
+            return all(a >= b for a, b in zip(there, here)) and any(a > b for a, b in zip(there, here))
+        order = sorted((c for c in cells if away(c)), key=lambda c: (-far(c), geo.threat(c, foes), cells[c]))
+    else:  # careful: from cover to cover, of the squares as threatened those the rules give cover first (#67)
+        order = sorted(cells, key=lambda c: (geo.threat(c, foes), not geo.sheltered(c, foes, system, settings),
+                                             cells[c]))
     if way.get("then"):  # an action after the move (Tesseris' Take Cover): on squares with cover beside them only
         order = [c for c in order if _beside_cover(view.board, c)]
     out = []
@@ -611,7 +709,13 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         if way.get("then") and then is None:
             continue
         threat = geo.threat(cell, foes)
-        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
+        if not withdraw and threat >= geo.threat((me.x, me.y), foes) and not then \
+                and not geo.sheltered(cell, foes, system, settings):
+            continue  # careful: a move that neither shelters it nor puts it before fewer foes is no move (#67)
+        # "cover" only of a square the rules give cover from every foe, or where the way's action takes it (#67)
+        covered = not withdraw and (bool(then) or geo.sheltered(cell, foes, system, settings))
+        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover") if covered
+               else say("careful: it moves where fewer foes can reach it"),
                say_n("{n} foe can shoot at it or reach it there", "{n} foes can shoot at it or reach it there", threat)]
         if provoked:
             names = ", ".join(view.tokens[i].name for i in provoked if i in view.tokens)
@@ -619,15 +723,16 @@ def _moves(view, me, way, steps, cells, foes, geo, system, settings, careful, wi
         out.append({"summary": say("{way}: to {square}", way=way["label"], square=square_name(*cell)),
                     "steps": [*steps, {"type": "move_token", "token_id": me.id, "x": cell[0], "y": cell[1]},
                               *([then] if then else [])],
-                    "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0,
-                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover", "_cost": cells[cell],
+                    "target": None, "weapon": None, "options": {}, "to": list(cell), "hit": None, "effect": 0.0, "down": None,
+                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover" if covered else "move",
+                    "_cost": cells[cell],
                     "_threat": threat + len(provoked), "_far": far(cell)})
     return out
 
 
 def _beside_cover(board, cell: tuple[int, int]) -> bool:
-    """A cover piece in ``cell`` or next to it (what Taking Cover uses)."""
-    return any(board.cover_at((cell[0] + dx, cell[1] + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    """A cover piece in ``cell`` or next to it (what Taking Cover uses; on hexes the six neighbours)."""
+    return any(board.cover_at(c) for c in (cell, *board.grid.neighbours(cell)))
 
 
 def _then(moved: "Game", me: "Token", action: str) -> dict | None:
@@ -643,7 +748,7 @@ def _then(moved: "Game", me: "Token", action: str) -> dict | None:
     return {"type": "act", "token_id": me.id, "action": action, "options": {}}
 
 
-def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
+def _best(found: list[dict], tactic: str, withdraw: bool, grid=None) -> list[dict]:
     """At most ``MOST_PLANS``, distinct (one per target and weapon; closing in, one per target; a move alone, one per
     square, none beside a square already chosen: never the same move a square apart), best first. When no attack
     reaches, closing in comes first (#67), after readying a weapon (a reload where it stands): the foe it gets
@@ -657,9 +762,10 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
         key = lambda p: (-p.get("_far", 0), p["_threat"], p["_cost"])  # noqa: E731
     elif tactic == "careful":
         # a way that leaves it worse off after (no defense, Vulnerable) counts as one foe more at it
-        key = lambda p: (p["_threat"] + p.get("_risky", False), -p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
-    else:
-        key = lambda p: (-p["effect"], -(p["hit"] or 0), p["_cost"])  # noqa: E731
+        key = lambda p: (p["_threat"] + p.get("_risky", False), -p.get("_score", p["effect"]), -(p["hit"] or 0),  # noqa: E731
+                         p["_cost"])
+    else:  # the expected effect, a chance to put the target down counted at what the system says that is worth
+        key = lambda p: (-p.get("_score", p["effect"]), -(p["hit"] or 0), p["_cost"])  # noqa: E731
     out, seen, moved = [], set(), []
     ranked = sorted(found, key=key)
     ready = [p for p in ranked if p["kind"] == "ready"] if closing else []  # readying a weapon: before closing in
@@ -670,7 +776,8 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
             continue
         if p["kind"] in ("move", "cover", "withdraw", "approach"):  # a move alone: not beside one chosen already
             if any(p["to"] == o if not isinstance(o, list) else
-                   max(abs(p["to"][0] - o[0]), abs(p["to"][1] - o[1])) <= 1 for o in moved):
+                   (grid.steps(p["to"], o) if grid is not None else
+                    max(abs(p["to"][0] - o[0]), abs(p["to"][1] - o[1]))) <= 1 for o in moved):
                 continue  # (on a zone map, not to a zone chosen already)
             moved.append(p["to"])
         seen.add(mark)
@@ -679,7 +786,8 @@ def _best(found: list[dict], tactic: str, withdraw: bool) -> list[dict]:
             why.append(say_n("careful: {n} foe can shoot at it or reach it there",
                              "careful: {n} foes can shoot at it or reach it there", p["_threat"]))
         if tactic == "guarding":
-            why.append(say("guarding: it keeps within {n} squares of its post", n=GUARD_RADIUS))
+            why.append(say("guarding: it keeps within {n} hexes of its post", n=GUARD_RADIUS) if grid is not None and
+                       grid.hex else say("guarding: it keeps within {n} squares of its post", n=GUARD_RADIUS))
         line = why[0]
         for more in why[1:]:
             line = say("{first}; {then}", first=line, then=more)

@@ -11,7 +11,8 @@ system's ``attack_effect``. A plan's ``to`` is the zone's id, and its move step 
 What the rules read of a zone is its distance in zone steps and its cover (the target's zone's cover cuts the
 wounds): so zones alike on both are alike, and of those the cheapest to reach is judged. A zone's danger for the
 foe (careful) is the count of its foes standing in it plus those whose weapons reach it while it has no cover;
-withdrawing (cowardly and hurt), the zones farthest in zone steps from its nearest foe; guarding, the zones within
+withdrawing (cowardly and hurt), the zones farthest in zone steps from its nearest foe, of those no nearer to any foe
+and farther from one (#67: none where there is no such zone); careful, "cover" said only of a zone with cover; guarding, the zones within
 ``GUARD_ZONES`` steps of its post's zone.
 """
 
@@ -27,7 +28,7 @@ from rules.text import say, say_n
 from . import zonelayout
 from .aiming import AttackCommand
 from .combat import combatant, position_of
-from .foe_sandbox import is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed
+from .foe_sandbox import finishing, is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed
 
 if TYPE_CHECKING:
     from .model import Game, Token
@@ -67,6 +68,12 @@ class _Zones:
                 continue
             n += (d == 0) + (self.open(zone_id) and any(_band(self.system, d, w) for w in self.reach[f.id]))
         return n
+
+    def away(self, zone_id: str, here: str) -> bool:
+        """Whether ``zone_id`` is a way out from ``here`` (#67): no nearer to any foe in zone steps, and farther from
+        one at least."""
+        pairs = [(self.steps[f.id].get(zone_id, FAR), self.steps[f.id].get(here, FAR)) for f in self.foes]
+        return all(a >= b for a, b in pairs) and any(a > b for a, b in pairs)
 
     def far(self, zone_id: str) -> int:
         return min((self.steps[f.id].get(zone_id, FAR) for f in self.foes), default=FAR)
@@ -190,13 +197,16 @@ def _attack_plan(view, me, zone_id, cell, cost, target, weapon, way, system, set
                       target=target.name, zone=name)
     steps.append({"type": "attack", "attacker": me.id, "target": target.id, "weapon": weapon["key"],
                   "options": options})
+    down, finish = finishing(worth, target)
     cover = p["view"]["cover"]
     where = say("{target} in the open", target=target.name) if cover.get("level") in (None, "", "none") else \
         say("{target} behind cover ({cover})", target=target.name, cover=cover.get("label") or "")
     return {"summary": summary, "steps": steps, "target": target.id, "weapon": weapon["key"], "options": options,
             "to": zone_id, "hit": float(hit), "effect": round(float(worth["effect"]), 4),
-            "effect_unit": worth["unit"], "why": [where] + ([worth["defense"]] if worth.get("defense") else []),
-            "kind": "attack", "_cost": cost, "_threat": zones.threat(zone_id), "_risky": bool(way.get("risky"))}
+            "effect_unit": worth["unit"], "down": down,
+            "why": finish + [where] + ([worth["defense"]] if worth.get("defense") else []),
+            "kind": "attack", "_cost": cost, "_threat": zones.threat(zone_id), "_risky": bool(way.get("risky")),
+            "_score": float(worth["effect"]) + (down or 0.0) * float(worth.get("down_worth") or 0.0)}
 
 
 def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, careful, withdraw) -> list[dict]:
@@ -208,21 +218,28 @@ def _moves(view, me, way, cells, reachable, zones: _Zones, system, settings, car
     if withdraw:
         order = sorted(cells, key=lambda z: (-zones.far(z), zones.threat(z), reachable[z], z))
     else:
-        order = sorted(cells, key=lambda z: (zones.threat(z), reachable[z], z))
+        order = sorted(cells, key=lambda z: (zones.threat(z), zones.open(z), reachable[z], z))
     out = []
     for z in order:
+        if withdraw and not zones.away(z, here):
+            continue  # cowardly and hurt: only away from every foe, or nowhere (#67)
         if z == here or _moved(view, me, z, cells[z], system, settings) is None:
             continue
         threat = zones.threat(z)
-        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover"),
+        if not withdraw and zones.open(z) and threat >= zones.threat(here):
+            continue  # careful: a zone with no cover and no fewer foes is no move (#67)
+        covered = not withdraw and not zones.open(z)  # "cover" only of a zone that gives it (#67)
+        why = [say("cowardly and hurt: it withdraws") if withdraw else say("careful: it takes cover") if covered
+               else say("careful: it moves where fewer foes can reach it"),
                say_n("{n} foe can shoot into that zone or stands in it",
                      "{n} foes can shoot into that zone or stand in it", threat)]
         if not zones.open(z):
             why.append(say("{zone} gives cover", zone=zones.by_id[z]["name"]))
         out.append({"summary": say("{way}: to {zone}", way=way["label"], zone=zones.by_id[z]["name"]),
                     "steps": [{"type": "move_token", "token_id": me.id, "zone": z}],
-                    "target": None, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0,
-                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover", "_cost": reachable[z],
+                    "target": None, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0, "down": None,
+                    "effect_unit": None, "why": why, "kind": "withdraw" if withdraw else "cover" if covered else "move",
+                    "_cost": reachable[z],
                     "_threat": threat, "_far": zones.far(z)})
     return out
 
@@ -254,7 +271,7 @@ def _approach(view, me, way, cells, reachable, zones: _Zones, system, settings, 
             out.append({"summary": say("{way}: to {zone}, closing in on {target}", way=way["label"], zone=name,
                                        target=target.name),
                         "steps": [{"type": "move_token", "token_id": me.id, "zone": z}],
-                        "target": target.id, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0,
+                        "target": target.id, "weapon": None, "options": {}, "to": z, "hit": None, "effect": 0.0, "down": None,
                         "effect_unit": None, "why": why, "kind": "approach", "_cost": reachable[z],
                         "_threat": zones.threat(z), "_rest": rest})
             break
