@@ -183,3 +183,30 @@ def test_a_soak_taken_gives_way_to_its_vigor_roll_and_comes_back_if_the_roll_is_
     assert s["pending_roll"] is None and s["pending_soak"] is None
     hero = next(t for t in s["tokens"] if t["id"] == ids["Hero"])
     assert hero["sheet"]["wounds"] == 0, hero["sheet"]
+
+
+def test_the_app_rolls_for_me_rolls_a_roll_of_mine_that_waits_at_once(client):
+    """#70: ticking "the app rolls for me" while a roll of the player's waits rolls it then, as "Let the app roll it"
+    would; the GM's "the app rolls the foes" the same for a foe's roll that waits."""
+    g, p, ids = duel(client, "gurps_lite")
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    ask = waiting_attack(client, g, p, ids)  # Brute's attack roll: the GM's
+    assert pending(client, g)["roller_id"] == ids["Brute"]
+    r = command(client, g, {"type": "set_dice", "foes": "app"})
+    assert r.status_code == 200, r.json
+    after = pending(client, g)
+    assert after is None or (after["id"] != ask["id"] and after["roller_id"] == ids["Hero"]), after
+    if after is None:  # missed: Hero's turn, whose attack waits for Mira's dice
+        assert command(client, g, {"type": "next_turn"}).status_code == 200
+        r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                                "weapon": "Broadsword"})
+        assert r.status_code == 200, r.json
+        after = pending(client, g)
+    assert after["roller_id"] == ids["Hero"], after
+    r = send(client, g, p["player_token"], {"type": "set_dice", "player_id": p["player_id"], "app_rolls": True})
+    assert r.status_code == 200, r.json
+    now = state(client, g)
+    assert now["dice"]["app_rolls_for"] == [p["player_id"]]
+    # Mira's roll is rolled: nothing of hers waits (a roll that waits now is Brute's defense, which the app rolls too)
+    assert now["pending_roll"] is None, now["pending_roll"]
+    assert any("Who the app rolls for: Mira" in e["text"] for e in now["log"])
