@@ -210,3 +210,43 @@ def test_the_app_rolls_for_me_rolls_a_roll_of_mine_that_waits_at_once(client):
     # Mira's roll is rolled: nothing of hers waits (a roll that waits now is Brute's defense, which the app rolls too)
     assert now["pending_roll"] is None, now["pending_roll"]
     assert any("Who the app rolls for: Mira" in e["text"] for e in now["log"])
+
+
+def test_a_failed_soak_roll_is_offered_a_benny_reroll_and_the_better_roll_counts(client):
+    """#70, Savage Worlds (Bennies: a Benny rerolls any Trait roll, the Soak roll among them): Mira's Soak roll fails;
+    she (and the GM) is offered a reroll for another Benny, Next turn waiting for the answer; the reroll's faces soak
+    the Wound (the better roll counts)."""
+    g, p, ids = duel(client, "savage_worlds")
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    r = command(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Long sword"})
+    assert r.status_code == 200, r.json
+    for faces in ([6, 1], [5, 7]):  # a hit and a Wound (as above)
+        r = command(client, g, {"type": "enter_dice", "roll_id": pending(client, g)["id"], "faces": faces})
+        assert r.status_code == 200, r.json
+    bennies = next(t for t in state(client, g)["tokens"] if t["id"] == ids["Hero"])["sheet"]["bennies"]
+    r = send(client, g, p["player_token"], {"type": "soak", "accept": True, "token_id": ids["Hero"]})
+    # Vigor 2 and the Wild Die's 3: a failure, the Wound stands
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": r.json["pending_roll"]["id"],
+                                            "faces": [2, 3]})
+    assert r.status_code == 200, r.json
+    s = state(client, g, p["player_token"])
+    hero = next(t for t in s["tokens"] if t["id"] == ids["Hero"])
+    assert hero["sheet"]["wounds"] == 1 and hero["sheet"]["bennies"] == bennies - 1, hero["sheet"]
+    (offer,) = s["pending_soak"]["offers"]
+    assert offer["target_id"] == ids["Hero"] and offer["soaked"] == 0 and offer["wounds"] == 1, offer
+    assert state(client, g)["pending_soak"]["offers"][0]["soaked"] == 0  # the GM's page offers it too
+    r = command(client, g, {"type": "next_turn"})  # the turn waits for the answer, as for the Soak offer
+    assert r.status_code == 422 and "Soak" in r.json["error"], r.json
+
+    r = send(client, g, p["player_token"], {"type": "soak", "accept": True, "token_id": ids["Hero"]})
+    assert r.status_code == 200, r.json
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": r.json["pending_roll"]["id"],
+                                            "faces": [5, 2]})
+    assert r.status_code == 200, r.json
+    s = state(client, g, p["player_token"])
+    hero = next(t for t in s["tokens"] if t["id"] == ids["Hero"])
+    assert hero["sheet"]["wounds"] == 0 and hero["sheet"]["bennies"] == bennies - 2, hero["sheet"]
+    assert s["pending_soak"] is None and s["pending_roll"] is None
+    assert any("spends a Benny to reroll the Soak roll: Vigor 5; the better roll soaks 1 of 1 Wound" in e["text"]
+               for e in s["log"]), [e["text"] for e in s["log"][-4:]]
+    assert command(client, g, {"type": "next_turn"}).status_code == 200
