@@ -12,6 +12,7 @@ import re
 
 from playwright.sync_api import expect
 
+from test_accessibility import axe_violations, readable, small_targets
 from test_board_list_keyboard import tab_to
 from test_table_screens import add_token, join
 from test_turns_on_phones import new_game, open_phone, state, turn_to
@@ -44,6 +45,9 @@ def test_the_list_offers_the_maneuver_first_then_only_the_squares_it_allows(serv
     expect(listed).to_contain_text("First choose what Aria does this turn")
     expect(listed.locator("#board-move-to")).to_have_count(0)
     shot(phone, "board-list-maneuver-first")
+    violations = axe_violations(phone)
+    assert not violations, readable("phone, the list's maneuver choice", violations)
+    assert not small_targets(phone), small_targets(phone)
 
     # Attack chosen from the keyboard: a step, the squares one yard off, the keyboard on them
     tab_to(phone, "[data-board-choose]")
