@@ -173,7 +173,12 @@ def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
     the attack's Wounds and each raise one more. The roll carries the Wound penalties the character
     had before the attack (not the new ones) and its Fatigue. All Wounds soaked: the attack's Shaken
     goes too (a character Shaken before stays Shaken). Returns the sheet after, the roll, the Wounds
-    soaked and a line for the log; RuleError when there is no Benny to spend."""
+    soaked and a line for the log; RuleError when there is no Benny to spend.
+
+    A reroll (``offer["soaked"]``: what the Soak roll before it soaked, #70): a Benny spent to reroll a Soak roll
+    that did not soak every Wound (Bennies: "a Benny may be spent to reroll any Trait roll", the Soak roll among
+    them); the better roll counts. ``again`` in what it returns: the reroll the player may still take (a Benny
+    left and Wounds not soaked), or None."""
     who = name or say("the character")
     bennies = bennies_of(sheet)
     if bennies < 1:
@@ -189,7 +194,9 @@ def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
     if fatigue:
         mods.append(Modifier(say("Fatigue"), -min(2, fatigue), CORE))
     tr = trait_roll(vigor, dice, wild_card=True, modifiers=mods, name=say("Vigor (Soak)"), roller=offer.get("target"))
-    soaked = min(taken, 1 + tr.raises) if tr.success and not tr.critical_failure else 0
+    rolled = min(taken, 1 + tr.raises) if tr.success and not tr.critical_failure else 0
+    earlier = offer.get("soaked")  # a reroll: the better roll counts
+    soaked = rolled if earlier is None else max(rolled, int(earlier))
     left = before["wounds"] + taken - soaked
     out = dict(sheet)
     out["bennies"] = bennies - 1
@@ -204,11 +211,19 @@ def soak(sheet: dict, offer: dict, dice: DiceSource, name: str = "") -> dict:
             else say("Vigor {total}", total=tr.total))
     now = say_n("{n} Wound now", "{n} Wounds now", out["wounds"])
     state = (say("Incapacitated") if out["incapacitated"] else say("not Shaken") if not out.get("shaken") else None)
-    line = (say("{name} spends a Benny on a Soak roll: {roll}, {what}; {now}, {state}", name=who, roll=roll, what=what,
-                now=now, state=state) if state is not None else
-            say("{name} spends a Benny on a Soak roll: {roll}, {what}; {now}", name=who, roll=roll, what=what, now=now))
+    if earlier is None:
+        line = (say("{name} spends a Benny on a Soak roll: {roll}, {what}; {now}, {state}", name=who, roll=roll,
+                    what=what, now=now, state=state) if state is not None else
+                say("{name} spends a Benny on a Soak roll: {roll}, {what}; {now}", name=who, roll=roll, what=what,
+                    now=now))
+    else:
+        line = (say("{name} spends a Benny to reroll the Soak roll: {roll}; the better roll {what}; {now}, {state}",
+                    name=who, roll=roll, what=what, now=now, state=state) if state is not None else
+                say("{name} spends a Benny to reroll the Soak roll: {roll}; the better roll {what}; {now}", name=who,
+                    roll=roll, what=what, now=now))
+    again = {**offer, "soaked": soaked} if soaked < taken and out["bennies"] >= 1 else None
     return {"sheet": out, "rolls": [r for r in (tr.trait, tr.wild) if r], "roll": tr.to_dict(), "soaked": soaked,
-            "log": line}
+            "log": line, "again": again}
 
 
 def reroll_offer(sheet: dict, result: AttackResult, attacker_id: str) -> dict | None:

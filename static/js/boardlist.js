@@ -4,7 +4,9 @@
 // change it brings a new #board-list-due mark, and the list is fetched again then, only while it is shown. A move
 // goes the way a drop on the map goes (map.js: shown at once, pending, sent as move_token; a refusal springs it back
 // with its reason); an Attack button fills the attack card (attack.js) with this token and that foe, previews the
-// attack and puts the focus on "Roll attack". The focus and a picked destination stay across a fresh copy.
+// attack and puts the focus on "Roll attack". The focus and a picked destination stay across a fresh copy; a choice
+// the rules want before a move (the 3d6 maneuver, offered in the list as in the turn bar) leaves the focus on the
+// destinations it then allows (#70).
 (function () {
   "use strict";
   const live = document.getElementById("live");
@@ -48,7 +50,10 @@
       twin._picked = true;
     }
     if (focused) {
-      const again = document.getElementById(focused) || document.getElementById("board-list-title");
+      // a choice of the turn made here (#70: the 3d6 maneuver) is gone from the fresh copy: the places it allows next
+      const next = focused.startsWith("board-choose-") &&
+        (document.getElementById("board-move-to") || fresh.querySelector("[data-board-choose]"));
+      const again = document.getElementById(focused) || next || document.getElementById("board-list-title");
       if (again) again.focus({ preventScroll: true });
     }
   }

@@ -3,7 +3,8 @@
 // fell to the top of the page. live.js asks `remember()` before a swap and `restore(memory)` after it: when the
 // element that had the focus is gone, its twin in the fresh copy takes it back (the same id, or the same keys:
 // its form's data-command, its name, the token or player it belongs to, its words), with the caret and
-// selection of a text field kept, and no scrolling. Nothing had the focus: nothing gets it.
+// selection of a text field kept, and no scrolling; with no twin, where its part says (data-focus-next, #70). Nothing
+// had the focus: nothing gets it.
 (function () {
   "use strict";
   const SCOPE = ["data-token-id", "data-player-id", "data-for", "data-group"]; // an ancestor that says whose it is
@@ -73,11 +74,20 @@
     return bestScore >= 3 ? best : null; // by place alone it could be anything: better nothing
   }
 
+  // no twin: a part may name where the keyboard goes when its control is gone (data-focus-next: selectors, the first
+  // usable one wins; the turn bar's: after a choice of the turn, the next of its actions, or its fold button, #70)
+  function fallback(memory) {
+    const part = memory.what.part && document.getElementById(memory.what.part);
+    const holder = part && part.closest("[data-focus-next]");
+    if (!holder) return null;
+    return Array.from(holder.querySelectorAll(holder.getAttribute("data-focus-next"))).find(usable) || null;
+  }
+
   function restore(memory) {
     if (!memory || memory.el.isConnected) return; // still there (kept, or patched around): the focus is too
     const now = document.activeElement;
     if (now && now !== document.body && now !== document.documentElement && now !== memory.el) return; // put somewhere on purpose
-    const twin = twinOf(memory);
+    const twin = twinOf(memory) || fallback(memory);
     if (!twin) return;
     twin.focus({ preventScroll: true });
     if (memory.caret && twin.setSelectionRange && twin.value === memory.caret[3]) {

@@ -42,7 +42,14 @@
     turn = b.dataset.turn;
     folded = value;
     keep();
+    const row = b.querySelector(".turn-bar-row");
+    const inRow = value && row && row.contains(document.activeElement);
     apply();
+    // the keyboard was on a control the fold hides (a choice made from the keyboard): it goes to the fold button,
+    // which says the turn's actions are folded and opens them again, not to the top of the page (#70)
+    const toggle = b.querySelector(".turn-bar-fold");
+    const now = document.activeElement;
+    if (inRow && toggle && (!now || now === document.body || !now.getClientRects().length)) toggle.focus({ preventScroll: true });
   }
 
   document.addEventListener("click", (e) => {

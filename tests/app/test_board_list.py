@@ -130,7 +130,12 @@ def test_a_3d6_fight_lists_yards_reach_and_the_turn(client):
         assert run(client, g, {"type": "next_turn"}).status_code == 200
     html = board_list(client, g)
     assert "Your turn (round 1)." in html
-    places = destinations(html)
+    # no maneuver yet (a move would be refused, #70): the maneuvers, as the turn bar offers them, and no square
+    assert 'id="board-move-to"' not in html and "First choose what Aria does this turn" in html
+    assert re.search(r'<input type="hidden" name="action" value="move">\s*<button type="submit" id="board-choose-\d+" '
+                     r'data-board-choose>Move <small>\(\d yards\)</small>', html), html
+    assert run(client, g, {"type": "act", "token_id": aria, "action": "move"}, p["player_token"]).status_code == 200
+    places = destinations(board_list(client, g))
     assert places and all(re.fullmatch(r"[A-P]\d+ \(\d+ yards?\)", v) for v in places.values())
     move = 5  # Aria's sheet's Move: nothing further than 5 yards is offered
     assert max(int(re.search(r"\((\d+)", v).group(1)) for v in places.values()) <= move

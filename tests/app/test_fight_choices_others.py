@@ -127,9 +127,21 @@ def test_a_wounded_wild_card_soaks_with_a_benny_from_its_players_phone(client):
     if before["wounds"] < 3:  # not capped: each Wound soaked comes off the sheet
         assert after["wounds"] == before["wounds"] - soaked
     assert after["wounds"] <= before["wounds"]
+    again = state(client, g, p["player_token"]).get("pending_soak")
+    if soaked < taken and after["bennies"] >= 1:  # a Wound left: another Benny may reroll it (#70); she keeps the roll
+        assert again["offers"][0]["soaked"] == soaked, again
+        r = paced(client, g, {"type": "soak", "accept": False}, p["player_token"])
+        assert r.status_code == 200, r.json
+        assert "Hero keeps the Soak roll (no reroll)" in state(client, g)["log"][-1]["text"]
+        assert sheet_of(client, g, ids["Hero"]) == after
+    else:
+        assert again is None
     assert state(client, g, p["player_token"]).get("pending_soak") is None
     r = paced(client, g, {"type": "soak", "accept": True}, p["player_token"])
     assert r.status_code == 422 and "no Soak roll is waiting" in r.json["error"]
+    if again is not None:  # the GM takes back her answer to the reroll: it is offered again
+        assert paced(client, g, {"type": "undo"}).status_code == 200
+        assert state(client, g, p["player_token"])["pending_soak"]["offers"][0]["soaked"] == soaked
     assert paced(client, g, {"type": "undo"}).status_code == 200  # the GM takes the Soak back: the offer waits again
     assert sheet_of(client, g, ids["Hero"]) == before
     assert state(client, g, p["player_token"])["pending_soak"]["offers"][0]["target_id"] == ids["Hero"]

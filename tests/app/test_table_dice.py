@@ -183,3 +183,70 @@ def test_a_soak_taken_gives_way_to_its_vigor_roll_and_comes_back_if_the_roll_is_
     assert s["pending_roll"] is None and s["pending_soak"] is None
     hero = next(t for t in s["tokens"] if t["id"] == ids["Hero"])
     assert hero["sheet"]["wounds"] == 0, hero["sheet"]
+
+
+def test_the_app_rolls_for_me_rolls_a_roll_of_mine_that_waits_at_once(client):
+    """#70: ticking "the app rolls for me" while a roll of the player's waits rolls it then, as "Let the app roll it"
+    would; the GM's "the app rolls the foes" the same for a foe's roll that waits."""
+    g, p, ids = duel(client, "gurps_lite")
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    ask = waiting_attack(client, g, p, ids)  # Brute's attack roll: the GM's
+    assert pending(client, g)["roller_id"] == ids["Brute"]
+    r = command(client, g, {"type": "set_dice", "foes": "app"})
+    assert r.status_code == 200, r.json
+    after = pending(client, g)
+    assert after is None or (after["id"] != ask["id"] and after["roller_id"] == ids["Hero"]), after
+    if after is None:  # missed: Hero's turn, whose attack waits for Mira's dice
+        assert command(client, g, {"type": "next_turn"}).status_code == 200
+        r = send(client, g, p["player_token"], {"type": "attack", "attacker": ids["Hero"], "target": ids["Brute"],
+                                                "weapon": "Broadsword"})
+        assert r.status_code == 200, r.json
+        after = pending(client, g)
+    assert after["roller_id"] == ids["Hero"], after
+    r = send(client, g, p["player_token"], {"type": "set_dice", "player_id": p["player_id"], "app_rolls": True})
+    assert r.status_code == 200, r.json
+    now = state(client, g)
+    assert now["dice"]["app_rolls_for"] == [p["player_id"]]
+    # Mira's roll is rolled: nothing of hers waits (a roll that waits now is Brute's defense, which the app rolls too)
+    assert now["pending_roll"] is None, now["pending_roll"]
+    assert any("Who the app rolls for: Mira" in e["text"] for e in now["log"])
+
+
+def test_a_failed_soak_roll_is_offered_a_benny_reroll_and_the_better_roll_counts(client):
+    """#70, Savage Worlds (Bennies: a Benny rerolls any Trait roll, the Soak roll among them): Mira's Soak roll fails;
+    she (and the GM) is offered a reroll for another Benny, Next turn waiting for the answer; the reroll's faces soak
+    the Wound (the better roll counts)."""
+    g, p, ids = duel(client, "savage_worlds")
+    assert command(client, g, {"type": "set_dice", "mode": "table"}).status_code == 200
+    r = command(client, g, {"type": "attack", "attacker": ids["Brute"], "target": ids["Hero"], "weapon": "Long sword"})
+    assert r.status_code == 200, r.json
+    for faces in ([6, 1], [5, 7]):  # a hit and a Wound (as above)
+        r = command(client, g, {"type": "enter_dice", "roll_id": pending(client, g)["id"], "faces": faces})
+        assert r.status_code == 200, r.json
+    bennies = next(t for t in state(client, g)["tokens"] if t["id"] == ids["Hero"])["sheet"]["bennies"]
+    r = send(client, g, p["player_token"], {"type": "soak", "accept": True, "token_id": ids["Hero"]})
+    # Vigor 2 and the Wild Die's 3: a failure, the Wound stands
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": r.json["pending_roll"]["id"],
+                                            "faces": [2, 3]})
+    assert r.status_code == 200, r.json
+    s = state(client, g, p["player_token"])
+    hero = next(t for t in s["tokens"] if t["id"] == ids["Hero"])
+    assert hero["sheet"]["wounds"] == 1 and hero["sheet"]["bennies"] == bennies - 1, hero["sheet"]
+    (offer,) = s["pending_soak"]["offers"]
+    assert offer["target_id"] == ids["Hero"] and offer["soaked"] == 0 and offer["wounds"] == 1, offer
+    assert state(client, g)["pending_soak"]["offers"][0]["soaked"] == 0  # the GM's page offers it too
+    r = command(client, g, {"type": "next_turn"})  # the turn waits for the answer, as for the Soak offer
+    assert r.status_code == 422 and "Soak" in r.json["error"], r.json
+
+    r = send(client, g, p["player_token"], {"type": "soak", "accept": True, "token_id": ids["Hero"]})
+    assert r.status_code == 200, r.json
+    r = send(client, g, p["player_token"], {"type": "enter_dice", "roll_id": r.json["pending_roll"]["id"],
+                                            "faces": [5, 2]})
+    assert r.status_code == 200, r.json
+    s = state(client, g, p["player_token"])
+    hero = next(t for t in s["tokens"] if t["id"] == ids["Hero"])
+    assert hero["sheet"]["wounds"] == 0 and hero["sheet"]["bennies"] == bennies - 2, hero["sheet"]
+    assert s["pending_soak"] is None and s["pending_roll"] is None
+    assert any("spends a Benny to reroll the Soak roll: Vigor 5; the better roll soaks 1 of 1 Wound" in e["text"]
+               for e in s["log"]), [e["text"] for e in s["log"][-4:]]
+    assert command(client, g, {"type": "next_turn"}).status_code == 200

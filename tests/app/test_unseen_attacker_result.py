@@ -1,6 +1,7 @@
 """An unseen attacker's result (#58): the defender whose player chose a defense against a token they could not see
 learns, on their phone, whether it hit and what their token took, never who attacked nor where it stands; the other
-player and the table screen, who saw nothing of the attack, get nothing new; the GM's log is as it was.
+player, who saw nothing of the attack, gets nothing new; the table screen shows the result card with the attacker
+"someone out of sight" (#70); the GM's log is as it was.
 
 The 3d6 system (gurps_lite) asks the defender for a defense (Savage Worlds rolls against Parry)."""
 
@@ -95,12 +96,18 @@ def test_the_defender_learns_an_unseen_attackers_result_and_no_one_else_learns_a
     assert "Assassin" not in str(mine) and ids["Assassin"] not in str(mine)
     assert all(t["id"] != ids["Assassin"] for t in mine["tokens"])
 
-    # Olaf and the table screen saw nothing of it: no line, no result card, nothing naming it
-    for who, key in (("olaf", olaf["player_token"]), ("screen", g["screen_token"])):
-        html = updates(links[who])
-        assert "unseen foe" not in html and "Assassin" not in html and ids["Assassin"] not in html
-        assert 'id="log"' not in html and 'id="result-card"' not in html, (who, html[:1000])
-        assert state(client, g, key)["log"] == seen_before[who]
+    # Olaf saw nothing of it: no line, no result card, nothing naming it
+    html = updates(links["olaf"])
+    assert "unseen foe" not in html and "Assassin" not in html and ids["Assassin"] not in html
+    assert 'id="log"' not in html and 'id="result-card"' not in html, html[:1000]
+    assert state(client, g, olaf["player_token"])["log"] == seen_before["olaf"]
+    # the table screen shows the result card like any attack's (#70), the attacker "someone out of sight", never
+    # named nor placed; its log (the JSON state's) gains nothing
+    html = updates(links["screen"])
+    assert 'id="result-card"' in html and "someone out of sight → Hero" in html, html[:2000]
+    assert ("Someone out of sight hits Hero" if hero["hit"] else "Someone out of sight misses Hero") in html
+    assert "Assassin" not in html and ids["Assassin"] not in html and "unseen foe" not in html
+    assert state(client, g, g["screen_token"])["log"] == seen_before["screen"]
 
     # her phone in German: the line and the result card in her language, the attacker still unnamed
     page = phone_page(app, g, mira, "de")

@@ -144,14 +144,30 @@ def places(game: "Game", actor: "Actor", me: "Token", seen: list["Token"]) -> li
             for cost, y, x in found]
 
 
+def choices_first(game: "Game", me: "Token") -> list[dict]:
+    """The turn's choices the rules want before a move (#70: the 3d6 system's maneuver, which says how far the token
+    may move, "choose a maneuver first"), as the turn bar offers them (the usual ones open now, ``combat.actions_now``):
+    on the token's turn, when the rules offer no move yet but choices of the turn that each allow a movement
+    (``data.allowance``). Empty otherwise (a move is the rules' own action, or the choice is made)."""
+    if (game.combat or {}).get("current") != me.id:
+        return []
+    offered = combat.actions_now(game, me)
+    if any(o.get("kind") == "move" for o in offered):
+        return []
+    return [o for o in offered if o.get("kind") == "turn" and o.get("available") and o.get("usual")
+            and "allowance" in (o.get("data") or {})]
+
+
 def view(game: "Game", actor: "Actor") -> dict | None:
-    """The list of the board for this player (None for the GM and the table screen)."""
+    """The list of the board for this player (None for the GM and the table screen). ``choose``: the turn's choices
+    the rules want before a move (:func:`choices_first`): no place is offered until one is made."""
     if actor.role != "player":
         return None
     seen = fog.visible_tokens(game, actor)
     me = me_of(game, actor, seen)
     system = rules.get(game.system)
+    choose = choices_first(game, me) if me is not None else []
     return {"me": me, "place": place_of(game, me) if me is not None else None, "rows": rows(game, actor, me, seen),
-            "places": places(game, actor, me, seen) if me is not None else [],
-            "zones": game.zones is not None, "unit": _unit(game, system),
+            "places": places(game, actor, me, seen) if me is not None and not choose else [],
+            "choose": choose, "zones": game.zones is not None, "unit": _unit(game, system),
             "turn": me is not None and (game.combat or {}).get("current") == me.id}

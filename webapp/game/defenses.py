@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rules.system import AttackRequest, RuleError, RuleNotImplemented
 from rules.text import joined, say
 
-from . import fog
+from . import characters, fog
 from .combat import rules_call
 from .model import Actor, Rejected
 from .text import N_
@@ -60,8 +60,8 @@ def chosen(system, request: AttackRequest, key: str, target: "Token") -> Any:
 
 def pending_view(game: "Game", actor: "Actor") -> dict | None:
     """The attack waiting for a defense, as this audience may see it: the defender's player and the GM
-    get the choices; the player who attacked and the table screen, that it waits (and for whom);
-    the other players, nothing."""
+    get the choices; the player who attacked and the table screen, that it waits (and for whom: an attacker the
+    screen may not see is "someone out of sight", never named nor placed, #70); the other players, nothing."""
     pending = game.pending_defense
     if not pending:
         return None
@@ -72,15 +72,16 @@ def pending_view(game: "Game", actor: "Actor") -> dict | None:
         return None
     chooser = actor.role == "gm" or (actor.role == "player" and target.owner == actor.player_id)
     sender = pending["sender"]
-    # the table screen shows a wait it may see whole: a hidden attacker's attack is the defender's to know
-    seen_whole = attacker is not None and fog.may_see(game, actor, attacker)
-    waiting = (actor.role == "screen" and seen_whole) or (actor.role == "player" and sender.get("role") == "player"
-                                                            and sender.get("player_id") == actor.player_id)
+    # the table screen shows the wait too when it may not see the attacker, who is then "someone out of sight" (#70)
+    waiting = actor.role == "screen" or (actor.role == "player" and sender.get("role") == "player"
+                                         and sender.get("player_id") == actor.player_id)
     if not chooser and not waiting:
         return None
     player = game.players.get(target.owner) if target.owner else None
-    return {"attacker": attacker.name if attacker is not None and fog.may_see(game, actor, attacker) else say("an unseen foe"),
-            "target": target.name, "target_id": target.id, "id": pending.get("id"), "weapon": pending.get("weapon"),
+    seen = attacker is not None and fog.may_see(game, actor, attacker)
+    return {"attacker": attacker.name if seen else say("an unseen foe") if chooser else say("someone out of sight"),
+            "target": target.name, "target_id": target.id, "id": pending.get("id"),
+            "weapon": pending.get("weapon") if seen or chooser else None,  # an unseen foe's weapon: its sheet
             "player": player.name if player is not None else None,
             "choices": pending["choices"] if chooser else [], "chooser": chooser, "gm": actor.role == "gm"}
 
@@ -111,3 +112,34 @@ def unseen_result(game: "Game", d: dict, card: dict) -> tuple | None:
             "spent": []}
     return text, defender.audience, {"attack": {"hit": hit, "summary": "", "rolls": [], "modifiers": [], "details": {},
                                                 "effects": []}, "card": told}
+
+
+def told_the_table(game: "Game", actor: "Actor", card: dict) -> dict | None:
+    """An attack's result card for the table screen when it may not see the attacker (#70): the card of any attack,
+    the attacker "someone out of sight" (never named, its id never sent), the targets the screen sees with what each
+    took (words naming a token it may not see left out), what the attack cost the attacker left out; with its summary
+    (``text``). None when the screen sees the attacker (the card as it is) or none of the targets (nothing to show)."""
+    attacker = game.tokens.get(card.get("attacker_id") or "")
+    if attacker is not None and fog.may_see(game, actor, attacker):
+        return None
+    seen = [t for t in card.get("targets") or [] if (token := game.tokens.get(t["id"])) is not None
+            and fog.may_see(game, actor, token)]
+    if not seen:
+        return None
+    unseen = characters.unseen_names(game, actor)
+    named = characters.naming(unseen) if unseen else None
+    targets = [{**t, "effects": [w for w in t.get("effects") or [] if not (named and named.search(str(w)))],
+                "detail": "" if named and named.search(str(t.get("detail") or "")) else t.get("detail") or ""}
+               for t in seen]
+    hits = sum(1 for t in targets if t.get("hit"))
+    names = ", ".join(t["name"] for t in targets)
+    if len(targets) > 1:
+        verdict = say("HIT {n} OF {total}", n=hits, total=len(targets)) if hits else say("MISS")
+    else:
+        verdict = say("HIT") if hits else say("MISS")
+    text = (say("Someone out of sight hits {targets}", targets=names) if hits
+            else say("Someone out of sight misses {targets}", targets=names))
+    area = card.get("area")
+    return {"text": text, "attacker": say("someone out of sight"), "attacker_id": None, "hit": bool(hits),
+            "verdict": verdict, "area": None if area and named and named.search(str(area)) else area,
+            "targets": targets, "spent": []}

@@ -1,4 +1,5 @@
-"""Soak rolls: a Wild Card that takes Wounds may spend a Benny to soak them (Savage Worlds).
+"""Soak rolls: a Wild Card that takes Wounds may spend a Benny to soak them (Savage Worlds); a Soak roll that left
+Wounds may be rerolled with another Benny, the better roll counting (#70: the rules' ``again``, offered the same way).
 
 The rules say who may soak and how the roll goes (``soak_offer`` and ``soak`` of a system that has
 them); the table keeps the offer until the token's player (or the GM, who answers for anyone) takes
@@ -99,12 +100,14 @@ def decide(game: "Game", cmd: Soak, actor: Actor, dice: DiceSource) -> list[Even
     offer = mine[0]
     token = game.tokens[offer["target"]]
     if not cmd.accept:
-        return [Event("soak_declined", {"target": token.id})]
+        return [Event("soak_declined", {"target": token.id, **({"reroll": True} if "soaked" in offer else {})})]
     system = rules.get(game.system)
     out = rules_call(lambda: system.soak(characters.sheet_of(game, token), offer, dice, token.name))
+    again = out.get("again")  # a Soak roll that left Wounds: a Benny may reroll it, the better roll counts (#70)
     return [Event("soak_rolled", {"target": token.id, "sheet": out["sheet"], "soaked": out["soaked"],
                                   "roll": out["roll"], "rolls": [r.to_dict() for r in out["rolls"]],
-                                  "summary": out["log"], "by": actor.role})]
+                                  "summary": out["log"], "by": actor.role,
+                                  **({"again": {**again, "target": token.id}} if again else {})})]
 
 
 def evolve(game: "Game", event: Event, log) -> None:
@@ -119,8 +122,11 @@ def evolve(game: "Game", event: Event, log) -> None:
         return
     game.pending_soak = [o for o in game.pending_soak if o["target"] != d["target"]]
     if event.type == "soak_declined":
-        log(say("{name} takes the Wounds (no Soak roll)", name=token.name if token else "?"), secret, None)
+        log(say("{name} keeps the Soak roll (no reroll)", name=token.name if token else "?") if d.get("reroll") else
+            say("{name} takes the Wounds (no Soak roll)", name=token.name if token else "?"), secret, None)
         return
+    if d.get("again"):  # the reroll offered (#70): answered like the Soak offer (Next turn waits for it too)
+        game.pending_soak.append(dict(d["again"]))
     characters.set_sheet(game, d["target"], d["sheet"])
     log(d["summary"], secret, None)
     for roll in d["rolls"]:
@@ -160,5 +166,7 @@ def pending_view(game: "Game", actor: Actor) -> dict | None:
             continue
         sheet = characters.sheet_of(game, token)
         offers.append({"target_id": token.id, "target": token.name, "wounds": o["wounds"],
-                       "bennies": sheet.get("bennies"), "npc": not token.owner})
+                       "bennies": sheet.get("bennies"), "npc": not token.owner,
+                       # a reroll of a Soak roll that left Wounds (#70): what the roll soaked, the better counts
+                       **({"soaked": o["soaked"]} if "soaked" in o else {})})
     return {"offers": offers, "gm": actor.role == "gm"} if offers else None

@@ -190,6 +190,13 @@ def _with_dice(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> l
         return _entered(game, cmd, actor, dice or RandomDice())
     if game.dice.get("mode") != "table":  # the app's dice (the default): as before
         return _decided(game, cmd, actor, dice)
+    if isinstance(cmd, table_dice.SetDice) and game.pending_roll:
+        events = _decided(game, cmd, actor, dice)
+        after = table_dice.rolled_for_now(game, cmd, events)
+        if after is not None:  # "the app rolls for me" while a roll of theirs waits: the app rolls it now (#70)
+            roll = table_dice.EnterDice(type="enter_dice", roll_id=game.pending_roll["id"], app=True)
+            return [*events, *_entered(game, roll, actor, dice or RandomDice(), after)]
+        return events
     source = TableDice([], lambda roller: table_dice.table_rolls(game, roller), dice or RandomDice())
     try:
         return _decided(game, cmd, actor, source)
@@ -205,10 +212,11 @@ def _decided(game: Game, cmd: Any, actor: Actor, dice: DiceSource | None) -> lis
     return events
 
 
-def _entered(game: Game, cmd: Any, actor: Actor, dice: DiceSource) -> list[Event]:
+def _entered(game: Game, cmd: Any, actor: Actor, dice: DiceSource, settings: dict | None = None) -> list[Event]:
     """The faces of a roll the table was asked for (#59): the waiting command decided again from the start, as its
     sender, with every roll made so far and these faces (or the app's roll of them); it asks the next roll, or
-    its events come with the roll settled."""
+    its events come with the roll settled. ``settings``: who rolls what, if not the game's dice settings now (a
+    ``set_dice`` that gives the app a player's dice, in the same step)."""
     pending = table_dice.check_entry(game, cmd, actor)
     made = [list(f) for f in pending["made"]]
     entered = list(pending.get("entered", [])) + [False] * (len(made) - len(pending.get("entered", [])))
@@ -220,7 +228,7 @@ def _entered(game: Game, cmd: Any, actor: Actor, dice: DiceSource) -> list[Event
         entered.append(True)
     original = parse_command(pending["command"])
     sender = Actor(pending["sender"]["role"], pending["sender"].get("player_id"))
-    source = TableDice(made, lambda roller: table_dice.table_rolls(game, roller), dice)
+    source = TableDice(made, lambda roller: table_dice.table_rolls(game, roller, settings), dice)
     try:
         events = _decided(game, original, sender, source)
     except NeedDice as need:

@@ -9,7 +9,8 @@ itself, its sender, the faces made so far and what this roll is). The roller's d
 every face so far: the same rules, the same dice, the same outcome as the app's dice showing those faces. Until
 then no command that could change what the roll decides is taken (``waiting``).
 
-Who rolls: a player's token's dice are that player's unless they tick "the app rolls for me"; the foes' dice (a
+Who rolls: a player's token's dice are that player's unless they tick "the app rolls for me" (a roll of theirs that
+waits is then rolled at once, #70); the foes' dice (a
 token with no owner) are the GM's, or the app's when the GM lets it roll the foes. A roll its rules mark with no
 roller is the app's, as is every roll while the game's dice are the app's.
 """
@@ -86,9 +87,10 @@ def settings(game: "Game") -> dict:
             "foes": d.get("foes", "table")}
 
 
-def table_rolls(game: "Game", roller: str | None) -> bool:
-    """Whether the table rolls this combatant's dice (a token id; None: a roll the rules give no roller)."""
-    d = settings(game)
+def table_rolls(game: "Game", roller: str | None, d: dict | None = None) -> bool:
+    """Whether the table rolls this combatant's dice (a token id; None: a roll the rules give no roller).
+    ``d``: the game's dice settings to judge by (:func:`settings`), if not the game's own now."""
+    d = settings(game) if d is None else d
     if d["mode"] != "table" or roller is None:
         return False
     token = game.tokens.get(roller)
@@ -170,6 +172,17 @@ def decide(game: "Game", cmd: Any, actor: "Actor") -> list[Event]:
         pending = check_entry(game, cmd, actor)
         return [Event("roll_called_off", {"id": pending["id"]})]
     raise Rejected(N_("that roll is no longer waiting"))  # pragma: no cover - enter_dice is table.decide's
+
+
+def rolled_for_now(game: "Game", cmd: Any, events: list[Event]) -> dict | None:
+    """The dice settings a ``set_dice`` leaves when they give the app the dice of the roll that waits (#70: a player's
+    "the app rolls for me" rolls a roll of theirs that waits at once, not left waiting for "Let the app roll it"; so
+    do the GM's "the app rolls the foes" for a foe's, and the app's dice for any), else None."""
+    pending = game.pending_roll
+    if not (isinstance(cmd, SetDice) and events and pending):
+        return None
+    after = {**settings(game), **events[-1].data}
+    return None if table_rolls(game, pending["roll"].get("roller"), after) else after
 
 
 def _set(game: "Game", cmd: SetDice, actor: "Actor") -> list[Event]:

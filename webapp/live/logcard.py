@@ -21,7 +21,7 @@ from flask import current_app
 from markupsafe import Markup
 
 from .. import seams
-from ..game import audience
+from ..game import audience, defenses
 from ..game.model import Actor, Game, LogEntry
 from ..game.text import N_
 from . import language, token_svg
@@ -149,6 +149,9 @@ def last_attack(game: Game, actor: Actor) -> dict | None:
     """The newest attack this audience may read in the log, for the result card: the table screen's
     any attack; a player's, one made by or on one of their tokens (a phone shows its own fights)."""
     mine = {t.id for t in game.tokens.values() if t.owner == actor.player_id} if actor.role == "player" else None
+    if actor.role == "screen" and (game.fog_on or any(t.hidden for t in game.tokens.values())):
+        # an attack by a token the screen may not see is news too (#70): its card with the attacker unnamed
+        return _screen_last_attack(game, actor)
     entries = audience.newest_log(game, actor)
     if mine is not None:  # a phone looks back a little way, not through a whole evening's log
         entries = islice(entries, PLAYER_RESULT_LOOKBACK)
@@ -160,4 +163,22 @@ def last_attack(game: Game, actor: Actor) -> dict | None:
         if mine is not None and card.get("attacker_id") not in mine and not any(t["id"] in mine for t in card["targets"]):
             continue
         return language.words({"seq": entry.seq, "text": entry.text, **card})
+    return None
+
+
+def _screen_last_attack(game: Game, actor: Actor) -> dict | None:
+    """The table screen's result card when a token may be out of its sight (#70): the newest attack it may read, or
+    an attack on a token it sees by one it may not see (the GM's line, or one naming the attacker), told with the
+    attacker "someone out of sight" (``defenses.told_the_table``), whichever is newer."""
+    may_read = audience.may_read(game, actor)
+    undone = set(game.undone)
+    for entry in reversed(game.log):
+        card = entry.detail.get("card") if entry.detail else None
+        if not card or entry.seq in undone or entry.audience.startswith("player:"):
+            continue
+        if may_read(entry):
+            return language.words({"seq": entry.seq, "text": entry.text, **card})
+        told = defenses.told_the_table(game, actor, card)
+        if told is not None:
+            return language.words({"seq": entry.seq, **told})
     return None
