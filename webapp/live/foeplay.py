@@ -7,9 +7,14 @@ reckons the foe's plans off the loop (``suggesting.plans``: a native thread), th
 one as the GM's commands through ``Hub.execute`` (so each is judged, logged, shown and undoable as the GM's own),
 pausing ``pause`` seconds before each so the table screen shows each move and attack, then ends the foe's turn
 (``next_turn``). A foe no attack reaches this turn plays its plan to close in (#67): its move, then its turn ends as
-any. A foe with no plan at all ends its turn with a line in the log saying why (the plans' ``none``).
+any. A foe with no plan at all ends its turn with a line in the log saying why (the plans' ``none``). Each step
+carries the seq its plan was reckoned on (``reckoned_at``): a step gone stale (anything happened between) is not a
+refusal, the turn as it is now is reckoned again (#67). Between turns it does what the GM would (#67,
+``foeplay.next_step``): rolls an attack the fight owes a foe (phase/TN's shots that came due at a phase's end, a
+free attack) and, where the round waits for the GM (nobody's turn, nothing owed: phase/TN's declarations are done),
+sends Next turn, so a phase/TN fight plays through every phase of its rounds.
 
-It waits (the switch stays on) at a player's token's turn and at anything a player must answer (a defense, a Soak
+It waits (the switch stays on) at a player's token's turn, a player's shot owed, and at anything a player must answer (a defense, a Soak
 roll, a reroll offer, a roll made at the table: ``foeplay.waits_for``), and goes on once it is answered. It stops
 when the switch goes off: by the GM's switch, by any change the GM makes by hand (decided in the table, in the same
 step), when a step is refused (the switch goes off with the reason, for the GM) and when the fight is over.
