@@ -75,6 +75,8 @@
 
   async function loadAhead() {
     const asked = ahead;
+    if (asked.loading) return;  // one request at a time: the update that comes after it asks again if need be
+    asked.loading = true;
     let html = "";
     try {
       const answer = await fetch(asked.url, { credentials: "same-origin", headers: { "Accept": "text/html" } });
@@ -82,6 +84,7 @@
     } catch (err) {
       html = "";
     }
+    asked.loading = false;
     if (ahead !== asked) return;  // closed, or another foe asked, meanwhile
     ahead.html = html;
     showAhead();
