@@ -14,8 +14,9 @@ refusal, the turn as it is now is reckoned again (#67). Between turns it does wh
 free attack) and, where the round waits for the GM (nobody's turn, nothing owed: phase/TN's declarations are done),
 sends Next turn, so a phase/TN fight plays through every phase of its rounds.
 
-It waits (the switch stays on) at a player's token's turn, a player's shot owed, and at anything a player must answer (a defense, a Soak
-roll, a reroll offer, a roll made at the table: ``foeplay.waits_for``), and goes on once it is answered. It stops
+It waits (the switch stays on) at a player's token's turn, a player's shot owed, and at anything a player must
+answer (a defense, a Soak roll, a reroll offer, a roll made at the table: ``foeplay.waits_for``), and goes on once it
+is answered. It stops
 when the switch goes off: by the GM's switch, by any change the GM makes by hand (decided in the table, in the same
 step), when a step is refused (the switch goes off with the reason, for the GM) and when the fight is over.
 

@@ -41,8 +41,8 @@ def plans(game, token_id: str, language: str | None = None, said: bool = True) -
     """``suggestions.reckon`` for ``token_id`` on a copy of ``game``, off the loop where the server has one, in the
     game's turn (``fairness.Fair``), its words said in ``language`` (``said`` False: its words as the rules' words,
     for an event to keep), with the ``seq`` of the state they were reckoned on (#67: a step sent with it as its
-    ``reckoned_at`` is refused once the game has changed since). Rejected and NotReckoned as ``reckon`` raises them; ``Busy`` when the game has as many
-    plan requests under way as it may."""
+    ``reckoned_at`` is refused once the game has changed since). Rejected and NotReckoned as ``reckon`` raises them;
+    ``Busy`` when the game has as many plan requests under way as it may."""
     copy = suggestions.frozen(game)
     found = fair().run(game.id, suggestions.reckon, copy, token_id)
     game.board.adopt(copy.board)  # the indexes built on the copy are kept, if the board is unchanged
