@@ -77,14 +77,19 @@ def test_the_gm_plays_a_foes_best_plan_with_do_it(server, new_page, shot, system
     assert state["tactics"][ids["Orc"]]["tactic"] == "careful"
 
 
-def test_a_refused_step_stops_the_plan_and_says_why(server, new_page, shot):
+def test_a_plan_the_table_moved_past_is_refused_and_says_why(server, new_page, shot):
+    """A plan's steps go with the seq it was reckoned on (#67): a page that has not heard of the table's change yet
+    (its update still on the way: the page's live updates are cut here) sends the old plan's Do it, and the server
+    refuses its first step as out of date; the plan stops there, says why, nothing of it is played, and the card asks
+for the plans of the turn as it is now."""
     g, ids = _fight(server, "gurps_lite")
     gm = new_page()
     gm.goto(g["urls"]["gm"])
     plan = gm.locator("#foe-plans .plan").first
     expect(plan).to_be_visible(timeout=15000)
     _, before = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
-    # meanwhile the GM picks the Orc's maneuver by hand: the plan's own maneuver (its first step) is refused now
+    gm.evaluate("() => window.tacmap.socket.off('update')")  # the page hears of no change from now on
+    # meanwhile the GM picks the Orc's maneuver by hand (another screen of the GM's): the plan is out of date
     status, _ = server.api("POST", f"/api/games/{g['id']}/commands",
                            {"type": "act", "token_id": ids["Orc"], "action": "aim"}, g["gm_token"])
     assert status == 200
@@ -92,9 +97,12 @@ def test_a_refused_step_stops_the_plan_and_says_why(server, new_page, shot):
     plan = gm.locator("#foe-plans .plan").first
     expect(plan).to_be_visible()
     plan.locator("button[data-do-plan]").click()
-    expect(plan.locator(".plan-status")).to_contain_text("one maneuver a turn", timeout=10000)
+    expect(gm.locator("#flash")).to_contain_text("this plan is out of date", timeout=10000)
     shot(gm, "foe-plans-refused")
     _, after = server.api("GET", f"/api/games/{g['id']}/state", None, g["gm_token"])
     orc = lambda s: next((t["x"], t["y"]) for t in s["tokens"] if t["id"] == ids["Orc"])  # noqa: E731
     assert orc(after) == orc(before)  # stopped: no move, no attack after the refused step
+    assert after["seq"] == before["seq"] + 1  # the GM's Aim alone
     assert not any("Orc" in e["text"] and "Ann" in e["text"] for e in after["log"])
+    # and the card asked again: the plans of the turn as it is now
+    expect(gm.locator("#foe-plans .foe-plans-body")).to_have_attribute("data-seq", str(after["seq"]), timeout=10000)

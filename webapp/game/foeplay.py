@@ -11,7 +11,13 @@ its id, so each step is judged, logged, shown and undoable as the GM's own. Here
 - any change the GM makes by hand while the switch is on turns it off ("when the GM touches anything":
   ``touched``), save an answer to what the table waits for (a defense, a Soak roll, a reroll offer, the table's
   dice), which lets the runner go on;
-- ``waits_for`` says what the runner waits for: a player's token's turn, or an answer only a player may give.
+- ``next_step`` says what the runner does next: wait (a player's token's turn or shot, an answer only a player may
+  give), roll a foe's attack the fight owes now (phase/TN's shots at a phase's end, a free attack), play the turn
+  of the foe whose turn it is, or move the fight on where the round waits for the GM (``current`` None: phase/TN's
+  declarations are done, Next turn resolves the phase); ``waits_for`` the waiting part of it;
+- a command may name the state its plan was reckoned on (``reckoned_at``, the game's ``seq`` the plans carry): it
+  is refused (``fresh``, code ``stale``) once anything else has happened since, so a plan reckoned for an older
+  state is never played on a newer one, by the runner or by the GM's Do it (#67).
 
 The state is the GM's alone (``audience.public_state`` leaves it out; the event's lines are the GM's): players and
 the table screen see the foes move and attack, as if the GM played them by hand, and never a plan.
@@ -24,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+import rules
 from rules.text import Say, pack, say, unpack
 
 from . import combat, suggestions
@@ -145,18 +152,74 @@ def touched(game: "Game", cmd: Any, actor: "Actor", events: list[Event]) -> list
     return events
 
 
-def waits_for(game: "Game") -> str | None:
-    """What the runner waits for before it plays: ``"answer"`` (a defense, a Soak roll, a player's reroll offer,
-    a roll made at the table), ``"player"`` (a player's token's turn); None when the turn is a foe's to play."""
+def next_step(game: "Game") -> tuple[str, Any]:
+    """What the runner does next (#60, #67), and with what:
+
+    - ``("answer", None)``: wait for a defense, a Soak roll, a player's reroll offer, a roll made at the table;
+    - ``("shot", due)``: roll an attack the fight owes a foe now (``combat.due``: phase/TN's shots that came due
+      at a phase's end, a free attack a move gave), ``due`` as the fight lists it;
+    - ``("player", None)``: wait for a player's token's turn, or for a player's shot before the phase resolves;
+    - ``("resolve", None)``: nobody's turn, nothing owed (phase/TN: the declarations are done): Next turn, as the
+      GM would press it, moves the fight on (resolves the phase, opens the next);
+    - ``("turn", token_id)``: the foe whose turn it is plays it."""
     if game.pending_defense or game.pending_soak or game.pending_roll:
-        return "answer"
+        return "answer", None
     offer = game.pending_reroll  # a reroll offered to a foe of the GM's is let go: the runner's next step ends it
     if offer and not is_foe(game.tokens.get(offer.get("attacker", ""))):
-        return "answer"
-    current = game.tokens.get((game.combat or {}).get("current") or "")
+        return "answer", None
+    fight = game.combat or {}
+    due = [a for a in fight.get("due") or [] if a.get("attacker") in game.tokens and a.get("target") in game.tokens]
+    for attack in due:
+        if is_foe(game.tokens[attack["attacker"]]):
+            return "shot", attack
+    if not fight.get("current"):  # the round waits for the GM: a player's shot first (Next turn would drop it)
+        return ("player", None) if due else ("resolve", None)
+    current = game.tokens.get(fight["current"])
     if current is None or not is_foe(current):
-        return "player"
-    return None
+        return "player", None
+    return "turn", current.id
+
+
+def waits_for(game: "Game") -> str | None:
+    """What the runner waits for before it plays: ``"answer"`` (a defense, a Soak roll, a player's reroll offer,
+    a roll made at the table), ``"player"`` (a player's token's turn, a player's shot); None when it has something
+    to do (``next_step``)."""
+    kind, _ = next_step(game)
+    return kind if kind in ("answer", "player") else None
+
+
+def reckoned_at(payload: Any) -> tuple[Any, int | None]:
+    """The payload without its ``reckoned_at`` (the game's ``seq`` a plan's step was reckoned at, #67), and that
+    seq (None when there is none); Rejected when it is not a seq."""
+    if not isinstance(payload, dict) or "reckoned_at" not in payload:
+        return payload, None
+    at = payload["reckoned_at"]
+    if isinstance(at, bool) or not isinstance(at, int) or at < 0:
+        raise Rejected(N_("reckoned_at: the seq a plan was reckoned at, a whole number from 0"))
+    return {k: v for k, v in payload.items() if k != "reckoned_at"}, at
+
+
+def fresh(game: "Game", at: int | None) -> None:
+    """A plan's step is decided only on the state its plan was reckoned on (#67): once anything happened since
+    (the GM's hand, a player's, a step of another plan), it is refused, code ``stale``, and the plans are asked
+    again."""
+    if at is not None and at != game.seq:
+        raise Rejected(N_("this plan is out of date: the table changed since it was reckoned. Fresh plans are "
+                          "reckoned for the turn as it is now"), code="stale")
+
+
+def missing(game: "Game") -> str | None:
+    """Why this game's foes have no plans, for the GM's words beside where the plans and the switch would be
+    (#67): ``"hex"`` (a hex map), ``"map"`` (a map the system does not play on), ``"system"`` (a system without a
+    planner); None when they have plans (``suggestions.reckoned``)."""
+    if suggestions.reckoned(game):
+        return None
+    system = rules.get(game.system)
+    if getattr(system, "planner", None) is None:
+        return "system"
+    if game.zones is None and game.board.grid.hex:
+        return "hex"
+    return "map"
 
 
 def over(game: "Game") -> bool:

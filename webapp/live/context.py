@@ -19,8 +19,8 @@ from markupsafe import Markup
 import rules
 from rules.text import unpack
 
-from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, fog, handouts, maps, reroll,
-                    table_dice,
+from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, foeplay, fog, handouts,
+                    maps, reroll, table_dice,
                     screenview, soak, suggestions, templates, uvtt)
 from ..game.model import Actor, Game, LogEntry, Rejected
 from ..game import lighting
@@ -260,6 +260,8 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "no_foe_standing": lambda c: combat.no_foe_standing(c.game),
     # the GM's fight card: a foe's plans on its turn, where the system reckons them (#60)
     "foe_plans_shown": lambda c: c.actor.role == "gm" and suggestions.reckoned(c.game),
+    # why a game's foes have no plans (a hex map, a system without a planner...): said beside the switch's place (#67)
+    "foe_plans_missing": lambda c: foeplay.missing(c.game) if c.actor.role == "gm" else None,
     # why the "play the foes" switch went off, a refused step's reason in the reader's words (#60)
     "foe_play_reason": lambda c: _foe_play_reason,
     # a player's board as a list (#61), the rules' words in the reader's language

@@ -7,10 +7,16 @@ reckons the foe's plans off the loop (``suggesting.plans``: a native thread), th
 one as the GM's commands through ``Hub.execute`` (so each is judged, logged, shown and undoable as the GM's own),
 pausing ``pause`` seconds before each so the table screen shows each move and attack, then ends the foe's turn
 (``next_turn``). A foe no attack reaches this turn plays its plan to close in (#67): its move, then its turn ends as
-any. A foe with no plan at all ends its turn with a line in the log saying why (the plans' ``none``).
+any. A foe with no plan at all ends its turn with a line in the log saying why (the plans' ``none``). Each step
+carries the seq its plan was reckoned on (``reckoned_at``): a step gone stale (anything happened between) is not a
+refusal, the turn as it is now is reckoned again (#67). Between turns it does what the GM would (#67,
+``foeplay.next_step``): rolls an attack the fight owes a foe (phase/TN's shots that came due at a phase's end, a
+free attack) and, where the round waits for the GM (nobody's turn, nothing owed: phase/TN's declarations are done),
+sends Next turn, so a phase/TN fight plays through every phase of its rounds.
 
-It waits (the switch stays on) at a player's token's turn and at anything a player must answer (a defense, a Soak
-roll, a reroll offer, a roll made at the table: ``foeplay.waits_for``), and goes on once it is answered. It stops
+It waits (the switch stays on) at a player's token's turn, a player's shot owed, and at anything a player must
+answer (a defense, a Soak roll, a reroll offer, a roll made at the table: ``foeplay.waits_for``), and goes on once it
+is answered. It stops
 when the switch goes off: by the GM's switch, by any change the GM makes by hand (decided in the table, in the same
 step), when a step is refused (the switch goes off with the reason, for the GM) and when the fight is over.
 
@@ -106,14 +112,33 @@ class Runner:
             if foeplay.over(game):
                 self.stop("over")
                 return
-            if foeplay.waits_for(game) is not None:
+            kind, what = foeplay.next_step(game)
+            if kind in ("answer", "player"):
                 self.sleep(LOOK_EVERY)
                 continue
-            if not self.play(game):
+            if kind == "turn":
+                going = self.play(game)
+            else:  # a foe's shot that came due, or the round waiting for the GM's Next turn (phase/TN, #67)
+                going = self.move_on(game.seq, kind, what)
+            if not going:
                 return
 
+    def move_on(self, seq: int, kind: str, what) -> bool:
+        """A foe's attack the fight owes now (``shot``), or Next turn where the round waits for the GM (``resolve``:
+        phase/TN's declarations done, the phase resolves), after the pause, on the state it was seen on: anything
+        else happened meanwhile, it is looked at again. False: stopped."""
+        self.sleep(self.players.pause)
+        if kind == "shot":
+            step = {"type": "attack", "attacker": what["attacker"], "target": what["target"],
+                    **({"weapon": what["weapon"]} if what.get("weapon") else {}),
+                    **({"options": what["options"]} if what.get("options") else {})}
+            return self.send(step, what["attacker"], at=seq) is not False
+        return self.send({"type": "next_turn"}, None, at=seq) is not False
+
     def play(self, game) -> bool:
-        """The turn of the foe whose turn it is: its best plan's steps, then the turn ends. False: stopped."""
+        """The turn of the foe whose turn it is: its best plan's steps, then the turn ends. False: stopped. Each step
+        is sent on the state the plan was reckoned on, the next on the one the step before left (``reckoned_at``):
+        anything else happened meanwhile (a player joined, the GM's answer), the rest is reckoned again (#67)."""
         token_id = game.combat["current"]
         try:
             found = suggesting.plans(game, token_id, said=False)  # the steps, and the words why there is none
@@ -126,9 +151,15 @@ class Runner:
             why = None
         plans = found.get("plans") or []
         if plans:
+            at = found.get("seq")
             for step in plans[0]["steps"]:
                 self.sleep(self.players.pause)
-                if self.answered() is None or not self.send(step, token_id):
+                if self.answered() is None:
+                    return False
+                at = self.send(step, token_id, at=at)
+                if at is None:  # stale: the turn as it is now is looked at again
+                    return True
+                if at is False:
                     return False
         else:
             self.sleep(self.players.pause)
@@ -143,7 +174,7 @@ class Runner:
         if game is None:
             return False
         if game.combat and game.combat.get("current") == token_id and not foeplay.over(game):
-            return self.send({"type": "next_turn"}, token_id)
+            return self.send({"type": "next_turn"}, token_id) is not False
         return True
 
     def answered(self):
@@ -154,15 +185,20 @@ class Runner:
                 return game
             self.sleep(LOOK_EVERY)
 
-    def send(self, step: dict, token_id: str) -> bool:
-        """One step as the GM's command; refused, the switch goes off with the reason."""
+    def send(self, step: dict, token_id: str | None, at: int | None = None):
+        """One step as the GM's command, on the state of seq ``at`` if given (``reckoned_at``): the seq it left; None
+        when the game had changed since ``at`` (stale: nothing done); False when refused, and the switch goes off
+        with the reason."""
         try:
-            self.hub.execute_own(self.game_id, self.actor, dict(step))
+            done = self.hub.execute_own(self.game_id, self.actor,
+                                        {**step, **({"reckoned_at": at} if at is not None else {})})
         except Rejected as exc:
+            if getattr(exc, "code", None) == "stale":
+                return None
             if self.game() is not None:
                 self.stop("refused", exc, token_id)
             return False
-        return True
+        return done.seq
 
     def stop(self, why: str, reason: BaseException | None = None, token_id: str | None = None) -> None:
         """The switch off, and why, if this runner still plays the game."""

@@ -247,6 +247,7 @@ class Hub:
             # a view, not a change: nothing is appended to the log, the answer carries the seq of the log's head
             reply = self.replays.command(game_id, actor, replay_view.parse(payload))
             return Committed(self.game(game_id).seq, [], reply)
+        payload, at = foeplay.reckoned_at(payload)  # a plan's step: the seq its plan was reckoned at (#67)
         cmd = parse_command(payload)
         if isinstance(cmd, safety.XCard) and actor.role == "player" and not self.x_cards.take(f"{game_id} {actor.audience}"):
             raise Rejected(N_("You tapped the X-card a moment ago: the GM has it. Tap again in a minute if you need to."))
@@ -275,6 +276,7 @@ class Hub:
         local = throttle.from_this_machine(flask_request.environ) if has_request_context() else None
 
         def decide_counted(game: Game) -> list[Event]:
+            foeplay.fresh(game, at)  # a plan reckoned for an older state is not played on this one (#67)
             events = decide(game, cmd, actor, self.dice(game))  # decide authorizes
             # a seat cannot fill the disk, nor a game, whoever its GM is
             self.allowance.charge(game_id, actor, events, local, game.seq, lambda: self.store.log_size(game_id))

@@ -40,9 +40,11 @@ def install(runner, threads: int = fairness.THREADS, per_game: int = fairness.PE
 def plans(game, token_id: str, language: str | None = None, said: bool = True) -> dict:
     """``suggestions.reckon`` for ``token_id`` on a copy of ``game``, off the loop where the server has one, in the
     game's turn (``fairness.Fair``), its words said in ``language`` (``said`` False: its words as the rules' words,
-    for an event to keep). Rejected and NotReckoned as ``reckon`` raises them; ``Busy`` when the game has as many
-    plan requests under way as it may."""
+    for an event to keep), with the ``seq`` of the state they were reckoned on (#67: a step sent with it as its
+    ``reckoned_at`` is refused once the game has changed since). Rejected and NotReckoned as ``reckon`` raises them;
+    ``Busy`` when the game has as many plan requests under way as it may."""
     copy = suggestions.frozen(game)
     found = fair().run(game.id, suggestions.reckon, copy, token_id)
     game.board.adopt(copy.board)  # the indexes built on the copy are kept, if the board is unchanged
+    found = {**found, "seq": copy.seq}  # the state they were reckoned on: a step sent with it is refused once stale (#67)
     return words(found, language) if said else found
