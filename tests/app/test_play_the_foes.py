@@ -302,32 +302,32 @@ def test_the_api_gives_a_far_foe_its_approach_and_a_walled_in_one_the_words_why(
 
 @pytest.mark.app_config(DEMO=False)
 def test_where_the_foes_have_no_plans_the_gm_page_says_so_beside_the_switch(app, client, monkeypatch):
-    """A hex map, or a system without a planner (a plug-in's): no switch and no plans, and the GM's fight card says
-    why where the switch would be, in the GM's language (#67); the phone is told nothing of it."""
+    """A system without a planner (a plug-in's): no switch and no plans, and the GM's fight card says why where the
+    switch would be, in the GM's language (#67); the phone is told nothing of it. A hex map has the switch (its foes
+    are planned on hexes)."""
     import rules
 
     hexes = new_game(client, "gurps_lite", board={"width": 8, "height": 6, "grid": "hex", "orientation": "pointy"})
-    mira = join(client, hexes, "Mira")
-    ids = [client.post(f"/api/games/{hexes['id']}/tokens", json={"name": n, "x": x, "y": 1, "owner": o},
-                       headers=bearer(hexes["gm_token"])).json["id"]
-           for n, x, o in (("Ray", 1, mira["player_id"]), ("Bug", 4, None))]
+    ids = [client.post(f"/api/games/{hexes['id']}/tokens", json={"name": n, "x": x, "y": 1},
+                       headers=bearer(hexes["gm_token"])).json["id"] for n, x in (("Ray", 1), ("Bug", 4))]
     assert command(client, hexes, {"type": "start_combat", "token_ids": ids}).status_code == 200
     page = client.get(f"/games/{hexes['id']}/gm?key={hexes['gm_token']}", follow_redirects=True).get_data(as_text=True)
-    assert 'id="play-foes"' not in page and 'id="foe-plans"' not in page
-    assert "No plans for the foes on a hex map yet, so Play the foes is not offered: play them by hand." in page
-    page = client.get(f"/games/{hexes['id']}/gm?key={hexes['gm_token']}&lang=de", follow_redirects=True).get_data(as_text=True)
-    assert "Auf einer Hexfeld-Karte gibt es noch keine Pläne für die Feinde" in page  # said in German
-    phone = client.get(f"/games/{hexes['id']}/play?key={mira['player_token']}", follow_redirects=True).get_data(as_text=True)
-    assert "foe-plans-missing" not in phone and "Play the foes" not in phone
+    assert 'id="play-foes"' in page and "foe-plans-missing" not in page
     # a system without a planner (a plug-in's): its name, and no switch
     monkeypatch.setattr(type(rules.get("savage_worlds")), "planner", None)
     g = new_game(client, "savage_worlds", board={"width": 8, "height": 6})
-    ids = [client.post(f"/api/games/{g['id']}/tokens", json={"name": n, "x": x, "y": 1},
-                       headers=bearer(g["gm_token"])).json["id"] for n, x in (("Ray", 1), ("Bug", 4))]
+    mira = join(client, g, "Mira")
+    ids = [client.post(f"/api/games/{g['id']}/tokens", json={"name": n, "x": x, "y": 1, "owner": o},
+                       headers=bearer(g["gm_token"])).json["id"] for n, x, o in (("Ray", 1, mira["player_id"]),
+                                                                                  ("Bug", 4, None))]
     assert command(client, g, {"type": "start_combat", "token_ids": ids}).status_code == 200
     page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}&lang=en", follow_redirects=True).get_data(as_text=True)
     assert 'id="play-foes"' not in page
     assert "Savage Worlds (SWADE) has no plans for its foes, so Play the foes is not offered: play them by hand." in page
+    page = client.get(f"/games/{g['id']}/gm?key={g['gm_token']}&lang=de", follow_redirects=True).get_data(as_text=True)
+    assert "foe-plans-missing" in page and "Savage Worlds (SWADE) has no plans" not in page  # said in German
+    phone = client.get(f"/games/{g['id']}/play?key={mira['player_token']}", follow_redirects=True).get_data(as_text=True)
+    assert "foe-plans-missing" not in phone and "Play the foes" not in phone
     # where the foes have plans: the switch, and no such words
     g2, _m, _ids = _fight(client)
     page = client.get(f"/games/{g2['id']}/gm?key={g2['gm_token']}", follow_redirects=True).get_data(as_text=True)

@@ -85,6 +85,6 @@ def test_why_a_games_foes_have_no_plans(monkeypatch):
     game, _ = _phase_tn()
     assert foeplay.missing(game) is None
     hexes, _ = seated("g-h", "Hex", "gurps_lite", Board(8, 6, grid=HEX_POINTY), [("Orc", 1, None)])
-    assert foeplay.missing(hexes) == "hex"
+    assert foeplay.missing(hexes) is None  # the foes are planned on hexes too
     monkeypatch.setattr(type(rules.get("phase_tn")), "planner", None)
     assert foeplay.missing(game) == "system"

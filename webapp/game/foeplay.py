@@ -210,15 +210,12 @@ def fresh(game: "Game", at: int | None) -> None:
 
 def missing(game: "Game") -> str | None:
     """Why this game's foes have no plans, for the GM's words beside where the plans and the switch would be
-    (#67): ``"hex"`` (a hex map), ``"map"`` (a map the system does not play on), ``"system"`` (a system without a
-    planner); None when they have plans (``suggestions.reckoned``)."""
+    (#67): ``"system"`` (a system without a planner), ``"map"`` (a map the system does not play on); None when they
+    have plans (``suggestions.reckoned``: squares, hexes, and zones for a system that plays on zones)."""
     if suggestions.reckoned(game):
         return None
-    system = rules.get(game.system)
-    if getattr(system, "planner", None) is None:
+    if getattr(rules.get(game.system), "planner", None) is None:
         return "system"
-    if game.zones is None and game.board.grid.hex:
-        return "hex"
     return "map"
 
 
