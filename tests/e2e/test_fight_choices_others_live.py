@@ -125,9 +125,13 @@ def test_a_wounded_wild_card_soaks_on_its_players_phone(server, new_page, shot):
     hero = next(t for t in st["tokens"] if t["id"] == ids["Hero"])
     bennies = hero["sheet"]["bennies"]
     prompt.locator("button[data-soak=yes]").click()
+    expect(phone.locator("#log")).to_contain_text("spends a Benny on a Soak roll")
+    status, st = server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])
+    if st.get("pending_soak"):  # the roll left Wounds: another Benny for a reroll is offered (#70); kept here
+        expect(prompt).to_contain_text("reroll the Soak roll?")
+        prompt.locator("button[data-soak=no]").click()
     expect(prompt).to_be_hidden()
     expect(gm.locator("#soak-prompt")).to_be_hidden()
-    expect(phone.locator("#log")).to_contain_text("spends a Benny on a Soak roll")
     status, st = server.api("GET", f"/api/games/{game['id']}/state", token=game["gm_token"])
     assert next(t for t in st["tokens"] if t["id"] == ids["Hero"])["sheet"]["bennies"] == bennies - 1
     shot(phone, "soak-done-phone")
