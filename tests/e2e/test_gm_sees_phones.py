@@ -27,7 +27,7 @@ WITHIN = 10_000  # ms: each state reaches the GM's page within 10 s
 
 
 @pytest.fixture
-def own_chromium(browser, tmp_path):
+def own_chromium(browser, tmp_path, page_errors):
     """A page in a Chromium of its own whose page can be hidden (see the module's doc): ``hide(True)`` minimizes its
     window, ``hide(False)`` shows it again."""
     log = tmp_path / "phone-chromium.log"
@@ -42,6 +42,7 @@ def own_chromium(browser, tmp_path):
     remote = browser.browser_type.connect_over_cdp(endpoint, no_defaults=True)
     context = remote.contexts[0]
     page = context.pages[0] if context.pages else context.new_page()
+    page_errors.watch(page)  # its errors fail the test as a new_page's do (#70)
     page.set_default_timeout(10000)
     cdp = context.new_cdp_session(page)
     window = cdp.send("Browser.getWindowForTarget")["windowId"]
