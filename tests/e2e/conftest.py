@@ -270,6 +270,17 @@ def browser():
         b.close()
 
 
+#: what Chromium logs when a test takes a page's network away on purpose (``context.set_offline``): the Socket.IO
+#: WebSocket cut under the page, and a request made while offline; for the console_errors marker of such a test
+OFFLINE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: "
+           r"(Invalid frame header|net::ERR_INTERNET_DISCONNECTED)",
+           r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
+#: what Chromium logs when a test stops the server under an open page on purpose (``server.kill()``): the WebSocket cut
+#: and the Socket.IO reconnection's requests refused until it is back
+SERVER_GONE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: ",
+               r"^Failed to load resource: net::ERR_CONNECTION_REFUSED \(http://[^ ]+/socket\.io/\?EIO=4&transport=polling")
+
+
 class PageErrors:
     """Every uncaught error (``pageerror``) and every console message of type "error" the test's pages logged, with
     the page's address; the test fails on them at teardown (#70). A test that provokes an error on purpose (a
