@@ -19,7 +19,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, save_shot
+from conftest import CHROMIUM, CHROMIUM_ARGS, OFFLINE, save_shot
 from test_table_screens import PHONE, add_token, join, player_url
 from tests.helpers import live_command as command
 
@@ -68,6 +68,7 @@ def seat(gm, player: dict):
     return gm.locator(f"#players #player-{player['player_id']} .device-state")
 
 
+@pytest.mark.console_errors(*OFFLINE, why="the phone loses the Wi-Fi (set_offline)")
 def test_the_gm_sees_a_phone_asleep_one_whose_link_is_down_and_both_back(server, new_page, own_chromium, shot):
     status, game = server.api("POST", "/api/games", {"name": "Harrow", "system": "plain_grid"})
     assert status == 201, game
