@@ -277,7 +277,8 @@ def browser():
 OFFLINE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: "
            r"(Invalid frame header|net::ERR_INTERNET_DISCONNECTED)",
            r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
-#: what Chromium logs when the server ends a page's WebSocket itself (the seat taken by another device): see OFFLINE
+#: what Chromium logs when the server ends a page's WebSocket itself (the seat taken by another device, the player
+#: removed by the GM): see OFFLINE
 SEAT_MOVED = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: "
               r"Invalid frame header",)
 
