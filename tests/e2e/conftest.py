@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -77,6 +78,9 @@ OWN_SERVER = {"test_connection_files.py", "test_convention_hall.py", "test_crash
 def pytest_configure(config):
     config.addinivalue_line("markers", "own_server: the test's `server` is its own, not the worker's shared one "
                             "(it stops or restarts it, reads its log, data folder or lobby, or loads it)")
+    config.addinivalue_line("markers", "console_errors(*patterns, why): the errors a test's pages may log because "
+                            "the test provokes them (regular expressions searched in each message); any other "
+                            "uncaught error or console error fails the test (PageErrors)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -291,15 +295,108 @@ def browser():
         b.close()
 
 
+#: what Chromium logs when a test takes a page's network away on purpose (``context.set_offline``): the Socket.IO
+#: WebSocket cut under the page, and a request made while offline; for the console_errors marker of such a test.
+#: "Invalid frame header" is also what Chromium says of a WebSocket the server closes (SEAT_MOVED): not understood
+#: yet, perhaps bytes the server writes after the socket's end (#70)
+OFFLINE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: "
+           r"(Invalid frame header|net::ERR_INTERNET_DISCONNECTED)",
+           r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED")
+#: what Chromium logs when the server ends a page's WebSocket itself (the seat taken by another device, the player
+#: removed by the GM): see OFFLINE
+SEAT_MOVED = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: "
+              r"Invalid frame header",)
+
+
+def refused(status: int, path: str) -> str:
+    """The console error Chromium logs for an answer of ``status`` to a request for ``path`` (a regular expression,
+    the query included), for the console_errors marker of a test that asks for it on purpose."""
+    return (rf"^Failed to load resource: the server responded with a status of {status} \([A-Z ]+\) "
+            rf"\(http://[^ /]+{path}:0\)$")
+
+
+#: what Chromium logs when a test stops the server under an open page on purpose (``server.kill()``): the WebSocket cut
+#: and the Socket.IO reconnection's requests refused until it is back
+SERVER_GONE = (r"^WebSocket connection to 'ws://[^']+/socket\.io/\?EIO=4&transport=websocket&sid=[\w-]+' failed: ",
+               r"^Failed to load resource: net::ERR_CONNECTION_REFUSED \(http://[^ ]+/socket\.io/\?EIO=4&transport=polling")
+
+
+class PageErrors:
+    """Every uncaught error (``pageerror``) and every console message of type "error" the test's pages logged, with
+    the page's address; the test fails on them at teardown (#70). A test that provokes an error on purpose (a
+    refused request, a server it kills) says which in its ``console_errors`` marker: each pattern is a regular
+    expression searched in the message, and ``why`` is required, so every allowance is narrow and explained."""
+
+    def __init__(self, allowed: list[str]) -> None:
+        self.allowed = [re.compile(p) for p in allowed]
+        self.found: list[str] = []
+        self.watched: set[int] = set()
+
+    def watch(self, page) -> None:
+        """Record the page's errors (once per page, however many times it is asked)."""
+        if id(page) in self.watched:
+            return
+        self.watched.add(id(page))
+        page.on("pageerror", lambda error: self.record(page, "uncaught", f"{error.name}: {error.message}"
+                                                         + (f"\n{error.stack}" if error.stack else "")))
+        page.on("console", lambda msg: self.record(page, "console.error", msg.text + self.where(msg))
+                if msg.type == "error" else None)
+
+    def watch_context(self, context) -> None:
+        """Every page the context has or opens (a test's ``page.context.new_page()`` too)."""
+        for page in context.pages:
+            self.watch(page)
+        context.on("page", self.watch)
+
+    @staticmethod
+    def where(msg) -> str:
+        try:
+            loc = msg.location
+        except Exception:  # noqa: BLE001 (a page already closed)
+            return ""
+        return f" ({loc['url']}:{loc['lineNumber']})" if loc and loc.get("url") else ""
+
+    def record(self, page, kind: str, text: str) -> None:
+        if any(p.search(text) for p in self.allowed):
+            return
+        try:
+            url = page.url
+        except Exception:  # noqa: BLE001
+            url = "?"
+        self.found.append(f"{kind} on {url}: {text}")
+
+    def report(self) -> str:
+        return f"{len(self.found)} error(s) the pages logged (#70):\n" + "\n".join(
+            f"  {line[:1500]}" for line in self.found[:20])
+
+
 @pytest.fixture
-def new_page(browser):
-    """Pages in separate browser contexts (separate cookies: GM, player, screen)."""
+def page_errors(request):
+    """The test's PageErrors (see there): pages made by ``new_page``, and any page a test makes otherwise when it
+    calls ``page_errors.watch(page)``; the test fails at teardown if any logged an error not allowed."""
+    marker = request.node.get_closest_marker("console_errors")
+    allowed = []
+    if marker is not None:
+        assert marker.kwargs.get("why"), "a console_errors allowance says why the test provokes the errors"
+        allowed = list(marker.args)
+    errors = PageErrors(allowed)
+    yield errors
+    if errors.found:
+        pytest.fail(errors.report(), pytrace=False)
+
+
+@pytest.fixture
+def new_page(browser, page_errors):
+    """Pages in separate browser contexts (separate cookies: GM, player, screen); their errors fail the test
+    (page_errors)."""
     contexts = []
 
     def make(viewport=None, **kw):
         ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **kw)
         contexts.append(ctx)
+        page_errors.watch_context(ctx)
         page = ctx.new_page()
+        page_errors.watch(page)
         page.set_default_timeout(10000)
         return page
 

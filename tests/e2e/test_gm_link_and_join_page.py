@@ -3,11 +3,15 @@ key, so the page shows the GM link), and a player's join page offers no "Host a 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
+
+from conftest import refused
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
+@pytest.mark.console_errors(refused(403, r"/games/\w+/gm"), why="the GM page opened without its key is refused, as the test asks")
 def test_a_game_made_in_the_lobby_is_reopened_in_another_browser_with_the_gm_link(server, new_page, shot):
     laptop = new_page()
     laptop.goto(server.url + "/")
@@ -28,6 +32,7 @@ def test_a_game_made_in_the_lobby_is_reopened_in_another_browser_with_the_gm_lin
     expect(other.locator("#combat")).to_contain_text("Start fight")  # the GM's own page
 
 
+@pytest.mark.console_errors(refused(404, "/join"), why="a wrong join code is answered with a 404, as the test asks")
 def test_the_join_page_is_for_players_only(server, new_page, shot):
     status, g = server.api("POST", "/api/games", {"name": "Harrow", "system": "plain_grid"})
     assert status == 201, g

@@ -19,7 +19,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, save_shot
+from conftest import CHROMIUM, CHROMIUM_ARGS, OFFLINE, save_shot
 from test_table_screens import PHONE, add_token, join, player_url
 from tests.helpers import live_command as command
 
@@ -27,7 +27,7 @@ WITHIN = 10_000  # ms: each state reaches the GM's page within 10 s
 
 
 @pytest.fixture
-def own_chromium(browser, tmp_path):
+def own_chromium(browser, tmp_path, page_errors):
     """A page in a Chromium of its own whose page can be hidden (see the module's doc): ``hide(True)`` minimizes its
     window, ``hide(False)`` shows it again."""
     log = tmp_path / "phone-chromium.log"
@@ -42,6 +42,7 @@ def own_chromium(browser, tmp_path):
     remote = browser.browser_type.connect_over_cdp(endpoint, no_defaults=True)
     context = remote.contexts[0]
     page = context.pages[0] if context.pages else context.new_page()
+    page_errors.watch(page)  # its errors fail the test as a new_page's do (#70)
     page.set_default_timeout(10000)
     cdp = context.new_cdp_session(page)
     window = cdp.send("Browser.getWindowForTarget")["windowId"]
@@ -67,6 +68,7 @@ def seat(gm, player: dict):
     return gm.locator(f"#players #player-{player['player_id']} .device-state")
 
 
+@pytest.mark.console_errors(*OFFLINE, why="the phone loses the Wi-Fi (set_offline)")
 def test_the_gm_sees_a_phone_asleep_one_whose_link_is_down_and_both_back(server, new_page, own_chromium, shot):
     status, game = server.api("POST", "/api/games", {"name": "Harrow", "system": "plain_grid"})
     assert status == 201, game

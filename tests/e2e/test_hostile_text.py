@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
+
+from conftest import refused
 
 # names are 40 characters at most: each payload fits, and each tries another way out
 GAME = '<img src=x onerror="window.__pwned=1">'
@@ -62,6 +65,9 @@ def goto(w: Watched, url: str, expected_status: int = 200) -> None:
     w.check(url, expected_status if expected_status >= 400 else None)
 
 
+@pytest.mark.console_errors(refused(404, r"/games/\w+/tokens/nosuch/sheet"), refused(404, r"/no/\S+"),
+                            refused(403, r"/games/\w+/gm"), refused(404, r"/join"),
+                            why="the test opens error pages on purpose: no such token, no such page, a wrong key, no such game")
 def test_hostile_text_in_every_field_stays_text_on_every_page(server, new_page, shot):
     gm = Watched(new_page(), "GM")
 
@@ -249,6 +255,9 @@ def test_a_websocket_from_another_sites_page_is_refused_and_ours_connects(server
     assert connect(None) is True  # websocket-client's own Origin: the URL it connects to
 
 
+@pytest.mark.console_errors(refused(400, "/games"), refused(400, r"/games/\w+/commands"),
+                            r"^Response Status Error Code 400 from /games/\w+/commands, \[object HTMLFormElement\]",
+                            why="forms sent without their token or with a stale one are refused with a 400, as the test asks")
 def test_a_form_that_lost_its_token_gets_a_clear_refusal_and_changes_nothing(server, game, new_page, shot):
     """What a user sees when a CSRF check fails (as a forged post from another site would)."""
     page = new_page()

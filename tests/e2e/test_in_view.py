@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from conftest import OFFLINE
 from test_recap_live import fought
 from test_table_screens import PHONE, join, player_url
 from tests.helpers import live_command as command
@@ -141,6 +142,7 @@ def test_the_pause_is_pinned_in_view_on_the_gm_page_and_on_a_phone_in_place_of_t
 # --- the link's banners -----------------------------------------------------------
 
 
+@pytest.mark.console_errors(*OFFLINE, why="the phone loses the Wi-Fi (set_offline) to show the link banner")
 def test_the_link_banners_show_above_the_turn_bar_in_view(server, new_page, shot):
     g, mira, ids = fight_on_my_turn(server, "savage_worlds")
     phone = open_phone(new_page, server, g, mira)

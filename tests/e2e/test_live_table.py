@@ -3,8 +3,10 @@ in real Chromium against a real server."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
+from conftest import SERVER_GONE
 
 
 def cell_center(page, x: int, y: int) -> tuple[float, float]:
@@ -150,6 +152,7 @@ def test_a_move_onto_a_blocked_cell_is_refused_and_nothing_moves(demo_server, ne
     shot(gm, "gm-demo")
 
 
+@pytest.mark.console_errors(*SERVER_GONE, why="the test kills the server under the open pages")
 def test_an_acknowledged_move_survives_kill_9(server, game, new_page, shot):
     gm_key = game["gm_token"]
     token = server.api("POST", f"/api/games/{game['id']}/tokens", {"name": "Scout", "x": 0, "y": 0}, gm_key)[1]["id"]

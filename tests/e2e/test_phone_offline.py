@@ -8,9 +8,10 @@ import json
 import re
 import sqlite3
 
+import pytest
 from playwright.sync_api import expect
 
-from conftest import LiveServer
+from conftest import OFFLINE, LiveServer
 from test_drag_feedback import Link, drop, is_pending, wait_for, wait_upgraded
 from test_flood_live import connect
 from test_table_screens import PHONE, add_token, join, player_url, state
@@ -82,6 +83,7 @@ def attacks_on(server, game, target: str) -> list[str]:
             if (((e.get("detail") or {}).get("attack") or {}).get("details") or {}).get("target") == target]
 
 
+@pytest.mark.console_errors(*OFFLINE, why="the phone loses the Wi-Fi (set_offline)")
 def test_a_move_and_an_attack_sent_as_the_link_drops_are_done_exactly_once(server, new_page, shot):
     game, mira, hero, goblin = table(server)
     link = LossyLink()
@@ -135,6 +137,7 @@ def test_a_move_and_an_attack_sent_as_the_link_drops_are_done_exactly_once(serve
         expect(page.locator("#log li", has_text=attack_lines[0])).to_have_count(1)
 
 
+@pytest.mark.console_errors(*OFFLINE, why="the phone loses the Wi-Fi (set_offline)")
 def test_moves_made_offline_for_30_s_go_out_in_order_and_a_refused_one_springs_back(server, new_page, shot):
     game, mira, hero, goblin = table(server, "plain_grid")
     gm, screen, phone = open_pages(server, game, mira, new_page)
@@ -199,6 +202,7 @@ def test_a_command_id_survives_a_server_restart(tmp_path):
     assert rows == [(f"player:{mira['player_id']}", first["seq"], json.dumps({}))]
 
 
+@pytest.mark.console_errors(*OFFLINE, why="the phone loses the Wi-Fi (set_offline)")
 def test_an_attack_made_offline_waits_on_its_button_and_goes_out_once_on_return(server, new_page, shot):
     game, mira, hero, goblin = table(server)
     status, _ = server.api("POST", f"/api/games/{game['id']}/commands",

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
+from conftest import OFFLINE
 from test_phone_offline import open_pages, table
 from test_table_screens import PHONE, state
 
@@ -21,6 +23,8 @@ def gm_phone(new_page):
     return page
 
 
+@pytest.mark.console_errors(*OFFLINE, r"^htmx:(sendError|afterRequest), \[object HTMLFormElement\]",
+                            why="the page loses the network (set_offline) as a form is sent: htmx logs the send it lost")
 def test_a_form_command_whose_answer_is_lost_as_the_phone_goes_offline_is_done_once(server, new_page, shot):
     game, mira, hero, goblin = table(server)
     _gm, screen, phone = open_pages(server, game, mira, new_page)
@@ -71,6 +75,8 @@ def test_a_form_command_whose_answer_is_lost_as_the_phone_goes_offline_is_done_o
     expect(gm.locator("#token-list .token-row")).to_have_count(3)
 
 
+@pytest.mark.console_errors(*OFFLINE, r"^htmx:(sendError|afterRequest), \[object HTMLFormElement\]",
+                            why="the page loses the network (set_offline) as a form is sent: htmx logs the send it lost")
 def test_form_commands_made_offline_go_out_in_order_and_a_refused_one_springs_back(server, new_page, shot):
     game, mira, hero, goblin = table(server)
     _gm, screen, phone = open_pages(server, game, mira, new_page)

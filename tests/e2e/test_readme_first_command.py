@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from test_live_table import cell_center, drag
 from test_table_screens import touch_drag
 
-from conftest import LAN_NAME
+from conftest import LAN_NAME, SERVER_GONE
 from tests.helpers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,6 +109,7 @@ def _settled(page, token: str, x: int, y: int):
     return expect(page.locator(f'#map #token-{token}[data-x="{x}"][data-y="{y}"]:not(.pending)'))
 
 
+@pytest.mark.console_errors(*SERVER_GONE, why="the test stops the server it started while its pages are still open")
 def test_readme_first_command_serves_a_table_that_answers(tmp_path, new_page, shot):
     assert Path(DEBIAN_PYTHON).exists(), "Debian's python3 package is not installed"
     app = tmp_path / "tacmap"

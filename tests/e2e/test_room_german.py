@@ -15,7 +15,7 @@ from flask_babel import Babel
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from conftest import save_shot
+from conftest import refused, save_shot
 
 from webapp import create_app
 from webapp.web.room import setup_link
@@ -50,6 +50,7 @@ def german_room(tmp_path):
     server.shutdown()
 
 
+@pytest.mark.console_errors(refused(401, "/pin"), why="a wrong room PIN is refused, as the test asks")
 def test_the_room_in_german_fits_a_laptop_a_phone_and_a_printed_sheet(german_room, new_page):
     room, url = german_room, german_room["url"]
     org = new_page(viewport={"width": 1366, "height": 900})

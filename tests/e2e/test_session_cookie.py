@@ -10,6 +10,10 @@ import base64
 import re
 import zlib
 
+import pytest
+
+from conftest import SERVER_GONE
+
 
 def readable(value: str) -> str:
     """What a Flask-signed cookie says in clear (its payload, zlib-inflated when it starts with '.')."""
@@ -22,6 +26,7 @@ def readable(value: str) -> str:
     return raw.decode("utf-8", "replace")
 
 
+@pytest.mark.console_errors(*SERVER_GONE, why="the test restarts the server under the GM page")
 def test_the_gm_cookie_holds_a_session_id_named_for_the_port_not_the_key(server, game, new_page):
     page = new_page()
     page.goto(f"{server.url}/games/{game['id']}/gm?key={game['gm_token']}")

@@ -17,8 +17,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+import pytest
 from playwright.sync_api import expect
 
+from conftest import OFFLINE
 from test_table_screens import add_token, join
 from test_turns_on_phones import new_game, open_phone, open_screen, seeded_dice  # noqa: F401
 from tests.helpers import live_command as command
@@ -347,6 +349,7 @@ def in_log(*texts: str | re.Pattern) -> Callable[[Fight, dict], None]:
     return check
 
 
+@pytest.mark.console_errors(*OFFLINE, why="a phone loses the Wi-Fi mid-entry (set_offline)")
 def test_a_savage_worlds_fight_of_three_rounds_with_the_table_rolling(seeded_dice, server, new_page, shot):
     fight = Fight(server, new_page, shot, "savage_worlds", "Long sword")
     fight.start()
@@ -393,6 +396,7 @@ def test_a_savage_worlds_fight_of_three_rounds_with_the_table_rolling(seeded_dic
     assert {"gm-pad", "ace", "soak", "screen"} <= fight.shots_taken
 
 
+@pytest.mark.console_errors(*OFFLINE, why="a phone loses the Wi-Fi mid-entry (set_offline)")
 def test_a_3d6_fight_of_three_rounds_with_the_table_rolling(seeded_dice, server, new_page, shot):
     fight = Fight(server, new_page, shot, "gurps_lite", "Broadsword")
     fight.start()

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
+from conftest import OFFLINE
 from test_table_screens import add_token, join
 from test_turns_on_phones import new_game, open_phone, open_screen, seeded_dice, state, turn_to  # noqa: F401
 from tests.helpers import live_command as command
@@ -104,6 +106,7 @@ def test_a_foes_attack_is_played_from_the_faces_the_gm_and_a_phone_tap_in(seeded
     shot(phone, "table-dice-phone-after")
 
 
+@pytest.mark.console_errors(*OFFLINE, why="a phone loses the Wi-Fi mid-entry (set_offline)")
 def test_a_savage_worlds_attack_from_a_phone_with_an_ace_and_the_link_dropped_mid_entry(seeded_dice, server, new_page,
                                                                                          shot):
     game = new_game(server, "savage_worlds", {"width": 12, "height": 8}, name="Table dice SW")

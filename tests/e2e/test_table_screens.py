@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+
+from conftest import SERVER_GONE
 from test_live_table import cell_center  # the map point under a cell's centre, shared with the first live-table tests
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -400,6 +402,7 @@ def test_dragging_someone_elses_token_is_refused_with_a_word_and_it_springs_back
 # --- 4. a drop while the server is away -------------------------------------------
 
 
+@pytest.mark.console_errors(*SERVER_GONE, why="the test stops the server under the open pages")
 def test_a_drop_while_the_server_is_away_is_pending_until_it_answers(server, game, new_page, shot):
     scout = add_token(server, game, "Scout", 1, 1)
     ogre = add_token(server, game, "Ogre", 6, 6)
