@@ -28,6 +28,8 @@ from webapp.storage.sql import RETRY_AFTER_S  # noqa: E402
 from test_scale_out import Screen, close_all, game_with_an_ogre, log_events, refused  # noqa: E402
 from test_table_screens import PHONE, join, player_url  # noqa: E402
 
+from conftest import OFFLINE, refused as refused_console  # noqa: E402
+
 pytestmark = pytest.mark.skipif(binaries() is None, reason="PostgreSQL is not installed (scripts/test installs it)")
 
 AWAY_EN = "The game's database does not answer (it may be restarting): nothing was changed. Try again in a moment."
@@ -109,6 +111,9 @@ def test_while_postgresql_restarts_every_sender_is_told_and_the_table_goes_on_af
         close_all(screens)
 
 
+@pytest.mark.console_errors(*OFFLINE, refused_console(400, r"/socket\.io/\?EIO=4&transport=polling[^ ]*"),
+                            why="the phone loses the Wi-Fi (set_offline), and the server turns its socket down while "
+                                "the database is away")
 def test_a_phone_turned_down_while_the_database_is_away_connects_again_by_itself(restartable, new_page, shot):
     """Socket.IO does not try again after the server turned a connection down; the page does (static/js/live.js),
     so a phone that lost its Wi-Fi while PostgreSQL restarted is live again once it is back."""
