@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.helpers import command, connect, state
-from webapp.game import combat
+from webapp.game import fighting
 
 from test_last_foe_down import down, turn_of
 from test_target_defaults import attack_card, selected, table
@@ -131,7 +131,7 @@ def test_after_a_move_the_page_has_what_it_needs_to_pick_the_new_nearest_foe(app
         card = attack_card(html)
         attackers = [ids["Aria"]] if who == "play" else list(ids.values())
         for attacker in attackers:
-            rule = combat.first_foe(game, game.tokens[attacker], list(game.tokens.values()))
+            rule = fighting.first_foe(game, game.tokens[attacker], list(game.tokens.values()))
             assert nearest_on_page(card, at, attacker, kinds[attacker]) == rule.id, (who, attacker)
         assert nearest_on_page(card, at, ids["Aria"], "pc") == ids["Ogre"]
         assert nearest_on_page(card, at, ids["Goblin"], "npc") == ids["Bruno"]

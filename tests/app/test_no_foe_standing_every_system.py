@@ -1,6 +1,6 @@
 """The last foe down, in every system (#58): phase/TN takes the fallen out of the turn order, the others keep
 an Incapacitated, unconscious or Dying foe in it. Whichever the system, a foe down by its rules (its own
-badges: combat.is_down) is never the target a list starts on, and once every foe is down the GM's fight card
+badges: fighting.is_down) is never the target a list starts on, and once every foe is down the GM's fight card
 says no foe is left standing, with End fight first; attacking a downed foe on purpose stays open."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers import bearer, join, new_game
 from webapp import create_app
-from webapp.game import combat
+from webapp.game import fighting
 
 from test_turn_views import page, send, turn_bar
 
@@ -83,14 +83,14 @@ def test_first_foe_is_never_the_token_itself_nor_an_ally_while_a_foe_is_listed()
         def __init__(self, id, kind, x, y):
             self.id, self.kind, self.x, self.y, self.name, self.sheet = id, kind, x, y, id, {}
 
-    class G:  # a foe stands by its system's rules too (combat.stands): none is down here
+    class G:  # a foe stands by its system's rules too (fighting.stands): none is down here
         combat = {"order": ["a", "b", "far"]}
         system, characters = "plain_grid", {}
 
     a, b, near, far = T("a", "pc", 0, 0), T("b", "pc", 1, 0), T("near", "npc", 2, 0), T("far", "npc", 9, 0)
-    assert combat.first_foe(G, a, [a, b, near, far]).id == "far"  # in the fight before one outside it
+    assert fighting.first_foe(G, a, [a, b, near, far]).id == "far"  # in the fight before one outside it
     G.combat = None
-    assert combat.first_foe(G, a, [a, b, near, far]).id == "near"
-    assert combat.first_foe(G, near, [a, b, near, far]).id == "b"
-    assert combat.first_foe(G, a, [a, b]).id == "b"  # no foe at all: the first other token
-    assert combat.first_foe(G, a, [a]) is None
+    assert fighting.first_foe(G, a, [a, b, near, far]).id == "near"
+    assert fighting.first_foe(G, near, [a, b, near, far]).id == "b"
+    assert fighting.first_foe(G, a, [a, b]).id == "b"  # no foe at all: the first other token
+    assert fighting.first_foe(G, a, [a]) is None

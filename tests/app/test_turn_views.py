@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.helpers import bearer, connect, join, new_game
-from webapp.game import combat
+from webapp.game import fighting
 
 
 
@@ -75,7 +75,7 @@ def test_the_turn_bar_says_your_turn_to_the_acting_tokens_player_alone_and_follo
 def test_a_tesseris_turn_lists_its_usual_actions_first_then_groups_by_kind():
     offered = [o.to_dict() for o in _tesseris_actions()]
     assert len(offered) > 60
-    groups = combat.action_groups(offered)
+    groups = fighting.action_groups(offered)
     keys = [grp["key"] for grp in groups]
     assert keys[0] == "usual" and set(keys[1:]) <= {"move", "attack", "defense", "turn", "other"}
     assert {"move", "attack", "defense", "other"} <= set(keys)
@@ -87,11 +87,11 @@ def test_a_tesseris_turn_lists_its_usual_actions_first_then_groups_by_kind():
     assert sum(len(grp["options"]) for grp in groups) == len(offered)  # each action once
     # a usual action the rules refuse now is not put first: it waits in its own group, with its reason
     refused = [dict(o, available=False, reason="spent") if o["key"] == "melee_strike" else o for o in offered]
-    again = combat.action_groups(refused)
+    again = fighting.action_groups(refused)
     assert "melee_strike" not in {o["key"] for o in again[0]["options"]}
     assert "melee_strike" in {o["key"] for grp in again if grp["key"] == "attack" for o in grp["options"]}
     # a short list shows every group open
-    short = combat.action_groups(offered[:6])
+    short = fighting.action_groups(offered[:6])
     assert all(grp["open"] for grp in short)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import rules
 from rules.board import Board
-from webapp.game import combat
+from webapp.game import fighting
 
 from tabledice import seated
 
@@ -55,17 +55,17 @@ def test_a_dead_3d6_token_is_down_in_the_fight_and_a_knocked_down_one_is_not(con
     game, ids = seated("g-down", "Down", "gurps_lite", Board(12, 8), [("Aria", 2, "p-mira"), ("Ghoul", 4, None)])
     ghoul = game.tokens[ids["Ghoul"]]
     ghoul.sheet = sheet_with("gurps_lite", {"hp_current": -20, "conditions": [condition]})
-    badge = next(b for b in combat.badges(game, ghoul) if b["label"] == condition)
+    badge = next(b for b in fighting.badges(game, ghoul) if b["label"] == condition)
     assert badge["kind"] == "wound"  # what the fight's check did not read
-    assert combat.is_down(game, ghoul) and not combat.stands(game, ghoul)
-    assert combat.first_foe(game, game.tokens[ids["Aria"]], list(game.tokens.values())) is None
+    assert fighting.is_down(game, ghoul) and not fighting.stands(game, ghoul)
+    assert fighting.first_foe(game, game.tokens[ids["Aria"]], list(game.tokens.values())) is None
     ghoul.sheet = sheet_with("gurps_lite", {"conditions": ["knocked down"]})
-    assert not combat.is_down(game, ghoul)
+    assert not fighting.is_down(game, ghoul)
 
 
 def test_a_system_without_its_own_say_is_read_by_its_badges_words_wounds_too(monkeypatch):
     game, ids = seated("g-words", "Words", "plain_grid", Board(12, 8), [("Ghoul", 4, None)])
     ghoul = game.tokens[ids["Ghoul"]]
-    assert not combat.is_down(game, ghoul)
-    monkeypatch.setattr(combat, "badges", lambda game, token: [{"label": "Dead", "kind": "wound"}])
-    assert combat.is_down(game, ghoul)
+    assert not fighting.is_down(game, ghoul)
+    monkeypatch.setattr(fighting, "badges", lambda game, token: [{"label": "Dead", "kind": "wound"}])
+    assert fighting.is_down(game, ghoul)

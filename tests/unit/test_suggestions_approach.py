@@ -14,7 +14,7 @@ from rules import los, movement
 from rules.board import Board
 from rules.dice import SeededDice
 from webapp.game import suggestions
-from webapp.game.combat import position_of
+from webapp.game.fighting import position_of
 
 from tabledice import play
 from test_suggestions import _weapons, fight

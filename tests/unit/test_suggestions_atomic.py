@@ -11,7 +11,7 @@ import copy
 import rules
 from rules.dice import SeededDice
 from webapp.game import aiming, mapdata, suggestions, suggestions_zones, zonelayout
-from webapp.game.combat import position_of, settings_of
+from webapp.game.fighting import position_of, settings_of
 from webapp.game.model import GM
 
 from tabledice import play, seated

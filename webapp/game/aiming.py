@@ -17,8 +17,9 @@ import rules
 from rules import los, movement
 from rules.system import AttackRequest, BaseSystem, RuleError, RuleNotImplemented
 
-from . import characters, fog, text, zonelayout
-from .combat import aim_squares, combatant, not_automated, position_of, rules_words, settings_of
+from . import fighting, fog, text, zonelayout
+from .text import rules_words
+from .fighting import aim_squares, combatant, not_automated, position_of, settings_of
 from .defenses import defense_choices
 from .model import Rejected
 from .text import N_
@@ -293,7 +294,7 @@ def _zone_template(game: "Game", cmd: AttackCommand, system, attacker: "Token", 
     template = game.templates.get(cmd.template)
     if template is None:
         raise Rejected(N_("no template %(id)s on this map"), id=repr(cmd.template))
-    weapon = _weapon(system, characters.sheet_of(game, attacker), cmd.weapon, attacker.name)
+    weapon = _weapon(system, fighting.sheet_of(game, attacker), cmd.weapon, attacker.name)
     if weapon is None or not (weapon.get("data") or {}).get("area"):
         if weapon is None:
             raise Rejected(N_("an attack without a weapon is not an area weapon: only an area weapon fires at a "
@@ -399,7 +400,7 @@ def sized_up(game: "Game", attacker: "Token", target: "Token") -> dict:
     rules leave it to the GM). Not the turn's checks: a foe out of turn is still in reach. Stores nothing."""
     system = rules.get(game.system)
     try:
-        weapons = system.weapons(characters.sheet_of(game, attacker))
+        weapons = system.weapons(fighting.sheet_of(game, attacker))
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
         weapons = []
     weapon = weapons[0] if weapons else None

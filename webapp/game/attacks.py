@@ -19,9 +19,9 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 from rules.dice import DiceSource
 from rules.system import NO_DEFENSE, AttackResult, RuleNotImplemented
 
-from . import characters, fog, result_card
+from . import characters, fighting, fog, result_card
 from .aiming import AttackCommand, defense_choices, plan, preview, reachable  # noqa: F401 - preview: the hub's
-from .combat import rules_call, settings_of
+from .fighting import rules_call, settings_of
 from .defenses import chosen, unseen_result
 from .feature import Feature
 from .model import Actor, Event, Rejected
@@ -141,7 +141,7 @@ def _roll(game: "Game", cmd: AttackCommand, p: dict, dice: DiceSource) -> list[E
         token = game.tokens.get(token_id)
         if token is None:
             continue
-        sheet = characters.sheet_of(game, token)
+        sheet = fighting.sheet_of(game, token)
         try:
             sheets[token_id] = system.apply(sheet, _only(result, token_id))
         except RuleNotImplemented:

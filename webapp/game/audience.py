@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from . import characters, combat, defenses, fog, handouts, maps, reroll, screenview, soak, table_dice, templates
+from . import characters, defenses, fighting, fog, handouts, maps, reroll, screenview, soak, table_dice, templates
 from .model import Actor, Game, LogEntry
 from . import lighting
 
@@ -140,7 +140,7 @@ def public_state(game: Game, actor: Actor) -> dict:
         "tokens": [
             {k: v for k, v in t.to_dict().items() if k != "sheet" or actor.role == "gm"
              or (actor.role == "player" and t.owner == actor.player_id)}  # the screen's None owns no foe's
-            | ({"zone": combat.position_of(game, t)} if game.zones is not None else {})
+            | ({"zone": fighting.position_of(game, t)} if game.zones is not None else {})
             for t in fog.visible_tokens(game, actor)
         ],
         "zones": game.zones,
@@ -166,8 +166,8 @@ def public_state(game: Game, actor: Actor) -> dict:
         "screen_touch": game.screen_touch,
         "paused": game.paused,  # the X-card (webapp/game/safety.py): paused, never by whom
         "recap_on": game.recap_on,  # the table screen shows the recap (webapp/game/recap.py)
-        "settings": combat.settings_of(game),
-        "combat": combat.combat_view(game, actor),
+        "settings": fighting.settings_of(game),
+        "combat": fighting.combat_view(game, actor),
         "characters": characters.view(game, actor),
         "log": [e.to_dict() for e in log_for(game, actor)],
         "you": {"role": actor.role, "player_id": actor.player_id},

@@ -18,7 +18,7 @@ import rules
 from rules import movement
 from rules.system import RuleError, RuleNotImplemented
 
-from . import aiming, characters, combat, fog, zonelayout
+from . import aiming, fighting, fog, zonelayout
 from .describe import square_name
 from .model import cells_at
 from .text import measure, on_grid
@@ -59,13 +59,13 @@ def _unit(game: "Game", system) -> str:
 
 
 def distance(game: "Game", system, a: "Token", b: "Token") -> float | None:
-    """``a`` to ``b`` as the rules count range: squares (the closest squares of big tokens, ``combat.aim_squares``)
+    """``a`` to ``b`` as the rules count range: squares (the closest squares of big tokens, ``fighting.aim_squares``)
     or zone steps; None where no way leads between their zones."""
     if game.zones is not None:
-        za, zb = combat.position_of(game, a), combat.position_of(game, b)
+        za, zb = fighting.position_of(game, a), fighting.position_of(game, b)
         way = zonelayout.path(game.zones, za, zb) if za and zb else None
         return None if way is None else len(way) - 1
-    return combat.aim_squares(game, a, b)[2] * system.cell_size
+    return fighting.aim_squares(game, a, b)[2] * system.cell_size
 
 
 def _side(me: "Token", token: "Token", actor: "Actor") -> str:
@@ -75,7 +75,7 @@ def _side(me: "Token", token: "Token", actor: "Actor") -> str:
 
 
 def _badges(game: "Game", token: "Token") -> list[dict]:
-    return [b for b in combat.badges(game, token) if b.get("kind") in SHOWN_BADGES and b.get("label")]
+    return [b for b in fighting.badges(game, token) if b.get("kind") in SHOWN_BADGES and b.get("label")]
 
 
 def rows(game: "Game", actor: "Actor", me: "Token | None", seen: list["Token"]) -> list[dict]:
@@ -83,7 +83,7 @@ def rows(game: "Game", actor: "Actor", me: "Token | None", seen: list["Token"]) 
     an attack from ``me`` would meet (``aiming.sized_up``)."""
     system = rules.get(game.system)
     unit = _unit(game, system)
-    fighting = bool(game.combat)
+    in_a_fight = bool(game.combat)
     out = []
     for t in seen:
         if me is not None and t.id == me.id:
@@ -92,7 +92,7 @@ def rows(game: "Game", actor: "Actor", me: "Token | None", seen: list["Token"]) 
         side = _side(me, t, actor) if me is not None else ("yours" if t.owner == actor.player_id else "other")
         row = {"token": t, "side": side, "place": place_of(game, t), "distance": d,
                "far": measure(d, unit) if d is not None else None, "badges": _badges(game, t),
-               "out": fighting and not combat.stands(game, t), "aim": None}
+               "out": in_a_fight and not fighting.stands(game, t), "aim": None}
         out.append(row)
     out.sort(key=lambda r: (r["distance"] if r["distance"] is not None else float("inf"), r["token"].name.casefold()))
     for row in [r for r in out if r["side"] == "foe"][:MOST_AIMED]:
@@ -102,13 +102,13 @@ def rows(game: "Game", actor: "Actor", me: "Token | None", seen: list["Token"]) 
 
 def _left(game: "Game", system, token: "Token") -> float | None:
     """What the rules leave the token to move this turn (in squares or zone steps); None: no limit they say."""
-    if combat.in_fight(game, token.id):
+    if fighting.in_fight(game, token.id):
         try:
-            return system.movement_left(game.combat["state"], combat.combatant(game, token), combat.settings_of(game))
+            return system.movement_left(game.combat["state"], fighting.combatant(game, token), fighting.settings_of(game))
         except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
             return None
     try:
-        return float(system.move_allowance(characters.sheet_of(game, token)))
+        return float(system.move_allowance(fighting.sheet_of(game, token)))
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
         return None
 
@@ -122,7 +122,7 @@ def places(game: "Game", actor: "Actor", me: "Token", seen: list["Token"]) -> li
     system = rules.get(game.system)
     left = _left(game, system, me)
     if game.zones is not None:
-        here = combat.position_of(game, me)
+        here = fighting.position_of(game, me)
         steps = zonelayout.within(game.zones, here, 1 if left is None else left) if here else {}
         return [{"zone": z["id"], "name": z.get("name") or z["id"], "far": measure(steps[z["id"]], "zone")}
                 for z in sorted(game.zones, key=lambda z: (steps.get(z["id"], 0), z.get("name") or ""))
@@ -146,12 +146,12 @@ def places(game: "Game", actor: "Actor", me: "Token", seen: list["Token"]) -> li
 
 def choices_first(game: "Game", me: "Token") -> list[dict]:
     """The turn's choices the rules want before a move (#70: the 3d6 system's maneuver, which says how far the token
-    may move, "choose a maneuver first"), as the turn bar offers them (the usual ones open now, ``combat.actions_now``):
+    may move, "choose a maneuver first"), as the turn bar offers them (the usual ones open now, ``fighting.actions_now``):
     on the token's turn, when the rules offer no move yet but choices of the turn that each allow a movement
     (``data.allowance``). Empty otherwise (a move is the rules' own action, or the choice is made)."""
     if (game.combat or {}).get("current") != me.id:
         return []
-    offered = combat.actions_now(game, me)
+    offered = fighting.actions_now(game, me)
     if any(o.get("kind") == "move" for o in offered):
         return []
     return [o for o in offered if o.get("kind") == "turn" and o.get("available") and o.get("usual")

@@ -19,12 +19,13 @@ from rules.system import RuleError, RuleNotImplemented
 
 from . import fog, text
 from .feature import Feature
+from .fighting import named_default, of_token
 from .model import Character, Event, Rejected, bump_counter
 from rules.text import say
 from .text import N_, rules_words
 
 if TYPE_CHECKING:
-    from .model import Actor, Game, Token
+    from .model import Actor, Game
 
 Id = text.Id
 Name = text.Name
@@ -53,30 +54,6 @@ class UpdateSheet(_Command):
 
 COMMANDS = (AddCharacter, UpdateSheet)
 EVENTS = ("character_added", "sheet_updated")
-
-
-def of_token(game: "Game", token_id: str) -> Character | None:
-    for c in game.characters.values():
-        if c.token_id == token_id:
-            return c
-    return None
-
-
-def sheet_of(game: "Game", token: "Token") -> dict:
-    """The sheet a token plays with: its character's, else its own, else the system's sample character."""
-    character = of_token(game, token.id)
-    if character is not None:
-        return character.sheet
-    return token.sheet or named_default(rules.get(game.system), token.name)
-
-
-def named_default(system, name: str) -> dict:
-    """The system's sample sheet for a new character: with its name where the sheet has one (#33: a made
-    character's Name said the sample's "Hero")."""
-    sheet = system.default_sheet()
-    if "name" in sheet and name:
-        sheet["name"] = name
-    return sheet
 
 
 def set_sheet(game: "Game", token_id: str, sheet: dict) -> None:

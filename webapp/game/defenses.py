@@ -12,7 +12,7 @@ from rules.system import AttackRequest, RuleError, RuleNotImplemented
 from rules.text import joined, say
 
 from . import characters, fog
-from .combat import rules_call
+from .fighting import rules_call
 from .model import Actor, Rejected
 from .text import N_
 

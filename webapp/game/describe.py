@@ -57,7 +57,7 @@ def what(game: Game, token: Token) -> Say:
 
 def token_name(game: Game, token: Token, zones: list[dict] | None, marks: list[dict] = ()) -> Say:
     """The token's accessible name, as words (a ``str`` holding the English, put in the reader's language by
-    ``webapp.live.language.words``); ``marks``: its badges (``combat.badges``), ``zones``: the map's it
+    ``webapp.live.language.words``); ``marks``: its badges (``fighting.badges``), ``zones``: the map's it
     stands on."""
     parts: list = [token.name, what(game, token)]
     size = token.size or 1

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict
 import rules
 from rules.text import Say, pack, say, unpack
 
-from . import combat, suggestions
+from . import fighting, suggestions
 from .feature import Feature
 from .foe_sandbox import is_foe
 from .model import Event, Rejected
@@ -221,7 +221,7 @@ def missing(game: "Game") -> str | None:
 
 def over(game: "Game") -> bool:
     """The fight has ended, or one side alone still stands (the last foe or the last hero down)."""
-    return not game.combat or combat.no_foe_standing(game)
+    return not game.combat or fighting.no_foe_standing(game)
 
 
 FEATURE = Feature("foeplay", (PlayFoes,), decide={PlayFoes: _decide}, events=("foes_played", "foe_passed"),

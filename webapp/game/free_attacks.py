@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.text import say
 
-from . import characters, fog, text
+from . import fighting, fog, text
 from .feature import Feature
 from .model import Actor, Event, Rejected
 from .text import N_
@@ -31,7 +31,7 @@ def owed(game: "Game", system, foe_id: str, token: "Token") -> dict:
     armed = getattr(system, "free_attack_weapon", None)
     if callable(armed):
         due["from"] = [token.x, token.y]
-        weapon = armed(characters.sheet_of(game, game.tokens[foe_id]))
+        weapon = armed(fighting.sheet_of(game, game.tokens[foe_id]))
         if weapon is not None:
             due["weapon"] = weapon
     return due

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from . import audience, combat, fog, handouts, luck
+from . import audience, fighting, fog, handouts, luck
 from .feature import Feature
 from .model import Actor, Event, Game, Rejected
 from rules.text import say
@@ -259,7 +259,7 @@ def fight_luck(rolls: list[tuple[int, str, str, dict]], undone: set[int] = froze
 def _fallen(game: Game, actor: Actor, fight: _Fight) -> None:
     for tid in (game.combat or {}).get("order") or list(fight.fighters):
         token = game.tokens.get(tid)
-        if token is None or tid in fight.down or not combat.is_down(game, token):
+        if token is None or tid in fight.down or not fighting.is_down(game, token):
             continue
         fight.down.add(tid)
         if fog.may_see(game, actor, token):
@@ -354,7 +354,7 @@ def board_picture(game: Game, actor: Actor) -> str:
     acting = (game.combat or {}).get("current")
     for token in seen:
         cx, cy, r = _disc(game, grid, token)
-        down = combat.is_down(game, token)
+        down = fighting.is_down(game, token)
         fade = ' opacity="0.45"' if down else ""
         ring = ' stroke="#facc15" stroke-width="0.14"' if token.id == acting else ' stroke="#fff" stroke-width="0.06"'
         name = html.escape(token.name)

@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict
 import rules
 from rules.dice import DiceSource
 
-from . import aiming, attacks, characters, fog, soak
-from .combat import rules_call
+from . import aiming, attacks, characters, fighting, fog, soak
+from .fighting import rules_call
 from .feature import Feature, Follows
 from .model import Actor, Event, Rejected
 from .text import N_
@@ -60,7 +60,7 @@ def with_offer(game: "Game", cmd, actor: Actor, events: list[Event]) -> list[Eve
         token = game.tokens.get(event.data.get("attacker", ""))
         if token is None:
             continue
-        found = offer(characters.sheet_of(game, token), soak._result(event.data), token.id)
+        found = offer(fighting.sheet_of(game, token), soak._result(event.data), token.id)
         if found:
             event.data["reroll"] = {
                 "attacker": token.id, **found, "attack": cmd.model_dump(exclude_none=True),
@@ -97,7 +97,7 @@ def decide(game: "Game", cmd: BennyReroll, actor: Actor, dice: DiceSource) -> li
     if not cmd.accept:
         return [Event("reroll_declined", {"attacker": token.id})]
     system = rules.get(game.system)
-    sheet = rules_call(lambda: system.spend_benny(characters.sheet_of(game, token), "a reroll", token.name))
+    sheet = rules_call(lambda: system.spend_benny(fighting.sheet_of(game, token), "a reroll", token.name))
     attack = attacks.Attack(**offer["attack"])
     sender = Actor(offer["sender"]["role"], offer["sender"].get("player_id"))
     # planned as it was: the fight's books before the attack (the reroll is the same action, not another)
@@ -116,7 +116,7 @@ def decide(game: "Game", cmd: BennyReroll, actor: Actor, dice: DiceSource) -> li
         for token_id in dict.fromkeys(e.target for e in result.effects):
             other = game.tokens.get(token_id)
             if other is not None:
-                start = sheet if token_id == token.id else characters.sheet_of(game, other)
+                start = sheet if token_id == token.id else fighting.sheet_of(game, other)
                 sheets[token_id] = rules_call(lambda: system.apply(start, attacks._only(result, token_id)))
     sheets.setdefault(token.id, sheet)
     return [Event("benny_rerolled", {**offer["view"], "result": result.to_dict(), "sheets": sheets,
@@ -167,7 +167,7 @@ def pending_view(game: "Game", actor: Actor) -> dict | None:
     token = game.tokens.get(o["attacker"])
     if token is None or not fog.may_see(game, actor, token) or not _answerable(game, actor, o):
         return None
-    sheet = characters.sheet_of(game, token)
+    sheet = fighting.sheet_of(game, token)
     bennies = sheet.get("bennies", o.get("bennies"))
     return {"attacker_id": token.id, "attacker": token.name, "best": o["best"], "bennies": bennies,
             "npc": not token.owner, "gm": actor.role == "gm"}

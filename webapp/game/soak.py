@@ -19,8 +19,8 @@ import rules
 from rules.dice import DiceSource
 from rules.system import AttackResult, Effect
 
-from . import characters, fog, text
-from .combat import rules_call
+from . import characters, fighting, fog, text
+from .fighting import rules_call
 from .feature import Feature, Follows
 from .model import Actor, Event, Rejected
 from .text import N_
@@ -67,7 +67,7 @@ def with_offers(game: "Game", events: list[Event]) -> list[Event]:
             token = game.tokens.get(token_id)
             if token is None:
                 continue
-            found = offer(characters.sheet_of(game, token), after, result, token_id)
+            found = offer(fighting.sheet_of(game, token), after, result, token_id)
             if found:
                 offers.append({"target": token_id, **found})
         if offers:
@@ -102,7 +102,7 @@ def decide(game: "Game", cmd: Soak, actor: Actor, dice: DiceSource) -> list[Even
     if not cmd.accept:
         return [Event("soak_declined", {"target": token.id, **({"reroll": True} if "soaked" in offer else {})})]
     system = rules.get(game.system)
-    out = rules_call(lambda: system.soak(characters.sheet_of(game, token), offer, dice, token.name))
+    out = rules_call(lambda: system.soak(fighting.sheet_of(game, token), offer, dice, token.name))
     again = out.get("again")  # a Soak roll that left Wounds: a Benny may reroll it, the better roll counts (#70)
     return [Event("soak_rolled", {"target": token.id, "sheet": out["sheet"], "soaked": out["soaked"],
                                   "roll": out["roll"], "rolls": [r.to_dict() for r in out["rolls"]],
@@ -164,7 +164,7 @@ def pending_view(game: "Game", actor: Actor) -> dict | None:
             continue
         if rolling.get("type") == "soak" and rolling.get("token_id") in (None, o["target"]):
             continue
-        sheet = characters.sheet_of(game, token)
+        sheet = fighting.sheet_of(game, token)
         offers.append({"target_id": token.id, "target": token.name, "wounds": o["wounds"],
                        "bennies": sheet.get("bennies"), "npc": not token.owner,
                        # a reroll of a Soak roll that left Wounds (#70): what the roll soaked, the better counts

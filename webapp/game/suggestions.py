@@ -73,7 +73,9 @@ from rules.text import say, say_n
 
 from . import heavy, text
 from .aiming import AttackCommand
-from .combat import Act, combatant, path_and_cost, rules_words, settings_of, stands
+from .combat import Act
+from .text import rules_words
+from .fighting import combatant, path_and_cost, settings_of, stands
 from .combat import decide as combat_decide, evolve as combat_evolve
 from .describe import square_name
 from .feature import Feature

@@ -27,7 +27,7 @@ from rules.text import say, say_n
 
 from . import zonelayout
 from .aiming import AttackCommand
-from .combat import combatant, position_of
+from .fighting import combatant, position_of
 from .foe_sandbox import finishing, is_melee as _is_melee, sandbox as _sandbox, weapons_of as _weapons, weighed
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 import rules
 from rules.movement import way_exists
 
-from . import characters, combat, fog, handouts, heavy, maps, text, zonelayout
+from . import combat, fighting, fog, handouts, heavy, maps, text, zonelayout
 from .describe import square_name
 from .feature import Feature
 from .model import (FOE_COLOR, GM, MAX_TOKENS, PALETTE, SCREEN, Actor, Character, Event, Game, Rejected, Token,
@@ -283,7 +283,7 @@ def _duplicate_token(game: Game, cmd: DuplicateToken, actor: Actor) -> list[Even
     added = token_added(game, numbered_name(game, token.name), x, y, color=token.color, owner=token.owner,
                         hidden=token.hidden, kind=token.kind, size=token.size, light=token.light,
                         sheet=dict(token.sheet), picture=token.picture)
-    character = characters.of_token(game, token.id)
+    character = fighting.of_token(game, token.id)
     if character is not None:
         # the copy plays a copy of the character, its own wounds from then on: without one it played the system's
         # sample character (#70). In the same event, an optional field: one line in the log, undone with the token

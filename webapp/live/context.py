@@ -19,7 +19,8 @@ from markupsafe import Markup
 import rules
 from rules.text import unpack
 
-from ..game import (aiming, audience, boardlist, characters, combat, defenses, describe, editor, foeplay, fog, handouts,
+from ..game import (aiming, audience, boardlist, defenses, describe, editor, fighting, foeplay, fog,
+                    handouts,
                     maps, reroll, table_dice,
                     screenview, soak, suggestions, templates, uvtt)
 from ..game.model import Actor, Game, LogEntry, Rejected
@@ -201,17 +202,17 @@ _ABSENT = object()
 
 
 def _badges(c: Lazy, token) -> list[dict]:
-    """The rules' badges of ``token`` as they said them (``combat.badges``), once per update for every audience."""
-    return _once(c, ("badges", id(token)), lambda: combat.badges(c.game, token), per_language=False)
+    """The rules' badges of ``token`` as they said them (``fighting.badges``), once per update for every audience."""
+    return _once(c, ("badges", id(token)), lambda: fighting.badges(c.game, token), per_language=False)
 
 
 def _standing(game: Game) -> Callable[[Any], bool]:
-    """``combat.stands`` for this render, each token asked once (every target list of a page asks it)."""
+    """``fighting.stands`` for this render, each token asked once (every target list of a page asks it)."""
     known: dict[str, bool] = {}
 
     def standing(token) -> bool:
         if token.id not in known:
-            known[token.id] = combat.stands(game, token)
+            known[token.id] = fighting.stands(game, token)
         return known[token.id]
     return standing
 
@@ -227,8 +228,8 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "log": lambda c: _newest_log(c.game, c.actor, c.shared, lambda: c["tokens"]),  # the 20 newest, newest first
     "screen_feed": lambda c: screen_feed(c.game, c["log"]),
     "log_section": lambda c: log_section,
-    "combat_view": lambda c: combat.combat_view(c.game, c.actor),
-    "settings": lambda c: combat.settings_of(c.game) if c.actor.role == "gm" else {},
+    "combat_view": lambda c: fighting.combat_view(c.game, c.actor),
+    "settings": lambda c: fighting.settings_of(c.game) if c.actor.role == "gm" else {},
     "templates_view": lambda c: templates.view(c.game, c.actor),
     "area_templates": _area_templates,
     "pending": lambda c: language.words(defenses.pending_view(c.game, c.actor)),  # the defenses in the reader's words
@@ -238,7 +239,7 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "reroll_offer": lambda c: reroll.pending_view(c.game, c.actor),
     "last_attack": lambda c: last_attack(c.game, c.actor),
     # each token's actions asked of the rules once per render (the turn bar and the fight card both show them)
-    "actions_of": lambda c: _once_per_token(lambda token, game=c.game: language.words(combat.actions_now(game, token))),
+    "actions_of": lambda c: _once_per_token(lambda token, game=c.game: language.words(fighting.actions_now(game, token))),
     "materials": lambda c: editor.materials(c.game) if c.actor.role == "gm" else [],
     "screen_view": lambda c: screenview.view_for(c.game, c.actor),
     "handouts_view": lambda c: handouts.view(c.game, c.actor),
@@ -246,18 +247,18 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
     "dark_vision": lambda c: lighting.dark_vision(c.game),
     "fog_layer": _fog_layer,
     # what templates call with a token (or two)
-    "sheet_of": lambda c: lambda token, game=c.game: characters.sheet_of(game, token),
+    "sheet_of": lambda c: lambda token, game=c.game: fighting.sheet_of(game, token),
     "may_see": lambda c: lambda token, game=c.game, actor=c.actor: fog.may_see(game, actor, token),
     # a token's badges in the reader's words (the rules' once per update, said once per language)
     "badges_of": lambda c: lambda token: _once(c, ("badges", id(token)), lambda: language.words(_badges(c, token))),
     "token_picture": lambda c: lambda token, game=c.game: handouts.token_picture(game, token),
     "token_svg": lambda c: lambda token, oob=False: draw_token(c, token, oob),  # a token's <g> (token_svg.py)
-    # the target a list of targets starts on: the nearest foe, never an ally (combat.first_foe)
-    "foe_of": lambda c: lambda who, candidates, game=c.game: combat.first_foe(game, who, list(candidates), c["tokens"],
+    # the target a list of targets starts on: the nearest foe, never an ally (fighting.first_foe)
+    "foe_of": lambda c: lambda who, candidates, game=c.game: fighting.first_foe(game, who, list(candidates), c["tokens"],
                                                                               c["standing"]),
     "standing": lambda c: _standing(c.game),
-    # the GM's fight card: every foe down, the fight can end (combat.no_foe_standing)
-    "no_foe_standing": lambda c: combat.no_foe_standing(c.game),
+    # the GM's fight card: every foe down, the fight can end (fighting.no_foe_standing)
+    "no_foe_standing": lambda c: fighting.no_foe_standing(c.game),
     # the GM's fight card: a foe's plans on its turn, where the system reckons them (#60)
     "foe_plans_shown": lambda c: c.actor.role == "gm" and suggestions.reckoned(c.game),
     # why a game's foes have no plans (a hex map, a system without a planner...): said beside the switch's place (#67)
@@ -269,7 +270,7 @@ _MAKERS: dict[str, Callable[[Lazy], Any]] = _MAP_MAKERS | {
 }
 #: what every context holds alike
 _GIVEN = {
-    "groups_of": combat.action_groups,
+    "groups_of": fighting.action_groups,
     "zone_cover": editor.ZONE_COVER,
     "uvtt_limit": uvtt.MAX_FILE_BYTES,
     "picture_limit": uvtt.MAX_PICTURE_BYTES,
@@ -313,7 +314,7 @@ def token_view(actor: Actor, token) -> str:
 def draw_token(c: Lazy, token, oob: bool = False) -> Markup:
     """A token's ``<g>`` for this audience in the reader's language (``token_svg``): what is the same in every
     language (``token_svg.look``) made once per update for the audiences that see the token alike (``token_view``),
-    its words (its name, place and badges: ``describe.token_name``, ``describe.where``, ``combat.badges``) made once
+    its words (its name, place and badges: ``describe.token_name``, ``describe.where``, ``fighting.badges``) made once
     per update and said once per language."""
     view = token_view(c.actor, token)
     key = ("token look", id(token), view, c["shown_map_id"])

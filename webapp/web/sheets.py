@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 import rules
 from rules.system import RuleError, RuleNotImplemented, SheetError
 
-from ..game import characters, fog
+from ..game import characters, fighting, fog
 from ..game.model import Rejected
 from ..live import language
 from . import helptext, hub, sheetform, sheetreading, sheetviews
@@ -41,8 +41,8 @@ def _context(game, token, actor, error: str | None = None, notice: str = "",
     """The sheet and its editor; ``form`` and ``errors``: a refused form, shown again as it was sent with
     each reason beside its field."""
     system = rules.get(game.system)
-    character = characters.of_token(game, token.id)
-    sheet = characters.sheet_of(game, token)
+    character = fighting.of_token(game, token.id)
+    sheet = fighting.sheet_of(game, token)
     try:
         derived = language.words(system.derived(sheet))  # the rules' words of it (a state) in the reader's language
     except (RuleNotImplemented, RuleError, ValueError, TypeError, KeyError):
@@ -72,7 +72,7 @@ def edit_sheet(game_id: str, token_id: str):
     the form as it was sent (what was typed stays); nothing is stored."""
     actor, game, token = _token_for(game_id, token_id)
     h = hub()
-    character = characters.of_token(game, token.id)
+    character = fighting.of_token(game, token.id)
     if character is None:
         payload = {"type": "add_character", "name": token.name, "token_id": token.id}
         if token.sheet:
