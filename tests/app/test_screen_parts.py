@@ -69,6 +69,11 @@ def test_every_event_of_a_feature_changes_screen_parts(kind):
     assert changed <= parts.EVERYTHING
 
 
+def test_each_part_is_declared_once():
+    assert len(NAMES) == len(set(NAMES)) == len(parts.PARTS)
+    assert parts.EVERYTHING == set(NAMES) and parts.IN_MAP <= parts.EVERYTHING
+
+
 def test_every_part_is_changed_by_some_event():
     named = {name for kind, changed in parts.BY_EVENT.items() if kind not in parts.REDRAW_ALL for name in changed}
     assert set(NAMES) - named == ADDED_ALONG

@@ -215,8 +215,8 @@ DECLARED = (
           key=(ROLE, ids("tokens"), By("token_ids", "my_tokens"), said("combat_view"), said("templates_view"))),
     # the whole map (another map shown, a picture set): the <svg> itself, so not wrapped
     _part("map", "_map.html", "gm player screen", _MAP_SHAPE, "picture_set", "picture_aligned", reads=_MAP_READS),
-    _part("gm_map", "_map.html", "gm", "map_viewed", reads=_MAP_READS),  # the GM looks at another map; the others
-    # see no change
+    # the GM looks at another map; the others see no change
+    _part("gm_map", "_map.html", "gm", "map_viewed", reads=_MAP_READS),
     _part("maps", "_maps_panel.html", "gm",
           "token_added", "token_removed", _WALLS, _MAP_SHAPE, _MAPS, lighting.EVENTS, "map_viewed", "picture_set",
           "picture_aligned", reads=("game", "maps_list", "picture", "preparing", "shown_map", "zones")),
