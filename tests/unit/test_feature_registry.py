@@ -1,10 +1,10 @@
 """The features' list (webapp/game/features.py) against every registry a command or an event needs elsewhere.
 
 A feature declares its commands and events once, in its ``FEATURE``; what they need besides is kept where it is
-read, and checked here: each event's screen parts (``webapp.live.parts.BY_EVENT``: an event with none redraws
-every screen whole), each command's row in the access matrix (``access.COMMANDS``: a command with none is refused
-to everyone), its audience rule (``audience.COMMANDS``) and its undo rule (``undo.COMMANDS``). A new feature that
-forgets one fails here, with the file to add it to.
+read, and checked here: each event's screen parts (``webapp.live.parts.BY_EVENT``, made from each part's
+``events``: an event with none redraws every screen whole), each command's row in the access matrix
+(``access.COMMANDS``: a command with none is refused to everyone), its audience rule (``audience.COMMANDS``) and
+its undo rule (``undo.COMMANDS``). A new feature that forgets one fails here, with the file to add it to.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_each_command_and_each_event_is_declared_by_one_feature():
 @pytest.mark.parametrize("kind", EVENTS)
 def test_every_event_has_its_screen_parts(kind):
     assert kind in parts.BY_EVENT, (
-        f"event {kind!r} has no screen parts: add the parts it changes to BY_EVENT in webapp/live/parts.py "
+        f"event {kind!r} has no screen parts: add it to the events of the parts it changes in webapp/live/parts.py "
         "(without them every screen is redrawn whole)")
     assert parts.BY_EVENT[kind] <= parts.EVERYTHING, f"{kind!r}: parts no screen has"
 

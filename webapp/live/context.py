@@ -3,6 +3,8 @@
 ``context`` gives one audience's view of the game (its tokens, log, fight, templates, fog...) as a :class:`Lazy`
 mapping whose makers are made once, at import (``_MAKERS``). What several audiences of one update read alike (a
 token's badges, its drawing, the newest log lines) is kept in the update's shared dict, so it is made once.
+Each screen part declares the values its template reads (``webapp.live.parts``: ``Part.reads``); each is one of
+these makers (tests/app/test_screen_parts.py checks it).
 """
 
 from __future__ import annotations

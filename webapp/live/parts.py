@@ -1,172 +1,320 @@
-"""What a screen shows that can change (its parts) and which parts each event changes.
+"""What a screen shows that can change (its parts), each declared once, and which parts each event changes.
 
-A part is one partial template (``PARTS``); an update sends the parts its events change (``changes_for``), each
-audience only those its screen shows. ``BY_EVENT`` is keyed by the game's event types: an event with no entry
-redraws everything, so tests/unit/test_feature_registry.py checks it against ``webapp.game.features``.
+A part is one partial template, declared once in ``DECLARED`` (a :class:`Part`): its template, whether it is
+drawn inside the ``<svg>``, the audiences whose screens show it, the events that change it, the context values
+its template reads (``webapp.live.context``'s makers) and its sharing key (:class:`By`: what its html depends on
+per audience, so audiences with the same key get one render, ``render.view_key``). The tables the rest reads are
+made from those declarations: ``PARTS`` (name -> its part), ``BY_EVENT`` (event type -> the parts it changes: an
+event with no entry redraws everything) and ``SHOWS_ONLY``. An update sends the parts its events change
+(``changes_for``), each audience only those its screen shows.
+
+tests/unit/test_feature_registry.py checks ``BY_EVENT`` against ``webapp.game.features``; tests/app/test_screen_parts.py
+walks each part from its events to its template and the context values that template reads.
 """
 
 from __future__ import annotations
 
-from ..game import lighting, maps, screenview
-from ..game.model import Event, Game
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-#: what a screen shows that can change, by the name used in ``changes``
-PARTS = {
-    # name: (template, svg?, audiences that show it)
-    "tokens": ("_tokens.html", True, {"gm", "player", "screen"}),
-    "walls": ("_walls.html", True, {"gm", "player", "screen"}),
-    "token_list": ("_token_list.html", False, {"gm"}),
-    "my_tokens": ("_my_tokens.html", False, {"player"}),
-    "players": ("_players.html", False, {"gm"}),
-    # the phone of the player whose turn it is, when it may not show it (webapp/live/devices.py): in the GM's fight card
-    "turn_device": ("_turn_device.html", False, {"gm"}),
-    "add_token": ("_add_token.html", False, {"gm"}),
-    "join_toggle": ("_join_toggle.html", False, {"gm"}),
-    "join_banner": ("_join_banner.html", False, {"screen"}),
-    "log": ("_log.html", False, {"gm", "player"}),
-    "combat": ("_combat.html", False, {"gm", "player", "screen"}),
-    # a player's sticky "Your turn" bar (the turn's usual actions, End my turn); follows "combat"
-    "turn_bar": ("_turn_bar.html", False, {"player"}),
-    "settings": ("_settings_panel.html", False, {"gm"}),
-    "attack": ("_attack.html", False, {"gm", "player"}),
+from ..game import lighting, maps, screenview
+from ..game.model import Actor, Event, Game
+
+AUDIENCES = frozenset({"gm", "player", "screen"})
+
+
+@dataclass(frozen=True)
+class By:
+    """One value of a part's sharing key, read from the audience's context (``value``) or its actor:
+
+    ``role``: the audience's role; ``ids``: which objects ``value`` holds (by ``id``: the same objects for the
+    whole update); ``said``: ``value`` itself (its ``repr``); ``mine``: the ids of the tokens in ``value`` this
+    audience owns (a player's); ``token_ids``: the ids of the tokens in ``value``; ``same``: which object
+    ``value`` is; ``layer``: what ``value()`` gives (a layer's dict), sorted."""
+
+    how: str
+    value: str = ""
+
+    def __post_init__(self) -> None:
+        assert self.how in _HOW and (self.how == "role") == (not self.value), self
+
+    def __call__(self, ctx: Mapping, actor: Actor) -> Any:
+        how = self.how
+        if how == "role":
+            return actor.role
+        found = ctx[self.value]
+        if how == "ids":
+            return tuple(map(id, found))
+        if how == "said":
+            return repr(found)
+        if how == "mine":
+            return tuple(t.id for t in found if actor.role == "player" and t.owner == actor.player_id)
+        if how == "token_ids":
+            return tuple(t.id for t in found)
+        if how == "same":
+            return id(found)
+        layer = found()  # "layer"
+        return None if layer is None else tuple(sorted(layer.items()))
+
+
+_HOW = ("role", "ids", "said", "mine", "token_ids", "same", "layer")
+ROLE = By("role")
+
+
+def ids(value: str) -> By:
+    return By("ids", value)
+
+
+def said(value: str) -> By:
+    return By("said", value)
+
+
+def mine(value: str) -> By:
+    return By("mine", value)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A screen part, declared once. ``events``: the event types that change it (besides ``REDRAW_ALL``'s, which
+    change every part); ``with_parts``: it changes too with any event that changes one of these parts; ``reads``:
+    the context values its template reads (the context's makers, or what the fan-out gives every audience: the
+    join link, the devices), the names every template has besides (Flask's, Jinja's, ``oob``) left out; ``key``:
+    its sharing key's values after its name (``render.view_key``), None for a part drawn for each audience alone.
+    """
+
+    name: str
+    template: str
+    svg: bool
+    audiences: frozenset[str]
+    events: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    key: tuple[By, ...] | None = None
+    with_parts: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        assert self.audiences <= AUDIENCES, self.name
+        assert all(v.value in self.reads for v in self.key or () if v.value), f"{self.name}: its key reads undeclared"
+
+
+def _part(name: str, template: str, audiences: str, *events: str | tuple[str, ...], svg: bool = False,
+          reads: tuple[str, ...] = (), key: tuple[By, ...] | None = None, with_parts=()) -> Part:
+    """A :class:`Part`, its audiences one string ("gm player"), its events given one by one or in groups."""
+    flat = tuple(e for group in events for e in ((group,) if isinstance(group, str) else group))
+    assert len(flat) == len(set(flat)), f"{name}: an event twice"
+    return Part(name, template, svg, frozenset(audiences.split()), flat, reads, key, frozenset(with_parts))
+
+
+#: events that may change any part: every screen drawn afresh
+REDRAW_ALL = ("game_created",
+              "undone",  # an undo may restore any part
+              "map_activated")  # another board, other tokens: every part may change
+
+# events that change the same parts, named once
+#: the map editor's squares: what is drawn on the board changes what tokens see
+_SQUARES = ("cell_blocked", "cell_unblocked", "terrain_set", "cover_added", "cover_removed")
+#: the map editor's walls and doors (the maps panel counts them)
+_WALLS = ("wall_added", "wall_removed", "door_added", "door_removed")
+#: the map's size and zones, and whether it has fog: the whole map drawn again
+_MAP_SHAPE = ("map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")
+_MAPS = ("map_added", "map_renamed", "map_removed", "map_imported")
+_HANDOUTS = ("handout_added", "handout_shown", "handout_hidden", "handout_removed")
+#: a seat taken from a player: their tokens change hands
+_SEATS_GONE = ("player_removed", "players_merged")
+_SEATS = ("player_reclaimed", "reclaim_allowed", "seat_asked", "seat_answered")
+#: a fight's turns (the rules may roll: initiative, cards...)
+_TURNS = ("combat_started", "turn_started", "acted")
+#: a token's wounds and conditions: its drawing, the lists, the fight
+_HURT = ("attack_resolved", "soak_rolled", "benny_rerolled")
+#: the table's dice (#59): a roll asked, made or called off redraws its prompt and the prompt whose answer waits for
+#: it (a defense chosen, a Soak or a reroll taken: put away meanwhile)
+_ROLLS = ("roll_asked", "roll_called_off", "roll_settled")
+_SEEN = ("cells_revealed", "cells_hidden")  # the GM's fog brush
+_PAUSE = ("scene_paused", "scene_resumed")
+#: who is under a template changes when a token comes, goes, moves or hides (``changes_for`` leaves these out when
+#: no template is on the map)
+_UNDER_EVENTS = ("token_moved", "token_added", "token_updated", "token_removed", "door_set", "attack_resolved",
+                 "benny_rerolled", "template_placed", "template_moved", "template_removed", *_SQUARES, *_WALLS, *_SEEN)
+#: what a player's list of the board (#61) reads: the tokens, where they stand, what they see, the walls, the fight and
+#: the badges
+_LISTED = ("tokens", "token_list", "my_tokens", "fog", "walls", "map", "combat", "attack")
+#: what the whole map reads (``_map.html`` and what it includes)
+_MAP_READS = ("actor", "board", "drawing", "fog_layer", "game", "lighting_layer", "map_tokens", "picture", "preparing",
+              "shown_map", "templates_view", "token_svg", "zones")
+_FIGHT_KEY = (ROLE, said("combat_view"), ids("tokens"), mine("tokens"))
+
+#: every part a screen shows that can change, by the name used in ``changes``
+DECLARED = (
+    # the current actor is drawn on the map, so a turn changes the tokens too; the template reads the shown map's
+    # tokens (``render.fragments`` gives it ``map_tokens`` as ``tokens``)
+    _part("tokens", "_tokens.html", "gm player screen",
+          "token_added", "token_updated", "token_removed", _SEATS_GONE, _TURNS, "combat_ended", _HURT,
+          "character_added", "sheet_updated", _SEEN, svg=True,
+          reads=("map_tokens", "token_svg", "tokens"), key=(ROLE, ids("map_tokens"), mine("map_tokens"))),
+    # the board as this audience knows it; door handles for the GM
+    _part("walls", "_walls.html", "gm player screen", "door_set", _SQUARES, _WALLS, svg=True,
+          reads=("actor", "board", "drawing"), key=(ROLE, By("same", "board"))),
+    _part("token_list", "_token_list.html", "gm",
+          "token_added", "token_updated", "token_removed", "player_joined", _SEATS_GONE, _HURT, "character_added",
+          "picture_added", reads=("drawing", "game", "players", "zones")),
+    _part("my_tokens", "_my_tokens.html", "player",
+          "token_added", "token_updated", "token_removed", _SEATS_GONE, _HURT, "character_added",
+          reads=("game", "my_tokens", "token_picture")),
+    _part("players", "_players.html", "gm", "player_joined", _SEATS_GONE, _SEATS,
+          reads=("devices", "game", "online", "players")),
+    # the phone of the player whose turn it is, when it may not show it (webapp/live/devices.py): in the GM's fight
+    # card; it goes with the players card (``changes_for``)
+    _part("turn_device", "_turn_device.html", "gm", reads=("combat_view", "devices", "game", "online")),
+    _part("add_token", "_add_token.html", "gm", "player_joined", _SEATS_GONE, _MAP_SHAPE,
+          reads=("board", "drawing", "game", "players", "zones")),
+    _part("join_toggle", "_join_toggle.html", "gm", "join_shown", reads=("game", "join_code", "join_url")),
+    _part("join_banner", "_join_banner.html", "screen", "join_shown",
+          reads=("game", "join_code", "join_qr", "join_url")),
+    # the entries this audience may read; the Undo button is the GM's (a token's light is logged too: changes_for)
+    _part("log", "_log.html", "gm player",
+          "token_moved", "token_added", "token_removed", "door_set", "player_joined", _SEATS_GONE, _SEATS,
+          "dice_rolled", "gm_password_set",
+          "tactic_set",  # a foe's tactic (#60): the GM's line alone
+          "foe_passed",  # a foe played with no plan (#60): the GM's line
+          "foes_played",  # the "play the foes" switch on the GM's fight card (#60), the GM's line
+          "settings_set", _TURNS, "order_set", "combat_ended", _HURT, "defense_asked", "soak_declined",
+          "reroll_declined", "defense_dropped", "free_attack_waived", "template_placed", "template_moved",
+          "template_removed", "character_added", "sheet_updated", _SQUARES, _WALLS, _MAP_SHAPE, _SEEN, _MAPS,
+          lighting.EVENTS, "picture_set", "screen_touch_set", _HANDOUTS,
+          "dice_set", "roll_called_off",  # the table's dice setting is said in the log (#59)
+          "recap_shown",
+          reads=("actor", "log", "log_section"), key=(ROLE, ids("log"))),
+    # the fight as this audience sees it, its tokens, and whose controls
+    _part("combat", "_combat.html", "gm player screen",
+          "token_added", "token_updated", "token_removed", "foes_played", _TURNS, "order_set",
+          "combat_ended",  # the fight ends a Soak offer (soak_prompt)
+          _HURT, "free_attack_waived",
+          "sheet_updated",  # a token down: no foe may be left standing
+          _MAP_SHAPE, _SEEN,
+          reads=("actions_of", "actor", "badges_of", "combat_view", "devices", "drawing", "foe_of",
+                 "foe_plans_missing", "foe_plans_shown", "foe_play_reason", "game", "no_foe_standing", "online",
+                 "system", "tokens"), key=_FIGHT_KEY),
+    # a player's sticky "Your turn" bar (the turn's usual actions, End my turn); follows "combat" (changes_for), and
+    # gives way to the pause while it lasts (#61)
+    _part("turn_bar", "_turn_bar.html", "player", _PAUSE,
+          reads=("actions_of", "actor", "combat_view", "drawing", "foe_of", "game", "system", "tokens"),
+          key=_FIGHT_KEY),
+    _part("settings", "_settings_panel.html", "gm", "settings_set", reads=("settings", "system")),
+    # who may attack (all for the GM, one's own), whom, with what templates. Who stands in the fight (its turn order)
+    # changes when it starts, turns, ends, is set, or a shot takes a token out: the attack card, drawn afresh, says
+    # so (each attacker's nearest standing foe, who is out). A move does not draw it again (the hottest event: with
+    # it, a move cost five times as much, bench.profile_move; #58): the page works the nearest foe out from the
+    # map's squares when an attacker is picked (static/js/attack.js); a move that passes the turn draws it
+    # (changes_for).
+    _part("attack", "_attack.html", "gm player",
+          "token_added", "token_updated", "token_removed", _SEATS_GONE, _TURNS, "order_set", "combat_ended",
+          "attack_resolved", "template_placed", "template_removed", "character_added", "sheet_updated", _MAP_SHAPE,
+          _SEEN,
+          reads=("actor", "area_templates", "combat_view", "foe_of", "my_tokens", "sheet_of", "system",
+                 "templates_view", "tokens"),
+          key=(ROLE, ids("tokens"), By("token_ids", "my_tokens"), said("combat_view"), said("templates_view"))),
     # the whole map (another map shown, a picture set): the <svg> itself, so not wrapped
-    "map": ("_map.html", False, {"gm", "player", "screen"}),
-    "gm_map": ("_map.html", False, {"gm"}),  # the GM looks at another map; the others see no change
-    "maps": ("_maps_panel.html", False, {"gm"}),
-    "templates": ("_templates.html", True, {"gm", "player", "screen"}),
-    "template_list": ("_template_list.html", False, {"gm", "player"}),
+    _part("map", "_map.html", "gm player screen", _MAP_SHAPE, "picture_set", "picture_aligned", reads=_MAP_READS),
+    # the GM looks at another map; the others see no change
+    _part("gm_map", "_map.html", "gm", "map_viewed", reads=_MAP_READS),
+    _part("maps", "_maps_panel.html", "gm",
+          "token_added", "token_removed", _WALLS, _MAP_SHAPE, _MAPS, lighting.EVENTS, "map_viewed", "picture_set",
+          "picture_aligned", reads=("game", "maps_list", "picture", "preparing", "shown_map", "zones")),
+    # who is under each, which are mine: all in the view
+    _part("templates", "_templates.html", "gm player screen", _UNDER_EVENTS, svg=True,
+          reads=("actor", "board", "drawing", "templates_view"), key=(ROLE, said("templates_view"))),
+    _part("template_list", "_template_list.html", "gm player", _UNDER_EVENTS,
+          reads=("actor", "game", "system", "templates_view"), key=(ROLE, said("templates_view"))),
     # the newest attack's result: the table screen's, and a player's for attacks by or on their tokens
-    "result_card": ("_result_card.html", False, {"screen", "player"}),
+    _part("result_card", "_result_card.html", "screen player", "attack_resolved", "benny_rerolled",
+          reads=("badges_of", "game", "last_attack", "may_see")),
     # the table screen's newest public rolls and attacks, beside the map
-    "feed": ("_screen_feed.html", False, {"screen"}),
+    _part("feed", "_screen_feed.html", "screen", "dice_rolled", _TURNS, _HURT, reads=("screen_feed",)),
     # the choice for the defender's player and the GM; "waiting for..." for the attacker and the table
-    "defense_prompt": ("_defense_prompt.html", False, {"gm", "player", "screen"}),
+    _part("defense_prompt", "_defense_prompt.html", "gm player screen",
+          "attack_resolved", "defense_asked", "defense_dropped", _ROLLS, reads=("pending",), key=(said("pending"),)),
     # a roll made at the table (#59): the pad for its roller's player and the GM; who rolls what for the others
-    "roll_prompt": ("_roll_prompt.html", False, {"gm", "player", "screen"}),
+    _part("roll_prompt", "_roll_prompt.html", "gm player screen", _ROLLS,
+          reads=("pending_roll",), key=(said("pending_roll"),)),
     # the dice roller, with who rolls the game's dice (the GM's choice; a player's "the app rolls for me")
-    "roller": ("_roller.html", False, {"gm", "player"}),
+    _part("roller", "_roller.html", "gm player", "dice_set", reads=("actor", "dice_settings")),
     # a Soak roll a wounded Wild Card may spend a Benny on: its player's, and the GM's for anyone
-    "soak_prompt": ("_soak_prompt.html", False, {"gm", "player"}),
+    _part("soak_prompt", "_soak_prompt.html", "gm player", "combat_ended", _HURT, "soak_declined", _ROLLS,
+          reads=("soak_offers",), key=(said("soak_offers"),)),
     # a Benny reroll a Wild Card's missed attack may take: its player's, and the GM's for anyone
-    "reroll_prompt": ("_reroll_prompt.html", False, {"gm", "player"}),
-    "fog": ("_fog.html", True, {"gm", "player", "screen"}),
-    # lights and darkness over the map (under the fog), and the GM's lighting panel (webapp/game/lighting.py)
-    "lighting": ("_lighting.html", True, {"gm", "player", "screen"}),
-    "lighting_panel": ("_lighting_panel.html", False, {"gm"}),
-    # the map's picture: with fog, a player's and the table's are painted out where they never saw
-    "picture": ("_map_picture.html", True, {"player", "screen"}),
-    "editor": ("_editor_toolbar.html", False, {"gm"}),
+    _part("reroll_prompt", "_reroll_prompt.html", "gm player",
+          "token_moved", "token_removed", _TURNS, "combat_ended", _HURT, "defense_asked", "soak_declined",
+          "reroll_declined", "defense_dropped", _ROLLS, reads=("reroll_offer",), key=(said("reroll_offer"),)),
+    # this audience's fog layer
+    _part("fog", "_fog.html", "gm player screen",
+          "token_moved", "token_added", "token_updated", "token_removed", "door_set", _SEATS_GONE, _SQUARES, _WALLS,
+          _SEEN, lighting.EVENTS, svg=True,
+          reads=("actor", "drawing", "fog_layer"), key=(ROLE, By("layer", "fog_layer"))),
+    # lights and darkness over the map (under the fog), and the GM's lighting panel (webapp/game/lighting.py); light
+    # handles for the GM. What is lit goes with what is seen (changes_for)
+    _part("lighting", "_lighting.html", "gm player screen", lighting.EVENTS, svg=True,
+          reads=("actor", "drawing", "lighting_layer"), key=(ROLE, said("lighting_layer"))),
+    _part("lighting_panel", "_lighting_panel.html", "gm", lighting.EVENTS,
+          reads=("board", "dark_vision", "game", "preparing", "shown_map", "system", "zones")),
+    # the map's picture: with fog, a player's and the table's are painted out where they never saw (sent with the
+    # walls when new squares are seen: render.fragments)
+    _part("picture", "_map_picture.html", "player screen", svg=True, reads=("picture",)),
+    # the editor's tools are the map's on the GM's screen
+    _part("editor", "_editor_toolbar.html", "gm", _MAP_SHAPE, "map_viewed",
+          reads=("board", "game", "materials", "preparing", "shown_map", "system", "zones")),
     # the touch table: the GM's switch, the table screen's mark (webapp/game/touch.py)
-    "screen_touch": ("_screen_touch.html", False, {"gm", "screen"}),
+    _part("screen_touch", "_screen_touch.html", "gm screen", "screen_touch_set", reads=("actor", "game")),
     # what the GM has the table screen show (webapp/game/screenview.py): the screen applies it, the GM's page
     # draws its outline; sent again when the followed token comes into the screen's view or leaves it
-    "screen_view": ("_screen_view.html", False, {"gm", "screen"}),
+    _part("screen_view", "_screen_view.html", "gm screen", "screen_view_set",
+          reads=("screen_view",), key=(said("screen_view"),)),
     # hand-outs (#27): the GM's card, a phone's panel, the table screen's sheet over the map
-    "handouts": ("_handouts.html", False, {"gm", "player", "screen"}),
+    _part("handouts", "_handouts.html", "gm player screen", "player_joined", _SEATS_GONE, _HANDOUTS,
+          reads=("actor", "game", "handouts_view", "players")),
     # the X-card (webapp/game/safety.py): a phone's button or "paused", the GM's notice, the screen's calm card;
     # the same for every audience of a kind (nobody's is about who tapped)
-    "pause": ("_pause.html", False, {"gm", "player", "screen"}),
+    _part("pause", "_pause.html", "gm player screen", _PAUSE, reads=("actor", "game")),
     # the recap (#36): the GM's card, and the table screen's recap over the map while the GM shows it
-    "recap_screen": ("_recap_screen.html", False, {"gm", "screen"}),
-    # a player's list of the board (#61): a mark that it is due again, fetched by the phones that show it
-    "board_list_due": ("_board_list_due.html", False, {"player"}),
-}
-#: parts drawn inside the map: a fresh map brings them along
-IN_MAP = {"tokens", "walls", "templates", "fog", "picture", "lighting"}
-EVERYTHING = frozenset(PARTS)
+    _part("recap_screen", "_recap_screen.html", "gm screen", "recap_shown", reads=("actor", "game")),
+    # a player's list of the board (#61): a mark that it is due again, fetched by the phones that show it; due with
+    # every event that changes what the list reads (a change hidden from a player marks nothing: render.fragments).
+    # The game's seq, the same for every player
+    _part("board_list_due", "_board_list_due.html", "player", "token_moved", with_parts=_LISTED,
+          reads=("game",), key=()),
+)
 
-#: who is under a template changes when a token comes, goes, moves or hides
+#: each part by its name
+PARTS: dict[str, Part] = {part.name: part for part in DECLARED}
+assert len(PARTS) == len(DECLARED), "a part declared twice"
+#: parts drawn inside the map: a fresh map brings them along
+IN_MAP = frozenset({"tokens", "walls", "templates", "fog", "picture", "lighting"})
+EVERYTHING = frozenset(PARTS)
+#: who is under a template: ``changes_for`` leaves these out with no template on the map
 _UNDER = ("templates", "template_list")
 
-BY_EVENT = {
-    "token_moved": {"reroll_prompt", "log", "fog", *_UNDER},
-    "token_added": {"tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
-    "token_updated": {"tokens", "token_list", "my_tokens", "combat", "attack", "fog", *_UNDER},
-    "token_removed": {"reroll_prompt", "tokens", "token_list", "my_tokens", "combat", "attack", "log", "fog", "maps", *_UNDER},
-    "door_set": {"walls", "log", "fog", *_UNDER},
-    "join_shown": {"join_toggle", "join_banner"},
-    "player_joined": {"players", "token_list", "add_token", "log", "handouts"},
-    "player_reclaimed": {"players", "log"},
-    "player_removed": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog", "handouts"},
-    "players_merged": {"players", "token_list", "add_token", "tokens", "my_tokens", "attack", "log", "fog", "handouts"},
-    "reclaim_allowed": {"players", "log"},
-    "seat_asked": {"players", "log"},
-    "seat_answered": {"players", "log"},
-    "game_created": set(EVERYTHING),
-    "dice_rolled": {"log", "feed"},
-    "gm_password_set": {"log"},
-    "tactic_set": {"log"},  # a foe's tactic (#60): the GM's line alone
-    "foe_passed": {"log"},  # a foe played with no plan (#60): the GM's line
-    "foes_played": {"combat", "log"},  # the "play the foes" switch on the GM's fight card (#60), the GM's line
-    "settings_set": {"settings", "log"},
-    # the current actor is drawn on the map, so a turn changes the tokens too
-    "combat_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},  # the rules may roll (initiative, cards...)
-    "turn_started": {"reroll_prompt", "combat", "tokens", "log", "feed"},
-    "order_set": {"combat", "log"},
-    "combat_ended": {"reroll_prompt", "soak_prompt", "combat", "tokens", "log"},  # the fight ends a Soak offer
-    "acted": {"reroll_prompt", "combat", "tokens", "log", "feed"},
-    "undone": set(EVERYTHING),  # an undo may restore any part
-    "attack_resolved": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "defense_prompt",
-                        "soak_prompt", "reroll_prompt",
-                        *_UNDER},
-    "defense_asked": {"reroll_prompt", "log", "defense_prompt"},
-    "soak_rolled": {"log", "tokens", "token_list", "my_tokens", "combat", "soak_prompt", "feed", "reroll_prompt"},
-    "soak_declined": {"log", "soak_prompt", "reroll_prompt"},
-    "benny_rerolled": {"log", "tokens", "token_list", "my_tokens", "combat", "result_card", "feed", "reroll_prompt",
-                       "soak_prompt", *_UNDER},
-    "reroll_declined": {"log", "reroll_prompt"},
-    "defense_dropped": {"reroll_prompt", "log", "defense_prompt"},
-    "free_attack_waived": {"combat", "log"},
-    "template_placed": {"log", "attack", *_UNDER},
-    "template_moved": {"log", *_UNDER},
-    "template_removed": {"log", "attack", *_UNDER},
-    "character_added": {"log", "tokens", "token_list", "my_tokens", "attack"},
-    "sheet_updated": {"log", "tokens", "attack", "combat"},  # a token down: no foe may be left standing
-    # the map editor: what is drawn on the board changes what tokens see (and the maps panel counts walls and doors)
-    **{kind: {"walls", "fog", "log", *_UNDER} for kind in (
-        "cell_blocked", "cell_unblocked", "terrain_set", "cover_added", "cover_removed")},
-    **{kind: {"walls", "fog", "log", "maps", *_UNDER} for kind in (
-        "wall_added", "wall_removed", "door_added", "door_removed")},
-    **{kind: {"map", "log", "editor", "add_token", "combat", "attack", "maps"} for kind in (
-        "map_resized", "zone_added", "zone_updated", "zone_removed", "zones_linked", "fog_set")},
-    "cells_revealed": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
-    "cells_hidden": {"fog", "tokens", "log", "combat", "attack", *_UNDER},
-    "map_added": {"maps", "log"},
-    "map_renamed": {"maps", "log"},
-    "map_removed": {"maps", "log"},
-    "map_imported": {"maps", "log"},
-    **{kind: {"lighting", "lighting_panel", "fog", "maps", "log"} for kind in lighting.EVENTS},
-    "map_activated": set(EVERYTHING),  # another board, other tokens: every part may change
-    "map_viewed": {"gm_map", "maps", "editor"},  # the editor's tools are the map's on the GM's screen
-    "picture_set": {"map", "maps", "log"},
-    "picture_aligned": {"map", "maps"},
-    "screen_touch_set": {"screen_touch", "log"},
-    "screen_view_set": {"screen_view"},
-    **{kind: {"handouts", "log"} for kind in ("handout_added", "handout_shown", "handout_hidden", "handout_removed")},
-    "picture_added": {"token_list"},
-    # a phone's turn bar gives way to the pause while it lasts (_turn_bar.html, #61)
-    "scene_paused": {"pause", "turn_bar"},
-    "scene_resumed": {"pause", "turn_bar"},
-    # the table's dice (#59): the setting is said in the log; a roll asked, made or called off redraws its prompt
-    # and the prompt whose answer waits for it (a defense chosen, a Soak or a reroll taken: put away meanwhile)
-    "dice_set": {"log", "roller"}, "roll_asked": {"roll_prompt", "defense_prompt", "soak_prompt", "reroll_prompt"},
-    "roll_called_off": {"log", "roll_prompt", "defense_prompt", "soak_prompt", "reroll_prompt"},
-    "roll_settled": {"roll_prompt", "defense_prompt", "soak_prompt", "reroll_prompt"},
-    "recap_shown": {"recap_screen", "log"},
-}
-# Who stands in the fight (its turn order) changes when it starts, turns, ends, is set, or a shot takes a token out:
-# the attack card, drawn afresh, says so (each attacker's nearest standing foe, who is out). A move does not draw it
-# again (the hottest event: with it, a move cost five times as much, bench.profile_move; #58): the page works the
-# nearest foe out from the map's squares when an attacker is picked (static/js/attack.js); a move that passes the
-# turn draws it (changes_for).
-for _kind in ("combat_started", "turn_started", "order_set", "acted", "combat_ended", "attack_resolved"):
-    BY_EVENT[_kind] = BY_EVENT[_kind] | {"attack"}
-# A player's list of the board (#61) reads the tokens, where they stand, what they see, the walls, the fight and the
-# badges: an event that changes any of those marks it due (the list itself is drawn only for the phones showing it)
-_LISTED = {"tokens", "token_list", "my_tokens", "fog", "walls", "map", "combat", "attack"}
-for _kind, _parts in BY_EVENT.items():
-    if _kind == "token_moved" or _parts & _LISTED:
-        _parts.add("board_list_due")
+
+def _by_event() -> dict[str, set[str]]:
+    """Event type -> the parts it changes, from the parts' ``events`` and ``with_parts``."""
+    out: dict[str, set[str]] = {kind: set(EVERYTHING) for kind in REDRAW_ALL}
+    for part in DECLARED:
+        for kind in part.events:
+            out.setdefault(kind, set()).add(part.name)
+    for part in DECLARED:
+        if part.with_parts:
+            for changed in out.values():
+                if changed & part.with_parts:
+                    changed.add(part.name)
+    return out
+
+
+#: event type -> the parts it changes (an event with no entry redraws everything)
+BY_EVENT = _by_event()
+#: parts whose template reads nothing but one value of the context (besides ``oob``) and whose key is that value:
+#: audiences whose value is the same get the same html (a move sends every player the empty prompts; they are drawn
+#: once, not per player)
+SHOWS_ONLY = {part.name: part.key[0].value for part in DECLARED
+              if part.key is not None and len(part.key) == 1 and part.key[0].how == "said"}
+
 
 
 def changes_for(events: list[Event], game: Game | None = None) -> set[str]:

@@ -10,9 +10,9 @@ only what its template reads), and a part whose html is the same for several
 audiences (``view_key``) is rendered once per update and sent to each.
 
 Here: an update's fragments put together for one audience (``fragments``) and
-the rendering itself. The parts and which events change them are in
-:mod:`webapp.live.parts`, the lazy context and a token's drawing in
-:mod:`webapp.live.context`, the log card and its entries in
+the rendering itself. The parts (each declared once: its template, the events
+that change it, what it reads, its sharing key) are in :mod:`webapp.live.parts`,
+the lazy context and a token's drawing in :mod:`webapp.live.context`, the log card and its entries in
 :mod:`webapp.live.logcard`, the Jinja environment in :mod:`webapp.live.templating`.
 """
 
@@ -32,7 +32,7 @@ from ..game.model import Actor, Game
 from . import language
 from .context import Lazy, context, draw_token, token_view
 from .logcard import log_section
-from .parts import EVERYTHING, IN_MAP, PARTS
+from .parts import EVERYTHING, IN_MAP, PARTS, SHOWS_ONLY
 from .parts import changes_for  # noqa: F401 - the hub asks ``render.changes_for``
 from .templating import fragment_env as _fragment_env
 
@@ -81,61 +81,25 @@ def _render(name: str, ctx: Mapping) -> str:
 
 
 def view_key(name: str, ctx: Mapping, actor: Actor, game: Game) -> tuple | None:
-    """What part ``name`` shows depends on for this audience; audiences with the same key get the same
-    html, rendered once per update. None: no key known, so it is rendered for this audience alone.
+    """What part ``name`` shows depends on for this audience: its name and the values of its declared key
+    (``parts.Part.key``, ``parts.By``); audiences with the same key get the same html, rendered once per update.
+    None: no key declared, so it is rendered for this audience alone.
 
-    Each key holds every value the part's template reads that can differ between audiences (the
-    template is named beside it); anything else it reads is the game's, the same for all."""
-    role = actor.role
+    Each key holds every value the part's template reads that can differ between audiences (the part declares
+    what its template reads beside it); anything else it reads is the game's, the same for all."""
     if name.startswith("token:"):  # draw_token: movable and mine (the GM's, the owner's), the rest is the token's
         token = game.tokens.get(name.split(":", 1)[1])
-        return (name, token_view(actor, token)) if token is not None else (name, role, None)
-    if name == "log":  # _log.html: the entries this audience may read; the Undo button is the GM's
-        return (name, role, tuple(map(id, ctx["log"])))
-    if name in ("templates", "template_list"):  # who is under each, which are mine: all in the view
-        return (name, role, repr(ctx["templates_view"]))
-    if name == "tokens":  # _tokens.html: the tokens this audience sees, and which of them it owns
-        shown = ctx["map_tokens"]
-        mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
-        return (name, role, tuple(map(id, shown)), mine)
-    if name in ("combat", "turn_bar"):  # _combat.html, _turn_bar.html: the fight as this audience sees it, its
-        # tokens, and whose controls
-        shown = ctx["tokens"]
-        mine = tuple(t.id for t in shown if role == "player" and t.owner == actor.player_id)
-        return (name, role, repr(ctx["combat_view"]), tuple(map(id, shown)), mine)
-    if name == "attack":  # _attack.html: who may attack (all for the GM, one's own), whom, with what templates
-        return (name, role, tuple(map(id, ctx["tokens"])), tuple(t.id for t in ctx["my_tokens"]),
-                repr(ctx["combat_view"]), repr(ctx["templates_view"]))
-    if name == "walls":  # _walls.html: the board as this audience knows it; door handles for the GM
-        return (name, role, id(ctx["board"]))
-    if name == "fog":  # _fog.html: this audience's fog layer
-        layer = ctx["fog_layer"]()
-        return (name, role, None if layer is None else tuple(sorted(layer.items())))
-    if name == "lighting":  # _lighting.html: this audience's lighting layer, light handles for the GM
-        return (name, role, repr(ctx["lighting_layer"]))
-    if name == "board_list_due":  # _board_list_due.html: the game's seq, the same for every player
-        return (name,)
-    shows = _SHOWS_ONLY.get(name)
-    if shows is not None:  # a card that reads one value of this audience's view (and ``oob``)
-        return (name, repr(ctx[shows]))
-    return None
-
-
-#: parts whose template reads nothing but one value of the context (besides ``oob``): audiences whose value is
-#: the same get the same html (a move sends every player the empty prompts; they are drawn once, not per player)
-_SHOWS_ONLY = {
-    "reroll_prompt": "reroll_offer",  # _reroll_prompt.html
-    "soak_prompt": "soak_offers",  # _soak_prompt.html
-    "defense_prompt": "pending",  # _defense_prompt.html
-    "roll_prompt": "pending_roll",  # _roll_prompt.html
-    "screen_view": "screen_view",  # _screen_view.html
-}
+        return (name, token_view(actor, token)) if token is not None else (name, actor.role, None)
+    part = PARTS.get(name)
+    if part is None or part.key is None:
+        return None
+    return (name, *(value(ctx, actor) for value in part.key))
 
 
 #: parts whose html depends on nothing but their ``view_key``'s values (no ``id``s: the value itself) besides the
 #: template and, for the fog, the map's grid: the same key gives the same html in any update, so it is kept from one
 #: update to the next (a move with fog redrew every audience's fog layer, unchanged by most moves, each time)
-_KEPT_PARTS = frozenset({"fog", *_SHOWS_ONLY})
+_KEPT_PARTS = frozenset({"fog", *SHOWS_ONLY})
 _kept: dict[tuple, tuple[jinja2.Template, str, bytes]] = {}
 _kept_lock = threading.Lock()
 KEPT_KEEP = 1024  # the oldest go first
@@ -265,8 +229,9 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
                 if new_to_them(name, html):
                     svg.append(html)
             continue
-        template, is_svg, audiences = PARTS[name]
-        if actor.role not in audiences:
+        part = PARTS[name]
+        template, is_svg = part.template, part.svg
+        if actor.role not in part.audiences:
             continue
         if name == "tokens":
             html = render(name, template, oob.with_values({"tokens": ctx["map_tokens"]}))
@@ -283,7 +248,7 @@ def fragments(game: Game, actor: Actor, changes, online: set[str] | None = None,
     if "board_list_due" in changes and actor.role == "player" and (out or svg):
         # a player's list is due again only with something else of the update that they see: a change hidden from
         # them (a foe moving in the fog) marks nothing, so it sends them nothing at all (#25, #61)
-        html = render("board_list_due", PARTS["board_list_due"][0], oob)
+        html = render("board_list_due", PARTS["board_list_due"].template, oob)
         if new_to_them("board_list_due", html):
             out.append(html)
     if svg:
