@@ -14,7 +14,7 @@ step by step as ``foeplay.next_step`` says, until one side is all down:
 - what the fight waits for: a defense (the defender's player, or the GM for a foe: the choice the attack is least
   likely to hit against), a Soak roll (taken), a Benny reroll offered to her (let go); a roll at the table is never
   asked (the app's dice);
-- a side all down (each system's ``out_of_fight``, read by ``combat.stands``): the switch goes off, as the runner
+- a side all down (each system's ``out_of_fight``, read by ``fighting.stands``): the switch goes off, as the runner
   stops when the fight is over; the shots the fight still owes are rolled (phase/TN's of one length are
   simultaneous: a shooter felled by one still fires its own), then the GM's End fight.
 
@@ -34,7 +34,7 @@ import traceback
 import rules
 from rules.board import Board
 from rules.dice import SeededDice
-from webapp.game import characters, combat, foeplay, mapdata, suggestions, table, zonelayout
+from webapp.game import fighting, foeplay, mapdata, suggestions, table, zonelayout
 from webapp.game.model import GM, Actor, Event
 
 SYSTEMS = ("savage_worlds", "gurps_lite", "phase_tn", "tesseris_ads", "atomic_tomorrow")
@@ -116,7 +116,7 @@ def set_up(system: str, seed: str) -> tuple[Table, dict[str, str]]:
 
 def standing_sides(game) -> set[str]:
     """The sides (``pc``, ``npc``) with a token still standing in the fight, by the system's rules."""
-    return {t.kind for t in game.tokens.values() if combat.stands(game, t)}
+    return {t.kind for t in game.tokens.values() if fighting.stands(game, t)}
 
 
 def runner(game) -> Actor:
@@ -147,7 +147,7 @@ def play_turn(t: Table, token_id: str, actor: Actor, swapped: bool) -> str:
             at = t.game.seq
             if t.game.pending_defense or t.game.pending_soak:
                 answer(t)
-            if not combat.stands(t.game, t.game.tokens[token_id]):  # down in its own turn (3d6: a HT roll failed)
+            if not fighting.stands(t.game, t.game.tokens[token_id]):  # down in its own turn (3d6: a HT roll failed)
                 break
     if t.game.combat and t.game.combat.get("current") == token_id and len(standing_sides(t.game)) > 1:
         answer(t)
@@ -237,7 +237,7 @@ def fight(system: str, seed: str | None = None, most_rounds: int = MOST_ROUNDS) 
     return {
         "system": system, "seed": seed or SEEDS[system], "stuck": stuck,
         "winner": next(iter(sides)) if len(sides) == 1 else None, "rounds": rounds,
-        "down": sorted(names[i] for i in ids.values() if combat.is_down(g, g.tokens[i])),
+        "down": sorted(names[i] for i in ids.values() if fighting.is_down(g, g.tokens[i])),
         "fight_over": g.combat is None, "played": played,
         "turn_changes": [[r, names.get(who), cmd, sender] for r, who, cmd, sender in t.turns],
         "commands": [list(c) for c in t.commands],
@@ -267,7 +267,7 @@ def snapshot(game, ids: dict[str, str]) -> dict:
     out = {"seq": game.seq, "combat": game.combat, "foe_play": game.foe_play}
     for name, token_id in ids.items():
         token = game.tokens[token_id]
-        out[name] = {"at": [token.x, token.y], "sheet": characters.sheet_of(game, token)}
+        out[name] = {"at": [token.x, token.y], "sheet": fighting.sheet_of(game, token)}
     return json.loads(json.dumps(out, default=str))
 
 
